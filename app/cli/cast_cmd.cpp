@@ -1,0 +1,159 @@
+// precision-lab cast --to FORMAT [--rounding MODE] [--saturate|--no-saturate] [--seed N]
+//                    [--path direct|via-float32] [--daz] [--ftz] [--json] VALUE...
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli/cli.h"
+#include "core/dtype/describe.h"
+#include "core/dtype/int_convert.h"
+#include "core/util/number_text.h"
+
+namespace pl::cli {
+namespace {
+
+struct CastArgs {
+  std::string to, rounding = "rne", path;
+  bool saturate = false, no_saturate = false, daz = false, ftz = false, json = false;
+  std::string int_overflow = "wrap";
+  uint64_t seed = 0;
+  std::vector<std::string> values;
+};
+
+std::string flags_text(const CastFlags& f) {
+  std::string s;
+  auto add = [&](bool on, const char* n) { if (on) s += s.empty() ? n : std::string(", ") + n; };
+  add(f.inexact, "inexact");
+  add(f.overflow, "overflow");
+  add(f.saturated, "saturated");
+  add(f.underflow, "underflow");
+  add(f.nan_to_zero, "nan->zero (format has no NaN)");
+  add(f.flushed_input, "input flushed (DAZ)");
+  add(f.flushed_output, "result flushed (FTZ)");
+  return s.empty() ? "exact" : s;
+}
+
+void print_text(const FormatRef& ref, const CastOptions& o, const std::string& input,
+                const CastReport& r, const CastReport* via) {
+  const FloatFormat& f = ref.format;
+  std::printf("input      %s  (float64 %s)\n", input.c_str(), shortest_double(r.input).c_str());
+  std::printf("format     %s  rounding %s, overflow %s, path %s\n", ref.name.c_str(),
+              rounding_name(o.rounding), overflow_name(o.overflow), cast_path_name(o.path));
+  std::printf("value      %s\n", r.result.value_shortest.c_str());
+  if (r.result.value_exact != r.result.value_shortest)
+    std::printf("exact      %s\n", r.result.value_exact.c_str());
+  std::printf("bits       %s  = %s  (sign | exponent %d bits | mantissa %d bits)\n",
+              r.result.bits_hex.c_str(), r.result.bits_binary.c_str(), f.exponent_bits,
+              f.mantissa_bits);
+  std::printf("class      %s  sign %llu  exponent field %llu  mantissa field %llu\n",
+              value_class_name(r.result.value_class), (unsigned long long)r.result.fields.sign,
+              (unsigned long long)r.result.fields.exponent,
+              (unsigned long long)r.result.fields.mantissa);
+  std::printf("abs error  %s\nrel error  %s\nulp error  %s\n", shortest_double(r.abs_error).c_str(),
+              shortest_double(r.rel_error).c_str(), shortest_double(r.ulp_error).c_str());
+  std::printf("flags      %s\n", flags_text(r.flags).c_str());
+  if (via)
+    std::printf("note       through float32 first (PyTorch 2.x c10 casts, ml_dtypes 0.6.0) it becomes "
+                "%s (%s): double rounding\n",
+                via->result.value_shortest.c_str(), via->result.bits_hex.c_str());
+}
+
+int cast_to_int(const CastArgs& a, DType to, const std::vector<double>& xs) {
+  IntOverflow mode = a.int_overflow == "saturate" ? IntOverflow::Saturate : IntOverflow::Wrap;
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < xs.size(); ++i) {
+    IntResult r = float_to_int(to, xs[i], mode);
+    std::string v = int_bits_to_string(to, r.bits);
+    if (a.json) {
+      out.push_back({{"input", a.values[i]}, {"value", v}, {"bits", r.bits},
+                     {"out_of_range", r.out_of_range}, {"nan_input", r.nan_input},
+                     {"inexact", r.inexact}, {"mode", a.int_overflow}});
+    } else {
+      std::printf("%s -> %s %s  (%s%s%s)\n", a.values[i].c_str(), std::string(name(to)).c_str(),
+                  v.c_str(), a.int_overflow == "saturate" ? "saturating" : "C cast, x86-64",
+                  r.out_of_range ? ", out of range" : "", r.inexact ? ", truncated toward zero" : "");
+    }
+  }
+  if (a.json) std::cout << out.dump(2) << "\n";
+  return kExitOk;
+}
+
+int run_cast(const CastArgs& a) {
+  std::vector<double> xs;
+  for (const auto& v : a.values) {
+    auto x = parse_number(v);
+    if (!x) {
+      std::fprintf(stderr, "error: %s\n", x.error().c_str());
+      return kExitBadInput;
+    }
+    xs.push_back(*x);
+  }
+  if (auto t = parse_dtype(a.to); t && (is_integer(*t) || *t == DType::bool_))
+    return cast_to_int(a, *t, xs);
+  auto ref = parse_float_format(a.to);
+  if (!ref) {
+    std::fprintf(stderr, "error: %s\n", ref.error().c_str());
+    return kExitBadInput;
+  }
+  CastOptions o;
+  if (!parse_rounding(a.rounding.c_str(), &o.rounding)) {
+    std::fprintf(stderr, "error: unknown rounding '%s' (rne, rna, rtz, up, down, stochastic)\n",
+                 a.rounding.c_str());
+    return kExitBadInput;
+  }
+  o.overflow = a.saturate ? Overflow::Saturate : a.no_saturate ? Overflow::NonSaturating
+                                                               : Overflow::FormatDefault;
+  o.flush_input_subnormals = a.daz;
+  o.flush_output_subnormals = a.ftz;
+  o.seed = a.seed;
+  o.path = a.path == "via-float32" ? CastPath::ViaFloat32 : CastPath::Direct;
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < xs.size(); ++i) {
+    CastReport r = describe_cast(ref->format, xs[i], o, i);
+    // Show the framework route too when the user did not pick one and it differs.
+    CastOptions via_o = o;
+    via_o.path = CastPath::ViaFloat32;
+    CastReport via = describe_cast(ref->format, xs[i], via_o, i);
+    bool show_via = a.path.empty() && via.result.code != r.result.code;
+    if (a.json) {
+      nlohmann::json j = to_json(r, a.values[i]);
+      j["format"] = ref->name;
+      j["rounding"] = rounding_name(o.rounding);
+      j["overflow"] = overflow_name(o.overflow);
+      j["path"] = cast_path_name(o.path);
+      if (show_via) j["via_float32"] = to_json(via.result);
+      out.push_back(j);
+    } else {
+      if (i) std::printf("\n");
+      print_text(*ref, o, a.values[i], r, show_via ? &via : nullptr);
+    }
+  }
+  if (a.json) std::cout << out.dump(2) << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+Runner add_cast(CLI::App& app) {
+  auto a = std::make_shared<CastArgs>();
+  app.add_option("--to", a->to, "Target format: a dtype name (float16, torch.bfloat16, int8, ...) "
+                                "or a custom float eXmY[bBIAS][:ieee|fn|fnuz|finite]")
+      ->required();
+  app.add_option("--rounding", a->rounding, "rne | rna | rtz | up | down | stochastic")
+      ->check(CLI::IsMember({"rne", "rna", "rtz", "up", "down", "stochastic"}));
+  auto* sat = app.add_flag("--saturate", a->saturate, "Clamp overflow (and Inf) to max finite");
+  app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf")
+      ->excludes(sat);
+  app.add_option("--seed", a->seed, "Seed of the stochastic-rounding stream");
+  app.add_option("--path", a->path, "direct (one rounding) | via-float32 (PyTorch/ml_dtypes casts)")
+      ->check(CLI::IsMember({"direct", "via-float32"}));
+  app.add_flag("--daz", a->daz, "Read subnormal inputs as zero");
+  app.add_flag("--ftz", a->ftz, "Flush subnormal results to zero");
+  app.add_option("--int-overflow", a->int_overflow, "For integer targets: wrap (C cast) | saturate")
+      ->check(CLI::IsMember({"wrap", "saturate"}));
+  app.add_flag("--json", a->json, "One JSON object per value (keys: input, value, bits, ...)");
+  app.add_option("values", a->values, "Decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0")
+      ->required();
+  return [a]() { return run_cast(*a); };
+}
+
+}  // namespace pl::cli

@@ -1,0 +1,24 @@
+// The command-line front end: one file per subcommand, core only (no GL).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace pl::cli {
+
+// Exit statuses: 0 ok, 1 the work failed, 2 the input was bad (unknown name, malformed number).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitBadInput = 2;
+
+// Each subcommand registers its options and sets the callback that returns an exit status.
+using Runner = std::function<int()>;
+Runner add_formats(CLI::App& app);
+Runner add_cast(CLI::App& app);
+Runner add_decode(CLI::App& app);
+Runner add_bench(CLI::App& app);
+Runner add_devices(CLI::App& app);
+
+// Parses argv and runs the chosen subcommand.
+int run(int argc, char** argv);
+
+}  // namespace pl::cli

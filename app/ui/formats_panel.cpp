@@ -1,0 +1,214 @@
+#include "app/ui/formats_panel.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include <imgui.h>
+
+#include "core/util/number_text.h"
+
+namespace pl::ui {
+namespace {
+
+// Field colours chosen to stay distinct for the common colour-vision deficiencies
+// (Okabe & Ito palette: vermillion, bluish green, blue).
+const ImVec4 kSignColour{0.84f, 0.37f, 0.00f, 1.0f};
+const ImVec4 kExponentColour{0.00f, 0.62f, 0.45f, 1.0f};
+const ImVec4 kMantissaColour{0.34f, 0.71f, 0.91f, 1.0f};
+
+void bits_coloured(const FloatFormat& f, uint64_t code) {
+  const int total = f.total_bits();
+  for (int b = total - 1; b >= 0; --b) {
+    bool is_sign = f.is_signed() && b == total - 1;
+    bool is_exp = !is_sign && b >= f.mantissa_bits;
+    const ImVec4& c = is_sign ? kSignColour : is_exp ? kExponentColour : kMantissaColour;
+    ImGui::TextColored(c, "%c", ((code >> b) & 1) ? '1' : '0');
+    ImGui::SameLine(0, 0);
+    bool gap = b > 0 && (is_sign || b == f.mantissa_bits);
+    if (gap) {
+      ImGui::TextUnformatted(" ");
+      ImGui::SameLine(0, 0);
+    }
+  }
+  ImGui::NewLine();
+}
+
+std::string flags_short(const CastFlags& f) {
+  std::string s;
+  auto add = [&](bool on, const char* n) { if (on) s += s.empty() ? n : std::string(" ") + n; };
+  add(f.overflow, "overflow");
+  add(f.saturated, "saturated");
+  add(f.underflow, "underflow");
+  add(f.nan_to_zero, "nan->0");
+  add(f.flushed_input, "daz");
+  add(f.flushed_output, "ftz");
+  if (s.empty()) s = f.inexact ? "inexact" : "exact";
+  return s;
+}
+
+void format_tooltip(const FormatRef& r) {
+  if (!ImGui::IsItemHovered()) return;
+  const FloatFormat& f = r.format;
+  ImGui::BeginTooltip();
+  ImGui::Text("%s: 1 sign? %s, %d exponent bits, %d mantissa bits, bias %d", r.name.c_str(),
+              f.is_signed() ? "yes" : "no", f.exponent_bits, f.mantissa_bits, f.bias);
+  ImGui::Text("range %.6g .. %.6g (smallest subnormal %.6g)", min_normal(f), max_finite(f),
+              min_subnormal(f));
+  ImGui::Text("precision p = %d bits: epsilon 2^%d, unit roundoff u = 2^%d", f.precision(),
+              -f.mantissa_bits, -f.precision());
+  if (r.dtype) ImGui::Text("defined by: %s", std::string(info(*r.dtype).defined_by).c_str());
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+FormatsPanel::FormatsPanel(std::string initial_value) {
+  std::snprintf(value_text_, sizeof value_text_, "%s", initial_value.c_str());
+  for (const auto& row : all_dtypes())
+    if (row.kind == DTypeKind::Float) formats_.push_back(format_ref(row.id));
+  recompute();
+}
+
+void FormatsPanel::recompute() {
+  auto v = parse_number(value_text_);
+  results_.clear();
+  if (!v) {
+    parse_error_ = v.error();
+    return;
+  }
+  parse_error_.clear();
+  value_ = *v;
+  CastOptions o;
+  o.rounding = static_cast<Rounding>(rounding_);
+  o.overflow = static_cast<Overflow>(overflow_);
+  o.path = static_cast<CastPath>(path_);
+  o.flush_input_subnormals = daz_;
+  o.flush_output_subnormals = ftz_;
+  o.seed = static_cast<uint64_t>(seed_);
+  for (const auto& f : formats_) results_.push_back(describe_cast(f.format, value_, o));
+}
+
+void FormatsPanel::draw_controls() {
+  bool changed = false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  changed |= ImGui::InputText("value", value_text_, sizeof value_text_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0");
+  ImGui::SameLine();
+  const char* roundings[kRoundingCount];
+  for (int i = 0; i < kRoundingCount; ++i) roundings[i] = rounding_label(static_cast<Rounding>(i));
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
+  changed |= ImGui::Combo("rounding", &rounding_, roundings, kRoundingCount);
+  ImGui::SameLine();
+  const char* overflows[] = {"format default", "saturate", "no saturation"};
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  changed |= ImGui::Combo("overflow", &overflow_, overflows, kOverflowCount);
+  ImGui::SameLine();
+  const char* paths[] = {"direct (one rounding)", "via float32 (PyTorch, ml_dtypes)"};
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  changed |= ImGui::Combo("path", &path_, paths, 2);
+  changed |= ImGui::Checkbox("flush subnormal inputs (DAZ)", &daz_);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("flush subnormal results (FTZ)", &ftz_);
+  if (rounding_ == static_cast<int>(Rounding::Stochastic)) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    changed |= ImGui::InputInt("seed", &seed_);
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ImGui::InputText("##custom", custom_text_, sizeof custom_text_);
+  ImGui::SameLine();
+  if (ImGui::Button("add custom format")) {
+    auto r = parse_float_format(custom_text_);
+    if (r) formats_.push_back(*r), changed = true;
+    else parse_error_ = r.error();
+  }
+  if (changed) recompute();
+  if (!parse_error_.empty()) ImGui::TextColored({1.0f, 0.4f, 0.3f, 1.0f}, "%s", parse_error_.c_str());
+}
+
+void FormatsPanel::draw_value_table() {
+  if (results_.empty()) return;
+  ImGui::Text("%s as float64 is %s (%s)", value_text_, shortest_double(value_).c_str(),
+              hex_float(value_).c_str());
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, ImGui::GetFontSize() * 21))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"format", "bits (sign | exponent | mantissa)", "value", "abs error",
+                        "rel error", "error (ulps)", "flags"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < results_.size(); ++i) {
+    const CastReport& r = results_[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(formats_[i].name.c_str());
+    format_tooltip(formats_[i]);
+    ImGui::TableNextColumn();
+    bits_coloured(formats_[i].format, r.result.code);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.result.bits_hex.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.result.value_shortest.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("exact: %s", r.result.value_exact.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(shortest_double(r.abs_error).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3g", r.rel_error);
+    ImGui::TableNextColumn();
+    ImGui::Text("%+.3f", r.ulp_error);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(flags_short(r.flags).c_str());
+  }
+  ImGui::EndTable();
+}
+
+void FormatsPanel::draw_properties_table() {
+  if (!ImGui::CollapsingHeader("Format properties", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable("props", 11, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"format", "bits", "e", "m", "bias", "max finite", "min normal",
+                        "min subnormal", "epsilon", "unit roundoff", "Inf / NaN / -0, overflow"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& r : formats_) {
+    const FloatFormat& f = r.format;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.name.c_str());
+    format_tooltip(r);
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", f.total_bits());
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", f.exponent_bits);
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", f.mantissa_bits);
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", f.bias);
+    for (double v : {max_finite(f), min_normal(f), min_subnormal(f), machine_epsilon(f),
+                     unit_roundoff(f)}) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%.6g", v);
+    }
+    ImGui::TableNextColumn();
+    const char* ovf = f.overflow_default() == OverflowDefault::ToInf   ? "-> Inf"
+                      : f.overflow_default() == OverflowDefault::ToNaN ? "-> NaN"
+                                                                       : "saturates";
+    ImGui::Text("%s / %s / %s, %s", f.has_inf() ? "yes" : "no", f.has_nan() ? "yes" : "no",
+                f.has_negative_zero() ? "yes" : "no", ovf);
+  }
+  ImGui::EndTable();
+}
+
+void FormatsPanel::draw_content() {
+  draw_controls();
+  ImGui::Separator();
+  draw_value_table();
+  draw_properties_table();
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,36 @@
+// The Formats panel: every float format, what a typed value becomes in each
+// (bits coloured by field, decoded value, error), and each format's limits.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/ui/panel.h"
+#include "core/dtype/describe.h"
+
+namespace pl::ui {
+
+class FormatsPanel final : public Panel {
+ public:
+  explicit FormatsPanel(std::string initial_value);
+  const char* name() const override { return "Formats"; }
+  void draw_content() override;
+
+ private:
+  void draw_controls();
+  void draw_value_table();
+  void draw_properties_table();
+  void recompute();
+
+  char value_text_[128] = {};
+  char custom_text_[64] = "e5m7";
+  int rounding_ = 0, overflow_ = 0, path_ = 0;
+  bool daz_ = false, ftz_ = false;
+  int seed_ = 0;
+  std::string parse_error_;
+  double value_ = 0;
+  std::vector<FormatRef> formats_;
+  std::vector<CastReport> results_;
+};
+
+}  // namespace pl::ui

@@ -1,0 +1,17 @@
+// The window front end. Without a display it says so and how to get one.
+#pragma once
+
+#include <string>
+
+namespace pl::ui {
+
+struct GuiOptions {
+  std::string screenshot_path;  // non-empty: render a few frames, write a PNG, exit
+  std::string panel = "formats";  // which panel the screenshot shows
+  int width = 1400, height = 860;
+  std::string value = "0.1";      // initial value in the Formats panel
+};
+
+int run_gui(const GuiOptions& o);
+
+}  // namespace pl::ui

@@ -1,0 +1,14 @@
+// One small class per panel (after ImHex's views): a name and drawContent().
+// Panels read results from core; they never own arithmetic.
+#pragma once
+
+namespace pl::ui {
+
+class Panel {
+ public:
+  virtual ~Panel() = default;
+  virtual const char* name() const = 0;   // tab label, also the --panel name (lower case)
+  virtual void draw_content() = 0;
+};
+
+}  // namespace pl::ui

@@ -1,0 +1,23 @@
+# CUDA is optional. With nvcc present the kernels are built for an explicit architecture list
+# (never "native": the build machine usually has no GPU); without it the build is CPU-only.
+set(PL_HAVE_CUDA OFF)
+if(NOT PL_CORE_ONLY AND NOT PL_CUDA STREQUAL "OFF")
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    # sm_80 (A100), sm_89 (L4/L40/RTX 40: fp8), sm_90 (H100/H200: fp8, wgmma).
+    set(CMAKE_CUDA_ARCHITECTURES 80 89 90 CACHE STRING "CUDA architectures to build for")
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    set(PL_HAVE_CUDA ON)
+    message(STATUS "Precision Lab: CUDA backend ON (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, archs ${CMAKE_CUDA_ARCHITECTURES})")
+  elseif(PL_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "PL_CUDA=ON but no CUDA compiler was found")
+  endif()
+endif()
+if(NOT PL_HAVE_CUDA)
+  message(STATUS "Precision Lab: CUDA backend OFF - CPU-only build")
+endif()

@@ -1,0 +1,59 @@
+#include "core/backend/backend.h"
+
+#include <map>
+#include <mutex>
+
+namespace pl {
+namespace {
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<std::string, BackendFactory>& registry() {
+  static std::map<std::string, BackendFactory> r{
+      {"cpu", []() -> Expected<std::unique_ptr<Backend>> { return make_cpu_backend(); }}};
+  return r;
+}
+
+}  // namespace
+
+void register_backend(const std::string& name, BackendFactory factory) {
+  std::lock_guard lock(registry_mutex());
+  registry()[name] = std::move(factory);
+}
+
+std::vector<std::string> registered_backends() {
+  std::lock_guard lock(registry_mutex());
+  std::vector<std::string> out;
+  for (auto& [n, f] : registry()) out.push_back(n);
+  return out;
+}
+
+Expected<std::unique_ptr<Backend>> open_backend(const std::string& name, std::string* note) {
+  BackendFactory factory;
+  {
+    std::lock_guard lock(registry_mutex());
+    if (name == "auto") {
+      auto it = registry().find("cuda");
+      if (it != registry().end()) {
+        auto b = it->second();
+        if (b) return b;
+        if (note) *note = "CUDA unavailable (" + b.error() + "); using the CPU backend";
+      } else if (note) {
+        *note = "this build has no CUDA backend; using the CPU backend";
+      }
+      return registry().at("cpu")();
+    }
+    auto it = registry().find(name);
+    if (it == registry().end()) {
+      std::string known;
+      for (auto& [n, f] : registry()) known += " " + n;
+      return Error{"unknown backend '" + name + "'; available: auto" + known};
+    }
+    factory = it->second;
+  }
+  return factory();
+}
+
+}  // namespace pl

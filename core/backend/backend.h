@@ -1,0 +1,71 @@
+// The backend interface: what a compute device can do for Precision Lab.
+// The CPU backend is the reference; every other backend (kernels/ for CUDA)
+// is checked against it. A backend that cannot do something says so, with
+// the reason, instead of failing.
+//
+// Implemented operations (this grows with the experiment engine):
+//  [x] device information
+//  [x] float32 array round trip through any float format (fake quantisation)
+//  [x] timing of that round trip against a plain copy on the same device
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/dtype/cast_policy.h"
+#include "core/dtype/float_format.h"
+#include "core/util/expected.h"
+
+namespace pl {
+
+struct DeviceInfo {
+  std::string backend;        // "cpu", "cuda"
+  std::string name;           // "AMD EPYC ...", "NVIDIA H100 80GB HBM3"
+  std::string compute_capability;  // CUDA only, e.g. "9.0"
+  int cores = 0;              // CPU threads or CUDA SMs
+  double memory_gib = 0;
+  std::string runtime;        // driver / runtime versions, OpenBLAS core, ...
+};
+
+struct Support {
+  bool ok;
+  std::string why_not;  // empty when ok
+};
+
+// Throughput of an array round trip, with a plain copy timed in the same run on the same device.
+struct ConvertTiming {
+  size_t elements;
+  double convert_seconds;  // median
+  double copy_seconds;     // median
+  double convert_gbps;     // (bytes read + bytes written) / time
+  double copy_gbps;
+  int repetitions;
+  std::string method;      // how it was timed
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual DeviceInfo device_info() const = 0;
+  virtual Support supports_roundtrip(const FloatFormat& f, const CastOptions& o) const = 0;
+  // Host arrays in and out; element i uses stochastic index i.
+  virtual Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in,
+                                       float* out, size_t n) = 0;
+  virtual Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o,
+                                                     size_t n, int repetitions) = 0;
+};
+
+using BackendFactory = std::function<Expected<std::unique_ptr<Backend>>()>;
+
+// The registry of backends. "cpu" is always present; the app registers "cuda" when it was built.
+void register_backend(const std::string& name, BackendFactory factory);
+std::vector<std::string> registered_backends();
+// "auto" picks cuda when it opens (a GPU and driver are there), else cpu, and says why in `note`.
+Expected<std::unique_ptr<Backend>> open_backend(const std::string& name, std::string* note = nullptr);
+
+std::unique_ptr<Backend> make_cpu_backend();
+
+}  // namespace pl

@@ -1,0 +1,88 @@
+// The CPU backend: the reference implementation every other backend is checked against.
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "core/backend/backend.h"
+#include "core/dtype/bulk_convert.h"
+#include "core/util/parallel.h"
+
+namespace pl {
+namespace {
+
+std::string cpu_model_name() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown CPU";
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+class CpuBackend final : public Backend {
+ public:
+  std::string name() const override { return "cpu"; }
+
+  DeviceInfo device_info() const override {
+    DeviceInfo d;
+    d.backend = "cpu";
+    d.name = cpu_model_name();
+    d.cores = static_cast<int>(default_threads());
+    return d;
+  }
+
+  Support supports_roundtrip(const FloatFormat&, const CastOptions&) const override {
+    return {true, ""};
+  }
+
+  Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in,
+                               float* out, size_t n) override {
+    roundtrip_f32_array(f, o, in, out, n);
+    return true;
+  }
+
+  Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n,
+                                             int reps) override {
+    std::vector<float> in(n), out(n);
+    // Values spread over many binades so every branch of the rounding is exercised.
+    parallel_for(n, 0, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i)
+        in[i] = static_cast<float>((double(i % 1000003) - 500000.0) * 1.3e-3);
+    });
+    using clock = std::chrono::steady_clock;
+    std::vector<double> tc, tm;
+    roundtrip_f32_array(f, o, in.data(), out.data(), n);  // warm-up: page faults, clones resolved
+    copy_array(in.data(), out.data(), n * sizeof(float));
+    for (int r = 0; r < reps; ++r) {  // interleaved so both see the same machine state
+      auto t0 = clock::now();
+      roundtrip_f32_array(f, o, in.data(), out.data(), n);
+      auto t1 = clock::now();
+      copy_array(in.data(), out.data(), n * sizeof(float));
+      auto t2 = clock::now();
+      tc.push_back(std::chrono::duration<double>(t1 - t0).count());
+      tm.push_back(std::chrono::duration<double>(t2 - t1).count());
+    }
+    ConvertTiming t{};
+    t.elements = n;
+    t.repetitions = reps;
+    t.convert_seconds = median(tc);
+    t.copy_seconds = median(tm);
+    const double bytes = 2.0 * n * sizeof(float);
+    t.convert_gbps = bytes / t.convert_seconds / 1e9;
+    t.copy_gbps = bytes / t.copy_seconds / 1e9;
+    t.method = "steady_clock, median of " + std::to_string(reps) + " interleaved runs after 1 warm-up, " +
+               std::to_string(default_threads()) + " threads; GB/s counts bytes read + written";
+    return t;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+}  // namespace pl

@@ -1,0 +1,55 @@
+#include "core/dtype/cast_policy.h"
+
+#include <cstring>
+
+namespace pl {
+
+const char* rounding_name(Rounding r) {
+  switch (r) {
+    case Rounding::NearestEven: return "rne";
+    case Rounding::NearestAway: return "rna";
+    case Rounding::TowardZero: return "rtz";
+    case Rounding::Up: return "up";
+    case Rounding::Down: return "down";
+    case Rounding::Stochastic: return "stochastic";
+  }
+  return "?";
+}
+
+const char* rounding_label(Rounding r) {
+  switch (r) {
+    case Rounding::NearestEven: return "nearest, ties to even";
+    case Rounding::NearestAway: return "nearest, ties away from zero";
+    case Rounding::TowardZero: return "toward zero (truncate)";
+    case Rounding::Up: return "toward +infinity";
+    case Rounding::Down: return "toward -infinity";
+    case Rounding::Stochastic: return "stochastic (seeded)";
+  }
+  return "?";
+}
+
+const char* overflow_name(Overflow o) {
+  switch (o) {
+    case Overflow::FormatDefault: return "default";
+    case Overflow::Saturate: return "saturate";
+    case Overflow::NonSaturating: return "no-saturate";
+  }
+  return "?";
+}
+
+const char* cast_path_name(CastPath p) {
+  return p == CastPath::Direct ? "direct" : "via-float32";
+}
+
+bool parse_rounding(const char* text, Rounding* out) {
+  for (int i = 0; i < kRoundingCount; ++i) {
+    auto r = static_cast<Rounding>(i);
+    if (std::strcmp(text, rounding_name(r)) == 0) {
+      *out = r;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace pl

@@ -1,0 +1,296 @@
+// The exact scalar codec. See codec.h for the numeric contract.
+//
+// [SECTION] exact decomposition of the input
+// [SECTION] rounding a significand to a quantum
+// [SECTION] overflow and specials
+// [SECTION] encode / decode
+#include "core/dtype/codec.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/dtype/stochastic.h"
+
+namespace pl {
+namespace {
+
+//-----------------------------------------------------------------------------
+// [SECTION] exact decomposition of the input
+//-----------------------------------------------------------------------------
+
+// |x| = sig * 2^lsb_exp exactly; sig != 0 for finite nonzero x.
+struct Magnitude {
+  uint64_t sig;
+  int lsb_exp;
+};
+
+Magnitude decompose(double a) {
+  uint64_t bits = std::bit_cast<uint64_t>(a) & 0x7FFFFFFFFFFFFFFFull;
+  int biased = static_cast<int>(bits >> 52);
+  uint64_t frac = bits & ((uint64_t{1} << 52) - 1);
+  if (biased == 0) return {frac, -1074};
+  return {frac | (uint64_t{1} << 52), biased - 1075};
+}
+
+int floor_log2(const Magnitude& m) { return m.lsb_exp + 63 - std::countl_zero(m.sig); }
+
+//-----------------------------------------------------------------------------
+// [SECTION] rounding a significand to a quantum
+//-----------------------------------------------------------------------------
+
+bool rounds_toward_zero(Rounding r, bool negative) {
+  return r == Rounding::TowardZero || (r == Rounding::Down && !negative) ||
+         (r == Rounding::Up && negative);
+}
+
+// Rounds sig * 2^lsb_exp to a multiple of 2^qe; returns the multiple.
+uint64_t round_to_quantum(const Magnitude& m, int qe, bool negative, Rounding mode, uint32_t rnd,
+                          bool* inexact) {
+  int d = qe - m.lsb_exp;
+  if (d <= 0) {  // the quantum is at least as fine as the input: exact
+    *inexact = false;
+    return m.sig << -d;
+  }
+  uint64_t kept = d < 64 ? m.sig >> d : 0;
+  uint64_t rem = d < 64 ? m.sig & ((uint64_t{1} << d) - 1) : m.sig;
+  *inexact = rem != 0;
+  if (rem == 0) return kept;
+  // First 32 bits of the discarded fraction, and whether anything lies below them.
+  uint64_t frac32;
+  bool below = false;
+  if (d <= 32) {
+    frac32 = rem << (32 - d);
+  } else {
+    int s = d - 32;
+    frac32 = s < 64 ? rem >> s : 0;
+    below = s < 64 ? (rem & ((uint64_t{1} << s) - 1)) != 0 : true;
+  }
+  const uint64_t half = uint64_t{1} << 31;
+  bool up = false;
+  switch (mode) {
+    case Rounding::NearestEven:
+      up = frac32 > half || (frac32 == half && (below || (kept & 1)));
+      break;
+    case Rounding::NearestAway: up = frac32 >= half; break;
+    case Rounding::TowardZero: up = false; break;
+    case Rounding::Up: up = !negative; break;
+    case Rounding::Down: up = negative; break;
+    case Rounding::Stochastic: up = frac32 + rnd >= (uint64_t{1} << 32); break;
+  }
+  return kept + (up ? 1 : 0);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] overflow and specials
+//-----------------------------------------------------------------------------
+
+uint64_t sign_bit(const FloatFormat& f, bool negative) { return negative ? f.sign_mask() : 0; }
+
+Encoded nan_result(const FloatFormat& f, bool negative) {
+  Encoded e{0, {}};
+  if (!f.has_nan()) {
+    e.code = sign_bit(f, negative);
+    e.flags.nan_to_zero = true;
+    return e;
+  }
+  e.code = f.nan_code();
+  if (f.specials == Specials::IEEE || f.specials == Specials::FN) e.code |= sign_bit(f, negative);
+  return e;
+}
+
+// What an over-large magnitude becomes, for a rounding that does not go toward zero.
+Encoded overflow_result(const FloatFormat& f, bool negative, Overflow policy) {
+  bool saturate = policy == Overflow::Saturate ||
+                  (policy == Overflow::FormatDefault &&
+                   f.overflow_default() == OverflowDefault::Saturate) ||
+                  (!f.has_inf() && !f.has_nan());
+  Encoded e{0, {}};
+  e.flags.overflow = true;
+  e.flags.inexact = true;
+  if (saturate) {
+    e.code = sign_bit(f, negative) | f.max_finite_code();
+    e.flags.saturated = true;
+  } else if (f.has_inf()) {
+    e.code = sign_bit(f, negative) | f.inf_code();
+  } else {
+    e.code = nan_result(f, negative).code;
+  }
+  return e;
+}
+
+Encoded infinity_input(const FloatFormat& f, bool negative, Overflow policy) {
+  if (f.specials == Specials::E8M0 && policy != Overflow::Saturate) return nan_result(f, negative);
+  if (f.has_inf() && policy != Overflow::Saturate) return {sign_bit(f, negative) | f.inf_code(), {}};
+  Encoded e = overflow_result(f, negative, policy);
+  e.flags.inexact = true;
+  return e;
+}
+
+Encoded zero_result(const FloatFormat& f, bool negative, bool inexact) {
+  Encoded e{0, {}};
+  e.flags.inexact = inexact;
+  e.flags.underflow = inexact;
+  if (f.specials == Specials::E8M0) {
+    // No zero to round to: ml_dtypes 0.6.0 gives the smallest scale, 2^-127 (code 0).
+    e.code = 0;
+    return e;
+  }
+  e.code = f.has_negative_zero() ? sign_bit(f, negative) : 0;
+  return e;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] encode / decode
+//-----------------------------------------------------------------------------
+
+// Packs kept * 2^qe (kept <= 2^(m+1), already rounded) into a code, handling overflow.
+Encoded pack(const FloatFormat& f, bool negative, uint64_t kept, int qe, bool inexact,
+             const CastOptions& o) {
+  const int m = f.mantissa_bits;
+  if (kept == 0) return zero_result(f, negative, inexact);
+  if (kept == (uint64_t{1} << (m + 1))) {  // carry out of the top bit: next binade
+    kept >>= 1;
+    ++qe;
+  }
+  const bool normal = kept >= (uint64_t{1} << m);
+  uint64_t exp_field = normal ? uint64_t(qe + m + f.bias) : 0;
+  uint64_t mant = normal ? kept - (uint64_t{1} << m) : kept;
+  bool too_big = normal && (int64_t(exp_field) > f.max_finite_exponent_field() ||
+                            (int64_t(exp_field) == f.max_finite_exponent_field() &&
+                             mant > f.max_finite_mantissa()));
+  if (too_big) {
+    if (rounds_toward_zero(o.rounding, negative)) {
+      Encoded e{sign_bit(f, negative) | f.max_finite_code(), {}};
+      e.flags.inexact = e.flags.overflow = true;
+      return e;
+    }
+    return overflow_result(f, negative, o.overflow);
+  }
+  Encoded e{sign_bit(f, negative) | (exp_field << m) | mant, {}};
+  e.flags.inexact = inexact;
+  if (!normal) {
+    e.flags.underflow = inexact;
+    if (o.flush_output_subnormals) {
+      e = zero_result(f, negative, true);
+      e.flags.flushed_output = true;
+    }
+  }
+  return e;
+}
+
+Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint64_t index,
+                     double source_min_normal) {
+  const bool negative = std::signbit(x);
+  if (std::isnan(x)) return nan_result(f, negative);
+  if (std::isinf(x) && !negative) return infinity_input(f, negative, o.overflow);
+  if (f.specials == Specials::E8M0 && (negative || x == 0.0)) return nan_result(f, negative);
+  if (std::isinf(x)) return infinity_input(f, negative, o.overflow);
+  bool flushed = false;
+  if (o.flush_input_subnormals && x != 0.0 && std::fabs(x) < source_min_normal) {
+    x = negative ? -0.0 : 0.0;
+    flushed = true;
+    if (f.specials == Specials::E8M0) return nan_result(f, negative);
+  }
+  if (o.path == CastPath::ViaFloat32 && f.total_bits() < 32) {
+    double narrowed = static_cast<double>(static_cast<float>(x));  // RNE, the hardware default
+    if (std::isinf(narrowed)) return infinity_input(f, negative, o.overflow);
+    if (narrowed == 0.0 && f.specials == Specials::E8M0) return nan_result(f, negative);
+    x = narrowed;
+  }
+  if (x == 0.0) {
+    Encoded e = zero_result(f, negative, false);
+    e.flags.flushed_input = flushed;
+    return e;
+  }
+  Magnitude mag = decompose(std::fabs(x));
+  const int e = floor_log2(mag);
+  const int qe = (e > f.emin() ? e : f.emin()) - f.mantissa_bits;
+  bool inexact = false;
+  uint32_t rnd = o.rounding == Rounding::Stochastic ? stochastic_bits(o.seed, index) : 0;
+  uint64_t kept = round_to_quantum(mag, qe, negative, o.rounding, rnd, &inexact);
+  return pack(f, negative, kept, qe, inexact, o);
+}
+
+}  // namespace
+
+Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude,
+                       const CastOptions& o, uint64_t index) {
+  if (magnitude == 0) {
+    if (f.specials == Specials::E8M0) return nan_result(f, negative);
+    return zero_result(f, negative, false);
+  }
+  if (f.specials == Specials::E8M0 && negative) return nan_result(f, negative);
+  Magnitude mag{magnitude, 0};
+  const int e = floor_log2(mag);
+  const int qe = (e > f.emin() ? e : f.emin()) - f.mantissa_bits;
+  bool inexact = false;
+  uint32_t rnd = o.rounding == Rounding::Stochastic ? stochastic_bits(o.seed, index) : 0;
+  uint64_t kept = round_to_quantum(mag, qe, negative, o.rounding, rnd, &inexact);
+  return pack(f, negative, kept, qe, inexact, o);
+}
+
+Encoded encode(const FloatFormat& f, double x, const CastOptions& o, uint64_t index) {
+  return encode_value(f, x, o, index, std::numeric_limits<double>::min());
+}
+
+Encoded encode_f32(const FloatFormat& f, float x, const CastOptions& o, uint64_t index) {
+  return encode_value(f, static_cast<double>(x), o, index, std::numeric_limits<float>::min());
+}
+
+CodeFields split_code(const FloatFormat& f, uint64_t code) {
+  code &= f.code_mask();
+  return {f.is_signed() ? (code >> (f.exponent_bits + f.mantissa_bits)) & 1 : 0,
+          (code >> f.mantissa_bits) & uint64_t(f.max_exponent_field()), code & f.mantissa_mask()};
+}
+
+ValueClass classify(const FloatFormat& f, uint64_t code) {
+  CodeFields c = split_code(f, code);
+  const uint64_t top = uint64_t(f.max_exponent_field());
+  switch (f.specials) {
+    case Specials::IEEE:
+      if (c.exponent == top) return c.mantissa == 0 ? ValueClass::Infinite : ValueClass::NaN;
+      break;
+    case Specials::FN:
+      if (c.exponent == top && c.mantissa == f.mantissa_mask()) return ValueClass::NaN;
+      break;
+    case Specials::FNUZ:
+      if (c.sign && c.exponent == 0 && c.mantissa == 0) return ValueClass::NaN;
+      break;
+    case Specials::E8M0:
+      return c.exponent == top ? ValueClass::NaN : ValueClass::Normal;
+    case Specials::None: break;
+  }
+  if (c.exponent == 0) return c.mantissa == 0 ? ValueClass::Zero : ValueClass::Subnormal;
+  return ValueClass::Normal;
+}
+
+double decode(const FloatFormat& f, uint64_t code) {
+  CodeFields c = split_code(f, code);
+  const double sign = c.sign ? -1.0 : 1.0;
+  switch (classify(f, code)) {
+    case ValueClass::NaN:
+      return std::copysign(std::numeric_limits<double>::quiet_NaN(), c.sign ? -1.0 : 1.0);
+    case ValueClass::Infinite: return sign * std::numeric_limits<double>::infinity();
+    case ValueClass::Zero: return sign * 0.0;
+    case ValueClass::Subnormal:
+      return sign * std::ldexp(double(c.mantissa), f.emin() - f.mantissa_bits);
+    case ValueClass::Normal: break;
+  }
+  double significand = double(c.mantissa | (uint64_t{1} << f.mantissa_bits));
+  return sign * std::ldexp(significand, int(c.exponent) - f.bias - f.mantissa_bits);
+}
+
+const char* value_class_name(ValueClass c) {
+  switch (c) {
+    case ValueClass::Zero: return "zero";
+    case ValueClass::Subnormal: return "subnormal";
+    case ValueClass::Normal: return "normal";
+    case ValueClass::Infinite: return "infinite";
+    case ValueClass::NaN: return "nan";
+  }
+  return "?";
+}
+
+}  // namespace pl

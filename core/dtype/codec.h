@@ -1,0 +1,74 @@
+// The exact scalar codec: any float64 or float32 value into any FloatFormat,
+// and any code back to its value. This is the reference every fast path (bulk
+// CPU loops, CUDA kernels) is checked against, bit for bit.
+//
+// Numeric contract
+//  - encode() rounds the exact input value once (CastPath::Direct) to the
+//    format, as IEEE 754-2019 section 4.3 defines for the chosen Rounding,
+//    with an unbounded exponent first and overflow handled after (section 7.4):
+//    a directed rounding toward zero gives max finite, otherwise the Overflow
+//    policy decides.
+//  - Round-to-nearest-even compares the parity of the kept significand with its
+//    implicit bit; for float8_e8m0fnu (no mantissa) ties therefore go to the
+//    larger power of two, as ml_dtypes 0.6.0 and PyTorch 2.x do.
+//  - NaN becomes the format's canonical NaN (sign kept where the format has
+//    one; the quiet bit set for IEEE formats; payloads are dropped, as
+//    ml_dtypes does). A format without NaN (fp6, fp4) turns NaN into a zero of
+//    the NaN's sign and raises flags.nan_to_zero.
+//  - fnuz formats have no -0: a negative value that rounds to zero gives +0.
+//  - float8_e8m0fnu has no zero and no sign: 0, negatives, Inf and NaN give
+//    NaN; a positive value below 2^-127 gives 2^-127 (ml_dtypes 0.6.0).
+//  - decode() is exact: every code of every accepted format is a double.
+#pragma once
+
+#include <cstdint>
+
+#include "core/dtype/cast_policy.h"
+#include "core/dtype/float_format.h"
+
+namespace pl {
+
+enum class ValueClass : uint8_t { Zero, Subnormal, Normal, Infinite, NaN };
+
+struct CastFlags {
+  bool inexact = false;
+  bool overflow = false;         // the rounded magnitude exceeded max finite
+  bool saturated = false;        // ... and max finite was returned
+  bool underflow = false;        // tiny (below min normal) and inexact
+  bool nan_to_zero = false;      // NaN had no encoding and became zero
+  bool flushed_input = false;    // DAZ turned a subnormal input into zero
+  bool flushed_output = false;   // FTZ turned a subnormal result into zero
+};
+
+struct Encoded {
+  uint64_t code;
+  CastFlags flags;
+};
+
+struct CodeFields {
+  uint64_t sign;
+  uint64_t exponent;
+  uint64_t mantissa;
+};
+
+// `index` picks element `index` of the stochastic stream (ignored by other roundings).
+Encoded encode(const FloatFormat& f, double x, const CastOptions& o, uint64_t index = 0);
+// As encode(), with the input read as float32 (DAZ tests float32's subnormal range).
+Encoded encode_f32(const FloatFormat& f, float x, const CastOptions& o, uint64_t index = 0);
+// An integer, rounded once (no detour through float64, which would round int64 values twice).
+Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude,
+                       const CastOptions& o, uint64_t index = 0);
+
+// Bits above total_bits() are ignored.
+double decode(const FloatFormat& f, uint64_t code);
+ValueClass classify(const FloatFormat& f, uint64_t code);
+CodeFields split_code(const FloatFormat& f, uint64_t code);
+
+// decode(encode(x)).
+inline double round_to(const FloatFormat& f, double x, const CastOptions& o, uint64_t index = 0) {
+  return decode(f, encode(f, x, o, index).code);
+}
+
+const char* value_class_name(ValueClass c);
+
+}  // namespace pl

@@ -1,0 +1,46 @@
+// What the CLI prints and the Formats panel shows for one value or code:
+// the result, its bits split by field, and the error, computed once here so
+// both front ends show the same numbers.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/dtype/codec.h"
+#include "core/dtype/format_lookup.h"
+
+namespace pl {
+
+struct CodeReport {
+  uint64_t code;
+  std::string bits_hex;      // 0x-prefixed, width of the format
+  std::string bits_binary;   // "s eeee mmm" with spaces between fields
+  CodeFields fields;
+  ValueClass value_class;
+  double value;
+  std::string value_shortest;  // shortest decimal that reads back to this code
+  std::string value_exact;     // every digit
+};
+
+struct CastReport {
+  double input;
+  CodeReport result;
+  CastFlags flags;
+  double abs_error;    // |result - input|, NaN when not finite
+  double rel_error;    // abs_error / |input|, NaN for input 0 or non-finite
+  double ulp_error;    // (result - input) / ulp(input) in the target format
+};
+
+CodeReport describe_code(const FloatFormat& f, uint64_t code);
+CastReport describe_cast(const FloatFormat& f, double x, const CastOptions& o, uint64_t index = 0);
+// ulp of the format at x: 2^(max(floor(log2|x|), emin) - m), capped at the top binade.
+double ulp_at(const FloatFormat& f, double x);
+
+nlohmann::json to_json(const CodeReport& r);
+nlohmann::json to_json(const CastReport& r, const std::string& input_text);
+nlohmann::json format_json(const FormatRef& f);  // one row of `precision-lab formats --json`
+// JSON numbers cannot hold NaN or Inf: they become the strings "nan", "inf", "-inf".
+nlohmann::json json_number(double v);
+
+}  // namespace pl

@@ -1,0 +1,82 @@
+// The one table of number formats. Every other module (codec, promotion,
+// experiments, CLI, GUI, kernels) reads formats from here; adding a format is
+// one row in dtype_table.cpp plus one enum value here.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "core/dtype/float_format.h"
+
+namespace pl {
+
+// Stable ids: values are persisted in JSON setups and result files, so never renumber.
+enum class DType : uint8_t {
+  float64 = 0,
+  float32 = 1,
+  tf32 = 2,
+  float16 = 3,
+  bfloat16 = 4,
+  float8_e4m3fn = 5,
+  float8_e5m2 = 6,
+  float8_e4m3fnuz = 7,
+  float8_e5m2fnuz = 8,
+  float8_e4m3 = 9,
+  float8_e3m4 = 10,
+  float8_e4m3b11fnuz = 11,
+  float8_e8m0fnu = 12,
+  float6_e2m3fn = 13,
+  float6_e3m2fn = 14,
+  float4_e2m1fn = 15,
+  bool_ = 16,
+  int8 = 17,
+  uint8 = 18,
+  int16 = 19,
+  uint16 = 20,
+  int32 = 21,
+  uint32 = 22,
+  int64 = 23,
+  uint64 = 24,
+  complex64 = 25,
+  complex128 = 26,
+};
+inline constexpr int kDTypeCount = 27;
+
+enum class DTypeKind : uint8_t { Float, Bool, SignedInt, UnsignedInt, Complex };
+
+struct DTypeInfo {
+  DType id;
+  std::string_view name;         // canonical, spelled as ml_dtypes / PyTorch spell it
+  DTypeKind kind;
+  int storage_bits;              // bits one element occupies in memory
+  FloatFormat format;            // Float: the format; Complex: one component's format
+  std::string_view aliases;      // space-separated extra spellings accepted on input
+  std::string_view defined_by;   // the document that defines the encoding
+};
+
+// Framework spellings, a parallel table indexed by DType (empty: the framework has no such dtype).
+struct FrameworkNames {
+  std::string_view torch;  // PyTorch 2.x, e.g. "torch.float8_e4m3fn"
+  std::string_view numpy;  // NumPy 2.x, or ml_dtypes for the extension types
+  std::string_view jax;    // jax.numpy
+  std::string_view tf;     // TensorFlow 2.x
+};
+
+const DTypeInfo& info(DType t);
+const FrameworkNames& framework_names(DType t);
+std::span<const DTypeInfo> all_dtypes();
+
+inline bool is_float(DType t) { return info(t).kind == DTypeKind::Float; }
+inline bool is_integer(DType t) {
+  auto k = info(t).kind;
+  return k == DTypeKind::SignedInt || k == DTypeKind::UnsignedInt;
+}
+inline std::string_view name(DType t) { return info(t).name; }
+
+// Integer limits, for SignedInt / UnsignedInt / Bool rows.
+int64_t int_min(DType t);
+uint64_t int_max(DType t);
+
+}  // namespace pl

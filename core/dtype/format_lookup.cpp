@@ -1,0 +1,150 @@
+#include "core/dtype/format_lookup.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <sstream>
+
+namespace pl {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Framework module prefixes users paste along with the name.
+std::string strip_prefix(std::string s) {
+  for (std::string_view p : {"torch.", "numpy.", "np.", "jax.numpy.", "jnp.", "ml_dtypes.",
+                             "tf.dtypes.experimental.", "tf.dtypes.", "tf.", "dtypes."}) {
+    if (s.rfind(p, 0) == 0) return s.substr(p.size());
+  }
+  return s;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string valid_names_message() {
+  std::ostringstream os;
+  os << "valid names:";
+  for (const auto& row : all_dtypes()) os << ' ' << row.name;
+  os << " (and custom float formats such as e5m7, e4m3b11:fnuz)";
+  return os.str();
+}
+
+// "half" -> float16 after the extra spellings NumPy/PyTorch use.
+const char* extra_alias(std::string_view s) {
+  static const std::pair<const char*, const char*> kExtra[] = {
+      {"double", "float64"},  {"single", "float32"},  {"float_", "float64"},
+      {"cfloat", "complex64"}, {"short", "int16"},    {"long", "int64"},
+      {"int", "int32"},
+  };
+  for (auto& [from, to] : kExtra)
+    if (s == from) return to;
+  return nullptr;
+}
+
+}  // namespace
+
+const char* specials_name(Specials s) {
+  switch (s) {
+    case Specials::IEEE: return "ieee";
+    case Specials::FN: return "fn";
+    case Specials::FNUZ: return "fnuz";
+    case Specials::None: return "finite";
+    case Specials::E8M0: return "e8m0";
+  }
+  return "?";
+}
+
+std::vector<std::string> accepted_names(DType t) {
+  const auto& row = info(t);
+  std::vector<std::string> out{std::string(row.name)};
+  std::istringstream aliases{std::string(row.aliases)};
+  for (std::string a; aliases >> a;) out.push_back(a);
+  const auto& fw = framework_names(t);
+  for (std::string_view n : {fw.torch, fw.numpy, fw.jax, fw.tf})
+    if (!n.empty()) out.emplace_back(n);
+  return out;
+}
+
+std::string closest_dtype_name(std::string_view text) {
+  std::string key = strip_prefix(lower(text));
+  std::string best;
+  size_t best_d = ~size_t{0};
+  for (const auto& row : all_dtypes()) {
+    for (const auto& n : accepted_names(row.id)) {
+      size_t d = edit_distance(key, strip_prefix(lower(n)));
+      if (d < best_d) best_d = d, best = std::string(row.name);
+    }
+  }
+  return best;
+}
+
+Expected<DType> parse_dtype(std::string_view text) {
+  std::string key = strip_prefix(lower(text));
+  if (const char* a = extra_alias(key)) key = a;
+  for (const auto& row : all_dtypes())
+    for (const auto& n : accepted_names(row.id))
+      if (strip_prefix(lower(n)) == key) return row.id;
+  return Error{"unknown dtype '" + std::string(text) + "'; did you mean '" +
+               closest_dtype_name(text) + "'? " + valid_names_message()};
+}
+
+Expected<FloatFormat> make_custom_format(int e, int m, int bias, Specials s) {
+  auto fail = [](const std::string& why) { return Error{"invalid custom format: " + why}; };
+  if (e < 1 || e > 11) return fail("exponent bits must be 1..11");
+  if (m < 0 || m > 52) return fail("mantissa bits must be 0..52");
+  if ((s == Specials::IEEE || s == Specials::FN) && m < 1)
+    return fail("ieee and fn formats need at least one mantissa bit to encode NaN");
+  if (s == Specials::E8M0 && m != 0) return fail("e8m0-style formats have no mantissa");
+  FloatFormat f{e, m, bias, s};
+  if (f.total_bits() > 64) return fail("more than 64 bits");
+  if (f.emax() > 1023 || f.emin() - m < -1074)
+    return fail("its range (2^" + std::to_string(f.emin() - m) + " .. 2^" +
+                std::to_string(f.emax()) + ") does not fit in float64, which the codec uses");
+  return f;
+}
+
+FormatRef format_ref(DType t) { return {t, info(t).format, std::string(info(t).name)}; }
+
+Expected<FormatRef> parse_float_format(std::string_view text) {
+  static const std::regex kCustom(R"(e(\d+)m(\d+)(?:b(-?\d+))?(?:[:_-](ieee|fn|fnuz|finite))?)");
+  std::string key = lower(text);
+  std::smatch match;
+  if (std::regex_match(key, match, kCustom)) {
+    int e = std::stoi(match[1]), m = std::stoi(match[2]);
+    if (e > 11 || m > 52) return Error{"invalid custom format '" + key + "': exponent bits must be 1..11 and mantissa bits 0..52"};
+    int bias = match[3].matched ? std::stoi(match[3]) : (1 << (e - 1)) - 1;
+    std::string sp = match[4].matched ? match[4].str() : "ieee";
+    Specials s = sp == "fn" ? Specials::FN : sp == "fnuz" ? Specials::FNUZ
+               : sp == "finite" ? Specials::None : Specials::IEEE;
+    auto f = make_custom_format(e, m, bias, s);
+    if (!f) return Error{f.error()};
+    std::string canon = "e" + std::to_string(e) + "m" + std::to_string(m) + "b" +
+                        std::to_string(bias) + ":" + specials_name(s);
+    return FormatRef{std::nullopt, *f, canon};
+  }
+  auto t = parse_dtype(text);
+  if (!t) return Error{t.error()};
+  if (!is_float(*t))
+    return Error{"'" + std::string(name(*t)) + "' is not a floating-point format; " +
+                 "float formats: float64 float32 tf32 float16 bfloat16 float8_* float6_* float4_e2m1fn or a custom eXmY"};
+  return format_ref(*t);
+}
+
+}  // namespace pl

@@ -1,0 +1,42 @@
+// Conversions into integer dtypes, as the frameworks do them.
+//
+// What the frameworks do (x86-64; C++ leaves out-of-range float-to-int undefined):
+//  - PyTorch 2.x CPU and NumPy 2.x: float -> int truncates toward zero through a C cast.
+//    In range the result is exact. gcc/clang emit a 32-bit cvttsd2si for int8/16/32 and
+//    uint8/16 and a 64-bit one for int64/uint32; out of that range or NaN it returns the
+//    "integer indefinite" INT32_MIN / INT64_MIN, which a narrower target then wraps:
+//    300.0 -> int8 gives 44, NaN -> int8 gives 0, NaN -> int32 gives -2147483648.
+//    ARM saturates instead. We reproduce the x86-64 route as IntOverflow::Wrap.
+//  - JAX/XLA: float -> int saturates and NaN becomes 0 (XLA's convert semantics since 2023).
+//  - TensorFlow: tf.cast is a C cast (as PyTorch); tf.saturate_cast clamps.
+//  - int -> narrower int: two's complement wrap in all four (200 as int8 is -56).
+//  - anything -> bool: nonzero (and NaN) is true.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/dtype/dtype.h"
+
+namespace pl {
+
+enum class IntOverflow : uint8_t {
+  Wrap,      // two's complement modulo 2^bits; float -> int as an x86-64 C cast
+  Saturate,  // clamp to [min, max]; NaN -> 0
+};
+
+struct IntResult {
+  uint64_t bits;        // the value's two's complement pattern in the target width
+  bool out_of_range;    // the exact (truncated) value did not fit the target
+  bool nan_input;
+  bool inexact;         // a fractional part was discarded
+};
+
+// `to` must be an integer or bool dtype.
+IntResult float_to_int(DType to, double x, IntOverflow mode);
+IntResult int_to_int(DType to, bool negative, uint64_t magnitude, IntOverflow mode);
+
+// The bits read back as a signed or unsigned decimal according to the dtype.
+std::string int_bits_to_string(DType t, uint64_t bits);
+
+}  // namespace pl

@@ -1,0 +1,33 @@
+// Counter-based random bits for stochastic rounding. Element i of a stream
+// with seed s always draws the same 32 bits, whatever thread or device
+// computes it, so the CPU codec, the bulk kernels and the CUDA kernels agree
+// bit for bit and a run is reproducible.
+//
+// The draw is output i of SplitMix64 (Steele, Lea, Flood, "Fast splittable
+// pseudorandom number generators", OOPSLA 2014) started at state s: the
+// state advances by the golden-ratio increment and is finalised by the
+// variant-13 mixer. Its outputs pass BigCrush; we keep the top 32 bits.
+//
+// Rounding rule (shared by every implementation): with the discarded part of
+// the significand written as a fraction f in [0, 1) of one quantum, and F its
+// first 32 bits as an integer, round up iff F + R >= 2^32 for R the 32 random
+// bits. P(round up) = F / 2^32 exactly, so the rounding is unbiased whenever at
+// most 32 bits are discarded (every float32 source into a narrower format) and
+// biased by less than 2^-32 of a quantum otherwise.
+#pragma once
+
+#include <cstdint>
+
+#include "core/util/host_device.h"
+
+namespace pl {
+
+PL_HD inline uint32_t stochastic_bits(uint64_t seed, uint64_t index) {
+  uint64_t z = seed + (index + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z = z ^ (z >> 31);
+  return static_cast<uint32_t>(z >> 32);
+}
+
+}  // namespace pl

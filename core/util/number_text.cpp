@@ -1,0 +1,80 @@
+#include "core/util/number_text.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "core/dtype/codec.h"
+
+namespace pl {
+
+Expected<double> parse_number(std::string_view text) {
+  auto bad = [&] {
+    return Error{"malformed number '" + std::string(text) +
+                 "' (expected decimal, hex-float like 0x1.8p+3, nan, inf, -inf or -0)"};
+  };
+  std::string_view s = text;
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s.empty() || s[0] == '-' || s[0] == '+') return bad();
+  auto fmt = std::chars_format::general;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    s.remove_prefix(2);
+    fmt = std::chars_format::hex;
+  }
+  double v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, fmt);
+  if (end != s.data() + s.size()) return bad();
+  if (ec == std::errc::result_out_of_range) {
+    // from_chars leaves v untouched here; strtod gives the correctly signed inf or 0.
+    std::string copy(text);
+    v = std::fabs(std::strtod(copy.c_str(), nullptr));
+  } else if (ec != std::errc()) {
+    return bad();
+  }
+  return negative ? -v : v;
+}
+
+std::string shortest_double(double v) {
+  if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, end);
+}
+
+std::string shortest_decimal(const FloatFormat& f, double v) {
+  if (!std::isfinite(v) || v == 0.0) return shortest_double(v);
+  if (f.exponent_bits == 11 && f.mantissa_bits == 52) return shortest_double(v);
+  CastOptions rne;
+  const uint64_t want = encode(f, v, rne).code;
+  char buf[64];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    double back = std::strtod(buf, nullptr);
+    if (encode(f, back, rne).code == want) return buf;
+  }
+  return shortest_double(v);
+}
+
+std::string exact_decimal(double v) {
+  if (!std::isfinite(v)) return shortest_double(v);
+  // 767 significant digits cover the longest binary64 expansion; glibc prints them exactly.
+  std::vector<char> buf(1200);
+  std::snprintf(buf.data(), buf.size(), "%.767g", v);
+  return buf.data();
+}
+
+std::string hex_float(double v) {
+  if (!std::isfinite(v)) return shortest_double(v);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%a", v);
+  return buf;
+}
+
+}  // namespace pl

@@ -1,0 +1,27 @@
+// Reading and writing numbers as text without losing a bit: decimal and
+// hex-float input, shortest round-tripping and exact decimal output.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/dtype/float_format.h"
+#include "core/util/expected.h"
+
+namespace pl {
+
+// Accepts decimal ("0.1", "-2.5e-3"), hex-float ("0x1.8p+3"), "nan", "inf", "-inf", "-0".
+// Correctly rounded to float64 (std::from_chars). Values beyond float64 read as +-inf,
+// values below its smallest subnormal as +-0, as Python's float() does.
+Expected<double> parse_number(std::string_view text);
+
+// Shortest decimal that reads back (rounded to nearest-even into `f`) as the same code.
+std::string shortest_decimal(const FloatFormat& f, double value);
+// Every digit of the binary value (all binary floats have finite decimal expansions).
+std::string exact_decimal(double value);
+// Hex-float, e.g. 0x1.8p+3.
+std::string hex_float(double value);
+// "nan", "inf", "-inf" or the shortest float64 decimal.
+std::string shortest_double(double value);
+
+}  // namespace pl

@@ -1,0 +1,44 @@
+#include "core/dtype/format_lookup.h"
+#include "tests/core/test_util.h"
+
+namespace pl {
+namespace {
+
+TEST(Lookup, FrameworkSpellings) {
+  EXPECT_EQ(*parse_dtype("torch.float16"), DType::float16);
+  EXPECT_EQ(*parse_dtype("half"), DType::float16);
+  EXPECT_EQ(*parse_dtype("np.float16"), DType::float16);
+  EXPECT_EQ(*parse_dtype("jnp.bfloat16"), DType::bfloat16);
+  EXPECT_EQ(*parse_dtype("torch.float"), DType::float32);
+  EXPECT_EQ(*parse_dtype("np.double"), DType::float64);
+  EXPECT_EQ(*parse_dtype("FLOAT8_E4M3FN"), DType::float8_e4m3fn);
+  EXPECT_EQ(*parse_dtype("tf.dtypes.experimental.float8_e5m2"), DType::float8_e5m2);
+}
+
+TEST(Lookup, UnknownNameSuggestsClosestAndListsValid) {
+  auto t = parse_dtype("float8_e4m3f");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().find("did you mean 'float8_e4m3fn'"), std::string::npos) << t.error();
+  EXPECT_NE(t.error().find("float4_e2m1fn"), std::string::npos);
+  EXPECT_NE(parse_dtype("bflaot16").error().find("'bfloat16'"), std::string::npos);
+}
+
+TEST(Lookup, CustomFormats) {
+  auto f = parse_float_format("e5m7");
+  ASSERT_TRUE(f.ok()) << f.error();
+  EXPECT_EQ(f->format.bias, 15);
+  EXPECT_EQ(f->name, "e5m7b15:ieee");
+  auto g = parse_float_format("e4m3b11:fnuz");
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ(max_finite(g->format), 30.0);  // the same as float8_e4m3b11fnuz
+  auto h = parse_float_format("e4m3:fn");
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(max_finite(h->format), 448.0);
+  EXPECT_FALSE(parse_float_format("e12m3").ok());
+  EXPECT_FALSE(parse_float_format("e3m0:ieee").ok());
+  EXPECT_FALSE(parse_float_format("e2m1b-2000").ok());
+  EXPECT_FALSE(parse_float_format("int8").ok());
+}
+
+}  // namespace
+}  // namespace pl

@@ -1,0 +1,56 @@
+#include <cmath>
+
+#include "core/dtype/int_convert.h"
+#include "tests/core/test_util.h"
+
+namespace pl {
+namespace {
+
+std::string as_text(DType t, IntResult r) { return int_bits_to_string(t, r.bits); }
+
+TEST(IntConvert, NarrowingWrapsLikeTwosComplement) {
+  EXPECT_EQ(as_text(DType::int8, int_to_int(DType::int8, false, 200, IntOverflow::Wrap)), "-56");
+  EXPECT_EQ(as_text(DType::uint8, int_to_int(DType::uint8, true, 5, IntOverflow::Wrap)), "251");
+  EXPECT_EQ(as_text(DType::int8, int_to_int(DType::int8, false, 200, IntOverflow::Saturate)), "127");
+  EXPECT_EQ(as_text(DType::uint8, int_to_int(DType::uint8, true, 5, IntOverflow::Saturate)), "0");
+  EXPECT_TRUE(int_to_int(DType::int8, false, 200, IntOverflow::Wrap).out_of_range);
+}
+
+TEST(IntConvert, FloatTruncatesTowardZero) {
+  EXPECT_EQ(as_text(DType::int32, float_to_int(DType::int32, 2.9, IntOverflow::Wrap)), "2");
+  EXPECT_EQ(as_text(DType::int32, float_to_int(DType::int32, -2.9, IntOverflow::Wrap)), "-2");
+  EXPECT_TRUE(float_to_int(DType::int32, -2.9, IntOverflow::Wrap).inexact);
+}
+
+TEST(IntConvert, OutOfRangeFollowsX86CCast) {
+  EXPECT_EQ(as_text(DType::int8, float_to_int(DType::int8, 300.0, IntOverflow::Wrap)), "44");
+  EXPECT_EQ(as_text(DType::int8, float_to_int(DType::int8, NAN, IntOverflow::Wrap)), "0");
+  EXPECT_EQ(as_text(DType::int32, float_to_int(DType::int32, NAN, IntOverflow::Wrap)),
+            "-2147483648");
+  EXPECT_EQ(as_text(DType::int32, float_to_int(DType::int32, 3e9, IntOverflow::Wrap)),
+            "-2147483648");
+  EXPECT_EQ(as_text(DType::int64, float_to_int(DType::int64, 1e19, IntOverflow::Wrap)),
+            "-9223372036854775808");
+  EXPECT_EQ(as_text(DType::uint64, float_to_int(DType::uint64, 1e19, IntOverflow::Wrap)),
+            "10000000000000000000");
+  EXPECT_EQ(as_text(DType::uint32, float_to_int(DType::uint32, 5e9, IntOverflow::Wrap)),
+            "705032704");  // 5e9 mod 2^32, through the 64-bit instruction
+}
+
+TEST(IntConvert, SaturatingCastClampsAndZeroesNan) {
+  EXPECT_EQ(as_text(DType::int8, float_to_int(DType::int8, 300.0, IntOverflow::Saturate)), "127");
+  EXPECT_EQ(as_text(DType::int8, float_to_int(DType::int8, -1e30, IntOverflow::Saturate)), "-128");
+  EXPECT_EQ(as_text(DType::int8, float_to_int(DType::int8, NAN, IntOverflow::Saturate)), "0");
+  EXPECT_EQ(as_text(DType::uint64, float_to_int(DType::uint64, 1e30, IntOverflow::Saturate)),
+            "18446744073709551615");
+}
+
+TEST(IntConvert, BoolIsNonzero) {
+  EXPECT_EQ(float_to_int(DType::bool_, 0.0, IntOverflow::Wrap).bits, 0u);
+  EXPECT_EQ(float_to_int(DType::bool_, -0.1, IntOverflow::Wrap).bits, 1u);
+  EXPECT_EQ(float_to_int(DType::bool_, NAN, IntOverflow::Wrap).bits, 1u);
+  EXPECT_EQ(int_to_int(DType::bool_, false, 256, IntOverflow::Wrap).bits, 1u);
+}
+
+}  // namespace
+}  // namespace pl

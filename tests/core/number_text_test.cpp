@@ -1,0 +1,43 @@
+#include <cmath>
+
+#include "core/dtype/dtype.h"
+#include "core/util/number_text.h"
+#include "tests/core/test_util.h"
+
+namespace pl {
+namespace {
+
+TEST(NumberText, ParsesEveryAcceptedForm) {
+  EXPECT_EQ(*parse_number("0.1"), 0.1);
+  EXPECT_EQ(*parse_number("0x1.8p+3"), 12.0);
+  EXPECT_EQ(*parse_number("-0x1p-2"), -0.25);
+  EXPECT_TRUE(std::isnan(*parse_number("nan")));
+  EXPECT_EQ(*parse_number("inf"), INFINITY);
+  EXPECT_EQ(*parse_number("-inf"), -INFINITY);
+  EXPECT_TRUE(std::signbit(*parse_number("-0")));
+  EXPECT_EQ(*parse_number("1e400"), INFINITY);
+  EXPECT_EQ(*parse_number("-1e-400"), -0.0);
+  EXPECT_EQ(*parse_number("65504"), 65504.0);
+}
+
+TEST(NumberText, RejectsMalformed) {
+  for (const char* bad : {"", "abc", "1.2.3", "0x", "--1", "1e", "12abc", " 1", "+-1"})
+    EXPECT_FALSE(parse_number(bad).ok()) << bad;
+  EXPECT_NE(parse_number("1.2.3").error().find("malformed number '1.2.3'"), std::string::npos);
+}
+
+TEST(NumberText, ShortestDecimalIsPerFormat) {
+  const FloatFormat& f16 = info(DType::float16).format;
+  EXPECT_EQ(shortest_decimal(f16, 0.0999755859375), "0.1");  // float16(0.1)
+  EXPECT_EQ(shortest_decimal(info(DType::float64).format, 0.1), "0.1");
+  EXPECT_EQ(shortest_decimal(f16, INFINITY), "inf");
+}
+
+TEST(NumberText, ExactDecimalHasEveryDigit) {
+  EXPECT_EQ(exact_decimal(0.1), "0.1000000000000000055511151231257827021181583404541015625");
+  EXPECT_EQ(exact_decimal(0.5), "0.5");
+  EXPECT_EQ(hex_float(12.0), "0x1.8p+3");
+}
+
+}  // namespace
+}  // namespace pl
