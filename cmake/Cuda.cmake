@@ -11,6 +11,9 @@ if(NOT PL_CORE_ONLY AND NOT PL_CUDA STREQUAL "OFF")
     # sm_80 (A100), sm_89 (L4/L40/RTX 40: fp8), sm_90 (H100/H200: fp8, wgmma).
     set(CMAKE_CUDA_ARCHITECTURES 80 89 90 CACHE STRING "CUDA architectures to build for")
     enable_language(CUDA)
+    # CMake 3.25 cannot pass C++20 to nvcc; the headers kernels include need only C++17.
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)
     set(PL_HAVE_CUDA ON)
     message(STATUS "Precision Lab: CUDA backend ON (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, archs ${CMAKE_CUDA_ARCHITECTURES})")

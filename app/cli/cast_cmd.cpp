@@ -38,9 +38,15 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
   std::printf("input      %s  (float64 %s)\n", input.c_str(), shortest_double(r.input).c_str());
   std::printf("format     %s  rounding %s, overflow %s, path %s\n", ref.name.c_str(),
               rounding_name(o.rounding), overflow_name(o.overflow), cast_path_name(o.path));
-  std::printf("value      %s\n", r.result.value_shortest.c_str());
-  if (r.result.value_exact != r.result.value_shortest)
-    std::printf("exact      %s\n", r.result.value_exact.c_str());
+  // The stored value itself when its exact decimal is short (float16's "0.1" is 0.0999755859375),
+  // else the shortest decimal that reads back to the same bits, with every digit on the next line.
+  const bool exact_is_short = r.result.value_exact.size() <= 30;
+  std::printf("value      %s\n", exact_is_short ? r.result.value_exact.c_str()
+                                               : r.result.value_shortest.c_str());
+  if (!exact_is_short) std::printf("exact      %s\n", r.result.value_exact.c_str());
+  if (r.result.value_shortest != r.result.value_exact)
+    std::printf("shortest   %s  (shortest decimal that reads back to these bits)\n",
+                r.result.value_shortest.c_str());
   std::printf("bits       %s  = %s  (sign | exponent %d bits | mantissa %d bits)\n",
               r.result.bits_hex.c_str(), r.result.bits_binary.c_str(), f.exponent_bits,
               f.mantissa_bits);
@@ -77,7 +83,8 @@ int cast_to_int(const CastArgs& a, DType to, const std::vector<double>& xs) {
   return kExitOk;
 }
 
-int run_cast(const CastArgs& a) {
+int run_cast(CastArgs a) {
+  for (auto& v : a.values) v = restore_value(v);
   std::vector<double> xs;
   for (const auto& v : a.values) {
     auto x = parse_number(v);

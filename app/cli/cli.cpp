@@ -1,5 +1,6 @@
 #include "app/cli/cli.h"
 
+#include <cctype>
 #include <iostream>
 #include <map>
 #include <string>
@@ -10,30 +11,36 @@
 namespace pl::cli {
 namespace {
 
-// "-1", "-inf" and "-0x1p-2" are values, not options: move them behind "--" so CLI11 reads them
-// as positionals wherever the user typed them.
-std::vector<std::string> values_after_separator(int argc, char** argv) {
-  std::vector<std::string> options, values;
-  bool after_separator = false;
+std::vector<std::string>& stashed_values() {
+  static std::vector<std::string> v;
+  return v;
+}
+
+// CLI11 reads "-1" and "-0x1p-2" as values (a digit follows the dash) but "-inf", "-nan" and
+// "-.5" as unknown options. Such values travel as "-9#<k>" tokens and come back unchanged
+// through restore_value(), in their original position.
+std::vector<std::string> protect_negative_values(int argc, char** argv) {
+  std::vector<std::string> out;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--") {
-      after_separator = true;
-      continue;
+    bool digit_after_dash = a.size() > 1 && std::isdigit(static_cast<unsigned char>(a[1]));
+    if (a.size() > 1 && a[0] == '-' && a[1] != '-' && !digit_after_dash && parse_number(a).ok()) {
+      out.push_back("-9#" + std::to_string(stashed_values().size()));
+      stashed_values().push_back(a);
+    } else {
+      out.push_back(a);
     }
-    if (after_separator || (a.size() > 1 && a[0] == '-' && parse_number(a).ok()))
-      values.push_back(a);
-    else
-      options.push_back(a);
   }
-  if (!values.empty()) {
-    options.push_back("--");
-    options.insert(options.end(), values.begin(), values.end());
-  }
-  return options;
+  return out;
 }
 
 }  // namespace
+
+std::string restore_value(const std::string& arg) {
+  if (arg.rfind("-9#", 0) != 0) return arg;
+  size_t k = std::stoul(arg.substr(3));
+  return k < stashed_values().size() ? stashed_values()[k] : arg;
+}
 
 int run(int argc, char** argv) {
   CLI::App app{"Precision Lab: what happens to numbers when deep-learning code lowers dtypes.\n"
@@ -51,7 +58,7 @@ int run(int argc, char** argv) {
   add("bench", "Measure conversion throughput against a plain copy", add_bench);
   add("devices", "List compute backends and devices", add_devices);
 
-  std::vector<std::string> args = values_after_separator(argc, argv);
+  std::vector<std::string> args = protect_negative_values(argc, argv);
   std::vector<const char*> cargs{argv[0]};
   for (auto& a : args) cargs.push_back(a.c_str());
   try {

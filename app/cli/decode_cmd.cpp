@@ -61,7 +61,8 @@ Runner add_decode(CLI::App& app) {
         out.push_back(j);
       } else {
         std::printf("%s = %s  %-9s %s\n", r.bits_hex.c_str(), r.bits_binary.c_str(),
-                    value_class_name(r.value_class), r.value_shortest.c_str());
+                    value_class_name(r.value_class),
+                    (r.value_exact.size() <= 30 ? r.value_exact : r.value_shortest).c_str());
       }
     }
     if (*json) std::cout << out.dump(2) << "\n";

@@ -151,10 +151,14 @@ void FormatsPanel::draw_value_table() {
     bits_coloured(formats_[i].format, r.result.code);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.result.bits_hex.c_str());
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.result.value_shortest.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("exact: %s", r.result.value_exact.c_str());
+    // The stored value itself (10 significant digits), not the shortest decimal that reads back
+    // to it: students should see that float16's "0.1" is 0.0999755859375.
+    ImGui::Text("%.10g", r.result.value);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("exact: %s\nshortest decimal that reads back: %s",
+                        r.result.value_exact.c_str(), r.result.value_shortest.c_str());
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(shortest_double(r.abs_error).c_str());
+    ImGui::Text("%.4g", r.abs_error);
     ImGui::TableNextColumn();
     ImGui::Text("%.3g", r.rel_error);
     ImGui::TableNextColumn();

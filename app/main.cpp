@@ -1,0 +1,47 @@
+// precision-lab: no arguments (or window options) -> the window; a subcommand -> the CLI.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "app/backends.h"
+#include "app/cli/cli.h"
+#include "app/ui/gui.h"
+
+namespace {
+
+bool is_window_option(const char* a) {
+  for (const char* o : {"--screenshot", "--panel", "--size", "--value"})
+    if (std::strcmp(a, o) == 0) return true;
+  return false;
+}
+
+int run_window(int argc, char** argv) {
+  pl::ui::GuiOptions o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "error: %s needs a value\n", a.c_str());
+      return pl::cli::kExitBadInput;
+    }
+    std::string v = argv[++i];
+    if (a == "--screenshot") o.screenshot_path = v;
+    else if (a == "--panel") o.panel = v;
+    else if (a == "--value") o.value = v;
+    else if (a == "--size" && std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) == 2 &&
+             o.width > 0 && o.height > 0 && o.width <= 8192 && o.height <= 8192) {
+    } else {
+      std::fprintf(stderr, "error: bad window option %s %s (--size takes WIDTHxHEIGHT)\n",
+                   a.c_str(), v.c_str());
+      return pl::cli::kExitBadInput;
+    }
+  }
+  return pl::ui::run_gui(o);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  pl::register_compiled_backends();
+  if (argc == 1 || is_window_option(argv[1])) return run_window(argc, argv);
+  return pl::cli::run(argc, argv);
+}

@@ -1,0 +1,149 @@
+// The frame loop: one ImGui window filling the viewport, a tab per panel,
+// rendered to a GLFW window or, for screenshots, to an offscreen framebuffer.
+#include "app/ui/gui.h"
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "app/gl/framebuffer.h"
+#include "app/ui/fonts.h"
+#include "app/ui/formats_panel.h"
+#include "app/ui/gl_context.h"
+#include "core/backend/backend.h"
+#include "core/export/png_writer.h"
+
+namespace pl::ui {
+namespace {
+
+constexpr int kScreenshotFrames = 4;  // ImGui sizes tables and columns over the first frames
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+struct App {
+  std::vector<std::unique_ptr<Panel>> panels;
+  std::string status;
+  std::string select_panel;  // lower-case name to select on the first frame
+};
+
+void draw_frame(App& app, int width, int height) {
+  ImGui::SetNextWindowPos({0, 0});
+  ImGui::SetNextWindowSize({float(width), float(height)});
+  ImGui::Begin("Precision Lab", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::TextUnformatted("Precision Lab");
+  ImGui::SameLine();
+  ImGui::TextDisabled("what happens to numbers when deep-learning code lowers dtypes   |   %s",
+                      app.status.c_str());
+  if (ImGui::BeginTabBar("panels")) {
+    for (auto& p : app.panels) {
+      ImGuiTabItemFlags flags = 0;
+      if (!app.select_panel.empty() && lower(p->name()) == app.select_panel)
+        flags |= ImGuiTabItemFlags_SetSelected;
+      if (ImGui::BeginTabItem(p->name(), nullptr, flags)) {
+        p->draw_content();
+        ImGui::EndTabItem();
+      }
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+std::string backend_status() {
+  std::string note;
+  auto b = open_backend("auto", &note);
+  if (!b) return "backend: none (" + b.error() + ")";
+  DeviceInfo d = (*b)->device_info();
+  return "backend: " + d.backend + " (" + d.name + ")";
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "precision-lab: %s\n", message.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int run_gui(const GuiOptions& o) {
+  const bool screenshot = !o.screenshot_path.empty();
+  if (!screenshot && !have_display())
+    return fail(
+        "no display: DISPLAY and WAYLAND_DISPLAY are unset, so no window can open.\n"
+        "  Run it under a virtual X server:  xvfb-run -a -s '-screen 0 1600x1000x24' precision-lab\n"
+        "  Or take a picture headless:       precision-lab --screenshot formats.png\n"
+        "  Or use the command line:          precision-lab formats | cast | decode | bench --help");
+  std::string error;
+  std::unique_ptr<GlContext> ctx = have_display() ? open_window(o.width, o.height, !screenshot, &error)
+                                                  : open_headless(o.width, o.height, &error);
+  if (!ctx) return fail(error);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // layout is fixed for now; settings persistence comes with the app issue
+  ImGui::StyleColorsDark();
+  int w = 0, h = 0;
+  float scale = 1;
+  ctx->begin_frame(&w, &h, &scale);
+  ImGui::GetStyle().ScaleAllSizes(scale);
+  const char* font = load_fonts(16.0f * scale);
+  if (ctx->glfw_window()) ImGui_ImplGlfw_InitForOpenGL(ctx->glfw_window(), true);
+  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return fail("OpenGL 3.3 renderer failed to start");
+
+  App app;
+  app.panels.push_back(std::make_unique<FormatsPanel>(o.value));
+  app.status = backend_status() + "   font: " + font;
+  app.select_panel = lower(o.panel);
+  bool known = std::any_of(app.panels.begin(), app.panels.end(),
+                           [&](auto& p) { return lower(p->name()) == app.select_panel; });
+  if (!known) return fail("unknown panel '" + o.panel + "' (panels: formats)");
+
+  std::unique_ptr<gl::Framebuffer> fbo;
+  for (int frame = 0; !ctx->should_close(); ++frame) {
+    ctx->begin_frame(&w, &h, &scale);
+    if (ctx->glfw_window()) {
+      ImGui_ImplGlfw_NewFrame();
+    } else {
+      io.DisplaySize = ImVec2(float(w), float(h));
+      io.DeltaTime = 1.0f / 60.0f;
+    }
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    draw_frame(app, int(io.DisplaySize.x), int(io.DisplaySize.y));
+    ImGui::Render();
+    if (screenshot && (!fbo || fbo->width() != w || fbo->height() != h))
+      fbo = std::make_unique<gl::Framebuffer>(w, h);
+    if (fbo) fbo->bind();
+    else glViewport(0, 0, w, h);
+    glClearColor(0.06f, 0.06f, 0.07f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (screenshot && frame + 1 >= kScreenshotFrames) {
+      if (!fbo->complete()) return fail("offscreen framebuffer is incomplete");
+      auto ok = write_png_rgba(o.screenshot_path, fbo->read_rgba(), w, h);
+      if (!ok) return fail(ok.error());
+      std::printf("wrote %s (%dx%d)\n", o.screenshot_path.c_str(), w, h);
+      break;
+    }
+    ctx->end_frame();
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  if (ctx->glfw_window()) ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  return 0;
+}
+
+}  // namespace pl::ui

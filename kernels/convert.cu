@@ -1,0 +1,65 @@
+// Built with --fmad=false and without fast math: the round trip claims bit-exactness, and the
+// element function is the very one the CPU runs (core/dtype/roundtrip_f32.h).
+#include "kernels/convert.cuh"
+
+namespace pl::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+// Each thread converts 4 consecutive floats with one 16-byte load and store (memory-bound).
+template <Rounding R>
+__global__ void roundtrip_kernel(const float* __restrict__ in, float* __restrict__ out, size_t n,
+                                 RoundtripF32Params p) {
+  size_t stride = size_t(gridDim.x) * blockDim.x;
+  size_t n4 = n / 4;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += stride) {
+    float4 v = reinterpret_cast<const float4*>(in)[i];
+    size_t e = 4 * i;
+    v.x = roundtrip_f32<R>(v.x, p, e);
+    v.y = roundtrip_f32<R>(v.y, p, e + 1);
+    v.z = roundtrip_f32<R>(v.z, p, e + 2);
+    v.w = roundtrip_f32<R>(v.w, p, e + 3);
+    reinterpret_cast<float4*>(out)[i] = v;
+  }
+  for (size_t e = 4 * n4 + size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < n; e += stride)
+    out[e] = roundtrip_f32<R>(in[e], p, e);
+}
+
+__global__ void fill_kernel(float* out, size_t n) {
+  size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = float((double(i % 1000003) - 500000.0) * 1.3e-3);  // same data as the CPU bench
+}
+
+int grid_for(size_t work) {
+  int device = 0, sms = 1;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  size_t blocks = (work + kThreads - 1) / kThreads;
+  size_t cap = size_t(sms) * 8;  // enough resident blocks to hide memory latency
+  return int(blocks < cap ? (blocks ? blocks : 1) : cap);
+}
+
+}  // namespace
+
+cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,
+                                 const RoundtripF32Params& p, Rounding r, cudaStream_t s) {
+  // float4 access needs 16-byte alignment; cudaMalloc gives 256 bytes.
+  int g = grid_for(n / 4 + 1);
+  switch (r) {
+    case Rounding::NearestEven: roundtrip_kernel<Rounding::NearestEven><<<g, kThreads, 0, s>>>(in, out, n, p); break;
+    case Rounding::NearestAway: roundtrip_kernel<Rounding::NearestAway><<<g, kThreads, 0, s>>>(in, out, n, p); break;
+    case Rounding::TowardZero: roundtrip_kernel<Rounding::TowardZero><<<g, kThreads, 0, s>>>(in, out, n, p); break;
+    case Rounding::Up: roundtrip_kernel<Rounding::Up><<<g, kThreads, 0, s>>>(in, out, n, p); break;
+    case Rounding::Down: roundtrip_kernel<Rounding::Down><<<g, kThreads, 0, s>>>(in, out, n, p); break;
+    case Rounding::Stochastic: roundtrip_kernel<Rounding::Stochastic><<<g, kThreads, 0, s>>>(in, out, n, p); break;
+  }
+  return cudaGetLastError();
+}
+
+cudaError_t launch_fill_pattern(float* out, size_t n, cudaStream_t s) {
+  fill_kernel<<<grid_for(n), kThreads, 0, s>>>(out, n);
+  return cudaGetLastError();
+}
+
+}  // namespace pl::cuda

@@ -1,0 +1,147 @@
+#include "kernels/cuda_backend.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/dtype/bulk_convert.h"
+#include "kernels/convert.cuh"
+
+namespace pl {
+namespace {
+
+std::string cuda_error(const char* what, cudaError_t e) {
+  return std::string(what) + ": " + cudaGetErrorString(e);
+}
+
+// Device memory that frees itself; allocation failure is an error value (out of memory).
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  ~DeviceBuffer() { if (ptr) cudaFree(ptr); }
+  cudaError_t allocate(size_t bytes) { return cudaMalloc(&ptr, bytes); }
+  float* f() const { return static_cast<float*>(ptr); }
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(int device) : device_(device) {}
+  std::string name() const override { return "cuda"; }
+
+  DeviceInfo device_info() const override {
+    cudaDeviceProp p{};
+    cudaGetDeviceProperties(&p, device_);
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    DeviceInfo d;
+    d.backend = "cuda";
+    d.name = p.name;
+    d.compute_capability = std::to_string(p.major) + "." + std::to_string(p.minor);
+    d.cores = p.multiProcessorCount;
+    d.memory_gib = double(p.totalGlobalMem) / (1024.0 * 1024 * 1024);
+    d.runtime = "sm_" + std::to_string(p.major * 10 + p.minor) + ", driver " +
+                std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10) +
+                ", runtime " + std::to_string(runtime / 1000) + "." +
+                std::to_string(runtime % 1000 / 10);
+    return d;
+  }
+
+  Support supports_roundtrip(const FloatFormat& f, const CastOptions& o) const override {
+    if (!make_roundtrip_params(f, o).supported)
+      return {false, "no GPU kernel for this format (e8m0 and formats wider than float32 run on "
+                     "the CPU codec)"};
+    if (o.path == CastPath::ViaFloat32) return {true, ""};  // float32 input: the path is moot
+    return {true, ""};
+  }
+
+  Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in,
+                               float* out, size_t n) override {
+    Support s = supports_roundtrip(f, o);
+    if (!s.ok) return Error{s.why_not};
+    if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+    DeviceBuffer d_in, d_out;
+    if (auto e = d_in.allocate(n * sizeof(float)); e != cudaSuccess)
+      return Error{cuda_error("out of GPU memory for the input", e)};
+    if (auto e = d_out.allocate(n * sizeof(float)); e != cudaSuccess)
+      return Error{cuda_error("out of GPU memory for the output", e)};
+    cudaMemcpy(d_in.ptr, in, n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaError_t e = cuda::launch_roundtrip_f32(d_in.f(), d_out.f(), n, make_roundtrip_params(f, o),
+                                               o.rounding, nullptr);
+    if (e == cudaSuccess) e = cudaMemcpy(out, d_out.ptr, n * sizeof(float), cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) return Error{cuda_error("round-trip kernel failed", e)};
+    return true;
+  }
+
+  Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n,
+                                             int reps) override {
+    Support s = supports_roundtrip(f, o);
+    if (!s.ok) return Error{s.why_not};
+    cudaSetDevice(device_);
+    DeviceBuffer d_in, d_out;
+    if (auto e = d_in.allocate(n * sizeof(float)); e != cudaSuccess)
+      return Error{cuda_error("out of GPU memory", e)};
+    if (auto e = d_out.allocate(n * sizeof(float)); e != cudaSuccess)
+      return Error{cuda_error("out of GPU memory", e)};
+    cuda::launch_fill_pattern(d_in.f(), n, nullptr);
+    const RoundtripF32Params p = make_roundtrip_params(f, o);
+    cudaEvent_t t0, t1, t2;
+    cudaEventCreate(&t0);
+    cudaEventCreate(&t1);
+    cudaEventCreate(&t2);
+    std::vector<double> tc, tm;
+    for (int r = -2; r < reps; ++r) {  // two warm-up rounds, then interleaved timed rounds
+      cudaEventRecord(t0);
+      cuda::launch_roundtrip_f32(d_in.f(), d_out.f(), n, p, o.rounding, nullptr);
+      cudaEventRecord(t1);
+      cudaMemcpyAsync(d_out.ptr, d_in.ptr, n * sizeof(float), cudaMemcpyDeviceToDevice);
+      cudaEventRecord(t2);
+      cudaEventSynchronize(t2);
+      float ms_c = 0, ms_m = 0;
+      cudaEventElapsedTime(&ms_c, t0, t1);
+      cudaEventElapsedTime(&ms_m, t1, t2);
+      if (r >= 0) tc.push_back(ms_c * 1e-3), tm.push_back(ms_m * 1e-3);
+    }
+    cudaEventDestroy(t0);
+    cudaEventDestroy(t1);
+    cudaEventDestroy(t2);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+      return Error{cuda_error("timing run failed", e)};
+    ConvertTiming t{};
+    t.elements = n;
+    t.repetitions = reps;
+    t.convert_seconds = median(tc);
+    t.copy_seconds = median(tm);
+    const double bytes = 2.0 * n * sizeof(float);
+    t.convert_gbps = bytes / t.convert_seconds / 1e9;
+    t.copy_gbps = bytes / t.copy_seconds / 1e9;
+    t.method = "CUDA events, median of " + std::to_string(reps) +
+               " interleaved runs after 2 warm-ups; copy is cudaMemcpyAsync device-to-device; "
+               "GB/s counts bytes read + written";
+    return t;
+  }
+
+ private:
+  int device_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<Backend>> make_cuda_backend() {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);  // without a driver this returns an error code
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky error so later calls start clean
+    return Error{cuda_error("no usable CUDA device", e)};
+  }
+  if (count == 0) return Error{"no CUDA device found"};
+  return std::unique_ptr<Backend>(new CudaBackend(0));
+}
+
+}  // namespace pl

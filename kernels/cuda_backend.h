@@ -1,0 +1,20 @@
+// The CUDA backend (kernels/), behind core's Backend interface.
+//
+// Implemented features:
+//  [x] device info: name, compute capability, SMs, memory, driver and runtime versions
+//  [x] float32 round trip through every format with a fast path (all but e8m0), every rounding
+//      mode, bit-identical to the CPU codec (same element function, core/dtype/roundtrip_f32.h)
+//  [x] conversion timing with CUDA events against a device-to-device copy in the same run
+//  [ ] cuBLASLt products, emulated GEMMs, reductions, tensor-core probe (issue: CUDA backend)
+// No GPU, no driver, or out of memory: an error value, never a crash.
+#pragma once
+
+#include <memory>
+
+#include "core/backend/backend.h"
+
+namespace pl {
+
+Expected<std::unique_ptr<Backend>> make_cuda_backend();
+
+}  // namespace pl

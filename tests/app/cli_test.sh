@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs the real precision-lab binary ($PL) and checks what a user sees: values, JSON keys,
+# and exit status 2 with a clear message for bad input.
+set -u
+fails=0
+check() {  # check NAME EXPECTED_STATUS PATTERN -- COMMAND...
+  local name=$1 want=$2 pattern=$3; shift 4
+  local out; out=$("$@" 2>&1); local rc=$?
+  if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" <<<"$out"; then
+    echo "FAIL $name: status $rc (want $want), pattern '$pattern' in:"; echo "$out" | head -20
+    fails=$((fails + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+check formats-text 0 'float8_e4m3fn +8 +4 +3 +7 +448' -- "$PL" formats
+check formats-json 0 '"unit_roundoff": 0.0625' -- "$PL" formats --json
+check formats-json-keys 0 '"min_subnormal"' -- "$PL" formats --json
+check cast-fp16 0 'bits +0x2e66' -- "$PL" cast --to float16 0.1
+check cast-hexfloat 0 'value +12' -- "$PL" cast --to bfloat16 0x1.8p+3
+check cast-negative 0 'value +-inf' -- "$PL" cast --to float16 -65520
+check cast-neg-inf 0 '"value": "-inf"' -- "$PL" cast --to float16 --json -inf
+check cast-nan-json 0 '"value": "nan"' -- "$PL" cast --to float8_e4m3fn --json nan
+check cast-minus-zero 0 'bits +0x80 ' -- "$PL" cast --to float8_e4m3fn -0
+check cast-saturate 0 'value +448' -- "$PL" cast --to float8_e4m3fn --saturate 1000
+check cast-no-saturate 0 'value +nan' -- "$PL" cast --to float8_e4m3fn 1000
+check cast-rtz 0 'value +65504' -- "$PL" cast --to float16 --rounding rtz 1e6
+check cast-via-note 0 'through float32 first' -- "$PL" cast --to float8_e4m3fn 1.0625000000001
+check cast-stochastic 0 '"bits"' -- "$PL" cast --to float16 --rounding stochastic --seed 3 --json 0.1
+check cast-custom 0 'e5m7b15:ieee' -- "$PL" cast --to e5m7 3.14159
+check cast-int8-wrap 0 'int8 -56' -- "$PL" cast --to int8 200
+check cast-int8-sat 0 'int8 127' -- "$PL" cast --to int8 --int-overflow saturate 200
+check decode 0 '0x7e = 0 1111 110 +normal +448' -- "$PL" decode --format float8_e4m3fn 0x7e
+check decode-nan 0 'nan' -- "$PL" decode --format float8_e4m3fnuz 0x80
+check bad-format 2 "did you mean 'float16'" -- "$PL" cast --to flaot16 1
+check bad-number 2 "malformed number 'abc'" -- "$PL" cast --to float16 abc
+check bad-bits 2 'does not fit float8_e4m3fn' -- "$PL" decode --format float8_e4m3fn 0x100
+check bad-bits-text 2 'malformed bit pattern' -- "$PL" decode --format float16 0xzz
+check bad-rounding 2 'rounding' -- "$PL" cast --to float16 --rounding sideways 1
+check bad-custom 2 'invalid custom format' -- "$PL" cast --to e3m0:ieee 1
+check no-subcommand-arg 2 'required' -- "$PL" cast 1
+check unknown-subcommand 2 '.' -- "$PL" frobnicate
+check bench-small 0 'convert GB/s' -- "$PL" bench --backend cpu --elements 100000 --reps 2 --formats float16,e5m7
+check devices 0 'cpu' -- "$PL" devices
+check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"
+echo "$((31 - fails)) passed, $fails failed"
+[[ $fails -eq 0 ]]
