@@ -52,15 +52,18 @@ PL_HD inline float pow2f(int k) {
   return f32_from_bits(k >= -126 ? uint32_t(k + 127) << 23 : uint32_t{1} << (k + 149));
 }
 
+// Written without early returns: every lane computes the rounded value and the special
+// results, then selects, so compilers vectorise the loop (AVX2 on the CPU) and GPU warps
+// do not diverge.
 template <Rounding R>
 PL_HD inline float roundtrip_f32(float x, const RoundtripF32Params& p, uint64_t index) {
   const uint32_t u = f32_bits(x);
-  const uint32_t neg = u >> 31;
-  uint32_t a = u & 0x7FFFFFFFu;
-  if (a > 0x7F800000u) return f32_from_bits(p.nan_out[neg]);
-  if (a == 0x7F800000u) return f32_from_bits(p.inf_out[neg]);
-  const int biased = int(a >> 23);
-  if (p.flush_input && biased == 0) a = 0;
+  const bool neg = (u >> 31) != 0;
+  const uint32_t a_in = u & 0x7FFFFFFFu;
+  const bool is_nan = a_in > 0x7F800000u;
+  const bool is_inf = a_in == 0x7F800000u;
+  const int biased = int(a_in >> 23);
+  const uint32_t a = (p.flush_input && biased == 0) ? 0u : a_in;
   const uint32_t sig = (a & 0x7FFFFFu) | (biased ? 0x800000u : 0u);
   const int e1 = biased ? biased - 127 : -126;      // exponent of the 2^23 bit of sig
   const int qe = (e1 > p.emin ? e1 : p.emin) - p.mantissa_bits;  // quantum exponent
@@ -85,16 +88,19 @@ PL_HD inline float roundtrip_f32(float x, const RoundtripF32Params& p, uint64_t 
   else
     up = uint64_t(frac32) + stochastic_bits(p.seed, index) >= (uint64_t{1} << 32);
   kept += up ? 1u : 0u;
-  float mag = float(kept) * pow2f(qe);
-  if (mag > p.max_finite) {
-    constexpr bool kTowardZeroPos = R == Rounding::TowardZero || R == Rounding::Down;
-    constexpr bool kTowardZeroNeg = R == Rounding::TowardZero || R == Rounding::Up;
-    bool toward_zero = neg ? kTowardZeroNeg : kTowardZeroPos;
-    return f32_from_bits(toward_zero ? p.max_out[neg] : p.overflow_out[neg]);
-  }
-  if (p.flush_output && mag < p.min_normal) mag = 0.0f;
-  const uint32_t sign = (p.unsigned_zero && mag == 0.0f) ? 0u : neg << 31;
-  return f32_from_bits(sign | f32_bits(mag));
+  // kept <= 2^24 + 1 fits int32: the signed conversion has a vector instruction, unsigned has not.
+  float mag = float(int32_t(kept)) * pow2f(qe);
+  constexpr bool kTowardZeroPos = R == Rounding::TowardZero || R == Rounding::Down;
+  constexpr bool kTowardZeroNeg = R == Rounding::TowardZero || R == Rounding::Up;
+  const bool toward_zero = neg ? kTowardZeroNeg : kTowardZeroPos;
+  const uint32_t overflow_bits = toward_zero ? p.max_out[neg] : p.overflow_out[neg];
+  mag = (p.flush_output && mag < p.min_normal) ? 0.0f : mag;
+  const uint32_t sign = (p.unsigned_zero && mag == 0.0f) ? 0u : uint32_t(neg) << 31;
+  uint32_t out = sign | f32_bits(mag);
+  out = mag > p.max_finite ? overflow_bits : out;
+  out = is_inf ? p.inf_out[neg] : out;
+  out = is_nan ? p.nan_out[neg] : out;
+  return f32_from_bits(out);
 }
 
 }  // namespace pl
