@@ -24,11 +24,6 @@ struct DeviceBuffer {
   float* f() const { return static_cast<float*>(ptr); }
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(int device) : device_(device) {}
@@ -113,18 +108,10 @@ class CudaBackend final : public Backend {
     cudaEventDestroy(t2);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
       return Error{cuda_error("timing run failed", e)};
-    ConvertTiming t{};
-    t.elements = n;
-    t.repetitions = reps;
-    t.convert_seconds = median(tc);
-    t.copy_seconds = median(tm);
-    const double bytes = 2.0 * n * sizeof(float);
-    t.convert_gbps = bytes / t.convert_seconds / 1e9;
-    t.copy_gbps = bytes / t.copy_seconds / 1e9;
-    t.method = "CUDA events, median of " + std::to_string(reps) +
+    return make_convert_timing(n, tc, tm,
+                               "CUDA events, median of " + std::to_string(reps) +
                " interleaved runs after 2 warm-ups; copy is cudaMemcpyAsync device-to-device; "
-               "GB/s counts bytes read + written";
-    return t;
+               "GB/s counts bytes read + written");
   }
 
  private:

@@ -1,5 +1,6 @@
 #include "core/backend/backend.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -16,7 +17,26 @@ std::map<std::string, BackendFactory>& registry() {
   return r;
 }
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
 }  // namespace
+
+ConvertTiming make_convert_timing(size_t elements, std::vector<double> convert_seconds,
+                                  std::vector<double> copy_seconds, std::string method) {
+  ConvertTiming t{};
+  t.elements = elements;
+  t.repetitions = static_cast<int>(convert_seconds.size());
+  t.convert_seconds = median(std::move(convert_seconds));
+  t.copy_seconds = median(std::move(copy_seconds));
+  const double bytes = 2.0 * double(elements) * sizeof(float);  // read + written
+  t.convert_gbps = bytes / t.convert_seconds / 1e9;
+  t.copy_gbps = bytes / t.copy_seconds / 1e9;
+  t.method = std::move(method);
+  return t;
+}
 
 void register_backend(const std::string& name, BackendFactory factory) {
   std::lock_guard lock(registry_mutex());

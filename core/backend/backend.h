@@ -45,6 +45,10 @@ struct ConvertTiming {
   std::string method;      // how it was timed
 };
 
+// Fills the rates from per-repetition times (medians), for every backend alike.
+ConvertTiming make_convert_timing(size_t elements, std::vector<double> convert_seconds,
+                                  std::vector<double> copy_seconds, std::string method);
+
 class Backend {
  public:
   virtual ~Backend() = default;

@@ -19,11 +19,6 @@ std::string cpu_model_name() {
   return "unknown CPU";
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 class CpuBackend final : public Backend {
  public:
   std::string name() const override { return "cpu"; }
@@ -67,17 +62,9 @@ class CpuBackend final : public Backend {
       tc.push_back(std::chrono::duration<double>(t1 - t0).count());
       tm.push_back(std::chrono::duration<double>(t2 - t1).count());
     }
-    ConvertTiming t{};
-    t.elements = n;
-    t.repetitions = reps;
-    t.convert_seconds = median(tc);
-    t.copy_seconds = median(tm);
-    const double bytes = 2.0 * n * sizeof(float);
-    t.convert_gbps = bytes / t.convert_seconds / 1e9;
-    t.copy_gbps = bytes / t.copy_seconds / 1e9;
-    t.method = "steady_clock, median of " + std::to_string(reps) + " interleaved runs after 1 warm-up, " +
-               std::to_string(default_threads()) + " threads; GB/s counts bytes read + written";
-    return t;
+    return make_convert_timing(n, tc, tm,
+                               "steady_clock, median of " + std::to_string(reps) + " interleaved runs after 1 warm-up, " +
+               std::to_string(default_threads()) + " threads; GB/s counts bytes read + written");
   }
 };
 

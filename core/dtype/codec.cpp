@@ -180,6 +180,17 @@ Encoded pack(const FloatFormat& f, bool negative, uint64_t kept, int qe, bool in
   return e;
 }
 
+// Rounds a nonzero finite magnitude once to the format: quantum from its binade, then pack.
+Encoded encode_magnitude(const FloatFormat& f, bool negative, const Magnitude& mag,
+                         const CastOptions& o, uint64_t index) {
+  const int e = floor_log2(mag);
+  const int qe = (e > f.emin() ? e : f.emin()) - f.mantissa_bits;
+  bool inexact = false;
+  uint32_t rnd = o.rounding == Rounding::Stochastic ? stochastic_bits(o.seed, index) : 0;
+  uint64_t kept = round_to_quantum(mag, qe, negative, o.rounding, rnd, &inexact);
+  return pack(f, negative, kept, qe, inexact, o);
+}
+
 Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint64_t index,
                      double source_min_normal) {
   const bool negative = std::signbit(x);
@@ -204,13 +215,7 @@ Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint6
     e.flags.flushed_input = flushed;
     return e;
   }
-  Magnitude mag = decompose(std::fabs(x));
-  const int e = floor_log2(mag);
-  const int qe = (e > f.emin() ? e : f.emin()) - f.mantissa_bits;
-  bool inexact = false;
-  uint32_t rnd = o.rounding == Rounding::Stochastic ? stochastic_bits(o.seed, index) : 0;
-  uint64_t kept = round_to_quantum(mag, qe, negative, o.rounding, rnd, &inexact);
-  return pack(f, negative, kept, qe, inexact, o);
+  return encode_magnitude(f, negative, decompose(std::fabs(x)), o, index);
 }
 
 }  // namespace
@@ -222,13 +227,7 @@ Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude,
     return zero_result(f, negative, false);
   }
   if (f.specials == Specials::E8M0 && negative) return nan_result(f, negative);
-  Magnitude mag{magnitude, 0};
-  const int e = floor_log2(mag);
-  const int qe = (e > f.emin() ? e : f.emin()) - f.mantissa_bits;
-  bool inexact = false;
-  uint32_t rnd = o.rounding == Rounding::Stochastic ? stochastic_bits(o.seed, index) : 0;
-  uint64_t kept = round_to_quantum(mag, qe, negative, o.rounding, rnd, &inexact);
-  return pack(f, negative, kept, qe, inexact, o);
+  return encode_magnitude(f, negative, Magnitude{magnitude, 0}, o, index);
 }
 
 Encoded encode(const FloatFormat& f, double x, const CastOptions& o, uint64_t index) {
