@@ -27,9 +27,11 @@ TEST(DTypeTable, EveryAcceptedNameResolvesToItsRow) {
 }
 
 TEST(DTypeTable, EpsilonIsTwiceTheUnitRoundoff) {
-  for (const auto& row : all_dtypes())
-    if (row.kind == DTypeKind::Float)
+  for (const auto& row : all_dtypes()) {
+    if (row.kind == DTypeKind::Float) {
       EXPECT_EQ(machine_epsilon(row.format), 2 * unit_roundoff(row.format)) << row.name;
+    }
+  }
 }
 
 // Limits derived from the table must match the extremes of ml_dtypes' own decoding of every code.
