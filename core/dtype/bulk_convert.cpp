@@ -25,7 +25,7 @@ uint32_t reference_out(const FloatFormat& f, const CastOptions& o, double x) {
 #endif
 
 template <Rounding R>
-PL_CLONES void roundtrip_span(const float* __restrict in, float* __restrict out, size_t b, size_t e,
+PL_CLONES void roundtrip_span(const float* in, float* out, size_t b, size_t e,
                               const RoundtripF32Params& p) {
   const RoundtripF32Params local = p;  // a private copy lets the compiler keep it in registers
   for (size_t i = b; i < e; ++i) out[i] = roundtrip_f32<R>(in[i], local, i);

@@ -53,8 +53,8 @@ PL_HD inline float pow2f(int k) {
 }
 
 // Written without early returns: every lane computes the rounded value and the special
-// results, then selects, so compilers vectorise the loop (AVX2 on the CPU) and GPU warps
-// do not diverge.
+// results, then selects, so GPU warps do not diverge. (GCC 12 still does not vectorise the
+// CPU loop over it: "control flow in loop"; see README, Performance.)
 template <Rounding R>
 PL_HD inline float roundtrip_f32(float x, const RoundtripF32Params& p, uint64_t index) {
   const uint32_t u = f32_bits(x);
@@ -93,13 +93,13 @@ PL_HD inline float roundtrip_f32(float x, const RoundtripF32Params& p, uint64_t 
   constexpr bool kTowardZeroPos = R == Rounding::TowardZero || R == Rounding::Down;
   constexpr bool kTowardZeroNeg = R == Rounding::TowardZero || R == Rounding::Up;
   const bool toward_zero = neg ? kTowardZeroNeg : kTowardZeroPos;
-  const uint32_t overflow_bits = toward_zero ? (neg ? p.max_out[1] : p.max_out[0]) : (neg ? p.overflow_out[1] : p.overflow_out[0]);
+  const uint32_t overflow_bits = toward_zero ? p.max_out[neg] : p.overflow_out[neg];
   mag = (p.flush_output && mag < p.min_normal) ? 0.0f : mag;
   const uint32_t sign = (p.unsigned_zero && mag == 0.0f) ? 0u : uint32_t(neg) << 31;
   uint32_t out = sign | f32_bits(mag);
   out = mag > p.max_finite ? overflow_bits : out;
-  out = is_inf ? (neg ? p.inf_out[1] : p.inf_out[0]) : out;
-  out = is_nan ? (neg ? p.nan_out[1] : p.nan_out[0]) : out;
+  out = is_inf ? p.inf_out[neg] : out;
+  out = is_nan ? p.nan_out[neg] : out;
   return f32_from_bits(out);
 }
 
