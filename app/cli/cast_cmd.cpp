@@ -38,12 +38,9 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
   std::printf("input      %s  (float64 %s)\n", input.c_str(), shortest_double(r.input).c_str());
   std::printf("format     %s  rounding %s, overflow %s, path %s\n", ref.name.c_str(),
               rounding_name(o.rounding), overflow_name(o.overflow), cast_path_name(o.path));
-  // The stored value itself when its exact decimal is short (float16's "0.1" is 0.0999755859375),
-  // else the shortest decimal that reads back to the same bits, with every digit on the next line.
-  const bool exact_is_short = r.result.value_exact.size() <= 30;
-  std::printf("value      %s\n", exact_is_short ? r.result.value_exact.c_str()
-                                               : r.result.value_shortest.c_str());
-  if (!exact_is_short) std::printf("exact      %s\n", r.result.value_exact.c_str());
+  const std::string& shown = display_value(r.result);
+  std::printf("value      %s\n", shown.c_str());
+  if (shown != r.result.value_exact) std::printf("exact      %s\n", r.result.value_exact.c_str());
   if (r.result.value_shortest != r.result.value_exact)
     std::printf("shortest   %s  (shortest decimal that reads back to these bits)\n",
                 r.result.value_shortest.c_str());

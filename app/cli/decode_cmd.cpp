@@ -62,7 +62,7 @@ Runner add_decode(CLI::App& app) {
       } else {
         std::printf("%s = %s  %-9s %s\n", r.bits_hex.c_str(), r.bits_binary.c_str(),
                     value_class_name(r.value_class),
-                    (r.value_exact.size() <= 30 ? r.value_exact : r.value_shortest).c_str());
+                    display_value(r).c_str());
       }
     }
     if (*json) std::cout << out.dump(2) << "\n";

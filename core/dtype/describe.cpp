@@ -36,6 +36,11 @@ CodeReport describe_code(const FloatFormat& f, uint64_t code) {
   return r;
 }
 
+const std::string& display_value(const CodeReport& r) {
+  constexpr size_t kShortEnough = 30;  // fits a terminal column beside the bits
+  return r.value_exact.size() <= kShortEnough ? r.value_exact : r.value_shortest;
+}
+
 CastReport describe_cast(const FloatFormat& f, double x, const CastOptions& o, uint64_t index) {
   Encoded e = encode(f, x, o, index);
   CastReport r{};

@@ -33,6 +33,9 @@ struct CastReport {
 };
 
 CodeReport describe_code(const FloatFormat& f, uint64_t code);
+// The value as text for a person: the exact decimal when it is short (float16's "0.1" is
+// 0.0999755859375), else the shortest decimal that reads back to the same bits.
+const std::string& display_value(const CodeReport& r);
 CastReport describe_cast(const FloatFormat& f, double x, const CastOptions& o, uint64_t index = 0);
 // ulp of the format at x: 2^(max(floor(log2|x|), emin) - m), capped at the top binade.
 double ulp_at(const FloatFormat& f, double x);
