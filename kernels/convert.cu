@@ -31,10 +31,7 @@ __global__ void fill_kernel(float* out, size_t n) {
     out[i] = float((double(i % 1000003) - 500000.0) * 1.3e-3);  // same data as the CPU bench
 }
 
-int grid_for(size_t work) {
-  int device = 0, sms = 1;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+int grid_for(size_t work, int sms) {
   size_t blocks = (work + kThreads - 1) / kThreads;
   size_t cap = size_t(sms) * 8;  // enough resident blocks to hide memory latency
   return int(blocks < cap ? (blocks ? blocks : 1) : cap);
@@ -43,9 +40,10 @@ int grid_for(size_t work) {
 }  // namespace
 
 cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,
-                                 const RoundtripF32Params& p, Rounding r, cudaStream_t s) {
+                                 const RoundtripF32Params& p, Rounding r, int sm_count,
+                                 cudaStream_t s) {
   // float4 access needs 16-byte alignment; cudaMalloc gives 256 bytes.
-  int g = grid_for(n / 4 + 1);
+  int g = grid_for(n / 4 + 1, sm_count);
   switch (r) {
     case Rounding::NearestEven: roundtrip_kernel<Rounding::NearestEven><<<g, kThreads, 0, s>>>(in, out, n, p); break;
     case Rounding::NearestAway: roundtrip_kernel<Rounding::NearestAway><<<g, kThreads, 0, s>>>(in, out, n, p); break;
@@ -57,8 +55,8 @@ cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,
   return cudaGetLastError();
 }
 
-cudaError_t launch_fill_pattern(float* out, size_t n, cudaStream_t s) {
-  fill_kernel<<<grid_for(n), kThreads, 0, s>>>(out, n);
+cudaError_t launch_fill_pattern(float* out, size_t n, int sm_count, cudaStream_t s) {
+  fill_kernel<<<grid_for(n, sm_count), kThreads, 0, s>>>(out, n);
   return cudaGetLastError();
 }
 

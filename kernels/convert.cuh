@@ -10,9 +10,11 @@
 
 namespace pl::cuda {
 
-// Launches on `stream`; in and out are device pointers.
+// Launches on `stream`; in and out are device pointers. `sm_count` (the device's
+// multiprocessors, read once by the caller) sizes the grid.
 cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,
-                                 const RoundtripF32Params& p, Rounding r, cudaStream_t stream);
-cudaError_t launch_fill_pattern(float* out, size_t n, cudaStream_t stream);
+                                 const RoundtripF32Params& p, Rounding r, int sm_count,
+                                 cudaStream_t stream);
+cudaError_t launch_fill_pattern(float* out, size_t n, int sm_count, cudaStream_t stream);
 
 }  // namespace pl::cuda

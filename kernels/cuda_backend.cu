@@ -2,7 +2,6 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,7 +25,9 @@ struct DeviceBuffer {
 
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(int device) : device_(device) {}
+  explicit CudaBackend(int device) : device_(device) {
+    cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device_);
+  }
   std::string name() const override { return "cuda"; }
 
   DeviceInfo device_info() const override {
@@ -49,26 +50,23 @@ class CudaBackend final : public Backend {
   }
 
   Support supports_roundtrip(const FloatFormat& f, const CastOptions& o) const override {
-    if (!make_roundtrip_params(f, o).supported)
-      return {false, "no GPU kernel for this format (e8m0 and formats wider than float32 run on "
-                     "the CPU codec)"};
-    if (o.path == CastPath::ViaFloat32) return {true, ""};  // float32 input: the path is moot
+    if (!make_roundtrip_params(f, o).supported) return {false, kNoKernel};
     return {true, ""};
   }
 
   Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in,
                                float* out, size_t n) override {
-    Support s = supports_roundtrip(f, o);
-    if (!s.ok) return Error{s.why_not};
+    const RoundtripF32Params p = make_roundtrip_params(f, o);
+    if (!p.supported) return Error{kNoKernel};
     if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
     DeviceBuffer d_in, d_out;
     if (auto e = d_in.allocate(n * sizeof(float)); e != cudaSuccess)
       return Error{cuda_error("out of GPU memory for the input", e)};
     if (auto e = d_out.allocate(n * sizeof(float)); e != cudaSuccess)
       return Error{cuda_error("out of GPU memory for the output", e)};
-    cudaMemcpy(d_in.ptr, in, n * sizeof(float), cudaMemcpyHostToDevice);
-    cudaError_t e = cuda::launch_roundtrip_f32(d_in.f(), d_out.f(), n, make_roundtrip_params(f, o),
-                                               o.rounding, nullptr);
+    cudaError_t e = cudaMemcpy(d_in.ptr, in, n * sizeof(float), cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+      e = cuda::launch_roundtrip_f32(d_in.f(), d_out.f(), n, p, o.rounding, sm_count_, nullptr);
     if (e == cudaSuccess) e = cudaMemcpy(out, d_out.ptr, n * sizeof(float), cudaMemcpyDeviceToHost);
     if (e != cudaSuccess) return Error{cuda_error("round-trip kernel failed", e)};
     return true;
@@ -76,16 +74,15 @@ class CudaBackend final : public Backend {
 
   Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n,
                                              int reps) override {
-    Support s = supports_roundtrip(f, o);
-    if (!s.ok) return Error{s.why_not};
+    const RoundtripF32Params p = make_roundtrip_params(f, o);
+    if (!p.supported) return Error{kNoKernel};
     cudaSetDevice(device_);
     DeviceBuffer d_in, d_out;
     if (auto e = d_in.allocate(n * sizeof(float)); e != cudaSuccess)
       return Error{cuda_error("out of GPU memory", e)};
     if (auto e = d_out.allocate(n * sizeof(float)); e != cudaSuccess)
       return Error{cuda_error("out of GPU memory", e)};
-    cuda::launch_fill_pattern(d_in.f(), n, nullptr);
-    const RoundtripF32Params p = make_roundtrip_params(f, o);
+    cuda::launch_fill_pattern(d_in.f(), n, sm_count_, nullptr);
     cudaEvent_t t0, t1, t2;
     cudaEventCreate(&t0);
     cudaEventCreate(&t1);
@@ -93,7 +90,7 @@ class CudaBackend final : public Backend {
     std::vector<double> tc, tm;
     for (int r = -2; r < reps; ++r) {  // two warm-up rounds, then interleaved timed rounds
       cudaEventRecord(t0);
-      cuda::launch_roundtrip_f32(d_in.f(), d_out.f(), n, p, o.rounding, nullptr);
+      cuda::launch_roundtrip_f32(d_in.f(), d_out.f(), n, p, o.rounding, sm_count_, nullptr);
       cudaEventRecord(t1);
       cudaMemcpyAsync(d_out.ptr, d_in.ptr, n * sizeof(float), cudaMemcpyDeviceToDevice);
       cudaEventRecord(t2);
@@ -115,7 +112,10 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  static constexpr const char* kNoKernel =
+      "no GPU kernel for this format (e8m0 and formats wider than float32 run on the CPU codec)";
   int device_;
+  int sm_count_ = 1;
 };
 
 }  // namespace
