@@ -4,6 +4,10 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__x86_64__)
+#include <xmmintrin.h>  // _mm_stream_ps: SSE, so both clones below may use it
+#endif
+
 #include "core/dtype/codec.h"
 #include "core/util/parallel.h"
 
@@ -24,23 +28,66 @@ uint32_t reference_out(const FloatFormat& f, const CastOptions& o, double x) {
 #define PL_CLONES
 #endif
 
-template <Rounding R>
-PL_CLONES void roundtrip_span(const float* in, float* out, size_t b, size_t e,
-                              const RoundtripF32Params& p) {
-  const RoundtripF32Params local = p;  // a private copy lets the compiler keep it in registers
-  for (size_t i = b; i < e; ++i) out[i] = roundtrip_f32<R>(in[i], local, i);
+// Arrays larger than this are written with non-temporal stores: they would not stay in
+// cache anyway, and plain stores first read every output line from memory ("read for
+// ownership"), a third stream of traffic that memcpy does not pay. (glibc's memcpy
+// switches to non-temporal stores around the same size.)
+constexpr size_t kStreamingBytes = size_t{4} << 20;
+
+// Writes n floats from an aligned buffer to 16-byte-aligned `out`, bypassing the cache.
+inline void stream_out(float* out, const float* buf, size_t n) {
+#if defined(__x86_64__)
+  for (size_t j = 0; j < n; j += 4) _mm_stream_ps(out + j, _mm_load_ps(buf + j));
+#else
+  std::memcpy(out, buf, n * sizeof(float));
+#endif
 }
 
-using SpanFn = void (*)(const float*, float*, size_t, size_t, const RoundtripF32Params&);
+// The element functions a span can apply (roundtrip_f32.h).
+template <Rounding R, bool kMayFlush>
+struct AnyParams {
+  static float apply(float x, const RoundtripF32Params& p, uint64_t i) {
+    return roundtrip_f32<R, kMayFlush>(x, p, i);
+  }
+};
+struct SymmetricNearestEven {
+  static float apply(float x, const RoundtripF32Params& p, uint64_t) {
+    return roundtrip_f32_nearest_even_symmetric(x, p);
+  }
+};
 
+template <class Element>
+PL_CLONES void roundtrip_span(const float* in, float* out, size_t b, size_t e,
+                              const RoundtripF32Params& p, bool streaming) {
+  const RoundtripF32Params local = p;  // a private copy lets the compiler keep it in registers
+  size_t i = b;
+  if (streaming) {
+    for (; i < e && reinterpret_cast<uintptr_t>(out + i) % 16 != 0; ++i)
+      out[i] = Element::apply(in[i], local, i);
+    constexpr size_t kBlock = 1024;  // 4 KiB: stays in L1 between the two passes
+    alignas(64) float buf[kBlock];
+    for (; i + kBlock <= e; i += kBlock) {
+      for (size_t j = 0; j < kBlock; ++j) buf[j] = Element::apply(in[i + j], local, i + j);
+      stream_out(out + i, buf, kBlock);
+    }
+#if defined(__x86_64__)
+    _mm_sfence();  // order the streamed stores before the thread joins
+#endif
+  }
+  for (; i < e; ++i) out[i] = Element::apply(in[i], local, i);
+}
+
+using SpanFn = void (*)(const float*, float*, size_t, size_t, const RoundtripF32Params&, bool);
+
+template <bool kMayFlush>
 SpanFn span_for(Rounding r) {
   switch (r) {
-    case Rounding::NearestEven: return roundtrip_span<Rounding::NearestEven>;
-    case Rounding::NearestAway: return roundtrip_span<Rounding::NearestAway>;
-    case Rounding::TowardZero: return roundtrip_span<Rounding::TowardZero>;
-    case Rounding::Up: return roundtrip_span<Rounding::Up>;
-    case Rounding::Down: return roundtrip_span<Rounding::Down>;
-    case Rounding::Stochastic: return roundtrip_span<Rounding::Stochastic>;
+    case Rounding::NearestEven: return roundtrip_span<AnyParams<Rounding::NearestEven, kMayFlush>>;
+    case Rounding::NearestAway: return roundtrip_span<AnyParams<Rounding::NearestAway, kMayFlush>>;
+    case Rounding::TowardZero: return roundtrip_span<AnyParams<Rounding::TowardZero, kMayFlush>>;
+    case Rounding::Up: return roundtrip_span<AnyParams<Rounding::Up, kMayFlush>>;
+    case Rounding::Down: return roundtrip_span<AnyParams<Rounding::Down, kMayFlush>>;
+    case Rounding::Stochastic: return roundtrip_span<AnyParams<Rounding::Stochastic, kMayFlush>>;
   }
   return nullptr;
 }
@@ -56,7 +103,12 @@ RoundtripF32Params make_roundtrip_params(const FloatFormat& f, const CastOptions
   p.mantissa_bits = f.mantissa_bits;
   p.emin = f.emin();
   p.max_finite = static_cast<float>(std::fmin(max_finite(f), std::numeric_limits<float>::max()));
-  p.min_normal = static_cast<float>(min_normal(f));
+  p.min_normal_bits = f32_bits(static_cast<float>(min_normal(f)));
+  const int dropped = 23 - f.mantissa_bits;
+  p.rne_bias = dropped ? (uint32_t{1} << (dropped - 1)) - 1 : 0;
+  p.rne_lsb = dropped ? 1 : 0;
+  p.rne_keep_mask = ~((uint32_t{1} << dropped) - 1);
+  p.subnormal_magic = std::ldexp(1.0f, f.emin() - f.mantissa_bits + 23);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   const double huge = std::numeric_limits<double>::max();  // overflows every format
@@ -70,6 +122,10 @@ RoundtripF32Params make_roundtrip_params(const FloatFormat& f, const CastOptions
     p.max_out[s] = as_f32_bits(sign * max_finite(f));
   }
   p.unsigned_zero = !f.has_negative_zero();
+  constexpr uint32_t kSign = 0x80000000u;
+  p.sign_symmetric = !p.unsigned_zero && p.nan_out[1] == (p.nan_out[0] | kSign) &&
+                     p.overflow_out[1] == (p.overflow_out[0] | kSign) &&
+                     p.inf_out[0] == p.overflow_out[0] && p.inf_out[1] == p.overflow_out[1];
   p.flush_input = o.flush_input_subnormals;
   p.flush_output = o.flush_output_subnormals;
   p.seed = o.seed;
@@ -86,8 +142,12 @@ void roundtrip_f32_array(const FloatFormat& f, const CastOptions& o, const float
     });
     return;
   }
-  SpanFn fn = span_for(o.rounding);
-  parallel_for(n, threads, [&](size_t b, size_t e) { fn(in, out, b, e, p); });
+  const bool flushing = p.flush_input || p.flush_output;
+  SpanFn fn = flushing ? span_for<true>(o.rounding) : span_for<false>(o.rounding);
+  if (o.rounding == Rounding::NearestEven && !flushing && p.sign_symmetric)
+    fn = roundtrip_span<SymmetricNearestEven>;
+  const bool streaming = n * sizeof(float) > kStreamingBytes;
+  parallel_for(n, threads, [&](size_t b, size_t e) { fn(in, out, b, e, p, streaming); });
 }
 
 void roundtrip_f64_array(const FloatFormat& f, const CastOptions& o, const double* in,

@@ -15,7 +15,8 @@ namespace pl {
 
 RoundtripF32Params make_roundtrip_params(const FloatFormat& f, const CastOptions& o);
 
-// out[i] = decode(encode_f32(in[i])) as float32. `in` and `out` may alias.
+// out[i] = decode(encode_f32(in[i])) as float32. `in` and `out` may be the same array
+// (in-place), but must not otherwise overlap.
 // threads = 0: one per hardware thread.
 void roundtrip_f32_array(const FloatFormat& f, const CastOptions& o, const float* in, float* out,
                          size_t n, unsigned threads = 0);

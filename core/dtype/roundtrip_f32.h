@@ -6,9 +6,11 @@
 // the scalar codec when the parameters are built, so the two cannot drift.
 //
 // Numeric contract: identical to encode_f32() followed by decode() for every
-// format with make_roundtrip_params(...).supported; the significand is rounded
-// with integer arithmetic and rebuilt as kept * 2^qe, a float32 product that is
-// exact (or overflows to Inf, which the max-finite test then catches).
+// format with make_roundtrip_params(...).supported. Nearest-even, the mode
+// everyone uses, has its own short path; the other modes round the
+// significand with integer arithmetic and rebuild it as kept * 2^qe, a
+// float32 product that is exact (or overflows to Inf, which the max-finite
+// test then catches).
 #pragma once
 
 #include <cstdint>
@@ -25,7 +27,6 @@ struct RoundtripF32Params {
   int mantissa_bits;
   int emin;
   float max_finite;
-  float min_normal;
   uint32_t nan_out[2];        // result for +NaN, -NaN inputs (index: sign)
   uint32_t inf_out[2];        // result for +Inf, -Inf inputs
   uint32_t overflow_out[2];   // result when rounding away from zero overflows
@@ -34,6 +35,18 @@ struct RoundtripF32Params {
   bool flush_input;
   bool flush_output;
   uint64_t seed;
+  // Round-to-nearest-even in bits (roundtrip_f32_nearest_even): with s = 23 - mantissa_bits
+  // dropped bits, add rne_bias (2^(s-1) - 1, or 0 when s == 0) plus the kept lsb (rne_lsb
+  // selects it: 1, or 0 when s == 0), then clear the dropped bits (rne_keep_mask).
+  uint32_t rne_bias;
+  uint32_t rne_lsb;
+  uint32_t rne_keep_mask;
+  uint32_t min_normal_bits;   // below this the format is subnormal: rounded by subnormal_magic
+  float subnormal_magic;      // 2^(emin - mantissa_bits + 23): its float32 ulp is the quantum
+  // True when every special result for a negative input is the positive one with the sign
+  // bit set, an infinite input gives the overflow result, and zero keeps its sign: then
+  // nearest-even can work on magnitudes and re-attach the sign once at the end.
+  bool sign_symmetric;
 };
 
 PL_HD inline uint32_t f32_bits(float x) {
@@ -48,59 +61,131 @@ PL_HD inline float f32_from_bits(uint32_t u) {
 }
 
 // 2^k for -149 <= k <= 127, built from bits.
+// cond ? a : b written as a mask blend. GCC 12 turns chains of ?: into one multi-way
+// join that its if-converter gives up on ("complicated PHI"), so the CPU loop would not
+// vectorise; masks leave it nothing to join.
+PL_HD inline uint32_t select_bits(bool cond, uint32_t a, uint32_t b) {
+  const uint32_t m = 0u - uint32_t(cond);
+  return (a & m) | (b & ~m);
+}
+
 PL_HD inline float pow2f(int k) {
   return f32_from_bits(k >= -126 ? uint32_t(k + 127) << 23 : uint32_t{1} << (k + 149));
 }
 
-// Written without early returns: every lane computes the rounded value and the special
-// results, then selects, so GPU warps do not diverge. (GCC 12 still does not vectorise the
-// CPU loop over it: "control flow in loop"; see README, Performance.)
-template <Rounding R>
-PL_HD inline float roundtrip_f32(float x, const RoundtripF32Params& p, uint64_t index) {
-  const uint32_t u = f32_bits(x);
-  const bool neg = (u >> 31) != 0;
-  const uint32_t a_in = u & 0x7FFFFFFFu;
+// Shared last step of every mode: given the rounded magnitude (as float32 bits, Inf if
+// it overflowed float32), apply output flushing, the unsigned zero, overflow and the
+// NaN/Inf inputs, all taken from the scalar codec through the params.
+// kMayFlush = false compiles the DAZ/FTZ selects away; only for params with both flush
+// flags off (the CPU loop picks it then: eight fewer vector operations per element).
+template <Rounding R, bool kMayFlush>
+PL_HD inline float roundtrip_f32_finish(uint32_t mag_bits, bool neg, uint32_t a_in,
+                                        const RoundtripF32Params& p) {
   const bool is_nan = a_in > 0x7F800000u;
   const bool is_inf = a_in == 0x7F800000u;
-  const int biased = int(a_in >> 23);
-  const uint32_t a = (p.flush_input && biased == 0) ? 0u : a_in;
-  const uint32_t sig = (a & 0x7FFFFFu) | (biased ? 0x800000u : 0u);
-  const int e1 = biased ? biased - 127 : -126;      // exponent of the 2^23 bit of sig
-  const int qe = (e1 > p.emin ? e1 : p.emin) - p.mantissa_bits;  // quantum exponent
-  int d = qe - (e1 - 23);                           // bits to discard, >= 0
-  d = d < 56 ? d : 56;                              // sig < 2^24: beyond 56 all is fraction
-  const uint64_t s64 = uint64_t(sig) << 32;
-  const uint64_t t = s64 >> d;
-  uint32_t kept = uint32_t(t >> 32);
-  const uint32_t frac32 = uint32_t(t);              // first 32 discarded bits
-  const bool below = (s64 & ((uint64_t{1} << d) - 1)) != 0;
-  bool up;
-  if constexpr (R == Rounding::NearestEven)
-    up = frac32 > 0x80000000u || (frac32 == 0x80000000u && (below || (kept & 1u)));
-  else if constexpr (R == Rounding::NearestAway)
-    up = frac32 >= 0x80000000u;
-  else if constexpr (R == Rounding::TowardZero)
-    up = false;
-  else if constexpr (R == Rounding::Up)
-    up = !neg && (frac32 | uint32_t(below));
-  else if constexpr (R == Rounding::Down)
-    up = neg && (frac32 | uint32_t(below));
-  else
-    up = uint64_t(frac32) + stochastic_bits(p.seed, index) >= (uint64_t{1} << 32);
-  kept += up ? 1u : 0u;
-  // kept <= 2^24 + 1 fits int32: the signed conversion has a vector instruction, unsigned has not.
-  float mag = float(int32_t(kept)) * pow2f(qe);
   constexpr bool kTowardZeroPos = R == Rounding::TowardZero || R == Rounding::Down;
   constexpr bool kTowardZeroNeg = R == Rounding::TowardZero || R == Rounding::Up;
   const bool toward_zero = neg ? kTowardZeroNeg : kTowardZeroPos;
-  const uint32_t overflow_bits = toward_zero ? p.max_out[neg] : p.overflow_out[neg];
-  mag = (p.flush_output && mag < p.min_normal) ? 0.0f : mag;
-  const uint32_t sign = (p.unsigned_zero && mag == 0.0f) ? 0u : uint32_t(neg) << 31;
-  uint32_t out = sign | f32_bits(mag);
-  out = mag > p.max_finite ? overflow_bits : out;
-  out = is_inf ? p.inf_out[neg] : out;
-  out = is_nan ? p.nan_out[neg] : out;
+  const uint32_t max_bits = select_bits(neg, p.max_out[1], p.max_out[0]);
+  const uint32_t round_overflow_bits = select_bits(neg, p.overflow_out[1], p.overflow_out[0]);
+  const uint32_t overflow_bits = select_bits(toward_zero, max_bits, round_overflow_bits);
+  // Magnitudes compare as their bit patterns (float32 order equals integer order for >= 0).
+  if constexpr (kMayFlush)
+    mag_bits = select_bits(p.flush_output & (mag_bits < p.min_normal_bits), 0u, mag_bits);
+  const bool drop_sign = p.unsigned_zero & (mag_bits == 0u);
+  uint32_t out = mag_bits | (uint32_t(neg & !drop_sign) << 31);
+  out = select_bits(mag_bits > f32_bits(p.max_finite), overflow_bits, out);
+  out = select_bits(is_inf, select_bits(neg, p.inf_out[1], p.inf_out[0]), out);
+  out = select_bits(is_nan, select_bits(neg, p.nan_out[1], p.nan_out[0]), out);
   return f32_from_bits(out);
+}
+
+// Round to nearest, ties to even, in about twenty operations: normal results by integer
+// rounding of the float32 bits (a carry out of the mantissa correctly bumps the exponent),
+// subnormal results by the hardware: adding subnormal_magic puts the binary point exactly
+// at the format's subnormal quantum, float32 addition rounds to nearest even there, and
+// subtracting it back is exact (Sterbenz). Needs round-to-nearest and no flush-to-zero
+// in the FPU, the C++ and CUDA defaults (and -ffast-math would break it).
+template <bool kMayFlush>
+PL_HD inline float roundtrip_f32_nearest_even(float x, const RoundtripF32Params& p) {
+  const uint32_t u = f32_bits(x);
+  const bool neg = (u >> 31) != 0;
+  const uint32_t a_in = u & 0x7FFFFFFFu;
+  const uint32_t a =
+      kMayFlush ? select_bits(p.flush_input & (a_in < 0x00800000u), 0u, a_in) : a_in;
+  const uint32_t normal = (a + p.rne_bias + ((a >> (23 - p.mantissa_bits)) & p.rne_lsb)) &
+                          p.rne_keep_mask;
+  const float sub = (f32_from_bits(a) + p.subnormal_magic) - p.subnormal_magic;
+  const uint32_t mag_bits = select_bits(a < p.min_normal_bits, f32_bits(sub), normal);
+  return roundtrip_f32_finish<Rounding::NearestEven, kMayFlush>(mag_bits, neg, a_in, p);
+}
+
+// Nearest-even when params.sign_symmetric and neither flush flag is set (float16, bfloat16
+// and most float8/6/4 formats under the default policy): half the operations of the
+// general function, which matters on CPUs where the loop is compute bound.
+PL_HD inline float roundtrip_f32_nearest_even_symmetric(float x, const RoundtripF32Params& p) {
+  const uint32_t u = f32_bits(x);
+  const uint32_t a = u & 0x7FFFFFFFu;
+  const uint32_t normal = (a + p.rne_bias + ((a >> (23 - p.mantissa_bits)) & p.rne_lsb)) &
+                          p.rne_keep_mask;
+  const float sub = (f32_from_bits(a) + p.subnormal_magic) - p.subnormal_magic;
+  uint32_t mag = select_bits(a < p.min_normal_bits, f32_bits(sub), normal);
+  mag = select_bits(mag > f32_bits(p.max_finite), p.overflow_out[0], mag);  // Inf lands here too
+  mag = select_bits(a > 0x7F800000u, p.nan_out[0], mag);
+  return f32_from_bits(mag | (u & 0x80000000u));
+}
+
+// Every mode: round the significand with integer arithmetic and rebuild it as kept * 2^qe.
+// Written without early returns or short-circuit && (control flow): every lane computes
+// the rounded value and the special results, then selects, so GPU warps do not diverge
+// and GCC vectorises the CPU loop.
+template <Rounding R, bool kMayFlush>
+PL_HD inline float roundtrip_f32_generic(float x, const RoundtripF32Params& p, uint64_t index) {
+  const uint32_t u = f32_bits(x);
+  const bool neg = (u >> 31) != 0;
+  const uint32_t a_in = u & 0x7FFFFFFFu;
+  const int biased_in = int(a_in >> 23);
+  const uint32_t a = (kMayFlush & p.flush_input & (biased_in == 0)) ? 0u : a_in;
+  const int biased = int(a >> 23);
+  const uint32_t sig = (a & 0x7FFFFFu) | (biased != 0 ? 0x800000u : 0u);
+  const int e1 = biased != 0 ? biased - 127 : -126;  // exponent of the 2^23 bit of sig
+  const int qe = (e1 > p.emin ? e1 : p.emin) - p.mantissa_bits;  // quantum exponent
+  const int d = qe - (e1 - 23);                      // bits to discard, >= 0
+  // All in 32-bit lanes (AVX2 has per-lane 32-bit shifts, not 64-bit ones by int counts).
+  // sig < 2^24, so clamping the shift to 31 loses nothing: kept is 0 and rem is all of sig.
+  const int dc = d < 31 ? d : 31;
+  uint32_t kept = sig >> dc;
+  const uint32_t rem = sig & ((1u << dc) - 1u);      // discarded bits, an integer below 2^dc
+  const uint32_t half = (1u << dc) >> 1;             // half a quantum; 0 when nothing is discarded
+  bool up;  // (nearest-even has its own faster function above)
+  if constexpr (R == Rounding::NearestAway)
+    up = rem > half - 1u;           // rem >= half, and never when d == 0
+  else if constexpr (R == Rounding::TowardZero)
+    up = false;
+  else if constexpr (R == Rounding::Up)
+    up = !neg & (rem != 0);
+  else if constexpr (R == Rounding::Down)
+    up = neg & (rem != 0);
+  else {
+    // The first 32 discarded bits as a fraction of a quantum (stochastic.h's rule).
+    const int left = 32 - d;                         // d <= 32: rem moved to the top
+    const int right = d - 32;                        // d > 32: sig lies below the binary point
+    const uint32_t frac32 = d <= 32 ? rem << (left < 31 ? left : 31)
+                                    : sig >> (right < 31 ? right : 31);
+    up = uint64_t(frac32) + stochastic_bits(p.seed, index) >= (uint64_t{1} << 32);
+  }
+  kept += up ? 1u : 0u;
+  // kept <= 2^24 + 1 fits int32: the signed conversion has a vector instruction, unsigned has not.
+  const float mag = float(int32_t(kept)) * pow2f(qe);
+  return roundtrip_f32_finish<R, kMayFlush>(f32_bits(mag), neg, a_in, p);
+}
+
+template <Rounding R, bool kMayFlush = true>
+PL_HD inline float roundtrip_f32(float x, const RoundtripF32Params& p, uint64_t index) {
+  if constexpr (R == Rounding::NearestEven)
+    return roundtrip_f32_nearest_even<kMayFlush>(x, p);
+  else
+    return roundtrip_f32_generic<R, kMayFlush>(x, p, index);
 }
 
 }  // namespace pl
