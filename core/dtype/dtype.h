@@ -41,8 +41,10 @@ enum class DType : uint8_t {
   uint64 = 24,
   complex64 = 25,
   complex128 = 26,
+  complex32 = 27,   // torch.complex32 (chalf): two float16
+  bcomplex32 = 28,  // torch.bcomplex32: two bfloat16 (PyTorch 2.15)
 };
-inline constexpr int kDTypeCount = 27;
+inline constexpr int kDTypeCount = 29;
 
 enum class DTypeKind : uint8_t { Float, Bool, SignedInt, UnsignedInt, Complex };
 

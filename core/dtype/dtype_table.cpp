@@ -77,6 +77,10 @@ constexpr std::array<DTypeInfo, kDTypeCount> kTable = {{
    "cfloat c64", "two IEEE 754 binary32"},
   {DType::complex128, "complex128", DTypeKind::Complex, 128, {11, 52, 1023, Specials::IEEE},
    "cdouble c128", "two IEEE 754 binary64"},
+  {DType::complex32, "complex32", DTypeKind::Complex, 32, {5, 10, 15, Specials::IEEE},
+   "chalf c32", "two IEEE 754 binary16"},
+  {DType::bcomplex32, "bcomplex32", DTypeKind::Complex, 32, {8, 7, 127, Specials::IEEE},
+   "", "two bfloat16 (Google Brain bfloat16)"},
 }};
 
 constexpr std::array<FrameworkNames, kDTypeCount> kFrameworkNames = {{
@@ -108,6 +112,8 @@ constexpr std::array<FrameworkNames, kDTypeCount> kFrameworkNames = {{
   {"torch.uint64", "numpy.uint64", "jnp.uint64", "tf.uint64"},
   {"torch.complex64", "numpy.complex64", "jnp.complex64", "tf.complex64"},
   {"torch.complex128", "numpy.complex128", "jnp.complex128", "tf.complex128"},
+  {"torch.complex32", "", "", ""},
+  {"torch.bcomplex32", "", "", ""},
 }};
 // clang-format on
 

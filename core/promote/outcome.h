@@ -1,0 +1,40 @@
+// What a framework does with one call: the dtype it returns, or the exception
+// it raises with its exact text, plus the rule that decided, in words a
+// student understands. Shared by every promotion engine.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/dtype/dtype.h"
+
+namespace pl::promote {
+
+// How an operand reaches the call. Frameworks treat these differently: PyTorch lets a
+// zero-dim tensor or a Python scalar decide the result only when its category (bool <
+// integer < floating < complex) is higher than every dimensioned tensor's.
+enum class OperandKind : uint8_t {
+  Tensor,   // a tensor with at least one dimension
+  ZeroDim,  // a tensor of shape ()
+  Scalar,   // a Python scalar whose type is the dtype's category: True, 2, 2.5 or 2.5+1j
+};
+inline constexpr int kOperandKindCount = 3;
+
+struct Operand {
+  DType dtype;
+  OperandKind kind = OperandKind::Tensor;
+};
+
+struct Outcome {
+  std::optional<DType> result;  // set when the call succeeds
+  std::string error_type;       // the exception class, e.g. "RuntimeError"
+  std::string message;          // the exception text, exactly as the framework prints it
+  std::string rule;             // why: one sentence
+
+  bool ok() const { return result.has_value(); }
+};
+
+std::string_view operand_kind_name(OperandKind k);  // "tensor", "zerodim", "scalar"
+std::optional<OperandKind> parse_operand_kind(std::string_view s);
+
+}  // namespace pl::promote

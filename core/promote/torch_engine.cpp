@@ -1,0 +1,456 @@
+#include "core/promote/torch_engine.h"
+
+#include <algorithm>
+#include <array>
+#include <initializer_list>
+#include <string>
+
+#include "core/promote/torch_names.h"
+
+namespace pl::promote::torch {
+namespace {
+
+// PyTorch raises; we do the same inside the engine and turn it into an Outcome at the
+// public edge, so each check below reads in the order PyTorch makes it.
+struct Raised {
+  std::string type;
+  std::string message;
+  std::string rule;
+};
+
+[[noreturn]] void raise(std::string type, std::string message, std::string rule) {
+  throw Raised{std::move(type), std::move(message), std::move(rule)};
+}
+
+std::string S(DType t) { return std::string(scalar_type_name(t)); }
+std::string C(DType t) { return std::string(cpp_type_name(t)); }
+std::string P(DType t) { return "torch." + std::string(python_name(t)); }
+
+bool in(DType t, std::initializer_list<DType> set) {
+  return std::find(set.begin(), set.end(), t) != set.end();
+}
+
+// ---- c10/core/ScalarType.h categories --------------------------------------------------
+
+bool is_float8(DType t) {
+  return in(t, {DType::float8_e4m3fn, DType::float8_e5m2, DType::float8_e4m3fnuz,
+                DType::float8_e5m2fnuz, DType::float8_e8m0fnu});
+}
+bool is_barebones_unsigned(DType t) { return in(t, {DType::uint16, DType::uint32, DType::uint64}); }
+bool is_floating(DType t) {
+  return in(t, {DType::float16, DType::bfloat16, DType::float32, DType::float64,
+                DType::float4_e2m1fn}) ||
+         is_float8(t);
+}
+bool is_reduced_floating(DType t) {
+  return in(t, {DType::float16, DType::bfloat16, DType::float4_e2m1fn}) || is_float8(t);
+}
+bool is_complex(DType t) {
+  return in(t, {DType::complex32, DType::bcomplex32, DType::complex64, DType::complex128});
+}
+bool is_integral(DType t, bool include_bool) {
+  return (include_bool && t == DType::bool_) ||
+         in(t, {DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::uint16,
+                DType::uint32, DType::uint64});
+}
+
+// c10::toComplexType.
+DType to_complex(DType t) {
+  switch (t) {
+    case DType::float16: return DType::complex32;
+    case DType::bfloat16: return DType::bcomplex32;
+    case DType::float32: return DType::complex64;
+    case DType::float64: return DType::complex128;
+    case DType::complex32:
+    case DType::bcomplex32:
+    case DType::complex64:
+    case DType::complex128: return t;
+    default:
+      raise("RuntimeError", "Unknown Complex ScalarType for " + S(t),
+            S(t) + " has no complex counterpart, so a complex scalar cannot join it.");
+  }
+}
+
+DType complex_value_type(DType t) {
+  switch (t) {
+    case DType::complex32: return DType::float16;
+    case DType::bcomplex32: return DType::bfloat16;
+    case DType::complex64: return DType::float32;
+    case DType::complex128: return DType::float64;
+    default: return t;
+  }
+}
+
+// ---- promoteTypes (c10/core/ScalarType.cpp) ------------------------------------------
+
+// The types _promoteTypesLookup covers; every other type has index -1 there.
+bool in_lookup_table(DType t) {
+  return in(t, {DType::bool_, DType::uint8, DType::int8, DType::int16, DType::int32,
+                DType::int64, DType::float16, DType::bfloat16, DType::float32, DType::float64,
+                DType::complex32, DType::bcomplex32, DType::complex64, DType::complex128});
+}
+
+int int_width(DType t) { return info(t).storage_bits; }
+
+// _promoteTypesLookup, as the rule it encodes (NumPy's lattice, except uint8 + int8 ->
+// int16 and float16 + bfloat16 -> float32, the smallest type holding both).
+DType lookup(DType a, DType b) {
+  if (a == b) return a;
+  if (a == DType::bool_) return b;
+  if (b == DType::bool_) return a;
+  if (is_complex(a) || is_complex(b)) {
+    DType ra = complex_value_type(a), rb = complex_value_type(b);
+    if (is_integral(ra, false)) return is_complex(b) ? b : to_complex(rb);
+    if (is_integral(rb, false)) return is_complex(a) ? a : to_complex(ra);
+    return to_complex(lookup(ra, rb));
+  }
+  if (is_floating(a) && is_floating(b)) {
+    if (in(a, {DType::float16, DType::bfloat16}) && in(b, {DType::float16, DType::bfloat16}))
+      return DType::float32;
+    return int_width(a) >= int_width(b) ? a : b;
+  }
+  if (is_floating(a)) return a;
+  if (is_floating(b)) return b;
+  // Both integers among uint8, int8..int64.
+  if (a == DType::uint8 || b == DType::uint8) {
+    DType other = a == DType::uint8 ? b : a;
+    return other == DType::int8 ? DType::int16 : other;
+  }
+  return int_width(a) >= int_width(b) ? a : b;
+}
+
+DType promote(DType a, DType b) {
+  if (a == b) return a;
+  if (is_float8(a) || is_float8(b))
+    raise("RuntimeError",
+          "Promotion for Float8 Types is not supported, attempted to promote " + S(a) + " and " +
+              S(b),
+          "PyTorch never promotes float8 implicitly: convert explicitly with .to().");
+  if (is_barebones_unsigned(a) || is_barebones_unsigned(b)) {
+    if (is_floating(a)) return a;
+    if (is_floating(b)) return b;
+    raise("RuntimeError",
+          "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote " +
+              S(a) + " and " + S(b),
+          "uint16/32/64 are 'barebones' types in PyTorch: they promote only to a float type.");
+  }
+  // The lookup table has no row for these; PyTorch's own internal assert fires (a bug
+  // in PyTorch 2.15.0, reproduced with its build path).
+  if (!in_lookup_table(a))
+    raise("RuntimeError",
+          "ix_a != -1 INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/c10/core/"
+          "ScalarType.cpp\":103, please report a bug to PyTorch. ",
+          S(a) + " is missing from PyTorch's promotion table: an internal assert fires.");
+  if (!in_lookup_table(b))
+    raise("RuntimeError",
+          "ix_b != -1 INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/c10/core/"
+          "ScalarType.cpp\":105, please report a bug to PyTorch. ",
+          S(b) + " is missing from PyTorch's promotion table: an internal assert fires.");
+  return lookup(a, b);
+}
+
+// ---- result_type (aten/src/ATen/native/TypeProperties.cpp) ----------------------------
+
+// The dtype a Python scalar is wrapped as (scalar_to_tensor), and the dtype it counts as
+// in result_type: floats and complex count as the default dtype (float32, complex64).
+DType wrapped_dtype(DType category_of) {
+  if (category_of == DType::bool_) return DType::bool_;
+  if (is_complex(category_of)) return DType::complex128;
+  if (is_floating(category_of)) return DType::float64;
+  return DType::int64;
+}
+DType scalar_participates_as(DType category_of) {
+  if (category_of == DType::bool_) return DType::bool_;
+  if (is_complex(category_of)) return DType::complex64;
+  if (is_floating(category_of)) return DType::float32;
+  return DType::int64;
+}
+
+std::optional<DType> promote_skip_undefined(std::optional<DType> a, std::optional<DType> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return promote(*a, *b);
+}
+
+std::optional<DType> combine_categories(std::optional<DType> higher, std::optional<DType> lower) {
+  if (higher && is_complex(*higher)) return higher;
+  if (lower && is_complex(*lower)) {
+    if (higher && is_floating(*higher)) return to_complex(*higher);  // keep higher's precision
+    return lower;
+  }
+  if (higher && is_floating(*higher)) return higher;
+  if ((higher && *higher == DType::bool_) || (lower && is_floating(*lower)))
+    return promote_skip_undefined(higher, lower);
+  if (higher) return higher;
+  return lower;
+}
+
+struct Common {
+  DType dtype;
+  std::string rule;
+};
+
+Common common_dtype(std::span<const Operand> ops) {
+  std::optional<DType> dim, zero, wrapped;
+  for (const Operand& o : ops) {
+    switch (o.kind) {
+      case OperandKind::Tensor: dim = promote_skip_undefined(dim, o.dtype); break;
+      case OperandKind::ZeroDim: zero = promote_skip_undefined(zero, o.dtype); break;
+      case OperandKind::Scalar:
+        wrapped = promote_skip_undefined(wrapped, scalar_participates_as(o.dtype));
+        break;
+    }
+  }
+  const DType result = *combine_categories(dim, combine_categories(zero, wrapped));
+  std::string rule;
+  if (dim && *dim == result && (zero || wrapped) && std::any_of(ops.begin(), ops.end(), [&](auto& o) {
+        return o.kind != OperandKind::Tensor && o.dtype != result;
+      }))
+    rule = "Zero-dim tensors and Python scalars do not change the dtype of a dimensioned tensor "
+           "unless their category (bool < integer < float < complex) is higher.";
+  else if (!dim && zero && wrapped && *zero == result)
+    rule = "A Python scalar does not change a zero-dim tensor's dtype unless its category "
+           "is higher.";
+  else if (wrapped && result == scalar_participates_as(ops.back().dtype) && !dim && !zero)
+    rule = "Python scalars alone take the default dtypes: int64, float32, complex64.";
+  else if ((dim || zero) && wrapped && (is_floating(result) || is_complex(result)) &&
+           std::none_of(ops.begin(), ops.end(),
+                        [&](auto& o) { return o.kind != OperandKind::Scalar && o.dtype == result; }))
+    rule = "A Python scalar of a higher category lifts integer tensors to the default dtype "
+           "(float32, or complex64), or a float tensor to its complex counterpart.";
+  else if (ops.size() == 2 && ops[0].dtype == ops[1].dtype)
+    rule = "Both operands have the same dtype.";
+  else if (std::any_of(ops.begin(), ops.end(), [&](auto& o) { return o.dtype == result; }))
+    rule = "Promotion picks the operand dtype that can hold both values (" + P(result) + ").";
+  else
+    rule = "Neither dtype holds the other, so PyTorch picks the smallest that holds both (" +
+           P(result) + ").";
+  return {result, rule};
+}
+
+// ---- kernels and casts --------------------------------------------------------------
+
+[[noreturn]] void not_implemented(std::string_view kernel, DType t) {
+  raise("NotImplementedError",
+        "\"" + std::string(kernel) + "\" not implemented for '" + S(t) + "'",
+        "PyTorch's CPU kernel " + std::string(kernel) + " has no " + P(t) +
+            " version (its AT_DISPATCH list leaves it out).");
+}
+
+void require_kernel(std::string_view kernel, DType t, std::initializer_list<DType> supported) {
+  if (!in(t, supported)) not_implemented(kernel, t);
+}
+
+// copy_ (aten/src/ATen/native/Copy.cpp and cpu/CopyKernel.cpp): every pair of dtypes
+// converts except to or from float4_e2m1fn_x2. float32 <-> fp4 on a dimensioned tensor
+// fails one level deeper, in copy_kernel; a single-element (zero-dim or scalar) source
+// takes the scalar path, where "copy_" itself refuses.
+void require_copy(DType from, DType to, bool single_element) {
+  if (from == to) return;
+  if (from != DType::float4_e2m1fn && to != DType::float4_e2m1fn) return;
+  const DType other = from == DType::float4_e2m1fn ? to : from;
+  const bool kernel_level = !single_element && other == DType::float32;
+  not_implemented(kernel_level ? "copy_kernel" : "copy_", DType::float4_e2m1fn);
+}
+
+DType runtime_dtype(const Operand& o) {
+  return o.kind == OperandKind::Scalar ? wrapped_dtype(o.dtype) : o.dtype;
+}
+bool is_cpu_scalar(const Operand& o) { return o.kind != OperandKind::Tensor; }
+
+constexpr std::initializer_list<DType> kAddTypes = {
+    DType::bool_, DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64,
+    DType::float16, DType::bfloat16, DType::float32, DType::float64, DType::complex32,
+    DType::complex64, DType::complex128};
+constexpr std::initializer_list<DType> kDivTypes = {DType::float16, DType::bfloat16,
+                                                    DType::float32, DType::float64,
+                                                    DType::complex64, DType::complex128};
+constexpr std::initializer_list<DType> kReducedScalarTypes = {DType::float16, DType::bfloat16};
+constexpr std::initializer_list<DType> kAddmmTypes = {
+    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::float16,
+    DType::bfloat16, DType::float32, DType::float64, DType::complex64, DType::complex128,
+    DType::float8_e4m3fn, DType::float8_e5m2, DType::float8_e4m3fnuz, DType::float8_e5m2fnuz};
+constexpr std::initializer_list<DType> kBmmTypes = {
+    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::float16,
+    DType::bfloat16, DType::float32, DType::float64, DType::complex64, DType::complex128};
+constexpr std::initializer_list<DType> kSlowConvTypes = {
+    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::float16,
+    DType::bfloat16, DType::float32, DType::float64};
+
+// add, sub, mul, div: meta function checks, TensorIterator's common dtype and CPU casts,
+// then the kernel's dispatch.
+Common elementwise(Op op, const Operand& a, const Operand& b) {
+  if (op == Op::Sub) {  // sub_check (aten/src/ATen/native/BinaryOps.h)
+    const bool ba = runtime_dtype(a) == DType::bool_, bb = runtime_dtype(b) == DType::bool_;
+    if (ba && bb)
+      raise("NotImplementedError",
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead.",
+            "PyTorch refuses to subtract booleans.");
+    if (ba || bb)
+      raise("NotImplementedError",
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+            "PyTorch refuses to subtract booleans.");
+  }
+  const std::array<Operand, 2> ops{a, b};
+  Common c = common_dtype(ops);
+  if (op == Op::Div && is_integral(c.dtype, true)) {
+    c.dtype = DType::float32;
+    c.rule = "True division of integers or booleans returns the default float dtype (float32).";
+  }
+  for (const Operand& o : ops) require_copy(runtime_dtype(o), c.dtype, is_cpu_scalar(o));
+  switch (op) {
+    case Op::Add:
+    case Op::Sub: require_kernel("add_stub", c.dtype, kAddTypes); break;
+    case Op::Mul:
+      if (is_cpu_scalar(b) && is_reduced_floating(c.dtype))
+        require_kernel("mul_cpu_reduced_float", c.dtype, kReducedScalarTypes);
+      else if (c.dtype == DType::float4_e2m1fn || c.dtype == DType::bcomplex32)
+        not_implemented("mul_cpu", c.dtype);
+      break;
+    case Op::Div:
+      if (is_cpu_scalar(b) && is_reduced_floating(c.dtype))
+        require_kernel("div_cpu_reduced_float", c.dtype, kReducedScalarTypes);
+      else
+        require_kernel("div_cpu", c.dtype, kDivTypes);
+      break;
+    default: break;
+  }
+  return c;
+}
+
+void require_same_mm(DType a, DType b) {
+  if (a != b)
+    raise("RuntimeError",
+          "expected m1 and m2 to have the same dtype, but got: " + C(a) + " != " + C(b),
+          "Matrix products never promote in PyTorch: both operands must already share a dtype.");
+}
+
+Common matrix(Op op, DType a, DType b, std::optional<DType> bias) {
+  const std::string same = "Both operands have the same dtype, and a matrix product keeps it.";
+  if (op == Op::Bmm) {  // dispatch on the batch1 dtype, then the kernel checks batch2
+    require_kernel("bmm", a, kBmmTypes);
+    if (a != b)
+      raise("RuntimeError", "expected scalar type " + S(a) + " but found " + S(b),
+            "Matrix products never promote in PyTorch: both operands must already share a "
+            "dtype.");
+    return {a, same};
+  }
+  if (bias) {  // addmm (and linear with a bias, which calls it): addmm meta checks
+    if (*bias != b)
+      raise("RuntimeError",
+            "self and mat2 must have the same dtype, but got " + S(*bias) + " and " + S(b),
+            "The bias must have the operands' dtype too: addmm does not promote it.");
+    if (a != b)
+      raise("RuntimeError",
+            "mat1 and mat2 must have the same dtype, but got " + S(a) + " and " + S(b),
+            "Matrix products never promote in PyTorch: both operands must already share a "
+            "dtype.");
+    require_kernel("addmm_impl_cpu_", a, kAddmmTypes);
+    return {a, "Input, weight and bias share a dtype, and the result keeps it."};
+  }
+  require_same_mm(a, b);
+  require_kernel("addmm_impl_cpu_", a, kAddmmTypes);
+  return {a, same};
+}
+
+// CPU tensor type strings in convolution's check_input_same_type_as_parameters: the
+// input prints as "CPU<Type>Type"; the weight prints its legacy name when it has one.
+std::string type_string(DType t) { return "CPU" + S(t) + "Type"; }
+std::string legacy_or_type_string(DType t) {
+  const bool legacy = in(t, {DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64,
+                             DType::float16, DType::float32, DType::float64});
+  return legacy ? legacy_tensor_name(t) : type_string(t);
+}
+
+void check_conv_bias(DType input, std::optional<DType> bias, const std::string& rule) {
+  if (bias && *bias != input)
+    raise("RuntimeError",
+          "Input type (" + C(input) + ") and bias type (" + C(*bias) + ") should be the same",
+          rule);
+}
+
+Common convolution(DType input, DType weight, std::optional<DType> bias) {
+  const std::string mismatch_rule =
+      "Convolutions never promote: input, weight and bias must share a dtype (the famous "
+      "'Input type and weight type should be the same').";
+  check_conv_bias(input, bias, mismatch_rule);  // the bias is checked first
+  if (is_complex(input)) {  // complex input: complex_convolution checks types up front
+    if (weight != input)
+      raise("RuntimeError",
+            "Input type (" + type_string(input) + ") and weight type (" +
+                legacy_or_type_string(weight) + ") should be the same",
+            mismatch_rule);
+    if (input == DType::bcomplex32) not_implemented("mul_cpu", input);
+    return {input, "Input and weight share a dtype, and the convolution keeps it."};
+  }
+  require_kernel("slow_conv2d_cpu", input, kSlowConvTypes);
+  if (weight != input)
+    raise("RuntimeError", "expected scalar type " + S(input) + " but found " + S(weight),
+          mismatch_rule);
+  return {input, "Input and weight share a dtype, and the convolution keeps it."};
+}
+
+Outcome success(Common c) { return Outcome{c.dtype, "", "", std::move(c.rule)}; }
+
+template <typename Fn>
+Outcome run(Fn&& fn) {
+  try {
+    return success(fn());
+  } catch (const Raised& r) {
+    return Outcome{std::nullopt, r.type, r.message, r.rule};
+  }
+}
+
+constexpr std::array<std::string_view, kOpCount> kOpNames = {
+    "add", "sub", "mul", "div", "matmul", "mm", "bmm", "addmm", "linear", "conv1d", "conv2d",
+    "to"};
+
+}  // namespace
+
+std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
+
+std::optional<Op> parse_op(std::string_view name) {
+  for (int i = 0; i < kOpCount; ++i)
+    if (kOpNames[i] == name) return static_cast<Op>(i);
+  return std::nullopt;
+}
+
+bool op_is_elementwise(Op op) {
+  return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div;
+}
+bool op_takes_bias(Op op) {
+  return op == Op::Addmm || op == Op::Linear || op == Op::Conv1d || op == Op::Conv2d;
+}
+
+Outcome promote_types(DType a, DType b) {
+  return run([&] {
+    DType r = promote(a, b);
+    const std::array<Operand, 2> ops{Operand{a}, Operand{b}};
+    return Common{r, common_dtype(ops).rule};
+  });
+}
+
+Outcome result_type(std::span<const Operand> operands) {
+  return run([&] { return common_dtype(operands); });
+}
+
+Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias) {
+  for (DType t : {a.dtype, b.dtype, bias.value_or(a.dtype)})
+    if (!has_dtype(t))
+      return Outcome{std::nullopt, "AttributeError",
+                     "module 'torch' has no attribute '" + std::string(name(t)) + "'",
+                     std::string(name(t)) + " is not a PyTorch dtype."};
+  return run([&]() -> Common {
+    if (op_is_elementwise(op)) return elementwise(op, a, b);
+    if (op == Op::To) {
+      require_copy(a.dtype, b.dtype, a.kind != OperandKind::Tensor);
+      return {b.dtype, ".to(dtype) converts to exactly the dtype asked for."};
+    }
+    if (op == Op::Conv1d || op == Op::Conv2d) return convolution(a.dtype, b.dtype, bias);
+    return matrix(op, a.dtype, b.dtype, op == Op::Addmm || op == Op::Linear ? bias : std::nullopt);
+  });
+}
+
+}  // namespace pl::promote::torch

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Golden promotion tables from the real PyTorch (CPU), for core/promote/torch_engine.
+
+For every ordered pair of dtypes (and a third for bias) and every operand-kind pair this
+records what PyTorch does: the result dtype, or the exception type and its exact message.
+A "scalar" operand is a Python scalar whose type is the category of the named dtype
+(bool -> True, integers -> 2, floats -> 2.5, complex -> 2.5+1j).
+
+Run: python3 tests/data/promotion/gen_torch.py > tests/data/promotion/torch_cpu.json
+Needs torch (any CPU-capable 2.x build); the version is recorded in the output.
+"""
+import json
+import sys
+import warnings
+
+import torch
+import torch.nn.functional as F
+
+warnings.simplefilter("ignore")
+
+NAMES = ["bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64",
+         "float16", "bfloat16", "float32", "float64", "complex32", "bcomplex32", "complex64",
+         "complex128",
+         "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu",
+         "float4_e2m1fn_x2"]
+DT = {n: getattr(torch, n) for n in NAMES}
+SCALAR = {"bool": True, "int": 2, "float": 2.5, "complex": 2.5 + 1j}
+
+
+def category(n):
+    t = DT[n]
+    if t == torch.bool:
+        return "bool"
+    if t.is_complex:
+        return "complex"
+    if t.is_floating_point:
+        return "float"
+    return "int"
+
+
+def tensor(n, shape):
+    # empty() works for every dtype, including the ones with no fill kernels; the values
+    # never matter here, only dtypes and errors.
+    return torch.empty(shape, dtype=DT[n])
+
+
+def operand(n, kind, shape):
+    if kind == "tensor":
+        return tensor(n, shape)
+    if kind == "zerodim":
+        return tensor(n, ())
+    return SCALAR[category(n)]
+
+
+def outcome(fn):
+    try:
+        r = fn()
+        return str(r.dtype).replace("torch.", "")
+    except Exception as e:  # record the message exactly as PyTorch prints it
+        return {"error": type(e).__name__, "message": str(e)}
+
+
+ELEMENTWISE = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div}
+KIND_PAIRS = [("tensor", "tensor"), ("tensor", "zerodim"), ("zerodim", "tensor"),
+              ("zerodim", "zerodim"), ("tensor", "scalar"), ("scalar", "tensor"),
+              ("zerodim", "scalar")]
+
+
+def main():
+    out = {"framework": "torch", "version": torch.__version__.split("+")[0], "device": "cpu",
+           "dtypes": NAMES, "promote_types": {}, "ops": {}}
+    for a in NAMES:
+        for b in NAMES:
+            out["promote_types"][f"{a},{b}"] = outcome(
+                lambda: torch.empty(0, dtype=torch.promote_types(DT[a], DT[b])))
+    for op, fn in ELEMENTWISE.items():
+        for ka, kb in KIND_PAIRS:
+            cells = {}
+            for a in NAMES:
+                for b in NAMES:
+                    cells[f"{a},{b}"] = outcome(
+                        lambda: fn(operand(a, ka, (2,)), operand(b, kb, (2,))))
+            out["ops"][f"{op}:{ka},{kb}"] = cells
+    mats = {
+        "matmul": lambda a, b: torch.matmul(tensor(a, (2, 3)), tensor(b, (3, 2))),
+        "mm": lambda a, b: torch.mm(tensor(a, (2, 3)), tensor(b, (3, 2))),
+        "bmm": lambda a, b: torch.bmm(tensor(a, (1, 2, 3)), tensor(b, (1, 3, 2))),
+        "linear": lambda a, b: F.linear(tensor(a, (2, 3)), tensor(b, (4, 3))),
+        "conv1d": lambda a, b: F.conv1d(tensor(a, (1, 3, 5)), tensor(b, (4, 3, 2))),
+        "conv2d": lambda a, b: F.conv2d(tensor(a, (1, 3, 5, 5)), tensor(b, (4, 3, 2, 2))),
+        "to": lambda a, b: tensor(a, (2,)).to(DT[b]),
+    }
+    for op, fn in mats.items():
+        out["ops"][f"{op}:tensor,tensor"] = {
+            f"{a},{b}": outcome(lambda: fn(a, b)) for a in NAMES for b in NAMES}
+    biased = {
+        "addmm": lambda a, b, c: torch.addmm(tensor(c, (2, 2)), tensor(a, (2, 3)), tensor(b, (3, 2))),
+        "linear": lambda a, b, c: F.linear(tensor(a, (2, 3)), tensor(b, (4, 3)), tensor(c, (4,))),
+        "conv1d": lambda a, b, c: F.conv1d(tensor(a, (1, 3, 5)), tensor(b, (4, 3, 2)), tensor(c, (4,))),
+        "conv2d": lambda a, b, c: F.conv2d(tensor(a, (1, 3, 5, 5)), tensor(b, (4, 3, 2, 2)), tensor(c, (4,))),
+    }
+    for op, fn in biased.items():
+        out["ops"][f"{op}:tensor,tensor,bias"] = {
+            f"{a},{b},{c}": outcome(lambda: fn(a, b, c))
+            for a in NAMES for b in NAMES for c in NAMES}
+    json.dump(out, sys.stdout, indent=0, sort_keys=True)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
