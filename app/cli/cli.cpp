@@ -57,6 +57,8 @@ int run(int argc, char** argv) {
   add("decode", "Decode bit patterns of a format", add_decode);
   add("bench", "Measure conversion throughput against a plain copy", add_bench);
   add("devices", "List compute backends and devices", add_devices);
+  add("promote", "What a framework does with a pair of dtypes: result or exact error, rule, fixes",
+      add_promote);
 
   std::vector<std::string> args = protect_negative_values(argc, argv);
   std::vector<const char*> cargs{argv[0]};

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "core/dtype/float_format.h"
@@ -76,6 +77,8 @@ inline bool is_integer(DType t) {
   return k == DTypeKind::SignedInt || k == DTypeKind::UnsignedInt;
 }
 inline std::string_view name(DType t) { return info(t).name; }
+// A compact spelling for grids and axis labels: f32, bf16, e4m3fn, e2m1fn, i8, c64, bc32.
+std::string short_name(DType t);
 
 // Integer limits, for SignedInt / UnsignedInt / Bool rows.
 int64_t int_min(DType t);

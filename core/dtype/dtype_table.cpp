@@ -4,6 +4,7 @@
 #include "core/dtype/dtype.h"
 
 #include <limits>
+#include <utility>
 
 namespace pl {
 namespace {
@@ -164,6 +165,21 @@ uint64_t int_max(DType t) {
   if (i.kind == DTypeKind::UnsignedInt)
     return i.storage_bits == 64 ? ~uint64_t{0} : (uint64_t{1} << i.storage_bits) - 1;
   return 0;
+}
+
+std::string short_name(DType t) {
+  const std::string_view n = name(t);
+  // {prefix of the canonical name, its short replacement}, first match wins.
+  constexpr std::pair<std::string_view, std::string_view> kRules[] = {
+      {"float8_", ""}, {"float6_", ""}, {"float4_", ""}, {"bfloat", "bf"}, {"bcomplex", "bc"},
+      {"complex", "c"}, {"float", "f"}, {"uint", "u"}, {"int", "i"}};
+  for (const auto& [prefix, replacement] : kRules)
+    if (n.substr(0, prefix.size()) == prefix) {
+      std::string out(replacement);
+      out.append(n.substr(prefix.size()));
+      return out;
+    }
+  return std::string(n);  // bool, tf32
 }
 
 }  // namespace pl

@@ -43,6 +43,20 @@ check bad-custom 2 'invalid custom format' -- "$PL" cast --to e3m0:ieee 1
 check no-subcommand-arg 2 'required' -- "$PL" cast 1
 check unknown-subcommand 2 '.' -- "$PL" frobnicate
 check bench-small 0 'convert GB/s' -- "$PL" bench --backend cpu --elements 100000 --reps 2 --formats float16,e5m7
+check promote-linear-error 0 'expected m1 and m2 to have the same dtype, but got: float != c10::BFloat16' -- "$PL" promote --op linear float32 bfloat16
+check promote-linear-fix 0 'x.to\(w.dtype\) .* -> torch.bfloat16' -- "$PL" promote --op linear float32 bfloat16
+check promote-conv-bias 0 'Input type \(c10::Half\) and bias type \(float\) should be the same' -- "$PL" promote --op conv2d float16 float16 --bias float32
+check promote-scalar 0 '-> torch.float32' -- "$PL" promote --op add --b-kind scalar int32 float64
+check promote-zerodim 0 '-> torch.float16' -- "$PL" promote --op mul --b-kind zerodim float16 float64
+check promote-json 0 '"error_type": "RuntimeError"' -- "$PL" promote --op mm --json float32 float64
+check promote-table 0 '^bf16 +bf16' -- "$PL" promote --op add --b-kind zerodim --table
+check promote-table-json 0 '"cells"' -- "$PL" promote --op matmul --table --json
+check promote-bad-framework 2 'unknown framework' -- "$PL" promote --framework caffe float32 float32
+check promote-bad-op 2 "unknown op 'conv3d'" -- "$PL" promote --op conv3d float32 float32
+check promote-bad-dtype 2 "did you mean 'float64'" -- "$PL" promote float32 flaot64
+check promote-not-torch 2 'not a torch dtype' -- "$PL" promote float32 float6_e2m3fn
+check promote-bias-op 2 'takes no bias' -- "$PL" promote --op add --bias float32 float32 float32
+check promote-one-dtype 2 'give two dtypes' -- "$PL" promote float32
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"
 echo "$passes passed, $fails failed"

@@ -1,0 +1,222 @@
+// precision-lab promote --framework F [--op OP] [--a-kind K] [--b-kind K] [--bias T]
+//                       [--json] A B       (one pair: result or exact error, rule, fixes)
+// precision-lab promote --framework F [--op OP] [--a-kind K] [--b-kind K] --table [--json]
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli.h"
+#include "core/dtype/format_lookup.h"
+#include "core/promote/engine.h"
+
+namespace pl::cli {
+namespace {
+
+using promote::Engine;
+using promote::Outcome;
+using promote::Query;
+
+struct PromoteArgs {
+  std::string framework = "torch";
+  std::string op = "add";
+  std::string a_kind = "tensor", b_kind = "tensor";
+  std::string bias;
+  bool table = false;
+  bool json = false;
+  std::vector<std::string> dtypes;
+};
+
+nlohmann::json outcome_json(const Engine& e, const Outcome& o) {
+  nlohmann::json j;
+  if (o.ok()) {
+    j["result"] = name(*o.result);
+    j["result_framework"] = e.spell(*o.result);
+  } else {
+    j["error_type"] = o.error_type;
+    j["error"] = o.message;
+  }
+  j["rule"] = o.rule;
+  return j;
+}
+
+std::string outcome_text(const Engine& e, const Outcome& o) {
+  return o.ok() ? "-> " + e.spell(*o.result) : "raises " + o.error_type + ": " + o.message;
+}
+
+Expected<DType> engine_dtype(const Engine& e, const std::string& text) {
+  auto t = parse_dtype(text);
+  if (!t) return Error{t.error()};
+  if (!e.has_dtype(*t))
+    return Error{std::string(name(*t)) + " is not a " + std::string(e.framework) + " dtype"};
+  return *t;
+}
+
+std::vector<DType> engine_dtypes(const Engine& e) {
+  std::vector<DType> out;
+  for (const auto& row : all_dtypes())
+    if (e.has_dtype(row.id)) out.push_back(row.id);
+  return out;
+}
+
+// Short cell text for the grid: the result's short name, or "ERR".
+std::string cell_text(const Outcome& o) { return o.ok() ? short_name(*o.result) : "ERR"; }
+
+int print_table(const Engine& e, const Query& base, bool json) {
+  const std::vector<DType> ts = engine_dtypes(e);
+  nlohmann::json cells = nlohmann::json::array();
+  std::string bias_note;
+  if (base.bias) bias_note.append(", bias ").append(name(*base.bias));
+  if (!json) {
+    std::printf("%s %s (%s), op %s, a %s x b %s%s: rows a, columns b\n%-9s",
+                std::string(e.framework).c_str(), std::string(e.version).c_str(),
+                std::string(e.device).c_str(), base.op.c_str(),
+                std::string(operand_kind_name(base.a.kind)).c_str(),
+                std::string(operand_kind_name(base.b.kind)).c_str(),
+                bias_note.c_str(), "");
+    for (DType b : ts) std::printf(" %-8s", short_name(b).c_str());
+    std::printf("\n");
+  }
+  for (DType a : ts) {
+    if (!json) std::printf("%-9s", short_name(a).c_str());
+    for (DType b : ts) {
+      Query q = base;
+      q.a.dtype = a;
+      q.b.dtype = b;
+      Outcome o = e.evaluate(q);
+      if (json) {
+        nlohmann::json j = outcome_json(e, o);
+        j["a"] = name(a);
+        j["b"] = name(b);
+        cells.push_back(j);
+      } else {
+        std::printf(" %-8s", cell_text(o).c_str());
+      }
+    }
+    if (!json) std::printf("\n");
+  }
+  if (json) {
+    nlohmann::json out{{"framework", e.framework}, {"version", e.version}, {"device", e.device},
+                       {"op", base.op}, {"a_kind", operand_kind_name(base.a.kind)},
+                       {"b_kind", operand_kind_name(base.b.kind)}, {"cells", cells}};
+    if (base.bias) out["bias"] = name(*base.bias);
+    std::cout << out.dump(1) << "\n";
+  }
+  return kExitOk;
+}
+
+int print_pair(const Engine& e, const Query& q, bool json) {
+  const Outcome o = e.evaluate(q);
+  const auto fixes = o.ok() ? std::vector<promote::Fix>{} : promote::suggest_fixes(e, q);
+  if (json) {
+    nlohmann::json j = outcome_json(e, o);
+    j["framework"] = e.framework;
+    j["version"] = e.version;
+    j["device"] = e.device;
+    j["op"] = q.op;
+    j["a"] = {{"dtype", name(q.a.dtype)}, {"kind", operand_kind_name(q.a.kind)}};
+    j["b"] = {{"dtype", name(q.b.dtype)}, {"kind", operand_kind_name(q.b.kind)}};
+    if (q.bias) j["bias"] = name(*q.bias);
+    j["fixes"] = nlohmann::json::array();
+    for (const auto& f : fixes) {
+      nlohmann::json fj = outcome_json(e, f.outcome);
+      fj["code"] = f.code;
+      fj["effect"] = f.effect;
+      j["fixes"].push_back(fj);
+    }
+    std::cout << j.dump(1) << "\n";
+    return kExitOk;
+  }
+  std::string bias_note;
+  if (q.bias) bias_note.append(", bias: ").append(e.spell(*q.bias));
+  std::printf("%s %s (%s): %s(a: %s %s, b: %s %s%s)\n", std::string(e.framework).c_str(),
+              std::string(e.version).c_str(), std::string(e.device).c_str(), q.op.c_str(),
+              e.spell(q.a.dtype).c_str(), std::string(operand_kind_name(q.a.kind)).c_str(),
+              e.spell(q.b.dtype).c_str(), std::string(operand_kind_name(q.b.kind)).c_str(),
+              bias_note.c_str());
+  std::printf("  %s\n  rule: %s\n", outcome_text(e, o).c_str(), o.rule.c_str());
+  if (!fixes.empty()) std::printf("  fixes:\n");
+  for (const auto& f : fixes) {
+    std::string effect;
+    effect.append("(").append(f.effect).append(")");
+    std::printf("    %-26s %-34s %s\n", f.code.c_str(), effect.c_str(),
+                outcome_text(e, f.outcome).c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Runner add_promote(CLI::App& app) {
+  auto args = std::make_shared<PromoteArgs>();
+  app.add_option("--framework", args->framework, "Framework: " + promote::engine_names());
+  std::string ops_help = "Operation";
+  for (const Engine& e : promote::engines()) {
+    ops_help.append("; ").append(e.framework).append(":");
+    for (auto o : e.ops) ops_help.append(" ").append(o);
+  }
+  app.add_option("--op", args->op, ops_help);
+  app.add_option("--a-kind", args->a_kind, "tensor | zerodim | scalar");
+  app.add_option("--b-kind", args->b_kind, "tensor | zerodim | scalar");
+  app.add_option("--bias", args->bias, "Bias dtype, for ops that take one");
+  app.add_flag("--table", args->table, "Every dtype x dtype pair for the op and kinds");
+  app.add_flag("--json", args->json, "Machine-readable output");
+  app.add_option("dtypes", args->dtypes, "A B: the two operand dtypes (omit with --table)");
+  return [args]() {
+    const Engine* e = promote::find_engine(args->framework);
+    if (!e) {
+      std::fprintf(stderr, "error: unknown framework '%s' (available: %s)\n",
+                   args->framework.c_str(), promote::engine_names().c_str());
+      return kExitBadInput;
+    }
+    if (std::find(e->ops.begin(), e->ops.end(), args->op) == e->ops.end()) {
+      std::string ops;
+      for (auto o : e->ops) ops += (ops.empty() ? "" : ", ") + std::string(o);
+      std::fprintf(stderr, "error: unknown op '%s' for %s (available: %s)\n", args->op.c_str(),
+                   args->framework.c_str(), ops.c_str());
+      return kExitBadInput;
+    }
+    auto ka = promote::parse_operand_kind(args->a_kind);
+    auto kb = promote::parse_operand_kind(args->b_kind);
+    if (!ka || !kb) {
+      std::fprintf(stderr, "error: operand kind must be tensor, zerodim or scalar\n");
+      return kExitBadInput;
+    }
+    Query q{args->op, {DType::float32, *ka}, {DType::float32, *kb}, std::nullopt};
+    if (!args->bias.empty()) {
+      if (std::find(e->bias_ops.begin(), e->bias_ops.end(), args->op) == e->bias_ops.end()) {
+        std::fprintf(stderr, "error: %s takes no bias\n", args->op.c_str());
+        return kExitBadInput;
+      }
+      auto t = engine_dtype(*e, args->bias);
+      if (!t) {
+        std::fprintf(stderr, "error: --bias: %s\n", t.error().c_str());
+        return kExitBadInput;
+      }
+      q.bias = *t;
+    }
+    if (args->table) {
+      if (!args->dtypes.empty()) {
+        std::fprintf(stderr, "error: --table takes no dtypes\n");
+        return kExitBadInput;
+      }
+      return print_table(*e, q, args->json);
+    }
+    if (args->dtypes.size() != 2) {
+      std::fprintf(stderr, "error: give two dtypes (A B), or --table\n");
+      return kExitBadInput;
+    }
+    for (int i = 0; i < 2; ++i) {
+      auto t = engine_dtype(*e, args->dtypes[i]);
+      if (!t) {
+        std::fprintf(stderr, "error: %s\n", t.error().c_str());
+        return kExitBadInput;
+      }
+      (i == 0 ? q.a : q.b).dtype = *t;
+    }
+    return print_pair(*e, q, args->json);
+  };
+}
+
+}  // namespace pl::cli

@@ -1,0 +1,46 @@
+// The promotion engines behind one interface, so the CLI and the Promotion panel
+// ask every framework the same question the same way. Each engine names the
+// framework version and device whose behaviour it reproduces.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/promote/outcome.h"
+
+namespace pl::promote {
+
+struct Query {
+  std::string op;                 // engine-specific name: "add", "linear", ...
+  Operand a;                      // input (x)
+  Operand b;                      // other operand or weight (w)
+  std::optional<DType> bias;      // bias dtype, for ops that take one
+};
+
+struct Engine {
+  std::string_view framework;  // "torch"
+  std::string_view version;    // the release reproduced, e.g. "2.15.0"
+  std::string_view device;     // "cpu"
+  std::vector<std::string_view> ops;
+  std::vector<std::string_view> bias_ops;  // ops that accept a bias
+  bool (*has_dtype)(DType);
+  std::string (*spell)(DType);  // "torch.float32"
+  Outcome (*evaluate)(const Query&);
+};
+
+std::span<const Engine> engines();
+const Engine* find_engine(std::string_view framework);
+std::string engine_names();  // "torch" (comma-separated, for messages)
+
+// What a user would try after an error, and what each attempt gives.
+struct Fix {
+  std::string code;     // e.g. "x.to(w.dtype)"
+  std::string effect;   // what it changes, in words
+  Outcome outcome;      // the same call after the change
+};
+std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q);
+
+}  // namespace pl::promote
