@@ -10,7 +10,8 @@
 namespace {
 
 bool is_window_option(const char* a) {
-  for (const char* o : {"--screenshot", "--panel", "--size", "--value"})
+  for (const char* o : {"--screenshot", "--panel", "--size", "--value", "--op", "--compare",
+                        "--select"})
     if (std::strcmp(a, o) == 0) return true;
   return false;
 }
@@ -27,10 +28,13 @@ int run_window(int argc, char** argv) {
     if (a == "--screenshot") o.screenshot_path = v;
     else if (a == "--panel") o.panel = v;
     else if (a == "--value") o.value = v;
+    else if (a == "--op") o.promote_op = v;
+    else if (a == "--select") o.select = v;
+    else if (a == "--compare" && (v == "on" || v == "off")) o.compare = v == "on";
     else if (a == "--size" && std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) == 2 &&
              o.width > 0 && o.height > 0 && o.width <= 8192 && o.height <= 8192) {
     } else {
-      std::fprintf(stderr, "error: bad window option %s %s (--size takes WIDTHxHEIGHT)\n",
+      std::fprintf(stderr, "error: bad window option %s %s (--size takes WIDTHxHEIGHT, --compare on|off)\n",
                    a.c_str(), v.c_str());
       return pl::cli::kExitBadInput;
     }

@@ -183,6 +183,14 @@ Runner add_promote(CLI::App& app) {
       std::fprintf(stderr, "error: operand kind must be tensor, zerodim or scalar\n");
       return kExitBadInput;
     }
+    const bool kinds_modelled =
+        std::find(e->kind_ops.begin(), e->kind_ops.end(), args->op) != e->kind_ops.end();
+    if (!kinds_modelled && (*ka != promote::OperandKind::Tensor ||
+                            *kb != promote::OperandKind::Tensor)) {
+      std::fprintf(stderr, "error: %s takes dimensioned tensors; --a-kind/--b-kind apply to "
+                   "elementwise ops\n", args->op.c_str());
+      return kExitBadInput;
+    }
     Query q{args->op, {DType::float32, *ka}, {DType::float32, *kb}, std::nullopt};
     if (!args->bias.empty()) {
       if (std::find(e->bias_ops.begin(), e->bias_ops.end(), args->op) == e->bias_ops.end()) {

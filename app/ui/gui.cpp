@@ -18,6 +18,7 @@
 #include "app/ui/fonts.h"
 #include "app/ui/formats_panel.h"
 #include "app/ui/gl_context.h"
+#include "app/ui/promotion_panel.h"
 #include "core/backend/backend.h"
 #include "core/export/png_writer.h"
 
@@ -105,11 +106,15 @@ int run_gui(const GuiOptions& o) {
 
   App app;
   app.panels.push_back(std::make_unique<FormatsPanel>(o.value));
+  auto promotion = std::make_unique<PromotionPanel>();
+  if (auto err = promotion->configure(o.promote_op, o.compare, o.select); !err.empty())
+    return fail(err);
+  app.panels.push_back(std::move(promotion));
   app.status = backend_status() + "   font: " + font;
   app.select_panel = lower(o.panel);
   bool known = std::any_of(app.panels.begin(), app.panels.end(),
                            [&](auto& p) { return lower(p->name()) == app.select_panel; });
-  if (!known) return fail("unknown panel '" + o.panel + "' (panels: formats)");
+  if (!known) return fail("unknown panel '" + o.panel + "' (panels: formats, promotion)");
 
   std::unique_ptr<gl::Framebuffer> fbo;
   for (int frame = 0; !ctx->should_close(); ++frame) {

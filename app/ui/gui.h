@@ -10,6 +10,10 @@ struct GuiOptions {
   std::string panel = "formats";  // which panel the screenshot shows
   int width = 1400, height = 860;
   std::string value = "0.1";      // initial value in the Formats panel
+  // Promotion panel start state (for demos and screenshots).
+  std::string promote_op = "add";
+  bool compare = false;           // compare tensor x tensor with tensor x zero-dim
+  std::string select;             // "A,B": the pair shown below the grid
 };
 
 int run_gui(const GuiOptions& o);

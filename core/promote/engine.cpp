@@ -9,11 +9,12 @@
 namespace pl::promote {
 namespace {
 
-std::vector<std::string_view> torch_ops(bool bias_only) {
+template <typename Pred>
+std::vector<std::string_view> torch_ops(Pred keep) {
   std::vector<std::string_view> out;
   for (int i = 0; i < torch::kOpCount; ++i) {
     auto op = static_cast<torch::Op>(i);
-    if (!bias_only || torch::op_takes_bias(op)) out.push_back(torch::op_name(op));
+    if (keep(op)) out.push_back(torch::op_name(op));
   }
   return out;
 }
@@ -28,7 +29,8 @@ std::string torch_spell(DType t) { return "torch." + std::string(torch::python_n
 
 const std::array<Engine, 1>& registry() {
   static const std::array<Engine, 1> engines = {
-      Engine{"torch", torch::kVersion, "cpu", torch_ops(false), torch_ops(true),
+      Engine{"torch", torch::kVersion, "cpu", torch_ops([](torch::Op) { return true; }),
+             torch_ops(torch::op_takes_bias), torch_ops(torch::op_is_elementwise),
              torch::has_dtype, torch_spell, torch_evaluate},
   };
   return engines;

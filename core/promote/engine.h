@@ -26,6 +26,7 @@ struct Engine {
   std::string_view device;     // "cpu"
   std::vector<std::string_view> ops;
   std::vector<std::string_view> bias_ops;  // ops that accept a bias
+  std::vector<std::string_view> kind_ops;  // ops where zero-dim / scalar operands are modelled
   bool (*has_dtype)(DType);
   std::string (*spell)(DType);  // "torch.float32"
   Outcome (*evaluate)(const Query&);

@@ -34,6 +34,16 @@ struct Outcome {
   bool ok() const { return result.has_value(); }
 };
 
+// How a result relates to its operands, for colouring a promotion grid.
+enum class OutcomeClass : uint8_t {
+  Kept,      // the result is one operand's dtype
+  Widened,   // a third dtype, wide enough for both (float16 + bfloat16 -> float32)
+  Narrowed,  // a dtype with fewer bits than one operand (int64 + float16 -> float16)
+  Error,     // the call raises
+};
+OutcomeClass classify(DType a, DType b, const Outcome& o);
+std::string_view outcome_class_name(OutcomeClass c);
+
 std::string_view operand_kind_name(OperandKind k);  // "tensor", "zerodim", "scalar"
 std::optional<OperandKind> parse_operand_kind(std::string_view s);
 

@@ -442,6 +442,11 @@ Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias) {
       return Outcome{std::nullopt, "AttributeError",
                      "module 'torch' has no attribute '" + std::string(name(t)) + "'",
                      std::string(name(t)) + " is not a PyTorch dtype."};
+  if (!op_is_elementwise(op) &&
+      (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
+    return Outcome{std::nullopt, "precision-lab",
+                   std::string(op_name(op)) + " is modelled for dimensioned tensors only",
+                   "Operand kinds (zero-dim, Python scalar) matter for elementwise ops."};
   return run([&]() -> Common {
     if (op_is_elementwise(op)) return elementwise(op, a, b);
     if (op == Op::To) {

@@ -37,8 +37,9 @@ Outcome promote_types(DType a, DType b);
 // torch.result_type over the operands, in order.
 Outcome result_type(std::span<const Operand> operands);
 
-// What op(a, b[, bias]) returns or raises on the CPU. For matrix ops and convolutions
-// both operands are dimensioned tensors; `bias` is the bias tensor's dtype when given.
+// What op(a, b[, bias]) returns or raises on the CPU. Matrix ops, convolutions and .to()
+// are modelled for dimensioned tensors only (other kinds give an outcome whose error_type
+// is "precision-lab", never a made-up PyTorch message); `bias` is the bias dtype.
 Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias = std::nullopt);
 
 }  // namespace pl::promote::torch

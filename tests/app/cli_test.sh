@@ -56,6 +56,7 @@ check promote-bad-op 2 "unknown op 'conv3d'" -- "$PL" promote --op conv3d float3
 check promote-bad-dtype 2 "did you mean 'float64'" -- "$PL" promote float32 flaot64
 check promote-not-torch 2 'not a torch dtype' -- "$PL" promote float32 float6_e2m3fn
 check promote-bias-op 2 'takes no bias' -- "$PL" promote --op add --bias float32 float32 float32
+check promote-kind-matrix 2 'apply to elementwise ops' -- "$PL" promote --op mm --b-kind zerodim float32 float32
 check promote-one-dtype 2 'give two dtypes' -- "$PL" promote float32
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"

@@ -84,3 +84,27 @@ TEST(TorchPromotion, EveryOpEveryOperandKindEveryPair) {
 
 }  // namespace
 }  // namespace pl::promote
+
+namespace pl::promote {
+namespace {
+
+TEST(OutcomeClass, KeptWidenedNarrowedError) {
+  auto eval = [](DType a, DType b, OperandKind kb = OperandKind::Tensor) {
+    return torch::evaluate(torch::Op::Add, {a}, {b, kb});
+  };
+  EXPECT_EQ(classify(DType::float32, DType::float64, eval(DType::float32, DType::float64)),
+            OutcomeClass::Kept);
+  EXPECT_EQ(classify(DType::float16, DType::bfloat16, eval(DType::float16, DType::bfloat16)),
+            OutcomeClass::Widened);
+  EXPECT_EQ(classify(DType::int64, DType::float16, eval(DType::int64, DType::float16)),
+            OutcomeClass::Narrowed);
+  EXPECT_EQ(classify(DType::float16, DType::float64,
+                     eval(DType::float16, DType::float64, OperandKind::ZeroDim)),
+            OutcomeClass::Narrowed);
+  EXPECT_EQ(classify(DType::float8_e4m3fn, DType::float32,
+                     eval(DType::float8_e4m3fn, DType::float32)),
+            OutcomeClass::Error);
+}
+
+}  // namespace
+}  // namespace pl::promote

@@ -1,0 +1,311 @@
+#include "app/ui/promotion_panel.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include <imgui.h>
+
+#include "core/dtype/format_lookup.h"
+
+namespace pl::ui {
+namespace {
+
+using promote::Outcome;
+using promote::OutcomeClass;
+
+// Okabe & Ito colours, dimmed to sit behind text: kept grey, widened blue, narrowed
+// orange, error vermillion; a disagreement in compare mode gets a yellow frame.
+ImU32 class_colour(OutcomeClass c) {
+  switch (c) {
+    case OutcomeClass::Kept: return IM_COL32(70, 74, 82, 255);
+    case OutcomeClass::Widened: return IM_COL32(0, 90, 140, 255);
+    case OutcomeClass::Narrowed: return IM_COL32(150, 100, 0, 255);
+    case OutcomeClass::Error: return IM_COL32(140, 40, 20, 255);
+  }
+  return 0;
+}
+constexpr ImU32 kDisagree = IM_COL32(240, 228, 66, 255);
+
+bool is_narrow_float(DType t) {
+  const auto& i = info(t);
+  return i.kind == DTypeKind::Float && i.storage_bits <= 8;
+}
+
+std::string outcome_line(const promote::Engine& e, const Outcome& o) {
+  return o.ok() ? "-> " + e.spell(*o.result) : o.error_type + ": " + o.message;
+}
+
+bool same_outcome(const Outcome& x, const Outcome& y) {
+  return x.result == y.result && x.error_type == y.error_type && x.message == y.message;
+}
+
+void legend_chip(OutcomeClass c, const char* text) {
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  float h = ImGui::GetTextLineHeight();
+  ImGui::GetWindowDrawList()->AddRectFilled(p, {p.x + h, p.y + h}, class_colour(c));
+  ImGui::Dummy({h, h});
+  ImGui::SameLine();
+  ImGui::TextUnformatted(text);
+  ImGui::SameLine(0, 18);
+}
+
+}  // namespace
+
+PromotionPanel::PromotionPanel() {
+  for (const auto& row : all_dtypes())
+    for (const auto& e : promote::engines())
+      if (e.has_dtype(row.id)) {
+        dtypes_.push_back(row.id);
+        break;
+      }
+  other_.b_kind = static_cast<int>(promote::OperandKind::ZeroDim);  // a telling first compare
+}
+
+std::string PromotionPanel::configure(const std::string& op, bool compare,
+                                      const std::string& select) {
+  const auto& e = engine(main_);
+  auto it = std::find(e.ops.begin(), e.ops.end(), op);
+  if (it == e.ops.end()) return "unknown op '" + op + "' for " + std::string(e.framework);
+  main_.op = other_.op = int(it - e.ops.begin());
+  compare_ = compare;
+  if (select.empty()) return "";
+  const auto comma = select.find(',');
+  if (comma == std::string::npos) return "--select takes A,B";
+  for (int side = 0; side < 2; ++side) {
+    auto t = parse_dtype(side ? select.substr(comma + 1) : select.substr(0, comma));
+    if (!t) return t.error();
+    auto pos = std::find(dtypes_.begin(), dtypes_.end(), *t);
+    if (pos == dtypes_.end()) return std::string(pl::name(*t)) + " is in no framework";
+    (side ? selected_b_ : selected_a_) = int(pos - dtypes_.begin());
+  }
+  return "";
+}
+
+const promote::Engine& PromotionPanel::engine(const Setting& s) const {
+  return promote::engines()[s.engine];
+}
+
+promote::Query PromotionPanel::query(const Setting& s, DType a, DType b) const {
+  const auto& e = engine(s);
+  promote::Query q{std::string(e.ops[s.op]),
+                   {a, static_cast<promote::OperandKind>(s.a_kind)},
+                   {b, static_cast<promote::OperandKind>(s.b_kind)},
+                   std::nullopt};
+  if (s.bias > 0) q.bias = dtypes_[s.bias - 1];
+  return q;
+}
+
+bool PromotionPanel::visible(DType t) const {
+  if (hide_narrow_floats_ && is_narrow_float(t)) return false;
+  return filter_[0] == 0 || std::string(pl::name(t)).find(filter_) != std::string::npos ||
+         short_name(t).find(filter_) != std::string::npos;
+}
+
+void PromotionPanel::recompute() {
+  char key[96];
+  std::snprintf(key, sizeof key, "%d %d %d %d %d|%d %d %d %d %d|%d", main_.engine, main_.op,
+                main_.a_kind, main_.b_kind, main_.bias, other_.engine, other_.op, other_.a_kind,
+                other_.b_kind, other_.bias, compare_);
+  if (computed_for_ == key) return;  // the grid is pure: only new settings change it
+  computed_for_ = key;
+  auto fill = [&](const Setting& s, Grid& g) {
+    g.cells.clear();
+    for (DType a : dtypes_)
+      for (DType b : dtypes_) g.cells.push_back(engine(s).evaluate(query(s, a, b)));
+  };
+  fill(main_, grid_);
+  if (compare_) fill(other_, other_grid_);
+}
+
+void PromotionPanel::draw_setting(const char* id, Setting& s) {
+  ImGui::PushID(id);
+  const auto& engines = promote::engines();
+  ImGui::SetNextItemWidth(150);
+  if (ImGui::BeginCombo("##engine", (std::string(engines[s.engine].framework) + " " +
+                                     std::string(engines[s.engine].version))
+                                        .c_str())) {
+    for (int i = 0; i < int(engines.size()); ++i) {
+      std::string label = std::string(engines[i].framework) + " " +
+                          std::string(engines[i].version) + " (" +
+                          std::string(engines[i].device) + ")";
+      if (ImGui::Selectable(label.c_str(), i == s.engine)) s = Setting{i};
+    }
+    ImGui::EndCombo();
+  }
+  const auto& e = engines[s.engine];
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90);
+  if (ImGui::BeginCombo("op", std::string(e.ops[s.op]).c_str())) {
+    for (int i = 0; i < int(e.ops.size()); ++i)
+      if (ImGui::Selectable(std::string(e.ops[i]).c_str(), i == s.op)) s.op = i, s.bias = 0;
+    ImGui::EndCombo();
+  }
+  const char* kinds = "tensor\0zero-dim tensor\0Python scalar\0";
+  const bool kinds_modelled =
+      std::find(e.kind_ops.begin(), e.kind_ops.end(), e.ops[s.op]) != e.kind_ops.end();
+  if (!kinds_modelled) s.a_kind = s.b_kind = 0;
+  ImGui::BeginDisabled(!kinds_modelled);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(130);
+  ImGui::Combo("a", &s.a_kind, kinds);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(130);
+  ImGui::Combo("b", &s.b_kind, kinds);
+  ImGui::EndDisabled();
+  const bool takes_bias =
+      std::find(e.bias_ops.begin(), e.bias_ops.end(), e.ops[s.op]) != e.bias_ops.end();
+  if (takes_bias) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(110);
+    if (ImGui::BeginCombo("bias", s.bias ? std::string(pl::name(dtypes_[s.bias - 1])).c_str()
+                                         : "none")) {
+      if (ImGui::Selectable("none", s.bias == 0)) s.bias = 0;
+      for (int i = 0; i < int(dtypes_.size()); ++i)
+        if (ImGui::Selectable(std::string(pl::name(dtypes_[i])).c_str(), s.bias == i + 1))
+          s.bias = i + 1;
+      ImGui::EndCombo();
+    }
+  }
+  ImGui::PopID();
+}
+
+void PromotionPanel::draw_grid() {
+  std::vector<int> shown;
+  for (int i = 0; i < int(dtypes_.size()); ++i)
+    if (visible(dtypes_[i])) shown.push_back(i);
+  if (shown.empty()) {
+    ImGui::TextDisabled("no dtype matches the filter");
+    return;
+  }
+  const int n = int(dtypes_.size());
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInner;
+  // 23+ columns on a 1280-pixel screen: the grid uses a smaller font than the controls.
+  constexpr float kGridFontScale = 0.8f;
+  ImGui::SetWindowFontScale(kGridFontScale);
+  const float cell_w = ImGui::CalcTextSize("e4m3fnuz").x + 4;
+  if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags, {0, -120})) {
+    ImGui::SetWindowFontScale(1.0f);
+    return;
+  }
+  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupColumn("a \\ b", ImGuiTableColumnFlags_WidthFixed, cell_w);
+  for (int j : shown)
+    ImGui::TableSetupColumn(short_name(dtypes_[j]).c_str(), ImGuiTableColumnFlags_WidthFixed,
+                            cell_w);
+  ImGui::TableHeadersRow();
+  const auto& e = engine(main_);
+  for (int i : shown) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(short_name(dtypes_[i]).c_str());
+    for (int j : shown) {
+      ImGui::TableNextColumn();
+      const Outcome& o = grid_.cells[i * n + j];
+      const OutcomeClass c = promote::classify(dtypes_[i], dtypes_[j], o);
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, class_colour(c));
+      const bool differs = compare_ && !same_outcome(o, other_grid_.cells[i * n + j]);
+      ImGui::PushID(i * n + j);
+      const bool selected = i == selected_a_ && j == selected_b_;
+      if (ImGui::Selectable(o.ok() ? short_name(*o.result).c_str() : "error", selected, 0,
+                            {cell_w - 4, 0})) {
+        selected_a_ = i;
+        selected_b_ = j;
+      }
+      if (differs) {
+        ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+        ImGui::GetWindowDrawList()->AddRect(lo, hi, kDisagree, 0, 0, 2.0f);
+      }
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetWindowFontScale(1.0f);
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+        ImGui::Text("a: %s, b: %s", e.spell(dtypes_[i]).c_str(), e.spell(dtypes_[j]).c_str());
+        ImGui::TextUnformatted(outcome_line(e, o).c_str());
+        ImGui::TextDisabled("%s", o.rule.c_str());
+        if (compare_) {
+          const auto& oe = engine(other_);
+          const Outcome& other = other_grid_.cells[i * n + j];
+          ImGui::Separator();
+          ImGui::Text("compared setting: %s", outcome_line(oe, other).c_str());
+          ImGui::TextDisabled("%s", other.rule.c_str());
+        }
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+        ImGui::SetWindowFontScale(kGridFontScale);
+      }
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndTable();
+  ImGui::SetWindowFontScale(1.0f);
+}
+
+void PromotionPanel::draw_selection() {
+  if (selected_a_ < 0) {
+    ImGui::TextDisabled("Click a cell to make that pair the current input (a) and weight (b) "
+                        "dtypes and see the fixes people try.");
+    return;
+  }
+  const auto& e = engine(main_);
+  const promote::Query q = query(main_, dtypes_[selected_a_], dtypes_[selected_b_]);
+  const Outcome& o = grid_.cells[selected_a_ * int(dtypes_.size()) + selected_b_];
+  ImGui::Text("%s %s: %s(%s, %s)", std::string(e.framework).c_str(),
+              std::string(e.version).c_str(), q.op.c_str(), e.spell(q.a.dtype).c_str(),
+              e.spell(q.b.dtype).c_str());
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored(o.ok() ? ImVec4(0.6f, 0.85f, 1.0f, 1) : ImVec4(1.0f, 0.55f, 0.4f, 1), "%s",
+                     outcome_line(e, o).c_str());
+  ImGui::TextDisabled("%s", o.rule.c_str());
+  if (compare_) {
+    const Outcome& other = other_grid_.cells[selected_a_ * int(dtypes_.size()) + selected_b_];
+    ImGui::Text("compared setting: %s", outcome_line(engine(other_), other).c_str());
+    ImGui::TextDisabled("%s", other.rule.c_str());
+  }
+  ImGui::PopTextWrapPos();
+  if (o.ok() || !ImGui::BeginTable("fixes", 3, ImGuiTableFlags_SizingFixedFit)) return;
+  for (const auto& f : promote::suggest_fixes(e, q)) {
+    ImGui::TableNextColumn();
+    ImGui::Text("fix: %s", f.code.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%s", f.effect.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(outcome_line(e, f.outcome).c_str());
+  }
+  ImGui::EndTable();
+}
+
+void PromotionPanel::draw_content() {
+  draw_setting("main", main_);
+  ImGui::SameLine(0, 24);
+  ImGui::Checkbox("compare with", &compare_);
+  if (compare_) {
+    ImGui::SameLine();
+    draw_setting("other", other_);
+  }
+  ImGui::Spacing();
+  ImGui::Checkbox("hide float8/6/4", &hide_narrow_floats_);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(120);
+  ImGui::InputTextWithHint("##filter", "filter dtypes", filter_, sizeof filter_);
+  ImGui::SameLine(0, 24);
+  legend_chip(OutcomeClass::Kept, "one operand's dtype");
+  legend_chip(OutcomeClass::Widened, "widened");
+  legend_chip(OutcomeClass::Narrowed, "narrowed");
+  legend_chip(OutcomeClass::Error, "raises");
+  if (compare_) {
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    float h = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRect(p, {p.x + h, p.y + h}, kDisagree, 0, 0, 2.0f);
+    ImGui::Dummy({h, h});
+    ImGui::SameLine();
+    ImGui::TextUnformatted("settings disagree");
+  }
+  ImGui::NewLine();
+  recompute();
+  draw_grid();
+  draw_selection();
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,53 @@
+// The Promotion panel: a dtype x dtype grid of what a framework does with each
+// pair (result or error, coloured by outcome), op and operand-kind selectors,
+// a compare mode that highlights every cell where two settings disagree, the
+// full rule and exact message on hover, and the chosen pair with its fixes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/ui/panel.h"
+#include "core/promote/engine.h"
+
+namespace pl::ui {
+
+class PromotionPanel final : public Panel {
+ public:
+  PromotionPanel();
+  const char* name() const override { return "Promotion"; }
+  void draw_content() override;
+  // Start state: the op, compare mode, and a selected pair "A,B". Returns an error text.
+  std::string configure(const std::string& op, bool compare, const std::string& select);
+
+ private:
+  // One side of the grid: which framework, op and operand kinds are asked.
+  struct Setting {
+    int engine = 0;
+    int op = 0;
+    int a_kind = 0, b_kind = 0;
+    int bias = 0;  // 0: no bias; k > 0: dtypes_[k - 1]
+  };
+  struct Grid {
+    std::vector<promote::Outcome> cells;  // row-major over dtypes_ x dtypes_
+  };
+
+  void draw_setting(const char* id, Setting& s);
+  void draw_grid();
+  void draw_selection();
+  void recompute();
+  promote::Query query(const Setting& s, DType a, DType b) const;
+  const promote::Engine& engine(const Setting& s) const;
+  bool visible(DType t) const;
+
+  std::vector<DType> dtypes_;
+  Setting main_, other_;
+  bool compare_ = false;
+  bool hide_narrow_floats_ = false;  // the float8/6/4 family
+  char filter_[32] = "";
+  Grid grid_, other_grid_;
+  std::string computed_for_;  // settings the grids were computed for
+  int selected_a_ = -1, selected_b_ = -1;
+};
+
+}  // namespace pl::ui
