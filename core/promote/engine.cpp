@@ -36,11 +36,6 @@ const std::array<Engine, 1>& registry() {
   return engines;
 }
 
-bool is_float_or_complex(DType t) {
-  auto k = info(t).kind;
-  return k == DTypeKind::Float || k == DTypeKind::Complex;
-}
-
 }  // namespace
 
 std::span<const Engine> engines() { return registry(); }
@@ -82,8 +77,7 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   }
   if (engine.has_dtype(DType::float32) &&
       (q.a.dtype != DType::float32 || q.b.dtype != DType::float32 ||
-       q.bias.value_or(DType::float32) != DType::float32) &&
-      is_float_or_complex(q.a.dtype) == is_float_or_complex(q.b.dtype)) {
+       q.bias.value_or(DType::float32) != DType::float32)) {
     Query all_float = q;
     all_float.a.dtype = all_float.b.dtype = DType::float32;
     if (all_float.bias) all_float.bias = DType::float32;

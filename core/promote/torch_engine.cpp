@@ -424,7 +424,15 @@ bool op_takes_bias(Op op) {
   return op == Op::Addmm || op == Op::Linear || op == Op::Conv1d || op == Op::Conv2d;
 }
 
+static Outcome not_a_torch_dtype(DType t) {
+  return Outcome{std::nullopt, "AttributeError",
+                 "module 'torch' has no attribute '" + std::string(name(t)) + "'",
+                 std::string(name(t)) + " is not a PyTorch dtype."};
+}
+
 Outcome promote_types(DType a, DType b) {
+  for (DType t : {a, b})
+    if (!has_dtype(t)) return not_a_torch_dtype(t);
   return run([&] {
     DType r = promote(a, b);
     const std::array<Operand, 2> ops{Operand{a}, Operand{b}};
@@ -433,15 +441,14 @@ Outcome promote_types(DType a, DType b) {
 }
 
 Outcome result_type(std::span<const Operand> operands) {
+  for (const Operand& o : operands)
+    if (!has_dtype(o.dtype)) return not_a_torch_dtype(o.dtype);
   return run([&] { return common_dtype(operands); });
 }
 
 Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias) {
   for (DType t : {a.dtype, b.dtype, bias.value_or(a.dtype)})
-    if (!has_dtype(t))
-      return Outcome{std::nullopt, "AttributeError",
-                     "module 'torch' has no attribute '" + std::string(name(t)) + "'",
-                     std::string(name(t)) + " is not a PyTorch dtype."};
+    if (!has_dtype(t)) return not_a_torch_dtype(t);
   if (!op_is_elementwise(op) &&
       (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
     return Outcome{std::nullopt, "precision-lab",

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/promote/engine.h"
 #include "core/promote/torch_engine.h"
 #include "core/promote/torch_names.h"
 
@@ -104,6 +105,43 @@ TEST(OutcomeClass, KeptWidenedNarrowedError) {
   EXPECT_EQ(classify(DType::float8_e4m3fn, DType::float32,
                      eval(DType::float8_e4m3fn, DType::float32)),
             OutcomeClass::Error);
+}
+
+}  // namespace
+}  // namespace pl::promote
+
+namespace pl::promote {
+namespace {
+
+TEST(PromotionFixes, LinearFloat32WithBFloat16Weight) {
+  const Engine* e = find_engine("torch");
+  ASSERT_NE(e, nullptr);
+  Query q{"linear", {DType::float32}, {DType::bfloat16}, std::nullopt};
+  ASSERT_FALSE(e->evaluate(q).ok());
+  const auto fixes = suggest_fixes(*e, q);
+  ASSERT_EQ(fixes.size(), 3u);
+  EXPECT_EQ(fixes[0].code, "x.to(w.dtype)");
+  EXPECT_EQ(fixes[0].outcome.result, DType::bfloat16);
+  EXPECT_EQ(fixes[1].code, "model.to(x.dtype)");
+  EXPECT_EQ(fixes[1].outcome.result, DType::float32);
+  EXPECT_EQ(fixes[2].outcome.result, DType::float32);
+}
+
+TEST(PromotionFixes, BiasOfAThirdDtype) {
+  const Engine* e = find_engine("torch");
+  Query q{"conv2d", {DType::float16}, {DType::float16}, DType::float32};
+  const auto fixes = suggest_fixes(*e, q);
+  ASSERT_FALSE(fixes.empty());
+  EXPECT_EQ(fixes[0].code, "bias.to(x.dtype)");
+  EXPECT_EQ(fixes[0].outcome.result, DType::float16);
+}
+
+TEST(TorchPromotion, DtypesPyTorchLacksAreNamedAsSuch) {
+  Outcome o = torch::promote_types(DType::tf32, DType::float32);
+  EXPECT_EQ(o.error_type, "AttributeError");
+  EXPECT_EQ(o.message, "module 'torch' has no attribute 'tf32'");
+  o = torch::evaluate(torch::Op::Add, {DType::float6_e2m3fn}, {DType::float32});
+  EXPECT_EQ(o.error_type, "AttributeError");
 }
 
 }  // namespace
