@@ -102,7 +102,8 @@ RoundtripF32Params make_roundtrip_params(const FloatFormat& f, const CastOptions
   if (!p.supported) return p;
   p.mantissa_bits = f.mantissa_bits;
   p.emin = f.emin();
-  p.max_finite = static_cast<float>(std::fmin(max_finite(f), std::numeric_limits<float>::max()));
+  p.max_finite_bits =
+      as_f32_bits(std::fmin(max_finite(f), std::numeric_limits<float>::max()));
   p.min_normal_bits = f32_bits(static_cast<float>(min_normal(f)));
   const int dropped = 23 - f.mantissa_bits;
   p.rne_bias = dropped ? (uint32_t{1} << (dropped - 1)) - 1 : 0;

@@ -26,7 +26,7 @@ struct RoundtripF32Params {
   bool supported;     // false: use the scalar codec (e8m0, formats finer than float32)
   int mantissa_bits;
   int emin;
-  float max_finite;
+  uint32_t max_finite_bits;   // float32 bits of min(the format's max finite, FLT_MAX)
   uint32_t nan_out[2];        // result for +NaN, -NaN inputs (index: sign)
   uint32_t inf_out[2];        // result for +Inf, -Inf inputs
   uint32_t overflow_out[2];   // result when rounding away from zero overflows
@@ -60,7 +60,6 @@ PL_HD inline float f32_from_bits(uint32_t u) {
   return x;
 }
 
-// 2^k for -149 <= k <= 127, built from bits.
 // cond ? a : b written as a mask blend. GCC 12 turns chains of ?: into one multi-way
 // join that its if-converter gives up on ("complicated PHI"), so the CPU loop would not
 // vectorise; masks leave it nothing to join.
@@ -69,6 +68,7 @@ PL_HD inline uint32_t select_bits(bool cond, uint32_t a, uint32_t b) {
   return (a & m) | (b & ~m);
 }
 
+// 2^k for -149 <= k <= 127, built from bits.
 PL_HD inline float pow2f(int k) {
   return f32_from_bits(k >= -126 ? uint32_t(k + 127) << 23 : uint32_t{1} << (k + 149));
 }
@@ -94,18 +94,28 @@ PL_HD inline float roundtrip_f32_finish(uint32_t mag_bits, bool neg, uint32_t a_
     mag_bits = select_bits(p.flush_output & (mag_bits < p.min_normal_bits), 0u, mag_bits);
   const bool drop_sign = p.unsigned_zero & (mag_bits == 0u);
   uint32_t out = mag_bits | (uint32_t(neg & !drop_sign) << 31);
-  out = select_bits(mag_bits > f32_bits(p.max_finite), overflow_bits, out);
+  out = select_bits(mag_bits > p.max_finite_bits, overflow_bits, out);
   out = select_bits(is_inf, select_bits(neg, p.inf_out[1], p.inf_out[0]), out);
   out = select_bits(is_nan, select_bits(neg, p.nan_out[1], p.nan_out[0]), out);
   return f32_from_bits(out);
 }
 
-// Round to nearest, ties to even, in about twenty operations: normal results by integer
-// rounding of the float32 bits (a carry out of the mantissa correctly bumps the exponent),
-// subnormal results by the hardware: adding subnormal_magic puts the binary point exactly
-// at the format's subnormal quantum, float32 addition rounds to nearest even there, and
-// subtracting it back is exact (Sterbenz). Needs round-to-nearest and no flush-to-zero
-// in the FPU, the C++ and CUDA defaults (and -ffast-math would break it).
+// The magnitude |x| (float32 bits a, sign cleared) rounded to nearest, ties to even, as
+// float32 bits; Inf or NaN-like bits when it leaves the float32 range (callers compare
+// with max_finite_bits). Normal results by integer rounding of the float32 bits (a carry
+// out of the mantissa correctly bumps the exponent), subnormal results by the hardware:
+// adding subnormal_magic puts the binary point exactly at the format's subnormal quantum,
+// float32 addition rounds to nearest even there, and subtracting it back is exact
+// (Sterbenz). Needs round-to-nearest and no flush-to-zero in the FPU, the C++ and CUDA
+// defaults (and -ffast-math would break it).
+PL_HD inline uint32_t nearest_even_magnitude(uint32_t a, const RoundtripF32Params& p) {
+  const uint32_t normal = (a + p.rne_bias + ((a >> (23 - p.mantissa_bits)) & p.rne_lsb)) &
+                          p.rne_keep_mask;
+  const float sub = (f32_from_bits(a) + p.subnormal_magic) - p.subnormal_magic;
+  return select_bits(a < p.min_normal_bits, f32_bits(sub), normal);
+}
+
+// Round to nearest, ties to even, any params: about twenty operations.
 template <bool kMayFlush>
 PL_HD inline float roundtrip_f32_nearest_even(float x, const RoundtripF32Params& p) {
   const uint32_t u = f32_bits(x);
@@ -113,10 +123,7 @@ PL_HD inline float roundtrip_f32_nearest_even(float x, const RoundtripF32Params&
   const uint32_t a_in = u & 0x7FFFFFFFu;
   const uint32_t a =
       kMayFlush ? select_bits(p.flush_input & (a_in < 0x00800000u), 0u, a_in) : a_in;
-  const uint32_t normal = (a + p.rne_bias + ((a >> (23 - p.mantissa_bits)) & p.rne_lsb)) &
-                          p.rne_keep_mask;
-  const float sub = (f32_from_bits(a) + p.subnormal_magic) - p.subnormal_magic;
-  const uint32_t mag_bits = select_bits(a < p.min_normal_bits, f32_bits(sub), normal);
+  const uint32_t mag_bits = nearest_even_magnitude(a, p);
   return roundtrip_f32_finish<Rounding::NearestEven, kMayFlush>(mag_bits, neg, a_in, p);
 }
 
@@ -126,11 +133,8 @@ PL_HD inline float roundtrip_f32_nearest_even(float x, const RoundtripF32Params&
 PL_HD inline float roundtrip_f32_nearest_even_symmetric(float x, const RoundtripF32Params& p) {
   const uint32_t u = f32_bits(x);
   const uint32_t a = u & 0x7FFFFFFFu;
-  const uint32_t normal = (a + p.rne_bias + ((a >> (23 - p.mantissa_bits)) & p.rne_lsb)) &
-                          p.rne_keep_mask;
-  const float sub = (f32_from_bits(a) + p.subnormal_magic) - p.subnormal_magic;
-  uint32_t mag = select_bits(a < p.min_normal_bits, f32_bits(sub), normal);
-  mag = select_bits(mag > f32_bits(p.max_finite), p.overflow_out[0], mag);  // Inf lands here too
+  uint32_t mag = nearest_even_magnitude(a, p);
+  mag = select_bits(mag > p.max_finite_bits, p.overflow_out[0], mag);  // Inf lands here too
   mag = select_bits(a > 0x7F800000u, p.nan_out[0], mag);
   return f32_from_bits(mag | (u & 0x80000000u));
 }
