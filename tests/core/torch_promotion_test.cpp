@@ -26,47 +26,79 @@ const json& golden() {
   return j;
 }
 
-std::vector<DType> dtypes_of(const std::string& cell) {
-  std::vector<DType> out;
-  std::stringstream ss(cell);
-  for (std::string part; std::getline(ss, part, ',');) {
-    auto t = torch::from_python_name(part);
-    EXPECT_TRUE(t) << "unknown torch dtype " << part;
-    out.push_back(t.value_or(DType::float32));
-  }
-  return out;
+// The dtypes the tables are indexed by, in the generator's order.
+const std::vector<DType>& golden_dtypes() {
+  static const std::vector<DType> ts = [] {
+    std::vector<DType> out;
+    for (const auto& n : golden()["dtypes"]) {
+      auto t = torch::from_python_name(n.get<std::string>());
+      EXPECT_TRUE(t) << "unknown torch dtype " << n;
+      out.push_back(t.value_or(DType::float32));
+    }
+    return out;
+  }();
+  return ts;
 }
 
-// Compares one table; reports every differing cell (up to a limit) rather than the first.
+std::string text_of(const json& outcome) {
+  return outcome.is_string() ? outcome.get<std::string>()
+                             : outcome["error"].get<std::string>() + ": " +
+                                   outcome["message"].get<std::string>();
+}
+
+std::string text_of(const Outcome& o) {
+  return o.ok() ? std::string(torch::python_name(*o.result)) : o.error_type + ": " + o.message;
+}
+
+// Compares one table (nested outcome indices, [a][b] or [a][b][bias]) cell by cell;
+// reports every differing cell (up to a limit) rather than the first. Returns the cell count.
 template <typename Fn>
-void check_table(const std::string& table, const json& cells, Fn&& engine) {
-  int bad = 0;
-  for (const auto& [cell, want] : cells.items()) {
-    const Outcome got = engine(dtypes_of(cell));
-    std::string got_text = got.ok() ? std::string(torch::python_name(*got.result))
-                                    : got.error_type + ": " + got.message;
-    const json& w = want;
-    std::string want_text = w.is_string() ? w.get<std::string>()
-                                          : w["error"].get<std::string>() + ": " +
-                                                w["message"].get<std::string>();
-    if (got_text != want_text && ++bad <= 8)
-      ADD_FAILURE() << table << " [" << cell << "]\n  want: " << want_text
-                    << "\n  got:  " << got_text;
-  }
-  EXPECT_EQ(bad, 0) << table << ": " << bad << " of " << cells.size() << " cells differ";
+size_t check_table(const std::string& table, const json& cells, Fn&& engine) {
+  const auto& ts = golden_dtypes();
+  const json& outcomes = golden()["outcomes"];
+  size_t count = 0, bad = 0;
+  std::vector<DType> at;
+  auto walk = [&](auto&& self, const json& node) -> void {
+    if (!node.is_array()) {
+      ++count;
+      const std::string want = text_of(outcomes.at(node.get<size_t>()));
+      const std::string got = text_of(engine(at));
+      if (got != want && ++bad <= 8) {
+        std::string cell;
+        for (DType t : at) cell.append(cell.empty() ? "" : ",").append(torch::python_name(t));
+        ADD_FAILURE() << table << " [" << cell << "]\n  want: " << want << "\n  got:  " << got;
+      }
+      return;
+    }
+    EXPECT_EQ(node.size(), ts.size()) << table;
+    for (size_t i = 0; i < node.size() && i < ts.size(); ++i) {
+      at.push_back(ts[i]);
+      self(self, node[i]);
+      at.pop_back();
+    }
+  };
+  walk(walk, cells);
+  EXPECT_EQ(bad, 0u) << table << ": " << bad << " of " << count << " cells differ";
+  return count;
 }
 
 TEST(TorchPromotion, GoldenIsPyTorch215) {
   EXPECT_EQ(golden().value("version", ""), std::string(torch::kVersion));
+  EXPECT_EQ(golden_dtypes().size(), 23u);
 }
 
 TEST(TorchPromotion, PromoteTypesEveryPair) {
-  check_table("promote_types", golden()["promote_types"],
-              [](const std::vector<DType>& t) { return torch::promote_types(t[0], t[1]); });
+  const size_t n = check_table("promote_types", golden()["tables"]["promote_types"],
+                               [](const std::vector<DType>& t) {
+                                 return torch::promote_types(t[0], t[1]);
+                               });
+  EXPECT_EQ(n, 23u * 23u);
 }
 
 TEST(TorchPromotion, EveryOpEveryOperandKindEveryPair) {
-  for (const auto& [key, cells] : golden()["ops"].items()) {
+  size_t cells_checked = 0;
+  for (const auto& [key, cells] : golden()["tables"].items()) {
+    if (key == "promote_types") continue;
     const auto colon = key.find(':');
     const auto op = torch::parse_op(key.substr(0, colon));
     ASSERT_TRUE(op) << key;
@@ -76,11 +108,14 @@ TEST(TorchPromotion, EveryOpEveryOperandKindEveryPair) {
     const bool with_bias = kinds.size() == 3;
     const auto ka = parse_operand_kind(kinds[0]), kb = parse_operand_kind(kinds[1]);
     ASSERT_TRUE(ka && kb) << key;
-    check_table(key, cells, [&](const std::vector<DType>& t) {
+    cells_checked += check_table(key, cells, [&](const std::vector<DType>& t) {
       return torch::evaluate(*op, {t[0], *ka}, {t[1], *kb},
                              with_bias ? std::optional<DType>(t[2]) : std::nullopt);
     });
   }
+  // 4 elementwise ops x 7 operand-kind pairs and 7 two-operand ops, 23 x 23 cells each;
+  // 4 ops with every bias dtype, 23^3 cells each.
+  EXPECT_EQ(cells_checked, (4u * 7u + 7u) * 23u * 23u + 4u * 23u * 23u * 23u);
 }
 
 }  // namespace

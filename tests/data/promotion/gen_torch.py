@@ -8,6 +8,12 @@ A "scalar" operand is a Python scalar whose type is the category of the named dt
 
 Run: python3 tests/data/promotion/gen_torch.py > tests/data/promotion/torch_cpu.json
 Needs torch (any CPU-capable 2.x build); the version is recorded in the output.
+
+Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
+  "dtypes":   the torch dtype names, in the order every table indexes them;
+  "outcomes": each distinct outcome once: a dtype name, or {"error": class, "message": text};
+  "tables":   name -> nested lists of outcome indices, [a][b] or, with a bias, [a][b][bias].
+              Names: "promote_types", "OP:AKIND,BKIND" and "OP:tensor,tensor,bias".
 """
 import json
 import sys
@@ -66,21 +72,36 @@ KIND_PAIRS = [("tensor", "tensor"), ("tensor", "zerodim"), ("zerodim", "tensor")
               ("zerodim", "scalar")]
 
 
+class Outcomes:
+    """Interns outcomes: each distinct one is stored once and cells hold its index."""
+
+    def __init__(self):
+        self.items, self.index = [], {}
+
+    def add(self, o):
+        key = json.dumps(o, sort_keys=True)
+        if key not in self.index:
+            self.index[key] = len(self.items)
+            self.items.append(o)
+        return self.index[key]
+
+
 def main():
-    out = {"framework": "torch", "version": torch.__version__.split("+")[0], "device": "cpu",
-           "dtypes": NAMES, "promote_types": {}, "ops": {}}
-    for a in NAMES:
-        for b in NAMES:
-            out["promote_types"][f"{a},{b}"] = outcome(
-                lambda: torch.empty(0, dtype=torch.promote_types(DT[a], DT[b])))
+    outcomes = Outcomes()
+    tables = {}
+
+    def table2(name, fn):
+        tables[name] = [[outcomes.add(outcome(lambda: fn(a, b))) for b in NAMES] for a in NAMES]
+
+    def table3(name, fn):
+        tables[name] = [[[outcomes.add(outcome(lambda: fn(a, b, c))) for c in NAMES]
+                         for b in NAMES] for a in NAMES]
+
+    table2("promote_types", lambda a, b: torch.empty(0, dtype=torch.promote_types(DT[a], DT[b])))
     for op, fn in ELEMENTWISE.items():
         for ka, kb in KIND_PAIRS:
-            cells = {}
-            for a in NAMES:
-                for b in NAMES:
-                    cells[f"{a},{b}"] = outcome(
-                        lambda: fn(operand(a, ka, (2,)), operand(b, kb, (2,))))
-            out["ops"][f"{op}:{ka},{kb}"] = cells
+            table2(f"{op}:{ka},{kb}",
+                   lambda a, b: fn(operand(a, ka, (2,)), operand(b, kb, (2,))))
     mats = {
         "matmul": lambda a, b: torch.matmul(tensor(a, (2, 3)), tensor(b, (3, 2))),
         "mm": lambda a, b: torch.mm(tensor(a, (2, 3)), tensor(b, (3, 2))),
@@ -91,8 +112,7 @@ def main():
         "to": lambda a, b: tensor(a, (2,)).to(DT[b]),
     }
     for op, fn in mats.items():
-        out["ops"][f"{op}:tensor,tensor"] = {
-            f"{a},{b}": outcome(lambda: fn(a, b)) for a in NAMES for b in NAMES}
+        table2(f"{op}:tensor,tensor", fn)
     biased = {
         "addmm": lambda a, b, c: torch.addmm(tensor(c, (2, 2)), tensor(a, (2, 3)), tensor(b, (3, 2))),
         "linear": lambda a, b, c: F.linear(tensor(a, (2, 3)), tensor(b, (4, 3)), tensor(c, (4,))),
@@ -100,11 +120,19 @@ def main():
         "conv2d": lambda a, b, c: F.conv2d(tensor(a, (1, 3, 5, 5)), tensor(b, (4, 3, 2, 2)), tensor(c, (4,))),
     }
     for op, fn in biased.items():
-        out["ops"][f"{op}:tensor,tensor,bias"] = {
-            f"{a},{b},{c}": outcome(lambda: fn(a, b, c))
-            for a in NAMES for b in NAMES for c in NAMES}
-    json.dump(out, sys.stdout, indent=0, sort_keys=True)
-    sys.stdout.write("\n")
+        table3(f"{op}:tensor,tensor,bias", fn)
+    # One line per outcome and per table: small diffs when PyTorch changes.
+    w = sys.stdout.write
+    header = {"framework": "torch", "version": torch.__version__.split("+")[0], "device": "cpu"}
+    w("{\n")
+    for k, v in header.items():
+        w(f"{json.dumps(k)}: {json.dumps(v)},\n")
+    w(f'"dtypes": {json.dumps(NAMES)},\n"outcomes": [\n')
+    w(",\n".join(json.dumps(o, sort_keys=True) for o in outcomes.items))
+    w('\n],\n"tables": {\n')
+    w(",\n".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
+                  for k, v in tables.items()))
+    w("\n}\n}\n")
 
 
 if __name__ == "__main__":
