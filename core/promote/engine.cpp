@@ -3,36 +3,75 @@
 #include <algorithm>
 #include <array>
 
+#include "core/promote/numpy_engine.h"
+#include "core/promote/numpy_types.h"
 #include "core/promote/torch_engine.h"
 #include "core/promote/torch_names.h"
 
 namespace pl::promote {
 namespace {
 
-template <typename Pred>
-std::vector<std::string_view> torch_ops(Pred keep) {
+// The names of an engine's ops that `keep` selects, in the engine's order.
+template <typename OpT, int kCount, typename Name, typename Pred>
+std::vector<std::string_view> op_names(Name name, Pred keep) {
   std::vector<std::string_view> out;
-  for (int i = 0; i < torch::kOpCount; ++i) {
-    auto op = static_cast<torch::Op>(i);
-    if (keep(op)) out.push_back(torch::op_name(op));
+  for (int i = 0; i < kCount; ++i) {
+    auto op = static_cast<OpT>(i);
+    if (keep(op)) out.push_back(name(op));
   }
   return out;
 }
 
+template <typename Pred>
+std::vector<std::string_view> torch_ops(Pred keep) {
+  return op_names<torch::Op, torch::kOpCount>(torch::op_name, keep);
+}
+
+template <typename Pred>
+std::vector<std::string_view> numpy_ops(Pred keep) {
+  return op_names<numpy::Op, numpy::kOpCount>(numpy::op_name, keep);
+}
+
+Outcome unknown_op(const std::string& op) {
+  return Outcome{std::nullopt, "ValueError", "unknown op " + op, ""};
+}
+
 Outcome torch_evaluate(const Query& q) {
   auto op = torch::parse_op(q.op);
-  if (!op) return Outcome{std::nullopt, "ValueError", "unknown op " + q.op, ""};
+  if (!op) return unknown_op(q.op);
   return torch::evaluate(*op, q.a, q.b, torch::op_takes_bias(*op) ? q.bias : std::nullopt);
+}
+
+template <numpy::Version V>
+Outcome numpy_evaluate(const Query& q) {
+  auto op = numpy::parse_op(q.op);
+  if (!op) return unknown_op(q.op);
+  return numpy::evaluate(V, *op, q.a, q.b);
 }
 
 std::string torch_spell(DType t) { return "torch." + std::string(torch::python_name(t)); }
 
-const std::array<Engine, 1>& registry() {
-  static const std::array<Engine, 1> engines = {
-      Engine{"torch", torch::kVersion, "cpu", torch_ops([](torch::Op) { return true; }),
-             torch_ops(torch::op_takes_bias), torch_ops(torch::op_is_elementwise),
-             torch::has_dtype, torch_spell, torch_evaluate},
-  };
+std::string numpy_spell(DType t) {
+  return (numpy::is_user_dtype(t) ? "ml_dtypes." : "np.") + std::string(numpy::python_name(t));
+}
+
+const std::vector<Engine>& registry() {
+  static const std::vector<Engine> engines = [] {
+    std::vector<Engine> out;
+    out.push_back({"torch", "torch", torch::kVersion, "cpu",
+                   torch_ops([](torch::Op) { return true; }), torch_ops(torch::op_takes_bias),
+                   torch_ops(torch::op_is_elementwise), false, "to", "model", torch::has_dtype, torch_spell,
+                   torch_evaluate});
+    const auto all = numpy_ops([](numpy::Op) { return true; });
+    const auto elementwise = numpy_ops(numpy::op_is_elementwise);
+    out.push_back({"numpy", "numpy", numpy::numpy_version(numpy::Version::V2), "cpu", all, {},
+                   elementwise, true, "astype", "w", numpy::has_dtype, numpy_spell,
+                   numpy_evaluate<numpy::Version::V2>});
+    out.push_back({"numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", all, {},
+                   elementwise, true, "astype", "w", numpy::has_dtype, numpy_spell,
+                   numpy_evaluate<numpy::Version::V1>});
+    return out;
+  }();
   return engines;
 }
 
@@ -40,49 +79,62 @@ const std::array<Engine, 1>& registry() {
 
 std::span<const Engine> engines() { return registry(); }
 
-const Engine* find_engine(std::string_view framework) {
+const Engine* find_engine(std::string_view id) {
   for (const Engine& e : registry())
-    if (e.framework == framework) return &e;
+    if (e.id == id) return &e;
   return nullptr;
 }
 
 std::string engine_names() {
   std::string out;
-  for (const Engine& e : registry()) out += (out.empty() ? "" : ", ") + std::string(e.framework);
+  for (const Engine& e : registry()) out += (out.empty() ? "" : ", ") + std::string(e.id);
   return out;
 }
 
 // The usual attempts, in the order people try them: cast the input to the weight's dtype,
-// cast the model (weight and bias) to the input's dtype, or make everything float32.
+// cast the model (weight and bias) to the input's dtype, or make everything float32. A
+// Python scalar has no dtype to cast, so fixes leave it as it is.
 std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   std::vector<Fix> fixes;
   auto attempt = [&](std::string code, std::string effect, Query changed) {
     fixes.push_back({std::move(code), std::move(effect), engine.evaluate(changed)});
   };
+  const std::string cast = std::string(1, '.').append(engine.cast_method).append("(");
+  const std::string w(engine.weight_name);
   const std::string wa = engine.spell(q.a.dtype), wb = engine.spell(q.b.dtype);
-  if (q.a.dtype != q.b.dtype) {
-    Query x_to_w = q;
-    x_to_w.a.dtype = q.b.dtype;
-    attempt("x.to(w.dtype)", "x becomes " + wb, x_to_w);
-    Query model_to_x = q;
-    model_to_x.b.dtype = q.a.dtype;
-    if (model_to_x.bias) model_to_x.bias = q.a.dtype;
-    std::string effect = q.bias ? "w and bias become " : "w becomes ";
-    effect += wa;
-    attempt("model.to(x.dtype)", std::move(effect), model_to_x);
+  const bool a_castable = q.a.kind != OperandKind::Scalar, b_castable = q.b.kind != OperandKind::Scalar;
+  // x.to(w.dtype) and model.to(x.dtype) need both operands to be arrays with a dtype.
+  if (q.a.dtype != q.b.dtype && a_castable && b_castable) {
+    {
+      Query x_to_w = q;
+      x_to_w.a.dtype = q.b.dtype;
+      attempt("x" + cast + "w.dtype)", "x becomes " + wb, x_to_w);
+    }
+    {
+      Query model_to_x = q;
+      model_to_x.b.dtype = q.a.dtype;
+      if (model_to_x.bias) model_to_x.bias = q.a.dtype;
+      std::string effect = q.bias ? "w and bias become " : "w becomes ";
+      effect += wa;
+      attempt(w + cast + "x.dtype)", std::move(effect), model_to_x);
+    }
   } else if (q.bias && *q.bias != q.a.dtype) {
     Query bias_to_x = q;
     bias_to_x.bias = q.a.dtype;
-    attempt("bias.to(x.dtype)", "bias becomes " + wa, bias_to_x);
+    attempt("bias" + cast + "x.dtype)", "bias becomes " + wa, bias_to_x);
   }
-  if (engine.has_dtype(DType::float32) &&
-      (q.a.dtype != DType::float32 || q.b.dtype != DType::float32 ||
-       q.bias.value_or(DType::float32) != DType::float32)) {
+  const DType f32 = DType::float32;
+  if (engine.has_dtype(f32) &&
+      ((a_castable && q.a.dtype != f32) || (b_castable && q.b.dtype != f32) ||
+       q.bias.value_or(f32) != f32)) {
     Query all_float = q;
-    all_float.a.dtype = all_float.b.dtype = DType::float32;
-    if (all_float.bias) all_float.bias = DType::float32;
-    attempt("x.float(); model.float()", "everything becomes " + engine.spell(DType::float32),
-            all_float);
+    if (a_castable) all_float.a.dtype = f32;
+    if (b_castable) all_float.b.dtype = f32;
+    if (all_float.bias) all_float.bias = f32;
+    const std::string code = engine.cast_method == "to"
+                                 ? "x.float(); " + w + ".float()"
+                                 : "x" + cast + engine.spell(f32) + "); " + w + cast + engine.spell(f32) + ")";
+    attempt(code, "every array becomes " + engine.spell(f32), all_float);
   }
   return fixes;
 }

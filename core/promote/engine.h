@@ -21,20 +21,24 @@ struct Query {
 };
 
 struct Engine {
-  std::string_view framework;  // "torch"
+  std::string_view id;         // how the CLI and settings name it: "torch", "numpy", "numpy1"
+  std::string_view framework;  // "torch", "numpy"
   std::string_view version;    // the release reproduced, e.g. "2.15.0"
-  std::string_view device;     // "cpu"
+  std::string_view device;     // "cpu", or the configuration: "x64 off"
   std::vector<std::string_view> ops;
   std::vector<std::string_view> bias_ops;  // ops that accept a bias
   std::vector<std::string_view> kind_ops;  // ops where zero-dim / scalar operands are modelled
+  bool reads_values;  // Operand::value is modelled (else operands carry the default values)
+  std::string_view cast_method;  // how fixes spell a cast: "to" (x.to(...)) or "astype"
+  std::string_view weight_name;  // what holds the weight: "model" (a module) or "w" (an array)
   bool (*has_dtype)(DType);
   std::string (*spell)(DType);  // "torch.float32"
   Outcome (*evaluate)(const Query&);
 };
 
 std::span<const Engine> engines();
-const Engine* find_engine(std::string_view framework);
-std::string engine_names();  // "torch" (comma-separated, for messages)
+const Engine* find_engine(std::string_view id);
+std::string engine_names();  // "torch, numpy, numpy1" (the ids, for messages)
 
 // What a user would try after an error, and what each attempt gives.
 struct Fix {

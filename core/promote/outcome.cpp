@@ -9,7 +9,7 @@ constexpr std::array<std::string_view, kOperandKindCount> kKindNames = {"tensor"
 }
 
 OutcomeClass classify(DType a, DType b, const Outcome& o) {
-  if (!o.ok()) return OutcomeClass::Error;
+  if (!o.ok()) return o.other_result.empty() ? OutcomeClass::Error : OutcomeClass::Object;
   const DType r = *o.result;
   const int bits = info(r).storage_bits;
   if (bits < info(a).storage_bits || bits < info(b).storage_bits) return OutcomeClass::Narrowed;
@@ -18,7 +18,8 @@ OutcomeClass classify(DType a, DType b, const Outcome& o) {
 }
 
 std::string_view outcome_class_name(OutcomeClass c) {
-  constexpr std::array<std::string_view, 4> kNames = {"kept", "widened", "narrowed", "error"};
+  constexpr std::array<std::string_view, 5> kNames = {"kept", "widened", "narrowed", "error",
+                                                      "object"};
   return kNames[static_cast<int>(c)];
 }
 

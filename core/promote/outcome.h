@@ -23,13 +23,19 @@ inline constexpr int kOperandKindCount = 3;
 struct Operand {
   DType dtype;
   OperandKind kind = OperandKind::Tensor;
+  // The value of a zero-dim or scalar operand as a Python literal ("300", "1e300",
+  // "2.5+1j", "True"); empty: the category's default (True, 2, 2.5, 2.5+1j). Only engines
+  // whose rules look at values (NumPy 1.x value-based casting, NumPy 2 overflow checks)
+  // read it.
+  std::string value = {};
 };
 
 struct Outcome {
-  std::optional<DType> result;  // set when the call succeeds
+  std::optional<DType> result;  // set when the call succeeds with a number format
   std::string error_type;       // the exception class, e.g. "RuntimeError"
   std::string message;          // the exception text, exactly as the framework prints it
   std::string rule;             // why: one sentence
+  std::string other_result = {};  // a result that is no number format: NumPy's "object"
 
   bool ok() const { return result.has_value(); }
 };
@@ -40,6 +46,7 @@ enum class OutcomeClass : uint8_t {
   Widened,   // a third dtype, wide enough for both (float16 + bfloat16 -> float32)
   Narrowed,  // a dtype with fewer bits than one operand (int64 + float16 -> float16)
   Error,     // the call raises
+  Object,    // the call falls back to Python objects (np.dot of dtypes with no common type)
 };
 OutcomeClass classify(DType a, DType b, const Outcome& o);
 std::string_view outcome_class_name(OutcomeClass c);

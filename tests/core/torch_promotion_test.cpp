@@ -1,85 +1,34 @@
 // Every cell of the PyTorch golden tables (recorded from the real library by
 // tests/data/promotion/gen_torch.py): result dtype, or exception type and exact text.
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
 #include "core/promote/engine.h"
 #include "core/promote/torch_engine.h"
 #include "core/promote/torch_names.h"
+#include "tests/core/promotion_golden.h"
 
 namespace pl::promote {
 namespace {
 
-using nlohmann::json;
-
-const json& golden() {
-  static const json j = [] {
-    std::ifstream in(std::string(PL_PROMOTION_DIR) + "/torch_cpu.json");
-    if (!in) ADD_FAILURE() << "missing tests/data/promotion/torch_cpu.json";
-    return in ? json::parse(in) : json::object();
-  }();
-  return j;
+const testing::GoldenFile& golden_file() {
+  static const testing::GoldenFile g(
+      "torch_cpu.json", [](DType t) { return std::string(torch::python_name(t)); },
+      [](const std::string& n) { return torch::from_python_name(n); });
+  return g;
 }
+const nlohmann::json& golden() { return golden_file().json(); }
+const std::vector<DType>& golden_dtypes() { return golden_file().dtypes(); }
 
-// The dtypes the tables are indexed by, in the generator's order.
-const std::vector<DType>& golden_dtypes() {
-  static const std::vector<DType> ts = [] {
-    std::vector<DType> out;
-    for (const auto& n : golden()["dtypes"]) {
-      auto t = torch::from_python_name(n.get<std::string>());
-      EXPECT_TRUE(t) << "unknown torch dtype " << n;
-      out.push_back(t.value_or(DType::float32));
-    }
-    return out;
-  }();
-  return ts;
-}
-
-std::string text_of(const json& outcome) {
-  return outcome.is_string() ? outcome.get<std::string>()
-                             : outcome["error"].get<std::string>() + ": " +
-                                   outcome["message"].get<std::string>();
-}
-
-std::string text_of(const Outcome& o) {
-  return o.ok() ? std::string(torch::python_name(*o.result)) : o.error_type + ": " + o.message;
-}
-
-// Compares one table (nested outcome indices, [a][b] or [a][b][bias]) cell by cell;
-// reports every differing cell (up to a limit) rather than the first. Returns the cell count.
+// Checks one table; `engine` gets the cell's dtypes.
 template <typename Fn>
-size_t check_table(const std::string& table, const json& cells, Fn&& engine) {
-  const auto& ts = golden_dtypes();
-  const json& outcomes = golden()["outcomes"];
-  size_t count = 0, bad = 0;
-  std::vector<DType> at;
-  auto walk = [&](auto&& self, const json& node) -> void {
-    if (!node.is_array()) {
-      ++count;
-      const std::string want = text_of(outcomes.at(node.get<size_t>()));
-      const std::string got = text_of(engine(at));
-      if (got != want && ++bad <= 8) {
-        std::string cell;
-        for (DType t : at) cell.append(cell.empty() ? "" : ",").append(torch::python_name(t));
-        ADD_FAILURE() << table << " [" << cell << "]\n  want: " << want << "\n  got:  " << got;
-      }
-      return;
-    }
-    EXPECT_EQ(node.size(), ts.size()) << table;
-    for (size_t i = 0; i < node.size() && i < ts.size(); ++i) {
-      at.push_back(ts[i]);
-      self(self, node[i]);
-      at.pop_back();
-    }
-  };
-  walk(walk, cells);
-  EXPECT_EQ(bad, 0u) << table << ": " << bad << " of " << count << " cells differ";
-  return count;
+size_t check_table(const std::string& table, Fn&& engine) {
+  return golden_file().check(table, [&](const std::vector<size_t>& at) {
+    std::vector<DType> ts;
+    for (size_t i : at) ts.push_back(golden_dtypes()[i]);
+    return engine(ts);
+  });
 }
 
 TEST(TorchPromotion, GoldenIsPyTorch215) {
@@ -88,8 +37,7 @@ TEST(TorchPromotion, GoldenIsPyTorch215) {
 }
 
 TEST(TorchPromotion, PromoteTypesEveryPair) {
-  const size_t n = check_table("promote_types", golden()["tables"]["promote_types"],
-                               [](const std::vector<DType>& t) {
+  const size_t n = check_table("promote_types", [](const std::vector<DType>& t) {
                                  return torch::promote_types(t[0], t[1]);
                                });
   EXPECT_EQ(n, 23u * 23u);
@@ -97,7 +45,7 @@ TEST(TorchPromotion, PromoteTypesEveryPair) {
 
 TEST(TorchPromotion, EveryOpEveryOperandKindEveryPair) {
   size_t cells_checked = 0;
-  for (const auto& [key, cells] : golden()["tables"].items()) {
+  for (const auto& [key, unused] : golden()["tables"].items()) {
     if (key == "promote_types") continue;
     const auto colon = key.find(':');
     const auto op = torch::parse_op(key.substr(0, colon));
@@ -108,7 +56,7 @@ TEST(TorchPromotion, EveryOpEveryOperandKindEveryPair) {
     const bool with_bias = kinds.size() == 3;
     const auto ka = parse_operand_kind(kinds[0]), kb = parse_operand_kind(kinds[1]);
     ASSERT_TRUE(ka && kb) << key;
-    cells_checked += check_table(key, cells, [&](const std::vector<DType>& t) {
+    cells_checked += check_table(key, [&](const std::vector<DType>& t) {
       return torch::evaluate(*op, {t[0], *ka}, {t[1], *kb},
                              with_bias ? std::optional<DType>(t[2]) : std::nullopt);
     });

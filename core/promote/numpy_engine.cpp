@@ -1,0 +1,453 @@
+#include "core/promote/numpy_engine.h"
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/promote/numpy_types.h"
+#include "core/promote/py_value.h"
+
+namespace pl::promote::numpy {
+namespace {
+
+constexpr std::array<std::string_view, kOpCount> kOpNames = {
+    "add", "subtract", "multiply", "true_divide", "matmul", "dot", "astype"};
+
+std::string nm(DType t) { return std::string(python_name(t)); }
+
+Outcome ok(DType t, std::string rule) { return Outcome{t, "", "", std::move(rule)}; }
+Outcome raise(std::string type, std::string message, std::string rule) {
+  return Outcome{std::nullopt, std::move(type), std::move(message), std::move(rule)};
+}
+
+bool is_int_or_bool(DType t) { return t == DType::bool_ || is_integer(t); }
+bool is_unsigned(DType t) { return info(t).kind == DTypeKind::UnsignedInt; }
+
+// One operand as a ufunc sees it.
+struct Arg {
+  DType dtype;            // an array's dtype; for a Python scalar, the dtype NumPy 1.x gives it
+  OperandKind kind;
+  PyValue value;          // zero-dim and scalar operands
+  bool weak() const { return kind == OperandKind::Scalar && value.type != PyType::Bool; }
+  bool zero_dim() const { return kind != OperandKind::Tensor; }
+};
+
+__int128 int_lo(DType t) {
+  return is_unsigned(t) ? 0 : -(static_cast<__int128>(1) << (info(t).storage_bits - 1));
+}
+__int128 int_hi(DType t) {
+  const int bits = info(t).storage_bits - (is_unsigned(t) ? 0 : 1);
+  return (static_cast<__int128>(1) << bits) - 1;
+}
+
+PyType category(DType t) {
+  if (t == DType::bool_) return PyType::Bool;
+  if (is_integer(t)) return PyType::Int;
+  return info(t).kind == DTypeKind::Complex ? PyType::Complex : PyType::Float;
+}
+
+PyValue default_value(PyType t) {
+  PyValue v;
+  v.type = t;
+  switch (t) {
+    case PyType::Bool: v.integer = 1; v.real = 1; break;
+    case PyType::Int: v.integer = 2; v.real = 2; break;
+    case PyType::Float: v.real = 2.5; break;
+    case PyType::Complex: v.real = 2.5; v.imag = 1; break;
+  }
+  return v;
+}
+
+// Builds the Arg, or the reason the operand cannot be built the way the user wrote it.
+std::optional<Arg> make_arg(const Operand& op, std::string* error) {
+  Arg a{op.dtype, op.kind, default_value(category(op.dtype))};
+  if (op.kind == OperandKind::Tensor) return a;
+  if (!op.value.empty()) {
+    auto v = parse_py_value(op.value, error);
+    if (!v) return std::nullopt;
+    a.value = *v;
+  }
+  if (op.kind == OperandKind::Scalar) {
+    if (!op.value.empty() && a.value.type != category(op.dtype)) {
+      *error = "a Python scalar's type comes from its value: " + op.value + " is a Python " +
+               std::string(py_type_name(a.value.type)) + ", which " + nm(op.dtype) +
+               " does not name";
+      return std::nullopt;
+    }
+    // NumPy 1.x turns Python scalars into zero-dim arrays of these dtypes.
+    switch (a.value.type) {
+      case PyType::Bool: a.dtype = DType::bool_; break;
+      case PyType::Int:
+        a.dtype = a.value.integer > int_hi(DType::int64) ? DType::uint64 : DType::int64;
+        break;
+      case PyType::Float: a.dtype = DType::float64; break;
+      case PyType::Complex: a.dtype = DType::complex128; break;
+    }
+    return a;
+  }
+  // np.array(value, dtype=...): the value as stored in the dtype.
+  const PyType want = category(op.dtype);
+  if (a.value.type == PyType::Complex && want != PyType::Complex) {
+    *error = "a zero-dim " + nm(op.dtype) + " cannot hold the complex value " + op.value;
+    return std::nullopt;
+  }
+  if (want == PyType::Int) {
+    if (a.value.type == PyType::Float) a.value.integer = static_cast<__int128>(std::trunc(a.value.real));
+    if (a.value.integer < int_lo(op.dtype) || a.value.integer > int_hi(op.dtype)) {
+      *error = "np.array(" + op.value + ", dtype=" + nm(op.dtype) +
+               ") raises OverflowError in NumPy 2 (and wraps in 1.x); pick a value in range";
+      return std::nullopt;
+    }
+  } else if (op.dtype == DType::float32 || op.dtype == DType::complex64) {
+    a.value.real = static_cast<float>(a.value.real);
+    a.value.imag = static_cast<float>(a.value.imag);
+  }
+  a.value.type = want;
+  if (want == PyType::Bool) a.value.integer = a.value.integer != 0 || a.value.real != 0;
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------
+// NumPy 1.x value-based casting (numpy/core/src/multiarray/convert_datatype.c, 1.26).
+
+// dtype_kind_to_simplified_ordering: bool < integers < floats and complex < anything else
+// (ml_dtypes' kind 'V'; float8_e5m2 has kind 'f').
+int kind_order(DType t) {
+  switch (kind_char(t)) {
+    case 'b': return 0;
+    case 'u': case 'i': return 1;
+    case 'f': case 'c': return 2;
+    default: return 3;
+  }
+}
+
+// should_use_min_scalar: zero-dim operands count by value only when some operand has
+// dimensions and no zero-dim operand is of a higher kind than every dimensioned one.
+bool use_min_scalar(const Arg& a, const Arg& b) {
+  if (a.zero_dim() == b.zero_dim()) return false;
+  const Arg& arr = a.zero_dim() ? b : a;
+  const Arg& sc = a.zero_dim() ? a : b;
+  return kind_order(sc.dtype) <= kind_order(arr.dtype);
+}
+
+struct MinScalar {
+  DType dtype;
+  bool small_unsigned = false;  // a non-negative integer that also fits the signed type
+};
+
+// min_scalar_type_num: the smallest type that holds a zero-dim value.
+MinScalar min_scalar_type(const Arg& a) {
+  const DType t = a.dtype;
+  if (is_user_dtype(t) || t == DType::bool_) return {t};
+  if (is_integer(t)) {
+    const __int128 v = a.value.integer;
+    constexpr std::array<DType, 4> kU = {DType::uint8, DType::uint16, DType::uint32, DType::uint64};
+    constexpr std::array<DType, 4> kS = {DType::int8, DType::int16, DType::int32, DType::int64};
+    if (v >= 0) {
+      for (int i = 0; i < 4; ++i)
+        if (v <= int_hi(kU[i])) return {kU[i], v <= int_hi(kS[i])};
+    }
+    for (DType s : kS)
+      if (v >= int_lo(s)) return {s};
+    return {DType::int64};
+  }
+  const double re = a.value.real, im = a.value.imag;
+  auto within = [](double x, double lim) { return x > -lim && x < lim; };
+  switch (t) {
+    case DType::float16: return {t};
+    case DType::float32:
+      return {within(re, 65000) || !std::isfinite(re) ? DType::float16 : t};
+    case DType::float64:
+      if (within(re, 65000) || !std::isfinite(re)) return {DType::float16};
+      return {within(re, 3.4e38) ? DType::float32 : t};
+    case DType::complex128:
+      return {within(re, 3.4e38) && within(im, 3.4e38) ? DType::complex64 : t};
+    default: return {t};
+  }
+}
+
+DType signed_twin(DType t) {
+  switch (t) {
+    case DType::uint8: return DType::int8;
+    case DType::uint16: return DType::int16;
+    case DType::uint32: return DType::int32;
+    case DType::uint64: return DType::int64;
+    default: return t;
+  }
+}
+
+// promote_types with the small-unsigned flags (convert_datatype.c): a small unsigned
+// scalar promotes as its signed twin against a signed or floating type.
+DType promote_small(MinScalar x, MinScalar y) {
+  if (x.small_unsigned && !is_user_dtype(y.dtype) && y.dtype != DType::bool_ && !is_unsigned(y.dtype))
+    x.dtype = signed_twin(x.dtype);
+  else if (y.small_unsigned && !is_user_dtype(x.dtype) && x.dtype != DType::bool_ && !is_unsigned(x.dtype))
+    y.dtype = signed_twin(y.dtype);
+  return *common_type(x.dtype, y.dtype);  // builtins only: always defined
+}
+
+
+// ---------------------------------------------------------------------------------------
+// Loop search, both releases (ufunc_type_resolution.c: linear_search_type_resolver and
+// linear_search_userloop_type_resolver): first the loops ml_dtypes registered for the
+// first operand's type, then the second's, then the ufunc's builtin loops in order; the
+// first loop every input can be cast to safely wins. ml_dtypes registers (T, T) -> T for
+// add, subtract, multiply and true_divide, nothing for matmul.
+
+std::vector<DType> builtin_loops(Op op) {
+  std::vector<DType> out;
+  for (DType t : builtin_loop_order()) {
+    if (op == Op::Subtract && t == DType::bool_) continue;
+    if (op == Op::TrueDivide && !(is_float(t) || info(t).kind == DTypeKind::Complex)) continue;
+    out.push_back(t);
+  }
+  return out;
+}
+
+// NumPy 2: can_cast_pyscalar_scalar_to (array_coercion / convert_datatype.c) for a weak
+// Python int, float or complex.
+bool pyscalar_casts_to(PyType py, DType to) {
+  if (info(to).kind == DTypeKind::Complex) return true;
+  if (is_float(to) && !is_user_dtype(to)) return py != PyType::Complex;
+  if (is_integer(to)) return py == PyType::Int;
+  if (is_user_dtype(to)) return py == PyType::Int;  // int -> common(T, uint8) = T; float -> float64
+  return false;
+}
+
+// NumPy 1.x: can_cast_scalar_to -- a builtin number counts as its min_scalar_type, and a
+// small unsigned value as its signed twin unless the target is unsigned.
+bool scalar_value_casts_to(const Arg& a, DType to) {
+  if (is_user_dtype(a.dtype)) return can_cast_safe(a.dtype, to);
+  MinScalar m = min_scalar_type(a);
+  if (m.small_unsigned && !is_unsigned(to)) m.dtype = signed_twin(m.dtype);
+  return can_cast_safe(m.dtype, to);
+}
+
+bool arg_casts_to(Version v, const Arg& a, DType to, bool value_based) {
+  if (a.dtype == to && !(v == Version::V2 && a.weak())) return true;
+  if (v == Version::V2 && a.weak()) return pyscalar_casts_to(a.value.type, to);
+  if (value_based && a.zero_dim()) return scalar_value_casts_to(a, to);
+  return can_cast_safe(a.dtype, to);
+}
+
+std::string loop_name(DType t) { return nm(t) + "," + nm(t) + "->" + nm(t); }
+
+Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
+  const bool value_based = v == Version::V1 && use_min_scalar(a, b);
+  std::vector<DType> candidates;
+  if (op != Op::Matmul) {
+    if (is_user_dtype(a.dtype) && !(v == Version::V2 && a.weak())) candidates.push_back(a.dtype);
+    if (is_user_dtype(b.dtype) && b.dtype != a.dtype && !(v == Version::V2 && b.weak()))
+      candidates.push_back(b.dtype);
+  }
+  const size_t user_loops = candidates.size();
+  for (DType t : builtin_loops(op)) candidates.push_back(t);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const DType t = candidates[i];
+    if (!arg_casts_to(v, a, t, value_based) || !arg_casts_to(v, b, t, value_based)) continue;
+    // ml_dtypes converts a Python int through a C long.
+    for (const Arg* x : {&a, &b})
+      if (is_user_dtype(t) && x->kind == OperandKind::Scalar && x->value.type == PyType::Int &&
+          x->value.integer > int_hi(DType::int64))
+        return raise("TypeError", "expected number, got int",
+                     "ml_dtypes converts the Python int through a C long, and " +
+                         int128_to_string(x->value.integer) + " does not fit one.");
+    std::string rule = "NumPy searches the loops of np." + std::string(op_name(op)) + " in order (";
+    rule += i < user_loops ? "ml_dtypes' own loop for " + nm(t) + " first" : "ml_dtypes' loops first, then the builtin ones";
+    rule += ") and takes the first that both inputs cast to safely: " + loop_name(t) + ".";
+    if (value_based) rule += " NumPy 1.x judges the zero-dim operand by its value here.";
+    return ok(t, std::move(rule));
+  }
+  return raise("UFuncTypeError",
+               "ufunc '" + std::string(op_name(op)) +
+                   "' did not contain a loop with signature matching types (" +
+                   class_repr(a.dtype) + ", " + class_repr(b.dtype) + ") -> None",
+               "No loop of this ufunc accepts both inputs with safe casts.");
+}
+
+// ---------------------------------------------------------------------------------------
+// Builtin dtypes only.
+
+// NumPy 2's message when a weak Python int does not fit the dtype it takes: NumPy first
+// converts through a C long (int64) unless the dtype is uint32 or uint64.
+std::optional<Outcome> python_int_overflow(const Arg& s, DType t) {
+  const __int128 v = s.value.integer;
+  if (v >= int_lo(t) && v <= int_hi(t)) return std::nullopt;
+  const std::string rule = "NEP 50: a Python int takes the array's integer dtype, and " +
+                           int128_to_string(v) + " does not fit " + nm(t) + ".";
+  if (t != DType::uint32 && t != DType::uint64 &&
+      (v < int_lo(DType::int64) || v > int_hi(DType::int64)))
+    return raise("OverflowError", "Python int too large to convert to C long", rule);
+  return raise("OverflowError",
+               "Python integer " + int128_to_string(v) + " out of bounds for " + nm(t), rule);
+}
+
+// NEP 50 (NumPy 2): a Python int, float or complex is weak -- it adopts the other
+// operand's dtype when that dtype's kind can hold it, else the default of its own kind.
+Outcome nep50_result(const Arg& strong, const Arg& weak) {
+  const DType s = strong.dtype;
+  switch (weak.value.type) {
+    case PyType::Bool:
+      break;
+    case PyType::Int:
+      if (s == DType::bool_) {
+        if (auto e = python_int_overflow(weak, DType::int64)) return *e;
+        return ok(DType::int64, "NEP 50: a Python int with a bool array gives the default integer, int64.");
+      }
+      if (is_integer(s)) {
+        if (auto e = python_int_overflow(weak, s)) return *e;
+      }
+      return ok(s, "NEP 50: a Python int is weak and takes the array's dtype " + nm(s) + ".");
+    case PyType::Float:
+      if (is_int_or_bool(s))
+        return ok(DType::float64, "NEP 50: a Python float with an integer array gives the default float, float64.");
+      return ok(s, "NEP 50: a Python float is weak and takes the array's dtype " + nm(s) + ".");
+    case PyType::Complex: {
+      DType r = s;
+      if (is_int_or_bool(s) || s == DType::float64) r = DType::complex128;
+      else if (s == DType::float16 || s == DType::float32) r = DType::complex64;
+      return ok(r, "NEP 50: a Python complex is weak: it takes the complex dtype matching the array's precision, " + nm(r) + ".");
+    }
+  }
+  return ok(s, "A Python bool is an ordinary bool: promote_types(" + nm(s) + ", bool) = " + nm(s) + ".");
+}
+
+Outcome builtin_result_v2(const Arg& a, const Arg& b) {
+  if (a.weak() && !b.weak()) return nep50_result(b, a);
+  if (b.weak() && !a.weak()) return nep50_result(a, b);
+  const DType r = *common_type(a.dtype, b.dtype);
+  return ok(r, "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) +
+                   ": the smallest type that holds every value of both" +
+                   (a.zero_dim() || b.zero_dim() ? " (NumPy 2 ignores values)." : "."));
+}
+
+Outcome builtin_result_v1(const Arg& a, const Arg& b) {
+  if (!use_min_scalar(a, b)) {
+    const DType r = *common_type(a.dtype, b.dtype);
+    std::string rule = "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) + ".";
+    if (a.zero_dim() != b.zero_dim())
+      rule += " NumPy 1.x ignores the zero-dim operand's value because its kind is higher than the array's.";
+    return ok(r, std::move(rule));
+  }
+  const Arg& sc = a.zero_dim() ? a : b;
+  const MinScalar ms = min_scalar_type(sc), ma{a.zero_dim() ? ms.dtype : a.dtype, a.zero_dim() && ms.small_unsigned},
+                  mb{b.zero_dim() ? ms.dtype : b.dtype, b.zero_dim() && ms.small_unsigned};
+  const DType r = promote_small(ma, mb);
+  return ok(r, "NumPy 1.x value-based casting: the zero-dim operand counts as " + nm(ms.dtype) +
+                   (ms.small_unsigned ? " (or its signed twin)" : "") +
+                   ", the smallest type holding its value, so the result is " + nm(r) + ".");
+}
+
+Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
+  const bool user = is_user_dtype(a.dtype) || is_user_dtype(b.dtype);
+  if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar)
+    return raise("precision-lab", "two Python scalars are combined by Python, not NumPy",
+                 "Make one operand an array.");
+  Outcome r;
+  if (user) {
+    r = linear_search(v, op, a, b);
+  } else if (op == Op::TrueDivide && is_int_or_bool(a.dtype) && is_int_or_bool(b.dtype)) {
+    // TrueDivisionTypeResolver (1.x) and true_divide's promoter (2.x): integers and bools,
+    // Python ints included, go straight to the float64 loop -- no overflow check.
+    return ok(DType::float64, "np.true_divide of integers (or bools) uses the float64 loop.");
+  } else if (op == Op::TrueDivide && v == Version::V1) {
+    return linear_search(v, op, a, b);  // DivisionTypeResolver: the ordinary loop search
+  } else {
+    r = v == Version::V2 ? builtin_result_v2(a, b) : builtin_result_v1(a, b);
+  }
+  if (!r.ok()) return r;
+  if (op == Op::Subtract && *r.result == DType::bool_)
+    return raise("TypeError",
+                 "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+                 "the `^` operator, or the logical_xor function instead.",
+                 "Both operands resolve to bool and NumPy refuses to subtract bools.");
+  if (op == Op::TrueDivide && !user && is_int_or_bool(*r.result))
+    return ok(DType::float64, "np.true_divide of integers (or bools) uses the float64 loop.");
+  return r;
+}
+
+}  // namespace
+
+std::string_view numpy_version(Version v) { return v == Version::V2 ? "2.4.6" : "1.26.4"; }
+std::string_view ml_dtypes_version(Version v) { return v == Version::V2 ? "0.6.0" : "0.5.1"; }
+
+std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
+
+std::optional<Op> parse_op(std::string_view n) {
+  if (n == "divide") n = "true_divide";
+  for (int i = 0; i < kOpCount; ++i)
+    if (kOpNames[i] == n) return static_cast<Op>(i);
+  return std::nullopt;
+}
+
+bool op_is_elementwise(Op op) { return op <= Op::TrueDivide; }
+
+namespace {
+Outcome not_numpy(DType t) {
+  return raise("AttributeError", "module 'numpy' has no attribute '" + std::string(name(t)) + "'",
+               "Neither NumPy nor ml_dtypes defines " + std::string(name(t)) + ".");
+}
+}  // namespace
+
+Outcome promote_types(DType a, DType b) {
+  if (!has_dtype(a)) return not_numpy(a);
+  if (!has_dtype(b)) return not_numpy(b);
+  if (auto r = common_type(a, b)) {
+    std::string rule;
+    if (!is_user_dtype(a) && !is_user_dtype(b))
+      rule = "NumPy's promotion table: the smallest type that holds every value of both.";
+    else if (a == b)
+      rule = "Both are " + nm(a) + ".";
+    else
+      rule = "ml_dtypes declares " + nm(*r == a ? b : a) + " -> " + nm(*r) + " a safe cast, so NumPy uses " + nm(*r) + ".";
+    return ok(*r, std::move(rule));
+  }
+  return raise("DTypePromotionError",
+               "The DTypes " + class_repr(a) + " and " + class_repr(b) +
+                   " do not have a common DType. For example they cannot be stored in a single "
+                   "array unless the dtype is `object`.",
+               "Neither casts safely to the other and ml_dtypes' types have no kind NumPy could "
+               "fall back on.");
+}
+
+Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
+  if (!has_dtype(a.dtype)) return not_numpy(a.dtype);
+  if (!has_dtype(b.dtype)) return not_numpy(b.dtype);
+  if (!op_is_elementwise(op) && (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
+    return raise("precision-lab",
+                 "np." + std::string(op_name(op)) + " is modelled for arrays with dimensions only",
+                 "Zero-dim and scalar operands are modelled for the elementwise ufuncs.");
+  std::string error;
+  const auto xa = make_arg(a, &error);
+  const auto xb = xa ? make_arg(b, &error) : std::nullopt;
+  if (!xa || !xb) return raise("precision-lab", error, "The operand cannot be built as written.");
+  switch (op) {
+    case Op::Matmul:
+      return linear_search(v, op, *xa, *xb);
+    case Op::Dot: {
+      Outcome r = promote_types(a.dtype, b.dtype);
+      if (r.ok()) {
+        r.rule = "np.dot computes in np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(*r.result) + ".";
+        return r;
+      }
+      return Outcome{std::nullopt, "", "", "The dtypes have no common DType, so np.dot falls back to "
+                     "Python objects (PyArray_ObjectType) and returns dtype=object.", "object"};
+    }
+    case Op::Astype: {
+      const bool e8m0_a = a.dtype == DType::float8_e8m0fnu, e8m0_b = b.dtype == DType::float8_e8m0fnu;
+      const bool small_a = is_user_dtype(a.dtype) && a.dtype != DType::bfloat16 && !e8m0_a;
+      const bool small_b = is_user_dtype(b.dtype) && b.dtype != DType::bfloat16 && !e8m0_b;
+      if ((e8m0_a && small_b) || (e8m0_b && small_a))
+        return raise("TypeError",
+                     "Cannot cast array data from dtype(" + nm(a.dtype) + ") to dtype(" + nm(b.dtype) +
+                         ") according to the rule 'unsafe'",
+                     "ml_dtypes registers no cast between float8_e8m0fnu and its other small floats.");
+      return ok(b.dtype, "astype converts to the dtype asked for (casting='unsafe').");
+    }
+    default:
+      return elementwise(v, op, *xa, *xb);
+  }
+}
+
+}  // namespace pl::promote::numpy

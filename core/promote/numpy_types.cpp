@@ -1,0 +1,218 @@
+#include "core/promote/numpy_types.h"
+
+#include <array>
+
+namespace pl::promote::numpy {
+namespace {
+
+// dtype.num for every dtype NumPy knows (-1: not a NumPy dtype). Builtins are NumPy's
+// NPY_TYPES (int64 is NPY_LONG on LP64 Linux); ml_dtypes' types get numbers from 256 in
+// the order ml_dtypes registers them at import (ml_dtypes/_src/dtypes.cc), recorded from
+// both versions by tests/data/promotion/gen_numpy.py.
+constexpr std::array<int, kDTypeCount> kTypeNumber = [] {
+  std::array<int, kDTypeCount> n{};
+  n.fill(-1);
+  auto set = [&n](DType t, int v) { n[static_cast<int>(t)] = v; };
+  set(DType::bool_, 0);
+  set(DType::int8, 1);
+  set(DType::uint8, 2);
+  set(DType::int16, 3);
+  set(DType::uint16, 4);
+  set(DType::int32, 5);
+  set(DType::uint32, 6);
+  set(DType::int64, 7);
+  set(DType::uint64, 8);
+  set(DType::float32, 11);
+  set(DType::float64, 12);
+  set(DType::complex64, 14);
+  set(DType::complex128, 15);
+  set(DType::float16, 23);
+  set(DType::bfloat16, 256);
+  set(DType::float8_e3m4, 257);
+  set(DType::float8_e4m3, 258);
+  set(DType::float8_e4m3b11fnuz, 259);
+  set(DType::float8_e4m3fn, 260);
+  set(DType::float8_e4m3fnuz, 261);
+  set(DType::float8_e5m2, 262);
+  set(DType::float8_e5m2fnuz, 263);
+  set(DType::float6_e2m3fn, 264);
+  set(DType::float6_e3m2fn, 265);
+  set(DType::float4_e2m1fn, 266);
+  set(DType::float8_e8m0fnu, 267);
+  return n;
+}();
+
+constexpr std::array<DType, 14> kLoopOrder = {
+    DType::bool_,   DType::int8,    DType::uint8,   DType::int16,     DType::uint16,
+    DType::int32,   DType::uint32,  DType::int64,   DType::uint64,    DType::float16,
+    DType::float32, DType::float64, DType::complex64, DType::complex128};
+
+// ml_dtypes registers its small floats' casts among each other with
+// RegisterTwoWayCustomCast as safe in both directions; bfloat16, float8_e5m2 and
+// float8_e8m0fnu are left out of that group (ml_dtypes 0.5/0.6, _src/dtypes.cc).
+bool in_small_float_group(DType t) {
+  switch (t) {
+    case DType::float8_e4m3fn:
+    case DType::float8_e4m3fnuz:
+    case DType::float8_e5m2fnuz:
+    case DType::float8_e4m3:
+    case DType::float8_e3m4:
+    case DType::float8_e4m3b11fnuz:
+    case DType::float6_e2m3fn:
+    case DType::float6_e3m2fn:
+    case DType::float4_e2m1fn:
+      return true;
+    default:
+      return false;
+  }
+}
+
+int int_bytes(DType t) { return info(t).storage_bits / 8; }
+bool is_complex(DType t) { return info(t).kind == DTypeKind::Complex; }
+
+DType signed_int_of(int bytes) {
+  switch (bytes) {
+    case 1: return DType::int8;
+    case 2: return DType::int16;
+    case 4: return DType::int32;
+    default: return DType::int64;
+  }
+}
+
+DType float_of(int bytes) {
+  return bytes <= 2 ? DType::float16 : bytes == 4 ? DType::float32 : DType::float64;
+}
+
+// The float an integer needs to be held without overflow in NumPy's table: 8-bit ->
+// float16, 16-bit -> float32, wider -> float64.
+DType float_for_int(DType t) {
+  const int b = int_bytes(t);
+  return b == 1 ? DType::float16 : b == 2 ? DType::float32 : DType::float64;
+}
+
+// NumPy's builtin promotion table (_npy_type_promotion_table, numpy/_core/src/multiarray/
+// can_cast_table.h), derived from its rule: the smallest type that can hold every value
+// of both, and float64 for int64 with uint64.
+DType builtin_promote(DType a, DType b) {
+  if (a == b || b == DType::bool_) return a;
+  if (a == DType::bool_) return b;
+  const auto ka = info(a).kind, kb = info(b).kind;
+  const bool ia = is_integer(a), ib = is_integer(b);
+  if (ia && ib) {
+    if (ka == kb) return int_bytes(a) >= int_bytes(b) ? a : b;
+    const DType s = ka == DTypeKind::SignedInt ? a : b, u = ka == DTypeKind::SignedInt ? b : a;
+    if (int_bytes(s) > int_bytes(u)) return s;
+    return int_bytes(u) < 8 ? signed_int_of(2 * int_bytes(u)) : DType::float64;
+  }
+  // At least one is float or complex: compare the real component widths.
+  auto component_bytes = [](DType t) {
+    if (is_integer(t)) return int_bytes(float_for_int(t));
+    return is_complex(t) ? info(t).storage_bits / 16 : info(t).storage_bits / 8;
+  };
+  const int bytes = std::max(component_bytes(a), component_bytes(b));
+  if (is_complex(a) || is_complex(b))
+    return bytes <= 4 ? DType::complex64 : DType::complex128;
+  return float_of(bytes);
+}
+
+}  // namespace
+
+bool has_dtype(DType t) { return kTypeNumber[static_cast<int>(t)] >= 0; }
+bool is_user_dtype(DType t) { return kTypeNumber[static_cast<int>(t)] >= 256; }
+int type_number(DType t) { return kTypeNumber[static_cast<int>(t)]; }
+
+std::string_view python_name(DType t) { return name(t); }
+
+std::optional<DType> from_python_name(std::string_view n) {
+  for (const DTypeInfo& d : all_dtypes())
+    if (has_dtype(d.id) && d.name == n) return d.id;
+  return std::nullopt;
+}
+
+std::string class_repr(DType t) {
+  if (is_user_dtype(t)) return "<class 'numpy.dtype[" + std::string(name(t)) + "]'>";
+  static constexpr std::array<std::pair<DType, std::string_view>, 14> kClass = {{
+      {DType::bool_, "Bool"},       {DType::int8, "Int8"},        {DType::uint8, "UInt8"},
+      {DType::int16, "Int16"},      {DType::uint16, "UInt16"},    {DType::int32, "Int32"},
+      {DType::uint32, "UInt32"},    {DType::int64, "Int64"},      {DType::uint64, "UInt64"},
+      {DType::float16, "Float16"},  {DType::float32, "Float32"},  {DType::float64, "Float64"},
+      {DType::complex64, "Complex64"}, {DType::complex128, "Complex128"},
+  }};
+  for (const auto& [d, n] : kClass)
+    if (d == t) return "<class 'numpy.dtypes." + std::string(n) + "DType'>";
+  return "<class '?'>";
+}
+
+std::span<const DType> builtin_loop_order() { return kLoopOrder; }
+
+bool can_cast_safe(DType from, DType to) {
+  if (from == to) return true;
+  const bool uf = is_user_dtype(from), ut = is_user_dtype(to);
+  if (!uf && !ut) return builtin_promote(from, to) == to;  // NumPy's safe casts, exactly
+  if (uf && ut) return in_small_float_group(from) && in_small_float_group(to);
+  if (uf)  // ml_dtypes: every type casts safely to float32, float64, complex64, complex128
+    return to == DType::float32 || to == DType::float64 || to == DType::complex64 ||
+           to == DType::complex128;
+  // ... and bool, int8 and uint8 cast safely to every ml_dtypes type.
+  return from == DType::bool_ || from == DType::int8 || from == DType::uint8;
+}
+
+// NumPy's scalar kinds (NPY_SCALARKIND) from dtype.kind: b, u, i, f, c; -1 for none.
+// ml_dtypes gives its types kind 'V' -- except float8_e5m2, whose kind is 'f'.
+int scalar_kind(DType t) {
+  if (t == DType::float8_e5m2) return 3;
+  if (is_user_dtype(t)) return -1;
+  switch (info(t).kind) {
+    case DTypeKind::Bool: return 0;
+    case DTypeKind::UnsignedInt: return 1;
+    case DTypeKind::SignedInt: return 2;
+    case DTypeKind::Float: return 3;
+    case DTypeKind::Complex: return 4;
+  }
+  return -1;
+}
+
+char kind_char(DType t) {
+  constexpr std::string_view kChars = "buifc";
+  const int k = scalar_kind(t);
+  return k < 0 ? 'V' : kChars[k];
+}
+
+namespace {
+
+// The last resort of legacy_userdtype_common_dtype_function: when both DTypes have a
+// scalar kind, try the smallest type of the larger kind and grow (_npy_smallest_type_
+// of_kind_table, _npy_next_larger_type_table) until both cast to it safely.
+std::optional<DType> common_by_kind(DType a, DType b) {
+  const int ka = scalar_kind(a), kb = scalar_kind(b);
+  if (ka < 0 || kb < 0) return std::nullopt;
+  static constexpr std::array<std::array<DType, 4>, 5> kLadder = {{
+      {DType::bool_, DType::bool_, DType::bool_, DType::bool_},
+      {DType::uint8, DType::uint16, DType::uint32, DType::uint64},
+      {DType::int8, DType::int16, DType::int32, DType::int64},
+      {DType::float16, DType::float32, DType::float64, DType::float64},
+      {DType::complex64, DType::complex128, DType::complex128, DType::complex128},
+  }};
+  for (int k = std::max(ka, kb); k < 5; ++k)
+    for (DType t : kLadder[k])
+      if (can_cast_safe(a, t) && can_cast_safe(b, t)) return t;
+  return std::nullopt;
+}
+
+}  // namespace
+
+// Builtins: the table. With an ml_dtypes type, NumPy's legacy_userdtype_common_dtype_
+// function (numpy/_core/src/multiarray/dtypemeta.c) runs on the DType with the higher
+// type number: if that one casts safely to the other, the other wins; else if the other
+// casts safely to it, it wins; else both need a scalar kind (common_by_kind), which only
+// float8_e5m2 among ml_dtypes' types has.
+std::optional<DType> common_type(DType a, DType b) {
+  if (!is_user_dtype(a) && !is_user_dtype(b)) return builtin_promote(a, b);
+  if (a == b) return a;
+  const DType hi = type_number(a) > type_number(b) ? a : b, lo = hi == a ? b : a;
+  if (can_cast_safe(hi, lo)) return lo;
+  if (can_cast_safe(lo, hi)) return hi;
+  return common_by_kind(a, b);
+}
+
+}  // namespace pl::promote::numpy

@@ -1,0 +1,142 @@
+#include "core/promote/py_value.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace pl::promote {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// Decimal digits (underscores allowed, as in Python) into a non-negative int128 that must
+// stay below 2^100 (enough for the range check that follows).
+std::optional<__int128> parse_digits(std::string_view s) {
+  if (s.empty()) return std::nullopt;
+  __int128 v = 0;
+  for (char c : s) {
+    if (c == '_') continue;
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+    if (v > (static_cast<__int128>(1) << 100)) return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<__int128> parse_int(std::string_view s) {
+  bool neg = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  std::optional<__int128> v;
+  if (auto pow = s.find("**"); pow != std::string_view::npos) {
+    auto base = parse_digits(s.substr(0, pow)), exp = parse_digits(s.substr(pow + 2));
+    if (!base || !exp || *exp > 100) return std::nullopt;
+    __int128 r = 1;
+    for (int i = 0; i < static_cast<int>(*exp); ++i) {
+      r *= *base;
+      if (r > (static_cast<__int128>(1) << 100)) return std::nullopt;
+    }
+    v = r;
+  } else {
+    v = parse_digits(s);
+  }
+  if (!v) return std::nullopt;
+  return neg ? -*v : *v;
+}
+
+std::optional<double> parse_real(std::string_view s) {
+  std::string text(s);
+  if (text.empty()) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) return std::nullopt;
+  return v;  // overflow gives +-inf, which is what Python's float("1e999") gives too
+}
+
+}  // namespace
+
+std::string_view py_type_name(PyType t) {
+  switch (t) {
+    case PyType::Bool: return "bool";
+    case PyType::Int: return "int";
+    case PyType::Float: return "float";
+    case PyType::Complex: return "complex";
+  }
+  return "?";
+}
+
+std::string int128_to_string(__int128 v) {
+  if (v == 0) return "0";
+  const bool neg = v < 0;
+  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : v;
+  std::string out;
+  for (; u; u /= 10) out.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+  if (neg) out.push_back('-');
+  return {out.rbegin(), out.rend()};
+}
+
+std::optional<PyValue> parse_py_value(std::string_view text, std::string* error) {
+  const std::string_view s = trim(text);
+  PyValue v;
+  if (s == "True" || s == "False") {
+    v.type = PyType::Bool;
+    v.integer = s == "True";
+    v.real = static_cast<double>(v.integer);
+    return v;
+  }
+  const bool looks_float = s.find_first_of(".eEn") != std::string_view::npos;  // n: inf, nan
+  if (!s.empty() && (s.back() == 'j' || s.back() == 'J')) {
+    // a+bj, a-bj or bj
+    const std::string_view body = s.substr(0, s.size() - 1);
+    size_t split = std::string_view::npos;
+    for (size_t i = body.size(); i-- > 1;)
+      if ((body[i] == '+' || body[i] == '-') && body[i - 1] != 'e' && body[i - 1] != 'E') {
+        split = i;
+        break;
+      }
+    std::optional<double> re = 0.0, im;
+    if (split == std::string_view::npos) {
+      im = body.empty() || body == "+" ? 1.0 : body == "-" ? -1.0 : parse_real(body);
+    } else {
+      re = parse_real(body.substr(0, split));
+      const std::string_view ib = body.substr(split);
+      im = ib == "+" ? 1.0 : ib == "-" ? -1.0 : parse_real(ib);
+    }
+    if (re && im) {
+      v.type = PyType::Complex;
+      v.real = *re;
+      v.imag = *im;
+      return v;
+    }
+  } else if (!looks_float || s.find("**") != std::string_view::npos) {
+    if (auto i = parse_int(s)) {
+      const __int128 lo = -(static_cast<__int128>(1) << 63), hi = static_cast<__int128>(1) << 64;
+      if (*i < lo || *i >= hi) {
+        if (error) *error = "the integer " + std::string(s) + " lies outside [-2**63, 2**64)";
+        return std::nullopt;
+      }
+      v.type = PyType::Int;
+      v.integer = *i;
+      v.real = static_cast<double>(*i);
+      return v;
+    }
+  } else if (auto r = parse_real(s)) {
+    v.type = PyType::Float;
+    v.real = *r;
+    return v;
+  }
+  if (error) {  // built piecewise: GCC 12 misreports "literal" + std::string (-Wrestrict)
+    error->assign(1, '\'').append(s).append("' is not a Python bool, int, float or complex literal");
+  }
+  return std::nullopt;
+}
+
+}  // namespace pl::promote

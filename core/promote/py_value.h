@@ -1,0 +1,28 @@
+// A Python scalar written as a literal ("True", "300", "-2**63", "1e300", "2.5+1j"), the
+// way promotion rules that look at values (NumPy 1.x value-based casting, NumPy 2's
+// out-of-bounds checks) need it: the Python type, and the value exactly.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace pl::promote {
+
+enum class PyType : uint8_t { Bool, Int, Float, Complex };
+
+struct PyValue {
+  PyType type = PyType::Int;
+  __int128 integer = 0;  // Bool (0/1) and Int; exact for |v| < 2^127
+  double real = 0, imag = 0;  // Float, Complex (Bool and Int: the value as a double too)
+};
+
+// Parses a literal; nullopt with `error` set when it is not one. Integers may be written
+// as N, -N or (-)B**E; they must lie in [-2^63, 2^64), the range NumPy's conversions
+// handle without falling back to Python objects.
+std::optional<PyValue> parse_py_value(std::string_view text, std::string* error);
+
+std::string_view py_type_name(PyType t);  // "bool", "int", "float", "complex"
+std::string int128_to_string(__int128 v);
+
+}  // namespace pl::promote

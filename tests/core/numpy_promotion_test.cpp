@@ -1,0 +1,126 @@
+// Every cell of the NumPy golden tables (NumPy 2.4.6 + ml_dtypes 0.6.0 and NumPy 1.26.4 +
+// ml_dtypes 0.5.1, recorded by tests/data/promotion/gen_numpy.py): result dtype, or
+// exception type and exact text.
+#include <sstream>
+
+#include "core/promote/numpy_engine.h"
+#include "core/promote/numpy_types.h"
+#include "core/promote/py_value.h"
+#include "tests/core/promotion_golden.h"
+
+namespace pl::promote {
+namespace {
+
+using numpy::Version;
+using testing::GoldenFile;
+
+const GoldenFile& golden(Version v) {
+  auto make = [](const char* file) {
+    return GoldenFile(
+        file, [](DType t) { return std::string(numpy::python_name(t)); },
+        [](const std::string& n) { return numpy::from_python_name(n); });
+  };
+  static const GoldenFile v2 = make("numpy2_cpu.json"), v1 = make("numpy1_cpu.json");
+  return v == Version::V2 ? v2 : v1;
+}
+
+class NumpyPromotion : public ::testing::TestWithParam<Version> {};
+
+TEST_P(NumpyPromotion, GoldenIsTheReproducedRelease) {
+  const auto& g = golden(GetParam());
+  EXPECT_EQ(g.json().value("version", ""), std::string(numpy::numpy_version(GetParam())));
+  EXPECT_EQ(g.json().value("ml_dtypes", ""), std::string(numpy::ml_dtypes_version(GetParam())));
+  ASSERT_EQ(g.dtypes().size(), 26u);
+  for (size_t i = 0; i < g.dtypes().size(); ++i)
+    EXPECT_EQ(g.json()["type_numbers"][i].get<int>(), numpy::type_number(g.dtypes()[i]))
+        << numpy::python_name(g.dtypes()[i]);
+}
+
+TEST_P(NumpyPromotion, SafeCastsEveryPair) {
+  const auto& g = golden(GetParam());
+  const auto& ts = g.dtypes();
+  for (size_t i = 0; i < ts.size(); ++i)
+    for (size_t j = 0; j < ts.size(); ++j)
+      EXPECT_EQ(numpy::can_cast_safe(ts[i], ts[j]), g.json()["safe_casts"][i][j].get<bool>())
+          << numpy::python_name(ts[i]) << " -> " << numpy::python_name(ts[j]);
+}
+
+TEST_P(NumpyPromotion, PromoteTypesEveryPair) {
+  const auto& g = golden(GetParam());
+  const size_t n = g.check("promote_types", [&](const std::vector<size_t>& at) {
+    return numpy::promote_types(g.dtypes()[at[0]], g.dtypes()[at[1]]);
+  });
+  EXPECT_EQ(n, 26u * 26u);
+}
+
+TEST_P(NumpyPromotion, EveryOpEveryOperandKindEveryPair) {
+  const auto& g = golden(GetParam());
+  const auto& ts = g.dtypes();
+  std::vector<std::string> values;
+  for (const auto& v : g.json()["values"]) values.push_back(v.get<std::string>());
+  size_t cells = 0;
+  for (const auto& [key, unused] : g.json()["tables"].items()) {
+    if (key == "promote_types") continue;
+    const auto colon = key.find(':');
+    const auto op = numpy::parse_op(key.substr(0, colon));
+    ASSERT_TRUE(op) << key;
+    std::vector<std::string> kinds;
+    std::stringstream ss(key.substr(colon + 1));
+    for (std::string k; std::getline(ss, k, ',');) kinds.push_back(k);
+    ASSERT_EQ(kinds.size(), 2u) << key;
+    const auto ka = parse_operand_kind(kinds[0]);
+    ASSERT_TRUE(ka) << key;
+    if (kinds[1] == "pyvalue") {
+      // An array of each dtype with each Python scalar; the scalar's dtype is any of its
+      // Python type's category (the value decides).
+      cells += g.check(key, [&](const std::vector<size_t>& at) {
+        std::string err;
+        const auto pv = parse_py_value(values[at[1]], &err);
+        EXPECT_TRUE(pv) << err;
+        const DType cat = pv->type == PyType::Bool    ? DType::bool_
+                          : pv->type == PyType::Int   ? DType::int64
+                          : pv->type == PyType::Float ? DType::float64
+                                                      : DType::complex128;
+        return numpy::evaluate(GetParam(), *op, {ts[at[0]], *ka},
+                               {cat, OperandKind::Scalar, values[at[1]]});
+      }, {ts.size(), values.size()});
+      continue;
+    }
+    const auto kb = parse_operand_kind(kinds[1]);
+    ASSERT_TRUE(kb) << key;
+    cells += g.check(key, [&](const std::vector<size_t>& at) {
+      return numpy::evaluate(GetParam(), *op, {ts[at[0]], *ka}, {ts[at[1]], *kb});
+    });
+  }
+  // 4 ufuncs x (7 operand-kind pairs of 26 x 26 + 26 arrays x 14 Python values);
+  // matmul, dot and astype 26 x 26 each.
+  EXPECT_EQ(cells, 4u * (7u * 26u * 26u + 26u * 14u) + 3u * 26u * 26u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Releases, NumpyPromotion, ::testing::Values(Version::V2, Version::V1),
+                         [](const auto& info) {
+                           return info.param == Version::V2 ? "NumPy2" : "NumPy1";
+                         });
+
+TEST(NumpyOperands, ValuesAreCheckedNotGuessed) {
+  // A Python float written for an integer operand, a zero-dim value that does not fit.
+  Outcome o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::int8},
+                              {DType::int64, OperandKind::Scalar, "2.5"});
+  EXPECT_EQ(o.error_type, "precision-lab");
+  o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8},
+                      {DType::int8, OperandKind::ZeroDim, "300"});
+  EXPECT_EQ(o.error_type, "precision-lab");
+  o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8},
+                      {DType::int64, OperandKind::Scalar, "2**70"});
+  EXPECT_EQ(o.error_type, "precision-lab");
+  // Value-based casting reads a zero-dim array's value in 1.x: int64(300) + int8 -> int16.
+  o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8},
+                      {DType::int64, OperandKind::ZeroDim, "300"});
+  EXPECT_EQ(o.result, DType::int16);
+  o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::int8},
+                      {DType::int64, OperandKind::ZeroDim, "300"});
+  EXPECT_EQ(o.result, DType::int64);
+}
+
+}  // namespace
+}  // namespace pl::promote

@@ -1,0 +1,94 @@
+// Reads a golden promotion file written by tests/data/promotion/gen_*.py and compares an
+// engine with it cell by cell. The layout: "dtypes" (the framework's names, the order
+// every table indexes), "outcomes" (each distinct outcome once: a dtype name, "object",
+// or {"error", "message"}) and "tables" (name -> nested lists of outcome indices).
+#pragma once
+
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/promote/outcome.h"
+
+namespace pl::promote::testing {
+
+class GoldenFile {
+ public:
+  using NameOf = std::function<std::string(DType)>;
+  using FromName = std::function<std::optional<DType>(const std::string&)>;
+
+  GoldenFile(const std::string& file, NameOf name_of, FromName from_name)
+      : name_of_(std::move(name_of)) {
+    std::ifstream in(std::string(PL_PROMOTION_DIR) + "/" + file);
+    if (!in) {
+      ADD_FAILURE() << "missing tests/data/promotion/" << file;
+      return;
+    }
+    json_ = nlohmann::json::parse(in);
+    for (const auto& n : json_["dtypes"]) {
+      auto t = from_name(n.get<std::string>());
+      EXPECT_TRUE(t) << "unknown dtype " << n;
+      dtypes_.push_back(t.value_or(DType::float32));
+    }
+  }
+
+  const nlohmann::json& json() const { return json_; }
+  const std::vector<DType>& dtypes() const { return dtypes_; }
+
+  std::string text_of(const nlohmann::json& outcome) const {
+    return outcome.is_string() ? outcome.get<std::string>()
+                               : outcome["error"].get<std::string>() + ": " +
+                                     outcome["message"].get<std::string>();
+  }
+
+  std::string text_of(const Outcome& o) const {
+    if (o.ok()) return name_of_(*o.result);
+    if (!o.other_result.empty()) return o.other_result;
+    return o.error_type + ": " + o.message;
+  }
+
+  // Compares one table cell by cell; `axes` gives each axis' labels count (empty: the
+  // dtypes). Reports every differing cell up to a limit. Returns the number of cells.
+  size_t check(const std::string& table, const std::function<Outcome(const std::vector<size_t>&)>& engine,
+               std::vector<size_t> axis_sizes = {}) const {
+    const nlohmann::json& outcomes = json_["outcomes"];
+    size_t count = 0, bad = 0;
+    std::vector<size_t> at;
+    auto walk = [&](auto&& self, const nlohmann::json& node) -> void {
+      if (!node.is_array()) {
+        ++count;
+        const std::string want = text_of(outcomes.at(node.get<size_t>()));
+        const std::string got = text_of(engine(at));
+        if (got != want && ++bad <= 8) {
+          std::string cell;
+          for (size_t i : at) cell.append(cell.empty() ? "" : ",").append(std::to_string(i));
+          ADD_FAILURE() << table << " [" << cell << "]\n  want: " << want << "\n  got:  " << got;
+        }
+        return;
+      }
+      const size_t axis = at.size();
+      const size_t want_size = axis < axis_sizes.size() ? axis_sizes[axis] : dtypes_.size();
+      EXPECT_EQ(node.size(), want_size) << table << " axis " << axis;
+      for (size_t i = 0; i < node.size() && i < want_size; ++i) {
+        at.push_back(i);
+        self(self, node[i]);
+        at.pop_back();
+      }
+    };
+    walk(walk, json_["tables"][table]);
+    EXPECT_EQ(bad, 0u) << table << ": " << bad << " of " << count << " cells differ";
+    return count;
+  }
+
+ private:
+  nlohmann::json json_;
+  std::vector<DType> dtypes_;
+  NameOf name_of_;
+};
+
+}  // namespace pl::promote::testing

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Golden promotion tables from the real NumPy (+ ml_dtypes), for core/promote/numpy_engine.
+
+Runs under NumPy 2.x (NEP 50 promotion) and 1.x (value-based promotion) alike; the
+version is recorded. For every ordered pair of dtypes and every operand-kind pair it
+records the result dtype or the exception type and its exact message.
+
+  tensor:  a 1-d array of the dtype
+  zerodim: np.array(v, dtype) with v the category's default value (True, 2, 2.5, 2.5+1j)
+  scalar:  the Python scalar of the category (True, 2, 2.5, 2.5+1j)
+
+"pyvalue" tables pair an array of each dtype with each Python scalar in "values": the
+values matter in 1.x (value-based) and for out-of-range integers in 2.x (OverflowError).
+The layout is the one gen_torch.py writes; see there. Extra keys: "values" (the Python
+scalars as literals) and "safe_casts" (np.can_cast(a, b, "safe") for every pair).
+
+Run: python3 tests/data/promotion/gen_numpy.py > tests/data/promotion/numpy2_cpu.json
+     /path/to/numpy1-venv/bin/python tests/data/promotion/gen_numpy.py > .../numpy1_cpu.json
+"""
+import json
+import sys
+import warnings
+
+import ml_dtypes
+import numpy as np
+
+warnings.simplefilter("ignore")
+
+BUILTIN = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+           "float16", "float32", "float64", "complex64", "complex128"]
+ML = ["bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+      "float8_e4m3", "float8_e3m4", "float8_e4m3b11fnuz", "float8_e8m0fnu", "float6_e2m3fn",
+      "float6_e3m2fn", "float4_e2m1fn"]
+NAMES = BUILTIN + [n for n in ML if hasattr(ml_dtypes, n)]
+DT = {n: np.dtype(getattr(ml_dtypes, n) if n in ML else n) for n in NAMES}
+DEFAULT = {"b": True, "i": 2, "u": 2, "f": 2.5, "c": 2.5 + 1j, "V": 2.5}
+VALUES = ["True", "2", "-1", "200", "300", "-300", "70000", "2**33", "2**63", "2.5", "1e10",
+          "1e300", "2.5+1j", "1e300j"]
+KIND_PAIRS = [("tensor", "tensor"), ("tensor", "zerodim"), ("zerodim", "tensor"),
+              ("zerodim", "zerodim"), ("tensor", "scalar"), ("scalar", "tensor"),
+              ("zerodim", "scalar")]
+UFUNCS = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
+          "true_divide": np.true_divide}
+
+
+def category(n):
+    # ml_dtypes' floats have kind 'V'; their Python scalar is a float.
+    return DT[n].kind
+
+
+def operand(n, kind):
+    if kind == "tensor":
+        return np.zeros(2, DT[n])
+    if kind == "zerodim":
+        return np.array(DEFAULT[category(n)]).astype(DT[n])
+    if category(n) == "V":
+        return 2.5
+    return DEFAULT[category(n)]
+
+
+def dtype_name(d):
+    return str(d) if str(d) != "bool" else "bool"
+
+
+def outcome(fn):
+    try:
+        r = fn()
+        return dtype_name(np.asarray(r).dtype)
+    except Exception as e:  # record the message exactly as NumPy prints it
+        return {"error": type(e).__name__, "message": str(e)}
+
+
+class Outcomes:
+    """Interns outcomes: each distinct one is stored once and cells hold its index."""
+
+    def __init__(self):
+        self.items, self.index = [], {}
+
+    def add(self, o):
+        key = json.dumps(o, sort_keys=True)
+        if key not in self.index:
+            self.index[key] = len(self.items)
+            self.items.append(o)
+        return self.index[key]
+
+
+def main():
+    outcomes = Outcomes()
+    tables = {}
+
+    def table2(name, fn, cols=NAMES):
+        tables[name] = [[outcomes.add(outcome(lambda: fn(a, b))) for b in cols] for a in NAMES]
+
+    table2("promote_types", lambda a, b: np.empty(0, np.promote_types(DT[a], DT[b])))
+    for op, fn in UFUNCS.items():
+        for ka, kb in KIND_PAIRS:
+            table2(f"{op}:{ka},{kb}", lambda a, b: fn(operand(a, ka), operand(b, kb)))
+        table2(f"{op}:tensor,pyvalue", lambda a, v: fn(operand(a, "tensor"), eval(v)), VALUES)
+    table2("matmul:tensor,tensor",
+           lambda a, b: np.matmul(np.zeros((2, 3), DT[a]), np.zeros((3, 2), DT[b])))
+    table2("dot:tensor,tensor",
+           lambda a, b: np.dot(np.zeros((2, 3), DT[a]), np.zeros((3, 2), DT[b])))
+    table2("astype:tensor,tensor", lambda a, b: np.zeros(2, DT[a]).astype(DT[b]))
+    safe = [[bool(np.can_cast(DT[a], DT[b], "safe")) for b in NAMES] for a in NAMES]
+
+    w = sys.stdout.write
+    header = {"framework": "numpy", "version": np.__version__, "ml_dtypes": ml_dtypes.__version__,
+              "device": "cpu"}
+    w("{\n")
+    for k, v in header.items():
+        w(f"{json.dumps(k)}: {json.dumps(v)},\n")
+    w(f'"dtypes": {json.dumps(NAMES)},\n"values": {json.dumps(VALUES)},\n')
+    w(f'"type_numbers": {json.dumps([DT[n].num for n in NAMES])},\n')
+    w(f'"safe_casts": {json.dumps(safe, separators=(",", ":"))},\n"outcomes": [\n')
+    w(",\n".join(json.dumps(o, sort_keys=True) for o in outcomes.items))
+    w('\n],\n"tables": {\n')
+    w(",\n".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
+                  for k, v in tables.items()))
+    w("\n}\n}\n")
+
+
+if __name__ == "__main__":
+    main()
