@@ -11,7 +11,7 @@ namespace {
 
 bool is_window_option(const char* a) {
   for (const char* o : {"--screenshot", "--panel", "--size", "--value", "--op", "--compare",
-                        "--select"})
+                        "--select", "--framework", "--compare-with", "--b-kind", "--b-value"})
     if (std::strcmp(a, o) == 0) return true;
   return false;
 }
@@ -30,6 +30,10 @@ int run_window(int argc, char** argv) {
     else if (a == "--value") o.value = v;
     else if (a == "--op") o.promote_op = v;
     else if (a == "--select") o.select = v;
+    else if (a == "--framework") o.framework = v;
+    else if (a == "--compare-with") o.compare_with = v;
+    else if (a == "--b-kind") o.b_kind = v;
+    else if (a == "--b-value") o.b_value = v;
     else if (a == "--compare" && (v == "on" || v == "off")) o.compare = v == "on";
     else if (a == "--size" && std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) == 2 &&
              o.width > 0 && o.height > 0 && o.width <= 8192 && o.height <= 8192) {

@@ -1,4 +1,5 @@
 // precision-lab promote --framework F [--op OP] [--a-kind K] [--b-kind K] [--bias T]
+//                       [--a-value V] [--b-value V]
 //                       [--json] A B       (one pair: result or exact error, rule, fixes)
 // precision-lab promote --framework F [--op OP] [--a-kind K] [--b-kind K] --table [--json]
 #include <algorithm>
@@ -23,6 +24,7 @@ struct PromoteArgs {
   std::string op = "add";
   std::string a_kind = "tensor", b_kind = "tensor";
   std::string bias;
+  std::string a_value, b_value;
   bool table = false;
   bool json = false;
   std::vector<std::string> dtypes;
@@ -33,6 +35,8 @@ nlohmann::json outcome_json(const Engine& e, const Outcome& o) {
   if (o.ok()) {
     j["result"] = name(*o.result);
     j["result_framework"] = e.spell(*o.result);
+  } else if (!o.other_result.empty()) {
+    j["result"] = o.other_result;
   } else {
     j["error_type"] = o.error_type;
     j["error"] = o.message;
@@ -42,7 +46,15 @@ nlohmann::json outcome_json(const Engine& e, const Outcome& o) {
 }
 
 std::string outcome_text(const Engine& e, const Outcome& o) {
-  return o.ok() ? "-> " + e.spell(*o.result) : "raises " + o.error_type + ": " + o.message;
+  if (o.ok()) return "-> " + e.spell(*o.result);
+  if (!o.other_result.empty()) return "-> dtype=" + o.other_result;
+  return "raises " + o.error_type + ": " + o.message;
+}
+
+nlohmann::json operand_json(const promote::Operand& x) {
+  nlohmann::json j{{"dtype", name(x.dtype)}, {"kind", operand_kind_name(x.kind)}};
+  if (!x.value.empty()) j["value"] = x.value;
+  return j;
 }
 
 Expected<DType> engine_dtype(const Engine& e, const std::string& text) {
@@ -61,7 +73,10 @@ std::vector<DType> engine_dtypes(const Engine& e) {
 }
 
 // Short cell text for the grid: the result's short name, or "ERR".
-std::string cell_text(const Outcome& o) { return o.ok() ? short_name(*o.result) : "ERR"; }
+std::string cell_text(const Outcome& o) {
+  if (o.ok()) return short_name(*o.result);
+  return o.other_result.empty() ? "ERR" : o.other_result;
+}
 
 int print_table(const Engine& e, const Query& base, bool json) {
   const std::vector<DType> ts = engine_dtypes(e);
@@ -108,6 +123,10 @@ int print_table(const Engine& e, const Query& base, bool json) {
 
 int print_pair(const Engine& e, const Query& q, bool json) {
   const Outcome o = e.evaluate(q);
+  if (o.error_type == "precision-lab") {  // the question itself cannot be asked as written
+    std::fprintf(stderr, "error: %s\n", o.message.c_str());
+    return kExitBadInput;
+  }
   const auto fixes = o.ok() ? std::vector<promote::Fix>{} : promote::suggest_fixes(e, q);
   if (json) {
     nlohmann::json j = outcome_json(e, o);
@@ -115,8 +134,8 @@ int print_pair(const Engine& e, const Query& q, bool json) {
     j["version"] = e.version;
     j["device"] = e.device;
     j["op"] = q.op;
-    j["a"] = {{"dtype", name(q.a.dtype)}, {"kind", operand_kind_name(q.a.kind)}};
-    j["b"] = {{"dtype", name(q.b.dtype)}, {"kind", operand_kind_name(q.b.kind)}};
+    j["a"] = operand_json(q.a);
+    j["b"] = operand_json(q.b);
     if (q.bias) j["bias"] = name(*q.bias);
     j["fixes"] = nlohmann::json::array();
     for (const auto& f : fixes) {
@@ -153,13 +172,16 @@ Runner add_promote(CLI::App& app) {
   app.add_option("--framework", args->framework, "Framework: " + promote::engine_names());
   std::string ops_help = "Operation";
   for (const Engine& e : promote::engines()) {
-    ops_help.append("; ").append(e.framework).append(":");
+    ops_help.append("; ").append(e.id).append(":");
     for (auto o : e.ops) ops_help.append(" ").append(o);
   }
   app.add_option("--op", args->op, ops_help);
   app.add_option("--a-kind", args->a_kind, "tensor | zerodim | scalar");
   app.add_option("--b-kind", args->b_kind, "tensor | zerodim | scalar");
   app.add_option("--bias", args->bias, "Bias dtype, for ops that take one");
+  app.add_option("--a-value", args->a_value,
+                 "Value of a zero-dim or scalar a, as a Python literal (300, 1e300, 2.5+1j)");
+  app.add_option("--b-value", args->b_value, "Value of a zero-dim or scalar b");
   app.add_flag("--table", args->table, "Every dtype x dtype pair for the op and kinds");
   app.add_flag("--json", args->json, "Machine-readable output");
   app.add_option("dtypes", args->dtypes, "A B: the two operand dtypes (omit with --table)");
@@ -191,7 +213,20 @@ Runner add_promote(CLI::App& app) {
                    "elementwise ops\n", args->op.c_str());
       return kExitBadInput;
     }
-    Query q{args->op, {DType::float32, *ka}, {DType::float32, *kb}, std::nullopt};
+    Query q{args->op, {DType::float32, *ka, args->a_value}, {DType::float32, *kb, args->b_value},
+            std::nullopt};
+    for (const auto* x : {&q.a, &q.b}) {
+      if (x->value.empty()) continue;
+      if (x->kind == promote::OperandKind::Tensor) {
+        std::fprintf(stderr, "error: a value is for a zerodim or scalar operand\n");
+        return kExitBadInput;
+      }
+      if (!e->reads_values) {
+        std::fprintf(stderr, "error: the %s engine models the default values only (True, 2, "
+                     "2.5, 2.5+1j); values are modelled by: numpy, numpy1\n", args->framework.c_str());
+        return kExitBadInput;
+      }
+    }
     if (!args->bias.empty()) {
       if (std::find(e->bias_ops.begin(), e->bias_ops.end(), args->op) == e->bias_ops.end()) {
         std::fprintf(stderr, "error: %s takes no bias\n", args->op.c_str());

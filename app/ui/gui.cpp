@@ -107,7 +107,8 @@ int run_gui(const GuiOptions& o) {
   App app;
   app.panels.push_back(std::make_unique<FormatsPanel>(o.value));
   auto promotion = std::make_unique<PromotionPanel>();
-  if (auto err = promotion->configure(o.promote_op, o.compare, o.select); !err.empty())
+  if (auto err = promotion->configure({o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind,
+                                            o.b_value, o.select}); !err.empty())
     return fail(err);
   app.panels.push_back(std::move(promotion));
   app.status = backend_status() + "   font: " + font;

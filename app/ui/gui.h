@@ -14,6 +14,10 @@ struct GuiOptions {
   std::string promote_op = "add";
   bool compare = false;           // compare tensor x tensor with tensor x zero-dim
   std::string select;             // "A,B": the pair shown below the grid
+  std::string framework = "torch";  // promotion engine id (promote::engine_names())
+  std::string compare_with;       // engine id for the compared grid (implies compare)
+  std::string b_kind = "tensor";  // b operand kind: tensor | zerodim | scalar
+  std::string b_value;            // b's value when it is a zero-dim array or scalar
 };
 
 int run_gui(const GuiOptions& o);

@@ -22,10 +22,12 @@ ImU32 class_colour(OutcomeClass c) {
     case OutcomeClass::Widened: return IM_COL32(0, 90, 140, 255);
     case OutcomeClass::Narrowed: return IM_COL32(150, 100, 0, 255);
     case OutcomeClass::Error: return IM_COL32(140, 40, 20, 255);
+    case OutcomeClass::Object: return IM_COL32(100, 50, 130, 255);
   }
   return 0;
 }
 constexpr ImU32 kDisagree = IM_COL32(240, 228, 66, 255);
+constexpr ImU32 kNotApplicable = IM_COL32(38, 38, 42, 255);
 
 bool is_narrow_float(DType t) {
   const auto& i = info(t);
@@ -33,11 +35,26 @@ bool is_narrow_float(DType t) {
 }
 
 std::string outcome_line(const promote::Engine& e, const Outcome& o) {
-  return o.ok() ? "-> " + e.spell(*o.result) : o.error_type + ": " + o.message;
+  if (o.ok()) return "-> " + e.spell(*o.result);
+  if (!o.other_result.empty()) return "-> dtype=" + o.other_result;
+  return o.error_type + ": " + o.message;
 }
 
 bool same_outcome(const Outcome& x, const Outcome& y) {
-  return x.result == y.result && x.error_type == y.error_type && x.message == y.message;
+  return x.result == y.result && x.other_result == y.other_result &&
+         x.error_type == y.error_type && x.message == y.message;
+}
+
+// A cell the question does not apply to (a value that is no value of the column's
+// Python type, a dtype the framework lacks) is not an error the framework raises.
+bool not_applicable(const Outcome& o) {
+  return o.error_type == "precision-lab" || o.error_type == "AttributeError";
+}
+
+std::string cell_label(const Outcome& o) {
+  if (o.ok()) return short_name(*o.result);
+  if (!o.other_result.empty()) return o.other_result;
+  return not_applicable(o) ? "n/a" : "error";
 }
 
 void legend_chip(OutcomeClass c, const char* text) {
@@ -62,13 +79,38 @@ PromotionPanel::PromotionPanel() {
   other_.b_kind = static_cast<int>(promote::OperandKind::ZeroDim);  // a telling first compare
 }
 
-std::string PromotionPanel::configure(const std::string& op, bool compare,
-                                      const std::string& select) {
+std::string PromotionPanel::configure(const StartState& st) {
+  auto engine_index = [](const std::string& id) {
+    const auto all = promote::engines();
+    for (int i = 0; i < int(all.size()); ++i)
+      if (all[i].id == id) return i;
+    return -1;
+  };
+  const int main_engine = engine_index(st.framework);
+  if (main_engine < 0) return "unknown framework '" + st.framework + "' (available: " + promote::engine_names() + ")";
+  main_ = Setting{main_engine};
   const auto& e = engine(main_);
-  auto it = std::find(e.ops.begin(), e.ops.end(), op);
-  if (it == e.ops.end()) return "unknown op '" + op + "' for " + std::string(e.framework);
-  main_.op = other_.op = int(it - e.ops.begin());
-  compare_ = compare;
+  auto it = std::find(e.ops.begin(), e.ops.end(), st.op);
+  if (it == e.ops.end()) return "unknown op '" + st.op + "' for " + st.framework;
+  main_.op = int(it - e.ops.begin());
+  const auto kind = promote::parse_operand_kind(st.b_kind);
+  if (!kind) return "--b-kind takes tensor, zerodim or scalar";
+  main_.b_kind = static_cast<int>(*kind);
+  std::snprintf(main_.b_value, sizeof main_.b_value, "%s", st.b_value.c_str());
+  compare_ = st.compare || !st.compare_with.empty();
+  if (!st.compare_with.empty()) {
+    const int other_engine = engine_index(st.compare_with);
+    if (other_engine < 0) return "unknown framework '" + st.compare_with + "'";
+    other_ = main_;  // the same question, asked of another engine
+    other_.engine = other_engine;
+    const auto& oe = engine(other_);
+    auto oit = std::find(oe.ops.begin(), oe.ops.end(), st.op);
+    if (oit == oe.ops.end()) return "unknown op '" + st.op + "' for " + st.compare_with;
+    other_.op = int(oit - oe.ops.begin());
+  } else {
+    other_.op = main_.op;
+  }
+  const std::string& select = st.select;
   if (select.empty()) return "";
   const auto comma = select.find(',');
   if (comma == std::string::npos) return "--select takes A,B";
@@ -88,25 +130,27 @@ const promote::Engine& PromotionPanel::engine(const Setting& s) const {
 
 promote::Query PromotionPanel::query(const Setting& s, DType a, DType b) const {
   const auto& e = engine(s);
+  const bool b_valued = e.reads_values && s.b_kind != 0;
   promote::Query q{std::string(e.ops[s.op]),
                    {a, static_cast<promote::OperandKind>(s.a_kind)},
-                   {b, static_cast<promote::OperandKind>(s.b_kind)},
+                   {b, static_cast<promote::OperandKind>(s.b_kind), b_valued ? s.b_value : ""},
                    std::nullopt};
   if (s.bias > 0) q.bias = dtypes_[s.bias - 1];
   return q;
 }
 
 bool PromotionPanel::visible(DType t) const {
+  if (!engine(main_).has_dtype(t) && !(compare_ && engine(other_).has_dtype(t))) return false;
   if (hide_narrow_floats_ && is_narrow_float(t)) return false;
   return filter_[0] == 0 || std::string(pl::name(t)).find(filter_) != std::string::npos ||
          short_name(t).find(filter_) != std::string::npos;
 }
 
 void PromotionPanel::recompute() {
-  char key[96];
-  std::snprintf(key, sizeof key, "%d %d %d %d %d|%d %d %d %d %d|%d", main_.engine, main_.op,
-                main_.a_kind, main_.b_kind, main_.bias, other_.engine, other_.op, other_.a_kind,
-                other_.b_kind, other_.bias, compare_);
+  char key[192];
+  std::snprintf(key, sizeof key, "%d %d %d %d %d %s|%d %d %d %d %d %s|%d", main_.engine,
+                main_.op, main_.a_kind, main_.b_kind, main_.bias, main_.b_value, other_.engine,
+                other_.op, other_.a_kind, other_.b_kind, other_.bias, other_.b_value, compare_);
   if (computed_for_ == key) return;  // the grid is pure: only new settings change it
   computed_for_ = key;
   auto fill = [&](const Setting& s, Grid& g) {
@@ -153,6 +197,15 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
   ImGui::SetNextItemWidth(130);
   ImGui::Combo("b", &s.b_kind, kinds);
   ImGui::EndDisabled();
+  if (kinds_modelled && e.reads_values && s.b_kind != 0) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(90);
+    ImGui::InputTextWithHint("b value", "2 / 2.5", s.b_value, sizeof s.b_value);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The zero-dim or scalar b's value as a Python literal: 300, -1, 1e300, "
+                        "2.5+1j. Empty: True, 2, 2.5 or 2.5+1j by the column's kind. "
+                        "Columns of another Python type show n/a.");
+  }
   const bool takes_bias =
       std::find(e.bias_ops.begin(), e.bias_ops.end(), e.ops[s.op]) != e.bias_ops.end();
   if (takes_bias) {
@@ -203,12 +256,15 @@ void PromotionPanel::draw_grid() {
     for (int j : shown) {
       ImGui::TableNextColumn();
       const Outcome& o = grid_.cells[i * n + j];
-      const OutcomeClass c = promote::classify(dtypes_[i], dtypes_[j], o);
-      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, class_colour(c));
+      // A Python scalar has no dtype of its own: only the array's dtype counts.
+      const bool b_scalar = main_.b_kind == static_cast<int>(promote::OperandKind::Scalar);
+      const OutcomeClass c = promote::classify(dtypes_[i], b_scalar ? dtypes_[i] : dtypes_[j], o);
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg,
+                             not_applicable(o) ? kNotApplicable : class_colour(c));
       const bool differs = compare_ && !same_outcome(o, other_grid_.cells[i * n + j]);
       ImGui::PushID(i * n + j);
       const bool selected = i == selected_a_ && j == selected_b_;
-      if (ImGui::Selectable(o.ok() ? short_name(*o.result).c_str() : "error", selected, 0,
+      if (ImGui::Selectable(cell_label(o).c_str(), selected, 0,
                             {cell_w - 4, 0})) {
         selected_a_ = i;
         selected_b_ = j;
@@ -251,9 +307,11 @@ void PromotionPanel::draw_selection() {
   const auto& e = engine(main_);
   const promote::Query q = query(main_, dtypes_[selected_a_], dtypes_[selected_b_]);
   const Outcome& o = grid_.cells[selected_a_ * int(dtypes_.size()) + selected_b_];
+  const std::string b_text = q.b.value.empty() ? e.spell(q.b.dtype)
+                                               : q.b.value + " (" + e.spell(q.b.dtype) + ")";
   ImGui::Text("%s %s: %s(%s, %s)", std::string(e.framework).c_str(),
               std::string(e.version).c_str(), q.op.c_str(), e.spell(q.a.dtype).c_str(),
-              e.spell(q.b.dtype).c_str());
+              b_text.c_str());
   ImGui::PushTextWrapPos(0);
   ImGui::TextColored(o.ok() ? ImVec4(0.6f, 0.85f, 1.0f, 1) : ImVec4(1.0f, 0.55f, 0.4f, 1), "%s",
                      outcome_line(e, o).c_str());
@@ -294,6 +352,7 @@ void PromotionPanel::draw_content() {
   legend_chip(OutcomeClass::Widened, "widened");
   legend_chip(OutcomeClass::Narrowed, "narrowed");
   legend_chip(OutcomeClass::Error, "raises");
+  legend_chip(OutcomeClass::Object, "dtype=object");
   if (compare_) {
     ImVec2 p = ImGui::GetCursorScreenPos();
     float h = ImGui::GetTextLineHeight();

@@ -17,8 +17,17 @@ class PromotionPanel final : public Panel {
   PromotionPanel();
   const char* name() const override { return "Promotion"; }
   void draw_content() override;
-  // Start state: the op, compare mode, and a selected pair "A,B". Returns an error text.
-  std::string configure(const std::string& op, bool compare, const std::string& select);
+  // Start state (from the command line). Returns an error text.
+  struct StartState {
+    std::string framework;     // engine id
+    std::string op;
+    bool compare = false;
+    std::string compare_with;  // engine id for the compared grid; empty: same engine
+    std::string b_kind;        // tensor | zerodim | scalar
+    std::string b_value;
+    std::string select;        // "A,B": the selected pair
+  };
+  std::string configure(const StartState& start);
 
  private:
   // One side of the grid: which framework, op and operand kinds are asked.
@@ -27,6 +36,7 @@ class PromotionPanel final : public Panel {
     int op = 0;
     int a_kind = 0, b_kind = 0;
     int bias = 0;  // 0: no bias; k > 0: dtypes_[k - 1]
+    char b_value[32] = "";  // a zero-dim or scalar b's value, for engines that read values
   };
   struct Grid {
     std::vector<promote::Outcome> cells;  // row-major over dtypes_ x dtypes_

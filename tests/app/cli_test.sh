@@ -58,6 +58,17 @@ check promote-not-torch 2 'not a torch dtype' -- "$PL" promote float32 float6_e2
 check promote-bias-op 2 'takes no bias' -- "$PL" promote --op add --bias float32 float32 float32
 check promote-kind-matrix 2 'apply to elementwise ops' -- "$PL" promote --op mm --b-kind zerodim float32 float32
 check promote-one-dtype 2 'give two dtypes' -- "$PL" promote float32
+check promote-numpy2-overflow 0 'OverflowError: Python integer 300 out of bounds for int8' -- "$PL" promote --framework numpy --b-kind scalar --b-value 300 int8 int64
+check promote-numpy1-value 0 '-> np.int16' -- "$PL" promote --framework numpy1 --b-kind scalar --b-value 300 int8 int64
+check promote-numpy-mldtypes 0 '-> np.float32' -- "$PL" promote --framework numpy bfloat16 float16
+check promote-numpy-dot-object 0 '-> dtype=object' -- "$PL" promote --framework numpy --op dot bfloat16 float16
+check promote-numpy-fix 0 'x.astype\(w.dtype\) .* -> np.float16' -- "$PL" promote --framework numpy --op dot bfloat16 float16
+check promote-numpy-json 0 '"result": "object"' -- "$PL" promote --framework numpy --op dot --json float8_e4m3fn bfloat16
+check promote-bad-value 2 "'abc' is not a Python" -- "$PL" promote --framework numpy --b-kind scalar --b-value abc float32 float64
+check promote-value-type 2 'is a Python float' -- "$PL" promote --framework numpy --b-kind scalar --b-value 2.5 int8 int64
+check promote-value-tensor 2 'zerodim or scalar operand' -- "$PL" promote --framework numpy --b-value 3 int8 int64
+check promote-value-torch 2 'default values only' -- "$PL" promote --b-kind scalar --b-value 3 int8 int64
+check promote-zerodim-range 2 'OverflowError in NumPy 2' -- "$PL" promote --framework numpy --b-kind zerodim --b-value 300 int8 int8
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"
 echo "$passes passed, $fails failed"

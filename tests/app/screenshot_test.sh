@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Takes a screenshot of the window (headless through EGL surfaceless, or under xvfb-run) and
-# checks it is a real picture of a panel (Formats, or Promotion in compare mode): right size, not blank, many colours.
+# checks it is a real picture of a panel (Formats, or Promotion in compare mode,
+# across settings or across frameworks): right size, not blank, many colours.
 # Exit 77 (ctest: skipped) when the needed tool is missing.
 set -u
 mode=$1
@@ -8,6 +9,10 @@ out=$(mktemp -d)/formats.png
 if [[ $mode == promotion ]]; then  # the Promotion panel in compare mode, headless
   env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --panel promotion \
     --op add --compare on --select float16,float64 || exit 1
+elif [[ $mode == promotion-frameworks ]]; then  # NumPy 2 against NumPy 1 on a Python int value
+  env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --panel promotion \
+    --framework numpy --compare-with numpy1 --op add --b-kind scalar --b-value 300 \
+    --select int8,int64 || exit 1
 elif [[ $mode == xvfb ]]; then
   command -v xvfb-run >/dev/null || { echo "xvfb-run not installed: skipped"; exit 77; }
   xvfb-run -a -s '-screen 0 1600x1000x24' "$PL" --screenshot "$out" --size 1280x800 --value 65520 || exit 1
