@@ -223,7 +223,7 @@ Runner add_promote(CLI::App& app) {
       }
       if (!e->reads_values) {
         std::fprintf(stderr, "error: the %s engine models the default values only (True, 2, "
-                     "2.5, 2.5+1j); values are modelled by: numpy, numpy1\n", args->framework.c_str());
+                     "2.5, 2.5+1j); values are modelled by the numpy and jax engines\n", args->framework.c_str());
         return kExitBadInput;
       }
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/promote/jax_engine.h"
 #include "core/promote/numpy_engine.h"
 #include "core/promote/numpy_types.h"
 #include "core/promote/torch_engine.h"
@@ -32,6 +33,11 @@ std::vector<std::string_view> numpy_ops(Pred keep) {
   return op_names<numpy::Op, numpy::kOpCount>(numpy::op_name, keep);
 }
 
+template <typename Pred>
+std::vector<std::string_view> jax_ops(Pred keep) {
+  return op_names<jax::Op, jax::kOpCount>(jax::op_name, keep);
+}
+
 Outcome unknown_op(const std::string& op) {
   return Outcome{std::nullopt, "ValueError", "unknown op " + op, ""};
 }
@@ -48,6 +54,15 @@ Outcome numpy_evaluate(const Query& q) {
   if (!op) return unknown_op(q.op);
   return numpy::evaluate(V, *op, q.a, q.b);
 }
+
+template <bool X64, bool Strict>
+Outcome jax_evaluate(const Query& q) {
+  auto op = jax::parse_op(q.op);
+  if (!op) return unknown_op(q.op);
+  return jax::evaluate({X64, Strict}, *op, q.a, q.b);
+}
+
+std::string jax_spell(DType t) { return "jnp." + std::string(jax::python_name(t)); }
 
 std::string torch_spell(DType t) { return "torch." + std::string(torch::python_name(t)); }
 
@@ -70,6 +85,15 @@ const std::vector<Engine>& registry() {
     out.push_back({"numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", all, {},
                    elementwise, true, "astype", "w", numpy::has_dtype, numpy_spell,
                    numpy_evaluate<numpy::Version::V1>});
+    const auto jax_all = jax_ops([](jax::Op) { return true; });
+    const auto jax_elementwise = jax_ops(jax::op_is_elementwise);
+    out.push_back({"jax", "jax", jax::kVersion, "cpu, x64 off", jax_all, {}, jax_elementwise,
+                   true, "astype", "w", jax::has_dtype, jax_spell, jax_evaluate<false, false>});
+    out.push_back({"jax-x64", "jax", jax::kVersion, "cpu, x64 on", jax_all, {}, jax_elementwise,
+                   true, "astype", "w", jax::has_dtype, jax_spell, jax_evaluate<true, false>});
+    out.push_back({"jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_all, {},
+                   jax_elementwise, true, "astype", "w", jax::has_dtype, jax_spell,
+                   jax_evaluate<false, true>});
     return out;
   }();
   return engines;

@@ -68,6 +68,12 @@ check promote-bad-value 2 "'abc' is not a Python" -- "$PL" promote --framework n
 check promote-value-type 2 'is a Python float' -- "$PL" promote --framework numpy --b-kind scalar --b-value 2.5 int8 int64
 check promote-value-tensor 2 'zerodim or scalar operand' -- "$PL" promote --framework numpy --b-value 3 int8 int64
 check promote-value-torch 2 'default values only' -- "$PL" promote --b-kind scalar --b-value 3 int8 int64
+check promote-jax-fp8 0 '8-bit floats do not support implicit promotion' -- "$PL" promote --framework jax float8_e4m3fn float16
+check promote-jax-x64 0 '-> jnp.float64' -- "$PL" promote --framework jax-x64 float32 float64
+check promote-jax-x32 0 '-> jnp.float32' -- "$PL" promote --framework jax float32 float64
+check promote-jax-strict 0 'jax_numpy_dtype_promotion=strict' -- "$PL" promote --framework jax-strict float32 float16
+check promote-jax-pet 0 'argument type error: float8_e5m2, float8_e5m2fnuz' -- "$PL" promote --framework jax --op matmul_f32acc float8_e5m2 float8_e5m2fnuz
+check promote-jax-overflow 0 'argument path is y' -- "$PL" promote --framework jax --b-kind scalar --b-value 2**40 int8 int64
 check promote-zerodim-range 2 'OverflowError in NumPy 2' -- "$PL" promote --framework numpy --b-kind zerodim --b-value 300 int8 int8
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"
