@@ -6,6 +6,7 @@
 #include "core/promote/jax_engine.h"
 #include "core/promote/numpy_engine.h"
 #include "core/promote/numpy_types.h"
+#include "core/promote/tf_engine.h"
 #include "core/promote/torch_engine.h"
 #include "core/promote/torch_names.h"
 
@@ -38,6 +39,11 @@ std::vector<std::string_view> jax_ops(Pred keep) {
   return op_names<jax::Op, jax::kOpCount>(jax::op_name, keep);
 }
 
+template <typename Pred>
+std::vector<std::string_view> tf_ops(Pred keep) {
+  return op_names<tf::Op, tf::kOpCount>(tf::op_name, keep);
+}
+
 Outcome unknown_op(const std::string& op) {
   return Outcome{std::nullopt, "ValueError", "unknown op " + op, ""};
 }
@@ -61,6 +67,14 @@ Outcome jax_evaluate(const Query& q) {
   if (!op) return unknown_op(q.op);
   return jax::evaluate({X64, Strict}, *op, q.a, q.b);
 }
+
+Outcome tf_evaluate(const Query& q) {
+  auto op = tf::parse_op(q.op);
+  if (!op) return unknown_op(q.op);
+  return tf::evaluate(*op, q.a, q.b);
+}
+
+std::string tf_spell(DType t) { return "tf." + std::string(tf::python_name(t)); }
 
 std::string jax_spell(DType t) { return "jnp." + std::string(jax::python_name(t)); }
 
@@ -94,6 +108,9 @@ const std::vector<Engine>& registry() {
     out.push_back({"jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_all, {},
                    jax_elementwise, true, "astype", "w", jax::has_dtype, jax_spell,
                    jax_evaluate<false, true>});
+    out.push_back({"tf", "tensorflow", tf::kVersion, "cpu", tf_ops([](tf::Op) { return true; }),
+                   {}, tf_ops(tf::op_is_elementwise), false, "tf.cast", "w", tf::has_dtype,
+                   tf_spell, tf_evaluate});
     return out;
   }();
   return engines;
@@ -123,8 +140,13 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   auto attempt = [&](std::string code, std::string effect, Query changed) {
     fixes.push_back({std::move(code), std::move(effect), engine.evaluate(changed)});
   };
-  const std::string cast = std::string(1, '.').append(engine.cast_method).append("(");
   const std::string w(engine.weight_name);
+  // x.to(T), x.astype(T) or tf.cast(x, T)
+  auto cast_code = [&](const std::string& var, const std::string& target) {
+    if (engine.cast_method.find('.') != std::string_view::npos)
+      return std::string(engine.cast_method).append("(").append(var).append(", ").append(target).append(")");
+    return std::string(var).append(".").append(engine.cast_method).append("(").append(target).append(")");
+  };
   const std::string wa = engine.spell(q.a.dtype), wb = engine.spell(q.b.dtype);
   const bool a_castable = q.a.kind != OperandKind::Scalar, b_castable = q.b.kind != OperandKind::Scalar;
   // x.to(w.dtype) and model.to(x.dtype) need both operands to be arrays with a dtype.
@@ -132,7 +154,7 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
     {
       Query x_to_w = q;
       x_to_w.a.dtype = q.b.dtype;
-      attempt("x" + cast + "w.dtype)", "x becomes " + wb, x_to_w);
+      attempt(cast_code("x", "w.dtype"), "x becomes " + wb, x_to_w);
     }
     {
       Query model_to_x = q;
@@ -140,12 +162,12 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
       if (model_to_x.bias) model_to_x.bias = q.a.dtype;
       std::string effect = q.bias ? "w and bias become " : "w becomes ";
       effect += wa;
-      attempt(w + cast + "x.dtype)", std::move(effect), model_to_x);
+      attempt(cast_code(w, "x.dtype"), std::move(effect), model_to_x);
     }
   } else if (q.bias && *q.bias != q.a.dtype) {
     Query bias_to_x = q;
     bias_to_x.bias = q.a.dtype;
-    attempt("bias" + cast + "x.dtype)", "bias becomes " + wa, bias_to_x);
+    attempt(cast_code("bias", "x.dtype"), "bias becomes " + wa, bias_to_x);
   }
   const DType f32 = DType::float32;
   if (engine.has_dtype(f32) &&
@@ -155,9 +177,12 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
     if (a_castable) all_float.a.dtype = f32;
     if (b_castable) all_float.b.dtype = f32;
     if (all_float.bias) all_float.bias = f32;
-    const std::string code = engine.cast_method == "to"
-                                 ? "x.float(); " + w + ".float()"
-                                 : "x" + cast + engine.spell(f32) + "); " + w + cast + engine.spell(f32) + ")";
+    std::string code;
+    for (const auto& [var, castable] : {std::pair{std::string("x"), a_castable}, std::pair{w, b_castable}}) {
+      if (!castable) continue;
+      if (!code.empty()) code += "; ";
+      code += engine.cast_method == "to" ? var + ".float()" : cast_code(var, engine.spell(f32));
+    }
     attempt(code, "every array becomes " + engine.spell(f32), all_float);
   }
   return fixes;

@@ -29,7 +29,7 @@ struct Engine {
   std::vector<std::string_view> bias_ops;  // ops that accept a bias
   std::vector<std::string_view> kind_ops;  // ops where zero-dim / scalar operands are modelled
   bool reads_values;  // Operand::value is modelled (else operands carry the default values)
-  std::string_view cast_method;  // how fixes spell a cast: "to" (x.to(...)) or "astype"
+  std::string_view cast_method;  // how fixes spell a cast: "to", "astype" (methods) or "tf.cast"
   std::string_view weight_name;  // what holds the weight: "model" (a module) or "w" (an array)
   bool (*has_dtype)(DType);
   std::string (*spell)(DType);  // "torch.float32"

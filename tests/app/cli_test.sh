@@ -74,6 +74,11 @@ check promote-jax-x32 0 '-> jnp.float32' -- "$PL" promote --framework jax float3
 check promote-jax-strict 0 'jax_numpy_dtype_promotion=strict' -- "$PL" promote --framework jax-strict float32 float16
 check promote-jax-pet 0 'argument type error: float8_e5m2, float8_e5m2fnuz' -- "$PL" promote --framework jax --op matmul_f32acc float8_e5m2 float8_e5m2fnuz
 check promote-jax-overflow 0 'argument path is y' -- "$PL" promote --framework jax --b-kind scalar --b-value 2**40 int8 int64
+check promote-tf-no-promotion 0 'cannot compute AddV2 as input #1\(zero-based\) was expected to be a int8 tensor but is a float tensor' -- "$PL" promote --framework tf int8 float32
+check promote-tf-fix 0 'tf.cast\(x, w.dtype\) .* -> tf.float32' -- "$PL" promote --framework tf int8 float32
+check promote-tf-sparse 0 'SparseMatMul' -- "$PL" promote --framework tf --op matmul float32 bfloat16
+check promote-tf-truediv 0 '-> tf.float64' -- "$PL" promote --framework tf --op truediv int32 int32
+check promote-tf-value 2 'default values only' -- "$PL" promote --framework tf --b-kind scalar --b-value 3 int8 int64
 check promote-zerodim-range 2 'OverflowError in NumPy 2' -- "$PL" promote --framework numpy --b-kind zerodim --b-value 300 int8 int8
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"

@@ -1,0 +1,353 @@
+#include "core/promote/tf_engine.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <cctype>
+#include <vector>
+
+namespace pl::promote::tf {
+namespace {
+
+constexpr std::array<std::string_view, kOpCount> kOpNames = {"add", "multiply", "truediv",
+                                                             "matmul", "cast"};
+
+constexpr std::array<DType, 17> kDTypes = {
+    DType::bool_,   DType::int8,      DType::uint8,    DType::int16,     DType::uint16,
+    DType::int32,   DType::uint32,    DType::int64,    DType::uint64,    DType::float16,
+    DType::bfloat16, DType::float32,  DType::float64,  DType::complex64, DType::complex128,
+    DType::float8_e4m3fn, DType::float8_e5m2};
+
+bool in(DType t, std::initializer_list<DType> set) {
+  return std::find(set.begin(), set.end(), t) != set.end();
+}
+
+bool is_fp8(DType t) { return t == DType::float8_e4m3fn || t == DType::float8_e5m2; }
+
+// DataTypeString: how TensorFlow's C++ core names a dtype in op errors.
+std::string core_name(DType t) {
+  switch (t) {
+    case DType::float16: return "half";
+    case DType::float32: return "float";
+    case DType::float64: return "double";
+    default: return std::string(name(t));
+  }
+}
+std::string repr(DType t) { return "tf." + std::string(name(t)); }  // repr(tf.DType)
+std::string enum_name(DType t) {                                   // DT_FLOAT
+  std::string n = core_name(t);
+  std::transform(n.begin(), n.end(), n.begin(), [](char c) { return char(std::toupper(c)); });
+  return "DT_" + n;
+}
+
+Outcome ok(DType t, std::string rule) { return Outcome{t, "", "", std::move(rule)}; }
+Outcome raise(std::string type, std::string message, std::string rule) {
+  return Outcome{std::nullopt, std::move(type), std::move(message), std::move(rule)};
+}
+
+// ---------------------------------------------------------------------------------------
+// Python scalars: the value of the operand's category, converted as convert_to_tensor does.
+
+enum class Py : uint8_t { Bool, Int, Float, Complex };
+
+Py category(DType t) {
+  if (t == DType::bool_) return Py::Bool;
+  if (is_integer(t)) return Py::Int;
+  return info(t).kind == DTypeKind::Complex ? Py::Complex : Py::Float;
+}
+
+std::string_view literal(Py p) {
+  switch (p) {
+    case Py::Bool: return "True";
+    case Py::Int: return "2";
+    case Py::Float: return "2.5";
+    case Py::Complex: return "(2.5+1j)";
+  }
+  return "";
+}
+
+// The dtype a Python scalar gets without a requested dtype.
+DType default_dtype(Py p) {
+  switch (p) {
+    case Py::Bool: return DType::bool_;
+    case Py::Int: return DType::int32;
+    case Py::Float: return DType::float32;
+    case Py::Complex: return DType::complex128;
+  }
+  return DType::float32;
+}
+
+const std::string kCastNode =
+    "{{function_node __wrapped__Cast_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
+
+// Converting a Python scalar to a requested dtype: the Outcome is the tensor's dtype or
+// the TypeError. A Python bool goes through the integer converters TensorFlow has for
+// int32, int64, uint64 and the floats, not for the narrower integers (observed in 2.21).
+Outcome convert(Py p, DType to) {
+  bool fits = false;
+  switch (p) {
+    case Py::Bool:
+      fits = in(to, {DType::bool_, DType::int32, DType::int64, DType::uint64, DType::float16,
+                     DType::float32, DType::float64, DType::complex128});
+      break;
+    case Py::Int:
+      if (is_fp8(to))
+        return raise("TypeError", "Error while casting from dtype int64 to " + std::string(name(to)) +
+                                      ". " + kCastNode + "Cast int64 to " + std::string(name(to)) +
+                                      " is not supported",
+                     "TensorFlow converts a Python int through int64, and has no int64 -> " +
+                         std::string(name(to)) + " cast on the CPU.");
+      fits = to != DType::bool_;
+      break;
+    case Py::Float: fits = is_float(to) || info(to).kind == DTypeKind::Complex; break;
+    case Py::Complex: fits = info(to).kind == DTypeKind::Complex; break;
+  }
+  if (fits) return ok(to, "");
+  return raise("TypeError",
+               "Cannot convert " + std::string(literal(p)) + " to EagerTensor of dtype " + core_name(to),
+               "TensorFlow cannot convert the Python " + std::string(literal(p)) + " to " +
+                   std::string(name(to)) + ".");
+}
+
+// convert_to_tensor(value, dtype_hint=...): the hint if the conversion works, else the default.
+DType convert_with_hint(Py p, DType hint) {
+  const Outcome o = convert(p, hint);
+  return o.ok() ? *o.result : default_dtype(p);
+}
+
+
+// ---------------------------------------------------------------------------------------
+// Op definitions, as the 2.21 CPU build prints them.
+
+struct OpDef {
+  std::string_view name;
+  std::string_view signature;   // between "signature=" and the first attr
+  std::string_view attrs_before;  // attrs printed before T's
+  std::vector<DType> allowed;   // T's allowed list, in the OpDef's order
+  std::string_view attrs_after;   // what follows T's attr inside Op<...>
+};
+
+const OpDef& add_v2() {
+  static const OpDef d{"AddV2", "x:T, y:T -> z:T", "",
+                       {DType::bfloat16, DType::float16, DType::float32, DType::float64,
+                        DType::uint8, DType::uint16, DType::uint32, DType::uint64, DType::int8,
+                        DType::int16, DType::int32, DType::int64, DType::complex64,
+                        DType::complex128},
+                       "; is_commutative=true; is_aggregate=true"};
+  return d;
+}
+const OpDef& mul() {
+  static const OpDef d{"Mul", "x:T, y:T -> z:T", "",
+                       {DType::bfloat16, DType::float16, DType::float32, DType::float64,
+                        DType::uint8, DType::int8, DType::uint16, DType::int16, DType::int32,
+                        DType::uint32, DType::uint64, DType::int64, DType::complex64,
+                        DType::complex128},
+                       "; is_commutative=true"};
+  return d;
+}
+const OpDef& mat_mul() {
+  static const OpDef d{"MatMul", "a:T, b:T -> product:T",
+                       "attr=transpose_a:bool,default=false; attr=transpose_b:bool,default=false; ",
+                       {DType::bfloat16, DType::float16, DType::float32, DType::float64,
+                        DType::int32, DType::int64, DType::uint8, DType::uint16, DType::uint32,
+                        DType::uint64, DType::complex64, DType::complex128},
+                       "; attr=grad_a:bool,default=false; attr=grad_b:bool,default=false"};
+  return d;
+}
+
+std::string join(const std::vector<DType>& ts, std::string (*f)(DType)) {
+  std::string out;
+  for (DType t : ts) out += (out.empty() ? "" : ", ") + f(t);
+  return out;
+}
+
+Outcome not_allowed(const OpDef& d, DType t) {
+  return raise("InvalidArgumentError",
+               "Value for attr 'T' of " + core_name(t) + " is not in the list of allowed values: " +
+                   join(d.allowed, core_name) + "\n\t; NodeDef: {{node " + std::string(d.name) +
+                   "}}; Op<name=" + std::string(d.name) + "; signature=" + std::string(d.signature) +
+                   "; " + std::string(d.attrs_before) + "attr=T:type,allowed=[" +
+                   join(d.allowed, enum_name) + "]" + std::string(d.attrs_after) + "> [Op:" +
+                   std::string(d.name) + "] name: ",
+               std::string(d.name) + " is not defined for " + std::string(name(t)) + ".");
+}
+
+// An op whose inputs share one type attribute T: T is the first input's dtype, and every
+// other input must have it -- TensorFlow never promotes.
+Outcome run_same_type_op(const OpDef& d, DType x, DType y) {
+  if (std::find(d.allowed.begin(), d.allowed.end(), x) == d.allowed.end()) return not_allowed(d, x);
+  if (y != x)
+    return raise("InvalidArgumentError",
+                 "cannot compute " + std::string(d.name) + " as input #1(zero-based) was expected to be a " +
+                     core_name(x) + " tensor but is a " + core_name(y) + " tensor [Op:" +
+                     std::string(d.name) + "] name: ",
+                 "TensorFlow does not promote: both inputs of " + std::string(d.name) +
+                     " must have the first input's dtype " + std::string(name(x)) + ".");
+  return ok(x, "Both inputs are " + std::string(name(x)) + ".");
+}
+
+// The MatMul kernels this build registers (CPU and the XLA CPU JIT device).
+Outcome matmul_kernel(DType t) {
+  if (!in(t, {DType::uint8, DType::uint16, DType::uint32, DType::uint64})) return ok(t, "");
+  return raise("NotFoundError",
+               "Could not find device for node: {{node MatMul}} = MatMul[T=" + enum_name(t) +
+                   ", grad_a=false, grad_b=false, transpose_a=false, transpose_b=false]\n"
+                   "All kernels registered for op MatMul:\n"
+                   "  device='XLA_CPU_JIT'; T in [DT_FLOAT, DT_DOUBLE, DT_INT32, DT_COMPLEX64, "
+                   "DT_INT64, DT_BFLOAT16, DT_COMPLEX128, DT_HALF]\n"
+                   "  device='CPU'; T in [DT_INT64]\n  device='CPU'; T in [DT_INT32]\n"
+                   "  device='CPU'; T in [DT_INT16]\n  device='CPU'; T in [DT_DOUBLE]\n"
+                   "  device='CPU'; T in [DT_FLOAT]\n  device='CPU'; T in [DT_BFLOAT16]\n"
+                   "  device='CPU'; T in [DT_HALF]\n  device='CPU'; T in [DT_COMPLEX128]\n"
+                   "  device='CPU'; T in [DT_COMPLEX64]\n [Op:MatMul] name: ",
+               "MatMul's definition allows " + std::string(name(t)) + " but no CPU kernel exists for it.");
+}
+
+Outcome sparse_matmul(DType a, DType b) {
+  for (const auto& [attr, t] : {std::pair{"Ta", a}, std::pair{"Tb", b}})
+    if (!in(t, {DType::float32, DType::bfloat16}))
+      return raise("InvalidArgumentError",
+                   std::string("Value for attr '") + attr + "' of " + core_name(t) +
+                       " is not in the list of allowed values: float, bfloat16\n\t; NodeDef: {{node "
+                       "SparseMatMul}}; Op<name=SparseMatMul; signature=a:Ta, b:Tb -> product:float; "
+                       "attr=transpose_a:bool,default=false; attr=transpose_b:bool,default=false; "
+                       "attr=a_is_sparse:bool,default=false; attr=b_is_sparse:bool,default=false; "
+                       "attr=Ta:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_BFLOAT16]; "
+                       "attr=Tb:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_BFLOAT16]> "
+                       "[Op:SparseMatMul] name: ",
+                   "tf.matmul sends a bfloat16 input mixed with another dtype to SparseMatMul, "
+                   "which takes only float32 and bfloat16.");
+  return ok(DType::float32, "tf.matmul sends bfloat16 mixed with float32 to SparseMatMul, which "
+                            "computes and returns float32.");
+}
+
+// _TRUEDIV_TABLE: what integers become before RealDiv (floats and complex stay).
+std::optional<DType> truediv_type(DType t) {
+  if (in(t, {DType::uint8, DType::int8, DType::uint16, DType::int16})) return DType::float32;
+  if (in(t, {DType::uint32, DType::int32, DType::uint64, DType::int64})) return DType::float64;
+  if (is_float(t) && !is_fp8(t)) return t;
+  if (info(t).kind == DTypeKind::Complex) return t;
+  return std::nullopt;
+}
+
+// One input as the Python function receives it: a tensor's dtype, or a Python scalar.
+struct In {
+  DType dtype;
+  bool scalar;
+  Py py;
+};
+
+}  // namespace
+
+std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
+
+std::optional<Op> parse_op(std::string_view n) {
+  for (int i = 0; i < kOpCount; ++i)
+    if (kOpNames[i] == n) return static_cast<Op>(i);
+  return std::nullopt;
+}
+
+bool op_is_elementwise(Op op) { return op <= Op::Truediv; }
+
+bool has_dtype(DType t) { return std::find(kDTypes.begin(), kDTypes.end(), t) != kDTypes.end(); }
+std::string_view python_name(DType t) { return name(t); }
+
+std::optional<DType> from_python_name(std::string_view n) {
+  for (DType t : kDTypes)
+    if (name(t) == n) return t;
+  return std::nullopt;
+}
+
+Outcome evaluate(Op op, const Operand& a, const Operand& b) {
+  for (DType t : {a.dtype, b.dtype})
+    if (!has_dtype(t))
+      return raise("AttributeError", "module 'tensorflow' has no attribute '" + std::string(name(t)) + "'",
+                   "TensorFlow has no " + std::string(name(t)) + ".");
+  const bool a_scalar = a.kind == OperandKind::Scalar, b_scalar = b.kind == OperandKind::Scalar;
+  if (!op_is_elementwise(op) && (a_scalar || b_scalar))
+    return raise("precision-lab", "tf." + std::string(op_name(op)) + " is modelled for tensors only",
+                 "Python scalar operands are modelled for add, multiply and truediv.");
+  if (a_scalar && b_scalar)
+    return raise("precision-lab", "two Python scalars are combined by Python, not TensorFlow",
+                 "Make one operand a tensor.");
+  if (!a.value.empty() || !b.value.empty())
+    return raise("precision-lab", "the tf engine models the default scalar values only",
+                 "Values are modelled by the numpy and jax engines.");
+  const In x{a.dtype, a_scalar, category(a.dtype)}, y{b.dtype, b_scalar, category(b.dtype)};
+  switch (op) {
+    case Op::Cast:
+      if (is_fp8(b.dtype) && (a.dtype == DType::bool_ || is_integer(a.dtype) ||
+                              info(a.dtype).kind == DTypeKind::Complex))
+        return raise("UnimplementedError",
+                     kCastNode + "Cast " + std::string(name(a.dtype)) + " to " + std::string(name(b.dtype)) +
+                         " is not supported [Op:Cast] name: ",
+                     "The CPU has no Cast kernel from " + std::string(name(a.dtype)) + " to " +
+                         std::string(name(b.dtype)) + ".");
+      return ok(b.dtype, "tf.cast converts to the dtype asked for.");
+    case Op::Matmul: {
+      const bool sparse = a.dtype != b.dtype &&
+                          ((a.dtype == DType::bfloat16 && !in(b.dtype, {DType::int8, DType::uint8})) ||
+                           (b.dtype == DType::bfloat16 && !in(a.dtype, {DType::int8, DType::uint8})));
+      if (sparse) return sparse_matmul(a.dtype, b.dtype);
+      // Eager execution looks up the kernel for T before it checks the second input.
+      const auto& allowed = mat_mul().allowed;
+      if (std::find(allowed.begin(), allowed.end(), a.dtype) != allowed.end()) {
+        Outcome k = matmul_kernel(a.dtype);
+        if (!k.ok()) return k;
+      }
+      return run_same_type_op(mat_mul(), a.dtype, b.dtype);
+    }
+    case Op::Multiply: {
+      // gen_math_ops.mul's fast path: T comes from the first input that is a tensor; a
+      // Python scalar is converted to it (no fallback).
+      const DType t = x.scalar ? y.dtype : x.dtype;
+      const In& s = x.scalar ? x : y;
+      if (s.scalar) {
+        Outcome c = convert(s.py, t);
+        if (!c.ok()) return c;
+      }
+      Outcome r = run_same_type_op(mul(), t, x.scalar || y.scalar ? t : y.dtype);
+      if (r.ok() && (x.scalar || y.scalar))
+        r.rule = "The Python scalar is converted to the tensor's dtype " + std::string(name(t)) + ".";
+      return r;
+    }
+    case Op::Add:
+    case Op::Truediv: {
+      // math_ops.add and _truediv_python3: x = convert_to_tensor(x) (a Python scalar gets its
+      // default dtype), y = convert_to_tensor(y, dtype_hint=x.dtype) (the hint if possible).
+      const DType dx = x.scalar ? default_dtype(x.py) : x.dtype;
+      const DType dy = y.scalar ? convert_with_hint(y.py, dx) : y.dtype;
+      std::string how;
+      if (x.scalar) how = "The Python " + std::string(literal(x.py)) + " becomes " + std::string(name(dx)) + ". ";
+      if (y.scalar)
+        how = dy == dx ? "The Python scalar is converted to " + std::string(name(dx)) + ". "
+                       : "The Python " + std::string(literal(y.py)) + " cannot become " +
+                             std::string(name(dx)) + ", so it becomes " + std::string(name(dy)) + ". ";
+      if (op == Op::Add) {
+        Outcome r = run_same_type_op(add_v2(), dx, dy);
+        r.rule = how + r.rule;
+        return r;
+      }
+      if (dx != dy)
+        return raise("TypeError", "`x` and `y` must have the same dtype, got " + repr(dx) + " != " + repr(dy) + ".",
+                     how + "tf.math.truediv requires both dtypes to be equal.");
+      const auto t = truediv_type(dx);
+      if (!t) {
+        std::string expected;
+        for (DType e : {DType::uint8, DType::int8, DType::uint16, DType::int16, DType::uint32,
+                        DType::int32, DType::uint64, DType::int64, DType::bfloat16, DType::float16,
+                        DType::float32, DType::float64, DType::complex64, DType::complex128})
+          expected += (expected.empty() ? "" : ", ") + repr(e);
+        return raise("TypeError",
+                     "Invalid dtype " + repr(dx) + " in __truediv__. Expected one of {" + expected + "}.",
+                     how + "truediv has no rule for " + std::string(name(dx)) + ".");
+      }
+      return ok(*t, how + (*t == dx ? "truediv keeps " + std::string(name(dx)) + "."
+                                    : "truediv turns " + std::string(name(dx)) + " into " +
+                                          std::string(name(*t)) + " first (_TRUEDIV_TABLE)."));
+    }
+  }
+  return raise("precision-lab", "unknown op", "");
+}
+
+}  // namespace pl::promote::tf

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Golden promotion tables from the real TensorFlow (CPU), for core/promote/tf_engine.
+
+Two modes, each recorded in its own process because the switch is global:
+  "default": TensorFlow's own rule -- no implicit promotion between tensors;
+  "all":     tf.experimental.numpy.experimental_enable_numpy_behavior(
+                 dtype_conversion_mode="all") -- automatic, JAX-like promotion with
+             weakly typed Python scalars.
+
+  tensor: a 1-d tensor;  scalar: the Python scalar of the dtype's category (True, 2, 2.5,
+  2.5+1j), converted by TensorFlow.
+
+Run: python3 tests/data/promotion/gen_tf.py > tests/data/promotion/tf_cpu.json
+     (runs itself once per mode: gen_tf.py --mode MODE writes that mode's tables)
+"""
+import json
+import os
+import subprocess
+import sys
+import warnings
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+warnings.simplefilter("ignore")
+
+NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+         "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+         "float8_e4m3fn", "float8_e5m2"]
+SCALAR = {"b": True, "i": 2, "u": 2, "f": 2.5, "c": 2.5 + 1j}
+KIND_PAIRS = [("tensor", "tensor"), ("tensor", "scalar"), ("scalar", "tensor")]
+MODES = ["default"]  # "all" (NumPy-style promotion) is recorded once its engine exists
+
+
+def tables_for(mode):
+    import ml_dtypes
+    import numpy as np
+    import tensorflow as tf
+    tf.get_logger().setLevel("ERROR")
+    if mode != "default":
+        tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode=mode)
+
+    def np_dtype(n):
+        return np.dtype(getattr(ml_dtypes, n)) if n.startswith("float8") or n == "bfloat16" \
+            else np.dtype(n)
+
+    def tf_dtype(n):
+        return getattr(tf, n) if hasattr(tf, n) else getattr(tf.dtypes.experimental, n)
+
+    def tensor(n, shape):
+        # From NumPy: tf.zeros cannot make float8 tensors (it casts an int64 zero).
+        return tf.constant(np.zeros(shape, np_dtype(n)))
+
+    def operand(n, kind, shape):
+        if kind == "tensor":
+            return tensor(n, shape)
+        k = np_dtype(n).kind
+        return SCALAR["f" if k == "V" else k]
+
+    def outcome(fn):
+        try:
+            return fn().dtype.name
+        except Exception as e:  # noqa: BLE001 -- the class and text, as TF prints them
+            return {"error": type(e).__name__, "message": str(e)}
+
+    outcomes, tables = [], {}
+    index = {}
+
+    def add(o):
+        key = json.dumps(o, sort_keys=True)
+        if key not in index:
+            index[key] = len(outcomes)
+            outcomes.append(o)
+        return index[key]
+
+    def table(name, fn):
+        tables[name] = [[add(outcome(lambda: fn(a, b))) for b in NAMES] for a in NAMES]
+
+    ops = {"add": tf.add, "multiply": tf.multiply, "truediv": tf.math.truediv}
+    for op, f in ops.items():
+        for ka, kb in KIND_PAIRS:
+            table(f"{op}:{ka},{kb}",
+                  lambda a, b, f=f, ka=ka, kb=kb: f(operand(a, ka, (2,)), operand(b, kb, (2,))))
+    table("matmul:tensor,tensor", lambda a, b: tf.linalg.matmul(tensor(a, (2, 3)), tensor(b, (3, 2))))
+    table("cast:tensor,tensor", lambda a, b: tf.cast(tensor(a, (2,)), tf_dtype(b)))
+    return outcomes, tables, tf.__version__
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--mode":
+        outcomes, tables, version = tables_for(sys.argv[2])
+        json.dump({"version": version, "outcomes": outcomes, "tables": tables}, sys.stdout)
+        return
+    merged, index, configs, version = [], {}, {}, None
+    for mode in MODES:
+        run = subprocess.run([sys.executable, __file__, "--mode", mode], check=True,
+                             capture_output=True, text=True)
+        part = json.loads(run.stdout)
+        version = part["version"]
+        remap = []
+        for o in part["outcomes"]:
+            key = json.dumps(o, sort_keys=True)
+            if key not in index:
+                index[key] = len(merged)
+                merged.append(o)
+            remap.append(index[key])
+        configs[mode] = {"tables": {k: [[remap[x] for x in row] for row in v]
+                                    for k, v in part["tables"].items()}}
+    w = sys.stdout.write
+    w('{\n"framework": "tensorflow",\n' f'"version": {json.dumps(version)},\n"device": "cpu",\n')
+    w(f'"dtypes": {json.dumps(NAMES)},\n"outcomes": [\n')
+    w(",\n".join(json.dumps(o, sort_keys=True) for o in merged))
+    w('\n],\n"configs": {\n')
+    parts = []
+    for cname, c in configs.items():
+        body = ",\n".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
+                          for k, v in c["tables"].items())
+        parts.append(f'{json.dumps(cname)}: {{"tables": {{\n{body}\n}}}}')
+    w(",\n".join(parts))
+    w("\n}\n}\n")
+
+
+if __name__ == "__main__":
+    main()
