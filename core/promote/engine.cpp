@@ -68,10 +68,11 @@ Outcome jax_evaluate(const Query& q) {
   return jax::evaluate({X64, Strict}, *op, q.a, q.b);
 }
 
+template <bool NumpyBehavior>
 Outcome tf_evaluate(const Query& q) {
   auto op = tf::parse_op(q.op);
   if (!op) return unknown_op(q.op);
-  return tf::evaluate(*op, q.a, q.b);
+  return tf::evaluate({NumpyBehavior}, *op, q.a, q.b);
 }
 
 std::string tf_spell(DType t) { return "tf." + std::string(tf::python_name(t)); }
@@ -108,9 +109,13 @@ const std::vector<Engine>& registry() {
     out.push_back({"jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_all, {},
                    jax_elementwise, true, "astype", "w", jax::has_dtype, jax_spell,
                    jax_evaluate<false, true>});
-    out.push_back({"tf", "tensorflow", tf::kVersion, "cpu", tf_ops([](tf::Op) { return true; }),
+    const auto tf_all = tf_ops([](tf::Op) { return true; });
+    out.push_back({"tf", "tensorflow", tf::kVersion, "cpu", tf_all, {},
+                   tf_ops(tf::op_is_elementwise), false, "tf.cast", "w", tf::has_dtype,
+                   tf_spell, tf_evaluate<false>});
+    out.push_back({"tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_all,
                    {}, tf_ops(tf::op_is_elementwise), false, "tf.cast", "w", tf::has_dtype,
-                   tf_spell, tf_evaluate});
+                   tf_spell, tf_evaluate<true>});
     return out;
   }();
   return engines;

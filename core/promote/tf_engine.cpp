@@ -230,6 +230,77 @@ std::optional<DType> truediv_type(DType t) {
   return std::nullopt;
 }
 
+
+// ---------------------------------------------------------------------------------------
+// NumPy behaviour ("all" mode): _BINARY_DTYPE_RES_FULL of framework/flexible_dtypes.py,
+// transcribed. Rows and columns: the dtypes, then the weak types a Python int / float /
+// complex gets (i32w, f32w, c128w) and the weak results i64w, f64w. "!" marks results only
+// the "all" mode allows ("safe" mode raises instead).
+constexpr std::array<std::string_view, 20> kFlexNames = {
+    "b", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "bf16",
+    "f16", "f32", "f64", "c64", "c128", "i32w", "i64w", "f32w", "f64w", "c128w"};
+constexpr std::array<std::string_view, 20> kFlexTable = {
+    "b u8 u16 u32 u64 i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128 i32w i64w f32w f64w c128w",
+    "u8 u8 u16 u32 u64 i16! i16 i32 i64 bf16 f16 f32 f64 c64 c128 u8 u8 f64w! f64w c128w",
+    "u16 u16 u16 u32 u64 i32! i32! i32 i64 bf16! f16! f32 f64 c64 c128 u16 u16 f64w! f64w c128w",
+    "u32 u32 u32 u32 u64 i64! i64! i64! i64 bf16! f16! f32! f64 c64! c128 u32 u32 f64w! f64w c128w",
+    "u64 u64 u64 u64 u64 f64w! f64w! f64w! f64w! bf16! f16! f32! f64! c64! c128! u64 u64 f64w! f64w! c128w!",
+    "i8 i16! i32! i64! f64w! i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128 i8 i8 f64w! f64w c128w",
+    "i16 i16 i32! i64! f64w! i16 i16 i32 i64 bf16! f16! f32 f64 c64 c128 i16 i16 f64w! f64w c128w",
+    "i32 i32 i32 i64! f64w! i32 i32 i32 i64 bf16! f16! f32! f64 c64! c128 i32 i32 f64w! f64w c128w",
+    "i64 i64 i64 i64 f64w! i64 i64 i64 i64 bf16! f16! f32! f64! c64! c128! i64 i64 f64w! f64w! c128w!",
+    "bf16 bf16 bf16! bf16! bf16! bf16 bf16! bf16! bf16! bf16 f32! f32 f64 c64 c128 bf16 bf16 bf16 bf16 c64!",
+    "f16 f16 f16! f16! f16! f16 f16! f16! f16! f32! f16 f32 f64 c64 c128 f16 f16 f16 f16 c64!",
+    "f32 f32 f32 f32! f32! f32 f32 f32! f32! f32 f32 f32 f64 c64 c128 f32 f32 f32 f32 c64!",
+    "f64 f64 f64 f64 f64! f64 f64 f64 f64! f64 f64 f64 f64 c128! c128 f64 f64 f64 f64 c128",
+    "c64 c64 c64 c64! c64! c64 c64 c64! c64! c64 c64 c64 c128! c64 c128 c64 c64 c64 c64 c64",
+    "c128 c128 c128 c128 c128! c128 c128 c128 c128! c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128",
+    "i32w u8 u16 u32 u64 i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128 i32w i64w f32w f64w c128w",
+    "i64w u8 u16 u32 u64 i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128 i64w i64w f32w f64w c128w",
+    "f32w f64w! f64w! f64w! f64w! f64w! f64w! f64w! f64w! bf16 f16 f32 f64 c64 c128 f32w f32w f32w f64w c128w",
+    "f64w f64w f64w f64w f64w! f64w f64w f64w f64w! bf16 f16 f32 f64 c64 c128 f64w f64w f64w f64w c128w",
+    "c128w c128w c128w c128w c128w! c128w c128w c128w c128w! c64! c64! c64! c128 c64 c128 c128w c128w c128w c128w c128w",
+};
+constexpr std::array<DType, 20> kFlexDTypes = {
+    DType::bool_,   DType::uint8,      DType::uint16,    DType::uint32,     DType::uint64,
+    DType::int8,    DType::int16,      DType::int32,     DType::int64,      DType::bfloat16,
+    DType::float16, DType::float32,    DType::float64,   DType::complex64,  DType::complex128,
+    DType::int32,   DType::int64,      DType::float32,   DType::float64,    DType::complex128};
+constexpr int kWeakInt32 = 15, kWeakFloat32 = 17, kWeakComplex128 = 19;
+
+int flex_index(std::string_view code) {
+  if (!code.empty() && code.back() == '!') code.remove_suffix(1);
+  for (int i = 0; i < 20; ++i)
+    if (kFlexNames[i] == code) return i;
+  return -1;
+}
+
+// The table's entry for two inputs (flex indices): the result's flex index.
+int flex_result(int a, int b) {
+  std::string_view row = kFlexTable[a];
+  for (int j = 0;; ++j) {
+    const size_t sp = row.find(' ');
+    if (j == b) return flex_index(row.substr(0, sp));
+    row.remove_prefix(sp + 1);
+  }
+}
+
+// An input's (dtype, weakness) as _get_dtype_and_weakness sees it; -1: not in the table
+// (the float8 types), so the op falls back to the default semantics.
+int flex_input(DType t, bool scalar, Py p) {
+  if (scalar) {
+    switch (p) {
+      case Py::Bool: return 0;
+      case Py::Int: return kWeakInt32;
+      case Py::Float: return kWeakFloat32;
+      case Py::Complex: return kWeakComplex128;
+    }
+  }
+  for (int i = 0; i < 15; ++i)
+    if (kFlexDTypes[i] == t) return i;
+  return -1;
+}
+
 // One input as the Python function receives it: a tensor's dtype, or a Python scalar.
 struct In {
   DType dtype;
@@ -258,7 +329,36 @@ std::optional<DType> from_python_name(std::string_view n) {
   return std::nullopt;
 }
 
-Outcome evaluate(Op op, const Operand& a, const Operand& b) {
+namespace {
+Outcome evaluate_default(Op op, const In& x, const In& y);
+
+// The "all" mode: the table's dtype, every input converted (Python scalars) or cast
+// (tensors) to it, then the original op on two inputs of one dtype.
+Outcome evaluate_numpy_behavior(Op op, const In& x, const In& y) {
+  const int fx = flex_input(x.dtype, x.scalar, x.py), fy = flex_input(y.dtype, y.scalar, y.py);
+  if (fx < 0 || fy < 0) {
+    Outcome r = evaluate_default(op, x, y);
+    r.rule = "float8 is outside TensorFlow's auto-conversion table, so the op falls back to the "
+             "default semantics. " + r.rule;
+    return r;
+  }
+  const int fr = flex_result(fx, fy);
+  const DType t = kFlexDTypes[fr];
+  for (const In* in : {&x, &y})
+    if (in->scalar) {
+      Outcome c = convert(in->py, t);
+      if (!c.ok()) return c;
+    }
+  const std::string why = "NumPy-style mode: TensorFlow's promotion table (flexible_dtypes) gives " +
+                          std::string(name(t)) + (fr >= 15 ? " (weak)" : "") + "; both inputs become " +
+                          std::string(name(t)) + ". ";
+  Outcome r = evaluate_default(op, In{t, false, x.py}, In{t, false, y.py});
+  r.rule = why + r.rule;
+  return r;
+}
+}  // namespace
+
+Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
   for (DType t : {a.dtype, b.dtype})
     if (!has_dtype(t))
       return raise("AttributeError", "module 'tensorflow' has no attribute '" + std::string(name(t)) + "'",
@@ -274,6 +374,13 @@ Outcome evaluate(Op op, const Operand& a, const Operand& b) {
     return raise("precision-lab", "the tf engine models the default scalar values only",
                  "Values are modelled by the numpy and jax engines.");
   const In x{a.dtype, a_scalar, category(a.dtype)}, y{b.dtype, b_scalar, category(b.dtype)};
+  if (c.numpy_behavior && op != Op::Cast) return evaluate_numpy_behavior(op, x, y);
+  return evaluate_default(op, x, y);
+}
+
+namespace {
+Outcome evaluate_default(Op op, const In& x, const In& y) {
+  const Operand a{x.dtype}, b{y.dtype};
   switch (op) {
     case Op::Cast:
       if (is_fp8(b.dtype) && (a.dtype == DType::bool_ || is_integer(a.dtype) ||
@@ -349,5 +456,6 @@ Outcome evaluate(Op op, const Operand& a, const Operand& b) {
   }
   return raise("precision-lab", "unknown op", "");
 }
+}  // namespace
 
 }  // namespace pl::promote::tf

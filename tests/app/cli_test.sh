@@ -79,6 +79,8 @@ check promote-tf-fix 0 'tf.cast\(x, w.dtype\) .* -> tf.float32' -- "$PL" promote
 check promote-tf-sparse 0 'SparseMatMul' -- "$PL" promote --framework tf --op matmul float32 bfloat16
 check promote-tf-truediv 0 '-> tf.float64' -- "$PL" promote --framework tf --op truediv int32 int32
 check promote-tf-value 2 'default values only' -- "$PL" promote --framework tf --b-kind scalar --b-value 3 int8 int64
+check promote-tf-numpy 0 '-> tf.float32' -- "$PL" promote --framework tf-numpy int8 float32
+check promote-tf-numpy-weak 0 '-> tf.float64' -- "$PL" promote --framework tf-numpy --op multiply --b-kind scalar int8 float32
 check promote-zerodim-range 2 'OverflowError in NumPy 2' -- "$PL" promote --framework numpy --b-kind zerodim --b-value 300 int8 int8
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"

@@ -1,5 +1,5 @@
-// Every cell of the TensorFlow golden tables (TensorFlow 2.21.0 on the CPU, eager, NumPy
-// behaviour off; recorded by tests/data/promotion/gen_tf.py).
+// Every cell of the TensorFlow golden tables (TensorFlow 2.21.0 on the CPU, eager; default
+// and NumPy-behaviour modes; recorded by tests/data/promotion/gen_tf.py).
 #include <sstream>
 
 #include "core/promote/tf_engine.h"
@@ -26,21 +26,25 @@ TEST(TfPromotion, EveryOpEveryOperandKindEveryPair) {
   const auto& g = golden();
   const auto& ts = g.dtypes();
   size_t cells = 0;
-  for (const auto& [key, table] : g.json()["configs"]["default"]["tables"].items()) {
-    const auto colon = key.find(':');
-    const auto op = tf::parse_op(key.substr(0, colon));
-    ASSERT_TRUE(op) << key;
-    std::vector<std::string> kinds;
-    std::stringstream ss(key.substr(colon + 1));
-    for (std::string k; std::getline(ss, k, ',');) kinds.push_back(k);
-    const auto ka = parse_operand_kind(kinds.at(0)), kb = parse_operand_kind(kinds.at(1));
-    ASSERT_TRUE(ka && kb) << key;
-    cells += g.check_node(key, table, [&](const std::vector<size_t>& at) {
-      return tf::evaluate(*op, {ts[at[0]], *ka}, {ts[at[1]], *kb});
-    });
+  for (const auto& [cname, cfg] : g.json()["configs"].items()) {
+    const tf::Config config{cname == "all"};
+    EXPECT_TRUE(cname == "all" || cname == "default") << cname;
+    for (const auto& [key, table] : cfg["tables"].items()) {
+      const auto colon = key.find(':');
+      const auto op = tf::parse_op(key.substr(0, colon));
+      ASSERT_TRUE(op) << key;
+      std::vector<std::string> kinds;
+      std::stringstream ss(key.substr(colon + 1));
+      for (std::string k; std::getline(ss, k, ',');) kinds.push_back(k);
+      const auto ka = parse_operand_kind(kinds.at(0)), kb = parse_operand_kind(kinds.at(1));
+      ASSERT_TRUE(ka && kb) << key;
+      cells += g.check_node(cname + " " + key, table, [&](const std::vector<size_t>& at) {
+        return tf::evaluate(config, *op, {ts[at[0]], *ka}, {ts[at[1]], *kb});
+      });
+    }
   }
-  // add, multiply, truediv x 3 operand-kind pairs; matmul and cast; 17 x 17 cells each.
-  EXPECT_EQ(cells, (3u * 3u + 2u) * 17u * 17u);
+  // Two modes; add, multiply, truediv x 3 operand-kind pairs; matmul and cast; 17 x 17 each.
+  EXPECT_EQ(cells, 2u * (3u * 3u + 2u) * 17u * 17u);
 }
 
 }  // namespace

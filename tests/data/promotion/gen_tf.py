@@ -27,7 +27,7 @@ NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
          "float8_e4m3fn", "float8_e5m2"]
 SCALAR = {"b": True, "i": 2, "u": 2, "f": 2.5, "c": 2.5 + 1j}
 KIND_PAIRS = [("tensor", "tensor"), ("tensor", "scalar"), ("scalar", "tensor")]
-MODES = ["default"]  # "all" (NumPy-style promotion) is recorded once its engine exists
+MODES = ["default", "all"]
 
 
 def tables_for(mode):
