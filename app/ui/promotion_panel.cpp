@@ -224,14 +224,24 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
 }
 
 void PromotionPanel::draw_grid() {
-  std::vector<int> shown;
-  for (int i = 0; i < int(dtypes_.size()); ++i)
-    if (visible(dtypes_[i])) shown.push_back(i);
-  if (shown.empty()) {
+  const int n = int(dtypes_.size());
+  // Rows and columns where the question applies somewhere (a Python value of one type
+  // makes the other types' columns n/a throughout).
+  auto applies = [&](int k, bool row) {
+    for (int m = 0; m < n; ++m)
+      if (!not_applicable(grid_.cells[row ? k * n + m : m * n + k])) return true;
+    return false;
+  };
+  std::vector<int> rows, shown;
+  for (int i = 0; i < n; ++i) {
+    if (!visible(dtypes_[i])) continue;
+    if (applies(i, true)) rows.push_back(i);
+    if (applies(i, false)) shown.push_back(i);
+  }
+  if (shown.empty() || rows.empty()) {
     ImGui::TextDisabled("no dtype matches the filter");
     return;
   }
-  const int n = int(dtypes_.size());
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInner;
   // 23+ columns on a 1280-pixel screen: the grid uses a smaller font than the controls.
@@ -249,7 +259,7 @@ void PromotionPanel::draw_grid() {
                             cell_w);
   ImGui::TableHeadersRow();
   const auto& e = engine(main_);
-  for (int i : shown) {
+  for (int i : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(short_name(dtypes_[i]).c_str());
