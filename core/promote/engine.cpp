@@ -7,6 +7,7 @@
 #include "core/promote/numpy_engine.h"
 #include "core/promote/numpy_types.h"
 #include "core/promote/tf_engine.h"
+#include "core/promote/torch_autocast.h"
 #include "core/promote/torch_engine.h"
 #include "core/promote/torch_names.h"
 
@@ -54,6 +55,12 @@ Outcome torch_evaluate(const Query& q) {
   return torch::evaluate(*op, q.a, q.b, torch::op_takes_bias(*op) ? q.bias : std::nullopt);
 }
 
+Outcome torch_autocast_cpu_evaluate(const Query& q) {
+  auto op = torch::parse_op(q.op);
+  if (!op) return unknown_op(q.op);
+  return torch::evaluate_autocast_cpu(*op, q.a, q.b, torch::op_takes_bias(*op) ? q.bias : std::nullopt);
+}
+
 template <numpy::Version V>
 Outcome numpy_evaluate(const Query& q) {
   auto op = numpy::parse_op(q.op);
@@ -92,6 +99,10 @@ const std::vector<Engine>& registry() {
                    torch_ops([](torch::Op) { return true; }), torch_ops(torch::op_takes_bias),
                    torch_ops(torch::op_is_elementwise), false, "to", "model", torch::has_dtype, torch_spell,
                    torch_evaluate});
+    out.push_back({"torch-autocast-cpu", "torch", torch::kVersion, "cpu, autocast bfloat16",
+                   torch_ops([](torch::Op) { return true; }), torch_ops(torch::op_takes_bias),
+                   torch_ops(torch::op_is_elementwise), false, "to", "model", torch::has_dtype,
+                   torch_spell, torch_autocast_cpu_evaluate});
     const auto all = numpy_ops([](numpy::Op) { return true; });
     const auto elementwise = numpy_ops(numpy::op_is_elementwise);
     out.push_back({"numpy", "numpy", numpy::numpy_version(numpy::Version::V2), "cpu", all, {},

@@ -81,6 +81,8 @@ check promote-tf-truediv 0 '-> tf.float64' -- "$PL" promote --framework tf --op 
 check promote-tf-value 2 'default values only' -- "$PL" promote --framework tf --b-kind scalar --b-value 3 int8 int64
 check promote-tf-numpy 0 '-> tf.float32' -- "$PL" promote --framework tf-numpy int8 float32
 check promote-tf-numpy-weak 0 '-> tf.float64' -- "$PL" promote --framework tf-numpy --op multiply --b-kind scalar int8 float32
+check promote-autocast-linear 0 '-> torch.bfloat16' -- "$PL" promote --framework torch-autocast-cpu --op linear float16 bfloat16 --bias float32
+check promote-autocast-f64 0 'c10::BFloat16 != double' -- "$PL" promote --framework torch-autocast-cpu --op linear float32 float64
 check promote-zerodim-range 2 'OverflowError in NumPy 2' -- "$PL" promote --framework numpy --b-kind zerodim --b-value 300 int8 int8
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/promote/engine.h"
+#include "core/promote/torch_autocast.h"
 #include "core/promote/torch_engine.h"
 #include "core/promote/torch_names.h"
 #include "tests/core/promotion_golden.h"
@@ -125,6 +126,46 @@ TEST(TorchPromotion, DtypesPyTorchLacksAreNamedAsSuch) {
   EXPECT_EQ(o.message, "module 'torch' has no attribute 'tf32'");
   o = torch::evaluate(torch::Op::Add, {DType::float6_e2m3fn}, {DType::float32});
   EXPECT_EQ(o.error_type, "AttributeError");
+}
+
+}  // namespace
+}  // namespace pl::promote
+
+namespace pl::promote {
+namespace {
+
+// The same tables recorded inside torch.autocast("cpu", dtype=torch.bfloat16).
+TEST(TorchAutocastCpu, EveryOpEveryOperandKindEveryPair) {
+  static const testing::GoldenFile g(
+      "torch_autocast_cpu.json", [](DType t) { return std::string(torch::python_name(t)); },
+      [](const std::string& n) { return torch::from_python_name(n); });
+  ASSERT_EQ(g.json().value("autocast", ""), "cpu");
+  ASSERT_EQ(g.json().value("autocast_dtype", ""), "bfloat16");
+  EXPECT_EQ(g.json().value("version", ""), std::string(torch::kVersion));
+  const auto& ts = g.dtypes();
+  size_t cells = 0;
+  for (const auto& [key, table] : g.json()["tables"].items()) {
+    if (key == "promote_types") {  // autocast does not change torch.promote_types
+      cells += g.check(key, [&](const std::vector<size_t>& at) {
+        return torch::promote_types(ts[at[0]], ts[at[1]]);
+      });
+      continue;
+    }
+    const auto colon = key.find(':');
+    const auto op = torch::parse_op(key.substr(0, colon));
+    ASSERT_TRUE(op) << key;
+    std::vector<std::string> kinds;
+    std::stringstream ss(key.substr(colon + 1));
+    for (std::string k; std::getline(ss, k, ',');) kinds.push_back(k);
+    const bool with_bias = kinds.size() == 3;
+    const auto ka = parse_operand_kind(kinds[0]), kb = parse_operand_kind(kinds[1]);
+    ASSERT_TRUE(ka && kb) << key;
+    cells += g.check(key, [&](const std::vector<size_t>& at) {
+      return torch::evaluate_autocast_cpu(*op, {ts[at[0]], *ka}, {ts[at[1]], *kb},
+                                          with_bias ? std::optional<DType>(ts[at[2]]) : std::nullopt);
+    });
+  }
+  EXPECT_EQ(cells, 23u * 23u + (4u * 7u + 7u) * 23u * 23u + 4u * 23u * 23u * 23u);
 }
 
 }  // namespace

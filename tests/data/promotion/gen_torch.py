@@ -7,6 +7,8 @@ A "scalar" operand is a Python scalar whose type is the category of the named dt
 (bool -> True, integers -> 2, floats -> 2.5, complex -> 2.5+1j).
 
 Run: python3 tests/data/promotion/gen_torch.py > tests/data/promotion/torch_cpu.json
+     python3 tests/data/promotion/gen_torch.py --autocast-cpu > .../torch_autocast_cpu.json
+     (every call inside torch.autocast("cpu", dtype=torch.bfloat16))
 Needs torch (any CPU-capable 2.x build); the version is recorded in the output.
 
 Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
@@ -87,6 +89,14 @@ class Outcomes:
 
 
 def main():
+    if "--autocast-cpu" in sys.argv[1:]:
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            write_tables({"autocast": "cpu", "autocast_dtype": "bfloat16"})
+    else:
+        write_tables({})
+
+
+def write_tables(extra_header):
     outcomes = Outcomes()
     tables = {}
 
@@ -123,7 +133,8 @@ def main():
         table3(f"{op}:tensor,tensor,bias", fn)
     # One line per outcome and per table: small diffs when PyTorch changes.
     w = sys.stdout.write
-    header = {"framework": "torch", "version": torch.__version__.split("+")[0], "device": "cpu"}
+    header = {"framework": "torch", "version": torch.__version__.split("+")[0], "device": "cpu",
+              **extra_header}
     w("{\n")
     for k, v in header.items():
         w(f"{json.dumps(k)}: {json.dumps(v)},\n")

@@ -1,0 +1,26 @@
+// PyTorch's autocast on the CPU (torch.autocast("cpu", dtype=torch.bfloat16)), reproduced
+// for the ops of torch_engine: which ops autocast runs in bfloat16, which inputs it casts
+// (floating-point tensors other than float64; float64 stays, and so does everything else),
+// and what the op then returns or raises.
+//
+// PyTorch 2.15.0, aten/src/ATen/autocast_mode.cpp (the CPU lower_precision_fp list) and
+// autocast_mode.h (is_eligible, cached_cast); checked cell by cell against tables recorded
+// under autocast (tests/data/promotion/gen_torch.py --autocast-cpu).
+#pragma once
+
+#include <optional>
+
+#include "core/promote/torch_engine.h"
+
+namespace pl::promote::torch {
+
+enum class AutocastPolicy : uint8_t {
+  LowerPrecision,  // the op runs in the autocast dtype (matmul, linear, convolutions, ...)
+  Untouched,       // autocast leaves the op alone (elementwise arithmetic, .to())
+};
+AutocastPolicy autocast_cpu_policy(Op op);
+
+// op(a, b[, bias]) inside torch.autocast("cpu", dtype=torch.bfloat16).
+Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> bias = std::nullopt);
+
+}  // namespace pl::promote::torch
