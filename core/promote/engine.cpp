@@ -14,35 +14,23 @@
 namespace pl::promote {
 namespace {
 
-// The names of an engine's ops that `keep` selects, in the engine's order.
-template <typename OpT, int kCount, typename Name, typename Pred>
-std::vector<std::string_view> op_names(Name name, Pred keep) {
-  std::vector<std::string_view> out;
+// An engine's op names from its Op enum (numbered 0..kCount-1): every op, the ops that
+// take a bias, and the ops where zero-dim and scalar operands are modelled.
+struct OpLists {
+  std::vector<std::string_view> all, bias, kinds;
+};
+
+template <typename OpT, int kCount>
+OpLists op_lists(std::string_view (*name)(OpT), bool (*kinds)(OpT),
+                 bool (*takes_bias)(OpT) = nullptr) {
+  OpLists out;
   for (int i = 0; i < kCount; ++i) {
-    auto op = static_cast<OpT>(i);
-    if (keep(op)) out.push_back(name(op));
+    const auto op = static_cast<OpT>(i);
+    out.all.push_back(name(op));
+    if (takes_bias && takes_bias(op)) out.bias.push_back(name(op));
+    if (kinds(op)) out.kinds.push_back(name(op));
   }
   return out;
-}
-
-template <typename Pred>
-std::vector<std::string_view> torch_ops(Pred keep) {
-  return op_names<torch::Op, torch::kOpCount>(torch::op_name, keep);
-}
-
-template <typename Pred>
-std::vector<std::string_view> numpy_ops(Pred keep) {
-  return op_names<numpy::Op, numpy::kOpCount>(numpy::op_name, keep);
-}
-
-template <typename Pred>
-std::vector<std::string_view> jax_ops(Pred keep) {
-  return op_names<jax::Op, jax::kOpCount>(jax::op_name, keep);
-}
-
-template <typename Pred>
-std::vector<std::string_view> tf_ops(Pred keep) {
-  return op_names<tf::Op, tf::kOpCount>(tf::op_name, keep);
 }
 
 Outcome unknown_op(const std::string& op) {
@@ -94,39 +82,37 @@ std::string numpy_spell(DType t) {
 
 const std::vector<Engine>& registry() {
   static const std::vector<Engine> engines = [] {
+    const auto torch_ops = op_lists<torch::Op, torch::kOpCount>(
+        torch::op_name, torch::op_is_elementwise, torch::op_takes_bias);
+    const auto numpy_ops = op_lists<numpy::Op, numpy::kOpCount>(numpy::op_name, numpy::op_is_elementwise);
+    const auto jax_ops = op_lists<jax::Op, jax::kOpCount>(jax::op_name, jax::op_is_elementwise);
+    const auto tf_ops = op_lists<tf::Op, tf::kOpCount>(tf::op_name, tf::op_is_elementwise);
     std::vector<Engine> out;
-    out.push_back({"torch", "torch", torch::kVersion, "cpu",
-                   torch_ops([](torch::Op) { return true; }), torch_ops(torch::op_takes_bias),
-                   torch_ops(torch::op_is_elementwise), false, "to", "model", torch::has_dtype, torch_spell,
-                   torch_evaluate});
-    out.push_back({"torch-autocast-cpu", "torch", torch::kVersion, "cpu, autocast bfloat16",
-                   torch_ops([](torch::Op) { return true; }), torch_ops(torch::op_takes_bias),
-                   torch_ops(torch::op_is_elementwise), false, "to", "model", torch::has_dtype,
-                   torch_spell, torch_autocast_cpu_evaluate});
-    const auto all = numpy_ops([](numpy::Op) { return true; });
-    const auto elementwise = numpy_ops(numpy::op_is_elementwise);
-    out.push_back({"numpy", "numpy", numpy::numpy_version(numpy::Version::V2), "cpu", all, {},
-                   elementwise, true, "astype", "w", numpy::has_dtype, numpy_spell,
-                   numpy_evaluate<numpy::Version::V2>});
-    out.push_back({"numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", all, {},
-                   elementwise, true, "astype", "w", numpy::has_dtype, numpy_spell,
-                   numpy_evaluate<numpy::Version::V1>});
-    const auto jax_all = jax_ops([](jax::Op) { return true; });
-    const auto jax_elementwise = jax_ops(jax::op_is_elementwise);
-    out.push_back({"jax", "jax", jax::kVersion, "cpu, x64 off", jax_all, {}, jax_elementwise,
-                   true, "astype", "w", jax::has_dtype, jax_spell, jax_evaluate<false, false>});
-    out.push_back({"jax-x64", "jax", jax::kVersion, "cpu, x64 on", jax_all, {}, jax_elementwise,
-                   true, "astype", "w", jax::has_dtype, jax_spell, jax_evaluate<true, false>});
-    out.push_back({"jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_all, {},
-                   jax_elementwise, true, "astype", "w", jax::has_dtype, jax_spell,
-                   jax_evaluate<false, true>});
-    const auto tf_all = tf_ops([](tf::Op) { return true; });
-    out.push_back({"tf", "tensorflow", tf::kVersion, "cpu", tf_all, {},
-                   tf_ops(tf::op_is_elementwise), false, "tf.cast", "w", tf::has_dtype,
-                   tf_spell, tf_evaluate<false>});
-    out.push_back({"tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_all,
-                   {}, tf_ops(tf::op_is_elementwise), false, "tf.cast", "w", tf::has_dtype,
-                   tf_spell, tf_evaluate<true>});
+    auto add = [&](std::string_view id, std::string_view framework, std::string_view version,
+                   std::string_view device, const OpLists& ops, bool values,
+                   std::string_view cast, std::string_view weight, bool (*has)(DType),
+                   std::string (*spell)(DType), Outcome (*eval)(const Query&)) {
+      out.push_back({id, framework, version, device, ops.all, ops.bias, ops.kinds, values, cast,
+                     weight, has, spell, eval});
+    };
+    add("torch", "torch", torch::kVersion, "cpu", torch_ops, false, "to", "model",
+        torch::has_dtype, torch_spell, torch_evaluate);
+    add("torch-autocast-cpu", "torch", torch::kVersion, "cpu, autocast bfloat16", torch_ops,
+        false, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_evaluate);
+    add("numpy", "numpy", numpy::numpy_version(numpy::Version::V2), "cpu", numpy_ops, true,
+        "astype", "w", numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V2>);
+    add("numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", numpy_ops, true,
+        "astype", "w", numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V1>);
+    add("jax", "jax", jax::kVersion, "cpu, x64 off", jax_ops, true, "astype", "w",
+        jax::has_dtype, jax_spell, jax_evaluate<false, false>);
+    add("jax-x64", "jax", jax::kVersion, "cpu, x64 on", jax_ops, true, "astype", "w",
+        jax::has_dtype, jax_spell, jax_evaluate<true, false>);
+    add("jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_ops, true, "astype",
+        "w", jax::has_dtype, jax_spell, jax_evaluate<false, true>);
+    add("tf", "tensorflow", tf::kVersion, "cpu", tf_ops, false, "tf.cast", "w", tf::has_dtype,
+        tf_spell, tf_evaluate<false>);
+    add("tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_ops, false,
+        "tf.cast", "w", tf::has_dtype, tf_spell, tf_evaluate<true>);
     return out;
   }();
   return engines;

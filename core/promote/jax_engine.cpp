@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/promote/names.h"
 #include "core/promote/py_value.h"
 
 namespace pl::promote::jax {
@@ -173,15 +174,11 @@ struct Arg {
   int weak_node;  // its lattice node when weak
 };
 
-Outcome ok(DType t, std::string rule) { return Outcome{t, "", "", std::move(rule)}; }
-Outcome raise(std::string type, std::string message, std::string rule) {
-  return Outcome{std::nullopt, std::move(type), std::move(message), std::move(rule)};
-}
 
 // lattice_result_type for two arguments; the dtype is canonicalized.
 Outcome result_type(const Config& c, const Arg& a, const Arg& b) {
   if (a.dtype == b.dtype && !(a.weak && b.weak))
-    return ok(a.dtype, "Both are " + std::string(name(a.dtype)) + ".");
+    return returns(a.dtype, "Both are " + std::string(name(a.dtype)) + ".");
   std::vector<int> nodes;
   for (const Arg* x : {&a, &b}) {
     const int n = x->weak ? x->weak_node : node_of(x->dtype);
@@ -189,7 +186,7 @@ Outcome result_type(const Config& c, const Arg& a, const Arg& b) {
   }
   const Lub lub = least_upper_bound(c, nodes);
   if (lub.node < 0)
-    return raise("TypePromotionError", lub.message,
+    return raises("TypePromotionError", lub.message,
                  c.strict ? "Strict promotion: arrays of different dtypes never promote implicitly."
                           : "The two types have no common upper bound in JAX's promotion lattice.");
   const bool weak = lub.node >= 26;
@@ -199,7 +196,7 @@ Outcome result_type(const Config& c, const Arg& a, const Arg& b) {
     rule += weak ? "" : " (a Python scalar is weakly typed and adopts the array's type)";
   if (weak) rule += ", so the default " + std::string(name(r)) + " of its kind";
   if (!c.x64) rule += "; with x64 off, 64-bit types become 32-bit";
-  return ok(r, rule + ".");
+  return returns(r, rule + ".");
 }
 
 // dot_general's type_properties: complex, finfo.maxexp, finfo.nmant, bit width, signed.
@@ -223,18 +220,18 @@ Outcome matmul_f32acc(const Config& c, DType a, DType b) {
   DType r = a;
   if (pb > pa) r = b;
   else if (!(pa > pb) && a != b)
-    return raise("TypeError",
+    return raises("TypeError",
                  "lax.dot_general argument type error: " + std::string(name(a)) + ", " + std::string(name(b)),
                  "With preferred_element_type, jnp.matmul does not promote: dot_general needs one "
                  "input of higher precision (range, then mantissa, then width), and these tie.");
   const std::string picked = "dot_general takes the higher-precision input type " + std::string(name(r));
-  if (r == DType::float32) return ok(r, picked + ", which is the preferred float32.");
+  if (r == DType::float32) return returns(r, picked + ", which is the preferred float32.");
   if (!is_float(r) && bit_width(DType::float32) < bit_width(r))
-    return raise("TypeError",
+    return raises("TypeError",
                  "`preferred_element_type` must not be narrower than the original type, got "
                  "preferred_element_type of float32 for result type of " + std::string(name(r)) + ".",
                  picked + "; float32 has fewer bits, which dot_general refuses for non-float types.");
-  return ok(DType::float32, picked + " and accumulates/returns float32 as asked" +
+  return returns(DType::float32, picked + " and accumulates/returns float32 as asked" +
                                 (info(r).kind == DTypeKind::Complex ? " (the imaginary part is dropped)." : "."));
 }
 
@@ -248,25 +245,18 @@ std::string overflow_path(Op op, bool first) {
 std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
 
 std::optional<Op> parse_op(std::string_view n) {
-  if (n == "divide") n = "true_divide";
-  for (int i = 0; i < kOpCount; ++i)
-    if (kOpNames[i] == n) return static_cast<Op>(i);
-  return std::nullopt;
+  return find_named<Op>(kOpNames, n == "divide" ? "true_divide" : n);
 }
 
 bool op_is_elementwise(Op op) { return op <= Op::TrueDivide; }
 bool has_dtype(DType t) { return node_of(t) >= 0; }
 std::string_view python_name(DType t) { return name(t); }
 
-std::optional<DType> from_python_name(std::string_view n) {
-  for (DType t : kDTypes)
-    if (name(t) == n) return t;
-  return std::nullopt;
-}
+std::optional<DType> from_python_name(std::string_view n) { return find_dtype(kDTypes, n); }
 
 namespace {
 Outcome not_jax(DType t) {
-  return raise("AttributeError", "module 'jax.numpy' has no attribute '" + std::string(name(t)) + "'",
+  return raises("AttributeError", "module 'jax.numpy' has no attribute '" + std::string(name(t)) + "'",
                "JAX has no " + std::string(name(t)) + ".");
 }
 }  // namespace
@@ -275,9 +265,9 @@ Outcome promote_types(const Config& c, DType a, DType b) {
   if (!has_dtype(a)) return not_jax(a);
   if (!has_dtype(b)) return not_jax(b);
   const Lub lub = least_upper_bound(c, {node_of(a), node_of(b)});
-  if (lub.node < 0) return raise("TypePromotionError", lub.message, "No common upper bound in JAX's lattice.");
+  if (lub.node < 0) return raises("TypePromotionError", lub.message, "No common upper bound in JAX's lattice.");
   const DType r = lub.node >= 26 ? weak_dtype(lub.node) : kDTypes[lub.node];
-  return ok(r, "JAX's promotion lattice: the least upper bound is " + node_name(lub.node) +
+  return returns(r, "JAX's promotion lattice: the least upper bound is " + node_name(lub.node) +
                    " (jnp.promote_types does not apply the x64 setting).");
 }
 
@@ -285,15 +275,15 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
   if (!has_dtype(a.dtype)) return not_jax(a.dtype);
   if (!has_dtype(b.dtype)) return not_jax(b.dtype);
   if (!op_is_elementwise(op) && (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
-    return raise("precision-lab", "jnp." + std::string(op_name(op)) + " is modelled for arrays only",
+    return raises("precision-lab", "jnp." + std::string(op_name(op)) + " is modelled for arrays only",
                  "Python scalar operands are modelled for the elementwise functions.");
   if (op == Op::Astype)
-    return ok(canonical(c, b.dtype), c.x64 || canonical(c, b.dtype) == b.dtype
+    return returns(canonical(c, b.dtype), c.x64 || canonical(c, b.dtype) == b.dtype
                                          ? "astype converts to the dtype asked for."
                                          : "astype converts to the dtype asked for, made 32-bit because x64 is off.");
   if (op == Op::MatmulF32Acc) return matmul_f32acc(c, a.dtype, b.dtype);
   if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar)
-    return raise("precision-lab", "two Python scalars are combined by Python, not JAX", "Make one operand an array.");
+    return raises("precision-lab", "two Python scalars are combined by Python, not JAX", "Make one operand an array.");
   std::array<Arg, 2> args;
   for (int i = 0; i < 2; ++i) {
     const Operand& x = i ? b : a;
@@ -308,12 +298,12 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
     } else {
       std::string error;
       auto parsed = parse_py_value(x.value, &error);
-      if (!parsed) return raise("precision-lab", error, "The operand cannot be built as written.");
+      if (!parsed) return raises("precision-lab", error, "The operand cannot be built as written.");
       v = *parsed;
       const PyType want = x.dtype == DType::bool_ ? PyType::Bool : is_integer(x.dtype) ? PyType::Int
                           : info(x.dtype).kind == DTypeKind::Complex ? PyType::Complex : PyType::Float;
       if (v.type != want)
-        return raise("precision-lab",
+        return raises("precision-lab",
                      "a Python scalar's type comes from its value: " + x.value + " is a Python " +
                          std::string(py_type_name(v.type)) + ", which " + std::string(name(x.dtype)) +
                          " does not name",
@@ -323,7 +313,7 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
     if (v.type == PyType::Int) {
       const __int128 lim = static_cast<__int128>(1) << (c.x64 ? 63 : 31);
       if (v.integer >= lim || v.integer < -lim)
-        return raise("OverflowError",
+        return raises("OverflowError",
                      "An overflow was encountered while parsing an argument to a jitted "
                      "computation, whose argument path is " + overflow_path(op, i == 0) +
                          ". Got <class 'int'> with value " + int128_to_string(v.integer),
@@ -344,7 +334,7 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
   const DType t = *r.result;
   if (t == DType::bool_ || is_integer(t)) {
     const DType f = canonical(c, info(t).storage_bits == 64 ? DType::float64 : DType::float32);
-    return ok(f, r.rule + " Division makes it inexact: " + std::string(name(f)) + ".");
+    return returns(f, r.rule + " Division makes it inexact: " + std::string(name(f)) + ".");
   }
   return r;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/promote/numpy_types.h"
+#include "core/promote/names.h"
 #include "core/promote/py_value.h"
 
 namespace pl::promote::numpy {
@@ -16,10 +17,6 @@ constexpr std::array<std::string_view, kOpCount> kOpNames = {
 
 std::string nm(DType t) { return std::string(python_name(t)); }
 
-Outcome ok(DType t, std::string rule) { return Outcome{t, "", "", std::move(rule)}; }
-Outcome raise(std::string type, std::string message, std::string rule) {
-  return Outcome{std::nullopt, std::move(type), std::move(message), std::move(rule)};
-}
 
 bool is_int_or_bool(DType t) { return t == DType::bool_ || is_integer(t); }
 bool is_unsigned(DType t) { return info(t).kind == DTypeKind::UnsignedInt; }
@@ -250,16 +247,16 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
     for (const Arg* x : {&a, &b})
       if (is_user_dtype(t) && x->kind == OperandKind::Scalar && x->value.type == PyType::Int &&
           x->value.integer > int_hi(DType::int64))
-        return raise("TypeError", "expected number, got int",
+        return raises("TypeError", "expected number, got int",
                      "ml_dtypes converts the Python int through a C long, and " +
                          int128_to_string(x->value.integer) + " does not fit one.");
     std::string rule = "NumPy searches the loops of np." + std::string(op_name(op)) + " in order (";
     rule += i < user_loops ? "ml_dtypes' own loop for " + nm(t) + " first" : "ml_dtypes' loops first, then the builtin ones";
     rule += ") and takes the first that both inputs cast to safely: " + loop_name(t) + ".";
     if (value_based) rule += " NumPy 1.x judges the zero-dim operand by its value here.";
-    return ok(t, std::move(rule));
+    return returns(t, std::move(rule));
   }
-  return raise("UFuncTypeError",
+  return raises("UFuncTypeError",
                "ufunc '" + std::string(op_name(op)) +
                    "' did not contain a loop with signature matching types (" +
                    class_repr(a.dtype) + ", " + class_repr(b.dtype) + ") -> None",
@@ -278,8 +275,8 @@ std::optional<Outcome> python_int_overflow(const Arg& s, DType t) {
                            int128_to_string(v) + " does not fit " + nm(t) + ".";
   if (t != DType::uint32 && t != DType::uint64 &&
       (v < int_lo(DType::int64) || v > int_hi(DType::int64)))
-    return raise("OverflowError", "Python int too large to convert to C long", rule);
-  return raise("OverflowError",
+    return raises("OverflowError", "Python int too large to convert to C long", rule);
+  return raises("OverflowError",
                "Python integer " + int128_to_string(v) + " out of bounds for " + nm(t), rule);
 }
 
@@ -293,31 +290,31 @@ Outcome nep50_result(const Arg& strong, const Arg& weak) {
     case PyType::Int:
       if (s == DType::bool_) {
         if (auto e = python_int_overflow(weak, DType::int64)) return *e;
-        return ok(DType::int64, "NEP 50: a Python int with a bool array gives the default integer, int64.");
+        return returns(DType::int64, "NEP 50: a Python int with a bool array gives the default integer, int64.");
       }
       if (is_integer(s)) {
         if (auto e = python_int_overflow(weak, s)) return *e;
       }
-      return ok(s, "NEP 50: a Python int is weak and takes the array's dtype " + nm(s) + ".");
+      return returns(s, "NEP 50: a Python int is weak and takes the array's dtype " + nm(s) + ".");
     case PyType::Float:
       if (is_int_or_bool(s))
-        return ok(DType::float64, "NEP 50: a Python float with an integer array gives the default float, float64.");
-      return ok(s, "NEP 50: a Python float is weak and takes the array's dtype " + nm(s) + ".");
+        return returns(DType::float64, "NEP 50: a Python float with an integer array gives the default float, float64.");
+      return returns(s, "NEP 50: a Python float is weak and takes the array's dtype " + nm(s) + ".");
     case PyType::Complex: {
       DType r = s;
       if (is_int_or_bool(s) || s == DType::float64) r = DType::complex128;
       else if (s == DType::float16 || s == DType::float32) r = DType::complex64;
-      return ok(r, "NEP 50: a Python complex is weak: it takes the complex dtype matching the array's precision, " + nm(r) + ".");
+      return returns(r, "NEP 50: a Python complex is weak: it takes the complex dtype matching the array's precision, " + nm(r) + ".");
     }
   }
-  return ok(s, "A Python bool is an ordinary bool: promote_types(" + nm(s) + ", bool) = " + nm(s) + ".");
+  return returns(s, "A Python bool is an ordinary bool: promote_types(" + nm(s) + ", bool) = " + nm(s) + ".");
 }
 
 Outcome builtin_result_v2(const Arg& a, const Arg& b) {
   if (a.weak() && !b.weak()) return nep50_result(b, a);
   if (b.weak() && !a.weak()) return nep50_result(a, b);
   const DType r = *common_type(a.dtype, b.dtype);
-  return ok(r, "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) +
+  return returns(r, "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) +
                    ": the smallest type that holds every value of both" +
                    (a.zero_dim() || b.zero_dim() ? " (NumPy 2 ignores values)." : "."));
 }
@@ -328,13 +325,13 @@ Outcome builtin_result_v1(const Arg& a, const Arg& b) {
     std::string rule = "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) + ".";
     if (a.zero_dim() != b.zero_dim())
       rule += " NumPy 1.x ignores the zero-dim operand's value because its kind is higher than the array's.";
-    return ok(r, std::move(rule));
+    return returns(r, std::move(rule));
   }
   const Arg& sc = a.zero_dim() ? a : b;
   const MinScalar ms = min_scalar_type(sc), ma{a.zero_dim() ? ms.dtype : a.dtype, a.zero_dim() && ms.small_unsigned},
                   mb{b.zero_dim() ? ms.dtype : b.dtype, b.zero_dim() && ms.small_unsigned};
   const DType r = promote_small(ma, mb);
-  return ok(r, "NumPy 1.x value-based casting: the zero-dim operand counts as " + nm(ms.dtype) +
+  return returns(r, "NumPy 1.x value-based casting: the zero-dim operand counts as " + nm(ms.dtype) +
                    (ms.small_unsigned ? " (or its signed twin)" : "") +
                    ", the smallest type holding its value, so the result is " + nm(r) + ".");
 }
@@ -342,7 +339,7 @@ Outcome builtin_result_v1(const Arg& a, const Arg& b) {
 Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
   const bool user = is_user_dtype(a.dtype) || is_user_dtype(b.dtype);
   if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar)
-    return raise("precision-lab", "two Python scalars are combined by Python, not NumPy",
+    return raises("precision-lab", "two Python scalars are combined by Python, not NumPy",
                  "Make one operand an array.");
   Outcome r;
   if (user) {
@@ -350,7 +347,7 @@ Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
   } else if (op == Op::TrueDivide && is_int_or_bool(a.dtype) && is_int_or_bool(b.dtype)) {
     // TrueDivisionTypeResolver (1.x) and true_divide's promoter (2.x): integers and bools,
     // Python ints included, go straight to the float64 loop -- no overflow check.
-    return ok(DType::float64, "np.true_divide of integers (or bools) uses the float64 loop.");
+    return returns(DType::float64, "np.true_divide of integers (or bools) uses the float64 loop.");
   } else if (op == Op::TrueDivide && v == Version::V1) {
     return linear_search(v, op, a, b);  // DivisionTypeResolver: the ordinary loop search
   } else {
@@ -358,12 +355,12 @@ Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
   }
   if (!r.ok()) return r;
   if (op == Op::Subtract && *r.result == DType::bool_)
-    return raise("TypeError",
+    return raises("TypeError",
                  "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
                  "the `^` operator, or the logical_xor function instead.",
                  "Both operands resolve to bool and NumPy refuses to subtract bools.");
   if (op == Op::TrueDivide && !user && is_int_or_bool(*r.result))
-    return ok(DType::float64, "np.true_divide of integers (or bools) uses the float64 loop.");
+    return returns(DType::float64, "np.true_divide of integers (or bools) uses the float64 loop.");
   return r;
 }
 
@@ -375,17 +372,14 @@ std::string_view ml_dtypes_version(Version v) { return v == Version::V2 ? "0.6.0
 std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
 
 std::optional<Op> parse_op(std::string_view n) {
-  if (n == "divide") n = "true_divide";
-  for (int i = 0; i < kOpCount; ++i)
-    if (kOpNames[i] == n) return static_cast<Op>(i);
-  return std::nullopt;
+  return find_named<Op>(kOpNames, n == "divide" ? "true_divide" : n);
 }
 
 bool op_is_elementwise(Op op) { return op <= Op::TrueDivide; }
 
 namespace {
 Outcome not_numpy(DType t) {
-  return raise("AttributeError", "module 'numpy' has no attribute '" + std::string(name(t)) + "'",
+  return raises("AttributeError", "module 'numpy' has no attribute '" + std::string(name(t)) + "'",
                "Neither NumPy nor ml_dtypes defines " + std::string(name(t)) + ".");
 }
 }  // namespace
@@ -401,9 +395,9 @@ Outcome promote_types(DType a, DType b) {
       rule = "Both are " + nm(a) + ".";
     else
       rule = "ml_dtypes declares " + nm(*r == a ? b : a) + " -> " + nm(*r) + " a safe cast, so NumPy uses " + nm(*r) + ".";
-    return ok(*r, std::move(rule));
+    return returns(*r, std::move(rule));
   }
-  return raise("DTypePromotionError",
+  return raises("DTypePromotionError",
                "The DTypes " + class_repr(a) + " and " + class_repr(b) +
                    " do not have a common DType. For example they cannot be stored in a single "
                    "array unless the dtype is `object`.",
@@ -415,13 +409,13 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
   if (!has_dtype(a.dtype)) return not_numpy(a.dtype);
   if (!has_dtype(b.dtype)) return not_numpy(b.dtype);
   if (!op_is_elementwise(op) && (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
-    return raise("precision-lab",
+    return raises("precision-lab",
                  "np." + std::string(op_name(op)) + " is modelled for arrays with dimensions only",
                  "Zero-dim and scalar operands are modelled for the elementwise ufuncs.");
   std::string error;
   const auto xa = make_arg(a, &error);
   const auto xb = xa ? make_arg(b, &error) : std::nullopt;
-  if (!xa || !xb) return raise("precision-lab", error, "The operand cannot be built as written.");
+  if (!xa || !xb) return raises("precision-lab", error, "The operand cannot be built as written.");
   switch (op) {
     case Op::Matmul:
       return linear_search(v, op, *xa, *xb);
@@ -439,11 +433,11 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
       const bool small_a = is_user_dtype(a.dtype) && a.dtype != DType::bfloat16 && !e8m0_a;
       const bool small_b = is_user_dtype(b.dtype) && b.dtype != DType::bfloat16 && !e8m0_b;
       if ((e8m0_a && small_b) || (e8m0_b && small_a))
-        return raise("TypeError",
+        return raises("TypeError",
                      "Cannot cast array data from dtype(" + nm(a.dtype) + ") to dtype(" + nm(b.dtype) +
                          ") according to the rule 'unsafe'",
                      "ml_dtypes registers no cast between float8_e8m0fnu and its other small floats.");
-      return ok(b.dtype, "astype converts to the dtype asked for (casting='unsafe').");
+      return returns(b.dtype, "astype converts to the dtype asked for (casting='unsafe').");
     }
     default:
       return elementwise(v, op, *xa, *xb);

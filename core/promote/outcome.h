@@ -40,6 +40,12 @@ struct Outcome {
   bool ok() const { return result.has_value(); }
 };
 
+// Shorthands for engines: the call returns `t`, or raises `type` with `message`.
+inline Outcome returns(DType t, std::string rule) { return Outcome{t, "", "", std::move(rule)}; }
+inline Outcome raises(std::string type, std::string message, std::string rule) {
+  return Outcome{std::nullopt, std::move(type), std::move(message), std::move(rule)};
+}
+
 // How a result relates to its operands, for colouring a promotion grid.
 enum class OutcomeClass : uint8_t {
   Kept,      // the result is one operand's dtype

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <vector>
 
+#include "core/promote/names.h"
+
 namespace pl::promote::tf {
 namespace {
 
@@ -40,10 +42,6 @@ std::string enum_name(DType t) {                                   // DT_FLOAT
   return "DT_" + n;
 }
 
-Outcome ok(DType t, std::string rule) { return Outcome{t, "", "", std::move(rule)}; }
-Outcome raise(std::string type, std::string message, std::string rule) {
-  return Outcome{std::nullopt, std::move(type), std::move(message), std::move(rule)};
-}
 
 // ---------------------------------------------------------------------------------------
 // Python scalars: the value of the operand's category, converted as convert_to_tensor does.
@@ -92,7 +90,7 @@ Outcome convert(Py p, DType to) {
       break;
     case Py::Int:
       if (is_fp8(to))
-        return raise("TypeError", "Error while casting from dtype int64 to " + std::string(name(to)) +
+        return raises("TypeError", "Error while casting from dtype int64 to " + std::string(name(to)) +
                                       ". " + kCastNode + "Cast int64 to " + std::string(name(to)) +
                                       " is not supported",
                      "TensorFlow converts a Python int through int64, and has no int64 -> " +
@@ -102,8 +100,8 @@ Outcome convert(Py p, DType to) {
     case Py::Float: fits = is_float(to) || info(to).kind == DTypeKind::Complex; break;
     case Py::Complex: fits = info(to).kind == DTypeKind::Complex; break;
   }
-  if (fits) return ok(to, "");
-  return raise("TypeError",
+  if (fits) return returns(to, "");
+  return raises("TypeError",
                "Cannot convert " + std::string(literal(p)) + " to EagerTensor of dtype " + core_name(to),
                "TensorFlow cannot convert the Python " + std::string(literal(p)) + " to " +
                    std::string(name(to)) + ".");
@@ -162,7 +160,7 @@ std::string join(const std::vector<DType>& ts, std::string (*f)(DType)) {
 }
 
 Outcome not_allowed(const OpDef& d, DType t) {
-  return raise("InvalidArgumentError",
+  return raises("InvalidArgumentError",
                "Value for attr 'T' of " + core_name(t) + " is not in the list of allowed values: " +
                    join(d.allowed, core_name) + "\n\t; NodeDef: {{node " + std::string(d.name) +
                    "}}; Op<name=" + std::string(d.name) + "; signature=" + std::string(d.signature) +
@@ -177,19 +175,19 @@ Outcome not_allowed(const OpDef& d, DType t) {
 Outcome run_same_type_op(const OpDef& d, DType x, DType y) {
   if (std::find(d.allowed.begin(), d.allowed.end(), x) == d.allowed.end()) return not_allowed(d, x);
   if (y != x)
-    return raise("InvalidArgumentError",
+    return raises("InvalidArgumentError",
                  "cannot compute " + std::string(d.name) + " as input #1(zero-based) was expected to be a " +
                      core_name(x) + " tensor but is a " + core_name(y) + " tensor [Op:" +
                      std::string(d.name) + "] name: ",
                  "TensorFlow does not promote: both inputs of " + std::string(d.name) +
                      " must have the first input's dtype " + std::string(name(x)) + ".");
-  return ok(x, "Both inputs are " + std::string(name(x)) + ".");
+  return returns(x, "Both inputs are " + std::string(name(x)) + ".");
 }
 
 // The MatMul kernels this build registers (CPU and the XLA CPU JIT device).
 Outcome matmul_kernel(DType t) {
-  if (!in(t, {DType::uint8, DType::uint16, DType::uint32, DType::uint64})) return ok(t, "");
-  return raise("NotFoundError",
+  if (!in(t, {DType::uint8, DType::uint16, DType::uint32, DType::uint64})) return returns(t, "");
+  return raises("NotFoundError",
                "Could not find device for node: {{node MatMul}} = MatMul[T=" + enum_name(t) +
                    ", grad_a=false, grad_b=false, transpose_a=false, transpose_b=false]\n"
                    "All kernels registered for op MatMul:\n"
@@ -206,7 +204,7 @@ Outcome matmul_kernel(DType t) {
 Outcome sparse_matmul(DType a, DType b) {
   for (const auto& [attr, t] : {std::pair{"Ta", a}, std::pair{"Tb", b}})
     if (!in(t, {DType::float32, DType::bfloat16}))
-      return raise("InvalidArgumentError",
+      return raises("InvalidArgumentError",
                    std::string("Value for attr '") + attr + "' of " + core_name(t) +
                        " is not in the list of allowed values: float, bfloat16\n\t; NodeDef: {{node "
                        "SparseMatMul}}; Op<name=SparseMatMul; signature=a:Ta, b:Tb -> product:float; "
@@ -217,7 +215,7 @@ Outcome sparse_matmul(DType a, DType b) {
                        "[Op:SparseMatMul] name: ",
                    "tf.matmul sends a bfloat16 input mixed with another dtype to SparseMatMul, "
                    "which takes only float32 and bfloat16.");
-  return ok(DType::float32, "tf.matmul sends bfloat16 mixed with float32 to SparseMatMul, which "
+  return returns(DType::float32, "tf.matmul sends bfloat16 mixed with float32 to SparseMatMul, which "
                             "computes and returns float32.");
 }
 
@@ -312,22 +310,14 @@ struct In {
 
 std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
 
-std::optional<Op> parse_op(std::string_view n) {
-  for (int i = 0; i < kOpCount; ++i)
-    if (kOpNames[i] == n) return static_cast<Op>(i);
-  return std::nullopt;
-}
+std::optional<Op> parse_op(std::string_view n) { return find_named<Op>(kOpNames, n); }
 
 bool op_is_elementwise(Op op) { return op <= Op::Truediv; }
 
 bool has_dtype(DType t) { return std::find(kDTypes.begin(), kDTypes.end(), t) != kDTypes.end(); }
 std::string_view python_name(DType t) { return name(t); }
 
-std::optional<DType> from_python_name(std::string_view n) {
-  for (DType t : kDTypes)
-    if (name(t) == n) return t;
-  return std::nullopt;
-}
+std::optional<DType> from_python_name(std::string_view n) { return find_dtype(kDTypes, n); }
 
 namespace {
 Outcome evaluate_default(Op op, const In& x, const In& y);
@@ -361,17 +351,17 @@ Outcome evaluate_numpy_behavior(Op op, const In& x, const In& y) {
 Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
   for (DType t : {a.dtype, b.dtype})
     if (!has_dtype(t))
-      return raise("AttributeError", "module 'tensorflow' has no attribute '" + std::string(name(t)) + "'",
+      return raises("AttributeError", "module 'tensorflow' has no attribute '" + std::string(name(t)) + "'",
                    "TensorFlow has no " + std::string(name(t)) + ".");
   const bool a_scalar = a.kind == OperandKind::Scalar, b_scalar = b.kind == OperandKind::Scalar;
   if (!op_is_elementwise(op) && (a_scalar || b_scalar))
-    return raise("precision-lab", "tf." + std::string(op_name(op)) + " is modelled for tensors only",
+    return raises("precision-lab", "tf." + std::string(op_name(op)) + " is modelled for tensors only",
                  "Python scalar operands are modelled for add, multiply and truediv.");
   if (a_scalar && b_scalar)
-    return raise("precision-lab", "two Python scalars are combined by Python, not TensorFlow",
+    return raises("precision-lab", "two Python scalars are combined by Python, not TensorFlow",
                  "Make one operand a tensor.");
   if (!a.value.empty() || !b.value.empty())
-    return raise("precision-lab", "the tf engine models the default scalar values only",
+    return raises("precision-lab", "the tf engine models the default scalar values only",
                  "Values are modelled by the numpy and jax engines.");
   const In x{a.dtype, a_scalar, category(a.dtype)}, y{b.dtype, b_scalar, category(b.dtype)};
   if (c.numpy_behavior && op != Op::Cast) return evaluate_numpy_behavior(op, x, y);
@@ -385,12 +375,12 @@ Outcome evaluate_default(Op op, const In& x, const In& y) {
     case Op::Cast:
       if (is_fp8(b.dtype) && (a.dtype == DType::bool_ || is_integer(a.dtype) ||
                               info(a.dtype).kind == DTypeKind::Complex))
-        return raise("UnimplementedError",
+        return raises("UnimplementedError",
                      kCastNode + "Cast " + std::string(name(a.dtype)) + " to " + std::string(name(b.dtype)) +
                          " is not supported [Op:Cast] name: ",
                      "The CPU has no Cast kernel from " + std::string(name(a.dtype)) + " to " +
                          std::string(name(b.dtype)) + ".");
-      return ok(b.dtype, "tf.cast converts to the dtype asked for.");
+      return returns(b.dtype, "tf.cast converts to the dtype asked for.");
     case Op::Matmul: {
       const bool sparse = a.dtype != b.dtype &&
                           ((a.dtype == DType::bfloat16 && !in(b.dtype, {DType::int8, DType::uint8})) ||
@@ -436,7 +426,7 @@ Outcome evaluate_default(Op op, const In& x, const In& y) {
         return r;
       }
       if (dx != dy)
-        return raise("TypeError", "`x` and `y` must have the same dtype, got " + repr(dx) + " != " + repr(dy) + ".",
+        return raises("TypeError", "`x` and `y` must have the same dtype, got " + repr(dx) + " != " + repr(dy) + ".",
                      how + "tf.math.truediv requires both dtypes to be equal.");
       const auto t = truediv_type(dx);
       if (!t) {
@@ -445,16 +435,16 @@ Outcome evaluate_default(Op op, const In& x, const In& y) {
                         DType::int32, DType::uint64, DType::int64, DType::bfloat16, DType::float16,
                         DType::float32, DType::float64, DType::complex64, DType::complex128})
           expected += (expected.empty() ? "" : ", ") + repr(e);
-        return raise("TypeError",
+        return raises("TypeError",
                      "Invalid dtype " + repr(dx) + " in __truediv__. Expected one of {" + expected + "}.",
                      how + "truediv has no rule for " + std::string(name(dx)) + ".");
       }
-      return ok(*t, how + (*t == dx ? "truediv keeps " + std::string(name(dx)) + "."
+      return returns(*t, how + (*t == dx ? "truediv keeps " + std::string(name(dx)) + "."
                                     : "truediv turns " + std::string(name(dx)) + " into " +
                                           std::string(name(*t)) + " first (_TRUEDIV_TABLE)."));
     }
   }
-  return raise("precision-lab", "unknown op", "");
+  return raises("precision-lab", "unknown op", "");
 }
 }  // namespace
 

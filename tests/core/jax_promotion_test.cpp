@@ -47,24 +47,15 @@ TEST(JaxPromotion, EveryConfigEveryOpEveryPair) {
         });
         continue;
       }
-      const auto colon = key.find(':');
-      const auto op = jax::parse_op(key.substr(0, colon));
+      const testing::TableKey tk = testing::parse_table_key(key);
+      const auto op = jax::parse_op(tk.op);
       ASSERT_TRUE(op) << key;
-      std::vector<std::string> kinds;
-      std::stringstream ss(key.substr(colon + 1));
-      for (std::string k; std::getline(ss, k, ',');) kinds.push_back(k);
+      const std::vector<std::string>& kinds = tk.kinds;
       const auto ka = parse_operand_kind(kinds.at(0));
       ASSERT_TRUE(ka) << key;
       if (kinds.at(1) == "pyvalue") {
         cells += g.check_node(label, table, [&](const std::vector<size_t>& at) {
-          std::string err;
-          const auto pv = parse_py_value(values[at[1]], &err);
-          EXPECT_TRUE(pv) << err;
-          const DType cat = pv->type == PyType::Bool    ? DType::bool_
-                            : pv->type == PyType::Int   ? DType::int64
-                            : pv->type == PyType::Float ? DType::float64
-                                                        : DType::complex128;
-          return jax::evaluate(c, *op, {ts[at[0]], *ka}, {cat, OperandKind::Scalar, values[at[1]]});
+          return jax::evaluate(c, *op, {ts[at[0]], *ka}, testing::python_scalar(values[at[1]]));
         }, {ts.size(), values.size()});
         continue;
       }

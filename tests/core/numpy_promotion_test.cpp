@@ -61,12 +61,10 @@ TEST_P(NumpyPromotion, EveryOpEveryOperandKindEveryPair) {
   size_t cells = 0;
   for (const auto& [key, unused] : g.json()["tables"].items()) {
     if (key == "promote_types") continue;
-    const auto colon = key.find(':');
-    const auto op = numpy::parse_op(key.substr(0, colon));
+    const testing::TableKey tk = testing::parse_table_key(key);
+    const auto op = numpy::parse_op(tk.op);
     ASSERT_TRUE(op) << key;
-    std::vector<std::string> kinds;
-    std::stringstream ss(key.substr(colon + 1));
-    for (std::string k; std::getline(ss, k, ',');) kinds.push_back(k);
+    const std::vector<std::string>& kinds = tk.kinds;
     ASSERT_EQ(kinds.size(), 2u) << key;
     const auto ka = parse_operand_kind(kinds[0]);
     ASSERT_TRUE(ka) << key;
@@ -74,15 +72,8 @@ TEST_P(NumpyPromotion, EveryOpEveryOperandKindEveryPair) {
       // An array of each dtype with each Python scalar; the scalar's dtype is any of its
       // Python type's category (the value decides).
       cells += g.check(key, [&](const std::vector<size_t>& at) {
-        std::string err;
-        const auto pv = parse_py_value(values[at[1]], &err);
-        EXPECT_TRUE(pv) << err;
-        const DType cat = pv->type == PyType::Bool    ? DType::bool_
-                          : pv->type == PyType::Int   ? DType::int64
-                          : pv->type == PyType::Float ? DType::float64
-                                                      : DType::complex128;
         return numpy::evaluate(GetParam(), *op, {ts[at[0]], *ka},
-                               {cat, OperandKind::Scalar, values[at[1]]});
+                               testing::python_scalar(values[at[1]]));
       }, {ts.size(), values.size()});
       continue;
     }

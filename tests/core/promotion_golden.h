@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,38 @@
 #include <nlohmann/json.hpp>
 
 #include "core/promote/outcome.h"
+#include "core/promote/py_value.h"
 
 namespace pl::promote::testing {
+
+// A table's name, "OP:AKIND,BKIND" or "OP:tensor,tensor,bias", split.
+struct TableKey {
+  std::string op;
+  std::vector<std::string> kinds;  // "tensor", "zerodim", "scalar", "pyvalue", "bias"
+};
+
+inline TableKey parse_table_key(const std::string& key) {
+  const auto colon = key.find(':');
+  TableKey k{key.substr(0, colon), {}};
+  if (colon == std::string::npos) return k;
+  std::stringstream ss(key.substr(colon + 1));
+  for (std::string part; std::getline(ss, part, ',');) k.kinds.push_back(part);
+  return k;
+}
+
+// A Python scalar written as a literal ("300", "2.5+1j"), as an operand whose dtype names its
+// Python type's category (int64, float64, complex128, bool).
+inline Operand python_scalar(const std::string& literal) {
+  std::string err;
+  const auto pv = parse_py_value(literal, &err);
+  EXPECT_TRUE(pv) << err;
+  const PyType t = pv ? pv->type : PyType::Int;
+  const DType cat = t == PyType::Bool    ? DType::bool_
+                    : t == PyType::Int   ? DType::int64
+                    : t == PyType::Float ? DType::float64
+                                         : DType::complex128;
+  return {cat, OperandKind::Scalar, literal};
+}
 
 class GoldenFile {
  public:

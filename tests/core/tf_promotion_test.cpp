@@ -30,12 +30,10 @@ TEST(TfPromotion, EveryOpEveryOperandKindEveryPair) {
     const tf::Config config{cname == "all"};
     EXPECT_TRUE(cname == "all" || cname == "default") << cname;
     for (const auto& [key, table] : cfg["tables"].items()) {
-      const auto colon = key.find(':');
-      const auto op = tf::parse_op(key.substr(0, colon));
+      const testing::TableKey tk = testing::parse_table_key(key);
+      const auto op = tf::parse_op(tk.op);
       ASSERT_TRUE(op) << key;
-      std::vector<std::string> kinds;
-      std::stringstream ss(key.substr(colon + 1));
-      for (std::string k; std::getline(ss, k, ',');) kinds.push_back(k);
+      const std::vector<std::string>& kinds = tk.kinds;
       const auto ka = parse_operand_kind(kinds.at(0)), kb = parse_operand_kind(kinds.at(1));
       ASSERT_TRUE(ka && kb) << key;
       cells += g.check_node(cname + " " + key, table, [&](const std::vector<size_t>& at) {

@@ -32,6 +32,31 @@ size_t check_table(const std::string& table, Fn&& engine) {
   });
 }
 
+// Every table of a torch golden file but promote_types, through `evaluate` (plain PyTorch
+// or autocast): 4 elementwise ops x 7 operand-kind pairs and 7 two-operand ops, 23 x 23 cells
+// each; 4 ops with every bias dtype, 23^3 cells each. Returns the number of cells.
+using TorchEvaluate = Outcome (*)(torch::Op, Operand, Operand, std::optional<DType>);
+size_t check_op_tables(const testing::GoldenFile& g, TorchEvaluate evaluate) {
+  size_t cells = 0;
+  for (const auto& [key, unused] : g.json()["tables"].items()) {
+    if (key == "promote_types") continue;
+    const testing::TableKey tk = testing::parse_table_key(key);
+    const auto op = torch::parse_op(tk.op);
+    EXPECT_TRUE(op) << key;
+    const auto ka = parse_operand_kind(tk.kinds.at(0)), kb = parse_operand_kind(tk.kinds.at(1));
+    EXPECT_TRUE(ka && kb) << key;
+    if (!op || !ka || !kb) continue;
+    const bool with_bias = tk.kinds.size() == 3;
+    cells += g.check(key, [&](const std::vector<size_t>& at) {
+      const auto& ts = g.dtypes();
+      return evaluate(*op, {ts[at[0]], *ka}, {ts[at[1]], *kb},
+                      with_bias ? std::optional<DType>(ts[at[2]]) : std::nullopt);
+    });
+  }
+  return cells;
+}
+constexpr size_t kOpCells = (4u * 7u + 7u) * 23u * 23u + 4u * 23u * 23u * 23u;
+
 TEST(TorchPromotion, GoldenIsPyTorch215) {
   EXPECT_EQ(golden().value("version", ""), std::string(torch::kVersion));
   EXPECT_EQ(golden_dtypes().size(), 23u);
@@ -45,26 +70,11 @@ TEST(TorchPromotion, PromoteTypesEveryPair) {
 }
 
 TEST(TorchPromotion, EveryOpEveryOperandKindEveryPair) {
-  size_t cells_checked = 0;
-  for (const auto& [key, unused] : golden()["tables"].items()) {
-    if (key == "promote_types") continue;
-    const auto colon = key.find(':');
-    const auto op = torch::parse_op(key.substr(0, colon));
-    ASSERT_TRUE(op) << key;
-    std::vector<std::string> kinds;
-    std::stringstream ss(key.substr(colon + 1));
-    for (std::string k; std::getline(ss, k, ',');) kinds.push_back(k);
-    const bool with_bias = kinds.size() == 3;
-    const auto ka = parse_operand_kind(kinds[0]), kb = parse_operand_kind(kinds[1]);
-    ASSERT_TRUE(ka && kb) << key;
-    cells_checked += check_table(key, [&](const std::vector<DType>& t) {
-      return torch::evaluate(*op, {t[0], *ka}, {t[1], *kb},
-                             with_bias ? std::optional<DType>(t[2]) : std::nullopt);
-    });
-  }
-  // 4 elementwise ops x 7 operand-kind pairs and 7 two-operand ops, 23 x 23 cells each;
-  // 4 ops with every bias dtype, 23^3 cells each.
-  EXPECT_EQ(cells_checked, (4u * 7u + 7u) * 23u * 23u + 4u * 23u * 23u * 23u);
+  EXPECT_EQ(check_op_tables(golden_file(), [](torch::Op op, Operand a, Operand b,
+                                              std::optional<DType> bias) {
+              return torch::evaluate(op, a, b, bias);
+            }),
+            kOpCells);
 }
 
 }  // namespace
@@ -143,29 +153,14 @@ TEST(TorchAutocastCpu, EveryOpEveryOperandKindEveryPair) {
   ASSERT_EQ(g.json().value("autocast_dtype", ""), "bfloat16");
   EXPECT_EQ(g.json().value("version", ""), std::string(torch::kVersion));
   const auto& ts = g.dtypes();
-  size_t cells = 0;
-  for (const auto& [key, table] : g.json()["tables"].items()) {
-    if (key == "promote_types") {  // autocast does not change torch.promote_types
-      cells += g.check(key, [&](const std::vector<size_t>& at) {
-        return torch::promote_types(ts[at[0]], ts[at[1]]);
-      });
-      continue;
-    }
-    const auto colon = key.find(':');
-    const auto op = torch::parse_op(key.substr(0, colon));
-    ASSERT_TRUE(op) << key;
-    std::vector<std::string> kinds;
-    std::stringstream ss(key.substr(colon + 1));
-    for (std::string k; std::getline(ss, k, ',');) kinds.push_back(k);
-    const bool with_bias = kinds.size() == 3;
-    const auto ka = parse_operand_kind(kinds[0]), kb = parse_operand_kind(kinds[1]);
-    ASSERT_TRUE(ka && kb) << key;
-    cells += g.check(key, [&](const std::vector<size_t>& at) {
-      return torch::evaluate_autocast_cpu(*op, {ts[at[0]], *ka}, {ts[at[1]], *kb},
-                                          with_bias ? std::optional<DType>(ts[at[2]]) : std::nullopt);
-    });
-  }
-  EXPECT_EQ(cells, 23u * 23u + (4u * 7u + 7u) * 23u * 23u + 4u * 23u * 23u * 23u);
+  // autocast does not change torch.promote_types
+  g.check("promote_types", [&](const std::vector<size_t>& at) {
+    return torch::promote_types(ts[at[0]], ts[at[1]]);
+  });
+  EXPECT_EQ(check_op_tables(g, [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+              return torch::evaluate_autocast_cpu(op, a, b, bias);
+            }),
+            kOpCells);
 }
 
 }  // namespace

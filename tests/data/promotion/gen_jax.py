@@ -31,6 +31,7 @@ warnings.simplefilter("ignore")
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import ml_dtypes  # noqa: E402
+from golden_io import Outcomes, write_golden  # noqa: E402
 
 NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
          "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
@@ -88,17 +89,6 @@ def node_names(*items):
     return out
 
 
-class Outcomes:
-    def __init__(self):
-        self.items, self.index = [], {}
-
-    def add(self, o):
-        key = json.dumps(o, sort_keys=True)
-        if key not in self.index:
-            self.index[key] = len(self.items)
-            self.items.append(o)
-        return self.index[key]
-
 
 OPS = {"add": jnp.add, "multiply": jnp.multiply, "true_divide": jnp.true_divide}
 
@@ -148,23 +138,9 @@ def main():
         jax.config.update("jax_enable_x64", x64)
         jax.config.update("jax_numpy_dtype_promotion", promotion)
         configs[name] = tables_for(outcomes)
-    w = sys.stdout.write
     header = {"framework": "jax", "version": jax.__version__, "ml_dtypes": ml_dtypes.__version__,
               "device": "cpu"}
-    w("{\n")
-    for k, v in header.items():
-        w(f"{json.dumps(k)}: {json.dumps(v)},\n")
-    w(f'"dtypes": {json.dumps(NAMES)},\n"values": {json.dumps(VALUES)},\n"outcomes": [\n')
-    w(",\n".join(json.dumps(o, sort_keys=True) for o in outcomes.items))
-    w('\n],\n"configs": {\n')
-    parts = []
-    for cname, tables in configs.items():
-        body = ",\n".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
-                          for k, v in tables.items())
-        parts.append(f'{json.dumps(cname)}: {{"tables": {{\n{body}\n}}}}')
-    w(",\n".join(parts))
-    w("\n}\n}\n")
-
+    write_golden(sys.stdout, header, NAMES, outcomes, configs=configs, extra={"values": VALUES})
 
 if __name__ == "__main__":
     main()

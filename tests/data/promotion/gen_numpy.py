@@ -24,6 +24,8 @@ import warnings
 import ml_dtypes
 import numpy as np
 
+from golden_io import Outcomes, write_golden
+
 warnings.simplefilter("ignore")
 
 BUILTIN = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
@@ -70,19 +72,6 @@ def outcome(fn):
         return {"error": type(e).__name__, "message": str(e)}
 
 
-class Outcomes:
-    """Interns outcomes: each distinct one is stored once and cells hold its index."""
-
-    def __init__(self):
-        self.items, self.index = [], {}
-
-    def add(self, o):
-        key = json.dumps(o, sort_keys=True)
-        if key not in self.index:
-            self.index[key] = len(self.items)
-            self.items.append(o)
-        return self.index[key]
-
 
 def main():
     outcomes = Outcomes()
@@ -103,21 +92,11 @@ def main():
     table2("astype:tensor,tensor", lambda a, b: np.zeros(2, DT[a]).astype(DT[b]))
     safe = [[bool(np.can_cast(DT[a], DT[b], "safe")) for b in NAMES] for a in NAMES]
 
-    w = sys.stdout.write
     header = {"framework": "numpy", "version": np.__version__, "ml_dtypes": ml_dtypes.__version__,
               "device": "cpu"}
-    w("{\n")
-    for k, v in header.items():
-        w(f"{json.dumps(k)}: {json.dumps(v)},\n")
-    w(f'"dtypes": {json.dumps(NAMES)},\n"values": {json.dumps(VALUES)},\n')
-    w(f'"type_numbers": {json.dumps([DT[n].num for n in NAMES])},\n')
-    w(f'"safe_casts": {json.dumps(safe, separators=(",", ":"))},\n"outcomes": [\n')
-    w(",\n".join(json.dumps(o, sort_keys=True) for o in outcomes.items))
-    w('\n],\n"tables": {\n')
-    w(",\n".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
-                  for k, v in tables.items()))
-    w("\n}\n}\n")
-
+    write_golden(sys.stdout, header, NAMES, outcomes, tables=tables,
+                 extra={"values": VALUES, "type_numbers": [DT[n].num for n in NAMES],
+                        "safe_casts": safe})
 
 if __name__ == "__main__":
     main()

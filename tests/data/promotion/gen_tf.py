@@ -22,6 +22,8 @@ import warnings
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 warnings.simplefilter("ignore")
 
+from golden_io import Outcomes, write_golden  # noqa: E402
+
 NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
          "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
          "float8_e4m3fn", "float8_e5m2"]
@@ -61,18 +63,10 @@ def tables_for(mode):
         except Exception as e:  # noqa: BLE001 -- the class and text, as TF prints them
             return {"error": type(e).__name__, "message": str(e)}
 
-    outcomes, tables = [], {}
-    index = {}
-
-    def add(o):
-        key = json.dumps(o, sort_keys=True)
-        if key not in index:
-            index[key] = len(outcomes)
-            outcomes.append(o)
-        return index[key]
+    outcomes, tables = Outcomes(), {}
 
     def table(name, fn):
-        tables[name] = [[add(outcome(lambda: fn(a, b))) for b in NAMES] for a in NAMES]
+        tables[name] = [[outcomes.add(outcome(lambda: fn(a, b))) for b in NAMES] for a in NAMES]
 
     ops = {"add": tf.add, "multiply": tf.multiply, "truediv": tf.math.truediv}
     for op, f in ops.items():
@@ -81,7 +75,7 @@ def tables_for(mode):
                   lambda a, b, f=f, ka=ka, kb=kb: f(operand(a, ka, (2,)), operand(b, kb, (2,))))
     table("matmul:tensor,tensor", lambda a, b: tf.linalg.matmul(tensor(a, (2, 3)), tensor(b, (3, 2))))
     table("cast:tensor,tensor", lambda a, b: tf.cast(tensor(a, (2,)), tf_dtype(b)))
-    return outcomes, tables, tf.__version__
+    return outcomes.items, tables, tf.__version__
 
 
 def main():
@@ -89,34 +83,17 @@ def main():
         outcomes, tables, version = tables_for(sys.argv[2])
         json.dump({"version": version, "outcomes": outcomes, "tables": tables}, sys.stdout)
         return
-    merged, index, configs, version = [], {}, {}, None
+    merged, configs, version = Outcomes(), {}, None
     for mode in MODES:
         run = subprocess.run([sys.executable, __file__, "--mode", mode], check=True,
                              capture_output=True, text=True)
         part = json.loads(run.stdout)
         version = part["version"]
-        remap = []
-        for o in part["outcomes"]:
-            key = json.dumps(o, sort_keys=True)
-            if key not in index:
-                index[key] = len(merged)
-                merged.append(o)
-            remap.append(index[key])
-        configs[mode] = {"tables": {k: [[remap[x] for x in row] for row in v]
-                                    for k, v in part["tables"].items()}}
-    w = sys.stdout.write
-    w('{\n"framework": "tensorflow",\n' f'"version": {json.dumps(version)},\n"device": "cpu",\n')
-    w(f'"dtypes": {json.dumps(NAMES)},\n"outcomes": [\n')
-    w(",\n".join(json.dumps(o, sort_keys=True) for o in merged))
-    w('\n],\n"configs": {\n')
-    parts = []
-    for cname, c in configs.items():
-        body = ",\n".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
-                          for k, v in c["tables"].items())
-        parts.append(f'{json.dumps(cname)}: {{"tables": {{\n{body}\n}}}}')
-    w(",\n".join(parts))
-    w("\n}\n}\n")
-
+        remap = [merged.add(o) for o in part["outcomes"]]
+        configs[mode] = {k: [[remap[x] for x in row] for row in v]
+                         for k, v in part["tables"].items()}
+    header = {"framework": "tensorflow", "version": version, "device": "cpu"}
+    write_golden(sys.stdout, header, NAMES, merged, configs=configs)
 
 if __name__ == "__main__":
     main()

@@ -9,7 +9,9 @@ A "scalar" operand is a Python scalar whose type is the category of the named dt
 Run: python3 tests/data/promotion/gen_torch.py > tests/data/promotion/torch_cpu.json
      python3 tests/data/promotion/gen_torch.py --autocast-cpu > .../torch_autocast_cpu.json
      (every call inside torch.autocast("cpu", dtype=torch.bfloat16))
-Needs torch (any CPU-capable 2.x build); the version is recorded in the output.
+     /usr/bin/python3 tests/data/promotion/gen_torch.py > .../torch113_cpu.json
+     (Debian 12's python3-torch 1.13.1: only the dtypes that release has)
+Needs torch (any CPU-capable build); the version is recorded in the output.
 
 Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
   "dtypes":   the torch dtype names, in the order every table indexes them;
@@ -24,6 +26,8 @@ import warnings
 import torch
 import torch.nn.functional as F
 
+from golden_io import Outcomes, write_golden
+
 warnings.simplefilter("ignore")
 
 NAMES = ["bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64",
@@ -31,6 +35,7 @@ NAMES = ["bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32",
          "complex128",
          "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu",
          "float4_e2m1fn_x2"]
+NAMES = [n for n in NAMES if hasattr(torch, n)]  # older releases (1.13) lack the newer dtypes
 DT = {n: getattr(torch, n) for n in NAMES}
 SCALAR = {"bool": True, "int": 2, "float": 2.5, "complex": 2.5 + 1j}
 
@@ -73,19 +78,6 @@ KIND_PAIRS = [("tensor", "tensor"), ("tensor", "zerodim"), ("zerodim", "tensor")
               ("zerodim", "zerodim"), ("tensor", "scalar"), ("scalar", "tensor"),
               ("zerodim", "scalar")]
 
-
-class Outcomes:
-    """Interns outcomes: each distinct one is stored once and cells hold its index."""
-
-    def __init__(self):
-        self.items, self.index = [], {}
-
-    def add(self, o):
-        key = json.dumps(o, sort_keys=True)
-        if key not in self.index:
-            self.index[key] = len(self.items)
-            self.items.append(o)
-        return self.index[key]
 
 
 def main():
@@ -131,20 +123,9 @@ def write_tables(extra_header):
     }
     for op, fn in biased.items():
         table3(f"{op}:tensor,tensor,bias", fn)
-    # One line per outcome and per table: small diffs when PyTorch changes.
-    w = sys.stdout.write
     header = {"framework": "torch", "version": torch.__version__.split("+")[0], "device": "cpu",
               **extra_header}
-    w("{\n")
-    for k, v in header.items():
-        w(f"{json.dumps(k)}: {json.dumps(v)},\n")
-    w(f'"dtypes": {json.dumps(NAMES)},\n"outcomes": [\n')
-    w(",\n".join(json.dumps(o, sort_keys=True) for o in outcomes.items))
-    w('\n],\n"tables": {\n')
-    w(",\n".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
-                  for k, v in tables.items()))
-    w("\n}\n}\n")
-
+    write_golden(sys.stdout, header, NAMES, outcomes, tables=tables)
 
 if __name__ == "__main__":
     main()
