@@ -9,8 +9,8 @@ A "scalar" operand is a Python scalar whose type is the category of the named dt
 Run: python3 tests/data/promotion/gen_torch.py > tests/data/promotion/torch_cpu.json
      python3 tests/data/promotion/gen_torch.py --autocast-cpu > .../torch_autocast_cpu.json
      (every call inside torch.autocast("cpu", dtype=torch.bfloat16))
-     /usr/bin/python3 tests/data/promotion/gen_torch.py > .../torch113_cpu.json
-     (Debian 12's python3-torch 1.13.1: only the dtypes that release has)
+     Under an older release (Debian 12's python3-torch 1.13.1, for the coming 1.13 engine)
+     only the dtypes that release has are recorded.
 Needs torch (any CPU-capable build); the version is recorded in the output.
 
 Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
