@@ -165,8 +165,9 @@ void PromotionPanel::recompute() {
 void PromotionPanel::draw_setting(const char* id, Setting& s) {
   ImGui::PushID(id);
   const auto& engines = promote::engines();
-  ImGui::SetNextItemWidth(150);
-  if (ImGui::BeginCombo("##engine", (std::string(engines[s.engine].framework) + " " +
+  // The preview names the engine by id (jax and jax-x64 share framework and version).
+  ImGui::SetNextItemWidth(170);
+  if (ImGui::BeginCombo("##engine", (std::string(engines[s.engine].id) + " " +
                                      std::string(engines[s.engine].version))
                                         .c_str())) {
     for (int i = 0; i < int(engines.size()); ++i) {
@@ -319,9 +320,9 @@ void PromotionPanel::draw_selection() {
   const Outcome& o = grid_.cells[selected_a_ * int(dtypes_.size()) + selected_b_];
   const std::string b_text = q.b.value.empty() ? e.spell(q.b.dtype)
                                                : q.b.value + " (" + e.spell(q.b.dtype) + ")";
-  ImGui::Text("%s %s: %s(%s, %s)", std::string(e.framework).c_str(),
-              std::string(e.version).c_str(), q.op.c_str(), e.spell(q.a.dtype).c_str(),
-              b_text.c_str());
+  ImGui::Text("%s %s (%s): %s(%s, %s)", std::string(e.framework).c_str(),
+              std::string(e.version).c_str(), std::string(e.device).c_str(), q.op.c_str(),
+              e.spell(q.a.dtype).c_str(), b_text.c_str());
   ImGui::PushTextWrapPos(0);
   ImGui::TextColored(o.ok() ? ImVec4(0.6f, 0.85f, 1.0f, 1) : ImVec4(1.0f, 0.55f, 0.4f, 1), "%s",
                      outcome_line(e, o).c_str());
