@@ -318,8 +318,18 @@ void PromotionPanel::draw_selection() {
   const auto& e = engine(main_);
   const promote::Query q = query(main_, dtypes_[selected_a_], dtypes_[selected_b_]);
   const Outcome& o = grid_.cells[selected_a_ * int(dtypes_.size()) + selected_b_];
-  const std::string b_text = q.b.value.empty() ? e.spell(q.b.dtype)
-                                               : q.b.value + " (" + e.spell(q.b.dtype) + ")";
+  // A Python scalar shows as the value it stands for: its own, or its category's default.
+  std::string b_text = e.spell(q.b.dtype);
+  if (q.b.kind == promote::OperandKind::Scalar) {
+    const auto kind = info(q.b.dtype).kind;
+    const char* fallback = kind == DTypeKind::Bool      ? "True"
+                           : is_integer(q.b.dtype)      ? "2"
+                           : kind == DTypeKind::Complex ? "2.5+1j"
+                                                        : "2.5";
+    b_text = (q.b.value.empty() ? std::string(fallback) : q.b.value) + " (Python scalar)";
+  } else if (!q.b.value.empty()) {
+    b_text = q.b.value + " (" + b_text + ")";
+  }
   ImGui::Text("%s %s (%s): %s(%s, %s)", std::string(e.framework).c_str(),
               std::string(e.version).c_str(), std::string(e.device).c_str(), q.op.c_str(),
               e.spell(q.a.dtype).c_str(), b_text.c_str());
