@@ -1,0 +1,186 @@
+#include "core/experiment/accumulate.h"
+
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "core/dtype/codec.h"
+
+// Built with -ffp-contract=off (core/CMakeLists.txt): TwoSum and TwoProduct are exact only
+// if the compiler does not fuse or reassociate them.
+
+namespace pl::experiment {
+namespace {
+
+constexpr std::array<std::string_view, 5> kKindNames = {"float64", "sequential", "pairwise",
+                                                        "kahan", "chunked"};
+
+struct TwoSumResult {
+  double hi, lo;
+};
+
+// Knuth's TwoSum: hi + lo == a + b exactly (for finite results).
+TwoSumResult two_sum(double a, double b) {
+  const double hi = a + b;
+  const double bb = hi - a;
+  const double lo = (a - (hi - bb)) + (b - bb);
+  return {hi, lo};
+}
+
+// One emulated accumulator: every addition is rounded once to the format.
+class Accumulator {
+ public:
+  Accumulator(DType format, Rounding r, uint64_t stream_offset)
+      : format_(info(format).format), step_(stream_offset) {
+    options_.rounding = r;
+  }
+
+  // round(x + y), the exact sum rounded once.
+  double add(double x, double y) {
+    TwoSumResult s = two_sum(x, y);
+    // IEEE 754 6.3: an exact zero sum is +0, except -0 when rounding toward -Inf (unless
+    // both operands are +0). The float64 addition above ran in the default mode.
+    if (s.hi == 0.0 && options_.rounding == Rounding::Down &&
+        !(x == 0.0 && y == 0.0 && !std::signbit(x) && !std::signbit(y)))
+      s.hi = -0.0;
+    return round_exact_sum(format_, s.hi, s.lo, options_, step_++);
+  }
+  double sub(double x, double y) { return add(x, -y); }
+  double round(double x) { return round_exact_sum(format_, x, 0.0, options_, step_++); }
+
+ private:
+  FloatFormat format_;
+  CastOptions options_;
+  uint64_t step_;
+};
+
+double sequential(std::span<const double> a, std::span<const double> b, Accumulator& acc) {
+  double s = 0.0;
+  for (size_t k = 0; k < a.size(); ++k) s = acc.add(s, a[k] * b[k]);
+  return s;
+}
+
+// Blocked pairwise summation: sequential leaves, then a balanced tree of rounded sums.
+double pairwise(std::span<const double> a, std::span<const double> b, size_t block,
+                Accumulator& acc) {
+  if (a.size() <= block) return sequential(a, b, acc);
+  // Split at a multiple of the block, as NumPy's pairwise sum splits its blocks.
+  const size_t half = ((a.size() / block) / 2) * block;
+  const size_t mid = half == 0 ? block : half;
+  const double left = pairwise(a.first(mid), b.first(mid), block, acc);
+  const double right = pairwise(a.subspan(mid), b.subspan(mid), block, acc);
+  return acc.add(left, right);
+}
+
+// Kahan's compensated summation, every operation rounded to the accumulator format.
+double kahan(std::span<const double> a, std::span<const double> b, Accumulator& acc) {
+  double s = 0.0, c = 0.0;
+  for (size_t k = 0; k < a.size(); ++k) {
+    const double y = acc.sub(acc.round(a[k] * b[k]), c);
+    const double t = acc.add(s, y);
+    c = acc.sub(acc.sub(t, s), y);
+    s = t;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string_view accum_kind_name(AccumKind k) { return kKindNames[static_cast<int>(k)]; }
+
+std::optional<AccumKind> parse_accum_kind(std::string_view n) {
+  for (size_t i = 0; i < kKindNames.size(); ++i)
+    if (kKindNames[i] == n) return static_cast<AccumKind>(i);
+  return std::nullopt;
+}
+
+std::string describe(const Accumulation& a) {
+  const std::string f = short_name(a.format), r = rounding_name(a.rounding);
+  switch (a.kind) {
+    case AccumKind::Float64: return "f64";
+    case AccumKind::Sequential: return f + " sequential " + r;
+    case AccumKind::Pairwise: return f + " pairwise(" + std::to_string(a.block) + ") " + r;
+    case AccumKind::Kahan: return f + " kahan " + r;
+    case AccumKind::Chunked:
+      return f + " chunked(" + std::to_string(a.chunk) + ") -> " + short_name(a.outer) + " " + r;
+  }
+  return "?";
+}
+
+std::string check(const Accumulation& a) {
+  if (a.kind == AccumKind::Float64)
+    return a.rounding == Rounding::NearestEven ? "" : "float64 accumulation is hardware round-to-nearest-even only";
+  if (!is_float(a.format)) return std::string(name(a.format)) + " is not a floating-point format";
+  if (a.format == DType::float64)
+    return "use the float64 model for a float64 accumulator (hardware, round-to-nearest-even)";
+  if (a.kind == AccumKind::Pairwise && a.block < 1) return "pairwise block must be at least 1";
+  if (a.kind == AccumKind::Chunked) {
+    if (a.chunk < 1) return "chunk must be at least 1";
+    if (!is_float(a.outer) || a.outer == DType::float64)
+      return "the outer accumulator must be a float format narrower than float64";
+  }
+  return "";
+}
+
+double round_exact_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o,
+                       uint64_t index) {
+  // hi + lo lies strictly between hi and its neighbour toward lo, and no double lies
+  // between those two: every value in that open interval rounds alike in any format
+  // coarser than float64, so rounding the neighbour rounds hi + lo.
+  if (lo == 0.0 || !std::isfinite(hi)) return round_to(format, hi, o, index);
+  return round_to(format, std::nextafter(hi, lo > 0 ? INFINITY : -INFINITY), o, index);
+}
+
+double dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc,
+           uint64_t stream_offset) {
+  const size_t n = std::min(a.size(), b.size());
+  a = a.first(n);
+  b = b.first(n);
+  switch (acc.kind) {
+    case AccumKind::Float64: {
+      double s = 0.0;
+      for (size_t k = 0; k < n; ++k) s += a[k] * b[k];
+      return s;
+    }
+    case AccumKind::Sequential: {
+      Accumulator x(acc.format, acc.rounding, stream_offset);
+      return sequential(a, b, x);
+    }
+    case AccumKind::Pairwise: {
+      Accumulator x(acc.format, acc.rounding, stream_offset);
+      return pairwise(a, b, static_cast<size_t>(acc.block), x);
+    }
+    case AccumKind::Kahan: {
+      Accumulator x(acc.format, acc.rounding, stream_offset);
+      return kahan(a, b, x);
+    }
+    case AccumKind::Chunked: {
+      Accumulator inner(acc.format, acc.rounding, stream_offset);
+      Accumulator outer(acc.outer, acc.rounding, stream_offset + n);
+      double s = 0.0;
+      for (size_t k = 0; k < n; k += static_cast<size_t>(acc.chunk)) {
+        const size_t len = std::min(n - k, static_cast<size_t>(acc.chunk));
+        s = outer.add(s, sequential(a.subspan(k, len), b.subspan(k, len), inner));
+      }
+      return s;
+    }
+  }
+  return NAN;
+}
+
+// Dot2 (Ogita, Rump, Oishi 2005): TwoProduct by fma, TwoSum, errors summed in float64.
+DoubleDouble dot_reference(std::span<const double> a, std::span<const double> b) {
+  const size_t n = std::min(a.size(), b.size());
+  double p = 0.0, err = 0.0;
+  for (size_t k = 0; k < n; ++k) {
+    const double h = a[k] * b[k];
+    const double r = std::fma(a[k], b[k], -h);  // h + r == a[k] * b[k] exactly
+    const TwoSumResult s = two_sum(p, h);
+    p = s.hi;
+    err += s.lo + r;
+  }
+  const TwoSumResult out = two_sum(p, err);
+  return {out.hi, out.lo};
+}
+
+}  // namespace pl::experiment

@@ -1,0 +1,62 @@
+// How a dot product's sum is accumulated, emulated exactly: every addition rounded once to
+// the accumulator format, as hardware that accumulates in that format does. The products
+// a_k * b_k are exact (inputs of at most float32 precision have exact float64 products),
+// so the only roundings are the ones the model names.
+//
+// Models: float64 (hardware doubles), sequential in any format, pairwise (blocked:
+// sequential leaves of `block` products, then pairwise sums), Kahan (compensated, every
+// operation rounded to the format), and chunked (sequential in an inner format for `chunk`
+// products, each chunk's sum then added into an outer float32 accumulator, as fp8 tensor
+// cores promote their partial sums). The reference is a double-double dot product
+// (Ogita, Rump and Oishi's Dot2), accurate far beyond float64.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/dtype/cast_policy.h"
+#include "core/dtype/dtype.h"
+
+namespace pl::experiment {
+
+enum class AccumKind : uint8_t { Float64, Sequential, Pairwise, Kahan, Chunked };
+
+struct Accumulation {
+  AccumKind kind = AccumKind::Sequential;
+  DType format = DType::float32;        // the accumulator (Chunked: the inner accumulator)
+  Rounding rounding = Rounding::NearestEven;
+  int block = 32;                       // Pairwise: products summed sequentially per leaf
+  int chunk = 128;                      // Chunked: products per chunk before promotion
+  DType outer = DType::float32;         // Chunked: where the chunk sums go
+};
+
+std::string_view accum_kind_name(AccumKind k);  // "float64", "sequential", ...
+std::optional<AccumKind> parse_accum_kind(std::string_view name);
+// "fp32 sequential rne", "fp16 chunked(128) -> fp32", ... for labels.
+std::string describe(const Accumulation& a);
+
+// Why a model cannot run as asked (empty: it can): float64 accumulation is hardware
+// round-to-nearest-even only; the accumulator must be a float format; sizes positive.
+std::string check(const Accumulation& a);
+
+// sum_k a[k] * b[k] under the model. The inputs must already be values of their dtypes
+// (at most float32 precision, so products are exact). Stochastic rounding draws element
+// `stream_offset + step` of the counter-based stream at each rounding step.
+double dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc,
+           uint64_t stream_offset = 0);
+
+// The double-double reference: hi + lo equals the exact dot product to about 106 bits.
+struct DoubleDouble {
+  double hi = 0, lo = 0;
+};
+DoubleDouble dot_reference(std::span<const double> a, std::span<const double> b);
+
+// round(hi + lo) to `format` exactly, as if the exact sum were rounded once: the building
+// block of every emulated addition (hi + lo from an error-free TwoSum).
+double round_exact_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o,
+                       uint64_t index);
+
+}  // namespace pl::experiment
