@@ -1,0 +1,82 @@
+#include "core/experiment/error_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace pl::experiment {
+namespace {
+
+// The q-quantile of sorted values (nearest rank, as NumPy's "inverted_cdf" method).
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
+}
+
+}  // namespace
+
+double ulp_at(const FloatFormat& f, double x) {
+  const double a = std::fabs(x);
+  int e = a > 0 && std::isfinite(a) ? std::ilogb(a) : f.emin();
+  e = std::clamp(e, f.emin(), f.emax());
+  return std::ldexp(1.0, e - f.mantissa_bits);
+}
+
+ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
+                       DType output, double rel_floor) {
+  const FloatFormat& f = info(output).format;
+  ErrorStats s;
+  s.rel_floor = rel_floor > 0 ? rel_floor : std::ldexp(1.0, f.emin());
+  const double top = pl::max_finite(f);
+  const double cap_bits = f.precision();
+  std::vector<double> abs_errors;
+  abs_errors.reserve(result.size());
+  double sum_abs = 0, sum_sq = 0, sum_ref_sq = 0, sum_rel = 0, sum_ulp = 0, sum_bits = 0;
+  s.min_bits = cap_bits;
+  const size_t n = std::min(result.size(), reference.size());
+  for (size_t i = 0; i < n; ++i) {
+    const double r = result[i], ref = reference[i];
+    if (!std::isfinite(ref)) continue;  // nothing to measure against
+    if (std::isnan(r)) { ++s.nan; continue; }
+    if (std::isinf(r)) { ++s.inf; continue; }
+    if (std::fabs(r) == top && std::fabs(ref) > top) ++s.saturated;
+    if (r == 0 && ref != 0) ++s.flushed;
+    const double e = std::fabs(r - ref);
+    const double rel = e / std::max(std::fabs(ref), s.rel_floor);
+    const double ulps = e / ulp_at(f, ref);
+    const double bits = e == 0 ? cap_bits : std::clamp(-std::log2(rel), 0.0, cap_bits);
+    ++s.count;
+    abs_errors.push_back(e);
+    sum_abs += e;
+    sum_sq += e * e;
+    sum_ref_sq += ref * ref;
+    sum_rel += rel;
+    sum_ulp += ulps;
+    sum_bits += bits;
+    s.max_abs = std::max(s.max_abs, e);
+    s.max_rel = std::max(s.max_rel, rel);
+    s.max_ulp = std::max(s.max_ulp, ulps);
+    s.min_bits = std::min(s.min_bits, bits);
+  }
+  if (s.count == 0) {
+    s.min_bits = 0;
+    return s;
+  }
+  const double c = static_cast<double>(s.count);
+  s.mean_abs = sum_abs / c;
+  s.rms_abs = std::sqrt(sum_sq / c);
+  s.mean_rel = sum_rel / c;
+  s.mean_ulp = sum_ulp / c;
+  s.mean_bits = sum_bits / c;
+  s.normwise_rel = sum_ref_sq > 0 ? std::sqrt(sum_sq / sum_ref_sq) : (sum_sq > 0 ? INFINITY : 0);
+  s.sqnr_db = sum_sq > 0 ? 10 * std::log10(sum_ref_sq / sum_sq) : INFINITY;
+  std::sort(abs_errors.begin(), abs_errors.end());
+  s.p50_abs = quantile(abs_errors, 0.50);
+  s.p90_abs = quantile(abs_errors, 0.90);
+  s.p99_abs = quantile(abs_errors, 0.99);
+  return s;
+}
+
+}  // namespace pl::experiment

@@ -1,0 +1,40 @@
+// How far a computed result is from its reference, in the measures numerical analysts use:
+// absolute, componentwise relative (with a stated floor for tiny references), normwise
+// relative (Frobenius), ulps of the output format, bits of agreement and SQNR; max, mean,
+// RMS and percentiles; and what went wrong outright (NaN, Inf, saturation, flush to zero).
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "core/dtype/dtype.h"
+
+namespace pl::experiment {
+
+struct ErrorStats {
+  size_t count = 0;          // elements compared (both finite)
+  size_t nan = 0;            // result NaN where the reference is a number
+  size_t inf = 0;            // result infinite where the reference is finite (overflow)
+  size_t saturated = 0;      // result +-max finite where |reference| exceeds it
+  size_t flushed = 0;        // result zero where the reference is not
+  double max_abs = 0, mean_abs = 0, rms_abs = 0;
+  double p50_abs = 0, p90_abs = 0, p99_abs = 0;
+  double max_rel = 0, mean_rel = 0;  // |e| / max(|ref|, rel_floor)
+  double rel_floor = 0;
+  double normwise_rel = 0;   // ||result - ref||_F / ||ref||_F
+  double max_ulp = 0, mean_ulp = 0;  // |e| in units in the last place of the output format at ref
+  double min_bits = 0, mean_bits = 0;  // bits of agreement: -log2 of the relative error, capped
+  double sqnr_db = 0;        // 10 log10(sum ref^2 / sum e^2); +inf when exact
+};
+
+// The spacing of `format`'s values at |x| (its unit in the last place there).
+double ulp_at(const FloatFormat& format, double x);
+
+// Compares result[i] with reference[i] for every i. `output` is the format the results are
+// in (for ulps, saturation and the cap on bits of agreement: its precision). rel_floor keeps
+// componentwise relative errors of near-zero references finite; 0 picks the output
+// format's smallest normal.
+ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
+                       DType output, double rel_floor = 0);
+
+}  // namespace pl::experiment

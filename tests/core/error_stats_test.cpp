@@ -1,0 +1,67 @@
+// Error statistics on hand-worked examples, each number derived in the comment beside it.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/experiment/error_stats.h"
+
+namespace pl::experiment {
+namespace {
+
+TEST(ErrorStats, HandWorkedExample) {
+  // Errors 0, 0.5, -1, 2 against references 1, 2, 4, 8 (float32 output).
+  const std::vector<double> ref = {1, 2, 4, 8}, got = {1, 2.5, 3, 10};
+  const ErrorStats s = error_stats(got, ref, DType::float32);
+  EXPECT_EQ(s.count, 4u);
+  EXPECT_DOUBLE_EQ(s.max_abs, 2.0);
+  EXPECT_DOUBLE_EQ(s.mean_abs, (0 + 0.5 + 1 + 2) / 4.0);
+  EXPECT_DOUBLE_EQ(s.rms_abs, std::sqrt((0 + 0.25 + 1 + 4) / 4.0));
+  EXPECT_DOUBLE_EQ(s.max_rel, 0.25);                         // 0.5/2 = 1/4 = 2/8 = 0.25
+  EXPECT_DOUBLE_EQ(s.mean_rel, (0 + 0.25 + 0.25 + 0.25) / 4.0);
+  EXPECT_DOUBLE_EQ(s.normwise_rel, std::sqrt(5.25 / 85.0));  // ||e||^2 = 5.25, ||ref||^2 = 85
+  EXPECT_DOUBLE_EQ(s.sqnr_db, 10 * std::log10(85.0 / 5.25));
+  // float32 ulp at 2 is 2^-22: 0.5 is 2^21 ulps; at 4, 2^-21: 1 is 2^21; at 8, 2^-20: 2 is 2^21.
+  EXPECT_DOUBLE_EQ(s.max_ulp, std::ldexp(1.0, 21));
+  EXPECT_DOUBLE_EQ(s.mean_ulp, 3 * std::ldexp(1.0, 21) / 4);
+  EXPECT_DOUBLE_EQ(s.min_bits, 2.0);                     // -log2(1/4)
+  EXPECT_DOUBLE_EQ(s.mean_bits, (24.0 + 2 + 2 + 2) / 4);  // exact agreement counts as 24 bits
+  // Nearest-rank percentiles of the sorted |e| = 0, 0.5, 1, 2.
+  EXPECT_DOUBLE_EQ(s.p50_abs, 0.5);
+  EXPECT_DOUBLE_EQ(s.p90_abs, 2.0);
+}
+
+TEST(ErrorStats, CountsWhatWentWrongOutright) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> ref = {1e6, 70000, 1e-9, 1, 3};
+  // float16: 1e6 overflowed to inf, 70000 saturated at 65504, 1e-9 flushed, then a NaN.
+  const std::vector<double> got = {inf, 65504, 0, std::nan(""), 3};
+  const ErrorStats s = error_stats(got, ref, DType::float16);
+  EXPECT_EQ(s.inf, 1u);
+  EXPECT_EQ(s.saturated, 1u);
+  EXPECT_EQ(s.flushed, 1u);
+  EXPECT_EQ(s.nan, 1u);
+  EXPECT_EQ(s.count, 3u);  // 70000, 1e-9 and 3 are measured
+}
+
+TEST(ErrorStats, RelativeFloorAndExactResults) {
+  const std::vector<double> ref = {0.0, 1.0}, got = {1e-3, 1.0};
+  const ErrorStats s = error_stats(got, ref, DType::float32, 1e-2);
+  EXPECT_DOUBLE_EQ(s.max_rel, 1e-3 / 1e-2);  // the floor, not 0, divides
+  const ErrorStats exact = error_stats(ref, ref, DType::bfloat16);
+  EXPECT_EQ(exact.max_abs, 0.0);
+  EXPECT_TRUE(std::isinf(exact.sqnr_db));
+  EXPECT_DOUBLE_EQ(exact.min_bits, 8.0);  // bfloat16's precision
+}
+
+TEST(ErrorStats, UlpAtFollowsTheFormatsSpacing) {
+  const FloatFormat& h = info(DType::float16).format;
+  EXPECT_EQ(ulp_at(h, 1.0), std::ldexp(1.0, -10));
+  EXPECT_EQ(ulp_at(h, 1e-7), std::ldexp(1.0, -24));  // subnormal range: fixed spacing
+  EXPECT_EQ(ulp_at(h, 1e9), std::ldexp(1.0, 5));     // beyond max: the top binade's spacing
+  EXPECT_EQ(ulp_at(h, 0.0), std::ldexp(1.0, -24));
+}
+
+}  // namespace
+}  // namespace pl::experiment
