@@ -59,6 +59,8 @@ int run(int argc, char** argv) {
   add("devices", "List compute backends and devices", add_devices);
   add("promote", "What a framework does with a pair of dtypes: result or exact error, rule, fixes",
       add_promote);
+  add("dot", "Dot-product error versus length for accumulation models, with the classical bounds",
+      add_dot);
 
   std::vector<std::string> args = protect_negative_values(argc, argv);
   std::vector<const char*> cargs{argv[0]};

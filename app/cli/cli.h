@@ -18,6 +18,7 @@ Runner add_decode(CLI::App& app);
 Runner add_bench(CLI::App& app);
 Runner add_devices(CLI::App& app);
 Runner add_promote(CLI::App& app);
+Runner add_dot(CLI::App& app);
 
 // Undoes the protection of values like "-inf" that CLI11 would read as options.
 std::string restore_value(const std::string& arg);

@@ -168,6 +168,39 @@ double dot(std::span<const double> a, std::span<const double> b, const Accumulat
   return NAN;
 }
 
+namespace {
+// u = 2^-p for rounding to nearest; a directed or stochastic rounding can be off by a whole
+// unit in the last place, so u = 2^(1-p) there.
+double unit_roundoff(DType t, Rounding r) {
+  const bool nearest = r == Rounding::NearestEven || r == Rounding::NearestAway;
+  return std::ldexp(1.0, (nearest ? 0 : 1) - info(t).format.precision());
+}
+double gamma(double m, double u) { return m * u < 1 ? m * u / (1 - m * u) : INFINITY; }
+}  // namespace
+
+ErrorBounds accumulation_bounds(const Accumulation& a, size_t k) {
+  const double n = static_cast<double>(k);
+  const double u = a.kind == AccumKind::Float64 ? std::ldexp(1.0, -53) : unit_roundoff(a.format, a.rounding);
+  switch (a.kind) {
+    case AccumKind::Float64:
+    case AccumKind::Sequential:
+      return {gamma(n, u), std::sqrt(n) * u};
+    case AccumKind::Pairwise: {
+      const double leaves = std::ceil(n / a.block);
+      const double depth = std::min(n, double(a.block)) + std::ceil(std::log2(std::max(leaves, 1.0)));
+      return {gamma(depth, u), std::sqrt(depth) * u};
+    }
+    case AccumKind::Kahan:
+      return {2 * u + n * u * u, 2 * u + n * u * u};
+    case AccumKind::Chunked: {
+      const double inner = std::min(n, double(a.chunk)), outer = std::ceil(n / a.chunk);
+      const double uo = unit_roundoff(a.outer, a.rounding);
+      return {gamma(inner, u) + gamma(outer, uo), std::sqrt(inner) * u + std::sqrt(outer) * uo};
+    }
+  }
+  return {INFINITY, INFINITY};
+}
+
 // Dot2 (Ogita, Rump, Oishi 2005): TwoProduct by fma, TwoSum, errors summed in float64.
 DoubleDouble dot_reference(std::span<const double> a, std::span<const double> b) {
   const size_t n = std::min(a.size(), b.size());

@@ -48,6 +48,19 @@ std::string check(const Accumulation& a);
 double dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc,
            uint64_t stream_offset = 0);
 
+// The classical bounds on |computed - exact| / sum_k |a_k b_k| for the model at length k
+// (products are exact, so only the summation counts; u = 2^-p of each format involved for
+// rounding to nearest, 2^(1-p) for directed and stochastic rounding):
+//   sequential gamma_k(u) = k u / (1 - k u); pairwise(B) gamma_{min(k,B) + ceil(log2 ceil(k/B))};
+//   Kahan 2u + k u^2; chunked(N) gamma_{min(k,N)}(u_inner) + gamma_{ceil(k/N)}(u_outer);
+//   float64 gamma_k(2^-53). The probabilistic counterparts replace each m u by sqrt(m) u
+//   (Higham and Mary, 2019). Infinite where m u >= 1: the bound says nothing there.
+struct ErrorBounds {
+  double deterministic = 0;
+  double probabilistic = 0;
+};
+ErrorBounds accumulation_bounds(const Accumulation& a, size_t k);
+
 // The double-double reference: hi + lo equals the exact dot product to about 106 bits.
 struct DoubleDouble {
   double hi = 0, lo = 0;

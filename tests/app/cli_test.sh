@@ -83,6 +83,11 @@ check promote-tf-numpy 0 '-> tf.float32' -- "$PL" promote --framework tf-numpy i
 check promote-tf-numpy-weak 0 '-> tf.float64' -- "$PL" promote --framework tf-numpy --op multiply --b-kind scalar int8 float32
 check promote-autocast-linear 0 '-> torch.bfloat16' -- "$PL" promote --framework torch-autocast-cpu --op linear float16 bfloat16 --bias float32
 check promote-autocast-f64 0 'c10::BFloat16 != double' -- "$PL" promote --framework torch-autocast-cpu --op linear float32 float64
+check dot-table 0 'f16 chunked\(128\) -> f32 rne' -- "$PL" dot --k 16,256 --trials 4
+check dot-json 0 '"probabilistic_bound"' -- "$PL" dot --k 8 --trials 2 --accumulate f32:kahan --json
+check dot-bad-model 2 "model must be sequential" -- "$PL" dot --accumulate f32:sideways
+check dot-bad-dtype 2 "at most float32 precision" -- "$PL" dot --a-dtype float64
+check dot-bad-k 2 "is not a length" -- "$PL" dot --k 16,abc
 check promote-zerodim-range 2 'OverflowError in NumPy 2' -- "$PL" promote --framework numpy --b-kind zerodim --b-value 300 int8 int8
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"

@@ -1,0 +1,125 @@
+// precision-lab dot [--k 16,256,4096] [--a-dtype T] [--b-dtype T] [--accumulate M,M,...]
+//                   [--trials N] [--seed S] [--json]
+// Error of K-long dot products versus K, per accumulation model, against the double-double
+// reference, with each model's deterministic and probabilistic bounds beside it.
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli.h"
+#include "core/dtype/format_lookup.h"
+#include "core/experiment/dot_sweep.h"
+
+namespace pl::cli {
+namespace {
+
+using experiment::DotSweepConfig;
+using experiment::DotSweepRow;
+
+struct DotArgs {
+  std::string lengths = "16,256,4096";
+  std::string a_dtype = "bfloat16", b_dtype = "bfloat16";
+  std::string models = "f64,f32:sequential,f32:pairwise:32,f32:kahan,f16:sequential,f16:chunked:128";
+  int trials = 64;
+  uint64_t seed = 0;
+  bool json = false;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string part; std::getline(ss, part, ',');)
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
+nlohmann::json row_json(const DotSweepRow& r) {
+  const auto& s = r.stats;
+  auto num = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(x > 0 ? "inf" : "nan"); };
+  return {{"k", r.length}, {"model", experiment::describe(r.model)},
+          {"max_error_over_abs_sum", num(r.max_scaled)}, {"bound", num(r.bounds.deterministic)},
+          {"probabilistic_bound", num(r.bounds.probabilistic)}, {"max_rel", num(s.max_rel)},
+          {"mean_rel", num(s.mean_rel)}, {"max_ulp", num(s.max_ulp)},
+          {"mean_bits", num(s.mean_bits)}, {"min_bits", num(s.min_bits)},
+          {"sqnr_db", num(s.sqnr_db)}, {"nan", s.nan}, {"inf", s.inf}, {"count", s.count}};
+}
+
+}  // namespace
+
+Runner add_dot(CLI::App& app) {
+  auto args = std::make_shared<DotArgs>();
+  app.add_option("--k", args->lengths, "Comma-separated dot-product lengths");
+  app.add_option("--a-dtype", args->a_dtype, "dtype of a (inputs are N(0,1) rounded to it)");
+  app.add_option("--b-dtype", args->b_dtype, "dtype of b");
+  app.add_option("--accumulate", args->models,
+                 "Comma-separated models: f64 | FMT:sequential | FMT:pairwise[:BLOCK] | "
+                 "FMT:kahan | FMT:chunked[:N] (then float32), optionally :rtz/:up/...");
+  app.add_option("--trials", args->trials, "Dot products per length and model");
+  app.add_option("--seed", args->seed, "Seed of the input draws");
+  app.add_flag("--json", args->json, "Machine-readable output");
+  return [args]() {
+    DotSweepConfig c;
+    c.trials = args->trials;
+    c.seed = args->seed;
+    c.lengths.clear();
+    for (const auto& k : split(args->lengths)) {
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(k.c_str(), &end, 10);
+      if (*end || k[0] == '-') {
+        std::fprintf(stderr, "error: --k: '%s' is not a length\n", k.c_str());
+        return kExitBadInput;
+      }
+      c.lengths.push_back(static_cast<size_t>(v));
+    }
+    for (auto [text, out] : {std::pair{&args->a_dtype, &c.a_dtype}, std::pair{&args->b_dtype, &c.b_dtype}}) {
+      auto t = parse_dtype(*text);
+      if (!t) {
+        std::fprintf(stderr, "error: %s\n", t.error().c_str());
+        return kExitBadInput;
+      }
+      *out = *t;
+    }
+    for (const auto& m : split(args->models)) {
+      std::string error;
+      auto a = experiment::parse_accumulation(m, &error);
+      if (!a) {
+        std::fprintf(stderr, "error: %s\n", error.c_str());
+        return kExitBadInput;
+      }
+      c.models.push_back(*a);
+    }
+    if (auto why = experiment::check(c); !why.empty()) {
+      std::fprintf(stderr, "error: %s\n", why.c_str());
+      return kExitBadInput;
+    }
+    const bool tty = isatty(fileno(stderr)) && !args->json;
+    const auto rows = experiment::dot_sweep(c, [tty](double f) {
+      if (tty) std::fprintf(stderr, "\r%5.1f%%", 100 * f);
+    });
+    if (tty) std::fprintf(stderr, "\r      \r");
+    if (args->json) {
+      nlohmann::json out{{"a_dtype", name(c.a_dtype)}, {"b_dtype", name(c.b_dtype)},
+                         {"trials", c.trials}, {"seed", c.seed}, {"rows", nlohmann::json::array()}};
+      for (const auto& r : rows) out["rows"].push_back(row_json(r));
+      std::cout << out.dump(1) << "\n";
+      return kExitOk;
+    }
+    std::printf("dot products of %s x %s, N(0,1) inputs, %d trials per cell, seed %llu;\n"
+                "error against a double-double reference; e and bounds relative to S|ab| = sum |a_k b_k|\n\n",
+                std::string(name(c.a_dtype)).c_str(), std::string(name(c.b_dtype)).c_str(),
+                c.trials, static_cast<unsigned long long>(c.seed));
+    std::printf("%8s  %-28s %14s %11s %11s %10s %9s\n", "K", "accumulation", "max|e|/S|ab|",
+                "bound", "prob.bound", "mean bits", "max ulp");
+    for (const auto& r : rows)
+      std::printf("%8zu  %-28s %14.3e %11.3e %11.3e %10.2f %9.2f\n", r.length,
+                  experiment::describe(r.model).c_str(), r.max_scaled, r.bounds.deterministic,
+                  r.bounds.probabilistic, r.stats.mean_bits, r.stats.max_ulp);
+    return kExitOk;
+  };
+}
+
+}  // namespace pl::cli

@@ -1,0 +1,136 @@
+#include "core/experiment/dot_sweep.h"
+
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include "core/dtype/codec.h"
+#include "core/dtype/format_lookup.h"
+
+namespace pl::experiment {
+namespace {
+
+DType accumulator_dtype(const Accumulation& a) {
+  if (a.kind == AccumKind::Float64) return DType::float64;
+  return a.kind == AccumKind::Chunked ? a.outer : a.format;
+}
+
+std::vector<double> draw(std::mt19937_64& rng, size_t n, DType t) {
+  std::normal_distribution<double> normal;
+  const FloatFormat& f = info(t).format;
+  const CastOptions rne;
+  std::vector<double> v(n);
+  for (double& x : v) x = round_to(f, normal(rng), rne);
+  return v;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string part; std::getline(ss, part, sep);) out.push_back(part);
+  return out;
+}
+
+}  // namespace
+
+std::string check(const DotSweepConfig& c) {
+  for (DType t : {c.a_dtype, c.b_dtype})
+    if (!is_float(t) || info(t).format.precision() > 24)
+      return std::string(name(t)) + ": inputs must be float formats of at most float32 precision";
+  if (c.lengths.empty()) return "give at least one length";
+  for (size_t k : c.lengths)
+    if (k == 0 || k > (size_t{1} << 24)) return "lengths must lie in [1, 2^24]";
+  if (c.trials < 1) return "trials must be at least 1";
+  if (c.models.empty()) return "give at least one accumulation model";
+  for (const Accumulation& m : c.models)
+    if (auto why = check(m); !why.empty()) return describe(m) + ": " + why;
+  return "";
+}
+
+std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
+                                   const std::function<void(double)>& progress,
+                                   const std::atomic<bool>* cancel) {
+  std::vector<DotSweepRow> rows;
+  double total_work = 0, done_work = 0;
+  for (size_t k : c.lengths) total_work += static_cast<double>(k) * c.trials;
+  for (size_t k : c.lengths) {
+    // Each length draws its own inputs from a stream seeded by (seed, K): the same inputs
+    // for every model, and a length's numbers do not depend on the other lengths asked.
+    std::mt19937_64 rng(c.seed * 0x9E3779B97F4A7C15ull + k);
+    std::vector<std::vector<double>> as, bs;
+    std::vector<double> refs, abs_sums;
+    for (int t = 0; t < c.trials; ++t) {
+      as.push_back(draw(rng, k, c.a_dtype));
+      bs.push_back(draw(rng, k, c.b_dtype));
+      refs.push_back(dot_reference(as.back(), bs.back()).hi);
+      auto magnitudes = [](std::vector<double> v) {
+        for (double& x : v) x = std::fabs(x);
+        return v;
+      };
+      abs_sums.push_back(dot_reference(magnitudes(as.back()), magnitudes(bs.back())).hi);
+    }
+    for (const Accumulation& m : c.models) {
+      DotSweepRow row;
+      row.length = k;
+      row.model = m;
+      std::vector<double> results;
+      for (int t = 0; t < c.trials; ++t) {
+        if (cancel && cancel->load()) return rows;
+        results.push_back(dot(as[t], bs[t], m, static_cast<uint64_t>(t) << 32));
+        const double scaled = std::fabs(results.back() - refs[t]) / abs_sums[t];
+        if (std::isfinite(scaled)) row.max_scaled = std::max(row.max_scaled, scaled);
+        done_work += static_cast<double>(k) / static_cast<double>(c.models.size());
+        if (progress) progress(done_work / total_work);
+      }
+      const DType acc = accumulator_dtype(m);
+      row.stats = error_stats(results, refs, acc);
+      row.bounds = accumulation_bounds(m, k);
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
+std::optional<Accumulation> parse_accumulation(const std::string& spec, std::string* error) {
+  auto fail = [&](const std::string& why) -> std::optional<Accumulation> {
+    if (error) *error = "accumulation '" + spec + "': " + why;
+    return std::nullopt;
+  };
+  std::vector<std::string> parts = split(spec, ':');
+  if (parts.empty()) return fail("empty");
+  Accumulation a;
+  if (parts.size() > 1) {  // a trailing rounding mode
+    for (int i = 0; i < kRoundingCount; ++i)
+      if (parts.back() == rounding_name(static_cast<Rounding>(i))) {
+        a.rounding = static_cast<Rounding>(i);
+        parts.pop_back();
+        break;
+      }
+  }
+  auto format = parse_dtype(parts[0]);
+  if (!format) return fail(format.error());
+  if (*format == DType::float64) {
+    if (parts.size() > 1) return fail("float64 accumulation takes no model (it is the hardware loop)");
+    a.kind = AccumKind::Float64;
+    a.format = DType::float64;
+  } else {
+    a.format = *format;
+    const auto kind = parse_accum_kind(parts.size() > 1 ? parts[1] : "sequential");
+    if (!kind || *kind == AccumKind::Float64)
+      return fail("model must be sequential, pairwise[:BLOCK], kahan or chunked[:N]");
+    a.kind = *kind;
+    if (parts.size() > 2) {
+      char* end = nullptr;
+      const long n = std::strtol(parts[2].c_str(), &end, 10);
+      if (*end || n < 1 || n > (1 << 24)) return fail("'" + parts[2] + "' is not a size in [1, 2^24]");
+      if (a.kind == AccumKind::Pairwise) a.block = static_cast<int>(n);
+      else if (a.kind == AccumKind::Chunked) a.chunk = static_cast<int>(n);
+      else return fail("only pairwise and chunked take a size");
+    }
+    if (parts.size() > 3) return fail("too many ':' parts");
+  }
+  if (auto why = check(a); !why.empty()) return fail(why);
+  return a;
+}
+
+}  // namespace pl::experiment

@@ -1,0 +1,82 @@
+// The dot-product sweep: the deterministic bounds are theorems, so no measurement may
+// exceed them; the command-line model spellings parse or are refused with a reason.
+#include <atomic>
+
+#include <gtest/gtest.h>
+
+#include "core/experiment/dot_sweep.h"
+
+namespace pl::experiment {
+namespace {
+
+Accumulation parsed(const std::string& spec) {
+  std::string error;
+  auto a = parse_accumulation(spec, &error);
+  EXPECT_TRUE(a) << error;
+  return a.value_or(Accumulation{});
+}
+
+TEST(DotSweep, NoMeasurementExceedsItsDeterministicBound) {
+  DotSweepConfig c;
+  c.lengths = {1, 17, 300, 2048};
+  c.a_dtype = DType::float16;
+  c.b_dtype = DType::float8_e4m3fn;
+  c.trials = 16;
+  c.seed = 7;
+  for (const char* m : {"f32:sequential", "f32:pairwise:8", "f32:kahan", "f16:sequential",
+                        "bf16:sequential:rtz", "f16:chunked:64", "f16:pairwise:16:up"})
+    c.models.push_back(parsed(m));
+  ASSERT_EQ(check(c), "");
+  const auto rows = dot_sweep(c);
+  ASSERT_EQ(rows.size(), c.lengths.size() * c.models.size());
+  for (const auto& r : rows) {
+    EXPECT_EQ(r.stats.count, 16u) << describe(r.model);
+    EXPECT_LE(r.max_scaled, r.bounds.deterministic) << "K=" << r.length << " " << describe(r.model);
+  }
+}
+
+TEST(DotSweep, SameSeedSameNumbersAndCancelStops) {
+  DotSweepConfig c;
+  c.lengths = {64};
+  c.models = {parsed("f16:sequential")};
+  c.trials = 8;
+  const auto a = dot_sweep(c), b = dot_sweep(c);
+  EXPECT_EQ(a[0].max_scaled, b[0].max_scaled);
+  c.seed = 1;
+  EXPECT_NE(dot_sweep(c)[0].max_scaled, a[0].max_scaled);
+  std::atomic<bool> cancel{true};
+  EXPECT_TRUE(dot_sweep(c, {}, &cancel).empty());
+}
+
+TEST(DotSweep, ModelSpellings) {
+  EXPECT_EQ(parsed("f64").kind, AccumKind::Float64);
+  const Accumulation p = parsed("float16:pairwise:16:rtz");
+  EXPECT_EQ(p.kind, AccumKind::Pairwise);
+  EXPECT_EQ(p.format, DType::float16);
+  EXPECT_EQ(p.block, 16);
+  EXPECT_EQ(p.rounding, Rounding::TowardZero);
+  EXPECT_EQ(parsed("f16:chunked:128").chunk, 128);
+  std::string error;
+  for (const char* bad : {"f64:kahan", "f32:sideways", "f32:kahan:4", "int8:sequential",
+                          "f32:pairwise:0", "f16:chunked:x", "flaot32:sequential"}) {
+    EXPECT_FALSE(parse_accumulation(bad, &error)) << bad;
+    EXPECT_NE(error, "") << bad;
+  }
+}
+
+TEST(DotSweep, BadConfigsAreRefused) {
+  DotSweepConfig c;
+  c.models = {parsed("f32:sequential")};
+  EXPECT_EQ(check(c), "");
+  c.a_dtype = DType::float64;  // products would not be exact
+  EXPECT_NE(check(c), "");
+  c.a_dtype = DType::bfloat16;
+  c.lengths = {0};
+  EXPECT_NE(check(c), "");
+  c.lengths = {4};
+  c.trials = 0;
+  EXPECT_NE(check(c), "");
+}
+
+}  // namespace
+}  // namespace pl::experiment
