@@ -13,6 +13,7 @@
 #include "app/cli/cli.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
+#include "core/experiment/histogram.h"
 
 namespace pl::cli {
 namespace {
@@ -37,6 +38,12 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+// A log10 histogram of |e| / sum |a_k b_k| over the trials (exact results count as zeros).
+nlohmann::json histogram_json(const experiment::Histogram& h) {
+  return {{"scale", "log10"}, {"edges", h.edges}, {"counts", h.counts}, {"zeros", h.zeros},
+          {"nonfinite", h.nonfinite}};
+}
+
 nlohmann::json row_json(const DotSweepRow& r) {
   const auto& s = r.stats;
   auto num = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(x > 0 ? "inf" : "nan"); };
@@ -45,7 +52,8 @@ nlohmann::json row_json(const DotSweepRow& r) {
           {"probabilistic_bound", num(r.bounds.probabilistic)}, {"max_rel", num(s.max_rel)},
           {"mean_rel", num(s.mean_rel)}, {"max_ulp", num(s.max_ulp)},
           {"mean_bits", num(s.mean_bits)}, {"min_bits", num(s.min_bits)},
-          {"sqnr_db", num(s.sqnr_db)}, {"nan", s.nan}, {"inf", s.inf}, {"count", s.count}};
+          {"sqnr_db", num(s.sqnr_db)}, {"nan", s.nan}, {"inf", s.inf}, {"count", s.count},
+          {"histogram", histogram_json(experiment::log_histogram_auto(r.scaled_errors))}};
 }
 
 }  // namespace

@@ -78,6 +78,7 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
         if (cancel && cancel->load()) return rows;
         results.push_back(dot(as[t], bs[t], m, static_cast<uint64_t>(t) << 32));
         const double scaled = std::fabs(results.back() - refs[t]) / abs_sums[t];
+        row.scaled_errors.push_back(scaled);
         if (std::isfinite(scaled)) row.max_scaled = std::max(row.max_scaled, scaled);
         done_work += static_cast<double>(k) / static_cast<double>(c.models.size());
         if (progress) progress(done_work / total_work);

@@ -28,6 +28,7 @@ struct DotSweepRow {
   Accumulation model;
   ErrorStats stats;          // over the trials, in the accumulator's format
   double max_scaled = 0;     // max over trials of |error| / sum |a_k b_k|
+  std::vector<double> scaled_errors;  // |error| / sum |a_k b_k| of each trial, for histograms
   ErrorBounds bounds;        // accumulation_bounds(model, K), relative to sum |a_k b_k|
 };
 

@@ -85,6 +85,7 @@ check promote-autocast-linear 0 '-> torch.bfloat16' -- "$PL" promote --framework
 check promote-autocast-f64 0 'c10::BFloat16 != double' -- "$PL" promote --framework torch-autocast-cpu --op linear float32 float64
 check dot-table 0 'f16 chunked\(128\) -> f32 rne' -- "$PL" dot --k 16,256 --trials 4
 check dot-json 0 '"probabilistic_bound"' -- "$PL" dot --k 8 --trials 2 --accumulate f32:kahan --json
+check dot-histogram 0 '"scale": "log10"' -- "$PL" dot --k 64 --trials 16 --accumulate f16:sequential --json
 check dot-bad-model 2 "model must be sequential" -- "$PL" dot --accumulate f32:sideways
 check dot-bad-dtype 2 "at most float32 precision" -- "$PL" dot --a-dtype float64
 check dot-bad-k 2 "is not a length" -- "$PL" dot --k 16,abc
