@@ -100,14 +100,8 @@ std::optional<Accumulation> parse_accumulation(const std::string& spec, std::str
   std::vector<std::string> parts = split(spec, ':');
   if (parts.empty()) return fail("empty");
   Accumulation a;
-  if (parts.size() > 1) {  // a trailing rounding mode
-    for (int i = 0; i < kRoundingCount; ++i)
-      if (parts.back() == rounding_name(static_cast<Rounding>(i))) {
-        a.rounding = static_cast<Rounding>(i);
-        parts.pop_back();
-        break;
-      }
-  }
+  if (parts.size() > 1 && parse_rounding(parts.back().c_str(), &a.rounding))
+    parts.pop_back();  // a trailing rounding mode
   auto format = parse_dtype(parts[0]);
   if (!format) return fail(format.error());
   if (*format == DType::float64) {

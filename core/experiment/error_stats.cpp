@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+#include "core/dtype/describe.h"
+
 namespace pl::experiment {
 namespace {
 
@@ -16,13 +18,6 @@ double quantile(const std::vector<double>& sorted, double q) {
 }
 
 }  // namespace
-
-double ulp_at(const FloatFormat& f, double x) {
-  const double a = std::fabs(x);
-  int e = a > 0 && std::isfinite(a) ? std::ilogb(a) : f.emin();
-  e = std::clamp(e, f.emin(), f.emax());
-  return std::ldexp(1.0, e - f.mantissa_bits);
-}
 
 ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
                        DType output, double rel_floor) {
@@ -45,7 +40,7 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
     if (r == 0 && ref != 0) ++s.flushed;
     const double e = std::fabs(r - ref);
     const double rel = e / std::max(std::fabs(ref), s.rel_floor);
-    const double ulps = e / ulp_at(f, ref);
+    const double ulps = e / ulp_at(f, ref);  // describe.h's ulp_at, as cast reports it
     const double bits = e == 0 ? cap_bits : std::clamp(-std::log2(rel), 0.0, cap_bits);
     ++s.count;
     abs_errors.push_back(e);

@@ -27,9 +27,6 @@ struct ErrorStats {
   double sqnr_db = 0;        // 10 log10(sum ref^2 / sum e^2); +inf when exact
 };
 
-// The spacing of `format`'s values at |x| (its unit in the last place there).
-double ulp_at(const FloatFormat& format, double x);
-
 // Compares result[i] with reference[i] for every i. `output` is the format the results are
 // in (for ulps, saturation and the cap on bits of agreement: its precision). rel_floor keeps
 // componentwise relative errors of near-zero references finite; 0 picks the output

@@ -42,10 +42,9 @@ DType dtype(const json& v) {
 }
 
 Rounding rounding(const std::string& r) {
-  for (int i = 0; i < kRoundingCount; ++i)
-    if (r == rounding_name(static_cast<Rounding>(i))) return static_cast<Rounding>(i);
-  ADD_FAILURE() << "unknown rounding " << r;
-  return Rounding::NearestEven;
+  Rounding out = Rounding::NearestEven;
+  if (!parse_rounding(r.c_str(), &out)) ADD_FAILURE() << "unknown rounding " << r;
+  return out;
 }
 
 TEST(Accumulate, EveryModelEveryModeMatchesTheExactOracle) {
