@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/dtype/codec.h"
+#include "core/util/names.h"
 
 // Built with -ffp-contract=off (core/CMakeLists.txt): TwoSum and TwoProduct are exact only
 // if the compiler does not fuse or reassociate them.
@@ -89,9 +90,7 @@ double kahan(std::span<const double> a, std::span<const double> b, Accumulator& 
 std::string_view accum_kind_name(AccumKind k) { return kKindNames[static_cast<int>(k)]; }
 
 std::optional<AccumKind> parse_accum_kind(std::string_view n) {
-  for (size_t i = 0; i < kKindNames.size(); ++i)
-    if (kKindNames[i] == n) return static_cast<AccumKind>(i);
-  return std::nullopt;
+  return find_named<AccumKind>(kKindNames, n);
 }
 
 std::string describe(const Accumulation& a) {

@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/promote/names.h"
+#include "core/util/names.h"
 #include "core/promote/py_value.h"
 
 namespace pl::promote::jax {

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "core/util/names.h"
+
 namespace pl::promote {
 namespace {
 constexpr std::array<std::string_view, kOperandKindCount> kKindNames = {"tensor", "zerodim",
@@ -26,9 +28,7 @@ std::string_view outcome_class_name(OutcomeClass c) {
 std::string_view operand_kind_name(OperandKind k) { return kKindNames[static_cast<int>(k)]; }
 
 std::optional<OperandKind> parse_operand_kind(std::string_view s) {
-  for (int i = 0; i < kOperandKindCount; ++i)
-    if (kKindNames[i] == s) return static_cast<OperandKind>(i);
-  return std::nullopt;
+  return find_named<OperandKind>(kKindNames, s);
 }
 
 }  // namespace pl::promote

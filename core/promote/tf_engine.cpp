@@ -6,7 +6,7 @@
 #include <cctype>
 #include <vector>
 
-#include "core/promote/names.h"
+#include "core/util/names.h"
 
 namespace pl::promote::tf {
 namespace {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/promote/torch_names.h"
+#include "core/util/names.h"
 
 namespace pl::promote::torch {
 namespace {
@@ -411,11 +412,7 @@ constexpr std::array<std::string_view, kOpCount> kOpNames = {
 
 std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
 
-std::optional<Op> parse_op(std::string_view name) {
-  for (int i = 0; i < kOpCount; ++i)
-    if (kOpNames[i] == name) return static_cast<Op>(i);
-  return std::nullopt;
-}
+std::optional<Op> parse_op(std::string_view name) { return find_named<Op>(kOpNames, name); }
 
 bool op_is_elementwise(Op op) {
   return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div;

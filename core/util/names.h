@@ -1,5 +1,5 @@
-// Name lookups over an engine's fixed tables (its op names, its dtypes), shared so every
-// engine parses names the same way.
+// Name lookups over fixed tables (an enum's names in order, a list of dtypes), shared so
+// every module parses names the same way.
 #pragma once
 
 #include <array>
@@ -8,7 +8,7 @@
 
 #include "core/dtype/dtype.h"
 
-namespace pl::promote {
+namespace pl {
 
 // The enum value whose name is `n`, for enums numbered 0..N-1 in the table's order.
 template <typename E, size_t N>
@@ -26,4 +26,4 @@ std::optional<DType> find_dtype(const std::array<DType, N>& dtypes, std::string_
   return std::nullopt;
 }
 
-}  // namespace pl::promote
+}  // namespace pl
