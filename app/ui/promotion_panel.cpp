@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "core/dtype/format_lookup.h"
+#include "core/promote/py_value.h"
 
 namespace pl::ui {
 namespace {
@@ -321,12 +322,9 @@ void PromotionPanel::draw_selection() {
   // A Python scalar shows as the value it stands for: its own, or its category's default.
   std::string b_text = e.spell(q.b.dtype);
   if (q.b.kind == promote::OperandKind::Scalar) {
-    const auto kind = info(q.b.dtype).kind;
-    const char* fallback = kind == DTypeKind::Bool      ? "True"
-                           : is_integer(q.b.dtype)      ? "2"
-                           : kind == DTypeKind::Complex ? "2.5+1j"
-                                                        : "2.5";
-    b_text = (q.b.value.empty() ? std::string(fallback) : q.b.value) + " (Python scalar)";
+    b_text = (q.b.value.empty() ? std::string(promote::default_literal(promote::py_type_of(q.b.dtype)))
+                                : q.b.value) +
+             " (Python scalar)";
   } else if (!q.b.value.empty()) {
     b_text = q.b.value + " (" + b_text + ")";
   }

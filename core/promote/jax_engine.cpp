@@ -290,25 +290,10 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
     Arg& arg = args[i];
     arg = {canonical(c, x.dtype), false, -1};
     if (x.kind != OperandKind::Scalar) continue;
-    PyValue v;
-    if (x.value.empty()) {
-      v.type = x.dtype == DType::bool_ ? PyType::Bool : is_integer(x.dtype) ? PyType::Int
-               : info(x.dtype).kind == DTypeKind::Complex ? PyType::Complex : PyType::Float;
-      v.integer = v.type == PyType::Bool ? 1 : 2;
-    } else {
-      std::string error;
-      auto parsed = parse_py_value(x.value, &error);
-      if (!parsed) return raises("precision-lab", error, "The operand cannot be built as written.");
-      v = *parsed;
-      const PyType want = x.dtype == DType::bool_ ? PyType::Bool : is_integer(x.dtype) ? PyType::Int
-                          : info(x.dtype).kind == DTypeKind::Complex ? PyType::Complex : PyType::Float;
-      if (v.type != want)
-        return raises("precision-lab",
-                     "a Python scalar's type comes from its value: " + x.value + " is a Python " +
-                         std::string(py_type_name(v.type)) + ", which " + std::string(name(x.dtype)) +
-                         " does not name",
-                     "The operand cannot be built as written.");
-    }
+    std::string error;
+    const auto parsed = scalar_operand_value(x.value, x.dtype, &error);
+    if (!parsed) return raises("precision-lab", error, "The operand cannot be built as written.");
+    const PyValue& v = *parsed;
     // jit parses a Python int as the default integer type; one that does not fit raises.
     if (v.type == PyType::Int) {
       const __int128 lim = static_cast<__int128>(1) << (c.x64 ? 63 : 31);

@@ -38,40 +38,14 @@ __int128 int_hi(DType t) {
   return (static_cast<__int128>(1) << bits) - 1;
 }
 
-PyType category(DType t) {
-  if (t == DType::bool_) return PyType::Bool;
-  if (is_integer(t)) return PyType::Int;
-  return info(t).kind == DTypeKind::Complex ? PyType::Complex : PyType::Float;
-}
-
-PyValue default_value(PyType t) {
-  PyValue v;
-  v.type = t;
-  switch (t) {
-    case PyType::Bool: v.integer = 1; v.real = 1; break;
-    case PyType::Int: v.integer = 2; v.real = 2; break;
-    case PyType::Float: v.real = 2.5; break;
-    case PyType::Complex: v.real = 2.5; v.imag = 1; break;
-  }
-  return v;
-}
-
 // Builds the Arg, or the reason the operand cannot be built the way the user wrote it.
 std::optional<Arg> make_arg(const Operand& op, std::string* error) {
-  Arg a{op.dtype, op.kind, default_value(category(op.dtype))};
+  Arg a{op.dtype, op.kind, default_py_value(py_type_of(op.dtype))};
   if (op.kind == OperandKind::Tensor) return a;
-  if (!op.value.empty()) {
-    auto v = parse_py_value(op.value, error);
+  if (op.kind == OperandKind::Scalar) {
+    auto v = scalar_operand_value(op.value, op.dtype, error);
     if (!v) return std::nullopt;
     a.value = *v;
-  }
-  if (op.kind == OperandKind::Scalar) {
-    if (!op.value.empty() && a.value.type != category(op.dtype)) {
-      *error = "a Python scalar's type comes from its value: " + op.value + " is a Python " +
-               std::string(py_type_name(a.value.type)) + ", which " + nm(op.dtype) +
-               " does not name";
-      return std::nullopt;
-    }
     // NumPy 1.x turns Python scalars into zero-dim arrays of these dtypes.
     switch (a.value.type) {
       case PyType::Bool: a.dtype = DType::bool_; break;
@@ -84,7 +58,12 @@ std::optional<Arg> make_arg(const Operand& op, std::string* error) {
     return a;
   }
   // np.array(value, dtype=...): the value as stored in the dtype.
-  const PyType want = category(op.dtype);
+  if (!op.value.empty()) {
+    auto v = parse_py_value(op.value, error);
+    if (!v) return std::nullopt;
+    a.value = *v;
+  }
+  const PyType want = py_type_of(op.dtype);
   if (a.value.type == PyType::Complex && want != PyType::Complex) {
     *error = "a zero-dim " + nm(op.dtype) + " cannot hold the complex value " + op.value;
     return std::nullopt;

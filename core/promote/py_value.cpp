@@ -73,6 +73,47 @@ std::string_view py_type_name(PyType t) {
   return "?";
 }
 
+PyType py_type_of(DType t) {
+  if (t == DType::bool_) return PyType::Bool;
+  if (is_integer(t)) return PyType::Int;
+  return info(t).kind == DTypeKind::Complex ? PyType::Complex : PyType::Float;
+}
+
+PyValue default_py_value(PyType t) {
+  PyValue v;
+  v.type = t;
+  switch (t) {
+    case PyType::Bool: v.integer = 1; v.real = 1; break;
+    case PyType::Int: v.integer = 2; v.real = 2; break;
+    case PyType::Float: v.real = 2.5; break;
+    case PyType::Complex: v.real = 2.5; v.imag = 1; break;
+  }
+  return v;
+}
+
+std::string_view default_literal(PyType t) {
+  switch (t) {
+    case PyType::Bool: return "True";
+    case PyType::Int: return "2";
+    case PyType::Float: return "2.5";
+    case PyType::Complex: return "2.5+1j";
+  }
+  return "?";
+}
+
+std::optional<PyValue> scalar_operand_value(std::string_view literal, DType t, std::string* error) {
+  if (literal.empty()) return default_py_value(py_type_of(t));
+  auto v = parse_py_value(literal, error);
+  if (v && v->type != py_type_of(t)) {
+    if (error)
+      *error = "a Python scalar's type comes from its value: " + std::string(literal) +
+               " is a Python " + std::string(py_type_name(v->type)) + ", which " +
+               std::string(name(t)) + " does not name";
+    return std::nullopt;
+  }
+  return v;
+}
+
 std::string int128_to_string(__int128 v) {
   if (v == 0) return "0";
   const bool neg = v < 0;

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/dtype/dtype.h"
+
 namespace pl::promote {
 
 enum class PyType : uint8_t { Bool, Int, Float, Complex };
@@ -23,6 +25,18 @@ struct PyValue {
 std::optional<PyValue> parse_py_value(std::string_view text, std::string* error);
 
 std::string_view py_type_name(PyType t);  // "bool", "int", "float", "complex"
+
+// The Python type of a scalar standing for `t`'s category: bool, int, complex, or float (for
+// every floating format).
+PyType py_type_of(DType t);
+// That category's default scalar, True, 2, 2.5 or 2.5+1j, and its literal.
+PyValue default_py_value(PyType t);
+std::string_view default_literal(PyType t);
+
+// A Python-scalar operand's value: `literal` parsed (or the default for `t`'s category when
+// empty). A literal of another Python type than `t` names is refused, since a scalar's type
+// comes from its value; nullopt with `error` set then.
+std::optional<PyValue> scalar_operand_value(std::string_view literal, DType t, std::string* error);
 std::string int128_to_string(__int128 v);
 
 }  // namespace pl::promote

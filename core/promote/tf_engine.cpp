@@ -6,6 +6,7 @@
 #include <cctype>
 #include <vector>
 
+#include "core/promote/py_value.h"
 #include "core/util/names.h"
 
 namespace pl::promote::tf {
@@ -42,35 +43,22 @@ std::string enum_name(DType t) {                                   // DT_FLOAT
   return "DT_" + n;
 }
 
-
 // ---------------------------------------------------------------------------------------
 // Python scalars: the value of the operand's category, converted as convert_to_tensor does.
 
-enum class Py : uint8_t { Bool, Int, Float, Complex };
-
-Py category(DType t) {
-  if (t == DType::bool_) return Py::Bool;
-  if (is_integer(t)) return Py::Int;
-  return info(t).kind == DTypeKind::Complex ? Py::Complex : Py::Float;
-}
-
-std::string_view literal(Py p) {
-  switch (p) {
-    case Py::Bool: return "True";
-    case Py::Int: return "2";
-    case Py::Float: return "2.5";
-    case Py::Complex: return "(2.5+1j)";
-  }
-  return "";
+// How Python prints the category's default scalar (str(): a complex in parentheses).
+std::string literal(PyType p) {
+  const std::string v(default_literal(p));
+  return p == PyType::Complex ? "(" + v + ")" : v;
 }
 
 // The dtype a Python scalar gets without a requested dtype.
-DType default_dtype(Py p) {
+DType default_dtype(PyType p) {
   switch (p) {
-    case Py::Bool: return DType::bool_;
-    case Py::Int: return DType::int32;
-    case Py::Float: return DType::float32;
-    case Py::Complex: return DType::complex128;
+    case PyType::Bool: return DType::bool_;
+    case PyType::Int: return DType::int32;
+    case PyType::Float: return DType::float32;
+    case PyType::Complex: return DType::complex128;
   }
   return DType::float32;
 }
@@ -81,14 +69,14 @@ const std::string kCastNode =
 // Converting a Python scalar to a requested dtype: the Outcome is the tensor's dtype or
 // the TypeError. A Python bool goes through the integer converters TensorFlow has for
 // int32, int64, uint64 and the floats, not for the narrower integers (observed in 2.21).
-Outcome convert(Py p, DType to) {
+Outcome convert(PyType p, DType to) {
   bool fits = false;
   switch (p) {
-    case Py::Bool:
+    case PyType::Bool:
       fits = in(to, {DType::bool_, DType::int32, DType::int64, DType::uint64, DType::float16,
                      DType::float32, DType::float64, DType::complex128});
       break;
-    case Py::Int:
+    case PyType::Int:
       if (is_fp8(to))
         return raises("TypeError", "Error while casting from dtype int64 to " + std::string(name(to)) +
                                       ". " + kCastNode + "Cast int64 to " + std::string(name(to)) +
@@ -97,8 +85,8 @@ Outcome convert(Py p, DType to) {
                          std::string(name(to)) + " cast on the CPU.");
       fits = to != DType::bool_;
       break;
-    case Py::Float: fits = is_float(to) || info(to).kind == DTypeKind::Complex; break;
-    case Py::Complex: fits = info(to).kind == DTypeKind::Complex; break;
+    case PyType::Float: fits = is_float(to) || info(to).kind == DTypeKind::Complex; break;
+    case PyType::Complex: fits = info(to).kind == DTypeKind::Complex; break;
   }
   if (fits) return returns(to, "");
   return raises("TypeError",
@@ -108,7 +96,7 @@ Outcome convert(Py p, DType to) {
 }
 
 // convert_to_tensor(value, dtype_hint=...): the hint if the conversion works, else the default.
-DType convert_with_hint(Py p, DType hint) {
+DType convert_with_hint(PyType p, DType hint) {
   const Outcome o = convert(p, hint);
   return o.ok() ? *o.result : default_dtype(p);
 }
@@ -285,13 +273,13 @@ int flex_result(int a, int b) {
 
 // An input's (dtype, weakness) as _get_dtype_and_weakness sees it; -1: not in the table
 // (the float8 types), so the op falls back to the default semantics.
-int flex_input(DType t, bool scalar, Py p) {
+int flex_input(DType t, bool scalar, PyType p) {
   if (scalar) {
     switch (p) {
-      case Py::Bool: return 0;
-      case Py::Int: return kWeakInt32;
-      case Py::Float: return kWeakFloat32;
-      case Py::Complex: return kWeakComplex128;
+      case PyType::Bool: return 0;
+      case PyType::Int: return kWeakInt32;
+      case PyType::Float: return kWeakFloat32;
+      case PyType::Complex: return kWeakComplex128;
     }
   }
   for (int i = 0; i < 15; ++i)
@@ -303,7 +291,7 @@ int flex_input(DType t, bool scalar, Py p) {
 struct In {
   DType dtype;
   bool scalar;
-  Py py;
+  PyType py;
 };
 
 }  // namespace
@@ -363,7 +351,7 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
   if (!a.value.empty() || !b.value.empty())
     return raises("precision-lab", "the tf engine models the default scalar values only",
                  "Values are modelled by the numpy and jax engines.");
-  const In x{a.dtype, a_scalar, category(a.dtype)}, y{b.dtype, b_scalar, category(b.dtype)};
+  const In x{a.dtype, a_scalar, py_type_of(a.dtype)}, y{b.dtype, b_scalar, py_type_of(b.dtype)};
   if (c.numpy_behavior && op != Op::Cast) return evaluate_numpy_behavior(op, x, y);
   return evaluate_default(op, x, y);
 }
