@@ -25,6 +25,7 @@
 
 #include "core/dtype/cast_policy.h"
 #include "core/dtype/float_format.h"
+#include "core/dtype/round_nearest.h"
 
 namespace pl {
 
@@ -65,7 +66,13 @@ ValueClass classify(const FloatFormat& f, uint64_t code);
 CodeFields split_code(const FloatFormat& f, uint64_t code);
 
 // decode(encode(x)).
+// Plain nearest-even conversions of finite values take round_nearest.h's arithmetic path.
 inline double round_to(const FloatFormat& f, double x, const CastOptions& o, uint64_t index = 0) {
+  double fast;
+  if (o.rounding == Rounding::NearestEven && o.path == CastPath::Direct &&
+      !o.flush_input_subnormals && !o.flush_output_subnormals &&
+      nearest_fast_path_applies(f) && round_nearest_even_fast(f, x, &fast))
+    return fast;
   return decode(f, encode(f, x, o, index).code);
 }
 

@@ -1,0 +1,50 @@
+// A fast path for the most common conversion: round a double to nearest-even in a float
+// format, when the result is an ordinary finite value. Rounding to the format's grid is then
+// plain arithmetic on the double: scale x so its quantum (the format's ulp at x, or at its
+// smallest normal for subnormal results) is 1, round to an integer with the 2^52 * 1.5 trick
+// (exact, and ties-to-even in the default rounding mode), scale back. The codec's general
+// encode/decode handles everything else (other roundings, overflow policies, formats without
+// negative zero or subnormals, NaN and Inf), and tests/core/round_nearest_test.cpp checks this
+// path against it bit for bit.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "core/dtype/float_format.h"
+
+namespace pl {
+
+// 2^k for -1022 <= k <= 1023, built from its bits (float_format.h's exp2i loops, which is
+// fine at compile time but costs a hundred multiplies per call at run time).
+inline double pow2_bits(int k) { return std::bit_cast<double>(static_cast<uint64_t>(1023 + k) << 52); }
+
+// Whether round_nearest_even_fast may answer for this format at all.
+constexpr bool nearest_fast_path_applies(const FloatFormat& f) {
+  return f.has_subnormals() && f.has_negative_zero() && f.precision() <= 52 &&
+         f.emin() - f.mantissa_bits >= -1022 && f.emax() <= 1023;
+}
+
+// round(x) to nearest, ties to even, into `out`; false (out untouched) when the answer needs
+// the general codec: x not finite, or the rounded value beyond the largest finite number.
+// Call only for formats where nearest_fast_path_applies().
+inline bool round_nearest_even_fast(const FloatFormat& f, double x, double* out) {
+  const uint64_t bits = std::bit_cast<uint64_t>(x);
+  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  if (biased == 0x7ff) return false;
+  const int e = biased - 1023;  // float64 subnormals give -1023: below every emin we accept
+  const int q = (e > f.emin() ? e : f.emin()) - f.mantissa_bits;  // exponent of the quantum
+  const double to_unit = pow2_bits(-q), from_unit = pow2_bits(q);
+  const double t = x * to_unit;                 // exact: a power-of-two scaling, |t| < 2^p
+  constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52: integers are its ulps
+  const double r = std::copysign((t + kMagic) - kMagic, x);  // RNE; a zero keeps x's sign
+  const double y = r * from_unit;               // exact
+  const double largest = (1.0 + static_cast<double>(f.max_finite_mantissa()) *
+                                      pow2_bits(-f.mantissa_bits)) * pow2_bits(f.emax());
+  if (std::fabs(y) > largest) return false;
+  *out = y;
+  return true;
+}
+
+}  // namespace pl
