@@ -5,6 +5,7 @@ find_package(Threads REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(GTest REQUIRED)
 pkg_check_modules(CAIRO REQUIRED IMPORTED_TARGET cairo)
+pkg_check_modules(OPENBLAS REQUIRED IMPORTED_TARGET openblas)  # Debian's libopenblas-dev (pthread)
 
 if(NOT PL_CORE_ONLY)
   find_package(CLI11 REQUIRED)
@@ -12,7 +13,6 @@ if(NOT PL_CORE_ONLY)
   find_package(glfw3 3.3 REQUIRED)
   find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
   pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)  # Debian's libimgui-dev 1.86
-  pkg_check_modules(OPENBLAS REQUIRED IMPORTED_TARGET openblas)
 
   # glad (python3-glad) generates the GL loader at build time; --reproducible keeps it offline
   # by using the Khronos XML it ships instead of fetching the latest.

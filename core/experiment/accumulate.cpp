@@ -1,10 +1,13 @@
 #include "core/experiment/accumulate.h"
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <vector>
 
+#include "core/backend/blas.h"
 #include "core/dtype/codec.h"
+#include "core/experiment/exact_sum.h"
 #include "core/util/names.h"
 
 // Built with -ffp-contract=off (core/CMakeLists.txt): TwoSum and TwoProduct are exact only
@@ -13,20 +16,12 @@
 namespace pl::experiment {
 namespace {
 
-constexpr std::array<std::string_view, 5> kKindNames = {"float64", "sequential", "pairwise",
-                                                        "kahan", "chunked"};
+using detail::round_sum;
+using detail::two_sum;
+using detail::TwoSumResult;
 
-struct TwoSumResult {
-  double hi, lo;
-};
-
-// Knuth's TwoSum: hi + lo == a + b exactly (for finite results).
-TwoSumResult two_sum(double a, double b) {
-  const double hi = a + b;
-  const double bb = hi - a;
-  const double lo = (a - (hi - bb)) + (b - bb);
-  return {hi, lo};
-}
+constexpr std::array<std::string_view, 6> kKindNames = {"float64", "sequential", "pairwise",
+                                                        "kahan",   "chunked",    "blas"};
 
 // One emulated accumulator: every addition is rounded once to the format.
 class Accumulator {
@@ -44,10 +39,10 @@ class Accumulator {
     if (s.hi == 0.0 && options_.rounding == Rounding::Down &&
         !(x == 0.0 && y == 0.0 && !std::signbit(x) && !std::signbit(y)))
       s.hi = -0.0;
-    return round_exact_sum(format_, s.hi, s.lo, options_, step_++);
+    return round_sum(format_, s.hi, s.lo, options_, step_++);
   }
   double sub(double x, double y) { return add(x, -y); }
-  double round(double x) { return round_exact_sum(format_, x, 0.0, options_, step_++); }
+  double round(double x) { return round_to(format_, x, options_, step_++); }
 
  private:
   FloatFormat format_;
@@ -102,13 +97,24 @@ std::string describe(const Accumulation& a) {
     case AccumKind::Kahan: return f + " kahan " + r;
     case AccumKind::Chunked:
       return f + " chunked(" + std::to_string(a.chunk) + ") -> " + short_name(a.outer) + " " + r;
+    case AccumKind::Blas: return f + (a.format == DType::float64 ? " OpenBLAS dgemm" : " OpenBLAS sgemm");
   }
   return "?";
+}
+
+DType result_dtype(const Accumulation& a) {
+  if (a.kind == AccumKind::Float64) return DType::float64;
+  return a.kind == AccumKind::Chunked ? a.outer : a.format;
 }
 
 std::string check(const Accumulation& a) {
   if (a.kind == AccumKind::Float64)
     return a.rounding == Rounding::NearestEven ? "" : "float64 accumulation is hardware round-to-nearest-even only";
+  if (a.kind == AccumKind::Blas) {
+    if (a.format != DType::float32 && a.format != DType::float64)
+      return "the BLAS library computes in float32 or float64 only";
+    return a.rounding == Rounding::NearestEven ? "" : "the BLAS library rounds to nearest even only";
+  }
   if (!is_float(a.format)) return std::string(name(a.format)) + " is not a floating-point format";
   if (a.format == DType::float64)
     return "use the float64 model for a float64 accumulator (hardware, round-to-nearest-even)";
@@ -123,11 +129,7 @@ std::string check(const Accumulation& a) {
 
 double round_exact_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o,
                        uint64_t index) {
-  // hi + lo lies strictly between hi and its neighbour toward lo, and no double lies
-  // between those two: every value in that open interval rounds alike in any format
-  // coarser than float64, so rounding the neighbour rounds hi + lo.
-  if (lo == 0.0 || !std::isfinite(hi)) return round_to(format, hi, o, index);
-  return round_to(format, std::nextafter(hi, lo > 0 ? INFINITY : -INFINITY), o, index);
+  return detail::round_sum(format, hi, lo, o, index);
 }
 
 double dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc,
@@ -152,6 +154,18 @@ double dot(std::span<const double> a, std::span<const double> b, const Accumulat
     case AccumKind::Kahan: {
       Accumulator x(acc.format, acc.rounding, stream_offset);
       return kahan(a, b, x);
+    }
+    case AccumKind::Blas: {
+      // A 1 x 1 product through the library, so a dot product runs the same code as a GEMM.
+      if (acc.format == DType::float64) {
+        double c = 0;
+        blas::gemm_nt(1, 1, n, a.data(), b.data(), &c);
+        return c;
+      }
+      std::vector<float> af(a.begin(), a.end()), bf(b.begin(), b.end());
+      float c = 0;
+      blas::gemm_nt(1, 1, n, af.data(), bf.data(), &c);
+      return c;
     }
     case AccumKind::Chunked: {
       Accumulator inner(acc.format, acc.rounding, stream_offset);
@@ -180,9 +194,11 @@ double gamma(double m, double u) { return m * u < 1 ? m * u / (1 - m * u) : INFI
 ErrorBounds accumulation_bounds(const Accumulation& a, size_t k) {
   const double n = static_cast<double>(k);
   const double u = a.kind == AccumKind::Float64 ? std::ldexp(1.0, -53) : unit_roundoff(a.format, a.rounding);
+  // (Blas in float64: unit_roundoff(float64) is 2^-53 too.)
   switch (a.kind) {
     case AccumKind::Float64:
     case AccumKind::Sequential:
+    case AccumKind::Blas:
       return {gamma(n, u), std::sqrt(n) * u};
     case AccumKind::Pairwise: {
       const double leaves = std::ceil(n / a.block);

@@ -7,7 +7,8 @@
 // sequential leaves of `block` products, then pairwise sums), Kahan (compensated, every
 // operation rounded to the format), and chunked (sequential in an inner format for `chunk`
 // products, each chunk's sum then added into an outer float32 accumulator, as fp8 tensor
-// cores promote their partial sums). The reference is a double-double dot product
+// cores promote their partial sums), and the BLAS library's own float32/float64 GEMM.
+// The reference is a double-double dot product
 // (Ogita, Rump and Oishi's Dot2), accurate far beyond float64.
 #pragma once
 
@@ -22,7 +23,17 @@
 
 namespace pl::experiment {
 
-enum class AccumKind : uint8_t { Float64, Sequential, Pairwise, Kahan, Chunked };
+enum class AccumKind : uint8_t {
+  Float64,     // a float64 loop, in order (hardware)
+  Sequential,  // in order, every addition rounded to `format`
+  Pairwise,    // blocked pairwise
+  Kahan,       // compensated
+  Chunked,     // `chunk` products in `format`, then into `outer`
+  Blas,        // the library's GEMM in `format` (float32: OpenBLAS sgemm, float64: dgemm) --
+               // its own blocking order and fused multiply-adds, as users' code runs it. The
+               // order depends on the shape: a 1 x 1 product (dot()) and an element of a
+               // larger GEMM can differ in the last bits (OpenBLAS 0.3.21, measured)
+};
 
 struct Accumulation {
   AccumKind kind = AccumKind::Sequential;
@@ -37,6 +48,9 @@ std::string_view accum_kind_name(AccumKind k);  // "float64", "sequential", ...
 std::optional<AccumKind> parse_accum_kind(std::string_view name);
 // "fp32 sequential rne", "fp16 chunked(128) -> fp32", ... for labels.
 std::string describe(const Accumulation& a);
+
+// The format a model's result is in (Chunked: the outer accumulator).
+DType result_dtype(const Accumulation& a);
 
 // Why a model cannot run as asked (empty: it can): float64 accumulation is hardware
 // round-to-nearest-even only; the accumulator must be a float format; sizes positive.
@@ -53,7 +67,7 @@ double dot(std::span<const double> a, std::span<const double> b, const Accumulat
 // rounding to nearest, 2^(1-p) for directed and stochastic rounding):
 //   sequential gamma_k(u) = k u / (1 - k u); pairwise(B) gamma_{min(k,B) + ceil(log2 ceil(k/B))};
 //   Kahan 2u + k u^2; chunked(N) gamma_{min(k,N)}(u_inner) + gamma_{ceil(k/N)}(u_outer);
-//   float64 gamma_k(2^-53). The probabilistic counterparts replace each m u by sqrt(m) u
+//   float64 gamma_k(2^-53); BLAS gamma_k(u) (it holds for every summation order). The probabilistic counterparts replace each m u by sqrt(m) u
 //   (Higham and Mary, 2019). Infinite where m u >= 1: the bound says nothing there.
 struct ErrorBounds {
   double deterministic = 0;

@@ -10,11 +10,6 @@
 namespace pl::experiment {
 namespace {
 
-DType accumulator_dtype(const Accumulation& a) {
-  if (a.kind == AccumKind::Float64) return DType::float64;
-  return a.kind == AccumKind::Chunked ? a.outer : a.format;
-}
-
 std::vector<double> draw(std::mt19937_64& rng, size_t n, DType t) {
   std::normal_distribution<double> normal;
   const FloatFormat& f = info(t).format;
@@ -83,7 +78,7 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
         done_work += static_cast<double>(k) / static_cast<double>(c.models.size());
         if (progress) progress(done_work / total_work);
       }
-      const DType acc = accumulator_dtype(m);
+      const DType acc = result_dtype(m);
       row.stats = error_stats(results, refs, acc);
       row.bounds = accumulation_bounds(m, k);
       rows.push_back(row);
@@ -104,15 +99,15 @@ std::optional<Accumulation> parse_accumulation(const std::string& spec, std::str
     parts.pop_back();  // a trailing rounding mode
   auto format = parse_dtype(parts[0]);
   if (!format) return fail(format.error());
-  if (*format == DType::float64) {
-    if (parts.size() > 1) return fail("float64 accumulation takes no model (it is the hardware loop)");
+  if (*format == DType::float64 && !(parts.size() == 2 && parts[1] == "blas")) {
+    if (parts.size() > 1) return fail("float64 accumulation takes no model but blas (f64 alone is the in-order loop)");
     a.kind = AccumKind::Float64;
     a.format = DType::float64;
   } else {
     a.format = *format;
     const auto kind = parse_accum_kind(parts.size() > 1 ? parts[1] : "sequential");
     if (!kind || *kind == AccumKind::Float64)
-      return fail("model must be sequential, pairwise[:BLOCK], kahan or chunked[:N]");
+      return fail("model must be sequential, pairwise[:BLOCK], kahan, chunked[:N] or blas");
     a.kind = *kind;
     if (parts.size() > 2) {
       char* end = nullptr;

@@ -44,6 +44,7 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
 
 // A model from its command-line spelling: "f64", "f32:sequential", "f16:pairwise:32",
 // "bf16:kahan", "f16:chunked:128" (inner format, then the chunk length; outer float32),
+// "f32:blas", "f64:blas" (the OpenBLAS GEMM),
 // optionally ending in ":rtz" etc. for the rounding. nullopt with `error` set otherwise.
 std::optional<Accumulation> parse_accumulation(const std::string& spec, std::string* error);
 

@@ -1,6 +1,6 @@
 // A minimal fork-join loop: splits [0, n) into one contiguous chunk per
-// thread. Chunks are aligned to 64 elements so threads never share a cache
-// line of output.
+// thread. Chunks of cheap elements are aligned to 64 so threads never share a
+// cache line of output.
 #pragma once
 
 #include <algorithm>
@@ -15,16 +15,17 @@ inline unsigned default_threads() {
   return t ? t : 1;
 }
 
+// min_chunk: the fewest items worth a thread (~16K cheap elements; fewer for heavy items).
 template <typename Fn>  // Fn(size_t begin, size_t end)
-void parallel_for(size_t n, unsigned threads, Fn&& fn) {
+void parallel_for(size_t n, unsigned threads, Fn&& fn, size_t min_chunk = size_t{1} << 14) {
   if (threads == 0) threads = default_threads();
-  const size_t min_chunk = 1 << 14;  // below ~16K elements a thread costs more than it saves
   threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, n / min_chunk)));
   if (threads <= 1) {
     fn(size_t{0}, n);
     return;
   }
-  size_t chunk = ((n + threads - 1) / threads + 63) / 64 * 64;
+  const size_t align = min_chunk >= 64 ? 64 : 1;
+  size_t chunk = ((n + threads - 1) / threads + align - 1) / align * align;
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) {
     size_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);

@@ -1,0 +1,25 @@
+// The CPU backend's library products: OpenBLAS (Debian's libopenblas, pthread build) for
+// float64 and float32 matrices. Which kernel OpenBLAS runs depends on the CPU it detects, or
+// on OPENBLAS_CORETYPE when set; it changes both speed and the bits of a float32 product
+// (blocking order, FMA), so every result records it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace pl::blas {
+
+// C (m x n) = A (m x k) * B^T, with B stored n x k; all row-major.
+void gemm_nt(size_t m, size_t n, size_t k, const double* a, const double* b, double* c);
+void gemm_nt(size_t m, size_t n, size_t k, const float* a, const float* b, float* c);
+
+struct Info {
+  std::string core;      // openblas_get_corename(): the kernel family running, e.g. "Haswell"
+  std::string config;    // openblas_get_config(): version and build options
+  std::string coretype_env;  // OPENBLAS_CORETYPE as set in the environment ("" when unset)
+  int threads = 0;
+};
+Info info();
+std::string describe(const Info& i);  // "OpenBLAS 0.3.21 ... core Haswell, 2 threads"
+
+}  // namespace pl::blas

@@ -1,0 +1,40 @@
+// The two exact steps every emulated addition is built from: Knuth's TwoSum (the float64 sum
+// and its rounding error) and rounding hi + lo once into a narrower format. Include only from
+// files built with -ffp-contract=off (core/CMakeLists.txt): a fused multiply-add or a
+// reassociation would break TwoSum's exactness.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "core/dtype/codec.h"
+
+namespace pl::experiment::detail {
+
+struct TwoSumResult {
+  double hi, lo;
+};
+
+// hi + lo == a + b exactly (for finite results).
+inline TwoSumResult two_sum(double a, double b) {
+  const double hi = a + b;
+  const double bb = hi - a;
+  const double lo = (a - (hi - bb)) + (b - bb);
+  return {hi, lo};
+}
+
+// hi + lo (|lo| <= ulp(hi) / 2, from TwoSum) rounded once. hi + lo lies strictly between hi
+// and its neighbour toward lo, and no double lies between those two: every value in that
+// open interval rounds alike in any format coarser than float64, so rounding the neighbour
+// rounds hi + lo. The neighbour is one step of hi's bit pattern (hi != 0 when lo != 0).
+inline double round_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o,
+                        uint64_t index) {
+  if (lo != 0.0 && std::isfinite(hi)) {
+    const uint64_t bits = std::bit_cast<uint64_t>(hi);
+    hi = std::bit_cast<double>((lo > 0) == (hi > 0) ? bits + 1 : bits - 1);
+  }
+  return round_to(format, hi, o, index);
+}
+
+}  // namespace pl::experiment::detail
