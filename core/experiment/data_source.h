@@ -1,0 +1,49 @@
+// Where an experiment's numbers come from: random tensors with the shapes deep-learning
+// data has (or, through core/io, tensors loaded from files). Every tensor is drawn row by
+// row from its own counter-seeded stream, so a tensor depends only on (seed, tensor id, row)
+// -- not on the thread count, and not on which other tensors were drawn.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pl::experiment {
+
+enum class Distribution : uint8_t {
+  Normal,           // N(0, scale^2)
+  Uniform,          // U(-scale, scale)
+  TorchLinear,      // PyTorch nn.Linear's default init: U(-1/sqrt(fan_in), 1/sqrt(fan_in))
+                    // (kaiming_uniform_ with a = sqrt(5); the distribution, not torch's bits)
+  HeavyTailed,      // Student's t with `dof` degrees of freedom, times scale
+  OutlierChannels,  // N(0, scale^2), with a fraction of columns (channels) times outlier_gain,
+                    // as in LLM activations (Dettmers et al., LLM.int8(), 2022)
+};
+
+struct DataSource {
+  Distribution distribution = Distribution::Normal;
+  double scale = 1.0;
+  double dof = 3.0;                 // HeavyTailed
+  double outlier_fraction = 0.01;   // OutlierChannels: share of columns (at least one)
+  double outlier_gain = 20.0;       // OutlierChannels
+};
+
+std::string_view distribution_name(Distribution d);  // "normal", "uniform", "torch-linear", ...
+std::optional<Distribution> parse_distribution(std::string_view name);
+std::string describe(const DataSource& s);  // "normal(scale 1)", "outlier-channels(1% x20)"
+// Why the parameters cannot be used (empty: they can).
+std::string check(const DataSource& s);
+
+// A rows x cols row-major tensor. `tensor_id` separates the tensors of one experiment (input,
+// weight, bias, each layer...); fan_in is TorchLinear's fan-in (the weight's column count).
+std::vector<double> generate(const DataSource& s, size_t rows, size_t cols, uint64_t seed,
+                             uint64_t tensor_id, size_t fan_in = 0);
+
+// The columns OutlierChannels scales, for a tensor of `cols` columns (sorted).
+std::vector<size_t> outlier_columns(const DataSource& s, size_t cols, uint64_t seed,
+                                    uint64_t tensor_id);
+
+}  // namespace pl::experiment

@@ -1,0 +1,276 @@
+#include "core/experiment/matmul.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "core/backend/blas.h"
+#include "core/dtype/codec.h"
+#include "core/dtype/describe.h"
+#include "core/experiment/gemm.h"
+#include "core/util/number_text.h"
+
+namespace pl::experiment {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Tensor ids for the data streams (data_source.h): one per operand, the amax history after.
+enum : uint64_t { kInputId = 1, kWeightId = 2, kBiasId = 3, kHistoryId = 1000 };
+
+constexpr size_t kMaxDim = size_t{1} << 24;
+constexpr double kMaxBytes = 8.0 * (1ull << 30);
+
+bool products_exact(DType a, DType b) {
+  auto p = [](DType t) { return is_float(t) ? info(t).format.precision() : 17; };  // int8/uint8: 8 bits, times a scale
+  return p(a) + p(b) <= 53;
+}
+
+std::vector<double> transpose(const std::vector<double>& x, size_t rows, size_t cols) {
+  std::vector<double> t(x.size());
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) t[c * rows + r] = x[r * cols + c];
+  return t;
+}
+
+// The GEMM epilogue in the accumulator's format: scale the sum by fa * fb (exact: two
+// float32 numbers), then add the bias, each rounded once (TwoProduct / TwoSum).
+struct Epilogue {
+  Accumulation acc;
+  DType format;
+  CastOptions options;
+  explicit Epilogue(const Accumulation& a) : acc(a), format(result_dtype(a)) {
+    options.rounding = a.rounding;
+  }
+  double scale(double x, double factor, uint64_t index) const {
+    if (factor == 1.0) return x;
+    const double h = x * factor;
+    if (format == DType::float64) return h;
+    return round_exact_sum(info(format).format, h, std::fma(x, factor, -h), options, index);
+  }
+  double add(double x, double y, uint64_t index) const {
+    const double h = x + y;
+    if (format == DType::float64) return h;
+    const double bb = h - x;
+    const double lo = (x - (h - bb)) + (y - bb);
+    return round_exact_sum(info(format).format, h, lo, options, index);
+  }
+};
+
+ErrorComponent component(std::string name, const std::vector<double>& value,
+                         const std::vector<double>& ref, DType output) {
+  ErrorComponent c;
+  c.name = std::move(name);
+  c.stats = error_stats(value, ref, output);
+  const FloatFormat& f = info(output).format;
+  std::vector<double> signed_e, rel, ulps;
+  signed_e.reserve(value.size());
+  rel.reserve(value.size());
+  ulps.reserve(value.size());
+  for (size_t i = 0; i < value.size(); ++i) {
+    if (!std::isfinite(value[i]) || !std::isfinite(ref[i])) continue;
+    const double e = value[i] - ref[i];
+    signed_e.push_back(e);
+    rel.push_back(std::fabs(e) / std::max(std::fabs(ref[i]), c.stats.rel_floor));
+    ulps.push_back(std::fabs(e) / ulp_at(f, ref[i]));
+  }
+  const double span = c.stats.max_abs > 0 ? c.stats.max_abs : 1.0;
+  c.signed_error = linear_histogram(signed_e, -span, span, 41);
+  c.relative = log_histogram_auto(rel);
+  c.ulps = linear_histogram(ulps, 0, std::max(1.0, std::ceil(c.stats.max_ulp)), 40);
+  return c;
+}
+
+OperandReport report(DType t, const Scaling& s, const Quantised& q) {
+  OperandReport r;
+  r.recipe = std::string(name(t)) + ", " + std::string(scaling_name(s.kind));
+  if (s.kind == ScalingKind::PerTensor || s.kind == ScalingKind::PerTensorDelayed ||
+      s.kind == ScalingKind::NVFP4)
+    r.recipe += " (amax " + shortest_double(q.amax) + ")";
+  r.saturated = q.saturated;
+  r.flushed = q.flushed;
+  r.amax = q.amax;
+  return r;
+}
+
+}  // namespace
+
+std::string_view matmul_op_name(MatmulOp op) { return op == MatmulOp::Matmul ? "matmul" : "linear"; }
+
+std::string check(const MatmulConfig& c) {
+  for (size_t d : {c.m, c.n, c.k})
+    if (d == 0 || d > kMaxDim) return "every dimension must lie in [1, 2^24]";
+  const double mk = double(c.m) * c.k, nk = double(c.n) * c.k, mn = double(c.m) * c.n;
+  const double bytes = 8.0 * (6 * (mk + nk) + 12 * mn);
+  if (bytes > kMaxBytes)
+    return "the shape needs about " + std::to_string(int(bytes / (1 << 30))) +
+           " GiB of working memory (limit 8 GiB)";
+  for (DType t : {c.input, c.weight})
+    if (!is_float(t) && t != DType::int8 && t != DType::uint8)
+      return std::string(name(t)) + ": inputs and weights must be float dtypes, int8 or uint8";
+  if (!is_float(c.output)) return "the output dtype must be a float dtype";
+  if (c.bias && !is_float(*c.bias)) return "the bias dtype must be a float dtype";
+  if (auto why = check(c.input_scaling, c.input); !why.empty()) return "input: " + why;
+  if (auto why = check(c.weight_scaling, c.weight); !why.empty()) return "weight: " + why;
+  if (auto why = check(c.accumulate); !why.empty()) return describe(c.accumulate) + ": " + why;
+  const bool hardware = c.accumulate.kind == AccumKind::Float64 ||
+                        (c.accumulate.kind == AccumKind::Blas && c.accumulate.format == DType::float64);
+  if (!hardware && !products_exact(c.input, c.weight))
+    return "emulated accumulation needs exact float64 products: " + std::string(name(c.input)) +
+           " x " + std::string(name(c.weight)) + " has too many bits (use float64 accumulation)";
+  for (const DataSource* s : {&c.input_data, &c.weight_data, &c.bias_data})
+    if (auto why = check(*s); !why.empty()) return "data: " + why;
+  return "";
+}
+
+MatmulOperands generate_operands(const MatmulConfig& c) {
+  MatmulOperands o;
+  o.a = generate(c.input_data, c.m, c.k, c.seed, kInputId);
+  // W (n x k) for linear; B (k x n) for matmul, drawn as its transpose so both ops see the
+  // same numbers for the same seed.
+  std::vector<double> w = generate(c.weight_data, c.n, c.k, c.seed, kWeightId, c.k);
+  o.b = c.op == MatmulOp::Linear ? std::move(w) : transpose(w, c.n, c.k);
+  if (c.bias) o.bias = generate(c.bias_data, 1, c.n, c.seed, kBiasId, c.k);
+  return o;
+}
+
+Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
+                                  const std::function<void(double)>& progress,
+                                  const std::atomic<bool>* cancel) {
+  if (auto why = check(c); !why.empty()) return Error{why};
+  auto report_progress = [&](double f) {
+    if (progress) progress(f);
+  };
+  auto cancelled = [&] { return cancel && cancel->load(); };
+  MatmulResult r;
+  r.config = c;
+  const size_t m = c.m, n = c.n, k = c.k;
+
+  auto t0 = Clock::now();
+  const bool drawn = ops.a.empty() && ops.b.empty();
+  if (drawn) {
+    ops = generate_operands(c);
+  } else {
+    if (ops.a.size() != m * k) return Error{"the input holds " + std::to_string(ops.a.size()) + " values, the shape needs " + std::to_string(m * k)};
+    if (ops.b.size() != n * k) return Error{"the weight holds " + std::to_string(ops.b.size()) + " values, the shape needs " + std::to_string(n * k)};
+    if (c.bias && ops.bias.empty()) ops.bias = generate(c.bias_data, 1, n, c.seed, kBiasId, k);
+    if (c.bias && ops.bias.size() != n) return Error{"the bias holds " + std::to_string(ops.bias.size()) + " values, the output has " + std::to_string(n) + " columns"};
+    if (c.weight_scaling.kind == ScalingKind::PerTensorDelayed)
+      return Error{"delayed scaling draws its amax history from the data source: a weight loaded from a file has none (use per-tensor)"};
+  }
+  // Both operands run along K from here on: a is m x k, bt is n x k.
+  std::vector<double> bt = c.op == MatmulOp::Linear ? std::move(ops.b) : transpose(ops.b, k, n);
+  r.seconds.generate = since(t0);
+  report_progress(0.05);
+  if (cancelled()) return Error{"cancelled"};
+
+  t0 = Clock::now();
+  auto history_amax = [&](const DataSource& s, size_t rows, uint64_t id, int count) {
+    double amax = 0;
+    for (int h = 0; h < count; ++h)
+      for (double v : generate(s, rows, k, c.seed, kHistoryId + id * 4096 + h, k))
+        if (std::isfinite(v)) amax = std::max(amax, std::fabs(v));
+    return amax;
+  };
+  double a_hist = 0, b_hist = 0;
+  if (c.input_scaling.kind == ScalingKind::PerTensorDelayed)
+    a_hist = history_amax(c.input_data, m, kInputId, c.input_scaling.history);
+  if (c.weight_scaling.kind == ScalingKind::PerTensorDelayed)
+    b_hist = history_amax(c.weight_data, n, kWeightId, c.weight_scaling.history);
+  const Quantised qa = quantise(ops.a, m, k, c.input, c.input_scaling, c.cast, a_hist);
+  const Quantised qb = quantise(bt, n, k, c.weight, c.weight_scaling, c.cast, b_hist);
+  Quantised qbias;
+  if (c.bias) qbias = quantise(ops.bias, 1, n, *c.bias, Scaling{}, c.cast);
+  r.input_report = report(c.input, c.input_scaling, qa);
+  r.weight_report = report(c.weight, c.weight_scaling, qb);
+  if (c.bias) r.bias_report = report(*c.bias, Scaling{}, qbias);
+  r.seconds.quantise = since(t0);
+  report_progress(0.1);
+  if (cancelled()) return Error{"cancelled"};
+
+  t0 = Clock::now();
+  const GemmShape shape{m, n, k};
+  const bool high = c.high_precision_reference || c.input == DType::float64 ||
+                    c.weight == DType::float64 || c.output == DType::float64 ||
+                    result_dtype(c.accumulate) == DType::float64;
+  r.reference_method = high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm";
+  r.reference = reference_gemm(shape, ops.a, bt, high);
+  std::vector<double> rq = reference_gemm(shape, qa.dequantised, qb.dequantised, high);
+  if (c.bias)
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < n; ++j) {
+        r.reference[i * n + j] += ops.bias[j];
+        rq[i * n + j] += qbias.values[j];
+      }
+  r.seconds.reference = since(t0);
+  report_progress(0.2);
+  if (cancelled()) return Error{"cancelled"};
+
+  t0 = Clock::now();
+  auto sums = gemm(shape, qa.values, qb.values, c.accumulate,
+                   [&](double f) { report_progress(0.2 + 0.65 * f); }, cancel);
+  if (!sums) return Error{sums.error()};
+  std::vector<double> cacc = std::move(sums).value();
+  const Epilogue epilogue(c.accumulate);
+  const uint64_t epilogue_stream = uint64_t{1} << 62;  // apart from the accumulation's stream
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      const size_t e = i * n + j;
+      double v = epilogue.scale(cacc[e], qa.row_factor[i] * qb.row_factor[j], epilogue_stream + 2 * e);
+      if (c.bias) v = epilogue.add(v, qbias.values[j], epilogue_stream + 2 * e + 1);
+      cacc[e] = v;
+    }
+  const FloatFormat& out = info(c.output).format;
+  r.result.resize(m * n);
+  for (size_t e = 0; e < m * n; ++e) r.result[e] = round_to(out, cacc[e], c.cast, e);
+  r.product_method = describe(c.accumulate);
+  if (c.accumulate.kind == AccumKind::Blas) r.product_method += " (" + blas::describe(blas::info()) + ")";
+  r.seconds.product = since(t0);
+  report_progress(0.85);
+  if (cancelled()) return Error{"cancelled"};
+
+  t0 = Clock::now();
+  r.total = component("total", r.result, r.reference, c.output);
+  r.input = component("input rounding", rq, r.reference, c.output);
+  r.arithmetic = component("arithmetic", cacc, rq, c.output);
+  r.output = component("output rounding", r.result, cacc, c.output);
+  r.rounded_reference = rq;
+  r.accumulated = cacc;
+  r.total_error.resize(m * n);
+  for (size_t e = 0; e < m * n; ++e) r.total_error[e] = r.result[e] - r.reference[e];
+
+  // The arithmetic error against the model's bounds, relative to (|A||B|)_ij; each epilogue
+  // step (scale, bias) is one more rounding, so the bound is taken at length k + steps.
+  std::vector<double> abs_a(qa.dequantised), abs_b(qb.dequantised);
+  for (double& v : abs_a) v = std::fabs(v);
+  for (double& v : abs_b) v = std::fabs(v);
+  std::vector<double> abs_prod(m * n);
+  blas::gemm_nt(m, n, k, abs_a.data(), abs_b.data(), abs_prod.data());
+  bool scaled = false;
+  for (double f : qa.row_factor) scaled |= f != 1.0;
+  for (double f : qb.row_factor) scaled |= f != 1.0;
+  const size_t steps = (scaled ? 1 : 0) + (c.bias ? 1 : 0);
+  r.bounds = accumulation_bounds(c.accumulate, k + steps);
+  std::vector<double> scaled_errors;
+  scaled_errors.reserve(m * n);
+  for (size_t e = 0; e < m * n; ++e) {
+    double denom = abs_prod[e];
+    if (c.bias) denom += std::fabs(qbias.values[e % n]);
+    if (!std::isfinite(cacc[e]) || !(denom > 0)) continue;
+    const double s = std::fabs(cacc[e] - rq[e]) / denom;
+    scaled_errors.push_back(s);
+    ++r.compared;
+    r.max_scaled_arithmetic = std::max(r.max_scaled_arithmetic, s);
+    r.within_deterministic += s <= r.bounds.deterministic;
+    r.within_probabilistic += s <= r.bounds.probabilistic;
+  }
+  r.scaled_arithmetic = log_histogram_auto(scaled_errors);
+  r.seconds.analysis = since(t0);
+  report_progress(1.0);
+  return r;
+}
+
+}  // namespace pl::experiment

@@ -1,0 +1,112 @@
+// The matrix experiments: C = A * B (matmul) and y = x * W^T + b (linear), in any input,
+// weight, bias, accumulation and output dtypes, with a scaling recipe per operand, against
+// a float64 reference -- and the error split by where it came from:
+//
+//   R    exact product of the original (float64) operands          the reference
+//   Rq   exact product of the operands as their dtypes hold them   (after the scaling recipe)
+//   Cacc what the arithmetic gives: products, accumulation, scale and bias, in the
+//        accumulator's format
+//   C    Cacc rounded to the output dtype                          the result
+//
+//   input error = Rq - R,  arithmetic error = Cacc - Rq,  output error = C - Cacc,
+//   total = C - R (the sum of the three).
+//
+// "Exact" products are OpenBLAS dgemm (relative error ~1e-16, far below any format studied
+// here), or the double-double product of every element when float64 itself is studied or
+// the config asks for it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dtype/cast_policy.h"
+#include "core/dtype/dtype.h"
+#include "core/experiment/accumulate.h"
+#include "core/experiment/data_source.h"
+#include "core/experiment/error_stats.h"
+#include "core/experiment/histogram.h"
+#include "core/experiment/scaling.h"
+#include "core/util/expected.h"
+
+namespace pl::experiment {
+
+enum class MatmulOp : uint8_t { Matmul, Linear };
+std::string_view matmul_op_name(MatmulOp op);  // "matmul", "linear"
+
+struct MatmulConfig {
+  MatmulOp op = MatmulOp::Linear;
+  // matmul: A is m x k, B is k x n.  linear: x is m x k (batch x in), W is n x k (out x in).
+  // The bias (either op) has n elements.
+  size_t m = 256, n = 256, k = 256;
+  DType input = DType::bfloat16, weight = DType::bfloat16, output = DType::float32;
+  std::optional<DType> bias;  // one value per output column; none: no bias
+  Accumulation accumulate{AccumKind::Blas, DType::float32};
+  CastOptions cast;           // rounding and overflow of the input, weight, bias and output
+  Scaling input_scaling, weight_scaling;
+  DataSource input_data, weight_data, bias_data{Distribution::TorchLinear};
+  uint64_t seed = 0;
+  bool high_precision_reference = false;  // double-double (also on when a dtype is float64)
+  unsigned threads = 0;                   // 0: all cores
+};
+
+// Why the config cannot run (empty: it can): shapes, dtypes, recipe, model and memory.
+std::string check(const MatmulConfig& c);
+
+// Operands in the experiment's layout (row-major; B already k x n for matmul). Empty vectors
+// are drawn from the config's data sources.
+struct MatmulOperands {
+  std::vector<double> a, b, bias;
+};
+// Draws every operand the config needs (the data sources, the seed).
+MatmulOperands generate_operands(const MatmulConfig& c);
+
+struct ErrorComponent {
+  std::string name;            // "total", "input rounding", "arithmetic", "output rounding"
+  ErrorStats stats;
+  Histogram relative;          // log10 bins of |e| / max(|ref|, floor)
+  Histogram signed_error;      // linear bins of e, symmetric about 0
+  Histogram ulps;              // linear bins of |e| in ulps of the output dtype
+};
+
+struct OperandReport {
+  std::string recipe;  // "bfloat16, none", "float8_e4m3fn, per-tensor (amax 4.1)"
+  size_t saturated = 0, flushed = 0;
+  double amax = 0;
+};
+
+struct StageTimes {
+  double generate = 0, quantise = 0, reference = 0, product = 0, analysis = 0;
+  double total() const { return generate + quantise + reference + product + analysis; }
+};
+
+struct MatmulResult {
+  MatmulConfig config;
+  std::vector<double> result;     // C, m x n
+  std::vector<double> reference;  // R
+  std::vector<double> rounded_reference;  // Rq
+  std::vector<double> accumulated;        // Cacc
+  std::vector<double> total_error;        // C - R, for heat maps
+  ErrorComponent total, input, arithmetic, output;
+  // The arithmetic error against the accumulation model's bounds: |Cacc - Rq| / (|A||B|)_ij.
+  double max_scaled_arithmetic = 0;
+  size_t within_deterministic = 0, within_probabilistic = 0, compared = 0;
+  ErrorBounds bounds;               // of the model at length k (see accumulate.h)
+  Histogram scaled_arithmetic;      // log10 bins of |Cacc - Rq| / (|A||B|)_ij
+  OperandReport input_report, weight_report, bias_report;
+  std::string reference_method;     // "OpenBLAS dgemm" or "double-double (Dot2)"
+  std::string product_method;       // describe(accumulate) plus the BLAS core where used
+  StageTimes seconds;
+};
+
+// Runs the experiment. `operands` may hold tensors loaded from files (their sizes must match
+// the config) or be empty to draw them. `progress` gets fractions in [0, 1]; `cancel` stops
+// the run (the error says "cancelled").
+Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands operands = {},
+                                  const std::function<void(double)>& progress = {},
+                                  const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace pl::experiment

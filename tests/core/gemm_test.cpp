@@ -1,0 +1,120 @@
+// The GEMM under every accumulation model equals dot() element by element (the lanes fast
+// path included: widths that are not a multiple of its eight lanes), the BLAS paths agree
+// with their own library, and cancelling stops it.
+#include <random>
+
+#include "core/backend/blas.h"
+#include "core/dtype/codec.h"
+#include "core/experiment/gemm.h"
+#include "tests/core/test_util.h"
+
+namespace pl::experiment {
+namespace {
+
+std::vector<double> draw(size_t n, DType t, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal;
+  std::vector<double> v(n);
+  for (double& x : v) x = round_to(info(t).format, normal(rng), {});
+  return v;
+}
+
+Accumulation model(AccumKind k, DType f, Rounding r = Rounding::NearestEven) {
+  Accumulation a;
+  a.kind = k;
+  a.format = f;
+  a.rounding = r;
+  a.block = 4;
+  a.chunk = 5;
+  return a;
+}
+
+TEST(Gemm, EveryModelEqualsItsDotProducts) {
+  const GemmShape s{5, 19, 23};  // 19 columns: two lanes of eight, then three one by one
+  const auto a = draw(s.m * s.k, DType::bfloat16, 1), b = draw(s.n * s.k, DType::float16, 2);
+  const std::vector<Accumulation> models = {
+      model(AccumKind::Float64, DType::float64),
+      model(AccumKind::Sequential, DType::float16),
+      model(AccumKind::Sequential, DType::bfloat16),
+      model(AccumKind::Sequential, DType::float8_e5m2),
+      model(AccumKind::Sequential, DType::float16, Rounding::TowardZero),
+      model(AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic),
+      model(AccumKind::Pairwise, DType::float16),
+      model(AccumKind::Kahan, DType::bfloat16),
+      model(AccumKind::Chunked, DType::float16),
+      model(AccumKind::Chunked, DType::float8_e4m3fnuz),  // no fast path: dot() itself
+  };
+  for (const Accumulation& m : models) {
+    auto c = gemm(s, a, b, m);
+    ASSERT_TRUE(c) << describe(m) << ": " << c.error();
+    for (size_t i = 0; i < s.m; ++i)
+      for (size_t j = 0; j < s.n; ++j) {
+        const double want = dot(std::span(a).subspan(i * s.k, s.k),
+                                std::span(b).subspan(j * s.k, s.k), m,
+                                gemm_stream_offset(i, j, s.n));
+        const double got = (*c)[i * s.n + j];
+        if (std::isnan(want)) {
+          EXPECT_TRUE(std::isnan(got));
+        } else {
+          EXPECT_EQ(got, want) << describe(m) << " at " << i << "," << j;
+        }
+      }
+  }
+}
+
+// The library picks its kernel and summation order by shape: a 1 x 1 product (dot()) and an
+// element of a 5 x 19 GEMM differ in the last bits of float32 (seen with OpenBLAS 0.3.21), so
+// the BLAS models are held to their error bound, not to dot().
+TEST(Gemm, BlasModelsStayWithinTheirBound) {
+  const GemmShape s{5, 19, 23};
+  const auto a = draw(s.m * s.k, DType::bfloat16, 1), b = draw(s.n * s.k, DType::float16, 2);
+  for (DType f : {DType::float32, DType::float64}) {
+    const Accumulation m = model(AccumKind::Blas, f);
+    auto c = gemm(s, a, b, m);
+    ASSERT_TRUE(c) << c.error();
+    const double bound = accumulation_bounds(m, s.k).deterministic;
+    for (size_t i = 0; i < s.m; ++i)
+      for (size_t j = 0; j < s.n; ++j) {
+        double exact = 0, magnitude = 0;
+        for (size_t k = 0; k < s.k; ++k) {
+          exact += a[i * s.k + k] * b[j * s.k + k];  // exact here: 8 + 11 bits, |sum| small
+          magnitude += std::fabs(a[i * s.k + k] * b[j * s.k + k]);
+        }
+        EXPECT_LE(std::fabs((*c)[i * s.n + j] - exact), bound * magnitude) << describe(m);
+      }
+  }
+}
+
+TEST(Gemm, BlasFloat32RefusesValuesItCannotHold) {
+  const GemmShape s{1, 1, 2};
+  const std::vector<double> a = {1.0, 0.1}, b = {1.0, 1.0};  // 0.1 is no float32
+  auto c = gemm(s, a, b, model(AccumKind::Blas, DType::float32));
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().find("not a float32 number"), std::string::npos);
+}
+
+TEST(Gemm, ReferenceMatchesDgemmAndDoubleDouble) {
+  const GemmShape s{4, 6, 300};
+  const auto a = draw(s.m * s.k, DType::float32, 3), b = draw(s.n * s.k, DType::float32, 4);
+  const auto fast = reference_gemm(s, a, b, false), exact = reference_gemm(s, a, b, true);
+  for (size_t e = 0; e < fast.size(); ++e) EXPECT_NEAR(fast[e], exact[e], 1e-12);
+}
+
+TEST(Gemm, CancelledRunSaysSo) {
+  const GemmShape s{64, 8, 8};
+  const std::vector<double> a(s.m * s.k, 1.0), b(s.n * s.k, 1.0);
+  std::atomic<bool> cancel{true};
+  auto c = gemm(s, a, b, model(AccumKind::Sequential, DType::float16), {}, &cancel);
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error(), "cancelled");
+}
+
+TEST(Blas, ReportsTheCoreItRuns) {
+  const blas::Info i = blas::info();
+  EXPECT_FALSE(i.core.empty());
+  EXPECT_NE(i.config.find("OpenBLAS"), std::string::npos);
+  EXPECT_GE(i.threads, 1);
+}
+
+}  // namespace
+}  // namespace pl::experiment

@@ -1,0 +1,165 @@
+// The matrix experiment against an independent NumPy/ml_dtypes emulation
+// (tests/data/matmul/gen_matmul.py): every result and accumulator value bit for bit, the
+// rounded-input reference to double precision; and the experiment's own invariants.
+#include <cmath>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/dtype/dtype.h"
+#include "core/dtype/format_lookup.h"
+#include "core/experiment/matmul.h"
+#include "core/util/number_text.h"
+#include "tests/core/test_util.h"
+
+namespace pl::experiment {
+namespace {
+
+std::vector<double> doubles(const nlohmann::json& j) {
+  std::vector<double> v;
+  for (const auto& x : j) v.push_back(*parse_number(x.get<std::string>()));
+  return v;
+}
+
+DType dtype(const nlohmann::json& j) { return *parse_dtype(j.get<std::string>()); }
+
+MatmulConfig config_of(const nlohmann::json& c) {
+  MatmulConfig cfg;
+  cfg.op = MatmulOp::Linear;
+  cfg.m = c["m"];
+  cfg.n = c["n"];
+  cfg.k = c["k"];
+  cfg.input = dtype(c["input"]);
+  cfg.weight = dtype(c["weight"]);
+  cfg.output = dtype(c["output"]);
+  if (c.contains("bias")) cfg.bias = dtype(c["bias"]);
+  cfg.input_scaling.kind = *parse_scaling(c["input_scaling"].get<std::string>());
+  cfg.weight_scaling.kind = *parse_scaling(c["weight_scaling"].get<std::string>());
+  const auto& acc = c["accumulate"];
+  cfg.accumulate.kind = *parse_accum_kind(acc["kind"].get<std::string>());
+  cfg.accumulate.format = dtype(acc["format"]);
+  if (acc.contains("chunk")) cfg.accumulate.chunk = acc["chunk"];
+  cfg.high_precision_reference = true;
+  return cfg;
+}
+
+TEST(MatmulGolden, MatchesTheNumpyEmulation) {
+  std::ifstream in(std::string(PL_MATMUL_DIR) + "/cases.json");
+  ASSERT_TRUE(in) << "missing tests/data/matmul/cases.json";
+  const auto golden = nlohmann::json::parse(in);
+  ASSERT_GE(golden["cases"].size(), 7u);
+  for (const auto& c : golden["cases"]) {
+    SCOPED_TRACE(c["name"].get<std::string>());
+    const MatmulConfig cfg = config_of(c);
+    ASSERT_EQ(check(cfg), "");
+    MatmulOperands ops{doubles(c["a"]), doubles(c["w"]), {}};
+    if (c.contains("bias_values")) ops.bias = doubles(c["bias_values"]);
+    auto r = run_matmul(cfg, ops);
+    ASSERT_TRUE(r) << r.error();
+    const auto result = doubles(c["result"]), acc = doubles(c["accumulated"]),
+               rq = doubles(c["rounded_reference"]);
+    ASSERT_EQ(r->result.size(), result.size());
+    for (size_t i = 0; i < result.size(); ++i) {
+      EXPECT_EQ(r->accumulated[i], acc[i]) << "element " << i;
+      EXPECT_EQ(r->result[i], result[i]) << "element " << i;
+      EXPECT_NEAR(r->rounded_reference[i], rq[i], 4e-16 * std::fabs(rq[i])) << "element " << i;
+    }
+  }
+}
+
+MatmulConfig small(MatmulOp op) {
+  MatmulConfig c;
+  c.op = op;
+  c.m = 19;
+  c.n = 13;
+  c.k = 37;
+  c.seed = 5;
+  return c;
+}
+
+TEST(Matmul, AttributionAddsUpToTheTotal) {
+  MatmulConfig c = small(MatmulOp::Linear);
+  c.input = DType::float8_e4m3fn;
+  c.weight = DType::float8_e4m3fn;
+  c.input_scaling.kind = c.weight_scaling.kind = ScalingKind::PerTensor;
+  c.accumulate = {AccumKind::Chunked, DType::bfloat16};
+  c.accumulate.chunk = 8;
+  c.output = DType::bfloat16;
+  c.bias = DType::bfloat16;
+  auto r = run_matmul(c);
+  ASSERT_TRUE(r) << r.error();
+  for (size_t e = 0; e < r->result.size(); ++e) {
+    const double parts = (r->rounded_reference[e] - r->reference[e]) +
+                         (r->accumulated[e] - r->rounded_reference[e]) +
+                         (r->result[e] - r->accumulated[e]);
+    EXPECT_NEAR(parts, r->total_error[e], 1e-12 * std::fabs(r->reference[e]));
+  }
+  // Every component did something here, and nothing broke the model's bound.
+  EXPECT_GT(r->input.stats.max_abs, 0);
+  EXPECT_GT(r->arithmetic.stats.max_abs, 0);
+  EXPECT_GT(r->output.stats.max_abs, 0);
+  EXPECT_EQ(r->within_deterministic, r->compared);
+  EXPECT_EQ(r->compared, c.m * c.n);
+}
+
+TEST(Matmul, MatmulAndLinearSeeTheSameNumbers) {
+  // For one seed, matmul's B is linear's W transposed: the results agree element by element.
+  MatmulConfig lin = small(MatmulOp::Linear), mm = small(MatmulOp::Matmul);
+  lin.accumulate = mm.accumulate = {AccumKind::Sequential, DType::float16};
+  auto a = run_matmul(lin), b = run_matmul(mm);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->result, b->result);
+}
+
+TEST(Matmul, Float64IsJudgedByTheDoubleDoubleReference) {
+  MatmulConfig c = small(MatmulOp::Matmul);
+  c.input = c.weight = c.output = DType::float64;
+  c.accumulate = {AccumKind::Blas, DType::float64};
+  auto r = run_matmul(c);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->reference_method, "double-double dot products (Dot2)");
+  EXPECT_EQ(r->input.stats.max_abs, 0);  // float64 inputs are exact
+  EXPECT_GT(r->arithmetic.stats.max_abs, 0);  // dgemm rounds; the reference sees it
+  EXPECT_LT(r->total.stats.max_rel, 1e-13);
+}
+
+TEST(Matmul, BlasFloat32MatchesItsBound) {
+  MatmulConfig c = small(MatmulOp::Matmul);
+  c.input = c.weight = DType::bfloat16;
+  c.accumulate = {AccumKind::Blas, DType::float32};
+  auto r = run_matmul(c);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_NE(r->product_method.find("OpenBLAS"), std::string::npos);
+  EXPECT_EQ(r->within_deterministic, r->compared);
+}
+
+TEST(Matmul, BadConfigsSayWhy) {
+  MatmulConfig c = small(MatmulOp::Linear);
+  c.k = 0;
+  EXPECT_NE(check(c), "");
+  c = small(MatmulOp::Linear);
+  c.m = c.n = c.k = 1 << 16;
+  EXPECT_NE(check(c).find("GiB"), std::string::npos);
+  c = small(MatmulOp::Linear);
+  c.input = DType::int8;  // no recipe
+  EXPECT_NE(check(c).find("needs a scaling recipe"), std::string::npos);
+  c = small(MatmulOp::Linear);
+  c.input = DType::float64;  // float64 products are not exact in float64
+  c.accumulate = {AccumKind::Sequential, DType::float32};
+  EXPECT_NE(check(c).find("exact float64 products"), std::string::npos);
+  c = small(MatmulOp::Linear);
+  auto r = run_matmul(c, MatmulOperands{std::vector<double>(5), std::vector<double>(7), {}});
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().find("the shape needs"), std::string::npos);
+}
+
+TEST(Matmul, CancelStopsTheRun) {
+  MatmulConfig c = small(MatmulOp::Linear);
+  std::atomic<bool> cancel{true};
+  auto r = run_matmul(c, {}, {}, &cancel);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "cancelled");
+}
+
+}  // namespace
+}  // namespace pl::experiment

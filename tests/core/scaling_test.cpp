@@ -1,0 +1,122 @@
+// Scaling recipes on hand-worked inputs: where amax lands, the block scales MX and NVFP4
+// choose, int8 per-channel and asymmetric ranges, saturation counts and refusals.
+#include <cmath>
+
+#include "core/experiment/data_source.h"
+#include "core/experiment/scaling.h"
+#include "tests/core/test_util.h"
+
+namespace pl::experiment {
+namespace {
+
+Quantised q(const std::vector<double>& x, size_t rows, DType t, ScalingKind k, double hist = 0) {
+  Scaling s;
+  s.kind = k;
+  return quantise(x, rows, x.size() / rows, t, s, {}, hist);
+}
+
+TEST(Scaling, PerTensorMapsAmaxToTheLargestValue) {
+  const std::vector<double> x = {0.5, -3.0, 1.25, 0.001};
+  const Quantised r = q(x, 1, DType::float8_e4m3fn, ScalingKind::PerTensor);
+  // scale = f32(448 / 3); -3 * scale rounds to -448 exactly.
+  EXPECT_EQ(r.values[1], -448);
+  EXPECT_EQ(r.amax, 3.0);
+  EXPECT_EQ(r.row_factor[0], static_cast<double>(static_cast<float>(1.0 / static_cast<float>(448.0 / 3.0))));
+  EXPECT_EQ(r.saturated, 0u);
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_NEAR(r.dequantised[i], x[i], std::fabs(x[i]) * 0.0625 + 1e-9);
+}
+
+TEST(Scaling, DelayedScalingSaturatesWhatTheHistoryDidNotSee) {
+  const std::vector<double> x = {1.0, 2.0, 8.0};
+  const Quantised r = q(x, 1, DType::float8_e4m3fn, ScalingKind::PerTensorDelayed, 2.0);
+  EXPECT_EQ(r.values[1], 448);  // 2 is the history's amax
+  EXPECT_EQ(r.values[2], 448);  // 8 is beyond it: clamped
+  EXPECT_EQ(r.saturated, 1u);
+}
+
+TEST(Scaling, MxSharesAPowerOfTwoPerBlockOf32) {
+  std::vector<double> x(64, 0.25);
+  x[3] = 6.0;    // block 0 amax 6: floor(log2 6) = 2, e4m3 emax 8 -> scale 2^-6
+  x[40] = -0.7;  // block 1 amax 0.7: floor(log2 0.7) = -1 -> scale 2^-9
+  const Quantised r = q(x, 1, DType::float8_e4m3fn, ScalingKind::MX);
+  ASSERT_EQ(r.block_scales.size(), 2u);
+  EXPECT_EQ(r.block_scales[0], std::ldexp(1.0, -6));
+  EXPECT_EQ(r.block_scales[1], std::ldexp(1.0, -9));
+  EXPECT_EQ(r.values[3], 6.0);  // 6 * 2^6 = 384 is an e4m3 number
+  EXPECT_EQ(r.values[40], -0.6875);  // -0.7 * 2^9 = -358.4 -> -352 (step 32), times 2^-9
+  EXPECT_EQ(r.row_factor[0], 1.0);
+}
+
+TEST(Scaling, Nvfp4UsesE4m3BlockScalesAndAFloat32TensorScale) {
+  std::vector<double> x(16, 0.0);
+  x[0] = 6.0;
+  x[1] = 1.0;
+  x[2] = -2.9;
+  const Quantised r = q(x, 1, DType::float4_e2m1fn, ScalingKind::NVFP4);
+  // enc = f32(2688 / 6) = 448, block scale = e4m3(6 / 6 * 448) = 448, dec = f32(1 / 448).
+  EXPECT_EQ(r.block_scales[0], 448);
+  EXPECT_EQ(r.row_factor[0], static_cast<double>(1.0f / 448.0f));
+  EXPECT_EQ(r.values[0] / 448, 6);  // fp4 elements times the block scale
+  EXPECT_EQ(r.values[1] / 448, 1);
+  EXPECT_EQ(r.values[2] / 448, -3);  // -2.9 -> -3 (fp4 has 2, 3, 4)
+}
+
+TEST(Scaling, Int8PerChannelUsesEachRowsRange) {
+  const std::vector<double> x = {1.0, -0.5, 0.25, 100.0, 50.0, -100.0};
+  const Quantised r = q(x, 2, DType::int8, ScalingKind::PerChannel);
+  EXPECT_EQ(r.values[0], 127);
+  EXPECT_EQ(r.values[1], -64);  // -63.5 ties to even
+  EXPECT_EQ(r.values[3], 127);
+  EXPECT_EQ(r.values[5], -127);
+  EXPECT_NE(r.row_factor[0], r.row_factor[1]);
+}
+
+TEST(Scaling, AsymmetricInt8KeepsZeroExactAndErrorsWithinHalfAStep) {
+  const std::vector<double> x = {0.0, 0.1, 2.0, 3.0, -1.0, 0.5};
+  const Quantised r = q(x, 1, DType::int8, ScalingKind::PerChannelAsymmetric);
+  EXPECT_EQ(r.dequantised[0], 0.0);
+  const double step = r.row_factor[0];
+  EXPECT_NEAR(step, 4.0 / 255, 1e-15);
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_LE(std::fabs(r.dequantised[i] - x[i]), step / 2 + 1e-15);
+}
+
+TEST(Scaling, RecipesRefuseDtypesTheyDoNotTake) {
+  EXPECT_NE(check(Scaling{ScalingKind::None}, DType::int8), "");
+  EXPECT_NE(check(Scaling{ScalingKind::MX}, DType::bfloat16), "");
+  EXPECT_NE(check(Scaling{ScalingKind::NVFP4}, DType::float8_e4m3fn), "");
+  EXPECT_NE(check(Scaling{ScalingKind::PerChannelAsymmetric}, DType::float16), "");
+  EXPECT_EQ(check(Scaling{ScalingKind::MX}, DType::float6_e3m2fn), "");
+  EXPECT_EQ(check(Scaling{ScalingKind::PerChannel}, DType::int8), "");
+}
+
+TEST(DataSource, SameSeedSameNumbersWhateverTheThreads) {
+  DataSource s;
+  s.distribution = Distribution::OutlierChannels;
+  s.outlier_fraction = 0.1;
+  const auto a = generate(s, 300, 100, 9, 1), b = generate(s, 300, 100, 9, 1);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, generate(s, 300, 100, 9, 2));
+  // The outlier columns are ten of them, 20 times larger on average.
+  const auto cols = outlier_columns(s, 100, 9, 1);
+  ASSERT_EQ(cols.size(), 10u);
+  double big = 0, small = 0;
+  for (size_t r = 0; r < 300; ++r) {
+    big += std::fabs(a[r * 100 + cols[0]]);
+    small += std::fabs(a[r * 100 + (cols[0] + 1) % 100 == cols[1] ? (cols[0] + 2) % 100 : (cols[0] + 1) % 100]);
+  }
+  EXPECT_GT(big / small, 10);
+}
+
+TEST(DataSource, TorchLinearStaysInItsBound) {
+  DataSource s;
+  s.distribution = Distribution::TorchLinear;
+  for (double v : generate(s, 10, 64, 1, 1, 64)) EXPECT_LE(std::fabs(v), 0.125);
+  EXPECT_EQ(parse_distribution("heavy-tailed"), Distribution::HeavyTailed);
+  EXPECT_FALSE(parse_distribution("gaussian"));
+  s.scale = -1;
+  EXPECT_NE(check(s), "");
+}
+
+}  // namespace
+}  // namespace pl::experiment
