@@ -1,0 +1,210 @@
+#include "core/io/safetensors.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace pl::io {
+namespace {
+
+constexpr uint64_t kMaxHeader = 100u << 20;  // the reference implementation's limit
+
+struct DtypeSpec {
+  std::string_view name;
+  char kind;
+  int bytes;
+  DType dtype;
+};
+constexpr DtypeSpec kDtypes[] = {
+    {"F64", 'f', 8, DType::float64},       {"F32", 'f', 4, DType::float32},
+    {"F16", 'f', 2, DType::float16},       {"BF16", 'r', 2, DType::bfloat16},
+    {"F8_E4M3", 'r', 1, DType::float8_e4m3fn}, {"F8_E5M2", 'r', 1, DType::float8_e5m2},
+    {"F8_E8M0", 'r', 1, DType::float8_e8m0fnu}, {"I8", 'i', 1, DType::int8},
+    {"U8", 'u', 1, DType::uint8},          {"I16", 'i', 2, DType::int16},
+    {"U16", 'u', 2, DType::uint16},        {"I32", 'i', 4, DType::int32},
+    {"U32", 'u', 4, DType::uint32},        {"I64", 'i', 8, DType::int64},
+    {"U64", 'u', 8, DType::uint64},        {"BOOL", 'b', 1, DType::bool_},
+};
+
+const DtypeSpec* find_dtype(const std::string& n) {
+  for (const auto& d : kDtypes)
+    if (d.name == n) return &d;
+  return nullptr;
+}
+
+// Parses and validates the JSON header against a data section of `data_size` bytes.
+Expected<std::vector<SafetensorsEntry>> parse_header(std::string_view text, uint64_t data_size) {
+  nlohmann::json h = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (h.is_discarded() || !h.is_object()) return Error{"the safetensors header is not a JSON object"};
+  std::vector<SafetensorsEntry> out;
+  for (auto it = h.begin(); it != h.end(); ++it) {
+    if (it.key() == "__metadata__") continue;
+    const auto& v = it.value();
+    const std::string where = "tensor '" + it.key() + "': ";
+    if (!v.is_object() || !v.contains("dtype") || !v.contains("shape") || !v.contains("data_offsets"))
+      return Error{where + "needs dtype, shape and data_offsets"};
+    SafetensorsEntry e;
+    e.name = it.key();
+    if (!v["dtype"].is_string()) return Error{where + "dtype is not a string"};
+    e.dtype = v["dtype"].get<std::string>();
+    const DtypeSpec* d = find_dtype(e.dtype);
+    if (!d) return Error{where + "dtype " + e.dtype + " is not supported"};
+    if (!v["shape"].is_array()) return Error{where + "shape is not a list"};
+    for (const auto& s : v["shape"]) {
+      if (!s.is_number_unsigned()) return Error{where + "shape holds something other than non-negative integers"};
+      e.shape.push_back(s.get<size_t>());
+    }
+    const auto& off = v["data_offsets"];
+    if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
+      return Error{where + "data_offsets is not [begin, end]"};
+    e.begin = off[0].get<size_t>();
+    e.end = off[1].get<size_t>();
+    std::string why;
+    const size_t count = element_count(e.shape, size_t{1} << 40, &why);
+    if (!why.empty()) return Error{where + why};
+    if (e.end < e.begin || e.end > data_size)
+      return Error{where + "data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
+                   "] lie outside the " + std::to_string(data_size) + "-byte data section"};
+    if (e.end - e.begin != count * static_cast<size_t>(d->bytes))
+      return Error{where + "shape " + shape_text(e.shape) + " of " + e.dtype + " needs " +
+                   std::to_string(count * d->bytes) + " bytes, data_offsets give " +
+                   std::to_string(e.end - e.begin)};
+    out.push_back(std::move(e));
+  }
+  std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.begin < b.begin; });
+  return out;
+}
+
+Expected<uint64_t> header_size(const uint8_t* p, uint64_t file_size) {
+  if (file_size < 8) return Error{"not a safetensors file (shorter than its 8-byte header length)"};
+  uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = (n << 8) | p[i];
+  if (n > kMaxHeader) return Error{"the safetensors header claims " + std::to_string(n) + " bytes (limit 100 MiB)"};
+  if (n > file_size - 8) return Error{"the safetensors header is truncated"};
+  return n;
+}
+
+const SafetensorsEntry* find_entry(const std::vector<SafetensorsEntry>& all, const std::string& n) {
+  for (const auto& e : all)
+    if (e.name == n) return &e;
+  return nullptr;
+}
+
+std::string names_of(const std::vector<SafetensorsEntry>& all) {
+  std::string s;
+  for (size_t i = 0; i < all.size() && i < 8; ++i) s += (i ? ", " : "") + all[i].name;
+  if (all.size() > 8) s += ", ... (" + std::to_string(all.size()) + " in all)";
+  return s;
+}
+
+// Decodes a tensor's bytes and cuts the slice.
+Expected<Tensor> decode_tensor(const SafetensorsEntry& e, const uint8_t* data,
+                               std::optional<Slice> slice) {
+  const DtypeSpec* d = find_dtype(e.dtype);
+  Tensor t;
+  t.shape = e.shape;
+  t.dtype = d->dtype;
+  t.stored_as = e.dtype;
+  std::string why;
+  const size_t count = (e.end - e.begin) / d->bytes;
+  if (count > (size_t{1} << 31)) return Error{"tensor '" + e.name + "' has more than 2^31 elements"};
+  if (!decode_elements(data, count, d->kind, d->bytes, false, d->dtype, t.values, &why))
+    return Error{"tensor '" + e.name + "': " + why};
+  if (!slice) return t;
+  const size_t rows = t.rows(), cols = t.cols();
+  Slice s = *slice;
+  if (s.row1 == 0) s.row1 = rows;
+  if (s.col1 == 0) s.col1 = cols;
+  if (s.row0 >= s.row1 || s.row1 > rows || s.col0 >= s.col1 || s.col1 > cols)
+    return Error{"slice " + std::to_string(s.row0) + ":" + std::to_string(s.row1) + "," +
+                 std::to_string(s.col0) + ":" + std::to_string(s.col1) + " does not fit tensor '" +
+                 e.name + "' seen as " + std::to_string(rows) + " x " + std::to_string(cols)};
+  std::vector<double> cut;
+  cut.reserve((s.row1 - s.row0) * (s.col1 - s.col0));
+  for (size_t r = s.row0; r < s.row1; ++r)
+    for (size_t c = s.col0; c < s.col1; ++c) cut.push_back(t.values[r * cols + c]);
+  t.values = std::move(cut);
+  t.shape = {s.row1 - s.row0, s.col1 - s.col0};
+  return t;
+}
+
+}  // namespace
+
+Expected<std::optional<Slice>> parse_slice(const std::string& text) {
+  if (text.empty()) return std::optional<Slice>{};
+  Slice s;
+  size_t* parts[4] = {&s.row0, &s.row1, &s.col0, &s.col1};
+  const size_t comma = text.find(',');
+  if (comma == std::string::npos) return Error{"slice '" + text + "' is not ROWS,COLS (e.g. 0:128,0:256)"};
+  const std::string sides[2] = {text.substr(0, comma), text.substr(comma + 1)};
+  for (int i = 0; i < 2; ++i) {
+    const size_t colon = sides[i].find(':');
+    if (colon == std::string::npos) return Error{"slice '" + text + "': each side is START:END"};
+    const std::string ends[2] = {sides[i].substr(0, colon), sides[i].substr(colon + 1)};
+    for (int j = 0; j < 2; ++j) {
+      if (ends[j].empty()) continue;
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(ends[j].c_str(), &end, 10);
+      if (*end || ends[j][0] == '-') return Error{"slice '" + text + "': '" + ends[j] + "' is not a non-negative integer"};
+      *parts[2 * i + j] = static_cast<size_t>(v);
+    }
+  }
+  return std::optional<Slice>{s};
+}
+
+Expected<std::vector<SafetensorsEntry>> list_safetensors(std::span<const uint8_t> f) {
+  auto n = header_size(f.data(), f.size());
+  if (!n) return Error{n.error()};
+  return parse_header(std::string_view(reinterpret_cast<const char*>(f.data() + 8), *n),
+                      f.size() - 8 - *n);
+}
+
+Expected<Tensor> read_safetensors(std::span<const uint8_t> f, const std::string& tensor,
+                                  std::optional<Slice> slice) {
+  auto all = list_safetensors(f);
+  if (!all) return Error{all.error()};
+  const SafetensorsEntry* e = find_entry(*all, tensor);
+  if (!e) return Error{"no tensor '" + tensor + "' (the file holds: " + names_of(*all) + ")"};
+  auto n = header_size(f.data(), f.size());
+  return decode_tensor(*e, f.data() + 8 + *n + e->begin, slice);
+}
+
+Expected<std::vector<SafetensorsEntry>> list_safetensors_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return Error{"cannot open " + path};
+  const uint64_t size = static_cast<uint64_t>(in.tellg());
+  in.seekg(0);
+  uint8_t len[8] = {};
+  in.read(reinterpret_cast<char*>(len), 8);
+  auto n = header_size(len, size);
+  if (!n) return Error{path + ": " + n.error()};
+  std::string header(*n, '\0');
+  if (!in.read(header.data(), static_cast<std::streamsize>(*n))) return Error{"cannot read " + path};
+  auto all = parse_header(header, size - 8 - *n);
+  if (!all) return Error{path + ": " + all.error()};
+  return all;
+}
+
+Expected<Tensor> read_safetensors_file(const std::string& path, const std::string& tensor,
+                                       std::optional<Slice> slice) {
+  auto all = list_safetensors_file(path);
+  if (!all) return Error{all.error()};
+  const SafetensorsEntry* e = find_entry(*all, tensor);
+  if (!e) return Error{path + ": no tensor '" + tensor + "' (the file holds: " + names_of(*all) + ")"};
+  std::ifstream in(path, std::ios::binary);
+  uint8_t len[8] = {};
+  in.read(reinterpret_cast<char*>(len), 8);
+  uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = (n << 8) | len[i];
+  std::vector<uint8_t> bytes(e->end - e->begin);
+  in.seekg(static_cast<std::streamoff>(8 + n + e->begin));
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())))
+    return Error{"cannot read tensor '" + tensor + "' from " + path};
+  auto t = decode_tensor(*e, bytes.data(), slice);
+  if (!t) return Error{path + ": " + t.error()};
+  return t;
+}
+
+}  // namespace pl::io

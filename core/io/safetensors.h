@@ -1,0 +1,41 @@
+// The safetensors format (huggingface/safetensors, format as of 0.4-0.5): an 8-byte
+// little-endian header length, a JSON header naming each tensor's dtype, shape and byte range,
+// then the data. List the tensors, read one by name, optionally a 2-D slice of it (tensors
+// of more than two dimensions are seen as (product of the leading dims) x last).
+// Dtypes read: F64 F32 F16 BF16 F8_E4M3 F8_E5M2 F8_E8M0 I8 U8 I16 U16 I32 U32 I64 U64 BOOL.
+// The header is validated before any data is read: size limits, JSON syntax, known dtypes,
+// shapes whose byte count matches the offsets, offsets inside the file, no overlaps needed.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/io/tensor.h"
+#include "core/util/expected.h"
+
+namespace pl::io {
+
+struct SafetensorsEntry {
+  std::string name;
+  std::string dtype;            // as in the file: "BF16"
+  std::vector<size_t> shape;
+  size_t begin = 0, end = 0;    // byte range in the data section
+};
+
+struct Slice {  // [row0, row1) x [col0, col1) of the matrix view
+  size_t row0 = 0, row1 = 0, col0 = 0, col1 = 0;
+};
+// "0:128,0:256"; an empty side means the whole range ("":,0:64").
+Expected<std::optional<Slice>> parse_slice(const std::string& text);
+
+Expected<std::vector<SafetensorsEntry>> list_safetensors(std::span<const uint8_t> file);
+Expected<Tensor> read_safetensors(std::span<const uint8_t> file, const std::string& tensor,
+                                  std::optional<Slice> slice = {});
+
+Expected<std::vector<SafetensorsEntry>> list_safetensors_file(const std::string& path);
+Expected<Tensor> read_safetensors_file(const std::string& path, const std::string& tensor,
+                                       std::optional<Slice> slice = {});
+
+}  // namespace pl::io

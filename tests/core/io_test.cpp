@@ -1,0 +1,200 @@
+// .npy and .safetensors readers against files written by NumPy and the safetensors package
+// (tests/data/io/gen_io.py), the .npy writer by round trip, and hostile files: every
+// truncation of a valid file, lying headers, huge shapes -- a clear error, never a crash.
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/dtype/codec.h"
+#include "core/dtype/format_lookup.h"
+#include "core/io/npy.h"
+#include "core/io/safetensors.h"
+#include "core/util/number_text.h"
+#include "tests/core/test_util.h"
+
+namespace pl::io {
+namespace {
+
+const std::string kDir = PL_IO_DIR;
+
+nlohmann::json expected() {
+  std::ifstream in(kDir + "/expected.json");
+  EXPECT_TRUE(in) << "missing tests/data/io/expected.json";
+  return nlohmann::json::parse(in);
+}
+
+std::vector<double> doubles(const nlohmann::json& j) {
+  std::vector<double> v;
+  for (const auto& x : j) v.push_back(*parse_number(x.get<std::string>()));
+  return v;
+}
+
+std::vector<uint8_t> bytes_of(const std::string& file) {
+  auto b = read_file(kDir + "/" + file, 1 << 20);
+  EXPECT_TRUE(b) << b.error();
+  return b ? *b : std::vector<uint8_t>{};
+}
+
+TEST(Npy, ReadsWhatNumpyWrote) {
+  const auto e = expected();
+  ASSERT_GE(e["npy"].size(), 13u);
+  for (const auto& f : e["npy"]) {
+    const std::string file = f["file"];
+    SCOPED_TRACE(file);
+    std::optional<DType> raw;
+    if (!f["raw"].is_null()) raw = *parse_dtype(f["raw"].get<std::string>());
+    auto t = read_npy(kDir + "/" + file, raw);
+    ASSERT_TRUE(t) << t.error();
+    EXPECT_EQ(t->shape, f["shape"].get<std::vector<size_t>>());
+    EXPECT_EQ(t->values, doubles(f["values"]));
+  }
+}
+
+TEST(Npy, RawBytesNeedADtypeAndTheRightWidth) {
+  auto t = read_npy(kDir + "/bf16_raw.npy", DType::float8_e4m3fn);  // 2-byte codes, 1-byte type
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().find("cannot hold raw float8_e4m3fn"), std::string::npos);
+  t = read_npy(kDir + "/f64.npy", DType::bfloat16);
+  ASSERT_FALSE(t);
+  t = read_npy(kDir + "/f64.npy", DType::float32);
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().find("read natively"), std::string::npos);
+}
+
+TEST(Npy, WriterRoundTripsEveryKind) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::vector<double> v = {1.5, -2.25, 0.0, 448.0, -0.001953125, 3.0};
+  for (DType t : {DType::float64, DType::float32, DType::float16, DType::bfloat16,
+                  DType::float8_e4m3fn, DType::float4_e2m1fn, DType::int16}) {
+    SCOPED_TRACE(std::string(name(t)));
+    const std::string path = (dir / ("pl_rt_" + std::string(name(t)) + ".npy")).string();
+    std::vector<double> in = v;
+    if (t == DType::int16) in = {1, -2, 0, 448, -7, 3};
+    ASSERT_TRUE(write_npy(path, {2, 3}, in, t));
+    const bool raw = t == DType::bfloat16 || t == DType::float8_e4m3fn || t == DType::float4_e2m1fn;
+    auto back = read_npy(path, raw ? std::optional<DType>(t) : std::nullopt);
+    ASSERT_TRUE(back) << back.error();
+    EXPECT_EQ(back->shape, (std::vector<size_t>{2, 3}));
+    for (size_t i = 0; i < in.size(); ++i)
+      EXPECT_EQ(back->values[i], is_float(t) ? round_to(info(t).format, in[i], {}) : in[i]) << i;
+    std::filesystem::remove(path);
+  }
+  EXPECT_FALSE(write_npy((dir / "pl_bad.npy").string(), {1}, std::vector<double>{0.5}, DType::int8));
+}
+
+TEST(Npy, EveryTruncationIsAnError) {
+  const auto good = bytes_of("f32_big_endian.npy");
+  for (size_t n = 0; n < good.size(); ++n) {
+    auto t = parse_npy(std::span(good).first(n));
+    EXPECT_FALSE(t) << "prefix of " << n << " bytes";
+  }
+  EXPECT_TRUE(parse_npy(good));
+  auto longer = good;
+  longer.push_back(0);
+  auto t = parse_npy(longer);
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().find("after the array's data"), std::string::npos);
+}
+
+std::vector<uint8_t> npy_with_header(const std::string& dict, size_t data_bytes = 0) {
+  const uint8_t prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                              static_cast<uint8_t>(dict.size() & 0xff), static_cast<uint8_t>(dict.size() >> 8)};
+  std::vector<uint8_t> b(10 + dict.size() + data_bytes, 0);
+  std::memcpy(b.data(), prefix, 10);
+  std::memcpy(b.data() + 10, dict.data(), dict.size());
+  return b;
+}
+
+TEST(Npy, LyingOrHostileHeadersAreErrors) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999, 99999999999), }", "elements"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", "truncated"},
+      {"{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", "complex"},
+      {"{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", "structured"},
+      {"{'descr': '<f4', 'fortran_order': maybe, 'shape': (1,), }", "fortran_order"},
+      {"{'descr': '<f4', 'shape': (1,), }", "lacks"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", "non-negative"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x': 1}", "unexpected header key"},
+      {"{'descr': '<f16', 'fortran_order': False, 'shape': (1,), }", "not supported"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,) ", "malformed"},
+      {"{'descr': 'O', 'fortran_order': False, 'shape': (1,), }", "not a simple"},
+      {"[1, 2]", "not a dictionary"},
+  };
+  for (const auto& [dict, expect] : cases) {
+    auto t = parse_npy(npy_with_header(dict, 4));
+    ASSERT_FALSE(t) << dict;
+    EXPECT_NE(t.error().find(expect), std::string::npos) << dict << " -> " << t.error();
+  }
+  std::vector<uint8_t> v9 = npy_with_header("{}");
+  v9[6] = 9;
+  EXPECT_NE(parse_npy(v9).error().find("version 9"), std::string::npos);
+  // A bool byte other than 0/1 and an int64 beyond 2^53 are refused, not misread.
+  auto b = npy_with_header("{'descr': '|b1', 'fortran_order': False, 'shape': (1,), }");
+  b.push_back(2);
+  EXPECT_FALSE(parse_npy(b));
+}
+
+TEST(Safetensors, ListsAndReadsWhatTheLibraryWrote) {
+  const auto e = expected()["safetensors"];
+  auto list = list_safetensors_file(kDir + "/model.safetensors");
+  ASSERT_TRUE(list) << list.error();
+  EXPECT_EQ(list->size(), 4u);
+  for (const auto& name : {"layer.weight", "layer.bias", "emb", "bf"}) {
+    SCOPED_TRACE(name);
+    auto t = read_safetensors_file(kDir + "/model.safetensors", name);
+    ASSERT_TRUE(t) << t.error();
+    EXPECT_EQ(t->shape, e[name]["shape"].get<std::vector<size_t>>());
+    EXPECT_EQ(t->values, doubles(e[name]["values"]));
+  }
+  auto slice = parse_slice("1:4,2:5");
+  ASSERT_TRUE(slice);
+  auto t = read_safetensors_file(kDir + "/model.safetensors", "layer.weight", *slice);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_EQ(t->values, doubles(e["layer.weight[1:4,2:5]"]["values"]));
+  // The in-memory reader agrees with the file reader.
+  auto mem = read_safetensors(bytes_of("model.safetensors"), "bf");
+  ASSERT_TRUE(mem);
+  EXPECT_EQ(mem->values, doubles(e["bf"]["values"]));
+}
+
+TEST(Safetensors, BadNamesSlicesAndFilesAreErrors) {
+  auto t = read_safetensors_file(kDir + "/model.safetensors", "nope");
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().find("layer.weight"), std::string::npos);  // names what is there
+  t = read_safetensors_file(kDir + "/model.safetensors", "layer.weight", Slice{0, 7, 0, 5});
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().find("does not fit"), std::string::npos);
+  EXPECT_FALSE(parse_slice("1:2"));
+  EXPECT_FALSE(parse_slice("a:2,0:1"));
+  const auto good = bytes_of("model.safetensors");
+  for (size_t n = 0; n < good.size(); n += 7) EXPECT_FALSE(read_safetensors(std::span(good).first(n), "bf")) << n;
+  auto lie = [](const std::string& header) {
+    std::vector<uint8_t> b(8);
+    uint64_t n = header.size();
+    std::memcpy(b.data(), &n, 8);
+    b.insert(b.end(), header.begin(), header.end());
+    b.resize(b.size() + 16, 0);
+    return b;
+  };
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"x":{"dtype":"F32","shape":[4],"data_offsets":[0,32]}})", "outside"},
+      {R"({"x":{"dtype":"F32","shape":[5],"data_offsets":[0,16]}})", "needs 20 bytes"},
+      {R"({"x":{"dtype":"F32","shape":[4294967296,4294967296,4294967296],"data_offsets":[0,16]}})", "elements"},
+      {R"({"x":{"dtype":"C64","shape":[2],"data_offsets":[0,16]}})", "not supported"},
+      {R"({"x":{"dtype":"F32","shape":[-4],"data_offsets":[0,16]}})", "non-negative"},
+      {R"({"x":[1,2]})", "needs dtype"},
+      {R"({"x":)", "not a JSON object"},
+  };
+  for (const auto& [header, expect] : cases) {
+    auto r = list_safetensors(lie(header));
+    ASSERT_FALSE(r) << header;
+    EXPECT_NE(r.error().find(expect), std::string::npos) << header << " -> " << r.error();
+  }
+  std::vector<uint8_t> huge(16, 0xff);
+  EXPECT_NE(list_safetensors(huge).error().find("limit"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pl::io
