@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each over its corpus for
+# FUZZ_SECONDS (default 30). The corpus in tests/fuzz/corpus/ is then merged down to the inputs
+# that add coverage;
+# a crash leaves its input in build-fuzz/ and fails the script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${FUZZ_SECONDS:-30}"
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DPL_CORE_ONLY=ON -DPL_SANITIZE=ON -DPL_FUZZ=ON -DPL_CUDA=OFF >/dev/null
+cmake --build build-fuzz --parallel --target npy_fuzz safetensors_fuzz
+for target in npy safetensors; do
+  corpus="tests/fuzz/corpus/$target"
+  mkdir -p "$corpus"
+  echo "fuzz: $target for ${seconds}s over $(ls "$corpus" | wc -l) corpus files"
+  (cd build-fuzz && "./tests/fuzz/${target}_fuzz" -max_total_time="$seconds" -max_len=4096 \
+     -print_final_stats=1 "../$corpus" 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::new_units_added|==[0-9]+==ERROR)" || true)
+  if compgen -G "build-fuzz/crash-*" >/dev/null; then echo "fuzz: $target crashed"; exit 1; fi
+  # Keep the corpus small: only the inputs that add coverage.
+  rm -rf "build-fuzz/min-$target" && mkdir -p "build-fuzz/min-$target"
+  (cd build-fuzz && "./tests/fuzz/${target}_fuzz" -merge=1 "min-$target" "../$corpus" >/dev/null 2>&1)
+  rm -rf "$corpus" && mv "build-fuzz/min-$target" "$corpus"
+  echo "fuzz: $target corpus kept at $(ls "$corpus" | wc -l) files"
+done

@@ -1,0 +1,14 @@
+// libFuzzer target: any bytes through the .npy parser, plain and as raw bfloat16 / float8
+// codes. The parser must return a value or an error; sanitizers catch the rest.
+#include <cstddef>
+#include <cstdint>
+
+#include "core/io/npy.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::span<const uint8_t> bytes(data, size);
+  (void)pl::io::parse_npy(bytes);
+  (void)pl::io::parse_npy(bytes, pl::DType::bfloat16);
+  (void)pl::io::parse_npy(bytes, pl::DType::float8_e4m3fn);
+  return 0;
+}
