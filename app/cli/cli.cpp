@@ -61,6 +61,10 @@ int run(int argc, char** argv) {
       add_promote);
   add("dot", "Dot-product error versus length for accumulation models, with the classical bounds",
       add_dot);
+  add("matmul", "One matrix product in any dtypes: error against float64, split by where it came from",
+      add_matmul);
+  add("run", "Run an experiment file (JSON) and write its results into a folder", add_run);
+  add("tensors", "List the tensors of a .safetensors (or .npy) file", add_tensors);
 
   std::vector<std::string> args = protect_negative_values(argc, argv);
   std::vector<const char*> cargs{argv[0]};

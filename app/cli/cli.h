@@ -19,6 +19,9 @@ Runner add_bench(CLI::App& app);
 Runner add_devices(CLI::App& app);
 Runner add_promote(CLI::App& app);
 Runner add_dot(CLI::App& app);
+Runner add_matmul(CLI::App& app);
+Runner add_run(CLI::App& app);
+Runner add_tensors(CLI::App& app);
 
 // Undoes the protection of values like "-inf" that CLI11 would read as options.
 std::string restore_value(const std::string& arg);

@@ -52,4 +52,15 @@ bool parse_rounding(const char* text, Rounding* out) {
   return false;
 }
 
+bool parse_overflow(const char* text, Overflow* out) {
+  for (int i = 0; i < kOverflowCount; ++i) {
+    auto o = static_cast<Overflow>(i);
+    if (std::strcmp(text, overflow_name(o)) == 0) {
+      *out = o;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace pl

@@ -48,5 +48,6 @@ const char* rounding_label(Rounding r);      // "nearest, ties to even", ...
 const char* overflow_name(Overflow o);       // "default", "saturate", "no-saturate"
 const char* cast_path_name(CastPath p);      // "direct", "via-float32"
 bool parse_rounding(const char* text, Rounding* out);
+bool parse_overflow(const char* text, Overflow* out);  // the overflow_name() spellings
 
 }  // namespace pl

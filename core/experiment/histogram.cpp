@@ -6,30 +6,47 @@
 namespace pl::experiment {
 namespace {
 
-// Bin of x among increasing edges (left-closed; the last bin includes its right edge),
-// found by binary search so bins match the edges exactly whatever rounding made them.
-void add(Histogram& h, double x) {
-  if (!std::isfinite(x)) {
-    ++h.nonfinite;
-    return;
+// Adds values to a histogram. Each value's bin is first guessed from the bin formula, then
+// moved until the edges themselves agree (left-closed bins; the last one includes its right
+// edge), so bins match the edges exactly whatever rounding made them.
+class Binner {
+ public:
+  explicit Binner(Histogram& h)
+      : h_(h), bins_(h.counts.size()), log_(h.scale == BinScale::Log10),
+        origin_(log_ ? std::log10(h.edges.front()) : h.edges.front()),
+        per_unit_(static_cast<double>(bins_) /
+                  ((log_ ? std::log10(h.edges.back()) : h.edges.back()) - origin_)) {}
+
+  void add(double x) {
+    if (!std::isfinite(x)) {
+      ++h_.nonfinite;
+      return;
+    }
+    if (log_ && x <= 0) {
+      ++h_.zeros;
+      return;
+    }
+    if (x < h_.edges.front()) {
+      ++h_.below;
+      return;
+    }
+    if (x > h_.edges.back()) {
+      ++h_.above;
+      return;
+    }
+    const double pos = ((log_ ? std::log10(x) : x) - origin_) * per_unit_;
+    size_t bin = static_cast<size_t>(std::clamp(pos, 0.0, static_cast<double>(bins_ - 1)));
+    while (bin > 0 && x < h_.edges[bin]) --bin;
+    while (bin + 1 < bins_ && x >= h_.edges[bin + 1]) ++bin;
+    ++h_.counts[bin];
   }
-  if (h.scale == BinScale::Log10 && x <= 0) {
-    ++h.zeros;
-    return;
-  }
-  if (x < h.edges.front()) {
-    ++h.below;
-    return;
-  }
-  if (x > h.edges.back()) {
-    ++h.above;
-    return;
-  }
-  auto it = std::upper_bound(h.edges.begin(), h.edges.end(), x);
-  size_t bin = static_cast<size_t>(it - h.edges.begin()) - 1;
-  if (bin >= h.counts.size()) bin = h.counts.size() - 1;  // x == the last edge
-  ++h.counts[bin];
-}
+
+ private:
+  Histogram& h_;
+  size_t bins_;
+  bool log_;
+  double origin_, per_unit_;
+};
 
 }  // namespace
 
@@ -46,7 +63,8 @@ Histogram linear_histogram(std::span<const double> values, double lo, double hi,
   for (int i = 0; i <= bins; ++i) h.edges.push_back(lo + (hi - lo) * i / bins);
   h.edges.back() = hi;
   h.counts.assign(static_cast<size_t>(bins), 0);
-  for (double x : values) add(h, x);
+  Binner binner(h);
+  for (double x : values) binner.add(x);
   return h;
 }
 
@@ -61,7 +79,8 @@ Histogram log_histogram(std::span<const double> values, double lo, double hi, in
   h.edges.front() = lo;
   h.edges.back() = hi;
   h.counts.assign(static_cast<size_t>(bins), 0);
-  for (double x : values) add(h, x);
+  Binner binner(h);
+  for (double x : values) binner.add(x);
   return h;
 }
 

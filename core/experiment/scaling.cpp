@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/dtype/codec.h"
+#include "core/dtype/describe.h"
 #include "core/util/names.h"
 
 namespace pl::experiment {
@@ -36,7 +37,12 @@ class ElementRounder {
   double operator()(double v, uint64_t index, Quantised& q) {
     double r;
     if (is_float(t_)) {
-      if (std::fabs(v) > top_) ++q.saturated;
+      // Saturated: rounding with an unbounded exponent would have gone past the largest
+      // value (a hair above it that rounds down to it anyway is not counted).
+      if (std::fabs(v) > top_) {
+        const double step = ulp_at(info(t_).format, top_);
+        if (std::nearbyint(std::fabs(v) / step) * step > top_) ++q.saturated;
+      }
       r = round_to(info(t_).format, v, o_, index);
     } else {
       r = std::nearbyint(v);  // ties to even

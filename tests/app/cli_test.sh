@@ -90,6 +90,36 @@ check dot-bad-model 2 "model must be sequential" -- "$PL" dot --accumulate f32:s
 check dot-bad-dtype 2 "at most float32 precision" -- "$PL" dot --a-dtype float64
 check dot-bad-k 2 "is not a length" -- "$PL" dot --k 16,abc
 check promote-zerodim-range 2 'OverflowError in NumPy 2' -- "$PL" promote --framework numpy --b-kind zerodim --b-value 300 int8 int8
+IO="$PL_DATA/io"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+check matmul-drawn 0 'output rounding' -- "$PL" matmul --m 16 --n 8 --k 64
+check matmul-fp8 0 'float8_e4m3fn, per-tensor \(amax' -- "$PL" matmul --linear --m 8 --n 8 --k 64 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn --input-scaling per-tensor --weight-scaling per-tensor --accumulate f32:sequential
+check matmul-json 0 '"within_deterministic"' -- "$PL" matmul --m 4 --n 4 --k 32 --accumulate f16:chunked:8 --json
+check matmul-files 0 'linear: x \(3 x 4\)' -- "$PL" matmul --linear --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4" --out "$TMP/c.npy"
+check matmul-out 0 '\(3, 2\)' -- "$PL" tensors "$TMP/c.npy"
+check matmul-raw 0 'bfloat16, none' -- "$PL" matmul --linear --raw --a "$IO/bf16_raw.npy" --b "$IO/bf16_raw.npy" --input-dtype bfloat16 --weight-dtype bfloat16
+check matmul-shapes 2 'do not fit' -- "$PL" matmul --a "$IO/f64.npy" --b "$IO/f64.npy"
+check matmul-one-file 2 'give both the input and the weight' -- "$PL" matmul --a "$IO/f64.npy"
+check matmul-bad-tensor 2 "no tensor 'nope' \(the file holds: layer.weight" -- "$PL" matmul --a "$IO/f64.npy" --b "$IO/model.safetensors:nope"
+check matmul-bad-dtype 2 "did you mean" -- "$PL" matmul --input-dtype bfloat61
+check matmul-bad-recipe 2 'NVFP4 elements are float4_e2m1fn' -- "$PL" matmul --input-scaling nvfp4
+check matmul-missing-file 2 'cannot open' -- "$PL" matmul --a "$TMP/none.npy" --b "$TMP/none.npy"
+check tensors-list 0 'layer.weight +F32 +\(6, 5\)' -- "$PL" tensors "$IO/model.safetensors"
+cat > "$TMP/exp.json" <<'JSON'
+{"experiment": "linear", "m": 8, "n": 8, "k": 64, "input": "float8_e4m3fn", "weight": "float8_e5m2",
+ "input_scaling": "mx", "weight_scaling": "mx", "accumulate": "f32:sequential", "bias": "bfloat16",
+ "input_data": {"distribution": "outlier-channels", "outlier_gain": 50}}
+JSON
+check run-config 0 'wrote .*result.json' -- "$PL" run "$TMP/exp.json" --out "$TMP/out"
+check run-setup-reruns 0 'arithmetic' -- "$PL" run "$TMP/out/setup.json" --out "$TMP/out2"
+check run-csv 0 'arithmetic,ulps' -- cat "$TMP/out/histograms.csv"
+echo '{"experiment": "linear", "colour": 3}' > "$TMP/bad.json"
+check run-unknown-key 2 "unknown key 'colour'" -- "$PL" run "$TMP/bad.json" --out "$TMP/o3"
+echo '{"m": 0}' > "$TMP/bad2.json"
+check run-bad-shape 2 "'m': must be a positive integer|dimension" -- "$PL" run "$TMP/bad2.json" --out "$TMP/o4"
+echo '{"m": ' > "$TMP/bad3.json"
+check run-bad-json 2 'not valid JSON' -- "$PL" run "$TMP/bad3.json" --out "$TMP/o5"
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"
 echo "$passes passed, $fails failed"

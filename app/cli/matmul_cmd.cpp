@@ -1,0 +1,100 @@
+// precision-lab matmul [--a A.npy --b B.npy [--bias b.npy]] [--linear] [--m M --n N --k K]
+//   [--input-dtype T] [--weight-dtype T] [--bias-dtype T] [--accumulate SPEC] [--output-dtype T]
+//   [--rounding MODE] [--overflow POLICY] [--input-scaling R] [--weight-scaling R]
+//   [--data DIST] [--weight-data DIST] [--seed S] [--raw] [--high-precision]
+//   [--out C.npy] [--save DIR] [--json]
+// One product and its error statistics against the float64 reference, split into input
+// rounding, arithmetic and output rounding. Operands from .npy / .safetensors files, or drawn.
+#include <iostream>
+
+#include "app/cli/cli.h"
+#include "app/cli/matmul_report.h"
+#include "core/io/npy.h"
+
+namespace pl::cli {
+namespace {
+
+struct MatmulArgs {
+  std::string a, b, bias, input = "bfloat16", weight = "bfloat16", bias_dtype, output = "float32";
+  std::string accumulate = "f32:blas", rounding = "rne", overflow = "default";
+  std::string input_scaling = "none", weight_scaling = "none", data = "normal", weight_data = "normal";
+  size_t m = 256, n = 256, k = 256;
+  uint64_t seed = 0;
+  bool linear = false, raw = false, high = false, json = false;
+  std::string out, save;
+};
+
+}  // namespace
+
+Runner add_matmul(CLI::App& app) {
+  auto a = std::make_shared<MatmulArgs>();
+  app.add_option("--a", a->a, "A (or x for --linear): FILE.npy or FILE.safetensors:TENSOR[@R0:R1,C0:C1]");
+  app.add_option("--b", a->b, "B (k x n), or W (n x k) with --linear");
+  app.add_option("--bias", a->bias, "bias file (n values); with --bias-dtype");
+  app.add_flag("--linear", a->linear, "y = x W^T + b instead of C = A B");
+  app.add_option("--m", a->m, "rows of A when drawn");
+  app.add_option("--n", a->n, "columns of the result when drawn");
+  app.add_option("--k", a->k, "reduction length when drawn");
+  app.add_option("--input-dtype", a->input, "dtype of A / x");
+  app.add_option("--weight-dtype", a->weight, "dtype of B / W");
+  app.add_option("--bias-dtype", a->bias_dtype, "dtype of the bias (adds a bias)");
+  app.add_option("--accumulate", a->accumulate,
+                 "f64 | f32:blas | f64:blas | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N] [:rtz...]");
+  app.add_option("--output-dtype", a->output, "dtype of the result");
+  app.add_option("--rounding", a->rounding, "rounding of inputs and output: rne rna rtz up down stochastic");
+  app.add_option("--overflow", a->overflow, "default | saturate | no-saturate");
+  app.add_option("--input-scaling", a->input_scaling,
+                 "none | per-tensor | delayed | per-channel | per-channel-asymmetric | mx | nvfp4");
+  app.add_option("--weight-scaling", a->weight_scaling, "as --input-scaling");
+  app.add_option("--data", a->data, "distribution of drawn inputs: normal uniform torch-linear heavy-tailed outlier-channels");
+  app.add_option("--weight-data", a->weight_data, "distribution of drawn weights");
+  app.add_option("--seed", a->seed, "seed of the drawn operands");
+  app.add_flag("--raw", a->raw, ".npy files hold raw codes of the input/weight dtypes (uint16 for bfloat16, ...)");
+  app.add_flag("--high-precision", a->high, "double-double reference even for narrow dtypes");
+  app.add_option("--out", a->out, "write the result to this .npy (narrow dtypes as raw codes)");
+  app.add_option("--save", a->save, "write result.json, setup.json and histograms.csv into this folder");
+  app.add_flag("--json", a->json, "machine-readable results");
+  return [a]() {
+    nlohmann::json j = {{"experiment", a->linear ? "linear" : "matmul"}, {"m", a->m}, {"n", a->n},
+                        {"k", a->k}, {"input", a->input}, {"weight", a->weight}, {"output", a->output},
+                        {"accumulate", a->accumulate}, {"rounding", a->rounding},
+                        {"overflow", a->overflow}, {"input_scaling", a->input_scaling},
+                        {"weight_scaling", a->weight_scaling}, {"input_data", a->data},
+                        {"weight_data", a->weight_data}, {"seed", a->seed},
+                        {"high_precision_reference", a->high}, {"raw", a->raw}};
+    if (!a->bias_dtype.empty()) j["bias"] = a->bias_dtype;
+    if (!a->a.empty()) j["input_file"] = a->a;
+    if (!a->b.empty()) j["weight_file"] = a->b;
+    if (!a->bias.empty()) j["bias_file"] = a->bias;
+    auto spec = experiment::matmul_spec_from_json(j);
+    if (!spec) {
+      std::fprintf(stderr, "error: %s\n", spec.error().c_str());
+      return kExitBadInput;
+    }
+    experiment::MatmulSpec& s = spec.value();
+    auto r = run_with_progress(s, a->json);
+    if (!r) {
+      std::fprintf(stderr, "error: %s\n", r.error().c_str());
+      return kExitBadInput;
+    }
+    if (!a->out.empty()) {
+      auto w = io::write_npy(a->out, {r->config.m, r->config.n}, r->result, r->config.output);
+      if (!w) {
+        std::fprintf(stderr, "error: %s\n", w.error().c_str());
+        return kExitFailed;
+      }
+    }
+    if (!a->save.empty()) {
+      auto saved = save_results(s, *r, a->save);
+      if (!saved) {
+        std::fprintf(stderr, "error: %s\n", saved.error().c_str());
+        return kExitFailed;
+      }
+    }
+    if (a->json) std::cout << experiment::to_json(*r).dump(1) << "\n";
+    else print_report(*r);
+    return kExitOk;
+  };
+}
+
+}  // namespace pl::cli

@@ -1,0 +1,86 @@
+#include "app/cli/matmul_report.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/experiment/matmul_files.h"
+#include "core/util/number_text.h"
+
+namespace pl::cli {
+
+using namespace experiment;
+
+Expected<MatmulResult> run_with_progress(MatmulSpec& spec, bool quiet) {
+  auto ops = load_operands(spec);
+  if (!ops) return Error{ops.error()};
+  const bool tty = !quiet && isatty(fileno(stderr));
+  auto r = run_matmul(spec.config, std::move(ops).value(), [tty](double f) {
+    if (!tty) return;
+    const int width = 30, filled = static_cast<int>(f * width);
+    std::fprintf(stderr, "\r[%.*s%*s] %5.1f%%", filled, "==============================",
+                 width - filled, "", 100 * f);
+  });
+  if (tty) std::fprintf(stderr, "\r%45s\r", "");
+  return r;
+}
+
+void print_report(const MatmulResult& r) {
+  const MatmulConfig& c = r.config;
+  const bool lin = c.op == MatmulOp::Linear;
+  std::printf("%s: %s (%zu x %zu) %s  x  %s (%zu x %zu) %s%s -> %s\n", std::string(matmul_op_name(c.op)).c_str(),
+              lin ? "x" : "A", c.m, c.k, r.input_report.recipe.c_str(), lin ? "W^T, W" : "B", lin ? c.n : c.k,
+              lin ? c.k : c.n, r.weight_report.recipe.c_str(),
+              c.bias ? (" + bias " + std::string(name(*c.bias))).c_str() : "", std::string(name(c.output)).c_str());
+  std::printf("arithmetic: %s\nreference:  %s; rounding %s, overflow %s\n\n", r.product_method.c_str(),
+              r.reference_method.c_str(), rounding_name(c.cast.rounding), overflow_name(c.cast.overflow));
+  std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", "error", "max |e|", "mean |e|", "max rel",
+              "normwise", "max ulp", "mean bits", "SQNR dB");
+  for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {
+    const ErrorStats& s = e->stats;
+    std::printf("%-16s %11.3e %11.3e %11.3e %11.3e %9.2f %9.2f %9.1f\n", e->name.c_str(), s.max_abs,
+                s.mean_abs, s.max_rel, s.normwise_rel, s.max_ulp, s.mean_bits, s.sqnr_db);
+  }
+  const ErrorStats& t = r.total.stats;
+  if (t.nan || t.inf || t.saturated || t.flushed)
+    std::printf("outright: %zu NaN, %zu overflow to Inf, %zu saturated, %zu flushed to zero\n", t.nan,
+                t.inf, t.saturated, t.flushed);
+  const double n = static_cast<double>(r.compared ? r.compared : 1);
+  std::printf("\narithmetic error / (|A||B|): max %.3e; bound gamma %.3e (%.1f%% within), "
+              "probabilistic %.3e (%.1f%% within)\n",
+              r.max_scaled_arithmetic, r.bounds.deterministic, 100.0 * r.within_deterministic / n,
+              r.bounds.probabilistic, 100.0 * r.within_probabilistic / n);
+  for (const auto& [label, o] : {std::pair{"input", &r.input_report}, std::pair{"weight", &r.weight_report}})
+    if (o->saturated || o->flushed)
+      std::printf("%s: %zu values saturated, %zu nonzero values flushed to zero by the recipe\n", label,
+                  o->saturated, o->flushed);
+  std::printf("seconds: generate %.3f, quantise %.3f, reference %.3f, product %.3f, analysis %.3f, total %.3f\n",
+              r.seconds.generate, r.seconds.quantise, r.seconds.reference, r.seconds.product,
+              r.seconds.analysis, r.seconds.total());
+}
+
+Expected<bool> save_results(const MatmulSpec& spec, const MatmulResult& r, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
+  auto write = [&](const std::string& file, const std::string& text) -> bool {
+    std::ofstream o(dir + "/" + file);
+    return static_cast<bool>(o << text);
+  };
+  nlohmann::json setup = to_json(spec);
+  if (!write("setup.json", setup.dump(2) + "\n") || !write("result.json", to_json(r).dump(1) + "\n"))
+    return Error{"cannot write into " + dir};
+  std::string csv = "component,histogram,bin_low,bin_high,count\n";
+  for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output})
+    for (const auto& [kind, h] : {std::pair{"relative", &e->relative}, std::pair{"signed", &e->signed_error},
+                                  std::pair{"ulps", &e->ulps}})
+      for (size_t i = 0; i < h->counts.size(); ++i)
+        csv += e->name + "," + kind + "," + shortest_double(h->edges[i]) + "," +
+               shortest_double(h->edges[i + 1]) + "," + std::to_string(h->counts[i]) + "\n";
+  if (!write("histograms.csv", csv)) return Error{"cannot write into " + dir};
+  return true;
+}
+
+}  // namespace pl::cli

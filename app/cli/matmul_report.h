@@ -1,0 +1,21 @@
+// Printing and saving a matrix experiment's results, shared by `matmul` and `run`.
+#pragma once
+
+#include <string>
+
+#include "core/experiment/matmul.h"
+#include "core/experiment/matmul_json.h"
+#include "core/util/expected.h"
+
+namespace pl::cli {
+
+// Runs the experiment with a progress line on a terminal (stderr), loading files first.
+Expected<experiment::MatmulResult> run_with_progress(experiment::MatmulSpec& spec, bool quiet);
+
+void print_report(const experiment::MatmulResult& r);
+
+// DIR/result.json, DIR/setup.json (re-runnable with `run`), DIR/histograms.csv.
+Expected<bool> save_results(const experiment::MatmulSpec& spec, const experiment::MatmulResult& r,
+                            const std::string& dir);
+
+}  // namespace pl::cli

@@ -1,0 +1,35 @@
+// precision-lab tensors FILE.safetensors | FILE.npy
+// Lists the tensors a file holds: name, dtype, shape (a .npy file holds one).
+#include <cstdio>
+
+#include "app/cli/cli.h"
+#include "core/io/npy.h"
+#include "core/io/safetensors.h"
+
+namespace pl::cli {
+
+Runner add_tensors(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  app.add_option("file", *path, ".safetensors or .npy file")->required();
+  return [path]() {
+    if (path->size() >= 4 && path->compare(path->size() - 4, 4, ".npy") == 0) {
+      auto t = io::read_npy(*path);
+      if (!t) {
+        std::fprintf(stderr, "error: %s\n", t.error().c_str());
+        return kExitBadInput;
+      }
+      std::printf("%-40s %-8s %s\n", "(array)", t->stored_as.c_str(), io::shape_text(t->shape).c_str());
+      return kExitOk;
+    }
+    auto list = io::list_safetensors_file(*path);
+    if (!list) {
+      std::fprintf(stderr, "error: %s\n", list.error().c_str());
+      return kExitBadInput;
+    }
+    for (const auto& e : *list)
+      std::printf("%-40s %-8s %s\n", e.name.c_str(), e.dtype.c_str(), io::shape_text(e.shape).c_str());
+    return kExitOk;
+  };
+}
+
+}  // namespace pl::cli

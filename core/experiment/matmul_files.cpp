@@ -1,0 +1,48 @@
+#include "core/experiment/matmul_files.h"
+
+#include "core/io/load.h"
+
+namespace pl::experiment {
+
+Expected<MatmulOperands> load_operands(MatmulSpec& spec) {
+  MatmulFiles& f = spec.files;
+  MatmulConfig& c = spec.config;
+  MatmulOperands ops;
+  if (f.input.empty() != f.weight.empty())
+    return Error{"give both the input and the weight file, or neither (then both are drawn)"};
+  if (f.input.empty()) {
+    if (!f.bias.empty()) return Error{"a bias file needs input and weight files too"};
+    return ops;
+  }
+  auto raw = [&](DType t) { return f.raw ? std::optional<DType>(t) : std::nullopt; };
+  auto a = io::load_tensor(f.input, raw(c.input));
+  if (!a) return Error{"input: " + a.error()};
+  auto b = io::load_tensor(f.weight, raw(c.weight));
+  if (!b) return Error{"weight: " + b.error()};
+  if (a->shape.size() != 2 || b->shape.size() != 2)
+    return Error{"input " + io::shape_text(a->shape) + " and weight " + io::shape_text(b->shape) +
+                 " must both be 2-D (slice a larger tensor with @ROWS,COLS)"};
+  c.m = a->shape[0];
+  c.k = a->shape[1];
+  const size_t bk = c.op == MatmulOp::Matmul ? b->shape[0] : b->shape[1];
+  c.n = c.op == MatmulOp::Matmul ? b->shape[1] : b->shape[0];
+  if (bk != c.k)
+    return Error{std::string(c.op == MatmulOp::Matmul ? "matmul" : "linear") + ": input " +
+                 io::shape_text(a->shape) + " and " + (c.op == MatmulOp::Matmul ? "B " : "W ") +
+                 io::shape_text(b->shape) + " do not fit (" +
+                 (c.op == MatmulOp::Matmul ? "A is m x k, B is k x n" : "x is m x k, W is n x k") + ")"};
+  ops.a = std::move(a->values);
+  ops.b = std::move(b->values);
+  if (!f.bias.empty()) {
+    if (!c.bias) return Error{"a bias file needs a bias dtype"};
+    auto bias = io::load_tensor(f.bias, raw(*c.bias));
+    if (!bias) return Error{"bias: " + bias.error()};
+    if (bias->values.size() != c.n)
+      return Error{"bias " + io::shape_text(bias->shape) + " does not fit " + std::to_string(c.n) + " output columns"};
+    ops.bias = std::move(bias->values);
+  }
+  if (auto why = check(c); !why.empty()) return Error{why};
+  return ops;
+}
+
+}  // namespace pl::experiment

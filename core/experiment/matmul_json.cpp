@@ -1,0 +1,248 @@
+#include "core/experiment/matmul_json.h"
+
+#include <cmath>
+#include <set>
+
+#include "core/dtype/format_lookup.h"
+#include "core/experiment/dot_sweep.h"
+
+namespace pl::experiment {
+namespace {
+
+using nlohmann::json;
+
+// JSON has no inf/nan: they are written as strings.
+json number(double x) {
+  if (std::isfinite(x)) return x;
+  return std::isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf");
+}
+
+struct Reader {
+  const json& j;
+  std::string error;
+
+  bool fail(const std::string& key, const std::string& why) {
+    if (error.empty()) error = "'" + key + "': " + why;
+    return false;
+  }
+  bool size(const char* key, size_t* out) {
+    if (!j.contains(key)) return true;
+    if (!j[key].is_number_unsigned()) return fail(key, "must be a positive integer");
+    *out = j[key].get<size_t>();
+    return true;
+  }
+  bool dtype(const char* key, DType* out) {
+    if (!j.contains(key)) return true;
+    if (!j[key].is_string()) return fail(key, "must be a dtype name");
+    auto t = parse_dtype(j[key].get<std::string>());
+    if (!t) return fail(key, t.error());
+    *out = *t;
+    return true;
+  }
+  bool scaling(const char* key, Scaling* out) {
+    if (!j.contains(key)) return true;
+    const json& v = j[key];
+    const json kind = v.is_object() ? (v.contains("kind") ? v["kind"] : json()) : v;
+    if (!kind.is_string()) return fail(key, "must be a recipe name or {\"kind\": ..., \"history\": N}");
+    auto k = parse_scaling(kind.get<std::string>());
+    if (!k) return fail(key, "unknown recipe '" + kind.get<std::string>() +
+                                 "' (none, per-tensor, delayed, per-channel, per-channel-asymmetric, mx, nvfp4)");
+    out->kind = *k;
+    if (v.is_object())
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        if (it.key() == "kind") continue;
+        if (it.key() != "history") return fail(key, "unknown key '" + it.key() + "'");
+        if (!it.value().is_number_integer()) return fail(key, "history must be an integer");
+        out->history = it.value().get<int>();
+      }
+    return true;
+  }
+  bool data(const char* key, DataSource* out) {
+    if (!j.contains(key)) return true;
+    const json& v = j[key];
+    const json dist = v.is_object() ? (v.contains("distribution") ? v["distribution"] : json()) : v;
+    if (!dist.is_string()) return fail(key, "must be a distribution name or {\"distribution\": ...}");
+    auto d = parse_distribution(dist.get<std::string>());
+    if (!d) return fail(key, "unknown distribution '" + dist.get<std::string>() +
+                                 "' (normal, uniform, torch-linear, heavy-tailed, outlier-channels)");
+    out->distribution = *d;
+    if (v.is_object())
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        if (it.key() == "distribution") continue;
+        double* field = it.key() == "scale" ? &out->scale
+                        : it.key() == "dof" ? &out->dof
+                        : it.key() == "outlier_fraction" ? &out->outlier_fraction
+                        : it.key() == "outlier_gain" ? &out->outlier_gain : nullptr;
+        if (!field) return fail(key, "unknown key '" + it.key() + "'");
+        if (!it.value().is_number()) return fail(key, it.key() + " must be a number");
+        *field = it.value().get<double>();
+      }
+    if (auto why = check(*out); !why.empty()) return fail(key, why);
+    return true;
+  }
+  bool string(const char* key, std::string* out) {
+    if (!j.contains(key)) return true;
+    if (!j[key].is_string()) return fail(key, "must be a string");
+    *out = j[key].get<std::string>();
+    return true;
+  }
+  bool boolean(const char* key, bool* out) {
+    if (!j.contains(key)) return true;
+    if (!j[key].is_boolean()) return fail(key, "must be true or false");
+    *out = j[key].get<bool>();
+    return true;
+  }
+};
+
+json data_json(const DataSource& d) {
+  return {{"distribution", distribution_name(d.distribution)}, {"scale", d.scale}, {"dof", d.dof},
+          {"outlier_fraction", d.outlier_fraction}, {"outlier_gain", d.outlier_gain}};
+}
+
+json scaling_json(const Scaling& s) { return {{"kind", scaling_name(s.kind)}, {"history", s.history}}; }
+
+// The spec string parse_accumulation reads back.
+std::string accumulation_spec(const Accumulation& a) {
+  std::string s(short_name(a.format));
+  switch (a.kind) {
+    case AccumKind::Float64: return "f64";
+    case AccumKind::Sequential: s += ":sequential"; break;
+    case AccumKind::Pairwise: s += ":pairwise:" + std::to_string(a.block); break;
+    case AccumKind::Kahan: s += ":kahan"; break;
+    case AccumKind::Chunked: s += ":chunked:" + std::to_string(a.chunk); break;
+    case AccumKind::Blas: s += ":blas"; break;
+  }
+  if (a.rounding != Rounding::NearestEven) s += std::string(":") + rounding_name(a.rounding);
+  return s;
+}
+
+}  // namespace
+
+Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
+  if (!j.is_object()) return Error{"an experiment is a JSON object"};
+  static const std::set<std::string> known = {
+      "experiment", "m", "n", "k", "input", "weight", "bias", "output", "accumulate", "rounding",
+      "overflow", "input_scaling", "weight_scaling", "input_data", "weight_data", "bias_data",
+      "seed", "high_precision_reference", "threads", "input_file", "weight_file", "bias_file",
+      "raw", "comment"};
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
+  MatmulSpec spec;
+  MatmulConfig& c = spec.config;
+  Reader r{j, {}};
+  std::string op = "linear", accumulate, rounding = "rne", overflow = "default";
+  r.string("experiment", &op);
+  if (op == "matmul") c.op = MatmulOp::Matmul;
+  else if (op == "linear") c.op = MatmulOp::Linear;
+  else r.fail("experiment", "'" + op + "' is not matmul or linear");
+  r.size("m", &c.m) && r.size("n", &c.n) && r.size("k", &c.k);
+  r.dtype("input", &c.input) && r.dtype("weight", &c.weight) && r.dtype("output", &c.output);
+  if (j.contains("bias") && !j["bias"].is_null()) {
+    DType b = DType::float32;
+    if (r.dtype("bias", &b)) c.bias = b;
+  }
+  if (r.string("accumulate", &accumulate) && !accumulate.empty()) {
+    std::string why;
+    auto a = parse_accumulation(accumulate, &why);
+    if (a) c.accumulate = *a;
+    else r.fail("accumulate", why);
+  }
+  if (r.string("rounding", &rounding) && !parse_rounding(rounding.c_str(), &c.cast.rounding))
+    r.fail("rounding", "'" + rounding + "' is not rne, rna, rtz, up, down or stochastic");
+  if (r.string("overflow", &overflow) && !parse_overflow(overflow.c_str(), &c.cast.overflow))
+    r.fail("overflow", "'" + overflow + "' is not default, saturate or no-saturate");
+  r.scaling("input_scaling", &c.input_scaling) && r.scaling("weight_scaling", &c.weight_scaling);
+  r.data("input_data", &c.input_data) && r.data("weight_data", &c.weight_data) &&
+      r.data("bias_data", &c.bias_data);
+  if (j.contains("seed")) {
+    if (j["seed"].is_number_unsigned()) c.seed = j["seed"].get<uint64_t>();
+    else r.fail("seed", "must be a non-negative integer");
+  }
+  r.boolean("high_precision_reference", &c.high_precision_reference);
+  if (j.contains("threads")) {
+    if (j["threads"].is_number_unsigned()) c.threads = j["threads"].get<unsigned>();
+    else r.fail("threads", "must be a non-negative integer");
+  }
+  r.string("input_file", &spec.files.input);
+  r.string("weight_file", &spec.files.weight);
+  r.string("bias_file", &spec.files.bias);
+  r.boolean("raw", &spec.files.raw);
+  if (!r.error.empty()) return Error{r.error};
+  if (auto why = check(c); !why.empty()) return Error{why};
+  return spec;
+}
+
+json to_json(const MatmulSpec& s) {
+  const MatmulConfig& c = s.config;
+  json j = {{"experiment", matmul_op_name(c.op)}, {"m", c.m}, {"n", c.n}, {"k", c.k},
+            {"input", name(c.input)}, {"weight", name(c.weight)},
+            {"bias", c.bias ? json(name(*c.bias)) : json()}, {"output", name(c.output)},
+            {"accumulate", accumulation_spec(c.accumulate)},
+            {"rounding", rounding_name(c.cast.rounding)}, {"overflow", overflow_name(c.cast.overflow)},
+            {"input_scaling", scaling_json(c.input_scaling)},
+            {"weight_scaling", scaling_json(c.weight_scaling)},
+            {"input_data", data_json(c.input_data)}, {"weight_data", data_json(c.weight_data)},
+            {"bias_data", data_json(c.bias_data)}, {"seed", c.seed},
+            {"high_precision_reference", c.high_precision_reference}};
+  if (!s.files.input.empty()) j["input_file"] = s.files.input;
+  if (!s.files.weight.empty()) j["weight_file"] = s.files.weight;
+  if (!s.files.bias.empty()) j["bias_file"] = s.files.bias;
+  if (s.files.raw) j["raw"] = true;
+  return j;
+}
+
+json to_json(const ErrorStats& s) {
+  return {{"count", s.count}, {"nan", s.nan}, {"inf", s.inf}, {"saturated", s.saturated},
+          {"flushed", s.flushed}, {"max_abs", number(s.max_abs)}, {"mean_abs", number(s.mean_abs)},
+          {"rms_abs", number(s.rms_abs)}, {"p50_abs", number(s.p50_abs)},
+          {"p90_abs", number(s.p90_abs)}, {"p99_abs", number(s.p99_abs)},
+          {"max_rel", number(s.max_rel)}, {"mean_rel", number(s.mean_rel)},
+          {"rel_floor", number(s.rel_floor)}, {"normwise_rel", number(s.normwise_rel)},
+          {"max_ulp", number(s.max_ulp)}, {"mean_ulp", number(s.mean_ulp)},
+          {"min_bits", number(s.min_bits)}, {"mean_bits", number(s.mean_bits)},
+          {"sqnr_db", number(s.sqnr_db)}};
+}
+
+json to_json(const Histogram& h) {
+  json edges = json::array();
+  for (double e : h.edges) edges.push_back(number(e));
+  return {{"scale", h.scale == BinScale::Log10 ? "log10" : "linear"}, {"edges", edges},
+          {"counts", h.counts}, {"below", h.below}, {"above", h.above}, {"zeros", h.zeros},
+          {"nonfinite", h.nonfinite}};
+}
+
+json to_json(const MatmulResult& r) {
+  auto component = [](const ErrorComponent& c) {
+    return json{{"name", c.name}, {"stats", to_json(c.stats)},
+                {"histograms", {{"relative", to_json(c.relative)},
+                                {"signed", to_json(c.signed_error)},
+                                {"ulps", to_json(c.ulps)}}}};
+  };
+  auto operand = [](const OperandReport& o) {
+    return json{{"recipe", o.recipe}, {"saturated", o.saturated}, {"flushed", o.flushed},
+                {"amax", number(o.amax)}};
+  };
+  const FloatFormat& acc = info(result_dtype(r.config.accumulate)).format;
+  return {
+      {"config", to_json(MatmulSpec{r.config, {}})},
+      {"reference", r.reference_method},
+      {"product", r.product_method},
+      {"components", {component(r.total), component(r.input), component(r.arithmetic), component(r.output)}},
+      {"bounds", {{"k", r.config.k}, {"deterministic", number(r.bounds.deterministic)},
+                  {"probabilistic", number(r.bounds.probabilistic)},
+                  {"max_scaled_arithmetic_error", number(r.max_scaled_arithmetic)},
+                  {"within_deterministic", r.within_deterministic},
+                  {"within_probabilistic", r.within_probabilistic}, {"compared", r.compared},
+                  {"scaled_arithmetic_histogram", to_json(r.scaled_arithmetic)}}},
+      {"unit_roundoff", {{"input", unit_roundoff(info(r.config.input).format)},
+                         {"weight", unit_roundoff(info(r.config.weight).format)},
+                         {"accumulator", unit_roundoff(acc)},
+                         {"output", unit_roundoff(info(r.config.output).format)}}},
+      {"operands", {{"input", operand(r.input_report)}, {"weight", operand(r.weight_report)},
+                    {"bias", operand(r.bias_report)}}},
+      {"seconds", {{"generate", r.seconds.generate}, {"quantise", r.seconds.quantise},
+                   {"reference", r.seconds.reference}, {"product", r.seconds.product},
+                   {"analysis", r.seconds.analysis}, {"total", r.seconds.total()}}}};
+}
+
+}  // namespace pl::experiment

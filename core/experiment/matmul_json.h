@@ -1,0 +1,44 @@
+// The experiment file: a matrix experiment described in JSON (docs/experiment-json.md), and
+// its results written back as JSON. Every key is checked: an unknown key, a bad dtype name,
+// a shape that does not fit or a recipe a dtype cannot take is an error naming the key.
+//
+//   {"experiment": "linear", "m": 256, "n": 256, "k": 1024,
+//    "input": "float8_e4m3fn", "weight": "float8_e4m3fn", "bias": "bfloat16",
+//    "output": "bfloat16", "accumulate": "f32:sequential", "rounding": "rne",
+//    "overflow": "default", "input_scaling": "per-tensor",
+//    "weight_scaling": {"kind": "delayed", "history": 16},
+//    "input_data": {"distribution": "outlier-channels", "outlier_gain": 50},
+//    "weight_data": "torch-linear", "seed": 1, "high_precision_reference": false,
+//    "input_file": "x.npy", "weight_file": "w.safetensors:layer.weight",
+//    "raw": false}
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/experiment/matmul.h"
+#include "core/util/expected.h"
+
+namespace pl::experiment {
+
+// Files named by an experiment (empty: drawn from the data source).
+struct MatmulFiles {
+  std::string input, weight, bias;  // "x.npy" or "model.safetensors:name[:r0:r1,c0:c1]"
+  bool raw = false;                 // .npy integer elements are raw codes of the dtype
+};
+
+struct MatmulSpec {
+  MatmulConfig config;
+  MatmulFiles files;
+};
+
+Expected<MatmulSpec> matmul_spec_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const MatmulSpec& s);
+
+// Results without the per-element arrays: stats, histograms, bounds, reports and timings.
+nlohmann::json to_json(const MatmulResult& r);
+nlohmann::json to_json(const ErrorStats& s);
+nlohmann::json to_json(const Histogram& h);
+
+}  // namespace pl::experiment

@@ -1,0 +1,36 @@
+#include "core/io/load.h"
+
+#include "core/io/npy.h"
+#include "core/io/safetensors.h"
+
+namespace pl::io {
+namespace {
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+}  // namespace
+
+Expected<Tensor> load_tensor(const std::string& spec, std::optional<DType> raw_as) {
+  const size_t st = spec.find(".safetensors");
+  if (st == std::string::npos) {
+    if (!ends_with(spec, ".npy"))
+      return Error{"'" + spec + "': name a .npy file or FILE.safetensors:TENSOR[@ROWS,COLS]"};
+    return read_npy(spec, raw_as);
+  }
+  const std::string path = spec.substr(0, st + 12);
+  std::string rest = spec.substr(st + 12);
+  if (rest.empty() || rest[0] != ':')
+    return Error{"'" + spec + "': name the tensor, as " + path + ":TENSOR (see `precision-lab tensors " + path + "`)"};
+  rest = rest.substr(1);
+  std::optional<Slice> slice;
+  if (const size_t at = rest.rfind('@'); at != std::string::npos) {
+    auto s = parse_slice(rest.substr(at + 1));
+    if (!s) return Error{s.error()};
+    slice = *s;
+    rest = rest.substr(0, at);
+  }
+  if (raw_as) return Error{"raw views are for .npy files; safetensors files name their dtype"};
+  return read_safetensors_file(path, rest, slice);
+}
+
+}  // namespace pl::io

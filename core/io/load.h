@@ -1,0 +1,18 @@
+// One way to name a tensor in a file, for the command line and experiment files:
+//   x.npy                                  a .npy array
+//   model.safetensors:layer.weight         a tensor of a .safetensors file
+//   model.safetensors:layer.weight@0:128,0:256   a 2-D slice of it (rows, then columns)
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/io/tensor.h"
+#include "core/util/expected.h"
+
+namespace pl::io {
+
+// `raw_as`: .npy integer elements are raw codes of this dtype (bfloat16, float8, ...).
+Expected<Tensor> load_tensor(const std::string& spec, std::optional<DType> raw_as = {});
+
+}  // namespace pl::io
