@@ -7,6 +7,8 @@
 #include <fstream>
 
 #include "core/experiment/matmul_files.h"
+#include "core/export/figure_export.h"
+#include "core/figure/experiment_figures.h"
 #include "core/util/number_text.h"
 
 namespace pl::cli {
@@ -61,6 +63,18 @@ void print_report(const MatmulResult& r) {
               r.seconds.analysis, r.seconds.total());
 }
 
+Expected<bool> save_figures(const std::vector<figure::Figure>& figures, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
+  for (const figure::Figure& f : figures)
+    for (auto type : {figure::FileType::Png, figure::FileType::Svg, figure::FileType::Pdf, figure::FileType::Csv}) {
+      auto w = figure::export_figure(f, dir + "/" + f.name + "." + figure::extension(type), type);
+      if (!w) return w;
+    }
+  return true;
+}
+
 Expected<bool> save_results(const MatmulSpec& spec, const MatmulResult& r, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -80,7 +94,7 @@ Expected<bool> save_results(const MatmulSpec& spec, const MatmulResult& r, const
         csv += e->name + "," + kind + "," + shortest_double(h->edges[i]) + "," +
                shortest_double(h->edges[i + 1]) + "," + std::to_string(h->counts[i]) + "\n";
   if (!write("histograms.csv", csv)) return Error{"cannot write into " + dir};
-  return true;
+  return save_figures(figure::matmul_figures(r), dir);
 }
 
 }  // namespace pl::cli

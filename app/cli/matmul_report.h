@@ -2,9 +2,11 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/experiment/matmul.h"
 #include "core/experiment/matmul_json.h"
+#include "core/figure/figure.h"
 #include "core/util/expected.h"
 
 namespace pl::cli {
@@ -14,7 +16,11 @@ Expected<experiment::MatmulResult> run_with_progress(experiment::MatmulSpec& spe
 
 void print_report(const experiment::MatmulResult& r);
 
-// DIR/result.json, DIR/setup.json (re-runnable with `run`), DIR/histograms.csv.
+// Every figure as DIR/NAME.png, .svg, .pdf and .csv.
+Expected<bool> save_figures(const std::vector<figure::Figure>& figures, const std::string& dir);
+
+// DIR/result.json, DIR/setup.json (re-runnable with `run`), DIR/histograms.csv and the
+// experiment's figures (core/figure/experiment_figures.h).
 Expected<bool> save_results(const experiment::MatmulSpec& spec, const experiment::MatmulResult& r,
                             const std::string& dir);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <future>
 
 #include "core/backend/blas.h"
@@ -81,7 +82,9 @@ ErrorComponent component(std::string name, const std::vector<double>& value,
   const double span = c.stats.max_abs > 0 ? c.stats.max_abs : 1.0;
   c.signed_error = linear_histogram(signed_e, -span, span, 41);
   c.relative = log_histogram_auto(rel);
-  c.ulps = linear_histogram(ulps, 0, std::max(1.0, std::ceil(c.stats.max_ulp)), 40);
+  // Ulps in log bins: near-zero references make ulp counts span decades, and every component
+  // must share one binning to be drawn together.
+  c.ulps = log_histogram_auto(ulps, 8);
   return c;
 }
 
@@ -90,7 +93,11 @@ OperandReport report(DType t, const Scaling& s, const Quantised& q) {
   r.recipe = std::string(name(t)) + ", " + std::string(scaling_name(s.kind));
   if (s.kind == ScalingKind::PerTensor || s.kind == ScalingKind::PerTensorDelayed ||
       s.kind == ScalingKind::NVFP4)
-    r.recipe += " (amax " + shortest_double(q.amax) + ")";
+  {
+    char amax[32];
+    std::snprintf(amax, sizeof amax, "%.4g", q.amax);
+    r.recipe += std::string(" (amax ") + amax + ")";
+  }
   r.saturated = q.saturated;
   r.flushed = q.flushed;
   r.amax = q.amax;

@@ -69,7 +69,7 @@ struct ErrorComponent {
   ErrorStats stats;
   Histogram relative;          // log10 bins of |e| / max(|ref|, floor)
   Histogram signed_error;      // linear bins of e, symmetric about 0
-  Histogram ulps;              // linear bins of |e| in ulps of the output dtype
+  Histogram ulps;              // log10 bins (8 a decade) of |e| in ulps of the output dtype
 };
 
 struct OperandReport {

@@ -1,0 +1,439 @@
+#include "core/export/figure_export.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+
+#include "core/util/number_text.h"
+
+namespace pl::figure {
+namespace {
+
+struct Range {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -std::numeric_limits<double>::infinity();
+  void add(double v, bool log) {
+    if (!std::isfinite(v) || (log && v <= 0)) return;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  bool empty() const { return !(lo <= hi); }
+};
+
+// Data ranges, widened to whole decades on log axes and padded a little on linear ones.
+void finish(Range& r, const Axis& a, bool from_zero) {
+  if (a.min) r.lo = *a.min;
+  if (a.max) r.hi = *a.max;
+  if (r.empty()) r = {a.log ? 1e-1 : 0, a.log ? 1e1 : 1};
+  if (a.log) {
+    if (!a.min) r.lo = std::pow(10, std::floor(std::log10(r.lo)));
+    if (!a.max) r.hi = std::pow(10, std::ceil(std::log10(r.hi)));
+    if (r.hi <= r.lo) r.hi = r.lo * 10;
+    return;
+  }
+  if (from_zero && !a.min) r.lo = std::min(r.lo, 0.0);
+  if (r.hi <= r.lo) {
+    const double pad = r.lo == 0 ? 1 : std::fabs(r.lo) * 0.1;
+    r.lo -= pad;
+    r.hi += pad;
+  }
+  if (!a.max) r.hi += (r.hi - r.lo) * 0.05;
+  if (!a.min && !(from_zero && r.lo == 0)) r.lo -= (r.hi - r.lo) * 0.05;
+}
+
+struct Mapper {
+  Range r;
+  bool log;
+  double p0, p1;  // pixel positions of r.lo and r.hi
+  double operator()(double v) const {
+    const double t = log ? (std::log10(v) - std::log10(r.lo)) / (std::log10(r.hi) - std::log10(r.lo))
+                         : (v - r.lo) / (r.hi - r.lo);
+    return p0 + t * (p1 - p0);
+  }
+};
+
+std::string tick_text(double v, bool log) {
+  if (log) {
+    const int e = static_cast<int>(std::lround(std::log10(v)));
+    if (e >= -2 && e <= 3) return shortest_double(std::pow(10, e));
+    return "1e" + std::to_string(e);
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", std::fabs(v) < 1e-300 ? 0.0 : v);
+  return buf;
+}
+
+std::vector<double> ticks(const Range& r, bool log) {
+  std::vector<double> t;
+  if (log) {
+    const int d0 = static_cast<int>(std::ceil(std::log10(r.lo) - 1e-9));
+    const int d1 = static_cast<int>(std::floor(std::log10(r.hi) + 1e-9));
+    const int step = std::max(1, (d1 - d0) / 8 + 1);
+    for (int d = d0; d <= d1; d += step) t.push_back(std::pow(10, d));
+    return t;
+  }
+  const double raw = (r.hi - r.lo) / 6;
+  const double mag = std::pow(10, std::floor(std::log10(raw)));
+  const double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
+  for (double v = std::ceil(r.lo / step) * step; v <= r.hi + step * 1e-9; v += step) t.push_back(v);
+  return t;
+}
+
+void set_color(cairo_t* cr, const Color& c) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a); }
+
+void text(cairo_t* cr, const std::string& s, double x, double y, double size, double align_x,
+          double align_y, bool bold = false) {
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                         bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, size);
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, s.c_str(), &e);
+  cairo_move_to(cr, x - e.width * align_x - e.x_bearing, y - e.height * align_y - e.y_bearing);
+  cairo_show_text(cr, s.c_str());
+}
+
+// Text shrunk (down to 70%) and then cut with an ellipsis to fit `width`.
+void text_fitted(cairo_t* cr, std::string s, double x, double y, double size, double width) {
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_text_extents_t e;
+  for (double scale = 1.0; scale >= 0.7; scale -= 0.05) {
+    cairo_set_font_size(cr, size * scale);
+    cairo_text_extents(cr, s.c_str(), &e);
+    if (e.x_advance <= width) return text(cr, s, x, y, size * scale, 0, 0.5);
+  }
+  while (s.size() > 4) {
+    s.pop_back();
+    cairo_text_extents(cr, (s + "...").c_str(), &e);
+    if (e.x_advance <= width) break;
+  }
+  text(cr, s + "...", x, y, size * 0.7, 0, 0.5);
+}
+
+void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w, double hgt, double fs) {
+  if (h.rows == 0 || h.cols == 0) return;
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, static_cast<int>(h.cols),
+                                                    static_cast<int>(h.rows));
+  cairo_surface_flush(img);
+  unsigned char* data = cairo_image_surface_get_data(img);
+  const int stride = cairo_image_surface_get_stride(img);
+  const double span = h.vmax > h.vmin ? h.vmax - h.vmin : 1;
+  for (size_t r = 0; r < h.rows; ++r)
+    for (size_t c = 0; c < h.cols; ++c) {
+      const double v = h.values[r * h.cols + c];
+      const Color col = std::isfinite(v) ? colormap(h.map, (v - h.vmin) / span) : Color{0.5, 0.5, 0.5, 1};
+      auto* px = reinterpret_cast<uint32_t*>(data + r * stride) + c;
+      *px = (static_cast<uint32_t>(col.r * 255 + 0.5) << 16) | (static_cast<uint32_t>(col.g * 255 + 0.5) << 8) |
+            static_cast<uint32_t>(col.b * 255 + 0.5);
+    }
+  cairo_surface_mark_dirty(img);
+  cairo_save(cr);
+  cairo_rectangle(cr, x0, y0, w, hgt);
+  cairo_clip(cr);
+  cairo_translate(cr, x0, y0);
+  cairo_scale(cr, w / static_cast<double>(h.cols), hgt / static_cast<double>(h.rows));
+  cairo_set_source_surface(cr, img, 0, 0);
+  cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+  cairo_paint(cr);
+  cairo_restore(cr);
+  cairo_surface_destroy(img);
+  // Colour bar.
+  const double bx = x0 + w + 18 * fs, bw = 16 * fs;
+  for (int i = 0; i < 200; ++i) {
+    set_color(cr, colormap(h.map, i / 199.0));
+    const double yy = y0 + hgt - (i + 1) * hgt / 200;
+    cairo_rectangle(cr, bx, yy, bw, hgt / 200 + 0.5);
+    cairo_fill(cr);
+  }
+  cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+  for (int i = 0; i <= 4; ++i) {
+    const double v = h.vmin + span * i / 4, yy = y0 + hgt - hgt * i / 4;
+    text(cr, tick_text(v, false), bx + bw + 4 * fs, yy, 10 * fs, 0, 0.5);
+  }
+  cairo_save(cr);
+  cairo_translate(cr, bx + bw + 62 * fs, y0 + hgt / 2);
+  cairo_rotate(cr, -M_PI / 2);
+  text(cr, h.colorbar_label, 0, 0, 11 * fs, 0.5, 0.5);
+  cairo_restore(cr);
+}
+
+}  // namespace
+
+const char* extension(FileType t) {
+  switch (t) {
+    case FileType::Png: return "png";
+    case FileType::Svg: return "svg";
+    case FileType::Pdf: return "pdf";
+    case FileType::Csv: return "csv";
+  }
+  return "";
+}
+
+void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_paint(cr);
+  const double left = 78 * fs, right = (f.heatmap ? 120 : 24) * fs, top = 62 * fs, bottom = 58 * fs;
+  const double x0 = left, x1 = W - right, y0 = top, y1 = H - bottom;
+  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+  text(cr, f.title, x0, 22 * fs, 15 * fs, 0, 0.5, true);
+  cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+  text_fitted(cr, f.subtitle, x0, 42 * fs, 11 * fs, W - x0 - 12 * fs);
+
+  if (f.heatmap) {
+    draw_heatmap(cr, *f.heatmap, x0, y0, x1 - x0, y1 - y0, fs);
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    text(cr, f.x.label, (x0 + x1) / 2, H - 18 * fs, 12 * fs, 0.5, 0.5);
+    cairo_save(cr);
+    cairo_translate(cr, 22 * fs, (y0 + y1) / 2);
+    cairo_rotate(cr, -M_PI / 2);
+    text(cr, f.y.label, 0, 0, 12 * fs, 0.5, 0.5);
+    cairo_restore(cr);
+    text(cr, "0", x0, y1 + 14 * fs, 10 * fs, 0, 0.5);
+    text(cr, std::to_string(f.heatmap->cols), x1, y1 + 14 * fs, 10 * fs, 1, 0.5);
+    text(cr, "0", x0 - 6 * fs, y0, 10 * fs, 1, 0.5);
+    text(cr, std::to_string(f.heatmap->rows), x0 - 6 * fs, y1, 10 * fs, 1, 0.5);
+    return;
+  }
+
+  Range rx, ry;
+  bool bars = false;
+  for (const Series& s : f.series) {
+    if (s.kind == SeriesKind::Bars || s.kind == SeriesKind::Steps) {
+      bars = true;
+      for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i)
+        if (s.y[i] > 0) rx.add(s.x[i], f.x.log), rx.add(s.x[i + 1], f.x.log);
+    } else {
+      for (double v : s.x) rx.add(v, f.x.log);
+    }
+    for (double v : s.y) ry.add(v, f.y.log);
+  }
+  for (const Annotation& a : f.annotations)
+    (a.kind == AnnotationKind::VerticalLine ? rx : ry).add(a.value, a.kind == AnnotationKind::VerticalLine ? f.x.log : f.y.log);
+  finish(rx, f.x, false);
+  finish(ry, f.y, bars && !f.y.log);
+  const Mapper mx{rx, f.x.log, x0, x1}, my{ry, f.y.log, y1, y0};
+
+  // Grid, ticks and axes.
+  cairo_set_line_width(cr, 1);
+  for (double t : ticks(rx, f.x.log)) {
+    const double px = mx(t);
+    cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
+    cairo_move_to(cr, px, y0);
+    cairo_line_to(cr, px, y1);
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+    text(cr, tick_text(t, f.x.log), px, y1 + 14 * fs, 10 * fs, 0.5, 0.5);
+  }
+  for (double t : ticks(ry, f.y.log)) {
+    const double py = my(t);
+    cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
+    cairo_move_to(cr, x0, py);
+    cairo_line_to(cr, x1, py);
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+    text(cr, tick_text(t, f.y.log), x0 - 6 * fs, py, 10 * fs, 1, 0.5);
+  }
+  cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+  cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+  cairo_stroke(cr);
+  text(cr, f.x.label, (x0 + x1) / 2, H - 18 * fs, 12 * fs, 0.5, 0.5);
+  cairo_save(cr);
+  cairo_translate(cr, 18 * fs, (y0 + y1) / 2);
+  cairo_rotate(cr, -M_PI / 2);
+  text(cr, f.y.label, 0, 0, 12 * fs, 0.5, 0.5);
+  cairo_restore(cr);
+
+  // Data, clipped to the plot.
+  cairo_save(cr);
+  cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+  cairo_clip(cr);
+  const double base = f.y.log ? y1 : my(std::max(ry.lo, 0.0));
+  for (const Series& s : f.series) {
+    Color c = s.color;
+    if (s.kind == SeriesKind::Steps) {
+      set_color(cr, c);
+      cairo_set_line_width(cr, 2 * fs);
+      bool pen = false;
+      for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i) {
+        if (f.x.log && s.x[i] <= 0) continue;
+        const double a = mx(s.x[i]), b = mx(s.x[i + 1]);
+        const double top_y = s.y[i] > 0 ? my(s.y[i]) : base;
+        if (!pen) cairo_move_to(cr, a, base);
+        cairo_line_to(cr, a, top_y);
+        cairo_line_to(cr, b, top_y);
+        pen = true;
+      }
+      if (pen) {
+        cairo_rel_line_to(cr, 0, 0);
+        cairo_line_to(cr, mx(s.x[std::min(s.x.size(), s.y.size() + 1) - 1]), base);
+        cairo_stroke(cr);
+      }
+      continue;
+    }
+    if (s.kind == SeriesKind::Bars) {
+      for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i) {
+        if (!(s.y[i] > 0) || (f.x.log && s.x[i] <= 0)) continue;
+        const double a = mx(s.x[i]), b = mx(s.x[i + 1]), top_y = my(s.y[i]);
+        c.a = 0.45;
+        set_color(cr, c);
+        cairo_rectangle(cr, a, top_y, b - a, base - top_y);
+        cairo_fill_preserve(cr);
+        c.a = 1;
+        set_color(cr, c);
+        cairo_set_line_width(cr, 0.8);
+        cairo_stroke(cr);
+      }
+    } else {
+      set_color(cr, c);
+      cairo_set_line_width(cr, 2 * fs);
+      if (s.dashed) {
+        const double d[] = {6 * fs, 4 * fs};
+        cairo_set_dash(cr, d, 2, 0);
+      }
+      bool pen = false;
+      for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+        const bool ok = std::isfinite(s.x[i]) && std::isfinite(s.y[i]) &&
+                        (!f.x.log || s.x[i] > 0) && (!f.y.log || s.y[i] > 0);
+        if (!ok) {
+          pen = false;
+          continue;
+        }
+        const double px = mx(s.x[i]), py = my(s.y[i]);
+        if (s.kind == SeriesKind::Points) {
+          cairo_arc(cr, px, py, 3.5 * fs, 0, 2 * M_PI);
+          cairo_fill(cr);
+          continue;
+        }
+        if (pen) cairo_line_to(cr, px, py);
+        else cairo_move_to(cr, px, py);
+        pen = true;
+      }
+      if (s.kind == SeriesKind::Line) cairo_stroke(cr);
+      cairo_set_dash(cr, nullptr, 0, 0);
+    }
+  }
+  for (const Annotation& a : f.annotations) {
+    set_color(cr, a.color);
+    cairo_set_line_width(cr, 1.6 * fs);
+    if (a.dashed) {
+      const double d[] = {5 * fs, 4 * fs};
+      cairo_set_dash(cr, d, 2, 0);
+    }
+    if (a.kind == AnnotationKind::VerticalLine) {
+      cairo_move_to(cr, mx(a.value), y0);
+      cairo_line_to(cr, mx(a.value), y1);
+    } else {
+      cairo_move_to(cr, x0, my(a.value));
+      cairo_line_to(cr, x1, my(a.value));
+    }
+    cairo_stroke(cr);
+    cairo_set_dash(cr, nullptr, 0, 0);
+  }
+  cairo_restore(cr);
+
+  // Legend: series, then annotations, in the top-right corner.
+  double ly = y0 + 14 * fs;
+  const double lx = x1 - 250 * fs;
+  auto entry = [&](const std::string& label, const Color& c, bool dashed, bool box) {
+    if (label.empty()) return;
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+    cairo_rectangle(cr, lx - 4 * fs, ly - 8 * fs, 250 * fs, 16 * fs);
+    cairo_fill(cr);
+    set_color(cr, c);
+    if (box) {
+      cairo_rectangle(cr, lx, ly - 5 * fs, 18 * fs, 10 * fs);
+      cairo_fill(cr);
+    } else {
+      cairo_set_line_width(cr, 2 * fs);
+      if (dashed) {
+        const double d[] = {5 * fs, 3 * fs};
+        cairo_set_dash(cr, d, 2, 0);
+      }
+      cairo_move_to(cr, lx, ly);
+      cairo_line_to(cr, lx + 18 * fs, ly);
+      cairo_stroke(cr);
+      cairo_set_dash(cr, nullptr, 0, 0);
+    }
+    cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+    text(cr, label, lx + 24 * fs, ly, 10 * fs, 0, 0.5);
+    ly += 16 * fs;
+  };
+  for (const Series& s : f.series) entry(s.label, s.color, s.dashed, s.kind == SeriesKind::Bars);
+  for (const Annotation& a : f.annotations) entry(a.label, a.color, a.dashed, false);
+}
+
+std::string figure_csv(const Figure& f) {
+  std::string out;
+  if (f.heatmap) {
+    out = "# " + f.title + ": " + f.heatmap->colorbar_label + ", row-major " +
+          std::to_string(f.heatmap->rows) + " x " + std::to_string(f.heatmap->cols) + "\n";
+    for (size_t r = 0; r < f.heatmap->rows; ++r) {
+      for (size_t c = 0; c < f.heatmap->cols; ++c)
+        out += (c ? "," : "") + shortest_double(f.heatmap->values[r * f.heatmap->cols + c]);
+      out += "\n";
+    }
+    return out;
+  }
+  out = "series,kind,x_low,x_high,y\n";
+  for (const Series& s : f.series) {
+    std::string label = s.label;
+    std::replace(label.begin(), label.end(), ',', ';');
+    for (size_t i = 0; i < s.y.size(); ++i) {
+      if (s.kind == SeriesKind::Bars || s.kind == SeriesKind::Steps) {
+        if (i + 1 >= s.x.size()) break;
+        out += label + ",bar," + shortest_double(s.x[i]) + "," + shortest_double(s.x[i + 1]) + "," +
+               shortest_double(s.y[i]) + "\n";
+      } else if (i < s.x.size()) {
+        out += label + ",point," + shortest_double(s.x[i]) + ",," + shortest_double(s.y[i]) + "\n";
+      }
+    }
+  }
+  for (const Annotation& a : f.annotations) {
+    std::string label = a.label;
+    std::replace(label.begin(), label.end(), ',', ';');
+    out += label + (a.kind == AnnotationKind::VerticalLine ? ",vline," : ",hline,") +
+           shortest_double(a.value) + ",,\n";
+  }
+  return out;
+}
+
+Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type,
+                             const ExportOptions& o) {
+  if (type == FileType::Csv) {
+    std::ofstream out(path);
+    if (!(out << figure_csv(f))) return Error{"cannot write " + path};
+    return true;
+  }
+  cairo_surface_t* s = nullptr;
+  switch (type) {
+    case FileType::Png:
+      s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, static_cast<int>(o.width * o.scale),
+                                     static_cast<int>(o.height * o.scale));
+      break;
+    case FileType::Svg: s = cairo_svg_surface_create(path.c_str(), o.width, o.height); break;
+    case FileType::Pdf: s = cairo_pdf_surface_create(path.c_str(), o.width, o.height); break;
+    case FileType::Csv: break;
+  }
+  if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(s);
+    return Error{"cannot create " + path};
+  }
+  cairo_t* cr = cairo_create(s);
+  if (type == FileType::Png) cairo_scale(cr, o.scale, o.scale);
+  draw_figure(cr, f, o.width, o.height, o.font_scale);
+  cairo_destroy(cr);
+  cairo_status_t st = CAIRO_STATUS_SUCCESS;
+  if (type == FileType::Png) st = cairo_surface_write_to_png(s, path.c_str());
+  cairo_surface_finish(s);
+  if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
+  cairo_surface_destroy(s);
+  if (st != CAIRO_STATUS_SUCCESS) return Error{"cannot write " + path + ": " + cairo_status_to_string(st)};
+  return true;
+}
+
+}  // namespace pl::figure

@@ -1,0 +1,33 @@
+// Draws a figure description (core/figure/figure.h) with cairo and writes it as PNG, SVG or
+// PDF, and its data as CSV. Text uses the system's DejaVu Sans through cairo's font layer
+// (fonts-dejavu-core), falling back to cairo's default sans-serif.
+#pragma once
+
+#include <string>
+
+#include "core/figure/figure.h"
+#include "core/util/expected.h"
+
+typedef struct _cairo cairo_t;
+
+namespace pl::figure {
+
+enum class FileType : uint8_t { Png, Svg, Pdf, Csv };
+const char* extension(FileType t);  // "png", ...
+
+struct ExportOptions {
+  double width = 900, height = 560;  // points (pixels for PNG, at `scale`)
+  double scale = 1;                  // PNG only: 2 for HiDPI
+  double font_scale = 1;             // presentation mode: larger text
+};
+
+// Writes `path` (its extension need not match; `type` decides).
+Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type,
+                             const ExportOptions& o = {});
+
+// Draws into any cairo context (the window's offscreen surface uses this too).
+void draw_figure(cairo_t* cr, const Figure& f, double width, double height, double font_scale = 1);
+
+std::string figure_csv(const Figure& f);
+
+}  // namespace pl::figure

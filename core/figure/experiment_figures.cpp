@@ -1,0 +1,182 @@
+#include "core/figure/experiment_figures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/util/number_text.h"
+
+namespace pl::figure {
+namespace {
+
+using experiment::ErrorComponent;
+using experiment::Histogram;
+using experiment::MatmulResult;
+
+Series bars(const std::string& label, const Histogram& h, Color c) {
+  Series s;
+  s.label = label;
+  s.kind = SeriesKind::Bars;
+  s.x = h.edges;
+  s.y.assign(h.counts.begin(), h.counts.end());
+  s.color = c;
+  return s;
+}
+
+Annotation vline(double v, const std::string& label, Color c) {
+  Annotation a;
+  a.value = v;
+  a.label = label;
+  a.color = c;
+  return a;
+}
+
+std::string setup_line(const MatmulResult& r) {
+  const auto& c = r.config;
+  return std::string(experiment::matmul_op_name(c.op)) + " " + std::to_string(c.m) + "x" +
+         std::to_string(c.k) + "x" + std::to_string(c.n) + ": " + r.input_report.recipe + " x " +
+         r.weight_report.recipe + ", " + r.product_method.substr(0, r.product_method.find(" (")) + " -> " +
+         std::string(name(c.output));
+}
+
+std::string count_note(const Histogram& h) {
+  std::string s;
+  if (h.zeros) s += std::to_string(h.zeros) + " exact";
+  if (h.nonfinite) s += (s.empty() ? "" : ", ") + std::to_string(h.nonfinite) + " non-finite";
+  return s;
+}
+
+// Blocks of the matrix reduced to their largest-magnitude element, at most `limit` a side.
+Heatmap pooled(const std::vector<double>& v, size_t rows, size_t cols, size_t limit) {
+  Heatmap h;
+  const size_t br = (rows + limit - 1) / limit, bc = (cols + limit - 1) / limit;
+  h.rows = (rows + br - 1) / br;
+  h.cols = (cols + bc - 1) / bc;
+  h.values.assign(h.rows * h.cols, 0.0);
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) {
+      double& cell = h.values[(r / br) * h.cols + c / bc];
+      const double x = v[r * cols + c];
+      if (!(std::fabs(cell) >= std::fabs(x))) cell = x;
+    }
+  return h;
+}
+
+}  // namespace
+
+std::vector<Figure> matmul_figures(const MatmulResult& r) {
+  std::vector<Figure> out;
+  const auto& c = r.config;
+  const std::string setup = setup_line(r);
+  const DType acc = experiment::result_dtype(c.accumulate);
+  const ErrorComponent* parts[] = {&r.total, &r.input, &r.arithmetic, &r.output};
+
+  Figure attr;
+  attr.name = "error-attribution";
+  attr.title = "Where the error comes from: relative error per element";
+  attr.subtitle = setup;
+  attr.x = {"|e| / max(|reference|, floor)", true, {}, {}};
+  attr.y = {"elements", false, {}, {}};
+  for (size_t i = 0; i < 4; ++i) {
+    std::string label = parts[i]->name;
+    if (auto note = count_note(parts[i]->relative); !note.empty()) label += " (" + note + ")";
+    attr.series.push_back(bars(label, parts[i]->relative, palette(i)));
+  }
+  attr.series.front().kind = SeriesKind::Steps;  // the total is drawn over its parts
+  attr.annotations.push_back(vline(unit_roundoff(info(c.input).format), "u " + short_name(c.input), palette(4)));
+  if (acc != c.input)
+    attr.annotations.push_back(vline(unit_roundoff(info(acc).format), "u " + short_name(acc) + " (accumulator)", palette(5)));
+  if (c.output != c.input && c.output != acc)
+    attr.annotations.push_back(vline(unit_roundoff(info(c.output).format), "u " + short_name(c.output) + " (output)", palette(7)));
+  out.push_back(attr);
+
+  Figure bound;
+  bound.name = "arithmetic-vs-bound";
+  bound.title = "Arithmetic error against the accumulation model's bounds";
+  bound.subtitle = setup + "; K = " + std::to_string(c.k);
+  bound.x = {"|Cacc - Rq| / (|A||B|)", true, {}, {}};
+  bound.y = {"elements", false, {}, {}};
+  std::string label = "measured";
+  if (auto note = count_note(r.scaled_arithmetic); !note.empty()) label += " (" + note + ")";
+  bound.series.push_back(bars(label, r.scaled_arithmetic, palette(2)));
+  if (!std::isfinite(r.bounds.deterministic))
+    bound.subtitle += "; no deterministic bound (K u >= 1)";
+  if (std::isfinite(r.bounds.deterministic))
+    bound.annotations.push_back(vline(r.bounds.deterministic, "deterministic gamma_K = " + shortest_double(r.bounds.deterministic), palette(1)));
+  if (std::isfinite(r.bounds.probabilistic))
+    bound.annotations.push_back(vline(r.bounds.probabilistic, "probabilistic sqrt(K) u = " + shortest_double(r.bounds.probabilistic), palette(0)));
+  out.push_back(bound);
+
+  Figure sign;
+  sign.name = "signed-error";
+  sign.title = "Total error C - R";
+  sign.subtitle = setup;
+  sign.x = {"C - R", false, {}, {}};
+  sign.y = {"elements", false, {}, {}};
+  sign.series.push_back(bars("total", r.total.signed_error, palette(0)));
+  out.push_back(sign);
+
+  Figure ulp;
+  ulp.name = "ulp-error";
+  ulp.title = "Error in ulps of " + std::string(name(c.output));
+  ulp.subtitle = setup;
+  ulp.x = {"|e| / ulp(reference)", true, {}, {}};
+  ulp.y = {"elements", false, {}, {}};
+  for (const auto& [part, color] : {std::pair{&r.total, palette(0)}, std::pair{&r.output, palette(3)}}) {
+    std::string label = part->name;
+    if (auto note = count_note(part->ulps); !note.empty()) label += " (" + note + ")";
+    ulp.series.push_back(bars(label, part->ulps, color));
+  }
+  ulp.series.front().kind = SeriesKind::Steps;
+  ulp.annotations.push_back(vline(0.5, "half an ulp (correct rounding)", palette(1)));
+  out.push_back(ulp);
+
+  Figure heat;
+  heat.name = "error-heatmap";
+  heat.title = "Total error over the output matrix";
+  heat.subtitle = setup + (c.m > 512 || c.n > 512 ? " (blocks show their largest error)" : "");
+  heat.x = {"column j (" + std::to_string(c.n) + ")", false, {}, {}};
+  heat.y = {"row i (" + std::to_string(c.m) + ")", false, {}, {}};
+  Heatmap h = pooled(r.total_error, c.m, c.n, 512);
+  double m = 0;
+  for (double v : h.values)
+    if (std::isfinite(v)) m = std::max(m, std::fabs(v));
+  h.vmin = -(m > 0 ? m : 1);
+  h.vmax = m > 0 ? m : 1;
+  h.map = Colormap::Diverging;
+  h.colorbar_label = "C - R";
+  heat.heatmap = std::move(h);
+  out.push_back(heat);
+  return out;
+}
+
+Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
+                        const experiment::DotSweepConfig& c) {
+  Figure f;
+  f.name = "error-vs-k";
+  f.title = "Dot-product error versus length";
+  f.subtitle = std::string(name(c.a_dtype)) + " x " + std::string(name(c.b_dtype)) + ", N(0,1) inputs, " +
+               std::to_string(c.trials) + " trials per point, seed " + std::to_string(c.seed);
+  f.x = {"K", true, {}, {}};
+  f.y = {"max |e| / sum |a_k b_k|", true, {}, {}};
+  std::map<std::string, size_t> index;
+  for (const auto& r : rows) {
+    const std::string model = experiment::describe(r.model);
+    if (!index.count(model)) {
+      const size_t i = index.size();
+      index[model] = i;
+      Series measured{model, SeriesKind::Line, {}, {}, palette(i), false};
+      Series bound{model + " bound", SeriesKind::Line, {}, {}, palette(i), true};
+      f.series.push_back(measured);
+      f.series.push_back(bound);
+    }
+    const size_t i = index[model];
+    f.series[2 * i].x.push_back(static_cast<double>(r.length));
+    f.series[2 * i].y.push_back(r.max_scaled);
+    f.series[2 * i + 1].x.push_back(static_cast<double>(r.length));
+    f.series[2 * i + 1].y.push_back(r.bounds.deterministic);
+  }
+  return f;
+}
+
+}  // namespace pl::figure

@@ -1,0 +1,41 @@
+#include "core/figure/figure.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace pl::figure {
+namespace {
+
+Color hex(uint32_t rgb) {
+  return {((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0, 1};
+}
+
+Color lerp_table(const uint32_t* table, size_t n, double t) {
+  t = std::clamp(std::isnan(t) ? 0.5 : t, 0.0, 1.0) * static_cast<double>(n - 1);
+  const size_t i = std::min(static_cast<size_t>(t), n - 2);
+  const double f = t - static_cast<double>(i);
+  const Color a = hex(table[i]), b = hex(table[i + 1]);
+  return {a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f, 1};
+}
+
+}  // namespace
+
+Color palette(size_t i) {
+  // Okabe-Ito: blue, vermillion, bluish green, orange, reddish purple, sky blue, yellow, black.
+  static constexpr std::array<uint32_t, 8> kColors = {0x0072B2, 0xD55E00, 0x009E73, 0xE69F00,
+                                                      0xCC79A7, 0x56B4E9, 0xF0E442, 0x000000};
+  return hex(kColors[i % kColors.size()]);
+}
+
+Color colormap(Colormap m, double t) {
+  // Viridis sampled at 11 evenly spaced points (matplotlib's _viridis_data, CC0).
+  static constexpr uint32_t kViridis[] = {0x440154, 0x482475, 0x414487, 0x355f8d, 0x2a788e, 0x21918c,
+                                          0x22a884, 0x44bf70, 0x7ad151, 0xbddf26, 0xfde725};
+  // ColorBrewer RdBu (11 classes), reversed so low is blue and high is red.
+  static constexpr uint32_t kRdBu[] = {0x053061, 0x2166ac, 0x4393c3, 0x92c5de, 0xd1e5f0, 0xf7f7f7,
+                                       0xfddbc7, 0xf4a582, 0xd6604d, 0xb2182b, 0x67001f};
+  return m == Colormap::Viridis ? lerp_table(kViridis, 11, t) : lerp_table(kRdBu, 11, t);
+}
+
+}  // namespace pl::figure

@@ -1,0 +1,76 @@
+// A figure described once, in data: axes, series, annotations, an optional heat map. The
+// exporters (core/export/figure_export) draw it with cairo to PNG, SVG and PDF and write its
+// data as CSV; the window draws the same description, so a file shows what the screen shows.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pl::figure {
+
+struct Color {
+  double r = 0, g = 0, b = 0, a = 1;
+};
+
+// Colour-blind-safe qualitative palette (Okabe and Ito, 2008), one colour per series index.
+Color palette(size_t i);
+
+enum class SeriesKind : uint8_t {
+  Bars,   // histogram: x holds bins + 1 edges, y one count per bin
+  Steps,  // the same, drawn as an outline (for a histogram laid over others)
+  Line,   // polyline through (x, y)
+  Points, // markers at (x, y)
+};
+
+struct Series {
+  std::string label;
+  SeriesKind kind = SeriesKind::Line;
+  std::vector<double> x, y;
+  Color color;
+  bool dashed = false;
+};
+
+enum class AnnotationKind : uint8_t { VerticalLine, HorizontalLine };
+
+// A reference value drawn across the plot with its label: a unit roundoff, a bound.
+struct Annotation {
+  AnnotationKind kind = AnnotationKind::VerticalLine;
+  double value = 0;
+  std::string label;
+  Color color;
+  bool dashed = true;
+};
+
+struct Axis {
+  std::string label;
+  bool log = false;
+  std::optional<double> min, max;  // unset: from the data
+};
+
+enum class Colormap : uint8_t {
+  Viridis,  // sequential, perceptually uniform, colour-blind safe (matplotlib's viridis)
+  Diverging // blue - white - red for signed values, symmetric about zero (ColorBrewer RdBu)
+};
+
+Color colormap(Colormap m, double t);  // t in [0, 1]
+
+struct Heatmap {
+  size_t rows = 0, cols = 0;
+  std::vector<double> values;  // row-major
+  Colormap map = Colormap::Diverging;
+  double vmin = 0, vmax = 1;   // the colour bar's range (values clamp to it)
+  std::string colorbar_label;
+};
+
+struct Figure {
+  std::string name;      // file stem: "error-histogram"
+  std::string title, subtitle;
+  Axis x, y;
+  std::vector<Series> series;
+  std::vector<Annotation> annotations;
+  std::optional<Heatmap> heatmap;  // drawn instead of series when set
+};
+
+}  // namespace pl::figure
