@@ -1,5 +1,5 @@
 // precision-lab dot [--k 16,256,4096] [--a-dtype T] [--b-dtype T] [--accumulate M,M,...]
-//                   [--trials N] [--seed S] [--json]
+//                   [--trials N] [--seed S] [--json] [--save DIR]
 // Error of K-long dot products versus K, per accumulation model, against the double-double
 // reference, with each model's deterministic and probabilistic bounds beside it.
 #include <unistd.h>
@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
+#include "app/cli/matmul_report.h"
+#include "core/figure/experiment_figures.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/histogram.h"
@@ -28,6 +30,7 @@ struct DotArgs {
   int trials = 64;
   uint64_t seed = 0;
   bool json = false;
+  std::string save;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -69,6 +72,7 @@ Runner add_dot(CLI::App& app) {
   app.add_option("--trials", args->trials, "Dot products per length and model");
   app.add_option("--seed", args->seed, "Seed of the input draws");
   app.add_flag("--json", args->json, "Machine-readable output");
+  app.add_option("--save", args->save, "Write the error-versus-K figure (PNG, SVG, PDF, CSV) into this folder");
   return [args]() {
     DotSweepConfig c;
     c.trials = args->trials;
@@ -109,6 +113,13 @@ Runner add_dot(CLI::App& app) {
       if (tty) std::fprintf(stderr, "\r%5.1f%%", 100 * f);
     });
     if (tty) std::fprintf(stderr, "\r      \r");
+    if (!args->save.empty()) {
+      auto saved = save_figures({figure::dot_sweep_figure(rows, c)}, args->save);
+      if (!saved) {
+        std::fprintf(stderr, "error: %s\n", saved.error().c_str());
+        return kExitFailed;
+      }
+    }
     if (args->json) {
       nlohmann::json out{{"a_dtype", name(c.a_dtype)}, {"b_dtype", name(c.b_dtype)},
                          {"trials", c.trials}, {"seed", c.seed}, {"rows", nlohmann::json::array()}};
