@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 namespace pl::cli {
 
@@ -22,6 +23,9 @@ Runner add_dot(CLI::App& app);
 Runner add_matmul(CLI::App& app);
 Runner add_run(CLI::App& app);
 Runner add_tensors(CLI::App& app);
+Runner add_mlp(CLI::App& app);
+// Runs an MLP experiment file's JSON (shared by `mlp` and `run`); returns the exit status.
+int run_mlp_json(const nlohmann::json& j, const std::string& save, bool json_out);
 
 // Undoes the protection of values like "-inf" that CLI11 would read as options.
 std::string restore_value(const std::string& arg);

@@ -63,6 +63,14 @@ void print_report(const MatmulResult& r) {
               r.seconds.analysis, r.seconds.total());
 }
 
+Expected<bool> save_json(const std::string& dir, const std::string& file, const nlohmann::json& j) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::ofstream o(dir + "/" + file);
+  if (ec || !(o << j.dump(1) << "\n")) return Error{"cannot write " + dir + "/" + file};
+  return true;
+}
+
 Expected<bool> save_figures(const std::vector<figure::Figure>& figures, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

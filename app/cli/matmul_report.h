@@ -16,6 +16,9 @@ Expected<experiment::MatmulResult> run_with_progress(experiment::MatmulSpec& spe
 
 void print_report(const experiment::MatmulResult& r);
 
+// DIR/FILE holding the JSON, the folder made if needed.
+Expected<bool> save_json(const std::string& dir, const std::string& file, const nlohmann::json& j);
+
 // Every figure as DIR/NAME.png, .svg, .pdf and .csv.
 Expected<bool> save_figures(const std::vector<figure::Figure>& figures, const std::string& dir);
 

@@ -40,6 +40,11 @@ Runner add_run(CLI::App& app) {
       std::fprintf(stderr, "error: matrix experiments do not run on the CUDA backend yet (use cpu or auto)\n");
       return kExitFailed;
     }
+    if (j.is_object() && j.value("experiment", "") == "mlp") {
+      const int rc = run_mlp_json(j, a->out, a->json);
+      if (rc == kExitOk && !a->json) std::printf("\nwrote %s/result.json, setup.json, error-vs-layer.*\n", a->out.c_str());
+      return rc;
+    }
     auto spec = experiment::matmul_spec_from_json(j);
     if (!spec) {
       std::fprintf(stderr, "error: %s: %s\n", a->config.c_str(), spec.error().c_str());

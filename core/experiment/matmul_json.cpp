@@ -246,3 +246,64 @@ json to_json(const MatmulResult& r) {
 }
 
 }  // namespace pl::experiment
+
+namespace pl::experiment {
+
+Expected<MlpConfig> mlp_config_from_json(const json& j) {
+  if (!j.is_object()) return Error{"an experiment is a JSON object"};
+  MlpConfig c;
+  json layer = j;
+  layer["experiment"] = "linear";
+  for (const char* key : {"m", "n", "k", "input_file", "weight_file", "bias_file", "raw"})
+    if (j.contains(key)) return Error{std::string("'") + key + "' is not an MLP key (give width and batch; MLP weights are drawn)"};
+  size_t width = 256, batch = 64;
+  auto size = [&](const char* key, size_t* out) -> std::string {
+    if (!j.contains(key)) return "";
+    if (!j[key].is_number_unsigned()) return std::string("'") + key + "': must be a positive integer";
+    *out = j[key].get<size_t>();
+    layer.erase(key);
+    return "";
+  };
+  if (auto e = size("width", &width); !e.empty()) return Error{e};
+  if (auto e = size("batch", &batch); !e.empty()) return Error{e};
+  if (j.contains("layers")) {
+    if (!j["layers"].is_number_integer()) return Error{"'layers': must be an integer"};
+    c.layers = j["layers"].get<int>();
+    layer.erase("layers");
+  }
+  if (j.contains("activation")) {
+    auto a = j["activation"].is_string() ? parse_activation(j["activation"].get<std::string>()) : std::nullopt;
+    if (!a) return Error{"'activation': relu, gelu or identity"};
+    c.activation = *a;
+    layer.erase("activation");
+  }
+  layer["m"] = batch;
+  layer["n"] = width;
+  layer["k"] = width;
+  auto spec = matmul_spec_from_json(layer);
+  if (!spec) return Error{spec.error()};
+  c.layer = spec->config;
+  if (auto why = check(c); !why.empty()) return Error{why};
+  return c;
+}
+
+json to_json(const MlpConfig& c) {
+  json j = to_json(MatmulSpec{c.layer, {}});
+  for (const char* key : {"m", "n", "k"}) j.erase(key);
+  j["experiment"] = "mlp";
+  j["layers"] = c.layers;
+  j["width"] = c.layer.k;
+  j["batch"] = c.layer.m;
+  j["activation"] = activation_name(c.activation);
+  return j;
+}
+
+json to_json(const MlpResult& r) {
+  json layers = json::array();
+  for (const auto& l : r.layers)
+    layers.push_back({{"layer", l.layer}, {"network", to_json(l.network)}, {"own", to_json(l.own)},
+                      {"own_arithmetic", to_json(l.own_arithmetic)}, {"reference_rms", number(l.reference_rms)}});
+  return {{"config", to_json(r.config)}, {"layers", layers}, {"seconds", r.seconds}};
+}
+
+}  // namespace pl::experiment

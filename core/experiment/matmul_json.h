@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/experiment/matmul.h"
+#include "core/experiment/mlp.h"
 #include "core/util/expected.h"
 
 namespace pl::experiment {
@@ -35,6 +36,12 @@ struct MatmulSpec {
 
 Expected<MatmulSpec> matmul_spec_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const MatmulSpec& s);
+
+// {"experiment": "mlp", "layers": 8, "width": 256, "batch": 64, "activation": "relu", ...}
+// with the matrix experiment's dtype, accumulation, recipe, rounding, data and seed keys.
+Expected<MlpConfig> mlp_config_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const MlpConfig& c);
+nlohmann::json to_json(const MlpResult& r);
 
 // Results without the per-element arrays: stats, histograms, bounds, reports and timings.
 nlohmann::json to_json(const MatmulResult& r);

@@ -336,13 +336,35 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   }
   cairo_restore(cr);
 
-  // Legend: series, then annotations, in the top-right corner.
-  double ly = y0 + 14 * fs;
-  const double lx = x1 - 250 * fs;
+  // Legend: series, then annotations, in the corner of the plot that hides the least data.
+  size_t entries = 0;
+  for (const Series& s : f.series) entries += !s.label.empty();
+  for (const Annotation& a : f.annotations) entries += !a.label.empty();
+  const double lw = 254 * fs, lh = 16 * fs * static_cast<double>(entries) + 8 * fs;
+  auto hidden = [&](double bx, double by) {  // data points and bar tops inside the box
+    size_t n = 0;
+    for (const Series& s : f.series)
+      for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+        const bool is_bar = s.kind == SeriesKind::Bars || s.kind == SeriesKind::Steps;
+        const double xv = is_bar && i + 1 < s.x.size() ? s.x[i] : s.x[i];
+        if (!(std::isfinite(xv) && std::isfinite(s.y[i])) || (f.x.log && xv <= 0) || (f.y.log && s.y[i] <= 0)) continue;
+        if (is_bar && s.y[i] <= 0) continue;
+        const double px = mx(xv), py = my(s.y[i]);
+        if (px >= bx && px <= bx + lw && (is_bar ? py <= by + lh : (py >= by && py <= by + lh))) ++n;
+      }
+    return n;
+  };
+  const double corners[4][2] = {{x1 - lw - 4 * fs, y0 + 4 * fs}, {x0 + 8 * fs, y0 + 4 * fs},
+                                {x1 - lw - 4 * fs, y1 - lh - 4 * fs}, {x0 + 8 * fs, y1 - lh - 4 * fs}};
+  size_t best = 0, best_hidden = SIZE_MAX;
+  for (size_t i = 0; i < 4; ++i)
+    if (const size_t h = hidden(corners[i][0], corners[i][1]); h < best_hidden) best = i, best_hidden = h;
+  double ly = corners[best][1] + 12 * fs;
+  const double lx = corners[best][0] + 4 * fs;
   auto entry = [&](const std::string& label, const Color& c, bool dashed, bool box) {
     if (label.empty()) return;
     cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-    cairo_rectangle(cr, lx - 4 * fs, ly - 8 * fs, 250 * fs, 16 * fs);
+    cairo_rectangle(cr, lx - 4 * fs, ly - 8 * fs, lw - 4 * fs, 16 * fs);
     cairo_fill(cr);
     set_color(cr, c);
     if (box) {

@@ -179,4 +179,36 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
   return f;
 }
 
+Figure mlp_figure(const experiment::MlpResult& r) {
+  const auto& c = r.config;
+  Figure f;
+  f.name = "error-vs-layer";
+  f.title = "Error through the layers of an MLP";
+  f.subtitle = std::to_string(c.layers) + " layers of width " + std::to_string(c.layer.k) + ", batch " +
+               std::to_string(c.layer.m) + ", " + std::string(experiment::activation_name(c.activation)) +
+               "; " + std::string(name(c.layer.input)) + " x " + std::string(name(c.layer.weight)) + ", " +
+               experiment::describe(c.layer.accumulate) + " -> " + std::string(name(c.layer.output));
+  f.x = {"layer", false, {}, {}};
+  f.y = {"normwise relative error ||e||_F / ||ref||_F", true, {}, {}};
+  Series net{"network vs float64 network", SeriesKind::Line, {}, {}, palette(0), false};
+  Series own{"the layer's own error", SeriesKind::Line, {}, {}, palette(1), true};
+  Series arith{"the layer's arithmetic error", SeriesKind::Line, {}, {}, palette(2), true};
+  for (const auto& l : r.layers) {
+    const double x = l.layer;
+    net.x.push_back(x), net.y.push_back(l.network.normwise_rel);
+    own.x.push_back(x), own.y.push_back(l.own.normwise_rel);
+    arith.x.push_back(x), arith.y.push_back(l.own_arithmetic.normwise_rel);
+  }
+  f.series = {net, own, arith};
+  for (size_t i = 0; i < 3; ++i) {  // markers on each line, unlabelled
+    Series pts = f.series[i];
+    pts.kind = SeriesKind::Points;
+    pts.label.clear();
+    f.series.push_back(std::move(pts));
+  }
+  f.x.min = 0.5;
+  f.x.max = c.layers + 0.5;
+  return f;
+}
+
 }  // namespace pl::figure

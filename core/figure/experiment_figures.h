@@ -6,6 +6,7 @@
 
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/matmul.h"
+#include "core/experiment/mlp.h"
 #include "core/figure/figure.h"
 
 namespace pl::figure {
@@ -22,5 +23,9 @@ std::vector<Figure> matmul_figures(const experiment::MatmulResult& r);
 // deterministic bound, on log-log axes.
 Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
                         const experiment::DotSweepConfig& c);
+
+// error-vs-layer: the network's normwise relative error after each layer (against the
+// float64 network) and each layer's own error (against its exact product), log y.
+Figure mlp_figure(const experiment::MlpResult& r);
 
 }  // namespace pl::figure

@@ -120,6 +120,14 @@ echo '{"m": 0}' > "$TMP/bad2.json"
 check run-bad-shape 2 "'m': must be a positive integer|dimension" -- "$PL" run "$TMP/bad2.json" --out "$TMP/o4"
 echo '{"m": ' > "$TMP/bad3.json"
 check run-bad-json 2 'not valid JSON' -- "$PL" run "$TMP/bad3.json" --out "$TMP/o5"
+check mlp-table 0 'network err' -- "$PL" mlp --layers 3 --width 32 --batch 8
+check mlp-json 0 '"reference_rms"' -- "$PL" mlp --layers 2 --width 16 --batch 4 --activation gelu --json
+check mlp-save 0 'layer' -- "$PL" mlp --layers 2 --width 16 --batch 4 --save "$TMP/mlp"
+check mlp-figure 0 'error-vs-layer.png' -- ls "$TMP/mlp"
+check mlp-rerun 0 'wrote' -- "$PL" run "$TMP/mlp/setup.json" --out "$TMP/mlp2"
+check mlp-bad-activation 2 "relu, gelu or identity" -- "$PL" mlp --activation swish
+check dot-save 0 'error-vs-k.svg' -- bash -c "\"$PL\" dot --k 16,64 --trials 2 --save \"$TMP/dot\" >/dev/null && ls \"$TMP/dot\""
+check matmul-save-figures 0 'error-heatmap.pdf' -- bash -c "\"$PL\" matmul --m 8 --n 8 --k 16 --save \"$TMP/mm\" >/dev/null && ls \"$TMP/mm\""
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"
 echo "$passes passed, $fails failed"

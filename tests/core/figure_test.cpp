@@ -100,3 +100,41 @@ TEST(Figures, UnwritablePathIsAnError) {
 
 }  // namespace
 }  // namespace pl::figure
+
+namespace pl::figure {
+namespace {
+
+TEST(Figures, MlpFigureFollowsTheLayers) {
+  experiment::MlpConfig c;
+  c.layers = 3;
+  c.layer.m = 8;
+  c.layer.n = c.layer.k = 32;
+  auto r = experiment::run_mlp(c);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_EQ(r->layers.size(), 3u);
+  const Figure f = mlp_figure(*r);
+  ASSERT_EQ(f.series.size(), 6u);  // three lines, three sets of markers
+  EXPECT_EQ(f.series[0].x, (std::vector<double>{1, 2, 3}));
+  for (const auto& l : r->layers) {
+    EXPECT_GT(l.network.normwise_rel, 0);  // bfloat16 layers do not match float64
+    EXPECT_LT(l.network.normwise_rel, 0.05);
+  }
+}
+
+TEST(Mlp, Float64NetworkMatchesItsReference) {
+  experiment::MlpConfig c;
+  c.layers = 4;
+  c.activation = experiment::Activation::GELU;
+  c.layer.m = 4;
+  c.layer.n = c.layer.k = 16;
+  c.layer.input = c.layer.weight = c.layer.output = DType::float64;
+  c.layer.accumulate = {experiment::AccumKind::Blas, DType::float64};
+  auto r = experiment::run_mlp(c);
+  ASSERT_TRUE(r) << r.error();
+  for (const auto& l : r->layers) EXPECT_LT(l.network.normwise_rel, 1e-14);
+  c.layer.n = 8;
+  EXPECT_NE(experiment::check(c), "");
+}
+
+}  // namespace
+}  // namespace pl::figure

@@ -1,0 +1,93 @@
+// precision-lab mlp [--layers L] [--width W] [--batch B] [--activation relu|gelu|identity]
+//   [--input-dtype T] [--weight-dtype T] [--bias-dtype T] [--accumulate SPEC] [--output-dtype T]
+//   [--rounding MODE] [--input-scaling R] [--weight-scaling R] [--data DIST] [--seed S]
+//   [--save DIR] [--json]
+// Error through the layers of a small MLP (nn.Linear init) against the float64 network.
+#include <iostream>
+
+#include "app/cli/cli.h"
+#include "app/cli/matmul_report.h"
+#include "core/figure/experiment_figures.h"
+
+namespace pl::cli {
+namespace {
+struct MlpArgs {
+  int layers = 8;
+  size_t width = 256, batch = 64;
+  std::string activation = "relu", input = "bfloat16", weight = "bfloat16", bias, output = "bfloat16";
+  std::string accumulate = "f32:blas", rounding = "rne", input_scaling = "none", weight_scaling = "none",
+              data = "normal", save;
+  uint64_t seed = 0;
+  bool json = false;
+};
+}  // namespace
+
+// The experiment-file form of an MLP setup, from `run` as well.
+int run_mlp_json(const nlohmann::json& j, const std::string& save, bool json_out) {
+  auto c = experiment::mlp_config_from_json(j);
+  if (!c) {
+    std::fprintf(stderr, "error: %s\n", c.error().c_str());
+    return kExitBadInput;
+  }
+  auto r = experiment::run_mlp(*c);
+  if (!r) {
+    std::fprintf(stderr, "error: %s\n", r.error().c_str());
+    return kExitBadInput;
+  }
+  if (!save.empty()) {
+    auto saved = save_figures({figure::mlp_figure(*r)}, save);
+    if (saved) saved = save_json(save, "result.json", experiment::to_json(*r));
+    if (saved) saved = save_json(save, "setup.json", experiment::to_json(*c));
+    if (!saved) {
+      std::fprintf(stderr, "error: %s\n", saved.error().c_str());
+      return kExitFailed;
+    }
+  }
+  if (json_out) {
+    std::cout << experiment::to_json(*r).dump(1) << "\n";
+    return kExitOk;
+  }
+  std::printf("MLP: %d layers, width %zu, batch %zu, %s; %s x %s, %s -> %s\n", c->layers, c->layer.k,
+              c->layer.m, std::string(experiment::activation_name(c->activation)).c_str(),
+              std::string(name(c->layer.input)).c_str(), std::string(name(c->layer.weight)).c_str(),
+              experiment::describe(c->layer.accumulate).c_str(), std::string(name(c->layer.output)).c_str());
+  std::printf("%6s %14s %14s %14s %12s %12s\n", "layer", "network err", "own err", "own arith", "mean bits",
+              "ref RMS");
+  for (const auto& l : r->layers)
+    std::printf("%6d %14.3e %14.3e %14.3e %12.2f %12.3e\n", l.layer, l.network.normwise_rel,
+                l.own.normwise_rel, l.own_arithmetic.normwise_rel, l.network.mean_bits, l.reference_rms);
+  std::printf("(normwise relative errors; network: against the float64 network, own: the layer against "
+              "its exact product)\nseconds: %.3f\n", r->seconds);
+  return kExitOk;
+}
+
+Runner add_mlp(CLI::App& app) {
+  auto a = std::make_shared<MlpArgs>();
+  app.add_option("--layers", a->layers, "number of layers");
+  app.add_option("--width", a->width, "width of every layer");
+  app.add_option("--batch", a->batch, "rows of the input");
+  app.add_option("--activation", a->activation, "relu | gelu | identity");
+  app.add_option("--input-dtype", a->input, "dtype the activations are fed in");
+  app.add_option("--weight-dtype", a->weight, "dtype of the weights");
+  app.add_option("--bias-dtype", a->bias, "dtype of the biases (default: the weight dtype)");
+  app.add_option("--accumulate", a->accumulate, "accumulation model, as for matmul");
+  app.add_option("--output-dtype", a->output, "dtype of each layer's output");
+  app.add_option("--rounding", a->rounding, "rounding mode");
+  app.add_option("--input-scaling", a->input_scaling, "recipe for the activations");
+  app.add_option("--weight-scaling", a->weight_scaling, "recipe for the weights");
+  app.add_option("--data", a->data, "distribution of the input");
+  app.add_option("--seed", a->seed, "seed");
+  app.add_option("--save", a->save, "write the figure, result.json and setup.json into this folder");
+  app.add_flag("--json", a->json, "machine-readable results");
+  return [a]() {
+    nlohmann::json j = {{"experiment", "mlp"}, {"layers", a->layers}, {"width", a->width},
+                        {"batch", a->batch}, {"activation", a->activation}, {"input", a->input},
+                        {"weight", a->weight}, {"output", a->output}, {"accumulate", a->accumulate},
+                        {"rounding", a->rounding}, {"input_scaling", a->input_scaling},
+                        {"weight_scaling", a->weight_scaling}, {"input_data", a->data}, {"seed", a->seed}};
+    if (!a->bias.empty()) j["bias"] = a->bias;
+    return run_mlp_json(j, a->save, a->json);
+  };
+}
+
+}  // namespace pl::cli

@@ -1,0 +1,88 @@
+#include "core/experiment/mlp.h"
+
+#include <array>
+#include <chrono>
+#include <cmath>
+
+#include "core/dtype/codec.h"
+#include "core/experiment/gemm.h"
+#include "core/util/names.h"
+
+namespace pl::experiment {
+namespace {
+
+constexpr std::array<std::string_view, 3> kNames = {"relu", "gelu", "identity"};
+constexpr uint64_t kLayerIds = 100;  // data-stream ids of layer l: 100 + 2l (weight), +1 (bias)
+
+double act(Activation a, double x) {
+  switch (a) {
+    case Activation::ReLU: return std::isnan(x) ? x : (x > 0 ? x : 0.0);  // NaN stays NaN, as torch.relu
+    case Activation::GELU: return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+    case Activation::Identity: return x;
+  }
+  return x;
+}
+
+}  // namespace
+
+std::string_view activation_name(Activation a) { return kNames[static_cast<int>(a)]; }
+std::optional<Activation> parse_activation(std::string_view n) { return find_named<Activation>(kNames, n); }
+
+std::string check(const MlpConfig& c) {
+  if (c.layers < 1 || c.layers > 256) return "layers must lie in [1, 256]";
+  if (c.layer.n != c.layer.k) return "an MLP's layers are square: n must equal k (the width)";
+  return check(c.layer);
+}
+
+Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)>& progress,
+                            const std::atomic<bool>* cancel) {
+  if (auto why = check(c); !why.empty()) return Error{why};
+  const auto t0 = std::chrono::steady_clock::now();
+  MlpResult out;
+  out.config = c;
+  const size_t batch = c.layer.m, width = c.layer.k;
+  DataSource init;
+  init.distribution = Distribution::TorchLinear;
+  // Both networks start from the same input; the low-precision one carries its own
+  // activations (already values of the output dtype) from layer to layer.
+  std::vector<double> h_ref = generate(c.layer.input_data, batch, width, c.layer.seed, 1);
+  std::vector<double> h = h_ref;
+  const FloatFormat& out_fmt = info(c.layer.output).format;
+  for (int l = 0; l < c.layers; ++l) {
+    if (cancel && cancel->load()) return Error{"cancelled"};
+    const uint64_t id = kLayerIds + 2 * static_cast<uint64_t>(l);
+    std::vector<double> w = generate(init, width, width, c.layer.seed, id, width);
+    std::vector<double> b = generate(init, 1, width, c.layer.seed, id + 1, width);
+    MatmulConfig lc = c.layer;
+    lc.op = MatmulOp::Linear;
+    // nn.Linear has a bias, stored like its weight (a model cast to bfloat16 casts both);
+    // float32 beside integer weights.
+    if (!lc.bias) lc.bias = is_float(lc.weight) ? lc.weight : DType::float32;
+    auto layer = run_matmul(lc, MatmulOperands{h, w, b}, {}, cancel);
+    if (!layer) return Error{"layer " + std::to_string(l) + ": " + layer.error()};
+    // The float64 network: exact-enough products of its own activations.
+    std::vector<double> next_ref = reference_gemm({batch, width, width}, h_ref, w, false);
+    for (size_t i = 0; i < next_ref.size(); ++i) next_ref[i] = act(c.activation, next_ref[i] + b[i % width]);
+    // The low-precision network: the activation applied to the layer's output, rounded back
+    // into the output dtype (ReLU is exact; GELU is computed in float64 and rounded once).
+    std::vector<double> next(layer->result.size());
+    for (size_t i = 0; i < next.size(); ++i)
+      next[i] = round_to(out_fmt, act(c.activation, layer->result[i]), c.layer.cast, i);
+    MlpLayerResult lr;
+    lr.layer = l + 1;
+    lr.network = error_stats(next, next_ref, c.layer.output);
+    lr.own = layer->total.stats;
+    lr.own_arithmetic = layer->arithmetic.stats;
+    double sq = 0;
+    for (double v : next_ref) sq += v * v;
+    lr.reference_rms = std::sqrt(sq / static_cast<double>(next_ref.size()));
+    out.layers.push_back(lr);
+    h = std::move(next);
+    h_ref = std::move(next_ref);
+    if (progress) progress(static_cast<double>(l + 1) / c.layers);
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace pl::experiment
