@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/backend/backend.h"
+#include "core/backend/blas.h"
 #include "core/dtype/bulk_convert.h"
 #include "core/util/parallel.h"
 
@@ -28,6 +29,8 @@ class CpuBackend final : public Backend {
     d.backend = "cpu";
     d.name = cpu_model_name();
     d.cores = static_cast<int>(default_threads());
+    // Which OpenBLAS kernel runs changes speed and the bits of float32 products: say it.
+    d.runtime = blas::describe(blas::info());
     return d;
   }
 

@@ -27,6 +27,11 @@ double quantile(std::vector<double>& v, double q, size_t& from) {
 
 ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
                        DType output, double rel_floor) {
+  return error_stats(result, reference, output, rel_floor, nullptr);
+}
+
+ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
+                       DType output, double rel_floor, ElementErrors* elements) {
   const FloatFormat& f = info(output).format;
   ErrorStats s;
   s.rel_floor = rel_floor > 0 ? rel_floor : std::ldexp(1.0, f.emin());
@@ -47,6 +52,11 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
     const double e = std::fabs(r - ref);
     const double rel = e / std::max(std::fabs(ref), s.rel_floor);
     const double ulps = e / ulp_at(f, ref);  // describe.h's ulp_at, as cast reports it
+    if (elements) {
+      elements->signed_error.push_back(r - ref);
+      elements->relative.push_back(rel);
+      elements->ulps.push_back(ulps);
+    }
     const double bits = e == 0 ? cap_bits : std::clamp(-std::log2(rel), 0.0, cap_bits);
     ++s.count;
     abs_errors.push_back(e);

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <span>
+#include <vector>
 
 #include "core/dtype/dtype.h"
 
@@ -33,5 +34,13 @@ struct ErrorStats {
 // format's smallest normal.
 ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
                        DType output, double rel_floor = 0);
+
+// The per-element values behind the statistics (elements where both are finite, in order),
+// for histograms: signed error, relative error (with the floor) and error in ulps.
+struct ElementErrors {
+  std::vector<double> signed_error, relative, ulps;
+};
+ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
+                       DType output, double rel_floor, ElementErrors* elements);
 
 }  // namespace pl::experiment

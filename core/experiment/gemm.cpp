@@ -13,12 +13,20 @@
 namespace pl::experiment {
 namespace {
 
-// Columns computed together: independent accumulators let the CPU overlap their additions
-// (one addition is a chain of dependent steps; eight chains keep the pipelines busy).
+// Columns computed together: eight independent accumulators, stored next to each other so
+// the compiler can run them as SIMD lanes (one addition is a chain of dependent steps; eight
+// chains keep the pipelines busy).
 constexpr size_t kLanes = 8;
 
+// Loops are compiled for AVX2 and for baseline x86-64; the loader picks one at run time.
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define PL_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PL_CLONES
+#endif
+
 // The in-order models with round-to-nearest-even into formats round_nearest.h handles:
-// the same additions as dot(), several columns at a time.
+// the same additions as dot(), eight columns at a time.
 bool lanes_apply(const Accumulation& acc) {
   if (acc.rounding != Rounding::NearestEven) return false;
   if (acc.kind == AccumKind::Sequential) return nearest_fast_path_applies(info(acc.format).format);
@@ -34,29 +42,165 @@ inline double add_rne(const FloatFormat& f, double x, double y) {
   return detail::round_sum(f, s.hi, s.lo, rne, 0);
 }
 
-// Columns j0 .. j0 + kLanes - 1 of row i, in order along K (chunked: inner sums of `chunk`
-// products, each added into the outer accumulator).
-void lanes(const double* a_row, const double* b, size_t j0, size_t k, const Accumulation& acc,
-           double* out) {
-  const FloatFormat& inner = info(acc.format).format;
+// One format's constants for the branch-free rounding below.
+struct LaneFormat {
+  int64_t emin, mantissa_bits;
+  double largest;
+  explicit LaneFormat(const FloatFormat& f)
+      : emin(f.emin()), mantissa_bits(f.mantissa_bits),
+        largest((1.0 + static_cast<double>(f.max_finite_mantissa()) * pow2_bits(-f.mantissa_bits)) *
+                pow2_bits(f.emax())) {}
+};
+
+// s[r][t] = round(s[r][t] + a_r[k] * panel[k][t]) for k in [k0, k1), rows r < R: exactly
+// round_sum() and round_nearest_even_fast() (TwoSum, the one-step nudge toward lo, scale to
+// the quantum, round with 1.5 * 2^52, scale back), written without branches so the lanes
+// vectorise; R rows share each panel load and give the CPU R * 8 independent chains (one
+// chain is ~30 dependent operations long). A lane whose value leaves the fast path's domain
+// (not finite, or past the largest finite number) is marked in `bad` and recomputed by the
+// general code; its value here is then meaningless.
+template <size_t R>
+PL_CLONES void lanes_run(const double* const* a_rows, const double* panel, size_t k0, size_t k1,
+                         const LaneFormat f, double (*s)[kLanes], uint64_t (*bad)[kLanes]) {
+  constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52
+  double acc[R][kLanes];
+  uint64_t flag[R][kLanes];
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kLanes; ++t) acc[r][t] = s[r][t], flag[r][t] = bad[r][t];
+  for (size_t k = k0; k < k1; ++k) {
+    const double* p = panel + k * kLanes;
+    for (size_t r = 0; r < R; ++r) {
+      const double av = a_rows[r][k];
+      for (size_t t = 0; t < kLanes; ++t) {
+        const double x = acc[r][t], y = av * p[t];
+        const double hi = x + y;
+        const double bb = hi - x;
+        const double lo = (x - (hi - bb)) + (y - bb);
+        // +1 (away from zero) when lo has hi's sign, -1 when not, 0 when lo is 0: as masks.
+        const uint64_t nonzero = uint64_t{0} - static_cast<uint64_t>(lo != 0.0);
+        const uint64_t same = uint64_t{0} - static_cast<uint64_t>((lo > 0) == (hi > 0));
+        const uint64_t hb = std::bit_cast<uint64_t>(hi) + (nonzero & (~same | 1));
+        const int64_t biased = static_cast<int64_t>((hb >> 52) & 0x7ff);
+        const int64_t e = biased - 1023;
+        const int64_t q = (e > f.emin ? e : f.emin) - f.mantissa_bits;
+        const double to_unit = std::bit_cast<double>(static_cast<uint64_t>(1023 - q) << 52);
+        const double from_unit = std::bit_cast<double>(static_cast<uint64_t>(1023 + q) << 52);
+        const double h = std::bit_cast<double>(hb);
+        const double v = std::copysign((h * to_unit + kMagic) - kMagic, h) * from_unit;
+        flag[r][t] |= static_cast<uint64_t>(biased == 0x7ff) |
+                      static_cast<uint64_t>(!(std::fabs(v) <= f.largest));
+        acc[r][t] = v;
+      }
+    }
+  }
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kLanes; ++t) s[r][t] = acc[r][t], bad[r][t] = flag[r][t];
+}
+
+// The float32 accumulator on float32 hardware: when every product is a normal float32
+// number (operands of few enough significant bits, magnitudes that keep every product inside
+// float32's normal range -- float32_products_exact() checks both on the data), one IEEE float32
+// multiply and one float32 addition per product *are* the model: the product is exact, the sum
+// of two float32 numbers rounded once to nearest even. The lanes then run on the CPU's own float32
+// arithmetic. A lane whose sum ends up not finite is redone by the general code.
+template <size_t R>
+PL_CLONES void lanes_run_f32(const float* const* a_rows, const float* panel, size_t k0, size_t k1,
+                             float (*s)[kLanes]) {
+  float acc[R][kLanes];
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kLanes; ++t) acc[r][t] = s[r][t];
+  for (size_t k = k0; k < k1; ++k) {
+    const float* p = panel + k * kLanes;
+    for (size_t r = 0; r < R; ++r) {
+      const float av = a_rows[r][k];
+      for (size_t t = 0; t < kLanes; ++t) acc[r][t] = acc[r][t] + av * p[t];  // no FMA: -ffp-contract=off
+    }
+  }
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kLanes; ++t) s[r][t] = acc[r][t];
+}
+
+struct Magnitudes {
+  double min_nonzero = INFINITY, max = 0;
+  int max_bits = 0;  // significant bits of the widest value
+};
+
+Magnitudes magnitudes(std::span<const double> x) {
+  Magnitudes m;
+  for (double v : x) {
+    const double a = std::fabs(v);
+    if (!std::isfinite(a)) return {0, INFINITY, 64};
+    if (a == 0) continue;
+    m.min_nonzero = std::min(m.min_nonzero, a);
+    m.max = std::max(m.max, a);
+    int exp;
+    const double frac = std::frexp(a, &exp);  // a = frac * 2^exp, frac in [0.5, 1)
+    const uint64_t mant = static_cast<uint64_t>(std::ldexp(frac, 53));
+    m.max_bits = std::max(m.max_bits, 53 - std::countr_zero(mant));
+  }
+  return m;
+}
+
+// Every product a_ik * b_jk is a normal float32 number (or zero): at most 24 significant bits,
+// magnitude within [2^-126, 2^128).
+bool float32_products_exact(std::span<const double> a, std::span<const double> b) {
+  const Magnitudes ma = magnitudes(a), mb = magnitudes(b);
+  if (ma.max == 0 || mb.max == 0) return true;
+  return ma.max_bits + mb.max_bits <= 24 && ma.min_nonzero * mb.min_nonzero >= 0x1p-126 &&
+         ma.max * mb.max < 0x1p127;
+}
+
+// Columns j0 .. j0 + kLanes - 1 of R rows from a packed panel (panel[k][t] = B[j0 + t][k]),
+// in order along K (chunked: inner sums of `chunk` products, each added into the outer
+// accumulator). out[r] points at row r's column j0. Returns, per row, a mask of the lanes the
+// general code must redo.
+template <size_t R>
+void lanes(const double* const* a_rows, const double* panel, size_t k, const Accumulation& acc,
+           double* const* out, uint64_t* redo) {
+  const LaneFormat inner(info(acc.format).format);
   const FloatFormat& outer = info(acc.outer).format;
   const size_t chunk = acc.kind == AccumKind::Chunked ? static_cast<size_t>(acc.chunk) : k;
-  const double* rows[kLanes];
-  for (size_t t = 0; t < kLanes; ++t) rows[t] = b + (j0 + t) * k;
-  double total[kLanes] = {};
+  double total[R][kLanes] = {};
+  uint64_t bad[R][kLanes] = {};
   for (size_t c0 = 0; c0 < k; c0 += chunk) {
     const size_t c1 = std::min(k, c0 + chunk);
-    double s[kLanes] = {};
-    for (size_t kk = c0; kk < c1; ++kk) {
-      const double av = a_row[kk];
-      for (size_t t = 0; t < kLanes; ++t) s[t] = add_rne(inner, s[t], av * rows[t][kk]);
-    }
-    if (acc.kind == AccumKind::Chunked)
-      for (size_t t = 0; t < kLanes; ++t) total[t] = add_rne(outer, total[t], s[t]);
-    else
-      for (size_t t = 0; t < kLanes; ++t) total[t] = s[t];
+    double s[R][kLanes] = {};
+    lanes_run<R>(a_rows, panel, c0, c1, inner, s, bad);
+    for (size_t r = 0; r < R; ++r)
+      for (size_t t = 0; t < kLanes; ++t)
+        total[r][t] = acc.kind == AccumKind::Chunked ? add_rne(outer, total[r][t], s[r][t]) : s[r][t];
   }
-  for (size_t t = 0; t < kLanes; ++t) out[t] = total[t];
+  for (size_t r = 0; r < R; ++r) {
+    redo[r] = 0;
+    for (size_t t = 0; t < kLanes; ++t) {
+      out[r][t] = total[r][t];
+      if (bad[r][t]) redo[r] |= uint64_t{1} << t;
+    }
+  }
+}
+
+// As lanes(), on float32 hardware (lanes_run_f32's conditions hold).
+template <size_t R>
+void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const Accumulation& acc,
+               double* const* out, uint64_t* redo) {
+  const FloatFormat& outer = info(acc.outer).format;
+  const size_t chunk = acc.kind == AccumKind::Chunked ? static_cast<size_t>(acc.chunk) : k;
+  double total[R][kLanes] = {};
+  for (size_t c0 = 0; c0 < k; c0 += chunk) {
+    const size_t c1 = std::min(k, c0 + chunk);
+    float s[R][kLanes] = {};
+    lanes_run_f32<R>(a_rows, panel, c0, c1, s);
+    for (size_t r = 0; r < R; ++r)
+      for (size_t t = 0; t < kLanes; ++t)
+        total[r][t] = acc.kind == AccumKind::Chunked ? add_rne(outer, total[r][t], s[r][t]) : s[r][t];
+  }
+  for (size_t r = 0; r < R; ++r) {
+    redo[r] = 0;
+    for (size_t t = 0; t < kLanes; ++t) {
+      out[r][t] = total[r][t];
+      if (!std::isfinite(total[r][t])) redo[r] |= uint64_t{1} << t;
+    }
+  }
 }
 
 Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const double> a,
@@ -102,23 +246,64 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   std::atomic<bool> stopped{false};
   const bool use_lanes = lanes_apply(acc);
   const std::thread::id caller = std::this_thread::get_id();
+  // Lanes: B's columns packed eight at a time ([k][t]) once, shared by every row.
+  const size_t blocks = use_lanes ? s.n / kLanes : 0;
+  // A float32 accumulator whose products are all exact float32 numbers runs on float32
+  // hardware (lanes_run_f32); the operands are then packed as floats.
+  const bool hardware_f32 = use_lanes && acc.format == DType::float32 && float32_products_exact(a, b);
+  std::vector<double> panels(hardware_f32 ? 0 : blocks * s.k * kLanes);
+  std::vector<float> panels_f(hardware_f32 ? blocks * s.k * kLanes : 0), a_f;
+  for (size_t blk = 0; blk < blocks; ++blk)
+    for (size_t t = 0; t < kLanes; ++t)
+      for (size_t kk = 0; kk < s.k; ++kk) {
+        const double v = b[(blk * kLanes + t) * s.k + kk];
+        if (hardware_f32) panels_f[(blk * s.k + kk) * kLanes + t] = static_cast<float>(v);
+        else panels[(blk * s.k + kk) * kLanes + t] = v;
+      }
+  if (hardware_f32) a_f.assign(a.begin(), a.end());
+  constexpr size_t kRows = 8;  // rows sharing each panel load
+  const size_t row_groups = (s.m + kRows - 1) / kRows;
   parallel_for(
-      s.m, 0,
-      [&](size_t r0, size_t r1) {
-        for (size_t i = r0; i < r1; ++i) {
+      row_groups, 0,
+      [&](size_t g0, size_t g1) {
+        for (size_t g = g0; g < g1; ++g) {
           if (cancel && cancel->load(std::memory_order_relaxed)) {
             stopped = true;
             return;
           }
-          const double* a_row = a.data() + i * s.k;
-          double* c_row = c.data() + i * s.n;
-          size_t j = 0;
-          if (use_lanes)
-            for (; j + kLanes <= s.n; j += kLanes) lanes(a_row, b.data(), j, s.k, acc, c_row + j);
-          for (; j < s.n; ++j)
-            c_row[j] = dot(a.subspan(i * s.k, s.k), b.subspan(j * s.k, s.k), acc,
-                           gemm_stream_offset(i, j, s.n));
-          const size_t done = ++rows_done;
+          const size_t i0 = g * kRows, rows = std::min(kRows, s.m - i0);
+          auto general = [&](size_t i, size_t j) {
+            c[i * s.n + j] = dot(a.subspan(i * s.k, s.k), b.subspan(j * s.k, s.k), acc,
+                                 gemm_stream_offset(i, j, s.n));
+          };
+          for (size_t blk = 0; blk < blocks; ++blk) {
+            const double* a_rows[kRows];
+            const float* a_rows_f[kRows];
+            double* out[kRows];
+            uint64_t redo[kRows];
+            for (size_t r = 0; r < rows; ++r) {
+              a_rows[r] = a.data() + (i0 + r) * s.k;
+              if (hardware_f32) a_rows_f[r] = a_f.data() + (i0 + r) * s.k;
+              out[r] = c.data() + (i0 + r) * s.n + blk * kLanes;
+            }
+            if (hardware_f32) {
+              const float* panel = panels_f.data() + blk * s.k * kLanes;
+              if (rows == kRows) lanes_f32<kRows>(a_rows_f, panel, s.k, acc, out, redo);
+              else
+                for (size_t r = 0; r < rows; ++r) lanes_f32<1>(a_rows_f + r, panel, s.k, acc, out + r, redo + r);
+            } else {
+              const double* panel = panels.data() + blk * s.k * kLanes;
+              if (rows == kRows) lanes<kRows>(a_rows, panel, s.k, acc, out, redo);
+              else
+                for (size_t r = 0; r < rows; ++r) lanes<1>(a_rows + r, panel, s.k, acc, out + r, redo + r);
+            }
+            for (size_t r = 0; r < rows; ++r)
+              for (size_t t = 0; t < kLanes; ++t)
+                if (redo[r] >> t & 1) general(i0 + r, blk * kLanes + t);
+          }
+          for (size_t r = 0; r < rows; ++r)
+            for (size_t j = blocks * kLanes; j < s.n; ++j) general(i0 + r, j);
+          const size_t done = rows_done += rows;
           if (progress && std::this_thread::get_id() == caller)
             progress(static_cast<double>(done) / static_cast<double>(s.m));
         }

@@ -66,25 +66,17 @@ ErrorComponent component(std::string name, const std::vector<double>& value,
                          const std::vector<double>& ref, DType output) {
   ErrorComponent c;
   c.name = std::move(name);
-  c.stats = error_stats(value, ref, output);
-  const FloatFormat& f = info(output).format;
-  std::vector<double> signed_e, rel, ulps;
-  signed_e.reserve(value.size());
-  rel.reserve(value.size());
-  ulps.reserve(value.size());
-  for (size_t i = 0; i < value.size(); ++i) {
-    if (!std::isfinite(value[i]) || !std::isfinite(ref[i])) continue;
-    const double e = value[i] - ref[i];
-    signed_e.push_back(e);
-    rel.push_back(std::fabs(e) / std::max(std::fabs(ref[i]), c.stats.rel_floor));
-    ulps.push_back(std::fabs(e) / ulp_at(f, ref[i]));
-  }
+  ElementErrors el;
+  el.signed_error.reserve(value.size());
+  el.relative.reserve(value.size());
+  el.ulps.reserve(value.size());
+  c.stats = error_stats(value, ref, output, 0, &el);
   const double span = c.stats.max_abs > 0 ? c.stats.max_abs : 1.0;
-  c.signed_error = linear_histogram(signed_e, -span, span, 41);
-  c.relative = log_histogram_auto(rel);
+  c.signed_error = linear_histogram(el.signed_error, -span, span, 41);
+  c.relative = log_histogram_auto(el.relative);
   // Ulps in log bins: near-zero references make ulp counts span decades, and every component
   // must share one binning to be drawn together.
-  c.ulps = log_histogram_auto(ulps, 8);
+  c.ulps = log_histogram_auto(el.ulps, 8);
   return c;
 }
 
@@ -204,7 +196,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
   const bool high = c.high_precision_reference || c.input == DType::float64 ||
                     c.weight == DType::float64 || c.output == DType::float64 ||
                     result_dtype(c.accumulate) == DType::float64;
-  r.reference_method = high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm";
+  r.reference_method = high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm, core " + blas::info().core;
   r.reference = reference_gemm(shape, ops.a, bt, high);
   std::vector<double> rq = reference_gemm(shape, qa.dequantised, qb.dequantised, high);
   if (c.bias)

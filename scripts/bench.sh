@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Measures the CPU numbers the README reports, on this machine: the experiment engine's Google
+# Benchmark suite (emulated accumulation in GFLOP/s, the bare OpenBLAS calls, the whole 1024^3
+# experiment), then the peer script (the same job in NumPy and PyTorch, when installed).
+# Results go to stdout and to bench-results/ (JSON).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh
+mkdir -p bench-results
+./build/tests/bench/experiment_bench --benchmark_repetitions="${REPS:-3}" \
+  --benchmark_report_aggregates_only=true --benchmark_out=bench-results/experiment_bench.json \
+  --benchmark_out_format=json
+echo "OpenBLAS: $(./build/precision-lab devices | grep -i openblas || true)"
+if python3 -c "import numpy, ml_dtypes" 2>/dev/null; then
+  python3 tests/bench/peer_matmul.py --n 1024 --reps 5 | tee bench-results/peer_matmul.json
+else
+  echo "peer: numpy/ml_dtypes not installed; skipped"
+fi
