@@ -1,6 +1,8 @@
 // The GEMM under every accumulation model equals dot() element by element (the lanes fast
 // path included: widths that are not a multiple of its eight lanes), the BLAS paths agree
 // with their own library, and cancelling stops it.
+#include <bit>
+#include <cmath>
 #include <random>
 
 #include "core/backend/blas.h"
@@ -27,6 +29,57 @@ Accumulation model(AccumKind k, DType f, Rounding r = Rounding::NearestEven) {
   a.block = 4;
   a.chunk = 5;
   return a;
+}
+
+void expect_equals_dot(const GemmShape& s, const std::vector<double>& a, const std::vector<double>& b,
+                       const Accumulation& m) {
+  auto c = gemm(s, a, b, m);
+  ASSERT_TRUE(c) << describe(m) << ": " << c.error();
+  for (size_t i = 0; i < s.m; ++i)
+    for (size_t j = 0; j < s.n; ++j) {
+      const double want = dot(std::span(a).subspan(i * s.k, s.k), std::span(b).subspan(j * s.k, s.k),
+                              m, gemm_stream_offset(i, j, s.n));
+      const double got = (*c)[i * s.n + j];
+      if (std::isnan(want)) EXPECT_TRUE(std::isnan(got)) << describe(m) << " at " << i << "," << j;
+      else EXPECT_EQ(std::bit_cast<uint64_t>(got), std::bit_cast<uint64_t>(want)) << describe(m) << " at " << i << "," << j;
+    }
+}
+
+// 13 rows (a group of eight, then five one by one) x 19 columns (two lanes of eight, then
+// three one by one): every path of the GEMM -- the float32-hardware lanes when the products
+// are exact float32 numbers, the emulated lanes, the general code.
+TEST(Gemm, FastPathsEqualTheirDotProducts) {
+  const GemmShape s{13, 19, 40};
+  const auto a = draw(s.m * s.k, DType::bfloat16, 5), b = draw(s.n * s.k, DType::float16, 6);
+  const auto a32 = draw(s.m * s.k, DType::float32, 7), b32 = draw(s.n * s.k, DType::float32, 8);
+  for (const Accumulation& m : {model(AccumKind::Sequential, DType::float32),
+                                model(AccumKind::Chunked, DType::float32),
+                                model(AccumKind::Sequential, DType::bfloat16)}) {
+    expect_equals_dot(s, a, b, m);      // bf16 x f16: products are exact float32 numbers
+    expect_equals_dot(s, a32, b32, m);  // f32 x f32: they are not; the emulated lanes run
+  }
+  // Sums whose float64 value lands on a tie of the accumulator although the exact sum does
+  // not (tests/data/accumulate/gen_accumulate.py's crafted cases): the lanes' nudge decides.
+  std::vector<double> ta(s.m * s.k, 0.0), tb(s.n * s.k, 0.0);
+  for (size_t i = 0; i < s.m; ++i) ta[i * s.k] = 2050.0, ta[i * s.k + 1] = 1 + 0x1p-23;
+  for (size_t j = 0; j < s.n; ++j) tb[j * s.k] = 1.0, tb[j * s.k + 1] = 1 - 0x1p-23;
+  expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::float16));
+  EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::float16)))[0], 2050.0);
+  for (size_t i = 0; i < s.m; ++i) ta[i * s.k] = 0x1p40 + 0x1p17, ta[i * s.k + 1] = 0x1p8 + 0x1p-10;
+  for (size_t j = 0; j < s.n; ++j) tb[j * s.k] = 1.0, tb[j * s.k + 1] = 0x1p8 - 0x1p-10;
+  expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::float32));
+  EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::float32)))[0], 0x1p40 + 0x1p17);
+  // Sums that overflow the accumulator (float16 beyond 65504, float32 via huge values) and a
+  // NaN: the lanes give those elements to the general code.
+  std::vector<double> big = a, nan_b = b;
+  for (size_t k = 0; k < s.k; ++k) big[k] = 300.0, big[s.k + k] = -3e19;
+  nan_b[2 * s.k + 3] = NAN;
+  for (const Accumulation& m : {model(AccumKind::Sequential, DType::float16),
+                                model(AccumKind::Sequential, DType::float32),
+                                model(AccumKind::Chunked, DType::float16)}) {
+    expect_equals_dot(s, big, b, m);
+    expect_equals_dot(s, a, nan_b, m);
+  }
 }
 
 TEST(Gemm, EveryModelEqualsItsDotProducts) {
