@@ -2,13 +2,15 @@
 //   [--input-dtype T] [--weight-dtype T] [--bias-dtype T] [--accumulate SPEC] [--output-dtype T]
 //   [--rounding MODE] [--overflow POLICY] [--input-scaling R] [--weight-scaling R]
 //   [--data DIST] [--weight-data DIST] [--seed S] [--raw] [--high-precision]
-//   [--out C.npy] [--save DIR] [--json]
+//   [--out C.npy] [--save DIR] [--json] [--framework torch|numpy|jax|tf|...]
 // One product and its error statistics against the float64 reference, split into input
 // rounding, arithmetic and output rounding. Operands from .npy / .safetensors files, or drawn.
 #include <iostream>
 
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
+#include "core/experiment/framework_check.h"
+#include "core/experiment/matmul_files.h"
 #include "core/io/npy.h"
 
 namespace pl::cli {
@@ -21,8 +23,41 @@ struct MatmulArgs {
   size_t m = 256, n = 256, k = 256;
   uint64_t seed = 0;
   bool linear = false, raw = false, high = false, json = false;
-  std::string out, save;
+  std::string out, save, framework;
 };
+
+// The framework's answer and, when it raises, each fix's experiment in one line.
+int report_framework(const experiment::FrameworkRun& f, bool json) {
+  if (json) {
+    nlohmann::json fixes = nlohmann::json::array();
+    for (const auto& x : f.fixes) {
+      nlohmann::json j = {{"code", x.code}, {"effect", x.effect}, {"note", x.note}};
+      if (x.outcome.ok()) j["result"] = name(*x.outcome.result);
+      if (x.result) j["experiment"] = experiment::to_json(*x.result);
+      fixes.push_back(j);
+    }
+    nlohmann::json out = {{"engine", f.engine}, {"call", f.call}, {"error_type", f.as_written.error_type},
+                          {"message", f.as_written.message}, {"rule", f.as_written.rule}, {"fixes", fixes}};
+    std::cout << out.dump(1) << "\n";
+    return kExitOk;
+  }
+  std::printf("%s: %s\n  raises %s: %s\n  rule: %s\n\nthe fixes, each run as an experiment against the same float64 reference:\n",
+              f.engine.c_str(), f.call.c_str(), f.as_written.error_type.c_str(), f.as_written.message.c_str(),
+              f.as_written.rule.c_str());
+  std::printf("  %-28s %-10s %11s %11s %9s %9s %9s\n", "fix", "computes", "max rel", "normwise", "mean bits",
+              "SQNR dB", "seconds");
+  for (const auto& x : f.fixes) {
+    if (!x.result) {
+      std::printf("  %-28s %s\n", x.code.c_str(), x.note.c_str());
+      continue;
+    }
+    const auto& s = x.result->total.stats;
+    std::printf("  %-28s %-10s %11.3e %11.3e %9.2f %9.1f %9.3f\n", x.code.c_str(),
+                short_name(*x.outcome.result).c_str(), s.max_rel, s.normwise_rel, s.mean_bits, s.sqnr_db,
+                x.result->seconds.total());
+  }
+  return kExitOk;
+}
 
 }  // namespace
 
@@ -54,6 +89,9 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--out", a->out, "write the result to this .npy (narrow dtypes as raw codes)");
   app.add_option("--save", a->save, "write result.json, setup.json and histograms.csv into this folder");
   app.add_flag("--json", a->json, "machine-readable results");
+  app.add_option("--framework", a->framework,
+                 "run it as this framework would (torch, numpy, jax, tf, ...): when the call raises, "
+                 "run the fixes side by side instead");
   return [a]() {
     nlohmann::json j = {{"experiment", a->linear ? "linear" : "matmul"}, {"m", a->m}, {"n", a->n},
                         {"k", a->k}, {"input", a->input}, {"weight", a->weight}, {"output", a->output},
@@ -72,6 +110,25 @@ Runner add_matmul(CLI::App& app) {
       return kExitBadInput;
     }
     experiment::MatmulSpec& s = spec.value();
+    if (!a->framework.empty()) {
+      auto ops = experiment::load_operands(s);
+      if (!ops) {
+        std::fprintf(stderr, "error: %s\n", ops.error().c_str());
+        return kExitBadInput;
+      }
+      auto f = experiment::run_as_framework(s.config, a->framework, *ops);
+      if (!f) {
+        std::fprintf(stderr, "error: %s\n", f.error().c_str());
+        return kExitBadInput;
+      }
+      if (!f->as_written.ok()) return report_framework(*f, a->json);
+      // The call works: the result comes back in the framework's dtype.
+      if (is_float(*f->as_written.result)) s.config.output = *f->as_written.result;
+      if (!a->json)
+        std::printf("%s: %s -> %s (%s)\nthe output dtype follows: %s\n\n", f->engine.c_str(), f->call.c_str(),
+                    std::string(name(*f->as_written.result)).c_str(), f->as_written.rule.c_str(),
+                    std::string(name(s.config.output)).c_str());
+    }
     auto r = run_with_progress(s, a->json);
     if (!r) {
       std::fprintf(stderr, "error: %s\n", r.error().c_str());

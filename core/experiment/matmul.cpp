@@ -116,6 +116,8 @@ std::string check(const MatmulConfig& c) {
   if (auto why = check(c.input_scaling, c.input); !why.empty()) return "input: " + why;
   if (auto why = check(c.weight_scaling, c.weight); !why.empty()) return "weight: " + why;
   if (auto why = check(c.accumulate); !why.empty()) return describe(c.accumulate) + ": " + why;
+  for (const auto* via : {&c.input_via, &c.weight_via})
+    if (*via && !is_float(**via)) return "an operand stored before a cast must be in a float dtype";
   const bool hardware = c.accumulate.kind == AccumKind::Float64 ||
                         (c.accumulate.kind == AccumKind::Blas && c.accumulate.format == DType::float64);
   if (!hardware && !products_exact(c.input, c.weight))
@@ -180,8 +182,13 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
     a_hist = history_amax(c.input_data, m, kInputId, c.input_scaling.history);
   if (c.weight_scaling.kind == ScalingKind::PerTensorDelayed)
     b_hist = history_amax(c.weight_data, n, kWeightId, c.weight_scaling.history);
-  const Quantised qa = quantise(ops.a, m, k, c.input, c.input_scaling, c.cast, a_hist);
-  const Quantised qb = quantise(bt, n, k, c.weight, c.weight_scaling, c.cast, b_hist);
+  // An operand stored in another dtype first (input_via) is rounded there, then converted;
+  // the reference keeps the original values, so input rounding counts both steps.
+  auto stored = [&](const std::vector<double>& x, size_t rows, const std::optional<DType>& via) {
+    return via ? quantise(x, rows, k, *via, Scaling{}, c.cast).values : x;
+  };
+  const Quantised qa = quantise(stored(ops.a, m, c.input_via), m, k, c.input, c.input_scaling, c.cast, a_hist);
+  const Quantised qb = quantise(stored(bt, n, c.weight_via), n, k, c.weight, c.weight_scaling, c.cast, b_hist);
   Quantised qbias;
   if (c.bias) qbias = quantise(ops.bias, 1, n, *c.bias, Scaling{}, c.cast);
   r.input_report = report(c.input, c.input_scaling, qa);

@@ -43,6 +43,9 @@ struct MatmulConfig {
   // The bias (either op) has n elements.
   size_t m = 256, n = 256, k = 256;
   DType input = DType::bfloat16, weight = DType::bfloat16, output = DType::float32;
+  // An operand stored in one dtype and then converted (a fix's x.to(w.dtype)): rounded to
+  // `*_via` first, then to `input` / `weight`. Unset: rounded once.
+  std::optional<DType> input_via, weight_via;
   std::optional<DType> bias;  // one value per output column; none: no bias
   Accumulation accumulate{AccumKind::Blas, DType::float32};
   CastOptions cast;           // rounding and overflow of the input, weight, bias and output

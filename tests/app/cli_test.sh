@@ -128,6 +128,10 @@ check mlp-rerun 0 'wrote' -- "$PL" run "$TMP/mlp/setup.json" --out "$TMP/mlp2"
 check mlp-bad-activation 2 "relu, gelu or identity" -- "$PL" mlp --activation swish
 check dot-save 0 'error-vs-k.svg' -- bash -c "\"$PL\" dot --k 16,64 --trials 2 --save \"$TMP/dot\" >/dev/null && ls \"$TMP/dot\""
 check matmul-save-figures 0 'error-heatmap.pdf' -- bash -c "\"$PL\" matmul --m 8 --n 8 --k 16 --save \"$TMP/mm\" >/dev/null && ls \"$TMP/mm\""
+check matmul-torch-raises 0 'x.to\(w.dtype\) +f32' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32
+check matmul-torch-ok 0 'the output dtype follows: bfloat16' -- "$PL" matmul --linear --framework torch --m 8 --n 8 --k 32
+check matmul-torch-json 0 '"code": "model.to\(x.dtype\)"' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32 --json
+check matmul-bad-framework 2 "unknown framework 'pytorch'" -- "$PL" matmul --framework pytorch
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"
 echo "$passes passed, $fails failed"

@@ -163,3 +163,43 @@ TEST(Matmul, CancelStopsTheRun) {
 
 }  // namespace
 }  // namespace pl::experiment
+
+#include "core/experiment/framework_check.h"
+
+namespace pl::experiment {
+namespace {
+
+TEST(Framework, PyTorchRaisesAndTheFixesRunSideBySide) {
+  MatmulConfig c = small(MatmulOp::Linear);
+  c.input = DType::float16;
+  c.weight = DType::float32;
+  auto f = run_as_framework(c, "torch");
+  ASSERT_TRUE(f) << f.error();
+  EXPECT_FALSE(f->as_written.ok());
+  EXPECT_EQ(f->as_written.message, "expected m1 and m2 to have the same dtype, but got: c10::Half != float");
+  ASSERT_EQ(f->fixes.size(), 3u);
+  EXPECT_EQ(f->fixes[0].code, "x.to(w.dtype)");
+  ASSERT_TRUE(f->fixes[0].result && f->fixes[1].result);
+  // x.to(w.dtype): x stored in float16, then float32 -- its input error is float16's.
+  EXPECT_EQ(f->fixes[0].result->config.input_via, DType::float16);
+  EXPECT_EQ(f->fixes[0].result->config.input, DType::float32);
+  // model.to(x.dtype) computes in float16: more error than computing in float32.
+  EXPECT_GT(f->fixes[1].result->total.stats.normwise_rel, f->fixes[0].result->total.stats.normwise_rel);
+  // The float16 input rounding is in both fixes' input error.
+  EXPECT_GT(f->fixes[0].result->input.stats.max_abs, 0);
+}
+
+TEST(Framework, NumpyPromotesInsteadOfRaising) {
+  MatmulConfig c = small(MatmulOp::Matmul);
+  c.input = DType::float16;
+  c.weight = DType::float32;
+  auto f = run_as_framework(c, "numpy");
+  ASSERT_TRUE(f) << f.error();
+  ASSERT_TRUE(f->as_written.ok());
+  EXPECT_EQ(*f->as_written.result, DType::float32);
+  EXPECT_TRUE(f->fixes.empty());
+  EXPECT_FALSE(run_as_framework(c, "pytorch"));  // unknown engine id
+}
+
+}  // namespace
+}  // namespace pl::experiment

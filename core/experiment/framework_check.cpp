@@ -1,0 +1,74 @@
+#include "core/experiment/framework_check.h"
+
+#include <algorithm>
+
+namespace pl::experiment {
+namespace {
+
+// The engine's name for the config's op: linear where the engine has it, else matmul.
+std::string op_for(const promote::Engine& e, MatmulOp op) {
+  auto has = [&](std::string_view n) { return std::find(e.ops.begin(), e.ops.end(), n) != e.ops.end(); };
+  if (op == MatmulOp::Linear && has("linear")) return "linear";
+  return "matmul";
+}
+
+// The experiment a working fix leads to: both operands (and the bias) in the result dtype,
+// each first stored in its own dtype. Accumulation: the user's model where it applies to the
+// new dtypes, float64 BLAS for float64, else float32 BLAS (CPU frameworks accumulate
+// reduced-precision products in float32).
+MatmulConfig fix_config(const MatmulConfig& c, DType r) {
+  MatmulConfig f = c;
+  if (c.input != r) f.input_via = c.input_via.value_or(c.input), f.input = r;
+  if (c.weight != r) f.weight_via = c.weight_via.value_or(c.weight), f.weight = r;
+  if (f.bias) f.bias = r;
+  f.output = r;
+  f.input_scaling = f.weight_scaling = Scaling{};
+  if (r == DType::float64) f.accumulate = {AccumKind::Blas, DType::float64};
+  else if (!check(f).empty()) f.accumulate = {AccumKind::Blas, DType::float32};
+  return f;
+}
+
+}  // namespace
+
+Expected<FrameworkRun> run_as_framework(const MatmulConfig& c, const std::string& engine_id,
+                                        const MatmulOperands& operands,
+                                        const std::function<void(double)>& progress,
+                                        const std::atomic<bool>* cancel) {
+  const promote::Engine* e = promote::find_engine(engine_id);
+  if (!e) return Error{"unknown framework '" + engine_id + "' (" + promote::engine_names() + ")"};
+  for (DType t : {c.input, c.weight})
+    if (!e->has_dtype(t))
+      return Error{std::string(e->framework) + " has no " + std::string(name(t))};
+  FrameworkRun run;
+  run.engine = std::string(e->id) + " " + std::string(e->version) + " (" + std::string(e->device) + ")";
+  promote::Query q;
+  q.op = op_for(*e, c.op);
+  q.a = {c.input};
+  q.b = {c.weight};
+  if (c.bias && std::find(e->bias_ops.begin(), e->bias_ops.end(), q.op) != e->bias_ops.end()) q.bias = c.bias;
+  run.call = q.op + "(x: " + e->spell(c.input) + ", w: " + e->spell(c.weight) +
+             (q.bias ? ", bias: " + e->spell(*q.bias) : std::string()) + ")";
+  run.as_written = e->evaluate(q);
+  if (run.as_written.ok()) return run;
+  const auto fixes = promote::suggest_fixes(*e, q);
+  for (size_t i = 0; i < fixes.size(); ++i) {
+    FixRun f{fixes[i].code, fixes[i].effect, fixes[i].outcome, std::nullopt, ""};
+    if (!f.outcome.ok()) {
+      f.note = "the fix raises too";
+    } else if (!is_float(*f.outcome.result)) {
+      f.note = "the fix computes in " + std::string(name(*f.outcome.result)) + ", not a float dtype";
+    } else {
+      if (cancel && cancel->load()) return Error{"cancelled"};
+      const MatmulConfig fc = fix_config(c, *f.outcome.result);
+      auto r = run_matmul(fc, operands, [&](double p) {
+        if (progress) progress((static_cast<double>(i) + p) / static_cast<double>(fixes.size()));
+      }, cancel);
+      if (r) f.result = std::move(r).value();
+      else f.note = r.error();
+    }
+    run.fixes.push_back(std::move(f));
+  }
+  return run;
+}
+
+}  // namespace pl::experiment

@@ -1,0 +1,42 @@
+// The matrix experiment as a framework would run it. The promotion engine (core/promote)
+// says what the framework does with the (input, weight[, bias]) pair; when it raises, the
+// experiment runs each fix the engine suggests instead -- x.to(w.dtype), model.to(x.dtype),
+// .float() -- side by side, each in the dtype the fix leads to, so the user sees what each
+// fix costs in error. A cast in a fix is modelled as it happens: the operand is first stored in
+// its own dtype, then converted (MatmulConfig::input_via / weight_via).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/experiment/matmul.h"
+#include "core/promote/engine.h"
+
+namespace pl::experiment {
+
+struct FixRun {
+  std::string code;     // "x.to(w.dtype)"
+  std::string effect;   // "x becomes torch.float32"
+  promote::Outcome outcome;
+  std::optional<MatmulResult> result;  // set when the fix works and its experiment ran
+  std::string note;                    // why it did not run, when it did not
+};
+
+struct FrameworkRun {
+  std::string engine;        // "torch 2.15.0 (cpu)"
+  std::string call;          // "linear(x: torch.float16, w: torch.float32)"
+  promote::Outcome as_written;
+  std::vector<FixRun> fixes;  // only when as_written raises
+};
+
+// Asks the engine (`engine_id`, e.g. "torch") about the config's op and dtypes; runs the fixes
+// when the call raises. Errors: an unknown engine, a dtype the framework does not have.
+Expected<FrameworkRun> run_as_framework(const MatmulConfig& c, const std::string& engine_id,
+                                        const MatmulOperands& operands = {},
+                                        const std::function<void(double)>& progress = {},
+                                        const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace pl::experiment
