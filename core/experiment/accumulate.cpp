@@ -20,8 +20,8 @@ using detail::round_sum;
 using detail::two_sum;
 using detail::TwoSumResult;
 
-constexpr std::array<std::string_view, 6> kKindNames = {"float64", "sequential", "pairwise",
-                                                        "kahan",   "chunked",    "blas"};
+constexpr std::array<std::string_view, 7> kKindNames = {"float64", "sequential", "pairwise", "kahan",
+                                                        "chunked", "blas",       "int32"};
 
 // One emulated accumulator: every addition is rounded once to the format.
 class Accumulator {
@@ -98,16 +98,20 @@ std::string describe(const Accumulation& a) {
     case AccumKind::Chunked:
       return f + " chunked(" + std::to_string(a.chunk) + ") -> " + short_name(a.outer) + " " + r;
     case AccumKind::Blas: return f + (a.format == DType::float64 ? " OpenBLAS dgemm" : " OpenBLAS sgemm");
+    case AccumKind::Int32: return "i32 (wrapping) -> f32";
   }
   return "?";
 }
 
 DType result_dtype(const Accumulation& a) {
   if (a.kind == AccumKind::Float64) return DType::float64;
+  if (a.kind == AccumKind::Int32) return DType::float32;
   return a.kind == AccumKind::Chunked ? a.outer : a.format;
 }
 
 std::string check(const Accumulation& a) {
+  if (a.kind == AccumKind::Int32)
+    return a.format == DType::int32 ? "" : "integer accumulation is int32 (i32)";
   if (a.kind == AccumKind::Float64)
     return a.rounding == Rounding::NearestEven ? "" : "float64 accumulation is hardware round-to-nearest-even only";
   if (a.kind == AccumKind::Blas) {
@@ -125,6 +129,11 @@ std::string check(const Accumulation& a) {
       return "the outer accumulator must be a float format narrower than float64";
   }
   return "";
+}
+
+double wrap_int32(double exact_integer) {
+  const auto v = static_cast<int64_t>(exact_integer);
+  return static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v))));
 }
 
 double round_exact_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o,
@@ -154,6 +163,17 @@ double dot(std::span<const double> a, std::span<const double> b, const Accumulat
     case AccumKind::Kahan: {
       Accumulator x(acc.format, acc.rounding, stream_offset);
       return kahan(a, b, x);
+    }
+    case AccumKind::Int32: {
+      // Integer products summed exactly (|sum| < 2^53 for any int8 data we accept), then
+      // wrapped: wrapping addition is associative modulo 2^32, so one wrap at the end equals
+      // wrapping after every addition.
+      double s = 0.0;
+      for (size_t k = 0; k < n; ++k) {
+        if (a[k] != std::nearbyint(a[k]) || b[k] != std::nearbyint(b[k])) return NAN;  // not integers
+        s += a[k] * b[k];
+      }
+      return wrap_int32(s);
     }
     case AccumKind::Blas: {
       // A 1 x 1 product through the library, so a dot product runs the same code as a GEMM.
@@ -200,6 +220,8 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k) {
     case AccumKind::Sequential:
     case AccumKind::Blas:
       return {gamma(n, u), std::sqrt(n) * u};
+    case AccumKind::Int32:
+      return {0, 0};  // exact (until it wraps)
     case AccumKind::Pairwise: {
       const double leaves = std::ceil(n / a.block);
       const double depth = std::min(n, double(a.block)) + std::ceil(std::log2(std::max(leaves, 1.0)));

@@ -33,6 +33,9 @@ enum class AccumKind : uint8_t {
                // its own blocking order and fused multiply-adds, as users' code runs it. The
                // order depends on the shape: a 1 x 1 product (dot()) and an element of a
                // larger GEMM can differ in the last bits (OpenBLAS 0.3.21, measured)
+  Int32,       // integer products summed in a two's-complement int32 accumulator, as int8
+               // tensor cores and VNNI do: exact, wrapping past 2^31 (format int32). The
+               // epilogue converts the sum to float32 (result_dtype) before any scale.
 };
 
 struct Accumulation {
@@ -80,6 +83,9 @@ struct DoubleDouble {
   double hi = 0, lo = 0;
 };
 DoubleDouble dot_reference(std::span<const double> a, std::span<const double> b);
+
+// An exact integer (|x| < 2^63) as a two's-complement int32 holds it: x mod 2^32, signed.
+double wrap_int32(double exact_integer);
 
 // round(hi + lo) to `format` exactly, as if the exact sum were rounded once: the building
 // block of every emulated addition (hi + lo from an error-free TwoSum).

@@ -37,8 +37,10 @@ std::string check(const DotSweepConfig& c) {
     if (k == 0 || k > (size_t{1} << 24)) return "lengths must lie in [1, 2^24]";
   if (c.trials < 1) return "trials must be at least 1";
   if (c.models.empty()) return "give at least one accumulation model";
-  for (const Accumulation& m : c.models)
+  for (const Accumulation& m : c.models) {
     if (auto why = check(m); !why.empty()) return describe(m) + ": " + why;
+    if (m.kind == AccumKind::Int32) return "int32 accumulation needs integer inputs (use matmul with int8)";
+  }
   return "";
 }
 
@@ -99,6 +101,12 @@ std::optional<Accumulation> parse_accumulation(const std::string& spec, std::str
     parts.pop_back();  // a trailing rounding mode
   auto format = parse_dtype(parts[0]);
   if (!format) return fail(format.error());
+  if (*format == DType::int32) {
+    if (parts.size() > 1) return fail("int32 accumulation takes no model (i32)");
+    a.kind = AccumKind::Int32;
+    a.format = DType::int32;
+    return a;
+  }
   if (*format == DType::float64 && !(parts.size() == 2 && parts[1] == "blas")) {
     if (parts.size() > 1) return fail("float64 accumulation takes no model but blas (f64 alone is the in-order loop)");
     a.kind = AccumKind::Float64;

@@ -230,6 +230,27 @@ Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const doub
   return c;
 }
 
+// int8 x int8 -> int32: dgemm is exact on integers while every partial sum stays below 2^53
+// (checked from the operands' largest magnitudes), then each sum wraps to int32.
+Expected<std::vector<double>> int32_gemm(const GemmShape& s, std::span<const double> a,
+                                         std::span<const double> b) {
+  double max_a = 0, max_b = 0;
+  for (double v : a) {
+    if (v != std::nearbyint(v)) return Error{"int32 accumulation needs integer operands (int8/uint8 with a recipe)"};
+    max_a = std::max(max_a, std::fabs(v));
+  }
+  for (double v : b) {
+    if (v != std::nearbyint(v)) return Error{"int32 accumulation needs integer operands (int8/uint8 with a recipe)"};
+    max_b = std::max(max_b, std::fabs(v));
+  }
+  if (max_a * max_b * static_cast<double>(s.k) >= 0x1p53)
+    return Error{"integer sums could exceed 2^53: too large for the exact int32 emulation"};
+  std::vector<double> c(s.m * s.n);
+  blas::gemm_nt(s.m, s.n, s.k, a.data(), b.data(), c.data());
+  for (double& v : c) v = wrap_int32(v);
+  return c;
+}
+
 }  // namespace
 
 Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a,
@@ -240,6 +261,7 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
     return Error{"gemm: operand sizes do not match the shape"};
   if (auto why = check(acc); !why.empty()) return Error{describe(acc) + ": " + why};
   if (acc.kind == AccumKind::Blas) return blas_gemm(s, a, b, acc.format);
+  if (acc.kind == AccumKind::Int32) return int32_gemm(s, a, b);
 
   std::vector<double> c(s.m * s.n);
   std::atomic<size_t> rows_done{0};

@@ -118,6 +118,8 @@ std::string check(const MatmulConfig& c) {
   if (auto why = check(c.accumulate); !why.empty()) return describe(c.accumulate) + ": " + why;
   for (const auto* via : {&c.input_via, &c.weight_via})
     if (*via && !is_float(**via)) return "an operand stored before a cast must be in a float dtype";
+  if (c.accumulate.kind == AccumKind::Int32 && (is_float(c.input) || is_float(c.weight)))
+    return "int32 accumulation takes int8/uint8 inputs and weights";
   const bool hardware = c.accumulate.kind == AccumKind::Float64 ||
                         (c.accumulate.kind == AccumKind::Blas && c.accumulate.format == DType::float64);
   if (!hardware && !products_exact(c.input, c.weight))
@@ -226,7 +228,10 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j) {
       const size_t e = i * n + j;
-      double v = epilogue.scale(cacc[e], qa.row_factor[i] * qb.row_factor[j], epilogue_stream + 2 * e);
+      double v = cacc[e];
+      // An int32 sum goes to float32 first, as an int8 GEMM's epilogue converts it.
+      if (c.accumulate.kind == AccumKind::Int32) v = round_to(info(DType::float32).format, v, {});
+      v = epilogue.scale(v, qa.row_factor[i] * qb.row_factor[j], epilogue_stream + 2 * e);
       if (c.bias) v = epilogue.add(v, qbias.values[j], epilogue_stream + 2 * e + 1);
       cacc[e] = v;
     }
@@ -269,6 +274,10 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
   for (double f : qb.row_factor) scaled |= f != 1.0;
   const size_t steps = (scaled ? 1 : 0) + (c.bias ? 1 : 0);
   r.bounds = accumulation_bounds(c.accumulate, k + steps);
+  if (c.accumulate.kind == AccumKind::Int32) {  // exact sums; the epilogue's float32 steps round
+    const double u = 0x1p-24, n_steps = static_cast<double>(steps + 1);
+    r.bounds = {n_steps * u / (1 - n_steps * u), n_steps * u / (1 - n_steps * u)};
+  }
   std::vector<double> scaled_errors;
   scaled_errors.reserve(m * n);
   for (size_t e = 0; e < m * n; ++e) {

@@ -111,6 +111,7 @@ std::string accumulation_spec(const Accumulation& a) {
     case AccumKind::Kahan: s += ":kahan"; break;
     case AccumKind::Chunked: s += ":chunked:" + std::to_string(a.chunk); break;
     case AccumKind::Blas: s += ":blas"; break;
+    case AccumKind::Int32: return "i32";
   }
   if (a.rounding != Rounding::NearestEven) s += std::string(":") + rounding_name(a.rounding);
   return s;

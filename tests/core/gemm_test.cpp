@@ -7,6 +7,7 @@
 
 #include "core/backend/blas.h"
 #include "core/dtype/codec.h"
+#include "core/experiment/dot_sweep.h"
 #include "core/experiment/gemm.h"
 #include "tests/core/test_util.h"
 
@@ -167,6 +168,31 @@ TEST(Blas, ReportsTheCoreItRuns) {
   EXPECT_FALSE(i.core.empty());
   EXPECT_NE(i.config.find("OpenBLAS"), std::string::npos);
   EXPECT_GE(i.threads, 1);
+}
+
+}  // namespace
+}  // namespace pl::experiment
+
+namespace pl::experiment {
+namespace {
+
+TEST(Int32Accumulation, ExactThenWrapsLikeTwosComplement) {
+  Accumulation i32;
+  i32.kind = AccumKind::Int32;
+  i32.format = DType::int32;
+  EXPECT_EQ(check(i32), "");
+  const size_t k = 140000;  // 127 * 127 * 140000 = 2,258,060,000 > 2^31 - 1
+  const std::vector<double> a(k, 127.0), b(k, 127.0);
+  EXPECT_EQ(dot(a, b, i32), 2258060000.0 - 4294967296.0);
+  auto c = gemm({1, 1, k}, a, b, i32);
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ((*c)[0], 2258060000.0 - 4294967296.0);
+  const std::vector<double> small = {-128, 127, 3}, w = {-128, -128, 5};
+  EXPECT_EQ(dot(small, w, i32), 16384.0 - 16256.0 + 15.0);
+  // Non-integers are refused, not rounded.
+  EXPECT_FALSE(gemm({1, 1, 1}, std::vector<double>{0.5}, std::vector<double>{1.0}, i32));
+  std::string err;
+  EXPECT_EQ(parse_accumulation("i32", &err)->kind, AccumKind::Int32);
 }
 
 }  // namespace
