@@ -6,6 +6,7 @@
 
 #include "core/experiment/matmul.h"
 #include "core/experiment/matmul_json.h"
+#include "core/export/experiment_export.h"
 #include "core/figure/figure.h"
 #include "core/util/expected.h"
 
@@ -16,15 +17,9 @@ Expected<experiment::MatmulResult> run_with_progress(experiment::MatmulSpec& spe
 
 void print_report(const experiment::MatmulResult& r);
 
-// DIR/FILE holding the JSON, the folder made if needed.
-Expected<bool> save_json(const std::string& dir, const std::string& file, const nlohmann::json& j);
-
-// Every figure as DIR/NAME.png, .svg, .pdf and .csv.
-Expected<bool> save_figures(const std::vector<figure::Figure>& figures, const std::string& dir);
-
-// DIR/result.json, DIR/setup.json (re-runnable with `run`), DIR/histograms.csv and the
-// experiment's figures (core/figure/experiment_figures.h).
-Expected<bool> save_results(const experiment::MatmulSpec& spec, const experiment::MatmulResult& r,
-                            const std::string& dir);
+// Saving lives in core/export/experiment_export.h (the window saves the same way).
+using exporting::save_figures;
+using exporting::save_json;
+using exporting::save_results;
 
 }  // namespace pl::cli

@@ -9,6 +9,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cctype>
 #include <cstdio>
 #include <memory>
@@ -16,6 +18,7 @@
 
 #include "app/gl/framebuffer.h"
 #include "app/ui/fonts.h"
+#include "app/ui/experiment_panel.h"
 #include "app/ui/formats_panel.h"
 #include "app/ui/gl_context.h"
 #include "app/ui/promotion_panel.h"
@@ -26,6 +29,7 @@ namespace pl::ui {
 namespace {
 
 constexpr int kScreenshotFrames = 4;  // ImGui sizes tables and columns over the first frames
+constexpr int kScreenshotWaitFrames = 3000;  // 20 ms each: a minute for background work
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -111,13 +115,18 @@ int run_gui(const GuiOptions& o) {
                                             o.b_value, o.select}); !err.empty())
     return fail(err);
   app.panels.push_back(std::move(promotion));
+  auto experiment = std::make_unique<ExperimentPanel>();
+  if (!o.setup.empty())
+    if (auto err = experiment->load_setup(o.setup); !err.empty()) return fail(err);
+  app.panels.push_back(std::move(experiment));
   app.status = backend_status() + "   font: " + font;
   app.select_panel = lower(o.panel);
   bool known = std::any_of(app.panels.begin(), app.panels.end(),
                            [&](auto& p) { return lower(p->name()) == app.select_panel; });
-  if (!known) return fail("unknown panel '" + o.panel + "' (panels: formats, promotion)");
+  if (!known) return fail("unknown panel '" + o.panel + "' (panels: formats, promotion, experiment)");
 
   std::unique_ptr<gl::Framebuffer> fbo;
+  int settled = 0;  // frames drawn since the panels' background work finished
   for (int frame = 0; !ctx->should_close(); ++frame) {
     ctx->begin_frame(&w, &h, &scale);
     if (ctx->glfw_window()) {
@@ -137,7 +146,15 @@ int run_gui(const GuiOptions& o) {
     glClearColor(0.06f, 0.06f, 0.07f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    if (screenshot && frame + 1 >= kScreenshotFrames) {
+    // A screenshot waits (up to a minute) for work the panels run off the UI thread.
+    const bool waiting = std::any_of(app.panels.begin(), app.panels.end(), [](auto& p) { return p->busy(); });
+    if (screenshot && waiting && frame < kScreenshotWaitFrames) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      settled = 0;
+      ctx->end_frame();
+      continue;
+    }
+    if (screenshot && ++settled >= kScreenshotFrames) {
       if (!fbo->complete()) return fail("offscreen framebuffer is incomplete");
       auto ok = write_png_rgba(o.screenshot_path, fbo->read_rgba(), w, h);
       if (!ok) return fail(ok.error());

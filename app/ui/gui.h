@@ -18,6 +18,7 @@ struct GuiOptions {
   std::string compare_with;       // engine id for the compared grid (implies compare)
   std::string b_kind = "tensor";  // b operand kind: tensor | zerodim | scalar
   std::string b_value;            // b's value when it is a zero-dim array or scalar
+  std::string setup;              // an experiment file (JSON) the Experiment panel starts from
 };
 
 int run_gui(const GuiOptions& o);

@@ -132,6 +132,7 @@ check matmul-torch-raises 0 'x.to\(w.dtype\) +f32' -- "$PL" matmul --linear --fr
 check matmul-torch-ok 0 'the output dtype follows: bfloat16' -- "$PL" matmul --linear --framework torch --m 8 --n 8 --k 32
 check matmul-torch-json 0 '"code": "model.to\(x.dtype\)"' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32 --json
 check matmul-bad-framework 2 "unknown framework 'pytorch'" -- "$PL" matmul --framework pytorch
+check window-bad-setup 1 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"
 echo "$passes passed, $fails failed"

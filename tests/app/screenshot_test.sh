@@ -13,13 +13,21 @@ elif [[ $mode == promotion-frameworks ]]; then  # NumPy 2 against NumPy 1 on a P
   env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --panel promotion \
     --framework numpy --compare-with numpy1 --op add --b-kind scalar --b-value 300 \
     --select int8,int64 || exit 1
+elif [[ $mode == experiment ]]; then  # the Experiment panel on a saved setup, its figure drawn
+  setup=$(dirname "$out")/setup.json
+  cat > "$setup" <<'JSON'
+{"experiment": "linear", "m": 128, "n": 128, "k": 512, "input": "float8_e4m3fn",
+ "weight": "float8_e4m3fn", "input_scaling": "per-tensor", "weight_scaling": "per-tensor",
+ "accumulate": "f32:sequential", "output": "bfloat16", "input_data": "outlier-channels"}
+JSON
+  env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --setup "$setup" || exit 1
 elif [[ $mode == xvfb ]]; then
   command -v xvfb-run >/dev/null || { echo "xvfb-run not installed: skipped"; exit 77; }
   xvfb-run -a -s '-screen 0 1600x1000x24' "$PL" --screenshot "$out" --size 1280x800 --value 65520 || exit 1
 else
   env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --value 0.1 || exit 1
 fi
-python3 - "$out" <<'PY'
+python3 - "$out" "$mode" <<'PY'
 import struct, sys, zlib
 path = sys.argv[1]
 data = open(path, "rb").read()
@@ -30,9 +38,31 @@ assert (w, h) == (1280, 800), f"size {w}x{h}"
 idat = b"".join(data[i + 8:i + 8 + struct.unpack(">I", data[i:i + 4])[0]]
                 for i in range(8, len(data)) if data[i + 4:i + 8] == b"IDAT")
 raw = zlib.decompress(idat)
-stride = w * 4 + 1
+bpp = {6: 4, 2: 3}[data[25]]  # RGBA or RGB, 8 bits a channel
+stride = w * bpp + 1
 rows = [raw[y * stride + 1:(y + 1) * stride] for y in range(h)]
-colours = {rows[y][x:x + 4] for y in range(0, h, 3) for x in range(0, w * 4, 12)}
+colours = {rows[y][x:x + bpp] for y in range(0, h, 3) for x in range(0, w * bpp, 3 * bpp)}
 assert len(colours) > 20, f"only {len(colours)} colours: blank picture?"
+if len(sys.argv) > 2 and sys.argv[2] == "experiment":
+    # The figure is drawn on white: a large white area with coloured bars in it. Count white
+    # pixels on the unfiltered image (PNG rows carry a filter: None, Sub, Up, Average, Paeth).
+    pix, prev = [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * stride], bytearray(raw[y * stride + 1:(y + 1) * stride])
+        for i in range(len(line)):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p_ = a + b - c
+                pa, pb, pc = abs(p_ - a), abs(p_ - b), abs(p_ - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        pix.append(bytes(line))
+        prev = line
+    white = sum(1 for y in range(0, h, 3) for x in range(0, w * bpp, 3 * bpp) if pix[y][x:x + 3] == b"\xff\xff\xff")
+    total = len(range(0, h, 3)) * len(range(0, w * bpp, 3 * bpp))
+    assert white > 0.2 * total, f"figure area missing ({white} of {total} samples white)"
 print(f"ok: {w}x{h}, {len(colours)} sampled colours")
 PY

@@ -1,0 +1,274 @@
+#include "app/ui/experiment_panel.h"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <ctime>
+#include <fstream>
+
+#include "core/dtype/format_lookup.h"
+#include "core/experiment/dot_sweep.h"
+#include "core/experiment/matmul_files.h"
+#include "core/export/experiment_export.h"
+#include "core/figure/experiment_figures.h"
+
+namespace pl::ui {
+namespace {
+
+using namespace experiment;
+
+constexpr double kDebounceSeconds = 0.35;
+
+// dtypes offered for inputs and weights (floats and the 8-bit integers), and for outputs.
+std::vector<DType> operand_dtypes(bool integers) {
+  std::vector<DType> out;
+  for (const auto& d : all_dtypes())
+    if (d.kind == DTypeKind::Float || (integers && (d.id == DType::int8 || d.id == DType::uint8)))
+      out.push_back(d.id);
+  return out;
+}
+
+// A dtype picker whose tooltip gives the format's range and precision.
+bool dtype_combo(const char* label, DType* t, bool integers) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, std::string(name(*t)).c_str())) {
+    for (DType d : operand_dtypes(integers)) {
+      if (ImGui::Selectable(std::string(name(d)).c_str(), d == *t)) *t = d, changed = true;
+      if (ImGui::IsItemHovered() && is_float(d))
+        ImGui::SetTooltip("max %g, smallest normal %g, unit roundoff %g", max_finite(info(d).format),
+                          min_normal(info(d).format), unit_roundoff(info(d).format));
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+template <typename Enum, size_t N>
+bool enum_combo(const char* label, Enum* value, const std::array<Enum, N>& values,
+                std::string_view (*name_of)(Enum)) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, std::string(name_of(*value)).c_str())) {
+    for (Enum v : values)
+      if (ImGui::Selectable(std::string(name_of(v)).c_str(), v == *value)) *value = v, changed = true;
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+bool size_input(const char* label, size_t* v) {
+  int x = static_cast<int>(*v);
+  if (!ImGui::InputInt(label, &x, 16, 256)) return false;
+  *v = static_cast<size_t>(std::clamp(x, 1, 8192));
+  return true;
+}
+
+}  // namespace
+
+ExperimentPanel::ExperimentPanel() {
+  spec_.config.op = MatmulOp::Linear;
+  spec_.config.accumulate = {AccumKind::Blas, DType::float32};
+}
+
+ExperimentPanel::~ExperimentPanel() { cancel_run(); }
+
+// Pending work counts only once the panel is on screen (a hidden panel does not run).
+bool ExperimentPanel::busy() const { return running_ || (dirty_ && shown_); }
+
+std::string ExperimentPanel::load_setup(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return "cannot open " + path;
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded()) return path + " is not valid JSON";
+  auto spec = matmul_spec_from_json(j);
+  if (!spec) return path + ": " + spec.error();
+  spec_ = *spec;
+  const std::string acc = to_json(spec_)["accumulate"].get<std::string>();
+  std::snprintf(accumulate_, sizeof accumulate_, "%s", acc.c_str());
+  dirty_ = true;
+  return "";
+}
+
+void ExperimentPanel::cancel_run() {
+  cancel_ = true;
+  if (worker_.joinable()) worker_.join();
+  cancel_ = false;
+}
+
+void ExperimentPanel::start_run() {
+  cancel_run();
+  running_ = true;
+  progress_ = 0;
+  ++run_id_;
+  MatmulSpec spec = spec_;
+  worker_ = std::thread([this, spec]() mutable {
+    auto done = std::make_unique<Done>();
+    done->spec = spec;
+    auto ops = load_operands(done->spec);
+    if (!ops) {
+      done->error = ops.error();
+    } else {
+      auto r = run_matmul(done->spec.config, std::move(ops).value(), [this](double f) { progress_ = f; }, &cancel_);
+      if (r) done->result = std::move(r).value();
+      else done->error = r.error();
+    }
+    std::lock_guard<std::mutex> lock(done_mutex_);
+    done_ = std::move(done);
+    running_ = false;
+  });
+}
+
+void ExperimentPanel::collect() {
+  std::unique_ptr<Done> done;
+  {
+    std::lock_guard<std::mutex> lock(done_mutex_);
+    done = std::move(done_);
+  }
+  if (!done) return;
+  if (worker_.joinable()) worker_.join();
+  if (!done->result) {
+    if (done->error != "cancelled") status_ = "error: " + done->error;
+    return;
+  }
+  result_ = std::move(done->result);
+  result_spec_ = done->spec;
+  figures_ = figure::matmul_figures(*result_);
+  status_ = "computed in " + std::to_string(result_->seconds.total()).substr(0, 5) + " s";
+}
+
+std::string ExperimentPanel::export_all() {
+  if (!result_) return "nothing to export yet";
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  const std::string dir = std::string("precision-lab-export/") + stamp;
+  auto saved = exporting::save_results(result_spec_, *result_, dir);
+  return saved ? "exported to " + dir + " (setup.json re-runs with precision-lab run)" : "export failed: " + saved.error();
+}
+
+void ExperimentPanel::draw_setup() {
+  MatmulConfig& c = spec_.config;
+  bool changed = false;
+  ImGui::PushItemWidth(170);
+  static const std::array<MatmulOp, 2> ops = {MatmulOp::Linear, MatmulOp::Matmul};
+  changed |= enum_combo("op", &c.op, ops, matmul_op_name);
+  changed |= size_input(c.op == MatmulOp::Linear ? "batch (m)" : "m", &c.m);
+  changed |= size_input(c.op == MatmulOp::Linear ? "out features (n)" : "n", &c.n);
+  changed |= size_input(c.op == MatmulOp::Linear ? "in features (k)" : "k", &c.k);
+  ImGui::Separator();
+  changed |= dtype_combo("input", &c.input, true);
+  changed |= dtype_combo("weight", &c.weight, true);
+  changed |= dtype_combo("output", &c.output, false);
+  bool has_bias = c.bias.has_value();
+  if (ImGui::Checkbox("bias", &has_bias)) c.bias = has_bias ? std::optional<DType>(c.output) : std::nullopt, changed = true;
+  if (c.bias) {
+    DType b = *c.bias;
+    if (dtype_combo("bias dtype", &b, false)) c.bias = b, changed = true;
+  }
+  if (ImGui::InputText("accumulate", accumulate_, sizeof accumulate_)) {
+    std::string why;
+    if (auto a = parse_accumulation(accumulate_, &why)) c.accumulate = *a, changed = true;
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("f64 | f32:blas | f64:blas | i32 | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N], optionally :rtz ...");
+  static const std::array<ScalingKind, 7> recipes = {ScalingKind::None, ScalingKind::PerTensor, ScalingKind::PerTensorDelayed,
+                                                     ScalingKind::PerChannel, ScalingKind::PerChannelAsymmetric,
+                                                     ScalingKind::MX, ScalingKind::NVFP4};
+  changed |= enum_combo("input scaling", &c.input_scaling.kind, recipes, scaling_name);
+  changed |= enum_combo("weight scaling", &c.weight_scaling.kind, recipes, scaling_name);
+  static const std::array<Distribution, 5> dists = {Distribution::Normal, Distribution::Uniform, Distribution::TorchLinear,
+                                                    Distribution::HeavyTailed, Distribution::OutlierChannels};
+  changed |= enum_combo("input data", &c.input_data.distribution, dists, distribution_name);
+  changed |= enum_combo("weight data", &c.weight_data.distribution, dists, distribution_name);
+  int seed = static_cast<int>(c.seed);
+  if (ImGui::InputInt("seed", &seed)) c.seed = static_cast<uint64_t>(std::max(seed, 0)), changed = true;
+  ImGui::PopItemWidth();
+  if (changed) {
+    dirty_ = true;
+    changed_at_ = std::chrono::steady_clock::now();
+  }
+  setup_error_ = check(c);
+  if (!setup_error_.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", setup_error_.c_str());
+  ImGui::Separator();
+  if (running_) {
+    ImGui::ProgressBar(static_cast<float>(progress_.load()), {-1, 0}, "computing...");
+    if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) cancel_ = true;
+  } else {
+    if (ImGui::Button("Run (Ctrl+R)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('R'))) dirty_ = true, changed_at_ = {};
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Export all (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E'))) status_ = export_all();
+  ImGui::TextWrapped("%s", status_.c_str());
+}
+
+void ExperimentPanel::draw_results() {
+  if (!result_) {
+    ImGui::TextDisabled(running_ ? "computing the first result..." : "no result yet");
+    return;
+  }
+  const MatmulResult& r = *result_;
+  ImGui::Text("%s   reference: %s", r.product_method.c_str(), r.reference_method.c_str());
+  if (ImGui::BeginTable("stats", 8, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
+    for (const char* h : {"error", "max |e|", "mean |e|", "max rel", "normwise", "max ulp", "mean bits", "SQNR dB"})
+      ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {
+      const ErrorStats& s = e->stats;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(e->name.c_str());
+      for (double v : {s.max_abs, s.mean_abs, s.max_rel, s.normwise_rel}) {
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3e", v);
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2f", s.max_ulp);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2f", s.mean_bits);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f", s.sqnr_db);
+    }
+    ImGui::EndTable();
+  }
+  const double n = static_cast<double>(r.compared ? r.compared : 1);
+  ImGui::Text("arithmetic error / (|A||B|): max %.3e; gamma_K %.3e (%.1f%% within); sqrt(K) u %.3e (%.1f%% within)",
+              r.max_scaled_arithmetic, r.bounds.deterministic, 100.0 * r.within_deterministic / n,
+              r.bounds.probabilistic, 100.0 * r.within_probabilistic / n);
+  if (r.input_report.saturated || r.weight_report.saturated || r.input_report.flushed || r.weight_report.flushed)
+    ImGui::Text("recipe: input %zu saturated, %zu flushed; weight %zu saturated, %zu flushed", r.input_report.saturated,
+                r.input_report.flushed, r.weight_report.saturated, r.weight_report.flushed);
+  if (ImGui::BeginTabBar("figures")) {
+    for (size_t i = 0; i < figures_.size(); ++i)
+      if (ImGui::BeginTabItem(figures_[i].name.c_str())) {
+        figure_ = static_cast<int>(i);
+        ImGui::EndTabItem();
+      }
+    ImGui::EndTabBar();
+  }
+  if (figure_ < static_cast<int>(figures_.size())) {
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const int w = static_cast<int>(std::min(avail.x, avail.y * 1.6f));
+    texture_.show(figures_[figure_], std::to_string(run_id_) + "/" + figures_[figure_].name, w,
+                  static_cast<int>(w / 1.6f));
+  }
+}
+
+void ExperimentPanel::draw_content() {
+  shown_ = true;
+  collect();
+  // Debounced re-run: a change waits for a short pause; a running experiment is cancelled.
+  if (dirty_ && setup_error_.empty() &&
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - changed_at_).count() > kDebounceSeconds) {
+    dirty_ = false;
+    start_run();
+  }
+  if (dirty_ && !setup_error_.empty()) dirty_ = false;
+  ImGui::BeginChild("setup", ImVec2(360, 0), true);
+  draw_setup();
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("results", ImVec2(0, 0), false);
+  draw_results();
+  ImGui::EndChild();
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,71 @@
+// The Experiment panel: set up a matrix experiment (op, shape, dtypes, accumulation model,
+// scaling recipes, data, seed), run it on a worker thread with progress and cancel (any change
+// re-runs it after a short pause), and see the error split by where it came from -- the
+// statistics table and the figures core describes, drawn by the same cairo code as the exported
+// files. Export writes the setup, results and every figure into a folder.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/ui/figure_texture.h"
+#include "app/ui/panel.h"
+#include "core/experiment/matmul_json.h"
+#include "core/figure/figure.h"
+
+namespace pl::ui {
+
+class ExperimentPanel final : public Panel {
+ public:
+  ExperimentPanel();
+  ~ExperimentPanel() override;
+  const char* name() const override { return "Experiment"; }
+  void draw_content() override;
+  bool busy() const override;
+  // Start state from an experiment file (precision-lab --setup FILE.json). Returns an error text.
+  std::string load_setup(const std::string& path);
+
+ private:
+  struct Done {  // what the worker hands back
+    std::optional<experiment::MatmulResult> result;
+    std::string error;
+    experiment::MatmulSpec spec;
+  };
+
+  void draw_setup();
+  void draw_results();
+  void start_run();
+  void cancel_run();
+  void collect();
+  std::string export_all();
+
+  experiment::MatmulSpec spec_;
+  char accumulate_[48] = "f32:blas";
+  std::string setup_error_;
+  bool dirty_ = true;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point changed_at_{};
+
+  std::thread worker_;
+  std::atomic<bool> cancel_{false};
+  std::atomic<bool> running_{false};
+  std::atomic<double> progress_{0};
+  std::mutex done_mutex_;
+  std::unique_ptr<Done> done_;  // set by the worker, taken by the frame loop
+
+  std::optional<experiment::MatmulResult> result_;
+  experiment::MatmulSpec result_spec_;
+  std::vector<figure::Figure> figures_;
+  int run_id_ = 0;
+  int figure_ = 0;
+  FigureTexture texture_;
+  std::string status_;
+};
+
+}  // namespace pl::ui

@@ -1,0 +1,28 @@
+// A figure description (core/figure) drawn by the same cairo code the exporters use, into an
+// OpenGL texture the window shows with ImGui::Image -- so the screen and the exported files
+// show the same picture.
+#pragma once
+
+#include <string>
+
+#include "core/figure/figure.h"
+
+namespace pl::ui {
+
+class FigureTexture {
+ public:
+  FigureTexture() = default;
+  FigureTexture(const FigureTexture&) = delete;
+  FigureTexture& operator=(const FigureTexture&) = delete;
+  ~FigureTexture();
+
+  // Redraws when the figure (by `key`) or the size changed; then shows it at its size.
+  void show(const figure::Figure& f, const std::string& key, int width, int height);
+
+ private:
+  unsigned texture_ = 0;
+  int width_ = 0, height_ = 0;
+  std::string key_;
+};
+
+}  // namespace pl::ui

@@ -1,0 +1,56 @@
+#include "core/export/experiment_export.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/export/figure_export.h"
+#include "core/figure/experiment_figures.h"
+#include "core/util/number_text.h"
+
+namespace pl::exporting {
+
+using namespace experiment;
+
+Expected<bool> save_json(const std::string& dir, const std::string& file, const nlohmann::json& j) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::ofstream o(dir + "/" + file);
+  if (ec || !(o << j.dump(1) << "\n")) return Error{"cannot write " + dir + "/" + file};
+  return true;
+}
+
+Expected<bool> save_figures(const std::vector<figure::Figure>& figures, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
+  for (const figure::Figure& f : figures)
+    for (auto type : {figure::FileType::Png, figure::FileType::Svg, figure::FileType::Pdf, figure::FileType::Csv}) {
+      auto w = figure::export_figure(f, dir + "/" + f.name + "." + figure::extension(type), type);
+      if (!w) return w;
+    }
+  return true;
+}
+
+Expected<bool> save_results(const MatmulSpec& spec, const MatmulResult& r, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
+  auto write = [&](const std::string& file, const std::string& text) -> bool {
+    std::ofstream o(dir + "/" + file);
+    return static_cast<bool>(o << text);
+  };
+  nlohmann::json setup = to_json(spec);
+  if (!write("setup.json", setup.dump(2) + "\n") || !write("result.json", to_json(r).dump(1) + "\n"))
+    return Error{"cannot write into " + dir};
+  std::string csv = "component,histogram,bin_low,bin_high,count\n";
+  for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output})
+    for (const auto& [kind, h] : {std::pair{"relative", &e->relative}, std::pair{"signed", &e->signed_error},
+                                  std::pair{"ulps", &e->ulps}})
+      for (size_t i = 0; i < h->counts.size(); ++i)
+        csv += e->name + "," + kind + "," + shortest_double(h->edges[i]) + "," +
+               shortest_double(h->edges[i + 1]) + "," + std::to_string(h->counts[i]) + "\n";
+  if (!write("histograms.csv", csv)) return Error{"cannot write into " + dir};
+  return save_figures(figure::matmul_figures(r), dir);
+}
+
+}  // namespace pl::exporting
