@@ -1,5 +1,5 @@
 // precision-lab dot [--k 16,256,4096] [--a-dtype T] [--b-dtype T] [--accumulate M,M,...]
-//                   [--trials N] [--seed S] [--json] [--save DIR]
+//                   [--trials N] [--seed S] [--sum] [--json] [--save DIR]
 // Error of K-long dot products versus K, per accumulation model, against the double-double
 // reference, with each model's deterministic and probabilistic bounds beside it.
 #include <unistd.h>
@@ -29,7 +29,7 @@ struct DotArgs {
   std::string models = "f64,f32:sequential,f32:pairwise:32,f32:kahan,f16:sequential,f16:chunked:128";
   int trials = 64;
   uint64_t seed = 0;
-  bool json = false;
+  bool json = false, sum = false;
   std::string save;
 };
 
@@ -66,6 +66,7 @@ Runner add_dot(CLI::App& app) {
   app.add_option("--k", args->lengths, "Comma-separated dot-product lengths");
   app.add_option("--a-dtype", args->a_dtype, "dtype of a (inputs are N(0,1) rounded to it)");
   app.add_option("--b-dtype", args->b_dtype, "dtype of b");
+  app.add_flag("--sum", args->sum, "sum reductions of a instead of dot products (every b_k is 1)");
   app.add_option("--accumulate", args->models,
                  "Comma-separated models: f64 | FMT:sequential | FMT:pairwise[:BLOCK] | "
                  "FMT:kahan | FMT:chunked[:N] (then float32), optionally :rtz/:up/...");
@@ -76,6 +77,7 @@ Runner add_dot(CLI::App& app) {
   return [args]() {
     DotSweepConfig c;
     c.trials = args->trials;
+    c.sum = args->sum;
     c.seed = args->seed;
     c.lengths.clear();
     for (const auto& k : split(args->lengths)) {
@@ -121,16 +123,17 @@ Runner add_dot(CLI::App& app) {
       }
     }
     if (args->json) {
-      nlohmann::json out{{"a_dtype", name(c.a_dtype)}, {"b_dtype", name(c.b_dtype)},
+      nlohmann::json out{{"a_dtype", name(c.a_dtype)}, {"b_dtype", name(c.b_dtype)}, {"sum", c.sum},
                          {"trials", c.trials}, {"seed", c.seed}, {"rows", nlohmann::json::array()}};
       for (const auto& r : rows) out["rows"].push_back(row_json(r));
       std::cout << out.dump(1) << "\n";
       return kExitOk;
     }
-    std::printf("dot products of %s x %s, N(0,1) inputs, %d trials per cell, seed %llu;\n"
+    const std::string what = c.sum ? "sums of " + std::string(name(c.a_dtype))
+                                   : "dot products of " + std::string(name(c.a_dtype)) + " x " + std::string(name(c.b_dtype));
+    std::printf("%s, N(0,1) inputs, %d trials per cell, seed %llu;\n"
                 "error against a double-double reference; e and bounds relative to S|ab| = sum |a_k b_k|\n\n",
-                std::string(name(c.a_dtype)).c_str(), std::string(name(c.b_dtype)).c_str(),
-                c.trials, static_cast<unsigned long long>(c.seed));
+                what.c_str(), c.trials, static_cast<unsigned long long>(c.seed));
     std::printf("%8s  %-28s %14s %11s %11s %10s %9s\n", "K", "accumulation", "max|e|/S|ab|",
                 "bound", "prob.bound", "mean bits", "max ulp");
     for (const auto& r : rows)

@@ -58,7 +58,7 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
     std::vector<double> refs, abs_sums;
     for (int t = 0; t < c.trials; ++t) {
       as.push_back(draw(rng, k, c.a_dtype));
-      bs.push_back(draw(rng, k, c.b_dtype));
+      bs.push_back(c.sum ? std::vector<double>(k, 1.0) : draw(rng, k, c.b_dtype));
       refs.push_back(dot_reference(as.back(), bs.back()).hi);
       auto magnitudes = [](std::vector<double> v) {
         for (double& x : v) x = std::fabs(x);

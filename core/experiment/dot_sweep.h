@@ -18,6 +18,7 @@ namespace pl::experiment {
 struct DotSweepConfig {
   std::vector<size_t> lengths = {16, 256, 4096};
   DType a_dtype = DType::bfloat16, b_dtype = DType::bfloat16;
+  bool sum = false;     // a plain sum of a: every b_k is 1 (b_dtype is then unused)
   std::vector<Accumulation> models;
   int trials = 64;      // independent dot products per (length, model)
   uint64_t seed = 0;    // inputs: standard normal draws, rounded to nearest even

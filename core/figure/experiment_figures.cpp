@@ -154,8 +154,8 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
                         const experiment::DotSweepConfig& c) {
   Figure f;
   f.name = "error-vs-k";
-  f.title = "Dot-product error versus length";
-  f.subtitle = std::string(name(c.a_dtype)) + " x " + std::string(name(c.b_dtype)) + ", N(0,1) inputs, " +
+  f.title = c.sum ? "Sum error versus length" : "Dot-product error versus length";
+  f.subtitle = (c.sum ? "sums of " + std::string(name(c.a_dtype)) : std::string(name(c.a_dtype)) + " x " + std::string(name(c.b_dtype))) + ", N(0,1) inputs, " +
                std::to_string(c.trials) + " trials per point, seed " + std::to_string(c.seed);
   f.x = {"K", true, {}, {}};
   f.y = {"max |e| / sum |a_k b_k|", true, {}, {}};
@@ -177,6 +177,38 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
     f.series[2 * i + 1].y.push_back(r.bounds.deterministic);
   }
   return f;
+}
+
+std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
+  const auto& c = r.config;
+  const FloatFormat* f = is_float(c.dtype) ? &info(c.dtype).format : nullptr;
+  const std::string setup = std::string(name(c.dtype)) + ", " + std::string(experiment::scaling_name(c.scaling.kind)) +
+                            ", " + rounding_name(c.cast.rounding) + "; " + experiment::describe(c.data) + ", " +
+                            std::to_string(c.rows) + " x " + std::to_string(c.cols) + "; " +
+                            std::to_string(r.saturated) + " saturated, " + std::to_string(r.flushed) + " flushed";
+  Figure err;
+  err.name = "roundtrip-error";
+  err.title = "Round trip through " + std::string(name(c.dtype)) + ": relative error per value";
+  err.subtitle = setup;
+  err.x = {"|e| / max(|x|, floor)", true, {}, {}};
+  err.y = {"values", false, {}, {}};
+  std::string label = "round trip";
+  if (auto note = count_note(r.relative); !note.empty()) label += " (" + note + ")";
+  err.series.push_back(bars(label, r.relative, palette(0)));
+  if (f) err.annotations.push_back(vline(unit_roundoff(*f), "unit roundoff u = " + shortest_double(unit_roundoff(*f)), palette(1)));
+  Figure range;
+  range.name = "roundtrip-range";
+  range.title = "The data's magnitudes against the range of " + std::string(name(c.dtype));
+  range.subtitle = setup + " (before any scaling)";
+  range.x = {"|x|", true, {}, {}};
+  range.y = {"values", false, {}, {}};
+  range.series.push_back(bars("|x|", r.magnitudes, palette(2)));
+  if (f) {
+    range.annotations.push_back(vline(min_subnormal(*f), "smallest subnormal", palette(4)));
+    range.annotations.push_back(vline(min_normal(*f), "smallest normal", palette(5)));
+    range.annotations.push_back(vline(max_finite(*f), "largest", palette(1)));
+  }
+  return {err, range};
 }
 
 Figure mlp_figure(const experiment::MlpResult& r) {

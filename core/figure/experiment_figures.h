@@ -7,6 +7,7 @@
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/mlp.h"
+#include "core/experiment/roundtrip.h"
 #include "core/figure/figure.h"
 
 namespace pl::figure {
@@ -27,5 +28,10 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
 // error-vs-layer: the network's normwise relative error after each layer (against the
 // float64 network) and each layer's own error (against its exact product), log y.
 Figure mlp_figure(const experiment::MlpResult& r);
+
+// roundtrip-error: |e| / |x| of an array's round trip through a dtype and recipe, with the
+// format's unit roundoff; roundtrip-range: where the data's magnitudes lie against the format's
+// smallest subnormal, smallest normal and largest value.
+std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r);
 
 }  // namespace pl::figure

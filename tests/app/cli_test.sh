@@ -133,6 +133,13 @@ check matmul-torch-ok 0 'the output dtype follows: bfloat16' -- "$PL" matmul --l
 check matmul-torch-json 0 '"code": "model.to\(x.dtype\)"' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32 --json
 check matmul-bad-framework 2 "unknown framework 'pytorch'" -- "$PL" matmul --framework pytorch
 check window-bad-setup 1 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
+check dot-sum 0 'sums of bfloat16' -- "$PL" dot --sum --k 16,4096 --trials 4 --accumulate bf16:sequential,f32:sequential
+check dot-sum-json 0 '"sum": true' -- "$PL" dot --sum --k 16 --trials 2 --json
+check roundtrip-fp8 0 'round trip through float8_e4m3fn' -- "$PL" roundtrip --rows 16 --cols 64
+check roundtrip-nvfp4 0 '"scaling": "nvfp4"' -- "$PL" roundtrip --dtype float4_e2m1fn --scaling nvfp4 --rows 8 --cols 64 --json
+check roundtrip-file 0 '3 x 4 loaded' -- "$PL" roundtrip --dtype bfloat16 --input "$IO/f64.npy"
+check roundtrip-save 0 'roundtrip-range.svg' -- bash -c "\"$PL\" roundtrip --rows 8 --cols 32 --save \"$TMP/rt\" >/dev/null && ls \"$TMP/rt\""
+check roundtrip-bad-recipe 2 'MX blocks hold' -- "$PL" roundtrip --dtype bfloat16 --scaling mx
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"
 echo "$passes passed, $fails failed"

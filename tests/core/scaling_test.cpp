@@ -120,3 +120,42 @@ TEST(DataSource, TorchLinearStaysInItsBound) {
 
 }  // namespace
 }  // namespace pl::experiment
+
+#include "core/experiment/roundtrip.h"
+
+namespace pl::experiment {
+namespace {
+
+TEST(Roundtrip, Bfloat16StaysWithinItsUnitRoundoff) {
+  RoundtripConfig c;
+  c.rows = 16;
+  c.cols = 256;
+  c.dtype = DType::bfloat16;
+  auto r = run_roundtrip(c);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->stats.count, 16u * 256u);
+  EXPECT_LE(r->stats.max_rel, 0x1p-8);  // u = 2^-8 for round-to-nearest
+  EXPECT_GT(r->stats.max_rel, 0x1p-10);
+  EXPECT_EQ(r->saturated + r->flushed, 0u);
+}
+
+TEST(Roundtrip, PerTensorFp8FlushesTheSmallValuesOutliersPushDown) {
+  RoundtripConfig c;
+  c.rows = 64;
+  c.cols = 256;
+  c.scaling.kind = ScalingKind::PerTensor;
+  c.data.distribution = Distribution::OutlierChannels;
+  c.data.outlier_gain = 1000;  // the scale follows the outliers; ordinary values sink
+  auto per_tensor = run_roundtrip(c);
+  c.scaling.kind = ScalingKind::PerChannel;
+  auto per_row = run_roundtrip(c);
+  ASSERT_TRUE(per_tensor && per_row);
+  EXPECT_GT(per_tensor->flushed, 0u);
+  EXPECT_GE(per_tensor->flushed, per_row->flushed);
+  c.dtype = DType::bfloat16;
+  c.scaling.kind = ScalingKind::MX;
+  EXPECT_FALSE(run_roundtrip(c));  // MX holds 8/6/4-bit floats only
+}
+
+}  // namespace
+}  // namespace pl::experiment

@@ -1,0 +1,96 @@
+// precision-lab roundtrip --dtype T [--scaling R] [--rounding MODE] [--overflow POLICY]
+//   [--data DIST] [--rows R --cols C] [--input FILE.npy|FILE.safetensors:NAME] [--seed S]
+//   [--save DIR] [--json]
+// The cast experiment: an array through a dtype (and scaling recipe) and back, against the
+// original float64 values.
+#include <iostream>
+
+#include "app/cli/cli.h"
+#include "app/cli/matmul_report.h"
+#include "core/dtype/format_lookup.h"
+#include "core/experiment/roundtrip.h"
+#include "core/figure/experiment_figures.h"
+#include "core/io/load.h"
+
+namespace pl::cli {
+namespace {
+struct RoundtripArgs {
+  std::string dtype = "float8_e4m3fn", scaling = "none", rounding = "rne", overflow = "default",
+              data = "normal", input, save;
+  size_t rows = 256, cols = 1024;
+  uint64_t seed = 0;
+  bool json = false;
+};
+
+int bad(const std::string& why) {
+  std::fprintf(stderr, "error: %s\n", why.c_str());
+  return kExitBadInput;
+}
+}  // namespace
+
+Runner add_roundtrip(CLI::App& app) {
+  auto a = std::make_shared<RoundtripArgs>();
+  app.add_option("--dtype", a->dtype, "the dtype of the round trip");
+  app.add_option("--scaling", a->scaling, "none | per-tensor | delayed | per-channel | per-channel-asymmetric | mx | nvfp4");
+  app.add_option("--rounding", a->rounding, "rne rna rtz up down stochastic");
+  app.add_option("--overflow", a->overflow, "default | saturate | no-saturate");
+  app.add_option("--data", a->data, "normal uniform torch-linear heavy-tailed outlier-channels");
+  app.add_option("--rows", a->rows, "rows (channels, for per-channel recipes)");
+  app.add_option("--cols", a->cols, "values per row (MX / NVFP4 blocks run along rows)");
+  app.add_option("--input", a->input, "a 2-D tensor from FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1]");
+  app.add_option("--seed", a->seed, "seed");
+  app.add_option("--save", a->save, "write the figures (PNG, SVG, PDF, CSV) and result.json into this folder");
+  app.add_flag("--json", a->json, "machine-readable results");
+  return [a]() {
+    experiment::RoundtripConfig c;
+    auto t = parse_dtype(a->dtype);
+    if (!t) return bad(t.error());
+    c.dtype = *t;
+    auto s = experiment::parse_scaling(a->scaling);
+    if (!s) return bad("unknown scaling '" + a->scaling + "'");
+    c.scaling.kind = *s;
+    if (!parse_rounding(a->rounding.c_str(), &c.cast.rounding)) return bad("unknown rounding '" + a->rounding + "'");
+    if (!parse_overflow(a->overflow.c_str(), &c.cast.overflow)) return bad("unknown overflow policy '" + a->overflow + "'");
+    auto d = experiment::parse_distribution(a->data);
+    if (!d) return bad("unknown distribution '" + a->data + "'");
+    c.data.distribution = *d;
+    c.rows = a->rows;
+    c.cols = a->cols;
+    c.seed = a->seed;
+    std::vector<double> values;
+    if (!a->input.empty()) {
+      auto tensor = io::load_tensor(a->input);
+      if (!tensor) return bad(tensor.error());
+      c.rows = tensor->rows();
+      c.cols = tensor->cols();
+      values = std::move(tensor->values);
+    }
+    auto r = experiment::run_roundtrip(c, std::move(values));
+    if (!r) return bad(r.error());
+    nlohmann::json j = {{"dtype", name(c.dtype)}, {"scaling", experiment::scaling_name(c.scaling.kind)},
+                        {"rounding", rounding_name(c.cast.rounding)}, {"rows", c.rows}, {"cols", c.cols},
+                        {"saturated", r->saturated}, {"flushed", r->flushed}, {"stats", experiment::to_json(r->stats)},
+                        {"relative_histogram", experiment::to_json(r->relative)}};
+    if (!a->save.empty()) {
+      auto saved = save_figures(figure::roundtrip_figures(*r), a->save);
+      if (saved) saved = save_json(a->save, "result.json", j);
+      if (!saved) {
+        std::fprintf(stderr, "error: %s\n", saved.error().c_str());
+        return kExitFailed;
+      }
+    }
+    if (a->json) {
+      std::cout << j.dump(1) << "\n";
+      return kExitOk;
+    }
+    const auto& st = r->stats;
+    std::printf("round trip through %s (%s, %s), %zu x %zu %s values\n", std::string(name(c.dtype)).c_str(),
+                a->scaling.c_str(), a->rounding.c_str(), c.rows, c.cols, a->input.empty() ? a->data.c_str() : "loaded");
+    std::printf("max |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB\n",
+                st.max_abs, st.mean_abs, st.max_rel, st.mean_rel, st.normwise_rel, st.sqnr_db);
+    std::printf("saturated %zu, flushed to zero %zu, NaN %zu, Inf %zu\n", r->saturated, r->flushed, st.nan, st.inf);
+    return kExitOk;
+  };
+}
+
+}  // namespace pl::cli

@@ -1,0 +1,38 @@
+#include "core/experiment/roundtrip.h"
+
+#include <cmath>
+
+namespace pl::experiment {
+
+std::string check(const RoundtripConfig& c) {
+  if (c.rows == 0 || c.cols == 0 || double(c.rows) * double(c.cols) > double(1u << 28))
+    return "the array must hold between 1 and 2^28 values";
+  if (auto why = check(c.scaling, c.dtype); !why.empty()) return why;
+  return check(c.data);
+}
+
+Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values) {
+  if (auto why = check(c); !why.empty()) return Error{why};
+  if (values.empty()) values = generate(c.data, c.rows, c.cols, c.seed, 1);
+  if (values.size() != c.rows * c.cols) return Error{"the array does not have rows x cols values"};
+  double amax = 0;
+  if (c.scaling.kind == ScalingKind::PerTensorDelayed)  // the history: earlier draws
+    for (int h = 0; h < c.scaling.history; ++h)
+      for (double v : generate(c.data, c.rows, c.cols, c.seed, 1000 + h))
+        if (std::isfinite(v)) amax = std::max(amax, std::fabs(v));
+  const Quantised q = quantise(values, c.rows, c.cols, c.dtype, c.scaling, c.cast, amax);
+  RoundtripResult r;
+  r.config = c;
+  ElementErrors el;
+  // Ulps and bits are in the float64 sense here: the dequantised value may carry a scale.
+  r.stats = error_stats(q.dequantised, values, DType::float64, 0, &el);
+  r.relative = log_histogram_auto(el.relative);
+  std::vector<double> mags(values.size());
+  for (size_t i = 0; i < values.size(); ++i) mags[i] = std::fabs(values[i]);
+  r.magnitudes = log_histogram_auto(mags);
+  r.saturated = q.saturated;
+  r.flushed = q.flushed;
+  return r;
+}
+
+}  // namespace pl::experiment

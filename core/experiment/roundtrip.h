@@ -1,0 +1,36 @@
+// The cast experiment: an array drawn from a data source (or loaded), converted to a dtype under
+// a scaling recipe, rounding mode and overflow policy, and read back -- the error of the round
+// trip against the original float64 values, with the recipe's saturation and flush counts.
+#pragma once
+
+#include <vector>
+
+#include "core/experiment/data_source.h"
+#include "core/experiment/error_stats.h"
+#include "core/experiment/histogram.h"
+#include "core/experiment/scaling.h"
+#include "core/util/expected.h"
+
+namespace pl::experiment {
+
+struct RoundtripConfig {
+  size_t rows = 256, cols = 1024;  // scaling recipes work along rows (channels, blocks)
+  DType dtype = DType::float8_e4m3fn;
+  Scaling scaling;
+  CastOptions cast;
+  DataSource data;
+  uint64_t seed = 0;
+};
+
+struct RoundtripResult {
+  RoundtripConfig config;
+  ErrorStats stats;          // in the float64 sense: the dequantised values against the originals
+  Histogram relative;        // log10 bins of |e| / max(|x|, floor)
+  Histogram magnitudes;      // log10 bins of |x|: where the data lies against the format's range
+  size_t saturated = 0, flushed = 0;
+};
+
+std::string check(const RoundtripConfig& c);
+Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values = {});
+
+}  // namespace pl::experiment
