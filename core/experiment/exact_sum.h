@@ -24,15 +24,20 @@ inline TwoSumResult two_sum(double a, double b) {
   return {hi, lo};
 }
 
-// hi + lo (|lo| <= ulp(hi) / 2, from TwoSum) rounded once. hi + lo lies strictly between hi
-// and its neighbour toward lo, and no double lies between those two: every value in that
-// open interval rounds alike in any format coarser than float64, so rounding the neighbour
-// rounds hi + lo. The neighbour is one step of hi's bit pattern (hi != 0 when lo != 0).
+// hi + lo (|lo| <= ulp(hi) / 2, from TwoSum) rounded once, by rounding to odd first
+// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
+// rounding to odd", IEEE TC 2008): hi + lo lies strictly between hi and its neighbour toward
+// lo; of those two doubles, take the odd one. An odd double has 53 significant bits, so it is
+// never a value or a midpoint of a format of at most 51 bits, and no such boundary lies
+// between it and hi + lo: it rounds as hi + lo does, in every rounding mode. (Always taking
+// the neighbour is wrong: it can be a midpoint, a tie that hi + lo is not --
+// tests/core/accumulate_test.cpp's SumNextToAMidpointRoundsLikeTheExactSum.) The neighbour is
+// one step of hi's bit pattern (hi != 0 when lo != 0).
 inline double round_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o,
                         uint64_t index) {
   if (lo != 0.0 && std::isfinite(hi)) {
     const uint64_t bits = std::bit_cast<uint64_t>(hi);
-    hi = std::bit_cast<double>((lo > 0) == (hi > 0) ? bits + 1 : bits - 1);
+    if ((bits & 1) == 0) hi = std::bit_cast<double>((lo > 0) == (hi > 0) ? bits + 1 : bits - 1);
   }
   return round_to(format, hi, o, index);
 }

@@ -53,7 +53,7 @@ struct LaneFormat {
 };
 
 // s[r][t] = round(s[r][t] + a_r[k] * panel[k][t]) for k in [k0, k1), rows r < R: exactly
-// round_sum() and round_nearest_even_fast() (TwoSum, the one-step nudge toward lo, scale to
+// round_sum() and round_nearest_even_fast() (TwoSum, rounding to odd, scale to
 // the quantum, round with 1.5 * 2^52, scale back), written without branches so the lanes
 // vectorise; R rows share each panel load and give the CPU R * 8 independent chains (one
 // chain is ~30 dependent operations long). A lane whose value leaves the fast path's domain
@@ -76,10 +76,12 @@ PL_CLONES void lanes_run(const double* const* a_rows, const double* panel, size_
         const double hi = x + y;
         const double bb = hi - x;
         const double lo = (x - (hi - bb)) + (y - bb);
-        // +1 (away from zero) when lo has hi's sign, -1 when not, 0 when lo is 0: as masks.
-        const uint64_t nonzero = uint64_t{0} - static_cast<uint64_t>(lo != 0.0);
+        // Round to odd: +1 (away from zero) when lo has hi's sign, -1 when not, 0 when lo is
+        // 0 or hi is odd already: as masks.
+        const uint64_t bits = std::bit_cast<uint64_t>(hi);
+        const uint64_t step = uint64_t{0} - static_cast<uint64_t>((lo != 0.0) & ((bits & 1) == 0));
         const uint64_t same = uint64_t{0} - static_cast<uint64_t>((lo > 0) == (hi > 0));
-        const uint64_t hb = std::bit_cast<uint64_t>(hi) + (nonzero & (~same | 1));
+        const uint64_t hb = bits + (step & (~same | 1));
         const int64_t biased = static_cast<int64_t>((hb >> 52) & 0x7ff);
         const int64_t e = biased - 1023;
         const int64_t q = (e > f.emin ? e : f.emin) - f.mantissa_bits;

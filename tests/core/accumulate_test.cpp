@@ -121,5 +121,22 @@ TEST(Accumulate, Float16AccumulationStallsWhereFloat32DoesNot) {
   EXPECT_EQ(dot(ones, ones, {AccumKind::Kahan, DType::float16}), 4096.0);
 }
 
+// Bug found in session 5: rounding hi + lo by always stepping hi one float64 ulp toward lo
+// fails when that step lands on a midpoint of the target format (a tie that hi + lo is not).
+// 1 + a*b with these float32 operands lies in (m - 2^-52, m - 2^-53) for the float32 midpoint
+// m = 1 + 3 * 2^-24: float64 rounds it to m - 2^-52 with lo > 0, the step gives m, and m ties
+// to the even 1 + 2^-22, while the exact sum rounds down to 1 + 2^-23. Rounding to odd
+// (step only from an even hi) is right: an odd double is never a float32 boundary.
+TEST(Accumulate, SumNextToAMidpointRoundsLikeTheExactSum) {
+  const double a = 0x1.d55e000000000p-16, b = 0x1.a2e0fe0000000p-8;  // 60079 * 2^-31, 13725823 * 2^-31
+  ASSERT_EQ(static_cast<double>(static_cast<float>(a)), a);
+  ASSERT_EQ(static_cast<double>(static_cast<float>(b)), b);
+  const std::vector<double> x = {1.0, a}, y = {1.0, b};
+  EXPECT_EQ(dot(x, y, {AccumKind::Sequential, DType::float32}), 1.0 + 0x1p-23);
+  // The same through the codec's own rounding of the exact value's two parts.
+  const double hi = 1.0 + a * b, lo = std::fma(a, b, 1.0 - hi);
+  EXPECT_EQ(round_exact_sum(info(DType::float32).format, hi, lo, {}, 0), 1.0 + 0x1p-23);
+}
+
 }  // namespace
 }  // namespace pl::experiment

@@ -60,7 +60,7 @@ TEST(Gemm, FastPathsEqualTheirDotProducts) {
     expect_equals_dot(s, a32, b32, m);  // f32 x f32: they are not; the emulated lanes run
   }
   // Sums whose float64 value lands on a tie of the accumulator although the exact sum does
-  // not (tests/data/accumulate/gen_accumulate.py's crafted cases): the lanes' nudge decides.
+  // not (tests/data/accumulate/gen_accumulate.py's crafted cases): the lanes' rounding to odd decides.
   std::vector<double> ta(s.m * s.k, 0.0), tb(s.n * s.k, 0.0);
   for (size_t i = 0; i < s.m; ++i) ta[i * s.k] = 2050.0, ta[i * s.k + 1] = 1 + 0x1p-23;
   for (size_t j = 0; j < s.n; ++j) tb[j * s.k] = 1.0, tb[j * s.k + 1] = 1 - 0x1p-23;
@@ -70,6 +70,12 @@ TEST(Gemm, FastPathsEqualTheirDotProducts) {
   for (size_t j = 0; j < s.n; ++j) tb[j * s.k] = 1.0, tb[j * s.k + 1] = 0x1p8 - 0x1p-10;
   expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::float32));
   EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::float32)))[0], 0x1p40 + 0x1p17);
+  // A sum one float64 ulp from a float32 midpoint (accumulate_test's
+  // SumNextToAMidpointRoundsLikeTheExactSum): the lanes round to odd before rounding to nearest.
+  for (size_t i = 0; i < s.m; ++i) ta[i * s.k] = 1.0, ta[i * s.k + 1] = 0x1.d55e000000000p-16;
+  for (size_t j = 0; j < s.n; ++j) tb[j * s.k] = 1.0, tb[j * s.k + 1] = 0x1.a2e0fe0000000p-8;
+  EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::float32)))[0], 1.0 + 0x1p-23);
+  expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::float32));
   // Sums that overflow the accumulator (float16 beyond 65504, float32 via huge values) and a
   // NaN: the lanes give those elements to the general code.
   std::vector<double> big = a, nan_b = b;

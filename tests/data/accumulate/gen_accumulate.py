@@ -4,7 +4,7 @@
 Every accumulation model is re-implemented here in fractions.Fraction arithmetic: the
 products are exact, every addition is the exact sum rounded once by the exact rounding
 oracle of tests/data/gen_golden.py (ml_dtypes formats; float32 by formula). Nothing is
-shared with the C++ code (which uses TwoSum and a nudge instead), so agreement checks it.
+shared with the C++ code (which uses TwoSum and rounding to odd instead), so agreement checks it.
 
 Stochastic rounding is left to the statistical tests: its draws are not part of this oracle.
 
