@@ -6,6 +6,7 @@
 // [SECTION] encode / decode
 #include "core/dtype/codec.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -290,6 +291,19 @@ const char* value_class_name(ValueClass c) {
     case ValueClass::NaN: return "nan";
   }
   return "?";
+}
+
+void round_each(const FloatFormat& f, std::span<const double> in, std::span<double> out,
+                const CastOptions& o, uint64_t index0) {
+  const size_t n = std::min(in.size(), out.size());
+  if (o.rounding == Rounding::NearestEven && o.path == CastPath::Direct &&
+      !o.flush_input_subnormals && !o.flush_output_subnormals && nearest_fast_path_applies(f)) {
+    const NearestEvenRounder nearest(f);
+    for (size_t i = 0; i < n; ++i)
+      if (!nearest(in[i], &out[i])) out[i] = decode(f, encode(f, in[i], o, index0 + i).code);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) out[i] = round_to(f, in[i], o, index0 + i);
 }
 
 }  // namespace pl

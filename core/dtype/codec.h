@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "core/dtype/cast_policy.h"
 #include "core/dtype/float_format.h"
@@ -75,6 +76,11 @@ inline double round_to(const FloatFormat& f, double x, const CastOptions& o, uin
     return fast;
   return decode(f, encode(f, x, o, index).code);
 }
+
+// out[i] = round_to(f, in[i], o, index0 + i) for every i (in and out may be the same array),
+// with the format's constants worked out once.
+void round_each(const FloatFormat& f, std::span<const double> in, std::span<double> out,
+                const CastOptions& o, uint64_t index0 = 0);
 
 const char* value_class_name(ValueClass c);
 

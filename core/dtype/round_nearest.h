@@ -26,25 +26,41 @@ constexpr bool nearest_fast_path_applies(const FloatFormat& f) {
          f.emin() - f.mantissa_bits >= -1022 && f.emax() <= 1023;
 }
 
-// round(x) to nearest, ties to even, into `out`; false (out untouched) when the answer needs
+// round(x) to nearest, ties to even, for one format with its constants worked out once (for
+// loops over many elements): operator() returns false (out untouched) when the answer needs
 // the general codec: x not finite, or the rounded value beyond the largest finite number.
+// Construct only for formats where nearest_fast_path_applies().
+class NearestEvenRounder {
+ public:
+  explicit NearestEvenRounder(const FloatFormat& f)
+      : emin_(f.emin()), mantissa_bits_(f.mantissa_bits),
+        largest_((1.0 + static_cast<double>(f.max_finite_mantissa()) * pow2_bits(-f.mantissa_bits)) *
+                 pow2_bits(f.emax())) {}
+
+  bool operator()(double x, double* out) const {
+    const uint64_t bits = std::bit_cast<uint64_t>(x);
+    const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+    if (biased == 0x7ff) return false;
+    const int e = biased - 1023;  // float64 subnormals give -1023: below every emin we accept
+    const int q = (e > emin_ ? e : emin_) - mantissa_bits_;  // exponent of the quantum
+    const double t = x * pow2_bits(-q);            // exact: a power-of-two scaling, |t| < 2^p
+    constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52: integers are its ulps
+    const double r = std::copysign((t + kMagic) - kMagic, x);  // RNE; a zero keeps x's sign
+    const double y = r * pow2_bits(q);             // exact
+    if (std::fabs(y) > largest_) return false;
+    *out = y;
+    return true;
+  }
+
+ private:
+  int emin_, mantissa_bits_;
+  double largest_;
+};
+
+// One conversion with the rounder built on the spot.
 // Call only for formats where nearest_fast_path_applies().
 inline bool round_nearest_even_fast(const FloatFormat& f, double x, double* out) {
-  const uint64_t bits = std::bit_cast<uint64_t>(x);
-  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
-  if (biased == 0x7ff) return false;
-  const int e = biased - 1023;  // float64 subnormals give -1023: below every emin we accept
-  const int q = (e > f.emin() ? e : f.emin()) - f.mantissa_bits;  // exponent of the quantum
-  const double to_unit = pow2_bits(-q), from_unit = pow2_bits(q);
-  const double t = x * to_unit;                 // exact: a power-of-two scaling, |t| < 2^p
-  constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52: integers are its ulps
-  const double r = std::copysign((t + kMagic) - kMagic, x);  // RNE; a zero keeps x's sign
-  const double y = r * from_unit;               // exact
-  const double largest = (1.0 + static_cast<double>(f.max_finite_mantissa()) *
-                                      pow2_bits(-f.mantissa_bits)) * pow2_bits(f.emax());
-  if (std::fabs(y) > largest) return false;
-  *out = y;
-  return true;
+  return NearestEvenRounder(f)(x, out);
 }
 
 }  // namespace pl

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/dtype/dtype.h"
+#include "core/experiment/histogram.h"
 
 namespace pl::experiment {
 
@@ -35,12 +36,13 @@ struct ErrorStats {
 ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
                        DType output, double rel_floor = 0);
 
-// The per-element values behind the statistics (elements where both are finite, in order),
-// for histograms: signed error, relative error (with the floor) and error in ulps.
-struct ElementErrors {
-  std::vector<double> signed_error, relative, ulps;
+// The histograms drawn for a comparison, over the elements where both are finite: the
+// signed error (41 linear bins over +-max |e|), the relative error with the floor (log10,
+// 4 bins a decade) and the error in ulps of the output format (log10, 8 bins a decade).
+struct ErrorHistograms {
+  Histogram signed_error, relative, ulps;
 };
 ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
-                       DType output, double rel_floor, ElementErrors* elements);
+                       DType output, double rel_floor, ErrorHistograms* histograms);
 
 }  // namespace pl::experiment

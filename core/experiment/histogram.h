@@ -22,6 +22,20 @@ struct Histogram {
   uint64_t total() const;        // every value given
 };
 
+// Empty histograms (every count zero) with their edges, to fill with add():
+// `bins` equal-width bins over [lo, hi] (lo < hi);
+Histogram linear_bins(double lo, double hi, int bins);
+// `bins` bins equal in log10 over [lo, hi] (0 < lo < hi);
+Histogram log_bins(double lo, double hi, int bins);
+// log bins over whole decades covering [min_positive, max_positive] (one decade, 0.1 to 1,
+// when there is no positive value).
+Histogram log_bins_auto(double min_positive, double max_positive, int bins_per_decade);
+
+// Counts values into h's bins (or below / above / zeros / nonfinite).
+void add(Histogram& h, std::span<const double> values);
+// Adds the counts of `from`, a histogram with the same edges, into `into`.
+void merge(Histogram& into, const Histogram& from);
+
 // `bins` equal-width bins over [lo, hi] (lo < hi).
 Histogram linear_histogram(std::span<const double> values, double lo, double hi, int bins);
 

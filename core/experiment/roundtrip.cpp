@@ -23,10 +23,10 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   const Quantised q = quantise(values, c.rows, c.cols, c.dtype, c.scaling, c.cast, amax);
   RoundtripResult r;
   r.config = c;
-  ElementErrors el;
+  ErrorHistograms h;
   // Ulps and bits are in the float64 sense here: the dequantised value may carry a scale.
-  r.stats = error_stats(q.dequantised, values, DType::float64, 0, &el);
-  r.relative = log_histogram_auto(el.relative);
+  r.stats = error_stats(q.dequantised, values, DType::float64, 0, &h);
+  r.relative = std::move(h.relative);
   std::vector<double> mags(values.size());
   for (size_t i = 0; i < values.size(); ++i) mags[i] = std::fabs(values[i]);
   r.magnitudes = log_histogram_auto(mags);

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
@@ -29,14 +30,21 @@ class ElementRounder {
  public:
   ElementRounder(DType t, const CastOptions& o, bool saturate) : t_(t), o_(o) {
     if (saturate) o_.overflow = Overflow::Saturate;
-    if (is_float(t)) top_ = max_finite(info(t).format);
+    if (!is_float(t)) return;
+    const FloatFormat& f = info(t).format;
+    top_ = max_finite(f);
+    if (o_.rounding == Rounding::NearestEven && o_.path == CastPath::Direct &&
+        !o_.flush_input_subnormals && !o_.flush_output_subnormals && nearest_fast_path_applies(f))
+      nearest_.emplace(f);
   }
   // Symmetric integer range for per-channel/per-tensor int8 ([-127, 127]).
   void symmetric_integers() { lo_ = -static_cast<double>(int_max(t_)); }
 
   double operator()(double v, uint64_t index, Quantised& q) {
     double r;
-    if (is_float(t_)) {
+    if (nearest_ && (*nearest_)(v, &r)) {
+      // Rounded within the format's range: neither saturated nor overflowed.
+    } else if (is_float(t_)) {
       // Saturated: rounding with an unbounded exponent would have gone past the largest
       // value (a hair above it that rounds down to it anyway is not counted).
       if (std::fabs(v) > top_) {
@@ -59,6 +67,7 @@ class ElementRounder {
  private:
   DType t_;
   CastOptions o_;
+  std::optional<NearestEvenRounder> nearest_;  // the common case, constants worked out once
   double top_ = 0, lo_ = 0;
 };
 

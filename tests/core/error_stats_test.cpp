@@ -1,5 +1,7 @@
 // Error statistics on hand-worked examples, each number derived in the comment beside it.
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <limits>
 #include <vector>
 
@@ -31,6 +33,44 @@ TEST(ErrorStats, HandWorkedExample) {
   // Nearest-rank percentiles of the sorted |e| = 0, 0.5, 1, 2.
   EXPECT_DOUBLE_EQ(s.p50_abs, 0.5);
   EXPECT_DOUBLE_EQ(s.p90_abs, 2.0);
+}
+
+TEST(ErrorStats, PercentilesAreTheNearestRanksOfTheSortedErrors) {
+  // Many equal errors, exact zeros, values in one narrow bucket and across decades: the
+  // bucketed selection must give what sorting gives.
+  std::mt19937_64 rng(3);
+  for (size_t n : {1, 2, 7, 100, 1001, 50000}) {
+    std::vector<double> ref(n, 0.0), got(n);
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t r = rng();
+      const double e = r % 5 == 0 ? 0.0 : r % 5 == 1 ? 0.25 : r % 5 == 2 ? 1.0 + (r >> 40) * 0x1p-40
+                                                              : std::ldexp(1.0, static_cast<int>(r >> 58) - 30);
+      got[i] = (r >> 1) & 1 ? e : -e;
+    }
+    const ErrorStats s = error_stats(got, ref, DType::float64);
+    std::vector<double> sorted;
+    for (double g : got) sorted.push_back(std::fabs(g));
+    std::sort(sorted.begin(), sorted.end());
+    auto rank = [&](double q) {
+      return sorted[std::max<size_t>(1, static_cast<size_t>(std::ceil(q * static_cast<double>(n)))) - 1];
+    };
+    EXPECT_EQ(s.p50_abs, rank(0.50)) << n;
+    EXPECT_EQ(s.p90_abs, rank(0.90)) << n;
+    EXPECT_EQ(s.p99_abs, rank(0.99)) << n;
+  }
+}
+
+TEST(ErrorStats, HistogramsCountEveryComparedElementEvenWhenErrorsOverflow) {
+  // 1e308 - (-1e308) overflows to inf between two finite numbers; ulps of float64 at a tiny
+  // reference overflow too. Every compared element still lands somewhere, and edges are finite.
+  const std::vector<double> ref = {-1e308, 1e-310, 1.0, 2.0}, got = {1e308, 1e300, 1.5, 2.0};
+  ErrorHistograms h;
+  const ErrorStats s = error_stats(got, ref, DType::float64, 0, &h);
+  EXPECT_EQ(s.count, 4u);
+  for (const Histogram* x : {&h.signed_error, &h.relative, &h.ulps}) {
+    EXPECT_EQ(x->total(), 4u);
+    for (double e : x->edges) EXPECT_TRUE(std::isfinite(e));
+  }
 }
 
 TEST(ErrorStats, CountsWhatWentWrongOutright) {
