@@ -1,27 +1,93 @@
-// precision-lab bench [--backend auto|cpu|cuda] [--formats a,b,..] [--elements N] [--reps R]
-//                     [--rounding MODE] [--json]
-// Array round trip float32 -> format -> float32 against a plain copy, timed in the same run on
-// the same device (the backend says how it timed).
+// precision-lab bench [--op convert|matmul] [--backend auto|cpu|cuda] [--reps R] [--json]
+//   convert: [--formats a,b,..] [--elements N] [--rounding MODE]
+//     Array round trip float32 -> format -> float32 against a plain copy, timed in the same
+//     run on the same device (the backend says how it timed).
+//   matmul:  [--dtypes a,b,..] [--sizes N,..] [--accumulate SPEC]
+//     The whole N x N x N matrix experiment (reference, product, attribution, statistics,
+//     histograms) against the bare OpenBLAS calls it makes, timed in the same run.
 #include <cstdio>
 #include <iostream>
 
 #include "app/cli/cli.h"
 #include "core/backend/backend.h"
+#include "core/backend/blas.h"
 #include "core/dtype/describe.h"
+#include "core/experiment/matmul_bench.h"
+#include "core/experiment/matmul_json.h"
 
 namespace pl::cli {
 namespace {
 
 struct BenchArgs {
-  std::string backend = "auto", rounding = "rne";
+  std::string op = "convert", backend = "auto", rounding = "rne";
+  std::vector<std::string> dtypes{"bfloat16"};
+  std::vector<size_t> sizes{1024};
+  std::string accumulate = "f32:blas";
   std::vector<std::string> formats{"float16", "bfloat16", "float8_e4m3fn", "float8_e5m2",
                                    "float4_e2m1fn"};
   size_t elements = size_t{1} << 26;  // 64M elements: far beyond any cache
   int reps = 7;
+  bool reps_given = false;
   bool json = false;
 };
 
+int run_matmul_bench(const BenchArgs& a) {
+  if (a.backend == "cuda") {
+    std::fprintf(stderr, "error: matrix experiments run on the CPU backend (the CUDA backend converts arrays only)\n");
+    return kExitBadInput;
+  }
+  const int reps = a.reps_given ? a.reps : 5;
+  nlohmann::json rows = nlohmann::json::array();
+  const std::string library = blas::describe(blas::info());
+  if (!a.json)
+    std::printf("library: %s  accumulate: %s  reps: %d (median)\n%-10s %6s %14s %10s %7s %14s %10s\n",
+                library.c_str(), a.accumulate.c_str(), reps, "dtype", "n", "experiment ms",
+                "BLAS ms", "ratio", "product GFLOP/s", "product ms");
+  for (const auto& dtype : a.dtypes)
+    for (size_t n : a.sizes) {
+      const nlohmann::json j = {{"experiment", "matmul"}, {"m", n}, {"n", n}, {"k", n},
+                                {"input", dtype}, {"weight", dtype}, {"output", dtype},
+                                {"accumulate", a.accumulate}};
+      auto spec = experiment::matmul_spec_from_json(j);
+      if (!spec) {
+        std::fprintf(stderr, "error: %s\n", spec.error().c_str());
+        return kExitBadInput;
+      }
+      auto t = experiment::time_matmul(spec->config, reps);
+      if (!t) {
+        std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, t.error().c_str());
+        return kExitBadInput;
+      }
+      rows.push_back({{"dtype", dtype}, {"n", n}, {"experiment_ms", t->experiment_ms},
+                      {"blas_ms", t->blas_ms}, {"ratio", t->ratio()}, {"blas_calls", t->blas_calls},
+                      {"product_ms", t->product_ms}, {"product_gflops", t->product_gflops},
+                      {"stages_ms", {{"quantise", t->stages.quantise * 1e3},
+                                     {"reference", t->stages.reference * 1e3},
+                                     {"product", t->stages.product * 1e3},
+                                     {"analysis", t->stages.analysis * 1e3}}}});
+      if (!a.json)
+        std::printf("%-10s %6zu %14.1f %10.1f %7.2f %14.2f %10.1f\n", dtype.c_str(), n,
+                    t->experiment_ms, t->blas_ms, t->ratio(), t->product_gflops, t->product_ms);
+      std::fflush(stdout);
+    }
+  if (a.json) {
+    nlohmann::json out{{"op", "matmul"}, {"backend", "cpu"}, {"library", library},
+                       {"accumulate", a.accumulate}, {"reps", reps}, {"results", rows}};
+    std::cout << out.dump(2) << "\n";
+  } else {
+    std::printf("BLAS: the OpenBLAS calls the experiment makes (two dgemm for the references, the "
+                "product's own call if it is a library product, one sgemm for the bound check), "
+                "timed right after it on the same shapes\n");
+  }
+  return kExitOk;
+}
+
 int run_bench(const BenchArgs& a) {
+  if (a.op == "matmul") return run_matmul_bench(a);
+  if (a.op != "convert") {
+    std::fprintf(stderr, "error: unknown --op '%s' (convert | matmul)\n", a.op.c_str());
+    return kExitBadInput;
+  }
   std::string note;
   auto backend = open_backend(a.backend, &note);
   if (!backend) {
@@ -81,10 +147,16 @@ int run_bench(const BenchArgs& a) {
 
 Runner add_bench(CLI::App& app) {
   auto a = std::make_shared<BenchArgs>();
+  app.add_option("--op", a->op, "convert (array round trip, default) | matmul (whole experiment)");
   app.add_option("--backend", a->backend, "auto | cpu | cuda");
-  app.add_option("--formats", a->formats, "Formats to convert through")->delimiter(',');
+  app.add_option("--formats", a->formats, "convert: formats to convert through")->delimiter(',');
+  app.add_option("--dtypes", a->dtypes, "matmul: input = weight = output dtypes, one run each")->delimiter(',');
+  app.add_option("--sizes", a->sizes, "matmul: N for N x N x N products")->delimiter(',');
+  app.add_option("--accumulate", a->accumulate, "matmul: accumulation model (as matmul --accumulate)");
   app.add_option("--elements", a->elements, "Array length (float32 elements)");
-  app.add_option("--reps", a->reps, "Timed repetitions (median reported)")->check(CLI::Range(1, 1000));
+  app.add_option("--reps", a->reps, "Timed repetitions, median reported (convert: 7, matmul: 5)")
+      ->check(CLI::Range(1, 1000))
+      ->each([a](const std::string&) { a->reps_given = true; });
   app.add_option("--rounding", a->rounding, "rne | rna | rtz | up | down | stochastic");
   app.add_flag("--json", a->json, "JSON output");
   return [a]() { return run_bench(*a); };

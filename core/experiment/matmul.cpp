@@ -124,6 +124,11 @@ std::string check(const MatmulConfig& c) {
   return "";
 }
 
+bool double_double_reference(const MatmulConfig& c) {
+  return c.high_precision_reference || c.input == DType::float64 || c.weight == DType::float64 ||
+         c.output == DType::float64 || result_dtype(c.accumulate) == DType::float64;
+}
+
 MatmulOperands generate_operands(const MatmulConfig& c) {
   MatmulOperands o;
   o.a = generate(c.input_data, c.m, c.k, c.seed, kInputId);
@@ -196,9 +201,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
 
   t0 = Clock::now();
   const GemmShape shape{m, n, k};
-  const bool high = c.high_precision_reference || c.input == DType::float64 ||
-                    c.weight == DType::float64 || c.output == DType::float64 ||
-                    result_dtype(c.accumulate) == DType::float64;
+  const bool high = double_double_reference(c);
   r.reference_method = high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm, core " + blas::info().core;
   r.reference = reference_gemm(shape, ops.a, bt, high);
   std::vector<double> rq = reference_gemm(shape, qa.dequantised, qb.dequantised, high);

@@ -64,6 +64,10 @@ std::string check(const MatmulConfig& c);
 struct MatmulOperands {
   std::vector<double> a, b, bias;
 };
+// Whether the reference is double-double (a float64 dtype anywhere, or asked for) rather
+// than OpenBLAS dgemm.
+bool double_double_reference(const MatmulConfig& c);
+
 // Draws every operand the config needs (the data sources, the seed).
 MatmulOperands generate_operands(const MatmulConfig& c);
 

@@ -1,0 +1,79 @@
+#include "core/experiment/matmul_bench.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+#include "core/backend/blas.h"
+
+namespace pl::experiment {
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+double time_ms(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
+  if (auto why = check(c); !why.empty()) return Error{why};
+  reps = std::max(reps, 1);
+  MatmulTiming t;
+  t.config = c;
+  t.reps = reps;
+  const MatmulOperands ops = generate_operands(c);  // drawn once: a user's tensors exist already
+
+  // The library calls run_matmul makes (matmul.cpp), on buffers of the same shapes.
+  const size_t m = c.m, n = c.n, k = c.k;
+  std::vector<double> ad(m * k, 0.5), bd(n * k, 0.25), cd(m * n);
+  std::vector<float> af(m * k, 0.5f), bf(n * k, 0.25f), cf(m * n);
+  std::vector<std::function<void()>> calls;
+  if (!double_double_reference(c)) {
+    t.blas_calls = {"dgemm (reference)", "dgemm (reference of the rounded inputs)"};
+    calls.push_back([&] { blas::gemm_nt(m, n, k, ad.data(), bd.data(), cd.data()); });
+    calls.push_back([&] { blas::gemm_nt(m, n, k, ad.data(), bd.data(), cd.data()); });
+  }
+  if (c.accumulate.kind == AccumKind::Blas && c.accumulate.format == DType::float32) {
+    t.blas_calls.push_back("sgemm (the product)");
+    calls.push_back([&] { blas::gemm_nt(m, n, k, af.data(), bf.data(), cf.data()); });
+  } else if (c.accumulate.kind == AccumKind::Blas || c.accumulate.kind == AccumKind::Int32) {
+    t.blas_calls.push_back("dgemm (the product)");
+    calls.push_back([&] { blas::gemm_nt(m, n, k, ad.data(), bd.data(), cd.data()); });
+  }
+  t.blas_calls.push_back("sgemm (|A||B| for the bound check)");
+  calls.push_back([&] { blas::gemm_nt(m, n, k, af.data(), bf.data(), cf.data()); });
+
+  std::vector<double> experiment, blas, product;
+  std::vector<StageTimes> stages;
+  for (int r = 0; r <= reps; ++r) {  // run 0 warms caches, pages and OpenBLAS's threads
+    Expected<MatmulResult> res = Error{""};
+    const double e = time_ms([&] { res = run_matmul(c, ops); });
+    if (!res) return Error{res.error()};
+    const double b = time_ms([&] {
+      for (const auto& call : calls) call();
+    });
+    if (r == 0) continue;
+    experiment.push_back(e);
+    blas.push_back(b);
+    product.push_back(res->seconds.product * 1e3);
+    stages.push_back(res->seconds);
+  }
+  t.experiment_ms = median(experiment);
+  t.blas_ms = median(blas);
+  // The stages of the run whose total is the median.
+  const size_t mid = static_cast<size_t>(
+      std::find(experiment.begin(), experiment.end(), t.experiment_ms) - experiment.begin());
+  t.stages = stages[std::min(mid, stages.size() - 1)];
+  t.product_ms = t.stages.product * 1e3;
+  t.product_gflops = t.product_ms > 0 ? 2.0 * double(m) * double(n) * double(k) / (t.product_ms * 1e6) : 0;
+  return t;
+}
+
+}  // namespace pl::experiment
