@@ -37,12 +37,8 @@ int run_matmul_bench(const BenchArgs& a) {
     return kExitBadInput;
   }
   const int reps = a.reps_given ? a.reps : 5;
-  nlohmann::json rows = nlohmann::json::array();
-  const std::string library = blas::describe(blas::info());
-  if (!a.json)
-    std::printf("library: %s  accumulate: %s  reps: %d (median)\n%-10s %6s %14s %10s %7s %14s %10s\n",
-                library.c_str(), a.accumulate.c_str(), reps, "dtype", "n", "experiment ms",
-                "BLAS ms", "ratio", "product GFLOP/s", "product ms");
+  // Every setup checked before anything is timed.
+  std::vector<std::pair<std::string, experiment::MatmulConfig>> runs;
   for (const auto& dtype : a.dtypes)
     for (size_t n : a.sizes) {
       const nlohmann::json j = {{"experiment", "matmul"}, {"m", n}, {"n", n}, {"k", n},
@@ -53,10 +49,24 @@ int run_matmul_bench(const BenchArgs& a) {
         std::fprintf(stderr, "error: %s\n", spec.error().c_str());
         return kExitBadInput;
       }
-      auto t = experiment::time_matmul(spec->config, reps);
+      if (auto why = experiment::check(spec->config); !why.empty()) {
+        std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, why.c_str());
+        return kExitBadInput;
+      }
+      runs.emplace_back(dtype, spec->config);
+    }
+  nlohmann::json rows = nlohmann::json::array();
+  const std::string library = blas::describe(blas::info());
+  if (!a.json)
+    std::printf("library: %s  accumulate: %s  reps: %d (median)\n%-10s %6s %14s %10s %7s %14s %10s\n",
+                library.c_str(), a.accumulate.c_str(), reps, "dtype", "n", "experiment ms",
+                "BLAS ms", "ratio", "product GFLOP/s", "product ms");
+  for (const auto& [dtype, config] : runs) {
+      const size_t n = config.n;
+      auto t = experiment::time_matmul(config, reps);
       if (!t) {
         std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, t.error().c_str());
-        return kExitBadInput;
+        return kExitFailed;
       }
       rows.push_back({{"dtype", dtype}, {"n", n}, {"experiment_ms", t->experiment_ms},
                       {"blas_ms", t->blas_ms}, {"ratio", t->ratio()}, {"blas_calls", t->blas_calls},

@@ -43,6 +43,11 @@ check bad-custom 2 'invalid custom format' -- "$PL" cast --to e3m0:ieee 1
 check no-subcommand-arg 2 'required' -- "$PL" cast 1
 check unknown-subcommand 2 '.' -- "$PL" frobnicate
 check bench-small 0 'convert GB/s' -- "$PL" bench --backend cpu --elements 100000 --reps 2 --formats float16,e5m7
+check bench-matmul 0 'bfloat16 +64 ' -- "$PL" bench --op matmul --dtypes bfloat16,float8_e4m3fn --sizes 64 --reps 1
+check bench-matmul-json 0 '"blas_calls"' -- "$PL" bench --op matmul --sizes 32 --reps 1 --accumulate f16:sequential --json
+check bench-matmul-bad-dtype 2 "unknown dtype 'nope'" -- "$PL" bench --op matmul --dtypes nope
+check bench-matmul-bad-size 2 'every dimension must lie' -- "$PL" bench --op matmul --sizes 0
+check bench-bad-op 2 "unknown --op 'gemv'" -- "$PL" bench --op gemv
 check promote-linear-error 0 'expected m1 and m2 to have the same dtype, but got: float != c10::BFloat16' -- "$PL" promote --op linear float32 bfloat16
 check promote-linear-fix 0 'x.to\(w.dtype\) .* -> torch.bfloat16' -- "$PL" promote --op linear float32 bfloat16
 check promote-conv-bias 0 'Input type \(c10::Half\) and bias type \(float\) should be the same' -- "$PL" promote --op conv2d float16 float16 --bias float32
