@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
+#include "core/experiment/sweep_json.h"
 #include "app/cli/matmul_report.h"
 #include "core/figure/experiment_figures.h"
 #include "core/dtype/format_lookup.h"
@@ -42,23 +43,6 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 // A log10 histogram of |e| / sum |a_k b_k| over the trials (exact results count as zeros).
-nlohmann::json histogram_json(const experiment::Histogram& h) {
-  return {{"scale", "log10"}, {"edges", h.edges}, {"counts", h.counts}, {"zeros", h.zeros},
-          {"nonfinite", h.nonfinite}};
-}
-
-nlohmann::json row_json(const DotSweepRow& r) {
-  const auto& s = r.stats;
-  auto num = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(x > 0 ? "inf" : "nan"); };
-  return {{"k", r.length}, {"model", experiment::describe(r.model)},
-          {"max_error_over_abs_sum", num(r.max_scaled)}, {"bound", num(r.bounds.deterministic)},
-          {"probabilistic_bound", num(r.bounds.probabilistic)}, {"max_rel", num(s.max_rel)},
-          {"mean_rel", num(s.mean_rel)}, {"max_ulp", num(s.max_ulp)},
-          {"mean_bits", num(s.mean_bits)}, {"min_bits", num(s.min_bits)},
-          {"sqnr_db", num(s.sqnr_db)}, {"nan", s.nan}, {"inf", s.inf}, {"count", s.count},
-          {"histogram", histogram_json(experiment::log_histogram_auto(r.scaled_errors))}};
-}
-
 }  // namespace
 
 Runner add_dot(CLI::App& app) {
@@ -125,7 +109,7 @@ Runner add_dot(CLI::App& app) {
     if (args->json) {
       nlohmann::json out{{"a_dtype", name(c.a_dtype)}, {"b_dtype", name(c.b_dtype)}, {"sum", c.sum},
                          {"trials", c.trials}, {"seed", c.seed}, {"rows", nlohmann::json::array()}};
-      for (const auto& r : rows) out["rows"].push_back(row_json(r));
+      for (const auto& r : rows) out["rows"].push_back(experiment::to_json(r));
       std::cout << out.dump(1) << "\n";
       return kExitOk;
     }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "app/cli/matmul_report.h"
 
 #include <unistd.h>
@@ -10,18 +11,24 @@ namespace pl::cli {
 
 using namespace experiment;
 
+ProgressBar::ProgressBar(bool quiet) : shown_(!quiet && isatty(fileno(stderr))) {}
+ProgressBar::~ProgressBar() {
+  if (shown_) std::fprintf(stderr, "\r%45s\r", "");
+}
+std::function<void(double)> ProgressBar::callback() const {
+  if (!shown_) return {};
+  return [](double f) {
+    const int width = 30, filled = static_cast<int>(std::clamp(f, 0.0, 1.0) * width);
+    std::fprintf(stderr, "\r[%.*s%*s] %5.1f%%", filled, "==============================",
+                 width - filled, "", 100 * f);
+  };
+}
+
 Expected<MatmulResult> run_with_progress(MatmulSpec& spec, bool quiet) {
   auto ops = load_operands(spec);
   if (!ops) return Error{ops.error()};
-  const bool tty = !quiet && isatty(fileno(stderr));
-  auto r = run_matmul(spec.config, std::move(ops).value(), [tty](double f) {
-    if (!tty) return;
-    const int width = 30, filled = static_cast<int>(f * width);
-    std::fprintf(stderr, "\r[%.*s%*s] %5.1f%%", filled, "==============================",
-                 width - filled, "", 100 * f);
-  });
-  if (tty) std::fprintf(stderr, "\r%45s\r", "");
-  return r;
+  const ProgressBar bar(quiet);
+  return run_matmul(spec.config, std::move(ops).value(), bar.callback());
 }
 
 void print_report(const MatmulResult& r) {

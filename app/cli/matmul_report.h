@@ -1,6 +1,7 @@
 // Printing and saving a matrix experiment's results, shared by `matmul` and `run`.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,20 @@
 #include "core/util/expected.h"
 
 namespace pl::cli {
+
+// A progress bar on stderr while it lives, when stderr is a terminal and not quiet; erased
+// when it goes.
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool quiet);
+  ~ProgressBar();
+  ProgressBar(const ProgressBar&) = delete;
+  ProgressBar& operator=(const ProgressBar&) = delete;
+  std::function<void(double)> callback() const;  // empty when not shown
+
+ private:
+  bool shown_;
+};
 
 // Runs the experiment with a progress line on a terminal (stderr), loading files first.
 Expected<experiment::MatmulResult> run_with_progress(experiment::MatmulSpec& spec, bool quiet);

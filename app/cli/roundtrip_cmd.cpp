@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/cli/cli.h"
+#include "core/experiment/sweep_json.h"
 #include "app/cli/matmul_report.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/roundtrip.h"
@@ -67,10 +68,7 @@ Runner add_roundtrip(CLI::App& app) {
     }
     auto r = experiment::run_roundtrip(c, std::move(values));
     if (!r) return bad(r.error());
-    nlohmann::json j = {{"dtype", name(c.dtype)}, {"scaling", experiment::scaling_name(c.scaling.kind)},
-                        {"rounding", rounding_name(c.cast.rounding)}, {"rows", c.rows}, {"cols", c.cols},
-                        {"saturated", r->saturated}, {"flushed", r->flushed}, {"stats", experiment::to_json(r->stats)},
-                        {"relative_histogram", experiment::to_json(r->relative)}};
+    const nlohmann::json j = experiment::to_json(*r);
     if (!a->save.empty()) {
       auto saved = save_figures(figure::roundtrip_figures(*r), a->save);
       if (saved) saved = save_json(a->save, "result.json", j);

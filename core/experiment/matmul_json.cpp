@@ -5,119 +5,12 @@
 
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
+#include "core/experiment/json_reader.h"
 
 namespace pl::experiment {
-namespace {
 
 using nlohmann::json;
-
-// JSON has no inf/nan: they are written as strings.
-json number(double x) {
-  if (std::isfinite(x)) return x;
-  return std::isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf");
-}
-
-struct Reader {
-  const json& j;
-  std::string error;
-
-  bool fail(const std::string& key, const std::string& why) {
-    if (error.empty()) error = "'" + key + "': " + why;
-    return false;
-  }
-  bool size(const char* key, size_t* out) {
-    if (!j.contains(key)) return true;
-    if (!j[key].is_number_unsigned()) return fail(key, "must be a positive integer");
-    *out = j[key].get<size_t>();
-    return true;
-  }
-  bool dtype(const char* key, DType* out) {
-    if (!j.contains(key)) return true;
-    if (!j[key].is_string()) return fail(key, "must be a dtype name");
-    auto t = parse_dtype(j[key].get<std::string>());
-    if (!t) return fail(key, t.error());
-    *out = *t;
-    return true;
-  }
-  bool scaling(const char* key, Scaling* out) {
-    if (!j.contains(key)) return true;
-    const json& v = j[key];
-    const json kind = v.is_object() ? (v.contains("kind") ? v["kind"] : json()) : v;
-    if (!kind.is_string()) return fail(key, "must be a recipe name or {\"kind\": ..., \"history\": N}");
-    auto k = parse_scaling(kind.get<std::string>());
-    if (!k) return fail(key, "unknown recipe '" + kind.get<std::string>() +
-                                 "' (none, per-tensor, delayed, per-channel, per-channel-asymmetric, mx, nvfp4)");
-    out->kind = *k;
-    if (v.is_object())
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        if (it.key() == "kind") continue;
-        if (it.key() != "history") return fail(key, "unknown key '" + it.key() + "'");
-        if (!it.value().is_number_integer()) return fail(key, "history must be an integer");
-        out->history = it.value().get<int>();
-      }
-    return true;
-  }
-  bool data(const char* key, DataSource* out) {
-    if (!j.contains(key)) return true;
-    const json& v = j[key];
-    const json dist = v.is_object() ? (v.contains("distribution") ? v["distribution"] : json()) : v;
-    if (!dist.is_string()) return fail(key, "must be a distribution name or {\"distribution\": ...}");
-    auto d = parse_distribution(dist.get<std::string>());
-    if (!d) return fail(key, "unknown distribution '" + dist.get<std::string>() +
-                                 "' (normal, uniform, torch-linear, heavy-tailed, outlier-channels)");
-    out->distribution = *d;
-    if (v.is_object())
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        if (it.key() == "distribution") continue;
-        double* field = it.key() == "scale" ? &out->scale
-                        : it.key() == "dof" ? &out->dof
-                        : it.key() == "outlier_fraction" ? &out->outlier_fraction
-                        : it.key() == "outlier_gain" ? &out->outlier_gain : nullptr;
-        if (!field) return fail(key, "unknown key '" + it.key() + "'");
-        if (!it.value().is_number()) return fail(key, it.key() + " must be a number");
-        *field = it.value().get<double>();
-      }
-    if (auto why = check(*out); !why.empty()) return fail(key, why);
-    return true;
-  }
-  bool string(const char* key, std::string* out) {
-    if (!j.contains(key)) return true;
-    if (!j[key].is_string()) return fail(key, "must be a string");
-    *out = j[key].get<std::string>();
-    return true;
-  }
-  bool boolean(const char* key, bool* out) {
-    if (!j.contains(key)) return true;
-    if (!j[key].is_boolean()) return fail(key, "must be true or false");
-    *out = j[key].get<bool>();
-    return true;
-  }
-};
-
-json data_json(const DataSource& d) {
-  return {{"distribution", distribution_name(d.distribution)}, {"scale", d.scale}, {"dof", d.dof},
-          {"outlier_fraction", d.outlier_fraction}, {"outlier_gain", d.outlier_gain}};
-}
-
-json scaling_json(const Scaling& s) { return {{"kind", scaling_name(s.kind)}, {"history", s.history}}; }
-
-// The spec string parse_accumulation reads back.
-std::string accumulation_spec(const Accumulation& a) {
-  std::string s(short_name(a.format));
-  switch (a.kind) {
-    case AccumKind::Float64: return "f64";
-    case AccumKind::Sequential: s += ":sequential"; break;
-    case AccumKind::Pairwise: s += ":pairwise:" + std::to_string(a.block); break;
-    case AccumKind::Kahan: s += ":kahan"; break;
-    case AccumKind::Chunked: s += ":chunked:" + std::to_string(a.chunk); break;
-    case AccumKind::Blas: s += ":blas"; break;
-    case AccumKind::Int32: return "i32";
-  }
-  if (a.rounding != Rounding::NearestEven) s += std::string(":") + rounding_name(a.rounding);
-  return s;
-}
-
-}  // namespace
+using namespace json_detail;
 
 Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};

@@ -160,22 +160,31 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
   f.x = {"K", true, {}, {}};
   f.y = {"max |e| / sum |a_k b_k|", true, {}, {}};
   std::map<std::string, size_t> index;
+  bool zero = false;
   for (const auto& r : rows) {
     const std::string model = experiment::describe(r.model);
     if (!index.count(model)) {
       const size_t i = index.size();
       index[model] = i;
+      // Markers on the measurements too: a model whose neighbours are 0 or infinite (off a
+      // log axis) still shows its point.
       Series measured{model, SeriesKind::Line, {}, {}, palette(i), false};
+      Series points{"", SeriesKind::Points, {}, {}, palette(i), false};
       Series bound{model + " bound", SeriesKind::Line, {}, {}, palette(i), true};
       f.series.push_back(measured);
+      f.series.push_back(points);
       f.series.push_back(bound);
     }
     const size_t i = index[model];
-    f.series[2 * i].x.push_back(static_cast<double>(r.length));
-    f.series[2 * i].y.push_back(r.max_scaled);
-    f.series[2 * i + 1].x.push_back(static_cast<double>(r.length));
-    f.series[2 * i + 1].y.push_back(r.bounds.deterministic);
+    for (size_t s : {3 * i, 3 * i + 1}) {
+      f.series[s].x.push_back(static_cast<double>(r.length));
+      f.series[s].y.push_back(r.max_scaled);
+    }
+    f.series[3 * i + 2].x.push_back(static_cast<double>(r.length));
+    f.series[3 * i + 2].y.push_back(r.bounds.deterministic);
+    zero |= r.max_scaled == 0;
   }
+  if (zero) f.subtitle += "; an error of exactly 0 has no place on the log axis";
   return f;
 }
 

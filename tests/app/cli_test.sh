@@ -125,6 +125,19 @@ echo '{"m": 0}' > "$TMP/bad2.json"
 check run-bad-shape 2 "'m': must be a positive integer|dimension" -- "$PL" run "$TMP/bad2.json" --out "$TMP/o4"
 echo '{"m": ' > "$TMP/bad3.json"
 check run-bad-json 2 'not valid JSON' -- "$PL" run "$TMP/bad3.json" --out "$TMP/o5"
+echo '{"experiment": "sum", "lengths": [16, 256], "a": "bfloat16", "accumulate": ["bf16:sequential", "f32:pairwise:32"], "trials": 4}' > "$TMP/sum.json"
+check run-sum 0 'wrote .*error-vs-k' -- "$PL" run "$TMP/sum.json" --out "$TMP/sum"
+check run-sum-reruns 0 '"experiment": "sum"' -- bash -c "\"$PL\" run \"$TMP/sum/setup.json\" --out \"$TMP/sum2\" >/dev/null && cat \"$TMP/sum2/setup.json\""
+check run-dot-json 0 '"probabilistic_bound"' -- "$PL" run "$TMP/sum.json" --out "$TMP/sum3" --json
+echo '{"experiment": "dot", "accumulate": "f32:sideways"}' > "$TMP/baddot.json"
+check run-dot-bad-model 2 "'accumulate'" -- "$PL" run "$TMP/baddot.json" --out "$TMP/o6"
+echo '{"experiment": "cast", "dtype": "float4_e2m1fn", "scaling": "nvfp4", "rows": 8, "cols": 64, "data": "heavy-tailed"}' > "$TMP/cast.json"
+check run-cast 0 'cast through float4_e2m1fn \(nvfp4\)' -- "$PL" run "$TMP/cast.json" --out "$TMP/cast"
+check run-cast-figures 0 'roundtrip-range.png' -- ls "$TMP/cast"
+echo "{\"experiment\": \"cast\", \"dtype\": \"bfloat16\", \"input_file\": \"$IO/f64.npy\"}" > "$TMP/castfile.json"
+check run-cast-file 0 '"rows": 3' -- "$PL" run "$TMP/castfile.json" --out "$TMP/cast2" --json
+echo '{"experiment": "cast", "dtype": "bfloat16", "scaling": "mx"}' > "$TMP/badcast.json"
+check run-cast-bad-recipe 2 'MX blocks hold' -- "$PL" run "$TMP/badcast.json" --out "$TMP/o7"
 check mlp-table 0 'network err' -- "$PL" mlp --layers 3 --width 32 --batch 8
 check mlp-json 0 '"reference_rms"' -- "$PL" mlp --layers 2 --width 16 --batch 4 --activation gelu --json
 check mlp-save 0 'layer' -- "$PL" mlp --layers 2 --width 16 --batch 4 --save "$TMP/mlp"

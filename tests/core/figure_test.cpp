@@ -74,7 +74,7 @@ TEST(Figures, MatmulFiguresExportToEveryFormat) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(Figures, DotSweepFigureHasAMeasuredAndABoundLinePerModel) {
+TEST(Figures, DotSweepFigureHasAMeasuredLineWithMarkersAndABoundLinePerModel) {
   experiment::DotSweepConfig c;
   c.lengths = {16, 256};
   c.trials = 4;
@@ -82,9 +82,11 @@ TEST(Figures, DotSweepFigureHasAMeasuredAndABoundLinePerModel) {
   c.models = {*experiment::parse_accumulation("f16:sequential", &err),
               *experiment::parse_accumulation("f32:kahan", &err)};
   const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
-  ASSERT_EQ(f.series.size(), 4u);
+  ASSERT_EQ(f.series.size(), 6u);
   EXPECT_EQ(f.series[0].x, (std::vector<double>{16, 256}));
-  EXPECT_TRUE(f.series[1].dashed);
+  EXPECT_EQ(f.series[1].kind, SeriesKind::Points);
+  EXPECT_EQ(f.series[1].y, f.series[0].y);
+  EXPECT_TRUE(f.series[2].dashed);
   EXPECT_TRUE(f.x.log && f.y.log);
 }
 

@@ -1,0 +1,137 @@
+#include "core/experiment/sweep_json.h"
+
+#include <set>
+
+#include "core/experiment/json_reader.h"
+#include "core/experiment/matmul_json.h"
+
+namespace pl::experiment {
+
+using nlohmann::json;
+using namespace json_detail;
+
+namespace {
+
+Error unknown_key(const json& j, const std::set<std::string>& known) {
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
+  return Error{""};
+}
+
+bool seed(Reader& r, uint64_t* out) {
+  if (!r.j.contains("seed")) return true;
+  if (!r.j["seed"].is_number_unsigned()) return r.fail("seed", "must be a non-negative integer");
+  *out = r.j["seed"].get<uint64_t>();
+  return true;
+}
+
+}  // namespace
+
+Expected<DotSweepConfig> dot_config_from_json(const json& j) {
+  if (!j.is_object()) return Error{"an experiment is a JSON object"};
+  if (auto e = unknown_key(j, {"experiment", "lengths", "a", "b", "accumulate", "trials", "seed", "comment"});
+      !e.message.empty())
+    return e;
+  DotSweepConfig c;
+  Reader r{j, {}};
+  std::string kind = "dot";
+  r.string("experiment", &kind);
+  if (kind != "dot" && kind != "sum") r.fail("experiment", "'" + kind + "' is not dot or sum");
+  c.sum = kind == "sum";
+  if (j.contains("lengths")) {
+    if (!j["lengths"].is_array() || j["lengths"].empty()) r.fail("lengths", "must be a list of positive integers");
+    else {
+      c.lengths.clear();
+      for (const auto& v : j["lengths"])
+        if (v.is_number_unsigned()) c.lengths.push_back(v.get<size_t>());
+        else r.fail("lengths", "must be a list of positive integers");
+    }
+  }
+  r.dtype("a", &c.a_dtype) && r.dtype("b", &c.b_dtype);
+  if (j.contains("accumulate")) {
+    const json& v = j["accumulate"];
+    std::vector<std::string> specs;
+    if (v.is_string()) specs.push_back(v.get<std::string>());
+    else if (v.is_array())
+      for (const auto& s : v)
+        if (s.is_string()) specs.push_back(s.get<std::string>());
+        else r.fail("accumulate", "must be a model or a list of models");
+    else r.fail("accumulate", "must be a model or a list of models");
+    for (const auto& spec : specs) {
+      std::string why;
+      if (auto a = parse_accumulation(spec, &why)) c.models.push_back(*a);
+      else r.fail("accumulate", why);
+    }
+  }
+  if (c.models.empty()) c.models = {{AccumKind::Sequential, DType::float32}};
+  if (j.contains("trials")) {
+    if (j["trials"].is_number_unsigned() && j["trials"].get<uint64_t>() <= 1000000)
+      c.trials = j["trials"].get<int>();
+    else r.fail("trials", "must be an integer from 1 to 1000000");
+  }
+  seed(r, &c.seed);
+  if (!r.error.empty()) return Error{r.error};
+  if (auto why = check(c); !why.empty()) return Error{why};
+  return c;
+}
+
+json to_json(const DotSweepConfig& c) {
+  json models = json::array();
+  for (const auto& m : c.models) models.push_back(accumulation_spec(m));
+  return {{"experiment", c.sum ? "sum" : "dot"}, {"lengths", c.lengths}, {"a", name(c.a_dtype)},
+          {"b", name(c.b_dtype)}, {"accumulate", models}, {"trials", c.trials}, {"seed", c.seed}};
+}
+
+json to_json(const DotSweepRow& r) {
+  const auto& s = r.stats;
+  return {{"k", r.length}, {"model", describe(r.model)}, {"spec", accumulation_spec(r.model)},
+          {"max_error_over_abs_sum", number(r.max_scaled)}, {"bound", number(r.bounds.deterministic)},
+          {"probabilistic_bound", number(r.bounds.probabilistic)}, {"stats", to_json(s)},
+          {"histogram", to_json(log_histogram_auto(r.scaled_errors))}};
+}
+
+Expected<CastSpec> cast_spec_from_json(const json& j) {
+  if (!j.is_object()) return Error{"an experiment is a JSON object"};
+  if (auto e = unknown_key(j, {"experiment", "rows", "cols", "dtype", "scaling", "rounding", "overflow",
+                               "data", "seed", "input_file", "comment"});
+      !e.message.empty())
+    return e;
+  CastSpec spec;
+  RoundtripConfig& c = spec.config;
+  Reader r{j, {}};
+  std::string kind = "cast", rounding = "rne", overflow = "default";
+  r.string("experiment", &kind);
+  if (kind != "cast") r.fail("experiment", "'" + kind + "' is not cast");
+  r.size("rows", &c.rows) && r.size("cols", &c.cols);
+  r.dtype("dtype", &c.dtype);
+  r.scaling("scaling", &c.scaling);
+  if (r.string("rounding", &rounding) && !parse_rounding(rounding.c_str(), &c.cast.rounding))
+    r.fail("rounding", "'" + rounding + "' is not rne, rna, rtz, up, down or stochastic");
+  if (r.string("overflow", &overflow) && !parse_overflow(overflow.c_str(), &c.cast.overflow))
+    r.fail("overflow", "'" + overflow + "' is not default, saturate or no-saturate");
+  r.data("data", &c.data);
+  seed(r, &c.seed);
+  r.string("input_file", &spec.input_file);
+  if (!r.error.empty()) return Error{r.error};
+  if (auto why = check(c); !why.empty()) return Error{why};
+  return spec;
+}
+
+json to_json(const CastSpec& s) {
+  const RoundtripConfig& c = s.config;
+  json j = {{"experiment", "cast"}, {"rows", c.rows}, {"cols", c.cols}, {"dtype", name(c.dtype)},
+            {"scaling", scaling_json(c.scaling)}, {"rounding", rounding_name(c.cast.rounding)},
+            {"overflow", overflow_name(c.cast.overflow)}, {"data", data_json(c.data)}, {"seed", c.seed}};
+  if (!s.input_file.empty()) j["input_file"] = s.input_file;
+  return j;
+}
+
+json to_json(const RoundtripResult& r) {
+  const RoundtripConfig& c = r.config;
+  return {{"dtype", name(c.dtype)}, {"scaling", scaling_name(c.scaling.kind)},
+          {"rounding", rounding_name(c.cast.rounding)}, {"rows", c.rows}, {"cols", c.cols},
+          {"saturated", r.saturated}, {"flushed", r.flushed}, {"stats", to_json(r.stats)},
+          {"relative_histogram", to_json(r.relative)}, {"magnitude_histogram", to_json(r.magnitudes)}};
+}
+
+}  // namespace pl::experiment
