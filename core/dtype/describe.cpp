@@ -1,4 +1,3 @@
-#include <bit>
 #include "core/dtype/describe.h"
 
 #include <cmath>
@@ -7,18 +6,6 @@
 #include "core/util/number_text.h"
 
 namespace pl {
-
-double ulp_at(const FloatFormat& f, double x) {
-  if (!std::isfinite(x)) return std::numeric_limits<double>::quiet_NaN();
-  // The exponent straight from the bits for normal doubles (ilogb is a libm call), ilogb for
-  // float64 subnormals.
-  const int biased = static_cast<int>((std::bit_cast<uint64_t>(x) >> 52) & 0x7ff);
-  int e = x == 0.0 ? f.emin() : biased ? biased - 1023 : std::ilogb(x);
-  e = std::max(e, f.emin());
-  e = std::min(e, f.emax());
-  e -= f.mantissa_bits;
-  return e >= -1022 ? std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52) : std::ldexp(1.0, e);
-}
 
 CodeReport describe_code(const FloatFormat& f, uint64_t code) {
   CodeReport r{};

@@ -3,6 +3,11 @@
 // both front ends show the same numbers.
 #pragma once
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -37,8 +42,19 @@ CodeReport describe_code(const FloatFormat& f, uint64_t code);
 // 0.0999755859375), else the shortest decimal that reads back to the same bits.
 const std::string& display_value(const CodeReport& r);
 CastReport describe_cast(const FloatFormat& f, double x, const CastOptions& o, uint64_t index = 0);
-// ulp of the format at x: 2^(max(floor(log2|x|), emin) - m), capped at the top binade.
-double ulp_at(const FloatFormat& f, double x);
+// ulp of the format at x: 2^(max(floor(log2|x|), emin) - m), capped at the top binade; NaN
+// for x not finite. Inline: error statistics call it for every element.
+inline double ulp_at(const FloatFormat& f, double x) {
+  if (!std::isfinite(x)) return std::numeric_limits<double>::quiet_NaN();
+  // The exponent straight from the bits for normal doubles (ilogb is a libm call), ilogb for
+  // float64 subnormals.
+  const int biased = static_cast<int>((std::bit_cast<uint64_t>(x) >> 52) & 0x7ff);
+  int e = x == 0.0 ? f.emin() : biased ? biased - 1023 : std::ilogb(x);
+  e = std::max(e, f.emin());
+  e = std::min(e, f.emax());
+  e -= f.mantissa_bits;
+  return e >= -1022 ? std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52) : std::ldexp(1.0, e);
+}
 
 nlohmann::json to_json(const CodeReport& r);
 nlohmann::json to_json(const CastReport& r, const std::string& input_text);

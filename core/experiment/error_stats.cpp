@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/dtype/describe.h"
 #include "core/util/parallel.h"
 
 // Two passes over the elements, each split between the CPU's threads, and nothing stored per
@@ -28,26 +29,16 @@ constexpr std::array<double, 3> kQuantiles = {0.50, 0.90, 0.99};
 // What one element contributes, computed the same way in both passes.
 class Measure {
  public:
-  Measure(DType output, double rel_floor) {
-    const FloatFormat& f = info(output).format;
-    floor_ = rel_floor > 0 ? rel_floor : std::ldexp(1.0, f.emin());
-    top_ = max_finite(f);
-    cap_bits_ = f.precision();
-    emin_ = f.emin();
-    emax_ = f.emax();
-    mantissa_bits_ = f.mantissa_bits;
+  Measure(DType output, double rel_floor) : format_(info(output).format) {
+    floor_ = rel_floor > 0 ? rel_floor : std::ldexp(1.0, format_.emin());
+    top_ = max_finite(format_);
+    cap_bits_ = format_.precision();
   }
   double floor() const { return floor_; }
   double top() const { return top_; }
   double cap_bits() const { return cap_bits_; }
 
-  // describe.h's ulp_at for a finite x, inline: a zero or float64-subnormal x has an
-  // exponent field of 0, and max(-1023, emin) is emin for every format.
-  double ulp(double x) const {
-    const int biased = static_cast<int>((std::bit_cast<uint64_t>(x) >> 52) & 0x7ff);
-    const int e = std::min(std::max(biased - 1023, emin_), emax_) - mantissa_bits_;
-    return e >= -1022 ? std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52) : std::ldexp(1.0, e);
-  }
+  double ulp(double x) const { return ulp_at(format_, x); }  // as `cast` reports it
   double relative(double e, double ref) const { return e / std::max(std::fabs(ref), floor_); }
   // Bits of agreement, -log2 of the relative error capped to [0, precision].
   double bits(double e, double rel) const {
@@ -73,8 +64,8 @@ class Measure {
   }
 
  private:
+  FloatFormat format_;
   double floor_, top_, cap_bits_;
-  int emin_, emax_, mantissa_bits_;
 };
 
 // Both finite: the elements the statistics are about.
