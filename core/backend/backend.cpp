@@ -4,6 +4,8 @@
 #include <map>
 #include <mutex>
 
+#include "core/util/median.h"
+
 namespace pl {
 namespace {
 
@@ -15,11 +17,6 @@ std::map<std::string, BackendFactory>& registry() {
   static std::map<std::string, BackendFactory> r{
       {"cpu", []() -> Expected<std::unique_ptr<Backend>> { return make_cpu_backend(); }}};
   return r;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 }  // namespace

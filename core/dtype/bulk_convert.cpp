@@ -10,6 +10,7 @@
 
 #include "core/dtype/codec.h"
 #include "core/util/parallel.h"
+#include "core/util/target_clones.h"
 
 namespace pl {
 namespace {
@@ -20,13 +21,6 @@ uint32_t as_f32_bits(double v) { return f32_bits(static_cast<float>(v)); }
 uint32_t reference_out(const FloatFormat& f, const CastOptions& o, double x) {
   return as_f32_bits(decode(f, encode(f, x, o).code));
 }
-
-// Loops are compiled for AVX2 and for baseline x86-64; the loader picks one at run time.
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define PL_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define PL_CLONES
-#endif
 
 // Arrays larger than this are written with non-temporal stores: they would not stay in
 // cache anyway, and plain stores first read every output line from memory ("read for

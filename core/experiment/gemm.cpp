@@ -7,6 +7,7 @@
 #include "core/dtype/round_nearest.h"
 #include "core/experiment/exact_sum.h"
 #include "core/util/parallel.h"
+#include "core/util/target_clones.h"
 
 // Built with -ffp-contract=off (core/CMakeLists.txt), as accumulate.cpp: exact_sum.h's TwoSum.
 
@@ -17,13 +18,6 @@ namespace {
 // the compiler can run them as SIMD lanes (one addition is a chain of dependent steps; eight
 // chains keep the pipelines busy).
 constexpr size_t kLanes = 8;
-
-// Loops are compiled for AVX2 and for baseline x86-64; the loader picks one at run time.
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define PL_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define PL_CLONES
-#endif
 
 // The in-order models with round-to-nearest-even into formats round_nearest.h handles:
 // the same additions as dot(), eight columns at a time.

@@ -5,15 +5,10 @@
 #include <cstdint>
 #include <cmath>
 
+#include "core/util/target_clones.h"
+
 namespace pl::experiment {
 namespace {
-
-// Loops compiled for AVX2 and for baseline x86-64; the loader picks one at run time.
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define PL_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define PL_CLONES
-#endif
 
 // log10(x) to within ~0.0023 for positive normal doubles, from the exponent bits and a
 // quadratic in the mantissa, without branches or conversions AVX2 lacks (the exponent

@@ -5,14 +5,10 @@
 #include <functional>
 
 #include "core/backend/blas.h"
+#include "core/util/median.h"
 
 namespace pl::experiment {
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
 
 double time_ms(const std::function<void()>& f) {
   const auto t0 = std::chrono::steady_clock::now();
