@@ -11,7 +11,6 @@
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/roundtrip.h"
 #include "core/figure/experiment_figures.h"
-#include "core/io/load.h"
 
 namespace pl::cli {
 namespace {
@@ -58,15 +57,7 @@ Runner add_roundtrip(CLI::App& app) {
     c.rows = a->rows;
     c.cols = a->cols;
     c.seed = a->seed;
-    std::vector<double> values;
-    if (!a->input.empty()) {
-      auto tensor = io::load_tensor(a->input);
-      if (!tensor) return bad(tensor.error());
-      c.rows = tensor->rows();
-      c.cols = tensor->cols();
-      values = std::move(tensor->values);
-    }
-    auto r = experiment::run_roundtrip(c, std::move(values));
+    auto r = experiment::run_cast({c, a->input});
     if (!r) return bad(r.error());
     const nlohmann::json j = experiment::to_json(*r);
     if (!a->save.empty()) {
@@ -83,7 +74,7 @@ Runner add_roundtrip(CLI::App& app) {
     }
     const auto& st = r->stats;
     std::printf("round trip through %s (%s, %s), %zu x %zu %s values\n", std::string(name(c.dtype)).c_str(),
-                a->scaling.c_str(), a->rounding.c_str(), c.rows, c.cols, a->input.empty() ? a->data.c_str() : "loaded");
+                a->scaling.c_str(), a->rounding.c_str(), r->config.rows, r->config.cols, a->input.empty() ? a->data.c_str() : "loaded");
     std::printf("max |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB\n",
                 st.max_abs, st.mean_abs, st.max_rel, st.mean_rel, st.normwise_rel, st.sqnr_db);
     std::printf("saturated %zu, flushed to zero %zu, NaN %zu, Inf %zu\n", r->saturated, r->flushed, st.nan, st.inf);

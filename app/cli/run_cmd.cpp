@@ -9,7 +9,6 @@
 #include "app/cli/matmul_report.h"
 #include "core/experiment/sweep_json.h"
 #include "core/figure/experiment_figures.h"
-#include "core/io/load.h"
 
 namespace pl::cli {
 namespace {
@@ -58,18 +57,9 @@ int run_dot_json(const nlohmann::json& j, const std::string& file, const std::st
 }
 
 int run_cast_json(const nlohmann::json& j, const std::string& file, const std::string& out, bool json) {
-  auto parsed = experiment::cast_spec_from_json(j);
-  if (!parsed) return fail(file + ": " + parsed.error());
-  experiment::CastSpec* spec = &parsed.value();
-  std::vector<double> values;
-  if (!spec->input_file.empty()) {
-    auto tensor = io::load_tensor(spec->input_file);
-    if (!tensor) return fail(tensor.error());
-    spec->config.rows = tensor->rows();
-    spec->config.cols = tensor->cols();
-    values = std::move(tensor->values);
-  }
-  auto r = experiment::run_roundtrip(spec->config, std::move(values));
+  auto spec = experiment::cast_spec_from_json(j);
+  if (!spec) return fail(file + ": " + spec.error());
+  auto r = experiment::run_cast(*spec);
   if (!r) return fail(r.error());
   const nlohmann::json result = experiment::to_json(*r);
   if (int rc = save_all(out, experiment::to_json(*spec), result, figure::roundtrip_figures(*r)); rc != kExitOk)
@@ -80,8 +70,8 @@ int run_cast_json(const nlohmann::json& j, const std::string& file, const std::s
   }
   const auto& s = r->stats;
   std::printf("cast through %s (%s): max rel %.3e, normwise %.3e, SQNR %.1f dB, saturated %zu, flushed %zu\n",
-              std::string(name(spec->config.dtype)).c_str(),
-              std::string(experiment::scaling_name(spec->config.scaling.kind)).c_str(), s.max_rel,
+              std::string(name(r->config.dtype)).c_str(),
+              std::string(experiment::scaling_name(r->config.scaling.kind)).c_str(), s.max_rel,
               s.normwise_rel, s.sqnr_db, r->saturated, r->flushed);
   std::printf("\nwrote %s/result.json, setup.json and the cast figures\n", out.c_str());
   return kExitOk;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/io/load.h"
+
 namespace pl::experiment {
 
 std::string check(const RoundtripConfig& c) {
@@ -33,6 +35,16 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   r.saturated = q.saturated;
   r.flushed = q.flushed;
   return r;
+}
+
+Expected<RoundtripResult> run_cast(const CastSpec& spec) {
+  if (spec.input_file.empty()) return run_roundtrip(spec.config);
+  auto tensor = io::load_tensor(spec.input_file);
+  if (!tensor) return Error{tensor.error()};
+  RoundtripConfig c = spec.config;
+  c.rows = tensor->rows();
+  c.cols = tensor->cols();
+  return run_roundtrip(c, std::move(tensor->values));
 }
 
 }  // namespace pl::experiment

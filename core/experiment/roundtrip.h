@@ -3,6 +3,7 @@
 // trip against the original float64 values, with the recipe's saturation and flush counts.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/experiment/data_source.h"
@@ -32,5 +33,13 @@ struct RoundtripResult {
 
 std::string check(const RoundtripConfig& c);
 Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values = {});
+
+// The experiment as the CLI and experiment files give it: the config and, optionally, a file
+// whose array (and shape: it replaces rows and cols) is used instead of drawn values.
+struct CastSpec {
+  RoundtripConfig config;
+  std::string input_file;  // "x.npy" or "model.safetensors:NAME[@R0:R1,C0:C1]"; empty: drawn
+};
+Expected<RoundtripResult> run_cast(const CastSpec& spec);
 
 }  // namespace pl::experiment

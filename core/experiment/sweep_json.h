@@ -24,10 +24,6 @@ Expected<DotSweepConfig> dot_config_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const DotSweepConfig& c);
 nlohmann::json to_json(const DotSweepRow& r);
 
-struct CastSpec {
-  RoundtripConfig config;
-  std::string input_file;  // empty: drawn from the data source
-};
 Expected<CastSpec> cast_spec_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const CastSpec& s);
 nlohmann::json to_json(const RoundtripResult& r);
