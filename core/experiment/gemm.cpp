@@ -150,22 +150,20 @@ bool float32_products_exact(std::span<const double> a, std::span<const double> b
          ma.max * mb.max < 0x1p127;
 }
 
-// Columns j0 .. j0 + kLanes - 1 of R rows from a packed panel (panel[k][t] = B[j0 + t][k]),
-// in order along K (chunked: inner sums of `chunk` products, each added into the outer
-// accumulator). out[r] points at row r's column j0. Returns, per row, a mask of the lanes the
-// general code must redo.
-template <size_t R>
-void lanes(const double* const* a_rows, const double* panel, size_t k, const Accumulation& acc,
-           double* const* out, uint64_t* redo) {
-  const LaneFormat inner(info(acc.format).format);
+// The order along K both lane kinds share: chunks of `chunk` products (all of K when not
+// chunked), each summed by run(c0, c1, s) into zeroed lanes s, then added into the outer
+// accumulator. out[r] points at row r's first column; redo[r] gets a mask of the lanes the
+// general code must redo, those where needs_redo(r, t, total) holds.
+template <size_t R, typename Lane, typename Run, typename NeedsRedo>
+void chunked_lanes(size_t k, const Accumulation& acc, Run run, NeedsRedo needs_redo,
+                   double* const* out, uint64_t* redo) {
   const FloatFormat& outer = info(acc.outer).format;
   const size_t chunk = acc.kind == AccumKind::Chunked ? static_cast<size_t>(acc.chunk) : k;
   double total[R][kLanes] = {};
-  uint64_t bad[R][kLanes] = {};
   for (size_t c0 = 0; c0 < k; c0 += chunk) {
     const size_t c1 = std::min(k, c0 + chunk);
-    double s[R][kLanes] = {};
-    lanes_run<R>(a_rows, panel, c0, c1, inner, s, bad);
+    Lane s[R][kLanes] = {};
+    run(c0, c1, s);
     for (size_t r = 0; r < R; ++r)
       for (size_t t = 0; t < kLanes; ++t)
         total[r][t] = acc.kind == AccumKind::Chunked ? add_rne(outer, total[r][t], s[r][t]) : s[r][t];
@@ -174,33 +172,31 @@ void lanes(const double* const* a_rows, const double* panel, size_t k, const Acc
     redo[r] = 0;
     for (size_t t = 0; t < kLanes; ++t) {
       out[r][t] = total[r][t];
-      if (bad[r][t]) redo[r] |= uint64_t{1} << t;
+      if (needs_redo(r, t, total[r][t])) redo[r] |= uint64_t{1} << t;
     }
   }
 }
 
-// As lanes(), on float32 hardware (lanes_run_f32's conditions hold).
+// Columns j0 .. j0 + kLanes - 1 of R rows from a packed panel (panel[k][t] = B[j0 + t][k]),
+// in order along K, emulated (lanes_run): a lane that left the fast path is redone.
+template <size_t R>
+void lanes(const double* const* a_rows, const double* panel, size_t k, const Accumulation& acc,
+           double* const* out, uint64_t* redo) {
+  const LaneFormat inner(info(acc.format).format);
+  uint64_t bad[R][kLanes] = {};
+  chunked_lanes<R, double>(
+      k, acc, [&](size_t c0, size_t c1, double (*s)[kLanes]) { lanes_run<R>(a_rows, panel, c0, c1, inner, s, bad); },
+      [&](size_t r, size_t t, double) { return bad[r][t] != 0; }, out, redo);
+}
+
+// As lanes(), on float32 hardware (lanes_run_f32's conditions hold): a sum that is not
+// finite is redone.
 template <size_t R>
 void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const Accumulation& acc,
                double* const* out, uint64_t* redo) {
-  const FloatFormat& outer = info(acc.outer).format;
-  const size_t chunk = acc.kind == AccumKind::Chunked ? static_cast<size_t>(acc.chunk) : k;
-  double total[R][kLanes] = {};
-  for (size_t c0 = 0; c0 < k; c0 += chunk) {
-    const size_t c1 = std::min(k, c0 + chunk);
-    float s[R][kLanes] = {};
-    lanes_run_f32<R>(a_rows, panel, c0, c1, s);
-    for (size_t r = 0; r < R; ++r)
-      for (size_t t = 0; t < kLanes; ++t)
-        total[r][t] = acc.kind == AccumKind::Chunked ? add_rne(outer, total[r][t], s[r][t]) : s[r][t];
-  }
-  for (size_t r = 0; r < R; ++r) {
-    redo[r] = 0;
-    for (size_t t = 0; t < kLanes; ++t) {
-      out[r][t] = total[r][t];
-      if (!std::isfinite(total[r][t])) redo[r] |= uint64_t{1} << t;
-    }
-  }
+  chunked_lanes<R, float>(
+      k, acc, [&](size_t c0, size_t c1, float (*s)[kLanes]) { lanes_run_f32<R>(a_rows, panel, c0, c1, s); },
+      [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
 }
 
 Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const double> a,
