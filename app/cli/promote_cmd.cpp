@@ -1,4 +1,4 @@
-// precision-lab promote --framework F [--op OP] [--a-kind K] [--b-kind K] [--bias T]
+// precision-lab promote --framework F [--framework-version V] [--device D] [--op OP] [--a-kind K] [--b-kind K] [--bias T]
 //                       [--a-value V] [--b-value V]
 //                       [--json] A B       (one pair: result or exact error, rule, fixes)
 // precision-lab promote --framework F [--op OP] [--a-kind K] [--b-kind K] --table [--json]
@@ -21,6 +21,7 @@ using promote::Query;
 
 struct PromoteArgs {
   std::string framework = "torch";
+  std::string version, device;  // another release or device of the framework's engine
   std::string op = "add";
   std::string a_kind = "tensor", b_kind = "tensor";
   std::string bias;
@@ -61,7 +62,8 @@ Expected<DType> engine_dtype(const Engine& e, const std::string& text) {
   auto t = parse_dtype(text);
   if (!t) return Error{t.error()};
   if (!e.has_dtype(*t))
-    return Error{std::string(name(*t)) + " is not a " + std::string(e.framework) + " dtype"};
+    return Error{std::string(name(*t)) + " is not a " + std::string(e.framework) + " " +
+                 std::string(e.version) + " dtype"};
   return *t;
 }
 
@@ -170,6 +172,9 @@ int print_pair(const Engine& e, const Query& q, bool json) {
 Runner add_promote(CLI::App& app) {
   auto args = std::make_shared<PromoteArgs>();
   app.add_option("--framework", args->framework, "Framework: " + promote::engine_names());
+  app.add_option("--framework-version", args->version,
+                 "Release of the framework to reproduce, by prefix (torch: 2.15, 1.13; numpy: 2, 1)");
+  app.add_option("--device", args->device, "Device whose behaviour to reproduce (cpu, cuda)");
   std::string ops_help = "Operation";
   for (const Engine& e : promote::engines()) {
     ops_help.append("; ").append(e.id).append(":");
@@ -191,6 +196,22 @@ Runner add_promote(CLI::App& app) {
       std::fprintf(stderr, "error: unknown framework '%s' (available: %s)\n",
                    args->framework.c_str(), promote::engine_names().c_str());
       return kExitBadInput;
+    }
+    if (!args->version.empty() || !args->device.empty()) {
+      const Engine* variant = promote::find_variant(*e, args->version, args->device);
+      if (!variant) {
+        std::string have;
+        for (const Engine& x : promote::engines())
+          if (x.framework == e->framework)
+            have.append(have.empty() ? "" : "; ")
+                .append(x.id).append(": ").append(x.version).append(", ").append(x.device);
+        std::fprintf(stderr, "error: no %s engine for%s%s%s%s (available: %s)\n",
+                     std::string(e->framework).c_str(),
+                     args->version.empty() ? "" : " version ", args->version.c_str(),
+                     args->device.empty() ? "" : " device ", args->device.c_str(), have.c_str());
+        return kExitBadInput;
+      }
+      e = variant;
     }
     if (std::find(e->ops.begin(), e->ops.end(), args->op) == e->ops.end()) {
       std::string ops;

@@ -43,6 +43,15 @@ Outcome torch_evaluate(const Query& q) {
   return torch::evaluate(*op, q.a, q.b, torch::op_takes_bias(*op) ? q.bias : std::nullopt);
 }
 
+Outcome torch113_evaluate(const Query& q) {
+  auto op = torch::parse_op(q.op);
+  if (!op) return unknown_op(q.op);
+  return torch::evaluate(*op, q.a, q.b, torch::op_takes_bias(*op) ? q.bias : std::nullopt,
+                         torch::Release::V1_13);
+}
+
+bool torch113_has_dtype(DType t) { return torch::has_dtype(torch::Release::V1_13, t); }
+
 Outcome torch_autocast_cpu_evaluate(const Query& q) {
   auto op = torch::parse_op(q.op);
   if (!op) return unknown_op(q.op);
@@ -97,6 +106,8 @@ const std::vector<Engine>& registry() {
     };
     add("torch", "torch", torch::kVersion, "cpu", torch_ops, false, "to", "model",
         torch::has_dtype, torch_spell, torch_evaluate);
+    add("torch1.13", "torch", torch::release_version(torch::Release::V1_13), "cpu", torch_ops,
+        false, "to", "model", torch113_has_dtype, torch_spell, torch113_evaluate);
     add("torch-autocast-cpu", "torch", torch::kVersion, "cpu, autocast bfloat16", torch_ops,
         false, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_evaluate);
     add("numpy", "numpy", numpy::numpy_version(numpy::Version::V2), "cpu", numpy_ops, true,
@@ -125,6 +136,16 @@ std::span<const Engine> engines() { return registry(); }
 const Engine* find_engine(std::string_view id) {
   for (const Engine& e : registry())
     if (e.id == id) return &e;
+  return nullptr;
+}
+
+const Engine* find_variant(const Engine& base, std::string_view version, std::string_view device) {
+  for (const Engine& e : registry()) {
+    if (e.framework != base.framework) continue;
+    if (!version.empty() ? !e.version.starts_with(version) : e.version != base.version) continue;
+    if (!device.empty() ? e.device != device : e.device != base.device) continue;
+    return &e;
+  }
   return nullptr;
 }
 

@@ -40,6 +40,10 @@ std::span<const Engine> engines();
 const Engine* find_engine(std::string_view id);
 std::string engine_names();  // "torch, numpy, numpy1" (the ids, for messages)
 
+// The engine of base's framework that reproduces another release (version prefix: "1.13",
+// "1") or device ("cuda"); an empty string keeps base's. Null when there is none.
+const Engine* find_variant(const Engine& base, std::string_view version, std::string_view device);
+
 // What a user would try after an error, and what each attempt gives.
 struct Fix {
   std::string code;     // e.g. "x.to(w.dtype)"

@@ -31,6 +31,8 @@ bool in(DType t, std::initializer_list<DType> set) {
   return std::find(set.begin(), set.end(), t) != set.end();
 }
 
+bool v1(Release r) { return r == Release::V1_13; }
+
 // ---- c10/core/ScalarType.h categories --------------------------------------------------
 
 bool is_float8(DType t) {
@@ -55,11 +57,12 @@ bool is_integral(DType t, bool include_bool) {
                 DType::uint32, DType::uint64});
 }
 
-// c10::toComplexType.
-DType to_complex(DType t) {
+// c10::toComplexType. 1.13 had no bcomplex32 and mapped bfloat16 to complex64 ("BFloat16
+// has range equivalent to Float").
+DType to_complex(DType t, Release r) {
   switch (t) {
     case DType::float16: return DType::complex32;
-    case DType::bfloat16: return DType::bcomplex32;
+    case DType::bfloat16: return v1(r) ? DType::complex64 : DType::bcomplex32;
     case DType::float32: return DType::complex64;
     case DType::float64: return DType::complex128;
     case DType::complex32:
@@ -95,15 +98,15 @@ int int_width(DType t) { return info(t).storage_bits; }
 
 // _promoteTypesLookup, as the rule it encodes (NumPy's lattice, except uint8 + int8 ->
 // int16 and float16 + bfloat16 -> float32, the smallest type holding both).
-DType lookup(DType a, DType b) {
+DType lookup(DType a, DType b, Release r) {
   if (a == b) return a;
   if (a == DType::bool_) return b;
   if (b == DType::bool_) return a;
   if (is_complex(a) || is_complex(b)) {
     DType ra = complex_value_type(a), rb = complex_value_type(b);
-    if (is_integral(ra, false)) return is_complex(b) ? b : to_complex(rb);
-    if (is_integral(rb, false)) return is_complex(a) ? a : to_complex(ra);
-    return to_complex(lookup(ra, rb));
+    if (is_integral(ra, false)) return is_complex(b) ? b : to_complex(rb, r);
+    if (is_integral(rb, false)) return is_complex(a) ? a : to_complex(ra, r);
+    return to_complex(lookup(ra, rb, r), r);
   }
   if (is_floating(a) && is_floating(b)) {
     if (in(a, {DType::float16, DType::bfloat16}) && in(b, {DType::float16, DType::bfloat16}))
@@ -120,7 +123,7 @@ DType lookup(DType a, DType b) {
   return int_width(a) >= int_width(b) ? a : b;
 }
 
-DType promote(DType a, DType b) {
+DType promote(DType a, DType b, Release r) {
   if (a == b) return a;
   if (is_float8(a) || is_float8(b))
     raise("RuntimeError",
@@ -147,7 +150,7 @@ DType promote(DType a, DType b) {
           "ix_b != -1 INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/c10/core/"
           "ScalarType.cpp\":105, please report a bug to PyTorch. ",
           S(b) + " is missing from PyTorch's promotion table: an internal assert fires.");
-  return lookup(a, b);
+  return lookup(a, b, r);
 }
 
 // ---- result_type (aten/src/ATen/native/TypeProperties.cpp) ----------------------------
@@ -167,21 +170,23 @@ DType scalar_participates_as(DType category_of) {
   return DType::int64;
 }
 
-std::optional<DType> promote_skip_undefined(std::optional<DType> a, std::optional<DType> b) {
+std::optional<DType> promote_skip_undefined(std::optional<DType> a, std::optional<DType> b,
+                                           Release r) {
   if (!a) return b;
   if (!b) return a;
-  return promote(*a, *b);
+  return promote(*a, *b, r);
 }
 
-std::optional<DType> combine_categories(std::optional<DType> higher, std::optional<DType> lower) {
+std::optional<DType> combine_categories(std::optional<DType> higher, std::optional<DType> lower,
+                                        Release r) {
   if (higher && is_complex(*higher)) return higher;
   if (lower && is_complex(*lower)) {
-    if (higher && is_floating(*higher)) return to_complex(*higher);  // keep higher's precision
+    if (higher && is_floating(*higher)) return to_complex(*higher, r);  // keep higher's precision
     return lower;
   }
   if (higher && is_floating(*higher)) return higher;
   if ((higher && *higher == DType::bool_) || (lower && is_floating(*lower)))
-    return promote_skip_undefined(higher, lower);
+    return promote_skip_undefined(higher, lower, r);
   if (higher) return higher;
   return lower;
 }
@@ -191,18 +196,18 @@ struct Common {
   std::string rule;
 };
 
-Common common_dtype(std::span<const Operand> ops) {
+Common common_dtype(std::span<const Operand> ops, Release r) {
   std::optional<DType> dim, zero, wrapped;
   for (const Operand& o : ops) {
     switch (o.kind) {
-      case OperandKind::Tensor: dim = promote_skip_undefined(dim, o.dtype); break;
-      case OperandKind::ZeroDim: zero = promote_skip_undefined(zero, o.dtype); break;
+      case OperandKind::Tensor: dim = promote_skip_undefined(dim, o.dtype, r); break;
+      case OperandKind::ZeroDim: zero = promote_skip_undefined(zero, o.dtype, r); break;
       case OperandKind::Scalar:
-        wrapped = promote_skip_undefined(wrapped, scalar_participates_as(o.dtype));
+        wrapped = promote_skip_undefined(wrapped, scalar_participates_as(o.dtype), r);
         break;
     }
   }
-  const DType result = *combine_categories(dim, combine_categories(zero, wrapped));
+  const DType result = *combine_categories(dim, combine_categories(zero, wrapped, r), r);
   std::string rule;
   if (dim && *dim == result && (zero || wrapped) && std::any_of(ops.begin(), ops.end(), [&](auto& o) {
         return o.kind != OperandKind::Tensor && o.dtype != result;
@@ -231,27 +236,33 @@ Common common_dtype(std::span<const Operand> ops) {
 
 // ---- kernels and casts --------------------------------------------------------------
 
-[[noreturn]] void not_implemented(std::string_view kernel, DType t) {
-  raise("NotImplementedError",
+// 2.x raises NotImplementedError where 1.13 raised RuntimeError.
+std::string_view not_implemented_error(Release r) {
+  return v1(r) ? "RuntimeError" : "NotImplementedError";
+}
+
+[[noreturn]] void not_implemented(std::string_view kernel, DType t, Release r) {
+  raise(std::string(not_implemented_error(r)),
         "\"" + std::string(kernel) + "\" not implemented for '" + S(t) + "'",
         "PyTorch's CPU kernel " + std::string(kernel) + " has no " + P(t) +
             " version (its AT_DISPATCH list leaves it out).");
 }
 
-void require_kernel(std::string_view kernel, DType t, std::initializer_list<DType> supported) {
-  if (!in(t, supported)) not_implemented(kernel, t);
+void require_kernel(std::string_view kernel, DType t, std::initializer_list<DType> supported,
+                    Release r) {
+  if (!in(t, supported)) not_implemented(kernel, t, r);
 }
 
 // copy_ (aten/src/ATen/native/Copy.cpp and cpu/CopyKernel.cpp): every pair of dtypes
 // converts except to or from float4_e2m1fn_x2. float32 <-> fp4 on a dimensioned tensor
 // fails one level deeper, in copy_kernel; a single-element (zero-dim or scalar) source
 // takes the scalar path, where "copy_" itself refuses.
-void require_copy(DType from, DType to, bool single_element) {
+void require_copy(DType from, DType to, bool single_element, Release r) {
   if (from == to) return;
   if (from != DType::float4_e2m1fn && to != DType::float4_e2m1fn) return;
   const DType other = from == DType::float4_e2m1fn ? to : from;
   const bool kernel_level = !single_element && other == DType::float32;
-  not_implemented(kernel_level ? "copy_kernel" : "copy_", DType::float4_e2m1fn);
+  not_implemented(kernel_level ? "copy_kernel" : "copy_", DType::float4_e2m1fn, r);
 }
 
 DType runtime_dtype(const Operand& o) {
@@ -274,68 +285,106 @@ constexpr std::initializer_list<DType> kAddmmTypes = {
 constexpr std::initializer_list<DType> kBmmTypes = {
     DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::float16,
     DType::bfloat16, DType::float32, DType::float64, DType::complex64, DType::complex128};
+// 1.13's CPU addmm, bmm and slow_conv2d had no float16 version.
+constexpr std::initializer_list<DType> kAddmmTypesV1 = {
+    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::bfloat16,
+    DType::float32, DType::float64, DType::complex64, DType::complex128};
+constexpr std::initializer_list<DType> kBmmTypesV1 = {
+    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::bfloat16,
+    DType::float32, DType::float64, DType::complex64, DType::complex128};
+constexpr std::initializer_list<DType> kSlowConvTypesV1 = {
+    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::bfloat16,
+    DType::float32, DType::float64};
 constexpr std::initializer_list<DType> kSlowConvTypes = {
     DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::float16,
     DType::bfloat16, DType::float32, DType::float64};
 
 // add, sub, mul, div: meta function checks, TensorIterator's common dtype and CPU casts,
 // then the kernel's dispatch.
-Common elementwise(Op op, const Operand& a, const Operand& b) {
+Common elementwise(Op op, const Operand& a, const Operand& b, Release r) {
   if (op == Op::Sub) {  // sub_check (aten/src/ATen/native/BinaryOps.h)
     const bool ba = runtime_dtype(a) == DType::bool_, bb = runtime_dtype(b) == DType::bool_;
     if (ba && bb)
-      raise("NotImplementedError",
+      raise(std::string(not_implemented_error(r)),
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
             "or `logical_xor()` operator instead.",
             "PyTorch refuses to subtract booleans.");
     if (ba || bb)
-      raise("NotImplementedError",
+      raise(std::string(not_implemented_error(r)),
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
             "trying to invert a mask, use the `~` or `logical_not()` operator instead.",
             "PyTorch refuses to subtract booleans.");
   }
   const std::array<Operand, 2> ops{a, b};
-  Common c = common_dtype(ops);
+  Common c = common_dtype(ops, r);
   if (op == Op::Div && is_integral(c.dtype, true)) {
     c.dtype = DType::float32;
     c.rule = "True division of integers or booleans returns the default float dtype (float32).";
   }
-  for (const Operand& o : ops) require_copy(runtime_dtype(o), c.dtype, is_cpu_scalar(o));
+  for (const Operand& o : ops) require_copy(runtime_dtype(o), c.dtype, is_cpu_scalar(o), r);
   switch (op) {
     case Op::Add:
-    case Op::Sub: require_kernel("add_stub", c.dtype, kAddTypes); break;
+    case Op::Sub: require_kernel("add_stub", c.dtype, kAddTypes, r); break;
     case Op::Mul:
       if (is_cpu_scalar(b) && is_reduced_floating(c.dtype))
-        require_kernel("mul_cpu_reduced_float", c.dtype, kReducedScalarTypes);
+        require_kernel("mul_cpu_reduced_float", c.dtype, kReducedScalarTypes, r);
       else if (c.dtype == DType::float4_e2m1fn || c.dtype == DType::bcomplex32)
-        not_implemented("mul_cpu", c.dtype);
+        not_implemented("mul_cpu", c.dtype, r);
       break;
     case Op::Div:
       if (is_cpu_scalar(b) && is_reduced_floating(c.dtype))
-        require_kernel("div_cpu_reduced_float", c.dtype, kReducedScalarTypes);
+        require_kernel("div_cpu_reduced_float", c.dtype, kReducedScalarTypes, r);
       else
-        require_kernel("div_cpu", c.dtype, kDivTypes);
+        require_kernel("div_cpu", c.dtype, kDivTypes, r);
       break;
     default: break;
   }
   return c;
 }
 
+const std::string kNoPromotionRule =
+    "Matrix products never promote in PyTorch: both operands must already share a dtype.";
+
 void require_same_mm(DType a, DType b) {
   if (a != b)
     raise("RuntimeError",
           "expected m1 and m2 to have the same dtype, but got: " + C(a) + " != " + C(b),
-          "Matrix products never promote in PyTorch: both operands must already share a dtype.");
+          kNoPromotionRule);
 }
 
-Common matrix(Op op, DType a, DType b, std::optional<DType> bias) {
+// A kernel that dispatched on `expected` reads another tensor's data as that type:
+// Tensor::data_ptr<T>() checks it.
+void require_data_type(DType expected, DType found, const std::string& rule) {
+  if (expected != found)
+    raise("RuntimeError", "expected scalar type " + S(expected) + " but found " + S(found), rule);
+}
+
+// 1.13's matrix products: addmm's meta function compared the bias with mat2, then mat1
+// with mat2, with no details; mm compared nothing, so the CPU kernel dispatched on the result's
+// dtype (mat1's, or the bias's) and then read the other operands as that type.
+Common matrix_v1(Op op, DType a, DType b, std::optional<DType> bias) {
+  const Release r = Release::V1_13;
+  if (op == Op::Bmm) {
+    require_kernel("bmm", a, kBmmTypesV1, r);
+    require_data_type(a, b, kNoPromotionRule);
+    return {a, "Both operands have the same dtype, and a matrix product keeps it."};
+  }
+  if (bias && *bias != b)
+    raise("RuntimeError", "self and mat2 must have the same dtype",
+          "The bias must have the operands' dtype too: addmm does not promote it.");
+  if (bias && a != b) raise("RuntimeError", "mat1 and mat2 must have the same dtype", kNoPromotionRule);
+  require_kernel("addmm_impl_cpu_", a, kAddmmTypesV1, r);
+  require_data_type(a, b, kNoPromotionRule);
+  return {a, bias ? "Input, weight and bias share a dtype, and the result keeps it."
+                  : "Both operands have the same dtype, and a matrix product keeps it."};
+}
+
+Common matrix(Op op, DType a, DType b, std::optional<DType> bias, Release r) {
+  if (v1(r)) return matrix_v1(op, a, b, bias);
   const std::string same = "Both operands have the same dtype, and a matrix product keeps it.";
   if (op == Op::Bmm) {  // dispatch on the batch1 dtype, then the kernel checks batch2
-    require_kernel("bmm", a, kBmmTypes);
-    if (a != b)
-      raise("RuntimeError", "expected scalar type " + S(a) + " but found " + S(b),
-            "Matrix products never promote in PyTorch: both operands must already share a "
-            "dtype.");
+    require_kernel("bmm", a, kBmmTypes, r);
+    require_data_type(a, b, kNoPromotionRule);
     return {a, same};
   }
   if (bias) {  // addmm (and linear with a bias, which calls it): addmm meta checks
@@ -346,13 +395,12 @@ Common matrix(Op op, DType a, DType b, std::optional<DType> bias) {
     if (a != b)
       raise("RuntimeError",
             "mat1 and mat2 must have the same dtype, but got " + S(a) + " and " + S(b),
-            "Matrix products never promote in PyTorch: both operands must already share a "
-            "dtype.");
-    require_kernel("addmm_impl_cpu_", a, kAddmmTypes);
+            kNoPromotionRule);
+    require_kernel("addmm_impl_cpu_", a, kAddmmTypes, r);
     return {a, "Input, weight and bias share a dtype, and the result keeps it."};
   }
   require_same_mm(a, b);
-  require_kernel("addmm_impl_cpu_", a, kAddmmTypes);
+  require_kernel("addmm_impl_cpu_", a, kAddmmTypes, r);
   return {a, same};
 }
 
@@ -372,25 +420,37 @@ void check_conv_bias(DType input, std::optional<DType> bias, const std::string& 
           rule);
 }
 
-Common convolution(DType input, DType weight, std::optional<DType> bias) {
+Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, Release r) {
   const std::string mismatch_rule =
       "Convolutions never promote: input, weight and bias must share a dtype (the famous "
       "'Input type and weight type should be the same').";
-  check_conv_bias(input, bias, mismatch_rule);  // the bias is checked first
+  const std::string same = "Input and weight share a dtype, and the convolution keeps it.";
+  // 1.13's conv1d took its own path on the CPU: no bias check up front (a bias of any dtype
+  // went through unchecked), and a complex input compared weight, then bias, by tensor type.
+  const bool conv1d_v1 = v1(r) && op == Op::Conv1d;
+  if (!conv1d_v1) check_conv_bias(input, bias, mismatch_rule);  // the bias is checked first
   if (is_complex(input)) {  // complex input: complex_convolution checks types up front
     if (weight != input)
       raise("RuntimeError",
             "Input type (" + type_string(input) + ") and weight type (" +
                 legacy_or_type_string(weight) + ") should be the same",
             mismatch_rule);
-    if (input == DType::bcomplex32) not_implemented("mul_cpu", input);
-    return {input, "Input and weight share a dtype, and the convolution keeps it."};
+    if (conv1d_v1 && bias && *bias != input)
+      raise("RuntimeError",
+            "Input type (" + type_string(input) + ") and bias type (" +
+                legacy_or_type_string(*bias) + ") should be the same",
+            mismatch_rule);
+    if (input == DType::bcomplex32) not_implemented("mul_cpu", input, r);
+    // The complex convolution runs three real ones on the value type (1.13 had no float16).
+    if (v1(r)) require_kernel("slow_conv2d_cpu", complex_value_type(input), kSlowConvTypesV1, r);
+    return {input, same};
   }
-  require_kernel("slow_conv2d_cpu", input, kSlowConvTypes);
-  if (weight != input)
-    raise("RuntimeError", "expected scalar type " + S(input) + " but found " + S(weight),
-          mismatch_rule);
-  return {input, "Input and weight share a dtype, and the convolution keeps it."};
+  require_kernel("slow_conv2d_cpu", input, v1(r) ? kSlowConvTypesV1 : kSlowConvTypes, r);
+  require_data_type(input, weight, mismatch_rule);
+  if (conv1d_v1 && bias && *bias != input)
+    return {input, "PyTorch 1.13's conv1d on the CPU never checked the bias dtype: input and "
+                   "weight share a dtype, and the convolution keeps it."};
+  return {input, same};
 }
 
 Outcome success(Common c) { return Outcome{c.dtype, "", "", std::move(c.rule)}; }
@@ -421,44 +481,54 @@ bool op_takes_bias(Op op) {
   return op == Op::Addmm || op == Op::Linear || op == Op::Conv1d || op == Op::Conv2d;
 }
 
+std::string_view release_version(Release r) { return v1(r) ? "1.13.1" : kVersion; }
+
+bool has_dtype(Release r, DType t) {
+  if (!has_dtype(t)) return false;
+  if (!v1(r)) return true;
+  return !(is_float8(t) || is_barebones_unsigned(t) || t == DType::bcomplex32 ||
+           t == DType::float4_e2m1fn);
+}
+
 static Outcome not_a_torch_dtype(DType t) {
   return Outcome{std::nullopt, "AttributeError",
                  "module 'torch' has no attribute '" + std::string(name(t)) + "'",
                  std::string(name(t)) + " is not a PyTorch dtype."};
 }
 
-Outcome promote_types(DType a, DType b) {
+Outcome promote_types(DType a, DType b, Release r) {
   for (DType t : {a, b})
-    if (!has_dtype(t)) return not_a_torch_dtype(t);
+    if (!has_dtype(r, t)) return not_a_torch_dtype(t);
   return run([&] {
-    DType r = promote(a, b);
+    DType result = promote(a, b, r);
     const std::array<Operand, 2> ops{Operand{a}, Operand{b}};
-    return Common{r, common_dtype(ops).rule};
+    return Common{result, common_dtype(ops, r).rule};
   });
 }
 
-Outcome result_type(std::span<const Operand> operands) {
+Outcome result_type(std::span<const Operand> operands, Release r) {
   for (const Operand& o : operands)
-    if (!has_dtype(o.dtype)) return not_a_torch_dtype(o.dtype);
-  return run([&] { return common_dtype(operands); });
+    if (!has_dtype(r, o.dtype)) return not_a_torch_dtype(o.dtype);
+  return run([&] { return common_dtype(operands, r); });
 }
 
-Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias) {
+Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release r) {
   for (DType t : {a.dtype, b.dtype, bias.value_or(a.dtype)})
-    if (!has_dtype(t)) return not_a_torch_dtype(t);
+    if (!has_dtype(r, t)) return not_a_torch_dtype(t);
   if (!op_is_elementwise(op) &&
       (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
     return Outcome{std::nullopt, "precision-lab",
                    std::string(op_name(op)) + " is modelled for dimensioned tensors only",
                    "Operand kinds (zero-dim, Python scalar) matter for elementwise ops."};
   return run([&]() -> Common {
-    if (op_is_elementwise(op)) return elementwise(op, a, b);
+    if (op_is_elementwise(op)) return elementwise(op, a, b, r);
     if (op == Op::To) {
-      require_copy(a.dtype, b.dtype, a.kind != OperandKind::Tensor);
+      require_copy(a.dtype, b.dtype, a.kind != OperandKind::Tensor, r);
       return {b.dtype, ".to(dtype) converts to exactly the dtype asked for."};
     }
-    if (op == Op::Conv1d || op == Op::Conv2d) return convolution(a.dtype, b.dtype, bias);
-    return matrix(op, a.dtype, b.dtype, op == Op::Addmm || op == Op::Linear ? bias : std::nullopt);
+    if (op == Op::Conv1d || op == Op::Conv2d) return convolution(op, a.dtype, b.dtype, bias, r);
+    return matrix(op, a.dtype, b.dtype, op == Op::Addmm || op == Op::Linear ? bias : std::nullopt,
+                  r);
   });
 }
 

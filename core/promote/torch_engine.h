@@ -2,7 +2,9 @@
 // categories, and what common operations return or raise on the CPU.
 //
 // Reproduces PyTorch 2.15.0 (CPU build), checked cell by cell against tables
-// recorded from the real library (tests/data/promotion/gen_torch.py). The
+// recorded from the real library (tests/data/promotion/gen_torch.py), and, as
+// Release::V1_13, Debian 12's python3-torch 1.13.1 (recorded the same way; it reports
+// itself as 1.13.0a0): where 1.13 differs, the code says so. The
 // rules follow c10/core/ScalarType.cpp (promoteTypes), aten/src/ATen/native/
 // TypeProperties.cpp (result_type, combine_categories), TensorIterator's CPU
 // casting, and each kernel's AT_DISPATCH list; each function says which.
@@ -18,6 +20,10 @@ namespace pl::promote::torch {
 
 inline constexpr std::string_view kVersion = "2.15.0";
 
+// Which PyTorch: the current release, or the 1.13 line many servers still run.
+enum class Release : uint8_t { V2_15, V1_13 };
+std::string_view release_version(Release r);  // "2.15.0", "1.13.1"
+
 enum class Op : uint8_t {
   Add, Sub, Mul, Div,           // elementwise; div is true division
   Matmul, Mm, Bmm, Addmm,       // matrix products (addmm: bias + a @ b)
@@ -31,15 +37,19 @@ std::optional<Op> parse_op(std::string_view name);
 bool op_is_elementwise(Op op);
 bool op_takes_bias(Op op);  // addmm, linear, conv1d, conv2d
 
+// Does this release have the dtype? 1.13 lacks uint16/32/64, bcomplex32, float8 and fp4.
+bool has_dtype(Release r, DType t);
+
 // torch.promote_types(a, b).
-Outcome promote_types(DType a, DType b);
+Outcome promote_types(DType a, DType b, Release r = Release::V2_15);
 
 // torch.result_type over the operands, in order.
-Outcome result_type(std::span<const Operand> operands);
+Outcome result_type(std::span<const Operand> operands, Release r = Release::V2_15);
 
 // What op(a, b[, bias]) returns or raises on the CPU. Matrix ops, convolutions and .to()
 // are modelled for dimensioned tensors only (other kinds give an outcome whose error_type
 // is "precision-lab", never a made-up PyTorch message); `bias` is the bias dtype.
-Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias = std::nullopt);
+Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias = std::nullopt,
+                 Release r = Release::V2_15);
 
 }  // namespace pl::promote::torch

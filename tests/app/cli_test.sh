@@ -59,10 +59,15 @@ check promote-table-json 0 '"cells"' -- "$PL" promote --op matmul --table --json
 check promote-bad-framework 2 'unknown framework' -- "$PL" promote --framework caffe float32 float32
 check promote-bad-op 2 "unknown op 'conv3d'" -- "$PL" promote --op conv3d float32 float32
 check promote-bad-dtype 2 "did you mean 'float64'" -- "$PL" promote float32 flaot64
-check promote-not-torch 2 'not a torch dtype' -- "$PL" promote float32 float6_e2m3fn
+check promote-not-torch 2 'not a torch 2.15.0 dtype' -- "$PL" promote float32 float6_e2m3fn
 check promote-bias-op 2 'takes no bias' -- "$PL" promote --op add --bias float32 float32 float32
 check promote-kind-matrix 2 'apply to elementwise ops' -- "$PL" promote --op mm --b-kind zerodim float32 float32
 check promote-one-dtype 2 'give two dtypes' -- "$PL" promote float32
+check promote-torch113-half-mm 0 "RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'" -- "$PL" promote --framework-version 1.13 --op mm float16 float16
+check promote-torch113-conv1d-bias 0 'never checked the bias dtype' -- "$PL" promote --framework-version 1.13 --op conv1d --bias float64 float32 float32
+check promote-torch113-no-fp8 2 'not a torch 1.13.1 dtype' -- "$PL" promote --framework-version 1.13 float8_e4m3fn float32
+check promote-numpy-version 0 'numpy 1\.' -- "$PL" promote --framework numpy --framework-version 1 int8 int64
+check promote-bad-version 2 'no torch engine for version 1.7' -- "$PL" promote --framework-version 1.7 float32 float32
 check promote-numpy2-overflow 0 'OverflowError: Python integer 300 out of bounds for int8' -- "$PL" promote --framework numpy --b-kind scalar --b-value 300 int8 int64
 check promote-numpy1-value 0 '-> np.int16' -- "$PL" promote --framework numpy1 --b-kind scalar --b-value 300 int8 int64
 check promote-numpy-mldtypes 0 '-> np.float32' -- "$PL" promote --framework numpy bfloat16 float16

@@ -1,5 +1,6 @@
 // Every cell of the PyTorch golden tables (recorded from the real library by
 // tests/data/promotion/gen_torch.py): result dtype, or exception type and exact text.
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -35,7 +36,7 @@ size_t check_table(const std::string& table, Fn&& engine) {
 // Every table of a torch golden file but promote_types, through `evaluate` (plain PyTorch
 // or autocast): 4 elementwise ops x 7 operand-kind pairs and 7 two-operand ops, 23 x 23 cells
 // each; 4 ops with every bias dtype, 23^3 cells each. Returns the number of cells.
-using TorchEvaluate = Outcome (*)(torch::Op, Operand, Operand, std::optional<DType>);
+using TorchEvaluate = std::function<Outcome(torch::Op, Operand, Operand, std::optional<DType>)>;
 size_t check_op_tables(const testing::GoldenFile& g, TorchEvaluate evaluate) {
   size_t cells = 0;
   for (const auto& [key, unused] : g.json()["tables"].items()) {
@@ -75,6 +76,27 @@ TEST(TorchPromotion, EveryOpEveryOperandKindEveryPair) {
               return torch::evaluate(op, a, b, bias);
             }),
             kOpCells);
+}
+
+// Debian 12's python3-torch 1.13.1 (it reports 1.13.0a0), recorded by the same script:
+// 13 dtypes (no uint16/32/64, bcomplex32, float8 or fp4).
+TEST(Torch113Promotion, EveryOpEveryOperandKindEveryPair) {
+  static const testing::GoldenFile g(
+      "torch1.13_cpu.json", [](DType t) { return std::string(torch::python_name(t)); },
+      [](const std::string& n) { return torch::from_python_name(n); });
+  EXPECT_EQ(g.json().value("version", ""), "1.13.0a0");
+  const auto& ts = g.dtypes();
+  ASSERT_EQ(ts.size(), 13u);
+  for (const auto& row : all_dtypes())
+    EXPECT_EQ(torch::has_dtype(torch::Release::V1_13, row.id),
+              std::find(ts.begin(), ts.end(), row.id) != ts.end()) << name(row.id);
+  g.check("promote_types", [&](const std::vector<size_t>& at) {
+    return torch::promote_types(ts[at[0]], ts[at[1]], torch::Release::V1_13);
+  });
+  EXPECT_EQ(check_op_tables(g, [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+              return torch::evaluate(op, a, b, bias, torch::Release::V1_13);
+            }),
+            (4u * 7u + 7u) * 13u * 13u + 4u * 13u * 13u * 13u);
 }
 
 }  // namespace

@@ -9,8 +9,9 @@ A "scalar" operand is a Python scalar whose type is the category of the named dt
 Run: python3 tests/data/promotion/gen_torch.py > tests/data/promotion/torch_cpu.json
      python3 tests/data/promotion/gen_torch.py --autocast-cpu > .../torch_autocast_cpu.json
      (every call inside torch.autocast("cpu", dtype=torch.bfloat16))
-     Under an older release (Debian 12's python3-torch 1.13.1, for the coming 1.13 engine)
-     only the dtypes that release has are recorded.
+     /usr/bin/python3 tests/data/promotion/gen_torch.py > .../torch1.13_cpu.json
+     (Debian 12's python3-torch 1.13.1+dfsg-4, which reports 1.13.0a0; only the 13 dtypes
+     that release has are recorded)
 Needs torch (any CPU-capable build); the version is recorded in the output.
 
 Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
