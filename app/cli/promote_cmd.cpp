@@ -11,6 +11,7 @@
 #include "app/cli/cli.h"
 #include "core/dtype/format_lookup.h"
 #include "core/promote/engine.h"
+#include "core/promote/torch_matmul_precision.h"
 
 namespace pl::cli {
 namespace {
@@ -26,6 +27,7 @@ struct PromoteArgs {
   std::string a_kind = "tensor", b_kind = "tensor";
   std::string bias;
   std::string a_value, b_value;
+  std::string matmul_precision;  // torch.set_float32_matmul_precision, for float32 products
   bool table = false;
   bool json = false;
   std::vector<std::string> dtypes;
@@ -123,7 +125,31 @@ int print_table(const Engine& e, const Query& base, bool json) {
   return kExitOk;
 }
 
-int print_pair(const Engine& e, const Query& q, bool json) {
+// What a float32 product computes in under torch.set_float32_matmul_precision(p).
+nlohmann::json internals_json(const promote::torch::Float32Internals& in) {
+  nlohmann::json flags = nlohmann::json::object();
+  for (const auto& f : in.flags) flags[std::string(f.name)] = f.value;
+  return {{"flags", flags}, {"cuda_matmul", name(in.cuda_matmul)}, {"cuda_conv", name(in.cuda_conv)},
+          {"cpu_matmul", name(in.cpu_matmul)}, {"cpu_condition", in.cpu_condition}, {"rule", in.rule}};
+}
+
+void print_internals(const std::string& setting, const std::string& op,
+                     const promote::torch::Float32Internals& in) {
+  const bool conv = op.starts_with("conv");
+  std::printf("  under torch.set_float32_matmul_precision(\"%s\"):\n", setting.c_str());
+  std::printf("    CUDA (compute capability >= 8.0): the float32 operands run as %s, float32 accumulation\n",
+              std::string(name(conv ? in.cuda_conv : in.cuda_matmul)).c_str());
+  if (!conv)
+    std::printf("    CPU: %s -- %s\n", std::string(name(in.cpu_matmul)).c_str(), in.cpu_condition.c_str());
+  std::printf("    %s\n    flags:", in.rule.c_str());
+  for (const auto& f : in.flags)
+    std::printf(" torch.backends.%s=%s", std::string(f.name).c_str(), f.value.c_str());
+  std::printf("\n");
+}
+
+int print_pair(const Engine& e, const Query& q, bool json,
+               const std::optional<promote::torch::Float32Internals>& internals,
+               const std::string& setting) {
   const Outcome o = e.evaluate(q);
   if (o.error_type == "precision-lab") {  // the question itself cannot be asked as written
     std::fprintf(stderr, "error: %s\n", o.message.c_str());
@@ -139,6 +165,10 @@ int print_pair(const Engine& e, const Query& q, bool json) {
     j["a"] = operand_json(q.a);
     j["b"] = operand_json(q.b);
     if (q.bias) j["bias"] = name(*q.bias);
+    if (internals && o.result == DType::float32) {
+      j["float32_matmul_precision"] = setting;
+      j["float32_internals"] = internals_json(*internals);
+    }
     j["fixes"] = nlohmann::json::array();
     for (const auto& f : fixes) {
       nlohmann::json fj = outcome_json(e, f.outcome);
@@ -157,6 +187,7 @@ int print_pair(const Engine& e, const Query& q, bool json) {
               e.spell(q.b.dtype).c_str(), std::string(operand_kind_name(q.b.kind)).c_str(),
               bias_note.c_str());
   std::printf("  %s\n  rule: %s\n", outcome_text(e, o).c_str(), o.rule.c_str());
+  if (internals && o.result == DType::float32) print_internals(setting, q.op, *internals);
   if (!fixes.empty()) std::printf("  fixes:\n");
   for (const auto& f : fixes) {
     std::string effect;
@@ -175,6 +206,9 @@ Runner add_promote(CLI::App& app) {
   app.add_option("--framework-version", args->version,
                  "Release of the framework to reproduce, by prefix (torch: 2.15, 1.13; numpy: 2, 1)");
   app.add_option("--device", args->device, "Device whose behaviour to reproduce (cpu, cuda)");
+  app.add_option("--matmul-precision", args->matmul_precision,
+                 "torch: what a float32 product computes in under "
+                 "torch.set_float32_matmul_precision(highest | high | medium)");
   std::string ops_help = "Operation";
   for (const Engine& e : promote::engines()) {
     ops_help.append("; ").append(e.id).append(":");
@@ -261,6 +295,10 @@ Runner add_promote(CLI::App& app) {
       q.bias = *t;
     }
     if (args->table) {
+      if (!args->matmul_precision.empty()) {
+        std::fprintf(stderr, "error: --matmul-precision answers for one pair, not a --table\n");
+        return kExitBadInput;
+      }
       if (!args->dtypes.empty()) {
         std::fprintf(stderr, "error: --table takes no dtypes\n");
         return kExitBadInput;
@@ -279,7 +317,25 @@ Runner add_promote(CLI::App& app) {
       }
       (i == 0 ? q.a : q.b).dtype = *t;
     }
-    return print_pair(*e, q, args->json);
+    std::optional<promote::torch::Float32Internals> internals;
+    if (!args->matmul_precision.empty()) {
+      const auto p = promote::torch::parse_matmul_precision(args->matmul_precision);
+      if (!p) {
+        std::fprintf(stderr, "error: --matmul-precision must be highest, high or medium\n");
+        return kExitBadInput;
+      }
+      // Products and convolutions: the ops whose operand kinds are not modelled, but .to().
+      const bool product = q.op != "to" && std::find(e->kind_ops.begin(), e->kind_ops.end(),
+                                                     q.op) == e->kind_ops.end();
+      if (e->framework != "torch" || !product) {
+        std::fprintf(stderr, "error: --matmul-precision is a PyTorch setting for matrix products "
+                     "and convolutions\n");
+        return kExitBadInput;
+      }
+      internals = promote::torch::float32_internals(
+          *p, e->version.starts_with("1.") ? promote::torch::Release::V1_13 : promote::torch::Release::V2_15);
+    }
+    return print_pair(*e, q, args->json, internals, args->matmul_precision);
   };
 }
 

@@ -1,5 +1,6 @@
 // Every cell of the PyTorch golden tables (recorded from the real library by
 // tests/data/promotion/gen_torch.py): result dtype, or exception type and exact text.
+#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -183,6 +184,58 @@ TEST(TorchAutocastCpu, EveryOpEveryOperandKindEveryPair) {
               return torch::evaluate_autocast_cpu(op, a, b, bias);
             }),
             kOpCells);
+}
+
+}  // namespace
+}  // namespace pl::promote
+
+#include "core/promote/torch_matmul_precision.h"
+
+namespace pl::promote {
+namespace {
+
+// The backend flags each torch.set_float32_matmul_precision setting leaves, recorded from
+// the real library (gen_torch_matmul_precision.py), for both releases.
+void check_matmul_precision_file(const std::string& file, torch::Release release) {
+  std::ifstream in(std::string(PL_PROMOTION_DIR) + "/" + file);
+  ASSERT_TRUE(in) << file;
+  const auto j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["settings"].size(), 3u);
+  for (const auto& [setting, recorded] : j["settings"].items()) {
+    const auto p = torch::parse_matmul_precision(setting);
+    ASSERT_TRUE(p) << setting;
+    const torch::Float32Internals in_engine = torch::float32_internals(*p, release);
+    nlohmann::json flags = nlohmann::json::object();
+    for (const auto& f : in_engine.flags)
+      flags[std::string(f.name)] = f.value == "True" ? nlohmann::json(true)
+                                   : f.value == "False" ? nlohmann::json(false)
+                                                        : nlohmann::json(f.value);
+    EXPECT_EQ(flags, recorded["flags"]) << file << " " << setting;
+    // The machine that recorded it has no AMX or AVX512-BF16, so its float32 CPU products
+    // must not have changed; the engine says reduced CPU precision needs those instructions.
+    const std::string cap = j.value("cpu_capability", "");
+    if (cap == "AVX2" || cap == "unknown")
+      EXPECT_TRUE(recorded["cpu_product_same_bits_as_highest"].get<bool>()) << setting;
+    EXPECT_EQ(in_engine.cuda_conv, DType::tf32);
+    EXPECT_EQ(in_engine.cuda_matmul, *p == torch::MatmulPrecision::Highest ? DType::float32 : DType::tf32);
+  }
+}
+
+TEST(TorchMatmulPrecision, FlagsAsRecordedFrom215) {
+  check_matmul_precision_file("torch_matmul_precision.json", torch::Release::V2_15);
+  EXPECT_EQ(torch::float32_internals(torch::MatmulPrecision::Medium).cpu_matmul, DType::bfloat16);
+}
+
+TEST(TorchMatmulPrecision, FlagsAsRecordedFrom113) {
+  check_matmul_precision_file("torch1.13_matmul_precision.json", torch::Release::V1_13);
+  EXPECT_EQ(torch::float32_internals(torch::MatmulPrecision::Medium, torch::Release::V1_13).cpu_matmul,
+            DType::float32);
+}
+
+TEST(TorchMatmulPrecision, Names) {
+  EXPECT_EQ(torch::parse_matmul_precision("high"), torch::MatmulPrecision::High);
+  EXPECT_FALSE(torch::parse_matmul_precision("low"));
+  EXPECT_EQ(torch::matmul_precision_name(torch::MatmulPrecision::Medium), "medium");
 }
 
 }  // namespace

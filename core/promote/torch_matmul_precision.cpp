@@ -1,0 +1,68 @@
+#include "core/promote/torch_matmul_precision.h"
+
+#include <array>
+
+#include "core/util/names.h"
+
+namespace pl::promote::torch {
+namespace {
+
+constexpr std::array<std::string_view, 3> kNames = {"highest", "high", "medium"};
+
+std::string_view onednn_fp32_precision(MatmulPrecision p) {
+  switch (p) {
+    case MatmulPrecision::Highest: return "ieee";
+    case MatmulPrecision::High: return "tf32";
+    case MatmulPrecision::Medium: return "bf16";
+  }
+  return "ieee";
+}
+
+}  // namespace
+
+std::optional<MatmulPrecision> parse_matmul_precision(std::string_view name) {
+  return find_named<MatmulPrecision>(kNames, name);
+}
+
+std::string_view matmul_precision_name(MatmulPrecision p) { return kNames[static_cast<int>(p)]; }
+
+Float32Internals float32_internals(MatmulPrecision p, Release r) {
+  const bool reduced = p != MatmulPrecision::Highest;
+  Float32Internals out;
+  out.flags.push_back({"cuda.matmul.allow_tf32", reduced ? "True" : "False"});
+  out.flags.push_back({"cudnn.allow_tf32", "True"});  // cuDNN's default; the setting leaves it
+  out.cuda_matmul = reduced ? DType::tf32 : DType::float32;
+  out.cuda_conv = DType::tf32;
+  if (r == Release::V1_13) {
+    out.cpu_matmul = DType::float32;
+    out.cpu_condition = "PyTorch 1.13 has no reduced-precision float32 matmul on the CPU";
+  } else {
+    out.flags.push_back({"cuda.matmul.fp32_precision", reduced ? "tf32" : "ieee"});
+    out.flags.push_back({"cudnn.conv.fp32_precision", "tf32"});
+    const std::string_view cpu = onednn_fp32_precision(p);
+    out.flags.push_back({"mkldnn.matmul.fp32_precision", std::string(cpu)});
+    out.cpu_matmul = cpu == "bf16" ? DType::bfloat16 : cpu == "tf32" ? DType::tf32 : DType::float32;
+    out.cpu_condition = cpu == "bf16"  ? "where the CPU has AVX512-BF16 or AMX (oneDNN); float32 elsewhere"
+                        : cpu == "tf32" ? "where oneDNN has TF32 on the CPU (AMX); float32 elsewhere"
+                                        : "always";
+  }
+  switch (p) {
+    case MatmulPrecision::Highest:
+      out.rule = "\"highest\" keeps float32 products in float32 -- but cuDNN's own TF32 switch is "
+                 "on by default, so float32 convolutions on a GPU still run in TF32.";
+      break;
+    case MatmulPrecision::High:
+      out.rule = "\"high\" lets float32 products run on TF32 tensor cores (10 mantissa bits in "
+                 "the inputs, float32 accumulation).";
+      break;
+    case MatmulPrecision::Medium:
+      out.rule = r == Release::V1_13
+                     ? "\"medium\" acts like \"high\" in PyTorch 1.13: TF32 on CUDA, nothing on the CPU."
+                     : "\"medium\" allows bfloat16 inputs where the CPU has them (oneDNN); on CUDA it "
+                       "acts like \"high\" (TF32), never bfloat16.";
+      break;
+  }
+  return out;
+}
+
+}  // namespace pl::promote::torch

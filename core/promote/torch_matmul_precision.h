@@ -1,0 +1,47 @@
+// torch.set_float32_matmul_precision("highest" | "high" | "medium"): what a float32 matrix
+// product (and convolution) then computes in, on a CUDA GPU and on the CPU.
+//
+// The flags each setting switches are recorded from the real library
+// (tests/data/promotion/gen_torch_matmul_precision.py: PyTorch 2.15.0 from PyPI and Debian's
+// 1.13.1) and checked by tests; what the flags do follows the documentation of
+// torch.set_float32_matmul_precision and torch.backends (2.15.0):
+//  - CUDA: "high" and "medium" both let cuBLAS run float32 products on TF32 tensor cores
+//    (compute capability 8.0 or newer); no setting uses bfloat16 on CUDA. cuDNN's own flag
+//    (torch.backends.cudnn.allow_tf32) is on by default, so float32 convolutions run in TF32
+//    even under "highest".
+//  - CPU (2.x, oneDNN): "high" asks for TF32 and "medium" for bfloat16 internally, used only
+//    where the CPU has the instructions (AMX, AVX512-BF16); elsewhere float32. 1.13 had no
+//    CPU switch at all.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/dtype/dtype.h"
+#include "core/promote/torch_engine.h"
+
+namespace pl::promote::torch {
+
+enum class MatmulPrecision : uint8_t { Highest, High, Medium };
+std::optional<MatmulPrecision> parse_matmul_precision(std::string_view name);
+std::string_view matmul_precision_name(MatmulPrecision p);
+
+struct BackendFlag {
+  std::string_view name;  // as read from torch.backends.<name>
+  std::string value;      // Python's spelling: "True", "tf32"
+};
+
+struct Float32Internals {
+  std::vector<BackendFlag> flags;  // what the setting leaves in torch.backends
+  DType cuda_matmul;  // what a float32 matmul's operands become on a GPU of compute capability >= 8.0
+  DType cuda_conv;    // the same for a float32 convolution (cuDNN)
+  DType cpu_matmul;   // on a CPU with the instructions for it (see cpu_condition)
+  std::string cpu_condition;
+  std::string rule;   // one sentence
+};
+
+Float32Internals float32_internals(MatmulPrecision p, Release r = Release::V2_15);
+
+}  // namespace pl::promote::torch
