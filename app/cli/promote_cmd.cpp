@@ -76,9 +76,10 @@ std::vector<DType> engine_dtypes(const Engine& e) {
   return out;
 }
 
-// Short cell text for the grid: the result's short name, or "ERR".
+// Short cell text for the grid: the result's short name, "ERR", or "n/m" (not modelled).
 std::string cell_text(const Outcome& o) {
   if (o.ok()) return short_name(*o.result);
+  if (o.error_type == "precision-lab") return "n/m";
   return o.other_result.empty() ? "ERR" : o.other_result;
 }
 

@@ -273,7 +273,10 @@ void PromotionPanel::draw_grid() {
       const OutcomeClass c = promote::classify(dtypes_[i], b_scalar ? dtypes_[i] : dtypes_[j], o);
       ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg,
                              not_applicable(o) ? kNotApplicable : class_colour(c));
-      const bool differs = compare_ && !same_outcome(o, other_grid_.cells[i * n + j]);
+      // A cell one side does not model (CUDA's untested dtypes) is unknown, not a disagreement.
+      const Outcome& compared = other_grid_.cells[i * n + j];
+      const bool differs = compare_ && o.error_type != "precision-lab" &&
+                           compared.error_type != "precision-lab" && !same_outcome(o, compared);
       ImGui::PushID(i * n + j);
       const bool selected = i == selected_a_ && j == selected_b_;
       if (ImGui::Selectable(cell_label(o).c_str(), selected, 0,

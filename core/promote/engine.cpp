@@ -8,6 +8,7 @@
 #include "core/promote/numpy_types.h"
 #include "core/promote/tf_engine.h"
 #include "core/promote/torch_autocast.h"
+#include "core/promote/torch_cuda.h"
 #include "core/promote/torch_engine.h"
 #include "core/promote/torch_names.h"
 
@@ -48,6 +49,20 @@ Outcome torch113_evaluate(const Query& q) {
   if (!op) return unknown_op(q.op);
   return torch::evaluate(*op, q.a, q.b, torch::op_takes_bias(*op) ? q.bias : std::nullopt,
                          torch::Release::V1_13);
+}
+
+Outcome torch_cuda_evaluate(const Query& q) {
+  auto op = torch::parse_op(q.op);
+  if (!op) return unknown_op(q.op);
+  return torch::evaluate_cuda(*op, q.a, q.b, torch::op_takes_bias(*op) ? q.bias : std::nullopt);
+}
+
+template <DType Lower>
+Outcome torch_autocast_cuda_evaluate(const Query& q) {
+  auto op = torch::parse_op(q.op);
+  if (!op) return unknown_op(q.op);
+  return torch::evaluate_autocast_cuda(Lower, *op, q.a, q.b,
+                                       torch::op_takes_bias(*op) ? q.bias : std::nullopt);
 }
 
 bool torch113_has_dtype(DType t) { return torch::has_dtype(torch::Release::V1_13, t); }
@@ -110,6 +125,15 @@ const std::vector<Engine>& registry() {
         false, "to", "model", torch113_has_dtype, torch_spell, torch113_evaluate);
     add("torch-autocast-cpu", "torch", torch::kVersion, "cpu, autocast bfloat16", torch_ops,
         false, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_evaluate);
+    // Not recorded on a GPU: float16/bfloat16/float32/float64 modelled, see torch_cuda.h.
+    add("torch-cuda", "torch", torch::kVersion, "cuda", torch_ops, false, "to", "model",
+        torch::has_dtype, torch_spell, torch_cuda_evaluate);
+    add("torch-autocast-cuda", "torch", torch::kVersion, "cuda, autocast float16", torch_ops,
+        false, "to", "model", torch::has_dtype, torch_spell,
+        torch_autocast_cuda_evaluate<DType::float16>);
+    add("torch-autocast-cuda-bf16", "torch", torch::kVersion, "cuda, autocast bfloat16",
+        torch_ops, false, "to", "model", torch::has_dtype, torch_spell,
+        torch_autocast_cuda_evaluate<DType::bfloat16>);
     add("numpy", "numpy", numpy::numpy_version(numpy::Version::V2), "cpu", numpy_ops, true,
         "astype", "w", numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V2>);
     add("numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", numpy_ops, true,

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "core/promote/torch_cuda.h"
 #include "core/promote/torch_names.h"
 
 namespace pl::promote::torch {
@@ -31,33 +32,55 @@ AutocastPolicy autocast_cpu_policy(Op op) {
   }
 }
 
-Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> bias) {
+namespace {
+
+using Evaluate = Outcome (*)(Op, Operand, Operand, std::optional<DType>);
+
+Outcome evaluate_cpu(Op op, Operand a, Operand b, std::optional<DType> bias) {
+  return evaluate(op, a, b, bias);
+}
+
+// Autocast on `device` ("CPU", "CUDA") to `lower`, with `run` evaluating on that device.
+Outcome evaluate_autocast(std::string_view device, DType lower, Evaluate run, Op op, Operand a,
+                          Operand b, std::optional<DType> bias) {
   if (autocast_cpu_policy(op) == AutocastPolicy::Untouched) {
-    Outcome o = evaluate(op, a, b, bias);
+    Outcome o = run(op, a, b, bias);
     if (!o.rule.empty()) o.rule = "Autocast leaves " + std::string(op_name(op)) + " alone. " + o.rule;
     return o;
   }
   if (!has_dtype(a.dtype) || !has_dtype(b.dtype) || (bias && !has_dtype(*bias)))
-    return evaluate(op, a, b, bias);  // the AttributeError, as without autocast
+    return run(op, a, b, bias);  // the AttributeError, as without autocast
   // cached_cast walks the arguments in the op's signature order: addmm(self=bias, mat1, mat2).
   Operand c{bias.value_or(DType::float32)};
   std::vector<Operand*> args = {&a, &b};
   if (bias) args.insert(op == Op::Addmm ? args.begin() : args.end(), &c);
   std::string cast;
+  const std::string lower_name(python_name(lower));
   for (Operand* x : args) {
-    if (!eligible(*x) || x->dtype == DType::bfloat16) continue;
-    const Outcome to = evaluate(Op::To, *x, {DType::bfloat16});
+    if (!eligible(*x) || x->dtype == lower) continue;
+    const Outcome to = run(Op::To, *x, {lower}, std::nullopt);
     if (!to.ok()) return to;  // the cast itself fails (a format with no copy kernel)
     cast += (cast.empty() ? "" : ", ") + std::string(python_name(x->dtype));
-    x->dtype = DType::bfloat16;
+    x->dtype = lower;
   }
   if (bias) bias = c.dtype;
-  Outcome o = evaluate(op, a, b, bias);
-  std::string why = "Autocast (CPU, bfloat16) runs " + std::string(op_name(op)) + " in bfloat16";
-  why += cast.empty() ? ": no input needed a cast" : ": it casts the " + cast + " input(s) to bfloat16";
+  Outcome o = run(op, a, b, bias);
+  std::string why = "Autocast (" + std::string(device) + ", " + lower_name + ") runs " +
+                    std::string(op_name(op)) + " in " + lower_name;
+  why += cast.empty() ? ": no input needed a cast" : ": it casts the " + cast + " input(s) to " + lower_name;
   why += "; float64 and non-float tensors are never cast. ";
   o.rule = why + o.rule;
   return o;
+}
+
+}  // namespace
+
+Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> bias) {
+  return evaluate_autocast("CPU", DType::bfloat16, evaluate_cpu, op, a, b, bias);
+}
+
+Outcome evaluate_autocast_cuda(DType lower, Op op, Operand a, Operand b, std::optional<DType> bias) {
+  return evaluate_autocast("CUDA", lower, evaluate_cuda, op, a, b, bias);
 }
 
 }  // namespace pl::promote::torch

@@ -1,11 +1,16 @@
-// PyTorch's autocast on the CPU (torch.autocast("cpu", dtype=torch.bfloat16)), reproduced
+// PyTorch's autocast on the CPU (torch.autocast("cpu", dtype=torch.bfloat16)) and on CUDA
+// (torch.autocast("cuda", dtype=torch.float16 or torch.bfloat16)), reproduced
 // for the ops of torch_engine: which ops autocast runs in bfloat16, which inputs it casts
 // (floating-point tensors other than float64; float64 stays, and so does everything else),
 // and what the op then returns or raises.
 //
 // PyTorch 2.15.0, aten/src/ATen/autocast_mode.cpp (the CPU lower_precision_fp list) and
 // autocast_mode.h (is_eligible, cached_cast); checked cell by cell against tables recorded
-// under autocast (tests/data/promotion/gen_torch.py --autocast-cpu).
+// under autocast (tests/data/promotion/gen_torch.py --autocast-cpu). On CUDA the same seven
+// ops are in autocast's lower-precision list (autocast_mode.cpp, KERNEL_CUDA
+// lower_precision_fp: matmul, mm, bmm, addmm, linear, conv1d, conv2d), eligibility is the same
+// (a floating-point CUDA tensor other than float64), and the op then runs as torch_cuda
+// models it; not recorded on a GPU (see torch_cuda.h).
 #pragma once
 
 #include <optional>
@@ -22,5 +27,9 @@ AutocastPolicy autocast_cpu_policy(Op op);
 
 // op(a, b[, bias]) inside torch.autocast("cpu", dtype=torch.bfloat16).
 Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> bias = std::nullopt);
+
+// op(a, b[, bias]) inside torch.autocast("cuda", dtype=lower), lower float16 or bfloat16.
+Outcome evaluate_autocast_cuda(DType lower, Op op, Operand a, Operand b,
+                               std::optional<DType> bias = std::nullopt);
 
 }  // namespace pl::promote::torch

@@ -74,6 +74,10 @@ check promote-precision-113 0 'CPU: float32 -- PyTorch 1.13 has no' -- "$PL" pro
 check promote-precision-json 0 '"mkldnn.matmul.fp32_precision": "bf16"' -- "$PL" promote --op mm --matmul-precision medium --json float32 float32
 check promote-precision-bad 2 'must be highest, high or medium' -- "$PL" promote --op mm --matmul-precision low float32 float32
 check promote-precision-op 2 'setting for matrix products' -- "$PL" promote --op add --matmul-precision high float32 float32
+check promote-cuda-conv 0 'Input type \(torch.cuda.FloatTensor\) and weight type \(CUDABFloat16Type\) should be the same' -- "$PL" promote --device cuda --op conv2d float32 bfloat16
+check promote-cuda-not-modelled 2 'int32 is not modelled on CUDA' -- "$PL" promote --device cuda --op mm int32 int32
+check promote-cuda-table 0 '^f32 +ERR +f32 ' -- "$PL" promote --framework torch-cuda --op conv2d --table
+check promote-autocast-cuda 0 '-> torch.float16' -- "$PL" promote --framework torch-autocast-cuda --op linear float32 float32
 check promote-numpy2-overflow 0 'OverflowError: Python integer 300 out of bounds for int8' -- "$PL" promote --framework numpy --b-kind scalar --b-value 300 int8 int64
 check promote-numpy1-value 0 '-> np.int16' -- "$PL" promote --framework numpy1 --b-kind scalar --b-value 300 int8 int64
 check promote-numpy-mldtypes 0 '-> np.float32' -- "$PL" promote --framework numpy bfloat16 float16

@@ -240,3 +240,81 @@ TEST(TorchMatmulPrecision, Names) {
 
 }  // namespace
 }  // namespace pl::promote
+
+#include "core/promote/torch_cuda.h"
+
+namespace pl::promote {
+namespace {
+
+// CUDA is not recorded (no CUDA build of PyTorch runs on a GPU here); these expectations are
+// derived by hand from the rules in torch_cuda.h, and the conv texts are the ones users report
+// from GPUs (github.com/AnswerDotAI/byaldi/issues/48, Yu-Fangxu/COLD-Attack/issues/20,
+// timeseriesAI/tsai/issues/468).
+TEST(TorchCuda, ConvolutionPrintsCudaTensorTypes) {
+  using torch::Op;
+  EXPECT_EQ(torch::evaluate_cuda(Op::Conv2d, {DType::float32}, {DType::bfloat16}).message,
+            "Input type (torch.cuda.FloatTensor) and weight type (CUDABFloat16Type) should be the same");
+  EXPECT_EQ(torch::evaluate_cuda(Op::Conv2d, {DType::float16}, {DType::float32}).message,
+            "Input type (torch.cuda.HalfTensor) and weight type (torch.cuda.FloatTensor) should be the same");
+  EXPECT_EQ(torch::evaluate_cuda(Op::Conv1d, {DType::float64}, {DType::float32}).message,
+            "Input type (torch.cuda.DoubleTensor) and weight type (torch.cuda.FloatTensor) should be the same");
+  // The frontend checks the bias first, with the texts recorded on the CPU.
+  const Outcome bias = torch::evaluate_cuda(Op::Conv2d, {DType::float16}, {DType::float32}, DType::float32);
+  EXPECT_EQ(bias.message, "Input type (c10::Half) and bias type (float) should be the same");
+  EXPECT_EQ(torch::evaluate_cuda(Op::Conv2d, {DType::bfloat16}, {DType::bfloat16}, DType::bfloat16).result,
+            DType::bfloat16);
+}
+
+TEST(TorchCuda, MetaFunctionChecksAreTheCpuTexts) {
+  using torch::Op;
+  for (Op op : {Op::Matmul, Op::Mm, Op::Linear, Op::Addmm})
+    for (DType a : {DType::float16, DType::bfloat16, DType::float32, DType::float64})
+      for (DType b : {DType::float16, DType::bfloat16, DType::float32, DType::float64})
+        for (DType bias : {DType::float32, DType::float16}) {
+          const auto with = op == Op::Linear || op == Op::Addmm ? std::optional<DType>(bias) : std::nullopt;
+          const Outcome cpu = torch::evaluate(op, {a}, {b}, with), cuda = torch::evaluate_cuda(op, {a}, {b}, with);
+          EXPECT_EQ(cuda.result, cpu.result);
+          EXPECT_EQ(cuda.message, cpu.message);
+        }
+  EXPECT_EQ(torch::evaluate_cuda(Op::Bmm, {DType::float32}, {DType::float16}).error_type, "precision-lab");
+  EXPECT_EQ(torch::evaluate_cuda(Op::Bmm, {DType::float16}, {DType::float16}).result, DType::float16);
+}
+
+TEST(TorchCuda, ElementwisePromotionIsTheCpus) {
+  const std::vector<DType> fs = {DType::float16, DType::bfloat16, DType::float32, DType::float64};
+  for (auto op : {torch::Op::Add, torch::Op::Sub, torch::Op::Mul, torch::Op::Div})
+    for (DType a : fs)
+      for (DType b : fs)
+        for (auto kb : {OperandKind::Tensor, OperandKind::ZeroDim, OperandKind::Scalar}) {
+          const Outcome cuda = torch::evaluate_cuda(op, {a}, {b, kb});
+          ASSERT_TRUE(cuda.ok());
+          EXPECT_EQ(cuda.result, torch::evaluate(op, {a}, {b, kb}).result);
+        }
+  // A Python int joins a float16 tensor; integer and complex tensors are not modelled.
+  EXPECT_EQ(torch::evaluate_cuda(torch::Op::Add, {DType::float16}, {DType::int64, OperandKind::Scalar}).result,
+            DType::float16);
+  EXPECT_EQ(torch::evaluate_cuda(torch::Op::Add, {DType::int32}, {DType::int32}).error_type, "precision-lab");
+  EXPECT_EQ(torch::evaluate_cuda(torch::Op::Add, {DType::float16}, {DType::complex64, OperandKind::Scalar}).error_type,
+            "precision-lab");
+  EXPECT_EQ(torch::evaluate_cuda(torch::Op::Add, {DType::tf32}, {DType::float32}).error_type, "AttributeError");
+}
+
+TEST(TorchCuda, AutocastRunsProductsInTheLowerType) {
+  using torch::Op;
+  EXPECT_EQ(torch::evaluate_autocast_cuda(DType::float16, Op::Linear, {DType::float32}, {DType::float32}).result,
+            DType::float16);
+  EXPECT_EQ(torch::evaluate_autocast_cuda(DType::bfloat16, Op::Conv2d, {DType::float32}, {DType::float16},
+                                          DType::float32).result,
+            DType::bfloat16);
+  // float64 is never cast, so a float32 input against a float64 weight still raises.
+  const Outcome f64 = torch::evaluate_autocast_cuda(DType::float16, Op::Linear, {DType::float32}, {DType::float64});
+  EXPECT_EQ(f64.message, "expected m1 and m2 to have the same dtype, but got: c10::Half != double");
+  // Elementwise ops are untouched.
+  EXPECT_EQ(torch::evaluate_autocast_cuda(DType::float16, Op::Add, {DType::float32}, {DType::float32}).result,
+            DType::float32);
+  EXPECT_NE(find_engine("torch-autocast-cuda"), nullptr);
+  EXPECT_EQ(find_variant(*find_engine("torch"), "", "cuda")->id, "torch-cuda");
+}
+
+}  // namespace
+}  // namespace pl::promote
