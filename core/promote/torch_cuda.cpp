@@ -7,16 +7,6 @@
 namespace pl::promote::torch {
 namespace {
 
-bool has_legacy_name(DType t) {  // the eight types of the old torch.*Tensor classes
-  switch (t) {
-    case DType::uint8: case DType::int8: case DType::int16: case DType::int32:
-    case DType::int64: case DType::float16: case DType::float32: case DType::float64:
-      return true;
-    default:
-      return false;
-  }
-}
-
 Outcome not_modelled(DType t) {
   return Outcome{std::nullopt, "precision-lab",
                  std::string(name(t)) + " is not modelled on CUDA (float16, bfloat16, float32 "
@@ -29,11 +19,6 @@ Outcome not_modelled(DType t) {
 
 bool cuda_models_dtype(DType t) {
   return t == DType::float16 || t == DType::bfloat16 || t == DType::float32 || t == DType::float64;
-}
-
-std::string cuda_tensor_type_string(DType t) {
-  if (has_legacy_name(t)) return "torch.cuda." + std::string(scalar_type_name(t)) + "Tensor";
-  return "CUDA" + std::string(scalar_type_name(t)) + "Type";
 }
 
 Outcome evaluate_cuda(Op op, Operand a, Operand b, std::optional<DType> bias) {
@@ -58,8 +43,8 @@ Outcome evaluate_cuda(Op op, Operand a, Operand b, std::optional<DType> bias) {
   const bool bias_refused = bias && *bias != a.dtype;  // the frontend's check, as on the CPU
   if (conv && !bias_refused && a.dtype != b.dtype)
     return Outcome{std::nullopt, "RuntimeError",
-                   "Input type (" + cuda_tensor_type_string(a.dtype) + ") and weight type (" +
-                       cuda_tensor_type_string(b.dtype) + ") should be the same",
+                   "Input type (" + tensor_type_string(a.dtype, /*cuda=*/true) + ") and weight type (" +
+                       tensor_type_string(b.dtype, /*cuda=*/true) + ") should be the same",
                    "Convolutions never promote: on a GPU, cuDNN's path checks that input and "
                    "weight share a dtype -- the famous 'Input type and weight type should be the "
                    "same'."};

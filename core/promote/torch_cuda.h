@@ -30,7 +30,4 @@ bool cuda_models_dtype(DType t);
 // op(a, b[, bias]) with every tensor on a CUDA device (cuDNN available, as on any GPU build).
 Outcome evaluate_cuda(Op op, Operand a, Operand b, std::optional<DType> bias = std::nullopt);
 
-// The legacy-or-backend type string PyTorch prints for a CUDA tensor of dtype t.
-std::string cuda_tensor_type_string(DType t);
-
 }  // namespace pl::promote::torch

@@ -404,14 +404,8 @@ Common matrix(Op op, DType a, DType b, std::optional<DType> bias, Release r) {
   return {a, same};
 }
 
-// CPU tensor type strings in convolution's check_input_same_type_as_parameters: the
-// input prints as "CPU<Type>Type"; the weight prints its legacy name when it has one.
-std::string type_string(DType t) { return "CPU" + S(t) + "Type"; }
-std::string legacy_or_type_string(DType t) {
-  const bool legacy = in(t, {DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64,
-                             DType::float16, DType::float32, DType::float64});
-  return legacy ? legacy_tensor_name(t) : type_string(t);
-}
+// CPU tensor type strings in convolution's check_input_same_type_as_parameters.
+std::string type_string(DType t) { return tensor_type_string(t, /*cuda=*/false); }
 
 void check_conv_bias(DType input, std::optional<DType> bias, const std::string& rule) {
   if (bias && *bias != input)
@@ -433,12 +427,12 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
     if (weight != input)
       raise("RuntimeError",
             "Input type (" + type_string(input) + ") and weight type (" +
-                legacy_or_type_string(weight) + ") should be the same",
+                type_string(weight) + ") should be the same",
             mismatch_rule);
     if (conv1d_v1 && bias && *bias != input)
       raise("RuntimeError",
             "Input type (" + type_string(input) + ") and bias type (" +
-                legacy_or_type_string(*bias) + ") should be the same",
+                type_string(*bias) + ") should be the same",
             mismatch_rule);
     if (input == DType::bcomplex32) not_implemented("mul_cpu", input, r);
     // The complex convolution runs three real ones on the value type (1.13 had no float16).
