@@ -334,7 +334,9 @@ Runner add_promote(CLI::App& app) {
         return kExitBadInput;
       }
       internals = promote::torch::float32_internals(
-          *p, e->version.starts_with("1.") ? promote::torch::Release::V1_13 : promote::torch::Release::V2_15);
+          *p, e->version == promote::torch::release_version(promote::torch::Release::V1_13)
+                  ? promote::torch::Release::V1_13
+                  : promote::torch::Release::V2_15);
     }
     return print_pair(*e, q, args->json, internals, args->matmul_precision);
   };

@@ -38,40 +38,42 @@ Outcome unknown_op(const std::string& op) {
   return Outcome{std::nullopt, "ValueError", "unknown op " + op, ""};
 }
 
-Outcome torch_evaluate(const Query& q) {
+// A Query as a torch engine call: the op parsed, the bias passed only to ops that take one.
+template <typename Fn>
+Outcome torch_query(const Query& q, Fn&& evaluate) {
   auto op = torch::parse_op(q.op);
   if (!op) return unknown_op(q.op);
-  return torch::evaluate(*op, q.a, q.b, torch::op_takes_bias(*op) ? q.bias : std::nullopt);
+  return evaluate(*op, torch::op_takes_bias(*op) ? q.bias : std::nullopt);
+}
+
+Outcome torch_evaluate(const Query& q) {
+  return torch_query(q, [&](torch::Op op, auto bias) { return torch::evaluate(op, q.a, q.b, bias); });
 }
 
 Outcome torch113_evaluate(const Query& q) {
-  auto op = torch::parse_op(q.op);
-  if (!op) return unknown_op(q.op);
-  return torch::evaluate(*op, q.a, q.b, torch::op_takes_bias(*op) ? q.bias : std::nullopt,
-                         torch::Release::V1_13);
+  return torch_query(q, [&](torch::Op op, auto bias) {
+    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V1_13);
+  });
 }
 
 Outcome torch_cuda_evaluate(const Query& q) {
-  auto op = torch::parse_op(q.op);
-  if (!op) return unknown_op(q.op);
-  return torch::evaluate_cuda(*op, q.a, q.b, torch::op_takes_bias(*op) ? q.bias : std::nullopt);
+  return torch_query(q, [&](torch::Op op, auto bias) { return torch::evaluate_cuda(op, q.a, q.b, bias); });
+}
+
+Outcome torch_autocast_cpu_evaluate(const Query& q) {
+  return torch_query(q, [&](torch::Op op, auto bias) {
+    return torch::evaluate_autocast_cpu(op, q.a, q.b, bias);
+  });
 }
 
 template <DType Lower>
 Outcome torch_autocast_cuda_evaluate(const Query& q) {
-  auto op = torch::parse_op(q.op);
-  if (!op) return unknown_op(q.op);
-  return torch::evaluate_autocast_cuda(Lower, *op, q.a, q.b,
-                                       torch::op_takes_bias(*op) ? q.bias : std::nullopt);
+  return torch_query(q, [&](torch::Op op, auto bias) {
+    return torch::evaluate_autocast_cuda(Lower, op, q.a, q.b, bias);
+  });
 }
 
 bool torch113_has_dtype(DType t) { return torch::has_dtype(torch::Release::V1_13, t); }
-
-Outcome torch_autocast_cpu_evaluate(const Query& q) {
-  auto op = torch::parse_op(q.op);
-  if (!op) return unknown_op(q.op);
-  return torch::evaluate_autocast_cpu(*op, q.a, q.b, torch::op_takes_bias(*op) ? q.bias : std::nullopt);
-}
 
 template <numpy::Version V>
 Outcome numpy_evaluate(const Query& q) {

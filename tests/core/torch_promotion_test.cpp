@@ -214,8 +214,9 @@ void check_matmul_precision_file(const std::string& file, torch::Release release
     // The machine that recorded it has no AMX or AVX512-BF16, so its float32 CPU products
     // must not have changed; the engine says reduced CPU precision needs those instructions.
     const std::string cap = j.value("cpu_capability", "");
-    if (cap == "AVX2" || cap == "unknown")
+    if (cap == "AVX2" || cap == "unknown") {
       EXPECT_TRUE(recorded["cpu_product_same_bits_as_highest"].get<bool>()) << setting;
+    }
     EXPECT_EQ(in_engine.cuda_conv, DType::tf32);
     EXPECT_EQ(in_engine.cuda_matmul, *p == torch::MatmulPrecision::Highest ? DType::float32 : DType::tf32);
   }
