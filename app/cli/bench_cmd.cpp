@@ -5,6 +5,11 @@
 //   matmul:  [--dtypes a,b,..] [--sizes N,..] [--accumulate SPEC]
 //     The whole N x N x N matrix experiment (reference, product, attribution, statistics,
 //     histograms) against the bare OpenBLAS calls it makes, timed in the same run.
+//   throughput: [--dtypes a,b,..] [--sizes N] [--seconds S] [--save DIR]
+//     The Throughput panel's sampler without the window: each dtype's product timed
+//     round-robin for S seconds; the median GFLOP/s per dtype (and the two figures).
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -14,6 +19,9 @@
 #include "core/dtype/describe.h"
 #include "core/experiment/matmul_bench.h"
 #include "core/experiment/matmul_json.h"
+#include "core/experiment/throughput.h"
+#include "core/export/experiment_export.h"
+#include "core/figure/throughput_figures.h"
 
 namespace pl::cli {
 namespace {
@@ -21,6 +29,9 @@ namespace {
 struct BenchArgs {
   std::string op = "convert", backend = "auto", rounding = "rne";
   std::vector<std::string> dtypes{"bfloat16"};
+  bool dtypes_given = false;
+  double seconds = 5;
+  std::string save;
   std::vector<size_t> sizes{1024};
   std::string accumulate = "f32:blas";
   std::vector<std::string> formats{"float16", "bfloat16", "float8_e4m3fn", "float8_e5m2",
@@ -92,10 +103,78 @@ int run_matmul_bench(const BenchArgs& a) {
   return kExitOk;
 }
 
+int run_throughput_bench(const BenchArgs& a) {
+  const std::vector<std::string> names =
+      a.dtypes_given ? a.dtypes
+                     : std::vector<std::string>{"float64", "float32", "bfloat16", "float16", "float8_e4m3fn", "int8"};
+  std::vector<DType> dtypes;
+  for (const auto& s : names) {
+    auto t = parse_dtype(s);
+    if (!t) {
+      std::fprintf(stderr, "error: unknown dtype '%s'\n", s.c_str());
+      return kExitBadInput;
+    }
+    if (auto acc = experiment::default_product_accumulation(*t); !acc) {
+      std::fprintf(stderr, "error: %s\n", acc.error().c_str());
+      return kExitBadInput;
+    }
+    dtypes.push_back(*t);
+  }
+  const size_t n = a.sizes.empty() ? 512 : a.sizes.front();
+  if (a.sizes.size() > 1 || n == 0 || n > 4096) {
+    std::fprintf(stderr, "error: throughput samples one size in [1, 4096] (--sizes N)\n");
+    return kExitBadInput;
+  }
+  if (!(a.seconds > 0 && a.seconds <= 3600)) {
+    std::fprintf(stderr, "error: --seconds must lie in (0, 3600]\n");
+    return kExitBadInput;
+  }
+  std::atomic<bool> stop{false};
+  experiment::ThroughputHistory history;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto ok = experiment::sample_throughput(dtypes, n, stop, [&](const experiment::ThroughputSample& s) {
+    history.add(s);
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= a.seconds) stop = true;
+  });
+  if (!ok) {
+    std::fprintf(stderr, "error: %s\n", ok.error().c_str());
+    return kExitFailed;
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  if (!a.json) std::printf("%-16s %8s %12s  %s\n", "dtype", "samples", "GFLOP/s", "how");
+  for (DType t : dtypes) {
+    auto b = experiment::prepare_product_bench(t, 1);  // for its label only
+    const std::string how = b ? b->method : "";
+    const double g = history.median_gflops(t);
+    rows.push_back({{"dtype", name(t)}, {"samples", history.of(t).size()}, {"gflops_median", g},
+                    {"method", how}, {"emulated", b && b->emulated}});
+    if (!a.json) std::printf("%-16s %8zu %12.2f  %s\n", std::string(name(t)).c_str(), history.of(t).size(), g, how.c_str());
+  }
+  const DeviceInfo cpu = make_cpu_backend()->device_info();
+  const std::string device = cpu.name + " (" + std::to_string(cpu.cores) + " threads, OpenBLAS core " + blas::info().core + ")";
+  if (!a.save.empty()) {
+    const figure::ThroughputContext c{n, device, 9};
+    auto saved = exporting::save_figures({figure::throughput_over_time(history, c), figure::throughput_bars(history, c)}, a.save);
+    if (!saved) {
+      std::fprintf(stderr, "error: %s\n", saved.error().c_str());
+      return kExitFailed;
+    }
+  }
+  if (a.json) {
+    std::cout << nlohmann::json{{"op", "throughput"}, {"backend", "cpu"}, {"n", n}, {"seconds", a.seconds},
+                                {"library", device}, {"results", rows}}.dump(2) << "\n";
+  } else {
+    std::printf("%zu^3 products, median of each dtype's samples over %.1f s (half duty cycle); narrower "
+                "dtypes are emulated on this CPU, not hardware speed\n", n, a.seconds);
+  }
+  return kExitOk;
+}
+
 int run_bench(const BenchArgs& a) {
   if (a.op == "matmul") return run_matmul_bench(a);
+  if (a.op == "throughput") return run_throughput_bench(a);
   if (a.op != "convert") {
-    std::fprintf(stderr, "error: unknown --op '%s' (convert | matmul)\n", a.op.c_str());
+    std::fprintf(stderr, "error: unknown --op '%s' (convert | matmul | throughput)\n", a.op.c_str());
     return kExitBadInput;
   }
   std::string note;
@@ -157,10 +236,14 @@ int run_bench(const BenchArgs& a) {
 
 Runner add_bench(CLI::App& app) {
   auto a = std::make_shared<BenchArgs>();
-  app.add_option("--op", a->op, "convert (array round trip, default) | matmul (whole experiment)");
+  app.add_option("--op", a->op, "convert (array round trip, default) | matmul (whole experiment) | throughput (live sampler)");
   app.add_option("--backend", a->backend, "auto | cpu | cuda");
   app.add_option("--formats", a->formats, "convert: formats to convert through")->delimiter(',');
-  app.add_option("--dtypes", a->dtypes, "matmul: input = weight = output dtypes, one run each")->delimiter(',');
+  app.add_option("--dtypes", a->dtypes, "matmul, throughput: input = weight = output dtypes, one run each")
+      ->delimiter(',')
+      ->each([a](const std::string&) { a->dtypes_given = true; });
+  app.add_option("--seconds", a->seconds, "throughput: how long to sample (default 5)");
+  app.add_option("--save", a->save, "throughput: write both figures (PNG, SVG, PDF, CSV) into this folder");
   app.add_option("--sizes", a->sizes, "matmul: N for N x N x N products")->delimiter(',');
   app.add_option("--accumulate", a->accumulate, "matmul: accumulation model (as matmul --accumulate)");
   app.add_option("--elements", a->elements, "Array length (float32 elements)");

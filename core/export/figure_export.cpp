@@ -220,7 +220,12 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
 
   // Grid, ticks and axes.
   cairo_set_line_width(cr, 1);
-  for (double t : ticks(rx, f.x.log)) {
+  if (!f.x.categories.empty()) {
+    cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+    for (size_t i = 0; i < f.x.categories.size(); ++i)
+      text(cr, f.x.categories[i], mx(double(i) + 0.5), y1 + 14 * fs, 10 * fs, 0.5, 0.5);
+  }
+  for (double t : f.x.categories.empty() ? ticks(rx, f.x.log) : std::vector<double>{}) {
     const double px = mx(t);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_move_to(cr, px, y0);

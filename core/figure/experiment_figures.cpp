@@ -75,8 +75,10 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   attr.name = "error-attribution";
   attr.title = "Where the error comes from: relative error per element";
   attr.subtitle = setup;
-  attr.x = {"|e| / max(|reference|, floor)", true, {}, {}};
-  attr.y = {"elements", false, {}, {}};
+  attr.x.label = "|e| / max(|reference|, floor)";
+  attr.x.log = true;
+  attr.y.label = "elements";
+  attr.y.log = false;
   for (size_t i = 0; i < 4; ++i) {
     std::string label = parts[i]->name;
     if (auto note = count_note(parts[i]->relative); !note.empty()) label += " (" + note + ")";
@@ -94,8 +96,10 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   bound.name = "arithmetic-vs-bound";
   bound.title = "Arithmetic error against the accumulation model's bounds";
   bound.subtitle = setup + "; K = " + std::to_string(c.k);
-  bound.x = {"|Cacc - Rq| / (|A||B|)", true, {}, {}};
-  bound.y = {"elements", false, {}, {}};
+  bound.x.label = "|Cacc - Rq| / (|A||B|)";
+  bound.x.log = true;
+  bound.y.label = "elements";
+  bound.y.log = false;
   std::string label = "measured";
   if (auto note = count_note(r.scaled_arithmetic); !note.empty()) label += " (" + note + ")";
   bound.series.push_back(bars(label, r.scaled_arithmetic, palette(2)));
@@ -111,8 +115,10 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   sign.name = "signed-error";
   sign.title = "Total error C - R";
   sign.subtitle = setup;
-  sign.x = {"C - R", false, {}, {}};
-  sign.y = {"elements", false, {}, {}};
+  sign.x.label = "C - R";
+  sign.x.log = false;
+  sign.y.label = "elements";
+  sign.y.log = false;
   sign.series.push_back(bars("total", r.total.signed_error, palette(0)));
   out.push_back(sign);
 
@@ -120,8 +126,10 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   ulp.name = "ulp-error";
   ulp.title = "Error in ulps of " + std::string(name(c.output));
   ulp.subtitle = setup;
-  ulp.x = {"|e| / ulp(reference)", true, {}, {}};
-  ulp.y = {"elements", false, {}, {}};
+  ulp.x.label = "|e| / ulp(reference)";
+  ulp.x.log = true;
+  ulp.y.label = "elements";
+  ulp.y.log = false;
   for (const auto& [part, color] : {std::pair{&r.total, palette(0)}, std::pair{&r.output, palette(3)}}) {
     std::string label = part->name;
     if (auto note = count_note(part->ulps); !note.empty()) label += " (" + note + ")";
@@ -135,8 +143,10 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   heat.name = "error-heatmap";
   heat.title = "Total error over the output matrix";
   heat.subtitle = setup + (c.m > 512 || c.n > 512 ? " (blocks show their largest error)" : "");
-  heat.x = {"column j (" + std::to_string(c.n) + ")", false, {}, {}};
-  heat.y = {"row i (" + std::to_string(c.m) + ")", false, {}, {}};
+  heat.x.label = "column j (" + std::to_string(c.n) + ")";
+  heat.x.log = false;
+  heat.y.label = "row i (" + std::to_string(c.m) + ")";
+  heat.y.log = false;
   Heatmap h = pooled(r.total_error, c.m, c.n, 512);
   double m = 0;
   for (double v : h.values)
@@ -157,8 +167,10 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
   f.title = c.sum ? "Sum error versus length" : "Dot-product error versus length";
   f.subtitle = (c.sum ? "sums of " + std::string(name(c.a_dtype)) : std::string(name(c.a_dtype)) + " x " + std::string(name(c.b_dtype))) + ", N(0,1) inputs, " +
                std::to_string(c.trials) + " trials per point, seed " + std::to_string(c.seed);
-  f.x = {"K", true, {}, {}};
-  f.y = {"max |e| / sum |a_k b_k|", true, {}, {}};
+  f.x.label = "K";
+  f.x.log = true;
+  f.y.label = "max |e| / sum |a_k b_k|";
+  f.y.log = true;
   std::map<std::string, size_t> index;
   bool zero = false;
   for (const auto& r : rows) {
@@ -199,8 +211,10 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   err.name = "roundtrip-error";
   err.title = "Round trip through " + std::string(name(c.dtype)) + ": relative error per value";
   err.subtitle = setup;
-  err.x = {"|e| / max(|x|, floor)", true, {}, {}};
-  err.y = {"values", false, {}, {}};
+  err.x.label = "|e| / max(|x|, floor)";
+  err.x.log = true;
+  err.y.label = "values";
+  err.y.log = false;
   std::string label = "round trip";
   if (auto note = count_note(r.relative); !note.empty()) label += " (" + note + ")";
   err.series.push_back(bars(label, r.relative, palette(0)));
@@ -209,8 +223,10 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   range.name = "roundtrip-range";
   range.title = "The data's magnitudes against the range of " + std::string(name(c.dtype));
   range.subtitle = setup + " (before any scaling)";
-  range.x = {"|x|", true, {}, {}};
-  range.y = {"values", false, {}, {}};
+  range.x.label = "|x|";
+  range.x.log = true;
+  range.y.label = "values";
+  range.y.log = false;
   range.series.push_back(bars("|x|", r.magnitudes, palette(2)));
   if (f) {
     range.annotations.push_back(vline(min_subnormal(*f), "smallest subnormal", palette(4)));
@@ -229,8 +245,10 @@ Figure mlp_figure(const experiment::MlpResult& r) {
                std::to_string(c.layer.m) + ", " + std::string(experiment::activation_name(c.activation)) +
                "; " + std::string(name(c.layer.input)) + " x " + std::string(name(c.layer.weight)) + ", " +
                experiment::describe(c.layer.accumulate) + " -> " + std::string(name(c.layer.output));
-  f.x = {"layer", false, {}, {}};
-  f.y = {"normwise relative error ||e||_F / ||ref||_F", true, {}, {}};
+  f.x.label = "layer";
+  f.x.log = false;
+  f.y.label = "normwise relative error ||e||_F / ||ref||_F";
+  f.y.log = true;
   Series net{"network vs float64 network", SeriesKind::Line, {}, {}, palette(0), false};
   Series own{"the layer's own error", SeriesKind::Line, {}, {}, palette(1), true};
   Series arith{"the layer's arithmetic error", SeriesKind::Line, {}, {}, palette(2), true};

@@ -47,6 +47,9 @@ struct Axis {
   std::string label;
   bool log = false;
   std::optional<double> min, max;  // unset: from the data
+  // A categorical axis (bar charts of dtypes): category i spans [i, i + 1] and is labelled at
+  // its centre instead of numeric ticks. Empty: a numeric axis.
+  std::vector<std::string> categories;
 };
 
 enum class Colormap : uint8_t {

@@ -47,6 +47,15 @@ check bench-matmul 0 'bfloat16 +64 ' -- "$PL" bench --op matmul --dtypes bfloat1
 check bench-matmul-json 0 '"blas_calls"' -- "$PL" bench --op matmul --sizes 32 --reps 1 --accumulate f16:sequential --json
 check bench-matmul-bad-dtype 2 "unknown dtype 'nope'" -- "$PL" bench --op matmul --dtypes nope
 check bench-matmul-bad-size 2 'every dimension must lie' -- "$PL" bench --op matmul --sizes 0
+check bench-throughput 0 'bfloat16 +[0-9]+ +[0-9.]+ +bfloat16 values in sgemm .*emulation' -- "$PL" bench --op throughput --dtypes float32,bfloat16,int8 --sizes 64 --seconds 0.5
+check bench-throughput-json 0 '"gflops_median"' -- "$PL" bench --op throughput --dtypes float16 --sizes 32 --seconds 0.2 --json
+check bench-throughput-bad-dtype 2 'bool: products are timed for float dtypes' -- "$PL" bench --op throughput --dtypes bool
+check bench-throughput-two-sizes 2 'one size in' -- "$PL" bench --op throughput --sizes 64,128
+check bench-throughput-bad-seconds 2 'seconds must lie' -- "$PL" bench --op throughput --seconds 0
+tp=$(mktemp -d)
+check bench-throughput-save 0 'GFLOP/s' -- "$PL" bench --op throughput --dtypes float32 --sizes 32 --seconds 0.2 --save "$tp"
+check bench-throughput-files 0 'throughput-by-dtype.svg' -- ls "$tp"
+rm -rf "$tp"
 check bench-bad-op 2 "unknown --op 'gemv'" -- "$PL" bench --op gemv
 check promote-linear-error 0 'expected m1 and m2 to have the same dtype, but got: float != c10::BFloat16' -- "$PL" promote --op linear float32 bfloat16
 check promote-linear-fix 0 'x.to\(w.dtype\) .* -> torch.bfloat16' -- "$PL" promote --op linear float32 bfloat16

@@ -1,0 +1,131 @@
+#include "core/experiment/throughput.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "core/backend/blas.h"
+#include "core/experiment/gemm.h"
+#include "core/experiment/matmul.h"
+#include "core/util/median.h"
+
+namespace pl::experiment {
+
+Expected<Accumulation> default_product_accumulation(DType dtype) {
+  if (dtype == DType::float64) return Accumulation{AccumKind::Blas, DType::float64};
+  if (dtype == DType::int8 || dtype == DType::uint8) return Accumulation{AccumKind::Int32, DType::int32};
+  if (is_float(dtype)) return Accumulation{AccumKind::Blas, DType::float32};
+  return Error{std::string(name(dtype)) + ": products are timed for float dtypes, int8 and uint8"};
+}
+
+Expected<ProductBench> prepare_product_bench(DType dtype, size_t n) {
+  if (n == 0 || n > 4096) return Error{"the product size must lie in [1, 4096]"};
+  auto acc = default_product_accumulation(dtype);
+  if (!acc) return Error{acc.error()};
+  MatmulConfig c;
+  c.op = MatmulOp::Linear;
+  c.m = c.n = c.k = n;
+  c.input = c.weight = dtype;
+  c.output = DType::float32;
+  c.accumulate = *acc;
+  // int8 needs a scale (per output channel, symmetric, as int8 inference quantises).
+  if (!is_float(dtype)) c.input_scaling.kind = c.weight_scaling.kind = ScalingKind::PerChannel;
+  if (auto why = check(c); !why.empty()) return Error{why};
+  const MatmulOperands ops = generate_operands(c);
+  ProductBench b;
+  b.dtype = dtype;
+  b.n = n;
+  b.accumulate = *acc;
+  b.a = quantise(ops.a, n, n, dtype, c.input_scaling, c.cast).values;
+  b.b = quantise(ops.b, n, n, dtype, c.weight_scaling, c.cast).values;
+  const std::string core = "OpenBLAS, core " + blas::info().core;
+  if (dtype == DType::float64 || dtype == DType::float32) {
+    b.method = std::string(dtype == DType::float64 ? "dgemm" : "sgemm") + " (" + core + ")";
+  } else if (acc->kind == AccumKind::Int32) {
+    b.emulated = true;
+    b.method = std::string(name(dtype)) + " products in a wrapping int32 sum (Precision Lab's kernel; emulation)";
+  } else {
+    b.emulated = true;
+    b.method = std::string(name(dtype)) + " values in sgemm (" + core + "; emulation)";
+  }
+  return b;
+}
+
+Expected<double> time_product(const ProductBench& b, const std::atomic<bool>* cancel) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto c = gemm({b.n, b.n, b.n}, b.a, b.b, b.accumulate, {}, cancel);
+  if (!c) return Error{c.error()};
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double product_gflops(size_t n, double seconds) {
+  const double N = static_cast<double>(n);
+  return seconds > 0 ? 2.0 * N * N * N / seconds / 1e9 : 0;
+}
+
+void ThroughputHistory::add(const ThroughputSample& s) { samples_.push_back(s); }
+
+std::vector<DType> ThroughputHistory::dtypes() const {
+  std::vector<DType> out;
+  for (const auto& s : samples_)
+    if (std::find(out.begin(), out.end(), s.dtype) == out.end()) out.push_back(s.dtype);
+  return out;
+}
+
+std::vector<ThroughputSample> ThroughputHistory::of(DType t) const {
+  std::vector<ThroughputSample> out;
+  for (const auto& s : samples_)
+    if (s.dtype == t) out.push_back(s);
+  return out;
+}
+
+std::vector<double> ThroughputHistory::sliding_median(DType t, size_t window) const {
+  const auto mine = of(t);
+  std::vector<double> out;
+  window = std::max<size_t>(window, 1);
+  for (size_t i = 0; i < mine.size(); ++i) {
+    std::vector<double> w;
+    for (size_t j = i + 1 > window ? i + 1 - window : 0; j <= i; ++j) w.push_back(mine[j].gflops);
+    out.push_back(median(std::move(w)));
+  }
+  return out;
+}
+
+double ThroughputHistory::median_gflops(DType t) const {
+  std::vector<double> v;
+  for (const auto& s : samples_)
+    if (s.dtype == t) v.push_back(s.gflops);
+  return median(std::move(v));
+}
+
+Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n,
+                                 const std::atomic<bool>& stop,
+                                 const std::function<void(const ThroughputSample&)>& on_sample,
+                                 const std::function<void(const std::string&)>& on_status) {
+  std::vector<ProductBench> benches;
+  for (DType t : dtypes) {
+    if (stop) return false;
+    if (on_status) on_status("preparing " + std::string(name(t)) + " operands");
+    auto b = prepare_product_bench(t, n);
+    if (!b) return Error{std::string(name(t)) + ": " + b.error()};
+    // One untimed product first: pages, caches and OpenBLAS's threads warm up.
+    if (auto w = time_product(*b, &stop); !w) return stop ? Expected<bool>(false) : Error{w.error()};
+    benches.push_back(std::move(b).value());
+  }
+  if (benches.empty()) return true;
+  if (on_status) on_status("sampling");
+  const auto t0 = std::chrono::steady_clock::now();
+  for (size_t i = 0; !stop; i = (i + 1) % benches.size()) {
+    auto s = time_product(benches[i], &stop);
+    if (!s) return stop ? Expected<bool>(false) : Error{s.error()};
+    const double at = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    on_sample({benches[i].dtype, at, product_gflops(n, *s)});
+    // Half duty: the window keeps its frame rate while the chart is live.
+    const auto pause = std::chrono::duration<double>(std::min(*s, 0.25));
+    for (auto until = std::chrono::steady_clock::now() + pause; !stop && std::chrono::steady_clock::now() < until;)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+}  // namespace pl::experiment

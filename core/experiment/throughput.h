@@ -1,0 +1,77 @@
+// How fast the CPU backend computes one dtype's matrix product, sampled again and again for
+// the Throughput panel's live chart (and `precision-lab bench --op throughput`).
+//
+// Each dtype's product is the one run_matmul computes for it, on operands rounded to the
+// dtype once, beforehand: float64 and float32 are OpenBLAS dgemm / sgemm; every narrower float
+// is *emulated* -- its values rounded, then sgemm, exact because their products fit in float32
+// -- and int8 is the wrapping-int32 kernel. So a low-precision rate measures emulation on this
+// CPU, not what hardware with native support reaches; every label says which it is.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/dtype/dtype.h"
+#include "core/experiment/accumulate.h"
+#include "core/util/expected.h"
+
+namespace pl::experiment {
+
+// One dtype's n x n x n product, ready to be timed.
+struct ProductBench {
+  DType dtype = DType::float32;
+  size_t n = 0;
+  Accumulation accumulate;
+  bool emulated = false;     // true unless the library computes in the dtype itself
+  std::string method;        // "OpenBLAS sgemm", "bfloat16 values in OpenBLAS sgemm (emulation)"
+  std::vector<double> a, b;  // n x n each, values of the dtype (b stored n x k)
+};
+
+// The accumulation run_matmul uses for a dtype by default: float64 -> f64:blas, int8/uint8 ->
+// int32, any other float -> f32:blas. Errors: dtypes the experiment does not take as inputs.
+Expected<Accumulation> default_product_accumulation(DType dtype);
+
+// Draws normal operands (seed 0) and rounds them to `dtype`. n in [1, 4096].
+Expected<ProductBench> prepare_product_bench(DType dtype, size_t n);
+
+// Seconds one product takes (wall clock, the calling thread blocks). "cancelled" when `cancel`.
+Expected<double> time_product(const ProductBench& b, const std::atomic<bool>* cancel = nullptr);
+
+// 2 n^3 / seconds / 1e9.
+double product_gflops(size_t n, double seconds);
+
+struct ThroughputSample {
+  DType dtype;
+  double at = 0;      // seconds since sampling started
+  double gflops = 0;
+};
+
+// Samples per dtype, in the order dtypes were first sampled, with sliding medians.
+class ThroughputHistory {
+ public:
+  void add(const ThroughputSample& s);
+  void clear() { samples_.clear(); }
+  const std::vector<ThroughputSample>& samples() const { return samples_; }
+  std::vector<DType> dtypes() const;
+  std::vector<ThroughputSample> of(DType t) const;
+  // The median of the last `window` samples of `t` ending at each of its samples.
+  std::vector<double> sliding_median(DType t, size_t window) const;
+  // The median of all of `t`'s samples (0 when none).
+  double median_gflops(DType t) const;
+
+ private:
+  std::vector<ThroughputSample> samples_;
+};
+
+// Samples the dtypes round-robin until `stop`: prepares each one's operands once, then times
+// one product per dtype in turn and hands each sample to `on_sample` (from the calling
+// thread). After every product it sleeps as long as the product took, so a live chart leaves
+// half the CPU to the window. Errors: a dtype that cannot be prepared.
+Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n,
+                                 const std::atomic<bool>& stop,
+                                 const std::function<void(const ThroughputSample&)>& on_sample,
+                                 const std::function<void(const std::string&)>& on_status = {});
+
+}  // namespace pl::experiment

@@ -1,0 +1,23 @@
+// The Throughput panel's figures, described once for the screen and for export alike.
+#pragma once
+
+#include <string>
+
+#include "core/experiment/throughput.h"
+#include "core/figure/figure.h"
+
+namespace pl::figure {
+
+struct ThroughputContext {
+  size_t n = 0;            // the product size sampled
+  std::string device;      // "cpu (AMD EPYC 7B13)"
+  size_t median_window = 9;
+};
+
+// throughput-over-time: every sample (points) and the sliding median (line) per dtype.
+Figure throughput_over_time(const experiment::ThroughputHistory& h, const ThroughputContext& c);
+
+// throughput-by-dtype: the median rate of each dtype sampled in the same run, as bars.
+Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputContext& c);
+
+}  // namespace pl::figure

@@ -1,0 +1,134 @@
+// The live throughput sampler: which product each dtype is timed with, operands that are
+// values of their dtype, a sampler that goes round the dtypes and stops when told, sliding
+// medians computed by hand, and the two figures (categories on the bar chart's axis).
+#include <cairo.h>
+
+#include <filesystem>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "core/dtype/codec.h"
+#include "core/export/figure_export.h"
+#include "core/figure/throughput_figures.h"
+
+namespace pl::experiment {
+namespace {
+
+TEST(Throughput, EachDtypeIsTimedWithTheProductTheExperimentUses) {
+  EXPECT_EQ(default_product_accumulation(DType::float64)->format, DType::float64);
+  EXPECT_EQ(default_product_accumulation(DType::float64)->kind, AccumKind::Blas);
+  EXPECT_EQ(default_product_accumulation(DType::bfloat16)->format, DType::float32);
+  EXPECT_EQ(default_product_accumulation(DType::int8)->kind, AccumKind::Int32);
+  EXPECT_FALSE(default_product_accumulation(DType::int32));
+  EXPECT_FALSE(default_product_accumulation(DType::bool_));
+}
+
+TEST(Throughput, OperandsAreValuesOfTheirDtypeAndNarrowDtypesAreLabelledEmulation) {
+  auto b = prepare_product_bench(DType::float8_e4m3fn, 48);
+  ASSERT_TRUE(b) << b.error();
+  ASSERT_EQ(b->a.size(), 48u * 48u);
+  ASSERT_EQ(b->b.size(), 48u * 48u);
+  const FloatFormat& f = info(DType::float8_e4m3fn).format;
+  size_t nonzero = 0;
+  for (double v : b->a) {
+    EXPECT_EQ(round_to(f, v, {}), v);
+    nonzero += v != 0;
+  }
+  EXPECT_GT(nonzero, 48u * 40u);
+  EXPECT_TRUE(b->emulated);
+  EXPECT_NE(b->method.find("emulation"), std::string::npos);
+  auto f32 = prepare_product_bench(DType::float32, 48);
+  ASSERT_TRUE(f32);
+  EXPECT_FALSE(f32->emulated);
+  EXPECT_EQ(f32->method.rfind("sgemm", 0), 0u);
+  auto t = time_product(*b);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_GT(*t, 0);
+}
+
+TEST(Throughput, BadSizesAndDtypesAreErrors) {
+  EXPECT_FALSE(prepare_product_bench(DType::float32, 0));
+  EXPECT_FALSE(prepare_product_bench(DType::float32, 5000));
+  auto e = prepare_product_bench(DType::complex64, 16);
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().find("complex64"), std::string::npos);
+}
+
+TEST(Throughput, GflopsCountTwoFlopsPerMultiplyAdd) {
+  EXPECT_DOUBLE_EQ(product_gflops(1000, 2.0), 1.0);
+  EXPECT_EQ(product_gflops(1000, 0), 0);
+}
+
+TEST(Throughput, HistoryKeepsFirstSeenOrderAndSlidingMedians) {
+  ThroughputHistory h;
+  const double bf[] = {5, 1, 9, 3, 7};
+  for (int i = 0; i < 5; ++i) {
+    h.add({DType::bfloat16, double(2 * i), bf[i]});
+    h.add({DType::float32, double(2 * i + 1), 100.0 + i});
+  }
+  EXPECT_EQ(h.dtypes(), (std::vector<DType>{DType::bfloat16, DType::float32}));
+  // Windows of 3 ending at each sample: {5}, {5,1}, {5,1,9}, {1,9,3}, {9,3,7}; the upper middle
+  // of an even count (median.h).
+  EXPECT_EQ(h.sliding_median(DType::bfloat16, 3), (std::vector<double>{5, 5, 5, 3, 7}));
+  EXPECT_EQ(h.median_gflops(DType::bfloat16), 5);
+  EXPECT_EQ(h.median_gflops(DType::float32), 102);
+  EXPECT_EQ(h.median_gflops(DType::float16), 0);
+  EXPECT_EQ(h.of(DType::float32).size(), 5u);
+}
+
+TEST(Throughput, SamplerGoesRoundTheDtypesAndStopsWhenTold) {
+  std::atomic<bool> stop{false};
+  std::vector<ThroughputSample> got;
+  std::vector<std::string> statuses;
+  auto ok = sample_throughput({DType::float32, DType::bfloat16, DType::int8}, 64, stop,
+                              [&](const ThroughputSample& s) {
+                                got.push_back(s);
+                                if (got.size() == 7) stop = true;
+                              },
+                              [&](const std::string& s) { statuses.push_back(s); });
+  ASSERT_TRUE(ok) << ok.error();
+  ASSERT_EQ(got.size(), 7u);
+  const DType order[] = {DType::float32, DType::bfloat16, DType::int8};
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].dtype, order[i % 3]);
+    EXPECT_GT(got[i].gflops, 0);
+    if (i) EXPECT_GE(got[i].at, got[i - 1].at);
+  }
+  EXPECT_EQ(statuses.back(), "sampling");
+}
+
+TEST(Throughput, SamplerReportsADtypeItCannotTime) {
+  std::atomic<bool> stop{false};
+  auto r = sample_throughput({DType::float32, DType::uint32}, 16, stop, [](const ThroughputSample&) {});
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().find("uint32"), std::string::npos);
+}
+
+TEST(ThroughputFigures, BarsCarryOneCategoryPerDtypeAndExport) {
+  ThroughputHistory h;
+  h.add({DType::float32, 0.1, 80});
+  h.add({DType::bfloat16, 0.2, 40});
+  h.add({DType::float32, 0.3, 90});
+  const figure::ThroughputContext c{256, "cpu (test)", 9};
+  const figure::Figure bars = figure::throughput_bars(h, c);
+  EXPECT_EQ(bars.x.categories, (std::vector<std::string>{"float32", "bfloat16"}));
+  ASSERT_EQ(bars.series.size(), 2u);
+  EXPECT_EQ(bars.series[0].y, (std::vector<double>{90}));  // upper middle of {80, 90}
+  EXPECT_NE(bars.subtitle.find("emulated"), std::string::npos);
+  const figure::Figure live = figure::throughput_over_time(h, c);
+  ASSERT_EQ(live.series.size(), 4u);  // points and median line per dtype
+  EXPECT_EQ(live.series[0].kind, figure::SeriesKind::Points);
+  EXPECT_EQ(live.series[1].y, (std::vector<double>{80, 90}));
+  const auto dir = std::filesystem::temp_directory_path() / "pl_throughput_figures";
+  std::filesystem::create_directories(dir);
+  for (const auto* f : {&bars, &live}) {
+    const std::string stem = (dir / f->name).string();
+    ASSERT_TRUE(figure::export_figure(*f, stem + ".png", figure::FileType::Png));
+    ASSERT_TRUE(figure::export_figure(*f, stem + ".csv", figure::FileType::Csv));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace pl::experiment
