@@ -11,7 +11,8 @@ namespace {
 
 bool is_window_option(const char* a) {
   for (const char* o : {"--screenshot", "--panel", "--size", "--value", "--op", "--compare",
-                        "--select", "--framework", "--compare-with", "--b-kind", "--b-value", "--setup"})
+                        "--select", "--framework", "--compare-with", "--b-kind", "--b-value", "--setup",
+                        "--verbose"})
     if (std::strcmp(a, o) == 0) return true;
   return false;
 }
@@ -20,6 +21,10 @@ int run_window(int argc, char** argv) {
   pl::ui::GuiOptions o;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "--verbose") {
+      o.verbose = true;
+      continue;
+    }
     if (i + 1 >= argc) {
       std::fprintf(stderr, "error: %s needs a value\n", a.c_str());
       return pl::cli::kExitBadInput;

@@ -26,39 +26,6 @@ struct MatmulArgs {
   std::string out, save, framework;
 };
 
-// The framework's answer and, when it raises, each fix's experiment in one line.
-int report_framework(const experiment::FrameworkRun& f, bool json) {
-  if (json) {
-    nlohmann::json fixes = nlohmann::json::array();
-    for (const auto& x : f.fixes) {
-      nlohmann::json j = {{"code", x.code}, {"effect", x.effect}, {"note", x.note}};
-      if (x.outcome.ok()) j["result"] = name(*x.outcome.result);
-      if (x.result) j["experiment"] = experiment::to_json(*x.result);
-      fixes.push_back(j);
-    }
-    nlohmann::json out = {{"engine", f.engine}, {"call", f.call}, {"error_type", f.as_written.error_type},
-                          {"message", f.as_written.message}, {"rule", f.as_written.rule}, {"fixes", fixes}};
-    std::cout << out.dump(1) << "\n";
-    return kExitOk;
-  }
-  std::printf("%s: %s\n  raises %s: %s\n  rule: %s\n\nthe fixes, each run as an experiment against the same float64 reference:\n",
-              f.engine.c_str(), f.call.c_str(), f.as_written.error_type.c_str(), f.as_written.message.c_str(),
-              f.as_written.rule.c_str());
-  std::printf("  %-28s %-10s %11s %11s %9s %9s %9s\n", "fix", "computes", "max rel", "normwise", "mean bits",
-              "SQNR dB", "seconds");
-  for (const auto& x : f.fixes) {
-    if (!x.result) {
-      std::printf("  %-28s %s\n", x.code.c_str(), x.note.c_str());
-      continue;
-    }
-    const auto& s = x.result->total.stats;
-    std::printf("  %-28s %-10s %11.3e %11.3e %9.2f %9.1f %9.3f\n", x.code.c_str(),
-                short_name(*x.outcome.result).c_str(), s.max_rel, s.normwise_rel, s.mean_bits, s.sqnr_db,
-                x.result->seconds.total());
-  }
-  return kExitOk;
-}
-
 }  // namespace
 
 Runner add_matmul(CLI::App& app) {
@@ -110,30 +77,32 @@ Runner add_matmul(CLI::App& app) {
       return kExitBadInput;
     }
     experiment::MatmulSpec& s = spec.value();
-    if (!a->framework.empty()) {
-      auto ops = experiment::load_operands(s);
-      if (!ops) {
-        std::fprintf(stderr, "error: %s\n", ops.error().c_str());
-        return kExitBadInput;
-      }
-      auto f = experiment::run_as_framework(s.config, a->framework, *ops);
-      if (!f) {
-        std::fprintf(stderr, "error: %s\n", f.error().c_str());
-        return kExitBadInput;
-      }
-      if (!f->as_written.ok()) return report_framework(*f, a->json);
-      // The call works: the result comes back in the framework's dtype.
-      if (is_float(*f->as_written.result)) s.config.output = *f->as_written.result;
-      if (!a->json)
-        std::printf("%s: %s -> %s (%s)\nthe output dtype follows: %s\n\n", f->engine.c_str(), f->call.c_str(),
-                    std::string(name(*f->as_written.result)).c_str(), f->as_written.rule.c_str(),
-                    std::string(name(s.config.output)).c_str());
-    }
-    auto r = run_with_progress(s, a->json);
-    if (!r) {
-      std::fprintf(stderr, "error: %s\n", r.error().c_str());
+    if (!a->framework.empty() && !promote::find_engine(a->framework)) {
+      std::fprintf(stderr, "error: unknown framework '%s' (%s)\n", a->framework.c_str(), promote::engine_names().c_str());
       return kExitBadInput;
     }
+    s.framework = a->framework;
+    auto run = run_spec_with_progress(s, a->json);
+    if (!run) {
+      std::fprintf(stderr, "error: %s\n", run.error().c_str());
+      return kExitBadInput;
+    }
+    if (run->raised()) {
+      if (!a->save.empty())
+        if (auto saved = exporting::save_spec_run(*run, a->save); !saved) {
+          std::fprintf(stderr, "error: %s\n", saved.error().c_str());
+          return kExitFailed;
+        }
+      print_framework_report(*run->framework, a->json);
+      return kExitOk;
+    }
+    if (run->framework && !a->json) {
+      const auto& f = *run->framework;
+      std::printf("%s: %s -> %s (%s)\nthe output dtype follows: %s\n\n", f.engine.c_str(), f.call.c_str(),
+                  std::string(name(*f.as_written.result)).c_str(), f.as_written.rule.c_str(),
+                  std::string(name(run->spec.config.output)).c_str());
+    }
+    const experiment::MatmulResult* r = &*run->result;
     if (!a->out.empty()) {
       auto w = io::write_npy(a->out, {r->config.m, r->config.n}, r->result, r->config.output);
       if (!w) {
@@ -142,7 +111,7 @@ Runner add_matmul(CLI::App& app) {
       }
     }
     if (!a->save.empty()) {
-      auto saved = save_results(s, *r, a->save);
+      auto saved = exporting::save_spec_run(*run, a->save);
       if (!saved) {
         std::fprintf(stderr, "error: %s\n", saved.error().c_str());
         return kExitFailed;

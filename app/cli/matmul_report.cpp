@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <iostream>
 
 #include "core/experiment/matmul_files.h"
 
@@ -24,11 +25,32 @@ std::function<void(double)> ProgressBar::callback() const {
   };
 }
 
-Expected<MatmulResult> run_with_progress(MatmulSpec& spec, bool quiet) {
-  auto ops = load_operands(spec);
-  if (!ops) return Error{ops.error()};
+Expected<SpecRun> run_spec_with_progress(const MatmulSpec& spec, bool quiet) {
   const ProgressBar bar(quiet);
-  return run_matmul(spec.config, std::move(ops).value(), bar.callback());
+  return run_spec(spec, bar.callback());
+}
+
+// The framework's answer and, when it raises, each fix's experiment in one line.
+void print_framework_report(const FrameworkRun& f, bool json) {
+  if (json) {
+    std::cout << to_json(f).dump(1) << "\n";
+    return;
+  }
+  std::printf("%s: %s\n  raises %s: %s\n  rule: %s\n\nthe fixes, each run as an experiment against the same float64 reference:\n",
+              f.engine.c_str(), f.call.c_str(), f.as_written.error_type.c_str(), f.as_written.message.c_str(),
+              f.as_written.rule.c_str());
+  std::printf("  %-28s %-10s %11s %11s %9s %9s %9s\n", "fix", "computes", "max rel", "normwise", "mean bits",
+              "SQNR dB", "seconds");
+  for (const auto& x : f.fixes) {
+    if (!x.result) {
+      std::printf("  %-28s %s\n", x.code.c_str(), x.note.c_str());
+      continue;
+    }
+    const auto& s = x.result->total.stats;
+    std::printf("  %-28s %-10s %11.3e %11.3e %9.2f %9.1f %9.3f\n", x.code.c_str(),
+                short_name(*x.outcome.result).c_str(), s.max_rel, s.normwise_rel, s.mean_bits, s.sqnr_db,
+                x.result->seconds.total());
+  }
 }
 
 void print_report(const MatmulResult& r) {

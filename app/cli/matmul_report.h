@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/experiment/framework_check.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/matmul_json.h"
 #include "core/export/experiment_export.h"
@@ -27,10 +28,14 @@ class ProgressBar {
   bool shown_;
 };
 
-// Runs the experiment with a progress line on a terminal (stderr), loading files first.
-Expected<experiment::MatmulResult> run_with_progress(experiment::MatmulSpec& spec, bool quiet);
+// Runs a setup (loading its files; with its framework, if it names one: framework_check.h's
+// run_spec) with a progress line on a terminal (stderr).
+Expected<experiment::SpecRun> run_spec_with_progress(const experiment::MatmulSpec& spec, bool quiet);
 
 void print_report(const experiment::MatmulResult& r);
+
+// The framework's answer and, when it raises, each fix's experiment in one line (or JSON).
+void print_framework_report(const experiment::FrameworkRun& f, bool json);
 
 // Saving lives in core/export/experiment_export.h (the window saves the same way).
 using exporting::save_figures;

@@ -117,21 +117,26 @@ Runner add_run(CLI::App& app) {
       std::fprintf(stderr, "error: %s: %s\n", a->config.c_str(), spec.error().c_str());
       return kExitBadInput;
     }
-    experiment::MatmulSpec& s = spec.value();
-    auto r = run_with_progress(s, a->json);
-    if (!r) {
-      std::fprintf(stderr, "error: %s\n", r.error().c_str());
+    auto run = run_spec_with_progress(*spec, a->json);
+    if (!run) {
+      std::fprintf(stderr, "error: %s\n", run.error().c_str());
       return kExitBadInput;
     }
-    auto saved = save_results(s, *r, a->out);
+    auto saved = exporting::save_spec_run(*run, a->out);
     if (!saved) {
       std::fprintf(stderr, "error: %s\n", saved.error().c_str());
       return kExitFailed;
     }
-    if (a->json) std::cout << experiment::to_json(*r).dump(1) << "\n";
+    if (run->raised()) {
+      print_framework_report(*run->framework, a->json);
+      if (!a->json) std::printf("\nwrote %s/setup.json, framework.json and each fix's results in fix-N/\n", a->out.c_str());
+      return kExitOk;
+    }
+    if (a->json) std::cout << experiment::to_json(*run->result).dump(1) << "\n";
     else {
-      print_report(*r);
-      std::printf("\nwrote %s/result.json, setup.json, histograms.csv\n", a->out.c_str());
+      print_report(*run->result);
+      std::printf("\nwrote %s/result.json, setup.json, histograms.csv%s\n", a->out.c_str(),
+                  run->framework ? ", framework.json" : "");
     }
     return kExitOk;
   };

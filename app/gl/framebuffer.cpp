@@ -27,13 +27,14 @@ void Framebuffer::bind() const {
   glViewport(0, 0, w_, h_);
 }
 
-std::vector<unsigned char> Framebuffer::read_rgba() const {
-  std::vector<unsigned char> px(size_t(w_) * h_ * 4), flipped(px.size());
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+std::vector<unsigned char> read_rgba(unsigned framebuffer, int w, int h) {
+  std::vector<unsigned char> px(size_t(w) * h * 4), flipped(px.size());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);
+  if (framebuffer == 0) glReadBuffer(GL_BACK);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-  const size_t row = size_t(w_) * 4;  // GL's origin is bottom-left; images start at the top
-  for (int y = 0; y < h_; ++y) std::memcpy(&flipped[y * row], &px[(h_ - 1 - y) * row], row);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  const size_t row = size_t(w) * 4;  // GL's origin is bottom-left; images start at the top
+  for (int y = 0; y < h; ++y) std::memcpy(&flipped[y * row], &px[(h - 1 - y) * row], row);
   return flipped;
 }
 

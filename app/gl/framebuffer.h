@@ -6,6 +6,9 @@
 
 namespace pl::gl {
 
+// The pixels of `framebuffer` (0: the window's back buffer), top row first, RGBA bytes.
+std::vector<unsigned char> read_rgba(unsigned framebuffer, int width, int height);
+
 class Framebuffer {
  public:
   Framebuffer(int width, int height);
@@ -14,8 +17,7 @@ class Framebuffer {
   Framebuffer& operator=(const Framebuffer&) = delete;
   bool complete() const { return complete_; }
   void bind() const;
-  // Top row first, RGBA bytes.
-  std::vector<unsigned char> read_rgba() const;
+  std::vector<unsigned char> read_rgba() const { return gl::read_rgba(fbo_, w_, h_); }
   int width() const { return w_; }
   int height() const { return h_; }
 

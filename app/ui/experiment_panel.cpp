@@ -3,14 +3,16 @@
 #include <imgui.h>
 
 #include <cmath>
-#include <ctime>
+#include <cstdio>
 #include <fstream>
 
+#include "app/ui/export_dir.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/matmul_files.h"
 #include "core/export/experiment_export.h"
 #include "core/figure/experiment_figures.h"
+#include "core/promote/engine.h"
 
 namespace pl::ui {
 namespace {
@@ -64,7 +66,7 @@ bool size_input(const char* label, size_t* v) {
 
 }  // namespace
 
-ExperimentPanel::ExperimentPanel() {
+ExperimentPanel::ExperimentPanel(RunLog& log) : log_(log) {
   spec_.config.op = MatmulOp::Linear;
   spec_.config.accumulate = {AccumKind::Blas, DType::float32};
 }
@@ -102,20 +104,38 @@ void ExperimentPanel::start_run() {
   MatmulSpec spec = spec_;
   worker_ = std::thread([this, spec]() mutable {
     auto done = std::make_unique<Done>();
-    done->spec = spec;
-    auto ops = load_operands(done->spec);
-    if (!ops) {
-      done->error = ops.error();
-    } else {
-      auto r = run_matmul(done->spec.config, std::move(ops).value(), [this](double f) { progress_ = f; }, &cancel_);
-      if (r) done->result = std::move(r).value();
-      else done->error = r.error();
-    }
+    auto run = run_spec(std::move(spec), [this](double f) { progress_ = f; }, &cancel_);
+    if (run) done->run = std::move(run).value();
+    else done->error = run.error();
     std::lock_guard<std::mutex> lock(done_mutex_);
     done_ = std::move(done);
     running_ = false;
   });
 }
+
+namespace {
+
+// A one-line account of a run, for the status line and the log.
+std::string summary(const SpecRun& run) {
+  char buf[160];
+  const MatmulConfig& c = run.spec.config;
+  std::string what = std::string(matmul_op_name(c.op)) + " " + std::to_string(c.m) + "x" + std::to_string(c.k) +
+                     "x" + std::to_string(c.n) + " " + std::string(name(c.input)) + " x " +
+                     std::string(name(c.weight)) + " -> " + std::string(name(c.output));
+  if (run.raised()) {
+    const auto& f = *run.framework;
+    size_t ran = 0;
+    for (const auto& x : f.fixes) ran += x.result.has_value();
+    return f.engine + ": " + f.call + " raises " + f.as_written.error_type + ": " + f.as_written.message + "; " +
+           std::to_string(ran) + " of " + std::to_string(f.fixes.size()) + " fixes run";
+  }
+  const MatmulResult& r = *run.result;
+  std::snprintf(buf, sizeof buf, ": normwise error %.3e, max rel %.3e, %.3f s", r.total.stats.normwise_rel,
+                r.total.stats.max_rel, r.seconds.total());
+  return (run.framework ? run.framework->engine + ": " : std::string()) + what + buf;
+}
+
+}  // namespace
 
 void ExperimentPanel::collect() {
   std::unique_ptr<Done> done;
@@ -125,24 +145,49 @@ void ExperimentPanel::collect() {
   }
   if (!done) return;
   if (worker_.joinable()) worker_.join();
-  if (!done->result) {
-    if (done->error != "cancelled") status_ = "error: " + done->error;
+  if (!done->run) {
+    if (done->error != "cancelled") {
+      status_ = "error: " + done->error;
+      log_.add("experiment", status_);
+    }
     return;
   }
-  result_ = std::move(done->result);
-  result_spec_ = done->spec;
-  figures_ = figure::matmul_figures(*result_);
-  status_ = "computed in " + std::to_string(result_->seconds.total()).substr(0, 5) + " s";
+  run_ = std::move(done->run);
+  fix_ = 0;
+  if (run_->raised())  // the first fix that ran goes on screen
+    for (size_t i = 0; i < run_->framework->fixes.size(); ++i)
+      if (run_->framework->fixes[i].result) {
+        fix_ = static_cast<int>(i);
+        break;
+      }
+  show_result();
+  const std::string line = summary(*run_);
+  log_.add("experiment", line);
+  status_ = run_->raised() ? "the call raises: its fixes ran instead" : line.substr(line.rfind(", ") + 2);
+}
+
+const MatmulResult* ExperimentPanel::shown() const {
+  if (!run_) return nullptr;
+  if (run_->result) return &*run_->result;
+  const auto& fixes = run_->framework->fixes;
+  if (fix_ < static_cast<int>(fixes.size()) && fixes[fix_].result) return &*fixes[fix_].result;
+  return nullptr;
+}
+
+void ExperimentPanel::show_result() {
+  ++run_id_;
+  const MatmulResult* r = shown();
+  figures_ = r ? figure::matmul_figures(*r) : std::vector<figure::Figure>{};
 }
 
 std::string ExperimentPanel::export_all() {
-  if (!result_) return "nothing to export yet";
-  char stamp[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  const std::string dir = std::string("precision-lab-export/") + stamp;
-  auto saved = exporting::save_results(result_spec_, *result_, dir);
-  return saved ? "exported to " + dir + " (setup.json re-runs with precision-lab run)" : "export failed: " + saved.error();
+  if (!run_) return "nothing to export yet";
+  const std::string dir = new_export_dir();
+  auto saved = exporting::save_spec_run(*run_, dir);
+  const std::string what = saved ? "exported to " + dir + " (setup.json re-runs with precision-lab run)"
+                                 : "export failed: " + saved.error();
+  log_.add("experiment", what);
+  return what;
 }
 
 void ExperimentPanel::draw_setup() {
@@ -181,6 +226,20 @@ void ExperimentPanel::draw_setup() {
   changed |= enum_combo("weight data", &c.weight_data.distribution, dists, distribution_name);
   int seed = static_cast<int>(c.seed);
   if (ImGui::InputInt("seed", &seed)) c.seed = static_cast<uint64_t>(std::max(seed, 0)), changed = true;
+  ImGui::Separator();
+  const std::string current = spec_.framework.empty() ? "none (arithmetic alone)" : spec_.framework;
+  if (ImGui::BeginCombo("framework", current.c_str())) {
+    if (ImGui::Selectable("none (arithmetic alone)", spec_.framework.empty())) spec_.framework.clear(), changed = true;
+    for (const auto& e : promote::engines()) {
+      const std::string label = std::string(e.id) + "  (" + std::string(e.framework) + " " + std::string(e.version) +
+                                ", " + std::string(e.device) + ")";
+      if (ImGui::Selectable(label.c_str(), spec_.framework == e.id)) spec_.framework = std::string(e.id), changed = true;
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Run the product as this framework would: when it raises on these dtypes, its exact\n"
+                      "message is shown and every fix it suggests runs instead, side by side.");
   ImGui::PopItemWidth();
   if (changed) {
     dirty_ = true;
@@ -200,13 +259,59 @@ void ExperimentPanel::draw_setup() {
   ImGui::TextWrapped("%s", status_.c_str());
 }
 
-void ExperimentPanel::draw_results() {
-  if (!result_) {
-    ImGui::TextDisabled(running_ ? "computing the first result..." : "no result yet");
+void ExperimentPanel::draw_framework() {
+  const FrameworkRun& f = *run_->framework;
+  if (!run_->raised()) {
+    ImGui::TextWrapped("%s: %s -> %s (%s); the output dtype follows it.", f.engine.c_str(), f.call.c_str(),
+                       std::string(pl::name(*f.as_written.result)).c_str(), f.as_written.rule.c_str());
     return;
   }
-  const MatmulResult& r = *result_;
-  ImGui::Text("%s   reference: %s", r.product_method.c_str(), r.reference_method.c_str());
+  ImGui::Text("%s: %s", f.engine.c_str(), f.call.c_str());
+  ImGui::SetWindowFontScale(1.25f);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored({1.0f, 0.5f, 0.38f, 1}, "%s: %s", f.as_written.error_type.c_str(), f.as_written.message.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::TextDisabled("%s", f.as_written.rule.c_str());
+  ImGui::TextUnformatted("The fixes people try, each run against the same float64 reference (click one to see its figures):");
+  if (!ImGui::BeginTable("fixes", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+    return;
+  for (const char* h : {"fix", "computes in", "max rel", "normwise", "mean bits", "SQNR dB", "seconds"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < f.fixes.size(); ++i) {
+    const FixRun& x = f.fixes[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    const bool chosen = static_cast<int>(i) == fix_;
+    if (ImGui::Selectable(x.code.c_str(), chosen, ImGuiSelectableFlags_SpanAllColumns) && x.result && !chosen) {
+      fix_ = static_cast<int>(i);
+      show_result();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", x.effect.c_str());
+    ImGui::TableNextColumn();
+    if (!x.result) {
+      ImGui::TextDisabled("%s", x.note.c_str());
+      continue;
+    }
+    const ErrorStats& st = x.result->total.stats;
+    ImGui::TextUnformatted(std::string(pl::name(*x.outcome.result)).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3e", st.max_rel);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3e", st.normwise_rel);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f", st.mean_bits);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.1f", st.sqnr_db);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", x.result->seconds.total());
+  }
+  ImGui::EndTable();
+}
+
+void ExperimentPanel::draw_stats(const MatmulResult& r) {
+  ImGui::TextWrapped("%s   reference: %s", r.product_method.c_str(), r.reference_method.c_str());
   if (ImGui::BeginTable("stats", 8, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
     for (const char* h : {"error", "max |e|", "mean |e|", "max rel", "normwise", "max ulp", "mean bits", "SQNR dB"})
       ImGui::TableSetupColumn(h);
@@ -236,6 +341,21 @@ void ExperimentPanel::draw_results() {
   if (r.input_report.saturated || r.weight_report.saturated || r.input_report.flushed || r.weight_report.flushed)
     ImGui::Text("recipe: input %zu saturated, %zu flushed; weight %zu saturated, %zu flushed", r.input_report.saturated,
                 r.input_report.flushed, r.weight_report.saturated, r.weight_report.flushed);
+}
+
+void ExperimentPanel::draw_results() {
+  if (!run_) {
+    ImGui::TextDisabled(running_ ? "computing the first result..." : "no result yet");
+    return;
+  }
+  if (run_->framework) draw_framework();
+  const MatmulResult* shown_result = shown();
+  if (!shown_result) return;
+  if (run_->raised()) {
+    ImGui::Separator();
+    ImGui::Text("below: %s", run_->framework->fixes[fix_].code.c_str());
+  }
+  draw_stats(*shown_result);
   if (ImGui::BeginTabBar("figures")) {
     for (size_t i = 0; i < figures_.size(); ++i)
       if (ImGui::BeginTabItem(figures_[i].name.c_str())) {

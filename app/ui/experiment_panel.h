@@ -1,8 +1,10 @@
 // The Experiment panel: set up a matrix experiment (op, shape, dtypes, accumulation model,
-// scaling recipes, data, seed), run it on a worker thread with progress and cancel (any change
-// re-runs it after a short pause), and see the error split by where it came from -- the
-// statistics table and the figures core describes, drawn by the same cairo code as the exported
-// files. Export writes the setup, results and every figure into a folder.
+// scaling recipes, data, seed, and the framework whose rules apply), run it on a worker thread
+// with progress and cancel (any change re-runs it after a short pause), and see the error split
+// by where it came from -- the statistics table and the figures core describes, drawn by the
+// same cairo code as the exported files. When the framework would raise on the dtypes, its exact
+// message is shown with every fix run side by side. Export writes the setup, results and every
+// figure into a folder.
 #pragma once
 
 #include <atomic>
@@ -16,6 +18,8 @@
 
 #include "app/ui/figure_texture.h"
 #include "app/ui/panel.h"
+#include "app/ui/run_log.h"
+#include "core/experiment/framework_check.h"
 #include "core/experiment/matmul_json.h"
 #include "core/figure/figure.h"
 
@@ -23,7 +27,7 @@ namespace pl::ui {
 
 class ExperimentPanel final : public Panel {
  public:
-  ExperimentPanel();
+  explicit ExperimentPanel(RunLog& log);
   ~ExperimentPanel() override;
   const char* name() const override { return "Experiment"; }
   void draw_content() override;
@@ -33,13 +37,16 @@ class ExperimentPanel final : public Panel {
 
  private:
   struct Done {  // what the worker hands back
-    std::optional<experiment::MatmulResult> result;
+    std::optional<experiment::SpecRun> run;
     std::string error;
-    experiment::MatmulSpec spec;
   };
 
   void draw_setup();
   void draw_results();
+  void draw_framework();
+  void draw_stats(const experiment::MatmulResult& r);
+  void show_result();  // figures for the result on screen (the run's, or the chosen fix's)
+  const experiment::MatmulResult* shown() const;
   void start_run();
   void cancel_run();
   void collect();
@@ -59,8 +66,9 @@ class ExperimentPanel final : public Panel {
   std::mutex done_mutex_;
   std::unique_ptr<Done> done_;  // set by the worker, taken by the frame loop
 
-  std::optional<experiment::MatmulResult> result_;
-  experiment::MatmulSpec result_spec_;
+  RunLog& log_;
+  std::optional<experiment::SpecRun> run_;
+  int fix_ = 0;  // the fix on screen when the call raises
   std::vector<figure::Figure> figures_;
   int run_id_ = 0;
   int figure_ = 0;

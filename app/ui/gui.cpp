@@ -13,6 +13,7 @@
 #include <thread>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -20,7 +21,11 @@
 #include "app/ui/fonts.h"
 #include "app/ui/experiment_panel.h"
 #include "app/ui/formats_panel.h"
+#include "app/ui/export_dir.h"
 #include "app/ui/gl_context.h"
+#include "app/ui/log_panel.h"
+#include "app/ui/run_log.h"
+#include "app/ui/throughput_panel.h"
 #include "app/ui/promotion_panel.h"
 #include "core/backend/backend.h"
 #include "core/export/png_writer.h"
@@ -37,12 +42,26 @@ std::string lower(std::string s) {
 }
 
 struct App {
+  explicit App(bool verbose) : log(verbose) {}
+  RunLog log;  // before the panels, which write to it until they are gone
   std::vector<std::unique_ptr<Panel>> panels;
   std::string status;
-  std::string select_panel;  // lower-case name to select on the first frame
+  std::string select_panel;  // lower-case name to select on the next frame (then cleared)
+  bool quit = false;
 };
 
+// Window-wide shortcuts: Ctrl+1..9 pick a panel, Ctrl+Q quits. (Ctrl+R, Ctrl+E, Esc, Space and
+// the arrow keys belong to the panel on screen; F12 saves the window, in the frame loop.)
+void handle_shortcuts(App& app) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.KeyCtrl || io.WantTextInput) return;
+  for (size_t i = 0; i < app.panels.size() && i < 9; ++i)
+    if (ImGui::IsKeyPressed(GLFW_KEY_1 + static_cast<int>(i), false)) app.select_panel = lower(app.panels[i]->name());
+  if (ImGui::IsKeyPressed(GLFW_KEY_Q, false)) app.quit = true;
+}
+
 void draw_frame(App& app, int width, int height) {
+  handle_shortcuts(app);
   ImGui::SetNextWindowPos({0, 0});
   ImGui::SetNextWindowSize({float(width), float(height)});
   ImGui::Begin("Precision Lab", nullptr,
@@ -60,10 +79,14 @@ void draw_frame(App& app, int width, int height) {
       if (ImGui::BeginTabItem(p->name(), nullptr, flags)) {
         p->draw_content();
         ImGui::EndTabItem();
+      } else {
+        p->hidden();
       }
     }
     ImGui::EndTabBar();
   }
+  // Asked once: selecting a tab every frame would pin it and ignore the user's clicks.
+  app.select_panel.clear();
   ImGui::End();
 }
 
@@ -108,26 +131,29 @@ int run_gui(const GuiOptions& o) {
   if (ctx->glfw_window()) ImGui_ImplGlfw_InitForOpenGL(ctx->glfw_window(), true);
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return fail("OpenGL 3.3 renderer failed to start");
 
-  App app;
+  App app(o.verbose);
   app.panels.push_back(std::make_unique<FormatsPanel>(o.value));
-  auto promotion = std::make_unique<PromotionPanel>();
+  auto promotion = std::make_unique<PromotionPanel>(app.log);
   if (auto err = promotion->configure({o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind,
                                             o.b_value, o.select}); !err.empty())
     return fail(err);
   app.panels.push_back(std::move(promotion));
-  auto experiment = std::make_unique<ExperimentPanel>();
+  auto experiment = std::make_unique<ExperimentPanel>(app.log);
   if (!o.setup.empty())
     if (auto err = experiment->load_setup(o.setup); !err.empty()) return fail(err);
   app.panels.push_back(std::move(experiment));
+  app.panels.push_back(std::make_unique<ThroughputPanel>(app.log));
+  app.panels.push_back(std::make_unique<LogPanel>(app.log));
   app.status = backend_status() + "   font: " + font;
   app.select_panel = lower(o.panel);
   bool known = std::any_of(app.panels.begin(), app.panels.end(),
                            [&](auto& p) { return lower(p->name()) == app.select_panel; });
-  if (!known) return fail("unknown panel '" + o.panel + "' (panels: formats, promotion, experiment)");
+  if (!known) return fail("unknown panel '" + o.panel + "' (panels: formats, promotion, experiment, throughput, log)");
+  app.log.add("window", "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status);
 
   std::unique_ptr<gl::Framebuffer> fbo;
   int settled = 0;  // frames drawn since the panels' background work finished
-  for (int frame = 0; !ctx->should_close(); ++frame) {
+  for (int frame = 0; !ctx->should_close() && !app.quit; ++frame) {
     ctx->begin_frame(&w, &h, &scale);
     if (ctx->glfw_window()) {
       ImGui_ImplGlfw_NewFrame();
@@ -153,6 +179,15 @@ int run_gui(const GuiOptions& o) {
       settled = 0;
       ctx->end_frame();
       continue;
+    }
+    // F12: the whole window as it is now, to a PNG (the window, not the offscreen path).
+    if (!screenshot && ctx->glfw_window() && ImGui::IsKeyPressed(GLFW_KEY_F12, false)) {
+      std::error_code ec;
+      std::filesystem::create_directories("precision-lab-export", ec);
+      const std::string path = new_export_dir("window") + ".png";
+      auto ok = write_png_rgba(path, gl::read_rgba(0, w, h), w, h);
+      app.log.add("window", ok ? "saved the window to " + path + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
+                               : "window capture failed: " + ok.error());
     }
     if (screenshot && ++settled >= kScreenshotFrames) {
       if (!fbo->complete()) return fail("offscreen framebuffer is incomplete");

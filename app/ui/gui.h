@@ -19,6 +19,7 @@ struct GuiOptions {
   std::string b_kind = "tensor";  // b operand kind: tensor | zerodim | scalar
   std::string b_value;            // b's value when it is a zero-dim array or scalar
   std::string setup;              // an experiment file (JSON) the Experiment panel starts from
+  bool verbose = false;           // print the run log to stdout as it grows
 };
 
 int run_gui(const GuiOptions& o);

@@ -11,6 +11,8 @@ class Panel {
   virtual void draw_content() = 0;
   // Work still running off the UI thread (a screenshot waits for it).
   virtual bool busy() const { return false; }
+  // Called on frames the panel's tab is not showing (a live panel pauses its work).
+  virtual void hidden() {}
 };
 
 }  // namespace pl::ui

@@ -70,7 +70,7 @@ void legend_chip(OutcomeClass c, const char* text) {
 
 }  // namespace
 
-PromotionPanel::PromotionPanel() {
+PromotionPanel::PromotionPanel(RunLog& log) : log_(log) {
   for (const auto& row : all_dtypes())
     for (const auto& e : promote::engines())
       if (e.has_dtype(row.id)) {
@@ -331,9 +331,13 @@ void PromotionPanel::draw_selection() {
   } else if (!q.b.value.empty()) {
     b_text = q.b.value + " (" + b_text + ")";
   }
-  ImGui::Text("%s %s (%s): %s(%s, %s)", std::string(e.framework).c_str(),
-              std::string(e.version).c_str(), std::string(e.device).c_str(), q.op.c_str(),
-              e.spell(q.a.dtype).c_str(), b_text.c_str());
+  const std::string call = std::string(e.framework) + " " + std::string(e.version) + " (" +
+                           std::string(e.device) + "): " + q.op + "(" + e.spell(q.a.dtype) + ", " + b_text + ")";
+  ImGui::TextUnformatted(call.c_str());
+  if (const std::string line = call + " " + outcome_line(e, o); line != logged_) {
+    log_.add("promotion", line);
+    logged_ = line;
+  }
   ImGui::PushTextWrapPos(0);
   ImGui::TextColored(o.ok() ? ImVec4(0.6f, 0.85f, 1.0f, 1) : ImVec4(1.0f, 0.55f, 0.4f, 1), "%s",
                      outcome_line(e, o).c_str());
@@ -356,7 +360,36 @@ void PromotionPanel::draw_selection() {
   ImGui::EndTable();
 }
 
+// Arrow keys walk the grid like a spreadsheet (Left/Right: the weight b, Up/Down: the input
+// a), skipping dtypes the filter hides -- quicker than the mouse when teaching.
+void PromotionPanel::navigate() {
+  if (ImGui::GetIO().WantTextInput || dtypes_.empty()) return;
+  auto step = [&](int& index, int delta) {
+    const int n = static_cast<int>(dtypes_.size());
+    int i = index < 0 ? (delta > 0 ? -1 : n) : index;
+    for (int tries = 0; tries < n; ++tries) {
+      i += delta;
+      if (i < 0 || i >= n) return;
+      if (visible(dtypes_[i])) {
+        index = i;
+        return;
+      }
+    }
+  };
+  auto pressed = [](ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); };
+  const int a = selected_a_, b = selected_b_;
+  if (pressed(ImGuiKey_RightArrow)) step(selected_b_, +1);
+  if (pressed(ImGuiKey_LeftArrow)) step(selected_b_, -1);
+  if (pressed(ImGuiKey_DownArrow)) step(selected_a_, +1);
+  if (pressed(ImGuiKey_UpArrow)) step(selected_a_, -1);
+  if ((a != selected_a_ || b != selected_b_) && (selected_a_ < 0 || selected_b_ < 0)) {
+    if (selected_a_ < 0) step(selected_a_, +1);
+    if (selected_b_ < 0) step(selected_b_, +1);
+  }
+}
+
 void PromotionPanel::draw_content() {
+  navigate();
   draw_setting("main", main_);
   ImGui::SameLine(0, 24);
   ImGui::Checkbox("compare with", &compare_);

@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "app/ui/panel.h"
+#include "app/ui/run_log.h"
 #include "core/promote/engine.h"
 
 namespace pl::ui {
 
 class PromotionPanel final : public Panel {
  public:
-  PromotionPanel();
+  explicit PromotionPanel(RunLog& log);
   const char* name() const override { return "Promotion"; }
   void draw_content() override;
   // Start state (from the command line). Returns an error text.
@@ -45,6 +46,7 @@ class PromotionPanel final : public Panel {
   void draw_setting(const char* id, Setting& s);
   void draw_grid();
   void draw_selection();
+  void navigate();
   void recompute();
   promote::Query query(const Setting& s, DType a, DType b) const;
   const promote::Engine& engine(const Setting& s) const;
@@ -58,6 +60,8 @@ class PromotionPanel final : public Panel {
   Grid grid_, other_grid_;
   std::string computed_for_;  // settings the grids were computed for
   int selected_a_ = -1, selected_b_ = -1;
+  RunLog& log_;
+  std::string logged_;  // the selection last written to the log
 };
 
 }  // namespace pl::ui

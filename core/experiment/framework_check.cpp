@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/experiment/matmul_files.h"
+
 namespace pl::experiment {
 namespace {
 
@@ -68,6 +70,49 @@ Expected<FrameworkRun> run_as_framework(const MatmulConfig& c, const std::string
     }
     run.fixes.push_back(std::move(f));
   }
+  return run;
+}
+
+nlohmann::json to_json(const FrameworkRun& f) {
+  nlohmann::json fixes = nlohmann::json::array();
+  for (const auto& x : f.fixes) {
+    nlohmann::json j = {{"code", x.code}, {"effect", x.effect}, {"note", x.note}};
+    if (x.outcome.ok()) j["result"] = name(*x.outcome.result);
+    if (x.result) j["experiment"] = to_json(*x.result);
+    fixes.push_back(j);
+  }
+  nlohmann::json j = {{"engine", f.engine}, {"call", f.call}, {"rule", f.as_written.rule}};
+  if (f.as_written.ok()) {
+    j["result"] = name(*f.as_written.result);
+  } else {
+    j["error_type"] = f.as_written.error_type;
+    j["message"] = f.as_written.message;
+    j["fixes"] = fixes;
+  }
+  return j;
+}
+
+Expected<SpecRun> run_spec(MatmulSpec spec, const std::function<void(double)>& progress,
+                           const std::atomic<bool>* cancel) {
+  auto ops = load_operands(spec);
+  if (!ops) return Error{ops.error()};
+  SpecRun run;
+  if (!spec.framework.empty()) {
+    auto f = run_as_framework(spec.config, spec.framework, *ops, progress, cancel);
+    if (!f) return Error{f.error()};
+    run.framework = std::move(f).value();
+    const promote::Outcome& o = run.framework->as_written;
+    if (!o.ok()) {
+      run.spec = std::move(spec);
+      return run;
+    }
+    // The call works: the result comes back in the framework's dtype.
+    if (is_float(*o.result)) spec.config.output = *o.result;
+  }
+  auto r = run_matmul(spec.config, std::move(ops).value(), progress, cancel);
+  if (!r) return Error{r.error()};
+  run.result = std::move(r).value();
+  run.spec = std::move(spec);
   return run;
 }
 

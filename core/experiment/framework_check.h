@@ -12,7 +12,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/experiment/matmul.h"
+#include "core/experiment/matmul_json.h"
 #include "core/promote/engine.h"
 
 namespace pl::experiment {
@@ -38,5 +41,24 @@ Expected<FrameworkRun> run_as_framework(const MatmulConfig& c, const std::string
                                         const MatmulOperands& operands = {},
                                         const std::function<void(double)>& progress = {},
                                         const std::atomic<bool>* cancel = nullptr);
+
+// The framework's answer with every fix's experiment, as JSON (framework.json, --json).
+nlohmann::json to_json(const FrameworkRun& f);
+
+// A matrix experiment as a setup describes it. With a framework, its answer comes first: a
+// call that works computes and returns in the framework's result dtype (the output follows
+// it); a call that raises runs the fixes instead and has no experiment of its own. Without
+// one, the arithmetic alone. The window, `matmul --framework` and `run` all go through here.
+struct SpecRun {
+  MatmulSpec spec;                        // as run: files loaded, output set by the framework
+  std::optional<FrameworkRun> framework;  // when the spec names one
+  std::optional<MatmulResult> result;     // unless the call raises
+  bool raised() const { return framework && !framework->as_written.ok(); }
+};
+
+// Loads the spec's files (or draws the operands) and runs it. Errors: a file, a dtype the
+// framework lacks, a cancelled run ("cancelled").
+Expected<SpecRun> run_spec(MatmulSpec spec, const std::function<void(double)>& progress = {},
+                           const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace pl::experiment

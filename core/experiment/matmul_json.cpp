@@ -6,6 +6,7 @@
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/json_reader.h"
+#include "core/promote/engine.h"
 
 namespace pl::experiment {
 
@@ -18,7 +19,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
       "experiment", "m", "n", "k", "input", "weight", "bias", "output", "accumulate", "rounding",
       "overflow", "input_scaling", "weight_scaling", "input_data", "weight_data", "bias_data",
       "seed", "high_precision_reference", "threads", "input_file", "weight_file", "bias_file",
-      "raw", "comment", "input_via", "weight_via"};
+      "raw", "comment", "input_via", "weight_via", "framework"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
   MatmulSpec spec;
@@ -66,6 +67,8 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   r.string("weight_file", &spec.files.weight);
   r.string("bias_file", &spec.files.bias);
   r.boolean("raw", &spec.files.raw);
+  if (r.string("framework", &spec.framework) && !spec.framework.empty() && !promote::find_engine(spec.framework))
+    r.fail("framework", "unknown framework '" + spec.framework + "' (" + promote::engine_names() + ")");
   if (!r.error.empty()) return Error{r.error};
   if (auto why = check(c); !why.empty()) return Error{why};
   return spec;
@@ -89,6 +92,7 @@ json to_json(const MatmulSpec& s) {
   if (!s.files.weight.empty()) j["weight_file"] = s.files.weight;
   if (!s.files.bias.empty()) j["bias_file"] = s.files.bias;
   if (s.files.raw) j["raw"] = true;
+  if (!s.framework.empty()) j["framework"] = s.framework;
   return j;
 }
 
@@ -125,7 +129,7 @@ json to_json(const MatmulResult& r) {
   };
   const FloatFormat& acc = info(result_dtype(r.config.accumulate)).format;
   return {
-      {"config", to_json(MatmulSpec{r.config, {}})},
+      {"config", to_json(MatmulSpec{r.config, {}, {}})},
       {"reference", r.reference_method},
       {"product", r.product_method},
       {"components", {component(r.total), component(r.input), component(r.arithmetic), component(r.output)}},
@@ -189,7 +193,7 @@ Expected<MlpConfig> mlp_config_from_json(const json& j) {
 }
 
 json to_json(const MlpConfig& c) {
-  json j = to_json(MatmulSpec{c.layer, {}});
+  json j = to_json(MatmulSpec{c.layer, {}, {}});
   for (const char* key : {"m", "n", "k"}) j.erase(key);
   j["experiment"] = "mlp";
   j["layers"] = c.layers;

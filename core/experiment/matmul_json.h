@@ -10,7 +10,7 @@
 //    "input_data": {"distribution": "outlier-channels", "outlier_gain": 50},
 //    "weight_data": "torch-linear", "seed": 1, "high_precision_reference": false,
 //    "input_file": "x.npy", "weight_file": "w.safetensors:layer.weight",
-//    "raw": false}
+//    "raw": false, "framework": "torch"}
 #pragma once
 
 #include <string>
@@ -32,6 +32,9 @@ struct MatmulFiles {
 struct MatmulSpec {
   MatmulConfig config;
   MatmulFiles files;
+  // A promotion engine id ("torch", "numpy", ...): run the experiment as that framework would
+  // (framework_check.h). Empty: the arithmetic alone.
+  std::string framework;
 };
 
 Expected<MatmulSpec> matmul_spec_from_json(const nlohmann::json& j);

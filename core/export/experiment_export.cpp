@@ -53,4 +53,22 @@ Expected<bool> save_results(const MatmulSpec& spec, const MatmulResult& r, const
   return save_figures(figure::matmul_figures(r), dir);
 }
 
+Expected<bool> save_spec_run(const SpecRun& run, const std::string& dir) {
+  if (run.result) {
+    auto saved = save_results(run.spec, *run.result, dir);
+    if (!saved) return saved;
+  } else if (auto saved = save_json(dir, "setup.json", to_json(run.spec)); !saved) {
+    return saved;
+  }
+  if (!run.framework) return true;
+  if (auto saved = save_json(dir, "framework.json", to_json(*run.framework)); !saved) return saved;
+  for (size_t i = 0; i < run.framework->fixes.size(); ++i) {
+    const FixRun& f = run.framework->fixes[i];
+    if (!f.result) continue;
+    const MatmulSpec fix{f.result->config, run.spec.files, ""};
+    if (auto saved = save_results(fix, *f.result, dir + "/fix-" + std::to_string(i + 1)); !saved) return saved;
+  }
+  return true;
+}
+
 }  // namespace pl::exporting

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/experiment/framework_check.h"
 #include "core/experiment/matmul_json.h"
 #include "core/figure/figure.h"
 #include "core/util/expected.h"
@@ -23,5 +24,10 @@ Expected<bool> save_figures(const std::vector<figure::Figure>& figures, const st
 // DIR/result.json, DIR/setup.json, DIR/histograms.csv and the experiment's figures.
 Expected<bool> save_results(const experiment::MatmulSpec& spec, const experiment::MatmulResult& r,
                             const std::string& dir);
+
+// A run as a setup describes it: DIR/setup.json (with its framework), DIR/framework.json when
+// the setup names one, and the experiment's results -- or, when the call raises, each fix's
+// results in DIR/fix-1, DIR/fix-2, ... (their setup.json re-runs the fix alone).
+Expected<bool> save_spec_run(const experiment::SpecRun& run, const std::string& dir);
 
 }  // namespace pl::exporting

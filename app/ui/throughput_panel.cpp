@@ -1,0 +1,219 @@
+#include "app/ui/throughput_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/ui/export_dir.h"
+#include "core/backend/backend.h"
+#include "core/backend/blas.h"
+#include "core/export/experiment_export.h"
+#include "core/figure/throughput_figures.h"
+
+namespace pl::ui {
+namespace {
+
+constexpr size_t kSizes[] = {128, 256, 512, 1024, 2048};
+constexpr const char* kSizeNames[] = {"128", "256", "512", "1024", "2048"};
+constexpr size_t kMedianWindow = 9;
+constexpr size_t kSettledSamples = 8;     // per dtype, before a screenshot is taken
+constexpr double kRedrawSeconds = 0.25;   // the chart redraws at most this often
+
+}  // namespace
+
+ThroughputPanel::ThroughputPanel(RunLog& log) : log_(log) {
+  for (DType t : {DType::float64, DType::float32, DType::tf32, DType::bfloat16, DType::float16,
+                  DType::float8_e4m3fn, DType::float8_e5m2, DType::float4_e2m1fn, DType::int8})
+    choices_.push_back({t, t == DType::float64 || t == DType::float32 || t == DType::bfloat16 ||
+                               t == DType::float16 || t == DType::float8_e4m3fn || t == DType::int8});
+  const DeviceInfo cpu = make_cpu_backend()->device_info();
+  device_ = cpu.name + " (" + std::to_string(cpu.cores) + " threads, OpenBLAS core " + blas::info().core + ")";
+}
+
+ThroughputPanel::~ThroughputPanel() { stop(); }
+
+bool ThroughputPanel::busy() const {
+  if (!running_) return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!error_.empty()) return false;
+  for (const auto& c : choices_)
+    if (c.on && history_.of(c.dtype).size() < kSettledSamples) return true;
+  return false;
+}
+
+void ThroughputPanel::start(bool fresh) {
+  stop();
+  std::vector<DType> dtypes;
+  for (const auto& c : choices_)
+    if (c.on) dtypes.push_back(c.dtype);
+  if (dtypes.empty()) return;
+  const size_t n = kSizes[size_index_];
+  double offset = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (fresh) history_.clear();
+    if (!history_.samples().empty()) offset = history_.samples().back().at;
+    error_.clear();
+  }
+  ++version_;
+  log_.add("throughput", "sampling " + std::to_string(dtypes.size()) + " dtypes, " + std::to_string(n) +
+                             "^3 products on " + device_);
+  running_ = true;
+  worker_ = std::thread([this, dtypes, n, offset] {
+    auto ok = experiment::sample_throughput(
+        dtypes, n, stop_,
+        [this, offset](experiment::ThroughputSample s) {
+          s.at += offset;
+          std::lock_guard<std::mutex> lock(mutex_);
+          history_.add(s);
+          ++version_;
+        },
+        [this](const std::string& s) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          status_ = s;
+        });
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!ok) error_ = ok.error();
+    status_ = ok ? "stopped" : "error";
+    running_ = false;
+  });
+}
+
+void ThroughputPanel::stop() {
+  if (!worker_.joinable()) return;
+  stop_ = true;
+  worker_.join();
+  stop_ = false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!history_.samples().empty()) {
+    std::string summary = "medians:";
+    for (DType t : history_.dtypes()) {
+      char buf[80];
+      std::snprintf(buf, sizeof buf, " %s %.1f GFLOP/s (%zu)", std::string(pl::name(t)).c_str(),
+                    history_.median_gflops(t), history_.of(t).size());
+      summary += buf;
+    }
+    log_.add("throughput", summary);
+  }
+  if (!error_.empty()) log_.add("throughput", "error: " + error_);
+}
+
+void ThroughputPanel::hidden() {
+  if (running_) stop();  // a chart nobody sees does not take the CPU; resumes when shown
+}
+
+std::string ThroughputPanel::export_figures() {
+  if (figures_.empty()) return "nothing sampled yet";
+  const std::string dir = new_export_dir("throughput");
+  auto saved = exporting::save_figures(figures_, dir);
+  const std::string what = saved ? "exported to " + dir : "export failed: " + saved.error();
+  log_.add("throughput", what);
+  return what;
+}
+
+void ThroughputPanel::draw_controls() {
+  bool restart = false;
+  ImGui::TextUnformatted("dtypes:");
+  for (auto& c : choices_) {
+    ImGui::SameLine();
+    restart |= ImGui::Checkbox(std::string(pl::name(c.dtype)).c_str(), &c.on);
+  }
+  ImGui::SetNextItemWidth(90);
+  restart |= ImGui::Combo("n (n x n x n)", &size_index_, kSizeNames, IM_ARRAYSIZE(kSizeNames));
+  ImGui::SameLine();
+  if (ImGui::Checkbox("live (Space)", &live_) ) restart = true;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space)) && !ImGui::GetIO().WantTextInput)
+    live_ = !live_, restart = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Clear")) restart = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Export (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E')))
+    export_status_ = export_figures();
+  std::string status, error;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    status = status_;
+    error = error_;
+  }
+  if (restart) {
+    stop();
+    if (live_) start(true);
+  } else if (live_ && !running_ && error.empty()) {
+    start(false);  // first shown, or shown again after a pause: the chart goes on
+  }
+  ImGui::TextDisabled("%s; %s%s%s", device_.c_str(), running_ ? status.c_str() : "paused",
+                      export_status_.empty() ? "" : "; ", export_status_.c_str());
+  if (!error.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "error: %s", error.c_str());
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored({0.95f, 0.8f, 0.35f, 1},
+                     "On the CPU only float64 and float32 run in the library's own arithmetic: every narrower "
+                     "dtype is emulated (rounded values in float32 sgemm, int8 in an integer kernel), so its rate "
+                     "measures emulation on this CPU, not what hardware with native support reaches.");
+  ImGui::PopTextWrapPos();
+}
+
+void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
+  const double f32 = h.median_gflops(DType::float32);
+  if (!ImGui::BeginTable("rates", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+    return;
+  ImGui::TableSetupColumn("dtype");
+  ImGui::TableSetupColumn("samples");
+  ImGui::TableSetupColumn("median GFLOP/s");
+  ImGui::TableSetupColumn("vs float32 sgemm");
+  ImGui::TableSetupColumn("how it is computed", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  for (DType t : h.dtypes()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(std::string(pl::name(t)).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", h.of(t).size());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f", h.median_gflops(t));
+    ImGui::TableNextColumn();
+    if (f32 > 0) ImGui::Text("%.0f%%", 100 * h.median_gflops(t) / f32);
+    else ImGui::TextDisabled("(float32 not sampled)");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The CPU backend has no tabulated peak: rates are compared with this CPU's float32\n"
+                        "sgemm, measured in the same run.");
+    ImGui::TableNextColumn();
+    auto b = experiment::prepare_product_bench(t, 1);
+    ImGui::TextUnformatted(b ? b->method.c_str() : "");
+  }
+  ImGui::EndTable();
+}
+
+void ThroughputPanel::draw_content() {
+  draw_controls();
+  experiment::ThroughputHistory h;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    h = history_;
+  }
+  draw_table(h);
+  const auto now = std::chrono::steady_clock::now();
+  const int v = version_;
+  if (v != drawn_version_ && std::chrono::duration<double>(now - drawn_at_).count() > kRedrawSeconds) {
+    const figure::ThroughputContext c{kSizes[size_index_], device_, kMedianWindow};
+    figures_ = {figure::throughput_over_time(h, c), figure::throughput_bars(h, c)};
+    drawn_version_ = v;
+    drawn_at_ = now;
+  }
+  if (ImGui::BeginTabBar("throughput figures")) {
+    for (size_t i = 0; i < figures_.size(); ++i)
+      if (ImGui::BeginTabItem(figures_[i].name.c_str())) {
+        figure_ = static_cast<int>(i);
+        ImGui::EndTabItem();
+      }
+    ImGui::EndTabBar();
+  }
+  if (figure_ < static_cast<int>(figures_.size())) {
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const int w = static_cast<int>(std::min(avail.x, avail.y * 1.9f));
+    texture_.show(figures_[figure_], std::to_string(drawn_version_) + "/" + figures_[figure_].name, w,
+                  static_cast<int>(w / 1.9f));
+  }
+}
+
+}  // namespace pl::ui

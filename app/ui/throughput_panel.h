@@ -1,0 +1,64 @@
+// The Throughput panel: a live chart of each dtype's matrix-product rate on this machine
+// (sampled on a worker thread, round-robin, half duty), a sliding median, a bar chart of the
+// dtypes measured in the same run, and a table with each rate against float32 -- saying
+// plainly that on the CPU a low-precision rate measures emulation, not hardware speed.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/ui/figure_texture.h"
+#include "app/ui/panel.h"
+#include "app/ui/run_log.h"
+#include "core/experiment/throughput.h"
+
+namespace pl::ui {
+
+class ThroughputPanel final : public Panel {
+ public:
+  explicit ThroughputPanel(RunLog& log);
+  ~ThroughputPanel() override;
+  const char* name() const override { return "Throughput"; }
+  void draw_content() override;
+  void hidden() override;
+  // Sampling until every chosen dtype has a few samples (a screenshot waits for that).
+  bool busy() const override;
+
+ private:
+  struct Choice {
+    DType dtype;
+    bool on;
+  };
+  void start(bool fresh);  // fresh: a new chart; else the samples go on after the last
+  void stop();
+  void draw_controls();
+  void draw_table(const experiment::ThroughputHistory& h);
+  std::string export_figures();
+
+  RunLog& log_;
+  std::vector<Choice> choices_;
+  int size_index_ = 2;  // into kSizes
+  bool live_ = true;    // sample while the panel is shown
+  std::string device_;
+
+  std::thread worker_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> running_{false};
+  mutable std::mutex mutex_;               // guards history_, status_, error_
+  experiment::ThroughputHistory history_;  // written by the worker
+  std::string status_, error_;
+  std::atomic<int> version_{0};            // bumped on every sample
+
+  int drawn_version_ = -1;
+  std::chrono::steady_clock::time_point drawn_at_{};
+  std::vector<figure::Figure> figures_;
+  int figure_ = 0;
+  FigureTexture texture_;
+  std::string export_status_;
+};
+
+}  // namespace pl::ui
