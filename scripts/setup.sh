@@ -12,6 +12,7 @@ PACKAGES=(
   libcairo2-dev fonts-dejavu-core
   clang                                        # libFuzzer for the file parsers (scripts/fuzz.sh)
   xvfb xauth libgl1-mesa-dri libegl-mesa0      # headless GUI tests on Mesa
+  xdotool                                      # synthesised X input for the window-interaction test
 )
 
 missing=()

@@ -74,7 +74,7 @@ ExperimentPanel::ExperimentPanel(RunLog& log) : log_(log) {
 ExperimentPanel::~ExperimentPanel() { cancel_run(); }
 
 // Pending work counts only once the panel is on screen (a hidden panel does not run).
-bool ExperimentPanel::busy() const { return running_ || (dirty_ && shown_); }
+bool ExperimentPanel::busy() const { return running_ || (dirty_ && shown_) || export_.running(); }
 
 std::string ExperimentPanel::load_setup(const std::string& path) {
   std::ifstream in(path);
@@ -152,7 +152,7 @@ void ExperimentPanel::collect() {
     }
     return;
   }
-  run_ = std::move(done->run);
+  run_ = std::make_shared<const SpecRun>(std::move(*done->run));
   fix_ = 0;
   if (run_->raised())  // the first fix that ran goes on screen
     for (size_t i = 0; i < run_->framework->fixes.size(); ++i)
@@ -182,12 +182,16 @@ void ExperimentPanel::show_result() {
 
 std::string ExperimentPanel::export_all() {
   if (!run_) return "nothing to export yet";
-  const std::string dir = new_export_dir();
-  auto saved = exporting::save_spec_run(*run_, dir);
-  const std::string what = saved ? "exported to " + dir + " (setup.json re-runs with precision-lab run)"
-                                 : "export failed: " + saved.error();
-  log_.add("experiment", what);
-  return what;
+  if (export_.running()) return "an export is still being written";
+  // Dozens of files: written off the UI thread, from a run the panel may replace meanwhile.
+  export_.start([run = run_, dir = new_export_dir(), this] {
+    auto saved = exporting::save_spec_run(*run, dir);
+    const std::string what = saved ? "exported to " + dir + " (setup.json re-runs with precision-lab run)"
+                                   : "export failed: " + saved.error();
+    log_.add("experiment", what);
+    return what;
+  });
+  return "exporting...";
 }
 
 void ExperimentPanel::draw_setup() {
@@ -375,6 +379,7 @@ void ExperimentPanel::draw_results() {
 void ExperimentPanel::draw_content() {
   shown_ = true;
   collect();
+  if (auto done = export_.take()) status_ = *done;
   // Debounced re-run: a change waits for a short pause; a running experiment is cancelled.
   if (dirty_ && setup_error_.empty() &&
       std::chrono::duration<double>(std::chrono::steady_clock::now() - changed_at_).count() > kDebounceSeconds) {

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/ui/background_task.h"
 #include "app/ui/figure_texture.h"
 #include "app/ui/panel.h"
 #include "app/ui/run_log.h"
@@ -67,13 +68,14 @@ class ExperimentPanel final : public Panel {
   std::unique_ptr<Done> done_;  // set by the worker, taken by the frame loop
 
   RunLog& log_;
-  std::optional<experiment::SpecRun> run_;
+  std::shared_ptr<const experiment::SpecRun> run_;  // shared with an export in progress
   int fix_ = 0;  // the fix on screen when the call raises
   std::vector<figure::Figure> figures_;
   int run_id_ = 0;
   int figure_ = 0;
   FigureTexture texture_;
   std::string status_;
+  BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };
 
 }  // namespace pl::ui

@@ -21,6 +21,7 @@
 #include "app/ui/fonts.h"
 #include "app/ui/experiment_panel.h"
 #include "app/ui/formats_panel.h"
+#include "app/ui/frame_meter.h"
 #include "app/ui/export_dir.h"
 #include "app/ui/gl_context.h"
 #include "app/ui/log_panel.h"
@@ -153,6 +154,7 @@ int run_gui(const GuiOptions& o) {
 
   std::unique_ptr<gl::Framebuffer> fbo;
   int settled = 0;  // frames drawn since the panels' background work finished
+  FrameMeter meter;
   for (int frame = 0; !ctx->should_close() && !app.quit; ++frame) {
     ctx->begin_frame(&w, &h, &scale);
     if (ctx->glfw_window()) {
@@ -197,6 +199,10 @@ int run_gui(const GuiOptions& o) {
       break;
     }
     ctx->end_frame();
+    if (const std::string report = meter.frame_done(!screenshot); !report.empty() && o.verbose) {
+      std::printf("[frames] %s%s\n", report.c_str(), waiting ? ", background work running" : "");
+      std::fflush(stdout);
+    }
   }
   ImGui_ImplOpenGL3_Shutdown();
   if (ctx->glfw_window()) ImGui_ImplGlfw_Shutdown();

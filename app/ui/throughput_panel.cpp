@@ -105,14 +105,18 @@ void ThroughputPanel::hidden() {
 
 std::string ThroughputPanel::export_figures() {
   if (figures_.empty()) return "nothing sampled yet";
-  const std::string dir = new_export_dir("throughput");
-  auto saved = exporting::save_figures(figures_, dir);
-  const std::string what = saved ? "exported to " + dir : "export failed: " + saved.error();
-  log_.add("throughput", what);
-  return what;
+  if (export_.running()) return "an export is still being written";
+  export_.start([figures = figures_, dir = new_export_dir("throughput"), this] {
+    auto saved = exporting::save_figures(figures, dir);
+    const std::string what = saved ? "exported to " + dir : "export failed: " + saved.error();
+    log_.add("throughput", what);
+    return what;
+  });
+  return "exporting...";
 }
 
 void ThroughputPanel::draw_controls() {
+  if (auto done = export_.take()) export_status_ = *done;
   bool restart = false;
   ImGui::TextUnformatted("dtypes:");
   for (auto& c : choices_) {

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/ui/background_task.h"
 #include "app/ui/figure_texture.h"
 #include "app/ui/panel.h"
 #include "app/ui/run_log.h"
@@ -59,6 +60,7 @@ class ThroughputPanel final : public Panel {
   int figure_ = 0;
   FigureTexture texture_;
   std::string export_status_;
+  BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };
 
 }  // namespace pl::ui

@@ -172,6 +172,16 @@ check dot-save 0 'error-vs-k.svg' -- bash -c "\"$PL\" dot --k 16,64 --trials 2 -
 check matmul-save-figures 0 'error-heatmap.pdf' -- bash -c "\"$PL\" matmul --m 8 --n 8 --k 16 --save \"$TMP/mm\" >/dev/null && ls \"$TMP/mm\""
 check matmul-torch-raises 0 'x.to\(w.dtype\) +f32' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32
 check matmul-torch-ok 0 'the output dtype follows: bfloat16' -- "$PL" matmul --linear --framework torch --m 8 --n 8 --k 32
+cat > "$TMP/fw.json" <<'JSON'
+{"experiment": "linear", "m": 8, "n": 8, "k": 32, "input": "float16", "weight": "float32", "output": "float32", "framework": "torch"}
+JSON
+check run-framework-raises 0 'raises RuntimeError: expected m1 and m2 to have the same dtype.*' -- "$PL" run "$TMP/fw.json" --out "$TMP/fw"
+check run-framework-files 0 'fix-1.*fix-2|framework.json' -- bash -c "ls \"$TMP/fw\" \"$TMP/fw/fix-1\""
+check run-framework-fix-reruns 0 'arithmetic' -- "$PL" run "$TMP/fw/fix-1/setup.json" --out "$TMP/fw-fix"
+echo '{"experiment": "linear", "framework": "caffe"}' > "$TMP/fw-bad.json"
+check run-framework-unknown 2 "'framework': unknown framework 'caffe'" -- "$PL" run "$TMP/fw-bad.json" --out "$TMP/fw-bad"
+check matmul-torch-save 0 'x.to' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32 --save "$TMP/fw-save"
+check matmul-torch-save-files 0 'error-attribution.svg' -- ls "$TMP/fw-save/fix-1"
 check matmul-torch-json 0 '"code": "model.to\(x.dtype\)"' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32 --json
 check matmul-bad-framework 2 "unknown framework 'pytorch'" -- "$PL" matmul --framework pytorch
 check window-bad-setup 1 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"

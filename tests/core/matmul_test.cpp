@@ -201,5 +201,57 @@ TEST(Framework, NumpyPromotesInsteadOfRaising) {
   EXPECT_FALSE(run_as_framework(c, "pytorch"));  // unknown engine id
 }
 
+
+TEST(Framework, ASetupNamesItsFrameworkAndRunSpecFollowsIt) {
+  nlohmann::json j = {{"experiment", "linear"}, {"m", 8u}, {"n", 8u}, {"k", 32u}, {"input", "float16"},
+                      {"weight", "float32"}, {"output", "float32"}, {"framework", "torch"}};
+  auto spec = matmul_spec_from_json(j);
+  ASSERT_TRUE(spec) << spec.error();
+  EXPECT_EQ(spec->framework, "torch");
+  EXPECT_EQ(to_json(*spec)["framework"], "torch");  // written back: an export re-runs the same way
+  auto run = run_spec(*spec);
+  ASSERT_TRUE(run) << run.error();
+  EXPECT_TRUE(run->raised());
+  EXPECT_FALSE(run->result);
+  EXPECT_EQ(run->framework->fixes.size(), 3u);
+  const nlohmann::json fj = to_json(*run->framework);
+  EXPECT_EQ(fj["error_type"], "RuntimeError");
+  EXPECT_EQ(fj["fixes"].size(), 3u);
+
+  // A call that works computes, and the output follows the framework's result dtype.
+  j["input"] = "bfloat16";
+  j["weight"] = "bfloat16";
+  auto ok = run_spec(*matmul_spec_from_json(j));
+  ASSERT_TRUE(ok) << ok.error();
+  EXPECT_FALSE(ok->raised());
+  ASSERT_TRUE(ok->result);
+  EXPECT_EQ(ok->spec.config.output, DType::bfloat16);
+  EXPECT_EQ(to_json(*ok->framework)["result"], "bfloat16");
+
+  // Without a framework: the arithmetic alone, the output as written.
+  j.erase("framework");
+  auto plain = run_spec(*matmul_spec_from_json(j));
+  ASSERT_TRUE(plain && plain->result);
+  EXPECT_FALSE(plain->framework);
+  EXPECT_EQ(plain->spec.config.output, DType::float32);
+}
+
+TEST(Framework, AnUnknownFrameworkInASetupIsAnErrorNamingTheKey) {
+  nlohmann::json j = {{"experiment", "linear"}, {"framework", "caffe"}};
+  auto spec = matmul_spec_from_json(j);
+  ASSERT_FALSE(spec);
+  EXPECT_NE(spec.error().find("framework"), std::string::npos);
+  EXPECT_NE(spec.error().find("unknown framework 'caffe'"), std::string::npos);
+}
+
+TEST(Framework, RunSpecCancels) {
+  MatmulSpec spec;
+  spec.config = small(MatmulOp::Linear);
+  std::atomic<bool> cancel{true};
+  auto r = run_spec(spec, {}, &cancel);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "cancelled");
+}
+
 }  // namespace
 }  // namespace pl::experiment

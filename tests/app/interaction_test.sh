@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Drives the real window under Xvfb with synthesised X input (xdotool, through XTEST) and
+# checks what the window did -- from its run log (--verbose) and the files it writes:
+#   arrow key in the Promotion grid -> the selected pair and PyTorch's message change;
+#   F12 -> the whole window saved as a PNG of the window's size;
+#   Ctrl+3 -> the Experiment panel runs its setup: float16 input, float32 weights under torch
+#            raises "expected m1 and m2 to have the same dtype" and the fixes run;
+#   Ctrl+E -> setup.json, framework.json and each fix's figures (PNG/SVG/PDF/CSV) exported, and
+#            the exported setup re-runs from the command line to the same message;
+#   Ctrl+4 -> the Throughput panel samples live; Ctrl+E exports its figures;
+#   Ctrl+Q -> the window closes cleanly, logging the throughput medians on the way out.
+# Exit 77 (ctest: skipped) when xvfb-run or xdotool is missing.
+set -u
+command -v xvfb-run >/dev/null || { echo "xvfb-run not installed: skipped"; exit 77; }
+command -v xdotool >/dev/null || { echo "xdotool not installed: skipped"; exit 77; }
+if [[ -z "${PL_INSIDE_XVFB:-}" ]]; then
+  exec env PL_INSIDE_XVFB=1 xvfb-run -a -s '-screen 0 1400x900x24' bash "$0" "$@"
+fi
+work=$(mktemp -d)
+cd "$work" || exit 1
+log=$work/window.log
+pid=""
+fail() {
+  echo "FAIL: $*"
+  echo "--- window log ---"; cat "$log"
+  [[ -n $pid ]] && kill "$pid" 2>/dev/null
+  exit 1
+}
+# wait_for PATTERN [SECONDS]: until the window log has a line matching PATTERN (ERE).
+wait_for() {
+  local pattern=$1 limit=${2:-60} t=0
+  until grep -qE -- "$pattern" "$log"; do
+    kill -0 "$pid" 2>/dev/null || fail "the window exited while waiting for /$pattern/"
+    sleep 0.1
+    t=$((t + 1))
+    ((t > limit * 10)) && fail "no /$pattern/ in the log after ${limit}s"
+  done
+  echo "ok   log: $(grep -E -- "$pattern" "$log" | tail -1 | cut -c1-160)"
+}
+# press KEYS: held for 150 ms, as a person presses a key. (Dear ImGui 1.86 reads key state once a
+# frame, so a press and release within one frame -- xdotool key's default -- is never seen.)
+press() { xdotool keydown "$1"; sleep 0.15; xdotool keyup "$1"; }
+png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); assert d[:8]==b"\x89PNG\r\n\x1a\n"; print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"; }
+
+cat > setup.json <<'JSON'
+{"experiment": "linear", "m": 96, "n": 96, "k": 256, "input": "float16", "weight": "float32",
+ "output": "float32", "framework": "torch"}
+JSON
+"$PL" --panel promotion --op linear --select float16,float16 --setup setup.json --size 1400x860 --verbose >"$log" 2>&1 &
+pid=$!
+wait_for 'promotion: torch 2\.15\.0 \(cpu\): linear\(torch\.float16, torch\.float16\) -> torch\.float16'
+win=$(xdotool search --sync --onlyvisible --name 'Precision Lab' | head -1)
+[[ -n $win ]] || fail "no window named Precision Lab"
+xdotool windowfocus --sync "$win" 2>/dev/null || xdotool windowactivate --sync "$win" 2>/dev/null
+sleep 1
+
+# 1. Promotion: one step right in the grid changes the weight dtype and the answer.
+press Right
+wait_for 'promotion: torch 2\.15\.0 \(cpu\): linear\(torch\.float16, torch\.(float32|float64|bfloat16)\) RuntimeError: expected m1 and m2 to have the same dtype'
+
+# 2. F12: the window as a PNG.
+press F12
+wait_for 'window: saved the window to .*\.png'
+shot=$(grep -oE 'saved the window to [^ ]+\.png' "$log" | tail -1 | sed 's/saved the window to //')
+[[ -f $shot ]] || fail "no file $shot"
+[[ $(png_size "$shot") == 1400x860 ]] || fail "window PNG is $(png_size "$shot"), not 1400x860"
+(($(stat -c %s "$shot") > 20000)) || fail "window PNG is suspiciously small"
+echo "ok   window PNG $shot $(png_size "$shot")"
+
+# 3. Experiment panel: the framework raises, the fixes run.
+press ctrl+3
+wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torch\.float32\) raises RuntimeError: expected m1 and m2 to have the same dtype, but got: c10::Half != float; 3 of 3 fixes run'
+
+# 4. Export all, then re-run the exported setup from the command line.
+press ctrl+e
+wait_for 'experiment: exported to '
+dir=$(grep -oE 'experiment: exported to [^ ]+' "$log" | tail -1 | sed 's/experiment: exported to //')
+for f in setup.json framework.json fix-1/setup.json fix-1/result.json fix-1/error-attribution.png \
+         fix-1/error-attribution.svg fix-1/error-attribution.pdf fix-1/error-attribution.csv fix-2/error-heatmap.png; do
+  [[ -s $dir/$f ]] || fail "export lacks $f"
+done
+grep -q '"framework": "torch"' "$dir/setup.json" || fail "setup.json lacks the framework"
+grep -q 'expected m1 and m2 to have the same dtype' "$dir/framework.json" || fail "framework.json lacks the message"
+rerun=$("$PL" run "$dir/setup.json" --out "$work/rerun" 2>&1) || fail "re-running the exported setup failed: $rerun"
+grep -q 'raises RuntimeError: expected m1 and m2 to have the same dtype' <<<"$rerun" || fail "re-run says: $rerun"
+echo "ok   export $dir re-runs from the command line"
+
+# 5. Throughput panel: live samples, exported figures.
+press ctrl+4
+wait_for 'throughput: sampling [0-9]+ dtypes'
+sleep 3
+press ctrl+e
+wait_for 'throughput: exported to '
+tdir=$(grep -oE 'throughput: exported to [^ ]+' "$log" | tail -1 | sed 's/throughput: exported to //')
+for f in throughput-over-time.png throughput-over-time.svg throughput-by-dtype.pdf throughput-by-dtype.csv; do
+  [[ -s $tdir/$f ]] || fail "throughput export lacks $f"
+done
+grep -q 'float32.*,bar,' "$tdir/throughput-by-dtype.csv" || fail "no float32 bar in the CSV"
+
+# 6. Ctrl+Q: a clean exit.
+press ctrl+q
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the window"
+wait "$pid"; rc=$?
+[[ $rc -eq 0 ]] || fail "the window exited with status $rc"
+grep -qE 'throughput: medians: .*float32 [0-9.]+ GFLOP/s' "$log" || fail "no throughput medians logged"
+echo "ok   closed with status 0"
+grep '^\[frames\]' "$log" | sed 's/^/     /'
+[[ -n "${PL_KEEP:-}" ]] && echo "kept $work" || rm -rf "$work"
