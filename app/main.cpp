@@ -12,7 +12,7 @@ namespace {
 bool is_window_option(const char* a) {
   for (const char* o : {"--screenshot", "--panel", "--size", "--value", "--op", "--compare",
                         "--select", "--framework", "--compare-with", "--b-kind", "--b-value", "--setup",
-                        "--verbose"})
+                        "--verbose", "--presentation"})
     if (std::strcmp(a, o) == 0) return true;
   return false;
 }
@@ -31,7 +31,8 @@ int run_window(int argc, char** argv) {
     }
     std::string v = argv[++i];
     if (a == "--screenshot") o.screenshot_path = v;
-    else if (a == "--panel") o.panel = v;
+    else if (a == "--panel") o.panel = v, o.panel_given = true;
+    else if (a == "--presentation" && (v == "on" || v == "off")) o.presentation = v == "on";
     else if (a == "--value") o.value = v;
     else if (a == "--op") o.promote_op = v;
     else if (a == "--select") o.select = v;
@@ -43,8 +44,9 @@ int run_window(int argc, char** argv) {
     else if (a == "--compare" && (v == "on" || v == "off")) o.compare = v == "on";
     else if (a == "--size" && std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) == 2 &&
              o.width > 0 && o.height > 0 && o.width <= 8192 && o.height <= 8192) {
+      o.size_given = true;
     } else {
-      std::fprintf(stderr, "error: bad window option %s %s (--size takes WIDTHxHEIGHT, --compare on|off)\n",
+      std::fprintf(stderr, "error: bad window option %s %s (--size takes WIDTHxHEIGHT, --compare and --presentation on|off)\n",
                    a.c_str(), v.c_str());
       return pl::cli::kExitBadInput;
     }

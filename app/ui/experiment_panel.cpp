@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "app/ui/export_dir.h"
+#include "app/ui/theme.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/matmul_files.h"
@@ -197,7 +198,7 @@ std::string ExperimentPanel::export_all() {
 void ExperimentPanel::draw_setup() {
   MatmulConfig& c = spec_.config;
   bool changed = false;
-  ImGui::PushItemWidth(170);
+  ImGui::PushItemWidth(10.5f * ImGui::GetFontSize());
   static const std::array<MatmulOp, 2> ops = {MatmulOp::Linear, MatmulOp::Matmul};
   changed |= enum_combo("op", &c.op, ops, matmul_op_name);
   changed |= size_input(c.op == MatmulOp::Linear ? "batch (m)" : "m", &c.m);
@@ -359,7 +360,8 @@ void ExperimentPanel::draw_results() {
     ImGui::Separator();
     ImGui::Text("below: %s", run_->framework->fixes[fix_].code.c_str());
   }
-  draw_stats(*shown_result);
+  // In presentation mode the figures get the room; the table is one click away.
+  if (!presentation_mode() || ImGui::CollapsingHeader("statistics table")) draw_stats(*shown_result);
   if (ImGui::BeginTabBar("figures")) {
     for (size_t i = 0; i < figures_.size(); ++i)
       if (ImGui::BeginTabItem(figures_[i].name.c_str())) {
@@ -370,9 +372,11 @@ void ExperimentPanel::draw_results() {
   }
   if (figure_ < static_cast<int>(figures_.size())) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const int w = static_cast<int>(std::min(avail.x, avail.y * 1.6f));
+    // 1.6:1 like the exported files; presentation mode fills the space instead.
+    const float aspect = presentation_mode() ? std::max(1.2f, avail.x / std::max(avail.y, 1.0f)) : 1.6f;
+    const int w = static_cast<int>(std::min(avail.x, avail.y * aspect));
     texture_.show(figures_[figure_], std::to_string(run_id_) + "/" + figures_[figure_].name, w,
-                  static_cast<int>(w / 1.6f));
+                  static_cast<int>(w / aspect));
   }
 }
 
@@ -387,10 +391,17 @@ void ExperimentPanel::draw_content() {
     start_run();
   }
   if (dirty_ && !setup_error_.empty()) dirty_ = false;
-  ImGui::BeginChild("setup", ImVec2(360, 0), true);
-  draw_setup();
-  ImGui::EndChild();
-  ImGui::SameLine();
+  // The setup column: shown, except in presentation mode where the results get the room;
+  // Ctrl+B shows or hides it either way.
+  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('B', false)) setup_visible_ = !setup_visible_.value_or(!presentation_mode());
+  if (setup_visible_.value_or(!presentation_mode())) {
+    ImGui::BeginChild("setup", ImVec2(22.5f * ImGui::GetFontSize(), 0), true);
+    draw_setup();
+    ImGui::EndChild();
+    ImGui::SameLine();
+  } else if (running_ || dirty_) {
+    ImGui::ProgressBar(static_cast<float>(progress_.load()), {-1, 0}, "computing...");
+  }
   ImGui::BeginChild("results", ImVec2(0, 0), false);
   draw_results();
   ImGui::EndChild();

@@ -35,6 +35,8 @@ class ExperimentPanel final : public Panel {
   bool busy() const override;
   // Start state from an experiment file (precision-lab --setup FILE.json). Returns an error text.
   std::string load_setup(const std::string& path);
+  // The setup as an experiment file (what the window remembers for next time).
+  nlohmann::json setup_json() const { return experiment::to_json(spec_); }
 
  private:
   struct Done {  // what the worker hands back
@@ -70,6 +72,7 @@ class ExperimentPanel final : public Panel {
   RunLog& log_;
   std::shared_ptr<const experiment::SpecRun> run_;  // shared with an export in progress
   int fix_ = 0;  // the fix on screen when the call raises
+  std::optional<bool> setup_visible_;  // Ctrl+B; unset: hidden only in presentation mode
   std::vector<figure::Figure> figures_;
   int run_id_ = 0;
   int figure_ = 0;

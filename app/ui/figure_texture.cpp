@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "app/ui/theme.h"
 #include "core/export/figure_export.h"
 
 namespace pl::ui {
@@ -17,10 +18,11 @@ FigureTexture::~FigureTexture() {
 
 void FigureTexture::show(const figure::Figure& f, const std::string& key, int width, int height) {
   if (width < 64 || height < 64) return;
-  if (!texture_ || key != key_ || width != width_ || height != height_) {
+  const float scale = figure_font_scale();
+  if (!texture_ || key != key_ || width != width_ || height != height_ || scale != scale_) {
     cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
     cairo_t* cr = cairo_create(s);
-    figure::draw_figure(cr, f, width, height);
+    figure::draw_figure(cr, f, width, height, scale);
     cairo_destroy(cr);
     cairo_surface_flush(s);
     // cairo's ARGB32 is premultiplied, native-endian 0xAARRGGBB (B, G, R, A bytes here); the
@@ -38,6 +40,7 @@ void FigureTexture::show(const figure::Figure& f, const std::string& key, int wi
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_BGRA, GL_UNSIGNED_BYTE, packed.data());
     key_ = key;
+    scale_ = scale;
     width_ = width;
     height_ = height;
   }

@@ -22,6 +22,7 @@ class FigureTexture {
  private:
   unsigned texture_ = 0;
   int width_ = 0, height_ = 0;
+  float scale_ = 1;  // the figure text scale it was drawn at (presentation mode)
   std::string key_;
 };
 

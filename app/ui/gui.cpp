@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "app/gl/framebuffer.h"
-#include "app/ui/fonts.h"
 #include "app/ui/experiment_panel.h"
 #include "app/ui/formats_panel.h"
 #include "app/ui/frame_meter.h"
@@ -26,9 +25,12 @@
 #include "app/ui/gl_context.h"
 #include "app/ui/log_panel.h"
 #include "app/ui/run_log.h"
+#include "app/ui/settings.h"
+#include "app/ui/theme.h"
 #include "app/ui/throughput_panel.h"
 #include "app/ui/promotion_panel.h"
 #include "core/backend/backend.h"
+#include "core/export/experiment_export.h"
 #include "core/export/png_writer.h"
 
 namespace pl::ui {
@@ -48,13 +50,23 @@ struct App {
   std::vector<std::unique_ptr<Panel>> panels;
   std::string status;
   std::string select_panel;  // lower-case name to select on the next frame (then cleared)
+  std::string current_panel; // lower-case name of the panel on screen
   bool quit = false;
+  bool presentation = false;
+  bool theme_changed = false;  // applied between frames
+  ExperimentPanel* experiment = nullptr;
 };
 
-// Window-wide shortcuts: Ctrl+1..9 pick a panel, Ctrl+Q quits. (Ctrl+R, Ctrl+E, Esc, Space and
-// the arrow keys belong to the panel on screen; F12 saves the window, in the frame loop.)
+// Window-wide shortcuts: Ctrl+1..9 pick a panel, F11 or Ctrl+P toggles presentation mode, Ctrl+Q
+// quits. (Ctrl+R, Ctrl+E, Esc, Space and the arrow keys belong to the panel on screen; F12 saves
+// the window, in the frame loop.)
 void handle_shortcuts(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsKeyPressed(GLFW_KEY_F11, false) || (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_P, false))) {
+    app.presentation = !app.presentation;
+    app.theme_changed = true;
+    app.log.add("window", app.presentation ? "presentation mode on" : "presentation mode off");
+  }
   if (!io.KeyCtrl || io.WantTextInput) return;
   for (size_t i = 0; i < app.panels.size() && i < 9; ++i)
     if (ImGui::IsKeyPressed(GLFW_KEY_1 + static_cast<int>(i), false)) app.select_panel = lower(app.panels[i]->name());
@@ -70,14 +82,18 @@ void draw_frame(App& app, int width, int height) {
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings);
   ImGui::TextUnformatted("Precision Lab");
   ImGui::SameLine();
-  ImGui::TextDisabled("what happens to numbers when deep-learning code lowers dtypes   |   %s",
-                      app.status.c_str());
+  if (app.presentation)  // minimal chrome: the title and the panels
+    ImGui::TextDisabled("(presentation mode: F11 to leave)");
+  else
+    ImGui::TextDisabled("what happens to numbers when deep-learning code lowers dtypes   |   %s",
+                        app.status.c_str());
   if (ImGui::BeginTabBar("panels")) {
     for (auto& p : app.panels) {
       ImGuiTabItemFlags flags = 0;
       if (!app.select_panel.empty() && lower(p->name()) == app.select_panel)
         flags |= ImGuiTabItemFlags_SetSelected;
       if (ImGui::BeginTabItem(p->name(), nullptr, flags)) {
+        app.current_panel = lower(p->name());
         p->draw_content();
         ImGui::EndTabItem();
       } else {
@@ -114,25 +130,39 @@ int run_gui(const GuiOptions& o) {
         "  Run it under a virtual X server:  xvfb-run -a -s '-screen 0 1600x1000x24' precision-lab\n"
         "  Or take a picture headless:       precision-lab --screenshot formats.png\n"
         "  Or use the command line:          precision-lab formats | cast | decode | bench --help");
+  // Remembered settings apply to the window a person uses, never to a screenshot (which must
+  // show what its command line says, on any machine).
+  Settings settings;
+  std::string settings_problem;
+  if (!screenshot) settings = load_settings(&settings_problem);
+  const int width = !o.size_given && settings.width ? settings.width : o.width;
+  const int height = !o.size_given && settings.height ? settings.height : o.height;
   std::string error;
-  std::unique_ptr<GlContext> ctx = have_display() ? open_window(o.width, o.height, !screenshot, &error)
-                                                  : open_headless(o.width, o.height, &error);
+  std::unique_ptr<GlContext> ctx = have_display() ? open_window(width, height, !screenshot, &error)
+                                                  : open_headless(width, height, &error);
   if (!ctx) return fail(error);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // layout is fixed for now; settings persistence comes with the app issue
-  ImGui::StyleColorsDark();
+  // Table column widths and the like persist in the config folder (not for screenshots).
+  static std::string ini;
+  io.IniFilename = nullptr;
+  if (!screenshot && !config_dir().empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(config_dir(), ec);
+    ini = config_dir() + "/imgui.ini";
+    if (!ec) io.IniFilename = ini.c_str();
+  }
+  App app(o.verbose);
+  app.presentation = o.presentation.value_or(settings.presentation);
   int w = 0, h = 0;
   float scale = 1;
   ctx->begin_frame(&w, &h, &scale);
-  ImGui::GetStyle().ScaleAllSizes(scale);
-  const char* font = load_fonts(16.0f * scale);
+  const char* font = apply_theme(app.presentation, scale);
   if (ctx->glfw_window()) ImGui_ImplGlfw_InitForOpenGL(ctx->glfw_window(), true);
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return fail("OpenGL 3.3 renderer failed to start");
 
-  App app(o.verbose);
   app.panels.push_back(std::make_unique<FormatsPanel>(o.value));
   auto promotion = std::make_unique<PromotionPanel>(app.log);
   if (auto err = promotion->configure({o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind,
@@ -140,16 +170,23 @@ int run_gui(const GuiOptions& o) {
     return fail(err);
   app.panels.push_back(std::move(promotion));
   auto experiment = std::make_unique<ExperimentPanel>(app.log);
-  if (!o.setup.empty())
+  if (!o.setup.empty()) {
     if (auto err = experiment->load_setup(o.setup); !err.empty()) return fail(err);
+  } else if (const std::string last = config_dir() + "/last-setup.json"; !screenshot && std::filesystem::exists(last)) {
+    if (auto err = experiment->load_setup(last); !err.empty()) app.log.add("window", "last setup not restored: " + err);
+  }
+  app.experiment = experiment.get();
   app.panels.push_back(std::move(experiment));
   app.panels.push_back(std::make_unique<ThroughputPanel>(app.log));
   app.panels.push_back(std::make_unique<LogPanel>(app.log));
   app.status = backend_status() + "   font: " + font;
-  app.select_panel = lower(o.panel);
+  app.select_panel = lower(o.panel_given || screenshot ? o.panel : settings.panel);
+  if (!settings_problem.empty()) app.log.add("window", settings_problem);
   bool known = std::any_of(app.panels.begin(), app.panels.end(),
                            [&](auto& p) { return lower(p->name()) == app.select_panel; });
-  if (!known) return fail("unknown panel '" + o.panel + "' (panels: formats, promotion, experiment, throughput, log)");
+  if (!known && (o.panel_given || screenshot))
+    return fail("unknown panel '" + o.panel + "' (panels: formats, promotion, experiment, throughput, log)");
+  if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
   app.log.add("window", "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status);
 
   std::unique_ptr<gl::Framebuffer> fbo;
@@ -157,6 +194,10 @@ int run_gui(const GuiOptions& o) {
   FrameMeter meter;
   for (int frame = 0; !ctx->should_close() && !app.quit; ++frame) {
     ctx->begin_frame(&w, &h, &scale);
+    if (app.theme_changed) {
+      apply_theme(app.presentation, scale);
+      app.theme_changed = false;
+    }
     if (ctx->glfw_window()) {
       ImGui_ImplGlfw_NewFrame();
     } else {
@@ -203,6 +244,12 @@ int run_gui(const GuiOptions& o) {
       std::printf("[frames] %s%s\n", report.c_str(), waiting ? ", background work running" : "");
       std::fflush(stdout);
     }
+  }
+  if (!screenshot) {
+    settings = {app.current_panel.empty() ? settings.panel : app.current_panel, app.presentation, w, h};
+    auto saved = save_settings(settings);
+    if (saved) saved = exporting::save_json(config_dir(), "last-setup.json", app.experiment->setup_json());
+    if (!saved) std::fprintf(stderr, "precision-lab: settings not saved: %s\n", saved.error().c_str());
   }
   ImGui_ImplOpenGL3_Shutdown();
   if (ctx->glfw_window()) ImGui_ImplGlfw_Shutdown();

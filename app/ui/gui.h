@@ -1,6 +1,7 @@
 // The window front end. Without a display it says so and how to get one.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace pl::ui {
@@ -20,6 +21,9 @@ struct GuiOptions {
   std::string b_value;            // b's value when it is a zero-dim array or scalar
   std::string setup;              // an experiment file (JSON) the Experiment panel starts from
   bool verbose = false;           // print the run log to stdout as it grows
+  bool panel_given = false;       // --panel was on the command line (else the remembered one)
+  bool size_given = false;        // --size was on the command line (else the remembered one)
+  std::optional<bool> presentation;  // --presentation on|off (else the remembered setting)
 };
 
 int run_gui(const GuiOptions& o);

@@ -8,7 +8,10 @@
 #   Ctrl+E -> setup.json, framework.json and each fix's figures (PNG/SVG/PDF/CSV) exported, and
 #            the exported setup re-runs from the command line to the same message;
 #   Ctrl+4 -> the Throughput panel samples live; Ctrl+E exports its figures;
-#   Ctrl+Q -> the window closes cleanly, logging the throughput medians on the way out.
+#   F11    -> presentation mode on and off;
+#   Ctrl+Q -> the window closes cleanly, logging the throughput medians on the way out, and
+#            remembers its panel, mode and setup (XDG config): a second launch with no options
+#            opens on the Throughput panel with the experiment's setup restored.
 # Exit 77 (ctest: skipped) when xvfb-run or xdotool is missing.
 set -u
 command -v xvfb-run >/dev/null || { echo "xvfb-run not installed: skipped"; exit 77; }
@@ -19,6 +22,7 @@ fi
 work=$(mktemp -d)
 cd "$work" || exit 1
 log=$work/window.log
+export XDG_CONFIG_HOME=$work/config  # never the user's own settings
 pid=""
 fail() {
   echo "FAIL: $*"
@@ -97,7 +101,13 @@ for f in throughput-over-time.png throughput-over-time.svg throughput-by-dtype.p
 done
 grep -q 'float32.*,bar,' "$tdir/throughput-by-dtype.csv" || fail "no float32 bar in the CSV"
 
-# 6. Ctrl+Q: a clean exit.
+# 6. F11 twice: presentation mode on, then off.
+press F11
+wait_for 'window: presentation mode on'
+press F11
+wait_for 'window: presentation mode off'
+
+# 7. Ctrl+Q: a clean exit.
 press ctrl+q
 for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the window"
@@ -105,5 +115,24 @@ wait "$pid"; rc=$?
 [[ $rc -eq 0 ]] || fail "the window exited with status $rc"
 grep -qE 'throughput: medians: .*float32 [0-9.]+ GFLOP/s' "$log" || fail "no throughput medians logged"
 echo "ok   closed with status 0"
-grep '^\[frames\]' "$log" | sed 's/^/     /'
+grep -q '"panel": "throughput"' "$XDG_CONFIG_HOME/precision-lab/settings.json" || fail "settings.json: $(cat "$XDG_CONFIG_HOME/precision-lab/settings.json")"
+grep -q '"framework": "torch"' "$XDG_CONFIG_HOME/precision-lab/last-setup.json" || fail "last-setup.json lacks the framework"
+echo "ok   settings and setup remembered in $XDG_CONFIG_HOME/precision-lab"
+
+# 8. A second launch, no options: the remembered panel, and the setup when Experiment is shown.
+log=$work/window2.log
+"$PL" --verbose >"$log" 2>&1 &
+pid=$!
+wait_for 'throughput: sampling [0-9]+ dtypes'
+win=$(xdotool search --sync --onlyvisible --name 'Precision Lab' | head -1)
+xdotool windowfocus --sync "$win" 2>/dev/null
+sleep 1
+press ctrl+3
+wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torch\.float32\) raises RuntimeError'
+press ctrl+q
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the second window"
+wait "$pid" || fail "the second window exited with status $?"
+echo "ok   second launch restored the panel and the setup"
+grep -h '^\[frames\]' "$work"/window*.log | sed 's/^/     /'
 [[ -n "${PL_KEEP:-}" ]] && echo "kept $work" || rm -rf "$work"

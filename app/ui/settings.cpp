@@ -1,0 +1,50 @@
+#include "app/ui/settings.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace pl::ui {
+
+std::string config_dir() {
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/precision-lab";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.config/precision-lab";
+  return "";
+}
+
+Settings load_settings(std::string* problem) {
+  Settings s;
+  const std::string dir = config_dir();
+  if (dir.empty()) return s;
+  const std::string path = dir + "/settings.json";
+  std::ifstream in(path);
+  if (!in) return s;  // first run
+  const auto j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    if (problem) *problem = path + " is not a JSON object; using defaults";
+    return s;
+  }
+  // Each key on its own: one bad value does not cost the others.
+  if (j.contains("panel") && j["panel"].is_string()) s.panel = j["panel"].get<std::string>();
+  if (j.contains("presentation") && j["presentation"].is_boolean()) s.presentation = j["presentation"].get<bool>();
+  for (const auto& [key, field] : {std::pair{"width", &s.width}, std::pair{"height", &s.height}})
+    if (j.contains(key) && j[key].is_number_integer() && j[key].get<int>() > 0 && j[key].get<int>() <= 8192)
+      *field = j[key].get<int>();
+  return s;
+}
+
+Expected<bool> save_settings(const Settings& s) {
+  const std::string dir = config_dir();
+  if (dir.empty()) return Error{"no config directory (XDG_CONFIG_HOME and HOME are unset)"};
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
+  const nlohmann::json j = {{"panel", s.panel}, {"presentation", s.presentation}, {"width", s.width}, {"height", s.height}};
+  std::ofstream out(dir + "/settings.json");
+  if (!(out << j.dump(2) << "\n")) return Error{"cannot write " + dir + "/settings.json"};
+  return true;
+}
+
+}  // namespace pl::ui

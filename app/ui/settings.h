@@ -1,0 +1,26 @@
+// What the window remembers between runs, in the XDG config directory
+// ($XDG_CONFIG_HOME/precision-lab, else ~/.config/precision-lab): settings.json (panel,
+// presentation mode, window size), last-setup.json (the Experiment panel's setup) and imgui.ini
+// (table column widths). A missing or unreadable file means defaults, never a failure to start.
+#pragma once
+
+#include <string>
+
+#include "core/util/expected.h"
+
+namespace pl::ui {
+
+struct Settings {
+  std::string panel = "formats";
+  bool presentation = false;
+  int width = 0, height = 0;  // 0: the default size
+};
+
+// The folder, or "" when neither XDG_CONFIG_HOME nor HOME is set.
+std::string config_dir();
+
+// Defaults when the file is missing; `problem` says why a file that exists was not used.
+Settings load_settings(std::string* problem = nullptr);
+Expected<bool> save_settings(const Settings& s);
+
+}  // namespace pl::ui

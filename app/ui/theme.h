@@ -1,0 +1,20 @@
+// The window's look: the everyday dark theme, or presentation mode for teaching -- larger type
+// (the font atlas rebuilt at 1.5x, so text stays sharp), high contrast (white on black, bright
+// accents, thicker borders) and less chrome. Figures follow: the cairo drawer scales its text
+// and lines by figure_font_scale().
+#pragma once
+
+namespace pl::ui {
+
+constexpr float kBaseFontPixels = 16.0f;
+constexpr float kPresentationScale = 1.5f;
+
+// Sets the style and rebuilds the fonts for `presentation` at `dpi_scale` (the monitor's content
+// scale). Call between frames. Returns the font file loaded.
+const char* apply_theme(bool presentation, float dpi_scale);
+
+// The scale figures are drawn at (1, or kPresentationScale in presentation mode).
+float figure_font_scale();
+bool presentation_mode();
+
+}  // namespace pl::ui
