@@ -17,7 +17,7 @@ namespace {
 constexpr size_t kSizes[] = {128, 256, 512, 1024, 2048};
 constexpr const char* kSizeNames[] = {"128", "256", "512", "1024", "2048"};
 constexpr size_t kMedianWindow = 9;
-constexpr size_t kSettledSamples = 8;     // per dtype, before a screenshot is taken
+constexpr size_t kSettledSamples = 20;    // per dtype, before a screenshot is taken
 constexpr double kRedrawSeconds = 0.25;   // the chart redraws at most this often
 
 }  // namespace

@@ -93,7 +93,9 @@ TEST(Throughput, SamplerGoesRoundTheDtypesAndStopsWhenTold) {
   for (size_t i = 0; i < got.size(); ++i) {
     EXPECT_EQ(got[i].dtype, order[i % 3]);
     EXPECT_GT(got[i].gflops, 0);
-    if (i) EXPECT_GE(got[i].at, got[i - 1].at);
+    if (i) {
+      EXPECT_GE(got[i].at, got[i - 1].at);
+    }
   }
   EXPECT_EQ(statuses.back(), "sampling");
 }
