@@ -362,22 +362,8 @@ void ExperimentPanel::draw_results() {
   }
   // In presentation mode the figures get the room; the table is one click away.
   if (!presentation_mode() || ImGui::CollapsingHeader("statistics table")) draw_stats(*shown_result);
-  if (ImGui::BeginTabBar("figures")) {
-    for (size_t i = 0; i < figures_.size(); ++i)
-      if (ImGui::BeginTabItem(figures_[i].name.c_str())) {
-        figure_ = static_cast<int>(i);
-        ImGui::EndTabItem();
-      }
-    ImGui::EndTabBar();
-  }
-  if (figure_ < static_cast<int>(figures_.size())) {
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    // 1.6:1 like the exported files; presentation mode fills the space instead.
-    const float aspect = presentation_mode() ? std::max(1.2f, avail.x / std::max(avail.y, 1.0f)) : 1.6f;
-    const int w = static_cast<int>(std::min(avail.x, avail.y * aspect));
-    texture_.show(figures_[figure_], std::to_string(run_id_) + "/" + figures_[figure_].name, w,
-                  static_cast<int>(w / aspect));
-  }
+  // 1.6:1 like the exported files.
+  figure_view_.draw("figures", figures_, std::to_string(run_id_), 1.6f);
 }
 
 void ExperimentPanel::draw_content() {

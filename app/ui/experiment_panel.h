@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "app/ui/background_task.h"
-#include "app/ui/figure_texture.h"
+#include "app/ui/figure_view.h"
 #include "app/ui/panel.h"
 #include "app/ui/run_log.h"
 #include "core/experiment/framework_check.h"
@@ -75,8 +75,7 @@ class ExperimentPanel final : public Panel {
   std::optional<bool> setup_visible_;  // Ctrl+B; unset: hidden only in presentation mode
   std::vector<figure::Figure> figures_;
   int run_id_ = 0;
-  int figure_ = 0;
-  FigureTexture texture_;
+  FigureView figure_view_;
   std::string status_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };

@@ -204,20 +204,7 @@ void ThroughputPanel::draw_content() {
     drawn_version_ = v;
     drawn_at_ = now;
   }
-  if (ImGui::BeginTabBar("throughput figures")) {
-    for (size_t i = 0; i < figures_.size(); ++i)
-      if (ImGui::BeginTabItem(figures_[i].name.c_str())) {
-        figure_ = static_cast<int>(i);
-        ImGui::EndTabItem();
-      }
-    ImGui::EndTabBar();
-  }
-  if (figure_ < static_cast<int>(figures_.size())) {
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const int w = static_cast<int>(std::min(avail.x, avail.y * 1.9f));
-    texture_.show(figures_[figure_], std::to_string(drawn_version_) + "/" + figures_[figure_].name, w,
-                  static_cast<int>(w / 1.9f));
-  }
+  figure_view_.draw("throughput figures", figures_, std::to_string(drawn_version_), 1.9f);
 }
 
 }  // namespace pl::ui

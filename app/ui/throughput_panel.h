@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "app/ui/background_task.h"
-#include "app/ui/figure_texture.h"
+#include "app/ui/figure_view.h"
 #include "app/ui/panel.h"
 #include "app/ui/run_log.h"
 #include "core/experiment/throughput.h"
@@ -57,8 +57,7 @@ class ThroughputPanel final : public Panel {
   int drawn_version_ = -1;
   std::chrono::steady_clock::time_point drawn_at_{};
   std::vector<figure::Figure> figures_;
-  int figure_ = 0;
-  FigureTexture texture_;
+  FigureView figure_view_;
   std::string export_status_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };
