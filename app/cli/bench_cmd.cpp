@@ -143,11 +143,10 @@ int run_throughput_bench(const BenchArgs& a) {
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json) std::printf("%-16s %8s %12s  %s\n", "dtype", "samples", "GFLOP/s", "how");
   for (DType t : dtypes) {
-    auto b = experiment::prepare_product_bench(t, 1);  // for its label only
-    const std::string how = b ? b->method : "";
+    const std::string how = experiment::product_method(t);
     const double g = history.median_gflops(t);
     rows.push_back({{"dtype", name(t)}, {"samples", history.of(t).size()}, {"gflops_median", g},
-                    {"method", how}, {"emulated", b && b->emulated}});
+                    {"method", how}, {"emulated", experiment::product_emulated(t)}});
     if (!a.json) std::printf("%-16s %8zu %12.2f  %s\n", std::string(name(t)).c_str(), history.of(t).size(), g, how.c_str());
   }
   const DeviceInfo cpu = make_cpu_backend()->device_info();

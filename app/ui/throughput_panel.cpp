@@ -182,28 +182,28 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
       ImGui::SetTooltip("The CPU backend has no tabulated peak: rates are compared with this CPU's float32\n"
                         "sgemm, measured in the same run.");
     ImGui::TableNextColumn();
-    auto b = experiment::prepare_product_bench(t, 1);
-    ImGui::TextUnformatted(b ? b->method.c_str() : "");
+    ImGui::TextUnformatted(experiment::product_method(t).c_str());
   }
   ImGui::EndTable();
 }
 
 void ThroughputPanel::draw_content() {
   draw_controls();
-  experiment::ThroughputHistory h;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    h = history_;
-  }
-  draw_table(h);
+  // The worker's history is copied (and the figures rebuilt) only when it has new samples, at
+  // most every kRedrawSeconds; other frames draw the last copy.
   const auto now = std::chrono::steady_clock::now();
   const int v = version_;
   if (v != drawn_version_ && std::chrono::duration<double>(now - drawn_at_).count() > kRedrawSeconds) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      shown_history_ = history_;
+    }
     const figure::ThroughputContext c{kSizes[size_index_], device_, kMedianWindow};
-    figures_ = {figure::throughput_over_time(h, c), figure::throughput_bars(h, c)};
+    figures_ = {figure::throughput_over_time(shown_history_, c), figure::throughput_bars(shown_history_, c)};
     drawn_version_ = v;
     drawn_at_ = now;
   }
+  draw_table(shown_history_);
   figure_view_.draw("throughput figures", figures_, std::to_string(drawn_version_), 1.9f);
 }
 

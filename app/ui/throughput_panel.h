@@ -54,6 +54,7 @@ class ThroughputPanel final : public Panel {
   std::string status_, error_;
   std::atomic<int> version_{0};            // bumped on every sample
 
+  experiment::ThroughputHistory shown_history_;  // the copy the table and figures show
   int drawn_version_ = -1;
   std::chrono::steady_clock::time_point drawn_at_{};
   std::vector<figure::Figure> figures_;

@@ -38,17 +38,17 @@ Expected<ProductBench> prepare_product_bench(DType dtype, size_t n) {
   b.accumulate = *acc;
   b.a = quantise(ops.a, n, n, dtype, c.input_scaling, c.cast).values;
   b.b = quantise(ops.b, n, n, dtype, c.weight_scaling, c.cast).values;
-  const std::string core = "OpenBLAS, core " + blas::info().core;
-  if (dtype == DType::float64 || dtype == DType::float32) {
-    b.method = std::string(dtype == DType::float64 ? "dgemm" : "sgemm") + " (" + core + ")";
-  } else if (acc->kind == AccumKind::Int32) {
-    b.emulated = true;
-    b.method = std::string(name(dtype)) + " products in a wrapping int32 sum (Precision Lab's kernel; emulation)";
-  } else {
-    b.emulated = true;
-    b.method = std::string(name(dtype)) + " values in sgemm (" + core + "; emulation)";
-  }
   return b;
+}
+
+bool product_emulated(DType dtype) { return dtype != DType::float64 && dtype != DType::float32; }
+
+std::string product_method(DType dtype) {
+  const std::string core = "OpenBLAS, core " + blas::info().core;
+  if (!product_emulated(dtype)) return std::string(dtype == DType::float64 ? "dgemm" : "sgemm") + " (" + core + ")";
+  if (!is_float(dtype))
+    return std::string(name(dtype)) + " products in a wrapping int32 sum (Precision Lab's kernel; emulation)";
+  return std::string(name(dtype)) + " values in sgemm (" + core + "; emulation)";
 }
 
 Expected<double> time_product(const ProductBench& b, const std::atomic<bool>* cancel) {

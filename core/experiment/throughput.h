@@ -23,15 +23,19 @@ namespace pl::experiment {
 struct ProductBench {
   DType dtype = DType::float32;
   size_t n = 0;
-  Accumulation accumulate;
-  bool emulated = false;     // true unless the library computes in the dtype itself
-  std::string method;        // "OpenBLAS sgemm", "bfloat16 values in OpenBLAS sgemm (emulation)"
+  Accumulation accumulate;   // how (product_method) and whether emulated follow from the dtype
   std::vector<double> a, b;  // n x n each, values of the dtype (b stored n x k)
 };
 
 // The accumulation run_matmul uses for a dtype by default: float64 -> f64:blas, int8/uint8 ->
 // int32, any other float -> f32:blas. Errors: dtypes the experiment does not take as inputs.
 Expected<Accumulation> default_product_accumulation(DType dtype);
+
+// How `dtype`'s product is computed ("sgemm (OpenBLAS, core Zen)", "bfloat16 values in sgemm
+// (...; emulation)"), and whether that is emulation -- true unless the library computes in the
+// dtype itself. For labels; the dtype must have a default accumulation.
+std::string product_method(DType dtype);
+bool product_emulated(DType dtype);
 
 // Draws normal operands (seed 0) and rounds them to `dtype`. n in [1, 4096].
 Expected<ProductBench> prepare_product_bench(DType dtype, size_t n);

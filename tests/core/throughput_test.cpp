@@ -36,12 +36,14 @@ TEST(Throughput, OperandsAreValuesOfTheirDtypeAndNarrowDtypesAreLabelledEmulatio
     nonzero += v != 0;
   }
   EXPECT_GT(nonzero, 48u * 40u);
-  EXPECT_TRUE(b->emulated);
-  EXPECT_NE(b->method.find("emulation"), std::string::npos);
+  EXPECT_TRUE(product_emulated(b->dtype));
+  EXPECT_NE(product_method(b->dtype).find("emulation"), std::string::npos);
   auto f32 = prepare_product_bench(DType::float32, 48);
   ASSERT_TRUE(f32);
-  EXPECT_FALSE(f32->emulated);
-  EXPECT_EQ(f32->method.rfind("sgemm", 0), 0u);
+  EXPECT_FALSE(product_emulated(f32->dtype));
+  EXPECT_EQ(product_method(f32->dtype).rfind("sgemm", 0), 0u);
+  EXPECT_TRUE(product_emulated(DType::int8));
+  EXPECT_NE(product_method(DType::int8).find("int32 sum"), std::string::npos);
   auto t = time_product(*b);
   ASSERT_TRUE(t) << t.error();
   EXPECT_GT(*t, 0);
