@@ -4,7 +4,9 @@
 // number that says whether the window stayed responsive while work ran.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <thread>
 

@@ -27,10 +27,4 @@ std::vector<LogEntry> RunLog::entries() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return entries_;
 }
-
-size_t RunLog::size() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return entries_.size();
-}
-
 }  // namespace pl::ui

@@ -20,7 +20,6 @@ class RunLog {
   explicit RunLog(bool echo = false);
   void add(const std::string& source, const std::string& text);
   std::vector<LogEntry> entries() const;  // a copy, oldest first
-  size_t size() const;
 
  private:
   mutable std::mutex mutex_;
