@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <fstream>
 
-#include "app/ui/export_dir.h"
 #include "app/ui/theme.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/matmul_files.h"
 #include "core/export/experiment_export.h"
+#include "core/export/export_dir.h"
 #include "core/figure/experiment_figures.h"
 #include "core/promote/engine.h"
 
@@ -185,8 +185,10 @@ void ExperimentPanel::show_result() {
 std::string ExperimentPanel::export_all() {
   if (!run_) return "nothing to export yet";
   if (export_.running()) return "an export is still being written";
+  auto folder = exporting::new_export_dir();
+  if (!folder) return "export failed: " + folder.error();
   // Dozens of files: written off the UI thread, from a run the panel may replace meanwhile.
-  export_.start([run = run_, dir = new_export_dir(), this] {
+  export_.start([run = run_, dir = *folder, this] {
     auto saved = exporting::save_spec_run(*run, dir);
     const std::string what = saved ? "exported to " + dir + " (setup.json re-runs with precision-lab run)"
                                    : "export failed: " + saved.error();
@@ -256,12 +258,12 @@ void ExperimentPanel::draw_setup() {
   ImGui::Separator();
   if (running_) {
     ImGui::ProgressBar(static_cast<float>(progress_.load()), {-1, 0}, "computing...");
-    if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) cancel_ = true;
+    if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) cancel_ = true;
   } else {
-    if (ImGui::Button("Run (Ctrl+R)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('R'))) dirty_ = true, changed_at_ = {};
+    if (ImGui::Button("Run (Ctrl+R)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('R', false))) dirty_ = true, changed_at_ = {};
   }
   ImGui::SameLine();
-  if (ImGui::Button("Export all (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E'))) status_ = export_all();
+  if (ImGui::Button("Export all (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false))) status_ = export_all();
   ImGui::TextWrapped("%s", status_.c_str());
 }
 

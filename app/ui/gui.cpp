@@ -21,7 +21,6 @@
 #include "app/ui/experiment_panel.h"
 #include "app/ui/formats_panel.h"
 #include "app/ui/frame_meter.h"
-#include "app/ui/export_dir.h"
 #include "app/ui/gl_context.h"
 #include "app/ui/log_panel.h"
 #include "app/ui/run_log.h"
@@ -31,6 +30,7 @@
 #include "app/ui/promotion_panel.h"
 #include "core/backend/backend.h"
 #include "core/export/experiment_export.h"
+#include "core/export/export_dir.h"
 #include "core/export/png_writer.h"
 
 namespace pl::ui {
@@ -225,11 +225,9 @@ int run_gui(const GuiOptions& o) {
     }
     // F12: the whole window as it is now, to a PNG (the window, not the offscreen path).
     if (!screenshot && ctx->glfw_window() && ImGui::IsKeyPressed(GLFW_KEY_F12, false)) {
-      std::error_code ec;
-      std::filesystem::create_directories("precision-lab-export", ec);
-      const std::string path = new_export_dir("window") + ".png";
-      auto ok = write_png_rgba(path, gl::read_rgba(0, w, h), w, h);
-      app.log.add("window", ok ? "saved the window to " + path + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
+      auto path = exporting::new_export_file("window", "png");
+      Expected<bool> ok = path ? write_png_rgba(*path, gl::read_rgba(0, w, h), w, h) : Error{path.error()};
+      app.log.add("window", ok ? "saved the window to " + *path + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
                                : "window capture failed: " + ok.error());
     }
     if (screenshot && ++settled >= kScreenshotFrames) {

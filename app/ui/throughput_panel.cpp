@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/ui/export_dir.h"
 #include "core/backend/backend.h"
 #include "core/backend/blas.h"
 #include "core/export/experiment_export.h"
+#include "core/export/export_dir.h"
 #include "core/figure/throughput_figures.h"
 
 namespace pl::ui {
@@ -106,7 +106,9 @@ void ThroughputPanel::hidden() {
 std::string ThroughputPanel::export_figures() {
   if (figures_.empty()) return "nothing sampled yet";
   if (export_.running()) return "an export is still being written";
-  export_.start([figures = figures_, dir = new_export_dir("throughput"), this] {
+  auto folder = exporting::new_export_dir("throughput");
+  if (!folder) return "export failed: " + folder.error();
+  export_.start([figures = figures_, dir = *folder, this] {
     auto saved = exporting::save_figures(figures, dir);
     const std::string what = saved ? "exported to " + dir : "export failed: " + saved.error();
     log_.add("throughput", what);
@@ -127,12 +129,12 @@ void ThroughputPanel::draw_controls() {
   restart |= ImGui::Combo("n (n x n x n)", &size_index_, kSizeNames, IM_ARRAYSIZE(kSizeNames));
   ImGui::SameLine();
   if (ImGui::Checkbox("live (Space)", &live_) ) restart = true;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space)) && !ImGui::GetIO().WantTextInput)
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false) && !ImGui::GetIO().WantTextInput)
     live_ = !live_, restart = true;
   ImGui::SameLine();
   if (ImGui::Button("Clear")) restart = true;
   ImGui::SameLine();
-  if (ImGui::Button("Export (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E')))
+  if (ImGui::Button("Export (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false)))
     export_status_ = export_figures();
   std::string status, error;
   {

@@ -80,6 +80,9 @@ wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torc
 # 4. Export all, then re-run the exported setup from the command line.
 press ctrl+e
 wait_for 'experiment: exported to '
+# One press, one export (a held Ctrl+E once repeated and two exports shared a folder).
+sleep 1
+(($(grep -c 'experiment: exported to ' "$log") == 1)) || fail "one Ctrl+E exported more than once"
 dir=$(grep -oE 'experiment: exported to [^ ]+' "$log" | tail -1 | sed 's/experiment: exported to //')
 for f in setup.json framework.json fix-1/setup.json fix-1/result.json fix-1/error-attribution.png \
          fix-1/error-attribution.svg fix-1/error-attribution.pdf fix-1/error-attribution.csv fix-2/error-heatmap.png; do
@@ -97,6 +100,8 @@ wait_for 'throughput: sampling [0-9]+ dtypes'
 sleep 3
 press ctrl+e
 wait_for 'throughput: exported to '
+sleep 1
+(($(grep -c 'throughput: exported to ' "$log") == 1)) || fail "one Ctrl+E exported the throughput figures more than once"
 tdir=$(grep -oE 'throughput: exported to [^ ]+' "$log" | tail -1 | sed 's/throughput: exported to //')
 for f in throughput-over-time.png throughput-over-time.svg throughput-by-dtype.pdf throughput-by-dtype.csv; do
   [[ -s $tdir/$f ]] || fail "throughput export lacks $f"

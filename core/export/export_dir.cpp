@@ -1,0 +1,42 @@
+#include "core/export/export_dir.h"
+
+#include <ctime>
+#include <filesystem>
+
+namespace pl::exporting {
+namespace {
+
+constexpr int kMaxSameSecond = 1000;
+
+std::string stem(const std::string& root, const std::string& what, int n) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  return root + "/" + stamp + (what.empty() ? "" : "-" + what) + (n > 1 ? "-" + std::to_string(n) : "");
+}
+
+}  // namespace
+
+Expected<std::string> new_export_dir(const std::string& what, const std::string& root) {
+  std::error_code ec;
+  std::filesystem::create_directories(root, ec);
+  if (ec) return Error{"cannot create " + root + ": " + ec.message()};
+  for (int n = 1; n <= kMaxSameSecond; ++n) {
+    const std::string dir = stem(root, what, n);
+    // create_directory says false when the folder was there: someone else's, try the next.
+    if (std::filesystem::create_directory(dir, ec)) return dir;
+    if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
+  }
+  return Error{"too many exports in one second under " + root};
+}
+
+Expected<std::string> new_export_file(const std::string& what, const std::string& ext, const std::string& root) {
+  std::error_code ec;
+  std::filesystem::create_directories(root, ec);
+  if (ec) return Error{"cannot create " + root + ": " + ec.message()};
+  for (int n = 1; n <= kMaxSameSecond; ++n)
+    if (const std::string path = stem(root, what, n) + "." + ext; !std::filesystem::exists(path)) return path;
+  return Error{"too many exports in one second under " + root};
+}
+
+}  // namespace pl::exporting
