@@ -15,9 +15,11 @@ std::string op_for(const promote::Engine& e, MatmulOp op) {
 }
 
 // The experiment a working fix leads to: both operands (and the bias) in the result dtype,
-// each first stored in its own dtype. Accumulation: the user's model where it applies to the
-// new dtypes, float64 BLAS for float64, else float32 BLAS (CPU frameworks accumulate
-// reduced-precision products in float32).
+// each first stored in its own dtype. Accumulation: the user's emulated model where it applies
+// to the new dtypes; BLAS follows the result, as the framework's own call does: dgemm for
+// float64, else sgemm (CPU frameworks accumulate reduced-precision products in float32) --
+// a float64 BLAS chosen for a float64 x float32 setup does not make x.to(torch.float32) run
+// in float64.
 MatmulConfig fix_config(const MatmulConfig& c, DType r) {
   MatmulConfig f = c;
   if (c.input != r) f.input_via = c.input_via.value_or(c.input), f.input = r;
@@ -26,7 +28,8 @@ MatmulConfig fix_config(const MatmulConfig& c, DType r) {
   f.output = r;
   f.input_scaling = f.weight_scaling = Scaling{};
   if (r == DType::float64) f.accumulate = {AccumKind::Blas, DType::float64};
-  else if (!check(f).empty()) f.accumulate = {AccumKind::Blas, DType::float32};
+  else if (f.accumulate.kind == AccumKind::Blas || !check(f).empty())
+    f.accumulate = {AccumKind::Blas, DType::float32};
   return f;
 }
 

@@ -189,6 +189,24 @@ TEST(Framework, PyTorchRaisesAndTheFixesRunSideBySide) {
   EXPECT_GT(f->fixes[0].result->input.stats.max_abs, 0);
 }
 
+// Bug: a float64 x float32 setup needs float64 BLAS to run at all, and the fix x.to(w.dtype)
+// inherited it -- a float32 product computed in dgemm, which PyTorch never does.
+TEST(Framework, AFixComputesInItsResultDtypesBlasNotTheSetups) {
+  MatmulConfig c = small(MatmulOp::Linear);
+  c.input = DType::float64;
+  c.weight = DType::float32;
+  c.accumulate = {AccumKind::Blas, DType::float64};
+  auto f = run_as_framework(c, "torch");
+  ASSERT_TRUE(f) << f.error();
+  ASSERT_EQ(f->fixes.size(), 3u);
+  ASSERT_TRUE(f->fixes[0].result && f->fixes[1].result);
+  EXPECT_EQ(f->fixes[0].result->config.input, DType::float32);
+  EXPECT_EQ(f->fixes[0].result->config.accumulate.format, DType::float32);  // x.to(float32): sgemm
+  EXPECT_GT(f->fixes[0].result->arithmetic.stats.max_abs, 0);
+  EXPECT_EQ(f->fixes[1].result->config.weight, DType::float64);
+  EXPECT_EQ(f->fixes[1].result->config.accumulate.format, DType::float64);  // model.double(): dgemm
+}
+
 TEST(Framework, NumpyPromotesInsteadOfRaising) {
   MatmulConfig c = small(MatmulOp::Matmul);
   c.input = DType::float16;
