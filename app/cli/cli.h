@@ -25,6 +25,7 @@ Runner add_run(CLI::App& app);
 Runner add_tensors(CLI::App& app);
 Runner add_mlp(CLI::App& app);
 Runner add_roundtrip(CLI::App& app);
+Runner add_scenario(CLI::App& app);
 // Runs an MLP experiment file's JSON (shared by `mlp` and `run`); returns the exit status.
 int run_mlp_json(const nlohmann::json& j, const std::string& save, bool json_out);
 

@@ -8,12 +8,6 @@
 
 namespace pl::ui {
 
-std::string config_dir() {
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/precision-lab";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.config/precision-lab";
-  return "";
-}
-
 Settings load_settings(std::string* problem) {
   Settings s;
   const std::string dir = config_dir();

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/util/expected.h"
+#include "core/util/paths.h"
 
 namespace pl::ui {
 
@@ -16,8 +17,7 @@ struct Settings {
   int width = 0, height = 0;  // 0: the default size
 };
 
-// The folder, or "" when neither XDG_CONFIG_HOME nor HOME is set.
-std::string config_dir();
+using pl::config_dir;  // core/util/paths.h: the folder, or "" when neither XDG_CONFIG_HOME nor HOME is set
 
 // Defaults when the file is missing; `problem` says why a file that exists was not used.
 Settings load_settings(std::string* problem = nullptr);

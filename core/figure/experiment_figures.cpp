@@ -271,3 +271,51 @@ Figure mlp_figure(const experiment::MlpResult& r) {
 }
 
 }  // namespace pl::figure
+
+namespace pl::figure {
+
+Figure framework_fixes_figure(const experiment::FrameworkRun& f) {
+  Figure fig;
+  fig.name = "framework-fixes";
+  fig.title = "The fixes for " + f.call + ", each against the float64 reference";
+  fig.subtitle = f.engine + " raises " + f.as_written.error_type + "; higher bars agree with more bits";
+  fig.y.label = "mean bits of agreement";
+  fig.y.min = 0;
+  fig.x.min = 0;
+  fig.x.max = static_cast<double>(std::max<size_t>(f.fixes.size(), 1));
+  double top = 0;
+  for (size_t i = 0; i < f.fixes.size(); ++i) {
+    const auto& x = f.fixes[i];
+    fig.x.categories.push_back(x.code);
+    if (!x.result) continue;
+    const double bits = x.result->total.stats.mean_bits;
+    top = std::max(top, bits);
+    char label[160];
+    std::snprintf(label, sizeof label, "%s: computes in %s, %.1f bits, normwise %.2e", x.code.c_str(),
+                  std::string(name(*x.outcome.result)).c_str(), bits, x.result->total.stats.normwise_rel);
+    fig.series.push_back({label, SeriesKind::Bars, {i + 0.15, i + 0.85}, {bits}, palette(i)});
+  }
+  // Headroom for the legend, which carries each fix's numbers.
+  if (top > 0) fig.y.max = top * (1.25 + 0.08 * double(f.fixes.size()));
+  return fig;
+}
+
+std::vector<Figure> experiment_figures(const experiment::ExperimentRun& run) {
+  if (run.mlp) return {mlp_figure(*run.mlp)};
+  if (run.dot_config) return {dot_sweep_figure(run.dot_rows, *run.dot_config)};
+  if (run.cast) return roundtrip_figures(*run.cast);
+  if (!run.matmul) return {};
+  if (run.matmul->result) return matmul_figures(*run.matmul->result);
+  std::vector<Figure> out{framework_fixes_figure(*run.matmul->framework)};
+  const auto& fixes = run.matmul->framework->fixes;
+  for (size_t i = 0; i < fixes.size(); ++i) {
+    if (!fixes[i].result) continue;
+    Figure attribution = matmul_figures(*fixes[i].result).front();
+    attribution.name = "fix-" + std::to_string(i + 1) + "-" + attribution.name;
+    attribution.title = fixes[i].code + ": " + attribution.title;
+    out.push_back(std::move(attribution));
+  }
+  return out;
+}
+
+}  // namespace pl::figure

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "core/experiment/dot_sweep.h"
+#include "core/experiment/experiment_file.h"
+#include "core/experiment/framework_check.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/mlp.h"
 #include "core/experiment/roundtrip.h"
@@ -33,5 +35,14 @@ Figure mlp_figure(const experiment::MlpResult& r);
 // format's unit roundoff; roundtrip-range: where the data's magnitudes lie against the format's
 // smallest subnormal, smallest normal and largest value.
 std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r);
+
+// framework-fixes: when a framework call raises, the mean bits of agreement with the float64
+// reference of each fix's result, one bar per fix (higher is better), its dtype in the label.
+Figure framework_fixes_figure(const experiment::FrameworkRun& f);
+
+// Every figure of an experiment file's run: a matrix experiment's (or, when its framework call
+// raises, the fixes figure and each fix's error attribution as fix-N-error-attribution), an
+// MLP's, a dot/sum sweep's or a cast's.
+std::vector<Figure> experiment_figures(const experiment::ExperimentRun& run);
 
 }  // namespace pl::figure

@@ -192,6 +192,23 @@ check roundtrip-nvfp4 0 '"scaling": "nvfp4"' -- "$PL" roundtrip --dtype float4_e
 check roundtrip-file 0 '3 x 4 loaded' -- "$PL" roundtrip --dtype bfloat16 --input "$IO/f64.npy"
 check roundtrip-save 0 'roundtrip-range.svg' -- bash -c "\"$PL\" roundtrip --rows 8 --cols 32 --save \"$TMP/rt\" >/dev/null && ls \"$TMP/rt\""
 check roundtrip-bad-recipe 2 'MX blocks hold' -- "$PL" roundtrip --dtype bfloat16 --scaling mx
+check scenario-list 0 '06-float16-50-over-49 +50/49 in float16' -- "$PL" scenario list
+check scenario-list-json 0 '"checks": 7' -- "$PL" scenario list --json
+check scenario-run-number 0 'pass  65520 in float16.*' -- "$PL" scenario run 6
+check scenario-run-short-name 0 '12 of 12 checks pass' -- "$PL" scenario run which-e4m3
+check scenario-unknown 2 "no scenario 'float17' \(01-numpy" -- "$PL" scenario run float17
+check scenario-export 0 'wrote .*story.md' -- "$PL" scenario export 13 --out "$TMP/sc13"
+check scenario-export-files 0 'roundtrip-error.png' -- ls "$TMP/sc13/evidence-3"
+check scenario-export-story 0 '\| fp4 per-tensor: values flushed to zero \(of 65536\) \| >= 6e\+04 \| 6\.49' -- cat "$TMP/sc13/story.md"
+check scenario-export-rerun 0 'round trip|cast through float4_e2m1fn' -- "$PL" run "$TMP/sc13/evidence-3/setup.json" --out "$TMP/sc13-rerun"
+mkdir -p "$TMP/xdg/precision-lab/scenarios"
+cat > "$TMP/xdg/precision-lab/scenarios/99-mine.json" <<'JSON'
+{"title": "My own", "story": "A user's scenario.", "checks": [
+ {"id": "wrong", "label": "65520 in float16", "cast": {"value": "65520", "dtype": "float16"}, "expect": "65504"}]}
+JSON
+check scenario-user-folder 1 'FAIL  65520 in float16' -- env XDG_CONFIG_HOME="$TMP/xdg" "$PL" scenario run mine
+echo '{"title": "bad"' > "$TMP/xdg/precision-lab/scenarios/98-bad.json"
+check scenario-bad-file-warns 0 'warning: skipped .*98-bad.json is not valid JSON' -- env XDG_CONFIG_HOME="$TMP/xdg" "$PL" scenario list
 check devices 0 'cpu' -- "$PL" devices
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"
 echo "$passes passed, $fails failed"

@@ -1,0 +1,44 @@
+// Any experiment file (docs/experiment-json.md) run through one door: matmul and linear (with
+// their framework), mlp, dot and sum, cast. The scenarios and `run` use it so that an
+// experiment file means the same thing wherever it is read. The typed result is kept beside
+// its JSON (result.json), which is what scenario checks point into.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/experiment/dot_sweep.h"
+#include "core/experiment/framework_check.h"
+#include "core/experiment/mlp.h"
+#include "core/experiment/roundtrip.h"
+#include "core/util/expected.h"
+
+namespace pl::experiment {
+
+struct ExperimentRun {
+  std::string kind;     // the file's "experiment": "matmul", "linear", "mlp", "dot", "sum", "cast"
+  nlohmann::json setup;   // as run, re-runnable: setup.json
+  nlohmann::json result;  // result.json; a raising framework call: framework.json with its fixes
+  // Exactly one of these is set, by kind.
+  std::optional<SpecRun> matmul;
+  std::optional<MlpResult> mlp;
+  std::optional<DotSweepConfig> dot_config;
+  std::vector<DotSweepRow> dot_rows;
+  std::optional<RoundtripResult> cast;
+};
+
+// The kind a file names ("linear" when it names none, as matmul_spec_from_json reads it).
+std::string experiment_kind(const nlohmann::json& j);
+
+// Reads the file as strictly as each kind's reader does and runs it. Errors: the reader's
+// (naming the key), a file it names, "cancelled".
+Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j,
+                                            const std::function<void(double)>& progress = {},
+                                            const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace pl::experiment

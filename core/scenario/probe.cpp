@@ -1,0 +1,178 @@
+#include "core/scenario/probe.h"
+
+#include <cmath>
+#include <set>
+
+#include "core/dtype/codec.h"
+#include "core/dtype/format_lookup.h"
+#include "core/dtype/int_convert.h"
+#include "core/promote/engine.h"
+#include "core/util/number_text.h"
+
+namespace pl::scenario {
+namespace {
+
+using nlohmann::json;
+
+// The parameters of one probe, read strictly: every key must be known and a string.
+struct Params {
+  const json& j;
+  std::set<std::string> known;
+
+  Expected<bool> check_keys() const {
+    if (!j.is_object()) return Error{"must be an object"};
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
+      const bool count = it.key() == "count";
+      if (count ? !it.value().is_number_unsigned() : !it.value().is_string())
+        return Error{"'" + it.key() + "' must be a " + (it.key() == "count" ? "positive integer" : "string")};
+    }
+    return true;
+  }
+  std::string text(const char* key, std::string fallback = {}) const {
+    return j.contains(key) ? j[key].get<std::string>() : fallback;
+  }
+};
+
+Expected<DType> dtype_param(const Params& p, const char* key) {
+  if (!p.j.contains(key)) return Error{"'" + std::string(key) + "' is required"};
+  auto t = parse_dtype(p.text(key));
+  if (!t) return Error{"'" + std::string(key) + "': " + t.error()};
+  return t;
+}
+
+Expected<CastOptions> cast_options(const Params& p) {
+  CastOptions o;
+  const std::string r = p.text("rounding", "rne"), v = p.text("overflow", "default"), path = p.text("path", "direct");
+  if (!parse_rounding(r.c_str(), &o.rounding) || o.rounding == Rounding::Stochastic)
+    return Error{"'rounding': '" + r + "' is not rne, rna, rtz, up or down"};
+  if (!parse_overflow(v.c_str(), &o.overflow)) return Error{"'overflow': '" + v + "' is not default, saturate or no-saturate"};
+  if (path == "via-float32") o.path = CastPath::ViaFloat32;
+  else if (path != "direct") return Error{"'path': '" + path + "' is not direct or via-float32"};
+  return o;
+}
+
+Expected<std::string> promote_probe(const json& j) {
+  Params p{j, {"framework", "op", "a", "b", "bias", "a_kind", "b_kind", "a_value", "b_value"}};
+  if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
+  const std::string id = p.text("framework", "torch");
+  const promote::Engine* e = promote::find_engine(id);
+  if (!e) return Error{"'framework': unknown '" + id + "' (" + promote::engine_names() + ")"};
+  promote::Query q;
+  q.op = p.text("op");
+  if (std::find(e->ops.begin(), e->ops.end(), q.op) == e->ops.end())
+    return Error{"'op': " + id + " has no op '" + q.op + "'"};
+  for (const char* side : {"a", "b"}) {
+    auto t = dtype_param(p, side);
+    if (!t) return Error{t.error()};
+    if (!e->has_dtype(*t)) return Error{"'" + std::string(side) + "': " + id + " has no " + std::string(name(*t))};
+    promote::Operand& o = side[0] == 'a' ? q.a : q.b;
+    o.dtype = *t;
+    const std::string kind_key = std::string(side) + "_kind", value_key = std::string(side) + "_value";
+    if (j.contains(kind_key)) {
+      auto k = promote::parse_operand_kind(p.text(kind_key.c_str()));
+      if (!k) return Error{"'" + kind_key + "' must be tensor, zerodim or scalar"};
+      o.kind = *k;
+    }
+    o.value = p.text(value_key.c_str());
+  }
+  if (j.contains("bias")) {
+    auto t = dtype_param(p, "bias");
+    if (!t) return Error{t.error()};
+    if (std::find(e->bias_ops.begin(), e->bias_ops.end(), q.op) == e->bias_ops.end())
+      return Error{"'bias': " + id + "'s " + q.op + " takes no bias"};
+    q.bias = *t;
+  }
+  const promote::Outcome o = e->evaluate(q);
+  if (o.ok()) return std::string(name(*o.result));
+  if (!o.other_result.empty()) return o.other_result;
+  return o.error_type + ": " + o.message;
+}
+
+Expected<std::string> cast_probe(const json& j) {
+  Params p{j, {"value", "dtype", "rounding", "overflow", "path"}};
+  if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
+  auto x = parse_value_expression(p.text("value"));
+  if (!x) return Error{"'value': " + x.error()};
+  if (!j.contains("dtype")) return Error{"'dtype' is required"};
+  auto f = parse_float_format(p.text("dtype"));
+  if (!f) return Error{"'dtype': " + f.error()};
+  auto o = cast_options(p);
+  if (!o) return Error{o.error()};
+  return shortest_double(decode(f->format, encode(f->format, *x, *o).code));
+}
+
+Expected<std::string> int_cast_probe(const json& j) {
+  Params p{j, {"value", "to", "mode"}};
+  if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
+  auto to = dtype_param(p, "to");
+  if (!to) return Error{to.error()};
+  if (!is_integer(*to) && *to != DType::bool_) return Error{"'to': " + std::string(name(*to)) + " is not an integer dtype"};
+  const std::string mode = p.text("mode", "wrap");
+  if (mode != "wrap" && mode != "saturate") return Error{"'mode' must be wrap or saturate"};
+  const IntOverflow m = mode == "wrap" ? IntOverflow::Wrap : IntOverflow::Saturate;
+  const std::string v = p.text("value");
+  // An integer literal converts as an integer (200 -> int8 wraps exactly); anything else is a
+  // float value truncated toward zero, as a C cast does.
+  const bool negative = !v.empty() && v[0] == '-';
+  const std::string digits = negative ? v.substr(1) : v;
+  if (!digits.empty() && digits.size() <= 19 && digits.find_first_not_of("0123456789") == std::string::npos)
+    return int_bits_to_string(*to, int_to_int(*to, negative, std::stoull(digits), m).bits);
+  auto x = parse_value_expression(v);
+  if (!x) return Error{"'value': " + x.error()};
+  return int_bits_to_string(*to, float_to_int(*to, *x, m).bits);
+}
+
+Expected<std::string> running_sum_probe(const json& j) {
+  Params p{j, {"value", "count", "dtype", "rounding"}};
+  if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
+  auto x = parse_value_expression(p.text("value"));
+  if (!x) return Error{"'value': " + x.error()};
+  if (!j.contains("count") || j["count"].get<uint64_t>() == 0 || j["count"].get<uint64_t>() > 100'000'000)
+    return Error{"'count' must be between 1 and 100000000"};
+  auto f = parse_float_format(p.text("dtype"));
+  if (!f) return Error{"'dtype': " + f.error()};
+  auto o = cast_options(p);
+  if (!o) return Error{o.error()};
+  // s <- round(s + x), one rounding per step as an accumulator in the format does. s + x is
+  // formed in float64 first: for formats of at most 24 significand bits that rounding is
+  // innocuous (53 >= 2p + 2; Figueroa, "When is double rounding innocuous?", 1995).
+  const double term = round_to(f->format, *x, *o);
+  double s = 0;
+  for (uint64_t i = 0, n = j["count"].get<uint64_t>(); i < n; ++i) s = round_to(f->format, s + term, *o);
+  return shortest_double(s);
+}
+
+}  // namespace
+
+Expected<double> parse_value_expression(const std::string& text) {
+  for (char op : {'/', '*'}) {
+    const size_t at = text.find(op);
+    if (at == std::string::npos) continue;
+    auto a = parse_number(text.substr(0, at));
+    auto b = parse_number(text.substr(at + 1));
+    if (!a || !b) return Error{"'" + text + "' is not NUMBER" + std::string(1, op) + "NUMBER"};
+    return op == '/' ? *a / *b : *a * *b;
+  }
+  return parse_number(text);
+}
+
+bool same_answer(const std::string& a, const std::string& b) {
+  auto x = parse_number(a), y = parse_number(b);
+  if (!x || !y) return a == b;
+  if (std::isnan(*x) || std::isnan(*y)) return std::isnan(*x) && std::isnan(*y);
+  return *x == *y && std::signbit(*x) == std::signbit(*y);
+}
+
+Expected<std::string> evaluate_probe(const Check& c) {
+  switch (c.kind) {
+    case CheckKind::Promote: return promote_probe(c.params);
+    case CheckKind::Cast: return cast_probe(c.params);
+    case CheckKind::IntCast: return int_cast_probe(c.params);
+    case CheckKind::RunningSum: return running_sum_probe(c.params);
+    case CheckKind::Metric: break;
+  }
+  return Error{"a metric check has no probe: it reads an evidence run"};
+}
+
+}  // namespace pl::scenario

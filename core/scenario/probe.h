@@ -1,0 +1,27 @@
+// The answer a scenario's exact checks ask for, computed by the app's own code: a promotion
+// engine's outcome, a codec cast, an integer conversion, a running sum. Each answer is a short
+// text so that the scenario file, the reference script and the screen all spell it alike:
+// a dtype name ("float32"), "ExceptionType: message", or a number in its shortest decimal
+// spelling ("1.0205078125", "inf", "-56").
+#pragma once
+
+#include <string>
+
+#include "core/scenario/scenario.h"
+#include "core/util/expected.h"
+
+namespace pl::scenario {
+
+// The answer of a Promote, Cast, IntCast or RunningSum check. Errors: a bad parameter (an
+// unknown dtype, framework, op or key), named.
+Expected<std::string> evaluate_probe(const Check& c);
+
+// Whether two answers agree: numbers as numbers (so "65504" and "65504.0" agree; NaN agrees
+// with NaN; -0 and 0 differ), anything else as text.
+bool same_answer(const std::string& a, const std::string& b);
+
+// "50/49" or "1e-8*1024": the quotient or product of two numbers in float64 (one rounding),
+// or a plain number (parse_number's spellings).
+Expected<double> parse_value_expression(const std::string& text);
+
+}  // namespace pl::scenario

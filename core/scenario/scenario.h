@@ -1,0 +1,74 @@
+// A teaching scenario: a story in two or three sentences, the experiments that show it live
+// (evidence), and the checks -- values and bounds the app must reproduce, each backed by an
+// independent computation (tests/data/scenarios/gen_reference.py with PyTorch, NumPy and
+// ml_dtypes) or by a hand derivation written in the file. Scenarios are data:
+// assets/scenarios/*.json, and a user's own in $XDG_CONFIG_HOME/precision-lab/scenarios
+// (docs/scenarios.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/util/expected.h"
+
+namespace pl::scenario {
+
+// One experiment file (docs/experiment-json.md) that shows the story.
+struct Evidence {
+  std::string label;      // "float16 accumulation"
+  nlohmann::json setup;   // the experiment file, read by experiment::run_experiment_file
+};
+
+enum class CheckKind : uint8_t {
+  Promote,     // what a framework does with a call: "float64" or "RuntimeError: <message>"
+  Cast,        // a value rounded into a float format: the value it becomes
+  IntCast,     // a value converted into an integer dtype: the integer it becomes
+  RunningSum,  // count copies of a value summed one by one in a format: where the sum ends
+  Metric,      // a number in an evidence run's result.json, against bounds or another number
+};
+std::string_view check_kind_name(CheckKind k);  // the JSON key: "promote", "cast", ...
+
+// A number in evidence run `evidence`'s result JSON at `pointer` (RFC 6901).
+struct MetricRef {
+  size_t evidence = 0;
+  std::string pointer;
+};
+
+// What a metric must be: within [min, max], and/or above (below) factor times another metric.
+struct Bounds {
+  std::optional<double> min, max;
+  std::optional<MetricRef> above, below;
+  double factor = 1;
+};
+
+struct Check {
+  std::string id;          // unique in the scenario; the reference script's key is name/id
+  std::string label;       // what a student reads: "50/49 computed in float16"
+  CheckKind kind = CheckKind::Cast;
+  nlohmann::json params;   // the kind's object, as written
+  std::optional<std::string> expect;  // exact answer (every kind but Metric)
+  Bounds bounds;                      // Metric
+  MetricRef metric;                   // Metric
+  std::string derivation;  // the hand derivation; empty: the reference script computes it
+};
+
+struct Scenario {
+  std::string name;      // the file's stem: "float16-overflow"
+  std::string title;
+  std::string story;     // two or three sentences
+  std::string look_at;   // what to look at in the evidence
+  std::string panel;     // where the window shows it: "experiment", "promotion", "formats"
+  std::vector<Evidence> evidence;
+  std::vector<Check> checks;
+  std::string source;    // the file it was read from
+};
+
+// Every key checked (an unknown key, a bad dtype, a check without an expectation is an error
+// naming the key); evidence setups are checked when run.
+Expected<Scenario> scenario_from_json(const nlohmann::json& j, const std::string& name);
+Expected<Scenario> load_scenario(const std::string& path);
+
+}  // namespace pl::scenario

@@ -1,0 +1,173 @@
+#include <fstream>
+#include <set>
+
+#include "core/scenario/probe.h"
+#include "core/scenario/scenario.h"
+
+namespace pl::scenario {
+namespace {
+
+using nlohmann::json;
+
+std::string_view kKindKeys[] = {"promote", "cast", "int_cast", "running_sum", "metric"};
+
+Expected<MetricRef> metric_ref(const json& j, const std::string& where) {
+  if (!j.is_object()) return Error{where + ": must be {\"evidence\": N, \"pointer\": \"/...\"}"};
+  MetricRef r;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    // Signed too: JSON written by code (not parsed from text) holds 0 as a signed integer.
+    if (it.key() == "evidence" && it.value().is_number_integer() && it.value().get<int64_t>() >= 0)
+      r.evidence = it.value().get<size_t>();
+    else if (it.key() == "pointer" && it.value().is_string()) r.pointer = it.value().get<std::string>();
+    else if (it.key() == "evidence" || it.key() == "pointer")
+      return Error{where + ": '" + it.key() + "' must be " + (it.key() == "evidence" ? "an index" : "a string")};
+    else return Error{where + ": unknown key '" + it.key() + "'"};
+  }
+  if (r.pointer.empty() || r.pointer[0] != '/') return Error{where + ": 'pointer' must start with '/'"};
+  return r;
+}
+
+Expected<Bounds> bounds_from(const json& j, const std::string& where) {
+  if (!j.is_object()) return Error{where + ": a metric expects {\"min\", \"max\", \"above\", \"below\", \"factor\"}"};
+  Bounds b;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& k = it.key();
+    if (k == "min" || k == "max" || k == "factor") {
+      if (!it.value().is_number()) return Error{where + ": '" + k + "' must be a number"};
+      const double v = it.value().get<double>();
+      if (k == "min") b.min = v;
+      else if (k == "max") b.max = v;
+      else b.factor = v;
+    } else if (k == "above" || k == "below") {
+      auto r = metric_ref(it.value(), where + "." + k);
+      if (!r) return Error{r.error()};
+      (k == "above" ? b.above : b.below) = *r;
+    } else {
+      return Error{where + ": unknown key '" + k + "'"};
+    }
+  }
+  if (!b.min && !b.max && !b.above && !b.below) return Error{where + ": a metric needs min, max, above or below"};
+  return b;
+}
+
+Expected<Check> check_from(const json& j, size_t index) {
+  std::string where = "checks[" + std::to_string(index) + "]";
+  if (!j.is_object()) return Error{where + ": must be an object"};
+  Check c;
+  bool has_kind = false, has_expect = false;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& k = it.key();
+    const json& v = it.value();
+    if (k == "id" || k == "label" || k == "derivation") {
+      if (!v.is_string()) return Error{where + ": '" + k + "' must be a string"};
+      (k == "id" ? c.id : k == "label" ? c.label : c.derivation) = v.get<std::string>();
+    } else if (k == "expect") {
+      has_expect = true;
+    } else if (std::find(std::begin(kKindKeys), std::end(kKindKeys), k) != std::end(kKindKeys)) {
+      if (has_kind) return Error{where + ": more than one of promote, cast, int_cast, running_sum, metric"};
+      has_kind = true;
+      c.kind = static_cast<CheckKind>(std::find(std::begin(kKindKeys), std::end(kKindKeys), k) - std::begin(kKindKeys));
+      c.params = v;
+    } else {
+      return Error{where + ": unknown key '" + k + "'"};
+    }
+  }
+  if (c.id.empty()) return Error{where + ": 'id' is required"};
+  where = "check '" + c.id + "'";
+  if (c.label.empty()) return Error{where + ": 'label' is required"};
+  if (!has_kind) return Error{where + ": needs one of promote, cast, int_cast, running_sum, metric"};
+  if (!has_expect) return Error{where + ": 'expect' is required"};
+  const json& e = j["expect"];
+  if (c.kind == CheckKind::Metric) {
+    auto r = metric_ref(c.params, where + ".metric");
+    if (!r) return Error{r.error()};
+    c.metric = *r;
+    auto b = bounds_from(e, where + ".expect");
+    if (!b) return Error{b.error()};
+    c.bounds = *b;
+    // Bounds on a measured number are reasoned, not recorded: say how they were reached.
+    if (c.derivation.empty()) return Error{where + ": a metric's bounds need a 'derivation'"};
+    return c;
+  }
+  if (!e.is_string()) return Error{where + ": 'expect' must be a string (\"inf\", \"-56\", \"float32\", \"RuntimeError: ...\")"};
+  c.expect = e.get<std::string>();
+  // Run the probe once: a bad dtype or value in a check is found when the file is read.
+  auto observed = evaluate_probe(c);
+  if (!observed) return Error{where + ": " + observed.error()};
+  return c;
+}
+
+}  // namespace
+
+std::string_view check_kind_name(CheckKind k) { return kKindKeys[static_cast<int>(k)]; }
+
+Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
+  if (!j.is_object()) return Error{"a scenario must be a JSON object"};
+  Scenario s;
+  s.name = name;
+  s.panel = "experiment";
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& k = it.key();
+    const json& v = it.value();
+    if (k == "name" || k == "title" || k == "story" || k == "look_at" || k == "panel") {
+      if (!v.is_string()) return Error{"'" + k + "' must be a string"};
+      std::string text = v.get<std::string>();
+      if (k == "name" && text != name) return Error{"'name' is '" + text + "' but the file is " + name + ".json"};
+      if (k == "title") s.title = text;
+      if (k == "story") s.story = text;
+      if (k == "look_at") s.look_at = text;
+      if (k == "panel") s.panel = text;
+    } else if (k == "evidence") {
+      if (!v.is_array()) return Error{"'evidence' must be an array"};
+      for (size_t i = 0; i < v.size(); ++i) {
+        const json& e = v[i];
+        if (!e.is_object() || !e.contains("label") || !e["label"].is_string() || !e.contains("setup") ||
+            !e["setup"].is_object() || e.size() != 2)
+          return Error{"evidence[" + std::to_string(i) + "]: must be {\"label\": ..., \"setup\": {experiment file}}"};
+        s.evidence.push_back({e["label"].get<std::string>(), e["setup"]});
+      }
+    } else if (k == "checks") {
+      if (!v.is_array()) return Error{"'checks' must be an array"};
+    } else {
+      return Error{"unknown key '" + k + "'"};
+    }
+  }
+  // After the loop: checks refer to evidence, and JSON objects have no key order to rely on.
+  const json no_checks = json::array();
+  const json& checks = j.contains("checks") ? j["checks"] : no_checks;
+  std::set<std::string> ids;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    auto c = check_from(checks[i], i);
+    if (!c) return Error{c.error()};
+    if (!ids.insert(c->id).second) return Error{"check id '" + c->id + "' appears twice"};
+    if (c->kind == CheckKind::Metric)
+      for (const MetricRef* r : {&c->metric, c->bounds.above ? &*c->bounds.above : nullptr,
+                                 c->bounds.below ? &*c->bounds.below : nullptr})
+        if (r && r->evidence >= s.evidence.size())
+          return Error{"check '" + c->id + "': evidence " + std::to_string(r->evidence) +
+                       " does not exist (there are " + std::to_string(s.evidence.size()) + ")"};
+    s.checks.push_back(std::move(*c));
+  }
+  if (s.title.empty()) return Error{"'title' is required"};
+  if (s.story.empty()) return Error{"'story' is required"};
+  if (s.checks.empty()) return Error{"a scenario needs at least one check"};
+  static const std::set<std::string> panels{"experiment", "promotion", "formats", "throughput"};
+  if (!panels.count(s.panel)) return Error{"'panel' must be experiment, promotion, formats or throughput"};
+  return s;
+}
+
+Expected<Scenario> load_scenario(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error{"cannot open " + path};
+  json j = json::parse(in, nullptr, false);
+  if (j.is_discarded()) return Error{path + " is not valid JSON"};
+  std::string stem = path.substr(path.find_last_of('/') + 1);
+  if (stem.size() > 5 && stem.substr(stem.size() - 5) == ".json") stem.resize(stem.size() - 5);
+  auto s = scenario_from_json(j, stem);
+  if (!s) return Error{path + ": " + s.error()};
+  Scenario out = std::move(s).value();
+  out.source = path;
+  return out;
+}
+
+}  // namespace pl::scenario

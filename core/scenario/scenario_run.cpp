@@ -1,0 +1,153 @@
+#include "core/scenario/scenario_run.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "core/scenario/probe.h"
+#include "core/util/number_text.h"
+
+namespace pl::scenario {
+namespace {
+
+using nlohmann::json;
+
+std::string number_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", x);
+  return buf;
+}
+
+// The number at ref's pointer in its evidence's result.json.
+Expected<double> read_metric(const std::vector<EvidenceRun>& evidence, const MetricRef& ref) {
+  const EvidenceRun& e = evidence[ref.evidence];
+  if (!e.run) return Error{"evidence " + std::to_string(ref.evidence) + " did not run: " + e.error};
+  const json::json_pointer p(ref.pointer);
+  if (!e.run->result.contains(p)) return Error{"evidence " + std::to_string(ref.evidence) + " has no " + ref.pointer};
+  const json& v = e.run->result[p];
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {  // inf and nan are written as strings
+    if (auto x = parse_number(v.get<std::string>())) return *x;
+  }
+  return Error{ref.pointer + " is not a number"};
+}
+
+std::string ref_text(const MetricRef& r) { return "evidence " + std::to_string(r.evidence) + " " + r.pointer; }
+
+CheckResult base_result(const Check& c) {
+  CheckResult r;
+  r.id = c.id;
+  r.label = c.label;
+  r.kind = c.kind;
+  r.backing = c.derivation.empty() ? "reference script (tests/data/scenarios/gen_reference.py)" : c.derivation;
+  return r;
+}
+
+CheckResult exact_check(const Check& c) {
+  CheckResult r = base_result(c);
+  r.expected = *c.expect;
+  auto observed = evaluate_probe(c);
+  if (!observed) {
+    r.note = observed.error();
+    return r;
+  }
+  r.observed = *observed;
+  r.passed = same_answer(r.expected, r.observed);
+  return r;
+}
+
+CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidence) {
+  CheckResult r = base_result(c);
+  const Bounds& b = c.bounds;
+  std::vector<std::string> parts;
+  if (b.min && b.max) parts.push_back("in [" + number_text(*b.min) + ", " + number_text(*b.max) + "]");
+  else if (b.min) parts.push_back(">= " + number_text(*b.min));
+  else if (b.max) parts.push_back("<= " + number_text(*b.max));
+  auto x = read_metric(evidence, c.metric);
+  if (!x) {
+    r.note = x.error();
+    r.expected = parts.empty() ? "" : parts.front();
+    return r;
+  }
+  r.observed = number_text(*x);
+  bool ok = std::isfinite(*x) || (b.min && std::isinf(*x) && *x > 0 && !b.max);
+  if (b.min && !(*x >= *b.min)) ok = false;
+  if (b.max && !(*x <= *b.max)) ok = false;
+  for (const auto& [other, above] : {std::pair{b.above, true}, std::pair{b.below, false}}) {
+    if (!other) continue;
+    auto y = read_metric(evidence, *other);
+    if (!y) {
+      r.note = y.error();
+      ok = false;
+      continue;
+    }
+    const double limit = b.factor * *y;
+    parts.push_back(std::string(above ? "> " : "< ") + (b.factor != 1 ? number_text(b.factor) + " x " : "") +
+                    number_text(*y) + " (" + ref_text(*other) + ")");
+    if (above ? !(*x > limit) : !(*x < limit)) ok = false;
+  }
+  for (size_t i = 0; i < parts.size(); ++i) r.expected += (i ? " and " : "") + parts[i];
+  r.passed = ok && r.note.empty();
+  return r;
+}
+
+}  // namespace
+
+size_t ScenarioRun::passed_count() const {
+  size_t n = 0;
+  for (const auto& c : checks) n += c.passed;
+  return n;
+}
+
+std::vector<CheckResult> evaluate_exact_checks(const Scenario& s) {
+  std::vector<CheckResult> out;
+  for (const Check& c : s.checks)
+    if (c.kind != CheckKind::Metric) out.push_back(exact_check(c));
+  return out;
+}
+
+Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(double)>& progress,
+                                   const std::atomic<bool>* cancel) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  ScenarioRun run;
+  run.scenario = s;
+  const double share = s.evidence.empty() ? 1.0 : 1.0 / double(s.evidence.size());
+  for (size_t i = 0; i < s.evidence.size(); ++i) {
+    if (cancel && cancel->load()) return Error{"cancelled"};
+    EvidenceRun e;
+    e.label = s.evidence[i].label;
+    const auto t0 = clock::now();
+    auto part = [&](double f) {
+      if (progress) progress((double(i) + f) * share);
+    };
+    auto r = experiment::run_experiment_file(s.evidence[i].setup, part, cancel);
+    e.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    if (r) e.run = std::move(r).value();
+    else if (r.error() == "cancelled") return Error{"cancelled"};
+    else e.error = "evidence '" + e.label + "': " + r.error();
+    run.evidence.push_back(std::move(e));
+  }
+  for (const Check& c : s.checks)
+    run.checks.push_back(c.kind == CheckKind::Metric ? metric_check(c, run.evidence) : exact_check(c));
+  if (progress) progress(1.0);
+  run.seconds = std::chrono::duration<double>(clock::now() - start).count();
+  return run;
+}
+
+json to_json(const ScenarioRun& r) {
+  json j = {{"name", r.scenario.name},       {"title", r.scenario.title},
+            {"story", r.scenario.story},     {"look_at", r.scenario.look_at},
+            {"passed", r.passed()},          {"seconds", r.seconds},
+            {"checks", json::array()},       {"evidence", json::array()}};
+  for (const auto& c : r.checks)
+    j["checks"].push_back({{"id", c.id}, {"label", c.label}, {"kind", check_kind_name(c.kind)},
+                           {"expected", c.expected}, {"observed", c.observed}, {"passed", c.passed},
+                           {"note", c.note}, {"backing", c.backing}});
+  for (const auto& e : r.evidence)
+    j["evidence"].push_back({{"label", e.label}, {"kind", e.run ? e.run->kind : ""}, {"error", e.error},
+                             {"seconds", e.seconds}});
+  return j;
+}
+
+}  // namespace pl::scenario

@@ -1,0 +1,56 @@
+// Running a scenario headless: each evidence experiment, then each check against what the app
+// computes -- the same run the window shows, the CLI prints and the tests assert.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/experiment/experiment_file.h"
+#include "core/scenario/scenario.h"
+
+namespace pl::scenario {
+
+struct EvidenceRun {
+  std::string label;
+  std::optional<experiment::ExperimentRun> run;  // unset when it failed
+  std::string error;
+  double seconds = 0;
+};
+
+struct CheckResult {
+  std::string id, label;
+  CheckKind kind = CheckKind::Cast;
+  std::string expected;  // "1.0205078125", "in [1e-08, 1e-06]", "> 10 x 3.1e-07 (evidence 0 ...)"
+  std::string observed;  // the app's answer, or the metric's value
+  bool passed = false;
+  std::string note;      // why it could not be evaluated
+  std::string backing;   // "reference script" or the derivation
+};
+
+struct ScenarioRun {
+  Scenario scenario;
+  std::vector<EvidenceRun> evidence;
+  std::vector<CheckResult> checks;
+  double seconds = 0;
+  size_t passed_count() const;
+  bool passed() const { return passed_count() == checks.size(); }
+};
+
+// Runs every evidence experiment (progress shared out evenly), then every check. A cancelled
+// run is an error ("cancelled"); a failing experiment is not: its metric checks fail with the
+// reason.
+Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(double)>& progress = {},
+                                   const std::atomic<bool>* cancel = nullptr);
+
+// Only the exact checks (no evidence is run): instant, for the tour's first frame.
+std::vector<CheckResult> evaluate_exact_checks(const Scenario& s);
+
+// checks.json: the scenario's story and each check with expected, observed and verdict.
+nlohmann::json to_json(const ScenarioRun& r);
+
+}  // namespace pl::scenario

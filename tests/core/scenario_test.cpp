@@ -1,0 +1,208 @@
+// The scenario library: every shipped scenario reads, every expected value is backed by the
+// reference script's answer or a derivation, the exact checks pass; the reader rejects bad files
+// by naming the key; metric checks can fail.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/scenario/library.h"
+#include "core/scenario/probe.h"
+#include "core/scenario/scenario_run.h"
+
+namespace pl::scenario {
+namespace {
+
+using nlohmann::json;
+
+Library shipped() { return load_library({PL_SCENARIO_DIR}); }
+
+TEST(ScenarioLibrary, EveryShippedScenarioReads) {
+  const Library lib = shipped();
+  for (const auto& e : lib.errors) ADD_FAILURE() << e;
+  EXPECT_GE(lib.scenarios.size(), 18u);
+  for (const auto& s : lib.scenarios) {
+    EXPECT_FALSE(s.story.empty()) << s.name;
+    EXPECT_FALSE(s.checks.empty()) << s.name;
+  }
+}
+
+// The scenario files' answers are not the app's output copied back: each exact check agrees
+// with tests/data/scenarios/gen_reference.py (PyTorch, NumPy, an exact rational rounder) or
+// carries a hand derivation; metric bounds always carry one (the reader demands it).
+TEST(ScenarioLibrary, EveryExpectedValueIsBacked) {
+  std::ifstream in(std::string(PL_SCENARIO_REFERENCE));
+  ASSERT_TRUE(in) << PL_SCENARIO_REFERENCE;
+  const json ref = json::parse(in);
+  size_t backed_by_script = 0;
+  for (const auto& s : shipped().scenarios)
+    for (const auto& c : s.checks) {
+      if (!c.derivation.empty()) continue;
+      ASSERT_NE(c.kind, CheckKind::Metric);
+      ASSERT_TRUE(ref.contains(s.name) && ref[s.name].contains(c.id))
+          << s.name << "/" << c.id << " has no derivation and no answer in reference.json (run gen_reference.py)";
+      EXPECT_TRUE(same_answer(*c.expect, ref[s.name][c.id].get<std::string>()))
+          << s.name << "/" << c.id << ": expects " << *c.expect << ", the reference gives " << ref[s.name][c.id];
+      ++backed_by_script;
+    }
+  EXPECT_GE(backed_by_script, 60u);
+}
+
+TEST(ScenarioLibrary, EveryExactCheckPasses) {
+  for (const auto& s : shipped().scenarios)
+    for (const auto& r : evaluate_exact_checks(s))
+      EXPECT_TRUE(r.passed) << s.name << "/" << r.id << ": expected " << r.expected << ", observed " << r.observed
+                            << " " << r.note;
+}
+
+TEST(ScenarioLibrary, FindsByNameNumberOrShortName) {
+  const Library lib = shipped();
+  const Scenario* a = find_scenario(lib, "06-float16-50-over-49");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(find_scenario(lib, "6"), a);
+  EXPECT_EQ(find_scenario(lib, "06"), a);
+  EXPECT_EQ(find_scenario(lib, "float16-50-over-49"), a);
+  EXPECT_EQ(find_scenario(lib, "60"), nullptr);
+  EXPECT_EQ(find_scenario(lib, "float16"), nullptr);
+}
+
+json minimal() {
+  return json::parse(R"({"title": "t", "story": "s", "checks": [
+      {"id": "c", "label": "l", "cast": {"value": "65520", "dtype": "float16"}, "expect": "inf"}]})");
+}
+
+TEST(ScenarioReader, ReadsAMinimalScenario) {
+  auto s = scenario_from_json(minimal(), "x");
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->checks.size(), 1u);
+  EXPECT_EQ(s->panel, "experiment");
+}
+
+TEST(ScenarioReader, RejectsBadFilesNamingTheKey) {
+  auto expect_error = [](json j, const std::string& name, const std::string& fragment) {
+    auto s = scenario_from_json(j, name);
+    ASSERT_FALSE(s) << j.dump();
+    EXPECT_NE(s.error().find(fragment), std::string::npos) << s.error();
+  };
+  json j = minimal();
+  j["colour"] = "red";
+  expect_error(j, "x", "unknown key 'colour'");
+  j = minimal();
+  j["checks"][0]["cast"]["dtype"] = "float17";
+  expect_error(j, "x", "'dtype'");
+  j = minimal();
+  j["checks"][0].erase("expect");
+  expect_error(j, "x", "'expect' is required");
+  j = minimal();
+  j["name"] = "other";
+  expect_error(j, "x", "the file is x.json");
+  j = minimal();
+  j["checks"].push_back(j["checks"][0]);
+  expect_error(j, "x", "appears twice");
+  j = minimal();
+  j["checks"][0] = json::parse(R"({"id": "m", "label": "l", "metric": {"evidence": 0, "pointer": "/flushed"}, "expect": {"max": 1}})");
+  expect_error(j, "x", "need a 'derivation'");
+  j["checks"][0]["derivation"] = "d";
+  expect_error(j, "x", "evidence 0 does not exist");
+  j = minimal();
+  j["checks"][0]["promote"] = {{"op", "linear"}, {"a", "float32"}, {"b", "float64"}};
+  expect_error(j, "x", "more than one of");
+  j = minimal();
+  j["checks"][0] = json::parse(R"({"id": "s", "label": "l", "running_sum": {"value": "1", "count": "10", "dtype": "bfloat16"}, "expect": "10"})");
+  expect_error(j, "x", "'count' must be a positive integer");
+}
+
+TEST(ScenarioProbe, AnswersInTheirShortestSpelling) {
+  auto probe = [](CheckKind kind, const char* params) {
+    Check c;
+    c.kind = kind;
+    c.params = json::parse(params);
+    auto r = evaluate_probe(c);
+    return r ? *r : "error: " + r.error();
+  };
+  EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "50/49", "dtype": "float16"})"), "1.0205078125");
+  EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "65520", "dtype": "float16", "overflow": "saturate"})"), "65504");
+  EXPECT_EQ(probe(CheckKind::IntCast, R"({"value": "200", "to": "int8"})"), "-56");
+  EXPECT_EQ(probe(CheckKind::IntCast, R"({"value": "-2.7", "to": "int32"})"), "-2");
+  EXPECT_EQ(probe(CheckKind::RunningSum, R"({"value": "1", "count": 1000, "dtype": "bfloat16"})"), "256");
+  EXPECT_EQ(probe(CheckKind::Promote, R"({"framework": "numpy", "op": "matmul", "a": "float32", "b": "float64"})"), "float64");
+  EXPECT_NE(probe(CheckKind::Promote, R"({"framework": "torch", "op": "frobnicate", "a": "float32", "b": "float64"})").find("has no op"),
+            std::string::npos);
+  EXPECT_NE(probe(CheckKind::Cast, R"({"value": "1/", "dtype": "float16"})").find("error"), std::string::npos);
+}
+
+TEST(ScenarioProbe, SameAnswerComparesNumbersAsNumbers) {
+  EXPECT_TRUE(same_answer("65504", "65504.0"));
+  EXPECT_TRUE(same_answer("nan", "-nan"));
+  EXPECT_FALSE(same_answer("0", "-0"));
+  EXPECT_FALSE(same_answer("1", "1.0000001"));
+  EXPECT_TRUE(same_answer("float32", "float32"));
+  EXPECT_FALSE(same_answer("float32", "float64"));
+}
+
+json with_evidence(const char* expect) {
+  json j = minimal();
+  j["evidence"] = json::parse(R"([{"label": "f16", "setup": {"experiment": "cast", "rows": 8, "cols": 64,
+      "dtype": "float16", "data": {"distribution": "normal", "scale": 1e-7}, "seed": 1}}])");
+  j["checks"].push_back({{"id", "m"}, {"label", "flushed"}, {"metric", {{"evidence", 0}, {"pointer", "/flushed"}}},
+                         {"expect", json::parse(expect)}, {"derivation", "d"}});
+  return j;
+}
+
+TEST(ScenarioRun, MetricChecksPassAndFail) {
+  auto s = scenario_from_json(with_evidence(R"({"min": 1})"), "x");
+  ASSERT_TRUE(s) << s.error();
+  auto r = run_scenario(*s);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_EQ(r->checks.size(), 2u);
+  EXPECT_TRUE(r->passed()) << r->checks[1].observed;
+  // The same measurement against an impossible bound fails: the check can fail.
+  s = scenario_from_json(with_evidence(R"({"max": 0})"), "x");
+  ASSERT_TRUE(s);
+  r = run_scenario(*s);
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->checks[1].passed);
+  EXPECT_FALSE(r->passed());
+  EXPECT_EQ(r->passed_count(), 1u);
+}
+
+TEST(ScenarioRun, AMissingPointerFailsWithTheReason) {
+  json j = with_evidence(R"({"min": 1})");
+  j["checks"][1]["metric"]["pointer"] = "/no/such/number";
+  auto s = scenario_from_json(j, "x");
+  ASSERT_TRUE(s);
+  auto r = run_scenario(*s);
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->checks[1].passed);
+  EXPECT_NE(r->checks[1].note.find("/no/such/number"), std::string::npos);
+}
+
+TEST(ScenarioRun, Cancels) {
+  auto s = scenario_from_json(with_evidence(R"({"min": 1})"), "x");
+  ASSERT_TRUE(s);
+  std::atomic<bool> cancel{true};
+  auto r = run_scenario(*s, {}, &cancel);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "cancelled");
+}
+
+TEST(ScenarioLibraryLoad, ALaterFolderReplacesAScenarioOfTheSameName) {
+  const auto dir = std::filesystem::temp_directory_path() / ("pl-scenarios-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "a");
+  std::filesystem::create_directories(dir / "b");
+  json one = minimal(), two = minimal();
+  two["title"] = "mine";
+  std::ofstream(dir / "a" / "01-x.json") << one.dump();
+  std::ofstream(dir / "b" / "01-x.json") << two.dump();
+  std::ofstream(dir / "b" / "02-broken.json") << "{not json";
+  const Library lib = load_library({(dir / "a").string(), (dir / "b").string(), (dir / "missing").string()});
+  ASSERT_EQ(lib.scenarios.size(), 1u);
+  EXPECT_EQ(lib.scenarios[0].title, "mine");
+  ASSERT_EQ(lib.errors.size(), 1u);
+  EXPECT_NE(lib.errors[0].find("02-broken.json is not valid JSON"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace pl::scenario

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Independent answers for the scenario library's exact checks.
+
+Reads every assets/scenarios/*.json and computes, for each check that carries no hand
+derivation, the answer with the real frameworks -- PyTorch (CPU), NumPy 2 -- and, for casts, an
+exact rational rounder over ml_dtypes' format limits (no code shared with the app). Writes
+reference.json beside this script: {"scenario-name": {"check-id": "answer"}}; the C++ test
+ScenarioLibrary.EveryExpectedValueIsBacked requires each check's "expect" to agree with it.
+
+Recorded with: torch 2.15.0, numpy 2.4.6, ml_dtypes 0.6.0 (pyenv python 3.11).
+Run: python3 tests/data/scenarios/gen_reference.py   (prints any scenario that disagrees)
+"""
+import json
+import math
+import pathlib
+import sys
+from fractions import Fraction
+
+import ml_dtypes
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+SCENARIOS = ROOT / "assets" / "scenarios"
+OUT = pathlib.Path(__file__).resolve().parent / "reference.json"
+
+
+# ---- casts: one correct rounding of the exact value (round to nearest, ties to even) --------
+def float_format(name):
+    """(significand bits after the point, smallest normal exponent, largest finite, what overflow gives)"""
+    if name == "tf32":  # NVIDIA TF32: float32's exponent, 10 fraction bits
+        return 10, -126, Fraction(2 - 2 ** -10) * 2 ** 127, "inf"
+    t = {"float16": np.float16, "float32": np.float32, "float64": np.float64}.get(name) or getattr(ml_dtypes, name)
+    fi = ml_dtypes.finfo(t)
+    overflow = "inf" if name in ("float16", "float32", "float64", "bfloat16", "float8_e5m2", "float8_e4m3", "float8_e3m4") else (
+        "saturate" if name.startswith(("float4", "float6")) else "nan")
+    return int(fi.nmant), int(fi.minexp), Fraction(float(fi.max)), overflow
+
+
+def exact_value(text):
+    for op in "/*":
+        if op in text:
+            a, b = (exact_value(p) for p in text.split(op, 1))
+            return a / b if op == "/" else a * b
+    return Fraction(float.fromhex(text) if text.lower().startswith(("0x", "-0x")) else float(text))
+
+
+def round_once(x, name, overflow_policy):
+    nmant, minexp, fmax, overflow = float_format(name)
+    if overflow_policy == "saturate":
+        overflow = "saturate"
+    if x == 0:
+        return 0.0
+    sign, ax = (-1 if x < 0 else 1), abs(x)
+    e = ax.numerator.bit_length() - ax.denominator.bit_length()
+    if Fraction(2) ** e > ax:
+        e -= 1
+    e = max(e, minexp)
+    quantum = Fraction(2) ** (e - nmant)
+    q = ax / quantum
+    n = math.floor(q)
+    rest = q - n
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and n % 2 == 1):
+        n += 1
+    r = n * quantum
+    if r > fmax:
+        return sign * float(fmax) if overflow == "saturate" else (sign * math.inf if overflow == "inf" else math.nan)
+    return sign * float(r)
+
+
+def cast(p):
+    x = exact_value(p["value"])
+    if p.get("path") == "via-float32":  # what PyTorch's .to() does from float64
+        t = torch.tensor(float(x), dtype=torch.float64).to(getattr(torch, p["dtype"]))
+        return repr(t.to(torch.float64).item())
+    return repr(round_once(x, p["dtype"], p.get("overflow", "default")))
+
+
+# ---- integer conversions: NumPy's astype (a C cast on x86-64), or a clamp ---------------------
+def int_cast(p):
+    to, v = np.dtype(p["to"]), p["value"]
+    is_int = v.lstrip("-").isdigit()
+    if p.get("mode") == "saturate":
+        info = np.iinfo(to)
+        x = int(v) if is_int else math.trunc(float(v))
+        return str(min(max(x, info.min), info.max))
+    src = np.array([int(v)], dtype=np.int64) if is_int else np.array([float(v)], dtype=np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return str(src.astype(to)[0])
+
+
+# ---- running sums: PyTorch scalar arithmetic in the format ------------------------------------
+def running_sum(p):
+    t = getattr(torch, p["dtype"])
+    x = torch.tensor(float(exact_value(p["value"])), dtype=torch.float64).to(t)
+    s = torch.zeros((), dtype=t)
+    for _ in range(p["count"]):
+        s = s + x
+    return repr(s.to(torch.float64).item())
+
+
+# ---- promotion: call the framework and report the dtype or the exception ----------------------
+DEFAULT_SCALAR = {"bool": True, "int": 2, "float": 2.5, "complex": 2.5 + 1j}
+
+
+def category(dtype_name):
+    if dtype_name == "bool":
+        return "bool"
+    if dtype_name.startswith(("int", "uint")):
+        return "int"
+    if dtype_name.startswith("complex"):
+        return "complex"
+    return "float"
+
+
+def torch_operand(p, side, shape):
+    name, kind = p[side], p.get(side + "_kind", "tensor")
+    value = p.get(side + "_value")
+    if kind == "scalar":
+        cat = category(name)
+        return {"bool": bool, "int": int, "float": float, "complex": complex}[cat](eval(value)) if value else DEFAULT_SCALAR[cat]
+    dt = getattr(torch, name)
+    return torch.ones((), dtype=dt) if kind == "zerodim" else torch.ones(shape, dtype=dt)
+
+
+def torch_call(p):
+    op = p["op"]
+    shapes = {"matmul": ((2, 3), (3, 4)), "linear": ((2, 3), (4, 3)), "conv2d": ((1, 1, 3, 3), (1, 1, 2, 2))}
+    sa, sb = shapes.get(op, ((2, 2), (2, 2)))
+    a, b = torch_operand(p, "a", sa), torch_operand(p, "b", sb)
+    bias = torch.ones(4 if op == "linear" else 1, dtype=getattr(torch, p["bias"])) if "bias" in p else None
+    fn = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "matmul": torch.matmul,
+          "linear": lambda x, w: F.linear(x, w, bias), "conv2d": lambda x, w: F.conv2d(x, w, bias)}[op]
+    return fn(a, b)
+
+
+def torch_promote(p):
+    fw = p.get("framework", "torch")
+    try:
+        if fw == "torch":
+            out = torch_call(p)
+        elif fw == "torch-autocast-cpu":
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                out = torch_call(p)
+        else:
+            return None  # no such device here: the scenario must carry a derivation
+        return str(out.dtype).removeprefix("torch.")
+    except Exception as e:  # noqa: BLE001 -- the exception is the answer
+        return f"{type(e).__name__}: {e}"
+
+
+def numpy_promote(p):
+    def operand(side):
+        name, kind, value = p[side], p.get(side + "_kind", "tensor"), p.get(side + "_value")
+        if kind == "scalar":
+            cat = category(name)
+            return {"bool": bool, "int": int, "float": float, "complex": complex}[cat](eval(value)) if value else DEFAULT_SCALAR[cat]
+        dt = np.dtype(name)
+        return np.ones((), dtype=dt) if kind == "zerodim" else np.ones((2, 2), dtype=dt)
+    try:
+        out = getattr(np, p["op"])(operand("a"), operand("b"))
+        return str(np.asarray(out).dtype)
+    except Exception as e:  # noqa: BLE001
+        return f"{type(e).__name__}: {e}"
+
+
+def promote(p):
+    return numpy_promote(p) if p.get("framework") == "numpy" else torch_promote(p)
+
+
+PROBES = {"promote": promote, "cast": cast, "int_cast": int_cast, "running_sum": running_sum}
+
+
+def main():
+    reference, disagreements = {}, 0
+    for path in sorted(SCENARIOS.glob("*.json")):
+        s = json.loads(path.read_text())
+        answers = {}
+        for c in s["checks"]:
+            if "derivation" in c:
+                continue
+            kind = next(k for k in PROBES if k in c)
+            got = PROBES[kind](c[kind])
+            if got is None:
+                print(f"{path.stem}/{c['id']}: cannot be computed here; give it a derivation", file=sys.stderr)
+                disagreements += 1
+                continue
+            answers[c["id"]] = got
+            same = got == c["expect"]
+            try:
+                a, b = float(got), float(c["expect"])
+                same = same or a == b or (math.isnan(a) and math.isnan(b))
+            except ValueError:
+                pass
+            if not same:
+                print(f"{path.stem}/{c['id']}: scenario expects {c['expect']!r}, reference gives {got!r}", file=sys.stderr)
+                disagreements += 1
+        reference[path.stem] = answers
+    OUT.write_text(json.dumps(reference, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {OUT} ({sum(len(v) for v in reference.values())} answers, {disagreements} disagreements)")
+    return 1 if disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
