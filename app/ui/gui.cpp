@@ -28,6 +28,7 @@
 #include "app/ui/theme.h"
 #include "app/ui/throughput_panel.h"
 #include "app/ui/promotion_panel.h"
+#include "app/ui/scenario_panel.h"
 #include "core/backend/backend.h"
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
@@ -179,13 +180,16 @@ int run_gui(const GuiOptions& o) {
   app.panels.push_back(std::move(experiment));
   app.panels.push_back(std::make_unique<ThroughputPanel>(app.log));
   app.panels.push_back(std::make_unique<LogPanel>(app.log));
+  auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
+  if (!scenarios->start_error().empty()) return fail(scenarios->start_error() + " (precision-lab scenario list)");
+  app.panels.push_back(std::move(scenarios));
   app.status = backend_status() + "   font: " + font;
   app.select_panel = lower(o.panel_given || screenshot ? o.panel : settings.panel);
   if (!settings_problem.empty()) app.log.add("window", settings_problem);
   bool known = std::any_of(app.panels.begin(), app.panels.end(),
                            [&](auto& p) { return lower(p->name()) == app.select_panel; });
   if (!known && (o.panel_given || screenshot))
-    return fail("unknown panel '" + o.panel + "' (panels: formats, promotion, experiment, throughput, log)");
+    return fail("unknown panel '" + o.panel + "' (panels: formats, promotion, experiment, throughput, log, scenarios)");
   if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
   app.log.add("window", "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status);
 

@@ -20,6 +20,7 @@ struct GuiOptions {
   std::string b_kind = "tensor";  // b operand kind: tensor | zerodim | scalar
   std::string b_value;            // b's value when it is a zero-dim array or scalar
   std::string setup;              // an experiment file (JSON) the Experiment panel starts from
+  std::string scenario;           // the scenario the Scenarios panel opens (name or number)
   bool verbose = false;           // print the run log to stdout as it grows
   bool panel_given = false;       // --panel was on the command line (else the remembered one)
   bool size_given = false;        // --size was on the command line (else the remembered one)

@@ -2,6 +2,7 @@
 # Drives the real window under Xvfb with synthesised X input (xdotool, through XTEST) and
 # checks what the window did -- from its run log (--verbose) and the files it writes:
 #   arrow key in the Promotion grid -> the selected pair and PyTorch's message change;
+#   the Scenarios tour steps with Right / PageDown and exports a story's slide set;
 #   F12 -> the whole window saved as a PNG of the window's size;
 #   Ctrl+3 -> the Experiment panel runs its setup: float16 input, float32 weights under torch
 #            raises "expected m1 and m2 to have the same dtype" and the fixes run;
@@ -107,6 +108,24 @@ for f in throughput-over-time.png throughput-over-time.svg throughput-by-dtype.p
   [[ -s $tdir/$f ]] || fail "throughput export lacks $f"
 done
 grep -q 'float32.*,bar,' "$tdir/throughput-by-dtype.csv" || fail "no float32 bar in the CSV"
+
+# 5b. The guided tour: Ctrl+6 opens the Scenarios panel, Right and PageDown step forward, the
+# third story exports its slide set; then back to Throughput (which the later checks expect).
+press ctrl+6
+wait_for 'scenario: 01-numpy-float64-into-float32-model: 7 of 7 checks pass'
+press Right 0.3
+wait_for 'scenario: 02-float32-times-float64: 6 of 6 checks pass'
+press Next 0.3
+wait_for 'scenario: 03-model-double-data-float32: 3 of 3 checks pass'
+press ctrl+e
+wait_for 'scenario: exported to '
+sdir=$(grep -oE 'scenario: exported to [^ ]+' "$log" | tail -1 | sed 's/scenario: exported to //')
+for f in story.md checks.csv checks.json evidence-0/framework-fixes.png evidence-0/setup.json; do
+  [[ -s $sdir/$f ]] || fail "scenario export lacks $f"
+done
+grep -q 'expected scalar type Float but found Double' "$sdir/story.md" || fail "story.md lacks the conv2d error"
+echo "ok   tour stepped 1 -> 2 -> 3 and exported $sdir"
+press ctrl+4
 
 # 6. F11 twice: presentation mode on, then off.
 press F11

@@ -1,0 +1,66 @@
+// The Scenarios panel and its guided tour: the scenario library in order, the chosen story in
+// large type beside its live evidence -- every check with its expected and observed answer and
+// the figures of the experiments behind them -- run on a worker (progress, cancel). Left/Right
+// or PageUp/PageDown (a presenter's clicker) step through the tour; Ctrl+E exports the
+// slide-ready set; Ctrl+R re-runs; Esc cancels.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/ui/background_task.h"
+#include "app/ui/figure_view.h"
+#include "app/ui/panel.h"
+#include "app/ui/run_log.h"
+#include "core/scenario/library.h"
+#include "core/scenario/scenario_run.h"
+
+namespace pl::ui {
+
+class ScenarioPanel final : public Panel {
+ public:
+  // `start`: a scenario to open first (name, short name or number); "" for the first.
+  ScenarioPanel(RunLog& log, const std::string& start);
+  ~ScenarioPanel() override;
+  const char* name() const override { return "Scenarios"; }
+  void draw_content() override;
+  bool busy() const override { return running_; }
+  // Why `start` did not open ("" when it did), for --scenario's error.
+  const std::string& start_error() const { return start_error_; }
+
+ private:
+  void select(size_t index);  // shows its exact checks at once, then runs the evidence
+  void start_run();
+  void cancel_run();
+  void collect();
+  void draw_list();
+  void draw_story();
+  void draw_checks();
+  std::string export_set();
+
+  RunLog& log_;
+  scenario::Library library_;
+  size_t current_ = 0;
+  std::string start_error_;
+  std::vector<scenario::CheckResult> exact_;  // instant answers while the evidence runs
+
+  std::thread worker_;
+  std::atomic<bool> cancel_{false}, running_{false};
+  std::atomic<double> progress_{0};
+  std::mutex mutex_;                                   // guards done_, done_error_
+  std::shared_ptr<const scenario::ScenarioRun> done_;  // written by the worker
+  std::string done_error_;
+
+  std::shared_ptr<const scenario::ScenarioRun> shown_;
+  std::vector<figure::Figure> figures_;
+  int version_ = 0;
+  FigureView figure_view_;
+  std::string status_;
+  BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
+};
+
+}  // namespace pl::ui
