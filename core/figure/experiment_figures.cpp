@@ -277,8 +277,9 @@ namespace pl::figure {
 Figure framework_fixes_figure(const experiment::FrameworkRun& f) {
   Figure fig;
   fig.name = "framework-fixes";
-  fig.title = "The fixes for " + f.call + ", each against the float64 reference";
-  fig.subtitle = f.engine + " raises " + f.as_written.error_type + "; higher bars agree with more bits";
+  fig.title = "The fixes for " + f.call;
+  fig.subtitle = f.engine + " raises " + f.as_written.error_type +
+                 "; each fix against the float64 reference, higher bars agree with more bits";
   fig.y.label = "mean bits of agreement";
   fig.y.min = 0;
   fig.x.min = 0;
@@ -291,8 +292,8 @@ Figure framework_fixes_figure(const experiment::FrameworkRun& f) {
     const double bits = x.result->total.stats.mean_bits;
     top = std::max(top, bits);
     char label[160];
-    std::snprintf(label, sizeof label, "%s: computes in %s, %.1f bits, normwise %.2e", x.code.c_str(),
-                  std::string(name(*x.outcome.result)).c_str(), bits, x.result->total.stats.normwise_rel);
+    std::snprintf(label, sizeof label, "%s: %s, %.1f bits", x.code.c_str(),
+                  std::string(name(*x.outcome.result)).c_str(), bits);
     fig.series.push_back({label, SeriesKind::Bars, {i + 0.15, i + 0.85}, {bits}, palette(i)});
   }
   // Headroom for the legend, which carries each fix's numbers.
