@@ -75,7 +75,7 @@ ExperimentPanel::ExperimentPanel(RunLog& log) : log_(log) {
 ExperimentPanel::~ExperimentPanel() { cancel_run(); }
 
 // Pending work counts only once the panel is on screen (a hidden panel does not run).
-bool ExperimentPanel::busy() const { return running_ || (dirty_ && shown_) || export_.running(); }
+bool ExperimentPanel::busy() const { return worker_.running() || (dirty_ && shown_) || export_.running(); }
 
 std::string ExperimentPanel::load_setup(const std::string& path) {
   std::ifstream in(path);
@@ -91,26 +91,12 @@ std::string ExperimentPanel::load_setup(const std::string& path) {
   return "";
 }
 
-void ExperimentPanel::cancel_run() {
-  cancel_ = true;
-  if (worker_.joinable()) worker_.join();
-  cancel_ = false;
-}
+void ExperimentPanel::cancel_run() { worker_.cancel(); }
 
 void ExperimentPanel::start_run() {
-  cancel_run();
-  running_ = true;
-  progress_ = 0;
   ++run_id_;
-  MatmulSpec spec = spec_;
-  worker_ = std::thread([this, spec]() mutable {
-    auto done = std::make_unique<Done>();
-    auto run = run_spec(std::move(spec), [this](double f) { progress_ = f; }, &cancel_);
-    if (run) done->run = std::move(run).value();
-    else done->error = run.error();
-    std::lock_guard<std::mutex> lock(done_mutex_);
-    done_ = std::move(done);
-    running_ = false;
+  worker_.start([spec = spec_](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+    return run_spec(spec, progress, cancel);
   });
 }
 
@@ -139,21 +125,16 @@ std::string summary(const SpecRun& run) {
 }  // namespace
 
 void ExperimentPanel::collect() {
-  std::unique_ptr<Done> done;
-  {
-    std::lock_guard<std::mutex> lock(done_mutex_);
-    done = std::move(done_);
-  }
+  auto done = worker_.take();
   if (!done) return;
-  if (worker_.joinable()) worker_.join();
-  if (!done->run) {
-    if (done->error != "cancelled") {
-      status_ = "error: " + done->error;
+  if (!*done) {
+    if (done->error() != "cancelled") {
+      status_ = "error: " + done->error();
       log_.add("experiment", status_);
     }
     return;
   }
-  run_ = std::make_shared<const SpecRun>(std::move(*done->run));
+  run_ = std::make_shared<const SpecRun>(std::move(*done).value());
   fix_ = 0;
   if (run_->raised())  // the first fix that ran goes on screen
     for (size_t i = 0; i < run_->framework->fixes.size(); ++i)
@@ -256,9 +237,10 @@ void ExperimentPanel::draw_setup() {
   setup_error_ = check(c);
   if (!setup_error_.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", setup_error_.c_str());
   ImGui::Separator();
-  if (running_) {
-    ImGui::ProgressBar(static_cast<float>(progress_.load()), {-1, 0}, "computing...");
-    if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) cancel_ = true;
+  if (worker_.running()) {
+    ImGui::ProgressBar(static_cast<float>(worker_.progress()), {-1, 0}, "computing...");
+    if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
+      worker_.request_cancel();
   } else {
     if (ImGui::Button("Run (Ctrl+R)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('R', false))) dirty_ = true, changed_at_ = {};
   }
@@ -353,7 +335,7 @@ void ExperimentPanel::draw_stats(const MatmulResult& r) {
 
 void ExperimentPanel::draw_results() {
   if (!run_) {
-    ImGui::TextDisabled(running_ ? "computing the first result..." : "no result yet");
+    ImGui::TextDisabled(worker_.running() ? "computing the first result..." : "no result yet");
     return;
   }
   if (run_->framework) draw_framework();
@@ -388,8 +370,8 @@ void ExperimentPanel::draw_content() {
     draw_setup();
     ImGui::EndChild();
     ImGui::SameLine();
-  } else if (running_ || dirty_) {
-    ImGui::ProgressBar(static_cast<float>(progress_.load()), {-1, 0}, "computing...");
+  } else if (worker_.running() || dirty_) {
+    ImGui::ProgressBar(static_cast<float>(worker_.progress()), {-1, 0}, "computing...");
   }
   ImGui::BeginChild("results", ImVec2(0, 0), false);
   draw_results();

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/ui/background_task.h"
+#include "app/ui/cancellable_run.h"
 #include "app/ui/figure_view.h"
 #include "app/ui/panel.h"
 #include "app/ui/run_log.h"
@@ -39,11 +40,6 @@ class ExperimentPanel final : public Panel {
   nlohmann::json setup_json() const { return experiment::to_json(spec_); }
 
  private:
-  struct Done {  // what the worker hands back
-    std::optional<experiment::SpecRun> run;
-    std::string error;
-  };
-
   void draw_setup();
   void draw_results();
   void draw_framework();
@@ -62,12 +58,7 @@ class ExperimentPanel final : public Panel {
   bool shown_ = false;
   std::chrono::steady_clock::time_point changed_at_{};
 
-  std::thread worker_;
-  std::atomic<bool> cancel_{false};
-  std::atomic<bool> running_{false};
-  std::atomic<double> progress_{0};
-  std::mutex done_mutex_;
-  std::unique_ptr<Done> done_;  // set by the worker, taken by the frame loop
+  CancellableRun<experiment::SpecRun> worker_;
 
   RunLog& log_;
   std::shared_ptr<const experiment::SpecRun> run_;  // shared with an export in progress

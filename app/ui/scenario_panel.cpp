@@ -29,55 +29,43 @@ ScenarioPanel::ScenarioPanel(RunLog& log, const std::string& start)
       first = static_cast<size_t>(s - library_.scenarios.data());
     else start_error_ = "no scenario '" + start + "'";
   }
-  select(first);
+  show(first);
 }
 
 ScenarioPanel::~ScenarioPanel() { cancel_run(); }
 
-void ScenarioPanel::cancel_run() {
-  cancel_ = true;
-  if (worker_.joinable()) worker_.join();
-  cancel_ = false;
-}
+void ScenarioPanel::cancel_run() { worker_.cancel(); }
 
-void ScenarioPanel::select(size_t index) {
+void ScenarioPanel::show(size_t index) {
   current_ = index;
-  const scenario::Scenario& s = library_.scenarios[index];
-  exact_ = scenario::evaluate_exact_checks(s);
+  exact_ = scenario::evaluate_exact_checks(library_.scenarios[index]);
   shown_.reset();
   figures_.clear();
   ++version_;
+}
+
+void ScenarioPanel::select(size_t index) {
+  show(index);
   start_run();
 }
 
 void ScenarioPanel::start_run() {
-  cancel_run();
-  running_ = true;
-  progress_ = 0;
+  started_ = true;
   status_ = "running the evidence...";
-  worker_ = std::thread([this, s = library_.scenarios[current_]] {
-    auto r = scenario::run_scenario(s, [this](double f) { progress_ = f; }, &cancel_);
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (r) done_ = std::make_shared<const scenario::ScenarioRun>(std::move(r).value());
-    else done_error_ = r.error();
-    running_ = false;
+  worker_.start([s = library_.scenarios[current_]](const std::function<void(double)>& progress,
+                                                     const std::atomic<bool>* cancel) {
+    return scenario::run_scenario(s, progress, cancel);
   });
 }
 
 void ScenarioPanel::collect() {
-  std::shared_ptr<const scenario::ScenarioRun> done;
-  std::string error;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    done.swap(done_);
-    error.swap(done_error_);
-  }
-  if (!error.empty()) {
-    status_ = error;
+  auto done = worker_.take();
+  if (!done) return;
+  if (!*done) {
+    status_ = done->error();
     return;
   }
-  if (!done) return;
-  shown_ = done;
+  shown_ = std::make_shared<const scenario::ScenarioRun>(std::move(*done).value());
   figures_.clear();
   for (size_t i = 0; i < shown_->evidence.size(); ++i) {
     const auto& e = shown_->evidence[i];
@@ -156,7 +144,7 @@ void ScenarioPanel::draw_checks() {
     ImGui::TableNextColumn();
     ImGui::TextColored(c.passed ? kPass : kFail, "%s", c.passed ? "pass" : "FAIL");
   }
-  if (!shown_ && running_) {
+  if (!shown_ && worker_.running()) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextDisabled("the evidence's checks follow when it has run");
@@ -172,6 +160,7 @@ void ScenarioPanel::draw_content() {
                        assets_dir().empty() ? "(no assets folder)" : assets_dir().c_str(), config_dir().c_str());
     return;
   }
+  if (!started_) start_run();
   const size_t n = library_.scenarios.size();
   if (!ImGui::GetIO().WantTextInput) {
     if ((pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN)) && current_ + 1 < n) select(current_ + 1);
@@ -179,7 +168,7 @@ void ScenarioPanel::draw_content() {
     const bool ctrl = ImGui::GetIO().KeyCtrl;
     if (ctrl && pressed(GLFW_KEY_E)) status_ = export_set();
     if (ctrl && pressed(GLFW_KEY_R)) start_run();
-    if (pressed(GLFW_KEY_ESCAPE) && running_) {
+    if (pressed(GLFW_KEY_ESCAPE) && worker_.running()) {
       cancel_run();
       status_ = "cancelled";
     }
@@ -198,13 +187,13 @@ void ScenarioPanel::draw_content() {
   ImGui::SameLine();
   if (ImGui::Button("Next >") && current_ + 1 < n) select(current_ + 1);
   ImGui::SameLine();
-  if (running_) {
+  if (worker_.running()) {
     if (ImGui::Button("Cancel")) {
       cancel_run();
       status_ = "cancelled";
     }
     ImGui::SameLine();
-    ImGui::ProgressBar(static_cast<float>(progress_.load()), ImVec2(ImGui::GetFontSize() * 10, 0));
+    ImGui::ProgressBar(static_cast<float>(worker_.progress()), ImVec2(ImGui::GetFontSize() * 10, 0));
   } else {
     if (ImGui::Button("Run again")) start_run();
     ImGui::SameLine();

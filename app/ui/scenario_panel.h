@@ -5,14 +5,12 @@
 // slide-ready set; Ctrl+R re-runs; Esc cancels.
 #pragma once
 
-#include <atomic>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "app/ui/background_task.h"
+#include "app/ui/cancellable_run.h"
 #include "app/ui/figure_view.h"
 #include "app/ui/panel.h"
 #include "app/ui/run_log.h"
@@ -28,12 +26,13 @@ class ScenarioPanel final : public Panel {
   ~ScenarioPanel() override;
   const char* name() const override { return "Scenarios"; }
   void draw_content() override;
-  bool busy() const override { return running_; }
+  bool busy() const override { return worker_.running(); }
   // Why `start` did not open ("" when it did), for --scenario's error.
   const std::string& start_error() const { return start_error_; }
 
  private:
   void select(size_t index);  // shows its exact checks at once, then runs the evidence
+  void show(size_t index);    // the exact checks only
   void start_run();
   void cancel_run();
   void collect();
@@ -48,13 +47,8 @@ class ScenarioPanel final : public Panel {
   std::string start_error_;
   std::vector<scenario::CheckResult> exact_;  // instant answers while the evidence runs
 
-  std::thread worker_;
-  std::atomic<bool> cancel_{false}, running_{false};
-  std::atomic<double> progress_{0};
-  std::mutex mutex_;                                   // guards done_, done_error_
-  std::shared_ptr<const scenario::ScenarioRun> done_;  // written by the worker
-  std::string done_error_;
-
+  bool started_ = false;  // the first run waits until the panel is shown (not at start-up)
+  CancellableRun<scenario::ScenarioRun> worker_;
   std::shared_ptr<const scenario::ScenarioRun> shown_;
   std::vector<figure::Figure> figures_;
   int version_ = 0;

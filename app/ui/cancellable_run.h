@@ -1,0 +1,71 @@
+// One cancellable computation at a time off the UI thread, with its progress, for the panels
+// that re-run work while the window keeps drawing (Experiment, Scenarios). start() cancels and
+// joins the run before it; the frame loop takes each run's outcome once -- a cancelled run's
+// too, as the error "cancelled".
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "core/util/expected.h"
+
+namespace pl::ui {
+
+template <typename T>
+class CancellableRun {
+ public:
+  // The work gets a progress callback (fractions in [0, 1]) and the cancel flag to poll.
+  using Work = std::function<Expected<T>(const std::function<void(double)>&, const std::atomic<bool>*)>;
+
+  CancellableRun() = default;
+  CancellableRun(const CancellableRun&) = delete;
+  CancellableRun& operator=(const CancellableRun&) = delete;
+  ~CancellableRun() { cancel(); }
+
+  void start(Work work) {
+    cancel();
+    running_ = true;
+    progress_ = 0;
+    thread_ = std::thread([this, work = std::move(work)] {
+      auto outcome = std::make_unique<Expected<T>>(work([this](double f) { progress_ = f; }, &cancel_));
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = std::move(outcome);
+      running_ = false;
+    });
+  }
+  // Stops the run in flight and waits for it.
+  void cancel() {
+    cancel_ = true;
+    if (thread_.joinable()) thread_.join();
+    cancel_ = false;
+  }
+  // Asks the run in flight to stop, without waiting (its outcome arrives as "cancelled").
+  void request_cancel() { cancel_ = true; }
+
+  bool running() const { return running_; }
+  double progress() const { return progress_; }
+
+  // The finished run's outcome, handed out once; null while none is waiting.
+  std::unique_ptr<Expected<T>> take() {
+    std::unique_ptr<Expected<T>> outcome;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      outcome = std::move(done_);
+    }
+    if (outcome && thread_.joinable()) thread_.join();
+    return outcome;
+  }
+
+ private:
+  std::thread thread_;
+  std::atomic<bool> cancel_{false};
+  std::atomic<bool> running_{false};
+  std::atomic<double> progress_{0};
+  std::mutex mutex_;
+  std::unique_ptr<Expected<T>> done_;  // set by the worker, taken by the frame loop
+};
+
+}  // namespace pl::ui
