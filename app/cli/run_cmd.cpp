@@ -39,8 +39,7 @@ int run_dot_json(const nlohmann::json& j, const std::string& file, const std::st
     const ProgressBar bar(json);
     rows = experiment::dot_sweep(*c, bar.callback());
   }
-  nlohmann::json result = {{"setup", experiment::to_json(*c)}, {"rows", nlohmann::json::array()}};
-  for (const auto& r : rows) result["rows"].push_back(experiment::to_json(r));
+  const nlohmann::json result = experiment::sweep_result_json(*c, rows);
   if (int rc = save_all(out, experiment::to_json(*c), result, {figure::dot_sweep_figure(rows, *c)}); rc != kExitOk)
     return rc;
   if (json) {

@@ -22,8 +22,7 @@ Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j,
     run.dot_rows = dot_sweep(*c, progress, cancel);
     if (cancel && cancel->load()) return Error{"cancelled"};
     run.setup = to_json(*c);
-    run.result = {{"setup", run.setup}, {"rows", nlohmann::json::array()}};
-    for (const auto& r : run.dot_rows) run.result["rows"].push_back(to_json(r));
+    run.result = sweep_result_json(*c, run.dot_rows);
     run.dot_config = *c;
     return run;
   }

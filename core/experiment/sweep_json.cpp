@@ -82,6 +82,12 @@ json to_json(const DotSweepConfig& c) {
           {"b", name(c.b_dtype)}, {"accumulate", models}, {"trials", c.trials}, {"seed", c.seed}};
 }
 
+json sweep_result_json(const DotSweepConfig& c, const std::vector<DotSweepRow>& rows) {
+  json result = {{"setup", to_json(c)}, {"rows", json::array()}};
+  for (const auto& r : rows) result["rows"].push_back(to_json(r));
+  return result;
+}
+
 json to_json(const DotSweepRow& r) {
   const auto& s = r.stats;
   return {{"k", r.length}, {"model", describe(r.model)}, {"spec", accumulation_spec(r.model)},

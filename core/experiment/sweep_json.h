@@ -23,6 +23,8 @@ namespace pl::experiment {
 Expected<DotSweepConfig> dot_config_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const DotSweepConfig& c);
 nlohmann::json to_json(const DotSweepRow& r);
+// A sweep's result.json: {"setup": the config, "rows": every row}.
+nlohmann::json sweep_result_json(const DotSweepConfig& c, const std::vector<DotSweepRow>& rows);
 
 Expected<CastSpec> cast_spec_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const CastSpec& s);
