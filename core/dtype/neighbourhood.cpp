@@ -1,0 +1,245 @@
+#include "core/dtype/neighbourhood.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <vector>
+
+#include "core/dtype/describe.h"
+
+namespace pl {
+namespace {
+
+static_assert(std::numeric_limits<long double>::digits >= 54,
+              "rounding-interval endpoints of float64 need a wider long double");
+
+// Codes in value order: a signed ordinal, monotone in the value, with -0 and +0 both 0.
+int64_t ordinal(const FloatFormat& f, uint64_t code) {
+  const uint64_t magnitude = code & f.code_mask() & ~f.sign_mask();
+  return (code & f.sign_mask()) ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+}
+
+std::optional<uint64_t> from_ordinal(const FloatFormat& f, int64_t o) {
+  const uint64_t magnitude_field = f.code_mask() & ~f.sign_mask();
+  const uint64_t magnitude = o < 0 ? uint64_t(-o) : uint64_t(o);
+  if (magnitude > magnitude_field || (o < 0 && !f.is_signed())) return std::nullopt;
+  const uint64_t code = o < 0 ? f.sign_mask() | magnitude : magnitude;
+  if (classify(f, code) == ValueClass::NaN) return std::nullopt;
+  return code;
+}
+
+// The significand a code keeps in units of its binade's quantum; round-to-nearest-even sends a
+// tie to the neighbour whose kept significand is even.
+bool kept_even(const FloatFormat& f, uint64_t code) {
+  if (f.specials == Specials::E8M0) return false;  // kept = 1, the implicit bit alone
+  const uint64_t mantissa = code & f.mantissa_mask();
+  const uint64_t exponent = (code >> f.mantissa_bits) & uint64_t(f.max_exponent_field());
+  const uint64_t kept = exponent != 0 ? (uint64_t{1} << f.mantissa_bits) | mantissa : mantissa;
+  return (kept & 1) == 0;
+}
+
+// A neighbour of the value explored: a representable value, or the one an unbounded exponent
+// would give beyond max finite (where overflow begins).
+struct Side {
+  long double value = 0;
+  std::optional<uint64_t> code;  // empty: the virtual value beyond max finite, or none at all
+  bool exists = true;            // false: nothing on this side (E8M0 below its smallest scale)
+};
+
+Side side_of(const FloatFormat& f, std::optional<uint64_t> code, bool upward) {
+  const long double beyond = static_cast<long double>(max_finite(f)) + exp2i(f.emax() - f.mantissa_bits);
+  if (code && classify(f, *code) != ValueClass::Infinite) return {decode(f, *code), code, true};
+  if (!upward && !f.is_signed()) return {0, std::nullopt, false};
+  return {upward ? beyond : -beyond, std::nullopt, true};
+}
+
+// Does a value exactly halfway between v and neighbour w round to v?
+bool tie_goes_to_v(const FloatFormat& f, Rounding r, uint64_t v_code, double v, const Side& w) {
+  const bool v_smaller = std::fabs(static_cast<long double>(v)) < std::fabs(w.value);
+  if (r == Rounding::NearestAway) return !v_smaller;
+  // Nearest-even: the smaller magnitude wins when its kept significand is even. The virtual
+  // value beyond max finite is never the smaller one.
+  const uint64_t smaller = v_smaller ? v_code : *w.code;
+  return kept_even(f, smaller) == v_smaller;
+}
+
+long double midpoint(double v, long double w) { return v + (w - v) / 2; }
+
+Endpoint unbounded(bool upward, bool closed) {
+  const long double inf = std::numeric_limits<long double>::infinity();
+  return {upward ? inf : -inf, closed, true};
+}
+
+RoundingInterval interval_of(const FloatFormat& f, uint64_t code, Rounding r, Overflow overflow) {
+  const double v = decode(f, code);
+  const bool negative = std::signbit(v);
+  const Side p = side_of(f, next_down(f, code), false), s = side_of(f, next_up(f, code), true);
+  const bool sat = overflow_saturates(f, overflow);
+  RoundingInterval iv;
+  switch (r) {
+    case Rounding::NearestEven:
+    case Rounding::NearestAway:
+      iv.lo = {midpoint(v, p.value), tie_goes_to_v(f, r, code, v, p), false};
+      iv.hi = {midpoint(v, s.value), tie_goes_to_v(f, r, code, v, s), false};
+      iv.rule = r == Rounding::NearestEven
+                    ? "round to nearest: the ends are the midpoints to the neighbours, and a tie "
+                      "goes to the neighbour whose last significand bit is 0 (ties to even)"
+                    : "round to nearest: the ends are the midpoints to the neighbours, and a tie "
+                      "goes to the larger magnitude (ties away from zero)";
+      break;
+    case Rounding::TowardZero:
+      if (v == 0 && !f.has_negative_zero()) iv.lo = {p.value, false, false}, iv.hi = {s.value, false, false};
+      else if (!negative) iv.lo = {v, true, false}, iv.hi = {s.value, false, false};
+      else iv.lo = {p.value, false, false}, iv.hi = {v, true, false};
+      iv.rule = "toward zero (truncation): every value from this one up to, not including, the "
+                "next one away from zero";
+      break;
+    case Rounding::Down:
+      iv.lo = {v, true, false};
+      iv.hi = v == 0 && negative ? Endpoint{v, true, false} : Endpoint{s.value, false, false};
+      iv.rule = "toward -inf: every value from this one up to, not including, the next one above";
+      break;
+    case Rounding::Up:
+      iv.lo = v == 0 && !negative && f.has_negative_zero() ? Endpoint{v, true, false}
+                                                           : Endpoint{p.value, false, false};
+      iv.hi = {v, true, false};
+      iv.rule = "toward +inf: every value above the next one below, up to and including this one";
+      break;
+    case Rounding::Stochastic:
+      iv.lo = {p.value, false, false};
+      iv.hi = {s.value, false, false};
+      iv.rule = "stochastic: any value strictly between the neighbours may round here, with "
+                "probability 1 - |x - value| / gap";
+      break;
+  }
+  // Signed zeros: -x rounds to -0 and +x to +0, so +0 takes no negative values and -0 no
+  // positive ones (formats without -0 give both to the one zero).
+  if (v == 0 && f.has_negative_zero() && r != Rounding::Down && r != Rounding::Up) {
+    if (!negative) iv.lo = {0.0L, true, false};
+    else iv.hi = {-0.0L, true, false};
+  }
+  // E8M0 has no zero: every positive value below its smallest scale rounds up to it.
+  if (!p.exists) iv.lo = {0.0L, false, false};
+  // At max finite the far side is where overflow begins. A rounding toward zero (down for
+  // positives, up for negatives) never overflows (IEEE 754-2019 section 7.4); saturation
+  // takes everything beyond, +-inf included.
+  const bool to_zero_up = r == Rounding::Down || (r == Rounding::TowardZero && !negative);
+  const bool to_zero_down = r == Rounding::Up || (r == Rounding::TowardZero && negative);
+  if (!s.code && s.exists && (sat || to_zero_up)) iv.hi = unbounded(true, sat);
+  if (!p.code && p.exists && f.is_signed() && (sat || to_zero_down)) iv.lo = unbounded(false, sat);
+  return iv;
+}
+
+std::string endpoint_text(const Endpoint& e) {
+  if (e.unbounded) return e.value > 0 ? "+inf" : "-inf";
+  return endpoint_exact(e.value);
+}
+
+}  // namespace
+
+bool overflow_saturates(const FloatFormat& f, Overflow overflow) {
+  return overflow == Overflow::Saturate ||
+         (overflow == Overflow::FormatDefault && f.overflow_default() == OverflowDefault::Saturate) ||
+         (!f.has_inf() && !f.has_nan());
+}
+
+std::optional<uint64_t> next_up(const FloatFormat& f, uint64_t code) {
+  code &= f.code_mask();
+  if (classify(f, code) == ValueClass::NaN) return std::nullopt;
+  return from_ordinal(f, ordinal(f, code) + 1);
+}
+
+std::optional<uint64_t> next_down(const FloatFormat& f, uint64_t code) {
+  code &= f.code_mask();
+  if (classify(f, code) == ValueClass::NaN) return std::nullopt;
+  return from_ordinal(f, ordinal(f, code) - 1);
+}
+
+uint64_t toggle_bit(const FloatFormat& f, uint64_t code, int bit) {
+  if (bit < 0 || bit >= f.total_bits()) return code;
+  return (code ^ (uint64_t{1} << bit)) & f.code_mask();
+}
+
+Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, Overflow overflow,
+                            int radius) {
+  radius = std::clamp(radius, 0, 64);
+  Neighbourhood n;
+  n.x = x;
+  CastOptions o;
+  o.rounding = rounding;
+  o.overflow = overflow;
+  n.rounded = encode(f, x, o);
+  const uint64_t code = n.rounded.code;
+  n.value = decode(f, code);
+  const ValueClass vc = classify(f, code);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  n.gap_below = n.gap_above = nan;
+  n.ulp = ulp_at(f, n.value);
+  if (vc == ValueClass::NaN) {
+    if (std::isfinite(x) && std::fabs(x) > max_finite(f)) n.below = x > 0 ? f.max_finite_code() : f.sign_mask() | f.max_finite_code();
+  } else {
+    n.below = next_down(f, code);
+    n.above = next_up(f, code);
+  }
+  if (vc != ValueClass::NaN && vc != ValueClass::Infinite) {
+    if (n.below) n.gap_below = n.value - decode(f, *n.below);
+    if (n.above) n.gap_above = decode(f, *n.above) - n.value;
+  }
+
+  if (vc != ValueClass::NaN && vc != ValueClass::Infinite) {
+    n.interval = interval_of(f, code, rounding, overflow);
+  } else if (std::isfinite(x) && std::fabs(x) > max_finite(f)) {
+    // Overflow: everything beyond max finite's interval on x's side.
+    const uint64_t top = x > 0 ? f.max_finite_code() : (f.sign_mask() | f.max_finite_code());
+    const RoundingInterval edge = interval_of(f, top, rounding, overflow);
+    RoundingInterval iv;
+    iv.rule = std::string("overflow: beyond max finite's rounding interval every value becomes ") +
+              (vc == ValueClass::Infinite ? "infinity" : "NaN");
+    if (x > 0) iv.lo = {edge.hi.value, !edge.hi.closed, false}, iv.hi = unbounded(true, true);
+    else iv.lo = unbounded(false, true), iv.hi = {edge.lo.value, !edge.lo.closed, false};
+    n.interval = iv;
+  }
+
+  // The number line: finite codes around the value (around max finite after an overflow).
+  std::optional<uint64_t> centre;
+  if (vc == ValueClass::Normal || vc == ValueClass::Subnormal || vc == ValueClass::Zero) centre = code;
+  else if (vc == ValueClass::Infinite) centre = std::signbit(n.value) ? f.sign_mask() | f.max_finite_code() : f.max_finite_code();
+  else if (n.below) centre = *n.below;
+  if (centre) {
+    std::vector<uint64_t> down;
+    std::optional<uint64_t> c = centre;
+    for (int i = 0; i < radius && (c = next_down(f, *c)) && classify(f, *c) != ValueClass::Infinite; ++i) down.push_back(*c);
+    n.line.assign(down.rbegin(), down.rend());
+    n.line.push_back(*centre);
+    c = centre;
+    for (int i = 0; i < radius && (c = next_up(f, *c)) && classify(f, *c) != ValueClass::Infinite; ++i) n.line.push_back(*c);
+  }
+  return n;
+}
+
+std::string endpoint_exact(long double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  // A long double's expansion is finite: as many decimal places as it has fraction bits
+  // (digits - exponent), which glibc prints exactly.
+  int exponent = 0;
+  std::frexp(v, &exponent);
+  const int places = std::clamp(std::numeric_limits<long double>::digits - exponent, 0, 16500);
+  std::vector<char> buf(places + 5000);
+  std::snprintf(buf.data(), buf.size(), "%.*Lf", places, v);
+  std::string s = buf.data();
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  if (s == "-0" && !std::signbit(v)) s = "0";
+  return s;
+}
+
+std::string interval_text(const RoundingInterval& r) {
+  return std::string(r.lo.closed ? "[" : "(") + endpoint_text(r.lo) + ", " + endpoint_text(r.hi) +
+         (r.hi.closed ? "]" : ")");
+}
+
+}  // namespace pl

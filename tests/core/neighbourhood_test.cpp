@@ -1,0 +1,180 @@
+// The float explorer's neighbours and rounding intervals. The intervals are derived from the
+// rounding rules in neighbourhood.cpp; here the codec (itself checked bit for bit against
+// ml_dtypes) must agree on both sides of every end, for every code of every format of 16 bits
+// or fewer, in every deterministic rounding and overflow policy. Neighbours are checked against
+// a plain sort of every value.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/dtype/neighbourhood.h"
+#include "core/dtype/format_lookup.h"
+#include "tests/core/test_util.h"
+
+namespace pl {
+namespace {
+
+const double kInf = std::numeric_limits<double>::infinity();
+
+FloatFormat fmt(const char* name) { return parse_float_format(name)->format; }
+
+// Whether x rounds to `code` (the codec's answer).
+bool rounds_to(const FloatFormat& f, double x, uint64_t code, Rounding r, Overflow o) {
+  CastOptions opt;
+  opt.rounding = r;
+  opt.overflow = o;
+  return encode(f, x, opt).code == code;
+}
+
+class EveryInterval : public ::testing::TestWithParam<DType> {};
+
+TEST_P(EveryInterval, CodecAgreesOnBothSidesOfEveryEnd) {
+  const FloatFormat f = info(GetParam()).format;
+  for (int ri = 0; ri < kRoundingCount; ++ri) {
+    const auto r = static_cast<Rounding>(ri);
+    if (r == Rounding::Stochastic) continue;
+    for (int oi = 0; oi < kOverflowCount; ++oi) {
+      const auto o = static_cast<Overflow>(oi);
+      for (uint64_t c = 0; c <= f.code_mask(); ++c) {
+        const ValueClass vc = classify(f, c);
+        if (vc == ValueClass::NaN || vc == ValueClass::Infinite) continue;
+        const Neighbourhood n = neighbourhood(f, decode(f, c), r, o);
+        ASSERT_EQ(n.rounded.code, c);
+        ASSERT_TRUE(n.interval);
+        const RoundingInterval& iv = *n.interval;
+        auto where = [&] {  // built on failure only: printing every interval is slow
+          return std::string(info(GetParam()).name) + " code " + std::to_string(c) + " " +
+                 rounding_name(r) + " " + overflow_name(o) + " " + interval_text(iv);
+        };
+        for (const Endpoint* e : {&iv.lo, &iv.hi}) {
+          const bool upper = e == &iv.hi;
+          const double inward = upper ? -kInf : kInf;
+          if (e->unbounded) {
+            // Everything out to the end of float64 rounds here; +-inf too when closed.
+            const double far = upper ? std::numeric_limits<double>::max() : -std::numeric_limits<double>::max();
+            EXPECT_TRUE(rounds_to(f, far, c, r, o)) << where();
+            EXPECT_EQ(rounds_to(f, upper ? kInf : -kInf, c, r, o), e->closed) << where();
+            continue;
+          }
+          const double end = static_cast<double>(e->value);
+          ASSERT_EQ(static_cast<long double>(end), e->value) << where();  // exact below 52 bits
+          EXPECT_EQ(rounds_to(f, end, c, r, o), e->closed) << where() << (upper ? " hi" : " lo");
+          if (iv.lo.value != iv.hi.value) {  // [+0, +0] under rounding up has no inside
+            EXPECT_TRUE(rounds_to(f, std::nextafter(end, inward), c, r, o)) << where();
+          }
+          const double outside = std::nextafter(end, -inward);
+          if (e->closed) {
+            EXPECT_FALSE(rounds_to(f, outside, c, r, o)) << where() << " beyond";
+          }
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Small, EveryInterval, ::testing::ValuesIn(test::small_float_dtypes()),
+                         [](const auto& p) { return test::param_name(p.param); });
+
+TEST(Neighbours, NextUpAndDownFollowTheSortedValues) {
+  for (DType t : test::small_float_dtypes()) {
+    const FloatFormat f = info(t).format;
+    std::vector<std::pair<double, uint64_t>> values;
+    for (uint64_t c = 0; c <= f.code_mask(); ++c)
+      if (classify(f, c) != ValueClass::NaN && !(decode(f, c) == 0 && std::signbit(decode(f, c))))
+        values.push_back({decode(f, c), c});
+    std::sort(values.begin(), values.end());
+    for (size_t i = 0; i < values.size(); ++i) {
+      const auto up = next_up(f, values[i].second), down = next_down(f, values[i].second);
+      if (i + 1 < values.size()) {
+        ASSERT_TRUE(up) << info(t).name << " " << values[i].first;
+        EXPECT_EQ(*up, values[i + 1].second) << info(t).name << " " << values[i].first;
+      } else {
+        EXPECT_FALSE(up) << info(t).name;
+      }
+      if (i > 0) {
+        ASSERT_TRUE(down) << info(t).name << " " << values[i].first;
+        EXPECT_EQ(*down, values[i - 1].second) << info(t).name << " " << values[i].first;
+      } else {
+        EXPECT_FALSE(down) << info(t).name;
+      }
+    }
+  }
+}
+
+TEST(Neighbours, BothZerosSitBetweenTheSmallestSubnormals) {
+  const FloatFormat h = fmt("float16");
+  EXPECT_EQ(*next_up(h, 0x8000), 0x0001u);  // -0 -> 2^-24, as IEEE nextUp
+  EXPECT_EQ(*next_down(h, 0x0000), 0x8001u);
+  EXPECT_EQ(*next_up(h, 0x7bff), 0x7c00u);  // max finite -> Inf
+  EXPECT_FALSE(next_up(h, 0x7c00));
+  EXPECT_FALSE(next_up(h, 0x7e00));         // NaN has no neighbours
+  EXPECT_FALSE(next_up(fmt("float8_e4m3fn"), 0x7e));  // 448: the next code is NaN
+  EXPECT_FALSE(next_down(fmt("float8_e8m0fnu"), 0x00));
+}
+
+TEST(Neighbours, ToggleBitFlipsOneBitInsideTheFormat) {
+  const FloatFormat h = fmt("float16");
+  EXPECT_EQ(toggle_bit(h, 0x3c00, 15), 0xbc00u);  // 1 -> -1
+  EXPECT_EQ(toggle_bit(h, 0x3c00, 0), 0x3c01u);   // 1 -> 1 + 2^-10
+  EXPECT_EQ(toggle_bit(h, 0x3c00, 16), 0x3c00u);  // outside the format: unchanged
+  EXPECT_EQ(toggle_bit(fmt("float4_e2m1fn"), 0x1, 3), 0x9u);
+}
+
+// Hand-derived: float16's 0.1 is 0x2e66 = 1638 * 2^-14, ulp 2^-14; the midpoints are 2^-15
+// away and 1638 is even, so both ties round here.
+TEST(Interval, Float16PointOne) {
+  const Neighbourhood n = neighbourhood(fmt("float16"), 0.1, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(n.rounded.code, 0x2e66u);
+  EXPECT_EQ(n.ulp, std::ldexp(1.0, -14));
+  EXPECT_EQ(n.gap_below, std::ldexp(1.0, -14));
+  EXPECT_EQ(interval_text(*n.interval), "[0.099945068359375, 0.100006103515625]");
+  EXPECT_EQ(n.line.size(), 17u);
+  EXPECT_EQ(n.line[8], 0x2e66u);
+}
+
+// OCP FP8: 448 = 1.110b * 2^8 is E4M3's largest; with an unbounded exponent the next would be
+// 480 (1.111b, odd), so the tie at 464 goes to 448 and anything above overflows to NaN.
+// float16's 65504 (odd significand) gives its tie at 65520 to Inf, and its tie at 65488 to
+// 65472 (even): numpy.float16(65488.0) is 65472.
+TEST(Interval, TopOfTheRangeAndOverflow) {
+  const FloatFormat e4 = fmt("float8_e4m3fn"), h = fmt("float16");
+  EXPECT_EQ(interval_text(*neighbourhood(e4, 448, Rounding::NearestEven, Overflow::FormatDefault).interval), "[432, 464]");
+  EXPECT_EQ(interval_text(*neighbourhood(e4, 448, Rounding::NearestEven, Overflow::Saturate).interval), "[432, +inf]");
+  EXPECT_EQ(interval_text(*neighbourhood(h, 65504, Rounding::NearestEven, Overflow::FormatDefault).interval), "(65488, 65520)");
+  const Neighbourhood over = neighbourhood(h, 70000, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_TRUE(std::isinf(over.value));
+  EXPECT_EQ(interval_text(*over.interval), "[65520, +inf]");
+  EXPECT_EQ(*over.below, 0x7bffu);
+  EXPECT_EQ(interval_text(*neighbourhood(e4, 500, Rounding::NearestEven, Overflow::FormatDefault).interval), "(464, +inf]");
+  EXPECT_EQ(interval_text(*neighbourhood(h, 65504, Rounding::TowardZero, Overflow::FormatDefault).interval), "[65504, +inf)");
+  EXPECT_FALSE(neighbourhood(h, std::nan(""), Rounding::NearestEven, Overflow::FormatDefault).interval);
+}
+
+TEST(Interval, SignedZerosAndFnuz) {
+  const FloatFormat h = fmt("float16"), fnuz = fmt("float8_e4m3fnuz");
+  EXPECT_EQ(interval_text(*neighbourhood(h, 0.0, Rounding::NearestEven, Overflow::FormatDefault).interval),
+            "[0, 0.0000000298023223876953125]");
+  EXPECT_EQ(interval_text(*neighbourhood(h, -0.0, Rounding::NearestEven, Overflow::FormatDefault).interval),
+            "[-0.0000000298023223876953125, -0]");
+  // fnuz has one zero: both signs' ties go to it.
+  EXPECT_EQ(interval_text(*neighbourhood(fnuz, 0.0, Rounding::NearestEven, Overflow::FormatDefault).interval),
+            "[-0.00048828125, 0.00048828125]");
+}
+
+// A float64 midpoint needs 54 bits: 1 - 2^-54 and 1 + 2^-53, both ties going to 1 (even).
+TEST(Interval, Float64EndsAreExact) {
+  const Neighbourhood n = neighbourhood(fmt("float64"), 1.0, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(interval_text(*n.interval),
+            "[0.999999999999999944488848768742172978818416595458984375, "
+            "1.00000000000000011102230246251565404236316680908203125]");
+  EXPECT_EQ(n.gap_below, std::ldexp(1.0, -53));
+  EXPECT_EQ(n.gap_above, std::ldexp(1.0, -52));
+}
+
+TEST(Interval, StochasticReachesBothNeighbours) {
+  const Neighbourhood n = neighbourhood(fmt("bfloat16"), 1.0, Rounding::Stochastic, Overflow::FormatDefault);
+  EXPECT_EQ(interval_text(*n.interval), "(0.99609375, 1.0078125)");
+}
+
+}  // namespace
+}  // namespace pl
