@@ -55,6 +55,7 @@ int run(int argc, char** argv) {
   add("formats", "Print the table of number formats", add_formats);
   add("cast", "Round values into a format and show bits and error", add_cast);
   add("decode", "Decode bit patterns of a format", add_decode);
+  add("explore", "Where a value sits in each format: neighbours, ulp, rounding interval, number line", add_explore);
   add("bench", "Measure conversion throughput against a plain copy", add_bench);
   add("devices", "List compute backends and devices", add_devices);
   add("promote", "What a framework does with a pair of dtypes: result or exact error, rule, fixes",

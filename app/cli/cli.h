@@ -15,6 +15,7 @@ inline constexpr int kExitBadInput = 2;
 using Runner = std::function<int()>;
 Runner add_formats(CLI::App& app);
 Runner add_cast(CLI::App& app);
+Runner add_explore(CLI::App& app);
 Runner add_decode(CLI::App& app);
 Runner add_bench(CLI::App& app);
 Runner add_devices(CLI::App& app);

@@ -14,6 +14,7 @@ class FigureView {
  public:
   // `version` changes whenever the figures' data does (the texture is redrawn then).
   void draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version, float aspect);
+  int chosen() const { return chosen_; }  // the figure on screen (its tab)
 
  private:
   int chosen_ = 0;

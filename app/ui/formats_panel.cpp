@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include "app/ui/format_limits_table.h"
 #include "core/util/number_text.h"
 
 namespace pl::ui {
@@ -45,20 +46,6 @@ std::string flags_short(const CastFlags& f) {
   add(f.flushed_output, "ftz");
   if (s.empty()) s = f.inexact ? "inexact" : "exact";
   return s;
-}
-
-void format_tooltip(const FormatRef& r) {
-  if (!ImGui::IsItemHovered()) return;
-  const FloatFormat& f = r.format;
-  ImGui::BeginTooltip();
-  ImGui::Text("%s: 1 sign? %s, %d exponent bits, %d mantissa bits, bias %d", r.name.c_str(),
-              f.is_signed() ? "yes" : "no", f.exponent_bits, f.mantissa_bits, f.bias);
-  ImGui::Text("range %.6g .. %.6g (smallest subnormal %.6g)", min_normal(f), max_finite(f),
-              min_subnormal(f));
-  ImGui::Text("precision p = %d bits: epsilon 2^%d, unit roundoff u = 2^%d", f.precision(),
-              -f.mantissa_bits, -f.precision());
-  if (r.dtype) ImGui::Text("defined by: %s", std::string(info(*r.dtype).defined_by).c_str());
-  ImGui::EndTooltip();
 }
 
 }  // namespace
@@ -171,41 +158,7 @@ void FormatsPanel::draw_value_table() {
 
 void FormatsPanel::draw_properties_table() {
   if (!ImGui::CollapsingHeader("Format properties", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
-  if (!ImGui::BeginTable("props", 11, flags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"format", "bits", "e", "m", "bias", "max finite", "min normal",
-                        "min subnormal", "epsilon", "unit roundoff", "Inf / NaN / -0, overflow"})
-    ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
-  for (const auto& r : formats_) {
-    const FloatFormat& f = r.format;
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.name.c_str());
-    format_tooltip(r);
-    ImGui::TableNextColumn();
-    ImGui::Text("%d", f.total_bits());
-    ImGui::TableNextColumn();
-    ImGui::Text("%d", f.exponent_bits);
-    ImGui::TableNextColumn();
-    ImGui::Text("%d", f.mantissa_bits);
-    ImGui::TableNextColumn();
-    ImGui::Text("%d", f.bias);
-    for (double v : {max_finite(f), min_normal(f), min_subnormal(f), machine_epsilon(f),
-                     unit_roundoff(f)}) {
-      ImGui::TableNextColumn();
-      ImGui::Text("%.6g", v);
-    }
-    ImGui::TableNextColumn();
-    const char* ovf = f.overflow_default() == OverflowDefault::ToInf   ? "-> Inf"
-                      : f.overflow_default() == OverflowDefault::ToNaN ? "-> NaN"
-                                                                       : "saturates";
-    ImGui::Text("%s / %s / %s, %s", f.has_inf() ? "yes" : "no", f.has_nan() ? "yes" : "no",
-                f.has_negative_zero() ? "yes" : "no", ovf);
-  }
-  ImGui::EndTable();
+  draw_format_limits_table("props", formats_);
 }
 
 void FormatsPanel::draw_content() {

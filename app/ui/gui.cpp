@@ -19,6 +19,7 @@
 
 #include "app/gl/framebuffer.h"
 #include "app/ui/experiment_panel.h"
+#include "app/ui/explorer_panel.h"
 #include "app/ui/formats_panel.h"
 #include "app/ui/frame_meter.h"
 #include "app/ui/gl_context.h"
@@ -183,13 +184,14 @@ int run_gui(const GuiOptions& o) {
   auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
   if (!scenarios->start_error().empty()) return fail(scenarios->start_error() + " (precision-lab scenario list)");
   app.panels.push_back(std::move(scenarios));
+  app.panels.push_back(std::make_unique<ExplorerPanel>(app.log, o.value));
   app.status = backend_status() + "   font: " + font;
   app.select_panel = lower(o.panel_given || screenshot ? o.panel : settings.panel);
   if (!settings_problem.empty()) app.log.add("window", settings_problem);
   bool known = std::any_of(app.panels.begin(), app.panels.end(),
                            [&](auto& p) { return lower(p->name()) == app.select_panel; });
   if (!known && (o.panel_given || screenshot))
-    return fail("unknown panel '" + o.panel + "' (panels: formats, promotion, experiment, throughput, log, scenarios)");
+    return fail("unknown panel '" + o.panel + "' (panels: formats, promotion, experiment, throughput, log, scenarios, explorer)");
   if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
   app.log.add("window", "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status);
 

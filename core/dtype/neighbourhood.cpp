@@ -242,4 +242,33 @@ std::string interval_text(const RoundingInterval& r) {
          (r.hi.closed ? "]" : ")");
 }
 
+nlohmann::json to_json(const FloatFormat& f, const std::string& format_name, const Neighbourhood& n) {
+  auto value = [&](std::optional<uint64_t> code) -> nlohmann::json {
+    if (!code) return nullptr;
+    const CodeReport r = describe_code(f, *code);
+    return {{"bits", r.bits_hex}, {"value", json_number(r.value)}, {"text", display_value(r)}};
+  };
+  auto end = [](const Endpoint& e) -> nlohmann::json {
+    return {{"value", e.unbounded ? (e.value > 0 ? "+inf" : "-inf") : endpoint_exact(e.value)},
+            {"closed", e.closed}, {"unbounded", e.unbounded}};
+  };
+  nlohmann::json j{{"format", format_name},
+                   {"x", json_number(n.x)},
+                   {"result", value(n.rounded.code)},
+                   {"inexact", n.rounded.flags.inexact},
+                   {"overflow", n.rounded.flags.overflow},
+                   {"below", value(n.below)},
+                   {"above", value(n.above)},
+                   {"gap_below", json_number(n.gap_below)},
+                   {"gap_above", json_number(n.gap_above)},
+                   {"ulp", json_number(n.ulp)},
+                   {"interval", nullptr}};
+  if (n.interval)
+    j["interval"] = {{"lo", end(n.interval->lo)}, {"hi", end(n.interval->hi)},
+                     {"text", interval_text(*n.interval)}, {"rule", n.interval->rule}};
+  j["line"] = nlohmann::json::array();
+  for (uint64_t c : n.line) j["line"].push_back(value(c));
+  return j;
+}
+
 }  // namespace pl

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/dtype/cast_policy.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/float_format.h"
@@ -66,5 +68,8 @@ bool overflow_saturates(const FloatFormat& f, Overflow overflow);
 // "[0.0999755859375, 0.100006103515625)" with every digit; "-inf" / "+inf" on open ends.
 std::string interval_text(const RoundingInterval& r);
 std::string endpoint_exact(long double v);  // every digit of a finite long double
+
+// `precision-lab explore --json`: codes as hex bits, values as json_number, ends as exact text.
+nlohmann::json to_json(const FloatFormat& f, const std::string& format_name, const Neighbourhood& n);
 
 }  // namespace pl

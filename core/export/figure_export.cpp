@@ -225,7 +225,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
     for (size_t i = 0; i < f.x.categories.size(); ++i)
       text(cr, f.x.categories[i], mx(double(i) + 0.5), y1 + 14 * fs, 10 * fs, 0.5, 0.5);
   }
-  for (double t : f.x.categories.empty() ? ticks(rx, f.x.log) : std::vector<double>{}) {
+  for (double t : f.x.categories.empty() && f.x.ticks ? ticks(rx, f.x.log) : std::vector<double>{}) {
     const double px = mx(t);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_move_to(cr, px, y0);
@@ -234,7 +234,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
     text(cr, tick_text(t, f.x.log), px, y1 + 14 * fs, 10 * fs, 0.5, 0.5);
   }
-  for (double t : ticks(ry, f.y.log)) {
+  for (double t : f.y.ticks ? ticks(ry, f.y.log) : std::vector<double>{}) {
     const double py = my(t);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_move_to(cr, x0, py);

@@ -50,6 +50,7 @@ struct Axis {
   // A categorical axis (bar charts of dtypes): category i spans [i, i + 1] and is labelled at
   // its centre instead of numeric ticks. Empty: a numeric axis.
   std::vector<std::string> categories;
+  bool ticks = true;  // false: no tick marks or numbers (a number line's vertical axis)
 };
 
 enum class Colormap : uint8_t {

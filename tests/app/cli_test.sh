@@ -34,6 +34,20 @@ check cast-int8-wrap 0 'int8 -56' -- "$PL" cast --to int8 200
 check cast-int8-sat 0 'int8 127' -- "$PL" cast --to int8 --int-overflow saturate 200
 check decode 0 '0x7e = 0 1111 110 +normal +448' -- "$PL" decode --format float8_e4m3fn 0x7e
 check decode-nan 0 'nan' -- "$PL" decode --format float8_e4m3fnuz 0x80
+check explore-interval 0 'interval   \[0\.099945068359375, 0\.100006103515625\]' -- "$PL" explore 0.1 --format float16
+check explore-e4m3-top 0 'interval   \[432, 464\]' -- "$PL" explore 448 --format float8_e4m3fn
+check explore-overflow 0 'interval   \(464, \+inf\]' -- "$PL" explore 500 --format float8_e4m3fn
+check explore-saturate 0 'interval   \[432, \+inf\]' -- "$PL" explore 448 --format float8_e4m3fn --saturate
+check explore-neighbours 0 'above      1\.0009765625 \(0x3c01\)  gap 0\.0009765625 = 2\^-10' -- "$PL" explore 1 --format float16
+check explore-json 0 '"text": "\[0\.96875, 1\.0625\]"' -- "$PL" explore 1 --format float8_e4m3fn --json
+check explore-custom 0 'e5m7b15:ieee' -- "$PL" explore 3.14159 --format e5m7
+check explore-nan 0 'interval   none' -- "$PL" explore nan --format float16
+check explore-bad-format 2 "did you mean 'float16'" -- "$PL" explore 1 --format flaot16
+check explore-bad-number 2 "malformed number 'abc'" -- "$PL" explore abc
+ex=$(mktemp -d)
+check explore-out 0 'wrote 2 number lines' -- "$PL" explore 0.1 --format float16 --format float4_e2m1fn --out "$ex"
+check explore-out-files 0 'number-line-float4_e2m1fn.pdf' -- ls "$ex"
+rm -rf "$ex"
 check bad-format 2 "did you mean 'float16'" -- "$PL" cast --to flaot16 1
 check bad-number 2 "malformed number 'abc'" -- "$PL" cast --to float16 abc
 check bad-bits 2 'does not fit float8_e4m3fn' -- "$PL" decode --format float8_e4m3fn 0x100

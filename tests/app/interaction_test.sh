@@ -3,6 +3,7 @@
 # checks what the window did -- from its run log (--verbose) and the files it writes:
 #   arrow key in the Promotion grid -> the selected pair and PyTorch's message change;
 #   the Scenarios tour steps with Right / PageDown and exports a story's slide set;
+#   the Explorer steps through float32's values with Left / Right and exports its number lines;
 #   F12 -> the whole window saved as a PNG of the window's size;
 #   Ctrl+3 -> the Experiment panel runs its setup: float16 input, float32 weights under torch
 #            raises "expected m1 and m2 to have the same dtype" and the fixes run;
@@ -125,6 +126,26 @@ for f in story.md checks.csv checks.json evidence-0/framework-fixes.png evidence
 done
 grep -q 'expected scalar type Float but found Double' "$sdir/story.md" || fail "story.md lacks the conv2d error"
 echo "ok   tour stepped 1 -> 2 -> 3 and exported $sdir"
+
+# 5c. The float explorer: Ctrl+7, Right steps to float32's next value above 0.1, Left twice to
+# the one below; Ctrl+E writes the number lines and explore.json.
+press ctrl+7
+sleep 1
+press Right 0.3
+wait_for 'explorer: next above in float32: 0\.1 -> 0\.10000000894069672'
+press Left 0.3
+wait_for 'explorer: next below in float32: 0\.10000000894069672 -> 0\.10000000149011612'
+sleep 0.3  # a release and a press of the same key within one frame would read as no press
+press Left 0.3
+wait_for 'explorer: next below in float32: 0\.10000000149011612 -> 0\.09999999403953552'
+press ctrl+e
+wait_for 'explorer: exported to '
+edir=$(grep -oE 'explorer: exported to [^ ]+' "$log" | tail -1 | sed 's/explorer: exported to //')
+for f in explore.json number-line-float32.png number-line-float8_e4m3fn.svg number-line-float16.csv; do
+  [[ -s $edir/$f ]] || fail "explorer export lacks $f"
+done
+grep -q '"x": "0.09999999403953552"' "$edir/explore.json" || fail "explore.json has another x"
+echo "ok   explorer stepped through float32 and exported $edir"
 press ctrl+4
 
 # 6. F11 twice: presentation mode on, then off.

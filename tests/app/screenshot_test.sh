@@ -21,6 +21,8 @@ elif [[ $mode == experiment ]]; then  # the Experiment panel on a saved setup, i
  "accumulate": "f32:sequential", "output": "bfloat16", "input_data": "outlier-channels"}
 JSON
   env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --setup "$setup" || exit 1
+elif [[ $mode == explorer ]]; then  # the float explorer on float8's largest value, headless
+  env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --panel explorer --value 448 || exit 1
 elif [[ $mode == xvfb ]]; then
   command -v xvfb-run >/dev/null || { echo "xvfb-run not installed: skipped"; exit 77; }
   xvfb-run -a -s '-screen 0 1600x1000x24' "$PL" --screenshot "$out" --size 1280x800 --value 65520 || exit 1
@@ -43,7 +45,7 @@ stride = w * bpp + 1
 rows = [raw[y * stride + 1:(y + 1) * stride] for y in range(h)]
 colours = {rows[y][x:x + bpp] for y in range(0, h, 3) for x in range(0, w * bpp, 3 * bpp)}
 assert len(colours) > 20, f"only {len(colours)} colours: blank picture?"
-if len(sys.argv) > 2 and sys.argv[2] == "experiment":
+if len(sys.argv) > 2 and sys.argv[2] in ("experiment", "explorer"):  # a figure on white
     # The figure is drawn on white: a large white area with coloured bars in it. Count white
     # pixels on the unfiltered image (PNG rows carry a filter: None, Sub, Up, Average, Paeth).
     pix, prev = [], bytearray(w * bpp)

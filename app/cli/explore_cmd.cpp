@@ -1,0 +1,122 @@
+// precision-lab explore VALUE [--format F]... [--rounding MODE] [--saturate|--no-saturate]
+//                     [--radius N] [--json] [--out DIR]
+// The float explorer on the command line: for each format, what VALUE rounds to, its
+// neighbours and the gaps to them, the ulp, and the rounding interval (every real number that
+// rounds to the same bits); --out writes each format's number line as PNG/SVG/PDF/CSV.
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli/cli.h"
+#include "core/dtype/describe.h"
+#include "core/dtype/neighbourhood.h"
+#include "core/export/experiment_export.h"
+#include "core/figure/number_line_figure.h"
+#include "core/util/number_text.h"
+
+namespace pl::cli {
+namespace {
+
+struct ExploreArgs {
+  std::string value, rounding = "rne", out;
+  std::vector<std::string> formats;
+  bool saturate = false, no_saturate = false, json = false;
+  int radius = 8;
+};
+
+std::string code_text(const FloatFormat& f, std::optional<uint64_t> code) {
+  if (!code) return "none";
+  const CodeReport r = describe_code(f, *code);
+  return display_value(r) + " (" + r.bits_hex + ")";
+}
+
+std::string gap_text(double g) {
+  if (!std::isfinite(g)) return "";
+  int e = 0;
+  const bool power = std::frexp(g, &e) == 0.5;
+  return "  gap " + shortest_double(g) + (power ? " = 2^" + std::to_string(e - 1) : "");
+}
+
+void print_text(const FormatRef& ref, const Neighbourhood& n) {
+  const FloatFormat& f = ref.format;
+  std::printf("%s\n", ref.name.c_str());
+  std::printf("  rounds to  %s%s\n", code_text(f, n.rounded.code).c_str(),
+              n.rounded.flags.overflow ? "  (overflow)" : n.rounded.flags.inexact ? "" : "  (exact)");
+  std::printf("  below      %s%s\n", code_text(f, n.below).c_str(), gap_text(n.gap_below).c_str());
+  std::printf("  above      %s%s\n", code_text(f, n.above).c_str(), gap_text(n.gap_above).c_str());
+  std::printf("  ulp        %s\n", shortest_double(n.ulp).c_str());
+  if (n.interval) {
+    std::printf("  interval   %s\n", interval_text(*n.interval).c_str());
+    std::printf("             %s\n", n.interval->rule.c_str());
+  } else {
+    std::printf("  interval   none (%s is not a rounding of a finite number)\n", shortest_double(n.x).c_str());
+  }
+}
+
+int run_explore(ExploreArgs a) {
+  a.value = restore_value(a.value);
+  auto x = parse_number(a.value);
+  if (!x) {
+    std::fprintf(stderr, "error: %s\n", x.error().c_str());
+    return kExitBadInput;
+  }
+  Rounding rounding;
+  if (!parse_rounding(a.rounding.c_str(), &rounding)) {
+    std::fprintf(stderr, "error: unknown rounding '%s' (rne, rna, rtz, up, down, stochastic)\n", a.rounding.c_str());
+    return kExitBadInput;
+  }
+  const Overflow overflow = a.saturate ? Overflow::Saturate : a.no_saturate ? Overflow::NonSaturating
+                                                                            : Overflow::FormatDefault;
+  std::vector<FormatRef> formats;
+  if (a.formats.empty())
+    for (const auto& row : all_dtypes())
+      if (row.kind == DTypeKind::Float) formats.push_back(format_ref(row.id));
+  for (const auto& name : a.formats) {
+    auto f = parse_float_format(name);
+    if (!f) {
+      std::fprintf(stderr, "error: --format: %s\n", f.error().c_str());
+      return kExitBadInput;
+    }
+    formats.push_back(*f);
+  }
+  nlohmann::json out = nlohmann::json::array();
+  std::vector<figure::Figure> figures;
+  if (!a.json) std::printf("x = %s  (float64 %s), rounding %s, overflow %s\n\n", a.value.c_str(),
+                           shortest_double(*x).c_str(), rounding_name(rounding), overflow_name(overflow));
+  for (size_t i = 0; i < formats.size(); ++i) {
+    const Neighbourhood n = neighbourhood(formats[i].format, *x, rounding, overflow, a.radius);
+    if (a.json) out.push_back(to_json(formats[i].format, formats[i].name, n));
+    else print_text(formats[i], n), std::printf(i + 1 < formats.size() ? "\n" : "");
+    if (!a.out.empty()) figures.push_back(figure::number_line_figure(formats[i].format, formats[i].name, n));
+  }
+  if (a.json) std::cout << out.dump(2) << "\n";
+  if (!a.out.empty()) {
+    auto saved = exporting::save_figures(figures, a.out);
+    if (!saved) {
+      std::fprintf(stderr, "error: %s\n", saved.error().c_str());
+      return kExitBadInput;
+    }
+    std::fprintf(a.json ? stderr : stdout, "%swrote %zu number lines (PNG, SVG, PDF, CSV) into %s\n",
+                 a.json ? "" : "\n", figures.size(), a.out.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Runner add_explore(CLI::App& app) {
+  auto a = std::make_shared<ExploreArgs>();
+  app.add_option("value", a->value, "Decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0")->required();
+  app.add_option("--format", a->formats, "A float format (repeatable; default: every float of the table), "
+                                          "or a custom eXmY[bBIAS][:ieee|fn|fnuz|finite]");
+  app.add_option("--rounding", a->rounding, "rne | rna | rtz | up | down | stochastic")
+      ->check(CLI::IsMember({"rne", "rna", "rtz", "up", "down", "stochastic"}));
+  auto* sat = app.add_flag("--saturate", a->saturate, "Overflow clamps to max finite");
+  app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf")->excludes(sat);
+  app.add_option("--radius", a->radius, "Representable values each side on the number line (0-64)")
+      ->check(CLI::Range(0, 64));
+  app.add_flag("--json", a->json, "One JSON object per format");
+  app.add_option("--out", a->out, "Write each format's number line (PNG, SVG, PDF, CSV) into this folder");
+  return [a]() { return run_explore(*a); };
+}
+
+}  // namespace pl::cli

@@ -1,0 +1,89 @@
+#include "core/figure/number_line_figure.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/dtype/describe.h"
+#include "core/util/number_text.h"
+
+namespace pl::figure {
+namespace {
+
+std::string approx(long double v) {
+  if (std::isinf(v)) return v > 0 ? "+inf" : "-inf";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.10Lg", v);
+  return buf;
+}
+
+std::string power_of_two(double v) {
+  int e = 0;
+  return std::frexp(v, &e) == 0.5 ? "2^" + std::to_string(e - 1) : shortest_double(v);
+}
+
+}  // namespace
+
+Figure number_line_figure(const FloatFormat& f, const std::string& format_name, const Neighbourhood& n) {
+  Figure fig;
+  fig.name = "number-line-" + format_name;
+  for (char& c : fig.name)
+    if (c == ':') c = '-';
+  // The centre: the rounded value, or max finite (of x's sign) after an overflow.
+  const bool finite = std::isfinite(n.value);
+  double centre = n.value;
+  if (!finite && !n.line.empty()) centre = std::signbit(n.value) || n.x < 0 ? -max_finite(f) : max_finite(f);
+  const double ulp = ulp_at(f, centre);
+  auto position = [&](long double v) { return static_cast<double>((v - centre) / ulp); };
+
+  fig.title = format_name + ": the representable values around " + shortest_double(n.x);
+  std::string interval_approx;
+  if (n.interval)
+    interval_approx = std::string(n.interval->lo.closed ? "[" : "(") + approx(n.interval->lo.value) + ", " +
+                      approx(n.interval->hi.value) + (n.interval->hi.closed ? "]" : ")");
+  fig.subtitle = shortest_double(n.x) + " rounds to " + display_value(describe_code(f, n.rounded.code));
+  if (n.interval) fig.subtitle += "; so does every x in " + interval_approx;
+  fig.x.label = "distance from " + shortest_double(centre) + " in ulps of " + format_name + " (1 ulp = " +
+                power_of_two(ulp) + ")";
+  fig.y.label = "";
+  fig.y.ticks = false;
+  fig.y.min = -1;
+  fig.y.max = 1;
+
+  Series values{"representable values", SeriesKind::Points, {}, {}, palette(0), false};
+  Series chosen{"the value it rounds to", SeriesKind::Points, {}, {}, palette(1), false};
+  for (uint64_t c : n.line) {
+    Series& s = finite && c == n.rounded.code ? chosen : values;
+    s.x.push_back(position(decode(f, c)));
+    s.y.push_back(0);
+  }
+  fig.series.push_back(values);
+  if (!chosen.x.empty()) fig.series.push_back(chosen);
+
+  if (n.interval && !values.x.empty()) {
+    // Unbounded ends run to the edge of the line drawn.
+    const double left = std::min(values.x.front(), chosen.x.empty() ? values.x.front() : chosen.x.front()) - 1;
+    const double right = std::max(values.x.back(), chosen.x.empty() ? values.x.back() : chosen.x.back()) + 1;
+    const double lo = n.interval->lo.unbounded ? left : position(n.interval->lo.value);
+    const double hi = n.interval->hi.unbounded ? right : position(n.interval->hi.value);
+    fig.series.push_back({"rounding interval " + interval_approx, SeriesKind::Line, {lo, hi}, {-0.35, -0.35}, palette(2), false});
+    for (double end : {lo, hi})
+      fig.series.push_back({"", SeriesKind::Line, {end, end}, {-0.5, -0.2}, palette(2), false});
+  }
+  // At max finite, mark where overflow begins and leave room to see past it.
+  if (finite && n.interval && std::fabs(n.value) == max_finite(f)) {
+    const Endpoint& edge = n.value > 0 ? n.interval->hi : n.interval->lo;
+    if (!edge.unbounded) {
+      const double at = position(edge.value);
+      fig.annotations.push_back({AnnotationKind::VerticalLine, at,
+                                 std::string("overflow beyond: ") + (f.has_inf() ? "Inf" : f.has_nan() ? "NaN" : "max"),
+                                 palette(3), true});
+      (n.value > 0 ? fig.x.max : fig.x.min) = at + (n.value > 0 ? 1.5 : -1.5);
+    }
+  }
+  if (std::isfinite(n.x) && std::isfinite(position(n.x)))
+    fig.annotations.push_back({AnnotationKind::VerticalLine, position(n.x), "x = " + shortest_double(n.x), palette(5), true});
+  return fig;
+}
+
+}  // namespace pl::figure
