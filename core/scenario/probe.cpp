@@ -7,6 +7,7 @@
 #include "core/dtype/format_lookup.h"
 #include "core/dtype/int_convert.h"
 #include "core/promote/engine.h"
+#include "core/promote/torch_api.h"
 #include "core/util/number_text.h"
 
 namespace pl::scenario {
@@ -143,6 +144,15 @@ Expected<std::string> running_sum_probe(const json& j) {
   return shortest_double(s);
 }
 
+Expected<std::string> api_probe(const json& j) {
+  Params p{j, {"snippet"}};
+  if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
+  if (!j.contains("snippet")) return Error{"'snippet' is required"};
+  auto r = promote::torch_snippet(p.text("snippet"));
+  if (!r) return Error{"'snippet': " + r.error()};
+  return r;
+}
+
 }  // namespace
 
 Expected<double> parse_value_expression(const std::string& text) {
@@ -170,6 +180,7 @@ Expected<std::string> evaluate_probe(const Check& c) {
     case CheckKind::Cast: return cast_probe(c.params);
     case CheckKind::IntCast: return int_cast_probe(c.params);
     case CheckKind::RunningSum: return running_sum_probe(c.params);
+    case CheckKind::Api: return api_probe(c.params);
     case CheckKind::Metric: break;
   }
   return Error{"a metric check has no probe: it reads an evidence run"};

@@ -12,7 +12,7 @@
 
 namespace pl::scenario {
 
-// The answer of a Promote, Cast, IntCast or RunningSum check. Errors: a bad parameter (an
+// The answer of a Promote, Cast, IntCast, RunningSum or Api check. Errors: a bad parameter (an
 // unknown dtype, framework, op or key), named.
 Expected<std::string> evaluate_probe(const Check& c);
 

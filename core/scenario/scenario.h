@@ -28,6 +28,7 @@ enum class CheckKind : uint8_t {
   IntCast,     // a value converted into an integer dtype: the integer it becomes
   RunningSum,  // count copies of a value summed one by one in a format: where the sum ends
   Metric,      // a number in an evidence run's result.json, against bounds or another number
+  Api,         // a one-line PyTorch snippet (x.to_(...)): the dtype it leads to, or its exception
 };
 std::string_view check_kind_name(CheckKind k);  // the JSON key: "promote", "cast", ...
 

@@ -169,7 +169,32 @@ def promote(p):
     return numpy_promote(p) if p.get("framework") == "numpy" else torch_promote(p)
 
 
-PROBES = {"promote": promote, "cast": cast, "int_cast": int_cast, "running_sum": running_sum}
+def api(p):
+    """Runs the snippet in PyTorch on a float32 tensor x (2 x 3) and an nn.Linear(3, 2) m."""
+    x = torch.ones(2, 3)  # noqa: F841 -- the snippet reads it
+    m = torch.nn.Linear(3, 2)
+    snippet = p["snippet"]
+    assignment = "=" in snippet.split("(")[0]
+    try:
+        result = None
+        if assignment:
+            exec(snippet)  # noqa: S102 -- our own scenario files
+        else:
+            result = eval(snippet)  # noqa: S307
+    except Exception as e:  # noqa: BLE001
+        return f"{type(e).__name__}: {e}"
+    finally:
+        torch.set_default_dtype(torch.float32)
+    if snippet.startswith("m."):
+        return "weight " + str(m.weight.dtype).replace("torch.", "")
+    if isinstance(result, torch.Tensor):
+        return str(result.dtype).replace("torch.", "")
+    if isinstance(result, torch.dtype):
+        return str(result).replace("torch.", "")
+    return "ok"
+
+
+PROBES = {"promote": promote, "cast": cast, "int_cast": int_cast, "running_sum": running_sum, "api": api}
 
 
 def main():
