@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include "app/ui/format_limits_table.h"
+#include "app/ui/value_controls.h"
 #include "core/dtype/describe.h"
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
@@ -117,19 +118,7 @@ std::string ExplorerPanel::export_all() {
 }
 
 void ExplorerPanel::draw_controls() {
-  bool changed = false;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  changed |= ImGui::InputText("value", value_text_, sizeof value_text_);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0");
-  ImGui::SameLine();
-  const char* roundings[kRoundingCount];
-  for (int i = 0; i < kRoundingCount; ++i) roundings[i] = rounding_label(static_cast<Rounding>(i));
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
-  changed |= ImGui::Combo("rounding", &rounding_, roundings, kRoundingCount);
-  ImGui::SameLine();
-  const char* overflows[] = {"format default", "saturate", "no saturation"};
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  changed |= ImGui::Combo("overflow", &overflow_, overflows, kOverflowCount);
+  bool changed = draw_value_rounding_overflow(value_text_, sizeof value_text_, &rounding_, &overflow_);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   changed |= ImGui::SliderInt("neighbours each side", &radius_, 1, 32);
@@ -146,21 +135,12 @@ void ExplorerPanel::draw_format_picker() {
     ImGui::EndPopup();
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  ImGui::InputText("##custom", custom_text_, sizeof custom_text_);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("eXmY[bBIAS][:ieee|fn|fnuz|finite], e.g. e5m7 or e4m3b11:fnuz");
-  ImGui::SameLine();
-  if (ImGui::Button("add custom format")) {
-    auto f = parse_float_format(custom_text_);
-    if (!f) {
-      error_ = f.error();
-    } else {
-      Row r;
-      r.format = *f;
-      r.shown = true;
-      rows_.push_back(std::move(r));
-      recompute();
-    }
+  if (auto f = draw_custom_format_adder(custom_text_, sizeof custom_text_, &error_)) {
+    Row r;
+    r.format = *f;
+    r.shown = true;
+    rows_.push_back(std::move(r));
+    recompute();
   }
 }
 

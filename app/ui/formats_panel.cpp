@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app/ui/format_limits_table.h"
+#include "app/ui/value_controls.h"
 #include "core/util/number_text.h"
 
 namespace pl::ui {
@@ -77,20 +78,7 @@ void FormatsPanel::recompute() {
 }
 
 void FormatsPanel::draw_controls() {
-  bool changed = false;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  changed |= ImGui::InputText("value", value_text_, sizeof value_text_);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0");
-  ImGui::SameLine();
-  const char* roundings[kRoundingCount];
-  for (int i = 0; i < kRoundingCount; ++i) roundings[i] = rounding_label(static_cast<Rounding>(i));
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
-  changed |= ImGui::Combo("rounding", &rounding_, roundings, kRoundingCount);
-  ImGui::SameLine();
-  const char* overflows[] = {"format default", "saturate", "no saturation"};
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  changed |= ImGui::Combo("overflow", &overflow_, overflows, kOverflowCount);
+  bool changed = draw_value_rounding_overflow(value_text_, sizeof value_text_, &rounding_, &overflow_);
   ImGui::SameLine();
   const char* paths[] = {"direct (one rounding)", "via float32 (PyTorch, ml_dtypes)"};
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
@@ -104,13 +92,9 @@ void FormatsPanel::draw_controls() {
     changed |= ImGui::InputInt("seed", &seed_);
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  ImGui::InputText("##custom", custom_text_, sizeof custom_text_);
-  ImGui::SameLine();
-  if (ImGui::Button("add custom format")) {
-    auto r = parse_float_format(custom_text_);
-    if (r) formats_.push_back(*r), changed = true;
-    else parse_error_ = r.error();
+  if (auto f = draw_custom_format_adder(custom_text_, sizeof custom_text_, &parse_error_)) {
+    formats_.push_back(*f);
+    changed = true;
   }
   if (changed) recompute();
   if (!parse_error_.empty()) ImGui::TextColored({1.0f, 0.4f, 0.3f, 1.0f}, "%s", parse_error_.c_str());

@@ -1,0 +1,20 @@
+// The controls the Formats and Explorer panels share: the value typed, the rounding and the
+// overflow policy on one line, and a custom format spelled and added.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "core/dtype/format_lookup.h"
+
+namespace pl::ui {
+
+// True when one of the three changed. `rounding` and `overflow` index Rounding and Overflow.
+bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding, int* overflow);
+
+// The spelling field and its button: the parsed format when the button is pressed and the
+// spelling reads, else nullopt (with `error` set when it does not read).
+std::optional<FormatRef> draw_custom_format_adder(char* spelling, size_t size, std::string* error);
+
+}  // namespace pl::ui
