@@ -103,10 +103,7 @@ Encoded nan_result(const FloatFormat& f, bool negative) {
 
 // What an over-large magnitude becomes, for a rounding that does not go toward zero.
 Encoded overflow_result(const FloatFormat& f, bool negative, Overflow policy) {
-  bool saturate = policy == Overflow::Saturate ||
-                  (policy == Overflow::FormatDefault &&
-                   f.overflow_default() == OverflowDefault::Saturate) ||
-                  (!f.has_inf() && !f.has_nan());
+  const bool saturate = overflow_saturates(f, policy);
   Encoded e{0, {}};
   e.flags.overflow = true;
   e.flags.inexact = true;
@@ -304,6 +301,12 @@ void round_each(const FloatFormat& f, std::span<const double> in, std::span<doub
     return;
   }
   for (size_t i = 0; i < n; ++i) out[i] = round_to(f, in[i], o, index0 + i);
+}
+
+bool overflow_saturates(const FloatFormat& f, Overflow policy) {
+  return policy == Overflow::Saturate ||
+         (policy == Overflow::FormatDefault && f.overflow_default() == OverflowDefault::Saturate) ||
+         (!f.has_inf() && !f.has_nan());
 }
 
 }  // namespace pl

@@ -61,6 +61,10 @@ Encoded encode_f32(const FloatFormat& f, float x, const CastOptions& o, uint64_t
 Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude,
                        const CastOptions& o, uint64_t index = 0);
 
+// Whether a magnitude beyond max finite (rounded away from zero) becomes +-max finite under
+// `policy`, rather than Inf or NaN.
+bool overflow_saturates(const FloatFormat& f, Overflow policy);
+
 // Bits above total_bits() are ignored.
 double decode(const FloatFormat& f, uint64_t code);
 ValueClass classify(const FloatFormat& f, uint64_t code);

@@ -138,12 +138,6 @@ std::string endpoint_text(const Endpoint& e) {
 
 }  // namespace
 
-bool overflow_saturates(const FloatFormat& f, Overflow overflow) {
-  return overflow == Overflow::Saturate ||
-         (overflow == Overflow::FormatDefault && f.overflow_default() == OverflowDefault::Saturate) ||
-         (!f.has_inf() && !f.has_nan());
-}
-
 std::optional<uint64_t> next_up(const FloatFormat& f, uint64_t code) {
   code &= f.code_mask();
   if (classify(f, code) == ValueClass::NaN) return std::nullopt;

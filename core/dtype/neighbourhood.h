@@ -62,9 +62,6 @@ struct Neighbourhood {
 Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, Overflow overflow,
                             int radius = 8);
 
-// Whether a magnitude beyond max finite becomes +-max finite (the codec's rule).
-bool overflow_saturates(const FloatFormat& f, Overflow overflow);
-
 // "[0.0999755859375, 0.100006103515625)" with every digit; "-inf" / "+inf" on open ends.
 std::string interval_text(const RoundingInterval& r);
 std::string endpoint_exact(long double v);  // every digit of a finite long double
