@@ -170,22 +170,27 @@ Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, O
   const double nan = std::numeric_limits<double>::quiet_NaN();
   n.gap_below = n.gap_above = nan;
   n.ulp = ulp_at(f, n.value);
-  if (vc == ValueClass::NaN) {
-    if (std::isfinite(x) && std::fabs(x) > max_finite(f)) n.below = x > 0 ? f.max_finite_code() : f.sign_mask() | f.max_finite_code();
-  } else {
+  const bool finite = vc != ValueClass::NaN && vc != ValueClass::Infinite;
+  const bool overflowed = std::isfinite(x) && std::fabs(x) > max_finite(f);
+  // Max finite on x's side: an overflow's neighbour below and its number line's centre.
+  const uint64_t top = (x < 0 ? f.sign_mask() : 0) | f.max_finite_code();
+  if (vc != ValueClass::NaN) {
     n.below = next_down(f, code);
     n.above = next_up(f, code);
   }
-  if (vc != ValueClass::NaN && vc != ValueClass::Infinite) {
+  if (finite) {
     if (n.below) n.gap_below = n.value - decode(f, *n.below);
     if (n.above) n.gap_above = decode(f, *n.above) - n.value;
-  }
-
-  if (vc != ValueClass::NaN && vc != ValueClass::Infinite) {
     n.interval = interval_of(f, code, rounding, overflow);
-  } else if (std::isfinite(x) && std::fabs(x) > max_finite(f)) {
+    n.centre = code;
+  } else if (vc == ValueClass::Infinite) {
+    n.centre = top;
+  } else if (overflowed) {
+    n.below = top;
+    n.centre = top;
+  }
+  if (!finite && overflowed) {
     // Overflow: everything beyond max finite's interval on x's side.
-    const uint64_t top = x > 0 ? f.max_finite_code() : (f.sign_mask() | f.max_finite_code());
     const RoundingInterval edge = interval_of(f, top, rounding, overflow);
     RoundingInterval iv;
     iv.rule = std::string("overflow: beyond max finite's rounding interval every value becomes ") +
@@ -195,18 +200,14 @@ Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, O
     n.interval = iv;
   }
 
-  // The number line: finite codes around the value (around max finite after an overflow).
-  std::optional<uint64_t> centre;
-  if (vc == ValueClass::Normal || vc == ValueClass::Subnormal || vc == ValueClass::Zero) centre = code;
-  else if (vc == ValueClass::Infinite) centre = std::signbit(n.value) ? f.sign_mask() | f.max_finite_code() : f.max_finite_code();
-  else if (n.below) centre = *n.below;
-  if (centre) {
+  // The number line: finite codes around the centre.
+  if (n.centre) {
     std::vector<uint64_t> down;
-    std::optional<uint64_t> c = centre;
+    std::optional<uint64_t> c = n.centre;
     for (int i = 0; i < radius && (c = next_down(f, *c)) && classify(f, *c) != ValueClass::Infinite; ++i) down.push_back(*c);
     n.line.assign(down.rbegin(), down.rend());
-    n.line.push_back(*centre);
-    c = centre;
+    n.line.push_back(*n.centre);
+    c = n.centre;
     for (int i = 0; i < radius && (c = next_up(f, *c)) && classify(f, *c) != ValueClass::Infinite; ++i) n.line.push_back(*c);
   }
   return n;

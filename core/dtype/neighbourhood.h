@@ -54,7 +54,10 @@ struct Neighbourhood {
   // Every real x that rounds to rounded.code; empty when x is NaN or +-inf, or the result
   // is NaN for another reason than overflow.
   std::optional<RoundingInterval> interval;
-  std::vector<uint64_t> line;  // up to `radius` finite codes each side of value, ascending
+  // The finite code the number line is drawn around: the result, or max finite of x's sign
+  // after an overflow; empty when x is NaN (or E8M0 has no answer).
+  std::optional<uint64_t> centre;
+  std::vector<uint64_t> line;  // up to `radius` finite codes each side of centre, ascending
 };
 
 // Rounds x with `rounding` and `overflow` (direct path, no DAZ/FTZ) and describes the

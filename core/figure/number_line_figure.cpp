@@ -29,10 +29,8 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
   fig.name = "number-line-" + format_name;
   for (char& c : fig.name)
     if (c == ':') c = '-';
-  // The centre: the rounded value, or max finite (of x's sign) after an overflow.
   const bool finite = std::isfinite(n.value);
-  double centre = n.value;
-  if (!finite && !n.line.empty()) centre = std::signbit(n.value) || n.x < 0 ? -max_finite(f) : max_finite(f);
+  const double centre = n.centre ? decode(f, *n.centre) : n.value;
   const double ulp = ulp_at(f, centre);
   auto position = [&](long double v) { return static_cast<double>((v - centre) / ulp); };
 
