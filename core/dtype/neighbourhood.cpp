@@ -172,7 +172,7 @@ Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, O
   n.ulp = ulp_at(f, n.value);
   const bool finite = vc != ValueClass::NaN && vc != ValueClass::Infinite;
   const bool overflowed = std::isfinite(x) && std::fabs(x) > max_finite(f);
-  // Max finite on x's side: an overflow's neighbour below and its number line's centre.
+  // Max finite on x's side: an overflow's neighbour toward zero and its number line's centre.
   const uint64_t top = (x < 0 ? f.sign_mask() : 0) | f.max_finite_code();
   if (vc != ValueClass::NaN) {
     n.below = next_down(f, code);
@@ -185,8 +185,8 @@ Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, O
     n.centre = code;
   } else if (vc == ValueClass::Infinite) {
     n.centre = top;
-  } else if (overflowed) {
-    n.below = top;
+  } else if (overflowed) {  // NaN: max finite is the neighbour on the side toward zero
+    (x > 0 ? n.below : n.above) = top;
     n.centre = top;
   }
   if (!finite && overflowed) {

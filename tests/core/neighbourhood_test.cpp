@@ -146,6 +146,15 @@ TEST(Interval, TopOfTheRangeAndOverflow) {
   EXPECT_EQ(interval_text(*over.interval), "[65520, +inf]");
   EXPECT_EQ(*over.below, 0x7bffu);
   EXPECT_EQ(interval_text(*neighbourhood(e4, 500, Rounding::NearestEven, Overflow::FormatDefault).interval), "(464, +inf]");
+  // An overflow to NaN: max finite is the neighbour toward zero -- below a positive x, above a
+  // negative one.
+  const Neighbourhood up = neighbourhood(e4, 500, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(*up.below, 0x7eu);
+  EXPECT_FALSE(up.above);
+  const Neighbourhood down = neighbourhood(e4, -500, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(*down.above, 0xfeu);
+  EXPECT_FALSE(down.below);
+  EXPECT_EQ(interval_text(*down.interval), "[-inf, -464)");
   EXPECT_EQ(interval_text(*neighbourhood(h, 65504, Rounding::TowardZero, Overflow::FormatDefault).interval), "[65504, +inf)");
   EXPECT_FALSE(neighbourhood(h, std::nan(""), Rounding::NearestEven, Overflow::FormatDefault).interval);
 }
