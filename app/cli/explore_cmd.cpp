@@ -31,9 +31,8 @@ std::string code_text(const FloatFormat& f, std::optional<uint64_t> code) {
 
 std::string gap_text(double g) {
   if (!std::isfinite(g)) return "";
-  int e = 0;
-  const bool power = std::frexp(g, &e) == 0.5;
-  return "  gap " + shortest_double(g) + (power ? " = 2^" + std::to_string(e - 1) : "");
+  const std::string power = power_of_two_text(g);
+  return "  gap " + shortest_double(g) + (power.empty() ? "" : " = " + power);
 }
 
 void print_text(const FormatRef& ref, const Neighbourhood& n) {

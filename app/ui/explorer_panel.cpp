@@ -20,13 +20,6 @@ namespace {
 const ImVec4 kFieldColour[3] = {{0.84f, 0.37f, 0.00f, 1.0f}, {0.00f, 0.62f, 0.45f, 1.0f}, {0.34f, 0.71f, 0.91f, 1.0f}};
 const char* const kFieldName[3] = {"sign", "exponent", "mantissa"};
 
-std::string approx(long double v, bool unbounded) {
-  if (unbounded || std::isinf(v)) return v > 0 ? "+inf" : "-inf";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.9Lg", v);
-  return buf;
-}
-
 std::string value_text(const FloatFormat& f, std::optional<uint64_t> code) {
   return code ? display_value(describe_code(f, *code)) : std::string("none");
 }
@@ -203,8 +196,7 @@ void ExplorerPanel::draw_table() {
     ImGui::TableNextColumn();
     if (n.interval) {
       const RoundingInterval& iv = *n.interval;
-      ImGui::Text("%s%s, %s%s", iv.lo.closed ? "[" : "(", approx(iv.lo.value, iv.lo.unbounded).c_str(),
-                  approx(iv.hi.value, iv.hi.unbounded).c_str(), iv.hi.closed ? "]" : ")");
+      ImGui::TextUnformatted(interval_text(iv, 9).c_str());
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
@@ -218,11 +210,8 @@ void ExplorerPanel::draw_table() {
     }
     ImGui::TableNextColumn();
     ImGui::Text("%.6g", n.ulp);
-    if (ImGui::IsItemHovered() && std::isfinite(n.ulp)) {
-      int e = 0;
-      std::frexp(n.ulp, &e);
-      ImGui::SetTooltip("the spacing of representable values in this binade: 2^%d", e - 1);
-    }
+    if (ImGui::IsItemHovered() && std::isfinite(n.ulp))
+      ImGui::SetTooltip("the spacing of representable values in this binade: %s", power_of_two_text(n.ulp).c_str());
     for (const auto& [code, gap, label] : {std::tuple{n.below, n.gap_below, "<"}, std::tuple{n.above, n.gap_above, ">"}}) {
       ImGui::TableNextColumn();
       ImGui::PushID(static_cast<int>(i * 2 + (label[0] == '>')));

@@ -131,9 +131,12 @@ RoundingInterval interval_of(const FloatFormat& f, uint64_t code, Rounding r, Ov
   return iv;
 }
 
-std::string endpoint_text(const Endpoint& e) {
-  if (e.unbounded) return e.value > 0 ? "+inf" : "-inf";
-  return endpoint_exact(e.value);
+std::string endpoint_text(const Endpoint& e, int significant_digits) {
+  if (e.unbounded || std::isinf(e.value)) return e.value > 0 ? "+inf" : "-inf";
+  if (significant_digits <= 0) return endpoint_exact(e.value);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*Lg", significant_digits, e.value);
+  return buf;
 }
 
 }  // namespace
@@ -232,9 +235,9 @@ std::string endpoint_exact(long double v) {
   return s;
 }
 
-std::string interval_text(const RoundingInterval& r) {
-  return std::string(r.lo.closed ? "[" : "(") + endpoint_text(r.lo) + ", " + endpoint_text(r.hi) +
-         (r.hi.closed ? "]" : ")");
+std::string interval_text(const RoundingInterval& r, int significant_digits) {
+  return std::string(r.lo.closed ? "[" : "(") + endpoint_text(r.lo, significant_digits) + ", " +
+         endpoint_text(r.hi, significant_digits) + (r.hi.closed ? "]" : ")");
 }
 
 nlohmann::json to_json(const FloatFormat& f, const std::string& format_name, const Neighbourhood& n) {

@@ -65,8 +65,9 @@ struct Neighbourhood {
 Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, Overflow overflow,
                             int radius = 8);
 
-// "[0.0999755859375, 0.100006103515625)" with every digit; "-inf" / "+inf" on open ends.
-std::string interval_text(const RoundingInterval& r);
+// "[0.0999755859375, 0.100006103515625)" with every digit; "-inf" / "+inf" on unbounded ends.
+// With significant_digits > 0, each end rounded to that many digits (for labels).
+std::string interval_text(const RoundingInterval& r, int significant_digits = 0);
 std::string endpoint_exact(long double v);  // every digit of a finite long double
 
 // `precision-lab explore --json`: codes as hex bits, values as json_number, ends as exact text.

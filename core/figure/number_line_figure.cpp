@@ -8,21 +8,6 @@
 #include "core/util/number_text.h"
 
 namespace pl::figure {
-namespace {
-
-std::string approx(long double v) {
-  if (std::isinf(v)) return v > 0 ? "+inf" : "-inf";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.10Lg", v);
-  return buf;
-}
-
-std::string power_of_two(double v) {
-  int e = 0;
-  return std::frexp(v, &e) == 0.5 ? "2^" + std::to_string(e - 1) : shortest_double(v);
-}
-
-}  // namespace
 
 Figure number_line_figure(const FloatFormat& f, const std::string& format_name, const Neighbourhood& n) {
   Figure fig;
@@ -32,17 +17,15 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
   const bool finite = std::isfinite(n.value);
   const double centre = n.centre ? decode(f, *n.centre) : n.value;
   const double ulp = ulp_at(f, centre);
+  const std::string ulp_text = power_of_two_text(ulp).empty() ? shortest_double(ulp) : power_of_two_text(ulp);
   auto position = [&](long double v) { return static_cast<double>((v - centre) / ulp); };
 
   fig.title = format_name + ": the representable values around " + shortest_double(n.x);
-  std::string interval_approx;
-  if (n.interval)
-    interval_approx = std::string(n.interval->lo.closed ? "[" : "(") + approx(n.interval->lo.value) + ", " +
-                      approx(n.interval->hi.value) + (n.interval->hi.closed ? "]" : ")");
+  const std::string interval_approx = n.interval ? interval_text(*n.interval, 10) : "";
   fig.subtitle = shortest_double(n.x) + " rounds to " + display_value(describe_code(f, n.rounded.code));
   if (n.interval) fig.subtitle += "; so does every x in " + interval_approx;
   fig.x.label = "distance from " + shortest_double(centre) + " in ulps of " + format_name + " (1 ulp = " +
-                power_of_two(ulp) + ")";
+                ulp_text + ")";
   fig.y.label = "";
   fig.y.ticks = false;
   fig.y.min = -1;

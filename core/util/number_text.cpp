@@ -70,6 +70,12 @@ std::string exact_decimal(double v) {
   return buf.data();
 }
 
+std::string power_of_two_text(double v) {
+  int e = 0;
+  if (!(v > 0) || !std::isfinite(v) || std::frexp(v, &e) != 0.5) return "";
+  return "2^" + std::to_string(e - 1);
+}
+
 std::string hex_float(double v) {
   if (!std::isfinite(v)) return shortest_double(v);
   char buf[64];

@@ -23,5 +23,7 @@ std::string exact_decimal(double value);
 std::string hex_float(double value);
 // "nan", "inf", "-inf" or the shortest float64 decimal.
 std::string shortest_double(double value);
+// "2^-14" when value is a positive power of two (an ulp, a gap, a scale), else "".
+std::string power_of_two_text(double value);
 
 }  // namespace pl
