@@ -65,10 +65,7 @@ int run_explore(ExploreArgs a) {
   }
   const Overflow overflow = a.saturate ? Overflow::Saturate : a.no_saturate ? Overflow::NonSaturating
                                                                             : Overflow::FormatDefault;
-  std::vector<FormatRef> formats;
-  if (a.formats.empty())
-    for (const auto& row : all_dtypes())
-      if (row.kind == DTypeKind::Float) formats.push_back(format_ref(row.id));
+  std::vector<FormatRef> formats = a.formats.empty() ? table_float_formats() : std::vector<FormatRef>{};
   for (const auto& name : a.formats) {
     auto f = parse_float_format(name);
     if (!f) {

@@ -28,13 +28,12 @@ std::string value_text(const FloatFormat& f, std::optional<uint64_t> code) {
 
 ExplorerPanel::ExplorerPanel(RunLog& log, std::string initial_value) : log_(log) {
   std::snprintf(value_text_, sizeof value_text_, "%s", initial_value.c_str());
-  for (const auto& row : all_dtypes()) {
-    if (row.kind != DTypeKind::Float) continue;
+  for (FormatRef& f : table_float_formats()) {
     Row r;
-    r.format = format_ref(row.id);
     for (DType shown : {DType::float32, DType::bfloat16, DType::float16, DType::float8_e4m3fn,
                         DType::float8_e5m2, DType::float4_e2m1fn})
-      r.shown |= row.id == shown;
+      r.shown |= f.dtype == shown;
+    r.format = std::move(f);
     rows_.push_back(std::move(r));
   }
   recompute();

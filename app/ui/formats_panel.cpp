@@ -53,8 +53,7 @@ std::string flags_short(const CastFlags& f) {
 
 FormatsPanel::FormatsPanel(std::string initial_value) {
   std::snprintf(value_text_, sizeof value_text_, "%s", initial_value.c_str());
-  for (const auto& row : all_dtypes())
-    if (row.kind == DTypeKind::Float) formats_.push_back(format_ref(row.id));
+  formats_ = table_float_formats();
   recompute();
 }
 

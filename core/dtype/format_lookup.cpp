@@ -122,6 +122,13 @@ Expected<FloatFormat> make_custom_format(int e, int m, int bias, Specials s) {
 
 FormatRef format_ref(DType t) { return {t, info(t).format, std::string(info(t).name)}; }
 
+std::vector<FormatRef> table_float_formats() {
+  std::vector<FormatRef> out;
+  for (const auto& row : all_dtypes())
+    if (row.kind == DTypeKind::Float) out.push_back(format_ref(row.id));
+  return out;
+}
+
 Expected<FormatRef> parse_float_format(std::string_view text) {
   static const std::regex kCustom(R"(e(\d+)m(\d+)(?:b(-?\d+))?(?:[:_-](ieee|fn|fnuz|finite))?)");
   std::string key = lower(text);

@@ -33,6 +33,7 @@ Expected<FloatFormat> make_custom_format(int exponent_bits, int mantissa_bits, i
                                          Specials specials);
 
 FormatRef format_ref(DType t);
+std::vector<FormatRef> table_float_formats();  // every Float row of the dtype table, in its order
 std::vector<std::string> accepted_names(DType t);  // canonical, aliases and framework spellings
 std::string closest_dtype_name(std::string_view text);
 const char* specials_name(Specials s);
