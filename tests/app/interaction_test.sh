@@ -46,7 +46,9 @@ wait_for() {
 # press KEYS [SECONDS]: held, as a person presses a key. Dear ImGui 1.86 reads key state once a
 # frame, so a press and release within one frame -- xdotool key's default -- is never seen; on a
 # loaded machine a frame can take 400 ms, so keys are held 0.5 s (below X's 660 ms autorepeat).
-press() { xdotool keydown "$1"; sleep "${2:-0.5}"; xdotool keyup "$1"; }
+# After the release it waits as long again: a release and the next press of the same key within
+# one frame would read as no press at all (F11 twice, Left twice).
+press() { xdotool keydown "$1"; sleep "${2:-0.5}"; xdotool keyup "$1"; sleep 0.4; }
 png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); assert d[:8]==b"\x89PNG\r\n\x1a\n"; print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"; }
 
 cat > setup.json <<'JSON'
@@ -135,7 +137,6 @@ press Right 0.3
 wait_for 'explorer: next above in float32: 0\.1 -> 0\.10000000894069672'
 press Left 0.3
 wait_for 'explorer: next below in float32: 0\.10000000894069672 -> 0\.10000000149011612'
-sleep 0.3  # a release and a press of the same key within one frame would read as no press
 press Left 0.3
 wait_for 'explorer: next below in float32: 0\.10000000149011612 -> 0\.09999999403953552'
 press ctrl+e
