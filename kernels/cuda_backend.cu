@@ -7,6 +7,7 @@
 
 #include "core/dtype/bulk_convert.h"
 #include "kernels/convert.cuh"
+#include "kernels/device_peaks.h"
 
 namespace pl {
 namespace {
@@ -46,6 +47,7 @@ class CudaBackend final : public Backend {
                 std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10) +
                 ", runtime " + std::to_string(runtime / 1000) + "." +
                 std::to_string(runtime % 1000 / 10);
+    fill_peaks(d);
     return d;
   }
 

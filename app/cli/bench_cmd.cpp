@@ -254,29 +254,4 @@ Runner add_bench(CLI::App& app) {
   return [a]() { return run_bench(*a); };
 }
 
-Runner add_devices(CLI::App& app) {
-  auto json = std::make_shared<bool>(false);
-  app.add_flag("--json", *json, "JSON output");
-  return [json]() {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& n : registered_backends()) {
-      auto b = open_backend(n);
-      nlohmann::json j{{"backend", n}, {"available", b.ok()}};
-      if (b) {
-        DeviceInfo d = (*b)->device_info();
-        j.update({{"name", d.name}, {"compute_capability", d.compute_capability},
-                  {"cores", d.cores}, {"memory_gib", d.memory_gib}, {"runtime", d.runtime}});
-      } else {
-        j["why_not"] = b.error();
-      }
-      if (*json) out.push_back(j);
-      else if (b) std::printf("%-5s %s %s\n", n.c_str(), j["name"].get<std::string>().c_str(),
-                              j["runtime"].get<std::string>().c_str());
-      else std::printf("%-5s unavailable: %s\n", n.c_str(), b.error().c_str());
-    }
-    if (*json) std::cout << out.dump(2) << "\n";
-    return kExitOk;
-  };
-}
-
 }  // namespace pl::cli

@@ -27,6 +27,8 @@ struct DeviceInfo {
   int cores = 0;              // CPU threads or CUDA SMs
   double memory_gib = 0;
   std::string runtime;        // driver / runtime versions, OpenBLAS core, ...
+  std::string peak_part;      // its entry in the published peak table ("H100 SXM5"); "" when none
+  std::string peak_note;      // why there is none (unknown part, other SM count, a CPU)
 };
 
 struct Support {

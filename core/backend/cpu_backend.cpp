@@ -31,6 +31,7 @@ class CpuBackend final : public Backend {
     d.cores = static_cast<int>(default_threads());
     // Which OpenBLAS kernel runs changes speed and the bits of float32 products: say it.
     d.runtime = blas::describe(blas::info());
+    d.peak_note = "the peak table holds GPUs; a CPU's peak depends on its clock and vector units";
     return d;
   }
 

@@ -66,6 +66,10 @@ bool same_text(std::string_view a, std::string_view b) {
 
 std::string_view unit_name(Unit u) { return u == CudaCores ? "CUDA cores" : "tensor cores"; }
 
+std::string dtype_label(const Rate& r) {
+  return r.dtype == DType::float8_e4m3fn ? "float8" : std::string(name(r.dtype));
+}
+
 double published_value(const Rate& r) { return std::strtod(std::string(r.published).c_str(), nullptr); }
 
 double published_last_digit(const Rate& r) {

@@ -33,6 +33,8 @@ struct Rate {
   std::string_view published; // TFLOP/s (TOPS for int8), as the source prints it: "989.4"
 };
 
+// The row's dtype as a reader says it: "float8" for the float8 row (both formats), else the name.
+std::string dtype_label(const Rate& r);
 double published_value(const Rate& r);       // 989.4
 double published_last_digit(const Rate& r);  // the unit of its last printed digit: 0.1
 
