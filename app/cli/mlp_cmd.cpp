@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/cli/cli.h"
+#include "app/cli/run_report.h"
 #include "app/cli/matmul_report.h"
 #include "core/figure/experiment_figures.h"
 
@@ -47,17 +48,7 @@ int run_mlp_json(const nlohmann::json& j, const std::string& save, bool json_out
     std::cout << experiment::to_json(*r).dump(1) << "\n";
     return kExitOk;
   }
-  std::printf("MLP: %d layers, width %zu, batch %zu, %s; %s x %s, %s -> %s\n", c->layers, c->layer.k,
-              c->layer.m, std::string(experiment::activation_name(c->activation)).c_str(),
-              std::string(name(c->layer.input)).c_str(), std::string(name(c->layer.weight)).c_str(),
-              experiment::describe(c->layer.accumulate).c_str(), std::string(name(c->layer.output)).c_str());
-  std::printf("%6s %14s %14s %14s %12s %12s\n", "layer", "network err", "own err", "own arith", "mean bits",
-              "ref RMS");
-  for (const auto& l : r->layers)
-    std::printf("%6d %14.3e %14.3e %14.3e %12.2f %12.3e\n", l.layer, l.network.normwise_rel,
-                l.own.normwise_rel, l.own_arithmetic.normwise_rel, l.network.mean_bits, l.reference_rms);
-  std::printf("(normwise relative errors; network: against the float64 network, own: the layer against "
-              "its exact product)\nseconds: %.3f\n", r->seconds);
+  print_mlp_report(*r);
   return kExitOk;
 }
 

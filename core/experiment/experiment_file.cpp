@@ -36,6 +36,16 @@ Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j,
     run.cast = std::move(r).value();
     return run;
   }
+  if (run.kind == "throughput") {
+    auto c = throughput_config_from_json(j);
+    if (!c) return Error{c.error()};
+    auto r = run_throughput(*c, progress, cancel);
+    if (!r) return Error{r.error()};
+    run.setup = to_json(r->config);
+    run.result = to_json(*r);
+    run.throughput = std::move(r).value();
+    return run;
+  }
   if (run.kind == "mlp") {
     auto c = mlp_config_from_json(j);
     if (!c) return Error{c.error()};

@@ -33,7 +33,8 @@ struct Reader {
   }
   bool size(const char* key, size_t* out) {
     if (!j.contains(key)) return true;
-    if (!j[key].is_number_unsigned()) return fail(key, "must be a positive integer");
+    // A file's positive integers parse as unsigned; one built in code may be signed.
+    if (!j[key].is_number_integer() || j[key].get<int64_t>() < 0) return fail(key, "must be a positive integer");
     *out = j[key].get<size_t>();
     return true;
   }

@@ -1,6 +1,7 @@
 #include "core/figure/throughput_figures.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace pl::figure {
@@ -60,6 +61,80 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
     f.series.push_back({label, SeriesKind::Bars, {i + 0.15, i + 0.85}, {g}, palette(i)});
   }
   return f;
+}
+
+namespace {
+
+Figure measured_rate(const experiment::ThroughputResult& r) {
+  Figure f;
+  f.name = "measured-rate";
+  f.title = "Matrix-product rate by dtype, measured here";
+  f.subtitle = std::to_string(r.config.n) + "^3 products on " + r.device + ", median of " +
+               std::to_string(r.config.repetitions) + " interleaved runs; narrower than float32 = emulated";
+  f.y.label = "GFLOP/s";
+  f.y.min = 0;
+  f.x.min = 0;
+  f.x.max = static_cast<double>(std::max<size_t>(r.rows.size(), 1));
+  double top = 0;
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    const auto& row = r.rows[i];
+    top = std::max(top, row.gflops);
+    f.x.categories.emplace_back(name(row.dtype));
+    char label[128];
+    std::snprintf(label, sizeof label, "%s  %.1f GFLOP/s = %.2fx %s%s", std::string(name(row.dtype)).c_str(),
+                  row.gflops, row.speedup, std::string(name(r.config.baseline)).c_str(),
+                  row.emulated ? " (emulated)" : "");
+    f.series.push_back({label, SeriesKind::Bars, {i + 0.15, i + 0.85}, {row.gflops}, palette(i)});
+  }
+  if (top > 0) f.y.max = top * (1.2 + 0.07 * double(r.rows.size()));
+  return f;
+}
+
+Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
+  const std::string base(name(r.config.baseline));
+  Figure f;
+  f.name = "speedup-vs-datasheet";
+  f.title = "Speed-up over " + base + ": measured here and on the datasheet";
+  f.subtitle = r.datasheet.empty() ? "measured on " + r.device
+                                   : "measured on " + r.device + " | " + r.config.datasheet +
+                                         " dense peaks (" + r.datasheet_architecture + ")";
+  f.y.label = "speed-up over " + base + " (log scale)";
+  f.y.log = true;
+  f.x.min = 0;
+  f.x.max = static_cast<double>(std::max<size_t>(r.rows.size(), 1));
+  // One series per source, its bars side by side in each dtype's slot; the gaps between them
+  // are zero-height bins, which are not drawn.
+  Series here{"measured here", SeriesKind::Bars, {}, {}, palette(0)};
+  Series sheet{r.config.datasheet + " datasheet", SeriesKind::Bars, {}, {}, palette(1)};
+  double lo = 1, hi = 4;
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    f.x.categories.emplace_back(name(r.rows[i].dtype));
+    const double x = double(i);
+    auto bar = [&](Series& s, double from, double to, double v) {
+      if (!s.x.empty()) s.y.push_back(0);  // the gap since the previous bar
+      s.x.push_back(x + from);
+      s.x.push_back(x + to);
+      s.y.push_back(v);
+      if (v > 0) lo = std::min(lo, v), hi = std::max(hi, v);
+    };
+    bar(here, 0.1, 0.5, r.rows[i].speedup);
+    if (i < r.datasheet.size()) bar(sheet, 0.5, 0.9, r.datasheet[i].supported ? r.datasheet[i].speedup : 0);
+  }
+  f.series.push_back(std::move(here));
+  if (!r.datasheet.empty()) f.series.push_back(std::move(sheet));
+  // Whole decades around the bars, with room above for the legend.
+  f.y.min = std::pow(10.0, std::floor(std::log10(lo)) - (lo < 1 ? 0 : 1));
+  f.y.max = std::pow(10.0, std::ceil(std::log10(hi)) + 1);
+  f.annotations.push_back({AnnotationKind::HorizontalLine, 1, base + " (1x)", {0.4, 0.4, 0.4, 1}, false});
+  f.annotations.push_back({AnnotationKind::HorizontalLine, 2, "rule of thumb: 2x", palette(4), true});
+  f.annotations.push_back({AnnotationKind::HorizontalLine, 4, "rule of thumb: 4x", palette(5), true});
+  return f;
+}
+
+}  // namespace
+
+std::vector<Figure> throughput_run_figures(const experiment::ThroughputResult& r) {
+  return {measured_rate(r), speedup_vs_datasheet(r)};
 }
 
 }  // namespace pl::figure

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/experiment/throughput.h"
+#include "core/experiment/throughput_run.h"
 #include "core/figure/figure.h"
 
 namespace pl::figure {
@@ -19,5 +21,11 @@ Figure throughput_over_time(const experiment::ThroughputHistory& h, const Throug
 
 // throughput-by-dtype: the median rate of each dtype sampled in the same run, as bars.
 Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputContext& c);
+
+// A throughput experiment file's figures:
+//  measured-rate: each dtype's median GFLOP/s here, its speed-up in the legend;
+//  speedup-vs-datasheet: speed-up over the baseline measured here beside the datasheet's for
+//    the named GPU, on a log axis, with the "2x" and "4x" rules of thumb drawn across.
+std::vector<Figure> throughput_run_figures(const experiment::ThroughputResult& r);
 
 }  // namespace pl::figure

@@ -134,5 +134,80 @@ TEST(ThroughputFigures, BarsCarryOneCategoryPerDtypeAndExport) {
   std::filesystem::remove_all(dir);
 }
 
+
+TEST(ThroughputRun, ReadsItsFileStrictly) {
+  auto c = throughput_config_from_json(
+      {{"experiment", "throughput"}, {"dtypes", {"float32", "bfloat16"}}, {"n", 64}, {"repetitions", 2}});
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(c->dtypes, (std::vector<DType>{DType::float32, DType::bfloat16}));
+  EXPECT_EQ(c->datasheet, "H100 SXM5");  // the default
+  auto again = throughput_config_from_json(to_json(*c));
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(to_json(*again), to_json(*c));
+  const std::pair<nlohmann::json, std::string> bad[] = {
+      {{{"dtypes", {"float32", "float33"}}}, "'dtypes': unknown dtype 'float33'"},
+      {{{"dtypes", {"float32", "uint32"}}}, "'dtypes': uint32: products are timed for float dtypes, int8 and uint8"},
+      {{{"dtypes", {"float32", "float32"}}}, "'dtypes': float32 is listed twice"},
+      {{{"dtypes", {"bfloat16"}}}, "'baseline': float32 is not among the dtypes"},
+      {{{"n", 5000}}, "'n': must lie in [1, 4096]"},
+      {{{"repetitions", -1}}, "'repetitions': must be an integer from 1 to 1000"},
+      {{{"datasheet", "RTX 9090"}}, "'datasheet': no part 'RTX 9090' in the peak table"},
+      {{{"reps", 3}}, "unknown key 'reps'"},
+  };
+  for (const auto& [j, why] : bad) {
+    auto r = throughput_config_from_json(j);
+    ASSERT_FALSE(r) << j.dump();
+    EXPECT_EQ(r.error().substr(0, why.size()), why) << r.error();
+  }
+}
+
+TEST(ThroughputRun, MeasuresEveryDtypeBesideTheDatasheet) {
+  ThroughputConfig c;
+  c.dtypes = {DType::float32, DType::bfloat16, DType::float8_e5m2, DType::int8};
+  c.n = 48;
+  c.repetitions = 3;
+  c.datasheet = "a100 sxm4";  // any case; the result spells the table's name
+  std::vector<double> progress;
+  auto r = run_throughput(c, [&](double p) { progress.push_back(p); });
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->config.datasheet, "A100 SXM4");
+  ASSERT_EQ(r->rows.size(), 4u);
+  for (const auto& row : r->rows) {
+    EXPECT_EQ(row.seconds.size(), 3u);
+    EXPECT_GT(row.gflops, 0);
+    EXPECT_EQ(row.emulated, row.dtype != DType::float32);
+  }
+  EXPECT_EQ(r->rows[0].speedup, 1.0);  // the baseline over itself
+  ASSERT_FALSE(progress.empty());
+  EXPECT_DOUBLE_EQ(progress.back(), 1.0);
+  EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
+  // The datasheet side is the table's: 2048 / 128 ops per clock at one clock is 16.
+  ASSERT_EQ(r->datasheet.size(), 4u);
+  EXPECT_EQ(r->datasheet[1].speedup, 16);
+  EXPECT_EQ(r->datasheet[1].tflops, 312);
+  EXPECT_FALSE(r->datasheet[2].supported);  // no float8 before sm_89
+  EXPECT_EQ(r->datasheet[2].why_not, "the A100 SXM4 has no float8_e5m2 arithmetic");
+  EXPECT_EQ(r->datasheet[3].speedup, 32);
+  const nlohmann::json j = to_json(*r);
+  EXPECT_EQ(j["/rows/2/dtype"_json_pointer], "float8_e5m2");
+  EXPECT_EQ(j["/datasheet/rows/2/supported"_json_pointer], false);
+  const auto figures = figure::throughput_run_figures(*r);
+  ASSERT_EQ(figures.size(), 2u);
+  const figure::Figure& speed = figures[1];
+  EXPECT_TRUE(speed.y.log);
+  ASSERT_EQ(speed.series.size(), 2u);
+  // Bars and zero-height gaps alternate: 4 bars, 3 gaps; the float8 datasheet bar is absent.
+  EXPECT_EQ(speed.series[1].y, (std::vector<double>{1, 0, 16, 0, 0, 0, 32}));
+}
+
+TEST(ThroughputRun, Cancels) {
+  ThroughputConfig c;
+  c.n = 64;
+  std::atomic<bool> cancel{true};
+  auto r = run_throughput(c, {}, &cancel);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "cancelled");
+}
+
 }  // namespace
 }  // namespace pl::experiment

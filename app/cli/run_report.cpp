@@ -1,0 +1,72 @@
+#include "app/cli/run_report.h"
+
+#include <cstdio>
+
+#include "core/dtype/dtype.h"
+
+namespace pl::cli {
+namespace {
+
+void print_dot(const experiment::ExperimentRun& run) {
+  std::printf("%8s  %-28s %14s %11s %11s %10s\n", "K", "accumulation", "max|e|/S|ab|", "bound", "prob.bound",
+              "mean bits");
+  for (const auto& r : run.dot_rows)
+    std::printf("%8zu  %-28s %14.3e %11.3e %11.3e %10.2f\n", r.length, experiment::describe(r.model).c_str(),
+                r.max_scaled, r.bounds.deterministic, r.bounds.probabilistic, r.stats.mean_bits);
+}
+
+void print_cast(const experiment::RoundtripResult& r) {
+  const auto& s = r.stats;
+  std::printf("cast through %s (%s): max rel %.3e, normwise %.3e, SQNR %.1f dB, saturated %zu, flushed %zu\n",
+              std::string(name(r.config.dtype)).c_str(),
+              std::string(experiment::scaling_name(r.config.scaling.kind)).c_str(), s.max_rel, s.normwise_rel,
+              s.sqnr_db, r.saturated, r.flushed);
+}
+
+}  // namespace
+
+void print_mlp_report(const experiment::MlpResult& r) {
+  const auto& c = r.config;
+  std::printf("MLP: %d layers, width %zu, batch %zu, %s; %s x %s, %s -> %s\n", c.layers, c.layer.k, c.layer.m,
+              std::string(experiment::activation_name(c.activation)).c_str(), std::string(name(c.layer.input)).c_str(),
+              std::string(name(c.layer.weight)).c_str(), experiment::describe(c.layer.accumulate).c_str(),
+              std::string(name(c.layer.output)).c_str());
+  std::printf("%6s %14s %14s %14s %12s %12s\n", "layer", "network err", "own err", "own arith", "mean bits",
+              "ref RMS");
+  for (const auto& l : r.layers)
+    std::printf("%6d %14.3e %14.3e %14.3e %12.2f %12.3e\n", l.layer, l.network.normwise_rel, l.own.normwise_rel,
+                l.own_arithmetic.normwise_rel, l.network.mean_bits, l.reference_rms);
+  std::printf("(normwise relative errors; network: against the float64 network, own: the layer against "
+              "its exact product)\nseconds: %.3f\n", r.seconds);
+}
+
+void print_throughput_report(const experiment::ThroughputResult& r) {
+  const std::string base(name(r.config.baseline));
+  std::printf("%zu^3 products on %s (%s), median of %d interleaved runs\n", r.config.n, r.device.c_str(),
+              r.runtime.c_str(), r.config.repetitions);
+  const bool sheet = !r.datasheet.empty();
+  std::printf("%-15s %12s %10s", "dtype", "GFLOP/s", ("x " + base).c_str());
+  if (sheet) std::printf("   %-22s", (r.config.datasheet + " datasheet").c_str());
+  std::printf("  how it runs here\n");
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    const auto& row = r.rows[i];
+    std::printf("%-15s %12.2f %10.2f", std::string(name(row.dtype)).c_str(), row.gflops, row.speedup);
+    if (sheet) {
+      const auto& d = r.datasheet[i];
+      char cell[64] = "no such arithmetic";
+      if (d.supported) std::snprintf(cell, sizeof cell, "%7.1f T  x%-6g", d.tflops, d.speedup);
+      std::printf("   %-22s", cell);
+    }
+    std::printf("  %s\n", row.method.c_str());
+  }
+  if (sheet) std::printf("datasheet: %s\n", r.datasheet_source.c_str());
+}
+
+void print_run_summary(const experiment::ExperimentRun& run) {
+  if (run.dot_config) print_dot(run);
+  else if (run.cast) print_cast(*run.cast);
+  else if (run.mlp) print_mlp_report(*run.mlp);
+  else if (run.throughput) print_throughput_report(*run.throughput);
+}
+
+}  // namespace pl::cli

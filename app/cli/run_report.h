@@ -1,0 +1,14 @@
+// What `run` (and `mlp`) print for the experiment kinds other than matmul and linear: one
+// summary per kind, from the run experiment_file.h made.
+#pragma once
+
+#include "core/experiment/experiment_file.h"
+
+namespace pl::cli {
+
+void print_mlp_report(const experiment::MlpResult& r);
+void print_throughput_report(const experiment::ThroughputResult& r);
+// Dispatches on the run's kind: dot and sum, cast, mlp, throughput.
+void print_run_summary(const experiment::ExperimentRun& run);
+
+}  // namespace pl::cli

@@ -1,0 +1,174 @@
+#include "core/experiment/throughput_run.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/backend/backend.h"
+#include "core/backend/peak_rates.h"
+#include "core/experiment/json_reader.h"
+#include "core/experiment/throughput.h"
+#include "core/util/median.h"
+
+namespace pl::experiment {
+
+using nlohmann::json;
+using namespace json_detail;
+
+std::string check(const ThroughputConfig& c) {
+  if (c.dtypes.empty()) return "'dtypes': name at least one dtype";
+  for (size_t i = 0; i < c.dtypes.size(); ++i) {
+    if (auto a = default_product_accumulation(c.dtypes[i]); !a) return "'dtypes': " + a.error();
+    if (std::find(c.dtypes.begin(), c.dtypes.begin() + i, c.dtypes[i]) != c.dtypes.begin() + i)
+      return "'dtypes': " + std::string(name(c.dtypes[i])) + " is listed twice";
+  }
+  if (std::find(c.dtypes.begin(), c.dtypes.end(), c.baseline) == c.dtypes.end())
+    return "'baseline': " + std::string(name(c.baseline)) + " is not among the dtypes";
+  if (c.n < 1 || c.n > 4096) return "'n': must lie in [1, 4096]";
+  if (c.repetitions < 1 || c.repetitions > 1000) return "'repetitions': must lie in [1, 1000]";
+  if (!c.datasheet.empty() && !peak::find_part(c.datasheet)) {
+    std::string known;
+    for (const auto& p : peak::parts()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+    return "'datasheet': no part '" + c.datasheet + "' in the peak table (" + known + ", or \"\")";
+  }
+  return "";
+}
+
+const ThroughputRow* ThroughputResult::row(DType t) const {
+  for (const auto& r : rows)
+    if (r.dtype == t) return &r;
+  return nullptr;
+}
+
+Expected<ThroughputConfig> throughput_config_from_json(const json& j) {
+  if (!j.is_object()) return Error{"an experiment is a JSON object"};
+  static const std::set<std::string> known{"experiment", "dtypes", "baseline", "n", "repetitions", "datasheet", "comment"};
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
+  ThroughputConfig c;
+  Reader r{j, {}};
+  std::string kind = "throughput";
+  r.string("experiment", &kind);
+  if (kind != "throughput") r.fail("experiment", "'" + kind + "' is not throughput");
+  if (j.contains("dtypes")) {
+    c.dtypes.clear();
+    if (!j["dtypes"].is_array()) r.fail("dtypes", "must be a list of dtype names");
+    else
+      for (const auto& v : j["dtypes"]) {
+        auto t = v.is_string() ? parse_dtype(v.get<std::string>()) : Expected<DType>(Error{"must be a dtype name"});
+        if (t) c.dtypes.push_back(*t);
+        else r.fail("dtypes", t.error());
+      }
+  }
+  r.dtype("baseline", &c.baseline);
+  r.size("n", &c.n);
+  if (j.contains("repetitions")) {
+    const json& v = j["repetitions"];
+    if (v.is_number_integer() && v.get<int64_t>() >= 1 && v.get<int64_t>() <= 1000)
+      c.repetitions = j["repetitions"].get<int>();
+    else r.fail("repetitions", "must be an integer from 1 to 1000");
+  }
+  r.string("datasheet", &c.datasheet);
+  if (!r.error.empty()) return Error{r.error};
+  if (auto why = check(c); !why.empty()) return Error{why};
+  return c;
+}
+
+json to_json(const ThroughputConfig& c) {
+  json dtypes = json::array();
+  for (DType t : c.dtypes) dtypes.push_back(name(t));
+  return {{"experiment", "throughput"}, {"dtypes", dtypes}, {"baseline", name(c.baseline)}, {"n", c.n},
+          {"repetitions", c.repetitions}, {"datasheet", c.datasheet}};
+}
+
+json to_json(const ThroughputResult& r) {
+  json rows = json::array();
+  for (const auto& x : r.rows)
+    rows.push_back({{"dtype", name(x.dtype)}, {"method", x.method}, {"emulated", x.emulated}, {"seconds", x.seconds},
+                    {"median_seconds", x.median_seconds}, {"gflops", x.gflops}, {"speedup", x.speedup}});
+  json out{{"experiment", "throughput"}, {"setup", to_json(r.config)}, {"device", r.device},
+           {"runtime", r.runtime}, {"rows", rows}};
+  if (!r.datasheet.empty()) {
+    json sheet = json::array();
+    for (const auto& d : r.datasheet) {
+      json row{{"dtype", name(d.dtype)}, {"supported", d.supported}};
+      if (d.supported) row.update({{"unit", d.unit}, {"tflops", d.tflops}, {"speedup", d.speedup}});
+      else row["why_not"] = d.why_not;
+      sheet.push_back(row);
+    }
+    out["datasheet"] = {{"part", r.config.datasheet}, {"architecture", r.datasheet_architecture},
+                        {"source", r.datasheet_source}, {"rows", sheet}};
+  }
+  return out;
+}
+
+namespace {
+
+std::vector<DatasheetRow> datasheet_rows(const ThroughputConfig& c, const peak::Part& p) {
+  std::vector<DatasheetRow> out;
+  for (DType t : c.dtypes) {
+    DatasheetRow d;
+    d.dtype = t;
+    // speedup() fails, naming the dtype, when the part cannot run it (or the baseline).
+    if (auto s = peak::speedup(p, t, c.baseline)) {
+      const auto rate = peak::fastest_rate(p, t);
+      d.supported = true;
+      d.unit = peak::unit_name(rate->unit);
+      d.tflops = peak::published_value(*rate);
+      d.speedup = *s;
+    } else {
+      d.why_not = s.error();
+    }
+    out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<ThroughputResult> run_throughput(const ThroughputConfig& c, const std::function<void(double)>& progress,
+                                          const std::atomic<bool>* cancel) {
+  if (auto why = check(c); !why.empty()) return Error{why};
+  ThroughputResult r;
+  r.config = c;
+  const DeviceInfo dev = make_cpu_backend()->device_info();
+  r.device = dev.backend + ": " + dev.name;
+  r.runtime = dev.runtime;
+  if (const peak::Part* p = c.datasheet.empty() ? nullptr : peak::find_part(c.datasheet)) {
+    r.config.datasheet = std::string(p->name);
+    r.datasheet_source = std::string(p->source);
+    r.datasheet_architecture = std::string(p->architecture);
+    r.datasheet = datasheet_rows(c, *p);
+  }
+  // Steps: prepare + warm up each dtype, then every timed product.
+  const double steps = double(c.dtypes.size()) * (1 + c.repetitions);
+  double done = 0;
+  auto step = [&] {
+    if (progress) progress(++done / steps);
+    return !(cancel && cancel->load());
+  };
+  std::vector<ProductBench> benches;
+  for (DType t : c.dtypes) {
+    auto b = prepare_product_bench(t, c.n);
+    if (!b) return Error{std::string(name(t)) + ": " + b.error()};
+    if (auto w = time_product(*b, cancel); !w) return Error{w.error()};
+    benches.push_back(std::move(b).value());
+    r.rows.push_back({t, product_method(t), product_emulated(t), {}, 0, 0, 0});
+    if (!step()) return Error{"cancelled"};
+  }
+  for (int rep = 0; rep < c.repetitions; ++rep)
+    for (size_t i = 0; i < benches.size(); ++i) {
+      auto s = time_product(benches[i], cancel);
+      if (!s) return Error{s.error()};
+      r.rows[i].seconds.push_back(*s);
+      if (!step()) return Error{"cancelled"};
+    }
+  for (auto& row : r.rows) {
+    row.median_seconds = median(row.seconds);
+    row.gflops = product_gflops(c.n, row.median_seconds);
+  }
+  const double base = r.row(c.baseline)->median_seconds;
+  for (auto& row : r.rows) row.speedup = row.median_seconds > 0 ? base / row.median_seconds : 0;
+  return r;
+}
+
+}  // namespace pl::experiment
