@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/backend/peak_rates.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
 #include "core/dtype/int_convert.h"
@@ -35,10 +36,14 @@ struct Params {
   }
 };
 
+// "'key'", appended rather than chained: GCC 12 warns falsely on "'" + std::string(key) + ...
+// once inlined (-Wrestrict, GCC bug 105329).
+std::string quoted(const char* key) { return std::string("'").append(key).append("'"); }
+
 Expected<DType> dtype_param(const Params& p, const char* key) {
-  if (!p.j.contains(key)) return Error{"'" + std::string(key) + "' is required"};
+  if (!p.j.contains(key)) return Error{quoted(key) + " is required"};
   auto t = parse_dtype(p.text(key));
-  if (!t) return Error{"'" + std::string(key) + "': " + t.error()};
+  if (!t) return Error{quoted(key) + ": " + t.error()};
   return t;
 }
 
@@ -66,7 +71,7 @@ Expected<std::string> promote_probe(const json& j) {
   for (const char* side : {"a", "b"}) {
     auto t = dtype_param(p, side);
     if (!t) return Error{t.error()};
-    if (!e->has_dtype(*t)) return Error{"'" + std::string(side) + "': " + id + " has no " + std::string(name(*t))};
+    if (!e->has_dtype(*t)) return Error{quoted(side) + ": " + id + " has no " + std::string(name(*t))};
     promote::Operand& o = side[0] == 'a' ? q.a : q.b;
     o.dtype = *t;
     const std::string kind_key = std::string(side) + "_kind", value_key = std::string(side) + "_value";
@@ -153,6 +158,28 @@ Expected<std::string> api_probe(const json& j) {
   return r;
 }
 
+// {"part", "dtype"}: the dtype's fastest published rate, as printed ("989.4"); with "over": the
+// ratio of the two dtypes' rates to three significant digits ("14.8"). A dtype the part cannot
+// run answers "the A100 SXM4 has no float8_e4m3fn arithmetic".
+Expected<std::string> peak_probe(const json& j) {
+  Params p{j, {"part", "dtype", "over"}};
+  if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
+  const peak::Part* part = peak::find_part(p.text("part"));
+  if (!part) return Error{"'part': no '" + p.text("part") + "' in the peak table (precision-lab devices --peaks)"};
+  auto t = dtype_param(p, "dtype");
+  if (!t) return Error{t.error()};
+  if (!j.contains("over")) {
+    const auto rate = peak::fastest_rate(*part, *t);
+    if (!rate) return "the " + std::string(part->name) + " has no " + std::string(name(*t)) + " arithmetic";
+    return std::string(rate->published);
+  }
+  auto over = dtype_param(p, "over");
+  if (!over) return Error{over.error()};
+  auto ratio = peak::speedup(*part, *t, *over);
+  if (!ratio) return ratio.error();
+  return shortest_double(*ratio);
+}
+
 }  // namespace
 
 Expected<double> parse_value_expression(const std::string& text) {
@@ -181,6 +208,7 @@ Expected<std::string> evaluate_probe(const Check& c) {
     case CheckKind::IntCast: return int_cast_probe(c.params);
     case CheckKind::RunningSum: return running_sum_probe(c.params);
     case CheckKind::Api: return api_probe(c.params);
+    case CheckKind::Peak: return peak_probe(c.params);
     case CheckKind::Metric: break;
   }
   return Error{"a metric check has no probe: it reads an evidence run"};

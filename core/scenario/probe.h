@@ -1,6 +1,6 @@
 // The answer a scenario's exact checks ask for, computed by the app's own code: a promotion
-// engine's outcome, a codec cast, an integer conversion, a running sum. Each answer is a short
-// text so that the scenario file, the reference script and the screen all spell it alike:
+// engine's outcome, a codec cast, an integer conversion, a running sum, a published GPU peak.
+// Each answer is a short text so that the scenario file, the reference script and the screen all spell it alike:
 // a dtype name ("float32"), "ExceptionType: message", or a number in its shortest decimal
 // spelling ("1.0205078125", "inf", "-56").
 #pragma once
@@ -12,7 +12,7 @@
 
 namespace pl::scenario {
 
-// The answer of a Promote, Cast, IntCast, RunningSum or Api check. Errors: a bad parameter (an
+// The answer of a Promote, Cast, IntCast, RunningSum, Api or Peak check. Errors: a bad parameter (an
 // unknown dtype, framework, op or key), named.
 Expected<std::string> evaluate_probe(const Check& c);
 

@@ -29,8 +29,9 @@ enum class CheckKind : uint8_t {
   RunningSum,  // count copies of a value summed one by one in a format: where the sum ends
   Metric,      // a number in an evidence run's result.json, against bounds or another number
   Api,         // a one-line PyTorch snippet (x.to_(...)): the dtype it leads to, or its exception
+  Peak,        // a GPU's published peak for a dtype, or the ratio of two (core/backend/peak_rates)
 };
-std::string_view check_kind_name(CheckKind k);  // the JSON key: "promote", "cast", ...
+std::string_view check_kind_name(CheckKind k);  // the JSON key: "promote", "cast", ..., "peak"
 
 // A number in evidence run `evidence`'s result JSON at `pointer` (RFC 6901).
 struct MetricRef {

@@ -21,7 +21,7 @@ Library shipped() { return load_library({PL_SCENARIO_DIR}); }
 TEST(ScenarioLibrary, EveryShippedScenarioReads) {
   const Library lib = shipped();
   for (const auto& e : lib.errors) ADD_FAILURE() << e;
-  EXPECT_GE(lib.scenarios.size(), 18u);
+  EXPECT_GE(lib.scenarios.size(), 20u);
   for (const auto& s : lib.scenarios) {
     EXPECT_FALSE(s.story.empty()) << s.name;
     EXPECT_FALSE(s.checks.empty()) << s.name;
@@ -111,6 +111,12 @@ TEST(ScenarioReader, RejectsBadFilesNamingTheKey) {
   j = minimal();
   j["checks"][0] = json::parse(R"({"id": "s", "label": "l", "running_sum": {"value": "1", "count": "10", "dtype": "bfloat16"}, "expect": "10"})");
   expect_error(j, "x", "'count' must be a positive integer");
+  j = minimal();
+  j["checks"][0] = json::parse(R"({"id": "p", "label": "l", "peak": {"part": "H100 SXM5", "dtype": "bfloat16"}, "expect": "989.4"})");
+  expect_error(j, "x", "a peak check needs a 'derivation'");
+  j["checks"][0]["derivation"] = "d";
+  j["checks"][0]["peak"]["part"] = "H300";
+  expect_error(j, "x", "'part': no 'H300' in the peak table");
 }
 
 TEST(ScenarioProbe, AnswersInTheirShortestSpelling) {
@@ -130,6 +136,11 @@ TEST(ScenarioProbe, AnswersInTheirShortestSpelling) {
   EXPECT_NE(probe(CheckKind::Promote, R"({"framework": "torch", "op": "frobnicate", "a": "float32", "b": "float64"})").find("has no op"),
             std::string::npos);
   EXPECT_NE(probe(CheckKind::Cast, R"({"value": "1/", "dtype": "float16"})").find("error"), std::string::npos);
+  EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "H100 SXM5", "dtype": "tf32"})"), "494.7");
+  EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "NVIDIA H100 80GB HBM3", "dtype": "bfloat16", "over": "float32"})"), "14.8");
+  EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "A100 SXM4", "dtype": "float8_e5m2", "over": "float32"})"),
+            "the A100 SXM4 has no float8_e5m2 arithmetic");
+  EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "H100 SXM5", "dtype": "bfloat16", "per": "x"})"), "error: unknown key 'per'");
 }
 
 TEST(ScenarioProbe, SameAnswerComparesNumbersAsNumbers) {
