@@ -7,6 +7,7 @@
 
 #include "core/backend/backend.h"
 #include "core/backend/blas.h"
+#include "core/backend/peak_rates.h"
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
 #include "core/figure/throughput_figures.h"
@@ -129,6 +130,21 @@ void ThroughputPanel::draw_controls() {
   restart |= ImGui::Combo("n (n x n x n)", &size_index_, kSizeNames, IM_ARRAYSIZE(kSizeNames));
   ImGui::SameLine();
   if (ImGui::Checkbox("live (Space)", &live_) ) restart = true;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::BeginCombo("datasheet", datasheet_index_ == 0 ? "none" : peak::parts()[datasheet_index_ - 1].name.data())) {
+    if (ImGui::Selectable("none", datasheet_index_ == 0)) datasheet_index_ = 0, drawn_version_ = -1;
+    for (size_t i = 0; i < peak::parts().size(); ++i) {
+      const auto& part = peak::parts()[i];
+      if (ImGui::Selectable(std::string(part.name).c_str(), datasheet_index_ == int(i) + 1))
+        datasheet_index_ = int(i) + 1, drawn_version_ = -1;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s, %d SMs\n%s", part.architecture.data(), part.sms, part.source.data());
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The GPU whose published dense peaks the table and the speed-up chart compare with\n"
+                      "(precision-lab devices --peaks lists them with their sources).");
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false) && !ImGui::GetIO().WantTextInput)
     live_ = !live_, restart = true;
   ImGui::SameLine();
@@ -159,17 +175,27 @@ void ThroughputPanel::draw_controls() {
   ImGui::PopTextWrapPos();
 }
 
+std::string ThroughputPanel::datasheet() const {
+  return datasheet_index_ == 0 ? "" : std::string(peak::parts()[datasheet_index_ - 1].name);
+}
+
 void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   const double f32 = h.median_gflops(DType::float32);
-  if (!ImGui::BeginTable("rates", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+  const bool sheet = !shown_summary_.datasheet.empty();
+  if (!ImGui::BeginTable("rates", sheet ? 6 : 5,
+                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
     return;
   ImGui::TableSetupColumn("dtype");
   ImGui::TableSetupColumn("samples");
   ImGui::TableSetupColumn("median GFLOP/s");
   ImGui::TableSetupColumn("vs float32 sgemm");
+  const std::string sheet_header = shown_summary_.config.datasheet + " datasheet";
+  if (sheet) ImGui::TableSetupColumn(sheet_header.c_str());
   ImGui::TableSetupColumn("how it is computed", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
-  for (DType t : h.dtypes()) {
+  const auto dtypes = h.dtypes();
+  for (size_t i = 0; i < dtypes.size(); ++i) {
+    const DType t = dtypes[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(std::string(pl::name(t)).c_str());
@@ -183,6 +209,16 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("The CPU backend has no tabulated peak: rates are compared with this CPU's float32\n"
                         "sgemm, measured in the same run.");
+    if (sheet) {
+      ImGui::TableNextColumn();
+      const auto& d = shown_summary_.datasheet[i];
+      if (d.supported) ImGui::Text("%.1f T, %gx %s", d.tflops, d.speedup, std::string(pl::name(shown_summary_.config.baseline)).c_str());
+      else ImGui::TextDisabled("no such arithmetic");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s\n%s", d.supported ? ("dense peak on " + d.unit + ", TFLOP/s (TOPS for int8)").c_str()
+                                                 : d.why_not.c_str(),
+                          shown_summary_.datasheet_source.c_str());
+    }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(experiment::product_method(t).c_str());
   }
@@ -202,6 +238,8 @@ void ThroughputPanel::draw_content() {
     }
     const figure::ThroughputContext c{kSizes[size_index_], device_, kMedianWindow};
     figures_ = {figure::throughput_over_time(shown_history_, c), figure::throughput_bars(shown_history_, c)};
+    shown_summary_ = experiment::summarise_history(shown_history_, c.n, datasheet(), device_);
+    if (!shown_history_.samples().empty()) figures_.push_back(figure::speedup_vs_datasheet(shown_summary_));
     drawn_version_ = v;
     drawn_at_ = now;
   }

@@ -1,7 +1,9 @@
 // The Throughput panel: a live chart of each dtype's matrix-product rate on this machine
 // (sampled on a worker thread, round-robin, half duty), a sliding median, a bar chart of the
 // dtypes measured in the same run, and a table with each rate against float32 -- saying
-// plainly that on the CPU a low-precision rate measures emulation, not hardware speed.
+// plainly that on the CPU a low-precision rate measures emulation, not hardware speed -- beside
+// what a chosen GPU's datasheet says the same ratios are (core/backend/peak_rates), drawn as
+// speed-ups with the 2x and 4x rules of thumb.
 #pragma once
 
 #include <atomic>
@@ -16,6 +18,7 @@
 #include "app/ui/panel.h"
 #include "app/ui/run_log.h"
 #include "core/experiment/throughput.h"
+#include "core/experiment/throughput_run.h"
 
 namespace pl::ui {
 
@@ -38,12 +41,14 @@ class ThroughputPanel final : public Panel {
   void stop();
   void draw_controls();
   void draw_table(const experiment::ThroughputHistory& h);
+  std::string datasheet() const;  // the chosen part's name; "" for none
   std::string export_figures();
 
   RunLog& log_;
   std::vector<Choice> choices_;
   int size_index_ = 2;  // into kSizes
   bool live_ = true;    // sample while the panel is shown
+  int datasheet_index_ = 1;  // 0: none, else 1 + index into peak::parts()
   std::string device_;
 
   std::thread worker_;
@@ -55,6 +60,7 @@ class ThroughputPanel final : public Panel {
   std::atomic<int> version_{0};            // bumped on every sample
 
   experiment::ThroughputHistory shown_history_;  // the copy the table and figures show
+  experiment::ThroughputResult shown_summary_;   // its medians beside the datasheet
   int drawn_version_ = -1;
   std::chrono::steady_clock::time_point drawn_at_{};
   std::vector<figure::Figure> figures_;

@@ -123,7 +123,46 @@ std::vector<DatasheetRow> datasheet_rows(const ThroughputConfig& c, const peak::
   return out;
 }
 
+// The medians, speed-ups and datasheet rows of rows whose seconds are filled in.
+void finish(ThroughputResult& r) {
+  for (auto& row : r.rows) {
+    row.median_seconds = median(row.seconds);
+    row.gflops = product_gflops(r.config.n, row.median_seconds);
+  }
+  const ThroughputRow* base = r.row(r.config.baseline);
+  for (auto& row : r.rows)
+    row.speedup = base && row.median_seconds > 0 ? base->median_seconds / row.median_seconds : 0;
+  if (const peak::Part* p = r.config.datasheet.empty() ? nullptr : peak::find_part(r.config.datasheet)) {
+    r.config.datasheet = std::string(p->name);
+    r.datasheet_source = std::string(p->source);
+    r.datasheet_architecture = std::string(p->architecture);
+    r.datasheet = datasheet_rows(r.config, *p);
+  }
+}
+
 }  // namespace
+
+ThroughputResult summarise_history(const ThroughputHistory& h, size_t n, const std::string& datasheet,
+                                   const std::string& device) {
+  ThroughputResult r;
+  r.config.dtypes = h.dtypes();
+  r.config.n = n;
+  r.config.datasheet = datasheet;
+  const bool f32 = std::find(r.config.dtypes.begin(), r.config.dtypes.end(), DType::float32) != r.config.dtypes.end();
+  r.config.baseline = f32 || r.config.dtypes.empty() ? DType::float32 : r.config.dtypes.front();
+  r.device = device;
+  size_t fewest = 0;
+  for (DType t : r.config.dtypes) {
+    ThroughputRow row{t, product_method(t), product_emulated(t), {}, 0, 0, 0};
+    for (const auto& s : h.of(t))
+      if (s.gflops > 0) row.seconds.push_back(2.0 * double(n) * double(n) * double(n) / (s.gflops * 1e9));
+    fewest = r.rows.empty() ? row.seconds.size() : std::min(fewest, row.seconds.size());
+    r.rows.push_back(std::move(row));
+  }
+  r.config.repetitions = static_cast<int>(fewest);
+  finish(r);
+  return r;
+}
 
 Expected<ThroughputResult> run_throughput(const ThroughputConfig& c, const std::function<void(double)>& progress,
                                           const std::atomic<bool>* cancel) {
@@ -133,12 +172,6 @@ Expected<ThroughputResult> run_throughput(const ThroughputConfig& c, const std::
   const DeviceInfo dev = make_cpu_backend()->device_info();
   r.device = dev.backend + ": " + dev.name;
   r.runtime = dev.runtime;
-  if (const peak::Part* p = c.datasheet.empty() ? nullptr : peak::find_part(c.datasheet)) {
-    r.config.datasheet = std::string(p->name);
-    r.datasheet_source = std::string(p->source);
-    r.datasheet_architecture = std::string(p->architecture);
-    r.datasheet = datasheet_rows(c, *p);
-  }
   // Steps: prepare + warm up each dtype, then every timed product.
   const double steps = double(c.dtypes.size()) * (1 + c.repetitions);
   double done = 0;
@@ -162,12 +195,7 @@ Expected<ThroughputResult> run_throughput(const ThroughputConfig& c, const std::
       r.rows[i].seconds.push_back(*s);
       if (!step()) return Error{"cancelled"};
     }
-  for (auto& row : r.rows) {
-    row.median_seconds = median(row.seconds);
-    row.gflops = product_gflops(c.n, row.median_seconds);
-  }
-  const double base = r.row(c.baseline)->median_seconds;
-  for (auto& row : r.rows) row.speedup = row.median_seconds > 0 ? base / row.median_seconds : 0;
+  finish(r);
   return r;
 }
 

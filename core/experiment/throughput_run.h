@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/dtype/dtype.h"
+#include "core/experiment/throughput.h"
 #include "core/util/expected.h"
 
 namespace pl::experiment {
@@ -66,6 +67,12 @@ struct ThroughputResult {
 Expected<ThroughputConfig> throughput_config_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const ThroughputConfig& c);
 nlohmann::json to_json(const ThroughputResult& r);
+
+// The live sampler's history read as a result (the Throughput panel's datasheet comparison):
+// per sampled dtype its samples and median, speed-ups over float32 when it was sampled (else
+// over the first dtype), and the datasheet rows of `datasheet` ("" for none; must be a part).
+ThroughputResult summarise_history(const ThroughputHistory& h, size_t n, const std::string& datasheet,
+                                   const std::string& device);
 
 // Errors: an invalid config, a dtype whose product cannot be prepared, "cancelled".
 Expected<ThroughputResult> run_throughput(const ThroughputConfig& c, const std::function<void(double)>& progress = {},

@@ -69,8 +69,9 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
   Figure f;
   f.name = "measured-rate";
   f.title = "Matrix-product rate by dtype, measured here";
-  f.subtitle = std::to_string(r.config.n) + "^3 products on " + r.device + ", median of " +
-               std::to_string(r.config.repetitions) + " interleaved runs; narrower than float32 = emulated";
+  f.subtitle = std::to_string(r.config.n) + "^3 products on " + r.device + "; bars: median of " +
+               std::to_string(r.config.repetitions) + " interleaved runs, dots: each run; Nx: speed-up over " +
+               std::string(name(r.config.baseline));
   f.y.label = "GFLOP/s";
   f.y.min = 0;
   f.x.min = 0;
@@ -81,14 +82,23 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
     top = std::max(top, row.gflops);
     f.x.categories.emplace_back(name(row.dtype));
     char label[128];
-    std::snprintf(label, sizeof label, "%s  %.1f GFLOP/s = %.2fx %s%s", std::string(name(row.dtype)).c_str(),
-                  row.gflops, row.speedup, std::string(name(r.config.baseline)).c_str(),
-                  row.emulated ? " (emulated)" : "");
+    std::snprintf(label, sizeof label, "%s  %.1f GFLOP/s, %.2fx%s", std::string(name(row.dtype)).c_str(), row.gflops,
+                  row.speedup, row.emulated ? " (emulated)" : "");
     f.series.push_back({label, SeriesKind::Bars, {i + 0.15, i + 0.85}, {row.gflops}, palette(i)});
+    // Every timed run as a dot over its bar: the spread says how far to trust the median.
+    Series runs{"", SeriesKind::Points, {}, {}, {0.15, 0.15, 0.15, 0.8}};
+    for (size_t k = 0; k < row.seconds.size(); ++k) {
+      runs.x.push_back(i + 0.3 + 0.4 * (double(k) + 0.5) / double(row.seconds.size()));
+      runs.y.push_back(experiment::product_gflops(r.config.n, row.seconds[k]));
+      top = std::max(top, runs.y.back());
+    }
+    f.series.push_back(std::move(runs));
   }
   if (top > 0) f.y.max = top * (1.2 + 0.07 * double(r.rows.size()));
   return f;
 }
+
+}  // namespace
 
 Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
   const std::string base(name(r.config.baseline));
@@ -130,8 +140,6 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
   f.annotations.push_back({AnnotationKind::HorizontalLine, 4, "rule of thumb: 4x", palette(5), true});
   return f;
 }
-
-}  // namespace
 
 std::vector<Figure> throughput_run_figures(const experiment::ThroughputResult& r) {
   return {measured_rate(r), speedup_vs_datasheet(r)};

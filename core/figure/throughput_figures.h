@@ -27,5 +27,6 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
 //  speedup-vs-datasheet: speed-up over the baseline measured here beside the datasheet's for
 //    the named GPU, on a log axis, with the "2x" and "4x" rules of thumb drawn across.
 std::vector<Figure> throughput_run_figures(const experiment::ThroughputResult& r);
+Figure speedup_vs_datasheet(const experiment::ThroughputResult& r);
 
 }  // namespace pl::figure

@@ -193,6 +193,10 @@ TEST(ThroughputRun, MeasuresEveryDtypeBesideTheDatasheet) {
   EXPECT_EQ(j["/datasheet/rows/2/supported"_json_pointer], false);
   const auto figures = figure::throughput_run_figures(*r);
   ASSERT_EQ(figures.size(), 2u);
+  // measured-rate: a bar and a dot per run for each dtype.
+  ASSERT_EQ(figures[0].series.size(), 8u);
+  EXPECT_EQ(figures[0].series[1].kind, figure::SeriesKind::Points);
+  EXPECT_EQ(figures[0].series[1].y.size(), 3u);
   const figure::Figure& speed = figures[1];
   EXPECT_TRUE(speed.y.log);
   ASSERT_EQ(speed.series.size(), 2u);
