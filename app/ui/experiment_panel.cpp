@@ -1,12 +1,14 @@
 #include "app/ui/experiment_panel.h"
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 
 #include "app/ui/theme.h"
+#include "app/ui/value_controls.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/matmul_files.h"
@@ -135,6 +137,12 @@ void ExperimentPanel::collect() {
     return;
   }
   run_ = std::make_shared<const SpecRun>(std::move(*done).value());
+  // Shapes read from tensor files show in the fields (without counting as a change).
+  if (!spec_.files.input.empty() && spec_.files.input == run_->spec.files.input) {
+    spec_.config.m = run_->spec.config.m;
+    spec_.config.n = run_->spec.config.n;
+    spec_.config.k = run_->spec.config.k;
+  }
   fix_ = 0;
   if (run_->raised())  // the first fix that ran goes on screen
     for (size_t i = 0; i < run_->framework->fixes.size(); ++i)
@@ -179,15 +187,66 @@ std::string ExperimentPanel::export_all() {
   return "exporting...";
 }
 
+void ExperimentPanel::drop_tensor(const std::string& path) {
+  pending_drops_.push_back(path);
+  log_.add("experiment", "dropped " + path);
+}
+
+void ExperimentPanel::place_pending_drops() {
+  if (pending_drops_.empty()) return;
+  for (const auto& path : pending_drops_) {
+    std::string& slot = spec_.files.input.empty() ? spec_.files.input : spec_.files.weight;
+    slot = path;
+    log_.add("experiment", (&slot == &spec_.files.input ? "input file: " : "weight file: ") + path);
+  }
+  pending_drops_.clear();
+  dirty_ = true;
+  changed_at_ = std::chrono::steady_clock::now();
+}
+
+bool ExperimentPanel::draw_files() {
+  MatmulFiles& f = spec_.files;
+  bool changed = false;
+  ImGui::TextDisabled("operands from files (or drop one on the window)");
+  auto field = [&](const char* label, std::string* path, const char* shape) {
+    bool edited = ImGui::InputTextWithHint(label, "drawn from the data source", path);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s: FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1]; empty: drawn.\n"
+                        "Dropped on this field, a file goes here.", shape);
+    // A drop arrives between frames with the mouse where it was let go.
+    if (!pending_drops_.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
+      *path = pending_drops_.front();
+      pending_drops_.erase(pending_drops_.begin());
+      log_.add("experiment", std::string(label) + ": " + *path);
+      edited = true;
+    }
+    return edited;
+  };
+  const bool linear = spec_.config.op == MatmulOp::Linear;
+  changed |= field("input file", &f.input, "m x k");
+  changed |= field("weight file", &f.weight, linear ? "n x k, as nn.Linear stores it" : "k x n");
+  changed |= field("bias file", &f.bias, "n values");
+  place_pending_drops();  // dropped elsewhere on the window
+  changed |= ImGui::Checkbox("raw .npy codes", &f.raw);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Read .npy integer elements as the dtype's raw codes (bfloat16 stored as uint16).");
+  if (!f.input.empty() || !f.weight.empty())
+    ImGui::TextDisabled("shapes come from the files; m, n, k follow them");
+  return changed;
+}
+
 void ExperimentPanel::draw_setup() {
   MatmulConfig& c = spec_.config;
   bool changed = false;
   ImGui::PushItemWidth(10.5f * ImGui::GetFontSize());
   static const std::array<MatmulOp, 2> ops = {MatmulOp::Linear, MatmulOp::Matmul};
   changed |= enum_combo("op", &c.op, ops, matmul_op_name);
+  // With tensor files the shapes are theirs: the fields show them and cannot be edited.
+  ImGui::BeginDisabled(!spec_.files.input.empty());
   changed |= size_input(c.op == MatmulOp::Linear ? "batch (m)" : "m", &c.m);
   changed |= size_input(c.op == MatmulOp::Linear ? "out features (n)" : "n", &c.n);
   changed |= size_input(c.op == MatmulOp::Linear ? "in features (k)" : "k", &c.k);
+  ImGui::EndDisabled();
   ImGui::Separator();
   changed |= dtype_combo("input", &c.input, true);
   changed |= dtype_combo("weight", &c.weight, true);
@@ -204,6 +263,11 @@ void ExperimentPanel::draw_setup() {
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("f64 | f32:blas | f64:blas | i32 | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N], optionally :rtz ...");
+  changed |= draw_rounding_combo("rounding", &c.cast.rounding);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("How the input, weight, bias and output are rounded to their dtypes\n"
+                      "(the accumulator's own rounding is part of the accumulate model).");
+  changed |= draw_overflow_combo("overflow", &c.cast.overflow);
   static const std::array<ScalingKind, 7> recipes = {ScalingKind::None, ScalingKind::PerTensor, ScalingKind::PerTensorDelayed,
                                                      ScalingKind::PerChannel, ScalingKind::PerChannelAsymmetric,
                                                      ScalingKind::MX, ScalingKind::NVFP4};
@@ -215,6 +279,8 @@ void ExperimentPanel::draw_setup() {
   changed |= enum_combo("weight data", &c.weight_data.distribution, dists, distribution_name);
   int seed = static_cast<int>(c.seed);
   if (ImGui::InputInt("seed", &seed)) c.seed = static_cast<uint64_t>(std::max(seed, 0)), changed = true;
+  ImGui::Separator();
+  changed |= draw_files();
   ImGui::Separator();
   const std::string current = spec_.framework.empty() ? "none (arithmetic alone)" : spec_.framework;
   if (ImGui::BeginCombo("framework", current.c_str())) {
@@ -373,6 +439,7 @@ void ExperimentPanel::draw_content() {
   } else if (worker_.running() || dirty_) {
     ImGui::ProgressBar(static_cast<float>(worker_.progress()), {-1, 0}, "computing...");
   }
+  place_pending_drops();  // when the setup column is hidden
   ImGui::BeginChild("results", ImVec2(0, 0), false);
   draw_results();
   ImGui::EndChild();

@@ -2,7 +2,9 @@
 // scaling recipes, data, seed, and the framework whose rules apply), run it on a worker thread
 // with progress and cancel (any change re-runs it after a short pause), and see the error split
 // by where it came from -- the statistics table and the figures core describes, drawn by the
-// same cairo code as the exported files. When the framework would raise on the dtypes, its exact
+// same cairo code as the exported files. Operands are drawn from a distribution or read from
+// .npy/.safetensors files (typed, or dropped on the window). When the framework would raise on
+// the dtypes, its exact
 // message is shown with every fix run side by side. Export writes the setup, results and every
 // figure into a folder.
 #pragma once
@@ -38,9 +40,13 @@ class ExperimentPanel final : public Panel {
   std::string load_setup(const std::string& path);
   // The setup as an experiment file (what the window remembers for next time).
   nlohmann::json setup_json() const { return experiment::to_json(spec_); }
+  // A .npy or .safetensors file dropped on the window: it becomes the tensor field under the
+  // mouse, else the input when that is empty, else the weight.
+  void drop_tensor(const std::string& path);
 
  private:
   void draw_setup();
+  bool draw_files();  // the tensor file fields; true when one changed
   void draw_results();
   void draw_framework();
   void draw_stats(const experiment::MatmulResult& r);
@@ -54,6 +60,8 @@ class ExperimentPanel final : public Panel {
   experiment::MatmulSpec spec_;
   char accumulate_[48] = "f32:blas";
   std::string setup_error_;
+  std::vector<std::string> pending_drops_;  // dropped tensors not yet placed in a field
+  void place_pending_drops();  // the first free of input and weight, in order
   bool dirty_ = true;
   bool shown_ = false;
   std::chrono::steady_clock::time_point changed_at_{};

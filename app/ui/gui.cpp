@@ -20,6 +20,7 @@
 #include "app/gl/framebuffer.h"
 #include "app/ui/experiment_panel.h"
 #include "app/ui/explorer_panel.h"
+#include "app/ui/file_drop.h"
 #include "app/ui/formats_panel.h"
 #include "app/ui/frame_meter.h"
 #include "app/ui/gl_context.h"
@@ -109,6 +110,26 @@ void draw_frame(App& app, int width, int height) {
   ImGui::End();
 }
 
+// A file dropped on the window (or named by --open): an experiment file opens in the Experiment
+// panel, a tensor becomes one of its operands; anything else is logged and ignored.
+void open_file(App& app, const std::string& path) {
+  switch (drop_kind(path)) {
+    case DropKind::Setup:
+      if (auto err = app.experiment->load_setup(path); !err.empty()) app.log.add("window", "not opened: " + err);
+      else app.log.add("window", "opened the setup " + path);
+      break;
+    case DropKind::Tensor: app.experiment->drop_tensor(path); break;
+    case DropKind::Unknown:
+      app.log.add("window", "ignored " + path + ": drop an experiment .json, a .npy or a .safetensors file");
+      return;
+  }
+  app.select_panel = "experiment";
+}
+
+void take_drops(App& app) {
+  for (const std::string& path : take_dropped_files()) open_file(app, path);
+}
+
 std::string backend_status() {
   std::string note;
   auto b = open_backend("auto", &note);
@@ -162,7 +183,10 @@ int run_gui(const GuiOptions& o) {
   float scale = 1;
   ctx->begin_frame(&w, &h, &scale);
   const char* font = apply_theme(app.presentation, scale);
-  if (ctx->glfw_window()) ImGui_ImplGlfw_InitForOpenGL(ctx->glfw_window(), true);
+  if (ctx->glfw_window()) {
+    ImGui_ImplGlfw_InitForOpenGL(ctx->glfw_window(), true);
+    install_file_drop(ctx->glfw_window());
+  }
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return fail("OpenGL 3.3 renderer failed to start");
 
   app.panels.push_back(std::make_unique<FormatsPanel>(o.value));
@@ -193,6 +217,7 @@ int run_gui(const GuiOptions& o) {
   if (!known && (o.panel_given || screenshot))
     return fail("unknown panel '" + o.panel + "' (panels: formats, promotion, experiment, throughput, log, scenarios, explorer)");
   if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
+  for (const std::string& path : o.open) open_file(app, path);
   app.log.add("window", "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status);
 
   std::unique_ptr<gl::Framebuffer> fbo;
@@ -212,6 +237,7 @@ int run_gui(const GuiOptions& o) {
     }
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
+    take_drops(app);
     draw_frame(app, int(io.DisplaySize.x), int(io.DisplaySize.y));
     ImGui::Render();
     if (screenshot && (!fbo || fbo->width() != w || fbo->height() != h))

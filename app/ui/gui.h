@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace pl::ui {
 
@@ -20,6 +21,7 @@ struct GuiOptions {
   std::string b_kind = "tensor";  // b operand kind: tensor | zerodim | scalar
   std::string b_value;            // b's value when it is a zero-dim array or scalar
   std::string setup;              // an experiment file (JSON) the Experiment panel starts from
+  std::vector<std::string> open;  // files opened as if dropped on the window (--open, repeatable)
   std::string scenario;           // the scenario the Scenarios panel opens (name or number)
   bool verbose = false;           // print the run log to stdout as it grows
   bool panel_given = false;       // --panel was on the command line (else the remembered one)

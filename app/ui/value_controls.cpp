@@ -2,9 +2,32 @@
 
 #include <imgui.h>
 
+#include <iterator>
+
 #include "core/dtype/cast_policy.h"
 
 namespace pl::ui {
+
+bool draw_rounding_combo(const char* label, Rounding* r) {
+  const char* roundings[kRoundingCount];
+  for (int i = 0; i < kRoundingCount; ++i) roundings[i] = rounding_label(static_cast<Rounding>(i));
+  int index = static_cast<int>(*r);
+  if (!ImGui::Combo(label, &index, roundings, kRoundingCount)) return false;
+  *r = static_cast<Rounding>(index);
+  return true;
+}
+
+bool draw_overflow_combo(const char* label, Overflow* o) {
+  const char* overflows[] = {"format default", "saturate", "no saturation"};
+  static_assert(std::size(overflows) == kOverflowCount);
+  int index = static_cast<int>(*o);
+  const bool changed = ImGui::Combo(label, &index, overflows, kOverflowCount);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Beyond the largest finite value: the format's own rule (IEEE formats -> inf,\n"
+                      "fn/fnuz -> NaN, fp6/fp4 saturate), clamp to max finite, or never saturate.");
+  if (changed) *o = static_cast<Overflow>(index);
+  return changed;
+}
 
 bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding, int* overflow) {
   bool changed = false;
@@ -12,14 +35,13 @@ bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding,
   changed |= ImGui::InputText("value", value, value_size);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0");
   ImGui::SameLine();
-  const char* roundings[kRoundingCount];
-  for (int i = 0; i < kRoundingCount; ++i) roundings[i] = rounding_label(static_cast<Rounding>(i));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
-  changed |= ImGui::Combo("rounding", rounding, roundings, kRoundingCount);
+  Rounding r = static_cast<Rounding>(*rounding);
+  if (draw_rounding_combo("rounding", &r)) *rounding = static_cast<int>(r), changed = true;
   ImGui::SameLine();
-  const char* overflows[] = {"format default", "saturate", "no saturation"};
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  changed |= ImGui::Combo("overflow", overflow, overflows, kOverflowCount);
+  Overflow o = static_cast<Overflow>(*overflow);
+  if (draw_overflow_combo("overflow", &o)) *overflow = static_cast<int>(o), changed = true;
   return changed;
 }
 

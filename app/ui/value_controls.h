@@ -1,4 +1,4 @@
-// The controls the Formats and Explorer panels share: the value typed, the rounding and the
+// The controls the Formats, Explorer and Experiment panels share: the value typed, the rounding and the
 // overflow policy on one line, and a custom format spelled and added.
 #pragma once
 
@@ -6,9 +6,15 @@
 #include <optional>
 #include <string>
 
+#include "core/dtype/cast_policy.h"
 #include "core/dtype/format_lookup.h"
 
 namespace pl::ui {
+
+// A rounding mode's and an overflow policy's pickers (true when changed); the Experiment panel's
+// setup uses them too.
+bool draw_rounding_combo(const char* label, Rounding* r);
+bool draw_overflow_combo(const char* label, Overflow* o);
 
 // True when one of the three changed. `rounding` and `overflow` index Rounding and Overflow.
 bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding, int* overflow);

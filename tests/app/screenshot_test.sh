@@ -21,6 +21,14 @@ elif [[ $mode == experiment ]]; then  # the Experiment panel on a saved setup, i
  "accumulate": "f32:sequential", "output": "bfloat16", "input_data": "outlier-channels"}
 JSON
   env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --setup "$setup" || exit 1
+elif [[ $mode == experiment-files ]]; then  # tensors opened as if dropped: shapes from the files
+  io=$(dirname "$0")/../data/io
+  log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --verbose \
+        --open "$io/f64.npy" --open "$io/f16.npy" --open "$io/notes.txt") || { echo "$log"; exit 1; }
+  for want in 'experiment: input file: .*/f64\.npy' 'experiment: weight file: .*/f16\.npy' \
+              'experiment: linear 3x4x3 ' 'window: ignored .*notes\.txt: drop an experiment \.json'; do
+    grep -qE -- "$want" <<<"$log" || { echo "no /$want/ in:"; echo "$log"; exit 1; }
+  done
 elif [[ $mode == explorer ]]; then  # the float explorer on float8's largest value, headless
   env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --panel explorer --value 448 || exit 1
 elif [[ $mode == xvfb ]]; then

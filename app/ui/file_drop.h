@@ -1,0 +1,20 @@
+// Files dropped on the window (GLFW's drop callback), queued until the frame loop takes them.
+// GLFW calls the callback from glfwPollEvents, on the UI thread, so the queue needs no lock.
+#pragma once
+
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace pl::ui {
+
+void install_file_drop(GLFWwindow* window);
+std::vector<std::string> take_dropped_files();
+
+// What a dropped file is for, by its name: an experiment file to open, a tensor to run on, or
+// neither (the reason, for the log).
+enum class DropKind { Setup, Tensor, Unknown };
+DropKind drop_kind(const std::string& path);
+
+}  // namespace pl::ui
