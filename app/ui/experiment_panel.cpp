@@ -192,6 +192,18 @@ void ExperimentPanel::drop_tensor(const std::string& path) {
   log_.add("experiment", "dropped " + path);
 }
 
+void ExperimentPanel::use_pair(DType input, DType weight, const std::string& framework, const std::string& op) {
+  spec_.config.input = input;
+  spec_.config.weight = weight;
+  spec_.framework = framework;
+  const bool matrix = op == "matmul" || op == "mm" || op == "bmm" || op == "@";
+  spec_.config.op = matrix ? MatmulOp::Matmul : MatmulOp::Linear;
+  dirty_ = true;
+  changed_at_ = {};
+  log_.add("experiment", "from the Promotion grid: " + std::string(pl::name(input)) + " x " + std::string(pl::name(weight)) +
+                             " under " + framework + " (" + std::string(matmul_op_name(spec_.config.op)) + ")");
+}
+
 void ExperimentPanel::place_pending_drops() {
   if (pending_drops_.empty()) return;
   for (const auto& path : pending_drops_) {

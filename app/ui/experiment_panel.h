@@ -43,6 +43,9 @@ class ExperimentPanel final : public Panel {
   // A .npy or .safetensors file dropped on the window: it becomes the tensor field under the
   // mouse, else the input when that is empty, else the weight.
   void drop_tensor(const std::string& path);
+  // Input and weight dtypes and the framework chosen elsewhere (the Promotion grid); a matrix op
+  // ("matmul", "mm", "bmm", "@") runs as matmul, anything else as linear.
+  void use_pair(DType input, DType weight, const std::string& framework, const std::string& op);
 
  private:
   void draw_setup();

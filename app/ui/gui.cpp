@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/gl/framebuffer.h"
+#include "app/ui/background_task.h"
 #include "app/ui/experiment_panel.h"
 #include "app/ui/explorer_panel.h"
 #include "app/ui/file_drop.h"
@@ -57,7 +58,9 @@ struct App {
   bool quit = false;
   bool presentation = false;
   bool theme_changed = false;  // applied between frames
+  float theme_scale = 0;       // the display scale the theme was built for
   ExperimentPanel* experiment = nullptr;
+  BackgroundTask capture;      // F12's PNG, encoded and written off the UI thread (joined first)
 };
 
 // Window-wide shortcuts: Ctrl+1..9 pick a panel, F11 or Ctrl+P toggles presentation mode, Ctrl+Q
@@ -183,6 +186,7 @@ int run_gui(const GuiOptions& o) {
   float scale = 1;
   ctx->begin_frame(&w, &h, &scale);
   const char* font = apply_theme(app.presentation, scale);
+  app.theme_scale = scale;
   if (ctx->glfw_window()) {
     ImGui_ImplGlfw_InitForOpenGL(ctx->glfw_window(), true);
     install_file_drop(ctx->glfw_window());
@@ -194,6 +198,7 @@ int run_gui(const GuiOptions& o) {
   if (auto err = promotion->configure({o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind,
                                             o.b_value, o.select}); !err.empty())
     return fail(err);
+  PromotionPanel* promotion_panel = promotion.get();
   app.panels.push_back(std::move(promotion));
   auto experiment = std::make_unique<ExperimentPanel>(app.log);
   if (!o.setup.empty()) {
@@ -202,6 +207,10 @@ int run_gui(const GuiOptions& o) {
     if (auto err = experiment->load_setup(last); !err.empty()) app.log.add("window", "last setup not restored: " + err);
   }
   app.experiment = experiment.get();
+  promotion_panel->on_run_pair([&app](const PromotionPanel::PairRun& p) {
+    app.experiment->use_pair(p.input, p.weight, p.engine, p.op);
+    app.select_panel = "experiment";
+  });
   app.panels.push_back(std::move(experiment));
   app.panels.push_back(std::make_unique<ThroughputPanel>(app.log));
   app.panels.push_back(std::make_unique<LogPanel>(app.log));
@@ -225,9 +234,14 @@ int run_gui(const GuiOptions& o) {
   FrameMeter meter;
   for (int frame = 0; !ctx->should_close() && !app.quit; ++frame) {
     ctx->begin_frame(&w, &h, &scale);
-    if (app.theme_changed) {
+    // Presentation mode toggled, or the window moved to a monitor of another scale (HiDPI):
+    // fonts and sizes are rebuilt for it between frames.
+    if (app.theme_changed || scale != app.theme_scale) {
+      if (scale != app.theme_scale)
+        app.log.add("window", "display scale " + std::to_string(scale).substr(0, 4) + ": fonts rebuilt");
       apply_theme(app.presentation, scale);
       app.theme_changed = false;
+      app.theme_scale = scale;
     }
     if (ctx->glfw_window()) {
       ImGui_ImplGlfw_NewFrame();
@@ -256,12 +270,22 @@ int run_gui(const GuiOptions& o) {
       continue;
     }
     // F12: the whole window as it is now, to a PNG (the window, not the offscreen path).
+    // The pixels are read here (the GL context is this thread's); the PNG is encoded and
+    // written off it, so a large window does not stall a frame.
     if (!screenshot && ctx->glfw_window() && ImGui::IsKeyPressed(GLFW_KEY_F12, false)) {
-      auto path = exporting::new_export_file("window", "png");
-      Expected<bool> ok = path ? write_png_rgba(*path, gl::read_rgba(0, w, h), w, h) : Error{path.error()};
-      app.log.add("window", ok ? "saved the window to " + *path + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
-                               : "window capture failed: " + ok.error());
+      if (app.capture.running()) {
+        app.log.add("window", "a window capture is still being written");
+      } else if (auto path = exporting::new_export_file("window", "png"); !path) {
+        app.log.add("window", "window capture failed: " + path.error());
+      } else {
+        app.capture.start([pixels = gl::read_rgba(0, w, h), file = *path, w, h] {
+          Expected<bool> ok = write_png_rgba(file, pixels, w, h);
+          return ok ? "saved the window to " + file + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
+                    : "window capture failed: " + ok.error();
+        });
+      }
     }
+    if (auto done = app.capture.take()) app.log.add("window", *done);
     if (screenshot && ++settled >= kScreenshotFrames) {
       if (!fbo->complete()) return fail("offscreen framebuffer is incomplete");
       auto ok = write_png_rgba(o.screenshot_path, fbo->read_rgba(), w, h);

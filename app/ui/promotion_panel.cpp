@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include "core/dtype/format_lookup.h"
@@ -348,6 +349,20 @@ void PromotionPanel::draw_selection() {
     ImGui::TextDisabled("%s", other.rule.c_str());
   }
   ImGui::PopTextWrapPos();
+  if (run_pair_) {
+    // The experiment takes float dtypes and the 8-bit integers as operands.
+    auto operand = [](DType t) { return is_float(t) || t == DType::int8 || t == DType::uint8; };
+    const bool can = operand(q.a.dtype) && operand(q.b.dtype);
+    ImGui::BeginDisabled(!can);
+    const bool enter = !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_ENTER, false);
+    if (ImGui::Button("Run this pair in the Experiment panel (Enter)") || (can && enter))
+      run_pair_({q.a.dtype, q.b.dtype, std::string(e.id), q.op});
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip(can ? "A linear layer (a matrix product for matmul ops) with these input and weight dtypes,\n"
+                              "under this framework's rules: when it raises, every fix runs side by side."
+                            : "The experiment takes float dtypes, int8 and uint8 as operands.");
+  }
   if (o.ok() || !ImGui::BeginTable("fixes", 3, ImGuiTableFlags_SizingFixedFit)) return;
   for (const auto& f : promote::suggest_fixes(e, q)) {
     ImGui::TableNextColumn();

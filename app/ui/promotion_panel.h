@@ -4,6 +4,7 @@
 // full rule and exact message on hover, and the chosen pair with its fixes.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,13 @@ class PromotionPanel final : public Panel {
     std::string select;        // "A,B": the selected pair
   };
   std::string configure(const StartState& start);
+  // The selected pair handed to the Experiment panel ("run this pair" under the grid): the
+  // input and weight dtypes, the engine id and the op asked.
+  struct PairRun {
+    DType input, weight;
+    std::string engine, op;
+  };
+  void on_run_pair(std::function<void(const PairRun&)> f) { run_pair_ = std::move(f); }
 
  private:
   // One side of the grid: which framework, op and operand kinds are asked.
@@ -62,6 +70,7 @@ class PromotionPanel final : public Panel {
   int selected_a_ = -1, selected_b_ = -1;
   RunLog& log_;
   std::string logged_;  // the selection last written to the log
+  std::function<void(const PairRun&)> run_pair_;
 };
 
 }  // namespace pl::ui

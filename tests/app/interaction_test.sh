@@ -147,6 +147,16 @@ for f in explore.json number-line-float32.png number-line-float8_e4m3fn.svg numb
 done
 grep -q '"x": "0.09999999403953552"' "$edir/explore.json" || fail "explore.json has another x"
 echo "ok   explorer stepped through float32 and exported $edir"
+
+# 5d. Back in the Promotion panel, Enter runs the selected pair (float16 and the dtype step 1
+# chose) in the Experiment panel under torch's rules: it raises there too, and the fixes run.
+press ctrl+2
+press Return
+wait_for 'experiment: from the Promotion grid: float16 x [a-z0-9_]+ under torch \(linear\)'
+wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torch\.[a-z0-9_]+\) raises RuntimeError: expected m1 and m2 to have the same dtype.*fixes run'
+grep -qE 'experiment: torch .*linear\(x: torch\.float16, w: torch\.float32\)' <(tail -1 <(grep 'experiment: torch' "$log")) &&
+  fail "Enter did not change the experiment's weight dtype"
+echo "ok   the Promotion grid's pair ran in the Experiment panel"
 press ctrl+4
 
 # 6. F11 twice: presentation mode on, then off.
@@ -176,7 +186,7 @@ win=$(xdotool search --sync --onlyvisible --name 'Precision Lab' | head -1)
 xdotool windowfocus --sync "$win" 2>/dev/null
 sleep 1
 press ctrl+3
-wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torch\.float32\) raises RuntimeError'
+wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torch\.[a-z0-9_]+\) raises RuntimeError'
 press ctrl+q
 for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the second window"
