@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 
 #include "app/ui/theme.h"
 #include "app/ui/value_controls.h"
@@ -77,18 +78,35 @@ ExperimentPanel::ExperimentPanel(RunLog& log) : log_(log) {
 ExperimentPanel::~ExperimentPanel() { cancel_run(); }
 
 // Pending work counts only once the panel is on screen (a hidden panel does not run).
-bool ExperimentPanel::busy() const { return worker_.running() || (dirty_ && shown_) || export_.running(); }
+bool ExperimentPanel::busy() const {
+  return worker_.running() || other_worker_.running() || (dirty_ && shown_) || export_.running();
+}
+
+nlohmann::json ExperimentPanel::setup_json() const {
+  return mode_ == ExperimentMode::Matrix ? experiment::to_json(spec_) : other_file_;
+}
 
 std::string ExperimentPanel::load_setup(const std::string& path) {
   std::ifstream in(path);
   if (!in) return "cannot open " + path;
   auto j = nlohmann::json::parse(in, nullptr, false);
   if (j.is_discarded()) return path + " is not valid JSON";
-  auto spec = matmul_spec_from_json(j);
-  if (!spec) return path + ": " + spec.error();
-  spec_ = *spec;
-  const std::string acc = to_json(spec_)["accumulate"].get<std::string>();
-  std::snprintf(accumulate_, sizeof accumulate_, "%s", acc.c_str());
+  const std::string kind = experiment_kind(j);
+  if (kind == "matmul" || kind == "linear") {
+    auto spec = matmul_spec_from_json(j);
+    if (!spec) return path + ": " + spec.error();
+    spec_ = *spec;
+    mode_ = ExperimentMode::Matrix;
+    const std::string acc = to_json(spec_)["accumulate"].get<std::string>();
+    std::snprintf(accumulate_, sizeof accumulate_, "%s", acc.c_str());
+  } else {
+    auto mode = read_other_kind(j, &spec_.config, &models_, &other_);
+    if (!mode) return path + ": " + mode.error();
+    mode_ = *mode;
+    std::string acc;
+    for (const auto& m : models_) acc += (acc.empty() ? "" : ",") + accumulation_spec(m);
+    std::snprintf(accumulate_, sizeof accumulate_, "%s", acc.c_str());
+  }
   dirty_ = true;
   return "";
 }
@@ -97,6 +115,14 @@ void ExperimentPanel::cancel_run() { worker_.cancel(); }
 
 void ExperimentPanel::start_run() {
   ++run_id_;
+  if (mode_ != ExperimentMode::Matrix) {
+    worker_.cancel();
+    other_worker_.start([file = other_file_](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+      return run_experiment_file(file, progress, cancel);
+    });
+    return;
+  }
+  other_worker_.cancel();
   worker_.start([spec = spec_](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
     return run_spec(spec, progress, cancel);
   });
@@ -127,6 +153,17 @@ std::string summary(const SpecRun& run) {
 }  // namespace
 
 void ExperimentPanel::collect() {
+  if (auto other = other_worker_.take()) {
+    if (!*other) {
+      if (other->error() != "cancelled") log_.add("experiment", status_ = "error: " + other->error());
+    } else {
+      other_run_ = std::make_shared<const ExperimentRun>(std::move(*other).value());
+      ++run_id_;
+      figures_ = figure::experiment_figures(*other_run_);
+      log_.add("experiment", other_kind_summary(*other_run_));
+      status_ = "computed";
+    }
+  }
   auto done = worker_.take();
   if (!done) return;
   if (!*done) {
@@ -172,8 +209,23 @@ void ExperimentPanel::show_result() {
 }
 
 std::string ExperimentPanel::export_all() {
-  if (!run_) return "nothing to export yet";
   if (export_.running()) return "an export is still being written";
+  if (mode_ != ExperimentMode::Matrix) {
+    if (!other_run_) return "nothing to export yet";
+    auto folder = exporting::new_export_dir();
+    if (!folder) return "export failed: " + folder.error();
+    export_.start([run = other_run_, dir = *folder, this] {
+      auto saved = exporting::save_json(dir, "setup.json", run->setup);
+      if (saved) saved = exporting::save_json(dir, "result.json", run->result);
+      if (saved) saved = exporting::save_figures(figure::experiment_figures(*run), dir);
+      const std::string what = saved ? "exported to " + dir + " (setup.json re-runs with precision-lab run)"
+                                     : "export failed: " + saved.error();
+      log_.add("experiment", what);
+      return what;
+    });
+    return "exporting...";
+  }
+  if (!run_) return "nothing to export yet";
   auto folder = exporting::new_export_dir();
   if (!folder) return "export failed: " + folder.error();
   // Dozens of files: written off the UI thread, from a run the panel may replace meanwhile.
@@ -247,55 +299,121 @@ bool ExperimentPanel::draw_files() {
   return changed;
 }
 
+bool ExperimentPanel::draw_shape_and_op() {
+  MatmulConfig& c = spec_.config;
+  bool changed = false;
+  static const char* const kOps[] = {"linear", "matmul", "mlp", "K sweep"};
+  int op = mode_ == ExperimentMode::Mlp ? 2 : mode_ == ExperimentMode::Sweep ? 3 : c.op == MatmulOp::Matmul ? 1 : 0;
+  if (ImGui::Combo("op", &op, kOps, IM_ARRAYSIZE(kOps))) {
+    mode_ = op == 2 ? ExperimentMode::Mlp : op == 3 ? ExperimentMode::Sweep : ExperimentMode::Matrix;
+    if (op < 2) c.op = op == 1 ? MatmulOp::Matmul : MatmulOp::Linear;
+    figures_.clear();
+    changed = true;
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("linear: y = x W^T (+ b); matmul: C = A B; mlp: layers of linear + activation, the error\n"
+                      "through the depth; K sweep: dot products of growing length K against the gamma_K bound");
+  if (mode_ == ExperimentMode::Sweep) {
+    changed |= ImGui::InputText("lengths (K)", &other_.lengths);
+    if (ImGui::InputInt("trials", &other_.trials, 16, 256)) other_.trials = std::clamp(other_.trials, 1, 100000), changed = true;
+    return changed;
+  }
+  // With tensor files the shapes are theirs: the fields show them and cannot be edited.
+  ImGui::BeginDisabled(mode_ == ExperimentMode::Matrix && !spec_.files.input.empty());
+  const bool linear = c.op == MatmulOp::Linear || mode_ == ExperimentMode::Mlp;
+  changed |= size_input(linear ? "batch (m)" : "m", &c.m);
+  if (mode_ == ExperimentMode::Mlp) {
+    changed |= size_input("width (k = n)", &c.k);
+  } else {
+    changed |= size_input(linear ? "out features (n)" : "n", &c.n);
+    changed |= size_input(linear ? "in features (k)" : "k", &c.k);
+  }
+  ImGui::EndDisabled();
+  if (mode_ == ExperimentMode::Mlp) {
+    if (ImGui::InputInt("layers", &other_.layers)) other_.layers = std::clamp(other_.layers, 1, 256), changed = true;
+    static const std::array<Activation, 3> acts = {Activation::ReLU, Activation::GELU, Activation::Identity};
+    changed |= enum_combo("activation", &other_.activation, acts, activation_name);
+  }
+  return changed;
+}
+
+void ExperimentPanel::check_setup() {
+  if (mode_ == ExperimentMode::Matrix) {
+    setup_error_ = check(spec_.config);
+    return;
+  }
+  if (models_.empty()) models_ = {spec_.config.accumulate};
+  auto file = other_kind_file(mode_, spec_.config, mode_ == ExperimentMode::Sweep ? models_ : std::vector{spec_.config.accumulate},
+                              other_);
+  setup_error_ = file ? "" : file.error();
+  if (file && *file != other_file_) {
+    other_file_ = *file;
+    dirty_ = true;
+    changed_at_ = std::chrono::steady_clock::now();
+  }
+}
+
 void ExperimentPanel::draw_setup() {
   MatmulConfig& c = spec_.config;
   bool changed = false;
   ImGui::PushItemWidth(10.5f * ImGui::GetFontSize());
-  static const std::array<MatmulOp, 2> ops = {MatmulOp::Linear, MatmulOp::Matmul};
-  changed |= enum_combo("op", &c.op, ops, matmul_op_name);
-  // With tensor files the shapes are theirs: the fields show them and cannot be edited.
-  ImGui::BeginDisabled(!spec_.files.input.empty());
-  changed |= size_input(c.op == MatmulOp::Linear ? "batch (m)" : "m", &c.m);
-  changed |= size_input(c.op == MatmulOp::Linear ? "out features (n)" : "n", &c.n);
-  changed |= size_input(c.op == MatmulOp::Linear ? "in features (k)" : "k", &c.k);
-  ImGui::EndDisabled();
+  changed |= draw_shape_and_op();
   ImGui::Separator();
   changed |= dtype_combo("input", &c.input, true);
   changed |= dtype_combo("weight", &c.weight, true);
-  changed |= dtype_combo("output", &c.output, false);
-  bool has_bias = c.bias.has_value();
-  if (ImGui::Checkbox("bias", &has_bias)) c.bias = has_bias ? std::optional<DType>(c.output) : std::nullopt, changed = true;
-  if (c.bias) {
-    DType b = *c.bias;
-    if (dtype_combo("bias dtype", &b, false)) c.bias = b, changed = true;
+  // A K sweep's dot products read only the input and weight dtypes, the models and the seed.
+  const bool sweep = mode_ == ExperimentMode::Sweep;
+  if (!sweep) {
+    changed |= dtype_combo("output", &c.output, false);
+    bool has_bias = c.bias.has_value();
+    if (ImGui::Checkbox("bias", &has_bias)) c.bias = has_bias ? std::optional<DType>(c.output) : std::nullopt, changed = true;
+    if (c.bias) {
+      DType b = *c.bias;
+      if (dtype_combo("bias dtype", &b, false)) c.bias = b, changed = true;
+    }
   }
   if (ImGui::InputText("accumulate", accumulate_, sizeof accumulate_)) {
-    std::string why;
-    if (auto a = parse_accumulation(accumulate_, &why)) c.accumulate = *a, changed = true;
+    // A K sweep compares several models: a comma-separated list; the others take the first.
+    std::vector<Accumulation> models;
+    std::stringstream in(accumulate_);
+    bool ok = true;
+    for (std::string item; std::getline(in, item, ',');) {
+      std::string why;
+      if (auto a = parse_accumulation(item, &why)) models.push_back(*a);
+      else ok = false;
+    }
+    if (ok && !models.empty()) models_ = models, c.accumulate = models.front(), changed = true;
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("f64 | f32:blas | f64:blas | i32 | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N], optionally :rtz ...");
-  changed |= draw_rounding_combo("rounding", &c.cast.rounding);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("How the input, weight, bias and output are rounded to their dtypes\n"
-                      "(the accumulator's own rounding is part of the accumulate model).");
-  changed |= draw_overflow_combo("overflow", &c.cast.overflow);
-  static const std::array<ScalingKind, 7> recipes = {ScalingKind::None, ScalingKind::PerTensor, ScalingKind::PerTensorDelayed,
-                                                     ScalingKind::PerChannel, ScalingKind::PerChannelAsymmetric,
-                                                     ScalingKind::MX, ScalingKind::NVFP4};
-  changed |= enum_combo("input scaling", &c.input_scaling.kind, recipes, scaling_name);
-  changed |= enum_combo("weight scaling", &c.weight_scaling.kind, recipes, scaling_name);
-  static const std::array<Distribution, 5> dists = {Distribution::Normal, Distribution::Uniform, Distribution::TorchLinear,
-                                                    Distribution::HeavyTailed, Distribution::OutlierChannels};
-  changed |= enum_combo("input data", &c.input_data.distribution, dists, distribution_name);
-  changed |= enum_combo("weight data", &c.weight_data.distribution, dists, distribution_name);
+    ImGui::SetTooltip("f64 | f32:blas | f64:blas | i32 | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N],\n"
+                      "optionally :rtz ...; a K sweep takes a comma-separated list of models to compare");
+  if (!sweep) {
+    changed |= draw_rounding_combo("rounding", &c.cast.rounding);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("How the input, weight, bias and output are rounded to their dtypes\n"
+                        "(the accumulator's own rounding is part of the accumulate model).");
+    changed |= draw_overflow_combo("overflow", &c.cast.overflow);
+    static const std::array<ScalingKind, 7> recipes = {ScalingKind::None, ScalingKind::PerTensor, ScalingKind::PerTensorDelayed,
+                                                       ScalingKind::PerChannel, ScalingKind::PerChannelAsymmetric,
+                                                       ScalingKind::MX, ScalingKind::NVFP4};
+    changed |= enum_combo("input scaling", &c.input_scaling.kind, recipes, scaling_name);
+    changed |= enum_combo("weight scaling", &c.weight_scaling.kind, recipes, scaling_name);
+    static const std::array<Distribution, 5> dists = {Distribution::Normal, Distribution::Uniform, Distribution::TorchLinear,
+                                                      Distribution::HeavyTailed, Distribution::OutlierChannels};
+    changed |= enum_combo("input data", &c.input_data.distribution, dists, distribution_name);
+    // An MLP draws its weights as nn.Linear initialises them.
+    if (mode_ != ExperimentMode::Mlp) changed |= enum_combo("weight data", &c.weight_data.distribution, dists, distribution_name);
+  }
   int seed = static_cast<int>(c.seed);
   if (ImGui::InputInt("seed", &seed)) c.seed = static_cast<uint64_t>(std::max(seed, 0)), changed = true;
   ImGui::Separator();
-  changed |= draw_files();
-  ImGui::Separator();
+  const bool matrix = mode_ == ExperimentMode::Matrix;
+  if (matrix) {
+    changed |= draw_files();
+    ImGui::Separator();
+  }
   const std::string current = spec_.framework.empty() ? "none (arithmetic alone)" : spec_.framework;
-  if (ImGui::BeginCombo("framework", current.c_str())) {
+  if (matrix && ImGui::BeginCombo("framework", current.c_str())) {
     if (ImGui::Selectable("none (arithmetic alone)", spec_.framework.empty())) spec_.framework.clear(), changed = true;
     for (const auto& e : promote::engines()) {
       const std::string label = std::string(e.id) + "  (" + std::string(e.framework) + " " + std::string(e.version) +
@@ -304,7 +422,7 @@ void ExperimentPanel::draw_setup() {
     }
     ImGui::EndCombo();
   }
-  if (ImGui::IsItemHovered())
+  if (matrix && ImGui::IsItemHovered())
     ImGui::SetTooltip("Run the product as this framework would: when it raises on these dtypes, its exact\n"
                       "message is shown and every fix it suggests runs instead, side by side.");
   ImGui::PopItemWidth();
@@ -312,13 +430,13 @@ void ExperimentPanel::draw_setup() {
     dirty_ = true;
     changed_at_ = std::chrono::steady_clock::now();
   }
-  setup_error_ = check(c);
   if (!setup_error_.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", setup_error_.c_str());
   ImGui::Separator();
-  if (worker_.running()) {
-    ImGui::ProgressBar(static_cast<float>(worker_.progress()), {-1, 0}, "computing...");
+  if (worker_.running() || other_worker_.running()) {
+    const double progress = worker_.running() ? worker_.progress() : other_worker_.progress();
+    ImGui::ProgressBar(static_cast<float>(progress), {-1, 0}, "computing...");
     if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
-      worker_.request_cancel();
+      worker_.request_cancel(), other_worker_.request_cancel();
   } else {
     if (ImGui::Button("Run (Ctrl+R)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('R', false))) dirty_ = true, changed_at_ = {};
   }
@@ -412,6 +530,18 @@ void ExperimentPanel::draw_stats(const MatmulResult& r) {
 }
 
 void ExperimentPanel::draw_results() {
+  if (mode_ != ExperimentMode::Matrix) {
+    const bool fits = other_run_ && (mode_ == ExperimentMode::Mlp ? other_run_->mlp.has_value()
+                                                                  : other_run_->dot_config.has_value());
+    if (!fits) {
+      ImGui::TextDisabled(other_worker_.running() ? "computing the first result..." : "no result yet");
+      return;
+    }
+    if (other_run_->mlp) draw_mlp_table(*other_run_->mlp);
+    else draw_sweep_table(other_run_->dot_rows);
+    figure_view_.draw("figures", figures_, std::to_string(run_id_), 1.6f);
+    return;
+  }
   if (!run_) {
     ImGui::TextDisabled(worker_.running() ? "computing the first result..." : "no result yet");
     return;
@@ -432,6 +562,7 @@ void ExperimentPanel::draw_results() {
 void ExperimentPanel::draw_content() {
   shown_ = true;
   collect();
+  check_setup();
   if (auto done = export_.take()) status_ = *done;
   // Debounced re-run: a change waits for a short pause; a running experiment is cancelled.
   if (dirty_ && setup_error_.empty() &&

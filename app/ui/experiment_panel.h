@@ -1,4 +1,5 @@
-// The Experiment panel: set up a matrix experiment (op, shape, dtypes, accumulation model,
+// The Experiment panel: set up a matrix experiment -- a matrix product, a linear layer, a small
+// MLP or a K sweep of dot products -- (shape, dtypes, accumulation model,
 // scaling recipes, data, seed, and the framework whose rules apply), run it on a worker thread
 // with progress and cancel (any change re-runs it after a short pause), and see the error split
 // by where it came from -- the statistics table and the figures core describes, drawn by the
@@ -20,6 +21,7 @@
 
 #include "app/ui/background_task.h"
 #include "app/ui/cancellable_run.h"
+#include "app/ui/experiment_kinds.h"
 #include "app/ui/figure_view.h"
 #include "app/ui/panel.h"
 #include "app/ui/run_log.h"
@@ -39,7 +41,7 @@ class ExperimentPanel final : public Panel {
   // Start state from an experiment file (precision-lab --setup FILE.json). Returns an error text.
   std::string load_setup(const std::string& path);
   // The setup as an experiment file (what the window remembers for next time).
-  nlohmann::json setup_json() const { return experiment::to_json(spec_); }
+  nlohmann::json setup_json() const;
   // A .npy or .safetensors file dropped on the window: it becomes the tensor field under the
   // mouse, else the input when that is empty, else the weight.
   void drop_tensor(const std::string& path);
@@ -49,6 +51,8 @@ class ExperimentPanel final : public Panel {
 
  private:
   void draw_setup();
+  bool draw_shape_and_op();  // the op and the sizes it takes; true when changed
+  void check_setup();        // setup_error_ and, for the MLP and K sweep, other_file_
   bool draw_files();  // the tensor file fields; true when one changed
   void draw_results();
   void draw_framework();
@@ -70,6 +74,13 @@ class ExperimentPanel final : public Panel {
   std::chrono::steady_clock::time_point changed_at_{};
 
   CancellableRun<experiment::SpecRun> worker_;
+  // The MLP and the K sweep run as experiment files (experiment_kinds.h).
+  ExperimentMode mode_ = ExperimentMode::Matrix;
+  OtherKindParams other_;
+  std::vector<experiment::Accumulation> models_;  // the accumulate field's models (a list for K sweeps)
+  nlohmann::json other_file_;
+  CancellableRun<experiment::ExperimentRun> other_worker_;
+  std::shared_ptr<const experiment::ExperimentRun> other_run_;
 
   RunLog& log_;
   std::shared_ptr<const experiment::SpecRun> run_;  // shared with an export in progress

@@ -48,5 +48,7 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
 // "f32:blas", "f64:blas" (the OpenBLAS GEMM),
 // optionally ending in ":rtz" etc. for the rounding. nullopt with `error` set otherwise.
 std::optional<Accumulation> parse_accumulation(const std::string& spec, std::string* error);
+// The spec string parse_accumulation reads back: "f32:pairwise:32", "bf16:sequential:rtz".
+std::string accumulation_spec(const Accumulation& a);
 
 }  // namespace pl::experiment

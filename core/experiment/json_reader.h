@@ -108,20 +108,4 @@ inline json data_json(const DataSource& d) {
 
 inline json scaling_json(const Scaling& s) { return {{"kind", scaling_name(s.kind)}, {"history", s.history}}; }
 
-// The spec string parse_accumulation reads back.
-inline std::string accumulation_spec(const Accumulation& a) {
-  std::string s(short_name(a.format));
-  switch (a.kind) {
-    case AccumKind::Float64: return "f64";
-    case AccumKind::Sequential: s += ":sequential"; break;
-    case AccumKind::Pairwise: s += ":pairwise:" + std::to_string(a.block); break;
-    case AccumKind::Kahan: s += ":kahan"; break;
-    case AccumKind::Chunked: s += ":chunked:" + std::to_string(a.chunk); break;
-    case AccumKind::Blas: s += ":blas"; break;
-    case AccumKind::Int32: return "i32";
-  }
-  if (a.rounding != Rounding::NearestEven) s += std::string(":") + rounding_name(a.rounding);
-  return s;
-}
-
 }  // namespace pl::experiment::json_detail

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/experiment/dot_sweep.h"
+#include "core/experiment/sweep_json.h"
 
 namespace pl::experiment {
 namespace {
@@ -62,6 +63,28 @@ TEST(DotSweep, ModelSpellings) {
     EXPECT_FALSE(parse_accumulation(bad, &error)) << bad;
     EXPECT_NE(error, "") << bad;
   }
+}
+
+// accumulation_spec spells what parse_accumulation reads back.
+TEST(DotSweep, SpecRoundTrips) {
+  for (const char* spec : {"f64", "i32", "f32:blas", "bf16:sequential:rtz", "f16:pairwise:16", "f32:kahan",
+                           "f16:chunked:32", "e4m3:sequential"}) {
+    const Accumulation a = parsed(spec);
+    EXPECT_EQ(describe(parsed(accumulation_spec(a))), describe(a)) << spec << " -> " << accumulation_spec(a);
+  }
+}
+
+// A config the window builds in code (signed integers in its JSON) reads back as itself.
+// (The Experiment panel's K sweep once failed here: "'trials': must be an integer ...".)
+TEST(DotSweep, ConfigJsonRoundTrips) {
+  DotSweepConfig c;
+  c.lengths = {16, 1024};
+  c.models = {parsed("f16:sequential"), parsed("f32:chunked:32")};
+  c.trials = 32;
+  c.seed = 5;
+  auto back = dot_config_from_json(to_json(c));
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(to_json(*back), to_json(c));
 }
 
 TEST(DotSweep, BadConfigsAreRefused) {

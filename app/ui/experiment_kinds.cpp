@@ -1,0 +1,159 @@
+#include "app/ui/experiment_kinds.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "core/experiment/sweep_json.h"
+
+namespace pl::ui {
+
+using namespace experiment;
+
+namespace {
+
+Expected<std::vector<size_t>> parse_lengths(const std::string& text) {
+  std::vector<size_t> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || v == 0 || v > (1u << 24))
+      return Error{"lengths: '" + item + "' is not a length from 1 to 16777216"};
+    out.push_back(static_cast<size_t>(v));
+  }
+  if (out.empty()) return Error{"lengths: give at least one, e.g. 16,256,4096"};
+  return out;
+}
+
+}  // namespace
+
+Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulConfig& c,
+                                         const std::vector<Accumulation>& models, const OtherKindParams& p) {
+  if (mode == ExperimentMode::Mlp) {
+    MlpConfig m;
+    m.layer = c;
+    m.layer.op = MatmulOp::Linear;
+    m.layer.n = m.layer.k;  // a square network: width in, width out
+    m.layers = p.layers;
+    m.activation = p.activation;
+    if (auto why = check(m); !why.empty()) return Error{why};
+    return to_json(m);
+  }
+  DotSweepConfig d;
+  auto lengths = parse_lengths(p.lengths);
+  if (!lengths) return Error{lengths.error()};
+  d.lengths = *lengths;
+  d.a_dtype = c.input;
+  d.b_dtype = c.weight;
+  d.models = models;
+  d.trials = p.trials;
+  d.seed = c.seed;
+  if (auto why = check(d); !why.empty()) return Error{why};
+  return to_json(d);
+}
+
+Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulConfig* c, std::vector<Accumulation>* models,
+                                         OtherKindParams* p) {
+  const std::string kind = experiment_kind(j);
+  if (kind == "mlp") {
+    auto m = mlp_config_from_json(j);
+    if (!m) return Error{m.error()};
+    *c = m->layer;
+    *models = {m->layer.accumulate};
+    p->layers = m->layers;
+    p->activation = m->activation;
+    return ExperimentMode::Mlp;
+  }
+  if (kind == "dot") {
+    auto d = dot_config_from_json(j);
+    if (!d) return Error{d.error()};
+    c->input = d->a_dtype;
+    c->weight = d->b_dtype;
+    c->seed = d->seed;
+    *models = d->models;
+    if (!models->empty()) c->accumulate = models->front();
+    std::string lengths;
+    for (size_t k : d->lengths) lengths += (lengths.empty() ? "" : ",") + std::to_string(k);
+    p->lengths = lengths;
+    p->trials = d->trials;
+    return ExperimentMode::Sweep;
+  }
+  return Error{"the Experiment panel opens matmul, linear, mlp and dot files, not '" + kind + "'"};
+}
+
+void draw_mlp_table(const MlpResult& r) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame |
+                                ImGuiTableFlags_ScrollY;
+  const float rows = float(std::min<size_t>(r.layers.size(), 8) + 1);
+  if (!ImGui::BeginTable("layers", 6, flags, ImVec2(0, rows * ImGui::GetFrameHeightWithSpacing()))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"layer", "network error", "own error", "own arithmetic", "mean bits", "reference RMS"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& l : r.layers) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", l.layer);
+    for (double v : {l.network.normwise_rel, l.own.normwise_rel, l.own_arithmetic.normwise_rel}) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3e", v);
+    }
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f", l.network.mean_bits);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3e", l.reference_rms);
+  }
+  ImGui::EndTable();
+  ImGui::TextDisabled("normwise relative errors; network: against the float64 network, own: the layer against its exact product");
+}
+
+void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame |
+                                ImGuiTableFlags_ScrollY;
+  const float shown = float(std::min<size_t>(rows.size(), 8) + 1);
+  if (!ImGui::BeginTable("sweep", 6, flags, ImVec2(0, shown * ImGui::GetFrameHeightWithSpacing()))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"K", "accumulation", "max |e| / sum|ab|", "gamma_K bound", "sqrt(K) u", "mean bits"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& r : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", r.length);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(describe(r.model).c_str());
+    for (double v : {r.max_scaled, r.bounds.deterministic, r.bounds.probabilistic}) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3e", v);
+    }
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f", r.stats.mean_bits);
+  }
+  ImGui::EndTable();
+}
+
+std::string other_kind_summary(const ExperimentRun& run) {
+  char buf[200];
+  if (run.mlp) {
+    const auto& r = *run.mlp;
+    const auto& c = r.config.layer;
+    std::snprintf(buf, sizeof buf, "mlp %d layers, width %zu, batch %zu, %s x %s: last layer's network error %.3e (%.3f s)",
+                  r.config.layers, c.k, c.m, std::string(name(c.input)).c_str(), std::string(name(c.weight)).c_str(),
+                  r.layers.empty() ? 0.0 : r.layers.back().network.normwise_rel, r.seconds);
+    return buf;
+  }
+  if (run.dot_config && !run.dot_rows.empty()) {
+    const auto& last = run.dot_rows.back();
+    std::snprintf(buf, sizeof buf, "K sweep %s x %s, %zu rows: at K = %zu (%s) max |e|/sum|ab| %.3e against gamma_K %.3e",
+                  std::string(name(run.dot_config->a_dtype)).c_str(), std::string(name(run.dot_config->b_dtype)).c_str(),
+                  run.dot_rows.size(), last.length, describe(last.model).c_str(), last.max_scaled,
+                  last.bounds.deterministic);
+    return buf;
+  }
+  return run.kind + " ran";
+}
+
+}  // namespace pl::ui
