@@ -400,8 +400,10 @@ std::string figure_csv(const Figure& f) {
     out = "# " + f.title + ": " + f.heatmap->colorbar_label + ", row-major " +
           std::to_string(f.heatmap->rows) + " x " + std::to_string(f.heatmap->cols) + "\n";
     for (size_t r = 0; r < f.heatmap->rows; ++r) {
-      for (size_t c = 0; c < f.heatmap->cols; ++c)
-        out += (c ? "," : "") + shortest_double(f.heatmap->values[r * f.heatmap->cols + c]);
+      for (size_t c = 0; c < f.heatmap->cols; ++c) {
+        if (c) out += ',';  // appended, not (c ? "," : "") + ...: GCC 12's false -Wrestrict (bug 105329)
+        out += shortest_double(f.heatmap->values[r * f.heatmap->cols + c]);
+      }
       out += "\n";
     }
     return out;

@@ -282,9 +282,7 @@ Figure framework_fixes_figure(const experiment::FrameworkRun& f) {
   fig.subtitle = f.engine + " raises " + f.as_written.error_type +
                  "; each fix against the float64 reference, higher bars agree with more bits";
   fig.y.label = "mean bits of agreement";
-  fig.y.min = 0;
-  fig.x.min = 0;
-  fig.x.max = static_cast<double>(std::max<size_t>(f.fixes.size(), 1));
+  category_axis(fig, f.fixes.size());
   double top = 0;
   for (size_t i = 0; i < f.fixes.size(); ++i) {
     const auto& x = f.fixes[i];
@@ -295,10 +293,9 @@ Figure framework_fixes_figure(const experiment::FrameworkRun& f) {
     char label[160];
     std::snprintf(label, sizeof label, "%s: %s, %.1f bits", x.code.c_str(),
                   std::string(name(*x.outcome.result)).c_str(), bits);
-    fig.series.push_back({label, SeriesKind::Bars, {i + 0.15, i + 0.85}, {bits}, palette(i)});
+    fig.series.push_back(category_bar(i, label, bits));
   }
-  // Headroom for the legend, which carries each fix's numbers.
-  if (top > 0) fig.y.max = top * (1.25 + 0.08 * double(f.fixes.size()));
+  legend_headroom(fig, top, f.fixes.size(), 0.08, 1.25);
   return fig;
 }
 

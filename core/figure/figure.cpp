@@ -38,4 +38,19 @@ Color colormap(Colormap m, double t) {
   return m == Colormap::Viridis ? lerp_table(kViridis, 11, t) : lerp_table(kRdBu, 11, t);
 }
 
+void category_axis(Figure& f, size_t count) {
+  f.y.min = 0;
+  f.x.min = 0;
+  f.x.max = static_cast<double>(std::max<size_t>(count, 1));
+}
+
+Series category_bar(size_t i, std::string legend, double value) {
+  const double x = static_cast<double>(i);
+  return {std::move(legend), SeriesKind::Bars, {x + 0.15, x + 0.85}, {value}, palette(i)};
+}
+
+void legend_headroom(Figure& f, double tallest, size_t entries, double per_entry, double base) {
+  if (tallest > 0) f.y.max = tallest * (base + per_entry * double(entries));
+}
+
 }  // namespace pl::figure

@@ -77,4 +77,12 @@ struct Figure {
   std::optional<Heatmap> heatmap;  // drawn instead of series when set
 };
 
+// Bar charts over categories (dtypes, fixes): the categorical x axis for `count` bars and y from
+// zero; a bar for category i, narrower than its slot so neighbours stand apart, coloured by i;
+// and headroom above the tallest bar for a legend of `entries` lines (the legend carries the
+// numbers).
+void category_axis(Figure& f, size_t count);
+Series category_bar(size_t i, std::string legend, double value);
+void legend_headroom(Figure& f, double tallest, size_t entries, double per_entry = 0.06, double base = 1.2);
+
 }  // namespace pl::figure

@@ -43,22 +43,18 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
   f.title = "Matrix-product throughput by dtype (median of each dtype's samples)";
   f.subtitle = subtitle(c);
   f.y.label = "GFLOP/s";
-  f.y.min = 0;
   const auto dtypes = h.dtypes();
+  category_axis(f, dtypes.size());
   double top = 0;
   for (DType t : dtypes) top = std::max(top, h.median_gflops(t));
-  // Headroom above the tallest bar for the legend, which carries each rate.
-  if (top > 0) f.y.max = top * (1.2 + 0.06 * double(dtypes.size()));
-  f.x.min = 0;
-  f.x.max = static_cast<double>(std::max<size_t>(dtypes.size(), 1));
+  legend_headroom(f, top, dtypes.size());
   for (size_t i = 0; i < dtypes.size(); ++i) {
     f.x.categories.emplace_back(name(dtypes[i]));
     const double g = h.median_gflops(dtypes[i]);
     char label[96];
     std::snprintf(label, sizeof label, "%s  %.1f GFLOP/s (%zu samples)", std::string(name(dtypes[i])).c_str(), g,
                   h.of(dtypes[i]).size());
-    // A bar narrower than its category, so neighbours stand apart.
-    f.series.push_back({label, SeriesKind::Bars, {i + 0.15, i + 0.85}, {g}, palette(i)});
+    f.series.push_back(category_bar(i, label, g));
   }
   return f;
 }
@@ -73,9 +69,7 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
                std::to_string(r.config.repetitions) + " interleaved runs, dots: each run; Nx: speed-up over " +
                std::string(name(r.config.baseline));
   f.y.label = "GFLOP/s";
-  f.y.min = 0;
-  f.x.min = 0;
-  f.x.max = static_cast<double>(std::max<size_t>(r.rows.size(), 1));
+  category_axis(f, r.rows.size());
   double top = 0;
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const auto& row = r.rows[i];
@@ -84,7 +78,7 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
     char label[128];
     std::snprintf(label, sizeof label, "%s  %.1f GFLOP/s, %.2fx%s", std::string(name(row.dtype)).c_str(), row.gflops,
                   row.speedup, row.emulated ? " (emulated)" : "");
-    f.series.push_back({label, SeriesKind::Bars, {i + 0.15, i + 0.85}, {row.gflops}, palette(i)});
+    f.series.push_back(category_bar(i, label, row.gflops));
     // Every timed run as a dot over its bar: the spread says how far to trust the median.
     Series runs{"", SeriesKind::Points, {}, {}, {0.15, 0.15, 0.15, 0.8}};
     for (size_t k = 0; k < row.seconds.size(); ++k) {
@@ -94,7 +88,7 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
     }
     f.series.push_back(std::move(runs));
   }
-  if (top > 0) f.y.max = top * (1.2 + 0.07 * double(r.rows.size()));
+  legend_headroom(f, top, r.rows.size(), 0.07);
   return f;
 }
 
