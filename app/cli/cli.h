@@ -27,8 +27,6 @@ Runner add_tensors(CLI::App& app);
 Runner add_mlp(CLI::App& app);
 Runner add_roundtrip(CLI::App& app);
 Runner add_scenario(CLI::App& app);
-// Runs an MLP experiment file's JSON (shared by `mlp` and `run`); returns the exit status.
-int run_mlp_json(const nlohmann::json& j, const std::string& save, bool json_out);
 
 // Undoes the protection of values like "-inf" that CLI11 would read as options.
 std::string restore_value(const std::string& arg);

@@ -21,9 +21,9 @@ struct MlpArgs {
   uint64_t seed = 0;
   bool json = false;
 };
-}  // namespace
 
-// The experiment-file form of an MLP setup, from `run` as well.
+// The MLP the options describe, as an experiment file (`run` reads such files through
+// run_experiment_file).
 int run_mlp_json(const nlohmann::json& j, const std::string& save, bool json_out) {
   auto c = experiment::mlp_config_from_json(j);
   if (!c) {
@@ -51,6 +51,8 @@ int run_mlp_json(const nlohmann::json& j, const std::string& save, bool json_out
   print_mlp_report(*r);
   return kExitOk;
 }
+
+}  // namespace
 
 Runner add_mlp(CLI::App& app) {
   auto a = std::make_shared<MlpArgs>();

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/experiment/sweep_json.h"
+#include "core/util/join.h"
 
 namespace pl::ui {
 
@@ -75,9 +76,7 @@ Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulConfig* 
     c->seed = d->seed;
     *models = d->models;
     if (!models->empty()) c->accumulate = models->front();
-    std::string lengths;
-    for (size_t k : d->lengths) lengths += (lengths.empty() ? "" : ",") + std::to_string(k);
-    p->lengths = lengths;
+    p->lengths = join(d->lengths, ",", [](size_t k) { return std::to_string(k); });
     p->trials = d->trials;
     return ExperimentMode::Sweep;
   }

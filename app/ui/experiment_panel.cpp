@@ -17,6 +17,7 @@
 #include "core/export/export_dir.h"
 #include "core/figure/experiment_figures.h"
 #include "core/promote/engine.h"
+#include "core/util/join.h"
 
 namespace pl::ui {
 namespace {
@@ -103,8 +104,7 @@ std::string ExperimentPanel::load_setup(const std::string& path) {
     auto mode = read_other_kind(j, &spec_.config, &models_, &other_);
     if (!mode) return path + ": " + mode.error();
     mode_ = *mode;
-    std::string acc;
-    for (const auto& m : models_) acc += (acc.empty() ? "" : ",") + accumulation_spec(m);
+    const std::string acc = join(models_, ",", [](const Accumulation& m) { return accumulation_spec(m); });
     std::snprintf(accumulate_, sizeof accumulate_, "%s", acc.c_str());
   }
   dirty_ = true;

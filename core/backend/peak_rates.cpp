@@ -101,12 +101,13 @@ double derived_tflops(const Part& p, const Rate& r) {
   return double(p.sms) * double(r.ops_per_clock_per_sm) * double(r.clock_mhz) * 1e6 / 1e12;
 }
 
-std::optional<Rate> fastest_rate(const Part& p, DType dtype) {
-  if (dtype == DType::float8_e5m2) dtype = DType::float8_e4m3fn;
+Expected<Rate> fastest_rate(const Part& p, DType dtype) {
+  const DType row = dtype == DType::float8_e5m2 ? DType::float8_e4m3fn : dtype;
   std::optional<Rate> best;
   for (const Rate& r : p.rates)
-    if (r.dtype == dtype && (!best || derived_tflops(p, r) > derived_tflops(p, *best))) best = r;
-  return best;
+    if (r.dtype == row && (!best || derived_tflops(p, r) > derived_tflops(p, *best))) best = r;
+  if (!best) return Error{"the " + std::string(p.name) + " has no " + std::string(name(dtype)) + " arithmetic"};
+  return *best;
 }
 
 double three_digits(double v) {
@@ -116,9 +117,10 @@ double three_digits(double v) {
 }
 
 Expected<double> speedup(const Part& p, DType fast, DType over) {
-  const auto a = fastest_rate(p, fast), b = fastest_rate(p, over);
-  for (auto [rate, t] : {std::pair{a, fast}, std::pair{b, over}})
-    if (!rate) return Error{"the " + std::string(p.name) + " has no " + std::string(name(t)) + " arithmetic"};
+  const auto a = fastest_rate(p, fast);
+  if (!a) return Error{a.error()};
+  const auto b = fastest_rate(p, over);
+  if (!b) return Error{b.error()};
   return three_digits(derived_tflops(p, *a) / derived_tflops(p, *b));
 }
 

@@ -61,8 +61,8 @@ double derived_tflops(const Part& p, const Rate& r);
 
 // The fastest way `dtype` runs on the part (float64: tensor cores from Ampere on; float32:
 // CUDA cores -- tensor cores would round it to tf32); float8_e5m2 reads the float8 row.
-// Nothing when the part cannot (float8 before sm_89).
-std::optional<Rate> fastest_rate(const Part& p, DType dtype);
+// Errors when the part cannot (float8 before sm_89): "the A100 SXM4 has no float8_e4m3fn arithmetic".
+Expected<Rate> fastest_rate(const Part& p, DType dtype);
 
 // The published ratio of two dtypes' fastest rates, from the derived rates (exact ratios of
 // ops per clock and clocks), to three significant digits: H100 SXM5 bfloat16 over tf32 is 2.

@@ -38,6 +38,16 @@ struct Reader {
     *out = j[key].get<size_t>();
     return true;
   }
+  // An integer in [lo, hi]; signed or unsigned in the JSON (a file's parse as unsigned, a config
+  // written by to_json may hold signed ones).
+  bool integer(const char* key, int64_t lo, int64_t hi, int* out) {
+    if (!j.contains(key)) return true;
+    const json& v = j[key];
+    if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi)
+      return fail(key, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+    *out = static_cast<int>(v.get<int64_t>());
+    return true;
+  }
   bool dtype(const char* key, DType* out) {
     if (!j.contains(key)) return true;
     if (!j[key].is_string()) return fail(key, "must be a dtype name");

@@ -64,12 +64,7 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
     }
   }
   if (c.models.empty()) c.models = {{AccumKind::Sequential, DType::float32}};
-  if (j.contains("trials")) {
-    // Signed too: a config written by to_json (not parsed from text) holds a signed integer.
-    if (j["trials"].is_number_integer() && j["trials"].get<int64_t>() >= 1 && j["trials"].get<int64_t>() <= 1000000)
-      c.trials = j["trials"].get<int>();
-    else r.fail("trials", "must be an integer from 1 to 1000000");
-  }
+  r.integer("trials", 1, 1000000, &c.trials);
   seed(r, &c.seed);
   if (!r.error.empty()) return Error{r.error};
   if (auto why = check(c); !why.empty()) return Error{why};

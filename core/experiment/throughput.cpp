@@ -63,6 +63,11 @@ double product_gflops(size_t n, double seconds) {
   return seconds > 0 ? 2.0 * N * N * N / seconds / 1e9 : 0;
 }
 
+double product_seconds(size_t n, double gflops) {
+  const double N = static_cast<double>(n);
+  return gflops > 0 ? 2.0 * N * N * N / (gflops * 1e9) : 0;
+}
+
 void ThroughputHistory::add(const ThroughputSample& s) { samples_.push_back(s); }
 
 std::vector<DType> ThroughputHistory::dtypes() const {

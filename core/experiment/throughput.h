@@ -43,8 +43,9 @@ Expected<ProductBench> prepare_product_bench(DType dtype, size_t n);
 // Seconds one product takes (wall clock, the calling thread blocks). "cancelled" when `cancel`.
 Expected<double> time_product(const ProductBench& b, const std::atomic<bool>* cancel = nullptr);
 
-// 2 n^3 / seconds / 1e9.
+// 2 n^3 / seconds / 1e9, and back.
 double product_gflops(size_t n, double seconds);
+double product_seconds(size_t n, double gflops);
 
 struct ThroughputSample {
   DType dtype;

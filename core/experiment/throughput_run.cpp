@@ -7,6 +7,7 @@
 #include "core/backend/peak_rates.h"
 #include "core/experiment/json_reader.h"
 #include "core/experiment/throughput.h"
+#include "core/util/join.h"
 #include "core/util/median.h"
 
 namespace pl::experiment {
@@ -26,8 +27,7 @@ std::string check(const ThroughputConfig& c) {
   if (c.n < 1 || c.n > 4096) return "'n': must lie in [1, 4096]";
   if (c.repetitions < 1 || c.repetitions > 1000) return "'repetitions': must lie in [1, 1000]";
   if (!c.datasheet.empty() && !peak::find_part(c.datasheet)) {
-    std::string known;
-    for (const auto& p : peak::parts()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+    const std::string known = join(peak::parts(), ", ", [](const peak::Part& p) { return std::string(p.name); });
     return "'datasheet': no part '" + c.datasheet + "' in the peak table (" + known + ", or \"\")";
   }
   return "";
@@ -61,12 +61,7 @@ Expected<ThroughputConfig> throughput_config_from_json(const json& j) {
   }
   r.dtype("baseline", &c.baseline);
   r.size("n", &c.n);
-  if (j.contains("repetitions")) {
-    const json& v = j["repetitions"];
-    if (v.is_number_integer() && v.get<int64_t>() >= 1 && v.get<int64_t>() <= 1000)
-      c.repetitions = j["repetitions"].get<int>();
-    else r.fail("repetitions", "must be an integer from 1 to 1000");
-  }
+  r.integer("repetitions", 1, 1000, &c.repetitions);
   r.string("datasheet", &c.datasheet);
   if (!r.error.empty()) return Error{r.error};
   if (auto why = check(c); !why.empty()) return Error{why};
@@ -108,9 +103,9 @@ std::vector<DatasheetRow> datasheet_rows(const ThroughputConfig& c, const peak::
   for (DType t : c.dtypes) {
     DatasheetRow d;
     d.dtype = t;
-    // speedup() fails, naming the dtype, when the part cannot run it (or the baseline).
-    if (auto s = peak::speedup(p, t, c.baseline)) {
-      const auto rate = peak::fastest_rate(p, t);
+    // Both fail, naming the dtype, when the part cannot run it (speedup: or the baseline).
+    const auto rate = peak::fastest_rate(p, t);
+    if (auto s = rate ? peak::speedup(p, t, c.baseline) : Expected<double>(Error{rate.error()})) {
       d.supported = true;
       d.unit = peak::unit_name(rate->unit);
       d.tflops = peak::published_value(*rate);
@@ -155,7 +150,7 @@ ThroughputResult summarise_history(const ThroughputHistory& h, size_t n, const s
   for (DType t : r.config.dtypes) {
     ThroughputRow row{t, product_method(t), product_emulated(t), {}, 0, 0, 0};
     for (const auto& s : h.of(t))
-      if (s.gflops > 0) row.seconds.push_back(2.0 * double(n) * double(n) * double(n) / (s.gflops * 1e9));
+      if (s.gflops > 0) row.seconds.push_back(product_seconds(n, s.gflops));
     fewest = r.rows.empty() ? row.seconds.size() : std::min(fewest, row.seconds.size());
     r.rows.push_back(std::move(row));
   }

@@ -170,7 +170,7 @@ Expected<std::string> peak_probe(const json& j) {
   if (!t) return Error{t.error()};
   if (!j.contains("over")) {
     const auto rate = peak::fastest_rate(*part, *t);
-    if (!rate) return "the " + std::string(part->name) + " has no " + std::string(name(*t)) + " arithmetic";
+    if (!rate) return rate.error();  // an answer, not a bad parameter
     return std::string(rate->published);
   }
   auto over = dtype_param(p, "over");
