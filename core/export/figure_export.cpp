@@ -10,52 +10,14 @@
 #include <fstream>
 #include <limits>
 
+#include "core/figure/plot_layout.h"
 #include "core/util/number_text.h"
 
 namespace pl::figure {
 namespace {
 
 struct Range {
-  double lo = std::numeric_limits<double>::infinity();
-  double hi = -std::numeric_limits<double>::infinity();
-  void add(double v, bool log) {
-    if (!std::isfinite(v) || (log && v <= 0)) return;
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  bool empty() const { return !(lo <= hi); }
-};
-
-// Data ranges, widened to whole decades on log axes and padded a little on linear ones.
-void finish(Range& r, const Axis& a, bool from_zero) {
-  if (a.min) r.lo = *a.min;
-  if (a.max) r.hi = *a.max;
-  if (r.empty()) r = {a.log ? 1e-1 : 0, a.log ? 1e1 : 1};
-  if (a.log) {
-    if (!a.min) r.lo = std::pow(10, std::floor(std::log10(r.lo)));
-    if (!a.max) r.hi = std::pow(10, std::ceil(std::log10(r.hi)));
-    if (r.hi <= r.lo) r.hi = r.lo * 10;
-    return;
-  }
-  if (from_zero && !a.min) r.lo = std::min(r.lo, 0.0);
-  if (r.hi <= r.lo) {
-    const double pad = r.lo == 0 ? 1 : std::fabs(r.lo) * 0.1;
-    r.lo -= pad;
-    r.hi += pad;
-  }
-  if (!a.max) r.hi += (r.hi - r.lo) * 0.05;
-  if (!a.min && !(from_zero && r.lo == 0)) r.lo -= (r.hi - r.lo) * 0.05;
-}
-
-struct Mapper {
-  Range r;
-  bool log;
-  double p0, p1;  // pixel positions of r.lo and r.hi
-  double operator()(double v) const {
-    const double t = log ? (std::log10(v) - std::log10(r.lo)) / (std::log10(r.hi) - std::log10(r.lo))
-                         : (v - r.lo) / (r.hi - r.lo);
-    return p0 + t * (p1 - p0);
-  }
+  double lo, hi;
 };
 
 std::string tick_text(double v, bool log) {
@@ -177,8 +139,8 @@ const char* extension(FileType t) {
 void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
-  const double left = 78 * fs, right = (f.heatmap ? 120 : 24) * fs, top = 62 * fs, bottom = 58 * fs;
-  const double x0 = left, x1 = W - right, y0 = top, y1 = H - bottom;
+  const PlotLayout frame = layout_figure(f, W, H, fs);
+  const double x0 = frame.x0, x1 = frame.x1, y0 = frame.y0, y1 = frame.y1;
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
   text(cr, f.title, x0, 22 * fs, 15 * fs, 0, 0.5, true);
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
@@ -200,23 +162,10 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
     return;
   }
 
-  Range rx, ry;
-  bool bars = false;
-  for (const Series& s : f.series) {
-    if (s.kind == SeriesKind::Bars || s.kind == SeriesKind::Steps) {
-      bars = true;
-      for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i)
-        if (s.y[i] > 0) rx.add(s.x[i], f.x.log), rx.add(s.x[i + 1], f.x.log);
-    } else {
-      for (double v : s.x) rx.add(v, f.x.log);
-    }
-    for (double v : s.y) ry.add(v, f.y.log);
-  }
-  for (const Annotation& a : f.annotations)
-    (a.kind == AnnotationKind::VerticalLine ? rx : ry).add(a.value, a.kind == AnnotationKind::VerticalLine ? f.x.log : f.y.log);
-  finish(rx, f.x, false);
-  finish(ry, f.y, bars && !f.y.log);
-  const Mapper mx{rx, f.x.log, x0, x1}, my{ry, f.y.log, y1, y0};
+  const PlotLayout& l = frame;
+  const Range rx{l.x.lo, l.x.hi}, ry{l.y.lo, l.y.hi};
+  auto mx = [&](double v) { return l.x.to_pixel(v); };
+  auto my = [&](double v) { return l.y.to_pixel(v); };
 
   // Grid, ticks and axes.
   cairo_set_line_width(cr, 1);

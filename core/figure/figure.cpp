@@ -35,8 +35,27 @@ Color colormap(Colormap m, double t) {
   // ColorBrewer RdBu (11 classes), reversed so low is blue and high is red.
   static constexpr uint32_t kRdBu[] = {0x053061, 0x2166ac, 0x4393c3, 0x92c5de, 0xd1e5f0, 0xf7f7f7,
                                        0xfddbc7, 0xf4a582, 0xd6604d, 0xb2182b, 0x67001f};
-  return m == Colormap::Viridis ? lerp_table(kViridis, 11, t) : lerp_table(kRdBu, 11, t);
+  // Cividis sampled the same way (matplotlib 3.11's _cividis_data).
+  static constexpr uint32_t kCividis[] = {0x00224e, 0x0c3470, 0x35456c, 0x4f576c, 0x666970, 0x7d7c78,
+                                          0x948e77, 0xada272, 0xc8b866, 0xe5cf52, 0xfee838};
+  switch (m) {
+    case Colormap::Viridis: return lerp_table(kViridis, 11, t);
+    case Colormap::Diverging: return lerp_table(kRdBu, 11, t);
+    case Colormap::Cividis: return lerp_table(kCividis, 11, t);
+  }
+  return {};
 }
+
+const char* colormap_name(Colormap m) {
+  switch (m) {
+    case Colormap::Viridis: return "viridis";
+    case Colormap::Diverging: return "RdBu (diverging)";
+    case Colormap::Cividis: return "cividis";
+  }
+  return "";
+}
+
+bool sequential(Colormap m) { return m != Colormap::Diverging; }
 
 void category_axis(Figure& f, size_t count) {
   f.y.min = 0;

@@ -54,9 +54,12 @@ struct Axis {
 };
 
 enum class Colormap : uint8_t {
-  Viridis,  // sequential, perceptually uniform, colour-blind safe (matplotlib's viridis)
-  Diverging // blue - white - red for signed values, symmetric about zero (ColorBrewer RdBu)
+  Viridis,   // sequential, perceptually uniform, colour-blind safe (matplotlib's viridis)
+  Diverging, // blue - white - red for signed values, symmetric about zero (ColorBrewer RdBu)
+  Cividis,   // sequential, made for colour-vision deficiency (Nunez et al. 2018; matplotlib's)
 };
+const char* colormap_name(Colormap m);  // "viridis", "RdBu (diverging)", "cividis"
+bool sequential(Colormap m);
 
 Color colormap(Colormap m, double t);  // t in [0, 1]
 

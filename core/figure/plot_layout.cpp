@@ -1,0 +1,89 @@
+#include "core/figure/plot_layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pl::figure {
+namespace {
+
+struct Range {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -std::numeric_limits<double>::infinity();
+  void add(double v, bool log) {
+    if (!std::isfinite(v) || (log && v <= 0)) return;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  bool empty() const { return !(lo <= hi); }
+};
+
+// Data ranges, widened to whole decades on log axes and padded a little on linear ones.
+void finish(Range& r, const Axis& a, bool from_zero) {
+  if (a.min && (!a.log || *a.min > 0)) r.lo = *a.min;
+  if (a.max && (!a.log || *a.max > 0)) r.hi = *a.max;
+  if (r.empty()) r = {a.log ? 1e-1 : 0, a.log ? 1e1 : 1};
+  if (a.log) {
+    if (!a.min) r.lo = std::pow(10, std::floor(std::log10(r.lo)));
+    if (!a.max) r.hi = std::pow(10, std::ceil(std::log10(r.hi)));
+    if (r.hi <= r.lo) r.hi = r.lo * 10;
+    return;
+  }
+  if (from_zero && !a.min) r.lo = std::min(r.lo, 0.0);
+  if (r.hi <= r.lo) {
+    const double pad = r.lo == 0 ? 1 : std::fabs(r.lo) * 0.1;
+    r.lo -= pad;
+    r.hi += pad;
+  }
+  if (!a.max) r.hi += (r.hi - r.lo) * 0.05;
+  if (!a.min && !(from_zero && r.lo == 0)) r.lo -= (r.hi - r.lo) * 0.05;
+}
+
+}  // namespace
+
+double AxisMap::to_pixel(double v) const {
+  const double t = log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) : (v - lo) / (hi - lo);
+  return p0 + t * (p1 - p0);
+}
+
+double AxisMap::to_value(double pixel) const {
+  const double t = (pixel - p0) / (p1 - p0);
+  return log ? std::pow(10, std::log10(lo) + t * (std::log10(hi) - std::log10(lo))) : lo + t * (hi - lo);
+}
+
+PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
+  PlotLayout l;
+  l.x0 = 78 * fs;
+  l.x1 = W - (f.heatmap ? 120 : 24) * fs;
+  l.y0 = 62 * fs;
+  l.y1 = H - 58 * fs;
+  if (f.heatmap) {
+    l.x = {0, static_cast<double>(std::max<size_t>(f.heatmap->cols, 1)), false, l.x0, l.x1};
+    // Row 0 is drawn at the top: value rows at pixel y0, value 0 at pixel y0.
+    l.y = {0, static_cast<double>(std::max<size_t>(f.heatmap->rows, 1)), false, l.y0, l.y1};
+    return l;
+  }
+  Range rx, ry;
+  bool bars = false;
+  for (const Series& s : f.series) {
+    if (s.kind == SeriesKind::Bars || s.kind == SeriesKind::Steps) {
+      bars = true;
+      for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i)
+        if (s.y[i] > 0) rx.add(s.x[i], f.x.log), rx.add(s.x[i + 1], f.x.log);
+    } else {
+      for (double v : s.x) rx.add(v, f.x.log);
+    }
+    for (double v : s.y) ry.add(v, f.y.log);
+  }
+  for (const Annotation& a : f.annotations) {
+    const bool vertical = a.kind == AnnotationKind::VerticalLine;
+    (vertical ? rx : ry).add(a.value, vertical ? f.x.log : f.y.log);
+  }
+  finish(rx, f.x, false);
+  finish(ry, f.y, bars && !f.y.log);
+  l.x = {rx.lo, rx.hi, f.x.log, l.x0, l.x1};
+  l.y = {ry.lo, ry.hi, f.y.log, l.y1, l.y0};
+  return l;
+}
+
+}  // namespace pl::figure

@@ -1,0 +1,29 @@
+// Where a figure's plot sits in a W x H drawing and which data range each axis shows: the one
+// computation both the cairo renderer (core/export/figure_export) and the window's hover,
+// zoom and pan (app/ui/figure_view) use, so a mouse position maps to the value drawn under it.
+#pragma once
+
+#include "core/figure/figure.h"
+
+namespace pl::figure {
+
+// An axis as drawn: data range [lo, hi] mapped linearly (or in log10) onto pixels [p0, p1].
+struct AxisMap {
+  double lo = 0, hi = 1;
+  bool log = false;
+  double p0 = 0, p1 = 1;
+  double to_pixel(double v) const;
+  double to_value(double pixel) const;
+};
+
+struct PlotLayout {
+  double x0 = 0, x1 = 0, y0 = 0, y1 = 0;  // the plot rectangle in pixels (y0 is the top)
+  AxisMap x, y;                           // y.p0 is the bottom edge (y1), y.p1 the top (y0)
+  bool contains(double px, double py) const { return px >= x0 && px <= x1 && py >= y0 && py <= y1; }
+};
+
+// The layout draw_figure() uses for `f` drawn at W x H with text scale `font_scale`. A heat map
+// maps columns and rows: x in [0, cols], y in [rows, 0] (row 0 at the top).
+PlotLayout layout_figure(const Figure& f, double W, double H, double font_scale = 1);
+
+}  // namespace pl::figure
