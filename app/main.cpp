@@ -12,7 +12,7 @@ namespace {
 bool is_window_option(const char* a) {
   for (const char* o : {"--screenshot", "--panel", "--size", "--value", "--op", "--compare",
                         "--select", "--framework", "--compare-with", "--b-kind", "--b-value", "--setup",
-                        "--verbose", "--presentation", "--scenario", "--open"})
+                        "--verbose", "--presentation", "--scenario", "--open", "--figure"})
     if (std::strcmp(a, o) == 0) return true;
   return false;
 }
@@ -42,6 +42,7 @@ int run_window(int argc, char** argv) {
     else if (a == "--b-value") o.b_value = v;
     else if (a == "--scenario") o.scenario = v, o.panel = o.panel == "formats" ? "scenarios" : o.panel;
     else if (a == "--setup") o.setup = v, o.panel = o.panel == "formats" ? "experiment" : o.panel;
+    else if (a == "--figure") o.figure = v;
     else if (a == "--open") o.open.push_back(v), o.panel = o.panel == "formats" ? "experiment" : o.panel;
     else if (a == "--compare" && (v == "on" || v == "off")) o.compare = v == "on";
     else if (a == "--size" && std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) == 2 &&

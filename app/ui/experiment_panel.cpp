@@ -72,6 +72,7 @@ bool size_input(const char* label, size_t* v) {
 }  // namespace
 
 ExperimentPanel::ExperimentPanel(RunLog& log) : log_(log) {
+  figure_view_.set_log(&log_, "experiment");
   spec_.config.op = MatmulOp::Linear;
   spec_.config.accumulate = {AccumKind::Blas, DType::float32};
 }

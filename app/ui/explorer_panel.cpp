@@ -27,6 +27,7 @@ std::string value_text(const FloatFormat& f, std::optional<uint64_t> code) {
 }  // namespace
 
 ExplorerPanel::ExplorerPanel(RunLog& log, std::string initial_value) : log_(log) {
+  view_.set_log(&log_, "explorer");
   std::snprintf(value_text_, sizeof value_text_, "%s", initial_value.c_str());
   for (FormatRef& f : table_float_formats()) {
     Row r;

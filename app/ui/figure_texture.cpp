@@ -2,12 +2,10 @@
 
 #include <cairo.h>
 #include <glad/gl.h>
-#include <imgui.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "app/ui/theme.h"
 #include "core/export/figure_export.h"
 
 namespace pl::ui {
@@ -16,9 +14,8 @@ FigureTexture::~FigureTexture() {
   if (texture_) glDeleteTextures(1, &texture_);
 }
 
-void FigureTexture::show(const figure::Figure& f, const std::string& key, int width, int height) {
-  if (width < 64 || height < 64) return;
-  const float scale = figure_font_scale();
+bool FigureTexture::update(const figure::Figure& f, const std::string& key, int width, int height, float scale) {
+  if (width < 64 || height < 64) return false;
   if (!texture_ || key != key_ || width != width_ || height != height_ || scale != scale_) {
     cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
     cairo_t* cr = cairo_create(s);
@@ -44,8 +41,7 @@ void FigureTexture::show(const figure::Figure& f, const std::string& key, int wi
     width_ = width;
     height_ = height;
   }
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(texture_)),
-               ImVec2(static_cast<float>(width_), static_cast<float>(height_)));
+  return true;
 }
 
 }  // namespace pl::ui

@@ -1,6 +1,5 @@
 // A figure description (core/figure) drawn by the same cairo code the exporters use, into an
-// OpenGL texture the window shows with ImGui::Image -- so the screen and the exported files
-// show the same picture.
+// OpenGL texture the window shows -- so the screen and the exported files show the same picture.
 #pragma once
 
 #include <string>
@@ -16,8 +15,10 @@ class FigureTexture {
   FigureTexture& operator=(const FigureTexture&) = delete;
   ~FigureTexture();
 
-  // Redraws when the figure (by `key`) or the size changed; then shows it at its size.
-  void show(const figure::Figure& f, const std::string& key, int width, int height);
+  // Redraws when the figure (by `key`), the size or the text scale changed. False when the
+  // size is too small to draw.
+  bool update(const figure::Figure& f, const std::string& key, int width, int height, float font_scale);
+  unsigned texture() const { return texture_; }
 
  private:
   unsigned texture_ = 0;

@@ -21,6 +21,7 @@
 #include "app/ui/background_task.h"
 #include "app/ui/experiment_panel.h"
 #include "app/ui/explorer_panel.h"
+#include "app/ui/figure_view.h"
 #include "app/ui/file_drop.h"
 #include "app/ui/formats_panel.h"
 #include "app/ui/frame_meter.h"
@@ -194,6 +195,7 @@ int run_gui(const GuiOptions& o) {
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return fail("OpenGL 3.3 renderer failed to start");
 
   app.panels.push_back(std::make_unique<FormatsPanel>(o.value));
+  if (!o.figure.empty()) request_figure(o.figure);
   auto promotion = std::make_unique<PromotionPanel>(app.log);
   if (auto err = promotion->configure({o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind,
                                             o.b_value, o.select}); !err.empty())

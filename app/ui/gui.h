@@ -23,6 +23,7 @@ struct GuiOptions {
   std::string setup;              // an experiment file (JSON) the Experiment panel starts from
   std::vector<std::string> open;  // files opened as if dropped on the window (--open, repeatable)
   std::string scenario;           // the scenario the Scenarios panel opens (name or number)
+  std::string figure;             // the figure tab to bring forward ("error-heatmap")
   bool verbose = false;           // print the run log to stdout as it grows
   bool panel_given = false;       // --panel was on the command line (else the remembered one)
   bool size_given = false;        // --size was on the command line (else the remembered one)

@@ -21,6 +21,7 @@ bool pressed(int key) { return ImGui::IsKeyPressed(key, false); }
 
 ScenarioPanel::ScenarioPanel(RunLog& log, const std::string& start)
     : log_(log), library_(scenario::load_library(scenario_dirs())) {
+  figure_view_.set_log(&log_, "scenario");
   for (const auto& e : library_.errors) log_.add("scenario", "skipped " + e);
   if (library_.scenarios.empty()) return;
   size_t first = 0;

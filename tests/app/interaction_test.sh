@@ -9,6 +9,7 @@
 #            raises "expected m1 and m2 to have the same dtype" and the fixes run;
 #   Ctrl+E -> setup.json, framework.json and each fix's figures (PNG/SVG/PDF/CSV) exported, and
 #            the exported setup re-runs from the command line to the same message;
+#   wheel + Ctrl+S over a plot -> zoomed, and written as shown (PNG at its on-screen size);
 #   Ctrl+4 -> the Throughput panel samples live; Ctrl+E exports its figures;
 #   F11    -> presentation mode on and off;
 #   Ctrl+Q -> the window closes cleanly, logging the throughput medians on the way out, and
@@ -97,6 +98,22 @@ grep -q 'expected m1 and m2 to have the same dtype' "$dir/framework.json" || fai
 rerun=$("$PL" run "$dir/setup.json" --out "$work/rerun" 2>&1) || fail "re-running the exported setup failed: $rerun"
 grep -q 'raises RuntimeError: expected m1 and m2 to have the same dtype' <<<"$rerun" || fail "re-run says: $rerun"
 echo "ok   export $dir re-runs from the command line"
+
+# 4b. A plot answers the mouse: over it, the wheel zooms about the pointer and Ctrl+S writes the
+# plot as shown (PNG at the size on screen, SVG, PDF, CSV). The plot's place depends on the
+# layout, so the pointer tries a few heights down the figure column until one is over it.
+for y in 700 620 540 760 460; do
+  xdotool mousemove --window "$win" 900 "$y"; sleep 0.3
+  xdotool click 4; sleep 0.5  # wheel up: zoom in
+  xdotool keydown ctrl keydown s; sleep 0.5; xdotool keyup s keyup ctrl; sleep 0.8
+  grep -q 'experiment: wrote ' "$log" && break
+done
+wait_for 'experiment: wrote [^ ]+\.png [^ ]+\.svg [^ ]+\.pdf [^ ]+\.csv \([0-9]+x[0-9]+, zoomed\)'
+line=$(grep -E 'experiment: wrote ' "$log" | tail -1)
+plot=$(grep -oE '[^ ]+\.png' <<<"$line")
+shown=$(grep -oE '\([0-9]+x[0-9]+' <<<"$line" | tr -d '(')
+[[ $(png_size "$plot") == "$shown" ]] || fail "the plot PNG is $(png_size "$plot"), the plot on screen $shown"
+echo "ok   zoomed plot written as shown ($shown)"
 
 # 5. Throughput panel: live samples, exported figures.
 press ctrl+4
