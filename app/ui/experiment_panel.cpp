@@ -530,6 +530,32 @@ void ExperimentPanel::draw_stats(const MatmulResult& r) {
                 r.input_report.flushed, r.weight_report.saturated, r.weight_report.flushed);
 }
 
+void ExperimentPanel::draw_attribution_toggle(const MatmulResult& r) {
+  const std::string parts[] = {r.total.name, r.input.name, r.arithmetic.name, r.output.name};
+  ImGui::TextUnformatted("show");
+  bool changed = false;
+  for (int i = 0; i <= 4; ++i) {
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton(i == 0 ? "every part" : parts[i - 1].c_str(), &attribution_, i);
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("where the error came from: rounding the inputs, the products and their accumulation, "
+                      "rounding the output -- or all of it (total)");
+  if (!changed) return;
+  for (const figure::Figure& f : figures_) {
+    // A figure without the chosen part (the ulp figure has no arithmetic series) shows them all.
+    const bool has_part = attribution_ != 0 && std::any_of(f.series.begin(), f.series.end(), [&](const auto& s) {
+      return figure::series_name(s.label) == parts[attribution_ - 1];
+    });
+    figure::View& v = figure_view_.view(f.name);
+    for (int i = 0; i < 4; ++i) {
+      const bool hide = has_part && attribution_ != i + 1;
+      if (hide != v.hides(parts[i])) v.toggle(parts[i]);
+    }
+  }
+  log_.add("experiment", std::string("figures show ") + (attribution_ == 0 ? "every part of the error" : parts[attribution_ - 1]));
+}
+
 void ExperimentPanel::draw_results() {
   if (mode_ != ExperimentMode::Matrix) {
     const bool fits = other_run_ && (mode_ == ExperimentMode::Mlp ? other_run_->mlp.has_value()
@@ -556,6 +582,7 @@ void ExperimentPanel::draw_results() {
   }
   // In presentation mode the figures get the room; the table is one click away.
   if (!presentation_mode() || ImGui::CollapsingHeader("statistics table")) draw_stats(*shown_result);
+  draw_attribution_toggle(*shown_result);
   // 1.6:1 like the exported files.
   figure_view_.draw("figures", figures_, std::to_string(run_id_), 1.6f);
 }

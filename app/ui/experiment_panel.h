@@ -57,6 +57,10 @@ class ExperimentPanel final : public Panel {
   void draw_results();
   void draw_framework();
   void draw_stats(const experiment::MatmulResult& r);
+  // Which part of the error the figures show: every part, or one of total / input rounding /
+  // arithmetic / output rounding (the other parts' series hidden in every figure).
+  void draw_attribution_toggle(const experiment::MatmulResult& r);
+  int attribution_ = 0;  // 0: every part; 1..4: total, input, arithmetic, output
   void show_result();  // figures for the result on screen (the run's, or the chosen fix's)
   const experiment::MatmulResult* shown() const;
   void start_run();

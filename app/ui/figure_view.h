@@ -33,8 +33,8 @@ class FigureView {
   // `version` changes whenever the figures' data does (the texture is redrawn then).
   void draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version, float aspect);
   int chosen() const { return chosen_; }  // the figure on screen (its tab)
-  // The chosen figure as it is shown (zoom, scales, hidden series applied).
-  const figure::View& view(const std::string& figure_name) { return views_[figure_name]; }
+  // How the figure of that name is shown (zoom, scales, hidden series); panels may set it.
+  figure::View& view(const std::string& figure_name) { return views_[figure_name]; }
 
  private:
   void draw_controls(const figure::Figure& f, figure::View& v, int width, int height);

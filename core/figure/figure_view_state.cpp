@@ -65,13 +65,19 @@ std::string label_or(const std::string& label, const char* fallback) { return la
 
 }  // namespace
 
+std::string series_name(const std::string& label) {
+  const size_t note = label.find(" (");
+  return note == std::string::npos ? label : label.substr(0, note);
+}
+
 bool View::hides(const std::string& label) const {
-  return std::find(hidden.begin(), hidden.end(), label) != hidden.end();
+  return std::find(hidden.begin(), hidden.end(), series_name(label)) != hidden.end();
 }
 
 void View::toggle(const std::string& label) {
-  if (auto it = std::find(hidden.begin(), hidden.end(), label); it != hidden.end()) hidden.erase(it);
-  else hidden.push_back(label);
+  const std::string name = series_name(label);
+  if (auto it = std::find(hidden.begin(), hidden.end(), name); it != hidden.end()) hidden.erase(it);
+  else hidden.push_back(name);
 }
 
 std::string View::key() const {

@@ -12,10 +12,14 @@
 
 namespace pl::figure {
 
+// A series' name without the note a run appends to its label: "arithmetic (881 exact)" is
+// "arithmetic". Hiding goes by name, so a series stays hidden when the next run's note differs.
+std::string series_name(const std::string& label);
+
 struct View {
   std::optional<double> x_lo, x_hi, y_lo, y_hi;  // a zoomed range; unset: the figure's own
   std::optional<bool> x_log, y_log;              // unset: the figure's own scale
-  std::vector<std::string> hidden;               // labels of series and reference lines not drawn
+  std::vector<std::string> hidden;               // names (series_name) of series and lines not drawn
   // A heat map's colour map; a sequential map over signed values shows their magnitudes.
   std::optional<Colormap> colormap;
 

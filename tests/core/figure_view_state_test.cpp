@@ -109,6 +109,12 @@ TEST(FigureView, HiddenSeriesAndScaleSwitchesChangeTheDescription) {
   EXPECT_NE(v.key(), View{}.key());
   v.toggle("marker");
   EXPECT_EQ(apply_view(f, v).series.size(), 2u);
+  // Hidden by name: the next run's note on the label does not bring a series back.
+  View by_name;
+  by_name.toggle("arithmetic (881 exact)");
+  EXPECT_TRUE(by_name.hides("arithmetic (12 exact)"));
+  EXPECT_TRUE(by_name.hides("arithmetic"));
+  EXPECT_FALSE(by_name.hides("arithmetic error"));
   // A categorical axis neither zooms nor goes logarithmic; a heat map takes no view at all.
   Figure bars;
   bars.x.categories = {"f32", "bf16"};
