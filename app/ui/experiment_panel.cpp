@@ -38,8 +38,17 @@ std::vector<DType> operand_dtypes(bool integers) {
 // A dtype picker whose tooltip gives the format's range and precision.
 bool dtype_combo(const char* label, DType* t, bool integers) {
   bool changed = false;
-  if (ImGui::BeginCombo(label, std::string(name(*t)).c_str())) {
+  if (ImGui::BeginCombo(label, std::string(name(*t)).c_str(), ImGuiComboFlags_HeightLarge)) {
+    // Grouped as the brief's users think of them: wide floats, the 8-bit and narrower floats,
+    // integers.
+    const char* group = nullptr;
     for (DType d : operand_dtypes(integers)) {
+      const char* g = !is_float(d) ? "integers" : info(d).format.total_bits() <= 8 ? "float8 / float6 / float4" : "floats";
+      if (g != group) {
+        if (group) ImGui::Separator();
+        ImGui::TextDisabled("%s", g);
+        group = g;
+      }
       if (ImGui::Selectable(std::string(name(d)).c_str(), d == *t)) *t = d, changed = true;
       if (ImGui::IsItemHovered() && is_float(d))
         ImGui::SetTooltip("max %g, smallest normal %g, unit roundoff %g", max_finite(info(d).format),
@@ -426,6 +435,7 @@ void ExperimentPanel::draw_setup() {
   if (matrix && ImGui::IsItemHovered())
     ImGui::SetTooltip("Run the product as this framework would: when it raises on these dtypes, its exact\n"
                       "message is shown and every fix it suggests runs instead, side by side.");
+  changed |= backend_.draw("backend");
   ImGui::PopItemWidth();
   if (changed) {
     dirty_ = true;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/ui/background_task.h"
+#include "app/ui/backend_picker.h"
 #include "app/ui/cancellable_run.h"
 #include "app/ui/experiment_kinds.h"
 #include "app/ui/figure_view.h"
@@ -93,6 +94,7 @@ class ExperimentPanel final : public Panel {
   std::vector<figure::Figure> figures_;
   int run_id_ = 0;
   FigureView figure_view_;
+  BackendPicker backend_;
   std::string status_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };

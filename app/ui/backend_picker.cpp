@@ -1,0 +1,58 @@
+#include "app/ui/backend_picker.h"
+
+#include <imgui.h>
+
+#include <chrono>
+
+#include "core/backend/backend.h"
+
+namespace pl::ui {
+namespace {
+
+std::vector<BackendPicker::Entry> find_backends() {
+  std::vector<BackendPicker::Entry> out;
+  for (const std::string& name : registered_backends()) {
+    BackendPicker::Entry e{name, "", ""};
+    auto b = open_backend(name);
+    if (!b) {
+      e.device = "not available";
+      e.unusable = b.error();
+    } else {
+      const DeviceInfo d = (*b)->device_info();
+      e.device = d.name + (d.compute_capability.empty() ? "" : ", sm " + d.compute_capability);
+      // The matrix, linear, MLP and K-sweep experiments are core's CPU code; the CUDA backend
+      // converts arrays (bench, round trips) but has no matrix products yet.
+      if (name != "cpu") e.unusable = "the matrix experiments run on the CPU backend only, for now";
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace
+
+BackendPicker::BackendPicker() : pending_(std::async(std::launch::async, find_backends)) {}
+
+bool BackendPicker::draw(const char* label) {
+  if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+    entries_ = pending_.get();
+  std::string preview = chosen_;
+  for (const Entry& e : entries_)
+    if (e.name == chosen_) preview += " (" + e.device + ")";
+  bool changed = false;
+  if (ImGui::BeginCombo(label, preview.c_str())) {
+    if (entries_.empty()) ImGui::TextDisabled("looking for devices...");
+    for (const Entry& e : entries_) {
+      const std::string item = e.name + " (" + e.device + ")";
+      if (!e.unusable.empty()) ImGui::BeginDisabled();
+      if (ImGui::Selectable(item.c_str(), e.name == chosen_) && e.name != chosen_) chosen_ = e.name, changed = true;
+      if (!e.unusable.empty()) ImGui::EndDisabled();
+      if (!e.unusable.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", e.unusable.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+}  // namespace pl::ui
