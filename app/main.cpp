@@ -40,10 +40,10 @@ int run_window(int argc, char** argv) {
     else if (a == "--compare-with") o.compare_with = v;
     else if (a == "--b-kind") o.b_kind = v;
     else if (a == "--b-value") o.b_value = v;
-    else if (a == "--scenario") o.scenario = v, o.panel = o.panel == "formats" ? "scenarios" : o.panel;
-    else if (a == "--setup") o.setup = v, o.panel = o.panel == "formats" ? "experiment" : o.panel;
+    else if (a == "--scenario") o.scenario = v, o.implied_panel = "scenarios";
+    else if (a == "--setup") o.setup = v, o.implied_panel = "experiment";
     else if (a == "--figure") o.figure = v;
-    else if (a == "--open") o.open.push_back(v), o.panel = o.panel == "formats" ? "experiment" : o.panel;
+    else if (a == "--open") o.open.push_back(v), o.implied_panel = "experiment";
     else if (a == "--compare" && (v == "on" || v == "off")) o.compare = v == "on";
     else if (a == "--size" && std::sscanf(v.c_str(), "%dx%d", &o.width, &o.height) == 2 &&
              o.width > 0 && o.height > 0 && o.width <= 8192 && o.height <= 8192) {

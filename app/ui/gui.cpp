@@ -221,12 +221,14 @@ int run_gui(const GuiOptions& o) {
   app.panels.push_back(std::move(scenarios));
   app.panels.push_back(std::make_unique<ExplorerPanel>(app.log, o.value));
   app.status = backend_status() + "   font: " + font;
-  app.select_panel = lower(o.panel_given || screenshot ? o.panel : settings.panel);
+  const std::string& wanted = o.panel_given ? o.panel : !o.implied_panel.empty() ? o.implied_panel
+                            : screenshot ? o.panel : settings.panel;
+  app.select_panel = lower(wanted);
   if (!settings_problem.empty()) app.log.add("window", settings_problem);
   bool known = std::any_of(app.panels.begin(), app.panels.end(),
                            [&](auto& p) { return lower(p->name()) == app.select_panel; });
   if (!known && (o.panel_given || screenshot))
-    return fail("unknown panel '" + o.panel + "' (panels: formats, promotion, experiment, throughput, log, scenarios, explorer)");
+    return fail("unknown panel '" + wanted + "' (panels: formats, promotion, experiment, throughput, log, scenarios, explorer)");
   if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
   for (const std::string& path : o.open) open_file(app, path);
   app.log.add("window", "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status);

@@ -26,6 +26,9 @@ struct GuiOptions {
   std::string figure;             // the figure tab to bring forward ("error-heatmap")
   bool verbose = false;           // print the run log to stdout as it grows
   bool panel_given = false;       // --panel was on the command line (else the remembered one)
+  // The panel --setup, --open or --scenario opens on when --panel is not given: it wins over
+  // the remembered panel too (the file was opened to be seen).
+  std::string implied_panel;
   bool size_given = false;        // --size was on the command line (else the remembered one)
   std::optional<bool> presentation;  // --presentation on|off (else the remembered setting)
 };

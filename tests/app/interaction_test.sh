@@ -14,7 +14,8 @@
 #   F11    -> presentation mode on and off;
 #   Ctrl+Q -> the window closes cleanly, logging the throughput medians on the way out, and
 #            remembers its panel, mode and setup (XDG config): a second launch with no options
-#            opens on the Throughput panel with the experiment's setup restored.
+#            opens on the Throughput panel with the experiment's setup restored;
+#   --setup alone -> the Experiment panel, over the remembered panel.
 # Exit 77 (ctest: skipped) when xvfb-run or xdotool is missing.
 set -u
 command -v xvfb-run >/dev/null || { echo "xvfb-run not installed: skipped"; exit 77; }
@@ -209,5 +210,19 @@ for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the second window"
 wait "$pid" || fail "the second window exited with status $?"
 echo "ok   second launch restored the panel and the setup"
+
+# 9. --setup alone opens on the Experiment panel and runs the file, though the remembered panel
+# is Throughput (it used to open on the remembered panel, where the setup never ran).
+log=$work/window3.log
+"$PL" --setup setup.json --verbose >"$log" 2>&1 &
+pid=$!
+wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torch\.float32\) raises RuntimeError'
+win=$(xdotool search --sync --onlyvisible --name 'Precision Lab' | head -1)
+xdotool windowfocus --sync "$win" 2>/dev/null
+press ctrl+q
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the third window"
+wait "$pid" || fail "the third window exited with status $?"
+echo "ok   --setup opened on the Experiment panel"
 grep -h '^\[frames\]' "$work"/window*.log | sed 's/^/     /'
 [[ -n "${PL_KEEP:-}" ]] && echo "kept $work" || rm -rf "$work"
