@@ -11,6 +11,7 @@
 
 #include "core/dtype/describe.h"
 #include "core/util/parallel.h"
+#include "core/util/target_clones.h"
 
 // Two passes over the elements, each split between the CPU's threads, and nothing stored per
 // element: the first sums and finds the ranges (and counts |e| by the top 16 bits of its
@@ -35,6 +36,11 @@ class Measure {
     cap_bits_ = format_.precision();
   }
   double floor() const { return floor_; }
+  int64_t emin() const { return format_.emin(); }
+  int64_t emax() const { return format_.emax(); }
+  int64_t mantissa_bits() const { return format_.mantissa_bits; }
+  // Every ulp of the format is a normal float64 (all formats but float64 itself).
+  bool normal_ulps() const { return format_.emin() - format_.mantissa_bits >= -1022; }
   double top() const { return top_; }
   double cap_bits() const { return cap_bits_; }
 
@@ -96,18 +102,77 @@ struct Sums {
   }
 };
 
+// One block's per-element measures, in a loop with no branches and no reductions so that it
+// vectorises (the divisions dominate, and run four or eight to an instruction): |e|, the
+// relative error, the error in ulps, and whether both values are finite. The values are the
+// ones Measure computes one at a time, bit for bit -- the same divisions, by the same ulp (a
+// power of two found from the exponent bits; clamping a zero or subnormal exponent up to the
+// format's emin gives what ulp_at does for them). Outputs whose ulps go below float64's
+// normal range (float64 itself) take Measure::ulp instead.
+template <bool kNormalUlps>
+PL_CLONES void measure_block(const double* result, const double* reference, size_t n, const Measure& m,
+                             double* e, double* rel, double* ulps, uint8_t* finite) {
+  const double floor = m.floor();
+  const int64_t emin = m.emin(), emax = m.emax(), mantissa = m.mantissa_bits();
+  for (size_t i = 0; i < n; ++i) {
+    const double r = result[i], ref = reference[i];
+    const uint64_t rb = std::bit_cast<uint64_t>(r), fb = std::bit_cast<uint64_t>(ref);
+    constexpr uint64_t kExp = 0x7ff0000000000000ull;
+    finite[i] = static_cast<uint8_t>(((rb & kExp) != kExp) & ((fb & kExp) != kExp));
+    const double ei = std::fabs(r - ref);
+    e[i] = ei;
+    const double a = std::fabs(ref);
+    rel[i] = ei / (a < floor ? floor : a);
+    if constexpr (kNormalUlps) {
+      int64_t q = static_cast<int64_t>((fb >> 52) & 0x7ff) - 1023;
+      q = q < emin ? emin : q;
+      q = q > emax ? emax : q;
+      ulps[i] = ei / std::bit_cast<double>(static_cast<uint64_t>(q - mantissa + 1023) << 52);
+    } else {
+      ulps[i] = ei / m.ulp(ref);
+    }
+  }
+}
+
+// Measure::bits for a block of relative errors, without branches so that it vectorises: the
+// same operations in the same order, so the same values bit for bit. A zero error needs no
+// case of its own: log2_positive(0) reads as -1023, clamped to the cap as bits() does; k goes
+// to a double through the 2^52 trick (AVX2 has no int64 -> double conversion).
+PL_CLONES void bits_block(const double* rel, size_t n, double cap, double* out) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t b = std::bit_cast<uint64_t>(rel[i]);
+    double m = std::bit_cast<double>((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
+    const bool high = m > 1.4142135623730951;
+    m = high ? m * 0.5 : m;
+    const double biased = std::bit_cast<double>((b >> 52) | 0x4330000000000000ull) - 0x1p52;
+    const double k = (biased - 1023) + (high ? 1.0 : 0.0);
+    const double t = (m - 1) / (m + 1), t2 = t * t;
+    const double series = t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7 + t2 * (1.0 / 9)))));
+    const double v = -(k + 2.8853900817779268 * series);
+    out[i] = v < 0 ? 0 : (cap < v ? cap : v);
+  }
+}
+
+void measure(const double* result, const double* reference, size_t n, const Measure& m, double* e, double* rel,
+             double* ulps, uint8_t* finite) {
+  if (m.normal_ulps()) measure_block<true>(result, reference, n, m, e, rel, ulps, finite);
+  else measure_block<false>(result, reference, n, m, e, rel, ulps, finite);
+}
+
 // buckets: counts of |e| by bucket_of(), added to (one array per thread).
 void first_pass(std::span<const double> result, std::span<const double> reference, const Measure& m,
                 size_t begin, size_t end, Sums& out, uint32_t* buckets) {
   Sums s;  // a local: the compiler keeps it in registers (out could alias the inputs)
   uint16_t keys[kBlock];
-  double errors[kBlock], relatives[kBlock];
+  double errors[kBlock], relatives[kBlock], ulp_errors[kBlock];
+  uint8_t finite[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
+    measure(result.data() + b0, reference.data() + b0, n, m, errors, relatives, ulp_errors, finite);
     size_t kept = 0;
-    for (size_t i = b0; i < b0 + n; ++i) {
-      const double r = result[i], ref = reference[i];
-      if (!compared(r, ref)) [[unlikely]] {
+    for (size_t j = 0; j < n; ++j) {
+      const double r = result[b0 + j], ref = reference[b0 + j];
+      if (!finite[j]) [[unlikely]] {
         if (!std::isfinite(ref)) continue;  // nothing to measure against
         if (std::isnan(r)) ++s.nan;
         else ++s.inf;
@@ -115,9 +180,7 @@ void first_pass(std::span<const double> result, std::span<const double> referenc
       }
       s.saturated += std::fabs(r) == m.top() && std::fabs(ref) > m.top();
       s.flushed += r == 0 && ref != 0;
-      const double e = std::fabs(r - ref);
-      const double rel = m.relative(e, ref);
-      const double ulps = e / m.ulp(ref);
+      const double e = errors[j], rel = relatives[j], ulps = ulp_errors[j];
       s.sum_abs += e;
       s.sum_sq += e * e;
       s.sum_ref_sq += ref * ref;
@@ -135,12 +198,12 @@ void first_pass(std::span<const double> result, std::span<const double> referenc
       keys[kept++] = bucket_of(e);
     }
     s.count += kept;
-    // Bits of agreement in a loop of their own: its long chain of dependent operations (a
-    // division, then the series) overlaps between elements only when the loop body is short.
+    // Bits of agreement in a loop of their own, which vectorises (bits_block), then summed in
+    // order.
+    bits_block(relatives, kept, m.cap_bits(), errors);  // |e| is not needed past here
     for (size_t i = 0; i < kept; ++i) {
-      const double bits = m.bits(errors[i], relatives[i]);
-      s.sum_bits += bits;
-      s.min_bits = std::min(s.min_bits, bits);
+      s.sum_bits += errors[i];
+      s.min_bits = std::min(s.min_bits, errors[i]);
     }
     // Counted apart from where the keys are found (histogram.cpp's add_values says why).
     for (size_t i = 0; i < kept; ++i) ++buckets[keys[i]];

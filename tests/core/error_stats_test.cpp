@@ -107,3 +107,48 @@ TEST(ErrorStats, UlpAtFollowsTheFormatsSpacing) {
 
 }  // namespace
 }  // namespace pl::experiment
+
+namespace pl::experiment {
+namespace {
+
+// The vectorised block loops (measure_block, bits_block) against the definitions one element
+// at a time, on the awkward cases: zero and float64-subnormal references (ulps clamp to the
+// format's emin), exact results (bits capped at the precision), errors that overflow to inf
+// between finite values (0 bits), and float64 outputs, whose smallest ulps are subnormal.
+TEST(ErrorStats, BlockLoopsAgreeWithThePerElementDefinitions) {
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  std::vector<double> ref = {0.0, tiny, -3 * tiny, 1e-310, 1.0, -1.5, 3e38, 1e300, -1e308, 7.25};
+  std::vector<double> got = {1e-30, 0.0, tiny, 2e-310, 1.0, -1.25, 3.1e38, 1.0000001e300, 1e308, 7.0};
+  std::mt19937_64 g(7);
+  std::normal_distribution<double> d;
+  for (int i = 0; i < 5000; ++i) {  // past one block, so every path runs in the block loops
+    const double r = d(g) * std::ldexp(1.0, static_cast<int>(d(g) * 8));
+    ref.push_back(r);
+    got.push_back(i % 7 == 0 ? r : r * (1 + d(g) * 1e-4));
+  }
+  for (DType out : {DType::float32, DType::bfloat16, DType::float8_e4m3fn, DType::float64}) {
+    SCOPED_TRACE(std::string(name(out)));
+    const FloatFormat& f = info(out).format;
+    const double floor = std::ldexp(1.0, f.emin());
+    double max_ulp = 0, sum_ulp = 0, sum_bits = 0, min_bits = INFINITY;
+    for (size_t i = 0; i < ref.size(); ++i) {
+      const double e = std::fabs(got[i] - ref[i]);
+      const double rel = e / std::max(std::fabs(ref[i]), floor);
+      const double ulps = e / ulp_at(f, ref[i]);
+      const double bits = e == 0 ? f.precision() : std::clamp(-std::log2(rel), 0.0, double(f.precision()));
+      max_ulp = std::max(max_ulp, ulps);
+      sum_ulp += ulps;
+      sum_bits += bits;
+      min_bits = std::min(min_bits, bits);
+    }
+    const ErrorStats s = error_stats(got, ref, out);
+    ASSERT_EQ(s.count, ref.size());
+    EXPECT_EQ(s.max_ulp, max_ulp);  // exact: the same divisions by powers of two
+    EXPECT_DOUBLE_EQ(s.mean_ulp, sum_ulp / double(ref.size()));
+    EXPECT_NEAR(s.mean_bits, sum_bits / double(ref.size()), 1e-9);  // log2 to within 1e-9
+    EXPECT_NEAR(s.min_bits, min_bits, 1e-9);
+  }
+}
+
+}  // namespace
+}  // namespace pl::experiment
