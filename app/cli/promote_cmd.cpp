@@ -136,16 +136,8 @@ nlohmann::json internals_json(const promote::torch::Float32Internals& in) {
 
 void print_internals(const std::string& setting, const std::string& op,
                      const promote::torch::Float32Internals& in) {
-  const bool conv = op.starts_with("conv");
-  std::printf("  under torch.set_float32_matmul_precision(\"%s\"):\n", setting.c_str());
-  std::printf("    CUDA (compute capability >= 8.0): the float32 operands run as %s, float32 accumulation\n",
-              std::string(name(conv ? in.cuda_conv : in.cuda_matmul)).c_str());
-  if (!conv)
-    std::printf("    CPU: %s -- %s\n", std::string(name(in.cpu_matmul)).c_str(), in.cpu_condition.c_str());
-  std::printf("    %s\n    flags:", in.rule.c_str());
-  for (const auto& f : in.flags)
-    std::printf(" torch.backends.%s=%s", std::string(f.name).c_str(), f.value.c_str());
-  std::printf("\n");
+  for (const std::string& line : promote::torch::describe_internals(setting, op, in))
+    std::printf("  %s\n", line.c_str());
 }
 
 int print_pair(const Engine& e, const Query& q, bool json,
@@ -325,18 +317,12 @@ Runner add_promote(CLI::App& app) {
         std::fprintf(stderr, "error: --matmul-precision must be highest, high or medium\n");
         return kExitBadInput;
       }
-      // Products and convolutions: the ops whose operand kinds are not modelled, but .to().
-      const bool product = q.op != "to" && std::find(e->kind_ops.begin(), e->kind_ops.end(),
-                                                     q.op) == e->kind_ops.end();
-      if (e->framework != "torch" || !product) {
+      if (!promote::torch::matmul_precision_applies(*e, q.op)) {
         std::fprintf(stderr, "error: --matmul-precision is a PyTorch setting for matrix products "
                      "and convolutions\n");
         return kExitBadInput;
       }
-      internals = promote::torch::float32_internals(
-          *p, e->version == promote::torch::release_version(promote::torch::Release::V1_13)
-                  ? promote::torch::Release::V1_13
-                  : promote::torch::Release::V2_15);
+      internals = promote::torch::float32_internals(*p, promote::torch::release_of(*e));
     }
     return print_pair(*e, q, args->json, internals, args->matmul_precision);
   };

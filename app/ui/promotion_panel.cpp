@@ -9,6 +9,7 @@
 
 #include "core/dtype/format_lookup.h"
 #include "core/promote/py_value.h"
+#include "core/promote/torch_matmul_precision.h"
 
 namespace pl::ui {
 namespace {
@@ -251,7 +252,16 @@ void PromotionPanel::draw_grid() {
   constexpr float kGridFontScale = 0.8f;
   ImGui::SetWindowFontScale(kGridFontScale);
   const float cell_w = ImGui::CalcTextSize("e4m3fnuz").x + 4;
-  if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags, {0, -120})) {
+  // Room below for the selection: its answer and fixes, and the matmul-precision lines when
+  // they show (a float32 PyTorch product).
+  float below = 120;
+  if (selected_a_ >= 0) {
+    const Outcome& o = grid_.cells[selected_a_ * n + selected_b_];
+    const promote::Engine& e = engine(main_);
+    if (o.ok() && o.result == DType::float32 && promote::torch::matmul_precision_applies(e, e.ops[main_.op]))
+      below += 6 * ImGui::GetTextLineHeightWithSpacing();
+  }
+  if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags, {0, -below})) {
     ImGui::SetWindowFontScale(1.0f);
     return;
   }
@@ -343,6 +353,7 @@ void PromotionPanel::draw_selection() {
   ImGui::TextColored(o.ok() ? ImVec4(0.6f, 0.85f, 1.0f, 1) : ImVec4(1.0f, 0.55f, 0.4f, 1), "%s",
                      outcome_line(e, o).c_str());
   ImGui::TextDisabled("%s", o.rule.c_str());
+  draw_matmul_precision(e, q, o);
   if (compare_) {
     const Outcome& other = other_grid_.cells[selected_a_ * int(dtypes_.size()) + selected_b_];
     ImGui::Text("compared setting: %s", outcome_line(engine(other_), other).c_str());
@@ -373,6 +384,25 @@ void PromotionPanel::draw_selection() {
     ImGui::TextUnformatted(outcome_line(e, f.outcome).c_str());
   }
   ImGui::EndTable();
+}
+
+// A float32 matrix product or convolution under PyTorch: what it computes in under each
+// torch.set_float32_matmul_precision setting (TF32 or bfloat16 internals), as `promote
+// --matmul-precision` prints it.
+void PromotionPanel::draw_matmul_precision(const promote::Engine& e, const promote::Query& q, const Outcome& o) {
+  namespace pt = promote::torch;
+  if (!o.ok() || o.result != DType::float32 || !pt::matmul_precision_applies(e, q.op)) return;
+  static constexpr pt::MatmulPrecision kSettings[] = {pt::MatmulPrecision::Highest, pt::MatmulPrecision::High,
+                                                      pt::MatmulPrecision::Medium};
+  ImGui::TextUnformatted("torch.set_float32_matmul_precision");
+  for (int i = 0; i < 3; ++i) {
+    ImGui::SameLine();
+    ImGui::RadioButton(std::string(pt::matmul_precision_name(kSettings[i])).c_str(), &matmul_precision_, i);
+  }
+  const pt::MatmulPrecision p = kSettings[matmul_precision_];
+  for (const std::string& line : pt::describe_internals(pt::matmul_precision_name(p), q.op,
+                                                        pt::float32_internals(p, pt::release_of(e))))
+    ImGui::TextDisabled("%s", line.c_str());
 }
 
 // Arrow keys walk the grid like a spreadsheet (Left/Right: the weight b, Up/Down: the input

@@ -54,6 +54,8 @@ class PromotionPanel final : public Panel {
   void draw_setting(const char* id, Setting& s);
   void draw_grid();
   void draw_selection();
+  void draw_matmul_precision(const promote::Engine& e, const promote::Query& q, const promote::Outcome& o);
+  int matmul_precision_ = 0;  // torch.set_float32_matmul_precision: highest, high, medium
   void navigate();
   void recompute();
   promote::Query query(const Setting& s, DType a, DType b) const;

@@ -1,5 +1,6 @@
 #include "core/promote/torch_matmul_precision.h"
 
+#include <algorithm>
 #include <array>
 
 #include "core/util/names.h"
@@ -63,6 +64,33 @@ Float32Internals float32_internals(MatmulPrecision p, Release r) {
       break;
   }
   return out;
+}
+
+bool matmul_precision_applies(const Engine& e, std::string_view op) {
+  return e.framework == "torch" && op != "to" && std::find(e.kind_ops.begin(), e.kind_ops.end(), op) == e.kind_ops.end();
+}
+
+Release release_of(const Engine& e) {
+  return e.version == release_version(Release::V1_13) ? Release::V1_13 : Release::V2_15;
+}
+
+std::vector<std::string> describe_internals(std::string_view setting, std::string_view op, const Float32Internals& in) {
+  const bool conv = op.starts_with("conv");
+  std::vector<std::string> lines;
+  lines.push_back("under torch.set_float32_matmul_precision(\"" + std::string(setting) + "\"):");
+  lines.push_back("  CUDA (compute capability >= 8.0): the float32 operands run as " +
+                  std::string(name(conv ? in.cuda_conv : in.cuda_matmul)) + ", float32 accumulation");
+  if (!conv) lines.push_back("  CPU: " + std::string(name(in.cpu_matmul)) + " -- " + in.cpu_condition);
+  lines.push_back("  " + in.rule);
+  std::string flags = "  flags:";
+  for (const auto& f : in.flags) {
+    flags += " torch.backends.";
+    flags += f.name;
+    flags += "=";
+    flags += f.value;
+  }
+  lines.push_back(flags);
+  return lines;
 }
 
 }  // namespace pl::promote::torch

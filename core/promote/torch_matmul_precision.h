@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/dtype/dtype.h"
+#include "core/promote/engine.h"
 #include "core/promote/torch_engine.h"
 
 namespace pl::promote::torch {
@@ -43,5 +44,14 @@ struct Float32Internals {
 };
 
 Float32Internals float32_internals(MatmulPrecision p, Release r = Release::V2_15);
+
+// Whether the setting bears on this question: a PyTorch engine and a matrix product or
+// convolution (the ops whose operand kinds are not modelled, except .to()).
+bool matmul_precision_applies(const Engine& e, std::string_view op);
+// The release a PyTorch engine reproduces.
+Release release_of(const Engine& e);
+// What a float32 product or convolution (`op`) then computes in, as lines for a person: the
+// CUDA path, the CPU path (products only), the rule and the flags.
+std::vector<std::string> describe_internals(std::string_view setting, std::string_view op, const Float32Internals& in);
 
 }  // namespace pl::promote::torch
