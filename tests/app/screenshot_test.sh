@@ -21,6 +21,12 @@ elif [[ $mode == experiment ]]; then  # the Experiment panel on a saved setup, i
  "accumulate": "f32:sequential", "output": "bfloat16", "input_data": "outlier-channels"}
 JSON
   env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --setup "$setup" || exit 1
+elif [[ $mode == experiment-heatmap ]]; then  # the error heat map, its cells from the shader
+  setup=$(dirname "$out")/setup.json
+  echo '{"experiment": "linear", "m": 96, "n": 128, "k": 256, "input": "bfloat16", "weight": "bfloat16"}' > "$setup"
+  log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --verbose --setup "$setup" \
+        --figure error-heatmap 2>&1) || { echo "$log"; exit 1; }
+  if grep -q 'heat map shader' <<<"$log"; then echo "$log"; exit 1; fi  # it did not compile or draw
 elif [[ $mode == experiment-files ]]; then  # tensors opened as if dropped: shapes from the files
   io=$(dirname "$0")/../data/io
   log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --verbose \
@@ -64,6 +70,8 @@ stride = w * bpp + 1
 rows = [raw[y * stride + 1:(y + 1) * stride] for y in range(h)]
 colours = {rows[y][x:x + bpp] for y in range(0, h, 3) for x in range(0, w * bpp, 3 * bpp)}
 assert len(colours) > 20, f"only {len(colours)} colours: blank picture?"
+if len(sys.argv) > 2 and sys.argv[2] == "experiment-heatmap":  # 96 x 128 cells through RdBu
+    assert len(colours) > 200, f"only {len(colours)} colours: no heat map?"
 if len(sys.argv) > 2 and sys.argv[2] in ("experiment", "explorer"):  # a figure on white
     # The figure is drawn on white: a large white area with coloured bars in it. Count white
     # pixels on the unfiltered image (PNG rows carry a filter: None, Sub, Up, Average, Paeth).
