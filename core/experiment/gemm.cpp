@@ -120,6 +120,78 @@ PL_CLONES void lanes_run_f32(const float* const* a_rows, const float* panel, siz
     for (size_t t = 0; t < kLanes; ++t) s[r][t] = acc[r][t];
 }
 
+// Narrow accumulators (float16, bfloat16, the float8 family ...) on float32 lanes, when every
+// product is an exact float32 number (float32_products_exact): the sum of an accumulator value
+// and a product computed in float32 (TwoSum: its exact error too), rounded to odd at float32's
+// 24 bits, then to nearest even in the accumulator's format -- the same value as round_sum()'s
+// float64 route, because rounding to odd with at least two bits beyond the target's precision
+// makes the second rounding correct (Boldo and Melquiond, 2008), and 24 >= p + 2 for every
+// format this takes (p <= 22). Eight lanes of float32 do what four of float64 did, in fewer
+// operations. Two ways to the accumulator's format: formats whose smallest exponent is
+// float32's (bfloat16) round on the float32 bit pattern, subnormals included; the others
+// (emin above -126) scale to the quantum and round with 1.5 * 2^23, as lanes_run does.
+struct NarrowFormat {
+  int32_t emin, mantissa_bits;
+  float largest;
+  bool on_bits;  // emin == -126: round the bit pattern
+  explicit NarrowFormat(const FloatFormat& f)
+      : emin(f.emin()), mantissa_bits(f.mantissa_bits),
+        largest(static_cast<float>(LaneFormat(f).largest)), on_bits(f.emin() == -126) {}
+};
+
+bool narrow_lanes_apply(const FloatFormat& f) {
+  return nearest_fast_path_applies(f) && f.mantissa_bits >= 1 && f.precision() <= 22 && f.emin() >= -126 &&
+         f.emax() <= 127;
+}
+
+template <size_t R, bool kOnBits>
+PL_CLONES void lanes_run_narrow(const float* const* a_rows, const float* panel, size_t k0, size_t k1,
+                                const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
+  constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23
+  const uint32_t drop = static_cast<uint32_t>(23 - f.mantissa_bits);
+  const uint32_t half = (uint32_t{1} << (drop - 1)) - 1, keep = ~((uint32_t{1} << drop) - 1);
+  float acc[R][kLanes];
+  uint32_t flag[R][kLanes];
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kLanes; ++t) acc[r][t] = s[r][t], flag[r][t] = bad[r][t];
+  for (size_t k = k0; k < k1; ++k) {
+    const float* p = panel + k * kLanes;
+    for (size_t r = 0; r < R; ++r) {
+      const float av = a_rows[r][k];
+      for (size_t t = 0; t < kLanes; ++t) {
+        const float x = acc[r][t], y = av * p[t];  // exact
+        const float hi = x + y;
+        const float bb = hi - x;
+        const float lo = (x - (hi - bb)) + (y - bb);
+        // Round to odd, as in lanes_run: one step towards the exact sum when it is inexact and
+        // the last bit is even.
+        const uint32_t bits = std::bit_cast<uint32_t>(hi);
+        const uint32_t nonzero = uint32_t{0} - static_cast<uint32_t>(lo != 0.0f);
+        const uint32_t even = (bits & 1) - 1;
+        const uint32_t step = nonzero & even;
+        const uint32_t same = uint32_t{0} - static_cast<uint32_t>((lo > 0) == (hi > 0));
+        const uint32_t hb = bits + (step & (~same | 1));
+        const uint32_t biased = (hb >> 23) & 0xff;
+        float v;
+        if constexpr (kOnBits) {
+          v = std::bit_cast<float>((hb + half + ((hb >> drop) & 1)) & keep);
+        } else {
+          const int32_t e = static_cast<int32_t>(biased) - 127;
+          const int32_t q = (e > f.emin ? e : f.emin) - f.mantissa_bits;
+          const float to_unit = std::bit_cast<float>(static_cast<uint32_t>(127 - q) << 23);
+          const float from_unit = std::bit_cast<float>(static_cast<uint32_t>(127 + q) << 23);
+          const float h = std::bit_cast<float>(hb);
+          v = std::copysign((h * to_unit + kMagic) - kMagic, h) * from_unit;
+        }
+        flag[r][t] |= static_cast<uint32_t>(biased == 0xff) | static_cast<uint32_t>(!(std::fabs(v) <= f.largest));
+        acc[r][t] = v;
+      }
+    }
+  }
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kLanes; ++t) s[r][t] = acc[r][t], bad[r][t] = flag[r][t];
+}
+
 struct Magnitudes {
   double min_nonzero = INFINITY, max = 0;
   int max_bits = 0;  // significant bits of the widest value
@@ -199,6 +271,21 @@ void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const A
       [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
 }
 
+// As lanes(), on float32 lanes for a narrow accumulator (lanes_run_narrow's conditions hold).
+template <size_t R>
+void lanes_narrow(const float* const* a_rows, const float* panel, size_t k, const Accumulation& acc,
+                  double* const* out, uint64_t* redo) {
+  const NarrowFormat inner(info(acc.format).format);
+  uint32_t bad[R][kLanes] = {};
+  chunked_lanes<R, float>(
+      k, acc,
+      [&](size_t c0, size_t c1, float (*s)[kLanes]) {
+        if (inner.on_bits) lanes_run_narrow<R, true>(a_rows, panel, c0, c1, inner, s, bad);
+        else lanes_run_narrow<R, false>(a_rows, panel, c0, c1, inner, s, bad);
+      },
+      [&](size_t r, size_t t, double) { return bad[r][t] != 0; }, out, redo);
+}
+
 Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const double> a,
                                         std::span<const double> b, DType format) {
   std::vector<double> c(s.m * s.n);
@@ -266,19 +353,23 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   const std::thread::id caller = std::this_thread::get_id();
   // Lanes: B's columns packed eight at a time ([k][t]) once, shared by every row.
   const size_t blocks = use_lanes ? s.n / kLanes : 0;
-  // A float32 accumulator whose products are all exact float32 numbers runs on float32
-  // hardware (lanes_run_f32); the operands are then packed as floats.
-  const bool hardware_f32 = use_lanes && acc.format == DType::float32 && float32_products_exact(a, b);
-  std::vector<double> panels(hardware_f32 ? 0 : blocks * s.k * kLanes);
-  std::vector<float> panels_f(hardware_f32 ? blocks * s.k * kLanes : 0), a_f;
+  // When the products are all exact float32 numbers, a float32 accumulator runs on float32
+  // hardware (lanes_run_f32) and a narrow one on float32 lanes (lanes_run_narrow); the
+  // operands are then packed as floats.
+  const bool exact_products = use_lanes && float32_products_exact(a, b);
+  const bool hardware_f32 = exact_products && acc.format == DType::float32;
+  const bool narrow = exact_products && !hardware_f32 && narrow_lanes_apply(info(acc.format).format);
+  const bool float_lanes = hardware_f32 || narrow;
+  std::vector<double> panels(float_lanes ? 0 : blocks * s.k * kLanes);
+  std::vector<float> panels_f(float_lanes ? blocks * s.k * kLanes : 0), a_f;
   for (size_t blk = 0; blk < blocks; ++blk)
     for (size_t t = 0; t < kLanes; ++t)
       for (size_t kk = 0; kk < s.k; ++kk) {
         const double v = b[(blk * kLanes + t) * s.k + kk];
-        if (hardware_f32) panels_f[(blk * s.k + kk) * kLanes + t] = static_cast<float>(v);
+        if (float_lanes) panels_f[(blk * s.k + kk) * kLanes + t] = static_cast<float>(v);
         else panels[(blk * s.k + kk) * kLanes + t] = v;
       }
-  if (hardware_f32) a_f.assign(a.begin(), a.end());
+  if (float_lanes) a_f.assign(a.begin(), a.end());
   constexpr size_t kRows = 8;  // rows sharing each panel load
   const size_t row_groups = (s.m + kRows - 1) / kRows;
   parallel_for(
@@ -301,7 +392,7 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
             uint64_t redo[kRows];
             for (size_t r = 0; r < rows; ++r) {
               a_rows[r] = a.data() + (i0 + r) * s.k;
-              if (hardware_f32) a_rows_f[r] = a_f.data() + (i0 + r) * s.k;
+              if (float_lanes) a_rows_f[r] = a_f.data() + (i0 + r) * s.k;
               out[r] = c.data() + (i0 + r) * s.n + blk * kLanes;
             }
             if (hardware_f32) {
@@ -309,6 +400,11 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
               if (rows == kRows) lanes_f32<kRows>(a_rows_f, panel, s.k, acc, out, redo);
               else
                 for (size_t r = 0; r < rows; ++r) lanes_f32<1>(a_rows_f + r, panel, s.k, acc, out + r, redo + r);
+            } else if (narrow) {
+              const float* panel = panels_f.data() + blk * s.k * kLanes;
+              if (rows == kRows) lanes_narrow<kRows>(a_rows_f, panel, s.k, acc, out, redo);
+              else
+                for (size_t r = 0; r < rows; ++r) lanes_narrow<1>(a_rows_f + r, panel, s.k, acc, out + r, redo + r);
             } else {
               const double* panel = panels.data() + blk * s.k * kLanes;
               if (rows == kRows) lanes<kRows>(a_rows, panel, s.k, acc, out, redo);

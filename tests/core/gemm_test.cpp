@@ -89,6 +89,42 @@ TEST(Gemm, FastPathsEqualTheirDotProducts) {
   }
 }
 
+// Narrow accumulators on float32 lanes (products exact in float32): every format the path
+// takes, at magnitudes that reach the accumulator's subnormals and its overflow, and sums whose
+// float32 value is a tie of the accumulator while the exact sum is not -- rounding to odd first
+// decides them (8192 + (4 + 2^-19) in float16 is 8200, not 8192; 256 + (1 + 2^-20) in bfloat16
+// is 258, not 256).
+TEST(Gemm, NarrowAccumulatorsOnFloat32LanesEqualTheirDotProducts) {
+  const GemmShape s{13, 19, 40};
+  for (const double scale : {1.0, 0x1p-14, 0x1p-20, 64.0}) {
+    auto a = draw(s.m * s.k, DType::float8_e4m3fn, 11), b = draw(s.n * s.k, DType::float16, 12);
+    for (double& x : a) x *= scale;
+    for (const Accumulation& m : {model(AccumKind::Sequential, DType::float16), model(AccumKind::Sequential, DType::bfloat16),
+                                  model(AccumKind::Sequential, DType::float8_e5m2),
+                                  model(AccumKind::Sequential, DType::float8_e4m3fn),
+                                  model(AccumKind::Chunked, DType::bfloat16), model(AccumKind::Chunked, DType::float16)}) {
+      SCOPED_TRACE(scale);
+      expect_equals_dot(s, a, b, m);
+    }
+  }
+  std::vector<double> ta(s.m * s.k, 0.0), tb(s.n * s.k, 0.0);
+  for (size_t j = 0; j < s.n; ++j) tb[j * s.k] = 1.0, tb[j * s.k + 1] = 1.0;
+  for (size_t i = 0; i < s.m; ++i) ta[i * s.k] = (i % 2 ? -1.0 : 1.0) * 8192, ta[i * s.k + 1] = (i % 2 ? -1.0 : 1.0) * (4 + 0x1p-19);
+  expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::float16));
+  EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::float16)))[0], 8200.0);
+  EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::float16)))[s.n], -8200.0);
+  for (size_t i = 0; i < s.m; ++i) ta[i * s.k] = 256, ta[i * s.k + 1] = 1 + 0x1p-20;
+  expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::bfloat16));
+  EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::bfloat16)))[0], 258.0);
+  // A tie in float16's subnormals: 2^-24 + 2^-25 is 1.5 quanta and rounds to 2 (even).
+  for (size_t i = 0; i < s.m; ++i) ta[i * s.k] = 0x1p-24, ta[i * s.k + 1] = 0x1p-25;
+  expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::float16));
+  EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::float16)))[0], 0x1p-23);
+  // Past float16's largest finite value: those elements go to the general code.
+  for (size_t i = 0; i < s.m; ++i) ta[i * s.k] = 60000, ta[i * s.k + 1] = 8000;
+  expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::float16));
+}
+
 TEST(Gemm, EveryModelEqualsItsDotProducts) {
   const GemmShape s{5, 19, 23};  // 19 columns: two lanes of eight, then three one by one
   const auto a = draw(s.m * s.k, DType::bfloat16, 1), b = draw(s.n * s.k, DType::float16, 2);
