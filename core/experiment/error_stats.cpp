@@ -241,17 +241,18 @@ struct Gathered {
 
 void second_pass(std::span<const double> result, std::span<const double> reference, const Measure& m,
                  const Ranks& ranks, size_t begin, size_t end, Gathered& g, bool histograms) {
-  double signed_e[kBlock], rel[kBlock], ulps[kBlock];
+  double signed_e[kBlock], errors[kBlock], rel[kBlock], ulps[kBlock];
+  uint8_t finite[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
+    measure(result.data() + b0, reference.data() + b0, n, m, errors, rel, ulps, finite);
     size_t kept = 0;
-    for (size_t i = b0; i < b0 + n; ++i) {
-      const double r = result[i], ref = reference[i];
-      if (!compared(r, ref)) [[unlikely]] continue;
-      const double e = std::fabs(r - ref);
-      signed_e[kept] = r - ref;
-      rel[kept] = m.relative(e, ref);
-      ulps[kept] = e / m.ulp(ref);
+    for (size_t j = 0; j < n; ++j) {
+      if (!finite[j]) [[unlikely]] continue;
+      const double e = errors[j];
+      signed_e[kept] = result[b0 + j] - reference[b0 + j];
+      rel[kept] = rel[j];
+      ulps[kept] = ulps[j];
       ++kept;
       const uint16_t key = bucket_of(e);
       for (size_t q = 0; q < kQuantiles.size(); ++q)
