@@ -80,8 +80,7 @@ bool size_input(const char* label, size_t* v) {
 
 }  // namespace
 
-ExperimentPanel::ExperimentPanel(RunLog& log) : log_(log) {
-  figure_view_.set_log(&log_, "experiment");
+ExperimentPanel::ExperimentPanel(RunLog& log) : log_(log), results_(log) {
   spec_.config.op = MatmulOp::Linear;
   spec_.config.accumulate = {AccumKind::Blas, DType::float32};
 }
@@ -124,7 +123,6 @@ std::string ExperimentPanel::load_setup(const std::string& path) {
 void ExperimentPanel::cancel_run() { worker_.cancel(); }
 
 void ExperimentPanel::start_run() {
-  ++run_id_;
   if (mode_ != ExperimentMode::Matrix) {
     worker_.cancel();
     other_worker_.start([file = other_file_](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
@@ -167,10 +165,9 @@ void ExperimentPanel::collect() {
     if (!*other) {
       if (other->error() != "cancelled") log_.add("experiment", status_ = "error: " + other->error());
     } else {
-      other_run_ = std::make_shared<const ExperimentRun>(std::move(*other).value());
-      ++run_id_;
-      figures_ = figure::experiment_figures(*other_run_);
-      log_.add("experiment", other_kind_summary(*other_run_));
+      auto run = std::make_shared<const ExperimentRun>(std::move(*other).value());
+      log_.add("experiment", other_kind_summary(*run));
+      results_.show(std::move(run));
       status_ = "computed";
     }
   }
@@ -183,48 +180,26 @@ void ExperimentPanel::collect() {
     }
     return;
   }
-  run_ = std::make_shared<const SpecRun>(std::move(*done).value());
+  auto run = std::make_shared<const SpecRun>(std::move(*done).value());
   // Shapes read from tensor files show in the fields (without counting as a change).
-  if (!spec_.files.input.empty() && spec_.files.input == run_->spec.files.input) {
-    spec_.config.m = run_->spec.config.m;
-    spec_.config.n = run_->spec.config.n;
-    spec_.config.k = run_->spec.config.k;
+  if (!spec_.files.input.empty() && spec_.files.input == run->spec.files.input) {
+    spec_.config.m = run->spec.config.m;
+    spec_.config.n = run->spec.config.n;
+    spec_.config.k = run->spec.config.k;
   }
-  fix_ = 0;
-  if (run_->raised())  // the first fix that ran goes on screen
-    for (size_t i = 0; i < run_->framework->fixes.size(); ++i)
-      if (run_->framework->fixes[i].result) {
-        fix_ = static_cast<int>(i);
-        break;
-      }
-  show_result();
-  const std::string line = summary(*run_);
-  log_.add("experiment", line);
-  status_ = run_->raised() ? "the call raises: its fixes ran instead"
-                           : "computed in " + std::to_string(run_->result->seconds.total()).substr(0, 5) + " s";
-}
-
-const MatmulResult* ExperimentPanel::shown() const {
-  if (!run_) return nullptr;
-  if (run_->result) return &*run_->result;
-  const auto& fixes = run_->framework->fixes;
-  if (fix_ < static_cast<int>(fixes.size()) && fixes[fix_].result) return &*fixes[fix_].result;
-  return nullptr;
-}
-
-void ExperimentPanel::show_result() {
-  ++run_id_;
-  const MatmulResult* r = shown();
-  figures_ = r ? figure::matmul_figures(*r) : std::vector<figure::Figure>{};
+  log_.add("experiment", summary(*run));
+  status_ = run->raised() ? "the call raises: its fixes ran instead"
+                          : "computed in " + std::to_string(run->result->seconds.total()).substr(0, 5) + " s";
+  results_.show(std::move(run));
 }
 
 std::string ExperimentPanel::export_all() {
   if (export_.running()) return "an export is still being written";
   if (mode_ != ExperimentMode::Matrix) {
-    if (!other_run_) return "nothing to export yet";
+    if (!results_.other_run()) return "nothing to export yet";
     auto folder = exporting::new_export_dir();
     if (!folder) return "export failed: " + folder.error();
-    export_.start([run = other_run_, dir = *folder, this] {
+    export_.start([run = results_.other_run(), dir = *folder, this] {
       auto saved = exporting::save_json(dir, "setup.json", run->setup);
       if (saved) saved = exporting::save_json(dir, "result.json", run->result);
       if (saved) saved = exporting::save_figures(figure::experiment_figures(*run), dir);
@@ -235,11 +210,11 @@ std::string ExperimentPanel::export_all() {
     });
     return "exporting...";
   }
-  if (!run_) return "nothing to export yet";
+  if (!results_.matrix_run()) return "nothing to export yet";
   auto folder = exporting::new_export_dir();
   if (!folder) return "export failed: " + folder.error();
   // Dozens of files: written off the UI thread, from a run the panel may replace meanwhile.
-  export_.start([run = run_, dir = *folder, this] {
+  export_.start([run = results_.matrix_run(), dir = *folder, this] {
     auto saved = exporting::save_spec_run(*run, dir);
     const std::string what = saved ? "exported to " + dir + " (setup.json re-runs with precision-lab run)"
                                    : "export failed: " + saved.error();
@@ -317,7 +292,6 @@ bool ExperimentPanel::draw_shape_and_op() {
   if (ImGui::Combo("op", &op, kOps, IM_ARRAYSIZE(kOps))) {
     mode_ = op == 2 ? ExperimentMode::Mlp : op == 3 ? ExperimentMode::Sweep : ExperimentMode::Matrix;
     if (op < 2) c.op = op == 1 ? MatmulOp::Matmul : MatmulOp::Linear;
-    figures_.clear();
     changed = true;
   }
   if (ImGui::IsItemHovered())
@@ -456,147 +430,6 @@ void ExperimentPanel::draw_setup() {
   ImGui::TextWrapped("%s", status_.c_str());
 }
 
-void ExperimentPanel::draw_framework() {
-  const FrameworkRun& f = *run_->framework;
-  if (!run_->raised()) {
-    ImGui::TextWrapped("%s: %s -> %s (%s); the output dtype follows it.", f.engine.c_str(), f.call.c_str(),
-                       std::string(pl::name(*f.as_written.result)).c_str(), f.as_written.rule.c_str());
-    return;
-  }
-  ImGui::Text("%s: %s", f.engine.c_str(), f.call.c_str());
-  ImGui::SetWindowFontScale(1.25f);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextColored({1.0f, 0.5f, 0.38f, 1}, "%s: %s", f.as_written.error_type.c_str(), f.as_written.message.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::SetWindowFontScale(1.0f);
-  ImGui::TextDisabled("%s", f.as_written.rule.c_str());
-  ImGui::TextUnformatted("The fixes people try, each run against the same float64 reference (click one to see its figures):");
-  if (!ImGui::BeginTable("fixes", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
-    return;
-  for (const char* h : {"fix", "computes in", "max rel", "normwise", "mean bits", "SQNR dB", "seconds"})
-    ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
-  for (size_t i = 0; i < f.fixes.size(); ++i) {
-    const FixRun& x = f.fixes[i];
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    const bool chosen = static_cast<int>(i) == fix_;
-    if (ImGui::Selectable(x.code.c_str(), chosen, ImGuiSelectableFlags_SpanAllColumns) && x.result && !chosen) {
-      fix_ = static_cast<int>(i);
-      show_result();
-    }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", x.effect.c_str());
-    ImGui::TableNextColumn();
-    if (!x.result) {
-      ImGui::TextDisabled("%s", x.note.c_str());
-      continue;
-    }
-    const ErrorStats& st = x.result->total.stats;
-    ImGui::TextUnformatted(std::string(pl::name(*x.outcome.result)).c_str());
-    ImGui::TableNextColumn();
-    ImGui::Text("%.3e", st.max_rel);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.3e", st.normwise_rel);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.2f", st.mean_bits);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.1f", st.sqnr_db);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.3f", x.result->seconds.total());
-  }
-  ImGui::EndTable();
-}
-
-void ExperimentPanel::draw_stats(const MatmulResult& r) {
-  ImGui::TextWrapped("%s   reference: %s", r.product_method.c_str(), r.reference_method.c_str());
-  if (ImGui::BeginTable("stats", 8, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
-    for (const char* h : {"error", "max |e|", "mean |e|", "max rel", "normwise", "max ulp", "mean bits", "SQNR dB"})
-      ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
-    for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {
-      const ErrorStats& s = e->stats;
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(e->name.c_str());
-      for (double v : {s.max_abs, s.mean_abs, s.max_rel, s.normwise_rel}) {
-        ImGui::TableNextColumn();
-        ImGui::Text("%.3e", v);
-      }
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2f", s.max_ulp);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2f", s.mean_bits);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.1f", s.sqnr_db);
-    }
-    ImGui::EndTable();
-  }
-  const double n = static_cast<double>(r.compared ? r.compared : 1);
-  ImGui::Text("arithmetic error / (|A||B|): max %.3e; gamma_K %.3e (%.1f%% within); sqrt(K) u %.3e (%.1f%% within)",
-              r.max_scaled_arithmetic, r.bounds.deterministic, 100.0 * r.within_deterministic / n,
-              r.bounds.probabilistic, 100.0 * r.within_probabilistic / n);
-  if (r.input_report.saturated || r.weight_report.saturated || r.input_report.flushed || r.weight_report.flushed)
-    ImGui::Text("recipe: input %zu saturated, %zu flushed; weight %zu saturated, %zu flushed", r.input_report.saturated,
-                r.input_report.flushed, r.weight_report.saturated, r.weight_report.flushed);
-}
-
-void ExperimentPanel::draw_attribution_toggle(const MatmulResult& r) {
-  const std::string parts[] = {r.total.name, r.input.name, r.arithmetic.name, r.output.name};
-  ImGui::TextUnformatted("show");
-  bool changed = false;
-  for (int i = 0; i <= 4; ++i) {
-    ImGui::SameLine();
-    changed |= ImGui::RadioButton(i == 0 ? "every part" : parts[i - 1].c_str(), &attribution_, i);
-  }
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("where the error came from: rounding the inputs, the products and their accumulation, "
-                      "rounding the output -- or all of it (total)");
-  if (!changed) return;
-  for (const figure::Figure& f : figures_) {
-    // A figure without the chosen part (the ulp figure has no arithmetic series) shows them all.
-    const bool has_part = attribution_ != 0 && std::any_of(f.series.begin(), f.series.end(), [&](const auto& s) {
-      return figure::series_name(s.label) == parts[attribution_ - 1];
-    });
-    figure::View& v = figure_view_.view(f.name);
-    for (int i = 0; i < 4; ++i) {
-      const bool hide = has_part && attribution_ != i + 1;
-      if (hide != v.hides(parts[i])) v.toggle(parts[i]);
-    }
-  }
-  log_.add("experiment", std::string("figures show ") + (attribution_ == 0 ? "every part of the error" : parts[attribution_ - 1]));
-}
-
-void ExperimentPanel::draw_results() {
-  if (mode_ != ExperimentMode::Matrix) {
-    const bool fits = other_run_ && (mode_ == ExperimentMode::Mlp ? other_run_->mlp.has_value()
-                                                                  : other_run_->dot_config.has_value());
-    if (!fits) {
-      ImGui::TextDisabled(other_worker_.running() ? "computing the first result..." : "no result yet");
-      return;
-    }
-    if (other_run_->mlp) draw_mlp_table(*other_run_->mlp);
-    else draw_sweep_table(other_run_->dot_rows);
-    figure_view_.draw("figures", figures_, std::to_string(run_id_), 1.6f);
-    return;
-  }
-  if (!run_) {
-    ImGui::TextDisabled(worker_.running() ? "computing the first result..." : "no result yet");
-    return;
-  }
-  if (run_->framework) draw_framework();
-  const MatmulResult* shown_result = shown();
-  if (!shown_result) return;
-  if (run_->raised()) {
-    ImGui::Separator();
-    ImGui::Text("below: %s", run_->framework->fixes[fix_].code.c_str());
-  }
-  // In presentation mode the figures get the room; the table is one click away.
-  if (!presentation_mode() || ImGui::CollapsingHeader("statistics table")) draw_stats(*shown_result);
-  draw_attribution_toggle(*shown_result);
-  // 1.6:1 like the exported files.
-  figure_view_.draw("figures", figures_, std::to_string(run_id_), 1.6f);
-}
-
 void ExperimentPanel::draw_content() {
   shown_ = true;
   collect();
@@ -622,7 +455,7 @@ void ExperimentPanel::draw_content() {
   }
   place_pending_drops();  // when the setup column is hidden
   ImGui::BeginChild("results", ImVec2(0, 0), false);
-  draw_results();
+  results_.draw(mode_, worker_.running() || other_worker_.running());
   ImGui::EndChild();
 }
 

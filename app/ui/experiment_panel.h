@@ -23,7 +23,7 @@
 #include "app/ui/backend_picker.h"
 #include "app/ui/cancellable_run.h"
 #include "app/ui/experiment_kinds.h"
-#include "app/ui/figure_view.h"
+#include "app/ui/error_view.h"
 #include "app/ui/panel.h"
 #include "app/ui/run_log.h"
 #include "core/experiment/framework_check.h"
@@ -55,15 +55,6 @@ class ExperimentPanel final : public Panel {
   bool draw_shape_and_op();  // the op and the sizes it takes; true when changed
   void check_setup();        // setup_error_ and, for the MLP and K sweep, other_file_
   bool draw_files();  // the tensor file fields; true when one changed
-  void draw_results();
-  void draw_framework();
-  void draw_stats(const experiment::MatmulResult& r);
-  // Which part of the error the figures show: every part, or one of total / input rounding /
-  // arithmetic / output rounding (the other parts' series hidden in every figure).
-  void draw_attribution_toggle(const experiment::MatmulResult& r);
-  int attribution_ = 0;  // 0: every part; 1..4: total, input, arithmetic, output
-  void show_result();  // figures for the result on screen (the run's, or the chosen fix's)
-  const experiment::MatmulResult* shown() const;
   void start_run();
   void cancel_run();
   void collect();
@@ -85,16 +76,11 @@ class ExperimentPanel final : public Panel {
   std::vector<experiment::Accumulation> models_;  // the accumulate field's models (a list for K sweeps)
   nlohmann::json other_file_;
   CancellableRun<experiment::ExperimentRun> other_worker_;
-  std::shared_ptr<const experiment::ExperimentRun> other_run_;
 
   RunLog& log_;
-  std::shared_ptr<const experiment::SpecRun> run_;  // shared with an export in progress
-  int fix_ = 0;  // the fix on screen when the call raises
   std::optional<bool> setup_visible_;  // Ctrl+B; unset: hidden only in presentation mode
-  std::vector<figure::Figure> figures_;
-  int run_id_ = 0;
-  FigureView figure_view_;
   BackendPicker backend_;
+  ErrorView results_;  // the Error view: statistics, attribution and figures of the latest runs
   std::string status_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };
