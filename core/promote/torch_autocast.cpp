@@ -1,5 +1,6 @@
 #include "core/promote/torch_autocast.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,21 +35,18 @@ AutocastPolicy autocast_cpu_policy(Op op) {
 
 namespace {
 
-using Evaluate = Outcome (*)(Op, Operand, Operand, std::optional<DType>);
+using Evaluate = std::function<Outcome(Op, Operand, Operand, std::optional<DType>)>;
 
-Outcome evaluate_cpu(Op op, Operand a, Operand b, std::optional<DType> bias) {
-  return evaluate(op, a, b, bias);
-}
-
-// Autocast on `device` ("CPU", "CUDA") to `lower`, with `run` evaluating on that device.
-Outcome evaluate_autocast(std::string_view device, DType lower, Evaluate run, Op op, Operand a,
-                          Operand b, std::optional<DType> bias) {
+// Autocast on `device` ("CPU", "CUDA") to `lower`, with `run` evaluating on that device and
+// `has` saying which dtypes its release has.
+Outcome evaluate_autocast(std::string_view device, DType lower, const Evaluate& run, bool (*has)(DType), Op op,
+                          Operand a, Operand b, std::optional<DType> bias) {
   if (autocast_cpu_policy(op) == AutocastPolicy::Untouched) {
     Outcome o = run(op, a, b, bias);
     if (!o.rule.empty()) o.rule = "Autocast leaves " + std::string(op_name(op)) + " alone. " + o.rule;
     return o;
   }
-  if (!has_dtype(a.dtype) || !has_dtype(b.dtype) || (bias && !has_dtype(*bias)))
+  if (!has(a.dtype) || !has(b.dtype) || (bias && !has(*bias)))
     return run(op, a, b, bias);  // the AttributeError, as without autocast
   // cached_cast walks the arguments in the op's signature order: addmm(self=bias, mat1, mat2).
   Operand c{bias.value_or(DType::float32)};
@@ -75,12 +73,15 @@ Outcome evaluate_autocast(std::string_view device, DType lower, Evaluate run, Op
 
 }  // namespace
 
-Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> bias) {
-  return evaluate_autocast("CPU", DType::bfloat16, evaluate_cpu, op, a, b, bias);
+Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> bias, Release r) {
+  const auto run = [r](Op o, Operand x, Operand y, std::optional<DType> c) { return evaluate(o, x, y, c, r); };
+  bool (*has)(DType) = r == Release::V1_13 ? [](DType t) { return has_dtype(Release::V1_13, t); }
+                                           : [](DType t) { return has_dtype(t); };
+  return evaluate_autocast("CPU", DType::bfloat16, run, has, op, a, b, bias);
 }
 
 Outcome evaluate_autocast_cuda(DType lower, Op op, Operand a, Operand b, std::optional<DType> bias) {
-  return evaluate_autocast("CUDA", lower, evaluate_cuda, op, a, b, bias);
+  return evaluate_autocast("CUDA", lower, evaluate_cuda, [](DType t) { return has_dtype(t); }, op, a, b, bias);
 }
 
 }  // namespace pl::promote::torch

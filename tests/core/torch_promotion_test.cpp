@@ -86,6 +86,9 @@ TEST(Torch113Promotion, EveryOpEveryOperandKindEveryPair) {
       "torch1.13_cpu.json", [](DType t) { return std::string(torch::python_name(t)); },
       [](const std::string& n) { return torch::from_python_name(n); });
   EXPECT_EQ(g.json().value("version", ""), "1.13.0a0");
+  // Recorded with oneDNN off: the bfloat16 convolutions of a CPU without AVX-512 (gen_torch.py
+  // --no-mkldnn says how an AVX-512 CPU differs).
+  EXPECT_EQ(g.json().value("mkldnn", ""), "disabled");
   const auto& ts = g.dtypes();
   ASSERT_EQ(ts.size(), 13u);
   for (const auto& row : all_dtypes())
@@ -184,6 +187,27 @@ TEST(TorchAutocastCpu, EveryOpEveryOperandKindEveryPair) {
               return torch::evaluate_autocast_cpu(op, a, b, bias);
             }),
             kOpCells);
+}
+
+// Debian 12's python3-torch 1.13.1 under torch.autocast("cpu", dtype=torch.bfloat16), recorded
+// by the same script (gen_torch.py --autocast-cpu with /usr/bin/python3).
+TEST(Torch113AutocastCpu, EveryOpEveryOperandKindEveryPair) {
+  static const testing::GoldenFile g(
+      "torch1.13_autocast_cpu.json", [](DType t) { return std::string(torch::python_name(t)); },
+      [](const std::string& n) { return torch::from_python_name(n); });
+  ASSERT_EQ(g.json().value("autocast", ""), "cpu");
+  ASSERT_EQ(g.json().value("autocast_dtype", ""), "bfloat16");
+  EXPECT_EQ(g.json().value("version", ""), "1.13.0a0");
+  EXPECT_EQ(g.json().value("mkldnn", ""), "disabled");
+  const auto& ts = g.dtypes();
+  ASSERT_EQ(ts.size(), 13u);
+  g.check("promote_types", [&](const std::vector<size_t>& at) {
+    return torch::promote_types(ts[at[0]], ts[at[1]], torch::Release::V1_13);
+  });
+  EXPECT_EQ(check_op_tables(g, [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+              return torch::evaluate_autocast_cpu(op, a, b, bias, torch::Release::V1_13);
+            }),
+            (4u * 7u + 7u) * 13u * 13u + 4u * 13u * 13u * 13u);
 }
 
 }  // namespace

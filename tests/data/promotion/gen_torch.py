@@ -9,9 +9,16 @@ A "scalar" operand is a Python scalar whose type is the category of the named dt
 Run: python3 tests/data/promotion/gen_torch.py > tests/data/promotion/torch_cpu.json
      python3 tests/data/promotion/gen_torch.py --autocast-cpu > .../torch_autocast_cpu.json
      (every call inside torch.autocast("cpu", dtype=torch.bfloat16))
-     /usr/bin/python3 tests/data/promotion/gen_torch.py > .../torch1.13_cpu.json
+     /usr/bin/python3 tests/data/promotion/gen_torch.py --no-mkldnn > .../torch1.13_cpu.json
+     /usr/bin/python3 tests/data/promotion/gen_torch.py --no-mkldnn --autocast-cpu > .../torch1.13_autocast_cpu.json
      (Debian 12's python3-torch 1.13.1+dfsg-4, which reports 1.13.0a0; only the 13 dtypes
      that release has are recorded)
+     --no-mkldnn: with torch.backends.mkldnn.enabled = False, the path a CPU without AVX-512
+     (BW, VL, DQ) takes for bfloat16 convolutions. With them, PyTorch routes bfloat16
+     convolutions through oneDNN and a dtype mismatch reads "Input type (...) and weight type
+     (...) should be the same or input should be a MKLDNN tensor and weight is a dense tensor"
+     instead (1.13.1 on an AVX-512 machine: 204 cells, all bfloat16-input convolutions). The
+     1.13 tables are recorded with it, so they do not depend on the recording machine.
 Needs torch (any CPU-capable build); the version is recorded in the output.
 
 Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
@@ -82,11 +89,15 @@ KIND_PAIRS = [("tensor", "tensor"), ("tensor", "zerodim"), ("zerodim", "tensor")
 
 
 def main():
+    header = {}
+    if "--no-mkldnn" in sys.argv[1:]:
+        torch.backends.mkldnn.enabled = False
+        header["mkldnn"] = "disabled"
     if "--autocast-cpu" in sys.argv[1:]:
         with torch.autocast("cpu", dtype=torch.bfloat16):
-            write_tables({"autocast": "cpu", "autocast_dtype": "bfloat16"})
+            write_tables({**header, "autocast": "cpu", "autocast_dtype": "bfloat16"})
     else:
-        write_tables({})
+        write_tables(header)
 
 
 def write_tables(extra_header):
