@@ -39,7 +39,8 @@ using Evaluate = std::function<Outcome(Op, Operand, Operand, std::optional<DType
 
 // Autocast on `device` ("CPU", "CUDA") to `lower`, with `run` evaluating on that device and
 // `has` saying which dtypes its release has.
-Outcome evaluate_autocast(std::string_view device, DType lower, const Evaluate& run, bool (*has)(DType), Op op,
+Outcome evaluate_autocast(std::string_view device, DType lower, const Evaluate& run,
+                          const std::function<bool(DType)>& has, Op op,
                           Operand a, Operand b, std::optional<DType> bias) {
   if (autocast_cpu_policy(op) == AutocastPolicy::Untouched) {
     Outcome o = run(op, a, b, bias);
@@ -75,9 +76,7 @@ Outcome evaluate_autocast(std::string_view device, DType lower, const Evaluate& 
 
 Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> bias, Release r) {
   const auto run = [r](Op o, Operand x, Operand y, std::optional<DType> c) { return evaluate(o, x, y, c, r); };
-  bool (*has)(DType) = r == Release::V1_13 ? [](DType t) { return has_dtype(Release::V1_13, t); }
-                                           : [](DType t) { return has_dtype(t); };
-  return evaluate_autocast("CPU", DType::bfloat16, run, has, op, a, b, bias);
+  return evaluate_autocast("CPU", DType::bfloat16, run, [r](DType t) { return has_dtype(r, t); }, op, a, b, bias);
 }
 
 Outcome evaluate_autocast_cuda(DType lower, Op op, Operand a, Operand b, std::optional<DType> bias) {

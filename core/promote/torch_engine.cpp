@@ -31,7 +31,7 @@ bool in(DType t, std::initializer_list<DType> set) {
   return std::find(set.begin(), set.end(), t) != set.end();
 }
 
-bool v1(Release r) { return r == Release::V1_13; }
+bool v1(Release r) { return r == Release::V1_13 || r == Release::V1_13_OneDnnBf16; }
 
 // ---- c10/core/ScalarType.h categories --------------------------------------------------
 
@@ -437,6 +437,23 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
     if (input == DType::bcomplex32) not_implemented("mul_cpu", input, r);
     // The complex convolution runs three real ones on the value type (1.13 had no float16).
     if (v1(r)) require_kernel("slow_conv2d_cpu", complex_value_type(input), kSlowConvTypesV1, r);
+    return {input, same};
+  }
+  if (r == Release::V1_13_OneDnnBf16 && input == DType::bfloat16) {
+    // oneDNN's convolution (at::native::_convolution picks it for bfloat16 when the CPU has
+    // AVX-512 BW/VL/DQ) compares the tensor types, weight then bias, in
+    // check_input_same_type_as_parameters (ATen/native/Convolution.cpp, 1.13).
+    const std::string onednn_rule = mismatch_rule + " (On this CPU 1.13 runs bfloat16 convolutions in oneDNN, which words the error its own way.)";
+    if (weight != input)
+      raise("RuntimeError",
+            "Input type (" + type_string(input) + ") and weight type (" + type_string(weight) +
+                ") should be the same or input should be a MKLDNN tensor and weight is a dense tensor",
+            onednn_rule);
+    if (bias && *bias != input)
+      raise("RuntimeError",
+            "Input type (" + type_string(input) + ") and bias type (" + type_string(*bias) +
+                ") should be the same or input should be a MKLDNN tensor and bias is a dense tensor",
+            onednn_rule);
     return {input, same};
   }
   require_kernel("slow_conv2d_cpu", input, v1(r) ? kSlowConvTypesV1 : kSlowConvTypes, r);

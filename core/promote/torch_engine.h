@@ -21,7 +21,11 @@ namespace pl::promote::torch {
 inline constexpr std::string_view kVersion = "2.15.0";
 
 // Which PyTorch: the current release, or the 1.13 line many servers still run.
-enum class Release : uint8_t { V2_15, V1_13 };
+// V1_13_OneDnnBf16: 1.13.1 on a CPU with AVX-512 (BW, VL, DQ), where bfloat16 convolutions go
+// through oneDNN and a dtype mismatch reads "... should be the same or input should be a MKLDNN
+// tensor and weight (bias) is a dense tensor"; V1_13 is the path without it (recorded with
+// torch.backends.mkldnn.enabled = False, what a CPU without those instructions takes).
+enum class Release : uint8_t { V2_15, V1_13, V1_13_OneDnnBf16 };
 std::string_view release_version(Release r);  // "2.15.0", "1.13.1"
 
 enum class Op : uint8_t {

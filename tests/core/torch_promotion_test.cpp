@@ -189,6 +189,29 @@ TEST(TorchAutocastCpu, EveryOpEveryOperandKindEveryPair) {
             kOpCells);
 }
 
+// The same release on a CPU with AVX-512 BW/VL/DQ, recorded with oneDNN on (gen_torch.py
+// --onednn): bfloat16 convolutions go through oneDNN and word a dtype mismatch their own way.
+TEST(Torch113OneDnnPromotion, EveryOpEveryOperandKindEveryPair) {
+  static const testing::GoldenFile g(
+      "torch1.13_cpu_onednn.json", [](DType t) { return std::string(torch::python_name(t)); },
+      [](const std::string& n) { return torch::from_python_name(n); });
+  EXPECT_EQ(g.json().value("version", ""), "1.13.0a0");
+  EXPECT_EQ(g.json().value("mkldnn", ""), "enabled, AVX-512 BW/VL/DQ");
+  const auto& ts = g.dtypes();
+  ASSERT_EQ(ts.size(), 13u);
+  g.check("promote_types", [&](const std::vector<size_t>& at) {
+    return torch::promote_types(ts[at[0]], ts[at[1]], torch::Release::V1_13_OneDnnBf16);
+  });
+  EXPECT_EQ(check_op_tables(g, [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+              return torch::evaluate(op, a, b, bias, torch::Release::V1_13_OneDnnBf16);
+            }),
+            (4u * 7u + 7u) * 13u * 13u + 4u * 13u * 13u * 13u);
+  // Only bfloat16 convolutions differ from the path without oneDNN.
+  EXPECT_EQ(torch::evaluate(torch::Op::Conv2d, {DType::bfloat16}, {DType::float32}, std::nullopt,
+                            torch::Release::V1_13).message,
+            "expected scalar type BFloat16 but found Float");
+}
+
 // Debian 12's python3-torch 1.13.1 under torch.autocast("cpu", dtype=torch.bfloat16), recorded
 // by the same script (gen_torch.py --autocast-cpu with /usr/bin/python3).
 TEST(Torch113AutocastCpu, EveryOpEveryOperandKindEveryPair) {

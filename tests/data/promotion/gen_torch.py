@@ -11,6 +11,8 @@ Run: python3 tests/data/promotion/gen_torch.py > tests/data/promotion/torch_cpu.
      (every call inside torch.autocast("cpu", dtype=torch.bfloat16))
      /usr/bin/python3 tests/data/promotion/gen_torch.py --no-mkldnn > .../torch1.13_cpu.json
      /usr/bin/python3 tests/data/promotion/gen_torch.py --no-mkldnn --autocast-cpu > .../torch1.13_autocast_cpu.json
+     /usr/bin/python3 tests/data/promotion/gen_torch.py --onednn > .../torch1.13_cpu_onednn.json
+     (on a CPU with AVX-512 BW/VL/DQ: the oneDNN bfloat16 convolutions)
      (Debian 12's python3-torch 1.13.1+dfsg-4, which reports 1.13.0a0; only the 13 dtypes
      that release has are recorded)
      --no-mkldnn: with torch.backends.mkldnn.enabled = False, the path a CPU without AVX-512
@@ -88,11 +90,23 @@ KIND_PAIRS = [("tensor", "tensor"), ("tensor", "zerodim"), ("zerodim", "tensor")
 
 
 
+def cpu_has_avx512_bw_vl_dq():
+    try:
+        flags = open("/proc/cpuinfo").read().split()
+    except OSError:
+        return False
+    return all(f in flags for f in ("avx512bw", "avx512vl", "avx512dq"))
+
+
 def main():
     header = {}
     if "--no-mkldnn" in sys.argv[1:]:
         torch.backends.mkldnn.enabled = False
         header["mkldnn"] = "disabled"
+    elif "--onednn" in sys.argv[1:]:  # record the oneDNN path, on a CPU that takes it
+        if not (torch.backends.mkldnn.is_available() and cpu_has_avx512_bw_vl_dq()):
+            sys.exit("--onednn needs oneDNN and a CPU with AVX-512 BW, VL and DQ")
+        header["mkldnn"] = "enabled, AVX-512 BW/VL/DQ"
     if "--autocast-cpu" in sys.argv[1:]:
         with torch.autocast("cpu", dtype=torch.bfloat16):
             write_tables({**header, "autocast": "cpu", "autocast_dtype": "bfloat16"})
