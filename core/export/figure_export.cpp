@@ -16,10 +16,6 @@
 namespace pl::figure {
 namespace {
 
-struct Range {
-  double lo, hi;
-};
-
 std::string tick_text(double v, bool log) {
   if (log) {
     const int e = static_cast<int>(std::lround(std::log10(v)));
@@ -31,9 +27,10 @@ std::string tick_text(double v, bool log) {
   return buf;
 }
 
-std::vector<double> ticks(const Range& r, bool log) {
+// Tick positions over an axis's drawn range: whole decades on a log axis, 1-2-5 steps otherwise.
+std::vector<double> ticks(const AxisMap& r) {
   std::vector<double> t;
-  if (log) {
+  if (r.log) {
     const int d0 = static_cast<int>(std::ceil(std::log10(r.lo) - 1e-9));
     const int d1 = static_cast<int>(std::floor(std::log10(r.hi) + 1e-9));
     const int step = std::max(1, (d1 - d0) / 8 + 1);
@@ -139,8 +136,8 @@ const char* extension(FileType t) {
 void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
-  const PlotLayout frame = layout_figure(f, W, H, fs);
-  const double x0 = frame.x0, x1 = frame.x1, y0 = frame.y0, y1 = frame.y1;
+  const PlotLayout l = layout_figure(f, W, H, fs);
+  const double x0 = l.x0, x1 = l.x1, y0 = l.y0, y1 = l.y1;
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
   text(cr, f.title, x0, 22 * fs, 15 * fs, 0, 0.5, true);
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
@@ -162,8 +159,6 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
     return;
   }
 
-  const PlotLayout& l = frame;
-  const Range rx{l.x.lo, l.x.hi}, ry{l.y.lo, l.y.hi};
   auto mx = [&](double v) { return l.x.to_pixel(v); };
   auto my = [&](double v) { return l.y.to_pixel(v); };
 
@@ -174,7 +169,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
     for (size_t i = 0; i < f.x.categories.size(); ++i)
       text(cr, f.x.categories[i], mx(double(i) + 0.5), y1 + 14 * fs, 10 * fs, 0.5, 0.5);
   }
-  for (double t : f.x.categories.empty() && f.x.ticks ? ticks(rx, f.x.log) : std::vector<double>{}) {
+  for (double t : f.x.categories.empty() && f.x.ticks ? ticks(l.x) : std::vector<double>{}) {
     const double px = mx(t);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_move_to(cr, px, y0);
@@ -183,7 +178,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
     text(cr, tick_text(t, f.x.log), px, y1 + 14 * fs, 10 * fs, 0.5, 0.5);
   }
-  for (double t : f.y.ticks ? ticks(ry, f.y.log) : std::vector<double>{}) {
+  for (double t : f.y.ticks ? ticks(l.y) : std::vector<double>{}) {
     const double py = my(t);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_move_to(cr, x0, py);
@@ -206,7 +201,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   cairo_save(cr);
   cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
   cairo_clip(cr);
-  const double base = f.y.log ? y1 : my(std::max(ry.lo, 0.0));
+  const double base = f.y.log ? y1 : my(std::max(l.y.lo, 0.0));
   for (const Series& s : f.series) {
     Color c = s.color;
     if (s.kind == SeriesKind::Steps) {
