@@ -45,37 +45,31 @@ class Measure {
   double cap_bits() const { return cap_bits_; }
 
   double ulp(double x) const { return ulp_at(format_, x); }  // as `cast` reports it
-  double relative(double e, double ref) const { return e / std::max(std::fabs(ref), floor_); }
-  // Bits of agreement, -log2 of the relative error capped to [0, precision].
-  double bits(double e, double rel) const {
-    if (e == 0) return cap_bits_;
-    return std::clamp(-log2_positive(rel), 0.0, cap_bits_);
-  }
-
-  // log2(x) of a positive normal double to within 1e-9, without a libm call (log2 and log2f
-  // cost more than everything else per element together): x = 2^k m with m in [sqrt(1/2),
-  // sqrt(2)), and log2(m) = (2 / ln 2) atanh(t), t = (m - 1) / (m + 1), |t| < 0.172, from
-  // atanh's series to t^9 (the next term is below 4e-10). Subnormal x (relative errors
-  // below 2^-1022) read as 2^-1023 or so: far past every cap on bits.
-  static double log2_positive(double x) {
-    const uint64_t b = std::bit_cast<uint64_t>(x);
-    int k = static_cast<int>(b >> 52) - 1023;
-    double m = std::bit_cast<double>((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
-    const bool high = m > 1.4142135623730951;
-    m = high ? m * 0.5 : m;
-    k += high;
-    const double t = (m - 1) / (m + 1), t2 = t * t;
-    const double series = t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7 + t2 * (1.0 / 9)))));
-    return k + 2.8853900817779268 * series;  // 2 / ln 2
-  }
 
  private:
   FloatFormat format_;
   double floor_, top_, cap_bits_;
 };
 
-// Both finite: the elements the statistics are about.
-inline bool compared(double r, double ref) { return std::isfinite(r) && std::isfinite(ref); }
+// log2(x) of a positive normal double to within 1e-9, without a libm call (log2 and log2f
+// cost more than everything else per element together): x = 2^k m with m in [sqrt(1/2),
+// sqrt(2)), and log2(m) = (2 / ln 2) atanh(t), t = (m - 1) / (m + 1), |t| < 0.172, from
+// atanh's series to t^9 (the next term is below 4e-10). Subnormal x (relative errors below
+// 2^-1022) read as 2^-1023 or so, and 0 as -1023: far past every cap on bits. No branches, so
+// a loop over it vectorises; k goes to a double through the 2^52 trick (AVX2 has no int64 ->
+// double conversion).
+inline double log2_positive(double x) {
+  const uint64_t b = std::bit_cast<uint64_t>(x);
+  double m = std::bit_cast<double>((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
+  const bool high = m > 1.4142135623730951;
+  m = high ? m * 0.5 : m;
+  const double biased = std::bit_cast<double>((b >> 52) | 0x4330000000000000ull) - 0x1p52;
+  const double k = (biased - 1023) + (high ? 1.0 : 0.0);
+  const double t = (m - 1) / (m + 1), t2 = t * t;
+  const double series = t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7 + t2 * (1.0 / 9)))));
+  return k + 2.8853900817779268 * series;  // 2 / ln 2
+}
+
 inline uint16_t bucket_of(double abs_error) {
   return static_cast<uint16_t>(std::bit_cast<uint64_t>(abs_error) >> 48);
 }
@@ -103,15 +97,17 @@ struct Sums {
 };
 
 // One block's per-element measures, in a loop with no branches and no reductions so that it
-// vectorises (the divisions dominate, and run four or eight to an instruction): |e|, the
-// relative error, the error in ulps, and whether both values are finite. The values are the
-// ones Measure computes one at a time, bit for bit -- the same divisions, by the same ulp (a
-// power of two found from the exponent bits; clamping a zero or subnormal exponent up to the
-// format's emin gives what ulp_at does for them). Outputs whose ulps go below float64's
-// normal range (float64 itself) take Measure::ulp instead.
+// vectorises (the divisions dominate, and run four to an AVX2 instruction; __restrict: without
+// it GCC 12 will not): |e|, the relative error |e| / max(|ref|, floor), the error in ulps of
+// the output format, and whether both values are finite. The ulp is the power of two ulp_at
+// gives, found from the exponent bits (clamping a zero or subnormal exponent up to the format's
+// emin gives what ulp_at does for them), so every value is the per-element definition's bit
+// for bit. Outputs whose ulps go below float64's normal range (float64 itself) call ulp_at
+// (Measure::ulp) instead.
 template <bool kNormalUlps>
-PL_CLONES void measure_block(const double* result, const double* reference, size_t n, const Measure& m,
-                             double* e, double* rel, double* ulps, uint8_t* finite) {
+PL_CLONES void measure_block(const double* __restrict result, const double* __restrict reference, size_t n,
+                             const Measure& m, double* __restrict e, double* __restrict rel,
+                             double* __restrict ulps, uint8_t* __restrict finite) {
   const double floor = m.floor();
   const int64_t emin = m.emin(), emax = m.emax(), mantissa = m.mantissa_bits();
   for (size_t i = 0; i < n; ++i) {
@@ -134,21 +130,12 @@ PL_CLONES void measure_block(const double* result, const double* reference, size
   }
 }
 
-// Measure::bits for a block of relative errors, without branches so that it vectorises: the
-// same operations in the same order, so the same values bit for bit. A zero error needs no
-// case of its own: log2_positive(0) reads as -1023, clamped to the cap as bits() does; k goes
-// to a double through the 2^52 trick (AVX2 has no int64 -> double conversion).
+// Bits of agreement for a block of relative errors: -log2 of each, capped to [0, precision]. A
+// zero error needs no case of its own: log2_positive(0) is -1023, which the cap turns into the
+// full precision.
 PL_CLONES void bits_block(const double* rel, size_t n, double cap, double* out) {
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t b = std::bit_cast<uint64_t>(rel[i]);
-    double m = std::bit_cast<double>((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
-    const bool high = m > 1.4142135623730951;
-    m = high ? m * 0.5 : m;
-    const double biased = std::bit_cast<double>((b >> 52) | 0x4330000000000000ull) - 0x1p52;
-    const double k = (biased - 1023) + (high ? 1.0 : 0.0);
-    const double t = (m - 1) / (m + 1), t2 = t * t;
-    const double series = t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7 + t2 * (1.0 / 9)))));
-    const double v = -(k + 2.8853900817779268 * series);
+    const double v = -log2_positive(rel[i]);
     out[i] = v < 0 ? 0 : (cap < v ? cap : v);
   }
 }
