@@ -76,18 +76,26 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
   if (presentation_mode()) aspect = std::max(1.2f, avail.x / std::max(avail.y, 1.0f));
   const int w = static_cast<int>(std::min(avail.x, avail.y * aspect));
   const int h = static_cast<int>(w / aspect);
-  if (chrome) draw_controls(f, v, w, h);
-  const figure::Figure shown = figure::apply_view(f, v);
-  if (!texture_.update(shown, version + "/" + f.name + "/" + v.key(), w, h, figure_font_scale())) return;
+  const std::vector<figure::FileType> wanted = chrome ? draw_controls(f, v, w, h) : std::vector<figure::FileType>{};
+  // The figure as the view shows it, made again only when the data or the view changed (it
+  // copies the figure: a heat map's cells, every series).
+  const std::string key = version + "/" + f.name + "/" + v.key();
+  if (key != shown_key_) {
+    shown_ = figure::apply_view(f, v);
+    shown_key_ = key;
+  }
+  if (!wanted.empty()) export_shown(v, wanted, w, h);
+  const float fs = figure_font_scale();
+  if (!texture_.update(shown_, key, w, h, fs)) return;
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton(id, ImVec2(static_cast<float>(w), static_cast<float>(h)));
   ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(texture_.texture())), at,
                                        ImVec2(at.x + static_cast<float>(w), at.y + static_cast<float>(h)));
-  if (shown.heatmap) {
+  const figure::PlotLayout l = figure::layout_figure(shown_, w, h, fs);
+  if (shown_.heatmap) {
     // The cells through the colour-map shader, exactly over the plot area cairo drew them in.
-    const figure::PlotLayout l = figure::layout_figure(shown, w, h, figure_font_scale());
     const int pw = static_cast<int>(l.x1 - l.x0), ph = static_cast<int>(l.y1 - l.y0);
-    if (heatmap_.render(*shown.heatmap, version + "/" + f.name + "/" + v.key(), pw, ph)) {
+    if (heatmap_.render(*shown_.heatmap, key, pw, ph)) {
       const ImVec2 p0(at.x + static_cast<float>(l.x0), at.y + static_cast<float>(l.y0));
       ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(heatmap_.texture())),
                                            p0, ImVec2(p0.x + static_cast<float>(pw), p0.y + static_cast<float>(ph)));
@@ -96,10 +104,12 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
       if (log_) log_->add(source_, "heat map shader: " + heatmap_error_);
     }
   }
-  handle_mouse(shown, v, at.x, at.y, w, h);
+  handle_mouse(v, l, at.x, at.y, w, h);
 }
 
-void FigureView::draw_controls(const figure::Figure& f, figure::View& v, int width, int height) {
+std::vector<figure::FileType> FigureView::draw_controls(const figure::Figure& f, figure::View& v, int width,
+                                                        int height) {
+  std::vector<figure::FileType> wanted;
   ImGui::PushID(f.name.c_str());
   if (f.heatmap) {
     const figure::Colormap current = v.colormap.value_or(f.heatmap->map);
@@ -155,11 +165,10 @@ void FigureView::draw_controls(const figure::Figure& f, figure::View& v, int wid
   if (!v.zoomed()) ImGui::BeginDisabled();
   if (ImGui::Button("reset zoom")) v.reset_zoom();
   if (!v.zoomed()) ImGui::EndDisabled();
-  const figure::Figure shown = figure::apply_view(f, v);
   for (const auto& [label, type] : {std::pair{"PNG", figure::FileType::Png}, std::pair{"SVG", figure::FileType::Svg},
                                      std::pair{"PDF", figure::FileType::Pdf}, std::pair{"CSV", figure::FileType::Csv}}) {
     ImGui::SameLine();
-    if (ImGui::Button(label)) export_shown(shown, v, {type}, width, height);
+    if (ImGui::Button(label)) wanted.push_back(type);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("write this plot as you see it (%dx%d) to a new file in precision-lab-export/", width, height);
   }
@@ -168,28 +177,29 @@ void FigureView::draw_controls(const figure::Figure& f, figure::View& v, int wid
     ImGui::TextDisabled("%s", status_.c_str());
   }
   ImGui::PopID();
+  return wanted;
 }
 
-void FigureView::handle_mouse(const figure::Figure& shown, figure::View& v, float x, float y, int width, int height) {
+void FigureView::handle_mouse(figure::View& v, const figure::PlotLayout& l, float x, float y, int width,
+                              int height) {
   if (!ImGui::IsItemHovered() && !ImGui::IsItemActive()) return;
   const ImGuiIO& io = ImGui::GetIO();
   const float fs = figure_font_scale();
-  const figure::PlotLayout l = figure::layout_figure(shown, width, height, fs);
   const double px = io.MousePos.x - x, py = io.MousePos.y - y;
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2)) {
     const ImVec2 d = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 2);
-    v = figure::panned(v, shown, l, d.x, d.y);
+    v = figure::panned(v, shown_, l, d.x, d.y);
     ImGui::ResetMouseDragDelta(ImGuiMouseButton_Left);
     return;
   }
   if (ImGui::IsItemHovered() && io.MouseWheel != 0 && l.contains(px, py))
-    v = figure::zoomed(v, shown, l, px, py, std::pow(0.85, io.MouseWheel));
+    v = figure::zoomed(v, shown_, l, px, py, std::pow(0.85, io.MouseWheel));
   if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) v.reset_zoom();
   if (!ImGui::IsItemHovered()) return;
   if (io.KeyCtrl && ImGui::IsKeyPressed('S', false))
-    export_shown(shown, v, {figure::FileType::Png, figure::FileType::Svg, figure::FileType::Pdf, figure::FileType::Csv},
+    export_shown(v, {figure::FileType::Png, figure::FileType::Svg, figure::FileType::Pdf, figure::FileType::Csv},
                  width, height);
-  const auto r = figure::readout_at(shown, l, px, py, 8 * fs);
+  const auto r = figure::readout_at(shown_, l, px, py, 8 * fs);
   if (!r) return;
   if (r->marker)
     ImGui::GetWindowDrawList()->AddCircle(ImVec2(x + static_cast<float>(r->mx), y + static_cast<float>(r->my)), 7 * fs,
@@ -199,19 +209,18 @@ void FigureView::handle_mouse(const figure::Figure& shown, figure::View& v, floa
   ImGui::EndTooltip();
 }
 
-void FigureView::export_shown(const figure::Figure& shown, const figure::View& v,
-                              std::vector<figure::FileType> types, int width, int height) {
+void FigureView::export_shown(const figure::View& v, std::vector<figure::FileType> types, int width, int height) {
   figure::ExportOptions o;
   o.width = width;
   o.height = height;
   o.font_scale = figure_font_scale();
   std::string how = v.zoomed() ? "zoomed" : "";
-  for (const auto& [on, what] : {std::pair{v.x_log.has_value(), shown.x.log ? "log x" : "linear x"},
-                                 std::pair{v.y_log.has_value(), shown.y.log ? "log y" : "linear y"},
+  for (const auto& [on, what] : {std::pair{v.x_log.has_value(), shown_.x.log ? "log x" : "linear x"},
+                                 std::pair{v.y_log.has_value(), shown_.y.log ? "log y" : "linear y"},
                                  std::pair{!v.hidden.empty(), "some series hidden"},
                                  std::pair{v.colormap.has_value(), "colour map chosen"}})
     if (on) how += (how.empty() ? "" : ", ") + std::string(what);
-  auto copy = std::make_shared<const figure::Figure>(shown);
+  auto copy = std::make_shared<const figure::Figure>(shown_);
   const bool started = export_.start([copy, types = std::move(types), o, how]() -> std::string {
     std::string wrote;
     for (const figure::FileType type : types) {

@@ -20,6 +20,7 @@
 #include "core/export/figure_export.h"
 #include "core/figure/figure.h"
 #include "core/figure/figure_view_state.h"
+#include "core/figure/plot_layout.h"
 
 namespace pl::ui {
 
@@ -37,13 +38,16 @@ class FigureView {
   figure::View& view(const std::string& figure_name) { return views_[figure_name]; }
 
  private:
-  void draw_controls(const figure::Figure& f, figure::View& v, int width, int height);
-  void handle_mouse(const figure::Figure& shown, figure::View& v, float x, float y, int width, int height);
-  void export_shown(const figure::Figure& shown, const figure::View& v, std::vector<figure::FileType> types,
-                    int width, int height);
+  // Draws the control row (which may change `v`); returns the file types whose buttons were
+  // pressed, written once the view's figure is made.
+  std::vector<figure::FileType> draw_controls(const figure::Figure& f, figure::View& v, int width, int height);
+  void handle_mouse(figure::View& v, const figure::PlotLayout& l, float x, float y, int width, int height);
+  void export_shown(const figure::View& v, std::vector<figure::FileType> types, int width, int height);
 
   int chosen_ = 0;
   FigureTexture texture_;
+  figure::Figure shown_;   // the chosen figure as its view shows it
+  std::string shown_key_;  // the data, figure and view shown_ was made for
   gl::HeatmapShader heatmap_;  // a heat map's cells, drawn over the plot area cairo left for them
   std::map<std::string, figure::View> views_;  // by figure name: kept across re-runs
   RunLog* log_ = nullptr;
