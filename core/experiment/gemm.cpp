@@ -46,6 +46,21 @@ struct LaneFormat {
                 pow2_bits(f.emax())) {}
 };
 
+// hi + lo (TwoSum's rounded sum and its exact error) rounded to odd at hi's precision, as the
+// bit pattern: one step away from zero when lo has hi's sign, towards it when not, none when
+// lo is 0 or hi's last bit is odd already -- as masks, so the lanes that call it vectorise.
+// (Written as separate masks: combined in one expression, GCC 12 no longer vectorises the
+// loops and they run 4x slower.) Bits is the unsigned integer as wide as F.
+template <typename Bits, typename F>
+inline Bits round_to_odd_bits(F hi, F lo) {
+  const Bits bits = std::bit_cast<Bits>(hi);
+  const Bits nonzero = Bits{0} - static_cast<Bits>(lo != F{0});
+  const Bits even = (bits & 1) - 1;  // all ones when the last bit is 0
+  const Bits step = nonzero & even;
+  const Bits same = Bits{0} - static_cast<Bits>((lo > 0) == (hi > 0));
+  return bits + (step & (~same | 1));
+}
+
 // s[r][t] = round(s[r][t] + a_r[k] * panel[k][t]) for k in [k0, k1), rows r < R: exactly
 // round_sum() and round_nearest_even_fast() (TwoSum, rounding to odd, scale to
 // the quantum, round with 1.5 * 2^52, scale back), written without branches so the lanes
@@ -70,16 +85,7 @@ PL_CLONES void lanes_run(const double* const* a_rows, const double* panel, size_
         const double hi = x + y;
         const double bb = hi - x;
         const double lo = (x - (hi - bb)) + (y - bb);
-        // Round to odd: +1 (away from zero) when lo has hi's sign, -1 when not, 0 when lo is
-        // 0 or hi is odd already: as masks.
-        const uint64_t bits = std::bit_cast<uint64_t>(hi);
-        // (Written as separate masks: combined in one expression, GCC 12 no longer vectorises
-        // the loop and it runs 4x slower.)
-        const uint64_t nonzero = uint64_t{0} - static_cast<uint64_t>(lo != 0.0);
-        const uint64_t even = (bits & 1) - 1;  // all ones when the last bit is 0
-        const uint64_t step = nonzero & even;
-        const uint64_t same = uint64_t{0} - static_cast<uint64_t>((lo > 0) == (hi > 0));
-        const uint64_t hb = bits + (step & (~same | 1));
+        const uint64_t hb = round_to_odd_bits<uint64_t>(hi, lo);
         const int64_t biased = static_cast<int64_t>((hb >> 52) & 0x7ff);
         const int64_t e = biased - 1023;
         const int64_t q = (e > f.emin ? e : f.emin) - f.mantissa_bits;
@@ -163,14 +169,7 @@ PL_CLONES void lanes_run_narrow(const float* const* a_rows, const float* panel, 
         const float hi = x + y;
         const float bb = hi - x;
         const float lo = (x - (hi - bb)) + (y - bb);
-        // Round to odd, as in lanes_run: one step towards the exact sum when it is inexact and
-        // the last bit is even.
-        const uint32_t bits = std::bit_cast<uint32_t>(hi);
-        const uint32_t nonzero = uint32_t{0} - static_cast<uint32_t>(lo != 0.0f);
-        const uint32_t even = (bits & 1) - 1;
-        const uint32_t step = nonzero & even;
-        const uint32_t same = uint32_t{0} - static_cast<uint32_t>((lo > 0) == (hi > 0));
-        const uint32_t hb = bits + (step & (~same | 1));
+        const uint32_t hb = round_to_odd_bits<uint32_t>(hi, lo);
         const uint32_t biased = (hb >> 23) & 0xff;
         float v;
         if constexpr (kOnBits) {
