@@ -31,8 +31,6 @@ bool in(DType t, std::initializer_list<DType> set) {
   return std::find(set.begin(), set.end(), t) != set.end();
 }
 
-bool v1(Release r) { return r == Release::V1_13 || r == Release::V1_13_OneDnnBf16; }
-
 // ---- c10/core/ScalarType.h categories --------------------------------------------------
 
 bool is_float8(DType t) {
@@ -62,7 +60,7 @@ bool is_integral(DType t, bool include_bool) {
 DType to_complex(DType t, Release r) {
   switch (t) {
     case DType::float16: return DType::complex32;
-    case DType::bfloat16: return v1(r) ? DType::complex64 : DType::bcomplex32;
+    case DType::bfloat16: return is_1_13(r) ? DType::complex64 : DType::bcomplex32;
     case DType::float32: return DType::complex64;
     case DType::float64: return DType::complex128;
     case DType::complex32:
@@ -238,7 +236,7 @@ Common common_dtype(std::span<const Operand> ops, Release r) {
 
 // 2.x raises NotImplementedError where 1.13 raised RuntimeError.
 std::string_view not_implemented_error(Release r) {
-  return v1(r) ? "RuntimeError" : "NotImplementedError";
+  return is_1_13(r) ? "RuntimeError" : "NotImplementedError";
 }
 
 [[noreturn]] void not_implemented(std::string_view kernel, DType t, Release r) {
@@ -380,7 +378,7 @@ Common matrix_v1(Op op, DType a, DType b, std::optional<DType> bias) {
 }
 
 Common matrix(Op op, DType a, DType b, std::optional<DType> bias, Release r) {
-  if (v1(r)) return matrix_v1(op, a, b, bias);
+  if (is_1_13(r)) return matrix_v1(op, a, b, bias);
   const std::string same = "Both operands have the same dtype, and a matrix product keeps it.";
   if (op == Op::Bmm) {  // dispatch on the batch1 dtype, then the kernel checks batch2
     require_kernel("bmm", a, kBmmTypes, r);
@@ -421,7 +419,7 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
   const std::string same = "Input and weight share a dtype, and the convolution keeps it.";
   // 1.13's conv1d took its own path on the CPU: no bias check up front (a bias of any dtype
   // went through unchecked), and a complex input compared weight, then bias, by tensor type.
-  const bool conv1d_v1 = v1(r) && op == Op::Conv1d;
+  const bool conv1d_v1 = is_1_13(r) && op == Op::Conv1d;
   if (!conv1d_v1) check_conv_bias(input, bias, mismatch_rule);  // the bias is checked first
   if (is_complex(input)) {  // complex input: complex_convolution checks types up front
     if (weight != input)
@@ -436,7 +434,7 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
             mismatch_rule);
     if (input == DType::bcomplex32) not_implemented("mul_cpu", input, r);
     // The complex convolution runs three real ones on the value type (1.13 had no float16).
-    if (v1(r)) require_kernel("slow_conv2d_cpu", complex_value_type(input), kSlowConvTypesV1, r);
+    if (is_1_13(r)) require_kernel("slow_conv2d_cpu", complex_value_type(input), kSlowConvTypesV1, r);
     return {input, same};
   }
   if (r == Release::V1_13_OneDnnBf16 && input == DType::bfloat16) {
@@ -456,7 +454,7 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
             onednn_rule);
     return {input, same};
   }
-  require_kernel("slow_conv2d_cpu", input, v1(r) ? kSlowConvTypesV1 : kSlowConvTypes, r);
+  require_kernel("slow_conv2d_cpu", input, is_1_13(r) ? kSlowConvTypesV1 : kSlowConvTypes, r);
   require_data_type(input, weight, mismatch_rule);
   if (conv1d_v1 && bias && *bias != input)
     return {input, "PyTorch 1.13's conv1d on the CPU never checked the bias dtype: input and "
@@ -492,11 +490,11 @@ bool op_takes_bias(Op op) {
   return op == Op::Addmm || op == Op::Linear || op == Op::Conv1d || op == Op::Conv2d;
 }
 
-std::string_view release_version(Release r) { return v1(r) ? "1.13.1" : kVersion; }
+std::string_view release_version(Release r) { return is_1_13(r) ? "1.13.1" : kVersion; }
 
 bool has_dtype(Release r, DType t) {
   if (!has_dtype(t)) return false;
-  if (!v1(r)) return true;
+  if (!is_1_13(r)) return true;
   return !(is_float8(t) || is_barebones_unsigned(t) || t == DType::bcomplex32 ||
            t == DType::float4_e2m1fn);
 }

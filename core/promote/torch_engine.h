@@ -26,6 +26,7 @@ inline constexpr std::string_view kVersion = "2.15.0";
 // tensor and weight (bias) is a dense tensor"; V1_13 is the path without it (recorded with
 // torch.backends.mkldnn.enabled = False, what a CPU without those instructions takes).
 enum class Release : uint8_t { V2_15, V1_13, V1_13_OneDnnBf16 };
+inline bool is_1_13(Release r) { return r == Release::V1_13 || r == Release::V1_13_OneDnnBf16; }
 std::string_view release_version(Release r);  // "2.15.0", "1.13.1"
 
 enum class Op : uint8_t {

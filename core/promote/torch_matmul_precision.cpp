@@ -34,7 +34,7 @@ Float32Internals float32_internals(MatmulPrecision p, Release r) {
   out.flags.push_back({"cudnn.allow_tf32", "True"});  // cuDNN's default; the setting leaves it
   out.cuda_matmul = reduced ? DType::tf32 : DType::float32;
   out.cuda_conv = DType::tf32;
-  if (r != Release::V2_15) {
+  if (is_1_13(r)) {
     out.cpu_matmul = DType::float32;
     out.cpu_condition = "PyTorch 1.13 has no reduced-precision float32 matmul on the CPU";
   } else {
@@ -57,7 +57,7 @@ Float32Internals float32_internals(MatmulPrecision p, Release r) {
                  "the inputs, float32 accumulation).";
       break;
     case MatmulPrecision::Medium:
-      out.rule = r != Release::V2_15
+      out.rule = is_1_13(r)
                      ? "\"medium\" acts like \"high\" in PyTorch 1.13: TF32 on CUDA, nothing on the CPU."
                      : "\"medium\" allows bfloat16 inputs where the CPU has them (oneDNN); on CUDA it "
                        "acts like \"high\" (TF32), never bfloat16.";
