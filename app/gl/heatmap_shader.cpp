@@ -38,7 +38,8 @@ unsigned compile(GLenum type, const char* source, std::string* error) {
 // The GL state this draws over, put back afterwards: the window (or the screenshot's offscreen
 // framebuffer) is mid-frame when a panel asks for a heat map.
 struct SavedState {
-  GLint draw_fbo = 0, read_fbo = 0, program = 0, vao = 0, texture = 0, active = 0;
+  GLint draw_fbo = 0, read_fbo = 0, program = 0, vao = 0, active = 0;
+  std::array<GLint, 2> textures{};  // the 2D textures bound to units 0 and 1, which this uses
   std::array<GLint, 4> viewport{};
   GLboolean blend = GL_FALSE, scissor = GL_FALSE;
   SavedState() {
@@ -49,6 +50,11 @@ struct SavedState {
     glGetIntegerv(GL_CURRENT_PROGRAM, &program);
     glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao);
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    for (int unit = 0; unit < 2; ++unit) {
+      glActiveTexture(GL_TEXTURE0 + unit);
+      glGetIntegerv(GL_TEXTURE_BINDING_2D, &textures[unit]);
+    }
+    glActiveTexture(GL_TEXTURE0);
     glGetIntegerv(GL_VIEWPORT, viewport.data());
   }
   ~SavedState() {
@@ -56,6 +62,10 @@ struct SavedState {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<unsigned>(read_fbo));
     glUseProgram(static_cast<unsigned>(program));
     glBindVertexArray(static_cast<unsigned>(vao));
+    for (int unit = 0; unit < 2; ++unit) {
+      glActiveTexture(GL_TEXTURE0 + unit);
+      glBindTexture(GL_TEXTURE_2D, static_cast<unsigned>(textures[unit]));
+    }
     glActiveTexture(static_cast<GLenum>(active));
     glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
     if (blend) glEnable(GL_BLEND);
@@ -115,11 +125,9 @@ bool HeatmapShader::render(const figure::Heatmap& h, const std::string& key, int
     error_ = "nothing to draw";
     return false;
   }
+  if (program_ && key == key_ && width == width_ && height == height_ && lut_filled_ && lut_map_ == h.map) return true;
+  SavedState saved;  // before building the program, whose texture set-up binds; leaves unit 0 active
   if (!program_ && !build_program()) return false;
-  if (key == key_ && width == width_ && height == height_ && lut_filled_ && lut_map_ == h.map) return true;
-  SavedState saved;
-  glActiveTexture(GL_TEXTURE0);
-  glGetIntegerv(GL_TEXTURE_BINDING_2D, &saved.texture);
   if (!lut_filled_ || lut_map_ != h.map) {
     std::array<unsigned char, kLutSize * 4> table{};
     for (int i = 0; i < kLutSize; ++i) {
@@ -147,7 +155,6 @@ bool HeatmapShader::render(const figure::Heatmap& h, const std::string& key, int
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color_, 0);
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
       error_ = "the heat-map framebuffer is incomplete";
-      glBindTexture(GL_TEXTURE_2D, static_cast<unsigned>(saved.texture));
       width_ = height_ = 0;
       return false;
     }
@@ -167,9 +174,6 @@ bool HeatmapShader::render(const figure::Heatmap& h, const std::string& key, int
   glUniform1f(glGetUniformLocation(program_, "vmax"), static_cast<float>(h.vmax));
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLES, 0, 3);
-  glBindTexture(GL_TEXTURE_2D, 0);
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, static_cast<unsigned>(saved.texture));
   key_ = key;
   width_ = width;
   height_ = height;

@@ -1,8 +1,8 @@
 // The heat-map shader (shaders/heatmap.frag) against core's colour maps on the CPU: every pixel
 // it draws is the colour core gives that cell's value (within the 8-bit colour table's
 // rounding), values beyond the range take the ends, NaN is grey, row 0 is the top row, and the
-// framebuffer and viewport the window was drawing into are put back. Runs on an EGL surfaceless
-// context (Mesa); without one the test is skipped, visibly.
+// framebuffer, viewport and textures the window was drawing with are put back. Runs on an EGL
+// surfaceless context (Mesa); without one the test is skipped, visibly.
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
@@ -61,17 +61,34 @@ TEST_F(HeatmapShaderTest, EveryPixelIsCoresColourForItsCell) {
   }
 }
 
-TEST_F(HeatmapShaderTest, KeepsTheWindowsFramebufferBound) {
+TEST_F(HeatmapShaderTest, KeepsTheWindowsFramebufferAndTexturesBound) {
   gl::Framebuffer window(64, 64);
   window.bind();
   GLint before = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &before);
+  // Textures the window had bound on the two units the shader uses, unit 1 active.
+  GLuint mine[2];
+  glGenTextures(2, mine);
+  for (int unit = 0; unit < 2; ++unit) {
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glBindTexture(GL_TEXTURE_2D, mine[unit]);
+  }
   gl::HeatmapShader shader;
   ASSERT_TRUE(shader.render({1, 1, {0}, figure::Colormap::Viridis, 0, 1, ""}, "k", 8, 8)) << shader.error();
   GLint after = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &after);
   EXPECT_EQ(after, before);
   EXPECT_NE(after, 0);
+  GLint active = 0;
+  glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+  EXPECT_EQ(active, GL_TEXTURE1);
+  for (int unit = 0; unit < 2; ++unit) {
+    glActiveTexture(GL_TEXTURE0 + unit);
+    GLint bound = 0;
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+    EXPECT_EQ(static_cast<GLuint>(bound), mine[unit]) << "texture unit " << unit;
+  }
+  glDeleteTextures(2, mine);
   // Bad input is refused, not drawn.
   EXPECT_FALSE(shader.render({2, 2, {0}, figure::Colormap::Viridis, 0, 1, ""}, "bad", 8, 8));
   EXPECT_EQ(shader.error(), "nothing to draw");
