@@ -2,6 +2,7 @@
 // tests/data/promotion/gen_torch.py): result dtype, or exception type and exact text.
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -59,6 +60,28 @@ size_t check_op_tables(const testing::GoldenFile& g, TorchEvaluate evaluate) {
 }
 constexpr size_t kOpCells = (4u * 7u + 7u) * 23u * 23u + 4u * 23u * 23u * 23u;
 
+// A 1.13 table (Debian 12's python3-torch 1.13.1, which reports 1.13.0a0; only its 13 dtypes):
+// recorded with oneDNN as `mkldnn` says, its promote_types under `release`, every op table
+// through `evaluate`. Returns the file for the checks particular to it.
+const testing::GoldenFile& check_torch113_file(const std::string& file, const std::string& mkldnn,
+                                               torch::Release release, const TorchEvaluate& evaluate) {
+  static std::map<std::string, testing::GoldenFile> files;
+  const testing::GoldenFile& g =
+      files.try_emplace(file, file, [](DType t) { return std::string(torch::python_name(t)); },
+                        [](const std::string& n) { return torch::from_python_name(n); })
+          .first->second;
+  EXPECT_EQ(g.json().value("version", ""), "1.13.0a0");
+  EXPECT_EQ(g.json().value("mkldnn", ""), mkldnn);
+  const auto& ts = g.dtypes();
+  EXPECT_EQ(ts.size(), 13u);
+  if (ts.size() != 13u) return g;
+  g.check("promote_types", [&](const std::vector<size_t>& at) {
+    return torch::promote_types(ts[at[0]], ts[at[1]], release);
+  });
+  EXPECT_EQ(check_op_tables(g, evaluate), (4u * 7u + 7u) * 13u * 13u + 4u * 13u * 13u * 13u);
+  return g;
+}
+
 TEST(TorchPromotion, GoldenIsPyTorch215) {
   EXPECT_EQ(golden().value("version", ""), std::string(torch::kVersion));
   EXPECT_EQ(golden_dtypes().size(), 23u);
@@ -82,25 +105,16 @@ TEST(TorchPromotion, EveryOpEveryOperandKindEveryPair) {
 // Debian 12's python3-torch 1.13.1 (it reports 1.13.0a0), recorded by the same script:
 // 13 dtypes (no uint16/32/64, bcomplex32, float8 or fp4).
 TEST(Torch113Promotion, EveryOpEveryOperandKindEveryPair) {
-  static const testing::GoldenFile g(
-      "torch1.13_cpu.json", [](DType t) { return std::string(torch::python_name(t)); },
-      [](const std::string& n) { return torch::from_python_name(n); });
-  EXPECT_EQ(g.json().value("version", ""), "1.13.0a0");
   // Recorded with oneDNN off: the bfloat16 convolutions of a CPU without AVX-512 (gen_torch.py
   // --no-mkldnn says how an AVX-512 CPU differs).
-  EXPECT_EQ(g.json().value("mkldnn", ""), "disabled");
+  const auto& g = check_torch113_file("torch1.13_cpu.json", "disabled", torch::Release::V1_13,
+                                      [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+                                        return torch::evaluate(op, a, b, bias, torch::Release::V1_13);
+                                      });
   const auto& ts = g.dtypes();
-  ASSERT_EQ(ts.size(), 13u);
   for (const auto& row : all_dtypes())
     EXPECT_EQ(torch::has_dtype(torch::Release::V1_13, row.id),
               std::find(ts.begin(), ts.end(), row.id) != ts.end()) << name(row.id);
-  g.check("promote_types", [&](const std::vector<size_t>& at) {
-    return torch::promote_types(ts[at[0]], ts[at[1]], torch::Release::V1_13);
-  });
-  EXPECT_EQ(check_op_tables(g, [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
-              return torch::evaluate(op, a, b, bias, torch::Release::V1_13);
-            }),
-            (4u * 7u + 7u) * 13u * 13u + 4u * 13u * 13u * 13u);
 }
 
 }  // namespace
@@ -192,20 +206,10 @@ TEST(TorchAutocastCpu, EveryOpEveryOperandKindEveryPair) {
 // The same release on a CPU with AVX-512 BW/VL/DQ, recorded with oneDNN on (gen_torch.py
 // --onednn): bfloat16 convolutions go through oneDNN and word a dtype mismatch their own way.
 TEST(Torch113OneDnnPromotion, EveryOpEveryOperandKindEveryPair) {
-  static const testing::GoldenFile g(
-      "torch1.13_cpu_onednn.json", [](DType t) { return std::string(torch::python_name(t)); },
-      [](const std::string& n) { return torch::from_python_name(n); });
-  EXPECT_EQ(g.json().value("version", ""), "1.13.0a0");
-  EXPECT_EQ(g.json().value("mkldnn", ""), "enabled, AVX-512 BW/VL/DQ");
-  const auto& ts = g.dtypes();
-  ASSERT_EQ(ts.size(), 13u);
-  g.check("promote_types", [&](const std::vector<size_t>& at) {
-    return torch::promote_types(ts[at[0]], ts[at[1]], torch::Release::V1_13_OneDnnBf16);
-  });
-  EXPECT_EQ(check_op_tables(g, [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
-              return torch::evaluate(op, a, b, bias, torch::Release::V1_13_OneDnnBf16);
-            }),
-            (4u * 7u + 7u) * 13u * 13u + 4u * 13u * 13u * 13u);
+  check_torch113_file("torch1.13_cpu_onednn.json", "enabled, AVX-512 BW/VL/DQ", torch::Release::V1_13_OneDnnBf16,
+                      [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+                        return torch::evaluate(op, a, b, bias, torch::Release::V1_13_OneDnnBf16);
+                      });
   // Only bfloat16 convolutions differ from the path without oneDNN.
   EXPECT_EQ(torch::evaluate(torch::Op::Conv2d, {DType::bfloat16}, {DType::float32}, std::nullopt,
                             torch::Release::V1_13).message,
@@ -215,22 +219,12 @@ TEST(Torch113OneDnnPromotion, EveryOpEveryOperandKindEveryPair) {
 // Debian 12's python3-torch 1.13.1 under torch.autocast("cpu", dtype=torch.bfloat16), recorded
 // by the same script (gen_torch.py --autocast-cpu with /usr/bin/python3).
 TEST(Torch113AutocastCpu, EveryOpEveryOperandKindEveryPair) {
-  static const testing::GoldenFile g(
-      "torch1.13_autocast_cpu.json", [](DType t) { return std::string(torch::python_name(t)); },
-      [](const std::string& n) { return torch::from_python_name(n); });
-  ASSERT_EQ(g.json().value("autocast", ""), "cpu");
-  ASSERT_EQ(g.json().value("autocast_dtype", ""), "bfloat16");
-  EXPECT_EQ(g.json().value("version", ""), "1.13.0a0");
-  EXPECT_EQ(g.json().value("mkldnn", ""), "disabled");
-  const auto& ts = g.dtypes();
-  ASSERT_EQ(ts.size(), 13u);
-  g.check("promote_types", [&](const std::vector<size_t>& at) {
-    return torch::promote_types(ts[at[0]], ts[at[1]], torch::Release::V1_13);
-  });
-  EXPECT_EQ(check_op_tables(g, [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
-              return torch::evaluate_autocast_cpu(op, a, b, bias, torch::Release::V1_13);
-            }),
-            (4u * 7u + 7u) * 13u * 13u + 4u * 13u * 13u * 13u);
+  const auto& g = check_torch113_file("torch1.13_autocast_cpu.json", "disabled", torch::Release::V1_13,
+                                      [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+                                        return torch::evaluate_autocast_cpu(op, a, b, bias, torch::Release::V1_13);
+                                      });
+  EXPECT_EQ(g.json().value("autocast", ""), "cpu");
+  EXPECT_EQ(g.json().value("autocast_dtype", ""), "bfloat16");
 }
 
 }  // namespace
