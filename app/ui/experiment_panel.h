@@ -6,22 +6,18 @@
 // the setup, results and every figure into a folder (Ctrl+E), off the UI thread.
 #pragma once
 
-#include <atomic>
 #include <chrono>
-#include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "app/ui/background_task.h"
 #include "app/ui/cancellable_run.h"
 #include "app/ui/error_view.h"
-#include "app/ui/setup_view.h"
 #include "app/ui/panel.h"
 #include "app/ui/run_log.h"
+#include "app/ui/setup_view.h"
+#include "core/experiment/experiment_file.h"
 #include "core/experiment/framework_check.h"
-#include "core/experiment/matmul_json.h"
-#include "core/figure/figure.h"
 
 namespace pl::ui {
 
