@@ -60,8 +60,12 @@ void print_report(const MatmulResult& r) {
               lin ? "x" : "A", c.m, c.k, r.input_report.recipe.c_str(), lin ? "W^T, W" : "B", lin ? c.n : c.k,
               lin ? c.k : c.n, r.weight_report.recipe.c_str(),
               c.bias ? (" + bias " + std::string(name(*c.bias))).c_str() : "", std::string(name(c.output)).c_str());
-  std::printf("arithmetic: %s\nreference:  %s; rounding %s, overflow %s\n\n", r.product_method.c_str(),
-              r.reference_method.c_str(), rounding_name(c.cast.rounding), overflow_name(c.cast.overflow));
+  std::printf("arithmetic: %s\n", r.product_method.c_str());
+  if (r.product_backend != "cpu" && !r.product_backend.empty())
+    std::printf("on:         %s, %.3f ms on the device\n", r.product_backend.c_str(), r.product_device_seconds * 1e3);
+  if (!r.backend_note.empty()) std::printf("note:       %s\n", r.backend_note.c_str());
+  std::printf("reference:  %s; rounding %s, overflow %s\n\n", r.reference_method.c_str(),
+              rounding_name(c.cast.rounding), overflow_name(c.cast.overflow));
   std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", "error", "max |e|", "mean |e|", "max rel",
               "normwise", "max ulp", "mean bits", "SQNR dB");
   for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {

@@ -13,16 +13,13 @@ std::vector<BackendPicker::Entry> find_backends() {
   std::vector<BackendPicker::Entry> out;
   for (const std::string& name : registered_backends()) {
     BackendPicker::Entry e{name, "", ""};
-    auto b = open_backend(name);
+    auto b = shared_backend(name);  // the one the experiments will use
     if (!b) {
       e.device = "not available";
       e.unusable = b.error();
     } else {
-      const DeviceInfo d = (*b)->device_info();
+      const DeviceInfo d = b->backend->device_info();
       e.device = d.name + (d.compute_capability.empty() ? "" : ", sm " + d.compute_capability);
-      // The matrix, linear, MLP and K-sweep experiments are core's CPU code; the CUDA backend
-      // converts arrays (bench, round trips) but has no matrix products yet.
-      if (name != "cpu") e.unusable = "the matrix experiments run on the CPU backend only, for now";
     }
     out.push_back(std::move(e));
   }

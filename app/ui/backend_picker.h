@@ -1,6 +1,7 @@
 // The "backend" picker of the Experiment setup: every backend this binary was built with, each
 // with its device (found once, off the UI thread: opening CUDA can take a second), and whether
-// the matrix experiments can run there -- with the reason when they cannot.
+// it opens -- with the reason when it does not. A model the device has no kernel for runs on
+// the CPU, and the result says so.
 #pragma once
 
 #include <future>
@@ -15,6 +16,7 @@ class BackendPicker {
   // Draws the combo; true when the choice changed.
   bool draw(const char* label);
   const std::string& chosen() const { return chosen_; }  // "cpu"
+  void choose(const std::string& name) { chosen_ = name; }  // a loaded setup's backend
 
   struct Entry {
     std::string name, device;  // "cpu", "AMD EPYC (2 threads, OpenBLAS ...)"

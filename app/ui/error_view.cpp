@@ -98,7 +98,9 @@ void ErrorView::draw_framework() {
 }
 
 void ErrorView::draw_stats(const MatmulResult& r) {
-  ImGui::TextWrapped("%s   reference: %s", r.product_method.c_str(), r.reference_method.c_str());
+  ImGui::TextWrapped("%s   on: %s   reference: %s", r.product_method.c_str(), r.product_backend.c_str(),
+                     r.reference_method.c_str());
+  if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", r.backend_note.c_str());
   if (ImGui::BeginTable("stats", 8, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
     for (const char* h : {"error", "max |e|", "mean |e|", "max rel", "normwise", "max ulp", "mean bits", "SQNR dB"})
       ImGui::TableSetupColumn(h);

@@ -135,10 +135,9 @@ void take_drops(App& app) {
 }
 
 std::string backend_status() {
-  std::string note;
-  auto b = open_backend("auto", &note);
+  auto b = shared_backend("auto");
   if (!b) return "backend: none (" + b.error() + ")";
-  DeviceInfo d = (*b)->device_info();
+  DeviceInfo d = b->backend->device_info();
   return "backend: " + d.backend + " (" + d.name + ")";
 }
 

@@ -101,6 +101,7 @@ std::string SetupView::load(const std::string& path) {
     auto spec = matmul_spec_from_json(j);
     if (!spec) return path + ": " + spec.error();
     spec_ = *spec;
+    backend_.choose(spec_.config.backend);
     mode_ = ExperimentMode::Matrix;
     const std::string acc = to_json(spec_)["accumulate"].get<std::string>();
     std::snprintf(accumulate_, sizeof accumulate_, "%s", acc.c_str());
@@ -294,7 +295,7 @@ bool SetupView::draw() {
   if (matrix && ImGui::IsItemHovered())
     ImGui::SetTooltip("Run the product as this framework would: when it raises on these dtypes, its exact\n"
                       "message is shown and every fix it suggests runs instead, side by side.");
-  changed |= backend_.draw("backend");
+  if (backend_.draw("backend")) spec_.config.backend = backend_.chosen(), changed = true;
   ImGui::PopItemWidth();
   if (!setup_error_.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", setup_error_.c_str());
   return changed;

@@ -73,4 +73,24 @@ Expected<std::unique_ptr<Backend>> open_backend(const std::string& name, std::st
   return factory();
 }
 
+Expected<SharedBackend> shared_backend(const std::string& name) {
+  static std::mutex m;
+  static std::map<std::string, SharedBackend> open;
+  std::lock_guard lock(m);
+  if (auto it = open.find(name); it != open.end()) return it->second;
+  SharedBackend s;
+  auto b = open_backend(name, &s.note);
+  if (!b) return Error{b.error()};  // not cached: a driver may appear, and the error is cheap
+  s.backend = std::shared_ptr<Backend>(std::move(b).value());
+  s.mutex = std::make_shared<std::mutex>();
+  // "auto" and the name it resolved to share one object (and one device context).
+  const std::string resolved = s.backend->name();
+  if (name != resolved) {
+    if (auto it = open.find(resolved); it != open.end()) s.backend = it->second.backend, s.mutex = it->second.mutex;
+    else open[resolved] = SharedBackend{s.backend, s.mutex, ""};
+  }
+  open[name] = s;
+  return s;
+}
+
 }  // namespace pl

@@ -7,13 +7,17 @@
 //  [x] device information
 //  [x] float32 array round trip through any float format (fake quantisation)
 //  [x] timing of that round trip against a plain copy on the same device
+//  [x] matrix products under an accumulation model (product.h)
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/backend/product.h"
 #include "core/dtype/cast_policy.h"
 #include "core/dtype/float_format.h"
 #include "core/util/expected.h"
@@ -62,6 +66,13 @@ class Backend {
                                        float* out, size_t n) = 0;
   virtual Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o,
                                                      size_t n, int repetitions) = 0;
+  // Whether this backend runs the product (and, when not, why); a product it cannot run is
+  // an error value from product(), never a wrong answer.
+  virtual Support supports_product(const ProductSpec& s) const = 0;
+  // a: m x k, b: n x k, row-major, values of s.a / s.b. Safe to call from any one thread at
+  // a time per backend object (the shared backends below serialise their callers).
+  virtual Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a,
+                                       std::span<const double> b, const ProductControl& control) = 0;
 };
 
 using BackendFactory = std::function<Expected<std::unique_ptr<Backend>>()>;
@@ -71,6 +82,16 @@ void register_backend(const std::string& name, BackendFactory factory);
 std::vector<std::string> registered_backends();
 // "auto" picks cuda when it opens (a GPU and driver are there), else cpu, and says why in `note`.
 Expected<std::unique_ptr<Backend>> open_backend(const std::string& name, std::string* note = nullptr);
+
+// One open backend per name for the whole process, so a device's context, handles and
+// per-shape algorithm choices live across runs; "auto" resolves as open_backend does. The
+// returned lock serialises use of the backend (the window and the command line share them).
+struct SharedBackend {
+  std::shared_ptr<Backend> backend;
+  std::shared_ptr<std::mutex> mutex;  // hold it while calling into the backend
+  std::string note;                   // "auto" fell back, and why
+};
+Expected<SharedBackend> shared_backend(const std::string& name);
 
 std::unique_ptr<Backend> make_cpu_backend();
 

@@ -8,6 +8,7 @@
 #include "core/backend/backend.h"
 #include "core/backend/blas.h"
 #include "core/dtype/bulk_convert.h"
+#include "core/experiment/gemm.h"
 #include "core/util/parallel.h"
 
 namespace pl {
@@ -69,6 +70,26 @@ class CpuBackend final : public Backend {
     return make_convert_timing(n, tc, tm,
                                "steady_clock, median of " + std::to_string(reps) + " interleaved runs after 1 warm-up, " +
                std::to_string(default_threads()) + " threads; GB/s counts bytes read + written");
+  }
+
+  Support supports_product(const ProductSpec& s) const override {
+    if (is_float16_library_product(s.accumulate))
+      return {false, "OpenBLAS has no float16 GEMM: float16 library accumulation (cuBLAS "
+                     "CUBLAS_COMPUTE_16F) runs on the CUDA backend; the sequential float16 model "
+                     "emulates it on the CPU"};
+    if (auto why = experiment::check(s.accumulate); !why.empty()) return {false, why};
+    return {true, ""};
+  }
+
+  Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a,
+                               std::span<const double> b, const ProductControl& control) override {
+    if (Support ok = supports_product(s); !ok.ok) return Error{ok.why_not};
+    auto c = experiment::gemm(s.shape, a, b, s.accumulate, control.progress, control.cancel);
+    if (!c) return Error{c.error()};
+    ProductRun run{std::move(c).value(), experiment::describe(s.accumulate), 0};
+    if (s.accumulate.kind == experiment::AccumKind::Blas) run.method += " (" + blas::describe(blas::info()) + ")";
+    else run.method += " (own kernels, " + std::to_string(default_threads()) + " threads)";
+    return run;
   }
 };
 

@@ -97,7 +97,9 @@ std::string describe(const Accumulation& a) {
     case AccumKind::Kahan: return f + " kahan " + r;
     case AccumKind::Chunked:
       return f + " chunked(" + std::to_string(a.chunk) + ") -> " + short_name(a.outer) + " " + r;
-    case AccumKind::Blas: return f + (a.format == DType::float64 ? " OpenBLAS dgemm" : " OpenBLAS sgemm");
+    case AccumKind::Blas:
+      if (a.format == DType::float16) return f + " GEMM library (cuBLAS CUBLAS_COMPUTE_16F)";
+      return f + (a.format == DType::float64 ? " OpenBLAS dgemm" : " OpenBLAS sgemm");
     case AccumKind::Int32: return "i32 (wrapping) -> f32";
   }
   return "?";

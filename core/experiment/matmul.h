@@ -54,6 +54,11 @@ struct MatmulConfig {
   uint64_t seed = 0;
   bool high_precision_reference = false;  // double-double (also on when a dtype is float64)
   unsigned threads = 0;                   // 0: all cores
+  // Where the product runs: "cpu", "cuda" or "auto" (core/backend/backend.h). A backend that
+  // cannot run it (no GPU, no kernel for the model) hands it to the CPU and says why in the
+  // result. The reference, attribution and statistics run on the CPU.
+  std::string backend = "cpu";
+  bool fast_accumulation = false;  // float8 on tensor cores (CUDA library model only)
 };
 
 // Why the config cannot run (empty: it can): shapes, dtypes, recipe, model and memory.
@@ -105,7 +110,10 @@ struct MatmulResult {
   Histogram scaled_arithmetic;      // log10 bins of |Cacc - Rq| / (|A||B|)_ij
   OperandReport input_report, weight_report, bias_report;
   std::string reference_method;     // "OpenBLAS dgemm" or "double-double (Dot2)"
-  std::string product_method;       // describe(accumulate) plus the BLAS core where used
+  std::string product_method;       // what ran the product (the backend's own account)
+  std::string product_backend;      // "cpu" or "cuda (NVIDIA H100 80GB HBM3)"
+  std::string backend_note;         // why the product did not run where the config asked
+  double product_device_seconds = 0;  // the product alone, timed on the device (CUDA events)
   StageTimes seconds;
 };
 

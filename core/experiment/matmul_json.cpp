@@ -19,7 +19,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
       "experiment", "m", "n", "k", "input", "weight", "bias", "output", "accumulate", "rounding",
       "overflow", "input_scaling", "weight_scaling", "input_data", "weight_data", "bias_data",
       "seed", "high_precision_reference", "threads", "input_file", "weight_file", "bias_file",
-      "raw", "comment", "input_via", "weight_via", "framework"};
+      "raw", "comment", "input_via", "weight_via", "framework", "backend", "fast_accumulation"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
   MatmulSpec spec;
@@ -59,6 +59,8 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
     else r.fail("seed", "must be a non-negative integer");
   }
   r.boolean("high_precision_reference", &c.high_precision_reference);
+  r.string("backend", &c.backend);
+  r.boolean("fast_accumulation", &c.fast_accumulation);
   if (j.contains("threads")) {
     if (j["threads"].is_number_unsigned()) c.threads = j["threads"].get<unsigned>();
     else r.fail("threads", "must be a non-negative integer");
@@ -93,6 +95,8 @@ json to_json(const MatmulSpec& s) {
   if (!s.files.bias.empty()) j["bias_file"] = s.files.bias;
   if (s.files.raw) j["raw"] = true;
   if (!s.framework.empty()) j["framework"] = s.framework;
+  if (c.backend != "cpu") j["backend"] = c.backend;
+  if (c.fast_accumulation) j["fast_accumulation"] = true;
   return j;
 }
 
@@ -132,6 +136,9 @@ json to_json(const MatmulResult& r) {
       {"config", to_json(MatmulSpec{r.config, {}, {}})},
       {"reference", r.reference_method},
       {"product", r.product_method},
+      {"product_backend", r.product_backend},
+      {"backend_note", r.backend_note},
+      {"product_device_seconds", number(r.product_device_seconds)},
       {"components", {component(r.total), component(r.input), component(r.arithmetic), component(r.output)}},
       {"bounds", {{"k", r.config.k}, {"deterministic", number(r.bounds.deterministic)},
                   {"probabilistic", number(r.bounds.probabilistic)},

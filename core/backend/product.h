@@ -1,0 +1,44 @@
+// A matrix product as a backend runs it: C (m x n) = A (m x k) * B^T (B stored n x k), the
+// operands already values of their dtypes (quantised by the experiment), summed under one of
+// accumulate.h's models. The CPU backend runs experiment::gemm; the CUDA backend runs the
+// "library" model through cuBLASLt (tensor cores, as users' code does) and the emulated
+// models through its own kernels, bit for bit the CPU's.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/dtype/dtype.h"
+#include "core/experiment/accumulate.h"
+#include "core/experiment/gemm.h"
+
+namespace pl {
+
+struct ProductSpec {
+  experiment::GemmShape shape;
+  DType a = DType::float32, b = DType::float32;  // the dtypes the operands' values are in
+  experiment::Accumulation accumulate;
+  // Float8 on tensor cores: let partial sums skip the periodic promotion to full float32
+  // (CUBLASLT_MATMUL_DESC_FAST_ACCUM). Only the CUDA library path reads it.
+  bool fast_accumulation = false;
+};
+
+struct ProductRun {
+  std::vector<double> c;      // m x n, row-major, every value in the model's result dtype
+  std::string method;         // what ran: "cuBLASLt bf16 x bf16 -> f32 (algo 12, ...)"
+  double device_seconds = 0;  // the product alone on the device (0 when not timed)
+};
+
+// Progress (fraction of the product done, called from the caller's thread) and cancel.
+struct ProductControl {
+  std::function<void(double)> progress;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// The model names a GEMM library's own float16 accumulation (CUBLAS_COMPUTE_16F): only a
+// backend with such a library runs it (checked here so the experiment's check can allow it).
+bool is_float16_library_product(const experiment::Accumulation& a);
+
+}  // namespace pl

@@ -1,0 +1,129 @@
+#include "kernels/operand_pack.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "core/dtype/codec.h"
+#include "core/util/parallel.h"
+
+namespace pl::cuda {
+namespace {
+
+// The dtype whose codec stores an element type's bits (float formats of 8 and 16 bits).
+DType codec_dtype(Element e) {
+  switch (e) {
+    case Element::F16: return DType::float16;
+    case Element::BF16: return DType::bfloat16;
+    case Element::E4M3: return DType::float8_e4m3fn;
+    default: return DType::float8_e5m2;
+  }
+}
+
+bool same_value(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+}  // namespace
+
+size_t element_bytes(Element e) {
+  switch (e) {
+    case Element::F64: return 8;
+    case Element::F32: case Element::I32: return 4;
+    case Element::F16: case Element::BF16: return 2;
+    default: return 1;
+  }
+}
+
+const char* element_name(Element e) {
+  static const char* const names[] = {"f64", "f32", "f16", "bf16", "e4m3", "e5m2", "i8", "i32"};
+  return names[static_cast<int>(e)];
+}
+
+Expected<Element> library_element(DType t) {
+  switch (t) {
+    case DType::float64: return Element::F64;
+    case DType::float32: case DType::tf32: return Element::F32;
+    case DType::float16: return Element::F16;
+    case DType::bfloat16: return Element::BF16;
+    case DType::float8_e4m3fn: return Element::E4M3;
+    case DType::float8_e5m2: return Element::E5M2;
+    case DType::int8: return Element::I8;
+    default:
+      return Error{std::string(name(t)) + " has no storage type in cuBLASLt"};
+  }
+}
+
+Expected<PackedRows> pack_rows(std::span<const double> values, size_t rows, size_t cols,
+                               size_t ld, Element e) {
+  if (values.size() != rows * cols || ld < cols) return Error{"pack_rows: shape does not fit"};
+  PackedRows p{e, rows, cols, ld, std::vector<uint8_t>(rows * ld * element_bytes(e), 0)};
+  const size_t width = element_bytes(e);
+  std::atomic<size_t> bad_index{SIZE_MAX};
+  const FloatFormat* f = (e == Element::F16 || e == Element::BF16 || e == Element::E4M3 ||
+                          e == Element::E5M2) ? &info(codec_dtype(e)).format : nullptr;
+  parallel_for(rows, 0, [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; ++r)
+      for (size_t c = 0; c < cols; ++c) {
+        const double v = values[r * cols + c];
+        uint8_t* out = p.bytes.data() + (r * ld + c) * width;
+        bool exact = true;
+        if (e == Element::F64) {
+          std::memcpy(out, &v, 8);
+        } else if (e == Element::F32 || e == Element::I32) {
+          if (e == Element::I32) {
+            exact = v == std::nearbyint(v) && v >= -2147483648.0 && v <= 2147483647.0;
+            const int32_t x = exact ? static_cast<int32_t>(v) : 0;
+            std::memcpy(out, &x, 4);
+          } else {
+            const float x = static_cast<float>(v);
+            exact = same_value(x, v);
+            std::memcpy(out, &x, 4);
+          }
+        } else if (e == Element::I8) {
+          exact = v == std::nearbyint(v) && v >= -128 && v <= 127;
+          const int8_t x = exact ? static_cast<int8_t>(v) : 0;
+          std::memcpy(out, &x, 1);
+        } else {
+          const uint64_t code = encode(*f, v, CastOptions{}).code;
+          exact = same_value(decode(*f, code), v);
+          std::memcpy(out, &code, width);  // little-endian: the low bytes hold the code
+        }
+        if (!exact) {
+          size_t expected = SIZE_MAX;
+          bad_index.compare_exchange_strong(expected, r * cols + c);
+        }
+      }
+  }, /*min_chunk=*/16);
+  if (const size_t i = bad_index.load(); i != SIZE_MAX) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", values[i]);
+    return Error{std::string("value ") + buf + " (element " + std::to_string(i) + ") is not a " +
+                 element_name(e) + " number"};
+  }
+  return p;
+}
+
+std::vector<double> unpack_rows(const uint8_t* bytes, size_t rows, size_t cols, size_t ld, Element e) {
+  std::vector<double> out(rows * cols);
+  const size_t width = element_bytes(e);
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) {
+      const uint8_t* in = bytes + (r * ld + c) * width;
+      double v = 0;
+      switch (e) {
+        case Element::F64: std::memcpy(&v, in, 8); break;
+        case Element::F32: { float x; std::memcpy(&x, in, 4); v = x; break; }
+        case Element::I32: { int32_t x; std::memcpy(&x, in, 4); v = x; break; }
+        case Element::I8: v = static_cast<int8_t>(in[0]); break;
+        default: {
+          uint64_t code = 0;
+          std::memcpy(&code, in, width);
+          v = decode(info(codec_dtype(e)).format, code);
+        }
+      }
+      out[r * cols + c] = v;
+    }
+  return out;
+}
+
+}  // namespace pl::cuda

@@ -1,0 +1,160 @@
+// Matrix products through the backend interface: the CPU backend is experiment::gemm itself,
+// and run_matmul hands the product to the backend the config names -- or, when that one is
+// missing, refuses the model, or fails, to the CPU, saying why. A fake "cuda" backend stands
+// in for the GPU (core_tests registers no real one).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "core/backend/backend.h"
+#include "core/experiment/gemm.h"
+#include "core/experiment/matmul.h"
+
+namespace pl {
+namespace {
+
+using experiment::AccumKind;
+using experiment::Accumulation;
+
+std::vector<double> bf16_values(size_t count, double scale) {
+  std::vector<double> v(count);
+  for (size_t i = 0; i < count; ++i)  // exact bfloat16 numbers: 8 significant bits
+    v[i] = std::ldexp(double(int(i * 37 % 255) - 127), -7) * scale;
+  return v;
+}
+
+TEST(CpuBackendProduct, IsTheGemmItself) {
+  auto cpu = make_cpu_backend();
+  const experiment::GemmShape shape{19, 23, 77};
+  const auto a = bf16_values(shape.m * shape.k, 1.0), b = bf16_values(shape.n * shape.k, 3.0);
+  for (const Accumulation& acc : {Accumulation{AccumKind::Sequential, DType::bfloat16},
+                                  Accumulation{AccumKind::Chunked, DType::float16, Rounding::NearestEven, 32, 8, DType::float32},
+                                  Accumulation{AccumKind::Blas, DType::float32},
+                                  Accumulation{AccumKind::Float64, DType::float64}}) {
+    const ProductSpec spec{shape, DType::bfloat16, DType::bfloat16, acc};
+    ASSERT_TRUE(cpu->supports_product(spec).ok) << describe(acc);
+    auto run = cpu->product(spec, a, b, {});
+    ASSERT_TRUE(run.ok()) << run.error();
+    auto direct = experiment::gemm(shape, a, b, acc);
+    ASSERT_TRUE(direct.ok());
+    ASSERT_EQ(run->c.size(), direct->size());
+    EXPECT_EQ(std::memcmp(run->c.data(), direct->data(), direct->size() * sizeof(double)), 0) << describe(acc);
+    EXPECT_FALSE(run->method.empty());
+  }
+}
+
+TEST(CpuBackendProduct, RefusesFloat16LibraryAccumulationWithTheReason) {
+  auto cpu = make_cpu_backend();
+  const ProductSpec spec{{4, 4, 4}, DType::float16, DType::float16, {AccumKind::Blas, DType::float16}};
+  const Support s = cpu->supports_product(spec);
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.why_not.find("OpenBLAS has no float16 GEMM"), std::string::npos) << s.why_not;
+  std::vector<double> x(16, 1.0);
+  EXPECT_FALSE(cpu->product(spec, x, x, {}).ok());
+}
+
+// Stands in for a GPU: runs the CPU's GEMM and marks what it ran; refuses pairwise sums; fails
+// on a k of 13 (a device error), so every path of the dispatch is seen.
+class FakeDevice final : public Backend {
+ public:
+  std::string name() const override { return "cuda"; }
+  DeviceInfo device_info() const override { return DeviceInfo{"cuda", "Fake GPU", "9.0", 1, 1, "", "", ""}; }
+  Support supports_roundtrip(const FloatFormat&, const CastOptions&) const override { return {false, "fake"}; }
+  Expected<bool> roundtrip_f32(const FloatFormat&, const CastOptions&, const float*, float*, size_t) override {
+    return Error{"fake"};
+  }
+  Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat&, const CastOptions&, size_t, int) override {
+    return Error{"fake"};
+  }
+  Support supports_product(const ProductSpec& s) const override {
+    if (s.accumulate.kind == AccumKind::Pairwise) return {false, "no pairwise kernel"};
+    return {true, ""};
+  }
+  Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a,
+                               std::span<const double> b, const ProductControl& c) override {
+    if (s.shape.k == 13) return Error{"device lost"};
+    auto r = experiment::gemm(s.shape, a, b, s.accumulate, c.progress, c.cancel);
+    if (!r) return Error{r.error()};
+    return ProductRun{std::move(r).value(), "fake kernel", 0.25};
+  }
+};
+
+experiment::MatmulConfig small_config(AccumKind kind, size_t k) {
+  experiment::MatmulConfig c;
+  c.m = 8, c.n = 8, c.k = k;
+  c.accumulate = {kind, DType::float32};
+  return c;
+}
+
+// One test, in this order: first no "cuda" backend at all, then the fake one (a registered
+// backend cannot be removed again, and the shared one is kept for the process).
+TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
+  auto missing = small_config(AccumKind::Blas, 32);
+  missing.backend = "cuda";
+  auto r = experiment::run_matmul(missing);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->product_backend, "cpu");
+  EXPECT_NE(r->backend_note.find("cuda unavailable"), std::string::npos) << r->backend_note;
+
+  register_backend("cuda", [] { return Expected<std::unique_ptr<Backend>>(std::make_unique<FakeDevice>()); });
+  auto cpu_run = experiment::run_matmul(small_config(AccumKind::Sequential, 64));
+  ASSERT_TRUE(cpu_run.ok());
+  EXPECT_EQ(cpu_run->product_backend, "cpu");
+  EXPECT_TRUE(cpu_run->backend_note.empty());
+
+  auto c = small_config(AccumKind::Sequential, 64);
+  c.backend = "cuda";
+  auto gpu_run = experiment::run_matmul(c);
+  ASSERT_TRUE(gpu_run.ok()) << gpu_run.error();
+  EXPECT_EQ(gpu_run->product_backend, "cuda (Fake GPU)");
+  EXPECT_EQ(gpu_run->product_method, "fake kernel");
+  EXPECT_EQ(gpu_run->product_device_seconds, 0.25);
+  EXPECT_TRUE(gpu_run->backend_note.empty());
+  EXPECT_EQ(gpu_run->result, cpu_run->result);  // same data, same model: same numbers
+
+  // A model the device refuses: the CPU runs it, and the note says why.
+  c.accumulate = {AccumKind::Pairwise, DType::float32};
+  auto refused = experiment::run_matmul(c);
+  ASSERT_TRUE(refused.ok());
+  EXPECT_EQ(refused->product_backend, "cpu");
+  EXPECT_NE(refused->backend_note.find("no pairwise kernel"), std::string::npos) << refused->backend_note;
+  EXPECT_NE(refused->backend_note.find("ran on the CPU"), std::string::npos);
+
+  // A device error: the CPU runs it, and the note carries the device's message.
+  auto failing = small_config(AccumKind::Sequential, 13);
+  failing.backend = "cuda";
+  auto failed = experiment::run_matmul(failing);
+  ASSERT_TRUE(failed.ok());
+  EXPECT_EQ(failed->product_backend, "cpu");
+  EXPECT_NE(failed->backend_note.find("device lost"), std::string::npos) << failed->backend_note;
+}
+
+TEST(MatmulBackend, Float16LibraryAccumulationNeedsADevice) {
+  auto c = small_config(AccumKind::Blas, 32);
+  c.input = c.weight = DType::float16;
+  c.accumulate = {AccumKind::Blas, DType::float16};
+  EXPECT_EQ(experiment::check(c), "");  // the model itself is valid...
+  auto r = experiment::run_matmul(c);   // ...but the CPU has no float16 GEMM
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("OpenBLAS has no float16 GEMM"), std::string::npos) << r.error();
+}
+
+TEST(MatmulBackend, UnknownBackendNameIsAConfigError) {
+  auto c = small_config(AccumKind::Blas, 32);
+  c.backend = "tpu";
+  EXPECT_NE(experiment::check(c).find("expected cpu, cuda or auto"), std::string::npos);
+}
+
+TEST(SharedBackend, OneObjectPerNameAndAutoSharesIt) {
+  auto a = shared_backend("cpu");
+  auto b = shared_backend("cpu");
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->backend.get(), b->backend.get());
+  EXPECT_EQ(a->mutex.get(), b->mutex.get());
+  auto bad = shared_backend("nope");
+  EXPECT_FALSE(bad.ok());
+}
+
+}  // namespace
+}  // namespace pl

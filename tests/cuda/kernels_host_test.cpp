@@ -1,0 +1,142 @@
+// The CUDA backend's host-side decisions, tested on every machine (no GPU needed): how operands
+// are packed for cuBLASLt, which cuBLASLt GEMM a product runs, and which models the GPU's own
+// kernels take.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "core/dtype/codec.h"
+#include "kernels/emulated_plan.h"
+#include "kernels/lt_plan.h"
+#include "kernels/operand_pack.h"
+
+namespace pl::cuda {
+namespace {
+
+using experiment::AccumKind;
+
+TEST(OperandPack, EveryElementTypeRoundTripsAndPadsWithZeros) {
+  const std::vector<double> v = {1.0, -2.5, 0.0, 448.0, -0.375, 96.0};  // e4m3 and int8-free values
+  for (Element e : {Element::F64, Element::F32, Element::F16, Element::BF16, Element::E4M3, Element::E5M2}) {
+    auto p = pack_rows(v, 2, 3, 16, e);
+    ASSERT_TRUE(p.ok()) << element_name(e) << ": " << p.error();
+    EXPECT_EQ(p->bytes.size(), 2 * 16 * element_bytes(e));
+    EXPECT_EQ(unpack_rows(p->bytes.data(), 2, 3, 16, e), v) << element_name(e);
+    for (size_t c = 3; c < 16; ++c)  // the padding of row 1 is zero bytes
+      for (size_t byte = 0; byte < element_bytes(e); ++byte)
+        EXPECT_EQ(p->bytes[(16 + c) * element_bytes(e) + byte], 0);
+  }
+}
+
+TEST(OperandPack, StoresTheCodecsBits) {
+  // bfloat16 is float32's upper half; e4m3's 448 is 0x7E, e5m2's -0.375 is 0xB6.
+  auto bf = pack_rows(std::vector<double>{1.0}, 1, 1, 1, Element::BF16);
+  ASSERT_TRUE(bf.ok());
+  EXPECT_EQ(bf->bytes[0] | bf->bytes[1] << 8, 0x3F80);
+  auto e4 = pack_rows(std::vector<double>{448.0}, 1, 1, 1, Element::E4M3);
+  ASSERT_TRUE(e4.ok());
+  EXPECT_EQ(e4->bytes[0], 0x7E);
+  auto e5 = pack_rows(std::vector<double>{-0.375}, 1, 1, 1, Element::E5M2);
+  ASSERT_TRUE(e5.ok());
+  EXPECT_EQ(e5->bytes[0], 0xB6);
+  auto i8 = pack_rows(std::vector<double>{-128.0, 127.0}, 1, 2, 2, Element::I8);
+  ASSERT_TRUE(i8.ok());
+  EXPECT_EQ(i8->bytes[0], 0x80);
+  EXPECT_EQ(i8->bytes[1], 0x7F);
+}
+
+TEST(OperandPack, AValueTheTypeCannotHoldIsAnErrorNotARounding) {
+  // 1 + 2^-9 is no bfloat16; 500 is past e4m3's 448; 1.5 and 128 are no int8; 0.1 no float32.
+  struct Case { double v; Element e; };
+  for (Case c : {Case{1.0 + std::ldexp(1.0, -9), Element::BF16}, Case{500.0, Element::E4M3},
+                 Case{1.5, Element::I8}, Case{128.0, Element::I8}, Case{0.1, Element::F32}}) {
+    auto p = pack_rows(std::vector<double>{0.0, c.v}, 1, 2, 2, c.e);
+    ASSERT_FALSE(p.ok()) << element_name(c.e) << " " << c.v;
+    EXPECT_NE(p.error().find("element 1"), std::string::npos) << p.error();
+    EXPECT_NE(p.error().find(std::string("not a ") + element_name(c.e)), std::string::npos) << p.error();
+  }
+  EXPECT_FALSE(pack_rows(std::vector<double>{1.0}, 2, 2, 2, Element::F32).ok());  // sizes
+}
+
+ProductSpec spec(DType a, DType b, AccumKind kind, DType format, bool fast = false) {
+  ProductSpec s{{64, 64, 64}, a, b, {kind, format}, fast};
+  if (kind == AccumKind::Int32) s.accumulate.format = DType::int32;
+  return s;
+}
+
+TEST(LtPlan, SameDtypePairsRunTheTensorCorePathUsersGet) {
+  struct Case { DType t; AccumKind kind; DType acc; const char* label; size_t align; int cc; };
+  for (Case c : {Case{DType::float32, AccumKind::Blas, DType::float32, "f32 x f32 -> f32, CUBLAS_COMPUTE_32F_PEDANTIC", 1, 0},
+                 Case{DType::tf32, AccumKind::Blas, DType::float32, "f32 x f32 -> f32, CUBLAS_COMPUTE_32F_FAST_TF32", 1, 0},
+                 Case{DType::float16, AccumKind::Blas, DType::float32, "f16 x f16 -> f32, CUBLAS_COMPUTE_32F", 1, 0},
+                 Case{DType::float16, AccumKind::Blas, DType::float16, "f16 x f16 -> f16, CUBLAS_COMPUTE_16F", 1, 0},
+                 Case{DType::bfloat16, AccumKind::Blas, DType::float32, "bf16 x bf16 -> f32, CUBLAS_COMPUTE_32F", 1, 0},
+                 Case{DType::float8_e4m3fn, AccumKind::Blas, DType::float32, "e4m3 x e4m3 -> f32, CUBLAS_COMPUTE_32F", 16, 89},
+                 Case{DType::int8, AccumKind::Int32, DType::int32, "i8 x i8 -> i32, CUBLAS_COMPUTE_32I", 16, 0},
+                 Case{DType::float64, AccumKind::Blas, DType::float64, "f64 x f64 -> f64, CUBLAS_COMPUTE_64F", 1, 0}}) {
+    auto p = plan_library_product(spec(c.t, c.t, c.kind, c.acc));
+    ASSERT_TRUE(p.ok()) << name(c.t) << ": " << p.error();
+    EXPECT_EQ(p->label, c.label);
+    EXPECT_EQ(p->align, c.align) << c.label;
+    EXPECT_EQ(p->min_compute_capability, c.cc) << c.label;
+  }
+}
+
+TEST(LtPlan, Float8PairsAndFastAccumulation) {
+  auto mixed = plan_library_product(spec(DType::float8_e5m2, DType::float8_e4m3fn, AccumKind::Blas, DType::float32, true));
+  ASSERT_TRUE(mixed.ok()) << mixed.error();
+  EXPECT_EQ(mixed->input, Element::E5M2);
+  EXPECT_EQ(mixed->weight, Element::E4M3);
+  EXPECT_TRUE(mixed->fast_accumulation);
+  EXPECT_NE(mixed->label.find("fast accumulation"), std::string::npos);
+  auto e5e5 = plan_library_product(spec(DType::float8_e5m2, DType::float8_e5m2, AccumKind::Blas, DType::float32));
+  ASSERT_FALSE(e5e5.ok());
+  EXPECT_NE(e5e5.error().find("one operand must be e4m3"), std::string::npos);
+}
+
+TEST(LtPlan, OtherPairsRunAsFloat32OrAreRefusedWithTheReason) {
+  auto mixed = plan_library_product(spec(DType::bfloat16, DType::float16, AccumKind::Blas, DType::float32));
+  ASSERT_TRUE(mixed.ok());
+  EXPECT_EQ(mixed->compute, LtCompute::F32Pedantic);
+  EXPECT_NE(mixed->label.find("bfloat16 x float16 values as float32"), std::string::npos) << mixed->label;
+  EXPECT_FALSE(plan_library_product(spec(DType::bfloat16, DType::bfloat16, AccumKind::Blas, DType::float16)).ok());
+  auto u8 = plan_library_product(spec(DType::uint8, DType::uint8, AccumKind::Int32, DType::int32));
+  ASSERT_FALSE(u8.ok());
+  EXPECT_NE(u8.error().find("signed int8"), std::string::npos);
+  EXPECT_FALSE(plan_library_product(spec(DType::bfloat16, DType::bfloat16, AccumKind::Sequential, DType::float32)).ok());
+}
+
+TEST(EmulatedPlan, TakesSequentialAndChunkedSumsOfExactProducts) {
+  auto f32 = plan_emulated_product(spec(DType::bfloat16, DType::bfloat16, AccumKind::Sequential, DType::float32));
+  ASSERT_TRUE(f32.ok()) << f32.error();
+  EXPECT_TRUE(f32->inner.hardware_f32);
+  EXPECT_FALSE(f32->chunked);
+  auto s = spec(DType::float8_e4m3fn, DType::float8_e4m3fn, AccumKind::Chunked, DType::float16);
+  s.accumulate.chunk = 32;
+  auto chunked = plan_emulated_product(s);
+  ASSERT_TRUE(chunked.ok()) << chunked.error();
+  EXPECT_TRUE(chunked->chunked);
+  EXPECT_EQ(chunked->chunk, 32u);
+  EXPECT_FALSE(chunked->inner.hardware_f32);
+  EXPECT_EQ(chunked->inner.largest, 65504.0f);  // float16's largest finite value
+  EXPECT_TRUE(chunked->outer.hardware_f32);
+}
+
+TEST(EmulatedPlan, RefusesWhatItCannotDoExactly) {
+  struct Case { ProductSpec s; const char* why; };
+  auto stochastic = spec(DType::bfloat16, DType::bfloat16, AccumKind::Sequential, DType::bfloat16);
+  stochastic.accumulate.rounding = Rounding::Stochastic;
+  for (const Case& c : {Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Pairwise, DType::float32), "pairwise"},
+                        Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Kahan, DType::float32), "kahan"},
+                        Case{stochastic, "nearest even only"},
+                        Case{spec(DType::float32, DType::float32, AccumKind::Sequential, DType::float32), "not exact float32"},
+                        Case{spec(DType::float16, DType::float16, AccumKind::Sequential, DType::float8_e8m0fnu), "no GPU rounding kernel"}}) {
+    auto p = plan_emulated_product(c.s);
+    ASSERT_FALSE(p.ok()) << c.why;
+    EXPECT_NE(p.error().find(c.why), std::string::npos) << p.error();
+  }
+}
+
+}  // namespace
+}  // namespace pl::cuda
