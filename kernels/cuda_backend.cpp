@@ -3,13 +3,16 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/dtype/bulk_convert.h"
+#include "core/util/median.h"
 #include "core/util/parallel.h"
 #include "kernels/convert.cuh"
+#include "kernels/cublaslt_api.h"
 #include "kernels/device_buffer.h"
 #include "kernels/device_peaks.h"
 #include "kernels/emulated_gemm.cuh"
@@ -56,6 +59,13 @@ class CudaBackend final : public Backend {
                 std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10) +
                 ", runtime " + std::to_string(runtime / 1000) + "." +
                 std::to_string(runtime % 1000 / 10);
+    auto lt = cuda::cublaslt_api();
+    if (!lt) d.runtime += ", " + lt.error();
+    else {
+      const size_t v = (*lt)->version();  // major * 10000 + minor * 100 + patch
+      d.runtime += ", cuBLASLt " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) +
+                   "." + std::to_string(v % 100);
+    }
     fill_peaks(d);
     return d;
   }
@@ -148,6 +158,10 @@ class CudaBackend final : public Backend {
     return emulated_product(s, a, b, control);
   }
 
+  Expected<ProductTiming> time_product(const ProductSpec& s, std::span<const double> a,
+                                       std::span<const double> b, int reps,
+                                       const std::atomic<bool>* cancel) override;
+
  private:
   Expected<ProductRun> library_product(const ProductSpec& s, std::span<const double> a,
                                        std::span<const double> b, const ProductControl& control);
@@ -160,6 +174,26 @@ class CudaBackend final : public Backend {
   int sm_count_ = 1;
   int compute_capability_ = 0;
   std::unique_ptr<cuda::LtGemm> lt_;  // created at the first library product
+
+  // Operands kept on the device between timing calls with the same host arrays (the live
+  // sampler times the same product again and again; packing 8192^2 values takes seconds).
+  // Rotating copies, so a product that fits in L2 is not timed from a warm cache.
+  struct Resident {
+    std::string key;
+    std::vector<std::unique_ptr<DeviceBuffer>> a, b;
+    DeviceBuffer d, redo;
+    bool warm = false;  // timed before: later calls need no warm-up
+  };
+  std::vector<std::unique_ptr<Resident>> resident_;
+  Expected<Resident*> resident(const std::string& key, const std::function<Expected<std::pair<std::vector<uint8_t>, std::vector<uint8_t>>>()>& pack,
+                               size_t d_bytes, size_t redo_bytes);
+  Expected<bool> ensure_lt() {
+    if (lt_) return true;
+    auto lt = cuda::LtGemm::create();
+    if (!lt) return Error{lt.error()};
+    lt_ = std::move(lt).value();
+    return true;
+  }
 };
 
 
@@ -176,11 +210,7 @@ Expected<ProductRun> CudaBackend::library_product(const ProductSpec& s, std::spa
                                                   std::span<const double> b,
                                                   const ProductControl& control) {
   const cuda::LtPlan plan = *cuda::plan_library_product(s);
-  if (!lt_) {
-    auto lt = cuda::LtGemm::create();
-    if (!lt) return Error{lt.error()};
-    lt_ = std::move(lt).value();
-  }
+  if (auto ok = ensure_lt(); !ok) return Error{ok.error()};
   const auto& [m, n, k] = s.shape;
   const cuda::LtShape padded{cuda::round_up(m, plan.align), cuda::round_up(n, plan.align),
                              cuda::round_up(k, plan.align)};
@@ -289,6 +319,124 @@ Expected<ProductRun> CudaBackend::emulated_product(const ProductSpec& s, std::sp
   out.device_seconds = total_ms * 1e-3;
   if (control.progress) control.progress(1.0);
   return out;
+}
+
+
+// Identifies host operands for the resident cache: their address, size and a sample of their
+// values (a freed array whose address is reused with other data gets another key).
+std::string operand_key(std::span<const double> x) {
+  std::string k = std::to_string(reinterpret_cast<uintptr_t>(x.data())) + ":" + std::to_string(x.size());
+  double sample = 0;
+  for (size_t i = 0; i < x.size(); i += std::max<size_t>(1, x.size() / 61)) sample = sample * 1.0000001 + x[i];
+  return k + ":" + std::to_string(sample);
+}
+
+Expected<CudaBackend::Resident*> CudaBackend::resident(
+    const std::string& key,
+    const std::function<Expected<std::pair<std::vector<uint8_t>, std::vector<uint8_t>>>()>& pack,
+    size_t d_bytes, size_t redo_bytes) {
+  for (auto& r : resident_)
+    if (r->key == key) return r.get();
+  auto bytes = pack();
+  if (!bytes) return Error{bytes.error()};
+  const auto& [ab, bb] = *bytes;
+  int l2 = 0;
+  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device_);
+  const size_t copies = std::clamp<size_t>((2 * size_t(l2) + ab.size() + bb.size()) / std::max<size_t>(1, ab.size() + bb.size()), 1, 8);
+  if (resident_.size() >= 4) resident_.erase(resident_.begin());  // oldest first
+  auto r = std::make_unique<Resident>();
+  r->key = key;
+  for (size_t c = 0; c < copies; ++c) {
+    r->a.push_back(std::make_unique<DeviceBuffer>());
+    r->b.push_back(std::make_unique<DeviceBuffer>());
+    if (auto ok = upload(*r->a.back(), ab, "input"); !ok) return Error{ok.error()};
+    if (auto ok = upload(*r->b.back(), bb, "weight"); !ok) return Error{ok.error()};
+  }
+  if (cudaError_t e = r->d.allocate(d_bytes); e != cudaSuccess) return Error{cuda_error("out of GPU memory for the result", e)};
+  if (cudaError_t e = r->redo.allocate(redo_bytes); e != cudaSuccess) return Error{cuda_error("out of GPU memory", e)};
+  resident_.push_back(std::move(r));
+  return resident_.back().get();
+}
+
+Expected<ProductTiming> CudaBackend::time_product(const ProductSpec& s, std::span<const double> a,
+                                                  std::span<const double> b, int reps,
+                                                  const std::atomic<bool>* cancel) {
+  if (Support ok = supports_product(s); !ok.ok) return Error{ok.why_not};
+  const auto& [m, n, k] = s.shape;
+  if (a.size() != m * k || b.size() != n * k) return Error{"time_product: operand sizes do not match the shape"};
+  if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+  const bool library = is_library_model(s);
+  const bool f64 = s.accumulate.kind == AccumKind::Float64;
+  cuda::LtPlan plan;
+  cuda::LtShape padded{m, n, k};
+  cuda::Element in = f64 ? cuda::Element::F64 : cuda::Element::F32, w = in, out = in;
+  if (library) {
+    plan = *cuda::plan_library_product(s);
+    if (auto ok = ensure_lt(); !ok) return Error{ok.error()};
+    padded = {cuda::round_up(m, plan.align), cuda::round_up(n, plan.align), cuda::round_up(k, plan.align)};
+    in = plan.input, w = plan.weight, out = plan.out;
+  }
+  const std::string key = operand_key(a) + "|" + operand_key(b) + "|" + cuda::element_name(in) +
+                          cuda::element_name(w) + std::to_string(padded.m) + "x" + std::to_string(padded.n) + "x" +
+                          std::to_string(padded.k);
+  auto res = resident(
+      key,
+      [&]() -> Expected<std::pair<std::vector<uint8_t>, std::vector<uint8_t>>> {
+        auto pa = cuda::pack_rows(a, m, k, padded.k, in);
+        if (!pa) return Error{"input: " + pa.error()};
+        auto pb = cuda::pack_rows(b, n, k, padded.k, w);
+        if (!pb) return Error{"weight: " + pb.error()};
+        std::vector<uint8_t> ab = std::move(pa).value().bytes, bb = std::move(pb).value().bytes;
+        ab.resize(padded.m * padded.k * cuda::element_bytes(in), 0);
+        bb.resize(padded.n * padded.k * cuda::element_bytes(w), 0);
+        return std::pair{std::move(ab), std::move(bb)};
+      },
+      padded.m * padded.n * cuda::element_bytes(out), library ? 0 : m * n);
+  if (!res) return Error{res.error()};
+  Resident& r = **res;
+  cuda::EmulatedModel model;
+  if (!library && !f64) model = *cuda::plan_emulated_product(s);
+  cudaEvent_t t0 = nullptr, t1 = nullptr;
+  cudaEventCreate(&t0);
+  cudaEventCreate(&t1);
+  ProductTiming t;
+  std::string error;
+  const int kWarmups = r.warm ? 0 : 3;
+  r.warm = true;
+  for (int rep = -kWarmups; rep < reps && error.empty(); ++rep) {
+    if (cancel && cancel->load()) {
+      error = "cancelled";
+      break;
+    }
+    const size_t copy = size_t(rep + kWarmups) % r.a.size();
+    const void* da = r.a[copy]->get();
+    const void* db = r.b[copy]->get();
+    float ms = 0;
+    if (library) {
+      auto run = lt_->run(plan, padded, da, db, r.d.get(), nullptr);
+      if (!run) error = run.error();
+      else ms = run->milliseconds;
+    } else {
+      cudaEventRecord(t0);
+      cudaError_t e = f64 ? cuda::launch_float64_gemm(static_cast<const double*>(da), static_cast<const double*>(db), m, n, k, 0, m, r.d.as<double>(), nullptr)
+                          : cuda::launch_emulated_gemm(static_cast<const float*>(da), static_cast<const float*>(db), m, n, k, 0, m, model,
+                                                       r.d.as<float>(), r.redo.as<uint8_t>(), nullptr);
+      cudaEventRecord(t1);
+      if (e == cudaSuccess) e = cudaEventSynchronize(t1);
+      if (e != cudaSuccess) error = cuda_error("emulated GEMM kernel failed", e);
+      cudaEventElapsedTime(&ms, t0, t1);
+    }
+    if (rep >= 0 && error.empty()) t.seconds.push_back(ms * 1e-3);
+  }
+  cudaEventDestroy(t0);
+  cudaEventDestroy(t1);
+  if (!error.empty()) return Error{error};
+  t.median = median(t.seconds);
+  t.method = (library ? "cuBLASLt " + plan.label : experiment::describe(s.accumulate) + " (own CUDA kernel)") +
+             "; CUDA events, median of " + std::to_string(reps) + " after 3 warm-ups, " +
+             std::to_string(r.a.size()) + " rotating operand copies";
+  t.native = library && plan.native;
+  return t;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #include "kernels/lt_gemm.h"
 
-#include <cublasLt.h>
+#include "kernels/cublaslt_api.h"
 
 #include <cstring>
 #include <vector>
@@ -61,39 +61,41 @@ Scalars scalars(LtCompute c) {
   return s;
 }
 
-std::string lt_error(const std::string& what, cublasStatus_t st) {
-  return std::string(what) + ": " + cublasLtGetStatusString(st);
+std::string lt_error(const CublasLtApi& api, const std::string& what, cublasStatus_t st) {
+  return what + ": " + api.status_string(st);
 }
 
 // The descriptors of one product; destroyed with it.
 struct Descriptors {
+  const CublasLtApi& api;
   cublasLtMatmulDesc_t op = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;
   ~Descriptors() {
-    if (d) cublasLtMatrixLayoutDestroy(d);
-    if (b) cublasLtMatrixLayoutDestroy(b);
-    if (a) cublasLtMatrixLayoutDestroy(a);
-    if (op) cublasLtMatmulDescDestroy(op);
+    if (d) api.layout_destroy(d);
+    if (b) api.layout_destroy(b);
+    if (a) api.layout_destroy(a);
+    if (op) api.desc_destroy(op);
   }
 };
 
 Expected<bool> describe(const LtPlan& p, const LtShape& s, const Scalars& sc, Descriptors& d) {
-  cublasStatus_t st = cublasLtMatmulDescCreate(&d.op, compute_type(p.compute), sc.type);
-  if (st != CUBLAS_STATUS_SUCCESS) return Error{lt_error("cublasLtMatmulDescCreate", st)};
+  const CublasLtApi& api = d.api;
+  cublasStatus_t st = api.desc_create(&d.op, compute_type(p.compute), sc.type);
+  if (st != CUBLAS_STATUS_SUCCESS) return Error{lt_error(api, "cublasLtMatmulDescCreate", st)};
   const cublasOperation_t t = CUBLAS_OP_T, n = CUBLAS_OP_N;
-  cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t);
-  cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_TRANSB, &n, sizeof n);
+  api.desc_set(d.op, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t);
+  api.desc_set(d.op, CUBLASLT_MATMUL_DESC_TRANSB, &n, sizeof n);
   if (p.min_compute_capability >= 89) {  // fp8: the accumulation mode is explicit either way
     const int8_t fast = p.fast_accumulation ? 1 : 0;
-    cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast);
+    api.desc_set(d.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast);
   }
   // cuBLAS's A is the weight (k x n column-major, transposed), its B the input (k x m).
-  st = cublasLtMatrixLayoutCreate(&d.a, data_type(p.weight), s.k, s.n, static_cast<int64_t>(s.k));
+  st = api.layout_create(&d.a, data_type(p.weight), s.k, s.n, static_cast<int64_t>(s.k));
   if (st == CUBLAS_STATUS_SUCCESS)
-    st = cublasLtMatrixLayoutCreate(&d.b, data_type(p.input), s.k, s.m, static_cast<int64_t>(s.k));
+    st = api.layout_create(&d.b, data_type(p.input), s.k, s.m, static_cast<int64_t>(s.k));
   if (st == CUBLAS_STATUS_SUCCESS)
-    st = cublasLtMatrixLayoutCreate(&d.d, data_type(p.out), s.n, s.m, static_cast<int64_t>(s.n));
-  if (st != CUBLAS_STATUS_SUCCESS) return Error{lt_error("cublasLtMatrixLayoutCreate", st)};
+    st = api.layout_create(&d.d, data_type(p.out), s.n, s.m, static_cast<int64_t>(s.n));
+  if (st != CUBLAS_STATUS_SUCCESS) return Error{lt_error(api, "cublasLtMatrixLayoutCreate", st)};
   return true;
 }
 
@@ -106,10 +108,13 @@ struct LtGemm::Cached {
 };
 
 Expected<std::unique_ptr<LtGemm>> LtGemm::create() {
+  auto api = cublaslt_api();
+  if (!api) return Error{api.error()};
   std::unique_ptr<LtGemm> g(new LtGemm());
+  g->api_ = *api;
   cublasLtHandle_t h = nullptr;
-  if (cublasStatus_t st = cublasLtCreate(&h); st != CUBLAS_STATUS_SUCCESS)
-    return Error{lt_error("cublasLtCreate", st)};
+  if (cublasStatus_t st = g->api_->create(&h); st != CUBLAS_STATUS_SUCCESS)
+    return Error{lt_error(*g->api_, "cublasLtCreate", st)};
   g->handle_ = h;
   if (cudaError_t e = g->workspace_.allocate(kWorkspaceBytes); e != cudaSuccess)
     return Error{cuda_error("out of GPU memory for the cuBLASLt workspace", e)};
@@ -117,14 +122,15 @@ Expected<std::unique_ptr<LtGemm>> LtGemm::create() {
 }
 
 LtGemm::~LtGemm() {
-  if (handle_) cublasLtDestroy(static_cast<cublasLtHandle_t>(handle_));
+  if (handle_) api_->destroy(static_cast<cublasLtHandle_t>(handle_));
 }
 
 Expected<LtRun> LtGemm::run(const LtPlan& plan, const LtShape& s, const void* a, const void* b,
                             void* d, cudaStream_t stream) {
   auto handle = static_cast<cublasLtHandle_t>(handle_);
+  const CublasLtApi& api = *api_;
   const Scalars sc = scalars(plan.compute);
-  Descriptors desc;
+  Descriptors desc{api};
   if (auto ok = describe(plan, s, sc, desc); !ok) return Error{ok.error()};
 
   const std::string key = plan.label + " " + std::to_string(s.m) + "x" + std::to_string(s.n) +
@@ -133,18 +139,18 @@ Expected<LtRun> LtGemm::run(const LtPlan& plan, const LtShape& s, const void* a,
   if (auto it = algorithms_.find(key); it != algorithms_.end()) cached = it->second;
   if (!cached) {
     cublasLtMatmulPreference_t pref = nullptr;
-    cublasLtMatmulPreferenceCreate(&pref);
+    api.pref_create(&pref);
     const size_t ws = kWorkspaceBytes;
-    cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
+    api.pref_set(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
     cublasLtMatmulHeuristicResult_t result{};
     int found = 0;
-    const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(handle, desc.op, desc.a, desc.b, desc.d,
+    const cublasStatus_t st = api.heuristic(handle, desc.op, desc.a, desc.b, desc.d,
                                                              desc.d, pref, 1, &result, &found);
-    cublasLtMatmulPreferenceDestroy(pref);
+    api.pref_destroy(pref);
     if (st != CUBLAS_STATUS_SUCCESS || found == 0 || result.state != CUBLAS_STATUS_SUCCESS)
       return Error{"cuBLASLt has no algorithm for " + plan.label + " at " + std::to_string(s.m) +
                    "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + " on this GPU" +
-                   (st != CUBLAS_STATUS_SUCCESS ? " (" + lt_error("heuristic", st) + ")" : "")};
+                   (st != CUBLAS_STATUS_SUCCESS ? " (" + lt_error(api, "heuristic", st) + ")" : "")};
     cached = std::make_shared<Cached>(Cached{result.algo, result.workspaceSize, 0});
     algorithms_[key] = cached;
   }
@@ -152,7 +158,7 @@ Expected<LtRun> LtGemm::run(const LtPlan& plan, const LtShape& s, const void* a,
   cudaEventCreate(&t0);
   cudaEventCreate(&t1);
   cudaEventRecord(t0, stream);
-  const cublasStatus_t st = cublasLtMatmul(handle, desc.op, sc.one, b, desc.a, a, desc.b, sc.zero, d,
+  const cublasStatus_t st = api.matmul(handle, desc.op, sc.one, b, desc.a, a, desc.b, sc.zero, d,
                                            desc.d, d, desc.d, &cached->algo, workspace_.get(),
                                            cached->workspace, stream);
   cudaEventRecord(t1, stream);
@@ -161,7 +167,7 @@ Expected<LtRun> LtGemm::run(const LtPlan& plan, const LtShape& s, const void* a,
   cudaEventElapsedTime(&run.milliseconds, t0, t1);
   cudaEventDestroy(t0);
   cudaEventDestroy(t1);
-  if (st != CUBLAS_STATUS_SUCCESS) return Error{lt_error("cublasLtMatmul " + plan.label, st)};
+  if (st != CUBLAS_STATUS_SUCCESS) return Error{lt_error(api, "cublasLtMatmul " + plan.label, st)};
   if (e != cudaSuccess) return Error{cuda_error("cublasLtMatmul failed on the device", e)};
   run.algorithm = "heuristic's first algorithm, workspace " + std::to_string(cached->workspace >> 10) +
                   " KiB" + (cached->uses++ > 0 ? ", cached" : "");

@@ -39,6 +39,7 @@ class LtGemm {
  private:
   LtGemm() = default;
   struct Cached;
+  const struct CublasLtApi* api_ = nullptr;  // loaded at create() (cublaslt_api.h)
   void* handle_ = nullptr;  // cublasLtHandle_t (kept out of this header)
   DeviceBuffer workspace_;
   std::map<std::string, std::shared_ptr<Cached>> algorithms_;

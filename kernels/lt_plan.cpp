@@ -16,7 +16,7 @@ bool fits_float32(DType t) {
 }
 
 LtPlan make(Element in, Element w, Element out, LtCompute c, size_t align = 1, int cc = 0) {
-  LtPlan p{in, w, out, c, align, cc, false, ""};
+  LtPlan p{in, w, out, c, align, cc, false, true, ""};
   p.label = std::string(element_name(in)) + " x " + element_name(w) + " -> " + element_name(out) +
             ", " + lt_compute_name(c);
   return p;
@@ -69,6 +69,7 @@ Expected<LtPlan> plan_library_product(const ProductSpec& s) {
   }
   if (fits_float32(a) && fits_float32(b)) {
     LtPlan p = make(Element::F32, Element::F32, Element::F32, LtCompute::F32Pedantic);
+    p.native = false;
     p.label += " (" + std::string(name(a)) + " x " + std::string(name(b)) + " values as float32)";
     return p;
   }

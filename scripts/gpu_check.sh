@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The GPU check, run on a machine with an NVIDIA GPU: device info, the CUDA parity suite
-# (every format x rounding mode against the CPU codec, bit for bit), and the conversion
-# benchmark (CUDA and CPU), each result written to $OUT (or ./gpu-results).
+# (round trips of every format x rounding mode bit for bit; emulated products bit for bit;
+# cuBLASLt products within their accumulator's bound), the same suite under compute-sanitizer,
+# and the benchmarks: conversions (CUDA and CPU), the bare products (TFLOP/s, % of peak), the
+# whole experiment with its product on CUDA. Each result is written to $OUT (or ./gpu-results).
 # Usage on the lent machine: bash .gpu/gpu_check.sh   (binaries packed by scripts/gpu_pack.sh)
 # On a machine with the full toolchain: bash scripts/gpu_check.sh --build
 set -uo pipefail
@@ -17,6 +19,12 @@ else
   ldconfig -p | grep -q 'libEGL.so.1 ' || export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$PWD/.gpu/glfallback
   BIN=.gpu/bin; PARITY=.gpu/bin/cuda_parity_tests; CORE=.gpu/bin/core_tests
 fi
+# cuBLASLt is loaded at run time (kernels/cublaslt_api.h): the machine's own, from the toolkit
+# or from the nvidia-cublas wheel PyTorch brings.
+for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+         $(python3 -c 'import nvidia, os; print(os.path.dirname(nvidia.__file__))' 2>/dev/null | sed 's|$|/cu13/lib|'); do
+  [[ -e $d/libcublasLt.so.13 ]] && export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$d && break
+done
 {
   echo "date: $(date -u +%FT%TZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1
@@ -25,6 +33,20 @@ fi
 "$PARITY" --gtest_output=json:"$OUT/parity.json" 2>&1 | tail -n 5 | tee "$OUT/parity.txt"
 echo "parity exit: ${PIPESTATUS[0]}" | tee -a "$OUT/parity.txt"
 "$CORE" --gtest_brief=1 2>&1 | tail -n 3 | tee -a "$OUT/parity.txt"
+if command -v compute-sanitizer >/dev/null; then
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$PARITY" --gtest_brief=1 \
+    --gtest_filter='*Product*:CudaBackend*:*RoundtripParity*/0' >"$OUT/sanitizer.txt" 2>&1
+  echo "compute-sanitizer memcheck exit: $?" | tee -a "$OUT/parity.txt"
+fi
+# The bare products (cuBLASLt, own kernels): TFLOP/s and % of the device's published peak.
+"$BIN/precision-lab" bench --op product --backend cuda --dtypes float64,float32,tf32,float16,bfloat16,float8_e4m3fn,int8 \
+  --sizes 4096,8192 --reps 20 --json >"$OUT/bench_product.json"
+"$BIN/precision-lab" bench --op product --backend cuda --dtypes float8_e4m3fn --fast-accum --sizes 8192 --reps 20 --json \
+  >"$OUT/bench_product_fp8_fast.json"
+"$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:sequential --sizes 2048 --reps 5 --json \
+  >"$OUT/bench_product_emulated.json"
+# The whole experiment (product on CUDA; reference and analysis on the CPU for now).
+"$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
 ALL=float16,bfloat16,tf32,float8_e4m3fn,float8_e5m2,float8_e4m3fnuz,float8_e5m2fnuz,float6_e2m3fn,float6_e3m2fn,float4_e2m1fn
 "$BIN/precision-lab" bench --backend cuda --formats $ALL --elements 268435456 --reps 20 --json >"$OUT/bench_cuda.json"
 "$BIN/precision-lab" bench --backend cuda --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --rounding stochastic --elements 268435456 --reps 20 --json >"$OUT/bench_cuda_sr.json"
@@ -32,6 +54,17 @@ ALL=float16,bfloat16,tf32,float8_e4m3fn,float8_e5m2,float8_e4m3fnuz,float8_e5m2f
 python3 - "$OUT" <<'PY'
 import json, sys
 out = sys.argv[1]
+for f in ("bench_product.json", "bench_product_fp8_fast.json", "bench_product_emulated.json"):
+    try:
+        j = json.load(open(f"{out}/{f}"))
+    except Exception as e:
+        print(f, "missing:", e); continue
+    print(f"{f}: {j['device']} ({j['runtime']})")
+    for r in j["results"]:
+        if "tflops" in r:
+            print(f"  {r['dtype']:14s} {r['n']:6d} {r['tflops']:9.1f} TFLOP/s {r['percent_of_peak']:5.0f}% of peak  {r['method']}")
+        else:
+            print(f"  {r['dtype']:14s} {r['n']:6d} {r.get('unsupported', r.get('error'))}")
 for f in ("bench_cuda.json", "bench_cuda_sr.json", "bench_cpu.json"):
     try:
         j = json.load(open(f"{out}/{f}"))

@@ -1,10 +1,12 @@
-// precision-lab bench [--op convert|matmul] [--backend auto|cpu|cuda] [--reps R] [--json]
+// precision-lab bench [--op convert|matmul|product|throughput] [--backend auto|cpu|cuda] [--reps R] [--json]
 //   convert: [--formats a,b,..] [--elements N] [--rounding MODE]
 //     Array round trip float32 -> format -> float32 against a plain copy, timed in the same
 //     run on the same device (the backend says how it timed).
 //   matmul:  [--dtypes a,b,..] [--sizes N,..] [--accumulate SPEC]
 //     The whole N x N x N matrix experiment (reference, product, attribution, statistics,
 //     histograms) against the bare OpenBLAS calls it makes, timed in the same run.
+//   product: [--dtypes a,b,..] [--sizes N,..] [--accumulate SPEC] [--fast-accum]
+//     The bare product on the backend (product_bench.h), in TFLOP/s and % of the device's peak.
 //   throughput: [--dtypes a,b,..] [--sizes N] [--seconds S] [--save DIR]
 //     The Throughput panel's sampler without the window: each dtype's product timed
 //     round-robin for S seconds; the median GFLOP/s per dtype (and the two figures).
@@ -12,8 +14,10 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 
 #include "app/cli/cli.h"
+#include "app/cli/product_bench.h"
 #include "core/backend/backend.h"
 #include "core/backend/blas.h"
 #include "core/dtype/describe.h"
@@ -39,14 +43,12 @@ struct BenchArgs {
   size_t elements = size_t{1} << 26;  // 64M elements: far beyond any cache
   int reps = 7;
   bool reps_given = false;
+  bool accumulate_given = false;
+  bool fast_accumulation = false;
   bool json = false;
 };
 
 int run_matmul_bench(const BenchArgs& a) {
-  if (a.backend == "cuda") {
-    std::fprintf(stderr, "error: matrix experiments run on the CPU backend (the CUDA backend converts arrays only)\n");
-    return kExitBadInput;
-  }
   const int reps = a.reps_given ? a.reps : 5;
   // Every setup checked before anything is timed.
   std::vector<std::pair<std::string, experiment::MatmulConfig>> runs;
@@ -54,7 +56,7 @@ int run_matmul_bench(const BenchArgs& a) {
     for (size_t n : a.sizes) {
       const nlohmann::json j = {{"experiment", "matmul"}, {"m", n}, {"n", n}, {"k", n},
                                 {"input", dtype}, {"weight", dtype}, {"output", dtype},
-                                {"accumulate", a.accumulate}};
+                                {"accumulate", a.accumulate}, {"backend", a.backend}};
       auto spec = experiment::matmul_spec_from_json(j);
       if (!spec) {
         std::fprintf(stderr, "error: %s\n", spec.error().c_str());
@@ -92,7 +94,7 @@ int run_matmul_bench(const BenchArgs& a) {
       std::fflush(stdout);
     }
   if (a.json) {
-    nlohmann::json out{{"op", "matmul"}, {"backend", "cpu"}, {"library", library},
+    nlohmann::json out{{"op", "matmul"}, {"backend", a.backend}, {"library", library},
                        {"accumulate", a.accumulate}, {"reps", reps}, {"results", rows}};
     std::cout << out.dump(2) << "\n";
   } else {
@@ -121,8 +123,9 @@ int run_throughput_bench(const BenchArgs& a) {
     dtypes.push_back(*t);
   }
   const size_t n = a.sizes.empty() ? 512 : a.sizes.front();
-  if (a.sizes.size() > 1 || n == 0 || n > 4096) {
-    std::fprintf(stderr, "error: throughput samples one size in [1, 4096] (--sizes N)\n");
+  const size_t largest = a.backend == "cpu" ? 4096 : 16384;
+  if (a.sizes.size() > 1 || n == 0 || n > largest) {
+    std::fprintf(stderr, "error: throughput samples one size in [1, %zu] (--sizes N)\n", largest);
     return kExitBadInput;
   }
   if (!(a.seconds > 0 && a.seconds <= 3600)) {
@@ -132,10 +135,14 @@ int run_throughput_bench(const BenchArgs& a) {
   std::atomic<bool> stop{false};
   experiment::ThroughputHistory history;
   const auto t0 = std::chrono::steady_clock::now();
-  auto ok = experiment::sample_throughput(dtypes, n, stop, [&](const experiment::ThroughputSample& s) {
-    history.add(s);
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= a.seconds) stop = true;
-  });
+  std::map<DType, std::pair<std::string, bool>> methods;  // what ran each dtype, emulated or not
+  auto ok = experiment::sample_throughput(
+      dtypes, n, stop,
+      [&](const experiment::ThroughputSample& s) {
+        history.add(s);
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= a.seconds) stop = true;
+      },
+      {}, a.backend, [&](const experiment::ProductBench& b) { methods[b.dtype] = {b.method, b.emulated}; });
   if (!ok) {
     std::fprintf(stderr, "error: %s\n", ok.error().c_str());
     return kExitFailed;
@@ -143,14 +150,20 @@ int run_throughput_bench(const BenchArgs& a) {
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json) std::printf("%-16s %8s %12s  %s\n", "dtype", "samples", "GFLOP/s", "how");
   for (DType t : dtypes) {
-    const std::string how = experiment::product_method(t);
+    const auto& [how, emulated] = methods[t];
     const double g = history.median_gflops(t);
     rows.push_back({{"dtype", name(t)}, {"samples", history.of(t).size()}, {"gflops_median", g},
-                    {"method", how}, {"emulated", experiment::product_emulated(t)}});
+                    {"method", how}, {"emulated", emulated}});
     if (!a.json) std::printf("%-16s %8zu %12.2f  %s\n", std::string(name(t)).c_str(), history.of(t).size(), g, how.c_str());
   }
   const DeviceInfo cpu = make_cpu_backend()->device_info();
-  const std::string device = cpu.name + " (" + std::to_string(cpu.cores) + " threads, OpenBLAS core " + blas::info().core + ")";
+  std::string device = cpu.name + " (" + std::to_string(cpu.cores) + " threads, OpenBLAS core " + blas::info().core + ")";
+  std::string backend = "cpu";
+  if (auto shared = a.backend == "cpu" ? Expected<SharedBackend>(Error{""}) : shared_backend(a.backend);
+      shared && shared->backend->name() != "cpu") {
+    backend = shared->backend->name();
+    device = shared->backend->device_info().name + " (" + backend + "; dtypes it cannot run are timed on the CPU)";
+  }
   if (!a.save.empty()) {
     const figure::ThroughputContext c{n, device, 9};
     auto saved = exporting::save_figures({figure::throughput_over_time(history, c), figure::throughput_bars(history, c)}, a.save);
@@ -160,11 +173,11 @@ int run_throughput_bench(const BenchArgs& a) {
     }
   }
   if (a.json) {
-    std::cout << nlohmann::json{{"op", "throughput"}, {"backend", "cpu"}, {"n", n}, {"seconds", a.seconds},
+    std::cout << nlohmann::json{{"op", "throughput"}, {"backend", backend}, {"n", n}, {"seconds", a.seconds},
                                 {"library", device}, {"results", rows}}.dump(2) << "\n";
   } else {
-    std::printf("%zu^3 products, median of each dtype's samples over %.1f s (half duty cycle); narrower "
-                "dtypes are emulated on this CPU, not hardware speed\n", n, a.seconds);
+    std::printf("%zu^3 products on %s, median of each dtype's samples over %.1f s (half duty cycle); on a "
+                "CPU narrower dtypes are emulated, not hardware speed\n", n, backend.c_str(), a.seconds);
   }
   return kExitOk;
 }
@@ -172,6 +185,9 @@ int run_throughput_bench(const BenchArgs& a) {
 int run_bench(const BenchArgs& a) {
   if (a.op == "matmul") return run_matmul_bench(a);
   if (a.op == "throughput") return run_throughput_bench(a);
+  if (a.op == "product")
+    return run_product_bench({a.backend, a.dtypes, a.sizes, a.accumulate_given ? a.accumulate : "",
+                              a.fast_accumulation, a.reps_given ? a.reps : 20, a.json});
   if (a.op != "convert") {
     std::fprintf(stderr, "error: unknown --op '%s' (convert | matmul | throughput)\n", a.op.c_str());
     return kExitBadInput;
@@ -235,7 +251,9 @@ int run_bench(const BenchArgs& a) {
 
 Runner add_bench(CLI::App& app) {
   auto a = std::make_shared<BenchArgs>();
-  app.add_option("--op", a->op, "convert (array round trip, default) | matmul (whole experiment) | throughput (live sampler)");
+  app.add_option("--op", a->op, "convert (array round trip, default) | matmul (whole experiment) | product (the bare "
+                                "product on the backend, TFLOP/s and % of peak) | throughput (live sampler)");
+  app.add_flag("--fast-accum", a->fast_accumulation, "product: float8 tensor cores' fast accumulation (CUDA)");
   app.add_option("--backend", a->backend, "auto | cpu | cuda");
   app.add_option("--formats", a->formats, "convert: formats to convert through")->delimiter(',');
   app.add_option("--dtypes", a->dtypes, "matmul, throughput: input = weight = output dtypes, one run each")
@@ -244,7 +262,8 @@ Runner add_bench(CLI::App& app) {
   app.add_option("--seconds", a->seconds, "throughput: how long to sample (default 5)");
   app.add_option("--save", a->save, "throughput: write both figures (PNG, SVG, PDF, CSV) into this folder");
   app.add_option("--sizes", a->sizes, "matmul: N for N x N x N products")->delimiter(',');
-  app.add_option("--accumulate", a->accumulate, "matmul: accumulation model (as matmul --accumulate)");
+  app.add_option("--accumulate", a->accumulate, "matmul, product: accumulation model (as matmul --accumulate)")
+      ->each([a](const std::string&) { a->accumulate_given = true; });
   app.add_option("--elements", a->elements, "Array length (float32 elements)");
   app.add_option("--reps", a->reps, "Timed repetitions, median reported (convert: 7, matmul: 5)")
       ->check(CLI::Range(1, 1000))

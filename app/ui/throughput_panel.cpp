@@ -15,8 +15,8 @@
 namespace pl::ui {
 namespace {
 
-constexpr size_t kSizes[] = {128, 256, 512, 1024, 2048};
-constexpr const char* kSizeNames[] = {"128", "256", "512", "1024", "2048"};
+constexpr size_t kSizes[] = {128, 256, 512, 1024, 2048, 4096, 8192};  // 8192: a GPU's
+constexpr const char* kSizeNames[] = {"128", "256", "512", "1024", "2048", "4096", "8192"};
 constexpr size_t kMedianWindow = 9;
 constexpr size_t kSettledSamples = 20;    // per dtype, before a screenshot is taken
 constexpr double kRedrawSeconds = 0.25;   // the chart redraws at most this often
@@ -29,8 +29,6 @@ ThroughputPanel::ThroughputPanel(RunLog& log) : log_(log) {
                   DType::float8_e4m3fn, DType::float8_e5m2, DType::float4_e2m1fn, DType::int8})
     choices_.push_back({t, t == DType::float64 || t == DType::float32 || t == DType::bfloat16 ||
                                t == DType::float16 || t == DType::float8_e4m3fn || t == DType::int8});
-  const DeviceInfo cpu = make_cpu_backend()->device_info();
-  device_ = cpu.name + " (" + std::to_string(cpu.cores) + " threads, OpenBLAS core " + blas::info().core + ")";
 }
 
 ThroughputPanel::~ThroughputPanel() { stop(); }
@@ -51,10 +49,20 @@ void ThroughputPanel::start(bool fresh) {
     if (c.on) dtypes.push_back(c.dtype);
   if (dtypes.empty()) return;
   const size_t n = kSizes[size_index_];
+  const std::string backend = backend_.chosen();
+  const DeviceInfo cpu = make_cpu_backend()->device_info();
+  device_ = cpu.name + " (" + std::to_string(cpu.cores) + " threads, OpenBLAS core " + blas::info().core + ")";
+  peak_part_.clear();
+  if (backend != "cpu")
+    if (auto shared = shared_backend(backend); shared && shared->backend->name() != "cpu") {
+      const DeviceInfo d = shared->backend->device_info();
+      device_ = d.name + " (" + shared->backend->name() + "; dtypes it cannot run are timed on the CPU)";
+      peak_part_ = d.peak_part;
+    }
   double offset = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (fresh) history_.clear();
+    if (fresh) history_.clear(), methods_.clear();
     if (!history_.samples().empty()) offset = history_.samples().back().at;
     error_.clear();
   }
@@ -62,7 +70,7 @@ void ThroughputPanel::start(bool fresh) {
   log_.add("throughput", "sampling " + std::to_string(dtypes.size()) + " dtypes, " + std::to_string(n) +
                              "^3 products on " + device_);
   running_ = true;
-  worker_ = std::thread([this, dtypes, n, offset] {
+  worker_ = std::thread([this, dtypes, n, offset, backend] {
     auto ok = experiment::sample_throughput(
         dtypes, n, stop_,
         [this, offset](experiment::ThroughputSample s) {
@@ -74,6 +82,11 @@ void ThroughputPanel::start(bool fresh) {
         [this](const std::string& s) {
           std::lock_guard<std::mutex> lock(mutex_);
           status_ = s;
+        },
+        backend,
+        [this](const experiment::ProductBench& b) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          methods_[b.dtype] = {b.method, b.emulated};
         });
     std::lock_guard<std::mutex> lock(mutex_);
     if (!ok) error_ = ok.error();
@@ -130,6 +143,9 @@ void ThroughputPanel::draw_controls() {
   ImGui::SetNextItemWidth(90);
   restart |= ImGui::Combo("n (n x n x n)", &size_index_, kSizeNames, IM_ARRAYSIZE(kSizeNames));
   ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  restart |= backend_.draw("device");
+  ImGui::SameLine();
   if (ImGui::Checkbox("live (Space)", &live_) ) restart = true;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
@@ -183,15 +199,17 @@ std::string ThroughputPanel::datasheet() const {
 void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   const double f32 = h.median_gflops(DType::float32);
   const bool sheet = !shown_summary_.datasheet.empty();
-  if (!ImGui::BeginTable("rates", sheet ? 6 : 5,
+  const peak::Part* peak = peak_part_.empty() ? nullptr : peak::find_part(peak_part_);
+  if (!ImGui::BeginTable("rates", 5 + (sheet ? 1 : 0) + (peak ? 1 : 0),
                          ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
     return;
   ImGui::TableSetupColumn("dtype");
   ImGui::TableSetupColumn("samples");
   ImGui::TableSetupColumn("median GFLOP/s");
-  ImGui::TableSetupColumn("vs float32 sgemm");
+  ImGui::TableSetupColumn(peak ? "vs float32" : "vs float32 sgemm");
   const std::string sheet_header = shown_summary_.config.datasheet + " datasheet";
   if (sheet) ImGui::TableSetupColumn(sheet_header.c_str());
+  if (peak) ImGui::TableSetupColumn("% of peak");
   ImGui::TableSetupColumn("how it is computed", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   const auto dtypes = h.dtypes();
@@ -220,8 +238,24 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
                                                  : d.why_not.c_str(),
                           shown_summary_.datasheet_source.c_str());
     }
+    if (peak) {
+      ImGui::TableNextColumn();
+      auto rate = peak::fastest_rate(*peak, t);
+      if (rate) ImGui::Text("%.0f%%", 100 * h.median_gflops(t) / 1e3 / peak::published_value(*rate));
+      else ImGui::TextDisabled("-");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", rate ? ("the median against " + std::string(peak->name) + "'s published dense peak, " +
+                                        std::to_string(int(peak::published_value(*rate))) + " TFLOP/s").c_str()
+                                     : rate.error().c_str());
+    }
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(experiment::product_method(t).c_str());
+    std::string how;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = methods_.find(t);
+      how = it != methods_.end() ? it->second.first : experiment::product_method(t);
+    }
+    ImGui::TextUnformatted(how.c_str());
   }
   ImGui::EndTable();
 }

@@ -1,5 +1,6 @@
 // The Throughput panel: a live chart of each dtype's matrix-product rate on this machine
-// (sampled on a worker thread, round-robin, half duty), a sliding median, a bar chart of the
+// on the chosen backend (sampled on a worker thread, round-robin, half duty; a GPU's products
+// timed by CUDA events and shown against its published peak), a sliding median, a bar chart of the
 // dtypes measured in the same run, and a table with each rate against float32 -- saying
 // plainly that on the CPU a low-precision rate measures emulation, not hardware speed -- beside
 // what a chosen GPU's datasheet says the same ratios are (core/backend/peak_rates), drawn as
@@ -8,11 +9,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "app/ui/backend_picker.h"
 #include "app/ui/background_task.h"
 #include "app/ui/figure_view.h"
 #include "app/ui/panel.h"
@@ -50,6 +53,8 @@ class ThroughputPanel final : public Panel {
   bool live_ = true;    // sample while the panel is shown
   int datasheet_index_ = 1;  // 0: none, else 1 + index into peak::parts()
   std::string device_;
+  BackendPicker backend_;     // where the products are timed (a GPU: its own clock, % of its peak)
+  std::string peak_part_;     // the sampled device's entry in the peak table; "" for none
 
   std::thread worker_;
   std::atomic<bool> stop_{false};
@@ -57,6 +62,7 @@ class ThroughputPanel final : public Panel {
   mutable std::mutex mutex_;               // guards history_, status_, error_
   experiment::ThroughputHistory history_;  // written by the worker
   std::string status_, error_;
+  std::map<DType, std::pair<std::string, bool>> methods_;  // per dtype: what ran it, emulated
   std::atomic<int> version_{0};            // bumped on every sample
 
   experiment::ThroughputHistory shown_history_;  // the copy the table and figures show

@@ -73,6 +73,12 @@ class Backend {
   // a time per backend object (the shared backends below serialise their callers).
   virtual Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a,
                                        std::span<const double> b, const ProductControl& control) = 0;
+  // The product alone, `repetitions` times after warm-up, on the device's own clock (CUDA
+  // events; steady_clock on the CPU). For throughput: operands a backend uploads may stay
+  // resident between calls with the same host arrays.
+  virtual Expected<ProductTiming> time_product(const ProductSpec& s, std::span<const double> a,
+                                               std::span<const double> b, int repetitions,
+                                               const std::atomic<bool>* cancel) = 0;
 };
 
 using BackendFactory = std::function<Expected<std::unique_ptr<Backend>>()>;

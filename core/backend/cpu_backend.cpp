@@ -9,6 +9,7 @@
 #include "core/backend/blas.h"
 #include "core/dtype/bulk_convert.h"
 #include "core/experiment/gemm.h"
+#include "core/util/median.h"
 #include "core/util/parallel.h"
 
 namespace pl {
@@ -90,6 +91,25 @@ class CpuBackend final : public Backend {
     if (s.accumulate.kind == experiment::AccumKind::Blas) run.method += " (" + blas::describe(blas::info()) + ")";
     else run.method += " (own kernels, " + std::to_string(default_threads()) + " threads)";
     return run;
+  }
+
+  Expected<ProductTiming> time_product(const ProductSpec& s, std::span<const double> a,
+                                       std::span<const double> b, int reps,
+                                       const std::atomic<bool>* cancel) override {
+    if (Support ok = supports_product(s); !ok.ok) return Error{ok.why_not};
+    ProductTiming t;
+    for (int r = -1; r < reps; ++r) {  // one warm-up: pages, caches, the BLAS threads
+      const auto t0 = std::chrono::steady_clock::now();
+      auto c = experiment::gemm(s.shape, a, b, s.accumulate, {}, cancel);
+      if (!c) return Error{c.error()};
+      if (r >= 0) t.seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    t.median = median(t.seconds);
+    t.native = s.accumulate.kind == experiment::AccumKind::Blas && s.a == s.accumulate.format &&
+               s.b == s.accumulate.format;  // dgemm on float64, sgemm on float32
+    t.method = experiment::describe(s.accumulate) + "; steady_clock, median of " + std::to_string(reps) +
+               " after 1 warm-up, " + std::to_string(default_threads()) + " threads";
+    return t;
   }
 };
 

@@ -31,6 +31,14 @@ struct ProductRun {
   double device_seconds = 0;  // the product alone on the device (0 when not timed)
 };
 
+// A product timed on its device: each repetition after warm-up, and their median.
+struct ProductTiming {
+  std::vector<double> seconds;
+  double median = 0;
+  std::string method;  // what ran, and how it was timed
+  bool native = false; // the device computes in the operands' dtype (not their values as float32)
+};
+
 // Progress (fraction of the product done, called from the caller's thread) and cancel.
 struct ProductControl {
   std::function<void(double)> progress;

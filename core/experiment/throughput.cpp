@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 
+#include "core/backend/backend.h"
 #include "core/backend/blas.h"
 #include "core/experiment/gemm.h"
 #include "core/experiment/matmul.h"
@@ -18,8 +19,9 @@ Expected<Accumulation> default_product_accumulation(DType dtype) {
   return Error{std::string(name(dtype)) + ": products are timed for float dtypes, int8 and uint8"};
 }
 
-Expected<ProductBench> prepare_product_bench(DType dtype, size_t n) {
-  if (n == 0 || n > 4096) return Error{"the product size must lie in [1, 4096]"};
+Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::string& backend) {
+  const size_t largest = backend == "cpu" ? 4096 : 16384;
+  if (n == 0 || n > largest) return Error{"the product size must lie in [1, " + std::to_string(largest) + "]"};
   auto acc = default_product_accumulation(dtype);
   if (!acc) return Error{acc.error()};
   MatmulConfig c;
@@ -38,6 +40,32 @@ Expected<ProductBench> prepare_product_bench(DType dtype, size_t n) {
   b.accumulate = *acc;
   b.a = quantise(ops.a, n, n, dtype, c.input_scaling, c.cast).values;
   b.b = quantise(ops.b, n, n, dtype, c.weight_scaling, c.cast).values;
+  b.method = product_method(dtype);
+  b.emulated = product_emulated(dtype);
+  if (backend == "cpu") return b;
+  auto shared = shared_backend(backend);
+  std::string why;
+  if (!shared) {
+    why = backend + " unavailable: " + shared.error();
+  } else if (shared->backend->name() != "cpu") {
+    Backend& device = *shared->backend;
+    const ProductSpec spec{{n, n, n}, dtype, dtype, b.accumulate};
+    const Support s = device.supports_product(spec);
+    if (s.ok) {
+      std::lock_guard lock(*shared->mutex);
+      auto t = device.time_product(spec, b.a, b.b, 1, nullptr);  // uploads, warms up
+      if (t) {
+        b.backend = device.name();
+        b.method = t->method.substr(0, t->method.find(';')) + " (" + device.device_info().name + ")";
+        b.emulated = !t->native;
+        return b;
+      }
+      why = device.name() + " failed: " + t.error();
+    } else {
+      why = device.name() + " cannot: " + s.why_not;
+    }
+  }
+  if (!why.empty()) b.method += " -- on the CPU, " + why;
   return b;
 }
 
@@ -52,6 +80,14 @@ std::string product_method(DType dtype) {
 }
 
 Expected<double> time_product(const ProductBench& b, const std::atomic<bool>* cancel) {
+  if (b.backend != "cpu") {
+    auto shared = shared_backend(b.backend);
+    if (!shared) return Error{shared.error()};
+    std::lock_guard lock(*shared->mutex);
+    auto t = shared->backend->time_product({{b.n, b.n, b.n}, b.dtype, b.dtype, b.accumulate}, b.a, b.b, 1, cancel);
+    if (!t) return Error{t.error()};
+    return t->median;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   auto c = gemm({b.n, b.n, b.n}, b.a, b.b, b.accumulate, {}, cancel);
   if (!c) return Error{c.error()};
@@ -106,15 +142,18 @@ double ThroughputHistory::median_gflops(DType t) const {
 Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n,
                                  const std::atomic<bool>& stop,
                                  const std::function<void(const ThroughputSample&)>& on_sample,
-                                 const std::function<void(const std::string&)>& on_status) {
+                                 const std::function<void(const std::string&)>& on_status,
+                                 const std::string& backend,
+                                 const std::function<void(const ProductBench&)>& on_prepared) {
   std::vector<ProductBench> benches;
   for (DType t : dtypes) {
     if (stop) return false;
     if (on_status) on_status("preparing " + std::string(name(t)) + " operands");
-    auto b = prepare_product_bench(t, n);
+    auto b = prepare_product_bench(t, n, backend);
     if (!b) return Error{std::string(name(t)) + ": " + b.error()};
     // One untimed product first: pages, caches and OpenBLAS's threads warm up.
     if (auto w = time_product(*b, &stop); !w) return stop ? Expected<bool>(false) : Error{w.error()};
+    if (on_prepared) on_prepared(*b);
     benches.push_back(std::move(b).value());
   }
   if (benches.empty()) return true;

@@ -25,6 +25,9 @@ struct ProductBench {
   size_t n = 0;
   Accumulation accumulate;   // how (product_method) and whether emulated follow from the dtype
   std::vector<double> a, b;  // n x n each, values of the dtype (b stored n x k)
+  std::string backend = "cpu";  // where it is timed: the one asked for, or cpu when that cannot
+  std::string method;           // what runs there (and why not elsewhere)
+  bool emulated = true;         // the device does not compute in the dtype itself
 };
 
 // The accumulation run_matmul uses for a dtype by default: float64 -> f64:blas, int8/uint8 ->
@@ -37,10 +40,14 @@ Expected<Accumulation> default_product_accumulation(DType dtype);
 std::string product_method(DType dtype);
 bool product_emulated(DType dtype);
 
-// Draws normal operands (seed 0) and rounds them to `dtype`. n in [1, 4096].
-Expected<ProductBench> prepare_product_bench(DType dtype, size_t n);
+// Draws normal operands (seed 0) and rounds them to `dtype`; n in [1, 4096] on the CPU, up to
+// 16384 on a GPU. `backend` (cpu, cuda, auto) times the product where it can; a dtype the
+// device cannot run is timed on the CPU, and its method says why. Preparing on a device runs
+// the product once there (its warm-up).
+Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::string& backend = "cpu");
 
-// Seconds one product takes (wall clock, the calling thread blocks). "cancelled" when `cancel`.
+// Seconds one product takes: wall clock on the CPU, CUDA events on a GPU (the calling thread
+// blocks either way). "cancelled" when `cancel`.
 Expected<double> time_product(const ProductBench& b, const std::atomic<bool>* cancel = nullptr);
 
 // 2 n^3 / seconds / 1e9, and back.
@@ -77,6 +84,8 @@ class ThroughputHistory {
 Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n,
                                  const std::atomic<bool>& stop,
                                  const std::function<void(const ThroughputSample&)>& on_sample,
-                                 const std::function<void(const std::string&)>& on_status = {});
+                                 const std::function<void(const std::string&)>& on_status = {},
+                                 const std::string& backend = "cpu",
+                                 const std::function<void(const ProductBench&)>& on_prepared = {});
 
 }  // namespace pl::experiment

@@ -24,7 +24,9 @@ std::string check(const ThroughputConfig& c) {
   }
   if (std::find(c.dtypes.begin(), c.dtypes.end(), c.baseline) == c.dtypes.end())
     return "'baseline': " + std::string(name(c.baseline)) + " is not among the dtypes";
-  if (c.n < 1 || c.n > 4096) return "'n': must lie in [1, 4096]";
+  if (c.backend != "cpu" && c.backend != "cuda" && c.backend != "auto") return "'backend': expected cpu, cuda or auto";
+  const size_t largest = c.backend == "cpu" ? 4096 : 16384;  // a GPU's memory takes 16384^2
+  if (c.n < 1 || c.n > largest) return "'n': must lie in [1, " + std::to_string(largest) + "]";
   if (c.repetitions < 1 || c.repetitions > 1000) return "'repetitions': must lie in [1, 1000]";
   if (!c.datasheet.empty() && !peak::find_part(c.datasheet)) {
     const std::string known = join(peak::parts(), ", ", [](const peak::Part& p) { return std::string(p.name); });
@@ -41,7 +43,8 @@ const ThroughputRow* ThroughputResult::row(DType t) const {
 
 Expected<ThroughputConfig> throughput_config_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  static const std::set<std::string> known{"experiment", "dtypes", "baseline", "n", "repetitions", "datasheet", "comment"};
+  static const std::set<std::string> known{"experiment", "dtypes", "baseline", "n", "repetitions", "datasheet", "comment",
+                                           "backend"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
   ThroughputConfig c;
@@ -63,6 +66,7 @@ Expected<ThroughputConfig> throughput_config_from_json(const json& j) {
   r.size("n", &c.n);
   r.integer("repetitions", 1, 1000, &c.repetitions);
   r.string("datasheet", &c.datasheet);
+  r.string("backend", &c.backend);
   if (!r.error.empty()) return Error{r.error};
   if (auto why = check(c); !why.empty()) return Error{why};
   return c;
@@ -71,8 +75,10 @@ Expected<ThroughputConfig> throughput_config_from_json(const json& j) {
 json to_json(const ThroughputConfig& c) {
   json dtypes = json::array();
   for (DType t : c.dtypes) dtypes.push_back(name(t));
-  return {{"experiment", "throughput"}, {"dtypes", dtypes}, {"baseline", name(c.baseline)}, {"n", c.n},
-          {"repetitions", c.repetitions}, {"datasheet", c.datasheet}};
+  json j = {{"experiment", "throughput"}, {"dtypes", dtypes}, {"baseline", name(c.baseline)}, {"n", c.n},
+            {"repetitions", c.repetitions}, {"datasheet", c.datasheet}};
+  if (c.backend != "cpu") j["backend"] = c.backend;
+  return j;
 }
 
 json to_json(const ThroughputResult& r) {
@@ -164,7 +170,9 @@ Expected<ThroughputResult> run_throughput(const ThroughputConfig& c, const std::
   if (auto why = check(c); !why.empty()) return Error{why};
   ThroughputResult r;
   r.config = c;
-  const DeviceInfo dev = make_cpu_backend()->device_info();
+  DeviceInfo dev = make_cpu_backend()->device_info();
+  if (c.backend != "cpu")
+    if (auto shared = shared_backend(c.backend)) dev = shared->backend->device_info();
   r.device = dev.backend + ": " + dev.name;
   r.runtime = dev.runtime;
   // Steps: prepare + warm up each dtype, then every timed product.
@@ -176,11 +184,11 @@ Expected<ThroughputResult> run_throughput(const ThroughputConfig& c, const std::
   };
   std::vector<ProductBench> benches;
   for (DType t : c.dtypes) {
-    auto b = prepare_product_bench(t, c.n);
+    auto b = prepare_product_bench(t, c.n, c.backend);
     if (!b) return Error{std::string(name(t)) + ": " + b.error()};
     if (auto w = time_product(*b, cancel); !w) return Error{w.error()};
+    r.rows.push_back({t, b->method, b->emulated, {}, 0, 0, 0});
     benches.push_back(std::move(b).value());
-    r.rows.push_back({t, product_method(t), product_emulated(t), {}, 0, 0, 0});
     if (!step()) return Error{"cancelled"};
   }
   for (int rep = 0; rep < c.repetitions; ++rep)

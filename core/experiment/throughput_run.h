@@ -30,6 +30,7 @@ struct ThroughputConfig {
   size_t n = 256;                   // [1, 4096]
   int repetitions = 5;              // [1, 1000]
   std::string datasheet = "H100 SXM5";  // a part of the peak table; "" for none
+  std::string backend = "cpu";          // cpu, cuda or auto: where the products are timed
 };
 
 // "" when valid, else what is wrong.
@@ -37,7 +38,7 @@ std::string check(const ThroughputConfig& c);
 
 struct ThroughputRow {
   DType dtype = DType::float32;
-  std::string method;  // how the product is computed here (product_method)
+  std::string method;  // how the product is computed here (ProductBench::method)
   bool emulated = false;
   std::vector<double> seconds;  // one per repetition, in order
   double median_seconds = 0;

@@ -78,6 +78,10 @@ class FakeDevice final : public Backend {
     if (!r) return Error{r.error()};
     return ProductRun{std::move(r).value(), "fake kernel", 0.25};
   }
+  Expected<ProductTiming> time_product(const ProductSpec&, std::span<const double>, std::span<const double>,
+                                       int reps, const std::atomic<bool>*) override {
+    return ProductTiming{std::vector<double>(size_t(reps), 0.5), 0.5, "fake clock"};
+  }
 };
 
 experiment::MatmulConfig small_config(AccumKind kind, size_t k) {

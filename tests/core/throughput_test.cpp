@@ -24,6 +24,21 @@ TEST(Throughput, EachDtypeIsTimedWithTheProductTheExperimentUses) {
   EXPECT_FALSE(default_product_accumulation(DType::bool_));
 }
 
+TEST(Throughput, ADeviceThatCannotOpenLeavesTheProductOnTheCpuAndSaysSo) {
+  // core_tests registers no CUDA backend: asking for it times on the CPU, labelled.
+  auto b = prepare_product_bench(DType::bfloat16, 32, "cuda");
+  ASSERT_TRUE(b) << b.error();
+  EXPECT_EQ(b->backend, "cpu");
+  EXPECT_NE(b->method.find("on the CPU, cuda unavailable"), std::string::npos) << b->method;
+  EXPECT_TRUE(b->emulated);
+  auto t = time_product(*b);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_GT(*t, 0);
+  // Sizes: 4096 on the CPU, 16384 where a GPU was asked for.
+  EXPECT_FALSE(prepare_product_bench(DType::bfloat16, 4097, "cpu"));
+  EXPECT_NE(prepare_product_bench(DType::bfloat16, 16385, "cuda").error().find("16384"), std::string::npos);
+}
+
 TEST(Throughput, OperandsAreValuesOfTheirDtypeAndNarrowDtypesAreLabelledEmulation) {
   auto b = prepare_product_bench(DType::float8_e4m3fn, 48);
   ASSERT_TRUE(b) << b.error();
@@ -144,12 +159,17 @@ TEST(ThroughputRun, ReadsItsFileStrictly) {
   auto again = throughput_config_from_json(to_json(*c));
   ASSERT_TRUE(again) << again.error();
   EXPECT_EQ(to_json(*again), to_json(*c));
+  auto gpu = throughput_config_from_json({{"backend", "cuda"}, {"n", 8192}});
+  ASSERT_TRUE(gpu) << gpu.error();
+  EXPECT_EQ(to_json(*gpu)["backend"], "cuda");
   const std::pair<nlohmann::json, std::string> bad[] = {
       {{{"dtypes", {"float32", "float33"}}}, "'dtypes': unknown dtype 'float33'"},
       {{{"dtypes", {"float32", "uint32"}}}, "'dtypes': uint32: products are timed for float dtypes, int8 and uint8"},
       {{{"dtypes", {"float32", "float32"}}}, "'dtypes': float32 is listed twice"},
       {{{"dtypes", {"bfloat16"}}}, "'baseline': float32 is not among the dtypes"},
       {{{"n", 5000}}, "'n': must lie in [1, 4096]"},
+      {{{"n", 20000}, {"backend", "cuda"}}, "'n': must lie in [1, 16384]"},
+      {{{"backend", "tpu"}}, "'backend': expected cpu, cuda or auto"},
       {{{"repetitions", -1}}, "'repetitions': must be an integer from 1 to 1000"},
       {{{"datasheet", "RTX 9090"}}, "'datasheet': no part 'RTX 9090' in the peak table"},
       {{{"reps", 3}}, "unknown key 'reps'"},

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/dtype/codec.h"
+#include "kernels/cublaslt_api.h"
 #include "kernels/emulated_plan.h"
 #include "kernels/lt_plan.h"
 #include "kernels/operand_pack.h"
@@ -136,6 +137,14 @@ TEST(EmulatedPlan, RefusesWhatItCannotDoExactly) {
     ASSERT_FALSE(p.ok()) << c.why;
     EXPECT_NE(p.error().find(c.why), std::string::npos) << p.error();
   }
+}
+
+TEST(CublasLtApi, LoadsTheMajorVersionTheHeadersDeclare) {
+  auto api = cublaslt_api();
+  if (!api) GTEST_SKIP() << api.error();  // a machine without the CUDA libraries
+  EXPECT_EQ((*api)->version() / 10000, size_t{CUBLAS_VER_MAJOR});
+  cublasLtHandle_t h = nullptr;  // a handle needs no GPU
+  if ((*api)->create(&h) == CUBLAS_STATUS_SUCCESS) (*api)->destroy(h);
 }
 
 }  // namespace

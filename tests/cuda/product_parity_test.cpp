@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <ostream>
 #include <random>
 
 #include "core/backend/backend.h"
@@ -50,6 +51,8 @@ struct EmulatedCase {
   DType input;
   Accumulation acc;
 };
+
+void PrintTo(const EmulatedCase& c, std::ostream* os) { *os << name(c.input) << ", " << describe(c.acc); }
 
 class EmulatedProductParity : public ::testing::TestWithParam<EmulatedCase> {};
 
@@ -99,6 +102,10 @@ struct LibraryCase {
   double u;  // the accumulation's unit roundoff, allowing for tensor cores' truncation
   bool fast = false;
 };
+
+void PrintTo(const LibraryCase& c, std::ostream* os) {
+  *os << name(c.input) << " x " << name(c.weight) << ", " << describe(c.acc) << (c.fast ? ", fast accumulation" : "");
+}
 
 class LibraryProductParity : public ::testing::TestWithParam<LibraryCase> {};
 

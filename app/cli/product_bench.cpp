@@ -1,0 +1,94 @@
+#include "app/cli/product_bench.h"
+
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli.h"
+#include "core/backend/backend.h"
+#include "core/backend/peak_rates.h"
+#include "core/dtype/format_lookup.h"
+#include "core/experiment/dot_sweep.h"
+#include "core/experiment/throughput.h"
+
+namespace pl::cli {
+
+int run_product_bench(const ProductBenchArgs& a) {
+  auto shared = shared_backend(a.backend);
+  if (!shared) {
+    std::fprintf(stderr, "error: %s\n", shared.error().c_str());
+    return kExitFailed;
+  }
+  Backend& device = *shared->backend;
+  const DeviceInfo info = device.device_info();
+  const peak::Part* part = info.peak_part.empty() ? nullptr : peak::find_part(info.peak_part);
+  if (!a.json) {
+    std::printf("device: %s (%s)%s\n", info.name.c_str(), info.runtime.c_str(),
+                shared->note.empty() ? "" : ("  [" + shared->note + "]").c_str());
+    std::printf("%-14s %6s %11s %10s %8s  %s\n", "dtype", "n", "median ms", "TFLOP/s", "% peak", "what ran, how timed");
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (const std::string& dname : a.dtypes) {
+    auto t = parse_dtype(dname);
+    if (!t) {
+      std::fprintf(stderr, "error: unknown dtype '%s'\n", dname.c_str());
+      return kExitBadInput;
+    }
+    auto acc = experiment::default_product_accumulation(*t);
+    if (!a.accumulate.empty()) {
+      std::string why;
+      auto parsed = experiment::parse_accumulation(a.accumulate, &why);
+      acc = parsed ? Expected<experiment::Accumulation>(*parsed) : Expected<experiment::Accumulation>(Error{why});
+    }
+    if (!acc) {
+      std::fprintf(stderr, "error: %s\n", acc.error().c_str());
+      return kExitBadInput;
+    }
+    for (size_t n : a.sizes) {
+      auto bench = experiment::prepare_product_bench(*t, n, "cpu");  // the operands only
+      if (!bench) {
+        std::fprintf(stderr, "error: %s x %zu: %s\n", dname.c_str(), n, bench.error().c_str());
+        return kExitBadInput;
+      }
+      const ProductSpec spec{{n, n, n}, *t, *t, *acc, a.fast_accumulation};
+      if (Support s = device.supports_product(spec); !s.ok) {
+        std::fprintf(stderr, "%s x %zu: not on %s: %s\n", dname.c_str(), n, device.name().c_str(), s.why_not.c_str());
+        rows.push_back({{"dtype", dname}, {"n", n}, {"unsupported", s.why_not}});
+        continue;
+      }
+      Expected<ProductTiming> timing = Error{""};
+      {
+        std::lock_guard lock(*shared->mutex);
+        timing = device.time_product(spec, bench->a, bench->b, a.reps, nullptr);
+      }
+      if (!timing) {
+        std::fprintf(stderr, "error: %s x %zu: %s\n", dname.c_str(), n, timing.error().c_str());
+        rows.push_back({{"dtype", dname}, {"n", n}, {"error", timing.error()}});
+        continue;
+      }
+      const double tflops = experiment::product_gflops(n, timing->median) / 1e3;
+      double peak_tflops = 0;
+      if (part)
+        if (auto r = peak::fastest_rate(*part, *t)) peak_tflops = peak::published_value(*r);
+      const double share = peak_tflops > 0 ? 100 * tflops / peak_tflops : 0;
+      rows.push_back({{"dtype", dname}, {"n", n}, {"median_ms", timing->median * 1e3}, {"tflops", tflops},
+                      {"peak_tflops", peak_tflops}, {"percent_of_peak", share}, {"native", timing->native},
+                      {"seconds", timing->seconds}, {"method", timing->method}});
+      if (!a.json)
+        std::printf("%-14s %6zu %11.3f %10.2f %8s  %s\n", dname.c_str(), n, timing->median * 1e3, tflops,
+                    share > 0 ? std::to_string(int(share + 0.5)).c_str() : "-", timing->method.c_str());
+      std::fflush(stdout);
+    }
+  }
+  if (a.json)
+    std::cout << nlohmann::json{{"op", "product"}, {"backend", device.name()}, {"device", info.name},
+                                {"runtime", info.runtime}, {"peak_part", info.peak_part},
+                                {"fast_accumulation", a.fast_accumulation}, {"results", rows}}.dump(2) << "\n";
+  else
+    std::printf("%% peak: against the published dense rate of %s for the dtype (core/backend/peak_rates)\n",
+                part ? std::string(part->name).c_str() : "no known part");
+  return kExitOk;
+}
+
+}  // namespace pl::cli
