@@ -185,10 +185,16 @@ void ThroughputPanel::draw_controls() {
                       export_status_.empty() ? "" : "; ", export_status_.c_str());
   if (!error.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "error: %s", error.c_str());
   ImGui::PushTextWrapPos(0);
-  ImGui::TextColored({0.95f, 0.8f, 0.35f, 1},
-                     "On the CPU only float64 and float32 run in the library's own arithmetic: every narrower "
-                     "dtype is emulated (rounded values in float32 sgemm, int8 in an integer kernel), so its rate "
-                     "measures emulation on this CPU, not what hardware with native support reaches.");
+  if (device_.find("(cuda") == std::string::npos)
+    ImGui::TextColored({0.95f, 0.8f, 0.35f, 1},
+                       "On the CPU only float64 and float32 run in the library's own arithmetic: every narrower "
+                       "dtype is emulated (rounded values in float32 sgemm, int8 in an integer kernel), so its rate "
+                       "measures emulation on this CPU, not what hardware with native support reaches.");
+  else
+    ImGui::TextColored({0.95f, 0.8f, 0.35f, 1},
+                       "On the GPU each dtype runs cuBLASLt's own kernel for it (tensor cores where the GPU has "
+                       "them), timed by CUDA events; a row whose method says \"values as float32\" or \"on the "
+                       "CPU\" is emulated or was not run on the GPU.");
   ImGui::PopTextWrapPos();
 }
 

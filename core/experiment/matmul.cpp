@@ -10,6 +10,7 @@
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
 #include "core/experiment/gemm.h"
+#include "core/experiment/reference_cache.h"
 #include "core/util/number_text.h"
 
 namespace pl::experiment {
@@ -91,6 +92,32 @@ OperandReport report(DType t, const Scaling& s, const Quantised& q) {
   return r;
 }
 
+
+// A float64 reference product, from the cache when these operands were seen before: on the
+// config's device when it has one (cuBLASLt dgemm), else OpenBLAS dgemm or, for `high`, the
+// double-double dot products on the CPU.
+CachedReference reference_product(const std::string& backend, const GemmShape& shape,
+                                  std::span<const double> a, std::span<const double> b, bool high) {
+  auto compute = [&]() -> CachedReference {
+    if (!high && backend != "cpu") {
+      if (auto shared = shared_backend(backend); shared && shared->backend->name() != "cpu") {
+        Backend& device = *shared->backend;
+        const ProductSpec spec{shape, DType::float64, DType::float64, {AccumKind::Blas, DType::float64}};
+        if (device.supports_product(spec).ok) {
+          std::lock_guard lock(*shared->mutex);
+          if (auto run = device.product(spec, a, b, {}))
+            return {std::move(run->c), run->method + " on " + device.device_info().name};
+        }
+      }
+    }
+    return {reference_gemm(shape, a, b, high),
+            high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm, core " + blas::info().core};
+  };
+  bool hit = false;
+  CachedReference r = reference_cached(shape, high, operand_hash(a, b), compute, &hit);
+  if (hit) r.method += " (cached)";
+  return r;
+}
 
 // The product on the backend the config names, or on the CPU when that one cannot run it (no
 // GPU, no kernel for the model, values a library path cannot hold): the result says which ran
@@ -249,9 +276,12 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
   t0 = Clock::now();
   const GemmShape shape{m, n, k};
   const bool high = double_double_reference(c);
-  r.reference_method = high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm, core " + blas::info().core;
-  r.reference = reference_gemm(shape, ops.a, bt, high);
-  std::vector<double> rq = reference_gemm(shape, qa.dequantised, qb.dequantised, high);
+  {
+    CachedReference ref = reference_product(c.backend, shape, ops.a, bt, high);
+    r.reference = std::move(ref.values);
+    r.reference_method = std::move(ref.method);
+  }
+  std::vector<double> rq = reference_product(c.backend, shape, qa.dequantised, qb.dequantised, high).values;
   if (c.bias)
     for (size_t i = 0; i < m; ++i)
       for (size_t j = 0; j < n; ++j) {

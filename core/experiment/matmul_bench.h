@@ -14,7 +14,9 @@ namespace pl::experiment {
 struct MatmulTiming {
   MatmulConfig config;
   int reps = 0;
-  double experiment_ms = 0;  // median of run_matmul on operands drawn beforehand
+  double experiment_ms = 0;  // median of run_matmul on operands drawn beforehand (references recomputed)
+  double cached_ms = 0;      // median of the same run again, its references from the cache (as the
+                             // window re-runs a setup whose operands did not change)
   double blas_ms = 0;        // median of the OpenBLAS calls it makes, nothing else
   std::vector<std::string> blas_calls;  // which: "dgemm (reference)", ...
   double product_ms = 0;     // the experiment's product stage (median run's)

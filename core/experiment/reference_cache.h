@@ -1,0 +1,36 @@
+// The float64 reference products of recent runs, kept by content: re-running an experiment
+// with other dtypes, recipes or models on the same operands (what the window does on every
+// change) reuses the reference of the original operands instead of recomputing it. Keyed by
+// the shape, the method and a 64-bit hash of every operand bit; bounded in bytes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/experiment/gemm.h"
+
+namespace pl::experiment {
+
+struct CachedReference {
+  std::vector<double> values;
+  std::string method;  // how it was computed ("OpenBLAS dgemm, core Zen", "cuBLASLt ... on H100")
+};
+
+// A hash of the operands' bits (not their values: -0 and +0, NaN payloads differ).
+uint64_t operand_hash(std::span<const double> a, std::span<const double> b);
+
+// The cached reference for (shape, high precision, hash), or `compute`'s, which is then kept.
+// Thread-safe; `hit` (optional) says which. Entries beyond `max_bytes` in all are dropped,
+// oldest first.
+CachedReference reference_cached(const GemmShape& s, bool high_precision, uint64_t hash,
+                                 const std::function<CachedReference()>& compute, bool* hit = nullptr,
+                                 size_t max_bytes = size_t{512} << 20);
+
+// Drops every entry (benchmarks time the reference itself, not a cache hit).
+void clear_reference_cache();
+
+}  // namespace pl::experiment
