@@ -45,6 +45,12 @@ fi
   >"$OUT/bench_product_fp8_fast.json"
 "$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:sequential --sizes 2048 --reps 5 --json \
   >"$OUT/bench_product_emulated.json"
+# How the tensor cores add (after Fasi et al. 2021): one table per input dtype.
+for t in float16 bfloat16 tf32 float8_e4m3fn; do
+  "$BIN/precision-lab" accumulation-probe --backend cuda --dtype $t --json >"$OUT/probe_$t.json"
+done
+"$BIN/precision-lab" accumulation-probe --backend cuda --dtype float8_e4m3fn --fast-accum --json >"$OUT/probe_float8_e4m3fn_fast.json"
+"$BIN/precision-lab" accumulation-probe --backend cuda --dtype float16 --accumulate f16:blas --json >"$OUT/probe_float16_f16acc.json"
 # The whole experiment (product on CUDA; reference and analysis on the CPU for now).
 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
 ALL=float16,bfloat16,tf32,float8_e4m3fn,float8_e5m2,float8_e4m3fnuz,float8_e5m2fnuz,float6_e2m3fn,float6_e3m2fn,float4_e2m1fn
@@ -65,6 +71,16 @@ for f in ("bench_product.json", "bench_product_fp8_fast.json", "bench_product_em
             print(f"  {r['dtype']:14s} {r['n']:6d} {r['tflops']:9.1f} TFLOP/s {r['percent_of_peak']:5.0f}% of peak  {r['method']}")
         else:
             print(f"  {r['dtype']:14s} {r['n']:6d} {r.get('unsupported', r.get('error'))}")
+import glob, os
+for f in sorted(glob.glob(f"{out}/probe_*.json")):
+    try:
+        j = json.load(open(f))
+    except Exception as e:
+        print(f, "unreadable:", e); continue
+    print(f"{os.path.basename(f)}: {j['input']} {j['accumulate']}{' fast' if j['fast_accumulation'] else ''}: "
+          f"{j['accumulator_bits']} bits, promotion every {j['promotion_interval'] or '-'}; model {j['model'] or '-'}")
+    for x in j["findings"]:
+        print(f"  {x['question']:58s} {x['answer']}")
 for f in ("bench_cuda.json", "bench_cuda_sr.json", "bench_cpu.json"):
     try:
         j = json.load(open(f"{out}/{f}"))

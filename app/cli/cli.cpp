@@ -69,6 +69,8 @@ int run(int argc, char** argv) {
   add("roundtrip", "An array through a dtype and scaling recipe and back: the cast experiment", add_roundtrip);
   add("scenario", "Teaching scenarios with known answers: list, run (checks), export (slides)", add_scenario);
   add("tensors", "List the tensors of a .safetensors (or .npy) file", add_tensors);
+  add("accumulation-probe", "How the backend's GEMM adds: rounding, ties, extra bits, partial-sum width, promotion",
+      add_accumulation_probe);
 
   std::vector<std::string> args = protect_negative_values(argc, argv);
   std::vector<const char*> cargs{argv[0]};

@@ -27,6 +27,7 @@ Runner add_tensors(CLI::App& app);
 Runner add_mlp(CLI::App& app);
 Runner add_roundtrip(CLI::App& app);
 Runner add_scenario(CLI::App& app);
+Runner add_accumulation_probe(CLI::App& app);
 
 // Undoes the protection of values like "-inf" that CLI11 would read as options.
 std::string restore_value(const std::string& arg);

@@ -285,6 +285,7 @@ void ThroughputPanel::draw_content() {
     drawn_at_ = now;
   }
   draw_table(shown_history_);
+  if (ImGui::CollapsingHeader("How this device adds (accumulation probe)")) probe_.draw(backend_.chosen());
   figure_view_.draw("throughput figures", figures_, std::to_string(drawn_version_), 1.9f);
 }
 

@@ -19,6 +19,7 @@
 #include "app/ui/background_task.h"
 #include "app/ui/figure_view.h"
 #include "app/ui/panel.h"
+#include "app/ui/probe_view.h"
 #include "app/ui/run_log.h"
 #include "core/experiment/throughput.h"
 #include "core/experiment/throughput_run.h"
@@ -53,6 +54,7 @@ class ThroughputPanel final : public Panel {
   bool live_ = true;    // sample while the panel is shown
   int datasheet_index_ = 1;  // 0: none, else 1 + index into peak::parts()
   std::string device_;
+  ProbeView probe_;           // how the chosen device adds
   BackendPicker backend_;     // where the products are timed (a GPU: its own clock, % of its peak)
   std::string peak_part_;     // the sampled device's entry in the peak table; "" for none
 

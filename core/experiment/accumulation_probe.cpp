@@ -1,0 +1,226 @@
+#include "core/experiment/accumulation_probe.h"
+
+#include <cmath>
+#include <optional>
+
+#include "core/dtype/codec.h"
+#include "core/experiment/dot_sweep.h"
+#include "core/util/number_text.h"
+
+namespace pl::experiment {
+namespace {
+
+constexpr size_t kRows = 16;  // m = n: a tensor-core tile; row 0 carries the probe
+
+bool holds(const FloatFormat& f, double x) { return std::isfinite(x) && round_to(f, x, {}) == x; }
+
+// 2^e as x * y, both numbers of `f`, split as evenly as the format allows.
+std::optional<std::pair<double, double>> split(int e, const FloatFormat& f) {
+  for (int d = 0; d <= 400; ++d)
+    for (int side : {1, -1}) {
+      const int e1 = e / 2 + side * d, e2 = e - e1;
+      const double x = std::ldexp(1.0, e1), y = std::ldexp(1.0, e2);
+      if (holds(f, x) && holds(f, y)) return std::pair{x, y};
+      if (d == 0) break;
+    }
+  return std::nullopt;
+}
+
+struct Term {
+  int exponent;
+  bool negative = false;
+};
+
+class Prober {
+ public:
+  Prober(Backend& b, ProductSpec base) : backend_(b), base_(base), format_(info(base.a).format) {}
+
+  // The dot product of the terms, in order, as the backend computes it. The terms are scaled by
+  // a common power of two when the input format cannot hold them as they are (float8's range);
+  // the result is scaled back (exactly).
+  Expected<double> dot(const std::vector<Term>& terms) {
+    for (int shift = 0; shift <= 120; shift = shift <= 0 ? 1 - shift : -shift) {
+      std::vector<std::pair<double, double>> factors;
+      for (const Term& t : terms) {
+        auto xy = split(t.exponent + shift, format_);
+        if (!xy) break;
+        factors.push_back({t.negative ? -xy->first : xy->first, xy->second});
+      }
+      if (factors.size() != terms.size()) continue;
+      const size_t k = (terms.size() + kRows - 1) / kRows * kRows;
+      std::vector<double> a(kRows * k, 0.0), b(kRows * k, 0.0);
+      for (size_t i = 0; i < factors.size(); ++i) a[i] = factors[i].first, b[i] = factors[i].second;
+      ProductSpec s = base_;
+      s.shape = {kRows, kRows, k};
+      auto run = backend_.product(s, a, b, {});
+      if (!run) return Error{run.error()};
+      method_ = run->method;
+      return std::ldexp(run->c[0], -shift);
+    }
+    return Error{std::string(name(base_.a)) + " cannot hold these terms at any common scale"};
+  }
+  const std::string& method() const { return method_; }
+
+ private:
+  Backend& backend_;
+  ProductSpec base_;
+  const FloatFormat& format_;
+  std::string method_;
+};
+
+std::string show(double v) { return shortest_double(v); }
+
+// The accumulator's precision in bits: what the probes measure against.
+int accumulator_precision(const Accumulation& a) {
+  return info(a.format).format.precision();
+}
+
+}  // namespace
+
+Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Accumulation& acc,
+                                         bool fast_accumulation) {
+  if (acc.kind == AccumKind::Int32) return Error{"integer sums are exact: there is nothing to probe"};
+  if (!is_float(input)) return Error{std::string(name(input)) + ": the probes need a float input dtype"};
+  const ProductSpec base{{kRows, kRows, kRows}, input, input, acc, fast_accumulation};
+  if (Support s = backend.supports_product(base); !s.ok) return Error{s.why_not};
+  ProbeReport r;
+  r.backend = backend.name();
+  r.device = backend.device_info().name;
+  r.input = input;
+  r.accumulate = acc;
+  r.fast_accumulation = fast_accumulation;
+  Prober probe(backend, base);
+  const int p = accumulator_precision(acc);
+  auto not_run = [&](const std::string& width, const std::string& why) { r.findings.push_back({width, "not run", why}); };
+
+  // 1. Bits a partial sum keeps: 1 followed by 15 terms 2^-e (one 16-term block); the largest
+  // e whose terms all count, plus one, is the partial sum's precision.
+  const std::string q4 = "bits a partial sum keeps (1 + 15 x 2^-e)";
+  int kept = 0;
+  std::string evidence4;
+  for (int e = 2; e <= p + 1; ++e) {
+    std::vector<Term> t{{0}};
+    for (int i = 0; i < 15; ++i) t.push_back({-e});
+    auto v = probe.dot(t);
+    if (!v) {
+      evidence4 = "stopped at e = " + std::to_string(e) + ": " + v.error();
+      break;
+    }
+    if (*v != 1 + 15 * std::ldexp(1.0, -e)) {
+      evidence4 = "e = " + std::to_string(e) + ": got " + show(*v) + ", exact " + show(1 + 15 * std::ldexp(1.0, -e));
+      break;
+    }
+    kept = e + 1;
+  }
+  if (kept == 0) not_run(q4, evidence4);
+  else r.findings.push_back({q4, std::to_string(kept) + " bits (float32 keeps 24)", evidence4});
+  r.accumulator_bits = kept;
+
+  // The rounding probes work at the precision the partial sums have (a narrow accumulator that
+  // rounds to nearest would otherwise look like truncation at float32's last place).
+  const int width = kept > 0 ? kept : p;
+  const double ulp = std::ldexp(1.0, 1 - width);  // of 1 in the partial sums
+
+  // 2. Rounding of a sum: 1 + 0.75 ulp, and its negative.
+  const std::string q1 = "rounding of a sum (1 + 0.75 ulp, and -(1 + 0.75 ulp))";
+  auto up = probe.dot({{-width - 1}, {-width}, {0}});
+  auto down = probe.dot({{-width - 1, true}, {-width, true}, {0, true}});
+  bool nearest = false, truncating = false;
+  if (!up || !down) {
+    not_run(q1, up ? down.error() : up.error());
+  } else {
+    const bool pos_up = *up == 1 + ulp, neg_up = *down == -(1 + ulp);
+    nearest = pos_up && neg_up;
+    truncating = !pos_up && !neg_up;
+    r.truncating = truncating;
+    const std::string answer = nearest ? "to nearest" : truncating ? "toward zero (truncation)"
+                               : neg_up ? "toward -infinity" : "toward +infinity";
+    r.findings.push_back({q1, answer, "terms 2^" + std::to_string(-width - 1) + ", 2^" + std::to_string(-width) +
+                                          ", 1: exact 1 + 0.75 ulp, got " + show(*up) + "; negated: got " + show(*down)});
+  }
+
+  // 3. Ties: 1 + 0.5 ulp and 1 + 1.5 ulp.
+  const std::string q2 = "ties (1 + 0.5 ulp, 1 + 1.5 ulp)";
+  if (nearest) {
+    auto t1 = probe.dot({{-width}, {0}});
+    auto t2 = probe.dot({{-width}, {1 - width}, {0}});
+    if (!t1 || !t2) not_run(q2, t1 ? t2.error() : t1.error());
+    else {
+      const bool even = *t1 == 1 && *t2 == 1 + 2 * ulp, away = *t1 == 1 + ulp && *t2 == 1 + 2 * ulp;
+      r.findings.push_back({q2, even ? "to even" : away ? "away from zero" : "neither (see evidence)",
+                            "got " + show(*t1) + " and " + show(*t2)});
+    }
+  } else {
+    not_run(q2, "the sum is not rounded to nearest");
+  }
+
+  // 4. Bits seen below the partial sums' last place while aligning the terms: a term 2^-j ulp
+  // below a tie (nearest) or below an exact value (truncation) changes the result only if the
+  // adder still sees it. The probe can tell up to p - 1 bits (a sequential adder's small
+  // partial sums stop being exact there).
+  const std::string q3 = "bits seen below the last place";
+  if (nearest || truncating) {
+    int seen = 0;
+    bool limited = false;  // the input dtype cannot hold the next probe's terms
+    std::string evidence;
+    for (int j = 1; j < width; ++j) {
+      auto v = nearest ? probe.dot({{-width - j}, {-width}, {0}})                // tie + tiny: up if seen
+                       : probe.dot({{1 - width - j, true}, {1 - width}, {0}});  // 1 + ulp - tiny: down if seen
+      if (!v) {
+        evidence = "stopped at " + std::to_string(j) + ": " + v.error();
+        limited = true;
+        break;
+      }
+      const bool saw = nearest ? *v == 1 + ulp : *v == 1;
+      if (!saw) {
+        evidence = "a term 2^-" + std::to_string(j) + " ulp below is lost (got " + show(*v) + ")";
+        break;
+      }
+      seen = j;
+    }
+    const std::string answer = seen == width - 1 ? "at least " + std::to_string(seen) + " (all the probe can tell)"
+                               : limited    ? "at least " + std::to_string(seen) + " (the input dtype's range)"
+                                            : std::to_string(seen);
+    r.findings.push_back({q3, answer, evidence.empty() ? "every term down to 2^-" + std::to_string(width - 1) + " ulp was seen" : evidence});
+  } else {
+    not_run(q3, "needs the rounding found above");
+  }
+
+  // 5. Promotion: with terms just below what a partial sum keeps, those added to the 1 are lost,
+  // but partial sums that start from zero keep them until they are promoted and added in full
+  // precision. 1 followed by 4095 such terms: the number lost, plus one, is the interval.
+  const std::string q5 = "products between promotions to float32 (1 + 4095 x 2^-e)";
+  if (kept > 0 && kept < p) {
+    const int e = kept + 1;
+    std::vector<Term> t{{0}};
+    for (int i = 0; i < 4095; ++i) t.push_back({-e});
+    auto v = probe.dot(t);
+    if (!v) {
+      not_run(q5, v.error());
+    } else {
+      const double counted = std::round((*v - 1) / std::ldexp(1.0, -e));
+      const int lost = 4095 - int(counted);
+      r.promotion_interval = lost >= 4095 ? 0 : lost + 1;
+      r.findings.push_back({q5, r.promotion_interval ? std::to_string(r.promotion_interval) : "none within 4096",
+                            "e = " + std::to_string(e) + ": " + std::to_string(lost) + " of 4095 small terms lost"});
+    }
+  } else {
+    not_run(q5, kept >= p ? "partial sums keep the accumulator's full precision" : "needs the partial sum's width");
+  }
+  r.method = probe.method();
+  const DType narrow = r.accumulator_bits == 24 ? DType::float32 : r.accumulator_bits == 11 ? DType::tf32
+                       : r.accumulator_bits == 8 ? DType::bfloat16 : DType::bool_;
+  if (narrow == DType::bool_) {
+    r.model_note = "no dtype has " + std::to_string(r.accumulator_bits) + " bits of precision";
+  } else if (!nearest && !truncating) {
+    r.model_note = "the rounding was not found";
+  } else {
+    Accumulation m{AccumKind::Sequential, narrow, truncating ? Rounding::TowardZero : Rounding::NearestEven};
+    if (r.promotion_interval > 0) m.kind = AccumKind::Chunked, m.chunk = r.promotion_interval, m.outer = DType::float32;
+    r.model = accumulation_spec(m);
+    r.model_note = "emulates the partial sums' width, rounding and promotion; not the order within a block";
+  }
+  return r;
+}
+
+}  // namespace pl::experiment

@@ -1,0 +1,57 @@
+// Probes of how a backend's library GEMM adds (after Fasi, Higham, Mikaitis and Pranesh,
+// "Numerical behavior of NVIDIA tensor cores", PeerJ Computer Science 7:e330, 2021): dot
+// products of crafted powers of two whose exact sums need more bits than the accumulator
+// keeps. What comes back says whether the sum is rounded to nearest or truncated, how many
+// bits below the accumulator's last place the hardware still sees, whether ties go to even,
+// how many bits a partial sum keeps (float8 tensor cores keep fewer than float32's 24), and
+// after how many products partial sums are promoted to full float32.
+//
+// Each probe is a 16 x 16 x K product through Backend::product (row 0 of A and of B carry the
+// terms, every other element is zero; K padded to 16), so it runs the kernels the library
+// picks for tensor-core shapes. The small terms come first: a sequential adder with exact
+// small partial sums (a CPU's FMA loop) then rounds once, like a block adder. Every term is a
+// product x * y of two numbers of the input dtype; a probe whose terms the dtype cannot hold
+// is reported as not run, with the reason. Device-independent: on the CPU backend it reads
+// OpenBLAS (round to nearest, 24 bits, no promotion interval).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/backend/backend.h"
+#include "core/experiment/accumulate.h"
+#include "core/util/expected.h"
+
+namespace pl::experiment {
+
+struct ProbeFinding {
+  std::string question;  // "rounding of a sum", "extra bits seen below the last place", ...
+  std::string answer;    // "round to nearest", "3", "not run"
+  std::string evidence;  // the terms, the exact sum and what came back
+};
+
+struct ProbeReport {
+  std::string backend, device, method;  // method: what ran (the backend's account)
+  DType input = DType::float16;
+  Accumulation accumulate;
+  bool fast_accumulation = false;
+  std::vector<ProbeFinding> findings;
+  // Read off the findings: the partial sums' bits of precision (24 for full float32) and the
+  // promotion interval in products (0: none seen up to the longest probe).
+  int accumulator_bits = 0;
+  int promotion_interval = 0;
+  bool truncating = false;  // the sums were truncated (else rounded to nearest, or not known)
+  // The findings as an accumulation model the experiments can run ("tf32:chunked:32:rtz"), when
+  // a dtype has the partial sums' precision (24: float32, 11: tf32, 8: bfloat16 -- each with
+  // float32's exponent range); else empty, and `model_note` says why.
+  std::string model;
+  std::string model_note;
+};
+
+// Runs every probe on `backend` (which must support the library product of `input` x `input`
+// under `accumulate`, by default float32 accumulation).
+Expected<ProbeReport> probe_accumulation(Backend& backend, DType input,
+                                         const Accumulation& accumulate = {AccumKind::Blas, DType::float32},
+                                         bool fast_accumulation = false);
+
+}  // namespace pl::experiment
