@@ -5,7 +5,9 @@
 //  [x] float32 round trip through every format with a fast path (all but e8m0), every rounding
 //      mode, bit-identical to the CPU codec (same element function, core/dtype/roundtrip_f32.h)
 //  [x] conversion timing with CUDA events against a device-to-device copy in the same run
-//  [ ] cuBLASLt products, emulated GEMMs, reductions, tensor-core probe (issue: CUDA backend)
+//  [x] matrix products: cuBLASLt (the library model) and own kernels for the emulated models,
+//      bit-exact with the CPU, and their timing on the device (product_engine.h)
+//  [ ] the error statistics and histograms on the GPU (they run on the CPU)
 // No GPU, no driver, or out of memory: an error value, never a crash.
 #pragma once
 

@@ -117,6 +117,8 @@ std::string check(const Accumulation& a) {
   if (a.kind == AccumKind::Float64)
     return a.rounding == Rounding::NearestEven ? "" : "float64 accumulation is hardware round-to-nearest-even only";
   if (a.kind == AccumKind::Blas) {
+    if (a.format == DType::float16)
+      return "float16 library accumulation (cuBLAS CUBLAS_COMPUTE_16F) runs matrix products on the CUDA backend only";
     if (a.format != DType::float32 && a.format != DType::float64)
       return "the BLAS library computes in float32 or float64 only";
     return a.rounding == Rounding::NearestEven ? "" : "the BLAS library rounds to nearest even only";

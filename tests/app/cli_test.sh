@@ -61,10 +61,21 @@ check bench-matmul 0 'bfloat16 +64 ' -- "$PL" bench --op matmul --dtypes bfloat1
 check bench-matmul-json 0 '"blas_calls"' -- "$PL" bench --op matmul --sizes 32 --reps 1 --accumulate f16:sequential --json
 check bench-matmul-bad-dtype 2 "unknown dtype 'nope'" -- "$PL" bench --op matmul --dtypes nope
 check bench-matmul-bad-size 2 'every dimension must lie' -- "$PL" bench --op matmul --sizes 0
-check bench-throughput 0 'bfloat16 +[0-9]+ +[0-9.]+ +bfloat16 values in sgemm .*emulation' -- "$PL" bench --op throughput --dtypes float32,bfloat16,int8 --sizes 64 --seconds 0.5
-check bench-throughput-json 0 '"gflops_median"' -- "$PL" bench --op throughput --dtypes float16 --sizes 32 --seconds 0.2 --json
+check bench-throughput 0 'bfloat16 +[0-9]+ +[0-9.]+ +bfloat16 values in sgemm .*emulation' -- "$PL" bench --op throughput --backend cpu --dtypes float32,bfloat16,int8 --sizes 64 --seconds 0.5
+check bench-throughput-json 0 '"gflops_median"' -- "$PL" bench --op throughput --backend cpu --dtypes float16 --sizes 32 --seconds 0.2 --json
 check bench-throughput-bad-dtype 2 'bool: products are timed for float dtypes' -- "$PL" bench --op throughput --dtypes bool
 check bench-throughput-two-sizes 2 'one size in' -- "$PL" bench --op throughput --sizes 64,128
+check bench-product 0 'bfloat16 +64 +[0-9.]+ +[0-9.]+ +- +f32 OpenBLAS sgemm; steady_clock' -- "$PL" bench --op product --backend cpu --dtypes bfloat16,int8 --sizes 64 --reps 2
+check bench-product-json 0 '"tflops"' -- "$PL" bench --op product --backend cpu --dtypes float32 --sizes 32 --reps 1 --json
+check bench-product-model 0 'bf16 sequential rne; steady_clock' -- "$PL" bench --op product --backend cpu --dtypes bfloat16 --accumulate bf16:sequential --sizes 32 --reps 1
+check bench-product-refused 0 'not on cpu: OpenBLAS has no float16 GEMM' -- "$PL" bench --op product --backend cpu --dtypes float16 --accumulate f16:blas --sizes 32 --reps 1
+check bench-product-bad-dtype 2 "unknown dtype 'nope'" -- "$PL" bench --op product --backend cpu --dtypes nope --sizes 32
+check probe-cpu 0 'rounding of a sum .* +to nearest' -- "$PL" accumulation-probe --backend cpu --dtype float16
+check probe-cpu-json 0 '"accumulator_bits": 24' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --json
+check probe-model 0 'as a model: --accumulate f32:sequential' -- "$PL" accumulation-probe --backend cpu --dtype float16
+check probe-int8 1 'integer sums are exact' -- "$PL" accumulation-probe --backend cpu --dtype int8 --accumulate i32
+check probe-bad-dtype 2 "error: .*flaot16" -- "$PL" accumulation-probe --backend cpu --dtype flaot16
+check probe-bad-backend 1 "unknown backend 'tpu'" -- "$PL" accumulation-probe --backend tpu
 check bench-throughput-bad-seconds 2 'seconds must lie' -- "$PL" bench --op throughput --seconds 0
 tp=$(mktemp -d)
 check bench-throughput-save 0 'GFLOP/s' -- "$PL" bench --op throughput --dtypes float32 --sizes 32 --seconds 0.2 --save "$tp"
@@ -156,6 +167,12 @@ cat > "$TMP/exp.json" <<'JSON'
 JSON
 check run-config 0 'wrote .*result.json' -- "$PL" run "$TMP/exp.json" --out "$TMP/out"
 check run-setup-reruns 0 'arithmetic' -- "$PL" run "$TMP/out/setup.json" --out "$TMP/out2"
+check run-backend-cpu 0 'arithmetic: ' -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend cpu
+check run-backend-bad 2 'backend must be auto, cpu or cuda' -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend tpu
+if ! "$PL" devices | grep -qE '^cuda +[^u]'; then  # no GPU here: the product falls back, saying why
+  check run-backend-cuda-fallback 0 'note: +cuda unavailable: .*the product ran on the CPU' -- "$PL" run "$TMP/exp.json" --out "$TMP/out6" --backend cuda
+  check run-backend-cuda-json 0 '"product_backend": "cpu"' -- "$PL" run "$TMP/exp.json" --out "$TMP/out6" --backend cuda --json
+fi
 check run-csv 0 'arithmetic,ulps' -- cat "$TMP/out/histograms.csv"
 echo '{"experiment": "linear", "colour": 3}' > "$TMP/bad.json"
 check run-unknown-key 2 "unknown key 'colour'" -- "$PL" run "$TMP/bad.json" --out "$TMP/o3"

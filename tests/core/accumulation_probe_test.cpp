@@ -7,33 +7,20 @@
 #include "core/backend/backend.h"
 #include "core/experiment/accumulation_probe.h"
 #include "core/experiment/gemm.h"
+#include "tests/core/stub_backend.h"
 
 namespace pl::experiment {
 namespace {
 
 // A device whose library product is `model`, whatever the spec asks.
-class ModelDevice final : public Backend {
+class ModelDevice final : public testing_support::StubBackend {
  public:
-  explicit ModelDevice(Accumulation model) : model_(model) {}
-  std::string name() const override { return "model"; }
-  DeviceInfo device_info() const override { return DeviceInfo{"model", "a known adder", "", 1, 1, "", "", ""}; }
-  Support supports_roundtrip(const FloatFormat&, const CastOptions&) const override { return {false, "n/a"}; }
-  Expected<bool> roundtrip_f32(const FloatFormat&, const CastOptions&, const float*, float*, size_t) override {
-    return Error{"n/a"};
-  }
-  Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat&, const CastOptions&, size_t, int) override {
-    return Error{"n/a"};
-  }
-  Support supports_product(const ProductSpec&) const override { return {true, ""}; }
+  explicit ModelDevice(Accumulation model) : StubBackend("model", "a known adder"), model_(model) {}
   Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                                const ProductControl&) override {
     auto c = gemm(s.shape, a, b, model_);
     if (!c) return Error{c.error()};
     return ProductRun{std::move(c).value(), describe(model_), 0};
-  }
-  Expected<ProductTiming> time_product(const ProductSpec&, std::span<const double>, std::span<const double>, int,
-                                       const std::atomic<bool>*) override {
-    return Error{"n/a"};
   }
 
  private:

@@ -10,6 +10,7 @@
 #include "core/backend/backend.h"
 #include "core/experiment/gemm.h"
 #include "core/experiment/matmul.h"
+#include "tests/core/stub_backend.h"
 
 namespace pl {
 namespace {
@@ -56,17 +57,9 @@ TEST(CpuBackendProduct, RefusesFloat16LibraryAccumulationWithTheReason) {
 
 // Stands in for a GPU: runs the CPU's GEMM and marks what it ran; refuses pairwise sums; fails
 // on a k of 13 (a device error), so every path of the dispatch is seen.
-class FakeDevice final : public Backend {
+class FakeDevice final : public testing_support::StubBackend {
  public:
-  std::string name() const override { return "cuda"; }
-  DeviceInfo device_info() const override { return DeviceInfo{"cuda", "Fake GPU", "9.0", 1, 1, "", "", ""}; }
-  Support supports_roundtrip(const FloatFormat&, const CastOptions&) const override { return {false, "fake"}; }
-  Expected<bool> roundtrip_f32(const FloatFormat&, const CastOptions&, const float*, float*, size_t) override {
-    return Error{"fake"};
-  }
-  Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat&, const CastOptions&, size_t, int) override {
-    return Error{"fake"};
-  }
+  FakeDevice() : StubBackend("cuda", "Fake GPU") {}
   Support supports_product(const ProductSpec& s) const override {
     if (s.accumulate.kind == AccumKind::Pairwise) return {false, "no pairwise kernel"};
     return {true, ""};

@@ -1,0 +1,302 @@
+#include "kernels/product_engine.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/util/median.h"
+#include "core/util/parallel.h"
+#include "kernels/emulated_gemm.cuh"
+#include "kernels/emulated_plan.h"
+#include "kernels/lt_plan.h"
+#include "kernels/operand_pack.h"
+
+namespace pl::cuda {
+namespace {
+
+using experiment::AccumKind;
+
+bool is_library_model(const ProductSpec& s) {
+  return s.accumulate.kind == AccumKind::Blas || s.accumulate.kind == AccumKind::Int32;
+}
+
+// Uploads packed rows; an allocation failure is "out of GPU memory".
+Expected<bool> upload(DeviceBuffer& d, const std::vector<uint8_t>& bytes, const char* what) {
+  if (cudaError_t e = d.allocate(bytes.size()); e != cudaSuccess)
+    return Error{cuda_error((std::string("out of GPU memory for the ") + what).c_str(), e)};
+  if (cudaError_t e = cudaMemcpy(d.get(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice); e != cudaSuccess)
+    return Error{cuda_error("copy to the GPU failed", e)};
+  return true;
+}
+
+// Identifies host operands for the resident cache: their address, size and a sample of their
+// values (a freed array whose address is reused with other data gets another key).
+std::string operand_key(std::span<const double> x) {
+  std::string k = std::to_string(reinterpret_cast<uintptr_t>(x.data())) + ":" + std::to_string(x.size());
+  double sample = 0;
+  for (size_t i = 0; i < x.size(); i += std::max<size_t>(1, x.size() / 61)) sample = sample * 1.0000001 + x[i];
+  return k + ":" + std::to_string(sample);
+}
+
+}  // namespace
+
+Support ProductEngine::supports(const ProductSpec& s) const {
+  if (is_library_model(s)) {
+    auto plan = plan_library_product(s);
+    if (!plan) return {false, plan.error()};
+    if (plan->min_compute_capability > compute_capability_)
+      return {false, plan->label + " needs compute capability " +
+                         std::to_string(plan->min_compute_capability / 10) + "." +
+                         std::to_string(plan->min_compute_capability % 10) + " or later"};
+    return {true, ""};
+  }
+  if (s.accumulate.kind == AccumKind::Float64) return {true, ""};
+  auto model = plan_emulated_product(s);
+  if (!model) return {false, model.error()};
+  return {true, ""};
+}
+
+Expected<ProductRun> ProductEngine::run(const ProductSpec& s, std::span<const double> a,
+                                        std::span<const double> b, const ProductControl& control) {
+  if (Support ok = supports(s); !ok.ok) return Error{ok.why_not};
+  if (a.size() != s.shape.m * s.shape.k || b.size() != s.shape.n * s.shape.k)
+    return Error{"product: operand sizes do not match the shape"};
+  if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+  if (is_library_model(s)) return library_product(s, a, b, control);
+  return emulated_product(s, a, b, control);
+}
+
+Expected<bool> ProductEngine::ensure_lt() {
+  if (lt_) return true;
+  auto lt = LtGemm::create();
+  if (!lt) return Error{lt.error()};
+  lt_ = std::move(lt).value();
+  return true;
+}
+
+Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::span<const double> a,
+                                                  std::span<const double> b,
+                                                  const ProductControl& control) {
+  const LtPlan plan = *plan_library_product(s);
+  if (auto ok = ensure_lt(); !ok) return Error{ok.error()};
+  const auto& [m, n, k] = s.shape;
+  const LtShape padded{round_up(m, plan.align), round_up(n, plan.align),
+                             round_up(k, plan.align)};
+  // Operands in the library's storage; zero rows and columns fill the padding (zeros add
+  // nothing to a sum, and the padded part of D is never read).
+  auto pa = pack_rows(a, m, k, padded.k, plan.input);
+  if (!pa) return Error{"input: " + pa.error()};
+  auto pb = pack_rows(b, n, k, padded.k, plan.weight);
+  if (!pb) return Error{"weight: " + pb.error()};
+  std::vector<uint8_t> a_bytes = std::move(pa).value().bytes, b_bytes = std::move(pb).value().bytes;
+  a_bytes.resize(padded.m * padded.k * element_bytes(plan.input), 0);
+  b_bytes.resize(padded.n * padded.k * element_bytes(plan.weight), 0);
+  if (control.progress) control.progress(0.1);
+  DeviceBuffer da, db, dd;
+  if (auto ok = upload(da, a_bytes, "input"); !ok) return Error{ok.error()};
+  if (auto ok = upload(db, b_bytes, "weight"); !ok) return Error{ok.error()};
+  const size_t d_bytes = padded.m * padded.n * element_bytes(plan.out);
+  if (cudaError_t e = dd.allocate(d_bytes); e != cudaSuccess)
+    return Error{cuda_error("out of GPU memory for the result", e)};
+  if (control.cancel && control.cancel->load()) return Error{"cancelled"};
+  auto run = lt_->run(plan, padded, da.get(), db.get(), dd.get(), nullptr);
+  if (!run) return Error{run.error()};
+  std::vector<uint8_t> d_host(d_bytes);
+  if (cudaError_t e = cudaMemcpy(d_host.data(), dd.get(), d_bytes, cudaMemcpyDeviceToHost); e != cudaSuccess)
+    return Error{cuda_error("copy from the GPU failed", e)};
+  if (control.progress) control.progress(1.0);
+  ProductRun out;
+  out.c = unpack_rows(d_host.data(), m, n, padded.n, plan.out);
+  out.method = "cuBLASLt " + plan.label + " (" + run->algorithm + ")";
+  out.device_seconds = run->milliseconds * 1e-3;
+  return out;
+}
+
+Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::span<const double> a,
+                                                   std::span<const double> b,
+                                                   const ProductControl& control) {
+  const auto& [m, n, k] = s.shape;
+  const bool f64 = s.accumulate.kind == AccumKind::Float64;
+  const Element e = f64 ? Element::F64 : Element::F32;
+  auto pa = pack_rows(a, m, k, k, e);
+  if (!pa) return Error{"input: " + pa.error()};
+  auto pb = pack_rows(b, n, k, k, e);
+  if (!pb) return Error{"weight: " + pb.error()};
+  DeviceBuffer da, db, dc, dredo;
+  if (auto ok = upload(da, pa->bytes, "input"); !ok) return Error{ok.error()};
+  if (auto ok = upload(db, pb->bytes, "weight"); !ok) return Error{ok.error()};
+  if (cudaError_t err = dc.allocate(m * n * element_bytes(e)); err != cudaSuccess)
+    return Error{cuda_error("out of GPU memory for the result", err)};
+  if (!f64)
+    if (cudaError_t err = dredo.allocate(m * n); err != cudaSuccess)
+      return Error{cuda_error("out of GPU memory", err)};
+  EmulatedModel model;
+  if (!f64) model = *plan_emulated_product(s);
+  // Rows in slabs, so a long product reports progress and stops when cancelled.
+  const size_t slab = std::max<size_t>(16, round_up((m + 15) / 16, 16));
+  cudaEvent_t t0 = nullptr, t1 = nullptr;
+  cudaEventCreate(&t0);
+  cudaEventCreate(&t1);
+  float total_ms = 0;
+  for (size_t r0 = 0; r0 < m; r0 += slab) {
+    if (control.cancel && control.cancel->load()) {
+      cudaEventDestroy(t0);
+      cudaEventDestroy(t1);
+      return Error{"cancelled"};
+    }
+    const size_t r1 = std::min(m, r0 + slab);
+    cudaEventRecord(t0);
+    cudaError_t err = f64 ? launch_float64_gemm(da.as<double>(), db.as<double>(), m, n, k, r0, r1, dc.as<double>(), nullptr)
+                          : launch_emulated_gemm(da.as<float>(), db.as<float>(), m, n, k, r0, r1, model,
+                                                       dc.as<float>(), dredo.as<uint8_t>(), nullptr);
+    cudaEventRecord(t1);
+    if (err == cudaSuccess) err = cudaEventSynchronize(t1);
+    if (err != cudaSuccess) {
+      cudaEventDestroy(t0);
+      cudaEventDestroy(t1);
+      return Error{cuda_error("emulated GEMM kernel failed", err)};
+    }
+    float ms = 0;
+    cudaEventElapsedTime(&ms, t0, t1);
+    total_ms += ms;
+    if (control.progress) control.progress(0.9 * double(r1) / double(m));
+  }
+  cudaEventDestroy(t0);
+  cudaEventDestroy(t1);
+  std::vector<uint8_t> c_host(m * n * element_bytes(e)), redo(f64 ? 0 : m * n);
+  cudaError_t err = cudaMemcpy(c_host.data(), dc.get(), c_host.size(), cudaMemcpyDeviceToHost);
+  if (err == cudaSuccess && !f64) err = cudaMemcpy(redo.data(), dredo.get(), redo.size(), cudaMemcpyDeviceToHost);
+  if (err != cudaSuccess) return Error{cuda_error("copy from the GPU failed", err)};
+  ProductRun out;
+  out.c = unpack_rows(c_host.data(), m, n, n, e);
+  // Elements the GPU handed back (inexact products, sums past a format's range): the CPU's
+  // general code, with the same stochastic stream offsets as its GEMM.
+  std::vector<size_t> again;
+  for (size_t i = 0; i < redo.size(); ++i)
+    if (redo[i]) again.push_back(i);
+  parallel_for(again.size(), 0, [&](size_t b0, size_t b1) {
+    for (size_t t = b0; t < b1; ++t) {
+      const size_t i = again[t] / n, j = again[t] % n;
+      out.c[again[t]] = experiment::dot(a.subspan(i * k, k), b.subspan(j * k, k), s.accumulate,
+                                        experiment::gemm_stream_offset(i, j, n));
+    }
+  }, 64);
+  out.method = experiment::describe(s.accumulate) + " (own CUDA kernel, bit-exact with the CPU" +
+               (again.empty() ? std::string(")") : "; " + std::to_string(again.size()) +
+                " elements recomputed on the CPU: inexact products or sums out of range)");
+  out.device_seconds = total_ms * 1e-3;
+  if (control.progress) control.progress(1.0);
+  return out;
+}
+
+
+Expected<ProductEngine::Resident*> ProductEngine::resident(
+    const std::string& key,
+    const std::function<Expected<PackedPair>()>& pack,
+    size_t d_bytes, size_t redo_bytes) {
+  for (auto& r : resident_)
+    if (r->key == key) return r.get();
+  auto bytes = pack();
+  if (!bytes) return Error{bytes.error()};
+  const auto& [ab, bb] = *bytes;
+  int l2 = 0;
+  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device_);
+  const size_t copies = std::clamp<size_t>((2 * size_t(l2) + ab.size() + bb.size()) / std::max<size_t>(1, ab.size() + bb.size()), 1, 8);
+  if (resident_.size() >= 4) resident_.erase(resident_.begin());  // oldest first
+  auto r = std::make_unique<Resident>();
+  r->key = key;
+  for (size_t c = 0; c < copies; ++c) {
+    r->a.push_back(std::make_unique<DeviceBuffer>());
+    r->b.push_back(std::make_unique<DeviceBuffer>());
+    if (auto ok = upload(*r->a.back(), ab, "input"); !ok) return Error{ok.error()};
+    if (auto ok = upload(*r->b.back(), bb, "weight"); !ok) return Error{ok.error()};
+  }
+  if (cudaError_t e = r->d.allocate(d_bytes); e != cudaSuccess) return Error{cuda_error("out of GPU memory for the result", e)};
+  if (cudaError_t e = r->redo.allocate(redo_bytes); e != cudaSuccess) return Error{cuda_error("out of GPU memory", e)};
+  resident_.push_back(std::move(r));
+  return resident_.back().get();
+}
+
+Expected<ProductTiming> ProductEngine::time(const ProductSpec& s, std::span<const double> a,
+                                                  std::span<const double> b, int reps,
+                                                  const std::atomic<bool>* cancel) {
+  if (Support ok = supports(s); !ok.ok) return Error{ok.why_not};
+  const auto& [m, n, k] = s.shape;
+  if (a.size() != m * k || b.size() != n * k) return Error{"time_product: operand sizes do not match the shape"};
+  if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+  const bool library = is_library_model(s);
+  const bool f64 = s.accumulate.kind == AccumKind::Float64;
+  LtPlan plan;
+  LtShape padded{m, n, k};
+  Element in = f64 ? Element::F64 : Element::F32, w = in, out = in;
+  if (library) {
+    plan = *plan_library_product(s);
+    if (auto ok = ensure_lt(); !ok) return Error{ok.error()};
+    padded = {round_up(m, plan.align), round_up(n, plan.align), round_up(k, plan.align)};
+    in = plan.input, w = plan.weight, out = plan.out;
+  }
+  const std::string key = operand_key(a) + "|" + operand_key(b) + "|" + element_name(in) +
+                          element_name(w) + std::to_string(padded.m) + "x" + std::to_string(padded.n) + "x" +
+                          std::to_string(padded.k);
+  auto res = resident(
+      key,
+      [&]() -> Expected<std::pair<std::vector<uint8_t>, std::vector<uint8_t>>> {
+        auto pa = pack_rows(a, m, k, padded.k, in);
+        if (!pa) return Error{"input: " + pa.error()};
+        auto pb = pack_rows(b, n, k, padded.k, w);
+        if (!pb) return Error{"weight: " + pb.error()};
+        std::vector<uint8_t> ab = std::move(pa).value().bytes, bb = std::move(pb).value().bytes;
+        ab.resize(padded.m * padded.k * element_bytes(in), 0);
+        bb.resize(padded.n * padded.k * element_bytes(w), 0);
+        return std::pair{std::move(ab), std::move(bb)};
+      },
+      padded.m * padded.n * element_bytes(out), library ? 0 : m * n);
+  if (!res) return Error{res.error()};
+  Resident& r = **res;
+  EmulatedModel model;
+  if (!library && !f64) model = *plan_emulated_product(s);
+  cudaEvent_t t0 = nullptr, t1 = nullptr;
+  cudaEventCreate(&t0);
+  cudaEventCreate(&t1);
+  ProductTiming t;
+  std::string error;
+  const int kWarmups = r.warm ? 0 : 3;
+  r.warm = true;
+  for (int rep = -kWarmups; rep < reps && error.empty(); ++rep) {
+    if (cancel && cancel->load()) {
+      error = "cancelled";
+      break;
+    }
+    const size_t copy = size_t(rep + kWarmups) % r.a.size();
+    const void* da = r.a[copy]->get();
+    const void* db = r.b[copy]->get();
+    float ms = 0;
+    if (library) {
+      auto run = lt_->run(plan, padded, da, db, r.d.get(), nullptr);
+      if (!run) error = run.error();
+      else ms = run->milliseconds;
+    } else {
+      cudaEventRecord(t0);
+      cudaError_t e = f64 ? launch_float64_gemm(static_cast<const double*>(da), static_cast<const double*>(db), m, n, k, 0, m, r.d.as<double>(), nullptr)
+                          : launch_emulated_gemm(static_cast<const float*>(da), static_cast<const float*>(db), m, n, k, 0, m, model,
+                                                       r.d.as<float>(), r.redo.as<uint8_t>(), nullptr);
+      cudaEventRecord(t1);
+      if (e == cudaSuccess) e = cudaEventSynchronize(t1);
+      if (e != cudaSuccess) error = cuda_error("emulated GEMM kernel failed", e);
+      cudaEventElapsedTime(&ms, t0, t1);
+    }
+    if (rep >= 0 && error.empty()) t.seconds.push_back(ms * 1e-3);
+  }
+  cudaEventDestroy(t0);
+  cudaEventDestroy(t1);
+  if (!error.empty()) return Error{error};
+  t.median = median(t.seconds);
+  t.method = (library ? "cuBLASLt " + plan.label : experiment::describe(s.accumulate) + " (own CUDA kernel)") +
+             "; CUDA events, median of " + std::to_string(reps) + " after 3 warm-ups, " +
+             std::to_string(r.a.size()) + " rotating operand copies";
+  t.native = library && plan.native;
+  return t;
+}
+
+}  // namespace pl::cuda

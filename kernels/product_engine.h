@@ -1,0 +1,56 @@
+// Matrix products on one CUDA device, for the CUDA backend: the library model through cuBLASLt
+// (lt_plan.h, lt_gemm.h), the emulated models through own kernels (emulated_plan.h,
+// emulated_gemm.cuh), and their timing. Host C++; every failure is an error value.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/backend/backend.h"
+#include "kernels/device_buffer.h"
+#include "kernels/lt_gemm.h"
+
+namespace pl::cuda {
+
+class ProductEngine {
+ public:
+  ProductEngine(int device, int compute_capability) : device_(device), compute_capability_(compute_capability) {}
+
+  Support supports(const ProductSpec& s) const;
+  Expected<ProductRun> run(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                           const ProductControl& control);
+  Expected<ProductTiming> time(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                               int reps, const std::atomic<bool>* cancel);
+
+ private:
+  Expected<ProductRun> library_product(const ProductSpec& s, std::span<const double> a,
+                                       std::span<const double> b, const ProductControl& control);
+  Expected<ProductRun> emulated_product(const ProductSpec& s, std::span<const double> a,
+                                        std::span<const double> b, const ProductControl& control);
+  Expected<bool> ensure_lt();
+
+  // Operands kept on the device between timing calls with the same host arrays (the live
+  // sampler times the same product again and again; packing 8192^2 values takes seconds).
+  // Rotating copies, so a product that fits in L2 is not timed from a warm cache.
+  struct Resident {
+    std::string key;
+    std::vector<std::unique_ptr<DeviceBuffer>> a, b;
+    DeviceBuffer d, redo;
+    bool warm = false;  // timed before: later calls need no warm-up
+  };
+  using PackedPair = std::pair<std::vector<uint8_t>, std::vector<uint8_t>>;
+  Expected<Resident*> resident(const std::string& key, const std::function<Expected<PackedPair>()>& pack,
+                               size_t d_bytes, size_t redo_bytes);
+
+  int device_;
+  int compute_capability_;
+  std::unique_ptr<LtGemm> lt_;  // created at the first library product
+  std::vector<std::unique_ptr<Resident>> resident_;
+};
+
+}  // namespace pl::cuda
