@@ -32,9 +32,9 @@ Expected<EmulatedAdd> add_for(DType format) {
 
 Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
   const auto& acc = s.accumulate;
-  if (acc.kind != AccumKind::Sequential && acc.kind != AccumKind::Chunked)
-    return Error{"no CUDA kernel for " + std::string(experiment::accum_kind_name(acc.kind)) +
-                 " accumulation yet"};
+  if (acc.kind != AccumKind::Sequential && acc.kind != AccumKind::Chunked &&
+      acc.kind != AccumKind::Pairwise && acc.kind != AccumKind::Kahan)
+    return Error{"no CUDA kernel for " + std::string(experiment::accum_kind_name(acc.kind)) + " accumulation"};
   if (acc.rounding != Rounding::NearestEven)
     return Error{"the GPU's emulated sums round to nearest even only"};
   if (value_bits(s.a) + value_bits(s.b) > 24)
@@ -44,7 +44,13 @@ Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
   auto inner = add_for(acc.format);
   if (!inner) return Error{inner.error()};
   m.inner = *inner;
-  if (acc.kind == AccumKind::Chunked) {
+  if (acc.kind == AccumKind::Pairwise) {
+    m.kind = EmulatedKind::Pairwise;
+    m.block = static_cast<size_t>(acc.block);
+  } else if (acc.kind == AccumKind::Kahan) {
+    m.kind = EmulatedKind::Kahan;
+  } else if (acc.kind == AccumKind::Chunked) {
+    m.kind = EmulatedKind::Chunked;
     auto outer = add_for(acc.outer);
     if (!outer) return Error{outer.error()};
     m.chunked = true;

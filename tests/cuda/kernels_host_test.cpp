@@ -5,10 +5,14 @@
 
 #include <cmath>
 #include <cstring>
+#include <ostream>
+#include <random>
 
 #include "core/dtype/codec.h"
 #include "kernels/cublaslt_api.h"
+#include "core/experiment/gemm.h"
 #include "kernels/emulated_plan.h"
+#include "kernels/emulated_sum.h"
 #include "kernels/lt_plan.h"
 #include "kernels/operand_pack.h"
 
@@ -124,12 +128,26 @@ TEST(EmulatedPlan, TakesSequentialAndChunkedSumsOfExactProducts) {
   EXPECT_TRUE(chunked->outer.hardware_f32);
 }
 
+TEST(EmulatedPlan, TakesPairwiseAndKahanSums) {
+  auto pw = spec(DType::float16, DType::float16, AccumKind::Pairwise, DType::float16);
+  pw.accumulate.block = 8;
+  auto p = plan_emulated_product(pw);
+  ASSERT_TRUE(p.ok()) << p.error();
+  EXPECT_EQ(p->kind, EmulatedKind::Pairwise);
+  EXPECT_EQ(p->block, 8u);
+  EXPECT_FALSE(p->inner.hardware_f32);
+  auto k = plan_emulated_product(spec(DType::bfloat16, DType::bfloat16, AccumKind::Kahan, DType::float32));
+  ASSERT_TRUE(k.ok()) << k.error();
+  EXPECT_EQ(k->kind, EmulatedKind::Kahan);
+  EXPECT_TRUE(k->inner.hardware_f32);
+}
+
 TEST(EmulatedPlan, RefusesWhatItCannotDoExactly) {
   struct Case { ProductSpec s; const char* why; };
   auto stochastic = spec(DType::bfloat16, DType::bfloat16, AccumKind::Sequential, DType::bfloat16);
   stochastic.accumulate.rounding = Rounding::Stochastic;
-  for (const Case& c : {Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Pairwise, DType::float32), "pairwise"},
-                        Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Kahan, DType::float32), "kahan"},
+  for (const Case& c : {Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Blas, DType::float32), "blas"},
+                        Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Int32, DType::int32), "int32"},
                         Case{stochastic, "nearest even only"},
                         Case{spec(DType::float32, DType::float32, AccumKind::Sequential, DType::float32), "not exact float32"},
                         Case{spec(DType::float16, DType::float16, AccumKind::Sequential, DType::float8_e8m0fnu), "no GPU rounding kernel"}}) {
@@ -146,6 +164,82 @@ TEST(CublasLtApi, LoadsTheMajorVersionTheHeadersDeclare) {
   cublasLtHandle_t h = nullptr;  // a handle needs no GPU
   if ((*api)->create(&h) == CUBLAS_STATUS_SUCCESS) (*api)->destroy(h);
 }
+
+// The GPU's element sums (emulated_sum.h, the very functions the kernels run) computed on the
+// host, flagged elements recomputed as the backend does, against the CPU's GEMM: bit for bit,
+// for every model the GPU takes, with overflow, inexact products and NaN planted in the data.
+struct SumCase {
+  DType input;
+  experiment::Accumulation acc;
+};
+
+void PrintTo(const SumCase& c, std::ostream* os) { *os << name(c.input) << ", " << describe(c.acc); }
+
+class EmulatedSumMatchesCpu : public ::testing::TestWithParam<SumCase> {};
+
+TEST_P(EmulatedSumMatchesCpu, BitForBit) {
+  const SumCase c = GetParam();
+  const experiment::GemmShape shape{9, 11, 203};
+  const ProductSpec spec{shape, c.input, c.input, c.acc};
+  auto model = plan_emulated_product(spec);
+  ASSERT_TRUE(model.ok()) << model.error();
+  const FloatFormat& f = info(c.input).format;
+  std::mt19937 rng(11);
+  std::normal_distribution<double> dist(0.0, 3.0);
+  auto draw = [&](size_t count) {
+    std::vector<double> v(count);
+    for (double& x : v) x = round_to(f, dist(rng), {});
+    return v;
+  };
+  auto a = draw(shape.m * shape.k), b = draw(shape.n * shape.k);
+  const double big = decode(f, f.max_finite_code());
+  a[0] = big, a[1] = big, a[2] = -big;                   // overflow in narrow accumulators
+  a[shape.k] = std::ldexp(1.0, -60);                     // inexact (underflowing) products
+  b[shape.k + 1] = std::ldexp(1.0, -70);
+  a[2 * shape.k + 5] = NAN;                              // NaN
+  auto cpu = experiment::gemm(shape, a, b, c.acc);
+  ASSERT_TRUE(cpu.ok()) << cpu.error();
+  const std::vector<float> af(a.begin(), a.end()), bf(b.begin(), b.end());
+  size_t flagged = 0;
+  for (size_t i = 0; i < shape.m; ++i)
+    for (size_t j = 0; j < shape.n; ++j) {
+      bool bad = false;
+      double v = element_sum(af.data() + i * shape.k, bf.data() + j * shape.k, shape.k, *model, bad);
+      if (bad) {
+        ++flagged;
+        v = experiment::dot(std::span(a).subspan(i * shape.k, shape.k), std::span(b).subspan(j * shape.k, shape.k),
+                            c.acc, experiment::gemm_stream_offset(i, j, shape.n));
+      }
+      const double want = (*cpu)[i * shape.n + j];
+      ASSERT_EQ(std::memcmp(&v, &want, sizeof v), 0)
+          << describe(c.acc) << " element (" << i << ", " << j << "): gpu sum " << std::hexfloat << v << ", cpu " << want;
+    }
+  EXPECT_GT(flagged, 0u);  // the planted specials were handed back
+}
+
+experiment::Accumulation acc(AccumKind kind, DType format, int size = 32, DType outer = DType::float32) {
+  experiment::Accumulation a{kind, format};
+  a.block = a.chunk = size;
+  a.outer = outer;
+  return a;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, EmulatedSumMatchesCpu,
+    ::testing::Values(SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32)},
+                      SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::bfloat16)},
+                      SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16)},
+                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Sequential, DType::float8_e5m2)},
+                      SumCase{DType::float8_e5m2, acc(AccumKind::Chunked, DType::float16, 32)},
+                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Chunked, DType::tf32, 64)},
+                      SumCase{DType::float4_e2m1fn, acc(AccumKind::Chunked, DType::bfloat16, 16, DType::float16)},
+                      SumCase{DType::bfloat16, acc(AccumKind::Pairwise, DType::float32, 32)},
+                      SumCase{DType::float16, acc(AccumKind::Pairwise, DType::float16, 8)},
+                      SumCase{DType::float6_e3m2fn, acc(AccumKind::Pairwise, DType::bfloat16, 1)},
+                      SumCase{DType::bfloat16, acc(AccumKind::Kahan, DType::float32)},
+                      SumCase{DType::float16, acc(AccumKind::Kahan, DType::float16)},
+                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::bfloat16)}),
+    [](const auto& info) { return std::to_string(info.index); });
 
 }  // namespace
 }  // namespace pl::cuda

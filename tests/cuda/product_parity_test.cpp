@@ -92,6 +92,10 @@ INSTANTIATE_TEST_SUITE_P(
                       EmulatedCase{DType::float4_e2m1fn, chunked(DType::bfloat16, 16)},
                       EmulatedCase{DType::float6_e3m2fn, {AccumKind::Sequential, DType::float8_e5m2}},
                       EmulatedCase{DType::int8, {AccumKind::Sequential, DType::float32}},
+                      EmulatedCase{DType::bfloat16, {AccumKind::Pairwise, DType::float32, Rounding::NearestEven, 32}},
+                      EmulatedCase{DType::float16, {AccumKind::Pairwise, DType::float16, Rounding::NearestEven, 8}},
+                      EmulatedCase{DType::bfloat16, {AccumKind::Kahan, DType::float32}},
+                      EmulatedCase{DType::float8_e4m3fn, {AccumKind::Kahan, DType::bfloat16}},
                       EmulatedCase{DType::float32, {AccumKind::Float64, DType::float64}},
                       EmulatedCase{DType::float64, {AccumKind::Float64, DType::float64}}),
     [](const auto& info) { return std::to_string(info.index); });
@@ -162,12 +166,13 @@ TEST(CudaProduct, RefusesWhatItCannotRunWithTheReason) {
   REQUIRE_GPU();
   const ProductSpec e5e5{{16, 16, 16}, DType::float8_e5m2, DType::float8_e5m2, {AccumKind::Blas, DType::float32}};
   EXPECT_FALSE(gpu()->supports_product(e5e5).ok);
-  const ProductSpec pairwise{{16, 16, 16}, DType::bfloat16, DType::bfloat16, {AccumKind::Pairwise, DType::float32}};
-  const Support s = gpu()->supports_product(pairwise);
+  ProductSpec stochastic{{16, 16, 16}, DType::bfloat16, DType::bfloat16, {AccumKind::Sequential, DType::bfloat16}};
+  stochastic.accumulate.rounding = Rounding::Stochastic;
+  const Support s = gpu()->supports_product(stochastic);
   EXPECT_FALSE(s.ok);
-  EXPECT_NE(s.why_not.find("pairwise"), std::string::npos);
+  EXPECT_NE(s.why_not.find("nearest even"), std::string::npos);
   std::vector<double> x(256, 1.0);
-  EXPECT_FALSE(gpu()->product(pairwise, x, x, {}).ok());
+  EXPECT_FALSE(gpu()->product(stochastic, x, x, {}).ok());
 }
 
 TEST(CudaProduct, ABlockScaledOperandIsHandedBackNotRounded) {

@@ -1,0 +1,194 @@
+// One element of an emulated GEMM: the sum of a row of A times a row of B under a sequential,
+// chunked, pairwise or Kahan model, every addition rounded once to nearest even in the
+// accumulator's format -- written once for the GPU kernels (emulated_gemm.cu) and the host,
+// where a test checks it bit for bit against the CPU's own models (core/experiment/gemm.h) on
+// every machine, GPU or not.
+//
+// Exactness, and where it is handed back: a product must be an exact float32 (inputs of at
+// most 12 bits of precision each, no underflow); a float32 accumulator then adds in float32
+// arithmetic, a narrower one rounds TwoSum's exact sum to odd at float32 precision and then to
+// its own format (correct for formats of at most 22 bits: Boldo and Melquiond, "When double
+// rounding is odd", 2005). An element whose products are not exact, or whose sums leave the
+// finite range of a format, is flagged `bad`, and the host recomputes it with the CPU's
+// general code -- as the CPU's own fast lanes do.
+//
+// Each operation rounds once: on the device through the _rn intrinsics (which nvcc never
+// contracts), on the host through plain float operations built with -ffp-contract=off.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "core/dtype/roundtrip_f32.h"
+#include "core/util/host_device.h"
+
+namespace pl::cuda {
+
+struct EmulatedAdd {
+  bool hardware_f32 = true;      // the accumulator is float32: add in float32 arithmetic
+  RoundtripF32Params format{};   // else: the narrow format (nearest-even parameters)
+  float largest = 0;             // its largest finite value
+};
+
+enum class EmulatedKind : uint8_t { Sequential, Chunked, Pairwise, Kahan };
+
+struct EmulatedModel {
+  EmulatedKind kind = EmulatedKind::Sequential;
+  bool chunked = false;  // kind == Chunked
+  size_t chunk = 0;      // products per chunk (chunked)
+  size_t block = 0;      // products per sequential leaf (pairwise)
+  EmulatedAdd inner;     // the accumulator (chunked: within a chunk)
+  EmulatedAdd outer;     // chunked: where the chunk sums go
+};
+
+namespace sum {
+
+PL_HD inline float add_rn(float x, float y) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(x, y);
+#else
+  return x + y;
+#endif
+}
+PL_HD inline float mul_rn(float x, float y) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(x, y);
+#else
+  return x * y;
+#endif
+}
+PL_HD inline double dmul_rn(double x, double y) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(x, y);
+#else
+  return x * y;
+#endif
+}
+PL_HD inline bool finite(float x) { return (f32_bits(x) & 0x7F800000u) != 0x7F800000u; }
+PL_HD inline float magnitude(float x) { return f32_from_bits(f32_bits(x) & 0x7FFFFFFFu); }
+
+// hi + lo rounded to odd at float32 precision, as bits (the CPU's round_to_odd_bits).
+PL_HD inline uint32_t round_to_odd_bits(float hi, float lo) {
+  const uint32_t bits = f32_bits(hi);
+  if (lo == 0.0f || (bits & 1u)) return bits;
+  return (lo > 0.0f) == (hi > 0.0f) ? bits + 1u : bits - 1u;
+}
+
+}  // namespace sum
+
+// round(x + y) to the accumulator's format; `bad` set when the host must redo the element.
+PL_HD inline float add_rounded(float x, float y, const EmulatedAdd& r, bool& bad) {
+  const float s = sum::add_rn(x, y);
+  if (r.hardware_f32) {
+    bad |= !sum::finite(s);
+    return s;
+  }
+  // TwoSum (Knuth): s + err == x + y exactly.
+  const float yv = sum::add_rn(s, -x);
+  const float xv = sum::add_rn(s, -yv);
+  const float err = sum::add_rn(sum::add_rn(x, -xv), sum::add_rn(y, -yv));
+  const float odd = f32_from_bits(sum::round_to_odd_bits(s, err));
+  const float v = roundtrip_f32<Rounding::NearestEven>(odd, r.format, 0);
+  bad |= !(sum::magnitude(v) <= r.largest) || !sum::finite(s);
+  return v;
+}
+
+// The product of two operands, exactly as a float32 (bad when it is not exact, NaN included).
+PL_HD inline float exact_product(float x, float y, bool& bad) {
+  const float p = sum::mul_rn(x, y);
+  bad |= double(p) != sum::dmul_rn(double(x), double(y));
+  return p;
+}
+
+// x rounded to the accumulator's format (the first step of Kahan's update).
+PL_HD inline float round_to_format(float x, const EmulatedAdd& r, bool& bad) {
+  if (r.hardware_f32) return x;
+  const float v = roundtrip_f32<Rounding::NearestEven>(x, r.format, 0);
+  bad |= !(sum::magnitude(v) <= r.largest);
+  return v;
+}
+
+// A sequential or chunked sum, one product at a time (the tiled kernel feeds it from shared
+// memory): products go into `inner`; a chunked model adds each full chunk into `outer`.
+struct RunningSum {
+  float inner = 0.0f, outer = 0.0f;
+  size_t in_chunk = 0;
+  PL_HD void add(float product, const EmulatedModel& m, bool& bad) {
+    inner = add_rounded(inner, product, m.inner, bad);
+    if (m.chunked && ++in_chunk == m.chunk) {
+      outer = add_rounded(outer, inner, m.outer, bad);
+      inner = 0.0f;
+      in_chunk = 0;
+    }
+  }
+  PL_HD float result(const EmulatedModel& m, bool& bad) {
+    if (!m.chunked) return inner;
+    if (in_chunk > 0) outer = add_rounded(outer, inner, m.outer, bad);
+    inner = 0.0f;
+    in_chunk = 0;
+    return outer;
+  }
+};
+
+// The CPU's pairwise recursion (core/experiment/accumulate.cpp) on an explicit stack: a span
+// of at most `block` products is summed in order; a longer one splits at
+// mid = max(block, floor(n / block / 2) * block), and the two halves' sums are added.
+PL_HD inline float pairwise_sum(const float* a, const float* b, size_t n, size_t block, const EmulatedAdd& r,
+                                bool& bad) {
+  struct Frame {
+    size_t start, len;
+    int stage;  // 0: split next, 1: left done, 2: both done
+  };
+  Frame stack[64];  // depth <= log2(n / block) + 1
+  float results[64];
+  int top = 0, rtop = 0;
+  stack[top++] = {0, n, 0};
+  while (top > 0) {
+    Frame& f = stack[top - 1];
+    if (f.len <= block) {
+      float s = 0.0f;
+      for (size_t t = 0; t < f.len; ++t) s = add_rounded(s, exact_product(a[f.start + t], b[f.start + t], bad), r, bad);
+      results[rtop++] = s;
+      --top;
+      continue;
+    }
+    const size_t half = ((f.len / block) / 2) * block;
+    const size_t mid = half == 0 ? block : half;
+    if (f.stage == 0) {
+      f.stage = 1;
+      stack[top++] = {f.start, mid, 0};
+    } else if (f.stage == 1) {
+      f.stage = 2;
+      stack[top++] = {f.start + mid, f.len - mid, 0};
+    } else {
+      const float right = results[--rtop], left = results[--rtop];
+      results[rtop++] = add_rounded(left, right, r, bad);
+      --top;
+    }
+  }
+  return results[0];
+}
+
+// Kahan's compensated sum, every operation rounded to the format (the CPU's kahan()).
+PL_HD inline float kahan_sum(const float* a, const float* b, size_t n, const EmulatedAdd& r, bool& bad) {
+  float s = 0.0f, c = 0.0f;
+  for (size_t t = 0; t < n; ++t) {
+    const float y = add_rounded(round_to_format(exact_product(a[t], b[t], bad), r, bad), -c, r, bad);
+    const float u = add_rounded(s, y, r, bad);
+    c = add_rounded(add_rounded(u, -s, r, bad), -y, r, bad);
+    s = u;
+  }
+  return s;
+}
+
+// One element under any of the models: rows a and b of length n.
+PL_HD inline float element_sum(const float* a, const float* b, size_t n, const EmulatedModel& m, bool& bad) {
+  if (m.kind == EmulatedKind::Pairwise) return pairwise_sum(a, b, n, m.block, m.inner, bad);
+  if (m.kind == EmulatedKind::Kahan) return kahan_sum(a, b, n, m.inner, bad);
+  RunningSum s;
+  for (size_t t = 0; t < n; ++t) s.add(exact_product(a[t], b[t], bad), m, bad);
+  return s.result(m, bad);
+}
+
+}  // namespace pl::cuda
