@@ -51,6 +51,11 @@ for t in float16 bfloat16 tf32 float8_e4m3fn; do
 done
 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float8_e4m3fn --fast-accum --json >"$OUT/probe_float8_e4m3fn_fast.json"
 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float16 --accumulate f16:blas --json >"$OUT/probe_float16_f16acc.json"
+# PyTorch's promotion and error texts on CUDA, recorded from the machine's own PyTorch (#3:
+# the torch-cuda engines are modelled until these tables are checked in).
+python3 tests/data/promotion/gen_torch.py --device cuda >"$OUT/torch_cuda.json" 2>"$OUT/torch_cuda.err"
+python3 tests/data/promotion/gen_torch.py --device cuda --autocast-cuda float16 >"$OUT/torch_autocast_cuda.json" 2>>"$OUT/torch_cuda.err"
+python3 tests/data/promotion/gen_torch.py --device cuda --autocast-cuda bfloat16 >"$OUT/torch_autocast_cuda_bf16.json" 2>>"$OUT/torch_cuda.err"
 # The whole experiment (product on CUDA; reference and analysis on the CPU for now).
 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
 ALL=float16,bfloat16,tf32,float8_e4m3fn,float8_e5m2,float8_e4m3fnuz,float8_e5m2fnuz,float6_e2m3fn,float6_e3m2fn,float4_e2m1fn

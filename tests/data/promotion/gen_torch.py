@@ -21,6 +21,10 @@ Run: python3 tests/data/promotion/gen_torch.py > tests/data/promotion/torch_cpu.
      (...) should be the same or input should be a MKLDNN tensor and weight is a dense tensor"
      instead (1.13.1 on an AVX-512 machine: 204 cells, all bfloat16-input convolutions). The
      1.13 tables are recorded with it, so they do not depend on the recording machine.
+     python3 tests/data/promotion/gen_torch.py --device cuda > .../torch_cuda.json
+     python3 tests/data/promotion/gen_torch.py --device cuda --autocast-cuda float16 > ...
+     (on a machine with a GPU and a CUDA build of PyTorch: scripts/gpu_check.sh records these;
+     the GPU's name is recorded in the header)
 Needs torch (any CPU-capable build); the version is recorded in the output.
 
 Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
@@ -61,10 +65,13 @@ def category(n):
     return "int"
 
 
+DEVICE = "cpu"
+
+
 def tensor(n, shape):
     # empty() works for every dtype, including the ones with no fill kernels; the values
     # never matter here, only dtypes and errors.
-    return torch.empty(shape, dtype=DT[n])
+    return torch.empty(shape, dtype=DT[n], device=DEVICE)
 
 
 def operand(n, kind, shape):
@@ -98,8 +105,20 @@ def cpu_has_avx512_bw_vl_dq():
     return all(f in flags for f in ("avx512bw", "avx512vl", "avx512dq"))
 
 
+def option(name):
+    args = sys.argv[1:]
+    return args[args.index(name) + 1] if name in args and args.index(name) + 1 < len(args) else None
+
+
 def main():
+    global DEVICE
     header = {}
+    if option("--device") == "cuda":
+        if not torch.cuda.is_available():
+            sys.exit("--device cuda needs a GPU and a CUDA build of PyTorch")
+        DEVICE = "cuda"
+        header["gpu"] = torch.cuda.get_device_name(0)
+        header["cuda"] = torch.version.cuda
     if "--no-mkldnn" in sys.argv[1:]:
         torch.backends.mkldnn.enabled = False
         header["mkldnn"] = "disabled"
@@ -107,7 +126,11 @@ def main():
         if not (torch.backends.mkldnn.is_available() and cpu_has_avx512_bw_vl_dq()):
             sys.exit("--onednn needs oneDNN and a CPU with AVX-512 BW, VL and DQ")
         header["mkldnn"] = "enabled, AVX-512 BW/VL/DQ"
-    if "--autocast-cpu" in sys.argv[1:]:
+    if option("--autocast-cuda"):
+        dtype = option("--autocast-cuda")
+        with torch.autocast("cuda", dtype=getattr(torch, dtype)):
+            write_tables({**header, "autocast": "cuda", "autocast_dtype": dtype})
+    elif "--autocast-cpu" in sys.argv[1:]:
         with torch.autocast("cpu", dtype=torch.bfloat16):
             write_tables({**header, "autocast": "cpu", "autocast_dtype": "bfloat16"})
     else:
@@ -149,7 +172,7 @@ def write_tables(extra_header):
     }
     for op, fn in biased.items():
         table3(f"{op}:tensor,tensor,bias", fn)
-    header = {"framework": "torch", "version": torch.__version__.split("+")[0], "device": "cpu",
+    header = {"framework": "torch", "version": torch.__version__.split("+")[0], "device": DEVICE,
               **extra_header}
     write_golden(sys.stdout, header, NAMES, outcomes, tables=tables)
 
