@@ -4,7 +4,7 @@
 # cuBLASLt products within their accumulator's bound), the same suite under compute-sanitizer,
 # and the benchmarks: conversions (CUDA and CPU), the bare products (TFLOP/s, % of peak), the
 # whole experiment with its product on CUDA. Each result is written to $OUT (or ./gpu-results).
-# Usage on the lent machine: bash .gpu/gpu_check.sh   (binaries packed by scripts/gpu_pack.sh)
+# Usage on the lent machine: tar xzf .gpu.tgz && bash .gpu/gpu_check.sh   (packed by scripts/gpu_pack.sh)
 # On a machine with the full toolchain: bash scripts/gpu_check.sh --build
 set -uo pipefail
 cd "$(dirname "$0")/.."
