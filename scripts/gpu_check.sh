@@ -21,10 +21,10 @@ else
 fi
 # cuBLASLt is loaded at run time (kernels/cublaslt_api.h): the machine's own, from the toolkit
 # or from the nvidia-cublas wheel PyTorch brings.
-for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
-         $(python3 -c 'import nvidia, os; print(os.path.dirname(nvidia.__file__))' 2>/dev/null | sed 's|$|/cu13/lib|'); do
-  [[ -e $d/libcublasLt.so.13 ]] && export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$d && break
-done
+lt=$(ldconfig -p | awk '/libcublasLt\.so\.13 /{print $NF; exit}')
+[[ -n $lt ]] || lt=$(find /usr/local /opt /usr/lib -name 'libcublasLt.so.13' 2>/dev/null | head -n 1)
+if [[ -n $lt ]]; then export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$(dirname "$lt"); fi
+echo "cuBLASLt: ${lt:-not found (library products will report it and fall back to the CPU)}"
 {
   echo "date: $(date -u +%FT%TZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1

@@ -73,10 +73,30 @@ Expected<std::unique_ptr<Backend>> open_backend(const std::string& name, std::st
   return factory();
 }
 
-Expected<SharedBackend> shared_backend(const std::string& name) {
+namespace {
+std::mutex& shared_mutex() {
   static std::mutex m;
+  return m;
+}
+std::map<std::string, SharedBackend>& shared_open() {
   static std::map<std::string, SharedBackend> open;
-  std::lock_guard lock(m);
+  return open;
+}
+}  // namespace
+
+void unregister_backend(const std::string& name) {
+  {
+    std::lock_guard lock(registry_mutex());
+    if (name != "cpu") registry().erase(name);
+  }
+  std::lock_guard lock(shared_mutex());
+  shared_open().erase(name);
+  shared_open().erase("auto");
+}
+
+Expected<SharedBackend> shared_backend(const std::string& name) {
+  std::lock_guard lock(shared_mutex());
+  auto& open = shared_open();
   if (auto it = open.find(name); it != open.end()) return it->second;
   SharedBackend s;
   auto b = open_backend(name, &s.note);

@@ -85,6 +85,9 @@ using BackendFactory = std::function<Expected<std::unique_ptr<Backend>>()>;
 
 // The registry of backends. "cpu" is always present; the app registers "cuda" when it was built.
 void register_backend(const std::string& name, BackendFactory factory);
+// Removes a backend and the shared instance opened from it (and "auto"'s, which may be it):
+// a stand-in device in a test leaves nothing behind for the next.
+void unregister_backend(const std::string& name);
 std::vector<std::string> registered_backends();
 // "auto" picks cuda when it opens (a GPU and driver are there), else cpu, and says why in `note`.
 Expected<std::unique_ptr<Backend>> open_backend(const std::string& name, std::string* note = nullptr);

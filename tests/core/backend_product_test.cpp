@@ -84,8 +84,8 @@ experiment::MatmulConfig small_config(AccumKind kind, size_t k) {
   return c;
 }
 
-// One test, in this order: first no "cuda" backend at all, then the fake one (a registered
-// backend cannot be removed again, and the shared one is kept for the process).
+// One test, in this order: first no "cuda" backend at all, then the fake one (removed again at
+// the end, with its shared instance).
 TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   auto missing = small_config(AccumKind::Blas, 32);
   missing.backend = "cuda";
@@ -95,6 +95,9 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   EXPECT_NE(r->backend_note.find("cuda unavailable"), std::string::npos) << r->backend_note;
 
   register_backend("cuda", [] { return Expected<std::unique_ptr<Backend>>(std::make_unique<FakeDevice>()); });
+  struct Unregister {
+    ~Unregister() { unregister_backend("cuda"); }  // later tests in this process see no "cuda"
+  } unregister;
   auto cpu_run = experiment::run_matmul(small_config(AccumKind::Sequential, 64));
   ASSERT_TRUE(cpu_run.ok());
   EXPECT_EQ(cpu_run->product_backend, "cpu");
