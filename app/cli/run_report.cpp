@@ -31,6 +31,8 @@ void print_mlp_report(const experiment::MlpResult& r) {
               std::string(experiment::activation_name(c.activation)).c_str(), std::string(name(c.layer.input)).c_str(),
               std::string(name(c.layer.weight)).c_str(), experiment::describe(c.layer.accumulate).c_str(),
               std::string(name(c.layer.output)).c_str());
+  std::printf("products: %s on %s\n", r.product_method.c_str(), r.product_backend.c_str());
+  if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
   std::printf("%6s %14s %14s %14s %12s %12s\n", "layer", "network err", "own err", "own arith", "mean bits",
               "ref RMS");
   for (const auto& l : r.layers)

@@ -84,6 +84,8 @@ Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulConfig* 
 }
 
 void draw_mlp_table(const MlpResult& r) {
+  ImGui::TextWrapped("products: %s   on: %s", r.product_method.c_str(), r.product_backend.c_str());
+  if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", r.backend_note.c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame |
                                 ImGuiTableFlags_ScrollY;
   const float rows = float(std::min<size_t>(r.layers.size(), 8) + 1);

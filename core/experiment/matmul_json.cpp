@@ -215,7 +215,8 @@ json to_json(const MlpResult& r) {
   for (const auto& l : r.layers)
     layers.push_back({{"layer", l.layer}, {"network", to_json(l.network)}, {"own", to_json(l.own)},
                       {"own_arithmetic", to_json(l.own_arithmetic)}, {"reference_rms", number(l.reference_rms)}});
-  return {{"config", to_json(r.config)}, {"layers", layers}, {"seconds", r.seconds}};
+  return {{"config", to_json(r.config)}, {"layers", layers}, {"seconds", r.seconds},
+          {"product", r.product_method}, {"product_backend", r.product_backend}, {"backend_note", r.backend_note}};
 }
 
 }  // namespace pl::experiment

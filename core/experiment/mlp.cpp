@@ -60,6 +60,11 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     if (!lc.bias) lc.bias = is_float(lc.weight) ? lc.weight : DType::float32;
     auto layer = run_matmul(lc, MatmulOperands{h, w, b}, {}, cancel);
     if (!layer) return Error{"layer " + std::to_string(l) + ": " + layer.error()};
+    if (l == 0) {
+      out.product_method = layer->product_method;
+      out.product_backend = layer->product_backend;
+      out.backend_note = layer->backend_note;
+    }
     // The float64 network: exact-enough products of its own activations.
     std::vector<double> next_ref = reference_gemm({batch, width, width}, h_ref, w, false);
     for (size_t i = 0; i < next_ref.size(); ++i) next_ref[i] = act(c.activation, next_ref[i] + b[i % width]);

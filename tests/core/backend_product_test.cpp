@@ -10,6 +10,7 @@
 #include "core/backend/backend.h"
 #include "core/experiment/gemm.h"
 #include "core/experiment/matmul.h"
+#include "core/experiment/mlp.h"
 #include "tests/core/stub_backend.h"
 
 namespace pl {
@@ -120,6 +121,19 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   EXPECT_EQ(refused->product_backend, "cpu");
   EXPECT_NE(refused->backend_note.find("no pairwise kernel"), std::string::npos) << refused->backend_note;
   EXPECT_NE(refused->backend_note.find("ran on the CPU"), std::string::npos);
+
+  // An MLP's layers run there too.
+  experiment::MlpConfig mlp;
+  mlp.layer = small_config(AccumKind::Sequential, 8);
+  mlp.layer.n = 8;
+  mlp.layers = 2;
+  auto mlp_cpu = experiment::run_mlp(mlp);
+  mlp.layer.backend = "cuda";
+  auto mlp_gpu = experiment::run_mlp(mlp);
+  ASSERT_TRUE(mlp_cpu.ok() && mlp_gpu.ok());
+  EXPECT_EQ(mlp_cpu->product_backend, "cpu");
+  EXPECT_EQ(mlp_gpu->product_backend, "cuda (Fake GPU)");
+  EXPECT_EQ(mlp_gpu->layers.back().network.normwise_rel, mlp_cpu->layers.back().network.normwise_rel);
 
   // A device error: the CPU runs it, and the note carries the device's message.
   auto failing = small_config(AccumKind::Sequential, 13);
