@@ -1,6 +1,7 @@
 #include "kernels/cuda_backend.h"
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <memory>
 #include <string>
@@ -18,6 +19,13 @@ namespace {
 
 using cuda::cuda_error;
 using cuda::DeviceBuffer;
+
+// Whether the NVIDIA driver's user-space library is there at all.
+bool driver_installed() {
+  void* lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (lib) dlclose(lib);
+  return lib != nullptr;
+}
 
 int compute_capability(int device) {
   int major = 0, minor = 0;
@@ -147,6 +155,10 @@ Expected<std::unique_ptr<Backend>> make_cuda_backend() {
   cudaError_t e = cudaGetDeviceCount(&count);  // without a driver this returns an error code
   if (e != cudaSuccess) {
     cudaGetLastError();  // clear the sticky error so later calls start clean
+    // Without any NVIDIA driver the runtime says "driver version is insufficient", which
+    // sends people looking for a driver update; say what is really missing.
+    if (e == cudaErrorInsufficientDriver && !driver_installed())
+      return Error{"no NVIDIA driver installed (libcuda.so.1 not found): no GPU to use"};
     return Error{cuda_error("no usable CUDA device", e)};
   }
   if (count == 0) return Error{"no CUDA device found"};

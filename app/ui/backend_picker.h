@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/product.h"
+
 namespace pl::ui {
 
 class BackendPicker {
@@ -17,6 +19,9 @@ class BackendPicker {
   bool draw(const char* label);
   const std::string& chosen() const { return chosen_; }  // "cpu"
   void choose(const std::string& name) { chosen_ = name; }  // a loaded setup's backend
+  // Where a product of this spec will run, said before it runs: "" for the CPU (or while the
+  // devices are still being looked for), else the device, or why the CPU will run it instead.
+  std::string where(const ProductSpec& s) const;
 
   struct Entry {
     std::string name, device;  // "cpu", "AMD EPYC (2 threads, OpenBLAS ...)"

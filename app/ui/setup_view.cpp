@@ -296,6 +296,10 @@ bool SetupView::draw() {
     ImGui::SetTooltip("Run the product as this framework would: when it raises on these dtypes, its exact\n"
                       "message is shown and every fix it suggests runs instead, side by side.");
   if (backend_.draw("backend")) spec_.config.backend = backend_.chosen(), changed = true;
+  if (const std::string where =
+          backend_.where({{c.m, c.n, c.k}, c.input, c.weight, c.accumulate, c.fast_accumulation});
+      !where.empty())
+    ImGui::TextWrapped("%s", where.c_str());
   ImGui::PopItemWidth();
   if (!setup_error_.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", setup_error_.c_str());
   return changed;
