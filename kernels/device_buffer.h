@@ -21,7 +21,15 @@ class DeviceBuffer {
     if (ptr_) cudaFree(ptr_);
     ptr_ = nullptr;
     bytes_ = bytes;
-    return cudaMalloc(&ptr_, bytes == 0 ? 1 : bytes);
+    const cudaError_t e = cudaMalloc(&ptr_, bytes == 0 ? 1 : bytes);
+    // A failed allocation also becomes the runtime's "last error", which the next kernel
+    // launch's check (cudaGetLastError) would then report as its own failure: clear it here,
+    // the caller has the code.
+    if (e != cudaSuccess) {
+      ptr_ = nullptr;
+      cudaGetLastError();
+    }
+    return e;
   }
   void* get() const { return ptr_; }
   template <typename T>
