@@ -32,11 +32,44 @@ Expected<bool> upload(DeviceBuffer& d, const std::vector<uint8_t>& bytes, const 
 
 // Identifies host operands for the resident cache: their address, size and a sample of their
 // values (a freed array whose address is reused with other data gets another key).
+// Not the reference cache's hash of every bit (operand_hash): the live sampler asks on every
+// sample, and hashing two 8192^2 operands each time would take longer than the product.
 std::string operand_key(std::span<const double> x) {
   std::string k = std::to_string(reinterpret_cast<uintptr_t>(x.data())) + ":" + std::to_string(x.size());
   double sample = 0;
   for (size_t i = 0; i < x.size(); i += std::max<size_t>(1, x.size() / 61)) sample = sample * 1.0000001 + x[i];
   return k + ":" + std::to_string(sample);
+}
+
+// Both operands in their storage, each row padded to `padded.k` and the row counts to
+// `padded.m` / `padded.n` with zeros (zeros add nothing to a sum; the padded part of the
+// result is never read): what every path uploads.
+Expected<ProductEngine::PackedPair> pack_operands(std::span<const double> a, std::span<const double> b,
+                                                  const experiment::GemmShape& s, const LtShape& padded,
+                                                  Element in, Element w) {
+  auto pa = pack_rows(a, s.m, s.k, padded.k, in);
+  if (!pa) return Error{"input: " + pa.error()};
+  auto pb = pack_rows(b, s.n, s.k, padded.k, w);
+  if (!pb) return Error{"weight: " + pb.error()};
+  std::vector<uint8_t> ab = std::move(pa).value().bytes, bb = std::move(pb).value().bytes;
+  ab.resize(padded.m * padded.k * element_bytes(in), 0);
+  bb.resize(padded.n * padded.k * element_bytes(w), 0);
+  return ProductEngine::PackedPair{std::move(ab), std::move(bb)};
+}
+
+// Rows [r0, r1) of an emulated (or float64) product, timed by the two events.
+cudaError_t launch_timed(bool f64, const void* a, const void* b, const experiment::GemmShape& s, size_t r0,
+                         size_t r1, const EmulatedModel& model, void* c, uint8_t* redo, cudaEvent_t t0,
+                         cudaEvent_t t1, float* ms) {
+  cudaEventRecord(t0);
+  cudaError_t e = f64 ? launch_float64_gemm(static_cast<const double*>(a), static_cast<const double*>(b), s.m, s.n,
+                                            s.k, r0, r1, static_cast<double*>(c), nullptr)
+                      : launch_emulated_gemm(static_cast<const float*>(a), static_cast<const float*>(b), s.m, s.n,
+                                             s.k, r0, r1, model, static_cast<float*>(c), redo, nullptr);
+  cudaEventRecord(t1);
+  if (e == cudaSuccess) e = cudaEventSynchronize(t1);
+  if (e == cudaSuccess) cudaEventElapsedTime(ms, t0, t1);
+  return e;
 }
 
 }  // namespace
@@ -83,19 +116,12 @@ Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::s
   const auto& [m, n, k] = s.shape;
   const LtShape padded{round_up(m, plan.align), round_up(n, plan.align),
                              round_up(k, plan.align)};
-  // Operands in the library's storage; zero rows and columns fill the padding (zeros add
-  // nothing to a sum, and the padded part of D is never read).
-  auto pa = pack_rows(a, m, k, padded.k, plan.input);
-  if (!pa) return Error{"input: " + pa.error()};
-  auto pb = pack_rows(b, n, k, padded.k, plan.weight);
-  if (!pb) return Error{"weight: " + pb.error()};
-  std::vector<uint8_t> a_bytes = std::move(pa).value().bytes, b_bytes = std::move(pb).value().bytes;
-  a_bytes.resize(padded.m * padded.k * element_bytes(plan.input), 0);
-  b_bytes.resize(padded.n * padded.k * element_bytes(plan.weight), 0);
+  auto packed = pack_operands(a, b, s.shape, padded, plan.input, plan.weight);
+  if (!packed) return Error{packed.error()};
   if (control.progress) control.progress(0.1);
   DeviceBuffer da, db, dd;
-  if (auto ok = upload(da, a_bytes, "input"); !ok) return Error{ok.error()};
-  if (auto ok = upload(db, b_bytes, "weight"); !ok) return Error{ok.error()};
+  if (auto ok = upload(da, packed->first, "input"); !ok) return Error{ok.error()};
+  if (auto ok = upload(db, packed->second, "weight"); !ok) return Error{ok.error()};
   const size_t d_bytes = padded.m * padded.n * element_bytes(plan.out);
   if (cudaError_t e = dd.allocate(d_bytes); e != cudaSuccess)
     return Error{cuda_error("out of GPU memory for the result", e)};
@@ -119,13 +145,11 @@ Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::
   const auto& [m, n, k] = s.shape;
   const bool f64 = s.accumulate.kind == AccumKind::Float64;
   const Element e = f64 ? Element::F64 : Element::F32;
-  auto pa = pack_rows(a, m, k, k, e);
-  if (!pa) return Error{"input: " + pa.error()};
-  auto pb = pack_rows(b, n, k, k, e);
-  if (!pb) return Error{"weight: " + pb.error()};
+  auto packed = pack_operands(a, b, s.shape, {m, n, k}, e, e);
+  if (!packed) return Error{packed.error()};
   DeviceBuffer da, db, dc, dredo;
-  if (auto ok = upload(da, pa->bytes, "input"); !ok) return Error{ok.error()};
-  if (auto ok = upload(db, pb->bytes, "weight"); !ok) return Error{ok.error()};
+  if (auto ok = upload(da, packed->first, "input"); !ok) return Error{ok.error()};
+  if (auto ok = upload(db, packed->second, "weight"); !ok) return Error{ok.error()};
   if (cudaError_t err = dc.allocate(m * n * element_bytes(e)); err != cudaSuccess)
     return Error{cuda_error("out of GPU memory for the result", err)};
   if (!f64)
@@ -146,19 +170,14 @@ Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::
       return Error{"cancelled"};
     }
     const size_t r1 = std::min(m, r0 + slab);
-    cudaEventRecord(t0);
-    cudaError_t err = f64 ? launch_float64_gemm(da.as<double>(), db.as<double>(), m, n, k, r0, r1, dc.as<double>(), nullptr)
-                          : launch_emulated_gemm(da.as<float>(), db.as<float>(), m, n, k, r0, r1, model,
-                                                       dc.as<float>(), dredo.as<uint8_t>(), nullptr);
-    cudaEventRecord(t1);
-    if (err == cudaSuccess) err = cudaEventSynchronize(t1);
+    float ms = 0;
+    const cudaError_t err = launch_timed(f64, da.get(), db.get(), s.shape, r0, r1, model, dc.get(),
+                                         dredo.as<uint8_t>(), t0, t1, &ms);
     if (err != cudaSuccess) {
       cudaEventDestroy(t0);
       cudaEventDestroy(t1);
       return Error{cuda_error("emulated GEMM kernel failed", err)};
     }
-    float ms = 0;
-    cudaEventElapsedTime(&ms, t0, t1);
     total_ms += ms;
     if (control.progress) control.progress(0.9 * double(r1) / double(m));
   }
@@ -240,17 +259,7 @@ Expected<ProductTiming> ProductEngine::time(const ProductSpec& s, std::span<cons
                           element_name(w) + std::to_string(padded.m) + "x" + std::to_string(padded.n) + "x" +
                           std::to_string(padded.k);
   auto res = resident(
-      key,
-      [&]() -> Expected<std::pair<std::vector<uint8_t>, std::vector<uint8_t>>> {
-        auto pa = pack_rows(a, m, k, padded.k, in);
-        if (!pa) return Error{"input: " + pa.error()};
-        auto pb = pack_rows(b, n, k, padded.k, w);
-        if (!pb) return Error{"weight: " + pb.error()};
-        std::vector<uint8_t> ab = std::move(pa).value().bytes, bb = std::move(pb).value().bytes;
-        ab.resize(padded.m * padded.k * element_bytes(in), 0);
-        bb.resize(padded.n * padded.k * element_bytes(w), 0);
-        return std::pair{std::move(ab), std::move(bb)};
-      },
+      key, [&] { return pack_operands(a, b, s.shape, padded, in, w); },
       padded.m * padded.n * element_bytes(out), library ? 0 : m * n);
   if (!res) return Error{res.error()};
   Resident& r = **res;
@@ -276,15 +285,10 @@ Expected<ProductTiming> ProductEngine::time(const ProductSpec& s, std::span<cons
       auto run = lt_->run(plan, padded, da, db, r.d.get(), nullptr);
       if (!run) error = run.error();
       else ms = run->milliseconds;
-    } else {
-      cudaEventRecord(t0);
-      cudaError_t e = f64 ? launch_float64_gemm(static_cast<const double*>(da), static_cast<const double*>(db), m, n, k, 0, m, r.d.as<double>(), nullptr)
-                          : launch_emulated_gemm(static_cast<const float*>(da), static_cast<const float*>(db), m, n, k, 0, m, model,
-                                                       r.d.as<float>(), r.redo.as<uint8_t>(), nullptr);
-      cudaEventRecord(t1);
-      if (e == cudaSuccess) e = cudaEventSynchronize(t1);
-      if (e != cudaSuccess) error = cuda_error("emulated GEMM kernel failed", e);
-      cudaEventElapsedTime(&ms, t0, t1);
+    } else if (cudaError_t e = launch_timed(f64, da, db, s.shape, 0, m, model, r.d.get(), r.redo.as<uint8_t>(), t0,
+                                            t1, &ms);
+               e != cudaSuccess) {
+      error = cuda_error("emulated GEMM kernel failed", e);
     }
     if (rep >= 0 && error.empty()) t.seconds.push_back(ms * 1e-3);
   }
@@ -292,9 +296,9 @@ Expected<ProductTiming> ProductEngine::time(const ProductSpec& s, std::span<cons
   cudaEventDestroy(t1);
   if (!error.empty()) return Error{error};
   t.median = median(t.seconds);
-  t.method = (library ? "cuBLASLt " + plan.label : experiment::describe(s.accumulate) + " (own CUDA kernel)") +
-             "; CUDA events, median of " + std::to_string(reps) + " after 3 warm-ups, " +
-             std::to_string(r.a.size()) + " rotating operand copies";
+  t.method = library ? "cuBLASLt " + plan.label : experiment::describe(s.accumulate) + " (own CUDA kernel)";
+  t.clock = "CUDA events, median of " + std::to_string(reps) + " after 3 warm-ups, " +
+            std::to_string(r.a.size()) + " rotating operand copies";
   t.native = library && plan.native;
   return t;
 }

@@ -19,6 +19,8 @@ namespace pl::cuda {
 
 class ProductEngine {
  public:
+  using PackedPair = std::pair<std::vector<uint8_t>, std::vector<uint8_t>>;  // input, weight bytes
+
   ProductEngine(int device, int compute_capability) : device_(device), compute_capability_(compute_capability) {}
 
   Support supports(const ProductSpec& s) const;
@@ -43,7 +45,6 @@ class ProductEngine {
     DeviceBuffer d, redo;
     bool warm = false;  // timed before: later calls need no warm-up
   };
-  using PackedPair = std::pair<std::vector<uint8_t>, std::vector<uint8_t>>;
   Expected<Resident*> resident(const std::string& key, const std::function<Expected<PackedPair>()>& pack,
                                size_t d_bytes, size_t redo_bytes);
 

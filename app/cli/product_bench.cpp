@@ -68,16 +68,17 @@ int run_product_bench(const ProductBenchArgs& a) {
         continue;
       }
       const double tflops = experiment::product_gflops(n, timing->median) / 1e3;
+      const std::string how = timing->method + "; " + timing->clock;
       double peak_tflops = 0;
       if (part)
         if (auto r = peak::fastest_rate(*part, *t)) peak_tflops = peak::published_value(*r);
       const double share = peak_tflops > 0 ? 100 * tflops / peak_tflops : 0;
       rows.push_back({{"dtype", dname}, {"n", n}, {"median_ms", timing->median * 1e3}, {"tflops", tflops},
                       {"peak_tflops", peak_tflops}, {"percent_of_peak", share}, {"native", timing->native},
-                      {"seconds", timing->seconds}, {"method", timing->method}});
+                      {"seconds", timing->seconds}, {"method", how}});
       if (!a.json)
         std::printf("%-14s %6zu %11.3f %10.2f %8s  %s\n", dname.c_str(), n, timing->median * 1e3, tflops,
-                    share > 0 ? std::to_string(int(share + 0.5)).c_str() : "-", timing->method.c_str());
+                    share > 0 ? std::to_string(int(share + 0.5)).c_str() : "-", how.c_str());
       std::fflush(stdout);
     }
   }

@@ -113,4 +113,15 @@ Expected<SharedBackend> shared_backend(const std::string& name) {
   return s;
 }
 
+Expected<SharedBackend> device_for(const std::string& name, const ProductSpec& s) {
+  if (name == "cpu") return Error{""};
+  auto shared = shared_backend(name);
+  if (!shared) return Error{name + " unavailable: " + shared.error()};
+  const Backend& device = *shared->backend;
+  if (device.name() == "cpu") return Error{""};
+  if (Support ok = device.supports_product(s); !ok.ok)
+    return Error{device.name() + " cannot run " + experiment::describe(s.accumulate) + ": " + ok.why_not};
+  return shared;
+}
+
 }  // namespace pl

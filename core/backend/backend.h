@@ -101,6 +101,10 @@ struct SharedBackend {
   std::string note;                   // "auto" fell back, and why
 };
 Expected<SharedBackend> shared_backend(const std::string& name);
+// The named backend when it is a device (not the CPU) that can run `s`; otherwise an error
+// saying why not ("cuda unavailable: ...", "cuda cannot run ...") -- empty when the CPU itself
+// was asked for ("cpu", or "auto" without a GPU). Callers run the product on the CPU then.
+Expected<SharedBackend> device_for(const std::string& name, const ProductSpec& s);
 
 std::unique_ptr<Backend> make_cpu_backend();
 

@@ -74,7 +74,7 @@ class CpuBackend final : public Backend {
   }
 
   Support supports_product(const ProductSpec& s) const override {
-    if (is_float16_library_product(s.accumulate))
+    if (experiment::is_float16_library(s.accumulate))
       return {false, "OpenBLAS has no float16 GEMM: float16 library accumulation (cuBLAS "
                      "CUBLAS_COMPUTE_16F) runs on the CUDA backend; the sequential float16 model "
                      "emulates it on the CPU"};
@@ -107,8 +107,9 @@ class CpuBackend final : public Backend {
     t.median = median(t.seconds);
     t.native = s.accumulate.kind == experiment::AccumKind::Blas && s.a == s.accumulate.format &&
                s.b == s.accumulate.format;  // dgemm on float64, sgemm on float32
-    t.method = experiment::describe(s.accumulate) + "; steady_clock, median of " + std::to_string(reps) +
-               " after 1 warm-up, " + std::to_string(default_threads()) + " threads";
+    t.method = experiment::describe(s.accumulate);
+    t.clock = "steady_clock, median of " + std::to_string(reps) + " after 1 warm-up, " +
+              std::to_string(default_threads()) + " threads";
     return t;
   }
 };

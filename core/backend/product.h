@@ -35,7 +35,8 @@ struct ProductRun {
 struct ProductTiming {
   std::vector<double> seconds;
   double median = 0;
-  std::string method;  // what ran, and how it was timed
+  std::string method;  // what ran: "cuBLASLt bf16 x bf16 -> f32, CUBLAS_COMPUTE_32F"
+  std::string clock;   // how it was timed: "CUDA events, median of 20 after 3 warm-ups, ..."
   bool native = false; // the device computes in the operands' dtype (not their values as float32)
 };
 
@@ -44,9 +45,5 @@ struct ProductControl {
   std::function<void(double)> progress;
   const std::atomic<bool>* cancel = nullptr;
 };
-
-// The model names a GEMM library's own float16 accumulation (CUBLAS_COMPUTE_16F): only a
-// backend with such a library runs it (checked here so the experiment's check can allow it).
-bool is_float16_library_product(const experiment::Accumulation& a);
 
 }  // namespace pl

@@ -135,6 +135,12 @@ std::string check(const Accumulation& a) {
   return "";
 }
 
+bool is_float16_library(const Accumulation& a) {
+  return a.kind == AccumKind::Blas && a.format == DType::float16 && a.rounding == Rounding::NearestEven;
+}
+
+std::string check_product_model(const Accumulation& a) { return is_float16_library(a) ? "" : check(a); }
+
 double wrap_int32(double exact_integer) {
   const auto v = static_cast<int64_t>(exact_integer);
   return static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v))));

@@ -1,12 +1,10 @@
 #include "core/experiment/dot_sweep.h"
 
-#include "core/backend/product.h"
 
 #include <cmath>
 #include <random>
 #include <sstream>
 
-#include "core/backend/product.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
 
@@ -132,7 +130,7 @@ std::optional<Accumulation> parse_accumulation(const std::string& spec, std::str
   }
   // A GEMM library's float16 accumulation is a valid model for matrix products on a device
   // that has one (CUDA); each experiment's own check decides whether it can run it.
-  if (auto why = is_float16_library_product(a) ? "" : check(a); !why.empty()) return fail(why);
+  if (auto why = check_product_model(a); !why.empty()) return fail(why);
   return a;
 }
 

@@ -99,16 +99,11 @@ OperandReport report(DType t, const Scaling& s, const Quantised& q) {
 CachedReference reference_product(const std::string& backend, const GemmShape& shape,
                                   std::span<const double> a, std::span<const double> b, bool high) {
   auto compute = [&]() -> CachedReference {
-    if (!high && backend != "cpu") {
-      if (auto shared = shared_backend(backend); shared && shared->backend->name() != "cpu") {
-        Backend& device = *shared->backend;
-        const ProductSpec spec{shape, DType::float64, DType::float64, {AccumKind::Blas, DType::float64}};
-        if (device.supports_product(spec).ok) {
-          std::lock_guard lock(*shared->mutex);
-          if (auto run = device.product(spec, a, b, {}))
-            return {std::move(run->c), run->method + " on " + device.device_info().name};
-        }
-      }
+    const ProductSpec spec{shape, DType::float64, DType::float64, {AccumKind::Blas, DType::float64}};
+    if (auto device = high ? Expected<SharedBackend>(Error{""}) : device_for(backend, spec)) {
+      std::lock_guard lock(*device->mutex);
+      if (auto run = device->backend->product(spec, a, b, {}))
+        return {std::move(run->c), run->method + " on " + device->backend->device_info().name};
     }
     return {reference_gemm(shape, a, b, high),
             high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm, core " + blas::info().core};
@@ -125,31 +120,21 @@ CachedReference reference_product(const std::string& backend, const GemmShape& s
 Expected<std::vector<double>> backend_product(const std::string& backend, const ProductSpec& spec,
                                               std::span<const double> a, std::span<const double> b,
                                               const ProductControl& control, MatmulResult& r) {
-  std::string note;
-  if (backend != "cpu") {
-    auto shared = shared_backend(backend);
-    if (!shared) {
-      note = backend + " unavailable: " + shared.error();
-    } else if (shared->backend->name() == "cpu") {
-      // "auto" without a GPU: the CPU is what was asked for, nothing to report.
-    } else {
-      Backend& device = *shared->backend;
-      const Support s = device.supports_product(spec);
-      if (!s.ok) {
-        note = device.name() + " cannot run " + describe(spec.accumulate) + ": " + s.why_not;
-      } else {
-        std::lock_guard lock(*shared->mutex);
-        auto run = device.product(spec, a, b, control);
-        if (run) {
-          r.product_method = std::move(run->method);
-          r.product_backend = device.name() + " (" + device.device_info().name + ")";
-          r.product_device_seconds = run->device_seconds;
-          return std::move(run->c);
-        }
-        if (run.error() == "cancelled") return Error{run.error()};
-        note = device.name() + " failed: " + run.error();
-      }
+  std::string note;  // empty: the CPU was asked for
+  if (auto shared = device_for(backend, spec); !shared) {
+    note = shared.error();
+  } else {
+    Backend& device = *shared->backend;
+    std::lock_guard lock(*shared->mutex);
+    auto run = device.product(spec, a, b, control);
+    if (run) {
+      r.product_method = std::move(run->method);
+      r.product_backend = device.name() + " (" + device.device_info().name + ")";
+      r.product_device_seconds = run->device_seconds;
+      return std::move(run->c);
     }
+    if (run.error() == "cancelled") return Error{run.error()};
+    note = device.name() + " failed: " + run.error();
   }
   auto cpu = make_cpu_backend();
   auto run = cpu->product(spec, a, b, control);
@@ -180,7 +165,7 @@ std::string check(const MatmulConfig& c) {
   if (auto why = check(c.input_scaling, c.input); !why.empty()) return "input: " + why;
   if (auto why = check(c.weight_scaling, c.weight); !why.empty()) return "weight: " + why;
   // A GEMM library's float16 accumulation passes here; only a backend that has one runs it.
-  if (auto why = is_float16_library_product(c.accumulate) ? "" : check(c.accumulate); !why.empty())
+  if (auto why = check_product_model(c.accumulate); !why.empty())
     return describe(c.accumulate) + ": " + why;
   if (c.backend != "cpu" && c.backend != "cuda" && c.backend != "auto")
     return "backend '" + c.backend + "': expected cpu, cuda or auto";

@@ -43,27 +43,21 @@ Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::s
   b.method = product_method(dtype);
   b.emulated = product_emulated(dtype);
   if (backend == "cpu") return b;
-  auto shared = shared_backend(backend);
-  std::string why;
-  if (!shared) {
-    why = backend + " unavailable: " + shared.error();
-  } else if (shared->backend->name() != "cpu") {
+  const ProductSpec spec{{n, n, n}, dtype, dtype, b.accumulate};
+  std::string why;  // empty: the CPU was asked for
+  if (auto shared = device_for(backend, spec); !shared) {
+    why = shared.error();
+  } else {
     Backend& device = *shared->backend;
-    const ProductSpec spec{{n, n, n}, dtype, dtype, b.accumulate};
-    const Support s = device.supports_product(spec);
-    if (s.ok) {
-      std::lock_guard lock(*shared->mutex);
-      auto t = device.time_product(spec, b.a, b.b, 1, nullptr);  // uploads, warms up
-      if (t) {
-        b.backend = device.name();
-        b.method = t->method.substr(0, t->method.find(';')) + " (" + device.device_info().name + ")";
-        b.emulated = !t->native;
-        return b;
-      }
-      why = device.name() + " failed: " + t.error();
-    } else {
-      why = device.name() + " cannot: " + s.why_not;
+    std::lock_guard lock(*shared->mutex);
+    auto t = device.time_product(spec, b.a, b.b, 1, nullptr);  // uploads, warms up
+    if (t) {
+      b.backend = device.name();
+      b.method = t->method + " (" + device.device_info().name + ")";
+      b.emulated = !t->native;
+      return b;
     }
+    why = device.name() + " failed: " + t.error();
   }
   if (!why.empty()) b.method += " -- on the CPU, " + why;
   return b;

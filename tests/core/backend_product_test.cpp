@@ -74,7 +74,7 @@ class FakeDevice final : public testing_support::StubBackend {
   }
   Expected<ProductTiming> time_product(const ProductSpec&, std::span<const double>, std::span<const double>,
                                        int reps, const std::atomic<bool>*) override {
-    return ProductTiming{std::vector<double>(size_t(reps), 0.5), 0.5, "fake clock"};
+    return ProductTiming{std::vector<double>(size_t(reps), 0.5), 0.5, "fake kernel", "fake clock"};
   }
 };
 
