@@ -57,11 +57,9 @@ std::string BackendPicker::where(const ProductSpec& s) const {
   for (const Entry& e : entries_) {
     if (e.name != chosen_ && !(chosen_ == "auto" && e.name == "cuda")) continue;
     if (!e.unusable.empty()) return e.name + " unavailable (" + e.unusable + "): the CPU will run the product";
-    auto shared = shared_backend(e.name);  // opened when the list was made: no wait here
-    if (!shared) return "";
-    const Support ok = shared->backend->supports_product(s);
-    if (!ok.ok) return e.name + " cannot run this product (" + ok.why_not + "): the CPU will";
-    return "the product runs on " + e.name + " (" + e.device + ")";
+    auto device = device_for(e.name, s);  // opened when the list was made: no wait here
+    if (device) return "the product runs on " + e.name + " (" + e.device + ")";
+    return device.error().empty() ? "" : device.error() + "; the CPU will run the product";
   }
   return "";
 }
