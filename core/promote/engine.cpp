@@ -72,6 +72,18 @@ Outcome torch113_onednn_evaluate(const Query& q) {
   });
 }
 
+Outcome torch_onednn_evaluate(const Query& q) {
+  return torch_query(q, [&](torch::Op op, auto bias) {
+    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V2_15_OneDnnBf16);
+  });
+}
+
+Outcome torch_autocast_cpu_onednn_evaluate(const Query& q) {
+  return torch_query(q, [&](torch::Op op, auto bias) {
+    return torch::evaluate_autocast_cpu(op, q.a, q.b, bias, torch::Release::V2_15_OneDnnBf16);
+  });
+}
+
 Outcome torch113_autocast_cpu_evaluate(const Query& q) {
   return torch_query(q, [&](torch::Op op, auto bias) {
     return torch::evaluate_autocast_cpu(op, q.a, q.b, bias, torch::Release::V1_13);
@@ -139,6 +151,10 @@ const std::vector<Engine>& registry() {
         false, "to", "model", torch113_has_dtype, torch_spell, torch113_evaluate);
     add("torch-autocast-cpu", "torch", torch::kVersion, "cpu, autocast bfloat16", torch_ops,
         false, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_evaluate);
+    add("torch-onednn", "torch", torch::kVersion, "cpu with AVX-512 (oneDNN bfloat16)", torch_ops, false,
+        "to", "model", torch::has_dtype, torch_spell, torch_onednn_evaluate);
+    add("torch-autocast-cpu-onednn", "torch", torch::kVersion, "cpu with AVX-512, autocast bfloat16",
+        torch_ops, false, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_onednn_evaluate);
     add("torch1.13-onednn", "torch", torch::release_version(torch::Release::V1_13), "cpu with AVX-512 (oneDNN bfloat16)",
         torch_ops, false, "to", "model", torch113_has_dtype, torch_spell, torch113_onednn_evaluate);
     add("torch1.13-autocast-cpu", "torch", torch::release_version(torch::Release::V1_13), "cpu, autocast bfloat16",

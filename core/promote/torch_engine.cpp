@@ -437,11 +437,12 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
     if (is_1_13(r)) require_kernel("slow_conv2d_cpu", complex_value_type(input), kSlowConvTypesV1, r);
     return {input, same};
   }
-  if (r == Release::V1_13_OneDnnBf16 && input == DType::bfloat16) {
+  if (onednn_bf16(r) && input == DType::bfloat16) {
     // oneDNN's convolution (at::native::_convolution picks it for bfloat16 when the CPU has
     // AVX-512 BW/VL/DQ) compares the tensor types, weight then bias, in
-    // check_input_same_type_as_parameters (ATen/native/Convolution.cpp, 1.13).
-    const std::string onednn_rule = mismatch_rule + " (On this CPU 1.13 runs bfloat16 convolutions in oneDNN, which words the error its own way.)";
+    // check_input_same_type_as_parameters (ATen/native/Convolution.cpp, 1.13 and 2.15; 2.15
+    // has checked the bias above already, so only the weight's text is seen there).
+    const std::string onednn_rule = mismatch_rule + " (On a CPU with AVX-512 PyTorch runs bfloat16 convolutions in oneDNN, which words the error its own way.)";
     if (weight != input)
       raise("RuntimeError",
             "Input type (" + type_string(input) + ") and weight type (" + type_string(weight) +

@@ -84,6 +84,7 @@ const testing::GoldenFile& check_torch113_file(const std::string& file, const st
 
 TEST(TorchPromotion, GoldenIsPyTorch215) {
   EXPECT_EQ(golden().value("version", ""), std::string(torch::kVersion));
+  EXPECT_EQ(golden().value("mkldnn", ""), "disabled");  // the path a CPU without AVX-512 takes
   EXPECT_EQ(golden_dtypes().size(), 23u);
 }
 
@@ -192,6 +193,7 @@ TEST(TorchAutocastCpu, EveryOpEveryOperandKindEveryPair) {
   ASSERT_EQ(g.json().value("autocast", ""), "cpu");
   ASSERT_EQ(g.json().value("autocast_dtype", ""), "bfloat16");
   EXPECT_EQ(g.json().value("version", ""), std::string(torch::kVersion));
+  EXPECT_EQ(g.json().value("mkldnn", ""), "disabled");
   const auto& ts = g.dtypes();
   // autocast does not change torch.promote_types
   g.check("promote_types", [&](const std::vector<size_t>& at) {
@@ -214,6 +216,39 @@ TEST(Torch113OneDnnPromotion, EveryOpEveryOperandKindEveryPair) {
   EXPECT_EQ(torch::evaluate(torch::Op::Conv2d, {DType::bfloat16}, {DType::float32}, std::nullopt,
                             torch::Release::V1_13).message,
             "expected scalar type BFloat16 but found Float");
+}
+
+// PyTorch 2.15 on a CPU with AVX-512 BW/VL/DQ (gen_torch.py --onednn), plain and under CPU
+// autocast: the bfloat16 convolutions oneDNN runs word a weight mismatch its own way.
+void check_torch215_onednn_file(const std::string& file, bool autocast) {
+  const testing::GoldenFile g(file, [](DType t) { return std::string(torch::python_name(t)); },
+                              [](const std::string& n) { return torch::from_python_name(n); });
+  EXPECT_EQ(g.json().value("version", ""), std::string(torch::kVersion));
+  EXPECT_EQ(g.json().value("mkldnn", ""), "enabled, AVX-512 BW/VL/DQ");
+  EXPECT_EQ(g.json().value("autocast", ""), autocast ? "cpu" : "");
+  const auto& ts = g.dtypes();
+  g.check("promote_types", [&](const std::vector<size_t>& at) { return torch::promote_types(ts[at[0]], ts[at[1]]); });
+  const auto r = torch::Release::V2_15_OneDnnBf16;
+  EXPECT_EQ(check_op_tables(g, [&](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+              return autocast ? torch::evaluate_autocast_cpu(op, a, b, bias, r) : torch::evaluate(op, a, b, bias, r);
+            }),
+            kOpCells);
+}
+
+TEST(TorchOneDnnPromotion, EveryOpEveryOperandKindEveryPair) {
+  check_torch215_onednn_file("torch_cpu_onednn.json", false);
+  const Outcome o = torch::evaluate(torch::Op::Conv2d, {DType::bfloat16}, {DType::float32}, std::nullopt,
+                                    torch::Release::V2_15_OneDnnBf16);
+  EXPECT_EQ(o.message,
+            "Input type (CPUBFloat16Type) and weight type (torch.FloatTensor) should be the same or input should "
+            "be a MKLDNN tensor and weight is a dense tensor");
+  // The same question without oneDNN, as the committed torch_cpu.json was recorded.
+  EXPECT_EQ(torch::evaluate(torch::Op::Conv2d, {DType::bfloat16}, {DType::float32}).message,
+            "expected scalar type BFloat16 but found Float");
+}
+
+TEST(TorchAutocastCpuOneDnn, EveryOpEveryOperandKindEveryPair) {
+  check_torch215_onednn_file("torch_autocast_cpu_onednn.json", true);
 }
 
 // Debian 12's python3-torch 1.13.1 under torch.autocast("cpu", dtype=torch.bfloat16), recorded

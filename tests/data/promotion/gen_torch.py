@@ -6,9 +6,15 @@ records what PyTorch does: the result dtype, or the exception type and its exact
 A "scalar" operand is a Python scalar whose type is the category of the named dtype
 (bool -> True, integers -> 2, floats -> 2.5, complex -> 2.5+1j).
 
-Run: python3 tests/data/promotion/gen_torch.py > tests/data/promotion/torch_cpu.json
-     python3 tests/data/promotion/gen_torch.py --autocast-cpu > .../torch_autocast_cpu.json
+Run: python3 tests/data/promotion/gen_torch.py --no-mkldnn > tests/data/promotion/torch_cpu.json
+     python3 tests/data/promotion/gen_torch.py --no-mkldnn --autocast-cpu > .../torch_autocast_cpu.json
      (every call inside torch.autocast("cpu", dtype=torch.bfloat16))
+     python3 tests/data/promotion/gen_torch.py --onednn > .../torch_cpu_onednn.json
+     python3 tests/data/promotion/gen_torch.py --onednn --autocast-cpu > .../torch_autocast_cpu_onednn.json
+     (torch 2.15.0 from PyPI, recorded on an AMD EPYC with AVX-512 on 2026-11-23; the tables
+     recorded before without a flag were byte-identical to --no-mkldnn's but for the header:
+     the machine that made them took the path without oneDNN. With oneDNN, 2.15 differs in 88
+     cells, 2,016 under autocast: every bfloat16 convolution whose weight dtype differs.)
      /usr/bin/python3 tests/data/promotion/gen_torch.py --no-mkldnn > .../torch1.13_cpu.json
      /usr/bin/python3 tests/data/promotion/gen_torch.py --no-mkldnn --autocast-cpu > .../torch1.13_autocast_cpu.json
      /usr/bin/python3 tests/data/promotion/gen_torch.py --onednn > .../torch1.13_cpu_onednn.json
