@@ -6,6 +6,7 @@
 #include "app/backends.h"
 #include "app/cli/cli.h"
 #include "app/ui/gui.h"
+#include "core/util/allocator.h"
 
 namespace {
 
@@ -60,6 +61,7 @@ int run_window(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pl::keep_freed_memory();
   pl::register_compiled_backends();
   if (argc == 1 || is_window_option(argv[1])) return run_window(argc, argv);
   return pl::cli::run(argc, argv);

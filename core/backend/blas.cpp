@@ -1,36 +1,73 @@
 #include "core/backend/blas.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
 
 #include <cstdlib>
+#include <mutex>
 
 namespace pl::blas {
 namespace {
 blasint as_int(size_t n) { return static_cast<blasint>(n); }
+
+// OpenBLAS's idle workers spin (sched_yield in a loop) for 2^28 TSC cycles, ~0.1 s, after every
+// call before they sleep. Precision Lab follows each product with its own two-thread analysis,
+// and on a two-core machine a spinning worker takes one of those cores: the error statistics
+// after an sgemm ran at about two thirds of their speed. 2^20 cycles (~0.3 ms) still keeps
+// back-to-back calls warm. OPENBLAS_THREAD_TIMEOUT says so, but the library reads it once, in
+// its constructor, before main(); so it is set here, the library is asked to read its
+// environment again (openblas_read_env) and its workers are stopped (blas_thread_shutdown_)
+// so that the next call starts them with the new timeout (both exported by OpenBLAS 0.3.x,
+// looked up rather than linked so another BLAS build simply skips this). A timeout the user
+// set is left alone. Runs once, before the first call, while no other thread is in the library.
+constexpr const char* kThreadTimeout = "20";
+std::string g_thread_timeout;  // what the workers run with; "" when unknown (left alone)
+
+void configure_threads() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (const char* env = std::getenv("OPENBLAS_THREAD_TIMEOUT")) {
+      g_thread_timeout = env;
+      return;
+    }
+    auto reread = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "openblas_read_env"));
+    auto stop = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_"));
+    if (!reread || !stop) return;
+    setenv("OPENBLAS_THREAD_TIMEOUT", kThreadTimeout, 0);
+    reread();
+    stop();
+    g_thread_timeout = kThreadTimeout;
+  });
+}
 }  // namespace
 
 void gemm_nt(size_t m, size_t n, size_t k, const double* a, const double* b, double* c) {
+  configure_threads();
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0, a,
               as_int(k), b, as_int(k), 0.0, c, as_int(n));
 }
 
 void gemm_nt(size_t m, size_t n, size_t k, const float* a, const float* b, float* c) {
+  configure_threads();
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0f, a,
               as_int(k), b, as_int(k), 0.0f, c, as_int(n));
 }
 
 Info info() {
+  configure_threads();
   Info i;
   i.core = openblas_get_corename();
   i.config = openblas_get_config();
   if (const char* env = std::getenv("OPENBLAS_CORETYPE")) i.coretype_env = env;
   i.threads = openblas_get_num_threads();
+  i.thread_timeout = g_thread_timeout;
   return i;
 }
 
 std::string describe(const Info& i) {
   std::string s = i.config + ", core " + i.core + ", " + std::to_string(i.threads) + " threads";
   if (!i.coretype_env.empty()) s += " (OPENBLAS_CORETYPE=" + i.coretype_env + ")";
+  if (!i.thread_timeout.empty()) s += ", idle after 2^" + i.thread_timeout + " cycles";
   return s;
 }
 

@@ -18,6 +18,8 @@ struct Info {
   std::string config;    // openblas_get_config(): version and build options
   std::string coretype_env;  // OPENBLAS_CORETYPE as set in the environment ("" when unset)
   int threads = 0;
+  std::string thread_timeout;  // OPENBLAS_THREAD_TIMEOUT the workers run with: they sleep after
+                               // 2^this cycles idle ("" when the library was left as it was)
 };
 Info info();
 std::string describe(const Info& i);  // "OpenBLAS 0.3.21 ... core Haswell, 2 threads"

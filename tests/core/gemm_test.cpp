@@ -1,9 +1,13 @@
 // The GEMM under every accumulation model equals dot() element by element (the lanes fast
 // path included: widths that are not a multiple of its eight lanes), the BLAS paths agree
 // with their own library, and cancelling stops it.
+#include <sys/resource.h>
+
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <random>
+#include <thread>
 
 #include "core/backend/blas.h"
 #include "core/dtype/codec.h"
@@ -210,6 +214,28 @@ TEST(Blas, ReportsTheCoreItRuns) {
   EXPECT_FALSE(i.core.empty());
   EXPECT_NE(i.config.find("OpenBLAS"), std::string::npos);
   EXPECT_GE(i.threads, 1);
+}
+
+// The idle workers sleep soon after a call instead of spinning ~0.1 s (blas.cpp says why): the
+// process uses almost no CPU while it sleeps right after a multi-threaded dgemm. (Checks CPU
+// time used, not speed: without the timeout the spinning worker uses all of the 60 ms.)
+TEST(Blas, IdleWorkersSleepAfterACall) {
+  const blas::Info i = blas::info();
+  if (i.threads < 2) GTEST_SKIP() << "one OpenBLAS thread: no worker to spin";
+  if (i.thread_timeout.empty()) GTEST_SKIP() << "this BLAS build cannot re-read its thread timeout";
+  if (std::stoi(i.thread_timeout) > 22) GTEST_SKIP() << "OPENBLAS_THREAD_TIMEOUT set to " << i.thread_timeout << " here";
+  const size_t n = 512;
+  std::vector<double> a(n * n, 1.0), c(n * n);
+  blas::gemm_nt(n, n, n, a.data(), a.data(), c.data());
+  EXPECT_EQ(c[7], double(n));
+  auto cpu_seconds = [] {
+    rusage r{};
+    getrusage(RUSAGE_SELF, &r);
+    return double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + 1e-6 * double(r.ru_utime.tv_usec + r.ru_stime.tv_usec);
+  };
+  const double before = cpu_seconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  EXPECT_LT(cpu_seconds() - before, 0.030);
 }
 
 }  // namespace
