@@ -88,10 +88,17 @@ int run_matmul_bench(const BenchArgs& a) {
                       {"stages_ms", {{"quantise", t->stages.quantise * 1e3},
                                      {"reference", t->stages.reference * 1e3},
                                      {"product", t->stages.product * 1e3},
-                                     {"analysis", t->stages.analysis * 1e3}}}});
-      if (!a.json)
+                                     {"operands", t->stages.generate * 1e3},
+                                     {"analysis", t->stages.analysis * 1e3}}},
+                      {"reference_method", t->reference_method}});
+      if (!a.json) {
         std::printf("%-10s %6zu %14.1f %10.1f %7.2f %14.2f %10.1f %10.1f\n", dtype.c_str(), n,
                     t->experiment_ms, t->blas_ms, t->ratio(), t->product_gflops, t->product_ms, t->cached_ms);
+        std::printf("    stages of the median run: operands %.1f ms, quantise %.1f, references %.1f, "
+                    "product %.1f, analysis %.1f\n",
+                    t->stages.generate * 1e3, t->stages.quantise * 1e3, t->stages.reference * 1e3,
+                    t->stages.product * 1e3, t->stages.analysis * 1e3);
+      }
       std::fflush(stdout);
     }
   if (a.json) {

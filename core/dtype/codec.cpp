@@ -296,8 +296,16 @@ void round_each(const FloatFormat& f, std::span<const double> in, std::span<doub
   if (o.rounding == Rounding::NearestEven && o.path == CastPath::Direct &&
       !o.flush_input_subnormals && !o.flush_output_subnormals && nearest_fast_path_applies(f)) {
     const NearestEvenRounder nearest(f);
-    for (size_t i = 0; i < n; ++i)
-      if (!nearest(in[i], &out[i])) out[i] = decode(f, encode(f, in[i], o, index0 + i).code);
+    constexpr size_t kBlock = 2048;
+    double rounded[kBlock];  // not straight into out: in may be out, and a deferred element needs its input
+    uint8_t defer[kBlock];
+    for (size_t b0 = 0; b0 < n; b0 += kBlock) {
+      const size_t m = std::min(kBlock, n - b0);
+      if (nearest.block(in.data() + b0, m, rounded, defer))
+        for (size_t i = 0; i < m; ++i)
+          if (defer[i]) rounded[i] = decode(f, encode(f, in[b0 + i], o, index0 + b0 + i).code);
+      std::copy(rounded, rounded + m, out.begin() + static_cast<std::ptrdiff_t>(b0));
+    }
     return;
   }
   for (size_t i = 0; i < n; ++i) out[i] = round_to(f, in[i], o, index0 + i);

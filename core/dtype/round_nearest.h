@@ -10,6 +10,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #include "core/dtype/float_format.h"
@@ -36,6 +37,11 @@ class NearestEvenRounder {
       : emin_(f.emin()), mantissa_bits_(f.mantissa_bits),
         largest_((1.0 + static_cast<double>(f.max_finite_mantissa()) * pow2_bits(-f.mantissa_bits)) *
                  pow2_bits(f.emax())) {}
+
+  // operator() over x[0, n) at once, a loop that vectorises (round_nearest.cpp): out[i] is
+  // the rounded value where operator() would answer, and defer[i] is 1 where it would return
+  // false (out[i] is then meaningless). Returns whether any element was deferred.
+  bool block(const double* x, size_t n, double* out, uint8_t* defer) const;
 
   bool operator()(double x, double* out) const {
     const uint64_t bits = std::bit_cast<uint64_t>(x);

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <vector>
@@ -39,8 +40,11 @@ class Measure {
   int64_t emin() const { return format_.emin(); }
   int64_t emax() const { return format_.emax(); }
   int64_t mantissa_bits() const { return format_.mantissa_bits; }
-  // Every ulp of the format is a normal float64 (all formats but float64 itself).
-  bool normal_ulps() const { return format_.emin() - format_.mantissa_bits >= -1022; }
+  // Every ulp of the format and its reciprocal are normal float64 numbers (all formats but
+  // float64 itself and ones with float64's exponent range).
+  bool normal_ulps() const {
+    return format_.emin() - format_.mantissa_bits >= -1022 && format_.emax() - format_.mantissa_bits <= 1022;
+  }
   double top() const { return top_; }
   double cap_bits() const { return cap_bits_; }
 
@@ -107,14 +111,14 @@ struct Sums {
 template <bool kNormalUlps>
 PL_CLONES void measure_block(const double* __restrict result, const double* __restrict reference, size_t n,
                              const Measure& m, double* __restrict e, double* __restrict rel,
-                             double* __restrict ulps, uint8_t* __restrict finite) {
+                             double* __restrict ulps, int64_t* __restrict finite) {
   const double floor = m.floor();
   const int64_t emin = m.emin(), emax = m.emax(), mantissa = m.mantissa_bits();
   for (size_t i = 0; i < n; ++i) {
     const double r = result[i], ref = reference[i];
     const uint64_t rb = std::bit_cast<uint64_t>(r), fb = std::bit_cast<uint64_t>(ref);
     constexpr uint64_t kExp = 0x7ff0000000000000ull;
-    finite[i] = static_cast<uint8_t>(((rb & kExp) != kExp) & ((fb & kExp) != kExp));
+    finite[i] = -static_cast<int64_t>(((rb & kExp) != kExp) & ((fb & kExp) != kExp));  // a mask
     const double ei = std::fabs(r - ref);
     e[i] = ei;
     const double a = std::fabs(ref);
@@ -123,7 +127,9 @@ PL_CLONES void measure_block(const double* __restrict result, const double* __re
       int64_t q = static_cast<int64_t>((fb >> 52) & 0x7ff) - 1023;
       q = q < emin ? emin : q;
       q = q > emax ? emax : q;
-      ulps[i] = ei / std::bit_cast<double>(static_cast<uint64_t>(q - mantissa + 1023) << 52);
+      // Times 1 / ulp rather than divided by it: both round the same real number ei / ulp once,
+      // since the ulp and its reciprocal are exact powers of two, and a product is cheaper.
+      ulps[i] = ei * std::bit_cast<double>(static_cast<uint64_t>(mantissa - q + 1023) << 52);
     } else {
       ulps[i] = ei / m.ulp(ref);
     }
@@ -141,60 +147,132 @@ PL_CLONES void bits_block(const double* rel, size_t n, double cap, double* out) 
 }
 
 void measure(const double* result, const double* reference, size_t n, const Measure& m, double* e, double* rel,
-             double* ulps, uint8_t* finite) {
+             double* ulps, int64_t* finite) {
   if (m.normal_ulps()) measure_block<true>(result, reference, n, m, e, rel, ulps, finite);
   else measure_block<false>(result, reference, n, m, e, rel, ulps, finite);
+}
+
+// Pass 1's reductions over one block of measured elements, four lanes at a time in GCC's
+// vector types (GCC will not reorder one floating-point sum, so it cannot vectorise the plain
+// loop; these are kLanes sums side by side, spelled out). Elements that are not finite add
+// nothing here (they are counted as NaN or Inf apart). The lanes are folded in a fixed order
+// afterwards, so the result depends on the data only, never on the thread count.
+constexpr size_t kLanes = 4;
+using Vd = double __attribute__((vector_size(8 * kLanes)));
+using Vi = int64_t __attribute__((vector_size(8 * kLanes)));
+
+inline Vd load(const double* p) {
+  Vd v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline Vd select(Vi mask, Vd yes, Vd no) { return mask ? yes : no; }
+inline Vd vmin(Vd a, Vd b) { return b < a ? b : a; }
+inline Vd vmax(Vd a, Vd b) { return a < b ? b : a; }
+inline Vd splat(double x) { return Vd{} + x; }
+
+struct LaneSums {
+  Vd sum_abs{}, sum_sq{}, sum_ref_sq{}, sum_rel{}, sum_ulp{}, sum_bits{};
+  Vd max_abs{}, max_rel{}, max_ulp{}, top_rel{}, top_ulp{};
+  Vd min_bits = splat(INFINITY), min_pos_rel = splat(INFINITY), min_pos_ulp = splat(INFINITY);
+  Vi count{}, saturated{}, flushed{};
+
+  void fold_into(Sums& s) const {
+    for (size_t l = 0; l < kLanes; ++l) {
+      s.count += static_cast<size_t>(-count[l]);
+      s.saturated += static_cast<size_t>(-saturated[l]), s.flushed += static_cast<size_t>(-flushed[l]);
+      s.sum_abs += sum_abs[l], s.sum_sq += sum_sq[l], s.sum_ref_sq += sum_ref_sq[l];
+      s.sum_rel += sum_rel[l], s.sum_ulp += sum_ulp[l], s.sum_bits += sum_bits[l];
+      s.min_bits = std::min(s.min_bits, min_bits[l]);
+      s.max_abs = std::max(s.max_abs, max_abs[l]), s.max_rel = std::max(s.max_rel, max_rel[l]);
+      s.max_ulp = std::max(s.max_ulp, max_ulp[l]);
+      s.min_pos_rel = std::min(s.min_pos_rel, min_pos_rel[l]);
+      s.min_pos_ulp = std::min(s.min_pos_ulp, min_pos_ulp[l]);
+      s.top_rel = std::max(s.top_rel, top_rel[l]), s.top_ulp = std::max(s.top_ulp, top_ulp[l]);
+    }
+  }
+};
+
+// Elements [i, i + kLanes) into the lanes; finite is the measure's mask (all bits set or none).
+inline void reduce_lanes(LaneSums& s, Vd r, Vd ref, Vd e, Vd rel, Vd ulps, Vd bits, Vi finite, Vd top) {
+  const Vd zero{}, inf = splat(INFINITY), big = splat(std::numeric_limits<double>::max());
+  e = select(finite, e, zero);
+  rel = select(finite, rel, zero);
+  ulps = select(finite, ulps, zero);
+  const Vd a = select(finite, ref, zero);
+  const Vd abs_r = std::bit_cast<Vd>(std::bit_cast<Vi>(r) & 0x7fffffffffffffff);
+  const Vd abs_ref = std::bit_cast<Vd>(std::bit_cast<Vi>(ref) & 0x7fffffffffffffff);
+  s.count += finite;  // -1 per element (masks), negated when folded
+  s.saturated += finite & (abs_r == top) & (abs_ref > top);
+  s.flushed += finite & (r == 0) & (ref != 0);
+  s.sum_abs += e;
+  s.sum_sq += e * e;
+  s.sum_ref_sq += a * a;
+  s.sum_rel += rel;
+  s.sum_ulp += ulps;
+  s.sum_bits += select(finite, bits, zero);
+  s.min_bits = vmin(s.min_bits, select(finite, bits, inf));
+  s.max_abs = vmax(s.max_abs, e);
+  s.max_rel = vmax(s.max_rel, rel);
+  s.max_ulp = vmax(s.max_ulp, ulps);
+  s.min_pos_rel = vmin(s.min_pos_rel, select(rel > 0, rel, inf));
+  s.min_pos_ulp = vmin(s.min_pos_ulp, select(ulps > 0, ulps, inf));
+  s.top_rel = vmax(s.top_rel, select(rel <= big, rel, zero));
+  s.top_ulp = vmax(s.top_ulp, select(ulps <= big, ulps, zero));
+}
+
+PL_CLONES void reduce_block(const double* result, const double* reference, size_t n, const double* e,
+                            const double* rel, const double* ulps, const double* bits,
+                            const int64_t* finite, double top, LaneSums& out) {
+  LaneSums s = out;  // a local: kept in registers
+  const Vd t = splat(top);
+  size_t i = 0;
+  auto mask = [](const int64_t* p) {
+    Vi v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  };
+  for (; i + kLanes <= n; i += kLanes)
+    reduce_lanes(s, load(result + i), load(reference + i), load(e + i), load(rel + i), load(ulps + i),
+                 load(bits + i), mask(finite + i), t);
+  if (i < n) {  // the last few, padded with elements that are not finite (they add nothing)
+    double pad[6][kLanes]{};
+    int64_t f[kLanes]{};
+    for (size_t j = 0; i + j < n; ++j) {
+      pad[0][j] = result[i + j], pad[1][j] = reference[i + j], pad[2][j] = e[i + j];
+      pad[3][j] = rel[i + j], pad[4][j] = ulps[i + j], pad[5][j] = bits[i + j], f[j] = finite[i + j];
+    }
+    reduce_lanes(s, load(pad[0]), load(pad[1]), load(pad[2]), load(pad[3]), load(pad[4]), load(pad[5]),
+                 mask(f), t);
+  }
+  out = s;
 }
 
 // buckets: counts of |e| by bucket_of(), added to (one array per thread).
 void first_pass(std::span<const double> result, std::span<const double> reference, const Measure& m,
                 size_t begin, size_t end, Sums& out, uint32_t* buckets) {
-  Sums s;  // a local: the compiler keeps it in registers (out could alias the inputs)
-  uint16_t keys[kBlock];
-  double errors[kBlock], relatives[kBlock], ulp_errors[kBlock];
-  uint8_t finite[kBlock];
+  LaneSums lanes;
+  size_t nan = 0, inf = 0;
+  double errors[kBlock], relatives[kBlock], ulp_errors[kBlock], bits[kBlock];
+  int64_t finite[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
-    measure(result.data() + b0, reference.data() + b0, n, m, errors, relatives, ulp_errors, finite);
-    size_t kept = 0;
-    for (size_t j = 0; j < n; ++j) {
-      const double r = result[b0 + j], ref = reference[b0 + j];
-      if (!finite[j]) [[unlikely]] {
-        if (!std::isfinite(ref)) continue;  // nothing to measure against
-        if (std::isnan(r)) ++s.nan;
-        else ++s.inf;
-        continue;
-      }
-      s.saturated += std::fabs(r) == m.top() && std::fabs(ref) > m.top();
-      s.flushed += r == 0 && ref != 0;
-      const double e = errors[j], rel = relatives[j], ulps = ulp_errors[j];
-      s.sum_abs += e;
-      s.sum_sq += e * e;
-      s.sum_ref_sq += ref * ref;
-      s.sum_rel += rel;
-      s.sum_ulp += ulps;
-      s.max_abs = std::max(s.max_abs, e);
-      s.max_rel = std::max(s.max_rel, rel);
-      s.max_ulp = std::max(s.max_ulp, ulps);
-      s.min_pos_rel = std::min(s.min_pos_rel, rel > 0 ? rel : INFINITY);
-      s.min_pos_ulp = std::min(s.min_pos_ulp, ulps > 0 ? ulps : INFINITY);
-      s.top_rel = std::max(s.top_rel, std::isfinite(rel) ? rel : 0.0);
-      s.top_ulp = std::max(s.top_ulp, std::isfinite(ulps) ? ulps : 0.0);
-      errors[kept] = e;
-      relatives[kept] = rel;
-      keys[kept++] = bucket_of(e);
-    }
-    s.count += kept;
-    // Bits of agreement in a loop of their own, which vectorises (bits_block), then summed in
-    // order.
-    bits_block(relatives, kept, m.cap_bits(), errors);  // |e| is not needed past here
-    for (size_t i = 0; i < kept; ++i) {
-      s.sum_bits += errors[i];
-      s.min_bits = std::min(s.min_bits, errors[i]);
-    }
+    const double* r = result.data() + b0;
+    const double* ref = reference.data() + b0;
+    measure(r, ref, n, m, errors, relatives, ulp_errors, finite);
+    bits_block(relatives, n, m.cap_bits(), bits);
+    reduce_block(r, ref, n, errors, relatives, ulp_errors, bits, finite, m.top(), lanes);
+    int64_t all = -1;
+    for (size_t i = 0; i < n; ++i) all &= finite[i];
+    if (!all) [[unlikely]]
+      for (size_t i = 0; i < n; ++i)
+        if (!finite[i] && std::isfinite(ref[i])) ++(std::isnan(r[i]) ? nan : inf);
     // Counted apart from where the keys are found (histogram.cpp's add_values says why).
-    for (size_t i = 0; i < kept; ++i) ++buckets[keys[i]];
+    for (size_t i = 0; i < n; ++i) buckets[bucket_of(errors[i])] -= static_cast<uint32_t>(finite[i]);
   }
+  Sums s;
+  lanes.fold_into(s);
+  s.nan = nan, s.inf = inf;
   out = s;
 }
 
@@ -229,7 +307,7 @@ struct Gathered {
 void second_pass(std::span<const double> result, std::span<const double> reference, const Measure& m,
                  const Ranks& ranks, size_t begin, size_t end, Gathered& g, bool histograms) {
   double signed_e[kBlock], errors[kBlock], rel[kBlock], ulps[kBlock];
-  uint8_t finite[kBlock];
+  int64_t finite[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
     measure(result.data() + b0, reference.data() + b0, n, m, errors, rel, ulps, finite);

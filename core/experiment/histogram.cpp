@@ -4,7 +4,10 @@
 #include <bit>
 #include <cstdint>
 #include <cmath>
+#include <limits>
+#include <mutex>
 
+#include "core/util/parallel.h"
 #include "core/util/target_clones.h"
 
 namespace pl::experiment {
@@ -21,25 +24,40 @@ inline double approx_log10(double x) {
   return (exponent + log2_mant) * 0.30102999566398120;
 }
 
+// What a block's first pass found, for the rarer passes that follow it.
+enum GuessFlags : unsigned { kAnySpecial = 1, kAnyTiny = 2 };
+
 // First guesses of the slots of x[0, n): values outside [lo, hi] (and NaN) are marked special
 // and guessed as lo; float64 subnormals (guessed as the smallest normal, maybe several bins
-// off) are reported in the return value. Built with -fno-trapping-math, it vectorises.
+// off) are flagged. Built with -fno-trapping-math, it vectorises.
 template <bool Log>
-PL_CLONES bool guess_slots(const double* x, size_t n, double lo, double hi, double origin,
-                           double per_unit, double last, int32_t* slot, uint8_t* special) {
-  bool tiny = false;
+PL_CLONES unsigned guess_slots(const double* x, size_t n, double lo, double hi, double origin,
+                               double per_unit, double last, int32_t* slot, uint8_t* special) {
+  uint8_t any_special = 0, tiny = 0;  // bytes, not bools: an OR of bytes vectorises
   for (size_t i = 0; i < n; ++i) {
     const bool in = x[i] >= lo && x[i] <= hi;
     special[i] = !in;
+    any_special |= static_cast<uint8_t>(!in);
     double v = in ? x[i] : lo;
     if constexpr (Log) {
-      tiny |= v < 0x1p-1022;
+      tiny |= static_cast<uint8_t>(v < 0x1p-1022);
       v = approx_log10(std::max(v, 0x1p-1022));
     }
     const double pos = (v - origin) * per_unit;
     slot[i] = static_cast<int32_t>(std::min(std::max(pos, 0.0), last));
   }
-  return tiny;
+  return (any_special ? kAnySpecial : 0u) | (tiny ? kAnyTiny : 0u);
+}
+
+// Moves each guess by at most one bin, to where the edges put the value (left-closed bins;
+// `below`, the first slot past the bins, is never entered here).
+PL_CLONES void correct_slots(const double* x, size_t n, const double* edges, int32_t below, int32_t* slot) {
+  for (size_t i = 0; i < n; ++i) {
+    int32_t b = slot[i];
+    b -= static_cast<int32_t>(b > 0) & static_cast<int32_t>(x[i] < edges[b]);
+    b += static_cast<int32_t>(b + 1 < below) & static_cast<int32_t>(x[i] >= edges[b + 1]);
+    slot[i] = b;
+  }
 }
 
 // Adds values to a histogram. Each value's bin is first guessed from the bin formula, then
@@ -68,34 +86,32 @@ void add_values(Histogram& h, std::span<const double> values) {
   constexpr size_t kWays = 4, kBlock = 2048;
   const size_t slots = bins + 4;
   std::vector<uint64_t> ways(kWays * slots, 0);
+  uint64_t* way[kWays];
+  for (size_t w = 0; w < kWays; ++w) way[w] = ways.data() + w * slots;
   int32_t slot[kBlock];
   uint8_t special[kBlock];
   for (size_t b0 = 0; b0 < values.size(); b0 += kBlock) {
     const size_t n = std::min(kBlock, values.size() - b0);
     const double* x = values.data() + b0;
-    const bool tiny = log ? guess_slots<true>(x, n, lo, hi, origin, per_unit, last, slot, special)
-                          : guess_slots<false>(x, n, lo, hi, origin, per_unit, last, slot, special);
-    bool any_special = false;
-    for (size_t i = 0; i < n; ++i) any_special |= special[i];
-    for (size_t i = 0; i < n; ++i) {
-      int32_t b = slot[i];
-      b -= static_cast<int32_t>(b > 0) & static_cast<int32_t>(x[i] < edges[b]);
-      b += static_cast<int32_t>(b + 1 < below) & static_cast<int32_t>(x[i] >= edges[b + 1]);
-      slot[i] = b;
-    }
-    if (!one_step || tiny)
+    const unsigned found = log ? guess_slots<true>(x, n, lo, hi, origin, per_unit, last, slot, special)
+                               : guess_slots<false>(x, n, lo, hi, origin, per_unit, last, slot, special);
+    correct_slots(x, n, edges, below, slot);
+    if (!one_step || (found & kAnyTiny))
       for (size_t i = 0; i < n; ++i) {
         while (slot[i] > 0 && x[i] < edges[slot[i]]) --slot[i];
         while (slot[i] + 1 < below && x[i] >= edges[slot[i] + 1]) ++slot[i];
       }
-    if (any_special)
+    if (found & kAnySpecial)
       for (size_t i = 0; i < n; ++i)
         if (special[i])
           slot[i] = !std::isfinite(x[i]) ? nonfinite : log && x[i] <= 0 ? zero : x[i] < lo ? below : above;
-    for (size_t i = 0; i < n; ++i) ++ways[(i % kWays) * slots + static_cast<size_t>(slot[i])];
+    size_t i = 0;
+    for (; i + kWays <= n; i += kWays)
+      for (size_t w = 0; w < kWays; ++w) ++way[w][slot[i + w]];
+    for (; i < n; ++i) ++way[0][slot[i]];
   }
   for (size_t w = 0; w < kWays; ++w) {
-    const uint64_t* c = ways.data() + w * slots;
+    const uint64_t* c = way[w];
     for (size_t b = 0; b < bins; ++b) h.counts[b] += c[b];
     h.below += c[static_cast<size_t>(below)];
     h.above += c[static_cast<size_t>(above)];
@@ -172,12 +188,30 @@ Histogram log_histogram(std::span<const double> values, double lo, double hi, in
   return h;
 }
 
+// Both passes split between the CPU's threads (a million values is the usual size here): the
+// range, then the counts, each thread's into a histogram of its own, merged after.
 Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade) {
+  std::mutex lock;
   double lo = INFINITY, hi = 0;
-  for (double x : values)
-    if (std::isfinite(x) && x > 0) lo = std::min(lo, x), hi = std::max(hi, x);
+  parallel_for(values.size(), 0, [&](size_t b, size_t e) {
+    double mine_lo = INFINITY, mine_hi = 0;
+    for (size_t i = b; i < e; ++i) {
+      const double x = values[i];
+      const bool use = x > 0 && x <= std::numeric_limits<double>::max();
+      mine_lo = std::min(mine_lo, use ? x : INFINITY);
+      mine_hi = std::max(mine_hi, use ? x : 0.0);
+    }
+    const std::lock_guard hold(lock);
+    lo = std::min(lo, mine_lo), hi = std::max(hi, mine_hi);
+  });
   Histogram h = log_bins_auto(lo, hi, bins_per_decade);
-  add(h, values);
+  const Histogram empty = h;
+  parallel_for(values.size(), 0, [&](size_t b, size_t e) {
+    Histogram mine = empty;
+    add(mine, values.subspan(b, e - b));
+    const std::lock_guard hold(lock);
+    merge(h, mine);
+  });
   return h;
 }
 

@@ -64,6 +64,28 @@ class ElementRounder {
   }
   double max_value() const { return is_float(t_) ? top_ : static_cast<double>(int_max(t_)); }
 
+  // out[i] = (*this)(x[i], i, q) for every i, the common case in vectorised blocks.
+  void each(std::span<const double> x, std::span<double> out, Quantised& q) {
+    if (!nearest_) {
+      for (size_t i = 0; i < x.size(); ++i) out[i] = (*this)(x[i], i, q);
+      return;
+    }
+    constexpr size_t kBlock = 2048;
+    uint8_t defer[kBlock];
+    for (size_t b0 = 0; b0 < x.size(); b0 += kBlock) {
+      const size_t n = std::min(kBlock, x.size() - b0);
+      const double* v = x.data() + b0;
+      double* r = out.data() + b0;
+      const bool any = nearest_->block(v, n, r, defer);
+      size_t flushed = 0;
+      for (size_t i = 0; i < n; ++i) flushed += (r[i] == 0) & (v[i] != 0) & !defer[i];
+      q.flushed += flushed;
+      if (any)
+        for (size_t i = 0; i < n; ++i)
+          if (defer[i]) r[i] = (*this)(v[i], b0 + i, q);
+    }
+  }
+
  private:
   DType t_;
   CastOptions o_;
@@ -213,7 +235,7 @@ Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
   if (t == DType::int8) round.symmetric_integers();
   switch (s.kind) {
     case ScalingKind::None:
-      for (size_t i = 0; i < x.size(); ++i) q.values[i] = round(x[i], i, q);
+      round.each(x, q.values, q);
       break;
     case ScalingKind::PerTensor:
       q.amax = amax_of(x);

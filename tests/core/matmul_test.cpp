@@ -9,6 +9,7 @@
 #include "core/dtype/dtype.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/matmul.h"
+#include "core/experiment/matmul_bench.h"
 #include "core/util/number_text.h"
 #include "tests/core/test_util.h"
 
@@ -151,6 +152,19 @@ TEST(Matmul, BadConfigsSayWhy) {
   auto r = run_matmul(c, MatmulOperands{std::vector<double>(5), std::vector<double>(7), {}});
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().find("the shape needs"), std::string::npos);
+}
+
+// The bench reports the stages of a run that computed its references, not of the cached run
+// it times next (it used to report the cached one's: a reference stage of a few ms).
+TEST(MatmulBench, StagesAreTheUncachedRuns) {
+  MatmulConfig c;
+  c.m = c.n = c.k = 48;
+  auto t = time_matmul(c, 2);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_FALSE(t->reference_method.empty());
+  EXPECT_EQ(t->reference_method.find("(cached)"), std::string::npos) << t->reference_method;
+  EXPECT_GT(t->blas_calls.size(), 2u);
+  EXPECT_GT(t->experiment_ms, 0);
 }
 
 TEST(Matmul, CancelStopsTheRun) {

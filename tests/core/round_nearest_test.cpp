@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 #include <random>
+#include <vector>
+#include "core/dtype/round_nearest.h"
 
 #include "core/dtype/codec.h"
 #include "tests/core/test_util.h"
@@ -74,6 +76,60 @@ TEST(RoundNearestFast, LeavesSpecialsAndOverflowToTheCodec) {
   // Formats without negative zero or subnormals never take the fast path.
   EXPECT_FALSE(nearest_fast_path_applies(info(DType::float8_e4m3fnuz).format));
   EXPECT_FALSE(nearest_fast_path_applies(info(DType::float8_e8m0fnu).format));
+}
+
+// The vectorised block (NearestEvenRounder::block) answers exactly where operator() does, with
+// the same bits, and defers exactly where it declines: random doubles across the range with
+// NaN, +-Inf, zeros, float64 subnormals and overflowing values planted, for every format.
+TEST(RoundNearestFast, BlockAgreesWithOneAtATime) {
+  std::mt19937_64 rng(11);
+  for (const DTypeInfo& d : all_dtypes()) {
+    if (d.kind != DTypeKind::Float || !nearest_fast_path_applies(d.format)) continue;
+    const FloatFormat& f = d.format;
+    const NearestEvenRounder nearest(f);
+    std::uniform_int_distribution<int> exponent(-1023, f.emax() + 3);
+    std::uniform_int_distribution<uint64_t> mantissa(0, (uint64_t{1} << 52) - 1);
+    std::vector<double> x(4099);
+    for (double& v : x) {
+      const int e = std::max(exponent(rng), std::max(-1023, f.emin() - f.mantissa_bits - 6));
+      v = std::bit_cast<double>((uint64_t(rng() & 1) << 63) | (uint64_t(e + 1023) << 52) | mantissa(rng));
+    }
+    const double planted[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0, 0x1p-1074, -0x1p-1060, 1e308};
+    for (size_t i = 0; i < std::size(planted); ++i) x[i * 397] = planted[i];
+    std::vector<double> out(x.size());
+    std::vector<uint8_t> defer(x.size());
+    const bool any = nearest.block(x.data(), x.size(), out.data(), defer.data());
+    bool deferred = false;
+    for (size_t i = 0; i < x.size(); ++i) {
+      double one = 0;
+      const bool answered = nearest(x[i], &one);
+      ASSERT_EQ(defer[i], answered ? 0 : 1) << d.name << " x=" << std::hexfloat << x[i];
+      deferred |= !answered;
+      if (answered) {
+        ASSERT_EQ(std::bit_cast<uint64_t>(out[i]), std::bit_cast<uint64_t>(one)) << d.name << " x=" << std::hexfloat << x[i];
+      }
+    }
+    EXPECT_EQ(any, deferred) << d.name;
+    EXPECT_TRUE(deferred) << d.name;  // the planted NaN at least
+  }
+}
+
+// round_each (which uses the block) equals round_to element by element, in place or not.
+TEST(RoundNearestFast, RoundEachMatchesRoundToInPlace) {
+  std::mt19937_64 rng(12);
+  std::normal_distribution<double> normal(0, 3e4);
+  const FloatFormat& h = info(DType::float16).format;
+  std::vector<double> x(5000);
+  for (double& v : x) v = normal(rng);
+  x[17] = NAN, x[18] = INFINITY, x[19] = 1e6;  // deferred to the codec (1e6 overflows to inf)
+  std::vector<double> copy = x, out(x.size());
+  round_each(h, x, out, {});
+  round_each(h, copy, copy, {});
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = round_to(h, x[i], {});
+    ASSERT_EQ(std::bit_cast<uint64_t>(out[i]), std::bit_cast<uint64_t>(want)) << i;
+    ASSERT_EQ(std::bit_cast<uint64_t>(copy[i]), std::bit_cast<uint64_t>(want)) << i;
+  }
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // Scaling recipes on hand-worked inputs: where amax lands, the block scales MX and NVFP4
 // choose, int8 per-channel and asymmetric ranges, saturation counts and refusals.
+#include <bit>
 #include <cmath>
 
+#include "core/dtype/codec.h"
 #include "core/experiment/data_source.h"
 #include "core/experiment/scaling.h"
 #include "tests/core/test_util.h"
@@ -13,6 +15,31 @@ Quantised q(const std::vector<double>& x, size_t rows, DType t, ScalingKind k, d
   Scaling s;
   s.kind = k;
   return quantise(x, rows, x.size() / rows, t, s, {}, hist);
+}
+
+// No recipe: each value rounded as round_to does, in the blocks the common case runs in, with
+// the values the codec must finish (NaN, Inf, overflow) and the counts of saturated and
+// flushed values as one-at-a-time rounding gives them; every rounding mode and overflow policy
+// the element path takes.
+TEST(Scaling, NoneRoundsEachValueAndCountsWhatHappened) {
+  std::vector<double> x(5000);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::ldexp(std::sin(double(i)) * 1.7, int(i % 41) - 28);
+  x[3] = NAN, x[4] = INFINITY, x[5] = 1e6, x[6] = -65520, x[7] = 1e-9, x[8] = -0.0;
+  for (Rounding mode : {Rounding::NearestEven, Rounding::TowardZero}) {
+    CastOptions o;
+    o.rounding = mode;
+    const Quantised r = quantise(x, 1, x.size(), DType::float16, Scaling{}, o);
+    const FloatFormat& h = info(DType::float16).format;
+    size_t flushed = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double want = round_to(h, x[i], o, i);
+      ASSERT_EQ(std::bit_cast<uint64_t>(r.values[i]), std::bit_cast<uint64_t>(want)) << i;
+      flushed += want == 0 && x[i] != 0;
+    }
+    EXPECT_EQ(r.flushed, flushed);
+    EXPECT_GT(flushed, 0u);
+    EXPECT_EQ(r.saturated, 3u);  // 1e6, -65520 and Inf: past the largest finite value
+  }
 }
 
 TEST(Scaling, PerTensorMapsAmaxToTheLargestValue) {
