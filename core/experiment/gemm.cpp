@@ -1,11 +1,15 @@
 #include "core/experiment/gemm.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 
 #include "core/backend/blas.h"
 #include "core/dtype/round_nearest.h"
 #include "core/experiment/exact_sum.h"
+#include "core/experiment/narrow_lanes.h"
 #include "core/util/parallel.h"
 #include "core/util/target_clones.h"
 
@@ -46,21 +50,6 @@ struct LaneFormat {
                 pow2_bits(f.emax())) {}
 };
 
-// hi + lo (TwoSum's rounded sum and its exact error) rounded to odd at hi's precision, as the
-// bit pattern: one step away from zero when lo has hi's sign, towards it when not, none when
-// lo is 0 or hi's last bit is odd already -- as masks, so the lanes that call it vectorise.
-// (Written as separate masks: combined in one expression, GCC 12 no longer vectorises the
-// loops and they run 4x slower.) Bits is the unsigned integer as wide as F.
-template <typename Bits, typename F>
-inline Bits round_to_odd_bits(F hi, F lo) {
-  const Bits bits = std::bit_cast<Bits>(hi);
-  const Bits nonzero = Bits{0} - static_cast<Bits>(lo != F{0});
-  const Bits even = (bits & 1) - 1;  // all ones when the last bit is 0
-  const Bits step = nonzero & even;
-  const Bits same = Bits{0} - static_cast<Bits>((lo > 0) == (hi > 0));
-  return bits + (step & (~same | 1));
-}
-
 // s[r][t] = round(s[r][t] + a_r[k] * panel[k][t]) for k in [k0, k1), rows r < R: exactly
 // round_sum() and round_nearest_even_fast() (TwoSum, rounding to odd, scale to
 // the quantum, round with 1.5 * 2^52, scale back), written without branches so the lanes
@@ -85,7 +74,7 @@ PL_CLONES void lanes_run(const double* const* a_rows, const double* panel, size_
         const double hi = x + y;
         const double bb = hi - x;
         const double lo = (x - (hi - bb)) + (y - bb);
-        const uint64_t hb = round_to_odd_bits<uint64_t>(hi, lo);
+        const uint64_t hb = detail::round_to_odd_bits<uint64_t>(hi, lo);
         const int64_t biased = static_cast<int64_t>((hb >> 52) & 0x7ff);
         const int64_t e = biased - 1023;
         const int64_t q = (e > f.emin ? e : f.emin) - f.mantissa_bits;
@@ -126,72 +115,48 @@ PL_CLONES void lanes_run_f32(const float* const* a_rows, const float* panel, siz
     for (size_t t = 0; t < kLanes; ++t) s[r][t] = acc[r][t];
 }
 
-// Narrow accumulators (float16, bfloat16, the float8 family ...) on float32 lanes, when every
-// product is an exact float32 number (float32_products_exact): the sum of an accumulator value
-// and a product computed in float32 (TwoSum: its exact error too), rounded to odd at float32's
-// 24 bits, then to nearest even in the accumulator's format -- the same value as round_sum()'s
-// float64 route, because rounding to odd with at least two bits beyond the target's precision
-// makes the second rounding correct (Boldo and Melquiond, 2008), and 24 >= p + 2 for every
-// format this takes (p <= 22). Eight lanes of float32 do what four of float64 did, in fewer
-// operations. Two ways to the accumulator's format: formats whose smallest exponent is
-// float32's (bfloat16) round on the float32 bit pattern, subnormals included; the others
-// (emin above -126) scale to the quantum and round with 1.5 * 2^23, as lanes_run does.
-struct NarrowFormat {
-  int32_t emin, mantissa_bits;
-  float largest;
-  bool on_bits;  // emin == -126: round the bit pattern
-  explicit NarrowFormat(const FloatFormat& f)
-      : emin(f.emin()), mantissa_bits(f.mantissa_bits),
-        largest(static_cast<float>(LaneFormat(f).largest)), on_bits(f.emin() == -126) {}
-};
+static_assert(kLanes == kNarrowLanes);
+
+NarrowFormat narrow_format(const FloatFormat& f) {
+  NarrowFormat n;
+  n.emin = static_cast<int32_t>(f.emin());
+  n.mantissa_bits = static_cast<int32_t>(f.mantissa_bits);
+  n.largest = static_cast<float>(LaneFormat(f).largest);
+  n.on_bits = f.emin() == -126;
+  n.is_float16 = f.mantissa_bits == 10 && f.emin() == -14 && f.emax() == 15 && n.largest == 65504.0f;
+  return n;
+}
 
 bool narrow_lanes_apply(const FloatFormat& f) {
   return nearest_fast_path_applies(f) && f.mantissa_bits >= 1 && f.precision() <= 22 && f.emin() >= -126 &&
          f.emax() <= 127;
 }
 
-template <size_t R, bool kOnBits>
+// The narrow kernel (narrow_lanes.h) for each way to the format; float16 runs on the CPU's
+// own float16 conversion when it has one (gemm_f16c.cpp).
+template <size_t R, typename Round>
 PL_CLONES void lanes_run_narrow(const float* const* a_rows, const float* panel, size_t k0, size_t k1,
                                 const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
-  constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23
-  const uint32_t drop = static_cast<uint32_t>(23 - f.mantissa_bits);
-  const uint32_t half = (uint32_t{1} << (drop - 1)) - 1, keep = ~((uint32_t{1} << drop) - 1);
-  float acc[R][kLanes];
-  uint32_t flag[R][kLanes];
-  for (size_t r = 0; r < R; ++r)
-    for (size_t t = 0; t < kLanes; ++t) acc[r][t] = s[r][t], flag[r][t] = bad[r][t];
-  for (size_t k = k0; k < k1; ++k) {
-    const float* p = panel + k * kLanes;
-    for (size_t r = 0; r < R; ++r) {
-      const float av = a_rows[r][k];
-      for (size_t t = 0; t < kLanes; ++t) {
-        const float x = acc[r][t], y = av * p[t];  // exact
-        const float hi = x + y;
-        const float bb = hi - x;
-        const float lo = (x - (hi - bb)) + (y - bb);
-        const uint32_t hb = round_to_odd_bits<uint32_t>(hi, lo);
-        const uint32_t biased = (hb >> 23) & 0xff;
-        float v;
-        if constexpr (kOnBits) {
-          v = std::bit_cast<float>((hb + half + ((hb >> drop) & 1)) & keep);
-        } else {
-          const int32_t e = static_cast<int32_t>(biased) - 127;
-          const int32_t q = (e > f.emin ? e : f.emin) - f.mantissa_bits;
-          const float to_unit = std::bit_cast<float>(static_cast<uint32_t>(127 - q) << 23);
-          const float from_unit = std::bit_cast<float>(static_cast<uint32_t>(127 + q) << 23);
-          const float h = std::bit_cast<float>(hb);
-          v = std::copysign((h * to_unit + kMagic) - kMagic, h) * from_unit;
-        }
-        // A sum that overflowed float32 (or a NaN) ends as NaN or past the largest value. (The
-        // bit-pattern variant tests the exponent as well: without it GCC 12 judges the loop
-        // not worth vectorising, and it runs 5x slower.)
-        flag[r][t] |= static_cast<uint32_t>(!(std::fabs(v) <= f.largest)) | (kOnBits ? static_cast<uint32_t>(biased == 0xff) : 0u);
-        acc[r][t] = v;
-      }
-    }
-  }
-  for (size_t r = 0; r < R; ++r)
-    for (size_t t = 0; t < kLanes; ++t) s[r][t] = acc[r][t], bad[r][t] = flag[r][t];
+  narrow_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
+}
+
+bool has_f16c() {
+#if PL_HAVE_F16C_KERNEL
+  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  return yes;
+#else
+  return false;
+#endif
+}
+
+template <size_t R>
+void run_narrow(const float* const* a_rows, const float* panel, size_t k0, size_t k1, const NarrowFormat f,
+                float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
+#if PL_HAVE_F16C_KERNEL
+  if (f.is_float16 && has_f16c()) return lanes_run_narrow_f16c(R, a_rows, panel, k0, k1, f, s, bad);
+#endif
+  if (f.on_bits) lanes_run_narrow<R, RoundOnBits>(a_rows, panel, k0, k1, f, s, bad);
+  else lanes_run_narrow<R, RoundScaled>(a_rows, panel, k0, k1, f, s, bad);
 }
 
 struct Magnitudes {
@@ -199,19 +164,24 @@ struct Magnitudes {
   int max_bits = 0;  // significant bits of the widest value
 };
 
+// From the bit patterns (frexp and ldexp per value cost more than the kernel's packing): the
+// significant bits of a normal value are its 53-bit significand's less its trailing zeros; of a
+// subnormal one, from its highest set bit to its lowest.
 Magnitudes magnitudes(std::span<const double> x) {
   Magnitudes m;
+  uint64_t min_bits = ~uint64_t{0}, max_bits = 0;  // of |x|: the order of the values
   for (double v : x) {
-    const double a = std::fabs(v);
-    if (!std::isfinite(a)) return {0, INFINITY, 64};
-    if (a == 0) continue;
-    m.min_nonzero = std::min(m.min_nonzero, a);
-    m.max = std::max(m.max, a);
-    int exp;
-    const double frac = std::frexp(a, &exp);  // a = frac * 2^exp, frac in [0.5, 1)
-    const uint64_t mant = static_cast<uint64_t>(std::ldexp(frac, 53));
-    m.max_bits = std::max(m.max_bits, 53 - std::countr_zero(mant));
+    const uint64_t b = std::bit_cast<uint64_t>(v) & 0x7fffffffffffffffull;
+    if (b >= 0x7ff0000000000000ull) return {0, INFINITY, 64};  // Inf or NaN
+    if (b == 0) continue;
+    min_bits = std::min(min_bits, b);
+    max_bits = std::max(max_bits, b);
+    const uint64_t fraction = b & 0x000fffffffffffffull;
+    const int bits = (b >> 52) != 0 ? 53 - std::countr_zero(fraction | (uint64_t{1} << 52))
+                                    : std::bit_width(fraction) - std::countr_zero(fraction);
+    m.max_bits = std::max(m.max_bits, bits);
   }
+  if (max_bits != 0) m.min_nonzero = std::bit_cast<double>(min_bits), m.max = std::bit_cast<double>(max_bits);
   return m;
 }
 
@@ -233,6 +203,9 @@ void chunked_lanes(size_t k, const Accumulation& acc, Run run, NeedsRedo needs_r
                    double* const* out, uint64_t* redo) {
   const FloatFormat& outer = info(acc.outer).format;
   const size_t chunk = acc.kind == AccumKind::Chunked ? static_cast<size_t>(acc.chunk) : k;
+  // Float32 chunk sums into a float32 outer accumulator: each step is one IEEE float32
+  // addition, rounded once to nearest even -- add_rne's result, without its general code.
+  const bool float32_outer = std::is_same_v<Lane, float> && acc.outer == DType::float32;
   double total[R][kLanes] = {};
   for (size_t c0 = 0; c0 < k; c0 += chunk) {
     const size_t c1 = std::min(k, c0 + chunk);
@@ -240,7 +213,9 @@ void chunked_lanes(size_t k, const Accumulation& acc, Run run, NeedsRedo needs_r
     run(c0, c1, s);
     for (size_t r = 0; r < R; ++r)
       for (size_t t = 0; t < kLanes; ++t)
-        total[r][t] = acc.kind == AccumKind::Chunked ? add_rne(outer, total[r][t], s[r][t]) : s[r][t];
+        total[r][t] = acc.kind != AccumKind::Chunked ? static_cast<double>(s[r][t])
+                      : float32_outer ? static_cast<double>(static_cast<float>(total[r][t]) + static_cast<float>(s[r][t]))
+                                      : add_rne(outer, total[r][t], s[r][t]);
   }
   for (size_t r = 0; r < R; ++r) {
     redo[r] = 0;
@@ -277,14 +252,11 @@ void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const A
 template <size_t R>
 void lanes_narrow(const float* const* a_rows, const float* panel, size_t k, const Accumulation& acc,
                   double* const* out, uint64_t* redo) {
-  const NarrowFormat inner(info(acc.format).format);
+  const NarrowFormat inner = narrow_format(info(acc.format).format);
   uint32_t bad[R][kLanes] = {};
   chunked_lanes<R, float>(
       k, acc,
-      [&](size_t c0, size_t c1, float (*s)[kLanes]) {
-        if (inner.on_bits) lanes_run_narrow<R, true>(a_rows, panel, c0, c1, inner, s, bad);
-        else lanes_run_narrow<R, false>(a_rows, panel, c0, c1, inner, s, bad);
-      },
+      [&](size_t c0, size_t c1, float (*s)[kLanes]) { run_narrow<R>(a_rows, panel, c0, c1, inner, s, bad); },
       [&](size_t r, size_t t, double) { return bad[r][t] != 0; }, out, redo);
 }
 
@@ -297,12 +269,18 @@ Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const doub
   }
   auto to_float = [](std::span<const double> x) -> Expected<std::vector<float>> {
     std::vector<float> f(x.size());
+    // Converted and checked in one branch-free loop (it vectorises); the first value that is
+    // not a float32 number is looked for only when there is one.
+    uint8_t inexact = 0;
     for (size_t i = 0; i < x.size(); ++i) {
       f[i] = static_cast<float>(x[i]);
-      if (static_cast<double>(f[i]) != x[i] && !std::isnan(x[i]))
-        return Error{"the float32 BLAS product needs float32 inputs, but " +
-                     std::to_string(x[i]) + " is not a float32 number (use an emulated model)"};
+      inexact |= static_cast<uint8_t>((static_cast<double>(f[i]) != x[i]) & (x[i] == x[i]));
     }
+    if (inexact)
+      for (size_t i = 0; i < x.size(); ++i)
+        if (static_cast<double>(f[i]) != x[i] && !std::isnan(x[i]))
+          return Error{"the float32 BLAS product needs float32 inputs, but " +
+                       std::to_string(x[i]) + " is not a float32 number (use an emulated model)"};
     return f;
   };
   auto af = to_float(a);

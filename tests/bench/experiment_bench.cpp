@@ -9,9 +9,12 @@
 
 #include "core/backend/blas.h"
 #include "core/dtype/codec.h"
+#include "core/experiment/error_stats.h"
 #include "core/experiment/gemm.h"
+#include "core/experiment/histogram.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/reference_cache.h"
+#include "core/util/allocator.h"
 
 namespace pl::experiment {
 namespace {
@@ -47,11 +50,24 @@ void BM_Emulated_f32_chunked128(benchmark::State& s) { emulated(s, "f32:chunked"
 void BM_Emulated_f16_sequential(benchmark::State& s) { emulated(s, "f16:sequential"); }
 void BM_Emulated_bf16_chunked128(benchmark::State& s) { emulated(s, "bf16:chunked"); }
 void BM_Emulated_f16_kahan(benchmark::State& s) { emulated(s, "f16:kahan"); }
+// float32 operands: their products are not float32 numbers, so the float64 lanes run.
+void BM_Emulated_f16_sequential_f32_inputs(benchmark::State& state) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  std::mt19937_64 rng(4);
+  std::normal_distribution<double> d;
+  std::vector<double> a(n * n), b(n * n);
+  for (double& x : a) x = static_cast<float>(d(rng));
+  for (double& x : b) x = static_cast<float>(d(rng));
+  const Accumulation acc{AccumKind::Sequential, DType::float16};
+  for (auto _ : state) benchmark::DoNotOptimize(gemm({n, n, n}, a, b, acc));
+  flops(state, 2.0 * n * n * n);
+}
 BENCHMARK(BM_Emulated_f32_sequential)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_chunked128)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_sequential)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_bf16_chunked128)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_kahan)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_f16_sequential_f32_inputs)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_OpenBLAS_dgemm(benchmark::State& state) {
   const size_t n = static_cast<size_t>(state.range(0));
@@ -69,6 +85,47 @@ void BM_OpenBLAS_sgemm(benchmark::State& state) {
 }
 BENCHMARK(BM_OpenBLAS_dgemm)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_OpenBLAS_sgemm)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// One error component of a 1024 x 1024 output (what run_matmul does four times): a bf16
+// result against a float64 reference, statistics with and without the three histograms; and
+// the histograms alone (values counted per second).
+struct Component {
+  std::vector<double> reference, result;
+  explicit Component(size_t n) : reference(n), result(n) {
+    std::mt19937_64 rng(3);
+    std::normal_distribution<double> d(0, 32);
+    for (size_t i = 0; i < n; ++i) {
+      reference[i] = d(rng);
+      result[i] = round_to(info(DType::bfloat16).format, reference[i], {});
+    }
+  }
+};
+void BM_ErrorStats(benchmark::State& state) {
+  const Component c(1 << 20);
+  ErrorHistograms h;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(error_stats(c.result, c.reference, DType::bfloat16, 0, state.range(0) ? &h : nullptr));
+  state.SetItemsProcessed(state.iterations() * (1 << 20));
+}
+BENCHMARK(BM_ErrorStats)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Histogram(benchmark::State& state) {
+  const Component c(1 << 20);
+  std::vector<double> values(c.result.size());
+  for (size_t i = 0; i < values.size(); ++i) values[i] = c.result[i] - c.reference[i];
+  double top = 0;
+  for (double& v : values) {
+    if (state.range(0)) v = std::fabs(v);
+    top = std::max(top, std::fabs(v));
+  }
+  for (auto _ : state) {  // ranged as error_stats ranges them
+    Histogram h = state.range(0) ? log_bins_auto(1e-9, top, 8) : linear_bins(-top, top, 41);
+    add(h, values);
+    benchmark::DoNotOptimize(h.counts.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(values.size()));
+}
+BENCHMARK(BM_Histogram)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The whole 1024^3 bf16 x bf16 experiment with float32 accumulation (OpenBLAS sgemm, or the
 // in-order emulation), float64 reference, attribution, stats, histograms; operands drawn once
@@ -96,4 +153,11 @@ BENCHMARK(BM_Experiment_bf16_f32sequential)->Arg(1024)->Unit(benchmark::kMillise
 }  // namespace
 }  // namespace pl::experiment
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  pl::keep_freed_memory();  // as the app does (app/main.cpp)
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

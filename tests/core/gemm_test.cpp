@@ -12,6 +12,7 @@
 #include "core/backend/blas.h"
 #include "core/dtype/codec.h"
 #include "core/experiment/dot_sweep.h"
+#include "core/experiment/exact_sum.h"
 #include "core/experiment/gemm.h"
 #include "tests/core/test_util.h"
 
@@ -127,6 +128,46 @@ TEST(Gemm, NarrowAccumulatorsOnFloat32LanesEqualTheirDotProducts) {
   // Past float16's largest finite value: those elements go to the general code.
   for (size_t i = 0; i < s.m; ++i) ta[i * s.k] = 60000, ta[i * s.k + 1] = 8000;
   expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::float16));
+  // ... also when later products bring the float32 lanes' sum back below it (the lanes watch
+  // every step's magnitude, not just the last): the model's sum is Inf from the overflow on.
+  for (size_t j = 0; j < s.n; ++j) tb[j * s.k + 2] = 1.0, tb[j * s.k + 3] = 1.0;
+  for (size_t i = 0; i < s.m; ++i) ta[i * s.k + 2] = -30000, ta[i * s.k + 3] = -30000;
+  expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::float16));
+  EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::float16)))[0], INFINITY);
+  for (size_t i = 0; i < s.m; ++i)
+    ta[i * s.k] = 0x1.1p127, ta[i * s.k + 1] = 0x1.1p127, ta[i * s.k + 2] = -0x1.1p127, ta[i * s.k + 3] = -0x1.1p127;
+  expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::bfloat16));
+  EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::bfloat16)))[0], INFINITY);
+}
+
+// The rounding to odd the lanes use (truncation with the last bit set when inexact) equals
+// the definition -- the odd one of the two neighbours of hi + lo, or hi when exact -- for
+// TwoSum pairs of every sign, at binade edges and next to zero.
+TEST(Gemm, RoundingToOddMatchesItsDefinition) {
+  std::mt19937_64 rng(21);
+  // y at most 28 binades below x, so that hi + lo is exact in float64 (24 + 28 bits)
+  std::uniform_int_distribution<int> exponent(-30, 30), shift(-2, 28);
+  std::uniform_real_distribution<float> frac(1.0f, 2.0f);
+  size_t checked = 0;
+  for (int n = 0; n < 200000; ++n) {
+    const int ex = exponent(rng);
+    float x = n % 7 == 0 ? std::ldexp(1.0f, ex) : std::ldexp(frac(rng), ex);  // binade edges too
+    if (rng() & 1) x = -x;
+    float y = std::ldexp(frac(rng), ex - shift(rng));
+    if (rng() & 1) y = -y;
+    const float hi = x + y, bb = hi - x, lo = (x - (hi - bb)) + (y - bb);
+    const double exact = double(hi) + double(lo);  // exact: TwoSum
+    float want = hi;
+    if (lo != 0) {
+      const float below = std::nextafter(hi, lo > 0 ? hi : -INFINITY), above = std::nextafter(hi, lo > 0 ? INFINITY : hi);
+      const float a = lo > 0 ? hi : below, b = lo > 0 ? above : hi;  // a < exact < b
+      ASSERT_TRUE(double(a) < exact && exact < double(b));
+      want = (std::bit_cast<uint32_t>(a) & 1) ? a : b;
+    }
+    ASSERT_EQ(detail::round_to_odd_bits<uint32_t>(hi, lo), std::bit_cast<uint32_t>(want)) << std::hexfloat << x << " + " << y;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 200000u);
 }
 
 TEST(Gemm, EveryModelEqualsItsDotProducts) {

@@ -1,0 +1,30 @@
+// The narrow kernel for float16 accumulators with the CPU's float16 conversion (F16C:
+// VCVTPS2PH rounds float32 to float16 to nearest even, subnormals and overflow to Inf as IEEE
+// says; VCVTPH2PS is exact), instead of RoundScaled's dozen operations. Built with -mavx2
+// -mf16c (core/CMakeLists.txt); gemm.cpp calls it only on a CPU that has both.
+#include <immintrin.h>
+
+#include "core/experiment/narrow_lanes.h"
+
+namespace pl::experiment {
+namespace {
+
+struct RoundF16c {
+  static constexpr bool kWatchSum = false;
+  explicit RoundF16c(const NarrowFormat&) {}
+  [[gnu::always_inline]] LaneF operator()(LaneU odd) const {
+    const __m128i half = _mm256_cvtps_ph(std::bit_cast<__m256>(odd), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    return std::bit_cast<LaneF>(_mm256_cvtph_ps(half));
+  }
+};
+
+}  // namespace
+
+void lanes_run_narrow_f16c(size_t rows, const float* const* a_rows, const float* panel, size_t k0, size_t k1,
+                           NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+  const RoundF16c round(f);
+  if (rows == 8) narrow_steps<8>(a_rows, panel, k0, k1, round, f, s, bad);
+  else narrow_steps<1>(a_rows, panel, k0, k1, round, f, s, bad);
+}
+
+}  // namespace pl::experiment
