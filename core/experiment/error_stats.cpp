@@ -8,9 +8,11 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "core/dtype/describe.h"
+#include "core/experiment/histogram.h"
 #include "core/util/parallel.h"
 #include "core/util/target_clones.h"
 
@@ -248,9 +250,38 @@ PL_CLONES void reduce_block(const double* result, const double* reference, size_
   out = s;
 }
 
-// buckets: counts of |e| by bucket_of(), added to (one array per thread).
+// Log bins a decade for relative errors and for errors in ulps.
+constexpr int kRelPerDecade = 4, kUlpPerDecade = 8;
+
+// The relative and ulp histograms' counts, made in pass 1 before their ranges are known: every
+// decade's bins (DecadeBins), cut to the range afterwards. One per thread.
+struct DecadeCounts {
+  struct One {
+    const DecadeBins& bins;
+    std::vector<uint64_t> counts;
+    uint64_t tiny = 0, zeros = 0, nonfinite = 0;
+    explicit One(int per_decade) : bins(DecadeBins::get(per_decade)), counts(bins.slots(), 0) {}
+    void add(double v) {
+      if (DecadeBins::is_normal_positive(v)) [[likely]] ++counts[bins.slot(v)];
+      else if (v == 0) ++zeros;
+      else if (!(v <= std::numeric_limits<double>::max())) ++nonfinite;
+      else ++tiny;  // a positive subnormal (the measures are never negative)
+    }
+    void merge(const One& o) {
+      for (size_t i = 0; i < counts.size(); ++i) counts[i] += o.counts[i];
+      tiny += o.tiny, zeros += o.zeros, nonfinite += o.nonfinite;
+    }
+    std::optional<Histogram> histogram(double min_positive, double max_positive) const {
+      return bins.histogram(counts, tiny, zeros, nonfinite, min_positive, max_positive);
+    }
+  };
+  One rel{kRelPerDecade}, ulps{kUlpPerDecade};
+};
+
+// buckets: counts of |e| by bucket_of(), added to (one array per thread); decades: the
+// relative and ulp errors counted into DecadeBins (null: no histograms asked for).
 void first_pass(std::span<const double> result, std::span<const double> reference, const Measure& m,
-                size_t begin, size_t end, Sums& out, uint32_t* buckets) {
+                size_t begin, size_t end, Sums& out, uint32_t* buckets, DecadeCounts* decades) {
   LaneSums lanes;
   size_t nan = 0, inf = 0;
   double errors[kBlock], relatives[kBlock], ulp_errors[kBlock], bits[kBlock];
@@ -269,6 +300,12 @@ void first_pass(std::span<const double> result, std::span<const double> referenc
         if (!finite[i] && std::isfinite(ref[i])) ++(std::isnan(r[i]) ? nan : inf);
     // Counted apart from where the keys are found (histogram.cpp's add_values says why).
     for (size_t i = 0; i < n; ++i) buckets[bucket_of(errors[i])] -= static_cast<uint32_t>(finite[i]);
+    if (decades)
+      for (size_t i = 0; i < n; ++i)
+        if (finite[i]) [[likely]] {
+          decades->rel.add(relatives[i]);
+          decades->ulps.add(ulp_errors[i]);
+        }
   }
   Sums s;
   lanes.fold_into(s);
@@ -304,12 +341,31 @@ struct Gathered {
   std::array<std::vector<double>, kQuantiles.size()> members;  // by distinct bucket
 };
 
+// log_histograms: bin the relative and ulp errors here too (when pass 1's decade counts could
+// not give their histograms); else only |e| and the signed errors are measured.
 void second_pass(std::span<const double> result, std::span<const double> reference, const Measure& m,
-                 const Ranks& ranks, size_t begin, size_t end, Gathered& g, bool histograms) {
+                 const Ranks& ranks, size_t begin, size_t end, Gathered& g, bool histograms, bool log_histograms) {
   double signed_e[kBlock], errors[kBlock], rel[kBlock], ulps[kBlock];
   int64_t finite[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
+    if (!log_histograms) {
+      size_t kept = 0;
+      for (size_t j = 0; j < n; ++j) {
+        const double r = result[b0 + j], ref = reference[b0 + j];
+        if (!std::isfinite(r) || !std::isfinite(ref)) [[unlikely]] continue;
+        const double e = r - ref;
+        signed_e[kept++] = e;
+        const uint16_t key = bucket_of(std::fabs(e));
+        for (size_t q = 0; q < kQuantiles.size(); ++q)
+          if (key == ranks.bucket[q]) {  // the first quantile with this bucket keeps its members
+            g.members[q].push_back(std::fabs(e));
+            break;
+          }
+      }
+      if (histograms) add(g.h.signed_error, {signed_e, kept});
+      continue;
+    }
     measure(result.data() + b0, reference.data() + b0, n, m, errors, rel, ulps, finite);
     size_t kept = 0;
     for (size_t j = 0; j < n; ++j) {
@@ -348,12 +404,18 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
 
   std::vector<Sums> spans((n + kSpan - 1) / kSpan);
   std::vector<uint32_t> buckets(kBuckets, 0);
+  std::optional<DecadeCounts> decades;
+  if (histograms) decades.emplace();
   parallel_for(spans.size(), 0, [&](size_t s0, size_t s1) {
     std::vector<uint32_t> mine(kBuckets, 0);
+    std::optional<DecadeCounts> my_decades;
+    if (histograms) my_decades.emplace();
     for (size_t k = s0; k < s1; ++k)
-      first_pass(result, reference, m, k * kSpan, std::min(n, (k + 1) * kSpan), spans[k], mine.data());
+      first_pass(result, reference, m, k * kSpan, std::min(n, (k + 1) * kSpan), spans[k], mine.data(),
+                 my_decades ? &*my_decades : nullptr);
     const std::lock_guard<std::mutex> hold(lock);
     for (size_t b = 0; b < kBuckets; ++b) buckets[b] += mine[b];
+    if (my_decades) decades->rel.merge(my_decades->rel), decades->ulps.merge(my_decades->ulps);
   }, 1);
   Sums sums;
   for (const Sums& part : spans) sums.merge(part);
@@ -367,10 +429,17 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
   // at 1e307, whose edges are still finite, and it counts above them).
   const double span = sums.max_abs > 0 ? std::min(sums.max_abs, 1e307) : 1.0;
   empty.signed_error = linear_bins(-span, span, 41);
-  empty.relative = log_bins_auto(sums.min_pos_rel, sums.top_rel, 4);
-  empty.ulps = log_bins_auto(sums.min_pos_ulp, sums.top_ulp, 8);
+  empty.relative = log_bins_auto(sums.min_pos_rel, sums.top_rel, kRelPerDecade);
+  empty.ulps = log_bins_auto(sums.min_pos_ulp, sums.top_ulp, kUlpPerDecade);
   if (histograms) *histograms = empty;
   if (s.count == 0) return s;
+  // The log histograms from pass 1's counts, or (a range past DecadeBins' table) from pass 2.
+  std::optional<Histogram> relative, ulps;
+  if (decades) {
+    relative = decades->rel.histogram(sums.min_pos_rel, sums.top_rel);
+    ulps = decades->ulps.histogram(sums.min_pos_ulp, sums.top_ulp);
+  }
+  const bool log_in_pass_2 = histograms && (!relative || !ulps);
 
   const double c = static_cast<double>(s.count);
   s.max_abs = sums.max_abs, s.max_rel = sums.max_rel, s.max_ulp = sums.max_ulp;
@@ -390,7 +459,7 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
   parallel_for(n, 0, [&](size_t begin, size_t end) {
     Gathered mine;
     mine.h = empty;
-    second_pass(result, reference, m, ranks, begin, end, mine, histograms != nullptr);
+    second_pass(result, reference, m, ranks, begin, end, mine, histograms != nullptr, log_in_pass_2);
     const std::lock_guard<std::mutex> hold(lock);
     merge(all.h.signed_error, mine.h.signed_error);
     merge(all.h.relative, mine.h.relative);
@@ -398,7 +467,10 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
     for (size_t q = 0; q < kQuantiles.size(); ++q)
       all.members[q].insert(all.members[q].end(), mine.members[q].begin(), mine.members[q].end());
   });
-  if (histograms) *histograms = std::move(all.h);
+  if (histograms) {
+    *histograms = std::move(all.h);
+    if (!log_in_pass_2) histograms->relative = std::move(*relative), histograms->ulps = std::move(*ulps);
+  }
 
   std::array<double, kQuantiles.size()> p{};
   for (size_t q = 0; q < kQuantiles.size(); ++q) {

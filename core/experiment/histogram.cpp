@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdint>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <mutex>
 
@@ -212,6 +213,60 @@ Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade
     const std::lock_guard hold(lock);
     merge(h, mine);
   });
+  return h;
+}
+
+DecadeBins::DecadeBins(int per_decade) : per_decade_(per_decade) {
+  for (int d = kFirstDecade; d < kLastDecade; ++d)
+    for (int i = 0; i < per_decade; ++i)
+      edges_.push_back(std::pow(10.0, d + static_cast<double>(i) / per_decade));
+  edges_.push_back(std::pow(10.0, static_cast<double>(kLastDecade)));
+  // Walk the keys upwards; `next` is the first edge not below the current key's smallest value.
+  size_t next = 0;
+  table_.resize(kLastKey - kFirstKey + 1);
+  for (uint64_t key = kFirstKey; key <= kLastKey; ++key) {
+    const uint64_t lo = key << 48, hi = lo | 0x0000ffffffffffffull;
+    while (next < edges_.size() && std::bit_cast<uint64_t>(edges_[next]) < lo) ++next;
+    Entry& e = table_[key - kFirstKey];
+    // Values under edge `next` lie between edges next - 1 and next (slot 0: under the first);
+    // the edge may be the entry's smallest value itself (1, 10 and 100 are).
+    e.slot = static_cast<uint32_t>(2 * next);
+    e.edge = ~uint64_t{0};
+    if (next < edges_.size() && std::bit_cast<uint64_t>(edges_[next]) <= hi) {
+      e.edge = std::bit_cast<uint64_t>(edges_[next]);
+      // One edge per entry: bins are wider than an entry (a factor of 10^(1/8) against 17/16).
+      if (next + 1 < edges_.size() && std::bit_cast<uint64_t>(edges_[next + 1]) <= hi) std::abort();
+    }
+  }
+}
+
+const DecadeBins& DecadeBins::get(int per_decade) {
+  static const DecadeBins one(1), two(2), four(4), eight(8);
+  switch (per_decade) {
+    case 1: return one;
+    case 2: return two;
+    case 4: return four;
+    default: return eight;
+  }
+}
+
+std::optional<Histogram> DecadeBins::histogram(std::span<const uint64_t> counts, uint64_t tiny, uint64_t zeros,
+                                               uint64_t nonfinite, double min_positive, double max_positive) const {
+  Histogram h = log_bins_auto(min_positive, max_positive, per_decade_);
+  // Where h's first edge is among ours, and whether all of h's edges are ours, bit for bit.
+  const auto first = std::lower_bound(edges_.begin(), edges_.end(), h.edges.front());
+  if (first == edges_.end() || static_cast<size_t>(edges_.end() - first) < h.edges.size()) return std::nullopt;
+  for (size_t i = 0; i < h.edges.size(); ++i)
+    if (std::bit_cast<uint64_t>(first[static_cast<std::ptrdiff_t>(i)]) != std::bit_cast<uint64_t>(h.edges[i]))
+      return std::nullopt;
+  const size_t u0 = static_cast<size_t>(first - edges_.begin()), bins = h.counts.size();
+  h.below = tiny;
+  for (size_t slot = 0; slot < 2 * u0 + 1; ++slot) h.below += counts[slot];  // under h's first edge
+  for (size_t b = 0; b < bins; ++b) h.counts[b] = counts[2 * (u0 + b) + 1] + counts[2 * (u0 + b) + 2];
+  h.counts[bins - 1] += counts[2 * (u0 + bins) + 1];  // the last bin takes its right edge
+  for (size_t slot = 2 * (u0 + bins) + 2; slot < counts.size(); ++slot) h.above += counts[slot];
+  h.zeros = zeros;
+  h.nonfinite = nonfinite;
   return h;
 }
 

@@ -3,7 +3,9 @@
 // errors span many decades).
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -44,5 +46,49 @@ Histogram log_histogram(std::span<const double> values, double lo, double hi, in
 
 // A log histogram whose range covers the positive finite values, widened to whole decades.
 Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade = 4);
+
+// log_bins_auto()'s bins for values counted before their range is known, in one pass: every
+// bin of every decade a positive normal double reaches (10^-307 to 10^308, `per_decade` to each:
+// 1, 2, 4 or 8, so that each edge is the very pow(10, d + i / per_decade) log_bins computes), the
+// bin of a value found from a table indexed by its top 16 bits (sign, exponent, four fraction
+// bits: no two edges share an entry at eight bins a decade) and one comparison with the edge
+// inside the entry, if any. histogram() then cuts out log_bins_auto(min, max)'s bins.
+class DecadeBins {
+ public:
+  static const DecadeBins& get(int per_decade);  // built once, shared by every thread
+
+  // Slot 0: below the first edge; 2u + 1: exactly edge u; 2u + 2: between edges u and u + 1
+  // (the last: above the last edge). An edge's own values are kept apart because the last bin
+  // of a histogram takes its right edge while values past it count as above.
+  size_t slots() const { return 2 * edges_.size() + 1; }
+  // Where a positive normal finite x counts (the caller sorts zeros, subnormals, Inf and NaN out:
+  // is_normal_positive()).
+  static bool is_normal_positive(double x) {
+    return std::bit_cast<uint64_t>(x) - 0x0010000000000000ull < 0x7fe0000000000000ull;
+  }
+  uint32_t slot(double x) const {
+    const uint64_t b = std::bit_cast<uint64_t>(x);
+    const Entry& e = table_[(b >> 48) - kFirstKey];
+    return e.slot + static_cast<uint32_t>(b >= e.edge) + static_cast<uint32_t>(b > e.edge);
+  }
+  // log_bins_auto(min_positive, max_positive, per_decade) holding counts (one per slot) and
+  // the values counted apart: positive subnormals (`tiny`), zeros and values that are not
+  // finite; or nothing when its edges are not this table's (a range reaching below 10^-307 or
+  // past 10^308), for the caller to bin the values again the ordinary way.
+  std::optional<Histogram> histogram(std::span<const uint64_t> counts, uint64_t tiny, uint64_t zeros,
+                                     uint64_t nonfinite, double min_positive, double max_positive) const;
+
+ private:
+  explicit DecadeBins(int per_decade);
+  struct Entry {
+    uint64_t edge;  // bit pattern of the edge inside this entry's values (~0: none)
+    uint32_t slot;  // slot of the entry's smallest value
+  };
+  static constexpr uint64_t kFirstKey = 0x0010, kLastKey = 0x7fef;  // normal positive doubles
+  static constexpr int kFirstDecade = -307, kLastDecade = 308;
+  int per_decade_;
+  std::vector<double> edges_;  // 10^(kFirstDecade + u / per_decade), u = 0 .. decades * per_decade
+  std::vector<Entry> table_;
+};
 
 }  // namespace pl::experiment

@@ -9,6 +9,7 @@
 
 #include "core/dtype/describe.h"
 #include "core/experiment/error_stats.h"
+#include "core/experiment/histogram.h"
 
 namespace pl::experiment {
 namespace {
@@ -147,6 +148,63 @@ TEST(ErrorStats, BlockLoopsAgreeWithThePerElementDefinitions) {
     EXPECT_DOUBLE_EQ(s.mean_ulp, sum_ulp / double(ref.size()));
     EXPECT_NEAR(s.mean_bits, sum_bits / double(ref.size()), 1e-9);  // log2 to within 1e-9
     EXPECT_NEAR(s.min_bits, min_bits, 1e-9);
+  }
+}
+
+// The three histograms equal the ones made the plain way from each element's errors (ranges
+// from the extremes, then add()): the relative and ulp ones come from pass 1's decade counts
+// (DecadeBins) and the signed one from pass 2 -- on data with exact results (zero errors),
+// errors on decade edges, an overflowing error and, for float64 outputs, ulps below float64's
+// normal range (the decade table declines those and pass 2 bins them as before).
+TEST(ErrorStats, HistogramsEqualThePlainBinningOfEachElement) {
+  std::mt19937_64 g(9);
+  std::normal_distribution<double> d;
+  std::vector<double> ref, got;
+  for (int i = 0; i < 20000; ++i) {
+    const double r = d(g) * std::ldexp(1.0, static_cast<int>(d(g) * 6));
+    ref.push_back(r);
+    got.push_back(i % 5 == 0 ? r : r * (1 + d(g) * 1e-3));
+  }
+  ref.insert(ref.end(), {1.0, 1.0, 10.0, -1e308});
+  got.insert(got.end(), {1.1, 1.01, 11.0, 1e308});  // relative errors near 0.1, 0.01; an Inf error
+  for (DType out : {DType::float32, DType::bfloat16, DType::float16, DType::float64}) {
+    SCOPED_TRACE(std::string(name(out)));
+    const FloatFormat& f = info(out).format;
+    const double floor = std::ldexp(1.0, f.emin());
+    std::vector<double> signed_e, rel, ulps;
+    for (size_t i = 0; i < ref.size(); ++i) {
+      const double e = std::fabs(got[i] - ref[i]);
+      signed_e.push_back(got[i] - ref[i]);
+      rel.push_back(e / std::max(std::fabs(ref[i]), floor));
+      ulps.push_back(e / ulp_at(f, ref[i]));
+    }
+    auto positive_range = [](const std::vector<double>& v) {
+      double lo = INFINITY, hi = 0;
+      for (double x : v)
+        if (x > 0 && std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+      return std::pair{lo, hi};
+    };
+    double max_abs = 0;
+    for (double e : signed_e) max_abs = std::max(max_abs, std::fabs(e));
+    Histogram want_signed = linear_bins(-std::min(max_abs, 1e307), std::min(max_abs, 1e307), 41);
+    add(want_signed, signed_e);
+    const auto [rlo, rhi] = positive_range(rel);
+    Histogram want_rel = log_bins_auto(rlo, rhi, 4);
+    add(want_rel, rel);
+    const auto [ulo, uhi] = positive_range(ulps);
+    Histogram want_ulps = log_bins_auto(ulo, uhi, 8);
+    add(want_ulps, ulps);
+    ErrorHistograms h;
+    error_stats(got, ref, out, 0, &h);
+    for (const auto& [got_h, want_h] : {std::pair{&h.signed_error, &want_signed}, std::pair{&h.relative, &want_rel},
+                                        std::pair{&h.ulps, &want_ulps}}) {
+      EXPECT_EQ(got_h->edges, want_h->edges);
+      EXPECT_EQ(got_h->counts, want_h->counts);
+      EXPECT_EQ(got_h->below, want_h->below);
+      EXPECT_EQ(got_h->above, want_h->above);
+      EXPECT_EQ(got_h->zeros, want_h->zeros);
+      EXPECT_EQ(got_h->nonfinite, want_h->nonfinite);
+    }
   }
 }
 

@@ -79,5 +79,54 @@ TEST(Histogram, EveryValueLandsInTheBinItsEdgesSay) {
   }
 }
 
+// DecadeBins counts values before their range is known and gives the very histogram
+// log_bins_auto + add would: ranges from a fraction of a decade to hundreds, values on every
+// edge and one pattern either side, the largest value exactly on a decade (the last bin takes
+// its right edge), zeros, Inf and NaN; and it declines ranges past its table (a subnormal
+// value takes the range below 10^-307).
+TEST(Histogram, DecadeBinsEqualTheTwoPassHistogram) {
+  std::mt19937_64 rng(12);
+  for (int per_decade : {4, 8}) {
+    const DecadeBins& bins = DecadeBins::get(per_decade);
+    for (int trial = 0; trial < 60; ++trial) {
+      const int d0 = static_cast<int>(rng() % 600) - 300, span = 1 + static_cast<int>(rng() % (trial < 30 ? 3 : 40));
+      std::uniform_real_distribution<double> exponent(d0, std::min(d0 + span, 305));
+      std::vector<double> values;
+      for (int i = 0; i < 3000; ++i) values.push_back(std::pow(10.0, exponent(rng)));
+      const Histogram edges = log_bins_auto(*std::min_element(values.begin(), values.end()),
+                                            *std::max_element(values.begin(), values.end()), per_decade);
+      for (double e : edges.edges)
+        for (double v : {e, std::nextafter(e, 0.0), std::nextafter(e, INFINITY)}) values.push_back(v);
+      if (trial % 3 == 0) values.push_back(edges.edges.back());  // the maximum on an edge
+      if (trial % 2 == 0) values.insert(values.end(), {0.0, INFINITY, NAN, 0.0});
+      std::vector<uint64_t> counts(bins.slots(), 0);
+      uint64_t tiny = 0, zeros = 0, nonfinite = 0;
+      double lo = INFINITY, hi = 0;
+      for (double v : values) {
+        if (DecadeBins::is_normal_positive(v)) ++counts[bins.slot(v)];
+        else if (v == 0) ++zeros;
+        else if (!std::isfinite(v)) ++nonfinite;
+        else ++tiny;
+        if (v > 0 && std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+      }
+      const auto got = bins.histogram(counts, tiny, zeros, nonfinite, lo, hi);
+      Histogram want = log_bins_auto(lo, hi, per_decade);
+      add(want, values);
+      ASSERT_TRUE(got) << per_decade << " " << d0 << " " << span;
+      EXPECT_EQ(got->edges, want.edges);
+      EXPECT_EQ(got->counts, want.counts) << per_decade << " " << d0 << " " << span;
+      EXPECT_EQ(got->below, want.below);
+      EXPECT_EQ(got->above, want.above);
+      EXPECT_EQ(got->zeros, want.zeros);
+      EXPECT_EQ(got->nonfinite, want.nonfinite);
+    }
+  }
+  // Past the table (10^308 and up): the caller bins the values the ordinary way.
+  const DecadeBins& bins = DecadeBins::get(8);
+  std::vector<uint64_t> counts(bins.slots(), 0);
+  EXPECT_FALSE(bins.histogram(counts, 0, 0, 0, 1e300, 1.5e308));
+  EXPECT_FALSE(bins.histogram(counts, 0, 0, 0, 1e-310, 1.0));
+}
+
 }  // namespace
 }  // namespace pl::experiment
