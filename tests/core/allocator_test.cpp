@@ -20,6 +20,9 @@ TEST(Allocator, FreedArraysAreReusedWithoutPageFaults) {
 #if !defined(__GLIBC__)
   GTEST_SKIP() << "not glibc: keep_freed_memory() does nothing here";
 #endif
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's allocator replaces glibc's and ignores mallopt";
+#endif
   keep_freed_memory();
   constexpr size_t kValues = size_t{1} << 20;  // 8 MB, one 1024 x 1024 float64 matrix
   { std::vector<double> warm(kValues, 1.0); }   // faulted in once, then freed
