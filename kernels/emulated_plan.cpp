@@ -15,9 +15,14 @@ int value_bits(DType t) {
   return t == DType::int8 || t == DType::uint8 || t == DType::bool_ ? 8 : 64;
 }
 
-Expected<EmulatedAdd> add_for(DType format) {
+Expected<EmulatedAdd> add_for(DType format, Rounding rounding) {
   EmulatedAdd add;
-  if (format == DType::float32) return add;
+  add.rounding = rounding;
+  if (format == DType::float32) {
+    if (rounding != Rounding::NearestEven)
+      return Error{"a float32 accumulator on the GPU rounds to nearest even only (float32 arithmetic)"};
+    return add;
+  }
   const FloatFormat& f = info(format).format;
   if (f.precision() > 22)
     return Error{std::string(name(format)) + " accumulation: more than 22 bits of precision (the GPU rounds through float32)"};
@@ -35,13 +40,14 @@ Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
   if (acc.kind != AccumKind::Sequential && acc.kind != AccumKind::Chunked &&
       acc.kind != AccumKind::Pairwise && acc.kind != AccumKind::Kahan)
     return Error{"no CUDA kernel for " + std::string(experiment::accum_kind_name(acc.kind)) + " accumulation"};
-  if (acc.rounding != Rounding::NearestEven)
-    return Error{"the GPU's emulated sums round to nearest even only"};
+  if (acc.rounding == Rounding::Stochastic)
+    return Error{"the GPU's emulated sums do not round stochastically: the CPU's random draws depend on bits of "
+                 "the exact sum beyond float32, which the GPU's sums do not keep"};
   if (value_bits(s.a) + value_bits(s.b) > 24)
     return Error{std::string(name(s.a)) + " x " + std::string(name(s.b)) +
                  ": products are not exact float32 numbers"};
   EmulatedModel m;
-  auto inner = add_for(acc.format);
+  auto inner = add_for(acc.format, acc.rounding);
   if (!inner) return Error{inner.error()};
   m.inner = *inner;
   if (acc.kind == AccumKind::Pairwise) {
@@ -51,7 +57,7 @@ Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
     m.kind = EmulatedKind::Kahan;
   } else if (acc.kind == AccumKind::Chunked) {
     m.kind = EmulatedKind::Chunked;
-    auto outer = add_for(acc.outer);
+    auto outer = add_for(acc.outer, acc.rounding);
     if (!outer) return Error{outer.error()};
     m.chunked = true;
     m.chunk = static_cast<size_t>(acc.chunk);

@@ -1,6 +1,6 @@
 // One element of an emulated GEMM: the sum of a row of A times a row of B under a sequential,
-// chunked, pairwise or Kahan model, every addition rounded once to nearest even in the
-// accumulator's format -- written once for the GPU kernels (emulated_gemm.cu) and the host,
+// chunked, pairwise or Kahan model, every addition rounded once in the accumulator's format
+// (to nearest even; a narrow format also in the other deterministic modes) -- written once for the GPU kernels (emulated_gemm.cu) and the host,
 // where a test checks it bit for bit against the CPU's own models (core/experiment/gemm.h) on
 // every machine, GPU or not.
 //
@@ -27,8 +27,9 @@ namespace pl::cuda {
 
 struct EmulatedAdd {
   bool hardware_f32 = true;      // the accumulator is float32: add in float32 arithmetic
-  RoundtripF32Params format{};   // else: the narrow format (nearest-even parameters)
+  RoundtripF32Params format{};   // else: the narrow format
   float largest = 0;             // its largest finite value
+  Rounding rounding = Rounding::NearestEven;  // narrow formats: any mode but stochastic
 };
 
 enum class EmulatedKind : uint8_t { Sequential, Chunked, Pairwise, Kahan };
@@ -77,9 +78,23 @@ PL_HD inline uint32_t round_to_odd_bits(float hi, float lo) {
 
 }  // namespace sum
 
+// x (a float32) rounded to the narrow format in the accumulator's rounding mode. Rounding to
+// odd at float32's 24 bits first makes this the rounding of the exact sum for every mode but
+// stochastic, which draws against bits float32 no longer holds: nearest modes need two bits
+// beyond the format's precision, directed ones one (Boldo and Melquiond).
+PL_HD inline float round_narrow(float x, const EmulatedAdd& r) {
+  switch (r.rounding) {
+    case Rounding::NearestAway: return roundtrip_f32<Rounding::NearestAway>(x, r.format, 0);
+    case Rounding::TowardZero: return roundtrip_f32<Rounding::TowardZero>(x, r.format, 0);
+    case Rounding::Up: return roundtrip_f32<Rounding::Up>(x, r.format, 0);
+    case Rounding::Down: return roundtrip_f32<Rounding::Down>(x, r.format, 0);
+    default: return roundtrip_f32<Rounding::NearestEven>(x, r.format, 0);
+  }
+}
+
 // round(x + y) to the accumulator's format; `bad` set when the host must redo the element.
 PL_HD inline float add_rounded(float x, float y, const EmulatedAdd& r, bool& bad) {
-  const float s = sum::add_rn(x, y);
+  float s = sum::add_rn(x, y);
   if (r.hardware_f32) {
     bad |= !sum::finite(s);
     return s;
@@ -88,8 +103,11 @@ PL_HD inline float add_rounded(float x, float y, const EmulatedAdd& r, bool& bad
   const float yv = sum::add_rn(s, -x);
   const float xv = sum::add_rn(s, -yv);
   const float err = sum::add_rn(sum::add_rn(x, -xv), sum::add_rn(y, -yv));
+  // IEEE 754 6.3, as the CPU's Accumulator::add: an exact zero sum is +0, but -0 when
+  // rounding toward -Inf unless both operands are +0.
+  if (s == 0.0f && r.rounding == Rounding::Down && !(f32_bits(x) == 0u && f32_bits(y) == 0u)) s = -0.0f;
   const float odd = f32_from_bits(sum::round_to_odd_bits(s, err));
-  const float v = roundtrip_f32<Rounding::NearestEven>(odd, r.format, 0);
+  const float v = round_narrow(odd, r);
   bad |= !(sum::magnitude(v) <= r.largest) || !sum::finite(s);
   return v;
 }
@@ -104,7 +122,7 @@ PL_HD inline float exact_product(float x, float y, bool& bad) {
 // x rounded to the accumulator's format (the first step of Kahan's update).
 PL_HD inline float round_to_format(float x, const EmulatedAdd& r, bool& bad) {
   if (r.hardware_f32) return x;
-  const float v = roundtrip_f32<Rounding::NearestEven>(x, r.format, 0);
+  const float v = round_narrow(x, r);
   bad |= !(sum::magnitude(v) <= r.largest);
   return v;
 }

@@ -146,9 +146,12 @@ TEST(EmulatedPlan, RefusesWhatItCannotDoExactly) {
   struct Case { ProductSpec s; const char* why; };
   auto stochastic = spec(DType::bfloat16, DType::bfloat16, AccumKind::Sequential, DType::bfloat16);
   stochastic.accumulate.rounding = Rounding::Stochastic;
+  auto directed_f32 = spec(DType::bfloat16, DType::bfloat16, AccumKind::Sequential, DType::float32);
+  directed_f32.accumulate.rounding = Rounding::TowardZero;
   for (const Case& c : {Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Blas, DType::float32), "blas"},
                         Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Int32, DType::int32), "int32"},
-                        Case{stochastic, "nearest even only"},
+                        Case{stochastic, "do not round stochastically"},
+                        Case{directed_f32, "nearest even only"},
                         Case{spec(DType::float32, DType::float32, AccumKind::Sequential, DType::float32), "not exact float32"},
                         Case{spec(DType::float16, DType::float16, AccumKind::Sequential, DType::float8_e8m0fnu), "no GPU rounding kernel"}}) {
     auto p = plan_emulated_product(c.s);
@@ -217,10 +220,28 @@ TEST_P(EmulatedSumMatchesCpu, BitForBit) {
   EXPECT_GT(flagged, 0u);  // the planted specials were handed back
 }
 
-experiment::Accumulation acc(AccumKind kind, DType format, int size = 32, DType outer = DType::float32) {
+// An exact zero sum is -0 when rounding toward -Inf (IEEE 754 6.3), as the CPU's models have it.
+TEST(EmulatedSum, AnExactZeroSumRoundingDownIsNegativeZero) {
+  experiment::Accumulation down{AccumKind::Sequential, DType::float16};
+  down.rounding = Rounding::Down;
+  auto model = plan_emulated_product({{1, 1, 2}, DType::float16, DType::float16, down});
+  ASSERT_TRUE(model.ok()) << model.error();
+  const float a[2] = {1.5f, -1.5f}, b[2] = {1.0f, 1.0f};
+  bool bad = false;
+  const float v = element_sum(a, b, 2, *model, bad);
+  EXPECT_FALSE(bad);
+  EXPECT_EQ(v, 0.0f);
+  EXPECT_TRUE(std::signbit(v));
+  const double cpu = experiment::dot(std::vector<double>{1.5, -1.5}, std::vector<double>{1.0, 1.0}, down);
+  EXPECT_TRUE(std::signbit(cpu));
+}
+
+experiment::Accumulation acc(AccumKind kind, DType format, int size = 32, DType outer = DType::float32,
+                             Rounding rounding = Rounding::NearestEven) {
   experiment::Accumulation a{kind, format};
   a.block = a.chunk = size;
   a.outer = outer;
+  a.rounding = rounding;
   return a;
 }
 
@@ -238,7 +259,15 @@ INSTANTIATE_TEST_SUITE_P(
                       SumCase{DType::float6_e3m2fn, acc(AccumKind::Pairwise, DType::bfloat16, 1)},
                       SumCase{DType::bfloat16, acc(AccumKind::Kahan, DType::float32)},
                       SumCase{DType::float16, acc(AccumKind::Kahan, DType::float16)},
-                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::bfloat16)}),
+                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::bfloat16)},
+                      // the deterministic modes besides nearest-even, narrow accumulators only
+                      SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::bfloat16, 32, DType::float32, Rounding::TowardZero)},
+                      SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16, 32, DType::float32, Rounding::Up)},
+                      SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16, 32, DType::float32, Rounding::Down)},
+                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Sequential, DType::float8_e5m2, 32, DType::float32, Rounding::NearestAway)},
+                      SumCase{DType::float8_e5m2, acc(AccumKind::Chunked, DType::float16, 32, DType::bfloat16, Rounding::Down)},
+                      SumCase{DType::float16, acc(AccumKind::Pairwise, DType::float16, 8, DType::float32, Rounding::TowardZero)},
+                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::bfloat16, 32, DType::float32, Rounding::Up)}),
     [](const auto& info) { return std::to_string(info.index); });
 
 }  // namespace

@@ -96,6 +96,12 @@ INSTANTIATE_TEST_SUITE_P(
                       EmulatedCase{DType::float16, {AccumKind::Pairwise, DType::float16, Rounding::NearestEven, 8}},
                       EmulatedCase{DType::bfloat16, {AccumKind::Kahan, DType::float32}},
                       EmulatedCase{DType::float8_e4m3fn, {AccumKind::Kahan, DType::bfloat16}},
+                      // the deterministic modes besides nearest-even (narrow accumulators)
+                      EmulatedCase{DType::bfloat16, {AccumKind::Sequential, DType::bfloat16, Rounding::TowardZero}},
+                      EmulatedCase{DType::float16, {AccumKind::Sequential, DType::float16, Rounding::Down}},
+                      EmulatedCase{DType::float8_e4m3fn, {AccumKind::Pairwise, DType::float16, Rounding::Up, 8}},
+                      EmulatedCase{DType::float8_e5m2,
+                                   {AccumKind::Chunked, DType::float16, Rounding::NearestAway, 32, 32, DType::bfloat16}},
                       EmulatedCase{DType::float32, {AccumKind::Float64, DType::float64}},
                       EmulatedCase{DType::float64, {AccumKind::Float64, DType::float64}}),
     [](const auto& info) { return std::to_string(info.index); });
@@ -170,7 +176,7 @@ TEST(CudaProduct, RefusesWhatItCannotRunWithTheReason) {
   stochastic.accumulate.rounding = Rounding::Stochastic;
   const Support s = gpu()->supports_product(stochastic);
   EXPECT_FALSE(s.ok);
-  EXPECT_NE(s.why_not.find("nearest even"), std::string::npos);
+  EXPECT_NE(s.why_not.find("round stochastically"), std::string::npos);
   std::vector<double> x(256, 1.0);
   EXPECT_FALSE(gpu()->product(stochastic, x, x, {}).ok());
 }
