@@ -1,6 +1,7 @@
 #include "kernels/emulated_plan.h"
 
 #include <cstring>
+#include <limits>
 
 #include "core/dtype/bulk_convert.h"
 
@@ -15,15 +16,24 @@ int value_bits(DType t) {
   return t == DType::int8 || t == DType::uint8 || t == DType::bool_ ? 8 : 64;
 }
 
+// Nearest-even and the other deterministic modes of a narrow format round on float32 (the
+// sum rounded to odd at 24 bits first); stochastic rounding, and a float32 accumulator in a
+// mode other than nearest-even, take the float64 route (round_exact in emulated_sum.h).
 Expected<EmulatedAdd> add_for(DType format, Rounding rounding) {
   EmulatedAdd add;
   add.rounding = rounding;
+  const FloatFormat& f = info(format).format;
+  if (f.precision() > 24 || f.emax() > 127 || f.emin() - f.mantissa_bits < -149)
+    return Error{std::string(name(format)) + " accumulation: the GPU's sums need a format within float32"};
+  add.emin = f.emin();
+  add.mantissa_bits = f.mantissa_bits;
+  add.negative_zero = f.has_negative_zero();
+  add.exact_path = rounding == Rounding::Stochastic || (format == DType::float32 && rounding != Rounding::NearestEven);
   if (format == DType::float32) {
-    if (rounding != Rounding::NearestEven)
-      return Error{"a float32 accumulator on the GPU rounds to nearest even only (float32 arithmetic)"};
+    add.hardware_f32 = !add.exact_path;
+    add.largest = std::numeric_limits<float>::max();
     return add;
   }
-  const FloatFormat& f = info(format).format;
   if (f.precision() > 22)
     return Error{std::string(name(format)) + " accumulation: more than 22 bits of precision (the GPU rounds through float32)"};
   add.hardware_f32 = false;
@@ -40,9 +50,6 @@ Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
   if (acc.kind != AccumKind::Sequential && acc.kind != AccumKind::Chunked &&
       acc.kind != AccumKind::Pairwise && acc.kind != AccumKind::Kahan)
     return Error{"no CUDA kernel for " + std::string(experiment::accum_kind_name(acc.kind)) + " accumulation"};
-  if (acc.rounding == Rounding::Stochastic)
-    return Error{"the GPU's emulated sums do not round stochastically: the CPU's random draws depend on bits of "
-                 "the exact sum beyond float32, which the GPU's sums do not keep"};
   if (value_bits(s.a) + value_bits(s.b) > 24)
     return Error{std::string(name(s.a)) + " x " + std::string(name(s.b)) +
                  ": products are not exact float32 numbers"};

@@ -21,15 +21,20 @@
 #include <cstring>
 
 #include "core/dtype/roundtrip_f32.h"
+#include "core/dtype/stochastic.h"
 #include "core/util/host_device.h"
 
 namespace pl::cuda {
 
 struct EmulatedAdd {
-  bool hardware_f32 = true;      // the accumulator is float32: add in float32 arithmetic
+  bool hardware_f32 = true;      // float32 to nearest even: add in float32 arithmetic
+  bool exact_path = false;       // stochastic, or float32 in another mode: round_exact() below
   RoundtripF32Params format{};   // else: the narrow format
   float largest = 0;             // its largest finite value
-  Rounding rounding = Rounding::NearestEven;  // narrow formats: any mode but stochastic
+  Rounding rounding = Rounding::NearestEven;
+  uint64_t seed = 0;             // stochastic: the CPU's CastOptions::seed
+  int emin = -126, mantissa_bits = 23;  // the format, for round_exact()
+  bool negative_zero = true;     // whether it has -0
 };
 
 enum class EmulatedKind : uint8_t { Sequential, Chunked, Pairwise, Kahan };
@@ -42,6 +47,10 @@ struct EmulatedModel {
   EmulatedAdd inner;     // the accumulator (chunked: within a chunk)
   EmulatedAdd outer;     // chunked: where the chunk sums go
 };
+
+// The first stochastic draw of element (i, j) of an m x n product: the CPU's
+// experiment::gemm_stream_offset (a host test checks they agree).
+PL_HD inline uint64_t stream_offset(size_t i, size_t j, size_t n) { return uint64_t(i * n + j) << 32; }
 
 namespace sum {
 
@@ -65,6 +74,23 @@ PL_HD inline double dmul_rn(double x, double y) {
 #else
   return x * y;
 #endif
+}
+PL_HD inline double dadd_rn(double x, double y) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(x, y);
+#else
+  return x + y;
+#endif
+}
+PL_HD inline uint64_t f64_bits(double x) {
+  uint64_t u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+PL_HD inline double f64_from_bits(uint64_t u) {
+  double x;
+  memcpy(&x, &u, sizeof x);
+  return x;
 }
 PL_HD inline bool finite(float x) { return (f32_bits(x) & 0x7F800000u) != 0x7F800000u; }
 PL_HD inline float magnitude(float x) { return f32_from_bits(f32_bits(x) & 0x7FFFFFFFu); }
@@ -92,8 +118,70 @@ PL_HD inline float round_narrow(float x, const EmulatedAdd& r) {
   }
 }
 
+// The CPU's route, for what float32 cannot carry (stochastic rounding draws against the first
+// 32 bits below the format's quantum; a float32 accumulator in a directed mode keeps no bits
+// beyond its own): x + y exactly as float64 TwoSum, rounded to odd at 53 bits
+// (exact_sum.h's round_sum), then rounded to the format as the codec's round_to_quantum does,
+// drawing stochastic_bits(seed, index). Overflow is handed back to the host (bad).
+PL_HD inline float round_exact(double hi, double lo, const EmulatedAdd& r, uint64_t index, bool& bad) {
+  uint64_t bits = sum::f64_bits(hi);
+  const bool negative = (bits >> 63) != 0;
+  if ((bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull) {
+    bad = true;
+    return float(hi);
+  }
+  if (lo != 0.0 && (bits & 1u) == 0) bits = (lo > 0.0) == (hi > 0.0) ? bits + 1 : bits - 1;
+  const uint64_t mag = bits & 0x7FFFFFFFFFFFFFFFull;
+  if (mag == 0) return negative && r.negative_zero ? -0.0f : 0.0f;
+  const int biased = int(mag >> 52);
+  const uint64_t sig = (mag & 0x000FFFFFFFFFFFFFull) | (biased != 0 ? (uint64_t{1} << 52) : 0);
+  const int lsb_exp = (biased != 0 ? biased : 1) - 1075;     // value = sig * 2^lsb_exp
+  int e = lsb_exp + 63;                                       // floor(log2(value)) below
+  for (uint64_t t = sig; (t & (uint64_t{1} << 63)) == 0; t <<= 1) --e;
+  const int qe = (e > r.emin ? e : r.emin) - r.mantissa_bits;
+  const int d = qe - lsb_exp;
+  uint64_t kept = d <= 0 ? sig : (d < 64 ? sig >> d : 0);
+  const uint64_t rem = d <= 0 ? 0 : (d < 64 ? sig & ((uint64_t{1} << d) - 1) : sig);
+  if (rem != 0) {
+    const uint64_t frac32 = d <= 32 ? rem << (32 - d) : (d - 32 < 64 ? rem >> (d - 32) : 0);
+    const uint64_t half = uint64_t{1} << 31;
+    bool up = false;
+    switch (r.rounding) {
+      case Rounding::NearestAway: up = frac32 >= half; break;
+      case Rounding::TowardZero: up = false; break;
+      case Rounding::Up: up = !negative; break;
+      case Rounding::Down: up = negative; break;
+      case Rounding::Stochastic: up = frac32 + stochastic_bits(r.seed, index) >= (uint64_t{1} << 32); break;
+      default: {  // nearest even (not used here: the float32 paths take it)
+        const bool below = d > 32 && (rem & ((uint64_t{1} << (d - 32)) - 1)) != 0;
+        up = frac32 > half || (frac32 == half && (below || (kept & 1)));
+      }
+    }
+    kept += up ? 1 : 0;
+  }
+  if (kept == 0) return negative && r.negative_zero ? -0.0f : 0.0f;
+  // kept * 2^qe is exact in float64, and in float32 for formats within float32's range.
+  double v = double(kept);
+  for (int q = qe; q > 0; --q) v *= 2.0;
+  for (int q = qe; q < 0; ++q) v *= 0.5;
+  const float out = float(negative ? -v : v);
+  bad |= !(sum::magnitude(out) <= r.largest);
+  return out;
+}
+
 // round(x + y) to the accumulator's format; `bad` set when the host must redo the element.
-PL_HD inline float add_rounded(float x, float y, const EmulatedAdd& r, bool& bad) {
+// `index` is the CPU accumulator's step (its stochastic draw); every rounding takes the next.
+PL_HD inline float add_rounded(float x, float y, const EmulatedAdd& r, bool& bad, uint64_t& index) {
+  const uint64_t step = index++;
+  if (r.exact_path) {
+    const double xd = x, yd = y;  // TwoSum in float64
+    const double hi = sum::dadd_rn(xd, yd);
+    const double yv = sum::dadd_rn(hi, -xd), xv = sum::dadd_rn(hi, -yv);
+    const double lo = sum::dadd_rn(sum::dadd_rn(xd, -xv), sum::dadd_rn(yd, -yv));
+    double h = hi;
+    if (h == 0.0 && r.rounding == Rounding::Down && !(f32_bits(x) == 0u && f32_bits(y) == 0u)) h = -0.0;
+    return round_exact(h, lo, r, step, bad);
+  }
   float s = sum::add_rn(x, y);
   if (r.hardware_f32) {
     bad |= !sum::finite(s);
@@ -120,7 +208,9 @@ PL_HD inline float exact_product(float x, float y, bool& bad) {
 }
 
 // x rounded to the accumulator's format (the first step of Kahan's update).
-PL_HD inline float round_to_format(float x, const EmulatedAdd& r, bool& bad) {
+PL_HD inline float round_to_format(float x, const EmulatedAdd& r, bool& bad, uint64_t& index) {
+  const uint64_t step = index++;
+  if (r.exact_path) return round_exact(double(x), 0.0, r, step, bad);
   if (r.hardware_f32) return x;
   const float v = round_narrow(x, r);
   bad |= !(sum::magnitude(v) <= r.largest);
@@ -129,20 +219,24 @@ PL_HD inline float round_to_format(float x, const EmulatedAdd& r, bool& bad) {
 
 // A sequential or chunked sum, one product at a time (the tiled kernel feeds it from shared
 // memory): products go into `inner`; a chunked model adds each full chunk into `outer`.
+// The step counters start where the CPU's accumulators do: the element's stream offset
+// (experiment::gemm_stream_offset) for the inner one, and k past it for the outer one.
 struct RunningSum {
   float inner = 0.0f, outer = 0.0f;
   size_t in_chunk = 0;
+  uint64_t inner_step = 0, outer_step = 0;
+  PL_HD RunningSum(uint64_t stream_offset, size_t k) : inner_step(stream_offset), outer_step(stream_offset + k) {}
   PL_HD void add(float product, const EmulatedModel& m, bool& bad) {
-    inner = add_rounded(inner, product, m.inner, bad);
+    inner = add_rounded(inner, product, m.inner, bad, inner_step);
     if (m.chunked && ++in_chunk == m.chunk) {
-      outer = add_rounded(outer, inner, m.outer, bad);
+      outer = add_rounded(outer, inner, m.outer, bad, outer_step);
       inner = 0.0f;
       in_chunk = 0;
     }
   }
   PL_HD float result(const EmulatedModel& m, bool& bad) {
     if (!m.chunked) return inner;
-    if (in_chunk > 0) outer = add_rounded(outer, inner, m.outer, bad);
+    if (in_chunk > 0) outer = add_rounded(outer, inner, m.outer, bad, outer_step);
     inner = 0.0f;
     in_chunk = 0;
     return outer;
@@ -153,7 +247,7 @@ struct RunningSum {
 // of at most `block` products is summed in order; a longer one splits at
 // mid = max(block, floor(n / block / 2) * block), and the two halves' sums are added.
 PL_HD inline float pairwise_sum(const float* a, const float* b, size_t n, size_t block, const EmulatedAdd& r,
-                                bool& bad) {
+                                bool& bad, uint64_t step) {
   struct Frame {
     size_t start, len;
     int stage;  // 0: split next, 1: left done, 2: both done
@@ -166,7 +260,8 @@ PL_HD inline float pairwise_sum(const float* a, const float* b, size_t n, size_t
     Frame& f = stack[top - 1];
     if (f.len <= block) {
       float s = 0.0f;
-      for (size_t t = 0; t < f.len; ++t) s = add_rounded(s, exact_product(a[f.start + t], b[f.start + t], bad), r, bad);
+      for (size_t t = 0; t < f.len; ++t)
+        s = add_rounded(s, exact_product(a[f.start + t], b[f.start + t], bad), r, bad, step);
       results[rtop++] = s;
       --top;
       continue;
@@ -181,7 +276,7 @@ PL_HD inline float pairwise_sum(const float* a, const float* b, size_t n, size_t
       stack[top++] = {f.start + mid, f.len - mid, 0};
     } else {
       const float right = results[--rtop], left = results[--rtop];
-      results[rtop++] = add_rounded(left, right, r, bad);
+      results[rtop++] = add_rounded(left, right, r, bad, step);
       --top;
     }
   }
@@ -189,22 +284,27 @@ PL_HD inline float pairwise_sum(const float* a, const float* b, size_t n, size_t
 }
 
 // Kahan's compensated sum, every operation rounded to the format (the CPU's kahan()).
-PL_HD inline float kahan_sum(const float* a, const float* b, size_t n, const EmulatedAdd& r, bool& bad) {
+PL_HD inline float kahan_sum(const float* a, const float* b, size_t n, const EmulatedAdd& r, bool& bad,
+                             uint64_t step) {
   float s = 0.0f, c = 0.0f;
-  for (size_t t = 0; t < n; ++t) {
-    const float y = add_rounded(round_to_format(exact_product(a[t], b[t], bad), r, bad), -c, r, bad);
-    const float u = add_rounded(s, y, r, bad);
-    c = add_rounded(add_rounded(u, -s, r, bad), -y, r, bad);
+  for (size_t t = 0; t < n; ++t) {  // five roundings a product, in the CPU's order
+    const float p = round_to_format(exact_product(a[t], b[t], bad), r, bad, step);
+    const float y = add_rounded(p, -c, r, bad, step);
+    const float u = add_rounded(s, y, r, bad, step);
+    const float d = add_rounded(u, -s, r, bad, step);
+    c = add_rounded(d, -y, r, bad, step);
     s = u;
   }
   return s;
 }
 
-// One element under any of the models: rows a and b of length n.
-PL_HD inline float element_sum(const float* a, const float* b, size_t n, const EmulatedModel& m, bool& bad) {
-  if (m.kind == EmulatedKind::Pairwise) return pairwise_sum(a, b, n, m.block, m.inner, bad);
-  if (m.kind == EmulatedKind::Kahan) return kahan_sum(a, b, n, m.inner, bad);
-  RunningSum s;
+// One element under any of the models: rows a and b of length n; stream_offset is the
+// element's experiment::gemm_stream_offset (its stochastic draws).
+PL_HD inline float element_sum(const float* a, const float* b, size_t n, const EmulatedModel& m, bool& bad,
+                               uint64_t stream_offset) {
+  if (m.kind == EmulatedKind::Pairwise) return pairwise_sum(a, b, n, m.block, m.inner, bad, stream_offset);
+  if (m.kind == EmulatedKind::Kahan) return kahan_sum(a, b, n, m.inner, bad, stream_offset);
+  RunningSum s(stream_offset, n);
   for (size_t t = 0; t < n; ++t) s.add(exact_product(a[t], b[t], bad), m, bad);
   return s.result(m, bad);
 }

@@ -144,14 +144,8 @@ TEST(EmulatedPlan, TakesPairwiseAndKahanSums) {
 
 TEST(EmulatedPlan, RefusesWhatItCannotDoExactly) {
   struct Case { ProductSpec s; const char* why; };
-  auto stochastic = spec(DType::bfloat16, DType::bfloat16, AccumKind::Sequential, DType::bfloat16);
-  stochastic.accumulate.rounding = Rounding::Stochastic;
-  auto directed_f32 = spec(DType::bfloat16, DType::bfloat16, AccumKind::Sequential, DType::float32);
-  directed_f32.accumulate.rounding = Rounding::TowardZero;
   for (const Case& c : {Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Blas, DType::float32), "blas"},
                         Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Int32, DType::int32), "int32"},
-                        Case{stochastic, "do not round stochastically"},
-                        Case{directed_f32, "nearest even only"},
                         Case{spec(DType::float32, DType::float32, AccumKind::Sequential, DType::float32), "not exact float32"},
                         Case{spec(DType::float16, DType::float16, AccumKind::Sequential, DType::float8_e8m0fnu), "no GPU rounding kernel"}}) {
     auto p = plan_emulated_product(c.s);
@@ -207,7 +201,8 @@ TEST_P(EmulatedSumMatchesCpu, BitForBit) {
   for (size_t i = 0; i < shape.m; ++i)
     for (size_t j = 0; j < shape.n; ++j) {
       bool bad = false;
-      double v = element_sum(af.data() + i * shape.k, bf.data() + j * shape.k, shape.k, *model, bad);
+      double v = element_sum(af.data() + i * shape.k, bf.data() + j * shape.k, shape.k, *model, bad,
+                             stream_offset(i, j, shape.n));
       if (bad) {
         ++flagged;
         v = experiment::dot(std::span(a).subspan(i * shape.k, shape.k), std::span(b).subspan(j * shape.k, shape.k),
@@ -220,6 +215,13 @@ TEST_P(EmulatedSumMatchesCpu, BitForBit) {
   EXPECT_GT(flagged, 0u);  // the planted specials were handed back
 }
 
+// The GPU's first stochastic draw of an element is the CPU's.
+TEST(EmulatedSum, StreamOffsetsAreTheCpus) {
+  for (size_t i : {0, 1, 7, 4095})
+    for (size_t j : {0, 3, 1000})
+      EXPECT_EQ(stream_offset(i, j, 1024), experiment::gemm_stream_offset(i, j, 1024));
+}
+
 // An exact zero sum is -0 when rounding toward -Inf (IEEE 754 6.3), as the CPU's models have it.
 TEST(EmulatedSum, AnExactZeroSumRoundingDownIsNegativeZero) {
   experiment::Accumulation down{AccumKind::Sequential, DType::float16};
@@ -228,7 +230,7 @@ TEST(EmulatedSum, AnExactZeroSumRoundingDownIsNegativeZero) {
   ASSERT_TRUE(model.ok()) << model.error();
   const float a[2] = {1.5f, -1.5f}, b[2] = {1.0f, 1.0f};
   bool bad = false;
-  const float v = element_sum(a, b, 2, *model, bad);
+  const float v = element_sum(a, b, 2, *model, bad, 0);
   EXPECT_FALSE(bad);
   EXPECT_EQ(v, 0.0f);
   EXPECT_TRUE(std::signbit(v));
@@ -267,7 +269,18 @@ INSTANTIATE_TEST_SUITE_P(
                       SumCase{DType::float8_e4m3fn, acc(AccumKind::Sequential, DType::float8_e5m2, 32, DType::float32, Rounding::NearestAway)},
                       SumCase{DType::float8_e5m2, acc(AccumKind::Chunked, DType::float16, 32, DType::bfloat16, Rounding::Down)},
                       SumCase{DType::float16, acc(AccumKind::Pairwise, DType::float16, 8, DType::float32, Rounding::TowardZero)},
-                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::bfloat16, 32, DType::float32, Rounding::Up)}),
+                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::bfloat16, 32, DType::float32, Rounding::Up)},
+                      // stochastic rounding (float64 route, the CPU's draws), and float32 accumulators
+                      // in directed modes
+                      SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::bfloat16, 32, DType::float32, Rounding::Stochastic)},
+                      SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16, 32, DType::float32, Rounding::Stochastic)},
+                      SumCase{DType::float8_e5m2, acc(AccumKind::Chunked, DType::float16, 32, DType::bfloat16, Rounding::Stochastic)},
+                      SumCase{DType::float16, acc(AccumKind::Pairwise, DType::bfloat16, 8, DType::float32, Rounding::Stochastic)},
+                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::float16, 32, DType::float32, Rounding::Stochastic)},
+                      SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32, 32, DType::float32, Rounding::Stochastic)},
+                      SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32, 32, DType::float32, Rounding::TowardZero)},
+                      SumCase{DType::float16, acc(AccumKind::Pairwise, DType::float32, 8, DType::float32, Rounding::Down)},
+                      SumCase{DType::bfloat16, acc(AccumKind::Kahan, DType::float32, 32, DType::float32, Rounding::Up)}),
     [](const auto& info) { return std::to_string(info.index); });
 
 }  // namespace
