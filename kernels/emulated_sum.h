@@ -92,6 +92,13 @@ PL_HD inline double f64_from_bits(uint64_t u) {
   memcpy(&x, &u, sizeof x);
   return x;
 }
+PL_HD inline int leading_zeros(uint64_t x) {  // x != 0
+#if defined(__CUDA_ARCH__)
+  return __clzll(static_cast<long long>(x));
+#else
+  return __builtin_clzll(x);
+#endif
+}
 PL_HD inline bool finite(float x) { return (f32_bits(x) & 0x7F800000u) != 0x7F800000u; }
 PL_HD inline float magnitude(float x) { return f32_from_bits(f32_bits(x) & 0x7FFFFFFFu); }
 
@@ -136,8 +143,7 @@ PL_HD inline float round_exact(double hi, double lo, const EmulatedAdd& r, uint6
   const int biased = int(mag >> 52);
   const uint64_t sig = (mag & 0x000FFFFFFFFFFFFFull) | (biased != 0 ? (uint64_t{1} << 52) : 0);
   const int lsb_exp = (biased != 0 ? biased : 1) - 1075;     // value = sig * 2^lsb_exp
-  int e = lsb_exp + 63;                                       // floor(log2(value)) below
-  for (uint64_t t = sig; (t & (uint64_t{1} << 63)) == 0; t <<= 1) --e;
+  const int e = lsb_exp + 63 - sum::leading_zeros(sig);       // floor(log2(value))
   const int qe = (e > r.emin ? e : r.emin) - r.mantissa_bits;
   const int d = qe - lsb_exp;
   uint64_t kept = d <= 0 ? sig : (d < 64 ? sig >> d : 0);
@@ -160,10 +166,8 @@ PL_HD inline float round_exact(double hi, double lo, const EmulatedAdd& r, uint6
     kept += up ? 1 : 0;
   }
   if (kept == 0) return negative && r.negative_zero ? -0.0f : 0.0f;
-  // kept * 2^qe is exact in float64, and in float32 for formats within float32's range.
-  double v = double(kept);
-  for (int q = qe; q > 0; --q) v *= 2.0;
-  for (int q = qe; q < 0; ++q) v *= 0.5;
+  // kept * 2^qe is exact in float64 (qe >= -149 - 23), and in float32 for formats within its range.
+  const double v = double(kept) * sum::f64_from_bits(uint64_t(qe + 1023) << 52);
   const float out = float(negative ? -v : v);
   bad |= !(sum::magnitude(out) <= r.largest);
   return out;
