@@ -1,6 +1,6 @@
 // One element of an emulated GEMM: the sum of a row of A times a row of B under a sequential,
-// chunked, pairwise or Kahan model, every addition rounded once in the accumulator's format
-// (to nearest even; a narrow format also in the other deterministic modes) -- written once for the GPU kernels (emulated_gemm.cu) and the host,
+// chunked, pairwise or Kahan model, every addition rounded once in the accumulator's format in
+// any rounding mode -- written once for the GPU kernels (emulated_gemm.cu) and the host,
 // where a test checks it bit for bit against the CPU's own models (core/experiment/gemm.h) on
 // every machine, GPU or not.
 //
@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/dtype/quantum.h"
 #include "core/dtype/roundtrip_f32.h"
 #include "core/dtype/stochastic.h"
 #include "core/util/host_device.h"
@@ -92,13 +93,6 @@ PL_HD inline double f64_from_bits(uint64_t u) {
   memcpy(&x, &u, sizeof x);
   return x;
 }
-PL_HD inline int leading_zeros(uint64_t x) {  // x != 0
-#if defined(__CUDA_ARCH__)
-  return __clzll(static_cast<long long>(x));
-#else
-  return __builtin_clzll(x);
-#endif
-}
 PL_HD inline bool finite(float x) { return (f32_bits(x) & 0x7F800000u) != 0x7F800000u; }
 PL_HD inline float magnitude(float x) { return f32_from_bits(f32_bits(x) & 0x7FFFFFFFu); }
 
@@ -128,8 +122,9 @@ PL_HD inline float round_narrow(float x, const EmulatedAdd& r) {
 // The CPU's route, for what float32 cannot carry (stochastic rounding draws against the first
 // 32 bits below the format's quantum; a float32 accumulator in a directed mode keeps no bits
 // beyond its own): x + y exactly as float64 TwoSum, rounded to odd at 53 bits
-// (exact_sum.h's round_sum), then rounded to the format as the codec's round_to_quantum does,
-// drawing stochastic_bits(seed, index). Overflow is handed back to the host (bad).
+// (exact_sum.h's round_sum), then rounded to the format by the codec's own round_to_quantum
+// (core/dtype/quantum.h), drawing stochastic_bits(seed, index). Overflow is handed back to
+// the host (bad).
 PL_HD inline float round_exact(double hi, double lo, const EmulatedAdd& r, uint64_t index, bool& bad) {
   uint64_t bits = sum::f64_bits(hi);
   const bool negative = (bits >> 63) != 0;
@@ -138,39 +133,26 @@ PL_HD inline float round_exact(double hi, double lo, const EmulatedAdd& r, uint6
     return float(hi);
   }
   if (lo != 0.0 && (bits & 1u) == 0) bits = (lo > 0.0) == (hi > 0.0) ? bits + 1 : bits - 1;
-  const uint64_t mag = bits & 0x7FFFFFFFFFFFFFFFull;
-  if (mag == 0) return negative && r.negative_zero ? -0.0f : 0.0f;
-  const int biased = int(mag >> 52);
-  const uint64_t sig = (mag & 0x000FFFFFFFFFFFFFull) | (biased != 0 ? (uint64_t{1} << 52) : 0);
-  const int lsb_exp = (biased != 0 ? biased : 1) - 1075;     // value = sig * 2^lsb_exp
-  const int e = lsb_exp + 63 - sum::leading_zeros(sig);       // floor(log2(value))
+  const double odd = sum::f64_from_bits(bits);
+  if (odd == 0.0) return negative && r.negative_zero ? -0.0f : 0.0f;
+  const Magnitude mag = decompose(odd);
+  const int e = floor_log2(mag);
   const int qe = (e > r.emin ? e : r.emin) - r.mantissa_bits;
-  const int d = qe - lsb_exp;
-  uint64_t kept = d <= 0 ? sig : (d < 64 ? sig >> d : 0);
-  const uint64_t rem = d <= 0 ? 0 : (d < 64 ? sig & ((uint64_t{1} << d) - 1) : sig);
-  if (rem != 0) {
-    const uint64_t frac32 = d <= 32 ? rem << (32 - d) : (d - 32 < 64 ? rem >> (d - 32) : 0);
-    const uint64_t half = uint64_t{1} << 31;
-    bool up = false;
-    switch (r.rounding) {
-      case Rounding::NearestAway: up = frac32 >= half; break;
-      case Rounding::TowardZero: up = false; break;
-      case Rounding::Up: up = !negative; break;
-      case Rounding::Down: up = negative; break;
-      case Rounding::Stochastic: up = frac32 + stochastic_bits(r.seed, index) >= (uint64_t{1} << 32); break;
-      default: {  // nearest even (not used here: the float32 paths take it)
-        const bool below = d > 32 && (rem & ((uint64_t{1} << (d - 32)) - 1)) != 0;
-        up = frac32 > half || (frac32 == half && (below || (kept & 1)));
-      }
-    }
-    kept += up ? 1 : 0;
-  }
+  bool inexact = false;
+  const uint32_t rnd = r.rounding == Rounding::Stochastic ? stochastic_bits(r.seed, index) : 0;
+  const uint64_t kept = round_to_quantum(mag, qe, negative, r.rounding, rnd, &inexact);
   if (kept == 0) return negative && r.negative_zero ? -0.0f : 0.0f;
   // kept * 2^qe is exact in float64 (qe >= -149 - 23), and in float32 for formats within its range.
   const double v = double(kept) * sum::f64_from_bits(uint64_t(qe + 1023) << 52);
   const float out = float(negative ? -v : v);
   bad |= !(sum::magnitude(out) <= r.largest);
   return out;
+}
+
+// Whether an exact zero sum x + y is -0 (IEEE 754 6.3, as the CPU's Accumulator::add): it is
+// +0, but -0 when rounding toward -Inf unless both operands are +0.
+PL_HD inline bool negative_zero_sum(float x, float y, const EmulatedAdd& r) {
+  return r.rounding == Rounding::Down && !(f32_bits(x) == 0u && f32_bits(y) == 0u);
 }
 
 // round(x + y) to the accumulator's format; `bad` set when the host must redo the element.
@@ -182,9 +164,7 @@ PL_HD inline float add_rounded(float x, float y, const EmulatedAdd& r, bool& bad
     const double hi = sum::dadd_rn(xd, yd);
     const double yv = sum::dadd_rn(hi, -xd), xv = sum::dadd_rn(hi, -yv);
     const double lo = sum::dadd_rn(sum::dadd_rn(xd, -xv), sum::dadd_rn(yd, -yv));
-    double h = hi;
-    if (h == 0.0 && r.rounding == Rounding::Down && !(f32_bits(x) == 0u && f32_bits(y) == 0u)) h = -0.0;
-    return round_exact(h, lo, r, step, bad);
+    return round_exact(hi == 0.0 && negative_zero_sum(x, y, r) ? -0.0 : hi, lo, r, step, bad);
   }
   float s = sum::add_rn(x, y);
   if (r.hardware_f32) {
@@ -195,9 +175,7 @@ PL_HD inline float add_rounded(float x, float y, const EmulatedAdd& r, bool& bad
   const float yv = sum::add_rn(s, -x);
   const float xv = sum::add_rn(s, -yv);
   const float err = sum::add_rn(sum::add_rn(x, -xv), sum::add_rn(y, -yv));
-  // IEEE 754 6.3, as the CPU's Accumulator::add: an exact zero sum is +0, but -0 when
-  // rounding toward -Inf unless both operands are +0.
-  if (s == 0.0f && r.rounding == Rounding::Down && !(f32_bits(x) == 0u && f32_bits(y) == 0u)) s = -0.0f;
+  if (s == 0.0f && negative_zero_sum(x, y, r)) s = -0.0f;
   const float odd = f32_from_bits(sum::round_to_odd_bits(s, err));
   const float v = round_narrow(odd, r);
   bad |= !(sum::magnitude(v) <= r.largest) || !sum::finite(s);

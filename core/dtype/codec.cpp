@@ -1,7 +1,6 @@
 // The exact scalar codec. See codec.h for the numeric contract.
 //
-// [SECTION] exact decomposition of the input
-// [SECTION] rounding a significand to a quantum
+// [SECTION] rounding a significand to a quantum (its arithmetic: quantum.h)
 // [SECTION] overflow and specials
 // [SECTION] encode / decode
 #include "core/dtype/codec.h"
@@ -12,75 +11,23 @@
 #include <cstring>
 #include <limits>
 
+#include "core/dtype/quantum.h"
 #include "core/dtype/stochastic.h"
 
 namespace pl {
 namespace {
 
 //-----------------------------------------------------------------------------
-// [SECTION] exact decomposition of the input
-//-----------------------------------------------------------------------------
-
-// |x| = sig * 2^lsb_exp exactly; sig != 0 for finite nonzero x.
-struct Magnitude {
-  uint64_t sig;
-  int lsb_exp;
-};
-
-Magnitude decompose(double a) {
-  uint64_t bits = std::bit_cast<uint64_t>(a) & 0x7FFFFFFFFFFFFFFFull;
-  int biased = static_cast<int>(bits >> 52);
-  uint64_t frac = bits & ((uint64_t{1} << 52) - 1);
-  if (biased == 0) return {frac, -1074};
-  return {frac | (uint64_t{1} << 52), biased - 1075};
-}
-
-int floor_log2(const Magnitude& m) { return m.lsb_exp + 63 - std::countl_zero(m.sig); }
-
-//-----------------------------------------------------------------------------
 // [SECTION] rounding a significand to a quantum
 //-----------------------------------------------------------------------------
+
+// The exact decomposition of the input and its rounding to a quantum (Magnitude, decompose,
+// floor_log2, round_to_quantum) are in core/dtype/quantum.h, which the GPU's emulated sums
+// share.
 
 bool rounds_toward_zero(Rounding r, bool negative) {
   return r == Rounding::TowardZero || (r == Rounding::Down && !negative) ||
          (r == Rounding::Up && negative);
-}
-
-// Rounds sig * 2^lsb_exp to a multiple of 2^qe; returns the multiple.
-uint64_t round_to_quantum(const Magnitude& m, int qe, bool negative, Rounding mode, uint32_t rnd,
-                          bool* inexact) {
-  int d = qe - m.lsb_exp;
-  if (d <= 0) {  // the quantum is at least as fine as the input: exact
-    *inexact = false;
-    return m.sig << -d;
-  }
-  uint64_t kept = d < 64 ? m.sig >> d : 0;
-  uint64_t rem = d < 64 ? m.sig & ((uint64_t{1} << d) - 1) : m.sig;
-  *inexact = rem != 0;
-  if (rem == 0) return kept;
-  // First 32 bits of the discarded fraction, and whether anything lies below them.
-  uint64_t frac32;
-  bool below = false;
-  if (d <= 32) {
-    frac32 = rem << (32 - d);
-  } else {
-    int s = d - 32;
-    frac32 = s < 64 ? rem >> s : 0;
-    below = s < 64 ? (rem & ((uint64_t{1} << s) - 1)) != 0 : true;
-  }
-  const uint64_t half = uint64_t{1} << 31;
-  bool up = false;
-  switch (mode) {
-    case Rounding::NearestEven:
-      up = frac32 > half || (frac32 == half && (below || (kept & 1)));
-      break;
-    case Rounding::NearestAway: up = frac32 >= half; break;
-    case Rounding::TowardZero: up = false; break;
-    case Rounding::Up: up = !negative; break;
-    case Rounding::Down: up = negative; break;
-    case Rounding::Stochastic: up = frac32 + rnd >= (uint64_t{1} << 32); break;
-  }
-  return kept + (up ? 1 : 0);
 }
 
 //-----------------------------------------------------------------------------
