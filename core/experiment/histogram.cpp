@@ -240,13 +240,13 @@ DecadeBins::DecadeBins(int per_decade) : per_decade_(per_decade) {
   }
 }
 
+// Each table is built on its first use only (one is ~33k entries).
 const DecadeBins& DecadeBins::get(int per_decade) {
-  static const DecadeBins one(1), two(2), four(4), eight(8);
   switch (per_decade) {
-    case 1: return one;
-    case 2: return two;
-    case 4: return four;
-    default: return eight;
+    case 1: { static const DecadeBins one(1); return one; }
+    case 2: { static const DecadeBins two(2); return two; }
+    case 4: { static const DecadeBins four(4); return four; }
+    default: { static const DecadeBins eight(8); return eight; }
   }
 }
 

@@ -301,17 +301,18 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
   const Epilogue epilogue(c.accumulate);
   const uint64_t epilogue_stream = uint64_t{1} << 62;  // apart from the accumulation's stream
   // (Nothing to do without scales, a bias or an int32 sum: every step below would return v.)
-  if (scaled || c.bias || c.accumulate.kind == AccumKind::Int32)
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < n; ++j) {
-      const size_t e = i * n + j;
-      double v = cacc[e];
-      // An int32 sum goes to float32 first, as an int8 GEMM's epilogue converts it.
-      if (c.accumulate.kind == AccumKind::Int32) v = round_to(info(DType::float32).format, v, {});
-      v = epilogue.scale(v, qa.row_factor[i] * qb.row_factor[j], epilogue_stream + 2 * e);
-      if (c.bias) v = epilogue.add(v, qbias.values[j], epilogue_stream + 2 * e + 1);
-      cacc[e] = v;
-    }
+  if (scaled || c.bias || c.accumulate.kind == AccumKind::Int32) {
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < n; ++j) {
+        const size_t e = i * n + j;
+        double v = cacc[e];
+        // An int32 sum goes to float32 first, as an int8 GEMM's epilogue converts it.
+        if (c.accumulate.kind == AccumKind::Int32) v = round_to(info(DType::float32).format, v, {});
+        v = epilogue.scale(v, qa.row_factor[i] * qb.row_factor[j], epilogue_stream + 2 * e);
+        if (c.bias) v = epilogue.add(v, qbias.values[j], epilogue_stream + 2 * e + 1);
+        cacc[e] = v;
+      }
+  }
   const FloatFormat& out = info(c.output).format;
   r.result.resize(m * n);
   round_each(out, cacc, r.result, c.cast);
