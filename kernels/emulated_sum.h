@@ -21,6 +21,7 @@
 #include <cstring>
 
 #include "core/dtype/quantum.h"
+#include "core/dtype/round_to_odd.h"
 #include "core/dtype/roundtrip_f32.h"
 #include "core/dtype/stochastic.h"
 #include "core/util/host_device.h"
@@ -96,13 +97,6 @@ PL_HD inline double f64_from_bits(uint64_t u) {
 PL_HD inline bool finite(float x) { return (f32_bits(x) & 0x7F800000u) != 0x7F800000u; }
 PL_HD inline float magnitude(float x) { return f32_from_bits(f32_bits(x) & 0x7FFFFFFFu); }
 
-// hi + lo rounded to odd at float32 precision, as bits (the CPU's round_to_odd_bits).
-PL_HD inline uint32_t round_to_odd_bits(float hi, float lo) {
-  const uint32_t bits = f32_bits(hi);
-  if (lo == 0.0f || (bits & 1u)) return bits;
-  return (lo > 0.0f) == (hi > 0.0f) ? bits + 1u : bits - 1u;
-}
-
 }  // namespace sum
 
 // x (a float32) rounded to the narrow format in the accumulator's rounding mode. Rounding to
@@ -126,14 +120,13 @@ PL_HD inline float round_narrow(float x, const EmulatedAdd& r) {
 // (core/dtype/quantum.h), drawing stochastic_bits(seed, index). Overflow is handed back to
 // the host (bad).
 PL_HD inline float round_exact(double hi, double lo, const EmulatedAdd& r, uint64_t index, bool& bad) {
-  uint64_t bits = sum::f64_bits(hi);
+  const uint64_t bits = sum::f64_bits(hi);
   const bool negative = (bits >> 63) != 0;
   if ((bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull) {
     bad = true;
     return float(hi);
   }
-  if (lo != 0.0 && (bits & 1u) == 0) bits = (lo > 0.0) == (hi > 0.0) ? bits + 1 : bits - 1;
-  const double odd = sum::f64_from_bits(bits);
+  const double odd = sum::f64_from_bits(round_to_odd_bits<uint64_t>(hi, lo));
   if (odd == 0.0) return negative && r.negative_zero ? -0.0f : 0.0f;
   const Magnitude mag = decompose(odd);
   const int e = floor_log2(mag);
@@ -176,7 +169,7 @@ PL_HD inline float add_rounded(float x, float y, const EmulatedAdd& r, bool& bad
   const float xv = sum::add_rn(s, -yv);
   const float err = sum::add_rn(sum::add_rn(x, -xv), sum::add_rn(y, -yv));
   if (s == 0.0f && negative_zero_sum(x, y, r)) s = -0.0f;
-  const float odd = f32_from_bits(sum::round_to_odd_bits(s, err));
+  const float odd = f32_from_bits(round_to_odd_bits<uint32_t>(s, err));
   const float v = round_narrow(odd, r);
   bad |= !(sum::magnitude(v) <= r.largest) || !sum::finite(s);
   return v;

@@ -74,7 +74,7 @@ PL_CLONES void lanes_run(const double* const* a_rows, const double* panel, size_
         const double hi = x + y;
         const double bb = hi - x;
         const double lo = (x - (hi - bb)) + (y - bb);
-        const uint64_t hb = detail::round_to_odd_bits<uint64_t>(hi, lo);
+        const uint64_t hb = round_to_odd_bits<uint64_t>(hi, lo);
         const int64_t biased = static_cast<int64_t>((hb >> 52) & 0x7ff);
         const int64_t e = biased - 1023;
         const int64_t q = (e > f.emin ? e : f.emin) - f.mantissa_bits;

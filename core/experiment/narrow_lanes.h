@@ -55,7 +55,8 @@ using LaneI = int32_t __attribute__((vector_size(4 * kNarrowLanes)));
 [[gnu::always_inline]] inline LaneU umax(LaneU a, LaneU b) { return a > b ? a : b; }
 constexpr uint32_t kMagnitude = 0x7fffffff, kSign = 0x80000000;
 
-// detail::round_to_odd_bits() (exact_sum.h) on eight lanes.
+// round_to_odd_bits() (core/dtype/round_to_odd.h) on eight lanes (a vector comparison gives
+// its mask already).
 [[gnu::always_inline]] inline LaneU round_to_odd_lanes(LaneF hi, LaneF lo) {
   const LaneU bits = std::bit_cast<LaneU>(hi);
   const LaneU inexact = std::bit_cast<LaneU>(lo != 0);  // all ones, or none

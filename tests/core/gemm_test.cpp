@@ -12,7 +12,7 @@
 #include "core/backend/blas.h"
 #include "core/dtype/codec.h"
 #include "core/experiment/dot_sweep.h"
-#include "core/experiment/exact_sum.h"
+#include "core/dtype/round_to_odd.h"
 #include "core/experiment/gemm.h"
 #include "tests/core/test_util.h"
 
@@ -164,7 +164,7 @@ TEST(Gemm, RoundingToOddMatchesItsDefinition) {
       ASSERT_TRUE(double(a) < exact && exact < double(b));
       want = (std::bit_cast<uint32_t>(a) & 1) ? a : b;
     }
-    ASSERT_EQ(detail::round_to_odd_bits<uint32_t>(hi, lo), std::bit_cast<uint32_t>(want)) << std::hexfloat << x << " + " << y;
+    ASSERT_EQ(round_to_odd_bits<uint32_t>(hi, lo), std::bit_cast<uint32_t>(want)) << std::hexfloat << x << " + " << y;
     ++checked;
   }
   EXPECT_EQ(checked, 200000u);
