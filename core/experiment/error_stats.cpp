@@ -349,43 +349,27 @@ void second_pass(std::span<const double> result, std::span<const double> referen
   int64_t finite[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
-    if (!log_histograms) {
-      size_t kept = 0;
-      for (size_t j = 0; j < n; ++j) {
-        const double r = result[b0 + j], ref = reference[b0 + j];
-        if (!std::isfinite(r) || !std::isfinite(ref)) [[unlikely]] continue;
-        const double e = r - ref;
-        signed_e[kept++] = e;
-        const uint16_t key = bucket_of(std::fabs(e));
-        for (size_t q = 0; q < kQuantiles.size(); ++q)
-          if (key == ranks.bucket[q]) {  // the first quantile with this bucket keeps its members
-            g.members[q].push_back(std::fabs(e));
-            break;
-          }
-      }
-      if (histograms) add(g.h.signed_error, {signed_e, kept});
-      continue;
-    }
-    measure(result.data() + b0, reference.data() + b0, n, m, errors, rel, ulps, finite);
+    if (log_histograms) measure(result.data() + b0, reference.data() + b0, n, m, errors, rel, ulps, finite);
     size_t kept = 0;
     for (size_t j = 0; j < n; ++j) {
-      if (!finite[j]) [[unlikely]] continue;
-      const double e = errors[j];
-      signed_e[kept] = result[b0 + j] - reference[b0 + j];
-      rel[kept] = rel[j];
-      ulps[kept] = ulps[j];
-      ++kept;
-      const uint16_t key = bucket_of(e);
+      const double r = result[b0 + j], ref = reference[b0 + j];
+      if (!std::isfinite(r) || !std::isfinite(ref)) [[unlikely]] continue;  // the measure's mask
+      const double e = r - ref;
+      if (log_histograms) rel[kept] = rel[j], ulps[kept] = ulps[j];
+      signed_e[kept++] = e;
+      const uint16_t key = bucket_of(std::fabs(e));
       for (size_t q = 0; q < kQuantiles.size(); ++q)
         if (key == ranks.bucket[q]) {  // the first quantile with this bucket keeps its members
-          g.members[q].push_back(e);
+          g.members[q].push_back(std::fabs(e));
           break;
         }
     }
     if (!histograms) continue;
     add(g.h.signed_error, {signed_e, kept});
-    add(g.h.relative, {rel, kept});
-    add(g.h.ulps, {ulps, kept});
+    if (log_histograms) {
+      add(g.h.relative, {rel, kept});
+      add(g.h.ulps, {ulps, kept});
+    }
   }
 }
 
