@@ -17,18 +17,28 @@
 #include "core/util/target_clones.h"
 
 // Two passes over the elements, each split between the CPU's threads, and nothing stored per
-// element: the first sums and finds the ranges (and counts |e| by the top 16 bits of its
-// float64 pattern, for the percentiles); the second recomputes each element's errors, bins
-// them and gathers the few |e| in the buckets that hold the percentile ranks. A million
-// elements take a few milliseconds a pass instead of the tens that storing three arrays of
-// per-element errors and sorting cost.
+// element. The first sums and finds the ranges, counts the relative and ulp errors into every
+// decade's bins (DecadeBins), and counts the signed errors by the top 16 bits of their float64
+// pattern (a key: sign, exponent, four fraction bits). Those key counts then place the
+// percentile ranks of |e| in a key each and give the signed histogram at once for every key
+// whose values all fall in one bin. The second pass only finds the elements of the other keys
+// (an edge runs through them, ~15% of a bell-shaped error) and of the percentile keys, in a
+// vectorised sweep: it bins the first one by one and gathers the second. A million elements
+// take a few milliseconds a pass instead of the tens that storing three arrays of per-element
+// errors and sorting cost.
 
 namespace pl::experiment {
 namespace {
 
 constexpr size_t kBlock = 2048;               // elements measured together before binning
-constexpr size_t kBuckets = size_t{1} << 16;  // top 16 bits of |e|: sign, exponent, 4 bits
+constexpr size_t kKeys = size_t{1} << 16;      // top 16 bits of e: sign, exponent, 4 fraction bits
+constexpr size_t kMagnitudes = kKeys / 2;     // the same without the sign: |e|'s key
+constexpr uint16_t kNoKey = 0x7fff;           // the key of a pair that is not compared (a NaN's)
 constexpr std::array<double, 3> kQuantiles = {0.50, 0.90, 0.99};
+
+// An error's key: the top 16 bits of its float64 pattern. Keys of one sign run in the order of
+// the values' magnitudes.
+inline uint16_t signed_key(double e) { return static_cast<uint16_t>(std::bit_cast<uint64_t>(e) >> 48); }
 
 // What one element contributes, computed the same way in both passes.
 class Measure {
@@ -57,36 +67,13 @@ class Measure {
   double floor_, top_, cap_bits_;
 };
 
-// log2(x) of a positive normal double to within 1e-9, without a libm call (log2 and log2f
-// cost more than everything else per element together): x = 2^k m with m in [sqrt(1/2),
-// sqrt(2)), and log2(m) = (2 / ln 2) atanh(t), t = (m - 1) / (m + 1), |t| < 0.172, from
-// atanh's series to t^9 (the next term is below 4e-10). Subnormal x (relative errors below
-// 2^-1022) read as 2^-1023 or so, and 0 as -1023: far past every cap on bits. No branches, so
-// a loop over it vectorises; k goes to a double through the 2^52 trick (AVX2 has no int64 ->
-// double conversion).
-inline double log2_positive(double x) {
-  const uint64_t b = std::bit_cast<uint64_t>(x);
-  double m = std::bit_cast<double>((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
-  const bool high = m > 1.4142135623730951;
-  m = high ? m * 0.5 : m;
-  const double biased = std::bit_cast<double>((b >> 52) | 0x4330000000000000ull) - 0x1p52;
-  const double k = (biased - 1023) + (high ? 1.0 : 0.0);
-  const double t = (m - 1) / (m + 1), t2 = t * t;
-  const double series = t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7 + t2 * (1.0 / 9)))));
-  return k + 2.8853900817779268 * series;  // 2 / ln 2
-}
-
-inline uint16_t bucket_of(double abs_error) {
-  return static_cast<uint16_t>(std::bit_cast<uint64_t>(abs_error) >> 48);
-}
-
 // Pass 1 over one span of elements. Floating-point sums are kept per span of kSpan elements
 // and added in order afterwards, so the statistics do not depend on how many threads ran.
 constexpr size_t kSpan = size_t{1} << 16;
 struct Sums {
   size_t count = 0, nan = 0, inf = 0, saturated = 0, flushed = 0;
   double sum_abs = 0, sum_sq = 0, sum_ref_sq = 0, sum_rel = 0, sum_ulp = 0, sum_bits = 0;
-  double max_abs = 0, max_rel = 0, max_ulp = 0, min_bits = INFINITY;
+  double max_abs = 0, max_rel = 0, max_ulp = 0;
   // Ranges of the log bins: smallest positive and largest finite (an error in ulps of a
   // float64 output can overflow to inf: binned apart as not finite).
   double min_pos_rel = INFINITY, min_pos_ulp = INFINITY, top_rel = 0, top_ulp = 0;
@@ -96,7 +83,7 @@ struct Sums {
     sum_abs += o.sum_abs, sum_sq += o.sum_sq, sum_ref_sq += o.sum_ref_sq;
     sum_rel += o.sum_rel, sum_ulp += o.sum_ulp, sum_bits += o.sum_bits;
     max_abs = std::max(max_abs, o.max_abs), max_rel = std::max(max_rel, o.max_rel);
-    max_ulp = std::max(max_ulp, o.max_ulp), min_bits = std::min(min_bits, o.min_bits);
+    max_ulp = std::max(max_ulp, o.max_ulp);
     min_pos_rel = std::min(min_pos_rel, o.min_pos_rel), min_pos_ulp = std::min(min_pos_ulp, o.min_pos_ulp);
     top_rel = std::max(top_rel, o.top_rel), top_ulp = std::max(top_ulp, o.top_ulp);
   }
@@ -113,14 +100,16 @@ struct Sums {
 template <bool kNormalUlps>
 PL_CLONES void measure_block(const double* __restrict result, const double* __restrict reference, size_t n,
                              const Measure& m, double* __restrict e, double* __restrict rel,
-                             double* __restrict ulps, int64_t* __restrict finite) {
+                             double* __restrict ulps, int64_t* __restrict finite, uint16_t* __restrict key) {
   const double floor = m.floor();
   const int64_t emin = m.emin(), emax = m.emax(), mantissa = m.mantissa_bits();
   for (size_t i = 0; i < n; ++i) {
     const double r = result[i], ref = reference[i];
     const uint64_t rb = std::bit_cast<uint64_t>(r), fb = std::bit_cast<uint64_t>(ref);
     constexpr uint64_t kExp = 0x7ff0000000000000ull;
-    finite[i] = -static_cast<int64_t>(((rb & kExp) != kExp) & ((fb & kExp) != kExp));  // a mask
+    const bool both = ((rb & kExp) != kExp) & ((fb & kExp) != kExp);
+    finite[i] = -static_cast<int64_t>(both);  // a mask
+    key[i] = both ? signed_key(r - ref) : kNoKey;
     const double ei = std::fabs(r - ref);
     e[i] = ei;
     const double a = std::fabs(ref);
@@ -138,20 +127,10 @@ PL_CLONES void measure_block(const double* __restrict result, const double* __re
   }
 }
 
-// Bits of agreement for a block of relative errors: -log2 of each, capped to [0, precision]. A
-// zero error needs no case of its own: log2_positive(0) is -1023, which the cap turns into the
-// full precision.
-PL_CLONES void bits_block(const double* rel, size_t n, double cap, double* out) {
-  for (size_t i = 0; i < n; ++i) {
-    const double v = -log2_positive(rel[i]);
-    out[i] = v < 0 ? 0 : (cap < v ? cap : v);
-  }
-}
-
 void measure(const double* result, const double* reference, size_t n, const Measure& m, double* e, double* rel,
-             double* ulps, int64_t* finite) {
-  if (m.normal_ulps()) measure_block<true>(result, reference, n, m, e, rel, ulps, finite);
-  else measure_block<false>(result, reference, n, m, e, rel, ulps, finite);
+             double* ulps, int64_t* finite, uint16_t* key) {
+  if (m.normal_ulps()) measure_block<true>(result, reference, n, m, e, rel, ulps, finite, key);
+  else measure_block<false>(result, reference, n, m, e, rel, ulps, finite, key);
 }
 
 // Pass 1's reductions over one block of measured elements, four lanes at a time in GCC's
@@ -173,19 +152,29 @@ inline Vd vmin(Vd a, Vd b) { return b < a ? b : a; }
 inline Vd vmax(Vd a, Vd b) { return a < b ? b : a; }
 inline Vd splat(double x) { return Vd{} + x; }
 
+// Bits of agreement, -log2(rel) capped to [0, precision], summed without a logarithm per
+// element: 0 for rel >= 1, the precision for rel <= 2^-precision (a zero error included), and
+// in between, with rel = 2^E M (M in [1, 2)), -E added to `bits` and M multiplied into
+// `mantissas`, whose own exponent moves into `bits` after every block (renormalise: at most
+// kBlock / kLanes factors below 2, far from overflow); one log2 a lane at the end. The product's
+// rounding (~2^-53 a factor) stays far below what the statistic shows.
 struct LaneSums {
-  Vd sum_abs{}, sum_sq{}, sum_ref_sq{}, sum_rel{}, sum_ulp{}, sum_bits{};
+  Vd sum_abs{}, sum_sq{}, sum_ref_sq{}, sum_rel{}, sum_ulp{}, bits{}, mantissas = splat(1.0);
   Vd max_abs{}, max_rel{}, max_ulp{}, top_rel{}, top_ulp{};
-  Vd min_bits = splat(INFINITY), min_pos_rel = splat(INFINITY), min_pos_ulp = splat(INFINITY);
+  Vd min_pos_rel = splat(INFINITY), min_pos_ulp = splat(INFINITY);
   Vi count{}, saturated{}, flushed{};
 
+  void renormalise() {
+    const Vi b = std::bit_cast<Vi>(mantissas);
+    bits -= exponent_of(b);
+    mantissas = std::bit_cast<Vd>((b & 0x000fffffffffffff) | 0x3ff0000000000000);
+  }
   void fold_into(Sums& s) const {
     for (size_t l = 0; l < kLanes; ++l) {
       s.count += static_cast<size_t>(-count[l]);
       s.saturated += static_cast<size_t>(-saturated[l]), s.flushed += static_cast<size_t>(-flushed[l]);
       s.sum_abs += sum_abs[l], s.sum_sq += sum_sq[l], s.sum_ref_sq += sum_ref_sq[l];
-      s.sum_rel += sum_rel[l], s.sum_ulp += sum_ulp[l], s.sum_bits += sum_bits[l];
-      s.min_bits = std::min(s.min_bits, min_bits[l]);
+      s.sum_rel += sum_rel[l], s.sum_ulp += sum_ulp[l], s.sum_bits += bits[l] - std::log2(mantissas[l]);
       s.max_abs = std::max(s.max_abs, max_abs[l]), s.max_rel = std::max(s.max_rel, max_rel[l]);
       s.max_ulp = std::max(s.max_ulp, max_ulp[l]);
       s.min_pos_rel = std::min(s.min_pos_rel, min_pos_rel[l]);
@@ -193,11 +182,21 @@ struct LaneSums {
       s.top_rel = std::max(s.top_rel, top_rel[l]), s.top_ulp = std::max(s.top_ulp, top_ulp[l]);
     }
   }
+  // The unbiased exponents of normal positive doubles (given as bits), as doubles: the 2^52
+  // trick, since AVX2 has no int64 -> double conversion.
+  static Vd exponent_of(Vi b) {
+    return std::bit_cast<Vd>((b >> 52) | 0x4330000000000000) - splat(0x1p52 + 1023);
+  }
+};
+
+// What the bits of agreement need: the cap (the output's precision) and 2^-cap.
+struct BitsCap {
+  double cap, smallest;
 };
 
 // Elements [i, i + kLanes) into the lanes; finite is the measure's mask (all bits set or none).
-inline void reduce_lanes(LaneSums& s, Vd r, Vd ref, Vd e, Vd rel, Vd ulps, Vd bits, Vi finite, Vd top) {
-  const Vd zero{}, inf = splat(INFINITY), big = splat(std::numeric_limits<double>::max());
+inline void reduce_lanes(LaneSums& s, Vd r, Vd ref, Vd e, Vd rel, Vi finite, Vd ulps, Vd top, BitsCap cap) {
+  const Vd zero{}, one = splat(1.0), inf = splat(INFINITY), big = splat(std::numeric_limits<double>::max());
   e = select(finite, e, zero);
   rel = select(finite, rel, zero);
   ulps = select(finite, ulps, zero);
@@ -212,8 +211,11 @@ inline void reduce_lanes(LaneSums& s, Vd r, Vd ref, Vd e, Vd rel, Vd ulps, Vd bi
   s.sum_ref_sq += a * a;
   s.sum_rel += rel;
   s.sum_ulp += ulps;
-  s.sum_bits += select(finite, bits, zero);
-  s.min_bits = vmin(s.min_bits, select(finite, bits, inf));
+  const Vi capped = finite & (rel <= splat(cap.smallest));
+  const Vi between = finite & (rel > splat(cap.smallest)) & (rel < one);
+  const Vi rb = std::bit_cast<Vi>(rel);
+  s.bits += select(capped, splat(cap.cap), select(between, -LaneSums::exponent_of(rb), zero));
+  s.mantissas *= select(between, std::bit_cast<Vd>((rb & 0x000fffffffffffff) | 0x3ff0000000000000), one);
   s.max_abs = vmax(s.max_abs, e);
   s.max_rel = vmax(s.max_rel, rel);
   s.max_ulp = vmax(s.max_ulp, ulps);
@@ -224,8 +226,8 @@ inline void reduce_lanes(LaneSums& s, Vd r, Vd ref, Vd e, Vd rel, Vd ulps, Vd bi
 }
 
 PL_CLONES void reduce_block(const double* result, const double* reference, size_t n, const double* e,
-                            const double* rel, const double* ulps, const double* bits,
-                            const int64_t* finite, double top, LaneSums& out) {
+                            const double* rel, const double* ulps, const int64_t* finite, double top,
+                            BitsCap cap, LaneSums& out) {
   LaneSums s = out;  // a local: kept in registers
   const Vd t = splat(top);
   size_t i = 0;
@@ -235,77 +237,58 @@ PL_CLONES void reduce_block(const double* result, const double* reference, size_
     return v;
   };
   for (; i + kLanes <= n; i += kLanes)
-    reduce_lanes(s, load(result + i), load(reference + i), load(e + i), load(rel + i), load(ulps + i),
-                 load(bits + i), mask(finite + i), t);
+    reduce_lanes(s, load(result + i), load(reference + i), load(e + i), load(rel + i), mask(finite + i),
+                 load(ulps + i), t, cap);
   if (i < n) {  // the last few, padded with elements that are not finite (they add nothing)
-    double pad[6][kLanes]{};
+    double pad[5][kLanes]{};
     int64_t f[kLanes]{};
     for (size_t j = 0; i + j < n; ++j) {
       pad[0][j] = result[i + j], pad[1][j] = reference[i + j], pad[2][j] = e[i + j];
-      pad[3][j] = rel[i + j], pad[4][j] = ulps[i + j], pad[5][j] = bits[i + j], f[j] = finite[i + j];
+      pad[3][j] = rel[i + j], pad[4][j] = ulps[i + j], f[j] = finite[i + j];
     }
-    reduce_lanes(s, load(pad[0]), load(pad[1]), load(pad[2]), load(pad[3]), load(pad[4]), load(pad[5]),
-                 mask(f), t);
+    reduce_lanes(s, load(pad[0]), load(pad[1]), load(pad[2]), load(pad[3]), mask(f), load(pad[4]), t, cap);
   }
+  s.renormalise();
   out = s;
 }
 
 // Log bins a decade for relative errors and for errors in ulps.
 constexpr int kRelPerDecade = 4, kUlpPerDecade = 8;
 
-// The relative and ulp histograms' counts, made in pass 1 before their ranges are known: every
-// decade's bins (DecadeBins), cut to the range afterwards. One per thread.
+// The relative and ulp histograms' counts, made in pass 1 before their ranges are known. One
+// per thread.
 struct DecadeCounts {
-  struct One {
-    const DecadeBins& bins;
-    std::vector<uint64_t> counts;
-    uint64_t tiny = 0, zeros = 0, nonfinite = 0;
-    explicit One(int per_decade) : bins(DecadeBins::get(per_decade)), counts(bins.slots(), 0) {}
-    void add(double v) {
-      if (DecadeBins::is_normal_positive(v)) [[likely]] ++counts[bins.slot(v)];
-      else if (v == 0) ++zeros;
-      else if (!(v <= std::numeric_limits<double>::max())) ++nonfinite;
-      else ++tiny;  // a positive subnormal (the measures are never negative)
-    }
-    void merge(const One& o) {
-      for (size_t i = 0; i < counts.size(); ++i) counts[i] += o.counts[i];
-      tiny += o.tiny, zeros += o.zeros, nonfinite += o.nonfinite;
-    }
-    std::optional<Histogram> histogram(double min_positive, double max_positive) const {
-      return bins.histogram(counts, tiny, zeros, nonfinite, min_positive, max_positive);
-    }
-  };
-  One rel{kRelPerDecade}, ulps{kUlpPerDecade};
+  DecadeCounter rel{kRelPerDecade}, ulps{kUlpPerDecade};
 };
 
-// buckets: counts of |e| by bucket_of(), added to (one array per thread); decades: the
-// relative and ulp errors counted into DecadeBins (null: no histograms asked for).
+// keys: counts of the compared elements' errors by signed_key(), added to (one array per
+// thread); decades: the relative and ulp errors counted into DecadeBins (null: no histograms
+// asked for).
 void first_pass(std::span<const double> result, std::span<const double> reference, const Measure& m,
-                size_t begin, size_t end, Sums& out, uint32_t* buckets, DecadeCounts* decades) {
+                size_t begin, size_t end, Sums& out, uint32_t* keys, DecadeCounts* decades) {
   LaneSums lanes;
   size_t nan = 0, inf = 0;
-  double errors[kBlock], relatives[kBlock], ulp_errors[kBlock], bits[kBlock];
+  double errors[kBlock], relatives[kBlock], ulp_errors[kBlock];
+  const BitsCap cap{m.cap_bits(), std::ldexp(1.0, -static_cast<int>(m.cap_bits()))};
   int64_t finite[kBlock];
+  uint16_t key[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
     const double* r = result.data() + b0;
     const double* ref = reference.data() + b0;
-    measure(r, ref, n, m, errors, relatives, ulp_errors, finite);
-    bits_block(relatives, n, m.cap_bits(), bits);
-    reduce_block(r, ref, n, errors, relatives, ulp_errors, bits, finite, m.top(), lanes);
+    measure(r, ref, n, m, errors, relatives, ulp_errors, finite, key);
+    reduce_block(r, ref, n, errors, relatives, ulp_errors, finite, m.top(), cap, lanes);
     int64_t all = -1;
     for (size_t i = 0; i < n; ++i) all &= finite[i];
     if (!all) [[unlikely]]
       for (size_t i = 0; i < n; ++i)
         if (!finite[i] && std::isfinite(ref[i])) ++(std::isnan(r[i]) ? nan : inf);
     // Counted apart from where the keys are found (histogram.cpp's add_values says why).
-    for (size_t i = 0; i < n; ++i) buckets[bucket_of(errors[i])] -= static_cast<uint32_t>(finite[i]);
-    if (decades)
-      for (size_t i = 0; i < n; ++i)
-        if (finite[i]) [[likely]] {
-          decades->rel.add(relatives[i]);
-          decades->ulps.add(ulp_errors[i]);
-        }
+    for (size_t i = 0; i < n; ++i) keys[key[i]] -= static_cast<uint32_t>(finite[i]);
+    if (decades) {
+      decades->rel.add_block(relatives, finite, n);
+      decades->ulps.add_block(ulp_errors, finite, n);
+    }
   }
   Sums s;
   lanes.fold_into(s);
@@ -313,60 +296,102 @@ void first_pass(std::span<const double> result, std::span<const double> referenc
   out = s;
 }
 
-// Where the percentile ranks fall: bucket and rank within it, from the merged counts.
+// Where the percentile ranks fall: the key of |e| (both signs' counts together) and the rank
+// within it; the first quantile with that key gathers its members for every quantile there.
 struct Ranks {
-  std::array<size_t, kQuantiles.size()> bucket{}, within{};
+  std::array<size_t, kQuantiles.size()> magnitude{}, within{}, owner{};
 };
-Ranks locate(const Sums& s, const std::vector<uint32_t>& buckets) {
+Ranks locate(const Sums& s, const std::vector<uint32_t>& keys) {
   Ranks k;
   std::array<size_t, kQuantiles.size()> rank{};
   for (size_t q = 0; q < kQuantiles.size(); ++q)  // nearest rank, NumPy's "inverted_cdf"
     rank[q] = std::clamp<size_t>(static_cast<size_t>(std::ceil(kQuantiles[q] * static_cast<double>(s.count))),
                                  1, s.count) - 1;
   size_t below = 0, next = 0;
-  for (size_t b = 0; b < kBuckets && next < kQuantiles.size(); ++b) {
-    while (next < kQuantiles.size() && rank[next] < below + buckets[b]) {
-      k.bucket[next] = b;
+  for (size_t b = 0; b < kMagnitudes && next < kQuantiles.size(); ++b) {
+    const size_t count = size_t{keys[b]} + size_t{keys[b | kMagnitudes]};
+    while (next < kQuantiles.size() && rank[next] < below + count) {
+      k.magnitude[next] = b;
       k.within[next] = rank[next] - below;
       ++next;
     }
-    below += buckets[b];
+    below += count;
+  }
+  for (size_t q = 0; q < kQuantiles.size(); ++q) {
+    k.owner[q] = q;
+    while (k.owner[q] > 0 && k.magnitude[k.owner[q] - 1] == k.magnitude[q]) --k.owner[q];
   }
   return k;
 }
 
-// Pass 2, one thread's share: histograms and the members of the percentile buckets.
+// What pass 2 does with the elements of a key: bin each alone (an edge of the signed histogram
+// runs through the key's values, or they are not finite), and/or gather their |e| for the
+// percentiles (the owning quantile + 1, shifted by one). Zero: nothing.
+using Actions = std::vector<uint8_t>;
+constexpr uint8_t kBinAlone = 1;
+
+// The signed histogram's counts of every key whose values all land in one slot, straight from
+// pass 1's key counts; the other keys are marked kBinAlone.
+void bin_whole_keys(Histogram& h, const std::vector<uint32_t>& keys, Actions& action) {
+  for (size_t key = 0; key < kKeys; ++key) {
+    if (keys[key] == 0) continue;
+    const uint64_t smallest = uint64_t{key} << 48;  // in magnitude: the key's values lie between
+    const size_t a = slot_of(h, std::bit_cast<double>(smallest));
+    const size_t b = slot_of(h, std::bit_cast<double>(smallest | 0x0000ffffffffffffull));
+    if (a == b && a != nonfinite_slot(h)) add_at(h, a, keys[key]);
+    else action[key] |= kBinAlone;
+  }
+}
+
+// e = result - reference for a block, and its key (kNoKey where either is not finite).
+PL_CLONES void signed_errors(const double* __restrict result, const double* __restrict reference, size_t n,
+                             double* __restrict e, uint16_t* __restrict key) {
+  for (size_t i = 0; i < n; ++i) {
+    const double r = result[i], ref = reference[i];
+    constexpr uint64_t kExp = 0x7ff0000000000000ull;
+    const bool both = ((std::bit_cast<uint64_t>(r) & kExp) != kExp) & ((std::bit_cast<uint64_t>(ref) & kExp) != kExp);
+    e[i] = r - ref;
+    key[i] = both ? signed_key(r - ref) : kNoKey;
+  }
+}
+
+// Pass 2, one thread's share: the elements pass 1's key counts could not bin, and the members
+// of the percentile keys.
 struct Gathered {
   ErrorHistograms h;
-  std::array<std::vector<double>, kQuantiles.size()> members;  // by distinct bucket
+  std::array<std::vector<double>, kQuantiles.size()> members;  // by owning quantile
 };
 
 // log_histograms: bin the relative and ulp errors here too (when pass 1's decade counts could
-// not give their histograms); else only |e| and the signed errors are measured.
+// not give their histograms).
 void second_pass(std::span<const double> result, std::span<const double> reference, const Measure& m,
-                 const Ranks& ranks, size_t begin, size_t end, Gathered& g, bool histograms, bool log_histograms) {
-  double signed_e[kBlock], errors[kBlock], rel[kBlock], ulps[kBlock];
-  int64_t finite[kBlock];
+                 const Actions& action, size_t begin, size_t end, Gathered& g, bool log_histograms) {
+  double e[kBlock], alone[kBlock];
+  uint16_t key[kBlock];
+  uint32_t picked[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
-    if (log_histograms) measure(result.data() + b0, reference.data() + b0, n, m, errors, rel, ulps, finite);
-    size_t kept = 0;
-    for (size_t j = 0; j < n; ++j) {
-      const double r = result[b0 + j], ref = reference[b0 + j];
-      if (!std::isfinite(r) || !std::isfinite(ref)) [[unlikely]] continue;  // the measure's mask
-      const double e = r - ref;
-      if (log_histograms) rel[kept] = rel[j], ulps[kept] = ulps[j];
-      signed_e[kept++] = e;
-      const uint16_t key = bucket_of(std::fabs(e));
-      for (size_t q = 0; q < kQuantiles.size(); ++q)
-        if (key == ranks.bucket[q]) {  // the first quantile with this bucket keeps its members
-          g.members[q].push_back(std::fabs(e));
-          break;
-        }
+    signed_errors(result.data() + b0, reference.data() + b0, n, e, key);
+    size_t count = 0;  // the block's elements with something to do, without a branch per element
+    for (size_t i = 0; i < n; ++i) {
+      picked[count] = static_cast<uint32_t>(i);
+      count += action[key[i]] != 0;
     }
-    if (!histograms) continue;
-    add(g.h.signed_error, {signed_e, kept});
+    size_t n_alone = 0;
+    for (size_t p = 0; p < count; ++p) {
+      const size_t i = picked[p];
+      const uint8_t a = action[key[i]];
+      if (a & kBinAlone) alone[n_alone++] = e[i];
+      if (a >> 1) g.members[(a >> 1) - 1].push_back(std::fabs(e[i]));
+    }
+    add(g.h.signed_error, {alone, n_alone});
     if (log_histograms) {
+      double errors[kBlock], rel[kBlock], ulps[kBlock];
+      int64_t finite[kBlock];
+      measure(result.data() + b0, reference.data() + b0, n, m, errors, rel, ulps, finite, key);
+      size_t kept = 0;
+      for (size_t j = 0; j < n; ++j)
+        if (finite[j]) rel[kept] = rel[j], ulps[kept] = ulps[j], ++kept;
       add(g.h.relative, {rel, kept});
       add(g.h.ulps, {ulps, kept});
     }
@@ -387,18 +412,18 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
   std::mutex lock;
 
   std::vector<Sums> spans((n + kSpan - 1) / kSpan);
-  std::vector<uint32_t> buckets(kBuckets, 0);
+  std::vector<uint32_t> keys(kKeys, 0);
   std::optional<DecadeCounts> decades;
   if (histograms) decades.emplace();
   parallel_for(spans.size(), 0, [&](size_t s0, size_t s1) {
-    std::vector<uint32_t> mine(kBuckets, 0);
+    std::vector<uint32_t> mine(kKeys, 0);
     std::optional<DecadeCounts> my_decades;
     if (histograms) my_decades.emplace();
     for (size_t k = s0; k < s1; ++k)
       first_pass(result, reference, m, k * kSpan, std::min(n, (k + 1) * kSpan), spans[k], mine.data(),
                  my_decades ? &*my_decades : nullptr);
     const std::lock_guard<std::mutex> hold(lock);
-    for (size_t b = 0; b < kBuckets; ++b) buckets[b] += mine[b];
+    for (size_t b = 0; b < kKeys; ++b) keys[b] += mine[b];
     if (my_decades) decades->rel.merge(my_decades->rel), decades->ulps.merge(my_decades->ulps);
   }, 1);
   Sums sums;
@@ -427,7 +452,8 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
 
   const double c = static_cast<double>(s.count);
   s.max_abs = sums.max_abs, s.max_rel = sums.max_rel, s.max_ulp = sums.max_ulp;
-  s.min_bits = sums.min_bits;
+  // Bits of agreement fall as the relative error grows: the fewest are the largest error's.
+  s.min_bits = std::clamp(-std::log2(sums.max_rel), 0.0, m.cap_bits());
   s.mean_abs = sums.sum_abs / c;
   s.rms_abs = std::sqrt(sums.sum_sq / c);
   s.mean_rel = sums.sum_rel / c;
@@ -437,13 +463,20 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
                                        : (sums.sum_sq > 0 ? INFINITY : 0);
   s.sqnr_db = sums.sum_sq > 0 ? 10 * std::log10(sums.sum_ref_sq / sums.sum_sq) : INFINITY;
 
-  const Ranks ranks = locate(sums, buckets);
+  const Ranks ranks = locate(sums, keys);
+  Actions action(kKeys, 0);
+  for (size_t q = 0; q < kQuantiles.size(); ++q) {
+    const auto tag = static_cast<uint8_t>((ranks.owner[q] + 1) << 1);
+    action[ranks.magnitude[q]] |= tag;
+    action[ranks.magnitude[q] | kMagnitudes] |= tag;
+  }
   Gathered all;
   all.h = empty;
+  if (histograms) bin_whole_keys(all.h.signed_error, keys, action);
   parallel_for(n, 0, [&](size_t begin, size_t end) {
     Gathered mine;
     mine.h = empty;
-    second_pass(result, reference, m, ranks, begin, end, mine, histograms != nullptr, log_in_pass_2);
+    second_pass(result, reference, m, action, begin, end, mine, log_in_pass_2);
     const std::lock_guard<std::mutex> hold(lock);
     merge(all.h.signed_error, mine.h.signed_error);
     merge(all.h.relative, mine.h.relative);
@@ -458,9 +491,7 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
 
   std::array<double, kQuantiles.size()> p{};
   for (size_t q = 0; q < kQuantiles.size(); ++q) {
-    size_t owner = q;  // the first quantile sharing this bucket holds its members
-    while (owner > 0 && ranks.bucket[owner - 1] == ranks.bucket[q]) --owner;
-    auto& members = all.members[owner];
+    auto& members = all.members[ranks.owner[q]];
     std::nth_element(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(ranks.within[q]),
                      members.end());
     p[q] = members[ranks.within[q]];

@@ -169,6 +169,26 @@ void add(Histogram& h, std::span<const double> values) {
   if (!h.counts.empty()) add_values(h, values);
 }
 
+size_t slot_of(const Histogram& h, double x) {
+  const size_t bins = h.counts.size();
+  if (!std::isfinite(x)) return bins + 3;
+  if (h.scale == BinScale::Log10 && x <= 0) return bins + 2;
+  if (x < h.edges.front()) return bins;
+  if (x > h.edges.back()) return bins + 1;
+  // The last edge not above x (left-closed bins); the last bin also takes its right edge.
+  const auto after = std::upper_bound(h.edges.begin(), h.edges.end(), x);
+  return std::min(static_cast<size_t>(after - h.edges.begin()) - 1, bins - 1);
+}
+
+void add_at(Histogram& h, size_t slot, uint64_t count) {
+  const size_t bins = h.counts.size();
+  if (slot < bins) h.counts[slot] += count;
+  else if (slot == bins) h.below += count;
+  else if (slot == bins + 1) h.above += count;
+  else if (slot == bins + 2) h.zeros += count;
+  else h.nonfinite += count;
+}
+
 void merge(Histogram& into, const Histogram& from) {
   for (size_t b = 0; b < into.counts.size() && b < from.counts.size(); ++b) into.counts[b] += from.counts[b];
   into.below += from.below;
@@ -194,17 +214,30 @@ Histogram log_histogram(std::span<const double> values, double lo, double hi, in
 Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade) {
   std::mutex lock;
   double lo = INFINITY, hi = 0;
+  // One pass when the bins are DecadeBins' (1, 2, 4 or 8 a decade): the counts and the range
+  // together, the bins cut out after; else (or when the range leaves the table) the range first
+  // and then the counts.
+  const bool decades = bins_per_decade == 1 || bins_per_decade == 2 || bins_per_decade == 4 ||
+                       bins_per_decade == 8;
+  std::optional<DecadeCounter> counted;
+  if (decades) counted.emplace(bins_per_decade);
   parallel_for(values.size(), 0, [&](size_t b, size_t e) {
     double mine_lo = INFINITY, mine_hi = 0;
+    std::optional<DecadeCounter> mine;
+    if (decades) mine.emplace(bins_per_decade);
     for (size_t i = b; i < e; ++i) {
       const double x = values[i];
       const bool use = x > 0 && x <= std::numeric_limits<double>::max();
       mine_lo = std::min(mine_lo, use ? x : INFINITY);
       mine_hi = std::max(mine_hi, use ? x : 0.0);
+      if (mine) mine->add(x);
     }
     const std::lock_guard hold(lock);
     lo = std::min(lo, mine_lo), hi = std::max(hi, mine_hi);
+    if (mine) counted->merge(*mine);
   });
+  if (counted)
+    if (auto h = counted->histogram(lo, hi)) return std::move(*h);
   Histogram h = log_bins_auto(lo, hi, bins_per_decade);
   const Histogram empty = h;
   parallel_for(values.size(), 0, [&](size_t b, size_t e) {
@@ -248,6 +281,37 @@ const DecadeBins& DecadeBins::get(int per_decade) {
     case 4: { static const DecadeBins four(4); return four; }
     default: { static const DecadeBins eight(8); return eight; }
   }
+}
+
+DecadeCounter::DecadeCounter(int per_decade)
+    : bins_(&DecadeBins::get(per_decade)), stride_(bins_->slots() + 4), counts_(kWays * stride_, 0) {}
+
+void DecadeCounter::add_block(const double* v, const int64_t* take, size_t n) {
+  constexpr size_t kBlock = 1024;
+  uint32_t slot_of_value[kBlock];
+  const auto skip = static_cast<uint32_t>(tiny() + 3);
+  for (size_t b0 = 0; b0 < n; b0 += kBlock) {
+    const size_t m = std::min(kBlock, n - b0);
+    for (size_t i = 0; i < m; ++i)
+      slot_of_value[i] = take[b0 + i] ? static_cast<uint32_t>(slot(v[b0 + i])) : skip;
+    size_t i = 0;
+    for (; i + kWays <= m; i += kWays)
+      for (size_t w = 0; w < kWays; ++w) ++counts_[w * stride_ + slot_of_value[i + w]];
+    for (; i < m; ++i) ++counts_[slot_of_value[i]];
+  }
+}
+
+void DecadeCounter::merge(const DecadeCounter& o) {
+  for (size_t i = 0; i < counts_.size(); ++i) counts_[i] += o.counts_[i];
+}
+
+std::optional<Histogram> DecadeCounter::histogram(double min_positive, double max_positive) const {
+  std::vector<uint64_t> folded(stride_, 0);
+  for (size_t w = 0; w < kWays; ++w)
+    for (size_t i = 0; i < stride_; ++i) folded[i] += counts_[w * stride_ + i];
+  const size_t t = tiny();
+  return bins_->histogram(std::span(folded).first(t), folded[t], folded[t + 1], folded[t + 2], min_positive,
+                          max_positive);
 }
 
 std::optional<Histogram> DecadeBins::histogram(std::span<const uint64_t> counts, uint64_t tiny, uint64_t zeros,

@@ -35,6 +35,12 @@ Histogram log_bins_auto(double min_positive, double max_positive, int bins_per_d
 
 // Counts values into h's bins (or below / above / zeros / nonfinite).
 void add(Histogram& h, std::span<const double> values);
+// Where add() counts x in h: a bin's index, or one of the four slots past the bins (below,
+// above, zeros, not finite, in that order). add_at() adds `count` values to a slot.
+size_t slot_of(const Histogram& h, double x);
+inline size_t nonfinite_slot(const Histogram& h) { return h.counts.size() + 3; }
+void add_at(Histogram& h, size_t slot, uint64_t count);
+
 // Adds the counts of `from`, a histogram with the same edges, into `into`.
 void merge(Histogram& into, const Histogram& from);
 
@@ -89,6 +95,38 @@ class DecadeBins {
   int per_decade_;
   std::vector<double> edges_;  // 10^(kFirstDecade + u / per_decade), u = 0 .. decades * per_decade
   std::vector<Entry> table_;
+};
+
+// A log histogram counted before its range is known: values go into DecadeBins' slots as they
+// come, and histogram() cuts out log_bins_auto(min_positive, max_positive)'s bins at the end.
+// One counter per thread, merged after; the result equals add() on log_bins_auto's bins.
+class DecadeCounter {
+ public:
+  explicit DecadeCounter(int per_decade);
+  void add(double v) { ++counts_[slot(v)]; }
+  // Counts v[i] where take[i] is not 0: the slots of a block first, then the counts, spread
+  // over interleaved sets of counters (neighbouring values mostly share a slot, and one set
+  // would make each count wait for the one before).
+  void add_block(const double* v, const int64_t* take, size_t n);
+  void merge(const DecadeCounter& o);
+  // Nothing when the range reaches past the table (below 10^-307, a subnormal, or past
+  // 10^308): the caller then bins the values the ordinary way.
+  std::optional<Histogram> histogram(double min_positive, double max_positive) const;
+
+ private:
+  static constexpr size_t kWays = 2;
+  static constexpr double kMaxFinite = 1.7976931348623157e308;
+  // Past DecadeBins' slots: positive subnormals, zeros and negatives, values that are not
+  // finite, values not taken.
+  size_t tiny() const { return bins_->slots(); }
+  size_t slot(double v) const {
+    if (DecadeBins::is_normal_positive(v)) [[likely]] return bins_->slot(v);
+    if (!(v <= kMaxFinite && v >= -kMaxFinite)) return tiny() + 2;  // NaN, +-Inf
+    return v <= 0 ? tiny() + 1 : tiny();
+  }
+  const DecadeBins* bins_;
+  size_t stride_;                 // slots of one set of counters
+  std::vector<uint64_t> counts_;  // kWays sets (add() uses the first)
 };
 
 }  // namespace pl::experiment

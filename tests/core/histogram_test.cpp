@@ -128,5 +128,83 @@ TEST(Histogram, DecadeBinsEqualTheTwoPassHistogram) {
   EXPECT_FALSE(bins.histogram(counts, 0, 0, 0, 1e-310, 1.0));
 }
 
+// slot_of names the count add() would raise, so that counts made elsewhere (error_stats adds
+// whole groups of values at once) land where add() would have put each value: on edges, one
+// pattern either side, outside, zeros and negatives on a log axis, Inf and NaN.
+TEST(Histogram, SlotOfIsWhereAddCounts) {
+  for (const Histogram& empty : {linear_bins(-3, 3, 41), log_bins(1e-3, 10, 16)}) {
+    std::vector<double> values = {0.0, -0.0, -5, 5, INFINITY, -INFINITY, NAN, 1e-300, -1e-300};
+    for (double e : empty.edges)
+      for (double v : {e, std::nextafter(e, -INFINITY), std::nextafter(e, INFINITY)}) values.push_back(v);
+    Histogram by_add = empty, by_slot = empty;
+    add(by_add, values);
+    for (double v : values) add_at(by_slot, slot_of(by_slot, v), 1);
+    EXPECT_EQ(by_slot.counts, by_add.counts);
+    EXPECT_EQ(by_slot.below, by_add.below);
+    EXPECT_EQ(by_slot.above, by_add.above);
+    EXPECT_EQ(by_slot.zeros, by_add.zeros);
+    EXPECT_EQ(by_slot.nonfinite, by_add.nonfinite);
+    EXPECT_EQ(slot_of(empty, NAN), nonfinite_slot(empty));
+  }
+}
+
+// DecadeCounter, by blocks with some values left out or one at a time, and merged from two
+// halves, gives add()'s histogram on log_bins_auto's bins; log_histogram_auto (which counts
+// through it) too, and past the table (a subnormal) it falls back to the two passes.
+TEST(Histogram, DecadeCounterEqualsAddOnTheAutoBins) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> exponent(-12, 3);
+  std::vector<double> values;
+  for (int i = 0; i < 10000; ++i) values.push_back((i % 9 == 0 ? -1 : 1) * std::pow(10.0, exponent(rng)));
+  values.insert(values.end(), {0.0, INFINITY, NAN, 1e-5, 1e-2, 1000.0});
+  std::vector<int64_t> take(values.size());
+  std::vector<double> taken;
+  for (size_t i = 0; i < values.size(); ++i) {
+    take[i] = i % 5 == 1 ? 0 : -1;
+    if (take[i]) taken.push_back(values[i]);
+  }
+  auto range = [](const std::vector<double>& v) {
+    double lo = INFINITY, hi = 0;
+    for (double x : v)
+      if (x > 0 && std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+    return std::pair{lo, hi};
+  };
+  for (int per_decade : {1, 2, 4, 8}) {
+    SCOPED_TRACE(per_decade);
+    const auto [lo, hi] = range(taken);
+    Histogram want = log_bins_auto(lo, hi, per_decade);
+    add(want, taken);
+    DecadeCounter blocks(per_decade), one_by_one(per_decade), second_half(per_decade);
+    const size_t half = values.size() / 2;
+    blocks.add_block(values.data(), take.data(), half);
+    second_half.add_block(values.data() + half, take.data() + half, values.size() - half);
+    blocks.merge(second_half);
+    for (double v : taken) one_by_one.add(v);
+    for (const DecadeCounter* c : {&blocks, &one_by_one}) {
+      const auto got = c->histogram(lo, hi);
+      ASSERT_TRUE(got);
+      EXPECT_EQ(got->edges, want.edges);
+      EXPECT_EQ(got->counts, want.counts);
+      EXPECT_EQ(got->below, want.below);
+      EXPECT_EQ(got->above, want.above);
+      EXPECT_EQ(got->zeros, want.zeros);
+      EXPECT_EQ(got->nonfinite, want.nonfinite);
+    }
+    const Histogram automatic = log_histogram_auto(taken, per_decade);
+    EXPECT_EQ(automatic.edges, want.edges);
+    EXPECT_EQ(automatic.counts, want.counts);
+    EXPECT_EQ(automatic.zeros, want.zeros);
+  }
+  std::vector<double> with_subnormal = taken;
+  with_subnormal.push_back(1e-310);
+  const auto [lo, hi] = range(with_subnormal);
+  Histogram want = log_bins_auto(lo, hi, 4);
+  add(want, with_subnormal);
+  const Histogram automatic = log_histogram_auto(with_subnormal, 4);
+  EXPECT_EQ(automatic.edges, want.edges);
+  EXPECT_EQ(automatic.counts, want.counts);
+  EXPECT_EQ(automatic.below, want.below);
+}
+
 }  // namespace
 }  // namespace pl::experiment
