@@ -13,6 +13,7 @@
 
 #include "core/dtype/quantum.h"
 #include "core/dtype/stochastic.h"
+#include "core/util/parallel.h"
 
 namespace pl {
 namespace {
@@ -240,22 +241,25 @@ const char* value_class_name(ValueClass c) {
 void round_each(const FloatFormat& f, std::span<const double> in, std::span<double> out,
                 const CastOptions& o, uint64_t index0) {
   const size_t n = std::min(in.size(), out.size());
-  if (o.rounding == Rounding::NearestEven && o.path == CastPath::Direct &&
-      !o.flush_input_subnormals && !o.flush_output_subnormals && nearest_fast_path_applies(f)) {
-    const NearestEvenRounder nearest(f);
-    constexpr size_t kBlock = 2048;
-    double rounded[kBlock];  // not straight into out: in may be out, and a deferred element needs its input
-    uint8_t defer[kBlock];
-    for (size_t b0 = 0; b0 < n; b0 += kBlock) {
-      const size_t m = std::min(kBlock, n - b0);
-      if (nearest.block(in.data() + b0, m, rounded, defer))
-        for (size_t i = 0; i < m; ++i)
-          if (defer[i]) rounded[i] = decode(f, encode(f, in[b0 + i], o, index0 + b0 + i).code);
-      std::copy(rounded, rounded + m, out.begin() + static_cast<std::ptrdiff_t>(b0));
+  // Each element on its own (stochastic rounding draws by index), so the threads may split them.
+  parallel_for(n, 0, [&](size_t begin, size_t end) {
+    if (o.rounding == Rounding::NearestEven && o.path == CastPath::Direct &&
+        !o.flush_input_subnormals && !o.flush_output_subnormals && nearest_fast_path_applies(f)) {
+      const NearestEvenRounder nearest(f);
+      constexpr size_t kBlock = 2048;
+      double rounded[kBlock];  // not straight into out: in may be out, and a deferred element needs its input
+      uint8_t defer[kBlock];
+      for (size_t b0 = begin; b0 < end; b0 += kBlock) {
+        const size_t m = std::min(kBlock, end - b0);
+        if (nearest.block(in.data() + b0, m, rounded, defer))
+          for (size_t i = 0; i < m; ++i)
+            if (defer[i]) rounded[i] = decode(f, encode(f, in[b0 + i], o, index0 + b0 + i).code);
+        std::copy(rounded, rounded + m, out.begin() + static_cast<std::ptrdiff_t>(b0));
+      }
+      return;
     }
-    return;
-  }
-  for (size_t i = 0; i < n; ++i) out[i] = round_to(f, in[i], o, index0 + i);
+    for (size_t i = begin; i < end; ++i) out[i] = round_to(f, in[i], o, index0 + i);
+  });
 }
 
 bool overflow_saturates(const FloatFormat& f, Overflow policy) {

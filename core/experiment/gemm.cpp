@@ -269,14 +269,18 @@ Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const doub
   }
   auto to_float = [](std::span<const double> x) -> Expected<std::vector<float>> {
     std::vector<float> f(x.size());
-    // Converted and checked in one branch-free loop (it vectorises); the first value that is
-    // not a float32 number is looked for only when there is one.
-    uint8_t inexact = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-      f[i] = static_cast<float>(x[i]);
-      inexact |= static_cast<uint8_t>((static_cast<double>(f[i]) != x[i]) & (x[i] == x[i]));
-    }
-    if (inexact)
+    // Converted and checked in one branch-free loop (it vectorises), split between the threads;
+    // the first value that is not a float32 number is looked for only when there is one.
+    std::atomic<bool> any_inexact{false};
+    parallel_for(x.size(), 0, [&](size_t b, size_t e) {
+      uint8_t inexact = 0;
+      for (size_t i = b; i < e; ++i) {
+        f[i] = static_cast<float>(x[i]);
+        inexact |= static_cast<uint8_t>((static_cast<double>(f[i]) != x[i]) & (x[i] == x[i]));
+      }
+      if (inexact) any_inexact = true;
+    });
+    if (any_inexact)
       for (size_t i = 0; i < x.size(); ++i)
         if (static_cast<double>(f[i]) != x[i] && !std::isnan(x[i]))
           return Error{"the float32 BLAS product needs float32 inputs, but " +
@@ -289,7 +293,7 @@ Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const doub
   if (!bf) return Error{bf.error()};
   std::vector<float> cf(s.m * s.n);
   blas::gemm_nt(s.m, s.n, s.k, af->data(), bf->data(), cf.data());
-  std::copy(cf.begin(), cf.end(), c.begin());
+  parallel_for(c.size(), 0, [&](size_t b, size_t e) { std::copy(cf.begin() + b, cf.begin() + e, c.begin() + b); });
   return c;
 }
 

@@ -134,6 +134,27 @@ TEST(Matmul, BlasFloat32MatchesItsBound) {
   EXPECT_EQ(r->within_deterministic, r->compared);
 }
 
+// The bound check's tallies, made by the threads in one pass, hold together: the histogram
+// counts every compared element, its range reaches the largest scaled error, and the looser
+// bound holds wherever the tighter one does. (A shape large enough to split between threads.)
+TEST(Matmul, BoundTalliesAgreeWithTheirHistogram) {
+  MatmulConfig c = small(MatmulOp::Matmul);
+  c.m = c.n = 256;
+  c.k = 64;
+  c.input = c.weight = DType::float16;
+  c.accumulate = {AccumKind::Sequential, DType::float16};
+  auto r = run_matmul(c);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->compared, c.m * c.n);
+  EXPECT_EQ(r->scaled_arithmetic.total(), r->compared);
+  EXPECT_EQ(r->scaled_arithmetic.above + r->scaled_arithmetic.nonfinite, 0u);
+  EXPECT_GT(r->max_scaled_arithmetic, 0);
+  EXPECT_LE(r->max_scaled_arithmetic, r->scaled_arithmetic.edges.back());
+  EXPECT_GT(r->max_scaled_arithmetic, r->scaled_arithmetic.edges.back() / 10);  // whole decades
+  EXPECT_LE(r->within_probabilistic, r->within_deterministic);
+  EXPECT_EQ(r->within_deterministic, r->compared);
+}
+
 TEST(Matmul, BadConfigsSayWhy) {
   MatmulConfig c = small(MatmulOp::Linear);
   c.k = 0;
