@@ -284,7 +284,7 @@ const DecadeBins& DecadeBins::get(int per_decade) {
 }
 
 DecadeCounter::DecadeCounter(int per_decade)
-    : bins_(&DecadeBins::get(per_decade)), stride_(bins_->slots() + 4), counts_(kWays * stride_, 0) {}
+    : bins_(&DecadeBins::get(per_decade)), counts_(bins_->slots() + 4, 0) {}
 
 void DecadeCounter::add_block(const double* v, const int64_t* take, size_t n) {
   constexpr size_t kBlock = 1024;
@@ -294,10 +294,7 @@ void DecadeCounter::add_block(const double* v, const int64_t* take, size_t n) {
     const size_t m = std::min(kBlock, n - b0);
     for (size_t i = 0; i < m; ++i)
       slot_of_value[i] = take[b0 + i] ? static_cast<uint32_t>(slot(v[b0 + i])) : skip;
-    size_t i = 0;
-    for (; i + kWays <= m; i += kWays)
-      for (size_t w = 0; w < kWays; ++w) ++counts_[w * stride_ + slot_of_value[i + w]];
-    for (; i < m; ++i) ++counts_[slot_of_value[i]];
+    for (size_t i = 0; i < m; ++i) ++counts_[slot_of_value[i]];
   }
 }
 
@@ -306,11 +303,8 @@ void DecadeCounter::merge(const DecadeCounter& o) {
 }
 
 std::optional<Histogram> DecadeCounter::histogram(double min_positive, double max_positive) const {
-  std::vector<uint64_t> folded(stride_, 0);
-  for (size_t w = 0; w < kWays; ++w)
-    for (size_t i = 0; i < stride_; ++i) folded[i] += counts_[w * stride_ + i];
   const size_t t = tiny();
-  return bins_->histogram(std::span(folded).first(t), folded[t], folded[t + 1], folded[t + 2], min_positive,
+  return bins_->histogram(std::span(counts_).first(t), counts_[t], counts_[t + 1], counts_[t + 2], min_positive,
                           max_positive);
 }
 
