@@ -256,17 +256,16 @@ DecadeBins::DecadeBins(int per_decade) : per_decade_(per_decade) {
   edges_.push_back(std::pow(10.0, static_cast<double>(kLastDecade)));
   // Walk the keys upwards; `next` is the first edge not below the current key's smallest value.
   size_t next = 0;
-  table_.resize(kLastKey - kFirstKey + 1);
+  edge_.assign(0x8000, ~uint64_t{0});
+  first_slot_.assign(0x8000, 0);
   for (uint64_t key = kFirstKey; key <= kLastKey; ++key) {
     const uint64_t lo = key << 48, hi = lo | 0x0000ffffffffffffull;
     while (next < edges_.size() && std::bit_cast<uint64_t>(edges_[next]) < lo) ++next;
-    Entry& e = table_[key - kFirstKey];
     // Values under edge `next` lie between edges next - 1 and next (slot 0: under the first);
-    // the edge may be the entry's smallest value itself (1, 10 and 100 are).
-    e.slot = static_cast<uint32_t>(2 * next);
-    e.edge = ~uint64_t{0};
+    // the edge may be the key's smallest value itself (1, 10 and 100 are).
+    first_slot_[key] = static_cast<uint32_t>(2 * next);
     if (next < edges_.size() && std::bit_cast<uint64_t>(edges_[next]) <= hi) {
-      e.edge = std::bit_cast<uint64_t>(edges_[next]);
+      edge_[key] = std::bit_cast<uint64_t>(edges_[next]);
       // One edge per entry: bins are wider than an entry (a factor of 10^(1/8) against 17/16).
       if (next + 1 < edges_.size() && std::bit_cast<uint64_t>(edges_[next + 1]) <= hi) std::abort();
     }
@@ -286,14 +285,28 @@ const DecadeBins& DecadeBins::get(int per_decade) {
 DecadeCounter::DecadeCounter(int per_decade)
     : bins_(&DecadeBins::get(per_decade)), counts_(bins_->slots() + 4, 0) {}
 
+PL_CLONES void DecadeBins::slots_of(const double* __restrict v, const int64_t* __restrict take, size_t n,
+                                    uint32_t past, uint32_t* __restrict out) const {
+  const uint64_t* __restrict edge = edge_.data();
+  const uint64_t* __restrict first = first_slot_.data();
+  const uint64_t p = past;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t b = std::bit_cast<uint64_t>(v[i]), key = (b >> 48) & 0x7fff;
+    const uint64_t normal = first[key] + (b >= edge[key]) + (b > edge[key]);
+    const uint64_t special = (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull ? p + 2   // NaN, +-Inf
+                             : (b >> 63) | (b == 0)                                  ? p + 1   // zero, negative
+                                                                                     : p;      // subnormal
+    const uint64_t slot = b - 0x0010000000000000ull < 0x7fe0000000000000ull ? normal : special;
+    out[i] = static_cast<uint32_t>(take[i] ? slot : p + 3);
+  }
+}
+
 void DecadeCounter::add_block(const double* v, const int64_t* take, size_t n) {
   constexpr size_t kBlock = 1024;
   uint32_t slot_of_value[kBlock];
-  const auto skip = static_cast<uint32_t>(tiny() + 3);
   for (size_t b0 = 0; b0 < n; b0 += kBlock) {
     const size_t m = std::min(kBlock, n - b0);
-    for (size_t i = 0; i < m; ++i)
-      slot_of_value[i] = take[b0 + i] ? static_cast<uint32_t>(slot(v[b0 + i])) : skip;
+    bins_->slots_of(v + b0, take + b0, m, static_cast<uint32_t>(tiny()), slot_of_value);
     for (size_t i = 0; i < m; ++i) ++counts_[slot_of_value[i]];
   }
 }

@@ -73,10 +73,15 @@ class DecadeBins {
     return std::bit_cast<uint64_t>(x) - 0x0010000000000000ull < 0x7fe0000000000000ull;
   }
   uint32_t slot(double x) const {
-    const uint64_t b = std::bit_cast<uint64_t>(x);
-    const Entry& e = table_[(b >> 48) - kFirstKey];
-    return e.slot + static_cast<uint32_t>(b >= e.edge) + static_cast<uint32_t>(b > e.edge);
+    const uint64_t b = std::bit_cast<uint64_t>(x), key = b >> 48;
+    return static_cast<uint32_t>(first_slot_[key] + (b >= edge_[key]) + (b > edge_[key]));
   }
+  // The slots of v[0, n) where take[i] is not 0, in a loop without branches (it vectorises,
+  // with gathers from the table): slot() for positive normal values, then `past` for positive
+  // subnormals, past + 1 for zeros and negatives, past + 2 for values that are not finite, and
+  // past + 3 for the values not taken.
+  void slots_of(const double* __restrict v, const int64_t* __restrict take, size_t n, uint32_t past,
+                uint32_t* __restrict out) const;
   // log_bins_auto(min_positive, max_positive, per_decade) holding counts (one per slot) and
   // the values counted apart: positive subnormals (`tiny`), zeros and values that are not
   // finite; or nothing when its edges are not this table's (a range reaching below 10^-307 or
@@ -86,15 +91,15 @@ class DecadeBins {
 
  private:
   explicit DecadeBins(int per_decade);
-  struct Entry {
-    uint64_t edge;  // bit pattern of the edge inside this entry's values (~0: none)
-    uint32_t slot;  // slot of the entry's smallest value
-  };
   static constexpr uint64_t kFirstKey = 0x0010, kLastKey = 0x7fef;  // normal positive doubles
   static constexpr int kFirstDecade = -307, kLastDecade = 308;
   int per_decade_;
   std::vector<double> edges_;  // 10^(kFirstDecade + u / per_decade), u = 0 .. decades * per_decade
-  std::vector<Entry> table_;
+  // By key (every positive one, so that an index needs no check; only kFirstKey .. kLastKey
+  // are read for a slot): the bit pattern of the edge among the key's values (~0: none), and
+  // the slot of the key's smallest value.
+  std::vector<uint64_t> edge_;
+  std::vector<uint64_t> first_slot_;  // (64 bits, as the edges: then one kind of gather serves both)
 };
 
 // A log histogram counted before its range is known: values go into DecadeBins' slots as they
@@ -122,7 +127,7 @@ class DecadeCounter {
     if (DecadeBins::is_normal_positive(v)) [[likely]] return bins_->slot(v);
     if (!(v <= kMaxFinite && v >= -kMaxFinite)) return tiny() + 2;  // NaN, +-Inf
     return v <= 0 ? tiny() + 1 : tiny();
-  }
+  }  // (as DecadeBins::slots_of, one value)
   const DecadeBins* bins_;
   std::vector<uint64_t> counts_;  // DecadeBins' slots, then the four above
 };

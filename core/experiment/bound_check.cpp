@@ -1,0 +1,97 @@
+#include "core/experiment/bound_check.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "core/util/parallel.h"
+
+namespace pl::experiment {
+namespace {
+
+constexpr int kPerDecade = 4;
+constexpr size_t kBlock = 1024;
+
+struct Tally {
+  size_t compared = 0, deterministic = 0, probabilistic = 0;
+  double max = 0, min_positive = INFINITY, max_positive = 0;
+  DecadeCounter counts{kPerDecade};
+
+  void merge(const Tally& o) {
+    compared += o.compared, deterministic += o.deterministic, probabilistic += o.probabilistic;
+    max = std::max(max, o.max);
+    min_positive = std::min(min_positive, o.min_positive);
+    max_positive = std::max(max_positive, o.max_positive);
+    counts.merge(o.counts);
+  }
+};
+
+// One block of a row: the scaled errors and whether each is compared, in a loop without
+// branches (it vectorises), then the tallies.
+void tally_block(const double* acc, const double* ref, const float* abs_product, const double* bias, size_t len,
+                 double slack, const ErrorBounds& bounds, Tally& t) {
+  double s[kBlock];
+  int64_t take[kBlock];
+  constexpr uint64_t kExp = 0x7ff0000000000000ull;
+  for (size_t j = 0; j < len; ++j) {
+    const double denom = static_cast<double>(abs_product[j]) * slack + (bias ? std::fabs(bias[j]) : 0.0);
+    s[j] = std::fabs(acc[j] - ref[j]) / denom;
+    take[j] = -static_cast<int64_t>(((std::bit_cast<uint64_t>(acc[j]) & kExp) != kExp) & (denom > 0));
+  }
+  for (size_t j = 0; j < len; ++j) {
+    if (!take[j]) continue;
+    const double v = s[j];
+    ++t.compared;
+    t.max = std::max(t.max, v);  // a NaN (a reference that is not finite) leaves it
+    t.deterministic += v <= bounds.deterministic;
+    t.probabilistic += v <= bounds.probabilistic;
+    if (v > 0 && v <= std::numeric_limits<double>::max())
+      t.min_positive = std::min(t.min_positive, v), t.max_positive = std::max(t.max_positive, v);
+  }
+  t.counts.add_block(s, take, len);
+}
+
+}  // namespace
+
+BoundCheck check_bounds(std::span<const double> accumulated, std::span<const double> reference,
+                        std::span<const float> abs_product, double slack, std::span<const double> bias, size_t n,
+                        const ErrorBounds& bounds) {
+  const size_t rows = n ? accumulated.size() / n : 0;
+  Tally all;
+  std::mutex lock;
+  parallel_for(rows, 0, [&](size_t r0, size_t r1) {
+    Tally mine;
+    for (size_t i = r0; i < r1; ++i)
+      for (size_t j0 = 0; j0 < n; j0 += kBlock) {
+        const size_t e = i * n + j0;
+        tally_block(&accumulated[e], &reference[e], &abs_product[e], bias.empty() ? nullptr : &bias[j0],
+                    std::min(kBlock, n - j0), slack, bounds, mine);
+      }
+    const std::lock_guard hold(lock);
+    all.merge(mine);
+  }, std::max<size_t>(1, (size_t{1} << 14) / std::max<size_t>(n, 1)));
+  BoundCheck b;
+  b.compared = all.compared;
+  b.within_deterministic = all.deterministic;
+  b.within_probabilistic = all.probabilistic;
+  b.max_scaled = all.max;
+  if (auto h = all.counts.histogram(all.min_positive, all.max_positive)) {
+    b.scaled = std::move(*h);
+    return b;
+  }
+  // A range past the decade table's: the compared values again, binned the ordinary way.
+  std::vector<double> scaled;
+  scaled.reserve(all.compared);
+  for (size_t e = 0; e < rows * n; ++e) {
+    const double denom = static_cast<double>(abs_product[e]) * slack + (bias.empty() ? 0.0 : std::fabs(bias[e % n]));
+    if (std::isfinite(accumulated[e]) && denom > 0) scaled.push_back(std::fabs(accumulated[e] - reference[e]) / denom);
+  }
+  b.scaled = log_histogram_auto(scaled, kPerDecade);
+  return b;
+}
+
+}  // namespace pl::experiment
