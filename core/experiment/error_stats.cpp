@@ -261,39 +261,56 @@ struct DecadeCounts {
   DecadeCounter rel{kRelPerDecade}, ulps{kUlpPerDecade};
 };
 
-// keys: counts of the compared elements' errors by signed_key(), added to (one array per
-// thread); decades: the relative and ulp errors counted into DecadeBins (null: no histograms
-// asked for).
-void first_pass(std::span<const double> result, std::span<const double> reference, const Measure& m,
-                size_t begin, size_t end, Sums& out, uint32_t* keys, DecadeCounts* decades) {
-  LaneSums lanes;
-  size_t nan = 0, inf = 0;
+constexpr size_t kMaxComparisons = 8;  // made together; more go in groups
+
+// Pass 1's counts for one comparison in one thread: its errors by signed_key(), and its
+// relative and ulp errors counted into DecadeBins (when histograms are asked for).
+struct Counted {
+  std::vector<uint32_t> keys = std::vector<uint32_t>(kKeys, 0);
+  std::optional<DecadeCounts> decades;
+  void merge(const Counted& o) {
+    for (size_t b = 0; b < kKeys; ++b) keys[b] += o.keys[b];
+    if (decades) decades->rel.merge(o.decades->rel), decades->ulps.merge(o.decades->ulps);
+  }
+};
+
+// Pass 1 over one span of elements, block by block, every comparison's block in turn (a block
+// of an array shared by two comparisons is read from memory once). sums: one per comparison.
+void first_pass(std::span<const Comparison> cs, const Measure& m, size_t begin, size_t end, Sums* sums,
+                std::vector<Counted>& counted) {
+  LaneSums lanes[kMaxComparisons];  // on the stack: a heap block need not be aligned for the lanes
+  std::vector<size_t> nan(cs.size(), 0), inf(cs.size(), 0);
   double errors[kBlock], relatives[kBlock], ulp_errors[kBlock];
   const BitsCap cap{m.cap_bits(), std::ldexp(1.0, -static_cast<int>(m.cap_bits()))};
   int64_t finite[kBlock];
   uint16_t key[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
-    const double* r = result.data() + b0;
-    const double* ref = reference.data() + b0;
-    measure(r, ref, n, m, errors, relatives, ulp_errors, finite, key);
-    reduce_block(r, ref, n, errors, relatives, ulp_errors, finite, m.top(), cap, lanes);
-    int64_t all = -1;
-    for (size_t i = 0; i < n; ++i) all &= finite[i];
-    if (!all) [[unlikely]]
-      for (size_t i = 0; i < n; ++i)
-        if (!finite[i] && std::isfinite(ref[i])) ++(std::isnan(r[i]) ? nan : inf);
-    // Counted apart from where the keys are found (histogram.cpp's add_values says why).
-    for (size_t i = 0; i < n; ++i) keys[key[i]] -= static_cast<uint32_t>(finite[i]);
-    if (decades) {
-      decades->rel.add_block(relatives, finite, n);
-      decades->ulps.add_block(ulp_errors, finite, n);
+    for (size_t c = 0; c < cs.size(); ++c) {
+      const double* r = cs[c].result.data() + b0;
+      const double* ref = cs[c].reference.data() + b0;
+      measure(r, ref, n, m, errors, relatives, ulp_errors, finite, key);
+      reduce_block(r, ref, n, errors, relatives, ulp_errors, finite, m.top(), cap, lanes[c]);
+      int64_t all = -1;
+      for (size_t i = 0; i < n; ++i) all &= finite[i];
+      if (!all) [[unlikely]]
+        for (size_t i = 0; i < n; ++i)
+          if (!finite[i] && std::isfinite(ref[i])) ++(std::isnan(r[i]) ? nan[c] : inf[c]);
+      // Counted apart from where the keys are found (histogram.cpp's add_values says why).
+      uint32_t* keys = counted[c].keys.data();
+      for (size_t i = 0; i < n; ++i) keys[key[i]] -= static_cast<uint32_t>(finite[i]);
+      if (auto& decades = counted[c].decades) {
+        decades->rel.add_block(relatives, finite, n);
+        decades->ulps.add_block(ulp_errors, finite, n);
+      }
     }
   }
-  Sums s;
-  lanes.fold_into(s);
-  s.nan = nan, s.inf = inf;
-  out = s;
+  for (size_t c = 0; c < cs.size(); ++c) {
+    Sums s;
+    lanes[c].fold_into(s);
+    s.nan = nan[c], s.inf = inf[c];
+    sums[c] = s;
+  }
 }
 
 // Where the percentile ranks fall: the key of |e| (both signs' counts together) and the rank
@@ -355,101 +372,68 @@ PL_CLONES void signed_errors(const double* __restrict result, const double* __re
   }
 }
 
-// Pass 2, one thread's share: the elements pass 1's key counts could not bin, and the members
-// of the percentile keys.
+// Pass 2, one comparison's share in one thread: the elements pass 1's key counts could not bin,
+// and the members of the percentile keys.
 struct Gathered {
   ErrorHistograms h;
   std::array<std::vector<double>, kQuantiles.size()> members;  // by owning quantile
 };
 
-// log_histograms: bin the relative and ulp errors here too (when pass 1's decade counts could
-// not give their histograms).
-void second_pass(std::span<const double> result, std::span<const double> reference, const Measure& m,
-                 const Actions& action, size_t begin, size_t end, Gathered& g, bool log_histograms) {
+// What pass 2 does for one comparison: its actions, whether it bins the relative and ulp
+// errors too (when pass 1's decade counts could not give their histograms).
+struct SecondPass {
+  Actions action = Actions(kKeys, 0);
+  bool log_histograms = false;
+};
+
+// Pass 2 over [begin, end), block by block, every comparison's block in turn.
+void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<const SecondPass> plan, size_t begin,
+                 size_t end, std::vector<Gathered>& g) {
   double e[kBlock], alone[kBlock];
   uint16_t key[kBlock];
   uint32_t picked[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
-    signed_errors(result.data() + b0, reference.data() + b0, n, e, key);
-    size_t count = 0;  // the block's elements with something to do, without a branch per element
-    for (size_t i = 0; i < n; ++i) {
-      picked[count] = static_cast<uint32_t>(i);
-      count += action[key[i]] != 0;
-    }
-    size_t n_alone = 0;
-    for (size_t p = 0; p < count; ++p) {
-      const size_t i = picked[p];
-      const uint8_t a = action[key[i]];
-      if (a & kBinAlone) alone[n_alone++] = e[i];
-      if (a >> 1) g.members[(a >> 1) - 1].push_back(std::fabs(e[i]));
-    }
-    add(g.h.signed_error, {alone, n_alone});
-    if (log_histograms) {
-      double errors[kBlock], rel[kBlock], ulps[kBlock];
-      int64_t finite[kBlock];
-      measure(result.data() + b0, reference.data() + b0, n, m, errors, rel, ulps, finite, key);
-      size_t kept = 0;
-      for (size_t j = 0; j < n; ++j)
-        if (finite[j]) rel[kept] = rel[j], ulps[kept] = ulps[j], ++kept;
-      add(g.h.relative, {rel, kept});
-      add(g.h.ulps, {ulps, kept});
+    for (size_t c = 0; c < cs.size(); ++c) {
+      const double* r = cs[c].result.data() + b0;
+      const double* ref = cs[c].reference.data() + b0;
+      const uint8_t* action = plan[c].action.data();
+      signed_errors(r, ref, n, e, key);
+      if (!cs[c].signed_errors.empty()) std::copy(e, e + n, cs[c].signed_errors.begin() + static_cast<std::ptrdiff_t>(b0));
+      size_t count = 0;  // the block's elements with something to do, without a branch per element
+      for (size_t i = 0; i < n; ++i) {
+        picked[count] = static_cast<uint32_t>(i);
+        count += action[key[i]] != 0;
+      }
+      size_t n_alone = 0;
+      for (size_t p = 0; p < count; ++p) {
+        const size_t i = picked[p];
+        const uint8_t a = action[key[i]];
+        if (a & kBinAlone) alone[n_alone++] = e[i];
+        if (a >> 1) g[c].members[(a >> 1) - 1].push_back(std::fabs(e[i]));
+      }
+      add(g[c].h.signed_error, {alone, n_alone});
+      if (plan[c].log_histograms) {
+        double errors[kBlock], rel[kBlock], ulps[kBlock];
+        int64_t finite[kBlock];
+        measure(r, ref, n, m, errors, rel, ulps, finite, key);
+        size_t kept = 0;
+        for (size_t j = 0; j < n; ++j)
+          if (finite[j]) rel[kept] = rel[j], ulps[kept] = ulps[j], ++kept;
+        add(g[c].h.relative, {rel, kept});
+        add(g[c].h.ulps, {ulps, kept});
+      }
     }
   }
 }
 
-}  // namespace
-
-ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
-                       DType output, double rel_floor) {
-  return error_stats(result, reference, output, rel_floor, nullptr);
-}
-
-ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
-                       DType output, double rel_floor, ErrorHistograms* histograms) {
-  const Measure m(output, rel_floor);
-  const size_t n = std::min(result.size(), reference.size());
-  std::mutex lock;
-
-  std::vector<Sums> spans((n + kSpan - 1) / kSpan);
-  std::vector<uint32_t> keys(kKeys, 0);
-  std::optional<DecadeCounts> decades;
-  if (histograms) decades.emplace();
-  parallel_for(spans.size(), 0, [&](size_t s0, size_t s1) {
-    std::vector<uint32_t> mine(kKeys, 0);
-    std::optional<DecadeCounts> my_decades;
-    if (histograms) my_decades.emplace();
-    for (size_t k = s0; k < s1; ++k)
-      first_pass(result, reference, m, k * kSpan, std::min(n, (k + 1) * kSpan), spans[k], mine.data(),
-                 my_decades ? &*my_decades : nullptr);
-    const std::lock_guard<std::mutex> hold(lock);
-    for (size_t b = 0; b < kKeys; ++b) keys[b] += mine[b];
-    if (my_decades) decades->rel.merge(my_decades->rel), decades->ulps.merge(my_decades->ulps);
-  }, 1);
-  Sums sums;
-  for (const Sums& part : spans) sums.merge(part);
-
+// The statistics from pass 1's sums (everything but the percentiles).
+ErrorStats from_sums(const Sums& sums, const Measure& m) {
   ErrorStats s;
   s.rel_floor = m.floor();
   s.count = sums.count, s.nan = sums.nan, s.inf = sums.inf;
   s.saturated = sums.saturated, s.flushed = sums.flushed;
-  ErrorHistograms empty;
-  // +-max |e| (an error can overflow to inf between two finite values: then the bins stop
-  // at 1e307, whose edges are still finite, and it counts above them).
-  const double span = sums.max_abs > 0 ? std::min(sums.max_abs, 1e307) : 1.0;
-  empty.signed_error = linear_bins(-span, span, 41);
-  empty.relative = log_bins_auto(sums.min_pos_rel, sums.top_rel, kRelPerDecade);
-  empty.ulps = log_bins_auto(sums.min_pos_ulp, sums.top_ulp, kUlpPerDecade);
-  if (histograms) *histograms = empty;
   if (s.count == 0) return s;
-  // The log histograms from pass 1's counts, or (a range past DecadeBins' table) from pass 2.
-  std::optional<Histogram> relative, ulps;
-  if (decades) {
-    relative = decades->rel.histogram(sums.min_pos_rel, sums.top_rel);
-    ulps = decades->ulps.histogram(sums.min_pos_ulp, sums.top_ulp);
-  }
-  const bool log_in_pass_2 = histograms && (!relative || !ulps);
-
   const double c = static_cast<double>(s.count);
   s.max_abs = sums.max_abs, s.max_rel = sums.max_rel, s.max_ulp = sums.max_ulp;
   // Bits of agreement fall as the relative error grows: the fewest are the largest error's.
@@ -462,44 +446,122 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
   s.normwise_rel = sums.sum_ref_sq > 0 ? std::sqrt(sums.sum_sq / sums.sum_ref_sq)
                                        : (sums.sum_sq > 0 ? INFINITY : 0);
   s.sqnr_db = sums.sum_sq > 0 ? 10 * std::log10(sums.sum_ref_sq / sums.sum_sq) : INFINITY;
-
-  const Ranks ranks = locate(sums, keys);
-  Actions action(kKeys, 0);
-  for (size_t q = 0; q < kQuantiles.size(); ++q) {
-    const auto tag = static_cast<uint8_t>((ranks.owner[q] + 1) << 1);
-    action[ranks.magnitude[q]] |= tag;
-    action[ranks.magnitude[q] | kMagnitudes] |= tag;
-  }
-  Gathered all;
-  all.h = empty;
-  if (histograms) bin_whole_keys(all.h.signed_error, keys, action);
-  parallel_for(n, 0, [&](size_t begin, size_t end) {
-    Gathered mine;
-    mine.h = empty;
-    second_pass(result, reference, m, action, begin, end, mine, log_in_pass_2);
-    const std::lock_guard<std::mutex> hold(lock);
-    merge(all.h.signed_error, mine.h.signed_error);
-    merge(all.h.relative, mine.h.relative);
-    merge(all.h.ulps, mine.h.ulps);
-    for (size_t q = 0; q < kQuantiles.size(); ++q)
-      all.members[q].insert(all.members[q].end(), mine.members[q].begin(), mine.members[q].end());
-  });
-  if (histograms) {
-    *histograms = std::move(all.h);
-    if (!log_in_pass_2) histograms->relative = std::move(*relative), histograms->ulps = std::move(*ulps);
-  }
-
-  std::array<double, kQuantiles.size()> p{};
-  for (size_t q = 0; q < kQuantiles.size(); ++q) {
-    auto& members = all.members[ranks.owner[q]];
-    std::nth_element(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(ranks.within[q]),
-                     members.end());
-    p[q] = members[ranks.within[q]];
-  }
-  s.p50_abs = p[0];
-  s.p90_abs = p[1];
-  s.p99_abs = p[2];
   return s;
+}
+
+}  // namespace
+
+ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
+                       DType output, double rel_floor) {
+  return error_stats(result, reference, output, rel_floor, nullptr);
+}
+
+ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
+                       DType output, double rel_floor, ErrorHistograms* histograms) {
+  const Comparison one{result, reference, histograms, {}};
+  return error_stats(std::span(&one, 1), output, rel_floor).front();
+}
+
+std::vector<ErrorStats> error_stats(std::span<const Comparison> cs, DType output, double rel_floor) {
+  if (cs.size() > kMaxComparisons) {  // in groups
+    std::vector<ErrorStats> stats = error_stats(cs.first(kMaxComparisons), output, rel_floor);
+    const std::vector<ErrorStats> rest = error_stats(cs.subspan(kMaxComparisons), output, rel_floor);
+    stats.insert(stats.end(), rest.begin(), rest.end());
+    return stats;
+  }
+  const Measure m(output, rel_floor);
+  size_t n = cs.empty() ? 0 : std::min(cs[0].result.size(), cs[0].reference.size());
+  for (const Comparison& c : cs) n = std::min({n, c.result.size(), c.reference.size()});
+  const size_t comparisons = cs.size();
+  std::mutex lock;
+
+  // Pass 1. Floating-point sums per span of kSpan elements, added in order afterwards: the
+  // statistics do not depend on how many threads ran.
+  const size_t spans = (n + kSpan - 1) / kSpan;
+  std::vector<Sums> span_sums(comparisons * spans);  // [span][comparison]
+  auto fresh_counts = [&] {
+    std::vector<Counted> counted(comparisons);
+    for (size_t c = 0; c < comparisons; ++c)
+      if (cs[c].histograms) counted[c].decades.emplace();
+    return counted;
+  };
+  std::vector<Counted> counted = fresh_counts();
+  parallel_for(spans, 0, [&](size_t s0, size_t s1) {
+    std::vector<Counted> mine = fresh_counts();
+    for (size_t k = s0; k < s1; ++k)
+      first_pass(cs, m, k * kSpan, std::min(n, (k + 1) * kSpan), &span_sums[k * comparisons], mine);
+    const std::lock_guard<std::mutex> hold(lock);
+    for (size_t c = 0; c < comparisons; ++c) counted[c].merge(mine[c]);
+  }, 1);
+
+  // Between the passes: each comparison's statistics, histogram ranges, percentile keys and
+  // the signed histogram's whole keys.
+  std::vector<ErrorStats> stats(comparisons);
+  std::vector<ErrorHistograms> empty(comparisons);
+  std::vector<std::optional<Histogram>> relative(comparisons), ulps(comparisons);
+  std::vector<Ranks> ranks(comparisons);
+  std::vector<SecondPass> plan(comparisons);
+  std::vector<Gathered> all(comparisons);
+  for (size_t c = 0; c < comparisons; ++c) {
+    Sums sums;
+    for (size_t k = 0; k < spans; ++k) sums.merge(span_sums[k * comparisons + c]);
+    stats[c] = from_sums(sums, m);
+    // +-max |e| (an error can overflow to inf between two finite values: then the bins stop
+    // at 1e307, whose edges are still finite, and it counts above them).
+    const double span = sums.max_abs > 0 ? std::min(sums.max_abs, 1e307) : 1.0;
+    empty[c].signed_error = linear_bins(-span, span, 41);
+    empty[c].relative = log_bins_auto(sums.min_pos_rel, sums.top_rel, kRelPerDecade);
+    empty[c].ulps = log_bins_auto(sums.min_pos_ulp, sums.top_ulp, kUlpPerDecade);
+    all[c].h = empty[c];
+    if (stats[c].count == 0) continue;  // nothing for pass 2 (but the signed errors, if asked)
+    // The log histograms from pass 1's counts, or (a range past DecadeBins' table) from pass 2.
+    if (const auto& decades = counted[c].decades) {
+      relative[c] = decades->rel.histogram(sums.min_pos_rel, sums.top_rel);
+      ulps[c] = decades->ulps.histogram(sums.min_pos_ulp, sums.top_ulp);
+      plan[c].log_histograms = !relative[c] || !ulps[c];
+    }
+    ranks[c] = locate(sums, counted[c].keys);
+    for (size_t q = 0; q < kQuantiles.size(); ++q) {
+      const auto tag = static_cast<uint8_t>((ranks[c].owner[q] + 1) << 1);
+      plan[c].action[ranks[c].magnitude[q]] |= tag;
+      plan[c].action[ranks[c].magnitude[q] | kMagnitudes] |= tag;
+    }
+    if (cs[c].histograms) bin_whole_keys(all[c].h.signed_error, counted[c].keys, plan[c].action);
+  }
+
+  // Pass 2.
+  parallel_for(n, 0, [&](size_t begin, size_t end) {
+    std::vector<Gathered> mine(comparisons);
+    for (size_t c = 0; c < comparisons; ++c) mine[c].h = empty[c];
+    second_pass(cs, m, plan, begin, end, mine);
+    const std::lock_guard<std::mutex> hold(lock);
+    for (size_t c = 0; c < comparisons; ++c) {
+      merge(all[c].h.signed_error, mine[c].h.signed_error);
+      merge(all[c].h.relative, mine[c].h.relative);
+      merge(all[c].h.ulps, mine[c].h.ulps);
+      for (size_t q = 0; q < kQuantiles.size(); ++q)
+        all[c].members[q].insert(all[c].members[q].end(), mine[c].members[q].begin(), mine[c].members[q].end());
+    }
+  });
+
+  for (size_t c = 0; c < comparisons; ++c) {
+    if (ErrorHistograms* h = cs[c].histograms) {
+      *h = std::move(all[c].h);
+      if (relative[c] && ulps[c]) h->relative = std::move(*relative[c]), h->ulps = std::move(*ulps[c]);
+    }
+    if (stats[c].count == 0) continue;
+    std::array<double, kQuantiles.size()> p{};
+    for (size_t q = 0; q < kQuantiles.size(); ++q) {
+      auto& members = all[c].members[ranks[c].owner[q]];
+      std::nth_element(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(ranks[c].within[q]),
+                       members.end());
+      p[q] = members[ranks[c].within[q]];
+    }
+    stats[c].p50_abs = p[0];
+    stats[c].p90_abs = p[1];
+    stats[c].p99_abs = p[2];
+  }
+  return stats;
 }
 
 }  // namespace pl::experiment

@@ -45,4 +45,15 @@ struct ErrorHistograms {
 ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
                        DType output, double rel_floor, ErrorHistograms* histograms);
 
+// Several comparisons of the same length, made together: each pass reads every array once
+// however many comparisons share it (an experiment's attribution compares four arrays
+// pairwise). Each may ask for its histograms, and for its signed errors, result - reference
+// for every element (NaN and Inf included), written to `signed_errors` on the way.
+struct Comparison {
+  std::span<const double> result, reference;
+  ErrorHistograms* histograms = nullptr;
+  std::span<double> signed_errors = {};
+};
+std::vector<ErrorStats> error_stats(std::span<const Comparison> comparisons, DType output, double rel_floor = 0);
+
 }  // namespace pl::experiment

@@ -87,17 +87,35 @@ struct Epilogue {
   }
 };
 
-ErrorComponent component(std::string name, const std::vector<double>& value,
-                         const std::vector<double>& ref, DType output) {
-  ErrorComponent c;
-  c.name = std::move(name);
-  ErrorHistograms h;
-  c.stats = error_stats(value, ref, output, 0, &h);
-  c.signed_error = std::move(h.signed_error);
-  c.relative = std::move(h.relative);
-  // Ulps in log bins (8 a decade): near-zero references make ulp counts span decades.
-  c.ulps = std::move(h.ulps);
-  return c;
+// The four components of the attribution, measured together (error_stats.h: each pass reads
+// each of the four arrays once), and the total error element by element for the heatmap.
+void measure_components(MatmulResult& r, const std::vector<double>& rq, const std::vector<double>& cacc,
+                        DType output) {
+  struct Part {
+    ErrorComponent* into;
+    const char* name;
+    const std::vector<double>& value;
+    const std::vector<double>& ref;
+  };
+  const Part parts[] = {{&r.total, "total", r.result, r.reference},
+                        {&r.input, "input rounding", rq, r.reference},
+                        {&r.arithmetic, "arithmetic", cacc, rq},
+                        {&r.output, "output rounding", r.result, cacc}};
+  ErrorHistograms h[std::size(parts)];
+  std::vector<Comparison> comparisons;
+  r.total_error.resize(r.result.size());
+  for (size_t p = 0; p < std::size(parts); ++p)
+    comparisons.push_back({parts[p].value, parts[p].ref, &h[p], p == 0 ? std::span<double>(r.total_error) : std::span<double>()});
+  std::vector<ErrorStats> stats = error_stats(comparisons, output);
+  for (size_t p = 0; p < std::size(parts); ++p) {
+    ErrorComponent& c = *parts[p].into;
+    c.name = parts[p].name;
+    c.stats = stats[p];
+    c.signed_error = std::move(h[p].signed_error);
+    c.relative = std::move(h[p].relative);
+    // Ulps in log bins (8 a decade): near-zero references make ulp counts span decades.
+    c.ulps = std::move(h[p].ulps);
+  }
 }
 
 OperandReport report(DType t, const Scaling& s, const Quantised& q) {
@@ -337,13 +355,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
   if (cancelled()) return Error{"cancelled"};
 
   t0 = Clock::now();
-  // Each component's statistics run on every thread (error_stats.h).
-  r.total = component("total", r.result, r.reference, c.output);
-  r.input = component("input rounding", rq, r.reference, c.output);
-  r.arithmetic = component("arithmetic", cacc, rq, c.output);
-  r.output = component("output rounding", r.result, cacc, c.output);
-  r.total_error.resize(m * n);
-  each_index(m * n, [&](size_t e) { r.total_error[e] = r.result[e] - r.reference[e]; });
+  measure_components(r, rq, cacc, c.output);
 
   // The arithmetic error against the model's bounds, relative to (|A||B|)_ij; each epilogue
   // step (scale, bias) is one more rounding, so the bound is taken at length k + steps.

@@ -1,5 +1,6 @@
 // Error statistics on hand-worked examples, each number derived in the comment beside it.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <random>
 #include <limits>
@@ -207,6 +208,55 @@ TEST(ErrorStats, HistogramsEqualThePlainBinningOfEachElement) {
       EXPECT_EQ(got_h->nonfinite, want_h->nonfinite);
     }
   }
+}
+
+// Comparisons made together equal the same comparisons made one by one: every statistic, every
+// histogram, and the signed errors written on the way -- over arrays shared between
+// comparisons, one comparison with nothing finite to compare, more comparisons than one group
+// takes, and enough elements to split between threads.
+TEST(ErrorStats, ComparisonsMadeTogetherEqualThoseMadeAlone) {
+  std::mt19937_64 g(21);
+  std::normal_distribution<double> d;
+  const size_t n = 200000;
+  std::vector<double> a(n), b(n), c(n), nan(n, NAN);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = d(g);
+    b[i] = a[i] * (1 + 1e-3 * d(g));
+    c[i] = i % 3 ? b[i] + 1e-4 * d(g) : a[i];
+  }
+  std::vector<std::pair<const std::vector<double>*, const std::vector<double>*>> pairs = {
+      {&b, &a}, {&c, &a}, {&c, &b}, {&nan, &a}, {&a, &b}, {&b, &c}, {&a, &c}, {&c, &c}, {&a, &nan}, {&b, &a}};
+  std::vector<ErrorHistograms> together(pairs.size());
+  std::vector<double> signed_errors(n);
+  std::vector<Comparison> cs;
+  for (size_t p = 0; p < pairs.size(); ++p)
+    cs.push_back({*pairs[p].first, *pairs[p].second, &together[p], p == 2 ? std::span<double>(signed_errors) : std::span<double>()});
+  const std::vector<ErrorStats> stats = error_stats(cs, DType::bfloat16);
+  ASSERT_EQ(stats.size(), pairs.size());
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    SCOPED_TRACE(p);
+    ErrorHistograms h;
+    const ErrorStats alone = error_stats(*pairs[p].first, *pairs[p].second, DType::bfloat16, 0, &h);
+    const ErrorStats& got = stats[p];
+    EXPECT_EQ(got.count, alone.count);
+    EXPECT_EQ(got.nan, alone.nan);
+    EXPECT_EQ(got.inf, alone.inf);
+    for (auto [x, y] : {std::pair{got.max_abs, alone.max_abs}, {got.mean_abs, alone.mean_abs}, {got.rms_abs, alone.rms_abs},
+                        {got.p50_abs, alone.p50_abs}, {got.p90_abs, alone.p90_abs}, {got.p99_abs, alone.p99_abs},
+                        {got.max_rel, alone.max_rel}, {got.mean_rel, alone.mean_rel}, {got.max_ulp, alone.max_ulp},
+                        {got.mean_ulp, alone.mean_ulp}, {got.mean_bits, alone.mean_bits}, {got.min_bits, alone.min_bits},
+                        {got.normwise_rel, alone.normwise_rel}, {got.sqnr_db, alone.sqnr_db}})
+      EXPECT_EQ(std::bit_cast<uint64_t>(x), std::bit_cast<uint64_t>(y)) << x << " vs " << y;
+    for (const auto& [x, y] : {std::pair{&together[p].signed_error, &h.signed_error}, {&together[p].relative, &h.relative},
+                               {&together[p].ulps, &h.ulps}}) {
+      EXPECT_EQ(x->edges, y->edges);
+      EXPECT_EQ(x->counts, y->counts);
+      EXPECT_EQ(x->total(), y->total());
+    }
+  }
+  EXPECT_EQ(stats[3].count, 0u);
+  EXPECT_EQ(stats[3].nan, n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(std::bit_cast<uint64_t>(signed_errors[i]), std::bit_cast<uint64_t>(c[i] - b[i]));
 }
 
 }  // namespace
