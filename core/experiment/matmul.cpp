@@ -241,7 +241,7 @@ MatmulOperands generate_operands(const MatmulConfig& c) {
   return o;
 }
 
-Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
+Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& given,
                                   const std::function<void(double)>& progress,
                                   const std::atomic<bool>* cancel) {
   if (auto why = check(c); !why.empty()) return Error{why};
@@ -254,19 +254,32 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
   const size_t m = c.m, n = c.n, k = c.k;
 
   auto t0 = Clock::now();
-  const bool drawn = ops.a.empty() && ops.b.empty();
-  if (drawn) {
-    ops = generate_operands(c);
+  // The operands are read where they lie (a user's tensors exist already: no copy); what is
+  // drawn here, or reshaped, lives in `own`. From here on both run along K: a is m x k, bt
+  // is n x k.
+  MatmulOperands own;
+  std::span<const double> a, bt, bias;
+  if (given.a.empty() && given.b.empty()) {
+    own.a = generate(c.input_data, m, k, c.seed, kInputId);
+    own.b = generate(c.weight_data, n, k, c.seed, kWeightId, k);  // W, n x k, as generate_operands draws it
+    if (c.bias) own.bias = generate(c.bias_data, 1, n, c.seed, kBiasId, k);
+    a = own.a, bt = own.b, bias = own.bias;
   } else {
-    if (ops.a.size() != m * k) return Error{"the input holds " + std::to_string(ops.a.size()) + " values, the shape needs " + std::to_string(m * k)};
-    if (ops.b.size() != n * k) return Error{"the weight holds " + std::to_string(ops.b.size()) + " values, the shape needs " + std::to_string(n * k)};
-    if (c.bias && ops.bias.empty()) ops.bias = generate(c.bias_data, 1, n, c.seed, kBiasId, k);
-    if (c.bias && ops.bias.size() != n) return Error{"the bias holds " + std::to_string(ops.bias.size()) + " values, the output has " + std::to_string(n) + " columns"};
+    if (given.a.size() != m * k) return Error{"the input holds " + std::to_string(given.a.size()) + " values, the shape needs " + std::to_string(m * k)};
+    if (given.b.size() != n * k) return Error{"the weight holds " + std::to_string(given.b.size()) + " values, the shape needs " + std::to_string(n * k)};
+    if (c.bias && given.bias.empty()) own.bias = generate(c.bias_data, 1, n, c.seed, kBiasId, k);
+    bias = given.bias.empty() ? std::span<const double>(own.bias) : std::span<const double>(given.bias);
+    if (c.bias && bias.size() != n) return Error{"the bias holds " + std::to_string(bias.size()) + " values, the output has " + std::to_string(n) + " columns"};
     if (c.weight_scaling.kind == ScalingKind::PerTensorDelayed)
       return Error{"delayed scaling draws its amax history from the data source: a weight loaded from a file has none (use per-tensor)"};
+    a = given.a;
+    if (c.op == MatmulOp::Linear) {
+      bt = given.b;
+    } else {
+      own.b = transpose(given.b, k, n);
+      bt = own.b;
+    }
   }
-  // Both operands run along K from here on: a is m x k, bt is n x k.
-  std::vector<double> bt = c.op == MatmulOp::Linear ? std::move(ops.b) : transpose(ops.b, k, n);
   r.seconds.generate = since(t0);
   report_progress(0.05);
   if (cancelled()) return Error{"cancelled"};
@@ -287,16 +300,16 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
   // An operand stored in another dtype first (input_via) is rounded there, then converted;
   // the reference keeps the original values, so input rounding counts both steps.
   std::vector<double> a_via, b_via;  // the operands as stored, when that differs from as drawn
-  if (c.input_via) a_via = quantise(ops.a, m, k, *c.input_via, Scaling{}, c.cast).values;
+  if (c.input_via) a_via = quantise(a, m, k, *c.input_via, Scaling{}, c.cast).values;
   if (c.weight_via) b_via = quantise(bt, n, k, *c.weight_via, Scaling{}, c.cast).values;
   // The two operands are rounded side by side: two independent loops (one thread each).
   Quantised qb;
   std::thread weight_thread(
       [&] { qb = quantise(c.weight_via ? b_via : bt, n, k, c.weight, c.weight_scaling, c.cast, b_hist); });
-  const Quantised qa = quantise(c.input_via ? a_via : ops.a, m, k, c.input, c.input_scaling, c.cast, a_hist);
+  const Quantised qa = quantise(c.input_via ? a_via : a, m, k, c.input, c.input_scaling, c.cast, a_hist);
   weight_thread.join();
   Quantised qbias;
-  if (c.bias) qbias = quantise(ops.bias, 1, n, *c.bias, Scaling{}, c.cast);
+  if (c.bias) qbias = quantise(bias, 1, n, *c.bias, Scaling{}, c.cast);
   r.input_report = report(c.input, c.input_scaling, qa);
   r.weight_report = report(c.weight, c.weight_scaling, qb);
   if (c.bias) r.bias_report = report(*c.bias, Scaling{}, qbias);
@@ -308,7 +321,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
   const GemmShape shape{m, n, k};
   const bool high = double_double_reference(c);
   {
-    CachedReference ref = reference_product(c.backend, shape, ops.a, bt, high);
+    CachedReference ref = reference_product(c.backend, shape, a, bt, high);
     r.reference = std::move(ref.values);
     r.reference_method = std::move(ref.method);
   }
@@ -316,7 +329,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands ops,
   if (c.bias)
     for (size_t i = 0; i < m; ++i)
       for (size_t j = 0; j < n; ++j) {
-        r.reference[i * n + j] += ops.bias[j];
+        r.reference[i * n + j] += bias[j];
         rq[i * n + j] += qbias.values[j];
       }
   r.seconds.reference = since(t0);

@@ -118,9 +118,9 @@ struct MatmulResult {
 };
 
 // Runs the experiment. `operands` may hold tensors loaded from files (their sizes must match
-// the config) or be empty to draw them. `progress` gets fractions in [0, 1]; `cancel` stops
-// the run (the error says "cancelled").
-Expected<MatmulResult> run_matmul(const MatmulConfig& c, MatmulOperands operands = {},
+// the config; they are read, not copied) or be empty to draw them. `progress` gets fractions
+// in [0, 1]; `cancel` stops the run (the error says "cancelled").
+Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& operands = {},
                                   const std::function<void(double)>& progress = {},
                                   const std::atomic<bool>* cancel = nullptr);
 
