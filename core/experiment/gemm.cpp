@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 
 #include "core/backend/blas.h"
@@ -262,13 +263,15 @@ void lanes_narrow(const float* const* a_rows, const float* panel, size_t k, cons
 
 Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const double> a,
                                         std::span<const double> b, DType format) {
-  std::vector<double> c(s.m * s.n);
   if (format == DType::float64) {
+    std::vector<double> c(s.m * s.n);
     blas::gemm_nt(s.m, s.n, s.k, a.data(), b.data(), c.data());
     return c;
   }
-  auto to_float = [](std::span<const double> x) -> Expected<std::vector<float>> {
-    std::vector<float> f(x.size());
+  // Float32 scratch left uninitialised (every element is written before it is read).
+  using Floats = std::unique_ptr<float[]>;
+  auto to_float = [](std::span<const double> x) -> Expected<Floats> {
+    Floats f(new float[x.size()]);
     // Converted and checked in one branch-free loop (it vectorises), split between the threads;
     // the first value that is not a float32 number is looked for only when there is one.
     std::atomic<bool> any_inexact{false};
@@ -291,9 +294,10 @@ Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const doub
   if (!af) return Error{af.error()};
   auto bf = to_float(b);
   if (!bf) return Error{bf.error()};
-  std::vector<float> cf(s.m * s.n);
-  blas::gemm_nt(s.m, s.n, s.k, af->data(), bf->data(), cf.data());
-  parallel_for(c.size(), 0, [&](size_t b, size_t e) { std::copy(cf.begin() + b, cf.begin() + e, c.begin() + b); });
+  Floats cf(new float[s.m * s.n]);
+  blas::gemm_nt(s.m, s.n, s.k, af->get(), bf->get(), cf.get());
+  std::vector<double> c(s.m * s.n);
+  parallel_for(c.size(), 0, [&](size_t b, size_t e) { std::copy(cf.get() + b, cf.get() + e, c.begin() + static_cast<std::ptrdiff_t>(b)); });
   return c;
 }
 
