@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -374,11 +375,15 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   // step (scale, bias) is one more rounding, so the bound is taken at length k + steps.
   // (|A||B|)_ij only scales the bound check, so float32 (sgemm, relative error ~k 2^-24 on
   // nonnegative sums) is accurate enough and costs half a dgemm. The comparison allows for it.
-  std::vector<float> abs_a(qa.dequantised.size()), abs_b(qb.dequantised.size());
-  each_index(abs_a.size(), [&](size_t i) { abs_a[i] = static_cast<float>(std::fabs(qa.dequantised[i])); });
-  each_index(abs_b.size(), [&](size_t i) { abs_b[i] = static_cast<float>(std::fabs(qb.dequantised[i])); });
-  std::vector<float> abs_prod(m * n);
-  blas::gemm_nt(m, n, k, abs_a.data(), abs_b.data(), abs_prod.data());
+  // (Scratch left uninitialised: every element is written before it is read.)
+  const size_t size_a = qa.dequantised.size(), size_b = qb.dequantised.size();
+  const std::unique_ptr<float[]> abs_a(new float[size_a]), abs_b(new float[size_b]), abs_c(new float[m * n]);
+  each_index(size_a + size_b, [&](size_t i) {
+    if (i < size_a) abs_a[i] = static_cast<float>(std::fabs(qa.dequantised[i]));
+    else abs_b[i - size_a] = static_cast<float>(std::fabs(qb.dequantised[i - size_a]));
+  });
+  blas::gemm_nt(m, n, k, abs_a.get(), abs_b.get(), abs_c.get());
+  const std::span<const float> abs_prod(abs_c.get(), m * n);
   const double abs_prod_slack = 1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24);
   const size_t steps = (scaled ? 1 : 0) + (c.bias ? 1 : 0);
   r.bounds = accumulation_bounds(c.accumulate, k + steps);
