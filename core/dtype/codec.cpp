@@ -247,14 +247,17 @@ void round_each(const FloatFormat& f, std::span<const double> in, std::span<doub
         !o.flush_input_subnormals && !o.flush_output_subnormals && nearest_fast_path_applies(f)) {
       const NearestEvenRounder nearest(f);
       constexpr size_t kBlock = 2048;
-      double rounded[kBlock];  // not straight into out: in may be out, and a deferred element needs its input
+      // Straight into out unless the two overlap: a deferred element needs its input.
+      const bool apart = out.data() + n <= in.data() || in.data() + n <= out.data();
+      double buffer[kBlock];
       uint8_t defer[kBlock];
       for (size_t b0 = begin; b0 < end; b0 += kBlock) {
         const size_t m = std::min(kBlock, end - b0);
+        double* rounded = apart ? out.data() + b0 : buffer;
         if (nearest.block(in.data() + b0, m, rounded, defer))
           for (size_t i = 0; i < m; ++i)
             if (defer[i]) rounded[i] = decode(f, encode(f, in[b0 + i], o, index0 + b0 + i).code);
-        std::copy(rounded, rounded + m, out.begin() + static_cast<std::ptrdiff_t>(b0));
+        if (!apart) std::copy(rounded, rounded + m, out.begin() + static_cast<std::ptrdiff_t>(b0));
       }
       return;
     }

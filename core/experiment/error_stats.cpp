@@ -398,8 +398,9 @@ void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<con
       const double* r = cs[c].result.data() + b0;
       const double* ref = cs[c].reference.data() + b0;
       const uint8_t* action = plan[c].action.data();
-      signed_errors(r, ref, n, e, key);
-      if (!cs[c].signed_errors.empty()) std::copy(e, e + n, cs[c].signed_errors.begin() + static_cast<std::ptrdiff_t>(b0));
+      // Straight into the caller's array when it wants the signed errors (no copy).
+      double* ec = cs[c].signed_errors.empty() ? e : cs[c].signed_errors.data() + b0;
+      signed_errors(r, ref, n, ec, key);
       size_t count = 0;  // the block's elements with something to do, without a branch per element
       for (size_t i = 0; i < n; ++i) {
         picked[count] = static_cast<uint32_t>(i);
@@ -409,8 +410,8 @@ void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<con
       for (size_t p = 0; p < count; ++p) {
         const size_t i = picked[p];
         const uint8_t a = action[key[i]];
-        if (a & kBinAlone) alone[n_alone++] = e[i];
-        if (a >> 1) g[c].members[(a >> 1) - 1].push_back(std::fabs(e[i]));
+        if (a & kBinAlone) alone[n_alone++] = ec[i];
+        if (a >> 1) g[c].members[(a >> 1) - 1].push_back(std::fabs(ec[i]));
       }
       add(g[c].h.signed_error, {alone, n_alone});
       if (plan[c].log_histograms) {
