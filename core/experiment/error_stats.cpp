@@ -389,7 +389,7 @@ struct SecondPass {
 // Pass 2 over [begin, end), block by block, every comparison's block in turn.
 void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<const SecondPass> plan, size_t begin,
                  size_t end, std::vector<Gathered>& g) {
-  double e[kBlock], alone[kBlock];
+  double e[kBlock], alone[kBlock], member[kQuantiles.size()][kBlock];
   uint16_t key[kBlock];
   uint32_t picked[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
@@ -406,14 +406,23 @@ void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<con
         picked[count] = static_cast<uint32_t>(i);
         count += action[key[i]] != 0;
       }
+      // Sorted into the elements binned alone and each quantile's members without a branch
+      // (both outcomes are common: a branch mispredicts on most of them).
       size_t n_alone = 0;
+      std::array<size_t, kQuantiles.size()> n_member{};
       for (size_t p = 0; p < count; ++p) {
         const size_t i = picked[p];
         const uint8_t a = action[key[i]];
-        if (a & kBinAlone) alone[n_alone++] = ec[i];
-        if (a >> 1) g[c].members[(a >> 1) - 1].push_back(std::fabs(ec[i]));
+        alone[n_alone] = ec[i];
+        n_alone += a & kBinAlone;
+        for (size_t q = 0; q < kQuantiles.size(); ++q) {
+          member[q][n_member[q]] = std::fabs(ec[i]);
+          n_member[q] += (a >> 1) == q + 1;
+        }
       }
       add(g[c].h.signed_error, {alone, n_alone});
+      for (size_t q = 0; q < kQuantiles.size(); ++q)
+        g[c].members[q].insert(g[c].members[q].end(), member[q], member[q] + n_member[q]);
       if (plan[c].log_histograms) {
         double errors[kBlock], rel[kBlock], ulps[kBlock];
         int64_t finite[kBlock];
