@@ -1,12 +1,15 @@
 // A minimal fork-join loop: splits [0, n) into one contiguous chunk per
-// thread. Chunks of cheap elements are aligned to 64 so threads never share a
-// cache line of output.
+// thread, run on the shared worker threads (thread_pool.h). Chunks of cheap
+// elements are aligned to 64 so threads never share a cache line of output.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <thread>
 #include <vector>
+
+#include "core/util/thread_pool.h"
 
 namespace pl {
 
@@ -26,6 +29,12 @@ void parallel_for(size_t n, unsigned threads, Fn&& fn, size_t min_chunk = size_t
   }
   const size_t align = min_chunk >= 64 ? 64 : 1;
   size_t chunk = ((n + threads - 1) / threads + align - 1) / align * align;
+  // On the pool's workers (thread_pool.h); on threads started here when it is busy.
+  const std::function<void(size_t)> task = [&](size_t t) {
+    const size_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
+    if (b < e) fn(b, e);
+  };
+  if (run_on_pool(threads, task)) return;
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) {
     size_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);

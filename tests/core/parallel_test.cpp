@@ -1,0 +1,74 @@
+// parallel_for on the shared workers: every index once, whatever calls it -- loops one after
+// another, a loop inside a loop (the pool is busy: threads of its own), loops from several
+// threads at once (one gets the pool, the others threads of their own).
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/util/parallel.h"
+#include "core/util/thread_pool.h"
+
+namespace pl {
+namespace {
+
+// Counts how often each index was visited; every count must be one.
+void expect_each_once(size_t n, const std::function<void(std::function<void(size_t, size_t)>)>& loop) {
+  std::vector<std::atomic<int>> seen(n);
+  loop([&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) seen[i].fetch_add(1);
+  });
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(seen[i].load(), 1) << i;
+}
+
+TEST(Parallel, EveryIndexOnceLoopAfterLoop) {
+  for (size_t n : {size_t{0}, size_t{1}, size_t{1000}, size_t{1} << 16, (size_t{1} << 20) + 7})
+    for (int round = 0; round < 20; ++round)
+      expect_each_once(n, [&](auto body) { parallel_for(n, 0, body); });
+}
+
+TEST(Parallel, ALoopInsideALoopRunsOnThreadsOfItsOwn) {
+  const size_t outer = 8, inner = size_t{1} << 16;
+  std::vector<std::atomic<int>> seen(outer * inner);
+  parallel_for(outer, 0, [&](size_t b, size_t e) {
+    for (size_t o = b; o < e; ++o)
+      parallel_for(inner, 0, [&](size_t ib, size_t ie) {
+        for (size_t i = ib; i < ie; ++i) seen[o * inner + i].fetch_add(1);
+      });
+  }, 1);
+  for (size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i].load(), 1) << i;
+}
+
+TEST(Parallel, LoopsFromSeveralThreadsAtOnce) {
+  std::vector<std::thread> callers;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t)
+    callers.emplace_back([&] {
+      for (int round = 0; round < 50; ++round) {
+        const size_t n = size_t{1} << 15;
+        std::vector<std::atomic<int>> seen(n);
+        parallel_for(n, 0, [&](size_t b, size_t e) {
+          for (size_t i = b; i < e; ++i) seen[i].fetch_add(1);
+        });
+        for (size_t i = 0; i < n; ++i) failures += seen[i].load() != 1;
+      }
+    });
+  for (auto& c : callers) c.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+// The pool declines a caller that is one of its own workers (a task that parallelises again).
+TEST(Parallel, ThePoolDeclinesItsOwnWorkers) {
+  std::atomic<int> declined{0}, ran{0};
+  const bool used = run_on_pool(64, [&](size_t) {
+    ran.fetch_add(1);
+    if (!run_on_pool(2, [](size_t) {})) declined.fetch_add(1);
+  });
+  if (!used) GTEST_SKIP() << "one hardware thread: no pool";
+  EXPECT_EQ(ran.load(), 64);
+  EXPECT_EQ(declined.load(), 64);  // the caller's own tasks too: the pool is busy with them
+}
+
+}  // namespace
+}  // namespace pl
