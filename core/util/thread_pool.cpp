@@ -1,10 +1,11 @@
 #include "core/util/thread_pool.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -36,11 +37,18 @@ class Pool {
     // Task 0 here and task w + 1 on worker w, then any left to whoever is free: a seat each,
     // since a worker still waking must not find its task taken by the caller (which would then
     // run the loop's halves one after the other).
-    if (count > 0) task(0);
-    take_tasks(task, count);
+    std::exception_ptr failed;  // the workers still hold `task`: wait for them before it goes
+    try {
+      if (count > 0) task(0);
+      take_tasks(task, count);
+    } catch (...) {
+      next_ = count;
+      failed = std::current_exception();
+    }
     std::unique_lock hold(lock_);
     done_.wait(hold, [&] { return unfinished_ == 0; });  // every worker is back: none still reads task
     task_ = nullptr;
+    if (failed) std::rethrow_exception(failed);
     return true;
   }
 

@@ -2,6 +2,7 @@
 // another, a loop inside a loop (the pool is busy: threads of its own), loops from several
 // threads at once (one gets the pool, the others threads of their own).
 #include <atomic>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -68,6 +69,20 @@ TEST(Parallel, ThePoolDeclinesItsOwnWorkers) {
   if (!used) GTEST_SKIP() << "one hardware thread: no pool";
   EXPECT_EQ(ran.load(), 64);
   EXPECT_EQ(declined.load(), 64);  // the caller's own tasks too: the pool is busy with them
+}
+
+// A task that throws on the calling thread: the exception comes out once the workers are done
+// with the loop (they still read it), and the pool serves the next loop.
+TEST(Parallel, AnExceptionWaitsForTheWorkersAndLeavesThePoolUsable) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread: no pool";
+  std::atomic<int> ran{0};
+  EXPECT_THROW(run_on_pool(2, [&](size_t t) {
+                 ran.fetch_add(1);
+                 if (t == 0) throw std::runtime_error("task 0");
+               }),
+               std::runtime_error);
+  EXPECT_GE(ran.load(), 1);
+  expect_each_once(size_t{1} << 16, [&](auto body) { parallel_for(size_t{1} << 16, 0, body); });
 }
 
 }  // namespace
