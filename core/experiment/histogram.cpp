@@ -223,14 +223,16 @@ Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade
   if (decades) counted.emplace(bins_per_decade);
   parallel_for(values.size(), 0, [&](size_t b, size_t e) {
     double mine_lo = INFINITY, mine_hi = 0;
-    std::optional<DecadeCounter> mine;
-    if (decades) mine.emplace(bins_per_decade);
     for (size_t i = b; i < e; ++i) {
       const double x = values[i];
       const bool use = x > 0 && x <= std::numeric_limits<double>::max();
       mine_lo = std::min(mine_lo, use ? x : INFINITY);
       mine_hi = std::max(mine_hi, use ? x : 0.0);
-      if (mine) mine->add(x);
+    }
+    std::optional<DecadeCounter> mine;
+    if (decades) {
+      mine.emplace(bins_per_decade);
+      mine->add_block(values.data() + b, nullptr, e - b);
     }
     const std::lock_guard hold(lock);
     lo = std::min(lo, mine_lo), hi = std::max(hi, mine_hi);
@@ -304,9 +306,11 @@ PL_CLONES void DecadeBins::slots_of(const double* __restrict v, const int64_t* _
 void DecadeCounter::add_block(const double* v, const int64_t* take, size_t n) {
   constexpr size_t kBlock = 1024;
   uint32_t slot_of_value[kBlock];
+  int64_t every[kBlock];
+  if (!take) std::fill(every, every + kBlock, -1);
   for (size_t b0 = 0; b0 < n; b0 += kBlock) {
     const size_t m = std::min(kBlock, n - b0);
-    bins_->slots_of(v + b0, take + b0, m, static_cast<uint32_t>(tiny()), slot_of_value);
+    bins_->slots_of(v + b0, take ? take + b0 : every, m, static_cast<uint32_t>(tiny()), slot_of_value);
     for (size_t i = 0; i < m; ++i) ++counts_[slot_of_value[i]];
   }
 }

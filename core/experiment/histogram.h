@@ -108,10 +108,10 @@ class DecadeBins {
 class DecadeCounter {
  public:
   explicit DecadeCounter(int per_decade);
-  void add(double v) { ++counts_[slot(v)]; }
-  // Counts v[i] where take[i] is not 0: the slots of a block first (a loop without branches),
-  // then the counts. (Interleaved sets of counters, which break the chain of increments when
-  // neighbours share a slot, measured no faster here.)
+  // Counts v[i] where take[i] is not 0 (every v[i] when take is null): the slots of a block
+  // first (DecadeBins::slots_of, a loop without branches), then the counts. (Interleaved sets
+  // of counters, which break the chain of increments when neighbours share a slot, measured no
+  // faster here.)
   void add_block(const double* v, const int64_t* take, size_t n);
   void merge(const DecadeCounter& o);
   // Nothing when the range reaches past the table (below 10^-307, a subnormal, or past
@@ -119,15 +119,9 @@ class DecadeCounter {
   std::optional<Histogram> histogram(double min_positive, double max_positive) const;
 
  private:
-  static constexpr double kMaxFinite = 1.7976931348623157e308;
   // Past DecadeBins' slots: positive subnormals, zeros and negatives, values that are not
   // finite, values not taken.
   size_t tiny() const { return bins_->slots(); }
-  size_t slot(double v) const {
-    if (DecadeBins::is_normal_positive(v)) [[likely]] return bins_->slot(v);
-    if (!(v <= kMaxFinite && v >= -kMaxFinite)) return tiny() + 2;  // NaN, +-Inf
-    return v <= 0 ? tiny() + 1 : tiny();
-  }  // (as DecadeBins::slots_of, one value)
   const DecadeBins* bins_;
   std::vector<uint64_t> counts_;  // DecadeBins' slots, then the four above
 };

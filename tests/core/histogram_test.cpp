@@ -179,7 +179,7 @@ TEST(Histogram, DecadeCounterEqualsAddOnTheAutoBins) {
     blocks.add_block(values.data(), take.data(), half);
     second_half.add_block(values.data() + half, take.data() + half, values.size() - half);
     blocks.merge(second_half);
-    for (double v : taken) one_by_one.add(v);
+    for (double v : taken) one_by_one.add_block(&v, nullptr, 1);
     for (const DecadeCounter* c : {&blocks, &one_by_one}) {
       const auto got = c->histogram(lo, hi);
       ASSERT_TRUE(got);
