@@ -31,6 +31,16 @@ struct Tally {
   }
 };
 
+// Element j's scaled error and whether it is compared (a finite sum and a positive denominator),
+// the one definition both the tally and the fallback binning use; branch-free, so the tally's
+// loop vectorises.
+inline double scaled_error(double acc, double ref, float abs_product, double slack, double bias, bool& compared) {
+  constexpr uint64_t kExp = 0x7ff0000000000000ull;
+  const double denom = static_cast<double>(abs_product) * slack + std::fabs(bias);
+  compared = ((std::bit_cast<uint64_t>(acc) & kExp) != kExp) & (denom > 0);
+  return std::fabs(acc - ref) / denom;
+}
+
 // One block of a row: the scaled errors, whether each is compared and the counts against the
 // bounds, in a loop without branches (it vectorises); then the extremes, in locals.
 PL_CLONES void tally_block(const double* __restrict acc, const double* __restrict ref,
@@ -38,13 +48,12 @@ PL_CLONES void tally_block(const double* __restrict acc, const double* __restric
                            double slack, const ErrorBounds& bounds, Tally& t) {
   double s[kBlock];
   int64_t take[kBlock];
-  constexpr uint64_t kExp = 0x7ff0000000000000ull;
   const double deterministic = bounds.deterministic, probabilistic = bounds.probabilistic;
   int64_t compared = 0, within_d = 0, within_p = 0;
   for (size_t j = 0; j < len; ++j) {
-    const double denom = static_cast<double>(abs_product[j]) * slack + (bias ? std::fabs(bias[j]) : 0.0);
-    const double v = std::fabs(acc[j] - ref[j]) / denom;
-    const int64_t use = ((std::bit_cast<uint64_t>(acc[j]) & kExp) != kExp) & (denom > 0);
+    bool is_compared;
+    const double v = scaled_error(acc[j], ref[j], abs_product[j], slack, bias ? bias[j] : 0.0, is_compared);
+    const int64_t use = is_compared;
     s[j] = v;
     take[j] = -use;
     compared += use;
@@ -83,7 +92,7 @@ BoundCheck check_bounds(std::span<const double> accumulated, std::span<const dou
       }
     const std::lock_guard hold(lock);
     all.merge(mine);
-  }, std::max<size_t>(1, (size_t{1} << 14) / std::max<size_t>(n, 1)));
+  }, rows_worth_a_thread(n));
   BoundCheck b;
   b.compared = all.compared;
   b.within_deterministic = all.deterministic;
@@ -97,8 +106,10 @@ BoundCheck check_bounds(std::span<const double> accumulated, std::span<const dou
   std::vector<double> scaled;
   scaled.reserve(all.compared);
   for (size_t e = 0; e < rows * n; ++e) {
-    const double denom = static_cast<double>(abs_product[e]) * slack + (bias.empty() ? 0.0 : std::fabs(bias[e % n]));
-    if (std::isfinite(accumulated[e]) && denom > 0) scaled.push_back(std::fabs(accumulated[e] - reference[e]) / denom);
+    bool is_compared;
+    const double v = scaled_error(accumulated[e], reference[e], abs_product[e], slack,
+                                  bias.empty() ? 0.0 : bias[e % n], is_compared);
+    if (is_compared) scaled.push_back(v);
   }
   b.scaled = log_histogram_auto(scaled, kPerDecade);
   return b;

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -52,8 +51,18 @@ std::vector<double> transpose(const std::vector<double>& x, size_t rows, size_t 
         for (size_t c = c0; c < c1; ++c)
           for (size_t r = r0; r < r1; ++r) t[c * rows + r] = x[r * cols + c];
       }
-  }, std::max<size_t>(1, (size_t{1} << 14) / (kTile * std::max<size_t>(cols, 1))));
+  }, rows_worth_a_thread(kTile * cols));
   return t;
+}
+
+// The operands drawn from the config's data sources, both along K: A (m x k), W (n x k), and
+// the bias when there is one.
+MatmulOperands draw_along_k(const MatmulConfig& c) {
+  MatmulOperands o;
+  o.a = generate(c.input_data, c.m, c.k, c.seed, kInputId);
+  o.b = generate(c.weight_data, c.n, c.k, c.seed, kWeightId, c.k);
+  if (c.bias) o.bias = generate(c.bias_data, 1, c.n, c.seed, kBiasId, c.k);
+  return o;
 }
 
 // Runs fn(i) for every i in [0, n), split between the threads (cheap elementwise loops).
@@ -232,13 +241,9 @@ bool double_double_reference(const MatmulConfig& c) {
 }
 
 MatmulOperands generate_operands(const MatmulConfig& c) {
-  MatmulOperands o;
-  o.a = generate(c.input_data, c.m, c.k, c.seed, kInputId);
-  // W (n x k) for linear; B (k x n) for matmul, drawn as its transpose so both ops see the
-  // same numbers for the same seed.
-  std::vector<double> w = generate(c.weight_data, c.n, c.k, c.seed, kWeightId, c.k);
-  o.b = c.op == MatmulOp::Linear ? std::move(w) : transpose(w, c.n, c.k);
-  if (c.bias) o.bias = generate(c.bias_data, 1, c.n, c.seed, kBiasId, c.k);
+  MatmulOperands o = draw_along_k(c);
+  // B (k x n) for matmul is W's transpose, so both ops see the same numbers for the same seed.
+  if (c.op == MatmulOp::Matmul) o.b = transpose(o.b, c.n, c.k);
   return o;
 }
 
@@ -261,9 +266,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   MatmulOperands own;
   std::span<const double> a, bt, bias;
   if (given.a.empty() && given.b.empty()) {
-    own.a = generate(c.input_data, m, k, c.seed, kInputId);
-    own.b = generate(c.weight_data, n, k, c.seed, kWeightId, k);  // W, n x k, as generate_operands draws it
-    if (c.bias) own.bias = generate(c.bias_data, 1, n, c.seed, kBiasId, k);
+    own = draw_along_k(c);
     a = own.a, bt = own.b, bias = own.bias;
   } else {
     if (given.a.size() != m * k) return Error{"the input holds " + std::to_string(given.a.size()) + " values, the shape needs " + std::to_string(m * k)};
@@ -378,10 +381,8 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   // (Scratch left uninitialised: every element is written before it is read.)
   const size_t size_a = qa.dequantised.size(), size_b = qb.dequantised.size();
   const std::unique_ptr<float[]> abs_a(new float[size_a]), abs_b(new float[size_b]), abs_c(new float[m * n]);
-  each_index(size_a + size_b, [&](size_t i) {
-    if (i < size_a) abs_a[i] = static_cast<float>(std::fabs(qa.dequantised[i]));
-    else abs_b[i - size_a] = static_cast<float>(std::fabs(qb.dequantised[i - size_a]));
-  });
+  each_index(size_a, [&](size_t i) { abs_a[i] = static_cast<float>(std::fabs(qa.dequantised[i])); });
+  each_index(size_b, [&](size_t i) { abs_b[i] = static_cast<float>(std::fabs(qb.dequantised[i])); });
   blas::gemm_nt(m, n, k, abs_a.get(), abs_b.get(), abs_c.get());
   const std::span<const float> abs_prod(abs_c.get(), m * n);
   const double abs_prod_slack = 1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24);
@@ -392,8 +393,8 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
     r.bounds = {n_steps * u / (1 - n_steps * u), n_steps * u / (1 - n_steps * u)};
   }
   BoundCheck check = check_bounds(cacc, rq, abs_prod, abs_prod_slack,
-                                       c.bias ? std::span<const double>(qbias.values) : std::span<const double>(), n,
-                                       r.bounds);
+                                  c.bias ? std::span<const double>(qbias.values) : std::span<const double>(), n,
+                                  r.bounds);
   r.compared = check.compared;
   r.max_scaled_arithmetic = check.max_scaled;
   r.within_deterministic = check.within_deterministic;

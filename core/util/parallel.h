@@ -18,6 +18,11 @@ inline unsigned default_threads() {
   return t ? t : 1;
 }
 
+// parallel_for's min_chunk for a loop over rows of `row_length` cheap elements each.
+inline size_t rows_worth_a_thread(size_t row_length) {
+  return std::max<size_t>(1, (size_t{1} << 14) / std::max<size_t>(row_length, 1));
+}
+
 // min_chunk: the fewest items worth a thread (~16K cheap elements; fewer for heavy items).
 template <typename Fn>  // Fn(size_t begin, size_t end)
 void parallel_for(size_t n, unsigned threads, Fn&& fn, size_t min_chunk = size_t{1} << 14) {
