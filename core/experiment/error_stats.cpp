@@ -40,6 +40,13 @@ constexpr std::array<double, 3> kQuantiles = {0.50, 0.90, 0.99};
 // the values' magnitudes.
 inline uint16_t signed_key(double e) { return static_cast<uint16_t>(std::bit_cast<uint64_t>(e) >> 48); }
 
+// Whether a pair is compared: both finite (tested on the exponent bits, so that the loops
+// using it vectorise). Both passes decide by it.
+inline bool compared(double result, double reference) {
+  constexpr uint64_t kExp = 0x7ff0000000000000ull;
+  return ((std::bit_cast<uint64_t>(result) & kExp) != kExp) & ((std::bit_cast<uint64_t>(reference) & kExp) != kExp);
+}
+
 // What one element contributes, computed the same way in both passes.
 class Measure {
  public:
@@ -105,9 +112,8 @@ PL_CLONES void measure_block(const double* __restrict result, const double* __re
   const int64_t emin = m.emin(), emax = m.emax(), mantissa = m.mantissa_bits();
   for (size_t i = 0; i < n; ++i) {
     const double r = result[i], ref = reference[i];
-    const uint64_t rb = std::bit_cast<uint64_t>(r), fb = std::bit_cast<uint64_t>(ref);
-    constexpr uint64_t kExp = 0x7ff0000000000000ull;
-    const bool both = ((rb & kExp) != kExp) & ((fb & kExp) != kExp);
+    const uint64_t fb = std::bit_cast<uint64_t>(ref);
+    const bool both = compared(r, ref);
     finite[i] = -static_cast<int64_t>(both);  // a mask
     key[i] = both ? signed_key(r - ref) : kNoKey;
     const double ei = std::fabs(r - ref);
@@ -365,10 +371,8 @@ PL_CLONES void signed_errors(const double* __restrict result, const double* __re
                              double* __restrict e, uint16_t* __restrict key) {
   for (size_t i = 0; i < n; ++i) {
     const double r = result[i], ref = reference[i];
-    constexpr uint64_t kExp = 0x7ff0000000000000ull;
-    const bool both = ((std::bit_cast<uint64_t>(r) & kExp) != kExp) & ((std::bit_cast<uint64_t>(ref) & kExp) != kExp);
     e[i] = r - ref;
-    key[i] = both ? signed_key(r - ref) : kNoKey;
+    key[i] = compared(r, ref) ? signed_key(r - ref) : kNoKey;
   }
 }
 
