@@ -99,16 +99,17 @@ struct Epilogue {
 
 // The four components of the attribution, measured together (error_stats.h: each pass reads
 // each of the four arrays once), and the total error element by element for the heatmap.
-void measure_components(MatmulResult& r, const std::vector<double>& rq, const std::vector<double>& cacc,
-                        DType output) {
+void measure_components(MatmulResult& r, const std::vector<double>& cacc, DType output) {
+  const std::vector<double>& ref = *r.reference;
+  const std::vector<double>& rq = *r.rounded_reference;
   struct Part {
     ErrorComponent* into;
     const char* name;
     const std::vector<double>& value;
     const std::vector<double>& ref;
   };
-  const Part parts[] = {{&r.total, "total", r.result, r.reference},
-                        {&r.input, "input rounding", rq, r.reference},
+  const Part parts[] = {{&r.total, "total", r.result, ref},
+                        {&r.input, "input rounding", rq, ref},
                         {&r.arithmetic, "arithmetic", cacc, rq},
                         {&r.output, "output rounding", r.result, cacc}};
   ErrorHistograms h[std::size(parts)];
@@ -126,6 +127,14 @@ void measure_components(MatmulResult& r, const std::vector<double>& rq, const st
     // Ulps in log bins (8 a decade): near-zero references make ulp counts span decades.
     c.ulps = std::move(h[p].ulps);
   }
+}
+
+// Each row of x (m x n) plus the bias (n): a new array, since the product's may be shared.
+std::shared_ptr<const std::vector<double>> plus_bias(const std::vector<double>& x, std::span<const double> bias) {
+  auto y = std::make_shared<std::vector<double>>(x);
+  for (size_t row = 0; row < y->size(); row += bias.size())
+    for (size_t j = 0; j < bias.size(); ++j) (*y)[row + j] += bias[j];
+  return y;
 }
 
 OperandReport report(DType t, const Scaling& s, const Quantised& q) {
@@ -155,9 +164,9 @@ CachedReference reference_product(const std::string& backend, const GemmShape& s
     if (auto device = high ? Expected<SharedBackend>(Error{""}) : device_for(backend, spec)) {
       std::lock_guard lock(*device->mutex);
       if (auto run = device->backend->product(spec, a, b, {}))
-        return {std::move(run->c), run->method + " on " + device->backend->device_info().name};
+        return {std::make_shared<const std::vector<double>>(std::move(run->c)), run->method + " on " + device->backend->device_info().name};
     }
-    return {reference_gemm(shape, a, b, high),
+    return {std::make_shared<const std::vector<double>>(reference_gemm(shape, a, b, high)),
             high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm, core " + blas::info().core};
   };
   bool hit = false;
@@ -329,13 +338,12 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
     r.reference = std::move(ref.values);
     r.reference_method = std::move(ref.method);
   }
-  std::vector<double> rq = reference_product(c.backend, shape, qa.dequantised, qb.dequantised, high).values;
-  if (c.bias)
-    for (size_t i = 0; i < m; ++i)
-      for (size_t j = 0; j < n; ++j) {
-        r.reference[i * n + j] += bias[j];
-        rq[i * n + j] += qbias.values[j];
-      }
+  r.rounded_reference = reference_product(c.backend, shape, qa.dequantised, qb.dequantised, high).values;
+  if (c.bias) {
+    r.reference = plus_bias(*r.reference, bias);
+    r.rounded_reference = plus_bias(*r.rounded_reference, qbias.values);
+  }
+  const std::vector<double>& rq = *r.rounded_reference;
   r.seconds.reference = since(t0);
   report_progress(0.2);
   if (cancelled()) return Error{"cancelled"};
@@ -372,7 +380,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   if (cancelled()) return Error{"cancelled"};
 
   t0 = Clock::now();
-  measure_components(r, rq, cacc, c.output);
+  measure_components(r, cacc, c.output);
 
   // The arithmetic error against the model's bounds, relative to (|A||B|)_ij; each epilogue
   // step (scale, bias) is one more rounding, so the bound is taken at length k + steps.
@@ -400,8 +408,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   r.within_deterministic = check.within_deterministic;
   r.within_probabilistic = check.within_probabilistic;
   r.scaled_arithmetic = std::move(check.scaled);
-  // Kept for export and the figures; moved, not copied (8 MB each at 1024^2).
-  r.rounded_reference = std::move(rq);
+  // Kept for export and the figures; moved, not copied (8 MB at 1024^2).
   r.accumulated = std::move(cacc);
   r.seconds.analysis = since(t0);
   report_progress(1.0);

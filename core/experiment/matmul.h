@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,8 +99,8 @@ struct StageTimes {
 struct MatmulResult {
   MatmulConfig config;
   std::vector<double> result;     // C, m x n
-  std::vector<double> reference;  // R
-  std::vector<double> rounded_reference;  // Rq
+  // R and Rq, shared with the reference cache (reference_cache.h): never changed once made.
+  std::shared_ptr<const std::vector<double>> reference, rounded_reference;
   std::vector<double> accumulated;        // Cacc
   std::vector<double> total_error;        // C - R, for heat maps
   ErrorComponent total, input, arithmetic, output;

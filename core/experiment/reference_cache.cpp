@@ -1,13 +1,11 @@
 #include "core/experiment/reference_cache.h"
 
-#include <algorithm>
 #include <cstring>
 #include <list>
 #include <memory>
 #include <mutex>
 #include <thread>
 
-#include "core/util/parallel.h"
 
 namespace pl::experiment {
 namespace {
@@ -16,7 +14,7 @@ struct Entry {
   GemmShape shape;
   bool high;
   uint64_t hash;
-  std::shared_ptr<const CachedReference> ref;  // shared, so that a hit copies it outside the lock
+  CachedReference ref;  // its values shared with every caller that got them
 };
 
 std::mutex& cache_mutex() {
@@ -57,14 +55,6 @@ uint64_t span_hash(std::span<const double> span) {
   return h;
 }
 
-// A copy made by the threads together: one core does not reach the memory's speed.
-std::vector<double> copy_of(const std::vector<double>& x) {
-  std::vector<double> y(x.size());
-  parallel_for(x.size(), 0, [&](size_t b, size_t e) { std::copy(x.begin() + b, x.begin() + e, y.begin() + b); },
-               size_t{1} << 16);
-  return y;
-}
-
 }  // namespace
 
 uint64_t operand_hash(std::span<const double> a, std::span<const double> b) {
@@ -81,31 +71,28 @@ uint64_t operand_hash(std::span<const double> a, std::span<const double> b) {
 CachedReference reference_cached(const GemmShape& s, bool high_precision, uint64_t hash,
                                  const std::function<CachedReference()>& compute, bool* hit,
                                  size_t max_bytes) {
-  std::shared_ptr<const CachedReference> found;
+  if (hit) *hit = false;
   {
     std::lock_guard lock(cache_mutex());
     for (auto it = cache().begin(); it != cache().end(); ++it)
       if (it->shape.m == s.m && it->shape.n == s.n && it->shape.k == s.k && it->high == high_precision &&
           it->hash == hash) {
         cache().splice(cache().end(), cache(), it);  // most recently used last
-        found = it->ref;
-        break;
+        if (hit) *hit = true;
+        return it->ref;
       }
   }
-  if (hit) *hit = found != nullptr;
-  if (found) return {copy_of(found->values), found->method};  // outside the lock: the entry is shared
   CachedReference r = compute();  // outside the lock: it may take seconds
-  const size_t bytes = r.values.size() * sizeof(double);
-  if (bytes > max_bytes) return r;
-  auto kept = std::make_shared<const CachedReference>(CachedReference{copy_of(r.values), r.method});
+  const size_t bytes = r.values ? r.values->size() * sizeof(double) : 0;
+  if (!r.values || bytes > max_bytes) return r;
   std::lock_guard lock(cache_mutex());
   size_t held = bytes;
-  for (const auto& e : cache()) held += e.ref->values.size() * sizeof(double);
+  for (const auto& e : cache()) held += e.ref.values->size() * sizeof(double);
   while (held > max_bytes && !cache().empty()) {
-    held -= cache().front().ref->values.size() * sizeof(double);
+    held -= cache().front().ref.values->size() * sizeof(double);
     cache().pop_front();
   }
-  cache().push_back({s, high_precision, hash, std::move(kept)});
+  cache().push_back({s, high_precision, hash, r});
   return r;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,8 +16,12 @@
 
 namespace pl::experiment {
 
+// Values that no one changes once made: the cache and every result holding them share one
+// array (a hit copies nothing; a miss keeps the computed array itself).
+using SharedValues = std::shared_ptr<const std::vector<double>>;
+
 struct CachedReference {
-  std::vector<double> values;
+  SharedValues values;
   std::string method;  // how it was computed ("OpenBLAS dgemm, core Zen", "cuBLASLt ... on H100")
 };
 

@@ -63,7 +63,7 @@ TEST(MatmulGolden, MatchesTheNumpyEmulation) {
     for (size_t i = 0; i < result.size(); ++i) {
       EXPECT_EQ(r->accumulated[i], acc[i]) << "element " << i;
       EXPECT_EQ(r->result[i], result[i]) << "element " << i;
-      EXPECT_NEAR(r->rounded_reference[i], rq[i], 4e-16 * std::fabs(rq[i])) << "element " << i;
+      EXPECT_NEAR((*r->rounded_reference)[i], rq[i], 4e-16 * std::fabs(rq[i])) << "element " << i;
     }
   }
 }
@@ -90,10 +90,10 @@ TEST(Matmul, AttributionAddsUpToTheTotal) {
   auto r = run_matmul(c);
   ASSERT_TRUE(r) << r.error();
   for (size_t e = 0; e < r->result.size(); ++e) {
-    const double parts = (r->rounded_reference[e] - r->reference[e]) +
-                         (r->accumulated[e] - r->rounded_reference[e]) +
+    const double parts = ((*r->rounded_reference)[e] - (*r->reference)[e]) +
+                         (r->accumulated[e] - (*r->rounded_reference)[e]) +
                          (r->result[e] - r->accumulated[e]);
-    EXPECT_NEAR(parts, r->total_error[e], 1e-12 * std::fabs(r->reference[e]));
+    EXPECT_NEAR(parts, r->total_error[e], 1e-12 * std::fabs((*r->reference)[e]));
   }
   // Every component did something here, and nothing broke the model's bound.
   EXPECT_GT(r->input.stats.max_abs, 0);

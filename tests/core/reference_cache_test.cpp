@@ -11,7 +11,7 @@ namespace {
 
 CachedReference computed(double v, int* calls) {
   ++*calls;
-  return {std::vector<double>(4, v), "computed"};
+  return {std::make_shared<const std::vector<double>>(4, v), "computed"};
 }
 
 TEST(ReferenceCache, HitsOnTheSameBitsAndMissesOnOneChangedBit) {
@@ -24,7 +24,7 @@ TEST(ReferenceCache, HitsOnTheSameBitsAndMissesOnOneChangedBit) {
   EXPECT_FALSE(hit);
   auto r2 = reference_cached(s, false, operand_hash(a, b), [&] { return computed(2, &calls); }, &hit);
   EXPECT_TRUE(hit);
-  EXPECT_EQ(r2.values, r1.values);
+  EXPECT_EQ(r2.values, r1.values);  // the very same array, shared
   EXPECT_EQ(calls, 1);
   b[5] = -b[5];  // a sign bit
   reference_cached(s, false, operand_hash(a, b), [&] { return computed(3, &calls); }, &hit);
@@ -62,8 +62,25 @@ TEST(ReferenceCache, ARerunOnTheSameOperandsReusesItsReferencesAndSaysSo) {
   auto second = run_matmul(c);
   ASSERT_TRUE(second.ok());
   EXPECT_NE(second->reference_method.find("(cached)"), std::string::npos) << second->reference_method;
-  EXPECT_EQ(second->reference, first->reference);
+  EXPECT_EQ(second->reference, first->reference);  // the same arrays, not copies
   EXPECT_EQ(second->rounded_reference, first->rounded_reference);
+  clear_reference_cache();
+}
+
+TEST(ReferenceCache, ABiasIsAddedToACopyNeverToTheSharedProduct) {
+  clear_reference_cache();
+  MatmulConfig c;
+  c.op = MatmulOp::Linear;
+  c.m = c.n = 8, c.k = 32;
+  c.bias = DType::float32;
+  auto first = run_matmul(c);
+  ASSERT_TRUE(first.ok());
+  auto second = run_matmul(c);  // both references from the cache, the bias added again
+  ASSERT_TRUE(second.ok());
+  EXPECT_NE(second->reference_method.find("(cached)"), std::string::npos);
+  EXPECT_EQ(*second->reference, *first->reference);
+  EXPECT_EQ(*second->rounded_reference, *first->rounded_reference);
+  EXPECT_EQ(second->total.stats.max_abs, first->total.stats.max_abs);
   clear_reference_cache();
 }
 
