@@ -3,6 +3,7 @@
 //   [--rounding MODE] [--overflow POLICY] [--input-scaling R] [--weight-scaling R]
 //   [--data DIST] [--weight-data DIST] [--seed S] [--raw] [--high-precision]
 //   [--out C.npy] [--save DIR] [--json] [--framework torch|numpy|jax|tf|...]
+//   [--backend auto|cpu|cuda] [--fast-accum]
 // One product and its error statistics against the float64 reference, split into input
 // rounding, arithmetic and output rounding. Operands from .npy / .safetensors files, or drawn.
 #include <iostream>
@@ -24,6 +25,8 @@ struct MatmulArgs {
   uint64_t seed = 0;
   bool linear = false, raw = false, high = false, json = false;
   std::string out, save, framework;
+  std::string backend;  // empty: the config's default (cpu)
+  bool fast_accumulation = false;
 };
 
 }  // namespace
@@ -59,6 +62,10 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--framework", a->framework,
                  "run it as this framework would (torch, numpy, jax, tf, ...): when the call raises, "
                  "run the fixes side by side instead");
+  app.add_option("--backend", a->backend,
+                 "auto | cpu | cuda: where the product runs (default cpu); a model the device cannot run "
+                 "falls back to the CPU, with a note");
+  app.add_flag("--fast-accum", a->fast_accumulation, "float8 products on CUDA: the tensor cores' fast accumulation");
   return [a]() {
     nlohmann::json j = {{"experiment", a->linear ? "linear" : "matmul"}, {"m", a->m}, {"n", a->n},
                         {"k", a->k}, {"input", a->input}, {"weight", a->weight}, {"output", a->output},
@@ -72,6 +79,8 @@ Runner add_matmul(CLI::App& app) {
     if (!a->b.empty()) j["weight_file"] = a->b;
     if (!a->bias.empty()) j["bias_file"] = a->bias;
     if (!a->framework.empty()) j["framework"] = a->framework;  // checked with the file's key
+    if (!a->backend.empty()) j["backend"] = a->backend;          // likewise
+    if (a->fast_accumulation) j["fast_accumulation"] = true;
     auto spec = experiment::matmul_spec_from_json(j);
     if (!spec) {
       std::fprintf(stderr, "error: %s\n", spec.error().c_str());

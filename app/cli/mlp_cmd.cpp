@@ -1,7 +1,7 @@
 // precision-lab mlp [--layers L] [--width W] [--batch B] [--activation relu|gelu|identity]
 //   [--input-dtype T] [--weight-dtype T] [--bias-dtype T] [--accumulate SPEC] [--output-dtype T]
 //   [--rounding MODE] [--input-scaling R] [--weight-scaling R] [--data DIST] [--seed S]
-//   [--save DIR] [--json]
+//   [--backend auto|cpu|cuda] [--save DIR] [--json]
 // Error through the layers of a small MLP (nn.Linear init) against the float64 network.
 #include <iostream>
 
@@ -18,6 +18,7 @@ struct MlpArgs {
   std::string activation = "relu", input = "bfloat16", weight = "bfloat16", bias, output = "bfloat16";
   std::string accumulate = "f32:blas", rounding = "rne", input_scaling = "none", weight_scaling = "none",
               data = "normal", save;
+  std::string backend;  // empty: the config's default (cpu)
   uint64_t seed = 0;
   bool json = false;
 };
@@ -70,6 +71,9 @@ Runner add_mlp(CLI::App& app) {
   app.add_option("--weight-scaling", a->weight_scaling, "recipe for the weights");
   app.add_option("--data", a->data, "distribution of the input");
   app.add_option("--seed", a->seed, "seed");
+  app.add_option("--backend", a->backend,
+                 "auto | cpu | cuda: where every layer's product runs (default cpu); a model the device "
+                 "cannot run falls back to the CPU, with a note");
   app.add_option("--save", a->save, "write the figure, result.json and setup.json into this folder");
   app.add_flag("--json", a->json, "machine-readable results");
   return [a]() {
@@ -79,6 +83,7 @@ Runner add_mlp(CLI::App& app) {
                         {"rounding", a->rounding}, {"input_scaling", a->input_scaling},
                         {"weight_scaling", a->weight_scaling}, {"input_data", a->data}, {"seed", a->seed}};
     if (!a->bias.empty()) j["bias"] = a->bias;
+    if (!a->backend.empty()) j["backend"] = a->backend;  // checked with the file's key
     return run_mlp_json(j, a->save, a->json);
   };
 }

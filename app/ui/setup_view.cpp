@@ -296,6 +296,18 @@ bool SetupView::draw() {
     ImGui::SetTooltip("Run the product as this framework would: when it raises on these dtypes, its exact\n"
                       "message is shown and every fix it suggests runs instead, side by side.");
   if (backend_.draw("backend")) spec_.config.backend = backend_.chosen(), changed = true;
+  // cuBLASLt's fast accumulation exists for the float8 GEMMs only (kernels/lt_plan.cpp).
+  const auto float8 = [](DType t) { return t == DType::float8_e4m3fn || t == DType::float8_e5m2; };
+  if (mode_ != ExperimentMode::Sweep && (float8(c.input) || float8(c.weight))) {
+    changed |= ImGui::Checkbox("fast accumulation", &c.fast_accumulation);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("float8 tensor cores' fast accumulation (cuBLASLt CUBLASLT_MATMUL_DESC_FAST_ACCUM):\n"
+                        "partial sums kept narrower, never promoted. A CUDA mode: the CPU sums without it\n"
+                        "and its product's description says so.");
+  } else if (c.fast_accumulation) {  // not offered for these dtypes: not asked for either
+    c.fast_accumulation = false;
+    changed = true;
+  }
   if (const std::string where =
           backend_.where({{c.m, c.n, c.k}, c.input, c.weight, c.accumulate, c.fast_accumulation});
       !where.empty())

@@ -171,10 +171,16 @@ check run-backend-cpu 0 'arithmetic: ' -- "$PL" run "$TMP/exp.json" --out "$TMP/
 echo '{"experiment": "mlp", "width": 16, "batch": 4, "layers": 2}' > "$TMP/mlp-b.json"
 check run-mlp-backend 0 "products: .* on cpu" -- "$PL" run "$TMP/mlp-b.json" --out "$TMP/out7" --backend cpu
 check run-backend-bad 2 'backend must be auto, cpu or cuda' -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend tpu
-if ! "$PL" devices | grep -qE '^cuda +[^u]'; then  # no GPU here: the product falls back, saying why
+if ! "$PL" devices | grep -qE '^cuda +[^u ]'; then  # no GPU here: the product falls back, saying why
   check run-backend-cuda-fallback 0 'note: +cuda unavailable: .*the product ran on the CPU' -- "$PL" run "$TMP/exp.json" --out "$TMP/out6" --backend cuda
   check run-backend-cuda-json 0 '"product_backend": "cpu"' -- "$PL" run "$TMP/exp.json" --out "$TMP/out6" --backend cuda --json
+  check matmul-backend-cuda-fallback 0 'note: +cuda unavailable: .*the product ran on the CPU' -- "$PL" matmul --m 16 --n 16 --k 16 --backend cuda
+  check mlp-backend-cuda-fallback 0 'note: cuda unavailable: .*the product ran on the CPU' -- "$PL" mlp --layers 2 --width 16 --batch 4 --backend cuda
 fi
+check matmul-backend-cpu 0 '"product_backend": "cpu"' -- "$PL" matmul --m 16 --n 16 --k 16 --backend cpu --json
+check matmul-backend-bad 2 "backend 'tpu': expected cpu, cuda or auto" -- "$PL" matmul --m 16 --n 16 --k 16 --backend tpu
+check mlp-backend-bad 2 "backend 'gpu': expected cpu, cuda or auto" -- "$PL" mlp --layers 2 --width 16 --batch 4 --backend gpu
+check matmul-fast-accum-cpu 0 'no fast accumulation on the CPU' -- "$PL" matmul --m 16 --n 16 --k 16 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn --input-scaling per-tensor --weight-scaling per-tensor --backend cpu --fast-accum
 check run-csv 0 'arithmetic,ulps' -- cat "$TMP/out/histograms.csv"
 echo '{"experiment": "linear", "colour": 3}' > "$TMP/bad.json"
 check run-unknown-key 2 "unknown key 'colour'" -- "$PL" run "$TMP/bad.json" --out "$TMP/o3"
