@@ -58,6 +58,12 @@ python3 tests/data/promotion/gen_torch.py --device cuda --autocast-cuda float16 
 python3 tests/data/promotion/gen_torch.py --device cuda --autocast-cuda bfloat16 >"$OUT/torch_autocast_cuda_bf16.json" 2>>"$OUT/torch_cuda.err"
 # The whole experiment (product on CUDA; reference and analysis on the CPU for now).
 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
+# Experiments as a user starts them from the command line, products on CUDA (the result says
+# where each product ran, and why not when it fell back).
+"$BIN/precision-lab" matmul --linear --m 4096 --n 4096 --k 4096 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn \
+  --input-scaling per-tensor --weight-scaling per-tensor --output-dtype bfloat16 --backend cuda --fast-accum --json \
+  >"$OUT/matmul_fp8_fast_cuda.json" 2>&1
+"$BIN/precision-lab" mlp --layers 8 --width 1024 --batch 256 --backend cuda --json >"$OUT/mlp_cuda.json" 2>&1
 ALL=float16,bfloat16,tf32,float8_e4m3fn,float8_e5m2,float8_e4m3fnuz,float8_e5m2fnuz,float6_e2m3fn,float6_e3m2fn,float4_e2m1fn
 "$BIN/precision-lab" bench --backend cuda --formats $ALL --elements 268435456 --reps 20 --json >"$OUT/bench_cuda.json"
 "$BIN/precision-lab" bench --backend cuda --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --rounding stochastic --elements 268435456 --reps 20 --json >"$OUT/bench_cuda_sr.json"
