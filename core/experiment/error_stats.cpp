@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/dtype/describe.h"
+#include "core/experiment/error_sums.h"
 #include "core/experiment/histogram.h"
 #include "core/util/parallel.h"
 #include "core/util/target_clones.h"
@@ -29,6 +30,10 @@
 
 namespace pl::experiment {
 namespace {
+
+using error_sums::BitsCap;
+using error_sums::LaneSums;
+using error_sums::Sums;
 
 constexpr size_t kBlock = 2048;               // elements measured together before binning
 constexpr size_t kKeys = size_t{1} << 16;      // top 16 bits of e: sign, exponent, 4 fraction bits
@@ -74,27 +79,9 @@ class Measure {
   double floor_, top_, cap_bits_;
 };
 
-// Pass 1 over one span of elements. Floating-point sums are kept per span of kSpan elements
-// and added in order afterwards, so the statistics do not depend on how many threads ran.
+// Floating-point sums are kept per span of kSpan elements and added in order afterwards, so
+// the statistics do not depend on how many threads ran.
 constexpr size_t kSpan = size_t{1} << 16;
-struct Sums {
-  size_t count = 0, nan = 0, inf = 0, saturated = 0, flushed = 0;
-  double sum_abs = 0, sum_sq = 0, sum_ref_sq = 0, sum_rel = 0, sum_ulp = 0, sum_bits = 0;
-  double max_abs = 0, max_rel = 0, max_ulp = 0;
-  // Ranges of the log bins: smallest positive and largest finite (an error in ulps of a
-  // float64 output can overflow to inf: binned apart as not finite).
-  double min_pos_rel = INFINITY, min_pos_ulp = INFINITY, top_rel = 0, top_ulp = 0;
-
-  void merge(const Sums& o) {
-    count += o.count, nan += o.nan, inf += o.inf, saturated += o.saturated, flushed += o.flushed;
-    sum_abs += o.sum_abs, sum_sq += o.sum_sq, sum_ref_sq += o.sum_ref_sq;
-    sum_rel += o.sum_rel, sum_ulp += o.sum_ulp, sum_bits += o.sum_bits;
-    max_abs = std::max(max_abs, o.max_abs), max_rel = std::max(max_rel, o.max_rel);
-    max_ulp = std::max(max_ulp, o.max_ulp);
-    min_pos_rel = std::min(min_pos_rel, o.min_pos_rel), min_pos_ulp = std::min(min_pos_ulp, o.min_pos_ulp);
-    top_rel = std::max(top_rel, o.top_rel), top_ulp = std::max(top_ulp, o.top_ulp);
-  }
-};
 
 // One block's per-element measures, in a loop with no branches and no reductions so that it
 // vectorises (the divisions dominate, and run four to an AVX2 instruction; __restrict: without
@@ -139,124 +126,6 @@ void measure(const double* result, const double* reference, size_t n, const Meas
   else measure_block<false>(result, reference, n, m, e, rel, ulps, finite, key);
 }
 
-// Pass 1's reductions over one block of measured elements, four lanes at a time in GCC's
-// vector types (GCC will not reorder one floating-point sum, so it cannot vectorise the plain
-// loop; these are kLanes sums side by side, spelled out). Elements that are not finite add
-// nothing here (they are counted as NaN or Inf apart). The lanes are folded in a fixed order
-// afterwards, so the result depends on the data only, never on the thread count.
-constexpr size_t kLanes = 4;
-using Vd = double __attribute__((vector_size(8 * kLanes)));
-using Vi = int64_t __attribute__((vector_size(8 * kLanes)));
-
-inline Vd load(const double* p) {
-  Vd v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline Vd select(Vi mask, Vd yes, Vd no) { return mask ? yes : no; }
-inline Vd vmin(Vd a, Vd b) { return b < a ? b : a; }
-inline Vd vmax(Vd a, Vd b) { return a < b ? b : a; }
-inline Vd splat(double x) { return Vd{} + x; }
-
-// Bits of agreement, -log2(rel) capped to [0, precision], summed without a logarithm per
-// element: 0 for rel >= 1, the precision for rel <= 2^-precision (a zero error included), and
-// in between, with rel = 2^E M (M in [1, 2)), -E added to `bits` and M multiplied into
-// `mantissas`, whose own exponent moves into `bits` after every block (renormalise: at most
-// kBlock / kLanes factors below 2, far from overflow); one log2 a lane at the end. The product's
-// rounding (~2^-53 a factor) stays far below what the statistic shows.
-struct LaneSums {
-  Vd sum_abs{}, sum_sq{}, sum_ref_sq{}, sum_rel{}, sum_ulp{}, bits{}, mantissas = splat(1.0);
-  Vd max_abs{}, max_rel{}, max_ulp{}, top_rel{}, top_ulp{};
-  Vd min_pos_rel = splat(INFINITY), min_pos_ulp = splat(INFINITY);
-  Vi count{}, saturated{}, flushed{};
-
-  void renormalise() {
-    const Vi b = std::bit_cast<Vi>(mantissas);
-    bits -= exponent_of(b);
-    mantissas = std::bit_cast<Vd>((b & 0x000fffffffffffff) | 0x3ff0000000000000);
-  }
-  void fold_into(Sums& s) const {
-    for (size_t l = 0; l < kLanes; ++l) {
-      s.count += static_cast<size_t>(-count[l]);
-      s.saturated += static_cast<size_t>(-saturated[l]), s.flushed += static_cast<size_t>(-flushed[l]);
-      s.sum_abs += sum_abs[l], s.sum_sq += sum_sq[l], s.sum_ref_sq += sum_ref_sq[l];
-      s.sum_rel += sum_rel[l], s.sum_ulp += sum_ulp[l], s.sum_bits += bits[l] - std::log2(mantissas[l]);
-      s.max_abs = std::max(s.max_abs, max_abs[l]), s.max_rel = std::max(s.max_rel, max_rel[l]);
-      s.max_ulp = std::max(s.max_ulp, max_ulp[l]);
-      s.min_pos_rel = std::min(s.min_pos_rel, min_pos_rel[l]);
-      s.min_pos_ulp = std::min(s.min_pos_ulp, min_pos_ulp[l]);
-      s.top_rel = std::max(s.top_rel, top_rel[l]), s.top_ulp = std::max(s.top_ulp, top_ulp[l]);
-    }
-  }
-  // The unbiased exponents of normal positive doubles (given as bits), as doubles: the 2^52
-  // trick, since AVX2 has no int64 -> double conversion.
-  static Vd exponent_of(Vi b) {
-    return std::bit_cast<Vd>((b >> 52) | 0x4330000000000000) - splat(0x1p52 + 1023);
-  }
-};
-
-// What the bits of agreement need: the cap (the output's precision) and 2^-cap.
-struct BitsCap {
-  double cap, smallest;
-};
-
-// Elements [i, i + kLanes) into the lanes; finite is the measure's mask (all bits set or none).
-inline void reduce_lanes(LaneSums& s, Vd r, Vd ref, Vd e, Vd rel, Vi finite, Vd ulps, Vd top, BitsCap cap) {
-  const Vd zero{}, one = splat(1.0), inf = splat(INFINITY), big = splat(std::numeric_limits<double>::max());
-  e = select(finite, e, zero);
-  rel = select(finite, rel, zero);
-  ulps = select(finite, ulps, zero);
-  const Vd a = select(finite, ref, zero);
-  const Vd abs_r = std::bit_cast<Vd>(std::bit_cast<Vi>(r) & 0x7fffffffffffffff);
-  const Vd abs_ref = std::bit_cast<Vd>(std::bit_cast<Vi>(ref) & 0x7fffffffffffffff);
-  s.count += finite;  // -1 per element (masks), negated when folded
-  s.saturated += finite & (abs_r == top) & (abs_ref > top);
-  s.flushed += finite & (r == 0) & (ref != 0);
-  s.sum_abs += e;
-  s.sum_sq += e * e;
-  s.sum_ref_sq += a * a;
-  s.sum_rel += rel;
-  s.sum_ulp += ulps;
-  const Vi capped = finite & (rel <= splat(cap.smallest));
-  const Vi between = finite & (rel > splat(cap.smallest)) & (rel < one);
-  const Vi rb = std::bit_cast<Vi>(rel);
-  s.bits += select(capped, splat(cap.cap), select(between, -LaneSums::exponent_of(rb), zero));
-  s.mantissas *= select(between, std::bit_cast<Vd>((rb & 0x000fffffffffffff) | 0x3ff0000000000000), one);
-  s.max_abs = vmax(s.max_abs, e);
-  s.max_rel = vmax(s.max_rel, rel);
-  s.max_ulp = vmax(s.max_ulp, ulps);
-  s.min_pos_rel = vmin(s.min_pos_rel, select(rel > 0, rel, inf));
-  s.min_pos_ulp = vmin(s.min_pos_ulp, select(ulps > 0, ulps, inf));
-  s.top_rel = vmax(s.top_rel, select(rel <= big, rel, zero));
-  s.top_ulp = vmax(s.top_ulp, select(ulps <= big, ulps, zero));
-}
-
-PL_CLONES void reduce_block(const double* result, const double* reference, size_t n, const double* e,
-                            const double* rel, const double* ulps, const int64_t* finite, double top,
-                            BitsCap cap, LaneSums& out) {
-  LaneSums s = out;  // a local: kept in registers
-  const Vd t = splat(top);
-  size_t i = 0;
-  auto mask = [](const int64_t* p) {
-    Vi v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  };
-  for (; i + kLanes <= n; i += kLanes)
-    reduce_lanes(s, load(result + i), load(reference + i), load(e + i), load(rel + i), mask(finite + i),
-                 load(ulps + i), t, cap);
-  if (i < n) {  // the last few, padded with elements that are not finite (they add nothing)
-    double pad[5][kLanes]{};
-    int64_t f[kLanes]{};
-    for (size_t j = 0; i + j < n; ++j) {
-      pad[0][j] = result[i + j], pad[1][j] = reference[i + j], pad[2][j] = e[i + j];
-      pad[3][j] = rel[i + j], pad[4][j] = ulps[i + j], f[j] = finite[i + j];
-    }
-    reduce_lanes(s, load(pad[0]), load(pad[1]), load(pad[2]), load(pad[3]), mask(f), load(pad[4]), t, cap);
-  }
-  s.renormalise();
-  out = s;
-}
 
 // Log bins a decade for relative errors and for errors in ulps.
 constexpr int kRelPerDecade = 4, kUlpPerDecade = 8;
