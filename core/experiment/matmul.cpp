@@ -338,7 +338,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
     r.reference = std::move(ref.values);
     r.reference_method = std::move(ref.method);
   }
-  r.rounded_reference = reference_product(c.backend, shape, qa.dequantised, qb.dequantised, high).values;
+  r.rounded_reference = reference_product(c.backend, shape, qa.dequantised(), qb.dequantised(), high).values;
   if (c.bias) {
     r.reference = plus_bias(*r.reference, bias);
     r.rounded_reference = plus_bias(*r.rounded_reference, qbias.values);
@@ -387,10 +387,11 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   // (|A||B|)_ij only scales the bound check, so float32 (sgemm, relative error ~k 2^-24 on
   // nonnegative sums) is accurate enough and costs half a dgemm. The comparison allows for it.
   // (Scratch left uninitialised: every element is written before it is read.)
-  const size_t size_a = qa.dequantised.size(), size_b = qb.dequantised.size();
+  const std::span<const double> da = qa.dequantised(), db = qb.dequantised();
+  const size_t size_a = da.size(), size_b = db.size();
   const std::unique_ptr<float[]> abs_a(new float[size_a]), abs_b(new float[size_b]), abs_c(new float[m * n]);
-  each_index(size_a, [&](size_t i) { abs_a[i] = static_cast<float>(std::fabs(qa.dequantised[i])); });
-  each_index(size_b, [&](size_t i) { abs_b[i] = static_cast<float>(std::fabs(qb.dequantised[i])); });
+  each_index(size_a, [&](size_t i) { abs_a[i] = static_cast<float>(std::fabs(da[i])); });
+  each_index(size_b, [&](size_t i) { abs_b[i] = static_cast<float>(std::fabs(db[i])); });
   blas::gemm_nt(m, n, k, abs_a.get(), abs_b.get(), abs_c.get());
   const std::span<const float> abs_prod(abs_c.get(), m * n);
   const double abs_prod_slack = 1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24);

@@ -27,7 +27,7 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   r.config = c;
   ErrorHistograms h;
   // Ulps and bits are in the float64 sense here: the dequantised value may carry a scale.
-  r.stats = error_stats(q.dequantised, values, DType::float64, 0, &h);
+  r.stats = error_stats(q.dequantised(), values, DType::float64, 0, &h);
   r.relative = std::move(h.relative);
   std::vector<double> mags(values.size());
   for (size_t i = 0; i < values.size(); ++i) mags[i] = std::fabs(values[i]);

@@ -257,14 +257,11 @@ Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
     case ScalingKind::MX: mx(x, q, round, t); break;
     case ScalingKind::NVFP4: nvfp4(x, q, round); break;
   }
-  if (std::all_of(q.row_factor.begin(), q.row_factor.end(), [](double f) { return f == 1.0; })) {
-    q.dequantised = q.values;  // one pass, not a zeroed array and then another
-    return q;
-  }
-  q.dequantised.resize(q.values.size());
+  if (std::all_of(q.row_factor.begin(), q.row_factor.end(), [](double f) { return f == 1.0; })) return q;
+  q.scaled.resize(q.values.size());
   for (size_t r = 0; r < rows; ++r)
     for (size_t c = 0; c < cols; ++c)
-      q.dequantised[r * cols + c] = q.values[r * cols + c] * q.row_factor[r];
+      q.scaled[r * cols + c] = q.values[r * cols + c] * q.row_factor[r];
   return q;
 }
 

@@ -59,11 +59,15 @@ struct Quantised {
   size_t rows = 0, cols = 0;
   std::vector<double> values;       // rows x cols: what the products multiply
   std::vector<double> row_factor;   // per row, applied after the sum (1 without a scale)
-  std::vector<double> dequantised;  // values * row_factor: the tensor as the recipe stores it
+  // values * row_factor, the tensor as the recipe stores it: dequantised(). Held apart only when
+  // a factor is not 1; without a scale the values are the tensor (no 8-byte-per-element copy).
+  std::vector<double> scaled;
   size_t saturated = 0;             // elements clamped to the dtype's range
   size_t flushed = 0;               // nonzero elements that became zero
   double amax = 0;                  // the amax the scale was computed from (per-tensor kinds)
   std::vector<double> block_scales; // MX / NVFP4: every block's scale, row-major
+
+  std::span<const double> dequantised() const { return scaled.empty() ? std::span<const double>(values) : scaled; }
 };
 
 // Quantises a rows x cols row-major tensor. `o` gives the rounding mode (and, for kind None,

@@ -51,7 +51,7 @@ TEST(Scaling, PerTensorMapsAmaxToTheLargestValue) {
   EXPECT_EQ(r.row_factor[0], static_cast<double>(static_cast<float>(1.0 / static_cast<float>(448.0 / 3.0))));
   EXPECT_EQ(r.saturated, 0u);
   for (size_t i = 0; i < x.size(); ++i)
-    EXPECT_NEAR(r.dequantised[i], x[i], std::fabs(x[i]) * 0.0625 + 1e-9);
+    EXPECT_NEAR(r.dequantised()[i], x[i], std::fabs(x[i]) * 0.0625 + 1e-9);
 }
 
 TEST(Scaling, DelayedScalingSaturatesWhatTheHistoryDidNotSee) {
@@ -102,10 +102,21 @@ TEST(Scaling, Int8PerChannelUsesEachRowsRange) {
 TEST(Scaling, AsymmetricInt8KeepsZeroExactAndErrorsWithinHalfAStep) {
   const std::vector<double> x = {0.0, 0.1, 2.0, 3.0, -1.0, 0.5};
   const Quantised r = q(x, 1, DType::int8, ScalingKind::PerChannelAsymmetric);
-  EXPECT_EQ(r.dequantised[0], 0.0);
+  EXPECT_EQ(r.dequantised()[0], 0.0);
   const double step = r.row_factor[0];
   EXPECT_NEAR(step, 4.0 / 255, 1e-15);
-  for (size_t i = 0; i < x.size(); ++i) EXPECT_LE(std::fabs(r.dequantised[i] - x[i]), step / 2 + 1e-15);
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_LE(std::fabs(r.dequantised()[i] - x[i]), step / 2 + 1e-15);
+}
+
+TEST(Scaling, TheStoredTensorIsTheValuesTimesEachRowsFactor) {
+  const std::vector<double> x = {0.3, -1.7, 2.2, 0.01, 5.0, -0.4};
+  const Quantised plain = q(x, 2, DType::bfloat16, ScalingKind::None);
+  EXPECT_TRUE(plain.scaled.empty());  // no scale: the values are the tensor, not copied
+  EXPECT_EQ(plain.dequantised().data(), plain.values.data());
+  const Quantised per_row = q(x, 2, DType::int8, ScalingKind::PerChannel);
+  ASSERT_EQ(per_row.dequantised().size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_EQ(per_row.dequantised()[i], per_row.values[i] * per_row.row_factor[i / 3]) << i;
 }
 
 TEST(Scaling, RecipesRefuseDtypesTheyDoNotTake) {
