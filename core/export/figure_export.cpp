@@ -16,34 +16,6 @@
 namespace pl::figure {
 namespace {
 
-std::string tick_text(double v, bool log) {
-  if (log) {
-    const int e = static_cast<int>(std::lround(std::log10(v)));
-    if (e >= -2 && e <= 3) return shortest_double(std::pow(10, e));
-    return "1e" + std::to_string(e);
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", std::fabs(v) < 1e-300 ? 0.0 : v);
-  return buf;
-}
-
-// Tick positions over an axis's drawn range: whole decades on a log axis, 1-2-5 steps otherwise.
-std::vector<double> ticks(const AxisMap& r) {
-  std::vector<double> t;
-  if (r.log) {
-    const int d0 = static_cast<int>(std::ceil(std::log10(r.lo) - 1e-9));
-    const int d1 = static_cast<int>(std::floor(std::log10(r.hi) + 1e-9));
-    const int step = std::max(1, (d1 - d0) / 8 + 1);
-    for (int d = d0; d <= d1; d += step) t.push_back(std::pow(10, d));
-    return t;
-  }
-  const double raw = (r.hi - r.lo) / 6;
-  const double mag = std::pow(10, std::floor(std::log10(raw)));
-  const double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
-  for (double v = std::ceil(r.lo / step) * step; v <= r.hi + step * 1e-9; v += step) t.push_back(v);
-  return t;
-}
-
 void set_color(cairo_t* cr, const Color& c) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a); }
 
 void text(cairo_t* cr, const std::string& s, double x, double y, double size, double align_x,
@@ -112,12 +84,22 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
   for (int i = 0; i <= 4; ++i) {
     const double v = h.vmin + span * i / 4, yy = y0 + hgt - hgt * i / 4;
-    text(cr, tick_text(v, false), bx + bw + 4 * fs, yy, 10 * fs, 0, 0.5);
+    text(cr, tick_label(v, false), bx + bw + 4 * fs, yy, 10 * fs, 0, 0.5);
   }
   cairo_save(cr);
   cairo_translate(cr, bx + bw + 62 * fs, y0 + hgt / 2);
   cairo_rotate(cr, -M_PI / 2);
   text(cr, h.colorbar_label, 0, 0, 11 * fs, 0.5, 0.5);
+  cairo_restore(cr);
+}
+
+// The axes' titles: x centred under the plot, y turned up the left side at `y_label_x`.
+void axis_labels(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, double y_label_x, double fs) {
+  text(cr, f.x.label, (l.x0 + l.x1) / 2, H - 18 * fs, 12 * fs, 0.5, 0.5);
+  cairo_save(cr);
+  cairo_translate(cr, y_label_x, (l.y0 + l.y1) / 2);
+  cairo_rotate(cr, -M_PI / 2);
+  text(cr, f.y.label, 0, 0, 12 * fs, 0.5, 0.5);
   cairo_restore(cr);
 }
 
@@ -146,12 +128,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   if (f.heatmap) {
     draw_heatmap(cr, *f.heatmap, x0, y0, x1 - x0, y1 - y0, fs);
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    text(cr, f.x.label, (x0 + x1) / 2, H - 18 * fs, 12 * fs, 0.5, 0.5);
-    cairo_save(cr);
-    cairo_translate(cr, 22 * fs, (y0 + y1) / 2);
-    cairo_rotate(cr, -M_PI / 2);
-    text(cr, f.y.label, 0, 0, 12 * fs, 0.5, 0.5);
-    cairo_restore(cr);
+    axis_labels(cr, f, l, H, 22 * fs, fs);
     text(cr, "0", x0, y1 + 14 * fs, 10 * fs, 0, 0.5);
     text(cr, std::to_string(f.heatmap->cols), x1, y1 + 14 * fs, 10 * fs, 1, 0.5);
     text(cr, "0", x0 - 6 * fs, y0, 10 * fs, 1, 0.5);
@@ -169,33 +146,28 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
     for (size_t i = 0; i < f.x.categories.size(); ++i)
       text(cr, f.x.categories[i], mx(double(i) + 0.5), y1 + 14 * fs, 10 * fs, 0.5, 0.5);
   }
-  for (double t : f.x.categories.empty() && f.x.ticks ? ticks(l.x) : std::vector<double>{}) {
+  for (double t : f.x.categories.empty() && f.x.ticks ? axis_ticks(l.x) : std::vector<double>{}) {
     const double px = mx(t);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_move_to(cr, px, y0);
     cairo_line_to(cr, px, y1);
     cairo_stroke(cr);
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    text(cr, tick_text(t, f.x.log), px, y1 + 14 * fs, 10 * fs, 0.5, 0.5);
+    text(cr, tick_label(t, f.x.log), px, y1 + 14 * fs, 10 * fs, 0.5, 0.5);
   }
-  for (double t : f.y.ticks ? ticks(l.y) : std::vector<double>{}) {
+  for (double t : f.y.ticks ? axis_ticks(l.y) : std::vector<double>{}) {
     const double py = my(t);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_move_to(cr, x0, py);
     cairo_line_to(cr, x1, py);
     cairo_stroke(cr);
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    text(cr, tick_text(t, f.y.log), x0 - 6 * fs, py, 10 * fs, 1, 0.5);
+    text(cr, tick_label(t, f.y.log), x0 - 6 * fs, py, 10 * fs, 1, 0.5);
   }
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
   cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
   cairo_stroke(cr);
-  text(cr, f.x.label, (x0 + x1) / 2, H - 18 * fs, 12 * fs, 0.5, 0.5);
-  cairo_save(cr);
-  cairo_translate(cr, 18 * fs, (y0 + y1) / 2);
-  cairo_rotate(cr, -M_PI / 2);
-  text(cr, f.y.label, 0, 0, 12 * fs, 0.5, 0.5);
-  cairo_restore(cr);
+  axis_labels(cr, f, l, H, 18 * fs, fs);
 
   // Data, clipped to the plot.
   cairo_save(cr);

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+
+#include "core/util/number_text.h"
 
 namespace pl::figure {
 namespace {
@@ -84,6 +87,35 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   l.x = {rx.lo, rx.hi, f.x.log, l.x0, l.x1};
   l.y = {ry.lo, ry.hi, f.y.log, l.y1, l.y0};
   return l;
+}
+
+std::vector<double> axis_ticks(const AxisMap& r) {
+  std::vector<double> t;
+  if (r.log) {
+    const int d0 = static_cast<int>(std::ceil(std::log10(r.lo) - 1e-9));
+    const int d1 = static_cast<int>(std::floor(std::log10(r.hi) + 1e-9));
+    const int step = std::max(1, (d1 - d0) / 8 + 1);
+    for (int d = d0; d <= d1; d += step) t.push_back(std::pow(10, d));
+    return t;
+  }
+  const double raw = (r.hi - r.lo) / 6;
+  if (!(raw > 0) || !std::isfinite(raw)) return t;
+  const double mag = std::pow(10, std::floor(std::log10(raw)));
+  const double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
+  // i * step, not a running sum: adding the step to -0.06 three times gives 6.9e-18, not 0.
+  for (double i = std::ceil(r.lo / step); i * step <= r.hi + step * 1e-9; ++i) t.push_back(i * step);
+  return t;
+}
+
+std::string tick_label(double v, bool log) {
+  if (log) {
+    const int e = static_cast<int>(std::lround(std::log10(v)));
+    if (e >= -2 && e <= 3) return shortest_double(std::pow(10, e));
+    return "1e" + std::to_string(e);
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", std::fabs(v) < 1e-300 ? 0.0 : v);
+  return buf;
 }
 
 }  // namespace pl::figure

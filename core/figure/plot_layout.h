@@ -3,6 +3,9 @@
 // zoom and pan (app/ui/figure_view) use, so a mouse position maps to the value drawn under it.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "core/figure/figure.h"
 
 namespace pl::figure {
@@ -25,5 +28,11 @@ struct PlotLayout {
 // The layout draw_figure() uses for `f` drawn at W x H with text scale `font_scale`. A heat map
 // maps columns and rows: x in [0, cols], y in [rows, 0] (row 0 at the top).
 PlotLayout layout_figure(const Figure& f, double W, double H, double font_scale = 1);
+
+// Where an axis is ticked: whole decades on a log axis (every few when there are many), else
+// whole multiples of a 1-2-5 step (so that zero, when in range, is exactly 0).
+std::vector<double> axis_ticks(const AxisMap& axis);
+// A tick's text: "%.6g" on a linear axis; 0.01 ... 1000 or 1eN on a log one.
+std::string tick_label(double v, bool log);
 
 }  // namespace pl::figure

@@ -9,6 +9,7 @@
 
 #include "core/export/figure_export.h"
 #include "core/figure/experiment_figures.h"
+#include "core/figure/plot_layout.h"
 #include "tests/core/test_util.h"
 
 namespace pl::figure {
@@ -88,6 +89,25 @@ TEST(Figures, DotSweepFigureHasAMeasuredLineWithMarkersAndABoundLinePerModel) {
   EXPECT_EQ(f.series[1].y, f.series[0].y);
   EXPECT_TRUE(f.series[2].dashed);
   EXPECT_TRUE(f.x.log && f.y.log);
+}
+
+TEST(Figures, LinearTicksAreWholeMultiplesOfTheirStep) {
+  // A signed-error axis: summing the step from -0.06 put 6.93889e-18 where 0 belongs.
+  AxisMap axis;
+  axis.lo = -0.0652, axis.hi = 0.0871;
+  const std::vector<double> t = axis_ticks(axis);
+  ASSERT_EQ(t.size(), 8u);
+  EXPECT_EQ(t.front(), -0.06);
+  EXPECT_EQ(t[3], 0.0);
+  EXPECT_EQ(tick_label(t[3], false), "0");
+  EXPECT_EQ(tick_label(t[5], false), "0.04");
+  EXPECT_EQ(tick_label(t.back(), false), "0.08");
+  axis.lo = axis.hi = 1.0;  // no range: no ticks rather than a step of 0
+  EXPECT_TRUE(axis_ticks(axis).empty());
+  axis.log = true, axis.lo = 1e-9, axis.hi = 1e3;  // 13 decades: every second one
+  EXPECT_EQ(axis_ticks(axis), (std::vector<double>{1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 1e1, 1e3}));
+  EXPECT_EQ(tick_label(1e-7, true), "1e-7");
+  EXPECT_EQ(tick_label(0.01, true), "0.01");
 }
 
 TEST(Figures, UnwritablePathIsAnError) {
