@@ -262,19 +262,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   for (const Series& s : f.series) entries += !s.label.empty();
   for (const Annotation& a : f.annotations) entries += !a.label.empty();
   const double lw = 254 * fs, lh = 16 * fs * static_cast<double>(entries) + 8 * fs;
-  auto hidden = [&](double bx, double by) {  // data points and bar tops inside the box
-    size_t n = 0;
-    for (const Series& s : f.series)
-      for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-        const bool is_bar = s.kind == SeriesKind::Bars || s.kind == SeriesKind::Steps;
-        const double xv = is_bar && i + 1 < s.x.size() ? s.x[i] : s.x[i];
-        if (!(std::isfinite(xv) && std::isfinite(s.y[i])) || (f.x.log && xv <= 0) || (f.y.log && s.y[i] <= 0)) continue;
-        if (is_bar && s.y[i] <= 0) continue;
-        const double px = mx(xv), py = my(s.y[i]);
-        if (px >= bx && px <= bx + lw && (is_bar ? py <= by + lh : (py >= by && py <= by + lh))) ++n;
-      }
-    return n;
-  };
+  auto hidden = [&](double bx, double by) { return data_under(f, l, bx, by, lw, lh); };
   const double corners[4][2] = {{x1 - lw - 4 * fs, y0 + 4 * fs}, {x0 + 8 * fs, y0 + 4 * fs},
                                 {x1 - lw - 4 * fs, y1 - lh - 4 * fs}, {x0 + 8 * fs, y1 - lh - 4 * fs}};
   size_t best = 0, best_hidden = SIZE_MAX;

@@ -107,9 +107,9 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   if (!std::isfinite(r.bounds.deterministic))
     bound.subtitle += "; no deterministic bound (K u >= 1)";
   if (std::isfinite(r.bounds.deterministic))
-    bound.annotations.push_back(vline(r.bounds.deterministic, "deterministic gamma_K = " + shortest_double(r.bounds.deterministic), palette(1)));
+    bound.annotations.push_back(vline(r.bounds.deterministic, "deterministic gamma_K = " + legend_value(r.bounds.deterministic), palette(1)));
   if (std::isfinite(r.bounds.probabilistic))
-    bound.annotations.push_back(vline(r.bounds.probabilistic, "probabilistic sqrt(K) u = " + shortest_double(r.bounds.probabilistic), palette(0)));
+    bound.annotations.push_back(vline(r.bounds.probabilistic, "probabilistic sqrt(K) u = " + legend_value(r.bounds.probabilistic), palette(0)));
   out.push_back(bound);
 
   Figure sign;
@@ -219,7 +219,7 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   std::string label = "round trip";
   if (auto note = count_note(r.relative); !note.empty()) label += " (" + note + ")";
   err.series.push_back(bars(label, r.relative, palette(0)));
-  if (f) err.annotations.push_back(vline(unit_roundoff(*f), "unit roundoff u = " + shortest_double(unit_roundoff(*f)), palette(1)));
+  if (f) err.annotations.push_back(vline(unit_roundoff(*f), "unit roundoff u = " + legend_value(unit_roundoff(*f)), palette(1)));
   Figure range;
   range.name = "roundtrip-range";
   range.title = "The data's magnitudes against the range of " + std::string(name(c.dtype));

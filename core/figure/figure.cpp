@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
+
+#include "core/util/number_text.h"
 
 namespace pl::figure {
 namespace {
@@ -70,6 +73,13 @@ Series category_bar(size_t i, std::string legend, double value) {
 
 void legend_headroom(Figure& f, double tallest, size_t entries, double per_entry, double base) {
   if (tallest > 0) f.y.max = tallest * (base + per_entry * double(entries));
+}
+
+std::string legend_value(double v) {
+  if (std::string p = power_of_two_text(v); !p.empty()) return p;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
 }
 
 }  // namespace pl::figure

@@ -89,6 +89,35 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   return l;
 }
 
+size_t data_under(const Figure& f, const PlotLayout& l, double left, double top, double width, double height) {
+  size_t n = 0;
+  for (const Series& s : f.series)
+    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      // A bar spans [x[i], x[i + 1]]: one whose left edge lies left of the box can run under it.
+      const bool is_bar = (s.kind == SeriesKind::Bars || s.kind == SeriesKind::Steps) && i + 1 < s.x.size();
+      const double xl = s.x[i], xr = is_bar ? s.x[i + 1] : s.x[i];
+      if (!(std::isfinite(xl) && std::isfinite(xr) && std::isfinite(s.y[i])) || (f.x.log && xl <= 0) ||
+          (f.y.log && s.y[i] <= 0))
+        continue;
+      if (is_bar && s.y[i] <= 0) continue;
+      const double pl = std::min(l.x.to_pixel(xl), l.x.to_pixel(xr)), pr = std::max(l.x.to_pixel(xl), l.x.to_pixel(xr));
+      const double py = l.y.to_pixel(s.y[i]);
+      if (pr >= left && pl <= left + width && (is_bar ? py <= top + height : (py >= top && py <= top + height))) ++n;
+    }
+  for (const Annotation& a : f.annotations) {  // a reference line (a bound, a unit roundoff) crossing the box
+    if (!std::isfinite(a.value) || ((a.kind == AnnotationKind::VerticalLine ? f.x.log : f.y.log) && a.value <= 0))
+      continue;
+    if (a.kind == AnnotationKind::VerticalLine) {
+      const double px = l.x.to_pixel(a.value);
+      n += px >= left && px <= left + width;
+    } else {
+      const double py = l.y.to_pixel(a.value);
+      n += py >= top && py <= top + height;
+    }
+  }
+  return n;
+}
+
 std::vector<double> axis_ticks(const AxisMap& r) {
   std::vector<double> t;
   if (r.log) {

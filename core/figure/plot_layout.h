@@ -29,6 +29,11 @@ struct PlotLayout {
 // maps columns and rows: x in [0, cols], y in [rows, 0] (row 0 at the top).
 PlotLayout layout_figure(const Figure& f, double W, double H, double font_scale = 1);
 
+// How much of f's data a box (left, top, width, height; pixels of `l`) would cover: the data
+// points inside it, the bars whose top lies in or under it anywhere across their width, and the
+// reference lines crossing it. The legend goes in the corner where this is least.
+size_t data_under(const Figure& f, const PlotLayout& l, double left, double top, double width, double height);
+
 // Where an axis is ticked: whole decades on a log axis (every few when there are many), else
 // whole multiples of a 1-2-5 step (so that zero, when in range, is exactly 0).
 std::vector<double> axis_ticks(const AxisMap& axis);

@@ -110,6 +110,39 @@ TEST(Figures, LinearTicksAreWholeMultiplesOfTheirStep) {
   EXPECT_EQ(tick_label(0.01, true), "0.01");
 }
 
+TEST(Figures, ALegendBoxCoversABarThatOnlyReachesIntoIt) {
+  // The roundtrip range figure put its legend over its two tallest bars: they began left of the
+  // box, and only a bar's left edge was looked at.
+  Figure f;
+  f.series.push_back({"bars", SeriesKind::Bars, {0, 4, 8, 10}, {1, 9, 1}, {}});
+  const PlotLayout l = layout_figure(f, 900, 550);
+  const double top = l.y.to_pixel(10);
+  const double bottom = l.y.to_pixel(8);  // the tall bar's top (9) lies between
+  // A box over the right half of the tall bar [4, 8] only.
+  const double left = l.x.to_pixel(6), right = l.x.to_pixel(7.5);
+  EXPECT_EQ(data_under(f, l, left, top, right - left, bottom - top), 1u);
+  // Right of it (x in [8.5, 10]) only the low bar [8, 10] lies, its top below the box.
+  const double far = l.x.to_pixel(8.5);
+  EXPECT_EQ(data_under(f, l, far, top, l.x.to_pixel(10) - far, bottom - top), 0u);
+  // Points count when inside.
+  Figure g;
+  g.series.push_back({"line", SeriesKind::Line, {1, 2}, {3, 9}, {}});
+  const PlotLayout lg = layout_figure(g, 900, 550);
+  const double px = lg.x.to_pixel(2), py = lg.y.to_pixel(9);
+  EXPECT_EQ(data_under(g, lg, px - 5, py - 5, 10, 10), 1u);
+  // And a reference line through the box (a bound drawn under the legend).
+  g.annotations.push_back({AnnotationKind::VerticalLine, 1.5, "bound", {}});
+  const double bx = lg.x.to_pixel(1.5);
+  EXPECT_EQ(data_under(g, lg, bx - 5, lg.y.to_pixel(6), 10, 10), 1u);
+}
+
+TEST(Figures, LegendValuesFitTheBox) {
+  // gamma_K's seventeen digits ran out of the legend and the plot.
+  EXPECT_EQ(legend_value(3.051850947599719e-05), "3.052e-05");
+  EXPECT_EQ(legend_value(std::ldexp(1.0, -24)), "2^-24");  // a unit roundoff says what it is
+  EXPECT_EQ(legend_value(0.1), "0.1");
+}
+
 TEST(Figures, UnwritablePathIsAnError) {
   Figure f;
   f.title = "t";
