@@ -29,21 +29,46 @@ void text(cairo_t* cr, const std::string& s, double x, double y, double size, do
   cairo_show_text(cr, s.c_str());
 }
 
-// Text shrunk (down to 70%) and then cut with an ellipsis to fit `width`.
-void text_fitted(cairo_t* cr, std::string s, double x, double y, double size, double width) {
+// Text in at most two lines of `width`, broken between words: at full size when it fits, else
+// shrunk (down to 80%), and only then is the second line cut with an ellipsis. (One line shrunk
+// and cut hid the end of long subtitles -- the throughput figure's "not hardware speed".)
+void text_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_text_extents_t e;
-  for (double scale = 1.0; scale >= 0.7; scale -= 0.05) {
+  auto advance = [&](const std::string& t) {
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, t.c_str(), &e);
+    return e.x_advance;
+  };
+  // The longest head of `rest` that fits, ending at a space (or the whole of it).
+  auto first_line = [&](const std::string& rest) -> size_t {
+    if (advance(rest) <= width) return rest.size();
+    size_t cut = 0;
+    for (size_t at = rest.find(' '); at != std::string::npos && advance(rest.substr(0, at)) <= width;
+         at = rest.find(' ', at + 1))
+      cut = at;
+    return cut;
+  };
+  for (double scale = 1.0; scale >= 0.8 - 1e-9; scale -= 0.05) {
     cairo_set_font_size(cr, size * scale);
-    cairo_text_extents(cr, s.c_str(), &e);
-    if (e.x_advance <= width) return text(cr, s, x, y, size * scale, 0, 0.5);
+    const size_t cut = first_line(s);
+    if (cut == s.size()) return text(cr, s, x, y, size * scale, 0, 0.5);
+    if (cut == 0) continue;  // no space early enough: smaller
+    const std::string second = s.substr(cut + 1);
+    if (advance(second) <= width || scale < 0.8 + 1e-9) {
+      text(cr, s.substr(0, cut), x, y - 3 * size / 11, size * scale, 0, 0.5);
+      std::string rest = second;
+      if (advance(rest) > width) {
+        while (rest.size() > 4 && advance(rest + "...") > width) rest.pop_back();
+        rest += "...";
+      }
+      return text(cr, rest, x, y + 9 * size / 11, size * scale, 0, 0.5);
+    }
   }
-  while (s.size() > 4) {
-    s.pop_back();
-    cairo_text_extents(cr, (s + "...").c_str(), &e);
-    if (e.x_advance <= width) break;
-  }
-  text(cr, s + "...", x, y, size * 0.7, 0, 0.5);
+  // One unbroken run of characters wider than the figure: cut it.
+  cairo_set_font_size(cr, size * 0.8);
+  std::string t = s;
+  while (t.size() > 4 && advance(t + "...") > width) t.pop_back();
+  text(cr, t + "...", x, y, size * 0.8, 0, 0.5);
 }
 
 void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w, double hgt, double fs) {
