@@ -29,6 +29,28 @@ void text(cairo_t* cr, const std::string& s, double x, double y, double size, do
   cairo_show_text(cr, s.c_str());
 }
 
+// A title in one line of `width`: shrunk as far as 65%, and only then cut with an ellipsis (a
+// figure drawn small in the window cut "The fixes for linear(x: torch.float64, ..." mid-word).
+void title_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width) {
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  auto advance = [&](const std::string& t) {
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, t.c_str(), &e);
+    return e.x_advance;
+  };
+  double scale = 1.0;
+  for (; scale > 0.65 + 1e-9; scale -= 0.05) {
+    cairo_set_font_size(cr, size * scale);
+    if (advance(s) <= width) break;
+  }
+  std::string t = s;
+  if (advance(t) > width) {
+    while (t.size() > 4 && advance(t + "...") > width) t.pop_back();
+    t += "...";
+  }
+  text(cr, t, x, y, size * scale, 0, 0.5, true);
+}
+
 // Text in at most two lines of `width`, broken between words: at full size when it fits, else
 // shrunk (down to 80%), and only then is the second line cut with an ellipsis. (One line shrunk
 // and cut hid the end of long subtitles -- the throughput figure's "not hardware speed".)
@@ -146,7 +168,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   const PlotLayout l = layout_figure(f, W, H, fs);
   const double x0 = l.x0, x1 = l.x1, y0 = l.y0, y1 = l.y1;
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  text(cr, f.title, x0, 22 * fs, 15 * fs, 0, 0.5, true);
+  title_fitted(cr, f.title, x0, 22 * fs, 15 * fs, W - x0 - 12 * fs);
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
   text_fitted(cr, f.subtitle, x0, 42 * fs, 11 * fs, W - x0 - 12 * fs);
 

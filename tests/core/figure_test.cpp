@@ -143,23 +143,23 @@ TEST(Figures, LegendValuesFitTheBox) {
   EXPECT_EQ(legend_value(0.1), "0.1");
 }
 
-// Dark pixels (text) in rows [y0, y1) of a figure drawn at 900 x 550.
-size_t ink_in_rows(const Figure& f, int y0, int y1) {
-  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 900, 550);
+// Dark pixels (text) in rows [y0, y1) and columns [x0, x1) of a figure drawn at width x 550.
+size_t ink(const Figure& f, int y0, int y1, int x0 = 78, int x1 = 880, int width = 900) {
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, 550);
   cairo_t* cr = cairo_create(img);
-  draw_figure(cr, f, 900, 550);
+  draw_figure(cr, f, width, 550);
   cairo_surface_flush(img);
   const unsigned char* data = cairo_image_surface_get_data(img);
   const int stride = cairo_image_surface_get_stride(img);
-  size_t ink = 0;
+  size_t n = 0;
   for (int y = y0; y < y1; ++y)
-    for (int x = 78; x < 880; ++x) {
+    for (int x = x0; x < x1; ++x) {
       const uint32_t px = *reinterpret_cast<const uint32_t*>(data + y * stride + 4 * x);
-      ink += ((px >> 16) & 0xff) < 160 && ((px >> 8) & 0xff) < 160 && (px & 0xff) < 160;
+      n += ((px >> 16) & 0xff) < 160 && ((px >> 8) & 0xff) < 160 && (px & 0xff) < 160;
     }
   cairo_destroy(cr);
   cairo_surface_destroy(img);
-  return ink;
+  return n;
 }
 
 TEST(Figures, ALongSubtitleWrapsOntoASecondLineInsteadOfLosingItsEnd) {
@@ -168,11 +168,20 @@ TEST(Figures, ALongSubtitleWrapsOntoASecondLineInsteadOfLosingItsEnd) {
   f.title = "Throughput";
   f.series.push_back({"s", SeriesKind::Line, {0, 1}, {1, 2}, {}});
   f.subtitle = "short";
-  EXPECT_EQ(ink_in_rows(f, 47, 57), 0u);  // one line: nothing below it
+  EXPECT_EQ(ink(f, 47, 57), 0u);  // one line: nothing below it
   f.subtitle = "256^3 products on AMD EPYC (2 threads, OpenBLAS core Cooperlake); float64/float32 are the "
                "library's own, narrower dtypes are emulated on this CPU (rounded values in float32 "
                "arithmetic), not hardware speed";
-  EXPECT_GT(ink_in_rows(f, 47, 57), 50u);  // the second line
+  EXPECT_GT(ink(f, 47, 57), 50u);  // the second line
+}
+
+TEST(Figures, ALongTitleShrinksToTheFigure) {
+  // Drawn 550 wide (a figure beside a table in the window), this title ran off the right edge.
+  Figure f;
+  f.title = "The fixes for linear(x: torch.float64, w: torch.float32, bias: torch.float32)";
+  f.series.push_back({"s", SeriesKind::Line, {0, 1}, {1, 2}, {}});
+  EXPECT_EQ(ink(f, 10, 34, 540, 550, 550), 0u);  // the last 10 pixels of the title band stay blank
+  EXPECT_GT(ink(f, 10, 34, 78, 540, 550), 200u);  // and the title is there
 }
 
 TEST(Figures, UnwritablePathIsAnError) {
