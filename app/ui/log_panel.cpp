@@ -20,7 +20,7 @@ void LogPanel::draw_content() {
     ImGui::SetClipboardText(all.c_str());
   }
   ImGui::SameLine();
-  ImGui::TextDisabled("%zu entries", entries.size());
+  ImGui::TextDisabled("%zu %s", entries.size(), entries.size() == 1 ? "entry" : "entries");
   ImGui::BeginChild("entries", {0, 0}, true);
   if (ImGui::BeginTable("log", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("time");
