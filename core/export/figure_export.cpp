@@ -29,68 +29,64 @@ void text(cairo_t* cr, const std::string& s, double x, double y, double size, do
   cairo_show_text(cr, s.c_str());
 }
 
-// A title in one line of `width`: shrunk as far as 65%, and only then cut with an ellipsis (a
-// figure drawn small in the window cut "The fixes for linear(x: torch.float64, ..." mid-word).
+// How far `t` advances in the current font.
+double advance(cairo_t* cr, const std::string& t) {
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, t.c_str(), &e);
+  return e.x_advance;
+}
+
+// `t` as it fits `width` in the current font: whole, or cut with an ellipsis -- a whole UTF-8
+// character at a time (a cut inside "×" or "³" is invalid UTF-8, which cairo does not draw).
+std::string cut_to(cairo_t* cr, std::string t, double width) {
+  if (advance(cr, t) <= width) return t;
+  while (t.size() > 4 && advance(cr, t + "...") > width) {
+    while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80) t.pop_back();  // continuation bytes
+    if (!t.empty()) t.pop_back();
+  }
+  return t + "...";
+}
+
+// A title in one line of `width`: shrunk as far as 65%, and only then cut (a figure drawn small
+// in the window cut "The fixes for linear(x: torch.float64, ..." mid-word).
 void title_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-  auto advance = [&](const std::string& t) {
-    cairo_text_extents_t e;
-    cairo_text_extents(cr, t.c_str(), &e);
-    return e.x_advance;
-  };
   double scale = 1.0;
   for (; scale > 0.65 + 1e-9; scale -= 0.05) {
     cairo_set_font_size(cr, size * scale);
-    if (advance(s) <= width) break;
+    if (advance(cr, s) <= width) break;
   }
-  std::string t = s;
-  if (advance(t) > width) {
-    while (t.size() > 4 && advance(t + "...") > width) t.pop_back();
-    t += "...";
-  }
-  text(cr, t, x, y, size * scale, 0, 0.5, true);
+  text(cr, cut_to(cr, s, width), x, y, size * scale, 0, 0.5, true);
 }
 
 // Text in at most two lines of `width`, broken between words: at full size when it fits, else
-// shrunk (down to 80%), and only then is the second line cut with an ellipsis. (One line shrunk
-// and cut hid the end of long subtitles -- the throughput figure's "not hardware speed".)
+// shrunk (down to 80%), and only then is the second line cut. (One line shrunk and cut hid the
+// end of long subtitles -- the throughput figure's "not hardware speed".)
 void text_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  auto advance = [&](const std::string& t) {
-    cairo_text_extents_t e;
-    cairo_text_extents(cr, t.c_str(), &e);
-    return e.x_advance;
-  };
-  // The longest head of `rest` that fits, ending at a space (or the whole of it).
-  auto first_line = [&](const std::string& rest) -> size_t {
-    if (advance(rest) <= width) return rest.size();
+  // The longest head of `s` that fits, ending at a space (or the whole of it; 0: none).
+  auto first_line = [&]() -> size_t {
+    if (advance(cr, s) <= width) return s.size();
     size_t cut = 0;
-    for (size_t at = rest.find(' '); at != std::string::npos && advance(rest.substr(0, at)) <= width;
-         at = rest.find(' ', at + 1))
+    for (size_t at = s.find(' '); at != std::string::npos && advance(cr, s.substr(0, at)) <= width;
+         at = s.find(' ', at + 1))
       cut = at;
     return cut;
   };
   for (double scale = 1.0; scale >= 0.8 - 1e-9; scale -= 0.05) {
     cairo_set_font_size(cr, size * scale);
-    const size_t cut = first_line(s);
+    const size_t cut = first_line();
     if (cut == s.size()) return text(cr, s, x, y, size * scale, 0, 0.5);
     if (cut == 0) continue;  // no space early enough: smaller
     const std::string second = s.substr(cut + 1);
-    if (advance(second) <= width || scale < 0.8 + 1e-9) {
+    if (advance(cr, second) <= width || scale < 0.8 + 1e-9) {
       text(cr, s.substr(0, cut), x, y - 3 * size / 11, size * scale, 0, 0.5);
-      std::string rest = second;
-      if (advance(rest) > width) {
-        while (rest.size() > 4 && advance(rest + "...") > width) rest.pop_back();
-        rest += "...";
-      }
-      return text(cr, rest, x, y + 9 * size / 11, size * scale, 0, 0.5);
+      return text(cr, cut_to(cr, second, width), x, y + 9 * size / 11, size * scale, 0, 0.5);
     }
   }
   // One unbroken run of characters wider than the figure: cut it.
   cairo_set_font_size(cr, size * 0.8);
-  std::string t = s;
-  while (t.size() > 4 && advance(t + "...") > width) t.pop_back();
-  text(cr, t + "...", x, y, size * 0.8, 0, 0.5);
+  text(cr, cut_to(cr, s, width), x, y, size * 0.8, 0, 0.5);
 }
 
 void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w, double hgt, double fs) {

@@ -184,6 +184,20 @@ TEST(Figures, ALongTitleShrinksToTheFigure) {
   EXPECT_GT(ink(f, 10, 34, 78, 540, 550), 200u);  // and the title is there
 }
 
+TEST(Figures, TextCutToFitStaysValidUtf8) {
+  // Cutting a byte at a time could end inside a two-byte character; cairo refuses invalid UTF-8
+  // (an error state, and nothing more is drawn).
+  Figure f;
+  f.series.push_back({"s", SeriesKind::Line, {0, 1}, {1, 2}, {}});
+  for (int i = 0; i < 120; ++i) f.title += "\u00d7", f.subtitle += "\u00b3";  // x and superscript 3, no spaces
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 300);
+  cairo_t* cr = cairo_create(img);
+  draw_figure(cr, f, 400, 300);
+  EXPECT_EQ(cairo_status(cr), CAIRO_STATUS_SUCCESS) << cairo_status_to_string(cairo_status(cr));
+  cairo_destroy(cr);
+  cairo_surface_destroy(img);
+}
+
 TEST(Figures, UnwritablePathIsAnError) {
   Figure f;
   f.title = "t";
