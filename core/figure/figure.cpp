@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "core/util/number_text.h"
 
@@ -76,9 +77,10 @@ void legend_headroom(Figure& f, double tallest, size_t entries, double per_entry
 }
 
 std::string legend_value(double v) {
-  if (std::string p = power_of_two_text(v); !p.empty()) return p;
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);
+  // A power of two that four digits do not hold exactly (2^-24, not 5.96e-08); 0.25 stays 0.25.
+  if (std::string p = power_of_two_text(v); !p.empty() && std::strtod(buf, nullptr) != v) return p;
   return buf;
 }
 

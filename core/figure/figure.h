@@ -88,8 +88,8 @@ void category_axis(Figure& f, size_t count);
 Series category_bar(size_t i, std::string legend, double value);
 void legend_headroom(Figure& f, double tallest, size_t entries, double per_entry = 0.06, double base = 1.2);
 
-// A value in a legend line, short enough to fit the box: "2^-24" for a power of two (a unit
-// roundoff), else four significant digits. Hover read-outs and the CSV keep every digit.
+// A value in a legend line, short enough to fit the box: four significant digits, or "2^-24" for
+// a power of two they do not hold exactly (a unit roundoff). Hover and CSV keep every digit.
 std::string legend_value(double v);
 
 }  // namespace pl::figure

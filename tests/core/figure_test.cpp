@@ -141,6 +141,7 @@ TEST(Figures, LegendValuesFitTheBox) {
   EXPECT_EQ(legend_value(3.051850947599719e-05), "3.052e-05");
   EXPECT_EQ(legend_value(std::ldexp(1.0, -24)), "2^-24");  // a unit roundoff says what it is
   EXPECT_EQ(legend_value(0.1), "0.1");
+  EXPECT_EQ(legend_value(0.25), "0.25");  // four digits hold it: no 2^-2
 }
 
 // Dark pixels (text) in rows [y0, y1) and columns [x0, x1) of a figure drawn at width x 550.
