@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <algorithm>
 #include <vector>
 
 #include "core/dtype/codec.h"
@@ -56,8 +58,16 @@ std::string shortest_decimal(const FloatFormat& f, double v) {
   char buf[64];
   for (int digits = 1; digits <= 17; ++digits) {
     std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    double back = std::strtod(buf, nullptr);
-    if (encode(f, back, rne).code == want) return buf;
+    const double back = std::strtod(buf, nullptr);
+    if (encode(f, back, rne).code != want) continue;
+    // %g writes two digits of 448 as 4.5e+02; between 1e-5 and 1e16 the same digits read better
+    // as plain decimals (450), as Python writes floats.
+    const double magnitude = std::fabs(back);
+    if (std::strchr(buf, 'e') && magnitude >= 1e-5 && magnitude < 1e16) {
+      const int exp10 = static_cast<int>(std::floor(std::log10(magnitude)));
+      std::snprintf(buf, sizeof buf, "%.*f", std::max(0, digits - 1 - exp10), back);
+    }
+    return buf;
   }
   return shortest_double(v);
 }
