@@ -301,18 +301,10 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   cairo_restore(cr);
 
   // Legend: series, then annotations, in the corner of the plot that hides the least data.
-  size_t entries = 0;
-  for (const Series& s : f.series) entries += !s.label.empty();
-  for (const Annotation& a : f.annotations) entries += !a.label.empty();
-  const double lw = 254 * fs, lh = 16 * fs * static_cast<double>(entries) + 8 * fs;
-  auto hidden = [&](double bx, double by) { return data_under(f, l, bx, by, lw, lh); };
-  const double corners[4][2] = {{x1 - lw - 4 * fs, y0 + 4 * fs}, {x0 + 8 * fs, y0 + 4 * fs},
-                                {x1 - lw - 4 * fs, y1 - lh - 4 * fs}, {x0 + 8 * fs, y1 - lh - 4 * fs}};
-  size_t best = 0, best_hidden = SIZE_MAX;
-  for (size_t i = 0; i < 4; ++i)
-    if (const size_t h = hidden(corners[i][0], corners[i][1]); h < best_hidden) best = i, best_hidden = h;
-  double ly = corners[best][1] + 12 * fs;
-  const double lx = corners[best][0] + 4 * fs;
+  if (l.legend.entries == 0) return;
+  const double lw = l.legend.width;
+  double ly = l.legend.top + 12 * fs;
+  const double lx = l.legend.left + 4 * fs;
   auto entry = [&](const std::string& label, const Color& c, bool dashed, bool box) {
     if (label.empty()) return;
     cairo_set_source_rgba(cr, 1, 1, 1, 0.85);

@@ -42,6 +42,44 @@ void finish(Range& r, const Axis& a, bool from_zero) {
   if (!a.min && !(from_zero && r.lo == 0)) r.lo -= (r.hi - r.lo) * 0.05;
 }
 
+// The legend's four candidate corners, top ones first.
+void corners(const PlotLayout& l, double w, double h, double fs, double out[4][2]) {
+  const double right = l.x1 - w - 4 * fs, left = l.x0 + 8 * fs, top = l.y0 + 4 * fs, bottom = l.y1 - h - 4 * fs;
+  const double c[4][2] = {{right, top}, {left, top}, {right, bottom}, {left, bottom}};
+  std::copy(&c[0][0], &c[0][0] + 8, &out[0][0]);
+}
+
+void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
+  size_t entries = 0;
+  for (const Series& s : f.series) entries += !s.label.empty();
+  for (const Annotation& a : f.annotations) entries += !a.label.empty();
+  if (entries == 0) return;
+  const double w = 254 * fs, h = 16 * fs * static_cast<double>(entries) + 8 * fs;
+  auto best_corner = [&](size_t* hidden) {
+    double c[4][2];
+    corners(l, w, h, fs, c);
+    size_t best = 0;
+    *hidden = SIZE_MAX;
+    for (size_t i = 0; i < 4; ++i)
+      if (const size_t n = data_under(f, l, c[i][0], c[i][1], w, h); n < *hidden) best = i, *hidden = n;
+    return LegendBox{c[best][0], c[best][1], w, h, entries};
+  };
+  size_t hidden = 0;
+  l.legend = best_corner(&hidden);
+  // Every corner covers data: make room above the tallest value for the legend's row (unless
+  // the axis is fixed, or the legend would take most of the plot).
+  const double plot = l.y1 - l.y0, room = h + 8 * fs;
+  if (hidden == 0 || f.y.max || !std::isfinite(data_top) || room > plot * 0.6) return;
+  const double share = plot / (plot - room);  // the data's span grows by this factor
+  if (l.y.log) {
+    if (!(data_top > 0)) return;
+    l.y.hi = std::pow(10, std::log10(l.y.lo) + (std::log10(data_top) - std::log10(l.y.lo)) * share);
+  } else {
+    l.y.hi = l.y.lo + (data_top - l.y.lo) * share;
+  }
+  l.legend = best_corner(&hidden);
+}
+
 }  // namespace
 
 double AxisMap::to_pixel(double v) const {
@@ -82,10 +120,12 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
     const bool vertical = a.kind == AnnotationKind::VerticalLine;
     (vertical ? rx : ry).add(a.value, vertical ? f.x.log : f.y.log);
   }
+  const double data_top = ry.hi;
   finish(rx, f.x, false);
   finish(ry, f.y, bars && !f.y.log);
   l.x = {rx.lo, rx.hi, f.x.log, l.x0, l.x1};
   l.y = {ry.lo, ry.hi, f.y.log, l.y1, l.y0};
+  place_legend(f, l, fs, data_top);
   return l;
 }
 

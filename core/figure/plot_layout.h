@@ -19,14 +19,24 @@ struct AxisMap {
   double to_value(double pixel) const;
 };
 
+// The legend's box in pixels (nothing when the figure has no labelled series or lines).
+struct LegendBox {
+  double left = 0, top = 0, width = 0, height = 0;
+  size_t entries = 0;
+};
+
 struct PlotLayout {
   double x0 = 0, x1 = 0, y0 = 0, y1 = 0;  // the plot rectangle in pixels (y0 is the top)
   AxisMap x, y;                           // y.p0 is the bottom edge (y1), y.p1 the top (y0)
+  LegendBox legend;
   bool contains(double px, double py) const { return px >= x0 && px <= x1 && py >= y0 && py <= y1; }
 };
 
 // The layout draw_figure() uses for `f` drawn at W x H with text scale `font_scale`. A heat map
-// maps columns and rows: x in [0, cols], y in [rows, 0] (row 0 at the top).
+// maps columns and rows: x in [0, cols], y in [rows, 0] (row 0 at the top). The legend goes in
+// the plot's corner that covers the least data (data_under); when every corner covers some and
+// the y axis is not fixed (a zoom fixes it), the y range grows at the top until the legend's
+// row is free of data, and the legend sits there.
 PlotLayout layout_figure(const Figure& f, double W, double H, double font_scale = 1);
 
 // How much of f's data a box (left, top, width, height; pixels of `l`) would cover: the data

@@ -199,6 +199,25 @@ TEST(Figures, TextCutToFitStaysValidUtf8) {
   cairo_surface_destroy(img);
 }
 
+TEST(Figures, WhenEveryCornerCoversDataTheLegendGetsARowAboveIt) {
+  // Bars across the whole width: every corner covered the tallest ones (the attribution figure's
+  // legend lay over the arithmetic error's peak).
+  Figure f;
+  Series bars{"bars", SeriesKind::Bars, {}, {}, {}};
+  for (int i = 0; i <= 40; ++i) bars.x.push_back(i);
+  for (int i = 0; i < 40; ++i) bars.y.push_back(100);
+  f.series.push_back(bars);
+  f.annotations.push_back({AnnotationKind::VerticalLine, 20, "a line", {}});
+  const PlotLayout l = layout_figure(f, 900, 550);
+  ASSERT_EQ(l.legend.entries, 2u);
+  EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
+  EXPECT_GE(l.y.to_pixel(100), l.legend.top + l.legend.height);  // the bars stay below the box
+  // A fixed axis (a zoom) is left alone.
+  f.y.max = 105;
+  const PlotLayout fixed = layout_figure(f, 900, 550);
+  EXPECT_EQ(fixed.y.hi, 105);
+}
+
 TEST(Figures, UnwritablePathIsAnError) {
   Figure f;
   f.title = "t";
