@@ -77,11 +77,7 @@ void print_report(const MatmulResult& r) {
   if (t.nan || t.inf || t.saturated || t.flushed)
     std::printf("outright: %zu NaN, %zu overflow to Inf, %zu saturated, %zu flushed to zero\n", t.nan,
                 t.inf, t.saturated, t.flushed);
-  const double n = static_cast<double>(r.compared ? r.compared : 1);
-  std::printf("\narithmetic error / (|A||B|): max %.3e; bound gamma %.3e (%.1f%% within), "
-              "probabilistic %.3e (%.1f%% within)\n",
-              r.max_scaled_arithmetic, r.bounds.deterministic, 100.0 * r.within_deterministic / n,
-              r.bounds.probabilistic, 100.0 * r.within_probabilistic / n);
+  std::printf("\n%s\n", experiment::bounds_line(r).c_str());
   for (const auto& [label, o] : {std::pair{"input", &r.input_report}, std::pair{"weight", &r.weight_report}})
     if (o->saturated || o->flushed)
       std::printf("%s: %zu values saturated, %zu nonzero values flushed to zero by the recipe\n", label,

@@ -127,10 +127,7 @@ void ErrorView::draw_stats(const MatmulResult& r) {
     }
     ImGui::EndTable();
   }
-  const double n = static_cast<double>(r.compared ? r.compared : 1);
-  ImGui::Text("arithmetic error / (|A||B|): max %.3e; gamma_K %.3e (%.1f%% within); sqrt(K) u %.3e (%.1f%% within)",
-              r.max_scaled_arithmetic, r.bounds.deterministic, 100.0 * r.within_deterministic / n,
-              r.bounds.probabilistic, 100.0 * r.within_probabilistic / n);
+  ImGui::TextUnformatted(experiment::bounds_line(r).c_str());
   if (r.input_report.saturated || r.weight_report.saturated || r.input_report.flushed || r.weight_report.flushed)
     ImGui::Text("recipe: input %zu saturated, %zu flushed; weight %zu saturated, %zu flushed", r.input_report.saturated,
                 r.input_report.flushed, r.weight_report.saturated, r.weight_report.flushed);

@@ -416,4 +416,21 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   return r;
 }
 
+std::string bounds_line(const MatmulResult& r) {
+  const double n = static_cast<double>(r.compared ? r.compared : 1);
+  char buf[256];
+  std::string line;
+  std::snprintf(buf, sizeof buf, "arithmetic error / (|A||B|): max %.3e; ", r.max_scaled_arithmetic);
+  line = buf;
+  if (std::isfinite(r.bounds.deterministic))
+    std::snprintf(buf, sizeof buf, "gamma_K %.3e (%.1f%% within); ", r.bounds.deterministic,
+                  100.0 * static_cast<double>(r.within_deterministic) / n);
+  else
+    std::snprintf(buf, sizeof buf, "no gamma_K (K u >= 1); ");
+  line += buf;
+  std::snprintf(buf, sizeof buf, "sqrt(K) u %.3e (%.1f%% within)", r.bounds.probabilistic,
+                100.0 * static_cast<double>(r.within_probabilistic) / n);
+  return line + buf;
+}
+
 }  // namespace pl::experiment

@@ -125,4 +125,9 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& o
                                   const std::function<void(double)>& progress = {},
                                   const std::atomic<bool>* cancel = nullptr);
 
+// The arithmetic error against the model's bounds in one line, as the report and the window
+// show it: "arithmetic error / (|A||B|): max 1.4e-07; gamma_K 3.052e-05 (100.0% within); sqrt(K) u
+// 1.349e-06 (100.0% within)". Past K u >= 1 there is no gamma_K, and the line says so.
+std::string bounds_line(const MatmulResult& r);
+
 }  // namespace pl::experiment

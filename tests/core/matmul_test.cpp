@@ -306,5 +306,19 @@ TEST(Framework, RunSpecCancels) {
   EXPECT_EQ(r.error(), "cancelled");
 }
 
+TEST(Matmul, TheBoundsLineSaysWhenThereIsNoGammaK) {
+  // float16 sums of length 4096: K u = 2 >= 1, where gamma_K does not exist (the line said "inf").
+  MatmulConfig c;
+  c.m = c.n = 4, c.k = 4096;
+  c.accumulate = {AccumKind::Sequential, DType::float16};
+  auto r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_NE(bounds_line(*r).find("no gamma_K (K u >= 1)"), std::string::npos) << bounds_line(*r);
+  c.k = 64;
+  r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_NE(bounds_line(*r).find("gamma_K 3.226e-02 (100.0% within)"), std::string::npos) << bounds_line(*r);
+}
+
 }  // namespace
 }  // namespace pl::experiment
