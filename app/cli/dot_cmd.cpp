@@ -5,13 +5,13 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cmath>
 #include <iostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
+#include "app/cli/run_report.h"
 #include "core/experiment/sweep_json.h"
 #include "app/cli/matmul_report.h"
 #include "core/figure/experiment_figures.h"
@@ -119,18 +119,7 @@ Runner add_dot(CLI::App& app) {
     std::printf("%s, N(0,1) inputs, %d trials per cell, seed %llu;\n"
                 "error against a double-double reference; e and bounds relative to S|ab| = sum |a_k b_k|\n\n",
                 what.c_str(), c.trials, static_cast<unsigned long long>(c.seed));
-    std::printf("%8s  %-28s %14s %11s %11s %10s %9s\n", "K", "accumulation", "max|e|/S|ab|",
-                "bound", "prob.bound", "mean bits", "max ulp");
-    // gamma_K = K u / (1 - K u) exists only while K u < 1: past that the column says "none".
-    bool unbounded = false;
-    for (const auto& r : rows) {
-      char bound[16] = "none";
-      if (std::isfinite(r.bounds.deterministic)) std::snprintf(bound, sizeof bound, "%.3e", r.bounds.deterministic);
-      else unbounded = true;
-      std::printf("%8zu  %-28s %14.3e %11s %11.3e %10.2f %9.2f\n", r.length, experiment::describe(r.model).c_str(),
-                  r.max_scaled, bound, r.bounds.probabilistic, r.stats.mean_bits, r.stats.max_ulp);
-    }
-    if (unbounded) std::printf("\nnone: K u >= 1, where the deterministic bound gamma_K = K u / (1 - K u) no longer exists\n");
+    print_dot_table(rows);
     return kExitOk;
   };
 }

@@ -1,19 +1,12 @@
 #include "app/cli/run_report.h"
 
+#include <cmath>
 #include <cstdio>
 
 #include "core/dtype/dtype.h"
 
 namespace pl::cli {
 namespace {
-
-void print_dot(const experiment::ExperimentRun& run) {
-  std::printf("%8s  %-28s %14s %11s %11s %10s\n", "K", "accumulation", "max|e|/S|ab|", "bound", "prob.bound",
-              "mean bits");
-  for (const auto& r : run.dot_rows)
-    std::printf("%8zu  %-28s %14.3e %11.3e %11.3e %10.2f\n", r.length, experiment::describe(r.model).c_str(),
-                r.max_scaled, r.bounds.deterministic, r.bounds.probabilistic, r.stats.mean_bits);
-}
 
 void print_cast(const experiment::RoundtripResult& r) {
   const auto& s = r.stats;
@@ -24,6 +17,20 @@ void print_cast(const experiment::RoundtripResult& r) {
 }
 
 }  // namespace
+
+void print_dot_table(const std::vector<experiment::DotSweepRow>& rows) {
+  std::printf("%8s  %-28s %14s %11s %11s %10s %9s\n", "K", "accumulation", "max|e|/S|ab|", "bound", "prob.bound",
+              "mean bits", "max ulp");
+  // gamma_K = K u / (1 - K u) exists only while K u < 1: past that the column says "none".
+  bool unbounded = false;
+  for (const auto& r : rows) {
+    unbounded |= !std::isfinite(r.bounds.deterministic);
+    std::printf("%8zu  %-28s %14.3e %11s %11.3e %10.2f %9.2f\n", r.length, experiment::describe(r.model).c_str(),
+                r.max_scaled, experiment::gamma_text(r.bounds.deterministic).c_str(), r.bounds.probabilistic,
+                r.stats.mean_bits, r.stats.max_ulp);
+  }
+  if (unbounded) std::printf("\nnone: K u >= 1, where the deterministic bound gamma_K = K u / (1 - K u) no longer exists\n");
+}
 
 void print_mlp_report(const experiment::MlpResult& r) {
   const auto& c = r.config;
@@ -65,7 +72,7 @@ void print_throughput_report(const experiment::ThroughputResult& r) {
 }
 
 void print_run_summary(const experiment::ExperimentRun& run) {
-  if (run.dot_config) print_dot(run);
+  if (run.dot_config) print_dot_table(run.dot_rows);
   else if (run.cast) print_cast(*run.cast);
   else if (run.mlp) print_mlp_report(*run.mlp);
   else if (run.throughput) print_throughput_report(*run.throughput);

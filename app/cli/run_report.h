@@ -7,6 +7,9 @@
 namespace pl::cli {
 
 void print_mlp_report(const experiment::MlpResult& r);
+// The K sweep's table (dot and `run` of a dot/sum file): each length and model against its
+// bounds, and why a deterministic bound is "none".
+void print_dot_table(const std::vector<experiment::DotSweepRow>& rows);
 void print_throughput_report(const experiment::ThroughputResult& r);
 // Dispatches on the run's kind: dot and sum, cast, mlp, throughput.
 void print_run_summary(const experiment::ExperimentRun& run);

@@ -126,10 +126,12 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
     ImGui::Text("%zu", r.length);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(describe(r.model).c_str());
-    for (double v : {r.max_scaled, r.bounds.deterministic, r.bounds.probabilistic}) {
-      ImGui::TableNextColumn();
-      ImGui::Text("%.3e", v);
-    }
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3e", r.max_scaled);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(gamma_text(r.bounds.deterministic).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3e", r.bounds.probabilistic);
     ImGui::TableNextColumn();
     ImGui::Text("%.2f", r.stats.mean_bits);
   }
@@ -148,10 +150,10 @@ std::string other_kind_summary(const ExperimentRun& run) {
   }
   if (run.dot_config && !run.dot_rows.empty()) {
     const auto& last = run.dot_rows.back();
-    std::snprintf(buf, sizeof buf, "K sweep %s x %s, %zu rows: at K = %zu (%s) max |e|/sum|ab| %.3e against gamma_K %.3e",
+    std::snprintf(buf, sizeof buf, "K sweep %s x %s, %zu rows: at K = %zu (%s) max |e|/sum|ab| %.3e against gamma_K %s",
                   std::string(name(run.dot_config->a_dtype)).c_str(), std::string(name(run.dot_config->b_dtype)).c_str(),
                   run.dot_rows.size(), last.length, describe(last.model).c_str(), last.max_scaled,
-                  last.bounds.deterministic);
+                  gamma_text(last.bounds.deterministic).c_str());
     return buf;
   }
   return run.kind + " ran";

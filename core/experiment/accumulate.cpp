@@ -3,6 +3,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "core/backend/blas.h"
@@ -220,6 +221,13 @@ double unit_roundoff(DType t, Rounding r) {
 }
 double gamma(double m, double u) { return m * u < 1 ? m * u / (1 - m * u) : INFINITY; }
 }  // namespace
+
+std::string gamma_text(double deterministic) {
+  if (!std::isfinite(deterministic)) return "none";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", deterministic);
+  return buf;
+}
 
 ErrorBounds accumulation_bounds(const Accumulation& a, size_t k) {
   const double n = static_cast<double>(k);

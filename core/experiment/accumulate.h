@@ -84,6 +84,9 @@ struct ErrorBounds {
   double probabilistic = 0;
 };
 ErrorBounds accumulation_bounds(const Accumulation& a, size_t k);
+// The deterministic bound as text: "%.3e", or "none" past K u >= 1, where gamma_K does not
+// exist (it is not infinite; accumulation_bounds keeps +inf there for comparisons).
+std::string gamma_text(double deterministic);
 
 // The double-double reference: hi + lo equals the exact dot product to about 106 bits.
 struct DoubleDouble {

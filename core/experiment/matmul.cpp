@@ -423,7 +423,7 @@ std::string bounds_line(const MatmulResult& r) {
   std::snprintf(buf, sizeof buf, "arithmetic error / (|A||B|): max %.3e; ", r.max_scaled_arithmetic);
   line = buf;
   if (std::isfinite(r.bounds.deterministic))
-    std::snprintf(buf, sizeof buf, "gamma_K %.3e (%.1f%% within); ", r.bounds.deterministic,
+    std::snprintf(buf, sizeof buf, "gamma_K %s (%.1f%% within); ", gamma_text(r.bounds.deterministic).c_str(),
                   100.0 * static_cast<double>(r.within_deterministic) / n);
   else
     std::snprintf(buf, sizeof buf, "no gamma_K (K u >= 1); ");
