@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 #include "core/promote/jax_engine.h"
 #include "core/promote/numpy_engine.h"
@@ -192,6 +193,11 @@ const std::vector<Engine>& registry() {
 std::span<const Engine> engines() { return registry(); }
 
 const Engine* find_engine(std::string_view id) {
+  // The frameworks' full names, as people type them, for the short ids.
+  static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+      {"pytorch", "torch"}, {"tensorflow", "tf"}, {"tensorflow-numpy", "tf-numpy"}};
+  for (const auto& [alias, engine] : kAliases)
+    if (id == alias) id = engine;
   for (const Engine& e : registry())
     if (e.id == id) return &e;
   return nullptr;

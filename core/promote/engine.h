@@ -37,7 +37,7 @@ struct Engine {
 };
 
 std::span<const Engine> engines();
-const Engine* find_engine(std::string_view id);
+const Engine* find_engine(std::string_view id);  // also "pytorch", "tensorflow", "tensorflow-numpy"
 std::string engine_names();  // "torch, numpy, numpy1" (the ids, for messages)
 
 // The engine of base's framework that reproduces another release (version prefix: "1.13",

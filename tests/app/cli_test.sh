@@ -229,7 +229,9 @@ check run-framework-unknown 2 "'framework': unknown framework 'caffe'" -- "$PL" 
 check matmul-torch-save 0 'x.to' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32 --save "$TMP/fw-save"
 check matmul-torch-save-files 0 'error-attribution.svg' -- ls "$TMP/fw-save/fix-1"
 check matmul-torch-json 0 '"code": "model.to\(x.dtype\)"' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32 --json
-check matmul-bad-framework 2 "unknown framework 'pytorch'" -- "$PL" matmul --framework pytorch
+check matmul-bad-framework 2 "unknown framework 'mxnet'" -- "$PL" matmul --framework mxnet
+check matmul-framework-full-name 0 'torch 2.15.0 \(cpu\): linear' -- "$PL" matmul --linear --framework pytorch --m 8 --n 8 --k 8 --input-dtype float16 --weight-dtype float32
+check promote-tensorflow-full-name 0 'tensorflow 2.21.0 \(cpu\): add' -- "$PL" promote --framework tensorflow int8 float32
 check window-bad-setup 1 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
 check dot-sum 0 'sums of bfloat16' -- "$PL" dot --sum --k 16,4096 --trials 4 --accumulate bf16:sequential,f32:sequential
 check dot-sum-json 0 '"sum": true' -- "$PL" dot --sum --k 16 --trials 2 --json

@@ -390,6 +390,11 @@ TEST(TorchCuda, AutocastRunsProductsInTheLowerType) {
   EXPECT_EQ(torch::evaluate_autocast_cuda(DType::float16, Op::Add, {DType::float32}, {DType::float32}).result,
             DType::float32);
   EXPECT_NE(find_engine("torch-autocast-cuda"), nullptr);
+  // The frameworks' full names reach the same engines.
+  EXPECT_EQ(find_engine("pytorch"), find_engine("torch"));
+  EXPECT_EQ(find_engine("tensorflow"), find_engine("tf"));
+  EXPECT_EQ(find_engine("tensorflow-numpy"), find_engine("tf-numpy"));
+  EXPECT_EQ(find_engine("caffe"), nullptr);
   EXPECT_EQ(find_variant(*find_engine("torch"), "", "cuda")->id, "torch-cuda");
 }
 
