@@ -251,7 +251,8 @@ TEST(Framework, NumpyPromotesInsteadOfRaising) {
   ASSERT_TRUE(f->as_written.ok());
   EXPECT_EQ(*f->as_written.result, DType::float32);
   EXPECT_TRUE(f->fixes.empty());
-  EXPECT_FALSE(run_as_framework(c, "pytorch"));  // unknown engine id
+  EXPECT_FALSE(run_as_framework(c, "mxnet"));  // unknown engine id
+  EXPECT_TRUE(run_as_framework(c, "pytorch"));  // torch, by its full name
 }
 
 
