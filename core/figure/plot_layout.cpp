@@ -50,11 +50,21 @@ void corners(const PlotLayout& l, double w, double h, double fs, double out[4][2
 }
 
 void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
-  size_t entries = 0;
-  for (const Series& s : f.series) entries += !s.label.empty();
-  for (const Annotation& a : f.annotations) entries += !a.label.empty();
+  size_t entries = 0, longest = 0;  // labels, and the longest one's characters
+  auto count = [&](const std::string& label) {
+    if (label.empty()) return;
+    ++entries;
+    size_t chars = 0;
+    for (unsigned char c : label) chars += (c & 0xC0) != 0x80;  // UTF-8: count characters, not bytes
+    longest = std::max(longest, chars);
+  };
+  for (const Series& s : f.series) count(s.label);
+  for (const Annotation& a : f.annotations) count(a.label);
   if (entries == 0) return;
-  const double w = 254 * fs, h = 16 * fs * static_cast<double>(entries) + 8 * fs;
+  // Wide enough for the longest label at DejaVu Sans' ~6 pixels a character at 10 pixels (a
+  // rounding interval's two seven-digit ends ran past the box), at most 60% of the plot.
+  const double w = std::min(std::max(254.0, 34.0 + 6.0 * static_cast<double>(longest)) * fs, 0.6 * (l.x1 - l.x0));
+  const double h = 16 * fs * static_cast<double>(entries) + 8 * fs;
   auto best_corner = [&](size_t* hidden) {
     double c[4][2];
     corners(l, w, h, fs, c);
@@ -167,7 +177,10 @@ std::vector<double> axis_ticks(const AxisMap& r) {
     for (int d = d0; d <= d1; d += step) t.push_back(std::pow(10, d));
     return t;
   }
-  const double raw = (r.hi - r.lo) / 6;
+  // About one tick per 60 pixels (2 to 6 steps): a short axis (a figure drawn small, or in
+  // presentation mode's large type) crowded ten labels into 200 pixels.
+  const double steps = std::clamp(std::fabs(r.p1 - r.p0) / 60.0, 2.0, 6.0);
+  const double raw = (r.hi - r.lo) / steps;
   if (!(raw > 0) || !std::isfinite(raw)) return t;
   const double mag = std::pow(10, std::floor(std::log10(raw)));
   const double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;

@@ -45,7 +45,8 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double font_scale 
 size_t data_under(const Figure& f, const PlotLayout& l, double left, double top, double width, double height);
 
 // Where an axis is ticked: whole decades on a log axis (every few when there are many), else
-// whole multiples of a 1-2-5 step (so that zero, when in range, is exactly 0).
+// whole multiples of a 1-2-5 step (so that zero, when in range, is exactly 0), about one per 60
+// pixels of the axis.
 std::vector<double> axis_ticks(const AxisMap& axis);
 // A tick's text: "%.6g" on a linear axis; 0.01 ... 1000 or 1eN on a log one.
 std::string tick_label(double v, bool log);

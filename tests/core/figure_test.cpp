@@ -95,6 +95,7 @@ TEST(Figures, LinearTicksAreWholeMultiplesOfTheirStep) {
   // A signed-error axis: summing the step from -0.06 put 6.93889e-18 where 0 belongs.
   AxisMap axis;
   axis.lo = -0.0652, axis.hi = 0.0871;
+  axis.p0 = 0, axis.p1 = 800;  // a full-width figure's axis
   const std::vector<double> t = axis_ticks(axis);
   ASSERT_EQ(t.size(), 8u);
   EXPECT_EQ(t.front(), -0.06);
@@ -102,6 +103,10 @@ TEST(Figures, LinearTicksAreWholeMultiplesOfTheirStep) {
   EXPECT_EQ(tick_label(t[3], false), "0");
   EXPECT_EQ(tick_label(t[5], false), "0.04");
   EXPECT_EQ(tick_label(t.back(), false), "0.08");
+  // A short axis gets fewer: 200 pixels, 0 to 190000 (presentation mode put ten labels there).
+  AxisMap short_axis;
+  short_axis.lo = 0, short_axis.hi = 190000, short_axis.p0 = 200, short_axis.p1 = 0;
+  EXPECT_EQ(axis_ticks(short_axis), (std::vector<double>{0, 50000, 100000, 150000}));
   axis.lo = axis.hi = 1.0;  // no range: no ticks rather than a step of 0
   EXPECT_TRUE(axis_ticks(axis).empty());
   axis.log = true, axis.lo = 1e-9, axis.hi = 1e3;  // 13 decades: every second one
@@ -216,6 +221,15 @@ TEST(Figures, WhenEveryCornerCoversDataTheLegendGetsARowAboveIt) {
   f.y.max = 105;
   const PlotLayout fixed = layout_figure(f, 900, 550);
   EXPECT_EQ(fixed.y.hi, 105);
+}
+
+TEST(Figures, TheLegendBoxWidensForALongLabel) {
+  // "rounding interval [447.9999847, 448.0000153]" ran past a fixed 254-pixel box.
+  Figure f;
+  f.series.push_back({"short", SeriesKind::Line, {0, 1}, {1, 2}, {}});
+  EXPECT_EQ(layout_figure(f, 900, 550).legend.width, 254);
+  f.series.push_back({"rounding interval [447.9999847, 448.0000153]", SeriesKind::Line, {0, 1}, {2, 1}, {}});
+  EXPECT_EQ(layout_figure(f, 900, 550).legend.width, 34 + 6 * 44);  // 44 characters
 }
 
 TEST(Figures, UnwritablePathIsAnError) {
