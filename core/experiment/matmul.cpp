@@ -419,9 +419,8 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
 std::string bounds_line(const MatmulResult& r) {
   const double n = static_cast<double>(r.compared ? r.compared : 1);
   char buf[256];
-  std::string line;
   std::snprintf(buf, sizeof buf, "arithmetic error / (|A||B|): max %.3e; ", r.max_scaled_arithmetic);
-  line = buf;
+  std::string line = buf;
   if (std::isfinite(r.bounds.deterministic))
     std::snprintf(buf, sizeof buf, "gamma_K %s (%.1f%% within); ", gamma_text(r.bounds.deterministic).c_str(),
                   100.0 * static_cast<double>(r.within_deterministic) / n);

@@ -1,9 +1,11 @@
 #include "core/figure/plot_layout.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include "core/util/number_text.h"
 
@@ -42,11 +44,10 @@ void finish(Range& r, const Axis& a, bool from_zero) {
   if (!a.min && !(from_zero && r.lo == 0)) r.lo -= (r.hi - r.lo) * 0.05;
 }
 
-// The legend's four candidate corners, top ones first.
-void corners(const PlotLayout& l, double w, double h, double fs, double out[4][2]) {
+// The legend's four candidate corners (left, top), top ones first.
+std::array<std::pair<double, double>, 4> corners(const PlotLayout& l, double w, double h, double fs) {
   const double right = l.x1 - w - 4 * fs, left = l.x0 + 8 * fs, top = l.y0 + 4 * fs, bottom = l.y1 - h - 4 * fs;
-  const double c[4][2] = {{right, top}, {left, top}, {right, bottom}, {left, bottom}};
-  std::copy(&c[0][0], &c[0][0] + 8, &out[0][0]);
+  return {{{right, top}, {left, top}, {right, bottom}, {left, bottom}}};
 }
 
 void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
@@ -65,17 +66,15 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   // rounding interval's two seven-digit ends ran past the box), at most 60% of the plot.
   const double w = std::min(std::max(254.0, 34.0 + 6.0 * static_cast<double>(longest)) * fs, 0.6 * (l.x1 - l.x0));
   const double h = 16 * fs * static_cast<double>(entries) + 8 * fs;
-  auto best_corner = [&](size_t* hidden) {
-    double c[4][2];
-    corners(l, w, h, fs, c);
-    size_t best = 0;
-    *hidden = SIZE_MAX;
-    for (size_t i = 0; i < 4; ++i)
-      if (const size_t n = data_under(f, l, c[i][0], c[i][1], w, h); n < *hidden) best = i, *hidden = n;
-    return LegendBox{c[best][0], c[best][1], w, h, entries};
+  size_t hidden = 0;  // of the corner chosen
+  auto best_corner = [&] {
+    LegendBox box{0, 0, w, h, entries};
+    hidden = SIZE_MAX;
+    for (const auto& [left, top] : corners(l, w, h, fs))
+      if (const size_t n = data_under(f, l, left, top, w, h); n < hidden) box.left = left, box.top = top, hidden = n;
+    return box;
   };
-  size_t hidden = 0;
-  l.legend = best_corner(&hidden);
+  l.legend = best_corner();
   // Every corner covers data: make room above the tallest value for the legend's row (unless
   // the axis is fixed, or the legend would take most of the plot).
   const double plot = l.y1 - l.y0, room = h + 8 * fs;
@@ -87,7 +86,7 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   } else {
     l.y.hi = l.y.lo + (data_top - l.y.lo) * share;
   }
-  l.legend = best_corner(&hidden);
+  l.legend = best_corner();
 }
 
 }  // namespace
@@ -150,7 +149,7 @@ size_t data_under(const Figure& f, const PlotLayout& l, double left, double top,
           (f.y.log && s.y[i] <= 0))
         continue;
       if (is_bar && s.y[i] <= 0) continue;
-      const double pl = std::min(l.x.to_pixel(xl), l.x.to_pixel(xr)), pr = std::max(l.x.to_pixel(xl), l.x.to_pixel(xr));
+      const double pa = l.x.to_pixel(xl), pb = l.x.to_pixel(xr), pl = std::min(pa, pb), pr = std::max(pa, pb);
       const double py = l.y.to_pixel(s.y[i]);
       if (pr >= left && pl <= left + width && (is_bar ? py <= top + height : (py >= top && py <= top + height))) ++n;
     }
