@@ -1,5 +1,5 @@
 // precision-lab dot [--k 16,256,4096] [--a-dtype T] [--b-dtype T] [--accumulate M,M,...]
-//                   [--trials N] [--seed S] [--sum] [--json] [--save DIR]
+//                   [--trials N] [--seed S] [--sum] [--backend auto|cpu|cuda] [--json] [--save DIR]
 // Error of K-long dot products versus K, per accumulation model, against the double-double
 // reference, with each model's deterministic and probabilistic bounds beside it.
 #include <unistd.h>
@@ -32,7 +32,7 @@ struct DotArgs {
   int trials = 64;
   uint64_t seed = 0;
   bool json = false, sum = false;
-  std::string save;
+  std::string save, backend = "cpu";
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -43,7 +43,6 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-// A log10 histogram of |e| / sum |a_k b_k| over the trials (exact results count as zeros).
 }  // namespace
 
 Runner add_dot(CLI::App& app) {
@@ -57,6 +56,9 @@ Runner add_dot(CLI::App& app) {
                  "FMT:kahan | FMT:chunked[:N] (then float32), optionally :rtz/:up/...");
   app.add_option("--trials", args->trials, "Dot products per length and model");
   app.add_option("--seed", args->seed, "Seed of the input draws");
+  app.add_option("--backend", args->backend,
+                 "Where the dot products run: cpu (default), cuda, or auto (cuda when there); a model the "
+                 "device cannot run runs on the CPU, and the table says why");
   app.add_flag("--json", args->json, "Machine-readable output");
   app.add_option("--save", args->save, "Write the error-versus-K figure (PNG, SVG, PDF, CSV) into this folder");
   return [args]() {
@@ -64,6 +66,7 @@ Runner add_dot(CLI::App& app) {
     c.trials = args->trials;
     c.sum = args->sum;
     c.seed = args->seed;
+    c.backend = args->backend;
     c.lengths.clear();
     for (const auto& k : split(args->lengths)) {
       char* end = nullptr;
@@ -109,7 +112,8 @@ Runner add_dot(CLI::App& app) {
     }
     if (args->json) {
       nlohmann::json out{{"a_dtype", name(c.a_dtype)}, {"b_dtype", name(c.b_dtype)}, {"sum", c.sum},
-                         {"trials", c.trials}, {"seed", c.seed}, {"rows", nlohmann::json::array()}};
+                         {"trials", c.trials}, {"seed", c.seed}, {"backend", c.backend},
+                         {"rows", nlohmann::json::array()}};
       for (const auto& r : rows) out["rows"].push_back(experiment::to_json(r));
       std::cout << out.dump(1) << "\n";
       return kExitOk;

@@ -73,12 +73,13 @@ Runner add_run(CLI::App& app) {
       return kExitBadInput;
     }
     const std::string kind = experiment::experiment_kind(j);
-    // matmul, linear, mlp (every layer's product) and throughput run where the backend says;
-    // the other kinds are CPU code.
-    const bool on_backend = kind == "matmul" || kind == "linear" || kind == "mlp" || kind == "throughput";
+    // matmul, linear, mlp (every layer's product), dot and sum (each trial's product) and
+    // throughput run where the backend says; cast is CPU code.
+    const bool on_backend = kind == "matmul" || kind == "linear" || kind == "mlp" || kind == "throughput" ||
+                            kind == "dot" || kind == "sum";
     if (!a->backend.empty() && on_backend) j["backend"] = a->backend;
     if (!a->backend.empty() && !on_backend && a->backend != "cpu")
-      std::fprintf(stderr, "note: %s experiments run on the CPU backend (matmul, linear, mlp and throughput run on CUDA)\n", kind.c_str());
+      std::fprintf(stderr, "note: %s experiments run on the CPU backend (matmul, linear, mlp, dot, sum and throughput run on CUDA)\n", kind.c_str());
     if (kind != "matmul" && kind != "linear") return run_other_kind(j, a->config, a->out, a->json);
     auto spec = experiment::matmul_spec_from_json(j);
     if (!spec) {

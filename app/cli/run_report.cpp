@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "core/dtype/dtype.h"
 
@@ -30,6 +31,8 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows) {
                 r.stats.mean_bits, r.stats.max_ulp);
   }
   if (unbounded) std::printf("\nnone: K u >= 1, where the deterministic bound gamma_K = K u / (1 - K u) no longer exists\n");
+  std::printf("\n");
+  for (const std::string& line : experiment::where_ran(rows)) std::printf("%s\n", line.c_str());
 }
 
 void print_mlp_report(const experiment::MlpResult& r) {

@@ -52,6 +52,7 @@ Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulConfig
   d.models = models;
   d.trials = p.trials;
   d.seed = c.seed;
+  d.backend = c.backend;
   if (auto why = check(d); !why.empty()) return Error{why};
   return to_json(d);
 }
@@ -74,6 +75,7 @@ Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulConfig* 
     c->input = d->a_dtype;
     c->weight = d->b_dtype;
     c->seed = d->seed;
+    c->backend = d->backend;
     *models = d->models;
     if (!models->empty()) c->accumulate = models->front();
     p->lengths = join(d->lengths, ",", [](size_t k) { return std::to_string(k); });
@@ -136,6 +138,14 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
     ImGui::Text("%.2f", r.stats.mean_bits);
   }
   ImGui::EndTable();
+  for (const std::string& line : where_ran(rows)) {
+    const size_t note = line.find("\n  note: ");
+    ImGui::TextWrapped("%s", line.substr(0, note).c_str());
+    if (note == std::string::npos) continue;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1));
+    ImGui::TextWrapped("%s", line.substr(note + 3).c_str());
+    ImGui::PopStyleColor();
+  }
 }
 
 std::string other_kind_summary(const ExperimentRun& run) {

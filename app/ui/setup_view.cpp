@@ -308,8 +308,9 @@ bool SetupView::draw() {
     c.fast_accumulation = false;
     changed = true;
   }
-  if (const std::string where =
-          backend_.where({{c.m, c.n, c.k}, c.input, c.weight, c.accumulate, c.fast_accumulation});
+  // A K sweep's trials are 1 x 1 x K products, one model after another; the first decides here.
+  const experiment::GemmShape shape = sweep ? experiment::GemmShape{1, 1, c.k} : experiment::GemmShape{c.m, c.n, c.k};
+  if (const std::string where = backend_.where({shape, c.input, c.weight, c.accumulate, c.fast_accumulation});
       !where.empty())
     ImGui::TextWrapped("%s", where.c_str());
   ImGui::PopItemWidth();

@@ -1,10 +1,12 @@
 #include "core/experiment/dot_sweep.h"
 
-
+#include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <random>
 #include <sstream>
 
+#include "core/backend/backend.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
 
@@ -27,6 +29,54 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// One (length, model) cell's trials on the config's device, each a 1 x 1 x K product (gemm.h:
+// the same sum as dot()). `sums` stays empty, with `note` saying why, when the CPU must run
+// them instead: no device asked for (note empty), none there, the model refused, or a failure.
+struct DeviceTrials {
+  std::vector<double> sums;
+  std::string ran_on, method, note;
+  bool cancelled = false;
+};
+
+DeviceTrials on_device(const DotSweepConfig& c, size_t k, const Accumulation& m,
+                       const std::vector<std::vector<double>>& as, const std::vector<std::vector<double>>& bs,
+                       const std::function<void()>& trial_done, const std::atomic<bool>* cancel) {
+  DeviceTrials out;
+  if (c.backend == "cpu") return out;
+  // Trial t draws its stochastic stream from t << 32 (dot_sweep below); a 1 x 1 product on a
+  // device would start every trial at 0.
+  if (m.rounding == Rounding::Stochastic) {
+    out.note = "stochastic rounding: each trial draws its own stream, which a 1 x 1 product on a device does not; ran on the CPU";
+    return out;
+  }
+  const ProductSpec spec{{1, 1, k}, c.a_dtype, c.sum ? c.a_dtype : c.b_dtype, m};
+  auto device = device_for(c.backend, spec);
+  if (!device) {
+    if (!device.error().empty()) out.note = device.error() + "; ran on the CPU";
+    return out;
+  }
+  const std::lock_guard lock(*device->mutex);
+  Backend& b = *device->backend;
+  for (size_t t = 0; t < as.size(); ++t) {
+    if (cancel && cancel->load()) {
+      out.cancelled = true;
+      return out;
+    }
+    auto run = b.product(spec, as[t], bs[t], {{}, cancel});
+    if (!run || run->c.size() != 1) {
+      out.cancelled = !run && run.error() == "cancelled";
+      out.note = b.name() + " failed: " + (run ? "no result" : run.error()) + "; ran on the CPU";
+      out.sums.clear();
+      return out;
+    }
+    if (t == 0) out.method = run->method;
+    out.sums.push_back(run->c[0]);
+    trial_done();
+  }
+  out.ran_on = b.name() + " (" + b.device_info().name + ")";
+  return out;
+}
+
 }  // namespace
 
 std::string check(const DotSweepConfig& c) {
@@ -37,6 +87,7 @@ std::string check(const DotSweepConfig& c) {
   for (size_t k : c.lengths)
     if (k == 0 || k > (size_t{1} << 24)) return "lengths must lie in [1, 2^24]";
   if (c.trials < 1) return "trials must be at least 1";
+  if (c.backend != "cpu" && c.backend != "cuda" && c.backend != "auto") return "backend must be auto, cpu or cuda";
   if (c.models.empty()) return "give at least one accumulation model";
   for (const Accumulation& m : c.models) {
     if (auto why = check(m); !why.empty()) return describe(m) + ": " + why;
@@ -71,15 +122,31 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
       DotSweepRow row;
       row.length = k;
       row.model = m;
-      std::vector<double> results;
-      for (int t = 0; t < c.trials; ++t) {
-        if (cancel && cancel->load()) return rows;
-        results.push_back(dot(as[t], bs[t], m, static_cast<uint64_t>(t) << 32));
-        const double scaled = std::fabs(results.back() - refs[t]) / abs_sums[t];
-        row.scaled_errors.push_back(scaled);
-        if (std::isfinite(scaled)) row.max_scaled = std::max(row.max_scaled, scaled);
+      const auto trial_done = [&] {
         done_work += static_cast<double>(k) / static_cast<double>(c.models.size());
         if (progress) progress(done_work / total_work);
+      };
+      const double work_before = done_work;
+      DeviceTrials device = on_device(c, k, m, as, bs, trial_done, cancel);
+      if (device.cancelled) return rows;
+      std::vector<double> results = std::move(device.sums);
+      if (results.empty()) {
+        done_work = work_before;  // a device that failed part-way: its trials run again here
+        row.method = describe(m);
+        row.note = std::move(device.note);
+        for (int t = 0; t < c.trials; ++t) {
+          if (cancel && cancel->load()) return rows;
+          results.push_back(dot(as[t], bs[t], m, static_cast<uint64_t>(t) << 32));
+          trial_done();
+        }
+      } else {
+        row.ran_on = std::move(device.ran_on);
+        row.method = std::move(device.method);
+      }
+      for (int t = 0; t < c.trials; ++t) {
+        const double scaled = std::fabs(results[t] - refs[t]) / abs_sums[t];
+        row.scaled_errors.push_back(scaled);
+        if (std::isfinite(scaled)) row.max_scaled = std::max(row.max_scaled, scaled);
       }
       const DType acc = result_dtype(m);
       row.stats = error_stats(results, refs, acc);
@@ -88,6 +155,22 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
     }
   }
   return rows;
+}
+
+std::vector<std::string> where_ran(const std::vector<DotSweepRow>& rows) {
+  std::vector<std::string> lines;
+  bool plain_cpu = false;  // rows the CPU ran without a device having been asked for
+  for (const auto& r : rows) {
+    if (r.ran_on == "cpu" && r.note.empty()) {
+      plain_cpu = true;
+      continue;
+    }
+    std::string line = describe(r.model) + (r.ran_on == "cpu" ? ": on the CPU" : ": " + r.method + " on " + r.ran_on);
+    if (!r.note.empty()) line += "\n  note: " + r.note;
+    if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+  }
+  if (plain_cpu) lines.push_back(lines.empty() ? "every model ran on the CPU" : "the others ran on the CPU");
+  return lines;
 }
 
 std::optional<Accumulation> parse_accumulation(const std::string& spec, std::string* error) {

@@ -22,6 +22,10 @@ struct DotSweepConfig {
   std::vector<Accumulation> models;
   int trials = 64;      // independent dot products per (length, model)
   uint64_t seed = 0;    // inputs: standard normal draws, rounded to nearest even
+  // Where the dot products run: "cpu", "cuda" or "auto" (backend.h). A dot product is a
+  // 1 x 1 x K product (gemm.h), so a device runs each trial as one; a model it cannot run
+  // (or a device that is missing or fails) runs on the CPU, and the row says why.
+  std::string backend = "cpu";
 };
 
 struct DotSweepRow {
@@ -31,6 +35,9 @@ struct DotSweepRow {
   double max_scaled = 0;     // max over trials of |error| / sum |a_k b_k|
   std::vector<double> scaled_errors;  // |error| / sum |a_k b_k| of each trial, for histograms
   ErrorBounds bounds;        // accumulation_bounds(model, K), relative to sum |a_k b_k|
+  std::string ran_on = "cpu";  // "cpu", or the device: "cuda (NVIDIA H100 80GB HBM3)"
+  std::string method;        // what summed the trials: the device's kernel, or describe(model) on the CPU
+  std::string note;          // why a device that was asked for did not run them; empty otherwise
 };
 
 // Why the config cannot run (empty: it can): models must pass check(), dtypes be floats of
@@ -42,6 +49,13 @@ std::string check(const DotSweepConfig& c);
 std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
                                    const std::function<void(double)>& progress = {},
                                    const std::atomic<bool>* cancel = nullptr);
+
+// Where each model's sums ran, one line per model and place ("f32 sequential rne: <method> on
+// cuda (NVIDIA H100)"), with the reason on a line of its own when a device that was asked for
+// did not run it ("note: ..."). Every length runs a model in the same place but after a device
+// failure, so there is usually one line per model. Rows the CPU ran because the CPU was asked
+// for share one last line ("every model ran on the CPU"). For the CLI's table and the window's.
+std::vector<std::string> where_ran(const std::vector<DotSweepRow>& rows);
 
 // A model from its command-line spelling: "f64", "f32:sequential", "f16:pairwise:32",
 // "bf16:kahan", "f16:chunked:128" (inner format, then the chunk length; outer float32),

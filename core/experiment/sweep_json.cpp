@@ -29,7 +29,7 @@ bool seed(Reader& r, uint64_t* out) {
 
 Expected<DotSweepConfig> dot_config_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto e = unknown_key(j, {"experiment", "lengths", "a", "b", "accumulate", "trials", "seed", "comment"});
+  if (auto e = unknown_key(j, {"experiment", "lengths", "a", "b", "accumulate", "trials", "seed", "backend", "comment"});
       !e.message.empty())
     return e;
   DotSweepConfig c;
@@ -66,6 +66,7 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
   if (c.models.empty()) c.models = {{AccumKind::Sequential, DType::float32}};
   r.integer("trials", 1, 1000000, &c.trials);
   seed(r, &c.seed);
+  r.string("backend", &c.backend);
   if (!r.error.empty()) return Error{r.error};
   if (auto why = check(c); !why.empty()) return Error{why};
   return c;
@@ -74,8 +75,10 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
 json to_json(const DotSweepConfig& c) {
   json models = json::array();
   for (const auto& m : c.models) models.push_back(accumulation_spec(m));
-  return {{"experiment", c.sum ? "sum" : "dot"}, {"lengths", c.lengths}, {"a", name(c.a_dtype)},
+  json j = {{"experiment", c.sum ? "sum" : "dot"}, {"lengths", c.lengths}, {"a", name(c.a_dtype)},
           {"b", name(c.b_dtype)}, {"accumulate", models}, {"trials", c.trials}, {"seed", c.seed}};
+  if (c.backend != "cpu") j["backend"] = c.backend;
+  return j;
 }
 
 json sweep_result_json(const DotSweepConfig& c, const std::vector<DotSweepRow>& rows) {
@@ -89,7 +92,8 @@ json to_json(const DotSweepRow& r) {
   return {{"k", r.length}, {"model", describe(r.model)}, {"spec", accumulation_spec(r.model)},
           {"max_error_over_abs_sum", number(r.max_scaled)}, {"bound", number(r.bounds.deterministic)},
           {"probabilistic_bound", number(r.bounds.probabilistic)}, {"stats", to_json(s)},
-          {"histogram", to_json(log_histogram_auto(r.scaled_errors))}};
+          {"histogram", to_json(log_histogram_auto(r.scaled_errors))}, {"ran_on", r.ran_on},
+          {"method", r.method}, {"backend_note", r.note}};
 }
 
 Expected<CastSpec> cast_spec_from_json(const json& j) {

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/backend/backend.h"
+#include "core/experiment/dot_sweep.h"
 #include "core/experiment/gemm.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/mlp.h"
@@ -168,6 +169,66 @@ TEST(SharedBackend, OneObjectPerNameAndAutoSharesIt) {
   EXPECT_EQ(a->mutex.get(), b->mutex.get());
   auto bad = shared_backend("nope");
   EXPECT_FALSE(bad.ok());
+}
+
+// The K sweep's trials are 1 x 1 x K products: on a device when one is asked for and runs the
+// model, else on the CPU with the reason -- and the numbers do not depend on where they ran.
+TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
+  experiment::DotSweepConfig c;
+  c.lengths = {8, 13, 64};  // 13: the fake device fails
+  c.trials = 5;
+  c.models = {{AccumKind::Sequential, DType::float32},
+              {AccumKind::Pairwise, DType::float32},                          // refused by the device
+              {AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic}};  // streams per trial
+  const auto on_cpu = experiment::dot_sweep(c);
+  ASSERT_EQ(on_cpu.size(), 9u);
+  for (const auto& r : on_cpu) {
+    EXPECT_EQ(r.ran_on, "cpu");
+    EXPECT_TRUE(r.note.empty()) << r.note;
+  }
+  EXPECT_EQ(experiment::where_ran(on_cpu), std::vector<std::string>{"every model ran on the CPU"});
+
+  c.backend = "cuda";
+  const auto missing = experiment::dot_sweep(c);
+  ASSERT_EQ(missing.size(), 9u);
+  EXPECT_EQ(missing[0].ran_on, "cpu");
+  EXPECT_NE(missing[0].note.find("cuda unavailable"), std::string::npos) << missing[0].note;
+
+  register_backend("cuda", [] { return Expected<std::unique_ptr<Backend>>(std::make_unique<FakeDevice>()); });
+  struct Unregister {
+    ~Unregister() { unregister_backend("cuda"); }
+  } unregister;
+  const auto on_device = experiment::dot_sweep(c);
+  ASSERT_EQ(on_device.size(), on_cpu.size());
+  for (size_t i = 0; i < on_device.size(); ++i) {
+    const auto& r = on_device[i];
+    const std::string what = describe(r.model) + " K=" + std::to_string(r.length);
+    EXPECT_EQ(r.scaled_errors, on_cpu[i].scaled_errors) << what;  // bit for bit, wherever it ran
+    EXPECT_EQ(r.stats.max_abs, on_cpu[i].stats.max_abs) << what;
+    if (r.model.kind == AccumKind::Pairwise) {
+      EXPECT_EQ(r.ran_on, "cpu") << what;
+      EXPECT_NE(r.note.find("no pairwise kernel"), std::string::npos) << r.note;
+    } else if (r.model.rounding == Rounding::Stochastic) {
+      EXPECT_EQ(r.ran_on, "cpu") << what;
+      EXPECT_NE(r.note.find("stochastic rounding"), std::string::npos) << r.note;
+    } else if (r.length == 13) {
+      EXPECT_EQ(r.ran_on, "cpu") << what;
+      EXPECT_NE(r.note.find("cuda failed: device lost"), std::string::npos) << r.note;
+    } else {
+      EXPECT_EQ(r.ran_on, "cuda (Fake GPU)") << what;
+      EXPECT_EQ(r.method, "fake kernel");
+      EXPECT_TRUE(r.note.empty()) << r.note;
+    }
+  }
+  // One line per model and place; the failure's note on its own line.
+  const auto lines = experiment::where_ran(on_device);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], "f32 sequential rne: fake kernel on cuda (Fake GPU)");
+  EXPECT_NE(lines[3].find("\n  note: cuda failed: device lost"), std::string::npos) << lines[3];
+
+  // Cancelled before it starts: nothing comes back.
+  std::atomic<bool> cancel{true};
+  EXPECT_TRUE(experiment::dot_sweep(c, {}, &cancel).empty());
 }
 
 }  // namespace

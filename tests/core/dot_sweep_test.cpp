@@ -85,6 +85,11 @@ TEST(DotSweep, ConfigJsonRoundTrips) {
   auto back = dot_config_from_json(to_json(c));
   ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(to_json(*back), to_json(c));
+  EXPECT_FALSE(to_json(c).contains("backend"));  // the CPU, the default, is not written
+  c.backend = "auto";
+  back = dot_config_from_json(to_json(c));
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->backend, "auto");
 }
 
 TEST(DotSweep, BadConfigsAreRefused) {
@@ -99,6 +104,9 @@ TEST(DotSweep, BadConfigsAreRefused) {
   c.lengths = {4};
   c.trials = 0;
   EXPECT_NE(check(c), "");
+  c.trials = 4;
+  c.backend = "tpu";
+  EXPECT_EQ(check(c), "backend must be auto, cpu or cuda");
 }
 
 }  // namespace

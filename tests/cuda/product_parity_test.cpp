@@ -10,6 +10,7 @@
 
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
+#include "core/experiment/dot_sweep.h"
 #include "core/experiment/gemm.h"
 #include "core/experiment/matmul.h"
 #include "kernels/cuda_backend.h"
@@ -210,6 +211,35 @@ TEST(CudaProduct, TheExperimentRunsOnTheGpuWhenAsked) {
   EXPECT_EQ(dev->product_backend.rfind("cuda", 0), 0u) << dev->product_backend << " / " << dev->backend_note;
   EXPECT_TRUE(dev->backend_note.empty()) << dev->backend_note;
   EXPECT_EQ(dev->result, cpu->result);  // emulated: bit for bit
+}
+
+// The K sweep on the GPU: each trial a 1 x 1 x K product through the emulated kernels, bit for
+// bit the CPU's sums; the library model (cuBLASLt sgemm) within float32's bound of them.
+TEST(CudaProduct, TheDotSweepRunsOnTheGpuWhenAsked) {
+  REQUIRE_GPU();
+  register_backend("cuda", [] { return make_cuda_backend(); });
+  experiment::DotSweepConfig c;
+  c.lengths = {16, 1000, 4096};
+  c.trials = 16;
+  c.models = {{AccumKind::Sequential, DType::float32},
+              {AccumKind::Sequential, DType::bfloat16},
+              {AccumKind::Kahan, DType::float32},
+              {AccumKind::Chunked, DType::float16, Rounding::NearestEven, 32, 128, DType::float32},
+              {AccumKind::Blas, DType::float32}};
+  const auto cpu = experiment::dot_sweep(c);
+  c.backend = "cuda";
+  const auto dev = experiment::dot_sweep(c);
+  ASSERT_EQ(dev.size(), cpu.size());
+  for (size_t i = 0; i < dev.size(); ++i) {
+    const std::string what = describe(dev[i].model) + " K=" + std::to_string(dev[i].length);
+    EXPECT_EQ(dev[i].ran_on.rfind("cuda", 0), 0u) << what << ": " << dev[i].ran_on << " / " << dev[i].note;
+    if (dev[i].model.kind == AccumKind::Blas) {  // another order of the same float32 sums
+      for (size_t t = 0; t < dev[i].scaled_errors.size(); ++t)
+        EXPECT_LE(dev[i].scaled_errors[t], dev[i].bounds.deterministic) << what << " trial " << t;
+    } else {
+      EXPECT_EQ(dev[i].scaled_errors, cpu[i].scaled_errors) << what;
+    }
+  }
 }
 
 }  // namespace
