@@ -258,19 +258,21 @@ DecadeBins::DecadeBins(int per_decade) : per_decade_(per_decade) {
   edges_.push_back(std::pow(10.0, static_cast<double>(kLastDecade)));
   // Walk the keys upwards; `next` is the first edge not below the current key's smallest value.
   size_t next = 0;
-  edge_.assign(0x8000, ~uint64_t{0});
-  first_slot_.assign(0x8000, 0);
+  constexpr uint64_t kNoEdge = kLowBits + 1;
+  if (slots() >= (size_t{1} << (64 - kSlotShift))) std::abort();  // a slot fits its 15 bits
+  entry_.assign(0x8000, kNoEdge);
   for (uint64_t key = kFirstKey; key <= kLastKey; ++key) {
     const uint64_t lo = key << 48, hi = lo | 0x0000ffffffffffffull;
     while (next < edges_.size() && std::bit_cast<uint64_t>(edges_[next]) < lo) ++next;
     // Values under edge `next` lie between edges next - 1 and next (slot 0: under the first);
     // the edge may be the key's smallest value itself (1, 10 and 100 are).
-    first_slot_[key] = static_cast<uint32_t>(2 * next);
+    uint64_t edge = kNoEdge;
     if (next < edges_.size() && std::bit_cast<uint64_t>(edges_[next]) <= hi) {
-      edge_[key] = std::bit_cast<uint64_t>(edges_[next]);
+      edge = std::bit_cast<uint64_t>(edges_[next]) & kLowBits;
       // One edge per entry: bins are wider than an entry (a factor of 10^(1/8) against 17/16).
       if (next + 1 < edges_.size() && std::bit_cast<uint64_t>(edges_[next + 1]) <= hi) std::abort();
     }
+    entry_[key] = (uint64_t{2 * next} << kSlotShift) | edge;
   }
 }
 
@@ -289,12 +291,12 @@ DecadeCounter::DecadeCounter(int per_decade)
 
 PL_CLONES void DecadeBins::slots_of(const double* __restrict v, const int64_t* __restrict take, size_t n,
                                     uint32_t past, uint32_t* __restrict out) const {
-  const uint64_t* __restrict edge = edge_.data();
-  const uint64_t* __restrict first = first_slot_.data();
+  const uint64_t* __restrict entries = entry_.data();
   const uint64_t p = past;
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t b = std::bit_cast<uint64_t>(v[i]), key = (b >> 48) & 0x7fff;
-    const uint64_t normal = first[key] + (b >= edge[key]) + (b > edge[key]);
+    const uint64_t b = std::bit_cast<uint64_t>(v[i]), entry = entries[(b >> 48) & 0x7fff];
+    const uint64_t low = b & kLowBits, edge = entry & kEdgeBits;
+    const uint64_t normal = (entry >> kSlotShift) + (low >= edge) + (low > edge);
     const uint64_t special = (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull ? p + 2   // NaN, +-Inf
                              : (b >> 63) | (b == 0)                                  ? p + 1   // zero, negative
                                                                                      : p;      // subnormal

@@ -73,8 +73,8 @@ class DecadeBins {
     return std::bit_cast<uint64_t>(x) - 0x0010000000000000ull < 0x7fe0000000000000ull;
   }
   uint32_t slot(double x) const {
-    const uint64_t b = std::bit_cast<uint64_t>(x), key = b >> 48;
-    return static_cast<uint32_t>(first_slot_[key] + (b >= edge_[key]) + (b > edge_[key]));
+    const uint64_t b = std::bit_cast<uint64_t>(x), entry = entry_[b >> 48], low = b & kLowBits;
+    return static_cast<uint32_t>((entry >> kSlotShift) + (low >= (entry & kEdgeBits)) + (low > (entry & kEdgeBits)));
   }
   // The slots of v[0, n) where take[i] is not 0, in a loop without branches (it vectorises,
   // with gathers from the table): slot() for positive normal values, then `past` for positive
@@ -96,10 +96,13 @@ class DecadeBins {
   int per_decade_;
   std::vector<double> edges_;  // 10^(kFirstDecade + u / per_decade), u = 0 .. decades * per_decade
   // By key (every positive one, so that an index needs no check; only kFirstKey .. kLastKey
-  // are read for a slot): the bit pattern of the edge among the key's values (~0: none), and
-  // the slot of the key's smallest value.
-  std::vector<uint64_t> edge_;
-  std::vector<uint64_t> first_slot_;  // (64 bits, as the edges: then one kind of gather serves both)
+  // are read for a slot), one 64-bit entry, so that a value's slot takes one load (a gather,
+  // vectorised): the slot of the key's smallest value in the top 15 bits, and in the low 49
+  // the low 48 bits of the edge among the key's values (its top 16 are the key itself), or
+  // 2^48 when there is none -- which no value's low 48 bits reach.
+  static constexpr uint64_t kLowBits = (uint64_t{1} << 48) - 1, kEdgeBits = (uint64_t{1} << 49) - 1;
+  static constexpr int kSlotShift = 49;
+  std::vector<uint64_t> entry_;
 };
 
 // A log histogram counted before its range is known: values go into DecadeBins' slots as they
