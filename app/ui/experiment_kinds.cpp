@@ -164,7 +164,8 @@ std::string other_kind_summary(const ExperimentRun& run) {
                   std::string(name(run.dot_config->a_dtype)).c_str(), std::string(name(run.dot_config->b_dtype)).c_str(),
                   run.dot_rows.size(), last.length, describe(last.model).c_str(), last.max_scaled,
                   gamma_text(last.bounds.deterministic).c_str());
-    return buf;
+    // Where that row ran, and why not on the device asked for.
+    return std::string(buf) + ", on " + last.ran_on + (last.note.empty() ? "" : " (" + last.note + ")");
   }
   return run.kind + " ran";
 }

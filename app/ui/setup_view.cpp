@@ -101,7 +101,6 @@ std::string SetupView::load(const std::string& path) {
     auto spec = matmul_spec_from_json(j);
     if (!spec) return path + ": " + spec.error();
     spec_ = *spec;
-    backend_.choose(spec_.config.backend);
     mode_ = ExperimentMode::Matrix;
     const std::string acc = to_json(spec_)["accumulate"].get<std::string>();
     std::snprintf(accumulate_, sizeof accumulate_, "%s", acc.c_str());
@@ -112,6 +111,8 @@ std::string SetupView::load(const std::string& path) {
     const std::string acc = join(models_, ",", [](const Accumulation& m) { return accumulation_spec(m); });
     std::snprintf(accumulate_, sizeof accumulate_, "%s", acc.c_str());
   }
+  // Every kind names its backend (an MLP's layer, a sweep's trials): the picker shows it.
+  backend_.choose(spec_.config.backend);
   return "";
 }
 

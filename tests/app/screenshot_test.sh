@@ -39,13 +39,15 @@ elif [[ $mode == experiment-kinds ]]; then  # the MLP and the K sweep from their
   dir=$(dirname "$out")
   echo '{"experiment": "mlp", "layers": 6, "width": 64, "batch": 16, "input": "bfloat16", "weight": "bfloat16"}' > "$dir/mlp.json"
   echo '{"experiment": "dot", "lengths": [16, 1024], "a": "float16", "b": "float16",
-         "accumulate": ["f16:sequential", "f32:sequential"], "trials": 16}' > "$dir/dot.json"
+         "accumulate": ["f16:sequential", "f32:sequential"], "trials": 16, "backend": "cuda"}' > "$dir/dot.json"
   log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$dir/mlp.png" --size 1280x800 --verbose --setup "$dir/mlp.json") ||
     { echo "$log"; exit 1; }
   grep -qE 'experiment: mlp 6 layers, width 64, batch 16, bfloat16 x bfloat16: last layer' <<<"$log" || { echo "$log"; exit 1; }
   log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --verbose --setup "$dir/dot.json") ||
     { echo "$log"; exit 1; }
   grep -qE 'experiment: K sweep float16 x float16, 4 rows: at K = 1024 \(f32 sequential rne\)' <<<"$log" || { echo "$log"; exit 1; }
+  # The sweep asked for CUDA: it ran there, or (no GPU) on the CPU saying why.
+  grep -qE 'gamma_K .*, on (cuda \(|cpu \(cuda unavailable: )' <<<"$log" || { echo "$log"; exit 1; }
 elif [[ $mode == explorer ]]; then  # the float explorer on float8's largest value, headless
   env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --panel explorer --value 448 || exit 1
 elif [[ $mode == xvfb ]]; then
