@@ -1,9 +1,9 @@
 // Which emulated accumulation models the GPU runs (emulated_gemm.cuh), decided from the spec
 // alone -- host code, tested without a GPU. Sequential, chunked, pairwise and Kahan sums in
-// float32 or in a float format of at most 22 bits of precision, rounded to nearest even, of
-// operands whose products are exact float32 numbers (at most 24 bits of precision between
-// them); and the float64 loop. Directed and stochastic rounding and wide operands are refused
-// with the reason, and the CPU runs them.
+// float32 or in a float format of at most 22 bits of precision, in every rounding mode
+// (stochastic with the CPU's draws, emulated_plan.cpp), of operands whose products are exact
+// float32 numbers (at most 24 bits of precision between them); and the float64 loop. Wider
+// formats and operands are refused with the reason, and the CPU runs them.
 #pragma once
 
 #include "core/backend/product.h"
