@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <string>
 
 #include "core/dtype/dtype.h"
 
@@ -32,7 +31,10 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows) {
   }
   if (unbounded) std::printf("\nnone: K u >= 1, where the deterministic bound gamma_K = K u / (1 - K u) no longer exists\n");
   std::printf("\n");
-  for (const std::string& line : experiment::where_ran(rows)) std::printf("%s\n", line.c_str());
+  for (const auto& [what, note] : experiment::where_ran(rows)) {
+    std::printf("%s\n", what.c_str());
+    if (!note.empty()) std::printf("  note: %s\n", note.c_str());
+  }
 }
 
 void print_mlp_report(const experiment::MlpResult& r) {

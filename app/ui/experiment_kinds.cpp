@@ -138,12 +138,11 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
     ImGui::Text("%.2f", r.stats.mean_bits);
   }
   ImGui::EndTable();
-  for (const std::string& line : where_ran(rows)) {
-    const size_t note = line.find("\n  note: ");
-    ImGui::TextWrapped("%s", line.substr(0, note).c_str());
-    if (note == std::string::npos) continue;
+  for (const auto& [what, note] : where_ran(rows)) {
+    ImGui::TextWrapped("%s", what.c_str());
+    if (note.empty()) continue;
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1));
-    ImGui::TextWrapped("%s", line.substr(note + 3).c_str());
+    ImGui::TextWrapped("note: %s", note.c_str());
     ImGui::PopStyleColor();
   }
 }

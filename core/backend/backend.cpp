@@ -113,6 +113,11 @@ Expected<SharedBackend> shared_backend(const std::string& name) {
   return s;
 }
 
+std::string check_backend_choice(const std::string& name) {
+  if (name == "cpu" || name == "cuda" || name == "auto") return "";
+  return "backend '" + name + "': expected cpu, cuda or auto";
+}
+
 Expected<SharedBackend> device_for(const std::string& name, const ProductSpec& s) {
   if (name == "cpu") return Error{""};
   auto shared = shared_backend(name);

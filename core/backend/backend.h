@@ -105,6 +105,9 @@ Expected<SharedBackend> shared_backend(const std::string& name);
 // saying why not ("cuda unavailable: ...", "cuda cannot run ...") -- empty when the CPU itself
 // was asked for ("cpu", or "auto" without a GPU). Callers run the product on the CPU then.
 Expected<SharedBackend> device_for(const std::string& name, const ProductSpec& s);
+// Why an experiment's backend choice is not one it can name ("" when it is cpu, cuda or auto):
+// "backend 'tpu': expected cpu, cuda or auto".
+std::string check_backend_choice(const std::string& name);
 
 std::unique_ptr<Backend> make_cpu_backend();
 

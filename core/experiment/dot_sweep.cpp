@@ -87,7 +87,7 @@ std::string check(const DotSweepConfig& c) {
   for (size_t k : c.lengths)
     if (k == 0 || k > (size_t{1} << 24)) return "lengths must lie in [1, 2^24]";
   if (c.trials < 1) return "trials must be at least 1";
-  if (c.backend != "cpu" && c.backend != "cuda" && c.backend != "auto") return "backend must be auto, cpu or cuda";
+  if (auto why = check_backend_choice(c.backend); !why.empty()) return why;
   if (c.models.empty()) return "give at least one accumulation model";
   for (const Accumulation& m : c.models) {
     if (auto why = check(m); !why.empty()) return describe(m) + ": " + why;
@@ -157,20 +157,20 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
   return rows;
 }
 
-std::vector<std::string> where_ran(const std::vector<DotSweepRow>& rows) {
-  std::vector<std::string> lines;
+std::vector<WhereRan> where_ran(const std::vector<DotSweepRow>& rows) {
+  std::vector<WhereRan> entries;
   bool plain_cpu = false;  // rows the CPU ran without a device having been asked for
   for (const auto& r : rows) {
     if (r.ran_on == "cpu" && r.note.empty()) {
       plain_cpu = true;
       continue;
     }
-    std::string line = describe(r.model) + (r.ran_on == "cpu" ? ": on the CPU" : ": " + r.method + " on " + r.ran_on);
-    if (!r.note.empty()) line += "\n  note: " + r.note;
-    if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+    const WhereRan e{describe(r.model) + (r.ran_on == "cpu" ? ": on the CPU" : ": " + r.method + " on " + r.ran_on),
+                     r.note};
+    if (std::find(entries.begin(), entries.end(), e) == entries.end()) entries.push_back(e);
   }
-  if (plain_cpu) lines.push_back(lines.empty() ? "every model ran on the CPU" : "the others ran on the CPU");
-  return lines;
+  if (plain_cpu) entries.push_back({entries.empty() ? "every model ran on the CPU" : "the others ran on the CPU", ""});
+  return entries;
 }
 
 std::optional<Accumulation> parse_accumulation(const std::string& spec, std::string* error) {

@@ -50,12 +50,17 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
                                    const std::function<void(double)>& progress = {},
                                    const std::atomic<bool>* cancel = nullptr);
 
-// Where each model's sums ran, one line per model and place ("f32 sequential rne: <method> on
-// cuda (NVIDIA H100)"), with the reason on a line of its own when a device that was asked for
-// did not run it ("note: ..."). Every length runs a model in the same place but after a device
-// failure, so there is usually one line per model. Rows the CPU ran because the CPU was asked
-// for share one last line ("every model ran on the CPU"). For the CLI's table and the window's.
-std::vector<std::string> where_ran(const std::vector<DotSweepRow>& rows);
+// Where each model's sums ran, one entry per model and place ("f32 sequential rne: <method> on
+// cuda (NVIDIA H100)"), with the reason when a device that was asked for did not run it (the
+// row's note). Every length runs a model in the same place but after a device failure, so there
+// is usually one entry per model. Rows the CPU ran because the CPU was asked for share one last
+// entry ("every model ran on the CPU"). For the CLI's table and the window's.
+struct WhereRan {
+  std::string what;
+  std::string note;  // empty: none
+  bool operator==(const WhereRan&) const = default;
+};
+std::vector<WhereRan> where_ran(const std::vector<DotSweepRow>& rows);
 
 // A model from its command-line spelling: "f64", "f32:sequential", "f16:pairwise:32",
 // "bf16:kahan", "f16:chunked:128" (inner format, then the chunk length; outer float32),

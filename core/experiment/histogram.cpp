@@ -294,9 +294,8 @@ PL_CLONES void DecadeBins::slots_of(const double* __restrict v, const int64_t* _
   const uint64_t* __restrict entries = entry_.data();
   const uint64_t p = past;
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t b = std::bit_cast<uint64_t>(v[i]), entry = entries[(b >> 48) & 0x7fff];
-    const uint64_t low = b & kLowBits, edge = entry & kEdgeBits;
-    const uint64_t normal = (entry >> kSlotShift) + (low >= edge) + (low > edge);
+    const uint64_t b = std::bit_cast<uint64_t>(v[i]);
+    const uint64_t normal = slot_in(b, entries[(b >> 48) & 0x7fff]);
     const uint64_t special = (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull ? p + 2   // NaN, +-Inf
                              : (b >> 63) | (b == 0)                                  ? p + 1   // zero, negative
                                                                                      : p;      // subnormal

@@ -73,8 +73,8 @@ class DecadeBins {
     return std::bit_cast<uint64_t>(x) - 0x0010000000000000ull < 0x7fe0000000000000ull;
   }
   uint32_t slot(double x) const {
-    const uint64_t b = std::bit_cast<uint64_t>(x), entry = entry_[b >> 48], low = b & kLowBits;
-    return static_cast<uint32_t>((entry >> kSlotShift) + (low >= (entry & kEdgeBits)) + (low > (entry & kEdgeBits)));
+    const uint64_t b = std::bit_cast<uint64_t>(x);
+    return static_cast<uint32_t>(slot_in(b, entry_[b >> 48]));
   }
   // The slots of v[0, n) where take[i] is not 0, in a loop without branches (it vectorises,
   // with gathers from the table): slot() for positive normal values, then `past` for positive
@@ -103,6 +103,11 @@ class DecadeBins {
   static constexpr uint64_t kLowBits = (uint64_t{1} << 48) - 1, kEdgeBits = (uint64_t{1} << 49) - 1;
   static constexpr int kSlotShift = 49;
   std::vector<uint64_t> entry_;
+  // The slot of a positive normal value's bits b, from its key's entry (slot() and slots_of()).
+  static uint64_t slot_in(uint64_t b, uint64_t entry) {
+    const uint64_t low = b & kLowBits, edge = entry & kEdgeBits;
+    return (entry >> kSlotShift) + (low >= edge) + (low > edge);
+  }
 };
 
 // A log histogram counted before its range is known: values go into DecadeBins' slots as they

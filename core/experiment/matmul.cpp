@@ -228,8 +228,7 @@ std::string check(const MatmulConfig& c) {
   // A GEMM library's float16 accumulation passes here; only a backend that has one runs it.
   if (auto why = check_product_model(c.accumulate); !why.empty())
     return describe(c.accumulate) + ": " + why;
-  if (c.backend != "cpu" && c.backend != "cuda" && c.backend != "auto")
-    return "backend '" + c.backend + "': expected cpu, cuda or auto";
+  if (auto why = check_backend_choice(c.backend); !why.empty()) return why;
   for (const auto* via : {&c.input_via, &c.weight_via})
     if (*via && !is_float(**via)) return "an operand stored before a cast must be in a float dtype";
   if (c.accumulate.kind == AccumKind::Int32 && (is_float(c.input) || is_float(c.weight)))

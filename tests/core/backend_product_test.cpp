@@ -186,7 +186,10 @@ TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
     EXPECT_EQ(r.ran_on, "cpu");
     EXPECT_TRUE(r.note.empty()) << r.note;
   }
-  EXPECT_EQ(experiment::where_ran(on_cpu), std::vector<std::string>{"every model ran on the CPU"});
+  const auto cpu_entries = experiment::where_ran(on_cpu);
+  ASSERT_EQ(cpu_entries.size(), 1u);
+  EXPECT_EQ(cpu_entries[0].what, "every model ran on the CPU");
+  EXPECT_TRUE(cpu_entries[0].note.empty()) << cpu_entries[0].note;
 
   c.backend = "cuda";
   const auto missing = experiment::dot_sweep(c);
@@ -220,11 +223,13 @@ TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
       EXPECT_TRUE(r.note.empty()) << r.note;
     }
   }
-  // One line per model and place; the failure's note on its own line.
-  const auto lines = experiment::where_ran(on_device);
-  ASSERT_EQ(lines.size(), 4u);
-  EXPECT_EQ(lines[0], "f32 sequential rne: fake kernel on cuda (Fake GPU)");
-  EXPECT_NE(lines[3].find("\n  note: cuda failed: device lost"), std::string::npos) << lines[3];
+  // One entry per model and place; the failure's with its note.
+  const auto entries = experiment::where_ran(on_device);
+  ASSERT_EQ(entries.size(), 4u);
+  EXPECT_EQ(entries[0].what, "f32 sequential rne: fake kernel on cuda (Fake GPU)");
+  EXPECT_TRUE(entries[0].note.empty()) << entries[0].note;
+  EXPECT_EQ(entries[3].what, "f32 sequential rne: on the CPU");
+  EXPECT_EQ(entries[3].note.rfind("cuda failed: device lost", 0), 0u) << entries[3].note;
 
   // Cancelled before it starts: nothing comes back.
   std::atomic<bool> cancel{true};

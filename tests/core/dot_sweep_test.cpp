@@ -106,7 +106,7 @@ TEST(DotSweep, BadConfigsAreRefused) {
   EXPECT_NE(check(c), "");
   c.trials = 4;
   c.backend = "tpu";
-  EXPECT_EQ(check(c), "backend must be auto, cpu or cuda");
+  EXPECT_EQ(check(c), "backend 'tpu': expected cpu, cuda or auto");
 }
 
 }  // namespace
