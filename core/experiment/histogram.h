@@ -117,9 +117,9 @@ class DecadeCounter {
  public:
   explicit DecadeCounter(int per_decade);
   // Counts v[i] where take[i] is not 0 (every v[i] when take is null): the slots of a block
-  // first (DecadeBins::slots_of, a loop without branches), then the counts. (Interleaved sets
-  // of counters, which break the chain of increments when neighbours share a slot, measured no
-  // faster here.)
+  // first (DecadeBins::slots_of, a loop without branches), then the counts, in kSets
+  // interleaved sets: neighbours often share a slot, and one set would make each increment
+  // wait for the previous one's store (BM_ErrorStats/1 4.7-5.8 -> 4.4-4.8 ms, four A/B pairs).
   void add_block(const double* v, const int64_t* take, size_t n);
   void merge(const DecadeCounter& o);
   // Nothing when the range reaches past the table (below 10^-307, a subnormal, or past
@@ -130,8 +130,10 @@ class DecadeCounter {
   // Past DecadeBins' slots: positive subnormals, zeros and negatives, values that are not
   // finite, values not taken.
   size_t tiny() const { return bins_->slots(); }
+  static constexpr size_t kSets = 4;  // interleaved counter sets (add_block)
   const DecadeBins* bins_;
-  std::vector<uint64_t> counts_;  // DecadeBins' slots, then the four above
+  size_t stride_;                  // one set: DecadeBins' slots, then the four above
+  std::vector<uint64_t> counts_;  // kSets sets, one after the other
 };
 
 }  // namespace pl::experiment
