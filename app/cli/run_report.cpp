@@ -59,12 +59,13 @@ void print_throughput_report(const experiment::ThroughputResult& r) {
   std::printf("%zu^3 products on %s (%s), median of %d interleaved runs\n", r.config.n, r.device.c_str(),
               r.runtime.c_str(), r.config.repetitions);
   const bool sheet = !r.datasheet.empty();
-  std::printf("%-15s %12s %10s", "dtype", "GFLOP/s", ("x " + base).c_str());
+  const experiment::RateUnit unit = experiment::rate_unit(r.gpu);
+  std::printf("%-15s %12s %10s", "dtype", unit.name, ("x " + base).c_str());
   if (sheet) std::printf("   %-22s", (r.config.datasheet + " datasheet").c_str());
   std::printf("  how it runs here\n");
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const auto& row = r.rows[i];
-    std::printf("%-15s %12.2f %10.2f", std::string(name(row.dtype)).c_str(), row.gflops, row.speedup);
+    std::printf("%-15s %12.2f %10.2f", std::string(name(row.dtype)).c_str(), row.gflops * unit.scale, row.speedup);
     if (sheet) {
       const auto& d = r.datasheet[i];
       char cell[64] = "no such arithmetic";

@@ -50,15 +50,10 @@ void ThroughputPanel::start(bool fresh) {
   if (dtypes.empty()) return;
   const size_t n = kSizes[size_index_];
   const std::string backend = backend_.chosen();
-  const DeviceInfo cpu = make_cpu_backend()->device_info();
-  device_ = cpu.name + " (" + std::to_string(cpu.cores) + " threads, OpenBLAS core " + blas::info().core + ")";
-  peak_part_.clear();
-  if (backend != "cpu")
-    if (auto shared = shared_backend(backend); shared && shared->backend->name() != "cpu") {
-      const DeviceInfo d = shared->backend->device_info();
-      device_ = d.name + " (" + shared->backend->name() + "; dtypes it cannot run are timed on the CPU)";
-      peak_part_ = d.peak_part;
-    }
+  const experiment::ThroughputDevice where = experiment::throughput_device(backend);
+  device_ = where.name;
+  gpu_ = where.gpu;
+  peak_part_ = where.peak_part;
   double offset = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -102,11 +97,12 @@ void ThroughputPanel::stop() {
   stop_ = false;
   std::lock_guard<std::mutex> lock(mutex_);
   if (!history_.samples().empty()) {
+    const experiment::RateUnit unit = experiment::rate_unit(gpu_);
     std::string summary = "medians:";
     for (DType t : history_.dtypes()) {
       char buf[80];
-      std::snprintf(buf, sizeof buf, " %s %.1f GFLOP/s (%zu)", std::string(pl::name(t)).c_str(),
-                    history_.median_gflops(t), history_.of(t).size());
+      std::snprintf(buf, sizeof buf, " %s %.1f %s (%zu)", std::string(pl::name(t)).c_str(),
+                    history_.median_gflops(t) * unit.scale, unit.name, history_.of(t).size());
       summary += buf;
     }
     log_.add("throughput", summary);
@@ -211,7 +207,9 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     return;
   ImGui::TableSetupColumn("dtype");
   ImGui::TableSetupColumn("samples");
-  ImGui::TableSetupColumn("median GFLOP/s");
+  const experiment::RateUnit unit = experiment::rate_unit(gpu_);
+  const std::string rate_header = std::string("median ") + unit.name;
+  ImGui::TableSetupColumn(rate_header.c_str());
   ImGui::TableSetupColumn(peak ? "vs float32" : "vs float32 sgemm");
   const std::string sheet_header = shown_summary_.config.datasheet + " datasheet";
   if (sheet) ImGui::TableSetupColumn(sheet_header.c_str());
@@ -227,13 +225,14 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     ImGui::TableNextColumn();
     ImGui::Text("%zu", h.of(t).size());
     ImGui::TableNextColumn();
-    ImGui::Text("%.2f", h.median_gflops(t));
+    ImGui::Text("%.2f", h.median_gflops(t) * unit.scale);
     ImGui::TableNextColumn();
     if (f32 > 0) ImGui::Text("%.0f%%", 100 * h.median_gflops(t) / f32);
     else ImGui::TextDisabled("(float32 not sampled)");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("The CPU backend has no tabulated peak: rates are compared with this CPU's float32\n"
-                        "sgemm, measured in the same run.");
+      ImGui::SetTooltip("%s", gpu_ ? "The median against float32's, sampled on the same GPU in the same run."
+                                   : "The CPU backend has no tabulated peak: rates are compared with this CPU's "
+                                     "float32\nsgemm, measured in the same run.");
     if (sheet) {
       ImGui::TableNextColumn();
       const auto& d = shown_summary_.datasheet[i];
@@ -277,7 +276,12 @@ void ThroughputPanel::draw_content() {
       std::lock_guard<std::mutex> lock(mutex_);
       shown_history_ = history_;
     }
-    const figure::ThroughputContext c{kSizes[size_index_], device_, kMedianWindow};
+    figure::ThroughputContext c{kSizes[size_index_], device_, kMedianWindow, gpu_, {}};
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (const auto& [t, method] : methods_)
+        if (method.second) c.emulated.push_back(t);
+    }
     figures_ = {figure::throughput_over_time(shown_history_, c), figure::throughput_bars(shown_history_, c)};
     shown_summary_ = experiment::summarise_history(shown_history_, c.n, datasheet(), device_);
     if (!shown_history_.samples().empty()) figures_.push_back(figure::speedup_vs_datasheet(shown_summary_));

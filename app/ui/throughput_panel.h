@@ -54,6 +54,7 @@ class ThroughputPanel final : public Panel {
   bool live_ = true;    // sample while the panel is shown
   int datasheet_index_ = 1;  // 0: none, else 1 + index into peak::parts()
   std::string device_;
+  bool gpu_ = false;          // device_ is a GPU: rates in TFLOP/s
   ProbeView probe_;           // how the chosen device adds
   BackendPicker backend_;     // where the products are timed (a GPU: its own clock, % of its peak)
   std::string peak_part_;     // the sampled device's entry in the peak table; "" for none

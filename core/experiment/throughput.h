@@ -54,6 +54,26 @@ Expected<double> time_product(const ProductBench& b, const std::atomic<bool>* ca
 double product_gflops(size_t n, double seconds);
 double product_seconds(size_t n, double gflops);
 
+// The unit rates are shown in: TFLOP/s for products timed on a GPU (an H100's bfloat16 runs at
+// hundreds of thousands of GFLOP/s), GFLOP/s on the CPU. Rates are kept in GFLOP/s; a shown
+// value is gflops * scale.
+struct RateUnit {
+  const char* name;
+  double scale;
+};
+inline RateUnit rate_unit(bool gpu) { return gpu ? RateUnit{"TFLOP/s", 1e-3} : RateUnit{"GFLOP/s", 1.0}; }
+
+// Where sample_throughput times the products for `backend`, in words: "AMD EPYC (2 threads,
+// OpenBLAS core Zen)", or "NVIDIA H100 80GB HBM3 (cuda; dtypes it cannot run are timed on the
+// CPU)" with its entry in the peak table; the CPU when the device does not open.
+struct ThroughputDevice {
+  std::string name;
+  std::string backend = "cpu";  // the backend that opened: "cpu", "cuda"
+  bool gpu = false;
+  std::string peak_part;  // DeviceInfo::peak_part: "" when none
+};
+ThroughputDevice throughput_device(const std::string& backend);
+
 struct ThroughputSample {
   DType dtype;
   double at = 0;      // seconds since sampling started

@@ -174,6 +174,7 @@ Expected<ThroughputResult> run_throughput(const ThroughputConfig& c, const std::
   if (c.backend != "cpu")
     if (auto shared = shared_backend(c.backend)) dev = shared->backend->device_info();
   r.device = dev.backend + ": " + dev.name;
+  r.gpu = dev.backend != "cpu";
   r.runtime = dev.runtime;
   // Steps: prepare + warm up each dtype, then every timed product.
   const double steps = double(c.dtypes.size()) * (1 + c.repetitions);

@@ -58,6 +58,7 @@ struct DatasheetRow {
 struct ThroughputResult {
   ThroughputConfig config;
   std::string device;   // "cpu: AMD EPYC ..."
+  bool gpu = false;     // the products were timed on a GPU (dtypes it cannot run: on the CPU)
   std::string runtime;  // the BLAS and its kernel
   std::vector<ThroughputRow> rows;  // in config.dtypes order
   std::string datasheet_source, datasheet_architecture;

@@ -7,10 +7,22 @@
 namespace pl::figure {
 namespace {
 
+// On the CPU every dtype narrower than float32 is emulated; on a GPU only those the device
+// cannot compute in (its methods say which), so the subtitle names them.
 std::string subtitle(const ThroughputContext& c) {
-  return std::to_string(c.n) + "^3 products on " + c.device +
-         "; float64/float32 are the library's own, narrower dtypes are emulated on this CPU "
-         "(rounded values in float32 arithmetic), not hardware speed";
+  const std::string what = std::to_string(c.n) + "^3 products on " + c.device;
+  if (!c.gpu)
+    return what + "; float64/float32 are the library's own, narrower dtypes are emulated on this CPU "
+                  "(rounded values in float32 arithmetic), not hardware speed";
+  if (c.emulated.empty()) return what + ", CUDA events; every dtype in the GPU's own arithmetic";
+  std::string list;
+  for (DType t : c.emulated) list += (list.empty() ? "" : ", ") + std::string(name(t));
+  return what + ", CUDA events; emulated (values in a wider type), not hardware speed: " + list;
+}
+
+std::vector<double> scaled(std::vector<double> v, double by) {
+  for (double& x : v) x *= by;
+  return v;
 }
 
 }  // namespace
@@ -21,16 +33,18 @@ Figure throughput_over_time(const experiment::ThroughputHistory& h, const Throug
   f.title = "Matrix-product throughput, live";
   f.subtitle = subtitle(c);
   f.x.label = "seconds since sampling started";
-  f.y.label = "GFLOP/s";
+  const experiment::RateUnit unit = experiment::rate_unit(c.gpu);
+  f.y.label = unit.name;
   f.y.min = 0;
   const auto dtypes = h.dtypes();
   for (size_t i = 0; i < dtypes.size(); ++i) {
     const auto samples = h.of(dtypes[i]);
     Series points{"", SeriesKind::Points, {}, {}, palette(i)};
     points.color.a = 0.45;
-    for (const auto& s : samples) points.x.push_back(s.at), points.y.push_back(s.gflops);
+    for (const auto& s : samples) points.x.push_back(s.at), points.y.push_back(s.gflops * unit.scale);
     Series line{std::string(name(dtypes[i])) + " (median of last " + std::to_string(c.median_window) + ")",
-                SeriesKind::Line, points.x, h.sliding_median(dtypes[i], c.median_window), palette(i)};
+                SeriesKind::Line, points.x, scaled(h.sliding_median(dtypes[i], c.median_window), unit.scale),
+                palette(i)};
     f.series.push_back(std::move(points));
     f.series.push_back(std::move(line));
   }
@@ -42,18 +56,19 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
   f.name = "throughput-by-dtype";
   f.title = "Matrix-product throughput by dtype (median of each dtype's samples)";
   f.subtitle = subtitle(c);
-  f.y.label = "GFLOP/s";
+  const experiment::RateUnit unit = experiment::rate_unit(c.gpu);
+  f.y.label = unit.name;
   const auto dtypes = h.dtypes();
   category_axis(f, dtypes.size());
   double top = 0;
-  for (DType t : dtypes) top = std::max(top, h.median_gflops(t));
+  for (DType t : dtypes) top = std::max(top, h.median_gflops(t) * unit.scale);
   legend_headroom(f, top, dtypes.size());
   for (size_t i = 0; i < dtypes.size(); ++i) {
     f.x.categories.emplace_back(name(dtypes[i]));
-    const double g = h.median_gflops(dtypes[i]);
+    const double g = h.median_gflops(dtypes[i]) * unit.scale;
     char label[96];
-    std::snprintf(label, sizeof label, "%s  %.1f GFLOP/s (%zu samples)", std::string(name(dtypes[i])).c_str(), g,
-                  h.of(dtypes[i]).size());
+    std::snprintf(label, sizeof label, "%s  %.1f %s (%zu samples)", std::string(name(dtypes[i])).c_str(), g,
+                  unit.name, h.of(dtypes[i]).size());
     f.series.push_back(category_bar(i, label, g));
   }
   return f;
@@ -68,22 +83,24 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
   f.subtitle = std::to_string(r.config.n) + "^3 products on " + r.device + "; bars: median of " +
                std::to_string(r.config.repetitions) + " interleaved runs, dots: each run; Nx: speed-up over " +
                std::string(name(r.config.baseline));
-  f.y.label = "GFLOP/s";
+  const experiment::RateUnit unit = experiment::rate_unit(r.gpu);
+  f.y.label = unit.name;
   category_axis(f, r.rows.size());
   double top = 0;
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const auto& row = r.rows[i];
-    top = std::max(top, row.gflops);
+    const double rate = row.gflops * unit.scale;
+    top = std::max(top, rate);
     f.x.categories.emplace_back(name(row.dtype));
     char label[128];
-    std::snprintf(label, sizeof label, "%s  %.1f GFLOP/s, %.2fx%s", std::string(name(row.dtype)).c_str(), row.gflops,
+    std::snprintf(label, sizeof label, "%s  %.1f %s, %.2fx%s", std::string(name(row.dtype)).c_str(), rate, unit.name,
                   row.speedup, row.emulated ? " (emulated)" : "");
-    f.series.push_back(category_bar(i, label, row.gflops));
+    f.series.push_back(category_bar(i, label, rate));
     // Every timed run as a dot over its bar: the spread says how far to trust the median.
     Series runs{"", SeriesKind::Points, {}, {}, {0.15, 0.15, 0.15, 0.8}};
     for (size_t k = 0; k < row.seconds.size(); ++k) {
       runs.x.push_back(i + 0.3 + 0.4 * (double(k) + 0.5) / double(row.seconds.size()));
-      runs.y.push_back(experiment::product_gflops(r.config.n, row.seconds[k]));
+      runs.y.push_back(experiment::product_gflops(r.config.n, row.seconds[k]) * unit.scale);
       top = std::max(top, runs.y.back());
     }
     f.series.push_back(std::move(runs));

@@ -12,6 +12,8 @@
 #include "core/experiment/gemm.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/mlp.h"
+#include "core/experiment/throughput_run.h"
+#include "core/figure/throughput_figures.h"
 #include "tests/core/stub_backend.h"
 
 namespace pl {
@@ -234,6 +236,40 @@ TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
   // Cancelled before it starts: nothing comes back.
   std::atomic<bool> cancel{true};
   EXPECT_TRUE(experiment::dot_sweep(c, {}, &cancel).empty());
+}
+
+// The throughput experiment on a device: said to be a GPU, its rates in TFLOP/s (the CPU's
+// wording, "narrower dtypes are emulated on this CPU", would be false there).
+TEST(ThroughputBackend, ADeviceIsNamedAndItsRatesReadInTflops) {
+  EXPECT_FALSE(experiment::throughput_device("cpu").gpu);
+  const auto missing = experiment::throughput_device("cuda");  // none registered: the CPU
+  EXPECT_FALSE(missing.gpu);
+  EXPECT_EQ(missing.backend, "cpu");
+
+  register_backend("cuda", [] { return Expected<std::unique_ptr<Backend>>(std::make_unique<FakeDevice>()); });
+  struct Unregister {
+    ~Unregister() { unregister_backend("cuda"); }
+  } unregister;
+  const auto device = experiment::throughput_device("auto");
+  EXPECT_TRUE(device.gpu);
+  EXPECT_EQ(device.backend, "cuda");
+  EXPECT_EQ(device.name.rfind("Fake GPU (cuda;", 0), 0u) << device.name;
+
+  experiment::ThroughputConfig c;
+  c.dtypes = {DType::float32, DType::bfloat16};
+  c.n = 64;
+  c.repetitions = 2;
+  c.backend = "cuda";
+  auto r = experiment::run_throughput(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_TRUE(r->gpu);
+  EXPECT_EQ(r->device, "cuda: Fake GPU");
+  ASSERT_EQ(r->rows.size(), 2u);
+  EXPECT_EQ(r->rows[1].seconds, (std::vector<double>{0.5, 0.5}));  // the device's own clock
+  const figure::Figure rate = figure::throughput_run_figures(*r).front();
+  EXPECT_EQ(rate.y.label, "TFLOP/s");
+  ASSERT_FALSE(rate.series.empty());
+  EXPECT_EQ(rate.series[0].y, (std::vector<double>{experiment::product_gflops(64, 0.5) * 1e-3}));
 }
 
 }  // namespace

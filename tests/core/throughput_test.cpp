@@ -129,7 +129,7 @@ TEST(ThroughputFigures, BarsCarryOneCategoryPerDtypeAndExport) {
   h.add({DType::float32, 0.1, 80});
   h.add({DType::bfloat16, 0.2, 40});
   h.add({DType::float32, 0.3, 90});
-  const figure::ThroughputContext c{256, "cpu (test)", 9};
+  const figure::ThroughputContext c{256, "cpu (test)", 9, false, {}};
   const figure::Figure bars = figure::throughput_bars(h, c);
   EXPECT_EQ(bars.x.categories, (std::vector<std::string>{"float32", "bfloat16"}));
   ASSERT_EQ(bars.series.size(), 2u);
@@ -147,6 +147,32 @@ TEST(ThroughputFigures, BarsCarryOneCategoryPerDtypeAndExport) {
     ASSERT_TRUE(figure::export_figure(*f, stem + ".csv", figure::FileType::Csv));
   }
   std::filesystem::remove_all(dir);
+}
+
+// On a GPU the same samples read in TFLOP/s, and the subtitle names only the dtypes the device
+// emulated instead of calling every narrow dtype emulation (the CPU's wording).
+TEST(ThroughputFigures, AGpuShowsTflopsAndNamesOnlyWhatItEmulated) {
+  ThroughputHistory h;
+  h.add({DType::float32, 0.1, 50000});
+  h.add({DType::bfloat16, 0.2, 700000});
+  h.add({DType::float4_e2m1fn, 0.3, 20000});
+  figure::ThroughputContext c{8192, "NVIDIA H100 (cuda)", 9, true, {DType::float4_e2m1fn}};
+  const figure::Figure bars = figure::throughput_bars(h, c);
+  EXPECT_EQ(bars.y.label, "TFLOP/s");
+  ASSERT_EQ(bars.series.size(), 3u);
+  EXPECT_EQ(bars.series[1].y, (std::vector<double>{700}));
+  EXPECT_NE(bars.series[1].label.find("700.0 TFLOP/s"), std::string::npos) << bars.series[1].label;
+  EXPECT_EQ(bars.subtitle.find("on this CPU"), std::string::npos) << bars.subtitle;
+  EXPECT_NE(bars.subtitle.find("not hardware speed: float4_e2m1fn"), std::string::npos) << bars.subtitle;
+  const figure::Figure live = figure::throughput_over_time(h, c);
+  EXPECT_EQ(live.y.label, "TFLOP/s");
+  EXPECT_EQ(live.series[0].y, (std::vector<double>{50}));  // points
+  EXPECT_EQ(live.series[1].y, (std::vector<double>{50}));  // sliding median
+  c.emulated.clear();
+  EXPECT_NE(figure::throughput_bars(h, c).subtitle.find("every dtype in the GPU's own arithmetic"), std::string::npos);
+  EXPECT_EQ(figure::throughput_bars(h, {256, "cpu", 9, false, {}}).y.label, "GFLOP/s");
+  EXPECT_STREQ(rate_unit(false).name, "GFLOP/s");
+  EXPECT_EQ(rate_unit(true).scale, 1e-3);
 }
 
 
