@@ -16,7 +16,7 @@ __global__ void per_element_kernel(const float* __restrict__ a, const float* __r
   const size_t j = size_t(blockIdx.x) * kTile + threadIdx.x;
   if (i >= m || j >= n) return;
   bool bad = false;
-  const float v = element_sum(a + i * k, b + j * k, k, model, bad, stream_offset(i, j, n));
+  const float v = element_sum(a + i * k, b + j * k, k, model, bad, model.stream_base + stream_offset(i, j, n));
   c[i * n + j] = v;
   redo[i * n + j] = bad ? 1 : 0;
 }
@@ -30,7 +30,7 @@ __global__ void tiled_kernel(const float* __restrict__ a, const float* __restric
   const size_t i = row0 + size_t(blockIdx.y) * kTile + threadIdx.y;
   const size_t j = size_t(blockIdx.x) * kTile + threadIdx.x;
   const size_t b_row = size_t(blockIdx.x) * kTile + threadIdx.y;  // the B row this thread loads
-  RunningSum sum(stream_offset(i, j, n), k);
+  RunningSum sum(model.stream_base + stream_offset(i, j, n), k);
   bool bad = false;
   for (size_t k0 = 0; k0 < k; k0 += kTile) {
     const size_t kk = k0 + threadIdx.x;

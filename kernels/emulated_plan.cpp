@@ -54,6 +54,7 @@ Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
     return Error{std::string(name(s.a)) + " x " + std::string(name(s.b)) +
                  ": products are not exact float32 numbers"};
   EmulatedModel m;
+  m.stream_base = s.stream_offset;
   auto inner = add_for(acc.format, acc.rounding);
   if (!inner) return Error{inner.error()};
   m.inner = *inner;

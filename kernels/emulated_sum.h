@@ -48,6 +48,7 @@ struct EmulatedModel {
   size_t block = 0;      // products per sequential leaf (pairwise)
   EmulatedAdd inner;     // the accumulator (chunked: within a chunk)
   EmulatedAdd outer;     // chunked: where the chunk sums go
+  uint64_t stream_base = 0;  // added to every element's stream_offset (ProductSpec::stream_offset)
 };
 
 // The first stochastic draw of element (i, j) of an m x n product: the CPU's

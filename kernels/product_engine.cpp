@@ -198,7 +198,7 @@ Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::
     for (size_t t = b0; t < b1; ++t) {
       const size_t i = again[t] / n, j = again[t] % n;
       out.c[again[t]] = experiment::dot(a.subspan(i * k, k), b.subspan(j * k, k), s.accumulate,
-                                        experiment::gemm_stream_offset(i, j, n));
+                                        s.stream_offset + experiment::gemm_stream_offset(i, j, n));
     }
   }, 64);
   out.method = experiment::describe(s.accumulate) + " (own CUDA kernel, bit-exact with the CPU" +

@@ -92,7 +92,7 @@ class CpuBackend final : public Backend {
   Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a,
                                std::span<const double> b, const ProductControl& control) override {
     if (Support ok = supports_product(s); !ok.ok) return Error{ok.why_not};
-    auto c = experiment::gemm(s.shape, a, b, s.accumulate, control.progress, control.cancel);
+    auto c = experiment::gemm(s.shape, a, b, s.accumulate, control.progress, control.cancel, s.stream_offset);
     if (!c) return Error{c.error()};
     ProductRun run{std::move(c).value(), experiment::describe(s.accumulate), 0};
     if (s.accumulate.kind == experiment::AccumKind::Blas) run.method += " (" + blas::describe(blas::info()) + ")";
@@ -108,7 +108,7 @@ class CpuBackend final : public Backend {
     ProductTiming t;
     for (int r = -1; r < reps; ++r) {  // one warm-up: pages, caches, the BLAS threads
       const auto t0 = std::chrono::steady_clock::now();
-      auto c = experiment::gemm(s.shape, a, b, s.accumulate, {}, cancel);
+      auto c = experiment::gemm(s.shape, a, b, s.accumulate, {}, cancel, s.stream_offset);
       if (!c) return Error{c.error()};
       if (r >= 0) t.seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct ProductSpec {
   // Float8 on tensor cores: let partial sums skip the periodic promotion to full float32
   // (CUBLASLT_MATMUL_DESC_FAST_ACCUM). Only the CUDA library path reads it.
   bool fast_accumulation = false;
+  // Added to every element's stochastic stream offset (gemm.h): a product that is one of many
+  // draws -- the K sweep's trial t runs as a 1 x 1 product at t << 32, as dot() would.
+  uint64_t stream_offset = 0;
 };
 
 struct ProductRun {

@@ -43,13 +43,7 @@ DeviceTrials on_device(const DotSweepConfig& c, size_t k, const Accumulation& m,
                        const std::function<void()>& trial_done, const std::atomic<bool>* cancel) {
   DeviceTrials out;
   if (c.backend == "cpu") return out;
-  // Trial t draws its stochastic stream from t << 32 (dot_sweep below); a 1 x 1 product on a
-  // device would start every trial at 0.
-  if (m.rounding == Rounding::Stochastic) {
-    out.note = "stochastic rounding: each trial draws its own stream, which a 1 x 1 product on a device does not; ran on the CPU";
-    return out;
-  }
-  const ProductSpec spec{{1, 1, k}, c.a_dtype, c.sum ? c.a_dtype : c.b_dtype, m};
+  ProductSpec spec{{1, 1, k}, c.a_dtype, c.sum ? c.a_dtype : c.b_dtype, m};
   auto device = device_for(c.backend, spec);
   if (!device) {
     if (!device.error().empty()) out.note = device.error() + "; ran on the CPU";
@@ -62,6 +56,7 @@ DeviceTrials on_device(const DotSweepConfig& c, size_t k, const Accumulation& m,
       out.cancelled = true;
       return out;
     }
+    spec.stream_offset = static_cast<uint64_t>(t) << 32;  // trial t's stochastic stream, as on the CPU below
     auto run = b.product(spec, as[t], bs[t], {{}, cancel});
     if (!run || run->c.size() != 1) {
       out.cancelled = !run && run.error() == "cancelled";

@@ -327,7 +327,7 @@ Expected<std::vector<double>> int32_gemm(const GemmShape& s, std::span<const dou
 Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a,
                                    std::span<const double> b, const Accumulation& acc,
                                    const std::function<void(double)>& progress,
-                                   const std::atomic<bool>* cancel) {
+                                   const std::atomic<bool>* cancel, uint64_t stream_base) {
   if (a.size() != s.m * s.k || b.size() != s.n * s.k)
     return Error{"gemm: operand sizes do not match the shape"};
   if (auto why = check(acc); !why.empty()) return Error{describe(acc) + ": " + why};
@@ -371,7 +371,7 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
           const size_t i0 = g * kRows, rows = std::min(kRows, s.m - i0);
           auto general = [&](size_t i, size_t j) {
             c[i * s.n + j] = dot(a.subspan(i * s.k, s.k), b.subspan(j * s.k, s.k), acc,
-                                 gemm_stream_offset(i, j, s.n));
+                                 stream_base + gemm_stream_offset(i, j, s.n));
           };
           for (size_t blk = 0; blk < blocks; ++blk) {
             const double* a_rows[kRows];

@@ -71,7 +71,7 @@ class FakeDevice final : public testing_support::StubBackend {
   Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a,
                                std::span<const double> b, const ProductControl& c) override {
     if (s.shape.k == 13) return Error{"device lost"};
-    auto r = experiment::gemm(s.shape, a, b, s.accumulate, c.progress, c.cancel);
+    auto r = experiment::gemm(s.shape, a, b, s.accumulate, c.progress, c.cancel, s.stream_offset);
     if (!r) return Error{r.error()};
     return ProductRun{std::move(r).value(), "fake kernel", 0.25};
   }
@@ -181,7 +181,7 @@ TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
   c.trials = 5;
   c.models = {{AccumKind::Sequential, DType::float32},
               {AccumKind::Pairwise, DType::float32},                          // refused by the device
-              {AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic}};  // streams per trial
+              {AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic}};  // a stream per trial
   const auto on_cpu = experiment::dot_sweep(c);
   ASSERT_EQ(on_cpu.size(), 9u);
   for (const auto& r : on_cpu) {
@@ -213,9 +213,6 @@ TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
     if (r.model.kind == AccumKind::Pairwise) {
       EXPECT_EQ(r.ran_on, "cpu") << what;
       EXPECT_NE(r.note.find("no pairwise kernel"), std::string::npos) << r.note;
-    } else if (r.model.rounding == Rounding::Stochastic) {
-      EXPECT_EQ(r.ran_on, "cpu") << what;
-      EXPECT_NE(r.note.find("stochastic rounding"), std::string::npos) << r.note;
     } else if (r.length == 13) {
       EXPECT_EQ(r.ran_on, "cpu") << what;
       EXPECT_NE(r.note.find("cuda failed: device lost"), std::string::npos) << r.note;
@@ -227,11 +224,13 @@ TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
   }
   // One entry per model and place; the failure's with its note.
   const auto entries = experiment::where_ran(on_device);
-  ASSERT_EQ(entries.size(), 4u);
+  ASSERT_EQ(entries.size(), 5u);
   EXPECT_EQ(entries[0].what, "f32 sequential rne: fake kernel on cuda (Fake GPU)");
   EXPECT_TRUE(entries[0].note.empty()) << entries[0].note;
+  EXPECT_EQ(entries[2].what, "bf16 sequential stochastic: fake kernel on cuda (Fake GPU)");
   EXPECT_EQ(entries[3].what, "f32 sequential rne: on the CPU");
   EXPECT_EQ(entries[3].note.rfind("cuda failed: device lost", 0), 0u) << entries[3].note;
+  EXPECT_EQ(entries[4].what, "bf16 sequential stochastic: on the CPU");  // K = 13 again
 
   // Cancelled before it starts: nothing comes back.
   std::atomic<bool> cancel{true};

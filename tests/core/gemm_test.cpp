@@ -203,6 +203,26 @@ TEST(Gemm, EveryModelEqualsItsDotProducts) {
   }
 }
 
+// A stream base (ProductSpec::stream_offset) moves every element's draws by the same amount:
+// element (i, j) of the product draws from base + gemm_stream_offset(i, j, n).
+TEST(Gemm, AStreamBaseShiftsEveryElementsDraws) {
+  const GemmShape s{3, 5, 40};
+  const auto a = draw(s.m * s.k, DType::bfloat16, 3), b = draw(s.n * s.k, DType::bfloat16, 4);
+  const Accumulation m = model(AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic);
+  const uint64_t base = uint64_t{7} << 32;
+  auto shifted = gemm(s, a, b, m, {}, nullptr, base), plain = gemm(s, a, b, m);
+  ASSERT_TRUE(shifted && plain);
+  size_t differ = 0;
+  for (size_t i = 0; i < s.m; ++i)
+    for (size_t j = 0; j < s.n; ++j) {
+      const double want = dot(std::span(a).subspan(i * s.k, s.k), std::span(b).subspan(j * s.k, s.k), m,
+                              base + gemm_stream_offset(i, j, s.n));
+      EXPECT_EQ((*shifted)[i * s.n + j], want) << i << "," << j;
+      differ += (*shifted)[i * s.n + j] != (*plain)[i * s.n + j];
+    }
+  EXPECT_GT(differ, 0u);  // other draws, other sums
+}
+
 // The library picks its kernel and summation order by shape: a 1 x 1 product (dot()) and an
 // element of a 5 x 19 GEMM differ in the last bits of float32 (seen with OpenBLAS 0.3.21), so
 // the BLAS models are held to their error bound, not to dot().

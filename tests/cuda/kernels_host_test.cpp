@@ -222,6 +222,34 @@ TEST(EmulatedSum, StreamOffsetsAreTheCpus) {
       EXPECT_EQ(stream_offset(i, j, 1024), experiment::gemm_stream_offset(i, j, 1024));
 }
 
+// A product's stream offset (the K sweep's trial t at t << 32) reaches the model, and the
+// element sum the kernels compute from it draws what the CPU's dot product draws there.
+TEST(EmulatedSum, AProductsStreamOffsetIsAddedAsOnTheCpu) {
+  const size_t k = 300;
+  ProductSpec s{{1, 1, k}, DType::bfloat16, DType::bfloat16, {AccumKind::Sequential, DType::bfloat16}};
+  s.accumulate.rounding = Rounding::Stochastic;
+  s.stream_offset = uint64_t{5} << 32;
+  auto model = plan_emulated_product(s);
+  ASSERT_TRUE(model.ok()) << model.error();
+  EXPECT_EQ(model->stream_base, s.stream_offset);
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> d;
+  std::vector<double> a(k), b(k);
+  for (size_t i = 0; i < k; ++i)
+    a[i] = static_cast<float>(round_to(info(DType::bfloat16).format, d(rng), {})),
+    b[i] = static_cast<float>(round_to(info(DType::bfloat16).format, d(rng), {}));
+  const std::vector<float> af(a.begin(), a.end()), bf(b.begin(), b.end());
+  bool bad = false;
+  const double gpu = element_sum(af.data(), bf.data(), k, *model, bad, model->stream_base + stream_offset(0, 0, 1));
+  ASSERT_FALSE(bad);
+  const double trial5 = experiment::dot(a, b, s.accumulate, s.stream_offset);
+  EXPECT_EQ(gpu, trial5);
+  auto cpu = experiment::gemm(s.shape, a, b, s.accumulate, {}, nullptr, s.stream_offset);
+  ASSERT_TRUE(cpu.ok()) << cpu.error();
+  EXPECT_EQ((*cpu)[0], trial5);
+  EXPECT_NE(trial5, experiment::dot(a, b, s.accumulate, 0));  // another stream, other draws
+}
+
 // An exact zero sum is -0 when rounding toward -Inf (IEEE 754 6.3), as the CPU's models have it.
 TEST(EmulatedSum, AnExactZeroSumRoundingDownIsNegativeZero) {
   experiment::Accumulation down{AccumKind::Sequential, DType::float16};

@@ -225,6 +225,7 @@ TEST(CudaProduct, TheDotSweepRunsOnTheGpuWhenAsked) {
               {AccumKind::Sequential, DType::bfloat16},
               {AccumKind::Kahan, DType::float32},
               {AccumKind::Chunked, DType::float16, Rounding::NearestEven, 32, 128, DType::float32},
+              {AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic},  // trial t's stream at t << 32
               {AccumKind::Blas, DType::float32}};
   const auto cpu = experiment::dot_sweep(c);
   c.backend = "cuda";
