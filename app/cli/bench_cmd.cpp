@@ -175,7 +175,7 @@ int run_throughput_bench(const BenchArgs& a) {
                   how.c_str());
   }
   if (!a.save.empty()) {
-    const figure::ThroughputContext c{n, device, 9, gpu, gpu ? emulated : std::vector<DType>{}};
+    const figure::ThroughputContext c{n, device, 9, gpu, emulated};  // emulated: named on a GPU only
     auto saved = exporting::save_figures({figure::throughput_over_time(history, c), figure::throughput_bars(history, c)}, a.save);
     if (!saved) {
       std::fprintf(stderr, "error: %s\n", saved.error().c_str());

@@ -8,6 +8,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
+#include "core/backend/backend.h"
 #include "core/experiment/experiment_file.h"
 #include "core/figure/experiment_figures.h"
 
@@ -68,7 +69,7 @@ Runner add_run(CLI::App& app) {
       std::fprintf(stderr, "error: %s is not valid JSON\n", a->config.c_str());
       return kExitBadInput;
     }
-    if (!a->backend.empty() && a->backend != "auto" && a->backend != "cpu" && a->backend != "cuda") {
+    if (!a->backend.empty() && !check_backend_choice(a->backend).empty()) {
       std::fprintf(stderr, "error: --backend must be auto, cpu or cuda\n");
       return kExitBadInput;
     }

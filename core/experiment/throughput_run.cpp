@@ -24,7 +24,7 @@ std::string check(const ThroughputConfig& c) {
   }
   if (std::find(c.dtypes.begin(), c.dtypes.end(), c.baseline) == c.dtypes.end())
     return "'baseline': " + std::string(name(c.baseline)) + " is not among the dtypes";
-  if (c.backend != "cpu" && c.backend != "cuda" && c.backend != "auto") return "'backend': expected cpu, cuda or auto";
+  if (!check_backend_choice(c.backend).empty()) return "'backend': expected cpu, cuda or auto";  // the file's key
   const size_t largest = c.backend == "cpu" ? 4096 : 16384;  // a GPU's memory takes 16384^2
   if (c.n < 1 || c.n > largest) return "'n': must lie in [1, " + std::to_string(largest) + "]";
   if (c.repetitions < 1 || c.repetitions > 1000) return "'repetitions': must lie in [1, 1000]";

@@ -81,6 +81,17 @@ class FakeDevice final : public testing_support::StubBackend {
   }
 };
 
+// Registers FakeDevice as "cuda" for one test; removes it (and its shared instance) at the end,
+// so later tests in this process see no "cuda".
+struct FakeDeviceRegistered {
+  FakeDeviceRegistered() {
+    register_backend("cuda", [] { return Expected<std::unique_ptr<Backend>>(std::make_unique<FakeDevice>()); });
+  }
+  ~FakeDeviceRegistered() { unregister_backend("cuda"); }
+  FakeDeviceRegistered(const FakeDeviceRegistered&) = delete;
+  FakeDeviceRegistered& operator=(const FakeDeviceRegistered&) = delete;
+};
+
 experiment::MatmulConfig small_config(AccumKind kind, size_t k) {
   experiment::MatmulConfig c;
   c.m = 8, c.n = 8, c.k = k;
@@ -98,10 +109,7 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   EXPECT_EQ(r->product_backend, "cpu");
   EXPECT_NE(r->backend_note.find("cuda unavailable"), std::string::npos) << r->backend_note;
 
-  register_backend("cuda", [] { return Expected<std::unique_ptr<Backend>>(std::make_unique<FakeDevice>()); });
-  struct Unregister {
-    ~Unregister() { unregister_backend("cuda"); }  // later tests in this process see no "cuda"
-  } unregister;
+  const FakeDeviceRegistered fake;
   auto cpu_run = experiment::run_matmul(small_config(AccumKind::Sequential, 64));
   ASSERT_TRUE(cpu_run.ok());
   EXPECT_EQ(cpu_run->product_backend, "cpu");
@@ -199,10 +207,7 @@ TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
   EXPECT_EQ(missing[0].ran_on, "cpu");
   EXPECT_NE(missing[0].note.find("cuda unavailable"), std::string::npos) << missing[0].note;
 
-  register_backend("cuda", [] { return Expected<std::unique_ptr<Backend>>(std::make_unique<FakeDevice>()); });
-  struct Unregister {
-    ~Unregister() { unregister_backend("cuda"); }
-  } unregister;
+  const FakeDeviceRegistered fake;
   const auto on_device = experiment::dot_sweep(c);
   ASSERT_EQ(on_device.size(), on_cpu.size());
   for (size_t i = 0; i < on_device.size(); ++i) {
@@ -245,10 +250,7 @@ TEST(ThroughputBackend, ADeviceIsNamedAndItsRatesReadInTflops) {
   EXPECT_FALSE(missing.gpu);
   EXPECT_EQ(missing.backend, "cpu");
 
-  register_backend("cuda", [] { return Expected<std::unique_ptr<Backend>>(std::make_unique<FakeDevice>()); });
-  struct Unregister {
-    ~Unregister() { unregister_backend("cuda"); }
-  } unregister;
+  const FakeDeviceRegistered fake;
   const auto device = experiment::throughput_device("auto");
   EXPECT_TRUE(device.gpu);
   EXPECT_EQ(device.backend, "cuda");
