@@ -5,7 +5,7 @@
 namespace pl::cuda {
 namespace {
 
-constexpr int kTile = 16;
+constexpr int kTile = int(kEmulatedTile);
 
 // One thread per element, reading its row of A and of B straight from memory: the models whose
 // order is not a single pass along k (pairwise) or that carry more state (Kahan).

@@ -12,6 +12,11 @@
 
 namespace pl::cuda {
 
+// The kernels' square tile (threads per block: kEmulatedTile^2): a launch covers
+// ceil(rows / kEmulatedTile) tiles in the grid's y dimension, which CUDA caps at kMaxGridY.
+inline constexpr size_t kEmulatedTile = 16;
+inline constexpr size_t kMaxGridY = 65535;
+
 // Rows [row0, row1) of C (m x n, row-major) from A (m x k) and B (n x k), device pointers.
 // redo (m x n) gets 1 where the host must recompute the element.
 cudaError_t launch_emulated_gemm(const float* a, const float* b, size_t m, size_t n, size_t k,

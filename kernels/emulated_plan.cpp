@@ -1,9 +1,11 @@
 #include "kernels/emulated_plan.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
 #include "core/dtype/bulk_convert.h"
+#include "kernels/emulated_gemm.cuh"
 
 namespace pl::cuda {
 namespace {
@@ -72,6 +74,12 @@ Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
     m.outer = *outer;
   }
   return m;
+}
+
+size_t emulated_slab_rows(size_t m) {
+  const size_t tiles = (m + kEmulatedTile - 1) / kEmulatedTile;  // of the whole product
+  const size_t per_slab = std::clamp<size_t>((tiles + 15) / 16, 1, kMaxGridY);
+  return per_slab * kEmulatedTile;
 }
 
 }  // namespace pl::cuda

@@ -14,4 +14,10 @@ namespace pl::cuda {
 
 Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s);
 
+// Rows of C a launch of the emulated kernels covers (the product engine reports progress and
+// checks for cancel between launches): about a sixteenth of m, a multiple of the kernels'
+// tile, and never more tiles than a grid's y dimension holds -- 2^24 rows in sixteen slabs
+// would need 65536, one past CUDA's limit, and the launch would fail.
+size_t emulated_slab_rows(size_t m);
+
 }  // namespace pl::cuda

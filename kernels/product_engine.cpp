@@ -158,7 +158,7 @@ Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::
   EmulatedModel model;
   if (!f64) model = *plan_emulated_product(s);
   // Rows in slabs, so a long product reports progress and stops when cancelled.
-  const size_t slab = std::max<size_t>(16, round_up((m + 15) / 16, 16));
+  const size_t slab = emulated_slab_rows(m);
   cudaEvent_t t0 = nullptr, t1 = nullptr;
   cudaEventCreate(&t0);
   cudaEventCreate(&t1);

@@ -11,6 +11,7 @@
 #include "core/dtype/codec.h"
 #include "kernels/cublaslt_api.h"
 #include "core/experiment/gemm.h"
+#include "kernels/emulated_gemm.cuh"
 #include "kernels/emulated_plan.h"
 #include "kernels/emulated_sum.h"
 #include "kernels/lt_plan.h"
@@ -140,6 +141,25 @@ TEST(EmulatedPlan, TakesPairwiseAndKahanSums) {
   ASSERT_TRUE(k.ok()) << k.error();
   EXPECT_EQ(k->kind, EmulatedKind::Kahan);
   EXPECT_TRUE(k->inner.hardware_f32);
+}
+
+// Every launch's grid fits CUDA's y limit, slabs are whole tiles, and they cover m in about
+// sixteen steps. (Found by review, unrun on a GPU: 2^24 rows -- the largest dimension an
+// experiment accepts -- made slabs of 65536 tiles, and the launch failed.)
+TEST(EmulatedPlan, SlabsFitTheGridAndCoverEveryRow) {
+  for (size_t m : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{1000}, size_t{4096},
+                   size_t{1} << 20, (size_t{1} << 24) - 1, size_t{1} << 24}) {
+    const size_t slab = emulated_slab_rows(m);
+    EXPECT_EQ(slab % kEmulatedTile, 0u) << m;
+    EXPECT_LE(slab / kEmulatedTile, kMaxGridY) << m;
+    EXPECT_GE(slab, kEmulatedTile) << m;
+    const size_t slabs = (m + slab - 1) / slab;
+    EXPECT_LE(slabs, 17u) << m;  // progress in steps of about a sixteenth
+    if (m >= 16 * kEmulatedTile) {
+      EXPECT_GE(slabs, 15u) << m;
+    }
+  }
+  EXPECT_EQ(emulated_slab_rows(size_t{1} << 24), kMaxGridY * kEmulatedTile);
 }
 
 TEST(EmulatedPlan, RefusesWhatItCannotDoExactly) {
