@@ -53,7 +53,7 @@ void ThroughputPanel::start(bool fresh) {
   const experiment::ThroughputDevice where = experiment::throughput_device(backend);
   device_ = where.name;
   gpu_ = where.gpu;
-  peak_part_ = where.peak_part;
+  peak_part_ = where.info.peak_part;
   double offset = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -66,12 +66,12 @@ Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::s
 ThroughputDevice throughput_device(const std::string& backend) {
   const DeviceInfo cpu = make_cpu_backend()->device_info();
   ThroughputDevice d{cpu.name + " (" + std::to_string(cpu.cores) + " threads, OpenBLAS core " + blas::info().core + ")",
-                     "cpu", false, ""};
+                     "cpu", false, cpu};
   if (backend == "cpu") return d;
   if (auto shared = shared_backend(backend); shared && shared->backend->name() != "cpu") {
     const DeviceInfo gpu = shared->backend->device_info();
     d = {gpu.name + " (" + shared->backend->name() + "; dtypes it cannot run are timed on the CPU)",
-         shared->backend->name(), true, gpu.peak_part};
+         shared->backend->name(), true, gpu};
   }
   return d;
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/backend.h"
 #include "core/dtype/dtype.h"
 #include "core/experiment/accumulate.h"
 #include "core/util/expected.h"
@@ -65,12 +66,13 @@ inline RateUnit rate_unit(bool gpu) { return gpu ? RateUnit{"TFLOP/s", 1e-3} : R
 
 // Where sample_throughput times the products for `backend`, in words: "AMD EPYC (2 threads,
 // OpenBLAS core Zen)", or "NVIDIA H100 80GB HBM3 (cuda; dtypes it cannot run are timed on the
-// CPU)" with its entry in the peak table; the CPU when the device does not open.
+// CPU)"; the CPU when the device does not open. The one place that decides it: the live
+// sampler, `bench --op throughput` and the throughput experiment file all ask here.
 struct ThroughputDevice {
   std::string name;
   std::string backend = "cpu";  // the backend that opened: "cpu", "cuda"
   bool gpu = false;
-  std::string peak_part;  // DeviceInfo::peak_part: "" when none
+  DeviceInfo info;              // of the device that opened (its runtime, its peak-table entry)
 };
 ThroughputDevice throughput_device(const std::string& backend);
 

@@ -170,12 +170,10 @@ Expected<ThroughputResult> run_throughput(const ThroughputConfig& c, const std::
   if (auto why = check(c); !why.empty()) return Error{why};
   ThroughputResult r;
   r.config = c;
-  DeviceInfo dev = make_cpu_backend()->device_info();
-  if (c.backend != "cpu")
-    if (auto shared = shared_backend(c.backend)) dev = shared->backend->device_info();
-  r.device = dev.backend + ": " + dev.name;
-  r.gpu = dev.backend != "cpu";
-  r.runtime = dev.runtime;
+  const ThroughputDevice where = throughput_device(c.backend);
+  r.device = where.info.backend + ": " + where.info.name;
+  r.gpu = where.gpu;
+  r.runtime = where.info.runtime;
   // Steps: prepare + warm up each dtype, then every timed product.
   const double steps = double(c.dtypes.size()) * (1 + c.repetitions);
   double done = 0;
