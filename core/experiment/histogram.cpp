@@ -45,7 +45,8 @@ PL_CLONES unsigned guess_slots(const double* x, size_t n, double lo, double hi, 
       v = approx_log10(std::max(v, 0x1p-1022));
     }
     const double pos = (v - origin) * per_unit;
-    slot[i] = static_cast<int32_t>(std::min(std::max(pos, 0.0), last));
+    // Clamped so that a NaN guess (per_unit infinite: bins over a subnormal range) becomes 0.
+    slot[i] = static_cast<int32_t>(pos > 0 ? (pos < last ? pos : last) : 0.0);
   }
   return (any_special ? kAnySpecial : 0u) | (tiny ? kAnyTiny : 0u);
 }
@@ -81,7 +82,9 @@ void add_values(Histogram& h, std::span<const double> values) {
   const double last = static_cast<double>(bins - 1);
   // A guess is off by at most one bin when the bins are wider than twice the guess's error:
   // approx_log10's 0.0023 decades; rounding only for linear bins.
-  const bool one_step = !log || span / static_cast<double>(bins) > 0.005;
+  // (Bins over a subnormal range can make bins / span overflow: every guess is then 0, and the
+  // edges alone place the values.)
+  const bool one_step = (!log || span / static_cast<double>(bins) > 0.005) && std::isfinite(per_unit);
   const int32_t below = static_cast<int32_t>(bins), above = below + 1, zero = below + 2,
                 nonfinite = below + 3;
   constexpr size_t kWays = 4, kBlock = 2048;

@@ -25,6 +25,21 @@ TEST(Histogram, LinearBinsAreLeftClosedAndTheLastTakesItsEdge) {
   EXPECT_EQ(h.edges.back(), 2.0);
 }
 
+// Bug: bins over a subnormal range made bins / span overflow to inf, the first guess of a slot
+// NaN and its conversion to an index garbage -- add() read far outside the edges and crashed
+// (error statistics of results whose largest error is below ~1e-307 went there).
+TEST(Histogram, LinearBinsOverASubnormalRangeCountEveryValue) {
+  const double dn = std::numeric_limits<double>::denorm_min();
+  Histogram h = linear_bins(-5 * dn, 5 * dn, 10);
+  std::vector<double> values;
+  for (int i = -5; i <= 5; ++i) values.push_back(i * dn);
+  values.push_back(0.0), values.push_back(1.0);
+  add(h, values);
+  const std::vector<uint64_t> want = {1, 1, 1, 1, 1, 2, 1, 1, 1, 2};  // 0 twice; the last takes 5 dn
+  EXPECT_EQ(h.counts, want);
+  EXPECT_EQ(h.above, 1u);
+}
+
 TEST(Histogram, LogBinsSpanDecadesAndSetZerosApart) {
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<double> v = {0, -3, 1e-5, 2e-4, 1e-3, 5e-2, 1, inf};
