@@ -18,15 +18,16 @@
 #include "core/util/target_clones.h"
 
 // Two passes over the elements, each split between the CPU's threads, and nothing stored per
-// element. The first sums and finds the ranges, counts the relative and ulp errors into every
-// decade's bins (DecadeBins), and counts the signed errors by the top 16 bits of their float64
-// pattern (a key: sign, exponent, four fraction bits). Those key counts then place the
-// percentile ranks of |e| in a key each and give the signed histogram at once for every key
-// whose values all fall in one bin. The second pass only finds the elements of the other keys
-// (an edge runs through them, ~15% of a bell-shaped error) and of the percentile keys, in a
-// vectorised sweep: it bins the first one by one and gathers the second. A million elements
-// take a few milliseconds a pass instead of the tens that storing three arrays of per-element
-// errors and sorting cost.
+// element but the signed errors a caller asks for. The first sums and finds the ranges, counts
+// the relative and ulp errors into every decade's bins (DecadeBins), and counts the signed
+// errors by key (error_key: sign, exponent, four fraction bits). Those key counts then give the
+// whole signed histogram, whose bins are powers of two wide so that no edge runs through a key
+// (signed_error_bins), and place each percentile rank of |e| in a key. The second pass only
+// gathers the elements of the percentile keys (a few percent) -- and, where the key counts
+// could not give a histogram (an edge through a key in a subnormal range, log ranges past
+// DecadeBins' table), bins those elements one by one. A million elements take a few
+// milliseconds a pass instead of the tens that storing three arrays of per-element errors and
+// sorting cost.
 
 namespace pl::experiment {
 namespace {
@@ -36,14 +37,25 @@ using error_sums::LaneSums;
 using error_sums::Sums;
 
 constexpr size_t kBlock = 2048;               // elements measured together before binning
-constexpr size_t kKeys = size_t{1} << 16;      // top 16 bits of e: sign, exponent, 4 fraction bits
-constexpr size_t kMagnitudes = kKeys / 2;     // the same without the sign: |e|'s key
+constexpr size_t kKeys = size_t{1} << 16;      // error_key(): sign, exponent, 4 fraction bits
+constexpr size_t kMagnitudes = kKeys / 2;     // the same without the sign
 constexpr uint16_t kNoKey = 0x7fff;           // the key of a pair that is not compared (a NaN's)
 constexpr std::array<double, 3> kQuantiles = {0.50, 0.90, 0.99};
 
-// An error's key: the top 16 bits of its float64 pattern. Keys of one sign run in the order of
-// the values' magnitudes.
-inline uint16_t signed_key(double e) { return static_cast<uint16_t>(std::bit_cast<uint64_t>(e) >> 48); }
+// An error's key: the sign and the top 15 bits of |e|'s float64 pattern (exponent, four fraction
+// bits), where for a negative e (not -0, not -inf) the pattern one below |e|'s is taken. So a key
+// of either sign holds one half-open interval of values closed on its left, as histogram bins
+// are -- [lo, hi) for positive keys, [-hi, -lo) for negative ones, lo and hi a magnitude key's
+// bounds -- and a bin whose edges are multiples of the key's width never splits it (with |e|'s
+// own pattern, a negative key's values would be (-hi, -lo], and every key starting on an edge
+// would be split). The magnitude part (key & 0x7fff) still orders |e|: every |e| under one key is
+// at most every |e| under the next. -0 has +0's key. Branch-free: every element gets one.
+inline uint16_t error_key(double e) {
+  const uint64_t bits = std::bit_cast<uint64_t>(e);
+  const uint64_t magnitude = bits & 0x7fffffffffffffffull;
+  const uint64_t shift = (bits >> 63) & (magnitude != 0) & (magnitude != 0x7ff0000000000000ull);
+  return static_cast<uint16_t>((shift << 15) | ((magnitude - shift) >> 48));
+}
 
 // Whether a pair is compared: both finite (tested on the exponent bits, so that the loops
 // using it vectorise). Both passes decide by it.
@@ -85,16 +97,18 @@ constexpr size_t kSpan = size_t{1} << 16;
 
 // One block's per-element measures, in a loop with no branches and no reductions so that it
 // vectorises (the divisions dominate, and run four to an AVX2 instruction; __restrict: without
-// it GCC 12 will not): |e|, the relative error |e| / max(|ref|, floor), the error in ulps of
-// the output format, and whether both values are finite. The ulp is the power of two ulp_at
+// it GCC 12 will not): the signed error result - reference (every element's, NaN and Inf
+// included), |e|, the relative error |e| / max(|ref|, floor), the error in ulps of the output
+// format, and whether both values are finite. The ulp is the power of two ulp_at
 // gives, found from the exponent bits (clamping a zero or subnormal exponent up to the format's
 // emin gives what ulp_at does for them), so every value is the per-element definition's bit
 // for bit. Outputs whose ulps go below float64's normal range (float64 itself) call ulp_at
 // (Measure::ulp) instead.
 template <bool kNormalUlps>
 PL_CLONES void measure_block(const double* __restrict result, const double* __restrict reference, size_t n,
-                             const Measure& m, double* __restrict e, double* __restrict rel,
-                             double* __restrict ulps, int64_t* __restrict finite, uint16_t* __restrict key) {
+                             const Measure& m, double* __restrict diff, double* __restrict e,
+                             double* __restrict rel, double* __restrict ulps, int64_t* __restrict finite,
+                             uint16_t* __restrict key) {
   const double floor = m.floor();
   const int64_t emin = m.emin(), emax = m.emax(), mantissa = m.mantissa_bits();
   for (size_t i = 0; i < n; ++i) {
@@ -102,7 +116,8 @@ PL_CLONES void measure_block(const double* __restrict result, const double* __re
     const uint64_t fb = std::bit_cast<uint64_t>(ref);
     const bool both = compared(r, ref);
     finite[i] = -static_cast<int64_t>(both);  // a mask
-    key[i] = both ? signed_key(r - ref) : kNoKey;
+    diff[i] = r - ref;
+    key[i] = both ? error_key(r - ref) : kNoKey;
     const double ei = std::fabs(r - ref);
     e[i] = ei;
     const double a = std::fabs(ref);
@@ -120,10 +135,10 @@ PL_CLONES void measure_block(const double* __restrict result, const double* __re
   }
 }
 
-void measure(const double* result, const double* reference, size_t n, const Measure& m, double* e, double* rel,
-             double* ulps, int64_t* finite, uint16_t* key) {
-  if (m.normal_ulps()) measure_block<true>(result, reference, n, m, e, rel, ulps, finite, key);
-  else measure_block<false>(result, reference, n, m, e, rel, ulps, finite, key);
+void measure(const double* result, const double* reference, size_t n, const Measure& m, double* diff, double* e,
+             double* rel, double* ulps, int64_t* finite, uint16_t* key) {
+  if (m.normal_ulps()) measure_block<true>(result, reference, n, m, diff, e, rel, ulps, finite, key);
+  else measure_block<false>(result, reference, n, m, diff, e, rel, ulps, finite, key);
 }
 
 
@@ -138,7 +153,7 @@ struct DecadeCounts {
 
 constexpr size_t kMaxComparisons = 8;  // made together; more go in groups
 
-// Pass 1's counts for one comparison in one thread: its errors by signed_key(), and its
+// Pass 1's counts for one comparison in one thread: its errors by error_key(), and its
 // relative and ulp errors counted into DecadeBins (when histograms are asked for).
 struct Counted {
   std::vector<uint32_t> keys = std::vector<uint32_t>(kKeys, 0);
@@ -155,7 +170,7 @@ void first_pass(std::span<const Comparison> cs, const Measure& m, size_t begin, 
                 std::vector<Counted>& counted) {
   LaneSums lanes[kMaxComparisons];  // on the stack: a heap block need not be aligned for the lanes
   std::vector<size_t> nan(cs.size(), 0), inf(cs.size(), 0);
-  double errors[kBlock], relatives[kBlock], ulp_errors[kBlock];
+  double diff[kBlock], errors[kBlock], relatives[kBlock], ulp_errors[kBlock];
   const BitsCap cap{m.cap_bits(), std::ldexp(1.0, -static_cast<int>(m.cap_bits()))};
   int64_t finite[kBlock];
   uint16_t key[kBlock];
@@ -164,7 +179,9 @@ void first_pass(std::span<const Comparison> cs, const Measure& m, size_t begin, 
     for (size_t c = 0; c < cs.size(); ++c) {
       const double* r = cs[c].result.data() + b0;
       const double* ref = cs[c].reference.data() + b0;
-      measure(r, ref, n, m, errors, relatives, ulp_errors, finite, key);
+      // Straight into the caller's array when it wants the signed errors (no copy).
+      double* d = cs[c].signed_errors.empty() ? diff : cs[c].signed_errors.data() + b0;
+      measure(r, ref, n, m, d, errors, relatives, ulp_errors, finite, key);
       reduce_block(r, ref, n, errors, relatives, ulp_errors, finite, m.top(), cap, lanes[c]);
       int64_t all = -1;
       for (size_t i = 0; i < n; ++i) all &= finite[i];
@@ -223,16 +240,34 @@ using Actions = std::vector<uint8_t>;
 constexpr uint8_t kBinAlone = 1;
 
 // The signed histogram's counts of every key whose values all land in one slot, straight from
-// pass 1's key counts; the other keys are marked kBinAlone.
-void bin_whole_keys(Histogram& h, const std::vector<uint32_t>& keys, Actions& action) {
+// pass 1's key counts; the other keys are marked kBinAlone. Whether any was.
+bool bin_whole_keys(Histogram& h, const std::vector<uint32_t>& keys, double max_abs, Actions& action) {
+  bool alone = false;
   for (size_t key = 0; key < kKeys; ++key) {
     if (keys[key] == 0) continue;
-    const uint64_t smallest = uint64_t{key} << 48;  // in magnitude: the key's values lie between
-    const size_t a = slot_of(h, std::bit_cast<double>(smallest));
-    const size_t b = slot_of(h, std::bit_cast<double>(smallest | 0x0000ffffffffffffull));
-    if (a == b && a != nonfinite_slot(h)) add_at(h, a, keys[key]);
-    else action[key] |= kBinAlone;
+    // The key's magnitudes lie in [lo, hi) (positive) or (lo, hi] (negative: error_key), and no
+    // compared error is larger than max_abs; an infinite lo means the values are that infinity
+    // (the difference of two finite numbers is never NaN).
+    const uint64_t magnitude = key & (kMagnitudes - 1);
+    const double lo = std::bit_cast<double>(magnitude << 48), hi = std::bit_cast<double>((magnitude + 1) << 48);
+    size_t a, b;
+    if (std::isinf(lo)) {
+      a = b = slot_of(h, key & kMagnitudes ? -lo : lo);
+    } else if (key & kMagnitudes) {
+      a = slot_of(h, -std::min(hi, max_abs));
+      b = slot_of(h, -std::nextafter(lo, INFINITY));
+    } else {
+      a = slot_of(h, lo);
+      b = slot_of(h, std::min(std::nextafter(hi, 0.0), max_abs));
+    }
+    if (a == b) {
+      add_at(h, a, keys[key]);
+    } else {
+      action[key] |= kBinAlone;
+      alone = true;
+    }
   }
+  return alone;
 }
 
 // e = result - reference for a block, and its key (kNoKey where either is not finite).
@@ -241,7 +276,7 @@ PL_CLONES void signed_errors(const double* __restrict result, const double* __re
   for (size_t i = 0; i < n; ++i) {
     const double r = result[i], ref = reference[i];
     e[i] = r - ref;
-    key[i] = compared(r, ref) ? signed_key(r - ref) : kNoKey;
+    key[i] = compared(r, ref) ? error_key(r - ref) : kNoKey;
   }
 }
 
@@ -257,22 +292,23 @@ struct Gathered {
 struct SecondPass {
   Actions action = Actions(kKeys, 0);
   bool log_histograms = false;
+  bool needed = false;  // anything at all: an action on some key, or the log histograms
 };
 
-// Pass 2 over [begin, end), block by block, every comparison's block in turn.
+// Pass 2 over [begin, end), block by block, the block of every comparison with something to do
+// in turn.
 void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<const SecondPass> plan, size_t begin,
                  size_t end, std::vector<Gathered>& g) {
-  double e[kBlock], alone[kBlock], member[kQuantiles.size()][kBlock];
+  double ec[kBlock], alone[kBlock], member[kQuantiles.size()][kBlock];
   uint16_t key[kBlock];
   uint32_t picked[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
     for (size_t c = 0; c < cs.size(); ++c) {
+      if (!plan[c].needed) continue;
       const double* r = cs[c].result.data() + b0;
       const double* ref = cs[c].reference.data() + b0;
       const uint8_t* action = plan[c].action.data();
-      // Straight into the caller's array when it wants the signed errors (no copy).
-      double* ec = cs[c].signed_errors.empty() ? e : cs[c].signed_errors.data() + b0;
       signed_errors(r, ref, n, ec, key);
       size_t count = 0;  // the block's elements with something to do, without a branch per element
       for (size_t i = 0; i < n; ++i) {
@@ -297,9 +333,9 @@ void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<con
       for (size_t q = 0; q < kQuantiles.size(); ++q)
         g[c].members[q].insert(g[c].members[q].end(), member[q], member[q] + n_member[q]);
       if (plan[c].log_histograms) {
-        double errors[kBlock], rel[kBlock], ulps[kBlock];
+        double diff[kBlock], errors[kBlock], rel[kBlock], ulps[kBlock];
         int64_t finite[kBlock];
-        measure(r, ref, n, m, errors, rel, ulps, finite, key);
+        measure(r, ref, n, m, diff, errors, rel, ulps, finite, key);
         size_t kept = 0;
         for (size_t j = 0; j < n; ++j)
           if (finite[j]) rel[kept] = rel[j], ulps[kept] = ulps[j], ++kept;
@@ -377,55 +413,63 @@ std::vector<ErrorStats> error_stats(std::span<const Comparison> cs, DType output
     for (size_t c = 0; c < comparisons; ++c) counted[c].merge(mine[c]);
   }, 1);
 
-  // Between the passes: each comparison's statistics, histogram ranges, percentile keys and
-  // the signed histogram's whole keys.
+  // Between the passes: each comparison's statistics, histogram ranges and the signed histogram
+  // from the key counts, the percentiles' keys, and what is left for pass 2.
   std::vector<ErrorStats> stats(comparisons);
   std::vector<ErrorHistograms> empty(comparisons);
   std::vector<std::optional<Histogram>> relative(comparisons), ulps(comparisons);
   std::vector<Ranks> ranks(comparisons);
   std::vector<SecondPass> plan(comparisons);
   std::vector<Gathered> all(comparisons);
+  bool second = false;
   for (size_t c = 0; c < comparisons; ++c) {
     Sums sums;
     for (size_t k = 0; k < spans; ++k) sums.merge(span_sums[k * comparisons + c]);
     stats[c] = from_sums(sums, m);
-    // +-max |e| (an error can overflow to inf between two finite values: then the bins stop
-    // at 1e307, whose edges are still finite, and it counts above them).
-    const double span = sums.max_abs > 0 ? std::min(sums.max_abs, 1e307) : 1.0;
-    empty[c].signed_error = linear_bins(-span, span, 41);
+    // (An error can overflow to inf between two finite values: then the bins stop at about
+    // 1e307, whose edges are still finite, and it counts as not finite.)
+    empty[c].signed_error = signed_error_bins(sums.max_abs);
     empty[c].relative = log_bins_auto(sums.min_pos_rel, sums.top_rel, kRelPerDecade);
     empty[c].ulps = log_bins_auto(sums.min_pos_ulp, sums.top_ulp, kUlpPerDecade);
     all[c].h = empty[c];
-    if (stats[c].count == 0) continue;  // nothing for pass 2 (but the signed errors, if asked)
+    if (stats[c].count == 0) continue;  // nothing for pass 2
+    SecondPass& p = plan[c];
     // The log histograms from pass 1's counts, or (a range past DecadeBins' table) from pass 2.
     if (const auto& decades = counted[c].decades) {
       relative[c] = decades->rel.histogram(sums.min_pos_rel, sums.top_rel);
       ulps[c] = decades->ulps.histogram(sums.min_pos_ulp, sums.top_ulp);
-      plan[c].log_histograms = !relative[c] || !ulps[c];
+      p.log_histograms = !relative[c] || !ulps[c];
     }
     ranks[c] = locate(sums, counted[c].keys);
     for (size_t q = 0; q < kQuantiles.size(); ++q) {
-      const auto tag = static_cast<uint8_t>((ranks[c].owner[q] + 1) << 1);
-      plan[c].action[ranks[c].magnitude[q]] |= tag;
-      plan[c].action[ranks[c].magnitude[q] | kMagnitudes] |= tag;
+      if (ranks[c].owner[q] != q) continue;  // an earlier quantile's key: gathered there
+      const size_t key = ranks[c].magnitude[q];
+      const auto tag = static_cast<uint8_t>((q + 1) << 1);
+      p.action[key] |= tag;
+      p.action[key | kMagnitudes] |= tag;
+      p.needed = true;
     }
-    if (cs[c].histograms) bin_whole_keys(all[c].h.signed_error, counted[c].keys, plan[c].action);
+    if (cs[c].histograms && bin_whole_keys(all[c].h.signed_error, counted[c].keys, sums.max_abs, p.action))
+      p.needed = true;
+    p.needed |= p.log_histograms;
+    second |= p.needed;
   }
 
-  // Pass 2.
-  parallel_for(n, 0, [&](size_t begin, size_t end) {
-    std::vector<Gathered> mine(comparisons);
-    for (size_t c = 0; c < comparisons; ++c) mine[c].h = empty[c];
-    second_pass(cs, m, plan, begin, end, mine);
-    const std::lock_guard<std::mutex> hold(lock);
-    for (size_t c = 0; c < comparisons; ++c) {
-      merge(all[c].h.signed_error, mine[c].h.signed_error);
-      merge(all[c].h.relative, mine[c].h.relative);
-      merge(all[c].h.ulps, mine[c].h.ulps);
-      for (size_t q = 0; q < kQuantiles.size(); ++q)
-        all[c].members[q].insert(all[c].members[q].end(), mine[c].members[q].begin(), mine[c].members[q].end());
-    }
-  });
+  // Pass 2, when anything is left for it.
+  if (second)
+    parallel_for(n, 0, [&](size_t begin, size_t end) {
+      std::vector<Gathered> mine(comparisons);
+      for (size_t c = 0; c < comparisons; ++c) mine[c].h = empty[c];
+      second_pass(cs, m, plan, begin, end, mine);
+      const std::lock_guard<std::mutex> hold(lock);
+      for (size_t c = 0; c < comparisons; ++c) {
+        merge(all[c].h.signed_error, mine[c].h.signed_error);
+        merge(all[c].h.relative, mine[c].h.relative);
+        merge(all[c].h.ulps, mine[c].h.ulps);
+        for (size_t q = 0; q < kQuantiles.size(); ++q)
+          all[c].members[q].insert(all[c].members[q].end(), mine[c].members[q].begin(), mine[c].members[q].end());
+      }
+    });
 
   for (size_t c = 0; c < comparisons; ++c)
     if (ErrorHistograms* h = cs[c].histograms) {

@@ -37,8 +37,9 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
                        DType output, double rel_floor = 0);
 
 // The histograms drawn for a comparison, over the elements where both are finite: the
-// signed error (41 linear bins over +-max |e|), the relative error with the floor (log10,
-// 4 bins a decade) and the error in ulps of the output format (log10, 8 bins a decade).
+// signed error (linear bins a power of two wide over +-max |e|, signed_error_bins), the
+// relative error with the floor (log10, 4 bins a decade) and the error in ulps of the output
+// format (log10, 8 bins a decade).
 struct ErrorHistograms {
   Histogram signed_error, relative, ulps;
 };

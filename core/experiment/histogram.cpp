@@ -143,6 +143,21 @@ Histogram linear_bins(double lo, double hi, int bins) {
   return h;
 }
 
+Histogram signed_error_bins(double max_abs) {
+  if (!(max_abs > 0) || !std::isfinite(max_abs)) max_abs = max_abs > 0 ? 1e307 : 1.0;
+  max_abs = std::min(max_abs, 1e307);
+  int e = 0;
+  std::frexp(max_abs, &e);  // 2^(e-1) <= max_abs < 2^e
+  // A subnormal max_abs: bins no narrower than the smallest subnormal (narrower than the values
+  // sharing a top 16 bits there, 2^-1026: error_stats then bins those values one by one).
+  const double width = std::ldexp(1.0, std::max(e - 5, -1074));
+  const int half = std::max(1, static_cast<int>(std::ceil(max_abs / width)));  // 16 to 32 for normal max_abs
+  Histogram h;
+  for (int i = -half; i <= half; ++i) h.edges.push_back(i * width);  // exact: |i| <= 32
+  h.counts.assign(static_cast<size_t>(2 * half), 0);
+  return h;
+}
+
 Histogram log_bins(double lo, double hi, int bins) {
   Histogram h;
   h.scale = BinScale::Log10;

@@ -27,6 +27,14 @@ struct Histogram {
 // Empty histograms (every count zero) with their edges, to fill with add():
 // `bins` equal-width bins over [lo, hi] (lo < hi);
 Histogram linear_bins(double lo, double hi, int bins);
+// bins for signed errors no larger than max_abs in magnitude: 32 to 64 bins, each a power of two
+// wide (2^(E-5) where 2^(E-1) <= max_abs < 2^E), over +-max_abs rounded up to a whole bin. Every
+// edge is exact. Why a power of two: rounding errors are often multiples of one (an output's
+// ulp), and such bins hold the same number of those levels each, where an arbitrary width would
+// draw a comb; and a bin then never splits the values sharing their top 16 bits (error_stats
+// counts errors by those in its first pass and fills this histogram from the counts). A
+// max_abs that is zero or not finite gets +-1; one over 1e307 gets +-1e307 (the edges stay finite);
+Histogram signed_error_bins(double max_abs);
 // `bins` bins equal in log10 over [lo, hi] (0 < lo < hi);
 Histogram log_bins(double lo, double hi, int bins);
 // log bins over whole decades covering [min_positive, max_positive] (one decade, 0.1 to 1,

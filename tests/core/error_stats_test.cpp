@@ -155,7 +155,7 @@ TEST(ErrorStats, BlockLoopsAgreeWithThePerElementDefinitions) {
 
 // The three histograms equal the ones made the plain way from each element's errors (ranges
 // from the extremes, then add()): the relative and ulp ones come from pass 1's decade counts
-// (DecadeBins) and the signed one from pass 2 -- on data with exact results (zero errors),
+// (DecadeBins) and the signed one from pass 1's key counts -- on data with exact results (zero errors),
 // errors on decade edges, an overflowing error and, for float64 outputs, ulps below float64's
 // normal range (the decade table declines those and pass 2 bins them as before).
 TEST(ErrorStats, HistogramsEqualThePlainBinningOfEachElement) {
@@ -188,7 +188,7 @@ TEST(ErrorStats, HistogramsEqualThePlainBinningOfEachElement) {
     };
     double max_abs = 0;
     for (double e : signed_e) max_abs = std::max(max_abs, std::fabs(e));
-    Histogram want_signed = linear_bins(-std::min(max_abs, 1e307), std::min(max_abs, 1e307), 41);
+    Histogram want_signed = signed_error_bins(max_abs);
     add(want_signed, signed_e);
     const auto [rlo, rhi] = positive_range(rel);
     Histogram want_rel = log_bins_auto(rlo, rhi, 4);
@@ -207,6 +207,46 @@ TEST(ErrorStats, HistogramsEqualThePlainBinningOfEachElement) {
       EXPECT_EQ(got_h->zeros, want_h->zeros);
       EXPECT_EQ(got_h->nonfinite, want_h->nonfinite);
     }
+  }
+}
+
+// The signed histogram comes from pass 1's counts by key; a key never straddles a bin, since
+// bins are powers of two wide and negative keys hold [-hi, -lo) as bins do. Errors exactly on
+// edges of either sign (ties of a rounding, say), -0, an error overflowing to -inf, and errors
+// in subnormal ranges (there bins are narrower than a key, and pass 2 bins those elements one
+// by one) all land where add() puts them.
+TEST(ErrorStats, SignedHistogramCountsErrorsOnEdgesOfEitherSign) {
+  std::mt19937_64 g(21);
+  std::uniform_int_distribution<int> step(-20, 20);
+  const double dn = std::numeric_limits<double>::denorm_min();
+  struct Case {
+    double unit;  // errors are multiples of it, up to 20 of them (2^-5: every error on an edge)
+    bool overflow;
+  };
+  for (const Case& k : {Case{0x1p-5, false}, Case{3 * 0x1p-9, false}, Case{0x1p-5, true}, Case{dn, false},
+                        Case{7 * dn, false}}) {
+    SCOPED_TRACE(k.unit);
+    std::vector<double> ref, got, e;
+    for (int i = 0; i < 30000; ++i) {
+      const double err = step(g) * k.unit;
+      ref.push_back(k.unit < 1e-300 ? 0.0 : 1000.0 + i);  // ref + err exact either way
+      got.push_back(ref.back() + err);
+    }
+    ref.push_back(0.0), got.push_back(-0.0);  // -0 - 0 = -0: +0's bin
+    if (k.overflow) ref.push_back(1e308), got.push_back(-1e308);  // -1e308 - 1e308 = -inf
+    for (size_t i = 0; i < ref.size(); ++i) e.push_back(got[i] - ref[i]);
+    double max_abs = 0;
+    for (double x : e) max_abs = std::max(max_abs, std::fabs(x));
+    Histogram want = signed_error_bins(max_abs);
+    add(want, e);
+    ErrorHistograms h;
+    error_stats(got, ref, DType::float64, 0, &h);
+    EXPECT_EQ(h.signed_error.edges, want.edges);
+    EXPECT_EQ(h.signed_error.counts, want.counts);
+    EXPECT_EQ(h.signed_error.below, want.below);
+    EXPECT_EQ(h.signed_error.above, want.above);
+    EXPECT_EQ(h.signed_error.nonfinite, want.nonfinite);
+    EXPECT_EQ(h.signed_error.total(), ref.size());
   }
 }
 

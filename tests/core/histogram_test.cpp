@@ -25,6 +25,42 @@ TEST(Histogram, LinearBinsAreLeftClosedAndTheLastTakesItsEdge) {
   EXPECT_EQ(h.edges.back(), 2.0);
 }
 
+// Bins a power of two wide over +-max rounded up to a whole bin: 32 to 64 of them, every edge a
+// multiple of the width (exact), the range covering max and less than a bin past it.
+TEST(Histogram, SignedErrorBinsArePowersOfTwoWideAndCoverTheRange) {
+  for (double max : {1.0, 0.624457, 0.999, 3.87253e-05, 1e-300, 12345.678, 1e306}) {
+    SCOPED_TRACE(max);
+    const Histogram h = signed_error_bins(max);
+    ASSERT_GE(h.counts.size(), 32u);
+    ASSERT_LE(h.counts.size(), 64u);
+    ASSERT_EQ(h.edges.size(), h.counts.size() + 1);
+    const double width = h.edges[1] - h.edges[0];
+    int e = 0;
+    EXPECT_EQ(std::frexp(width, &e), 0.5);  // a power of two
+    for (size_t i = 0; i < h.edges.size(); ++i) {
+      EXPECT_EQ(h.edges[i], (static_cast<double>(i) - static_cast<double>(h.counts.size()) / 2) * width);
+      EXPECT_EQ(h.edges[i], -h.edges[h.edges.size() - 1 - i]);
+    }
+    EXPECT_GE(h.edges.back(), max);
+    EXPECT_LT(h.edges.back() - width, max);
+    EXPECT_GE(width * 32, max);  // 2^(E-5) with 2^(E-1) <= max
+    EXPECT_LT(width * 16, max + width);
+  }
+  // Degenerate ranges: +-1; past 1e307: +-1e307 rounded up, edges finite; a subnormal max: the
+  // smallest subnormal as the width.
+  for (double max : {0.0, -1.0, std::nan("")}) EXPECT_EQ(signed_error_bins(max).edges.back(), 1.0) << max;
+  for (double max : {1e308, std::numeric_limits<double>::infinity()}) {
+    const Histogram h = signed_error_bins(max);
+    EXPECT_TRUE(std::isfinite(h.edges.front()) && std::isfinite(h.edges.back()));
+    EXPECT_GE(h.edges.back(), 1e307);
+  }
+  const double tiny = 5 * std::numeric_limits<double>::denorm_min();
+  const Histogram t = signed_error_bins(tiny);
+  EXPECT_EQ(t.edges[1] - t.edges[0], std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(t.edges.back(), tiny);
+  EXPECT_EQ(t.counts.size(), 10u);
+}
+
 // Bug: bins over a subnormal range made bins / span overflow to inf, the first guess of a slot
 // NaN and its conversion to an index garbage -- add() read far outside the edges and crashed
 // (error statistics of results whose largest error is below ~1e-307 went there).
