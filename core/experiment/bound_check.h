@@ -19,8 +19,9 @@ struct BoundCheck {
   Histogram scaled;                     // log10 bins, 4 a decade, over the positive ones
 };
 
-// accumulated and reference: m x n row-major; abs_product: (|A||B|)_ij in float32, taken times
-// `slack` (<= 1, so that the denominator never exceeds the exact one); bias: n values or none.
+// accumulated and reference: m x n row-major; abs_product: (|A||B|)_ij in float32, perhaps times
+// a power of two that kept it in float32's range, and taken times `slack`, which undoes that
+// power and leaves the denominator never above the exact one; bias: n values or none.
 // Split between the threads; the counts do not depend on how many ran.
 BoundCheck check_bounds(std::span<const double> accumulated, std::span<const double> reference,
                         std::span<const float> abs_product, double slack, std::span<const double> bias, size_t n,

@@ -129,6 +129,32 @@ void measure_components(MatmulResult& r, const std::vector<double>& cacc, DType 
   }
 }
 
+// |x| in float32 times 2^s, and s: 0 while max |x| lies in [2^-30, 2^30] (every dtype's usual
+// range), else the power of two that brings max |x| to [0.5, 1) (exact: a power of two). The
+// float32 |A||B| of the bound check would otherwise overflow to inf for operands past ~1e19 --
+// every scaled error then reading 0, "within the bound" -- or underflow to 0 for operands
+// under ~1e-19, leaving their elements uncompared. The common case costs no second pass: the
+// largest |x| is found on the way, and only a range past those limits converts again.
+int abs_to_float(std::span<const double> x, float* out) {
+  double top = 0;
+  std::mutex lock;
+  parallel_for(x.size(), 0, [&](size_t b, size_t e) {
+    double mine = 0;
+    for (size_t i = b; i < e; ++i) {
+      const double a = std::fabs(x[i]);
+      out[i] = static_cast<float>(a);
+      mine = a > mine ? a : mine;  // (a NaN is passed over)
+    }
+    const std::lock_guard hold(lock);
+    top = std::max(top, mine);
+  });
+  if (top == 0 || !std::isfinite(top) || (top >= 0x1p-30 && top <= 0x1p30)) return 0;
+  int e = 0;
+  std::frexp(top, &e);  // top * 2^-e in [0.5, 1); ldexp, since 2^-e may not be a double
+  each_index(x.size(), [&](size_t i) { out[i] = static_cast<float>(std::ldexp(std::fabs(x[i]), -e)); });
+  return -e;
+}
+
 // Each row of x (m x n) plus the bias (n): a new array, since the product's may be shared.
 std::shared_ptr<const std::vector<double>> plus_bias(const std::vector<double>& x, std::span<const double> bias) {
   auto y = std::make_shared<std::vector<double>>(x);
@@ -387,13 +413,13 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   // nonnegative sums) is accurate enough and costs half a dgemm. The comparison allows for it.
   // (Scratch left uninitialised: every element is written before it is read.)
   const std::span<const double> da = qa.dequantised(), db = qb.dequantised();
-  const size_t size_a = da.size(), size_b = db.size();
-  const std::unique_ptr<float[]> abs_a(new float[size_a]), abs_b(new float[size_b]), abs_c(new float[m * n]);
-  each_index(size_a, [&](size_t i) { abs_a[i] = static_cast<float>(std::fabs(da[i])); });
-  each_index(size_b, [&](size_t i) { abs_b[i] = static_cast<float>(std::fabs(db[i])); });
+  const std::unique_ptr<float[]> abs_a(new float[da.size()]), abs_b(new float[db.size()]), abs_c(new float[m * n]);
+  const int scale_a = abs_to_float(da, abs_a.get()), scale_b = abs_to_float(db, abs_b.get());
   blas::gemm_nt(m, n, k, abs_a.get(), abs_b.get(), abs_c.get());
   const std::span<const float> abs_prod(abs_c.get(), m * n);
-  const double abs_prod_slack = 1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24);
+  // The sgemm's |A||B| is 2^(scale_a + scale_b) times the real one, and a little high.
+  const double abs_prod_slack =
+      std::ldexp(1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24), -(scale_a + scale_b));
   const size_t steps = (scaled ? 1 : 0) + (c.bias ? 1 : 0);
   r.bounds = accumulation_bounds(c.accumulate, k + steps);
   if (c.accumulate.kind == AccumKind::Int32) {  // exact sums; the epilogue's float32 steps round
@@ -416,7 +442,10 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
 }
 
 std::string bounds_line(const MatmulResult& r) {
-  const double n = static_cast<double>(r.compared ? r.compared : 1);
+  if (r.compared == 0)
+    return "arithmetic error / (|A||B|): no element to compare (every accumulated value is Inf or NaN, or every "
+           "|A||B| is zero)";
+  const double n = static_cast<double>(r.compared);
   char buf[256];
   std::snprintf(buf, sizeof buf, "arithmetic error / (|A||B|): max %.3e; ", r.max_scaled_arithmetic);
   std::string line = buf;

@@ -155,6 +155,42 @@ TEST(Matmul, BoundTalliesAgreeWithTheirHistogram) {
   EXPECT_EQ(r->within_deterministic, r->compared);
 }
 
+// Scaling both operands by powers of two scales every product, sum and error exactly (nothing
+// overflows or underflows in float64 here), so the arithmetic error relative to |A||B| must not
+// move. Bug: |A||B| was taken in float32 unscaled -- at 2^70 it overflowed to inf, every scaled
+// error read 0 and "100% within" the bound was claimed for a nonzero error; at 2^-70 it
+// underflowed and elements went uncompared.
+TEST(Matmul, TheBoundCheckIsTheSameForOperandsScaledByPowersOfTwo) {
+  MatmulConfig c = small(MatmulOp::Linear);
+  c.output = DType::float64;
+  c.accumulate = {AccumKind::Float64, DType::float64};
+  auto at = [&](DType operands, double scale) {
+    MatmulConfig s = c;
+    s.input = s.weight = operands;
+    s.input_data.scale = s.weight_data.scale = scale;
+    auto r = run_matmul(s);
+    EXPECT_TRUE(r) << r.error();
+    return *r;
+  };
+  // Scales each operand dtype holds (float32 up to 2^127; |A| itself then fits float32 but the
+  // products do not); float64 past float32's range altogether.
+  for (const auto& [operands, scales] : {std::pair{DType::float32, std::vector<double>{0x1p70, 0x1p-70}},
+                                         std::pair{DType::float64, std::vector<double>{0x1p300, 0x1p-300}}}) {
+    const MatmulResult one = at(operands, 1.0);
+    ASSERT_EQ(one.compared, c.m * c.n);
+    ASSERT_GT(one.max_scaled_arithmetic, 0);  // float64 sums of these products do round
+    for (double scale : scales) {
+      SCOPED_TRACE(std::string(name(operands)) + " times " + std::to_string(std::log2(scale)));
+      const MatmulResult r = at(operands, scale);
+      EXPECT_EQ(r.compared, one.compared);
+      EXPECT_EQ(r.max_scaled_arithmetic, one.max_scaled_arithmetic);
+      EXPECT_EQ(r.within_deterministic, one.within_deterministic);
+      EXPECT_EQ(r.within_probabilistic, one.within_probabilistic);
+      EXPECT_EQ(r.scaled_arithmetic.counts, one.scaled_arithmetic.counts);
+    }
+  }
+}
+
 TEST(Matmul, BadConfigsSayWhy) {
   MatmulConfig c = small(MatmulOp::Linear);
   c.k = 0;
@@ -319,6 +355,14 @@ TEST(Matmul, TheBoundsLineSaysWhenThereIsNoGammaK) {
   r = run_matmul(c);
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_NE(bounds_line(*r).find("gamma_K 3.226e-02 (100.0% within)"), std::string::npos) << bounds_line(*r);
+  // Every float32 sum overflows: nothing to compare, said so (it read "0.0% within").
+  c.accumulate = {AccumKind::Sequential, DType::float32};
+  c.input = c.weight = DType::float32;
+  c.input_data.scale = c.weight_data.scale = 1e20;
+  r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->compared, 0u);
+  EXPECT_NE(bounds_line(*r).find("no element to compare"), std::string::npos) << bounds_line(*r);
 }
 
 }  // namespace
