@@ -119,7 +119,7 @@ void BM_Histogram(benchmark::State& state) {
     top = std::max(top, std::fabs(v));
   }
   for (auto _ : state) {  // ranged as error_stats ranges them
-    Histogram h = state.range(0) ? log_bins_auto(1e-9, top, 8) : linear_bins(-top, top, 41);
+    Histogram h = state.range(0) ? log_bins_auto(1e-9, top, 8) : signed_error_bins(top);
     add(h, values);
     benchmark::DoNotOptimize(h.counts.data());
   }
