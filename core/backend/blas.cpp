@@ -3,6 +3,7 @@
 #include <cblas.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
@@ -19,21 +20,23 @@ blasint as_int(size_t n) { return static_cast<blasint>(n); }
 // environment again (openblas_read_env) and its workers are stopped (blas_thread_shutdown_)
 // so that the next call starts them with the new timeout (both exported by OpenBLAS 0.3.x,
 // looked up rather than linked so another BLAS build simply skips this). A timeout the user
-// set is left alone. Runs once, before the first call, while no other thread is in the library.
+// set is left alone; one OpenBLAS reads as unset (OPENBLAS_THREAD_TIMEOUT= with nothing after
+// it) is not, since the workers would spin the default 2^28 cycles. Runs once, before the
+// first call, while no other thread is in the library.
 constexpr const char* kThreadTimeout = "20";
 std::string g_thread_timeout;  // what the workers run with; "" when unknown (left alone)
 
 void configure_threads() {
   static std::once_flag once;
   std::call_once(once, [] {
-    if (const char* env = std::getenv("OPENBLAS_THREAD_TIMEOUT")) {
-      g_thread_timeout = env;
+    if (auto user = user_thread_timeout(std::getenv("OPENBLAS_THREAD_TIMEOUT"))) {
+      g_thread_timeout = std::to_string(*user);
       return;
     }
     auto reread = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "openblas_read_env"));
     auto stop = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_"));
     if (!reread || !stop) return;
-    setenv("OPENBLAS_THREAD_TIMEOUT", kThreadTimeout, 0);
+    setenv("OPENBLAS_THREAD_TIMEOUT", kThreadTimeout, 1);
     reread();
     stop();
     g_thread_timeout = kThreadTimeout;
@@ -51,6 +54,13 @@ void gemm_nt(size_t m, size_t n, size_t k, const float* a, const float* b, float
   configure_threads();
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0f, a,
               as_int(k), b, as_int(k), 0.0f, c, as_int(n));
+}
+
+std::optional<int> user_thread_timeout(const char* env) {
+  if (!env) return std::nullopt;
+  const int cycles_log2 = std::atoi(env);
+  if (cycles_log2 <= 0) return std::nullopt;
+  return std::clamp(cycles_log2, 4, 30);
 }
 
 Info info() {

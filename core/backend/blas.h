@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace pl::blas {
@@ -22,6 +23,12 @@ struct Info {
                                // 2^this cycles idle ("" when the library was left as it was)
 };
 Info info();
+
+// The idle timeout OpenBLAS 0.3.x takes from an OPENBLAS_THREAD_TIMEOUT value, as its
+// openblas_env.c and blas_server.c read it: atoi(), a positive value clamped to [4, 30]; an
+// empty, zero, negative or non-numeric value means "unset" (the 2^28-cycle default), so it is
+// no reason to leave the library alone. nullopt for those and for a null pointer.
+std::optional<int> user_thread_timeout(const char* env);
 std::string describe(const Info& i);  // "OpenBLAS 0.3.21 ... core Haswell, 2 threads"
 
 }  // namespace pl::blas

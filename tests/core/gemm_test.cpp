@@ -277,6 +277,21 @@ TEST(Blas, ReportsTheCoreItRuns) {
   EXPECT_GE(i.threads, 1);
 }
 
+// Read as OpenBLAS reads it: an empty or zero value is its default (so not the user's choice
+// to keep), and a value outside [4, 30] is clamped. Before, an empty OPENBLAS_THREAD_TIMEOUT=
+// counted as set by the user: the workers spun 2^28 cycles and the statistics after an sgemm
+// ran at two thirds of their speed.
+TEST(Blas, ReadsTheUsersThreadTimeoutAsOpenBlasDoes) {
+  EXPECT_EQ(blas::user_thread_timeout(nullptr), std::nullopt);
+  EXPECT_EQ(blas::user_thread_timeout(""), std::nullopt);
+  EXPECT_EQ(blas::user_thread_timeout("0"), std::nullopt);
+  EXPECT_EQ(blas::user_thread_timeout("-3"), std::nullopt);
+  EXPECT_EQ(blas::user_thread_timeout("fast"), std::nullopt);
+  EXPECT_EQ(blas::user_thread_timeout("1"), 4);
+  EXPECT_EQ(blas::user_thread_timeout("16"), 16);
+  EXPECT_EQ(blas::user_thread_timeout("99"), 30);
+}
+
 // The idle workers sleep soon after a call instead of spinning ~0.1 s (blas.cpp says why): the
 // process uses almost no CPU while it sleeps right after a multi-threaded dgemm. (Checks CPU
 // time used, not speed: without the timeout the spinning worker uses all of the 60 ms.)
