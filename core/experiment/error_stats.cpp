@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -20,10 +21,11 @@
 // Two passes over the elements, each split between the CPU's threads, and nothing stored per
 // element but the signed errors a caller asks for. The first sums and finds the ranges, counts
 // the relative and ulp errors into every decade's bins (DecadeBins), and counts the signed
-// errors by key (error_key: sign, exponent, four fraction bits). Those key counts then give the
-// whole signed histogram, whose bins are powers of two wide so that no edge runs through a key
-// (signed_error_bins), and place each percentile rank of |e| in a key. The second pass only
-// gathers the elements of the percentile keys (a few percent) -- and, where the key counts
+// errors by key (error_key: sign, exponent, four fraction bits), keeping each element's key
+// (two bytes). Those key counts then give the whole signed histogram, whose bins are powers of
+// two wide so that no edge runs through a key (signed_error_bins), and place each percentile
+// rank of |e| in a key. The second pass reads the kept keys, not the values, and only gathers
+// the elements of the percentile keys (a few percent) -- and, where the key counts
 // could not give a histogram (an edge through a key in a subnormal range, log ranges past
 // DecadeBins' table), bins those elements one by one. A million elements take a few
 // milliseconds a pass instead of the tens that storing three arrays of per-element errors and
@@ -165,15 +167,15 @@ struct Counted {
 };
 
 // Pass 1 over one span of elements, block by block, every comparison's block in turn (a block
-// of an array shared by two comparisons is read from memory once). sums: one per comparison.
+// of an array shared by two comparisons is read from memory once). sums: one per comparison;
+// keys: each comparison's error_key() of every element, written here for pass 2.
 void first_pass(std::span<const Comparison> cs, const Measure& m, size_t begin, size_t end, Sums* sums,
-                std::vector<Counted>& counted) {
+                std::vector<Counted>& counted, uint16_t* const* keys_out) {
   LaneSums lanes[kMaxComparisons];  // on the stack: a heap block need not be aligned for the lanes
   std::vector<size_t> nan(cs.size(), 0), inf(cs.size(), 0);
   double diff[kBlock], errors[kBlock], relatives[kBlock], ulp_errors[kBlock];
   const BitsCap cap{m.cap_bits(), std::ldexp(1.0, -static_cast<int>(m.cap_bits()))};
   int64_t finite[kBlock];
-  uint16_t key[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
     for (size_t c = 0; c < cs.size(); ++c) {
@@ -181,6 +183,7 @@ void first_pass(std::span<const Comparison> cs, const Measure& m, size_t begin, 
       const double* ref = cs[c].reference.data() + b0;
       // Straight into the caller's array when it wants the signed errors (no copy).
       double* d = cs[c].signed_errors.empty() ? diff : cs[c].signed_errors.data() + b0;
+      uint16_t* key = keys_out[c] + b0;
       measure(r, ref, n, m, d, errors, relatives, ulp_errors, finite, key);
       reduce_block(r, ref, n, errors, relatives, ulp_errors, finite, m.top(), cap, lanes[c]);
       int64_t all = -1;
@@ -270,16 +273,6 @@ bool bin_whole_keys(Histogram& h, const std::vector<uint32_t>& keys, double max_
   return alone;
 }
 
-// e = result - reference for a block, and its key (kNoKey where either is not finite).
-PL_CLONES void signed_errors(const double* __restrict result, const double* __restrict reference, size_t n,
-                             double* __restrict e, uint16_t* __restrict key) {
-  for (size_t i = 0; i < n; ++i) {
-    const double r = result[i], ref = reference[i];
-    e[i] = r - ref;
-    key[i] = compared(r, ref) ? error_key(r - ref) : kNoKey;
-  }
-}
-
 // Pass 2, one comparison's share in one thread: the elements pass 1's key counts could not bin,
 // and the members of the percentile keys.
 struct Gathered {
@@ -296,11 +289,12 @@ struct SecondPass {
 };
 
 // Pass 2 over [begin, end), block by block, the block of every comparison with something to do
-// in turn.
+// in turn. It picks the elements by the keys pass 1 kept (keys: one array per comparison) and
+// reads the values of those only: measuring every element again, as it once did, read the
+// values from memory a second time for a few percent of them.
 void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<const SecondPass> plan, size_t begin,
-                 size_t end, std::vector<Gathered>& g) {
-  double ec[kBlock], alone[kBlock], member[kQuantiles.size()][kBlock];
-  uint16_t key[kBlock];
+                 size_t end, const uint16_t* const* keys, std::vector<Gathered>& g) {
+  double alone[kBlock], member[kQuantiles.size()][kBlock];
   uint32_t picked[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
@@ -309,7 +303,7 @@ void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<con
       const double* r = cs[c].result.data() + b0;
       const double* ref = cs[c].reference.data() + b0;
       const uint8_t* action = plan[c].action.data();
-      signed_errors(r, ref, n, ec, key);
+      const uint16_t* key = keys[c] + b0;
       size_t count = 0;  // the block's elements with something to do, without a branch per element
       for (size_t i = 0; i < n; ++i) {
         picked[count] = static_cast<uint32_t>(i);
@@ -322,10 +316,11 @@ void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<con
       for (size_t p = 0; p < count; ++p) {
         const size_t i = picked[p];
         const uint8_t a = action[key[i]];
-        alone[n_alone] = ec[i];
+        const double e = r[i] - ref[i];  // as measure_block takes it
+        alone[n_alone] = e;
         n_alone += a & kBinAlone;
         for (size_t q = 0; q < kQuantiles.size(); ++q) {
-          member[q][n_member[q]] = std::fabs(ec[i]);
+          member[q][n_member[q]] = std::fabs(e);
           n_member[q] += (a >> 1) == q + 1;
         }
       }
@@ -335,7 +330,8 @@ void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<con
       if (plan[c].log_histograms) {
         double diff[kBlock], errors[kBlock], rel[kBlock], ulps[kBlock];
         int64_t finite[kBlock];
-        measure(r, ref, n, m, diff, errors, rel, ulps, finite, key);
+        uint16_t unused_keys[kBlock];
+        measure(r, ref, n, m, diff, errors, rel, ulps, finite, unused_keys);
         size_t kept = 0;
         for (size_t j = 0; j < n; ++j)
           if (finite[j]) rel[kept] = rel[j], ulps[kept] = ulps[j], ++kept;
@@ -405,10 +401,14 @@ std::vector<ErrorStats> error_stats(std::span<const Comparison> cs, DType output
     return counted;
   };
   std::vector<Counted> counted = fresh_counts();
+  // Every element's error key, kept for pass 2 (uninitialised: pass 1 writes each one).
+  std::vector<std::unique_ptr<uint16_t[]>> kept_keys(comparisons);
+  std::vector<uint16_t*> keys(comparisons);
+  for (size_t c = 0; c < comparisons; ++c) kept_keys[c].reset(new uint16_t[n]), keys[c] = kept_keys[c].get();
   parallel_for(spans, 0, [&](size_t s0, size_t s1) {
     std::vector<Counted> mine = fresh_counts();
     for (size_t k = s0; k < s1; ++k)
-      first_pass(cs, m, k * kSpan, std::min(n, (k + 1) * kSpan), &span_sums[k * comparisons], mine);
+      first_pass(cs, m, k * kSpan, std::min(n, (k + 1) * kSpan), &span_sums[k * comparisons], mine, keys.data());
     const std::lock_guard<std::mutex> hold(lock);
     for (size_t c = 0; c < comparisons; ++c) counted[c].merge(mine[c]);
   }, 1);
@@ -460,7 +460,7 @@ std::vector<ErrorStats> error_stats(std::span<const Comparison> cs, DType output
     parallel_for(n, 0, [&](size_t begin, size_t end) {
       std::vector<Gathered> mine(comparisons);
       for (size_t c = 0; c < comparisons; ++c) mine[c].h = empty[c];
-      second_pass(cs, m, plan, begin, end, mine);
+      second_pass(cs, m, plan, begin, end, keys.data(), mine);
       const std::lock_guard<std::mutex> hold(lock);
       for (size_t c = 0; c < comparisons; ++c) {
         merge(all[c].h.signed_error, mine[c].h.signed_error);
