@@ -1,6 +1,7 @@
 // The matrix experiment against an independent NumPy/ml_dtypes emulation
 // (tests/data/matmul/gen_matmul.py): every result and accumulator value bit for bit, the
 // rounded-input reference to double precision; and the experiment's own invariants.
+#include <bit>
 #include <cmath>
 #include <fstream>
 
@@ -110,6 +111,22 @@ TEST(Matmul, MatmulAndLinearSeeTheSameNumbers) {
   auto a = run_matmul(lin), b = run_matmul(mm);
   ASSERT_TRUE(a && b);
   EXPECT_EQ(a->result, b->result);
+}
+
+// B = W transposed element for element, for shapes that fill whole 8 x 8 tiles (streamed
+// stores), leave part tiles, or have an odd row count (plain stores).
+TEST(Matmul, MatmulsBIsTheWeightTransposed) {
+  for (auto [n, k] : {std::pair<size_t, size_t>{16, 24}, {10, 13}, {9, 17}, {64, 7}, {1, 1}, {40, 1}}) {
+    MatmulConfig lin = small(MatmulOp::Linear), mm = small(MatmulOp::Matmul);
+    lin.n = mm.n = n, lin.k = mm.k = k;
+    const MatmulOperands w = generate_operands(lin), b = generate_operands(mm);
+    ASSERT_EQ(w.b.size(), n * k);
+    ASSERT_EQ(b.b.size(), n * k);
+    size_t differ = 0;
+    for (size_t j = 0; j < n; ++j)
+      for (size_t kk = 0; kk < k; ++kk) differ += std::bit_cast<uint64_t>(b.b[kk * n + j]) != std::bit_cast<uint64_t>(w.b[j * k + kk]);
+    EXPECT_EQ(differ, 0u) << n << " x " << k;
+  }
 }
 
 TEST(Matmul, Float64IsJudgedByTheDoubleDoubleReference) {
