@@ -142,9 +142,7 @@ void measure_components(MatmulResult& r, const std::vector<double>& cacc, DType 
                         {&r.output, "output rounding", r.result, cacc}};
   ErrorHistograms h[std::size(parts)];
   std::vector<Comparison> comparisons;
-  r.total_error.resize(r.result.size());
-  for (size_t p = 0; p < std::size(parts); ++p)
-    comparisons.push_back({parts[p].value, parts[p].ref, &h[p], p == 0 ? std::span<double>(r.total_error) : std::span<double>()});
+  for (size_t p = 0; p < std::size(parts); ++p) comparisons.push_back({parts[p].value, parts[p].ref, &h[p], {}});
   std::vector<ErrorStats> stats = error_stats(comparisons, output);
   for (size_t p = 0; p < std::size(parts); ++p) {
     ErrorComponent& c = *parts[p].into;

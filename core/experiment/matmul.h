@@ -102,7 +102,6 @@ struct MatmulResult {
   // R and Rq, shared with the reference cache (reference_cache.h): never changed once made.
   std::shared_ptr<const std::vector<double>> reference, rounded_reference;
   std::vector<double> accumulated;        // Cacc
-  std::vector<double> total_error;        // C - R, for heat maps
   ErrorComponent total, input, arithmetic, output;
   // The arithmetic error against the accumulation model's bounds: |Cacc - Rq| / (|A||B|)_ij.
   double max_scaled_arithmetic = 0;

@@ -1,3 +1,4 @@
+#include <algorithm>
 // Figures from a real experiment, exported through cairo: every file type is written and is
 // what it claims to be (PNG signature and size, SVG and PDF headers, CSV rows that match the
 // histogram), the plots are not blank, and unwritable paths are errors.
@@ -34,6 +35,19 @@ experiment::MatmulResult small_result() {
   auto r = experiment::run_matmul(c);
   EXPECT_TRUE(r) << r.error();
   return *r;
+}
+
+// The heat map holds C - R itself (taken when the figure is made) in each block's element of
+// largest magnitude: here an output small enough for one element a cell.
+TEST(Figures, TheHeatmapShowsTheTotalErrorOfEachElement) {
+  const experiment::MatmulResult r = small_result();
+  const auto figures = matmul_figures(r);
+  const auto heat = std::find_if(figures.begin(), figures.end(), [](const Figure& f) { return f.name == "error-heatmap"; });
+  ASSERT_NE(heat, figures.end());
+  ASSERT_TRUE(heat->heatmap);
+  ASSERT_EQ(heat->heatmap->values.size(), r.result.size());
+  for (size_t e = 0; e < r.result.size(); ++e)
+    EXPECT_EQ(heat->heatmap->values[e], r.result[e] - (*r.reference)[e]) << e;
 }
 
 TEST(Figures, MatmulFiguresExportToEveryFormat) {

