@@ -5,7 +5,6 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
-#include <optional>
 #include <vector>
 
 #include "core/util/parallel.h"
@@ -14,45 +13,35 @@
 namespace pl::experiment {
 namespace {
 
-constexpr int kPerDecade = 4;
 constexpr size_t kBlock = 1024;
-
-struct Tally {
-  size_t compared = 0, deterministic = 0, probabilistic = 0;
-  double max = 0, min_positive = INFINITY, max_positive = 0;
-  DecadeCounter counts{kPerDecade};
-
-  void merge(const Tally& o) {
-    compared += o.compared, deterministic += o.deterministic, probabilistic += o.probabilistic;
-    max = std::max(max, o.max);
-    min_positive = std::min(min_positive, o.min_positive);
-    max_positive = std::max(max_positive, o.max_positive);
-    counts.merge(o.counts);
-  }
-};
 
 // Element j's scaled error and whether it is compared (a finite sum and a positive denominator),
 // the one definition both the tally and the fallback binning use; branch-free, so the tally's
 // loop vectorises.
-inline double scaled_error(double acc, double ref, float abs_product, double slack, double bias, bool& compared) {
+inline double scaled_error(double acc, double abs_error, float abs_product, double slack, double bias,
+                           bool& compared) {
   constexpr uint64_t kExp = 0x7ff0000000000000ull;
   const double denom = static_cast<double>(abs_product) * slack + std::fabs(bias);
   compared = ((std::bit_cast<uint64_t>(acc) & kExp) != kExp) & (denom > 0);
-  return std::fabs(acc - ref) / denom;
+  return abs_error / denom;
 }
 
-// One block of a row: the scaled errors, whether each is compared and the counts against the
-// bounds, in a loop without branches (it vectorises); then the extremes, in locals.
-PL_CLONES void tally_block(const double* __restrict acc, const double* __restrict ref,
+struct BlockTally {
+  int64_t compared = 0, within_d = 0, within_p = 0;
+  double max, min_positive, max_positive;
+};
+
+// One block within a row: the scaled errors, whether each is compared and the counts against
+// the bounds, in a loop without branches (it vectorises); then the extremes, in locals.
+PL_CLONES void tally_block(const double* __restrict acc, const double* __restrict abs_error,
                            const float* __restrict abs_product, const double* __restrict bias, size_t len,
-                           double slack, const ErrorBounds& bounds, Tally& t) {
-  double s[kBlock];
-  int64_t take[kBlock];
+                           double slack, const ErrorBounds& bounds, BlockTally& t, double* __restrict s,
+                           int64_t* __restrict take) {
   const double deterministic = bounds.deterministic, probabilistic = bounds.probabilistic;
   int64_t compared = 0, within_d = 0, within_p = 0;
   for (size_t j = 0; j < len; ++j) {
     bool is_compared;
-    const double v = scaled_error(acc[j], ref[j], abs_product[j], slack, bias ? bias[j] : 0.0, is_compared);
+    const double v = scaled_error(acc[j], abs_error[j], abs_product[j], slack, bias ? bias[j] : 0.0, is_compared);
     const int64_t use = is_compared;
     s[j] = v;
     take[j] = -use;
@@ -67,52 +56,81 @@ PL_CLONES void tally_block(const double* __restrict acc, const double* __restric
     if (v > 0 && v <= std::numeric_limits<double>::max())
       min_positive = std::min(min_positive, v), max_positive = std::max(max_positive, v);
   }
-  t.compared += static_cast<size_t>(compared);
-  t.deterministic += static_cast<size_t>(within_d);
-  t.probabilistic += static_cast<size_t>(within_p);
+  t.compared += compared, t.within_d += within_d, t.within_p += within_p;
   t.max = max, t.min_positive = min_positive, t.max_positive = max_positive;
-  t.counts.add_block(s, take, len);
 }
 
 }  // namespace
 
-BoundCheck check_bounds(std::span<const double> accumulated, std::span<const double> reference,
-                        std::span<const float> abs_product, double slack, std::span<const double> bias, size_t n,
-                        const ErrorBounds& bounds) {
-  const size_t rows = n ? accumulated.size() / n : 0;
-  Tally all;
-  std::mutex lock;
-  parallel_for(rows, 0, [&](size_t r0, size_t r1) {
-    Tally mine;
-    for (size_t i = r0; i < r1; ++i)
-      for (size_t j0 = 0; j0 < n; j0 += kBlock) {
-        const size_t e = i * n + j0;
-        tally_block(&accumulated[e], &reference[e], &abs_product[e], bias.empty() ? nullptr : &bias[j0],
-                    std::min(kBlock, n - j0), slack, bounds, mine);
-      }
-    const std::lock_guard hold(lock);
-    all.merge(mine);
-  }, rows_worth_a_thread(n));
+void BoundTally::add(size_t first, const double* accumulated, const double* abs_error, size_t len) {
+  const BoundInputs& in = *in_;
+  double s[kBlock];
+  int64_t take[kBlock];
+  BlockTally t{0, 0, 0, max_, min_positive_, max_positive_};
+  // In pieces that stay within one row (the bias is per column) and within the buffers.
+  for (size_t done = 0; done < len;) {
+    const size_t e = first + done, j = e % in.n;
+    const size_t piece = std::min({kBlock, len - done, in.n - j});
+    tally_block(accumulated + done, abs_error + done, &in.abs_product[e], in.bias.empty() ? nullptr : &in.bias[j],
+                piece, in.slack, in.bounds, t, s, take);
+    counts_.add_block(s, take, piece);
+    done += piece;
+  }
+  compared_ += static_cast<size_t>(t.compared);
+  deterministic_ += static_cast<size_t>(t.within_d);
+  probabilistic_ += static_cast<size_t>(t.within_p);
+  max_ = t.max, min_positive_ = t.min_positive, max_positive_ = t.max_positive;
+}
+
+void BoundTally::merge(const BoundTally& o) {
+  compared_ += o.compared_, deterministic_ += o.deterministic_, probabilistic_ += o.probabilistic_;
+  max_ = std::max(max_, o.max_);
+  min_positive_ = std::min(min_positive_, o.min_positive_);
+  max_positive_ = std::max(max_positive_, o.max_positive_);
+  counts_.merge(o.counts_);
+}
+
+BoundCheck BoundTally::finish(std::span<const double> accumulated, std::span<const double> reference) const {
   BoundCheck b;
-  b.compared = all.compared;
-  b.within_deterministic = all.deterministic;
-  b.within_probabilistic = all.probabilistic;
-  b.max_scaled = all.max;
-  if (auto h = all.counts.histogram(all.min_positive, all.max_positive)) {
+  b.compared = compared_;
+  b.within_deterministic = deterministic_;
+  b.within_probabilistic = probabilistic_;
+  b.max_scaled = max_;
+  if (auto h = counts_.histogram(min_positive_, max_positive_)) {
     b.scaled = std::move(*h);
     return b;
   }
   // A range past the decade table's: the compared values again, binned the ordinary way.
+  const BoundInputs& in = *in_;
   std::vector<double> scaled;
-  scaled.reserve(all.compared);
-  for (size_t e = 0; e < rows * n; ++e) {
+  scaled.reserve(compared_);
+  for (size_t e = 0; e < accumulated.size(); ++e) {
     bool is_compared;
-    const double v = scaled_error(accumulated[e], reference[e], abs_product[e], slack,
-                                  bias.empty() ? 0.0 : bias[e % n], is_compared);
+    const double v = scaled_error(accumulated[e], std::fabs(accumulated[e] - reference[e]), in.abs_product[e],
+                                  in.slack, in.bias.empty() ? 0.0 : in.bias[e % in.n], is_compared);
     if (is_compared) scaled.push_back(v);
   }
   b.scaled = log_histogram_auto(scaled, kPerDecade);
   return b;
+}
+
+BoundCheck check_bounds(std::span<const double> accumulated, std::span<const double> reference,
+                        const BoundInputs& in) {
+  const size_t rows = in.n ? accumulated.size() / in.n : 0;
+  BoundTally all(in);
+  std::mutex lock;
+  parallel_for(rows, 0, [&](size_t r0, size_t r1) {
+    BoundTally mine(in);
+    double abs_error[kBlock];
+    for (size_t e = r0 * in.n; e < r1 * in.n; e += kBlock) {
+      const size_t len = std::min(kBlock, r1 * in.n - e);
+      for (size_t i = 0; i < len; ++i) abs_error[i] = std::fabs(accumulated[e + i] - reference[e + i]);
+      mine.add(e, &accumulated[e], abs_error, len);
+    }
+    const std::lock_guard hold(lock);
+    all.merge(mine);
+  }, rows_worth_a_thread(in.n));
+  return all.finish(accumulated, reference);
 }
 
 }  // namespace pl::experiment

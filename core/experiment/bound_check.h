@@ -4,6 +4,7 @@
 // probabilistic bound, and binned for the figures.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <span>
 
@@ -19,12 +20,43 @@ struct BoundCheck {
   Histogram scaled;                     // log10 bins, 4 a decade, over the positive ones
 };
 
-// accumulated and reference: m x n row-major; abs_product: (|A||B|)_ij in float32, perhaps times
-// a power of two that kept it in float32's range, and taken times `slack`, which undoes that
-// power and leaves the denominator never above the exact one; bias: n values or none.
-// Split between the threads; the counts do not depend on how many ran.
+// What the check compares against. abs_product: (|A||B|)_ij in float32 (m x n row-major),
+// perhaps times a power of two that kept it in float32's range, and taken times `slack`, which
+// undoes that power and leaves the denominator never above the exact one; bias: n values or
+// none; n: the output's columns.
+struct BoundInputs {
+  std::span<const float> abs_product;
+  double slack = 1;
+  std::span<const double> bias;
+  size_t n = 0;
+  ErrorBounds bounds;
+};
+
+// One thread's share of the check, fed block by block with |Cacc - Rq| by a caller that has it
+// anyway: error_stats' first pass, which reads Cacc and Rq for the arithmetic error's
+// statistics (checking apart read both again: ~2 ms at 1024^2). Tallies merge in any order;
+// the counts do not depend on how the elements were split.
+class BoundTally {
+ public:
+  explicit BoundTally(const BoundInputs& in) : in_(&in) {}
+  // Elements [first, first + len) of the output: the accumulated values and |acc - ref| as
+  // std::fabs(acc - ref) gives it.
+  void add(size_t first, const double* accumulated, const double* abs_error, size_t len);
+  void merge(const BoundTally& o);
+  // The result; accumulated and reference (the whole output) are read again only when the
+  // scaled errors range past the decade table (below 1e-307 or past 1e308).
+  BoundCheck finish(std::span<const double> accumulated, std::span<const double> reference) const;
+
+ private:
+  static constexpr int kPerDecade = 4;
+  const BoundInputs* in_;
+  size_t compared_ = 0, deterministic_ = 0, probabilistic_ = 0;
+  double max_ = 0, min_positive_ = INFINITY, max_positive_ = 0;
+  DecadeCounter counts_{kPerDecade};
+};
+
+// The whole check over accumulated and reference (m x n row-major), split between the threads.
 BoundCheck check_bounds(std::span<const double> accumulated, std::span<const double> reference,
-                        std::span<const float> abs_product, double slack, std::span<const double> bias, size_t n,
-                        const ErrorBounds& bounds);
+                        const BoundInputs& in);
 
 }  // namespace pl::experiment

@@ -160,9 +160,11 @@ constexpr size_t kMaxComparisons = 8;  // made together; more go in groups
 struct Counted {
   std::vector<uint32_t> keys = std::vector<uint32_t>(kKeys, 0);
   std::optional<DecadeCounts> decades;
+  std::optional<BoundTally> bound;  // when the comparison asks for the bound check
   void merge(const Counted& o) {
     for (size_t b = 0; b < kKeys; ++b) keys[b] += o.keys[b];
     if (decades) decades->rel.merge(o.decades->rel), decades->ulps.merge(o.decades->ulps);
+    if (bound) bound->merge(*o.bound);
   }
 };
 
@@ -198,6 +200,7 @@ void first_pass(std::span<const Comparison> cs, const Measure& m, size_t begin, 
         decades->rel.add_block(relatives, finite, n);
         decades->ulps.add_block(ulp_errors, finite, n);
       }
+      if (auto& bound = counted[c].bound) bound->add(b0, r, errors, n);
     }
   }
   for (size_t c = 0; c < cs.size(); ++c) {
@@ -396,8 +399,10 @@ std::vector<ErrorStats> error_stats(std::span<const Comparison> cs, DType output
   std::vector<Sums> span_sums(comparisons * spans);  // [span][comparison]
   auto fresh_counts = [&] {
     std::vector<Counted> counted(comparisons);
-    for (size_t c = 0; c < comparisons; ++c)
+    for (size_t c = 0; c < comparisons; ++c) {
       if (cs[c].histograms) counted[c].decades.emplace();
+      if (cs[c].bound) counted[c].bound.emplace(*cs[c].bound);
+    }
     return counted;
   };
   std::vector<Counted> counted = fresh_counts();
@@ -412,6 +417,9 @@ std::vector<ErrorStats> error_stats(std::span<const Comparison> cs, DType output
     const std::lock_guard<std::mutex> hold(lock);
     for (size_t c = 0; c < comparisons; ++c) counted[c].merge(mine[c]);
   }, 1);
+  for (size_t c = 0; c < comparisons; ++c)
+    if (cs[c].bound && cs[c].bound_check)
+      *cs[c].bound_check = counted[c].bound->finish(cs[c].result.first(n), cs[c].reference.first(n));
 
   // Between the passes: each comparison's statistics, histogram ranges and the signed histogram
   // from the key counts, the percentiles' keys, and what is left for pass 2.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/dtype/dtype.h"
+#include "core/experiment/bound_check.h"
 #include "core/experiment/histogram.h"
 
 namespace pl::experiment {
@@ -48,12 +49,16 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
 
 // Several comparisons of the same length, made together: each pass reads every array once
 // however many comparisons share it (an experiment's attribution compares four arrays
-// pairwise). Each may ask for its histograms, and for its signed errors, result - reference
-// for every element (NaN and Inf included), written to `signed_errors` on the way.
+// pairwise). Each may ask for its histograms, for its signed errors, result - reference
+// for every element (NaN and Inf included), written to `signed_errors` on the way, and for the
+// bound check of bound_check.h with the result as Cacc and the reference as Rq, made from the
+// |e| pass 1 has (written to *bound_check; `bound` must outlive the call).
 struct Comparison {
   std::span<const double> result, reference;
   ErrorHistograms* histograms = nullptr;
   std::span<double> signed_errors = {};
+  const BoundInputs* bound = nullptr;
+  BoundCheck* bound_check = nullptr;
 };
 std::vector<ErrorStats> error_stats(std::span<const Comparison> comparisons, DType output, double rel_floor = 0);
 

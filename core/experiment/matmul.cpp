@@ -126,8 +126,9 @@ struct Epilogue {
 };
 
 // The four components of the attribution, measured together (error_stats.h: each pass reads
-// each of the four arrays once), and the total error element by element for the heatmap.
-void measure_components(MatmulResult& r, const std::vector<double>& cacc, DType output) {
+// each of the four arrays once), and the arithmetic error's bound check on the way.
+BoundCheck measure_components(MatmulResult& r, const std::vector<double>& cacc, DType output,
+                              const BoundInputs& bound) {
   const std::vector<double>& ref = *r.reference;
   const std::vector<double>& rq = *r.rounded_reference;
   struct Part {
@@ -142,7 +143,10 @@ void measure_components(MatmulResult& r, const std::vector<double>& cacc, DType 
                         {&r.output, "output rounding", r.result, cacc}};
   ErrorHistograms h[std::size(parts)];
   std::vector<Comparison> comparisons;
-  for (size_t p = 0; p < std::size(parts); ++p) comparisons.push_back({parts[p].value, parts[p].ref, &h[p], {}});
+  BoundCheck check;
+  for (size_t p = 0; p < std::size(parts); ++p)
+    comparisons.push_back({parts[p].value, parts[p].ref, &h[p], {}, parts[p].into == &r.arithmetic ? &bound : nullptr,
+                           parts[p].into == &r.arithmetic ? &check : nullptr});
   std::vector<ErrorStats> stats = error_stats(comparisons, output);
   for (size_t p = 0; p < std::size(parts); ++p) {
     ErrorComponent& c = *parts[p].into;
@@ -153,6 +157,7 @@ void measure_components(MatmulResult& r, const std::vector<double>& cacc, DType 
     // Ulps in log bins (8 a decade): near-zero references make ulp counts span decades.
     c.ulps = std::move(h[p].ulps);
   }
+  return check;
 }
 
 // |x| in float32 times 2^s, and s: 0 while max |x| lies in [2^-30, 2^30] (every dtype's usual
@@ -394,7 +399,6 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
     r.reference = plus_bias(*r.reference, bias);
     r.rounded_reference = plus_bias(*r.rounded_reference, qbias.values);
   }
-  const std::vector<double>& rq = *r.rounded_reference;
   r.seconds.reference = since(t0);
   report_progress(0.2);
   if (cancelled()) return Error{"cancelled"};
@@ -431,8 +435,6 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   if (cancelled()) return Error{"cancelled"};
 
   t0 = Clock::now();
-  measure_components(r, cacc, c.output);
-
   // The arithmetic error against the model's bounds, relative to (|A||B|)_ij; each epilogue
   // step (scale, bias) is one more rounding, so the bound is taken at length k + steps.
   // (|A||B|)_ij only scales the bound check, so float32 (sgemm, relative error ~k 2^-24 on
@@ -452,9 +454,9 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
     const double u = 0x1p-24, n_steps = static_cast<double>(steps + 1);
     r.bounds = {n_steps * u / (1 - n_steps * u), n_steps * u / (1 - n_steps * u)};
   }
-  BoundCheck check = check_bounds(cacc, rq, abs_prod, abs_prod_slack,
-                                  c.bias ? std::span<const double>(qbias.values) : std::span<const double>(), n,
-                                  r.bounds);
+  const BoundInputs bound{abs_prod, abs_prod_slack,
+                          c.bias ? std::span<const double>(qbias.values) : std::span<const double>(), n, r.bounds};
+  BoundCheck check = measure_components(r, cacc, c.output, bound);
   r.compared = check.compared;
   r.max_scaled_arithmetic = check.max_scaled;
   r.within_deterministic = check.within_deterministic;
