@@ -52,32 +52,35 @@ bool products_exact(DType a, DType b) {
 std::vector<double> transpose(const std::vector<double>& x, size_t rows, size_t cols) {
   constexpr size_t kTile = 8;
   std::vector<double> t(x.size());
+  const double* const src = x.data();
+  double* const dst = t.data();
 #if defined(__SSE2__)
   // Each output row of a tile starts 16-byte aligned when rows is even and t's start is.
-  const bool stream = rows % 2 == 0 && reinterpret_cast<uintptr_t>(t.data()) % 16 == 0;
+  const bool stream = rows % 2 == 0 && reinterpret_cast<uintptr_t>(dst) % 16 == 0;
 #else
   const bool stream = false;
 #endif
   const size_t bands = (rows + kTile - 1) / kTile;
-  parallel_for(bands, 0, [&](size_t band0, size_t band1) {
+  parallel_for(bands, 0, [=](size_t band0, size_t band1) {
     for (size_t r0 = band0 * kTile; r0 < std::min(rows, band1 * kTile); r0 += kTile)
       for (size_t c0 = 0; c0 < cols; c0 += kTile) {
         const size_t r1 = std::min(rows, r0 + kTile), c1 = std::min(cols, c0 + kTile);
 #if defined(__SSE2__)
-        if (stream && r1 - r0 == kTile) {
+        if (stream && r1 - r0 == kTile && c1 - c0 == kTile) {  // fixed trip counts: unrolled
           double tile[kTile][kTile];
           for (size_t r = 0; r < kTile; ++r)
-            for (size_t c = c0; c < c1; ++c) tile[c - c0][r] = x[(r0 + r) * cols + c];
-          for (size_t c = c0; c < c1; ++c)
-            for (size_t r = 0; r < kTile; r += 2) _mm_stream_pd(&t[c * rows + r0 + r], _mm_loadu_pd(&tile[c - c0][r]));
+            for (size_t c = 0; c < kTile; ++c) tile[c][r] = src[(r0 + r) * cols + c0 + c];
+          for (size_t c = 0; c < kTile; ++c)
+            for (size_t r = 0; r < kTile; r += 2)
+              _mm_stream_pd(dst + (c0 + c) * rows + r0 + r, _mm_loadu_pd(&tile[c][r]));
           continue;
         }
 #endif
         for (size_t c = c0; c < c1; ++c)
-          for (size_t r = r0; r < r1; ++r) t[c * rows + r] = x[r * cols + c];
+          for (size_t r = r0; r < r1; ++r) dst[c * rows + r] = src[r * cols + c];
       }
 #if defined(__SSE2__)
-    _mm_sfence();  // streamed stores are weakly ordered: visible before this thread reports done
+    if (stream) _mm_sfence();  // streamed stores are weakly ordered: visible before this thread reports done
 #endif
   }, rows_worth_a_thread(kTile * cols));
   return t;
