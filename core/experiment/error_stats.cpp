@@ -307,8 +307,20 @@ void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<con
       const double* ref = cs[c].reference.data() + b0;
       const uint8_t* action = plan[c].action.data();
       const uint16_t* key = keys[c] + b0;
-      size_t count = 0;  // the block's elements with something to do, without a branch per element
-      for (size_t i = 0; i < n; ++i) {
+      // The block's elements with something to do (a few percent), without a branch per
+      // element; a group of kGroup with none among them (most) is passed over after one test.
+      constexpr size_t kGroup = 8;
+      size_t count = 0, i = 0;
+      for (; i + kGroup <= n; i += kGroup) {
+        uint8_t any = 0;
+        for (size_t j = 0; j < kGroup; ++j) any |= action[key[i + j]];
+        if (!any) continue;
+        for (size_t j = i; j < i + kGroup; ++j) {
+          picked[count] = static_cast<uint32_t>(j);
+          count += action[key[j]] != 0;
+        }
+      }
+      for (; i < n; ++i) {
         picked[count] = static_cast<uint32_t>(i);
         count += action[key[i]] != 0;
       }
@@ -316,7 +328,10 @@ void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<con
       // (both outcomes are common: a branch mispredicts on most of them).
       size_t n_alone = 0;
       std::array<size_t, kQuantiles.size()> n_member{};
+      // Their values are scattered and out of cache: each is asked for a few elements ahead.
+      constexpr size_t kAhead = 8;
       for (size_t p = 0; p < count; ++p) {
+        if (p + kAhead < count) __builtin_prefetch(r + picked[p + kAhead]), __builtin_prefetch(ref + picked[p + kAhead]);
         const size_t i = picked[p];
         const uint8_t a = action[key[i]];
         const double e = r[i] - ref[i];  // as measure_block takes it
