@@ -28,7 +28,8 @@ constexpr size_t kLanes = 8;
 // the same additions as dot(), eight columns at a time.
 bool lanes_apply(const Accumulation& acc) {
   if (acc.rounding != Rounding::NearestEven) return false;
-  if (acc.kind == AccumKind::Sequential) return nearest_fast_path_applies(info(acc.format).format);
+  if (acc.kind == AccumKind::Sequential || acc.kind == AccumKind::Kahan)
+    return nearest_fast_path_applies(info(acc.format).format);
   if (acc.kind == AccumKind::Chunked)
     return nearest_fast_path_applies(info(acc.format).format) &&
            nearest_fast_path_applies(info(acc.outer).format);
@@ -51,17 +52,39 @@ struct LaneFormat {
                 pow2_bits(f.emax())) {}
 };
 
-// s[r][t] = round(s[r][t] + a_r[k] * panel[k][t]) for k in [k0, k1), rows r < R: exactly
-// round_sum() and round_nearest_even_fast() (TwoSum, rounding to odd, scale to
-// the quantum, round with 1.5 * 2^52, scale back), written without branches so the lanes
-// vectorise; R rows share each panel load and give the CPU R * 8 independent chains (one
-// chain is ~30 dependent operations long). A lane whose value leaves the fast path's domain
-// (not finite, or past the largest finite number) is marked in `bad` and recomputed by the
-// general code; its value here is then meaningless.
+// round(hi + lo) to the format for a TwoSum pair: exactly round_sum() and
+// round_nearest_even_fast() (rounding to odd, scale to the quantum, round with 1.5 * 2^52, scale
+// back), without branches so that the lanes vectorise. `bad` is set when the value leaves the
+// fast path's domain (not finite, or past the largest finite number); the value is then
+// meaningless and the caller has the general code redo the element.
+inline double round_pair(double hi, double lo, const LaneFormat& f, uint64_t& bad) {
+  constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52
+  const uint64_t hb = round_to_odd_bits<uint64_t>(hi, lo);
+  const int64_t biased = static_cast<int64_t>((hb >> 52) & 0x7ff);
+  const int64_t e = biased - 1023;
+  const int64_t q = (e > f.emin ? e : f.emin) - f.mantissa_bits;
+  const double to_unit = std::bit_cast<double>(static_cast<uint64_t>(1023 - q) << 52);
+  const double from_unit = std::bit_cast<double>(static_cast<uint64_t>(1023 + q) << 52);
+  const double h = std::bit_cast<double>(hb);
+  const double v = std::copysign((h * to_unit + kMagic) - kMagic, h) * from_unit;
+  bad |= static_cast<uint64_t>(biased == 0x7ff) | static_cast<uint64_t>(!(std::fabs(v) <= f.largest));
+  return v;
+}
+
+// round(x + y), the exact sum (TwoSum) rounded once: Accumulator::add on the fast path.
+inline double add_round(double x, double y, const LaneFormat& f, uint64_t& bad) {
+  const double hi = x + y;
+  const double bb = hi - x;
+  const double lo = (x - (hi - bb)) + (y - bb);
+  return round_pair(hi, lo, f, bad);
+}
+
+// s[r][t] = round(s[r][t] + a_r[k] * panel[k][t]) for k in [k0, k1), rows r < R; R rows share
+// each panel load and give the CPU R * 8 independent chains (one chain is ~30 dependent
+// operations long). A lane marked in `bad` is recomputed by the general code.
 template <size_t R>
 PL_CLONES void lanes_run(const double* const* a_rows, const double* panel, size_t k0, size_t k1,
                          const LaneFormat f, double (*s)[kLanes], uint64_t (*bad)[kLanes]) {
-  constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52
   double acc[R][kLanes];
   uint64_t flag[R][kLanes];
   for (size_t r = 0; r < R; ++r)
@@ -70,27 +93,40 @@ PL_CLONES void lanes_run(const double* const* a_rows, const double* panel, size_
     const double* p = panel + k * kLanes;
     for (size_t r = 0; r < R; ++r) {
       const double av = a_rows[r][k];
-      for (size_t t = 0; t < kLanes; ++t) {
-        const double x = acc[r][t], y = av * p[t];
-        const double hi = x + y;
-        const double bb = hi - x;
-        const double lo = (x - (hi - bb)) + (y - bb);
-        const uint64_t hb = round_to_odd_bits<uint64_t>(hi, lo);
-        const int64_t biased = static_cast<int64_t>((hb >> 52) & 0x7ff);
-        const int64_t e = biased - 1023;
-        const int64_t q = (e > f.emin ? e : f.emin) - f.mantissa_bits;
-        const double to_unit = std::bit_cast<double>(static_cast<uint64_t>(1023 - q) << 52);
-        const double from_unit = std::bit_cast<double>(static_cast<uint64_t>(1023 + q) << 52);
-        const double h = std::bit_cast<double>(hb);
-        const double v = std::copysign((h * to_unit + kMagic) - kMagic, h) * from_unit;
-        flag[r][t] |= static_cast<uint64_t>(biased == 0x7ff) |
-                      static_cast<uint64_t>(!(std::fabs(v) <= f.largest));
-        acc[r][t] = v;
-      }
+      for (size_t t = 0; t < kLanes; ++t) acc[r][t] = add_round(acc[r][t], av * p[t], f, flag[r][t]);
     }
   }
   for (size_t r = 0; r < R; ++r)
     for (size_t t = 0; t < kLanes; ++t) s[r][t] = acc[r][t], bad[r][t] = flag[r][t];
+}
+
+// Kahan's compensated sum (accumulate.cpp's kahan()) in the lanes, every operation rounded to
+// the format as there: y = round(round(a b) - c), t = round(s + y), c = round(round(t - s) - y),
+// s = t -- five roundings a product, each the one the general code makes (a subtraction is the
+// addition of the negated operand, as Accumulator::sub). One call covers all of K (Kahan is not
+// chunked), so the compensation starts at zero here.
+template <size_t R>
+PL_CLONES void lanes_run_kahan(const double* const* a_rows, const double* panel, size_t k0, size_t k1,
+                               const LaneFormat f, double (*s)[kLanes], uint64_t (*bad)[kLanes]) {
+  double sum[R][kLanes], comp[R][kLanes] = {};
+  uint64_t flag[R][kLanes];
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kLanes; ++t) sum[r][t] = s[r][t], flag[r][t] = bad[r][t];
+  for (size_t k = k0; k < k1; ++k) {
+    const double* p = panel + k * kLanes;
+    for (size_t r = 0; r < R; ++r) {
+      const double av = a_rows[r][k];
+      for (size_t t = 0; t < kLanes; ++t) {
+        uint64_t& b = flag[r][t];
+        const double y = add_round(round_pair(av * p[t], 0.0, f, b), -comp[r][t], f, b);
+        const double next = add_round(sum[r][t], y, f, b);
+        comp[r][t] = add_round(add_round(next, -sum[r][t], f, b), -y, f, b);
+        sum[r][t] = next;
+      }
+    }
+  }
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kLanes; ++t) s[r][t] = sum[r][t], bad[r][t] = flag[r][t];
 }
 
 // The float32 accumulator on float32 hardware: when every product is a normal float32
@@ -234,8 +270,13 @@ void lanes(const double* const* a_rows, const double* panel, size_t k, const Acc
            double* const* out, uint64_t* redo) {
   const LaneFormat inner(info(acc.format).format);
   uint64_t bad[R][kLanes] = {};
+  const bool kahan = acc.kind == AccumKind::Kahan;
   chunked_lanes<R, double>(
-      k, acc, [&](size_t c0, size_t c1, double (*s)[kLanes]) { lanes_run<R>(a_rows, panel, c0, c1, inner, s, bad); },
+      k, acc,
+      [&](size_t c0, size_t c1, double (*s)[kLanes]) {
+        if (kahan) lanes_run_kahan<R>(a_rows, panel, c0, c1, inner, s, bad);
+        else lanes_run<R>(a_rows, panel, c0, c1, inner, s, bad);
+      },
       [&](size_t r, size_t t, double) { return bad[r][t] != 0; }, out, redo);
 }
 
@@ -344,7 +385,8 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   // When the products are all exact float32 numbers, a float32 accumulator runs on float32
   // hardware (lanes_run_f32) and a narrow one on float32 lanes (lanes_run_narrow); the
   // operands are then packed as floats.
-  const bool exact_products = use_lanes && float32_products_exact(a, b);
+  // (Kahan's compensation has no float32 kernel: it stays on the float64 lanes.)
+  const bool exact_products = use_lanes && acc.kind != AccumKind::Kahan && float32_products_exact(a, b);
   const bool hardware_f32 = exact_products && acc.format == DType::float32;
   const bool narrow = exact_products && !hardware_f32 && narrow_lanes_apply(info(acc.format).format);
   const bool float_lanes = hardware_f32 || narrow;

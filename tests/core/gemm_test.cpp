@@ -94,6 +94,28 @@ TEST(Gemm, FastPathsEqualTheirDotProducts) {
   }
 }
 
+// Kahan's compensated sum on the float64 lanes (lanes_run_kahan): five roundings a product,
+// each the general code's, for 16-bit, 8-bit and float32 accumulators; products exact in
+// float32 or not; magnitudes reaching the format's subnormals; sums that overflow, and a NaN,
+// which the lanes hand to the general code.
+TEST(Gemm, KahanOnTheLanesEqualsItsDotProducts) {
+  const GemmShape s{13, 19, 40};
+  const auto a = draw(s.m * s.k, DType::bfloat16, 15), b = draw(s.n * s.k, DType::float16, 16);
+  const auto a32 = draw(s.m * s.k, DType::float32, 17), b32 = draw(s.n * s.k, DType::float32, 18);
+  std::vector<double> tiny = a, big = a, nan_b = b;
+  for (double& v : tiny) v *= 0x1p-14;  // products near float16's and e5m2's subnormals
+  for (size_t k = 0; k < s.k; ++k) big[k] = 300.0, big[s.k + k] = -3e19;
+  nan_b[2 * s.k + 3] = NAN;
+  for (DType f : {DType::float16, DType::bfloat16, DType::float32, DType::float8_e5m2}) {
+    const Accumulation m = model(AccumKind::Kahan, f);
+    expect_equals_dot(s, a, b, m);
+    expect_equals_dot(s, a32, b32, m);
+    expect_equals_dot(s, tiny, b, m);
+    expect_equals_dot(s, big, b, m);
+    expect_equals_dot(s, a, nan_b, m);
+  }
+}
+
 // Narrow accumulators on float32 lanes (products exact in float32): every format the path
 // takes, at magnitudes that reach the accumulator's subnormals and its overflow, and sums whose
 // float32 value is a tie of the accumulator while the exact sum is not -- rounding to odd first
