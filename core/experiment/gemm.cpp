@@ -28,7 +28,7 @@ constexpr size_t kLanes = 8;
 // the same additions as dot(), eight columns at a time.
 bool lanes_apply(const Accumulation& acc) {
   if (acc.rounding != Rounding::NearestEven) return false;
-  if (acc.kind == AccumKind::Sequential || acc.kind == AccumKind::Kahan)
+  if (acc.kind == AccumKind::Sequential || acc.kind == AccumKind::Kahan || acc.kind == AccumKind::Pairwise)
     return nearest_fast_path_applies(info(acc.format).format);
   if (acc.kind == AccumKind::Chunked)
     return nearest_fast_path_applies(info(acc.format).format) &&
@@ -231,6 +231,19 @@ bool float32_products_exact(std::span<const double> a, std::span<const double> b
          ma.max * mb.max < 0x1p127;
 }
 
+// The lanes' sums into out (row r's first column at out[r]), and redo[r] the mask of the lanes
+// where needs_redo(r, t, sum) holds.
+template <size_t R, typename Lane, typename NeedsRedo>
+void store_lanes(const Lane (*s)[kLanes], NeedsRedo needs_redo, double* const* out, uint64_t* redo) {
+  for (size_t r = 0; r < R; ++r) {
+    redo[r] = 0;
+    for (size_t t = 0; t < kLanes; ++t) {
+      out[r][t] = static_cast<double>(s[r][t]);
+      if (needs_redo(r, t, out[r][t])) redo[r] |= uint64_t{1} << t;
+    }
+  }
+}
+
 // The order along K both lane kinds share: chunks of `chunk` products (all of K when not
 // chunked), each summed by run(c0, c1, s) into zeroed lanes s, then added into the outer
 // accumulator. out[r] points at row r's first column; redo[r] gets a mask of the lanes the
@@ -254,13 +267,30 @@ void chunked_lanes(size_t k, const Accumulation& acc, Run run, NeedsRedo needs_r
                       : float32_outer ? static_cast<double>(static_cast<float>(total[r][t]) + static_cast<float>(s[r][t]))
                                       : add_rne(outer, total[r][t], s[r][t]);
   }
-  for (size_t r = 0; r < R; ++r) {
-    redo[r] = 0;
-    for (size_t t = 0; t < kLanes; ++t) {
-      out[r][t] = total[r][t];
-      if (needs_redo(r, t, total[r][t])) redo[r] |= uint64_t{1} << t;
-    }
+  store_lanes<R>(total, needs_redo, out, redo);
+}
+
+// Blocked pairwise summation (accumulate.cpp's pairwise()) in the lanes: K split as there --
+// sequential leaves of at most `block` products, each summed by run(k0, k1, s) into zeroed
+// lanes s, the two halves split at a multiple of the block -- and the halves' sums added by
+// combine(r, t, left, right), which rounds as Accumulator::add does.
+template <size_t R, typename Lane, typename Run, typename Combine>
+void pairwise_lanes(size_t k0, size_t k1, size_t block, const Run& run, const Combine& combine,
+                    Lane (*s)[kLanes]) {
+  const size_t n = k1 - k0;
+  if (n <= block) {
+    for (size_t r = 0; r < R; ++r)
+      for (size_t t = 0; t < kLanes; ++t) s[r][t] = 0;
+    run(k0, k1, s);
+    return;
   }
+  const size_t half = ((n / block) / 2) * block;
+  const size_t mid = half == 0 ? block : half;
+  Lane right[R][kLanes];
+  pairwise_lanes<R, Lane>(k0, k0 + mid, block, run, combine, s);
+  pairwise_lanes<R, Lane>(k0 + mid, k1, block, run, combine, right);
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kLanes; ++t) s[r][t] = combine(r, t, s[r][t], right[r][t]);
 }
 
 // Columns j0 .. j0 + kLanes - 1 of R rows from a packed panel (panel[k][t] = B[j0 + t][k]),
@@ -270,6 +300,16 @@ void lanes(const double* const* a_rows, const double* panel, size_t k, const Acc
            double* const* out, uint64_t* redo) {
   const LaneFormat inner(info(acc.format).format);
   uint64_t bad[R][kLanes] = {};
+  auto needs_redo = [&](size_t r, size_t t, double) { return bad[r][t] != 0; };
+  if (acc.kind == AccumKind::Pairwise) {
+    double s[R][kLanes];
+    pairwise_lanes<R, double>(
+        0, k, static_cast<size_t>(acc.block),
+        [&](size_t c0, size_t c1, double (*x)[kLanes]) { lanes_run<R>(a_rows, panel, c0, c1, inner, x, bad); },
+        [&](size_t r, size_t t, double left, double right) { return add_round(left, right, inner, bad[r][t]); }, s);
+    store_lanes<R>(s, needs_redo, out, redo);
+    return;
+  }
   const bool kahan = acc.kind == AccumKind::Kahan;
   chunked_lanes<R, double>(
       k, acc,
@@ -277,14 +317,24 @@ void lanes(const double* const* a_rows, const double* panel, size_t k, const Acc
         if (kahan) lanes_run_kahan<R>(a_rows, panel, c0, c1, inner, s, bad);
         else lanes_run<R>(a_rows, panel, c0, c1, inner, s, bad);
       },
-      [&](size_t r, size_t t, double) { return bad[r][t] != 0; }, out, redo);
+      needs_redo, out, redo);
 }
 
 // As lanes(), on float32 hardware (lanes_run_f32's conditions hold): a sum that is not
-// finite is redone.
+// finite is redone. A pairwise sum's halves are added in float32 too: one IEEE addition,
+// rounded once to nearest even, as Accumulator::add rounds their exact sum.
 template <size_t R>
 void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const Accumulation& acc,
                double* const* out, uint64_t* redo) {
+  if (acc.kind == AccumKind::Pairwise) {
+    float s[R][kLanes];
+    pairwise_lanes<R, float>(
+        0, k, static_cast<size_t>(acc.block),
+        [&](size_t c0, size_t c1, float (*x)[kLanes]) { lanes_run_f32<R>(a_rows, panel, c0, c1, x); },
+        [](size_t, size_t, float left, float right) { return left + right; }, s);
+    store_lanes<R>(s, [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
+    return;
+  }
   chunked_lanes<R, float>(
       k, acc, [&](size_t c0, size_t c1, float (*s)[kLanes]) { lanes_run_f32<R>(a_rows, panel, c0, c1, s); },
       [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
@@ -388,7 +438,9 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   // (Kahan's compensation has no float32 kernel: it stays on the float64 lanes.)
   const bool exact_products = use_lanes && acc.kind != AccumKind::Kahan && float32_products_exact(a, b);
   const bool hardware_f32 = exact_products && acc.format == DType::float32;
-  const bool narrow = exact_products && !hardware_f32 && narrow_lanes_apply(info(acc.format).format);
+  // (A narrow pairwise sum has no float32 kernel for its halves' additions: the float64 lanes.)
+  const bool narrow = exact_products && !hardware_f32 && acc.kind != AccumKind::Pairwise &&
+                      narrow_lanes_apply(info(acc.format).format);
   const bool float_lanes = hardware_f32 || narrow;
   std::vector<double> panels(float_lanes ? 0 : blocks * s.k * kLanes);
   std::vector<float> panels_f(float_lanes ? blocks * s.k * kLanes : 0), a_f;

@@ -94,11 +94,13 @@ TEST(Gemm, FastPathsEqualTheirDotProducts) {
   }
 }
 
-// Kahan's compensated sum on the float64 lanes (lanes_run_kahan): five roundings a product,
-// each the general code's, for 16-bit, 8-bit and float32 accumulators; products exact in
-// float32 or not; magnitudes reaching the format's subnormals; sums that overflow, and a NaN,
-// which the lanes hand to the general code.
-TEST(Gemm, KahanOnTheLanesEqualsItsDotProducts) {
+// Kahan's compensated sum (lanes_run_kahan: five roundings a product, each the general
+// code's) and blocked pairwise sums (pairwise_lanes: leaves on the lanes, halves added as
+// Accumulator::add adds them) for 16-bit, 8-bit and float32 accumulators; products exact in
+// float32 (float32 pairwise then runs on float32 hardware) or not; magnitudes reaching the
+// format's subnormals; sums that overflow, and a NaN, which the lanes hand to the general code.
+// Pairwise blocks of 4 (K = 40: a deep tree), 7 (leaves of uneven length) and 64 (one leaf).
+TEST(Gemm, KahanAndPairwiseOnTheLanesEqualTheirDotProducts) {
   const GemmShape s{13, 19, 40};
   const auto a = draw(s.m * s.k, DType::bfloat16, 15), b = draw(s.n * s.k, DType::float16, 16);
   const auto a32 = draw(s.m * s.k, DType::float32, 17), b32 = draw(s.n * s.k, DType::float32, 18);
@@ -106,8 +108,15 @@ TEST(Gemm, KahanOnTheLanesEqualsItsDotProducts) {
   for (double& v : tiny) v *= 0x1p-14;  // products near float16's and e5m2's subnormals
   for (size_t k = 0; k < s.k; ++k) big[k] = 300.0, big[s.k + k] = -3e19;
   nan_b[2 * s.k + 3] = NAN;
+  std::vector<Accumulation> models;
   for (DType f : {DType::float16, DType::bfloat16, DType::float32, DType::float8_e5m2}) {
-    const Accumulation m = model(AccumKind::Kahan, f);
+    models.push_back(model(AccumKind::Kahan, f));
+    for (int block : {4, 7, 64}) {
+      models.push_back(model(AccumKind::Pairwise, f));
+      models.back().block = block;
+    }
+  }
+  for (const Accumulation& m : models) {
     expect_equals_dot(s, a, b, m);
     expect_equals_dot(s, a32, b32, m);
     expect_equals_dot(s, tiny, b, m);
