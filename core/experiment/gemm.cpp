@@ -273,7 +273,8 @@ void chunked_lanes(size_t k, const Accumulation& acc, Run run, NeedsRedo needs_r
 // Blocked pairwise summation (accumulate.cpp's pairwise()) in the lanes: K split as there --
 // sequential leaves of at most `block` products, each summed by run(k0, k1, s) into zeroed
 // lanes s, the two halves split at a multiple of the block -- and the halves' sums added by
-// combine(r, t, left, right), which rounds as Accumulator::add does.
+// combine(s, right) (s[r][t] = left + right, rounded as Accumulator::add rounds; a whole
+// block of lanes at once, so that it can vectorise).
 template <size_t R, typename Lane, typename Run, typename Combine>
 void pairwise_lanes(size_t k0, size_t k1, size_t block, const Run& run, const Combine& combine,
                     Lane (*s)[kLanes]) {
@@ -289,8 +290,15 @@ void pairwise_lanes(size_t k0, size_t k1, size_t block, const Run& run, const Co
   Lane right[R][kLanes];
   pairwise_lanes<R, Lane>(k0, k0 + mid, block, run, combine, s);
   pairwise_lanes<R, Lane>(k0 + mid, k1, block, run, combine, right);
+  combine(s, right);
+}
+
+// x[r][t] = round(x[r][t] + y[r][t]) on the float64 lanes, `bad` marked as lanes_run marks it.
+template <size_t R>
+PL_CLONES void add_lanes(double (*x)[kLanes], const double (*y)[kLanes], const LaneFormat f,
+                         uint64_t (*bad)[kLanes]) {
   for (size_t r = 0; r < R; ++r)
-    for (size_t t = 0; t < kLanes; ++t) s[r][t] = combine(r, t, s[r][t], right[r][t]);
+    for (size_t t = 0; t < kLanes; ++t) x[r][t] = add_round(x[r][t], y[r][t], f, bad[r][t]);
 }
 
 // Columns j0 .. j0 + kLanes - 1 of R rows from a packed panel (panel[k][t] = B[j0 + t][k]),
@@ -306,7 +314,7 @@ void lanes(const double* const* a_rows, const double* panel, size_t k, const Acc
     pairwise_lanes<R, double>(
         0, k, static_cast<size_t>(acc.block),
         [&](size_t c0, size_t c1, double (*x)[kLanes]) { lanes_run<R>(a_rows, panel, c0, c1, inner, x, bad); },
-        [&](size_t r, size_t t, double left, double right) { return add_round(left, right, inner, bad[r][t]); }, s);
+        [&](double (*x)[kLanes], const double (*y)[kLanes]) { add_lanes<R>(x, y, inner, bad); }, s);
     store_lanes<R>(s, needs_redo, out, redo);
     return;
   }
@@ -331,7 +339,11 @@ void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const A
     pairwise_lanes<R, float>(
         0, k, static_cast<size_t>(acc.block),
         [&](size_t c0, size_t c1, float (*x)[kLanes]) { lanes_run_f32<R>(a_rows, panel, c0, c1, x); },
-        [](size_t, size_t, float left, float right) { return left + right; }, s);
+        [](float (*x)[kLanes], const float (*y)[kLanes]) {
+          for (size_t r = 0; r < R; ++r)
+            for (size_t t = 0; t < kLanes; ++t) x[r][t] += y[r][t];
+        },
+        s);
     store_lanes<R>(s, [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
     return;
   }
@@ -340,16 +352,36 @@ void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const A
       [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
 }
 
-// As lanes(), on float32 lanes for a narrow accumulator (lanes_run_narrow's conditions hold).
+// As lanes(), on float32 lanes for a narrow accumulator (lanes_run_narrow's conditions hold). A
+// pairwise sum's halves, two values of the format, are added as the float64 lanes add
+// (add_round: Accumulator::add's rounding); a sum past the format's range is redone.
 template <size_t R>
 void lanes_narrow(const float* const* a_rows, const float* panel, size_t k, const Accumulation& acc,
                   double* const* out, uint64_t* redo) {
   const NarrowFormat inner = narrow_format(info(acc.format).format);
   uint32_t bad[R][kLanes] = {};
-  chunked_lanes<R, float>(
-      k, acc,
-      [&](size_t c0, size_t c1, float (*s)[kLanes]) { run_narrow<R>(a_rows, panel, c0, c1, inner, s, bad); },
-      [&](size_t r, size_t t, double) { return bad[r][t] != 0; }, out, redo);
+  auto run = [&](size_t c0, size_t c1, float (*s)[kLanes]) { run_narrow<R>(a_rows, panel, c0, c1, inner, s, bad); };
+  auto needs_redo = [&](size_t r, size_t t, double) { return bad[r][t] != 0; };
+  if (acc.kind == AccumKind::Pairwise) {
+    const LaneFormat format(info(acc.format).format);
+    float s[R][kLanes];
+    pairwise_lanes<R, float>(
+        0, k, static_cast<size_t>(acc.block), run,
+        [&](float (*x)[kLanes], const float (*y)[kLanes]) {
+          double xd[R][kLanes], yd[R][kLanes];
+          uint64_t out_of_range[R][kLanes] = {};
+          for (size_t r = 0; r < R; ++r)
+            for (size_t t = 0; t < kLanes; ++t) xd[r][t] = x[r][t], yd[r][t] = y[r][t];
+          add_lanes<R>(xd, yd, format, out_of_range);
+          for (size_t r = 0; r < R; ++r)
+            for (size_t t = 0; t < kLanes; ++t)
+              x[r][t] = static_cast<float>(xd[r][t]), bad[r][t] |= static_cast<uint32_t>(out_of_range[r][t] != 0);
+        },
+        s);
+    store_lanes<R>(s, needs_redo, out, redo);
+    return;
+  }
+  chunked_lanes<R, float>(k, acc, run, needs_redo, out, redo);
 }
 
 Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const double> a,
@@ -438,9 +470,7 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   // (Kahan's compensation has no float32 kernel: it stays on the float64 lanes.)
   const bool exact_products = use_lanes && acc.kind != AccumKind::Kahan && float32_products_exact(a, b);
   const bool hardware_f32 = exact_products && acc.format == DType::float32;
-  // (A narrow pairwise sum has no float32 kernel for its halves' additions: the float64 lanes.)
-  const bool narrow = exact_products && !hardware_f32 && acc.kind != AccumKind::Pairwise &&
-                      narrow_lanes_apply(info(acc.format).format);
+  const bool narrow = exact_products && !hardware_f32 && narrow_lanes_apply(info(acc.format).format);
   const bool float_lanes = hardware_f32 || narrow;
   std::vector<double> panels(float_lanes ? 0 : blocks * s.k * kLanes);
   std::vector<float> panels_f(float_lanes ? blocks * s.k * kLanes : 0), a_f;
