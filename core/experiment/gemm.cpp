@@ -186,6 +186,15 @@ bool has_f16c() {
 #endif
 }
 
+// narrow_add (narrow_lanes.h) with the format's rounding (the generic one for float16 too: F16C
+// only speeds up the products' steps).
+template <size_t R>
+PL_CLONES void narrow_add_lanes(float (*x)[kLanes], const float (*y)[kLanes], const NarrowFormat f,
+                                uint32_t (*bad)[kLanes]) {
+  if (f.on_bits) narrow_add<R>(x, y, RoundOnBits(f), f, bad);
+  else narrow_add<R>(x, y, RoundScaled(f), f, bad);
+}
+
 template <size_t R>
 void run_narrow(const float* const* a_rows, const float* panel, size_t k0, size_t k1, const NarrowFormat f,
                 float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
@@ -353,8 +362,8 @@ void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const A
 }
 
 // As lanes(), on float32 lanes for a narrow accumulator (lanes_run_narrow's conditions hold). A
-// pairwise sum's halves, two values of the format, are added as the float64 lanes add
-// (add_round: Accumulator::add's rounding); a sum past the format's range is redone.
+// pairwise sum's halves, two values of the format, are added on the same lanes (narrow_add:
+// Accumulator::add's rounding); a sum past the format's range is redone.
 template <size_t R>
 void lanes_narrow(const float* const* a_rows, const float* panel, size_t k, const Accumulation& acc,
                   double* const* out, uint64_t* redo) {
@@ -363,21 +372,10 @@ void lanes_narrow(const float* const* a_rows, const float* panel, size_t k, cons
   auto run = [&](size_t c0, size_t c1, float (*s)[kLanes]) { run_narrow<R>(a_rows, panel, c0, c1, inner, s, bad); };
   auto needs_redo = [&](size_t r, size_t t, double) { return bad[r][t] != 0; };
   if (acc.kind == AccumKind::Pairwise) {
-    const LaneFormat format(info(acc.format).format);
     float s[R][kLanes];
     pairwise_lanes<R, float>(
         0, k, static_cast<size_t>(acc.block), run,
-        [&](float (*x)[kLanes], const float (*y)[kLanes]) {
-          double xd[R][kLanes], yd[R][kLanes];
-          uint64_t out_of_range[R][kLanes] = {};
-          for (size_t r = 0; r < R; ++r)
-            for (size_t t = 0; t < kLanes; ++t) xd[r][t] = x[r][t], yd[r][t] = y[r][t];
-          add_lanes<R>(xd, yd, format, out_of_range);
-          for (size_t r = 0; r < R; ++r)
-            for (size_t t = 0; t < kLanes; ++t)
-              x[r][t] = static_cast<float>(xd[r][t]), bad[r][t] |= static_cast<uint32_t>(out_of_range[r][t] != 0);
-        },
-        s);
+        [&](float (*x)[kLanes], const float (*y)[kLanes]) { narrow_add_lanes<R>(x, y, inner, bad); }, s);
     store_lanes<R>(s, needs_redo, out, redo);
     return;
   }

@@ -136,5 +136,25 @@ template <size_t R, typename Round>
   }
 }
 
+// x[r][t] = round(x[r][t] + y[r][t]) for two values of the format each (a pairwise sum's
+// halves): the same TwoSum, rounding to odd and rounding as narrow_steps' (a sum of two float32
+// numbers is what a step adds too). A lane past the format's range is marked in `bad`.
+template <size_t R, typename Round>
+[[gnu::always_inline]] inline void narrow_add(float (*x)[kNarrowLanes], const float (*y)[kNarrowLanes],
+                                              const Round round, const NarrowFormat f,
+                                              uint32_t (*bad)[kNarrowLanes]) {
+  const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
+  for (size_t r = 0; r < R; ++r) {
+    const LaneF a = load_lanes(x[r]), b = load_lanes(y[r]);
+    const LaneF hi = a + b;
+    const LaneF bb = hi - a;
+    const LaneF lo = (a - (hi - bb)) + (b - bb);
+    const LaneF v = round(round_to_odd_lanes(hi, lo));
+    const LaneU watched = std::bit_cast<LaneU>(Round::kWatchSum ? hi : v) & kMagnitude;
+    store_lanes(x[r], v);
+    for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(watched[t] > largest);
+  }
+}
+
 }  // namespace
 }  // namespace pl::experiment
