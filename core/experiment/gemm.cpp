@@ -152,6 +152,32 @@ PL_CLONES void lanes_run_f32(const float* const* a_rows, const float* panel, siz
     for (size_t t = 0; t < kLanes; ++t) s[r][t] = acc[r][t];
 }
 
+// Kahan's compensated sum on float32 hardware (lanes_run_f32's conditions): the product is
+// exact, and each of kahan()'s other operations is one IEEE float32 addition or subtraction,
+// rounded once to nearest even -- the model itself. (Contraction is off, and nothing lets the
+// compiler reassociate: the compensation survives.)
+template <size_t R>
+PL_CLONES void lanes_run_f32_kahan(const float* const* a_rows, const float* panel, size_t k0, size_t k1,
+                                   float (*s)[kLanes]) {
+  float sum[R][kLanes], comp[R][kLanes] = {};
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kLanes; ++t) sum[r][t] = s[r][t];
+  for (size_t k = k0; k < k1; ++k) {
+    const float* p = panel + k * kLanes;
+    for (size_t r = 0; r < R; ++r) {
+      const float av = a_rows[r][k];
+      for (size_t t = 0; t < kLanes; ++t) {
+        const float y = av * p[t] - comp[r][t];
+        const float next = sum[r][t] + y;
+        comp[r][t] = (next - sum[r][t]) - y;
+        sum[r][t] = next;
+      }
+    }
+  }
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kLanes; ++t) s[r][t] = sum[r][t];
+}
+
 static_assert(kLanes == kNarrowLanes);
 
 NarrowFormat narrow_format(const FloatFormat& f) {
@@ -175,6 +201,12 @@ template <size_t R, typename Round>
 PL_CLONES void lanes_run_narrow(const float* const* a_rows, const float* panel, size_t k0, size_t k1,
                                 const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
   narrow_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
+}
+
+template <size_t R, typename Round>
+PL_CLONES void lanes_run_narrow_kahan(const float* const* a_rows, const float* panel, size_t k0, size_t k1,
+                                      const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
+  narrow_kahan_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
 }
 
 bool has_f16c() {
@@ -356,8 +388,13 @@ void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const A
     store_lanes<R>(s, [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
     return;
   }
+  const bool kahan = acc.kind == AccumKind::Kahan;
   chunked_lanes<R, float>(
-      k, acc, [&](size_t c0, size_t c1, float (*s)[kLanes]) { lanes_run_f32<R>(a_rows, panel, c0, c1, s); },
+      k, acc,
+      [&](size_t c0, size_t c1, float (*s)[kLanes]) {
+        if (kahan) lanes_run_f32_kahan<R>(a_rows, panel, c0, c1, s);
+        else lanes_run_f32<R>(a_rows, panel, c0, c1, s);
+      },
       [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
 }
 
@@ -377,6 +414,17 @@ void lanes_narrow(const float* const* a_rows, const float* panel, size_t k, cons
         0, k, static_cast<size_t>(acc.block), run,
         [&](float (*x)[kLanes], const float (*y)[kLanes]) { narrow_add_lanes<R>(x, y, inner, bad); }, s);
     store_lanes<R>(s, needs_redo, out, redo);
+    return;
+  }
+  if (acc.kind == AccumKind::Kahan) {
+    auto kahan = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
+#if PL_HAVE_F16C_KERNEL
+      if (inner.is_float16 && has_f16c()) return lanes_run_narrow_kahan_f16c(R, a_rows, panel, c0, c1, inner, s, bad);
+#endif
+      if (inner.on_bits) lanes_run_narrow_kahan<R, RoundOnBits>(a_rows, panel, c0, c1, inner, s, bad);
+      else lanes_run_narrow_kahan<R, RoundScaled>(a_rows, panel, c0, c1, inner, s, bad);
+    };
+    chunked_lanes<R, float>(k, acc, kahan, needs_redo, out, redo);
     return;
   }
   chunked_lanes<R, float>(k, acc, run, needs_redo, out, redo);
@@ -465,8 +513,7 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   // When the products are all exact float32 numbers, a float32 accumulator runs on float32
   // hardware (lanes_run_f32) and a narrow one on float32 lanes (lanes_run_narrow); the
   // operands are then packed as floats.
-  // (Kahan's compensation has no float32 kernel: it stays on the float64 lanes.)
-  const bool exact_products = use_lanes && acc.kind != AccumKind::Kahan && float32_products_exact(a, b);
+  const bool exact_products = use_lanes && float32_products_exact(a, b);
   const bool hardware_f32 = exact_products && acc.format == DType::float32;
   const bool narrow = exact_products && !hardware_f32 && narrow_lanes_apply(info(acc.format).format);
   const bool float_lanes = hardware_f32 || narrow;

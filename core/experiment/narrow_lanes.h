@@ -36,6 +36,9 @@ struct NarrowFormat {
 // gemm_f16c.cpp: the kernel with F16C's conversion, for float16; rows is 8 or 1.
 void lanes_run_narrow_f16c(size_t rows, const float* const* a_rows, const float* panel, size_t k0, size_t k1,
                            NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
+// The same for Kahan's compensated sum (narrow_kahan_steps).
+void lanes_run_narrow_kahan_f16c(size_t rows, const float* const* a_rows, const float* panel, size_t k0,
+                                 size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
 
 namespace {
 
@@ -134,6 +137,54 @@ template <size_t R, typename Round>
     const LaneU final_worst = umax(worst, std::bit_cast<LaneU>(load_lanes(s[r])) & kMagnitude);
     for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(final_worst[t] > largest);
   }
+}
+
+// Kahan's compensated sum (accumulate.cpp's kahan()) on these lanes: y = round(round(p) - c),
+// t = round(s + y), c = round(round(t - s) - y), s = t, each rounding as narrow_steps' (the
+// product p is an exact float32 number; every other operand a value of the format, so each
+// TwoSum is exact in float32 and rounding to odd first makes the rounding correct). One call
+// covers all of K: the compensation starts at zero. Lanes are watched as in narrow_steps.
+template <size_t R, typename Round>
+[[gnu::always_inline]] inline void narrow_kahan_steps(const float* const* a_rows, const float* panel, size_t k0,
+                                                      size_t k1, const Round round, const NarrowFormat f,
+                                                      float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+  constexpr size_t kGroup = R < 4 ? R : 4;
+  static_assert(R % kGroup == 0);
+  LaneU worst{};
+  auto add = [&](LaneF x, LaneF y) {
+    const LaneF hi = x + y;
+    const LaneF bb = hi - x;
+    const LaneF lo = (x - (hi - bb)) + (y - bb);
+    const LaneF v = round(round_to_odd_lanes(hi, lo));
+    worst = umax(worst, std::bit_cast<LaneU>(Round::kWatchSum ? hi : v) & kMagnitude);
+    return v;
+  };
+  // round(x) for an exact float32 x (a product): nothing to TwoSum (adding +0 instead would
+  // turn a -0 product into +0).
+  auto round_exact = [&](LaneF x) {
+    const LaneF v = round(std::bit_cast<LaneU>(x));
+    worst = umax(worst, std::bit_cast<LaneU>(Round::kWatchSum ? x : v) & kMagnitude);
+    return v;
+  };
+  for (size_t g = 0; g < R; g += kGroup) {
+    LaneF sum[kGroup], comp[kGroup];
+    for (size_t r = 0; r < kGroup; ++r) sum[r] = load_lanes(s[g + r]), comp[r] = LaneF{};
+    for (size_t k = k0; k < k1; ++k) {
+      const LaneF p = load_lanes(panel + k * kNarrowLanes);
+#pragma GCC unroll 4
+      for (size_t r = 0; r < kGroup; ++r) {
+        const LaneF product = round_exact(a_rows[g + r][k] * p);
+        const LaneF y = add(product, -comp[r]);
+        const LaneF next = add(sum[r], y);
+        comp[r] = add(add(next, -sum[r]), -y);
+        sum[r] = next;
+      }
+    }
+    for (size_t r = 0; r < kGroup; ++r) store_lanes(s[g + r], sum[r]);
+  }
+  const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(worst[t] > largest);
 }
 
 // x[r][t] = round(x[r][t] + y[r][t]) for two values of the format each (a pairwise sum's

@@ -43,6 +43,8 @@ void emulated(benchmark::State& state, const char* spec) {
   else if (std::string(spec) == "bf16:chunked") acc = {AccumKind::Chunked, DType::bfloat16};
   else if (std::string(spec) == "f32:pairwise") acc = {AccumKind::Pairwise, DType::float32};
   else if (std::string(spec) == "f16:pairwise") acc = {AccumKind::Pairwise, DType::float16};
+  else if (std::string(spec) == "f32:kahan") acc = {AccumKind::Kahan, DType::float32};
+  else if (std::string(spec) == "bf16:kahan") acc = {AccumKind::Kahan, DType::bfloat16};
   else acc = {AccumKind::Kahan, DType::float16};
   for (auto _ : state) benchmark::DoNotOptimize(gemm({n, n, n}, a, b, acc));
   flops(state, 2.0 * n * n * n);
@@ -54,6 +56,8 @@ void BM_Emulated_f16_sequential(benchmark::State& s) { emulated(s, "f16:sequenti
 void BM_Emulated_bf16_chunked128(benchmark::State& s) { emulated(s, "bf16:chunked"); }
 void BM_Emulated_f16_kahan(benchmark::State& s) { emulated(s, "f16:kahan"); }
 void BM_Emulated_f32_pairwise(benchmark::State& s) { emulated(s, "f32:pairwise"); }
+void BM_Emulated_f32_kahan(benchmark::State& s) { emulated(s, "f32:kahan"); }
+void BM_Emulated_bf16_kahan(benchmark::State& s) { emulated(s, "bf16:kahan"); }
 void BM_Emulated_f16_pairwise(benchmark::State& s) { emulated(s, "f16:pairwise"); }
 // float32 operands: their products are not float32 numbers, so the float64 lanes run.
 void BM_Emulated_f16_sequential_f32_inputs(benchmark::State& state) {
@@ -71,7 +75,9 @@ BENCHMARK(BM_Emulated_f32_sequential)->Arg(256)->Arg(1024)->Unit(benchmark::kMil
 BENCHMARK(BM_Emulated_f32_chunked128)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_sequential)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_bf16_chunked128)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Emulated_f16_kahan)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_f16_kahan)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_bf16_kahan)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_f32_kahan)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_pairwise)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_pairwise)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_sequential_f32_inputs)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
