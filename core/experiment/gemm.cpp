@@ -195,18 +195,13 @@ bool narrow_lanes_apply(const FloatFormat& f) {
          f.emax() <= 127;
 }
 
-// The narrow kernel (narrow_lanes.h) for each way to the format; float16 runs on the CPU's
-// own float16 conversion when it has one (gemm_f16c.cpp).
-template <size_t R, typename Round>
+// The narrow kernel (narrow_lanes.h: sequential steps, or Kahan's when kKahan) for each way to
+// the format; float16 runs on the CPU's own float16 conversion when it has one (gemm_f16c.cpp).
+template <size_t R, typename Round, bool kKahan>
 PL_CLONES void lanes_run_narrow(const float* const* a_rows, const float* panel, size_t k0, size_t k1,
                                 const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
-  narrow_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
-}
-
-template <size_t R, typename Round>
-PL_CLONES void lanes_run_narrow_kahan(const float* const* a_rows, const float* panel, size_t k0, size_t k1,
-                                      const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
-  narrow_kahan_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
+  if constexpr (kKahan) narrow_kahan_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
+  else narrow_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
 }
 
 bool has_f16c() {
@@ -227,14 +222,14 @@ PL_CLONES void narrow_add_lanes(float (*x)[kLanes], const float (*y)[kLanes], co
   else narrow_add<R>(x, y, RoundScaled(f), f, bad);
 }
 
-template <size_t R>
+template <size_t R, bool kKahan = false>
 void run_narrow(const float* const* a_rows, const float* panel, size_t k0, size_t k1, const NarrowFormat f,
                 float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
 #if PL_HAVE_F16C_KERNEL
-  if (f.is_float16 && has_f16c()) return lanes_run_narrow_f16c(R, a_rows, panel, k0, k1, f, s, bad);
+  if (f.is_float16 && has_f16c()) return lanes_run_narrow_f16c(R, kKahan, a_rows, panel, k0, k1, f, s, bad);
 #endif
-  if (f.on_bits) lanes_run_narrow<R, RoundOnBits>(a_rows, panel, k0, k1, f, s, bad);
-  else lanes_run_narrow<R, RoundScaled>(a_rows, panel, k0, k1, f, s, bad);
+  if (f.on_bits) lanes_run_narrow<R, RoundOnBits, kKahan>(a_rows, panel, k0, k1, f, s, bad);
+  else lanes_run_narrow<R, RoundScaled, kKahan>(a_rows, panel, k0, k1, f, s, bad);
 }
 
 struct Magnitudes {
@@ -418,11 +413,7 @@ void lanes_narrow(const float* const* a_rows, const float* panel, size_t k, cons
   }
   if (acc.kind == AccumKind::Kahan) {
     auto kahan = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
-#if PL_HAVE_F16C_KERNEL
-      if (inner.is_float16 && has_f16c()) return lanes_run_narrow_kahan_f16c(R, a_rows, panel, c0, c1, inner, s, bad);
-#endif
-      if (inner.on_bits) lanes_run_narrow_kahan<R, RoundOnBits>(a_rows, panel, c0, c1, inner, s, bad);
-      else lanes_run_narrow_kahan<R, RoundScaled>(a_rows, panel, c0, c1, inner, s, bad);
+      run_narrow<R, true>(a_rows, panel, c0, c1, inner, s, bad);
     };
     chunked_lanes<R, float>(k, acc, kahan, needs_redo, out, redo);
     return;

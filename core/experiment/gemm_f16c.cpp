@@ -20,18 +20,13 @@ struct RoundF16c {
 
 }  // namespace
 
-void lanes_run_narrow_f16c(size_t rows, const float* const* a_rows, const float* panel, size_t k0, size_t k1,
-                           NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+void lanes_run_narrow_f16c(size_t rows, bool kahan, const float* const* a_rows, const float* panel, size_t k0,
+                           size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
   const RoundF16c round(f);
-  if (rows == 8) narrow_steps<8>(a_rows, panel, k0, k1, round, f, s, bad);
+  if (kahan && rows == 8) narrow_kahan_steps<8>(a_rows, panel, k0, k1, round, f, s, bad);
+  else if (kahan) narrow_kahan_steps<1>(a_rows, panel, k0, k1, round, f, s, bad);
+  else if (rows == 8) narrow_steps<8>(a_rows, panel, k0, k1, round, f, s, bad);
   else narrow_steps<1>(a_rows, panel, k0, k1, round, f, s, bad);
-}
-
-void lanes_run_narrow_kahan_f16c(size_t rows, const float* const* a_rows, const float* panel, size_t k0,
-                                 size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
-  const RoundF16c round(f);
-  if (rows == 8) narrow_kahan_steps<8>(a_rows, panel, k0, k1, round, f, s, bad);
-  else narrow_kahan_steps<1>(a_rows, panel, k0, k1, round, f, s, bad);
 }
 
 }  // namespace pl::experiment

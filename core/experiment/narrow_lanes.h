@@ -33,12 +33,10 @@ struct NarrowFormat {
   bool is_float16;  // IEEE binary16: the F16C kernel may take it
 };
 
-// gemm_f16c.cpp: the kernel with F16C's conversion, for float16; rows is 8 or 1.
-void lanes_run_narrow_f16c(size_t rows, const float* const* a_rows, const float* panel, size_t k0, size_t k1,
-                           NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
-// The same for Kahan's compensated sum (narrow_kahan_steps).
-void lanes_run_narrow_kahan_f16c(size_t rows, const float* const* a_rows, const float* panel, size_t k0,
-                                 size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
+// gemm_f16c.cpp: the kernel with F16C's conversion, for float16 (narrow_steps, or
+// narrow_kahan_steps when `kahan`); rows is 8 or 1.
+void lanes_run_narrow_f16c(size_t rows, bool kahan, const float* const* a_rows, const float* panel, size_t k0,
+                           size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
 
 namespace {
 
@@ -98,6 +96,19 @@ struct RoundScaled {
   }
 };
 
+// round(x + y) to the format for two float32 numbers: TwoSum (exact), rounding to odd at
+// float32's 24 bits, then `round`; the magnitude it watches (the sum before rounding when
+// Round::kWatchSum, else the result) kept in `worst` if larger. Every kernel below adds this way.
+template <typename Round>
+[[gnu::always_inline]] inline LaneF narrow_sum(LaneF x, LaneF y, const Round& round, LaneU& worst) {
+  const LaneF hi = x + y;
+  const LaneF bb = hi - x;
+  const LaneF lo = (x - (hi - bb)) + (y - bb);
+  const LaneF v = round(round_to_odd_lanes(hi, lo));
+  worst = umax(worst, std::bit_cast<LaneU>(Round::kWatchSum ? hi : v) & kMagnitude);
+  return v;
+}
+
 // s[r][t] = round(s[r][t] + a_r[k] * panel[k][t]) for k in [k0, k1), rows r < R, the rounding
 // by `round`.
 // A lane is redone by the general code when its sum left the fast path's domain at any step:
@@ -120,15 +131,7 @@ template <size_t R, typename Round>
     for (size_t k = k0; k < k1; ++k) {
       const LaneF p = load_lanes(panel + k * kNarrowLanes);
 #pragma GCC unroll 4
-      for (size_t r = 0; r < kGroup; ++r) {
-        const LaneF x = acc[r], y = a_rows[g + r][k] * p;  // exact
-        const LaneF hi = x + y;
-        const LaneF bb = hi - x;
-        const LaneF lo = (x - (hi - bb)) + (y - bb);
-        const LaneF v = round(round_to_odd_lanes(hi, lo));
-        worst = umax(worst, std::bit_cast<LaneU>(Round::kWatchSum ? hi : v) & kMagnitude);
-        acc[r] = v;
-      }
+      for (size_t r = 0; r < kGroup; ++r) acc[r] = narrow_sum(acc[r], a_rows[g + r][k] * p, round, worst);  // exact product
     }
     for (size_t r = 0; r < kGroup; ++r) store_lanes(s[g + r], acc[r]);
   }
@@ -151,14 +154,7 @@ template <size_t R, typename Round>
   constexpr size_t kGroup = R < 4 ? R : 4;
   static_assert(R % kGroup == 0);
   LaneU worst{};
-  auto add = [&](LaneF x, LaneF y) {
-    const LaneF hi = x + y;
-    const LaneF bb = hi - x;
-    const LaneF lo = (x - (hi - bb)) + (y - bb);
-    const LaneF v = round(round_to_odd_lanes(hi, lo));
-    worst = umax(worst, std::bit_cast<LaneU>(Round::kWatchSum ? hi : v) & kMagnitude);
-    return v;
-  };
+  auto add = [&](LaneF x, LaneF y) { return narrow_sum(x, y, round, worst); };
   // round(x) for an exact float32 x (a product): nothing to TwoSum (adding +0 instead would
   // turn a -0 product into +0).
   auto round_exact = [&](LaneF x) {
@@ -188,21 +184,15 @@ template <size_t R, typename Round>
 }
 
 // x[r][t] = round(x[r][t] + y[r][t]) for two values of the format each (a pairwise sum's
-// halves): the same TwoSum, rounding to odd and rounding as narrow_steps' (a sum of two float32
-// numbers is what a step adds too). A lane past the format's range is marked in `bad`.
+// halves), by narrow_sum as every step. A lane past the format's range is marked in `bad`.
 template <size_t R, typename Round>
 [[gnu::always_inline]] inline void narrow_add(float (*x)[kNarrowLanes], const float (*y)[kNarrowLanes],
                                               const Round round, const NarrowFormat f,
                                               uint32_t (*bad)[kNarrowLanes]) {
   const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
   for (size_t r = 0; r < R; ++r) {
-    const LaneF a = load_lanes(x[r]), b = load_lanes(y[r]);
-    const LaneF hi = a + b;
-    const LaneF bb = hi - a;
-    const LaneF lo = (a - (hi - bb)) + (b - bb);
-    const LaneF v = round(round_to_odd_lanes(hi, lo));
-    const LaneU watched = std::bit_cast<LaneU>(Round::kWatchSum ? hi : v) & kMagnitude;
-    store_lanes(x[r], v);
+    LaneU watched{};
+    store_lanes(x[r], narrow_sum(load_lanes(x[r]), load_lanes(y[r]), round, watched));
     for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(watched[t] > largest);
   }
 }
