@@ -4,10 +4,8 @@
 #include <bit>
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <vector>
 
-#include "core/util/parallel.h"
 #include "core/util/target_clones.h"
 
 namespace pl::experiment {
@@ -112,25 +110,6 @@ BoundCheck BoundTally::finish(std::span<const double> accumulated, std::span<con
   }
   b.scaled = log_histogram_auto(scaled, kPerDecade);
   return b;
-}
-
-BoundCheck check_bounds(std::span<const double> accumulated, std::span<const double> reference,
-                        const BoundInputs& in) {
-  const size_t rows = in.n ? accumulated.size() / in.n : 0;
-  BoundTally all(in);
-  std::mutex lock;
-  parallel_for(rows, 0, [&](size_t r0, size_t r1) {
-    BoundTally mine(in);
-    double abs_error[kBlock];
-    for (size_t e = r0 * in.n; e < r1 * in.n; e += kBlock) {
-      const size_t len = std::min(kBlock, r1 * in.n - e);
-      for (size_t i = 0; i < len; ++i) abs_error[i] = std::fabs(accumulated[e + i] - reference[e + i]);
-      mine.add(e, &accumulated[e], abs_error, len);
-    }
-    const std::lock_guard hold(lock);
-    all.merge(mine);
-  }, rows_worth_a_thread(in.n));
-  return all.finish(accumulated, reference);
 }
 
 }  // namespace pl::experiment

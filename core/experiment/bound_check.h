@@ -55,8 +55,4 @@ class BoundTally {
   DecadeCounter counts_{kPerDecade};
 };
 
-// The whole check over accumulated and reference (m x n row-major), split between the threads.
-BoundCheck check_bounds(std::span<const double> accumulated, std::span<const double> reference,
-                        const BoundInputs& in);
-
 }  // namespace pl::experiment
