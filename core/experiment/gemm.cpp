@@ -129,13 +129,15 @@ PL_CLONES void lanes_run_kahan(const double* const* a_rows, const double* panel,
     for (size_t t = 0; t < kLanes; ++t) s[r][t] = sum[r][t], bad[r][t] = flag[r][t];
 }
 
-// The float32 accumulator on float32 hardware: when every product is a normal float32
+// The float32 accumulator on float32 hardware. The model adds the exact product and rounds the
+// sum once to float32 (nearest even, subnormals as IEEE). When every product is a normal float32
 // number (operands of few enough significant bits, magnitudes that keep every product inside
 // float32's normal range -- float32_products_exact() checks both on the data), one IEEE float32
-// multiply and one float32 addition per product *are* the model: the product is exact, the sum
-// of two float32 numbers rounded once to nearest even. The lanes then run on the CPU's own float32
-// arithmetic. A lane whose sum ends up not finite is redone by the general code.
-template <size_t R>
+// multiply and one float32 addition per product are that: the product is exact. When the
+// operands are float32 numbers whose products are not (kFused), one fused multiply-add is: it
+// rounds a b + s once. The lanes then run on the CPU's own float32 arithmetic. A lane whose sum
+// ends up not finite is redone by the general code (an Inf or NaN, once there, stays).
+template <size_t R, bool kFused>
 PL_CLONES void lanes_run_f32(const float* const* a_rows, const float* panel, size_t k0, size_t k1,
                              float (*s)[kLanes]) {
   float acc[R][kLanes];
@@ -145,15 +147,18 @@ PL_CLONES void lanes_run_f32(const float* const* a_rows, const float* panel, siz
     const float* p = panel + k * kLanes;
     for (size_t r = 0; r < R; ++r) {
       const float av = a_rows[r][k];
-      for (size_t t = 0; t < kLanes; ++t) acc[r][t] = acc[r][t] + av * p[t];  // no FMA: -ffp-contract=off
+      for (size_t t = 0; t < kLanes; ++t)
+        acc[r][t] = kFused ? __builtin_fmaf(av, p[t], acc[r][t])
+                           : acc[r][t] + av * p[t];  // no contraction: -ffp-contract=off
     }
   }
   for (size_t r = 0; r < R; ++r)
     for (size_t t = 0; t < kLanes; ++t) s[r][t] = acc[r][t];
 }
 
-// Kahan's compensated sum on float32 hardware (lanes_run_f32's conditions): the product is
-// exact, and each of kahan()'s other operations is one IEEE float32 addition or subtraction,
+// Kahan's compensated sum on float32 hardware, for float32 operands: kahan() rounds the
+// product to the format first (one IEEE float32 multiply: exact, or rounded once as the model
+// rounds it), and each of its other operations is one IEEE float32 addition or subtraction,
 // rounded once to nearest even -- the model itself. (Contraction is off, and nothing lets the
 // compiler reassociate: the compensation survives.)
 template <size_t R>
@@ -204,6 +209,13 @@ PL_CLONES void lanes_run_narrow(const float* const* a_rows, const float* panel, 
   else narrow_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
 }
 
+// The same for products that are not float32 numbers (narrow_wide_steps).
+template <size_t R, typename Round>
+PL_CLONES void lanes_run_narrow_wide(const double* const* a_rows, const double* panel, size_t k0, size_t k1,
+                                     const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
+  narrow_wide_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
+}
+
 bool has_f16c() {
 #if PL_HAVE_F16C_KERNEL
   static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
@@ -232,6 +244,16 @@ void run_narrow(const float* const* a_rows, const float* panel, size_t k0, size_
   else lanes_run_narrow<R, RoundScaled, kKahan>(a_rows, panel, k0, k1, f, s, bad);
 }
 
+template <size_t R>
+void run_narrow_wide(const double* const* a_rows, const double* panel, size_t k0, size_t k1, const NarrowFormat f,
+                     float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
+#if PL_HAVE_F16C_KERNEL
+  if (f.is_float16 && has_f16c()) return lanes_run_narrow_wide_f16c(R, a_rows, panel, k0, k1, f, s, bad);
+#endif
+  if (f.on_bits) lanes_run_narrow_wide<R, RoundOnBits>(a_rows, panel, k0, k1, f, s, bad);
+  else lanes_run_narrow_wide<R, RoundScaled>(a_rows, panel, k0, k1, f, s, bad);
+}
+
 struct Magnitudes {
   double min_nonzero = INFINITY, max = 0;
   int max_bits = 0;  // significant bits of the widest value
@@ -256,6 +278,25 @@ Magnitudes magnitudes(std::span<const double> x) {
   }
   if (max_bits != 0) m.min_nonzero = std::bit_cast<double>(min_bits), m.max = std::bit_cast<double>(max_bits);
   return m;
+}
+
+// Every value is a float32 number (an Inf or NaN included: the lanes hand what it leads to
+// to the general code).
+bool float32_numbers(std::span<const double> x) {
+  uint8_t inexact = 0;  // branch-free, so that it vectorises
+  for (double v : x) inexact |= static_cast<uint8_t>((static_cast<double>(static_cast<float>(v)) != v) & (v == v));
+  return inexact == 0;
+}
+
+// Whether the CPU fuses a multiply and an add (the fused float32 lanes need it to be fast; any
+// CPU gets the right result, through libm's fmaf where it has none).
+bool has_fma() {
+#if defined(__x86_64__)
+  static const bool yes = __builtin_cpu_supports("fma");
+  return yes;
+#else
+  return true;
+#endif
 }
 
 // Every product a_ik * b_jk is a normal float32 number (or zero): at most 24 significant bits,
@@ -364,17 +405,21 @@ void lanes(const double* const* a_rows, const double* panel, size_t k, const Acc
       needs_redo, out, redo);
 }
 
-// As lanes(), on float32 hardware (lanes_run_f32's conditions hold): a sum that is not
-// finite is redone. A pairwise sum's halves are added in float32 too: one IEEE addition,
-// rounded once to nearest even, as Accumulator::add rounds their exact sum.
+// As lanes(), on float32 hardware (lanes_run_f32's conditions hold; `fused` when the products
+// are not float32 numbers): a sum that is not finite is redone. A pairwise sum's halves are
+// added in float32 too: one IEEE addition, rounded once to nearest even, as Accumulator::add
+// rounds their exact sum.
 template <size_t R>
-void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const Accumulation& acc,
+void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const Accumulation& acc, bool fused,
                double* const* out, uint64_t* redo) {
+  auto run = [&](size_t c0, size_t c1, float (*x)[kLanes]) {
+    if (fused) lanes_run_f32<R, true>(a_rows, panel, c0, c1, x);
+    else lanes_run_f32<R, false>(a_rows, panel, c0, c1, x);
+  };
   if (acc.kind == AccumKind::Pairwise) {
     float s[R][kLanes];
     pairwise_lanes<R, float>(
-        0, k, static_cast<size_t>(acc.block),
-        [&](size_t c0, size_t c1, float (*x)[kLanes]) { lanes_run_f32<R>(a_rows, panel, c0, c1, x); },
+        0, k, static_cast<size_t>(acc.block), run,
         [](float (*x)[kLanes], const float (*y)[kLanes]) {
           for (size_t r = 0; r < R; ++r)
             for (size_t t = 0; t < kLanes; ++t) x[r][t] += y[r][t];
@@ -388,20 +433,25 @@ void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const A
       k, acc,
       [&](size_t c0, size_t c1, float (*s)[kLanes]) {
         if (kahan) lanes_run_f32_kahan<R>(a_rows, panel, c0, c1, s);
-        else lanes_run_f32<R>(a_rows, panel, c0, c1, s);
+        else run(c0, c1, s);
       },
       [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
 }
 
-// As lanes(), on float32 lanes for a narrow accumulator (lanes_run_narrow's conditions hold). A
-// pairwise sum's halves, two values of the format, are added on the same lanes (narrow_add:
+// As lanes(), on float32 lanes for a narrow accumulator (lanes_run_narrow's conditions hold; with
+// float64 operands, whose products are not float32 numbers, narrow_wide_steps' -- not for Kahan).
+// A pairwise sum's halves, two values of the format, are added on the same lanes (narrow_add:
 // Accumulator::add's rounding); a sum past the format's range is redone.
-template <size_t R>
-void lanes_narrow(const float* const* a_rows, const float* panel, size_t k, const Accumulation& acc,
+template <size_t R, typename Operand>
+void lanes_narrow(const Operand* const* a_rows, const Operand* panel, size_t k, const Accumulation& acc,
                   double* const* out, uint64_t* redo) {
+  constexpr bool kWide = std::is_same_v<Operand, double>;
   const NarrowFormat inner = narrow_format(info(acc.format).format);
   uint32_t bad[R][kLanes] = {};
-  auto run = [&](size_t c0, size_t c1, float (*s)[kLanes]) { run_narrow<R>(a_rows, panel, c0, c1, inner, s, bad); };
+  auto run = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
+    if constexpr (kWide) run_narrow_wide<R>(a_rows, panel, c0, c1, inner, s, bad);
+    else run_narrow<R>(a_rows, panel, c0, c1, inner, s, bad);
+  };
   auto needs_redo = [&](size_t r, size_t t, double) { return bad[r][t] != 0; };
   if (acc.kind == AccumKind::Pairwise) {
     float s[R][kLanes];
@@ -411,12 +461,14 @@ void lanes_narrow(const float* const* a_rows, const float* panel, size_t k, cons
     store_lanes<R>(s, needs_redo, out, redo);
     return;
   }
-  if (acc.kind == AccumKind::Kahan) {
-    auto kahan = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
-      run_narrow<R, true>(a_rows, panel, c0, c1, inner, s, bad);
-    };
-    chunked_lanes<R, float>(k, acc, kahan, needs_redo, out, redo);
-    return;
+  if constexpr (!kWide) {
+    if (acc.kind == AccumKind::Kahan) {
+      auto kahan = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
+        run_narrow<R, true>(a_rows, panel, c0, c1, inner, s, bad);
+      };
+      chunked_lanes<R, float>(k, acc, kahan, needs_redo, out, redo);
+      return;
+    }
   }
   chunked_lanes<R, float>(k, acc, run, needs_redo, out, redo);
 }
@@ -505,8 +557,17 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   // hardware (lanes_run_f32) and a narrow one on float32 lanes (lanes_run_narrow); the
   // operands are then packed as floats.
   const bool exact_products = use_lanes && float32_products_exact(a, b);
-  const bool hardware_f32 = exact_products && acc.format == DType::float32;
+  // Float32 operands whose products are not float32 numbers: still float32 hardware, each
+  // product fused into its addition; Kahan rounds its products itself, with a plain multiply.
+  const bool float32_operands = use_lanes && !exact_products && acc.format == DType::float32 &&
+                                float32_numbers(a) && float32_numbers(b);
+  const bool fused = float32_operands && acc.kind != AccumKind::Kahan && has_fma();
+  const bool hardware_f32 = acc.format == DType::float32 &&
+                            (exact_products || fused || (float32_operands && acc.kind == AccumKind::Kahan));
   const bool narrow = exact_products && !hardware_f32 && narrow_lanes_apply(info(acc.format).format);
+  // Other products into a narrow accumulator: float64 products, float32 lanes (not Kahan's).
+  const bool narrow_wide = use_lanes && !exact_products && !hardware_f32 && acc.kind != AccumKind::Kahan &&
+                           narrow_lanes_apply(info(acc.format).format);
   const bool float_lanes = hardware_f32 || narrow;
   std::vector<double> panels(float_lanes ? 0 : blocks * s.k * kLanes);
   std::vector<float> panels_f(float_lanes ? blocks * s.k * kLanes : 0), a_f;
@@ -545,14 +606,19 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
             }
             if (hardware_f32) {
               const float* panel = panels_f.data() + blk * s.k * kLanes;
-              if (rows == kRows) lanes_f32<kRows>(a_rows_f, panel, s.k, acc, out, redo);
+              if (rows == kRows) lanes_f32<kRows>(a_rows_f, panel, s.k, acc, fused, out, redo);
               else
-                for (size_t r = 0; r < rows; ++r) lanes_f32<1>(a_rows_f + r, panel, s.k, acc, out + r, redo + r);
+                for (size_t r = 0; r < rows; ++r) lanes_f32<1>(a_rows_f + r, panel, s.k, acc, fused, out + r, redo + r);
             } else if (narrow) {
               const float* panel = panels_f.data() + blk * s.k * kLanes;
               if (rows == kRows) lanes_narrow<kRows>(a_rows_f, panel, s.k, acc, out, redo);
               else
                 for (size_t r = 0; r < rows; ++r) lanes_narrow<1>(a_rows_f + r, panel, s.k, acc, out + r, redo + r);
+            } else if (narrow_wide) {
+              const double* panel = panels.data() + blk * s.k * kLanes;
+              if (rows == kRows) lanes_narrow<kRows>(a_rows, panel, s.k, acc, out, redo);
+              else
+                for (size_t r = 0; r < rows; ++r) lanes_narrow<1>(a_rows + r, panel, s.k, acc, out + r, redo + r);
             } else {
               const double* panel = panels.data() + blk * s.k * kLanes;
               if (rows == kRows) lanes<kRows>(a_rows, panel, s.k, acc, out, redo);

@@ -16,6 +16,13 @@ struct RoundF16c {
     const __m128i half = _mm256_cvtps_ph(std::bit_cast<__m256>(odd), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     return std::bit_cast<LaneF>(_mm256_cvtph_ps(half));
   }
+  // In float16's normal range a midpoint's 13 dropped bits are exactly one half; below 2^-14
+  // the quantum is fixed (2^-24) and that test means nothing, so every nonzero value there is
+  // sent back (rare: it takes a sum that small).
+  [[gnu::always_inline]] LaneF tie_watched(LaneU value, LaneU& ties) const {
+    ties |= ((value & 0x1fff) == 0x1000) | ((value & kMagnitude) - 1 < 0x38800000 - 1);
+    return (*this)(value);
+  }
 };
 
 }  // namespace
@@ -27,6 +34,13 @@ void lanes_run_narrow_f16c(size_t rows, bool kahan, const float* const* a_rows, 
   else if (kahan) narrow_kahan_steps<1>(a_rows, panel, k0, k1, round, f, s, bad);
   else if (rows == 8) narrow_steps<8>(a_rows, panel, k0, k1, round, f, s, bad);
   else narrow_steps<1>(a_rows, panel, k0, k1, round, f, s, bad);
+}
+
+void lanes_run_narrow_wide_f16c(size_t rows, const double* const* a_rows, const double* panel, size_t k0,
+                                size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+  const RoundF16c round(f);
+  if (rows == 8) narrow_wide_steps<8>(a_rows, panel, k0, k1, round, f, s, bad);
+  else narrow_wide_steps<1>(a_rows, panel, k0, k1, round, f, s, bad);
 }
 
 }  // namespace pl::experiment

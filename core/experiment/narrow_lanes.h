@@ -11,15 +11,30 @@
 // float16 uses the CPU's float16 conversion where it has one (F16C; gemm_f16c.cpp, a file
 // built for it); the others scale to the quantum and round with 1.5 * 2^23 (RoundScaled).
 //
+// Products that are not float32 numbers (float32 operands, say) take a wider kernel
+// (narrow_wide_steps): the product and the sum in float64, that sum rounded to float32, then to
+// the format. Rounding twice (three times) is wrong only when the float32 value lands exactly on
+// a midpoint of the format: the format's midpoints are float32 and float64 numbers (p + 1 <= 24
+// bits, half its smallest quantum >= 2^-149), and rounding to nearest is monotonic, so a rounding
+// to a finer grid can carry a sum onto a midpoint but never across one. Each policy marks the
+// lanes whose float32 value is a midpoint (tie_watched), and a step with one is redone exactly
+// (narrow_sum_wide: TwoSum in float64, rounding to odd) -- rare, as such products have more
+// bits than float32 holds. (For products that are float32 numbers the same watch was tried and
+// measured slower: their sums land on midpoints exactly -- no double rounding, but the watch
+// cannot tell -- in 2.7% of additions of bfloat16 products into float16.)
+//
 // Included by gemm.cpp and gemm_f16c.cpp only, which are built with different instruction
 // sets: everything with code is in an anonymous namespace, so neither file can end up calling
 // the other's copy; NarrowFormat is plain data.
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+
+#include "core/dtype/round_to_odd.h"
 
 namespace pl::experiment {
 
@@ -37,6 +52,15 @@ struct NarrowFormat {
 // narrow_kahan_steps when `kahan`); rows is 8 or 1.
 void lanes_run_narrow_f16c(size_t rows, bool kahan, const float* const* a_rows, const float* panel, size_t k0,
                            size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
+// ... and narrow_wide_steps with it.
+void lanes_run_narrow_wide_f16c(size_t rows, const double* const* a_rows, const double* panel, size_t k0,
+                                size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
+
+// The lambdas below must be inlined, as every function here: an outlined copy is built for the
+// baseline instruction set, not for the calling clone's, and takes its vector arguments under
+// another ABI (-Wno-psabi silences GCC's note about it) -- a crash, seen when a change made
+// GCC outline one.
+#define PL_INLINE_LAMBDA __attribute__((always_inline))
 
 namespace {
 
@@ -46,6 +70,7 @@ namespace {
 using LaneF = float __attribute__((vector_size(4 * kNarrowLanes)));
 using LaneU = uint32_t __attribute__((vector_size(4 * kNarrowLanes)));
 using LaneI = int32_t __attribute__((vector_size(4 * kNarrowLanes)));
+using LaneD = double __attribute__((vector_size(8 * kNarrowLanes)));
 
 [[gnu::always_inline]] inline LaneF load_lanes(const float* p) {
   LaneF v;
@@ -76,6 +101,12 @@ struct RoundOnBits {
   [[gnu::always_inline]] LaneF operator()(LaneU odd) const {
     return std::bit_cast<LaneF>((odd + half + ((odd >> drop) & 1)) & keep);
   }
+  // A midpoint: the dropped bits are exactly one half, at every magnitude (the format's grid
+  // is float32's, subnormals included, with fewer bits).
+  [[gnu::always_inline]] LaneF tie_watched(LaneU value, LaneU& ties) const {
+    ties |= (value & ~keep) == half + 1;
+    return (*this)(value);
+  }
 };
 
 // Scale to the quantum (the format's ulp at the value, or at its smallest normal), round with
@@ -94,18 +125,38 @@ struct RoundScaled {
     const LaneF rounded = (std::bit_cast<LaneF>(odd) * to_unit + kMagic) - kMagic;
     return std::bit_cast<LaneF>((std::bit_cast<LaneU>(rounded) & kMagnitude) | (odd & kSign)) * from_unit;
   }
+  // The same rounding; a midpoint is half a quantum from the integer it rounds to (the scaled
+  // value and that integer are below 2^23: their difference is exact).
+  [[gnu::always_inline]] LaneF tie_watched(LaneU value, LaneU& ties) const {
+    constexpr float kMagic = 12582912.0f;
+    const LaneI e = std::bit_cast<LaneI>((value >> 23) & 0xff) - 127;
+    const LaneI q = (e > emin ? e : LaneI{} + emin) - mantissa_bits;
+    const LaneF to_unit = std::bit_cast<LaneF>(std::bit_cast<LaneU>(127 - q) << 23);
+    const LaneF from_unit = std::bit_cast<LaneF>(std::bit_cast<LaneU>(127 + q) << 23);
+    const LaneF scaled = std::bit_cast<LaneF>(value) * to_unit;
+    const LaneF rounded = (scaled + kMagic) - kMagic;
+    ties |= (std::bit_cast<LaneU>(scaled - rounded) & kMagnitude) == std::bit_cast<uint32_t>(0.5f);
+    return std::bit_cast<LaneF>((std::bit_cast<LaneU>(rounded) & kMagnitude) | (value & kSign)) * from_unit;
+  }
 };
 
+// Keep in `worst` the magnitude Round watches (the value before rounding when kWatchSum, else
+// the result), if larger: a lane is redone when its value was past the format's largest at any
+// step, or not finite.
+template <typename Round>
+[[gnu::always_inline]] inline void watch(LaneU& worst, LaneF before, LaneF result) {
+  worst = umax(worst, std::bit_cast<LaneU>(Round::kWatchSum ? before : result) & kMagnitude);
+}
+
 // round(x + y) to the format for two float32 numbers: TwoSum (exact), rounding to odd at
-// float32's 24 bits, then `round`; the magnitude it watches (the sum before rounding when
-// Round::kWatchSum, else the result) kept in `worst` if larger. Every kernel below adds this way.
+// float32's 24 bits, then `round`; watched. Every kernel below adds this way.
 template <typename Round>
 [[gnu::always_inline]] inline LaneF narrow_sum(LaneF x, LaneF y, const Round& round, LaneU& worst) {
   const LaneF hi = x + y;
   const LaneF bb = hi - x;
   const LaneF lo = (x - (hi - bb)) + (y - bb);
   const LaneF v = round(round_to_odd_lanes(hi, lo));
-  worst = umax(worst, std::bit_cast<LaneU>(Round::kWatchSum ? hi : v) & kMagnitude);
+  watch<Round>(worst, hi, v);
   return v;
 }
 
@@ -154,12 +205,12 @@ template <size_t R, typename Round>
   constexpr size_t kGroup = R < 4 ? R : 4;
   static_assert(R % kGroup == 0);
   LaneU worst{};
-  auto add = [&](LaneF x, LaneF y) { return narrow_sum(x, y, round, worst); };
+  auto add = [&](LaneF x, LaneF y) PL_INLINE_LAMBDA { return narrow_sum(x, y, round, worst); };
   // round(x) for an exact float32 x (a product): nothing to TwoSum (adding +0 instead would
   // turn a -0 product into +0).
-  auto round_exact = [&](LaneF x) {
+  auto round_exact = [&](LaneF x) PL_INLINE_LAMBDA {
     const LaneF v = round(std::bit_cast<LaneU>(x));
-    worst = umax(worst, std::bit_cast<LaneU>(Round::kWatchSum ? x : v) & kMagnitude);
+    watch<Round>(worst, x, v);
     return v;
   };
   for (size_t g = 0; g < R; g += kGroup) {
@@ -181,6 +232,80 @@ template <size_t R, typename Round>
   const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
   for (size_t r = 0; r < R; ++r)
     for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(worst[t] > largest);
+}
+
+// Whether any lane of a mask is set.
+[[gnu::always_inline]] inline bool any_lane(LaneU mask) {
+  uint64_t words[kNarrowLanes / 2];
+  std::memcpy(words, &mask, sizeof words);
+  return (words[0] | words[1] | words[2] | words[3]) != 0;
+}
+
+// round(x + y) to the format for a value x of the format and a product y, both float64, the exact
+// way: TwoSum, rounding to odd at float64's 53 bits, then at float32's 24 (truncate the float32
+// conversion toward zero, set the last bit if anything was cut off: rounding to odd twice is
+// rounding to odd once), then `round`; watched as narrow_sum watches. For the steps the tie watch
+// sends back, so written for clarity, lane by lane. A sum that is not finite stays so.
+template <typename Round>
+[[gnu::always_inline]] inline LaneF narrow_sum_wide(LaneD x, LaneD y, const Round& round, LaneU& worst) {
+  const LaneD hi = x + y;
+  const LaneD bb = hi - x;
+  const LaneD lo = (x - (hi - bb)) + (y - bb);
+  LaneU odd;
+  for (size_t t = 0; t < kNarrowLanes; ++t) {
+    if (!(std::fabs(hi[t]) <= 0x1.fffffffffffffp+1023)) {  // Inf or NaN
+      odd[t] = std::bit_cast<uint32_t>(static_cast<float>(hi[t]));
+      continue;
+    }
+    const double d = std::bit_cast<double>(round_to_odd_bits<uint64_t>(hi[t], lo[t]));
+    const float f = static_cast<float>(d);
+    const uint32_t away = std::fabs(static_cast<double>(f)) > std::fabs(d);
+    odd[t] = (std::bit_cast<uint32_t>(f) - away) | static_cast<uint32_t>(static_cast<double>(f) != d);
+  }
+  const LaneF v = round(odd);
+  watch<Round>(worst, std::bit_cast<LaneF>(odd), v);
+  return v;
+}
+
+// narrow_steps for products that are not float32 numbers (operands and panel in float64): per
+// step the float64 product and sum, rounded to float32 and then by `round.tie_watched`; a step
+// where a lane of the group hit a midpoint is redone with narrow_sum_wide. The format's values
+// stay exact in the float64 lanes. Watched as narrow_steps watches.
+template <size_t R, typename Round>
+[[gnu::always_inline]] inline void narrow_wide_steps(const double* const* a_rows, const double* panel, size_t k0,
+                                                     size_t k1, const Round round, const NarrowFormat f,
+                                                     float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+  constexpr size_t kGroup = R < 4 ? R : 4;
+  static_assert(R % kGroup == 0);
+  LaneU worst{};
+  for (size_t g = 0; g < R; g += kGroup) {
+    LaneF acc[kGroup];  // as float32 (half the registers); widened exactly at each use
+    for (size_t r = 0; r < kGroup; ++r) acc[r] = load_lanes(s[g + r]);
+    for (size_t k = k0; k < k1; ++k) {
+      LaneD p;
+      std::memcpy(&p, panel + k * kNarrowLanes, sizeof p);
+      LaneF next[kGroup];
+      LaneU ties{};
+#pragma GCC unroll 4
+      for (size_t r = 0; r < kGroup; ++r) {
+        const LaneF sum = __builtin_convertvector(__builtin_convertvector(acc[r], LaneD) + a_rows[g + r][k] * p, LaneF);
+        next[r] = round.tie_watched(std::bit_cast<LaneU>(sum), ties);
+        watch<Round>(worst, sum, next[r]);
+      }
+      if (any_lane(ties)) [[unlikely]] {
+        for (size_t r = 0; r < kGroup; ++r)
+          next[r] = narrow_sum_wide(__builtin_convertvector(acc[r], LaneD), a_rows[g + r][k] * p, round, worst);
+      }
+#pragma GCC unroll 4
+      for (size_t r = 0; r < kGroup; ++r) acc[r] = next[r];
+    }
+    for (size_t r = 0; r < kGroup; ++r) store_lanes(s[g + r], acc[r]);
+  }
+  const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
+  for (size_t r = 0; r < R; ++r) {
+    const LaneU final_worst = umax(worst, std::bit_cast<LaneU>(load_lanes(s[r])) & kMagnitude);
+    for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(final_worst[t] > largest);
+  }
 }
 
 // x[r][t] = round(x[r][t] + y[r][t]) for two values of the format each (a pairwise sum's

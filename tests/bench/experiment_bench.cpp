@@ -59,18 +59,25 @@ void BM_Emulated_f32_pairwise(benchmark::State& s) { emulated(s, "f32:pairwise")
 void BM_Emulated_f32_kahan(benchmark::State& s) { emulated(s, "f32:kahan"); }
 void BM_Emulated_bf16_kahan(benchmark::State& s) { emulated(s, "bf16:kahan"); }
 void BM_Emulated_f16_pairwise(benchmark::State& s) { emulated(s, "f16:pairwise"); }
-// float32 operands: their products are not float32 numbers, so the float64 lanes run.
-void BM_Emulated_f16_sequential_f32_inputs(benchmark::State& state) {
+// float32 operands: their products are not float32 numbers. A float16 accumulator then runs on
+// the float64 lanes; a float32 one on the CPU's fused multiply-add.
+void emulated_f32_inputs(benchmark::State& state, const Accumulation& acc) {
   const size_t n = static_cast<size_t>(state.range(0));
   std::mt19937_64 rng(4);
   std::normal_distribution<double> d;
   std::vector<double> a(n * n), b(n * n);
   for (double& x : a) x = static_cast<float>(d(rng));
   for (double& x : b) x = static_cast<float>(d(rng));
-  const Accumulation acc{AccumKind::Sequential, DType::float16};
   for (auto _ : state) benchmark::DoNotOptimize(gemm({n, n, n}, a, b, acc));
   flops(state, 2.0 * n * n * n);
 }
+void BM_Emulated_f16_sequential_f32_inputs(benchmark::State& s) {
+  emulated_f32_inputs(s, {AccumKind::Sequential, DType::float16});
+}
+void BM_Emulated_f32_sequential_f32_inputs(benchmark::State& s) {
+  emulated_f32_inputs(s, {AccumKind::Sequential, DType::float32});
+}
+void BM_Emulated_f32_kahan_f32_inputs(benchmark::State& s) { emulated_f32_inputs(s, {AccumKind::Kahan, DType::float32}); }
 BENCHMARK(BM_Emulated_f32_sequential)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_chunked128)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_sequential)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -81,6 +88,8 @@ BENCHMARK(BM_Emulated_f32_kahan)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisec
 BENCHMARK(BM_Emulated_f32_pairwise)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_pairwise)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_sequential_f32_inputs)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_f32_sequential_f32_inputs)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_f32_kahan_f32_inputs)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_OpenBLAS_dgemm(benchmark::State& state) {
   const size_t n = static_cast<size_t>(state.range(0));

@@ -62,7 +62,7 @@ TEST(Gemm, FastPathsEqualTheirDotProducts) {
                                 model(AccumKind::Chunked, DType::float32),
                                 model(AccumKind::Sequential, DType::bfloat16)}) {
     expect_equals_dot(s, a, b, m);      // bf16 x f16: products are exact float32 numbers
-    expect_equals_dot(s, a32, b32, m);  // f32 x f32: they are not; the emulated lanes run
+    expect_equals_dot(s, a32, b32, m);  // f32 x f32: they are not; fused multiply-adds, or the float64 lanes
   }
   // Sums whose float64 value lands on a tie of the accumulator although the exact sum does
   // not (tests/data/accumulate/gen_accumulate.py's crafted cases): the lanes' rounding to odd decides.
@@ -125,6 +125,43 @@ TEST(Gemm, KahanAndPairwiseOnTheLanesEqualTheirDotProducts) {
   }
 }
 
+// A float32 accumulator with float32 operands whose products are not float32 numbers runs on
+// float32 hardware: one fused multiply-add a product (the model rounds a b + s once), and for
+// Kahan a plain multiply (the model rounds the product first). Operands over 135 binades, so
+// that products land in float32's subnormals, its normal range, and past it (those sums go to
+// the general code); and a sum a separate multiply and add would get wrong: 2^24 + a b with
+// a b = 1 + 2^-36 is 2^24 + 2, where rounding a b to 1 first makes a tie that goes to 2^24.
+TEST(Gemm, Float32OperandsOnFusedMultiplyAddEqualTheirDotProducts) {
+  const GemmShape s{13, 19, 40};
+  std::mt19937_64 rng(31);
+  std::uniform_int_distribution<int> exponent(-75, 60);
+  std::uniform_real_distribution<double> frac(-2.0, 2.0);
+  std::vector<double> a(s.m * s.k), b(s.n * s.k), small_a(s.m * s.k);
+  for (double& x : a) x = static_cast<float>(std::ldexp(frac(rng), exponent(rng)));
+  for (double& x : b) x = static_cast<float>(std::ldexp(frac(rng), exponent(rng)));
+  for (double& x : small_a) x = static_cast<float>(frac(rng));  // sums that stay finite
+  std::vector<Accumulation> models = {model(AccumKind::Sequential, DType::float32),
+                                      model(AccumKind::Chunked, DType::float32),
+                                      model(AccumKind::Kahan, DType::float32)};
+  for (int block : {4, 7, 64}) {
+    models.push_back(model(AccumKind::Pairwise, DType::float32));
+    models.back().block = block;
+  }
+  std::vector<double> a64 = small_a;  // float64 operands: not float32 numbers, the float64 lanes
+  for (double& x : a64) x += 0x1p-40;
+  for (const Accumulation& m : models) {
+    expect_equals_dot(s, a, b, m);
+    expect_equals_dot(s, small_a, b, m);
+    expect_equals_dot(s, a64, b, m);
+  }
+  std::vector<double> ta(s.m * s.k, 0.0), tb(s.n * s.k, 0.0);
+  for (size_t i = 0; i < s.m; ++i) ta[i * s.k] = 0x1p24, ta[i * s.k + 1] = 1 + 0x1p-12;
+  for (size_t j = 0; j < s.n; ++j) tb[j * s.k] = 1.0, tb[j * s.k + 1] = 1 - 0x1p-12 + 0x1p-24;
+  for (const Accumulation& m : models) expect_equals_dot(s, ta, tb, m);
+  EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::float32)))[0], 0x1p24 + 2);
+  EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Kahan, DType::float32)))[0], 0x1p24);  // product rounded: a tie
+}
+
 // Narrow accumulators on float32 lanes (products exact in float32): every format the path
 // takes, at magnitudes that reach the accumulator's subnormals and its overflow, and sums whose
 // float32 value is a tie of the accumulator while the exact sum is not -- rounding to odd first
@@ -169,6 +206,55 @@ TEST(Gemm, NarrowAccumulatorsOnFloat32LanesEqualTheirDotProducts) {
     ta[i * s.k] = 0x1.1p127, ta[i * s.k + 1] = 0x1.1p127, ta[i * s.k + 2] = -0x1.1p127, ta[i * s.k + 3] = -0x1.1p127;
   expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::bfloat16));
   EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::bfloat16)))[0], INFINITY);
+}
+
+// Narrow accumulators of products that are not float32 numbers (float32 operands): float64
+// product and sum, rounded to float32, then to the format, each step watched for a float32 value
+// on a midpoint of the format, and such a step redone exactly. Random operands over wide ranges
+// (subnormals of the formats, overflow), every model the kernel serves; then sums whose float32
+// value is a midpoint although the exact sum is not -- above it (8192 + 4 + 2^-20 in float16 is
+// 8200, not 8192; 256 + 1 + 2^-20 in bfloat16 is 258; 16 + 1 + 2^-21 in float8_e4m3fn is 18), below
+// it (8192 + 4 - 2^-44 is 8192), and in float16's subnormals (2^-24 + 2^-25 - 2^-71 is 2^-24).
+TEST(Gemm, NarrowAccumulatorsOfWideProductsEqualTheirDotProducts) {
+  const GemmShape s{13, 19, 40};
+  std::mt19937_64 rng(41);
+  std::uniform_real_distribution<double> frac(-2.0, 2.0);
+  for (const int spread : {2, 12, 40}) {
+    std::uniform_int_distribution<int> exponent(-spread, spread / 4);
+    std::vector<double> a(s.m * s.k), b(s.n * s.k);
+    for (double& x : a) x = static_cast<float>(std::ldexp(frac(rng), exponent(rng)));
+    for (double& x : b) x = static_cast<float>(std::ldexp(frac(rng), exponent(rng)));
+    for (DType f : {DType::float16, DType::bfloat16, DType::float8_e5m2, DType::float8_e4m3fn}) {
+      SCOPED_TRACE(spread);
+      for (const Accumulation& m : {model(AccumKind::Sequential, f), model(AccumKind::Chunked, f),
+                                    model(AccumKind::Pairwise, f), model(AccumKind::Kahan, f)})
+        expect_equals_dot(s, a, b, m);
+    }
+  }
+  struct Tie {
+    DType format;
+    double first, a, b, want;  // first * 1 + a * b
+  };
+  const Tie ties[] = {
+      {DType::float16, 8192, 2 + 0x1p-22, 2 + 0x1p-22, 8200},
+      {DType::float16, 8192, 2 - 0x1p-22, 2 + 0x1p-22, 8192},
+      {DType::bfloat16, 256, 1 + 0x1p-21, 1 + 0x1p-21, 258},
+      {DType::float8_e4m3fn, 16, 1 + 0x1p-22, 1 + 0x1p-22, 18},
+      {DType::float16, 0x1p-24, 0x1p-13 * (1 + 0x1p-23), 0x1p-12 * (1 - 0x1p-23), 0x1p-24},
+  };
+  for (const Tie& tie : ties) {
+    std::vector<double> ta(s.m * s.k, 0.0), tb(s.n * s.k, 0.0);
+    for (size_t i = 0; i < s.m; ++i) {
+      const double sign = i % 2 ? -1.0 : 1.0;
+      ta[i * s.k] = sign * tie.first, ta[i * s.k + 1] = sign * tie.a;
+    }
+    for (size_t j = 0; j < s.n; ++j) tb[j * s.k] = 1.0, tb[j * s.k + 1] = tie.b;
+    const Accumulation m = model(AccumKind::Sequential, tie.format);
+    expect_equals_dot(s, ta, tb, m);
+    const auto c = gemm(s, ta, tb, m);
+    EXPECT_EQ((*c)[0], tie.want) << describe(m);
+    EXPECT_EQ((*c)[s.n + 5], -tie.want) << describe(m);
+  }
 }
 
 // The rounding to odd the lanes use (truncation with the last bit set when inexact) equals
