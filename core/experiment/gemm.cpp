@@ -200,20 +200,17 @@ bool narrow_lanes_apply(const FloatFormat& f) {
          f.emax() <= 127;
 }
 
-// The narrow kernel (narrow_lanes.h: sequential steps, or Kahan's when kKahan) for each way to
-// the format; float16 runs on the CPU's own float16 conversion when it has one (gemm_f16c.cpp).
-template <size_t R, typename Round, bool kKahan>
-PL_CLONES void lanes_run_narrow(const float* const* a_rows, const float* panel, size_t k0, size_t k1,
-                                const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
-  if constexpr (kKahan) narrow_kahan_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
-  else narrow_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
-}
+// Kahan's narrow kernel adds values of the format through float32 alone (narrow_sum_of_values):
+// innocuous for formats of at most 11 bits, as every narrow dtype of the table is.
+bool kahan_lanes_apply(const FloatFormat& f) { return narrow_lanes_apply(f) && f.precision() <= 11; }
 
-// The same for products that are not float32 numbers (narrow_wide_steps).
-template <size_t R, typename Round>
-PL_CLONES void lanes_run_narrow_wide(const double* const* a_rows, const double* panel, size_t k0, size_t k1,
-                                     const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
-  narrow_wide_steps<R>(a_rows, panel, k0, k1, Round(f), f, s, bad);
+// The narrow kernel (narrow_lanes.h's narrow_kernel: sequential or Kahan's steps, of float32 or
+// float64 operands) for each way to the format; float16 runs on the CPU's own float16 conversion
+// when it has one (gemm_f16c.cpp).
+template <size_t R, typename Round, bool kKahan, typename Operand>
+PL_CLONES void lanes_run_narrow(const Operand* const* a_rows, const Operand* panel, size_t k0, size_t k1,
+                                const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
+  narrow_kernel<R, kKahan>(a_rows, panel, k0, k1, Round(f), f, s, bad);
 }
 
 bool has_f16c() {
@@ -234,24 +231,14 @@ PL_CLONES void narrow_add_lanes(float (*x)[kLanes], const float (*y)[kLanes], co
   else narrow_add<R>(x, y, RoundScaled(f), f, bad);
 }
 
-template <size_t R, bool kKahan = false>
-void run_narrow(const float* const* a_rows, const float* panel, size_t k0, size_t k1, const NarrowFormat f,
+template <size_t R, bool kKahan = false, typename Operand>
+void run_narrow(const Operand* const* a_rows, const Operand* panel, size_t k0, size_t k1, const NarrowFormat f,
                 float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
 #if PL_HAVE_F16C_KERNEL
   if (f.is_float16 && has_f16c()) return lanes_run_narrow_f16c(R, kKahan, a_rows, panel, k0, k1, f, s, bad);
 #endif
   if (f.on_bits) lanes_run_narrow<R, RoundOnBits, kKahan>(a_rows, panel, k0, k1, f, s, bad);
   else lanes_run_narrow<R, RoundScaled, kKahan>(a_rows, panel, k0, k1, f, s, bad);
-}
-
-template <size_t R>
-void run_narrow_wide(const double* const* a_rows, const double* panel, size_t k0, size_t k1, const NarrowFormat f,
-                     float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
-#if PL_HAVE_F16C_KERNEL
-  if (f.is_float16 && has_f16c()) return lanes_run_narrow_wide_f16c(R, a_rows, panel, k0, k1, f, s, bad);
-#endif
-  if (f.on_bits) lanes_run_narrow_wide<R, RoundOnBits>(a_rows, panel, k0, k1, f, s, bad);
-  else lanes_run_narrow_wide<R, RoundScaled>(a_rows, panel, k0, k1, f, s, bad);
 }
 
 struct Magnitudes {
@@ -439,19 +426,15 @@ void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const A
 }
 
 // As lanes(), on float32 lanes for a narrow accumulator (lanes_run_narrow's conditions hold; with
-// float64 operands, whose products are not float32 numbers, narrow_wide_steps' -- not for Kahan).
+// float64 operands, whose products are not float32 numbers, the wide kernels).
 // A pairwise sum's halves, two values of the format, are added on the same lanes (narrow_add:
 // Accumulator::add's rounding); a sum past the format's range is redone.
 template <size_t R, typename Operand>
 void lanes_narrow(const Operand* const* a_rows, const Operand* panel, size_t k, const Accumulation& acc,
                   double* const* out, uint64_t* redo) {
-  constexpr bool kWide = std::is_same_v<Operand, double>;
   const NarrowFormat inner = narrow_format(info(acc.format).format);
   uint32_t bad[R][kLanes] = {};
-  auto run = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
-    if constexpr (kWide) run_narrow_wide<R>(a_rows, panel, c0, c1, inner, s, bad);
-    else run_narrow<R>(a_rows, panel, c0, c1, inner, s, bad);
-  };
+  auto run = [&](size_t c0, size_t c1, float (*s)[kLanes]) { run_narrow<R>(a_rows, panel, c0, c1, inner, s, bad); };
   auto needs_redo = [&](size_t r, size_t t, double) { return bad[r][t] != 0; };
   if (acc.kind == AccumKind::Pairwise) {
     float s[R][kLanes];
@@ -461,14 +444,12 @@ void lanes_narrow(const Operand* const* a_rows, const Operand* panel, size_t k, 
     store_lanes<R>(s, needs_redo, out, redo);
     return;
   }
-  if constexpr (!kWide) {
-    if (acc.kind == AccumKind::Kahan) {
-      auto kahan = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
-        run_narrow<R, true>(a_rows, panel, c0, c1, inner, s, bad);
-      };
-      chunked_lanes<R, float>(k, acc, kahan, needs_redo, out, redo);
-      return;
-    }
+  if (acc.kind == AccumKind::Kahan) {
+    auto kahan = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
+      run_narrow<R, true>(a_rows, panel, c0, c1, inner, s, bad);
+    };
+    chunked_lanes<R, float>(k, acc, kahan, needs_redo, out, redo);
+    return;
   }
   chunked_lanes<R, float>(k, acc, run, needs_redo, out, redo);
 }
@@ -564,10 +545,11 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   const bool fused = float32_operands && acc.kind != AccumKind::Kahan && has_fma();
   const bool hardware_f32 = acc.format == DType::float32 &&
                             (exact_products || fused || (float32_operands && acc.kind == AccumKind::Kahan));
-  const bool narrow = exact_products && !hardware_f32 && narrow_lanes_apply(info(acc.format).format);
-  // Other products into a narrow accumulator: float64 products, float32 lanes (not Kahan's).
-  const bool narrow_wide = use_lanes && !exact_products && !hardware_f32 && acc.kind != AccumKind::Kahan &&
-                           narrow_lanes_apply(info(acc.format).format);
+  const FloatFormat& format = info(acc.format).format;
+  const bool narrow_format_ok = acc.kind == AccumKind::Kahan ? kahan_lanes_apply(format) : narrow_lanes_apply(format);
+  const bool narrow = exact_products && !hardware_f32 && narrow_format_ok;
+  // Other products into a narrow accumulator: float64 products, float32 lanes.
+  const bool narrow_wide = use_lanes && !exact_products && !hardware_f32 && narrow_format_ok;
   const bool float_lanes = hardware_f32 || narrow;
   std::vector<double> panels(float_lanes ? 0 : blocks * s.k * kLanes);
   std::vector<float> panels_f(float_lanes ? blocks * s.k * kLanes : 0), a_f;

@@ -10,7 +10,7 @@ namespace pl::experiment {
 namespace {
 
 struct RoundF16c {
-  static constexpr bool kWatchSum = false;
+  static constexpr bool kWatchSum = false, kOverflowSticks = true;
   explicit RoundF16c(const NarrowFormat&) {}
   [[gnu::always_inline]] LaneF operator()(LaneU odd) const {
     const __m128i half = _mm256_cvtps_ph(std::bit_cast<__m256>(odd), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -27,20 +27,28 @@ struct RoundF16c {
 
 }  // namespace
 
-void lanes_run_narrow_f16c(size_t rows, bool kahan, const float* const* a_rows, const float* panel, size_t k0,
-                           size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+namespace {
+
+template <typename Operand>
+void run(size_t rows, bool kahan, const Operand* const* a_rows, const Operand* panel, size_t k0, size_t k1,
+         NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
   const RoundF16c round(f);
-  if (kahan && rows == 8) narrow_kahan_steps<8>(a_rows, panel, k0, k1, round, f, s, bad);
-  else if (kahan) narrow_kahan_steps<1>(a_rows, panel, k0, k1, round, f, s, bad);
-  else if (rows == 8) narrow_steps<8>(a_rows, panel, k0, k1, round, f, s, bad);
-  else narrow_steps<1>(a_rows, panel, k0, k1, round, f, s, bad);
+  if (kahan && rows == 8) narrow_kernel<8, true>(a_rows, panel, k0, k1, round, f, s, bad);
+  else if (kahan) narrow_kernel<1, true>(a_rows, panel, k0, k1, round, f, s, bad);
+  else if (rows == 8) narrow_kernel<8, false>(a_rows, panel, k0, k1, round, f, s, bad);
+  else narrow_kernel<1, false>(a_rows, panel, k0, k1, round, f, s, bad);
 }
 
-void lanes_run_narrow_wide_f16c(size_t rows, const double* const* a_rows, const double* panel, size_t k0,
-                                size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
-  const RoundF16c round(f);
-  if (rows == 8) narrow_wide_steps<8>(a_rows, panel, k0, k1, round, f, s, bad);
-  else narrow_wide_steps<1>(a_rows, panel, k0, k1, round, f, s, bad);
+}  // namespace
+
+void lanes_run_narrow_f16c(size_t rows, bool kahan, const float* const* a_rows, const float* panel, size_t k0,
+                           size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+  run(rows, kahan, a_rows, panel, k0, k1, f, s, bad);
+}
+
+void lanes_run_narrow_f16c(size_t rows, bool kahan, const double* const* a_rows, const double* panel, size_t k0,
+                           size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+  run(rows, kahan, a_rows, panel, k0, k1, f, s, bad);
 }
 
 }  // namespace pl::experiment

@@ -1,27 +1,32 @@
-// The GEMM's kernel for narrow accumulators (float16, bfloat16, the float8 family ...) on
-// float32 lanes, when every product is an exact float32 number (gemm.cpp checks it on the
-// data): the sum of an accumulator value and a product computed in float32 (TwoSum: its exact
-// error too), rounded to odd at float32's 24 bits, then to nearest even in the accumulator's
-// format -- the same value as round_sum()'s float64 route, because rounding to odd with at
-// least two bits beyond the target's precision makes the second rounding correct (Boldo and
-// Melquiond, 2008), and 24 >= p + 2 for every format this takes (p <= 22).
+// The GEMM's kernels for narrow accumulators (float16, bfloat16, the float8 family ...) on
+// float32 lanes. Three kinds of addition, each giving round_sum()'s value (the exact sum rounded
+// once to the format):
+//
+// - A value of the format and a product that is an exact float32 number (gemm.cpp checks it on
+//   the data): the sum computed in float32 (TwoSum: its exact error too), rounded to odd at
+//   float32's 24 bits, then to nearest even in the format -- rounding to odd with at least two
+//   bits beyond the target's precision makes the second rounding correct (Boldo and Melquiond,
+//   2008), and 24 >= p + 2 for every format this takes (p <= 22). narrow_sum.
+// - Two values of the format (Kahan's additions, formats of p <= 11 bits): the float32 sum
+//   rounded once more -- double rounding is innocuous for such sums (Figueroa, 1995: 24 >=
+//   2p + 1). narrow_sum_of_values.
+// - A value of the format and a product that is not a float32 number (float32 operands, say):
+//   the product and the sum in float64, that sum rounded to float32, then to the format. Rounding
+//   through the finer grids is wrong only when the float32 value lands exactly on a midpoint of
+//   the format: the format's midpoints are float32 and float64 numbers (p + 1 <= 24 bits, half its
+//   smallest quantum >= 2^-149), and rounding to nearest is monotonic, so a finer rounding can
+//   carry a sum onto a midpoint but never across one. Each policy marks the lanes whose float32
+//   value is a midpoint (tie_watched), and a step with one is redone exactly (narrow_sum_wide:
+//   TwoSum in float64, rounding to odd) -- rare, as such products have more bits than float32
+//   holds. wide_step, and rounded_products for Kahan's products. (The same watch in place of
+//   narrow_sum was tried and measured slower: sums with exact float32 products land on midpoints
+//   exactly -- no double rounding, but the watch cannot tell -- in 2.7% of additions of bfloat16
+//   products into float16.)
 //
 // Three ways to the accumulator's format, one policy each: formats whose smallest exponent is
 // float32's (bfloat16) round the float32 bit pattern, subnormals included (RoundOnBits);
 // float16 uses the CPU's float16 conversion where it has one (F16C; gemm_f16c.cpp, a file
 // built for it); the others scale to the quantum and round with 1.5 * 2^23 (RoundScaled).
-//
-// Products that are not float32 numbers (float32 operands, say) take a wider kernel
-// (narrow_wide_steps): the product and the sum in float64, that sum rounded to float32, then to
-// the format. Rounding twice (three times) is wrong only when the float32 value lands exactly on
-// a midpoint of the format: the format's midpoints are float32 and float64 numbers (p + 1 <= 24
-// bits, half its smallest quantum >= 2^-149), and rounding to nearest is monotonic, so a rounding
-// to a finer grid can carry a sum onto a midpoint but never across one. Each policy marks the
-// lanes whose float32 value is a midpoint (tie_watched), and a step with one is redone exactly
-// (narrow_sum_wide: TwoSum in float64, rounding to odd) -- rare, as such products have more
-// bits than float32 holds. (For products that are float32 numbers the same watch was tried and
-// measured slower: their sums land on midpoints exactly -- no double rounding, but the watch
-// cannot tell -- in 2.7% of additions of bfloat16 products into float16.)
 //
 // Included by gemm.cpp and gemm_f16c.cpp only, which are built with different instruction
 // sets: everything with code is in an anonymous namespace, so neither file can end up calling
@@ -33,6 +38,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "core/dtype/round_to_odd.h"
 
@@ -48,13 +54,12 @@ struct NarrowFormat {
   bool is_float16;  // IEEE binary16: the F16C kernel may take it
 };
 
-// gemm_f16c.cpp: the kernel with F16C's conversion, for float16 (narrow_steps, or
-// narrow_kahan_steps when `kahan`); rows is 8 or 1.
+// gemm_f16c.cpp: narrow_kernel with F16C's conversion, for float16 (Kahan's steps when `kahan`),
+// of products that are float32 numbers (float operands) or not (double); rows is 8 or 1.
 void lanes_run_narrow_f16c(size_t rows, bool kahan, const float* const* a_rows, const float* panel, size_t k0,
                            size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
-// ... and narrow_wide_steps with it.
-void lanes_run_narrow_wide_f16c(size_t rows, const double* const* a_rows, const double* panel, size_t k0,
-                                size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
+void lanes_run_narrow_f16c(size_t rows, bool kahan, const double* const* a_rows, const double* panel, size_t k0,
+                           size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
 
 // The lambdas below must be inlined, as every function here: an outlined copy is built for the
 // baseline instruction set, not for the calling clone's, and takes its vector arguments under
@@ -90,10 +95,15 @@ constexpr uint32_t kMagnitude = 0x7fffffff, kSign = 0x80000000;
   return (bits - (opposite & inexact)) | (inexact & 1);
 }
 
+// What a policy watches (see watch() below): kWatchSum, the value before rounding rather than
+// the result; kOverflowSticks, a rounding that sends every overflow to Inf, so that an overflow
+// in Kahan's sums of two values of the format sticks (Inf and NaN propagate through every later
+// step into the sum or the compensation) and those sums need no watch -- the last values tell.
+
 // Round the pattern to nearest even at the format's precision. A NaN pattern can wrap to a
 // number here, so the sum before rounding is what is watched.
 struct RoundOnBits {
-  static constexpr bool kWatchSum = true;
+  static constexpr bool kWatchSum = true, kOverflowSticks = true;
   uint32_t drop, half, keep;
   explicit RoundOnBits(const NarrowFormat& f)
       : drop(static_cast<uint32_t>(23 - f.mantissa_bits)), half((uint32_t{1} << (drop - 1)) - 1),
@@ -113,7 +123,7 @@ struct RoundOnBits {
 // 1.5 * 2^23 (ties to even in the default rounding mode), scale back; a zero keeps the sign
 // of the sum it came from.
 struct RoundScaled {
-  static constexpr bool kWatchSum = false;
+  static constexpr bool kWatchSum = false, kOverflowSticks = false;  // past the largest it stays finite
   int32_t emin, mantissa_bits;
   explicit RoundScaled(const NarrowFormat& f) : emin(f.emin), mantissa_bits(f.mantissa_bits) {}
   [[gnu::always_inline]] LaneF operator()(LaneU odd) const {
@@ -148,8 +158,23 @@ template <typename Round>
   worst = umax(worst, std::bit_cast<LaneU>(Round::kWatchSum ? before : result) & kMagnitude);
 }
 
+// round(x + y) to the format for two values x, y of a format of at most 11 bits of precision
+// (float16, bfloat16, the float8 family...): the float32 sum rounded once more. Rounding twice
+// is innocuous for a sum of two p-bit numbers when the first rounding keeps 2p + 1 bits or more
+// (Figueroa, "When is double rounding innocuous?", 1995), and float32 keeps 24 >= 2 * 11 + 1;
+// below the format's smallest normal such a sum is exact in float32. (Kahan's additions are all
+// of this kind; a sum with a product is not -- narrow_sum.) Watched.
+template <typename Round>
+[[gnu::always_inline]] inline LaneF narrow_sum_of_values(LaneF x, LaneF y, const Round& round, LaneU& worst) {
+  const LaneF sum = x + y;
+  const LaneF v = round(std::bit_cast<LaneU>(sum));
+  if constexpr (!Round::kOverflowSticks) watch<Round>(worst, sum, v);
+  return v;
+}
+
 // round(x + y) to the format for two float32 numbers: TwoSum (exact), rounding to odd at
-// float32's 24 bits, then `round`; watched. Every kernel below adds this way.
+// float32's 24 bits, then `round`; watched. The sequential steps of exact float32 products and
+// a pairwise sum's halves add this way.
 template <typename Round>
 [[gnu::always_inline]] inline LaneF narrow_sum(LaneF x, LaneF y, const Round& round, LaneU& worst) {
   const LaneF hi = x + y;
@@ -158,80 +183,6 @@ template <typename Round>
   const LaneF v = round(round_to_odd_lanes(hi, lo));
   watch<Round>(worst, hi, v);
   return v;
-}
-
-// s[r][t] = round(s[r][t] + a_r[k] * panel[k][t]) for k in [k0, k1), rows r < R, the rounding
-// by `round`.
-// A lane is redone by the general code when its sum left the fast path's domain at any step:
-// not finite, or past the format's largest value. Rather than test every step, each lane keeps
-// the largest magnitude it saw, as a bit pattern (larger patterns are larger magnitudes, Inf
-// and NaN above all), shared by the R rows: one maximum per step. A flagged lane column is
-// redone for all R rows (rare: only sums that overflow).
-template <size_t R, typename Round>
-[[gnu::always_inline]] inline void narrow_steps(const float* const* a_rows, const float* panel, size_t k0,
-                                                size_t k1, const Round round, const NarrowFormat f,
-                                                float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
-  // Four rows at a time: four chains hide an addition's latency, and their sums stay in
-  // registers (eight spilled to the stack, with the constants, on AVX2's 16 registers).
-  constexpr size_t kGroup = R < 4 ? R : 4;
-  static_assert(R % kGroup == 0);
-  LaneU worst{};  // per lane: the largest |value| seen, as bits
-  for (size_t g = 0; g < R; g += kGroup) {
-    LaneF acc[kGroup];
-    for (size_t r = 0; r < kGroup; ++r) acc[r] = load_lanes(s[g + r]);
-    for (size_t k = k0; k < k1; ++k) {
-      const LaneF p = load_lanes(panel + k * kNarrowLanes);
-#pragma GCC unroll 4
-      for (size_t r = 0; r < kGroup; ++r) acc[r] = narrow_sum(acc[r], a_rows[g + r][k] * p, round, worst);  // exact product
-    }
-    for (size_t r = 0; r < kGroup; ++r) store_lanes(s[g + r], acc[r]);
-  }
-  const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
-  for (size_t r = 0; r < R; ++r) {
-    const LaneU final_worst = umax(worst, std::bit_cast<LaneU>(load_lanes(s[r])) & kMagnitude);
-    for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(final_worst[t] > largest);
-  }
-}
-
-// Kahan's compensated sum (accumulate.cpp's kahan()) on these lanes: y = round(round(p) - c),
-// t = round(s + y), c = round(round(t - s) - y), s = t, each rounding as narrow_steps' (the
-// product p is an exact float32 number; every other operand a value of the format, so each
-// TwoSum is exact in float32 and rounding to odd first makes the rounding correct). One call
-// covers all of K: the compensation starts at zero. Lanes are watched as in narrow_steps.
-template <size_t R, typename Round>
-[[gnu::always_inline]] inline void narrow_kahan_steps(const float* const* a_rows, const float* panel, size_t k0,
-                                                      size_t k1, const Round round, const NarrowFormat f,
-                                                      float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
-  constexpr size_t kGroup = R < 4 ? R : 4;
-  static_assert(R % kGroup == 0);
-  LaneU worst{};
-  auto add = [&](LaneF x, LaneF y) PL_INLINE_LAMBDA { return narrow_sum(x, y, round, worst); };
-  // round(x) for an exact float32 x (a product): nothing to TwoSum (adding +0 instead would
-  // turn a -0 product into +0).
-  auto round_exact = [&](LaneF x) PL_INLINE_LAMBDA {
-    const LaneF v = round(std::bit_cast<LaneU>(x));
-    watch<Round>(worst, x, v);
-    return v;
-  };
-  for (size_t g = 0; g < R; g += kGroup) {
-    LaneF sum[kGroup], comp[kGroup];
-    for (size_t r = 0; r < kGroup; ++r) sum[r] = load_lanes(s[g + r]), comp[r] = LaneF{};
-    for (size_t k = k0; k < k1; ++k) {
-      const LaneF p = load_lanes(panel + k * kNarrowLanes);
-#pragma GCC unroll 4
-      for (size_t r = 0; r < kGroup; ++r) {
-        const LaneF product = round_exact(a_rows[g + r][k] * p);
-        const LaneF y = add(product, -comp[r]);
-        const LaneF next = add(sum[r], y);
-        comp[r] = add(add(next, -sum[r]), -y);
-        sum[r] = next;
-      }
-    }
-    for (size_t r = 0; r < kGroup; ++r) store_lanes(s[g + r], sum[r]);
-  }
-  const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
-  for (size_t r = 0; r < R; ++r)
-    for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(worst[t] > largest);
 }
 
 // Whether any lane of a mask is set.
@@ -267,45 +218,144 @@ template <typename Round>
   return v;
 }
 
-// narrow_steps for products that are not float32 numbers (operands and panel in float64): per
-// step the float64 product and sum, rounded to float32 and then by `round.tie_watched`; a step
-// where a lane of the group hit a midpoint is redone with narrow_sum_wide. The format's values
-// stay exact in the float64 lanes. Watched as narrow_steps watches.
-template <size_t R, typename Round>
-[[gnu::always_inline]] inline void narrow_wide_steps(const double* const* a_rows, const double* panel, size_t k0,
-                                                     size_t k1, const Round round, const NarrowFormat f,
-                                                     float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
-  constexpr size_t kGroup = R < 4 ? R : 4;
-  static_assert(R % kGroup == 0);
-  LaneU worst{};
-  for (size_t g = 0; g < R; g += kGroup) {
-    LaneF acc[kGroup];  // as float32 (half the registers); widened exactly at each use
-    for (size_t r = 0; r < kGroup; ++r) acc[r] = load_lanes(s[g + r]);
-    for (size_t k = k0; k < k1; ++k) {
-      LaneD p;
-      std::memcpy(&p, panel + k * kNarrowLanes, sizeof p);
-      LaneF next[kGroup];
-      LaneU ties{};
-#pragma GCC unroll 4
-      for (size_t r = 0; r < kGroup; ++r) {
-        const LaneF sum = __builtin_convertvector(__builtin_convertvector(acc[r], LaneD) + a_rows[g + r][k] * p, LaneF);
-        next[r] = round.tie_watched(std::bit_cast<LaneU>(sum), ties);
-        watch<Round>(worst, sum, next[r]);
-      }
-      if (any_lane(ties)) [[unlikely]] {
-        for (size_t r = 0; r < kGroup; ++r)
-          next[r] = narrow_sum_wide(__builtin_convertvector(acc[r], LaneD), a_rows[g + r][k] * p, round, worst);
-      }
-#pragma GCC unroll 4
-      for (size_t r = 0; r < kGroup; ++r) acc[r] = next[r];
+// The products a_r[k] * panel[k] of rows r < G (a_rows[r]), each rounded to the format. An exact
+// float32 product is rounded once (nothing to TwoSum: adding +0 would turn a -0 product into +0);
+// a float64 one (Operand double: dot()'s product, rounded to float64) goes through float32,
+// tie-watched, and the group's products are redone exactly (narrow_sum_wide of -0 and the
+// product: -0 + x is x, zeros' signs included) when one of them landed on a midpoint. Watched.
+template <size_t G, typename Round, typename Operand>
+[[gnu::always_inline]] inline void rounded_products(const Operand* const* a_rows, const Operand* panel, size_t k,
+                                                    const Round& round, LaneU& worst, LaneF (&out)[G]) {
+  if constexpr (std::is_same_v<Operand, float>) {
+    const LaneF p = load_lanes(panel + k * kNarrowLanes);
+    for (size_t r = 0; r < G; ++r) {
+      const LaneF product = a_rows[r][k] * p;
+      out[r] = round(std::bit_cast<LaneU>(product));
+      watch<Round>(worst, product, out[r]);
     }
-    for (size_t r = 0; r < kGroup; ++r) store_lanes(s[g + r], acc[r]);
+  } else {
+    LaneD p;
+    std::memcpy(&p, panel + k * kNarrowLanes, sizeof p);
+    LaneU ties{};
+    for (size_t r = 0; r < G; ++r) {
+      const LaneF product = __builtin_convertvector(a_rows[r][k] * p, LaneF);
+      out[r] = round.tie_watched(std::bit_cast<LaneU>(product), ties);
+      watch<Round>(worst, product, out[r]);
+    }
+    if (any_lane(ties)) [[unlikely]] {
+      for (size_t r = 0; r < G; ++r) out[r] = narrow_sum_wide(-LaneD{}, a_rows[r][k] * p, round, worst);
+    }
   }
+}
+
+// Mark in `bad` the lanes whose watched magnitude, or the final sum in s, is past the format's
+// largest value (Inf and NaN included).
+template <size_t R>
+[[gnu::always_inline]] inline void flag_lanes(LaneU worst, const float (*s)[kNarrowLanes], const NarrowFormat& f,
+                                              uint32_t (*bad)[kNarrowLanes]) {
   const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
   for (size_t r = 0; r < R; ++r) {
     const LaneU final_worst = umax(worst, std::bit_cast<LaneU>(load_lanes(s[r])) & kMagnitude);
     for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(final_worst[t] > largest);
   }
+}
+
+// One step of narrow_steps for products that are not float32 numbers (operands and panel in
+// float64): acc[r] = round(acc[r] + a_r[k] * panel[k]) through the float64 product and sum,
+// rounded to float32 and then by `round.tie_watched`; when a lane of the group hit a midpoint the
+// step is redone with narrow_sum_wide. (The format's values are exact in float64.)
+template <size_t G, typename Round>
+[[gnu::always_inline]] inline void wide_step(LaneF (&acc)[G], const double* const* a_rows, const double* panel,
+                                             size_t k, const Round& round, LaneU& worst) {
+  LaneD p;
+  std::memcpy(&p, panel + k * kNarrowLanes, sizeof p);
+  LaneF next[G];
+  LaneU ties{};
+#pragma GCC unroll 4
+  for (size_t r = 0; r < G; ++r) {
+    const LaneF sum = __builtin_convertvector(__builtin_convertvector(acc[r], LaneD) + a_rows[r][k] * p, LaneF);
+    next[r] = round.tie_watched(std::bit_cast<LaneU>(sum), ties);
+    watch<Round>(worst, sum, next[r]);
+  }
+  if (any_lane(ties)) [[unlikely]] {
+    for (size_t r = 0; r < G; ++r)
+      next[r] = narrow_sum_wide(__builtin_convertvector(acc[r], LaneD), a_rows[r][k] * p, round, worst);
+  }
+#pragma GCC unroll 4
+  for (size_t r = 0; r < G; ++r) acc[r] = next[r];
+}
+
+// s[r][t] = round(s[r][t] + a_r[k] * panel[k][t]) for k in [k0, k1), rows r < R, the rounding
+// by `round`; Operand float for products that are float32 numbers (narrow_sum), double for
+// others (wide_step).
+// A lane is redone by the general code when its sum left the fast path's domain at any step:
+// not finite, or past the format's largest value. Rather than test every step, each lane keeps
+// the largest magnitude it saw, as a bit pattern (larger patterns are larger magnitudes, Inf
+// and NaN above all), shared by the R rows: one maximum per step. A flagged lane column is
+// redone for all R rows (rare: only sums that overflow).
+template <size_t R, typename Round, typename Operand>
+[[gnu::always_inline]] inline void narrow_steps(const Operand* const* a_rows, const Operand* panel, size_t k0,
+                                                size_t k1, const Round round, const NarrowFormat f,
+                                                float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+  // Four rows at a time: four chains hide an addition's latency, and their sums stay in
+  // registers (eight spilled to the stack, with the constants, on AVX2's 16 registers).
+  constexpr size_t kGroup = R < 4 ? R : 4;
+  static_assert(R % kGroup == 0);
+  LaneU worst{};  // per lane: the largest |value| seen, as bits
+  for (size_t g = 0; g < R; g += kGroup) {
+    LaneF acc[kGroup];
+    for (size_t r = 0; r < kGroup; ++r) acc[r] = load_lanes(s[g + r]);
+    for (size_t k = k0; k < k1; ++k) {
+      if constexpr (std::is_same_v<Operand, double>) {
+        wide_step(acc, a_rows + g, panel, k, round, worst);
+      } else {
+        const LaneF p = load_lanes(panel + k * kNarrowLanes);
+#pragma GCC unroll 4
+        for (size_t r = 0; r < kGroup; ++r) acc[r] = narrow_sum(acc[r], a_rows[g + r][k] * p, round, worst);  // exact product
+      }
+    }
+    for (size_t r = 0; r < kGroup; ++r) store_lanes(s[g + r], acc[r]);
+  }
+  flag_lanes<R>(worst, s, f, bad);
+}
+
+// Kahan's compensated sum (accumulate.cpp's kahan()) on these lanes: y = round(round(p) - c),
+// t = round(s + y), c = round(round(t - s) - y), s = t. The product is rounded by
+// rounded_products; every other operand is a value of the format, so each sum is
+// narrow_sum_of_values (formats of at most 11 bits: kahan_lanes_apply() in gemm.cpp). Operand:
+// float for products that are float32 numbers, double for others. One call covers all of K: the
+// compensation starts at zero. Lanes are watched as in narrow_steps.
+template <size_t R, typename Round, typename Operand>
+[[gnu::always_inline]] inline void narrow_kahan_steps(const Operand* const* a_rows, const Operand* panel, size_t k0,
+                                                      size_t k1, const Round round, const NarrowFormat f,
+                                                      float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+  constexpr size_t kGroup = R < 4 ? R : 4;
+  static_assert(R % kGroup == 0);
+  LaneU worst{};
+  auto add = [&](LaneF x, LaneF y) PL_INLINE_LAMBDA { return narrow_sum_of_values(x, y, round, worst); };
+  for (size_t g = 0; g < R; g += kGroup) {
+    LaneF sum[kGroup], comp[kGroup];
+    for (size_t r = 0; r < kGroup; ++r) sum[r] = load_lanes(s[g + r]), comp[r] = LaneF{};
+    for (size_t k = k0; k < k1; ++k) {
+      LaneF product[kGroup];
+      rounded_products(a_rows + g, panel, k, round, worst, product);
+#pragma GCC unroll 4
+      for (size_t r = 0; r < kGroup; ++r) {
+        const LaneF y = add(product[r], -comp[r]);
+        const LaneF next = add(sum[r], y);
+        comp[r] = add(add(next, -sum[r]), -y);
+        sum[r] = next;
+      }
+    }
+    for (size_t r = 0; r < kGroup; ++r) {
+      store_lanes(s[g + r], sum[r]);
+      if constexpr (Round::kOverflowSticks)  // the sums were not watched: their last values tell
+        worst = umax(worst, umax(std::bit_cast<LaneU>(sum[r]) & kMagnitude, std::bit_cast<LaneU>(comp[r]) & kMagnitude));
+    }
+  }
+  const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(worst[t] > largest);
 }
 
 // x[r][t] = round(x[r][t] + y[r][t]) for two values of the format each (a pairwise sum's
@@ -320,6 +370,16 @@ template <size_t R, typename Round>
     store_lanes(x[r], narrow_sum(load_lanes(x[r]), load_lanes(y[r]), round, watched));
     for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(watched[t] > largest);
   }
+}
+
+// The kernel for a model (Kahan's or the sequential steps) and operands (float: products that
+// are float32 numbers; double: products that are not).
+template <size_t R, bool kKahan, typename Round, typename Operand>
+[[gnu::always_inline]] inline void narrow_kernel(const Operand* const* a_rows, const Operand* panel, size_t k0,
+                                                 size_t k1, const Round round, const NarrowFormat f,
+                                                 float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+  if constexpr (kKahan) narrow_kahan_steps<R>(a_rows, panel, k0, k1, round, f, s, bad);
+  else narrow_steps<R>(a_rows, panel, k0, k1, round, f, s, bad);
 }
 
 }  // namespace

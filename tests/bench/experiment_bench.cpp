@@ -59,8 +59,8 @@ void BM_Emulated_f32_pairwise(benchmark::State& s) { emulated(s, "f32:pairwise")
 void BM_Emulated_f32_kahan(benchmark::State& s) { emulated(s, "f32:kahan"); }
 void BM_Emulated_bf16_kahan(benchmark::State& s) { emulated(s, "bf16:kahan"); }
 void BM_Emulated_f16_pairwise(benchmark::State& s) { emulated(s, "f16:pairwise"); }
-// float32 operands: their products are not float32 numbers. A float16 accumulator then runs on
-// the float64 lanes; a float32 one on the CPU's fused multiply-add.
+// float32 operands: their products are not float32 numbers. A float16 accumulator then runs the
+// wide kernels (float64 products, float32 lanes); a float32 one the CPU's fused multiply-add.
 void emulated_f32_inputs(benchmark::State& state, const Accumulation& acc) {
   const size_t n = static_cast<size_t>(state.range(0));
   std::mt19937_64 rng(4);
@@ -78,6 +78,7 @@ void BM_Emulated_f32_sequential_f32_inputs(benchmark::State& s) {
   emulated_f32_inputs(s, {AccumKind::Sequential, DType::float32});
 }
 void BM_Emulated_f32_kahan_f32_inputs(benchmark::State& s) { emulated_f32_inputs(s, {AccumKind::Kahan, DType::float32}); }
+void BM_Emulated_f16_kahan_f32_inputs(benchmark::State& s) { emulated_f32_inputs(s, {AccumKind::Kahan, DType::float16}); }
 BENCHMARK(BM_Emulated_f32_sequential)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_chunked128)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_sequential)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -90,6 +91,7 @@ BENCHMARK(BM_Emulated_f16_pairwise)->Arg(256)->Arg(512)->Unit(benchmark::kMillis
 BENCHMARK(BM_Emulated_f16_sequential_f32_inputs)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_sequential_f32_inputs)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_kahan_f32_inputs)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_f16_kahan_f32_inputs)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_OpenBLAS_dgemm(benchmark::State& state) {
   const size_t n = static_cast<size_t>(state.range(0));
