@@ -79,6 +79,9 @@ void BM_Emulated_f32_sequential_f32_inputs(benchmark::State& s) {
 }
 void BM_Emulated_f32_kahan_f32_inputs(benchmark::State& s) { emulated_f32_inputs(s, {AccumKind::Kahan, DType::float32}); }
 void BM_Emulated_f16_kahan_f32_inputs(benchmark::State& s) { emulated_f32_inputs(s, {AccumKind::Kahan, DType::float16}); }
+void BM_Emulated_bf16_sequential_f32_inputs(benchmark::State& s) {
+  emulated_f32_inputs(s, {AccumKind::Sequential, DType::bfloat16});
+}
 BENCHMARK(BM_Emulated_f32_sequential)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_chunked128)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_sequential)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -88,10 +91,11 @@ BENCHMARK(BM_Emulated_bf16_kahan)->Arg(256)->Arg(512)->Unit(benchmark::kMillisec
 BENCHMARK(BM_Emulated_f32_kahan)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_pairwise)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_pairwise)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Emulated_f16_sequential_f32_inputs)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_f16_sequential_f32_inputs)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_sequential_f32_inputs)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_kahan_f32_inputs)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_kahan_f32_inputs)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_bf16_sequential_f32_inputs)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_OpenBLAS_dgemm(benchmark::State& state) {
   const size_t n = static_cast<size_t>(state.range(0));
