@@ -74,9 +74,7 @@ inline double round_pair(double hi, double lo, const LaneFormat& f, uint64_t& ba
 // round(x + y), the exact sum (TwoSum) rounded once: Accumulator::add on the fast path.
 inline double add_round(double x, double y, const LaneFormat& f, uint64_t& bad) {
   const double hi = x + y;
-  const double bb = hi - x;
-  const double lo = (x - (hi - bb)) + (y - bb);
-  return round_pair(hi, lo, f, bad);
+  return round_pair(hi, two_sum_error(x, y, hi), f, bad);
 }
 
 // s[r][t] = round(s[r][t] + a_r[k] * panel[k][t]) for k in [k0, k1), rows r < R; R rows share
@@ -586,27 +584,22 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
               if (float_lanes) a_rows_f[r] = a_f.data() + (i0 + r) * s.k;
               out[r] = c.data() + (i0 + r) * s.n + blk * kLanes;
             }
-            if (hardware_f32) {
-              const float* panel = panels_f.data() + blk * s.k * kLanes;
-              if (rows == kRows) lanes_f32<kRows>(a_rows_f, panel, s.k, acc, fused, out, redo);
+            // kernel(R, r): rows r .. r + R - 1 -- the whole group at once, or a part group row by row.
+            auto by_rows = [&](auto kernel) {
+              if (rows == kRows) kernel(std::integral_constant<size_t, kRows>{}, 0);
               else
-                for (size_t r = 0; r < rows; ++r) lanes_f32<1>(a_rows_f + r, panel, s.k, acc, fused, out + r, redo + r);
-            } else if (narrow) {
-              const float* panel = panels_f.data() + blk * s.k * kLanes;
-              if (rows == kRows) lanes_narrow<kRows>(a_rows_f, panel, s.k, acc, out, redo);
-              else
-                for (size_t r = 0; r < rows; ++r) lanes_narrow<1>(a_rows_f + r, panel, s.k, acc, out + r, redo + r);
-            } else if (narrow_wide) {
-              const double* panel = panels.data() + blk * s.k * kLanes;
-              if (rows == kRows) lanes_narrow<kRows>(a_rows, panel, s.k, acc, out, redo);
-              else
-                for (size_t r = 0; r < rows; ++r) lanes_narrow<1>(a_rows + r, panel, s.k, acc, out + r, redo + r);
-            } else {
-              const double* panel = panels.data() + blk * s.k * kLanes;
-              if (rows == kRows) lanes<kRows>(a_rows, panel, s.k, acc, out, redo);
-              else
-                for (size_t r = 0; r < rows; ++r) lanes<1>(a_rows + r, panel, s.k, acc, out + r, redo + r);
-            }
+                for (size_t r = 0; r < rows; ++r) kernel(std::integral_constant<size_t, 1>{}, r);
+            };
+            const float* panel_f = float_lanes ? panels_f.data() + blk * s.k * kLanes : nullptr;
+            const double* panel = float_lanes ? nullptr : panels.data() + blk * s.k * kLanes;
+            if (hardware_f32)
+              by_rows([&](auto R, size_t r) { lanes_f32<R>(a_rows_f + r, panel_f, s.k, acc, fused, out + r, redo + r); });
+            else if (narrow)
+              by_rows([&](auto R, size_t r) { lanes_narrow<R>(a_rows_f + r, panel_f, s.k, acc, out + r, redo + r); });
+            else if (narrow_wide)
+              by_rows([&](auto R, size_t r) { lanes_narrow<R>(a_rows + r, panel, s.k, acc, out + r, redo + r); });
+            else
+              by_rows([&](auto R, size_t r) { lanes<R>(a_rows + r, panel, s.k, acc, out + r, redo + r); });
             for (size_t r = 0; r < rows; ++r)
               for (size_t t = 0; t < kLanes; ++t)
                 if (redo[r] >> t & 1) general(i0 + r, blk * kLanes + t);

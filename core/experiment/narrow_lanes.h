@@ -172,15 +172,20 @@ template <typename Round>
   return v;
 }
 
+// TwoSum's error term: hi = x + y rounded, and x + y - hi exactly (Knuth; no order needed).
+template <typename V>
+[[gnu::always_inline]] inline V two_sum_error(V x, V y, V hi) {
+  const V bb = hi - x;
+  return (x - (hi - bb)) + (y - bb);
+}
+
 // round(x + y) to the format for two float32 numbers: TwoSum (exact), rounding to odd at
 // float32's 24 bits, then `round`; watched. The sequential steps of exact float32 products and
 // a pairwise sum's halves add this way.
 template <typename Round>
 [[gnu::always_inline]] inline LaneF narrow_sum(LaneF x, LaneF y, const Round& round, LaneU& worst) {
   const LaneF hi = x + y;
-  const LaneF bb = hi - x;
-  const LaneF lo = (x - (hi - bb)) + (y - bb);
-  const LaneF v = round(round_to_odd_lanes(hi, lo));
+  const LaneF v = round(round_to_odd_lanes(hi, two_sum_error(x, y, hi)));
   watch<Round>(worst, hi, v);
   return v;
 }
@@ -200,8 +205,7 @@ template <typename Round>
 template <typename Round>
 [[gnu::always_inline]] inline LaneF narrow_sum_wide(LaneD x, LaneD y, const Round& round, LaneU& worst) {
   const LaneD hi = x + y;
-  const LaneD bb = hi - x;
-  const LaneD lo = (x - (hi - bb)) + (y - bb);
+  const LaneD lo = two_sum_error(x, y, hi);
   LaneU odd;
   for (size_t t = 0; t < kNarrowLanes; ++t) {
     if (!(std::fabs(hi[t]) <= 0x1.fffffffffffffp+1023)) {  // Inf or NaN
@@ -349,13 +353,12 @@ template <size_t R, typename Round, typename Operand>
     }
     for (size_t r = 0; r < kGroup; ++r) {
       store_lanes(s[g + r], sum[r]);
-      if constexpr (Round::kOverflowSticks)  // the sums were not watched: their last values tell
-        worst = umax(worst, umax(std::bit_cast<LaneU>(sum[r]) & kMagnitude, std::bit_cast<LaneU>(comp[r]) & kMagnitude));
+      // The sums were not watched when overflow sticks: the last sum (flag_lanes) and
+      // compensation tell.
+      if constexpr (Round::kOverflowSticks) worst = umax(worst, std::bit_cast<LaneU>(comp[r]) & kMagnitude);
     }
   }
-  const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
-  for (size_t r = 0; r < R; ++r)
-    for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(worst[t] > largest);
+  flag_lanes<R>(worst, s, f, bad);
 }
 
 // x[r][t] = round(x[r][t] + y[r][t]) for two values of the format each (a pairwise sum's
