@@ -202,18 +202,19 @@ bool narrow_lanes_apply(const FloatFormat& f) {
 // innocuous for formats of at most 11 bits, as every narrow dtype of the table is.
 bool kahan_lanes_apply(const FloatFormat& f) { return narrow_lanes_apply(f) && f.precision() <= 11; }
 
-// The narrow kernel (narrow_lanes.h's narrow_kernel: sequential or Kahan's steps, of float32 or
-// float64 operands) for each way to the format; float16 runs on the CPU's own float16 conversion
+// The narrow kernel (narrow_lanes.h's narrow_kernel: sequential or Kahan's steps, of each kind
+// of products) for each way to the format; float16 runs on the CPU's own float16 conversion
 // when it has one (gemm_f16c.cpp).
-template <size_t R, typename Round, bool kKahan, typename Operand>
-PL_CLONES void lanes_run_narrow(const Operand* const* a_rows, const Operand* panel, size_t k0, size_t k1,
-                                const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
-  narrow_kernel<R, kKahan>(a_rows, panel, k0, k1, Round(f), f, s, bad);
+template <size_t R, typename Round, bool kKahan, Products kP>
+PL_CLONES void lanes_run_narrow(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel, size_t k0,
+                                size_t k1, const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
+  narrow_kernel<R, kKahan, kP>(a_rows, panel, k0, k1, Round(f), f, s, bad);
 }
 
 bool has_f16c() {
 #if PL_HAVE_F16C_KERNEL
-  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") &&
+                          __builtin_cpu_supports("fma");
   return yes;
 #else
   return false;
@@ -229,14 +230,18 @@ PL_CLONES void narrow_add_lanes(float (*x)[kLanes], const float (*y)[kLanes], co
   else narrow_add<R>(x, y, RoundScaled(f), f, bad);
 }
 
-template <size_t R, bool kKahan = false, typename Operand>
-void run_narrow(const Operand* const* a_rows, const Operand* panel, size_t k0, size_t k1, const NarrowFormat f,
-                float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
+template <size_t R, bool kKahan, Products kP>
+void run_narrow(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel, size_t k0, size_t k1,
+                const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
 #if PL_HAVE_F16C_KERNEL
-  if (f.is_float16 && has_f16c()) return lanes_run_narrow_f16c(R, kKahan, a_rows, panel, k0, k1, f, s, bad);
+  if (f.is_float16 && has_f16c()) {
+    if constexpr (kP == Products::kOfFloat64Operands) lanes_run_narrow_f16c(R, kKahan, a_rows, panel, k0, k1, f, s, bad);
+    else lanes_run_narrow_f16c(R, kKahan, kP, a_rows, panel, k0, k1, f, s, bad);
+    return;
+  }
 #endif
-  if (f.on_bits) lanes_run_narrow<R, RoundOnBits, kKahan>(a_rows, panel, k0, k1, f, s, bad);
-  else lanes_run_narrow<R, RoundScaled, kKahan>(a_rows, panel, k0, k1, f, s, bad);
+  if (f.on_bits) lanes_run_narrow<R, RoundOnBits, kKahan, kP>(a_rows, panel, k0, k1, f, s, bad);
+  else lanes_run_narrow<R, RoundScaled, kKahan, kP>(a_rows, panel, k0, k1, f, s, bad);
 }
 
 struct Magnitudes {
@@ -423,16 +428,18 @@ void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const A
       [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
 }
 
-// As lanes(), on float32 lanes for a narrow accumulator (lanes_run_narrow's conditions hold; with
-// float64 operands, whose products are not float32 numbers, the wide kernels).
+// As lanes(), on float32 lanes for a narrow accumulator (lanes_run_narrow's conditions hold), for
+// products of the kind kP.
 // A pairwise sum's halves, two values of the format, are added on the same lanes (narrow_add:
 // Accumulator::add's rounding); a sum past the format's range is redone.
-template <size_t R, typename Operand>
-void lanes_narrow(const Operand* const* a_rows, const Operand* panel, size_t k, const Accumulation& acc,
+template <size_t R, Products kP>
+void lanes_narrow(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel, size_t k, const Accumulation& acc,
                   double* const* out, uint64_t* redo) {
   const NarrowFormat inner = narrow_format(info(acc.format).format);
   uint32_t bad[R][kLanes] = {};
-  auto run = [&](size_t c0, size_t c1, float (*s)[kLanes]) { run_narrow<R>(a_rows, panel, c0, c1, inner, s, bad); };
+  auto run = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
+    run_narrow<R, false, kP>(a_rows, panel, c0, c1, inner, s, bad);
+  };
   auto needs_redo = [&](size_t r, size_t t, double) { return bad[r][t] != 0; };
   if (acc.kind == AccumKind::Pairwise) {
     float s[R][kLanes];
@@ -444,7 +451,7 @@ void lanes_narrow(const Operand* const* a_rows, const Operand* panel, size_t k, 
   }
   if (acc.kind == AccumKind::Kahan) {
     auto kahan = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
-      run_narrow<R, true>(a_rows, panel, c0, c1, inner, s, bad);
+      run_narrow<R, true, kP>(a_rows, panel, c0, c1, inner, s, bad);
     };
     chunked_lanes<R, float>(k, acc, kahan, needs_redo, out, redo);
     return;
@@ -538,17 +545,19 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   const bool exact_products = use_lanes && float32_products_exact(a, b);
   // Float32 operands whose products are not float32 numbers: still float32 hardware, each
   // product fused into its addition; Kahan rounds its products itself, with a plain multiply.
-  const bool float32_operands = use_lanes && !exact_products && acc.format == DType::float32 &&
-                                float32_numbers(a) && float32_numbers(b);
-  const bool fused = float32_operands && acc.kind != AccumKind::Kahan && has_fma();
-  const bool hardware_f32 = acc.format == DType::float32 &&
-                            (exact_products || fused || (float32_operands && acc.kind == AccumKind::Kahan));
+  const bool kahan = acc.kind == AccumKind::Kahan;
+  const bool float32_operands = use_lanes && !exact_products && float32_numbers(a) && float32_numbers(b);
+  const bool fused = float32_operands && !kahan && has_fma();
+  const bool hardware_f32 = acc.format == DType::float32 && (exact_products || fused || (float32_operands && kahan));
   const FloatFormat& format = info(acc.format).format;
-  const bool narrow_format_ok = acc.kind == AccumKind::Kahan ? kahan_lanes_apply(format) : narrow_lanes_apply(format);
-  const bool narrow = exact_products && !hardware_f32 && narrow_format_ok;
-  // Other products into a narrow accumulator: float64 products, float32 lanes.
-  const bool narrow_wide = use_lanes && !exact_products && !hardware_f32 && narrow_format_ok;
-  const bool float_lanes = hardware_f32 || narrow;
+  const bool narrow_format_ok = kahan ? kahan_lanes_apply(format) : narrow_lanes_apply(format);
+  const bool narrow = use_lanes && !hardware_f32 && narrow_format_ok;
+  // Into a narrow accumulator, the same products (float32_step, rounded_products); other
+  // products go through float64 (float64 operands, or float32 ones without a fused multiply-add).
+  const Products products = exact_products ? Products::kFloat32
+                            : float32_operands && (fused || kahan) ? Products::kOfFloat32Operands
+                                                                   : Products::kOfFloat64Operands;
+  const bool float_lanes = hardware_f32 || (narrow && products != Products::kOfFloat64Operands);
   std::vector<double> panels(float_lanes ? 0 : blocks * s.k * kLanes);
   std::vector<float> panels_f(float_lanes ? blocks * s.k * kLanes : 0), a_f;
   for (size_t blk = 0; blk < blocks; ++blk)
@@ -594,10 +603,18 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
             const double* panel = float_lanes ? nullptr : panels.data() + blk * s.k * kLanes;
             if (hardware_f32)
               by_rows([&](auto R, size_t r) { lanes_f32<R>(a_rows_f + r, panel_f, s.k, acc, fused, out + r, redo + r); });
+            else if (narrow && products == Products::kFloat32)
+              by_rows([&](auto R, size_t r) {
+                lanes_narrow<R, Products::kFloat32>(a_rows_f + r, panel_f, s.k, acc, out + r, redo + r);
+              });
+            else if (narrow && products == Products::kOfFloat32Operands)
+              by_rows([&](auto R, size_t r) {
+                lanes_narrow<R, Products::kOfFloat32Operands>(a_rows_f + r, panel_f, s.k, acc, out + r, redo + r);
+              });
             else if (narrow)
-              by_rows([&](auto R, size_t r) { lanes_narrow<R>(a_rows_f + r, panel_f, s.k, acc, out + r, redo + r); });
-            else if (narrow_wide)
-              by_rows([&](auto R, size_t r) { lanes_narrow<R>(a_rows + r, panel, s.k, acc, out + r, redo + r); });
+              by_rows([&](auto R, size_t r) {
+                lanes_narrow<R, Products::kOfFloat64Operands>(a_rows + r, panel, s.k, acc, out + r, redo + r);
+              });
             else
               by_rows([&](auto R, size_t r) { lanes<R>(a_rows + r, panel, s.k, acc, out + r, redo + r); });
             for (size_t r = 0; r < rows; ++r)

@@ -9,16 +9,18 @@
 //   2008), and 24 >= p + 2 for every format this takes (p <= 22). narrow_sum.
 // - Two values of the format (Kahan's additions, formats of p <= 11 bits): the float32 sum
 //   rounded once more -- double rounding is innocuous for such sums (Figueroa, 1995: 24 >=
-//   2p + 1). narrow_sum_of_values.
-// - A value of the format and a product that is not a float32 number (float32 operands, say):
-//   the product and the sum in float64, that sum rounded to float32, then to the format. Rounding
-//   through the finer grids is wrong only when the float32 value lands exactly on a midpoint of
-//   the format: the format's midpoints are float32 and float64 numbers (p + 1 <= 24 bits, half its
-//   smallest quantum >= 2^-149), and rounding to nearest is monotonic, so a finer rounding can
-//   carry a sum onto a midpoint but never across one. Each policy marks the lanes whose float32
-//   value is a midpoint (tie_watched), and a step with one is redone exactly (narrow_sum_wide:
-//   TwoSum in float64, rounding to odd) -- rare, as such products have more bits than float32
-//   holds. wide_step, and rounded_products for Kahan's products. (The same watch in place of
+//   2p + 1) -- by Veltkamp's split, exact for such sums at every magnitude. narrow_sum_of_values,
+//   RoundSplit.
+// - A value of the format and a product that is not a float32 number (float32 or float64
+//   operands): the sum rounded to float32 -- once, by a fused multiply-add of float32 operands;
+//   from the float64 product and sum for float64 ones -- then to the format. Rounding through the
+//   finer grids is wrong only when the float32 value lands exactly on a midpoint of the format:
+//   the format's midpoints are float32 and float64 numbers (p + 1 <= 24 bits, half its smallest
+//   quantum >= 2^-149), and rounding to nearest is monotonic, so a finer rounding can carry a sum
+//   onto a midpoint but never across one. Each policy marks the lanes whose float32 value is a
+//   midpoint (tie_watched), and a step with one is redone exactly (narrow_sum_wide: TwoSum in
+//   float64, rounding to odd) -- rare, as such products have more bits than float32 holds.
+//   float32_step, and rounded_products for Kahan's products. (The same watch in place of
 //   narrow_sum was tried and measured slower: sums with exact float32 products land on midpoints
 //   exactly -- no double rounding, but the watch cannot tell -- in 2.7% of additions of bfloat16
 //   products into float16.)
@@ -54,10 +56,21 @@ struct NarrowFormat {
   bool is_float16;  // IEEE binary16: the F16C kernel may take it
 };
 
+// What the products a_ik * b_jk are, which decides how a step adds one (gemm.cpp checks it on
+// the data): float32 numbers (exact in float32: narrow_sum); products of float32 operands that
+// are not (exact in float64; one fused multiply-add, or multiply, of the float32 operands rounds
+// them once to float32: float32_step); or products of float64 operands (dot()'s product, rounded
+// to float64; computed so: float32_step too). Operands are floats but for the last.
+enum class Products { kFloat32, kOfFloat32Operands, kOfFloat64Operands };
+template <Products kP>
+using OperandOf = std::conditional_t<kP == Products::kOfFloat64Operands, double, float>;
+
 // gemm_f16c.cpp: narrow_kernel with F16C's conversion, for float16 (Kahan's steps when `kahan`),
-// of products that are float32 numbers (float operands) or not (double); rows is 8 or 1.
-void lanes_run_narrow_f16c(size_t rows, bool kahan, const float* const* a_rows, const float* panel, size_t k0,
-                           size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
+// of products of float operands (float32 numbers or not: `products`) or of double ones; rows is
+// 8 or 1.
+void lanes_run_narrow_f16c(size_t rows, bool kahan, Products products, const float* const* a_rows,
+                           const float* panel, size_t k0, size_t k1, NarrowFormat f, float (*s)[kNarrowLanes],
+                           uint32_t (*bad)[kNarrowLanes]);
 void lanes_run_narrow_f16c(size_t rows, bool kahan, const double* const* a_rows, const double* panel, size_t k0,
                            size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
 
@@ -96,14 +109,12 @@ constexpr uint32_t kMagnitude = 0x7fffffff, kSign = 0x80000000;
 }
 
 // What a policy watches (see watch() below): kWatchSum, the value before rounding rather than
-// the result; kOverflowSticks, a rounding that sends every overflow to Inf, so that an overflow
-// in Kahan's sums of two values of the format sticks (Inf and NaN propagate through every later
-// step into the sum or the compensation) and those sums need no watch -- the last values tell.
+// the result. (RoundSplit, Kahan's, also says whether every overflow sticks: kOverflowSticks.)
 
 // Round the pattern to nearest even at the format's precision. A NaN pattern can wrap to a
 // number here, so the sum before rounding is what is watched.
 struct RoundOnBits {
-  static constexpr bool kWatchSum = true, kOverflowSticks = true;
+  static constexpr bool kWatchSum = true;
   uint32_t drop, half, keep;
   explicit RoundOnBits(const NarrowFormat& f)
       : drop(static_cast<uint32_t>(23 - f.mantissa_bits)), half((uint32_t{1} << (drop - 1)) - 1),
@@ -123,7 +134,7 @@ struct RoundOnBits {
 // 1.5 * 2^23 (ties to even in the default rounding mode), scale back; a zero keeps the sign
 // of the sum it came from.
 struct RoundScaled {
-  static constexpr bool kWatchSum = false, kOverflowSticks = false;  // past the largest it stays finite
+  static constexpr bool kWatchSum = false;  // past the largest it stays finite
   int32_t emin, mantissa_bits;
   explicit RoundScaled(const NarrowFormat& f) : emin(f.emin), mantissa_bits(f.mantissa_bits) {}
   [[gnu::always_inline]] LaneF operator()(LaneU odd) const {
@@ -150,6 +161,40 @@ struct RoundScaled {
   }
 };
 
+// Veltkamp's split: with C = 2^(24 - p) + 1 and sigma = C x, sigma - (sigma - x) is x rounded to
+// p bits, to nearest even, for every normal float32 x below about 2^(120 - p); from there up
+// sigma overflows and the result is NaN. (Checked on every normal float32 for p = 2..12 when
+// this was written; narrow_lanes_test's VeltkampSplitRoundsToNearestEven samples every binade.)
+// Three floating-point operations in place of a pattern rounding's five integer ones or F16C's
+// two conversions: Kahan's sums, four to a product, take it (float16 Kahan 7.3 -> 9.4-10.3
+// GFLOP/s, bfloat16 8.5 -> 10.5-12.5 on this project's machine, with eight rows in flight).
+// It rounds relative to the value, so it is the format's rounding only where the format's grid
+// is float32's with p bits: at or above the format's smallest normal, or for a value that is a
+// multiple of the format's smallest quantum (2^(emin - mantissa_bits)) -- below the smallest
+// normal such a value has fewer than p significant bits and is exact both ways. Every sum of
+// two values of the format is such a multiple (narrow_sum_of_values' sums, in Kahan's steps),
+// including those below 2^-126 (sigma then has at most 24 bits: exact). Past the format's
+// largest value the split stays finite up to 2^(120 - p): kSticks only where the format's
+// largest is beyond that (bfloat16, tf32), so that every overflow is a NaN that propagates;
+// elsewhere its results are watched.
+template <bool kSticks>
+struct RoundSplit {
+  static constexpr bool kWatchSum = false, kOverflowSticks = kSticks;
+  float c;
+  explicit RoundSplit(const NarrowFormat& f) : c(static_cast<float>((1u << (23 - f.mantissa_bits)) + 1)) {}
+  [[gnu::always_inline]] LaneF operator()(LaneU bits) const {
+    const LaneF x = std::bit_cast<LaneF>(bits);
+    const LaneF sigma = x * c;
+    return sigma - (sigma - x);  // no reassociation, no contraction: the build's flags
+  }
+};
+
+// Whether a format's every overflow sticks under RoundSplit: its largest value is at least
+// 2^(104 + p), a power of two at or above the split's first failure for each p of 2..12.
+inline bool split_sums_stick(const NarrowFormat& f) {
+  return f.largest >= std::ldexp(1.0f, 105 + f.mantissa_bits);
+}
+
 // Keep in `worst` the magnitude Round watches (the value before rounding when kWatchSum, else
 // the result), if larger: a lane is redone when its value was past the format's largest at any
 // step, or not finite.
@@ -159,17 +204,16 @@ template <typename Round>
 }
 
 // round(x + y) to the format for two values x, y of a format of at most 11 bits of precision
-// (float16, bfloat16, the float8 family...): the float32 sum rounded once more. Rounding twice
-// is innocuous for a sum of two p-bit numbers when the first rounding keeps 2p + 1 bits or more
-// (Figueroa, "When is double rounding innocuous?", 1995), and float32 keeps 24 >= 2 * 11 + 1;
-// below the format's smallest normal such a sum is exact in float32. (Kahan's additions are all
-// of this kind; a sum with a product is not -- narrow_sum.) Watched.
-template <typename Round>
-[[gnu::always_inline]] inline LaneF narrow_sum_of_values(LaneF x, LaneF y, const Round& round, LaneU& worst) {
-  const LaneF sum = x + y;
-  const LaneF v = round(std::bit_cast<LaneU>(sum));
-  if constexpr (!Round::kOverflowSticks) watch<Round>(worst, sum, v);
-  return v;
+// (float16, bfloat16, the float8 family...): the float32 sum rounded once more, by Veltkamp's
+// split. Rounding twice is innocuous for a sum of two p-bit numbers when the first rounding keeps
+// 2p + 1 bits or more (Figueroa, "When is double rounding innocuous?", 1995), and float32 keeps
+// 24 >= 2 * 11 + 1; below the format's smallest normal such a sum is exact in float32, and a
+// multiple of the format's smallest quantum (RoundSplit). (Kahan's additions are all of this
+// kind; a sum with a product is not -- narrow_sum.) Not watched: narrow_kahan_steps says which
+// of its sums need it.
+template <bool kSticks>
+[[gnu::always_inline]] inline LaneF narrow_sum_of_values(LaneF x, LaneF y, const RoundSplit<kSticks>& split) {
+  return split(std::bit_cast<LaneU>(x + y));
 }
 
 // TwoSum's error term: hi = x + y rounded, and x + y - hi exactly (Knuth; no order needed).
@@ -190,11 +234,17 @@ template <typename Round>
   return v;
 }
 
-// Whether any lane of a mask is set.
+// Whether any lane of a mask is set; of any of G masks.
 [[gnu::always_inline]] inline bool any_lane(LaneU mask) {
   uint64_t words[kNarrowLanes / 2];
   std::memcpy(words, &mask, sizeof words);
   return (words[0] | words[1] | words[2] | words[3]) != 0;
+}
+template <size_t G>
+[[gnu::always_inline]] inline bool any_lane(const LaneU (&masks)[G]) {
+  LaneU all = masks[0];
+  for (size_t r = 1; r < G; ++r) all |= masks[r];
+  return any_lane(all);
 }
 
 // round(x + y) to the format for a value x of the format and a product y, both float64, the exact
@@ -222,84 +272,110 @@ template <typename Round>
   return v;
 }
 
-// The products a_r[k] * panel[k] of rows r < G (a_rows[r]), each rounded to the format. An exact
-// float32 product is rounded once (nothing to TwoSum: adding +0 would turn a -0 product into +0);
-// a float64 one (Operand double: dot()'s product, rounded to float64) goes through float32,
-// tie-watched, and the group's products are redone exactly (narrow_sum_wide of -0 and the
-// product: -0 + x is x, zeros' signs included) when one of them landed on a midpoint. Watched.
-template <size_t G, typename Round, typename Operand>
-[[gnu::always_inline]] inline void rounded_products(const Operand* const* a_rows, const Operand* panel, size_t k,
-                                                    const Round& round, LaneU& worst, LaneF (&out)[G]) {
-  if constexpr (std::is_same_v<Operand, float>) {
-    const LaneF p = load_lanes(panel + k * kNarrowLanes);
-    for (size_t r = 0; r < G; ++r) {
-      const LaneF product = a_rows[r][k] * p;
-      out[r] = round(std::bit_cast<LaneU>(product));
-      watch<Round>(worst, product, out[r]);
-    }
+// A step's operands as vectors: row r's a (a scalar), the panel's eight b's (float or double
+// lanes), and what the step needs of them.
+[[gnu::always_inline]] inline LaneF load_panel(const float* p) { return load_lanes(p); }
+[[gnu::always_inline]] inline LaneD load_panel(const double* p) {
+  LaneD v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+// a * b exactly in float64 (a product of float32 numbers has at most 48 bits), or as dot() rounds
+// a product of float64 operands.
+[[gnu::always_inline]] inline LaneD float64_product(float a, LaneF b) {
+  return static_cast<double>(a) * __builtin_convertvector(b, LaneD);
+}
+[[gnu::always_inline]] inline LaneD float64_product(double a, LaneD b) { return a * b; }
+// acc + a * b rounded to float32 from the float64 product: once, by a fused multiply-add, for
+// float32 operands (written per lane: GCC has no vector fma; it vectorises where the CPU has
+// one, gemm.cpp takes this route only then); through the float64 sum for float64 operands.
+[[gnu::always_inline]] inline LaneF float32_sum(LaneF acc, float a, LaneF b) {
+  LaneF sum;
+#pragma GCC unroll 8
+  for (size_t t = 0; t < kNarrowLanes; ++t) sum[t] = __builtin_fmaf(a, b[t], acc[t]);
+  return sum;
+}
+[[gnu::always_inline]] inline LaneF float32_sum(LaneF acc, double a, LaneD b) {
+  return __builtin_convertvector(__builtin_convertvector(acc, LaneD) + a * b, LaneF);
+}
+// a * b rounded to float32 from the float64 product: one multiply for float32 operands.
+[[gnu::always_inline]] inline LaneF float32_product(float a, LaneF b) { return a * b; }
+[[gnu::always_inline]] inline LaneF float32_product(double a, LaneD b) { return __builtin_convertvector(a * b, LaneF); }
+
+// The products a_r[k] * panel[k] of rows r < G (a_rows[r]), each rounded to the format, for
+// Kahan's steps. A float32 product (Products::kFloat32) is rounded once (nothing to TwoSum:
+// adding +0 would turn a -0 product into +0) and not watched: Kahan's watch on y = round(product
+// - c) covers it (narrow_kahan_steps). Other products are rounded to float32, tie-watched, and the
+// group's products redone exactly (narrow_sum_wide of -0 and the float64 product: -0 + x is x,
+// zeros' signs included) when one of them landed on a midpoint; watched.
+template <Products kP, size_t G, typename Round>
+[[gnu::always_inline]] inline void rounded_products(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel,
+                                                    size_t k, const Round& round, LaneU& worst, LaneF (&out)[G]) {
+  const auto p = load_panel(panel + k * kNarrowLanes);
+  if constexpr (kP == Products::kFloat32) {
+    for (size_t r = 0; r < G; ++r) out[r] = round(std::bit_cast<LaneU>(a_rows[r][k] * p));
   } else {
-    LaneD p;
-    std::memcpy(&p, panel + k * kNarrowLanes, sizeof p);
-    LaneU ties{};
+    LaneU ties[G] = {};
     for (size_t r = 0; r < G; ++r) {
-      const LaneF product = __builtin_convertvector(a_rows[r][k] * p, LaneF);
-      out[r] = round.tie_watched(std::bit_cast<LaneU>(product), ties);
-      watch<Round>(worst, product, out[r]);
+      const LaneF product = float32_product(a_rows[r][k], p);
+      out[r] = round.tie_watched(std::bit_cast<LaneU>(product), ties[r]);
     }
     if (any_lane(ties)) [[unlikely]] {
-      for (size_t r = 0; r < G; ++r) out[r] = narrow_sum_wide(-LaneD{}, a_rows[r][k] * p, round, worst);
+      for (size_t r = 0; r < G; ++r)
+        if (any_lane(ties[r])) out[r] = narrow_sum_wide(-LaneD{}, float64_product(a_rows[r][k], p), round, worst);
     }
   }
 }
 
-// Mark in `bad` the lanes whose watched magnitude, or the final sum in s, is past the format's
-// largest value (Inf and NaN included).
+// Mark in `bad` the lanes whose watched magnitude, or the final sum in s, reached the format's
+// largest value or went past it (Inf and NaN included). Reaching it is enough: Kahan's steps
+// watch fewer sums by asking that much (narrow_kahan_steps); elsewhere a sum equal to the
+// largest value is only redone for nothing.
 template <size_t R>
 [[gnu::always_inline]] inline void flag_lanes(LaneU worst, const float (*s)[kNarrowLanes], const NarrowFormat& f,
                                               uint32_t (*bad)[kNarrowLanes]) {
   const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
   for (size_t r = 0; r < R; ++r) {
     const LaneU final_worst = umax(worst, std::bit_cast<LaneU>(load_lanes(s[r])) & kMagnitude);
-    for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(final_worst[t] > largest);
+    for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(final_worst[t] >= largest);
   }
 }
 
-// One step of narrow_steps for products that are not float32 numbers (operands and panel in
-// float64): acc[r] = round(acc[r] + a_r[k] * panel[k]) through the float64 product and sum,
-// rounded to float32 and then by `round.tie_watched`; when a lane of the group hit a midpoint the
-// step is redone with narrow_sum_wide. (The format's values are exact in float64.)
-template <size_t G, typename Round>
-[[gnu::always_inline]] inline void wide_step(LaneF (&acc)[G], const double* const* a_rows, const double* panel,
-                                             size_t k, const Round& round, LaneU& worst) {
-  LaneD p;
-  std::memcpy(&p, panel + k * kNarrowLanes, sizeof p);
+// One step of narrow_steps for products that are not float32 numbers: acc[r] = round(acc[r] +
+// a_r[k] * panel[k]) through float32 (float32_sum), then `round.tie_watched`; when a lane of the
+// group hit a midpoint the step is redone with narrow_sum_wide. (The format's values are exact
+// in float64.)
+template <size_t G, typename Round, typename Operand>
+[[gnu::always_inline]] inline void float32_step(LaneF (&acc)[G], const Operand* const* a_rows, const Operand* panel,
+                                                size_t k, const Round& round, LaneU& worst) {
+  const auto p = load_panel(panel + k * kNarrowLanes);
   LaneF next[G];
-  LaneU ties{};
+  LaneU ties[G] = {};
 #pragma GCC unroll 4
   for (size_t r = 0; r < G; ++r) {
-    const LaneF sum = __builtin_convertvector(__builtin_convertvector(acc[r], LaneD) + a_rows[r][k] * p, LaneF);
-    next[r] = round.tie_watched(std::bit_cast<LaneU>(sum), ties);
+    const LaneF sum = float32_sum(acc[r], a_rows[r][k], p);
+    next[r] = round.tie_watched(std::bit_cast<LaneU>(sum), ties[r]);
     watch<Round>(worst, sum, next[r]);
   }
   if (any_lane(ties)) [[unlikely]] {
     for (size_t r = 0; r < G; ++r)
-      next[r] = narrow_sum_wide(__builtin_convertvector(acc[r], LaneD), a_rows[r][k] * p, round, worst);
+      if (any_lane(ties[r]))
+        next[r] = narrow_sum_wide(__builtin_convertvector(acc[r], LaneD), float64_product(a_rows[r][k], p), round, worst);
   }
 #pragma GCC unroll 4
   for (size_t r = 0; r < G; ++r) acc[r] = next[r];
 }
 
 // s[r][t] = round(s[r][t] + a_r[k] * panel[k][t]) for k in [k0, k1), rows r < R, the rounding
-// by `round`; Operand float for products that are float32 numbers (narrow_sum), double for
-// others (wide_step).
+// by `round`: by narrow_sum for products that are float32 numbers, by float32_step for others.
 // A lane is redone by the general code when its sum left the fast path's domain at any step:
 // not finite, or past the format's largest value. Rather than test every step, each lane keeps
 // the largest magnitude it saw, as a bit pattern (larger patterns are larger magnitudes, Inf
 // and NaN above all), shared by the R rows: one maximum per step. A flagged lane column is
 // redone for all R rows (rare: only sums that overflow).
-template <size_t R, typename Round, typename Operand>
-[[gnu::always_inline]] inline void narrow_steps(const Operand* const* a_rows, const Operand* panel, size_t k0,
-                                                size_t k1, const Round round, const NarrowFormat f,
+template <size_t R, Products kP, typename Round>
+[[gnu::always_inline]] inline void narrow_steps(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel,
+                                                size_t k0, size_t k1, const Round round, const NarrowFormat f,
                                                 float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
   // Four rows at a time: four chains hide an addition's latency, and their sums stay in
   // registers (eight spilled to the stack, with the constants, on AVX2's 16 registers).
@@ -310,8 +386,8 @@ template <size_t R, typename Round, typename Operand>
     LaneF acc[kGroup];
     for (size_t r = 0; r < kGroup; ++r) acc[r] = load_lanes(s[g + r]);
     for (size_t k = k0; k < k1; ++k) {
-      if constexpr (std::is_same_v<Operand, double>) {
-        wide_step(acc, a_rows + g, panel, k, round, worst);
+      if constexpr (kP != Products::kFloat32) {
+        float32_step(acc, a_rows + g, panel, k, round, worst);
       } else {
         const LaneF p = load_lanes(panel + k * kNarrowLanes);
 #pragma GCC unroll 4
@@ -325,37 +401,60 @@ template <size_t R, typename Round, typename Operand>
 
 // Kahan's compensated sum (accumulate.cpp's kahan()) on these lanes: y = round(round(p) - c),
 // t = round(s + y), c = round(round(t - s) - y), s = t. The product is rounded by
-// rounded_products; every other operand is a value of the format, so each sum is
-// narrow_sum_of_values (formats of at most 11 bits: kahan_lanes_apply() in gemm.cpp). Operand:
-// float for products that are float32 numbers, double for others. One call covers all of K: the
-// compensation starts at zero. Lanes are watched as in narrow_steps.
-template <size_t R, typename Round, typename Operand>
-[[gnu::always_inline]] inline void narrow_kahan_steps(const Operand* const* a_rows, const Operand* panel, size_t k0,
-                                                      size_t k1, const Round round, const NarrowFormat f,
-                                                      float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
-  constexpr size_t kGroup = R < 4 ? R : 4;
+// rounded_products (Round); every other operand is a value of the format, so each sum is
+// narrow_sum_of_values (formats of at most 11 bits: kahan_lanes_apply() in gemm.cpp), rounded by
+// Veltkamp's split (Sums, a RoundSplit). Where Round rounds the pattern (emin = -126: the
+// format's grid is float32's), exact float32 products -- normal numbers,
+// float32_products_exact() -- are split too. One call covers all of K: the compensation starts
+// at zero.
+//
+// What is watched (every overflow must send the lane to the general code). Where overflow
+// sticks (Sums::kOverflowSticks) nothing: the last sum and compensation tell. Elsewhere y and t
+// only, a lane flagged when either reaches the largest value L (flag_lanes): while y < L and t
+// <= L, neither round(t - s) nor c can overflow. For t - s = y + e, with e = t - (s + y) the
+// error of t, at most half the top binade's quantum u; |y| <= L - u (a value below L), so
+// |t - s| <= L - u/2, which rounds to at most L; and c = round(d - y), d = round(t - s), has
+// |d - y| <= |e| + |d - (t - s)| <= u. A product past L (a rounding that stays finite) makes
+// |round(p) - c| >= L + u - u: y reaches L; one that overflows to Inf makes y NaN.
+template <size_t R, Products kP, typename Round, typename Sums>
+[[gnu::always_inline]] inline void narrow_kahan_steps(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel,
+                                                      size_t k0, size_t k1, const Round round, const Sums sums,
+                                                      const NarrowFormat f, float (*s)[kNarrowLanes],
+                                                      uint32_t (*bad)[kNarrowLanes]) {
+  // Eight rows at a time: each step is a chain of four dependent additions and roundings (about
+  // 48 cycles with the split), and four chains left the units idle: float16 7.3 -> 8.0-8.5
+  // GFLOP/s, bfloat16 8.7 -> 10.5. AVX2's 16 registers spill some of the sixteen sums and
+  // compensations; an AVX-512 build of the float16 file, with 32, measured the same.
+  constexpr size_t kGroup = R < 8 ? R : 8;
   static_assert(R % kGroup == 0);
+  constexpr bool kSplitProducts = std::is_same_v<Round, RoundOnBits> && kP == Products::kFloat32;
   LaneU worst{};
-  auto add = [&](LaneF x, LaneF y) PL_INLINE_LAMBDA { return narrow_sum_of_values(x, y, round, worst); };
+  auto add = [&](LaneF x, LaneF y) PL_INLINE_LAMBDA { return narrow_sum_of_values(x, y, sums); };
+  auto magnitude = [](LaneF x) PL_INLINE_LAMBDA { return std::bit_cast<LaneU>(x) & kMagnitude; };
   for (size_t g = 0; g < R; g += kGroup) {
     LaneF sum[kGroup], comp[kGroup];
     for (size_t r = 0; r < kGroup; ++r) sum[r] = load_lanes(s[g + r]), comp[r] = LaneF{};
     for (size_t k = k0; k < k1; ++k) {
       LaneF product[kGroup];
-      rounded_products(a_rows + g, panel, k, round, worst, product);
-#pragma GCC unroll 4
+      if constexpr (kSplitProducts) {
+        const LaneF p = load_lanes(panel + k * kNarrowLanes);
+#pragma GCC unroll 8
+        for (size_t r = 0; r < kGroup; ++r) product[r] = sums(std::bit_cast<LaneU>(a_rows[g + r][k] * p));
+      } else {
+        rounded_products<kP>(a_rows + g, panel, k, round, worst, product);
+      }
+#pragma GCC unroll 8
       for (size_t r = 0; r < kGroup; ++r) {
         const LaneF y = add(product[r], -comp[r]);
         const LaneF next = add(sum[r], y);
         comp[r] = add(add(next, -sum[r]), -y);
         sum[r] = next;
+        if constexpr (!Sums::kOverflowSticks) worst = umax(worst, umax(magnitude(y), magnitude(next)));
       }
     }
     for (size_t r = 0; r < kGroup; ++r) {
       store_lanes(s[g + r], sum[r]);
-      // The sums were not watched when overflow sticks: the last sum (flag_lanes) and
-      // compensation tell.
-      if constexpr (Round::kOverflowSticks) worst = umax(worst, std::bit_cast<LaneU>(comp[r]) & kMagnitude);
+      if constexpr (Sums::kOverflowSticks) worst = umax(worst, magnitude(comp[r]));
     }
   }
   flag_lanes<R>(worst, s, f, bad);
@@ -375,14 +474,14 @@ template <size_t R, typename Round>
   }
 }
 
-// The kernel for a model (Kahan's or the sequential steps) and operands (float: products that
-// are float32 numbers; double: products that are not).
-template <size_t R, bool kKahan, typename Round, typename Operand>
-[[gnu::always_inline]] inline void narrow_kernel(const Operand* const* a_rows, const Operand* panel, size_t k0,
-                                                 size_t k1, const Round round, const NarrowFormat f,
+// The kernel for a model (Kahan's or the sequential steps) and products.
+template <size_t R, bool kKahan, Products kP, typename Round>
+[[gnu::always_inline]] inline void narrow_kernel(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel,
+                                                 size_t k0, size_t k1, const Round round, const NarrowFormat f,
                                                  float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
-  if constexpr (kKahan) narrow_kahan_steps<R>(a_rows, panel, k0, k1, round, f, s, bad);
-  else narrow_steps<R>(a_rows, panel, k0, k1, round, f, s, bad);
+  if constexpr (!kKahan) narrow_steps<R, kP>(a_rows, panel, k0, k1, round, f, s, bad);
+  else if (split_sums_stick(f)) narrow_kahan_steps<R, kP>(a_rows, panel, k0, k1, round, RoundSplit<true>(f), f, s, bad);
+  else narrow_kahan_steps<R, kP>(a_rows, panel, k0, k1, round, RoundSplit<false>(f), f, s, bad);
 }
 
 }  // namespace

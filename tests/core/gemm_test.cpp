@@ -140,6 +140,31 @@ TEST(Gemm, KahanAndPairwiseOnTheLanesEqualTheirDotProducts) {
     for (double& x : sb) x *= scale;
     expect_equals_dot(s, sa, sb, m);
   }
+  // Two products a sum: one just below the largest value L, then one past it of the other sign.
+  // Kahan's y is past L (a rounding that stays finite there: float8's) and t well below -- the
+  // lane must go back all the same.
+  std::uniform_real_distribution<double> below(0.9, 0.95), past(1.05, 1.1), near_one(1.0, 1.05);
+  const GemmShape two{13, 19, 2};
+  for (DType f : {DType::float8_e4m3fn, DType::float8_e5m2, DType::float16, DType::bfloat16}) {
+    const double root = std::sqrt(max_finite(info(f).format));
+    const FloatFormat& bf16 = info(DType::bfloat16).format;
+    std::vector<double> pa(two.m * two.k), pb(two.n * two.k);
+    for (size_t i = 0; i < two.m; ++i) {
+      const double sign = i % 2 ? -1.0 : 1.0;
+      pa[2 * i] = round_to(bf16, -sign * root * below(rng), {});
+      pa[2 * i + 1] = round_to(bf16, sign * root * past(rng), {});
+    }
+    for (double& x : pb) x = round_to(bf16, root * near_one(rng), {});
+    expect_equals_dot(two, pa, pb, model(AccumKind::Kahan, f));
+  }
+  // And y equal to the largest: s = -25456, y = 65504 gives t = 40064 (40048 rounded up, a tie
+  // to even), and t - s = 65520 rounds to 65536, past float16's largest -- c is Inf, and the next
+  // product makes the sum -Inf. Watching only for values past the largest would miss it.
+  const GemmShape three{9, 8, 3};
+  std::vector<double> ya(three.m * three.k), yb(three.n * three.k, 1.0);
+  for (size_t i = 0; i < three.m; ++i) ya[3 * i] = -25456, ya[3 * i + 1] = 65504, ya[3 * i + 2] = 1;
+  expect_equals_dot(three, ya, yb, model(AccumKind::Kahan, DType::float16));
+  EXPECT_EQ((*gemm(three, ya, yb, model(AccumKind::Kahan, DType::float16)))[0], -INFINITY);
 }
 
 // A float32 accumulator with float32 operands whose products are not float32 numbers runs on
@@ -266,6 +291,13 @@ TEST(Gemm, NarrowAccumulatorsOfWideProductsEqualTheirDotProducts) {
       {DType::float16, 0, 1 + 0x1p-16, 1 + 0x1p-11 - 0x1p-16, 1 + 0x1p-10},
       {DType::bfloat16, 0, 1 + 0x1p-16, 1 + 0x1p-8 - 0x1p-16, 1 + 0x1p-7},
       {DType::float8_e4m3fn, 0, 1 + 0x1p-20, 1 + 0x1p-4 - 0x1p-20, 1.125},
+      // ... and among float16's subnormals: (1 + 2^-21)(0x1.7ffffap-24) is just below 1.5 * 2^-24,
+      // float32 rounds it onto that midpoint, float16's nearest even from there is 2^-23.
+      {DType::float16, 0, 0x1.000004p+0, 0x1.7ffffap-24, 0x1p-24},
+      // Sums whose product rounded to float32 first would round differently, and not onto a
+      // midpoint (the fused multiply-add is the model there; found by random search).
+      {DType::float16, -0x1.4a4p+1, 0x1.92904cp+0, 0x1.a404dcp+0, -0x1.cf8p-15},
+      {DType::float16, 0x1.378p+2, 0x1.60d564p+0, -0x1.c40d2ap+1, -0x1.5d4p-12},
   };
   for (const Tie& tie : ties) {
     std::vector<double> ta(s.m * s.k, 0.0), tb(s.n * s.k, 0.0);
