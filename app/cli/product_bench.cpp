@@ -77,7 +77,8 @@ int run_product_bench(const ProductBenchArgs& a) {
                       {"peak_tflops", peak_tflops}, {"percent_of_peak", share}, {"native", timing->native},
                       {"seconds", timing->seconds}, {"method", how}});
       if (!a.json)
-        std::printf("%-14s %6zu %11.3f %10.2f %8s  %s\n", dname.c_str(), n, timing->median * 1e3, tflops,
+        // Four significant digits: a CPU's rates are hundredths of a TFLOP/s.
+        std::printf("%-14s %6zu %11.3f %10.4g %8s  %s\n", dname.c_str(), n, timing->median * 1e3, tflops,
                     share > 0 ? std::to_string(int(share + 0.5)).c_str() : "-", how.c_str());
       std::fflush(stdout);
     }
