@@ -303,11 +303,12 @@ template <typename Round>
 [[gnu::always_inline]] inline LaneF float32_product(double a, LaneD b) { return __builtin_convertvector(a * b, LaneF); }
 
 // The products a_r[k] * panel[k] of rows r < G (a_rows[r]), each rounded to the format, for
-// Kahan's steps. A float32 product (Products::kFloat32) is rounded once (nothing to TwoSum:
-// adding +0 would turn a -0 product into +0) and not watched: Kahan's watch on y = round(product
-// - c) covers it (narrow_kahan_steps). Other products are rounded to float32, tie-watched, and the
-// group's products redone exactly (narrow_sum_wide of -0 and the float64 product: -0 + x is x,
-// zeros' signs included) when one of them landed on a midpoint; watched.
+// Kahan's steps; not watched: Kahan's watch on y = round(product - c) covers them (a product past
+// the largest, or Inf, makes y reach it, or NaN: narrow_kahan_steps). A float32 product
+// (Products::kFloat32) is rounded once (nothing to TwoSum: adding +0 would turn a -0 product
+// into +0). Others are rounded to float32, tie-watched, and a row's products redone exactly
+// (narrow_sum_wide of -0 and the float64 product: -0 + x is x, zeros' signs included) when one
+// of them landed on a midpoint.
 template <Products kP, size_t G, typename Round>
 [[gnu::always_inline]] inline void rounded_products(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel,
                                                     size_t k, const Round& round, LaneU& worst, LaneF (&out)[G]) {
