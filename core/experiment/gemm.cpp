@@ -599,22 +599,22 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
               else
                 for (size_t r = 0; r < rows; ++r) kernel(std::integral_constant<size_t, 1>{}, r);
             };
+            // lanes_narrow for products of the kind P (float or double operands and panel).
+            auto narrow_rows = [&](auto P, const auto* const* operand_rows, const auto* operand_panel) {
+              by_rows([&](auto R, size_t r) {
+                lanes_narrow<R, P>(operand_rows + r, operand_panel, s.k, acc, out + r, redo + r);
+              });
+            };
             const float* panel_f = float_lanes ? panels_f.data() + blk * s.k * kLanes : nullptr;
             const double* panel = float_lanes ? nullptr : panels.data() + blk * s.k * kLanes;
             if (hardware_f32)
               by_rows([&](auto R, size_t r) { lanes_f32<R>(a_rows_f + r, panel_f, s.k, acc, fused, out + r, redo + r); });
             else if (narrow && products == Products::kFloat32)
-              by_rows([&](auto R, size_t r) {
-                lanes_narrow<R, Products::kFloat32>(a_rows_f + r, panel_f, s.k, acc, out + r, redo + r);
-              });
+              narrow_rows(std::integral_constant<Products, Products::kFloat32>{}, a_rows_f, panel_f);
             else if (narrow && products == Products::kOfFloat32Operands)
-              by_rows([&](auto R, size_t r) {
-                lanes_narrow<R, Products::kOfFloat32Operands>(a_rows_f + r, panel_f, s.k, acc, out + r, redo + r);
-              });
+              narrow_rows(std::integral_constant<Products, Products::kOfFloat32Operands>{}, a_rows_f, panel_f);
             else if (narrow)
-              by_rows([&](auto R, size_t r) {
-                lanes_narrow<R, Products::kOfFloat64Operands>(a_rows + r, panel, s.k, acc, out + r, redo + r);
-              });
+              narrow_rows(std::integral_constant<Products, Products::kOfFloat64Operands>{}, a_rows, panel);
             else
               by_rows([&](auto R, size_t r) { lanes<R>(a_rows + r, panel, s.k, acc, out + r, redo + r); });
             for (size_t r = 0; r < rows; ++r)

@@ -137,19 +137,15 @@ struct RoundScaled {
   static constexpr bool kWatchSum = false;  // past the largest it stays finite
   int32_t emin, mantissa_bits;
   explicit RoundScaled(const NarrowFormat& f) : emin(f.emin), mantissa_bits(f.mantissa_bits) {}
+  // (The midpoint test is dead code here, and compiled away.)
   [[gnu::always_inline]] LaneF operator()(LaneU odd) const {
-    constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23
-    const LaneI e = std::bit_cast<LaneI>((odd >> 23) & 0xff) - 127;
-    const LaneI q = (e > emin ? e : LaneI{} + emin) - mantissa_bits;
-    const LaneF to_unit = std::bit_cast<LaneF>(std::bit_cast<LaneU>(127 - q) << 23);
-    const LaneF from_unit = std::bit_cast<LaneF>(std::bit_cast<LaneU>(127 + q) << 23);
-    const LaneF rounded = (std::bit_cast<LaneF>(odd) * to_unit + kMagic) - kMagic;
-    return std::bit_cast<LaneF>((std::bit_cast<LaneU>(rounded) & kMagnitude) | (odd & kSign)) * from_unit;
+    LaneU unused{};
+    return tie_watched(odd, unused);
   }
-  // The same rounding; a midpoint is half a quantum from the integer it rounds to (the scaled
-  // value and that integer are below 2^23: their difference is exact).
+  // The rounding, marking in `ties` the lanes on a midpoint: half a quantum from the integer it
+  // rounds to (the scaled value and that integer are below 2^23: their difference is exact).
   [[gnu::always_inline]] LaneF tie_watched(LaneU value, LaneU& ties) const {
-    constexpr float kMagic = 12582912.0f;
+    constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23
     const LaneI e = std::bit_cast<LaneI>((value >> 23) & 0xff) - 127;
     const LaneI q = (e > emin ? e : LaneI{} + emin) - mantissa_bits;
     const LaneF to_unit = std::bit_cast<LaneF>(std::bit_cast<LaneU>(127 - q) << 23);
@@ -166,8 +162,9 @@ struct RoundScaled {
 // sigma overflows and the result is NaN. (Checked on every normal float32 for p = 2..12 when
 // this was written; narrow_lanes_test's VeltkampSplitRoundsToNearestEven samples every binade.)
 // Three floating-point operations in place of a pattern rounding's five integer ones or F16C's
-// two conversions: Kahan's sums, four to a product, take it (float16 Kahan 7.3 -> 9.4-10.3
-// GFLOP/s, bfloat16 8.5 -> 10.5-12.5 on this project's machine, with eight rows in flight).
+// two conversions: Kahan's sums, four to a product, take it (with eight rows in flight and the
+// reduced watch: float16 Kahan 6.6 -> 10.1 GFLOP/s at 512^3, bfloat16 6.9-8.2 -> 12.1-12.6 on
+// this project's machine; README, session 23).
 // It rounds relative to the value, so it is the format's rounding only where the format's grid
 // is float32's with p bits: at or above the format's smallest normal, or for a value that is a
 // multiple of the format's smallest quantum (2^(emin - mantissa_bits)) -- below the smallest
@@ -437,13 +434,8 @@ template <size_t R, Products kP, typename Round, typename Sums>
     for (size_t r = 0; r < kGroup; ++r) sum[r] = load_lanes(s[g + r]), comp[r] = LaneF{};
     for (size_t k = k0; k < k1; ++k) {
       LaneF product[kGroup];
-      if constexpr (kSplitProducts) {
-        const LaneF p = load_lanes(panel + k * kNarrowLanes);
-#pragma GCC unroll 8
-        for (size_t r = 0; r < kGroup; ++r) product[r] = sums(std::bit_cast<LaneU>(a_rows[g + r][k] * p));
-      } else {
-        rounded_products<kP>(a_rows + g, panel, k, round, worst, product);
-      }
+      if constexpr (kSplitProducts) rounded_products<kP>(a_rows + g, panel, k, sums, worst, product);
+      else rounded_products<kP>(a_rows + g, panel, k, round, worst, product);
 #pragma GCC unroll 8
       for (size_t r = 0; r < kGroup; ++r) {
         const LaneF y = add(product[r], -comp[r]);
