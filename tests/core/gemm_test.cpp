@@ -294,6 +294,10 @@ TEST(Gemm, NarrowAccumulatorsOfWideProductsEqualTheirDotProducts) {
       // ... and among float16's subnormals: (1 + 2^-21)(0x1.7ffffap-24) is just below 1.5 * 2^-24,
       // float32 rounds it onto that midpoint, float16's nearest even from there is 2^-23.
       {DType::float16, 0, 0x1.000004p+0, 0x1.7ffffap-24, 0x1p-24},
+      // ... and a product the float16 kernel's midpoint test marks without its being one: below
+      // 2^-14, rounded to float32 (0x1.488p-23) it ends in twelve zero bits; redone, it is still
+      // 1.5 * 2^-23 rounded to even, 3 * 2^-24 (found by search).
+      {DType::float16, 0, 0x1.991a12p+0, 0x1.9b2p-24, 0x1.8p-23},
       // Sums whose product rounded to float32 first would round differently, and not onto a
       // midpoint (the fused multiply-add is the model there; found by random search).
       {DType::float16, -0x1.4a4p+1, 0x1.92904cp+0, 0x1.a404dcp+0, -0x1.cf8p-15},
