@@ -313,14 +313,16 @@ template <Products kP, size_t G, typename Round>
   if constexpr (kP == Products::kFloat32) {
     for (size_t r = 0; r < G; ++r) out[r] = round(std::bit_cast<LaneU>(a_rows[r][k] * p));
   } else {
-    LaneU ties[G] = {};
-    for (size_t r = 0; r < G; ++r) {
-      const LaneF product = float32_product(a_rows[r][k], p);
-      out[r] = round.tie_watched(std::bit_cast<LaneU>(product), ties[r]);
-    }
+    // One mask for the group, so that neither G masks nor the products need the stack; the rare
+    // step with a midpoint finds its rows by testing their products again.
+    LaneU ties{};
+    for (size_t r = 0; r < G; ++r) out[r] = round.tie_watched(std::bit_cast<LaneU>(float32_product(a_rows[r][k], p)), ties);
     if (any_lane(ties)) [[unlikely]] {
-      for (size_t r = 0; r < G; ++r)
-        if (any_lane(ties[r])) out[r] = narrow_sum_wide(-LaneD{}, float64_product(a_rows[r][k], p), round, worst);
+      for (size_t r = 0; r < G; ++r) {
+        LaneU tie{};
+        round.tie_watched(std::bit_cast<LaneU>(float32_product(a_rows[r][k], p)), tie);
+        if (any_lane(tie)) out[r] = narrow_sum_wide(-LaneD{}, float64_product(a_rows[r][k], p), round, worst);
+      }
     }
   }
 }
