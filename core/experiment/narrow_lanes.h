@@ -441,7 +441,8 @@ template <size_t R, Products kP, typename Round, typename Sums>
       // Breadth first: each of Kahan's four sums for every row before the next sum. Written row
       // by row, the eight chains lay ~200 instructions apart in program order, and the CPU's
       // window overlapped them less: float16 Kahan 7.2 -> 6.4 cycles a row-step, of float32
-      // operands 8.7 -> 7.4 (a one-core loop of this kernel, AVX-512 build; README, session 24).
+      // operands 8.7 -> 7.4 (a one-core loop of this kernel, AVX-512 build). AVX2's build of
+      // float16 Kahan is slower so, 7.5 -> 7.9: its 16 registers spill more (README, session 24).
       LaneF y[kGroup], next[kGroup], diff[kGroup];
 #pragma GCC unroll 8
       for (size_t r = 0; r < kGroup; ++r) y[r] = add(product[r], -comp[r]);
