@@ -408,6 +408,17 @@ template <size_t R, Products kP, typename Round>
 // float32_products_exact() -- are split too. One call covers all of K: the compensation starts
 // at zero.
 //
+// The last rounding is left out: d - y, d = round(t - s), is a value of the format, so c = d - y
+// in float32, exactly. Where |s| >= |y|, t - s is a value of the format (Dekker's lemma, as in
+// Fast2Sum), d = t - s, and d - y = t - (s + y) is the error of a rounded-to-nearest addition,
+// which the format holds (subnormals included). Where |y| > |s|, |t| <= 2|y|, so t - s is within
+// ulp(y) of y, d is a neighbour of y within a factor of two of it, and d - y is exact by
+// Sterbenz's lemma (p >= 3). Checked on every pair of values of float16 and bfloat16 (8.3
+// billion pairs), of the 8-bit formats, and of formats of precision 2 to 11 with a 4-bit
+// exponent, wherever |y| and |t| stay below the largest value (else the lane is watched or
+// sticks): never once outside the format (README, session 24). Three operations fewer a step,
+// nine cycles off its chain of dependent operations.
+//
 // What is watched (every overflow must send the lane to the general code). Where overflow
 // sticks (Sums::kOverflowSticks) nothing: the last sum and compensation tell. Elsewhere y and t
 // only, a lane flagged when either reaches the largest value L (flag_lanes): while y < L and t
@@ -422,7 +433,7 @@ template <size_t R, Products kP, typename Round, typename Sums>
                                                       const NarrowFormat f, float (*s)[kNarrowLanes],
                                                       uint32_t (*bad)[kNarrowLanes]) {
   // Eight rows at a time: each step is a chain of four dependent additions and roundings (about
-  // 48 cycles with the split), and four chains left the units idle: float16 7.3 -> 8.0-8.5
+  // 48 cycles with the split; 39 since the last rounding is left out), and four chains left the units idle: float16 7.3 -> 8.0-8.5
   // GFLOP/s, bfloat16 8.7 -> 10.5. AVX2's 16 registers spill some of the sixteen sums and
   // compensations; an AVX-512 build of the float16 file, with 32, measured the same.
   constexpr size_t kGroup = R < 8 ? R : 8;
@@ -452,7 +463,7 @@ template <size_t R, Products kP, typename Round, typename Sums>
       for (size_t r = 0; r < kGroup; ++r) diff[r] = add(next[r], -sum[r]);
 #pragma GCC unroll 8
       for (size_t r = 0; r < kGroup; ++r) {
-        comp[r] = add(diff[r], -y[r]);
+        comp[r] = diff[r] - y[r];  // a value of the format: exact (above)
         sum[r] = next[r];
         if constexpr (!Sums::kOverflowSticks) worst = umax(worst, umax(magnitude(y[r]), magnitude(next[r])));
       }
