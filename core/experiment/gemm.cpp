@@ -193,6 +193,21 @@ NarrowFormat narrow_format(const FloatFormat& f) {
   return n;
 }
 
+// Whether Kahan's sums of k products, each at most `product_max` in magnitude, stay below the
+// format's largest value L at every step, so that narrow_kahan_steps needs no watch: K (P + 2u) + u
+// < L (the proof is there), with P a bound on each product rounded to the format -- rounding
+// moves a value by at most 2^-p of it, or half the smallest quantum; 2^(1-p) also covers the
+// float64 product of the two maxima -- and u the quantum of L's binade. The sums start at zero:
+// Kahan's lanes are never chunked. False for Inf or NaN operands (product_max is then Inf).
+bool kahan_sums_bounded(const FloatFormat& f, double product_max, size_t k) {
+  const int p = f.precision();
+  const double largest = static_cast<double>(LaneFormat(f).largest);
+  const double top_quantum = std::ldexp(1.0, f.emax() - (p - 1));
+  const double product = product_max * (1 + std::ldexp(1.0, 1 - p)) + std::ldexp(1.0, f.emin() - (p - 1));
+  const double bound = static_cast<double>(k) * (product + 2 * top_quantum) + top_quantum;
+  return bound * (1 + 0x1p-40) < largest;  // the margin covers this float64 arithmetic's roundings
+}
+
 bool narrow_lanes_apply(const FloatFormat& f) {
   return nearest_fast_path_applies(f) && f.mantissa_bits >= 1 && f.precision() <= 22 && f.emin() >= -126 &&
          f.emax() <= 127;
@@ -290,9 +305,8 @@ bool has_fma() {
 }
 
 // Every product a_ik * b_jk is a normal float32 number (or zero): at most 24 significant bits,
-// magnitude within [2^-126, 2^128).
-bool float32_products_exact(std::span<const double> a, std::span<const double> b) {
-  const Magnitudes ma = magnitudes(a), mb = magnitudes(b);
+// magnitude within [2^-126, 2^128). (ma, mb: the operands' magnitudes.)
+bool float32_products_exact(const Magnitudes& ma, const Magnitudes& mb) {
   if (ma.max == 0 || mb.max == 0) return true;
   return ma.max_bits + mb.max_bits <= 24 && ma.min_nonzero * mb.min_nonzero >= 0x1p-126 &&
          ma.max * mb.max < 0x1p127;
@@ -434,8 +448,7 @@ void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const A
 // Accumulator::add's rounding); a sum past the format's range is redone.
 template <size_t R, Products kP>
 void lanes_narrow(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel, size_t k, const Accumulation& acc,
-                  double* const* out, uint64_t* redo) {
-  const NarrowFormat inner = narrow_format(info(acc.format).format);
+                  const NarrowFormat& inner, double* const* out, uint64_t* redo) {
   uint32_t bad[R][kLanes] = {};
   auto run = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
     run_narrow<R, false, kP>(a_rows, panel, c0, c1, inner, s, bad);
@@ -542,7 +555,8 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   // When the products are all exact float32 numbers, a float32 accumulator runs on float32
   // hardware (lanes_run_f32) and a narrow one on float32 lanes (lanes_run_narrow); the
   // operands are then packed as floats.
-  const bool exact_products = use_lanes && float32_products_exact(a, b);
+  const Magnitudes ma = use_lanes ? magnitudes(a) : Magnitudes{}, mb = use_lanes ? magnitudes(b) : Magnitudes{};
+  const bool exact_products = use_lanes && float32_products_exact(ma, mb);
   // Float32 operands whose products are not float32 numbers: still float32 hardware, each
   // product fused into its addition; Kahan rounds its products itself, with a plain multiply.
   const bool kahan = acc.kind == AccumKind::Kahan;
@@ -552,6 +566,11 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   const FloatFormat& format = info(acc.format).format;
   const bool narrow_format_ok = kahan ? kahan_lanes_apply(format) : narrow_lanes_apply(format);
   const bool narrow = use_lanes && !hardware_f32 && narrow_format_ok;
+  NarrowFormat inner{};
+  if (narrow) {
+    inner = narrow_format(format);
+    inner.kahan_bounded = kahan && kahan_sums_bounded(format, ma.max * mb.max, s.k);
+  }
   // Into a narrow accumulator, the same products (float32_step, rounded_products); other
   // products go through float64 (float64 operands, or float32 ones without a fused multiply-add).
   const Products products = exact_products ? Products::kFloat32
@@ -602,7 +621,7 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
             // lanes_narrow for products of the kind P (float or double operands and panel).
             auto narrow_rows = [&](auto P, const auto* const* operand_rows, const auto* operand_panel) {
               by_rows([&](auto R, size_t r) {
-                lanes_narrow<R, P>(operand_rows + r, operand_panel, s.k, acc, out + r, redo + r);
+                lanes_narrow<R, P>(operand_rows + r, operand_panel, s.k, acc, inner, out + r, redo + r);
               });
             };
             const float* panel_f = float_lanes ? panels_f.data() + blk * s.k * kLanes : nullptr;
