@@ -193,19 +193,22 @@ NarrowFormat narrow_format(const FloatFormat& f) {
   return n;
 }
 
-// Whether Kahan's sums of k products, each at most `product_max` in magnitude, stay below the
-// format's largest value L at every step, so that narrow_kahan_steps needs no watch: K (P + 2u) + u
-// < L (the proof is there), with P a bound on each product rounded to the format -- rounding
+// What Kahan's steps over k products, each at most `product_max` in magnitude, must watch so that
+// no overflow goes unseen (narrow_kahan_steps has the proof): nothing when K (P + 2u) + u < L, t
+// alone when P + 3u <= L, else y and t. P bounds each product rounded to the format -- rounding
 // moves a value by at most 2^-p of it, or half the smallest quantum; 2^(1-p) also covers the
-// float64 product of the two maxima -- and u the quantum of L's binade. The sums start at zero:
-// Kahan's lanes are never chunked. False for Inf or NaN operands (product_max is then Inf).
-bool kahan_sums_bounded(const FloatFormat& f, double product_max, size_t k) {
+// float64 product of the two maxima --, u is the quantum of L's binade. The sums start at zero:
+// Kahan's lanes are never chunked. Inf or NaN operands make product_max Inf: y and t.
+KahanWatch kahan_watch(const FloatFormat& f, double product_max, size_t k) {
   const int p = f.precision();
   const double largest = static_cast<double>(LaneFormat(f).largest);
   const double top_quantum = std::ldexp(1.0, f.emax() - (p - 1));
   const double product = product_max * (1 + std::ldexp(1.0, 1 - p)) + std::ldexp(1.0, f.emin() - (p - 1));
-  const double bound = static_cast<double>(k) * (product + 2 * top_quantum) + top_quantum;
-  return bound * (1 + 0x1p-40) < largest;  // the margin covers this float64 arithmetic's roundings
+  constexpr double kMargin = 1 + 0x1p-40;  // for this float64 arithmetic's roundings
+  if ((static_cast<double>(k) * (product + 2 * top_quantum) + top_quantum) * kMargin < largest)
+    return KahanWatch::kNothing;
+  if ((product + 3 * top_quantum) * kMargin <= largest) return KahanWatch::kT;
+  return KahanWatch::kYAndT;
 }
 
 bool narrow_lanes_apply(const FloatFormat& f) {
@@ -569,7 +572,7 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   NarrowFormat inner{};
   if (narrow) {
     inner = narrow_format(format);
-    inner.kahan_bounded = kahan && kahan_sums_bounded(format, ma.max * mb.max, s.k);
+    if (kahan) inner.kahan_watch = kahan_watch(format, ma.max * mb.max, s.k);
   }
   // Into a narrow accumulator, the same products (float32_step, rounded_products); other
   // products go through float64 (float64 operands, or float32 ones without a fused multiply-add).

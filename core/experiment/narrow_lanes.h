@@ -54,10 +54,11 @@ struct NarrowFormat {
   float largest;
   bool on_bits;     // emin == -126: round the bit pattern
   bool is_float16;  // IEEE binary16: the F16C kernel may take it
-  // Kahan's sums along K cannot reach the largest value, by a bound on the products
-  // (kahan_sums_bounded() in gemm.cpp): nothing to watch (narrow_kahan_steps).
-  bool kahan_bounded = false;
+  // What Kahan's steps must watch for overflow, from a bound on the products (kahan_watch() in
+  // gemm.cpp; narrow_kahan_steps says why).
+  enum class KahanWatch : uint8_t { kYAndT, kT, kNothing } kahan_watch = KahanWatch::kYAndT;
 };
+using KahanWatch = NarrowFormat::KahanWatch;
 
 // What the products a_ik * b_jk are, which decides how a step adds one (gemm.cpp checks it on
 // the data): float32 numbers (exact in float32: narrow_sum); products of float32 operands that
@@ -430,13 +431,14 @@ template <size_t R, Products kP, typename Round>
 // |t - s| <= L - u/2, which rounds to at most L; and c = round(d - y), d = round(t - s), has
 // |d - y| <= |e| + |d - (t - s)| <= u. A product past L (a rounding that stays finite) makes
 // |round(p) - c| >= L + u - u: y reaches L; one that overflows to Inf makes y NaN.
-// And nothing where the products bound every sum below L (kWatch false: f.kahan_bounded, from
-// the data). With every |round(p)| <= P, u the top binade's quantum and every value so far below
-// L, each rounding moves its value by at most u/2, so |c| = |d - y| <= u (t - s is y less t's
-// error, d that rounded), |y| <= P + 3u/2, and the sum after k steps, s_k = sum of (p_i - c_(i-1)
-// - y_i's error - t_i's error), has |s_k| <= k (P + 2u) from s_0 = 0. So K (P + 2u) + u < L keeps
-// every y and t at most L - u at every step, by induction on the steps.
-template <size_t R, Products kP, bool kWatch, typename Round, typename Sums>
+// Less where the products bound the steps (kWatch, f.kahan_watch from the data). With every
+// |round(p)| <= P, u the top binade's quantum and every value so far below L, each rounding moves
+// its value by at most u/2, so |c| = |d - y| <= u (t - s is y less t's error, d that rounded) and
+// |y| <= P + 3u/2: P + 3u <= L keeps every y at most L - u, and only t is watched
+// (KahanWatch::kT). And the sum after k steps, s_k = sum of (p_i - c_(i-1) - y_i's error - t_i's
+// error), has |s_k| <= k (P + 2u) from s_0 = 0: K (P + 2u) + u < L keeps every t at most L - u
+// too, by induction on the steps, and nothing is watched (KahanWatch::kNothing).
+template <size_t R, Products kP, KahanWatch kWatch, typename Round, typename Sums>
 [[gnu::always_inline]] inline void narrow_kahan_steps(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel,
                                                       size_t k0, size_t k1, const Round round, const Sums sums,
                                                       const NarrowFormat f, float (*s)[kNarrowLanes],
@@ -474,8 +476,12 @@ template <size_t R, Products kP, bool kWatch, typename Round, typename Sums>
       for (size_t r = 0; r < kGroup; ++r) {
         comp[r] = diff[r] - y[r];  // a value of the format: exact (above)
         sum[r] = next[r];
-        if constexpr (!Sums::kOverflowSticks && kWatch)
+        if constexpr (Sums::kOverflowSticks || kWatch == KahanWatch::kNothing) {
+        } else if constexpr (kWatch == KahanWatch::kT) {
+          worst = umax(worst, magnitude(next[r]));
+        } else {
           worst = umax(worst, umax(magnitude(y[r]), magnitude(next[r])));
+        }
       }
     }
     for (size_t r = 0; r < kGroup; ++r) {
@@ -506,9 +512,13 @@ template <size_t R, bool kKahan, Products kP, typename Round>
                                                  size_t k0, size_t k1, const Round round, const NarrowFormat f,
                                                  float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
   if constexpr (!kKahan) narrow_steps<R, kP>(a_rows, panel, k0, k1, round, f, s, bad);
-  else if (split_sums_stick(f)) narrow_kahan_steps<R, kP, false>(a_rows, panel, k0, k1, round, RoundSplit<true>(f), f, s, bad);
-  else if (f.kahan_bounded) narrow_kahan_steps<R, kP, false>(a_rows, panel, k0, k1, round, RoundSplit<false>(f), f, s, bad);
-  else narrow_kahan_steps<R, kP, true>(a_rows, panel, k0, k1, round, RoundSplit<false>(f), f, s, bad);
+  else if (split_sums_stick(f))
+    narrow_kahan_steps<R, kP, KahanWatch::kNothing>(a_rows, panel, k0, k1, round, RoundSplit<true>(f), f, s, bad);
+  else if (f.kahan_watch == KahanWatch::kNothing)
+    narrow_kahan_steps<R, kP, KahanWatch::kNothing>(a_rows, panel, k0, k1, round, RoundSplit<false>(f), f, s, bad);
+  else if (f.kahan_watch == KahanWatch::kT)
+    narrow_kahan_steps<R, kP, KahanWatch::kT>(a_rows, panel, k0, k1, round, RoundSplit<false>(f), f, s, bad);
+  else narrow_kahan_steps<R, kP, KahanWatch::kYAndT>(a_rows, panel, k0, k1, round, RoundSplit<false>(f), f, s, bad);
 }
 
 }  // namespace

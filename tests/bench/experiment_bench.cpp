@@ -20,9 +20,9 @@
 namespace pl::experiment {
 namespace {
 
-std::vector<double> bf16_normal(size_t n, uint64_t seed) {
+std::vector<double> bf16_normal(size_t n, uint64_t seed, double scale = 1) {
   std::mt19937_64 rng(seed);
-  std::normal_distribution<double> d;
+  std::normal_distribution<double> d(0, scale);
   std::vector<double> v(n);
   for (double& x : v) x = round_to(info(DType::bfloat16).format, d(rng), {});
   return v;
@@ -32,9 +32,9 @@ void flops(benchmark::State& state, double per_iteration) {
   state.counters["FLOP/s"] = benchmark::Counter(per_iteration, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void emulated(benchmark::State& state, const char* spec) {
+void emulated(benchmark::State& state, const char* spec, double scale = 1) {
   const size_t n = static_cast<size_t>(state.range(0));
-  const auto a = bf16_normal(n * n, 1), b = bf16_normal(n * n, 2);
+  const auto a = bf16_normal(n * n, 1, scale), b = bf16_normal(n * n, 2, scale);
   std::string err;
   Accumulation acc;
   if (std::string(spec) == "f32:sequential") acc = {AccumKind::Sequential, DType::float32};
@@ -55,16 +55,21 @@ void BM_Emulated_f32_chunked128(benchmark::State& s) { emulated(s, "f32:chunked"
 void BM_Emulated_f16_sequential(benchmark::State& s) { emulated(s, "f16:sequential"); }
 void BM_Emulated_bf16_chunked128(benchmark::State& s) { emulated(s, "bf16:chunked"); }
 void BM_Emulated_f16_kahan(benchmark::State& s) { emulated(s, "f16:kahan"); }
+// Operands of standard deviation 8: Kahan's sums watched for overflow (emulated_f32_inputs).
+void BM_Emulated_f16_kahan_watched(benchmark::State& s) { emulated(s, "f16:kahan", 8); }
 void BM_Emulated_f32_pairwise(benchmark::State& s) { emulated(s, "f32:pairwise"); }
 void BM_Emulated_f32_kahan(benchmark::State& s) { emulated(s, "f32:kahan"); }
 void BM_Emulated_bf16_kahan(benchmark::State& s) { emulated(s, "bf16:kahan"); }
 void BM_Emulated_f16_pairwise(benchmark::State& s) { emulated(s, "f16:pairwise"); }
 // float32 operands: their products are not float32 numbers. A float16 accumulator then runs the
 // wide kernels (float64 products, float32 lanes); a float32 one the CPU's fused multiply-add.
-void emulated_f32_inputs(benchmark::State& state, const Accumulation& acc) {
+// (scale: the operands' standard deviation. Kahan's narrow kernel watches its sums for overflow
+// only where the products could reach the format's largest value -- at 512^3 into float16, for
+// standard deviations past about 1.6: the _watched benchmarks take 8.)
+void emulated_f32_inputs(benchmark::State& state, const Accumulation& acc, double scale = 1) {
   const size_t n = static_cast<size_t>(state.range(0));
   std::mt19937_64 rng(4);
-  std::normal_distribution<double> d;
+  std::normal_distribution<double> d(0, scale);
   std::vector<double> a(n * n), b(n * n);
   for (double& x : a) x = static_cast<float>(d(rng));
   for (double& x : b) x = static_cast<float>(d(rng));
@@ -79,6 +84,9 @@ void BM_Emulated_f32_sequential_f32_inputs(benchmark::State& s) {
 }
 void BM_Emulated_f32_kahan_f32_inputs(benchmark::State& s) { emulated_f32_inputs(s, {AccumKind::Kahan, DType::float32}); }
 void BM_Emulated_f16_kahan_f32_inputs(benchmark::State& s) { emulated_f32_inputs(s, {AccumKind::Kahan, DType::float16}); }
+void BM_Emulated_f16_kahan_f32_inputs_watched(benchmark::State& s) {
+  emulated_f32_inputs(s, {AccumKind::Kahan, DType::float16}, 8);
+}
 void BM_Emulated_bf16_sequential_f32_inputs(benchmark::State& s) {
   emulated_f32_inputs(s, {AccumKind::Sequential, DType::bfloat16});
 }
@@ -87,6 +95,7 @@ BENCHMARK(BM_Emulated_f32_chunked128)->Arg(256)->Arg(1024)->Unit(benchmark::kMil
 BENCHMARK(BM_Emulated_f16_sequential)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_bf16_chunked128)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_kahan)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_f16_kahan_watched)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_bf16_kahan)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_kahan)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_pairwise)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -95,6 +104,7 @@ BENCHMARK(BM_Emulated_f16_sequential_f32_inputs)->Arg(256)->Arg(512)->Unit(bench
 BENCHMARK(BM_Emulated_f32_sequential_f32_inputs)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_kahan_f32_inputs)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_kahan_f32_inputs)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_f16_kahan_f32_inputs_watched)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_bf16_sequential_f32_inputs)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_OpenBLAS_dgemm(benchmark::State& state) {

@@ -321,33 +321,29 @@ TEST(Gemm, NarrowAccumulatorsOfWideProductsEqualTheirDotProducts) {
   }
 }
 
-// Kahan's narrow kernel watches nothing when the products bound every sum below the largest
-// value (kahan_sums_bounded: K (P + 2u) + u < L), and watches y and t otherwise. On each side of
-// that bound, float16 (L = 65504, u = 32), eight rows of K products of one size P, so every sum
-// reaches K P: K = 2 and P = 32000 (bounded, sums 64000), P = 32752 (not: the sums reach L
-// exactly), K = 4 and P = 20000 (not: the sums pass L, Inf), K = 3 and P = 21800 (not, by a
-// little: 65400) -- and the same with float32 operands (P times 1 + 2^-20: their products are
-// not float32 numbers).
-TEST(Gemm, KahansUnwatchedSumsStayBelowTheLargest) {
-  struct Case {
-    size_t k;
-    double product;
-  };
-  for (const Case& c : {Case{2, 32000}, Case{2, 32752}, Case{4, 20000}, Case{3, 21800}})
+// Kahan's narrow kernel watches less when the products bound its steps (kahan_watch: nothing when
+// K (P + 2u) + u < L, t alone when P + 3u <= L). Float16 (L = 65504, u = 32), eight rows of the
+// same products along K (rows alternating in sign), on each side of those bounds: sums of 64000
+// (nothing watched); reaching 65504; passing it to Inf; 65400, just over the bound; and passing
+// L then coming back (t alone watched: only the watch can tell). Float16 and float32 operands
+// (times 1 + 2^-20: products that are not float32 numbers), equal to dot().
+TEST(Gemm, KahansWatchFollowsTheProductsBound) {
+  const std::vector<std::vector<double>> cases = {
+      {32000, 32000}, {32752, 32752}, {20000, 20000, 20000, 20000}, {21800, 21800, 21800}, {40000, 40000, -40000, -40000}};
+  for (const auto& products : cases)
     for (const double wide : {1.0, 1 + 0x1p-20}) {
-      const GemmShape s{8, 8, c.k};
-      std::vector<double> a(s.m * s.k), b(s.n * s.k);
-      for (size_t i = 0; i < a.size(); ++i) a[i] = ((i / s.k) % 2 ? -1.0 : 1.0) * c.product / 128 * wide;  // rows alternate signs
-      for (double& x : b) x = 128;
+      const GemmShape s{8, 8, products.size()};
+      std::vector<double> a(s.m * s.k), b(s.n * s.k, 128);
+      for (size_t i = 0; i < s.m; ++i)
+        for (size_t k = 0; k < s.k; ++k) a[i * s.k + k] = (i % 2 ? -1.0 : 1.0) * products[k] / 128 * wide;
       const Accumulation m = model(AccumKind::Kahan, DType::float16);
       expect_equals_dot(s, a, b, m);
       const auto got = gemm(s, a, b, m);
       ASSERT_TRUE(got);
       const double want = dot(std::span(a).first(s.k), std::span(b).first(s.k), m, 0);
-      SCOPED_TRACE(c.k);
-      SCOPED_TRACE(c.product);
-      if (c.k * c.product > 65519) EXPECT_TRUE(std::isinf(want));
-      EXPECT_EQ((*got)[0], want);
+      SCOPED_TRACE(products[0]);
+      if (products[1] == 20000 || products[1] == 40000) EXPECT_FALSE(std::isfinite(want));
+      EXPECT_EQ(std::bit_cast<uint64_t>((*got)[0]), std::bit_cast<uint64_t>(want));
     }
 }
 
