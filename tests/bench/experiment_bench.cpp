@@ -66,13 +66,16 @@ void BM_Emulated_f16_pairwise(benchmark::State& s) { emulated(s, "f16:pairwise")
 // (scale: the operands' standard deviation. Kahan's narrow kernel watches its sums for overflow
 // only where the products could reach the format's largest value -- at 512^3 into float16, for
 // standard deviations past about 1.6: the _watched benchmarks take 8.)
-void emulated_f32_inputs(benchmark::State& state, const Accumulation& acc, double scale = 1) {
+// (outlier: a[0] = b[0] = 256, a product past the largest float16 value in one lane, which the
+// general code redoes: the kernel then watches both y and t.)
+void emulated_f32_inputs(benchmark::State& state, const Accumulation& acc, double scale = 1, bool outlier = false) {
   const size_t n = static_cast<size_t>(state.range(0));
   std::mt19937_64 rng(4);
   std::normal_distribution<double> d(0, scale);
   std::vector<double> a(n * n), b(n * n);
   for (double& x : a) x = static_cast<float>(d(rng));
   for (double& x : b) x = static_cast<float>(d(rng));
+  if (outlier) a[0] = b[0] = 256;
   for (auto _ : state) benchmark::DoNotOptimize(gemm({n, n, n}, a, b, acc));
   flops(state, 2.0 * n * n * n);
 }
@@ -86,6 +89,9 @@ void BM_Emulated_f32_kahan_f32_inputs(benchmark::State& s) { emulated_f32_inputs
 void BM_Emulated_f16_kahan_f32_inputs(benchmark::State& s) { emulated_f32_inputs(s, {AccumKind::Kahan, DType::float16}); }
 void BM_Emulated_f16_kahan_f32_inputs_watched(benchmark::State& s) {
   emulated_f32_inputs(s, {AccumKind::Kahan, DType::float16}, 8);
+}
+void BM_Emulated_f16_kahan_f32_inputs_full_watch(benchmark::State& s) {
+  emulated_f32_inputs(s, {AccumKind::Kahan, DType::float16}, 1, true);
 }
 void BM_Emulated_bf16_sequential_f32_inputs(benchmark::State& s) {
   emulated_f32_inputs(s, {AccumKind::Sequential, DType::bfloat16});
@@ -105,6 +111,7 @@ BENCHMARK(BM_Emulated_f32_sequential_f32_inputs)->Arg(256)->Arg(1024)->Unit(benc
 BENCHMARK(BM_Emulated_f32_kahan_f32_inputs)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_kahan_f32_inputs)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_kahan_f32_inputs_watched)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_f16_kahan_f32_inputs_full_watch)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_bf16_sequential_f32_inputs)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_OpenBLAS_dgemm(benchmark::State& state) {
