@@ -25,11 +25,12 @@ struct RoundF16c {
   // there. Below 2^-14 a midpoint is an odd multiple of 2^-25, 13 or more trailing zeros at every
   // exponent: marked too, with the rare value of at most 12 significant bits that is not one
   // (its step is only redone, exactly). Zeros, Inf and float16's own values are never marked (the
-  // patterns are compared: integer operations only); a NaN may be (redone as NaN). Three vector operations fewer than measuring |value - rounded|
-  // against half the quantum (the test before session 24).
+  // patterns are compared: integer operations only); a NaN may be (redone as NaN). Three vector
+  // operations fewer than measuring |value - rounded| against half the quantum (before session 24).
   [[gnu::always_inline]] LaneF tie_watched(LaneU value, LaneU& ties) const {
     const LaneF rounded = (*this)(value);
-    ties |= std::bit_cast<LaneU>((value & 0xfff) == 0) & ~std::bit_cast<LaneU>(std::bit_cast<LaneU>(rounded) == value);
+    const LaneU twelve_zeros = std::bit_cast<LaneU>((value & 0xfff) == 0);
+    ties |= twelve_zeros & ~std::bit_cast<LaneU>(std::bit_cast<LaneU>(rounded) == value);
     return rounded;
   }
 };
@@ -48,8 +49,8 @@ template <Products kP>
 // Each kind of products in two builds, the loader picking one from the CPU: AVX-512's 32 vector
 // registers hold Kahan's sixteen sums and compensations with the products beside them, where
 // AVX2's 16 spill (a one-core loop of float16 Kahan: 7.9 -> 6.4 cycles a row-step, of float32
-// operands 8.4 -> 7.2; README, session 24); "default" is this file's own AVX2 + F16C + FMA. Off under
-// AddressSanitizer, as PL_CLONES (target_clones.h).
+// operands 8.4 -> 7.2; README, session 24); "default" is this file's own AVX2 + F16C + FMA. Off
+// under AddressSanitizer, as PL_CLONES (target_clones.h).
 #if !defined(__SANITIZE_ADDRESS__)
 #define PL_F16C_CLONES __attribute__((target_clones("arch=x86-64-v4", "default")))
 #else

@@ -320,7 +320,8 @@ template <Products kP, size_t G, typename Round>
     // One mask for the group, so that neither G masks nor the products need the stack; the rare
     // step with a midpoint finds its rows by testing their products again.
     LaneU ties{};
-    for (size_t r = 0; r < G; ++r) out[r] = round.tie_watched(std::bit_cast<LaneU>(float32_product(a_rows[r][k], p)), ties);
+    for (size_t r = 0; r < G; ++r)
+      out[r] = round.tie_watched(std::bit_cast<LaneU>(float32_product(a_rows[r][k], p)), ties);
     if (any_lane(ties)) [[unlikely]] {
       for (size_t r = 0; r < G; ++r) {
         LaneU tie{};
@@ -444,9 +445,10 @@ template <size_t R, Products kP, KahanWatch kWatch, typename Round, typename Sum
                                                       const NarrowFormat f, float (*s)[kNarrowLanes],
                                                       uint32_t (*bad)[kNarrowLanes]) {
   // Eight rows at a time: each step is a chain of four dependent additions and roundings (about
-  // 48 cycles with the split; 39 since the last rounding is left out), and four chains left the units idle: float16 7.3 -> 8.0-8.5
-  // GFLOP/s, bfloat16 8.7 -> 10.5. AVX2's 16 registers spill some of the sixteen sums and
-  // compensations; an AVX-512 build of the float16 file, with 32, measured the same.
+  // 48 cycles with the split; 39 since the last rounding is left out), and four chains left the
+  // units idle: float16 7.3 -> 8.0-8.5 GFLOP/s, bfloat16 8.7 -> 10.5 (session 23). AVX2's 16
+  // registers spill some of the sixteen sums and compensations; AVX-512's 32 (the clones) do
+  // not, which the breadth-first order below needs.
   constexpr size_t kGroup = R < 8 ? R : 8;
   static_assert(R % kGroup == 0);
   constexpr bool kSplitProducts = std::is_same_v<Round, RoundOnBits> && kP == Products::kFloat32;
@@ -476,12 +478,10 @@ template <size_t R, Products kP, KahanWatch kWatch, typename Round, typename Sum
       for (size_t r = 0; r < kGroup; ++r) {
         comp[r] = diff[r] - y[r];  // a value of the format: exact (above)
         sum[r] = next[r];
-        if constexpr (Sums::kOverflowSticks || kWatch == KahanWatch::kNothing) {
-        } else if constexpr (kWatch == KahanWatch::kT) {
-          worst = umax(worst, magnitude(next[r]));
-        } else {
+        constexpr bool kWatched = !Sums::kOverflowSticks;
+        if constexpr (kWatched && kWatch == KahanWatch::kT) worst = umax(worst, magnitude(next[r]));
+        if constexpr (kWatched && kWatch == KahanWatch::kYAndT)
           worst = umax(worst, umax(magnitude(y[r]), magnitude(next[r])));
-        }
       }
     }
     for (size_t r = 0; r < kGroup; ++r) {

@@ -199,7 +199,8 @@ TEST(NarrowLanes, KahansLastDifferenceIsAValueOfTheFormat) {
       return std::nearbyint(x / q) * q;
     };
     std::vector<double> values;
-    for (double v = 0; v < std::ldexp(2.0, kEmax); v += std::max(quantum, std::ldexp(1.0, std::ilogb(v == 0 ? 1.0 : v) - (p - 1))))
+    for (double v = 0; v < std::ldexp(2.0, kEmax);
+         v += std::max(quantum, std::ldexp(1.0, std::ilogb(v == 0 ? 1.0 : v) - (p - 1))))
       if (round(v) == v) values.push_back(v), values.push_back(-v);
     check(values, values, std::ldexp(2.0 - std::ldexp(1.0, 1 - p), kEmax), round);
     if (HasFatalFailure()) return;
