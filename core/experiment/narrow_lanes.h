@@ -429,7 +429,7 @@ template <size_t R, Products kP, typename Round>
 // only, a lane flagged when either reaches the largest value L (flag_lanes): while y < L and t
 // <= L, neither round(t - s) nor c can overflow. For t - s = y + e, with e = t - (s + y) the
 // error of t, at most half the top binade's quantum u; |y| <= L - u (a value below L), so
-// |t - s| <= L - u/2, which rounds to at most L; and c = round(d - y), d = round(t - s), has
+// |t - s| <= L - u/2, which rounds to at most L; and c = d - y, d = round(t - s), has
 // |d - y| <= |e| + |d - (t - s)| <= u. A product past L (a rounding that stays finite) makes
 // |round(p) - c| >= L + u - u: y reaches L; one that overflows to Inf makes y NaN.
 // Less where the products bound the steps (kWatch, f.kahan_watch from the data). With every
@@ -440,6 +440,7 @@ template <size_t R, Products kP, typename Round>
 // error), has |s_k| <= k (P + 2u) from s_0 = 0: K (P + 2u) + u < L keeps every t at most L - u
 // too, by induction on the steps, and nothing is watched (KahanWatch::kNothing).
 template <size_t R, Products kP, KahanWatch kWatch, typename Round, typename Sums>
+  requires(!Sums::kOverflowSticks || kWatch == KahanWatch::kNothing)  // sticking overflows need no watch
 [[gnu::always_inline]] inline void narrow_kahan_steps(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel,
                                                       size_t k0, size_t k1, const Round round, const Sums sums,
                                                       const NarrowFormat f, float (*s)[kNarrowLanes],
@@ -478,10 +479,8 @@ template <size_t R, Products kP, KahanWatch kWatch, typename Round, typename Sum
       for (size_t r = 0; r < kGroup; ++r) {
         comp[r] = diff[r] - y[r];  // a value of the format: exact (above)
         sum[r] = next[r];
-        constexpr bool kWatched = !Sums::kOverflowSticks;
-        if constexpr (kWatched && kWatch == KahanWatch::kT) worst = umax(worst, magnitude(next[r]));
-        if constexpr (kWatched && kWatch == KahanWatch::kYAndT)
-          worst = umax(worst, umax(magnitude(y[r]), magnitude(next[r])));
+        if constexpr (kWatch == KahanWatch::kT) worst = umax(worst, magnitude(next[r]));
+        if constexpr (kWatch == KahanWatch::kYAndT) worst = umax(worst, umax(magnitude(y[r]), magnitude(next[r])));
       }
     }
     for (size_t r = 0; r < kGroup; ++r) {

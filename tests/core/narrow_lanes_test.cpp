@@ -39,11 +39,12 @@ class Splitter {
   RoundSplit<false> split_;
 };
 
-// x rounded to p significant bits, to nearest even, in float64 (x / q is exact, nearbyint
-// rounds ties to even).
-double nearest_even_bits(float x, int p) {
-  const double q = std::ldexp(1.0, std::ilogb(x) - (p - 1));
-  return std::nearbyint(static_cast<double>(x) / q) * q;
+// x rounded to p significant bits, to nearest even, in float64, on a grid no finer than
+// `smallest_quantum` (a format's subnormals; 0: none) -- x / q is exact, nearbyint rounds ties to
+// even.
+double nearest_even_bits(double x, int p, double smallest_quantum = 0) {
+  const double q = std::max(smallest_quantum, std::ldexp(1.0, std::ilogb(x == 0 ? 1.0 : x) - (p - 1)));
+  return std::nearbyint(x / q) * q;
 }
 
 bool same_bits(float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b); }
@@ -194,10 +195,7 @@ TEST(NarrowLanes, KahansLastDifferenceIsAValueOfTheFormat) {
     SCOPED_TRACE(p);
     constexpr int kEmin = -6, kEmax = 7;
     const double quantum = std::ldexp(1.0, kEmin - (p - 1));
-    auto round = [&](double x) {
-      const double q = std::max(quantum, std::ldexp(1.0, std::ilogb(x == 0 ? 1.0 : x) - (p - 1)));
-      return std::nearbyint(x / q) * q;
-    };
+    auto round = [&](double x) { return nearest_even_bits(x, p, quantum); };
     std::vector<double> values;
     for (double v = 0; v < std::ldexp(2.0, kEmax);
          v += std::max(quantum, std::ldexp(1.0, std::ilogb(v == 0 ? 1.0 : v) - (p - 1))))
