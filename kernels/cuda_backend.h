@@ -2,7 +2,7 @@
 //
 // Implemented features:
 //  [x] device info: name, compute capability, SMs, memory, driver and runtime versions
-//  [x] float32 round trip through every format with a fast path (all but e8m0), every rounding
+//  [x] float32 round trip through every format of the table, every rounding
 //      mode, bit-identical to the CPU codec (same element function, core/dtype/roundtrip_f32.h)
 //  [x] conversion timing with CUDA events against a device-to-device copy in the same run
 //  [x] matrix products: cuBLASLt (the library model) and own kernels for the emulated models,

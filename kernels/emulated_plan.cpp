@@ -39,6 +39,9 @@ Expected<EmulatedAdd> add_for(DType format, Rounding rounding) {
   if (f.precision() > 22)
     return Error{std::string(name(format)) + " accumulation: more than 22 bits of precision (the GPU rounds through float32)"};
   add.hardware_f32 = false;
+  // e8m0 has a GPU rounding kernel, but a sum in it (no zero, no sign) is the CPU's general
+  // code's alone: the device's sums assume both.
+  if (f.specials == Specials::E8M0) return Error{std::string(name(format)) + " accumulation runs on the CPU only"};
   add.format = make_roundtrip_params(f, CastOptions{});
   if (!add.format.supported) return Error{std::string(name(format)) + " has no GPU rounding kernel"};
   std::memcpy(&add.largest, &add.format.max_finite_bits, sizeof add.largest);

@@ -37,11 +37,17 @@ inline void stream_out(float* out, const float* buf, size_t n) {
 #endif
 }
 
-// The element functions a span can apply (roundtrip_f32.h).
+// The element functions a span can apply (roundtrip_f32.h), picked once per array.
 template <Rounding R, bool kMayFlush>
 struct AnyParams {
   static float apply(float x, const RoundtripF32Params& p, uint64_t i) {
-    return roundtrip_f32<R, kMayFlush>(x, p, i);
+    return roundtrip_f32_signed<R, kMayFlush>(x, p, i);
+  }
+};
+template <Rounding R, bool kMayFlush>
+struct E8M0Params {
+  static float apply(float x, const RoundtripF32Params& p, uint64_t i) {
+    return roundtrip_f32_e8m0<R, kMayFlush>(x, p, i);
   }
 };
 struct SymmetricNearestEven {
@@ -73,15 +79,15 @@ PL_CLONES void roundtrip_span(const float* in, float* out, size_t b, size_t e,
 
 using SpanFn = void (*)(const float*, float*, size_t, size_t, const RoundtripF32Params&, bool);
 
-template <bool kMayFlush>
+template <template <Rounding, bool> class Element, bool kMayFlush>
 SpanFn span_for(Rounding r) {
   switch (r) {
-    case Rounding::NearestEven: return roundtrip_span<AnyParams<Rounding::NearestEven, kMayFlush>>;
-    case Rounding::NearestAway: return roundtrip_span<AnyParams<Rounding::NearestAway, kMayFlush>>;
-    case Rounding::TowardZero: return roundtrip_span<AnyParams<Rounding::TowardZero, kMayFlush>>;
-    case Rounding::Up: return roundtrip_span<AnyParams<Rounding::Up, kMayFlush>>;
-    case Rounding::Down: return roundtrip_span<AnyParams<Rounding::Down, kMayFlush>>;
-    case Rounding::Stochastic: return roundtrip_span<AnyParams<Rounding::Stochastic, kMayFlush>>;
+    case Rounding::NearestEven: return roundtrip_span<Element<Rounding::NearestEven, kMayFlush>>;
+    case Rounding::NearestAway: return roundtrip_span<Element<Rounding::NearestAway, kMayFlush>>;
+    case Rounding::TowardZero: return roundtrip_span<Element<Rounding::TowardZero, kMayFlush>>;
+    case Rounding::Up: return roundtrip_span<Element<Rounding::Up, kMayFlush>>;
+    case Rounding::Down: return roundtrip_span<Element<Rounding::Down, kMayFlush>>;
+    case Rounding::Stochastic: return roundtrip_span<Element<Rounding::Stochastic, kMayFlush>>;
   }
   return nullptr;
 }
@@ -90,20 +96,25 @@ SpanFn span_for(Rounding r) {
 
 RoundtripF32Params make_roundtrip_params(const FloatFormat& f, const CastOptions& o) {
   RoundtripF32Params p{};
-  // The fast path needs a significand no wider than float32's and a range inside float32's.
-  p.supported = f.specials != Specials::E8M0 && f.mantissa_bits <= 23 && f.emin() >= -126 &&
-                f.emin() - f.mantissa_bits >= -149 && f.is_signed();
+  // The fast path rounds to a significand no wider than float32's in a range inside float32's;
+  // a format holding every float32 (float64) is float32's own shape there, where nothing
+  // rounds. e8m0 has its own function (roundtrip_f32_e8m0). Other formats partly finer than
+  // float32 (custom ones: e9m10, e7m30, ...) take the scalar codec.
+  const bool holds_float32 = f.mantissa_bits >= 23 && f.emin() <= -126 && f.emax() >= 127;
+  p.e8m0 = f.specials == Specials::E8M0;
+  p.supported = p.e8m0 || (f.is_signed() && (holds_float32 || (f.mantissa_bits <= 23 && f.emin() >= -126 &&
+                                                               f.emin() - f.mantissa_bits >= -149)));
   if (!p.supported) return p;
-  p.mantissa_bits = f.mantissa_bits;
-  p.emin = f.emin();
+  p.mantissa_bits = holds_float32 ? 23 : f.mantissa_bits;
+  p.emin = holds_float32 ? -126 : f.emin();
   p.max_finite_bits =
       as_f32_bits(std::fmin(max_finite(f), std::numeric_limits<float>::max()));
   p.min_normal_bits = f32_bits(static_cast<float>(min_normal(f)));
-  const int dropped = 23 - f.mantissa_bits;
+  const int dropped = 23 - p.mantissa_bits;
   p.rne_bias = dropped ? (uint32_t{1} << (dropped - 1)) - 1 : 0;
   p.rne_lsb = dropped ? 1 : 0;
   p.rne_keep_mask = ~((uint32_t{1} << dropped) - 1);
-  p.subnormal_magic = std::ldexp(1.0f, f.emin() - f.mantissa_bits + 23);
+  p.subnormal_magic = std::ldexp(1.0f, p.emin - p.mantissa_bits + 23);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   const double huge = std::numeric_limits<double>::max();  // overflows every format
@@ -138,8 +149,10 @@ void roundtrip_f32_array(const FloatFormat& f, const CastOptions& o, const float
     return;
   }
   const bool flushing = p.flush_input || p.flush_output;
-  SpanFn fn = flushing ? span_for<true>(o.rounding) : span_for<false>(o.rounding);
-  if (o.rounding == Rounding::NearestEven && !flushing && p.sign_symmetric)
+  SpanFn fn = p.e8m0   ? span_for<E8M0Params, true>(o.rounding)
+              : flushing ? span_for<AnyParams, true>(o.rounding)
+                         : span_for<AnyParams, false>(o.rounding);
+  if (o.rounding == Rounding::NearestEven && !flushing && p.sign_symmetric && !p.e8m0)
     fn = roundtrip_span<SymmetricNearestEven>;
   const bool streaming = n * sizeof(float) > kStreamingBytes;
   parallel_for(n, threads, [&](size_t b, size_t e) { fn(in, out, b, e, p, streaming); });

@@ -23,7 +23,8 @@
 namespace pl {
 
 struct RoundtripF32Params {
-  bool supported;     // false: use the scalar codec (e8m0, formats finer than float32)
+  bool supported;     // false: use the scalar codec (custom formats finer than float32 in part)
+  bool e8m0;          // float8_e8m0fnu: roundtrip_f32_e8m0 (powers of two, no sign, no zero)
   int mantissa_bits;
   int emin;
   uint32_t max_finite_bits;   // float32 bits of min(the format's max finite, FLT_MAX)
@@ -184,12 +185,57 @@ PL_HD inline float roundtrip_f32_generic(float x, const RoundtripF32Params& p, u
   return roundtrip_f32_finish<R, kMayFlush>(f32_bits(mag), neg, a_in, p);
 }
 
+// float8_e8m0fnu, the OCP MX scale (codec.h): the powers of two 2^-127 .. 2^127, no sign, no
+// zero. Its own function: its smallest value lies below float32's normal range (2^-127 is a
+// float32 subnormal, which the functions above do not round to), and with no mantissa the
+// kept significand is the implicit bit alone, odd, so a tie goes up to the larger power.
+// NaN for NaN, zeros, negatives (and positive subnormals read as zero); a positive value
+// below 2^-127 gives 2^-127 in every mode, as zero is not there to round to. Every result is
+// a float32 number, built from bits.
+template <Rounding R, bool kMayFlush>
+PL_HD inline float roundtrip_f32_e8m0(float x, const RoundtripF32Params& p, uint64_t index) {
+  const uint32_t u = f32_bits(x);
+  const bool neg = (u >> 31) != 0;
+  const uint32_t a = u & 0x7FFFFFFFu;
+  const bool normal = a >= 0x00800000u;
+  // x lies in [2^k, 2^(k+1)), frac32 its part above 2^k in 32 bits (exact: 23 or 22 bits);
+  // below 2^-127 every mode gives 2^-127, so k = -127 with nothing above it.
+  const int k = normal ? int(a >> 23) - 127 : -127;
+  const uint32_t frac32 = normal ? (a & 0x7FFFFFu) << 9 : select_bits(a >= 0x00400000u, (a & 0x3FFFFFu) << 10, 0u);
+  bool up;  // (x > 0 here: the results for the rest are selected below)
+  if constexpr (R == Rounding::NearestEven || R == Rounding::NearestAway)
+    up = frac32 >= 0x80000000u;  // a tie too: NearestEven's kept significand 1 is odd
+  else if constexpr (R == Rounding::Up)
+    up = frac32 != 0;
+  else if constexpr (R == Rounding::Stochastic)
+    up = uint64_t(frac32) + stochastic_bits(p.seed, index) >= (uint64_t{1} << 32);
+  else
+    up = false;  // toward zero, down
+  const int r = k + (up ? 1 : 0);  // -127 .. 128
+  uint32_t out = r >= -126 ? uint32_t(r + 127) << 23 : 0x00400000u;
+  out = select_bits(r > 127, p.overflow_out[0], out);
+  out = select_bits(a == 0x7F800000u, p.inf_out[0], out);
+  // What has no encoding: zeros, negatives (-Inf among them), positive subnormals read as
+  // zero, and NaN.
+  const bool flushed = kMayFlush & p.flush_input & !normal;
+  const bool no_value = neg | (a == 0u) | flushed | (a > 0x7F800000u);
+  return f32_from_bits(select_bits(no_value, select_bits(neg, p.nan_out[1], p.nan_out[0]), out));
+}
+
+// Any params but e8m0's: nearest-even's own function, the integer rounding for the others.
 template <Rounding R, bool kMayFlush = true>
-PL_HD inline float roundtrip_f32(float x, const RoundtripF32Params& p, uint64_t index) {
+PL_HD inline float roundtrip_f32_signed(float x, const RoundtripF32Params& p, uint64_t index) {
   if constexpr (R == Rounding::NearestEven)
     return roundtrip_f32_nearest_even<kMayFlush>(x, p);
   else
     return roundtrip_f32_generic<R, kMayFlush>(x, p, index);
+}
+
+// Any params (loops over one params set pick the function ahead: bulk_convert.cpp).
+template <Rounding R, bool kMayFlush = true>
+PL_HD inline float roundtrip_f32(float x, const RoundtripF32Params& p, uint64_t index) {
+  if (p.e8m0) return roundtrip_f32_e8m0<R, kMayFlush>(x, p, index);
+  return roundtrip_f32_signed<R, kMayFlush>(x, p, index);
 }
 
 }  // namespace pl

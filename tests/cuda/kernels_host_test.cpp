@@ -167,7 +167,7 @@ TEST(EmulatedPlan, RefusesWhatItCannotDoExactly) {
   for (const Case& c : {Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Blas, DType::float32), "blas"},
                         Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Int32, DType::int32), "int32"},
                         Case{spec(DType::float32, DType::float32, AccumKind::Sequential, DType::float32), "not exact float32"},
-                        Case{spec(DType::float16, DType::float16, AccumKind::Sequential, DType::float8_e8m0fnu), "no GPU rounding kernel"}}) {
+                        Case{spec(DType::float16, DType::float16, AccumKind::Sequential, DType::float8_e8m0fnu), "runs on the CPU only"}}) {
     auto p = plan_emulated_product(c.s);
     ASSERT_FALSE(p.ok()) << c.why;
     EXPECT_NE(p.error().find(c.why), std::string::npos) << p.error();
