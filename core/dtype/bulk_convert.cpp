@@ -158,13 +158,6 @@ void roundtrip_f32_array(const FloatFormat& f, const CastOptions& o, const float
   parallel_for(n, threads, [&](size_t b, size_t e) { fn(in, out, b, e, p, streaming); });
 }
 
-void roundtrip_f64_array(const FloatFormat& f, const CastOptions& o, const double* in,
-                         double* out, size_t n, unsigned threads) {
-  parallel_for(n, threads, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) out[i] = decode(f, encode(f, in[i], o, i).code);
-  });
-}
-
 void encode_f32_array(const FloatFormat& f, const CastOptions& o, const float* in, void* codes,
                       int code_bytes, size_t n, unsigned threads) {
   parallel_for(n, threads, [&](size_t b, size_t e) {

@@ -21,10 +21,6 @@ RoundtripF32Params make_roundtrip_params(const FloatFormat& f, const CastOptions
 void roundtrip_f32_array(const FloatFormat& f, const CastOptions& o, const float* in, float* out,
                          size_t n, unsigned threads = 0);
 
-// out[i] = decode(encode(in[i])); exact scalar codec, multi-threaded.
-void roundtrip_f64_array(const FloatFormat& f, const CastOptions& o, const double* in,
-                         double* out, size_t n, unsigned threads = 0);
-
 // codes[i] = encode_f32(in[i]).code, stored in `code_bytes` (1, 2, 4 or 8) bytes per element.
 void encode_f32_array(const FloatFormat& f, const CastOptions& o, const float* in, void* codes,
                       int code_bytes, size_t n, unsigned threads = 0);

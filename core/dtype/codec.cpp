@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/dtype/quantum.h"
+#include "core/dtype/roundtrip_f64.h"
 #include "core/dtype/stochastic.h"
 #include "core/util/parallel.h"
 
@@ -241,6 +242,7 @@ const char* value_class_name(ValueClass c) {
 void round_each(const FloatFormat& f, std::span<const double> in, std::span<double> out,
                 const CastOptions& o, uint64_t index0) {
   const size_t n = std::min(in.size(), out.size());
+  const RoundtripF64Params any_mode = make_roundtrip_f64_params(f, o);
   // Each element on its own (stochastic rounding draws by index), so the threads may split them.
   parallel_for(n, 0, [&](size_t begin, size_t end) {
     if (o.rounding == Rounding::NearestEven && o.path == CastPath::Direct &&
@@ -259,6 +261,10 @@ void round_each(const FloatFormat& f, std::span<const double> in, std::span<doub
             if (defer[i]) rounded[i] = decode(f, encode(f, in[b0 + i], o, index0 + b0 + i).code);
         if (!apart) std::copy(rounded, rounded + m, out.begin() + static_cast<std::ptrdiff_t>(b0));
       }
+      return;
+    }
+    if (any_mode.supported) {
+      for (size_t i = begin; i < end; ++i) out[i] = roundtrip_f64(in[i], any_mode, index0 + i);
       return;
     }
     for (size_t i = begin; i < end; ++i) out[i] = round_to(f, in[i], o, index0 + i);

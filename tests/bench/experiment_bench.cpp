@@ -15,6 +15,7 @@
 #include "core/experiment/histogram.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/reference_cache.h"
+#include "core/experiment/scaling.h"
 #include "core/util/allocator.h"
 
 namespace pl::experiment {
@@ -192,6 +193,34 @@ void BM_Histogram(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(values.size()));
 }
 BENCHMARK(BM_Histogram)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Rounding float64 data into a format in each mode (the argument: 0 nearest-even, 2 toward
+// zero, 5 stochastic): one operand of 1024 x 1024 normal values through float8_e4m3fn's
+// per-tensor recipe (quantise: its scales on one thread, the rounding on all), and an experiment's output,
+// the same number of values into bfloat16 (round_each, every thread).
+void BM_Quantise(benchmark::State& state) {
+  const Component c(1 << 20);
+  CastOptions o;
+  o.rounding = static_cast<Rounding>(state.range(0));
+  const Scaling per_tensor{ScalingKind::PerTensor};
+  for (auto _ : state)
+    benchmark::DoNotOptimize(quantise(c.reference, 1024, 1024, DType::float8_e4m3fn, per_tensor, o).values.data());
+  state.SetItemsProcessed(state.iterations() * (1 << 20));
+}
+BENCHMARK(BM_Quantise)->Arg(0)->Arg(2)->Arg(5)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_RoundEach(benchmark::State& state) {
+  const Component c(1 << 20);
+  CastOptions o;
+  o.rounding = static_cast<Rounding>(state.range(0));
+  std::vector<double> out(c.reference.size());
+  for (auto _ : state) {
+    round_each(info(DType::bfloat16).format, c.reference, out, o);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * (1 << 20));
+}
+BENCHMARK(BM_RoundEach)->Arg(0)->Arg(2)->Arg(5)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The whole 1024^3 bf16 x bf16 experiment with float32 accumulation (OpenBLAS sgemm, or the
 // in-order emulation), float64 reference, attribution, stats, histograms; operands drawn once
