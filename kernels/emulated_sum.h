@@ -23,6 +23,7 @@
 #include "core/dtype/quantum.h"
 #include "core/dtype/round_to_odd.h"
 #include "core/dtype/roundtrip_f32.h"
+#include "core/dtype/roundtrip_f64.h"  // f64_bits, f64_from_bits
 #include "core/dtype/stochastic.h"
 #include "core/util/host_device.h"
 
@@ -85,16 +86,6 @@ PL_HD inline double dadd_rn(double x, double y) {
   return x + y;
 #endif
 }
-PL_HD inline uint64_t f64_bits(double x) {
-  uint64_t u;
-  memcpy(&u, &x, sizeof u);
-  return u;
-}
-PL_HD inline double f64_from_bits(uint64_t u) {
-  double x;
-  memcpy(&x, &u, sizeof x);
-  return x;
-}
 PL_HD inline bool finite(float x) { return (f32_bits(x) & 0x7F800000u) != 0x7F800000u; }
 PL_HD inline float magnitude(float x) { return f32_from_bits(f32_bits(x) & 0x7FFFFFFFu); }
 
@@ -121,13 +112,13 @@ PL_HD inline float round_narrow(float x, const EmulatedAdd& r) {
 // (core/dtype/quantum.h), drawing stochastic_bits(seed, index). Overflow is handed back to
 // the host (bad).
 PL_HD inline float round_exact(double hi, double lo, const EmulatedAdd& r, uint64_t index, bool& bad) {
-  const uint64_t bits = sum::f64_bits(hi);
+  const uint64_t bits = f64_bits(hi);
   const bool negative = (bits >> 63) != 0;
   if ((bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull) {
     bad = true;
     return float(hi);
   }
-  const double odd = sum::f64_from_bits(round_to_odd_bits<uint64_t>(hi, lo));
+  const double odd = f64_from_bits(round_to_odd_bits<uint64_t>(hi, lo));
   if (odd == 0.0) return negative && r.negative_zero ? -0.0f : 0.0f;
   const Magnitude mag = decompose(odd);
   const int e = floor_log2(mag);
@@ -137,7 +128,7 @@ PL_HD inline float round_exact(double hi, double lo, const EmulatedAdd& r, uint6
   const uint64_t kept = round_to_quantum(mag, qe, negative, r.rounding, rnd, &inexact);
   if (kept == 0) return negative && r.negative_zero ? -0.0f : 0.0f;
   // kept * 2^qe is exact in float64 (qe >= -149 - 23), and in float32 for formats within its range.
-  const double v = double(kept) * sum::f64_from_bits(uint64_t(qe + 1023) << 52);
+  const double v = double(kept) * f64_from_bits(uint64_t(qe + 1023) << 52);
   const float out = float(negative ? -v : v);
   bad |= !(sum::magnitude(out) <= r.largest);
   return out;
