@@ -25,6 +25,13 @@ __global__ void roundtrip_kernel(const float* __restrict__ in, float* __restrict
     out[e] = roundtrip_f32<R>(in[e], p, e);
 }
 
+// The float64 round trip in place, one element a thread at a time (roundtrip_f64.h): its
+// 64-bit integer steps make it compute-heavier than the float32 kernel above.
+__global__ void roundtrip_f64_kernel(double* __restrict__ v, size_t n, RoundtripF64Params p) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) v[i] = roundtrip_f64(v[i], p, i);
+}
+
 __global__ void fill_kernel(float* out, size_t n) {
   size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
@@ -52,6 +59,12 @@ cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,
     case Rounding::Down: roundtrip_kernel<Rounding::Down><<<g, kThreads, 0, s>>>(in, out, n, p); break;
     case Rounding::Stochastic: roundtrip_kernel<Rounding::Stochastic><<<g, kThreads, 0, s>>>(in, out, n, p); break;
   }
+  return cudaGetLastError();
+}
+
+cudaError_t launch_roundtrip_f64(double* values, size_t n, const RoundtripF64Params& p, int sm_count,
+                                 cudaStream_t s) {
+  roundtrip_f64_kernel<<<grid_for(n, sm_count), kThreads, 0, s>>>(values, n, p);
   return cudaGetLastError();
 }
 

@@ -91,6 +91,21 @@ class CudaBackend final : public Backend {
     return true;
   }
 
+  Expected<bool> roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> v) override {
+    const RoundtripF64Params p = make_roundtrip_f64_params(f, o);
+    if (!p.supported) return Error{kNoF64Kernel};
+    if (v.empty()) return true;
+    if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+    DeviceBuffer d;
+    if (auto e = d.allocate(v.size_bytes()); e != cudaSuccess)
+      return Error{cuda_error("out of GPU memory for the values", e)};
+    cudaError_t e = cudaMemcpy(d.get(), v.data(), v.size_bytes(), cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cuda::launch_roundtrip_f64(d.as<double>(), v.size(), p, sm_count_, nullptr);
+    if (e == cudaSuccess) e = cudaMemcpy(v.data(), d.get(), v.size_bytes(), cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) return Error{cuda_error("float64 round-trip kernel failed", e)};
+    return true;
+  }
+
   Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n,
                                              int reps) override {
     const RoundtripF32Params p = make_roundtrip_params(f, o);
@@ -142,7 +157,10 @@ class CudaBackend final : public Backend {
 
  private:
   static constexpr const char* kNoKernel =
-      "no GPU kernel for this format (e8m0 and formats wider than float32 run on the CPU codec)";
+      "no GPU kernel for this format (custom formats finer than float32 in part, such as e9m10 or e7m30, run on "
+      "the CPU codec)";
+  static constexpr const char* kNoF64Kernel =
+      "no GPU kernel rounds float64 values into float8_e8m0fnu (no zero, no sign): the CPU codec does";
   int device_;
   int sm_count_ = 1;
   cuda::ProductEngine products_;

@@ -4,6 +4,8 @@
 //  [x] device info: name, compute capability, SMs, memory, driver and runtime versions
 //  [x] float32 round trip through every format of the table, every rounding
 //      mode, bit-identical to the CPU codec (same element function, core/dtype/roundtrip_f32.h)
+//  [x] float64 round trip in place through every format but e8m0 (roundtrip_f64.h: the codec's
+//      own rounding steps), the cast experiment's elements
 //  [x] conversion timing with CUDA events against a device-to-device copy in the same run
 //  [x] matrix products: cuBLASLt (the library model) and own kernels for the emulated models,
 //      bit-exact with the CPU, and their timing on the device (product_engine.h)

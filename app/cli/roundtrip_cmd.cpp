@@ -1,6 +1,6 @@
 // precision-lab roundtrip --dtype T [--scaling R] [--rounding MODE] [--overflow POLICY]
 //   [--data DIST] [--rows R --cols C] [--input FILE.npy|FILE.safetensors:NAME] [--seed S]
-//   [--save DIR] [--json]
+//   [--backend cpu|cuda|auto] [--save DIR] [--json]
 // The cast experiment: an array through a dtype (and scaling recipe) and back, against the
 // original float64 values.
 #include <iostream>
@@ -16,7 +16,7 @@ namespace pl::cli {
 namespace {
 struct RoundtripArgs {
   std::string dtype = "float8_e4m3fn", scaling = "none", rounding = "rne", overflow = "default",
-              data = "normal", input, save;
+              data = "normal", input, save, backend = "cpu";
   size_t rows = 256, cols = 1024;
   uint64_t seed = 0;
   bool json = false;
@@ -39,6 +39,9 @@ Runner add_roundtrip(CLI::App& app) {
   app.add_option("--cols", a->cols, "values per row (MX / NVFP4 blocks run along rows)");
   app.add_option("--input", a->input, "a 2-D tensor from FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1]");
   app.add_option("--seed", a->seed, "seed");
+  app.add_option("--backend", a->backend,
+                 "auto | cpu | cuda: where the elements are rounded (default cpu; scales, counts and statistics "
+                 "are the CPU's); what the device cannot round, the CPU does, with a note");
   app.add_option("--save", a->save, "write the figures (PNG, SVG, PDF, CSV) and result.json into this folder");
   app.add_flag("--json", a->json, "machine-readable results");
   return [a]() {
@@ -57,6 +60,7 @@ Runner add_roundtrip(CLI::App& app) {
     c.rows = a->rows;
     c.cols = a->cols;
     c.seed = a->seed;
+    c.backend = a->backend;
     auto r = experiment::run_cast({c, a->input});
     if (!r) return bad(r.error());
     const nlohmann::json j = experiment::to_json(*r);
@@ -78,6 +82,8 @@ Runner add_roundtrip(CLI::App& app) {
     std::printf("max |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB\n",
                 st.max_abs, st.mean_abs, st.max_rel, st.mean_rel, st.normwise_rel, st.sqnr_db);
     std::printf("saturated %zu, flushed to zero %zu, NaN %zu, Inf %zu\n", r->saturated, r->flushed, st.nan, st.inf);
+    std::printf("rounded on %s\n", r->ran_on.c_str());
+    if (!r->backend_note.empty()) std::printf("note: %s\n", r->backend_note.c_str());
     return kExitOk;
   };
 }

@@ -54,8 +54,8 @@ Runner add_run(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   app.add_option("config", a->config, "experiment file (JSON)")->required();
   app.add_option("--backend", a->backend,
-                 "auto | cpu | cuda: where matmul and linear products run (overrides the file's "
-                 "\"backend\"); a model the device cannot run falls back to the CPU, with a note");
+                 "auto | cpu | cuda: where the products (and a cast experiment's rounding) run, overriding the "
+                 "file's \"backend\"; what the device cannot run falls back to the CPU, with a note");
   app.add_option("--out", a->out, "folder for the results")->required();
   app.add_flag("--json", a->json, "print result.json to stdout as well");
   return [a]() {
@@ -74,13 +74,10 @@ Runner add_run(CLI::App& app) {
       return kExitBadInput;
     }
     const std::string kind = experiment::experiment_kind(j);
-    // matmul, linear, mlp (every layer's product), dot and sum (each trial's product) and
-    // throughput run where the backend says; cast is CPU code.
-    const bool on_backend = kind == "matmul" || kind == "linear" || kind == "mlp" || kind == "throughput" ||
-                            kind == "dot" || kind == "sum";
-    if (!a->backend.empty() && on_backend) j["backend"] = a->backend;
-    if (!a->backend.empty() && !on_backend && a->backend != "cpu")
-      std::fprintf(stderr, "note: %s experiments run on the CPU backend (matmul, linear, mlp, dot, sum and throughput run on CUDA)\n", kind.c_str());
+    // Every kind runs its device work where the backend says: matmul, linear, mlp (every
+    // layer's product), dot and sum (each trial's product), throughput, and cast (the rounding
+    // of its elements).
+    if (!a->backend.empty()) j["backend"] = a->backend;
     if (kind != "matmul" && kind != "linear") return run_other_kind(j, a->config, a->out, a->json);
     auto spec = experiment::matmul_spec_from_json(j);
     if (!spec) {

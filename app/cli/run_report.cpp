@@ -14,6 +14,8 @@ void print_cast(const experiment::RoundtripResult& r) {
               std::string(name(r.config.dtype)).c_str(),
               std::string(experiment::scaling_name(r.config.scaling.kind)).c_str(), s.max_rel, s.normwise_rel,
               s.sqnr_db, r.saturated, r.flushed);
+  std::printf("rounded on %s\n", r.ran_on.c_str());
+  if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
 }
 
 }  // namespace

@@ -161,13 +161,15 @@ void ErrorView::draw_attribution_toggle(const MatmulResult& r) {
 
 void ErrorView::draw(ExperimentMode mode, bool computing) {
   if (mode != ExperimentMode::Matrix) {
-    const bool fits = other_run_ && (mode == ExperimentMode::Mlp ? other_run_->mlp.has_value()
-                                                                  : other_run_->dot_config.has_value());
+    const bool fits = other_run_ && (mode == ExperimentMode::Mlp     ? other_run_->mlp.has_value()
+                                     : mode == ExperimentMode::Cast  ? other_run_->cast.has_value()
+                                                                     : other_run_->dot_config.has_value());
     if (!fits) {
       ImGui::TextDisabled(computing ? "computing the first result..." : "no result yet");
       return;
     }
     if (other_run_->mlp) draw_mlp_table(*other_run_->mlp);
+    else if (other_run_->cast) draw_cast_table(*other_run_->cast);
     else draw_sweep_table(other_run_->dot_rows);
     figure_view_.draw("figures", other_figures_, std::to_string(run_id_), 1.6f);
     return;

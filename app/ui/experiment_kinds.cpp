@@ -43,6 +43,20 @@ Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulConfig
     if (auto why = check(m); !why.empty()) return Error{why};
     return to_json(m);
   }
+  if (mode == ExperimentMode::Cast) {
+    CastSpec spec;
+    RoundtripConfig& r = spec.config;
+    r.rows = c.m;
+    r.cols = c.k;
+    r.dtype = c.input;
+    r.scaling = c.input_scaling;
+    r.cast = c.cast;
+    r.data = c.input_data;
+    r.seed = c.seed;
+    r.backend = c.backend;
+    if (auto why = check(r); !why.empty()) return Error{why};
+    return to_json(spec);
+  }
   DotSweepConfig d;
   auto lengths = parse_lengths(p.lengths);
   if (!lengths) return Error{lengths.error()};
@@ -82,7 +96,22 @@ Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulConfig* 
     p->trials = d->trials;
     return ExperimentMode::Sweep;
   }
-  return Error{"the Experiment panel opens matmul, linear, mlp and dot files, not '" + kind + "'"};
+  if (kind == "cast") {
+    auto spec = cast_spec_from_json(j);
+    if (!spec) return Error{spec.error()};
+    if (!spec->input_file.empty()) return Error{"the Experiment panel draws a cast's values; run a file's with `precision-lab run`"};
+    const RoundtripConfig& r = spec->config;
+    c->m = r.rows;
+    c->k = r.cols;
+    c->input = r.dtype;
+    c->input_scaling = r.scaling;
+    c->cast = r.cast;
+    c->input_data = r.data;
+    c->seed = r.seed;
+    c->backend = r.backend;
+    return ExperimentMode::Cast;
+  }
+  return Error{"the Experiment panel opens matmul, linear, mlp, dot and cast files, not '" + kind + "'"};
 }
 
 void draw_mlp_table(const MlpResult& r) {
@@ -147,8 +176,43 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
   }
 }
 
+void draw_cast_table(const RoundtripResult& r) {
+  const ErrorStats& s = r.stats;
+  ImGui::TextWrapped("%s, %s, %s: %zu x %zu values; elements rounded on %s", std::string(name(r.config.dtype)).c_str(),
+                     std::string(scaling_name(r.config.scaling.kind)).c_str(), rounding_name(r.config.cast.rounding),
+                     r.config.rows, r.config.cols, r.ran_on.c_str());
+  if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "note: %s", r.backend_note.c_str());
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
+  if (!ImGui::BeginTable("cast", 8, flags)) return;
+  for (const char* h : {"max |e|", "mean |e|", "max rel", "mean rel", "normwise", "SQNR dB", "saturated", "flushed"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  ImGui::TableNextRow();
+  for (double v : {s.max_abs, s.mean_abs, s.max_rel, s.mean_rel, s.normwise_rel}) {
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3e", v);
+  }
+  ImGui::TableNextColumn();
+  ImGui::Text("%.1f", s.sqnr_db);
+  ImGui::TableNextColumn();
+  ImGui::Text("%zu", r.saturated);
+  ImGui::TableNextColumn();
+  ImGui::Text("%zu", r.flushed);
+  ImGui::EndTable();
+  if (s.nan || s.inf) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "outright: %zu NaN, %zu Inf", s.nan, s.inf);
+  ImGui::TextDisabled("the dequantised values against the float64 originals; relative errors with the floor %.3g", s.rel_floor);
+}
+
 std::string other_kind_summary(const ExperimentRun& run) {
   char buf[200];
+  if (run.cast) {
+    const auto& r = *run.cast;
+    std::snprintf(buf, sizeof buf, "cast %zu x %zu through %s (%s, %s): normwise %.3e, SQNR %.1f dB, saturated %zu, flushed %zu",
+                  r.config.rows, r.config.cols, std::string(name(r.config.dtype)).c_str(),
+                  std::string(scaling_name(r.config.scaling.kind)).c_str(), rounding_name(r.config.cast.rounding),
+                  r.stats.normwise_rel, r.stats.sqnr_db, r.saturated, r.flushed);
+    return std::string(buf) + ", on " + r.ran_on + (r.backend_note.empty() ? "" : " (" + r.backend_note + ")");
+  }
   if (run.mlp) {
     const auto& r = *run.mlp;
     const auto& c = r.config.layer;

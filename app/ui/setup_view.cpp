@@ -176,16 +176,28 @@ bool SetupView::draw_files() {
 bool SetupView::draw_shape_and_op() {
   MatmulConfig& c = spec_.config;
   bool changed = false;
-  static const char* const kOps[] = {"linear", "matmul", "mlp", "K sweep"};
-  int op = mode_ == ExperimentMode::Mlp ? 2 : mode_ == ExperimentMode::Sweep ? 3 : c.op == MatmulOp::Matmul ? 1 : 0;
+  static const char* const kOps[] = {"linear", "matmul", "mlp", "K sweep", "cast"};
+  static const ExperimentMode kModes[] = {ExperimentMode::Matrix, ExperimentMode::Matrix, ExperimentMode::Mlp,
+                                          ExperimentMode::Sweep, ExperimentMode::Cast};
+  int op = mode_ == ExperimentMode::Mlp     ? 2
+           : mode_ == ExperimentMode::Sweep ? 3
+           : mode_ == ExperimentMode::Cast  ? 4
+           : c.op == MatmulOp::Matmul       ? 1
+                                            : 0;
   if (ImGui::Combo("op", &op, kOps, IM_ARRAYSIZE(kOps))) {
-    mode_ = op == 2 ? ExperimentMode::Mlp : op == 3 ? ExperimentMode::Sweep : ExperimentMode::Matrix;
+    mode_ = kModes[op];
     if (op < 2) c.op = op == 1 ? MatmulOp::Matmul : MatmulOp::Linear;
     changed = true;
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("linear: y = x W^T (+ b); matmul: C = A B; mlp: layers of linear + activation, the error\n"
-                      "through the depth; K sweep: dot products of growing length K against the gamma_K bound");
+                      "through the depth; K sweep: dot products of growing length K against the gamma_K bound;\n"
+                      "cast: an array through the input dtype and its scaling recipe and back");
+  if (mode_ == ExperimentMode::Cast) {
+    changed |= size_input("rows (channels)", &c.m);
+    changed |= size_input("values per row", &c.k);
+    return changed;
+  }
   if (mode_ == ExperimentMode::Sweep) {
     changed |= ImGui::InputText("lengths (K)", &other_.lengths);
     if (ImGui::InputInt("trials", &other_.trials, 16, 256)) other_.trials = std::clamp(other_.trials, 1, 100000), changed = true;
@@ -230,11 +242,13 @@ bool SetupView::draw() {
   ImGui::PushItemWidth(10.5f * ImGui::GetFontSize());
   changed |= draw_shape_and_op();
   ImGui::Separator();
-  changed |= dtype_combo("input", &c.input, true);
-  changed |= dtype_combo("weight", &c.weight, true);
+  // A cast reads one dtype, its recipe, rounding, data and seed.
+  const bool cast = mode_ == ExperimentMode::Cast;
+  changed |= dtype_combo(cast ? "dtype" : "input", &c.input, true);
+  if (!cast) changed |= dtype_combo("weight", &c.weight, true);
   // A K sweep's dot products read only the input and weight dtypes, the models and the seed.
   const bool sweep = mode_ == ExperimentMode::Sweep;
-  if (!sweep) {
+  if (!sweep && !cast) {
     changed |= dtype_combo("output", &c.output, false);
     bool has_bias = c.bias.has_value();
     if (ImGui::Checkbox("bias", &has_bias)) c.bias = has_bias ? std::optional<DType>(c.output) : std::nullopt, changed = true;
@@ -243,7 +257,7 @@ bool SetupView::draw() {
       if (dtype_combo("bias dtype", &b, false)) c.bias = b, changed = true;
     }
   }
-  if (ImGui::InputText("accumulate", accumulate_, sizeof accumulate_)) {
+  if (!cast && ImGui::InputText("accumulate", accumulate_, sizeof accumulate_)) {
     // A K sweep compares several models: a comma-separated list; the others take the first.
     std::vector<Accumulation> models;
     std::stringstream in(accumulate_);
@@ -255,25 +269,27 @@ bool SetupView::draw() {
     }
     if (ok && !models.empty()) models_ = models, c.accumulate = models.front(), changed = true;
   }
-  if (ImGui::IsItemHovered())
+  if (!cast && ImGui::IsItemHovered())
     ImGui::SetTooltip("f64 | f32:blas | f64:blas | i32 | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N],\n"
                       "optionally :rtz ...; a K sweep takes a comma-separated list of models to compare");
   if (!sweep) {
     changed |= draw_rounding_combo("rounding", &c.cast.rounding);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("How the input, weight, bias and output are rounded to their dtypes\n"
-                        "(the accumulator's own rounding is part of the accumulate model).");
+      ImGui::SetTooltip("%s", cast ? "How the scaled values are rounded to the dtype."
+                                   : "How the input, weight, bias and output are rounded to their dtypes\n"
+                                     "(the accumulator's own rounding is part of the accumulate model).");
     changed |= draw_overflow_combo("overflow", &c.cast.overflow);
     static const std::array<ScalingKind, 7> recipes = {ScalingKind::None, ScalingKind::PerTensor, ScalingKind::PerTensorDelayed,
                                                        ScalingKind::PerChannel, ScalingKind::PerChannelAsymmetric,
                                                        ScalingKind::MX, ScalingKind::NVFP4};
-    changed |= enum_combo("input scaling", &c.input_scaling.kind, recipes, scaling_name);
-    changed |= enum_combo("weight scaling", &c.weight_scaling.kind, recipes, scaling_name);
+    changed |= enum_combo(cast ? "scaling" : "input scaling", &c.input_scaling.kind, recipes, scaling_name);
+    if (!cast) changed |= enum_combo("weight scaling", &c.weight_scaling.kind, recipes, scaling_name);
     static const std::array<Distribution, 5> dists = {Distribution::Normal, Distribution::Uniform, Distribution::TorchLinear,
                                                       Distribution::HeavyTailed, Distribution::OutlierChannels};
-    changed |= enum_combo("input data", &c.input_data.distribution, dists, distribution_name);
+    changed |= enum_combo(cast ? "data" : "input data", &c.input_data.distribution, dists, distribution_name);
     // An MLP draws its weights as nn.Linear initialises them.
-    if (mode_ != ExperimentMode::Mlp) changed |= enum_combo("weight data", &c.weight_data.distribution, dists, distribution_name);
+    if (mode_ != ExperimentMode::Mlp && !cast)
+      changed |= enum_combo("weight data", &c.weight_data.distribution, dists, distribution_name);
   }
   int seed = static_cast<int>(c.seed);
   if (ImGui::InputInt("seed", &seed)) c.seed = static_cast<uint64_t>(std::max(seed, 0)), changed = true;
@@ -297,6 +313,14 @@ bool SetupView::draw() {
     ImGui::SetTooltip("Run the product as this framework would: when it raises on these dtypes, its exact\n"
                       "message is shown and every fix it suggests runs instead, side by side.");
   if (backend_.draw("backend")) spec_.config.backend = backend_.chosen(), changed = true;
+  if (cast) {  // (the picker's account is a product's; a cast's is the result's "rounded on")
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("where the elements are rounded; the scales, counts and statistics are the CPU's,\n"
+                        "and the bits are the same everywhere");
+    ImGui::PopItemWidth();
+    if (!setup_error_.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", setup_error_.c_str());
+    return changed;
+  }
   // cuBLASLt's fast accumulation exists for the float8 GEMMs only (kernels/lt_plan.cpp).
   const auto float8 = [](DType t) { return t == DType::float8_e4m3fn || t == DType::float8_e5m2; };
   if (mode_ != ExperimentMode::Sweep && (float8(c.input) || float8(c.weight))) {

@@ -7,6 +7,7 @@
 //  [x] device information
 //  [x] float32 array round trip through any float format (fake quantisation)
 //  [x] timing of that round trip against a plain copy on the same device
+//  [x] float64 array round trip through any format but e8m0 (the cast experiment's elements)
 //  [x] matrix products under an accumulation model (product.h)
 #pragma once
 
@@ -66,6 +67,9 @@ class Backend {
                                        float* out, size_t n) = 0;
   virtual Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o,
                                                      size_t n, int repetitions) = 0;
+  // Float64 values (a host array) rounded into a format and read back, in place, element i
+  // drawing stochastic index i: round_each's contract (codec.h), the cast experiment's elements.
+  virtual Expected<bool> roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> values) = 0;
   // Whether this backend runs the product (and, when not, why); a product it cannot run is
   // an error value from product(), never a wrong answer.
   virtual Support supports_product(const ProductSpec& s) const = 0;

@@ -8,6 +8,7 @@
 #include "core/backend/backend.h"
 #include "core/backend/blas.h"
 #include "core/dtype/bulk_convert.h"
+#include "core/dtype/codec.h"
 #include "core/experiment/gemm.h"
 #include "core/util/median.h"
 #include "core/util/parallel.h"
@@ -51,6 +52,11 @@ class CpuBackend final : public Backend {
   Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in,
                                float* out, size_t n) override {
     roundtrip_f32_array(f, o, in, out, n);
+    return true;
+  }
+
+  Expected<bool> roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> values) override {
+    round_each(f, values, values, o);
     return true;
   }
 

@@ -1,7 +1,10 @@
 #include "core/experiment/roundtrip.h"
 
 #include <cmath>
+#include <mutex>
+#include <optional>
 
+#include "core/backend/backend.h"
 #include "core/io/load.h"
 
 namespace pl::experiment {
@@ -10,6 +13,7 @@ std::string check(const RoundtripConfig& c) {
   if (c.rows == 0 || c.cols == 0 || double(c.rows) * double(c.cols) > double(1u << 28))
     return "the array must hold between 1 and 2^28 values";
   if (auto why = check(c.scaling, c.dtype); !why.empty()) return why;
+  if (auto why = check_backend_choice(c.backend); !why.empty()) return why;
   return check(c.data);
 }
 
@@ -22,9 +26,28 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
     for (int h = 0; h < c.scaling.history; ++h)
       for (double v : generate(c.data, c.rows, c.cols, c.seed, 1000 + h))
         if (std::isfinite(v)) amax = std::max(amax, std::fabs(v));
-  const Quantised q = quantise(values, c.rows, c.cols, c.dtype, c.scaling, c.cast, amax);
   RoundtripResult r;
   r.config = c;
+  // The elements rounded on the device the config names, when it opens; a device that then
+  // cannot round them (e8m0, out of memory) leaves them to the CPU, and the result says why.
+  std::optional<SharedBackend> device;
+  if (c.backend != "cpu") {
+    auto b = shared_backend(c.backend);
+    if (!b)
+      r.backend_note = c.backend + " unavailable: " + b.error() + "; the CPU rounded the values";
+    else if (b->backend->name() != "cpu" && !is_float(c.dtype))
+      r.backend_note = std::string(name(c.dtype)) + " values are rounded on the CPU (no device kernel)";
+    else if (b->backend->name() != "cpu")  // ("auto" without a GPU: the CPU, and no note)
+      device = *b;
+  }
+  const RoundArray on_device = [&device](const FloatFormat& f, const CastOptions& o, std::span<double> v) {
+    const std::lock_guard hold(*device->mutex);
+    return device->backend->roundtrip_f64(f, o, v);
+  };
+  const Quantised q = quantise(values, c.rows, c.cols, c.dtype, c.scaling, c.cast, amax, device ? &on_device : nullptr);
+  if (q.on_device) r.ran_on = device->backend->name() + " (" + device->backend->device_info().name + ")";
+  if (!q.device_error.empty())
+    r.backend_note = device->backend->name() + " failed: " + q.device_error + "; the CPU rounded the values";
   ErrorHistograms h;
   // Ulps and bits are in the float64 sense here: the dequantised value may carry a scale.
   r.stats = error_stats(q.dequantised(), values, DType::float64, 0, &h);

@@ -21,6 +21,9 @@ struct RoundtripConfig {
   CastOptions cast;
   DataSource data;
   uint64_t seed = 0;
+  // Where the elements are rounded: "cpu", "cuda" or "auto" (core/backend/backend.h). The
+  // scales, counts and statistics are the CPU's; the bits are the same everywhere.
+  std::string backend = "cpu";
 };
 
 struct RoundtripResult {
@@ -29,6 +32,8 @@ struct RoundtripResult {
   Histogram relative;        // log10 bins of |e| / max(|x|, floor)
   Histogram magnitudes;      // log10 bins of |x|: where the data lies against the format's range
   size_t saturated = 0, flushed = 0;
+  std::string ran_on = "cpu";  // where the elements were rounded: "cpu", "cuda (NVIDIA H100 ...)"
+  std::string backend_note;    // why a device that was asked for did not round them; empty otherwise
 };
 
 std::string check(const RoundtripConfig& c);

@@ -25,71 +25,69 @@ double amax_of(std::span<const double> x) {
   return m;
 }
 
-// Rounds one scaled element into the dtype and counts what happened to it.
-class ElementRounder {
+// Rounds a whole array of scaled values into the dtype in place, and counts what happened to
+// them. Every recipe below first writes each element's scaled value, then rounds them all in
+// one call -- round_each's fast paths on the CPU (vectorised nearest-even, roundtrip_f64.h's
+// element in the other modes), or the device's kernel when a RoundArray is given -- and then
+// applies what follows the rounding (a block scale, a zero point). Element i draws stochastic
+// index i, its place in the row-major tensor.
+class ArrayRounder {
  public:
-  ElementRounder(DType t, const CastOptions& o, bool saturate) : t_(t), o_(o) {
+  ArrayRounder(DType t, const CastOptions& o, bool saturate, const RoundArray* device)
+      : t_(t), o_(o), device_(device) {
     if (saturate) o_.overflow = Overflow::Saturate;
-    if (!is_float(t)) return;
-    const FloatFormat& f = info(t).format;
-    top_ = max_finite(f);
-    if (o_.rounding == Rounding::NearestEven && o_.path == CastPath::Direct &&
-        !o_.flush_input_subnormals && !o_.flush_output_subnormals && nearest_fast_path_applies(f))
-      nearest_.emplace(f);
+    if (is_float(t)) top_ = max_finite(info(t).format);
   }
   // Symmetric integer range for per-channel/per-tensor int8 ([-127, 127]).
   void symmetric_integers() { lo_ = -static_cast<double>(int_max(t_)); }
-
-  double operator()(double v, uint64_t index, Quantised& q) {
-    double r;
-    if (nearest_ && (*nearest_)(v, &r)) {
-      // Rounded within the format's range: neither saturated nor overflowed.
-    } else if (is_float(t_)) {
-      // Saturated: rounding with an unbounded exponent would have gone past the largest
-      // value (a hair above it that rounds down to it anyway is not counted).
-      if (std::fabs(v) > top_) {
-        const double step = ulp_at(info(t_).format, top_);
-        if (std::nearbyint(std::fabs(v) / step) * step > top_) ++q.saturated;
-      }
-      r = round_to(info(t_).format, v, o_, index);
-    } else {
-      r = std::nearbyint(v);  // ties to even
-      const double lo = lo_ ? lo_ : static_cast<double>(int_min(t_));
-      const double hi = static_cast<double>(int_max(t_));
-      if (r < lo || r > hi) ++q.saturated;
-      r = std::clamp(r, lo, hi);
-    }
-    if (r == 0 && v != 0) ++q.flushed;
-    return r;
-  }
   double max_value() const { return is_float(t_) ? top_ : static_cast<double>(int_max(t_)); }
 
-  // out[i] = (*this)(x[i], i, q) for every i, the common case in vectorised blocks.
-  void each(std::span<const double> x, std::span<double> out, Quantised& q) {
-    if (!nearest_) {
-      for (size_t i = 0; i < x.size(); ++i) out[i] = (*this)(x[i], i, q);
-      return;
+  // v[i] = round(v[i]) for every i, counting into q: saturated (clamped to the dtype's range)
+  // and flushed (nonzero, or NaN in a format without one, rounded to zero).
+  void round(std::span<double> v, Quantised& q) const {
+    // A zero stays zero in every mode and dtype that has one, so the flushed are the new zeros
+    // (e8m0 has none to flush to: a zero becomes NaN there).
+    const bool has_zero = !is_float(t_) || info(t_).format.has_zero();
+    const size_t zeros_before = has_zero ? zeros(v) : 0;
+    if (is_float(t_)) {
+      // Saturated: rounding with an unbounded exponent would have gone past the largest value
+      // (a hair above it that rounds down to it anyway is not counted).
+      const double step = ulp_at(info(t_).format, top_);
+      for (double x : v)
+        if (std::fabs(x) > top_ && std::nearbyint(std::fabs(x) / step) * step > top_) ++q.saturated;
+      if (!on_device(v, q)) round_each(info(t_).format, v, v, o_);
+    } else {
+      const double lo = lo_ ? lo_ : static_cast<double>(int_min(t_));
+      const double hi = static_cast<double>(int_max(t_));
+      for (double& x : v) {
+        const double r = std::nearbyint(x);  // ties to even
+        if (r < lo || r > hi) ++q.saturated;
+        x = std::clamp(r, lo, hi);
+      }
     }
-    constexpr size_t kBlock = 2048;
-    uint8_t defer[kBlock];
-    for (size_t b0 = 0; b0 < x.size(); b0 += kBlock) {
-      const size_t n = std::min(kBlock, x.size() - b0);
-      const double* v = x.data() + b0;
-      double* r = out.data() + b0;
-      const bool any = nearest_->block(v, n, r, defer);
-      size_t flushed = 0;
-      for (size_t i = 0; i < n; ++i) flushed += (r[i] == 0) & (v[i] != 0) & !defer[i];
-      q.flushed += flushed;
-      if (any)
-        for (size_t i = 0; i < n; ++i)
-          if (defer[i]) r[i] = (*this)(v[i], b0 + i, q);
-    }
+    if (has_zero) q.flushed += zeros(v) - zeros_before;
   }
 
  private:
+  static size_t zeros(std::span<const double> v) {
+    size_t n = 0;
+    for (double x : v) n += x == 0;
+    return n;
+  }
+  // The device's rounding, when one was given and it can; otherwise false (and why in q).
+  bool on_device(std::span<double> v, Quantised& q) const {
+    if (!device_ || !*device_) return false;
+    if (auto done = (*device_)(info(t_).format, o_, v); !done) {
+      q.device_error = done.error();
+      return false;
+    }
+    q.on_device = true;
+    return true;
+  }
+
   DType t_;
   CastOptions o_;
-  std::optional<NearestEvenRounder> nearest_;  // the common case, constants worked out once
+  const RoundArray* device_;
   double top_ = 0, lo_ = 0;
 };
 
@@ -109,38 +107,46 @@ double te_scale(double max_value, double amax) {
   return std::isfinite(s) ? s : static_cast<double>(std::numeric_limits<float>::max());
 }
 
-// Per-tensor and per-channel symmetric scaling: q = round(x * scale), factor = 1 / scale.
-void symmetric(std::span<const double> x, Quantised& q, ElementRounder& round, size_t row0,
-               size_t rows, double amax) {
+// Per-tensor and per-channel symmetric scaling: q = round(x * scale), factor = 1 / scale. Writes
+// x * scale for the rows given; the caller rounds every row at once.
+void scale_symmetric(std::span<const double> x, Quantised& q, const ArrayRounder& round, size_t row0, size_t rows,
+                     double amax) {
   const double scale = te_scale(round.max_value(), amax);
   const double scale_inv = to_f32(1.0 / scale);
   for (size_t r = row0; r < row0 + rows; ++r) {
     q.row_factor[r] = scale_inv;
-    for (size_t c = 0; c < q.cols; ++c) {
-      const size_t i = r * q.cols + c;
-      q.values[i] = round(x[i] * scale, i, q);
-    }
+    for (size_t c = 0; c < q.cols; ++c) q.values[r * q.cols + c] = x[r * q.cols + c] * scale;
   }
 }
 
-void asymmetric(std::span<const double> x, Quantised& q, ElementRounder& round, DType t) {
+void asymmetric(std::span<const double> x, Quantised& q, const ArrayRounder& round, DType t) {
   const double qmin = static_cast<double>(int_min(t)), qmax = static_cast<double>(int_max(t));
+  std::vector<double> zero(q.rows);
   for (size_t r = 0; r < q.rows; ++r) {
     const auto row = x.subspan(r * q.cols, q.cols);
     double lo = 0, hi = 0;  // the range always includes 0, as PyTorch's observers make it
     for (double v : row)
       if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     const double scale = hi > lo ? (hi - lo) / (qmax - qmin) : 1.0;
-    const double zero = std::clamp(qmin - std::nearbyint(lo / scale), qmin, qmax);
+    zero[r] = std::clamp(qmin - std::nearbyint(lo / scale), qmin, qmax);
     q.row_factor[r] = scale;
-    for (size_t c = 0; c < q.cols; ++c) {
-      const size_t i = r * q.cols + c;
-      q.values[i] = round(x[i] / scale + zero, i, q) - zero;
-    }
+    for (size_t c = 0; c < q.cols; ++c) q.values[r * q.cols + c] = x[r * q.cols + c] / scale + zero[r];
   }
+  round.round(q.values, q);
+  for (size_t r = 0; r < q.rows; ++r)
+    for (size_t c = 0; c < q.cols; ++c) q.values[r * q.cols + c] -= zero[r];
 }
 
-void mx(std::span<const double> x, Quantised& q, ElementRounder& round, DType t) {
+// Multiplies every block of `block` elements along the rows by its scale (row-major blocks,
+// as q.block_scales holds them): exact, the products of the block recipes below.
+void times_block_scales(Quantised& q, size_t block) {
+  size_t b = 0;
+  for (size_t r = 0; r < q.rows; ++r)
+    for (size_t c0 = 0; c0 < q.cols; c0 += block, ++b)
+      for (size_t c = c0; c < std::min(q.cols, c0 + block); ++c) q.values[r * q.cols + c] *= q.block_scales[b];
+}
+
+void mx(std::span<const double> x, Quantised& q, const ArrayRounder& round, DType t) {
   const int emax_elem = info(t).format.emax();
   const size_t block = 32;
   for (size_t r = 0; r < q.rows; ++r)
@@ -152,14 +158,13 @@ void mx(std::span<const double> x, Quantised& q, ElementRounder& round, DType t)
       const int e = amax > 0 ? std::clamp(std::ilogb(amax) - emax_elem, -127, 127) : -127;
       const double scale = std::ldexp(1.0, e);
       q.block_scales.push_back(scale);
-      for (size_t c = c0; c < c1; ++c) {
-        const size_t i = r * q.cols + c;
-        q.values[i] = round(x[i] / scale, i, q) * scale;  // exact: a power of two
-      }
+      for (size_t c = c0; c < c1; ++c) q.values[r * q.cols + c] = x[r * q.cols + c] / scale;  // exact: a power of two
     }
+  round.round(q.values, q);
+  times_block_scales(q, block);
 }
 
-void nvfp4(std::span<const double> x, Quantised& q, ElementRounder& round) {
+void nvfp4(std::span<const double> x, Quantised& q, const ArrayRounder& round) {
   const FloatFormat& e4m3 = info(DType::float8_e4m3fn).format;
   CastOptions sat;
   sat.overflow = Overflow::Saturate;
@@ -175,14 +180,13 @@ void nvfp4(std::span<const double> x, Quantised& q, ElementRounder& round) {
       const double block_amax = amax_of(x.subspan(r * q.cols + c0, c1 - c0));
       const double block_scale = round_to(e4m3, block_amax / 6.0 * enc, sat);  // e4m3, saturated
       q.block_scales.push_back(block_scale);
-      for (size_t c = c0; c < c1; ++c) {
-        const size_t i = r * q.cols + c;
-        // x / (block_scale * dec) in float64; a zero block scale leaves zeros.
-        const double v = block_scale > 0 ? x[i] / (block_scale * dec) : 0.0;
-        q.values[i] = round(v, i, q) * block_scale;  // exact: 2 bits times 4 bits
-      }
+      // x / (block_scale * dec) in float64; a zero block scale leaves zeros.
+      for (size_t c = c0; c < c1; ++c)
+        q.values[r * q.cols + c] = block_scale > 0 ? x[r * q.cols + c] / (block_scale * dec) : 0.0;
     }
   }
+  round.round(q.values, q);
+  times_block_scales(q, block);  // exact: 2 bits times 4 bits
 }
 
 }  // namespace
@@ -229,28 +233,32 @@ std::string check(const Scaling& s, DType t) {
 }
 
 Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
-                   const Scaling& s, const CastOptions& o, double history_amax) {
+                   const Scaling& s, const CastOptions& o, double history_amax, const RoundArray* device) {
   Quantised q = empty(rows, cols);
-  ElementRounder round(t, o, s.kind != ScalingKind::None);
+  ArrayRounder round(t, o, s.kind != ScalingKind::None, device);
   if (t == DType::int8) round.symmetric_integers();
   switch (s.kind) {
     case ScalingKind::None:
-      round.each(x, q.values, q);
+      std::copy(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(q.values.size()), q.values.begin());
+      round.round(q.values, q);
       break;
     case ScalingKind::PerTensor:
       q.amax = amax_of(x);
-      symmetric(x, q, round, 0, rows, q.amax);
+      scale_symmetric(x, q, round, 0, rows, q.amax);
+      round.round(q.values, q);
       break;
     case ScalingKind::PerTensorDelayed:
       q.amax = history_amax;
-      symmetric(x, q, round, 0, rows, q.amax);
+      scale_symmetric(x, q, round, 0, rows, q.amax);
+      round.round(q.values, q);
       break;
     case ScalingKind::PerChannel:
       for (size_t r = 0; r < rows; ++r)
-        symmetric(x, q, round, r, 1, amax_of(x.subspan(r * cols, cols)));
+        scale_symmetric(x, q, round, r, 1, amax_of(x.subspan(r * cols, cols)));
+      round.round(q.values, q);
       break;
     case ScalingKind::PerChannelAsymmetric: {
-      ElementRounder full(t, o, true);  // the whole integer range, zero point included
+      const ArrayRounder full(t, o, true, device);  // the whole integer range, zero point included
       asymmetric(x, q, full, t);
       break;
     }

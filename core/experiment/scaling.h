@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -30,6 +31,8 @@
 
 #include "core/dtype/cast_policy.h"
 #include "core/dtype/dtype.h"
+#include "core/dtype/float_format.h"
+#include "core/util/expected.h"
 
 namespace pl::experiment {
 
@@ -66,14 +69,23 @@ struct Quantised {
   size_t flushed = 0;               // nonzero elements that became zero
   double amax = 0;                  // the amax the scale was computed from (per-tensor kinds)
   std::vector<double> block_scales; // MX / NVFP4: every block's scale, row-major
+  bool on_device = false;           // a RoundArray rounded the elements
+  std::string device_error;         // it was given but could not (the CPU did): why
 
   std::span<const double> dequantised() const { return scaled.empty() ? std::span<const double>(values) : scaled; }
 };
 
+// Rounds float64 values into a float format in place, element i drawing stochastic index i,
+// as round_each does -- on a device (a backend's roundtrip_f64); an error when it cannot.
+using RoundArray = std::function<Expected<bool>(const FloatFormat&, const CastOptions&, std::span<double>)>;
+
 // Quantises a rows x cols row-major tensor. `o` gives the rounding mode (and, for kind None,
 // the overflow policy; scaled recipes saturate as their references do). `history_amax` is
-// PerTensorDelayed's amax (the largest |x| over the earlier tensors).
+// PerTensorDelayed's amax (the largest |x| over the earlier tensors). The scales and counts are
+// the CPU's; a `device` rounds the float elements (the CPU does what it cannot, and the result
+// says so), the same bits either way.
 Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType dtype,
-                   const Scaling& s, const CastOptions& o, double history_amax = 0);
+                   const Scaling& s, const CastOptions& o, double history_amax = 0,
+                   const RoundArray* device = nullptr);
 
 }  // namespace pl::experiment

@@ -99,7 +99,7 @@ json to_json(const DotSweepRow& r) {
 Expected<CastSpec> cast_spec_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
   if (auto e = unknown_key(j, {"experiment", "rows", "cols", "dtype", "scaling", "rounding", "overflow",
-                               "data", "seed", "input_file", "comment"});
+                               "data", "seed", "input_file", "backend", "comment"});
       !e.message.empty())
     return e;
   CastSpec spec;
@@ -118,6 +118,7 @@ Expected<CastSpec> cast_spec_from_json(const json& j) {
   r.data("data", &c.data);
   seed(r, &c.seed);
   r.string("input_file", &spec.input_file);
+  r.string("backend", &c.backend);
   if (!r.error.empty()) return Error{r.error};
   if (auto why = check(c); !why.empty()) return Error{why};
   return spec;
@@ -129,6 +130,7 @@ json to_json(const CastSpec& s) {
             {"scaling", scaling_json(c.scaling)}, {"rounding", rounding_name(c.cast.rounding)},
             {"overflow", overflow_name(c.cast.overflow)}, {"data", data_json(c.data)}, {"seed", c.seed}};
   if (!s.input_file.empty()) j["input_file"] = s.input_file;
+  if (c.backend != "cpu") j["backend"] = c.backend;
   return j;
 }
 
@@ -137,7 +139,8 @@ json to_json(const RoundtripResult& r) {
   return {{"dtype", name(c.dtype)}, {"scaling", scaling_name(c.scaling.kind)},
           {"rounding", rounding_name(c.cast.rounding)}, {"rows", c.rows}, {"cols", c.cols},
           {"saturated", r.saturated}, {"flushed", r.flushed}, {"stats", to_json(r.stats)},
-          {"relative_histogram", to_json(r.relative)}, {"magnitude_histogram", to_json(r.magnitudes)}};
+          {"relative_histogram", to_json(r.relative)}, {"magnitude_histogram", to_json(r.magnitudes)},
+          {"ran_on", r.ran_on}, {"backend_note", r.backend_note}};
 }
 
 }  // namespace pl::experiment

@@ -204,6 +204,15 @@ printf '{"experiment": "throughput", "datasheet": "H300"}' > "$TMP/tp-bad.json"
 check run-throughput-bad-part 2 "'datasheet': no part 'H300' in the peak table" -- "$PL" run "$TMP/tp-bad.json" --out "$TMP/tp-bad"
 check run-cast 0 'cast through float4_e2m1fn \(nvfp4\)' -- "$PL" run "$TMP/cast.json" --out "$TMP/cast"
 check run-cast-figures 0 'roundtrip-range.png' -- ls "$TMP/cast"
+check run-cast-cpu 0 'rounded on cpu' -- "$PL" run "$TMP/cast.json" --out "$TMP/cast3" --backend cpu
+if ! "$PL" devices | grep -qE '^cuda +[^u ]'; then  # no GPU here: the CPU rounds, saying why
+  check run-cast-cuda-fallback 0 'note: cuda unavailable: .*the CPU rounded the values' -- "$PL" run "$TMP/cast.json" --out "$TMP/cast4" --backend cuda
+  check roundtrip-cuda-json 0 '"ran_on": "cpu"' -- "$PL" roundtrip --rows 4 --cols 32 --backend cuda --json
+else  # a GPU: every table format but e8m0 is rounded there
+  check run-cast-cuda 0 'rounded on cuda \(' -- "$PL" run "$TMP/cast.json" --out "$TMP/cast4" --backend cuda
+  check roundtrip-cuda-e8m0 0 'note: cuda failed: no GPU kernel rounds float64 values into float8_e8m0fnu' -- "$PL" roundtrip --rows 4 --cols 32 --dtype float8_e8m0fnu --backend cuda
+fi
+check roundtrip-backend-bad 2 "backend 'gpu': expected cpu, cuda or auto" -- "$PL" roundtrip --backend gpu
 echo "{\"experiment\": \"cast\", \"dtype\": \"bfloat16\", \"input_file\": \"$IO/f64.npy\"}" > "$TMP/castfile.json"
 check run-cast-file 0 '"rows": 3' -- "$PL" run "$TMP/castfile.json" --out "$TMP/cast2" --json
 echo '{"experiment": "cast", "dtype": "bfloat16", "scaling": "mx"}' > "$TMP/badcast.json"

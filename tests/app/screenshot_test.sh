@@ -35,7 +35,7 @@ elif [[ $mode == experiment-files ]]; then  # tensors opened as if dropped: shap
               'experiment: linear 3x4x3 ' 'window: ignored .*notes\.txt: drop an experiment \.json'; do
     grep -qE -- "$want" <<<"$log" || { echo "no /$want/ in:"; echo "$log"; exit 1; }
   done
-elif [[ $mode == experiment-kinds ]]; then  # the MLP and the K sweep from their experiment files
+elif [[ $mode == experiment-kinds ]]; then  # the MLP, the K sweep and the cast from their experiment files
   dir=$(dirname "$out")
   echo '{"experiment": "mlp", "layers": 6, "width": 64, "batch": 16, "input": "bfloat16", "weight": "bfloat16"}' > "$dir/mlp.json"
   echo '{"experiment": "dot", "lengths": [16, 1024], "a": "float16", "b": "float16",
@@ -48,6 +48,12 @@ elif [[ $mode == experiment-kinds ]]; then  # the MLP and the K sweep from their
   grep -qE 'experiment: K sweep float16 x float16, 4 rows: at K = 1024 \(f32 sequential rne\)' <<<"$log" || { echo "$log"; exit 1; }
   # The sweep asked for CUDA: it ran there, or (no GPU) on the CPU saying why.
   grep -qE 'gamma_K .*, on (cuda \(|cpu \(cuda unavailable: )' <<<"$log" || { echo "$log"; exit 1; }
+  echo '{"experiment": "cast", "rows": 64, "cols": 256, "dtype": "float4_e2m1fn", "scaling": "nvfp4",
+         "rounding": "stochastic", "data": "heavy-tailed", "backend": "cuda"}' > "$dir/cast.json"
+  log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$dir/cast.png" --size 1280x800 --verbose --setup "$dir/cast.json") ||
+    { echo "$log"; exit 1; }
+  grep -qE 'experiment: cast 64 x 256 through float4_e2m1fn \(nvfp4, stochastic\): normwise .*, on (cuda \(|cpu \(cuda unavailable: )' <<<"$log" ||
+    { echo "$log"; exit 1; }
 elif [[ $mode == explorer ]]; then  # the float explorer on float8's largest value, headless
   env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --panel explorer --value 448 || exit 1
 elif [[ $mode == xvfb ]]; then

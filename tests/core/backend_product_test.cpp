@@ -8,10 +8,12 @@
 #include <cstring>
 
 #include "core/backend/backend.h"
+#include "core/dtype/codec.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/gemm.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/mlp.h"
+#include "core/experiment/roundtrip.h"
 #include "core/experiment/throughput_run.h"
 #include "core/figure/throughput_figures.h"
 #include "tests/core/stub_backend.h"
@@ -78,6 +80,12 @@ class FakeDevice final : public testing_support::StubBackend {
   Expected<ProductTiming> time_product(const ProductSpec&, std::span<const double>, std::span<const double>,
                                        int reps, const std::atomic<bool>*) override {
     return ProductTiming{std::vector<double>(size_t(reps), 0.5), 0.5, "fake kernel", "fake clock"};
+  }
+  // The cast experiment's rounding: the CPU's, but never into e8m0 (as the CUDA backend).
+  Expected<bool> roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> v) override {
+    if (f.specials == Specials::E8M0) return Error{"no e8m0 kernel"};
+    round_each(f, v, v, o);
+    return true;
   }
 };
 
@@ -271,6 +279,49 @@ TEST(ThroughputBackend, ADeviceIsNamedAndItsRatesReadInTflops) {
   EXPECT_EQ(rate.y.label, "TFLOP/s");
   ASSERT_FALSE(rate.series.empty());
   EXPECT_EQ(rate.series[0].y, (std::vector<double>{experiment::product_gflops(64, 0.5) * 1e-3}));
+}
+
+// The cast experiment rounds its elements where the config says: nowhere to go without a
+// "cuda", on the fake device when there is one (the same numbers), and back on the CPU, with
+// the reason, for a format the device refuses.
+TEST(CastBackend, RoundsWhereTheConfigSaysAndFallsBackWithTheReason) {
+  experiment::RoundtripConfig c;
+  c.rows = 16, c.cols = 64;
+  c.scaling.kind = experiment::ScalingKind::MX;
+  c.cast.rounding = Rounding::Stochastic;
+  const auto cpu = experiment::run_roundtrip(c);
+  ASSERT_TRUE(cpu.ok()) << cpu.error();
+  EXPECT_EQ(cpu->ran_on, "cpu");
+  EXPECT_TRUE(cpu->backend_note.empty());
+  c.backend = "cuda";
+  const auto missing = experiment::run_roundtrip(c);
+  ASSERT_TRUE(missing.ok()) << missing.error();
+  EXPECT_EQ(missing->ran_on, "cpu");
+  EXPECT_NE(missing->backend_note.find("cuda unavailable"), std::string::npos) << missing->backend_note;
+
+  const FakeDeviceRegistered fake;
+  const auto device = experiment::run_roundtrip(c);
+  ASSERT_TRUE(device.ok()) << device.error();
+  EXPECT_EQ(device->ran_on, "cuda (Fake GPU)");
+  EXPECT_TRUE(device->backend_note.empty()) << device->backend_note;
+  EXPECT_EQ(device->stats.max_abs, cpu->stats.max_abs);
+  EXPECT_EQ(device->stats.mean_abs, cpu->stats.mean_abs);
+  EXPECT_EQ(device->saturated, cpu->saturated);
+  EXPECT_EQ(device->flushed, cpu->flushed);
+
+  c.dtype = DType::float8_e8m0fnu;
+  c.scaling.kind = experiment::ScalingKind::None;
+  const auto refused = experiment::run_roundtrip(c);
+  ASSERT_TRUE(refused.ok()) << refused.error();
+  EXPECT_EQ(refused->ran_on, "cpu");
+  EXPECT_EQ(refused->backend_note, "cuda failed: no e8m0 kernel; the CPU rounded the values");
+
+  c.dtype = DType::int8;
+  c.scaling.kind = experiment::ScalingKind::PerChannel;
+  const auto integers = experiment::run_roundtrip(c);
+  ASSERT_TRUE(integers.ok()) << integers.error();
+  EXPECT_EQ(integers->ran_on, "cpu");
+  EXPECT_EQ(integers->backend_note, "int8 values are rounded on the CPU (no device kernel)");
 }
 
 }  // namespace

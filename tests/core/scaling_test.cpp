@@ -119,6 +119,51 @@ TEST(Scaling, TheStoredTensorIsTheValuesTimesEachRowsFactor) {
     EXPECT_EQ(per_row.dequantised()[i], per_row.values[i] * per_row.row_factor[i / 3]) << i;
 }
 
+// float8_e8m0fnu has no zero: a zero becomes NaN, and nothing is flushed (the count of new
+// zeros the recipes take would underflow if a zero did not stay zero).
+TEST(Scaling, E8M0HasNoZeroToFlushTo) {
+  const Quantised r = q({0.0, -0.0, 1.0, 1e-300}, 1, DType::float8_e8m0fnu, ScalingKind::None);
+  EXPECT_TRUE(std::isnan(r.values[0]) && std::isnan(r.values[1]));
+  EXPECT_EQ(r.values[2], 1.0);
+  EXPECT_EQ(r.values[3], 0x1p-127);
+  EXPECT_EQ(r.flushed, 0u);
+}
+
+// A device's rounding (RoundArray) gives the recipes the same bits and counts as the CPU's;
+// one that fails leaves the work to the CPU and says why, the same bits again.
+TEST(Scaling, ADeviceRoundsTheElementsOrTheCpuDoesAndSaysWhy) {
+  std::vector<double> x(4096);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::ldexp(std::cos(double(i)) * 1.3, int(i % 37) - 20);
+  x[1] = 0, x[2] = NAN, x[3] = 1e9;
+  size_t calls = 0;
+  const RoundArray device = [&](const FloatFormat& f, const CastOptions& o, std::span<double> v) -> Expected<bool> {
+    ++calls;
+    std::vector<double> in(v.begin(), v.end());
+    round_each(f, in, v, o);
+    return true;
+  };
+  const RoundArray failing = [](const FloatFormat&, const CastOptions&, std::span<double>) -> Expected<bool> {
+    return Error{"out of GPU memory"};
+  };
+  for (ScalingKind k : {ScalingKind::None, ScalingKind::PerChannel, ScalingKind::MX}) {
+    CastOptions o;
+    o.rounding = Rounding::Stochastic;
+    const Quantised cpu = quantise(x, 32, 128, DType::float8_e4m3fn, Scaling{k}, o);
+    const Quantised dev = quantise(x, 32, 128, DType::float8_e4m3fn, Scaling{k}, o, 0, &device);
+    const Quantised fell = quantise(x, 32, 128, DType::float8_e4m3fn, Scaling{k}, o, 0, &failing);
+    EXPECT_FALSE(cpu.on_device);
+    EXPECT_TRUE(dev.on_device && dev.device_error.empty());
+    EXPECT_TRUE(!fell.on_device && fell.device_error == "out of GPU memory");
+    for (const Quantised* r : {&dev, &fell}) {
+      EXPECT_EQ(r->saturated, cpu.saturated);
+      EXPECT_EQ(r->flushed, cpu.flushed);
+      for (size_t i = 0; i < x.size(); ++i)
+        ASSERT_EQ(std::bit_cast<uint64_t>(r->values[i]), std::bit_cast<uint64_t>(cpu.values[i])) << i;
+    }
+  }
+  EXPECT_EQ(calls, 3u);  // one call a tensor
+}
+
 TEST(Scaling, RecipesRefuseDtypesTheyDoNotTake) {
   EXPECT_NE(check(Scaling{ScalingKind::None}, DType::int8), "");
   EXPECT_NE(check(Scaling{ScalingKind::MX}, DType::bfloat16), "");

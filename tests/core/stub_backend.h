@@ -18,6 +18,9 @@ class StubBackend : public Backend {
   Expected<bool> roundtrip_f32(const FloatFormat&, const CastOptions&, const float*, float*, size_t) override {
     return Error{"stub"};
   }
+  Expected<bool> roundtrip_f64(const FloatFormat&, const CastOptions&, std::span<double>) override {
+    return Error{"stub"};
+  }
   Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat&, const CastOptions&, size_t, int) override {
     return Error{"stub"};
   }
