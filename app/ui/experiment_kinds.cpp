@@ -31,8 +31,9 @@ Expected<std::vector<size_t>> parse_lengths(const std::string& text) {
 
 }  // namespace
 
-Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulConfig& c,
+Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulSpec& s,
                                          const std::vector<Accumulation>& models, const OtherKindParams& p) {
+  const MatmulConfig& c = s.config;
   if (mode == ExperimentMode::Mlp) {
     MlpConfig m;
     m.layer = c;
@@ -54,6 +55,7 @@ Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulConfig
     r.data = c.input_data;
     r.seed = c.seed;
     r.backend = c.backend;
+    spec.input_file = s.files.input;
     if (auto why = check(r); !why.empty()) return Error{why};
     return to_json(spec);
   }
@@ -71,8 +73,9 @@ Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulConfig
   return to_json(d);
 }
 
-Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulConfig* c, std::vector<Accumulation>* models,
+Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>* models,
                                          OtherKindParams* p) {
+  MatmulConfig* c = &s->config;
   const std::string kind = experiment_kind(j);
   if (kind == "mlp") {
     auto m = mlp_config_from_json(j);
@@ -99,8 +102,8 @@ Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulConfig* 
   if (kind == "cast") {
     auto spec = cast_spec_from_json(j);
     if (!spec) return Error{spec.error()};
-    if (!spec->input_file.empty()) return Error{"the Experiment panel draws a cast's values; run a file's with `precision-lab run`"};
     const RoundtripConfig& r = spec->config;
+    s->files.input = spec->input_file;
     c->m = r.rows;
     c->k = r.cols;
     c->input = r.dtype;

@@ -25,14 +25,14 @@ struct OtherKindParams {
 };
 
 // The experiment file for `mode` (Mlp: batch m, width k; Sweep: input and weight dtypes as the
-// dot product's a and b, every model in `models`; Cast: m rows of k values in the input dtype,
-// its recipe and data), or what is wrong with the setup.
-Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const experiment::MatmulConfig& c,
+// dot product's a and b, every model in `models`; Cast: the input file's tensor, or m rows of k
+// values drawn, through the input dtype and its recipe), or what is wrong with the setup.
+Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const experiment::MatmulSpec& s,
                                          const std::vector<experiment::Accumulation>& models,
                                          const OtherKindParams& p);
 
 // Reads an mlp, dot or cast file back into the panel's setup (for --setup and the remembered one).
-Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, experiment::MatmulConfig* c,
+Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, experiment::MatmulSpec* s,
                                          std::vector<experiment::Accumulation>* models, OtherKindParams* p);
 
 // The result tables: per layer, per length and model, or the cast's statistics.

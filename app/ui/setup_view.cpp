@@ -105,7 +105,7 @@ std::string SetupView::load(const std::string& path) {
     const std::string acc = to_json(spec_)["accumulate"].get<std::string>();
     std::snprintf(accumulate_, sizeof accumulate_, "%s", acc.c_str());
   } else {
-    auto mode = read_other_kind(j, &spec_.config, &models_, &other_);
+    auto mode = read_other_kind(j, &spec_, &models_, &other_);
     if (!mode) return path + ": " + mode.error();
     mode_ = *mode;
     const std::string acc = join(models_, ",", [](const Accumulation& m) { return accumulation_spec(m); });
@@ -134,7 +134,8 @@ void SetupView::use_pair(DType input, DType weight, const std::string& framework
 bool SetupView::place_pending_drops() {
   if (pending_drops_.empty()) return false;
   for (const auto& path : pending_drops_) {
-    std::string& slot = spec_.files.input.empty() ? spec_.files.input : spec_.files.weight;
+    // (A cast has one tensor: the latest drop is it.)
+    std::string& slot = spec_.files.input.empty() || mode_ == ExperimentMode::Cast ? spec_.files.input : spec_.files.weight;
     slot = path;
     log_.add("experiment", (&slot == &spec_.files.input ? "input file: " : "weight file: ") + path);
   }
@@ -194,8 +195,17 @@ bool SetupView::draw_shape_and_op() {
                       "through the depth; K sweep: dot products of growing length K against the gamma_K bound;\n"
                       "cast: an array through the input dtype and its scaling recipe and back");
   if (mode_ == ExperimentMode::Cast) {
+    // A tensor from a file (or dropped on the window), or values drawn in the shape given.
+    bool edited = ImGui::InputTextWithHint("tensor file", "drawn from the data source", &spec_.files.input);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("A 2-D tensor to round trip: FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1] (its rows are\n"
+                        "the recipes' channels and blocks); empty: drawn. A file dropped on the window goes here.");
+    changed |= edited | place_pending_drops();
+    ImGui::BeginDisabled(!spec_.files.input.empty());
     changed |= size_input("rows (channels)", &c.m);
     changed |= size_input("values per row", &c.k);
+    ImGui::EndDisabled();
+    if (!spec_.files.input.empty()) ImGui::TextDisabled("the shape is the file's");
     return changed;
   }
   if (mode_ == ExperimentMode::Sweep) {
@@ -228,7 +238,7 @@ bool SetupView::check() {
     return false;
   }
   if (models_.empty()) models_ = {spec_.config.accumulate};
-  auto file = other_kind_file(mode_, spec_.config, mode_ == ExperimentMode::Sweep ? models_ : std::vector{spec_.config.accumulate},
+  auto file = other_kind_file(mode_, spec_, mode_ == ExperimentMode::Sweep ? models_ : std::vector{spec_.config.accumulate},
                               other_);
   setup_error_ = file ? "" : file.error();
   if (!file || *file == other_file_) return false;

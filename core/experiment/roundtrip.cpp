@@ -67,7 +67,9 @@ Expected<RoundtripResult> run_cast(const CastSpec& spec) {
   RoundtripConfig c = spec.config;
   c.rows = tensor->rows();
   c.cols = tensor->cols();
-  return run_roundtrip(c, std::move(tensor->values));
+  auto r = run_roundtrip(c, std::move(tensor->values));
+  if (r) r.value().input_file = spec.input_file;
+  return r;
 }
 
 }  // namespace pl::experiment

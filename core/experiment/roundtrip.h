@@ -32,6 +32,7 @@ struct RoundtripResult {
   Histogram relative;        // log10 bins of |e| / max(|x|, floor)
   Histogram magnitudes;      // log10 bins of |x|: where the data lies against the format's range
   size_t saturated = 0, flushed = 0;
+  std::string input_file;      // the tensor's file (CastSpec::input_file); empty: drawn from config.data
   std::string ran_on = "cpu";  // where the elements were rounded: "cpu", "cuda (NVIDIA H100 ...)"
   std::string backend_note;    // why a device that was asked for did not round them; empty otherwise
 };

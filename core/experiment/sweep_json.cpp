@@ -140,7 +140,7 @@ json to_json(const RoundtripResult& r) {
           {"rounding", rounding_name(c.cast.rounding)}, {"rows", c.rows}, {"cols", c.cols},
           {"saturated", r.saturated}, {"flushed", r.flushed}, {"stats", to_json(r.stats)},
           {"relative_histogram", to_json(r.relative)}, {"magnitude_histogram", to_json(r.magnitudes)},
-          {"ran_on", r.ran_on}, {"backend_note", r.backend_note}};
+          {"ran_on", r.ran_on}, {"backend_note", r.backend_note}, {"input_file", r.input_file}};
 }
 
 }  // namespace pl::experiment

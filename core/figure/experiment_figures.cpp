@@ -208,7 +208,8 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   const auto& c = r.config;
   const FloatFormat* f = is_float(c.dtype) ? &info(c.dtype).format : nullptr;
   const std::string setup = std::string(name(c.dtype)) + ", " + std::string(experiment::scaling_name(c.scaling.kind)) +
-                            ", " + rounding_name(c.cast.rounding) + "; " + experiment::describe(c.data) + ", " +
+                            ", " + rounding_name(c.cast.rounding) + "; " +
+                            (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) + ", " +
                             std::to_string(c.rows) + " x " + std::to_string(c.cols) + "; " +
                             std::to_string(r.saturated) + " saturated, " + std::to_string(r.flushed) + " flushed";
   Figure err;

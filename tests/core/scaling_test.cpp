@@ -6,6 +6,7 @@
 #include "core/dtype/codec.h"
 #include "core/experiment/data_source.h"
 #include "core/experiment/scaling.h"
+#include "core/figure/experiment_figures.h"
 #include "tests/core/test_util.h"
 
 namespace pl::experiment {
@@ -238,6 +239,22 @@ TEST(Roundtrip, PerTensorFp8FlushesTheSmallValuesOutliersPushDown) {
   c.dtype = DType::bfloat16;
   c.scaling.kind = ScalingKind::MX;
   EXPECT_FALSE(run_roundtrip(c));  // MX holds 8/6/4-bit floats only
+}
+
+// A tensor from a file round trips in its own shape, and the result and its figures name the
+// file, not the data source the config would have drawn from.
+TEST(Roundtrip, AFilesTensorIsNamedInTheResultAndFigures) {
+  CastSpec spec;
+  spec.config.dtype = DType::bfloat16;
+  spec.input_file = std::string(PL_IO_DIR) + "/f64.npy";
+  const auto r = run_cast(spec);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->input_file, spec.input_file);
+  EXPECT_EQ(r->config.rows, 3u);
+  const auto figures = figure::roundtrip_figures(*r);
+  ASSERT_FALSE(figures.empty());
+  EXPECT_NE(figures[0].subtitle.find("f64.npy"), std::string::npos) << figures[0].subtitle;
+  EXPECT_EQ(figures[0].subtitle.find("normal("), std::string::npos) << figures[0].subtitle;
 }
 
 }  // namespace
