@@ -183,16 +183,6 @@ PL_CLONES void lanes_run_f32_kahan(const float* const* a_rows, const float* pane
 
 static_assert(kLanes == kNarrowLanes);
 
-NarrowFormat narrow_format(const FloatFormat& f) {
-  NarrowFormat n;
-  n.emin = static_cast<int32_t>(f.emin());
-  n.mantissa_bits = static_cast<int32_t>(f.mantissa_bits);
-  n.largest = static_cast<float>(LaneFormat(f).largest);
-  n.on_bits = f.emin() == -126;
-  n.is_float16 = f.mantissa_bits == 10 && f.emin() == -14 && f.emax() == 15 && n.largest == 65504.0f;
-  return n;
-}
-
 // What Kahan's steps over k products, each at most `product_max` in magnitude, must watch so that
 // no overflow goes unseen (narrow_kahan_steps has the proof): nothing when K (P + 2u) + u < L, t
 // alone when P + 3u <= L, else y and t. P bounds each product rounded to the format -- rounding
@@ -288,11 +278,15 @@ Magnitudes magnitudes(std::span<const double> x) {
   return m;
 }
 
+// Whether v, converted to float32 as f, lost something: v is not a float32 number (a NaN
+// counts as one). Branch-free, so that the loops calling it vectorise.
+inline uint8_t not_float32(double v, float f) { return static_cast<uint8_t>((static_cast<double>(f) != v) & (v == v)); }
+
 // Every value is a float32 number (an Inf or NaN included: the lanes hand what it leads to
 // to the general code).
 bool float32_numbers(std::span<const double> x) {
-  uint8_t inexact = 0;  // branch-free, so that it vectorises
-  for (double v : x) inexact |= static_cast<uint8_t>((static_cast<double>(static_cast<float>(v)) != v) & (v == v));
+  uint8_t inexact = 0;
+  for (double v : x) inexact |= not_float32(v, static_cast<float>(v));
   return inexact == 0;
 }
 
@@ -493,13 +487,13 @@ Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const doub
       uint8_t inexact = 0;
       for (size_t i = b; i < e; ++i) {
         f[i] = static_cast<float>(x[i]);
-        inexact |= static_cast<uint8_t>((static_cast<double>(f[i]) != x[i]) & (x[i] == x[i]));
+        inexact |= not_float32(x[i], f[i]);
       }
       if (inexact) any_inexact = true;
     });
     if (any_inexact)
       for (size_t i = 0; i < x.size(); ++i)
-        if (static_cast<double>(f[i]) != x[i] && !std::isnan(x[i]))
+        if (not_float32(x[i], f[i]))
           return Error{"the float32 BLAS product needs float32 inputs, but " +
                        std::to_string(x[i]) + " is not a float32 number (use an emulated model)"};
     return f;
@@ -537,6 +531,16 @@ Expected<std::vector<double>> int32_gemm(const GemmShape& s, std::span<const dou
 }
 
 }  // namespace
+
+NarrowFormat narrow_format(const FloatFormat& f) {
+  NarrowFormat n;
+  n.emin = static_cast<int32_t>(f.emin());
+  n.mantissa_bits = static_cast<int32_t>(f.mantissa_bits);
+  n.largest = static_cast<float>(LaneFormat(f).largest);
+  n.on_bits = f.emin() == -126;
+  n.is_float16 = f.mantissa_bits == 10 && f.emin() == -14 && f.emax() == 15 && n.largest == 65504.0f;
+  return n;
+}
 
 Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a,
                                    std::span<const double> b, const Accumulation& acc,

@@ -42,6 +42,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "core/dtype/float_format.h"
 #include "core/dtype/round_to_odd.h"
 
 namespace pl::experiment {
@@ -59,6 +60,9 @@ struct NarrowFormat {
   enum class KahanWatch : uint8_t { kYAndT, kT, kNothing } kahan_watch = KahanWatch::kYAndT;
 };
 using KahanWatch = NarrowFormat::KahanWatch;
+
+// A format's NarrowFormat (gemm.cpp; Kahan's watch is gemm()'s to choose, from the data).
+NarrowFormat narrow_format(const FloatFormat& f);
 
 // What the products a_ik * b_jk are, which decides how a step adds one (gemm.cpp checks it on
 // the data): float32 numbers (exact in float32: narrow_sum); products of float32 operands that
@@ -492,16 +496,16 @@ template <size_t R, Products kP, KahanWatch kWatch, typename Round, typename Sum
 }
 
 // x[r][t] = round(x[r][t] + y[r][t]) for two values of the format each (a pairwise sum's
-// halves), by narrow_sum as every step. A lane past the format's range is marked in `bad`.
+// halves), by narrow_sum as every step. A lane that reaches the format's largest value or goes
+// past it is marked in `bad` (flag_lanes, row by row).
 template <size_t R, typename Round>
 [[gnu::always_inline]] inline void narrow_add(float (*x)[kNarrowLanes], const float (*y)[kNarrowLanes],
                                               const Round round, const NarrowFormat f,
                                               uint32_t (*bad)[kNarrowLanes]) {
-  const uint32_t largest = std::bit_cast<uint32_t>(f.largest);
   for (size_t r = 0; r < R; ++r) {
     LaneU watched{};
     store_lanes(x[r], narrow_sum(load_lanes(x[r]), load_lanes(y[r]), round, watched));
-    for (size_t t = 0; t < kNarrowLanes; ++t) bad[r][t] |= static_cast<uint32_t>(watched[t] > largest);
+    flag_lanes<1>(watched, &x[r], f, &bad[r]);
   }
 }
 

@@ -21,11 +21,6 @@
 namespace pl::experiment {
 namespace {
 
-NarrowFormat narrow(const FloatFormat& f) {
-  return {static_cast<int32_t>(f.emin()), static_cast<int32_t>(f.mantissa_bits), static_cast<float>(max_finite(f)),
-          f.emin() == -126, false};
-}
-
 // Splits eight values at a time, for a format of `mantissa_bits`.
 class Splitter {
  public:
@@ -96,9 +91,9 @@ TEST(NarrowLanes, VeltkampSplitRoundsToNearestEven) {
 
 // Which formats let their overflows stick (NaN past 2^(104 + p), at or below their largest).
 TEST(NarrowLanes, OnlyFormatsReachingTheSplitsLimitStick) {
-  EXPECT_TRUE(split_sums_stick(narrow(info(DType::bfloat16).format)));
+  EXPECT_TRUE(split_sums_stick(narrow_format(info(DType::bfloat16).format)));
   for (DType d : {DType::float16, DType::float8_e4m3fn, DType::float8_e5m2, DType::float6_e3m2fn})
-    EXPECT_FALSE(split_sums_stick(narrow(info(d).format))) << info(d).name;
+    EXPECT_FALSE(split_sums_stick(narrow_format(info(d).format))) << info(d).name;
 }
 
 // The split of the float32 sum of two values of a format of at most 11 bits is the exact sum
@@ -115,7 +110,7 @@ TEST(NarrowLanes, SplitOfTwoValuesSumIsTheFormatsRounding) {
         f.emax() > 127)
       continue;
     SCOPED_TRACE(d.name);
-    const NarrowFormat nf = narrow(f);
+    const NarrowFormat nf = narrow_format(f);
     const Splitter split(nf.mantissa_bits);
     std::vector<float> values;  // every finite value
     for (uint64_t c = 0; c <= f.code_mask() && c < 65536; ++c)
