@@ -183,8 +183,10 @@ void ExperimentPanel::draw_content() {
     draw_setup();
     ImGui::EndChild();
     ImGui::SameLine();
-  } else if (worker_.running() || dirty_) {
-    ImGui::ProgressBar(static_cast<float>(worker_.progress()), {-1, 0}, "computing...");
+  } else if (worker_.running() || other_worker_.running() || dirty_) {
+    // (the MLP, K sweep and cast run on the other worker)
+    const double progress = worker_.running() ? worker_.progress() : other_worker_.progress();
+    ImGui::ProgressBar(static_cast<float>(progress), {-1, 0}, "computing...");
   }
   if (setup_.place_pending_drops()) mark_changed();  // when the setup column is hidden
   ImGui::BeginChild("results", ImVec2(0, 0), false);

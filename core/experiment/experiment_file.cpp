@@ -29,7 +29,7 @@ Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j,
   if (run.kind == "cast") {
     auto spec = cast_spec_from_json(j);
     if (!spec) return Error{spec.error()};
-    auto r = run_cast(*spec);
+    auto r = run_cast(*spec, progress, cancel);
     if (!r) return Error{r.error()};
     run.setup = to_json(*spec);
     run.result = to_json(*r);

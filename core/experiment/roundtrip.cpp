@@ -17,8 +17,14 @@ std::string check(const RoundtripConfig& c) {
   return check(c.data);
 }
 
-Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values) {
+Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values,
+                                        const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
   if (auto why = check(c); !why.empty()) return Error{why};
+  // Progress by stage (drawing, quantising, the statistics, the range), cancel between them.
+  auto stage_done = [&](double fraction) {
+    if (progress) progress(fraction);
+    return !(cancel && cancel->load());
+  };
   if (values.empty()) values = generate(c.data, c.rows, c.cols, c.seed, 1);
   if (values.size() != c.rows * c.cols) return Error{"the array does not have rows x cols values"};
   double amax = 0;
@@ -26,6 +32,7 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
     for (int h = 0; h < c.scaling.history; ++h)
       for (double v : generate(c.data, c.rows, c.cols, c.seed, 1000 + h))
         if (std::isfinite(v)) amax = std::max(amax, std::fabs(v));
+  if (!stage_done(0.3)) return Error{"cancelled"};
   RoundtripResult r;
   r.config = c;
   // The elements rounded on the device the config names, when it opens; a device that then
@@ -48,26 +55,30 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   if (q.on_device) r.ran_on = device->backend->name() + " (" + device->backend->device_info().name + ")";
   if (!q.device_error.empty())
     r.backend_note = device->backend->name() + " failed: " + q.device_error + "; the CPU rounded the values";
+  if (!stage_done(0.5)) return Error{"cancelled"};
   ErrorHistograms h;
   // Ulps and bits are in the float64 sense here: the dequantised value may carry a scale.
   r.stats = error_stats(q.dequantised(), values, DType::float64, 0, &h);
   r.relative = std::move(h.relative);
+  if (!stage_done(0.85)) return Error{"cancelled"};
   std::vector<double> mags(values.size());
   for (size_t i = 0; i < values.size(); ++i) mags[i] = std::fabs(values[i]);
   r.magnitudes = log_histogram_auto(mags);
   r.saturated = q.saturated;
   r.flushed = q.flushed;
+  if (progress) progress(1.0);
   return r;
 }
 
-Expected<RoundtripResult> run_cast(const CastSpec& spec) {
-  if (spec.input_file.empty()) return run_roundtrip(spec.config);
+Expected<RoundtripResult> run_cast(const CastSpec& spec, const std::function<void(double)>& progress,
+                                   const std::atomic<bool>* cancel) {
+  if (spec.input_file.empty()) return run_roundtrip(spec.config, {}, progress, cancel);
   auto tensor = io::load_tensor(spec.input_file);
   if (!tensor) return Error{tensor.error()};
   RoundtripConfig c = spec.config;
   c.rows = tensor->rows();
   c.cols = tensor->cols();
-  auto r = run_roundtrip(c, std::move(tensor->values));
+  auto r = run_roundtrip(c, std::move(tensor->values), progress, cancel);
   if (r) r.value().input_file = spec.input_file;
   return r;
 }

@@ -3,6 +3,8 @@
 // trip against the original float64 values, with the recipe's saturation and flush counts.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,7 +40,11 @@ struct RoundtripResult {
 };
 
 std::string check(const RoundtripConfig& c);
-Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values = {});
+// `progress` gets fractions in [0, 1] as the stages end; `cancel` stops the run between them
+// (the error says "cancelled").
+Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values = {},
+                                        const std::function<void(double)>& progress = {},
+                                        const std::atomic<bool>* cancel = nullptr);
 
 // The experiment as the CLI and experiment files give it: the config and, optionally, a file
 // whose array (and shape: it replaces rows and cols) is used instead of drawn values.
@@ -46,6 +52,7 @@ struct CastSpec {
   RoundtripConfig config;
   std::string input_file;  // "x.npy" or "model.safetensors:NAME[@R0:R1,C0:C1]"; empty: drawn
 };
-Expected<RoundtripResult> run_cast(const CastSpec& spec);
+Expected<RoundtripResult> run_cast(const CastSpec& spec, const std::function<void(double)>& progress = {},
+                                   const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace pl::experiment

@@ -1,5 +1,7 @@
 // Scaling recipes on hand-worked inputs: where amax lands, the block scales MX and NVFP4
 // choose, int8 per-channel and asymmetric ranges, saturation counts and refusals.
+#include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 
@@ -255,6 +257,24 @@ TEST(Roundtrip, AFilesTensorIsNamedInTheResultAndFigures) {
   ASSERT_FALSE(figures.empty());
   EXPECT_NE(figures[0].subtitle.find("f64.npy"), std::string::npos) << figures[0].subtitle;
   EXPECT_EQ(figures[0].subtitle.find("normal("), std::string::npos) << figures[0].subtitle;
+}
+
+// The cast experiment reports its stages' progress, rising to 1, and stops when cancelled (as
+// the window's worker asks of every experiment).
+TEST(Roundtrip, ReportsProgressAndStopsWhenCancelled) {
+  RoundtripConfig c;
+  c.rows = 64, c.cols = 256;
+  std::vector<double> seen;
+  ASSERT_TRUE(run_roundtrip(c, {}, [&](double f) { seen.push_back(f); }).ok());
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  EXPECT_EQ(seen.back(), 1.0);
+  std::atomic<bool> cancel{false};
+  size_t calls = 0;
+  const auto stopped = run_cast({c, ""}, [&](double) { cancel = ++calls == 2; }, &cancel);
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_EQ(stopped.error(), "cancelled");
+  EXPECT_EQ(calls, 2u);
 }
 
 }  // namespace
