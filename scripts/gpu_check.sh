@@ -64,6 +64,9 @@ python3 tests/data/promotion/gen_torch.py --device cuda --autocast-cuda bfloat16
   --input-scaling per-tensor --weight-scaling per-tensor --output-dtype bfloat16 --backend cuda --fast-accum --json \
   >"$OUT/matmul_fp8_fast_cuda.json" 2>&1
 "$BIN/precision-lab" mlp --layers 8 --width 1024 --batch 256 --backend cuda --json >"$OUT/mlp_cuda.json" 2>&1
+# The cast experiment's rounding on CUDA (ran_on says where; its bits are the CPU's: RoundtripF64Parity).
+"$BIN/precision-lab" roundtrip --rows 4096 --cols 4096 --dtype float8_e4m3fn --scaling mx --rounding stochastic \
+  --backend cuda --json >"$OUT/roundtrip_cuda.json" 2>&1
 ALL=float16,bfloat16,tf32,float8_e4m3fn,float8_e5m2,float8_e4m3fnuz,float8_e5m2fnuz,float6_e2m3fn,float6_e3m2fn,float4_e2m1fn
 "$BIN/precision-lab" bench --backend cuda --formats $ALL --elements 268435456 --reps 20 --json >"$OUT/bench_cuda.json"
 "$BIN/precision-lab" bench --backend cuda --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --rounding stochastic --elements 268435456 --reps 20 --json >"$OUT/bench_cuda_sr.json"
