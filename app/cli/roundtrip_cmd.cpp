@@ -8,6 +8,7 @@
 #include "app/cli/cli.h"
 #include "core/experiment/sweep_json.h"
 #include "app/cli/matmul_report.h"
+#include "app/cli/run_report.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/roundtrip.h"
 #include "core/figure/experiment_figures.h"
@@ -82,8 +83,7 @@ Runner add_roundtrip(CLI::App& app) {
     std::printf("max |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB\n",
                 st.max_abs, st.mean_abs, st.max_rel, st.mean_rel, st.normwise_rel, st.sqnr_db);
     std::printf("saturated %zu, flushed to zero %zu, NaN %zu, Inf %zu\n", r->saturated, r->flushed, st.nan, st.inf);
-    std::printf("rounded on %s\n", r->ran_on.c_str());
-    if (!r->backend_note.empty()) std::printf("note: %s\n", r->backend_note.c_str());
+    print_cast_place(*r);
     return kExitOk;
   };
 }

@@ -14,11 +14,15 @@ void print_cast(const experiment::RoundtripResult& r) {
               std::string(name(r.config.dtype)).c_str(),
               std::string(experiment::scaling_name(r.config.scaling.kind)).c_str(), s.max_rel, s.normwise_rel,
               s.sqnr_db, r.saturated, r.flushed);
-  std::printf("rounded on %s\n", r.ran_on.c_str());
-  if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
+  print_cast_place(r);
 }
 
 }  // namespace
+
+void print_cast_place(const experiment::RoundtripResult& r) {
+  std::printf("rounded on %s\n", r.ran_on.c_str());
+  if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
+}
 
 void print_dot_table(const std::vector<experiment::DotSweepRow>& rows) {
   std::printf("%8s  %-28s %14s %11s %11s %10s %9s\n", "K", "accumulation", "max|e|/S|ab|", "bound", "prob.bound",

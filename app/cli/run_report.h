@@ -11,6 +11,8 @@ void print_mlp_report(const experiment::MlpResult& r);
 // bounds, and why a deterministic bound is "none".
 void print_dot_table(const std::vector<experiment::DotSweepRow>& rows);
 void print_throughput_report(const experiment::ThroughputResult& r);
+// Where a cast's elements were rounded, and why not on the device asked for (roundtrip, run).
+void print_cast_place(const experiment::RoundtripResult& r);
 // Dispatches on the run's kind: dot and sum, cast, mlp, throughput.
 void print_run_summary(const experiment::ExperimentRun& run);
 

@@ -242,11 +242,13 @@ const char* value_class_name(ValueClass c) {
 void round_each(const FloatFormat& f, std::span<const double> in, std::span<double> out,
                 const CastOptions& o, uint64_t index0) {
   const size_t n = std::min(in.size(), out.size());
-  const RoundtripF64Params any_mode = make_roundtrip_f64_params(f, o);
+  const bool nearest_block = o.rounding == Rounding::NearestEven && o.path == CastPath::Direct &&
+                             !o.flush_input_subnormals && !o.flush_output_subnormals && nearest_fast_path_applies(f);
+  // The element path's params (six codec calls) only where it runs.
+  const RoundtripF64Params any_mode = nearest_block ? RoundtripF64Params{} : make_roundtrip_f64_params(f, o);
   // Each element on its own (stochastic rounding draws by index), so the threads may split them.
   parallel_for(n, 0, [&](size_t begin, size_t end) {
-    if (o.rounding == Rounding::NearestEven && o.path == CastPath::Direct &&
-        !o.flush_input_subnormals && !o.flush_output_subnormals && nearest_fast_path_applies(f)) {
+    if (nearest_block) {
       const NearestEvenRounder nearest(f);
       constexpr size_t kBlock = 2048;
       // Straight into out unless the two overlap: a deferred element needs its input.
