@@ -2,8 +2,11 @@
 # The GPU check, run on a machine with an NVIDIA GPU: device info, the CUDA parity suite
 # (round trips of every format x rounding mode bit for bit; emulated products bit for bit;
 # cuBLASLt products within their accumulator's bound), the same suite under compute-sanitizer,
-# and the benchmarks: conversions (CUDA and CPU), the bare products (TFLOP/s, % of peak), the
-# whole experiment with its product on CUDA. Each result is written to $OUT (or ./gpu-results).
+# PyTorch's own promotion tables on CUDA, and the benchmarks: the products (TFLOP/s, % of peak,
+# against the same products called bare through PyTorch), experiments with their products on
+# CUDA, conversions (CUDA and CPU) against the copy ceiling, the tensor-core probes, the whole
+# experiment. Each result is written to $OUT (or ./gpu-results); with SNAPSHOT=file.tgz all of
+# them are packed there after every step.
 # Usage on the lent machine: tar xzf .gpu.tgz && bash .gpu/gpu_check.sh   (packed by scripts/gpu_pack.sh)
 # On a machine with the full toolchain: bash scripts/gpu_check.sh --build
 set -uo pipefail
@@ -12,12 +15,12 @@ OUT=${OUT:-$PWD/gpu-results}
 mkdir -p "$OUT"
 if [[ ${1:-} == --build ]]; then
   bash scripts/setup.sh && bash scripts/build.sh || exit 1
-  BIN=build; PARITY=build/tests/cuda/cuda_parity_tests; CORE=build/tests/core_tests
+  BIN=build; PARITY=build/tests/cuda/cuda_parity_tests
 else
   export LD_LIBRARY_PATH=$PWD/.gpu/lib:${LD_LIBRARY_PATH:-}
   # The machine's own GL/EGL stack if it has one; Debian's glvnd loader otherwise.
   ldconfig -p | grep -q 'libEGL.so.1 ' || export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$PWD/.gpu/glfallback
-  BIN=.gpu/bin; PARITY=.gpu/bin/cuda_parity_tests; CORE=.gpu/bin/core_tests
+  BIN=.gpu/bin; PARITY=.gpu/bin/cuda_parity_tests
 fi
 # cuBLASLt is loaded at run time (kernels/cublaslt_api.h): the machine's own, from the toolkit
 # or from the nvidia-cublas wheel PyTorch brings.
@@ -25,52 +28,82 @@ lt=$(ldconfig -p | awk '/libcublasLt\.so\.13 /{print $NF; exit}')
 [[ -n $lt ]] || lt=$(find /usr/local /opt /usr/lib -name 'libcublasLt.so.13' 2>/dev/null | head -n 1)
 if [[ -n $lt ]]; then export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$(dirname "$lt"); fi
 echo "cuBLASLt: ${lt:-not found (library products will report it and fall back to the CPU)}"
+# Each step has its own time limit, and every step's results are packed into $SNAPSHOT (if set)
+# as soon as it ends: the lent machine gives back only what is under its $OUT when a call runs
+# out of time, at most 8 files.
+snap() {
+  if [[ -n ${SNAPSHOT:-} ]]; then tar czf "$SNAPSHOT.tmp" -C "$OUT" . && mv -f "$SNAPSHOT.tmp" "$SNAPSHOT"; fi
+}
+step() { local limit=$1; shift; timeout --kill-after=5 "$limit" "$@"; local rc=$?; ((rc == 124)) && echo "timed out after ${limit}s: $*"; snap; return $rc; }
+T0=$SECONDS
 {
   echo "date: $(date -u +%FT%TZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1
   "$BIN/precision-lab" devices
 } 2>&1 | tee "$OUT/device.txt"
-"$PARITY" --gtest_output=json:"$OUT/parity.json" 2>&1 | tail -n 5 | tee "$OUT/parity.txt"
-echo "parity exit: ${PIPESTATUS[0]}" | tee -a "$OUT/parity.txt"
-"$CORE" --gtest_brief=1 2>&1 | tail -n 3 | tee -a "$OUT/parity.txt"
+# PyTorch's promotion and error texts on CUDA, recorded from the machine's own PyTorch (#3:
+# the torch-cuda engines are modelled until these tables are checked in). In the background,
+# while the parity suite runs: neither is timed.
+# PyTorch runs with the machine's own libraries (env -u), not the Debian libstdc++ packed for ours.
+torch_tables() {
+  export OMP_NUM_THREADS=2
+  local g=tests/data/promotion/gen_torch.py
+  timeout 200 env -u LD_LIBRARY_PATH python3 $g --device cuda >"$OUT/torch_cuda.json" 2>"$OUT/torch_cuda.err" &
+  timeout 200 env -u LD_LIBRARY_PATH python3 $g --device cuda --autocast-cuda float16 >"$OUT/torch_autocast_cuda.json" 2>"$OUT/torch_autocast_cuda.err" &
+  timeout 200 env -u LD_LIBRARY_PATH python3 $g --device cuda --autocast-cuda bfloat16 >"$OUT/torch_autocast_cuda_bf16.json" 2>"$OUT/torch_autocast_cuda_bf16.err" &
+  wait
+}
+torch_tables &
+TABLES=$!
+step 180 "$PARITY" --gtest_output=json:"$OUT/parity.json" >"$OUT/parity_log.txt" 2>&1
+echo "parity exit: $?" | tee "$OUT/parity.txt"
+grep -E '^\[  (FAILED|PASSED|SKIPPED) ' "$OUT/parity_log.txt" | sort | uniq -c | sort -rn | head -n 40 | tee -a "$OUT/parity.txt"
 if command -v compute-sanitizer >/dev/null; then
-  compute-sanitizer --tool memcheck --error-exitcode 9 "$PARITY" --gtest_brief=1 \
+  step 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$PARITY" --gtest_brief=1 \
     --gtest_filter='*Product*:CudaBackend*:*RoundtripParity*/float16_*:*RoundtripF64Parity*/float16_*' >"$OUT/sanitizer.txt" 2>&1
   echo "compute-sanitizer memcheck exit: $?" | tee -a "$OUT/parity.txt"
+  tail -n 3 "$OUT/sanitizer.txt"
 fi
-# The bare products (cuBLASLt, own kernels): TFLOP/s and % of the device's published peak.
-"$BIN/precision-lab" bench --op product --backend cuda --dtypes float64,float32,tf32,float16,bfloat16,float8_e4m3fn,int8 \
+wait $TABLES
+echo "torch tables: $(wc -c <"$OUT/torch_cuda.json") $(wc -c <"$OUT/torch_autocast_cuda.json") $(wc -c <"$OUT/torch_autocast_cuda_bf16.json") bytes; $(cat "$OUT"/torch_*.err | tail -n 2)"
+snap
+echo "[$((SECONDS - T0))s] timed runs from here"
+# The bare products (cuBLASLt, own kernels): TFLOP/s and % of the device's published peak, and
+# the same products called bare through PyTorch in the same run (#5: within 5% of a bare call).
+step 150 "$BIN/precision-lab" bench --op product --backend cuda --dtypes float64,float32,tf32,float16,bfloat16,float8_e4m3fn,int8 \
   --sizes 4096,8192 --reps 20 --json >"$OUT/bench_product.json"
-"$BIN/precision-lab" bench --op product --backend cuda --dtypes float8_e4m3fn --fast-accum --sizes 8192 --reps 20 --json \
+step 40 "$BIN/precision-lab" bench --op product --backend cuda --dtypes float8_e4m3fn --fast-accum --sizes 8192 --reps 20 --json \
   >"$OUT/bench_product_fp8_fast.json"
-"$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:sequential --sizes 2048 --reps 5 --json \
+step 120 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --sizes 4096,8192 --reps 20 >"$OUT/bare_product.json"
+step 40 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --dtypes float8_e4m3fn --fast-accum --sizes 8192 --reps 20 >"$OUT/bare_product_fp8_fast.json"
+step 60 "$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:sequential --sizes 2048 --reps 5 --json \
   >"$OUT/bench_product_emulated.json"
-# How the tensor cores add (after Fasi et al. 2021): one table per input dtype.
-for t in float16 bfloat16 tf32 float8_e4m3fn; do
-  "$BIN/precision-lab" accumulation-probe --backend cuda --dtype $t --json >"$OUT/probe_$t.json"
-done
-"$BIN/precision-lab" accumulation-probe --backend cuda --dtype float8_e4m3fn --fast-accum --json >"$OUT/probe_float8_e4m3fn_fast.json"
-"$BIN/precision-lab" accumulation-probe --backend cuda --dtype float16 --accumulate f16:blas --json >"$OUT/probe_float16_f16acc.json"
-# PyTorch's promotion and error texts on CUDA, recorded from the machine's own PyTorch (#3:
-# the torch-cuda engines are modelled until these tables are checked in).
-python3 tests/data/promotion/gen_torch.py --device cuda >"$OUT/torch_cuda.json" 2>"$OUT/torch_cuda.err"
-python3 tests/data/promotion/gen_torch.py --device cuda --autocast-cuda float16 >"$OUT/torch_autocast_cuda.json" 2>>"$OUT/torch_cuda.err"
-python3 tests/data/promotion/gen_torch.py --device cuda --autocast-cuda bfloat16 >"$OUT/torch_autocast_cuda_bf16.json" 2>>"$OUT/torch_cuda.err"
-# The whole experiment (product on CUDA; reference and analysis on the CPU for now).
-"$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
+echo "[$((SECONDS - T0))s] products done"
 # Experiments as a user starts them from the command line, products on CUDA (the result says
 # where each product ran, and why not when it fell back).
-"$BIN/precision-lab" matmul --linear --m 4096 --n 4096 --k 4096 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn \
+step 90 "$BIN/precision-lab" matmul --linear --m 4096 --n 4096 --k 4096 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn \
   --input-scaling per-tensor --weight-scaling per-tensor --output-dtype bfloat16 --backend cuda --fast-accum --json \
   >"$OUT/matmul_fp8_fast_cuda.json" 2>&1
-"$BIN/precision-lab" mlp --layers 8 --width 1024 --batch 256 --backend cuda --json >"$OUT/mlp_cuda.json" 2>&1
+step 60 "$BIN/precision-lab" mlp --layers 8 --width 1024 --batch 256 --backend cuda --json >"$OUT/mlp_cuda.json" 2>&1
 # The cast experiment's rounding on CUDA (ran_on says where; its bits are the CPU's: RoundtripF64Parity).
-"$BIN/precision-lab" roundtrip --rows 4096 --cols 4096 --dtype float8_e4m3fn --scaling mx --rounding stochastic \
+step 60 "$BIN/precision-lab" roundtrip --rows 4096 --cols 4096 --dtype float8_e4m3fn --scaling mx --rounding stochastic \
   --backend cuda --json >"$OUT/roundtrip_cuda.json" 2>&1
-ALL=float16,bfloat16,tf32,float8_e4m3fn,float8_e5m2,float8_e4m3fnuz,float8_e5m2fnuz,float6_e2m3fn,float6_e3m2fn,float4_e2m1fn
-"$BIN/precision-lab" bench --backend cuda --formats $ALL --elements 268435456 --reps 20 --json >"$OUT/bench_cuda.json"
-"$BIN/precision-lab" bench --backend cuda --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --rounding stochastic --elements 268435456 --reps 20 --json >"$OUT/bench_cuda_sr.json"
-"$BIN/precision-lab" bench --backend cpu --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --elements 67108864 --reps 5 --json >"$OUT/bench_cpu.json"
+echo "[$((SECONDS - T0))s] experiments done"
+# Conversions against the copy ceiling (#5: 80% of the measured copy bandwidth).
+ALL=float16,bfloat16,tf32,float8_e4m3fn,float8_e5m2,float8_e4m3fnuz,float8_e5m2fnuz,float8_e8m0fnu,float6_e2m3fn,float6_e3m2fn,float4_e2m1fn
+step 120 "$BIN/precision-lab" bench --backend cuda --formats $ALL --elements 268435456 --reps 20 --json >"$OUT/bench_cuda.json"
+step 60 "$BIN/precision-lab" bench --backend cuda --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --rounding stochastic --elements 268435456 --reps 20 --json >"$OUT/bench_cuda_sr.json"
+# How the tensor cores add (after Fasi et al. 2021): one table per input dtype.
+for t in float16 bfloat16 tf32 float8_e4m3fn; do
+  step 30 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype $t --json >"$OUT/probe_$t.json"
+done
+step 30 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float8_e4m3fn --fast-accum --json >"$OUT/probe_float8_e4m3fn_fast.json"
+step 30 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float16 --accumulate f16:blas --json >"$OUT/probe_float16_f16acc.json"
+echo "[$((SECONDS - T0))s] conversions and probes done"
+# The whole experiment (product on CUDA; reference and analysis on the CPU for now).
+step 120 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
+step 60 "$BIN/precision-lab" bench --backend cpu --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --elements 67108864 --reps 5 --json >"$OUT/bench_cpu.json"
+echo "[$((SECONDS - T0))s] whole-experiment bench done"
 python3 - "$OUT" <<'PY'
 import json, sys
 out = sys.argv[1]
@@ -85,6 +118,20 @@ for f in ("bench_product.json", "bench_product_fp8_fast.json", "bench_product_em
             print(f"  {r['dtype']:14s} {r['n']:6d} {r['tflops']:9.1f} TFLOP/s {r['percent_of_peak']:5.0f}% of peak  {r['method']}")
         else:
             print(f"  {r['dtype']:14s} {r['n']:6d} {r.get('unsupported', r.get('error'))}")
+# Each library path against the same product called bare through PyTorch in this run.
+for ours_f, bare_f in (("bench_product.json", "bare_product.json"),
+                       ("bench_product_fp8_fast.json", "bare_product_fp8_fast.json")):
+    try:
+        ours, bare = json.load(open(f"{out}/{ours_f}")), json.load(open(f"{out}/{bare_f}"))
+    except Exception as e:
+        print(bare_f, "missing:", e); continue
+    print(f"{ours_f} against {bare_f} (torch {bare['torch']}): ours / bare")
+    bare_rows = {(r["dtype"], r["n"]): r for r in bare["results"]}
+    for r in ours["results"]:
+        b = bare_rows.get((r["dtype"], r["n"]))
+        if "tflops" not in r or not b or "tflops" not in b:
+            print(f"  {r['dtype']:14s} {r['n']:6d} no pair: {(b or {}).get('error', 'no bare row')}"); continue
+        print(f"  {r['dtype']:14s} {r['n']:6d} {r['tflops']:9.1f} vs {b['tflops']:9.1f} TFLOP/s  {r['tflops'] / b['tflops']:.3f}  {b['call']}")
 import glob, os
 for f in sorted(glob.glob(f"{out}/probe_*.json")):
     try:

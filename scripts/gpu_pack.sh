@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib
-cp build/precision-lab build/tests/cuda/cuda_parity_tests build/tests/core_tests .gpu/bin/
+cp build/precision-lab build/tests/cuda/cuda_parity_tests .gpu/bin/
 cp scripts/gpu_check.sh .gpu/
 for b in .gpu/bin/*; do
   ldd "$b" | awk '/=> \// {print $3}' | while read -r lib; do
