@@ -48,9 +48,9 @@ T0=$SECONDS
 torch_tables() {
   export OMP_NUM_THREADS=2
   local g=tests/data/promotion/gen_torch.py
-  timeout 200 env -u LD_LIBRARY_PATH python3 $g --device cuda >"$OUT/torch_cuda.json" 2>"$OUT/torch_cuda.err" &
-  timeout 200 env -u LD_LIBRARY_PATH python3 $g --device cuda --autocast-cuda float16 >"$OUT/torch_autocast_cuda.json" 2>"$OUT/torch_autocast_cuda.err" &
-  timeout 200 env -u LD_LIBRARY_PATH python3 $g --device cuda --autocast-cuda bfloat16 >"$OUT/torch_autocast_cuda_bf16.json" 2>"$OUT/torch_autocast_cuda_bf16.err" &
+  timeout 300 env -u LD_LIBRARY_PATH python3 $g --device cuda >"$OUT/torch_cuda.json" 2>"$OUT/torch_cuda.err" &
+  timeout 300 env -u LD_LIBRARY_PATH python3 $g --device cuda --autocast-cuda float16 >"$OUT/torch_autocast_cuda.json" 2>"$OUT/torch_autocast_cuda.err" &
+  timeout 300 env -u LD_LIBRARY_PATH python3 $g --device cuda --autocast-cuda bfloat16 >"$OUT/torch_autocast_cuda_bf16.json" 2>"$OUT/torch_autocast_cuda_bf16.err" &
   wait
 }
 torch_tables &
@@ -102,6 +102,9 @@ step 30 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float16 -
 echo "[$((SECONDS - T0))s] conversions and probes done"
 # The whole experiment (product on CUDA; reference and analysis on the CPU for now).
 step 120 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
+# Where a GPU product call's wall time goes (kernels/product_engine.cpp, PhaseTrace).
+step 60 env PL_CUDA_TRACE=1 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 4096 --reps 1 --json \
+  >"$OUT/bench_matmul_trace.json" 2>"$OUT/cuda_trace.txt"
 step 60 "$BIN/precision-lab" bench --backend cpu --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --elements 67108864 --reps 5 --json >"$OUT/bench_cpu.json"
 echo "[$((SECONDS - T0))s] whole-experiment bench done"
 python3 - "$OUT" <<'PY'
@@ -122,9 +125,10 @@ for f in ("bench_product.json", "bench_product_fp8_fast.json", "bench_product_em
 for ours_f, bare_f in (("bench_product.json", "bare_product.json"),
                        ("bench_product_fp8_fast.json", "bare_product_fp8_fast.json")):
     try:
-        ours, bare = json.load(open(f"{out}/{ours_f}")), json.load(open(f"{out}/{bare_f}"))
+        ours = json.load(open(f"{out}/{ours_f}"))
+        bare = json.load(open(f"{out}/{bare_f}"))
     except Exception as e:
-        print(bare_f, "missing:", e); continue
+        print(f"{ours_f} or {bare_f} unreadable:", e); continue
     print(f"{ours_f} against {bare_f} (torch {bare['torch']}): ours / bare")
     bare_rows = {(r["dtype"], r["n"]): r for r in bare["results"]}
     for r in ours["results"]:

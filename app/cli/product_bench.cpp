@@ -46,7 +46,8 @@ int run_product_bench(const ProductBenchArgs& a) {
       return kExitBadInput;
     }
     for (size_t n : a.sizes) {
-      auto bench = experiment::prepare_product_bench(*t, n, "cpu");  // the operands only
+      // The operands only, sized for the device that times them (8192 and up on a GPU).
+      auto bench = experiment::product_bench_operands(*t, n, device.name());
       if (!bench) {
         std::fprintf(stderr, "error: %s x %zu: %s\n", dname.c_str(), n, bench.error().c_str());
         return kExitBadInput;

@@ -19,8 +19,10 @@ Expected<Accumulation> default_product_accumulation(DType dtype) {
   return Error{std::string(name(dtype)) + ": products are timed for float dtypes, int8 and uint8"};
 }
 
-Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::string& backend) {
-  const size_t largest = backend == "cpu" ? 4096 : 16384;
+size_t largest_product_bench(const std::string& backend) { return backend == "cpu" ? 4096 : 16384; }
+
+Expected<ProductBench> product_bench_operands(DType dtype, size_t n, const std::string& backend) {
+  const size_t largest = largest_product_bench(backend);
   if (n == 0 || n > largest) return Error{"the product size must lie in [1, " + std::to_string(largest) + "]"};
   auto acc = default_product_accumulation(dtype);
   if (!acc) return Error{acc.error()};
@@ -42,6 +44,13 @@ Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::s
   b.b = quantise(ops.b, n, n, dtype, c.weight_scaling, c.cast).values;
   b.method = product_method(dtype);
   b.emulated = product_emulated(dtype);
+  return b;
+}
+
+Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::string& backend) {
+  auto prepared = product_bench_operands(dtype, n, backend);
+  if (!prepared) return Error{prepared.error()};
+  ProductBench b = std::move(prepared).value();
   if (backend == "cpu") return b;
   const ProductSpec spec{{n, n, n}, dtype, dtype, b.accumulate};
   std::string why;  // empty: the CPU was asked for

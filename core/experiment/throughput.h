@@ -41,10 +41,17 @@ Expected<Accumulation> default_product_accumulation(DType dtype);
 std::string product_method(DType dtype);
 bool product_emulated(DType dtype);
 
-// Draws normal operands (seed 0) and rounds them to `dtype`; n in [1, 4096] on the CPU, up to
-// 16384 on a GPU. `backend` (cpu, cuda, auto) times the product where it can; a dtype the
-// device cannot run is timed on the CPU, and its method says why. Preparing on a device runs
-// the product once there (its warm-up).
+// The largest n a product is timed at on `backend`: 4096 on the CPU (a float64 product of that
+// size takes seconds there), 16384 elsewhere.
+size_t largest_product_bench(const std::string& backend);
+
+// Draws normal operands (seed 0) and rounds them to `dtype`, for a product timed on `backend`
+// (n in [1, largest_product_bench(backend)]); times nothing.
+Expected<ProductBench> product_bench_operands(DType dtype, size_t n, const std::string& backend);
+
+// product_bench_operands, then `backend` (cpu, cuda, auto) times the product where it can; a
+// dtype the device cannot run is timed on the CPU, and its method says why. Preparing on a
+// device runs the product once there (its warm-up).
 Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::string& backend = "cpu");
 
 // Seconds one product takes: wall clock on the CPU, CUDA events on a GPU (the calling thread

@@ -39,6 +39,19 @@ TEST(Throughput, ADeviceThatCannotOpenLeavesTheProductOnTheCpuAndSaysSo) {
   EXPECT_NE(prepare_product_bench(DType::bfloat16, 16385, "cuda").error().find("16384"), std::string::npos);
 }
 
+// bench --op product drew its operands as if for the CPU, so on a GPU it refused 8192 ("the
+// product size must lie in [1, 4096]"; the H100 run of 2026-11-26): the limit is the timing
+// device's.
+TEST(Throughput, OperandsForADeviceAreSizedByThatDevice) {
+  EXPECT_EQ(largest_product_bench("cpu"), 4096u);
+  EXPECT_EQ(largest_product_bench("cuda"), 16384u);
+  auto big = product_bench_operands(DType::float32, 4097, "cuda");
+  ASSERT_TRUE(big) << big.error();
+  EXPECT_EQ(big->a.size(), size_t{4097} * 4097);
+  EXPECT_EQ(big->b.size(), size_t{4097} * 4097);
+  EXPECT_NE(product_bench_operands(DType::float32, 4097, "cpu").error().find("4096"), std::string::npos);
+}
+
 TEST(Throughput, OperandsAreValuesOfTheirDtypeAndNarrowDtypesAreLabelledEmulation) {
   auto b = prepare_product_bench(DType::float8_e4m3fn, 48);
   ASSERT_TRUE(b) << b.error();

@@ -30,7 +30,10 @@ Run: python3 tests/data/promotion/gen_torch.py --no-mkldnn > tests/data/promotio
      python3 tests/data/promotion/gen_torch.py --device cuda > .../torch_cuda.json
      python3 tests/data/promotion/gen_torch.py --device cuda --autocast-cuda float16 > ...
      (on a machine with a GPU and a CUDA build of PyTorch: scripts/gpu_check.sh records these;
-     the GPU's name is recorded in the header)
+     the GPU's name is recorded in the header. On CUDA the cells run in forked workers: a
+     kernel's device-side assert is recorded as its cell's outcome, and a fresh worker takes
+     the next cell, since CUDA then fails every later call in that process. --forked runs the
+     CPU tables the same way, to test that machinery.)
 Needs torch (any CPU-capable build); the version is recorded in the output.
 
 Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
@@ -39,7 +42,12 @@ Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
   "tables":   name -> nested lists of outcome indices, [a][b] or, with a bias, [a][b][bias].
               Names: "promote_types", "OP:AKIND,BKIND" and "OP:tensor,tensor,bias".
 """
+import contextlib
+import itertools
 import json
+import multiprocessing
+import multiprocessing.connection
+import subprocess
 import sys
 import warnings
 
@@ -91,6 +99,8 @@ def operand(n, kind, shape):
 def outcome(fn):
     try:
         r = fn()
+        if DEVICE == "cuda":
+            torch.cuda.synchronize()  # a kernel's device-side assert surfaces here, in its own cell
         return str(r.dtype).replace("torch.", "")
     except Exception as e:  # record the message exactly as PyTorch prints it
         return {"error": type(e).__name__, "message": str(e)}
@@ -120,10 +130,13 @@ def main():
     global DEVICE
     header = {}
     if option("--device") == "cuda":
-        if not torch.cuda.is_available():
-            sys.exit("--device cuda needs a GPU and a CUDA build of PyTorch")
+        # Asked in a child: CUDA used here would be unusable in the forked workers.
+        probe = subprocess.run([sys.executable, "-c", "import torch; print(torch.cuda.get_device_name(0))"],
+                               capture_output=True, text=True)
+        if probe.returncode != 0 or not torch.version.cuda:
+            sys.exit("--device cuda needs a GPU and a CUDA build of PyTorch: " + probe.stderr[-300:])
         DEVICE = "cuda"
-        header["gpu"] = torch.cuda.get_device_name(0)
+        header["gpu"] = probe.stdout.strip()
         header["cuda"] = torch.version.cuda
     if "--no-mkldnn" in sys.argv[1:]:
         torch.backends.mkldnn.enabled = False
@@ -134,8 +147,7 @@ def main():
         header["mkldnn"] = "enabled, AVX-512 BW/VL/DQ"
     if option("--autocast-cuda"):
         dtype = option("--autocast-cuda")
-        with torch.autocast("cuda", dtype=getattr(torch, dtype)):
-            write_tables({**header, "autocast": "cuda", "autocast_dtype": dtype})
+        write_tables({**header, "autocast": "cuda", "autocast_dtype": dtype}, autocast=dtype)
     elif "--autocast-cpu" in sys.argv[1:]:
         with torch.autocast("cpu", dtype=torch.bfloat16):
             write_tables({**header, "autocast": "cpu", "autocast_dtype": "bfloat16"})
@@ -143,22 +155,13 @@ def main():
         write_tables(header)
 
 
-def write_tables(extra_header):
-    outcomes = Outcomes()
-    tables = {}
-
-    def table2(name, fn):
-        tables[name] = [[outcomes.add(outcome(lambda: fn(a, b))) for b in NAMES] for a in NAMES]
-
-    def table3(name, fn):
-        tables[name] = [[[outcomes.add(outcome(lambda: fn(a, b, c))) for c in NAMES]
-                         for b in NAMES] for a in NAMES]
-
-    table2("promote_types", lambda a, b: torch.empty(0, dtype=torch.promote_types(DT[a], DT[b])))
+def table_specs():
+    """(name, arity, fn) for every table, in the order the file lists them."""
+    specs = [("promote_types", 2, lambda a, b: torch.empty(0, dtype=torch.promote_types(DT[a], DT[b])))]
     for op, fn in ELEMENTWISE.items():
         for ka, kb in KIND_PAIRS:
-            table2(f"{op}:{ka},{kb}",
-                   lambda a, b: fn(operand(a, ka, (2,)), operand(b, kb, (2,))))
+            specs.append((f"{op}:{ka},{kb}", 2,
+                          lambda a, b, fn=fn, ka=ka, kb=kb: fn(operand(a, ka, (2,)), operand(b, kb, (2,)))))
     mats = {
         "matmul": lambda a, b: torch.matmul(tensor(a, (2, 3)), tensor(b, (3, 2))),
         "mm": lambda a, b: torch.mm(tensor(a, (2, 3)), tensor(b, (3, 2))),
@@ -168,19 +171,114 @@ def write_tables(extra_header):
         "conv2d": lambda a, b: F.conv2d(tensor(a, (1, 3, 5, 5)), tensor(b, (4, 3, 2, 2))),
         "to": lambda a, b: tensor(a, (2,)).to(DT[b]),
     }
-    for op, fn in mats.items():
-        table2(f"{op}:tensor,tensor", fn)
+    specs += [(f"{op}:tensor,tensor", 2, fn) for op, fn in mats.items()]
     biased = {
         "addmm": lambda a, b, c: torch.addmm(tensor(c, (2, 2)), tensor(a, (2, 3)), tensor(b, (3, 2))),
         "linear": lambda a, b, c: F.linear(tensor(a, (2, 3)), tensor(b, (4, 3)), tensor(c, (4,))),
         "conv1d": lambda a, b, c: F.conv1d(tensor(a, (1, 3, 5)), tensor(b, (4, 3, 2)), tensor(c, (4,))),
         "conv2d": lambda a, b, c: F.conv2d(tensor(a, (1, 3, 5, 5)), tensor(b, (4, 3, 2, 2)), tensor(c, (4,))),
     }
-    for op, fn in biased.items():
-        table3(f"{op}:tensor,tensor,bias", fn)
+    specs += [(f"{op}:tensor,tensor,bias", 3, fn) for op, fn in biased.items()]
+    return specs
+
+
+def cells(specs):
+    """Every (table, dtype indices) in file order: row-major over NAMES."""
+    return [(t, idx) for t, (_, arity, _) in enumerate(specs)
+            for idx in itertools.product(range(len(NAMES)), repeat=arity)]
+
+
+def run_cell(specs, cell):
+    t, idx = cell
+    return outcome(lambda: specs[t][2](*(NAMES[i] for i in idx)))
+
+
+def is_device_assert(o):
+    return isinstance(o, dict) and "device-side assert" in o["message"]
+
+
+def worker(conn, todo, first, end, autocast):
+    """Runs cells todo[first:end] in a fresh CUDA context and sends each outcome. A kernel's
+    device-side assert is that cell's outcome (what the user's op gives), and it leaves the
+    context unusable: the worker stops there and the parent forks a new one for the rest."""
+    specs = table_specs()
+    ctx = torch.autocast("cuda", dtype=getattr(torch, autocast)) if autocast else contextlib.nullcontext()
+    with ctx:
+        for k in range(first, end):
+            o = run_cell(specs, todo[k])
+            conn.send((k, o))
+            if is_device_assert(o):
+                return
+    conn.send(None)
+
+
+def forked_outcomes(todo, table_names, autocast, workers=4):
+    """The outcome of every cell on CUDA, in forked workers, each over its own share of the
+    cells: after a device-side assert, CUDA answers every later call in that process with the
+    same error, so an in-process loop would record one kernel's assert in thousands of cells.
+    The parent never touches CUDA (a forked child could not use it); each worker makes its own
+    context, and a worker whose cell asserted is replaced by a new one from the next cell."""
+    mp = multiprocessing.get_context("fork")
+    results, asserts = [None] * len(todo), 0
+    bounds = [len(todo) * i // workers for i in range(workers + 1)]
+    live = {}  # the parent's end of a pipe -> [process, next cell, end of its share]
+
+    def start(first, end):
+        if first < end:
+            parent, child = mp.Pipe(duplex=False)
+            w = mp.Process(target=worker, args=(child, todo, first, end, autocast))
+            w.start()
+            child.close()
+            live[parent] = [w, first, end]
+
+    for i in range(workers):
+        start(bounds[i], bounds[i + 1])
+    while live:
+        for conn in multiprocessing.connection.wait(list(live)):
+            w, k, end = live[conn]
+            try:
+                msg = conn.recv()
+            except EOFError:
+                sys.exit(f"a CUDA worker died at cell {k} ({todo[k]}) without an outcome")
+            if msg is not None:
+                k, o = msg
+                results[k] = o
+                live[conn][1] = k + 1
+                if not is_device_assert(o):
+                    continue
+                asserts += 1
+                print(f"device-side assert {asserts}: {table_names[todo[k][0]]} "
+                      f"{[NAMES[i] for i in todo[k][1]]}", file=sys.stderr, flush=True)
+            del live[conn]
+            w.join()
+            if msg is not None:
+                start(k + 1, end)
+    assert all(r is not None for r in results)
+    print(f"{asserts} cells end in a device-side assert; each got a fresh CUDA context", file=sys.stderr)
+    return results
+
+
+def write_tables(extra_header, autocast=None):
+    specs = table_specs()
+    todo = cells(specs)
+    if DEVICE == "cuda" or "--forked" in sys.argv[1:]:  # --forked: the same on the CPU, to test it
+        results = forked_outcomes(todo, [name for name, _, _ in specs], autocast)
+    else:
+        results = [run_cell(specs, c) for c in todo]
+    outcomes = Outcomes()
+    tables = {}
+    for (t, idx), o in zip(todo, results):
+        name, arity, _ = specs[t]
+        row = tables.setdefault(name, [])
+        for i in idx[:-1]:  # nested lists [a][b] or [a][b][bias], filled in row-major order
+            if len(row) <= i:
+                row.append([])
+            row = row[i]
+        row.append(outcomes.add(o))
     header = {"framework": "torch", "version": torch.__version__.split("+")[0], "device": DEVICE,
               **extra_header}
     write_golden(sys.stdout, header, NAMES, outcomes, tables=tables)
+
 
 if __name__ == "__main__":
     main()
