@@ -9,6 +9,9 @@
 # them are packed there after every step.
 # Usage on the lent machine: tar xzf .gpu.tgz && bash .gpu/gpu_check.sh   (packed by scripts/gpu_pack.sh)
 # On a machine with the full toolchain: bash scripts/gpu_check.sh --build
+# A part of it: STEPS=products,tables (of parity, tables, products, experiments, conversions,
+# whole; all by default). TORCH_TABLES picks the tables (of plain, float16, bfloat16: the
+# autocast ones), TORCH_WORKERS their CUDA workers per table (4), TORCH_TIMEOUT their limit (300 s).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-results}
@@ -35,6 +38,8 @@ snap() {
   if [[ -n ${SNAPSHOT:-} ]]; then tar czf "$SNAPSHOT.tmp" -C "$OUT" . && mv -f "$SNAPSHOT.tmp" "$SNAPSHOT"; fi
 }
 step() { local limit=$1; shift; timeout --kill-after=5 "$limit" "$@"; local rc=$?; ((rc == 124)) && echo "timed out after ${limit}s: $*"; snap; return $rc; }
+STEPS=,${STEPS:-parity,tables,products,experiments,conversions,whole},
+want() { [[ $STEPS == *,$1,* ]]; }
 T0=$SECONDS
 {
   echo "date: $(date -u +%FT%TZ)"
@@ -47,14 +52,27 @@ T0=$SECONDS
 # PyTorch runs with the machine's own libraries (env -u), not the Debian libstdc++ packed for ours.
 torch_tables() {
   export OMP_NUM_THREADS=2
-  local g=tests/data/promotion/gen_torch.py
-  timeout 300 env -u LD_LIBRARY_PATH python3 $g --device cuda >"$OUT/torch_cuda.json" 2>"$OUT/torch_cuda.err" &
-  timeout 300 env -u LD_LIBRARY_PATH python3 $g --device cuda --autocast-cuda float16 >"$OUT/torch_autocast_cuda.json" 2>"$OUT/torch_autocast_cuda.err" &
-  timeout 300 env -u LD_LIBRARY_PATH python3 $g --device cuda --autocast-cuda bfloat16 >"$OUT/torch_autocast_cuda_bf16.json" 2>"$OUT/torch_autocast_cuda_bf16.err" &
+  local g="tests/data/promotion/gen_torch.py --device cuda --workers ${TORCH_WORKERS:-4}" v
+  for v in ${TORCH_TABLES:-plain float16 bfloat16}; do
+    case $v in
+      plain) timeout ${TORCH_TIMEOUT:-300} env -u LD_LIBRARY_PATH python3 $g >"$OUT/torch_cuda.json" 2>"$OUT/torch_cuda.err" & ;;
+      float16) timeout ${TORCH_TIMEOUT:-300} env -u LD_LIBRARY_PATH python3 $g --autocast-cuda float16 >"$OUT/torch_autocast_cuda.json" 2>"$OUT/torch_autocast_cuda.err" & ;;
+      bfloat16) timeout ${TORCH_TIMEOUT:-300} env -u LD_LIBRARY_PATH python3 $g --autocast-cuda bfloat16 >"$OUT/torch_autocast_cuda_bf16.json" 2>"$OUT/torch_autocast_cuda_bf16.err" & ;;
+    esac
+  done
   wait
+  local f
+  for f in "$OUT"/torch_*.json; do echo "$(basename "$f"): $(wc -c <"$f") bytes; $(tail -n 1 "${f%.json}.err")"; done
+  snap
 }
-torch_tables &
-TABLES=$!
+# With the parity suite, in the background while it runs (neither is timed); alone, after the
+# timed steps.
+TABLES=
+if want tables && want parity; then
+  torch_tables &
+  TABLES=$!
+fi
+if want parity; then
 step 180 "$PARITY" --gtest_output=json:"$OUT/parity.json" >"$OUT/parity_log.txt" 2>&1
 echo "parity exit: $?" | tee "$OUT/parity.txt"
 grep -E '^\[  (FAILED|PASSED|SKIPPED) ' "$OUT/parity_log.txt" | sort | uniq -c | sort -rn | head -n 40 | tee -a "$OUT/parity.txt"
@@ -64,10 +82,10 @@ if command -v compute-sanitizer >/dev/null; then
   echo "compute-sanitizer memcheck exit: $?" | tee -a "$OUT/parity.txt"
   tail -n 3 "$OUT/sanitizer.txt"
 fi
-wait $TABLES
-echo "torch tables: $(wc -c <"$OUT/torch_cuda.json") $(wc -c <"$OUT/torch_autocast_cuda.json") $(wc -c <"$OUT/torch_autocast_cuda_bf16.json") bytes; $(cat "$OUT"/torch_*.err | tail -n 2)"
-snap
+fi
+[[ -z $TABLES ]] || wait $TABLES
 echo "[$((SECONDS - T0))s] timed runs from here"
+if want products; then
 # The bare products (cuBLASLt, own kernels): TFLOP/s and % of the device's published peak, and
 # the same products called bare through PyTorch in the same run (#5: within 5% of a bare call).
 step 150 "$BIN/precision-lab" bench --op product --backend cuda --dtypes float64,float32,tf32,float16,bfloat16,float8_e4m3fn,int8 \
@@ -79,6 +97,8 @@ step 40 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --dtypes flo
 step 60 "$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:sequential --sizes 2048 --reps 5 --json \
   >"$OUT/bench_product_emulated.json"
 echo "[$((SECONDS - T0))s] products done"
+fi
+if want experiments; then
 # Experiments as a user starts them from the command line, products on CUDA (the result says
 # where each product ran, and why not when it fell back).
 step 90 "$BIN/precision-lab" matmul --linear --m 4096 --n 4096 --k 4096 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn \
@@ -89,6 +109,8 @@ step 60 "$BIN/precision-lab" mlp --layers 8 --width 1024 --batch 256 --backend c
 step 60 "$BIN/precision-lab" roundtrip --rows 4096 --cols 4096 --dtype float8_e4m3fn --scaling mx --rounding stochastic \
   --backend cuda --json >"$OUT/roundtrip_cuda.json" 2>&1
 echo "[$((SECONDS - T0))s] experiments done"
+fi
+if want conversions; then
 # Conversions against the copy ceiling (#5: 80% of the measured copy bandwidth).
 ALL=float16,bfloat16,tf32,float8_e4m3fn,float8_e5m2,float8_e4m3fnuz,float8_e5m2fnuz,float8_e8m0fnu,float6_e2m3fn,float6_e3m2fn,float4_e2m1fn
 step 120 "$BIN/precision-lab" bench --backend cuda --formats $ALL --elements 268435456 --reps 20 --json >"$OUT/bench_cuda.json"
@@ -100,6 +122,8 @@ done
 step 30 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float8_e4m3fn --fast-accum --json >"$OUT/probe_float8_e4m3fn_fast.json"
 step 30 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float16 --accumulate f16:blas --json >"$OUT/probe_float16_f16acc.json"
 echo "[$((SECONDS - T0))s] conversions and probes done"
+fi
+if want whole; then
 # The whole experiment (product on CUDA; reference and analysis on the CPU for now).
 step 120 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
 # Where a GPU product call's wall time goes (kernels/product_engine.cpp, PhaseTrace).
@@ -107,6 +131,8 @@ step 60 env PL_CUDA_TRACE=1 "$BIN/precision-lab" bench --op matmul --backend cud
   >"$OUT/bench_matmul_trace.json" 2>"$OUT/cuda_trace.txt"
 step 60 "$BIN/precision-lab" bench --backend cpu --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --elements 67108864 --reps 5 --json >"$OUT/bench_cpu.json"
 echo "[$((SECONDS - T0))s] whole-experiment bench done"
+fi
+if want tables && ! want parity; then torch_tables; fi
 python3 - "$OUT" <<'PY'
 import json, sys
 out = sys.argv[1]

@@ -29,6 +29,7 @@ int run_product_bench(const ProductBenchArgs& a) {
     std::printf("%-14s %6s %11s %10s %8s  %s\n", "dtype", "n", "median ms", "TFLOP/s", "% peak", "what ran, how timed");
   }
   nlohmann::json rows = nlohmann::json::array();
+  bool failed = false;
   for (const std::string& dname : a.dtypes) {
     auto t = parse_dtype(dname);
     if (!t) {
@@ -48,9 +49,11 @@ int run_product_bench(const ProductBenchArgs& a) {
     for (size_t n : a.sizes) {
       // The operands only, sized for the device that times them (8192 and up on a GPU).
       auto bench = experiment::product_bench_operands(*t, n, device.name());
-      if (!bench) {
+      if (!bench) {  // recorded, and the other sizes and dtypes still run
         std::fprintf(stderr, "error: %s x %zu: %s\n", dname.c_str(), n, bench.error().c_str());
-        return kExitBadInput;
+        rows.push_back({{"dtype", dname}, {"n", n}, {"error", bench.error()}});
+        failed = true;
+        continue;
       }
       const ProductSpec spec{{n, n, n}, *t, *t, *acc, a.fast_accumulation};
       if (Support s = device.supports_product(spec); !s.ok) {
@@ -91,7 +94,7 @@ int run_product_bench(const ProductBenchArgs& a) {
   else
     std::printf("%% peak: against the published dense rate of %s for the dtype (core/backend/peak_rates)\n",
                 part ? std::string(part->name).c_str() : "no known part");
-  return kExitOk;
+  return failed ? kExitBadInput : kExitOk;
 }
 
 }  // namespace pl::cli

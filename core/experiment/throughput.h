@@ -45,6 +45,9 @@ bool product_emulated(DType dtype);
 // size takes seconds there), 16384 elsewhere.
 size_t largest_product_bench(const std::string& backend);
 
+// Why a product bench of `dtype` at n cannot be prepared for `backend`; empty when it can.
+std::string check_product_bench(DType dtype, size_t n, const std::string& backend);
+
 // Draws normal operands (seed 0) and rounds them to `dtype`, for a product timed on `backend`
 // (n in [1, largest_product_bench(backend)]); times nothing.
 Expected<ProductBench> product_bench_operands(DType dtype, size_t n, const std::string& backend);

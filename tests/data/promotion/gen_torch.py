@@ -262,7 +262,8 @@ def write_tables(extra_header, autocast=None):
     specs = table_specs()
     todo = cells(specs)
     if DEVICE == "cuda" or "--forked" in sys.argv[1:]:  # --forked: the same on the CPU, to test it
-        results = forked_outcomes(todo, [name for name, _, _ in specs], autocast)
+        workers = int(option("--workers") or 4)
+        results = forked_outcomes(todo, [name for name, _, _ in specs], autocast, workers)
     else:
         results = [run_cell(specs, c) for c in todo]
     outcomes = Outcomes()
