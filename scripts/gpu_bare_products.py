@@ -61,7 +61,7 @@ def call_for(name, fast):
 
 
 def time_one(name, n, reps, fast):
-    dtype = {"tf32": torch.float32}.get(name, getattr(torch, name))
+    dtype = torch.float32 if name == "tf32" else getattr(torch, name)
     torch.backends.cuda.matmul.allow_tf32 = name == "tf32"
     torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
     torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
