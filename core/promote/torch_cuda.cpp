@@ -11,8 +11,18 @@ Outcome not_modelled(DType t) {
   return Outcome{std::nullopt, "precision-lab",
                  std::string(name(t)) + " is not modelled on CUDA (float16, bfloat16, float32 "
                  "and float64 are)",
-                 "No CUDA build of PyTorch ran on a GPU to record this cell, and its kernel "
-                 "lists differ from the CPU's."};
+                 "Only PyTorch 2.11 was recorded on a GPU (tests/data/promotion/torch2.11_cuda.json), "
+                 "and CUDA's kernel lists differ from the CPU's for the other dtypes."};
+}
+
+bool is_elementwise(Op op) { return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div; }
+
+// The CPU has no ComplexHalf kernel for some ops ("div_cpu" not implemented for 'ComplexHalf');
+// CUDA has one for add, sub, mul and div (recorded: a float16 tensor with a complex Python
+// scalar gives complex32 for all four).
+bool lacks_complex_half_cpu_kernel(const Outcome& cpu) {
+  return cpu.error_type == "NotImplementedError" &&
+         cpu.message.find("not implemented for 'ComplexHalf'") != std::string::npos;
 }
 
 }  // namespace
@@ -33,12 +43,12 @@ Outcome evaluate_cuda(Op op, Operand a, Operand b, std::optional<DType> bias) {
   // check. Within these four dtypes the CPU kernels never refuse, so the CPU answer is the
   // CUDA answer unless a CUDA-only check comes first.
   Outcome cpu = evaluate(op, a, b, bias);
-  if (op == Op::Bmm && a.dtype != b.dtype)
-    return Outcome{std::nullopt, "precision-lab",
-                   "bmm of " + std::string(name(a.dtype)) + " and " + std::string(name(b.dtype)) +
-                       " fails in the CUDA kernel, with a text not modelled here",
-                   "Matrix products never promote in PyTorch: both operands must already share "
-                   "a dtype."};
+  if (op == Op::Bmm && a.dtype != b.dtype)  // the CUDA kernel's check of its second operand
+    return Outcome{std::nullopt, "RuntimeError",
+                   "expected scalar type " + std::string(scalar_type_name(a.dtype)) + " but found " +
+                       std::string(scalar_type_name(b.dtype)),
+                   "Matrix products never promote in PyTorch: on a GPU, bmm's kernel checks that "
+                   "both operands share the first one's dtype."};
   const bool conv = op == Op::Conv1d || op == Op::Conv2d;
   const bool bias_refused = bias && *bias != a.dtype;  // the frontend's check, as on the CPU
   if (conv && !bias_refused && a.dtype != b.dtype)
@@ -48,6 +58,22 @@ Outcome evaluate_cuda(Op op, Operand a, Operand b, std::optional<DType> bias) {
                    "Convolutions never promote: on a GPU, cuDNN's path checks that input and "
                    "weight share a dtype -- the famous 'Input type and weight type should be the "
                    "same'."};
+  // mm, matmul and a linear without a bias reach addmm_out_cuda_impl (ATen/native/cuda/Blas.cpp),
+  // whose dtype check names the operands mat1 and mat2 where the CPU's says m1 and m2.
+  const std::string cpu_check = "expected m1 and m2 to have the same dtype";
+  if ((op == Op::Mm || op == Op::Matmul || (op == Op::Linear && !bias)) && cpu.message.rfind(cpu_check, 0) == 0)
+    return Outcome{std::nullopt, cpu.error_type,
+                   "expected mat1 and mat2 to have the same dtype" + cpu.message.substr(cpu_check.size()),
+                   cpu.rule};
+  if (is_elementwise(op) && lacks_complex_half_cpu_kernel(cpu))
+    return returns(DType::complex32,
+                   "float16 with a complex Python scalar promotes to complex32, which CUDA's "
+                   "kernels compute (the CPU's division has no complex32 kernel).");
+  if (cpu.ok() && *cpu.result == DType::complex32 && is_elementwise(op)) return cpu;
+  // bfloat16 with a complex scalar is bcomplex32 in 2.15, which has no CPU kernels; torch 2.11
+  // (recorded) had no bcomplex32 and gave complex64. What 2.15's CUDA kernels do is unrecorded.
+  if (cpu.error_type == "NotImplementedError" && cpu.message.find("'BComplex32'") != std::string::npos)
+    return not_modelled(DType::bcomplex32);
   if (cpu.ok() && !cuda_models_dtype(*cpu.result)) return not_modelled(*cpu.result);
   return cpu;
 }
