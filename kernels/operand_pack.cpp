@@ -23,6 +23,36 @@ DType codec_dtype(Element e) {
 
 bool same_value(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
+// The bfloat16 or float16 code of v when v is exactly such a number, from its float32 bits
+// (every number of both is a float32): the codec's encode per element made packing a 4096^2
+// operand take 0.2 s on an H100's host (2026-11-26). NaN is left to the codec (false).
+bool half_code(double v, Element e, uint16_t* code) {
+  const float x = static_cast<float>(v);
+  if (!(x == v)) return false;  // not a float32, or NaN
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  const uint32_t sign = bits >> 16 & 0x8000, mag = bits & 0x7FFFFFFF;
+  if (e == Element::BF16) {
+    if (bits & 0xFFFF) return false;
+    *code = static_cast<uint16_t>(bits >> 16);
+    return true;
+  }
+  if (mag == 0x7F800000) {  // infinity
+    *code = static_cast<uint16_t>(sign | 0x7C00);
+    return true;
+  }
+  const int exp = static_cast<int>(mag >> 23) - 127;
+  if (mag == 0 || exp < -14) {  // zero or a float16 subnormal: a multiple of 2^-24 below 2^-14
+    const float scaled = std::fabs(x) * 0x1p24f;  // exact: a power-of-two scaling
+    if (scaled != std::floor(scaled)) return false;
+    *code = static_cast<uint16_t>(sign | static_cast<uint32_t>(scaled));
+    return true;
+  }
+  if (exp > 15 || (mag & 0x1FFF)) return false;  // past 65504, or more than 11 significant bits
+  *code = static_cast<uint16_t>(sign | static_cast<uint32_t>(exp + 15) << 10 | (mag >> 13 & 0x3FF));
+  return true;
+}
+
 }  // namespace
 
 size_t element_bytes(Element e) {
@@ -62,6 +92,10 @@ Expected<PackedRows> pack_rows(std::span<const double> values, size_t rows, size
   const FloatFormat* f = (e == Element::F16 || e == Element::BF16 || e == Element::E4M3 ||
                           e == Element::E5M2) ? &info(codec_dtype(e)).format : nullptr;
   parallel_for(rows, 0, [&](size_t r0, size_t r1) {
+    if (e == Element::F64) {  // every double is one: whole rows at once
+      for (size_t r = r0; r < r1; ++r) std::memcpy(p.bytes.data() + r * ld * 8, values.data() + r * cols, cols * 8);
+      return;
+    }
     for (size_t r = r0; r < r1; ++r)
       for (size_t c = 0; c < cols; ++c) {
         const double v = values[r * cols + c];
@@ -83,6 +117,8 @@ Expected<PackedRows> pack_rows(std::span<const double> values, size_t rows, size
           exact = v == std::nearbyint(v) && v >= -128 && v <= 127;
           const int8_t x = exact ? static_cast<int8_t>(v) : 0;
           std::memcpy(out, &x, 1);
+        } else if (uint16_t half; width == 2 && half_code(v, e, &half)) {
+          std::memcpy(out, &half, 2);
         } else {
           const uint64_t code = encode(*f, v, CastOptions{}).code;
           exact = same_value(decode(*f, code), v);
@@ -106,7 +142,13 @@ Expected<PackedRows> pack_rows(std::span<const double> values, size_t rows, size
 std::vector<double> unpack_rows(const uint8_t* bytes, size_t rows, size_t cols, size_t ld, Element e) {
   std::vector<double> out(rows * cols);
   const size_t width = element_bytes(e);
-  for (size_t r = 0; r < rows; ++r)
+  // On every core: one thread took 80-180 ms for a 4096^2 result on an H100's host.
+  parallel_for(rows, 0, [&](size_t r0, size_t r1) {
+  if (e == Element::F64) {
+    for (size_t r = r0; r < r1; ++r) std::memcpy(out.data() + r * cols, bytes + r * ld * 8, cols * 8);
+    return;
+  }
+  for (size_t r = r0; r < r1; ++r)
     for (size_t c = 0; c < cols; ++c) {
       const uint8_t* in = bytes + (r * ld + c) * width;
       double v = 0;
@@ -123,6 +165,7 @@ std::vector<double> unpack_rows(const uint8_t* bytes, size_t rows, size_t cols, 
       }
       out[r * cols + c] = v;
     }
+  }, rows_worth_a_thread(cols));
   return out;
 }
 

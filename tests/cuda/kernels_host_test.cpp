@@ -65,6 +65,47 @@ TEST(OperandPack, AValueTheTypeCannotHoldIsAnErrorNotARounding) {
   EXPECT_FALSE(pack_rows(std::vector<double>{1.0}, 2, 2, 2, Element::F32).ok());  // sizes
 }
 
+// float16 and bfloat16 are packed from their float32 bits, not through the codec: every one of
+// their 65536 codes must come out as the codec stores it (NaNs: some NaN), and values between
+// two neighbours -- the float32 midpoint, one bit more than the format holds, and the next
+// double -- must still be refused.
+TEST(OperandPack, HalfCodesAreTheCodecsForEveryPatternAndNeighboursAreRefused) {
+  for (Element e : {Element::F16, Element::BF16}) {
+    const FloatFormat& f = info(e == Element::F16 ? DType::float16 : DType::bfloat16).format;
+    std::vector<double> values, between;
+    for (uint32_t code = 0; code < 65536; ++code) {
+      const double v = decode(f, code);
+      values.push_back(v);
+      const double next = decode(f, code + 1);  // the neighbour away from zero (same sign)
+      if (std::isfinite(v) && std::isfinite(next) && (code & 0x7FFF) != 0x7FFF) {
+        between.push_back((v + next) / 2);
+        between.push_back(std::nextafter(v, next));
+      }
+    }
+    auto p = pack_rows(values, 256, 256, 256, e);
+    ASSERT_TRUE(p.ok()) << element_name(e) << ": " << p.error();
+    for (uint32_t code = 0; code < 65536; ++code) {
+      const uint16_t got = static_cast<uint16_t>(p->bytes[2 * code] | p->bytes[2 * code + 1] << 8);
+      if (std::isnan(values[code]))
+        EXPECT_TRUE(std::isnan(decode(f, got))) << element_name(e) << " " << code;
+      else
+        ASSERT_EQ(got, encode(f, values[code], CastOptions{}).code) << element_name(e) << " " << values[code];
+    }
+    EXPECT_EQ(unpack_rows(p->bytes.data(), 256, 256, 256, e).size(), values.size());
+    size_t refused = 0;
+    for (double v : between) refused += !pack_rows(std::vector<double>{v}, 1, 1, 1, e).ok();
+    EXPECT_EQ(refused, between.size()) << element_name(e);
+  }
+}
+
+TEST(OperandPack, ALargeResultUnpacksOnEveryThreadInOrder) {
+  std::vector<double> v(300 * 200);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i) - 7000.5;
+  auto p = pack_rows(v, 300, 200, 208, Element::F64);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(unpack_rows(p->bytes.data(), 300, 200, 208, Element::F64), v);
+}
+
 ProductSpec spec(DType a, DType b, AccumKind kind, DType format, bool fast = false) {
   ProductSpec s{{64, 64, 64}, a, b, {kind, format}, fast};
   if (kind == AccumKind::Int32) s.accumulate.format = DType::int32;
