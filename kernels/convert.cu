@@ -6,8 +6,21 @@ namespace pl::cuda {
 namespace {
 
 constexpr int kThreads = 256;
+
+// One params set's element function, chosen at the launch as bulk_convert.cpp chooses it per
+// array: with roundtrip_f32's per-element choice inlined four times, the stochastic kernel's PTX
+// grew from 544 to 852 lines (9786bd7), and its throughput on an H100 fell from 0.83x to 0.58x
+// of a copy between the runs of 2026-11-22 and 2026-11-26.
+template <Rounding R, bool kE8m0>
+__device__ __forceinline__ float element(float x, const RoundtripF32Params& p, uint64_t index) {
+  if constexpr (kE8m0)
+    return roundtrip_f32_e8m0<R, true>(x, p, index);
+  else
+    return roundtrip_f32_signed<R>(x, p, index);
+}
+
 // Each thread converts 4 consecutive floats with one 16-byte load and store (memory-bound).
-template <Rounding R>
+template <Rounding R, bool kE8m0>
 __global__ void roundtrip_kernel(const float* __restrict__ in, float* __restrict__ out, size_t n,
                                  RoundtripF32Params p) {
   size_t stride = size_t(gridDim.x) * blockDim.x;
@@ -15,14 +28,22 @@ __global__ void roundtrip_kernel(const float* __restrict__ in, float* __restrict
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += stride) {
     float4 v = reinterpret_cast<const float4*>(in)[i];
     size_t e = 4 * i;
-    v.x = roundtrip_f32<R>(v.x, p, e);
-    v.y = roundtrip_f32<R>(v.y, p, e + 1);
-    v.z = roundtrip_f32<R>(v.z, p, e + 2);
-    v.w = roundtrip_f32<R>(v.w, p, e + 3);
+    v.x = element<R, kE8m0>(v.x, p, e);
+    v.y = element<R, kE8m0>(v.y, p, e + 1);
+    v.z = element<R, kE8m0>(v.z, p, e + 2);
+    v.w = element<R, kE8m0>(v.w, p, e + 3);
     reinterpret_cast<float4*>(out)[i] = v;
   }
   for (size_t e = 4 * n4 + size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < n; e += stride)
-    out[e] = roundtrip_f32<R>(in[e], p, e);
+    out[e] = element<R, kE8m0>(in[e], p, e);
+}
+
+template <Rounding R>
+void launch_mode(int grid, cudaStream_t s, const float* in, float* out, size_t n, const RoundtripF32Params& p) {
+  if (p.e8m0)
+    roundtrip_kernel<R, true><<<grid, kThreads, 0, s>>>(in, out, n, p);
+  else
+    roundtrip_kernel<R, false><<<grid, kThreads, 0, s>>>(in, out, n, p);
 }
 
 // The float64 round trip in place, one element a thread at a time (roundtrip_f64.h): its
@@ -52,12 +73,12 @@ cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,
   // float4 access needs 16-byte alignment; cudaMalloc gives 256 bytes.
   int g = grid_for(n / 4 + 1, sm_count);
   switch (r) {
-    case Rounding::NearestEven: roundtrip_kernel<Rounding::NearestEven><<<g, kThreads, 0, s>>>(in, out, n, p); break;
-    case Rounding::NearestAway: roundtrip_kernel<Rounding::NearestAway><<<g, kThreads, 0, s>>>(in, out, n, p); break;
-    case Rounding::TowardZero: roundtrip_kernel<Rounding::TowardZero><<<g, kThreads, 0, s>>>(in, out, n, p); break;
-    case Rounding::Up: roundtrip_kernel<Rounding::Up><<<g, kThreads, 0, s>>>(in, out, n, p); break;
-    case Rounding::Down: roundtrip_kernel<Rounding::Down><<<g, kThreads, 0, s>>>(in, out, n, p); break;
-    case Rounding::Stochastic: roundtrip_kernel<Rounding::Stochastic><<<g, kThreads, 0, s>>>(in, out, n, p); break;
+    case Rounding::NearestEven: launch_mode<Rounding::NearestEven>(g, s, in, out, n, p); break;
+    case Rounding::NearestAway: launch_mode<Rounding::NearestAway>(g, s, in, out, n, p); break;
+    case Rounding::TowardZero: launch_mode<Rounding::TowardZero>(g, s, in, out, n, p); break;
+    case Rounding::Up: launch_mode<Rounding::Up>(g, s, in, out, n, p); break;
+    case Rounding::Down: launch_mode<Rounding::Down>(g, s, in, out, n, p); break;
+    case Rounding::Stochastic: launch_mode<Rounding::Stochastic>(g, s, in, out, n, p); break;
   }
   return cudaGetLastError();
 }
