@@ -10,6 +10,7 @@
 #include "core/promote/tf_engine.h"
 #include "core/promote/torch_autocast.h"
 #include "core/promote/torch_cuda.h"
+#include "core/promote/torch_cuda_recorded.h"
 #include "core/promote/torch_engine.h"
 #include "core/promote/torch_names.h"
 
@@ -61,6 +62,9 @@ Outcome torch_cuda_evaluate(const Query& q) {
   return torch_query(q, [&](torch::Op op, auto bias) { return torch::evaluate_cuda(op, q.a, q.b, bias); });
 }
 
+Outcome torch211_cuda_evaluate(const Query& q) {
+  return torch_query(q, [&](torch::Op op, auto bias) { return torch::evaluate_recorded_cuda(op, q.a, q.b, bias); });
+}
 Outcome torch_autocast_cpu_evaluate(const Query& q) {
   return torch_query(q, [&](torch::Op op, auto bias) {
     return torch::evaluate_autocast_cpu(op, q.a, q.b, bias);
@@ -183,6 +187,9 @@ const std::vector<Engine>& registry() {
         tf_spell, tf_evaluate<false>);
     add("tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_ops, false,
         "tf.cast", "w", tf::has_dtype, tf_spell, tf_evaluate<true>);
+    // Last, so the positions settings keep for the engines above do not move.
+    add("torch2.11-cuda", "torch", torch::kRecordedCudaVersion, "cuda", torch_ops, false, "to", "model",
+        torch::recorded_cuda_has_dtype, torch_spell, torch211_cuda_evaluate);
     return out;
   }();
   return engines;

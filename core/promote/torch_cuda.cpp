@@ -11,7 +11,7 @@ Outcome not_modelled(DType t) {
   return Outcome{std::nullopt, "precision-lab",
                  std::string(name(t)) + " is not modelled on CUDA (float16, bfloat16, float32 "
                  "and float64 are)",
-                 "Only PyTorch 2.11 was recorded on a GPU (tests/data/promotion/torch2.11_cuda.json), "
+                 "Only PyTorch 2.11 was recorded on a GPU (assets/promotion/torch2.11_cuda.json), "
                  "and CUDA's kernel lists differ from the CPU's for the other dtypes."};
 }
 

@@ -3,7 +3,7 @@
 // Other tensor dtypes answer "not modelled" (error type "precision-lab").
 //
 // Checked cell by cell against PyTorch 2.11.0 recorded on an H100 (2026-11-26,
-// tests/data/promotion/torch2.11_cuda.json; 1,572 modelled cells, all equal but for the one
+// assets/promotion/torch2.11_cuda.json; 1,572 modelled cells, all equal but for the one
 // documented 2.11 -> 2.15 change, tests/core/torch_promotion_test.cpp). What CUDA does
 // differently from the CPU there:
 //  - promotion (elementwise ops) is device-independent (c10 promoteTypes, TensorIterator), but

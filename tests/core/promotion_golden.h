@@ -55,9 +55,11 @@ class GoldenFile {
 
   GoldenFile(const std::string& file, NameOf name_of, FromName from_name)
       : name_of_(std::move(name_of)) {
-    std::ifstream in(std::string(PL_PROMOTION_DIR) + "/" + file);
+    // A bare name is a golden file of tests/data/promotion; a path is taken as it is.
+    const std::string path = file.starts_with('/') ? file : std::string(PL_PROMOTION_DIR) + "/" + file;
+    std::ifstream in(path);
     if (!in) {
-      ADD_FAILURE() << "missing tests/data/promotion/" << file;
+      ADD_FAILURE() << "missing " << path;
       return;
     }
     json_ = nlohmann::json::parse(in);

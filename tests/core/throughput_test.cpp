@@ -53,7 +53,9 @@ TEST(Throughput, OperandsForADeviceAreSizedByThatDevice) {
   EXPECT_NE(product_bench_operands(DType::float32, 4097, "cpu").error().find("4096"), std::string::npos);
   // Nor by an experiment's working-memory limit (the second H100 run: "about 12 GiB" at 8192),
   // while dtypes are still checked as an experiment checks them.
-  EXPECT_NE(check(MatmulConfig{.m = 8192, .n = 8192, .k = 8192}).find("working memory"), std::string::npos);
+  MatmulConfig big_experiment;
+  big_experiment.m = big_experiment.n = big_experiment.k = 8192;
+  EXPECT_NE(check(big_experiment).find("working memory"), std::string::npos);
   EXPECT_EQ(check_product_bench(DType::bfloat16, 8192, "cuda"), "");
   EXPECT_EQ(check_product_bench(DType::float8_e4m3fn, 16384, "cuda"), "");
   EXPECT_NE(check_product_bench(DType::complex64, 64, "cuda"), "");

@@ -430,7 +430,7 @@ std::string as_in_2_15(const std::string& recorded_2_11) {
 // match, text included, up to as_in_2_15; every other cell must say it is not modelled.
 TEST(TorchCuda, TheModelMatchesTheRecordingFromAnH100) {
   const testing::GoldenFile g(
-      "torch2.11_cuda.json", [](DType t) { return std::string(torch::python_name(t)); },
+      std::string(PL_PROMOTION_ASSETS) + "/torch2.11_cuda.json", [](DType t) { return std::string(torch::python_name(t)); },
       [](const std::string& n) { return torch::from_python_name(n); });
   ASSERT_EQ(g.json()["device"], "cuda");
   size_t modelled = 0, refused = 0, differ = 0;
@@ -472,6 +472,61 @@ TEST(TorchCuda, TheModelMatchesTheRecordingFromAnH100) {
   EXPECT_GT(modelled, 1500u);
   RecordProperty("modelled", std::to_string(modelled));
   RecordProperty("refused", std::to_string(refused));
+}
+
+}  // namespace
+}  // namespace pl::promote
+
+#include "core/promote/torch_cuda_recorded.h"
+
+namespace pl::promote {
+namespace {
+
+// The recorded engine answers every cell of the recording through the engine interface (the
+// op, operand kinds, dtypes and bias of a Query mapped to the right table and cell).
+TEST(TorchCudaRecorded, EveryRecordedCellThroughTheEngine) {
+  const Engine* e = find_engine("torch2.11-cuda");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->version, "2.11.0");
+  EXPECT_EQ(find_variant(*find_engine("torch"), "2.11", "cuda"), e);
+  EXPECT_EQ(find_variant(*find_engine("torch"), "", "cuda")->id, "torch-cuda");
+  const testing::GoldenFile g(
+      std::string(PL_PROMOTION_ASSETS) + "/torch2.11_cuda.json",
+      [](DType t) { return std::string(torch::python_name(t)); },
+      [](const std::string& n) { return torch::from_python_name(n); });
+  size_t cells = 0;
+  for (const auto& [key, unused] : g.json()["tables"].items()) {
+    if (key == "promote_types") continue;
+    const testing::TableKey tk = testing::parse_table_key(key);
+    const auto ka = parse_operand_kind(tk.kinds.at(0)), kb = parse_operand_kind(tk.kinds.at(1));
+    ASSERT_TRUE(ka && kb) << key;
+    const bool with_bias = tk.kinds.size() == 3;
+    cells += g.check(key, [&](const std::vector<size_t>& at) {
+      const auto& ts = g.dtypes();
+      return e->evaluate(Query{tk.op, {ts[at[0]], *ka}, {ts[at[1]], *kb},
+                               with_bias ? std::optional<DType>(ts[at[2]]) : std::nullopt});
+    });
+  }
+  EXPECT_EQ(cells, 4u * 7 * 22 * 22 + 7u * 22 * 22 + 4u * 22 * 22 * 22);
+}
+
+TEST(TorchCudaRecorded, SaysWhatItDoesNotHold) {
+  using torch::Op;
+  // A kernel's device-side assert is a recorded outcome, with what it does to the process.
+  const Outcome fp4 = torch::evaluate_recorded_cuda(Op::Add, {DType::float16}, {DType::float4_e2m1fn, OperandKind::ZeroDim});
+  EXPECT_EQ(fp4.error_type, "AcceleratorError");
+  EXPECT_NE(fp4.message.find("device-side assert triggered"), std::string::npos);
+  EXPECT_NE(fp4.rule.find("every later CUDA call"), std::string::npos);
+  // Not recorded: a zero-dim operand of a matrix product; a dtype 2.11 lacks.
+  EXPECT_EQ(torch::evaluate_recorded_cuda(Op::Mm, {DType::float32, OperandKind::ZeroDim}, {DType::float32}).error_type,
+            "precision-lab");
+  const Outcome bc = torch::evaluate_recorded_cuda(Op::Add, {DType::bcomplex32}, {DType::float32});
+  EXPECT_EQ(bc.message, "module 'torch' has no attribute 'bcomplex32'");
+  EXPECT_FALSE(torch::recorded_cuda_has_dtype(DType::bcomplex32));
+  // Where the 2.15 model has no answer, the recording has 2.11's: an int8 tensor and a uint8.
+  EXPECT_EQ(torch::evaluate_cuda(Op::Add, {DType::int8}, {DType::uint8}).error_type, "precision-lab");
+  EXPECT_EQ(torch::evaluate_recorded_cuda(Op::Add, {DType::int8}, {DType::uint8}).result, DType::int16);
+  EXPECT_NE(torch::evaluate_recorded_cuda(Op::Add, {DType::int8}, {DType::uint8}).rule.find("H100"), std::string::npos);
 }
 
 }  // namespace
