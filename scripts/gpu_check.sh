@@ -45,6 +45,7 @@ T0=$SECONDS
   echo "date: $(date -u +%FT%TZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1
   "$BIN/precision-lab" devices
+  echo "cpu vector flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx|fma|sse4)' | tr '\n' ' ')"
 } 2>&1 | tee "$OUT/device.txt"
 # PyTorch's promotion and error texts on CUDA, recorded from the machine's own PyTorch (#3:
 # the torch-cuda engines are modelled until these tables are checked in). In the background,

@@ -74,6 +74,27 @@ Info info() {
   return i;
 }
 
+CpuVectors cpu_vectors() {
+  __builtin_cpu_init();
+  CpuVectors v;
+  v.avx2 = __builtin_cpu_supports("avx2");
+  v.fma = __builtin_cpu_supports("fma");
+  v.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+  return v;
+}
+
+std::string core_advice(std::string_view core, const CpuVectors& v) {
+  // OpenBLAS 0.3.21's x86-64 families with AVX2 and FMA kernels (driver/others/dynamic.c).
+  for (std::string_view modern : {"Haswell", "Zen", "SkylakeX", "Cooperlake", "SapphireRapids"})
+    if (core == modern) return "";
+  const char* better = v.avx512 ? "SkylakeX" : (v.avx2 && v.fma) ? "Haswell" : nullptr;
+  if (!better) return "";
+  return "OpenBLAS runs its " + std::string(core) + " kernels on a CPU with " +
+         (v.avx512 ? "AVX-512" : "AVX2 and FMA") + " (a virtual machine's CPUID, often): start " +
+         "the program with OPENBLAS_CORETYPE=" + better + " for the faster ones";
+}
+
 std::string describe(const Info& i) {
   std::string s = i.config + ", core " + i.core + ", " + std::to_string(i.threads) + " threads";
   if (!i.coretype_env.empty()) s += " (OPENBLAS_CORETYPE=" + i.coretype_env + ")";

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace pl::blas {
 
@@ -23,6 +24,20 @@ struct Info {
                                // 2^this cycles idle ("" when the library was left as it was)
 };
 Info info();
+
+// The CPU's vector units, as GCC's __builtin_cpu_supports reads them.
+struct CpuVectors {
+  bool avx2 = false, fma = false;
+  bool avx512 = false;  // F, BW, DQ and VL: what OpenBLAS's SkylakeX kernels use
+};
+CpuVectors cpu_vectors();
+
+// OpenBLAS's DYNAMIC_ARCH picks its kernel family from the CPUID model; a virtual machine that
+// hides the model gets an old one (the lent H100 machine's Xeon ran "Prescott", SSE3 kernels,
+// on 2026-11-26). When `core` is older than what `v` allows, the advice naming the family to
+// set with OPENBLAS_CORETYPE (read at the library's load, so before the program starts);
+// empty otherwise.
+std::string core_advice(std::string_view core, const CpuVectors& v);
 
 // The idle timeout OpenBLAS 0.3.x takes from an OPENBLAS_THREAD_TIMEOUT value, as its
 // openblas_env.c and blas_server.c read it: atoi(), a positive value clamped to [4, 30]; an

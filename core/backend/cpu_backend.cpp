@@ -40,7 +40,12 @@ class CpuBackend final : public Backend {
     d.name = cpu_model_name();
     d.cores = static_cast<int>(default_threads());
     // Which OpenBLAS kernel runs changes speed and the bits of float32 products: say it.
-    d.runtime = blas::describe(blas::info());
+    const blas::Info library = blas::info();
+    d.runtime = blas::describe(library);
+    // (Not when OPENBLAS_CORETYPE chose the family: the user asked for it.)
+    if (const std::string advice = blas::core_advice(library.core, blas::cpu_vectors());
+        !advice.empty() && library.coretype_env.empty())
+      d.runtime += "; " + advice;
     d.peak_note = "the peak table holds GPUs; a CPU's peak depends on its clock and vector units";
     return d;
   }

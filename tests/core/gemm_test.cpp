@@ -9,6 +9,7 @@
 #include <random>
 #include <thread>
 
+#include "core/backend/backend.h"
 #include "core/backend/blas.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
@@ -552,6 +553,24 @@ TEST(Blas, ReadsTheUsersThreadTimeoutAsOpenBlasDoes) {
   EXPECT_EQ(blas::user_thread_timeout("1"), 4);
   EXPECT_EQ(blas::user_thread_timeout("16"), 16);
   EXPECT_EQ(blas::user_thread_timeout("99"), 30);
+}
+
+// The lent H100 machine's OpenBLAS ran its Prescott (SSE3) kernels on a Xeon (its CPUID hid
+// the model): the CPU device says which family to name instead, and only when there is one.
+TEST(Blas, AdvisesACoreTypeWhenOpenBlasPicksAnOlderFamilyThanTheCpuHas) {
+  const blas::CpuVectors avx2{true, true, false}, avx512{true, true, true}, sse{false, false, false};
+  EXPECT_NE(blas::core_advice("Prescott", avx2).find("OPENBLAS_CORETYPE=Haswell"), std::string::npos);
+  EXPECT_NE(blas::core_advice("Prescott", avx512).find("OPENBLAS_CORETYPE=SkylakeX"), std::string::npos);
+  EXPECT_NE(blas::core_advice("Sandybridge", avx2).find("Sandybridge kernels"), std::string::npos);
+  EXPECT_EQ(blas::core_advice("Prescott", sse), "");  // nothing better to run
+  for (const char* modern : {"Haswell", "Zen", "SkylakeX", "Cooperlake", "SapphireRapids"})
+    EXPECT_EQ(blas::core_advice(modern, avx512), "") << modern;
+  // This machine's own answer appears in the CPU device's runtime line when there is one (and
+  // OPENBLAS_CORETYPE did not pick the family).
+  const blas::Info i = blas::info();
+  const std::string here = i.coretype_env.empty() ? blas::core_advice(i.core, blas::cpu_vectors()) : "";
+  const std::string runtime = make_cpu_backend()->device_info().runtime;
+  EXPECT_EQ(runtime.find("OPENBLAS_CORETYPE=") != std::string::npos, !here.empty()) << runtime;
 }
 
 // The idle workers sleep soon after a call instead of spinning ~0.1 s (blas.cpp says why): the
