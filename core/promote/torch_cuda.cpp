@@ -15,14 +15,11 @@ Outcome not_modelled(DType t) {
                  "and CUDA's kernel lists differ from the CPU's for the other dtypes."};
 }
 
-bool is_elementwise(Op op) { return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div; }
-
-// The CPU has no ComplexHalf kernel for some ops ("div_cpu" not implemented for 'ComplexHalf');
-// CUDA has one for add, sub, mul and div (recorded: a float16 tensor with a complex Python
-// scalar gives complex32 for all four).
-bool lacks_complex_half_cpu_kernel(const Outcome& cpu) {
+// Did the CPU answer that its kernel lacks dtype t ('"div_cpu" not implemented for 'ComplexHalf'')?
+// CUDA's kernel lists differ, so such an answer is not CUDA's.
+bool cpu_kernel_lacks(const Outcome& cpu, DType t) {
   return cpu.error_type == "NotImplementedError" &&
-         cpu.message.find("not implemented for 'ComplexHalf'") != std::string::npos;
+         cpu.message.find("not implemented for '" + std::string(scalar_type_name(t)) + "'") != std::string::npos;
 }
 
 }  // namespace
@@ -65,15 +62,16 @@ Outcome evaluate_cuda(Op op, Operand a, Operand b, std::optional<DType> bias) {
     return Outcome{std::nullopt, cpu.error_type,
                    "expected mat1 and mat2 to have the same dtype" + cpu.message.substr(cpu_check.size()),
                    cpu.rule};
-  if (is_elementwise(op) && lacks_complex_half_cpu_kernel(cpu))
+  // CUDA has complex32 kernels for add, sub, mul and div (recorded: a float16 tensor with a
+  // complex Python scalar gives complex32 for all four); the CPU's division has none.
+  if (op_is_elementwise(op) && cpu_kernel_lacks(cpu, DType::complex32))
     return returns(DType::complex32,
                    "float16 with a complex Python scalar promotes to complex32, which CUDA's "
                    "kernels compute (the CPU's division has no complex32 kernel).");
-  if (cpu.ok() && *cpu.result == DType::complex32 && is_elementwise(op)) return cpu;
+  if (cpu.ok() && *cpu.result == DType::complex32 && op_is_elementwise(op)) return cpu;
   // bfloat16 with a complex scalar is bcomplex32 in 2.15, which has no CPU kernels; torch 2.11
   // (recorded) had no bcomplex32 and gave complex64. What 2.15's CUDA kernels do is unrecorded.
-  if (cpu.error_type == "NotImplementedError" && cpu.message.find("'BComplex32'") != std::string::npos)
-    return not_modelled(DType::bcomplex32);
+  if (cpu_kernel_lacks(cpu, DType::bcomplex32)) return not_modelled(DType::bcomplex32);
   if (cpu.ok() && !cuda_models_dtype(*cpu.result)) return not_modelled(*cpu.result);
   return cpu;
 }

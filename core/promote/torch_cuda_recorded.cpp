@@ -14,7 +14,7 @@ namespace {
 struct Recording {
   nlohmann::json json;
   std::array<int, kDTypeCount> index;  // DType -> position in "dtypes", -1 when absent
-  std::string where;                   // "an NVIDIA H100 80GB HBM3, CUDA 13.0"
+  std::string rule;                    // "Recorded from PyTorch 2.11.0 on NVIDIA H100 ..., CUDA 13.0."
 };
 
 const Recording& recording() {
@@ -25,19 +25,11 @@ const Recording& recording() {
     const auto& names = out.json.at("dtypes");
     for (size_t i = 0; i < names.size(); ++i)
       if (auto t = from_python_name(names[i].get<std::string>())) out.index[static_cast<size_t>(*t)] = static_cast<int>(i);
-    out.where = out.json.at("gpu").get<std::string>() + ", CUDA " + out.json.at("cuda").get<std::string>();
+    out.rule = "Recorded from PyTorch " + std::string(kRecordedCudaVersion) + " on " +
+               out.json.at("gpu").get<std::string>() + ", CUDA " + out.json.at("cuda").get<std::string>() + ".";
     return out;
   }();
   return r;
-}
-
-std::string_view kind_name(OperandKind k) {
-  switch (k) {
-    case OperandKind::Tensor: return "tensor";
-    case OperandKind::ZeroDim: return "zerodim";
-    case OperandKind::Scalar: return "scalar";
-  }
-  return "?";
 }
 
 Outcome not_recorded(const std::string& what) {
@@ -57,15 +49,15 @@ Outcome evaluate_recorded_cuda(Op op, Operand a, Operand b, std::optional<DType>
     if (!recorded_cuda_has_dtype(t))  // 2.11 had no bcomplex32; tf32 and the like are no torch dtypes
       return raises("AttributeError", "module 'torch' has no attribute '" + std::string(name(t)) + "'",
                     std::string(name(t)) + " is not a dtype of PyTorch " + std::string(kRecordedCudaVersion) + ".");
-  std::string table = std::string(op_name(op)) + ":" + std::string(kind_name(a.kind)) + "," +
-                      std::string(kind_name(b.kind)) + (bias ? ",bias" : "");
+  const std::string table = std::string(op_name(op)) + ":" + std::string(operand_kind_name(a.kind)) + "," +
+                            std::string(operand_kind_name(b.kind)) + (bias ? ",bias" : "");
   const auto& tables = r.json.at("tables");
   const auto it = tables.find(table);
   if (it == tables.end()) return not_recorded(table);
   const nlohmann::json* cell = &it.value()[r.index[static_cast<size_t>(a.dtype)]][r.index[static_cast<size_t>(b.dtype)]];
   if (bias) cell = &(*cell)[r.index[static_cast<size_t>(*bias)]];
   const nlohmann::json& o = r.json.at("outcomes").at(cell->get<size_t>());
-  const std::string rule = "Recorded from PyTorch " + std::string(kRecordedCudaVersion) + " on " + r.where + ".";
+  const std::string& rule = r.rule;
   if (o.is_string()) {
     auto t = from_python_name(o.get<std::string>());
     if (!t) return Outcome{std::nullopt, "precision-lab", "unknown dtype " + o.get<std::string>() + " in the recording", rule};

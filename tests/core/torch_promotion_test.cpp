@@ -425,13 +425,19 @@ std::string as_in_2_15(const std::string& recorded_2_11) {
   return recorded_2_11;
 }
 
-// The CUDA model (PyTorch 2.15) against PyTorch 2.11.0 recorded on an H100 (2026-11-26,
-// gen_torch.py --device cuda): every cell whose tensors are all of the modelled dtypes must
-// match, text included, up to as_in_2_15; every other cell must say it is not modelled.
-TEST(TorchCuda, TheModelMatchesTheRecordingFromAnH100) {
-  const testing::GoldenFile g(
+// PyTorch 2.11.0 recorded on an H100 (2026-11-26, gen_torch.py --device cuda), read once.
+const testing::GoldenFile& recorded_cuda_golden() {
+  static const testing::GoldenFile g(
       std::string(PL_PROMOTION_ASSETS) + "/torch2.11_cuda.json", [](DType t) { return std::string(torch::python_name(t)); },
       [](const std::string& n) { return torch::from_python_name(n); });
+  return g;
+}
+
+// The CUDA model (PyTorch 2.15) against the recording: every cell whose tensors are all of the
+// modelled dtypes must match, text included, up to as_in_2_15; every other cell must say it is
+// not modelled.
+TEST(TorchCuda, TheModelMatchesTheRecordingFromAnH100) {
+  const testing::GoldenFile& g = recorded_cuda_golden();
   ASSERT_EQ(g.json()["device"], "cuda");
   size_t modelled = 0, refused = 0, differ = 0;
   for (const auto& [key, cells] : g.json()["tables"].items()) {
@@ -490,23 +496,9 @@ TEST(TorchCudaRecorded, EveryRecordedCellThroughTheEngine) {
   EXPECT_EQ(e->version, "2.11.0");
   EXPECT_EQ(find_variant(*find_engine("torch"), "2.11", "cuda"), e);
   EXPECT_EQ(find_variant(*find_engine("torch"), "", "cuda")->id, "torch-cuda");
-  const testing::GoldenFile g(
-      std::string(PL_PROMOTION_ASSETS) + "/torch2.11_cuda.json",
-      [](DType t) { return std::string(torch::python_name(t)); },
-      [](const std::string& n) { return torch::from_python_name(n); });
-  size_t cells = 0;
-  for (const auto& [key, unused] : g.json()["tables"].items()) {
-    if (key == "promote_types") continue;
-    const testing::TableKey tk = testing::parse_table_key(key);
-    const auto ka = parse_operand_kind(tk.kinds.at(0)), kb = parse_operand_kind(tk.kinds.at(1));
-    ASSERT_TRUE(ka && kb) << key;
-    const bool with_bias = tk.kinds.size() == 3;
-    cells += g.check(key, [&](const std::vector<size_t>& at) {
-      const auto& ts = g.dtypes();
-      return e->evaluate(Query{tk.op, {ts[at[0]], *ka}, {ts[at[1]], *kb},
-                               with_bias ? std::optional<DType>(ts[at[2]]) : std::nullopt});
-    });
-  }
+  const size_t cells = check_op_tables(recorded_cuda_golden(), [&](torch::Op op, Operand a, Operand b, auto bias) {
+    return e->evaluate(Query{std::string(torch::op_name(op)), a, b, bias});
+  });
   EXPECT_EQ(cells, 4u * 7 * 22 * 22 + 7u * 22 * 22 + 4u * 22 * 22 * 22);
 }
 
