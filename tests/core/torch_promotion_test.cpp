@@ -494,6 +494,8 @@ TEST(TorchCudaRecorded, EveryRecordedCellThroughTheEngine) {
   const Engine* e = find_engine("torch2.11-cuda");
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->version, "2.11.0");
+  // The engine's version is a constant (the registry is built without parsing the recording).
+  EXPECT_EQ(recorded_cuda_golden().json()["version"], std::string(torch::kRecordedCudaVersion));
   EXPECT_EQ(find_variant(*find_engine("torch"), "2.11", "cuda"), e);
   EXPECT_EQ(find_variant(*find_engine("torch"), "", "cuda")->id, "torch-cuda");
   const size_t cells = check_op_tables(recorded_cuda_golden(), [&](torch::Op op, Operand a, Operand b, auto bias) {
