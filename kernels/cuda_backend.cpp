@@ -11,6 +11,7 @@
 #include "kernels/convert.cuh"
 #include "kernels/cublaslt_api.h"
 #include "kernels/device_buffer.h"
+#include "kernels/device_error_stats.h"
 #include "kernels/device_peaks.h"
 #include "kernels/product_engine.h"
 
@@ -153,6 +154,11 @@ class CudaBackend final : public Backend {
   Expected<ProductTiming> time_product(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                                        int reps, const std::atomic<bool>* cancel) override {
     return products_.time(s, a, b, reps, cancel);
+  }
+  Expected<std::vector<experiment::ErrorStats>> error_stats(std::span<const experiment::Comparison> cs, DType output,
+                                                            double rel_floor) override {
+    if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+    return cuda::device_error_stats(cs, output, rel_floor, sm_count_);
   }
 
  private:

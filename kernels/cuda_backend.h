@@ -9,7 +9,9 @@
 //  [x] conversion timing with CUDA events against a device-to-device copy in the same run
 //  [x] matrix products: cuBLASLt (the library model) and own kernels for the emulated models,
 //      bit-exact with the CPU, and their timing on the device (product_engine.h)
-//  [ ] the error statistics and histograms on the GPU (they run on the CPU)
+//  [x] the error statistics and histograms: both passes over the elements on the GPU
+//      (device_error_stats.h); the compared arrays are uploaded for them -- a product's result
+//      is not yet kept on the device between the product and its analysis
 // No GPU, no driver, or out of memory: an error value, never a crash.
 #pragma once
 

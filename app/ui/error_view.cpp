@@ -102,8 +102,9 @@ void ErrorView::draw_stats(const MatmulResult& r) {
   char device_time[48] = "";
   if (r.product_device_seconds > 0)
     std::snprintf(device_time, sizeof device_time, ", %.3f ms on the device", r.product_device_seconds * 1e3);
-  ImGui::TextWrapped("%s   on: %s%s   reference: %s", r.product_method.c_str(), r.product_backend.c_str(),
-                     device_time, r.reference_method.c_str());
+  ImGui::TextWrapped("%s   on: %s%s   reference: %s   statistics: %s", r.product_method.c_str(),
+                     r.product_backend.c_str(), device_time, r.reference_method.c_str(),
+                     r.analysis_backend.c_str());
   if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", r.backend_note.c_str());
   if (ImGui::BeginTable("stats", 8, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
     for (const char* h : {"error", "max |e|", "mean |e|", "max rel", "normwise", "max ulp", "mean bits", "SQNR dB"})

@@ -21,6 +21,11 @@ std::map<std::string, BackendFactory>& registry() {
 
 }  // namespace
 
+Expected<std::vector<experiment::ErrorStats>> Backend::error_stats(std::span<const experiment::Comparison> cs,
+                                                                  DType output, double rel_floor) {
+  return experiment::error_stats(cs, output, rel_floor);
+}
+
 ConvertTiming make_convert_timing(size_t elements, std::vector<double> convert_seconds,
                                   std::vector<double> copy_seconds, std::string method) {
   ConvertTiming t{};

@@ -9,6 +9,7 @@
 //  [x] timing of that round trip against a plain copy on the same device
 //  [x] float64 array round trip through any format but e8m0 (the cast experiment's elements)
 //  [x] matrix products under an accumulation model (product.h)
+//  [x] error statistics and histograms of compared arrays (core/experiment/error_stats.h)
 #pragma once
 
 #include <functional>
@@ -21,6 +22,7 @@
 #include "core/backend/product.h"
 #include "core/dtype/cast_policy.h"
 #include "core/dtype/float_format.h"
+#include "core/experiment/error_stats.h"
 #include "core/util/expected.h"
 
 namespace pl {
@@ -83,6 +85,13 @@ class Backend {
   virtual Expected<ProductTiming> time_product(const ProductSpec& s, std::span<const double> a,
                                                std::span<const double> b, int repetitions,
                                                const std::atomic<bool>* cancel) = 0;
+  // experiment::error_stats() over host arrays, its passes over the elements made on this
+  // device: the CPU's own by default; a GPU reads the arrays on the device and sends back only
+  // sums, counts and the few elements a percentile or a histogram edge needs. Counts, extremes,
+  // histograms and percentiles equal the CPU's; sums may differ in the last bits (another
+  // order). An error value when the device cannot: the caller then runs the CPU's.
+  virtual Expected<std::vector<experiment::ErrorStats>> error_stats(std::span<const experiment::Comparison> cs,
+                                                                    DType output, double rel_floor);
 };
 
 using BackendFactory = std::function<Expected<std::unique_ptr<Backend>>()>;

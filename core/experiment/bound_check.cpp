@@ -88,6 +88,15 @@ void BoundTally::merge(const BoundTally& o) {
   counts_.merge(o.counts_);
 }
 
+void BoundTally::add_counts(size_t compared, size_t within_deterministic, size_t within_probabilistic, double max,
+                            double min_positive, double max_positive, std::span<const uint64_t> per_slot) {
+  compared_ += compared, deterministic_ += within_deterministic, probabilistic_ += within_probabilistic;
+  max_ = std::max(max_, max);
+  min_positive_ = std::min(min_positive_, min_positive);
+  max_positive_ = std::max(max_positive_, max_positive);
+  counts_.add_counts(per_slot);
+}
+
 BoundCheck BoundTally::finish(std::span<const double> accumulated, std::span<const double> reference) const {
   BoundCheck b;
   b.compared = compared_;

@@ -38,17 +38,22 @@ struct BoundInputs {
 // the counts do not depend on how the elements were split.
 class BoundTally {
  public:
+  static constexpr int kPerDecade = 4;  // log bins a decade of the scaled errors
   explicit BoundTally(const BoundInputs& in) : in_(&in) {}
   // Elements [first, first + len) of the output: the accumulated values and |acc - ref| as
   // std::fabs(acc - ref) gives it.
   void add(size_t first, const double* accumulated, const double* abs_error, size_t len);
   void merge(const BoundTally& o);
+  // A tally made elsewhere (a device's, kernels/error_pass.h): its counts, extremes and the
+  // scaled errors' decade counts, one per slot of a DecadeCounter at 4 a decade (its
+  // counted_slots(), the four past the table included).
+  void add_counts(size_t compared, size_t within_deterministic, size_t within_probabilistic, double max,
+                  double min_positive, double max_positive, std::span<const uint64_t> per_slot);
   // The result; accumulated and reference (the whole output) are read again only when the
   // scaled errors range past the decade table (below 1e-307 or past 1e308).
   BoundCheck finish(std::span<const double> accumulated, std::span<const double> reference) const;
 
  private:
-  static constexpr int kPerDecade = 4;
   const BoundInputs* in_;
   size_t compared_ = 0, deterministic_ = 0, probabilistic_ = 0;
   double max_ = 0, min_positive_ = INFINITY, max_positive_ = 0;

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "core/dtype/describe.h"
+#include "core/experiment/error_element.h"
+#include "core/experiment/error_passes.h"
 #include "core/experiment/error_sums.h"
 #include "core/experiment/histogram.h"
 #include "core/util/parallel.h"
@@ -32,151 +34,90 @@
 // sorting cost.
 
 namespace pl::experiment {
+namespace error_passes {
+
+OutputMeasure output_measure(DType output, double rel_floor) {
+  const FloatFormat& f = info(output).format;
+  OutputMeasure m;
+  m.element.floor = rel_floor > 0 ? rel_floor : std::ldexp(1.0, f.emin());
+  m.element.emin = f.emin();
+  m.element.emax = f.emax();
+  m.element.mantissa_bits = f.mantissa_bits;
+  m.element.normal_ulps = f.emin() - f.mantissa_bits >= -1022 && f.emax() - f.mantissa_bits <= 1022;
+  m.top = max_finite(f);
+  m.cap_bits = f.precision();
+  return m;
+}
+
+FirstPass fresh_first_pass(const Comparison& c) {
+  FirstPass f;
+  if (c.histograms) f.rel.emplace(kRelPerDecade), f.ulps.emplace(kUlpPerDecade);
+  if (c.bound) f.bound.emplace(*c.bound);
+  return f;
+}
+
+}  // namespace error_passes
+
 namespace {
 
+using namespace error_passes;
 using error_sums::BitsCap;
 using error_sums::LaneSums;
 using error_sums::Sums;
 
-constexpr size_t kBlock = 2048;               // elements measured together before binning
-constexpr size_t kKeys = size_t{1} << 16;      // error_key(): sign, exponent, 4 fraction bits
-constexpr size_t kMagnitudes = kKeys / 2;     // the same without the sign
-constexpr uint16_t kNoKey = 0x7fff;           // the key of a pair that is not compared (a NaN's)
-constexpr std::array<double, 3> kQuantiles = {0.50, 0.90, 0.99};
-
-// An error's key: the sign and the top 15 bits of |e|'s float64 pattern (exponent, four fraction
-// bits), where for a negative e (not -0, not -inf) the pattern one below |e|'s is taken. So a key
-// of either sign holds one half-open interval of values closed on its left, as histogram bins
-// are -- [lo, hi) for positive keys, [-hi, -lo) for negative ones, lo and hi a magnitude key's
-// bounds -- and a bin whose edges are multiples of the key's width never splits it (with |e|'s
-// own pattern, a negative key's values would be (-hi, -lo], and every key starting on an edge
-// would be split). The magnitude part (key & 0x7fff) still orders |e|: every |e| under one key is
-// at most every |e| under the next. -0 has +0's key. Branch-free: every element gets one.
-inline uint16_t error_key(double e) {
-  const uint64_t bits = std::bit_cast<uint64_t>(e);
-  const uint64_t magnitude = bits & 0x7fffffffffffffffull;
-  const uint64_t shift = (bits >> 63) & (magnitude != 0) & (magnitude != 0x7ff0000000000000ull);
-  return static_cast<uint16_t>((shift << 15) | ((magnitude - shift) >> 48));
-}
-
-// Whether a pair is compared: both finite (tested on the exponent bits, so that the loops
-// using it vectorise). Both passes decide by it.
-inline bool compared(double result, double reference) {
-  constexpr uint64_t kExp = 0x7ff0000000000000ull;
-  return ((std::bit_cast<uint64_t>(result) & kExp) != kExp) & ((std::bit_cast<uint64_t>(reference) & kExp) != kExp);
-}
-
-// What one element contributes, computed the same way in both passes.
-class Measure {
- public:
-  Measure(DType output, double rel_floor) : format_(info(output).format) {
-    floor_ = rel_floor > 0 ? rel_floor : std::ldexp(1.0, format_.emin());
-    top_ = max_finite(format_);
-    cap_bits_ = format_.precision();
-  }
-  double floor() const { return floor_; }
-  int64_t emin() const { return format_.emin(); }
-  int64_t emax() const { return format_.emax(); }
-  int64_t mantissa_bits() const { return format_.mantissa_bits; }
-  // Every ulp of the format and its reciprocal are normal float64 numbers (all formats but
-  // float64 itself and ones with float64's exponent range).
-  bool normal_ulps() const {
-    return format_.emin() - format_.mantissa_bits >= -1022 && format_.emax() - format_.mantissa_bits <= 1022;
-  }
-  double top() const { return top_; }
-  double cap_bits() const { return cap_bits_; }
-
-  double ulp(double x) const { return ulp_at(format_, x); }  // as `cast` reports it
-
- private:
-  FloatFormat format_;
-  double floor_, top_, cap_bits_;
-};
-
-// Floating-point sums are kept per span of kSpan elements and added in order afterwards, so
-// the statistics do not depend on how many threads ran.
-constexpr size_t kSpan = size_t{1} << 16;
+constexpr size_t kBlock = 2048;  // elements measured together before binning
 
 // One block's per-element measures, in a loop with no branches and no reductions so that it
 // vectorises (the divisions dominate, and run four to an AVX2 instruction; __restrict: without
 // it GCC 12 will not): the signed error result - reference (every element's, NaN and Inf
 // included), |e|, the relative error |e| / max(|ref|, floor), the error in ulps of the output
-// format, and whether both values are finite. The ulp is the power of two ulp_at
-// gives, found from the exponent bits (clamping a zero or subnormal exponent up to the format's
-// emin gives what ulp_at does for them), so every value is the per-element definition's bit
-// for bit. Outputs whose ulps go below float64's normal range (float64 itself) call ulp_at
-// (Measure::ulp) instead.
+// format, whether both values are finite, and the error's key -- each by error_element.h's
+// definition, the one the GPU's pass uses. kNormalUlps: whether the output's ulps are normal
+// doubles (a constant here, so that error_in_ulps' choice folds away).
 template <bool kNormalUlps>
 PL_CLONES void measure_block(const double* __restrict result, const double* __restrict reference, size_t n,
-                             const Measure& m, double* __restrict diff, double* __restrict e,
+                             const OutputMeasure& m, double* __restrict diff, double* __restrict e,
                              double* __restrict rel, double* __restrict ulps, int64_t* __restrict finite,
                              uint16_t* __restrict key) {
-  const double floor = m.floor();
-  const int64_t emin = m.emin(), emax = m.emax(), mantissa = m.mantissa_bits();
+  ElementMeasure em = m.element;
+  em.normal_ulps = kNormalUlps;
   for (size_t i = 0; i < n; ++i) {
     const double r = result[i], ref = reference[i];
-    const uint64_t fb = std::bit_cast<uint64_t>(ref);
-    const bool both = compared(r, ref);
+    const bool both = compared_pair(r, ref);
     finite[i] = -static_cast<int64_t>(both);  // a mask
     diff[i] = r - ref;
-    key[i] = both ? error_key(r - ref) : kNoKey;
+    key[i] = both ? error_key(r - ref) : kNoErrorKey;
     const double ei = std::fabs(r - ref);
     e[i] = ei;
-    const double a = std::fabs(ref);
-    rel[i] = ei / (a < floor ? floor : a);
-    if constexpr (kNormalUlps) {
-      int64_t q = static_cast<int64_t>((fb >> 52) & 0x7ff) - 1023;
-      q = q < emin ? emin : q;
-      q = q > emax ? emax : q;
-      // Times 1 / ulp rather than divided by it: both round the same real number ei / ulp once,
-      // since the ulp and its reciprocal are exact powers of two, and a product is cheaper.
-      ulps[i] = ei * std::bit_cast<double>(static_cast<uint64_t>(mantissa - q + 1023) << 52);
-    } else {
-      ulps[i] = ei / m.ulp(ref);
-    }
+    rel[i] = relative_error(ei, ref, em.floor);
+    ulps[i] = error_in_ulps(ei, std::bit_cast<uint64_t>(ref), em);
   }
 }
 
-void measure(const double* result, const double* reference, size_t n, const Measure& m, double* diff, double* e,
-             double* rel, double* ulps, int64_t* finite, uint16_t* key) {
-  if (m.normal_ulps()) measure_block<true>(result, reference, n, m, diff, e, rel, ulps, finite, key);
+void measure(const double* result, const double* reference, size_t n, const OutputMeasure& m, double* diff,
+             double* e, double* rel, double* ulps, int64_t* finite, uint16_t* key) {
+  if (m.element.normal_ulps) measure_block<true>(result, reference, n, m, diff, e, rel, ulps, finite, key);
   else measure_block<false>(result, reference, n, m, diff, e, rel, ulps, finite, key);
 }
 
-
-// Log bins a decade for relative errors and for errors in ulps.
-constexpr int kRelPerDecade = 4, kUlpPerDecade = 8;
-
-// The relative and ulp histograms' counts, made in pass 1 before their ranges are known. One
-// per thread.
-struct DecadeCounts {
-  DecadeCounter rel{kRelPerDecade}, ulps{kUlpPerDecade};
-};
-
 constexpr size_t kMaxComparisons = 8;  // made together; more go in groups
 
-// Pass 1's counts for one comparison in one thread: its errors by error_key(), and its
-// relative and ulp errors counted into DecadeBins (when histograms are asked for).
-struct Counted {
-  std::vector<uint32_t> keys = std::vector<uint32_t>(kKeys, 0);
-  std::optional<DecadeCounts> decades;
-  std::optional<BoundTally> bound;  // when the comparison asks for the bound check
-  void merge(const Counted& o) {
-    for (size_t b = 0; b < kKeys; ++b) keys[b] += o.keys[b];
-    if (decades) decades->rel.merge(o.decades->rel), decades->ulps.merge(o.decades->ulps);
-    if (bound) bound->merge(*o.bound);
-  }
-};
+void merge_counts(FirstPass& into, const FirstPass& o) {
+  for (size_t b = 0; b < kKeys; ++b) into.keys[b] += o.keys[b];
+  if (into.rel) into.rel->merge(*o.rel), into.ulps->merge(*o.ulps);
+  if (into.bound) into.bound->merge(*o.bound);
+}
 
 // Pass 1 over one span of elements, block by block, every comparison's block in turn (a block
 // of an array shared by two comparisons is read from memory once). sums: one per comparison;
-// keys: each comparison's error_key() of every element, written here for pass 2.
-void first_pass(std::span<const Comparison> cs, const Measure& m, size_t begin, size_t end, Sums* sums,
-                std::vector<Counted>& counted, uint16_t* const* keys_out) {
+// counted: this thread's key and decade counts; keys_out: each comparison's error_key() of
+// every element, written here for pass 2.
+void first_pass(std::span<const Comparison> cs, const OutputMeasure& m, size_t begin, size_t end, Sums* sums,
+                std::vector<FirstPass>& counted, uint16_t* const* keys_out) {
   LaneSums lanes[kMaxComparisons];  // on the stack: a heap block need not be aligned for the lanes
   std::vector<size_t> nan(cs.size(), 0), inf(cs.size(), 0);
   double diff[kBlock], errors[kBlock], relatives[kBlock], ulp_errors[kBlock];
-  const BitsCap cap{m.cap_bits(), std::ldexp(1.0, -static_cast<int>(m.cap_bits()))};
+  const BitsCap cap{m.cap_bits, std::ldexp(1.0, -static_cast<int>(m.cap_bits))};
   int64_t finite[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
@@ -187,7 +128,7 @@ void first_pass(std::span<const Comparison> cs, const Measure& m, size_t begin, 
       double* d = cs[c].signed_errors.empty() ? diff : cs[c].signed_errors.data() + b0;
       uint16_t* key = keys_out[c] + b0;
       measure(r, ref, n, m, d, errors, relatives, ulp_errors, finite, key);
-      reduce_block(r, ref, n, errors, relatives, ulp_errors, finite, m.top(), cap, lanes[c]);
+      reduce_block(r, ref, n, errors, relatives, ulp_errors, finite, m.top, cap, lanes[c]);
       int64_t all = -1;
       for (size_t i = 0; i < n; ++i) all &= finite[i];
       if (!all) [[unlikely]]
@@ -196,9 +137,9 @@ void first_pass(std::span<const Comparison> cs, const Measure& m, size_t begin, 
       // Counted apart from where the keys are found (histogram.cpp's add_values says why).
       uint32_t* keys = counted[c].keys.data();
       for (size_t i = 0; i < n; ++i) keys[key[i]] -= static_cast<uint32_t>(finite[i]);
-      if (auto& decades = counted[c].decades) {
-        decades->rel.add_block(relatives, finite, n);
-        decades->ulps.add_block(ulp_errors, finite, n);
+      if (counted[c].rel) {
+        counted[c].rel->add_block(relatives, finite, n);
+        counted[c].ulps->add_block(ulp_errors, finite, n);
       }
       if (auto& bound = counted[c].bound) bound->add(b0, r, errors, n);
     }
@@ -213,11 +154,7 @@ void first_pass(std::span<const Comparison> cs, const Measure& m, size_t begin, 
 
 // Where the percentile ranks fall: the key of |e| (both signs' counts together) and the rank
 // within it; the first quantile with that key gathers its members for every quantile there.
-struct Ranks {
-  std::array<size_t, kQuantiles.size()> magnitude{}, within{}, owner{};
-};
-Ranks locate(const Sums& s, const std::vector<uint32_t>& keys) {
-  Ranks k;
+void locate(const Sums& s, const std::vector<uint32_t>& keys, Plan& k) {
   std::array<size_t, kQuantiles.size()> rank{};
   for (size_t q = 0; q < kQuantiles.size(); ++q)  // nearest rank, NumPy's "inverted_cdf"
     rank[q] = std::clamp<size_t>(static_cast<size_t>(std::ceil(kQuantiles[q] * static_cast<double>(s.count))),
@@ -236,18 +173,11 @@ Ranks locate(const Sums& s, const std::vector<uint32_t>& keys) {
     k.owner[q] = q;
     while (k.owner[q] > 0 && k.magnitude[k.owner[q] - 1] == k.magnitude[q]) --k.owner[q];
   }
-  return k;
 }
-
-// What pass 2 does with the elements of a key: bin each alone (an edge of the signed histogram
-// runs through the key's values, or they are not finite), and/or gather their |e| for the
-// percentiles (the owning quantile + 1, shifted by one). Zero: nothing.
-using Actions = std::vector<uint8_t>;
-constexpr uint8_t kBinAlone = 1;
 
 // The signed histogram's counts of every key whose values all land in one slot, straight from
 // pass 1's key counts; the other keys are marked kBinAlone. Whether any was.
-bool bin_whole_keys(Histogram& h, const std::vector<uint32_t>& keys, double max_abs, Actions& action) {
+bool bin_whole_keys(Histogram& h, const std::vector<uint32_t>& keys, double max_abs, std::vector<uint8_t>& action) {
   bool alone = false;
   for (size_t key = 0; key < kKeys; ++key) {
     if (keys[key] == 0) continue;
@@ -276,36 +206,21 @@ bool bin_whole_keys(Histogram& h, const std::vector<uint32_t>& keys, double max_
   return alone;
 }
 
-// Pass 2, one comparison's share in one thread: the elements pass 1's key counts could not bin,
-// and the members of the percentile keys.
-struct Gathered {
-  ErrorHistograms h;
-  std::array<std::vector<double>, kQuantiles.size()> members;  // by owning quantile
-};
-
-// What pass 2 does for one comparison: its actions, whether it bins the relative and ulp
-// errors too (when pass 1's decade counts could not give their histograms).
-struct SecondPass {
-  Actions action = Actions(kKeys, 0);
-  bool log_histograms = false;
-  bool needed = false;  // anything at all: an action on some key, or the log histograms
-};
-
 // Pass 2 over [begin, end), block by block, the block of every comparison with something to do
 // in turn. It picks the elements by the keys pass 1 kept (keys: one array per comparison) and
 // reads the values of those only: measuring every element again, as it once did, read the
 // values from memory a second time for a few percent of them.
-void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<const SecondPass> plan, size_t begin,
+void second_pass(std::span<const Comparison> cs, const OutputMeasure& m, std::span<const Plan> plans, size_t begin,
                  size_t end, const uint16_t* const* keys, std::vector<Gathered>& g) {
   double alone[kBlock], member[kQuantiles.size()][kBlock];
   uint32_t picked[kBlock];
   for (size_t b0 = begin; b0 < end; b0 += kBlock) {
     const size_t n = std::min(kBlock, end - b0);
     for (size_t c = 0; c < cs.size(); ++c) {
-      if (!plan[c].needed) continue;
+      if (!plans[c].needed) continue;
       const double* r = cs[c].result.data() + b0;
       const double* ref = cs[c].reference.data() + b0;
-      const uint8_t* action = plan[c].action.data();
+      const uint8_t* action = plans[c].action.data();
       const uint16_t* key = keys[c] + b0;
       // The block's elements with something to do (a few percent), without a branch per
       // element; a group of kGroup with none among them (most) is passed over after one test.
@@ -345,7 +260,7 @@ void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<con
       add(g[c].h.signed_error, {alone, n_alone});
       for (size_t q = 0; q < kQuantiles.size(); ++q)
         g[c].members[q].insert(g[c].members[q].end(), member[q], member[q] + n_member[q]);
-      if (plan[c].log_histograms) {
+      if (plans[c].log_histograms) {
         double diff[kBlock], errors[kBlock], rel[kBlock], ulps[kBlock];
         int64_t finite[kBlock];
         uint16_t unused_keys[kBlock];
@@ -361,16 +276,16 @@ void second_pass(std::span<const Comparison> cs, const Measure& m, std::span<con
 }
 
 // The statistics from pass 1's sums (everything but the percentiles).
-ErrorStats from_sums(const Sums& sums, const Measure& m) {
+ErrorStats from_sums(const Sums& sums, const OutputMeasure& m) {
   ErrorStats s;
-  s.rel_floor = m.floor();
+  s.rel_floor = m.element.floor;
   s.count = sums.count, s.nan = sums.nan, s.inf = sums.inf;
   s.saturated = sums.saturated, s.flushed = sums.flushed;
   if (s.count == 0) return s;
   const double c = static_cast<double>(s.count);
   s.max_abs = sums.max_abs, s.max_rel = sums.max_rel, s.max_ulp = sums.max_ulp;
   // Bits of agreement fall as the relative error grows: the fewest are the largest error's.
-  s.min_bits = std::clamp(-std::log2(sums.max_rel), 0.0, m.cap_bits());
+  s.min_bits = std::clamp(-std::log2(sums.max_rel), 0.0, m.cap_bits);
   s.mean_abs = sums.sum_abs / c;
   s.rms_abs = std::sqrt(sums.sum_sq / c);
   s.mean_rel = sums.sum_rel / c;
@@ -383,6 +298,76 @@ ErrorStats from_sums(const Sums& sums, const Measure& m) {
 }
 
 }  // namespace
+
+namespace error_passes {
+
+Plan plan(const Comparison& c, const FirstPass& first, const OutputMeasure& m) {
+  Plan p;
+  const Sums& sums = first.sums;
+  p.stats = from_sums(sums, m);
+  // (An error can overflow to inf between two finite values: then the bins stop at about
+  // 1e307, whose edges are still finite, and it counts as not finite.)
+  p.empty.signed_error = signed_error_bins(sums.max_abs);
+  p.empty.relative = log_bins_auto(sums.min_pos_rel, sums.top_rel, kRelPerDecade);
+  p.empty.ulps = log_bins_auto(sums.min_pos_ulp, sums.top_ulp, kUlpPerDecade);
+  p.histograms = p.empty;
+  if (p.stats.count == 0) return p;  // nothing for pass 2
+  // The log histograms from pass 1's counts, or (a range past DecadeBins' table) from pass 2.
+  if (first.rel) {
+    p.relative = first.rel->histogram(sums.min_pos_rel, sums.top_rel);
+    p.ulps = first.ulps->histogram(sums.min_pos_ulp, sums.top_ulp);
+    p.log_histograms = !p.relative || !p.ulps;
+  }
+  locate(sums, first.keys, p);
+  for (size_t q = 0; q < kQuantiles.size(); ++q) {
+    if (p.owner[q] != q) continue;  // an earlier quantile's key: gathered there
+    const size_t key = p.magnitude[q];
+    const auto tag = static_cast<uint8_t>((q + 1) << 1);
+    p.action[key] |= tag;
+    p.action[key | kMagnitudes] |= tag;
+    p.needed = true;
+  }
+  if (c.histograms && bin_whole_keys(p.histograms.signed_error, first.keys, sums.max_abs, p.action)) p.needed = true;
+  p.needed |= p.log_histograms;
+  return p;
+}
+
+void Gathered::merge(const Gathered& o) {
+  experiment::merge(h.signed_error, o.h.signed_error);
+  experiment::merge(h.relative, o.h.relative);
+  experiment::merge(h.ulps, o.h.ulps);
+  for (size_t q = 0; q < kQuantiles.size(); ++q) members[q].insert(members[q].end(), o.members[q].begin(), o.members[q].end());
+}
+
+ErrorStats finish(const Comparison& c, size_t n, Plan& p, Gathered& g, const FirstPass& first) {
+  if (c.bound && c.bound_check) *c.bound_check = first.bound->finish(c.result.first(n), c.reference.first(n));
+  if (ErrorHistograms* h = c.histograms) {
+    *h = std::move(p.histograms);
+    experiment::merge(h->signed_error, g.h.signed_error);
+    if (p.relative && p.ulps) {
+      h->relative = std::move(*p.relative), h->ulps = std::move(*p.ulps);
+    } else {
+      experiment::merge(h->relative, g.h.relative);
+      experiment::merge(h->ulps, g.h.ulps);
+    }
+  }
+  // The percentiles: a selection among each key's members (tens of thousands at a million
+  // elements).
+  ErrorStats stats = p.stats;
+  if (stats.count == 0) return stats;
+  std::array<double, kQuantiles.size()> v{};
+  for (size_t q = 0; q < kQuantiles.size(); ++q) {
+    auto& members = g.members[p.owner[q]];
+    std::nth_element(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(p.within[q]), members.end());
+    v[q] = members[p.within[q]];
+  }
+  stats.p50_abs = v[0];
+  stats.p90_abs = v[1];
+  stats.p99_abs = v[2];
+  return stats;
+}
+
+}  // namespace error_passes
 
 ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
                        DType output, double rel_floor) {
@@ -402,7 +387,7 @@ std::vector<ErrorStats> error_stats(std::span<const Comparison> cs, DType output
     stats.insert(stats.end(), rest.begin(), rest.end());
     return stats;
   }
-  const Measure m(output, rel_floor);
+  const OutputMeasure m = output_measure(output, rel_floor);
   size_t n = cs.empty() ? 0 : std::min(cs[0].result.size(), cs[0].reference.size());
   for (const Comparison& c : cs) n = std::min({n, c.result.size(), c.reference.size()});
   const size_t comparisons = cs.size();
@@ -413,108 +398,49 @@ std::vector<ErrorStats> error_stats(std::span<const Comparison> cs, DType output
   const size_t spans = (n + kSpan - 1) / kSpan;
   std::vector<Sums> span_sums(comparisons * spans);  // [span][comparison]
   auto fresh_counts = [&] {
-    std::vector<Counted> counted(comparisons);
-    for (size_t c = 0; c < comparisons; ++c) {
-      if (cs[c].histograms) counted[c].decades.emplace();
-      if (cs[c].bound) counted[c].bound.emplace(*cs[c].bound);
-    }
+    std::vector<FirstPass> counted;
+    for (const Comparison& c : cs) counted.push_back(fresh_first_pass(c));
     return counted;
   };
-  std::vector<Counted> counted = fresh_counts();
+  std::vector<FirstPass> first = fresh_counts();
   // Every element's error key, kept for pass 2 (uninitialised: pass 1 writes each one).
   std::vector<std::unique_ptr<uint16_t[]>> kept_keys(comparisons);
   std::vector<uint16_t*> keys(comparisons);
   for (size_t c = 0; c < comparisons; ++c) kept_keys[c].reset(new uint16_t[n]), keys[c] = kept_keys[c].get();
   parallel_for(spans, 0, [&](size_t s0, size_t s1) {
-    std::vector<Counted> mine = fresh_counts();
+    std::vector<FirstPass> mine = fresh_counts();
     for (size_t k = s0; k < s1; ++k)
       first_pass(cs, m, k * kSpan, std::min(n, (k + 1) * kSpan), &span_sums[k * comparisons], mine, keys.data());
     const std::lock_guard<std::mutex> hold(lock);
-    for (size_t c = 0; c < comparisons; ++c) counted[c].merge(mine[c]);
+    for (size_t c = 0; c < comparisons; ++c) merge_counts(first[c], mine[c]);
   }, 1);
-  for (size_t c = 0; c < comparisons; ++c)
-    if (cs[c].bound && cs[c].bound_check)
-      *cs[c].bound_check = counted[c].bound->finish(cs[c].result.first(n), cs[c].reference.first(n));
 
   // Between the passes: each comparison's statistics, histogram ranges and the signed histogram
   // from the key counts, the percentiles' keys, and what is left for pass 2.
-  std::vector<ErrorStats> stats(comparisons);
-  std::vector<ErrorHistograms> empty(comparisons);
-  std::vector<std::optional<Histogram>> relative(comparisons), ulps(comparisons);
-  std::vector<Ranks> ranks(comparisons);
-  std::vector<SecondPass> plan(comparisons);
-  std::vector<Gathered> all(comparisons);
+  std::vector<Plan> plans(comparisons);
   bool second = false;
   for (size_t c = 0; c < comparisons; ++c) {
-    Sums sums;
-    for (size_t k = 0; k < spans; ++k) sums.merge(span_sums[k * comparisons + c]);
-    stats[c] = from_sums(sums, m);
-    // (An error can overflow to inf between two finite values: then the bins stop at about
-    // 1e307, whose edges are still finite, and it counts as not finite.)
-    empty[c].signed_error = signed_error_bins(sums.max_abs);
-    empty[c].relative = log_bins_auto(sums.min_pos_rel, sums.top_rel, kRelPerDecade);
-    empty[c].ulps = log_bins_auto(sums.min_pos_ulp, sums.top_ulp, kUlpPerDecade);
-    all[c].h = empty[c];
-    if (stats[c].count == 0) continue;  // nothing for pass 2
-    SecondPass& p = plan[c];
-    // The log histograms from pass 1's counts, or (a range past DecadeBins' table) from pass 2.
-    if (const auto& decades = counted[c].decades) {
-      relative[c] = decades->rel.histogram(sums.min_pos_rel, sums.top_rel);
-      ulps[c] = decades->ulps.histogram(sums.min_pos_ulp, sums.top_ulp);
-      p.log_histograms = !relative[c] || !ulps[c];
-    }
-    ranks[c] = locate(sums, counted[c].keys);
-    for (size_t q = 0; q < kQuantiles.size(); ++q) {
-      if (ranks[c].owner[q] != q) continue;  // an earlier quantile's key: gathered there
-      const size_t key = ranks[c].magnitude[q];
-      const auto tag = static_cast<uint8_t>((q + 1) << 1);
-      p.action[key] |= tag;
-      p.action[key | kMagnitudes] |= tag;
-      p.needed = true;
-    }
-    if (cs[c].histograms && bin_whole_keys(all[c].h.signed_error, counted[c].keys, sums.max_abs, p.action))
-      p.needed = true;
-    p.needed |= p.log_histograms;
-    second |= p.needed;
+    for (size_t k = 0; k < spans; ++k) first[c].sums.merge(span_sums[k * comparisons + c]);
+    plans[c] = plan(cs[c], first[c], m);
+    second |= plans[c].needed;
   }
 
   // Pass 2, when anything is left for it.
+  std::vector<Gathered> all(comparisons);
+  for (size_t c = 0; c < comparisons; ++c) all[c].h = plans[c].empty;
   if (second)
     parallel_for(n, 0, [&](size_t begin, size_t end) {
       std::vector<Gathered> mine(comparisons);
-      for (size_t c = 0; c < comparisons; ++c) mine[c].h = empty[c];
-      second_pass(cs, m, plan, begin, end, keys.data(), mine);
+      for (size_t c = 0; c < comparisons; ++c) mine[c].h = plans[c].empty;
+      second_pass(cs, m, plans, begin, end, keys.data(), mine);
       const std::lock_guard<std::mutex> hold(lock);
-      for (size_t c = 0; c < comparisons; ++c) {
-        merge(all[c].h.signed_error, mine[c].h.signed_error);
-        merge(all[c].h.relative, mine[c].h.relative);
-        merge(all[c].h.ulps, mine[c].h.ulps);
-        for (size_t q = 0; q < kQuantiles.size(); ++q)
-          all[c].members[q].insert(all[c].members[q].end(), mine[c].members[q].begin(), mine[c].members[q].end());
-      }
+      for (size_t c = 0; c < comparisons; ++c) all[c].merge(mine[c]);
     });
 
-  for (size_t c = 0; c < comparisons; ++c)
-    if (ErrorHistograms* h = cs[c].histograms) {
-      *h = std::move(all[c].h);
-      if (relative[c] && ulps[c]) h->relative = std::move(*relative[c]), h->ulps = std::move(*ulps[c]);
-    }
-  // The percentiles: a selection among each key's members (tens of thousands at a million
-  // elements), the comparisons split between the threads.
+  // The percentiles (a selection each), the comparisons split between the threads.
+  std::vector<ErrorStats> stats(comparisons);
   parallel_for(comparisons, 0, [&](size_t c0, size_t c1) {
-    for (size_t c = c0; c < c1; ++c) {
-      if (stats[c].count == 0) continue;
-      std::array<double, kQuantiles.size()> p{};
-      for (size_t q = 0; q < kQuantiles.size(); ++q) {
-        auto& members = all[c].members[ranks[c].owner[q]];
-        std::nth_element(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(ranks[c].within[q]),
-                         members.end());
-        p[q] = members[ranks[c].within[q]];
-      }
-      stats[c].p50_abs = p[0];
-      stats[c].p90_abs = p[1];
-      stats[c].p99_abs = p[2];
-    }
+    for (size_t c = c0; c < c1; ++c) stats[c] = finish(cs[c], n, plans[c], all[c], first[c]);
   }, n >= (size_t{1} << 16) ? 1 : comparisons);
   return stats;
 }

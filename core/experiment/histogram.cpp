@@ -310,16 +310,7 @@ DecadeCounter::DecadeCounter(int per_decade)
 PL_CLONES void DecadeBins::slots_of(const double* __restrict v, const int64_t* __restrict take, size_t n,
                                     uint32_t past, uint32_t* __restrict out) const {
   const uint64_t* __restrict entries = entry_.data();
-  const uint64_t p = past;
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t b = std::bit_cast<uint64_t>(v[i]);
-    const uint64_t normal = slot_in(b, entries[(b >> 48) & 0x7fff]);
-    const uint64_t special = (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull ? p + 2   // NaN, +-Inf
-                             : (b >> 63) | (b == 0)                                  ? p + 1   // zero, negative
-                                                                                     : p;      // subnormal
-    const uint64_t slot = b - 0x0010000000000000ull < 0x7fe0000000000000ull ? normal : special;
-    out[i] = static_cast<uint32_t>(take[i] ? slot : p + 3);
-  }
+  for (size_t i = 0; i < n; ++i) out[i] = decade_slot(v[i], take[i] != 0, entries, past);
 }
 
 void DecadeCounter::add_block(const double* v, const int64_t* take, size_t n) {
@@ -339,6 +330,10 @@ void DecadeCounter::add_block(const double* v, const int64_t* take, size_t n) {
       for (size_t s = 0; s < kSets; ++s) ++set[s][slot_of_value[i + s]];
     for (; i < m; ++i) ++set[0][slot_of_value[i]];
   }
+}
+
+void DecadeCounter::add_counts(std::span<const uint64_t> per_slot) {
+  for (size_t i = 0; i < std::min(stride_, per_slot.size()); ++i) counts_[i] += per_slot[i];
 }
 
 void DecadeCounter::merge(const DecadeCounter& o) {

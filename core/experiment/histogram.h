@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+#include "core/experiment/error_element.h"
+
 namespace pl::experiment {
 
 enum class BinScale : uint8_t { Linear, Log10 };
@@ -82,8 +84,11 @@ class DecadeBins {
   }
   uint32_t slot(double x) const {
     const uint64_t b = std::bit_cast<uint64_t>(x);
-    return static_cast<uint32_t>(slot_in(b, entry_[b >> 48]));
+    return static_cast<uint32_t>(entry_slot(b, entry_[b >> 48]));
   }
+  // The table by key (0x8000 entries; error_element.h's decade_slot reads it): for a device to
+  // count on its own copy, slot for slot as slots_of() does.
+  std::span<const uint64_t> entries() const { return entry_; }
   // The slots of v[0, n) where take[i] is not 0, in a loop without branches (it vectorises,
   // with gathers from the table): slot() for positive normal values, then `past` for positive
   // subnormals, past + 1 for zeros and negatives, past + 2 for values that are not finite, and
@@ -107,15 +112,11 @@ class DecadeBins {
   // are read for a slot), one 64-bit entry, so that a value's slot takes one load (a gather,
   // vectorised): the slot of the key's smallest value in the top 15 bits, and in the low 49
   // the low 48 bits of the edge among the key's values (its top 16 are the key itself), or
-  // 2^48 when there is none -- which no value's low 48 bits reach.
-  static constexpr uint64_t kLowBits = (uint64_t{1} << 48) - 1, kEdgeBits = (uint64_t{1} << 49) - 1;
-  static constexpr int kSlotShift = 49;
+  // 2^48 when there is none -- which no value's low 48 bits reach. A value's slot from its
+  // entry: error_element.h's entry_slot(), which a device runs too.
+  static constexpr uint64_t kLowBits = kDecadeLowBits;
+  static constexpr int kSlotShift = kDecadeSlotShift;
   std::vector<uint64_t> entry_;
-  // The slot of a positive normal value's bits b, from its key's entry (slot() and slots_of()).
-  static uint64_t slot_in(uint64_t b, uint64_t entry) {
-    const uint64_t low = b & kLowBits, edge = entry & kEdgeBits;
-    return (entry >> kSlotShift) + (low >= edge) + (low > edge);
-  }
 };
 
 // A log histogram counted before its range is known: values go into DecadeBins' slots as they
@@ -130,6 +131,11 @@ class DecadeCounter {
   // wait for the previous one's store (BM_ErrorStats/1 4.7-5.8 -> 4.4-4.8 ms, four A/B pairs).
   void add_block(const double* v, const int64_t* take, size_t n);
   void merge(const DecadeCounter& o);
+  // Counts made elsewhere (a device's, by error_element.h's decade_slot with this table's
+  // entries and past = bins().slots()): one per slot, the four past the table's included.
+  const DecadeBins& bins() const { return *bins_; }
+  size_t counted_slots() const { return stride_; }
+  void add_counts(std::span<const uint64_t> per_slot);
   // Nothing when the range reaches past the table (below 10^-307, a subnormal, or past
   // 10^308): the caller then bins the values the ordinary way.
   std::optional<Histogram> histogram(double min_positive, double max_positive) const;

@@ -128,6 +128,26 @@ struct Epilogue {
   }
 };
 
+// The comparisons' statistics on the config's device when it is not the CPU and can make them
+// (a GPU: both passes over the elements there), else on the CPU; `r` says where, and why not.
+std::vector<ErrorStats> device_error_stats(const std::string& backend, std::span<const Comparison> comparisons,
+                                           DType output, MatmulResult& r) {
+  r.analysis_backend = "cpu";
+  if (backend == "cpu") return error_stats(comparisons, output);
+  auto shared = shared_backend(backend);
+  if (!shared || shared->backend->name() == "cpu") return error_stats(comparisons, output);
+  Backend& device = *shared->backend;
+  std::lock_guard lock(*shared->mutex);
+  auto stats = device.error_stats(comparisons, output, 0);
+  if (stats) {
+    r.analysis_backend = device.name() + " (" + device.device_info().name + ")";
+    return std::move(stats).value();
+  }
+  r.backend_note += (r.backend_note.empty() ? "" : "; ") + device.name() + " could not make the error statistics (" +
+                    stats.error() + "): the CPU made them";
+  return error_stats(comparisons, output);
+}
+
 // The four components of the attribution, measured together (error_stats.h: each pass reads
 // each of the four arrays once), and the arithmetic error's bound check on the way.
 BoundCheck measure_components(MatmulResult& r, const std::vector<double>& cacc, DType output,
@@ -150,7 +170,7 @@ BoundCheck measure_components(MatmulResult& r, const std::vector<double>& cacc, 
   for (size_t p = 0; p < std::size(parts); ++p)
     comparisons.push_back({parts[p].value, parts[p].ref, &h[p], {}, parts[p].into == &r.arithmetic ? &bound : nullptr,
                            parts[p].into == &r.arithmetic ? &check : nullptr});
-  std::vector<ErrorStats> stats = error_stats(comparisons, output);
+  std::vector<ErrorStats> stats = device_error_stats(r.config.backend, comparisons, output, r);
   for (size_t p = 0; p < std::size(parts); ++p) {
     ErrorComponent& c = *parts[p].into;
     c.name = parts[p].name;

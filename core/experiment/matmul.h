@@ -57,7 +57,9 @@ struct MatmulConfig {
   unsigned threads = 0;                   // 0: all cores
   // Where the product runs: "cpu", "cuda" or "auto" (core/backend/backend.h). A backend that
   // cannot run it (no GPU, no kernel for the model) hands it to the CPU and says why in the
-  // result. The reference, attribution and statistics run on the CPU.
+  // result. The float64 references run there too (cuBLASLt dgemm, cached), and the error
+  // statistics' passes over the elements (Backend::error_stats); quantising, the epilogue and
+  // |A||B| run on the CPU.
   std::string backend = "cpu";
   bool fast_accumulation = false;  // float8 on tensor cores (CUDA library model only)
 };
@@ -112,7 +114,8 @@ struct MatmulResult {
   std::string reference_method;     // "OpenBLAS dgemm" or "double-double (Dot2)"
   std::string product_method;       // what ran the product (the backend's own account)
   std::string product_backend;      // "cpu" or "cuda (NVIDIA H100 80GB HBM3)"
-  std::string backend_note;         // why the product did not run where the config asked
+  std::string backend_note;         // why the product (or the statistics) did not run where the config asked
+  std::string analysis_backend;     // where the error statistics were made: "cpu" or "cuda (NVIDIA H100 ...)"
   double product_device_seconds = 0;  // the product alone, timed on the device (CUDA events)
   StageTimes seconds;
 };

@@ -81,6 +81,12 @@ class FakeDevice final : public testing_support::StubBackend {
                                        int reps, const std::atomic<bool>*) override {
     return ProductTiming{std::vector<double>(size_t(reps), 0.5), 0.5, "fake kernel", "fake clock"};
   }
+  // The error statistics: the CPU's, but never for a float16 output (a device error).
+  Expected<std::vector<experiment::ErrorStats>> error_stats(std::span<const experiment::Comparison> cs, DType output,
+                                                            double rel_floor) override {
+    if (output == DType::float16) return Error{"statistics kernel lost"};
+    return Backend::error_stats(cs, output, rel_floor);
+  }
   // The cast experiment's rounding: the CPU's, but never into e8m0 (as the CUDA backend).
   Expected<bool> roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> v) override {
     if (f.specials == Specials::E8M0) return Error{"no e8m0 kernel"};
@@ -161,6 +167,34 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   ASSERT_TRUE(failed.ok());
   EXPECT_EQ(failed->product_backend, "cpu");
   EXPECT_NE(failed->backend_note.find("device lost"), std::string::npos) << failed->backend_note;
+}
+
+// The error statistics are made where the product ran when that is a device, and where the
+// device fails, on the CPU with the reason in the note -- the same numbers either way here (the
+// stand-in makes them with the CPU's code).
+TEST(MatmulBackend, StatisticsAreMadeOnTheDeviceAndFallBackWithTheReason) {
+  auto cpu_run = experiment::run_matmul(small_config(AccumKind::Sequential, 64));
+  ASSERT_TRUE(cpu_run.ok());
+  EXPECT_EQ(cpu_run->analysis_backend, "cpu");
+
+  const FakeDeviceRegistered fake;
+  auto c = small_config(AccumKind::Sequential, 64);
+  c.backend = "cuda";
+  auto gpu_run = experiment::run_matmul(c);
+  ASSERT_TRUE(gpu_run.ok()) << gpu_run.error();
+  EXPECT_EQ(gpu_run->analysis_backend, "cuda (Fake GPU)");
+  EXPECT_TRUE(gpu_run->backend_note.empty()) << gpu_run->backend_note;
+  EXPECT_EQ(gpu_run->total.stats.max_abs, cpu_run->total.stats.max_abs);
+  EXPECT_EQ(gpu_run->arithmetic.signed_error.counts, cpu_run->arithmetic.signed_error.counts);
+  EXPECT_EQ(gpu_run->compared, cpu_run->compared);
+
+  c.output = DType::float16;
+  auto failed = experiment::run_matmul(c);
+  ASSERT_TRUE(failed.ok()) << failed.error();
+  EXPECT_EQ(failed->product_backend, "cuda (Fake GPU)");
+  EXPECT_EQ(failed->analysis_backend, "cpu");
+  EXPECT_NE(failed->backend_note.find("statistics kernel lost"), std::string::npos) << failed->backend_note;
+  EXPECT_NE(failed->backend_note.find("the CPU made them"), std::string::npos) << failed->backend_note;
 }
 
 TEST(MatmulBackend, Float16LibraryAccumulationNeedsADevice) {

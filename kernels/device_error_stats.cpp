@@ -1,0 +1,226 @@
+#include "kernels/device_error_stats.h"
+
+#include <cuda_runtime.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/experiment/histogram.h"
+#include "kernels/device_buffer.h"
+#include "kernels/error_stats.cuh"
+
+namespace pl::cuda {
+namespace {
+
+using experiment::Comparison;
+using experiment::ErrorStats;
+using experiment::error_passes::FirstPass;
+using experiment::error_passes::Gathered;
+using experiment::error_passes::kKeys;
+using experiment::error_passes::kSpan;
+using experiment::error_passes::Plan;
+
+// Device copies of host arrays, each uploaded once however many comparisons read it (the four
+// parts of an experiment's attribution share four arrays).
+class Uploads {
+ public:
+  Expected<const double*> get(std::span<const double> host, size_t n) {
+    auto& slot = buffers_[host.data()];
+    if (!slot) {
+      slot = std::make_unique<DeviceBuffer>();
+      if (auto e = slot->allocate(n * sizeof(double)); e != cudaSuccess)
+        return Error{cuda_error("out of GPU memory for the compared arrays", e)};
+      if (auto e = cudaMemcpy(slot->get(), host.data(), n * sizeof(double), cudaMemcpyHostToDevice); e != cudaSuccess)
+        return Error{cuda_error("uploading the compared arrays failed", e)};
+    }
+    return slot->as<const double>();
+  }
+
+ private:
+  std::map<const double*, std::unique_ptr<DeviceBuffer>> buffers_;
+};
+
+// A zeroed device array of `count` T, or the error.
+template <typename T>
+Expected<T*> zeroed(DeviceBuffer& b, size_t count, const char* what) {
+  if (auto e = b.allocate(count * sizeof(T)); e != cudaSuccess) return Error{cuda_error(what, e)};
+  if (auto e = cudaMemset(b.get(), 0, count * sizeof(T)); e != cudaSuccess) return Error{cuda_error(what, e)};
+  return b.as<T>();
+}
+
+template <typename T>
+Expected<bool> upload(DeviceBuffer& b, std::span<const T> host, const char* what) {
+  if (auto e = b.allocate(host.size_bytes()); e != cudaSuccess) return Error{cuda_error(what, e)};
+  if (auto e = cudaMemcpy(b.get(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice); e != cudaSuccess)
+    return Error{cuda_error(what, e)};
+  return true;
+}
+
+template <typename T>
+Expected<std::vector<T>> download(const DeviceBuffer& b, size_t count, const char* what) {
+  std::vector<T> host(count);
+  if (count == 0) return host;
+  if (auto e = cudaMemcpy(host.data(), b.get(), count * sizeof(T), cudaMemcpyDeviceToHost); e != cudaSuccess)
+    return Error{cuda_error(what, e)};
+  return host;
+}
+
+}  // namespace
+
+Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison> cs, DType output, double rel_floor,
+                                                     int sm_count) {
+  namespace passes = experiment::error_passes;
+  const passes::OutputMeasure m = passes::output_measure(output, rel_floor);
+  size_t n = cs.empty() ? 0 : std::min(cs[0].result.size(), cs[0].reference.size());
+  for (const Comparison& c : cs) {
+    n = std::min({n, c.result.size(), c.reference.size()});
+    if (!c.signed_errors.empty()) return Error{"the signed errors element by element are made on the CPU"};
+  }
+  const size_t count = cs.size(), spans = (n + kSpan - 1) / kSpan;
+  if (count == 0 || n == 0) return experiment::error_stats(cs, output, rel_floor);
+
+  const experiment::DecadeBins& four = experiment::DecadeBins::get(passes::kRelPerDecade);
+  const experiment::DecadeBins& eight = experiment::DecadeBins::get(passes::kUlpPerDecade);
+  const size_t stride4 = four.slots() + 4, stride8 = eight.slots() + 4;
+  DeviceBuffer d_four, d_eight;
+  if (auto ok = upload(d_four, four.entries(), "out of GPU memory for the decade tables"); !ok) return Error{ok.error()};
+  if (auto ok = upload(d_eight, eight.entries(), "out of GPU memory for the decade tables"); !ok) return Error{ok.error()};
+  const DecadeTables tables{d_four.as<const uint64_t>(), static_cast<uint32_t>(four.slots()),
+                            d_eight.as<const uint64_t>(), static_cast<uint32_t>(eight.slots())};
+
+  // Pass 1's inputs and outputs, one set per comparison.
+  Uploads arrays;
+  struct Outputs {
+    DeviceBuffer keys, span_sums, key_counts, rel, ulps, bound, abs_product, bias;
+  };
+  std::vector<Outputs> out(count);
+  std::vector<PassOneArrays> one(count);
+  for (size_t c = 0; c < count; ++c) {
+    auto r = arrays.get(cs[c].result, n);
+    if (!r) return Error{r.error()};
+    auto ref = arrays.get(cs[c].reference, n);
+    if (!ref) return Error{ref.error()};
+    PassOneArrays& a = one[c];
+    a.result = *r, a.reference = *ref;
+    a.params = pass_params(m);
+    if (auto e = out[c].keys.allocate(n * sizeof(uint16_t)); e != cudaSuccess)
+      return Error{cuda_error("out of GPU memory for the error keys", e)};
+    a.keys = out[c].keys.as<uint16_t>();
+    if (auto e = out[c].span_sums.allocate(spans * sizeof(PassSums)); e != cudaSuccess)
+      return Error{cuda_error("out of GPU memory for the sums", e)};
+    a.span_sums = out[c].span_sums.as<PassSums>();
+    auto keys = zeroed<unsigned>(out[c].key_counts, kKeys, "out of GPU memory for the key counts");
+    if (!keys) return Error{keys.error()};
+    a.key_counts = *keys;
+    if (cs[c].histograms) {
+      auto rel = zeroed<unsigned long long>(out[c].rel, stride4, "out of GPU memory for the histograms");
+      auto ulps = zeroed<unsigned long long>(out[c].ulps, stride8, "out of GPU memory for the histograms");
+      if (!rel || !ulps) return Error{!rel ? rel.error() : ulps.error()};
+      a.rel_counts = *rel, a.ulp_counts = *ulps;
+    }
+    if (const experiment::BoundInputs* b = cs[c].bound; b && cs[c].bound_check) {
+      if (b->abs_product.size() < n || (!b->bias.empty() && b->bias.size() < b->n))
+        return Error{"the bound check's |A||B| or bias is shorter than the output"};
+      if (auto ok = upload(out[c].abs_product, b->abs_product.first(n), "out of GPU memory for |A||B|"); !ok)
+        return Error{ok.error()};
+      if (!b->bias.empty())
+        if (auto ok = upload(out[c].bias, b->bias, "out of GPU memory for the bias"); !ok) return Error{ok.error()};
+      auto counts = zeroed<unsigned long long>(out[c].bound, stride4, "out of GPU memory for the bound check");
+      if (!counts) return Error{counts.error()};
+      set_bound(a.params, *b, out[c].abs_product.as<const float>(), out[c].bias.as<const double>());
+      a.bound_counts = *counts;
+    }
+  }
+  DeviceBuffer d_one;
+  if (auto ok = upload(d_one, std::span<const PassOneArrays>(one), "out of GPU memory"); !ok) return Error{ok.error()};
+  if (auto e = launch_error_pass_one(d_one.as<const PassOneArrays>(), static_cast<int>(count), n, tables, nullptr);
+      e != cudaSuccess)
+    return Error{cuda_error("the error statistics' first pass failed to start", e)};
+  if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
+    return Error{cuda_error("the error statistics' first pass failed", e)};
+
+  // Between the passes, on the host: core's own decisions.
+  std::vector<FirstPass> first;
+  std::vector<Plan> plans;
+  bool second = false;
+  for (size_t c = 0; c < count; ++c) {
+    auto sums = download<PassSums>(out[c].span_sums, spans, "reading the sums back failed");
+    auto keys = download<unsigned>(out[c].key_counts, kKeys, "reading the key counts back failed");
+    auto rel = download<unsigned long long>(out[c].rel, one[c].rel_counts ? stride4 : 0, "reading the histograms back failed");
+    auto ulps = download<unsigned long long>(out[c].ulps, one[c].ulp_counts ? stride8 : 0, "reading the histograms back failed");
+    auto bound = download<unsigned long long>(out[c].bound, one[c].bound_counts ? stride4 : 0, "reading the bound check back failed");
+    if (!sums) return Error{sums.error()};
+    if (!keys) return Error{keys.error()};
+    if (!rel || !ulps) return Error{!rel ? rel.error() : ulps.error()};
+    if (!bound) return Error{bound.error()};
+    first.push_back(assemble_first_pass(cs[c], *sums, *keys, *rel, *ulps, *bound));
+    plans.push_back(passes::plan(cs[c], first.back(), m));
+    if (plans.back().log_histograms)
+      return Error{"relative or ulp errors range past the decade table (below 1e-307 or past 1e308): binned on the CPU"};
+    second |= plans.back().needed;
+  }
+
+  // Pass 2: the elements of the keys the plans name, gathered on the device.
+  std::vector<Gathered> gathered_values(count);
+  if (second) {
+    struct Gather {
+      DeviceBuffer action, alone, members[3], counters;
+      GatherSizes sizes;
+    };
+    std::vector<Gather> g(count);
+    std::vector<PassTwoArrays> two(count);
+    for (size_t c = 0; c < count; ++c) {
+      PassTwoArrays& a = two[c];
+      a.result = one[c].result, a.reference = one[c].reference, a.keys = one[c].keys;
+      if (auto ok = upload(g[c].action, std::span<const uint8_t>(plans[c].action), "out of GPU memory"); !ok)
+        return Error{ok.error()};
+      a.action = g[c].action.as<const uint8_t>();
+      g[c].sizes = gather_sizes(plans[c], first[c]);  // (all zero when the plan needs nothing)
+      auto counters = zeroed<unsigned long long>(g[c].counters, 4, "out of GPU memory for pass 2");
+      if (!counters) return Error{counters.error()};
+      a.alone_count = *counters, a.member_count = *counters + 1;
+      if (auto e = g[c].alone.allocate(g[c].sizes.alone * sizeof(double)); e != cudaSuccess)
+        return Error{cuda_error("out of GPU memory for pass 2", e)};
+      a.alone = g[c].alone.as<double>(), a.alone_capacity = g[c].sizes.alone;
+      for (size_t q = 0; q < 3; ++q) {
+        if (auto e = g[c].members[q].allocate(g[c].sizes.members[q] * sizeof(double)); e != cudaSuccess)
+          return Error{cuda_error("out of GPU memory for pass 2", e)};
+        a.members[q] = g[c].members[q].as<double>(), a.member_capacity[q] = g[c].sizes.members[q];
+      }
+    }
+    DeviceBuffer d_two;
+    if (auto ok = upload(d_two, std::span<const PassTwoArrays>(two), "out of GPU memory"); !ok) return Error{ok.error()};
+    if (auto e = launch_error_pass_two(d_two.as<const PassTwoArrays>(), static_cast<int>(count), n, sm_count, nullptr);
+        e != cudaSuccess)
+      return Error{cuda_error("the error statistics' second pass failed to start", e)};
+    if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
+      return Error{cuda_error("the error statistics' second pass failed", e)};
+    for (size_t c = 0; c < count; ++c) {
+      auto counters = download<unsigned long long>(g[c].counters, 4, "reading pass 2 back failed");
+      if (!counters) return Error{counters.error()};
+      const GatherSizes& want = g[c].sizes;
+      bool match = (*counters)[0] == want.alone;
+      for (size_t q = 0; q < 3; ++q) match &= (*counters)[q + 1] == want.members[q];
+      if (!match) return Error{"the GPU's second pass gathered other elements than its first counted"};
+      auto alone = download<double>(g[c].alone, want.alone, "reading pass 2 back failed");
+      if (!alone) return Error{alone.error()};
+      std::array<std::vector<double>, 3> members;
+      for (size_t q = 0; q < 3; ++q) {
+        auto v = download<double>(g[c].members[q], want.members[q], "reading pass 2 back failed");
+        if (!v) return Error{v.error()};
+        members[q] = std::move(*v);
+      }
+      gathered_values[c] = gathered(plans[c], *alone, std::move(members));
+    }
+  } else {
+    for (size_t c = 0; c < count; ++c) gathered_values[c] = gathered(plans[c], {}, {});
+  }
+
+  std::vector<ErrorStats> stats;
+  for (size_t c = 0; c < count; ++c)
+    stats.push_back(passes::finish(cs[c], n, plans[c], gathered_values[c], first[c]));
+  return stats;
+}
+
+}  // namespace pl::cuda

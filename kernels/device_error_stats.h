@@ -1,0 +1,56 @@
+// error_stats() (core/experiment/error_stats.h) with its two passes over the elements on the
+// GPU (error_stats.cu) and the host's decisions between and after them core's own
+// (error_passes.h): the arrays are read on the device, and what comes back is a few hundred
+// kilobytes of sums and counts plus the few percent of elements pass 2 gathers.
+//
+// The assembly functions (no CUDA call) are apart so that a host test can run error_pass.h's
+// element functions in a kernel's order and check the result against the CPU on any machine.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "core/dtype/dtype.h"
+#include "core/experiment/bound_check.h"
+#include "core/experiment/error_passes.h"
+#include "core/experiment/error_stats.h"
+#include "core/util/expected.h"
+#include "kernels/error_pass.h"
+
+namespace pl::cuda {
+
+PassParams pass_params(const experiment::error_passes::OutputMeasure& m);
+// The bound check's inputs, with the arrays where the kernel reads them (device pointers).
+void set_bound(PassParams& p, const experiment::BoundInputs& b, const float* abs_product, const double* bias);
+
+// Pass 1's outputs for one comparison, as core's FirstPass: the span sums added in span order,
+// the key counts, and the decade counts (null spans where the comparison asked for none).
+experiment::error_passes::FirstPass assemble_first_pass(const experiment::Comparison& c,
+                                                        std::span<const PassSums> span_sums,
+                                                        std::span<const unsigned> key_counts,
+                                                        std::span<const unsigned long long> rel_counts,
+                                                        std::span<const unsigned long long> ulp_counts,
+                                                        std::span<const unsigned long long> bound_counts);
+
+// How many elements pass 2 will hand back for a comparison: those of the keys it bins alone, and
+// those of each quantile's owning key.
+struct GatherSizes {
+  size_t alone = 0;
+  std::array<size_t, 3> members{};
+};
+GatherSizes gather_sizes(const experiment::error_passes::Plan& p, const experiment::error_passes::FirstPass& f);
+
+// Pass 2's values as core's Gathered: the plan's empty bins holding the elements binned alone.
+experiment::error_passes::Gathered gathered(const experiment::error_passes::Plan& p, std::span<const double> alone,
+                                            std::array<std::vector<double>, 3> members);
+
+// The whole of error_stats() with the passes on the current device. An error value (the caller
+// then runs the CPU's) when the device cannot: out of memory, a comparison asking for its signed
+// errors element by element, or relative or ulp errors ranging past the decade table (below
+// 1e-307 or past 1e308), which pass 2 would have to bin one by one.
+Expected<std::vector<experiment::ErrorStats>> device_error_stats(std::span<const experiment::Comparison> cs,
+                                                                 DType output, double rel_floor, int sm_count);
+
+}  // namespace pl::cuda

@@ -1,0 +1,96 @@
+// Built with --fmad=false: pass 1's sums (e * e added to a sum) must not be contracted, so that
+// the host's emulation of these element functions (the host test) adds what the device adds.
+#include "kernels/error_stats.cuh"
+
+namespace pl::cuda {
+namespace {
+
+constexpr int kPassOneThreads = 128;  // a block's PassSums in shared memory: 128 x 192 bytes
+constexpr size_t kSpan = size_t{1} << 16;  // error_passes::kSpan
+constexpr int kPassTwoThreads = 256;
+
+// One atomic increment per distinct value among a warp's active lanes (neighbouring elements
+// often share a key or a slot: one atomic each would queue on the same address). Every lane of
+// the warp calls it together; `active` says whether this lane counts `value`.
+template <typename Counter>
+__device__ void warp_count(Counter* counts, unsigned value, bool active) {
+  const unsigned lane = threadIdx.x & 31;
+  const unsigned peers = __match_any_sync(0xffffffffu, active ? value : 0xffffffffu);
+  if (active && lane == unsigned(__ffs(peers) - 1)) atomicAdd(&counts[value], Counter(__popc(peers)));
+}
+
+__global__ void __launch_bounds__(kPassOneThreads) pass_one_kernel(const PassOneArrays* comparisons, size_t n,
+                                                                   DecadeTables tables) {
+  // Raw storage: a __shared__ array may not have a constructor, and PassSums initialises itself.
+  __shared__ alignas(PassSums) unsigned char storage[kPassOneThreads * sizeof(PassSums)];
+  PassSums* partial = reinterpret_cast<PassSums*>(storage);
+  const PassOneArrays c = comparisons[blockIdx.y];
+  const size_t span = blockIdx.x, begin = span * kSpan, end = begin + kSpan < n ? begin + kSpan : n;
+  PassSums s;
+  const uint32_t not_taken4 = tables.past_four + 3, not_taken8 = tables.past_eight + 3;
+  // Every lane of a warp runs the same number of rounds (warp_count needs them all).
+  for (size_t base = begin; base < end; base += kPassOneThreads) {
+    const size_t i = base + threadIdx.x;
+    const bool in = i < end;
+    ElementSlots slots{experiment::kNoErrorKey, not_taken4, not_taken8, not_taken4};
+    if (in) {
+      slots = pass_one(c.result[i], c.reference[i], i, c.params, s, tables.four, tables.past_four, tables.eight,
+                       tables.past_eight);
+      c.keys[i] = slots.key;
+    }
+    warp_count(c.key_counts, slots.key, in && slots.key != experiment::kNoErrorKey);
+    if (c.rel_counts) {
+      warp_count(c.rel_counts, slots.rel, in && slots.rel != not_taken4);
+      warp_count(c.ulp_counts, slots.ulps, in && slots.ulps != not_taken8);
+    }
+    if (c.bound_counts) warp_count(c.bound_counts, slots.bound, in && slots.bound != not_taken4);
+  }
+  // The block's sums in a fixed tree order: the span's sums do not depend on timing.
+  partial[threadIdx.x] = s;
+  __syncthreads();
+  for (int stride = kPassOneThreads / 2; stride > 0; stride /= 2) {
+    if (int(threadIdx.x) < stride) merge_sums(partial[threadIdx.x], partial[threadIdx.x + stride]);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) c.span_sums[span] = partial[0];
+}
+
+__global__ void pass_two_kernel(const PassTwoArrays* comparisons, size_t n) {
+  const PassTwoArrays& c = comparisons[blockIdx.y];
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const uint8_t a = c.action[c.keys[i]];
+    if (a == 0) continue;
+    const double e = c.result[i] - c.reference[i];  // as pass 1 took it
+    if (a & kPassBinAlone) {
+      const unsigned long long at = atomicAdd(c.alone_count, 1ull);
+      if (at < c.alone_capacity) c.alone[at] = e;
+    }
+    if (const int q = (a >> 1) - 1; q >= 0 && q < 3) {
+      const unsigned long long at = atomicAdd(&c.member_count[q], 1ull);
+      if (at < c.member_capacity[q]) c.members[q][at] = e < 0 ? -e : e;
+    }
+  }
+}
+
+}  // namespace
+
+cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, size_t n, DecadeTables tables,
+                                  cudaStream_t stream) {
+  const size_t spans = (n + kSpan - 1) / kSpan;
+  if (spans == 0 || count == 0) return cudaSuccess;
+  pass_one_kernel<<<dim3(unsigned(spans), unsigned(count)), kPassOneThreads, 0, stream>>>(comparisons, n, tables);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_error_pass_two(const PassTwoArrays* comparisons, int count, size_t n, int sm_count,
+                                  cudaStream_t stream) {
+  if (n == 0 || count == 0) return cudaSuccess;
+  size_t blocks = (n + kPassTwoThreads - 1) / kPassTwoThreads;
+  const size_t cap = size_t(sm_count) * 8 / size_t(count) + 1;
+  if (blocks > cap) blocks = cap;
+  pass_two_kernel<<<dim3(unsigned(blocks), unsigned(count)), kPassTwoThreads, 0, stream>>>(comparisons, n);
+  return cudaGetLastError();
+}
+
+}  // namespace pl::cuda

@@ -1,0 +1,60 @@
+// The error statistics' two passes on the GPU (error_pass.h's element functions), one CUDA
+// block per span of error_passes::kSpan elements of one comparison in pass 1, so that each
+// span's sums are made in one fixed order (a tree within the block) and the host adds them in
+// span order. Plain types only: the host driver (device_error_stats.cpp) builds them.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/error_pass.h"
+
+namespace pl::cuda {
+
+// One comparison's arrays on the device, for pass 1.
+struct PassOneArrays {
+  const double* result = nullptr;
+  const double* reference = nullptr;
+  PassParams params;
+  uint16_t* keys = nullptr;              // out: every element's error key (n)
+  PassSums* span_sums = nullptr;         // out: one per span
+  unsigned* key_counts = nullptr;        // out: compared elements by key (65536; zeroed)
+  unsigned long long* rel_counts = nullptr, *ulp_counts = nullptr;  // out: decade slots (zeroed) or null
+  unsigned long long* bound_counts = nullptr;  // out: the bound check's slots (zeroed) or null
+};
+
+// The decade tables (DecadeBins::entries) at 4 and 8 bins a decade, and their first slot past.
+struct DecadeTables {
+  const uint64_t* four = nullptr;
+  uint32_t past_four = 0;
+  const uint64_t* eight = nullptr;
+  uint32_t past_eight = 0;
+};
+
+// `comparisons` device structs; n elements each.
+cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, size_t n, DecadeTables tables,
+                                  cudaStream_t stream);
+
+// One comparison's arrays for pass 2: the elements whose key's action is not 0 are appended --
+// e to `alone` (action & 1), |e| to members[action / 2 - 1] -- at the positions their counters
+// hand out (the order does not matter: a histogram and a selection are made of them). A counter
+// that would pass its capacity stops there; the host then reports the mismatch.
+struct PassTwoArrays {
+  const double* result = nullptr;
+  const double* reference = nullptr;
+  const uint16_t* keys = nullptr;
+  const uint8_t* action = nullptr;  // by key (65536)
+  double* alone = nullptr;
+  unsigned long long* alone_count = nullptr;
+  unsigned long long alone_capacity = 0;
+  double* members[3] = {};
+  unsigned long long* member_count = nullptr;  // three counters
+  unsigned long long member_capacity[3] = {};
+};
+
+cudaError_t launch_error_pass_two(const PassTwoArrays* comparisons, int count, size_t n, int sm_count,
+                                  cudaStream_t stream);
+
+}  // namespace pl::cuda

@@ -1,0 +1,140 @@
+// The GPU's error statistics without a GPU: error_pass.h's element functions run on the host in
+// a kernel's order -- 128 threads a span, each taking every 128th element, their sums merged in
+// the kernel's tree, the counts in any order, pass 2's elements gathered backwards -- and
+// assembled by the very functions the device driver calls (device_error_stats.h). The result
+// must be the CPU's error_stats(): every count, extreme, histogram and percentile equal, the
+// sums within 1e-9. What this leaves to the GPU parity suite is the CUDA plumbing alone.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "core/experiment/error_passes.h"
+#include "core/experiment/histogram.h"
+#include "kernels/device_error_stats.h"
+#include "tests/cuda/error_stats_cases.h"
+
+namespace pl::cuda {
+namespace {
+
+namespace passes = experiment::error_passes;
+using testing::AttributionArrays;
+using testing::AttributionComparisons;
+
+constexpr size_t kThreads = 128;  // error_stats.cu's pass-one block
+
+// error_stats.cu's two kernels and device_error_stats()'s host steps, on the host; nothing where
+// the device hands the comparisons to the CPU (relative or ulp errors past the decade table).
+std::optional<std::vector<experiment::ErrorStats>> emulated_device_stats(std::span<const experiment::Comparison> cs, DType output) {
+  const passes::OutputMeasure m = passes::output_measure(output, 0);
+  const size_t n = cs[0].result.size(), spans = (n + passes::kSpan - 1) / passes::kSpan;
+  const experiment::DecadeBins& four = experiment::DecadeBins::get(passes::kRelPerDecade);
+  const experiment::DecadeBins& eight = experiment::DecadeBins::get(passes::kUlpPerDecade);
+  const auto past4 = static_cast<uint32_t>(four.slots()), past8 = static_cast<uint32_t>(eight.slots());
+  std::vector<experiment::ErrorStats> stats;
+  for (const experiment::Comparison& c : cs) {
+    PassParams p = pass_params(m);
+    if (c.bound) set_bound(p, *c.bound, c.bound->abs_product.data(), c.bound->bias.data());
+    std::vector<uint16_t> keys(n);
+    std::vector<PassSums> span_sums(spans);
+    std::vector<unsigned> key_counts(passes::kKeys, 0);
+    std::vector<unsigned long long> rel(past4 + 4, 0), ulps(past8 + 4, 0), bound(past4 + 4, 0);
+    for (size_t s = 0; s < spans; ++s) {
+      const size_t begin = s * passes::kSpan, end = std::min(n, begin + passes::kSpan);
+      std::array<PassSums, kThreads> thread{};
+      for (size_t t = 0; t < kThreads; ++t)
+        for (size_t i = begin + t; i < end; i += kThreads) {
+          const ElementSlots slots =
+              pass_one(c.result[i], c.reference[i], i, p, thread[t], four.entries().data(), past4,
+                       eight.entries().data(), past8);
+          keys[i] = slots.key;
+          if (slots.key != experiment::kNoErrorKey) ++key_counts[slots.key];
+          if (slots.rel != past4 + 3) ++rel[slots.rel];
+          if (slots.ulps != past8 + 3) ++ulps[slots.ulps];
+          if (slots.bound != past4 + 3) ++bound[slots.bound];
+        }
+      for (size_t stride = kThreads / 2; stride > 0; stride /= 2)  // the kernel's tree
+        for (size_t t = 0; t < stride; ++t) merge_sums(thread[t], thread[t + stride]);
+      span_sums[s] = thread[0];
+    }
+    const passes::FirstPass first = assemble_first_pass(c, span_sums, key_counts, rel, ulps, bound);
+    passes::Plan plan = passes::plan(c, first, m);
+    if (plan.log_histograms) return std::nullopt;
+    const GatherSizes sizes = gather_sizes(plan, first);
+    std::vector<double> alone;
+    std::array<std::vector<double>, 3> members;
+    for (size_t i = n; i-- > 0;) {  // another order than the CPU's
+      const uint8_t a = plan.action[keys[i]];
+      const double e = c.result[i] - c.reference[i];
+      if (a & kPassBinAlone) alone.push_back(e);
+      if (const int q = (a >> 1) - 1; q >= 0) members[static_cast<size_t>(q)].push_back(std::fabs(e));
+    }
+    EXPECT_EQ(alone.size(), sizes.alone);
+    for (size_t q = 0; q < 3; ++q) EXPECT_EQ(members[q].size(), sizes.members[q]);
+    passes::Gathered g = gathered(plan, alone, std::move(members));
+    stats.push_back(passes::finish(c, n, plan, g, first));
+  }
+  return stats;
+}
+
+void check_attribution(size_t m, size_t n, uint64_t seed, bool specials, DType output) {
+  const AttributionArrays a = testing::attribution_arrays(m, n, seed, specials);
+  AttributionComparisons cpu, emulated;
+  testing::fill_comparisons(a, cpu);
+  testing::fill_comparisons(a, emulated);
+  const auto want = experiment::error_stats(cpu.list, output);
+  const auto got = emulated_device_stats(emulated.list, output);
+  ASSERT_TRUE(got) << "the device would decline these comparisons";
+  testing::expect_same_attribution(*got, emulated, want, cpu,
+                                   std::string(name(output)) + " " + std::to_string(m) + "x" + std::to_string(n));
+}
+
+TEST(DeviceErrorPasses, EqualTheCpuOnOrdinaryErrors) {
+  check_attribution(300, 700, 1, false, DType::float32);  // 3.2 spans: the last one short
+}
+
+TEST(DeviceErrorPasses, EqualTheCpuWithNanInfZerosSubnormalsAndSaturation) {
+  check_attribution(300, 700, 2, true, DType::float32);
+  check_attribution(257, 511, 3, true, DType::bfloat16);
+}
+
+TEST(DeviceErrorPasses, EqualTheCpuForAFloat64Output) {
+  check_attribution(129, 1000, 4, false, DType::float64);  // error_in_ulps' division path
+}
+
+// A float64 output's relative errors against subnormal references (over the floor 2^-1022) and
+// its ulps there (2^-1074) reach past 1e308, beyond the decade table: such values must be binned
+// one by one, which the device leaves to the CPU (device_error_stats says so in its error).
+TEST(DeviceErrorPasses, DeclineWhenErrorsRangePastTheDecadeTable) {
+  const AttributionArrays a = testing::attribution_arrays(129, 1000, 4, true);
+  AttributionComparisons c;
+  testing::fill_comparisons(a, c);
+  EXPECT_FALSE(emulated_device_stats(c.list, DType::float64));
+}
+
+TEST(DeviceErrorPasses, EqualTheCpuForOneShortSpan) {
+  check_attribution(3, 5, 5, false, DType::float16);
+}
+
+// Mutation check of the test itself: a pass that drops one element's key count must show.
+TEST(DeviceErrorPasses, ALostElementIsSeen) {
+  const AttributionArrays a = testing::attribution_arrays(64, 64, 6, false);
+  AttributionComparisons cpu;
+  testing::fill_comparisons(a, cpu);
+  const auto want = experiment::error_stats(cpu.list, DType::float32);
+  AttributionArrays shorter = a;
+  shorter.result[17] = std::numeric_limits<double>::quiet_NaN();  // one element fewer compared
+  AttributionComparisons other;
+  testing::fill_comparisons(shorter, other);
+  const auto got = emulated_device_stats(other.list, DType::float32);
+  ASSERT_TRUE(got);
+  EXPECT_NE((*got)[0].count, want[0].count);
+  EXPECT_NE(other.h[0].signed_error.total() - other.h[0].signed_error.nonfinite,
+            cpu.h[0].signed_error.total() - cpu.h[0].signed_error.nonfinite);
+}
+
+}  // namespace
+}  // namespace pl::cuda
