@@ -125,7 +125,9 @@ step 30 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float16 -
 echo "[$((SECONDS - T0))s] conversions and probes done"
 fi
 if want whole; then
-# The whole experiment (product on CUDA; reference and analysis on the CPU for now).
+# The whole experiment on CUDA: products, float64 references, |A||B| and the error statistics'
+# passes there; quantising, the epilogue and the host's packing on the CPU (stages_ms says which
+# took how long).
 step 120 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
 # Where a GPU product call's wall time goes (kernels/product_engine.cpp, PhaseTrace).
 step 60 env PL_CUDA_TRACE=1 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 4096 --reps 1 --json \

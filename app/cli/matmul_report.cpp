@@ -65,7 +65,7 @@ void print_report(const MatmulResult& r) {
     std::printf("on:         %s, %.3f ms on the device\n", r.product_backend.c_str(), r.product_device_seconds * 1e3);
   if (!r.backend_note.empty()) std::printf("note:       %s\n", r.backend_note.c_str());
   if (r.analysis_backend != "cpu" && !r.analysis_backend.empty())
-    std::printf("statistics: made on %s\n", r.analysis_backend.c_str());
+    std::printf("statistics: made on %s; |A||B|: %s\n", r.analysis_backend.c_str(), r.bound_method.c_str());
   std::printf("reference:  %s; rounding %s, overflow %s\n\n", r.reference_method.c_str(),
               rounding_name(c.cast.rounding), overflow_name(c.cast.overflow));
   std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", "error", "max |e|", "mean |e|", "max rel",

@@ -209,6 +209,29 @@ int abs_to_float(std::span<const double> x, float* out) {
   return -e;
 }
 
+// (|A||B|)_ij in float32 for the bound check, m x n into `out`, from |A| (m x k) and |B| (n x k)
+// in float32: on the config's device when it has one -- its float32 GEMM without TF32
+// (CUBLAS_COMPUTE_32F_PEDANTIC), whose error on sums of nonnegative terms stays within the
+// k u the slack allows for in any order of summation -- else OpenBLAS sgemm. Returns how.
+std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b,
+                        float* out, std::string& note) {
+  const ProductSpec spec{shape, DType::float32, DType::float32, {AccumKind::Blas, DType::float32}};
+  if (backend != "cpu")
+    if (auto device = device_for(backend, spec)) {
+      const std::vector<double> da(a, a + shape.m * shape.k), db(b, b + shape.n * shape.k);
+      std::lock_guard lock(*device->mutex);
+      if (auto run = device->backend->product(spec, da, db, {})) {
+        for (size_t i = 0; i < run->c.size(); ++i) out[i] = static_cast<float>(run->c[i]);  // float32 values: exact
+        return run->method + " on " + device->backend->device_info().name;
+      } else {
+        note += (note.empty() ? "" : "; ") + device->backend->name() + " could not make |A||B| (" + run.error() +
+                "): OpenBLAS did";
+      }
+    }
+  blas::gemm_nt(shape.m, shape.n, shape.k, a, b, out);
+  return "OpenBLAS sgemm, core " + blas::info().core;
+}
+
 // Each row of x (m x n) plus the bias (n): a new array, since the product's may be shared.
 std::shared_ptr<const std::vector<double>> plus_bias(const std::vector<double>& x, std::span<const double> bias) {
   auto y = std::make_shared<std::vector<double>>(x);
@@ -466,7 +489,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   const std::span<const double> da = qa.dequantised(), db = qb.dequantised();
   const std::unique_ptr<float[]> abs_a(new float[da.size()]), abs_b(new float[db.size()]), abs_c(new float[m * n]);
   const int scale_a = abs_to_float(da, abs_a.get()), scale_b = abs_to_float(db, abs_b.get());
-  blas::gemm_nt(m, n, k, abs_a.get(), abs_b.get(), abs_c.get());
+  r.bound_method = abs_product(c.backend, shape, abs_a.get(), abs_b.get(), abs_c.get(), r.backend_note);
   const std::span<const float> abs_prod(abs_c.get(), m * n);
   // The sgemm's |A||B| is 2^(scale_a + scale_b) times the real one, and a little high.
   const double abs_prod_slack =

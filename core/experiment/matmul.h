@@ -58,8 +58,8 @@ struct MatmulConfig {
   // Where the product runs: "cpu", "cuda" or "auto" (core/backend/backend.h). A backend that
   // cannot run it (no GPU, no kernel for the model) hands it to the CPU and says why in the
   // result. The float64 references run there too (cuBLASLt dgemm, cached), and the error
-  // statistics' passes over the elements (Backend::error_stats); quantising, the epilogue and
-  // |A||B| run on the CPU.
+  // statistics' passes over the elements (Backend::error_stats) and the bound check's
+  // |A||B| (float32 GEMM); quantising, the epilogue and the output rounding run on the CPU.
   std::string backend = "cpu";
   bool fast_accumulation = false;  // float8 on tensor cores (CUDA library model only)
 };
@@ -116,6 +116,7 @@ struct MatmulResult {
   std::string product_backend;      // "cpu" or "cuda (NVIDIA H100 80GB HBM3)"
   std::string backend_note;         // why the product (or the statistics) did not run where the config asked
   std::string analysis_backend;     // where the error statistics were made: "cpu" or "cuda (NVIDIA H100 ...)"
+  std::string bound_method;         // how |A||B| for the bound check was made: "OpenBLAS sgemm, ..." or on the device
   double product_device_seconds = 0;  // the product alone, timed on the device (CUDA events)
   StageTimes seconds;
 };

@@ -139,6 +139,7 @@ json to_json(const MatmulResult& r) {
       {"product_backend", r.product_backend},
       {"backend_note", r.backend_note},
       {"analysis_backend", r.analysis_backend},
+      {"bound_method", r.bound_method},
       {"product_device_seconds", number(r.product_device_seconds)},
       {"components", {component(r.total), component(r.input), component(r.arithmetic), component(r.output)}},
       {"bounds", {{"k", r.config.k}, {"deterministic", number(r.bounds.deterministic)},

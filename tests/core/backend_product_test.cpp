@@ -169,13 +169,14 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   EXPECT_NE(failed->backend_note.find("device lost"), std::string::npos) << failed->backend_note;
 }
 
-// The error statistics are made where the product ran when that is a device, and where the
-// device fails, on the CPU with the reason in the note -- the same numbers either way here (the
+// The error statistics (and the bound check's |A||B|) are made where the product ran when that
+// is a device, and where the device fails, on the CPU with the reason in the note -- the same numbers either way here (the
 // stand-in makes them with the CPU's code).
 TEST(MatmulBackend, StatisticsAreMadeOnTheDeviceAndFallBackWithTheReason) {
   auto cpu_run = experiment::run_matmul(small_config(AccumKind::Sequential, 64));
   ASSERT_TRUE(cpu_run.ok());
   EXPECT_EQ(cpu_run->analysis_backend, "cpu");
+  EXPECT_EQ(cpu_run->bound_method.rfind("OpenBLAS sgemm", 0), 0u) << cpu_run->bound_method;
 
   const FakeDeviceRegistered fake;
   auto c = small_config(AccumKind::Sequential, 64);
@@ -183,6 +184,7 @@ TEST(MatmulBackend, StatisticsAreMadeOnTheDeviceAndFallBackWithTheReason) {
   auto gpu_run = experiment::run_matmul(c);
   ASSERT_TRUE(gpu_run.ok()) << gpu_run.error();
   EXPECT_EQ(gpu_run->analysis_backend, "cuda (Fake GPU)");
+  EXPECT_EQ(gpu_run->bound_method, "fake kernel on Fake GPU");  // |A||B| on the device too
   EXPECT_TRUE(gpu_run->backend_note.empty()) << gpu_run->backend_note;
   EXPECT_EQ(gpu_run->total.stats.max_abs, cpu_run->total.stats.max_abs);
   EXPECT_EQ(gpu_run->arithmetic.signed_error.counts, cpu_run->arithmetic.signed_error.counts);
