@@ -218,10 +218,14 @@ std::string abs_product(const std::string& backend, const GemmShape& shape, cons
   const ProductSpec spec{shape, DType::float32, DType::float32, {AccumKind::Blas, DType::float32}};
   if (backend != "cpu")
     if (auto device = device_for(backend, spec)) {
-      const std::vector<double> da(a, a + shape.m * shape.k), db(b, b + shape.n * shape.k);
+      // (Uninitialised and filled on every core: 2 x 128 MB at 4096^2.)
+      const size_t na = shape.m * shape.k, nb = shape.n * shape.k;
+      const std::unique_ptr<double[]> da(new double[na]), db(new double[nb]);
+      each_index(na, [&](size_t i) { da[i] = a[i]; });
+      each_index(nb, [&](size_t i) { db[i] = b[i]; });
       std::lock_guard lock(*device->mutex);
-      if (auto run = device->backend->product(spec, da, db, {})) {
-        for (size_t i = 0; i < run->c.size(); ++i) out[i] = static_cast<float>(run->c[i]);  // float32 values: exact
+      if (auto run = device->backend->product(spec, {da.get(), na}, {db.get(), nb}, {})) {
+        each_index(run->c.size(), [&](size_t i) { out[i] = static_cast<float>(run->c[i]); });  // float32 values: exact
         return run->method + " on " + device->backend->device_info().name;
       } else {
         note += (note.empty() ? "" : "; ") + device->backend->name() + " could not make |A||B| (" + run.error() +
