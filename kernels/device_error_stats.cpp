@@ -9,6 +9,7 @@
 #include "core/experiment/histogram.h"
 #include "kernels/device_buffer.h"
 #include "kernels/error_stats.cuh"
+#include "kernels/phase_trace.h"
 
 namespace pl::cuda {
 namespace {
@@ -79,6 +80,7 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison>
   }
   const size_t count = cs.size(), spans = (n + kSpan - 1) / kSpan;
   if (count == 0 || n == 0) return experiment::error_stats(cs, output, rel_floor);
+  PhaseTrace trace("cuda error statistics (" + std::to_string(count) + " x " + std::to_string(n) + ")");
 
   const experiment::DecadeBins& four = experiment::DecadeBins::get(passes::kRelPerDecade);
   const experiment::DecadeBins& eight = experiment::DecadeBins::get(passes::kUlpPerDecade);
@@ -132,6 +134,7 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison>
       a.bound_counts = *counts;
     }
   }
+  trace.mark("upload");
   DeviceBuffer d_one;
   if (auto ok = upload(d_one, std::span<const PassOneArrays>(one), "out of GPU memory"); !ok) return Error{ok.error()};
   if (auto e = launch_error_pass_one(d_one.as<const PassOneArrays>(), static_cast<int>(count), n, tables, nullptr);
@@ -139,6 +142,7 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison>
     return Error{cuda_error("the error statistics' first pass failed to start", e)};
   if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
     return Error{cuda_error("the error statistics' first pass failed", e)};
+  trace.mark("pass 1");
 
   // Between the passes, on the host: core's own decisions.
   std::vector<FirstPass> first;
@@ -160,6 +164,7 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison>
       return Error{"relative or ulp errors range past the decade table (below 1e-307 or past 1e308): binned on the CPU"};
     second |= plans.back().needed;
   }
+  trace.mark("plan");
 
   // Pass 2: the elements of the keys the plans name, gathered on the device.
   std::vector<Gathered> gathered_values(count);
@@ -216,10 +221,12 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison>
   } else {
     for (size_t c = 0; c < count; ++c) gathered_values[c] = gathered(plans[c], {}, {});
   }
+  trace.mark("pass 2");
 
   std::vector<ErrorStats> stats;
   for (size_t c = 0; c < count; ++c)
     stats.push_back(passes::finish(cs[c], n, plans[c], gathered_values[c], first[c]));
+  trace.mark("finish");
   return stats;
 }
 

@@ -14,6 +14,7 @@
 #include "kernels/emulated_plan.h"
 #include "kernels/lt_plan.h"
 #include "kernels/operand_pack.h"
+#include "kernels/phase_trace.h"
 
 namespace pl::cuda {
 namespace {
@@ -60,30 +61,6 @@ Expected<ProductEngine::PackedPair> pack_operands(std::span<const double> a, std
   return ProductEngine::PackedPair{std::move(ab), std::move(bb)};
 }
 
-// PL_CUDA_TRACE=1 prints where a library product's wall time goes (host packing, copies, the
-// GEMM, unpacking) to stderr: a 4096^3 experiment on an H100 spent about half a second per
-// product call around a GEMM of milliseconds (2026-11-26), and the split says what to move
-// onto the device first.
-class PhaseTrace {
- public:
-  PhaseTrace() : on_(std::getenv("PL_CUDA_TRACE") != nullptr), last_(Clock::now()) {}
-  void mark(const char* phase) {
-    if (!on_) return;
-    const auto now = Clock::now();
-    line_ += std::string(line_.empty() ? "" : ", ") + phase + " " +
-             std::to_string(std::chrono::duration<double, std::milli>(now - last_).count()) + " ms";
-    last_ = now;
-  }
-  ~PhaseTrace() {
-    if (on_) std::fprintf(stderr, "cuda product: %s\n", line_.c_str());
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  bool on_;
-  Clock::time_point last_;
-  std::string line_;
-};
 
 // Rows [r0, r1) of an emulated (or float64) product, timed by the two events.
 cudaError_t launch_timed(bool f64, const void* a, const void* b, const experiment::GemmShape& s, size_t r0,
@@ -144,7 +121,7 @@ Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::s
   const auto& [m, n, k] = s.shape;
   const LtShape padded{round_up(m, plan.align), round_up(n, plan.align),
                              round_up(k, plan.align)};
-  PhaseTrace trace;
+  PhaseTrace trace("cuda product");
   auto packed = pack_operands(a, b, s.shape, padded, plan.input, plan.weight);
   if (!packed) return Error{packed.error()};
   trace.mark("pack");
@@ -159,7 +136,7 @@ Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::s
   if (control.cancel && control.cancel->load()) return Error{"cancelled"};
   auto run = lt_->run(plan, padded, da.get(), db.get(), dd.get(), nullptr);
   if (!run) return Error{run.error()};
-  trace.mark(("gemm (" + std::to_string(run->milliseconds) + " ms on the device)").c_str());
+  trace.mark("gemm (" + std::to_string(run->milliseconds) + " ms on the device)");
   std::vector<uint8_t> d_host(d_bytes);
   if (cudaError_t e = cudaMemcpy(d_host.data(), dd.get(), d_bytes, cudaMemcpyDeviceToHost); e != cudaSuccess)
     return Error{cuda_error("copy from the GPU failed", e)};
