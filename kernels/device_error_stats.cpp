@@ -67,6 +67,8 @@ Expected<std::vector<T>> download(const DeviceBuffer& b, size_t count, const cha
   return host;
 }
 
+static_assert(kPassOneSpan == kSpan, "a pass-one block takes one span of core's sums");
+
 }  // namespace
 
 Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison> cs, DType output, double rel_floor,

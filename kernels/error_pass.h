@@ -91,7 +91,7 @@ PL_HD inline ElementSlots pass_one(double r, double ref, size_t i, const PassPar
                                    const uint64_t* table4, uint32_t past4, const uint64_t* table8, uint32_t past8) {
   using namespace experiment;
   const bool both = compared_pair(r, ref);
-  const double ei = (r - ref) < 0 ? -(r - ref) : (r - ref);
+  const double ei = element_abs(r - ref);
   const uint64_t ref_bits = element_bits(ref);
   const double rel = relative_error(ei, ref, p.element.floor);
   const double ulps = error_in_ulps(ei, ref_bits, p.element);
@@ -101,7 +101,7 @@ PL_HD inline ElementSlots pass_one(double r, double ref, size_t i, const PassPar
     const bool ref_finite = (ref_bits & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
     if (ref_finite) (r != r ? s.nan : s.inf) += 1;
   } else {
-    const double abs_r = r < 0 ? -r : r, abs_ref = ref < 0 ? -ref : ref;
+    const double abs_r = element_abs(r), abs_ref = element_abs(ref);
     s.count += 1;
     s.saturated += (abs_r == p.top) & (abs_ref > p.top);
     s.flushed += (r == 0) & (ref != 0);
@@ -120,7 +120,7 @@ PL_HD inline ElementSlots pass_one(double r, double ref, size_t i, const PassPar
   }
   if (p.abs_product) {  // bound_check.cpp's scaled_error and tally_block, for this element
     const double bias = p.bias ? p.bias[i % p.columns] : 0.0;
-    const double denom = static_cast<double>(p.abs_product[i]) * p.slack + (bias < 0 ? -bias : bias);
+    const double denom = static_cast<double>(p.abs_product[i]) * p.slack + element_abs(bias);
     const bool acc_finite = (element_bits(r) & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
     const bool take = acc_finite & (denom > 0);
     const double v = ei / denom;

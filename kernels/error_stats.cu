@@ -6,7 +6,6 @@ namespace pl::cuda {
 namespace {
 
 constexpr int kPassOneThreads = 128;  // a block's PassSums in shared memory: 128 x 192 bytes
-constexpr size_t kSpan = size_t{1} << 16;  // error_passes::kSpan
 constexpr int kPassTwoThreads = 256;
 
 // One atomic increment per distinct value among a warp's active lanes (neighbouring elements
@@ -25,7 +24,7 @@ __global__ void __launch_bounds__(kPassOneThreads) pass_one_kernel(const PassOne
   __shared__ alignas(PassSums) unsigned char storage[kPassOneThreads * sizeof(PassSums)];
   PassSums* partial = reinterpret_cast<PassSums*>(storage);
   const PassOneArrays c = comparisons[blockIdx.y];
-  const size_t span = blockIdx.x, begin = span * kSpan, end = begin + kSpan < n ? begin + kSpan : n;
+  const size_t span = blockIdx.x, begin = span * kPassOneSpan, end = begin + kPassOneSpan < n ? begin + kPassOneSpan : n;
   PassSums s;
   const uint32_t not_taken4 = tables.past_four + 3, not_taken8 = tables.past_eight + 3;
   // Every lane of a warp runs the same number of rounds (warp_count needs them all).
@@ -68,7 +67,7 @@ __global__ void pass_two_kernel(const PassTwoArrays* comparisons, size_t n) {
     }
     if (const int q = (a >> 1) - 1; q >= 0 && q < 3) {
       const unsigned long long at = atomicAdd(&c.member_count[q], 1ull);
-      if (at < c.member_capacity[q]) c.members[q][at] = e < 0 ? -e : e;
+      if (at < c.member_capacity[q]) c.members[q][at] = experiment::element_abs(e);
     }
   }
 }
@@ -77,7 +76,7 @@ __global__ void pass_two_kernel(const PassTwoArrays* comparisons, size_t n) {
 
 cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, size_t n, DecadeTables tables,
                                   cudaStream_t stream) {
-  const size_t spans = (n + kSpan - 1) / kSpan;
+  const size_t spans = (n + kPassOneSpan - 1) / kPassOneSpan;
   if (spans == 0 || count == 0) return cudaSuccess;
   pass_one_kernel<<<dim3(unsigned(spans), unsigned(count)), kPassOneThreads, 0, stream>>>(comparisons, n, tables);
   return cudaGetLastError();

@@ -13,6 +13,9 @@
 
 namespace pl::cuda {
 
+// Elements a pass-one block takes: error_passes::kSpan (device_error_stats.cpp checks).
+inline constexpr size_t kPassOneSpan = size_t{1} << 16;
+
 // One comparison's arrays on the device, for pass 1.
 struct PassOneArrays {
   const double* result = nullptr;

@@ -23,6 +23,9 @@ PL_HD inline double element_from_bits(uint64_t u) {
   return x;
 }
 
+// |x| as std::fabs gives it (the sign bit cleared: -0 gives +0, a NaN stays a NaN).
+PL_HD inline double element_abs(double x) { return element_from_bits(element_bits(x) & 0x7fffffffffffffffull); }
+
 // Whether a pair is compared: both finite (tested on the exponent bits, so that the CPU's loops
 // using it vectorise). Both passes, on either device, decide by it.
 PL_HD inline bool compared_pair(double result, double reference) {
@@ -96,7 +99,7 @@ PL_HD inline double error_in_ulps(double abs_error, uint64_t ref_bits, const Ele
 
 // The relative error with the floor: |e| / max(|ref|, floor).
 PL_HD inline double relative_error(double abs_error, double reference, double floor) {
-  const double a = reference < 0 ? -reference : reference;
+  const double a = element_abs(reference);
   return abs_error / (a < floor ? floor : a);
 }
 
