@@ -19,6 +19,7 @@
 #include "core/dtype/describe.h"
 #include "core/experiment/bound_check.h"
 #include "core/experiment/gemm.h"
+#include "core/experiment/on_device.h"
 #include "core/experiment/reference_cache.h"
 #include "core/util/number_text.h"
 #include "core/util/parallel.h"
@@ -128,25 +129,6 @@ struct Epilogue {
   }
 };
 
-// The comparisons' statistics on the config's device when it is not the CPU and can make them
-// (a GPU: both passes over the elements there), else on the CPU; `r` says where, and why not.
-std::vector<ErrorStats> device_error_stats(const std::string& backend, std::span<const Comparison> comparisons,
-                                           DType output, MatmulResult& r) {
-  r.analysis_backend = "cpu";
-  if (backend == "cpu") return error_stats(comparisons, output);
-  auto shared = shared_backend(backend);
-  if (!shared || shared->backend->name() == "cpu") return error_stats(comparisons, output);
-  Backend& device = *shared->backend;
-  std::lock_guard lock(*shared->mutex);
-  auto stats = device.error_stats(comparisons, output, 0);
-  if (stats) {
-    r.analysis_backend = device.name() + " (" + device.device_info().name + ")";
-    return std::move(stats).value();
-  }
-  r.backend_note += (r.backend_note.empty() ? "" : "; ") + device.name() + " could not make the error statistics (" +
-                    stats.error() + "): the CPU made them";
-  return error_stats(comparisons, output);
-}
 
 // The four components of the attribution, measured together (error_stats.h: each pass reads
 // each of the four arrays once), and the arithmetic error's bound check on the way.
@@ -170,7 +152,7 @@ BoundCheck measure_components(MatmulResult& r, const std::vector<double>& cacc, 
   for (size_t p = 0; p < std::size(parts); ++p)
     comparisons.push_back({parts[p].value, parts[p].ref, &h[p], {}, parts[p].into == &r.arithmetic ? &bound : nullptr,
                            parts[p].into == &r.arithmetic ? &check : nullptr});
-  std::vector<ErrorStats> stats = device_error_stats(r.config.backend, comparisons, output, r);
+  std::vector<ErrorStats> stats = error_stats_on(r.config.backend, comparisons, output, r.analysis_backend, r.backend_note);
   for (size_t p = 0; p < std::size(parts); ++p) {
     ErrorComponent& c = *parts[p].into;
     c.name = parts[p].name;
@@ -209,32 +191,6 @@ int abs_to_float(std::span<const double> x, float* out) {
   return -e;
 }
 
-// (|A||B|)_ij in float32 for the bound check, m x n into `out`, from |A| (m x k) and |B| (n x k)
-// in float32: on the config's device when it has one -- its float32 GEMM without TF32
-// (CUBLAS_COMPUTE_32F_PEDANTIC), whose error on sums of nonnegative terms stays within the
-// k u the slack allows for in any order of summation -- else OpenBLAS sgemm. Returns how.
-std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b,
-                        float* out, std::string& note) {
-  const ProductSpec spec{shape, DType::float32, DType::float32, {AccumKind::Blas, DType::float32}};
-  if (backend != "cpu")
-    if (auto device = device_for(backend, spec)) {
-      // (Uninitialised and filled on every core: 2 x 128 MB at 4096^2.)
-      const size_t na = shape.m * shape.k, nb = shape.n * shape.k;
-      const std::unique_ptr<double[]> da(new double[na]), db(new double[nb]);
-      each_index(na, [&](size_t i) { da[i] = a[i]; });
-      each_index(nb, [&](size_t i) { db[i] = b[i]; });
-      std::lock_guard lock(*device->mutex);
-      if (auto run = device->backend->product(spec, {da.get(), na}, {db.get(), nb}, {})) {
-        each_index(run->c.size(), [&](size_t i) { out[i] = static_cast<float>(run->c[i]); });  // float32 values: exact
-        return run->method + " on " + device->backend->device_info().name;
-      } else {
-        note += (note.empty() ? "" : "; ") + device->backend->name() + " could not make |A||B| (" + run.error() +
-                "): OpenBLAS did";
-      }
-    }
-  blas::gemm_nt(shape.m, shape.n, shape.k, a, b, out);
-  return "OpenBLAS sgemm, core " + blas::info().core;
-}
 
 // Each row of x (m x n) plus the bias (n): a new array, since the product's may be shared.
 std::shared_ptr<const std::vector<double>> plus_bias(const std::vector<double>& x, std::span<const double> bias) {
@@ -261,26 +217,6 @@ OperandReport report(DType t, const Scaling& s, const Quantised& q) {
 }
 
 
-// A float64 reference product, from the cache when these operands were seen before: on the
-// config's device when it has one (cuBLASLt dgemm), else OpenBLAS dgemm or, for `high`, the
-// double-double dot products on the CPU.
-CachedReference reference_product(const std::string& backend, const GemmShape& shape,
-                                  std::span<const double> a, std::span<const double> b, bool high) {
-  auto compute = [&]() -> CachedReference {
-    const ProductSpec spec{shape, DType::float64, DType::float64, {AccumKind::Blas, DType::float64}};
-    if (auto device = high ? Expected<SharedBackend>(Error{""}) : device_for(backend, spec)) {
-      std::lock_guard lock(*device->mutex);
-      if (auto run = device->backend->product(spec, a, b, {}))
-        return {std::make_shared<const std::vector<double>>(std::move(run->c)), run->method + " on " + device->backend->device_info().name};
-    }
-    return {std::make_shared<const std::vector<double>>(reference_gemm(shape, a, b, high)),
-            high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm, core " + blas::info().core};
-  };
-  bool hit = false;
-  CachedReference r = reference_cached(shape, high, operand_hash(a, b), compute, &hit);
-  if (hit) r.method += " (cached)";
-  return r;
-}
 
 // The product on the backend the config names, or on the CPU when that one cannot run it (no
 // GPU, no kernel for the model, values a library path cannot hold): the result says which ran

@@ -6,6 +6,7 @@
 
 #include "core/dtype/codec.h"
 #include "core/experiment/gemm.h"
+#include "core/experiment/on_device.h"
 #include "core/util/names.h"
 
 namespace pl::experiment {
@@ -65,8 +66,9 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
       out.product_backend = layer->product_backend;
       out.backend_note = layer->backend_note;
     }
-    // The float64 network: exact-enough products of its own activations.
-    std::vector<double> next_ref = reference_gemm({batch, width, width}, h_ref, w, false);
+    // The float64 network: exact-enough products of its own activations (on the layer's device
+    // when it has one, as the layer's own references).
+    std::vector<double> next_ref = *reference_product(lc.backend, {batch, width, width}, h_ref, w, false).values;
     for (size_t i = 0; i < next_ref.size(); ++i) next_ref[i] = act(c.activation, next_ref[i] + b[i % width]);
     // The low-precision network: the activation applied to the layer's output, rounded back
     // into the output dtype (ReLU is exact; GELU is computed in float64 and rounded once).
@@ -75,7 +77,9 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
       next[i] = round_to(out_fmt, act(c.activation, layer->result[i]), c.layer.cast, i);
     MlpLayerResult lr;
     lr.layer = l + 1;
-    lr.network = error_stats(next, next_ref, c.layer.output);
+    const Comparison network{next, next_ref};
+    std::string where;
+    lr.network = error_stats_on(lc.backend, std::span(&network, 1), c.layer.output, where, out.backend_note).front();
     lr.own = layer->total.stats;
     lr.own_arithmetic = layer->arithmetic.stats;
     double sq = 0;

@@ -1,0 +1,73 @@
+#include "core/experiment/on_device.h"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+
+#include "core/backend/backend.h"
+#include "core/backend/blas.h"
+#include "core/util/parallel.h"
+
+namespace pl::experiment {
+
+CachedReference reference_product(const std::string& backend, const GemmShape& shape,
+                                  std::span<const double> a, std::span<const double> b, bool high) {
+  auto compute = [&]() -> CachedReference {
+    const ProductSpec spec{shape, DType::float64, DType::float64, {AccumKind::Blas, DType::float64}};
+    if (auto device = high ? Expected<SharedBackend>(Error{""}) : device_for(backend, spec)) {
+      std::lock_guard lock(*device->mutex);
+      if (auto run = device->backend->product(spec, a, b, {}))
+        return {std::make_shared<const std::vector<double>>(std::move(run->c)), run->method + " on " + device->backend->device_info().name};
+    }
+    return {std::make_shared<const std::vector<double>>(reference_gemm(shape, a, b, high)),
+            high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm, core " + blas::info().core};
+  };
+  bool hit = false;
+  CachedReference r = reference_cached(shape, high, operand_hash(a, b), compute, &hit);
+  if (hit) r.method += " (cached)";
+  return r;
+}
+
+std::vector<ErrorStats> error_stats_on(const std::string& backend, std::span<const Comparison> comparisons,
+                                       DType output, std::string& where, std::string& note) {
+  where = "cpu";
+  if (backend == "cpu") return error_stats(comparisons, output);
+  auto shared = shared_backend(backend);
+  if (!shared || shared->backend->name() == "cpu") return error_stats(comparisons, output);
+  Backend& device = *shared->backend;
+  std::lock_guard lock(*shared->mutex);
+  auto stats = device.error_stats(comparisons, output, 0);
+  if (stats) {
+    where = device.name() + " (" + device.device_info().name + ")";
+    return std::move(stats).value();
+  }
+  note += (note.empty() ? "" : "; ") + device.name() + " could not make the error statistics (" + stats.error() +
+          "): the CPU made them";
+  return error_stats(comparisons, output);
+}
+
+std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b,
+                        float* out, std::string& note) {
+  const ProductSpec spec{shape, DType::float32, DType::float32, {AccumKind::Blas, DType::float32}};
+  if (backend != "cpu")
+    if (auto device = device_for(backend, spec)) {
+      // (Uninitialised and filled on every core: 2 x 128 MB at 4096^2.)
+      const size_t na = shape.m * shape.k, nb = shape.n * shape.k;
+      const std::unique_ptr<double[]> da(new double[na]), db(new double[nb]);
+      parallel_for(na, 0, [&](size_t i0, size_t i1) { std::copy(a + i0, a + i1, da.get() + i0); });
+      parallel_for(nb, 0, [&](size_t i0, size_t i1) { std::copy(b + i0, b + i1, db.get() + i0); });
+      std::lock_guard lock(*device->mutex);
+      if (auto run = device->backend->product(spec, {da.get(), na}, {db.get(), nb}, {})) {
+        const std::vector<double>& c = run->c;  // float32 values: narrowed exactly
+        parallel_for(c.size(), 0, [&](size_t i0, size_t i1) { std::copy(c.begin() + i0, c.begin() + i1, out + i0); });
+        return run->method + " on " + device->backend->device_info().name;
+      } else {
+        note += (note.empty() ? "" : "; ") + device->backend->name() + " could not make |A||B| (" + run.error() +
+                "): OpenBLAS did";
+      }
+    }
+  blas::gemm_nt(shape.m, shape.n, shape.k, a, b, out);
+  return "OpenBLAS sgemm, core " + blas::info().core;
+}
+
+}  // namespace pl::experiment

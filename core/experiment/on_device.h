@@ -1,0 +1,36 @@
+// The parts of an experiment that run on its backend's device when it has one, and on the CPU
+// when it has none or the device cannot: the float64 reference product (cached by operand
+// content), the error statistics' passes and the bound check's |A||B|. Each says where it ran;
+// a device failure becomes a line in `note`, never a different answer.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/dtype/dtype.h"
+#include "core/experiment/error_stats.h"
+#include "core/experiment/gemm.h"
+#include "core/experiment/reference_cache.h"
+
+namespace pl::experiment {
+
+// A float64 reference product of a (m x k) and b (n x k), from the cache when these operands
+// were seen before: on `backend`'s device when it has one (cuBLASLt dgemm), else OpenBLAS dgemm
+// or, for `high`, the double-double dot products on the CPU.
+CachedReference reference_product(const std::string& backend, const GemmShape& shape, std::span<const double> a,
+                                  std::span<const double> b, bool high);
+
+// error_stats() with its passes on `backend`'s device when it is not the CPU and can make them;
+// `where` gets "cpu" or "cuda (device name)", and a device's failure is added to `note`.
+std::vector<ErrorStats> error_stats_on(const std::string& backend, std::span<const Comparison> comparisons,
+                                       DType output, std::string& where, std::string& note);
+
+// (|A||B|)_ij in float32 for the bound check, m x n into `out`, from |A| (m x k) and |B| (n x k)
+// in float32: on the device when it has one -- its float32 GEMM without TF32
+// (CUBLAS_COMPUTE_32F_PEDANTIC), whose error on sums of nonnegative terms stays within the k u
+// the check's slack allows for in any order of summation -- else OpenBLAS sgemm. Returns how.
+std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b,
+                        float* out, std::string& note);
+
+}  // namespace pl::experiment
