@@ -161,6 +161,13 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison>
     if (!rel || !ulps) return Error{!rel ? rel.error() : ulps.error()};
     if (!bound) return Error{bound.error()};
     first.push_back(assemble_first_pass(cs[c], *sums, *keys, *rel, *ulps, *bound));
+    // The key counts (atomics) and the block sums must agree on how many elements were compared:
+    // a kernel that lost or doubled some is an error here, not a wrong histogram.
+    uint64_t keyed = 0;
+    for (unsigned k : *keys) keyed += k;
+    if (keyed != first.back().sums.count)
+      return Error{"the GPU's first pass counted " + std::to_string(keyed) + " error keys for " +
+                   std::to_string(first.back().sums.count) + " compared elements"};
     plans.push_back(passes::plan(cs[c], first.back(), m));
     if (plans.back().log_histograms)
       return Error{"relative or ulp errors range past the decade table (below 1e-307 or past 1e308): binned on the CPU"};
