@@ -11,6 +11,7 @@
 #include "kernels/convert.cuh"
 #include "kernels/cublaslt_api.h"
 #include "kernels/device_buffer.h"
+#include "kernels/staged_copy.h"
 #include "kernels/device_error_stats.h"
 #include "kernels/device_peaks.h"
 #include "kernels/product_engine.h"
@@ -84,10 +85,10 @@ class CudaBackend final : public Backend {
       return Error{cuda_error("out of GPU memory for the input", e)};
     if (auto e = d_out.allocate(n * sizeof(float)); e != cudaSuccess)
       return Error{cuda_error("out of GPU memory for the output", e)};
-    cudaError_t e = cudaMemcpy(d_in.get(), in, n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaError_t e = cuda::copy_to_device(d_in.get(), in, n * sizeof(float));
     if (e == cudaSuccess)
       e = cuda::launch_roundtrip_f32(d_in.as<float>(), d_out.as<float>(), n, p, o.rounding, sm_count_, nullptr);
-    if (e == cudaSuccess) e = cudaMemcpy(out, d_out.get(), n * sizeof(float), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess) e = cuda::copy_to_host(out, d_out.get(), n * sizeof(float));
     if (e != cudaSuccess) return Error{cuda_error("round-trip kernel failed", e)};
     return true;
   }
@@ -100,9 +101,9 @@ class CudaBackend final : public Backend {
     DeviceBuffer d;
     if (auto e = d.allocate(v.size_bytes()); e != cudaSuccess)
       return Error{cuda_error("out of GPU memory for the values", e)};
-    cudaError_t e = cudaMemcpy(d.get(), v.data(), v.size_bytes(), cudaMemcpyHostToDevice);
+    cudaError_t e = cuda::copy_to_device(d.get(), v.data(), v.size_bytes());
     if (e == cudaSuccess) e = cuda::launch_roundtrip_f64(d.as<double>(), v.size(), p, sm_count_, nullptr);
-    if (e == cudaSuccess) e = cudaMemcpy(v.data(), d.get(), v.size_bytes(), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess) e = cuda::copy_to_host(v.data(), d.get(), v.size_bytes());
     if (e != cudaSuccess) return Error{cuda_error("float64 round-trip kernel failed", e)};
     return true;
   }

@@ -12,6 +12,7 @@
 //  [x] the error statistics and histograms: both passes over the elements on the GPU
 //      (device_error_stats.h); the compared arrays are uploaded for them -- a product's result
 //      is not yet kept on the device between the product and its analysis
+//  [x] host <-> device copies of 1 MB or more through pinned chunks (staged_copy.h)
 // No GPU, no driver, or out of memory: an error value, never a crash.
 #pragma once
 

@@ -8,6 +8,7 @@
 
 #include "core/experiment/histogram.h"
 #include "kernels/device_buffer.h"
+#include "kernels/staged_copy.h"
 #include "kernels/error_stats.cuh"
 #include "kernels/phase_trace.h"
 
@@ -32,7 +33,7 @@ class Uploads {
       slot = std::make_unique<DeviceBuffer>();
       if (auto e = slot->allocate(n * sizeof(double)); e != cudaSuccess)
         return Error{cuda_error("out of GPU memory for the compared arrays", e)};
-      if (auto e = cudaMemcpy(slot->get(), host.data(), n * sizeof(double), cudaMemcpyHostToDevice); e != cudaSuccess)
+      if (auto e = copy_to_device(slot->get(), host.data(), n * sizeof(double)); e != cudaSuccess)
         return Error{cuda_error("uploading the compared arrays failed", e)};
     }
     return slot->as<const double>();
@@ -53,7 +54,7 @@ Expected<T*> zeroed(DeviceBuffer& b, size_t count, const char* what) {
 template <typename T>
 Expected<bool> upload(DeviceBuffer& b, std::span<const T> host, const char* what) {
   if (auto e = b.allocate(host.size_bytes()); e != cudaSuccess) return Error{cuda_error(what, e)};
-  if (auto e = cudaMemcpy(b.get(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice); e != cudaSuccess)
+  if (auto e = copy_to_device(b.get(), host.data(), host.size_bytes()); e != cudaSuccess)
     return Error{cuda_error(what, e)};
   return true;
 }
@@ -62,7 +63,7 @@ template <typename T>
 Expected<std::vector<T>> download(const DeviceBuffer& b, size_t count, const char* what) {
   std::vector<T> host(count);
   if (count == 0) return host;
-  if (auto e = cudaMemcpy(host.data(), b.get(), count * sizeof(T), cudaMemcpyDeviceToHost); e != cudaSuccess)
+  if (auto e = copy_to_host(host.data(), b.get(), count * sizeof(T)); e != cudaSuccess)
     return Error{cuda_error(what, e)};
   return host;
 }

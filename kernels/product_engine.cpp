@@ -15,6 +15,7 @@
 #include "kernels/lt_plan.h"
 #include "kernels/operand_pack.h"
 #include "kernels/phase_trace.h"
+#include "kernels/staged_copy.h"
 
 namespace pl::cuda {
 namespace {
@@ -29,7 +30,7 @@ bool is_library_model(const ProductSpec& s) {
 Expected<bool> upload(DeviceBuffer& d, const std::vector<uint8_t>& bytes, const char* what) {
   if (cudaError_t e = d.allocate(bytes.size()); e != cudaSuccess)
     return Error{cuda_error((std::string("out of GPU memory for the ") + what).c_str(), e)};
-  if (cudaError_t e = cudaMemcpy(d.get(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice); e != cudaSuccess)
+  if (cudaError_t e = copy_to_device(d.get(), bytes.data(), bytes.size()); e != cudaSuccess)
     return Error{cuda_error("copy to the GPU failed", e)};
   return true;
 }
@@ -137,13 +138,14 @@ Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::s
   auto run = lt_->run(plan, padded, da.get(), db.get(), dd.get(), nullptr);
   if (!run) return Error{run.error()};
   trace.mark("gemm (" + std::to_string(run->milliseconds) + " ms on the device)");
-  std::vector<uint8_t> d_host(d_bytes);
-  if (cudaError_t e = cudaMemcpy(d_host.data(), dd.get(), d_bytes, cudaMemcpyDeviceToHost); e != cudaSuccess)
+  // (Uninitialised: the copy writes every byte; zeroing 64 MB first took part of the download.)
+  const std::unique_ptr<uint8_t[]> d_host(new uint8_t[d_bytes]);
+  if (cudaError_t e = copy_to_host(d_host.get(), dd.get(), d_bytes); e != cudaSuccess)
     return Error{cuda_error("copy from the GPU failed", e)};
   trace.mark("download");
   if (control.progress) control.progress(1.0);
   ProductRun out;
-  out.c = unpack_rows(d_host.data(), m, n, padded.n, plan.out);
+  out.c = unpack_rows(d_host.get(), m, n, padded.n, plan.out);
   trace.mark("unpack");
   out.method = "cuBLASLt " + plan.label + " (" + run->algorithm + ")";
   out.device_seconds = run->milliseconds * 1e-3;
@@ -195,8 +197,8 @@ Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::
   cudaEventDestroy(t0);
   cudaEventDestroy(t1);
   std::vector<uint8_t> c_host(m * n * element_bytes(e)), redo(f64 ? 0 : m * n);
-  cudaError_t err = cudaMemcpy(c_host.data(), dc.get(), c_host.size(), cudaMemcpyDeviceToHost);
-  if (err == cudaSuccess && !f64) err = cudaMemcpy(redo.data(), dredo.get(), redo.size(), cudaMemcpyDeviceToHost);
+  cudaError_t err = copy_to_host(c_host.data(), dc.get(), c_host.size());
+  if (err == cudaSuccess && !f64) err = copy_to_host(redo.data(), dredo.get(), redo.size());
   if (err != cudaSuccess) return Error{cuda_error("copy from the GPU failed", err)};
   ProductRun out;
   out.c = unpack_rows(c_host.data(), m, n, n, e);

@@ -79,7 +79,7 @@ echo "parity exit: $?" | tee "$OUT/parity.txt"
 grep -E '^\[  (FAILED|PASSED|SKIPPED) ' "$OUT/parity_log.txt" | sort | uniq -c | sort -rn | head -n 40 | tee -a "$OUT/parity.txt"
 if command -v compute-sanitizer >/dev/null; then
   step 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$PARITY" --gtest_brief=1 \
-    --gtest_filter='*Product*:CudaBackend*:ErrorStatsParity.Float64*:ErrorStatsParity.Declines*:*RoundtripParity*/float16_*:*RoundtripF64Parity*/float16_*' >"$OUT/sanitizer.txt" 2>&1
+    --gtest_filter='*Product*:CudaBackend*:ErrorStatsParity.Float64*:ErrorStatsParity.Declines*:StagedCopy*:*RoundtripParity*/float16_*:*RoundtripF64Parity*/float16_*' >"$OUT/sanitizer.txt" 2>&1
   echo "compute-sanitizer memcheck exit: $?" | tee -a "$OUT/parity.txt"
   tail -n 3 "$OUT/sanitizer.txt"
 fi
@@ -129,9 +129,12 @@ if want whole; then
 # passes there; quantising, the epilogue and the host's packing on the CPU (stages_ms says which
 # took how long).
 step 120 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
-# Where a GPU product call's wall time goes (kernels/product_engine.cpp, PhaseTrace).
+# Where a GPU call's wall time goes (kernels/phase_trace.h: products and error statistics), with
+# the staged copies (staged_copy.h) and then with the driver's pageable ones, for the A/B.
 step 60 env PL_CUDA_TRACE=1 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 4096 --reps 1 --json \
   >"$OUT/bench_matmul_trace.json" 2>"$OUT/cuda_trace.txt"
+step 60 env PL_CUDA_TRACE=1 PL_CUDA_PAGEABLE=1 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 4096 --reps 1 --json \
+  >"$OUT/bench_matmul_trace_pageable.json" 2>"$OUT/cuda_trace_pageable.txt"
 step 60 "$BIN/precision-lab" bench --backend cpu --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --elements 67108864 --reps 5 --json >"$OUT/bench_cpu.json"
 echo "[$((SECONDS - T0))s] whole-experiment bench done"
 fi

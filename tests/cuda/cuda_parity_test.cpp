@@ -10,6 +10,7 @@
 #include "core/dtype/codec.h"
 #include "core/dtype/dtype.h"
 #include "kernels/cuda_backend.h"
+#include "kernels/staged_copy.h"
 
 namespace pl {
 namespace {
@@ -98,5 +99,24 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::ValuesIn(float_dtypes()), ::testing::Range(0, kRoundingCount)),
     format_and_mode);
 
+// The staged copies (staged_copy.h): arrays across the chunk boundaries, tails of odd length,
+// and one under the staging threshold, there and back bit for bit -- every product and round
+// trip above moves its arrays this way.
+TEST(StagedCopy, ThereAndBackBitForBit) {
+  if (!gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error();
+  for (size_t bytes : {size_t{1000}, (size_t{16} << 20) - 8, (size_t{16} << 20) + 8, (size_t{40} << 20) + 1234}) {
+    std::vector<uint8_t> host(bytes), back(bytes, 0);
+    std::mt19937_64 rng(bytes);
+    for (auto& b : host) b = static_cast<uint8_t>(rng());
+    void* d = nullptr;
+    ASSERT_EQ(cudaMalloc(&d, bytes), cudaSuccess);
+    EXPECT_EQ(cuda::copy_to_device(d, host.data(), bytes), cudaSuccess);
+    EXPECT_EQ(cuda::copy_to_host(back.data(), d, bytes), cudaSuccess);
+    cudaFree(d);
+    EXPECT_TRUE(host == back) << bytes << " bytes";
+  }
+}
+
 }  // namespace
 }  // namespace pl
+
