@@ -245,6 +245,17 @@ void BM_Experiment_bf16_f32sequential(benchmark::State& s) {
 BENCHMARK(BM_Experiment_bf16_f32blas)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Experiment_bf16_f32sequential)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// What the window does on every change of a setting: the same config run again with its operands
+// drawn from the data sources (the operands and the reference of the original ones cached from
+// the run before; the rounded ones' reference computed again, as a changed dtype needs).
+void BM_Experiment_rerun(benchmark::State& state) {
+  MatmulConfig c;
+  c.m = c.n = c.k = static_cast<size_t>(state.range(0));
+  benchmark::DoNotOptimize(run_matmul(c));  // the first run: draws and caches
+  for (auto _ : state) benchmark::DoNotOptimize(run_matmul(c));
+}
+BENCHMARK(BM_Experiment_rerun)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 }  // namespace
 }  // namespace pl::experiment
 

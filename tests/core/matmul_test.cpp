@@ -104,6 +104,45 @@ TEST(Matmul, AttributionAddsUpToTheTotal) {
   EXPECT_EQ(r->compared, c.m * c.n);
 }
 
+// A re-run with the same data reuses the operands drawn before (drawn_operands); every setting
+// that decides them draws anew -- the seed, each data source, the shape, a bias -- and a run
+// that draws anew gives exactly what a first run would.
+TEST(Matmul, ReRunsReuseTheDrawnOperandsUnlessTheDataChanges) {
+  MatmulConfig c;
+  c.m = 24, c.n = 16, c.k = 40;
+  auto first = run_matmul(c);
+  auto again = run_matmul(c);
+  ASSERT_TRUE(first.ok() && again.ok());
+  EXPECT_EQ(*again->reference, *first->reference);
+  auto changed = [&](MatmulConfig other) {
+    auto r = run_matmul(other);
+    EXPECT_TRUE(r.ok());
+    const bool differs = *r->reference != *first->reference;
+    // Back to the first config: its operands drawn again give its numbers again.
+    auto back = run_matmul(c);
+    EXPECT_EQ(*back->reference, *first->reference);
+    return differs;
+  };
+  MatmulConfig seed = c;
+  seed.seed = 1;
+  EXPECT_TRUE(changed(seed));
+  MatmulConfig scale = c;
+  scale.weight_data.scale = 2;
+  EXPECT_TRUE(changed(scale));
+  MatmulConfig input = c;
+  input.input_data.distribution = Distribution::HeavyTailed;
+  EXPECT_TRUE(changed(input));
+  MatmulConfig bias = c;
+  bias.bias = DType::float32;
+  EXPECT_TRUE(changed(bias));  // (the reference holds the bias)
+  MatmulConfig bias_data = bias;
+  bias_data.bias_data.distribution = Distribution::Normal;  // (torch-linear ignores the scale)
+  auto with_bias = run_matmul(bias);
+  auto other_bias = run_matmul(bias_data);
+  ASSERT_TRUE(with_bias.ok() && other_bias.ok());
+  EXPECT_NE(*with_bias->reference, *other_bias->reference);
+}
+
 TEST(Matmul, MatmulAndLinearSeeTheSameNumbers) {
   // For one seed, matmul's B is linear's W transposed: the results agree element by element.
   MatmulConfig lin = small(MatmulOp::Linear), mm = small(MatmulOp::Matmul);
