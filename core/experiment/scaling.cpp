@@ -4,11 +4,13 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <optional>
 
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
 #include "core/util/names.h"
+#include "core/util/parallel.h"
 
 namespace pl::experiment {
 namespace {
@@ -48,15 +50,24 @@ class ArrayRounder {
     // A zero stays zero in every mode and dtype that has one, so the flushed are the new zeros
     // (e8m0 has none to flush to: a zero becomes NaN there).
     const bool has_zero = !is_float(t_) || info(t_).format.has_zero();
-    const size_t zeros_before = has_zero ? zeros(v) : 0;
     if (is_float(t_)) {
       // Saturated: rounding with an unbounded exponent would have gone past the largest value
-      // (a hair above it that rounds down to it anyway is not counted).
-      const double step = ulp_at(info(t_).format, top_);
-      for (double x : v)
-        if (std::fabs(x) > top_ && std::nearbyint(std::fabs(x) / step) * step > top_) ++q.saturated;
+      // (a hair above it that rounds down to it anyway is not counted). Counted with the zeros
+      // in one pass on every core: they were two passes on one core beside a rounding on all
+      // of them (the quantise stage of a 4096^2 experiment took 183 ms on a 16-core machine,
+      // 2026-11-26).
+      const double step = ulp_at(info(t_).format, top_), top = top_;
+      const auto [saturated, zeros_before] = count(v, [step, top](double x, size_t& sat, size_t& zero) {
+        sat += std::fabs(x) > top && std::nearbyint(std::fabs(x) / step) * step > top;
+        zero += x == 0;
+      });
+      q.saturated += saturated;
       if (!on_device(v, q)) round_each(info(t_).format, v, v, o_);
-    } else {
+      if (has_zero) q.flushed += zeros(v) - zeros_before;
+      return;
+    }
+    const size_t zeros_before = zeros(v);
+    {
       const double lo = lo_ ? lo_ : static_cast<double>(int_min(t_));
       const double hi = static_cast<double>(int_max(t_));
       for (double& x : v) {
@@ -69,10 +80,21 @@ class ArrayRounder {
   }
 
  private:
+  // Two counts over v made on every core: fn(x, first, second) adds to them.
+  template <typename Fn>
+  static std::pair<size_t, size_t> count(std::span<const double> v, Fn fn) {
+    std::mutex lock;
+    size_t first = 0, second = 0;
+    parallel_for(v.size(), 0, [&](size_t b, size_t e) {
+      size_t a = 0, z = 0;
+      for (size_t i = b; i < e; ++i) fn(v[i], a, z);
+      const std::lock_guard hold(lock);
+      first += a, second += z;
+    });
+    return {first, second};
+  }
   static size_t zeros(std::span<const double> v) {
-    size_t n = 0;
-    for (double x : v) n += x == 0;
-    return n;
+    return count(v, [](double x, size_t& zero, size_t&) { zero += x == 0; }).first;
   }
   // The device's rounding, when one was given and it can; otherwise false (and why in q).
   bool on_device(std::span<double> v, Quantised& q) const {
@@ -238,10 +260,12 @@ Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
   ArrayRounder round(t, o, s.kind != ScalingKind::None, device);
   if (t == DType::int8) round.symmetric_integers();
   switch (s.kind) {
-    case ScalingKind::None:
-      std::copy(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(q.values.size()), q.values.begin());
+    case ScalingKind::None: {
+      double* values = q.values.data();
+      parallel_for(q.values.size(), 0, [&](size_t b, size_t e) { std::copy(x.begin() + b, x.begin() + e, values + b); });
       round.round(q.values, q);
       break;
+    }
     case ScalingKind::PerTensor:
       q.amax = amax_of(x);
       scale_symmetric(x, q, round, 0, rows, q.amax);
