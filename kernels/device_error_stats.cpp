@@ -23,26 +23,6 @@ using experiment::error_passes::kKeys;
 using experiment::error_passes::kSpan;
 using experiment::error_passes::Plan;
 
-// Device copies of host arrays, each uploaded once however many comparisons read it (the four
-// parts of an experiment's attribution share four arrays).
-class Uploads {
- public:
-  Expected<const double*> get(std::span<const double> host, size_t n) {
-    auto& slot = buffers_[host.data()];
-    if (!slot) {
-      slot = std::make_unique<DeviceBuffer>();
-      if (auto e = slot->allocate(n * sizeof(double)); e != cudaSuccess)
-        return Error{cuda_error("out of GPU memory for the compared arrays", e)};
-      if (auto e = copy_to_device(slot->get(), host.data(), n * sizeof(double)); e != cudaSuccess)
-        return Error{cuda_error("uploading the compared arrays failed", e)};
-    }
-    return slot->as<const double>();
-  }
-
- private:
-  std::map<const double*, std::unique_ptr<DeviceBuffer>> buffers_;
-};
-
 // A zeroed device array of `count` T, or the error.
 template <typename T>
 Expected<T*> zeroed(DeviceBuffer& b, size_t count, const char* what) {
@@ -51,13 +31,32 @@ Expected<T*> zeroed(DeviceBuffer& b, size_t count, const char* what) {
   return b.as<T>();
 }
 
+// A device copy of `host`; `what` names a failed allocation ("out of GPU memory for ...").
 template <typename T>
 Expected<bool> upload(DeviceBuffer& b, std::span<const T> host, const char* what) {
   if (auto e = b.allocate(host.size_bytes()); e != cudaSuccess) return Error{cuda_error(what, e)};
   if (auto e = copy_to_device(b.get(), host.data(), host.size_bytes()); e != cudaSuccess)
-    return Error{cuda_error(what, e)};
+    return Error{cuda_error("copying to the GPU failed", e)};
   return true;
 }
+
+// Device copies of host arrays, each uploaded once however many comparisons read it (the four
+// parts of an experiment's attribution share four arrays).
+class Uploads {
+ public:
+  Expected<const double*> get(std::span<const double> host, size_t n) {
+    auto& slot = buffers_[host.data()];
+    if (!slot) {
+      slot = std::make_unique<DeviceBuffer>();
+      if (auto ok = upload(*slot, host.first(n), "out of GPU memory for the compared arrays"); !ok)
+        return Error{ok.error()};
+    }
+    return slot->as<const double>();
+  }
+
+ private:
+  std::map<const double*, std::unique_ptr<DeviceBuffer>> buffers_;
+};
 
 template <typename T>
 Expected<std::vector<T>> download(const DeviceBuffer& b, size_t count, const char* what) {
@@ -69,6 +68,8 @@ Expected<std::vector<T>> download(const DeviceBuffer& b, size_t count, const cha
 }
 
 static_assert(kPassOneSpan == kSpan, "a pass-one block takes one span of core's sums");
+// Pass one counts the bound check's scaled errors with the relative errors' decade table.
+static_assert(experiment::BoundTally::kPerDecade == experiment::error_passes::kRelPerDecade);
 
 }  // namespace
 
@@ -87,7 +88,7 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison>
 
   const experiment::DecadeBins& four = experiment::DecadeBins::get(passes::kRelPerDecade);
   const experiment::DecadeBins& eight = experiment::DecadeBins::get(passes::kUlpPerDecade);
-  const size_t stride4 = four.slots() + 4, stride8 = eight.slots() + 4;
+  const size_t stride4 = four.counted_slots(), stride8 = eight.counted_slots();
   DeviceBuffer d_four, d_eight;
   if (auto ok = upload(d_four, four.entries(), "out of GPU memory for the decade tables"); !ok) return Error{ok.error()};
   if (auto ok = upload(d_eight, eight.entries(), "out of GPU memory for the decade tables"); !ok) return Error{ok.error()};

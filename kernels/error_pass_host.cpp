@@ -43,22 +43,21 @@ FirstPass assemble_first_pass(const experiment::Comparison& c, std::span<const P
                               std::span<const unsigned long long> ulp_counts,
                               std::span<const unsigned long long> bound_counts) {
   FirstPass f = experiment::error_passes::fresh_first_pass(c);
-  PassSums bound;  // the bound tally's part, merged in span order too
-  for (const PassSums& s : span_sums) {
-    experiment::error_sums::Sums x;
-    x.count = s.count, x.nan = s.nan, x.inf = s.inf, x.saturated = s.saturated, x.flushed = s.flushed;
-    x.sum_abs = s.sum_abs, x.sum_sq = s.sum_sq, x.sum_ref_sq = s.sum_ref_sq;
-    x.sum_rel = s.sum_rel, x.sum_ulp = s.sum_ulp, x.sum_bits = s.sum_bits;
-    x.max_abs = s.max_abs, x.max_rel = s.max_rel, x.max_ulp = s.max_ulp;
-    x.min_pos_rel = s.min_pos_rel, x.min_pos_ulp = s.min_pos_ulp, x.top_rel = s.top_rel, x.top_ulp = s.top_ulp;
-    f.sums.merge(x);
-    merge_sums(bound, s);
-  }
+  // The spans added in span order, as the CPU adds its spans' sums (merge_sums takes the larger
+  // and smaller as Sums::merge does).
+  PassSums t;
+  for (const PassSums& s : span_sums) merge_sums(t, s);
+  experiment::error_sums::Sums& x = f.sums;
+  x.count = t.count, x.nan = t.nan, x.inf = t.inf, x.saturated = t.saturated, x.flushed = t.flushed;
+  x.sum_abs = t.sum_abs, x.sum_sq = t.sum_sq, x.sum_ref_sq = t.sum_ref_sq;
+  x.sum_rel = t.sum_rel, x.sum_ulp = t.sum_ulp, x.sum_bits = t.sum_bits;
+  x.max_abs = t.max_abs, x.max_rel = t.max_rel, x.max_ulp = t.max_ulp;
+  x.min_pos_rel = t.min_pos_rel, x.min_pos_ulp = t.min_pos_ulp, x.top_rel = t.top_rel, x.top_ulp = t.top_ulp;
   std::copy_n(key_counts.begin(), std::min(kKeys, key_counts.size()), f.keys.begin());
   if (f.rel) f.rel->add_counts(as_u64(rel_counts)), f.ulps->add_counts(as_u64(ulp_counts));
   if (f.bound)
-    f.bound->add_counts(bound.bound_compared, bound.within_deterministic, bound.within_probabilistic, bound.bound_max,
-                        bound.bound_min_positive, bound.bound_max_positive, as_u64(bound_counts));
+    f.bound->add_counts(t.bound_compared, t.within_deterministic, t.within_probabilistic, t.bound_max,
+                        t.bound_min_positive, t.bound_max_positive, as_u64(bound_counts));
   return f;
 }
 

@@ -3,10 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 
 #include "core/util/median.h"
 #include "core/util/parallel.h"
@@ -61,7 +58,6 @@ Expected<ProductEngine::PackedPair> pack_operands(std::span<const double> a, std
   bb.resize(padded.n * padded.k * element_bytes(w), 0);
   return ProductEngine::PackedPair{std::move(ab), std::move(bb)};
 }
-
 
 // Rows [r0, r1) of an emulated (or float64) product, timed by the two events.
 cudaError_t launch_timed(bool f64, const void* a, const void* b, const experiment::GemmShape& s, size_t r0,
@@ -138,7 +134,8 @@ Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::s
   auto run = lt_->run(plan, padded, da.get(), db.get(), dd.get(), nullptr);
   if (!run) return Error{run.error()};
   trace.mark("gemm (" + std::to_string(run->milliseconds) + " ms on the device)");
-  // (Uninitialised: the copy writes every byte; zeroing 64 MB first took part of the download.)
+  // (Uninitialised: the copy writes every byte; zeroing it first, 64 MB at 4096^2, was counted in
+  // the download phase.)
   const std::unique_ptr<uint8_t[]> d_host(new uint8_t[d_bytes]);
   if (cudaError_t e = copy_to_host(d_host.get(), dd.get(), d_bytes); e != cudaSuccess)
     return Error{cuda_error("copy from the GPU failed", e)};
@@ -221,7 +218,6 @@ Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::
   if (control.progress) control.progress(1.0);
   return out;
 }
-
 
 Expected<ProductEngine::Resident*> ProductEngine::resident(
     const std::string& key,

@@ -45,8 +45,7 @@ class BoundTally {
   void add(size_t first, const double* accumulated, const double* abs_error, size_t len);
   void merge(const BoundTally& o);
   // A tally made elsewhere (a device's, kernels/error_pass.h): its counts, extremes and the
-  // scaled errors' decade counts, one per slot of a DecadeCounter at 4 a decade (its
-  // counted_slots(), the four past the table included).
+  // scaled errors' decade counts, one per slot of DecadeBins::get(kPerDecade).counted_slots().
   void add_counts(size_t compared, size_t within_deterministic, size_t within_probabilistic, double max,
                   double min_positive, double max_positive, std::span<const uint64_t> per_slot);
   // The result; accumulated and reference (the whole output) are read again only when the

@@ -305,7 +305,7 @@ const DecadeBins& DecadeBins::get(int per_decade) {
 }
 
 DecadeCounter::DecadeCounter(int per_decade)
-    : bins_(&DecadeBins::get(per_decade)), stride_(bins_->slots() + 4), counts_(kSets * stride_, 0) {}
+    : bins_(&DecadeBins::get(per_decade)), stride_(bins_->counted_slots()), counts_(kSets * stride_, 0) {}
 
 PL_CLONES void DecadeBins::slots_of(const double* __restrict v, const int64_t* __restrict take, size_t n,
                                     uint32_t past, uint32_t* __restrict out) const {

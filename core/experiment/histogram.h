@@ -77,6 +77,9 @@ class DecadeBins {
   // (the last: above the last edge). An edge's own values are kept apart because the last bin
   // of a histogram takes its right edge while values past it count as above.
   size_t slots() const { return 2 * edges_.size() + 1; }
+  // The slots a count of values needs: slots(), then the four slots_of() gives past them
+  // (subnormals, zeros and negatives, not finite, not taken) -- a DecadeCounter's, or a device's.
+  size_t counted_slots() const { return slots() + 4; }
   // Where a positive normal finite x counts (the caller sorts zeros, subnormals, Inf and NaN out:
   // is_normal_positive()).
   static bool is_normal_positive(double x) {
@@ -131,10 +134,8 @@ class DecadeCounter {
   // wait for the previous one's store (BM_ErrorStats/1 4.7-5.8 -> 4.4-4.8 ms, four A/B pairs).
   void add_block(const double* v, const int64_t* take, size_t n);
   void merge(const DecadeCounter& o);
-  // Counts made elsewhere (a device's, by error_element.h's decade_slot with this table's
-  // entries and past = bins().slots()): one per slot, the four past the table's included.
-  const DecadeBins& bins() const { return *bins_; }
-  size_t counted_slots() const { return stride_; }
+  // Counts made elsewhere (a device's, by error_element.h's decade_slot with the table's entries
+  // and past = slots()): one per slot of DecadeBins::counted_slots().
   void add_counts(std::span<const uint64_t> per_slot);
   // Nothing when the range reaches past the table (below 10^-307, a subnormal, or past
   // 10^308): the caller then bins the values the ordinary way.
@@ -146,7 +147,7 @@ class DecadeCounter {
   size_t tiny() const { return bins_->slots(); }
   static constexpr size_t kSets = 4;  // interleaved counter sets (add_block)
   const DecadeBins* bins_;
-  size_t stride_;                  // one set: DecadeBins' slots, then the four above
+  size_t stride_;                  // one set: DecadeBins::counted_slots()
   std::vector<uint64_t> counts_;  // kSets sets, one after the other
 };
 

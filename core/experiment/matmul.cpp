@@ -14,7 +14,6 @@
 #endif
 
 #include "core/backend/backend.h"
-#include "core/backend/blas.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
 #include "core/experiment/bound_check.h"
@@ -158,7 +157,6 @@ struct Epilogue {
   }
 };
 
-
 // The four components of the attribution, measured together (error_stats.h: each pass reads
 // each of the four arrays once), and the arithmetic error's bound check on the way.
 BoundCheck measure_components(MatmulResult& r, const std::vector<double>& cacc, DType output,
@@ -220,7 +218,6 @@ int abs_to_float(std::span<const double> x, float* out) {
   return -e;
 }
 
-
 // Each row of x (m x n) plus the bias (n): a new array, since the product's may be shared.
 std::shared_ptr<const std::vector<double>> plus_bias(const std::vector<double>& x, std::span<const double> bias) {
   auto y = std::make_shared<std::vector<double>>(x);
@@ -244,8 +241,6 @@ OperandReport report(DType t, const Scaling& s, const Quantised& q) {
   r.amax = q.amax;
   return r;
 }
-
-
 
 // The product on the backend the config names, or on the CPU when that one cannot run it (no
 // GPU, no kernel for the model, values a library path cannot hold): the result says which ran

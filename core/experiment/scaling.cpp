@@ -50,6 +50,7 @@ class ArrayRounder {
     // A zero stays zero in every mode and dtype that has one, so the flushed are the new zeros
     // (e8m0 has none to flush to: a zero becomes NaN there).
     const bool has_zero = !is_float(t_) || info(t_).format.has_zero();
+    size_t zeros_before = 0;
     if (is_float(t_)) {
       // Saturated: rounding with an unbounded exponent would have gone past the largest value
       // (a hair above it that rounds down to it anyway is not counted). Counted with the zeros
@@ -57,17 +58,15 @@ class ArrayRounder {
       // of them (the quantise stage of a 4096^2 experiment took 183 ms on a 16-core machine,
       // 2026-11-26).
       const double step = ulp_at(info(t_).format, top_), top = top_;
-      const auto [saturated, zeros_before] = count(v, [step, top](double x, size_t& sat, size_t& zero) {
+      const auto [saturated, zero_count] = count(v, [step, top](double x, size_t& sat, size_t& zero) {
         sat += std::fabs(x) > top && std::nearbyint(std::fabs(x) / step) * step > top;
         zero += x == 0;
       });
       q.saturated += saturated;
+      zeros_before = zero_count;
       if (!on_device(v, q)) round_each(info(t_).format, v, v, o_);
-      if (has_zero) q.flushed += zeros(v) - zeros_before;
-      return;
-    }
-    const size_t zeros_before = zeros(v);
-    {
+    } else {
+      zeros_before = zeros(v);
       const double lo = lo_ ? lo_ : static_cast<double>(int_min(t_));
       const double hi = static_cast<double>(int_max(t_));
       for (double& x : v) {

@@ -41,7 +41,8 @@ std::optional<std::vector<experiment::ErrorStats>> emulated_device_stats(std::sp
     std::vector<uint16_t> keys(n);
     std::vector<PassSums> span_sums(spans);
     std::vector<unsigned> key_counts(passes::kKeys, 0);
-    std::vector<unsigned long long> rel(past4 + 4, 0), ulps(past8 + 4, 0), bound(past4 + 4, 0);
+    std::vector<unsigned long long> rel(four.counted_slots(), 0), ulps(eight.counted_slots(), 0),
+        bound(four.counted_slots(), 0);
     for (size_t s = 0; s < spans; ++s) {
       const size_t begin = s * passes::kSpan, end = std::min(n, begin + passes::kSpan);
       std::array<PassSums, kThreads> thread{};
