@@ -219,6 +219,30 @@ void BM_QuantiseNone(benchmark::State& state) {
 }
 BENCHMARK(BM_QuantiseNone)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The scaled recipes on a 2048 x 2048 operand (the argument: 1 per-tensor float8_e4m3fn, 3
+// per-channel int8, 5 MX float8_e4m3fn, 6 NVFP4): the scales, the rounding, the block scales
+// multiplied back and the dequantised copy.
+void BM_QuantiseRecipe(benchmark::State& state) {
+  const Component c(1 << 22);
+  const auto kind = static_cast<ScalingKind>(state.range(0));
+  const DType t = kind == ScalingKind::PerChannel ? DType::int8
+                  : kind == ScalingKind::NVFP4    ? DType::float4_e2m1fn
+                                                  : DType::float8_e4m3fn;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(quantise(c.reference, 2048, 2048, t, Scaling{kind}, CastOptions{}).values.data());
+  state.SetItemsProcessed(state.iterations() * (1 << 22));
+}
+BENCHMARK(BM_QuantiseRecipe)->Arg(1)->Arg(3)->Arg(5)->Arg(6)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The reference cache's key: a hash of every bit of two 2048 x 2048 operands (what each
+// experiment pays twice, for the reference and for the rounded operands' one).
+void BM_OperandHash(benchmark::State& state) {
+  const Component c(1 << 22);
+  for (auto _ : state) benchmark::DoNotOptimize(operand_hash(c.reference, c.result));
+  state.SetItemsProcessed(state.iterations() * (2 << 22));
+}
+BENCHMARK(BM_OperandHash)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_RoundEach(benchmark::State& state) {
   const Component c(1 << 20);
   CastOptions o;
@@ -265,6 +289,20 @@ void BM_Experiment_rerun(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(run_matmul(c));
 }
 BENCHMARK(BM_Experiment_rerun)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same for a float8 recipe: e4m3 operands with per-tensor scales and a bfloat16 bias into a
+// bfloat16 output -- the epilogue (scale, bias, each rounded once) runs on every element.
+void BM_Experiment_rerun_fp8(benchmark::State& state) {
+  MatmulConfig c;
+  c.m = c.n = c.k = static_cast<size_t>(state.range(0));
+  c.input = c.weight = DType::float8_e4m3fn;
+  c.input_scaling = c.weight_scaling = Scaling{ScalingKind::PerTensor};
+  c.bias = DType::bfloat16;
+  c.output = DType::bfloat16;
+  benchmark::DoNotOptimize(run_matmul(c));
+  for (auto _ : state) benchmark::DoNotOptimize(run_matmul(c));
+}
+BENCHMARK(BM_Experiment_rerun_fp8)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace pl::experiment

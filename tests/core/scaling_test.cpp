@@ -167,6 +167,50 @@ TEST(Scaling, ADeviceRoundsTheElementsOrTheCpuDoesAndSaysWhy) {
   EXPECT_EQ(calls, 3u);  // one call a tensor
 }
 
+// Every recipe's steps run on every core, rows split between them: a tensor stacked from 64
+// copies of a small block (large enough to be split; the same amax as the block) quantises to
+// 64 copies of the block's values, scales and factors, with 64 times its counts -- whichever
+// core made which rows. (Nearest-even: stochastic draws depend on the element's place.)
+TEST(Scaling, RowsSplitBetweenCoresGiveTheBitsOfTheRowsAlone) {
+  const size_t rows = 4, cols = 1000, copies = 64;
+  std::vector<double> block(rows * cols);
+  for (size_t i = 0; i < block.size(); ++i) block[i] = std::ldexp(std::sin(double(i) * 0.7) * 1.9, int(i % 23) - 12);
+  block[5] = 0, block[6] = NAN, block[7] = 3e5, block[8] = -1e-30;
+  std::vector<double> stacked;
+  for (size_t c = 0; c < copies; ++c) stacked.insert(stacked.end(), block.begin(), block.end());
+  const struct {
+    ScalingKind kind;
+    DType dtype;
+  } recipes[] = {{ScalingKind::PerTensor, DType::float8_e4m3fn},
+                 {ScalingKind::PerTensorDelayed, DType::float8_e5m2},
+                 {ScalingKind::PerChannel, DType::int8},
+                 {ScalingKind::PerChannelAsymmetric, DType::uint8},
+                 {ScalingKind::MX, DType::float6_e2m3fn},
+                 {ScalingKind::NVFP4, DType::float4_e2m1fn},
+                 {ScalingKind::None, DType::float8_e4m3fn}};
+  for (const auto& recipe : recipes) {
+    SCOPED_TRACE(std::string(scaling_name(recipe.kind)));
+    const Quantised one = quantise(block, rows, cols, recipe.dtype, Scaling{recipe.kind}, {}, 3.5);
+    const Quantised all = quantise(stacked, rows * copies, cols, recipe.dtype, Scaling{recipe.kind}, {}, 3.5);
+    EXPECT_EQ(all.saturated, copies * one.saturated);
+    EXPECT_EQ(all.flushed, copies * one.flushed);
+    EXPECT_EQ(all.amax, one.amax);
+    ASSERT_EQ(all.block_scales.size(), copies * one.block_scales.size());
+    ASSERT_EQ(all.row_factor.size(), copies * rows);
+    ASSERT_EQ(all.scaled.size(), copies * one.scaled.size());
+    for (size_t c = 0; c < copies; ++c) {
+      for (size_t i = 0; i < block.size(); ++i)
+        ASSERT_EQ(std::bit_cast<uint64_t>(all.values[c * block.size() + i]), std::bit_cast<uint64_t>(one.values[i]))
+            << c << " " << i;
+      for (size_t i = 0; i < one.scaled.size(); ++i)
+        ASSERT_EQ(std::bit_cast<uint64_t>(all.scaled[c * one.scaled.size() + i]), std::bit_cast<uint64_t>(one.scaled[i]));
+      for (size_t i = 0; i < one.block_scales.size(); ++i)
+        ASSERT_EQ(all.block_scales[c * one.block_scales.size() + i], one.block_scales[i]);
+      for (size_t r = 0; r < rows; ++r) ASSERT_EQ(all.row_factor[c * rows + r], one.row_factor[r]);
+    }
+  }
+}
+
 TEST(Scaling, RecipesRefuseDtypesTheyDoNotTake) {
   EXPECT_NE(check(Scaling{ScalingKind::None}, DType::int8), "");
   EXPECT_NE(check(Scaling{ScalingKind::MX}, DType::bfloat16), "");
