@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <map>
+#include <mutex>
 #include <random>
 
 #include "core/util/names.h"
@@ -59,6 +62,48 @@ std::string check(const DataSource& s) {
       return "outlier gain must be a positive number";
   }
   return "";
+}
+
+std::string source_key(const DataSource& s) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%d %a %a %a %a", static_cast<int>(s.distribution), s.scale, s.dof,
+                s.outlier_fraction, s.outlier_gain);
+  return buf;
+}
+
+std::optional<double> drawn_amax(const DataSource& s, size_t rows, size_t cols, uint64_t seed, uint64_t first_id,
+                                 int count, size_t fan_in, const std::atomic<bool>* cancel, bool* hit) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "; %zu %zu %llu %llu %d %zu", rows, cols, static_cast<unsigned long long>(seed),
+                static_cast<unsigned long long>(first_id), count, fan_in);
+  const std::string key = source_key(s) + buf;
+  static std::mutex lock;
+  static std::map<std::string, double> kept;  // cleared when it reaches 64 entries
+  if (hit) *hit = false;
+  {
+    const std::lock_guard hold(lock);
+    if (auto it = kept.find(key); it != kept.end()) {
+      if (hit) *hit = true;
+      return it->second;
+    }
+  }
+  double amax = 0;
+  std::mutex max_lock;
+  for (int h = 0; h < count; ++h) {
+    if (cancel && cancel->load()) return std::nullopt;
+    const std::vector<double> x = generate(s, rows, cols, seed, first_id + static_cast<uint64_t>(h), fan_in);
+    parallel_for(x.size(), 0, [&](size_t b, size_t e) {
+      double mine = 0;
+      for (size_t i = b; i < e; ++i)
+        if (std::isfinite(x[i])) mine = std::max(mine, std::fabs(x[i]));
+      const std::lock_guard hold(max_lock);
+      amax = std::max(amax, mine);
+    });
+  }
+  const std::lock_guard hold(lock);
+  if (kept.size() >= 64) kept.clear();
+  kept[key] = amax;
+  return amax;
 }
 
 std::vector<size_t> outlier_columns(const DataSource& s, size_t cols, uint64_t seed,

@@ -104,11 +104,7 @@ MatmulOperands draw_along_k(const MatmulConfig& c) {
 std::shared_ptr<const MatmulOperands> drawn_operands(const MatmulConfig& c) {
   std::string key;
   char buf[160];
-  for (const DataSource* s : {&c.input_data, &c.weight_data, &c.bias_data}) {
-    std::snprintf(buf, sizeof buf, "%d %a %a %a %a;", static_cast<int>(s->distribution), s->scale, s->dof,
-                  s->outlier_fraction, s->outlier_gain);
-    key += buf;
-  }
+  for (const DataSource* s : {&c.input_data, &c.weight_data, &c.bias_data}) key += source_key(*s) + ";";
   std::snprintf(buf, sizeof buf, "%zu %zu %zu %llu %d", c.m, c.n, c.k, static_cast<unsigned long long>(c.seed),
                 c.bias.has_value());
   key += buf;
@@ -369,28 +365,25 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   if (cancelled()) return Error{"cancelled"};
 
   t0 = Clock::now();
-  auto history_amax = [&](const DataSource& s, size_t rows, uint64_t id, int count) {
-    double amax = 0;
-    for (int h = 0; h < count; ++h)
-      for (double v : generate(s, rows, k, c.seed, kHistoryId + id * 4096 + h, k))
-        if (std::isfinite(v)) amax = std::max(amax, std::fabs(v));
-    return amax;
+  // Delayed scaling's amax history: earlier tensors from the operand's data source (0 when the
+  // recipe is another; empty when cancelled).
+  auto history_amax = [&](const Scaling& s, const DataSource& data, size_t rows, uint64_t id) -> std::optional<double> {
+    if (s.kind != ScalingKind::PerTensorDelayed) return 0.0;
+    return drawn_amax(data, rows, k, c.seed, kHistoryId + id * 4096, s.history, k, cancel);
   };
-  double a_hist = 0, b_hist = 0;
-  if (c.input_scaling.kind == ScalingKind::PerTensorDelayed)
-    a_hist = history_amax(c.input_data, m, kInputId, c.input_scaling.history);
-  if (c.weight_scaling.kind == ScalingKind::PerTensorDelayed)
-    b_hist = history_amax(c.weight_data, n, kWeightId, c.weight_scaling.history);
+  const std::optional<double> a_hist = history_amax(c.input_scaling, c.input_data, m, kInputId);
+  const std::optional<double> b_hist = history_amax(c.weight_scaling, c.weight_data, n, kWeightId);
+  if (!a_hist || !b_hist) return Error{"cancelled"};
   // An operand stored in another dtype first (input_via) is rounded there, then converted;
   // the reference keeps the original values, so input rounding counts both steps.
   std::vector<double> a_via, b_via;  // the operands as stored, when that differs from as drawn
   if (c.input_via) a_via = quantise(a, m, k, *c.input_via, Scaling{}, c.cast).values;
   if (c.weight_via) b_via = quantise(bt, n, k, *c.weight_via, Scaling{}, c.cast).values;
-  // The two operands are rounded side by side: two independent loops (one thread each).
+  // The two operands are rounded side by side (each also splits its rows between the cores).
   Quantised qb;
   std::thread weight_thread(
-      [&] { qb = quantise(c.weight_via ? b_via : bt, n, k, c.weight, c.weight_scaling, c.cast, b_hist); });
-  const Quantised qa = quantise(c.input_via ? a_via : a, m, k, c.input, c.input_scaling, c.cast, a_hist);
+      [&] { qb = quantise(c.weight_via ? b_via : bt, n, k, c.weight, c.weight_scaling, c.cast, *b_hist); });
+  const Quantised qa = quantise(c.input_via ? a_via : a, m, k, c.input, c.input_scaling, c.cast, *a_hist);
   weight_thread.join();
   Quantised qbias;
   if (c.bias) qbias = quantise(bias, 1, n, *c.bias, Scaling{}, c.cast);

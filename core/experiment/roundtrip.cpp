@@ -28,10 +28,11 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   if (values.empty()) values = generate(c.data, c.rows, c.cols, c.seed, 1);
   if (values.size() != c.rows * c.cols) return Error{"the array does not have rows x cols values"};
   double amax = 0;
-  if (c.scaling.kind == ScalingKind::PerTensorDelayed)  // the history: earlier draws
-    for (int h = 0; h < c.scaling.history; ++h)
-      for (double v : generate(c.data, c.rows, c.cols, c.seed, 1000 + h))
-        if (std::isfinite(v)) amax = std::max(amax, std::fabs(v));
+  if (c.scaling.kind == ScalingKind::PerTensorDelayed) {  // the history: earlier draws
+    const auto history = drawn_amax(c.data, c.rows, c.cols, c.seed, 1000, c.scaling.history, 0, cancel);
+    if (!history) return Error{"cancelled"};
+    amax = *history;
+  }
   if (!stage_done(0.3)) return Error{"cancelled"};
   RoundtripResult r;
   r.config = c;

@@ -304,6 +304,18 @@ void BM_Experiment_rerun_fp8(benchmark::State& state) {
 }
 BENCHMARK(BM_Experiment_rerun_fp8)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The same with delayed scaling: each operand's amax over a history of 16 earlier tensors drawn
+// from its data source.
+void BM_Experiment_rerun_delayed(benchmark::State& state) {
+  MatmulConfig c;
+  c.m = c.n = c.k = static_cast<size_t>(state.range(0));
+  c.input = c.weight = DType::float8_e4m3fn;
+  c.input_scaling = c.weight_scaling = Scaling{ScalingKind::PerTensorDelayed};
+  benchmark::DoNotOptimize(run_matmul(c));
+  for (auto _ : state) benchmark::DoNotOptimize(run_matmul(c));
+}
+BENCHMARK(BM_Experiment_rerun_delayed)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 }  // namespace
 }  // namespace pl::experiment
 

@@ -211,6 +211,45 @@ TEST(Scaling, RowsSplitBetweenCoresGiveTheBitsOfTheRowsAlone) {
   }
 }
 
+// Delayed scaling's amax history is drawn once for the same data and kept: the largest |x| over
+// the tensors drawn directly; any input that changes the draws (the source, shape, seed, ids,
+// count, fan-in) asks again; a cancel between tensors leaves no value behind.
+TEST(Scaling, DelayedHistoryIsDrawnOnceForTheSameData) {
+  DataSource s;
+  s.scale = 2;
+  const uint64_t seed = 0xdecade;
+  double direct = 0;
+  for (uint64_t id = 500; id < 504; ++id)
+    for (double v : generate(s, 40, 30, seed, id, 30)) direct = std::max(direct, std::fabs(v));
+  bool hit = true;
+  EXPECT_EQ(drawn_amax(s, 40, 30, seed, 500, 4, 30, nullptr, &hit), direct);
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(drawn_amax(s, 40, 30, seed, 500, 4, 30, nullptr, &hit), direct);
+  EXPECT_TRUE(hit);
+  DataSource wider = s;
+  wider.scale = 3;
+  DataSource heavy = s;
+  heavy.distribution = Distribution::HeavyTailed;
+  const auto asks_again = [&](const DataSource& src, size_t rows, size_t cols, uint64_t sd, uint64_t id, int count,
+                              size_t fan_in) {
+    bool again = true;
+    const auto amax = drawn_amax(src, rows, cols, sd, id, count, fan_in, nullptr, &again);
+    return amax && !again;
+  };
+  EXPECT_TRUE(asks_again(wider, 40, 30, seed, 500, 4, 30));
+  EXPECT_TRUE(asks_again(heavy, 40, 30, seed, 500, 4, 30));
+  EXPECT_TRUE(asks_again(s, 41, 30, seed, 500, 4, 30));
+  EXPECT_TRUE(asks_again(s, 40, 31, seed, 500, 4, 30));
+  EXPECT_TRUE(asks_again(s, 40, 30, seed + 1, 500, 4, 30));
+  EXPECT_TRUE(asks_again(s, 40, 30, seed, 501, 4, 30));
+  EXPECT_TRUE(asks_again(s, 40, 30, seed, 500, 5, 30));
+  EXPECT_TRUE(asks_again(s, 40, 30, seed, 500, 4, 0));
+  EXPECT_EQ(drawn_amax(wider, 40, 30, seed, 500, 4, 30), 1.5 * direct);  // normal draws times the scale
+  const std::atomic<bool> cancel{true};
+  EXPECT_FALSE(drawn_amax(s, 40, 30, seed, 900, 4, 30, &cancel).has_value());
+  EXPECT_TRUE(asks_again(s, 40, 30, seed, 900, 4, 30));  // the cancelled ask kept nothing
+}
+
 TEST(Scaling, RecipesRefuseDtypesTheyDoNotTake) {
   EXPECT_NE(check(Scaling{ScalingKind::None}, DType::int8), "");
   EXPECT_NE(check(Scaling{ScalingKind::MX}, DType::bfloat16), "");
