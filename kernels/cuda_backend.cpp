@@ -152,6 +152,10 @@ class CudaBackend final : public Backend {
                                const ProductControl& control) override {
     return products_.run(s, a, b, control);
   }
+  Expected<std::string> product_f32(const experiment::GemmShape& s, std::span<const float> a, std::span<const float> b,
+                                    std::span<float> c) override {
+    return products_.float32_product(s, a, b, c);
+  }
   Expected<ProductTiming> time_product(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                                        int reps, const std::atomic<bool>* cancel) override {
     return products_.time(s, a, b, reps, cancel);

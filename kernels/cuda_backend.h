@@ -8,7 +8,8 @@
 //      own rounding steps), the cast experiment's elements
 //  [x] conversion timing with CUDA events against a device-to-device copy in the same run
 //  [x] matrix products: cuBLASLt (the library model) and own kernels for the emulated models,
-//      bit-exact with the CPU, and their timing on the device (product_engine.h)
+//      bit-exact with the CPU, and their timing on the device (product_engine.h); float32
+//      GEMMs of float32 arrays uploaded and read back as they are (the bound check's |A||B|)
 //  [x] the error statistics and histograms: both passes over the elements on the GPU
 //      (device_error_stats.h); the compared arrays are uploaded for them -- a product's result
 //      is not yet kept on the device between the product and its analysis

@@ -32,6 +32,26 @@ Expected<bool> upload(DeviceBuffer& d, const std::vector<uint8_t>& bytes, const 
   return true;
 }
 
+// Float32 rows (rows x cols) into a device array of padded_rows x ld, zeros past them: the
+// array itself when it needs no padding (float32's plan has none), else row by row.
+Expected<bool> upload_rows(DeviceBuffer& d, const float* x, size_t rows, size_t cols, size_t padded_rows, size_t ld,
+                           const char* what) {
+  const size_t bytes = padded_rows * ld * sizeof(float);
+  if (cudaError_t e = d.allocate(bytes); e != cudaSuccess)
+    return Error{cuda_error((std::string("out of GPU memory for the ") + what).c_str(), e)};
+  cudaError_t e = cudaSuccess;
+  if (padded_rows == rows && ld == cols) {
+    e = copy_to_device(d.get(), x, bytes);
+  } else {
+    e = cudaMemset(d.get(), 0, bytes);
+    if (e == cudaSuccess)
+      e = cudaMemcpy2D(d.get(), ld * sizeof(float), x, cols * sizeof(float), cols * sizeof(float), rows,
+                       cudaMemcpyHostToDevice);
+  }
+  if (e != cudaSuccess) return Error{cuda_error("copy to the GPU failed", e)};
+  return true;
+}
+
 // Identifies host operands for the resident cache: their address, size and a sample of their
 // values (a freed array whose address is reused with other data gets another key).
 // Not the reference cache's hash of every bit (operand_hash): the live sampler asks on every
@@ -147,6 +167,35 @@ Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::s
   out.method = "cuBLASLt " + plan.label + " (" + run->algorithm + ")";
   out.device_seconds = run->milliseconds * 1e-3;
   return out;
+}
+
+Expected<std::string> ProductEngine::float32_product(const experiment::GemmShape& s, std::span<const float> a,
+                                                     std::span<const float> b, std::span<float> c) {
+  const ProductSpec spec{s, DType::float32, DType::float32, {AccumKind::Blas, DType::float32}};
+  if (Support ok = supports(spec); !ok.ok) return Error{ok.why_not};
+  const auto& [m, n, k] = s;
+  if (a.size() != m * k || b.size() != n * k || c.size() != m * n)
+    return Error{"float32 product: the arrays do not fit the shape"};
+  if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+  const LtPlan plan = *plan_library_product(spec);
+  if (auto ok = ensure_lt(); !ok) return Error{ok.error()};
+  const LtShape padded{round_up(m, plan.align), round_up(n, plan.align), round_up(k, plan.align)};
+  PhaseTrace trace("cuda float32 product");
+  DeviceBuffer da, db, dd;
+  if (auto ok = upload_rows(da, a.data(), m, k, padded.m, padded.k, "input"); !ok) return Error{ok.error()};
+  if (auto ok = upload_rows(db, b.data(), n, k, padded.n, padded.k, "weight"); !ok) return Error{ok.error()};
+  if (cudaError_t e = dd.allocate(padded.m * padded.n * sizeof(float)); e != cudaSuccess)
+    return Error{cuda_error("out of GPU memory for the result", e)};
+  trace.mark("upload");
+  auto run = lt_->run(plan, padded, da.get(), db.get(), dd.get(), nullptr);
+  if (!run) return Error{run.error()};
+  trace.mark("gemm (" + std::to_string(run->milliseconds) + " ms on the device)");
+  const cudaError_t e = padded.n == n ? copy_to_host(c.data(), dd.get(), m * n * sizeof(float))
+                                      : cudaMemcpy2D(c.data(), n * sizeof(float), dd.get(), padded.n * sizeof(float),
+                                                     n * sizeof(float), m, cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) return Error{cuda_error("copy from the GPU failed", e)};
+  trace.mark("download");
+  return "cuBLASLt " + plan.label + " (" + run->algorithm + ")";
 }
 
 Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::span<const double> a,

@@ -26,6 +26,10 @@ class ProductEngine {
   Support supports(const ProductSpec& s) const;
   Expected<ProductRun> run(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                            const ProductControl& control);
+  // The float32 GEMM (CUBLAS_COMPUTE_32F_PEDANTIC) of float32 arrays as they are: no float64
+  // copies on either side. Returns how it ran.
+  Expected<std::string> float32_product(const experiment::GemmShape& s, std::span<const float> a,
+                                        std::span<const float> b, std::span<float> c);
   Expected<ProductTiming> time(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                                int reps, const std::atomic<bool>* cancel);
 

@@ -8,7 +8,7 @@
 //  [x] float32 array round trip through any float format (fake quantisation)
 //  [x] timing of that round trip against a plain copy on the same device
 //  [x] float64 array round trip through any format but e8m0 (the cast experiment's elements)
-//  [x] matrix products under an accumulation model (product.h)
+//  [x] matrix products under an accumulation model (product.h); float32 GEMMs of float32 arrays
 //  [x] error statistics and histograms of compared arrays (core/experiment/error_stats.h)
 #pragma once
 
@@ -82,6 +82,13 @@ class Backend {
   // The product alone, `repetitions` times after warm-up, on the device's own clock (CUDA
   // events; steady_clock on the CPU). For throughput: operands a backend uploads may stay
   // resident between calls with the same host arrays.
+  // c (m x n) = a (m x k) b^T (b: n x k) on float32 operands that are float32 already, with
+  // float32 arithmetic and no TF32 or reduced-precision reductions: the bound check's |A||B|.
+  // Returns how it ran. The default widens the operands to float64 for product() and narrows
+  // the result (exact both ways: two float64 copies of the operands and one of the result); the
+  // CPU runs sgemm on the floats, a GPU uploads and downloads them as they are.
+  virtual Expected<std::string> product_f32(const experiment::GemmShape& s, std::span<const float> a,
+                                            std::span<const float> b, std::span<float> c);
   virtual Expected<ProductTiming> time_product(const ProductSpec& s, std::span<const double> a,
                                                std::span<const double> b, int repetitions,
                                                const std::atomic<bool>* cancel) = 0;

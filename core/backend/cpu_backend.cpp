@@ -112,6 +112,14 @@ class CpuBackend final : public Backend {
     return run;
   }
 
+  Expected<std::string> product_f32(const experiment::GemmShape& s, std::span<const float> a,
+                                    std::span<const float> b, std::span<float> c) override {
+    if (a.size() != s.m * s.k || b.size() != s.n * s.k || c.size() != s.m * s.n)
+      return Error{"float32 product: the arrays do not fit the shape"};
+    blas::gemm_nt(s.m, s.n, s.k, a.data(), b.data(), c.data());
+    return "OpenBLAS sgemm, core " + blas::info().core;
+  }
+
   Expected<ProductTiming> time_product(const ProductSpec& s, std::span<const double> a,
                                        std::span<const double> b, int reps,
                                        const std::atomic<bool>* cancel) override {

@@ -1,12 +1,10 @@
 #include "core/experiment/on_device.h"
 
-#include <algorithm>
 #include <memory>
 #include <mutex>
 
 #include "core/backend/backend.h"
 #include "core/backend/blas.h"
-#include "core/util/parallel.h"
 
 namespace pl::experiment {
 
@@ -49,22 +47,16 @@ std::vector<ErrorStats> error_stats_on(const std::string& backend, std::span<con
 std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b,
                         float* out, std::string& note) {
   const ProductSpec spec{shape, DType::float32, DType::float32, {AccumKind::Blas, DType::float32}};
+  const std::span<const float> sa(a, shape.m * shape.k), sb(b, shape.n * shape.k);
+  const std::span<float> sc(out, shape.m * shape.n);
   if (backend != "cpu")
     if (auto device = device_for(backend, spec)) {
-      // (Uninitialised and filled on every core: 2 x 128 MB at 4096^2.)
-      const size_t na = shape.m * shape.k, nb = shape.n * shape.k;
-      const std::unique_ptr<double[]> da(new double[na]), db(new double[nb]);
-      parallel_for(na, 0, [&](size_t i0, size_t i1) { std::copy(a + i0, a + i1, da.get() + i0); });
-      parallel_for(nb, 0, [&](size_t i0, size_t i1) { std::copy(b + i0, b + i1, db.get() + i0); });
       std::lock_guard lock(*device->mutex);
-      if (auto run = device->backend->product(spec, {da.get(), na}, {db.get(), nb}, {})) {
-        const std::vector<double>& c = run->c;  // float32 values: narrowed exactly
-        parallel_for(c.size(), 0, [&](size_t i0, size_t i1) { std::copy(c.begin() + i0, c.begin() + i1, out + i0); });
-        return run->method + " on " + device->backend->device_info().name;
-      } else {
-        note += (note.empty() ? "" : "; ") + device->backend->name() + " could not make |A||B| (" + run.error() +
+      if (auto method = device->backend->product_f32(shape, sa, sb, sc))
+        return *method + " on " + device->backend->device_info().name;
+      else
+        note += (note.empty() ? "" : "; ") + device->backend->name() + " could not make |A||B| (" + method.error() +
                 "): OpenBLAS did";
-      }
     }
   blas::gemm_nt(shape.m, shape.n, shape.k, a, b, out);
   return "OpenBLAS sgemm, core " + blas::info().core;

@@ -4,8 +4,10 @@
 // in for the GPU (core_tests registers no real one).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
+#include <random>
 
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
@@ -172,6 +174,36 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
 // The error statistics (and the bound check's |A||B|) are made where the product ran when that
 // is a device, and where the device fails, on the CPU with the reason in the note -- the same numbers either way here (the
 // stand-in makes them with the CPU's code).
+// The float32 GEMM of float32 arrays (the bound check's |A||B|): the CPU's is sgemm on the
+// floats; a backend without its own goes through product() with float64 copies, and reads back
+// the same floats; arrays that do not fit the shape are an error either way.
+TEST(CpuBackendProduct, Float32ArraysGiveTheSameFloatsEitherWay) {
+  const experiment::GemmShape shape{37, 53, 29};
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> d(0.0f, 3.0f);
+  std::vector<float> a(shape.m * shape.k), b(shape.n * shape.k), by_cpu(shape.m * shape.n), by_default(by_cpu.size());
+  for (float& x : a) x = d(rng);
+  for (float& x : b) x = d(rng);
+  auto cpu = make_cpu_backend();
+  auto method = cpu->product_f32(shape, a, b, by_cpu);
+  ASSERT_TRUE(method.ok()) << method.error();
+  EXPECT_EQ(method->rfind("OpenBLAS sgemm", 0), 0u) << *method;
+  FakeDevice fake;
+  auto widened = fake.product_f32(shape, a, b, by_default);
+  ASSERT_TRUE(widened.ok()) << widened.error();
+  EXPECT_EQ(*widened, "fake kernel");
+  for (size_t i = 0; i < by_cpu.size(); ++i) {
+    ASSERT_EQ(std::bit_cast<uint32_t>(by_default[i]), std::bit_cast<uint32_t>(by_cpu[i])) << i;
+    double exact = 0;  // and the sums are sums: within k u of the float64 ones (nonnegative terms)
+    for (size_t t = 0; t < shape.k; ++t)
+      exact += double(a[i / shape.n * shape.k + t]) * double(b[i % shape.n * shape.k + t]);
+    ASSERT_NEAR(by_cpu[i], exact, exact * double(shape.k) * 0x1p-24) << i;
+  }
+  std::vector<float> short_c(by_cpu.size() - 1);
+  EXPECT_FALSE(cpu->product_f32(shape, a, b, short_c).ok());
+  EXPECT_FALSE(fake.product_f32(shape, a, b, short_c).ok());
+}
+
 TEST(MatmulBackend, StatisticsAreMadeOnTheDeviceAndFallBackWithTheReason) {
   auto cpu_run = experiment::run_matmul(small_config(AccumKind::Sequential, 64));
   ASSERT_TRUE(cpu_run.ok());

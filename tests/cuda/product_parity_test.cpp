@@ -185,6 +185,32 @@ TEST(CudaProduct, RefusesWhatItCannotRunWithTheReason) {
   EXPECT_FALSE(gpu()->product(inexact, x, x, {}).ok());
 }
 
+// The float32 GEMM of float32 arrays as they are (the bound check's |A||B| on the device): no
+// TF32 (CUBLAS_COMPUTE_32F_PEDANTIC), so on nonnegative terms every element lies within k u of
+// the exact sum in any order of summation -- what the bound check's slack allows for; the same
+// for a shape no multiple of anything; arrays that do not fit the shape are refused.
+TEST(CudaProduct, Float32ArraysRunAsTheyAreWithoutTf32) {
+  REQUIRE_GPU();
+  for (const GemmShape shape : {GemmShape{37, 53, 29}, GemmShape{256, 192, 1024}}) {
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<float> d(0.0f, 3.0f);
+    std::vector<float> a(shape.m * shape.k), b(shape.n * shape.k), c(shape.m * shape.n, -1.0f);
+    for (float& x : a) x = d(rng);
+    for (float& x : b) x = d(rng);
+    auto method = gpu()->product_f32(shape, a, b, c);
+    ASSERT_TRUE(method.ok()) << method.error();
+    EXPECT_NE(method->find("CUBLAS_COMPUTE_32F_PEDANTIC"), std::string::npos) << *method;
+    for (size_t i = 0; i < c.size(); ++i) {
+      double exact = 0;
+      for (size_t t = 0; t < shape.k; ++t)
+        exact += double(a[i / shape.n * shape.k + t]) * double(b[i % shape.n * shape.k + t]);
+      ASSERT_NEAR(c[i], exact, exact * double(shape.k) * 0x1p-24) << shape.m << " " << i;
+    }
+  }
+  std::vector<float> x(16 * 16), short_c(16 * 16 - 1);
+  EXPECT_FALSE(gpu()->product_f32({16, 16, 16}, x, x, short_c).ok());
+}
+
 TEST(CudaProduct, ABlockScaledOperandIsHandedBackNotRounded) {
   REQUIRE_GPU();
   // 1 + 2^-20 is no float8 number: the library path must refuse the data, not round it.
