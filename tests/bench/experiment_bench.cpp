@@ -282,25 +282,23 @@ BENCHMARK(BM_Experiment_bf16_f32sequential)->Arg(1024)->Unit(benchmark::kMillise
 // What the window does on every change of a setting: the same config run again with its operands
 // drawn from the data sources (the operands and the reference of the original ones cached from
 // the run before; the rounded ones' reference computed again, as a changed dtype needs).
-void BM_Experiment_rerun(benchmark::State& state) {
-  MatmulConfig c;
+void rerun(benchmark::State& state, MatmulConfig c) {
   c.m = c.n = c.k = static_cast<size_t>(state.range(0));
   benchmark::DoNotOptimize(run_matmul(c));  // the first run: draws and caches
   for (auto _ : state) benchmark::DoNotOptimize(run_matmul(c));
 }
+void BM_Experiment_rerun(benchmark::State& state) { rerun(state, MatmulConfig{}); }
 BENCHMARK(BM_Experiment_rerun)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The same for a float8 recipe: e4m3 operands with per-tensor scales and a bfloat16 bias into a
 // bfloat16 output -- the epilogue (scale, bias, each rounded once) runs on every element.
 void BM_Experiment_rerun_fp8(benchmark::State& state) {
   MatmulConfig c;
-  c.m = c.n = c.k = static_cast<size_t>(state.range(0));
   c.input = c.weight = DType::float8_e4m3fn;
   c.input_scaling = c.weight_scaling = Scaling{ScalingKind::PerTensor};
   c.bias = DType::bfloat16;
   c.output = DType::bfloat16;
-  benchmark::DoNotOptimize(run_matmul(c));
-  for (auto _ : state) benchmark::DoNotOptimize(run_matmul(c));
+  rerun(state, c);
 }
 BENCHMARK(BM_Experiment_rerun_fp8)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -308,11 +306,9 @@ BENCHMARK(BM_Experiment_rerun_fp8)->Arg(1024)->Unit(benchmark::kMillisecond)->Us
 // from its data source.
 void BM_Experiment_rerun_delayed(benchmark::State& state) {
   MatmulConfig c;
-  c.m = c.n = c.k = static_cast<size_t>(state.range(0));
   c.input = c.weight = DType::float8_e4m3fn;
   c.input_scaling = c.weight_scaling = Scaling{ScalingKind::PerTensorDelayed};
-  benchmark::DoNotOptimize(run_matmul(c));
-  for (auto _ : state) benchmark::DoNotOptimize(run_matmul(c));
+  rerun(state, c);
 }
 BENCHMARK(BM_Experiment_rerun_delayed)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
