@@ -24,7 +24,7 @@ bool is_library_model(const ProductSpec& s) {
 }
 
 // Uploads packed rows; an allocation failure is "out of GPU memory".
-Expected<bool> upload(DeviceBuffer& d, const std::vector<uint8_t>& bytes, const char* what) {
+Expected<bool> upload(DeviceBuffer& d, std::span<const uint8_t> bytes, const char* what) {
   if (cudaError_t e = d.allocate(bytes.size()); e != cudaSuccess)
     return Error{cuda_error((std::string("out of GPU memory for the ") + what).c_str(), e)};
   if (cudaError_t e = copy_to_device(d.get(), bytes.data(), bytes.size()); e != cudaSuccess)
@@ -77,6 +77,45 @@ Expected<ProductEngine::PackedPair> pack_operands(std::span<const double> a, std
   ab.resize(padded.m * padded.k * element_bytes(in), 0);
   bb.resize(padded.n * padded.k * element_bytes(w), 0);
   return ProductEngine::PackedPair{std::move(ab), std::move(bb)};
+}
+
+// Both operands on the device, as pack_operands lays them out. Float64 operands that need no
+// padding are uploaded from the caller's arrays as they are: packing them first copied 2 x 128 MB
+// at 4096^2 into byte arrays on the host for every float64 reference.
+Expected<bool> upload_operands(DeviceBuffer& da, DeviceBuffer& db, std::span<const double> a,
+                               std::span<const double> b, const experiment::GemmShape& s, const LtShape& padded,
+                               Element in, Element w, PhaseTrace* trace = nullptr) {
+  const bool as_they_are = in == Element::F64 && w == Element::F64 && padded.m == s.m && padded.n == s.n &&
+                           padded.k == s.k;
+  if (as_they_are) {
+    const std::span<const uint8_t> ab(reinterpret_cast<const uint8_t*>(a.data()), a.size_bytes());
+    const std::span<const uint8_t> bb(reinterpret_cast<const uint8_t*>(b.data()), b.size_bytes());
+    if (auto ok = upload(da, ab, "input"); !ok) return ok;
+    return upload(db, bb, "weight");
+  }
+  auto packed = pack_operands(a, b, s, padded, in, w);
+  if (!packed) return Error{packed.error()};
+  if (trace) trace->mark("pack");
+  if (auto ok = upload(da, packed->first, "input"); !ok) return ok;
+  return upload(db, packed->second, "weight");
+}
+
+// The m x n result (rows of ld elements on the device) as doubles: float64 rows without padding
+// straight into the result, anything else through host bytes and unpack_rows.
+Expected<std::vector<double>> download_result(const DeviceBuffer& d, size_t m, size_t n, size_t ld, Element e) {
+  if (e == Element::F64 && ld == n) {
+    std::vector<double> out(m * n);
+    if (cudaError_t err = copy_to_host(out.data(), d.get(), out.size() * sizeof(double)); err != cudaSuccess)
+      return Error{cuda_error("copy from the GPU failed", err)};
+    return out;
+  }
+  // (Uninitialised: the copy writes every byte; zeroing it first, 64 MB at 4096^2, was counted
+  // in the download phase.)
+  const size_t bytes = m * ld * element_bytes(e);
+  const std::unique_ptr<uint8_t[]> host(new uint8_t[bytes]);
+  if (cudaError_t err = copy_to_host(host.get(), d.get(), bytes); err != cudaSuccess)
+    return Error{cuda_error("copy from the GPU failed", err)};
+  return unpack_rows(host.get(), m, n, ld, e);
 }
 
 // Rows [r0, r1) of an emulated (or float64) product, timed by the two events.
@@ -139,13 +178,10 @@ Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::s
   const LtShape padded{round_up(m, plan.align), round_up(n, plan.align),
                              round_up(k, plan.align)};
   PhaseTrace trace("cuda product");
-  auto packed = pack_operands(a, b, s.shape, padded, plan.input, plan.weight);
-  if (!packed) return Error{packed.error()};
-  trace.mark("pack");
-  if (control.progress) control.progress(0.1);
   DeviceBuffer da, db, dd;
-  if (auto ok = upload(da, packed->first, "input"); !ok) return Error{ok.error()};
-  if (auto ok = upload(db, packed->second, "weight"); !ok) return Error{ok.error()};
+  if (auto ok = upload_operands(da, db, a, b, s.shape, padded, plan.input, plan.weight, &trace); !ok)
+    return Error{ok.error()};
+  if (control.progress) control.progress(0.1);
   const size_t d_bytes = padded.m * padded.n * element_bytes(plan.out);
   if (cudaError_t e = dd.allocate(d_bytes); e != cudaSuccess)
     return Error{cuda_error("out of GPU memory for the result", e)};
@@ -154,16 +190,12 @@ Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::s
   auto run = lt_->run(plan, padded, da.get(), db.get(), dd.get(), nullptr);
   if (!run) return Error{run.error()};
   trace.mark("gemm (" + std::to_string(run->milliseconds) + " ms on the device)");
-  // (Uninitialised: the copy writes every byte; zeroing it first, 64 MB at 4096^2, was counted in
-  // the download phase.)
-  const std::unique_ptr<uint8_t[]> d_host(new uint8_t[d_bytes]);
-  if (cudaError_t e = copy_to_host(d_host.get(), dd.get(), d_bytes); e != cudaSuccess)
-    return Error{cuda_error("copy from the GPU failed", e)};
-  trace.mark("download");
+  auto c = download_result(dd, m, n, padded.n, plan.out);
+  if (!c) return Error{c.error()};
+  trace.mark("download and unpack");
   if (control.progress) control.progress(1.0);
   ProductRun out;
-  out.c = unpack_rows(d_host.get(), m, n, padded.n, plan.out);
-  trace.mark("unpack");
+  out.c = std::move(c).value();
   out.method = "cuBLASLt " + plan.label + " (" + run->algorithm + ")";
   out.device_seconds = run->milliseconds * 1e-3;
   return out;
@@ -204,11 +236,8 @@ Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::
   const auto& [m, n, k] = s.shape;
   const bool f64 = s.accumulate.kind == AccumKind::Float64;
   const Element e = f64 ? Element::F64 : Element::F32;
-  auto packed = pack_operands(a, b, s.shape, {m, n, k}, e, e);
-  if (!packed) return Error{packed.error()};
   DeviceBuffer da, db, dc, dredo;
-  if (auto ok = upload(da, packed->first, "input"); !ok) return Error{ok.error()};
-  if (auto ok = upload(db, packed->second, "weight"); !ok) return Error{ok.error()};
+  if (auto ok = upload_operands(da, db, a, b, s.shape, {m, n, k}, e, e); !ok) return Error{ok.error()};
   if (cudaError_t err = dc.allocate(m * n * element_bytes(e)); err != cudaSuccess)
     return Error{cuda_error("out of GPU memory for the result", err)};
   if (!f64)
@@ -242,12 +271,14 @@ Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::
   }
   cudaEventDestroy(t0);
   cudaEventDestroy(t1);
-  std::vector<uint8_t> c_host(m * n * element_bytes(e)), redo(f64 ? 0 : m * n);
-  cudaError_t err = copy_to_host(c_host.data(), dc.get(), c_host.size());
-  if (err == cudaSuccess && !f64) err = copy_to_host(redo.data(), dredo.get(), redo.size());
-  if (err != cudaSuccess) return Error{cuda_error("copy from the GPU failed", err)};
+  auto c = download_result(dc, m, n, n, e);
+  if (!c) return Error{c.error()};
+  std::vector<uint8_t> redo(f64 ? 0 : m * n);
+  if (!f64)
+    if (cudaError_t err = copy_to_host(redo.data(), dredo.get(), redo.size()); err != cudaSuccess)
+      return Error{cuda_error("copy from the GPU failed", err)};
   ProductRun out;
-  out.c = unpack_rows(c_host.data(), m, n, n, e);
+  out.c = std::move(c).value();
   // Elements the GPU handed back (inexact products, sums past a format's range): the CPU's
   // general code, with the same stochastic stream offsets as its GEMM.
   std::vector<size_t> again;
