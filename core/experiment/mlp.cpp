@@ -8,6 +8,7 @@
 #include "core/experiment/gemm.h"
 #include "core/experiment/on_device.h"
 #include "core/util/names.h"
+#include "core/util/parallel.h"
 
 namespace pl::experiment {
 namespace {
@@ -69,12 +70,17 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     // The float64 network: exact-enough products of its own activations (on the layer's device
     // when it has one, as the layer's own references).
     std::vector<double> next_ref = *reference_product(lc.backend, {batch, width, width}, h_ref, w, false).values;
-    for (size_t i = 0; i < next_ref.size(); ++i) next_ref[i] = act(c.activation, next_ref[i] + b[i % width]);
     // The low-precision network: the activation applied to the layer's output, rounded back
-    // into the output dtype (ReLU is exact; GELU is computed in float64 and rounded once).
+    // into the output dtype (ReLU is exact; GELU is computed in float64 and rounded once, element
+    // i drawing stochastic index i as round_to(..., i) would). Rows on every core.
     std::vector<double> next(layer->result.size());
-    for (size_t i = 0; i < next.size(); ++i)
-      next[i] = round_to(out_fmt, act(c.activation, layer->result[i]), c.layer.cast, i);
+    parallel_for(batch, 0, [&](size_t r0, size_t r1) {
+      for (size_t i = r0 * width; i < r1 * width; ++i) {
+        next_ref[i] = act(c.activation, next_ref[i] + b[i % width]);
+        next[i] = act(c.activation, layer->result[i]);
+      }
+    }, rows_worth_a_thread(width));
+    round_each(out_fmt, next, next, c.layer.cast);
     MlpLayerResult lr;
     lr.layer = l + 1;
     const Comparison network{next, next_ref};
