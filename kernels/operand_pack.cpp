@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "core/dtype/codec.h"
 #include "core/util/parallel.h"
@@ -53,6 +54,45 @@ bool half_code(double v, Element e, uint16_t* code) {
   return true;
 }
 
+// The float8 code of v when v is exactly such a number: its code read off v's float32 bits
+// (every float8 number is a float32) and accepted only when the codec's own decoding of that
+// code gives v back bit for bit (-0 included); anything else -- NaN, a value between two codes,
+// past the range -- is left to the codec (false). Encoding each element through the codec took
+// most of a float8 operand's packing.
+class ByteCodes {
+ public:
+  explicit ByteCodes(const FloatFormat& f) : f_(f) {
+    for (uint32_t c = 0; c < 256; ++c) decoded_[c] = decode(f, c);
+  }
+  bool code(double v, uint8_t* out) const {
+    const float x = static_cast<float>(v);
+    if (!(x == v)) return false;  // not a float32, or NaN
+    uint32_t bits;
+    std::memcpy(&bits, &x, 4);
+    const uint32_t sign = bits >> 31, mag = bits & 0x7FFFFFFF;
+    const int m = f_.mantissa_bits, exp = static_cast<int>(mag >> 23) - 127;
+    uint32_t c = 0;
+    if (mag == 0) {
+      c = 0;
+    } else if (exp >= f_.emin()) {
+      if (mag & ((1u << (23 - m)) - 1)) return false;  // more significant bits than the format's
+      c = static_cast<uint32_t>(exp + f_.bias) << m | (mag >> (23 - m) & ((1u << m) - 1));
+    } else {  // a subnormal of the format: a whole number of its smallest steps
+      const float steps = std::ldexp(std::fabs(x), m - f_.emin());
+      if (steps != std::floor(steps) || steps >= float(1u << m)) return false;
+      c = static_cast<uint32_t>(steps);
+    }
+    c |= sign << 7;
+    if (c > 0xFF || std::memcmp(&decoded_[c], &v, sizeof v) != 0) return false;
+    *out = static_cast<uint8_t>(c);
+    return true;
+  }
+
+ private:
+  const FloatFormat& f_;
+  double decoded_[256];
+};
+
 }  // namespace
 
 size_t element_bytes(Element e) {
@@ -91,6 +131,8 @@ Expected<PackedRows> pack_rows(std::span<const double> values, size_t rows, size
   std::atomic<size_t> bad_index{SIZE_MAX};
   const FloatFormat* f = (e == Element::F16 || e == Element::BF16 || e == Element::E4M3 ||
                           e == Element::E5M2) ? &info(codec_dtype(e)).format : nullptr;
+  std::optional<ByteCodes> bytes;
+  if (width == 1 && f) bytes.emplace(*f);
   parallel_for(rows, 0, [&](size_t r0, size_t r1) {
     if (e == Element::F64) {  // every double is one: whole rows at once
       for (size_t r = r0; r < r1; ++r) std::memcpy(p.bytes.data() + r * ld * 8, values.data() + r * cols, cols * 8);
@@ -117,6 +159,8 @@ Expected<PackedRows> pack_rows(std::span<const double> values, size_t rows, size
           std::memcpy(out, &x, 1);
         } else if (uint16_t half; width == 2 && half_code(v, e, &half)) {
           std::memcpy(out, &half, 2);
+        } else if (bytes && bytes->code(v, out)) {
+          // (the code, checked against the codec's decoding)
         } else {
           const uint64_t code = encode(*f, v, CastOptions{}).code;
           exact = same_value(decode(*f, code), v);

@@ -65,33 +65,38 @@ TEST(OperandPack, AValueTheTypeCannotHoldIsAnErrorNotARounding) {
   EXPECT_FALSE(pack_rows(std::vector<double>{1.0}, 2, 2, 2, Element::F32).ok());  // sizes
 }
 
-// float16 and bfloat16 are packed from their float32 bits, not through the codec: every one of
-// their 65536 codes must come out as the codec stores it (NaNs: some NaN), and values between
-// two neighbours -- the float32 midpoint, one bit more than the format holds, and the next
-// double -- must still be refused.
-TEST(OperandPack, HalfCodesAreTheCodecsForEveryPatternAndNeighboursAreRefused) {
-  for (Element e : {Element::F16, Element::BF16}) {
-    const FloatFormat& f = info(e == Element::F16 ? DType::float16 : DType::bfloat16).format;
+// float16, bfloat16 and the float8 formats are packed from their float32 bits, not through the
+// codec: every one of their codes must come out as the codec stores it (NaNs: some NaN), and
+// values between two neighbours -- the float32 midpoint, one bit more than the format holds,
+// and the next double -- must still be refused.
+TEST(OperandPack, HalfAndByteCodesAreTheCodecsForEveryPatternAndNeighboursAreRefused) {
+  for (Element e : {Element::F16, Element::BF16, Element::E4M3, Element::E5M2}) {
+    const DType t = e == Element::F16 ? DType::float16 : e == Element::BF16 ? DType::bfloat16
+                    : e == Element::E4M3 ? DType::float8_e4m3fn : DType::float8_e5m2;
+    const FloatFormat& f = info(t).format;
+    const uint32_t codes = 1u << (8 * element_bytes(e)), top = codes / 2 - 1;
     std::vector<double> values, between;
-    for (uint32_t code = 0; code < 65536; ++code) {
+    for (uint32_t code = 0; code < codes; ++code) {
       const double v = decode(f, code);
       values.push_back(v);
       const double next = decode(f, code + 1);  // the neighbour away from zero (same sign)
-      if (std::isfinite(v) && std::isfinite(next) && (code & 0x7FFF) != 0x7FFF) {
+      if (std::isfinite(v) && std::isfinite(next) && (code & top) != top) {
         between.push_back((v + next) / 2);
         between.push_back(std::nextafter(v, next));
       }
     }
-    auto p = pack_rows(values, 256, 256, 256, e);
+    const size_t rows = codes / 256;
+    auto p = pack_rows(values, rows, 256, 256, e);
     ASSERT_TRUE(p.ok()) << element_name(e) << ": " << p.error();
-    for (uint32_t code = 0; code < 65536; ++code) {
-      const uint16_t got = static_cast<uint16_t>(p->bytes[2 * code] | p->bytes[2 * code + 1] << 8);
+    for (uint32_t code = 0; code < codes; ++code) {
+      const uint16_t got = codes == 256 ? p->bytes[code]
+                                        : static_cast<uint16_t>(p->bytes[2 * code] | p->bytes[2 * code + 1] << 8);
       if (std::isnan(values[code]))
         EXPECT_TRUE(std::isnan(decode(f, got))) << element_name(e) << " " << code;
       else
         ASSERT_EQ(got, encode(f, values[code], CastOptions{}).code) << element_name(e) << " " << values[code];
     }
-    EXPECT_EQ(unpack_rows(p->bytes.data(), 256, 256, 256, e).size(), values.size());
+    EXPECT_EQ(unpack_rows(p->bytes.data(), rows, 256, 256, e).size(), values.size());
     size_t refused = 0;
     for (double v : between) refused += !pack_rows(std::vector<double>{v}, 1, 1, 1, e).ok();
     EXPECT_EQ(refused, between.size()) << element_name(e);
