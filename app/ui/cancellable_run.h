@@ -1,7 +1,9 @@
 // One cancellable computation at a time off the UI thread, with its progress, for the panels
-// that re-run work while the window keeps drawing (Experiment, Scenarios). start() cancels and
-// joins the run before it; the frame loop takes each run's outcome once -- a cancelled run's
-// too, as the error "cancelled".
+// that re-run work while the window keeps drawing (Experiment, Scenarios). The frame loop takes
+// each run's outcome once -- a cancelled run's too, as the error "cancelled" -- and starts the
+// next run with start_when_idle(), which never waits: a run stops only at its next check of the
+// cancel flag, and some steps have none (an OpenBLAS dgemm: 2.7 s at 4096^2 on a 2-core VM; a
+// double-double reference, longer), so joining it on the UI thread froze the window that long.
 #pragma once
 
 #include <atomic>
@@ -25,8 +27,14 @@ class CancellableRun {
   CancellableRun& operator=(const CancellableRun&) = delete;
   ~CancellableRun() { cancel(); }
 
+  // Cancels the run in flight and waits for it, then starts `work`: for callers off the UI thread
+  // (and tests). An outcome not yet taken belongs to the run this one replaces: dropped.
   void start(Work work) {
     cancel();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_.reset();
+    }
     running_ = true;
     progress_ = 0;
     thread_ = std::thread([this, work = std::move(work)] {
@@ -36,7 +44,17 @@ class CancellableRun {
       running_ = false;
     });
   }
-  // Stops the run in flight and waits for it.
+  // Starts `work` and returns true when no run is in flight; otherwise asks that run to stop and
+  // returns false at once, for the frame loop to try again on a later frame.
+  bool start_when_idle(Work work) {
+    if (running_) {
+      cancel_ = true;
+      return false;
+    }
+    start(std::move(work));  // joins a thread that has finished: no wait
+    return true;
+  }
+  // Stops the run in flight and waits for it (the panel's destructor; not from a frame).
   void cancel() {
     cancel_ = true;
     if (thread_.joinable()) thread_.join();

@@ -50,16 +50,20 @@ void ExperimentPanel::mark_changed() {
 
 void ExperimentPanel::cancel_run() { worker_.cancel(); }
 
-void ExperimentPanel::start_run() {
-  if (setup_.mode() != ExperimentMode::Matrix) {
-    worker_.cancel();
-    other_worker_.start([file = setup_.other_file()](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+bool ExperimentPanel::start_run() {
+  // A run in flight (on either worker) is asked to stop; the new one starts on a later frame,
+  // once it has: the frame loop never waits for it.
+  if (worker_.running() || other_worker_.running()) {
+    worker_.request_cancel(), other_worker_.request_cancel();
+    return false;
+  }
+  if (setup_.mode() != ExperimentMode::Matrix)
+    return other_worker_.start_when_idle([file = setup_.other_file()](const std::function<void(double)>& progress,
+                                                                       const std::atomic<bool>* cancel) {
       return run_experiment_file(file, progress, cancel);
     });
-    return;
-  }
-  other_worker_.cancel();
-  worker_.start([spec = setup_.spec()](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+  return worker_.start_when_idle([spec = setup_.spec()](const std::function<void(double)>& progress,
+                                                         const std::atomic<bool>* cancel) {
     return run_spec(spec, progress, cancel);
   });
 }
@@ -168,12 +172,12 @@ void ExperimentPanel::draw_content() {
   collect();
   if (setup_.check()) mark_changed();
   if (auto done = export_.take()) status_ = *done;
-  // Debounced re-run: a change waits for a short pause; a running experiment is cancelled.
+  // Debounced re-run: a change waits for a short pause; a running experiment is cancelled, and
+  // the change stays pending until it has stopped.
   if (dirty_ && setup_.error().empty() &&
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - changed_at_).count() > kDebounceSeconds) {
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - changed_at_).count() > kDebounceSeconds &&
+      start_run())
     dirty_ = false;
-    start_run();
-  }
   if (dirty_ && !setup_.error().empty()) dirty_ = false;
   // The setup column: shown, except in presentation mode where the results get the room;
   // Ctrl+B shows or hides it either way.

@@ -42,8 +42,8 @@ class ExperimentPanel final : public Panel {
  private:
   void draw_setup();  // the Setup view, then run / cancel / export and the status line
   void mark_changed();  // a re-run is due after the debounce pause
-  void start_run();
-  void cancel_run();
+  bool start_run();   // false: a run in flight was asked to stop first (try again next frame)
+  void cancel_run();  // stops the run in flight and waits for it: the destructor only
   void collect();
   std::string export_all();
 

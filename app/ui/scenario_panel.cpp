@@ -52,11 +52,19 @@ void ScenarioPanel::select(size_t index) {
 
 void ScenarioPanel::start_run() {
   started_ = true;
-  status_ = "running the evidence...";
-  worker_.start([s = library_.scenarios[current_]](const std::function<void(double)>& progress,
-                                                     const std::atomic<bool>* cancel) {
+  run_pending_ = true;
+}
+
+void ScenarioPanel::start_pending() {
+  if (!run_pending_) return;
+  const bool started = worker_.start_when_idle([s = library_.scenarios[current_]](
+                                                   const std::function<void(double)>& progress,
+                                                   const std::atomic<bool>* cancel) {
     return scenario::run_scenario(s, progress, cancel);
   });
+  if (!started) return;  // the run in flight was asked to stop: a later frame starts this one
+  run_pending_ = false;
+  status_ = "running the evidence...";
 }
 
 void ScenarioPanel::collect() {
@@ -162,6 +170,7 @@ void ScenarioPanel::draw_content() {
     return;
   }
   if (!started_) start_run();
+  start_pending();
   const size_t n = library_.scenarios.size();
   if (!ImGui::GetIO().WantTextInput) {
     if ((pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN)) && current_ + 1 < n) select(current_ + 1);
@@ -170,8 +179,8 @@ void ScenarioPanel::draw_content() {
     if (ctrl && pressed(GLFW_KEY_E)) status_ = export_set();
     if (ctrl && pressed(GLFW_KEY_R)) start_run();
     if (pressed(GLFW_KEY_ESCAPE) && worker_.running()) {
-      cancel_run();
-      status_ = "cancelled";
+      worker_.request_cancel();  // its outcome, "cancelled", arrives on a later frame
+      status_ = "cancelling...";
     }
   }
   const bool presenting = presentation_mode();
@@ -190,8 +199,8 @@ void ScenarioPanel::draw_content() {
   ImGui::SameLine();
   if (worker_.running()) {
     if (ImGui::Button("Cancel")) {
-      cancel_run();
-      status_ = "cancelled";
+      worker_.request_cancel();
+      status_ = "cancelling...";
     }
     ImGui::SameLine();
     ImGui::ProgressBar(static_cast<float>(worker_.progress()), ImVec2(ImGui::GetFontSize() * 10, 0));

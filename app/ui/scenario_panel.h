@@ -26,15 +26,16 @@ class ScenarioPanel final : public Panel {
   ~ScenarioPanel() override;
   const char* name() const override { return "Scenarios"; }
   void draw_content() override;
-  bool busy() const override { return worker_.running(); }
+  bool busy() const override { return worker_.running() || run_pending_; }
   // Why `start` did not open ("" when it did), for --scenario's error.
   const std::string& start_error() const { return start_error_; }
 
  private:
   void select(size_t index);  // shows its exact checks at once, then runs the evidence
   void show(size_t index);    // the exact checks only
-  void start_run();
-  void cancel_run();
+  void start_run();      // asks for a run of the current scenario: start_pending starts it
+  void start_pending();  // starts the run asked for once none is in flight (never waits for one)
+  void cancel_run();     // stops the run in flight and waits for it: the destructor only
   void collect();
   void draw_list();
   void draw_story();
@@ -48,6 +49,7 @@ class ScenarioPanel final : public Panel {
   std::vector<scenario::CheckResult> exact_;  // instant answers while the evidence runs
 
   bool started_ = false;  // the first run waits until the panel is shown (not at start-up)
+  bool run_pending_ = false;
   CancellableRun<scenario::ScenarioRun> worker_;
   std::shared_ptr<const scenario::ScenarioRun> shown_;
   std::vector<figure::Figure> figures_;

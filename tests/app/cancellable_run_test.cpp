@@ -1,0 +1,63 @@
+// The panels' background run (app/ui/cancellable_run.h): the frame loop never waits for a run in
+// flight. A run that cannot stop yet (a step without a cancel check, here one waiting for the
+// test to let it go) is asked to stop, and start_when_idle() returns at once -- were it to wait,
+// this test would hang until ctest's timeout fails it. Once that run has stopped, the next one
+// starts; the outcome of the cancelled run does not take the place of the new run's.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <future>
+#include <string>
+#include <thread>
+
+#include "app/ui/cancellable_run.h"
+
+namespace pl::ui {
+namespace {
+
+using TextRun = CancellableRun<std::string>;
+using Progress = std::function<void(double)>;
+
+TEST(CancellableRun, StartWhenIdleAsksTheRunInFlightToStopWithoutWaiting) {
+  TextRun run;
+  std::promise<void> entered, release;
+  std::shared_future<void> released = release.get_future().share();
+  bool saw_cancel = false;
+  run.start([&](const Progress&, const std::atomic<bool>* cancel) -> Expected<std::string> {
+    entered.set_value();
+    released.wait();  // a step that checks nothing until it ends
+    saw_cancel = cancel->load();
+    return Error{"cancelled"};
+  });
+  entered.get_future().wait();
+  const TextRun::Work second = [](const Progress&, const std::atomic<bool>*) -> Expected<std::string> {
+    return std::string("second");
+  };
+  EXPECT_FALSE(run.start_when_idle(second));  // returns while the first still runs
+  EXPECT_TRUE(run.running());
+  release.set_value();
+  while (run.running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_TRUE(saw_cancel);
+  EXPECT_TRUE(run.start_when_idle(second));  // stopped: the next run starts
+  std::unique_ptr<Expected<std::string>> outcome;
+  while (!(outcome = run.take())) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(outcome->ok()) << outcome->error();  // the new run's, not the cancelled one's
+  EXPECT_EQ(outcome->value(), "second");
+}
+
+TEST(CancellableRun, AFinishedRunsOutcomeIsTakenOnce) {
+  TextRun run;
+  EXPECT_TRUE(run.start_when_idle([](const Progress& progress, const std::atomic<bool>*) -> Expected<std::string> {
+    progress(1.0);
+    return std::string("done");
+  }));
+  std::unique_ptr<Expected<std::string>> outcome;
+  while (!(outcome = run.take())) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(outcome->value(), "done");
+  EXPECT_EQ(run.take(), nullptr);
+  EXPECT_FALSE(run.running());
+  EXPECT_EQ(run.progress(), 1.0);
+}
+
+}  // namespace
+}  // namespace pl::ui
