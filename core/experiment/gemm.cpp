@@ -659,8 +659,8 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   return c;
 }
 
-std::vector<double> reference_gemm(const GemmShape& s, std::span<const double> a,
-                                   std::span<const double> b, bool high_precision) {
+Expected<std::vector<double>> reference_gemm(const GemmShape& s, std::span<const double> a, std::span<const double> b,
+                                             bool high_precision, const std::atomic<bool>* cancel) {
   std::vector<double> c(s.m * s.n);
   if (!high_precision) {
     blas::gemm_nt(s.m, s.n, s.k, a.data(), b.data(), c.data());
@@ -669,13 +669,14 @@ std::vector<double> reference_gemm(const GemmShape& s, std::span<const double> a
   parallel_for(
       s.m, 0,
       [&](size_t r0, size_t r1) {
-        for (size_t i = r0; i < r1; ++i)
+        for (size_t i = r0; i < r1 && !(cancel && cancel->load(std::memory_order_relaxed)); ++i)
           for (size_t j = 0; j < s.n; ++j) {
             const DoubleDouble d = dot_reference(a.subspan(i * s.k, s.k), b.subspan(j * s.k, s.k));
             c[i * s.n + j] = d.hi + d.lo;
           }
       },
       1);
+  if (cancel && cancel->load()) return Error{"cancelled"};
   return c;
 }
 

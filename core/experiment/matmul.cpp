@@ -398,11 +398,13 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   const GemmShape shape{m, n, k};
   const bool high = double_double_reference(c);
   {
-    CachedReference ref = reference_product(c.backend, shape, a, bt, high);
+    CachedReference ref = reference_product(c.backend, shape, a, bt, high, cancel);
     r.reference = std::move(ref.values);
     r.reference_method = std::move(ref.method);
   }
-  r.rounded_reference = reference_product(c.backend, shape, qa.dequantised(), qb.dequantised(), high).values;
+  if (!r.reference) return Error{"cancelled"};
+  r.rounded_reference = reference_product(c.backend, shape, qa.dequantised(), qb.dequantised(), high, cancel).values;
+  if (!r.rounded_reference) return Error{"cancelled"};
   if (c.bias) {
     r.reference = plus_bias(*r.reference, bias);
     r.rounded_reference = plus_bias(*r.rounded_reference, qbias.values);

@@ -69,7 +69,9 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     }
     // The float64 network: exact-enough products of its own activations (on the layer's device
     // when it has one, as the layer's own references).
-    std::vector<double> next_ref = *reference_product(lc.backend, {batch, width, width}, h_ref, w, false).values;
+    const SharedValues layer_ref = reference_product(lc.backend, {batch, width, width}, h_ref, w, false, cancel).values;
+    if (!layer_ref) return Error{"cancelled"};
+    std::vector<double> next_ref = *layer_ref;
     // The low-precision network: the activation applied to the layer's output, rounded back
     // into the output dtype (ReLU is exact; GELU is computed in float64 and rounded once, element
     // i drawing stochastic index i as round_to(..., i) would). Rows on every core.

@@ -8,8 +8,8 @@
 
 namespace pl::experiment {
 
-CachedReference reference_product(const std::string& backend, const GemmShape& shape,
-                                  std::span<const double> a, std::span<const double> b, bool high) {
+CachedReference reference_product(const std::string& backend, const GemmShape& shape, std::span<const double> a,
+                                  std::span<const double> b, bool high, const std::atomic<bool>* cancel) {
   auto compute = [&]() -> CachedReference {
     const ProductSpec spec{shape, DType::float64, DType::float64, {AccumKind::Blas, DType::float64}};
     if (auto device = high ? Expected<SharedBackend>(Error{""}) : device_for(backend, spec)) {
@@ -17,7 +17,9 @@ CachedReference reference_product(const std::string& backend, const GemmShape& s
       if (auto run = device->backend->product(spec, a, b, {}))
         return {std::make_shared<const std::vector<double>>(std::move(run->c)), run->method + " on " + device->backend->device_info().name};
     }
-    return {std::make_shared<const std::vector<double>>(reference_gemm(shape, a, b, high)),
+    auto values = reference_gemm(shape, a, b, high, cancel);
+    if (!values) return {nullptr, values.error()};  // cancelled: reference_cached keeps no null
+    return {std::make_shared<const std::vector<double>>(std::move(values).value()),
             high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm, core " + blas::info().core};
   };
   bool hit = false;

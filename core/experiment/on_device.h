@@ -17,9 +17,10 @@ namespace pl::experiment {
 
 // A float64 reference product of a (m x k) and b (n x k), from the cache when these operands
 // were seen before: on `backend`'s device when it has one (cuBLASLt dgemm), else OpenBLAS dgemm
-// or, for `high`, the double-double dot products on the CPU.
+// or, for `high`, the double-double dot products on the CPU. Their rows stop when `cancel` is
+// raised: then `values` is null, and nothing is cached.
 CachedReference reference_product(const std::string& backend, const GemmShape& shape, std::span<const double> a,
-                                  std::span<const double> b, bool high);
+                                  std::span<const double> b, bool high, const std::atomic<bool>* cancel = nullptr);
 
 // error_stats() with its passes on `backend`'s device when it is not the CPU and can make them;
 // `where` gets "cpu" or "cuda (device name)", and a device's failure is added to `note`.

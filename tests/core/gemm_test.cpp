@@ -16,6 +16,8 @@
 #include "core/experiment/dot_sweep.h"
 #include "core/dtype/round_to_odd.h"
 #include "core/experiment/gemm.h"
+#include "core/experiment/on_device.h"
+#include "core/experiment/reference_cache.h"
 #include "tests/core/test_util.h"
 
 namespace pl::experiment {
@@ -520,8 +522,26 @@ TEST(Gemm, BlasFloat32RefusesValuesItCannotHold) {
 TEST(Gemm, ReferenceMatchesDgemmAndDoubleDouble) {
   const GemmShape s{4, 6, 300};
   const auto a = draw(s.m * s.k, DType::float32, 3), b = draw(s.n * s.k, DType::float32, 4);
-  const auto fast = reference_gemm(s, a, b, false), exact = reference_gemm(s, a, b, true);
+  const auto fast = reference_gemm(s, a, b, false).value(), exact = reference_gemm(s, a, b, true).value();
   for (size_t e = 0; e < fast.size(); ++e) EXPECT_NEAR(fast[e], exact[e], 1e-12);
+}
+
+// The double-double reference stops when cancelled (minutes at 4096^3): an error, never a
+// partial product; a cancelled experiment's reference is not kept for the next run.
+TEST(Gemm, TheDoubleDoubleReferenceStopsWhenCancelled) {
+  const GemmShape s{64, 8, 8};
+  const std::vector<double> a(s.m * s.k, 1.0), b(s.n * s.k, 1.0);
+  const std::atomic<bool> cancel{true};
+  auto r = reference_gemm(s, a, b, true, &cancel);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "cancelled");
+  EXPECT_TRUE(reference_gemm(s, a, b, false, &cancel).ok());  // one dgemm call: nothing to stop
+  clear_reference_cache();
+  EXPECT_EQ(reference_product("cpu", s, a, b, true, &cancel).values, nullptr);
+  const CachedReference whole = reference_product("cpu", s, a, b, true);
+  ASSERT_NE(whole.values, nullptr);
+  EXPECT_EQ(whole.method, "double-double dot products (Dot2)");  // made anew, not "(cached)"
+  EXPECT_EQ((*whole.values)[0], 8.0);
 }
 
 TEST(Gemm, CancelledRunSaysSo) {

@@ -136,11 +136,11 @@ TEST_P(LibraryProductParity, WithinTheAccumulatorsBound) {
   const auto b = values_of(c.weight, shape.n * shape.k, 2.0, 4);
   auto dev = gpu()->product(spec, a, b, {});
   ASSERT_TRUE(dev.ok()) << dev.error();
-  const auto exact = experiment::reference_gemm(shape, a, b, /*high_precision=*/true);
+  const auto exact = experiment::reference_gemm(shape, a, b, /*high_precision=*/true).value();
   std::vector<double> abs_a(a.size()), abs_b(b.size());
   for (size_t i = 0; i < a.size(); ++i) abs_a[i] = std::fabs(a[i]);
   for (size_t i = 0; i < b.size(); ++i) abs_b[i] = std::fabs(b[i]);
-  const auto magnitude = experiment::reference_gemm(shape, abs_a, abs_b, true);
+  const auto magnitude = experiment::reference_gemm(shape, abs_a, abs_b, true).value();
   const double k1 = double(shape.k + 1), gamma = k1 * c.u / (1 - k1 * c.u);
   for (size_t e = 0; e < exact.size(); ++e) {
     if (c.acc.kind == AccumKind::Int32) {
