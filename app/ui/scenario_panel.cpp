@@ -70,6 +70,9 @@ void ScenarioPanel::start_pending() {
 void ScenarioPanel::collect() {
   auto done = worker_.take();
   if (!done) return;
+  // A run asked to stop for another (a new scenario chosen) may still finish its work: its
+  // evidence belongs to the scenario before, not to the one now shown.
+  if (run_pending_) return;
   if (!*done) {
     status_ = done->error();
     return;
