@@ -32,24 +32,10 @@ Expected<bool> upload(DeviceBuffer& d, std::span<const uint8_t> bytes, const cha
   return true;
 }
 
-// Float32 rows (rows x cols) into a device array of padded_rows x ld, zeros past them: the
-// array itself when it needs no padding (float32's plan has none), else row by row.
-Expected<bool> upload_rows(DeviceBuffer& d, const float* x, size_t rows, size_t cols, size_t padded_rows, size_t ld,
-                           const char* what) {
-  const size_t bytes = padded_rows * ld * sizeof(float);
-  if (cudaError_t e = d.allocate(bytes); e != cudaSuccess)
-    return Error{cuda_error((std::string("out of GPU memory for the ") + what).c_str(), e)};
-  cudaError_t e = cudaSuccess;
-  if (padded_rows == rows && ld == cols) {
-    e = copy_to_device(d.get(), x, bytes);
-  } else {
-    e = cudaMemset(d.get(), 0, bytes);
-    if (e == cudaSuccess)
-      e = cudaMemcpy2D(d.get(), ld * sizeof(float), x, cols * sizeof(float), cols * sizeof(float), rows,
-                       cudaMemcpyHostToDevice);
-  }
-  if (e != cudaSuccess) return Error{cuda_error("copy to the GPU failed", e)};
-  return true;
+// An array's bytes, for upload().
+template <typename T>
+std::span<const uint8_t> bytes_of(std::span<const T> x) {
+  return {reinterpret_cast<const uint8_t*>(x.data()), x.size_bytes()};
 }
 
 // Identifies host operands for the resident cache: their address, size and a sample of their
@@ -88,10 +74,8 @@ Expected<bool> upload_operands(DeviceBuffer& da, DeviceBuffer& db, std::span<con
   const bool as_they_are = in == Element::F64 && w == Element::F64 && padded.m == s.m && padded.n == s.n &&
                            padded.k == s.k;
   if (as_they_are) {
-    const std::span<const uint8_t> ab(reinterpret_cast<const uint8_t*>(a.data()), a.size_bytes());
-    const std::span<const uint8_t> bb(reinterpret_cast<const uint8_t*>(b.data()), b.size_bytes());
-    if (auto ok = upload(da, ab, "input"); !ok) return ok;
-    return upload(db, bb, "weight");
+    if (auto ok = upload(da, bytes_of(a), "input"); !ok) return ok;
+    return upload(db, bytes_of(b), "weight");
   }
   auto packed = pack_operands(a, b, s, padded, in, w);
   if (!packed) return Error{packed.error()};
@@ -210,22 +194,21 @@ Expected<std::string> ProductEngine::float32_product(const experiment::GemmShape
     return Error{"float32 product: the arrays do not fit the shape"};
   if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
   const LtPlan plan = *plan_library_product(spec);
+  // float32's plan pads nothing (lt_plan.cpp): the arrays travel as they are.
+  if (plan.align != 1) return Error{"float32 product: the plan pads the shape (" + plan.label + ")"};
   if (auto ok = ensure_lt(); !ok) return Error{ok.error()};
-  const LtShape padded{round_up(m, plan.align), round_up(n, plan.align), round_up(k, plan.align)};
   PhaseTrace trace("cuda float32 product");
   DeviceBuffer da, db, dd;
-  if (auto ok = upload_rows(da, a.data(), m, k, padded.m, padded.k, "input"); !ok) return Error{ok.error()};
-  if (auto ok = upload_rows(db, b.data(), n, k, padded.n, padded.k, "weight"); !ok) return Error{ok.error()};
-  if (cudaError_t e = dd.allocate(padded.m * padded.n * sizeof(float)); e != cudaSuccess)
+  if (auto ok = upload(da, bytes_of(a), "input"); !ok) return Error{ok.error()};
+  if (auto ok = upload(db, bytes_of(b), "weight"); !ok) return Error{ok.error()};
+  if (cudaError_t e = dd.allocate(c.size_bytes()); e != cudaSuccess)
     return Error{cuda_error("out of GPU memory for the result", e)};
   trace.mark("upload");
-  auto run = lt_->run(plan, padded, da.get(), db.get(), dd.get(), nullptr);
+  auto run = lt_->run(plan, {m, n, k}, da.get(), db.get(), dd.get(), nullptr);
   if (!run) return Error{run.error()};
   trace.mark("gemm (" + std::to_string(run->milliseconds) + " ms on the device)");
-  const cudaError_t e = padded.n == n ? copy_to_host(c.data(), dd.get(), m * n * sizeof(float))
-                                      : cudaMemcpy2D(c.data(), n * sizeof(float), dd.get(), padded.n * sizeof(float),
-                                                     n * sizeof(float), m, cudaMemcpyDeviceToHost);
-  if (e != cudaSuccess) return Error{cuda_error("copy from the GPU failed", e)};
+  if (cudaError_t e = copy_to_host(c.data(), dd.get(), c.size_bytes()); e != cudaSuccess)
+    return Error{cuda_error("copy from the GPU failed", e)};
   trace.mark("download");
   return "cuBLASLt " + plan.label + " (" + run->algorithm + ")";
 }

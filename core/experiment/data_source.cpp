@@ -8,6 +8,7 @@
 #include <mutex>
 #include <random>
 
+#include "core/experiment/amax.h"
 #include "core/util/names.h"
 #include "core/util/number_text.h"
 #include "core/util/parallel.h"
@@ -88,17 +89,9 @@ std::optional<double> drawn_amax(const DataSource& s, size_t rows, size_t cols, 
     }
   }
   double amax = 0;
-  std::mutex max_lock;
   for (int h = 0; h < count; ++h) {
     if (cancel && cancel->load()) return std::nullopt;
-    const std::vector<double> x = generate(s, rows, cols, seed, first_id + static_cast<uint64_t>(h), fan_in);
-    parallel_for(x.size(), 0, [&](size_t b, size_t e) {
-      double mine = 0;
-      for (size_t i = b; i < e; ++i)
-        if (std::isfinite(x[i])) mine = std::max(mine, std::fabs(x[i]));
-      const std::lock_guard hold(max_lock);
-      amax = std::max(amax, mine);
-    });
+    amax = std::max(amax, tensor_amax(generate(s, rows, cols, seed, first_id + static_cast<uint64_t>(h), fan_in)));
   }
   const std::lock_guard hold(lock);
   if (kept.size() >= 64) kept.clear();

@@ -9,6 +9,7 @@
 
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
+#include "core/experiment/amax.h"
 #include "core/util/names.h"
 #include "core/util/parallel.h"
 
@@ -19,26 +20,6 @@ constexpr std::array<std::string_view, 7> kNames = {
     "none", "per-tensor", "delayed", "per-channel", "per-channel-asymmetric", "mx", "nvfp4"};
 
 float to_f32(double x) { return static_cast<float>(x); }  // round to nearest even
-
-// The largest finite |x| (0 when there is none).
-double amax_of(std::span<const double> x) {
-  double m = 0;
-  for (double v : x)
-    if (std::isfinite(v)) m = std::max(m, std::fabs(v));
-  return m;
-}
-
-// amax_of over a whole tensor on every core (a maximum: the same in any order).
-double tensor_amax(std::span<const double> x) {
-  std::mutex lock;
-  double top = 0;
-  parallel_for(x.size(), 0, [&](size_t b, size_t e) {
-    const double mine = amax_of(x.subspan(b, e - b));
-    const std::lock_guard hold(lock);
-    top = std::max(top, mine);
-  });
-  return top;
-}
 
 // fn(r) for every row r in [0, rows), rows of `cols` elements split between the cores. Every
 // recipe's steps are per row (or per element), so splitting changes no bit: only the time.
