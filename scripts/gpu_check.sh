@@ -11,7 +11,10 @@
 # On a machine with the full toolchain: bash scripts/gpu_check.sh --build
 # A part of it: STEPS=products,tables (of parity, tables, products, experiments, conversions,
 # whole; all by default). TORCH_TABLES picks the tables (of plain, float16, bfloat16: the
-# autocast ones), TORCH_WORKERS their CUDA workers per table (4), TORCH_TIMEOUT their limit (300 s).
+# autocast ones), TORCH_WORKERS their CUDA workers per table (4), TORCH_SPARES the spare ones made
+# ready for a worker a device-side assert ends (4), TORCH_TIMEOUT their limit (300 s),
+# TORCH_CELLS_FROM a folder of cell logs (NAME.cells or NAME.cells.gz) of a run cut off before,
+# to resume.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-results}
@@ -53,17 +56,29 @@ T0=$SECONDS
 # PyTorch runs with the machine's own libraries (env -u), not the Debian libstdc++ packed for ours.
 torch_tables() {
   export OMP_NUM_THREADS=2
-  local g="tests/data/promotion/gen_torch.py --device cuda --workers ${TORCH_WORKERS:-4}" v
+  local g="tests/data/promotion/gen_torch.py --device cuda --workers ${TORCH_WORKERS:-4} --spares ${TORCH_SPARES:-4}" v name args
   for v in ${TORCH_TABLES:-plain float16 bfloat16}; do
     case $v in
-      plain) timeout ${TORCH_TIMEOUT:-300} env -u LD_LIBRARY_PATH python3 $g >"$OUT/torch_cuda.json" 2>"$OUT/torch_cuda.err" & ;;
-      float16) timeout ${TORCH_TIMEOUT:-300} env -u LD_LIBRARY_PATH python3 $g --autocast-cuda float16 >"$OUT/torch_autocast_cuda.json" 2>"$OUT/torch_autocast_cuda.err" & ;;
-      bfloat16) timeout ${TORCH_TIMEOUT:-300} env -u LD_LIBRARY_PATH python3 $g --autocast-cuda bfloat16 >"$OUT/torch_autocast_cuda_bf16.json" 2>"$OUT/torch_autocast_cuda_bf16.err" & ;;
+      plain) name=torch_cuda args= ;;
+      float16) name=torch_autocast_cuda args="--autocast-cuda float16" ;;
+      bfloat16) name=torch_autocast_cuda_bf16 args="--autocast-cuda bfloat16" ;;
+      *) echo "no PyTorch table $v"; continue ;;
     esac
+    # Each outcome is logged as it comes (NAME.cells); a table cut off by its time limit is
+    # resumed from the log in TORCH_CELLS_FROM (a folder holding NAME.cells[.gz]) by a later run.
+    if [[ -f ${TORCH_CELLS_FROM:-/nonexistent}/$name.cells.gz ]]; then
+      gzip -dc "$TORCH_CELLS_FROM/$name.cells.gz" >"$OUT/$name.cells"
+    elif [[ -f ${TORCH_CELLS_FROM:-/nonexistent}/$name.cells ]]; then
+      cp "$TORCH_CELLS_FROM/$name.cells" "$OUT/"
+    fi
+    timeout ${TORCH_TIMEOUT:-300} env -u LD_LIBRARY_PATH python3 $g $args --cells-log "$OUT/$name.cells" \
+      >"$OUT/$name.json" 2>"$OUT/$name.err" &
   done
   wait
   local f
-  for f in "$OUT"/torch_*.json; do echo "$(basename "$f"): $(wc -c <"$f") bytes; $(tail -n 1 "${f%.json}.err")"; done
+  for f in "$OUT"/torch_*.json; do
+    echo "$(basename "$f"): $(wc -c <"$f") bytes, $(wc -l <"${f%.json}.cells" 2>/dev/null || echo 0) cells logged; $(tail -n 1 "${f%.json}.err")"
+  done
   snap
 }
 # With the parity suite, in the background while it runs (neither is timed); alone, after the

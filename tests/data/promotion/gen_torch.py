@@ -30,10 +30,12 @@ Run: python3 tests/data/promotion/gen_torch.py --no-mkldnn > tests/data/promotio
      python3 tests/data/promotion/gen_torch.py --device cuda > .../torch_cuda.json
      python3 tests/data/promotion/gen_torch.py --device cuda --autocast-cuda float16 > ...
      (on a machine with a GPU and a CUDA build of PyTorch: scripts/gpu_check.sh records these;
-     the GPU's name is recorded in the header. On CUDA the cells run in forked workers: a
-     kernel's device-side assert is recorded as its cell's outcome, and a fresh worker takes
-     the next cell, since CUDA then fails every later call in that process. --forked runs the
-     CPU tables the same way, to test that machinery.)
+     the GPU's name is recorded in the header. On CUDA the cells run in forked workers
+     (cell_pool.py; --workers N at a time, --spares M more made ready beforehand): a kernel's
+     device-side assert is recorded as its cell's outcome, and a spare takes the rest of that
+     worker's chunk, since CUDA then fails every later call in that process. --cells-log FILE
+     appends each outcome as it comes, and a run cut off by a time limit resumes from it.
+     --forked runs the CPU tables the same way, to test that machinery.)
 Needs torch (any CPU-capable build); the version is recorded in the output.
 
 Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
@@ -45,8 +47,6 @@ Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
 import contextlib
 import itertools
 import json
-import multiprocessing
-import multiprocessing.connection
 import subprocess
 import sys
 import warnings
@@ -54,6 +54,7 @@ import warnings
 import torch
 import torch.nn.functional as F
 
+from cell_pool import run_cells
 from golden_io import Outcomes, write_golden
 
 warnings.simplefilter("ignore")
@@ -197,73 +198,35 @@ def is_device_assert(o):
     return isinstance(o, dict) and "device-side assert" in o["message"]
 
 
-def worker(conn, todo, first, end, autocast):
-    """Runs cells todo[first:end] in a fresh CUDA context and sends each outcome. A kernel's
-    device-side assert is that cell's outcome (what the user's op gives), and it leaves the
-    context unusable: the worker stops there and the parent forks a new one for the rest."""
-    specs = table_specs()
-    ctx = torch.autocast("cuda", dtype=getattr(torch, autocast)) if autocast else contextlib.nullcontext()
-    with ctx:
-        for k in range(first, end):
-            o = run_cell(specs, todo[k])
-            conn.send((k, o))
-            if is_device_assert(o):
-                return
-    conn.send(None)
+def cuda_warm_up(autocast):
+    """Makes the worker's CUDA context before it is handed cells (cell_pool parks it so)."""
+    def warm_up():
+        with autocast_context(autocast):
+            x = torch.ones(2, 3, device="cuda")
+            F.linear(x, torch.ones(4, 3, device="cuda"))
+            torch.cuda.synchronize()
+    return warm_up
 
 
-def forked_outcomes(todo, table_names, autocast, workers=4):
-    """The outcome of every cell on CUDA, in forked workers, each over its own share of the
-    cells: after a device-side assert, CUDA answers every later call in that process with the
-    same error, so an in-process loop would record one kernel's assert in thousands of cells.
-    The parent never touches CUDA (a forked child could not use it); each worker makes its own
-    context, and a worker whose cell asserted is replaced by a new one from the next cell."""
-    mp = multiprocessing.get_context("fork")
-    results, asserts = [None] * len(todo), 0
-    bounds = [len(todo) * i // workers for i in range(workers + 1)]
-    live = {}  # the parent's end of a pipe -> [process, next cell, end of its share]
-
-    def start(first, end):
-        if first < end:
-            parent, child = mp.Pipe(duplex=False)
-            w = mp.Process(target=worker, args=(child, todo, first, end, autocast))
-            w.start()
-            child.close()
-            live[parent] = [w, first, end]
-
-    for i in range(workers):
-        start(bounds[i], bounds[i + 1])
-    while live:
-        for conn in multiprocessing.connection.wait(list(live)):
-            w, k, end = live[conn]
-            try:
-                msg = conn.recv()
-            except EOFError:
-                sys.exit(f"a CUDA worker died at cell {k} ({todo[k]}) without an outcome")
-            if msg is not None:
-                k, o = msg
-                results[k] = o
-                live[conn][1] = k + 1
-                if not is_device_assert(o):
-                    continue
-                asserts += 1
-                print(f"device-side assert {asserts}: {table_names[todo[k][0]]} "
-                      f"{[NAMES[i] for i in todo[k][1]]}", file=sys.stderr, flush=True)
-            del live[conn]
-            w.join()
-            if msg is not None:
-                start(k + 1, end)
-    assert all(r is not None for r in results)
-    print(f"{asserts} cells end in a device-side assert; each got a fresh CUDA context", file=sys.stderr)
-    return results
+def autocast_context(autocast):
+    return torch.autocast("cuda", dtype=getattr(torch, autocast)) if autocast else contextlib.nullcontext()
 
 
 def write_tables(extra_header, autocast=None):
     specs = table_specs()
     todo = cells(specs)
     if DEVICE == "cuda" or "--forked" in sys.argv[1:]:  # --forked: the same on the CPU, to test it
-        workers = int(option("--workers") or 4)
-        results = forked_outcomes(todo, [name for name, _, _ in specs], autocast, workers)
+        # In forked workers (cell_pool.py): a cell that ends in a device-side assert leaves its
+        # process's CUDA context unusable, so a spare takes the rest of its chunk.
+        def run(k):
+            with autocast_context(autocast):
+                return run_cell(specs, todo[k])
+
+        results = run_cells(len(todo), run, is_device_assert,
+                            cuda_warm_up(autocast) if DEVICE == "cuda" else lambda: None,
+                            workers=int(option("--workers") or 4), spares=int(option("--spares") or 2),
+                            log=option("--cells-log"),
+                            describe=lambda k: f"{specs[todo[k][0]][0]} {[NAMES[i] for i in todo[k][1]]}")
     else:
         results = [run_cell(specs, c) for c in todo]
     outcomes = Outcomes()
