@@ -1,7 +1,8 @@
 """Runs a golden table's cells in forked worker processes that a cell can poison.
 
 On CUDA a kernel's device-side assert is the outcome of its cell (what the user's op does), and
-it leaves the process's CUDA context unusable: every later call fails the same way. So the
+it leaves the process's CUDA context unusable: every later call fails the same way. The cell
+runner says whether its cell left the process so (run_cell returns the outcome and that); the
 worker that met it ends, and the rest of its chunk goes to a spare that has already made its
 context (warm_up) and waits, parked: a poisoned cell costs a hand-over, not a context start
 (about two seconds each on an H100 machine, and the autocast tables hold over a thousand such
@@ -36,7 +37,7 @@ def read_log(path):
     return done
 
 
-def _worker(conn, run_cell, is_poisoned, warm_up):
+def _worker(conn, run_cell, warm_up):
     warm_up()
     while True:
         conn.send(("ready",))
@@ -44,17 +45,17 @@ def _worker(conn, run_cell, is_poisoned, warm_up):
         if chunk is None:
             return
         for k in chunk:
-            o = run_cell(k)
-            conn.send(("cell", k, o))
-            if is_poisoned(o):
+            o, poisoned = run_cell(k)
+            conn.send(("cell", k, o, poisoned))
+            if poisoned:
                 return  # this process can run nothing more; the parent hands the rest on
 
 
-def run_cells(count, run_cell, is_poisoned, warm_up=lambda: None, workers=4, spares=2,
-              chunk=64, log=None, describe=str):
-    """The outcome of cells 0 .. count-1, as a list: run_cell(k) in forked workers, at most
-    `workers` at a time, with up to `spares` more started and parked for poisoned ones.
-    describe(k) names a cell in the messages."""
+def run_cells(count, run_cell, warm_up=lambda: None, workers=4, spares=2, chunk=64, log=None,
+              describe=str):
+    """The outcome of cells 0 .. count-1, as a list: run_cell(k) -> (outcome, whether the cell
+    left its process unusable), in forked workers, at most `workers` at a time, with up to
+    `spares` more started and parked for poisoned ones. describe(k) names a cell in messages."""
     mp = multiprocessing.get_context("fork")
     done = read_log(log)
     resumed = len(done)
@@ -69,7 +70,7 @@ def run_cells(count, run_cell, is_poisoned, warm_up=lambda: None, workers=4, spa
 
     def spawn():
         parent, child = mp.Pipe()
-        p = mp.Process(target=_worker, args=(child, run_cell, is_poisoned, warm_up))
+        p = mp.Process(target=_worker, args=(child, run_cell, warm_up))
         p.start()
         child.close()
         procs[parent] = [p, None]
@@ -112,12 +113,12 @@ def run_cells(count, run_cell, is_poisoned, warm_up=lambda: None, workers=4, spa
                     procs[conn][1] = None
                     parked.append(conn)
                 else:
-                    _, k, o = msg
+                    _, k, o, cell_poisoned = msg
                     done[k] = o
                     if log_file:
                         log_file.write(json.dumps([k, o]) + "\n")
                         log_file.flush()
-                    if is_poisoned(o):
+                    if cell_poisoned:
                         poisoned += 1
                         print(f"poisoned cell {poisoned}: {describe(k)}", file=sys.stderr, flush=True)
                         c = procs[conn][1]

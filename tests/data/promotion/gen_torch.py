@@ -36,6 +36,9 @@ Run: python3 tests/data/promotion/gen_torch.py --no-mkldnn > tests/data/promotio
      worker's chunk, since CUDA then fails every later call in that process. --cells-log FILE
      appends each outcome as it comes, and a run cut off by a time limit resumes from it.
      --forked runs the CPU tables the same way, to test that machinery.)
+     python3 tests/data/promotion/gen_torch.py --partial-from LOG --version 2.11.0 --gpu NAME
+         --cuda 13.0 [--autocast-cuda float16] > ..._partial.json
+     (the cells such a log holds, the others null, with the same torch release, no GPU needed)
 Needs torch (any CPU-capable build); the version is recorded in the output.
 
 Layout (compact: a few thousand distinct outcomes repeat across ~90k cells):
@@ -54,7 +57,7 @@ import warnings
 import torch
 import torch.nn.functional as F
 
-from cell_pool import run_cells
+from cell_pool import read_log, run_cells
 from golden_io import Outcomes, write_golden
 
 warnings.simplefilter("ignore")
@@ -107,6 +110,19 @@ def outcome(fn):
         return {"error": type(e).__name__, "message": str(e)}
 
 
+def cuda_usable():
+    """Whether this process's CUDA context still runs kernels. A cell may launch a kernel that
+    asserts and then raise a Python error before any synchronisation (autocast casts a float4
+    input, then the op refuses the dtypes): the cell's outcome is that error, and the assert
+    would surface in the next cell of this process -- the 2026-11-26 autocast recording found
+    float16 x float16 mm failing with CUBLAS_STATUS_EXECUTION_FAILED so."""
+    try:
+        torch.cuda.synchronize()
+        return torch.ones(1, device="cuda").add_(1).item() == 2
+    except Exception:
+        return False
+
+
 ELEMENTWISE = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div}
 KIND_PAIRS = [("tensor", "tensor"), ("tensor", "zerodim"), ("zerodim", "tensor"),
               ("zerodim", "zerodim"), ("tensor", "scalar"), ("scalar", "tensor"),
@@ -129,6 +145,8 @@ def option(name):
 
 def main():
     global DEVICE
+    if option("--partial-from"):
+        return write_partial(option("--partial-from"))
     header = {}
     if option("--device") == "cuda":
         # Asked in a child: CUDA used here would be unusable in the forked workers.
@@ -194,10 +212,6 @@ def run_cell(specs, cell):
     return outcome(lambda: specs[t][2](*(NAMES[i] for i in idx)))
 
 
-def is_device_assert(o):
-    return isinstance(o, dict) and "device-side assert" in o["message"]
-
-
 def cuda_warm_up(autocast):
     """Makes the worker's CUDA context before it is handed cells (cell_pool parks it so)."""
     def warm_up():
@@ -220,27 +234,58 @@ def write_tables(extra_header, autocast=None):
         # process's CUDA context unusable, so a spare takes the rest of its chunk.
         def run(k):
             with autocast_context(autocast):
-                return run_cell(specs, todo[k])
+                o = run_cell(specs, todo[k])
+            return o, DEVICE == "cuda" and not cuda_usable()
 
-        results = run_cells(len(todo), run, is_device_assert,
-                            cuda_warm_up(autocast) if DEVICE == "cuda" else lambda: None,
+        results = run_cells(len(todo), run, cuda_warm_up(autocast) if DEVICE == "cuda" else lambda: None,
                             workers=int(option("--workers") or 4), spares=int(option("--spares") or 2),
                             log=option("--cells-log"),
                             describe=lambda k: f"{specs[todo[k][0]][0]} {[NAMES[i] for i in todo[k][1]]}")
     else:
         results = [run_cell(specs, c) for c in todo]
+    header = {"framework": "torch", "version": torch.__version__.split("+")[0], "device": DEVICE,
+              **extra_header}
+    outcomes, tables = golden_tables(specs, todo, results)
+    write_golden(sys.stdout, header, NAMES, outcomes, tables=tables)
+
+
+def golden_tables(specs, todo, results):
+    """The interned outcomes and the nested tables of cells todo with their results (None: a
+    cell not recorded, written as null; a table with no recorded cell is left out)."""
     outcomes = Outcomes()
     tables = {}
+    recorded = {t for (t, _), o in zip(todo, results) if o is not None}
     for (t, idx), o in zip(todo, results):
+        if t not in recorded:
+            continue
         name, arity, _ = specs[t]
         row = tables.setdefault(name, [])
         for i in idx[:-1]:  # nested lists [a][b] or [a][b][bias], filled in row-major order
             if len(row) <= i:
                 row.append([])
             row = row[i]
-        row.append(outcomes.add(o))
-    header = {"framework": "torch", "version": torch.__version__.split("+")[0], "device": DEVICE,
-              **extra_header}
+        row.append(None if o is None else outcomes.add(o))
+    return outcomes, tables
+
+
+def write_partial(log):
+    """The cells a cell log (--cells-log of a run cut off by its limit) holds, as a golden file
+    marked partial, the others null, without running anything: the header says what was recorded
+    where (--version, --gpu, --cuda, --autocast-cuda as the recording run had them), and the
+    dtypes are this torch's, which must be the recording's release."""
+    specs = table_specs()
+    todo = cells(specs)
+    done = read_log(log)
+    results = [done.get(k) for k in range(len(todo))]
+    outcomes, tables = golden_tables(specs, todo, results)
+    header = {"framework": "torch", "version": option("--version"), "device": "cuda",
+              "gpu": option("--gpu"), "cuda": option("--cuda")}
+    if option("--autocast-cuda"):
+        header.update(autocast="cuda", autocast_dtype=option("--autocast-cuda"))
+    if torch.__version__.split("+")[0] != header["version"]:
+        sys.exit(f"the log was recorded with torch {header['version']}; this is {torch.__version__}")
+    header["partial"] = (f"{len(done)} of {len(todo)} cells recorded; the others are null, and "
+                         f"{len(specs) - len(tables)} tables with none are left out")
     write_golden(sys.stdout, header, NAMES, outcomes, tables=tables)
 
 
