@@ -48,7 +48,7 @@ Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
   calls.push_back([&] { blas::gemm_nt(m, n, k, af.data(), bf.data(), cf.data()); });
 
   std::vector<double> experiment, cached, blas, product;
-  std::vector<StageTimes> stages;
+  std::vector<StageTimes> stages, cached_stages;
   for (int r = 0; r <= reps; ++r) {  // run 0 warms caches, pages and OpenBLAS's threads
     Expected<MatmulResult> res = Error{""};
     clear_reference_cache();  // the references are part of what is timed
@@ -58,7 +58,10 @@ Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
     if (r == 1) t.reference_method = res->reference_method;
     const double ec = time_ms([&] { res = run_matmul(c, ops); });
     if (!res) return Error{res.error()};
-    if (r > 0) cached.push_back(ec);
+    if (r > 0) {
+      cached.push_back(ec);
+      cached_stages.push_back(res->seconds);
+    }
     const double b = time_ms([&] {
       for (const auto& call : calls) call();
     });
@@ -75,6 +78,9 @@ Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
   const size_t mid = static_cast<size_t>(
       std::find(experiment.begin(), experiment.end(), t.experiment_ms) - experiment.begin());
   t.stages = stages[std::min(mid, stages.size() - 1)];
+  const size_t cached_mid =
+      static_cast<size_t>(std::find(cached.begin(), cached.end(), t.cached_ms) - cached.begin());
+  t.cached_stages = cached_stages[std::min(cached_mid, cached_stages.size() - 1)];
   t.product_ms = t.stages.product * 1e3;
   t.product_gflops = t.product_ms > 0 ? 2.0 * double(m) * double(n) * double(k) / (t.product_ms * 1e6) : 0;
   return t;

@@ -22,6 +22,7 @@ struct MatmulTiming {
   double product_ms = 0;     // the experiment's product stage (median run's)
   double product_gflops = 0; // 2 m n k / product stage
   StageTimes stages;         // the median run's stages (a run with its references computed)
+  StageTimes cached_stages;  // the median cached run's stages: where the window's update goes
   std::string reference_method;  // how that run's reference was made ("... (cached)" never)
   double ratio() const { return blas_ms > 0 ? experiment_ms / blas_ms : 0; }
 };

@@ -278,6 +278,11 @@ TEST(MatmulBench, StagesAreTheUncachedRuns) {
   EXPECT_EQ(t->reference_method.find("(cached)"), std::string::npos) << t->reference_method;
   EXPECT_GT(t->blas_calls.size(), 2u);
   EXPECT_GT(t->experiment_ms, 0);
+  // The cached run's stages are its own (the window's update): every stage ran, and together
+  // they are that run's time at most.
+  EXPECT_GT(t->cached_stages.product, 0);
+  EXPECT_GT(t->cached_stages.analysis, 0);
+  EXPECT_LE(t->cached_stages.total() * 1e3, t->cached_ms * 1.0001);
 }
 
 TEST(Matmul, CancelStopsTheRun) {
