@@ -19,6 +19,7 @@
 #include "core/experiment/bound_check.h"
 #include "core/experiment/gemm.h"
 #include "core/experiment/on_device.h"
+#include "core/experiment/quantised_cache.h"
 #include "core/experiment/reference_cache.h"
 #include "core/util/number_text.h"
 #include "core/util/parallel.h"
@@ -375,16 +376,25 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   const std::optional<double> b_hist = history_amax(c.weight_scaling, c.weight_data, n, kWeightId);
   if (!a_hist || !b_hist) return Error{"cancelled"};
   // An operand stored in another dtype first (input_via) is rounded there, then converted;
-  // the reference keeps the original values, so input rounding counts both steps.
-  std::vector<double> a_via, b_via;  // the operands as stored, when that differs from as drawn
-  if (c.input_via) a_via = quantise(a, m, k, *c.input_via, Scaling{}, c.cast).values;
-  if (c.weight_via) b_via = quantise(bt, n, k, *c.weight_via, Scaling{}, c.cast).values;
+  // the reference keeps the original values, so input rounding counts both steps. Drawn
+  // operands rounded the same way by the run before are taken from it (quantised_cache.h).
+  auto quantised = [&](QuantiseSlot slot, std::span<const double> x, size_t rows, DType dtype,
+                       std::optional<DType> via, const Scaling& s, double hist) {
+    const QuantiseKey key{rows, k, dtype, via, s, c.cast, hist};
+    return quantised_cached(drawn, slot, key, [&] {
+      if (!via) return quantise(x, rows, k, dtype, s, c.cast, hist);
+      const std::vector<double> stored = quantise(x, rows, k, *via, Scaling{}, c.cast).values;
+      return quantise(stored, rows, k, dtype, s, c.cast, hist);
+    });
+  };
   // The two operands are rounded side by side (each also splits its rows between the cores).
-  Quantised qb;
+  std::shared_ptr<const Quantised> qb_held;
   std::thread weight_thread(
-      [&] { qb = quantise(c.weight_via ? b_via : bt, n, k, c.weight, c.weight_scaling, c.cast, *b_hist); });
-  const Quantised qa = quantise(c.input_via ? a_via : a, m, k, c.input, c.input_scaling, c.cast, *a_hist);
+      [&] { qb_held = quantised(QuantiseSlot::Weight, bt, n, c.weight, c.weight_via, c.weight_scaling, *b_hist); });
+  const std::shared_ptr<const Quantised> qa_held =
+      quantised(QuantiseSlot::Input, a, m, c.input, c.input_via, c.input_scaling, *a_hist);
   weight_thread.join();
+  const Quantised &qa = *qa_held, &qb = *qb_held;
   Quantised qbias;
   if (c.bias) qbias = quantise(bias, 1, n, *c.bias, Scaling{}, c.cast);
   r.input_report = report(c.input, c.input_scaling, qa);

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "core/backend/blas.h"
+#include "core/experiment/quantised_cache.h"
 #include "core/experiment/reference_cache.h"
 #include "core/util/median.h"
 
@@ -25,7 +26,8 @@ Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
   MatmulTiming t;
   t.config = c;
   t.reps = reps;
-  const MatmulOperands ops = generate_operands(c);  // drawn once: a user's tensors exist already
+  // The operands are drawn by run 0 and kept (matmul.cpp's drawn_operands), as the window's are:
+  // a user's tensors exist already.
 
   // The library calls run_matmul makes (matmul.cpp), on buffers of the same shapes.
   const size_t m = c.m, n = c.n, k = c.k;
@@ -51,12 +53,13 @@ Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
   std::vector<StageTimes> stages, cached_stages;
   for (int r = 0; r <= reps; ++r) {  // run 0 warms caches, pages and OpenBLAS's threads
     Expected<MatmulResult> res = Error{""};
-    clear_reference_cache();  // the references are part of what is timed
-    const double e = time_ms([&] { res = run_matmul(c, ops); });
+    clear_reference_cache();  // the references and the quantising are part of what is timed
+    clear_quantised_cache();
+    const double e = time_ms([&] { res = run_matmul(c); });
     if (!res) return Error{res.error()};
     const StageTimes uncached = res->seconds;  // the stages of the run `e` timed, not the cached one
     if (r == 1) t.reference_method = res->reference_method;
-    const double ec = time_ms([&] { res = run_matmul(c, ops); });
+    const double ec = time_ms([&] { res = run_matmul(c); });
     if (!res) return Error{res.error()};
     if (r > 0) {
       cached.push_back(ec);

@@ -14,9 +14,11 @@ namespace pl::experiment {
 struct MatmulTiming {
   MatmulConfig config;
   int reps = 0;
-  double experiment_ms = 0;  // median of run_matmul on operands drawn beforehand (references recomputed)
-  double cached_ms = 0;      // median of the same run again, its references from the cache (as the
-                             // window re-runs a setup whose operands did not change)
+  double experiment_ms = 0;  // median of run_matmul on operands drawn beforehand (references and
+                             // quantised operands computed)
+  double cached_ms = 0;      // median of the same run again, its references and quantised operands
+                             // kept from the run before (as the window re-runs a setup on every
+                             // change of a setting)
   double blas_ms = 0;        // median of the OpenBLAS calls it makes, nothing else
   std::vector<std::string> blas_calls;  // which: "dgemm (reference)", ...
   double product_ms = 0;     // the experiment's product stage (median run's)
