@@ -16,6 +16,7 @@
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
+#include "core/experiment/abs_product.h"
 #include "core/experiment/bound_check.h"
 #include "core/experiment/gemm.h"
 #include "core/experiment/on_device.h"
@@ -122,13 +123,6 @@ std::shared_ptr<const MatmulOperands> drawn_operands(const MatmulConfig& c) {
   return drawn;
 }
 
-// Runs fn(i) for every i in [0, n), split between the threads (cheap elementwise loops).
-template <typename Fn>
-void each_index(size_t n, Fn&& fn) {
-  parallel_for(n, 0, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) fn(i);
-  });
-}
 
 // The GEMM epilogue in the accumulator's format: scale the sum by fa * fb (exact: two
 // float32 numbers), then add the bias, each rounded once (TwoProduct / TwoSum).
@@ -187,32 +181,6 @@ BoundCheck measure_components(MatmulResult& r, const std::vector<double>& cacc, 
     c.ulps = std::move(h[p].ulps);
   }
   return check;
-}
-
-// |x| in float32 times 2^s, and s: 0 while max |x| lies in [2^-30, 2^30] (every dtype's usual
-// range), else the power of two that brings max |x| to [0.5, 1) (exact: a power of two). The
-// float32 |A||B| of the bound check would otherwise overflow to inf for operands past ~1e19 --
-// every scaled error then reading 0, "within the bound" -- or underflow to 0 for operands
-// under ~1e-19, leaving their elements uncompared. The common case costs no second pass: the
-// largest |x| is found on the way, and only a range past those limits converts again.
-int abs_to_float(std::span<const double> x, float* out) {
-  double top = 0;
-  std::mutex lock;
-  parallel_for(x.size(), 0, [&](size_t b, size_t e) {
-    double mine = 0;
-    for (size_t i = b; i < e; ++i) {
-      const double a = std::fabs(x[i]);
-      out[i] = static_cast<float>(a);
-      mine = a > mine ? a : mine;  // (a NaN is passed over)
-    }
-    const std::lock_guard hold(lock);
-    top = std::max(top, mine);
-  });
-  if (top == 0 || !std::isfinite(top) || (top >= 0x1p-30 && top <= 0x1p30)) return 0;
-  int e = 0;
-  std::frexp(top, &e);  // top * 2^-e in [0.5, 1); ldexp, since 2^-e may not be a double
-  each_index(x.size(), [&](size_t i) { out[i] = static_cast<float>(std::ldexp(std::fabs(x[i]), -e)); });
-  return -e;
 }
 
 // Each row of x (m x n) plus the bias (n): a new array, since the product's may be shared.
@@ -463,15 +431,14 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   // step (scale, bias) is one more rounding, so the bound is taken at length k + steps.
   // (|A||B|)_ij only scales the bound check, so float32 (sgemm, relative error ~k 2^-24 on
   // nonnegative sums) is accurate enough and costs half a dgemm. The comparison allows for it.
-  // (Scratch left uninitialised: every element is written before it is read.)
-  const std::span<const double> da = qa.dequantised(), db = qb.dequantised();
-  const std::unique_ptr<float[]> abs_a(new float[da.size()]), abs_b(new float[db.size()]), abs_c(new float[m * n]);
-  const int scale_a = abs_to_float(da, abs_a.get()), scale_b = abs_to_float(db, abs_b.get());
-  r.bound_method = abs_product(c.backend, shape, abs_a.get(), abs_b.get(), abs_c.get(), r.backend_note);
-  const std::span<const float> abs_prod(abs_c.get(), m * n);
-  // The sgemm's |A||B| is 2^(scale_a + scale_b) times the real one, and a little high.
-  const double abs_prod_slack =
-      std::ldexp(1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24), -(scale_a + scale_b));
+  // Kept from the run before when quantised_cache.h handed both operands back.
+  bool abs_hit = false;
+  const std::shared_ptr<const AbsProduct> abs = abs_product_of(c.backend, shape, qa_held, qb_held, &abs_hit);
+  r.bound_method = abs->method + (abs_hit ? " (kept from the run before)" : "");
+  if (!abs->note.empty()) r.backend_note += (r.backend_note.empty() ? "" : "; ") + abs->note;
+  const std::span<const float> abs_prod = abs->values();
+  // The sgemm's |A||B| is 2^scale times the real one, and a little high.
+  const double abs_prod_slack = std::ldexp(1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24), -abs->scale);
   const size_t steps = (scaled ? 1 : 0) + (c.bias ? 1 : 0);
   r.bounds = accumulation_bounds(c.accumulate, k + steps);
   if (c.accumulate.kind == AccumKind::Int32) {  // exact sums; the epilogue's float32 steps round

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "core/experiment/matmul.h"
@@ -129,11 +130,13 @@ TEST(QuantisedCache, ARerunGivesTheBitsOfAFreshRun) {
     return run_matmul(cfg);
   };
   ASSERT_TRUE(run_matmul(c));
-  for (auto change : std::vector<std::function<void(MatmulConfig&)>>{
-           [](MatmulConfig& x) { x.output = DType::float16; },
-           [](MatmulConfig& x) { x.input = DType::float8_e5m2; },
-           [](MatmulConfig& x) { x.cast.seed = 99; },
-       }) {
+  // Each change, and whether both operands' rounding stays as it was.
+  const std::vector<std::pair<std::function<void(MatmulConfig&)>, bool>> changes = {
+      {[](MatmulConfig& x) { x.output = DType::float16; }, true},
+      {[](MatmulConfig& x) { x.input = DType::float8_e5m2; }, false},
+      {[](MatmulConfig& x) { x.cast.seed = 99; }, false},  // (stochastic rounding)
+  };
+  for (const auto& [change, operands_kept] : changes) {
     change(c);
     auto kept = run_matmul(c);
     auto again = fresh(c);
@@ -143,6 +146,13 @@ TEST(QuantisedCache, ARerunGivesTheBitsOfAFreshRun) {
     EXPECT_EQ(0, std::memcmp(kept->accumulated.data(), again->accumulated.data(),
                              kept->accumulated.size() * sizeof(double)));
     EXPECT_EQ(kept->input.stats.max_abs, again->input.stats.max_abs);
+    // The bound check's |A||B| kept with the operands (abs_product.h) checks the same way.
+    EXPECT_EQ(kept->bound_method.find("(kept from the run before)") != std::string::npos, operands_kept)
+        << kept->bound_method;
+    EXPECT_EQ(again->bound_method.find("(kept"), std::string::npos);
+    EXPECT_EQ(kept->max_scaled_arithmetic, again->max_scaled_arithmetic);
+    EXPECT_EQ(kept->within_deterministic, again->within_deterministic);
+    EXPECT_EQ(kept->within_probabilistic, again->within_probabilistic);
   }
 }
 
