@@ -102,7 +102,8 @@ int run_matmul_bench(const BenchArgs& a) {
         std::printf("%-10s %6zu %14.1f %10.1f %7.2f %14.2f %10.1f %10.1f\n", dtype.c_str(), n,
                     t->experiment_ms, t->blas_ms, t->ratio(), t->product_gflops, t->product_ms, t->cached_ms);
         print_stages("stages of the median run", t->stages);
-        print_stages("stages of the median cached run (a window update)", t->cached_stages);
+        print_stages("stages of the median re-run of the same setup (what a window update may reuse, kept)",
+                     t->cached_stages);
       }
       std::fflush(stdout);
     }
