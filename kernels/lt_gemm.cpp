@@ -2,6 +2,7 @@
 
 #include "kernels/cublaslt_api.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -9,6 +10,19 @@ namespace pl::cuda {
 namespace {
 
 constexpr size_t kWorkspaceBytes = size_t{32} << 20;  // what cuBLAS recommends for Hopper
+
+// Which of the heuristic's candidates a plan runs: the first, unless PL_LT_ALGO_INDEX names
+// another -- a diagnostic for measuring the candidates one by one (#5: float64 ran 6-9% behind
+// cuBLAS's own choice on an H100), never a choice by timing: the product's bits would then
+// depend on timing noise.
+int algorithm_index() {
+  static const int index = [] {
+    const char* v = std::getenv("PL_LT_ALGO_INDEX");
+    const int i = v ? std::atoi(v) : 0;
+    return i >= 0 && i < 64 ? i : 0;
+  }();
+  return index;
+}
 
 cudaDataType_t data_type(Element e) {
   switch (e) {
@@ -142,15 +156,20 @@ Expected<LtRun> LtGemm::run(const LtPlan& plan, const LtShape& s, const void* a,
     api.pref_create(&pref);
     const size_t ws = kWorkspaceBytes;
     api.pref_set(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
-    cublasLtMatmulHeuristicResult_t result{};
+    const int want = algorithm_index();
+    std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<size_t>(want) + 1);
     int found = 0;
-    const cublasStatus_t st = api.heuristic(handle, desc.op, desc.a, desc.b, desc.d,
-                                                             desc.d, pref, 1, &result, &found);
+    const cublasStatus_t st = api.heuristic(handle, desc.op, desc.a, desc.b, desc.d, desc.d, pref,
+                                            want + 1, results.data(), &found);
     api.pref_destroy(pref);
-    if (st != CUBLAS_STATUS_SUCCESS || found == 0 || result.state != CUBLAS_STATUS_SUCCESS)
-      return Error{"cuBLASLt has no algorithm for " + plan.label + " at " + std::to_string(s.m) +
-                   "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + " on this GPU" +
+    const std::string at = plan.label + " at " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    if (st != CUBLAS_STATUS_SUCCESS || found == 0 || results[0].state != CUBLAS_STATUS_SUCCESS)
+      return Error{"cuBLASLt has no algorithm for " + at + " on this GPU" +
                    (st != CUBLAS_STATUS_SUCCESS ? " (" + lt_error(api, "heuristic", st) + ")" : "")};
+    if (found <= want || results[static_cast<size_t>(want)].state != CUBLAS_STATUS_SUCCESS)
+      return Error{"PL_LT_ALGO_INDEX=" + std::to_string(want) + ": cuBLASLt's heuristic offers " +
+                   std::to_string(found) + " algorithms for " + at};
+    const cublasLtMatmulHeuristicResult_t& result = results[static_cast<size_t>(want)];
     cached = std::make_shared<Cached>(Cached{result.algo, result.workspaceSize, 0});
     algorithms_[key] = cached;
   }
@@ -169,7 +188,9 @@ Expected<LtRun> LtGemm::run(const LtPlan& plan, const LtShape& s, const void* a,
   cudaEventDestroy(t1);
   if (st != CUBLAS_STATUS_SUCCESS) return Error{lt_error(api, "cublasLtMatmul " + plan.label, st)};
   if (e != cudaSuccess) return Error{cuda_error("cublasLtMatmul failed on the device", e)};
-  run.algorithm = "heuristic's first algorithm, workspace " + std::to_string(cached->workspace >> 10) +
+  run.algorithm = (algorithm_index() == 0 ? std::string("heuristic's first algorithm")
+                                          : "heuristic's algorithm #" + std::to_string(algorithm_index())) +
+                  ", workspace " + std::to_string(cached->workspace >> 10) +
                   " KiB" + (cached->uses++ > 0 ? ", cached" : "");
   return run;
 }

@@ -9,8 +9,8 @@
 # them are packed there after every step.
 # Usage on the lent machine: tar xzf .gpu.tgz && bash .gpu/gpu_check.sh   (packed by scripts/gpu_pack.sh)
 # On a machine with the full toolchain: bash scripts/gpu_check.sh --build
-# A part of it: STEPS=products,tables (of parity, tables, products, experiments, conversions,
-# whole; all by default). TORCH_TABLES picks the tables (of plain, float16, bfloat16: the
+# A part of it: STEPS=products,tables (of parity, tables, products, candidates, experiments,
+# conversions, whole; all by default). TORCH_TABLES picks the tables (of plain, float16, bfloat16: the
 # autocast ones), TORCH_WORKERS their CUDA workers per table (4), TORCH_SPARES the spare ones made
 # ready for a worker a device-side assert ends (4), TORCH_TIMEOUT their limit (300 s),
 # TORCH_CELLS_FROM a folder of cell logs (NAME.cells or NAME.cells.gz) of a run cut off before,
@@ -41,7 +41,7 @@ snap() {
   if [[ -n ${SNAPSHOT:-} ]]; then tar czf "$SNAPSHOT.tmp" -C "$OUT" . && mv -f "$SNAPSHOT.tmp" "$SNAPSHOT"; fi
 }
 step() { local limit=$1; shift; timeout --kill-after=5 "$limit" "$@"; local rc=$?; ((rc == 124)) && echo "timed out after ${limit}s: $*"; snap; return $rc; }
-STEPS=,${STEPS:-parity,tables,products,experiments,conversions,whole},
+STEPS=,${STEPS:-parity,tables,products,candidates,experiments,conversions,whole},
 want() { [[ $STEPS == *,$1,* ]]; }
 T0=$SECONDS
 {
@@ -113,6 +113,16 @@ step 40 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --dtypes flo
 step 60 "$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:sequential --sizes 2048 --reps 5 --json \
   >"$OUT/bench_product_emulated.json"
 echo "[$((SECONDS - T0))s] products done"
+fi
+if want candidates; then
+# cuBLASLt's other candidates for the shapes that ran behind a bare call (#5: float64 6-9% behind
+# cuBLAS's own choice): each one timed alone (PL_LT_ALGO_INDEX, kernels/lt_gemm.cpp), to see
+# whether a fixed rule could pick a faster one. A diagnostic: the app runs the first.
+for i in 0 1 2 3 4 5; do
+  step 60 env PL_LT_ALGO_INDEX=$i "$BIN/precision-lab" bench --op product --backend cuda --dtypes float64,bfloat16 \
+    --sizes 4096,8192 --reps 20 --json >"$OUT/lt_candidate_$i.json" 2>>"$OUT/lt_candidates.err"
+done
+echo "[$((SECONDS - T0))s] candidates done"
 fi
 if want experiments; then
 # Experiments as a user starts them from the command line, products on CUDA (the result says
@@ -193,6 +203,15 @@ for f in sorted(glob.glob(f"{out}/probe_*.json")):
           f"{j['accumulator_bits']} bits, promotion every {j['promotion_interval'] or '-'}; model {j['model'] or '-'}")
     for x in j["findings"]:
         print(f"  {x['question']:58s} {x['answer']}")
+# cuBLASLt's candidates, one by one.
+for f in sorted(glob.glob(f"{out}/lt_candidate_*.json")):
+    try:
+        j = json.load(open(f))
+    except Exception as e:
+        print(os.path.basename(f), "unreadable:", e); continue
+    for r in j["results"]:
+        what = f"{r['tflops']:9.1f} TFLOP/s  {r['method']}" if "tflops" in r else r.get("unsupported", r.get("error"))
+        print(f"{os.path.basename(f)}: {r['dtype']:10s} {r['n']:6d} {what}")
 # The whole experiment: where a run and a re-run of the same setup (the cached run: the best case
 # of a window update, everything the window may reuse kept) spend their time.
 for f in ("bench_matmul_cuda.json",):
