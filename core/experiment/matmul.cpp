@@ -123,7 +123,6 @@ std::shared_ptr<const MatmulOperands> drawn_operands(const MatmulConfig& c) {
   return drawn;
 }
 
-
 // The GEMM epilogue in the accumulator's format: scale the sum by fa * fb (exact: two
 // float32 numbers), then add the bias, each rounded once (TwoProduct / TwoSum).
 struct Epilogue {
