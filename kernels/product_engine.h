@@ -52,8 +52,17 @@ class ProductEngine {
   Expected<Resident*> resident(const std::string& key, const std::function<Expected<PackedPair>()>& pack,
                                size_t d_bytes, size_t redo_bytes);
 
+  // The library product's operands as packed for the device, kept for the owners a call named
+  // (ProductControl::a_owner, b_owner) while they live: one pair, the last.
+  struct KeptOperands {
+    std::weak_ptr<const void> a_owner, b_owner;
+    std::string key;  // the plan and padded shape they were packed for
+    DeviceBuffer a, b;
+  };
+
   int device_;
   int compute_capability_;
+  std::unique_ptr<KeptOperands> kept_;
   std::unique_ptr<LtGemm> lt_;  // created at the first library product
   std::vector<std::unique_ptr<Resident>> resident_;
 };

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,11 @@ struct ProductTiming {
 struct ProductControl {
   std::function<void(double)> progress;
   const std::atomic<bool>* cancel = nullptr;
+  // Optional: objects that own a and b and keep them unchanged while they live (an experiment's
+  // quantised operands, core/experiment/quantised_cache.h). A device may then keep its copies of
+  // a and b for a later call with the very same owners instead of packing and uploading them
+  // again (the window re-runs with another accumulation model or output on the same operands).
+  std::shared_ptr<const void> a_owner, b_owner;
 };
 
 }  // namespace pl

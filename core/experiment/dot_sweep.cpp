@@ -57,7 +57,9 @@ DeviceTrials on_device(const DotSweepConfig& c, size_t k, const Accumulation& m,
       return out;
     }
     spec.stream_offset = static_cast<uint64_t>(t) << 32;  // trial t's stochastic stream, as on the CPU below
-    auto run = b.product(spec, as[t], bs[t], {{}, cancel});
+    ProductControl control;
+    control.cancel = cancel;
+    auto run = b.product(spec, as[t], bs[t], control);
     if (!run || run->c.size() != 1) {
       out.cancelled = !run && run.error() == "cancelled";
       out.note = b.name() + " failed: " + (run ? "no result" : run.error()) + "; ran on the CPU";

@@ -392,8 +392,9 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
 
   t0 = Clock::now();
   const ProductSpec product_spec{shape, c.input, c.weight, c.accumulate, c.fast_accumulation};
+  // The quantised operands' owners let a device keep its copies of them for the next run.
   auto sums = backend_product(c.backend, product_spec, qa.values, qb.values,
-                              {[&](double f) { report_progress(0.2 + 0.65 * f); }, cancel}, r);
+                              {[&](double f) { report_progress(0.2 + 0.65 * f); }, cancel, qa_held, qb_held}, r);
   if (!sums) return Error{sums.error()};
   std::vector<double> cacc = std::move(sums).value();
   bool scaled = false;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <ostream>
 #include <random>
 
@@ -209,6 +210,37 @@ TEST(CudaProduct, Float32ArraysRunAsTheyAreWithoutTf32) {
   }
   std::vector<float> x(16 * 16), short_c(16 * 16 - 1);
   EXPECT_FALSE(gpu()->product_f32({16, 16, 16}, x, x, short_c).ok());
+}
+
+// Operands whose owners the caller names are kept on the device for the next call with the
+// same owners (ProductControl::a_owner, b_owner): the product is the same bit for bit whether
+// they were uploaded or kept, other owners or other values under new owners are uploaded
+// afresh, and a call without owners is unaffected.
+TEST(CudaProduct, KeptOperandsGiveTheProductOfTheOwnersValues) {
+  REQUIRE_GPU();
+  const ProductSpec s{{64, 48, 96}, DType::bfloat16, DType::bfloat16, {AccumKind::Blas, DType::float32}};
+  auto values = [](size_t count, double scale) {
+    auto v = std::make_shared<std::vector<double>>(count);
+    for (size_t i = 0; i < count; ++i) (*v)[i] = scale * static_cast<double>(static_cast<int>(i % 29) - 14);
+    return v;  // small integers: exact in bfloat16
+  };
+  auto product = [&](const std::shared_ptr<std::vector<double>>& a, const std::shared_ptr<std::vector<double>>& b,
+                     bool owned) {
+    ProductControl control;
+    if (owned) control.a_owner = a, control.b_owner = b;
+    auto run = gpu()->product(s, *a, *b, control);
+    EXPECT_TRUE(run.ok()) << run.error();
+    return run.ok() ? run->c : std::vector<double>{};
+  };
+  auto a = values(64 * 96, 1.0), b = values(48 * 96, 0.5);
+  const std::vector<double> plain = product(a, b, false);
+  EXPECT_EQ(product(a, b, true), plain);  // uploaded and kept
+  EXPECT_EQ(product(a, b, true), plain);  // the kept copies
+  auto a2 = values(64 * 96, 2.0);         // other owners, other values
+  std::vector<double> twice = plain;
+  for (double& x : twice) x *= 2;
+  EXPECT_EQ(product(a2, b, true), twice);
+  EXPECT_EQ(product(a, b, false), plain);
 }
 
 TEST(CudaProduct, ABlockScaledOperandIsHandedBackNotRounded) {
