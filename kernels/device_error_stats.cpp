@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/experiment/histogram.h"
+#include "core/util/parallel.h"
 #include "kernels/device_buffer.h"
 #include "kernels/staged_copy.h"
 #include "kernels/error_stats.cuh"
@@ -234,9 +235,12 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison>
   }
   trace.mark("pass 2");
 
-  std::vector<ErrorStats> stats;
-  for (size_t c = 0; c < count; ++c)
-    stats.push_back(passes::finish(cs[c], n, plans[c], gathered_values[c], first[c]));
+  // The percentiles (a selection each), the comparisons split between the threads as the CPU's
+  // error_stats() splits them (20-26 ms for four comparisons one after another on the H100 machine).
+  std::vector<ErrorStats> stats(count);
+  parallel_for(count, 0, [&](size_t c0, size_t c1) {
+    for (size_t c = c0; c < c1; ++c) stats[c] = passes::finish(cs[c], n, plans[c], gathered_values[c], first[c]);
+  }, 1);
   trace.mark("finish");
   return stats;
 }
