@@ -144,8 +144,10 @@ PL_HD inline float roundtrip_f32_nearest_even_symmetric(float x, const Roundtrip
 // Written without early returns or short-circuit && (control flow): every lane computes
 // the rounded value and the special results, then selects, so GPU warps do not diverge
 // and GCC vectorises the CPU loop.
-template <Rounding R, bool kMayFlush>
-PL_HD inline float roundtrip_f32_generic(float x, const RoundtripF32Params& p, uint64_t index) {
+// draw() gives the element's stochastic_bits (stochastic.h), asked where the rounding needs it
+// (asked first, the CPU loop ran ~10% slower); the other modes never ask.
+template <Rounding R, bool kMayFlush, class Draw>
+PL_HD inline float roundtrip_f32_generic_with(float x, const RoundtripF32Params& p, Draw draw) {
   const uint32_t u = f32_bits(x);
   const bool neg = (u >> 31) != 0;
   const uint32_t a_in = u & 0x7FFFFFFFu;
@@ -177,12 +179,44 @@ PL_HD inline float roundtrip_f32_generic(float x, const RoundtripF32Params& p, u
     const int right = d - 32;                        // d > 32: sig lies below the binary point
     const uint32_t frac32 = d <= 32 ? rem << (left < 31 ? left : 31)
                                     : sig >> (right < 31 ? right : 31);
-    up = uint64_t(frac32) + stochastic_bits(p.seed, index) >= (uint64_t{1} << 32);
+    up = uint64_t(frac32) + draw() >= (uint64_t{1} << 32);
   }
   kept += up ? 1u : 0u;
   // kept <= 2^24 + 1 fits int32: the signed conversion has a vector instruction, unsigned has not.
   const float mag = float(int32_t(kept)) * pow2f(qe);
   return roundtrip_f32_finish<R, kMayFlush>(f32_bits(mag), neg, a_in, p);
+}
+
+template <Rounding R, bool kMayFlush>
+PL_HD inline float roundtrip_f32_generic(float x, const RoundtripF32Params& p, uint64_t index) {
+  return roundtrip_f32_generic_with<R, kMayFlush>(x, p, [&] { return stochastic_bits(p.seed, index); });
+}
+
+// The same with the draw given (the GPU's stochastic short path falls back to it).
+template <Rounding R, bool kMayFlush>
+PL_HD inline float roundtrip_f32_generic_drawn(float x, const RoundtripF32Params& p, uint32_t draw) {
+  return roundtrip_f32_generic_with<R, kMayFlush>(x, p, [draw] { return draw; });
+}
+
+// Stochastic rounding with a branch to a short path, for the GPU kernels (a warp takes the
+// branch together; a CPU loop would stop vectorising, so the CPU runs the generic function).
+// Where |x| and its result are normal in the format, rounding is the draw's top s bits added
+// to the float32 bits and the s bits below the cut cleared (s = 23 - mantissa bits): with rem
+// the discarded bits, rem + (draw >> (32 - s)) >= 2^s exactly when the generic function's
+// rem * 2^(32 - s) + draw >= 2^32 (rem and 2^s are integers), and the carry into bit s is its
+// "up", a carry out of the mantissa its next binade. Every other value -- subnormal, zero,
+// past the largest finite after rounding, Inf, NaN -- takes the generic function, with the
+// same draw. Bit for bit the same: RoundtripF32.StochasticShortPathIsTheGenericFunctions.
+template <bool kMayFlush>
+PL_HD inline float roundtrip_f32_stochastic_drawn(float x, const RoundtripF32Params& p, uint32_t draw) {
+  const uint32_t u = f32_bits(x);
+  const uint32_t a = u & 0x7FFFFFFFu;
+  const int s = 23 - p.mantissa_bits;  // >= 1 here: the short path needs a cut below float32's
+  if (s >= 1 && a >= p.min_normal_bits) {
+    const uint32_t mag = (a + (draw >> (32 - s))) & p.rne_keep_mask;  // a + that < 2^31: no wrap
+    if (mag <= p.max_finite_bits) return f32_from_bits(mag | (u & 0x80000000u));
+  }
+  return roundtrip_f32_generic_drawn<Rounding::Stochastic, kMayFlush>(x, p, draw);
 }
 
 // float8_e8m0fnu, the OCP MX scale (codec.h): the powers of two 2^-127 .. 2^127, no sign, no

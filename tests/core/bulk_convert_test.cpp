@@ -227,3 +227,56 @@ TEST(Bulk, E8M0MatchesScalarAtEveryPowerAndEveryPatternWhenExhaustive) {
 
 }  // namespace
 }  // namespace pl
+
+#include "core/dtype/roundtrip_f32.h"
+
+namespace pl {
+namespace {
+
+// The GPU kernels' stochastic short path (roundtrip_f32_stochastic_drawn) against the generic
+// function every CPU loop runs, with the same draw: bit for bit, for every float format of the
+// table with a round-trip path, every overflow policy and flush setting, on every code's
+// neighbourhood, every float32 exponent with its first, last and random mantissas, and draws
+// that sit on every cut (0, all ones, each top bit pattern) as well as random ones.
+TEST(RoundtripF32, StochasticShortPathIsTheGenericFunctions) {
+  std::mt19937 rng(29);
+  std::vector<uint32_t> draws = {0u, 1u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0xFFFFFFFEu};
+  for (int b = 1; b <= 23; ++b) {  // the largest draw whose top b bits are clear, and the smallest set
+    draws.push_back((uint32_t{1} << (32 - b)) - 1);
+    draws.push_back(uint32_t{1} << (32 - b));
+  }
+  for (int i = 0; i < 16; ++i) draws.push_back(static_cast<uint32_t>(rng()));
+  for (const auto& row : all_dtypes()) {
+    if (row.kind != DTypeKind::Float) continue;
+    std::vector<float> xs = probe_inputs(row.format);
+    for (uint32_t e = 0; e < 256; ++e)
+      for (uint32_t m : {0u, 1u, 2u, 0x3FFFFFu, 0x400000u, 0x7FFFFEu, 0x7FFFFFu, static_cast<uint32_t>(rng()) & 0x7FFFFFu})
+        for (uint32_t sign : {0u, 0x80000000u}) xs.push_back(std::bit_cast<float>(sign | e << 23 | m));
+    for (int policy = 0; policy < kOverflowCount; ++policy)
+      for (int flush = 0; flush < 4; ++flush) {
+        CastOptions o;
+        o.rounding = Rounding::Stochastic;
+        o.overflow = static_cast<Overflow>(policy);
+        o.flush_input_subnormals = flush & 1;
+        o.flush_output_subnormals = flush & 2;
+        const RoundtripF32Params p = make_roundtrip_params(row.format, o);
+        if (!p.supported || p.e8m0) continue;
+        size_t short_path = 0;
+        for (float x : xs)
+          for (uint32_t d : draws) {
+            const uint32_t want = std::bit_cast<uint32_t>(roundtrip_f32_generic_drawn<Rounding::Stochastic, true>(x, p, d));
+            const uint32_t got = std::bit_cast<uint32_t>(roundtrip_f32_stochastic_drawn<true>(x, p, d));
+            ASSERT_EQ(got, want) << row.name << " x=" << std::hexfloat << x << " draw " << std::hex << d
+                                 << " policy " << policy << " flush " << flush;
+            const uint32_t a = std::bit_cast<uint32_t>(x) & 0x7FFFFFFFu;
+            short_path += p.mantissa_bits < 23 && a >= p.min_normal_bits && a < 0x7F800000u;
+          }
+        if (p.mantissa_bits < 23) {
+          EXPECT_GT(short_path, 1000u) << row.name;  // taken, not only the fallback
+        }
+      }
+  }
+}
+
+}  // namespace
+}  // namespace pl
