@@ -1,5 +1,6 @@
 #include "core/dtype/bulk_convert.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -75,6 +76,68 @@ PL_CLONES void roundtrip_span(const float* in, float* out, size_t b, size_t e,
 #endif
   }
   for (; i < e; ++i) out[i] = Element::apply(in[i], local, i);
+}
+
+// Stochastic rounding a block at a time: first the short path of roundtrip_f32_stochastic_drawn
+// for every element, branch-free so that it vectorises, into `buf`; then the generic function
+// for the elements it did not cover (subnormal, zero, past the largest finite, Inf, NaN), one
+// by one. The same bits as the generic function throughout (roundtrip_f32.h proves the short
+// path's rule; RoundtripF32.StochasticShortPathIsTheGenericFunctions and the codec tests
+// check). Needs 23 - mantissa bits >= 1. Returns how many elements the short path missed; the
+// caller sends a block with many of them through the generic loop instead (then `buf` is
+// left unfinished).
+template <bool kMayFlush>
+inline size_t stochastic_block(const float* __restrict in, float* __restrict buf, size_t n, uint64_t first,
+                               const RoundtripF32Params& p) {
+  const int s = 23 - p.mantissa_bits;
+  uint32_t missed = 0;
+  for (size_t j = 0; j < n; ++j) {
+    const uint32_t u = f32_bits(in[j]), a = u & 0x7FFFFFFFu;
+    const uint32_t mag = (a + (stochastic_bits(p.seed, first + j) >> (32 - s))) & p.rne_keep_mask;
+    missed += uint32_t(a < p.min_normal_bits) | uint32_t(a > p.max_finite_bits) | uint32_t(mag > p.max_finite_bits);
+    buf[j] = f32_from_bits(mag | (u & 0x80000000u));
+  }
+  if (missed == 0 || missed > n / 32) return missed;
+  for (size_t j = 0; j < n; ++j) {  // the first pass's test again (a finite a's sum did not wrap)
+    const uint32_t a = f32_bits(in[j]) & 0x7FFFFFFFu;
+    if (a < p.min_normal_bits || a > p.max_finite_bits || (f32_bits(buf[j]) & 0x7FFFFFFFu) > p.max_finite_bits)
+      buf[j] = roundtrip_f32_generic<Rounding::Stochastic, kMayFlush>(in[j], p, first + j);
+  }
+  return missed;
+}
+
+template <bool kMayFlush>
+PL_CLONES void stochastic_span(const float* in, float* out, size_t b, size_t e, const RoundtripF32Params& p,
+                               bool streaming) {
+  using Generic = AnyParams<Rounding::Stochastic, kMayFlush>;
+  const RoundtripF32Params local = p;  // a private copy lets the compiler keep it in registers
+  size_t i = b;
+  if (streaming)
+    for (; i < e && reinterpret_cast<uintptr_t>(out + i) % 16 != 0; ++i) out[i] = Generic::apply(in[i], local, i);
+  constexpr size_t kBlock = 1024;  // 4 KiB: stays in L1 between the passes
+  alignas(64) float buf[kBlock];
+  // Data that mostly leaves the short path (values past a narrow format's range) goes straight
+  // to the generic loop (roundtrip_span's); the short path is tried again every 16th block.
+  bool generic_first = false;
+  for (size_t block = 0; i < e; i += kBlock, ++block) {
+    const size_t n = std::min(kBlock, e - i);
+    if (generic_first && block % 16 != 0) {
+      roundtrip_span<Generic>(in, out, i, i + n, local, streaming);
+      continue;
+    }
+    const size_t missed = stochastic_block<kMayFlush>(in + i, buf, n, i, local);
+    generic_first = missed > n / 2;
+    if (missed > n / 32) {
+      roundtrip_span<Generic>(in, out, i, i + n, local, streaming);
+    } else if (streaming && n == kBlock) {
+      stream_out(out + i, buf, kBlock);
+    } else {
+      std::memcpy(out + i, buf, n * sizeof(float));
+    }
+  }
+#if defined(__x86_64__)
+  if (streaming) _mm_sfence();  // order the streamed stores before the thread joins
+#endif
 }
 
 using SpanFn = void (*)(const float*, float*, size_t, size_t, const RoundtripF32Params&, bool);
@@ -154,6 +217,8 @@ void roundtrip_f32_array(const FloatFormat& f, const CastOptions& o, const float
                          : span_for<AnyParams, false>(o.rounding);
   if (o.rounding == Rounding::NearestEven && !flushing && p.sign_symmetric && !p.e8m0)
     fn = roundtrip_span<SymmetricNearestEven>;
+  if (o.rounding == Rounding::Stochastic && !p.e8m0 && p.mantissa_bits < 23)
+    fn = flushing ? stochastic_span<true> : stochastic_span<false>;
   const bool streaming = n * sizeof(float) > kStreamingBytes;
   parallel_for(n, threads, [&](size_t b, size_t e) { fn(in, out, b, e, p, streaming); });
 }

@@ -213,7 +213,8 @@ PL_HD inline float roundtrip_f32_stochastic_drawn(float x, const RoundtripF32Par
   const uint32_t a = u & 0x7FFFFFFFu;
   const int s = 23 - p.mantissa_bits;  // >= 1 here: the short path needs a cut below float32's
   if (s >= 1 && a >= p.min_normal_bits) {
-    const uint32_t mag = (a + (draw >> (32 - s))) & p.rne_keep_mask;  // a + that < 2^31: no wrap
+    // Below 2^31 for finite a; a NaN's may carry into bit 31, which the test below sends on.
+    const uint32_t mag = (a + (draw >> (32 - s))) & p.rne_keep_mask;
     if (mag <= p.max_finite_bits) return f32_from_bits(mag | (u & 0x80000000u));
   }
   return roundtrip_f32_generic_drawn<Rounding::Stochastic, kMayFlush>(x, p, draw);
