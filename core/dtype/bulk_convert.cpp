@@ -78,31 +78,26 @@ PL_CLONES void roundtrip_span(const float* in, float* out, size_t b, size_t e,
   for (; i < e; ++i) out[i] = Element::apply(in[i], local, i);
 }
 
-// Stochastic rounding a block at a time: first the short path of roundtrip_f32_stochastic_drawn
-// for every element, branch-free so that it vectorises, into `buf`; then the generic function
-// for the elements it did not cover (subnormal, zero, past the largest finite, Inf, NaN), one
-// by one. The same bits as the generic function throughout (roundtrip_f32.h proves the short
-// path's rule; RoundtripF32.StochasticShortPathIsTheGenericFunctions and the codec tests
-// check). Needs 23 - mantissa bits >= 1. Returns how many elements the short path missed; the
-// caller sends a block with many of them through the generic loop instead (then `buf` is
-// left unfinished).
+// Stochastic rounding a block at a time: first the short path (roundtrip_f32.h's
+// stochastic_short_magnitude) for every element, branch-free so that it vectorises, into `buf`;
+// then the generic function for the elements it does not cover (stochastic_short_covers), one
+// by one. The same bits as the generic function throughout. Needs 23 - mantissa bits >= 1.
+// Returns how many elements the short path missed; the caller sends a block with many of them
+// through the generic loop instead (then `buf` is left unfinished).
 template <bool kMayFlush>
 inline size_t stochastic_block(const float* __restrict in, float* __restrict buf, size_t n, uint64_t first,
                                const RoundtripF32Params& p) {
-  const int s = 23 - p.mantissa_bits;
   uint32_t missed = 0;
   for (size_t j = 0; j < n; ++j) {
     const uint32_t u = f32_bits(in[j]), a = u & 0x7FFFFFFFu;
-    const uint32_t mag = (a + (stochastic_bits(p.seed, first + j) >> (32 - s))) & p.rne_keep_mask;
-    missed += uint32_t(a < p.min_normal_bits) | uint32_t(a > p.max_finite_bits) | uint32_t(mag > p.max_finite_bits);
+    const uint32_t mag = stochastic_short_magnitude(a, p, stochastic_bits(p.seed, first + j));
+    missed += uint32_t(!stochastic_short_covers(a, mag, p));
     buf[j] = f32_from_bits(mag | (u & 0x80000000u));
   }
   if (missed == 0 || missed > n / 32) return missed;
-  for (size_t j = 0; j < n; ++j) {  // the first pass's test again (a finite a's sum did not wrap)
-    const uint32_t a = f32_bits(in[j]) & 0x7FFFFFFFu;
-    if (a < p.min_normal_bits || a > p.max_finite_bits || (f32_bits(buf[j]) & 0x7FFFFFFFu) > p.max_finite_bits)
+  for (size_t j = 0; j < n; ++j)  // buf holds the magnitude the first pass tested
+    if (!stochastic_short_covers(f32_bits(in[j]) & 0x7FFFFFFFu, f32_bits(buf[j]) & 0x7FFFFFFFu, p))
       buf[j] = roundtrip_f32_generic<Rounding::Stochastic, kMayFlush>(in[j], p, first + j);
-  }
   return missed;
 }
 

@@ -198,24 +198,33 @@ PL_HD inline float roundtrip_f32_generic_drawn(float x, const RoundtripF32Params
   return roundtrip_f32_generic_with<R, kMayFlush>(x, p, [draw] { return draw; });
 }
 
-// Stochastic rounding with a branch to a short path, for the GPU kernels (a warp takes the
-// branch together; a CPU loop would stop vectorising, so the CPU runs the generic function).
-// Where |x| and its result are normal in the format, rounding is the draw's top s bits added
-// to the float32 bits and the s bits below the cut cleared (s = 23 - mantissa bits): with rem
-// the discarded bits, rem + (draw >> (32 - s)) >= 2^s exactly when the generic function's
-// rem * 2^(32 - s) + draw >= 2^32 (rem and 2^s are integers), and the carry into bit s is its
-// "up", a carry out of the mantissa its next binade. Every other value -- subnormal, zero,
-// past the largest finite after rounding, Inf, NaN -- takes the generic function, with the
-// same draw. Bit for bit the same: RoundtripF32.StochasticShortPathIsTheGenericFunctions.
+// Stochastic rounding's short path, for |x| (float32 bits a) and its result normal in the format
+// and finite: the draw's top s bits added to the float32 bits and the s bits below the cut
+// cleared (s = 23 - mantissa bits >= 1). With rem the discarded bits, rem + (draw >> (32 - s))
+// >= 2^s exactly when the generic function's rem * 2^(32 - s) + draw >= 2^32 (rem and 2^s are
+// integers), and the carry into bit s is its "up", a carry out of the mantissa its next binade.
+// stochastic_short_covers says where this is the generic function's result (bit for bit:
+// RoundtripF32.StochasticShortPathIsTheGenericFunctions): not for subnormal, zero, past the
+// largest finite before or after rounding, Inf or NaN. Both branch-free, for the CPU's
+// vectorised blocks (bulk_convert.cpp) as for the GPU kernels.
+PL_HD inline uint32_t stochastic_short_magnitude(uint32_t a, const RoundtripF32Params& p, uint32_t draw) {
+  return (a + (draw >> (9 + p.mantissa_bits))) & p.rne_keep_mask;  // 32 - s = 9 + mantissa bits
+}
+PL_HD inline bool stochastic_short_covers(uint32_t a, uint32_t mag, const RoundtripF32Params& p) {
+  // a <= max finite: the sum stayed below 2^31, so mag is the rounded magnitude itself.
+  return (a >= p.min_normal_bits) & (a <= p.max_finite_bits) & (mag <= p.max_finite_bits);
+}
+
+// Stochastic rounding with a branch to the short path, for the GPU kernels (a warp takes the
+// branch together); every value the short path does not cover takes the generic function with
+// the same draw.
 template <bool kMayFlush>
 PL_HD inline float roundtrip_f32_stochastic_drawn(float x, const RoundtripF32Params& p, uint32_t draw) {
   const uint32_t u = f32_bits(x);
   const uint32_t a = u & 0x7FFFFFFFu;
-  const int s = 23 - p.mantissa_bits;  // >= 1 here: the short path needs a cut below float32's
-  if (s >= 1 && a >= p.min_normal_bits) {
-    // Below 2^31 for finite a; a NaN's may carry into bit 31, which the test below sends on.
-    const uint32_t mag = (a + (draw >> (32 - s))) & p.rne_keep_mask;
-    if (mag <= p.max_finite_bits) return f32_from_bits(mag | (u & 0x80000000u));
+  if (p.mantissa_bits < 23) {  // the short path needs a cut below float32's
+    const uint32_t mag = stochastic_short_magnitude(a, p, draw);
+    if (stochastic_short_covers(a, mag, p)) return f32_from_bits(mag | (u & 0x80000000u));
   }
   return roundtrip_f32_generic_drawn<Rounding::Stochastic, kMayFlush>(x, p, draw);
 }
