@@ -162,35 +162,35 @@ Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::s
   const LtShape padded{round_up(m, plan.align), round_up(n, plan.align),
                              round_up(k, plan.align)};
   PhaseTrace trace("cuda product");
-  DeviceBuffer own_a, own_b, dd;
-  const void *pa = nullptr, *pb = nullptr;  // the operands on the device: kept, or this call's own
+  // The operands on the device: kept from the call before for the same owners, or uploaded
+  // now (and kept when the call names owners).
   const std::string key = plan.label + " " + std::to_string(padded.m) + "x" + std::to_string(padded.n) + "x" +
                           std::to_string(padded.k);
   const bool keep = control.a_owner && control.b_owner;
+  std::unique_ptr<KeptOperands> uploaded;
   if (keep && kept_ && kept_->key == key && kept_->a_owner.lock() == control.a_owner &&
       kept_->b_owner.lock() == control.b_owner) {
-    pa = kept_->a.get(), pb = kept_->b.get();
     trace.mark("operands kept on the device");
-  } else if (keep) {
-    kept_.reset();  // its device memory first
-    auto fresh = std::make_unique<KeptOperands>();
-    if (auto ok = upload_operands(fresh->a, fresh->b, a, b, s.shape, padded, plan.input, plan.weight, &trace); !ok)
-      return Error{ok.error()};
-    fresh->a_owner = control.a_owner, fresh->b_owner = control.b_owner, fresh->key = key;
-    kept_ = std::move(fresh);
-    pa = kept_->a.get(), pb = kept_->b.get();
   } else {
-    if (auto ok = upload_operands(own_a, own_b, a, b, s.shape, padded, plan.input, plan.weight, &trace); !ok)
+    if (keep) kept_.reset();  // its device memory first
+    uploaded = std::make_unique<KeptOperands>();
+    if (auto ok = upload_operands(uploaded->a, uploaded->b, a, b, s.shape, padded, plan.input, plan.weight, &trace);
+        !ok)
       return Error{ok.error()};
-    pa = own_a.get(), pb = own_b.get();
+    if (keep) {
+      uploaded->a_owner = control.a_owner, uploaded->b_owner = control.b_owner, uploaded->key = key;
+      kept_ = std::move(uploaded);
+    }
   }
+  const KeptOperands& operands = uploaded ? *uploaded : *kept_;
+  DeviceBuffer dd;
   if (control.progress) control.progress(0.1);
   const size_t d_bytes = padded.m * padded.n * element_bytes(plan.out);
   if (cudaError_t e = dd.allocate(d_bytes); e != cudaSuccess)
     return Error{cuda_error("out of GPU memory for the result", e)};
   trace.mark("upload");
   if (control.cancel && control.cancel->load()) return Error{"cancelled"};
-  auto run = lt_->run(plan, padded, pa, pb, dd.get(), nullptr);
+  auto run = lt_->run(plan, padded, operands.a.get(), operands.b.get(), dd.get(), nullptr);
   if (!run) return Error{run.error()};
   trace.mark("gemm (" + std::to_string(run->milliseconds) + " ms on the device)");
   auto c = download_result(dd, m, n, padded.n, plan.out);

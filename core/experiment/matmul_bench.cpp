@@ -18,6 +18,13 @@ double time_ms(const std::function<void()>& f) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The stages of the run whose total is the median.
+StageTimes stages_of_median(const std::vector<double>& totals, double median_total,
+                            const std::vector<StageTimes>& stages) {
+  const size_t mid = static_cast<size_t>(std::find(totals.begin(), totals.end(), median_total) - totals.begin());
+  return stages[std::min(mid, stages.size() - 1)];
+}
+
 }  // namespace
 
 Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
@@ -49,7 +56,7 @@ Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
   t.blas_calls.push_back("sgemm (|A||B| for the bound check)");
   calls.push_back([&] { blas::gemm_nt(m, n, k, af.data(), bf.data(), cf.data()); });
 
-  std::vector<double> experiment, cached, blas, product;
+  std::vector<double> experiment, cached, blas;
   std::vector<StageTimes> stages, cached_stages;
   for (int r = 0; r <= reps; ++r) {  // run 0 warms caches, pages and OpenBLAS's threads
     Expected<MatmulResult> res = Error{""};
@@ -71,19 +78,13 @@ Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
     if (r == 0) continue;
     experiment.push_back(e);
     blas.push_back(b);
-    product.push_back(uncached.product * 1e3);
     stages.push_back(uncached);
   }
   t.experiment_ms = median(experiment);
   t.cached_ms = median(cached);
   t.blas_ms = median(blas);
-  // The stages of the run whose total is the median.
-  const size_t mid = static_cast<size_t>(
-      std::find(experiment.begin(), experiment.end(), t.experiment_ms) - experiment.begin());
-  t.stages = stages[std::min(mid, stages.size() - 1)];
-  const size_t cached_mid =
-      static_cast<size_t>(std::find(cached.begin(), cached.end(), t.cached_ms) - cached.begin());
-  t.cached_stages = cached_stages[std::min(cached_mid, cached_stages.size() - 1)];
+  t.stages = stages_of_median(experiment, t.experiment_ms, stages);
+  t.cached_stages = stages_of_median(cached, t.cached_ms, cached_stages);
   t.product_ms = t.stages.product * 1e3;
   t.product_gflops = t.product_ms > 0 ? 2.0 * double(m) * double(n) * double(k) / (t.product_ms * 1e6) : 0;
   return t;
