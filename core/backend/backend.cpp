@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 
+#include "core/dtype/codec.h"
 #include "core/util/median.h"
 #include "core/util/parallel.h"
 
@@ -42,6 +43,70 @@ Expected<std::string> Backend::product_f32(const experiment::GemmShape& s, std::
   const std::vector<double>& wide = run->c;  // float32 values: narrowed exactly
   parallel_for(wide.size(), 0, [&](size_t i0, size_t i1) { std::copy(wide.begin() + i0, wide.begin() + i1, c.begin() + i0); });
   return run->method;
+}
+
+Expected<HeldRun> Backend::product_held(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                       const ProductControl& control) {
+  auto run = product(s, a, b, control);
+  if (!run) return Error{run.error()};
+  return HeldRun{hold_on_host(std::move(run->c)), std::move(run->method), run->device_seconds};
+}
+
+Expected<HeldOutput> Backend::finish_output(const experiment::OutputSteps& steps, Held sums) {
+  if (!sums || sums->size() != steps.m * steps.n) return Error{"the product's sums do not fit the output"};
+  HeldOutput out;
+  if (!steps.has_epilogue()) {
+    out.accumulated = std::move(sums);
+  } else {
+    auto taken = take_values(std::move(sums));  // (moved when only this call holds them)
+    if (!taken) return Error{taken.error()};
+    std::vector<double> values = std::move(taken).value();
+    experiment::apply_epilogue(steps, values);
+    out.accumulated = hold_on_host(std::move(values));
+  }
+  auto acc = out.accumulated->host();
+  if (!acc) return Error{acc.error()};
+  std::vector<double> result(acc->size());
+  round_each(info(steps.output).format, *acc, result, steps.cast);
+  out.result = hold_on_host(std::move(result));
+  return out;
+}
+
+Expected<Held> Backend::add_to_rows(const Held& x, std::span<const double> row) {
+  auto in = x->host();
+  if (!in) return Error{in.error()};
+  const size_t n = row.size();
+  if (n == 0 || in->size() % n != 0) return Error{"the row does not fit the array's rows"};
+  std::vector<double> y(in->size());
+  const double* const src = in->data();
+  parallel_for(in->size() / n, 0, [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; ++r)
+      for (size_t j = 0; j < n; ++j) y[r * n + j] = src[r * n + j] + row[j];
+  }, rows_worth_a_thread(n));
+  return hold_on_host(std::move(y));
+}
+
+Expected<std::vector<experiment::ErrorStats>> Backend::error_stats_held(std::span<const HeldComparison> cs,
+                                                                       DType output, double rel_floor) {
+  std::vector<experiment::Comparison> host(cs.size());
+  for (size_t i = 0; i < cs.size(); ++i) {
+    auto result = cs[i].result->host();
+    if (!result) return Error{result.error()};
+    auto reference = cs[i].reference->host();
+    if (!reference) return Error{reference.error()};
+    host[i] = {*result, *reference, cs[i].histograms, {}, cs[i].bound, cs[i].bound_check};
+  }
+  return error_stats(host, output, rel_floor);
+}
+
+Expected<experiment::PooledDifference> Backend::pooled_difference(const Held& a, const Held& b, size_t rows,
+                                                                  size_t cols, size_t limit) {
+  auto ha = a->host();
+  if (!ha) return Error{ha.error()};
+  auto hb = b->host();
+  if (!hb) return Error{hb.error()};
+  if (ha->size() != rows * cols || hb->size() != rows * cols) return Error{"the heat map's arrays do not fit its shape"};
+  return experiment::pooled_difference(*ha, *hb, rows, cols, limit);
 }
 
 ConvertTiming make_convert_timing(size_t elements, std::vector<double> convert_seconds,

@@ -10,6 +10,8 @@
 //  [x] float64 array round trip through any format but e8m0 (the cast experiment's elements)
 //  [x] matrix products under an accumulation model (product.h); float32 GEMMs of float32 arrays
 //  [x] error statistics and histograms of compared arrays (core/experiment/error_stats.h)
+//  [x] an experiment's arrays held where the backend computes (held_values.h): the product, its
+//      epilogue and output rounding, the statistics and the heat map over held arrays
 #pragma once
 
 #include <functional>
@@ -19,10 +21,13 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/held_values.h"
 #include "core/backend/product.h"
 #include "core/dtype/cast_policy.h"
 #include "core/dtype/float_format.h"
 #include "core/experiment/error_stats.h"
+#include "core/experiment/output_steps.h"
+#include "core/experiment/pooled_difference.h"
 #include "core/util/expected.h"
 
 namespace pl {
@@ -57,6 +62,26 @@ struct ConvertTiming {
 // Fills the rates from per-repetition times (medians), for every backend alike.
 ConvertTiming make_convert_timing(size_t elements, std::vector<double> convert_seconds,
                                   std::vector<double> copy_seconds, std::string method);
+
+// A product whose result the backend holds (on its device, or on the host for the CPU).
+struct HeldRun {
+  Held c;                     // m x n, row-major, every value in the model's result dtype
+  std::string method;
+  double device_seconds = 0;
+};
+
+// Cacc (the sums after the epilogue) and C (Cacc rounded to the output dtype): output_steps.h.
+struct HeldOutput {
+  Held accumulated, result;
+};
+
+// experiment::Comparison over held arrays.
+struct HeldComparison {
+  Held result, reference;
+  experiment::ErrorHistograms* histograms = nullptr;
+  const experiment::BoundInputs* bound = nullptr;  // with `bound_check`: the arithmetic error's check
+  experiment::BoundCheck* bound_check = nullptr;
+};
 
 class Backend {
  public:
@@ -99,6 +124,30 @@ class Backend {
   // order). An error value when the device cannot: the caller then runs the CPU's.
   virtual Expected<std::vector<experiment::ErrorStats>> error_stats(std::span<const experiment::Comparison> cs,
                                                                     DType output, double rel_floor);
+
+  // The holder id (held_values.h) of the arrays this backend keeps in its device's memory; 0 when
+  // it keeps them on the host (the CPU).
+  virtual uint64_t holder() const { return 0; }
+  // An experiment's arrays held where this backend computes (held_values.h,
+  // docs/device-residency.md). Each default runs on the host, reading host() of whatever it is
+  // given: the CPU backend's implementation, and a device's for what it does not do itself. A
+  // device reads its own arrays where they are and uploads anything else.
+  //
+  // product(), the result held. Default: product()'s vector.
+  virtual Expected<HeldRun> product_held(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                         const ProductControl& control);
+  // The epilogue and the output rounding of a product's sums (output_steps.h). Without an
+  // epilogue, `accumulated` is `sums` itself.
+  virtual Expected<HeldOutput> finish_output(const experiment::OutputSteps& steps, Held sums);
+  // x (rows x row.size()) with `row` added to each of its rows, in float64 (the references'
+  // bias): a new array.
+  virtual Expected<Held> add_to_rows(const Held& x, std::span<const double> row);
+  // error_stats() over held arrays. Default: error_stats() over their host() values.
+  virtual Expected<std::vector<experiment::ErrorStats>> error_stats_held(std::span<const HeldComparison> cs,
+                                                                         DType output, double rel_floor);
+  // experiment::pooled_difference of two held rows x cols arrays (the heat map).
+  virtual Expected<experiment::PooledDifference> pooled_difference(const Held& a, const Held& b, size_t rows,
+                                                                   size_t cols, size_t limit);
 };
 
 using BackendFactory = std::function<Expected<std::unique_ptr<Backend>>()>;

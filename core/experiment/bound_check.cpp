@@ -97,6 +97,8 @@ void BoundTally::add_counts(size_t compared, size_t within_deterministic, size_t
   counts_.add_counts(per_slot);
 }
 
+bool BoundTally::needs_arrays() const { return !counts_.histogram(min_positive_, max_positive_).has_value(); }
+
 BoundCheck BoundTally::finish(std::span<const double> accumulated, std::span<const double> reference) const {
   BoundCheck b;
   b.compared = compared_;

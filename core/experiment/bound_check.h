@@ -48,8 +48,11 @@ class BoundTally {
   // scaled errors' decade counts, one per slot of DecadeBins::get(kPerDecade).counted_slots().
   void add_counts(size_t compared, size_t within_deterministic, size_t within_probabilistic, double max,
                   double min_positive, double max_positive, std::span<const uint64_t> per_slot);
-  // The result; accumulated and reference (the whole output) are read again only when the
-  // scaled errors range past the decade table (below 1e-307 or past 1e308).
+  // Whether finish() reads accumulated and reference: when the scaled errors range past the
+  // decade table (below 1e-307 or past 1e308).
+  bool needs_arrays() const;
+  // The result; accumulated and reference (the whole output) are read again only when
+  // needs_arrays().
   BoundCheck finish(std::span<const double> accumulated, std::span<const double> reference) const;
 
  private:

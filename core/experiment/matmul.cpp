@@ -20,6 +20,7 @@
 #include "core/experiment/bound_check.h"
 #include "core/experiment/gemm.h"
 #include "core/experiment/on_device.h"
+#include "core/experiment/output_steps.h"
 #include "core/experiment/quantised_cache.h"
 #include "core/experiment/reference_cache.h"
 #include "core/util/number_text.h"
@@ -37,6 +38,7 @@ double since(Clock::time_point t0) {
 enum : uint64_t { kInputId = 1, kWeightId = 2, kBiasId = 3, kHistoryId = 1000 };
 
 constexpr size_t kMaxDim = size_t{1} << 24;
+constexpr size_t kErrorMapCells = 512;  // the heat map's cells a side, at most
 constexpr double kMaxBytes = 8.0 * (1ull << 30);
 
 bool products_exact(DType a, DType b) {
@@ -123,75 +125,67 @@ std::shared_ptr<const MatmulOperands> drawn_operands(const MatmulConfig& c) {
   return drawn;
 }
 
-// The GEMM epilogue in the accumulator's format: scale the sum by fa * fb (exact: two
-// float32 numbers), then add the bias, each rounded once (TwoProduct / TwoSum).
-struct Epilogue {
-  Accumulation acc;
-  DType format;
-  CastOptions options;
-  explicit Epilogue(const Accumulation& a) : acc(a), format(result_dtype(a)) {
-    options.rounding = a.rounding;
+// Where an experiment's held arrays are worked on: the device the config names when it is one
+// (its lock held for each call), else the CPU. An array the device holds is worked on there; a
+// device's failure adds a line to the note and the CPU does the step instead (reading the
+// device's arrays back).
+struct Workers {
+  SharedBackend device;  // no backend: the CPU was asked for, or there is no device
+  std::unique_ptr<Backend> cpu = make_cpu_backend();
+
+  explicit Workers(const std::string& name) {
+    if (name == "cpu") return;
+    if (auto shared = shared_backend(name); shared && shared->backend->name() != "cpu") device = *shared;
   }
-  double scale(double x, double factor, uint64_t index) const {
-    if (factor == 1.0) return x;
-    const double h = x * factor;
-    if (format == DType::float64) return h;
-    return round_exact_sum(info(format).format, h, std::fma(x, factor, -h), options, index);
+  bool holds(const Held& h) const {
+    return device.backend && h && h->holder() != 0 && h->holder() == device.backend->holder();
   }
-  double add(double x, double y, uint64_t index) const {
-    const double h = x + y;
-    if (format == DType::float64) return h;
-    const double bb = h - x;
-    const double lo = (x - (h - bb)) + (y - bb);
-    return round_exact_sum(info(format).format, h, lo, options, index);
+  template <typename F>
+  auto run(bool on_device, const char* what, std::string& note, F&& step) -> decltype(step(*cpu)) {
+    if (on_device && device.backend) {
+      std::lock_guard lock(*device.mutex);
+      auto r = step(*device.backend);
+      if (r || r.error() == "cancelled") return r;
+      note += (note.empty() ? "" : "; ") + device.backend->name() + " could not " + what + " (" + r.error() +
+              "): the CPU did";
+    }
+    return step(*cpu);
   }
 };
 
 // The four components of the attribution, measured together (error_stats.h: each pass reads
 // each of the four arrays once), and the arithmetic error's bound check on the way.
-BoundCheck measure_components(MatmulResult& r, const std::vector<double>& cacc, DType output,
-                              const BoundInputs& bound) {
-  const std::vector<double>& ref = *r.reference;
-  const std::vector<double>& rq = *r.rounded_reference;
+Expected<BoundCheck> measure_components(MatmulResult& r, const BoundInputs& bound) {
   struct Part {
     ErrorComponent* into;
     const char* name;
-    const std::vector<double>& value;
-    const std::vector<double>& ref;
+    const Held& value;
+    const Held& ref;
   };
-  const Part parts[] = {{&r.total, "total", r.result, ref},
-                        {&r.input, "input rounding", rq, ref},
-                        {&r.arithmetic, "arithmetic", cacc, rq},
-                        {&r.output, "output rounding", r.result, cacc}};
+  const Part parts[] = {{&r.total, "total", r.result, r.reference},
+                        {&r.input, "input rounding", r.rounded_reference, r.reference},
+                        {&r.arithmetic, "arithmetic", r.accumulated, r.rounded_reference},
+                        {&r.output, "output rounding", r.result, r.accumulated}};
   ErrorHistograms h[std::size(parts)];
-  std::vector<Comparison> comparisons;
+  std::vector<HeldComparison> comparisons;
   BoundCheck check;
-  for (size_t p = 0; p < std::size(parts); ++p)
-    comparisons.push_back({parts[p].value, parts[p].ref, &h[p], {}, parts[p].into == &r.arithmetic ? &bound : nullptr,
-                           parts[p].into == &r.arithmetic ? &check : nullptr});
-  std::vector<ErrorStats> stats = error_stats_on(r.config.backend, comparisons, output, r.analysis_backend, r.backend_note);
+  for (size_t p = 0; p < std::size(parts); ++p) {
+    const bool arithmetic = parts[p].into == &r.arithmetic;
+    comparisons.push_back({parts[p].value, parts[p].ref, &h[p], arithmetic ? &bound : nullptr,
+                           arithmetic ? &check : nullptr});
+  }
+  auto stats = error_stats_on(r.config.backend, comparisons, r.config.output, r.analysis_backend, r.backend_note);
+  if (!stats) return Error{stats.error()};
   for (size_t p = 0; p < std::size(parts); ++p) {
     ErrorComponent& c = *parts[p].into;
     c.name = parts[p].name;
-    c.stats = stats[p];
+    c.stats = (*stats)[p];
     c.signed_error = std::move(h[p].signed_error);
     c.relative = std::move(h[p].relative);
     // Ulps in log bins (8 a decade): near-zero references make ulp counts span decades.
     c.ulps = std::move(h[p].ulps);
   }
   return check;
-}
-
-// Each row of x (m x n) plus the bias (n): a new array, since the product's may be shared.
-std::shared_ptr<const std::vector<double>> plus_bias(const std::vector<double>& x, std::span<const double> bias) {
-  auto y = std::make_shared<std::vector<double>>(x.size());
-  double* const out = y->data();
-  const size_t n = bias.size();
-  parallel_for(x.size() / n, 0, [&](size_t r0, size_t r1) {
-    for (size_t r = r0; r < r1; ++r)
-      for (size_t j = 0; j < n; ++j) out[r * n + j] = x[r * n + j] + bias[j];
-  }, rows_worth_a_thread(n));
-  return y;
 }
 
 OperandReport report(DType t, const Scaling& s, const Quantised& q) {
@@ -212,17 +206,16 @@ OperandReport report(DType t, const Scaling& s, const Quantised& q) {
 
 // The product on the backend the config names, or on the CPU when that one cannot run it (no
 // GPU, no kernel for the model, values a library path cannot hold): the result says which ran
-// and why. A cancelled run stays cancelled.
-Expected<std::vector<double>> backend_product(const std::string& backend, const ProductSpec& spec,
-                                              std::span<const double> a, std::span<const double> b,
-                                              const ProductControl& control, MatmulResult& r) {
+// and why. A cancelled run stays cancelled. The sums stay where they were made.
+Expected<Held> backend_product(const std::string& backend, const ProductSpec& spec, std::span<const double> a,
+                               std::span<const double> b, const ProductControl& control, MatmulResult& r) {
   std::string note;  // empty: the CPU was asked for
   if (auto shared = device_for(backend, spec); !shared) {
     note = shared.error();
   } else {
     Backend& device = *shared->backend;
     std::lock_guard lock(*shared->mutex);
-    auto run = device.product(spec, a, b, control);
+    auto run = device.product_held(spec, a, b, control);
     if (run) {
       r.product_method = std::move(run->method);
       r.product_backend = device.name() + " (" + device.device_info().name + ")";
@@ -233,7 +226,7 @@ Expected<std::vector<double>> backend_product(const std::string& backend, const 
     note = device.name() + " failed: " + run.error();
   }
   auto cpu = make_cpu_backend();
-  auto run = cpu->product(spec, a, b, control);
+  auto run = cpu->product_held(spec, a, b, control);
   if (!run) return Error{note.empty() ? run.error() : note + "; the CPU cannot either: " + run.error()};
   r.product_method = std::move(run->method);
   r.product_backend = "cpu";
@@ -372,6 +365,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   if (cancelled()) return Error{"cancelled"};
 
   t0 = Clock::now();
+  Workers workers(c.backend);
   const GemmShape shape{m, n, k};
   const bool high = double_double_reference(c);
   {
@@ -383,8 +377,13 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   r.rounded_reference = reference_product(c.backend, shape, qa.dequantised(), qb.dequantised(), high, cancel).values;
   if (!r.rounded_reference) return Error{"cancelled"};
   if (c.bias) {
-    r.reference = plus_bias(*r.reference, bias);
-    r.rounded_reference = plus_bias(*r.rounded_reference, qbias.values);
+    // (A new array each: the cache's references are shared.)
+    for (auto [ref, row] : {std::pair{&r.reference, bias}, std::pair{&r.rounded_reference, std::span<const double>(qbias.values)}}) {
+      auto plus = workers.run(workers.holds(*ref), "add the bias to the reference", r.backend_note,
+                              [&](Backend& b) { return b.add_to_rows(*ref, row); });
+      if (!plus) return Error{plus.error()};
+      *ref = std::move(plus).value();
+    }
   }
   r.seconds.reference = since(t0);
   report_progress(0.2);
@@ -396,32 +395,18 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   auto sums = backend_product(c.backend, product_spec, qa.values, qb.values,
                               {[&](double f) { report_progress(0.2 + 0.65 * f); }, cancel, qa_held, qb_held}, r);
   if (!sums) return Error{sums.error()};
-  std::vector<double> cacc = std::move(sums).value();
-  bool scaled = false;
-  for (double f : qa.row_factor) scaled |= f != 1.0;
-  for (double f : qb.row_factor) scaled |= f != 1.0;
-  const Epilogue epilogue(c.accumulate);
-  const uint64_t epilogue_stream = uint64_t{1} << 62;  // apart from the accumulation's stream
-  // (Nothing to do without scales, a bias or an int32 sum: every step below would return v.)
-  // Rows split between the cores: each element's steps draw its own stochastic indices, so the
-  // split changes no bit (it ran on one core: ~20 ms of each 1024^2 float8 run here).
-  if (scaled || c.bias || c.accumulate.kind == AccumKind::Int32) {
-    parallel_for(m, 0, [&](size_t i0, size_t i1) {
-      for (size_t i = i0; i < i1; ++i)
-        for (size_t j = 0; j < n; ++j) {
-          const size_t e = i * n + j;
-          double v = cacc[e];
-          // An int32 sum goes to float32 first, as an int8 GEMM's epilogue converts it.
-          if (c.accumulate.kind == AccumKind::Int32) v = round_to(info(DType::float32).format, v, {});
-          v = epilogue.scale(v, qa.row_factor[i] * qb.row_factor[j], epilogue_stream + 2 * e);
-          if (c.bias) v = epilogue.add(v, qbias.values[j], epilogue_stream + 2 * e + 1);
-          cacc[e] = v;
-        }
-    }, rows_worth_a_thread(n));
+  const OutputSteps steps{m, n, c.accumulate, qa.row_factor, qb.row_factor,
+                          c.bias ? std::span<const double>(qbias.values) : std::span<const double>(), c.output, c.cast};
+  {
+    const bool on_device = workers.holds(*sums);
+    // (The CPU's own call takes the sums: a product's fresh vector is then worked on in place.)
+    auto out = workers.run(on_device, "finish the output", r.backend_note, [&](Backend& b) {
+      return b.finish_output(steps, on_device ? *sums : std::move(sums).value());
+    });
+    if (!out) return Error{out.error()};
+    r.accumulated = std::move(out->accumulated);
+    r.result = std::move(out->result);
   }
-  const FloatFormat& out = info(c.output).format;
-  r.result.resize(m * n);
-  round_each(out, cacc, r.result, c.cast);
   r.seconds.product = since(t0);
   report_progress(0.85);
   if (cancelled()) return Error{"cancelled"};
@@ -439,22 +424,26 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   const std::span<const float> abs_prod = abs->values();
   // The sgemm's |A||B| is 2^scale times the real one, and a little high.
   const double abs_prod_slack = std::ldexp(1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24), -abs->scale);
-  const size_t steps = (scaled ? 1 : 0) + (c.bias ? 1 : 0);
-  r.bounds = accumulation_bounds(c.accumulate, k + steps);
+  const size_t epilogue_steps = (steps.scaled() ? 1 : 0) + (c.bias ? 1 : 0);
+  r.bounds = accumulation_bounds(c.accumulate, k + epilogue_steps);
   if (c.accumulate.kind == AccumKind::Int32) {  // exact sums; the epilogue's float32 steps round
-    const double u = 0x1p-24, n_steps = static_cast<double>(steps + 1);
+    const double u = 0x1p-24, n_steps = static_cast<double>(epilogue_steps + 1);
     r.bounds = {n_steps * u / (1 - n_steps * u), n_steps * u / (1 - n_steps * u)};
   }
   const BoundInputs bound{abs_prod, abs_prod_slack,
                           c.bias ? std::span<const double>(qbias.values) : std::span<const double>(), n, r.bounds};
-  BoundCheck check = measure_components(r, cacc, c.output, bound);
-  r.compared = check.compared;
-  r.max_scaled_arithmetic = check.max_scaled;
-  r.within_deterministic = check.within_deterministic;
-  r.within_probabilistic = check.within_probabilistic;
-  r.scaled_arithmetic = std::move(check.scaled);
-  // Kept for export and the figures; moved, not copied (8 MB at 1024^2).
-  r.accumulated = std::move(cacc);
+  auto check = measure_components(r, bound);
+  if (!check) return Error{check.error()};
+  r.compared = check->compared;
+  r.max_scaled_arithmetic = check->max_scaled;
+  r.within_deterministic = check->within_deterministic;
+  r.within_probabilistic = check->within_probabilistic;
+  r.scaled_arithmetic = check->scaled;
+  // The heat map, where the arrays are: the window never needs them whole.
+  auto map = workers.run(workers.holds(r.result), "pool the heat map", r.backend_note,
+                         [&](Backend& b) { return b.pooled_difference(r.result, r.reference, m, n, kErrorMapCells); });
+  if (!map) return Error{map.error()};
+  r.error_map = std::move(map).value();
   r.seconds.analysis = since(t0);
   report_progress(1.0);
   return r;

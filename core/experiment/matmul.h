@@ -24,12 +24,14 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/held_values.h"
 #include "core/dtype/cast_policy.h"
 #include "core/dtype/dtype.h"
 #include "core/experiment/accumulate.h"
 #include "core/experiment/data_source.h"
 #include "core/experiment/error_stats.h"
 #include "core/experiment/histogram.h"
+#include "core/experiment/pooled_difference.h"
 #include "core/experiment/scaling.h"
 #include "core/util/expected.h"
 
@@ -59,7 +61,8 @@ struct MatmulConfig {
   // cannot run it (no GPU, no kernel for the model) hands it to the CPU and says why in the
   // result. The float64 references run there too (cuBLASLt dgemm, cached), and the error
   // statistics' passes over the elements (Backend::error_stats) and the bound check's
-  // |A||B| (float32 GEMM); quantising, the epilogue and the output rounding run on the CPU.
+  // |A||B| (float32 GEMM), and the product's arrays stay where it ran (held_values.h); quantising
+  // runs on the CPU.
   std::string backend = "cpu";
   bool fast_accumulation = false;  // float8 on tensor cores (CUDA library model only)
 };
@@ -100,10 +103,12 @@ struct StageTimes {
 
 struct MatmulResult {
   MatmulConfig config;
-  std::vector<double> result;     // C, m x n
-  // R and Rq, shared with the reference cache (reference_cache.h): never changed once made.
-  std::shared_ptr<const std::vector<double>> reference, rounded_reference;
-  std::vector<double> accumulated;        // Cacc
+  // The full m x n arrays, held where the backend made them (a GPU's memory, or the host):
+  // host() reads one back. C, Cacc, and R and Rq (shared with the reference cache,
+  // reference_cache.h). Never changed once made.
+  Held result, accumulated, reference, rounded_reference;
+  // C - R pooled to at most 512 x 512 cells (the heat map), made where the arrays are.
+  PooledDifference error_map;
   ErrorComponent total, input, arithmetic, output;
   // The arithmetic error against the accumulation model's bounds: |Cacc - Rq| / (|A||B|)_ij.
   double max_scaled_arithmetic = 0;

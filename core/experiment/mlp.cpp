@@ -69,25 +69,31 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     }
     // The float64 network: exact-enough products of its own activations (on the layer's device
     // when it has one, as the layer's own references).
-    const SharedValues layer_ref = reference_product(lc.backend, {batch, width, width}, h_ref, w, false, cancel).values;
+    const Held layer_ref = reference_product(lc.backend, {batch, width, width}, h_ref, w, false, cancel).values;
     if (!layer_ref) return Error{"cancelled"};
-    std::vector<double> next_ref = *layer_ref;
+    auto ref_values = take_values(layer_ref);  // (a copy: the cache keeps the reference)
+    if (!ref_values) return Error{"layer " + std::to_string(l) + ": " + ref_values.error()};
+    std::vector<double> next_ref = std::move(ref_values).value();
+    auto layer_result = layer->result->host();
+    if (!layer_result) return Error{"layer " + std::to_string(l) + ": " + layer_result.error()};
     // The low-precision network: the activation applied to the layer's output, rounded back
     // into the output dtype (ReLU is exact; GELU is computed in float64 and rounded once, element
     // i drawing stochastic index i as round_to(..., i) would). Rows on every core.
-    std::vector<double> next(layer->result.size());
+    std::vector<double> next(layer_result->size());
     parallel_for(batch, 0, [&](size_t r0, size_t r1) {
       for (size_t i = r0 * width; i < r1 * width; ++i) {
         next_ref[i] = act(c.activation, next_ref[i] + b[i % width]);
-        next[i] = act(c.activation, layer->result[i]);
+        next[i] = act(c.activation, (*layer_result)[i]);
       }
     }, rows_worth_a_thread(width));
     round_each(out_fmt, next, next, c.layer.cast);
     MlpLayerResult lr;
     lr.layer = l + 1;
-    const Comparison network{next, next_ref};
+    const HeldComparison network{hold_view(next), hold_view(next_ref)};
     std::string where;
-    lr.network = error_stats_on(lc.backend, std::span(&network, 1), c.layer.output, where, out.backend_note).front();
+    auto network_stats = error_stats_on(lc.backend, std::span(&network, 1), c.layer.output, where, out.backend_note);
+    if (!network_stats) return Error{"layer " + std::to_string(l) + ": " + network_stats.error()};
+    lr.network = network_stats->front();
     lr.own = layer->total.stats;
     lr.own_arithmetic = layer->arithmetic.stats;
     double sq = 0;

@@ -20,12 +20,13 @@ CachedReference reference_product(const std::string& backend, const GemmShape& s
     const ProductSpec spec{shape, DType::float64, DType::float64, {AccumKind::Blas, DType::float64}};
     if (auto device = high ? Expected<SharedBackend>(Error{""}) : device_for(backend, spec)) {
       std::lock_guard lock(*device->mutex);
-      if (auto run = device->backend->product(spec, a, b, {}))
-        return {std::make_shared<const std::vector<double>>(std::move(run->c)), run->method + " on " + device->backend->device_info().name};
+      // (Left on the device: the statistics read it there.)
+      if (auto run = device->backend->product_held(spec, a, b, {}))
+        return {std::move(run->c), run->method + " on " + device->backend->device_info().name};
     }
     auto values = reference_gemm(shape, a, b, high, cancel);
     if (!values) return {nullptr, values.error()};  // cancelled: reference_cached keeps no null
-    return {std::make_shared<const std::vector<double>>(std::move(values).value()),
+    return {hold_on_host(std::move(values).value()),
             high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm, core " + blas::info().core};
   };
   bool hit = false;
@@ -34,21 +35,22 @@ CachedReference reference_product(const std::string& backend, const GemmShape& s
   return r;
 }
 
-std::vector<ErrorStats> error_stats_on(const std::string& backend, std::span<const Comparison> comparisons,
-                                       DType output, std::string& where, std::string& note) {
+Expected<std::vector<ErrorStats>> error_stats_on(const std::string& backend,
+                                                 std::span<const HeldComparison> comparisons, DType output,
+                                                 std::string& where, std::string& note) {
   where = "cpu";
-  if (backend == "cpu") return error_stats(comparisons, output);
-  auto shared = shared_backend(backend);
-  if (!shared || shared->backend->name() == "cpu") return error_stats(comparisons, output);
-  Backend& device = *shared->backend;
-  std::lock_guard lock(*shared->mutex);
-  auto stats = device.error_stats(comparisons, output, 0);
-  if (stats) {
-    where = device.name() + " (" + device.device_info().name + ")";
-    return std::move(stats).value();
-  }
-  add_note(note, device.name() + " could not make the error statistics (" + stats.error() + "): the CPU made them");
-  return error_stats(comparisons, output);
+  if (backend != "cpu")
+    if (auto shared = shared_backend(backend); shared && shared->backend->name() != "cpu") {
+      Backend& device = *shared->backend;
+      std::lock_guard lock(*shared->mutex);
+      auto stats = device.error_stats_held(comparisons, output, 0);
+      if (stats) {
+        where = device.name() + " (" + device.device_info().name + ")";
+        return stats;
+      }
+      add_note(note, device.name() + " could not make the error statistics (" + stats.error() + "): the CPU made them");
+    }
+  return make_cpu_backend()->error_stats_held(comparisons, output, 0);
 }
 
 std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b,

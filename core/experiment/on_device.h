@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/backend.h"
 #include "core/dtype/dtype.h"
 #include "core/experiment/error_stats.h"
 #include "core/experiment/gemm.h"
@@ -22,10 +23,13 @@ namespace pl::experiment {
 CachedReference reference_product(const std::string& backend, const GemmShape& shape, std::span<const double> a,
                                   std::span<const double> b, bool high, const std::atomic<bool>* cancel = nullptr);
 
-// error_stats() with its passes on `backend`'s device when it is not the CPU and can make them;
-// `where` gets "cpu" or "cuda (device name)", and a device's failure is added to `note`.
-std::vector<ErrorStats> error_stats_on(const std::string& backend, std::span<const Comparison> comparisons,
-                                       DType output, std::string& where, std::string& note);
+// error_stats() with its passes on `backend`'s device when it is not the CPU and can make them
+// (reading the arrays it holds where they are); `where` gets "cpu" or "cuda (device name)", and a
+// device's failure is added to `note`. An error value only when an array cannot be read at all
+// (a device's download failed).
+Expected<std::vector<ErrorStats>> error_stats_on(const std::string& backend,
+                                                 std::span<const HeldComparison> comparisons, DType output,
+                                                 std::string& where, std::string& note);
 
 // (|A||B|)_ij in float32 for the bound check, m x n into `out`, from |A| (m x k) and |B| (n x k)
 // in float32: on the device when it has one -- its float32 GEMM without TF32

@@ -12,16 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/held_values.h"
 #include "core/experiment/gemm.h"
 
 namespace pl::experiment {
 
-// Values that no one changes once made: the cache and every result holding them share one
-// array (a hit copies nothing; a miss keeps the computed array itself).
-using SharedValues = std::shared_ptr<const std::vector<double>>;
-
+// The cache and every result holding a reference share one array, held where it was computed
+// (a GPU's dgemm leaves it on the device): a hit copies nothing; a miss keeps the array itself.
 struct CachedReference {
-  SharedValues values;
+  Held values;
   std::string method;  // how it was computed ("OpenBLAS dgemm, core Zen", "cuBLASLt ... on H100")
 };
 

@@ -47,25 +47,6 @@ std::string count_note(const Histogram& h) {
   return s;
 }
 
-// Blocks of the matrix a - b reduced to their largest-magnitude element, at most `limit` a side.
-// (The difference is taken here, when the figure is drawn, rather than kept with the result:
-// an 8 MB array at 1024^2 that every run wrote and only this figure read.)
-Heatmap pooled_difference(const std::vector<double>& a, const std::vector<double>& b, size_t rows, size_t cols,
-                          size_t limit) {
-  Heatmap h;
-  const size_t br = (rows + limit - 1) / limit, bc = (cols + limit - 1) / limit;
-  h.rows = (rows + br - 1) / br;
-  h.cols = (cols + bc - 1) / bc;
-  h.values.assign(h.rows * h.cols, 0.0);
-  for (size_t r = 0; r < rows; ++r)
-    for (size_t c = 0; c < cols; ++c) {
-      double& cell = h.values[(r / br) * h.cols + c / bc];
-      const double x = a[r * cols + c] - b[r * cols + c];
-      if (!(std::fabs(cell) >= std::fabs(x))) cell = x;
-    }
-  return h;
-}
-
 }  // namespace
 
 std::vector<Figure> matmul_figures(const MatmulResult& r) {
@@ -151,7 +132,9 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   heat.x.log = false;
   heat.y.label = "row i (" + std::to_string(c.m) + ")";
   heat.y.log = false;
-  Heatmap h = pooled_difference(r.result, *r.reference, c.m, c.n, 512);
+  // (Pooled where the run made the arrays: matmul.h's error_map.)
+  Heatmap h;
+  h.rows = r.error_map.rows, h.cols = r.error_map.cols, h.values = r.error_map.values;
   double m = 0;
   for (double v : h.values)
     if (std::isfinite(v)) m = std::max(m, std::fabs(v));

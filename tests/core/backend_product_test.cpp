@@ -19,6 +19,7 @@
 #include "core/experiment/throughput_run.h"
 #include "core/figure/throughput_figures.h"
 #include "tests/core/stub_backend.h"
+#include "tests/core/test_util.h"
 
 namespace pl {
 namespace {
@@ -139,7 +140,7 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   EXPECT_EQ(gpu_run->product_method, "fake kernel");
   EXPECT_EQ(gpu_run->product_device_seconds, 0.25);
   EXPECT_TRUE(gpu_run->backend_note.empty());
-  EXPECT_EQ(gpu_run->result, cpu_run->result);  // same data, same model: same numbers
+  EXPECT_EQ(test::values_of(gpu_run->result), test::values_of(cpu_run->result));  // same data, same model: same numbers
 
   // A model the device refuses: the CPU runs it, and the note says why.
   c.accumulate = {AccumKind::Pairwise, DType::float32};

@@ -541,7 +541,7 @@ TEST(Gemm, TheDoubleDoubleReferenceStopsWhenCancelled) {
   const CachedReference whole = reference_product("cpu", s, a, b, true);
   ASSERT_NE(whole.values, nullptr);
   EXPECT_EQ(whole.method, "double-double dot products (Dot2)");  // made anew, not "(cached)"
-  EXPECT_EQ((*whole.values)[0], 8.0);
+  EXPECT_EQ(test::values_of(whole.values)[0], 8.0);
 }
 
 TEST(Gemm, CancelledRunSaysSo) {

@@ -60,11 +60,13 @@ TEST(MatmulGolden, MatchesTheNumpyEmulation) {
     ASSERT_TRUE(r) << r.error();
     const auto result = doubles(c["result"]), acc = doubles(c["accumulated"]),
                rq = doubles(c["rounded_reference"]);
-    ASSERT_EQ(r->result.size(), result.size());
+    const auto got = test::values_of(r->result), got_acc = test::values_of(r->accumulated),
+               got_rq = test::values_of(r->rounded_reference);
+    ASSERT_EQ(got.size(), result.size());
     for (size_t i = 0; i < result.size(); ++i) {
-      EXPECT_EQ(r->accumulated[i], acc[i]) << "element " << i;
-      EXPECT_EQ(r->result[i], result[i]) << "element " << i;
-      EXPECT_NEAR((*r->rounded_reference)[i], rq[i], 4e-16 * std::fabs(rq[i])) << "element " << i;
+      EXPECT_EQ(got_acc[i], acc[i]) << "element " << i;
+      EXPECT_EQ(got[i], result[i]) << "element " << i;
+      EXPECT_NEAR(got_rq[i], rq[i], 4e-16 * std::fabs(rq[i])) << "element " << i;
     }
   }
 }
@@ -90,11 +92,12 @@ TEST(Matmul, AttributionAddsUpToTheTotal) {
   c.bias = DType::bfloat16;
   auto r = run_matmul(c);
   ASSERT_TRUE(r) << r.error();
-  for (size_t e = 0; e < r->result.size(); ++e) {
-    const double parts = ((*r->rounded_reference)[e] - (*r->reference)[e]) +
-                         (r->accumulated[e] - (*r->rounded_reference)[e]) +
-                         (r->result[e] - r->accumulated[e]);
-    EXPECT_NEAR(parts, r->result[e] - (*r->reference)[e], 1e-12 * std::fabs((*r->reference)[e]));
+  const auto result = test::values_of(r->result), acc = test::values_of(r->accumulated),
+             ref = test::values_of(r->reference), rq = test::values_of(r->rounded_reference);
+  ASSERT_EQ(result.size(), c.m * c.n);
+  for (size_t e = 0; e < result.size(); ++e) {
+    const double parts = (rq[e] - ref[e]) + (acc[e] - rq[e]) + (result[e] - acc[e]);
+    EXPECT_NEAR(parts, result[e] - ref[e], 1e-12 * std::fabs(ref[e]));
   }
   // Every component did something here, and nothing broke the model's bound.
   EXPECT_GT(r->input.stats.max_abs, 0);
@@ -113,14 +116,15 @@ TEST(Matmul, ReRunsReuseTheDrawnOperandsUnlessTheDataChanges) {
   auto first = run_matmul(c);
   auto again = run_matmul(c);
   ASSERT_TRUE(first.ok() && again.ok());
-  EXPECT_EQ(*again->reference, *first->reference);
+  const auto first_reference = test::values_of(first->reference);
+  EXPECT_EQ(test::values_of(again->reference), first_reference);
   auto changed = [&](MatmulConfig other) {
     auto r = run_matmul(other);
     EXPECT_TRUE(r.ok());
-    const bool differs = *r->reference != *first->reference;
+    const bool differs = test::values_of(r->reference) != first_reference;
     // Back to the first config: its operands drawn again give its numbers again.
     auto back = run_matmul(c);
-    EXPECT_EQ(*back->reference, *first->reference);
+    EXPECT_EQ(test::values_of(back->reference), first_reference);
     return differs;
   };
   MatmulConfig seed = c;
@@ -140,7 +144,7 @@ TEST(Matmul, ReRunsReuseTheDrawnOperandsUnlessTheDataChanges) {
   auto with_bias = run_matmul(bias);
   auto other_bias = run_matmul(bias_data);
   ASSERT_TRUE(with_bias.ok() && other_bias.ok());
-  EXPECT_NE(*with_bias->reference, *other_bias->reference);
+  EXPECT_NE(test::values_of(with_bias->reference), test::values_of(other_bias->reference));
 }
 
 TEST(Matmul, MatmulAndLinearSeeTheSameNumbers) {
@@ -149,7 +153,7 @@ TEST(Matmul, MatmulAndLinearSeeTheSameNumbers) {
   lin.accumulate = mm.accumulate = {AccumKind::Sequential, DType::float16};
   auto a = run_matmul(lin), b = run_matmul(mm);
   ASSERT_TRUE(a && b);
-  EXPECT_EQ(a->result, b->result);
+  EXPECT_EQ(test::values_of(a->result), test::values_of(b->result));
 }
 
 // B = W transposed element for element, for shapes that fill whole 8 x 8 tiles (streamed

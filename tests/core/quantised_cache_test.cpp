@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/core/test_util.h"
+
 #include <cstring>
 #include <functional>
 #include <utility>
@@ -141,10 +143,11 @@ TEST(QuantisedCache, ARerunGivesTheBitsOfAFreshRun) {
     auto kept = run_matmul(c);
     auto again = fresh(c);
     ASSERT_TRUE(kept && again);
-    ASSERT_EQ(kept->result.size(), again->result.size());
-    EXPECT_EQ(0, std::memcmp(kept->result.data(), again->result.data(), kept->result.size() * sizeof(double)));
-    EXPECT_EQ(0, std::memcmp(kept->accumulated.data(), again->accumulated.data(),
-                             kept->accumulated.size() * sizeof(double)));
+    const auto kept_result = test::values_of(kept->result), again_result = test::values_of(again->result);
+    const auto kept_acc = test::values_of(kept->accumulated), again_acc = test::values_of(again->accumulated);
+    ASSERT_EQ(kept_result.size(), again_result.size());
+    EXPECT_EQ(0, std::memcmp(kept_result.data(), again_result.data(), kept_result.size() * sizeof(double)));
+    EXPECT_EQ(0, std::memcmp(kept_acc.data(), again_acc.data(), kept_acc.size() * sizeof(double)));
     EXPECT_EQ(kept->input.stats.max_abs, again->input.stats.max_abs);
     // The bound check's |A||B| kept with the operands (abs_product.h) checks the same way.
     EXPECT_EQ(kept->bound_method.find("(kept from the run before)") != std::string::npos, operands_kept)

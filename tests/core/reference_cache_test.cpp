@@ -5,13 +5,14 @@
 
 #include "core/experiment/matmul.h"
 #include "core/experiment/reference_cache.h"
+#include "tests/core/test_util.h"
 
 namespace pl::experiment {
 namespace {
 
 CachedReference computed(double v, int* calls) {
   ++*calls;
-  return {std::make_shared<const std::vector<double>>(4, v), "computed"};
+  return {hold_on_host(std::vector<double>(4, v)), "computed"};
 }
 
 TEST(ReferenceCache, HitsOnTheSameBitsAndMissesOnOneChangedBit) {
@@ -78,8 +79,8 @@ TEST(ReferenceCache, ABiasIsAddedToACopyNeverToTheSharedProduct) {
   auto second = run_matmul(c);  // both references from the cache, the bias added again
   ASSERT_TRUE(second.ok());
   EXPECT_NE(second->reference_method.find("(cached)"), std::string::npos);
-  EXPECT_EQ(*second->reference, *first->reference);
-  EXPECT_EQ(*second->rounded_reference, *first->rounded_reference);
+  EXPECT_EQ(test::values_of(second->reference), test::values_of(first->reference));
+  EXPECT_EQ(test::values_of(second->rounded_reference), test::values_of(first->rounded_reference));
   EXPECT_EQ(second->total.stats.max_abs, first->total.stats.max_abs);
   clear_reference_cache();
 }

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/core/values_of.h"
 #include "core/dtype/dtype.h"
 
 namespace pl::test {
@@ -27,5 +28,6 @@ inline std::vector<DType> small_float_dtypes() {
 }
 
 inline std::string param_name(DType t) { return std::string(name(t)); }
+
 
 }  // namespace pl::test

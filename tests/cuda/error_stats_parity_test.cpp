@@ -68,6 +68,8 @@ TEST(ErrorStatsParity, DeclinesErrorsPastTheDecadeTable) {
 // arrays the run kept.
 TEST(ErrorStatsParity, AnExperimentsAttributionIsMadeOnTheGpu) {
   if (!gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error();
+  // (Each test may run in a process of its own: register "cuda" here, not in another test.)
+  register_backend("cuda", [] { return make_cuda_backend(); });
   experiment::MatmulConfig c;
   c.m = 512, c.n = 384, c.k = 256;
   c.backend = "cuda";
@@ -75,7 +77,10 @@ TEST(ErrorStatsParity, AnExperimentsAttributionIsMadeOnTheGpu) {
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r->analysis_backend.rfind("cuda", 0), 0u) << r->analysis_backend << " / " << r->backend_note;
   experiment::ErrorHistograms h;
-  const auto cpu = experiment::error_stats(r->result, *r->reference, c.output, 0, &h);
+  auto result = r->result->host();
+  auto reference = r->reference->host();
+  ASSERT_TRUE(result && reference) << "reading the arrays back failed";
+  const auto cpu = experiment::error_stats(*result, *reference, c.output, 0, &h);
   cuda::testing::expect_same_stats(r->total.stats, cpu, "total");
   cuda::testing::expect_same_histogram(r->total.signed_error, h.signed_error, "total signed");
   cuda::testing::expect_same_histogram(r->total.relative, h.relative, "total relative");

@@ -15,6 +15,7 @@
 #include "core/experiment/gemm.h"
 #include "core/experiment/matmul.h"
 #include "kernels/cuda_backend.h"
+#include "tests/core/values_of.h"
 
 namespace pl {
 namespace {
@@ -268,7 +269,7 @@ TEST(CudaProduct, TheExperimentRunsOnTheGpuWhenAsked) {
   ASSERT_TRUE(cpu.ok() && dev.ok());
   EXPECT_EQ(dev->product_backend.rfind("cuda", 0), 0u) << dev->product_backend << " / " << dev->backend_note;
   EXPECT_TRUE(dev->backend_note.empty()) << dev->backend_note;
-  EXPECT_EQ(dev->result, cpu->result);  // emulated: bit for bit
+  EXPECT_EQ(test::values_of(dev->result), test::values_of(cpu->result));  // emulated: bit for bit
 }
 
 // The K sweep on the GPU: each trial a 1 x 1 x K product through the emulated kernels, bit for

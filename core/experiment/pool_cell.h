@@ -1,0 +1,34 @@
+// One cell of the heat map's pooling (pooled_difference.h), in device-safe C++17: the CPU's loop
+// and the GPU's kernel (kernels/held_kernels.cu) call the same function.
+#pragma once
+
+#include <cstddef>
+
+#include "core/util/host_device.h"
+
+namespace pl::experiment {
+
+// The pooled shape alone: cell (r / block_rows, c / block_cols) holds element (r, c).
+struct PoolShape {
+  size_t block_rows = 1, block_cols = 1, rows = 0, cols = 0;
+};
+
+// One cell: its block of a - b (rows x cols arrays), visited row by row. The CPU's loop and the
+// GPU's kernel (kernels/held_kernels.cu) both call it.
+PL_HD inline double pooled_cell(const double* a, const double* b, size_t rows, size_t cols, const PoolShape& s,
+                                size_t cell) {
+  const size_t r0 = (cell / s.cols) * s.block_rows, c0 = (cell % s.cols) * s.block_cols;
+  const size_t r1 = r0 + s.block_rows < rows ? r0 + s.block_rows : rows;
+  const size_t c1 = c0 + s.block_cols < cols ? c0 + s.block_cols : cols;
+  double v = 0;
+  for (size_t r = r0; r < r1; ++r)
+    for (size_t c = c0; c < c1; ++c) {
+      const double x = a[r * cols + c] - b[r * cols + c];
+      // |v| >= |x| fails for a NaN on either side: a NaN is taken, and replaced by the next.
+      const double mv = v < 0 ? -v : v, mx = x < 0 ? -x : x;
+      if (!(mv >= mx)) v = x;
+    }
+  return v;
+}
+
+}  // namespace pl::experiment
