@@ -14,6 +14,8 @@
 #include "kernels/staged_copy.h"
 #include "kernels/device_error_stats.h"
 #include "kernels/device_peaks.h"
+#include "kernels/device_values.h"
+#include "kernels/held_kernels.cuh"
 #include "kernels/product_engine.h"
 
 namespace pl {
@@ -29,6 +31,12 @@ bool driver_installed() {
   return lib != nullptr;
 }
 
+int sm_count(int device) {
+  int count = 1;
+  cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device);
+  return count;
+}
+
 int compute_capability(int device) {
   int major = 0, minor = 0;
   cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
@@ -38,10 +46,10 @@ int compute_capability(int device) {
 
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(int device) : device_(device), products_(device, compute_capability(device)) {
-    cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device_);
-  }
+  explicit CudaBackend(int device)
+      : device_(device), sm_count_(sm_count(device)), products_(device, compute_capability(device), sm_count_) {}
   std::string name() const override { return "cuda"; }
+  uint64_t holder() const override { return holder_; }
 
   DeviceInfo device_info() const override {
     cudaDeviceProp p{};
@@ -162,8 +170,99 @@ class CudaBackend final : public Backend {
   }
   Expected<std::vector<experiment::ErrorStats>> error_stats(std::span<const experiment::Comparison> cs, DType output,
                                                             double rel_floor) override {
+    std::vector<HeldComparison> held;
+    for (const experiment::Comparison& c : cs) {
+      if (!c.signed_errors.empty()) return Error{"the signed errors element by element are made on the CPU"};
+      held.push_back({hold_view(c.result), hold_view(c.reference), c.histograms, c.bound, c.bound_check});
+    }
+    return error_stats_held(held, output, rel_floor);
+  }
+
+  // ---- Arrays kept on the device (core/backend/held_values.h) ----
+  Expected<HeldRun> product_held(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                 const ProductControl& control) override {
+    // The emulated models' elements may be finished on the CPU: their results come back.
+    if (!products_.keeps_on_device(s)) return Backend::product_held(s, a, b, control);
+    auto run = products_.run_on_device(s, a, b, control);
+    if (!run) return Error{run.error()};
+    cuda::DeviceProduct product = std::move(run).value();
+    return HeldRun{held(std::move(product.c), s.shape.m * s.shape.n), std::move(product.method),
+                   product.device_seconds};
+  }
+
+  Expected<HeldOutput> finish_output(const experiment::OutputSteps& steps, Held sums) override {
+    const double* in = cuda::held_pointer(*sums, holder_);
+    if (!in) return Backend::finish_output(steps, std::move(sums));  // sums on the host: finished there
+    if (steps.has_epilogue())
+      return Error{"no GPU kernel for the epilogue yet (scales, a bias, an int32 sum's conversion)"};
+    const RoundtripF64Params p = make_roundtrip_f64_params(info(steps.output).format, steps.cast);
+    if (!p.supported) return Error{kNoF64Kernel};
+    const size_t n = sums->size();
+    if (n != steps.m * steps.n) return Error{"the product's sums do not fit the output"};
     if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
-    return cuda::device_error_stats(cs, output, rel_floor, sm_count_);
+    auto out = cuda::device_doubles(n, "the rounded output");
+    if (!out) return Error{out.error()};
+    // A copy of Cacc rounded in place: element e draws stochastic index e, as round_each.
+    cudaError_t e = cudaMemcpy((*out)->get(), in, n * sizeof(double), cudaMemcpyDeviceToDevice);
+    if (e == cudaSuccess) e = cuda::launch_roundtrip_f64((*out)->as<double>(), n, p, sm_count_, nullptr);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) return Error{cuda_error("rounding the output on the GPU failed", e)};
+    return HeldOutput{std::move(sums), held(std::move(out).value(), n)};
+  }
+
+  Expected<Held> add_to_rows(const Held& x, std::span<const double> row) override {
+    const double* in = cuda::held_pointer(*x, holder_);
+    if (!in) return Backend::add_to_rows(x, row);
+    const size_t count = x->size(), n = row.size();
+    if (n == 0 || count % n != 0) return Error{"the row does not fit the array's rows"};
+    if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+    DeviceBuffer d_row;
+    if (auto e = d_row.allocate(row.size_bytes()); e != cudaSuccess) return Error{cuda_error("out of GPU memory", e)};
+    auto out = cuda::device_doubles(count, "the reference with its bias");
+    if (!out) return Error{out.error()};
+    cudaError_t e = cuda::copy_to_device(d_row.get(), row.data(), row.size_bytes());
+    if (e == cudaSuccess)
+      e = cuda::launch_add_to_rows(in, d_row.as<const double>(), count, n, (*out)->as<double>(), sm_count_, nullptr);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) return Error{cuda_error("adding the bias on the GPU failed", e)};
+    return held(std::move(out).value(), count);
+  }
+
+  Expected<std::vector<experiment::ErrorStats>> error_stats_held(std::span<const HeldComparison> cs, DType output,
+                                                                 double rel_floor) override {
+    if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+    return cuda::device_error_stats(cs, output, rel_floor, sm_count_, holder_, &kept_abs_);
+  }
+
+  Expected<experiment::PooledDifference> pooled_difference(const Held& a, const Held& b, size_t rows, size_t cols,
+                                                           size_t limit) override {
+    const double* da = cuda::held_pointer(*a, holder_);
+    const double* db = cuda::held_pointer(*b, holder_);
+    if (!da && !db) return Backend::pooled_difference(a, b, rows, cols, limit);
+    if (a->size() != rows * cols || b->size() != rows * cols) return Error{"the heat map's arrays do not fit its shape"};
+    if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+    // The one a host array (a reference made on the CPU) goes up.
+    DeviceBuffer uploaded;
+    for (auto [held_array, pointer] : {std::pair{&a, &da}, std::pair{&b, &db}}) {
+      if (*pointer) continue;
+      auto host = (*held_array)->host();
+      if (!host) return Error{host.error()};
+      if (auto e = uploaded.allocate(host->size_bytes()); e != cudaSuccess) return Error{cuda_error("out of GPU memory", e)};
+      if (auto e = cuda::copy_to_device(uploaded.get(), host->data(), host->size_bytes()); e != cudaSuccess)
+        return Error{cuda_error("copying to the GPU failed", e)};
+      *pointer = uploaded.as<const double>();
+    }
+    const experiment::PoolShape shape = experiment::pool_shape(rows, cols, limit);
+    DeviceBuffer d_out;
+    if (auto e = d_out.allocate(shape.rows * shape.cols * sizeof(double)); e != cudaSuccess)
+      return Error{cuda_error("out of GPU memory for the heat map", e)};
+    experiment::PooledDifference h;
+    h.rows = shape.rows, h.cols = shape.cols;
+    h.values.resize(shape.rows * shape.cols);
+    cudaError_t e = cuda::launch_pooled_difference(da, db, rows, cols, shape, d_out.as<double>(), nullptr);
+    if (e == cudaSuccess) e = cuda::copy_to_host(h.values.data(), d_out.get(), h.values.size() * sizeof(double));
+    if (e != cudaSuccess) return Error{cuda_error("pooling the heat map on the GPU failed", e)};
+    return h;
   }
 
  private:
@@ -172,9 +271,16 @@ class CudaBackend final : public Backend {
       "the CPU codec)";
   static constexpr const char* kNoF64Kernel =
       "no GPU kernel rounds float64 values into float8_e8m0fnu (no zero, no sign): the CPU codec does";
+  // An array this backend keeps on its device.
+  Held held(std::unique_ptr<DeviceBuffer> buffer, size_t size) const {
+    return std::make_shared<cuda::DeviceValues>(std::move(buffer), size, holder_);
+  }
+
   int device_;
   int sm_count_ = 1;
   cuda::ProductEngine products_;
+  uint64_t holder_ = new_holder_id();
+  cuda::KeptUpload kept_abs_;  // the bound check's |A||B| of the last statistics
 };
 
 }  // namespace

@@ -11,8 +11,12 @@
 //      bit-exact with the CPU, and their timing on the device (product_engine.h); float32
 //      GEMMs of float32 arrays uploaded and read back as they are (the bound check's |A||B|)
 //  [x] the error statistics and histograms: both passes over the elements on the GPU
-//      (device_error_stats.h); the compared arrays are uploaded for them -- a product's result
-//      is not yet kept on the device between the product and its analysis
+//      (device_error_stats.h), reading the arrays the backend keeps where they are
+//  [x] an experiment's arrays kept on the device (core/backend/held_values.h, device_values.h):
+//      a library product's sums (widened to float64 there), its output rounding, the float64
+//      references and their bias, the statistics and the heat map; only what is read comes back
+//  [ ] the epilogue (scales, bias, int32 conversion) and the emulated products' sums on the
+//      device: both come back to the host today
 //  [x] host <-> device copies of 1 MB or more through pinned chunks (staged_copy.h)
 // No GPU, no driver, or out of memory: an error value, never a crash.
 #pragma once

@@ -9,6 +9,7 @@
 #include "core/experiment/histogram.h"
 #include "core/util/parallel.h"
 #include "kernels/device_buffer.h"
+#include "kernels/device_values.h"
 #include "kernels/staged_copy.h"
 #include "kernels/error_stats.cuh"
 #include "kernels/phase_trace.h"
@@ -41,22 +42,28 @@ Expected<bool> upload(DeviceBuffer& b, std::span<const T> host, const char* what
   return true;
 }
 
-// Device copies of host arrays, each uploaded once however many comparisons read it (the four
-// parts of an experiment's attribution share four arrays).
+// The compared arrays on the device: those the backend holds where they are, host arrays
+// uploaded once however many comparisons read them (the four parts of an experiment's
+// attribution share four arrays).
 class Uploads {
  public:
-  Expected<const double*> get(std::span<const double> host, size_t n) {
-    auto& slot = buffers_[host.data()];
+  explicit Uploads(uint64_t holder) : holder_(holder) {}
+  Expected<const double*> get(const HeldValues& values, size_t n) {
+    if (const double* held = held_pointer(values, holder_)) return held;
+    auto& slot = buffers_[&values];
     if (!slot) {
+      auto host = values.host();
+      if (!host) return Error{host.error()};
       slot = std::make_unique<DeviceBuffer>();
-      if (auto ok = upload(*slot, host.first(n), "out of GPU memory for the compared arrays"); !ok)
+      if (auto ok = upload(*slot, host->first(n), "out of GPU memory for the compared arrays"); !ok)
         return Error{ok.error()};
     }
     return slot->as<const double>();
   }
 
  private:
-  std::map<const double*, std::unique_ptr<DeviceBuffer>> buffers_;
+  uint64_t holder_;
+  std::map<const HeldValues*, std::unique_ptr<DeviceBuffer>> buffers_;
 };
 
 template <typename T>
@@ -74,17 +81,27 @@ static_assert(experiment::BoundTally::kPerDecade == experiment::error_passes::kR
 
 }  // namespace
 
-Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison> cs, DType output, double rel_floor,
-                                                     int sm_count) {
+Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldComparison> held, DType output,
+                                                     double rel_floor, int sm_count, uint64_t holder,
+                                                     KeptUpload* kept_abs) {
   namespace passes = experiment::error_passes;
   const passes::OutputMeasure m = passes::output_measure(output, rel_floor);
-  size_t n = cs.empty() ? 0 : std::min(cs[0].result.size(), cs[0].reference.size());
-  for (const Comparison& c : cs) {
-    n = std::min({n, c.result.size(), c.reference.size()});
-    if (!c.signed_errors.empty()) return Error{"the signed errors element by element are made on the CPU"};
+  size_t n = held.empty() ? 0 : std::min(held[0].result->size(), held[0].reference->size());
+  for (const HeldComparison& c : held) n = std::min({n, c.result->size(), c.reference->size()});
+  // core's view of each comparison: its arrays' host values only where they are host arrays (a
+  // device's are read there; finish() reads them only for a rare bound check, fetched below).
+  std::vector<Comparison> cs(held.size());
+  for (size_t c = 0; c < held.size(); ++c) {
+    cs[c] = {{}, {}, held[c].histograms, {}, held[c].bound, held[c].bound_check};
+    if (!held_pointer(*held[c].result, holder) && !held_pointer(*held[c].reference, holder)) {
+      auto result = held[c].result->host();
+      auto reference = held[c].reference->host();
+      if (!result || !reference) return Error{!result ? result.error() : reference.error()};
+      cs[c].result = *result, cs[c].reference = *reference;
+    }
   }
   const size_t count = cs.size(), spans = (n + kSpan - 1) / kSpan;
-  if (count == 0 || n == 0) return experiment::error_stats(cs, output, rel_floor);
+  if (count == 0 || n == 0) return experiment::error_stats(cs, output, rel_floor);  // (no element to read)
   PhaseTrace trace("cuda error statistics (" + std::to_string(count) + " x " + std::to_string(n) + ")");
 
   const experiment::DecadeBins& four = experiment::DecadeBins::get(passes::kRelPerDecade);
@@ -97,16 +114,16 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison>
                             d_eight.as<const uint64_t>(), static_cast<uint32_t>(eight.slots())};
 
   // Pass 1's inputs and outputs, one set per comparison.
-  Uploads arrays;
+  Uploads arrays(holder);
   struct Outputs {
     DeviceBuffer keys, span_sums, key_counts, rel, ulps, bound, abs_product, bias;
   };
   std::vector<Outputs> out(count);
   std::vector<PassOneArrays> one(count);
   for (size_t c = 0; c < count; ++c) {
-    auto r = arrays.get(cs[c].result, n);
+    auto r = arrays.get(*held[c].result, n);
     if (!r) return Error{r.error()};
-    auto ref = arrays.get(cs[c].reference, n);
+    auto ref = arrays.get(*held[c].reference, n);
     if (!ref) return Error{ref.error()};
     PassOneArrays& a = one[c];
     a.result = *r, a.reference = *ref;
@@ -129,13 +146,25 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison>
     if (const experiment::BoundInputs* b = cs[c].bound; b && cs[c].bound_check) {
       if (b->abs_product.size() < n || (!b->bias.empty() && b->bias.size() < b->n))
         return Error{"the bound check's |A||B| or bias is shorter than the output"};
-      if (auto ok = upload(out[c].abs_product, b->abs_product.first(n), "out of GPU memory for |A||B|"); !ok)
-        return Error{ok.error()};
+      // Kept from the call before for the same owner, else uploaded (and kept when owned).
+      const std::span<const float> abs = b->abs_product.first(n);
+      const float* d_abs = nullptr;
+      if (kept_abs && b->abs_owner && kept_abs->owner.lock() == b->abs_owner && kept_abs->data == abs.data() &&
+          kept_abs->bytes == abs.size_bytes()) {
+        d_abs = kept_abs->buffer.as<const float>();
+      } else {
+        const bool keep = kept_abs && b->abs_owner;
+        DeviceBuffer& into = keep ? kept_abs->buffer : out[c].abs_product;
+        if (keep) kept_abs->owner.reset(), kept_abs->data = nullptr;
+        if (auto ok = upload(into, abs, "out of GPU memory for |A||B|"); !ok) return Error{ok.error()};
+        if (keep) kept_abs->owner = b->abs_owner, kept_abs->data = abs.data(), kept_abs->bytes = abs.size_bytes();
+        d_abs = into.as<const float>();
+      }
       if (!b->bias.empty())
         if (auto ok = upload(out[c].bias, b->bias, "out of GPU memory for the bias"); !ok) return Error{ok.error()};
       auto counts = zeroed<unsigned long long>(out[c].bound, stride4, "out of GPU memory for the bound check");
       if (!counts) return Error{counts.error()};
-      set_bound(a.params, *b, out[c].abs_product.as<const float>(), out[c].bias.as<const double>());
+      set_bound(a.params, *b, d_abs, out[c].bias.as<const double>());
       a.bound_counts = *counts;
     }
   }
@@ -235,6 +264,15 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const Comparison>
   }
   trace.mark("pass 2");
 
+  // A bound check whose scaled errors range past the decade table bins them from the arrays
+  // themselves: those of a device read back (rare: below 1e-307 or past 1e308).
+  for (size_t c = 0; c < count; ++c)
+    if (cs[c].result.empty() && first[c].bound && first[c].bound->needs_arrays()) {
+      auto result = held[c].result->host();
+      auto reference = held[c].reference->host();
+      if (!result || !reference) return Error{!result ? result.error() : reference.error()};
+      cs[c].result = *result, cs[c].reference = *reference;
+    }
   // The percentiles (a selection each), the comparisons split between the threads as the CPU's
   // error_stats() splits them (20-26 ms for four comparisons one after another on the H100 machine).
   std::vector<ErrorStats> stats(count);

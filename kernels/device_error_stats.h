@@ -9,14 +9,17 @@
 
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "core/backend/backend.h"
 #include "core/dtype/dtype.h"
 #include "core/experiment/bound_check.h"
 #include "core/experiment/error_passes.h"
 #include "core/experiment/error_stats.h"
 #include "core/util/expected.h"
+#include "kernels/device_buffer.h"
 #include "kernels/error_pass.h"
 
 namespace pl::cuda {
@@ -46,11 +49,21 @@ GatherSizes gather_sizes(const experiment::error_passes::Plan& p, const experime
 experiment::error_passes::Gathered gathered(const experiment::error_passes::Plan& p, std::span<const double> alone,
                                             std::array<std::vector<double>, 3> members);
 
-// The whole of error_stats() with the passes on the current device. An error value (the caller
-// then runs the CPU's) when the device cannot: out of memory, a comparison asking for its signed
-// errors element by element, or relative or ulp errors ranging past the decade table (below
-// 1e-307 or past 1e308), which pass 2 would have to bin one by one.
-Expected<std::vector<experiment::ErrorStats>> device_error_stats(std::span<const experiment::Comparison> cs,
-                                                                 DType output, double rel_floor, int sm_count);
+// A host array's device copy, kept while its owner lives (BoundInputs::abs_owner: the bound
+// check's |A||B|, 64 MB at 4096^2, the same across the window's re-runs).
+struct KeptUpload {
+  std::weak_ptr<const void> owner;
+  const void* data = nullptr;
+  size_t bytes = 0;
+  DeviceBuffer buffer;
+};
+
+// The whole of error_stats() with the passes on the current device, over arrays the backend
+// (`holder`) keeps there and host arrays it uploads. An error value (the caller then runs the
+// CPU's) when the device cannot: out of memory, or relative or ulp errors ranging past the decade
+// table (below 1e-307 or past 1e308), which pass 2 would have to bin one by one.
+Expected<std::vector<experiment::ErrorStats>> device_error_stats(std::span<const HeldComparison> cs, DType output,
+                                                                 double rel_floor, int sm_count, uint64_t holder,
+                                                                 KeptUpload* kept_abs = nullptr);
 
 }  // namespace pl::cuda

@@ -9,6 +9,8 @@
 #include "core/util/parallel.h"
 #include "kernels/emulated_gemm.cuh"
 #include "kernels/emulated_plan.h"
+#include "kernels/device_values.h"
+#include "kernels/held_kernels.cuh"
 #include "kernels/lt_plan.h"
 #include "kernels/operand_pack.h"
 #include "kernels/phase_trace.h"
@@ -21,6 +23,18 @@ using experiment::AccumKind;
 
 bool is_library_model(const ProductSpec& s) {
   return s.accumulate.kind == AccumKind::Blas || s.accumulate.kind == AccumKind::Int32;
+}
+
+// The widening kernel's reading of a library GEMM's output elements.
+Expected<WideFrom> wide_from(Element e) {
+  switch (e) {
+    case Element::F64: return WideFrom::F64;
+    case Element::F32: return WideFrom::F32;
+    case Element::F16: return WideFrom::F16;
+    case Element::BF16: return WideFrom::BF16;
+    case Element::I32: return WideFrom::I32;
+    default: return Error{std::string("no kernel widens ") + element_name(e) + " outputs on the device"};
+  }
 }
 
 // Uploads packed rows; an allocation failure is "out of GPU memory".
@@ -153,15 +167,16 @@ Expected<bool> ProductEngine::ensure_lt() {
   return true;
 }
 
-Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::span<const double> a,
-                                                  std::span<const double> b,
-                                                  const ProductControl& control) {
-  const LtPlan plan = *plan_library_product(s);
+Expected<ProductEngine::LibraryOutput> ProductEngine::library_gemm(const ProductSpec& s, std::span<const double> a,
+                                                                   std::span<const double> b,
+                                                                   const ProductControl& control, PhaseTrace& trace) {
+  LibraryOutput out;
+  out.plan = *plan_library_product(s);
+  const LtPlan& plan = out.plan;
   if (auto ok = ensure_lt(); !ok) return Error{ok.error()};
   const auto& [m, n, k] = s.shape;
-  const LtShape padded{round_up(m, plan.align), round_up(n, plan.align),
-                             round_up(k, plan.align)};
-  PhaseTrace trace("cuda product");
+  out.padded = {round_up(m, plan.align), round_up(n, plan.align), round_up(k, plan.align)};
+  const LtShape& padded = out.padded;
   // The operands on the device: kept from the call before for the same owners, or uploaded
   // now (and kept when the call names owners).
   const std::string key = plan.label + " " + std::to_string(padded.m) + "x" + std::to_string(padded.n) + "x" +
@@ -183,25 +198,61 @@ Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::s
     }
   }
   const KeptOperands& operands = uploaded ? *uploaded : *kept_;
-  DeviceBuffer dd;
   if (control.progress) control.progress(0.1);
   const size_t d_bytes = padded.m * padded.n * element_bytes(plan.out);
-  if (cudaError_t e = dd.allocate(d_bytes); e != cudaSuccess)
+  if (cudaError_t e = out.d->allocate(d_bytes); e != cudaSuccess)
     return Error{cuda_error("out of GPU memory for the result", e)};
   trace.mark("upload");
   if (control.cancel && control.cancel->load()) return Error{"cancelled"};
-  auto run = lt_->run(plan, padded, operands.a.get(), operands.b.get(), dd.get(), nullptr);
+  auto run = lt_->run(plan, padded, operands.a.get(), operands.b.get(), out.d->get(), nullptr);
   if (!run) return Error{run.error()};
   trace.mark("gemm (" + std::to_string(run->milliseconds) + " ms on the device)");
-  auto c = download_result(dd, m, n, padded.n, plan.out);
-  if (!c) return Error{c.error()};
-  trace.mark("download and unpack");
-  if (control.progress) control.progress(1.0);
-  ProductRun out;
-  out.c = std::move(c).value();
   out.method = "cuBLASLt " + plan.label + " (" + run->algorithm + ")";
   out.device_seconds = run->milliseconds * 1e-3;
   return out;
+}
+
+Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::span<const double> a,
+                                                  std::span<const double> b,
+                                                  const ProductControl& control) {
+  PhaseTrace trace("cuda product");
+  auto gemm = library_gemm(s, a, b, control, trace);
+  if (!gemm) return Error{gemm.error()};
+  auto c = download_result(*gemm->d, s.shape.m, s.shape.n, gemm->padded.n, gemm->plan.out);
+  if (!c) return Error{c.error()};
+  trace.mark("download and unpack");
+  if (control.progress) control.progress(1.0);
+  return ProductRun{std::move(c).value(), std::move(gemm->method), gemm->device_seconds};
+}
+
+bool ProductEngine::keeps_on_device(const ProductSpec& s) const {
+  if (!is_library_model(s) || !supports(s).ok) return false;
+  auto plan = plan_library_product(s);
+  return plan && wide_from(plan->out).ok();
+}
+
+Expected<DeviceProduct> ProductEngine::run_on_device(const ProductSpec& s, std::span<const double> a,
+                                                     std::span<const double> b, const ProductControl& control) {
+  if (Support ok = supports(s); !ok.ok) return Error{ok.why_not};
+  if (!is_library_model(s)) return Error{"an emulated product's elements may be finished on the CPU"};
+  if (a.size() != s.shape.m * s.shape.k || b.size() != s.shape.n * s.shape.k)
+    return Error{"product: operand sizes do not match the shape"};
+  if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+  const auto from = wide_from(plan_library_product(s)->out);
+  if (!from) return Error{from.error()};
+  PhaseTrace trace("cuda product, kept on the device");
+  auto gemm = library_gemm(s, a, b, control, trace);
+  if (!gemm) return Error{gemm.error()};
+  const auto& [m, n, k] = s.shape;
+  auto wide = device_doubles(m * n, "the product");
+  if (!wide) return Error{wide.error()};
+  if (cudaError_t e = launch_widen_to_f64(gemm->d->get(), *from, m, n, gemm->padded.n, (*wide)->as<double>(),
+                                          sm_count_, nullptr);
+      e != cudaSuccess)
+    return Error{cuda_error("widening the product on the GPU failed", e)};
+  trace.mark("widened to float64 on the device");
+  if (control.progress) control.progress(1.0);
+  return DeviceProduct{std::move(wide).value(), std::move(gemm->method), gemm->device_seconds};
 }
 
 Expected<std::string> ProductEngine::float32_product(const experiment::GemmShape& s, std::span<const float> a,

@@ -14,18 +14,34 @@
 #include "core/backend/backend.h"
 #include "kernels/device_buffer.h"
 #include "kernels/lt_gemm.h"
+#include "kernels/lt_plan.h"
+#include "kernels/phase_trace.h"
 
 namespace pl::cuda {
+
+// A product left on the device: m x n float64 values.
+struct DeviceProduct {
+  std::unique_ptr<DeviceBuffer> c;
+  std::string method;
+  double device_seconds = 0;
+};
 
 class ProductEngine {
  public:
   using PackedPair = std::pair<std::vector<uint8_t>, std::vector<uint8_t>>;  // input, weight bytes
 
-  ProductEngine(int device, int compute_capability) : device_(device), compute_capability_(compute_capability) {}
+  ProductEngine(int device, int compute_capability, int sm_count)
+      : device_(device), compute_capability_(compute_capability), sm_count_(sm_count) {}
 
   Support supports(const ProductSpec& s) const;
   Expected<ProductRun> run(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                            const ProductControl& control);
+  // Whether run_on_device() runs `s`: the library model, with an output the device widens.
+  bool keeps_on_device(const ProductSpec& s) const;
+  // run() for the library model, its result widened to float64 and left on the device; an error
+  // for the emulated models (the CPU finishes some of their elements).
+  Expected<DeviceProduct> run_on_device(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                        const ProductControl& control);
   // The float32 GEMM (CUBLAS_COMPUTE_32F_PEDANTIC) of float32 arrays as they are: no float64
   // copies on either side. Returns how it ran.
   Expected<std::string> float32_product(const experiment::GemmShape& s, std::span<const float> a,
@@ -34,6 +50,16 @@ class ProductEngine {
                                int reps, const std::atomic<bool>* cancel);
 
  private:
+  // The library GEMM run, its output where cuBLASLt wrote it (padded rows of plan.out elements).
+  struct LibraryOutput {
+    LtPlan plan;
+    LtShape padded;
+    std::unique_ptr<DeviceBuffer> d = std::make_unique<DeviceBuffer>();
+    std::string method;
+    double device_seconds = 0;
+  };
+  Expected<LibraryOutput> library_gemm(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                       const ProductControl& control, PhaseTrace& trace);
   Expected<ProductRun> library_product(const ProductSpec& s, std::span<const double> a,
                                        std::span<const double> b, const ProductControl& control);
   Expected<ProductRun> emulated_product(const ProductSpec& s, std::span<const double> a,
@@ -62,6 +88,7 @@ class ProductEngine {
 
   int device_;
   int compute_capability_;
+  int sm_count_;
   std::unique_ptr<KeptOperands> kept_;
   std::unique_ptr<LtGemm> lt_;  // created at the first library product
   std::vector<std::unique_ptr<Resident>> resident_;

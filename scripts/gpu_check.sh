@@ -94,7 +94,7 @@ echo "parity exit: $?" | tee "$OUT/parity.txt"
 grep -E '^\[  (FAILED|PASSED|SKIPPED) ' "$OUT/parity_log.txt" | sort | uniq -c | sort -rn | head -n 40 | tee -a "$OUT/parity.txt"
 if command -v compute-sanitizer >/dev/null; then
   step 180 compute-sanitizer --tool memcheck --error-exitcode 9 "$PARITY" --gtest_brief=1 \
-    --gtest_filter='*Product*:CudaBackend*:ErrorStatsParity.Float64*:ErrorStatsParity.Declines*:StagedCopy*:*RoundtripParity*/float16_*:*RoundtripF64Parity*/float16_*' >"$OUT/sanitizer.txt" 2>&1
+    --gtest_filter='*Product*:CudaBackend*:CudaResidency*:ErrorStatsParity.Float64*:ErrorStatsParity.Declines*:StagedCopy*:*RoundtripParity*/float16_*:*RoundtripF64Parity*/float16_*' >"$OUT/sanitizer.txt" 2>&1
   echo "compute-sanitizer memcheck exit: $?" | tee -a "$OUT/parity.txt"
   tail -n 3 "$OUT/sanitizer.txt"
 fi

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <memory>
 #include <span>
 
 #include "core/experiment/accumulate.h"
@@ -30,6 +31,9 @@ struct BoundInputs {
   std::span<const double> bias;
   size_t n = 0;
   ErrorBounds bounds;
+  // Optional: an object keeping abs_product unchanged while it lives (abs_product.h's, kept across
+  // re-runs): a device may then keep its copy for the next comparison instead of uploading it.
+  std::shared_ptr<const void> abs_owner;
 };
 
 // One thread's share of the check, fed block by block with |Cacc - Rq| by a caller that has it

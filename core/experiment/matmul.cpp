@@ -369,12 +369,14 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   const GemmShape shape{m, n, k};
   const bool high = double_double_reference(c);
   {
-    CachedReference ref = reference_product(c.backend, shape, a, bt, high, cancel);
+    // (Drawn operands are owned by `drawn`; a user's are hashed on every run.)
+    CachedReference ref = reference_product(c.backend, shape, a, bt, high, cancel, drawn, drawn);
     r.reference = std::move(ref.values);
     r.reference_method = std::move(ref.method);
   }
   if (!r.reference) return Error{"cancelled"};
-  r.rounded_reference = reference_product(c.backend, shape, qa.dequantised(), qb.dequantised(), high, cancel).values;
+  r.rounded_reference =
+      reference_product(c.backend, shape, qa.dequantised(), qb.dequantised(), high, cancel, qa_held, qb_held).values;
   if (!r.rounded_reference) return Error{"cancelled"};
   if (c.bias) {
     // (A new array each: the cache's references are shared.)
@@ -431,7 +433,8 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
     r.bounds = {n_steps * u / (1 - n_steps * u), n_steps * u / (1 - n_steps * u)};
   }
   const BoundInputs bound{abs_prod, abs_prod_slack,
-                          c.bias ? std::span<const double>(qbias.values) : std::span<const double>(), n, r.bounds};
+                          c.bias ? std::span<const double>(qbias.values) : std::span<const double>(), n, r.bounds,
+                          abs};
   auto check = measure_components(r, bound);
   if (!check) return Error{check.error()};
   r.compared = check->compared;

@@ -15,7 +15,9 @@ void add_note(std::string& note, const std::string& line) { note += (note.empty(
 }  // namespace
 
 CachedReference reference_product(const std::string& backend, const GemmShape& shape, std::span<const double> a,
-                                  std::span<const double> b, bool high, const std::atomic<bool>* cancel) {
+                                  std::span<const double> b, bool high, const std::atomic<bool>* cancel,
+                                  const std::shared_ptr<const void>& a_owner,
+                                  const std::shared_ptr<const void>& b_owner) {
   auto compute = [&]() -> CachedReference {
     const ProductSpec spec{shape, DType::float64, DType::float64, {AccumKind::Blas, DType::float64}};
     if (auto device = high ? Expected<SharedBackend>(Error{""}) : device_for(backend, spec)) {
@@ -30,7 +32,7 @@ CachedReference reference_product(const std::string& backend, const GemmShape& s
             high ? "double-double dot products (Dot2)" : "OpenBLAS dgemm, core " + blas::info().core};
   };
   bool hit = false;
-  CachedReference r = reference_cached(shape, high, operand_hash(a, b), compute, &hit);
+  CachedReference r = reference_cached(shape, high, owned_operand_hash(a, b, a_owner, b_owner), compute, &hit);
   if (hit) r.method += " (cached)";
   return r;
 }

@@ -19,9 +19,12 @@ namespace pl::experiment {
 // A float64 reference product of a (m x k) and b (n x k), from the cache when these operands
 // were seen before: on `backend`'s device when it has one (cuBLASLt dgemm), else OpenBLAS dgemm
 // or, for `high`, the double-double dot products on the CPU. Their rows stop when `cancel` is
-// raised: then `values` is null, and nothing is cached.
+// raised: then `values` is null, and nothing is cached. Owners that keep a and b unchanged while
+// they live spare hashing them again (owned_operand_hash).
 CachedReference reference_product(const std::string& backend, const GemmShape& shape, std::span<const double> a,
-                                  std::span<const double> b, bool high, const std::atomic<bool>* cancel = nullptr);
+                                  std::span<const double> b, bool high, const std::atomic<bool>* cancel = nullptr,
+                                  const std::shared_ptr<const void>& a_owner = nullptr,
+                                  const std::shared_ptr<const void>& b_owner = nullptr);
 
 // error_stats() with its passes on `backend`'s device when it is not the CPU and can make them
 // (reading the arrays it holds where they are); `where` gets "cpu" or "cuda (device name)", and a

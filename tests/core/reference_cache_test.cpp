@@ -52,6 +52,21 @@ TEST(ReferenceCache, DropsTheOldestBeyondItsBound) {
   EXPECT_TRUE(hit);
 }
 
+// The hash of owned operands is remembered while their owners live (held weakly: a later object
+// at a freed owner's address never matches): asked again for the same
+// arrays of the same owners it is not made again -- seen here by changing the values behind the
+// owners' backs, which the contract forbids -- and another owner, or none, hashes anew.
+TEST(ReferenceCache, OwnedOperandsAreHashedOncePerOwner) {
+  auto a = std::make_shared<std::vector<double>>(64, 1.0);
+  auto b = std::make_shared<std::vector<double>>(32, 2.0);
+  const uint64_t first = owned_operand_hash(*a, *b, a, b);
+  EXPECT_EQ(first, operand_hash(*a, *b));
+  (*a)[3] = 5.0;
+  EXPECT_EQ(owned_operand_hash(*a, *b, a, b), first);        // remembered
+  EXPECT_NE(owned_operand_hash(*a, *b, nullptr, b), first);  // no owner: hashed again
+  EXPECT_NE(owned_operand_hash(*a, *b, b, a), first);        // other owners
+}
+
 TEST(ReferenceCache, ARerunOnTheSameOperandsReusesItsReferencesAndSaysSo) {
   clear_reference_cache();
   MatmulConfig c;

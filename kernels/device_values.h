@@ -1,0 +1,39 @@
+// A float64 array in a CUDA device's memory, held for an experiment (core/backend/held_values.h):
+// the backend that made it reads it where it is; host() copies it back once, on first use.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/backend/held_values.h"
+#include "kernels/device_buffer.h"
+
+namespace pl::cuda {
+
+class DeviceValues final : public HeldValues {
+ public:
+  // `buffer` holds `size` doubles; `holder` is the backend's new_holder_id().
+  DeviceValues(std::unique_ptr<DeviceBuffer> buffer, size_t size, uint64_t holder)
+      : HeldValues(size, holder), buffer_(std::move(buffer)) {}
+  Expected<std::span<const double>> host() const override;
+  const double* device() const { return buffer_->as<const double>(); }
+
+ private:
+  std::unique_ptr<DeviceBuffer> buffer_;
+  mutable std::mutex lock_;
+  mutable bool read_ = false;
+  mutable std::string error_;  // the failed download's, kept: the data is gone or the device is
+  mutable std::vector<double> host_;
+};
+
+// `size` doubles of fresh device memory, or the error ("out of GPU memory for <what>: ...").
+Expected<std::unique_ptr<DeviceBuffer>> device_doubles(size_t size, const char* what);
+
+// The device pointer of an array `holder` keeps; null for any other (a host array, another
+// backend's).
+const double* held_pointer(const HeldValues& values, uint64_t holder);
+
+}  // namespace pl::cuda

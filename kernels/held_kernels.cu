@@ -1,0 +1,88 @@
+// Built with --fmad=false: the one addition of add_to_rows must round as the host's does.
+#include "kernels/held_kernels.cuh"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "core/experiment/pool_cell.h"
+
+namespace pl::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+
+int grid_for(size_t work, int sms) {
+  const size_t blocks = (work + kThreads - 1) / kThreads;
+  const size_t cap = size_t(sms > 0 ? sms : 1) * 8;
+  return int(blocks < cap ? (blocks ? blocks : 1) : cap);
+}
+
+// Every conversion here is exact (a narrower float or a 32-bit integer into float64).
+template <typename T>
+__device__ __forceinline__ double widen(const T* row, size_t c);
+template <>
+__device__ __forceinline__ double widen<double>(const double* row, size_t c) { return row[c]; }
+template <>
+__device__ __forceinline__ double widen<float>(const float* row, size_t c) { return double(row[c]); }
+template <>
+__device__ __forceinline__ double widen<__half>(const __half* row, size_t c) { return double(__half2float(row[c])); }
+template <>
+__device__ __forceinline__ double widen<__nv_bfloat16>(const __nv_bfloat16* row, size_t c) {
+  return double(__bfloat162float(row[c]));
+}
+template <>
+__device__ __forceinline__ double widen<int32_t>(const int32_t* row, size_t c) { return double(row[c]); }
+
+template <typename T>
+__global__ void widen_kernel(const T* __restrict__ src, size_t m, size_t n, size_t ld, double* __restrict__ dst) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t e = size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < m * n; e += stride)
+    dst[e] = widen<T>(src + (e / n) * ld, e % n);
+}
+
+__global__ void add_rows_kernel(const double* __restrict__ x, const double* __restrict__ row, size_t count, size_t n,
+                                double* __restrict__ y) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+    y[i] = __dadd_rn(x[i], row[i % n]);
+}
+
+// One thread a cell: core's own cell function, in the host's order.
+__global__ void pool_kernel(const double* __restrict__ a, const double* __restrict__ b, size_t rows, size_t cols,
+                            experiment::PoolShape shape, double* __restrict__ out) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t cell = size_t(blockIdx.x) * blockDim.x + threadIdx.x; cell < shape.rows * shape.cols; cell += stride)
+    out[cell] = experiment::pooled_cell(a, b, rows, cols, shape, cell);
+}
+
+}  // namespace
+
+cudaError_t launch_widen_to_f64(const void* src, WideFrom from, size_t m, size_t n, size_t ld, double* dst,
+                                int sm_count, cudaStream_t s) {
+  const int g = grid_for(m * n, sm_count);
+  switch (from) {
+    case WideFrom::F64: widen_kernel<<<g, kThreads, 0, s>>>(static_cast<const double*>(src), m, n, ld, dst); break;
+    case WideFrom::F32: widen_kernel<<<g, kThreads, 0, s>>>(static_cast<const float*>(src), m, n, ld, dst); break;
+    case WideFrom::F16: widen_kernel<<<g, kThreads, 0, s>>>(static_cast<const __half*>(src), m, n, ld, dst); break;
+    case WideFrom::BF16:
+      widen_kernel<<<g, kThreads, 0, s>>>(static_cast<const __nv_bfloat16*>(src), m, n, ld, dst);
+      break;
+    case WideFrom::I32: widen_kernel<<<g, kThreads, 0, s>>>(static_cast<const int32_t*>(src), m, n, ld, dst); break;
+  }
+  return cudaGetLastError();
+}
+
+cudaError_t launch_add_to_rows(const double* x, const double* row, size_t count, size_t n, double* y, int sm_count,
+                               cudaStream_t s) {
+  add_rows_kernel<<<grid_for(count, sm_count), kThreads, 0, s>>>(x, row, count, n, y);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_pooled_difference(const double* a, const double* b, size_t rows, size_t cols,
+                                     const experiment::PoolShape& shape, double* out, cudaStream_t s) {
+  const size_t cells = shape.rows * shape.cols;
+  pool_kernel<<<int((cells + kThreads - 1) / kThreads), kThreads, 0, s>>>(a, b, rows, cols, shape, out);
+  return cudaGetLastError();
+}
+
+}  // namespace pl::cuda

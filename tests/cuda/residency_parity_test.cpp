@@ -1,0 +1,125 @@
+// An experiment's arrays kept on the GPU (core/backend/held_values.h): a library product, its
+// output rounding, the references with their bias, the statistics and the heat map stay in the
+// device's memory, and what they hold is what the host's own steps give from the same arrays --
+// the output rounding and the bias bit for bit, the statistics as the CPU makes them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "core/backend/backend.h"
+#include "core/dtype/codec.h"
+#include "core/experiment/matmul.h"
+#include "core/experiment/pooled_difference.h"
+#include "core/experiment/quantised_cache.h"
+#include "core/experiment/reference_cache.h"
+#include "kernels/cuda_backend.h"
+#include "tests/core/values_of.h"
+#include "tests/cuda/error_stats_cases.h"
+
+namespace pl {
+namespace {
+
+using experiment::AccumKind;
+using experiment::MatmulConfig;
+
+bool have_gpu() {
+  static const bool yes = make_cuda_backend().ok();
+  return yes;
+}
+
+#define REQUIRE_GPU()                                                                        \
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error();     \
+  register_backend("cuda", [] { return make_cuda_backend(); })
+
+MatmulConfig library_bf16() {
+  MatmulConfig c;
+  c.m = 256, c.n = 192, c.k = 320;
+  c.input = c.weight = DType::bfloat16;
+  c.accumulate = {AccumKind::Blas, DType::float32};
+  c.output = DType::bfloat16;
+  c.cast.rounding = Rounding::Stochastic;  // the device's output rounding draws index e for element e
+  c.cast.seed = 77;
+  c.seed = 5;
+  c.backend = "cuda";
+  return c;
+}
+
+// The result is Cacc rounded to the output dtype as round_each rounds it; the heat map is the
+// host's pooling of C - R; the statistics are the CPU's of the arrays the run kept.
+void expect_consistent(const experiment::MatmulResult& r) {
+  const auto result = test::values_of(r.result), acc = test::values_of(r.accumulated),
+             ref = test::values_of(r.reference), rq = test::values_of(r.rounded_reference);
+  std::vector<double> rounded(acc.size());
+  round_each(info(r.config.output).format, acc, rounded, r.config.cast);
+  ASSERT_EQ(result.size(), rounded.size());
+  EXPECT_EQ(0, std::memcmp(result.data(), rounded.data(), result.size() * sizeof(double)));
+  const auto map = experiment::pooled_difference(result, ref, r.config.m, r.config.n, 512);
+  EXPECT_EQ(r.error_map.rows, map.rows);
+  EXPECT_EQ(0, std::memcmp(r.error_map.values.data(), map.values.data(), map.values.size() * sizeof(double)));
+  cuda::testing::expect_same_stats(r.total.stats, experiment::error_stats(result, ref, r.config.output), "total");
+  cuda::testing::expect_same_stats(r.input.stats, experiment::error_stats(rq, ref, r.config.output), "input");
+  cuda::testing::expect_same_stats(r.output.stats, experiment::error_stats(result, acc, r.config.output), "output");
+}
+
+TEST(CudaResidency, ALibraryProductsArraysStayOnTheGpuAndAgreeWithTheHostSteps) {
+  REQUIRE_GPU();
+  auto r = experiment::run_matmul(library_bf16());
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_TRUE(r->backend_note.empty()) << r->backend_note;
+  EXPECT_EQ(r->analysis_backend.rfind("cuda", 0), 0u) << r->analysis_backend;
+  for (const Held* a : {&r->result, &r->accumulated, &r->reference, &r->rounded_reference})
+    EXPECT_NE((*a)->holder(), 0u) << "an array came back to the host";
+  expect_consistent(*r);
+  // The references are the CPU's dgemm's but for the order of the sums.
+  MatmulConfig cpu_config = library_bf16();
+  cpu_config.backend = "cpu";
+  auto cpu = experiment::run_matmul(cpu_config);
+  ASSERT_TRUE(cpu.ok()) << cpu.error();
+  const auto ref = test::values_of(r->reference), cpu_ref = test::values_of(cpu->reference);
+  for (size_t i = 0; i < ref.size(); ++i) ASSERT_NEAR(ref[i], cpu_ref[i], 1e-12 * (1 + std::fabs(cpu_ref[i]))) << i;
+}
+
+// Scales and a bias: the epilogue runs on the CPU (said in the note), the bias is added to the
+// references on the GPU exactly as the host adds it.
+TEST(CudaResidency, TheBiasIsAddedOnTheGpuAsTheHostAddsIt) {
+  REQUIRE_GPU();
+  experiment::clear_reference_cache();
+  MatmulConfig c = library_bf16();
+  c.input = c.weight = DType::float8_e4m3fn;
+  c.input_scaling.kind = c.weight_scaling.kind = experiment::ScalingKind::PerTensor;
+  const auto drawn = experiment::generate_operands(c);
+  experiment::MatmulOperands with_bias = drawn;
+  with_bias.bias.resize(c.n);
+  for (size_t j = 0; j < c.n; ++j) with_bias.bias[j] = std::ldexp(double(j % 17) - 8, -3) + 1e-9 * double(j);
+  c.bias = DType::float32;
+  auto biased = experiment::run_matmul(c, with_bias);
+  ASSERT_TRUE(biased.ok()) << biased.error();
+  EXPECT_NE(biased->backend_note.find("epilogue"), std::string::npos) << biased->backend_note;
+  EXPECT_NE(biased->reference->holder(), 0u);
+  expect_consistent(*biased);
+  c.bias.reset();
+  auto plain = experiment::run_matmul(c, drawn);  // the same dgemm, from the cache
+  ASSERT_TRUE(plain.ok()) << plain.error();
+  const auto r0 = test::values_of(plain->reference), r1 = test::values_of(biased->reference);
+  ASSERT_EQ(r0.size(), r1.size());
+  for (size_t i = 0; i < r0.size(); ++i) ASSERT_EQ(r1[i], r0[i] + with_bias.bias[i % c.n]) << i;
+}
+
+// A re-run on the same operands with another output: the same arrays of the product, kept.
+TEST(CudaResidency, AReRunKeepsTheProductsOperandsAndReferences) {
+  REQUIRE_GPU();
+  MatmulConfig c = library_bf16();
+  auto first = experiment::run_matmul(c);
+  c.output = DType::float16;
+  auto again = experiment::run_matmul(c);
+  ASSERT_TRUE(first.ok() && again.ok());
+  EXPECT_NE(again->reference_method.find("(cached)"), std::string::npos) << again->reference_method;
+  EXPECT_EQ(again->reference, first->reference);  // the very array on the device
+  EXPECT_EQ(test::values_of(again->accumulated), test::values_of(first->accumulated));
+  expect_consistent(*again);
+}
+
+}  // namespace
+}  // namespace pl
