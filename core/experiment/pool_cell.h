@@ -1,5 +1,5 @@
-// One cell of the heat map's pooling (pooled_difference.h), in device-safe C++17: the CPU's loop
-// and the GPU's kernel (kernels/held_kernels.cu) call the same function.
+// The heat map's pooling rule (pooled_difference.h) in device-safe C++17: the CPU's sweep and the
+// GPU's kernel (kernels/held_kernels.cu) take each element into its cell with the same function.
 #pragma once
 
 #include <cstddef>
@@ -13,8 +13,16 @@ struct PoolShape {
   size_t block_rows = 1, block_cols = 1, rows = 0, cols = 0;
 };
 
-// One cell: its block of a - b (rows x cols arrays), visited row by row. The CPU's loop and the
-// GPU's kernel (kernels/held_kernels.cu) both call it.
+// One element x of a cell's block taken into the cell's value v: |v| >= |x| fails for a NaN on
+// either side, so a NaN is taken, and replaced by the next element; of equal magnitudes the
+// first stays.
+PL_HD inline void pool_into(double& v, double x) {
+  const double mv = v < 0 ? -v : v, mx = x < 0 ? -x : x;
+  if (!(mv >= mx)) v = x;
+}
+
+// One cell: its block of a - b (rows x cols arrays), visited row by row -- the GPU's kernel
+// (kernels/held_kernels.cu), one thread a cell. The CPU sweeps whole rows in the same order.
 PL_HD inline double pooled_cell(const double* a, const double* b, size_t rows, size_t cols, const PoolShape& s,
                                 size_t cell) {
   const size_t r0 = (cell / s.cols) * s.block_rows, c0 = (cell % s.cols) * s.block_cols;
@@ -22,12 +30,7 @@ PL_HD inline double pooled_cell(const double* a, const double* b, size_t rows, s
   const size_t c1 = c0 + s.block_cols < cols ? c0 + s.block_cols : cols;
   double v = 0;
   for (size_t r = r0; r < r1; ++r)
-    for (size_t c = c0; c < c1; ++c) {
-      const double x = a[r * cols + c] - b[r * cols + c];
-      // |v| >= |x| fails for a NaN on either side: a NaN is taken, and replaced by the next.
-      const double mv = v < 0 ? -v : v, mx = x < 0 ? -x : x;
-      if (!(mv >= mx)) v = x;
-    }
+    for (size_t c = c0; c < c1; ++c) pool_into(v, a[r * cols + c] - b[r * cols + c]);
   return v;
 }
 
