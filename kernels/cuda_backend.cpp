@@ -14,6 +14,8 @@
 #include "kernels/staged_copy.h"
 #include "kernels/device_error_stats.h"
 #include "kernels/device_peaks.h"
+#include "core/experiment/output_steps.h"
+#include "core/experiment/pooled_difference.h"
 #include "kernels/device_values.h"
 #include "kernels/held_kernels.cuh"
 #include "kernels/product_engine.h"
@@ -193,21 +195,29 @@ class CudaBackend final : public Backend {
   Expected<HeldOutput> finish_output(const experiment::OutputSteps& steps, Held sums) override {
     const double* in = cuda::held_pointer(*sums, holder_);
     if (!in) return Backend::finish_output(steps, std::move(sums));  // sums on the host: finished there
-    if (steps.has_epilogue())
-      return Error{"no GPU kernel for the epilogue yet (scales, a bias, an int32 sum's conversion)"};
     const RoundtripF64Params p = make_roundtrip_f64_params(info(steps.output).format, steps.cast);
     if (!p.supported) return Error{kNoF64Kernel};
     const size_t n = sums->size();
     if (n != steps.m * steps.n) return Error{"the product's sums do not fit the output"};
     if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
-    auto out = cuda::device_doubles(n, "the rounded output");
-    if (!out) return Error{out.error()};
+    HeldOutput out;
+    if (!steps.has_epilogue()) {
+      out.accumulated = std::move(sums);
+    } else {
+      auto acc = epilogue(steps, in);
+      if (!acc) return Error{acc.error()};
+      out.accumulated = std::move(acc).value();
+    }
+    auto rounded = cuda::device_doubles(n, "the rounded output");
+    if (!rounded) return Error{rounded.error()};
     // A copy of Cacc rounded in place: element e draws stochastic index e, as round_each.
-    cudaError_t e = cudaMemcpy((*out)->get(), in, n * sizeof(double), cudaMemcpyDeviceToDevice);
-    if (e == cudaSuccess) e = cuda::launch_roundtrip_f64((*out)->as<double>(), n, p, sm_count_, nullptr);
+    const double* acc = cuda::held_pointer(*out.accumulated, holder_);
+    cudaError_t e = cudaMemcpy((*rounded)->get(), acc, n * sizeof(double), cudaMemcpyDeviceToDevice);
+    if (e == cudaSuccess) e = cuda::launch_roundtrip_f64((*rounded)->as<double>(), n, p, sm_count_, nullptr);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return Error{cuda_error("rounding the output on the GPU failed", e)};
-    return HeldOutput{std::move(sums), held(std::move(out).value(), n)};
+    out.result = held(std::move(rounded).value(), n);
+    return out;
   }
 
   Expected<Held> add_to_rows(const Held& x, std::span<const double> row) override {
@@ -271,6 +281,36 @@ class CudaBackend final : public Backend {
       "the CPU codec)";
   static constexpr const char* kNoF64Kernel =
       "no GPU kernel rounds float64 values into float8_e8m0fnu (no zero, no sign): the CPU codec does";
+  // Cacc: the epilogue of the sums (a device array) into a new device array.
+  Expected<Held> epilogue(const experiment::OutputSteps& steps, const double* sums) {
+    const experiment::DeviceEpilogue device = experiment::device_epilogue(steps);
+    if (!device.supported)
+      return Error{"no GPU kernel rounds into " + std::string(pl::name(experiment::result_dtype(steps.accumulate))) +
+                   " (the float64 round trip covers every float format but e8m0)"};
+    const size_t count = steps.m * steps.n;
+    const bool scaled = steps.scaled();
+    DeviceBuffer fa, fb, bias;
+    for (auto [buffer, host] : {std::pair{&fa, scaled ? steps.row_factor_a : std::span<const double>()},
+                                std::pair{&fb, scaled ? steps.row_factor_b : std::span<const double>()},
+                                std::pair{&bias, steps.bias}}) {
+      if (host.empty()) continue;
+      if (auto e = buffer->allocate(host.size_bytes()); e != cudaSuccess)
+        return Error{cuda_error("out of GPU memory for the epilogue", e)};
+      if (auto e = cuda::copy_to_device(buffer->get(), host.data(), host.size_bytes()); e != cudaSuccess)
+        return Error{cuda_error("copying to the GPU failed", e)};
+    }
+    auto acc = cuda::device_doubles(count, "the accumulated values");
+    if (!acc) return Error{acc.error()};
+    cudaError_t e = cudaMemcpy((*acc)->get(), sums, count * sizeof(double), cudaMemcpyDeviceToDevice);
+    if (e == cudaSuccess)
+      e = cuda::launch_epilogue((*acc)->as<double>(), steps.m, steps.n, fa.as<const double>(), fb.as<const double>(),
+                                scaled, steps.bias.empty() ? nullptr : bias.as<const double>(), device.params,
+                                sm_count_, nullptr);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) return Error{cuda_error("the epilogue on the GPU failed", e)};
+    return held(std::move(acc).value(), count);
+  }
+
   // An array this backend keeps on its device.
   Held held(std::unique_ptr<DeviceBuffer> buffer, size_t size) const {
     return std::make_shared<cuda::DeviceValues>(std::move(buffer), size, holder_);

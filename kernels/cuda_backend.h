@@ -13,10 +13,11 @@
 //  [x] the error statistics and histograms: both passes over the elements on the GPU
 //      (device_error_stats.h), reading the arrays the backend keeps where they are
 //  [x] an experiment's arrays kept on the device (core/backend/held_values.h, device_values.h):
-//      a library product's sums (widened to float64 there), its output rounding, the float64
-//      references and their bias, the statistics and the heat map; only what is read comes back
-//  [ ] the epilogue (scales, bias, int32 conversion) and the emulated products' sums on the
-//      device: both come back to the host today
+//      a library product's sums (widened to float64 there), its epilogue (scales, bias, int32
+//      conversion) and output rounding, the float64 references and their bias, the statistics
+//      and the heat map; only what is read comes back
+//  [ ] the emulated products' sums on the device: the CPU finishes some of their elements, so
+//      they come back to the host
 //  [x] host <-> device copies of 1 MB or more through pinned chunks (staged_copy.h)
 // No GPU, no driver, or out of memory: an error value, never a crash.
 #pragma once

@@ -47,6 +47,16 @@ __global__ void add_rows_kernel(const double* __restrict__ x, const double* __re
     y[i] = __dadd_rn(x[i], row[i % n]);
 }
 
+__global__ void epilogue_kernel(double* __restrict__ v, size_t m, size_t n, const double* __restrict__ fa,
+                                const double* __restrict__ fb, bool scaled, const double* __restrict__ bias,
+                                experiment::EpilogueParams p) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t e = size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < m * n; e += stride) {
+    const size_t i = e / n, j = e % n;
+    v[e] = experiment::epilogue_element(p, v[e], scaled, scaled ? fa[i] * fb[j] : 1.0, bias ? bias + j : nullptr, e);
+  }
+}
+
 // One thread a cell: core's own cell function, in the host's order.
 __global__ void pool_kernel(const double* __restrict__ a, const double* __restrict__ b, size_t rows, size_t cols,
                             experiment::PoolShape shape, double* __restrict__ out) {
@@ -75,6 +85,12 @@ cudaError_t launch_widen_to_f64(const void* src, WideFrom from, size_t m, size_t
 cudaError_t launch_add_to_rows(const double* x, const double* row, size_t count, size_t n, double* y, int sm_count,
                                cudaStream_t s) {
   add_rows_kernel<<<grid_for(count, sm_count), kThreads, 0, s>>>(x, row, count, n, y);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_epilogue(double* values, size_t m, size_t n, const double* fa, const double* fb, bool scaled,
+                            const double* bias, const experiment::EpilogueParams& p, int sm_count, cudaStream_t s) {
+  epilogue_kernel<<<grid_for(m * n, sm_count), kThreads, 0, s>>>(values, m, n, fa, fb, scaled, bias, p);
   return cudaGetLastError();
 }
 

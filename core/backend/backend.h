@@ -26,11 +26,14 @@
 #include "core/dtype/cast_policy.h"
 #include "core/dtype/float_format.h"
 #include "core/experiment/error_stats.h"
-#include "core/experiment/output_steps.h"
-#include "core/experiment/pooled_difference.h"
 #include "core/util/expected.h"
 
 namespace pl {
+
+namespace experiment {
+struct OutputSteps;       // output_steps.h
+struct PooledDifference;  // pooled_difference.h
+}  // namespace experiment
 
 struct DeviceInfo {
   std::string backend;        // "cpu", "cuda"

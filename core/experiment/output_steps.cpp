@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/dtype/codec.h"
+#include "core/dtype/roundtrip_f64.h"
 #include "core/util/parallel.h"
 
 namespace pl::experiment {
@@ -41,6 +42,19 @@ bool OutputSteps::scaled() const {
 
 bool OutputSteps::has_epilogue() const {
   return scaled() || !bias.empty() || accumulate.kind == AccumKind::Int32;
+}
+
+DeviceEpilogue device_epilogue(const OutputSteps& s) {
+  DeviceEpilogue d;
+  const DType format = result_dtype(s.accumulate);
+  d.params.int32 = s.accumulate.kind == AccumKind::Int32;
+  d.params.wide = format == DType::float64;
+  CastOptions options;
+  options.rounding = s.accumulate.rounding;
+  d.params.format = make_roundtrip_f64_params(info(format).format, options);
+  d.params.float32 = make_roundtrip_f64_params(info(DType::float32).format, {});
+  d.supported = (d.params.wide || d.params.format.supported) && d.params.float32.supported;
+  return d;
 }
 
 void apply_epilogue(const OutputSteps& s, std::vector<double>& values) {

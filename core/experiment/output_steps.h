@@ -13,6 +13,7 @@
 #include "core/dtype/cast_policy.h"
 #include "core/dtype/dtype.h"
 #include "core/experiment/accumulate.h"
+#include "core/experiment/epilogue_element.h"
 
 namespace pl::experiment {
 
@@ -29,8 +30,13 @@ struct OutputSteps {
   bool scaled() const;
 };
 
-// The first stochastic index of the epilogue's stream.
-inline constexpr uint64_t kEpilogueStream = uint64_t{1} << 62;
+// The epilogue's rounding of every element as plain values, for a device's kernel
+// (epilogue_element.h); `supported` false when roundtrip_f64 does not cover the format.
+struct DeviceEpilogue {
+  bool supported = false;
+  EpilogueParams params;
+};
+DeviceEpilogue device_epilogue(const OutputSteps& s);
 
 // The epilogue of every element in place (rows on every core): sums become Cacc.
 void apply_epilogue(const OutputSteps& s, std::vector<double>& values);

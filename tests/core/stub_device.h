@@ -15,6 +15,8 @@
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
 #include "core/experiment/gemm.h"
+#include "core/experiment/output_steps.h"
+#include "core/experiment/pooled_difference.h"
 #include "tests/core/stub_backend.h"
 
 namespace pl::testing_support {

@@ -73,7 +73,7 @@ struct AttributionComparisons {
 };
 
 inline void fill_comparisons(const AttributionArrays& a, AttributionComparisons& c) {
-  c.bound = {a.abs_product, 0.999, a.bias, a.n, {1e-5, 1e-7}};
+  c.bound = {a.abs_product, 0.999, a.bias, a.n, {1e-5, 1e-7}, {}};
   c.list = {{a.result, a.ref, &c.h[0]},
             {a.rq, a.ref, &c.h[1]},
             {a.acc, a.rq, &c.h[2], {}, &c.bound, &c.check},
