@@ -31,7 +31,7 @@ std::vector<double> hard_sums(DType format, size_t count, std::mt19937_64& rng) 
       case 2: v[i] = std::nextafter(x + ulp / 2, 1e300); break;
       case 3: v[i] = std::nextafter(x + ulp / 2, -1e300); break;
       case 4: v[i] = std::ldexp(dist(rng), 200); break;     // past most formats' range
-      case 5: v[i] = std::ldexp(x + ulp / 2, 40); break;    // a large midpoint: + a small bias ties in float64
+      case 5: v[i] = std::ldexp(x + ulp / 2, 64); break;    // a large midpoint: + a small bias ties in float64
       default: v[i] = std::ldexp(dist(rng), -30); break;
     }
   }
