@@ -36,8 +36,12 @@ __device__ __forceinline__ double widen<int32_t>(const int32_t* row, size_t c) {
 template <typename T>
 __global__ void widen_kernel(const T* __restrict__ src, size_t m, size_t n, size_t ld, double* __restrict__ dst) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t e = size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < m * n; e += stride)
-    dst[e] = widen<T>(src + (e / n) * ld, e % n);
+  const size_t first = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (ld == n) {  // unpadded rows (the usual case): no division an element
+    for (size_t e = first; e < m * n; e += stride) dst[e] = widen<T>(src, e);
+    return;
+  }
+  for (size_t e = first; e < m * n; e += stride) dst[e] = widen<T>(src + (e / n) * ld, e % n);
 }
 
 __global__ void add_rows_kernel(const double* __restrict__ x, const double* __restrict__ row, size_t count, size_t n,

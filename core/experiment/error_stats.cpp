@@ -340,7 +340,12 @@ void Gathered::merge(const Gathered& o) {
 }
 
 ErrorStats finish(const Comparison& c, size_t n, Plan& p, Gathered& g, const FirstPass& first) {
-  if (c.bound && c.bound_check) *c.bound_check = first.bound->finish(c.result.first(n), c.reference.first(n));
+  // (The arrays only when the check must read them again: a device's comparison holds none.)
+  if (c.bound && c.bound_check) {
+    const bool reread = first.bound->needs_arrays();
+    *c.bound_check = first.bound->finish(reread ? c.result.first(n) : std::span<const double>(),
+                                         reread ? c.reference.first(n) : std::span<const double>());
+  }
   if (ErrorHistograms* h = c.histograms) {
     *h = std::move(p.histograms);
     experiment::merge(h->signed_error, g.h.signed_error);
