@@ -15,9 +15,9 @@
 //  [x] an experiment's arrays kept on the device (core/backend/held_values.h, device_values.h):
 //      a library product's sums (widened to float64 there), its epilogue (scales, bias, int32
 //      conversion) and output rounding, the float64 references and their bias, the statistics
-//      and the heat map; only what is read comes back
-//  [ ] the emulated products' sums on the device: the CPU finishes some of their elements, so
-//      they come back to the host
+//      and the heat map; only what is read comes back. An emulated product's sums too: the
+//      elements the CPU recomputes are written back into them on the device
+//  [ ] quantising on the device: the operands are rounded on the host and uploaded
 //  [x] host <-> device copies of 1 MB or more through pinned chunks (staged_copy.h)
 // No GPU, no driver, or out of memory: an error value, never a crash.
 #pragma once

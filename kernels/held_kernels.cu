@@ -44,6 +44,12 @@ __global__ void widen_kernel(const T* __restrict__ src, size_t m, size_t n, size
   for (size_t e = first; e < m * n; e += stride) dst[e] = widen<T>(src + (e / n) * ld, e % n);
 }
 
+__global__ void scatter_kernel(const size_t* __restrict__ index, const double* __restrict__ values, size_t count,
+                               double* __restrict__ dst) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < count; t += stride) dst[index[t]] = values[t];
+}
+
 __global__ void add_rows_kernel(const double* __restrict__ x, const double* __restrict__ row, size_t count, size_t n,
                                 double* __restrict__ y) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
@@ -83,6 +89,12 @@ cudaError_t launch_widen_to_f64(const void* src, WideFrom from, size_t m, size_t
       break;
     case WideFrom::I32: widen_kernel<<<g, kThreads, 0, s>>>(static_cast<const int32_t*>(src), m, n, ld, dst); break;
   }
+  return cudaGetLastError();
+}
+
+cudaError_t launch_scatter(const size_t* index, const double* values, size_t count, double* dst, int sm_count,
+                           cudaStream_t s) {
+  scatter_kernel<<<grid_for(count, sm_count), kThreads, 0, s>>>(index, values, count, dst);
   return cudaGetLastError();
 }
 

@@ -21,6 +21,9 @@ enum class WideFrom : uint8_t { F64, F32, F16, BF16, I32 };
 // dst (m x n, row-major float64) from src (m rows of `ld` elements).
 cudaError_t launch_widen_to_f64(const void* src, WideFrom from, size_t m, size_t n, size_t ld, double* dst,
                                 int sm_count, cudaStream_t stream);
+// dst[index[t]] = values[t] for t < count.
+cudaError_t launch_scatter(const size_t* index, const double* values, size_t count, double* dst, int sm_count,
+                           cudaStream_t stream);
 // y[i] = x[i] + row[i % n] for i < count (count a multiple of n).
 cudaError_t launch_add_to_rows(const double* x, const double* row, size_t count, size_t n, double* y, int sm_count,
                                cudaStream_t stream);

@@ -226,7 +226,8 @@ Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::s
 }
 
 bool ProductEngine::keeps_on_device(const ProductSpec& s) const {
-  if (!is_library_model(s) || !supports(s).ok) return false;
+  if (!supports(s).ok) return false;
+  if (!is_library_model(s)) return true;  // float32 or float64 sums, widened on the device
   auto plan = plan_library_product(s);
   return plan && wide_from(plan->out).ok();
 }
@@ -234,16 +235,16 @@ bool ProductEngine::keeps_on_device(const ProductSpec& s) const {
 Expected<DeviceProduct> ProductEngine::run_on_device(const ProductSpec& s, std::span<const double> a,
                                                      std::span<const double> b, const ProductControl& control) {
   if (Support ok = supports(s); !ok.ok) return Error{ok.why_not};
-  if (!is_library_model(s)) return Error{"an emulated product's elements may be finished on the CPU"};
   if (a.size() != s.shape.m * s.shape.k || b.size() != s.shape.n * s.shape.k)
     return Error{"product: operand sizes do not match the shape"};
   if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+  const auto& [m, n, k] = s.shape;
+  if (!is_library_model(s)) return emulated_on_device(s, a, b, control);
   const auto from = wide_from(plan_library_product(s)->out);
   if (!from) return Error{from.error()};
   PhaseTrace trace("cuda product, kept on the device");
   auto gemm = library_gemm(s, a, b, control, trace);
   if (!gemm) return Error{gemm.error()};
-  const auto& [m, n, k] = s.shape;
   auto wide = device_doubles(m * n, "the product");
   if (!wide) return Error{wide.error()};
   if (cudaError_t e = launch_widen_to_f64(gemm->d->get(), *from, m, n, gemm->padded.n, (*wide)->as<double>(),
@@ -253,6 +254,38 @@ Expected<DeviceProduct> ProductEngine::run_on_device(const ProductSpec& s, std::
   trace.mark("widened to float64 on the device");
   if (control.progress) control.progress(1.0);
   return DeviceProduct{std::move(wide).value(), std::move(gemm->method), gemm->device_seconds};
+}
+
+// The emulated sums widened on the device, and the elements the GPU handed back recomputed on
+// the CPU and written into them there (a few, or none: the host sends only those).
+Expected<DeviceProduct> ProductEngine::emulated_on_device(const ProductSpec& s, std::span<const double> a,
+                                                          std::span<const double> b, const ProductControl& control) {
+  const auto& [m, n, k] = s.shape;
+  PhaseTrace trace("cuda emulated product, kept on the device");
+  auto sums = emulated_sums(s, a, b, control);
+  if (!sums) return Error{sums.error()};
+  EmulatedOutput out = std::move(sums).value();
+  trace.mark("sums");
+  auto wide = device_doubles(m * n, "the product");
+  if (!wide) return Error{wide.error()};
+  cudaError_t e = launch_widen_to_f64(out.c->get(), out.f64 ? WideFrom::F64 : WideFrom::F32, m, n, n,
+                                      (*wide)->as<double>(), sm_count_, nullptr);
+  if (e != cudaSuccess) return Error{cuda_error("widening the product on the GPU failed", e)};
+  if (!out.again.empty()) {
+    const std::vector<double> values = recompute(s, a, b, out.again);
+    DeviceBuffer d_index, d_values;
+    if (auto ok = upload(d_index, bytes_of(std::span<const size_t>(out.again)), "recomputed elements"); !ok)
+      return Error{ok.error()};
+    if (auto ok = upload(d_values, bytes_of(std::span<const double>(values)), "recomputed elements"); !ok)
+      return Error{ok.error()};
+    e = launch_scatter(d_index.as<const size_t>(), d_values.as<const double>(), out.again.size(),
+                       (*wide)->as<double>(), sm_count_, nullptr);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();  // (before the index and value buffers go)
+    if (e != cudaSuccess) return Error{cuda_error("writing the recomputed elements on the GPU failed", e)};
+    trace.mark(std::to_string(out.again.size()) + " elements recomputed on the CPU");
+  }
+  if (control.progress) control.progress(1.0);
+  return DeviceProduct{std::move(wide).value(), std::move(out.method), out.device_seconds};
 }
 
 Expected<std::string> ProductEngine::float32_product(const experiment::GemmShape& s, std::span<const float> a,
@@ -283,73 +316,94 @@ Expected<std::string> ProductEngine::float32_product(const experiment::GemmShape
   return "cuBLASLt " + plan.label + " (" + run->algorithm + ")";
 }
 
-Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::span<const double> a,
-                                                   std::span<const double> b,
-                                                   const ProductControl& control) {
+Expected<ProductEngine::EmulatedOutput> ProductEngine::emulated_sums(const ProductSpec& s, std::span<const double> a,
+                                                                     std::span<const double> b,
+                                                                     const ProductControl& control) {
   const auto& [m, n, k] = s.shape;
-  const bool f64 = s.accumulate.kind == AccumKind::Float64;
-  const Element e = f64 ? Element::F64 : Element::F32;
-  DeviceBuffer da, db, dc, dredo;
+  EmulatedOutput out;
+  out.f64 = s.accumulate.kind == AccumKind::Float64;
+  const Element e = out.f64 ? Element::F64 : Element::F32;
+  DeviceBuffer da, db;
   if (auto ok = upload_operands(da, db, a, b, s.shape, {m, n, k}, e, e); !ok) return Error{ok.error()};
-  if (cudaError_t err = dc.allocate(m * n * element_bytes(e)); err != cudaSuccess)
+  if (cudaError_t err = out.c->allocate(m * n * element_bytes(e)); err != cudaSuccess)
     return Error{cuda_error("out of GPU memory for the result", err)};
-  if (!f64)
-    if (cudaError_t err = dredo.allocate(m * n); err != cudaSuccess)
+  if (!out.f64)
+    if (cudaError_t err = out.redo->allocate(m * n); err != cudaSuccess)
       return Error{cuda_error("out of GPU memory", err)};
   EmulatedModel model;
-  if (!f64) model = *plan_emulated_product(s);
+  if (!out.f64) model = *plan_emulated_product(s);
   // Rows in slabs, so a long product reports progress and stops when cancelled.
   const size_t slab = emulated_slab_rows(m);
   cudaEvent_t t0 = nullptr, t1 = nullptr;
   cudaEventCreate(&t0);
   cudaEventCreate(&t1);
   float total_ms = 0;
-  for (size_t r0 = 0; r0 < m; r0 += slab) {
+  std::string error;
+  for (size_t r0 = 0; r0 < m && error.empty(); r0 += slab) {
     if (control.cancel && control.cancel->load()) {
-      cudaEventDestroy(t0);
-      cudaEventDestroy(t1);
-      return Error{"cancelled"};
+      error = "cancelled";
+      break;
     }
     const size_t r1 = std::min(m, r0 + slab);
     float ms = 0;
-    const cudaError_t err = launch_timed(f64, da.get(), db.get(), s.shape, r0, r1, model, dc.get(),
-                                         dredo.as<uint8_t>(), t0, t1, &ms);
-    if (err != cudaSuccess) {
-      cudaEventDestroy(t0);
-      cudaEventDestroy(t1);
-      return Error{cuda_error("emulated GEMM kernel failed", err)};
-    }
+    if (const cudaError_t err = launch_timed(out.f64, da.get(), db.get(), s.shape, r0, r1, model, out.c->get(),
+                                             out.redo->as<uint8_t>(), t0, t1, &ms);
+        err != cudaSuccess)
+      error = cuda_error("emulated GEMM kernel failed", err);
     total_ms += ms;
     if (control.progress) control.progress(0.9 * double(r1) / double(m));
   }
   cudaEventDestroy(t0);
   cudaEventDestroy(t1);
-  auto c = download_result(dc, m, n, n, e);
-  if (!c) return Error{c.error()};
-  std::vector<uint8_t> redo(f64 ? 0 : m * n);
-  if (!f64)
-    if (cudaError_t err = copy_to_host(redo.data(), dredo.get(), redo.size()); err != cudaSuccess)
+  if (!error.empty()) return Error{error};
+  out.device_seconds = total_ms * 1e-3;
+  // The elements the GPU handed back (inexact products, sums past a format's range).
+  if (!out.f64) {
+    std::vector<uint8_t> redo(m * n);
+    if (cudaError_t err = copy_to_host(redo.data(), out.redo->get(), redo.size()); err != cudaSuccess)
       return Error{cuda_error("copy from the GPU failed", err)};
-  ProductRun out;
-  out.c = std::move(c).value();
-  // Elements the GPU handed back (inexact products, sums past a format's range): the CPU's
-  // general code, with the same stochastic stream offsets as its GEMM.
-  std::vector<size_t> again;
-  for (size_t i = 0; i < redo.size(); ++i)
-    if (redo[i]) again.push_back(i);
+    for (size_t i = 0; i < redo.size(); ++i)
+      if (redo[i]) out.again.push_back(i);
+  }
+  out.method = experiment::describe(s.accumulate) + " (own CUDA kernel, bit-exact with the CPU" +
+               (out.again.empty() ? std::string(")") : "; " + std::to_string(out.again.size()) +
+                " elements recomputed on the CPU: inexact products or sums out of range)");
+  return out;
+}
+
+// The CPU's general code for the elements the GPU handed back, with the same stochastic stream
+// offsets as its GEMM: their values, in the order of `again`.
+std::vector<double> ProductEngine::recompute(const ProductSpec& s, std::span<const double> a,
+                                             std::span<const double> b, const std::vector<size_t>& again) {
+  const auto& [m, n, k] = s.shape;
+  std::vector<double> values(again.size());
   parallel_for(again.size(), 0, [&](size_t b0, size_t b1) {
     for (size_t t = b0; t < b1; ++t) {
       const size_t i = again[t] / n, j = again[t] % n;
-      out.c[again[t]] = experiment::dot(a.subspan(i * k, k), b.subspan(j * k, k), s.accumulate,
-                                        s.stream_offset + experiment::gemm_stream_offset(i, j, n));
+      values[t] = experiment::dot(a.subspan(i * k, k), b.subspan(j * k, k), s.accumulate,
+                                  s.stream_offset + experiment::gemm_stream_offset(i, j, n));
     }
   }, 64);
-  out.method = experiment::describe(s.accumulate) + " (own CUDA kernel, bit-exact with the CPU" +
-               (again.empty() ? std::string(")") : "; " + std::to_string(again.size()) +
-                " elements recomputed on the CPU: inexact products or sums out of range)");
-  out.device_seconds = total_ms * 1e-3;
+  return values;
+}
+
+Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::span<const double> a,
+                                                   std::span<const double> b,
+                                                   const ProductControl& control) {
+  const auto& [m, n, k] = s.shape;
+  auto sums = emulated_sums(s, a, b, control);
+  if (!sums) return Error{sums.error()};
+  EmulatedOutput out = std::move(sums).value();
+  auto c = download_result(*out.c, m, n, n, out.f64 ? Element::F64 : Element::F32);
+  if (!c) return Error{c.error()};
+  ProductRun run;
+  run.c = std::move(c).value();
+  const std::vector<double> values = recompute(s, a, b, out.again);
+  for (size_t t = 0; t < out.again.size(); ++t) run.c[out.again[t]] = values[t];
+  run.method = std::move(out.method);
+  run.device_seconds = out.device_seconds;
   if (control.progress) control.progress(1.0);
-  return out;
+  return run;
 }
 
 Expected<ProductEngine::Resident*> ProductEngine::resident(

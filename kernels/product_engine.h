@@ -36,10 +36,11 @@ class ProductEngine {
   Support supports(const ProductSpec& s) const;
   Expected<ProductRun> run(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                            const ProductControl& control);
-  // Whether run_on_device() runs `s`: the library model, with an output the device widens.
+  // Whether run_on_device() runs `s`: every model this engine supports, but a library plan whose
+  // output the device cannot widen.
   bool keeps_on_device(const ProductSpec& s) const;
-  // run() for the library model, its result widened to float64 and left on the device; an error
-  // for the emulated models (the CPU finishes some of their elements).
+  // run(), the result widened to float64 and left on the device (an emulated product's elements
+  // that the CPU finishes are written back into it there).
   Expected<DeviceProduct> run_on_device(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                                         const ProductControl& control);
   // The float32 GEMM (CUBLAS_COMPUTE_32F_PEDANTIC) of float32 arrays as they are: no float64
@@ -64,6 +65,21 @@ class ProductEngine {
                                        std::span<const double> b, const ProductControl& control);
   Expected<ProductRun> emulated_product(const ProductSpec& s, std::span<const double> a,
                                         std::span<const double> b, const ProductControl& control);
+  Expected<DeviceProduct> emulated_on_device(const ProductSpec& s, std::span<const double> a,
+                                             std::span<const double> b, const ProductControl& control);
+  // An emulated product's sums on the device (float32, or float64 for the float64 model) and the
+  // elements the host must recompute (EmulatedAdd's `bad`: inexact products, sums out of range).
+  struct EmulatedOutput {
+    std::unique_ptr<DeviceBuffer> c = std::make_unique<DeviceBuffer>(), redo = std::make_unique<DeviceBuffer>();
+    bool f64 = false;
+    std::vector<size_t> again;
+    std::string method;
+    double device_seconds = 0;
+  };
+  Expected<EmulatedOutput> emulated_sums(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                         const ProductControl& control);
+  static std::vector<double> recompute(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                       const std::vector<size_t>& again);
   Expected<bool> ensure_lt();
 
   // Operands kept on the device between timing calls with the same host arrays (the live

@@ -150,6 +150,31 @@ TEST(CudaResidency, TheEpilogueOnTheGpuIsTheCpusBitForBit) {
   }
 }
 
+// An emulated model's sums stay on the GPU too, the elements the CPU recomputes (sums past
+// float16's range here, in every fifth row) written back into them there: bit for bit the CPU's.
+TEST(CudaResidency, AnEmulatedProductsSumsStayOnTheGpuWithTheCpusElementsWrittenBack) {
+  REQUIRE_GPU();
+  MatmulConfig c = library_bf16();
+  c.accumulate = {AccumKind::Sequential, DType::float16};
+  c.cast = {};
+  experiment::MatmulOperands ops = experiment::generate_operands(c);
+  for (size_t i = 0; i < c.m; i += 5)
+    for (size_t kk = 0; kk < c.k; ++kk) ops.a[i * c.k + kk] = std::ldexp(std::fabs(ops.a[i * c.k + kk]) + 1, 9);
+  for (double& w : ops.b) w = std::fabs(w) + 1;
+  auto dev = experiment::run_matmul(c, ops);
+  ASSERT_TRUE(dev.ok()) << dev.error();
+  EXPECT_NE(dev->product_method.find("recomputed on the CPU"), std::string::npos) << dev->product_method;
+  EXPECT_NE(dev->accumulated->holder(), 0u) << "the sums came back";
+  EXPECT_TRUE(dev->backend_note.empty()) << dev->backend_note;
+  c.backend = "cpu";
+  auto cpu = experiment::run_matmul(c, ops);
+  ASSERT_TRUE(cpu.ok()) << cpu.error();
+  const auto da = test::values_of(dev->accumulated), ca = test::values_of(cpu->accumulated);
+  ASSERT_EQ(da.size(), ca.size());
+  EXPECT_EQ(0, std::memcmp(da.data(), ca.data(), da.size() * sizeof(double)));
+  EXPECT_EQ(test::values_of(dev->result), test::values_of(cpu->result));
+}
+
 // A re-run on the same operands with another output: the same arrays of the product, kept.
 TEST(CudaResidency, AReRunKeepsTheProductsOperandsAndReferences) {
   REQUIRE_GPU();
