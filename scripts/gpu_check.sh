@@ -150,9 +150,10 @@ step 30 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float16 -
 echo "[$((SECONDS - T0))s] conversions and probes done"
 fi
 if want whole; then
-# The whole experiment on CUDA: products, float64 references, |A||B| and the error statistics'
-# passes there; quantising, the epilogue and the host's packing on the CPU (stages_ms says which
-# took how long).
+# The whole experiment on CUDA: products, float64 references, |A||B|, the epilogue, the output
+# rounding, the error statistics' passes and the heat map there, the arrays kept on the device
+# between them (core/backend/held_values.h); quantising on the CPU. stages_ms says which took how
+# long; cached_stages_ms is a re-run of the same setup, the best case of a window update.
 step 120 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
 # Where a GPU call's wall time goes (kernels/phase_trace.h: products and error statistics), with
 # the staged copies (staged_copy.h) and then with the driver's pageable ones, for the A/B.
