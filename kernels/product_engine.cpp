@@ -149,12 +149,17 @@ Support ProductEngine::supports(const ProductSpec& s) const {
   return {true, ""};
 }
 
-Expected<ProductRun> ProductEngine::run(const ProductSpec& s, std::span<const double> a,
-                                        std::span<const double> b, const ProductControl& control) {
+Expected<bool> ProductEngine::ready(const ProductSpec& s, std::span<const double> a, std::span<const double> b) const {
   if (Support ok = supports(s); !ok.ok) return Error{ok.why_not};
   if (a.size() != s.shape.m * s.shape.k || b.size() != s.shape.n * s.shape.k)
     return Error{"product: operand sizes do not match the shape"};
   if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+  return true;
+}
+
+Expected<ProductRun> ProductEngine::run(const ProductSpec& s, std::span<const double> a,
+                                        std::span<const double> b, const ProductControl& control) {
+  if (auto ok = ready(s, a, b); !ok) return Error{ok.error()};
   if (is_library_model(s)) return library_product(s, a, b, control);
   return emulated_product(s, a, b, control);
 }
@@ -234,10 +239,7 @@ bool ProductEngine::keeps_on_device(const ProductSpec& s) const {
 
 Expected<DeviceProduct> ProductEngine::run_on_device(const ProductSpec& s, std::span<const double> a,
                                                      std::span<const double> b, const ProductControl& control) {
-  if (Support ok = supports(s); !ok.ok) return Error{ok.why_not};
-  if (a.size() != s.shape.m * s.shape.k || b.size() != s.shape.n * s.shape.k)
-    return Error{"product: operand sizes do not match the shape"};
-  if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
+  if (auto ok = ready(s, a, b); !ok) return Error{ok.error()};
   const auto& [m, n, k] = s.shape;
   if (!is_library_model(s)) return emulated_on_device(s, a, b, control);
   const auto from = wide_from(plan_library_product(s)->out);
