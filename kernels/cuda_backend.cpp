@@ -227,12 +227,11 @@ class CudaBackend final : public Backend {
     if (n == 0 || count % n != 0) return Error{"the row does not fit the array's rows"};
     if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
     DeviceBuffer d_row;
-    if (auto e = d_row.allocate(row.size_bytes()); e != cudaSuccess) return Error{cuda_error("out of GPU memory", e)};
+    if (auto ok = cuda::upload(d_row, row, "out of GPU memory for the bias"); !ok) return Error{ok.error()};
     auto out = cuda::device_doubles(count, "the reference with its bias");
     if (!out) return Error{out.error()};
-    cudaError_t e = cuda::copy_to_device(d_row.get(), row.data(), row.size_bytes());
-    if (e == cudaSuccess)
-      e = cuda::launch_add_to_rows(in, d_row.as<const double>(), count, n, (*out)->as<double>(), sm_count_, nullptr);
+    cudaError_t e =
+        cuda::launch_add_to_rows(in, d_row.as<const double>(), count, n, (*out)->as<double>(), sm_count_, nullptr);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return Error{cuda_error("adding the bias on the GPU failed", e)};
     return held(std::move(out).value(), count);
@@ -257,9 +256,8 @@ class CudaBackend final : public Backend {
       if (*pointer) continue;
       auto host = (*held_array)->host();
       if (!host) return Error{host.error()};
-      if (auto e = uploaded.allocate(host->size_bytes()); e != cudaSuccess) return Error{cuda_error("out of GPU memory", e)};
-      if (auto e = cuda::copy_to_device(uploaded.get(), host->data(), host->size_bytes()); e != cudaSuccess)
-        return Error{cuda_error("copying to the GPU failed", e)};
+      if (auto ok = cuda::upload(uploaded, *host, "out of GPU memory for the heat map's array"); !ok)
+        return Error{ok.error()};
       *pointer = uploaded.as<const double>();
     }
     const experiment::PoolShape shape = experiment::pool_shape(rows, cols, limit);
@@ -294,10 +292,7 @@ class CudaBackend final : public Backend {
                                 std::pair{&fb, scaled ? steps.row_factor_b : std::span<const double>()},
                                 std::pair{&bias, steps.bias}}) {
       if (host.empty()) continue;
-      if (auto e = buffer->allocate(host.size_bytes()); e != cudaSuccess)
-        return Error{cuda_error("out of GPU memory for the epilogue", e)};
-      if (auto e = cuda::copy_to_device(buffer->get(), host.data(), host.size_bytes()); e != cudaSuccess)
-        return Error{cuda_error("copying to the GPU failed", e)};
+      if (auto ok = cuda::upload(*buffer, host, "out of GPU memory for the epilogue"); !ok) return Error{ok.error()};
     }
     auto acc = cuda::device_doubles(count, "the accumulated values");
     if (!acc) return Error{acc.error()};

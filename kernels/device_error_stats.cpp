@@ -33,15 +33,6 @@ Expected<T*> zeroed(DeviceBuffer& b, size_t count, const char* what) {
   return b.as<T>();
 }
 
-// A device copy of `host`; `what` names a failed allocation ("out of GPU memory for ...").
-template <typename T>
-Expected<bool> upload(DeviceBuffer& b, std::span<const T> host, const char* what) {
-  if (auto e = b.allocate(host.size_bytes()); e != cudaSuccess) return Error{cuda_error(what, e)};
-  if (auto e = copy_to_device(b.get(), host.data(), host.size_bytes()); e != cudaSuccess)
-    return Error{cuda_error("copying to the GPU failed", e)};
-  return true;
-}
-
 // The compared arrays on the device: those the backend holds where they are, host arrays
 // uploaded once however many comparisons read them (the four parts of an experiment's
 // attribution share four arrays).
@@ -91,14 +82,17 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   // core's view of each comparison: its arrays' host values only where they are host arrays (a
   // device's are read there; finish() reads them only for a rare bound check, fetched below).
   std::vector<Comparison> cs(held.size());
+  auto host_views = [&](size_t c) -> Expected<bool> {
+    auto result = held[c].result->host();
+    auto reference = held[c].reference->host();
+    if (!result || !reference) return Error{!result ? result.error() : reference.error()};
+    cs[c].result = *result, cs[c].reference = *reference;
+    return true;
+  };
   for (size_t c = 0; c < held.size(); ++c) {
     cs[c] = {{}, {}, held[c].histograms, {}, held[c].bound, held[c].bound_check};
-    if (!held_pointer(*held[c].result, holder) && !held_pointer(*held[c].reference, holder)) {
-      auto result = held[c].result->host();
-      auto reference = held[c].reference->host();
-      if (!result || !reference) return Error{!result ? result.error() : reference.error()};
-      cs[c].result = *result, cs[c].reference = *reference;
-    }
+    if (!held_pointer(*held[c].result, holder) && !held_pointer(*held[c].reference, holder))
+      if (auto ok = host_views(c); !ok) return Error{ok.error()};
   }
   const size_t count = cs.size(), spans = (n + kSpan - 1) / kSpan;
   if (count == 0 || n == 0) return experiment::error_stats(cs, output, rel_floor);  // (no element to read)
@@ -267,12 +261,8 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   // A bound check whose scaled errors range past the decade table bins them from the arrays
   // themselves: those of a device read back (rare: below 1e-307 or past 1e308).
   for (size_t c = 0; c < count; ++c)
-    if (cs[c].result.empty() && first[c].bound && first[c].bound->needs_arrays()) {
-      auto result = held[c].result->host();
-      auto reference = held[c].reference->host();
-      if (!result || !reference) return Error{!result ? result.error() : reference.error()};
-      cs[c].result = *result, cs[c].reference = *reference;
-    }
+    if (cs[c].result.empty() && first[c].bound && first[c].bound->needs_arrays())
+      if (auto ok = host_views(c); !ok) return Error{ok.error()};
   // The percentiles (a selection each), the comparisons split between the threads as the CPU's
   // error_stats() splits them (20-26 ms for four comparisons one after another on the H100 machine).
   std::vector<ErrorStats> stats(count);

@@ -10,6 +10,7 @@
 
 #include "core/backend/held_values.h"
 #include "kernels/device_buffer.h"
+#include "kernels/staged_copy.h"
 
 namespace pl::cuda {
 
@@ -28,6 +29,15 @@ class DeviceValues final : public HeldValues {
   mutable std::string error_;  // the failed download's, kept: the data is gone or the device is
   mutable std::vector<double> host_;
 };
+
+// A device copy of `host` in `b`; `what` names a failed allocation ("out of GPU memory for ...").
+template <typename T>
+Expected<bool> upload(DeviceBuffer& b, std::span<const T> host, const char* what) {
+  if (auto e = b.allocate(host.size_bytes()); e != cudaSuccess) return Error{cuda_error(what, e)};
+  if (auto e = copy_to_device(b.get(), host.data(), host.size_bytes()); e != cudaSuccess)
+    return Error{cuda_error("copying to the GPU failed", e)};
+  return true;
+}
 
 // `size` doubles of fresh device memory, or the error ("out of GPU memory for <what>: ...").
 Expected<std::unique_ptr<DeviceBuffer>> device_doubles(size_t size, const char* what);

@@ -63,9 +63,4 @@ Expected<std::vector<double>> take_values(Held held) {
   return std::vector<double>(v->begin(), v->end());
 }
 
-std::span<const double> host_or_empty(const HeldValues& held) {
-  auto v = held.host();
-  return v ? *v : std::span<const double>();
-}
-
 }  // namespace pl

@@ -56,8 +56,4 @@ Held hold_view(std::span<const double> values, std::shared_ptr<const void> owner
 // a host vector of its own (a product's fresh result), else copied from host().
 Expected<std::vector<double>> take_values(Held held);
 
-// host() for callers that hold a host array or accept a failed download as fatal (tests, tools):
-// the values, or an empty span when the download failed.
-std::span<const double> host_or_empty(const HeldValues& held);
-
 }  // namespace pl
