@@ -1,5 +1,6 @@
 #include "core/experiment/accumulation_probe.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -14,42 +15,52 @@ constexpr size_t kRows = 16;  // m = n: a tensor-core tile; row 0 carries the pr
 
 bool holds(const FloatFormat& f, double x) { return std::isfinite(x) && round_to(f, x, {}) == x; }
 
-// 2^e as x * y, both numbers of `f`, split as evenly as the format allows.
-std::optional<std::pair<double, double>> split(int e, const FloatFormat& f) {
+// significand x 2^e (significand 1 or 1.5) as x * y, both numbers of `f`, split as evenly as the
+// format allows (x carries the significand).
+std::optional<std::pair<double, double>> split(double significand, int e, const FloatFormat& f) {
   for (int d = 0; d <= 400; ++d)
     for (int side : {1, -1}) {
       const int e1 = e / 2 + side * d, e2 = e - e1;
-      const double x = std::ldexp(1.0, e1), y = std::ldexp(1.0, e2);
+      const double x = std::ldexp(significand, e1), y = std::ldexp(1.0, e2);
       if (holds(f, x) && holds(f, y)) return std::pair{x, y};
       if (d == 0) break;
     }
   return std::nullopt;
 }
 
+// significand x 2^exponent, negated when `negative`. A significand of 1.5 makes a sum of two
+// powers of two one term: a sum of one term and 1 is rounded once whatever order the backend
+// adds in.
 struct Term {
   int exponent;
   bool negative = false;
+  double significand = 1.0;
 };
 
 class Prober {
  public:
   Prober(Backend& b, ProductSpec base) : backend_(b), base_(base), format_(info(base.a).format) {}
 
-  // The dot product of the terms, in order, as the backend computes it. The terms are scaled by
-  // a common power of two when the input format cannot hold them as they are (float8's range);
-  // the result is scaled back (exactly).
-  Expected<double> dot(const std::vector<Term>& terms) {
+  // The dot product of the terms, as the backend computes it: term i at position places[i] along
+  // K (at position i when `places` is empty). The terms are scaled by a common power of two when
+  // the input format cannot hold them as they are (float8's range); the result is scaled back
+  // (exactly).
+  Expected<double> dot(const std::vector<Term>& terms, const std::vector<size_t>& places = {}) {
     for (int shift = 0; shift <= 120; shift = shift <= 0 ? 1 - shift : -shift) {
       std::vector<std::pair<double, double>> factors;
       for (const Term& t : terms) {
-        auto xy = split(t.exponent + shift, format_);
+        auto xy = split(t.significand, t.exponent + shift, format_);
         if (!xy) break;
         factors.push_back({t.negative ? -xy->first : xy->first, xy->second});
       }
       if (factors.size() != terms.size()) continue;
-      const size_t k = (terms.size() + kRows - 1) / kRows * kRows;
+      const size_t used = places.empty() ? terms.size() : *std::max_element(places.begin(), places.end()) + 1;
+      const size_t k = (used + kRows - 1) / kRows * kRows;
       std::vector<double> a(kRows * k, 0.0), b(kRows * k, 0.0);
-      for (size_t i = 0; i < factors.size(); ++i) a[i] = factors[i].first, b[i] = factors[i].second;
+      for (size_t i = 0; i < factors.size(); ++i) {
+        const size_t at = places.empty() ? i : places[i];
+        a[at] = factors[i].first, b[at] = factors[i].second;
+      }
       ProductSpec s = base_;
       s.shape = {kRows, kRows, k};
       auto run = backend_.product(s, a, b, {});
@@ -121,10 +132,14 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
   const int width = kept > 0 ? kept : p;
   const double ulp = std::ldexp(1.0, 1 - width);  // of 1 in the partial sums
 
-  // 2. Rounding of a sum: 1 + 0.75 ulp, and its negative.
+  // 2. Rounding of a sum: 1 + 0.75 ulp, and its negative. Two terms, so one rounding in any
+  // order: three terms (2^-(w+1), 2^-w, 1) read OpenBLAS's Haswell and Zen kernels as truncating,
+  // which add the even and the odd positions along K apart (1 + 2^-(w+1) and 2^-w, each rounded
+  // to nearest, then a tie). An aligning adder drops the same bits of 1.5 x 2^-w as of its two
+  // halves.
   const std::string q1 = "rounding of a sum (1 + 0.75 ulp, and -(1 + 0.75 ulp))";
-  auto up = probe.dot({{-width - 1}, {-width}, {0}});
-  auto down = probe.dot({{-width - 1, true}, {-width, true}, {0, true}});
+  auto up = probe.dot({{-width, false, 1.5}, {0}});
+  auto down = probe.dot({{-width, true, 1.5}, {0, true}});
   bool nearest = false, truncating = false;
   if (!up || !down) {
     not_run(q1, up ? down.error() : up.error());
@@ -135,15 +150,15 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
     r.truncating = truncating;
     const std::string answer = nearest ? "to nearest" : truncating ? "toward zero (truncation)"
                                : neg_up ? "toward -infinity" : "toward +infinity";
-    r.findings.push_back({q1, answer, "terms 2^" + std::to_string(-width - 1) + ", 2^" + std::to_string(-width) +
-                                          ", 1: exact 1 + 0.75 ulp, got " + show(*up) + "; negated: got " + show(*down)});
+    r.findings.push_back({q1, answer, "terms 1.5 x 2^" + std::to_string(-width) + " and 1: exact 1 + 0.75 ulp, got " +
+                                          show(*up) + "; negated: got " + show(*down)});
   }
 
   // 3. Ties: 1 + 0.5 ulp and 1 + 1.5 ulp.
   const std::string q2 = "ties (1 + 0.5 ulp, 1 + 1.5 ulp)";
   if (nearest) {
     auto t1 = probe.dot({{-width}, {0}});
-    auto t2 = probe.dot({{-width}, {1 - width}, {0}});
+    auto t2 = probe.dot({{1 - width, false, 1.5}, {0}});  // two terms, as above
     if (!t1 || !t2) not_run(q2, t1 ? t2.error() : t1.error());
     else {
       const bool even = *t1 == 1 && *t2 == 1 + 2 * ulp, away = *t1 == 1 + ulp && *t2 == 1 + 2 * ulp;
@@ -158,22 +173,43 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
   // below a tie (nearest) or below an exact value (truncation) changes the result only if the
   // adder still sees it. The probe can tell up to p - 1 bits (a sequential adder's small
   // partial sums stop being exact there).
+  //
+  // Three terms, so the order matters: where the small two meet first, their exact sum meets 1
+  // in one rounding. A rounding to nearest is tried in several places along K (the small terms
+  // before the 1, after it, two, four and eight positions apart: a sequential adder either way,
+  // and lanes of 2, 4 or 8 partial sums), and a term counts as seen where any place shows it --
+  // an adder that drops it (aligning, or rounding 1 + tie first) cannot bring it back. A
+  // truncating adder is tried in one block only: there the small terms' exact sum, ulp - tiny,
+  // truncated to the bits the adder keeps, would pull 1 + ulp down even when the adder drops
+  // the tiny term itself.
   const std::string q3 = "bits seen below the last place";
   if (nearest || truncating) {
     int seen = 0;
     bool limited = false;  // the input dtype cannot hold the next probe's terms
     std::string evidence;
-    for (int j = 1; j < width; ++j) {
-      auto v = nearest ? probe.dot({{-width - j}, {-width}, {0}})                // tie + tiny: up if seen
-                       : probe.dot({{1 - width - j, true}, {1 - width}, {0}});  // 1 + ulp - tiny: down if seen
-      if (!v) {
-        evidence = "stopped at " + std::to_string(j) + ": " + v.error();
-        limited = true;
-        break;
+    // Places of (tiny, other small term, 1) along K.
+    const std::vector<std::vector<size_t>> places =
+        nearest ? std::vector<std::vector<size_t>>{{0, 1, 2}, {1, 2, 0}, {0, 2, 1}, {0, 4, 1}, {0, 8, 1}}
+                : std::vector<std::vector<size_t>>{{0, 1, 2}};
+    for (int j = 1; j < width && !limited; ++j) {
+      const std::vector<Term> terms = nearest ? std::vector<Term>{{-width - j}, {-width}, {0}}  // tie + tiny: up if seen
+                                              : std::vector<Term>{{1 - width - j, true}, {1 - width}, {0}};  // 1 + ulp - tiny: down if seen
+      bool saw = false;
+      double got = 0;
+      for (const auto& at : places) {
+        auto v = probe.dot(terms, at);
+        if (!v) {
+          evidence = "stopped at " + std::to_string(j) + ": " + v.error();
+          limited = true;
+          break;
+        }
+        got = *v;
+        if ((saw = nearest ? *v == 1 + ulp : *v == 1)) break;
       }
-      const bool saw = nearest ? *v == 1 + ulp : *v == 1;
+      if (limited) break;
       if (!saw) {
-        evidence = "a term 2^-" + std::to_string(j) + " ulp below is lost (got " + show(*v) + ")";
+        evidence = "a term 2^-" + std::to_string(j) + " ulp below is lost (got " + show(got) +
+                   (places.size() > 1 ? " in every order tried)" : ")");
         break;
       }
       seen = j;

@@ -8,8 +8,9 @@
 //
 // Each probe is a 16 x 16 x K product through Backend::product (row 0 of A and of B carry the
 // terms, every other element is zero; K padded to 16), so it runs the kernels the library
-// picks for tensor-core shapes. The small terms come first: a sequential adder with exact
-// small partial sums (a CPU's FMA loop) then rounds once, like a block adder. Every term is a
+// picks for tensor-core shapes. The backend's order of addition is not known: a probe of two
+// terms is rounded once in any order, and a probe of three is tried with its terms in several
+// places along K (accumulation_probe.cpp says which and why). Every term is a
 // product x * y of two numbers of the input dtype; a probe whose terms the dtype cannot hold
 // is reported as not run, with the reason. Device-independent: on the CPU backend it reads
 // OpenBLAS (round to nearest, 24 bits, no promotion interval).

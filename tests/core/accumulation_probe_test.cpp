@@ -27,6 +27,37 @@ class ModelDevice final : public testing_support::StubBackend {
   Accumulation model_;
 };
 
+// A float32 adder that rounds to nearest at every step but keeps `lanes` partial sums, position
+// p along K going to lane p % lanes, added in lane order at the end (OpenBLAS 0.3.21's Haswell
+// and Zen sgemm kernels keep two: found on an AVX-512 Zen machine run with
+// OPENBLAS_CORETYPE=Haswell); `backwards` runs K from its end instead.
+class LanesDevice final : public testing_support::StubBackend {
+ public:
+  LanesDevice(size_t lanes, bool backwards) : StubBackend("lanes", "float32 lanes"), lanes_(lanes), backwards_(backwards) {}
+  Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                               const ProductControl&) override {
+    const size_t m = s.shape.m, n = s.shape.n, k = s.shape.k;
+    std::vector<double> c(m * n);
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < n; ++j) {
+        std::vector<float> lane(lanes_, 0.0f);
+        for (size_t t = 0; t < k; ++t) {
+          const size_t p = backwards_ ? k - 1 - t : t;
+          // The products of float16 numbers are exact in float32: one rounding, the sum's.
+          lane[p % lanes_] += static_cast<float>(a[i * k + p] * b[j * k + p]);
+        }
+        float sum = 0.0f;
+        for (float l : lane) sum += l;
+        c[i * n + j] = sum;
+      }
+    return ProductRun{std::move(c), "lanes", 0};
+  }
+
+ private:
+  size_t lanes_;
+  bool backwards_;
+};
+
 const ProbeFinding& finding(const ProbeReport& r, const std::string& starts) {
   for (const auto& f : r.findings)
     if (f.question.rfind(starts, 0) == 0) return f;
@@ -45,6 +76,24 @@ TEST(AccumulationProbe, ReadsOpenBlasAsRoundToNearestEvenInFullFloat32) {
   EXPECT_EQ(r->promotion_interval, 0);
   EXPECT_EQ(finding(*r, "products between").answer, "not run");
   EXPECT_EQ(r->model, "f32:sequential");
+}
+
+// Whatever order a correctly rounding float32 adder takes, the probes read it as one: before,
+// two lanes read as truncation with 1 bit seen, and adding backwards as 0 bits seen.
+TEST(AccumulationProbe, ReadsAnAdderThatRoundsToNearestTheSameInAnyOrder) {
+  for (size_t lanes : {1, 2, 4, 8})
+    for (bool backwards : {false, true}) {
+      LanesDevice device(lanes, backwards);
+      auto r = probe_accumulation(device, DType::float16);
+      ASSERT_TRUE(r.ok()) << r.error();
+      const std::string where = std::to_string(lanes) + " lanes" + (backwards ? ", backwards" : "");
+      EXPECT_EQ(finding(*r, "rounding").answer, "to nearest") << where << ": " << finding(*r, "rounding").evidence;
+      EXPECT_EQ(finding(*r, "ties").answer, "to even") << where << ": " << finding(*r, "ties").evidence;
+      EXPECT_EQ(finding(*r, "bits seen").answer, "at least 23 (all the probe can tell)")
+          << where << ": " << finding(*r, "bits seen").evidence;
+      EXPECT_EQ(r->accumulator_bits, 24) << where;
+      EXPECT_EQ(r->model, "f32:sequential") << where;
+    }
 }
 
 TEST(AccumulationProbe, FindsATruncatingNarrowPartialSumAndItsPromotionInterval) {
