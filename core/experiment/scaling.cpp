@@ -49,72 +49,96 @@ class ArrayRounder {
   void symmetric_integers() { lo_ = -static_cast<double>(int_max(t_)); }
   double max_value() const { return is_float(t_) ? top_ : static_cast<double>(int_max(t_)); }
 
-  // v[i] = round(v[i]) for every i, counting into q: saturated (clamped to the dtype's range)
-  // and flushed (nonzero, or NaN in a format without one, rounded to zero).
-  void round(std::span<double> v, Quantised& q) const {
+  // out[i] = round(in[i]) for every i (in and out the same array, or apart), counting into q:
+  // saturated (clamped to the dtype's range) and flushed (nonzero, or NaN in a format without
+  // one, rounded to zero). Each core takes its share in blocks that stay in its cache: the counts
+  // before and after and the rounding read each block there, so the array crosses memory once
+  // each way. (Before: a copy, a count, the rounding and a second count, each a pass over the
+  // whole array -- about three times the traffic.)
+  void round(std::span<const double> in, std::span<double> out, Quantised& q) const {
     // A zero stays zero in every mode and dtype that has one, so the flushed are the new zeros
     // (e8m0 has none to flush to: a zero becomes NaN there).
     const bool has_zero = !is_float(t_) || info(t_).format.has_zero();
-    size_t zeros_before = 0;
-    if (is_float(t_)) {
-      // Saturated: rounding with an unbounded exponent would have gone past the largest value
-      // (a hair above it that rounds down to it anyway is not counted). Counted with the zeros
-      // in one pass on every core: they were two passes on one core beside a rounding on all
-      // of them (the quantise stage of a 4096^2 experiment took 183 ms on a 16-core machine,
-      // 2026-11-26).
-      const double step = ulp_at(info(t_).format, top_), top = top_;
-      const auto [saturated, zero_count] = count(v, [step, top](double x, size_t& sat, size_t& zero) {
-        sat += std::fabs(x) > top && std::nearbyint(std::fabs(x) / step) * step > top;
-        zero += x == 0;
-      });
-      q.saturated += saturated;
-      zeros_before = zero_count;
-      if (!on_device(v, q)) round_each(info(t_).format, v, v, o_);
-    } else {
-      zeros_before = zeros(v);
-      const double lo = lo_ ? lo_ : static_cast<double>(int_min(t_));
-      const double hi = static_cast<double>(int_max(t_));
-      std::mutex lock;
-      parallel_for(v.size(), 0, [&](size_t b, size_t e) {
-        size_t saturated = 0;
-        for (size_t i = b; i < e; ++i) {
-          const double r = std::nearbyint(v[i]);  // ties to even
-          saturated += r < lo || r > hi;
-          v[i] = std::clamp(r, lo, hi);
-        }
-        const std::lock_guard hold(lock);
-        q.saturated += saturated;
-      });
+    if (is_float(t_) && device_ && *device_) {
+      round_on_device(in, out, q, has_zero);
+      return;
     }
-    if (has_zero) q.flushed += zeros(v) - zeros_before;
+    std::mutex lock;
+    parallel_for(in.size(), 0, [&](size_t begin, size_t end) {
+      Counts c;
+      for (size_t b0 = begin; b0 < end; b0 += kBlock) {
+        const size_t b1 = std::min(end, b0 + kBlock);
+        const auto from = in.subspan(b0, b1 - b0);
+        const auto to = out.subspan(b0, b1 - b0);
+        if (is_float(t_)) {
+          count_before(from, c);
+          // (A block is under parallel_for's smallest chunk: round_each runs it on this core.)
+          round_each(info(t_).format, from, to, o_, b0);
+        } else {
+          round_integers(from, to, c);
+        }
+        if (has_zero)
+          for (double x : to) c.zeros_after += x == 0;
+      }
+      const std::lock_guard hold(lock);
+      q.saturated += c.saturated;
+      if (has_zero) q.flushed += c.zeros_after - c.zeros_before;
+    });
   }
+  void round(std::span<double> v, Quantised& q) const { round(v, v, q); }
 
  private:
-  // Two counts over v made on every core: fn(x, first, second) adds to them.
-  template <typename Fn>
-  static std::pair<size_t, size_t> count(std::span<const double> v, Fn fn) {
-    std::mutex lock;
-    size_t first = 0, second = 0;
-    parallel_for(v.size(), 0, [&](size_t b, size_t e) {
-      size_t a = 0, z = 0;
-      for (size_t i = b; i < e; ++i) fn(v[i], a, z);
-      const std::lock_guard hold(lock);
-      first += a, second += z;
-    });
-    return {first, second};
-  }
-  static size_t zeros(std::span<const double> v) {
-    return count(v, [](double x, size_t& zero, size_t&) { zero += x == 0; }).first;
-  }
-  // The device's rounding, when one was given and it can; otherwise false (and why in q).
-  bool on_device(std::span<double> v, Quantised& q) const {
-    if (!device_ || !*device_) return false;
-    if (auto done = (*device_)(info(t_).format, o_, v); !done) {
-      q.device_error = done.error();
-      return false;
+  static constexpr size_t kBlock = 16384;  // 128 KB of doubles a block: in L2
+  struct Counts {
+    size_t saturated = 0, zeros_before = 0, zeros_after = 0;
+  };
+
+  // Saturated: rounding with an unbounded exponent would have gone past the largest value (a hair
+  // above it that rounds down to it anyway is not counted). With the zeros before rounding.
+  void count_before(std::span<const double> v, Counts& c) const {
+    const double step = ulp_at(info(t_).format, top_), top = top_;
+    for (double x : v) {
+      c.saturated += std::fabs(x) > top && std::nearbyint(std::fabs(x) / step) * step > top;
+      c.zeros_before += x == 0;
     }
-    q.on_device = true;
-    return true;
+  }
+  // Integers round to nearest even and clamp to [lo, hi].
+  void round_integers(std::span<const double> in, std::span<double> out, Counts& c) const {
+    const double lo = lo_ ? lo_ : static_cast<double>(int_min(t_));
+    const double hi = static_cast<double>(int_max(t_));
+    for (size_t i = 0; i < in.size(); ++i) {
+      c.zeros_before += in[i] == 0;
+      const double r = std::nearbyint(in[i]);  // ties to even
+      c.saturated += r < lo || r > hi;
+      out[i] = std::clamp(r, lo, hi);
+    }
+  }
+  // The device rounds the whole array in one call (round_each's contract); the CPU does it when
+  // the device cannot, and q says why.
+  void round_on_device(std::span<const double> in, std::span<double> out, Quantised& q, bool has_zero) const {
+    if (in.data() != out.data()) std::copy(in.begin(), in.end(), out.begin());
+    std::mutex lock;
+    Counts total;
+    auto count = [&](auto&& part) {  // part(block, counts) over out, on every core
+      parallel_for(out.size(), 0, [&](size_t b, size_t e) {
+        Counts c;
+        part(std::span<const double>(out.subspan(b, e - b)), c);
+        const std::lock_guard hold(lock);
+        total.saturated += c.saturated, total.zeros_before += c.zeros_before, total.zeros_after += c.zeros_after;
+      });
+    };
+    count([&](std::span<const double> v, Counts& c) { count_before(v, c); });
+    if (auto done = (*device_)(info(t_).format, o_, out); !done) {
+      q.device_error = done.error();
+      round_each(info(t_).format, out, out, o_);
+    } else {
+      q.on_device = true;
+    }
+    count([](std::span<const double> v, Counts& c) {
+      for (double x : v) c.zeros_after += x == 0;
+    });
+    q.saturated += total.saturated;
+    if (has_zero) q.flushed += total.zeros_after - total.zeros_before;
   }
 
   DType t_;
@@ -280,12 +304,9 @@ Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
   ArrayRounder round(t, o, s.kind != ScalingKind::None, device);
   if (t == DType::int8) round.symmetric_integers();
   switch (s.kind) {
-    case ScalingKind::None: {
-      double* values = q.values.data();
-      parallel_for(q.values.size(), 0, [&](size_t b, size_t e) { std::copy(x.begin() + b, x.begin() + e, values + b); });
-      round.round(q.values, q);
+    case ScalingKind::None:
+      round.round(x.first(q.values.size()), q.values, q);
       break;
-    }
     case ScalingKind::PerTensor:
       q.amax = tensor_amax(x);
       scale_tensor(x, q, round, q.amax);

@@ -23,15 +23,17 @@ Quantised q(const std::vector<double>& x, size_t rows, DType t, ScalingKind k, d
 // No recipe: each value rounded as round_to does, in the blocks the common case runs in, with
 // the values the codec must finish (NaN, Inf, overflow) and the counts of saturated and
 // flushed values as one-at-a-time rounding gives them; every rounding mode and overflow policy
-// the element path takes.
+// the element path takes. Long enough to be split between cores and into blocks with a ragged
+// end (scaling.cpp's ArrayRounder rounds and counts each block in cache), and stochastic
+// rounding checks that element i draws index i whichever block it falls in.
 TEST(Scaling, NoneRoundsEachValueAndCountsWhatHappened) {
-  std::vector<double> x(5000);
+  std::vector<double> x(70007);  // 7 rows of 10001
   for (size_t i = 0; i < x.size(); ++i) x[i] = std::ldexp(std::sin(double(i)) * 1.7, int(i % 41) - 28);
   x[3] = NAN, x[4] = INFINITY, x[5] = 1e6, x[6] = -65520, x[7] = 1e-9, x[8] = -0.0;
-  for (Rounding mode : {Rounding::NearestEven, Rounding::TowardZero}) {
+  for (Rounding mode : {Rounding::NearestEven, Rounding::TowardZero, Rounding::Stochastic}) {
     CastOptions o;
     o.rounding = mode;
-    const Quantised r = quantise(x, 1, x.size(), DType::float16, Scaling{}, o);
+    const Quantised r = quantise(x, 7, x.size() / 7, DType::float16, Scaling{}, o);
     const FloatFormat& h = info(DType::float16).format;
     size_t flushed = 0;
     for (size_t i = 0; i < x.size(); ++i) {
