@@ -166,7 +166,7 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
                             "got " + show(*t1) + " and " + show(*t2)});
     }
   } else {
-    not_run(q2, "the sum is not rounded to nearest");
+    not_run(q2, up && down ? "the sum is not rounded to nearest" : "needs the rounding found above");
   }
 
   // 4. Bits seen below the partial sums' last place while aligning the terms: a term 2^-j ulp

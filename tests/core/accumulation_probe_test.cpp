@@ -118,6 +118,20 @@ TEST(AccumulationProbe, FindsRoundingToNearestInANarrowAccumulatorWithoutPromoti
   EXPECT_EQ(finding(*r, "products between").answer, "none within 4096");
 }
 
+// float4_e2m1fn's products span too few octaves for 1 and 1.5 x 2^-7 at any common scale: the
+// probes that need the rounding say so, not that the sum is not rounded to nearest.
+TEST(AccumulationProbe, ADtypeTooNarrowForTheTermsSaysWhyEachProbeDidNotRun) {
+  auto cpu = make_cpu_backend();
+  auto r = probe_accumulation(*cpu, DType::float4_e2m1fn);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(finding(*r, "rounding").answer, "not run");
+  EXPECT_NE(finding(*r, "rounding").evidence.find("cannot hold these terms"), std::string::npos);
+  EXPECT_EQ(finding(*r, "ties").answer, "not run");
+  EXPECT_EQ(finding(*r, "ties").evidence, "needs the rounding found above");
+  EXPECT_EQ(finding(*r, "bits seen").evidence, "needs the rounding found above");
+  EXPECT_TRUE(r->model.empty());
+}
+
 TEST(AccumulationProbe, IntegerSumsHaveNothingToProbe) {
   auto cpu = make_cpu_backend();
   EXPECT_FALSE(probe_accumulation(*cpu, DType::int8, {AccumKind::Int32, DType::int32}).ok());
