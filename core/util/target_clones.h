@@ -2,11 +2,12 @@
 // baseline x86-64; the loader picks one at run time from the CPU it finds. (The AVX-512 build of
 // the error statistics is ~10% faster on this project's Zen 4 machine.) The FMA the first two
 // allow is never used implicitly (-ffp-contract=off, everywhere), only where code asks for a
-// fused multiply-add (the float32 GEMM lanes). Off under AddressSanitizer (it does not support
-// ifuncs) and off other architectures.
+// fused multiply-add (the float32 GEMM lanes). Off under AddressSanitizer and ThreadSanitizer
+// (the loader runs an ifunc's resolver before the sanitizer's runtime is up: a TSan build of the
+// core tests crashed in one before main) and off other architectures.
 #pragma once
 
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define PL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define PL_CLONES

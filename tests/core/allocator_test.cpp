@@ -20,8 +20,8 @@ TEST(Allocator, FreedArraysAreReusedWithoutPageFaults) {
 #if !defined(__GLIBC__)
   GTEST_SKIP() << "not glibc: keep_freed_memory() does nothing here";
 #endif
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "AddressSanitizer's allocator replaces glibc's and ignores mallopt";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer's allocator replaces glibc's and ignores mallopt";
 #endif
   keep_freed_memory();
   // 8 MB, one 1024 x 1024 float64 matrix; and 32 MB, a 2048 x 2048 one, which with its header
