@@ -12,8 +12,10 @@ cmake --build build-asan --parallel
 (cd build-asan && ctest --output-on-failure --timeout 900 -j"$(nproc)")
 # The core tests again under ThreadSanitizer: the thread pool, the shared caches and backends,
 # the experiments' workers (a race fails the run: TSan exits 66 after a report). Without the two
-# exhaustive sweeps of every format and mode (110 of its 120 s on the 2-core VM; they run above).
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPL_CORE_ONLY=ON -DPL_TSAN=ON >/dev/null
+# exhaustive sweeps of every format and mode (110 of its 120 s on the 2-core VM; they run above),
+# and at -O1 without debug information: 2.5 min to build instead of 3.3, the same 70 s to run.
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+  -DPL_CORE_ONLY=ON -DPL_TSAN=ON >/dev/null
 cmake --build build-tsan --parallel
 (cd build-tsan && ctest --output-on-failure --timeout 900 -j"$(nproc)" \
   -E '^(RoundtripF32\.StochasticShortPathIsTheGenericFunctions|RoundtripF64\.EveryFormatModePolicyFlushAndPathMatchesTheCodec)$')

@@ -37,7 +37,7 @@ struct Case {
     acc[9] = ref[9];
     if (with_bias)
       for (size_t j = 0; j < n; ++j) bias.push_back(j == 0 ? 0.0 : d(rng));
-    in = {abs_product, 0.999, bias, n, {1e-6, 2e-7}};
+    in = {abs_product, 0.999, bias, n, {1e-6, 2e-7}, nullptr};
   }
 };
 
