@@ -65,6 +65,12 @@ class CudaBackend final : public Backend {
     d.compute_capability = std::to_string(p.major) + "." + std::to_string(p.minor);
     d.cores = p.multiProcessorCount;
     d.memory_gib = double(p.totalGlobalMem) / (1024.0 * 1024 * 1024);
+    // (cudaDeviceProp's clock fields are gone in CUDA 13: the attributes remain, in kHz.)
+    int sm_khz = 0, memory_khz = 0;
+    if (cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, device_) == cudaSuccess) d.sm_clock_mhz = sm_khz / 1000;
+    if (cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device_) == cudaSuccess)
+      d.memory_clock_mhz = memory_khz / 1000;
+    cudaGetLastError();  // an attribute this driver lacks leaves no sticky error behind
     d.runtime = "sm_" + std::to_string(p.major * 10 + p.minor) + ", driver " +
                 std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10) +
                 ", runtime " + std::to_string(runtime / 1000) + "." +
@@ -76,6 +82,9 @@ class CudaBackend final : public Backend {
       d.runtime += ", cuBLASLt " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) +
                    "." + std::to_string(v % 100);
     }
+    if (d.sm_clock_mhz > 0)
+      d.runtime += ", SM clock up to " + std::to_string(d.sm_clock_mhz) + " MHz, memory clock " +
+                   std::to_string(d.memory_clock_mhz) + " MHz";
     fill_peaks(d);
     return d;
   }

@@ -1,6 +1,6 @@
 // precision-lab devices [--peaks] [--json]
 // The compute backends and their devices (name, compute capability, cores or SMs, memory,
-// versions) and, for a GPU the published peak table knows, its peak rate per dtype. --peaks
+// versions, a GPU's clocks) and, for a GPU the published peak table knows, its peak rate per dtype. --peaks
 // prints the whole table with each part's source.
 #include <cstdio>
 #include <iostream>
@@ -64,6 +64,7 @@ Runner add_devices(CLI::App& app) {
         DeviceInfo d = (*b)->device_info();
         j.update({{"name", d.name}, {"compute_capability", d.compute_capability},
                   {"cores", d.cores}, {"memory_gib", d.memory_gib}, {"runtime", d.runtime}});
+        if (d.sm_clock_mhz > 0) j.update({{"sm_clock_mhz", d.sm_clock_mhz}, {"memory_clock_mhz", d.memory_clock_mhz}});
         part = peak::find_part(d.peak_part);
         if (part) j["peaks"] = rates_json(*part);
         else j["peaks_note"] = d.peak_note;
@@ -78,8 +79,10 @@ Runner add_devices(CLI::App& app) {
         std::printf("%-5s unavailable: %s\n", n.c_str(), b.error().c_str());
         continue;
       }
-      std::printf("%-5s %s %s\n", n.c_str(), j["name"].get<std::string>().c_str(),
-                  j["runtime"].get<std::string>().c_str());
+      const std::string cc = j["compute_capability"].get<std::string>();
+      std::printf("%-5s %s%s, %d %s, %.1f GiB\n      %s\n", n.c_str(), j["name"].get<std::string>().c_str(),
+                  cc.empty() ? "" : (", compute capability " + cc).c_str(), j["cores"].get<int>(),
+                  cc.empty() ? "threads" : "SMs", j["memory_gib"].get<double>(), j["runtime"].get<std::string>().c_str());
       if (part) print_rates(*part);
       else std::printf("      no published peaks: %s\n", j["peaks_note"].get<std::string>().c_str());
     }

@@ -44,6 +44,8 @@ struct DeviceInfo {
   std::string runtime;        // driver / runtime versions, OpenBLAS core, ...
   std::string peak_part;      // its entry in the published peak table ("H100 SXM5"); "" when none
   std::string peak_note;      // why there is none (unknown part, other SM count, a CPU)
+  int sm_clock_mhz = 0;       // CUDA: the peak SM and memory clocks the device reports (0: unknown,
+  int memory_clock_mhz = 0;   // or a CPU); the peak table's rates assume their own boost clock
 };
 
 struct Support {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <fstream>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include "core/backend/backend.h"
@@ -39,6 +40,9 @@ class CpuBackend final : public Backend {
     d.backend = "cpu";
     d.name = cpu_model_name();
     d.cores = static_cast<int>(default_threads());
+    // The machine's memory, as the GPU's is its device memory (0 where sysconf cannot tell).
+    if (const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE); pages > 0 && page > 0)
+      d.memory_gib = double(pages) * double(page) / (1024.0 * 1024 * 1024);
     // Which OpenBLAS kernel runs changes speed and the bits of float32 products: say it.
     const blas::Info library = blas::info();
     d.runtime = blas::describe(library);

@@ -268,6 +268,7 @@ echo '{"title": "bad"' > "$TMP/xdg/precision-lab/scenarios/98-bad.json"
 check scenario-bad-file-warns 0 'warning: skipped .*98-bad.json is not valid JSON' -- env XDG_CONFIG_HOME="$TMP/xdg" "$PL" scenario list
 check devices 0 'cpu' -- "$PL" devices
 check devices-cpu-no-peaks 0 'no published peaks: the peak table holds GPUs' -- "$PL" devices
+check devices-cpu-line 0 '^cpu +.+, [0-9]+ threads, [0-9]+\.[0-9] GiB' -- "$PL" devices
 check devices-peaks 0 'bfloat16 +tensor cores +989\.4 += 132 SMs x  4096 ops/clock x 1830 MHz' -- "$PL" devices --peaks
 check devices-peaks-json 0 '"part": "A100 SXM4"' -- "$PL" devices --peaks --json
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"

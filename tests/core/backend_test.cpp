@@ -12,7 +12,12 @@ TEST(Backend, CpuIsAlwaysRegistered) {
   auto b = open_backend("cpu");
   ASSERT_TRUE(b.ok());
   EXPECT_EQ((*b)->name(), "cpu");
-  EXPECT_FALSE((*b)->device_info().name.empty());
+  const DeviceInfo d = (*b)->device_info();
+  EXPECT_FALSE(d.name.empty());
+  EXPECT_GT(d.cores, 0);
+  // The machine's memory (it read 0 before: `devices` listed the CPU with 0 GiB).
+  EXPECT_GT(d.memory_gib, 0.1);
+  EXPECT_EQ(d.sm_clock_mhz, 0);  // a GPU's figure
 }
 
 TEST(Backend, UnknownNameIsAClearError) {

@@ -29,6 +29,20 @@ TEST(CudaBackend, NoGpuIsAnErrorValueNotACrash) {
   EXPECT_FALSE(r.error().empty());
 }
 
+// What the device says of itself: its SMs, memory and clocks (#5: name, compute capability,
+// SMs, memory, versions, clocks), every one read off the device, none made up.
+TEST(CudaBackend, DeviceInfoReadsTheDevicesOwnFigures) {
+  if (!gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error();
+  const DeviceInfo d = gpu()->device_info();
+  EXPECT_FALSE(d.name.empty());
+  EXPECT_FALSE(d.compute_capability.empty());
+  EXPECT_GT(d.cores, 0);
+  EXPECT_GT(d.memory_gib, 0.0);
+  EXPECT_GT(d.sm_clock_mhz, 100) << d.runtime;
+  EXPECT_GT(d.memory_clock_mhz, 100) << d.runtime;
+  EXPECT_NE(d.runtime.find(" MHz"), std::string::npos) << d.runtime;
+}
+
 class RoundtripParity : public ::testing::TestWithParam<std::tuple<DType, int>> {};
 
 TEST_P(RoundtripParity, BitIdenticalToCpu) {
