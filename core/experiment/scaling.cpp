@@ -116,7 +116,8 @@ class ArrayRounder {
   // The device rounds the whole array in one call (round_each's contract); the CPU does it when
   // the device cannot, and q says why.
   void round_on_device(std::span<const double> in, std::span<double> out, Quantised& q, bool has_zero) const {
-    if (in.data() != out.data()) std::copy(in.begin(), in.end(), out.begin());
+    if (in.data() != out.data())  // (on every core, as the copy into an operand's values was before)
+      parallel_for(in.size(), 0, [&](size_t b, size_t e) { std::copy(in.begin() + b, in.begin() + e, out.begin() + b); });
     std::mutex lock;
     Counts total;
     auto count = [&](auto&& part) {  // part(block, counts) over out, on every core
