@@ -63,27 +63,22 @@ class ArrayRounder {
       round_on_device(in, out, q, has_zero);
       return;
     }
-    std::mutex lock;
-    parallel_for(in.size(), 0, [&](size_t begin, size_t end) {
-      Counts c;
-      for (size_t b0 = begin; b0 < end; b0 += kBlock) {
-        const size_t b1 = std::min(end, b0 + kBlock);
-        const auto from = in.subspan(b0, b1 - b0);
-        const auto to = out.subspan(b0, b1 - b0);
-        if (is_float(t_)) {
-          count_before(from, c);
-          // (A block is under parallel_for's smallest chunk: round_each runs it on this core.)
-          round_each(info(t_).format, from, to, o_, b0);
-        } else {
-          round_integers(from, to, c);
-        }
-        if (has_zero)
-          for (double x : to) c.zeros_after += x == 0;
-      }
-      const std::lock_guard hold(lock);
-      q.saturated += c.saturated;
-      if (has_zero) q.flushed += c.zeros_after - c.zeros_before;
-    });
+    add(counted(in.size(), [&](size_t begin, size_t end, Counts& c) {
+          for (size_t b0 = begin; b0 < end; b0 += kBlock) {
+            const size_t b1 = std::min(end, b0 + kBlock);
+            const auto from = in.subspan(b0, b1 - b0);
+            const auto to = out.subspan(b0, b1 - b0);
+            if (is_float(t_)) {
+              count_before(from, c);
+              // (A block is under parallel_for's smallest chunk: round_each runs it on this core.)
+              round_each(info(t_).format, from, to, o_, b0);
+            } else {
+              round_integers(from, to, c);
+            }
+            if (has_zero)
+              for (double x : to) c.zeros_after += x == 0;
+          }
+        }), has_zero, q);
   }
   void round(std::span<double> v, Quantised& q) const { round(v, v, q); }
 
@@ -92,6 +87,25 @@ class ArrayRounder {
   struct Counts {
     size_t saturated = 0, zeros_before = 0, zeros_after = 0;
   };
+
+  // fn(begin, end, counts) for each core's share of [0, n); the shares' counts summed.
+  template <typename Fn>
+  static Counts counted(size_t n, Fn&& fn) {
+    std::mutex lock;
+    Counts total;
+    parallel_for(n, 0, [&](size_t begin, size_t end) {
+      Counts c;
+      fn(begin, end, c);
+      const std::lock_guard hold(lock);
+      total.saturated += c.saturated, total.zeros_before += c.zeros_before, total.zeros_after += c.zeros_after;
+    });
+    return total;
+  }
+  // The counts into q: the saturated, and the flushed as the new zeros.
+  static void add(const Counts& c, bool has_zero, Quantised& q) {
+    q.saturated += c.saturated;
+    if (has_zero) q.flushed += c.zeros_after - c.zeros_before;
+  }
 
   // Saturated: rounding with an unbounded exponent would have gone past the largest value (a hair
   // above it that rounds down to it anyway is not counted). With the zeros before rounding.
@@ -118,28 +132,17 @@ class ArrayRounder {
   void round_on_device(std::span<const double> in, std::span<double> out, Quantised& q, bool has_zero) const {
     if (in.data() != out.data())  // (on every core, as the copy into an operand's values was before)
       parallel_for(in.size(), 0, [&](size_t b, size_t e) { std::copy(in.begin() + b, in.begin() + e, out.begin() + b); });
-    std::mutex lock;
-    Counts total;
-    auto count = [&](auto&& part) {  // part(block, counts) over out, on every core
-      parallel_for(out.size(), 0, [&](size_t b, size_t e) {
-        Counts c;
-        part(std::span<const double>(out.subspan(b, e - b)), c);
-        const std::lock_guard hold(lock);
-        total.saturated += c.saturated, total.zeros_before += c.zeros_before, total.zeros_after += c.zeros_after;
-      });
-    };
-    count([&](std::span<const double> v, Counts& c) { count_before(v, c); });
+    Counts c = counted(out.size(), [&](size_t b, size_t e, Counts& share) { count_before(out.subspan(b, e - b), share); });
     if (auto done = (*device_)(info(t_).format, o_, out); !done) {
       q.device_error = done.error();
       round_each(info(t_).format, out, out, o_);
     } else {
       q.on_device = true;
     }
-    count([](std::span<const double> v, Counts& c) {
-      for (double x : v) c.zeros_after += x == 0;
-    });
-    q.saturated += total.saturated;
-    if (has_zero) q.flushed += total.zeros_after - total.zeros_before;
+    c.zeros_after = counted(out.size(), [&](size_t b, size_t e, Counts& share) {
+                      for (size_t i = b; i < e; ++i) share.zeros_after += out[i] == 0;
+                    }).zeros_after;
+    add(c, has_zero, q);
   }
 
   DType t_;
