@@ -8,7 +8,8 @@ namespace {
 constexpr int kTile = int(kEmulatedTile);
 
 // One thread per element, reading its row of A and of B straight from memory: the models whose
-// order is not a single pass along k (pairwise) or that carry more state (Kahan).
+// order is not a single pass along k (pairwise, and multi-term, which reads each block twice)
+// or that carry more state (Kahan).
 __global__ void per_element_kernel(const float* __restrict__ a, const float* __restrict__ b, size_t m, size_t n,
                                    size_t k, size_t row0, EmulatedModel model, float* __restrict__ c,
                                    uint8_t* __restrict__ redo) {
@@ -79,7 +80,7 @@ cudaError_t launch_emulated_gemm(const float* a, const float* b, size_t m, size_
   (void)m;  // the kernel's row bound is the slab's end
   const dim3 block(kTile, kTile);
   const dim3 grid = grid_for(n, row1 - row0);
-  if (model.kind == EmulatedKind::Pairwise || model.kind == EmulatedKind::Kahan)
+  if (model.kind == EmulatedKind::Pairwise || model.kind == EmulatedKind::Kahan || model.kind == EmulatedKind::Multiterm)
     per_element_kernel<<<grid, block, 0, stream>>>(a, b, row1, n, k, row0, model, c, redo);
   else
     tiled_kernel<<<grid, block, 0, stream>>>(a, b, row1, n, k, row0, model, c, redo);

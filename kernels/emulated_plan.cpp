@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/dtype/bulk_convert.h"
+#include "core/experiment/multiterm.h"
 #include "kernels/emulated_gemm.cuh"
 
 namespace pl::cuda {
@@ -53,7 +54,7 @@ Expected<EmulatedAdd> add_for(DType format, Rounding rounding) {
 Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
   const auto& acc = s.accumulate;
   if (acc.kind != AccumKind::Sequential && acc.kind != AccumKind::Chunked &&
-      acc.kind != AccumKind::Pairwise && acc.kind != AccumKind::Kahan)
+      acc.kind != AccumKind::Pairwise && acc.kind != AccumKind::Kahan && acc.kind != AccumKind::Multiterm)
     return Error{"no CUDA kernel for " + std::string(experiment::accum_kind_name(acc.kind)) + " accumulation"};
   if (value_bits(s.a) + value_bits(s.b) > 24)
     return Error{std::string(name(s.a)) + " x " + std::string(name(s.b)) +
@@ -68,6 +69,14 @@ Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
     m.block = static_cast<size_t>(acc.block);
   } else if (acc.kind == AccumKind::Kahan) {
     m.kind = EmulatedKind::Kahan;
+  } else if (acc.kind == AccumKind::Multiterm) {
+    // Rounded once per block from an exact float64 value: round_exact's route, in every mode.
+    if (auto why = experiment::check_multiterm(acc); !why.empty()) return Error{why};
+    m.kind = EmulatedKind::Multiterm;
+    m.block = static_cast<size_t>(acc.block);
+    m.extra_bits = acc.extra_bits;
+    m.inner.exact_path = true;
+    m.inner.hardware_f32 = false;
   } else if (acc.kind == AccumKind::Chunked) {
     m.kind = EmulatedKind::Chunked;
     auto outer = add_for(acc.outer, acc.rounding);

@@ -1,5 +1,5 @@
 // One element of an emulated GEMM: the sum of a row of A times a row of B under a sequential,
-// chunked, pairwise or Kahan model, every addition rounded once in the accumulator's format in
+// chunked, pairwise, Kahan or multi-term model, every addition rounded once in the accumulator's format in
 // any rounding mode -- written once for the GPU kernels (emulated_gemm.cu) and the host,
 // where a test checks it bit for bit against the CPU's own models (core/experiment/gemm.h) on
 // every machine, GPU or not.
@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cmath>
 #include <cstring>
 
 #include "core/dtype/quantum.h"
@@ -40,13 +41,14 @@ struct EmulatedAdd {
   bool negative_zero = true;     // whether it has -0
 };
 
-enum class EmulatedKind : uint8_t { Sequential, Chunked, Pairwise, Kahan };
+enum class EmulatedKind : uint8_t { Sequential, Chunked, Pairwise, Kahan, Multiterm };
 
 struct EmulatedModel {
   EmulatedKind kind = EmulatedKind::Sequential;
   bool chunked = false;  // kind == Chunked
   size_t chunk = 0;      // products per chunk (chunked)
-  size_t block = 0;      // products per sequential leaf (pairwise)
+  size_t block = 0;      // products per sequential leaf (pairwise), per block (multi-term)
+  int extra_bits = 0;    // multi-term: bits kept below the format's last place
   EmulatedAdd inner;     // the accumulator (chunked: within a chunk)
   EmulatedAdd outer;     // chunked: where the chunk sums go
   uint64_t stream_base = 0;  // added to every element's stream_offset (ProductSpec::stream_offset)
@@ -265,12 +267,50 @@ PL_HD inline float kahan_sum(const float* a, const float* b, size_t n, const Emu
   return s;
 }
 
+// The multi-term adder (core/experiment/multiterm.h, the CPU's multiterm_dot): each block of
+// products and the running sum, aligned to the largest of them, truncated `extra_bits` below
+// the format's last place there, added exactly in float64 (the plan keeps the integers under
+// 2^53) and rounded once through round_exact, which the sequential models' float64 route
+// shares. A product that is not an exact finite float32 hands the element back to the host.
+PL_HD inline float multiterm_sum(const float* a, const float* b, size_t n, const EmulatedModel& m, bool& bad,
+                                 uint64_t step) {
+  const EmulatedAdd& r = m.inner;
+  const int below = r.mantissa_bits + m.extra_bits;  // the window's bits below its top
+  constexpr int kNone = -100000;
+  auto exponent = [](float x) { return x == 0.0f ? kNone : floor_log2(decompose(double(x))); };
+  auto pow2 = [](int e) { return f64_from_bits(uint64_t(e + 1023) << 52); };  // |e| <= 400 here
+  float c = 0.0f;
+  for (size_t k0 = 0; k0 < n; k0 += m.block) {
+    const size_t k1 = n - k0 < m.block ? n : k0 + m.block;
+    int top = exponent(c);
+    for (size_t k = k0; k < k1; ++k) {
+      const float p = exact_product(a[k], b[k], bad);
+      bad |= !sum::finite(p);
+      const int e = exponent(p);
+      top = e > top ? e : top;
+    }
+    if (bad) return c;
+    if (top == kNone) {  // every term zero: +0
+      c = round_exact(0.0, 0.0, r, step++, bad);
+      continue;
+    }
+    const int last = top - below;
+    const double down = pow2(-last);
+    double units = ::trunc(sum::dmul_rn(double(c), down));
+    for (size_t k = k0; k < k1; ++k)
+      units = sum::dadd_rn(units, ::trunc(sum::dmul_rn(double(sum::mul_rn(a[k], b[k])), down)));
+    c = round_exact(sum::dmul_rn(units, pow2(last)), 0.0, r, step++, bad);
+  }
+  return c;
+}
+
 // One element under any of the models: rows a and b of length n; stream_offset is the
 // element's experiment::gemm_stream_offset (its stochastic draws).
 PL_HD inline float element_sum(const float* a, const float* b, size_t n, const EmulatedModel& m, bool& bad,
                                uint64_t stream_offset) {
   if (m.kind == EmulatedKind::Pairwise) return pairwise_sum(a, b, n, m.block, m.inner, bad, stream_offset);
   if (m.kind == EmulatedKind::Kahan) return kahan_sum(a, b, n, m.inner, bad, stream_offset);
+  if (m.kind == EmulatedKind::Multiterm) return multiterm_sum(a, b, n, m, bad, stream_offset);
   RunningSum s(stream_offset, n);
   for (size_t t = 0; t < n; ++t) s.add(exact_product(a[t], b[t], bad), m, bad);
   return s.result(m, bad);

@@ -53,7 +53,8 @@ Runner add_dot(CLI::App& app) {
   app.add_flag("--sum", args->sum, "sum reductions of a instead of dot products (every b_k is 1)");
   app.add_option("--accumulate", args->models,
                  "Comma-separated models: f64 | FMT:sequential | FMT:pairwise[:BLOCK] | "
-                 "FMT:kahan | FMT:chunked[:N] (then float32), optionally :rtz/:up/...");
+                 "FMT:kahan | FMT:chunked[:N] (then float32) | FMT:multiterm[:BLOCK[:EXTRA]] (a tensor "
+                 "core's block adder), optionally :rtz/:up/...");
   app.add_option("--trials", args->trials, "Dot products per length and model");
   app.add_option("--seed", args->seed, "Seed of the input draws");
   app.add_option("--backend", args->backend,

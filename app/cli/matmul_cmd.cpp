@@ -44,7 +44,8 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--weight-dtype", a->weight, "dtype of B / W");
   app.add_option("--bias-dtype", a->bias_dtype, "dtype of the bias (adds a bias)");
   app.add_option("--accumulate", a->accumulate,
-                 "f64 | f32:blas | f64:blas | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N] [:rtz...]");
+                 "f64 | f32:blas | f64:blas | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N] | "
+                 "FMT:multiterm[:B[:EXTRA]] [:rtz...]");
   app.add_option("--output-dtype", a->output, "dtype of the result");
   app.add_option("--rounding", a->rounding, "rounding of inputs and output: rne rna rtz up down stochastic");
   app.add_option("--overflow", a->overflow, "default | saturate | no-saturate");

@@ -280,7 +280,8 @@ bool SetupView::draw() {
     if (ok && !models.empty()) models_ = models, c.accumulate = models.front(), changed = true;
   }
   if (!cast && ImGui::IsItemHovered())
-    ImGui::SetTooltip("f64 | f32:blas | f64:blas | i32 | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N],\n"
+    ImGui::SetTooltip("f64 | f32:blas | f64:blas | i32 | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N]\n"
+                      "| FMT:multiterm[:B[:EXTRA]] (a tensor core's block adder: B products aligned to the largest, EXTRA bits kept),\n"
                       "optionally :rtz ...; a K sweep takes a comma-separated list of models to compare");
   if (!sweep) {
     changed |= draw_rounding_combo("rounding", &c.cast.rounding);

@@ -9,6 +9,7 @@
 #include "core/backend/blas.h"
 #include "core/dtype/codec.h"
 #include "core/experiment/exact_sum.h"
+#include "core/experiment/multiterm.h"
 #include "core/util/names.h"
 
 // Built with -ffp-contract=off (core/CMakeLists.txt): TwoSum and TwoProduct are exact only
@@ -21,8 +22,8 @@ using detail::round_sum;
 using detail::two_sum;
 using detail::TwoSumResult;
 
-constexpr std::array<std::string_view, 7> kKindNames = {"float64", "sequential", "pairwise", "kahan",
-                                                        "chunked", "blas",       "int32"};
+constexpr std::array<std::string_view, 8> kKindNames = {"float64", "sequential", "pairwise", "kahan",
+                                                        "chunked", "blas",       "int32",    "multiterm"};
 
 // One emulated accumulator: every addition is rounded once to the format.
 class Accumulator {
@@ -102,6 +103,8 @@ std::string describe(const Accumulation& a) {
       if (a.format == DType::float16) return f + " GEMM library (cuBLAS CUBLAS_COMPUTE_16F)";
       return f + (a.format == DType::float64 ? " OpenBLAS dgemm" : " OpenBLAS sgemm");
     case AccumKind::Int32: return "i32 (wrapping) -> f32";
+    case AccumKind::Multiterm:
+      return f + " multi-term(" + std::to_string(a.block) + " + sum, " + std::to_string(a.extra_bits) + " extra bits) " + r;
   }
   return "?";
 }
@@ -128,6 +131,7 @@ std::string check(const Accumulation& a) {
   if (a.format == DType::float64)
     return "use the float64 model for a float64 accumulator (hardware, round-to-nearest-even)";
   if (a.kind == AccumKind::Pairwise && a.block < 1) return "pairwise block must be at least 1";
+  if (a.kind == AccumKind::Multiterm) return check_multiterm(a);
   if (a.kind == AccumKind::Chunked) {
     if (a.chunk < 1) return "chunk must be at least 1";
     if (!is_float(a.outer) || a.outer == DType::float64)
@@ -186,6 +190,7 @@ double dot(std::span<const double> a, std::span<const double> b, const Accumulat
       }
       return wrap_int32(s);
     }
+    case AccumKind::Multiterm: return multiterm_dot(a, b, acc, stream_offset);
     case AccumKind::Blas: {
       // A 1 x 1 product through the library, so a dot product runs the same code as a GEMM.
       if (acc.format == DType::float64) {
@@ -247,6 +252,15 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k) {
     }
     case AccumKind::Kahan:
       return {2 * u + n * u * u, 2 * u + n * u * u};
+    case AccumKind::Multiterm: {
+      // A block's terms each lose less than one unit of the window, 2^(1 - p - extra) of the
+      // largest, before the sum is rounded once: one step of relative error at most
+      // u + (block + 1) 2^(1 - p - extra) (1 + u), taken ceil(k / block) times.
+      const double steps = std::ceil(n / a.block);
+      const double dropped = (a.block + 1) * std::ldexp(1.0, 1 - info(a.format).format.precision() - a.extra_bits);
+      const double step_u = u + dropped * (1 + u);
+      return {gamma(steps, step_u), std::sqrt(steps) * step_u};
+    }
     case AccumKind::Chunked: {
       const double inner = std::min(n, double(a.chunk)), outer = std::ceil(n / a.chunk);
       const double uo = unit_roundoff(a.outer, a.rounding);

@@ -7,7 +7,8 @@
 // sequential leaves of `block` products, then pairwise sums), Kahan (compensated, every
 // operation rounded to the format), and chunked (sequential in an inner format for `chunk`
 // products, each chunk's sum then added into an outer float32 accumulator, as fp8 tensor
-// cores promote their partial sums), and the BLAS library's own float32/float64 GEMM.
+// cores promote their partial sums), multi-term (a tensor core's fused block adder:
+// multiterm.h), and the BLAS library's own float32/float64 GEMM.
 // The reference is a double-double dot product
 // (Ogita, Rump and Oishi's Dot2), accurate far beyond float64.
 #pragma once
@@ -36,15 +37,20 @@ enum class AccumKind : uint8_t {
   Int32,       // integer products summed in a two's-complement int32 accumulator, as int8
                // tensor cores and VNNI do: exact, wrapping past 2^31 (format int32). The
                // epilogue converts the sum to float32 (result_dtype) before any scale.
+  Multiterm,   // `block` products and the running sum added at once, as a tensor core's
+               // multi-term adder does: aligned to the largest, `extra_bits` kept below the
+               // format's last place, normalised and rounded once per block (multiterm.h)
 };
 
 struct Accumulation {
   AccumKind kind = AccumKind::Sequential;
   DType format = DType::float32;        // the accumulator (Chunked: the inner accumulator)
   Rounding rounding = Rounding::NearestEven;
-  int block = 32;                       // Pairwise: products summed sequentially per leaf
+  int block = 32;                       // Pairwise: products summed sequentially per leaf;
+                                        // Multiterm: products per block
   int chunk = 128;                      // Chunked: products per chunk before promotion
   DType outer = DType::float32;         // Chunked: where the chunk sums go
+  int extra_bits = 0;                   // Multiterm: bits kept below the format's last place
 };
 
 std::string_view accum_kind_name(AccumKind k);  // "float64", "sequential", ...

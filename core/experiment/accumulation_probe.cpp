@@ -81,6 +81,91 @@ class Prober {
 
 std::string show(double v) { return shortest_double(v); }
 
+const std::string kNormalisation = "normalisation of partial sums (raising one term by 2^-w)";
+
+// significand x 2^exponent for an odd count of units 2^unit_exp: a Term.
+Term units(int count, int unit_exp) {
+  int m = 0;
+  while ((count >> (m + 1)) > 0) ++m;
+  return {unit_exp + m, false, std::ldexp(double(count), -m)};
+}
+
+// 6. Normalisation (Fasi, Higham, Mikaitis and Pranesh, section "Features of the accumulator";
+// Mikaitis, "Monotonicity of multi-term floating-point adders", 2024). An adder that rounds
+// after each addition is monotone in every order: raising a term never lowers the sum. A
+// multi-term adder aligns a block's terms -- the running sum among them -- to the largest, and
+// keeps `extra` bits below the last place there: when the running sum rises from 1 - 2^-w to 1,
+// the window moves up one place and small terms it held vanish.
+//
+// Sum A: terms of the input format's precision summing to 1 - 2^-w exactly (1 - 2^-p,
+// 2^-p (1 - 2^-p), ...), then, from position `at` along K, small terms of 2^-(w + extra): n - 1
+// of one unit and one of v units, 3 x 2^extra units in all, so that an adder that sees them
+// reaches exactly 1 + 2^(1-w). Sum B raises the last of the first terms by 2^-w, so that they
+// sum to 1: each unit term is then below the window, v (odd) loses one unit, and what is left
+// is less than what the final rounding keeps (a unit in the last place truncating, half of one
+// to nearest) -- B comes back as 1, below A. Where the block boundary is not known, the small
+// terms are tried from positions 4, 8, ..., 128: the first that shows it is the block.
+ProbeFinding normalisation(Prober& probe, ProbeReport& r, int input_precision, int w, int extra, bool truncating) {
+  ProbeFinding f{kNormalisation, "not run", ""};
+  // Unit terms and v: the fewest that keep B's survivors under its rounding's threshold.
+  const int total = 3 << extra, threshold = truncating ? 2 << extra : 1 << extra;
+  int v = 0, n = 0;
+  for (int cand = total; cand >= 1; --cand)
+    if ((cand & 1) && cand - 1 < threshold) {
+      v = cand;
+      n = total - cand + 1;
+      break;
+    }
+  constexpr int kMaxSmall = 64;
+  if (n == 0 || n > kMaxSmall) {
+    f.evidence = "an adder that sees " + std::to_string(extra) + " extra bits needs " + std::to_string(n) +
+                 " small terms in one block to show it (at most " + std::to_string(kMaxSmall) + " are tried)";
+    return f;
+  }
+  // The first terms: chunks of the input's precision, the last one shorter.
+  std::vector<Term> first;
+  for (int top = 0; top < w; top += input_precision) {
+    const int bits = std::min(input_precision, w - top);  // 2^-top (1 - 2^-bits)
+    first.push_back({-top - 1, false, 2 - std::ldexp(1.0, 1 - bits)});
+  }
+  std::vector<Term> raised = first;
+  const int last_top = (w - 1) / input_precision * input_precision;
+  raised.back() = {-last_top, false, 1.0};  // 2^-top (1 - 2^-bits) + 2^-w: a power of two
+  std::vector<Term> small(size_t(n - 1), Term{-(w + extra)});
+  small.push_back(units(v, -(w + extra)));
+  const double up = 1 + std::ldexp(1.0, 1 - w);
+  std::string tried;
+  for (size_t at : {4, 8, 16, 32, 64, 128}) {
+    if (at < first.size()) continue;
+    std::vector<size_t> places;
+    for (size_t i = 0; i < first.size(); ++i) places.push_back(i);
+    for (size_t i = 0; i < small.size(); ++i) places.push_back(at + i);
+    std::vector<Term> a = first, b = raised;
+    a.insert(a.end(), small.begin(), small.end());
+    b.insert(b.end(), small.begin(), small.end());
+    auto sa = probe.dot(a, places), sb = probe.dot(b, places);
+    if (!sa || !sb) {
+      f.evidence = sa ? sb.error() : sa.error();
+      return f;
+    }
+    tried += (tried.empty() ? "" : ", ") + std::to_string(at);
+    if (*sa > *sb) {
+      r.block_terms = int(at);
+      r.extra_bits = extra;
+      f.answer = "once per block of " + std::to_string(at) + " products (a multi-term adder, " +
+                 std::to_string(extra) + " extra bits)";
+      f.evidence = "terms summing to 1 - 2^-" + std::to_string(w) + ", then " + std::to_string(n) +
+                   " small ones from K = " + std::to_string(at) + ": got " + show(*sa) + " (exact " + show(up) +
+                   "); one term raised by 2^-" + std::to_string(w) + ": got " + show(*sb) + ", lower";
+      return f;
+    }
+  }
+  f.answer = "no sign of a multi-term adder";
+  f.evidence = "raising one term never lowered the sum (" + std::to_string(n) + " small terms from K = " + tried +
+               "): an adder that normalises after each addition, or blocks shorter than the small terms";
+  return f;
+}
+
 // The accumulator's precision in bits: what the probes measure against.
 int accumulator_precision(const Accumulation& a) {
   return info(a.format).format.precision();
@@ -183,6 +268,8 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
   // truncated to the bits the adder keeps, would pull 1 + ulp down even when the adder drops
   // the tiny term itself.
   const std::string q3 = "bits seen below the last place";
+  int seen_bits = -1;       // -1: not run
+  bool seen_exact = false;  // else a lower bound (all the probe can tell, or the input's range)
   if (nearest || truncating) {
     int seen = 0;
     bool limited = false;  // the input dtype cannot hold the next probe's terms
@@ -214,6 +301,8 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
       }
       seen = j;
     }
+    seen_bits = seen;
+    seen_exact = seen < width - 1 && !limited;
     const std::string answer = seen == width - 1 ? "at least " + std::to_string(seen) + " (all the probe can tell)"
                                : limited    ? "at least " + std::to_string(seen) + " (the input dtype's range)"
                                             : std::to_string(seen);
@@ -243,6 +332,21 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
   } else {
     not_run(q5, kept >= p ? "partial sums keep the accumulator's full precision" : "needs the partial sum's width");
   }
+  // 6. Normalisation: whether partial sums are normalised after each addition, or a block of
+  // products is aligned to its largest term and normalised once (a multi-term adder).
+  if (!nearest && !truncating) {
+    not_run(kNormalisation, "needs the rounding found above");
+  } else if (seen_bits < 0) {
+    not_run(kNormalisation, "needs the bits seen below the last place");
+  } else if (!seen_exact) {
+    not_run(kNormalisation, "the adder sees at least " + std::to_string(seen_bits) +
+                                " bits below its last place; the probe's small terms must sit just below what it sees");
+  } else {
+    // A multi-term adder that rounds to nearest shows one bit fewer than it keeps: the tie itself
+    // takes the first (see the bits-seen probe).
+    r.findings.push_back(normalisation(probe, r, info(input).format.precision(), width,
+                                       truncating ? seen_bits : seen_bits + 1, truncating));
+  }
   r.method = probe.method();
   const DType narrow = r.accumulator_bits == 24 ? DType::float32 : r.accumulator_bits == 11 ? DType::tf32
                        : r.accumulator_bits == 8 ? DType::bfloat16 : DType::bool_;
@@ -252,9 +356,16 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
     r.model_note = "the rounding was not found";
   } else {
     Accumulation m{AccumKind::Sequential, narrow, truncating ? Rounding::TowardZero : Rounding::NearestEven};
-    if (r.promotion_interval > 0) m.kind = AccumKind::Chunked, m.chunk = r.promotion_interval, m.outer = DType::float32;
+    if (r.promotion_interval > 0) {
+      m.kind = AccumKind::Chunked, m.chunk = r.promotion_interval, m.outer = DType::float32;
+      r.model_note = "emulates the partial sums' width, rounding and promotion; not the order within a block";
+    } else if (r.block_terms > 0) {
+      m.kind = AccumKind::Multiterm, m.block = r.block_terms, m.extra_bits = r.extra_bits;
+      r.model_note = "emulates the multi-term adder found: block, extra bits, width and rounding";
+    } else {
+      r.model_note = "emulates the partial sums' width and rounding; not the order within a block";
+    }
     r.model = accumulation_spec(m);
-    r.model_note = "emulates the partial sums' width, rounding and promotion; not the order within a block";
   }
   return r;
 }

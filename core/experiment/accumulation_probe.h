@@ -42,6 +42,10 @@ struct ProbeReport {
   int accumulator_bits = 0;
   int promotion_interval = 0;
   bool truncating = false;  // the sums were truncated (else rounded to nearest, or not known)
+  // A multi-term adder, where the normalisation probe found one: products it adds at once with
+  // the running sum, and bits kept below the last place while aligning (0 and -1: none found).
+  int block_terms = 0;
+  int extra_bits = -1;
   // The findings as an accumulation model the experiments can run ("tf32:chunked:32:rtz"), when
   // a dtype has the partial sums' precision (24: float32, 11: tf32, 8: bfloat16 -- each with
   // float32's exponent range); else empty, and `model_note` says why.

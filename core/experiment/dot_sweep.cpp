@@ -196,17 +196,29 @@ std::optional<Accumulation> parse_accumulation(const std::string& spec, std::str
     a.format = *format;
     const auto kind = parse_accum_kind(parts.size() > 1 ? parts[1] : "sequential");
     if (!kind || *kind == AccumKind::Float64)
-      return fail("model must be sequential, pairwise[:BLOCK], kahan, chunked[:N] or blas");
+      return fail("model must be sequential, pairwise[:BLOCK], kahan, chunked[:N], multiterm[:BLOCK[:EXTRA]] or blas");
     a.kind = *kind;
-    if (parts.size() > 2) {
+    if (a.kind == AccumKind::Multiterm) a.block = 16;  // an MMA step's K for 16-bit inputs
+    auto number = [&](const std::string& text, long low, long high, long* out) {
       char* end = nullptr;
-      const long n = std::strtol(parts[2].c_str(), &end, 10);
-      if (*end || n < 1 || n > (1 << 24)) return fail("'" + parts[2] + "' is not a size in [1, 2^24]");
-      if (a.kind == AccumKind::Pairwise) a.block = static_cast<int>(n);
+      *out = std::strtol(text.c_str(), &end, 10);
+      return !text.empty() && !*end && *out >= low && *out <= high;
+    };
+    if (parts.size() > 2) {
+      long n = 0;
+      if (!number(parts[2], 1, 1 << 24, &n)) return fail("'" + parts[2] + "' is not a size in [1, 2^24]");
+      if (a.kind == AccumKind::Pairwise || a.kind == AccumKind::Multiterm) a.block = static_cast<int>(n);
       else if (a.kind == AccumKind::Chunked) a.chunk = static_cast<int>(n);
-      else return fail("only pairwise and chunked take a size");
+      else return fail("only pairwise, chunked and multiterm take a size");
     }
-    if (parts.size() > 3) return fail("too many ':' parts");
+    if (parts.size() > 3 && a.kind == AccumKind::Multiterm) {
+      long extra = 0;
+      if (!number(parts[3], 0, 63, &extra)) return fail("'" + parts[3] + "' is not a number of extra bits");
+      a.extra_bits = static_cast<int>(extra);
+    } else if (parts.size() > 3) {
+      return fail("too many ':' parts");
+    }
+    if (parts.size() > 4) return fail("too many ':' parts");
   }
   // A GEMM library's float16 accumulation is a valid model for matrix products on a device
   // that has one (CUDA); each experiment's own check decides whether it can run it.
@@ -224,6 +236,7 @@ std::string accumulation_spec(const Accumulation& a) {
     case AccumKind::Chunked: s += ":chunked:" + std::to_string(a.chunk); break;
     case AccumKind::Blas: s += ":blas"; break;
     case AccumKind::Int32: return "i32";
+    case AccumKind::Multiterm: s += ":multiterm:" + std::to_string(a.block) + ":" + std::to_string(a.extra_bits); break;
   }
   if (a.rounding != Rounding::NearestEven) s += std::string(":") + rounding_name(a.rounding);
   return s;

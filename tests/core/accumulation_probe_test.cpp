@@ -6,6 +6,7 @@
 
 #include "core/backend/backend.h"
 #include "core/experiment/accumulation_probe.h"
+#include "core/experiment/dot_sweep.h"
 #include "core/experiment/gemm.h"
 #include "tests/core/stub_backend.h"
 
@@ -130,6 +131,67 @@ TEST(AccumulationProbe, ADtypeTooNarrowForTheTermsSaysWhyEachProbeDidNotRun) {
   EXPECT_EQ(finding(*r, "ties").evidence, "needs the rounding found above");
   EXPECT_EQ(finding(*r, "bits seen").evidence, "needs the rounding found above");
   EXPECT_TRUE(r->model.empty());
+}
+
+Accumulation multiterm(int block, int extra, Rounding r) {
+  Accumulation a{AccumKind::Multiterm, DType::float32, r, block};
+  a.extra_bits = extra;
+  return a;
+}
+
+// A tensor core's multi-term adder (Fasi et al.): the probes find its width, rounding and extra
+// bits, the normalisation probe finds that raising one term lowers the sum, and where the block
+// ends -- so the model they report is the device's own, for 16-bit and 8-bit inputs alike.
+TEST(AccumulationProbe, FindsAMultitermAdderItsBlockAndItsExtraBits) {
+  struct Case {
+    Accumulation model;
+    DType input;
+  };
+  for (const Case& c : {Case{multiterm(16, 2, Rounding::TowardZero), DType::float16},
+                        Case{multiterm(16, 2, Rounding::TowardZero), DType::bfloat16},
+                        Case{multiterm(16, 2, Rounding::TowardZero), DType::float8_e4m3fn},
+                        Case{multiterm(8, 0, Rounding::TowardZero), DType::float16},
+                        Case{multiterm(4, 1, Rounding::TowardZero), DType::bfloat16},
+                        Case{multiterm(32, 3, Rounding::TowardZero), DType::float16},
+                        Case{multiterm(32, 2, Rounding::NearestEven), DType::float16}}) {
+    ModelDevice device(c.model);
+    auto r = probe_accumulation(device, c.input);
+    ASSERT_TRUE(r.ok()) << r.error();
+    const std::string where = describe(c.model) + ", " + std::string(name(c.input));
+    const ProbeFinding& f = finding(*r, "normalisation");
+    EXPECT_EQ(r->block_terms, c.model.block) << where << ": " << f.answer << " / " << f.evidence;
+    EXPECT_EQ(r->extra_bits, c.model.extra_bits) << where;
+    EXPECT_EQ(f.answer, "once per block of " + std::to_string(c.model.block) + " products (a multi-term adder, " +
+                            std::to_string(c.model.extra_bits) + " extra bits)") << where;
+    EXPECT_EQ(r->model, accumulation_spec(c.model)) << where;
+  }
+}
+
+// Blocks too short to hold the small terms the probe needs (with 3 extra bits, 10 terms; a
+// block of 4 adds them in three steps, each rounded): no sign of a multi-term adder, and the
+// evidence names both readings.
+TEST(AccumulationProbe, BlocksShorterThanTheSmallTermsShowNoSignAndSaySo) {
+  ModelDevice device(multiterm(4, 3, Rounding::TowardZero));
+  auto r = probe_accumulation(device, DType::bfloat16);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(finding(*r, "bits seen").answer, "3");
+  const ProbeFinding& f = finding(*r, "normalisation");
+  EXPECT_EQ(f.answer, "no sign of a multi-term adder") << f.evidence;
+  EXPECT_NE(f.evidence.find("10 small terms from K = 4, 8, 16, 32, 64, 128"), std::string::npos) << f.evidence;
+  EXPECT_NE(f.evidence.find("or blocks shorter than the small terms"), std::string::npos) << f.evidence;
+  EXPECT_EQ(r->block_terms, 0);
+  EXPECT_EQ(r->model, "f32:sequential:rtz");
+}
+
+// OpenBLAS sees every bit the probes can place: the normalisation probe cannot place its small
+// terms just below what the adder sees, and says so.
+TEST(AccumulationProbe, AnAdderThatSeesEveryBitIsNotProbedForBlocks) {
+  auto cpu = make_cpu_backend();
+  auto r = probe_accumulation(*cpu, DType::bfloat16);
+  ASSERT_TRUE(r.ok()) << r.error();
+  const ProbeFinding& f = finding(*r, "normalisation");
+  EXPECT_EQ(f.answer, "not run");
+  EXPECT_NE(f.evidence.find("sees at least 23 bits"), std::string::npos) << f.evidence;
 }
 
 TEST(AccumulationProbe, IntegerSumsHaveNothingToProbe) {

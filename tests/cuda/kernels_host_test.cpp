@@ -189,6 +189,21 @@ TEST(EmulatedPlan, TakesPairwiseAndKahanSums) {
   EXPECT_TRUE(k->inner.hardware_f32);
 }
 
+TEST(EmulatedPlan, TakesMultitermSumsThroughTheExactRoute) {
+  auto mt = spec(DType::bfloat16, DType::bfloat16, AccumKind::Multiterm, DType::float32);
+  mt.accumulate.block = 16, mt.accumulate.extra_bits = 2, mt.accumulate.rounding = Rounding::TowardZero;
+  auto p = plan_emulated_product(mt);
+  ASSERT_TRUE(p.ok()) << p.error();
+  EXPECT_EQ(p->kind, EmulatedKind::Multiterm);
+  EXPECT_EQ(p->block, 16u);
+  EXPECT_EQ(p->extra_bits, 2);
+  EXPECT_TRUE(p->inner.exact_path);  // one rounding of an exact float64 value per block
+  mt.accumulate.extra_bits = 40;     // more than float64 can add exactly
+  auto refused = plan_emulated_product(mt);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("extra bits"), std::string::npos) << refused.error();
+}
+
 // Every launch's grid fits CUDA's y limit, slabs are whole tiles, and they cover m in about
 // sixteen steps. (Found by review, unrun on a GPU: 2^24 rows -- the largest dimension an
 // experiment accepts -- made slabs of 65536 tiles, and the launch failed.)
@@ -341,6 +356,12 @@ experiment::Accumulation acc(AccumKind kind, DType format, int size = 32, DType 
   return a;
 }
 
+experiment::Accumulation multiterm(int block, int extra_bits, DType format, Rounding rounding) {
+  experiment::Accumulation a{AccumKind::Multiterm, format, rounding, block};
+  a.extra_bits = extra_bits;
+  return a;
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Models, EmulatedSumMatchesCpu,
     ::testing::Values(SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32)},
@@ -374,7 +395,16 @@ INSTANTIATE_TEST_SUITE_P(
                       SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32, 32, DType::float32, Rounding::Stochastic)},
                       SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32, 32, DType::float32, Rounding::TowardZero)},
                       SumCase{DType::float16, acc(AccumKind::Pairwise, DType::float32, 8, DType::float32, Rounding::Down)},
-                      SumCase{DType::bfloat16, acc(AccumKind::Kahan, DType::float32, 32, DType::float32, Rounding::Up)}),
+                      SumCase{DType::bfloat16, acc(AccumKind::Kahan, DType::float32, 32, DType::float32, Rounding::Up)},
+                      // the multi-term adder: a tensor core's (float32, truncating), other blocks,
+                      // extra bits, formats and modes, stochastic included
+                      SumCase{DType::bfloat16, multiterm(16, 2, DType::float32, Rounding::TowardZero)},
+                      SumCase{DType::float16, multiterm(8, 0, DType::float32, Rounding::TowardZero)},
+                      SumCase{DType::float16, multiterm(4, 3, DType::float32, Rounding::NearestEven)},
+                      SumCase{DType::float8_e4m3fn, multiterm(32, 1, DType::bfloat16, Rounding::Down)},
+                      SumCase{DType::float8_e5m2, multiterm(1, 0, DType::float16, Rounding::Up)},
+                      SumCase{DType::bfloat16, multiterm(16, 2, DType::float32, Rounding::Stochastic)},
+                      SumCase{DType::float4_e2m1fn, multiterm(64, 5, DType::tf32, Rounding::NearestAway)}),
     [](const auto& info) { return std::to_string(info.index); });
 
 }  // namespace

@@ -84,6 +84,10 @@ Accumulation chunked(DType inner, int chunk) {
   return Accumulation{AccumKind::Chunked, inner, Rounding::NearestEven, 32, chunk, DType::float32};
 }
 
+Accumulation multiterm(int block, int extra_bits, Rounding rounding, DType format = DType::float32) {
+  return Accumulation{AccumKind::Multiterm, format, rounding, block, 128, DType::float32, extra_bits};
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Models, EmulatedProductParity,
     ::testing::Values(EmulatedCase{DType::bfloat16, {AccumKind::Sequential, DType::float32}},
@@ -108,6 +112,10 @@ INSTANTIATE_TEST_SUITE_P(
                       EmulatedCase{DType::bfloat16, {AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic}},
                       EmulatedCase{DType::float16, {AccumKind::Kahan, DType::float32, Rounding::Stochastic}},
                       EmulatedCase{DType::bfloat16, {AccumKind::Sequential, DType::float32, Rounding::TowardZero}},
+                      // the multi-term adder (a tensor core's, and others)
+                      EmulatedCase{DType::bfloat16, multiterm(16, 2, Rounding::TowardZero)},
+                      EmulatedCase{DType::float16, multiterm(8, 0, Rounding::NearestEven)},
+                      EmulatedCase{DType::float8_e4m3fn, multiterm(32, 1, Rounding::Stochastic, DType::bfloat16)},
                       EmulatedCase{DType::float32, {AccumKind::Float64, DType::float64}},
                       EmulatedCase{DType::float64, {AccumKind::Float64, DType::float64}}),
     [](const auto& info) { return std::to_string(info.index); });

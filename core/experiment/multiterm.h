@@ -1,0 +1,41 @@
+// A multi-term adder, the arithmetic Fasi, Higham, Mikaitis and Pranesh found in NVIDIA's
+// tensor cores ("Numerical behavior of NVIDIA tensor cores", PeerJ Computer Science 7:e330,
+// 2021, section "Features of the accumulator"): each step adds a block of products and the
+// running sum at once. The terms are aligned to the largest of them; the bits of each that
+// fall more than `extra_bits` below the format's last place at that exponent are dropped
+// (truncated toward zero, as a right shift of a sign-magnitude significand drops them); the
+// aligned terms are added exactly -- carries out of the top need no normalisation in between
+// -- and the sum is normalised and rounded to the format once, in the model's rounding mode.
+//
+// Two things follow that no adder rounding after each addition shows: bits the hardware
+// drops depend on the largest term, not on the partial sums; and the result is not monotone
+// -- raising the running sum past a power of two coarsens the alignment, so raising one term
+// can lower the sum (Mikaitis, "Monotonicity of multi-term floating-point adders", IEEE
+// Transactions on Computers, 2024). The accumulation probe tests for exactly that.
+//
+// The sum of a block is exact when the format's precision, the extra bits and the carries of
+// `block + 1` terms fit in float64's 53 bits (check_multiterm); products must be exact in
+// float64, as for every emulated model.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "core/experiment/accumulate.h"
+
+namespace pl::experiment {
+
+// Why the model cannot run as asked (empty: it can).
+std::string check_multiterm(const Accumulation& a);
+
+// sum_k a[k] * b[k], `acc.block` products a step; step s rounds with stochastic draw
+// `stream_offset + s`.
+double multiterm_dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc,
+                     uint64_t stream_offset);
+
+// The largest number of products per block and extra bits check_multiterm accepts.
+inline constexpr int kMultitermMaxBlock = 1024;
+inline constexpr int kMultitermMaxExtraBits = 24;
+
+}  // namespace pl::experiment
