@@ -61,7 +61,8 @@ Runner add_accumulation_probe(CLI::App& app) {
       std::cout << nlohmann::json{{"backend", r->backend}, {"device", r->device}, {"method", r->method},
                                   {"input", name(r->input)}, {"accumulate", experiment::accumulation_spec(r->accumulate)},
                                   {"fast_accumulation", r->fast_accumulation}, {"accumulator_bits", r->accumulator_bits},
-                                  {"promotion_interval", r->promotion_interval}, {"model", r->model},
+                                  {"promotion_interval", r->promotion_interval}, {"block_terms", r->block_terms},
+                                  {"extra_bits", r->extra_bits}, {"model", r->model},
                                   {"model_note", r->model_note}, {"findings", rows}}.dump(2) << "\n";
       return kExitOk;
     }

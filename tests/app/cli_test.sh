@@ -73,6 +73,10 @@ check bench-product-bad-dtype 2 "unknown dtype 'nope'" -- "$PL" bench --op produ
 check probe-cpu 0 'rounding of a sum .* +to nearest' -- "$PL" accumulation-probe --backend cpu --dtype float16
 check probe-cpu-json 0 '"accumulator_bits": 24' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --json
 check probe-model 0 'as a model: --accumulate f32:sequential' -- "$PL" accumulation-probe --backend cpu --dtype float16
+check probe-normalisation 0 'normalisation of partial sums .* +not run' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16
+check probe-json-block 0 '"block_terms": 0' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --json
+check dot-multiterm 0 'f32 multi-term\(16 \+ sum, 2 extra bits\) rtz' -- "$PL" dot --k 64 --trials 2 --a-dtype bfloat16 --b-dtype bfloat16 --accumulate f32:multiterm:16:2:rtz
+check dot-multiterm-bad 2 'more than float64.s 53' -- "$PL" dot --k 64 --accumulate f32:multiterm:16:24
 check probe-int8 1 'integer sums are exact' -- "$PL" accumulation-probe --backend cpu --dtype int8 --accumulate i32
 check probe-bad-dtype 2 "error: .*flaot16" -- "$PL" accumulation-probe --backend cpu --dtype flaot16
 check probe-bad-backend 1 "unknown backend 'tpu'" -- "$PL" accumulation-probe --backend tpu
