@@ -17,6 +17,7 @@
 #include "core/experiment/error_passes.h"
 #include "core/experiment/error_sums.h"
 #include "core/experiment/histogram.h"
+#include "core/experiment/select_magnitude.h"
 #include "core/util/parallel.h"
 #include "core/util/target_clones.h"
 
@@ -361,11 +362,8 @@ ErrorStats finish(const Comparison& c, size_t n, Plan& p, Gathered& g, const Fir
   ErrorStats stats = p.stats;
   if (stats.count == 0) return stats;
   std::array<double, kQuantiles.size()> v{};
-  for (size_t q = 0; q < kQuantiles.size(); ++q) {
-    auto& members = g.members[p.owner[q]];
-    std::nth_element(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(p.within[q]), members.end());
-    v[q] = members[p.within[q]];
-  }
+  for (size_t q = 0; q < kQuantiles.size(); ++q)
+    v[q] = select_nonnegative(g.members[p.owner[q]], p.within[q]);
   stats.p50_abs = v[0];
   stats.p90_abs = v[1];
   stats.p99_abs = v[2];

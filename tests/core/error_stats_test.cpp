@@ -10,6 +10,7 @@
 
 #include "core/dtype/describe.h"
 #include "core/experiment/error_stats.h"
+#include "core/experiment/select_magnitude.h"
 #include "core/experiment/histogram.h"
 
 namespace pl::experiment {
@@ -60,6 +61,45 @@ TEST(ErrorStats, PercentilesAreTheNearestRanksOfTheSortedErrors) {
     EXPECT_EQ(s.p90_abs, rank(0.90)) << n;
     EXPECT_EQ(s.p99_abs, rank(0.99)) << n;
   }
+}
+
+// A key of tens of thousands of members, radix-selected: negative errors on the key's upper edge
+// (|e| = 1.0625, which error_key() files under [1, 1.0625) when e < 0) are its largest members,
+// though their leading 16 bits are the next key's.
+TEST(ErrorStats, PercentilesInALargeKeyCountItsUpperEdgeLast) {
+  std::mt19937_64 rng(5);
+  const size_t n = 40000;
+  std::vector<double> ref(n, 0.0), got(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t r = rng();
+    got[i] = r % 10 == 0 ? -1.0625 : ((r >> 1) & 1 ? 1.0 : -1.0) * (1.0 + (r >> 20) * 0x1p-48);
+  }
+  const ErrorStats s = error_stats(got, ref, DType::float64);
+  std::vector<double> sorted;
+  for (double g : got) sorted.push_back(std::fabs(g));
+  std::sort(sorted.begin(), sorted.end());
+  auto rank = [&](double q) { return sorted[static_cast<size_t>(std::ceil(q * double(n))) - 1]; };
+  EXPECT_EQ(s.p50_abs, rank(0.50));
+  EXPECT_EQ(s.p90_abs, rank(0.90));
+  EXPECT_EQ(s.p99_abs, 1.0625);
+  EXPECT_EQ(s.p99_abs, rank(0.99));
+}
+
+TEST(SelectNonnegative, GivesWhatSortingGives) {
+  std::mt19937_64 rng(7);
+  for (size_t n : {1, 5, 4096, 4097, 30000, 200000}) {
+    std::vector<double> v(n);
+    for (double& x : v) {
+      const uint64_t r = rng();
+      x = r % 7 == 0 ? 0.0 : r % 7 == 1 ? 3.0 : r % 7 == 2 ? 0x1p-1070 * double(r % 9)  // zeros, ties, subnormals
+          : r % 97 == 3 ? INFINITY : std::ldexp(1.0 + (r >> 12) * 0x1p-52, int(r % 40) - 20);
+    }
+    std::vector<double> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t k : {size_t{0}, n / 3, n / 2, n - 1}) EXPECT_EQ(select_nonnegative(v, k), sorted[k]) << n << " " << k;
+  }
+  const std::vector<double> same(10000, 0.5);  // every byte alike
+  EXPECT_EQ(select_nonnegative(same, 9999), 0.5);
 }
 
 TEST(ErrorStats, HistogramsCountEveryComparedElementEvenWhenErrorsOverflow) {
