@@ -1,5 +1,6 @@
 #include "core/scenario/probe.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -7,6 +8,8 @@
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
 #include "core/dtype/int_convert.h"
+#include "core/experiment/accumulate.h"
+#include "core/experiment/dot_sweep.h"
 #include "core/promote/engine.h"
 #include "core/promote/torch_api.h"
 #include "core/util/number_text.h"
@@ -149,6 +152,32 @@ Expected<std::string> running_sum_probe(const json& j) {
   return shortest_double(s);
 }
 
+// {"terms": "T1, T2, ...", "accumulate": MODEL}: the terms (float32 numbers: hex floats, say)
+// summed as the products term x 1 under the model, as a dot product or K sweep runs it.
+Expected<std::string> sum_probe(const json& j) {
+  Params p{j, {"terms", "accumulate"}};
+  if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
+  std::string why;
+  auto model = experiment::parse_accumulation(p.text("accumulate"), &why);
+  if (!model) return Error{"'accumulate': " + why};
+  std::vector<double> terms;
+  const std::string list = p.text("terms");
+  for (size_t at = 0; at <= list.size();) {
+    const size_t comma = std::min(list.find(',', at), list.size());
+    std::string item = list.substr(at, comma - at);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    auto x = parse_value_expression(item);
+    if (!x) return Error{"'terms': " + x.error()};
+    if (static_cast<double>(static_cast<float>(*x)) != *x && !std::isnan(*x))
+      return Error{"'terms': " + item + " is not a float32 number (the models' products must be exact)"};
+    terms.push_back(*x);
+    at = comma + 1;
+  }
+  if (terms.empty() || list.empty()) return Error{"'terms' must list at least one number"};
+  return shortest_double(experiment::dot(terms, std::vector<double>(terms.size(), 1.0), *model));
+}
+
 Expected<std::string> api_probe(const json& j) {
   Params p{j, {"snippet"}};
   if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
@@ -209,6 +238,7 @@ Expected<std::string> evaluate_probe(const Check& c) {
     case CheckKind::RunningSum: return running_sum_probe(c.params);
     case CheckKind::Api: return api_probe(c.params);
     case CheckKind::Peak: return peak_probe(c.params);
+    case CheckKind::Sum: return sum_probe(c.params);
     case CheckKind::Metric: break;
   }
   return Error{"a metric check has no probe: it reads an evidence run"};

@@ -30,8 +30,9 @@ enum class CheckKind : uint8_t {
   Metric,      // a number in an evidence run's result.json, against bounds or another number
   Api,         // a one-line PyTorch snippet (x.to_(...)): the dtype it leads to, or its exception
   Peak,        // a GPU's published peak for a dtype, or the ratio of two (core/backend/peak_rates)
+  Sum,         // float32 terms summed under an accumulation model (experiment::dot): the sum
 };
-std::string_view check_kind_name(CheckKind k);  // the JSON key: "promote", "cast", ..., "peak"
+std::string_view check_kind_name(CheckKind k);  // the JSON key: "promote", "cast", ..., "sum"
 
 // A number in evidence run `evidence`'s result JSON at `pointer` (RFC 6901).
 struct MetricRef {

@@ -9,7 +9,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string_view kKindKeys[] = {"promote", "cast", "int_cast", "running_sum", "metric", "api", "peak"};
+std::string_view kKindKeys[] = {"promote", "cast", "int_cast", "running_sum", "metric", "api", "peak", "sum"};
 
 Expected<MetricRef> metric_ref(const json& j, const std::string& where) {
   if (!j.is_object()) return Error{where + ": must be {\"evidence\": N, \"pointer\": \"/...\"}"};
@@ -64,7 +64,7 @@ Expected<Check> check_from(const json& j, size_t index) {
     } else if (k == "expect") {
       has_expect = true;
     } else if (std::find(std::begin(kKindKeys), std::end(kKindKeys), k) != std::end(kKindKeys)) {
-      if (has_kind) return Error{where + ": more than one of promote, cast, int_cast, running_sum, metric, api, peak"};
+      if (has_kind) return Error{where + ": more than one of promote, cast, int_cast, running_sum, metric, api, peak, sum"};
       has_kind = true;
       c.kind = static_cast<CheckKind>(std::find(std::begin(kKindKeys), std::end(kKindKeys), k) - std::begin(kKindKeys));
       c.params = v;
@@ -75,7 +75,7 @@ Expected<Check> check_from(const json& j, size_t index) {
   if (c.id.empty()) return Error{where + ": 'id' is required"};
   where = "check '" + c.id + "'";
   if (c.label.empty()) return Error{where + ": 'label' is required"};
-  if (!has_kind) return Error{where + ": needs one of promote, cast, int_cast, running_sum, metric, api, peak"};
+  if (!has_kind) return Error{where + ": needs one of promote, cast, int_cast, running_sum, metric, api, peak, sum"};
   if (!has_expect) return Error{where + ": 'expect' is required"};
   const json& e = j["expect"];
   if (c.kind == CheckKind::Metric) {
@@ -94,6 +94,9 @@ Expected<Check> check_from(const json& j, size_t index) {
   // A vendor's figure cannot be recomputed by a script: the check cites where it is printed.
   if (c.kind == CheckKind::Peak && c.derivation.empty())
     return Error{where + ": a peak check needs a 'derivation' citing the published figures"};
+  // No framework computes a modelled adder's sum: the check shows the sum worked by hand.
+  if (c.kind == CheckKind::Sum && c.derivation.empty())
+    return Error{where + ": a sum check needs a 'derivation': the sum worked by hand"};
   // Run the probe once: a bad dtype or value in a check is found when the file is read.
   auto observed = evaluate_probe(c);
   if (!observed) return Error{where + ": " + observed.error()};

@@ -117,6 +117,12 @@ TEST(ScenarioReader, RejectsBadFilesNamingTheKey) {
   j["checks"][0]["derivation"] = "d";
   j["checks"][0]["peak"]["part"] = "H300";
   expect_error(j, "x", "'part': no 'H300' in the peak table");
+  j = minimal();
+  j["checks"][0] = json::parse(R"({"id": "m", "label": "l", "sum": {"terms": "1, 0x1p-24", "accumulate": "f32:multiterm:4:0:rtz"}, "expect": "1"})");
+  expect_error(j, "x", "a sum check needs a 'derivation'");
+  j["checks"][0]["derivation"] = "d";
+  j["checks"][0]["sum"]["accumulate"] = "f32:multiterm:4:99";
+  expect_error(j, "x", "'accumulate':");
 }
 
 TEST(ScenarioProbe, AnswersInTheirShortestSpelling) {
@@ -141,6 +147,14 @@ TEST(ScenarioProbe, AnswersInTheirShortestSpelling) {
   EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "A100 SXM4", "dtype": "float8_e5m2", "over": "float32"})"),
             "the A100 SXM4 has no float8_e5m2 arithmetic");
   EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "H100 SXM5", "dtype": "bfloat16", "per": "x"})"), "error: unknown key 'per'");
+  // Sums under a model: a float32 loop rounding to nearest, and a block adder keeping carries.
+  EXPECT_EQ(probe(CheckKind::Sum, R"({"terms": "1, 0x1p-24, 0x1p-24", "accumulate": "f32:sequential"})"), "1");
+  EXPECT_EQ(probe(CheckKind::Sum, R"({"terms": "1, 0x1p-24, 0x1p-24", "accumulate": "f32:multiterm:4:1"})"),
+            "1.0000001192092896");
+  EXPECT_EQ(probe(CheckKind::Sum, R"({"terms": "0.1, 1", "accumulate": "f32:sequential"})"),
+            "error: 'terms': 0.1 is not a float32 number (the models' products must be exact)");
+  EXPECT_EQ(probe(CheckKind::Sum, R"({"terms": "1,, 2", "accumulate": "f32:sequential"})").rfind("error: 'terms':", 0), 0u);
+  EXPECT_EQ(probe(CheckKind::Sum, R"({"terms": "", "accumulate": "f32:sequential"})").rfind("error: 'terms'", 0), 0u);
 }
 
 TEST(ScenarioProbe, SameAnswerComparesNumbersAsNumbers) {
