@@ -112,6 +112,8 @@ step 120 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --sizes 409
 step 40 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --dtypes float8_e4m3fn --fast-accum --sizes 8192 --reps 20 >"$OUT/bare_product_fp8_fast.json"
 step 60 "$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:sequential --sizes 2048 --reps 5 --json \
   >"$OUT/bench_product_emulated.json"
+step 60 "$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:multiterm:16:2:rtz --sizes 2048 --reps 5 --json \
+  >"$OUT/bench_product_multiterm.json"
 echo "[$((SECONDS - T0))s] products done"
 fi
 if want candidates; then

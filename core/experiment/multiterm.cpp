@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cfloat>
 #include <cmath>
 
 #include "core/dtype/codec.h"
@@ -33,13 +34,14 @@ double multiterm_dot(std::span<const double> a, std::span<const double> b, const
   uint64_t step = stream_offset;
   for (size_t k0 = 0; k0 < n; k0 += block) {
     const size_t k1 = std::min(n, k0 + block);
-    // The largest exponent among the running sum and the block's products.
-    int top = std::isfinite(c) && c != 0.0 ? std::ilogb(c) : INT32_MIN;
-    bool finite = std::isfinite(c);
+    // The largest magnitude among the running sum and the block's products: its exponent is the
+    // block's (NaN fails the comparison, and the block takes the float64 route below).
+    double largest = std::fabs(c);
+    bool finite = largest <= DBL_MAX;
     for (size_t k = k0; k < k1; ++k) {
-      const double p = a[k] * b[k];
-      finite &= std::isfinite(p);
-      if (std::isfinite(p) && p != 0.0) top = std::max(top, std::ilogb(p));
+      const double p = std::fabs(a[k] * b[k]);
+      finite &= p <= DBL_MAX;
+      largest = std::max(largest, p);
     }
     if (!finite) {  // Inf and NaN as float64 arithmetic has them, then the format's rounding
       double s = c;
@@ -47,16 +49,26 @@ double multiterm_dot(std::span<const double> a, std::span<const double> b, const
       c = round_to(format, s, options, step++);
       continue;
     }
-    if (top == INT32_MIN) {  // every term zero: the fixed-point sum is +0
+    if (largest == 0.0) {  // every term zero: the fixed-point sum is +0
       c = round_to(format, 0.0, options, step++);
       continue;
     }
     // Each term in units of the window's last place, truncated toward zero; the sum of the
-    // integers is exact (check_multiterm).
-    const int last = top - below;
-    double units = std::trunc(std::ldexp(c, -last));
-    for (size_t k = k0; k < k1; ++k) units += std::trunc(std::ldexp(a[k] * b[k], -last));
-    c = round_to(format, std::ldexp(units, last), options, step++);
+    // integers is exact (check_multiterm). Scaling by a power of two is exact (a term that
+    // would fall below float64's normal range is below one unit, and truncates to 0 either way);
+    // past its range, ldexp does it.
+    const int last = std::ilogb(largest) - below;
+    double units = 0.0;
+    if (last > -1000 && last < 1000) {
+      const double down = std::ldexp(1.0, -last), up = std::ldexp(1.0, last);
+      units = std::trunc(c * down);
+      for (size_t k = k0; k < k1; ++k) units += std::trunc(a[k] * b[k] * down);
+      c = round_to(format, units * up, options, step++);
+    } else {
+      units = std::trunc(std::ldexp(c, -last));
+      for (size_t k = k0; k < k1; ++k) units += std::trunc(std::ldexp(a[k] * b[k], -last));
+      c = round_to(format, std::ldexp(units, last), options, step++);
+    }
   }
   return c;
 }
