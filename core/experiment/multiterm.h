@@ -13,6 +13,12 @@
 // can lower the sum (Mikaitis, "Monotonicity of multi-term floating-point adders", IEEE
 // Transactions on Computers, 2024). The accumulation probe tests for exactly that.
 //
+// What the model does not reproduce: which exponent hardware aligns a product on. Here it is
+// the exact product's; an adder that aligns on the sum of the factors' exponents keeps one
+// bit more of a product whose significand reaches 2. Such details are what a bit-exact model
+// of one GPU (Khattak and Mikaitis, "Accurate models of NVIDIA tensor cores", 2025) settles
+// by comparing against the hardware on random inputs.
+//
 // The sum of a block is exact when the format's precision, the extra bits and the carries of
 // `block + 1` terms fit in float64's 53 bits (check_multiterm); products must be exact in
 // float64, as for every emulated model.
