@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cfloat>
 #include <cmath>
 
 #include "core/dtype/codec.h"
@@ -23,6 +22,22 @@ std::string check_multiterm(const Accumulation& a) {
   return "";
 }
 
+namespace {
+
+// round_to(format, x, options, index), with a short path for truncation to float32 -- the
+// tensor cores' own rounding: x is exact, so dropping its bits past float32's 24 rounds it once
+// toward zero wherever the result is a normal float32. Everything else takes the codec.
+double round_block(const FloatFormat& format, bool float32, double x, const CastOptions& o, uint64_t index) {
+  if (float32 && o.rounding == Rounding::TowardZero) {
+    const double m = std::fabs(x);
+    if (m >= 0x1p-126 && m < 0x1p128)
+      return std::bit_cast<double>(std::bit_cast<uint64_t>(x) & ~((uint64_t{1} << 29) - 1));
+  }
+  return round_to(format, x, o, index);
+}
+
+}  // namespace
+
 double multiterm_dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc,
                      uint64_t stream_offset) {
   const FloatFormat& format = info(acc.format).format;
@@ -30,45 +45,46 @@ double multiterm_dot(std::span<const double> a, std::span<const double> b, const
   options.rounding = acc.rounding;
   const size_t n = std::min(a.size(), b.size()), block = static_cast<size_t>(acc.block);
   const int below = format.precision() - 1 + acc.extra_bits;  // the window's bits below its top
+  const bool float32 = acc.format == DType::float32;
+  auto field = [](double x) { return (std::bit_cast<uint64_t>(x) >> 52) & 0x7FF; };  // biased exponent
+  auto pow2 = [](int e) { return std::bit_cast<double>(uint64_t(e + 1023) << 52); };  // |e| < 1000
   double c = 0.0;
   uint64_t step = stream_offset;
   for (size_t k0 = 0; k0 < n; k0 += block) {
     const size_t k1 = std::min(n, k0 + block);
-    // The largest magnitude among the running sum and the block's products: its exponent is the
-    // block's (NaN fails the comparison, and the block takes the float64 route below).
-    double largest = std::fabs(c);
-    bool finite = largest <= DBL_MAX;
-    for (size_t k = k0; k < k1; ++k) {
-      const double p = std::fabs(a[k] * b[k]);
-      finite &= p <= DBL_MAX;
-      largest = std::max(largest, p);
-    }
-    if (!finite) {  // Inf and NaN as float64 arithmetic has them, then the format's rounding
+    // The largest exponent among the running sum and the block's products, as integers (a loop
+    // the compiler vectorises): 0x7FF is an Inf or NaN, 0 a zero or a subnormal.
+    uint64_t top = field(c);
+    for (size_t k = k0; k < k1; ++k) top = std::max(top, field(a[k] * b[k]));
+    if (top == 0x7FF) {  // Inf and NaN as float64 arithmetic has them, then the format's rounding
       double s = c;
       for (size_t k = k0; k < k1; ++k) s += a[k] * b[k];
       c = round_to(format, s, options, step++);
       continue;
     }
+    // Each term in units of the window's last place, truncated toward zero (a conversion to an
+    // integer does exactly that); the integers' sum is exact (check_multiterm). Scaling by a
+    // power of two is exact: a term that would fall below float64's normal range is below one
+    // unit and truncates to 0 either way.
+    const int last = int(top) - 1023 - below;
+    if (top > 0 && last > -1000 && last < 1000) {
+      const double down = pow2(-last), up = pow2(last);
+      int64_t units = static_cast<int64_t>(c * down);
+      for (size_t k = k0; k < k1; ++k) units += static_cast<int64_t>(a[k] * b[k] * down);
+      c = round_block(format, float32, static_cast<double>(units) * up, options, step++);
+      continue;
+    }
+    // Zeros and subnormals only, or a window past float64's normal range: the same sum by ldexp.
+    double largest = std::fabs(c);
+    for (size_t k = k0; k < k1; ++k) largest = std::max(largest, std::fabs(a[k] * b[k]));
     if (largest == 0.0) {  // every term zero: the fixed-point sum is +0
       c = round_to(format, 0.0, options, step++);
       continue;
     }
-    // Each term in units of the window's last place, truncated toward zero; the sum of the
-    // integers is exact (check_multiterm). Scaling by a power of two is exact (a term that
-    // would fall below float64's normal range is below one unit, and truncates to 0 either way);
-    // past its range, ldexp does it.
-    const int last = std::ilogb(largest) - below;
-    double units = 0.0;
-    if (last > -1000 && last < 1000) {
-      const double down = std::ldexp(1.0, -last), up = std::ldexp(1.0, last);
-      units = std::trunc(c * down);
-      for (size_t k = k0; k < k1; ++k) units += std::trunc(a[k] * b[k] * down);
-      c = round_to(format, units * up, options, step++);
-    } else {
-      units = std::trunc(std::ldexp(c, -last));
-      for (size_t k = k0; k < k1; ++k) units += std::trunc(std::ldexp(a[k] * b[k], -last));
-      c = round_to(format, std::ldexp(units, last), options, step++);
-    }
+    const int at = std::ilogb(largest) - below;
+    double units = std::trunc(std::ldexp(c, -at));
+    for (size_t k = k0; k < k1; ++k) units += std::trunc(std::ldexp(a[k] * b[k], -at));
+    c = round_to(format, std::ldexp(units, at), options, step++);
   }
   return c;
 }

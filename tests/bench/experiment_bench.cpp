@@ -46,6 +46,7 @@ void emulated(benchmark::State& state, const char* spec, double scale = 1) {
   else if (std::string(spec) == "f16:pairwise") acc = {AccumKind::Pairwise, DType::float16};
   else if (std::string(spec) == "f32:kahan") acc = {AccumKind::Kahan, DType::float32};
   else if (std::string(spec) == "bf16:kahan") acc = {AccumKind::Kahan, DType::bfloat16};
+  else if (std::string(spec) == "f32:multiterm:16:2:rtz") acc = {AccumKind::Multiterm, DType::float32, Rounding::TowardZero, 16, 128, DType::float32, 2};
   else acc = {AccumKind::Kahan, DType::float16};
   for (auto _ : state) benchmark::DoNotOptimize(gemm({n, n, n}, a, b, acc));
   flops(state, 2.0 * n * n * n);
@@ -53,6 +54,7 @@ void emulated(benchmark::State& state, const char* spec, double scale = 1) {
 
 void BM_Emulated_f32_sequential(benchmark::State& s) { emulated(s, "f32:sequential"); }
 void BM_Emulated_f32_chunked128(benchmark::State& s) { emulated(s, "f32:chunked"); }
+void BM_Emulated_f32_multiterm(benchmark::State& s) { emulated(s, "f32:multiterm:16:2:rtz"); }
 void BM_Emulated_f16_sequential(benchmark::State& s) { emulated(s, "f16:sequential"); }
 void BM_Emulated_bf16_chunked128(benchmark::State& s) { emulated(s, "bf16:chunked"); }
 void BM_Emulated_f16_kahan(benchmark::State& s) { emulated(s, "f16:kahan"); }
@@ -99,6 +101,7 @@ void BM_Emulated_bf16_sequential_f32_inputs(benchmark::State& s) {
 }
 BENCHMARK(BM_Emulated_f32_sequential)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f32_chunked128)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Emulated_f32_multiterm)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_sequential)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_bf16_chunked128)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Emulated_f16_kahan)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
