@@ -43,6 +43,12 @@ void ExperimentPanel::use_pair(DType input, DType weight, const std::string& fra
   changed_at_ = {};  // at once: the user asked for it
 }
 
+void ExperimentPanel::use_model(const std::string& spec, DType input) {
+  if (!setup_.use_model(spec, input)) return;
+  dirty_ = true;
+  changed_at_ = {};  // at once: the user asked for it
+}
+
 void ExperimentPanel::mark_changed() {
   dirty_ = true;
   changed_at_ = std::chrono::steady_clock::now();

@@ -38,6 +38,8 @@ class ExperimentPanel final : public Panel {
   // Input and weight dtypes and the framework chosen elsewhere (the Promotion grid); a matrix op
   // ("matmul", "mm", "bmm", "@") runs as matmul, anything else as linear.
   void use_pair(DType input, DType weight, const std::string& framework, const std::string& op);
+  // The accumulation probe's model, with the input dtype it probed (SetupView::use_model).
+  void use_model(const std::string& spec, DType input);
 
  private:
   void draw_setup();  // the Setup view, then run / cancel / export and the status line

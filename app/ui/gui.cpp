@@ -94,11 +94,15 @@ void draw_frame(App& app, int width, int height) {
   else
     ImGui::TextDisabled("what happens to numbers when deep-learning code lowers dtypes   |   %s",
                         app.status.c_str());
+  // Asked once: selecting a tab every frame would pin it and ignore the user's clicks. Taken
+  // before the panels draw, so that a panel asking for another (the Throughput panel's probe
+  // for the Experiment panel, drawn before it) is heard on the next frame.
+  const std::string wanted = std::move(app.select_panel);
+  app.select_panel.clear();
   if (ImGui::BeginTabBar("panels")) {
     for (auto& p : app.panels) {
       ImGuiTabItemFlags flags = 0;
-      if (!app.select_panel.empty() && lower(p->name()) == app.select_panel)
-        flags |= ImGuiTabItemFlags_SetSelected;
+      if (!wanted.empty() && lower(p->name()) == wanted) flags |= ImGuiTabItemFlags_SetSelected;
       if (ImGui::BeginTabItem(p->name(), nullptr, flags)) {
         app.current_panel = lower(p->name());
         p->draw_content();
@@ -109,8 +113,6 @@ void draw_frame(App& app, int width, int height) {
     }
     ImGui::EndTabBar();
   }
-  // Asked once: selecting a tab every frame would pin it and ignore the user's clicks.
-  app.select_panel.clear();
   ImGui::End();
 }
 
@@ -213,7 +215,12 @@ int run_gui(const GuiOptions& o) {
     app.select_panel = "experiment";
   });
   app.panels.push_back(std::move(experiment));
-  app.panels.push_back(std::make_unique<ThroughputPanel>(app.log));
+  auto throughput = std::make_unique<ThroughputPanel>(app.log);
+  throughput->on_use_model([&app](const std::string& spec, DType input) {
+    app.experiment->use_model(spec, input);
+    app.select_panel = "experiment";
+  });
+  app.panels.push_back(std::move(throughput));
   app.panels.push_back(std::make_unique<LogPanel>(app.log));
   auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
   if (!scenarios->start_error().empty()) return fail(scenarios->start_error() + " (precision-lab scenario list)");

@@ -131,6 +131,23 @@ void SetupView::use_pair(DType input, DType weight, const std::string& framework
                              " under " + framework + " (" + std::string(matmul_op_name(spec_.config.op)) + ")");
 }
 
+bool SetupView::use_model(const std::string& spec, DType input) {
+  std::string why;
+  auto model = parse_accumulation(spec, &why);
+  if (!model) {
+    log_.add("experiment", "probe's model not used: " + why);
+    return false;
+  }
+  spec_.config.input = spec_.config.weight = input;
+  spec_.config.accumulate = *model;
+  spec_.framework.clear();  // the arithmetic alone: a framework's rules would pick their own
+  models_ = {*model};
+  std::snprintf(accumulate_, sizeof accumulate_, "%s", spec.c_str());
+  log_.add("experiment", "from the accumulation probe: " + std::string(pl::name(input)) + " x " + std::string(pl::name(input)) +
+                             ", accumulate " + spec);
+  return true;
+}
+
 bool SetupView::place_pending_drops() {
   if (pending_drops_.empty()) return false;
   for (const auto& path : pending_drops_) {

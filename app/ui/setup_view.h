@@ -37,6 +37,10 @@ class SetupView {
   bool place_pending_drops();
   // The pair chosen in the Promotion grid, under its framework; a matrix op runs as matmul.
   void use_pair(DType input, DType weight, const std::string& framework, const std::string& op);
+  // An accumulation model read back by the accumulation probe, with the dtype it probed as input
+  // and weight, and no framework (the arithmetic alone); false (and a log line saying why) when
+  // the spec does not parse.
+  bool use_model(const std::string& spec, DType input);
   // Shapes read from the tensor files of a finished run show in the fields.
   void follow_file_shapes(const experiment::MatmulSpec& ran);
 

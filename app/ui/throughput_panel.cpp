@@ -23,7 +23,7 @@ constexpr double kRedrawSeconds = 0.25;   // the chart redraws at most this ofte
 
 }  // namespace
 
-ThroughputPanel::ThroughputPanel(RunLog& log) : log_(log) {
+ThroughputPanel::ThroughputPanel(RunLog& log) : log_(log), probe_(log) {
   figure_view_.set_log(&log_, "throughput");
   for (DType t : {DType::float64, DType::float32, DType::tf32, DType::bfloat16, DType::float16,
                   DType::float8_e4m3fn, DType::float8_e5m2, DType::float4_e2m1fn, DType::int8})

@@ -35,6 +35,8 @@ class ThroughputPanel final : public Panel {
   void hidden() override;
   // Sampling until every chosen dtype has a few samples (a screenshot waits for that).
   bool busy() const override;
+  // The probe's "Use in the Experiment panel" (ProbeView::on_use_model).
+  void on_use_model(std::function<void(const std::string& spec, DType input)> f) { probe_.on_use_model(std::move(f)); }
 
  private:
   struct Choice {

@@ -11,6 +11,7 @@
 #            the exported setup re-runs from the command line to the same message;
 #   wheel + Ctrl+S over a plot -> zoomed, and written as shown (PNG at its on-screen size);
 #   Ctrl+4 -> the Throughput panel samples live; Ctrl+E exports its figures;
+#   the accumulation probe's "Use in the Experiment panel" -> that panel runs the probed model;
 #   F11    -> presentation mode on and off;
 #   Ctrl+Q -> the window closes cleanly, logging the throughput medians on the way out, and
 #            remembers its panel, mode and setup (XDG config): a second launch with no options
@@ -177,6 +178,7 @@ grep -qE 'experiment: torch .*linear\(x: torch\.float16, w: torch\.float32\)' <(
 echo "ok   the Promotion grid's pair ran in the Experiment panel"
 press ctrl+4
 
+
 # 6. F11 twice: presentation mode on, then off.
 press F11
 wait_for 'window: presentation mode on'
@@ -224,5 +226,29 @@ for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the third window"
 wait "$pid" || fail "the third window exited with status $?"
 echo "ok   --setup opened on the Experiment panel"
+# 10. The accumulation probe's model in the Experiment panel: open "How this device adds", probe
+# float16, press "Use in the Experiment panel": the window switches to the Experiment panel and
+# runs float16 x float16 with the model. (The Experiment tab is drawn before the Throughput tab,
+# and a switch asked for while drawing used to be dropped with that frame: nothing ran.) The
+# clicks are places in the 1400x860 layout: the header under the six dtypes' table, the Probe
+# button, and the model's line, which comes first so that the device's description cannot move it.
+log=$work/window4.log
+"$PL" --panel throughput --size 1400x860 --verbose >"$log" 2>&1 &
+pid=$!
+wait_for 'throughput: sampling [0-9]+ dtypes'
+win=$(xdotool search --sync --onlyvisible --name 'Precision Lab' | head -1)
+xdotool windowfocus --sync "$win" 2>/dev/null
+sleep 1
+xdotool mousemove --window "$win" 200 317 click 1; sleep 1
+xdotool mousemove --window "$win" 484 343 click 1
+wait_for 'throughput: probed float16 on .*: model f32:sequential'
+xdotool mousemove --window "$win" 405 366 click 1
+wait_for 'experiment: from the accumulation probe: float16 x float16, accumulate f32:sequential'
+wait_for 'experiment: linear [0-9x]+ float16 x float16 -> float32'
+press ctrl+q
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the fourth window"
+wait "$pid" || fail "the fourth window exited with status $?"
+echo "ok   the probe's model ran in the Experiment panel"
 grep -h '^\[frames\]' "$work"/window*.log | sed 's/^/     /'
 [[ -n "${PL_KEEP:-}" ]] && echo "kept $work" || rm -rf "$work"
