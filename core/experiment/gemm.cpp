@@ -10,6 +10,7 @@
 #include "core/backend/blas.h"
 #include "core/dtype/round_nearest.h"
 #include "core/experiment/exact_sum.h"
+#include "core/experiment/multiterm.h"
 #include "core/experiment/narrow_lanes.h"
 #include "core/util/parallel.h"
 #include "core/util/target_clones.h"
@@ -551,6 +552,7 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   if (auto why = check(acc); !why.empty()) return Error{describe(acc) + ": " + why};
   if (acc.kind == AccumKind::Blas) return blas_gemm(s, a, b, acc.format);
   if (acc.kind == AccumKind::Int32) return int32_gemm(s, a, b);
+  if (acc.kind == AccumKind::Multiterm) return multiterm_gemm(s, a, b, acc, progress, cancel, stream_base);
 
   std::vector<double> c(s.m * s.n);
   std::atomic<size_t> rows_done{0};

@@ -22,12 +22,7 @@ std::string check_multiterm(const Accumulation& a) {
   return "";
 }
 
-namespace {
-
-// round_to(format, x, options, index), with a short path for truncation to float32 -- the
-// tensor cores' own rounding: x is exact, so dropping its bits past float32's 24 rounds it once
-// toward zero wherever the result is a normal float32. Everything else takes the codec.
-double round_block(const FloatFormat& format, bool float32, double x, const CastOptions& o, uint64_t index) {
+double multiterm_round(const FloatFormat& format, bool float32, double x, const CastOptions& o, uint64_t index) {
   if (float32 && o.rounding == Rounding::TowardZero) {
     const double m = std::fabs(x);
     if (m >= 0x1p-126 && m < 0x1p128)
@@ -35,8 +30,6 @@ double round_block(const FloatFormat& format, bool float32, double x, const Cast
   }
   return round_to(format, x, o, index);
 }
-
-}  // namespace
 
 double multiterm_dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc,
                      uint64_t stream_offset) {
@@ -71,7 +64,7 @@ double multiterm_dot(std::span<const double> a, std::span<const double> b, const
       const double down = pow2(-last), up = pow2(last);
       int64_t units = static_cast<int64_t>(c * down);
       for (size_t k = k0; k < k1; ++k) units += static_cast<int64_t>(a[k] * b[k] * down);
-      c = round_block(format, float32, static_cast<double>(units) * up, options, step++);
+      c = multiterm_round(format, float32, static_cast<double>(units) * up, options, step++);
       continue;
     }
     // Zeros and subnormals only, or a window past float64's normal range: the same sum by ldexp.

@@ -24,11 +24,17 @@
 // float64, as for every emulated model.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "core/dtype/dtype.h"
 #include "core/experiment/accumulate.h"
+#include "core/experiment/gemm.h"
+#include "core/util/expected.h"
 
 namespace pl::experiment {
 
@@ -39,6 +45,19 @@ std::string check_multiterm(const Accumulation& a);
 // `stream_offset + s`.
 double multiterm_dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc,
                      uint64_t stream_offset);
+
+// The model's GEMM (C = A B^T, A m x k and B n x k row-major): each element as multiterm_dot
+// takes it with stream offset stream_base + gemm_stream_offset(i, j, n), eight columns at a time
+// (multiterm_gemm.cpp). gemm() calls it for the multi-term model.
+Expected<std::vector<double>> multiterm_gemm(const GemmShape& s, std::span<const double> a, std::span<const double> b,
+                                             const Accumulation& acc, const std::function<void(double)>& progress,
+                                             const std::atomic<bool>* cancel, uint64_t stream_base);
+
+// A block's exact sum x rounded to the format once: round_to(format, x, o, index), with a short
+// path for truncation to float32 (`float32`), the tensor cores' own rounding -- x is exact, so
+// dropping its bits past float32's 24 rounds it once toward zero wherever the result is a
+// normal float32.
+double multiterm_round(const FloatFormat& format, bool float32, double x, const CastOptions& o, uint64_t index);
 
 // The largest number of products per block and extra bits check_multiterm accepts.
 inline constexpr int kMultitermMaxBlock = 1024;
