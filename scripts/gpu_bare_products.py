@@ -90,9 +90,15 @@ def main():
     p.add_argument("--sizes", default="4096,8192")
     p.add_argument("--reps", type=int, default=20)
     p.add_argument("--fast-accum", action="store_true")
+    p.add_argument("--blas", choices=["default", "cublas", "cublaslt"], default="default",
+                   help="the library PyTorch calls (torch.backends.cuda.preferred_blas_library): #5 asks "
+                        "for a bare cuBLASLt call; PyTorch's default on an H100 is cuBLAS, whose float64 "
+                        "kernel cuBLASLt's heuristic does not offer")
     a = p.parse_args()
     if not torch.cuda.is_available():
         sys.exit("no CUDA device for PyTorch")
+    if a.blas != "default":
+        torch.backends.cuda.preferred_blas_library(a.blas)
     rows = []
     for name in a.dtypes.split(","):
         for n in map(int, a.sizes.split(",")):

@@ -110,6 +110,10 @@ step 40 "$BIN/precision-lab" bench --op product --backend cuda --dtypes float8_e
   >"$OUT/bench_product_fp8_fast.json"
 step 120 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --sizes 4096,8192 --reps 20 >"$OUT/bare_product.json"
 step 40 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --dtypes float8_e4m3fn --fast-accum --sizes 8192 --reps 20 >"$OUT/bare_product_fp8_fast.json"
+# The same through PyTorch's cuBLASLt path (#5's "bare cuBLASLt call"): float64 ran 6-10% behind
+# the default (cuBLAS) call, and none of cuBLASLt's own candidates was faster.
+step 60 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --blas cublaslt --dtypes float64,float32,bfloat16 --sizes 4096,8192 --reps 20 \
+  >"$OUT/bare_product_cublaslt.json"
 step 60 "$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:sequential --sizes 2048 --reps 5 --json \
   >"$OUT/bench_product_emulated.json"
 step 60 "$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:multiterm:16:2:rtz --sizes 2048 --reps 5 --json \
@@ -183,16 +187,19 @@ for f in ("bench_product.json", "bench_product_fp8_fast.json", "bench_product_em
             print(f"  {r['dtype']:14s} {r['n']:6d} {r.get('unsupported', r.get('error'))}")
 # Each library path against the same product called bare through PyTorch in this run.
 for ours_f, bare_f in (("bench_product.json", "bare_product.json"),
-                       ("bench_product_fp8_fast.json", "bare_product_fp8_fast.json")):
+                       ("bench_product_fp8_fast.json", "bare_product_fp8_fast.json"),
+                       ("bench_product.json", "bare_product_cublaslt.json")):
     try:
         ours = json.load(open(f"{out}/{ours_f}"))
         bare = json.load(open(f"{out}/{bare_f}"))
     except Exception as e:
         print(f"{ours_f} or {bare_f} unreadable:", e); continue
-    print(f"{ours_f} against {bare_f} (torch {bare['torch']}): ours / bare")
+    print(f"{ours_f} against {bare_f} (torch {bare['torch']}, {bare.get('cublaslt') or 'default'} library): ours / bare")
     bare_rows = {(r["dtype"], r["n"]): r for r in bare["results"]}
     for r in ours["results"]:
         b = bare_rows.get((r["dtype"], r["n"]))
+        if b is None and bare_f == "bare_product_cublaslt.json":
+            continue  # timed for a few dtypes only
         if "tflops" not in r or not b or "tflops" not in b:
             print(f"  {r['dtype']:14s} {r['n']:6d} no pair: {(b or {}).get('error', 'no bare row')}"); continue
         print(f"  {r['dtype']:14s} {r['n']:6d} {r['tflops']:9.1f} vs {b['tflops']:9.1f} TFLOP/s  {r['tflops'] / b['tflops']:.3f}  {b['call']}")
