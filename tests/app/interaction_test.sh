@@ -52,6 +52,13 @@ wait_for() {
 # After the release it waits as long again: a release and the next press of the same key within
 # one frame would read as no press at all (F11 twice, Left twice).
 press() { xdotool keydown "$1"; sleep "${2:-0.5}"; xdotool keyup "$1"; sleep 0.4; }
+# quit WHICH: Ctrl+Q; the window must be gone within 10 s, with exit status 0.
+quit() {
+  press ctrl+q
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the $1 window"
+  wait "$pid" || fail "the $1 window exited with status $?"
+}
 png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); assert d[:8]==b"\x89PNG\r\n\x1a\n"; print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"; }
 
 cat > setup.json <<'JSON'
@@ -186,11 +193,7 @@ press F11
 wait_for 'window: presentation mode off'
 
 # 7. Ctrl+Q: a clean exit.
-press ctrl+q
-for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the window"
-wait "$pid"; rc=$?
-[[ $rc -eq 0 ]] || fail "the window exited with status $rc"
+quit first
 grep -qE 'throughput: medians: .*float32 [0-9.]+ GFLOP/s' "$log" || fail "no throughput medians logged"
 echo "ok   closed with status 0"
 grep -q '"panel": "throughput"' "$XDG_CONFIG_HOME/precision-lab/settings.json" || fail "settings.json: $(cat "$XDG_CONFIG_HOME/precision-lab/settings.json")"
@@ -207,10 +210,7 @@ xdotool windowfocus --sync "$win" 2>/dev/null
 sleep 1
 press ctrl+3
 wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torch\.[a-z0-9_]+\) raises RuntimeError'
-press ctrl+q
-for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the second window"
-wait "$pid" || fail "the second window exited with status $?"
+quit second
 echo "ok   second launch restored the panel and the setup"
 
 # 9. --setup alone opens on the Experiment panel and runs the file, though the remembered panel
@@ -221,10 +221,7 @@ pid=$!
 wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torch\.float32\) raises RuntimeError'
 win=$(xdotool search --sync --onlyvisible --name 'Precision Lab' | head -1)
 xdotool windowfocus --sync "$win" 2>/dev/null
-press ctrl+q
-for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the third window"
-wait "$pid" || fail "the third window exited with status $?"
+quit third
 echo "ok   --setup opened on the Experiment panel"
 # 10. The accumulation probe's model in the Experiment panel: open "How this device adds", probe
 # float16, press "Use in the Experiment panel": the window switches to the Experiment panel and
@@ -245,10 +242,7 @@ wait_for 'throughput: probed float16 on .*: model f32:sequential'
 xdotool mousemove --window "$win" 405 366 click 1
 wait_for 'experiment: from the accumulation probe: float16 x float16, accumulate f32:sequential'
 wait_for 'experiment: linear [0-9x]+ float16 x float16 -> float32'
-press ctrl+q
-for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the fourth window"
-wait "$pid" || fail "the fourth window exited with status $?"
+quit fourth
 echo "ok   the probe's model ran in the Experiment panel"
 grep -h '^\[frames\]' "$work"/window*.log | sed 's/^/     /'
 [[ -n "${PL_KEEP:-}" ]] && echo "kept $work" || rm -rf "$work"
