@@ -1,6 +1,7 @@
 #include "core/experiment/accumulation_probe.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -89,8 +90,7 @@ const std::string kNormalisation = "normalisation of partial sums (raising one t
 
 // significand x 2^exponent for an odd count of units 2^unit_exp: a Term.
 Term units(int count, int unit_exp) {
-  int m = 0;
-  while ((count >> (m + 1)) > 0) ++m;
+  const int m = std::bit_width(unsigned(count)) - 1;
   return {unit_exp + m, false, std::ldexp(double(count), -m)};
 }
 
@@ -111,9 +111,10 @@ Term units(int count, int unit_exp) {
 // terms are tried from positions 4, 8, ..., 128: the first that shows it is the block.
 ProbeFinding normalisation(Prober& probe, ProbeReport& r, int input_precision, int w, int extra, bool truncating) {
   ProbeFinding f{kNormalisation, "not run", ""};
-  // Unit terms and v: the fewest that keep B's survivors under its rounding's threshold.
+  // Unit terms and v: the fewest that keep B's survivors under its rounding's threshold (v = 1,
+  // n = total, always qualifies).
   const int total = 3 << extra, threshold = truncating ? 2 << extra : 1 << extra;
-  int v = 0, n = 0;
+  int v = 1, n = total;
   for (int cand = total; cand >= 1; --cand)
     if ((cand & 1) && cand - 1 < threshold) {
       v = cand;
@@ -121,7 +122,7 @@ ProbeFinding normalisation(Prober& probe, ProbeReport& r, int input_precision, i
       break;
     }
   constexpr int kMaxSmall = 64;
-  if (n == 0 || n > kMaxSmall) {
+  if (n > kMaxSmall) {
     f.evidence = "an adder that sees " + std::to_string(extra) + " extra bits needs " + std::to_string(n) +
                  " small terms in one block to show it (at most " + std::to_string(kMaxSmall) + " are tried)";
     return f;
@@ -138,15 +139,15 @@ ProbeFinding normalisation(Prober& probe, ProbeReport& r, int input_precision, i
   std::vector<Term> small(size_t(n - 1), Term{-(w + extra)});
   small.push_back(units(v, -(w + extra)));
   const double up = 1 + std::ldexp(1.0, 1 - w);
+  std::vector<Term> a = first, b = raised;  // sums A and B; only their places along K vary
+  a.insert(a.end(), small.begin(), small.end());
+  b.insert(b.end(), small.begin(), small.end());
   std::string tried;
   for (size_t at : {4, 8, 16, 32, 64, 128}) {
     if (at < first.size()) continue;
     std::vector<size_t> places;
     for (size_t i = 0; i < first.size(); ++i) places.push_back(i);
     for (size_t i = 0; i < small.size(); ++i) places.push_back(at + i);
-    std::vector<Term> a = first, b = raised;
-    a.insert(a.end(), small.begin(), small.end());
-    b.insert(b.end(), small.begin(), small.end());
     auto sa = probe.dot(a, places), sb = probe.dot(b, places);
     if (!sa || !sb) {
       f.evidence = sa ? sb.error() : sa.error();

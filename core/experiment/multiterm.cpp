@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/dtype/codec.h"
+#include "core/dtype/round_nearest.h"  // pow2_bits
 
 namespace pl::experiment {
 
@@ -39,16 +40,15 @@ double multiterm_dot(std::span<const double> a, std::span<const double> b, const
   const size_t n = std::min(a.size(), b.size()), block = static_cast<size_t>(acc.block);
   const int below = format.precision() - 1 + acc.extra_bits;  // the window's bits below its top
   const bool float32 = acc.format == DType::float32;
-  auto field = [](double x) { return (std::bit_cast<uint64_t>(x) >> 52) & 0x7FF; };  // biased exponent
-  auto pow2 = [](int e) { return std::bit_cast<double>(uint64_t(e + 1023) << 52); };  // |e| < 1000
+  using multiterm_detail::exponent_field;
   double c = 0.0;
   uint64_t step = stream_offset;
   for (size_t k0 = 0; k0 < n; k0 += block) {
     const size_t k1 = std::min(n, k0 + block);
     // The largest exponent among the running sum and the block's products, as integers (a loop
     // the compiler vectorises): 0x7FF is an Inf or NaN, 0 a zero or a subnormal.
-    uint64_t top = field(c);
-    for (size_t k = k0; k < k1; ++k) top = std::max(top, field(a[k] * b[k]));
+    uint64_t top = exponent_field(c);
+    for (size_t k = k0; k < k1; ++k) top = std::max(top, exponent_field(a[k] * b[k]));
     if (top == 0x7FF) {  // Inf and NaN as float64 arithmetic has them, then the format's rounding
       double s = c;
       for (size_t k = k0; k < k1; ++k) s += a[k] * b[k];
@@ -59,9 +59,8 @@ double multiterm_dot(std::span<const double> a, std::span<const double> b, const
     // integer does exactly that); the integers' sum is exact (check_multiterm). Scaling by a
     // power of two is exact: a term that would fall below float64's normal range is below one
     // unit and truncates to 0 either way.
-    const int last = int(top) - 1023 - below;
-    if (top > 0 && last > -1000 && last < 1000) {
-      const double down = pow2(-last), up = pow2(last);
+    if (int last = 0; multiterm_detail::window(top, below, &last)) {
+      const double down = pow2_bits(-last), up = pow2_bits(last);
       int64_t units = static_cast<int64_t>(c * down);
       for (size_t k = k0; k < k1; ++k) units += static_cast<int64_t>(a[k] * b[k] * down);
       c = multiterm_round(format, float32, static_cast<double>(units) * up, options, step++);

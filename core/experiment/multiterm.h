@@ -25,6 +25,7 @@
 #pragma once
 
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -58,6 +59,18 @@ Expected<std::vector<double>> multiterm_gemm(const GemmShape& s, std::span<const
 // dropping its bits past float32's 24 rounds it once toward zero wherever the result is a
 // normal float32.
 double multiterm_round(const FloatFormat& format, bool float32, double x, const CastOptions& o, uint64_t index);
+
+// The two implementations' shared step (multiterm.cpp, multiterm_gemm.cpp): the biased exponent
+// field of a term (0x7FF: Inf or NaN; 0: zero or subnormal), and a block's window -- the
+// exponent of its last place, for the largest field among its terms `top` -- when the short
+// path, scaling by powers of two in float64's normal range, can take it.
+namespace multiterm_detail {
+inline uint64_t exponent_field(double x) { return (std::bit_cast<uint64_t>(x) >> 52) & 0x7FF; }
+inline bool window(uint64_t top, int below, int* last) {
+  *last = int(top) - 1023 - below;
+  return top > 0 && top < 0x7FF && *last > -1000 && *last < 1000;
+}
+}  // namespace multiterm_detail
 
 // The largest number of products per block and extra bits check_multiterm accepts.
 inline constexpr int kMultitermMaxBlock = 1024;

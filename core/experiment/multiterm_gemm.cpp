@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/dtype/codec.h"
+#include "core/dtype/round_nearest.h"  // pow2_bits
 #include "core/experiment/gemm.h"
 #include "core/experiment/multiterm.h"
 #include "core/util/parallel.h"
@@ -23,8 +24,7 @@ namespace {
 
 constexpr size_t kLanes = 8;
 
-inline uint64_t field(double x) { return (std::bit_cast<uint64_t>(x) >> 52) & 0x7FF; }
-inline double pow2(int e) { return std::bit_cast<double>(uint64_t(e + 1023) << 52); }  // |e| < 1000
+using multiterm_detail::exponent_field;
 
 struct Model {
   const FloatFormat* format;
@@ -43,21 +43,21 @@ PL_CLONES unsigned lanes_run(const double* row, const double* panel, size_t k, c
   for (size_t k0 = 0; k0 < k; k0 += m.block) {
     const size_t k1 = std::min(k, k0 + m.block);
     uint64_t top[kLanes];
-    for (size_t t = 0; t < kLanes; ++t) top[t] = field(c[t]);
+    for (size_t t = 0; t < kLanes; ++t) top[t] = exponent_field(c[t]);
     for (size_t kk = k0; kk < k1; ++kk)
-      for (size_t t = 0; t < kLanes; ++t) top[t] = std::max(top[t], field(row[kk] * panel[kk * kLanes + t]));
+      for (size_t t = 0; t < kLanes; ++t) top[t] = std::max(top[t], exponent_field(row[kk] * panel[kk * kLanes + t]));
     // Each lane's window; a block of zeros sums to +0 at any scale (1 here), as multiterm_dot's.
     double down[kLanes], up[kLanes];
     for (size_t t = 0; t < kLanes; ++t) {
-      const int last = int(top[t]) - 1023 - m.below;
-      const bool fits = top[t] > 0 && top[t] < 0x7FF && last > -1000 && last < 1000;
+      int last = 0;
+      const bool fits = multiterm_detail::window(top[t], m.below, &last);
       if (!fits) {
         bool all_zero = top[t] == 0;
         for (size_t kk = k0; kk < k1 && all_zero; ++kk) all_zero = row[kk] * panel[kk * kLanes + t] == 0.0;
         if (!all_zero) redo |= 1u << t;
       }
-      down[t] = fits ? pow2(-last) : 1.0;
-      up[t] = fits ? pow2(last) : 1.0;
+      down[t] = fits ? pow2_bits(-last) : 1.0;
+      up[t] = fits ? pow2_bits(last) : 1.0;
     }
     // The terms in units of each lane's window, truncated toward zero: integers below 2^53
     // (check_multiterm), so each lane's sum is exact.
