@@ -91,12 +91,12 @@ inline size_t stochastic_block(const float* __restrict in, float* __restrict buf
   for (size_t j = 0; j < n; ++j) {
     const uint32_t u = f32_bits(in[j]), a = u & 0x7FFFFFFFu;
     const uint32_t mag = stochastic_short_magnitude(a, p, stochastic_bits(p.seed, first + j));
-    missed += uint32_t(!stochastic_short_covers(a, mag, p));
-    buf[j] = f32_from_bits(mag | (u & 0x80000000u));
+    missed += uint32_t(!stochastic_short_covers(a, p));
+    buf[j] = f32_from_bits(stochastic_short_result(u, mag, p));
   }
   if (missed == 0 || missed > n / 32) return missed;
-  for (size_t j = 0; j < n; ++j)  // buf holds the magnitude the first pass tested
-    if (!stochastic_short_covers(f32_bits(in[j]) & 0x7FFFFFFFu, f32_bits(buf[j]) & 0x7FFFFFFFu, p))
+  for (size_t j = 0; j < n; ++j)
+    if (!stochastic_short_covers(f32_bits(in[j]) & 0x7FFFFFFFu, p))
       buf[j] = roundtrip_f32_generic<Rounding::Stochastic, kMayFlush>(in[j], p, first + j);
   return missed;
 }

@@ -198,21 +198,30 @@ PL_HD inline float roundtrip_f32_generic_drawn(float x, const RoundtripF32Params
   return roundtrip_f32_generic_with<R, kMayFlush>(x, p, [draw] { return draw; });
 }
 
-// Stochastic rounding's short path, for |x| (float32 bits a) and its result normal in the format
-// and finite: the draw's top s bits added to the float32 bits and the s bits below the cut
-// cleared (s = 23 - mantissa bits >= 1). With rem the discarded bits, rem + (draw >> (32 - s))
-// >= 2^s exactly when the generic function's rem * 2^(32 - s) + draw >= 2^32 (rem and 2^s are
+// Stochastic rounding's short path, for |x| (float32 bits a) finite and normal in the format:
+// the draw's top s bits added to the float32 bits and the s bits below the cut cleared
+// (s = 23 - mantissa bits >= 1). With rem the discarded bits, rem + (draw >> (32 - s)) >= 2^s
+// exactly when the generic function's rem * 2^(32 - s) + draw >= 2^32 (rem and 2^s are
 // integers), and the carry into bit s is its "up", a carry out of the mantissa its next binade.
-// stochastic_short_covers says where this is the generic function's result (bit for bit:
-// RoundtripF32.StochasticShortPathIsTheGenericFunctions): not for subnormal, zero, past the
-// largest finite before or after rounding, Inf or NaN. Both branch-free, for the CPU's
-// vectorised blocks (bulk_convert.cpp) as for the GPU kernels.
+// Like the generic function it rounds as if the exponent had no top, so a magnitude past the
+// largest finite (float32's Inf bits included) takes the overflow result, as the generic
+// function's finish does: values beyond a narrow format's range (float4 saturating at 6) stay
+// on the short path. stochastic_short_covers says where this is the generic function's result
+// (bit for bit: RoundtripF32.StochasticShortPathIsTheGenericFunctions): not for subnormal or
+// zero, Inf or NaN. Both branch-free, for the CPU's vectorised blocks (bulk_convert.cpp) as for
+// the GPU kernels.
 PL_HD inline uint32_t stochastic_short_magnitude(uint32_t a, const RoundtripF32Params& p, uint32_t draw) {
   return (a + (draw >> (9 + p.mantissa_bits))) & p.rne_keep_mask;  // 32 - s = 9 + mantissa bits
 }
-PL_HD inline bool stochastic_short_covers(uint32_t a, uint32_t mag, const RoundtripF32Params& p) {
-  // a <= max finite: the sum stayed below 2^31, so mag is the rounded magnitude itself.
-  return (a >= p.min_normal_bits) & (a <= p.max_finite_bits) & (mag <= p.max_finite_bits);
+PL_HD inline bool stochastic_short_covers(uint32_t a, const RoundtripF32Params& p) {
+  // a below Inf: the sum stays below 2^31 (at most Inf's bits), so mag is a magnitude.
+  return (a >= p.min_normal_bits) & (a < 0x7F800000u);
+}
+// The short path's result for float32 bits u (sign included) and mag its rounded magnitude.
+PL_HD inline uint32_t stochastic_short_result(uint32_t u, uint32_t mag, const RoundtripF32Params& p) {
+  const bool neg = (u >> 31) != 0;
+  return select_bits(mag > p.max_finite_bits, select_bits(neg, p.overflow_out[1], p.overflow_out[0]),
+                     mag | (u & 0x80000000u));
 }
 
 // Stochastic rounding with a branch to the short path, for the GPU kernels (a warp takes the
@@ -222,10 +231,8 @@ template <bool kMayFlush>
 PL_HD inline float roundtrip_f32_stochastic_drawn(float x, const RoundtripF32Params& p, uint32_t draw) {
   const uint32_t u = f32_bits(x);
   const uint32_t a = u & 0x7FFFFFFFu;
-  if (p.mantissa_bits < 23) {  // the short path needs a cut below float32's
-    const uint32_t mag = stochastic_short_magnitude(a, p, draw);
-    if (stochastic_short_covers(a, mag, p)) return f32_from_bits(mag | (u & 0x80000000u));
-  }
+  if (p.mantissa_bits < 23 && stochastic_short_covers(a, p))  // the short path needs a cut below float32's
+    return f32_from_bits(stochastic_short_result(u, stochastic_short_magnitude(a, p, draw), p));
   return roundtrip_f32_generic_drawn<Rounding::Stochastic, kMayFlush>(x, p, draw);
 }
 

@@ -246,8 +246,16 @@ TEST(RoundtripF32, StochasticShortPathIsTheGenericFunctions) {
     draws.push_back(uint32_t{1} << (32 - b));
   }
   for (int i = 0; i < 16; ++i) draws.push_back(static_cast<uint32_t>(rng()));
-  for (const auto& row : all_dtypes()) {
-    if (row.kind != DTypeKind::Float) continue;
+  // The table's formats, and custom ones: float32's exponent range (e8m10's largest value lies
+  // past float32's, so the rounding can carry into Inf's bits), shifted biases, no negative
+  // zero, no specials at all.
+  std::vector<FormatRef> formats = table_float_formats();
+  for (const char* custom : {"e8m3", "e8m10:fnuz", "e7m9b100", "e5m4b3:fn", "e3m2:finite", "e6m4:fnuz"}) {
+    auto f = parse_float_format(custom);
+    ASSERT_TRUE(f) << custom;
+    formats.push_back(*f);
+  }
+  for (const auto& row : formats) {
     std::vector<float> xs = probe_inputs(row.format);
     for (uint32_t e = 0; e < 256; ++e)
       for (uint32_t m : {0u, 1u, 2u, 0x3FFFFFu, 0x400000u, 0x7FFFFEu, 0x7FFFFFu, static_cast<uint32_t>(rng()) & 0x7FFFFFu})
