@@ -2,10 +2,10 @@
 // element function is the very one the CPU runs (core/dtype/roundtrip_f32.h).
 #include "kernels/convert.cuh"
 
+#include "kernels/grid_stride.cuh"
+
 namespace pl::cuda {
 namespace {
-
-constexpr int kThreads = 256;
 
 // One params set's element function, chosen at the launch as bulk_convert.cpp chooses it per
 // array: with roundtrip_f32's per-element choice inlined four times, the stochastic kernel's PTX
@@ -26,8 +26,9 @@ __device__ __forceinline__ float element(float x, const RoundtripF32Params& p, u
 
 // Each thread converts 4 consecutive floats with one 16-byte load and store (memory-bound).
 template <Rounding R, bool kE8m0>
-__global__ void roundtrip_kernel(const float* __restrict__ in, float* __restrict__ out, size_t n,
-                                 RoundtripF32Params p) {
+__global__ void PL_GRID_STRIDE_BOUNDS
+roundtrip_kernel(const float* __restrict__ in, float* __restrict__ out, size_t n,
+                 RoundtripF32Params p) {
   size_t stride = size_t(gridDim.x) * blockDim.x;
   size_t n4 = n / 4;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += stride) {
@@ -46,29 +47,26 @@ __global__ void roundtrip_kernel(const float* __restrict__ in, float* __restrict
 template <Rounding R>
 void launch_mode(int grid, cudaStream_t s, const float* in, float* out, size_t n, const RoundtripF32Params& p) {
   if (p.e8m0)
-    roundtrip_kernel<R, true><<<grid, kThreads, 0, s>>>(in, out, n, p);
+    roundtrip_kernel<R, true><<<grid, kGridStrideThreads, 0, s>>>(in, out, n, p);
   else
-    roundtrip_kernel<R, false><<<grid, kThreads, 0, s>>>(in, out, n, p);
+    roundtrip_kernel<R, false><<<grid, kGridStrideThreads, 0, s>>>(in, out, n, p);
 }
 
 // The float64 round trip in place, one element a thread at a time (roundtrip_f64.h): its
 // 64-bit integer steps make it compute-heavier than the float32 kernel above.
-__global__ void roundtrip_f64_kernel(double* __restrict__ v, size_t n, RoundtripF64Params p) {
+__global__ void PL_GRID_STRIDE_BOUNDS
+roundtrip_f64_kernel(double* __restrict__ v, size_t n, RoundtripF64Params p) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) v[i] = roundtrip_f64(v[i], p, i);
 }
 
-__global__ void fill_kernel(float* out, size_t n) {
+__global__ void PL_GRID_STRIDE_BOUNDS
+fill_kernel(float* out, size_t n) {
   size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
     out[i] = float((double(i % 1000003) - 500000.0) * 1.3e-3);  // same data as the CPU bench
 }
 
-int grid_for(size_t work, int sms) {
-  size_t blocks = (work + kThreads - 1) / kThreads;
-  size_t cap = size_t(sms) * 8;  // enough resident blocks to hide memory latency
-  return int(blocks < cap ? (blocks ? blocks : 1) : cap);
-}
 
 }  // namespace
 
@@ -76,7 +74,7 @@ cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,
                                  const RoundtripF32Params& p, Rounding r, int sm_count,
                                  cudaStream_t s) {
   // float4 access needs 16-byte alignment; cudaMalloc gives 256 bytes.
-  int g = grid_for(n / 4 + 1, sm_count);
+  int g = grid_stride_blocks(n / 4 + 1, sm_count);
   switch (r) {
     case Rounding::NearestEven: launch_mode<Rounding::NearestEven>(g, s, in, out, n, p); break;
     case Rounding::NearestAway: launch_mode<Rounding::NearestAway>(g, s, in, out, n, p); break;
@@ -90,12 +88,12 @@ cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,
 
 cudaError_t launch_roundtrip_f64(double* values, size_t n, const RoundtripF64Params& p, int sm_count,
                                  cudaStream_t s) {
-  roundtrip_f64_kernel<<<grid_for(n, sm_count), kThreads, 0, s>>>(values, n, p);
+  roundtrip_f64_kernel<<<grid_stride_blocks(n, sm_count), kGridStrideThreads, 0, s>>>(values, n, p);
   return cudaGetLastError();
 }
 
 cudaError_t launch_fill_pattern(float* out, size_t n, int sm_count, cudaStream_t s) {
-  fill_kernel<<<grid_for(n, sm_count), kThreads, 0, s>>>(out, n);
+  fill_kernel<<<grid_stride_blocks(n, sm_count), kGridStrideThreads, 0, s>>>(out, n);
   return cudaGetLastError();
 }
 

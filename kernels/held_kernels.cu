@@ -5,17 +5,12 @@
 #include <cuda_fp16.h>
 
 #include "core/experiment/pool_cell.h"
+#include "kernels/grid_stride.cuh"
 
 namespace pl::cuda {
 namespace {
 
-constexpr int kThreads = 256;
-
-int grid_for(size_t work, int sms) {
-  const size_t blocks = (work + kThreads - 1) / kThreads;
-  const size_t cap = size_t(sms > 0 ? sms : 1) * 8;
-  return int(blocks < cap ? (blocks ? blocks : 1) : cap);
-}
+constexpr int kThreads = kGridStrideThreads;  // the pool kernel too, one thread a cell
 
 // Every conversion here is exact (a narrower float or a 32-bit integer into float64).
 template <typename T>
@@ -34,7 +29,8 @@ template <>
 __device__ __forceinline__ double widen<int32_t>(const int32_t* row, size_t c) { return double(row[c]); }
 
 template <typename T>
-__global__ void widen_kernel(const T* __restrict__ src, size_t m, size_t n, size_t ld, double* __restrict__ dst) {
+__global__ void PL_GRID_STRIDE_BOUNDS
+widen_kernel(const T* __restrict__ src, size_t m, size_t n, size_t ld, double* __restrict__ dst) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   const size_t first = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (ld == n) {  // unpadded rows (the usual case): no division an element
@@ -44,22 +40,25 @@ __global__ void widen_kernel(const T* __restrict__ src, size_t m, size_t n, size
   for (size_t e = first; e < m * n; e += stride) dst[e] = widen<T>(src + (e / n) * ld, e % n);
 }
 
-__global__ void scatter_kernel(const size_t* __restrict__ index, const double* __restrict__ values, size_t count,
-                               double* __restrict__ dst) {
+__global__ void PL_GRID_STRIDE_BOUNDS
+scatter_kernel(const size_t* __restrict__ index, const double* __restrict__ values, size_t count,
+               double* __restrict__ dst) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < count; t += stride) dst[index[t]] = values[t];
 }
 
-__global__ void add_rows_kernel(const double* __restrict__ x, const double* __restrict__ row, size_t count, size_t n,
-                                double* __restrict__ y) {
+__global__ void PL_GRID_STRIDE_BOUNDS
+add_rows_kernel(const double* __restrict__ x, const double* __restrict__ row, size_t count, size_t n,
+                double* __restrict__ y) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
     y[i] = __dadd_rn(x[i], row[i % n]);
 }
 
-__global__ void epilogue_kernel(double* __restrict__ v, size_t m, size_t n, const double* __restrict__ fa,
-                                const double* __restrict__ fb, bool scaled, const double* __restrict__ bias,
-                                experiment::EpilogueParams p) {
+__global__ void PL_GRID_STRIDE_BOUNDS
+epilogue_kernel(double* __restrict__ v, size_t m, size_t n, const double* __restrict__ fa,
+                const double* __restrict__ fb, bool scaled, const double* __restrict__ bias,
+                experiment::EpilogueParams p) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t e = size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < m * n; e += stride) {
     const size_t i = e / n, j = e % n;
@@ -79,7 +78,7 @@ __global__ void pool_kernel(const double* __restrict__ a, const double* __restri
 
 cudaError_t launch_widen_to_f64(const void* src, WideFrom from, size_t m, size_t n, size_t ld, double* dst,
                                 int sm_count, cudaStream_t s) {
-  const int g = grid_for(m * n, sm_count);
+  const int g = grid_stride_blocks(m * n, sm_count);
   switch (from) {
     case WideFrom::F64: widen_kernel<<<g, kThreads, 0, s>>>(static_cast<const double*>(src), m, n, ld, dst); break;
     case WideFrom::F32: widen_kernel<<<g, kThreads, 0, s>>>(static_cast<const float*>(src), m, n, ld, dst); break;
@@ -94,19 +93,19 @@ cudaError_t launch_widen_to_f64(const void* src, WideFrom from, size_t m, size_t
 
 cudaError_t launch_scatter(const size_t* index, const double* values, size_t count, double* dst, int sm_count,
                            cudaStream_t s) {
-  scatter_kernel<<<grid_for(count, sm_count), kThreads, 0, s>>>(index, values, count, dst);
+  scatter_kernel<<<grid_stride_blocks(count, sm_count), kThreads, 0, s>>>(index, values, count, dst);
   return cudaGetLastError();
 }
 
 cudaError_t launch_add_to_rows(const double* x, const double* row, size_t count, size_t n, double* y, int sm_count,
                                cudaStream_t s) {
-  add_rows_kernel<<<grid_for(count, sm_count), kThreads, 0, s>>>(x, row, count, n, y);
+  add_rows_kernel<<<grid_stride_blocks(count, sm_count), kThreads, 0, s>>>(x, row, count, n, y);
   return cudaGetLastError();
 }
 
 cudaError_t launch_epilogue(double* values, size_t m, size_t n, const double* fa, const double* fb, bool scaled,
                             const double* bias, const experiment::EpilogueParams& p, int sm_count, cudaStream_t s) {
-  epilogue_kernel<<<grid_for(m * n, sm_count), kThreads, 0, s>>>(values, m, n, fa, fb, scaled, bias, p);
+  epilogue_kernel<<<grid_stride_blocks(m * n, sm_count), kThreads, 0, s>>>(values, m, n, fa, fb, scaled, bias, p);
   return cudaGetLastError();
 }
 
