@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -67,6 +68,14 @@ Expected<std::vector<T>> download(const DeviceBuffer& b, size_t count, const cha
 }
 
 static_assert(kPassOneSpan == kSpan, "a pass-one block takes one span of core's sums");
+static_assert(kPassKeys == kKeys);
+
+// Copies of pass 1's counters (error_stats.cuh): kCountReplicas, or PL_CUDA_COUNT_REPLICAS.
+unsigned count_replicas() {
+  const char* v = std::getenv("PL_CUDA_COUNT_REPLICAS");
+  const long r = v && *v ? std::strtol(v, nullptr, 10) : kCountReplicas;
+  return static_cast<unsigned>(r < 1 ? 1 : r > 64 ? 64 : r);
+}
 // Pass one counts the bound check's scaled errors with the relative errors' decade table.
 static_assert(experiment::BoundTally::kPerDecade == experiment::error_passes::kRelPerDecade);
 
@@ -114,6 +123,7 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   };
   std::vector<Outputs> out(count);
   std::vector<PassOneArrays> one(count);
+  const unsigned replicas = count_replicas();
   for (size_t c = 0; c < count; ++c) {
     auto r = arrays.get(*held[c].result, n);
     if (!r) return Error{r.error()};
@@ -128,12 +138,13 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
     if (auto e = out[c].span_sums.allocate(spans * sizeof(PassSums)); e != cudaSuccess)
       return Error{cuda_error("out of GPU memory for the sums", e)};
     a.span_sums = out[c].span_sums.as<PassSums>();
-    auto keys = zeroed<unsigned>(out[c].key_counts, kKeys, "out of GPU memory for the key counts");
+    a.replicas = replicas;
+    auto keys = zeroed<unsigned>(out[c].key_counts, kKeys * replicas, "out of GPU memory for the key counts");
     if (!keys) return Error{keys.error()};
     a.key_counts = *keys;
     if (cs[c].histograms) {
-      auto rel = zeroed<unsigned long long>(out[c].rel, stride4, "out of GPU memory for the histograms");
-      auto ulps = zeroed<unsigned long long>(out[c].ulps, stride8, "out of GPU memory for the histograms");
+      auto rel = zeroed<unsigned long long>(out[c].rel, stride4 * replicas, "out of GPU memory for the histograms");
+      auto ulps = zeroed<unsigned long long>(out[c].ulps, stride8 * replicas, "out of GPU memory for the histograms");
       if (!rel || !ulps) return Error{!rel ? rel.error() : ulps.error()};
       a.rel_counts = *rel, a.ulp_counts = *ulps;
     }
@@ -156,7 +167,7 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
       }
       if (!b->bias.empty())
         if (auto ok = upload(out[c].bias, b->bias, "out of GPU memory for the bias"); !ok) return Error{ok.error()};
-      auto counts = zeroed<unsigned long long>(out[c].bound, stride4, "out of GPU memory for the bound check");
+      auto counts = zeroed<unsigned long long>(out[c].bound, stride4 * replicas, "out of GPU memory for the bound check");
       if (!counts) return Error{counts.error()};
       set_bound(a.params, *b, d_abs, out[c].bias.as<const double>());
       a.bound_counts = *counts;
@@ -168,6 +179,9 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   if (auto e = launch_error_pass_one(d_one.as<const PassOneArrays>(), static_cast<int>(count), n, tables, nullptr);
       e != cudaSuccess)
     return Error{cuda_error("the error statistics' first pass failed to start", e)};
+  for (size_t c = 0; c < count; ++c)
+    if (auto e = launch_fold_replicas(one[c], tables, nullptr); e != cudaSuccess)
+      return Error{cuda_error("the error statistics' first pass failed to start", e)};
   if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
     return Error{cuda_error("the error statistics' first pass failed", e)};
   trace.mark("pass 1");
@@ -231,11 +245,14 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
     }
     DeviceBuffer d_two;
     if (auto ok = upload(d_two, std::span<const PassTwoArrays>(two), "out of GPU memory"); !ok) return Error{ok.error()};
+    trace.mark("pass 2 setup");
     if (auto e = launch_error_pass_two(d_two.as<const PassTwoArrays>(), static_cast<int>(count), n, sm_count, nullptr);
         e != cudaSuccess)
       return Error{cuda_error("the error statistics' second pass failed to start", e)};
     if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
       return Error{cuda_error("the error statistics' second pass failed", e)};
+    trace.mark("pass 2 kernel");
+    size_t gathered_bytes = 0;  // for the trace: what the download below moves
     for (size_t c = 0; c < count; ++c) {
       auto counters = download<unsigned long long>(g[c].counters, 4, "reading pass 2 back failed");
       if (!counters) return Error{counters.error()};
@@ -251,12 +268,14 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
         if (!v) return Error{v.error()};
         members[q] = std::move(*v);
       }
+      gathered_bytes += (want.alone + want.members[0] + want.members[1] + want.members[2]) * sizeof(double);
       gathered_values[c] = gathered(plans[c], *alone, std::move(members));
     }
+    trace.mark("pass 2 download of " + std::to_string(gathered_bytes >> 10) + " KiB and binning");
   } else {
     for (size_t c = 0; c < count; ++c) gathered_values[c] = gathered(plans[c], {}, {});
+    trace.mark("pass 2 (nothing to gather)");
   }
-  trace.mark("pass 2");
 
   // A bound check whose scaled errors range past the decade table bins them from the arrays
   // themselves: those of a device read back (rare: below 1e-307 or past 1e308).

@@ -23,7 +23,12 @@ __global__ void __launch_bounds__(kPassOneThreads) pass_one_kernel(const PassOne
   // Raw storage: a __shared__ array may not have a constructor, and PassSums initialises itself.
   __shared__ alignas(PassSums) unsigned char storage[kPassOneThreads * sizeof(PassSums)];
   PassSums* partial = reinterpret_cast<PassSums*>(storage);
-  const PassOneArrays c = comparisons[blockIdx.y];
+  PassOneArrays c = comparisons[blockIdx.y];
+  if (const unsigned r = blockIdx.x % c.replicas; r != 0) {  // this block's copy of the counters
+    c.key_counts += size_t(r) * kPassKeys;
+    if (c.rel_counts) c.rel_counts += size_t(r) * (tables.past_four + 4), c.ulp_counts += size_t(r) * (tables.past_eight + 4);
+    if (c.bound_counts) c.bound_counts += size_t(r) * (tables.past_four + 4);
+  }
   const size_t span = blockIdx.x, begin = span * kPassOneSpan, end = begin + kPassOneSpan < n ? begin + kPassOneSpan : n;
   PassSums s;
   const uint32_t not_taken4 = tables.past_four + 3, not_taken8 = tables.past_eight + 3;
@@ -54,21 +59,51 @@ __global__ void __launch_bounds__(kPassOneThreads) pass_one_kernel(const PassOne
   if (threadIdx.x == 0) c.span_sums[span] = partial[0];
 }
 
+// counts[i] += counts[i + r * stride] for r = 1 .. replicas-1, i < stride.
+template <typename Counter>
+__global__ void fold_kernel(Counter* __restrict__ counts, size_t stride, unsigned replicas) {
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < stride; i += size_t(gridDim.x) * blockDim.x) {
+    Counter sum = counts[i];
+    for (unsigned r = 1; r < replicas; ++r) sum += counts[i + r * stride];
+    counts[i] = sum;
+  }
+}
+
+template <typename Counter>
+cudaError_t fold(Counter* counts, size_t stride, unsigned replicas, cudaStream_t stream) {
+  if (!counts || replicas <= 1) return cudaSuccess;
+  fold_kernel<<<unsigned((stride + 255) / 256), 256, 0, stream>>>(counts, stride, replicas);
+  return cudaGetLastError();
+}
+
+// A place in the array of counters[slot] for each lane that asks (slot >= 0): one atomicAdd per
+// distinct slot among the warp's lanes, their places following the leader's base in lane order.
+// Members of a percentile's key are a few percent of the elements, spread over every warp: one
+// atomic each queued on the same few counters. Every lane of the warp calls it together.
+__device__ unsigned long long warp_append(unsigned long long* counters, int slot) {
+  const unsigned lane = threadIdx.x & 31;
+  const unsigned peers = __match_any_sync(0xffffffffu, unsigned(slot));
+  const unsigned leader = unsigned(__ffs(peers) - 1);
+  unsigned long long base = 0;
+  if (slot >= 0 && lane == leader) base = atomicAdd(&counters[slot], static_cast<unsigned long long>(__popc(peers)));
+  base = __shfl_sync(0xffffffffu, base, int(leader));
+  return base + unsigned(__popc(peers & ((1u << lane) - 1u)));
+}
+
 __global__ void pass_two_kernel(const PassTwoArrays* comparisons, size_t n) {
   const PassTwoArrays& c = comparisons[blockIdx.y];
   const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const uint8_t a = c.action[c.keys[i]];
-    if (a == 0) continue;
-    const double e = c.result[i] - c.reference[i];  // as pass 1 took it
-    if (a & kPassBinAlone) {
-      const unsigned long long at = atomicAdd(c.alone_count, 1ull);
-      if (at < c.alone_capacity) c.alone[at] = e;
-    }
-    if (const int q = (a >> 1) - 1; q >= 0 && q < 3) {
-      const unsigned long long at = atomicAdd(&c.member_count[q], 1ull);
-      if (at < c.member_capacity[q]) c.members[q][at] = experiment::element_abs(e);
-    }
+  // The same rounds for every lane of a block (warp_append needs the whole warp).
+  for (size_t base = size_t(blockIdx.x) * blockDim.x; base < n; base += stride) {
+    const size_t i = base + threadIdx.x;
+    const uint8_t a = i < n ? c.action[c.keys[i]] : 0;
+    if (!__any_sync(0xffffffffu, a != 0)) continue;
+    const double e = a != 0 ? c.result[i] - c.reference[i] : 0.0;  // as pass 1 took it
+    const int q = (a >> 1) - 1;  // the owning quantile, or -1
+    const unsigned long long alone_at = warp_append(c.alone_count, (a & kPassBinAlone) ? 0 : -1);
+    const unsigned long long member_at = warp_append(c.member_count, q >= 0 && q < 3 ? q : -1);
+    if ((a & kPassBinAlone) && alone_at < c.alone_capacity) c.alone[alone_at] = e;
+    if (q >= 0 && q < 3 && member_at < c.member_capacity[q]) c.members[q][member_at] = experiment::element_abs(e);
   }
 }
 
@@ -80,6 +115,14 @@ cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, s
   if (spans == 0 || count == 0) return cudaSuccess;
   pass_one_kernel<<<dim3(unsigned(spans), unsigned(count)), kPassOneThreads, 0, stream>>>(comparisons, n, tables);
   return cudaGetLastError();
+}
+
+cudaError_t launch_fold_replicas(const PassOneArrays& a, const DecadeTables& tables, cudaStream_t stream) {
+  cudaError_t e = fold(a.key_counts, kPassKeys, a.replicas, stream);
+  if (e == cudaSuccess) e = fold(a.rel_counts, tables.past_four + 4, a.replicas, stream);
+  if (e == cudaSuccess) e = fold(a.ulp_counts, tables.past_eight + 4, a.replicas, stream);
+  if (e == cudaSuccess) e = fold(a.bound_counts, tables.past_four + 4, a.replicas, stream);
+  return e;
 }
 
 cudaError_t launch_error_pass_two(const PassTwoArrays* comparisons, int count, size_t n, int sm_count,

@@ -15,6 +15,17 @@ namespace pl::cuda {
 
 // Elements a pass-one block takes: error_passes::kSpan (device_error_stats.cpp checks).
 inline constexpr size_t kPassOneSpan = size_t{1} << 16;
+// Error keys, the key counts' length: error_passes::kKeys (device_error_stats.cpp checks).
+inline constexpr size_t kPassKeys = size_t{1} << 16;
+
+// Pass 1's counters come in `replicas` copies, one after another (a stride apart: kPassKeys for the
+// key counts, DecadeTables' past + 4 for a decade table's): block b counts into copy b % replicas,
+// and launch_fold_replicas adds them into the first. Neighbouring keys and decade slots share
+// cache lines, and the elements of a comparison crowd into a few of them, so with one copy every
+// block's atomics queued on the same few lines of L2 (the suspect for pass 1's 6.8 ms over four
+// 4096^2 comparisons on an H100, 2026-11-27, where reading the arrays takes under 1 ms).
+// PL_CUDA_COUNT_REPLICAS (1 to 64) overrides kCountReplicas, so that one GPU run can time both.
+inline constexpr int kCountReplicas = 16;
 
 // One comparison's arrays on the device, for pass 1.
 struct PassOneArrays {
@@ -26,6 +37,7 @@ struct PassOneArrays {
   unsigned* key_counts = nullptr;        // out: compared elements by key (65536; zeroed)
   unsigned long long* rel_counts = nullptr, *ulp_counts = nullptr;  // out: decade slots (zeroed) or null
   unsigned long long* bound_counts = nullptr;  // out: the bound check's slots (zeroed) or null
+  unsigned replicas = 1;                 // copies of each counter array (above)
 };
 
 // The decade tables (DecadeBins::entries) at 4 and 8 bins a decade, and their first slot past.
@@ -39,6 +51,9 @@ struct DecadeTables {
 // `comparisons` device structs; n elements each.
 cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, size_t n, DecadeTables tables,
                                   cudaStream_t stream);
+// Adds copies 1 .. replicas-1 of one comparison's counters (`a`, the host's copy of its device
+// struct) into copy 0, which the host then reads.
+cudaError_t launch_fold_replicas(const PassOneArrays& a, const DecadeTables& tables, cudaStream_t stream);
 
 // One comparison's arrays for pass 2: the elements whose key's action is not 0 are appended --
 // e to `alone` (action & 1), |e| to members[action / 2 - 1] -- at the positions their counters

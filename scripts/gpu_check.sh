@@ -162,11 +162,16 @@ if want whole; then
 # long; cached_stages_ms is a re-run of the same setup, the best case of a window update.
 step 120 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
 # Where a GPU call's wall time goes (kernels/phase_trace.h: products and error statistics), with
-# the staged copies (staged_copy.h) and then with the driver's pageable ones, for the A/B.
+# the staged copies (staged_copy.h); PL_CUDA_PAGEABLE=1 would time the driver's pageable ones
+# (464 against 612 ms a 4096^3 update on 2026-11-26, docs/gpu-results/h100-2026-11-26b).
 step 60 env PL_CUDA_TRACE=1 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 4096 --reps 1 --json \
   >"$OUT/bench_matmul_trace.json" 2>"$OUT/cuda_trace.txt"
-step 60 env PL_CUDA_TRACE=1 PL_CUDA_PAGEABLE=1 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 4096 --reps 1 --json \
-  >"$OUT/bench_matmul_trace_pageable.json" 2>"$OUT/cuda_trace_pageable.txt"
+# The error statistics' pass 1 with one copy of its counters (error_stats.cuh: kCountReplicas),
+# for the A/B against the default; traced, to see the passes' own times.
+step 60 env PL_CUDA_COUNT_REPLICAS=1 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 4096 --reps 3 --json \
+  >"$OUT/bench_matmul_one_copy.json"
+step 60 env PL_CUDA_TRACE=1 PL_CUDA_COUNT_REPLICAS=1 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 4096 --reps 1 --json \
+  >/dev/null 2>"$OUT/cuda_trace_one_copy.txt"
 step 60 "$BIN/precision-lab" bench --backend cpu --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --elements 67108864 --reps 5 --json >"$OUT/bench_cpu.json"
 echo "[$((SECONDS - T0))s] whole-experiment bench done"
 fi
@@ -224,7 +229,7 @@ for f in sorted(glob.glob(f"{out}/lt_candidate_*.json")):
         print(f"{os.path.basename(f)}: {r['dtype']:10s} {r['n']:6d} {what}")
 # The whole experiment: where a run and a re-run of the same setup (the cached run: the best case
 # of a window update, everything the window may reuse kept) spend their time.
-for f in ("bench_matmul_cuda.json",):
+for f in ("bench_matmul_cuda.json", "bench_matmul_one_copy.json"):
     try:
         j = json.load(open(f"{out}/{f}"))
     except Exception as e:
@@ -234,6 +239,15 @@ for f in ("bench_matmul_cuda.json",):
         for what in ("stages_ms", "cached_stages_ms"):
             if what in r:
                 print(f"  {what:17s} " + ", ".join(f"{k} {v:.1f}" for k, v in r[what].items()))
+# The error statistics' phases of the last two calls (a re-run's), with 16 and with 1 copy of
+# pass 1's counters.
+for f in ("cuda_trace.txt", "cuda_trace_one_copy.txt"):
+    try:
+        lines = [l.strip() for l in open(f"{out}/{f}") if "error statistics" in l]
+    except Exception as e:
+        print(f, "missing:", e); continue
+    for l in lines[-2:]:
+        print(f"{f}: {l}")
 for f in ("bench_cuda.json", "bench_cuda_sr.json", "bench_cpu.json"):
     try:
         j = json.load(open(f"{out}/{f}"))
