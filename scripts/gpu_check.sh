@@ -238,7 +238,9 @@ for f in ("bench_matmul_cuda.json", "bench_matmul_one_copy.json"):
         print(f"{f}: {r['dtype']} {r['n']}^3: run {r['experiment_ms']:.1f} ms, re-run {r['cached_reference_ms']:.1f} ms")
         for what in ("stages_ms", "cached_stages_ms"):
             if what in r:
-                print(f"  {what:17s} " + ", ".join(f"{k} {v:.1f}" for k, v in r[what].items()))
+                parts = r[what].get("analysis_parts", {})
+                print(f"  {what:17s} " + ", ".join(f"{k} {v:.1f}" for k, v in r[what].items() if k != "analysis_parts")
+                      + (" (of the analysis: " + ", ".join(f"{k} {v:.1f}" for k, v in parts.items()) + ")" if parts else ""))
 # The error statistics' phases of the last two calls (a re-run's), with 16 and with 1 copy of
 # pass 1's counters.
 for f in ("cuda_trace.txt", "cuda_trace_one_copy.txt"):

@@ -50,12 +50,16 @@ struct BenchArgs {
 
 nlohmann::json stages_json(const experiment::StageTimes& s) {
   return {{"quantise", s.quantise * 1e3}, {"reference", s.reference * 1e3}, {"product", s.product * 1e3},
-          {"operands", s.generate * 1e3}, {"analysis", s.analysis * 1e3}};
+          {"operands", s.generate * 1e3}, {"analysis", s.analysis * 1e3},
+          {"analysis_parts", {{"abs_product", s.abs_product * 1e3}, {"statistics", s.statistics * 1e3},
+                              {"heat_map", s.heat_map * 1e3}}}};
 }
 
 void print_stages(const char* what, const experiment::StageTimes& s) {
-  std::printf("    %s: operands %.1f ms, quantise %.1f, references %.1f, product %.1f, analysis %.1f\n", what,
-              s.generate * 1e3, s.quantise * 1e3, s.reference * 1e3, s.product * 1e3, s.analysis * 1e3);
+  std::printf("    %s: operands %.1f ms, quantise %.1f, references %.1f, product %.1f, analysis %.1f"
+              " (|A||B| %.1f, statistics %.1f, heat map %.1f)\n",
+              what, s.generate * 1e3, s.quantise * 1e3, s.reference * 1e3, s.product * 1e3, s.analysis * 1e3,
+              s.abs_product * 1e3, s.statistics * 1e3, s.heat_map * 1e3);
 }
 
 int run_matmul_bench(const BenchArgs& a) {

@@ -424,6 +424,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   r.bound_method = abs->method + (abs_hit ? " (kept from the run before)" : "");
   if (!abs->note.empty()) r.backend_note += (r.backend_note.empty() ? "" : "; ") + abs->note;
   const std::span<const float> abs_prod = abs->values();
+  r.seconds.abs_product = since(t0);
   // The sgemm's |A||B| is 2^scale times the real one, and a little high.
   const double abs_prod_slack = std::ldexp(1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24), -abs->scale);
   const size_t epilogue_steps = (steps.scaled() ? 1 : 0) + (c.bias ? 1 : 0);
@@ -435,18 +436,22 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   const BoundInputs bound{abs_prod, abs_prod_slack,
                           c.bias ? std::span<const double>(qbias.values) : std::span<const double>(), n, r.bounds,
                           abs};
+  const Clock::time_point t_stats = Clock::now();
   auto check = measure_components(r, bound);
   if (!check) return Error{check.error()};
+  r.seconds.statistics = since(t_stats);
   r.compared = check->compared;
   r.max_scaled_arithmetic = check->max_scaled;
   r.within_deterministic = check->within_deterministic;
   r.within_probabilistic = check->within_probabilistic;
   r.scaled_arithmetic = check->scaled;
   // The heat map, where the arrays are: the window never needs them whole.
+  const Clock::time_point t_map = Clock::now();
   auto map = workers.run(workers.holds(r.result), "pool the heat map", r.backend_note,
                          [&](Backend& b) { return b.pooled_difference(r.result, r.reference, m, n, kErrorMapCells); });
   if (!map) return Error{map.error()};
   r.error_map = std::move(map).value();
+  r.seconds.heat_map = since(t_map);
   r.seconds.analysis = since(t0);
   report_progress(1.0);
   return r;

@@ -98,6 +98,9 @@ struct OperandReport {
 
 struct StageTimes {
   double generate = 0, quantise = 0, reference = 0, product = 0, analysis = 0;
+  // The analysis's parts: |A||B| for the bound check, the four comparisons' statistics,
+  // histograms and bound check, and the heat map.
+  double abs_product = 0, statistics = 0, heat_map = 0;
   double total() const { return generate + quantise + reference + product + analysis; }
 };
 

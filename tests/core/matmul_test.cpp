@@ -287,6 +287,11 @@ TEST(MatmulBench, StagesAreTheUncachedRuns) {
   EXPECT_GT(t->cached_stages.product, 0);
   EXPECT_GT(t->cached_stages.analysis, 0);
   EXPECT_LE(t->cached_stages.total() * 1e3, t->cached_ms * 1.0001);
+  // The analysis's parts ran and lie within it.
+  const StageTimes& s = t->cached_stages;
+  EXPECT_GT(s.statistics, 0);
+  EXPECT_GT(s.heat_map, 0);
+  EXPECT_LE(s.abs_product + s.statistics + s.heat_map, s.analysis);
 }
 
 TEST(Matmul, CancelStopsTheRun) {
