@@ -26,8 +26,9 @@ __global__ void __launch_bounds__(kPassOneThreads) pass_one_kernel(const PassOne
   PassOneArrays c = comparisons[blockIdx.y];
   if (const unsigned r = blockIdx.x % c.replicas; r != 0) {  // this block's copy of the counters
     c.key_counts += size_t(r) * kPassKeys;
-    if (c.rel_counts) c.rel_counts += size_t(r) * (tables.past_four + 4), c.ulp_counts += size_t(r) * (tables.past_eight + 4);
-    if (c.bound_counts) c.bound_counts += size_t(r) * (tables.past_four + 4);
+    const size_t four = size_t(r) * (tables.past_four + 4), eight = size_t(r) * (tables.past_eight + 4);
+    if (c.rel_counts) c.rel_counts += four, c.ulp_counts += eight;
+    if (c.bound_counts) c.bound_counts += four;
   }
   const size_t span = blockIdx.x, begin = span * kPassOneSpan, end = begin + kPassOneSpan < n ? begin + kPassOneSpan : n;
   PassSums s;
