@@ -215,12 +215,14 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   }
   trace.mark("plan");
 
-  // Pass 2: the elements of the keys the plans name, gathered on the device.
+  // Pass 2: the elements binned alone gathered, the percentiles' keys' members counted by fine
+  // key; pass 3: the members of each percentile's fine key gathered (error_pass.h).
   std::vector<Gathered> gathered_values(count);
   if (second) {
     struct Gather {
-      DeviceBuffer action, alone, members[3], counters;
+      DeviceBuffer action, alone, fine, members[3], counters;
       GatherSizes sizes;
+      FineTargets targets;
     };
     std::vector<Gather> g(count);
     std::vector<PassTwoArrays> two(count);
@@ -231,17 +233,14 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
         return Error{ok.error()};
       a.action = g[c].action.as<const uint8_t>();
       g[c].sizes = gather_sizes(plans[c], first[c]);  // (all zero when the plan needs nothing)
+      // The alone count, then pass 3's three member counts.
       auto counters = zeroed<unsigned long long>(g[c].counters, 4, "out of GPU memory for pass 2");
-      if (!counters) return Error{counters.error()};
-      a.alone_count = *counters, a.member_count = *counters + 1;
+      auto fine = zeroed<unsigned>(g[c].fine, 3 * kFineBins, "out of GPU memory for pass 2");
+      if (!counters || !fine) return Error{!counters ? counters.error() : fine.error()};
+      a.alone_count = *counters, a.fine_counts = *fine;
       if (auto e = g[c].alone.allocate(g[c].sizes.alone * sizeof(double)); e != cudaSuccess)
         return Error{cuda_error("out of GPU memory for pass 2", e)};
       a.alone = g[c].alone.as<double>(), a.alone_capacity = g[c].sizes.alone;
-      for (size_t q = 0; q < 3; ++q) {
-        if (auto e = g[c].members[q].allocate(g[c].sizes.members[q] * sizeof(double)); e != cudaSuccess)
-          return Error{cuda_error("out of GPU memory for pass 2", e)};
-        a.members[q] = g[c].members[q].as<double>(), a.member_capacity[q] = g[c].sizes.members[q];
-      }
     }
     DeviceBuffer d_two;
     if (auto ok = upload(d_two, std::span<const PassTwoArrays>(two), "out of GPU memory"); !ok) return Error{ok.error()};
@@ -252,26 +251,67 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
     if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
       return Error{cuda_error("the error statistics' second pass failed", e)};
     trace.mark("pass 2 kernel");
-    size_t gathered_bytes = 0;  // for the trace: what the download below moves
+
+    std::vector<std::vector<double>> alone(count);
+    std::vector<PassThreeArrays> three(count);
+    bool third = false;
     for (size_t c = 0; c < count; ++c) {
-      auto counters = download<unsigned long long>(g[c].counters, 4, "reading pass 2 back failed");
+      auto counter = download<unsigned long long>(g[c].counters, 1, "reading pass 2 back failed");
+      if (!counter) return Error{counter.error()};
+      if ((*counter)[0] != g[c].sizes.alone)
+        return Error{"the GPU's second pass gathered other elements than its first counted"};
+      auto values = download<double>(g[c].alone, g[c].sizes.alone, "reading pass 2 back failed");
+      auto fine = download<unsigned>(g[c].fine, 3 * kFineBins, "reading pass 2 back failed");
+      if (!values || !fine) return Error{!values ? values.error() : fine.error()};
+      alone[c] = std::move(*values);
+      // Each owning quantile's fine counts must add up to its key's members, as pass 1 counted.
+      for (size_t q = 0; q < 3; ++q) {
+        uint64_t total = 0;
+        for (uint32_t f = 0; f < kFineBins; ++f) total += (*fine)[q * kFineBins + f];
+        if (total != g[c].sizes.members[q])
+          return Error{"the GPU's second pass counted other members than its first counted"};
+      }
+      g[c].targets = refine_percentiles(plans[c], *fine);
+      PassThreeArrays& a = three[c];
+      a.result = one[c].result, a.reference = one[c].reference, a.keys = one[c].keys;
+      a.member_count = two[c].alone_count + 1;
+      for (size_t q = 0; q < 3; ++q) {
+        a.targets[q] = g[c].targets.key[q];
+        if (auto e = g[c].members[q].allocate(g[c].targets.count[q] * sizeof(double)); e != cudaSuccess)
+          return Error{cuda_error("out of GPU memory for pass 3", e)};
+        a.members[q] = g[c].members[q].as<double>(), a.member_capacity[q] = g[c].targets.count[q];
+        third |= g[c].targets.key[q] != kNoFineKey;
+      }
+    }
+    trace.mark("pass 2 download and plan");
+    if (third) {
+      DeviceBuffer d_three;
+      if (auto ok = upload(d_three, std::span<const PassThreeArrays>(three), "out of GPU memory"); !ok)
+        return Error{ok.error()};
+      if (auto e = launch_error_pass_three(d_three.as<const PassThreeArrays>(), static_cast<int>(count), n, sm_count,
+                                           nullptr);
+          e != cudaSuccess)
+        return Error{cuda_error("the error statistics' third pass failed to start", e)};
+      if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
+        return Error{cuda_error("the error statistics' third pass failed", e)};
+    }
+    trace.mark("pass 3 kernel");
+    size_t gathered_count = 0;  // for the trace
+    for (size_t c = 0; c < count; ++c) {
+      auto counters = download<unsigned long long>(g[c].counters, 4, "reading pass 3 back failed");
       if (!counters) return Error{counters.error()};
-      const GatherSizes& want = g[c].sizes;
-      bool match = (*counters)[0] == want.alone;
-      for (size_t q = 0; q < 3; ++q) match &= (*counters)[q + 1] == want.members[q];
-      if (!match) return Error{"the GPU's second pass gathered other elements than its first counted"};
-      auto alone = download<double>(g[c].alone, want.alone, "reading pass 2 back failed");
-      if (!alone) return Error{alone.error()};
       std::array<std::vector<double>, 3> members;
       for (size_t q = 0; q < 3; ++q) {
-        auto v = download<double>(g[c].members[q], want.members[q], "reading pass 2 back failed");
+        if ((*counters)[q + 1] != g[c].targets.count[q])
+          return Error{"the GPU's third pass gathered other elements than its second counted"};
+        auto v = download<double>(g[c].members[q], g[c].targets.count[q], "reading pass 3 back failed");
         if (!v) return Error{v.error()};
         members[q] = std::move(*v);
+        gathered_count += members[q].size();
       }
-      gathered_bytes += (want.alone + want.members[0] + want.members[1] + want.members[2]) * sizeof(double);
-      gathered_values[c] = gathered(plans[c], *alone, std::move(members));
+      gathered_values[c] = gathered(plans[c], alone[c], std::move(members));
     }
-    trace.mark("pass 2 download of " + std::to_string(gathered_bytes >> 10) + " KiB and binning");
+    trace.mark("pass 3 download of " + std::to_string(gathered_count) + " elements and binning");
   } else {
     for (size_t c = 0; c < count; ++c) gathered_values[c] = gathered(plans[c], {}, {});
     trace.mark("pass 2 (nothing to gather)");

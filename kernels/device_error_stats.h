@@ -37,13 +37,24 @@ experiment::error_passes::FirstPass assemble_first_pass(const experiment::Compar
                                                         std::span<const unsigned long long> ulp_counts,
                                                         std::span<const unsigned long long> bound_counts);
 
-// How many elements pass 2 will hand back for a comparison: those of the keys it bins alone, and
-// those of each quantile's owning key.
+// How many elements pass 2 will bin alone for a comparison, and how many it will count for each
+// quantile that owns its key.
 struct GatherSizes {
   size_t alone = 0;
   std::array<size_t, 3> members{};
 };
 GatherSizes gather_sizes(const experiment::error_passes::Plan& p, const experiment::error_passes::FirstPass& f);
+
+// Pass 3's targets (error_pass.h's fine keys), from pass 2's counts (`fine_counts`: kFineBins for
+// each quantile that owns its key, Plan::owner): each percentile's fine key holding its rank, and
+// how many elements carry it. Rewrites the plan's within[q] as the rank among those elements and
+// owner[q] as q, so that core's finish() selects each percentile from its own pass-3 gather.
+// Nothing for a percentile whose key has no members (no compared element).
+struct FineTargets {
+  std::array<uint32_t, 3> key{kNoFineKey, kNoFineKey, kNoFineKey};
+  std::array<size_t, 3> count{};
+};
+FineTargets refine_percentiles(experiment::error_passes::Plan& p, std::span<const unsigned> fine_counts);
 
 // Pass 2's values as core's Gathered: the plan's empty bins holding the elements binned alone.
 experiment::error_passes::Gathered gathered(const experiment::error_passes::Plan& p, std::span<const double> alone,

@@ -71,6 +71,26 @@ GatherSizes gather_sizes(const Plan& p, const FirstPass& f) {
   return g;
 }
 
+FineTargets refine_percentiles(Plan& p, std::span<const unsigned> fine_counts) {
+  FineTargets t;
+  const std::array<size_t, 3> within = p.within, owner = p.owner;
+  for (size_t q = 0; q < 3; ++q) {
+    const std::span<const unsigned> counts = fine_counts.subspan(owner[q] * kFineBins, kFineBins);
+    size_t below = 0;
+    for (uint32_t f = 0; f < kFineBins; ++f) {
+      if (within[q] < below + counts[f]) {
+        t.key[q] = static_cast<uint32_t>(p.magnitude[q]) << kFineBits | f;
+        t.count[q] = counts[f];
+        p.within[q] = within[q] - below;
+        break;
+      }
+      below += counts[f];
+    }
+    p.owner[q] = q;
+  }
+  return t;
+}
+
 Gathered gathered(const Plan& p, std::span<const double> alone, std::array<std::vector<double>, 3> members) {
   Gathered g;
   g.h = p.empty;

@@ -6,7 +6,7 @@ namespace pl::cuda {
 namespace {
 
 constexpr int kPassOneThreads = 128;  // a block's PassSums in shared memory: 128 x 192 bytes
-constexpr int kPassTwoThreads = 256;
+constexpr int kLaterPassThreads = 256;  // passes 2 and 3
 
 // One atomic increment per distinct value among a warp's active lanes (neighbouring elements
 // often share a key or a slot: one atomic each would queue on the same address). Every lane of
@@ -91,21 +91,42 @@ __device__ unsigned long long warp_append(unsigned long long* counters, int slot
   return base + unsigned(__popc(peers & ((1u << lane) - 1u)));
 }
 
+// The elements a block's rounds cover, the same rounds for every lane of the block (warp_count
+// and warp_append need the whole warp): `body(i, in)` with in = (i < n).
+template <typename Body>
+__device__ void block_rounds(size_t n, Body body) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t base = size_t(blockIdx.x) * blockDim.x; base < n; base += stride)
+    body(base + threadIdx.x, base + threadIdx.x < n);
+}
+
 __global__ void pass_two_kernel(const PassTwoArrays* comparisons, size_t n) {
   const PassTwoArrays& c = comparisons[blockIdx.y];
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  // The same rounds for every lane of a block (warp_append needs the whole warp).
-  for (size_t base = size_t(blockIdx.x) * blockDim.x; base < n; base += stride) {
-    const size_t i = base + threadIdx.x;
-    const uint8_t a = i < n ? c.action[c.keys[i]] : 0;
-    if (!__any_sync(0xffffffffu, a != 0)) continue;
+  block_rounds(n, [&](size_t i, bool in) {
+    const uint8_t a = in ? c.action[c.keys[i]] : 0;
+    if (!__any_sync(0xffffffffu, a != 0)) return;
     const double e = a != 0 ? c.result[i] - c.reference[i] : 0.0;  // as pass 1 took it
     const int q = (a >> 1) - 1;  // the owning quantile, or -1
-    const unsigned long long alone_at = warp_append(c.alone_count, (a & kPassBinAlone) ? 0 : -1);
-    const unsigned long long member_at = warp_append(c.member_count, q >= 0 && q < 3 ? q : -1);
-    if ((a & kPassBinAlone) && alone_at < c.alone_capacity) c.alone[alone_at] = e;
-    if (q >= 0 && q < 3 && member_at < c.member_capacity[q]) c.members[q][member_at] = experiment::element_abs(e);
-  }
+    const bool member = q >= 0 && q < 3;
+    const unsigned long long at = warp_append(c.alone_count, (a & kPassBinAlone) ? 0 : -1);
+    if ((a & kPassBinAlone) && at < c.alone_capacity) c.alone[at] = e;
+    warp_count(c.fine_counts, member ? unsigned(q) * kFineBins + (fine_key(e) & (kFineBins - 1)) : 0u, member);
+  });
+}
+
+__global__ void pass_three_kernel(const PassThreeArrays* comparisons, size_t n) {
+  const PassThreeArrays& c = comparisons[blockIdx.y];
+  block_rounds(n, [&](size_t i, bool in) {
+    const bool maybe = in && pass_three_candidate(c.keys[i], c.targets);
+    if (!__any_sync(0xffffffffu, maybe)) return;
+    const double e = maybe ? c.result[i] - c.reference[i] : 0.0;  // as pass 1 took it
+    const uint32_t f = maybe ? fine_key(e) : kNoFineKey;
+    for (int q = 0; q < 3; ++q) {
+      const bool take = maybe && f == c.targets[q];
+      const unsigned long long at = warp_append(c.member_count, take ? q : -1);
+      if (take && at < c.member_capacity[q]) c.members[q][at] = experiment::element_abs(e);
+    }
+  });
 }
 
 }  // namespace
@@ -126,13 +147,26 @@ cudaError_t launch_fold_replicas(const PassOneArrays& a, const DecadeTables& tab
   return e;
 }
 
+// Passes 2 and 3: a grid-stride kernel per comparison, the comparisons sharing one full wave.
+unsigned later_pass_blocks(size_t n, int count, int sm_count) {
+  const size_t blocks = (n + kLaterPassThreads - 1) / kLaterPassThreads;
+  const size_t cap = size_t(sm_count) * 8 / size_t(count) + 1;
+  return unsigned(blocks > cap ? cap : blocks);
+}
+
 cudaError_t launch_error_pass_two(const PassTwoArrays* comparisons, int count, size_t n, int sm_count,
                                   cudaStream_t stream) {
   if (n == 0 || count == 0) return cudaSuccess;
-  size_t blocks = (n + kPassTwoThreads - 1) / kPassTwoThreads;
-  const size_t cap = size_t(sm_count) * 8 / size_t(count) + 1;
-  if (blocks > cap) blocks = cap;
-  pass_two_kernel<<<dim3(unsigned(blocks), unsigned(count)), kPassTwoThreads, 0, stream>>>(comparisons, n);
+  pass_two_kernel<<<dim3(later_pass_blocks(n, count, sm_count), unsigned(count)), kLaterPassThreads, 0, stream>>>(
+      comparisons, n);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_error_pass_three(const PassThreeArrays* comparisons, int count, size_t n, int sm_count,
+                                    cudaStream_t stream) {
+  if (n == 0 || count == 0) return cudaSuccess;
+  pass_three_kernel<<<dim3(later_pass_blocks(n, count, sm_count), unsigned(count)), kLaterPassThreads, 0, stream>>>(
+      comparisons, n);
   return cudaGetLastError();
 }
 

@@ -55,10 +55,11 @@ cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, s
 // struct) into copy 0, which the host then reads.
 cudaError_t launch_fold_replicas(const PassOneArrays& a, const DecadeTables& tables, cudaStream_t stream);
 
-// One comparison's arrays for pass 2: the elements whose key's action is not 0 are appended --
-// e to `alone` (action & 1), |e| to members[action / 2 - 1] -- at the positions their counters
-// hand out (the order does not matter: a histogram and a selection are made of them). A counter
-// that would pass its capacity stops there; the host then reports the mismatch.
+// One comparison's arrays for pass 2: the elements whose key's action is not 0 -- e appended to
+// `alone` (action & 1) at the place its counter hands out (the order does not matter: they are
+// binned), and each member of a percentile's key counted by fine key (error_pass.h) in
+// fine_counts[owner * kFineBins + (fine_key(e) & (kFineBins - 1))]. A counter that would pass its
+// capacity stops there; the host then reports the mismatch.
 struct PassTwoArrays {
   const double* result = nullptr;
   const double* reference = nullptr;
@@ -67,6 +68,16 @@ struct PassTwoArrays {
   double* alone = nullptr;
   unsigned long long* alone_count = nullptr;
   unsigned long long alone_capacity = 0;
+  unsigned* fine_counts = nullptr;  // 3 x kFineBins, zeroed
+};
+
+// One comparison's arrays for pass 3: |e| of each element whose fine key is targets[q] appended
+// to members[q] (kNoFineKey: none), as pass 2 appends.
+struct PassThreeArrays {
+  const double* result = nullptr;
+  const double* reference = nullptr;
+  const uint16_t* keys = nullptr;
+  uint32_t targets[3] = {kNoFineKey, kNoFineKey, kNoFineKey};
   double* members[3] = {};
   unsigned long long* member_count = nullptr;  // three counters
   unsigned long long member_capacity[3] = {};
@@ -74,5 +85,7 @@ struct PassTwoArrays {
 
 cudaError_t launch_error_pass_two(const PassTwoArrays* comparisons, int count, size_t n, int sm_count,
                                   cudaStream_t stream);
+cudaError_t launch_error_pass_three(const PassThreeArrays* comparisons, int count, size_t n, int sm_count,
+                                    cudaStream_t stream);
 
 }  // namespace pl::cuda

@@ -7,9 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <optional>
+#include <random>
 #include <vector>
 
 #include "core/experiment/error_passes.h"
@@ -65,16 +68,31 @@ std::optional<std::vector<experiment::ErrorStats>> emulated_device_stats(std::sp
     passes::Plan plan = passes::plan(c, first, m);
     if (plan.log_histograms) return std::nullopt;
     const GatherSizes sizes = gather_sizes(plan, first);
+    // Pass 2: the elements binned alone, the percentiles' keys' members counted by fine key.
     std::vector<double> alone;
-    std::array<std::vector<double>, 3> members;
+    std::vector<unsigned> fine(3 * kFineBins, 0);
     for (size_t i = n; i-- > 0;) {  // another order than the CPU's
       const uint8_t a = plan.action[keys[i]];
       const double e = c.result[i] - c.reference[i];
       if (a & kPassBinAlone) alone.push_back(e);
-      if (const int q = (a >> 1) - 1; q >= 0) members[static_cast<size_t>(q)].push_back(std::fabs(e));
+      if (const int q = (a >> 1) - 1; q >= 0) ++fine[static_cast<size_t>(q) * kFineBins + (fine_key(e) & (kFineBins - 1))];
     }
     EXPECT_EQ(alone.size(), sizes.alone);
-    for (size_t q = 0; q < 3; ++q) EXPECT_EQ(members[q].size(), sizes.members[q]);
+    for (size_t q = 0; q < 3; ++q) {
+      size_t counted = 0;
+      for (uint32_t f = 0; f < kFineBins; ++f) counted += fine[q * kFineBins + f];
+      EXPECT_EQ(counted, sizes.members[q]);
+    }
+    // Pass 3: each percentile's fine key's members.
+    const FineTargets targets = refine_percentiles(plan, fine);
+    std::array<std::vector<double>, 3> members;
+    for (size_t i = 0; i < n; ++i) {
+      if (!pass_three_candidate(keys[i], targets.key.data())) continue;
+      const double e = c.result[i] - c.reference[i];
+      for (size_t q = 0; q < 3; ++q)
+        if (fine_key(e) == targets.key[q]) members[q].push_back(std::fabs(e));
+    }
+    for (size_t q = 0; q < 3; ++q) EXPECT_EQ(members[q].size(), targets.count[q]);
     passes::Gathered g = gathered(plan, alone, std::move(members));
     stats.push_back(passes::finish(c, n, plan, g, first));
   }
@@ -118,6 +136,70 @@ TEST(DeviceErrorPasses, DeclineWhenErrorsRangePastTheDecadeTable) {
 
 TEST(DeviceErrorPasses, EqualTheCpuForOneShortSpan) {
   check_attribution(3, 5, 5, false, DType::float16);
+}
+
+// The fine key orders errors as |e| does, across both signs, and begins with the error key's
+// magnitude: on the neighbours of key boundaries (where error_key takes a negative error's
+// |e| - 1 ulp) and on random errors of every size.
+TEST(DeviceErrorPasses, FineKeysOrderErrorsByMagnitudeAndExtendTheirKey) {
+  std::vector<double> es = {0.0, -0.0, 1.0, -1.0, 0x1p-1074, -0x1p-1074, std::numeric_limits<double>::max(),
+                            -std::numeric_limits<double>::max(), std::numeric_limits<double>::infinity(),
+                            -std::numeric_limits<double>::infinity()};
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 64; ++i) {  // each side of a fine-key boundary and of a key boundary
+    const uint64_t edge = ((1 + rng() % 2046) << 52) | ((rng() & 0xfff) << 36);  // finite, past 0
+    const uint64_t near[] = {edge - 1, edge, edge + 1, edge | 0xfffffffffull, edge & ~0xffffffffffffull};
+    for (uint64_t bits : near)
+      for (uint64_t sign : {uint64_t{0}, uint64_t{1} << 63}) es.push_back(std::bit_cast<double>(bits | sign));
+  }
+  for (int i = 0; i < 2000; ++i)
+    es.push_back(std::bit_cast<double>((rng() & 0x800fffffffffffffull) | ((rng() % 2047) << 52)));
+  for (double x : es) {
+    ASSERT_EQ(fine_key(x) >> kFineBits, key_magnitude(experiment::error_key(x))) << std::hexfloat << x;
+    for (double y : es) {
+      if (fine_key(x) < fine_key(y)) {
+        ASSERT_LE(std::fabs(x), std::fabs(y)) << std::hexfloat << x << " " << y;
+      }
+    }
+  }
+}
+
+// Pass 3 brings back a fine key's members, not a percentile's whole key, and the percentiles
+// are still the CPU's: errors crowded into a few keys (a hundred thousand elements each).
+TEST(DeviceErrorPasses, PassThreeGathersAFineKeyNotTheWholeKey) {
+  const size_t n = 400000;
+  std::vector<double> result(n), reference(n);
+  std::mt19937_64 rng(12);
+  std::uniform_real_distribution<double> u(1.0, 1.25);  // two and a half keys of |e| at 2^-20
+  for (size_t i = 0; i < n; ++i) {
+    reference[i] = 1.0 + double(i % 1000);
+    result[i] = reference[i] + (i % 3 == 0 ? -1 : 1) * u(rng) * 0x1p-20;
+  }
+  experiment::Comparison c;
+  c.result = result, c.reference = reference;
+  const passes::OutputMeasure m = passes::output_measure(DType::float64, 0);
+  const auto want = experiment::error_stats(std::span<const experiment::Comparison>(&c, 1), DType::float64);
+  const auto got = emulated_device_stats(std::span<const experiment::Comparison>(&c, 1), DType::float64);
+  ASSERT_TRUE(got);
+  EXPECT_EQ((*got)[0].p50_abs, want[0].p50_abs);
+  EXPECT_EQ((*got)[0].p90_abs, want[0].p90_abs);
+  EXPECT_EQ((*got)[0].p99_abs, want[0].p99_abs);
+  // What pass 3 gathers against the members of the median's key.
+  passes::FirstPass first = passes::fresh_first_pass(c);
+  for (size_t i = 0; i < n; ++i) first.keys[experiment::error_key(result[i] - reference[i])] += 1;
+  first.sums.count = n;
+  passes::Plan plan = passes::plan(c, first, m);
+  const size_t key_members = first.keys[plan.magnitude[0]] + first.keys[plan.magnitude[0] | passes::kMagnitudes];
+  std::vector<unsigned> fine(3 * kFineBins, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const double e = result[i] - reference[i];
+    const uint32_t f = fine_key(e);
+    for (size_t q = 0; q < 3; ++q)
+      if (plan.owner[q] == q && f >> kFineBits == plan.magnitude[q]) ++fine[q * kFineBins + (f & (kFineBins - 1))];
+  }
+  const FineTargets t = refine_percentiles(plan, fine);
+  EXPECT_GT(key_members, 100000u);
+  EXPECT_LT(t.count[0], key_members / 100);
 }
 
 // Mutation check of the test itself: a pass that drops one element's key count must show.
