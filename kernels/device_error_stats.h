@@ -1,7 +1,7 @@
-// error_stats() (core/experiment/error_stats.h) with its two passes over the elements on the
-// GPU (error_stats.cu) and the host's decisions between and after them core's own
-// (error_passes.h): the arrays are read on the device, and what comes back is a few hundred
-// kilobytes of sums and counts plus the few percent of elements pass 2 gathers.
+// error_stats() (core/experiment/error_stats.h) with its passes over the elements on the GPU
+// (error_stats.cu) and the host's decisions between and after them core's own (error_passes.h):
+// the arrays are read on the device, and what comes back is a few hundred kilobytes of sums and
+// counts, the elements binned alone, and the few hundred that hold the percentiles' ranks.
 //
 // The assembly functions (no CUDA call) are apart so that a host test can run error_pass.h's
 // element functions in a kernel's order and check the result against the CPU on any machine.

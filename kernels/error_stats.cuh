@@ -1,4 +1,5 @@
-// The error statistics' two passes on the GPU (error_pass.h's element functions), one CUDA
+// The error statistics' passes on the GPU (error_pass.h's element functions): core's two, the
+// second split in two for the percentiles (count by fine key, then gather one fine key). One CUDA
 // block per span of error_passes::kSpan elements of one comparison in pass 1, so that each
 // span's sums are made in one fixed order (a tree within the block) and the host adds them in
 // span order. Plain types only: the host driver (device_error_stats.cpp) builds them.
