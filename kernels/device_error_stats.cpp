@@ -70,14 +70,118 @@ Expected<std::vector<T>> download(const DeviceBuffer& b, size_t count, const cha
 static_assert(kPassOneSpan == kSpan, "a pass-one block takes one span of core's sums");
 static_assert(kPassKeys == kKeys);
 
+// Pass one counts the bound check's scaled errors with the relative errors' decade table.
+static_assert(experiment::BoundTally::kPerDecade == experiment::error_passes::kRelPerDecade);
+
 // Copies of pass 1's counters (error_stats.cuh): kCountReplicas, or PL_CUDA_COUNT_REPLICAS.
 unsigned count_replicas() {
   const char* v = std::getenv("PL_CUDA_COUNT_REPLICAS");
   const long r = v && *v ? std::strtol(v, nullptr, 10) : kCountReplicas;
   return static_cast<unsigned>(r < 1 ? 1 : r > 64 ? 64 : r);
 }
-// Pass one counts the bound check's scaled errors with the relative errors' decade table.
-static_assert(experiment::BoundTally::kPerDecade == experiment::error_passes::kRelPerDecade);
+
+// Pass 2: the elements binned alone gathered, the percentiles' keys' members counted by fine
+// key; pass 3: the members of each percentile's fine key gathered (error_pass.h). Rewrites the
+// plans' ranks for the fine keys (refine_percentiles).
+Expected<std::vector<Gathered>> later_passes(const std::vector<PassOneArrays>& one, const std::vector<FirstPass>& first,
+                                             std::vector<Plan>& plans, size_t n, int sm_count, PhaseTrace& trace) {
+  const size_t count = one.size();
+  std::vector<Gathered> gathered_values(count);
+  struct Gather {
+    DeviceBuffer action, alone, fine, members[3], counters;
+    GatherSizes sizes;
+    FineTargets targets;
+  };
+  std::vector<Gather> g(count);
+  std::vector<PassTwoArrays> two(count);
+  for (size_t c = 0; c < count; ++c) {
+    PassTwoArrays& a = two[c];
+    a.result = one[c].result, a.reference = one[c].reference, a.keys = one[c].keys;
+    if (auto ok = upload(g[c].action, std::span<const uint8_t>(plans[c].action), "out of GPU memory"); !ok)
+      return Error{ok.error()};
+    a.action = g[c].action.as<const uint8_t>();
+    g[c].sizes = gather_sizes(plans[c], first[c]);  // (all zero when the plan needs nothing)
+    // The alone count, then pass 3's three member counts.
+    auto counters = zeroed<unsigned long long>(g[c].counters, 4, "out of GPU memory for pass 2");
+    auto fine = zeroed<unsigned>(g[c].fine, 3 * kFineBins, "out of GPU memory for pass 2");
+    if (!counters || !fine) return Error{!counters ? counters.error() : fine.error()};
+    a.alone_count = *counters, a.fine_counts = *fine;
+    if (auto e = g[c].alone.allocate(g[c].sizes.alone * sizeof(double)); e != cudaSuccess)
+      return Error{cuda_error("out of GPU memory for pass 2", e)};
+    a.alone = g[c].alone.as<double>(), a.alone_capacity = g[c].sizes.alone;
+  }
+  DeviceBuffer d_two;
+  if (auto ok = upload(d_two, std::span<const PassTwoArrays>(two), "out of GPU memory"); !ok) return Error{ok.error()};
+  trace.mark("pass 2 setup");
+  if (auto e = launch_error_pass_two(d_two.as<const PassTwoArrays>(), static_cast<int>(count), n, sm_count, nullptr);
+      e != cudaSuccess)
+    return Error{cuda_error("the error statistics' second pass failed to start", e)};
+  if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
+    return Error{cuda_error("the error statistics' second pass failed", e)};
+  trace.mark("pass 2 kernel");
+
+  std::vector<std::vector<double>> alone(count);
+  std::vector<PassThreeArrays> three(count);
+  bool third = false;
+  for (size_t c = 0; c < count; ++c) {
+    auto counter = download<unsigned long long>(g[c].counters, 1, "reading pass 2 back failed");
+    if (!counter) return Error{counter.error()};
+    if ((*counter)[0] != g[c].sizes.alone)
+      return Error{"the GPU's second pass gathered other elements than its first counted"};
+    auto values = download<double>(g[c].alone, g[c].sizes.alone, "reading pass 2 back failed");
+    auto fine = download<unsigned>(g[c].fine, 3 * kFineBins, "reading pass 2 back failed");
+    if (!values || !fine) return Error{!values ? values.error() : fine.error()};
+    alone[c] = std::move(*values);
+    // Each owning quantile's fine counts must add up to its key's members, as pass 1 counted.
+    for (size_t q = 0; q < 3; ++q) {
+      uint64_t total = 0;
+      for (uint32_t f = 0; f < kFineBins; ++f) total += (*fine)[q * kFineBins + f];
+      if (total != g[c].sizes.members[q])
+        return Error{"the GPU's second pass counted other members than its first counted"};
+    }
+    g[c].targets = refine_percentiles(plans[c], *fine);
+    PassThreeArrays& a = three[c];
+    a.result = one[c].result, a.reference = one[c].reference, a.keys = one[c].keys;
+    a.member_count = two[c].alone_count + 1;
+    for (size_t q = 0; q < 3; ++q) {
+      a.targets[q] = g[c].targets.key[q];
+      if (auto e = g[c].members[q].allocate(g[c].targets.count[q] * sizeof(double)); e != cudaSuccess)
+        return Error{cuda_error("out of GPU memory for pass 3", e)};
+      a.members[q] = g[c].members[q].as<double>(), a.member_capacity[q] = g[c].targets.count[q];
+      third |= g[c].targets.key[q] != kNoFineKey;
+    }
+  }
+  trace.mark("pass 2 download and plan");
+  if (third) {
+    DeviceBuffer d_three;
+    if (auto ok = upload(d_three, std::span<const PassThreeArrays>(three), "out of GPU memory"); !ok)
+      return Error{ok.error()};
+    if (auto e = launch_error_pass_three(d_three.as<const PassThreeArrays>(), static_cast<int>(count), n, sm_count,
+                                         nullptr);
+        e != cudaSuccess)
+      return Error{cuda_error("the error statistics' third pass failed to start", e)};
+    if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
+      return Error{cuda_error("the error statistics' third pass failed", e)};
+  }
+  trace.mark("pass 3 kernel");
+  size_t gathered_count = 0;  // for the trace
+  for (size_t c = 0; c < count; ++c) {
+    auto counters = download<unsigned long long>(g[c].counters, 4, "reading pass 3 back failed");
+    if (!counters) return Error{counters.error()};
+    std::array<std::vector<double>, 3> members;
+    for (size_t q = 0; q < 3; ++q) {
+      if ((*counters)[q + 1] != g[c].targets.count[q])
+        return Error{"the GPU's third pass gathered other elements than its second counted"};
+      auto v = download<double>(g[c].members[q], g[c].targets.count[q], "reading pass 3 back failed");
+      if (!v) return Error{v.error()};
+      members[q] = std::move(*v);
+      gathered_count += members[q].size();
+    }
+    gathered_values[c] = gathered(plans[c], alone[c], std::move(members));
+  }
+  trace.mark("pass 3 download of " + std::to_string(gathered_count) + " elements and binning");
+  return gathered_values;
+}
 
 }  // namespace
 
@@ -215,103 +319,12 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   }
   trace.mark("plan");
 
-  // Pass 2: the elements binned alone gathered, the percentiles' keys' members counted by fine
-  // key; pass 3: the members of each percentile's fine key gathered (error_pass.h).
+  // Passes 2 and 3, when the plans leave anything to them.
   std::vector<Gathered> gathered_values(count);
   if (second) {
-    struct Gather {
-      DeviceBuffer action, alone, fine, members[3], counters;
-      GatherSizes sizes;
-      FineTargets targets;
-    };
-    std::vector<Gather> g(count);
-    std::vector<PassTwoArrays> two(count);
-    for (size_t c = 0; c < count; ++c) {
-      PassTwoArrays& a = two[c];
-      a.result = one[c].result, a.reference = one[c].reference, a.keys = one[c].keys;
-      if (auto ok = upload(g[c].action, std::span<const uint8_t>(plans[c].action), "out of GPU memory"); !ok)
-        return Error{ok.error()};
-      a.action = g[c].action.as<const uint8_t>();
-      g[c].sizes = gather_sizes(plans[c], first[c]);  // (all zero when the plan needs nothing)
-      // The alone count, then pass 3's three member counts.
-      auto counters = zeroed<unsigned long long>(g[c].counters, 4, "out of GPU memory for pass 2");
-      auto fine = zeroed<unsigned>(g[c].fine, 3 * kFineBins, "out of GPU memory for pass 2");
-      if (!counters || !fine) return Error{!counters ? counters.error() : fine.error()};
-      a.alone_count = *counters, a.fine_counts = *fine;
-      if (auto e = g[c].alone.allocate(g[c].sizes.alone * sizeof(double)); e != cudaSuccess)
-        return Error{cuda_error("out of GPU memory for pass 2", e)};
-      a.alone = g[c].alone.as<double>(), a.alone_capacity = g[c].sizes.alone;
-    }
-    DeviceBuffer d_two;
-    if (auto ok = upload(d_two, std::span<const PassTwoArrays>(two), "out of GPU memory"); !ok) return Error{ok.error()};
-    trace.mark("pass 2 setup");
-    if (auto e = launch_error_pass_two(d_two.as<const PassTwoArrays>(), static_cast<int>(count), n, sm_count, nullptr);
-        e != cudaSuccess)
-      return Error{cuda_error("the error statistics' second pass failed to start", e)};
-    if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
-      return Error{cuda_error("the error statistics' second pass failed", e)};
-    trace.mark("pass 2 kernel");
-
-    std::vector<std::vector<double>> alone(count);
-    std::vector<PassThreeArrays> three(count);
-    bool third = false;
-    for (size_t c = 0; c < count; ++c) {
-      auto counter = download<unsigned long long>(g[c].counters, 1, "reading pass 2 back failed");
-      if (!counter) return Error{counter.error()};
-      if ((*counter)[0] != g[c].sizes.alone)
-        return Error{"the GPU's second pass gathered other elements than its first counted"};
-      auto values = download<double>(g[c].alone, g[c].sizes.alone, "reading pass 2 back failed");
-      auto fine = download<unsigned>(g[c].fine, 3 * kFineBins, "reading pass 2 back failed");
-      if (!values || !fine) return Error{!values ? values.error() : fine.error()};
-      alone[c] = std::move(*values);
-      // Each owning quantile's fine counts must add up to its key's members, as pass 1 counted.
-      for (size_t q = 0; q < 3; ++q) {
-        uint64_t total = 0;
-        for (uint32_t f = 0; f < kFineBins; ++f) total += (*fine)[q * kFineBins + f];
-        if (total != g[c].sizes.members[q])
-          return Error{"the GPU's second pass counted other members than its first counted"};
-      }
-      g[c].targets = refine_percentiles(plans[c], *fine);
-      PassThreeArrays& a = three[c];
-      a.result = one[c].result, a.reference = one[c].reference, a.keys = one[c].keys;
-      a.member_count = two[c].alone_count + 1;
-      for (size_t q = 0; q < 3; ++q) {
-        a.targets[q] = g[c].targets.key[q];
-        if (auto e = g[c].members[q].allocate(g[c].targets.count[q] * sizeof(double)); e != cudaSuccess)
-          return Error{cuda_error("out of GPU memory for pass 3", e)};
-        a.members[q] = g[c].members[q].as<double>(), a.member_capacity[q] = g[c].targets.count[q];
-        third |= g[c].targets.key[q] != kNoFineKey;
-      }
-    }
-    trace.mark("pass 2 download and plan");
-    if (third) {
-      DeviceBuffer d_three;
-      if (auto ok = upload(d_three, std::span<const PassThreeArrays>(three), "out of GPU memory"); !ok)
-        return Error{ok.error()};
-      if (auto e = launch_error_pass_three(d_three.as<const PassThreeArrays>(), static_cast<int>(count), n, sm_count,
-                                           nullptr);
-          e != cudaSuccess)
-        return Error{cuda_error("the error statistics' third pass failed to start", e)};
-      if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
-        return Error{cuda_error("the error statistics' third pass failed", e)};
-    }
-    trace.mark("pass 3 kernel");
-    size_t gathered_count = 0;  // for the trace
-    for (size_t c = 0; c < count; ++c) {
-      auto counters = download<unsigned long long>(g[c].counters, 4, "reading pass 3 back failed");
-      if (!counters) return Error{counters.error()};
-      std::array<std::vector<double>, 3> members;
-      for (size_t q = 0; q < 3; ++q) {
-        if ((*counters)[q + 1] != g[c].targets.count[q])
-          return Error{"the GPU's third pass gathered other elements than its second counted"};
-        auto v = download<double>(g[c].members[q], g[c].targets.count[q], "reading pass 3 back failed");
-        if (!v) return Error{v.error()};
-        members[q] = std::move(*v);
-        gathered_count += members[q].size();
-      }
-      gathered_values[c] = gathered(plans[c], alone[c], std::move(members));
-    }
-    trace.mark("pass 3 download of " + std::to_string(gathered_count) + " elements and binning");
+    auto g = later_passes(one, first, plans, n, sm_count, trace);
+    if (!g) return Error{g.error()};
+    gathered_values = std::move(*g);
   } else {
     for (size_t c = 0; c < count; ++c) gathered_values[c] = gathered(plans[c], {}, {});
     trace.mark("pass 2 (nothing to gather)");
