@@ -61,19 +61,20 @@ PL_HD inline double roundtrip_f64(double x, const RoundtripF64Params& p, uint64_
   const uint64_t u = f64_bits(x);
   const int neg = int(u >> 63);
   uint64_t a = u & 0x7FFFFFFFFFFFFFFFull;
-  // Stochastic rounding of a value whose magnitude and result are normal in the format: the
-  // draw added below the cut of the float64 bits, then the cut. That is round_to_quantum's
-  // rule with d = 52 - mantissa bits discarded: rem + draw 2^(d-32) >= 2^d exactly when its
-  // first 32 discarded bits + draw >= 2^32 (d >= 32), rem + (draw >> (32 - d)) >= 2^d when
-  // rem 2^(32-d) + draw >= 2^32 (d < 32); a carry out of the mantissa is the next binade.
-  // Everything else (subnormal, zero, past the largest, Inf, NaN, via float32) takes the steps
-  // below with the same draw.
+  // Stochastic rounding of a finite value normal in the format: the draw added below the cut
+  // of the float64 bits, then the cut. That is round_to_quantum's rule with d = 52 - mantissa
+  // bits discarded: rem + draw 2^(d-32) >= 2^d exactly when its first 32 discarded bits + draw
+  // >= 2^32 (d >= 32), rem + (draw >> (32 - d)) >= 2^d when rem 2^(32-d) + draw >= 2^32
+  // (d < 32); a carry out of the mantissa is the next binade. Like the steps below it rounds
+  // with no top to the exponent, so a result past the largest (Inf's bits included) is their
+  // overflow result: data past a narrow format's range stays here. Everything else (subnormal,
+  // zero, Inf, NaN, via float32) takes the steps below with the same draw.
   if (p.rounding == Rounding::Stochastic && !p.via_float32 && p.mantissa_bits < 52 && a >= f64_bits(p.min_normal) &&
-      a <= f64_bits(p.largest)) {
+      a < 0x7FF0000000000000ull) {
     const int d = 52 - p.mantissa_bits;
     const uint64_t draw = stochastic_bits(p.seed, index);
     const uint64_t mag = (a + (d >= 32 ? draw << (d - 32) : draw >> (32 - d))) & ~((uint64_t{1} << d) - 1);
-    if (mag <= f64_bits(p.largest)) return f64_from_bits(mag | (u & 0x8000000000000000ull));
+    return mag <= f64_bits(p.largest) ? f64_from_bits(mag | (u & 0x8000000000000000ull)) : p.overflow_out[neg];
   }
   if (a > 0x7FF0000000000000ull) return p.nan_out[neg];
   if (a == 0x7FF0000000000000ull) return p.inf_out[neg];
