@@ -259,6 +259,21 @@ void BM_RoundEach(benchmark::State& state) {
 }
 BENCHMARK(BM_RoundEach)->Arg(0)->Arg(2)->Arg(5)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The same into float4_e2m1fn of data mostly past its range (the conversion bench's pattern:
+// |x| up to 650, float4's largest 6), where a rounding must take the overflow result.
+void BM_RoundEach_float4_saturating(benchmark::State& state) {
+  std::vector<double> in(1 << 20), out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) in[i] = (double(i % 1000003) - 500000.0) * 1.3e-3;
+  CastOptions o;
+  o.rounding = static_cast<Rounding>(state.range(0));
+  for (auto _ : state) {
+    round_each(info(DType::float4_e2m1fn).format, in, out, o);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * (1 << 20));
+}
+BENCHMARK(BM_RoundEach_float4_saturating)->Arg(0)->Arg(5)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // The whole 1024^3 bf16 x bf16 experiment with float32 accumulation (OpenBLAS sgemm, or the
 // in-order emulation), float64 reference, attribution, stats, histograms; operands drawn once
 // outside the timing, as a user's tensors would already exist.

@@ -10,6 +10,7 @@
 
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
+#include "core/dtype/round_nearest.h"
 #include "core/dtype/roundtrip_f64.h"
 #include "tests/core/test_util.h"
 
@@ -118,6 +119,25 @@ TEST(RoundtripF64, RoundEachMatchesTheCodecInEveryModeInPlaceAndOffset) {
       const double want = decode(f, encode(f, xs[i], o, 1000 + i).code);
       ASSERT_EQ(bits(out[i]), bits(want)) << std::hexfloat << xs[i] << " " << rounding_name(o.rounding);
       ASSERT_EQ(bits(in_place[i]), bits(want)) << std::hexfloat << xs[i] << " " << rounding_name(o.rounding);
+    }
+  }
+}
+
+// round_each's nearest-even block leaves Inf, NaN and values rounding past the largest to the
+// codec's answers, the last asked once per sign: every format and overflow policy, on values
+// around and far past each format's largest.
+TEST(RoundtripF64, RoundEachNearestEvenGivesEachPolicysOverflow) {
+  for (const FloatFormat& f : formats()) {
+    if (!nearest_fast_path_applies(f)) continue;
+    const std::vector<double> xs = probe_inputs(f);
+    std::vector<double> out(xs.size());
+    for (int policy = 0; policy < kOverflowCount; ++policy) {
+      CastOptions o;
+      o.overflow = static_cast<Overflow>(policy);
+      round_each(f, xs, out, o);
+      for (size_t i = 0; i < xs.size(); ++i)
+        ASSERT_EQ(bits(out[i]), bits(decode(f, encode(f, xs[i], o).code)))
+            << describe(f) << std::hexfloat << " x=" << xs[i] << " policy " << overflow_name(o.overflow);
     }
   }
 }
