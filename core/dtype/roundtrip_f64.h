@@ -2,8 +2,9 @@
 // overflow policy, flush setting and cast path: the codec's own steps (quantum.h's decompose
 // and round_to_quantum, which the codec calls too) without its code words, and every special
 // result (NaN, Inf, overflow) taken from the codec when the params are built, so the two
-// cannot drift. Tests check it against encode() + decode() bit for bit
-// (tests/core/roundtrip_f64_test.cpp). The CPU's conversions of float64 data -- the scaling
+// cannot drift; a finite value normal in the format takes a short path on the float64 bits
+// (an increment below the cut, then the cut) in every mode. Tests check it against encode() +
+// decode() bit for bit (tests/core/roundtrip_f64_test.cpp). The CPU's conversions of float64 data -- the scaling
 // recipes' elements, an experiment's output -- run it in every mode but nearest-even, whose
 // vectorised block (round_nearest.h) is faster still; it compiles for the GPU too.
 //
@@ -55,26 +56,48 @@ PL_HD inline double pow2_exact(int k) {
   return f64_from_bits(k >= -1022 ? uint64_t(k + 1023) << 52 : uint64_t{1} << (k + 1074));
 }
 
+// The result of a rounding past the largest finite value: the largest itself when the mode
+// rounds toward zero there, else the overflow policy's (the codec's).
+PL_HD inline double past_largest(const RoundtripF64Params& p, int neg) {
+  const bool toward_zero = p.rounding == Rounding::TowardZero || (p.rounding == Rounding::Down && !neg) ||
+                           (p.rounding == Rounding::Up && neg);
+  return toward_zero ? (neg ? -p.largest : p.largest) : p.overflow_out[neg];
+}
+
 // x rounded into the format and read back, element `index` of its stochastic stream.
 // Needs params.supported.
 PL_HD inline double roundtrip_f64(double x, const RoundtripF64Params& p, uint64_t index) {
   const uint64_t u = f64_bits(x);
   const int neg = int(u >> 63);
   uint64_t a = u & 0x7FFFFFFFFFFFFFFFull;
-  // Stochastic rounding of a finite value normal in the format: the draw added below the cut
-  // of the float64 bits, then the cut. That is round_to_quantum's rule with d = 52 - mantissa
-  // bits discarded: rem + draw 2^(d-32) >= 2^d exactly when its first 32 discarded bits + draw
-  // >= 2^32 (d >= 32), rem + (draw >> (32 - d)) >= 2^d when rem 2^(32-d) + draw >= 2^32
-  // (d < 32); a carry out of the mantissa is the next binade. Like the steps below it rounds
-  // with no top to the exponent, so a result past the largest (Inf's bits included) is their
-  // overflow result: data past a narrow format's range stays here. Everything else (subnormal,
-  // zero, Inf, NaN, via float32) takes the steps below with the same draw.
-  if (p.rounding == Rounding::Stochastic && !p.via_float32 && p.mantissa_bits < 52 && a >= f64_bits(p.min_normal) &&
-      a < 0x7FF0000000000000ull) {
+  // A finite value normal in the format, in any mode: an increment added below the cut of the
+  // float64 bits, then the cut (d = 52 - mantissa bits discarded, rem the discarded bits, a
+  // carry out of the mantissa the next binade). That is round_to_quantum's rule: toward zero
+  // adds nothing, away from zero 2^d - 1 (up for positive values, down for negative), nearest
+  // 2^(d-1) less one unless ties go away or the kept last bit is odd, and stochastic rounding
+  // its draw below the cut -- rem + draw 2^(d-32) >= 2^d exactly when the first 32 discarded
+  // bits + draw >= 2^32 (d >= 32), rem + (draw >> (32 - d)) >= 2^d when rem 2^(32-d) + draw
+  // >= 2^32 (d < 32). Like the steps below it rounds with no top to the exponent, so a result
+  // past the largest (Inf's bits included) takes their overflow result: data past a narrow
+  // format's range stays here. Everything else (subnormal, zero, Inf, NaN, via float32) takes
+  // the steps below.
+  if (!p.via_float32 && p.mantissa_bits < 52 && a >= f64_bits(p.min_normal) && a < 0x7FF0000000000000ull) {
     const int d = 52 - p.mantissa_bits;
-    const uint64_t draw = stochastic_bits(p.seed, index);
-    const uint64_t mag = (a + (d >= 32 ? draw << (d - 32) : draw >> (32 - d))) & ~((uint64_t{1} << d) - 1);
-    return mag <= f64_bits(p.largest) ? f64_from_bits(mag | (u & 0x8000000000000000ull)) : p.overflow_out[neg];
+    const uint64_t below = (uint64_t{1} << d) - 1;
+    uint64_t add;
+    if (p.rounding == Rounding::Stochastic) {
+      const uint64_t draw = stochastic_bits(p.seed, index);
+      add = d >= 32 ? draw << (d - 32) : draw >> (32 - d);
+    } else if (p.rounding == Rounding::NearestEven) {
+      add = (below >> 1) + ((a >> d) & 1);
+    } else if (p.rounding == Rounding::NearestAway) {
+      add = (below >> 1) + 1;
+    } else {  // directed: away from zero is up for a positive value, down for a negative one
+      const bool away = (p.rounding == Rounding::Up && !neg) || (p.rounding == Rounding::Down && neg);
+      add = away ? below : 0;
+    }
+    const uint64_t mag = (a + add) & ~below;  // a + add < 2^63: a is below Inf's bits, add below 2^52
+    return mag <= f64_bits(p.largest) ? f64_from_bits(mag | (u & 0x8000000000000000ull)) : past_largest(p, neg);
   }
   if (a > 0x7FF0000000000000ull) return p.nan_out[neg];
   if (a == 0x7FF0000000000000ull) return p.inf_out[neg];
@@ -96,11 +119,7 @@ PL_HD inline double roundtrip_f64(double x, const RoundtripF64Params& p, uint64_
   // Exact: kept < 2^54 is a float64 number and every multiple of 2^qe this small is too (or
   // the product overflows to Inf, which the next test takes as past the largest).
   const double mag = double(kept) * pow2_exact(qe);
-  if (mag > p.largest) {
-    const bool toward_zero = p.rounding == Rounding::TowardZero || (p.rounding == Rounding::Down && !neg) ||
-                             (p.rounding == Rounding::Up && neg);
-    return toward_zero ? (neg ? -p.largest : p.largest) : p.overflow_out[neg];
-  }
+  if (mag > p.largest) return past_largest(p, neg);
   if (p.flush_output && mag < p.min_normal) return signed_zero;
   return neg ? -mag : mag;
 }
