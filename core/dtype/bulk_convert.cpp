@@ -78,41 +78,46 @@ PL_CLONES void roundtrip_span(const float* in, float* out, size_t b, size_t e,
   for (; i < e; ++i) out[i] = Element::apply(in[i], local, i);
 }
 
-// Stochastic rounding a block at a time: first the short path (roundtrip_f32.h's
-// stochastic_short_magnitude) for every element, branch-free so that it vectorises, into `buf`;
-// then the generic function for the elements it does not cover (stochastic_short_covers), one
-// by one. The same bits as the generic function throughout. Needs 23 - mantissa bits >= 1.
-// Returns how many elements the short path missed; the caller sends a block with many of them
-// through the generic loop instead (then `buf` is left unfinished).
-template <bool kMayFlush>
-inline size_t stochastic_block(const float* __restrict in, float* __restrict buf, size_t n, uint64_t first,
-                               const RoundtripF32Params& p) {
+using SpanFn = void (*)(const float*, float*, size_t, size_t, const RoundtripF32Params&, bool);
+
+// The modes other than nearest-even a block at a time: first the short path (roundtrip_f32.h's
+// short_magnitude) for every element, branch-free so that it vectorises, into `buf`; then the
+// generic function for the elements it does not cover (short_covers), one by one. The same bits
+// as the generic function throughout. Needs 23 - mantissa bits >= 1. Returns how many elements
+// the short path missed; the caller sends a block with many of them through the generic loop
+// instead (then `buf` is left unfinished). Always inlined: it must be compiled for the caller's
+// clone (PL_CLONES); left out of line for stochastic rounding, GCC built it for the baseline
+// target, without the vector 64-bit multiplies of the draws, and the loop ran 3.6x slower.
+template <Rounding R, bool kMayFlush>
+[[gnu::always_inline]] inline size_t short_block(const float* __restrict in, float* __restrict buf, size_t n, uint64_t first,
+                          const RoundtripF32Params& p) {
   uint32_t missed = 0;
   for (size_t j = 0; j < n; ++j) {
-    const uint32_t u = f32_bits(in[j]), a = u & 0x7FFFFFFFu;
-    const uint32_t mag = stochastic_short_magnitude(a, p, stochastic_bits(p.seed, first + j));
-    missed += uint32_t(!stochastic_short_covers(a, p));
-    buf[j] = f32_from_bits(stochastic_short_result(u, mag, p));
+    const uint32_t u = f32_bits(in[j]);
+    uint32_t draw = 0;
+    if constexpr (R == Rounding::Stochastic) draw = stochastic_bits(p.seed, first + j);
+    missed += uint32_t(!short_covers(u & 0x7FFFFFFFu, p));
+    buf[j] = f32_from_bits(short_result<R>(u, short_magnitude<R>(u, p, draw), p));
   }
   if (missed == 0 || missed > n / 32) return missed;
   for (size_t j = 0; j < n; ++j)
-    if (!stochastic_short_covers(f32_bits(in[j]) & 0x7FFFFFFFu, p))
-      buf[j] = roundtrip_f32_generic<Rounding::Stochastic, kMayFlush>(in[j], p, first + j);
+    if (!short_covers(f32_bits(in[j]) & 0x7FFFFFFFu, p))
+      buf[j] = roundtrip_f32_generic<R, kMayFlush>(in[j], p, first + j);
   return missed;
 }
 
-template <bool kMayFlush>
-PL_CLONES void stochastic_span(const float* in, float* out, size_t b, size_t e, const RoundtripF32Params& p,
-                               bool streaming) {
-  using Generic = AnyParams<Rounding::Stochastic, kMayFlush>;
+template <Rounding R, bool kMayFlush>
+PL_CLONES void short_span(const float* in, float* out, size_t b, size_t e, const RoundtripF32Params& p,
+                          bool streaming) {
+  using Generic = AnyParams<R, kMayFlush>;
   const RoundtripF32Params local = p;  // a private copy lets the compiler keep it in registers
   size_t i = b;
   if (streaming)
     for (; i < e && reinterpret_cast<uintptr_t>(out + i) % 16 != 0; ++i) out[i] = Generic::apply(in[i], local, i);
   constexpr size_t kBlock = 1024;  // 4 KiB: stays in L1 between the passes
   alignas(64) float buf[kBlock];
-  // Data that mostly leaves the short path (values past a narrow format's range) goes straight
-  // to the generic loop (roundtrip_span's); the short path is tried again every 16th block.
+  // Data that mostly leaves the short path (subnormal results, say) goes straight to the generic
+  // loop (roundtrip_span's); the short path is tried again every 16th block.
   bool generic_first = false;
   for (size_t block = 0; i < e; i += kBlock, ++block) {
     const size_t n = std::min(kBlock, e - i);
@@ -120,7 +125,7 @@ PL_CLONES void stochastic_span(const float* in, float* out, size_t b, size_t e, 
       roundtrip_span<Generic>(in, out, i, i + n, local, streaming);
       continue;
     }
-    const size_t missed = stochastic_block<kMayFlush>(in + i, buf, n, i, local);
+    const size_t missed = short_block<R, kMayFlush>(in + i, buf, n, i, local);
     generic_first = missed > n / 2;
     if (missed > n / 32) {
       roundtrip_span<Generic>(in, out, i, i + n, local, streaming);
@@ -135,7 +140,18 @@ PL_CLONES void stochastic_span(const float* in, float* out, size_t b, size_t e, 
 #endif
 }
 
-using SpanFn = void (*)(const float*, float*, size_t, size_t, const RoundtripF32Params&, bool);
+template <bool kMayFlush>
+SpanFn short_span_for(Rounding r) {
+  switch (r) {
+    case Rounding::NearestEven: return nullptr;  // its own span
+    case Rounding::NearestAway: return short_span<Rounding::NearestAway, kMayFlush>;
+    case Rounding::TowardZero: return short_span<Rounding::TowardZero, kMayFlush>;
+    case Rounding::Up: return short_span<Rounding::Up, kMayFlush>;
+    case Rounding::Down: return short_span<Rounding::Down, kMayFlush>;
+    case Rounding::Stochastic: return short_span<Rounding::Stochastic, kMayFlush>;
+  }
+  return nullptr;
+}
 
 template <template <Rounding, bool> class Element, bool kMayFlush>
 SpanFn span_for(Rounding r) {
@@ -212,8 +228,8 @@ void roundtrip_f32_array(const FloatFormat& f, const CastOptions& o, const float
                          : span_for<AnyParams, false>(o.rounding);
   if (o.rounding == Rounding::NearestEven && !flushing && p.sign_symmetric && !p.e8m0)
     fn = roundtrip_span<SymmetricNearestEven>;
-  if (o.rounding == Rounding::Stochastic && !p.e8m0 && p.mantissa_bits < 23)
-    fn = flushing ? stochastic_span<true> : stochastic_span<false>;
+  if (o.rounding != Rounding::NearestEven && !p.e8m0 && p.mantissa_bits < 23)
+    fn = flushing ? short_span_for<true>(o.rounding) : short_span_for<false>(o.rounding);
   const bool streaming = n * sizeof(float) > kStreamingBytes;
   parallel_for(n, threads, [&](size_t b, size_t e) { fn(in, out, b, e, p, streaming); });
 }

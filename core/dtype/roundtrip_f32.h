@@ -198,30 +198,49 @@ PL_HD inline float roundtrip_f32_generic_drawn(float x, const RoundtripF32Params
   return roundtrip_f32_generic_with<R, kMayFlush>(x, p, [draw] { return draw; });
 }
 
-// Stochastic rounding's short path, for |x| (float32 bits a) finite and normal in the format:
-// the draw's top s bits added to the float32 bits and the s bits below the cut cleared
-// (s = 23 - mantissa bits >= 1). With rem the discarded bits, rem + (draw >> (32 - s)) >= 2^s
-// exactly when the generic function's rem * 2^(32 - s) + draw >= 2^32 (rem and 2^s are
-// integers), and the carry into bit s is its "up", a carry out of the mantissa its next binade.
-// Like the generic function it rounds as if the exponent had no top, so a magnitude past the
-// largest finite (float32's Inf bits included) takes the overflow result, as the generic
-// function's finish does: values beyond a narrow format's range (float4 saturating at 6) stay
-// on the short path. stochastic_short_covers says where this is the generic function's result
-// (bit for bit: RoundtripF32.StochasticShortPathIsTheGenericFunctions): not for subnormal or
-// zero, Inf or NaN. Both branch-free, for the CPU's vectorised blocks (bulk_convert.cpp) as for
-// the GPU kernels.
-PL_HD inline uint32_t stochastic_short_magnitude(uint32_t a, const RoundtripF32Params& p, uint32_t draw) {
-  return (a + (draw >> (9 + p.mantissa_bits))) & p.rne_keep_mask;  // 32 - s = 9 + mantissa bits
+// The short path of the modes other than nearest-even (which has its own function above), for
+// |x| (float32 bits a) finite and normal in the format: an increment added to the float32 bits
+// and the s bits below the cut cleared (s = 23 - mantissa bits >= 1). With rem the discarded
+// bits, the carry into bit s is the generic function's "up" and a carry out of the mantissa its
+// next binade: toward zero adds nothing, away from zero 2^s - 1 (up for a positive x, down for
+// a negative one), nearest-away 2^(s-1), and stochastic rounding the draw's top s bits --
+// rem + (draw >> (32 - s)) >= 2^s exactly when the generic function's rem * 2^(32 - s) + draw
+// >= 2^32 (rem and 2^s are integers). Like the generic function it rounds as if the exponent
+// had no top, so a magnitude past the largest finite (float32's Inf bits included) takes the
+// result its finish gives there: the largest for a rounding toward zero, else the overflow
+// result. Values beyond a narrow format's range (float4 saturating at 6) stay on the short
+// path. short_covers says where this is the generic function's result (bit for bit:
+// RoundtripF32.ShortPathsAreTheGenericFunctions): not for subnormal or zero, Inf or NaN.
+// Branch-free, for the CPU's vectorised blocks (bulk_convert.cpp) as for the GPU kernels.
+template <Rounding R>
+PL_HD inline uint32_t short_magnitude(uint32_t u, const RoundtripF32Params& p, uint32_t draw) {
+  static_assert(R != Rounding::NearestEven, "nearest-even has its own function");
+  const uint32_t a = u & 0x7FFFFFFFu, below = ~p.rne_keep_mask;  // below: 2^s - 1
+  uint32_t add = 0;
+  if constexpr (R == Rounding::Stochastic)
+    add = draw >> (9 + p.mantissa_bits);  // 32 - s = 9 + mantissa bits
+  else if constexpr (R == Rounding::NearestAway)
+    add = (below >> 1) + 1;
+  else if constexpr (R == Rounding::Up)
+    add = select_bits((u >> 31) != 0, 0u, below);
+  else if constexpr (R == Rounding::Down)
+    add = select_bits((u >> 31) != 0, below, 0u);
+  return (a + add) & p.rne_keep_mask;
 }
-PL_HD inline bool stochastic_short_covers(uint32_t a, const RoundtripF32Params& p) {
+PL_HD inline bool short_covers(uint32_t a, const RoundtripF32Params& p) {
   // a below Inf: the sum stays below 2^31 (at most Inf's bits), so mag is a magnitude.
   return (a >= p.min_normal_bits) & (a < 0x7F800000u);
 }
 // The short path's result for float32 bits u (sign included) and mag its rounded magnitude.
-PL_HD inline uint32_t stochastic_short_result(uint32_t u, uint32_t mag, const RoundtripF32Params& p) {
+template <Rounding R>
+PL_HD inline uint32_t short_result(uint32_t u, uint32_t mag, const RoundtripF32Params& p) {
   const bool neg = (u >> 31) != 0;
-  return select_bits(mag > p.max_finite_bits, select_bits(neg, p.overflow_out[1], p.overflow_out[0]),
-                     mag | (u & 0x80000000u));
+  constexpr bool kTowardZeroPos = R == Rounding::TowardZero || R == Rounding::Down;
+  constexpr bool kTowardZeroNeg = R == Rounding::TowardZero || R == Rounding::Up;
+  const bool toward_zero = neg ? kTowardZeroNeg : kTowardZeroPos;
+  const uint32_t past = select_bits(toward_zero, select_bits(neg, p.max_out[1], p.max_out[0]),
+                                    select_bits(neg, p.overflow_out[1], p.overflow_out[0]));
+  return select_bits(mag > p.max_finite_bits, past, mag | (u & 0x80000000u));
 }
 
 // Stochastic rounding with a branch to the short path, for the GPU kernels (a warp takes the
@@ -231,8 +250,8 @@ template <bool kMayFlush>
 PL_HD inline float roundtrip_f32_stochastic_drawn(float x, const RoundtripF32Params& p, uint32_t draw) {
   const uint32_t u = f32_bits(x);
   const uint32_t a = u & 0x7FFFFFFFu;
-  if (p.mantissa_bits < 23 && stochastic_short_covers(a, p))  // the short path needs a cut below float32's
-    return f32_from_bits(stochastic_short_result(u, stochastic_short_magnitude(a, p, draw), p));
+  if (p.mantissa_bits < 23 && short_covers(a, p))  // the short path needs a cut below float32's
+    return f32_from_bits(short_result<Rounding::Stochastic>(u, short_magnitude<Rounding::Stochastic>(u, p, draw), p));
   return roundtrip_f32_generic_drawn<Rounding::Stochastic, kMayFlush>(x, p, draw);
 }
 

@@ -127,6 +127,33 @@ TEST(Bulk, StreamingPathMatchesScalarInPlaceAndUnaligned) {
   }
 }
 
+// Data the short-path blocks take (bulk_convert.cpp's short_span: few misses a block): the
+// conversion benchmark's values, ±650 in steps of 1.3e-3, mostly normal in every format and
+// past the narrow ones' range, with a subnormal-heavy stretch near zero, in every mode but
+// nearest-even and every overflow policy, against the codec.
+TEST(Bulk, ShortPathBlocksMatchTheCodecInEveryMode) {
+  std::vector<float> xs(200000), out(xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) xs[i] = float((double(i * 5) - 500000.0) * 1.3e-3);
+  for (size_t i = 100000; i < 101000; ++i) xs[i] = float(double(i - 100500) * 0x1p-20);  // near zero
+  for (DType t : {DType::float16, DType::bfloat16, DType::float8_e4m3fn, DType::float8_e5m2fnuz, DType::float6_e3m2fn,
+                  DType::float4_e2m1fn}) {
+    const FloatFormat& f = info(t).format;
+    for (Rounding r : {Rounding::NearestAway, Rounding::TowardZero, Rounding::Up, Rounding::Down, Rounding::Stochastic})
+      for (int policy = 0; policy < kOverflowCount; ++policy) {
+        CastOptions o;
+        o.rounding = r;
+        o.overflow = static_cast<Overflow>(policy);
+        o.seed = 8;
+        roundtrip_f32_array(f, o, xs.data(), out.data(), xs.size(), 2);
+        for (size_t i = 0; i < xs.size(); ++i)
+          ASSERT_EQ(std::bit_cast<uint32_t>(out[i]),
+                    std::bit_cast<uint32_t>(static_cast<float>(decode(f, encode_f32(f, xs[i], o, i).code))))
+              << info(t).name << " x=" << std::hexfloat << xs[i] << " mode " << rounding_name(r) << " policy "
+              << overflow_name(o.overflow);
+      }
+  }
+}
+
 TEST(Bulk, ResultsDoNotDependOnThreadCount) {
   const FloatFormat& f = info(DType::float8_e5m2).format;
   CastOptions o;
@@ -233,12 +260,21 @@ TEST(Bulk, E8M0MatchesScalarAtEveryPowerAndEveryPatternWhenExhaustive) {
 namespace pl {
 namespace {
 
-// The GPU kernels' stochastic short path (roundtrip_f32_stochastic_drawn) against the generic
-// function every CPU loop runs, with the same draw: bit for bit, for every float format of the
-// table with a round-trip path, every overflow policy and flush setting, on every code's
-// neighbourhood, every float32 exponent with its first, last and random mantissas, and draws
-// that sit on every cut (0, all ones, each top bit pattern) as well as random ones.
-TEST(RoundtripF32, StochasticShortPathIsTheGenericFunctions) {
+// The short paths (roundtrip_f32.h's short_magnitude / short_result, where short_covers) against
+// the generic function every mode's CPU loop falls back to, bit for bit: every mode but
+// nearest-even, every float format of the table with a round-trip path and six custom ones,
+// every overflow policy and flush setting, on every code's neighbourhood, every float32 exponent
+// with its first, last and random mantissas; for stochastic rounding the GPU kernels' own
+// function (roundtrip_f32_stochastic_drawn) with draws that sit on every cut (0, all ones, each
+// top bit pattern) as well as random ones.
+template <Rounding R>
+uint32_t short_or_generic(float x, const RoundtripF32Params& p, uint32_t draw) {
+  const uint32_t u = std::bit_cast<uint32_t>(x);
+  if (p.mantissa_bits < 23 && short_covers(u & 0x7FFFFFFFu, p)) return short_result<R>(u, short_magnitude<R>(u, p, draw), p);
+  return std::bit_cast<uint32_t>(roundtrip_f32_generic_drawn<R, true>(x, p, draw));
+}
+
+TEST(RoundtripF32, ShortPathsAreTheGenericFunctions) {
   std::mt19937 rng(29);
   std::vector<uint32_t> draws = {0u, 1u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0xFFFFFFFEu};
   for (int b = 1; b <= 23; ++b) {  // the largest draw whose top b bits are clear, and the smallest set
@@ -263,24 +299,37 @@ TEST(RoundtripF32, StochasticShortPathIsTheGenericFunctions) {
     for (int policy = 0; policy < kOverflowCount; ++policy)
       for (int flush = 0; flush < 4; ++flush) {
         CastOptions o;
-        o.rounding = Rounding::Stochastic;
         o.overflow = static_cast<Overflow>(policy);
         o.flush_input_subnormals = flush & 1;
         o.flush_output_subnormals = flush & 2;
-        const RoundtripF32Params p = make_roundtrip_params(row.format, o);
-        if (!p.supported || p.e8m0) continue;
-        size_t short_path = 0;
-        for (float x : xs)
-          for (uint32_t d : draws) {
-            const uint32_t want = std::bit_cast<uint32_t>(roundtrip_f32_generic_drawn<Rounding::Stochastic, true>(x, p, d));
-            const uint32_t got = std::bit_cast<uint32_t>(roundtrip_f32_stochastic_drawn<true>(x, p, d));
-            ASSERT_EQ(got, want) << row.name << " x=" << std::hexfloat << x << " draw " << std::hex << d
-                                 << " policy " << policy << " flush " << flush;
+        for (Rounding r : {Rounding::NearestAway, Rounding::TowardZero, Rounding::Up, Rounding::Down,
+                           Rounding::Stochastic}) {
+          o.rounding = r;
+          const RoundtripF32Params p = make_roundtrip_params(row.format, o);
+          if (!p.supported || p.e8m0) continue;
+          size_t short_path = 0;
+          for (float x : xs) {
             const uint32_t a = std::bit_cast<uint32_t>(x) & 0x7FFFFFFFu;
             short_path += p.mantissa_bits < 23 && a >= p.min_normal_bits && a < 0x7F800000u;
+            for (uint32_t d : r == Rounding::Stochastic ? draws : std::vector<uint32_t>{0u}) {
+              const uint32_t want = std::bit_cast<uint32_t>(
+                  r == Rounding::NearestAway  ? roundtrip_f32_generic_drawn<Rounding::NearestAway, true>(x, p, d)
+                  : r == Rounding::TowardZero ? roundtrip_f32_generic_drawn<Rounding::TowardZero, true>(x, p, d)
+                  : r == Rounding::Up         ? roundtrip_f32_generic_drawn<Rounding::Up, true>(x, p, d)
+                  : r == Rounding::Down       ? roundtrip_f32_generic_drawn<Rounding::Down, true>(x, p, d)
+                                              : roundtrip_f32_generic_drawn<Rounding::Stochastic, true>(x, p, d));
+              const uint32_t got = r == Rounding::NearestAway  ? short_or_generic<Rounding::NearestAway>(x, p, d)
+                                   : r == Rounding::TowardZero ? short_or_generic<Rounding::TowardZero>(x, p, d)
+                                   : r == Rounding::Up         ? short_or_generic<Rounding::Up>(x, p, d)
+                                   : r == Rounding::Down       ? short_or_generic<Rounding::Down>(x, p, d)
+                                   : std::bit_cast<uint32_t>(roundtrip_f32_stochastic_drawn<true>(x, p, d));
+              ASSERT_EQ(got, want) << row.name << " x=" << std::hexfloat << x << " draw " << std::hex << d
+                                   << " mode " << rounding_name(r) << " policy " << policy << " flush " << flush;
+            }
           }
-        if (p.mantissa_bits < 23) {
-          EXPECT_GT(short_path, 1000u) << row.name;  // taken, not only the fallback
+          if (p.mantissa_bits < 23) {
+            EXPECT_GT(short_path, 1000u) << row.name;  // taken, not only the fallback
+          }
         }
       }
   }
