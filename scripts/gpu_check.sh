@@ -147,6 +147,8 @@ if want conversions; then
 ALL=float16,bfloat16,tf32,float8_e4m3fn,float8_e5m2,float8_e4m3fnuz,float8_e5m2fnuz,float8_e8m0fnu,float6_e2m3fn,float6_e3m2fn,float4_e2m1fn
 step 120 "$BIN/precision-lab" bench --backend cuda --formats $ALL --elements 268435456 --reps 20 --json >"$OUT/bench_cuda.json"
 step 60 "$BIN/precision-lab" bench --backend cuda --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --rounding stochastic --elements 268435456 --reps 20 --json >"$OUT/bench_cuda_sr.json"
+# A directed mode through the same short path (roundtrip_f32_short_first).
+step 60 "$BIN/precision-lab" bench --backend cuda --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --rounding rtz --elements 268435456 --reps 20 --json >"$OUT/bench_cuda_rtz.json"
 # How the tensor cores add (after Fasi et al. 2021): one table per input dtype.
 for t in float16 bfloat16 tf32 float8_e4m3fn; do
   step 30 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype $t --json >"$OUT/probe_$t.json"
@@ -250,7 +252,7 @@ for f in ("cuda_trace.txt", "cuda_trace_one_copy.txt"):
         print(f, "missing:", e); continue
     for l in lines[-2:]:
         print(f"{f}: {l}")
-for f in ("bench_cuda.json", "bench_cuda_sr.json", "bench_cpu.json"):
+for f in ("bench_cuda.json", "bench_cuda_sr.json", "bench_cuda_rtz.json", "bench_cpu.json"):
     try:
         j = json.load(open(f"{out}/{f}"))
     except Exception as e:

@@ -243,16 +243,15 @@ PL_HD inline uint32_t short_result(uint32_t u, uint32_t mag, const RoundtripF32P
   return select_bits(mag > p.max_finite_bits, past, mag | (u & 0x80000000u));
 }
 
-// Stochastic rounding with a branch to the short path, for the GPU kernels (a warp takes the
-// branch together); every value the short path does not cover takes the generic function with
-// the same draw.
-template <bool kMayFlush>
-PL_HD inline float roundtrip_f32_stochastic_drawn(float x, const RoundtripF32Params& p, uint32_t draw) {
+// A mode other than nearest-even with a branch to the short path, for the GPU kernels (a warp
+// takes the branch together); every value the short path does not cover takes the generic
+// function with the same draw (stochastic rounding's; the other modes ignore it).
+template <Rounding R, bool kMayFlush>
+PL_HD inline float roundtrip_f32_short_first(float x, const RoundtripF32Params& p, uint32_t draw) {
   const uint32_t u = f32_bits(x);
-  const uint32_t a = u & 0x7FFFFFFFu;
-  if (p.mantissa_bits < 23 && short_covers(a, p))  // the short path needs a cut below float32's
-    return f32_from_bits(short_result<Rounding::Stochastic>(u, short_magnitude<Rounding::Stochastic>(u, p, draw), p));
-  return roundtrip_f32_generic_drawn<Rounding::Stochastic, kMayFlush>(x, p, draw);
+  if (p.mantissa_bits < 23 && short_covers(u & 0x7FFFFFFFu, p))  // the short path needs a cut below float32's
+    return f32_from_bits(short_result<R>(u, short_magnitude<R>(u, p, draw), p));
+  return roundtrip_f32_generic_drawn<R, kMayFlush>(x, p, draw);
 }
 
 // float8_e8m0fnu, the OCP MX scale (codec.h): the powers of two 2^-127 .. 2^127, no sign, no

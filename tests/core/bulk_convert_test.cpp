@@ -264,14 +264,12 @@ namespace {
 // the generic function every mode's CPU loop falls back to, bit for bit: every mode but
 // nearest-even, every float format of the table with a round-trip path and six custom ones,
 // every overflow policy and flush setting, on every code's neighbourhood, every float32 exponent
-// with its first, last and random mantissas; for stochastic rounding the GPU kernels' own
-// function (roundtrip_f32_stochastic_drawn) with draws that sit on every cut (0, all ones, each
-// top bit pattern) as well as random ones.
+// with its first, last and random mantissas, through the GPU kernels' own function
+// (roundtrip_f32_short_first); for stochastic rounding with draws that sit on every cut (0, all
+// ones, each top bit pattern) as well as random ones.
 template <Rounding R>
 uint32_t short_or_generic(float x, const RoundtripF32Params& p, uint32_t draw) {
-  const uint32_t u = std::bit_cast<uint32_t>(x);
-  if (p.mantissa_bits < 23 && short_covers(u & 0x7FFFFFFFu, p)) return short_result<R>(u, short_magnitude<R>(u, p, draw), p);
-  return std::bit_cast<uint32_t>(roundtrip_f32_generic_drawn<R, true>(x, p, draw));
+  return std::bit_cast<uint32_t>(roundtrip_f32_short_first<R, true>(x, p, draw));
 }
 
 TEST(RoundtripF32, ShortPathsAreTheGenericFunctions) {
@@ -322,7 +320,7 @@ TEST(RoundtripF32, ShortPathsAreTheGenericFunctions) {
                                    : r == Rounding::TowardZero ? short_or_generic<Rounding::TowardZero>(x, p, d)
                                    : r == Rounding::Up         ? short_or_generic<Rounding::Up>(x, p, d)
                                    : r == Rounding::Down       ? short_or_generic<Rounding::Down>(x, p, d)
-                                   : std::bit_cast<uint32_t>(roundtrip_f32_stochastic_drawn<true>(x, p, d));
+                                   : short_or_generic<Rounding::Stochastic>(x, p, d);
               ASSERT_EQ(got, want) << row.name << " x=" << std::hexfloat << x << " draw " << std::hex << d
                                    << " mode " << rounding_name(r) << " policy " << policy << " flush " << flush;
             }
