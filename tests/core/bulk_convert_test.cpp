@@ -265,8 +265,8 @@ namespace {
 // nearest-even, every float format of the table with a round-trip path and six custom ones,
 // every overflow policy and flush setting, on every code's neighbourhood, every float32 exponent
 // with its first, last and random mantissas, through the GPU kernels' own function
-// (roundtrip_f32_short_first); for stochastic rounding with draws that sit on every cut (0, all
-// ones, each top bit pattern) as well as random ones.
+// (roundtrip_f32_short_first); for stochastic rounding with draws that sit on the format's cut
+// and beside it, at the ends, and random ones.
 template <Rounding R>
 uint32_t short_or_generic(float x, const RoundtripF32Params& p, uint32_t draw) {
   return std::bit_cast<uint32_t>(roundtrip_f32_short_first<R, true>(x, p, draw));
@@ -274,12 +274,20 @@ uint32_t short_or_generic(float x, const RoundtripF32Params& p, uint32_t draw) {
 
 TEST(RoundtripF32, ShortPathsAreTheGenericFunctions) {
   std::mt19937 rng(29);
-  std::vector<uint32_t> draws = {0u, 1u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0xFFFFFFFEu};
-  for (int b = 1; b <= 23; ++b) {  // the largest draw whose top b bits are clear, and the smallest set
-    draws.push_back((uint32_t{1} << (32 - b)) - 1);
-    draws.push_back(uint32_t{1} << (32 - b));
-  }
-  for (int i = 0; i < 16; ++i) draws.push_back(static_cast<uint32_t>(rng()));
+  std::vector<uint32_t> random_draws;
+  for (int i = 0; i < 16; ++i) random_draws.push_back(static_cast<uint32_t>(rng()));
+  // A format's stochastic draws: the ends, those on its own cut and the ones beside it (for s
+  // bits below the cut, the largest draw whose top s bits are clear and the smallest set), random.
+  auto draws_for = [&](int mantissa_bits) {
+    std::vector<uint32_t> d = {0u, 1u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0xFFFFFFFEu};
+    const int s = 23 - mantissa_bits;
+    for (int b = std::max(1, s - 1); b <= std::min(23, s + 1); ++b) {
+      d.push_back((uint32_t{1} << (32 - b)) - 1);
+      d.push_back(uint32_t{1} << (32 - b));
+    }
+    d.insert(d.end(), random_draws.begin(), random_draws.end());
+    return d;
+  };
   // The table's formats, and custom ones: float32's exponent range (e8m10's largest value lies
   // past float32's, so the rounding can carry into Inf's bits), shifted biases, no negative
   // zero, no specials at all.
@@ -306,10 +314,12 @@ TEST(RoundtripF32, ShortPathsAreTheGenericFunctions) {
           const RoundtripF32Params p = make_roundtrip_params(row.format, o);
           if (!p.supported || p.e8m0) continue;
           size_t short_path = 0;
+          const std::vector<uint32_t> draws =
+              r == Rounding::Stochastic ? draws_for(p.mantissa_bits) : std::vector<uint32_t>{0u};
           for (float x : xs) {
             const uint32_t a = std::bit_cast<uint32_t>(x) & 0x7FFFFFFFu;
             short_path += p.mantissa_bits < 23 && a >= p.min_normal_bits && a < 0x7F800000u;
-            for (uint32_t d : r == Rounding::Stochastic ? draws : std::vector<uint32_t>{0u}) {
+            for (uint32_t d : draws) {
               const uint32_t want = std::bit_cast<uint32_t>(
                   r == Rounding::NearestAway  ? roundtrip_f32_generic_drawn<Rounding::NearestAway, true>(x, p, d)
                   : r == Rounding::TowardZero ? roundtrip_f32_generic_drawn<Rounding::TowardZero, true>(x, p, d)
