@@ -69,7 +69,6 @@ fill_kernel(float* out, size_t n) {
     out[i] = float((double(i % 1000003) - 500000.0) * 1.3e-3);  // same data as the CPU bench
 }
 
-
 }  // namespace
 
 cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,

@@ -2,11 +2,15 @@
 // the host's emulation of these element functions (the host test) adds what the device adds.
 #include "kernels/error_stats.cuh"
 
+#include <algorithm>
+
+#include "kernels/grid_stride.cuh"
+
 namespace pl::cuda {
 namespace {
 
 constexpr int kPassOneThreads = 128;  // a block's PassSums in shared memory: 128 x 192 bytes
-constexpr int kLaterPassThreads = 256;  // passes 2 and 3
+constexpr int kLaterPassThreads = kGridStrideThreads;  // passes 2 and 3
 
 // One atomic increment per distinct value among a warp's active lanes (neighbouring elements
 // often share a key or a slot: one atomic each would queue on the same address). Every lane of
@@ -26,7 +30,7 @@ __global__ void __launch_bounds__(kPassOneThreads) pass_one_kernel(const PassOne
   PassOneArrays c = comparisons[blockIdx.y];
   if (const unsigned r = blockIdx.x % c.replicas; r != 0) {  // this block's copy of the counters
     c.key_counts += size_t(r) * kPassKeys;
-    const size_t four = size_t(r) * (tables.past_four + 4), eight = size_t(r) * (tables.past_eight + 4);
+    const size_t four = r * tables.counted_four(), eight = r * tables.counted_eight();
     if (c.rel_counts) c.rel_counts += four, c.ulp_counts += eight;
     if (c.bound_counts) c.bound_counts += four;
   }
@@ -141,17 +145,17 @@ cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, s
 
 cudaError_t launch_fold_replicas(const PassOneArrays& a, const DecadeTables& tables, cudaStream_t stream) {
   cudaError_t e = fold(a.key_counts, kPassKeys, a.replicas, stream);
-  if (e == cudaSuccess) e = fold(a.rel_counts, tables.past_four + 4, a.replicas, stream);
-  if (e == cudaSuccess) e = fold(a.ulp_counts, tables.past_eight + 4, a.replicas, stream);
-  if (e == cudaSuccess) e = fold(a.bound_counts, tables.past_four + 4, a.replicas, stream);
+  if (e == cudaSuccess) e = fold(a.rel_counts, tables.counted_four(), a.replicas, stream);
+  if (e == cudaSuccess) e = fold(a.ulp_counts, tables.counted_eight(), a.replicas, stream);
+  if (e == cudaSuccess) e = fold(a.bound_counts, tables.counted_four(), a.replicas, stream);
   return e;
 }
 
-// Passes 2 and 3: a grid-stride kernel per comparison, the comparisons sharing one full wave.
+// Passes 2 and 3: a grid-stride kernel per comparison, the comparisons sharing one full wave
+// (grid_stride.cuh's, for all their elements together).
 unsigned later_pass_blocks(size_t n, int count, int sm_count) {
-  const size_t blocks = (n + kLaterPassThreads - 1) / kLaterPassThreads;
-  const size_t cap = size_t(sm_count) * 8 / size_t(count) + 1;
-  return unsigned(blocks > cap ? cap : blocks);
+  const size_t all = size_t(grid_stride_blocks(n * size_t(count), sm_count));
+  return unsigned(std::max<size_t>(1, all / size_t(count)));
 }
 
 cudaError_t launch_error_pass_two(const PassTwoArrays* comparisons, int count, size_t n, int sm_count,

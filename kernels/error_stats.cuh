@@ -20,7 +20,7 @@ inline constexpr size_t kPassOneSpan = size_t{1} << 16;
 inline constexpr size_t kPassKeys = size_t{1} << 16;
 
 // Pass 1's counters come in `replicas` copies, one after another (a stride apart: kPassKeys for the
-// key counts, DecadeTables' past + 4 for a decade table's): block b counts into copy b % replicas,
+// key counts, DecadeTables' counted slots for a decade table's): block b counts into copy b % replicas,
 // and launch_fold_replicas adds them into the first. Neighbouring keys and decade slots share
 // cache lines, and the elements of a comparison crowd into a few of them, so with one copy every
 // block's atomics queued on the same few lines of L2 (the suspect for pass 1's 6.8 ms over four
@@ -47,6 +47,9 @@ struct DecadeTables {
   uint32_t past_four = 0;
   const uint64_t* eight = nullptr;
   uint32_t past_eight = 0;
+  // A count of each table's slots: its slots and the four past them (DecadeBins::counted_slots).
+  PL_HD size_t counted_four() const { return size_t{past_four} + 4; }
+  PL_HD size_t counted_eight() const { return size_t{past_eight} + 4; }
 };
 
 // `comparisons` device structs; n elements each.

@@ -74,6 +74,17 @@ PL_HD inline float pow2f(int k) {
   return f32_from_bits(k >= -126 ? uint32_t(k + 127) << 23 : uint32_t{1} << (k + 149));
 }
 
+// The result of a rounding past the largest finite value, as float32 bits: the largest itself
+// where mode R rounds toward zero for this sign, else the overflow result (the codec's).
+template <Rounding R>
+PL_HD inline uint32_t past_largest_bits(bool neg, const RoundtripF32Params& p) {
+  constexpr bool kTowardZeroPos = R == Rounding::TowardZero || R == Rounding::Down;
+  constexpr bool kTowardZeroNeg = R == Rounding::TowardZero || R == Rounding::Up;
+  const bool toward_zero = neg ? kTowardZeroNeg : kTowardZeroPos;
+  return select_bits(toward_zero, select_bits(neg, p.max_out[1], p.max_out[0]),
+                     select_bits(neg, p.overflow_out[1], p.overflow_out[0]));
+}
+
 // Shared last step of every mode: given the rounded magnitude (as float32 bits, Inf if
 // it overflowed float32), apply output flushing, the unsigned zero, overflow and the
 // NaN/Inf inputs, all taken from the scalar codec through the params.
@@ -84,12 +95,7 @@ PL_HD inline float roundtrip_f32_finish(uint32_t mag_bits, bool neg, uint32_t a_
                                         const RoundtripF32Params& p) {
   const bool is_nan = a_in > 0x7F800000u;
   const bool is_inf = a_in == 0x7F800000u;
-  constexpr bool kTowardZeroPos = R == Rounding::TowardZero || R == Rounding::Down;
-  constexpr bool kTowardZeroNeg = R == Rounding::TowardZero || R == Rounding::Up;
-  const bool toward_zero = neg ? kTowardZeroNeg : kTowardZeroPos;
-  const uint32_t max_bits = select_bits(neg, p.max_out[1], p.max_out[0]);
-  const uint32_t round_overflow_bits = select_bits(neg, p.overflow_out[1], p.overflow_out[0]);
-  const uint32_t overflow_bits = select_bits(toward_zero, max_bits, round_overflow_bits);
+  const uint32_t overflow_bits = past_largest_bits<R>(neg, p);
   // Magnitudes compare as their bit patterns (float32 order equals integer order for >= 0).
   if constexpr (kMayFlush)
     mag_bits = select_bits(p.flush_output & (mag_bits < p.min_normal_bits), 0u, mag_bits);
@@ -234,13 +240,7 @@ PL_HD inline bool short_covers(uint32_t a, const RoundtripF32Params& p) {
 // The short path's result for float32 bits u (sign included) and mag its rounded magnitude.
 template <Rounding R>
 PL_HD inline uint32_t short_result(uint32_t u, uint32_t mag, const RoundtripF32Params& p) {
-  const bool neg = (u >> 31) != 0;
-  constexpr bool kTowardZeroPos = R == Rounding::TowardZero || R == Rounding::Down;
-  constexpr bool kTowardZeroNeg = R == Rounding::TowardZero || R == Rounding::Up;
-  const bool toward_zero = neg ? kTowardZeroNeg : kTowardZeroPos;
-  const uint32_t past = select_bits(toward_zero, select_bits(neg, p.max_out[1], p.max_out[0]),
-                                    select_bits(neg, p.overflow_out[1], p.overflow_out[0]));
-  return select_bits(mag > p.max_finite_bits, past, mag | (u & 0x80000000u));
+  return select_bits(mag > p.max_finite_bits, past_largest_bits<R>((u >> 31) != 0, p), mag | (u & 0x80000000u));
 }
 
 // A mode other than nearest-even with a branch to the short path, for the GPU kernels (a warp

@@ -4,9 +4,10 @@
 // result (NaN, Inf, overflow) taken from the codec when the params are built, so the two
 // cannot drift; a finite value normal in the format takes a short path on the float64 bits
 // (an increment below the cut, then the cut) in every mode. Tests check it against encode() +
-// decode() bit for bit (tests/core/roundtrip_f64_test.cpp). The CPU's conversions of float64 data -- the scaling
-// recipes' elements, an experiment's output -- run it in every mode but nearest-even, whose
-// vectorised block (round_nearest.h) is faster still; it compiles for the GPU too.
+// decode() bit for bit (tests/core/roundtrip_f64_test.cpp). The CPU's conversions of float64
+// data -- the scaling recipes' elements, an experiment's output -- run it in every mode but
+// nearest-even, whose vectorised block (round_nearest.h) is faster still; it compiles for the
+// GPU too.
 //
 // It covers every format whose values and quanta are float64 numbers and that has a zero and
 // a sign: every float format of the table but float8_e8m0fnu (no zero, no sign: the codec's).

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "core/dtype/bulk_convert.h"
@@ -267,10 +268,19 @@ namespace {
 // with its first, last and random mantissas, through the GPU kernels' own function
 // (roundtrip_f32_short_first); for stochastic rounding with draws that sit on the format's cut
 // and beside it, at the ends, and random ones.
+// Mode R's short-first function and its generic one on x with this draw, as bits: {got, want}.
 template <Rounding R>
-uint32_t short_or_generic(float x, const RoundtripF32Params& p, uint32_t draw) {
-  return std::bit_cast<uint32_t>(roundtrip_f32_short_first<R, true>(x, p, draw));
+std::pair<uint32_t, uint32_t> short_and_generic(float x, const RoundtripF32Params& p, uint32_t draw) {
+  return {std::bit_cast<uint32_t>(roundtrip_f32_short_first<R, true>(x, p, draw)),
+          std::bit_cast<uint32_t>(roundtrip_f32_generic_drawn<R, true>(x, p, draw))};
 }
+using ShortAndGeneric = std::pair<uint32_t, uint32_t> (*)(float, const RoundtripF32Params&, uint32_t);
+constexpr std::pair<Rounding, ShortAndGeneric> kShortModes[] = {
+    {Rounding::NearestAway, short_and_generic<Rounding::NearestAway>},
+    {Rounding::TowardZero, short_and_generic<Rounding::TowardZero>},
+    {Rounding::Up, short_and_generic<Rounding::Up>},
+    {Rounding::Down, short_and_generic<Rounding::Down>},
+    {Rounding::Stochastic, short_and_generic<Rounding::Stochastic>}};
 
 TEST(RoundtripF32, ShortPathsAreTheGenericFunctions) {
   std::mt19937 rng(29);
@@ -308,8 +318,7 @@ TEST(RoundtripF32, ShortPathsAreTheGenericFunctions) {
         o.overflow = static_cast<Overflow>(policy);
         o.flush_input_subnormals = flush & 1;
         o.flush_output_subnormals = flush & 2;
-        for (Rounding r : {Rounding::NearestAway, Rounding::TowardZero, Rounding::Up, Rounding::Down,
-                           Rounding::Stochastic}) {
+        for (const auto& [r, short_and_generic_of] : kShortModes) {
           o.rounding = r;
           const RoundtripF32Params p = make_roundtrip_params(row.format, o);
           if (!p.supported || p.e8m0) continue;
@@ -320,17 +329,7 @@ TEST(RoundtripF32, ShortPathsAreTheGenericFunctions) {
             const uint32_t a = std::bit_cast<uint32_t>(x) & 0x7FFFFFFFu;
             short_path += p.mantissa_bits < 23 && a >= p.min_normal_bits && a < 0x7F800000u;
             for (uint32_t d : draws) {
-              const uint32_t want = std::bit_cast<uint32_t>(
-                  r == Rounding::NearestAway  ? roundtrip_f32_generic_drawn<Rounding::NearestAway, true>(x, p, d)
-                  : r == Rounding::TowardZero ? roundtrip_f32_generic_drawn<Rounding::TowardZero, true>(x, p, d)
-                  : r == Rounding::Up         ? roundtrip_f32_generic_drawn<Rounding::Up, true>(x, p, d)
-                  : r == Rounding::Down       ? roundtrip_f32_generic_drawn<Rounding::Down, true>(x, p, d)
-                                              : roundtrip_f32_generic_drawn<Rounding::Stochastic, true>(x, p, d));
-              const uint32_t got = r == Rounding::NearestAway  ? short_or_generic<Rounding::NearestAway>(x, p, d)
-                                   : r == Rounding::TowardZero ? short_or_generic<Rounding::TowardZero>(x, p, d)
-                                   : r == Rounding::Up         ? short_or_generic<Rounding::Up>(x, p, d)
-                                   : r == Rounding::Down       ? short_or_generic<Rounding::Down>(x, p, d)
-                                   : short_or_generic<Rounding::Stochastic>(x, p, d);
+              const auto [got, want] = short_and_generic_of(x, p, d);
               ASSERT_EQ(got, want) << row.name << " x=" << std::hexfloat << x << " draw " << std::hex << d
                                    << " mode " << rounding_name(r) << " policy " << policy << " flush " << flush;
             }
