@@ -126,14 +126,17 @@ Expected<Element> library_element(DType t) {
 Expected<PackedRows> pack_rows(std::span<const double> values, size_t rows, size_t cols,
                                size_t ld, Element e) {
   if (values.size() != rows * cols || ld < cols) return Error{"pack_rows: shape does not fit"};
-  PackedRows p{e, rows, cols, ld, std::vector<uint8_t>(rows * ld * element_bytes(e), 0)};
   const size_t width = element_bytes(e);
+  // (Uninitialised: each row's elements and padding are written below, on every core.)
+  PackedRows p{e, rows, cols, ld, NoInitVector<uint8_t>(rows * ld * width)};
   std::atomic<size_t> bad_index{SIZE_MAX};
   const FloatFormat* f = (e == Element::F16 || e == Element::BF16 || e == Element::E4M3 ||
                           e == Element::E5M2) ? &info(codec_dtype(e)).format : nullptr;
   std::optional<ByteCodes> bytes;
   if (width == 1 && f) bytes.emplace(*f);
   parallel_for(rows, 0, [&](size_t r0, size_t r1) {
+    if (ld > cols)
+      for (size_t r = r0; r < r1; ++r) std::memset(p.bytes.data() + (r * ld + cols) * width, 0, (ld - cols) * width);
     if (e == Element::F64) {  // every double is one: whole rows at once
       for (size_t r = r0; r < r1; ++r) std::memcpy(p.bytes.data() + r * ld * 8, values.data() + r * cols, cols * 8);
       return;

@@ -17,6 +17,7 @@
 
 #include "core/dtype/dtype.h"
 #include "core/util/expected.h"
+#include "core/util/no_init_vector.h"
 
 namespace pl::cuda {
 
@@ -31,7 +32,7 @@ Expected<Element> library_element(DType t);
 struct PackedRows {
   Element element;
   size_t rows = 0, cols = 0, ld = 0;  // ld >= cols: elements per stored row
-  std::vector<uint8_t> bytes;         // rows * ld elements
+  NoInitVector<uint8_t> bytes;        // rows * ld elements, each written once by pack_rows
 };
 
 // `values` holds rows x cols row-major; columns cols..ld-1 are zero.

@@ -73,7 +73,7 @@ Expected<ProductEngine::PackedPair> pack_operands(std::span<const double> a, std
   if (!pa) return Error{"input: " + pa.error()};
   auto pb = pack_rows(b, s.n, s.k, padded.k, w);
   if (!pb) return Error{"weight: " + pb.error()};
-  std::vector<uint8_t> ab = std::move(pa).value().bytes, bb = std::move(pb).value().bytes;
+  NoInitVector<uint8_t> ab = std::move(pa).value().bytes, bb = std::move(pb).value().bytes;
   ab.resize(padded.m * padded.k * element_bytes(in), 0);
   bb.resize(padded.n * padded.k * element_bytes(w), 0);
   return ProductEngine::PackedPair{std::move(ab), std::move(bb)};

@@ -28,7 +28,7 @@ struct DeviceProduct {
 
 class ProductEngine {
  public:
-  using PackedPair = std::pair<std::vector<uint8_t>, std::vector<uint8_t>>;  // input, weight bytes
+  using PackedPair = std::pair<NoInitVector<uint8_t>, NoInitVector<uint8_t>>;  // input, weight bytes
 
   ProductEngine(int device, int compute_capability, int sm_count)
       : device_(device), compute_capability_(compute_capability), sm_count_(sm_count) {}

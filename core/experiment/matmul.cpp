@@ -343,7 +343,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
     const QuantiseKey key{rows, k, dtype, via, s, c.cast, hist};
     return quantised_cached(drawn, slot, key, [&] {
       if (!via) return quantise(x, rows, k, dtype, s, c.cast, hist);
-      const std::vector<double> stored = quantise(x, rows, k, *via, Scaling{}, c.cast).values;
+      const NoInitVector<double> stored = quantise(x, rows, k, *via, Scaling{}, c.cast).values;
       return quantise(stored, rows, k, dtype, s, c.cast, hist);
     });
   };

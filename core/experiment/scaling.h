@@ -33,6 +33,7 @@
 #include "core/dtype/dtype.h"
 #include "core/dtype/float_format.h"
 #include "core/util/expected.h"
+#include "core/util/no_init_vector.h"
 
 namespace pl::experiment {
 
@@ -60,11 +61,13 @@ std::string check(const Scaling& s, DType dtype);
 
 struct Quantised {
   size_t rows = 0, cols = 0;
-  std::vector<double> values;       // rows x cols: what the products multiply
+  // (Both large arrays start uninitialised, no_init_vector.h: every recipe writes each element,
+  // on every core, before anything reads it.)
+  NoInitVector<double> values;      // rows x cols: what the products multiply
   std::vector<double> row_factor;   // per row, applied after the sum (1 without a scale)
   // values * row_factor, the tensor as the recipe stores it: dequantised(). Held apart only when
   // a factor is not 1; without a scale the values are the tensor (no 8-byte-per-element copy).
-  std::vector<double> scaled;
+  NoInitVector<double> scaled;
   size_t saturated = 0;             // elements clamped to the dtype's range
   size_t flushed = 0;               // nonzero elements that became zero
   double amax = 0;                  // the amax the scale was computed from (per-tensor kinds)

@@ -57,7 +57,7 @@ Expected<ProductBench> product_bench_operands(DType dtype, size_t n, const std::
   b.dtype = dtype;
   b.n = n;
   b.accumulate = *acc;
-  b.a = quantise(ops.a, n, n, dtype, c.input_scaling, c.cast).values;
+  b.a = quantise(ops.a, n, n, dtype, c.input_scaling, c.cast).values;  // (moved: an xvalue)
   b.b = quantise(ops.b, n, n, dtype, c.weight_scaling, c.cast).values;
   b.method = product_method(dtype);
   b.emulated = product_emulated(dtype);

@@ -17,6 +17,7 @@
 #include "core/dtype/dtype.h"
 #include "core/experiment/accumulate.h"
 #include "core/util/expected.h"
+#include "core/util/no_init_vector.h"
 
 namespace pl::experiment {
 
@@ -25,7 +26,7 @@ struct ProductBench {
   DType dtype = DType::float32;
   size_t n = 0;
   Accumulation accumulate;   // how (product_method) and whether emulated follow from the dtype
-  std::vector<double> a, b;  // n x n each, values of the dtype (b stored n x k)
+  NoInitVector<double> a, b;  // n x n each, values of the dtype (b stored n x k): quantise()'s
   std::string backend = "cpu";  // where it is timed: the one asked for, or cpu when that cannot
   std::string method;           // what runs there (and why not elsewhere)
   bool emulated = true;         // the device does not compute in the dtype itself

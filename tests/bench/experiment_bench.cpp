@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <random>
+#include <thread>
 
 #include "core/backend/blas.h"
 #include "core/dtype/codec.h"
@@ -221,6 +222,22 @@ void BM_QuantiseNone(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * (1 << 22));
 }
 BENCHMARK(BM_QuantiseNone)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The window's case at 4096 x 4096: a dtype changed, so an operand is quantised anew on the
+// experiment's worker thread. There an array past 64 MB (glibc's largest heap for a thread)
+// is a fresh mapping whatever keep_freed_memory() says, so every run faults its pages in.
+void BM_QuantiseNone_4096_worker(benchmark::State& state) {
+  const Component c(size_t{1} << 24);
+  for (auto _ : state) {
+    std::thread worker([&] {
+      benchmark::DoNotOptimize(
+          quantise(c.reference, 4096, 4096, DType::bfloat16, Scaling{}, CastOptions{}).values.data());
+    });
+    worker.join();
+  }
+  state.SetItemsProcessed(state.iterations() * (size_t{1} << 24));
+}
+BENCHMARK(BM_QuantiseNone_4096_worker)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The scaled recipes on a 2048 x 2048 operand (the argument: 1 per-tensor float8_e4m3fn, 3
 // per-channel int8, 5 MX float8_e4m3fn, 6 NVFP4): the scales, the rounding, the block scales
