@@ -22,8 +22,6 @@ namespace pl {
 // array's first touch is the parallel fill's, each core faulting in its own share.
 template <typename T>
 class NoInitAllocator : public std::allocator<T> {
-  using Base = std::allocator<T>;
-
  public:
   using value_type = T;
   template <typename U>
