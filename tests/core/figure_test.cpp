@@ -247,6 +247,37 @@ TEST(Figures, TheLegendBoxWidensForALongLabel) {
   EXPECT_EQ(layout_figure(f, 900, 550).legend.width, 34 + 6 * 44);  // 44 characters
 }
 
+TEST(Figures, ALegendLabelStaysInsideItsBoxOnASmallFigure) {
+  // Drawn 400 wide (a scenario's figure below its checks on a 1280x800 screen), the box is held
+  // to 60% of the plot and "x.float(); model.float(): float32, 22.0 bits" ran past it and the
+  // plot's frame.
+  Figure f;
+  // A pale line (not ink), so that only text counts.
+  f.series.push_back({"x.float(); model.float(): float32, 22.0 bits", SeriesKind::Line, {0, 1}, {1, 2}, {.9, .9, .9}});
+  const PlotLayout l = layout_figure(f, 400, 550);
+  ASSERT_EQ(l.legend.entries, 1u);
+  const int right = static_cast<int>(l.legend.left + l.legend.width);
+  const int top = static_cast<int>(l.legend.top), bottom = static_cast<int>(l.legend.top + l.legend.height);
+  ASSERT_LT(right, static_cast<int>(l.x1) - 2);
+  EXPECT_EQ(ink(f, top, bottom, right, static_cast<int>(l.x1) - 1, 400), 0u);  // nothing past the box, up to the frame
+  EXPECT_GT(ink(f, top, bottom, static_cast<int>(l.legend.left), right, 400), 100u);  // the label is there
+}
+
+TEST(Figures, CategoryLabelsStayInTheirOwnSlots) {
+  // Three fixes' names under their bars, drawn 400 wide: "model.to(x.dtype)" and
+  // "x.float(); model.float()" ran into each other.
+  Figure f;
+  f.x.categories = {"x.to(w.dtype)", "model.to(x.dtype)", "x.float(); model.float()"};
+  f.series.push_back({"", SeriesKind::Bars, {0, 1, 2, 3}, {22, 25, 22}, {}});
+  const PlotLayout l = layout_figure(f, 400, 550);
+  const int band = static_cast<int>(l.y1) + 4;  // the labels' row: 14 pixels below the axis
+  for (double edge : {1.0, 2.0}) {              // between one slot and the next
+    const int px = static_cast<int>(std::lround(l.x.to_pixel(edge)));
+    EXPECT_EQ(ink(f, band, band + 20, px - 1, px + 2, 400), 0u) << "at the slot edge x = " << edge;
+  }
+  EXPECT_GT(ink(f, band, band + 20, static_cast<int>(l.x0), static_cast<int>(l.x1), 400), 150u);
+}
+
 TEST(Figures, UnwritablePathIsAnError) {
   Figure f;
   f.title = "t";
