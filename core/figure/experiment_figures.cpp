@@ -270,19 +270,16 @@ Figure framework_fixes_figure(const experiment::FrameworkRun& f) {
                  "; each fix against the float64 reference, higher bars agree with more bits";
   fig.y.label = "mean bits of agreement";
   category_axis(fig, f.fixes.size());
-  double top = 0;
   for (size_t i = 0; i < f.fixes.size(); ++i) {
     const auto& x = f.fixes[i];
     fig.x.categories.push_back(x.code);
     if (!x.result) continue;
     const double bits = x.result->total.stats.mean_bits;
-    top = std::max(top, bits);
     char label[160];
     std::snprintf(label, sizeof label, "%s: %s, %.1f bits", x.code.c_str(),
                   std::string(name(*x.outcome.result)).c_str(), bits);
     fig.series.push_back(category_bar(i, label, bits));
   }
-  legend_headroom(fig, top, f.fixes.size(), 0.08, 1.25);
   return fig;
 }
 

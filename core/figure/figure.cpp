@@ -72,10 +72,6 @@ Series category_bar(size_t i, std::string legend, double value) {
   return {std::move(legend), SeriesKind::Bars, {x + 0.15, x + 0.85}, {value}, palette(i)};
 }
 
-void legend_headroom(Figure& f, double tallest, size_t entries, double per_entry, double base) {
-  if (tallest > 0) f.y.max = tallest * (base + per_entry * double(entries));
-}
-
 std::string legend_value(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);

@@ -81,12 +81,11 @@ struct Figure {
 };
 
 // Bar charts over categories (dtypes, fixes): the categorical x axis for `count` bars and y from
-// zero; a bar for category i, narrower than its slot so neighbours stand apart, coloured by i;
-// and headroom above the tallest bar for a legend of `entries` lines (the legend carries the
-// numbers).
+// zero; a bar for category i, narrower than its slot so neighbours stand apart, coloured by i.
+// The legend carries the numbers; its room above the tallest bar is made by the layout, in
+// pixels (plot_layout.cpp's place_legend), so that it holds at any size the figure is drawn.
 void category_axis(Figure& f, size_t count);
 Series category_bar(size_t i, std::string legend, double value);
-void legend_headroom(Figure& f, double tallest, size_t entries, double per_entry = 0.06, double base = 1.2);
 
 // A value in a legend line, short enough to fit the box: four significant digits, or "2^-24" for
 // a power of two they do not hold exactly (a unit roundoff). Hover and CSV keep every digit.

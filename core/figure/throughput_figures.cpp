@@ -60,9 +60,6 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
   f.y.label = unit.name;
   const auto dtypes = h.dtypes();
   category_axis(f, dtypes.size());
-  double top = 0;
-  for (DType t : dtypes) top = std::max(top, h.median_gflops(t) * unit.scale);
-  legend_headroom(f, top, dtypes.size());
   for (size_t i = 0; i < dtypes.size(); ++i) {
     f.x.categories.emplace_back(name(dtypes[i]));
     const double g = h.median_gflops(dtypes[i]) * unit.scale;
@@ -86,11 +83,9 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
   const experiment::RateUnit unit = experiment::rate_unit(r.gpu);
   f.y.label = unit.name;
   category_axis(f, r.rows.size());
-  double top = 0;
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const auto& row = r.rows[i];
     const double rate = row.gflops * unit.scale;
-    top = std::max(top, rate);
     f.x.categories.emplace_back(name(row.dtype));
     char label[128];
     std::snprintf(label, sizeof label, "%s  %.1f %s, %.2fx%s", std::string(name(row.dtype)).c_str(), rate, unit.name,
@@ -101,11 +96,9 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
     for (size_t k = 0; k < row.seconds.size(); ++k) {
       runs.x.push_back(i + 0.3 + 0.4 * (double(k) + 0.5) / double(row.seconds.size()));
       runs.y.push_back(experiment::product_gflops(r.config.n, row.seconds[k]) * unit.scale);
-      top = std::max(top, runs.y.back());
     }
     f.series.push_back(std::move(runs));
   }
-  legend_headroom(f, top, r.rows.size(), 0.07);
   return f;
 }
 

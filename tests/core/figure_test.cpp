@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/experiment/framework_check.h"
 #include "core/export/figure_export.h"
 #include "core/figure/experiment_figures.h"
 #include "core/figure/plot_layout.h"
@@ -276,6 +277,25 @@ TEST(Figures, CategoryLabelsStayInTheirOwnSlots) {
     EXPECT_EQ(ink(f, band, band + 20, px - 1, px + 2, 400), 0u) << "at the slot edge x = " << edge;
   }
   EXPECT_GT(ink(f, band, band + 20, static_cast<int>(l.x0), static_cast<int>(l.x1), 400), 150u);
+}
+
+TEST(Figures, TheFixesLegendCoversNoBarAtAnySize) {
+  // Room above the bars was a fixed share of the tallest one: enough at 900 x 550, but drawn
+  // 409 x 255 (a scenario's figure on a 1280x800 screen) the legend's three lines lay over the
+  // middle bar. Now the layout makes the room in pixels.
+  experiment::MatmulConfig c;
+  c.m = c.n = c.k = 16;
+  c.input = DType::float64;
+  c.weight = DType::float32;
+  const auto run = experiment::run_as_framework(c, "torch");
+  ASSERT_TRUE(run) << run.error();
+  const Figure f = framework_fixes_figure(*run);
+  ASSERT_EQ(f.x.categories.size(), 3u);
+  for (const auto& [w, h] : {std::pair{900, 550}, std::pair{409, 255}, std::pair{1240, 384}}) {
+    const PlotLayout l = layout_figure(f, w, h);
+    ASSERT_EQ(l.legend.entries, 3u);
+    EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u) << w << " x " << h;
+  }
 }
 
 TEST(Figures, UnwritablePathIsAnError) {
