@@ -41,6 +41,12 @@ std::string& requested_figure() {
 
 void request_figure(const std::string& name) { requested_figure() = name; }
 
+FigurePixels figure_pixels(float width, float height, float font_size, float aspect, bool presenting) {
+  height = std::max(height, kFigureMinLines * font_size);
+  if (presenting) aspect = std::max(1.2f, width / std::max(height, 1.0f));
+  return {static_cast<int>(std::min(width, height * aspect)), static_cast<int>(std::min(height, width / aspect))};
+}
+
 void FigureView::set_log(RunLog* log, std::string source) {
   log_ = log;
   source_ = std::move(source);
@@ -71,11 +77,8 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
   figure::View& v = views_[f.name];
   const bool chrome = !presentation_mode();
   const float controls = chrome ? ImGui::GetFrameHeightWithSpacing() : 0;
-  ImVec2 avail = ImGui::GetContentRegionAvail();
-  avail.y -= controls;
-  if (presentation_mode()) aspect = std::max(1.2f, avail.x / std::max(avail.y, 1.0f));
-  const int w = static_cast<int>(std::min(avail.x, avail.y * aspect));
-  const int h = static_cast<int>(w / aspect);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const auto [w, h] = figure_pixels(avail.x, avail.y - controls, ImGui::GetFontSize(), aspect, presentation_mode());
   const std::vector<figure::FileType> wanted = chrome ? draw_controls(f, v, w, h) : std::vector<figure::FileType>{};
   // The figure as the view shows it, made again only when the data or the view changed (it
   // copies the figure: a heat map's cells, every series).

@@ -27,6 +27,17 @@ namespace pl::ui {
 // Asks the first view that shows a figure of this name to bring its tab forward (--figure).
 void request_figure(const std::string& name);
 
+// A figure's size in pixels in the space left below its controls (`width` x `height`): at
+// `aspect`, or in presentation mode as wide as the space, and never shorter than
+// kFigureMinLines lines of `font_size` (the view scrolls instead). Below a scenario's checks on a
+// 1280x800 screen in presentation mode's large type, nothing was left: the figure was not drawn.
+// (16 lines: the tour's 400-pixel figures at 1500x950 still fit without scrolling.)
+constexpr float kFigureMinLines = 16;
+struct FigurePixels {
+  int width = 0, height = 0;
+};
+FigurePixels figure_pixels(float width, float height, float font_size, float aspect, bool presenting);
+
 class FigureView {
  public:
   // Exports are recorded in `log` under `source` (the panel's name).
