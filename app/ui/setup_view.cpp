@@ -251,7 +251,7 @@ bool SetupView::draw_shape_and_op() {
 
 bool SetupView::check() {
   if (mode_ == ExperimentMode::Matrix) {
-    setup_error_ = experiment::check(spec_.config);
+    setup_error_ = experiment::check(spec_);  // with a framework: its call may raise or convert
     return false;
   }
   if (models_.empty()) models_ = {spec_.config.accumulate};

@@ -14,13 +14,14 @@ std::string op_for(const promote::Engine& e, MatmulOp op) {
   return "matmul";
 }
 
-// The experiment a working fix leads to: both operands (and the bias) in the result dtype,
-// each first stored in its own dtype. Accumulation: the user's emulated model where it applies
-// to the new dtypes; BLAS follows the result, as the framework's own call does: dgemm for
-// float64, else sgemm (CPU frameworks accumulate reduced-precision products in float32) --
-// a float64 BLAS chosen for a float64 x float32 setup does not make x.to(torch.float32) run
-// in float64.
-MatmulConfig fix_config(const MatmulConfig& c, DType r) {
+// The experiment of a call that computes in r -- a working fix, or a call the framework runs
+// after converting its operands (NumPy's float16 @ float32, autocast's float32 to bfloat16):
+// both operands (and the bias) in r, each first stored in its own dtype. Accumulation: the
+// user's emulated model where it applies to the new dtypes; BLAS follows the result, as the
+// framework's own call does: dgemm for float64, else sgemm (CPU frameworks accumulate
+// reduced-precision products in float32) -- a float64 BLAS chosen for a float64 x float32 setup
+// does not make x.to(torch.float32) run in float64.
+MatmulConfig computed_in(const MatmulConfig& c, DType r) {
   MatmulConfig f = c;
   if (c.input != r) f.input_via = c.input_via.value_or(c.input), f.input = r;
   if (c.weight != r) f.weight_via = c.weight_via.value_or(c.weight), f.weight = r;
@@ -30,6 +31,20 @@ MatmulConfig fix_config(const MatmulConfig& c, DType r) {
   if (r == DType::float64) f.accumulate = {AccumKind::Blas, DType::float64};
   else if (f.accumulate.kind == AccumKind::Blas || !check(f).empty())
     f.accumulate = {AccumKind::Blas, DType::float32};
+  return f;
+}
+
+// The experiment of a call that works and returns r. Where an operand is not in r the framework
+// converts it first: computed_in(c, r) (before, autocast's linear(float32, float32) computed in
+// float32 and only rounded its output to bfloat16). Where both are, the setup as written with
+// its output in r -- but an accumulation those dtypes cannot take (a float32 model for float64
+// data) is the framework's own BLAS for r.
+MatmulConfig call_config(const MatmulConfig& c, DType r) {
+  if (c.input != r || c.weight != r) return computed_in(c, r);
+  MatmulConfig f = c;
+  f.output = r;
+  if (!check(f).empty() && check_setup(f).empty())
+    f.accumulate = {AccumKind::Blas, r == DType::float64 ? DType::float64 : DType::float32};
   return f;
 }
 
@@ -64,7 +79,7 @@ Expected<FrameworkRun> run_as_framework(const MatmulConfig& c, const std::string
       f.note = "the fix computes in " + std::string(name(*f.outcome.result)) + ", not a float dtype";
     } else {
       if (cancel && cancel->load()) return Error{"cancelled"};
-      const MatmulConfig fc = fix_config(c, *f.outcome.result);
+      const MatmulConfig fc = computed_in(c, *f.outcome.result);
       auto r = run_matmul(fc, operands, [&](double p) {
         if (progress) progress((static_cast<double>(i) + p) / static_cast<double>(fixes.size()));
       }, cancel);
@@ -109,10 +124,14 @@ Expected<SpecRun> run_spec(MatmulSpec spec, const std::function<void(double)>& p
       run.spec = std::move(spec);
       return run;
     }
-    // The call works: the result comes back in the framework's dtype.
+    // The call works: the result comes back in the framework's dtype, computed as the framework
+    // computes it (call_config). The spec keeps the setup as written, so that it runs again the same way.
     if (is_float(*o.result)) spec.config.output = *o.result;
   }
-  auto r = run_matmul(spec.config, std::move(ops).value(), progress, cancel);
+  const MatmulConfig as_run = run.framework && is_float(*run.framework->as_written.result)
+                                  ? call_config(spec.config, *run.framework->as_written.result)
+                                  : spec.config;
+  auto r = run_matmul(as_run, std::move(ops).value(), progress, cancel);
   if (!r) return Error{r.error()};
   run.result = std::move(r).value();
   run.spec = std::move(spec);

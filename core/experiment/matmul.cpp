@@ -188,9 +188,12 @@ Expected<BoundCheck> measure_components(MatmulResult& r, const BoundInputs& boun
   return check;
 }
 
-OperandReport report(DType t, const Scaling& s, const Quantised& q) {
+// `via`: the dtype the operand was stored in before it was converted to t (a fix's x.to(...),
+// autocast's cast), named first: "float32 -> bfloat16, none".
+OperandReport report(DType t, std::optional<DType> via, const Scaling& s, const Quantised& q) {
   OperandReport r;
-  r.recipe = std::string(name(t)) + ", " + std::string(scaling_name(s.kind));
+  r.recipe = (via ? std::string(name(*via)) + " -> " : std::string()) + std::string(name(t)) + ", " +
+             std::string(scaling_name(s.kind));
   if (s.kind == ScalingKind::PerTensor || s.kind == ScalingKind::PerTensorDelayed ||
       s.kind == ScalingKind::NVFP4)
   {
@@ -238,7 +241,7 @@ Expected<Held> backend_product(const std::string& backend, const ProductSpec& sp
 
 std::string_view matmul_op_name(MatmulOp op) { return op == MatmulOp::Matmul ? "matmul" : "linear"; }
 
-std::string check(const MatmulConfig& c) {
+std::string check_setup(const MatmulConfig& c) {
   for (size_t d : {c.m, c.n, c.k})
     if (d == 0 || d > kMaxDim) return "every dimension must lie in [1, 2^24]";
   const double mk = double(c.m) * c.k, nk = double(c.n) * c.k, mn = double(c.m) * c.n;
@@ -259,6 +262,13 @@ std::string check(const MatmulConfig& c) {
   if (auto why = check_backend_choice(c.backend); !why.empty()) return why;
   for (const auto* via : {&c.input_via, &c.weight_via})
     if (*via && !is_float(**via)) return "an operand stored before a cast must be in a float dtype";
+  for (const DataSource* s : {&c.input_data, &c.weight_data, &c.bias_data})
+    if (auto why = check(*s); !why.empty()) return "data: " + why;
+  return "";
+}
+
+std::string check(const MatmulConfig& c) {
+  if (auto why = check_setup(c); !why.empty()) return why;
   if (c.accumulate.kind == AccumKind::Int32 && (is_float(c.input) || is_float(c.weight)))
     return "int32 accumulation takes int8/uint8 inputs and weights";
   const bool hardware = c.accumulate.kind == AccumKind::Float64 ||
@@ -266,8 +276,6 @@ std::string check(const MatmulConfig& c) {
   if (!hardware && !products_exact(c.input, c.weight))
     return "emulated accumulation needs exact float64 products: " + std::string(name(c.input)) +
            " x " + std::string(name(c.weight)) + " has too many bits (use float64 accumulation)";
-  for (const DataSource* s : {&c.input_data, &c.weight_data, &c.bias_data})
-    if (auto why = check(*s); !why.empty()) return "data: " + why;
   return "";
 }
 
@@ -357,9 +365,9 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   const Quantised &qa = *qa_held, &qb = *qb_held;
   Quantised qbias;
   if (c.bias) qbias = quantise(bias, 1, n, *c.bias, Scaling{}, c.cast);
-  r.input_report = report(c.input, c.input_scaling, qa);
-  r.weight_report = report(c.weight, c.weight_scaling, qb);
-  if (c.bias) r.bias_report = report(*c.bias, Scaling{}, qbias);
+  r.input_report = report(c.input, c.input_via, c.input_scaling, qa);
+  r.weight_report = report(c.weight, c.weight_via, c.weight_scaling, qb);
+  if (c.bias) r.bias_report = report(*c.bias, std::nullopt, Scaling{}, qbias);
   r.seconds.quantise = since(t0);
   report_progress(0.1);
   if (cancelled()) return Error{"cancelled"};

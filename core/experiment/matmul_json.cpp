@@ -72,9 +72,11 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   if (r.string("framework", &spec.framework) && !spec.framework.empty() && !promote::find_engine(spec.framework))
     r.fail("framework", "unknown framework '" + spec.framework + "' (" + promote::engine_names() + ")");
   if (!r.error.empty()) return Error{r.error};
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto why = check(spec); !why.empty()) return Error{why};
   return spec;
 }
+
+std::string check(const MatmulSpec& s) { return s.framework.empty() ? check(s.config) : check_setup(s.config); }
 
 json to_json(const MatmulSpec& s) {
   const MatmulConfig& c = s.config;

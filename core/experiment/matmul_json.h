@@ -40,6 +40,11 @@ struct MatmulSpec {
 Expected<MatmulSpec> matmul_spec_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const MatmulSpec& s);
 
+// Why the spec cannot run (empty: it can): check(config), or only check_setup(config) where it
+// names a framework -- float64 x float32 raises in PyTorch whatever the accumulation, and
+// NumPy computes it in float64 (framework_check.h's run_spec).
+std::string check(const MatmulSpec& s);
+
 // {"experiment": "mlp", "layers": 8, "width": 256, "batch": 64, "activation": "relu", ...}
 // with the matrix experiment's dtype, accumulation, recipe, rounding, data and seed keys.
 Expected<MlpConfig> mlp_config_from_json(const nlohmann::json& j);

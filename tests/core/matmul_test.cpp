@@ -396,6 +396,71 @@ TEST(Framework, ASetupNamesItsFrameworkAndRunSpecFollowsIt) {
   EXPECT_EQ(plain->spec.config.output, DType::float32);
 }
 
+// Bug: float64 data into a float32 model -- the question users arrive with -- was refused
+// before PyTorch was asked ("emulated accumulation needs exact float64 products ... use float64
+// accumulation"): the setup's own accumulation was checked, though a raising call never runs it
+// and each fix takes the one its dtypes need.
+TEST(Framework, Float64DataIntoAFloat32ModelAsksTheFrameworkWhateverTheAccumulation) {
+  const nlohmann::json j = {{"experiment", "linear"}, {"m", 8u},          {"n", 8u},
+                            {"k", 32u},              {"input", "float64"}, {"weight", "float32"},
+                            {"framework", "torch"}};
+  auto spec = matmul_spec_from_json(j);
+  ASSERT_TRUE(spec) << spec.error();
+  EXPECT_EQ(check(*spec), "");  // what the window's setup view shows
+  auto run = run_spec(*spec);
+  ASSERT_TRUE(run) << run.error();
+  ASSERT_TRUE(run->raised());
+  EXPECT_EQ(run->framework->as_written.message, "expected m1 and m2 to have the same dtype, but got: double != float");
+  ASSERT_EQ(run->framework->fixes.size(), 3u);
+  for (const FixRun& f : run->framework->fixes) EXPECT_TRUE(f.result) << f.code << ": " << f.note;
+  // Without a framework the arithmetic itself is asked for, and float32 sgemm cannot take it.
+  nlohmann::json plain = j;
+  plain.erase("framework");
+  auto refused = matmul_spec_from_json(plain);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().find("use float64 accumulation"), std::string::npos) << refused.error();
+}
+
+// Bug: autocast's linear(float32, float32) said it runs in bfloat16, but the experiment computed
+// with float32 operands and only rounded the output: the input rounding autocast does was missing.
+TEST(Framework, AutocastCastsTheOperandsBeforeTheProduct) {
+  const nlohmann::json j = {{"experiment", "linear"}, {"m", 16u},          {"n", 16u},
+                            {"k", 64u},              {"input", "float32"}, {"weight", "float32"},
+                            {"framework", "torch-autocast-cpu"}};
+  auto run = run_spec(*matmul_spec_from_json(j));
+  ASSERT_TRUE(run) << run.error();
+  ASSERT_FALSE(run->raised());
+  ASSERT_TRUE(run->result);
+  const MatmulConfig& c = run->result->config;
+  EXPECT_EQ(c.input, DType::bfloat16);
+  EXPECT_EQ(c.input_via, DType::float32);
+  EXPECT_EQ(c.weight, DType::bfloat16);
+  EXPECT_EQ(c.output, DType::bfloat16);
+  EXPECT_EQ(run->result->input_report.recipe, "float32 -> bfloat16, none");
+  // bfloat16's input rounding (u = 2^-9), not float32's (2^-24).
+  EXPECT_GT(run->result->input.stats.normwise_rel, 1e-4);
+  // The spec stays as written (but its output), so that it runs again the same way.
+  EXPECT_EQ(run->spec.config.input, DType::float32);
+  EXPECT_EQ(run->spec.config.output, DType::bfloat16);
+}
+
+TEST(Framework, NumpyComputesFloat64AndFloat32InFloat64) {
+  MatmulSpec spec;
+  spec.config = small(MatmulOp::Matmul);
+  spec.config.input = DType::float64;
+  spec.config.weight = DType::float32;  // the accumulation left at its default, float32 BLAS
+  spec.framework = "numpy";
+  auto run = run_spec(spec);
+  ASSERT_TRUE(run) << run.error();
+  ASSERT_TRUE(run->result);
+  const MatmulConfig& c = run->result->config;
+  EXPECT_EQ(c.weight, DType::float64);
+  EXPECT_EQ(c.weight_via, DType::float32);
+  EXPECT_EQ(c.accumulate.kind, AccumKind::Blas);
+  EXPECT_EQ(c.accumulate.format, DType::float64);  // dgemm, as NumPy calls it
+  EXPECT_EQ(c.output, DType::float64);
+}
+
 TEST(Framework, AnUnknownFrameworkInASetupIsAnErrorNamingTheKey) {
   nlohmann::json j = {{"experiment", "linear"}, {"framework", "caffe"}};
   auto spec = matmul_spec_from_json(j);
