@@ -25,7 +25,7 @@ MatmulConfig computed_in(const MatmulConfig& c, DType r) {
   MatmulConfig f = c;
   if (c.input != r) f.input_via = c.input_via.value_or(c.input), f.input = r;
   if (c.weight != r) f.weight_via = c.weight_via.value_or(c.weight), f.weight = r;
-  if (f.bias) f.bias = r;
+  if (f.bias && *f.bias != r) f.bias_via = c.bias_via.value_or(*c.bias), f.bias = r;
   f.output = r;
   f.input_scaling = f.weight_scaling = Scaling{};
   if (r == DType::float64) f.accumulate = {AccumKind::Blas, DType::float64};

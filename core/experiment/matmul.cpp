@@ -260,7 +260,7 @@ std::string check_setup(const MatmulConfig& c) {
   if (auto why = check_product_model(c.accumulate); !why.empty())
     return describe(c.accumulate) + ": " + why;
   if (auto why = check_backend_choice(c.backend); !why.empty()) return why;
-  for (const auto* via : {&c.input_via, &c.weight_via})
+  for (const auto* via : {&c.input_via, &c.weight_via, &c.bias_via})
     if (*via && !is_float(**via)) return "an operand stored before a cast must be in a float dtype";
   for (const DataSource* s : {&c.input_data, &c.weight_data, &c.bias_data})
     if (auto why = check(*s); !why.empty()) return "data: " + why;
@@ -364,10 +364,15 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   weight_thread.join();
   const Quantised &qa = *qa_held, &qb = *qb_held;
   Quantised qbias;
-  if (c.bias) qbias = quantise(bias, 1, n, *c.bias, Scaling{}, c.cast);
+  if (c.bias && c.bias_via) {  // stored, then converted, as the operands are
+    const NoInitVector<double> stored = quantise(bias, 1, n, *c.bias_via, Scaling{}, c.cast).values;
+    qbias = quantise(stored, 1, n, *c.bias, Scaling{}, c.cast);
+  } else if (c.bias) {
+    qbias = quantise(bias, 1, n, *c.bias, Scaling{}, c.cast);
+  }
   r.input_report = report(c.input, c.input_via, c.input_scaling, qa);
   r.weight_report = report(c.weight, c.weight_via, c.weight_scaling, qb);
-  if (c.bias) r.bias_report = report(*c.bias, std::nullopt, Scaling{}, qbias);
+  if (c.bias) r.bias_report = report(*c.bias, c.bias_via, Scaling{}, qbias);
   r.seconds.quantise = since(t0);
   report_progress(0.1);
   if (cancelled()) return Error{"cancelled"};

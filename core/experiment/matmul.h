@@ -50,6 +50,7 @@ struct MatmulConfig {
   // `*_via` first, then to `input` / `weight`. Unset: rounded once.
   std::optional<DType> input_via, weight_via;
   std::optional<DType> bias;  // one value per output column; none: no bias
+  std::optional<DType> bias_via;  // the bias stored in this dtype first (a fix's bias.to(...))
   Accumulation accumulate{AccumKind::Blas, DType::float32};
   CastOptions cast;           // rounding and overflow of the input, weight, bias and output
   Scaling input_scaling, weight_scaling;

@@ -19,7 +19,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
       "experiment", "m", "n", "k", "input", "weight", "bias", "output", "accumulate", "rounding",
       "overflow", "input_scaling", "weight_scaling", "input_data", "weight_data", "bias_data",
       "seed", "high_precision_reference", "threads", "input_file", "weight_file", "bias_file",
-      "raw", "comment", "input_via", "weight_via", "framework", "backend", "fast_accumulation"};
+      "raw", "comment", "input_via", "weight_via", "bias_via", "framework", "backend", "fast_accumulation"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
   MatmulSpec spec;
@@ -32,7 +32,8 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   else r.fail("experiment", "'" + op + "' is not matmul or linear");
   r.size("m", &c.m) && r.size("n", &c.n) && r.size("k", &c.k);
   r.dtype("input", &c.input) && r.dtype("weight", &c.weight) && r.dtype("output", &c.output);
-  for (const auto& [key, field] : {std::pair{"input_via", &c.input_via}, std::pair{"weight_via", &c.weight_via}})
+  for (const auto& [key, field] : {std::pair{"input_via", &c.input_via}, std::pair{"weight_via", &c.weight_via},
+                                   std::pair{"bias_via", &c.bias_via}})
     if (j.contains(key) && !j[key].is_null()) {
       DType t = DType::float32;
       if (r.dtype(key, &t)) *field = t;
@@ -92,6 +93,7 @@ json to_json(const MatmulSpec& s) {
             {"high_precision_reference", c.high_precision_reference}};
   if (c.input_via) j["input_via"] = name(*c.input_via);
   if (c.weight_via) j["weight_via"] = name(*c.weight_via);
+  if (c.bias_via) j["bias_via"] = name(*c.bias_via);
   if (!s.files.input.empty()) j["input_file"] = s.files.input;
   if (!s.files.weight.empty()) j["weight_file"] = s.files.weight;
   if (!s.files.bias.empty()) j["bias_file"] = s.files.bias;

@@ -461,6 +461,36 @@ TEST(Framework, NumpyComputesFloat64AndFloat32InFloat64) {
   EXPECT_EQ(c.output, DType::float64);
 }
 
+// bias.to(x.dtype) rounds a float32 bias into bfloat16: stored in float32 first, as PyTorch holds
+// it. 1 + 2^-8 + 2^-30 rounds up into bfloat16 directly, but to 1 + 2^-8 in float32 -- a bfloat16
+// tie, which goes to the even 1.
+TEST(Framework, ABiasFixRoundsTheBiasInItsStoredDtypeFirst) {
+  MatmulConfig c;
+  c.m = 1, c.n = 2, c.k = 4;
+  c.input = c.weight = DType::bfloat16;
+  c.bias = DType::float32;
+  MatmulOperands zeros{std::vector<double>(4, 0.0), std::vector<double>(8, 0.0),
+                       {1 + std::ldexp(1.0, -8) + std::ldexp(1.0, -30), 2.0}};
+  auto f = run_as_framework(c, "torch", zeros);
+  ASSERT_TRUE(f) << f.error();
+  ASSERT_FALSE(f->fixes.empty());
+  const FixRun& fix = f->fixes[0];
+  ASSERT_EQ(fix.code, "bias.to(x.dtype)");
+  ASSERT_TRUE(fix.result) << fix.note;
+  EXPECT_EQ(fix.result->config.bias_via, DType::float32);
+  EXPECT_EQ(fix.result->bias_report.recipe, "float32 -> bfloat16, none");
+  auto out = fix.result->result->host();  // x W^T is zero: the output is the rounded bias
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_EQ((*out)[0], 1.0);
+  EXPECT_EQ((*out)[1], 2.0);
+  // The fix's setup.json says so, and reads back the same.
+  const nlohmann::json j = to_json(MatmulSpec{fix.result->config, {}, ""});
+  EXPECT_EQ(j["bias_via"], "float32");
+  auto back = matmul_spec_from_json(j);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->config.bias_via, DType::float32);
+}
+
 TEST(Framework, AnUnknownFrameworkInASetupIsAnErrorNamingTheKey) {
   nlohmann::json j = {{"experiment", "linear"}, {"framework", "caffe"}};
   auto spec = matmul_spec_from_json(j);
