@@ -133,8 +133,9 @@ void ErrorView::draw_stats(const MatmulResult& r) {
   }
   ImGui::TextUnformatted(experiment::bounds_line(r).c_str());
   if (r.input_report.saturated || r.weight_report.saturated || r.input_report.flushed || r.weight_report.flushed)
-    ImGui::Text("recipe: input %zu saturated, %zu flushed; weight %zu saturated, %zu flushed", r.input_report.saturated,
-                r.input_report.flushed, r.weight_report.saturated, r.weight_report.flushed);
+    ImGui::Text("recipe: input %zu out of range (%s), %zu flushed; weight %zu out of range (%s), %zu flushed",
+                r.input_report.saturated, r.input_report.out_of_range.c_str(), r.input_report.flushed,
+                r.weight_report.saturated, r.weight_report.out_of_range.c_str(), r.weight_report.flushed);
 }
 
 void ErrorView::draw_attribution_toggle(const MatmulResult& r) {

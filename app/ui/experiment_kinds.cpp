@@ -187,7 +187,7 @@ void draw_cast_table(const RoundtripResult& r) {
   if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "note: %s", r.backend_note.c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
   if (!ImGui::BeginTable("cast", 8, flags)) return;
-  for (const char* h : {"max |e|", "mean |e|", "max rel", "mean rel", "normwise", "SQNR dB", "saturated", "flushed"})
+  for (const char* h : {"max |e|", "mean |e|", "max rel", "mean rel", "normwise", "SQNR dB", "out of range", "flushed"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   ImGui::TableNextRow();
@@ -198,7 +198,7 @@ void draw_cast_table(const RoundtripResult& r) {
   ImGui::TableNextColumn();
   ImGui::Text("%.1f", s.sqnr_db);
   ImGui::TableNextColumn();
-  ImGui::Text("%zu", r.saturated);
+  ImGui::Text("%zu (%s)", r.saturated, r.out_of_range.c_str());
   ImGui::TableNextColumn();
   ImGui::Text("%zu", r.flushed);
   ImGui::EndTable();
@@ -210,7 +210,7 @@ std::string other_kind_summary(const ExperimentRun& run) {
   char buf[200];
   if (run.cast) {
     const auto& r = *run.cast;
-    std::snprintf(buf, sizeof buf, "cast %zu x %zu through %s (%s, %s): normwise %.3e, SQNR %.1f dB, saturated %zu, flushed %zu",
+    std::snprintf(buf, sizeof buf, "cast %zu x %zu through %s (%s, %s): normwise %.3e, SQNR %.1f dB, out of range %zu, flushed %zu",
                   r.config.rows, r.config.cols, std::string(name(r.config.dtype)).c_str(),
                   std::string(scaling_name(r.config.scaling.kind)).c_str(), rounding_name(r.config.cast.rounding),
                   r.stats.normwise_rel, r.stats.sqnr_db, r.saturated, r.flushed);

@@ -190,7 +190,7 @@ Expected<BoundCheck> measure_components(MatmulResult& r, const BoundInputs& boun
 
 // `via`: the dtype the operand was stored in before it was converted to t (a fix's x.to(...),
 // autocast's cast), named first: "float32 -> bfloat16, none".
-OperandReport report(DType t, std::optional<DType> via, const Scaling& s, const Quantised& q) {
+OperandReport report(DType t, std::optional<DType> via, const Scaling& s, const CastOptions& o, const Quantised& q) {
   OperandReport r;
   r.recipe = (via ? std::string(name(*via)) + " -> " : std::string()) + std::string(name(t)) + ", " +
              std::string(scaling_name(s.kind));
@@ -202,6 +202,7 @@ OperandReport report(DType t, std::optional<DType> via, const Scaling& s, const 
     r.recipe += std::string(" (amax ") + amax + ")";
   }
   r.saturated = q.saturated;
+  r.out_of_range = out_of_range_outcome(t, s, o);
   r.flushed = q.flushed;
   r.amax = q.amax;
   return r;
@@ -370,9 +371,9 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   } else if (c.bias) {
     qbias = quantise(bias, 1, n, *c.bias, Scaling{}, c.cast);
   }
-  r.input_report = report(c.input, c.input_via, c.input_scaling, qa);
-  r.weight_report = report(c.weight, c.weight_via, c.weight_scaling, qb);
-  if (c.bias) r.bias_report = report(*c.bias, c.bias_via, Scaling{}, qbias);
+  r.input_report = report(c.input, c.input_via, c.input_scaling, c.cast, qa);
+  r.weight_report = report(c.weight, c.weight_via, c.weight_scaling, c.cast, qb);
+  if (c.bias) r.bias_report = report(*c.bias, c.bias_via, Scaling{}, c.cast, qbias);
   r.seconds.quantise = since(t0);
   report_progress(0.1);
   if (cancelled()) return Error{"cancelled"};

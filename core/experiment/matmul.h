@@ -98,7 +98,8 @@ struct ErrorComponent {
 
 struct OperandReport {
   std::string recipe;  // "bfloat16, none", "float8_e4m3fn, per-tensor (amax 4.1)"
-  size_t saturated = 0, flushed = 0;
+  size_t saturated = 0, flushed = 0;  // past the dtype's range; nonzero values that became zero
+  std::string out_of_range;           // what the saturated became: "to Inf", "clamped", ...
   double amax = 0;
 };
 

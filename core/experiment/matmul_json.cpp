@@ -132,7 +132,7 @@ json to_json(const MatmulResult& r) {
                                 {"ulps", to_json(c.ulps)}}}};
   };
   auto operand = [](const OperandReport& o) {
-    return json{{"recipe", o.recipe}, {"saturated", o.saturated}, {"flushed", o.flushed},
+    return json{{"recipe", o.recipe}, {"saturated", o.saturated}, {"out_of_range", o.out_of_range}, {"flushed", o.flushed},
                 {"amax", number(o.amax)}};
   };
   const FloatFormat& acc = info(result_dtype(r.config.accumulate)).format;

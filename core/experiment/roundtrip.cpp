@@ -66,6 +66,7 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   for (size_t i = 0; i < values.size(); ++i) mags[i] = std::fabs(values[i]);
   r.magnitudes = log_histogram_auto(mags);
   r.saturated = q.saturated;
+  r.out_of_range = out_of_range_outcome(c.dtype, c.scaling, c.cast);
   r.flushed = q.flushed;
   if (progress) progress(1.0);
   return r;

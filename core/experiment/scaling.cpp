@@ -271,6 +271,18 @@ int scaling_block(ScalingKind k) {
   return k == ScalingKind::MX ? 32 : k == ScalingKind::NVFP4 ? 16 : 0;
 }
 
+std::string out_of_range_outcome(DType t, const Scaling& s, const CastOptions& o) {
+  if (!is_float(t)) return "clamped";
+  CastOptions as_rounded = o;
+  if (s.kind != ScalingKind::None) as_rounded.overflow = Overflow::Saturate;  // as ArrayRounder does
+  const FloatFormat& f = info(t).format;
+  const double beyond = 4 * max_finite(f);  // finite past every format narrower than float64
+  const double v = std::isfinite(beyond) ? round_to(f, beyond, as_rounded)
+                   : overflow_saturates(f, as_rounded.overflow) ? max_finite(f)
+                                                                : std::numeric_limits<double>::infinity();
+  return std::isnan(v) ? "to NaN" : std::isinf(v) ? "to Inf" : "to the largest finite";
+}
+
 std::string check(const Scaling& s, DType t) {
   const std::string n(name(t));
   const bool narrow_float = is_float(t) && info(t).format.total_bits() <= 8 &&

@@ -68,7 +68,9 @@ struct Quantised {
   // values * row_factor, the tensor as the recipe stores it: dequantised(). Held apart only when
   // a factor is not 1; without a scale the values are the tensor (no 8-byte-per-element copy).
   NoInitVector<double> scaled;
-  size_t saturated = 0;             // elements clamped to the dtype's range
+  // Elements past the dtype's range: past its largest finite (an Inf among them), or outside an
+  // integer's. What they became: out_of_range_outcome().
+  size_t saturated = 0;
   size_t flushed = 0;               // nonzero elements that became zero
   double amax = 0;                  // the amax the scale was computed from (per-tensor kinds)
   std::vector<double> block_scales; // MX / NVFP4: every block's scale, row-major
@@ -90,5 +92,11 @@ using RoundArray = std::function<Expected<bool>(const FloatFormat&, const CastOp
 Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType dtype,
                    const Scaling& s, const CastOptions& o, double history_amax = 0,
                    const RoundArray* device = nullptr);
+
+// What quantise() made of a value past the dtype's range (Quantised::saturated counts them):
+// "clamped" into an integer's; for a float, under the rounding and the overflow policy (scaled
+// recipes saturate), "to Inf", "to NaN" or "to the largest finite". "1 saturated" read wrong
+// for a bfloat16 Inf that stayed Inf.
+std::string out_of_range_outcome(DType dtype, const Scaling& s, const CastOptions& o);
 
 }  // namespace pl::experiment

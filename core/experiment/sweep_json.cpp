@@ -138,7 +138,7 @@ json to_json(const RoundtripResult& r) {
   const RoundtripConfig& c = r.config;
   return {{"dtype", name(c.dtype)}, {"scaling", scaling_name(c.scaling.kind)},
           {"rounding", rounding_name(c.cast.rounding)}, {"rows", c.rows}, {"cols", c.cols},
-          {"saturated", r.saturated}, {"flushed", r.flushed}, {"stats", to_json(r.stats)},
+          {"saturated", r.saturated}, {"out_of_range", r.out_of_range}, {"flushed", r.flushed}, {"stats", to_json(r.stats)},
           {"relative_histogram", to_json(r.relative)}, {"magnitude_histogram", to_json(r.magnitudes)},
           {"ran_on", r.ran_on}, {"backend_note", r.backend_note}, {"input_file", r.input_file}};
 }

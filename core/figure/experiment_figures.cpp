@@ -194,7 +194,8 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
                             ", " + rounding_name(c.cast.rounding) + "; " +
                             (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) + ", " +
                             std::to_string(c.rows) + " x " + std::to_string(c.cols) + "; " +
-                            std::to_string(r.saturated) + " saturated, " + std::to_string(r.flushed) + " flushed";
+                            std::to_string(r.saturated) + " out of range (" + r.out_of_range + "), " +
+                            std::to_string(r.flushed) + " flushed";
   Figure err;
   err.name = "roundtrip-error";
   err.title = "Round trip through " + std::string(name(c.dtype)) + ": relative error per value";

@@ -47,6 +47,27 @@ TEST(Scaling, NoneRoundsEachValueAndCountsWhatHappened) {
   }
 }
 
+// What the values past the range became, as the report says it ("1 saturated" read wrong for a
+// float16 Inf that stayed Inf): by the overflow policy, the rounding and the recipe.
+TEST(Scaling, TheOutOfRangeOutcomeFollowsThePolicyTheRoundingAndTheRecipe) {
+  CastOptions o;
+  EXPECT_EQ(out_of_range_outcome(DType::float16, Scaling{}, o), "to Inf");
+  EXPECT_EQ(out_of_range_outcome(DType::float8_e4m3fn, Scaling{}, o), "to NaN");  // ml_dtypes' default
+  EXPECT_EQ(out_of_range_outcome(DType::float4_e2m1fn, Scaling{}, o), "to the largest finite");  // no Inf, no NaN
+  EXPECT_EQ(out_of_range_outcome(DType::float16, Scaling{ScalingKind::PerTensor}, o), "to the largest finite");
+  EXPECT_EQ(out_of_range_outcome(DType::int8, Scaling{ScalingKind::PerChannel}, o), "clamped");
+  EXPECT_EQ(out_of_range_outcome(DType::float64, Scaling{}, o), "to Inf");
+  o.rounding = Rounding::TowardZero;  // a finite value past the range rounds down to the largest
+  EXPECT_EQ(out_of_range_outcome(DType::float16, Scaling{}, o), "to the largest finite");
+  o.rounding = Rounding::NearestEven;
+  o.overflow = Overflow::Saturate;
+  EXPECT_EQ(out_of_range_outcome(DType::float8_e4m3fn, Scaling{}, o), "to the largest finite");
+  // What quantise() did agrees: 1e6 into float16 under the default policy.
+  const Quantised q = quantise(std::vector<double>{1e6}, 1, 1, DType::float16, Scaling{}, CastOptions{});
+  EXPECT_EQ(q.saturated, 1u);
+  EXPECT_TRUE(std::isinf(q.values[0]));
+}
+
 TEST(Scaling, PerTensorMapsAmaxToTheLargestValue) {
   const std::vector<double> x = {0.5, -3.0, 1.25, 0.001};
   const Quantised r = q(x, 1, DType::float8_e4m3fn, ScalingKind::PerTensor);
