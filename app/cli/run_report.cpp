@@ -25,15 +25,23 @@ void print_cast_place(const experiment::RoundtripResult& r) {
 }
 
 void print_dot_table(const std::vector<experiment::DotSweepRow>& rows) {
-  std::printf("%8s  %-28s %14s %11s %11s %10s %9s\n", "K", "accumulation", "max|e|/S|ab|", "bound", "prob.bound",
-              "mean bits", "max ulp");
+  std::printf("%8s  %-28s %14s %11s %11s %10s %9s %11s\n", "K", "accumulation", "max|e|/S|ab|", "bound", "prob.bound",
+              "mean bits", "max ulp", "NaN/Inf");
   // gamma_K = K u / (1 - K u) exists only while K u < 1: past that the column says "none".
   bool unbounded = false;
   for (const auto& r : rows) {
     unbounded |= !std::isfinite(r.bounds.deterministic);
-    std::printf("%8zu  %-28s %14.3e %11s %11.3e %10.2f %9.2f\n", r.length, experiment::describe(r.model).c_str(),
-                r.max_scaled, experiment::gamma_text(r.bounds.deterministic).c_str(), r.bounds.probabilistic,
-                r.stats.mean_bits, r.stats.max_ulp);
+    // No trial compared (every sum NaN or Inf): no error to show, rather than an error of 0.
+    const bool none = r.stats.count == 0;
+    auto number = [&](const char* format, double v) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, format, v);
+      return none ? std::string("-") : std::string(buf);
+    };
+    std::printf("%8zu  %-28s %14s %11s %11.3e %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
+                number("%.3e", r.max_scaled).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
+                r.bounds.probabilistic, number("%.2f", r.stats.mean_bits).c_str(), number("%.2f", r.stats.max_ulp).c_str(),
+                experiment::not_finite_text(r).c_str());
   }
   if (unbounded) std::printf("\nnone: K u >= 1, where the deterministic bound gamma_K = K u / (1 - K u) no longer exists\n");
   std::printf("\n");

@@ -149,9 +149,9 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame |
                                 ImGuiTableFlags_ScrollY;
   const float shown = float(std::min<size_t>(rows.size(), 8) + 1);
-  if (!ImGui::BeginTable("sweep", 6, flags, ImVec2(0, shown * ImGui::GetFrameHeightWithSpacing()))) return;
+  if (!ImGui::BeginTable("sweep", 7, flags, ImVec2(0, shown * ImGui::GetFrameHeightWithSpacing()))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"K", "accumulation", "max |e| / sum|ab|", "gamma_K bound", "sqrt(K) u", "mean bits"})
+  for (const char* h : {"K", "accumulation", "max |e| / sum|ab|", "gamma_K bound", "sqrt(K) u", "mean bits", "NaN/Inf"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const auto& r : rows) {
@@ -161,13 +161,18 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(describe(r.model).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%.3e", r.max_scaled);
+    const bool none = r.stats.count == 0;  // every sum NaN or Inf: no error to show, rather than 0
+    if (none) ImGui::TextUnformatted("-");
+    else ImGui::Text("%.3e", r.max_scaled);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(gamma_text(r.bounds.deterministic).c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%.3e", r.bounds.probabilistic);
     ImGui::TableNextColumn();
-    ImGui::Text("%.2f", r.stats.mean_bits);
+    if (none) ImGui::TextUnformatted("-");
+    else ImGui::Text("%.2f", r.stats.mean_bits);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(not_finite_text(r).c_str());
   }
   ImGui::EndTable();
   for (const auto& [what, note] : where_ran(rows)) {

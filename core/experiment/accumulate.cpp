@@ -128,6 +128,11 @@ std::string check(const Accumulation& a) {
     return a.rounding == Rounding::NearestEven ? "" : "the BLAS library rounds to nearest even only";
   }
   if (!is_float(a.format)) return std::string(name(a.format)) + " is not a floating-point format";
+  // A scale format (e8m0: powers of two only) cannot hold a sum: its first negative partial sum
+  // was NaN, and a sweep of such sums showed no error at all (nothing left to compare).
+  for (DType t : {a.format, a.kind == AccumKind::Chunked ? a.outer : a.format})
+    if (is_float(t) && (!info(t).format.is_signed() || !info(t).format.has_zero()))
+      return std::string(name(t)) + " cannot hold a sum: it has no sign and no zero";
   if (a.format == DType::float64)
     return "use the float64 model for a float64 accumulator (hardware, round-to-nearest-even)";
   if (a.kind == AccumKind::Pairwise && a.block < 1) return "pairwise block must be at least 1";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "core/figure/throughput_figures.h"
@@ -159,7 +160,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
   f.y.label = "max |e| / sum |a_k b_k|";
   f.y.log = true;
   std::map<std::string, size_t> index;
-  bool zero = false;
+  bool zero = false, overflowed = false;
   for (const auto& r : rows) {
     const std::string model = experiment::describe(r.model);
     if (!index.count(model)) {
@@ -175,15 +176,19 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
       f.series.push_back(bound);
     }
     const size_t i = index[model];
+    // A length where every sum was NaN or Inf has no error to draw (NaN: a gap in the line).
+    const bool compared = r.stats.count > 0;
     for (size_t s : {3 * i, 3 * i + 1}) {
       f.series[s].x.push_back(static_cast<double>(r.length));
-      f.series[s].y.push_back(r.max_scaled);
+      f.series[s].y.push_back(compared ? r.max_scaled : std::numeric_limits<double>::quiet_NaN());
     }
     f.series[3 * i + 2].x.push_back(static_cast<double>(r.length));
     f.series[3 * i + 2].y.push_back(r.bounds.deterministic);
-    zero |= r.max_scaled == 0;
+    zero |= compared && r.max_scaled == 0;
+    overflowed |= r.stats.nan + r.stats.inf > 0;
   }
   if (zero) f.subtitle += "; an error of exactly 0 has no place on the log axis";
+  if (overflowed) f.subtitle += "; NaN or Inf sums are left out (the table counts them)";
   return f;
 }
 

@@ -1,11 +1,13 @@
 // The dot-product sweep: the deterministic bounds are theorems, so no measurement may
 // exceed them; the command-line model spellings parse or are refused with a reason.
 #include <atomic>
+#include <cmath>
 
 #include <gtest/gtest.h>
 
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/sweep_json.h"
+#include "core/figure/experiment_figures.h"
 
 namespace pl::experiment {
 namespace {
@@ -34,6 +36,34 @@ TEST(DotSweep, NoMeasurementExceedsItsDeterministicBound) {
     EXPECT_EQ(r.stats.count, 16u) << describe(r.model);
     EXPECT_LE(r.max_scaled, r.bounds.deterministic) << "K=" << r.length << " " << describe(r.model);
   }
+}
+
+// Sums of 4096 draws into float8_e3m4 (largest finite 15.5) run past it to Inf: the row showed
+// an error of 0 with nothing to say no trial was compared. Now the tables say how many.
+TEST(DotSweep, SumsThatOverflowAreCountedNotShownAsExact) {
+  DotSweepConfig c;
+  c.lengths = {16, 4096};
+  c.sum = true;
+  c.trials = 16;
+  c.models = {parsed("float8_e3m4:sequential")};
+  ASSERT_EQ(check(c), "");
+  const auto rows = dot_sweep(c);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(not_finite_text(rows[0]), "-");
+  const size_t bad = rows[1].stats.nan + rows[1].stats.inf;
+  EXPECT_GT(bad, 0u);
+  EXPECT_EQ(not_finite_text(rows[1]), std::to_string(bad) + " of 16");
+  // The figure leaves those sums out and says so; it does not call them an error of 0.
+  const figure::Figure f = figure::dot_sweep_figure(rows, c);
+  EXPECT_NE(f.subtitle.find("NaN or Inf sums are left out"), std::string::npos) << f.subtitle;
+  if (bad == 16) {
+    EXPECT_EQ(f.subtitle.find("exactly 0"), std::string::npos) << f.subtitle;
+    EXPECT_TRUE(std::isnan(f.series[0].y[1]));
+  }
+  // An accumulator that cannot hold a sum at all is refused.
+  std::string why;
+  EXPECT_FALSE(parse_accumulation("e8m0fnu:sequential", &why));
+  EXPECT_NE(why.find("no sign and no zero"), std::string::npos) << why;
 }
 
 TEST(DotSweep, SameSeedSameNumbersAndCancelStops) {
