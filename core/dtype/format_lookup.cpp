@@ -42,9 +42,13 @@ std::string valid_names_message() {
   std::ostringstream os;
   os << "valid names:";
   for (const auto& row : all_dtypes()) os << ' ' << row.name;
-  os << " (and custom float formats such as e5m7, e4m3b11:fnuz)";
   return os.str();
 }
+
+// Where a float format is asked for (cast, explore, decode, the Formats panel), not a dtype: an
+// experiment's dtypes and accumulators are the table's, and their errors named custom formats
+// as valid.
+constexpr const char* kCustomFormatsToo = " (and custom float formats such as e5m7, e4m3b11:fnuz)";
 
 // "half" -> float16 after the extra spellings NumPy/PyTorch use.
 const char* extra_alias(std::string_view s) {
@@ -147,7 +151,7 @@ Expected<FormatRef> parse_float_format(std::string_view text) {
     return FormatRef{std::nullopt, *f, canon};
   }
   auto t = parse_dtype(text);
-  if (!t) return Error{t.error()};
+  if (!t) return Error{t.error() + kCustomFormatsToo};
   if (!is_float(*t))
     return Error{"'" + std::string(name(*t)) + "' is not a floating-point format; " +
                  "float formats: float64 float32 tf32 float16 bfloat16 float8_* float6_* float4_e2m1fn or a custom eXmY"};
