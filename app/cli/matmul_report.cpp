@@ -75,10 +75,8 @@ void print_report(const MatmulResult& r) {
     std::printf("%-16s %11.3e %11.3e %11.3e %11.3e %9.2f %9.2f %9.1f\n", e->name.c_str(), s.max_abs,
                 s.mean_abs, s.max_rel, s.normwise_rel, s.max_ulp, s.mean_bits, s.sqnr_db);
   }
-  const ErrorStats& t = r.total.stats;
-  if (t.nan || t.inf || t.saturated || t.flushed)
-    std::printf("outright: %zu NaN, %zu overflow to Inf, %zu saturated, %zu flushed to zero\n", t.nan,
-                t.inf, t.saturated, t.flushed);
+  if (const std::string outright = experiment::outright_line(r); !outright.empty())
+    std::printf("%s\n", outright.c_str());
   std::printf("\n%s\n", experiment::bounds_line(r).c_str());
   for (const auto& [label, o] : {std::pair{"input", &r.input_report}, std::pair{"weight", &r.weight_report}})
     if (o->saturated || o->flushed)

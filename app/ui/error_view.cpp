@@ -131,6 +131,8 @@ void ErrorView::draw_stats(const MatmulResult& r) {
     }
     ImGui::EndTable();
   }
+  if (const std::string outright = experiment::outright_line(r); !outright.empty())
+    ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", outright.c_str());
   ImGui::TextUnformatted(experiment::bounds_line(r).c_str());
   if (r.input_report.saturated || r.weight_report.saturated || r.input_report.flushed || r.weight_report.flushed)
     ImGui::Text("recipe: input %zu out of range (%s), %zu flushed; weight %zu out of range (%s), %zu flushed",

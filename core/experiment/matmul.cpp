@@ -471,6 +471,15 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   return r;
 }
 
+std::string outright_line(const MatmulResult& r) {
+  const ErrorStats& t = r.total.stats;
+  if (!(t.nan || t.inf || t.saturated || t.flushed)) return "";
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "outright: %zu NaN, %zu overflow to Inf%s, %zu saturated, %zu flushed to zero", t.nan,
+                t.inf, t.nan || t.inf ? " (not in the statistics)" : "", t.saturated, t.flushed);
+  return buf;
+}
+
 std::string bounds_line(const MatmulResult& r) {
   if (r.compared == 0)
     return "arithmetic error / (|A||B|): no element to compare (every accumulated value is Inf or NaN, or every "

@@ -53,7 +53,10 @@ std::string count_note(const Histogram& h) {
 std::vector<Figure> matmul_figures(const MatmulResult& r) {
   std::vector<Figure> out;
   const auto& c = r.config;
-  const std::string setup = setup_line(r);
+  std::string setup = setup_line(r);
+  // Outputs that came out NaN or Inf are not in any histogram: an exported figure says so.
+  if (const size_t left = r.total.stats.nan + r.total.stats.inf; left > 0)
+    setup += "; " + std::to_string(left) + " outputs NaN or Inf, left out";
   const DType acc = experiment::result_dtype(c.accumulate);
   const ErrorComponent* parts[] = {&r.total, &r.input, &r.arithmetic, &r.output};
 

@@ -11,6 +11,7 @@
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/matmul_bench.h"
+#include "core/figure/experiment_figures.h"
 #include "core/util/number_text.h"
 #include "tests/core/test_util.h"
 
@@ -506,6 +507,28 @@ TEST(Framework, RunSpecCancels) {
   auto r = run_spec(spec, {}, &cancel);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), "cancelled");
+}
+
+// float16 outputs past 65504 are Inf and leave the statistics: the window showed a clean table
+// and nothing else. The line both front ends print says how many.
+TEST(Matmul, TheOutrightLineCountsWhatTheStatisticsLeaveOut) {
+  MatmulConfig c;
+  c.m = c.n = c.k = 64;
+  c.input = c.weight = c.output = DType::float16;
+  c.input_data.scale = 3000;
+  auto r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_GT(r->total.stats.inf, 0u);
+  EXPECT_EQ(outright_line(*r), "outright: 0 NaN, " + std::to_string(r->total.stats.inf) +
+                                   " overflow to Inf (not in the statistics), 0 saturated, 0 flushed to zero");
+  // The figures, exported without the window around them, say it too.
+  for (const figure::Figure& f : figure::matmul_figures(*r))
+    EXPECT_NE(f.subtitle.find(std::to_string(r->total.stats.inf) + " outputs NaN or Inf, left out"), std::string::npos)
+        << f.name << ": " << f.subtitle;
+  c.input_data.scale = 1;
+  r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(outright_line(*r), "");
 }
 
 TEST(Matmul, TheBoundsLineSaysWhenThereIsNoGammaK) {
