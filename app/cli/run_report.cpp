@@ -41,7 +41,7 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows) {
     std::printf("%8zu  %-28s %14s %11s %11.3e %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
                 number("%.3e", r.max_scaled).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
                 r.bounds.probabilistic, number("%.2f", r.stats.mean_bits).c_str(), number("%.2f", r.stats.max_ulp).c_str(),
-                experiment::not_finite_text(r).c_str());
+                experiment::not_finite_text(r.stats).c_str());
   }
   if (unbounded) std::printf("\nnone: K u >= 1, where the deterministic bound gamma_K = K u / (1 - K u) no longer exists\n");
   std::printf("\n");
@@ -59,11 +59,20 @@ void print_mlp_report(const experiment::MlpResult& r) {
               std::string(name(c.layer.output)).c_str());
   std::printf("products: %s on %s\n", r.product_method.c_str(), r.product_backend.c_str());
   if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
-  std::printf("%6s %14s %14s %14s %12s %12s\n", "layer", "network err", "own err", "own arith", "mean bits",
-              "ref RMS");
+  std::printf("%6s %14s %14s %14s %12s %12s %12s\n", "layer", "network err", "own err", "own arith", "mean bits",
+              "ref RMS", "NaN/Inf");
+  // Nothing compared (every output NaN or Inf): no error to show, rather than 0.
+  auto number = [](const char* format, double v, const experiment::ErrorStats& s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, format, v);
+    return s.count == 0 ? std::string("-") : std::string(buf);
+  };
   for (const auto& l : r.layers)
-    std::printf("%6d %14.3e %14.3e %14.3e %12.2f %12.3e\n", l.layer, l.network.normwise_rel, l.own.normwise_rel,
-                l.own_arithmetic.normwise_rel, l.network.mean_bits, l.reference_rms);
+    std::printf("%6d %14s %14s %14s %12s %12.3e %12s\n", l.layer,
+                number("%.3e", l.network.normwise_rel, l.network).c_str(), number("%.3e", l.own.normwise_rel, l.own).c_str(),
+                number("%.3e", l.own_arithmetic.normwise_rel, l.own_arithmetic).c_str(),
+                number("%.2f", l.network.mean_bits, l.network).c_str(), l.reference_rms,
+                experiment::not_finite_text(l.network).c_str());
   std::printf("(normwise relative errors; network: against the float64 network, own: the layer against "
               "its exact product)\nseconds: %.3f\n", r.seconds);
 }

@@ -123,23 +123,28 @@ void draw_mlp_table(const MlpResult& r) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame |
                                 ImGuiTableFlags_ScrollY;
   const float rows = float(std::min<size_t>(r.layers.size(), 8) + 1);
-  if (!ImGui::BeginTable("layers", 6, flags, ImVec2(0, rows * ImGui::GetFrameHeightWithSpacing()))) return;
+  if (!ImGui::BeginTable("layers", 7, flags, ImVec2(0, rows * ImGui::GetFrameHeightWithSpacing()))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"layer", "network error", "own error", "own arithmetic", "mean bits", "reference RMS"})
+  for (const char* h : {"layer", "network error", "own error", "own arithmetic", "mean bits", "reference RMS", "NaN/Inf"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const auto& l : r.layers) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::Text("%d", l.layer);
-    for (double v : {l.network.normwise_rel, l.own.normwise_rel, l.own_arithmetic.normwise_rel}) {
+    // Nothing compared (every output NaN or Inf): no error to show, rather than 0.
+    for (const ErrorStats* s : {&l.network, &l.own, &l.own_arithmetic}) {
       ImGui::TableNextColumn();
-      ImGui::Text("%.3e", v);
+      if (s->count == 0) ImGui::TextUnformatted("-");
+      else ImGui::Text("%.3e", s->normwise_rel);
     }
     ImGui::TableNextColumn();
-    ImGui::Text("%.2f", l.network.mean_bits);
+    if (l.network.count == 0) ImGui::TextUnformatted("-");
+    else ImGui::Text("%.2f", l.network.mean_bits);
     ImGui::TableNextColumn();
     ImGui::Text("%.3e", l.reference_rms);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(not_finite_text(l.network).c_str());
   }
   ImGui::EndTable();
   ImGui::TextDisabled("normwise relative errors; network: against the float64 network, own: the layer against its exact product");
@@ -172,7 +177,7 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
     if (none) ImGui::TextUnformatted("-");
     else ImGui::Text("%.2f", r.stats.mean_bits);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(not_finite_text(r).c_str());
+    ImGui::TextUnformatted(not_finite_text(r.stats).c_str());
   }
   ImGui::EndTable();
   for (const auto& [what, note] : where_ran(rows)) {

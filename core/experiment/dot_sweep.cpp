@@ -76,11 +76,6 @@ DeviceTrials on_device(const DotSweepConfig& c, size_t k, const Accumulation& m,
 
 }  // namespace
 
-std::string not_finite_text(const DotSweepRow& r) {
-  const size_t bad = r.stats.nan + r.stats.inf;
-  return bad == 0 ? "-" : std::to_string(bad) + " of " + std::to_string(bad + r.stats.count);
-}
-
 std::string check(const DotSweepConfig& c) {
   for (DType t : {c.a_dtype, c.b_dtype})
     if (!is_float(t) || info(t).format.precision() > 24)

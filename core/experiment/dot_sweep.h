@@ -40,11 +40,6 @@ struct DotSweepRow {
   std::string note;          // why a device that was asked for did not run them; empty otherwise
 };
 
-// The trials whose sum was NaN or Inf where the exact one is finite, of all ("3 of 16"; "-" for
-// none). The error columns are over the others: a row whose every sum overflowed showed an
-// error of 0.
-std::string not_finite_text(const DotSweepRow& r);
-
 // Why the config cannot run (empty: it can): models must pass check(), dtypes be floats of
 // at most float32 precision, lengths positive, trials positive.
 std::string check(const DotSweepConfig& c);

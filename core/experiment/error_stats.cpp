@@ -372,6 +372,11 @@ ErrorStats finish(const Comparison& c, size_t n, Plan& p, Gathered& g, const Fir
 
 }  // namespace error_passes
 
+std::string not_finite_text(const ErrorStats& s) {
+  const size_t bad = s.nan + s.inf;
+  return bad == 0 ? "-" : std::to_string(bad) + " of " + std::to_string(bad + s.count);
+}
+
 ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
                        DType output, double rel_floor) {
   return error_stats(result, reference, output, rel_floor, nullptr);

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/dtype/dtype.h"
@@ -29,6 +30,11 @@ struct ErrorStats {
   double min_bits = 0, mean_bits = 0;  // bits of agreement: -log2 of the relative error, capped
   double sqnr_db = 0;        // 10 log10(sum ref^2 / sum e^2); +inf when exact
 };
+
+// The elements whose result was NaN or Inf where the reference is finite, of all ("3 of 16"; "-"
+// for none): the statistics are over the others, so a comparison where every result overflowed
+// read as an error of 0 (a K sweep's row, an MLP's layers).
+std::string not_finite_text(const ErrorStats& s);
 
 // Compares result[i] with reference[i] for every i. `output` is the format the results are
 // in (for ulps, saturation and the cap on bits of agreement: its precision). rel_floor keeps

@@ -249,12 +249,19 @@ Figure mlp_figure(const experiment::MlpResult& r) {
   Series net{"network vs float64 network", SeriesKind::Line, {}, {}, palette(0), false};
   Series own{"the layer's own error", SeriesKind::Line, {}, {}, palette(1), true};
   Series arith{"the layer's arithmetic error", SeriesKind::Line, {}, {}, palette(2), true};
+  // A layer whose every output was NaN or Inf has no error to draw (NaN: a gap in the line).
+  auto error = [](const experiment::ErrorStats& s) {
+    return s.count > 0 ? s.normwise_rel : std::numeric_limits<double>::quiet_NaN();
+  };
+  bool overflowed = false;
   for (const auto& l : r.layers) {
     const double x = l.layer;
-    net.x.push_back(x), net.y.push_back(l.network.normwise_rel);
-    own.x.push_back(x), own.y.push_back(l.own.normwise_rel);
-    arith.x.push_back(x), arith.y.push_back(l.own_arithmetic.normwise_rel);
+    net.x.push_back(x), net.y.push_back(error(l.network));
+    own.x.push_back(x), own.y.push_back(error(l.own));
+    arith.x.push_back(x), arith.y.push_back(error(l.own_arithmetic));
+    overflowed |= l.network.nan + l.network.inf > 0;
   }
+  if (overflowed) f.subtitle += "; NaN or Inf outputs are left out (the table counts them)";
   f.series = {net, own, arith};
   for (size_t i = 0; i < 3; ++i) {  // markers on each line, unlabelled
     Series pts = f.series[i];

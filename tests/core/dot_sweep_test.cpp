@@ -49,10 +49,10 @@ TEST(DotSweep, SumsThatOverflowAreCountedNotShownAsExact) {
   ASSERT_EQ(check(c), "");
   const auto rows = dot_sweep(c);
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(not_finite_text(rows[0]), "-");
+  EXPECT_EQ(not_finite_text(rows[0].stats), "-");
   const size_t bad = rows[1].stats.nan + rows[1].stats.inf;
   EXPECT_GT(bad, 0u);
-  EXPECT_EQ(not_finite_text(rows[1]), std::to_string(bad) + " of 16");
+  EXPECT_EQ(not_finite_text(rows[1].stats), std::to_string(bad) + " of 16");
   // The figure leaves those sums out and says so; it does not call them an error of 0.
   const figure::Figure f = figure::dot_sweep_figure(rows, c);
   EXPECT_NE(f.subtitle.find("NaN or Inf sums are left out"), std::string::npos) << f.subtitle;

@@ -329,6 +329,26 @@ TEST(Figures, MlpFigureFollowsTheLayers) {
     EXPECT_GT(l.network.normwise_rel, 0);  // bfloat16 layers do not match float64
     EXPECT_LT(l.network.normwise_rel, 0.05);
   }
+  EXPECT_EQ(f.subtitle.find("NaN or Inf"), std::string::npos);
+}
+
+TEST(Figures, AnMlpWhoseOutputsOverflowShowsNoErrorOfZero) {
+  // float16 inputs drawn at scale 60000: many are Inf, so is every output, and every layer's
+  // table row and point read as an error of 0.
+  experiment::MlpConfig c;
+  c.layers = 2;
+  c.layer.m = 8;
+  c.layer.n = c.layer.k = 64;
+  c.layer.input = c.layer.weight = c.layer.output = DType::float16;
+  c.layer.input_data.scale = 60000;
+  auto r = experiment::run_mlp(c);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_EQ(r->layers.size(), 2u);
+  EXPECT_EQ(r->layers[0].network.count, 0u);
+  EXPECT_EQ(experiment::not_finite_text(r->layers[0].network), "512 of 512");
+  const Figure f = mlp_figure(*r);
+  EXPECT_TRUE(std::isnan(f.series[0].y[0]));  // a gap, not a point at 0
+  EXPECT_NE(f.subtitle.find("NaN or Inf outputs are left out"), std::string::npos) << f.subtitle;
 }
 
 TEST(Mlp, Float64NetworkMatchesItsReference) {
