@@ -72,6 +72,10 @@ void print_report(const MatmulResult& r) {
               "normwise", "max ulp", "mean bits", "SQNR dB");
   for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {
     const ErrorStats& s = e->stats;
+    if (s.count == 0) {  // every element NaN or Inf (the outright line counts them): no error to show
+      std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", e->name.c_str(), "-", "-", "-", "-", "-", "-", "-");
+      continue;
+    }
     std::printf("%-16s %11.3e %11.3e %11.3e %11.3e %9.2f %9.2f %9.1f\n", e->name.c_str(), s.max_abs,
                 s.mean_abs, s.max_rel, s.normwise_rel, s.max_ulp, s.mean_bits, s.sqnr_db);
   }

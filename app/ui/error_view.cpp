@@ -118,6 +118,10 @@ void ErrorView::draw_stats(const MatmulResult& r) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(e->name.c_str());
+      if (s.count == 0) {  // every element NaN or Inf (the outright line counts them): no error to show
+        for (int column = 0; column < 7; ++column) ImGui::TableNextColumn(), ImGui::TextUnformatted("-");
+        continue;
+      }
       for (double v : {s.max_abs, s.mean_abs, s.max_rel, s.normwise_rel}) {
         ImGui::TableNextColumn();
         ImGui::Text("%.3e", v);
