@@ -222,6 +222,11 @@ check run-cast-file 0 '"rows": 3' -- "$PL" run "$TMP/castfile.json" --out "$TMP/
 echo '{"experiment": "cast", "dtype": "bfloat16", "scaling": "mx"}' > "$TMP/badcast.json"
 check run-cast-bad-recipe 2 'MX blocks hold' -- "$PL" run "$TMP/badcast.json" --out "$TMP/o7"
 check mlp-table 0 'network err' -- "$PL" mlp --layers 3 --width 32 --batch 8
+# Every output NaN or Inf: the table shows no error ('-') rather than zeros, and counts them.
+echo '{"experiment": "linear", "m": 16, "n": 16, "k": 64, "input": "float16", "weight": "float16",
+       "output": "float16", "input_data": {"distribution": "normal", "scale": 60000}}' > "$TMP/allnan.json"
+check run-all-nonfinite 0 '^total +- +- +- +- +- +- +-$' -- "$PL" run "$TMP/allnan.json" --out "$TMP/allnan"
+check run-all-nonfinite-count 0 'outright: 256 NaN, 0 overflow to Inf \(not in the statistics\)' -- "$PL" run "$TMP/allnan.json" --out "$TMP/allnan2"
 check mlp-json 0 '"reference_rms"' -- "$PL" mlp --layers 2 --width 16 --batch 4 --activation gelu --json
 check mlp-save 0 'layer' -- "$PL" mlp --layers 2 --width 16 --batch 4 --save "$TMP/mlp"
 check mlp-figure 0 'error-vs-layer.png' -- ls "$TMP/mlp"
