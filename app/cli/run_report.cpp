@@ -8,6 +8,15 @@
 namespace pl::cli {
 namespace {
 
+// A statistic of `s` as `format` prints it, or "-" where nothing was compared (every result NaN
+// or Inf: no error to show, rather than 0).
+std::string statistic(const char* format, double v, const experiment::ErrorStats& s) {
+  if (s.count == 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
 void print_cast(const experiment::RoundtripResult& r) {
   const auto& s = r.stats;
   std::printf("cast through %s (%s): max rel %.3e, normwise %.3e, SQNR %.1f dB, out of range %zu (%s), flushed %zu\n",
@@ -31,17 +40,11 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows) {
   bool unbounded = false;
   for (const auto& r : rows) {
     unbounded |= !std::isfinite(r.bounds.deterministic);
-    // No trial compared (every sum NaN or Inf): no error to show, rather than an error of 0.
-    const bool none = r.stats.count == 0;
-    auto number = [&](const char* format, double v) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, format, v);
-      return none ? std::string("-") : std::string(buf);
-    };
+    const experiment::ErrorStats& s = r.stats;
     std::printf("%8zu  %-28s %14s %11s %11.3e %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
-                number("%.3e", r.max_scaled).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
-                r.bounds.probabilistic, number("%.2f", r.stats.mean_bits).c_str(), number("%.2f", r.stats.max_ulp).c_str(),
-                experiment::not_finite_text(r.stats).c_str());
+                statistic("%.3e", r.max_scaled, s).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
+                r.bounds.probabilistic, statistic("%.2f", s.mean_bits, s).c_str(), statistic("%.2f", s.max_ulp, s).c_str(),
+                experiment::not_finite_text(s).c_str());
   }
   if (unbounded) std::printf("\nnone: K u >= 1, where the deterministic bound gamma_K = K u / (1 - K u) no longer exists\n");
   std::printf("\n");
@@ -61,17 +64,12 @@ void print_mlp_report(const experiment::MlpResult& r) {
   if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
   std::printf("%6s %14s %14s %14s %12s %12s %12s\n", "layer", "network err", "own err", "own arith", "mean bits",
               "ref RMS", "NaN/Inf");
-  // Nothing compared (every output NaN or Inf): no error to show, rather than 0.
-  auto number = [](const char* format, double v, const experiment::ErrorStats& s) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, format, v);
-    return s.count == 0 ? std::string("-") : std::string(buf);
-  };
   for (const auto& l : r.layers)
     std::printf("%6d %14s %14s %14s %12s %12.3e %12s\n", l.layer,
-                number("%.3e", l.network.normwise_rel, l.network).c_str(), number("%.3e", l.own.normwise_rel, l.own).c_str(),
-                number("%.3e", l.own_arithmetic.normwise_rel, l.own_arithmetic).c_str(),
-                number("%.2f", l.network.mean_bits, l.network).c_str(), l.reference_rms,
+                statistic("%.3e", l.network.normwise_rel, l.network).c_str(),
+                statistic("%.3e", l.own.normwise_rel, l.own).c_str(),
+                statistic("%.3e", l.own_arithmetic.normwise_rel, l.own_arithmetic).c_str(),
+                statistic("%.2f", l.network.mean_bits, l.network).c_str(), l.reference_rms,
                 experiment::not_finite_text(l.network).c_str());
   std::printf("(normwise relative errors; network: against the float64 network, own: the layer against "
               "its exact product)\nseconds: %.3f\n", r.seconds);

@@ -227,6 +227,7 @@ echo '{"experiment": "linear", "m": 16, "n": 16, "k": 64, "input": "float16", "w
        "output": "float16", "input_data": {"distribution": "normal", "scale": 60000}}' > "$TMP/allnan.json"
 check run-all-nonfinite 0 '^total +- +- +- +- +- +- +-$' -- "$PL" run "$TMP/allnan.json" --out "$TMP/allnan"
 check run-all-nonfinite-count 0 'outright: 256 NaN, 0 overflow to Inf \(not in the statistics\)' -- "$PL" run "$TMP/allnan.json" --out "$TMP/allnan2"
+check dot-all-overflow 0 '4096  e3m4 sequential rne +- +none .* +- +- +16 of 16$' -- "$PL" dot --k 16,4096 --a-dtype bfloat16 --sum --accumulate float8_e3m4:sequential --trials 16
 check mlp-json 0 '"reference_rms"' -- "$PL" mlp --layers 2 --width 16 --batch 4 --activation gelu --json
 check mlp-save 0 'layer' -- "$PL" mlp --layers 2 --width 16 --batch 4 --save "$TMP/mlp"
 check mlp-figure 0 'error-vs-layer.png' -- ls "$TMP/mlp"
