@@ -35,6 +35,8 @@ std::string gap_text(double g) {
   return "  gap " + shortest_double(g) + (power.empty() ? "" : " = " + power);
 }
 
+constexpr size_t kMaxIntervalChars = 170;  // two ends of up to ~80 digits each print whole (float64 near 1: ~60)
+
 void print_text(const FormatRef& ref, const Neighbourhood& n) {
   const FloatFormat& f = ref.format;
   std::printf("%s\n", ref.name.c_str());
@@ -44,7 +46,12 @@ void print_text(const FormatRef& ref, const Neighbourhood& n) {
   std::printf("  above      %s%s\n", code_text(f, n.above).c_str(), gap_text(n.gap_above).c_str());
   std::printf("  ulp        %s\n", shortest_double(n.ulp).c_str());
   if (n.interval) {
-    std::printf("  interval   %s\n", interval_text(*n.interval).c_str());
+    // Every digit, unless an end runs to hundreds of them (a float64 subnormal's midpoint has
+    // ~750): then 21 significant digits, and --json keeps every one.
+    const std::string exact = interval_text(*n.interval);
+    const bool long_ends = exact.size() > kMaxIntervalChars;
+    std::printf("  interval   %s%s\n", long_ends ? interval_text(*n.interval, 21).c_str() : exact.c_str(),
+                long_ends ? "  (ends to 21 digits; --json has every digit)" : "");
     std::printf("             %s\n", n.interval->rule.c_str());
   } else {
     std::printf("  interval   none (%s is not a rounding of a finite number)\n", shortest_double(n.x).c_str());
