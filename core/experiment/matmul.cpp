@@ -188,6 +188,16 @@ Expected<BoundCheck> measure_components(MatmulResult& r, const BoundInputs& boun
   return check;
 }
 
+// A rows x cols tensor quantised into `dtype` with recipe `s`, or, when it was stored in `via`
+// first (a fix's x.to(...), autocast's cast), rounded there unscaled and then converted: the
+// reference keeps the original values, so input rounding counts both steps.
+Quantised quantise_stored(std::span<const double> x, size_t rows, size_t cols, DType dtype, std::optional<DType> via,
+                          const Scaling& s, const CastOptions& o, double history_amax = 0) {
+  if (!via) return quantise(x, rows, cols, dtype, s, o, history_amax);
+  const NoInitVector<double> stored = quantise(x, rows, cols, *via, Scaling{}, o).values;
+  return quantise(stored, rows, cols, dtype, s, o, history_amax);
+}
+
 // `via`: the dtype the operand was stored in before it was converted to t (a fix's x.to(...),
 // autocast's cast), named first: "float32 -> bfloat16, none".
 OperandReport report(DType t, std::optional<DType> via, const Scaling& s, const CastOptions& o, const Quantised& q) {
@@ -344,17 +354,11 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   const std::optional<double> a_hist = history_amax(c.input_scaling, c.input_data, m, kInputId);
   const std::optional<double> b_hist = history_amax(c.weight_scaling, c.weight_data, n, kWeightId);
   if (!a_hist || !b_hist) return Error{"cancelled"};
-  // An operand stored in another dtype first (input_via) is rounded there, then converted;
-  // the reference keeps the original values, so input rounding counts both steps. Drawn
-  // operands rounded the same way by the run before are taken from it (quantised_cache.h).
+  // Drawn operands rounded the same way by the run before are taken from it (quantised_cache.h).
   auto quantised = [&](QuantiseSlot slot, std::span<const double> x, size_t rows, DType dtype,
                        std::optional<DType> via, const Scaling& s, double hist) {
     const QuantiseKey key{rows, k, dtype, via, s, c.cast, hist};
-    return quantised_cached(drawn, slot, key, [&] {
-      if (!via) return quantise(x, rows, k, dtype, s, c.cast, hist);
-      const NoInitVector<double> stored = quantise(x, rows, k, *via, Scaling{}, c.cast).values;
-      return quantise(stored, rows, k, dtype, s, c.cast, hist);
-    });
+    return quantised_cached(drawn, slot, key, [&] { return quantise_stored(x, rows, k, dtype, via, s, c.cast, hist); });
   };
   // The two operands are rounded side by side (each also splits its rows between the cores).
   std::shared_ptr<const Quantised> qb_held;
@@ -365,12 +369,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   weight_thread.join();
   const Quantised &qa = *qa_held, &qb = *qb_held;
   Quantised qbias;
-  if (c.bias && c.bias_via) {  // stored, then converted, as the operands are
-    const NoInitVector<double> stored = quantise(bias, 1, n, *c.bias_via, Scaling{}, c.cast).values;
-    qbias = quantise(stored, 1, n, *c.bias, Scaling{}, c.cast);
-  } else if (c.bias) {
-    qbias = quantise(bias, 1, n, *c.bias, Scaling{}, c.cast);
-  }
+  if (c.bias) qbias = quantise_stored(bias, 1, n, *c.bias, c.bias_via, Scaling{}, c.cast);
   r.input_report = report(c.input, c.input_via, c.input_scaling, c.cast, qa);
   r.weight_report = report(c.weight, c.weight_via, c.weight_scaling, c.cast, qb);
   if (c.bias) r.bias_report = report(*c.bias, c.bias_via, Scaling{}, c.cast, qbias);
