@@ -48,11 +48,11 @@ std::vector<std::string> split(const std::string& s) {
 Runner add_dot(CLI::App& app) {
   auto args = std::make_shared<DotArgs>();
   app.add_option("--k", args->lengths, "Comma-separated dot-product lengths");
-  app.add_option("--a-dtype", args->a_dtype, "dtype of a (inputs are N(0,1) rounded to it)");
+  app.add_option("--a-dtype", args->a_dtype, "dtype of a (inputs are N(0,1) rounded to it): a table name or a custom format (e5m7)");
   app.add_option("--b-dtype", args->b_dtype, "dtype of b");
   app.add_flag("--sum", args->sum, "sum reductions of a instead of dot products (every b_k is 1)");
   app.add_option("--accumulate", args->models,
-                 "Comma-separated models: f64 | FMT:sequential | FMT:pairwise[:BLOCK] | "
+                 "Comma-separated models (FMT: a float dtype or custom format such as e6m9): f64 | FMT:sequential | FMT:pairwise[:BLOCK] | "
                  "FMT:kahan | FMT:chunked[:N] (then float32) | FMT:multiterm[:BLOCK[:EXTRA]] (a tensor "
                  "core's block adder), optionally :rtz/:up/...");
   app.add_option("--trials", args->trials, "Dot products per length and model");

@@ -40,11 +40,11 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--m", a->m, "rows of A when drawn");
   app.add_option("--n", a->n, "columns of the result when drawn");
   app.add_option("--k", a->k, "reduction length when drawn");
-  app.add_option("--input-dtype", a->input, "dtype of A / x");
+  app.add_option("--input-dtype", a->input, "dtype of A / x: a table name (bfloat16, float8_e4m3fn, ...) or a custom format eXmY[bB][:fn|:fnuz|:finite] (e5m7)");
   app.add_option("--weight-dtype", a->weight, "dtype of B / W");
   app.add_option("--bias-dtype", a->bias_dtype, "dtype of the bias (adds a bias)");
   app.add_option("--accumulate", a->accumulate,
-                 "f64 | f32:blas | f64:blas | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N] | "
+                 "FMT: a float dtype or custom format. f64 | f32:blas | f64:blas | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N] | "
                  "FMT:multiterm[:B[:EXTRA]] [:rtz...]");
   app.add_option("--output-dtype", a->output, "dtype of the result");
   app.add_option("--rounding", a->rounding, "rounding of inputs and output: rne rna rtz up down stochastic");

@@ -61,7 +61,7 @@ Runner add_mlp(CLI::App& app) {
   app.add_option("--width", a->width, "width of every layer");
   app.add_option("--batch", a->batch, "rows of the input");
   app.add_option("--activation", a->activation, "relu | gelu | identity");
-  app.add_option("--input-dtype", a->input, "dtype the activations are fed in");
+  app.add_option("--input-dtype", a->input, "dtype the activations are fed in: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite] (e5m7)");
   app.add_option("--weight-dtype", a->weight, "dtype of the weights");
   app.add_option("--bias-dtype", a->bias, "dtype of the biases (default: the weight dtype)");
   app.add_option("--accumulate", a->accumulate, "accumulation model, as for matmul");

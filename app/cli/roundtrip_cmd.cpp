@@ -31,7 +31,7 @@ int bad(const std::string& why) {
 
 Runner add_roundtrip(CLI::App& app) {
   auto a = std::make_shared<RoundtripArgs>();
-  app.add_option("--dtype", a->dtype, "the dtype of the round trip");
+  app.add_option("--dtype", a->dtype, "the dtype of the round trip: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite]");
   app.add_option("--scaling", a->scaling, "none | per-tensor | delayed | per-channel | per-channel-asymmetric | mx | nvfp4");
   app.add_option("--rounding", a->rounding, "rne rna rtz up down stochastic");
   app.add_option("--overflow", a->overflow, "default | saturate | no-saturate");

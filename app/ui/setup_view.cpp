@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/ui/value_controls.h"
+#include "core/dtype/custom_dtype.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/matmul_files.h"
@@ -30,7 +31,48 @@ std::vector<DType> operand_dtypes(bool integers) {
   return out;
 }
 
-// A dtype picker whose tooltip gives the format's range and precision.
+// One selectable dtype, with the format's range and precision as its tooltip.
+bool dtype_item(DType d, DType* t) {
+  const bool chosen = ImGui::Selectable(std::string(name(d)).c_str(), d == *t);
+  if (chosen) *t = d;
+  if (ImGui::IsItemHovered() && is_float(d))
+    ImGui::SetTooltip("max %g, smallest normal %g, unit roundoff %g", max_finite(info(d).format),
+                      min_normal(info(d).format), unit_roundoff(info(d).format));
+  return chosen;
+}
+
+// The custom formats named so far, then a field to name another: e5m7, e4m3b9:fnuz, e6m9:finite.
+bool custom_format_items(DType* t) {
+  // One picker is open at a time, so one field serves them all (this is the UI thread's).
+  static std::string typed, why;
+  bool changed = false;
+  ImGui::Separator();
+  ImGui::TextDisabled("custom formats");
+  for (DType d : custom_dtypes()) changed |= dtype_item(d, t);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (ImGui::InputTextWithHint("##custom", "eXmY[bB][:fn|:fnuz|:finite], Enter", &typed,
+                               ImGuiInputTextFlags_EnterReturnsTrue)) {
+    auto d = parse_dtype(typed);
+    why = !d ? d.error() : !is_float(*d) ? std::string(name(*d)) + " is not a float format" : "";
+    if (why.empty()) {
+      *t = *d, changed = true;
+      typed.clear();
+      ImGui::CloseCurrentPopup();
+    }
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A float format of your own: E exponent bits, M mantissa bits, bias B (default 2^(E-1)-1),\n"
+                      "IEEE specials unless :fn (no Inf), :fnuz (no Inf, no -0) or :finite (every code a number).\n"
+                      "A spelling of a table format is that format (e5m10 is float16).");
+  if (!why.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 24.0f * ImGui::GetFontSize());  // the list of names is long
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", why.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  return changed;
+}
+
+// A dtype picker: the table's formats grouped, then custom formats.
 bool dtype_combo(const char* label, DType* t, bool integers) {
   bool changed = false;
   if (ImGui::BeginCombo(label, std::string(name(*t)).c_str(), ImGuiComboFlags_HeightLarge)) {
@@ -44,11 +86,9 @@ bool dtype_combo(const char* label, DType* t, bool integers) {
         ImGui::TextDisabled("%s", g);
         group = g;
       }
-      if (ImGui::Selectable(std::string(name(d)).c_str(), d == *t)) *t = d, changed = true;
-      if (ImGui::IsItemHovered() && is_float(d))
-        ImGui::SetTooltip("max %g, smallest normal %g, unit roundoff %g", max_finite(info(d).format),
-                          min_normal(info(d).format), unit_roundoff(info(d).format));
+      changed |= dtype_item(d, t);
     }
+    changed |= custom_format_items(t);
     ImGui::EndCombo();
   }
   return changed;
@@ -299,7 +339,8 @@ bool SetupView::draw() {
   if (!cast && ImGui::IsItemHovered())
     ImGui::SetTooltip("f64 | f32:blas | f64:blas | i32 | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N]\n"
                       "| FMT:multiterm[:B[:EXTRA]] (a tensor core's block adder: B products aligned to the largest, EXTRA bits kept),\n"
-                      "optionally :rtz ...; a K sweep takes a comma-separated list of models to compare");
+                      "optionally :rtz ...; FMT is a float dtype or a custom format (e6m9, e4m3b9:fnuz);\n"
+                      "a K sweep takes a comma-separated list of models to compare");
   if (!sweep) {
     changed |= draw_rounding_combo("rounding", &c.cast.rounding);
     if (ImGui::IsItemHovered())

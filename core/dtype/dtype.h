@@ -1,6 +1,8 @@
 // The one table of number formats. Every other module (codec, promotion,
 // experiments, CLI, GUI, kernels) reads formats from here; adding a format is
-// one row in dtype_table.cpp plus one enum value here.
+// one row in dtype_table.cpp plus one enum value here. Custom float formats a user
+// names at run time (e5m7) get ids above the table's (custom_dtype.h); info() answers
+// for them too.
 #pragma once
 
 #include <array>
@@ -13,7 +15,7 @@
 
 namespace pl {
 
-// Stable ids: values are persisted in JSON setups and result files, so never renumber.
+// Stable ids, never renumbered (files store names, but ids order the table and its tests).
 enum class DType : uint8_t {
   float64 = 0,
   float32 = 1,
@@ -69,7 +71,7 @@ struct FrameworkNames {
 
 const DTypeInfo& info(DType t);
 const FrameworkNames& framework_names(DType t);
-std::span<const DTypeInfo> all_dtypes();
+std::span<const DTypeInfo> all_dtypes();  // the table's rows; custom formats: custom_dtypes()
 
 inline bool is_float(DType t) { return info(t).kind == DTypeKind::Float; }
 inline bool is_integer(DType t) {

@@ -3,8 +3,12 @@
 // reader can check them without running anything.
 #include "core/dtype/dtype.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <utility>
+
+#include "core/dtype/custom_dtype.h"
 
 namespace pl {
 namespace {
@@ -147,8 +151,21 @@ static_assert(unit_roundoff(kTable[int(DType::bfloat16)].format) == exp2i(-8));
 
 }  // namespace
 
-const DTypeInfo& info(DType t) { return kTable[static_cast<int>(t)]; }
-const FrameworkNames& framework_names(DType t) { return kFrameworkNames[static_cast<int>(t)]; }
+// A DType is a table row or a registered custom format (custom_dtype.h); no other value can
+// be made (nothing casts an integer to a DType), so anything else is a programming error.
+const DTypeInfo& info(DType t) {
+  if (static_cast<int>(t) < kDTypeCount) return kTable[static_cast<int>(t)];
+  if (const DTypeInfo* custom = custom_info(t)) return *custom;
+  std::fprintf(stderr, "pl::info: DType %d is neither a table row nor a registered custom format\n",
+               static_cast<int>(t));
+  std::abort();
+}
+
+// No framework has a custom format.
+const FrameworkNames& framework_names(DType t) {
+  static const FrameworkNames kNone{};
+  return static_cast<int>(t) < kDTypeCount ? kFrameworkNames[static_cast<int>(t)] : kNone;
+}
 std::span<const DTypeInfo> all_dtypes() { return kTable; }
 
 int64_t int_min(DType t) {
@@ -168,6 +185,7 @@ uint64_t int_max(DType t) {
 }
 
 std::string short_name(DType t) {
+  if (is_custom(t)) return custom_format_short_name(info(t).format);
   const std::string_view n = name(t);
   // {prefix of the canonical name, its short replacement}, first match wins.
   constexpr std::pair<std::string_view, std::string_view> kRules[] = {

@@ -100,6 +100,11 @@ struct FloatFormat {
     return (uint64_t(max_finite_exponent_field()) << mantissa_bits) | max_finite_mantissa();
   }
 
+  PL_HD constexpr bool operator==(const FloatFormat& o) const {
+    return exponent_bits == o.exponent_bits && mantissa_bits == o.mantissa_bits && bias == o.bias &&
+           specials == o.specials;
+  }
+
   PL_HD constexpr OverflowDefault overflow_default() const {
     switch (specials) {
       case Specials::IEEE: return OverflowDefault::ToInf;

@@ -1,5 +1,7 @@
 #include "core/dtype/format_lookup.h"
 
+#include "core/dtype/custom_dtype.h"
+
 #include <algorithm>
 #include <cctype>
 #include <regex>
@@ -45,10 +47,26 @@ std::string valid_names_message() {
   return os.str();
 }
 
-// Where a float format is asked for (cast, explore, decode, the Formats panel), not a dtype: an
-// experiment's dtypes and accumulators are the table's, and their errors named custom formats
-// as valid.
-constexpr const char* kCustomFormatsToo = " (and custom float formats such as e5m7, e4m3b11:fnuz)";
+constexpr const char* kCustomFormats = " and custom float formats such as e5m7, e4m3b11:fnuz";
+
+// e<E>m<M>[b<bias>][:ieee|:fn|:fnuz|:finite] (':' may also be '_' or '-'): nothing when the text
+// is not such a spelling, an error when it is one the codec cannot represent.
+std::optional<Expected<FloatFormat>> parse_custom_spelling(const std::string& key) {
+  static const std::regex kCustom(R"(e(\d+)m(\d+)(?:b(-?\d+))?(?:[:_-](ieee|fn|fnuz|finite))?)");
+  std::smatch match;
+  if (!std::regex_match(key, match, kCustom)) return std::nullopt;
+  // As many digits as were typed: bound them before converting (std::stoi throws past int's
+  // range) and before shifting (a bias of 2^(e-1) - 1 for e = 0 would shift by -1).
+  auto number = [](const std::string& digits) { return digits.size() > 7 ? 9999999L : std::stol(digits); };
+  const long e = number(match[1]), m = number(match[2]);
+  if (e < 1 || e > 11 || m > 52)
+    return Error{"invalid custom format '" + key + "': exponent bits must be 1..11 and mantissa bits 0..52"};
+  const long bias = match[3].matched ? number(match[3]) : (1L << (e - 1)) - 1;
+  const std::string sp = match[4].matched ? match[4].str() : "ieee";
+  const Specials s = sp == "fn" ? Specials::FN : sp == "fnuz" ? Specials::FNUZ
+                   : sp == "finite" ? Specials::None : Specials::IEEE;
+  return make_custom_format(static_cast<int>(e), static_cast<int>(m), static_cast<int>(bias), s);
+}
 
 // "half" -> float16 after the extra spellings NumPy/PyTorch use.
 const char* extra_alias(std::string_view s) {
@@ -105,8 +123,15 @@ Expected<DType> parse_dtype(std::string_view text) {
   for (const auto& row : all_dtypes())
     for (const auto& n : accepted_names(row.id))
       if (strip_prefix(lower(n)) == key) return row.id;
+  if (auto custom = parse_custom_spelling(lower(text))) {
+    if (!*custom) return Error{custom->error()};
+    // A spelling of a table format is that row ("e5m10" is float16): one dtype per format.
+    for (const auto& row : all_dtypes())
+      if (row.kind == DTypeKind::Float && row.format == **custom) return row.id;
+    return custom_dtype(**custom);
+  }
   return Error{"unknown dtype '" + std::string(text) + "'; did you mean '" +
-               closest_dtype_name(text) + "'? " + valid_names_message()};
+               closest_dtype_name(text) + "'? " + valid_names_message() + kCustomFormats};
 }
 
 Expected<FloatFormat> make_custom_format(int e, int m, int bias, Specials s) {
@@ -134,24 +159,12 @@ std::vector<FormatRef> table_float_formats() {
 }
 
 Expected<FormatRef> parse_float_format(std::string_view text) {
-  static const std::regex kCustom(R"(e(\d+)m(\d+)(?:b(-?\d+))?(?:[:_-](ieee|fn|fnuz|finite))?)");
-  std::string key = lower(text);
-  std::smatch match;
-  if (std::regex_match(key, match, kCustom)) {
-    int e = std::stoi(match[1]), m = std::stoi(match[2]);
-    if (e > 11 || m > 52) return Error{"invalid custom format '" + key + "': exponent bits must be 1..11 and mantissa bits 0..52"};
-    int bias = match[3].matched ? std::stoi(match[3]) : (1 << (e - 1)) - 1;
-    std::string sp = match[4].matched ? match[4].str() : "ieee";
-    Specials s = sp == "fn" ? Specials::FN : sp == "fnuz" ? Specials::FNUZ
-               : sp == "finite" ? Specials::None : Specials::IEEE;
-    auto f = make_custom_format(e, m, bias, s);
-    if (!f) return Error{f.error()};
-    std::string canon = "e" + std::to_string(e) + "m" + std::to_string(m) + "b" +
-                        std::to_string(bias) + ":" + specials_name(s);
-    return FormatRef{std::nullopt, *f, canon};
+  if (auto custom = parse_custom_spelling(lower(text))) {
+    if (!*custom) return Error{custom->error()};
+    return FormatRef{std::nullopt, **custom, custom_format_name(**custom)};
   }
   auto t = parse_dtype(text);
-  if (!t) return Error{t.error() + kCustomFormatsToo};
+  if (!t) return Error{t.error()};
   if (!is_float(*t))
     return Error{"'" + std::string(name(*t)) + "' is not a floating-point format; " +
                  "float formats: float64 float32 tf32 float16 bfloat16 float8_* float6_* float4_e2m1fn or a custom eXmY"};

@@ -54,11 +54,8 @@ Expected<FrameworkRun> run_as_framework(const MatmulConfig& c, const std::string
                                         const MatmulOperands& operands,
                                         const std::function<void(double)>& progress,
                                         const std::atomic<bool>* cancel) {
+  if (auto why = framework_lacks(c, engine_id); !why.empty()) return Error{why};
   const promote::Engine* e = promote::find_engine(engine_id);
-  if (!e) return Error{"unknown framework '" + engine_id + "' (" + promote::engine_names() + ")"};
-  for (DType t : {c.input, c.weight})
-    if (!e->has_dtype(t))
-      return Error{std::string(e->framework) + " has no " + std::string(name(t))};
   FrameworkRun run;
   run.engine = std::string(e->id) + " " + std::string(e->version) + " (" + std::string(e->device) + ")";
   promote::Query q;

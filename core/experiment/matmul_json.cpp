@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/dtype/custom_dtype.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/json_reader.h"
@@ -77,7 +78,21 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   return spec;
 }
 
-std::string check(const MatmulSpec& s) { return s.framework.empty() ? check(s.config) : check_setup(s.config); }
+std::string check(const MatmulSpec& s) {
+  if (s.framework.empty()) return check(s.config);
+  if (auto why = check_setup(s.config); !why.empty()) return why;
+  return framework_lacks(s.config, s.framework);
+}
+
+std::string framework_lacks(const MatmulConfig& c, const std::string& engine_id) {
+  const promote::Engine* e = promote::find_engine(engine_id);
+  if (!e) return "unknown framework '" + engine_id + "' (" + promote::engine_names() + ")";
+  for (DType t : {c.input, c.weight, c.bias.value_or(c.input)})
+    if (!e->has_dtype(t))
+      return std::string(e->framework) + " has no " + std::string(name(t)) +
+             (is_custom(t) ? " (a custom format: leave the framework out to run its arithmetic alone)" : "");
+  return "";
+}
 
 json to_json(const MatmulSpec& s) {
   const MatmulConfig& c = s.config;

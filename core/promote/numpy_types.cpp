@@ -117,9 +117,10 @@ DType builtin_promote(DType a, DType b) {
 
 }  // namespace
 
-bool has_dtype(DType t) { return kTypeNumber[static_cast<int>(t)] >= 0; }
-bool is_user_dtype(DType t) { return kTypeNumber[static_cast<int>(t)] >= 256; }
-int type_number(DType t) { return kTypeNumber[static_cast<int>(t)]; }
+// (A custom format, id past the table, is no NumPy type.)
+int type_number(DType t) { return static_cast<int>(t) < kDTypeCount ? kTypeNumber[static_cast<int>(t)] : -1; }
+bool has_dtype(DType t) { return type_number(t) >= 0; }
+bool is_user_dtype(DType t) { return type_number(t) >= 256; }
 
 std::string_view python_name(DType t) { return name(t); }
 

@@ -41,7 +41,10 @@ Outcome not_recorded(const std::string& what) {
 
 }  // namespace
 
-bool recorded_cuda_has_dtype(DType t) { return recording().index[static_cast<size_t>(t)] >= 0; }
+// (A custom format, id past the table, is no PyTorch dtype.)
+bool recorded_cuda_has_dtype(DType t) {
+  return static_cast<int>(t) < kDTypeCount && recording().index[static_cast<size_t>(t)] >= 0;
+}
 
 Outcome evaluate_recorded_cuda(Op op, Operand a, Operand b, std::optional<DType> bias) {
   const Recording& r = recording();

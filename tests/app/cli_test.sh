@@ -57,6 +57,16 @@ check bad-bits 2 'does not fit float8_e4m3fn' -- "$PL" decode --format float8_e4
 check bad-bits-text 2 'malformed bit pattern' -- "$PL" decode --format float16 0xzz
 check bad-rounding 2 'rounding' -- "$PL" cast --to float16 --rounding sideways 1
 check bad-custom 2 'invalid custom format' -- "$PL" cast --to e3m0:ieee 1
+# (std::stoi threw on these digits, and the CLI ended in std::terminate.)
+check bad-custom-digits 2 'invalid custom format' -- "$PL" cast --to e99999999999m2 1
+# Custom formats are experiment dtypes and accumulators too (core/dtype/custom_dtype.h).
+check matmul-custom 0 'A \(8 x 32\) e5m7b15:ieee, none  x  B \(32 x 8\) e3m4b3:finite, none -> e5m7b15:ieee' -- \
+  "$PL" matmul --m 8 --n 8 --k 32 --input-dtype e5m7 --weight-dtype e3m4:finite --output-dtype e5m7 --accumulate e6m9:pairwise:8
+check dot-custom 0 'e4m3b9:fnuz kahan rne' -- "$PL" dot --k 16 --trials 4 --a-dtype e5m7 --accumulate e6m9:sequential,e4m3b9:fnuz:kahan
+check matmul-custom-framework 2 'torch has no e5m7b15:ieee \(a custom format: leave the framework out' -- \
+  "$PL" matmul --m 4 --n 4 --k 8 --input-dtype e5m7 --weight-dtype float32 --framework torch
+many=$(for b in $(seq 20 30); do for m in $(seq 1 20); do printf 'e6m%db%d:sequential,' "$m" "$b"; done; done)
+check custom-capacity 2 'too many custom formats' -- "$PL" dot --k 4 --trials 1 --accumulate "${many%,}"
 check no-subcommand-arg 2 'required' -- "$PL" cast 1
 check unknown-subcommand 2 '.' -- "$PL" frobnicate
 check bench-small 0 'convert GB/s' -- "$PL" bench --backend cpu --elements 100000 --reps 2 --formats float16,e5m7

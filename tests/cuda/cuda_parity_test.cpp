@@ -1,6 +1,7 @@
 // CUDA against the CPU reference, bit for bit (conversions are exact, so the tolerance is zero).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -9,6 +10,7 @@
 #include "core/dtype/bulk_convert.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/dtype.h"
+#include "core/dtype/format_lookup.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/staged_copy.h"
 
@@ -92,16 +94,23 @@ TEST_P(RoundtripF64Parity, BitIdenticalToCpu) {
         << info(t).name << " " << rounding_name(o.rounding) << " x=" << std::hexfloat << in[i];
 }
 
+// Every float format of the table, and custom formats as a user names them (custom_dtype.h).
 std::vector<DType> float_dtypes() {
   std::vector<DType> out;
   for (const auto& row : all_dtypes())
     if (row.kind == DTypeKind::Float) out.push_back(row.id);
+  for (const char* custom : {"e5m7", "e3m3:finite", "e4m4b5:fnuz", "e6m9:fn", "e2m0:finite", "e9m20"})
+    out.push_back(*parse_dtype(custom));
   return out;
 }
 
-// "float16_stochastic": a test's name from its (dtype, rounding mode) parameter.
+// "float16_stochastic", "e4m4b5_fnuz_rne": a test's name from its (dtype, rounding mode)
+// parameter, in the letters, digits and '_' gtest allows.
 std::string format_and_mode(const ::testing::TestParamInfo<std::tuple<DType, int>>& p) {
-  return std::string(name(std::get<0>(p.param))) + "_" + rounding_name(static_cast<Rounding>(std::get<1>(p.param)));
+  std::string n = std::string(name(std::get<0>(p.param))) + "_" + rounding_name(static_cast<Rounding>(std::get<1>(p.param)));
+  for (char& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
 }
 
 INSTANTIATE_TEST_SUITE_P(

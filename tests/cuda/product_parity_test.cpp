@@ -11,6 +11,7 @@
 
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
+#include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/gemm.h"
 #include "core/experiment/matmul.h"
@@ -88,6 +89,9 @@ Accumulation multiterm(int block, int extra_bits, Rounding rounding, DType forma
   return Accumulation{AccumKind::Multiterm, format, rounding, block, 128, DType::float32, extra_bits};
 }
 
+// A custom format (custom_dtype.h), named as a user names it; registered on first use.
+DType custom(const char* spelling) { return *parse_dtype(spelling); }
+
 INSTANTIATE_TEST_SUITE_P(
     Models, EmulatedProductParity,
     ::testing::Values(EmulatedCase{DType::bfloat16, {AccumKind::Sequential, DType::float32}},
@@ -116,6 +120,11 @@ INSTANTIATE_TEST_SUITE_P(
                       EmulatedCase{DType::bfloat16, multiterm(16, 2, Rounding::TowardZero)},
                       EmulatedCase{DType::float16, multiterm(8, 0, Rounding::NearestEven)},
                       EmulatedCase{DType::float8_e4m3fn, multiterm(32, 1, Rounding::Stochastic, DType::bfloat16)},
+                      // Custom formats take the same kernels as the table's (#5: "custom formats").
+                      EmulatedCase{custom("e5m7"), {AccumKind::Sequential, custom("e6m9")}},
+                      EmulatedCase{custom("e3m3:finite"), chunked(custom("e5m8"), 32)},
+                      EmulatedCase{custom("e4m4b5:fnuz"), {AccumKind::Kahan, custom("e8m12:fn"), Rounding::Stochastic}},
+                      EmulatedCase{custom("e2m2:finite"), {AccumKind::Pairwise, custom("e4m6"), Rounding::TowardZero, 8}},
                       EmulatedCase{DType::float32, {AccumKind::Float64, DType::float64}},
                       EmulatedCase{DType::float64, {AccumKind::Float64, DType::float64}}),
     [](const auto& info) { return std::to_string(info.index); });
