@@ -29,6 +29,7 @@ import json
 import math
 import os
 import random
+import re
 import struct
 import sys
 from bisect import bisect_left
@@ -68,6 +69,14 @@ class Format:
         store = np.uint16 if self.bits == 16 else np.uint8
         codes = np.arange(1 << self.bits, dtype=np.uint32).astype(store)
         self.decoded = codes.view(self.dtype).astype(np.float64)
+        # The canonical NaN is the one the library produces from a NaN input.
+        has_nan = any(math.isnan(v) for v in self.decoded)
+        self.nan = int(np.array([np.nan], np.float32).astype(self.dtype).view(store)[0]) \
+            if has_nan else None
+        self._index()
+
+    def _index(self):
+        """The sorted finite values and their codes, from self.decoded."""
         self.signed = self.specials != "e8m0"
         sign = 1 << (self.bits - 1) if self.signed else 0
         pos = [(Fraction(float(v)), c) for c, v in enumerate(self.decoded)
@@ -78,10 +87,6 @@ class Format:
         self.code_by_value = {v: c for v, c in pos}
         self.sign = sign
         self.max = self.values[-1]
-        # The canonical NaN is the one the library produces from a NaN input.
-        has_nan = any(math.isnan(v) for v in self.decoded)
-        self.nan = int(np.array([np.nan], np.float32).astype(self.dtype).view(store)[0]) \
-            if has_nan else None
         self.inf = next((c for c, v in enumerate(self.decoded) if v == math.inf), None)
         # Spacing at the top binade: the quantum an unbounded exponent would continue with.
         # e8m0 has no mantissa: its next value past the top is the next power of two.
@@ -153,6 +158,45 @@ class Format:
         if pick == 0 and self.specials == "e8m0":
             return self.code_of(vals[0], neg)
         return self.code_of(pick, neg)
+
+
+class CustomFormat(Format):
+    """A Precision Lab custom format, "e<E>m<M>b<bias>:<ieee|fn|fnuz|finite>", which no library
+    has: every code decoded here by the formula (-1)^s * 2^(e - bias) * (1 + f / 2^M) (e = 0:
+    2^(1 - bias) * f / 2^M), the specials as their definitions in core/dtype/float_format.h
+    say. The rounding oracle above then works on it unchanged."""
+
+    def __init__(self, name):
+        spelled = re.fullmatch(r"e(\d+)m(\d+)b(-?\d+):(ieee|fn|fnuz|finite)", name)
+        if not spelled:
+            raise ValueError("not a custom format name: " + name)
+        e, m, bias = int(spelled[1]), int(spelled[2]), int(spelled[3])
+        self.name, self.dtype = name, None
+        self.specials = "none" if spelled[4] == "finite" else spelled[4]
+        self.bits = 1 + e + m
+        sign, top, all_m = 1 << (e + m), (1 << e) - 1, (1 << m) - 1
+        decoded = []
+        for c in range(1 << self.bits):
+            field, frac = (c >> m) & top, c & all_m
+            if self.specials == "ieee" and field == top:
+                v = math.nan if frac else math.inf
+            elif (self.specials == "fn" and field == top and frac == all_m) or \
+                    (self.specials == "fnuz" and c == sign):
+                v = math.nan
+            elif field == 0:
+                v = math.ldexp(frac, 1 - bias - m)
+            else:
+                v = math.ldexp((1 << m) + frac, field - bias - m)
+            decoded.append(-v if c & sign else v)
+        self.decoded = np.array(decoded)
+        self.nan = {"ieee": (top << m) | (1 << (m - 1)) if m else None, "fn": (top << m) | all_m,
+                    "fnuz": sign, "none": None}[self.specials]
+        self._index()
+
+
+def format_named(name):
+    """A table format (ml_dtypes decodes it) or a custom one (decoded by formula)."""
+    return Format(name) if name in FORMATS else CustomFormat(name)
 
 
 def as_f32(v):

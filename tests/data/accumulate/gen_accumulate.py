@@ -21,7 +21,7 @@ import ml_dtypes
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from gen_golden import Format, float32_oracle  # noqa: E402
+from gen_golden import float32_oracle, format_named  # noqa: E402
 
 MODES = ["rne", "rna", "rtz", "up", "down"]
 FORMATS = {}
@@ -35,7 +35,9 @@ def rounder(name, mode):
             v = struct.unpack("<f", struct.pack("<I", float32_oracle(x, mode)))[0]
             return Fraction(v) if np.isfinite(v) else v
         return r
-    fmt = FORMATS.setdefault(name, Format(name))
+    if name not in FORMATS:
+        FORMATS[name] = format_named(name)
+    fmt = FORMATS[name]
 
     def r(x):
         v = fmt.decoded[fmt.round(x, mode, "default")]

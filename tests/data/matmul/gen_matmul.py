@@ -4,7 +4,9 @@
 For each case: operands (float64, drawn here), the recipe applied with NumPy/ml_dtypes
 arithmetic (casts by ml_dtypes, scales by np.float32), the dot products accumulated in exact
 rationals with gen_accumulate.py's rounding oracle, the epilogue (scale, bias) rounded once,
-the output cast by ml_dtypes. Nothing is shared with the C++ code.
+the output cast by ml_dtypes. Custom formats (e5m7b15:ieee, ...), which ml_dtypes lacks,
+are decoded by formula and rounded by the same oracle, after a check that the formula agrees
+with ml_dtypes on every table format it can spell. Nothing is shared with the C++ code.
 
 Recipes, as core/experiment/scaling.h documents them:
   per-tensor: scale = f32(max / amax), q = sat(round(x * scale)), factor = f32(1 / scale)
@@ -28,6 +30,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "accumulate"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from gen_accumulate import rounder, sequential, chunked  # noqa: E402
+from gen_golden import CustomFormat, Format, format_named  # noqa: E402
 
 NP = {"float16": np.float16, "float32": np.float32, "float64": np.float64}
 
@@ -36,9 +39,31 @@ def dt(name):
     return NP.get(name) or getattr(ml_dtypes, name)
 
 
+def is_custom(name):
+    return ":" in name  # "e5m7b15:ieee", as Precision Lab names a custom format
+
+
+def check_custom_decoder():
+    """The formula that decodes custom formats must give ml_dtypes' values, NaN and Inf codes
+    for every table format it can spell, before it is trusted with formats ml_dtypes lacks."""
+    for table, custom in [("float16", "e5m10b15:ieee"), ("bfloat16", "e8m7b127:ieee"),
+                          ("float8_e4m3fn", "e4m3b7:fn"), ("float8_e4m3fnuz", "e4m3b8:fnuz"),
+                          ("float8_e4m3b11fnuz", "e4m3b11:fnuz"), ("float8_e3m4", "e3m4b3:ieee"),
+                          ("float6_e3m2fn", "e3m2b3:finite"), ("float4_e2m1fn", "e2m1b1:finite")]:
+        t, c = Format(table), CustomFormat(custom)
+        same = np.array_equal(t.decoded, c.decoded, equal_nan=True)
+        if not same or (t.nan, t.inf) != (c.nan, c.inf):
+            raise SystemExit("custom decoder disagrees with ml_dtypes on " + table)
+
+
 def cast(x, name, saturate=False):
-    """float64 array -> float64 values of dtype `name`, rounded by ml_dtypes/NumPy (RNE)."""
+    """float64 array -> float64 values of dtype `name`, rounded by ml_dtypes/NumPy (RNE); a
+    custom format by the exact rounding oracle (one rounding from float64: the direct path)."""
     x = np.asarray(x, np.float64)
+    if is_custom(name):
+        fmt = format_named(name)
+        rounded = [fmt.decoded[fmt.round(Fraction(float(v)), "rne", "default")] for v in x.ravel()]
+        return np.array(rounded).reshape(x.shape)
     if saturate:
         top = float(ml_dtypes.finfo(dt(name)).max)
         x = np.clip(x, -top, top)
@@ -169,10 +194,24 @@ CASES = [
     dict(name="bf16 chunked(4) into f32", m=2, n=10, k=9, input="bfloat16", weight="bfloat16",
          output="float32", input_scaling="none", weight_scaling="none",
          accumulate=dict(kind="chunked", format="bfloat16", chunk=4)),
+    # Custom formats, which no library has: decoded by formula, rounded by the oracle.
+    dict(name="custom e5m7 x e4m4b5:fnuz, e6m9 sequential, e5m7 bias and output", m=3, n=5, k=40,
+         input="e5m7b15:ieee", weight="e4m4b5:fnuz", bias="e5m7b15:ieee", output="e5m7b15:ieee",
+         input_scaling="none", weight_scaling="none",
+         accumulate=dict(kind="sequential", format="e6m9b31:ieee")),
+    dict(name="custom e3m3:finite (saturating outliers), e8m12:fn chunked(8) into f32", m=4, n=3, k=50,
+         input="e3m3b3:finite", weight="e3m3b3:finite", output="e4m6b7:ieee", outlier_column=3,
+         input_scaling="none", weight_scaling="none",
+         accumulate=dict(kind="chunked", format="e8m12b127:fn", chunk=8)),
+    dict(name="custom e4m2b3:fn into a shifted-bias e5m4b20 accumulator", m=3, n=4, k=64,
+         input="e4m2b3:fn", weight="e4m2b3:fn", output="float32", outlier_column=7,
+         input_scaling="none", weight_scaling="none",
+         accumulate=dict(kind="sequential", format="e5m4b20:ieee")),
 ]
 
 
 def main():
+    check_custom_decoder()
     rng = random.Random(20261122)
     json.dump({"generator": "gen_matmul.py", "numpy": np.__version__,
                "ml_dtypes": ml_dtypes.__version__, "cases": [run(c, rng) for c in CASES]},
