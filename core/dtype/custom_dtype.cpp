@@ -59,6 +59,8 @@ const DTypeInfo* custom_info(DType t) {
 }
 
 Expected<DType> custom_dtype(const FloatFormat& f) {
+  for (const DTypeInfo& row : all_dtypes())
+    if (row.kind == DTypeKind::Float && row.format == f) return row.id;
   if (auto valid = make_custom_format(f.exponent_bits, f.mantissa_bits, f.bias, f.specials); !valid)
     return Error{valid.error()};
   // (Its name would not parse back: the one scale format is the table's float8_e8m0fnu.)

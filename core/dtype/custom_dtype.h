@@ -24,8 +24,10 @@ inline constexpr int kCustomDTypeCapacity = 256 - kFirstCustomDType;
 
 bool is_custom(DType t);
 
-// The id of a custom format, registered on first use (thread-safe). The format must be one
-// make_custom_format accepts; an error once kCustomDTypeCapacity formats are registered.
+// The dtype of a float format: the table's row where one has exactly this format (e5m10 is
+// float16: one dtype per format), else a custom id, registered on first use (thread-safe). The
+// format must be one make_custom_format accepts; an error once kCustomDTypeCapacity formats are
+// registered.
 Expected<DType> custom_dtype(const FloatFormat& f);
 
 // Every custom format registered so far, in the order they were first named.

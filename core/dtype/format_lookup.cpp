@@ -125,10 +125,7 @@ Expected<DType> parse_dtype(std::string_view text) {
       if (strip_prefix(lower(n)) == key) return row.id;
   if (auto custom = parse_custom_spelling(lower(text))) {
     if (!*custom) return Error{custom->error()};
-    // A spelling of a table format is that row ("e5m10" is float16): one dtype per format.
-    for (const auto& row : all_dtypes())
-      if (row.kind == DTypeKind::Float && row.format == **custom) return row.id;
-    return custom_dtype(**custom);
+    return custom_dtype(**custom);  // (a spelling of a table format, "e5m10", is its row)
   }
   return Error{"unknown dtype '" + std::string(text) + "'; did you mean '" +
                closest_dtype_name(text) + "'? " + valid_names_message() + kCustomFormats};

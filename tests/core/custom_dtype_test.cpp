@@ -64,6 +64,9 @@ TEST(CustomDType, ASpellingOfATableFormatIsThatRow) {
   EXPECT_EQ(*parse_dtype("e4m3b11:fnuz"), DType::float8_e4m3b11fnuz);
   EXPECT_EQ(*parse_dtype("e2m1:finite"), DType::float4_e2m1fn);
   EXPECT_EQ(*parse_dtype("e5m2"), DType::float8_e5m2);  // (an alias of the table, first)
+  EXPECT_EQ(*custom_dtype(FloatFormat{3, 2, 3, Specials::None}), DType::float6_e3m2fn);
+  EXPECT_EQ(*custom_dtype(FloatFormat{8, 0, 127, Specials::E8M0}), DType::float8_e8m0fnu);
+  EXPECT_FALSE(custom_dtype(FloatFormat{8, 0, 100, Specials::E8M0}));  // no name reads it back
 }
 
 // Bug: the custom spelling's digits went to std::stoi, which throws past int's range (the CLI's
