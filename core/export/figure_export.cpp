@@ -270,11 +270,17 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
         const double d[] = {6 * fs, 4 * fs};
         cairo_set_dash(cr, d, 2, 0);
       }
+      const size_t n = std::min(s.x.size(), s.y.size());
+      auto drawable = [&](size_t i) {
+        return i < n && std::isfinite(s.x[i]) && std::isfinite(s.y[i]) && (!f.x.log || s.x[i] > 0) &&
+               (!f.y.log || s.y[i] > 0);
+      };
+      // A line's point with no drawable neighbour has no segment to show it (a bound that
+      // exists at one length of a K sweep only): it gets a dot, drawn after the line.
+      std::vector<std::pair<double, double>> isolated;
       bool pen = false;
-      for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-        const bool ok = std::isfinite(s.x[i]) && std::isfinite(s.y[i]) &&
-                        (!f.x.log || s.x[i] > 0) && (!f.y.log || s.y[i] > 0);
-        if (!ok) {
+      for (size_t i = 0; i < n; ++i) {
+        if (!drawable(i)) {
           pen = false;
           continue;
         }
@@ -284,12 +290,17 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
           cairo_fill(cr);
           continue;
         }
+        if (!pen && !drawable(i + 1)) isolated.emplace_back(px, py);
         if (pen) cairo_line_to(cr, px, py);
         else cairo_move_to(cr, px, py);
         pen = true;
       }
       if (s.kind == SeriesKind::Line) cairo_stroke(cr);
       cairo_set_dash(cr, nullptr, 0, 0);
+      for (const auto& [px, py] : isolated) {
+        cairo_arc(cr, px, py, 2.5 * fs, 0, 2 * M_PI);
+        cairo_fill(cr);
+      }
     }
   }
   for (const Annotation& a : f.annotations) {

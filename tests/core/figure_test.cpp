@@ -197,6 +197,39 @@ TEST(Figures, ALongSubtitleWrapsOntoASecondLineInsteadOfLosingItsEnd) {
   EXPECT_GT(ink(f, 47, 57), 50u);  // the second line
 }
 
+// Pixels of colour c (within 40 of each channel) in the 13 x 13 square around (x, y), the
+// figure drawn at 900 x 550.
+size_t pixels_of(const Figure& f, Color c, double x, double y) {
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 900, 550);
+  cairo_t* cr = cairo_create(img);
+  draw_figure(cr, f, 900, 550);
+  cairo_surface_flush(img);
+  const unsigned char* data = cairo_image_surface_get_data(img);
+  const int stride = cairo_image_surface_get_stride(img);
+  auto near = [](uint32_t v, double want) { return std::abs(int(v & 0xff) - int(want * 255)) < 40; };
+  size_t n = 0;
+  for (int py = int(y) - 6; py <= int(y) + 6; ++py)
+    for (int px = int(x) - 6; px <= int(x) + 6; ++px) {
+      const uint32_t v = *reinterpret_cast<const uint32_t*>(data + py * stride + 4 * px);
+      n += near(v >> 16, c.r) && near(v >> 8, c.g) && near(v, c.b);
+    }
+  cairo_destroy(cr);
+  cairo_surface_destroy(img);
+  return n;
+}
+
+TEST(Figures, ALinesLonePointIsDrawn) {
+  // A K sweep's bound exists where K u < 1 only: for e6m9 at K = 256 of 256, 1024, 4096, one
+  // point between NaNs, which a polyline drew as nothing at all.
+  Figure f;
+  f.x.log = f.y.log = true;
+  const Color red{0.9, 0.1, 0.1}, blue{0.1, 0.1, 0.9};
+  f.series.push_back({"measured", SeriesKind::Line, {256, 1024, 4096}, {1e-3, 2e-3, 4e-3}, blue});
+  f.series.push_back({"bound", SeriesKind::Line, {256, 1024, 4096}, {0.33, NAN, NAN}, red, true});
+  const PlotLayout l = layout_figure(f, 900, 550);
+  EXPECT_GT(pixels_of(f, red, l.x.to_pixel(256), l.y.to_pixel(0.33)), 10u);
+}
+
 TEST(Figures, ALongTitleShrinksToTheFigure) {
   // Drawn 550 wide (a figure beside a table in the window), this title ran off the right edge.
   Figure f;
