@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
+#include "core/dtype/custom_dtype.h"
 #include "core/dtype/format_lookup.h"
 #include "core/promote/engine.h"
 #include "core/promote/torch_matmul_precision.h"
@@ -65,7 +66,7 @@ Expected<DType> engine_dtype(const Engine& e, const std::string& text) {
   if (!t) return Error{t.error()};
   if (!e.has_dtype(*t))
     return Error{std::string(name(*t)) + " is not a " + std::string(e.framework) + " " +
-                 std::string(e.version) + " dtype"};
+                 std::string(e.version) + " dtype" + (is_custom(*t) ? " (a custom format: no framework has one)" : "")};
   return *t;
 }
 
