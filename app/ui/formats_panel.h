@@ -21,6 +21,7 @@ class FormatsPanel final : public Panel {
   void draw_value_table();
   void draw_properties_table();
   void recompute();
+  bool add_named_custom_formats();  // true when rows were added
 
   char value_text_[128] = {};
   char custom_text_[64] = "e5m7";
@@ -30,6 +31,7 @@ class FormatsPanel final : public Panel {
   std::string parse_error_;
   double value_ = 0;
   std::vector<FormatRef> formats_;
+  size_t customs_seen_ = 0;  // custom_dtypes() already looked at
   std::vector<CastReport> results_;
 };
 
