@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/dtype/codec.h"
+#include "core/dtype/custom_dtype.h"
 #include "core/util/number_text.h"
 
 namespace pl::io {
@@ -290,9 +291,11 @@ Expected<bool> write_npy(const std::string& path, const std::vector<size_t>& sha
     case DType::int64: descr = "<i8"; break;
     case DType::uint64: descr = "<u8"; break;
     default:
-      if (!is_float(dtype) || bytes > 2)
+      // Raw codes: bfloat16, the float8/6/4 formats, and custom formats of any width (a 24-bit
+      // e8m15 in 4 bytes), which --raw reads back.
+      if (!is_float(dtype) || (bytes > 2 && !is_custom(dtype)))
         return Error{std::string(name(dtype)) + " cannot be written to .npy"};
-      descr = bytes == 2 ? "<u2" : "|u1";  // raw codes
+      descr = bytes == 8 ? "<u8" : bytes == 4 ? "<u4" : bytes == 2 ? "<u2" : "|u1";
   }
   std::string dict = header_dict(descr, shape);
   // Pad with spaces so the data starts on a 64-byte boundary, ending the header with '\n'.
