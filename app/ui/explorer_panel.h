@@ -46,6 +46,7 @@ class ExplorerPanel final : public Panel {
   double x_ = 0;
   std::string error_;
   std::vector<Row> rows_;
+  size_t customs_seen_ = 0;  // custom formats already offered (value_controls.h)
   std::vector<figure::Figure> figures_;
   std::string version_;
   FigureView view_;

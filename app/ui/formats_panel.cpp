@@ -9,7 +9,6 @@
 
 #include "app/ui/format_limits_table.h"
 #include "app/ui/value_controls.h"
-#include "core/dtype/custom_dtype.h"
 #include "core/util/number_text.h"
 
 namespace pl::ui {
@@ -149,15 +148,13 @@ void FormatsPanel::draw_properties_table() {
 // Custom formats named elsewhere (an experiment's dtype or accumulator) join the rows, so the
 // format a user just tried is here to compare.
 bool FormatsPanel::add_named_custom_formats() {
-  const std::vector<DType> named = custom_dtypes();
-  if (named.size() == customs_seen_) return false;
-  for (size_t i = customs_seen_; i < named.size(); ++i) {
-    const FloatFormat& f = info(named[i]).format;
-    if (std::none_of(formats_.begin(), formats_.end(), [&](const FormatRef& r) { return r.format == f; }))
-      formats_.push_back(format_ref(named[i]));
-  }
-  customs_seen_ = named.size();
-  return true;
+  bool added = false;
+  for (FormatRef& f : newly_named_custom_formats(&customs_seen_))
+    if (std::none_of(formats_.begin(), formats_.end(), [&](const FormatRef& r) { return r.format == f.format; })) {
+      formats_.push_back(std::move(f));
+      added = true;
+    }
+  return added;
 }
 
 void FormatsPanel::draw_content() {

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "core/dtype/cast_policy.h"
+#include "core/dtype/custom_dtype.h"
 
 namespace pl::ui {
 
@@ -57,6 +58,14 @@ std::optional<FormatRef> draw_custom_format_adder(char* spelling, size_t size, s
     return std::nullopt;
   }
   return *f;
+}
+
+std::vector<FormatRef> newly_named_custom_formats(size_t* seen) {
+  const std::vector<DType> named = custom_dtypes();
+  std::vector<FormatRef> out;
+  for (size_t i = *seen; i < named.size(); ++i) out.push_back(format_ref(named[i]));
+  *seen = named.size();
+  return out;
 }
 
 }  // namespace pl::ui

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/dtype/cast_policy.h"
 #include "core/dtype/format_lookup.h"
@@ -22,5 +23,9 @@ bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding,
 // The spelling field and its button: the parsed format when the button is pressed and the
 // spelling reads, else nullopt (with `error` set when it does not read).
 std::optional<FormatRef> draw_custom_format_adder(char* spelling, size_t size, std::string* error);
+
+// Custom formats named since the last call (an experiment's dtype or accumulator, custom_dtype.h),
+// for a panel to add to its rows; `seen` counts those already handed out.
+std::vector<FormatRef> newly_named_custom_formats(size_t* seen);
 
 }  // namespace pl::ui
