@@ -62,9 +62,7 @@ std::optional<Expected<FloatFormat>> parse_custom_spelling(const std::string& ke
   if (e < 1 || e > 11 || m > 52)
     return Error{"invalid custom format '" + key + "': exponent bits must be 1..11 and mantissa bits 0..52"};
   const long bias = match[3].matched ? number(match[3]) : (1L << (e - 1)) - 1;
-  const std::string sp = match[4].matched ? match[4].str() : "ieee";
-  const Specials s = sp == "fn" ? Specials::FN : sp == "fnuz" ? Specials::FNUZ
-                   : sp == "finite" ? Specials::None : Specials::IEEE;
+  const Specials s = match[4].matched ? *parse_custom_specials(match[4].str()) : Specials::IEEE;
   return make_custom_format(static_cast<int>(e), static_cast<int>(m), static_cast<int>(bias), s);
 }
 
@@ -91,6 +89,12 @@ const char* specials_name(Specials s) {
     case Specials::E8M0: return "e8m0";
   }
   return "?";
+}
+
+std::optional<Specials> parse_custom_specials(std::string_view text) {
+  for (Specials s : {Specials::IEEE, Specials::FN, Specials::FNUZ, Specials::None})
+    if (text == specials_name(s)) return s;
+  return std::nullopt;
 }
 
 std::vector<std::string> accepted_names(DType t) {

@@ -37,5 +37,7 @@ std::vector<FormatRef> table_float_formats();  // every Float row of the dtype t
 std::vector<std::string> accepted_names(DType t);  // canonical, aliases and framework spellings
 std::string closest_dtype_name(std::string_view text);
 const char* specials_name(Specials s);
+// The specials a custom spelling may end in ("ieee", "fn", "fnuz", "finite"); nullopt otherwise.
+std::optional<Specials> parse_custom_specials(std::string_view text);
 
 }  // namespace pl

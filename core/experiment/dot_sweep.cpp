@@ -181,7 +181,7 @@ std::optional<Accumulation> parse_accumulation(const std::string& spec, std::str
   if (parts.size() > 1 && parse_rounding(parts.back().c_str(), &a.rounding))
     parts.pop_back();  // a trailing rounding mode
   // A custom format's specials follow a ':' too ("e4m3b9:fnuz:kahan"); no model has their names.
-  if (parts.size() > 1 && (parts[1] == "ieee" || parts[1] == "fn" || parts[1] == "fnuz" || parts[1] == "finite")) {
+  if (parts.size() > 1 && parse_custom_specials(parts[1])) {
     parts[0] += ":" + parts[1];
     parts.erase(parts.begin() + 1);
   }
