@@ -203,10 +203,18 @@ Runner add_promote(CLI::App& app) {
   app.add_option("--matmul-precision", args->matmul_precision,
                  "torch: what a float32 product computes in under "
                  "torch.set_float32_matmul_precision(highest | high | medium)");
-  std::string ops_help = "Operation";
+  // Engines of one framework share their op list: each list once, after the engines that take it
+  // (the help listed all eighteen engines' lists, most of them the same).
+  std::vector<std::pair<std::string, const std::vector<std::string_view>*>> groups;
   for (const Engine& e : promote::engines()) {
-    ops_help.append("; ").append(e.id).append(":");
-    for (auto o : e.ops) ops_help.append(" ").append(o);
+    auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return *g.second == e.ops; });
+    if (same == groups.end()) groups.emplace_back(std::string(e.id), &e.ops);
+    else same->first.append(", ").append(e.id);
+  }
+  std::string ops_help = "Operation (default: add)";
+  for (const auto& [ids, ops] : groups) {
+    ops_help.append("; ").append(ids).append(":");
+    for (auto o : *ops) ops_help.append(" ").append(o);
   }
   app.add_option("--op", args->op, ops_help);
   app.add_option("--a-kind", args->a_kind, "tensor | zerodim | scalar");
