@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each over its corpus for
-# FUZZ_SECONDS (default 30). The corpus in tests/fuzz/corpus/ is then merged down to the inputs
-# that add coverage;
-# a crash leaves its input in build-fuzz/ and fails the script.
+# Builds the libFuzzer targets with clang (ASan + UBSan) -- .npy, .safetensors, experiment and
+# scenario files, and the spellings of dtypes, accumulation models and numbers (tests/fuzz/) --
+# and runs each over its corpus for FUZZ_SECONDS (default 30). The corpus in tests/fuzz/corpus/ is
+# then merged down to the inputs that add coverage; a crash, or a reader's value that does not read
+# back (experiment_fuzz, spelling_fuzz), leaves its input in build-fuzz/ and fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-30}"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DPL_CORE_ONLY=ON -DPL_SANITIZE=ON -DPL_FUZZ=ON -DPL_CUDA=OFF >/dev/null
-cmake --build build-fuzz --parallel --target npy_fuzz safetensors_fuzz
-for target in npy safetensors; do
+targets=(npy safetensors experiment spelling)
+cmake --build build-fuzz --parallel --target "${targets[@]/%/_fuzz}"
+for target in "${targets[@]}"; do
   corpus="tests/fuzz/corpus/$target"
   mkdir -p "$corpus"
   echo "fuzz: $target for ${seconds}s over $(ls "$corpus" | wc -l) corpus files"

@@ -237,7 +237,7 @@ void ExplorerPanel::draw_content() {
   // Custom formats named elsewhere join the picker's list (not shown until ticked).
   for (FormatRef& f : newly_named_custom_formats(&customs_seen_))
     if (std::none_of(rows_.begin(), rows_.end(), [&](const Row& r) { return r.format.format == f.format; }))
-      rows_.push_back(Row{std::move(f)});
+      rows_.push_back(Row{std::move(f), false, {}});
   handle_keys();
   if (auto done = export_.take()) status_ = *done;
   draw_controls();

@@ -15,6 +15,10 @@
 #include "core/util/parallel.h"
 #include "core/util/target_clones.h"
 
+#if PL_HAVE_F16C_KERNEL
+#include <cpuid.h>
+#endif
+
 // Built with -ffp-contract=off (core/CMakeLists.txt), as accumulate.cpp: exact_sum.h's TwoSum.
 
 namespace pl::experiment {
@@ -222,8 +226,11 @@ PL_CLONES void lanes_run_narrow(const OperandOf<kP>* const* a_rows, const Operan
 
 bool has_f16c() {
 #if PL_HAVE_F16C_KERNEL
-  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") &&
-                          __builtin_cpu_supports("fma");
+  // F16C from CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports does not know "f16c".
+  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && [] {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) != 0;
+  }();
   return yes;
 #else
   return false;

@@ -50,8 +50,8 @@ template <Products kP>
 // registers hold Kahan's sixteen sums and compensations with the products beside them, where
 // AVX2's 16 spill (a one-core loop of float16 Kahan: 7.9 -> 6.4 cycles a row-step, of float32
 // operands 8.4 -> 7.2; README, session 24); "default" is this file's own AVX2 + F16C + FMA. Off
-// under AddressSanitizer and ThreadSanitizer, as PL_CLONES (target_clones.h).
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+// under AddressSanitizer, ThreadSanitizer and clang, as PL_CLONES (target_clones.h).
+#if !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define PL_F16C_CLONES __attribute__((target_clones("arch=x86-64-v4", "default")))
 #else
 #define PL_F16C_CLONES

@@ -393,7 +393,9 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   if (!r.rounded_reference) return Error{"cancelled"};
   if (c.bias) {
     // (A new array each: the cache's references are shared.)
-    for (auto [ref, row] : {std::pair{&r.reference, bias}, std::pair{&r.rounded_reference, std::span<const double>(qbias.values)}}) {
+    for (const auto& pair : {std::pair{&r.reference, bias}, std::pair{&r.rounded_reference, std::span<const double>(qbias.values)}}) {
+      Held* const ref = pair.first;  // (named, not bound: clang 14 cannot capture a structured binding)
+      const std::span<const double> row = pair.second;
       auto plus = workers.run(workers.holds(*ref), "add the bias to the reference", r.backend_note,
                               [&](Backend& b) { return b.add_to_rows(*ref, row); });
       if (!plus) return Error{plus.error()};
