@@ -116,6 +116,7 @@ json to_json(const MatmulSpec& s) {
   if (!s.framework.empty()) j["framework"] = s.framework;
   if (c.backend != "cpu") j["backend"] = c.backend;
   if (c.fast_accumulation) j["fast_accumulation"] = true;
+  if (c.threads != 0) j["threads"] = c.threads;  // (0, all cores, is the default)
   return j;
 }
 

@@ -1,0 +1,83 @@
+// An experiment file's every setting survives the trip through setup.json: read, written back,
+// each key the file gave is written with the value it gave. (The fuzz target experiment_fuzz
+// checks that what is written reads back to the same JSON; it cannot see a setting that the
+// writer drops every time, which is what these tests look for.) The files give canonical
+// spellings, as the writer prints them, and no default, so a dropped key cannot pass unseen.
+#include <gtest/gtest.h>
+
+#include "core/experiment/matmul_json.h"
+#include "core/experiment/sweep_json.h"
+#include "core/experiment/throughput_run.h"
+
+namespace pl::experiment {
+namespace {
+
+using nlohmann::json;
+
+// Each key of `file` but "comment" (documented as ignored) in `written`, with the same value.
+void expect_every_key_kept(const json& file, const json& written) {
+  for (auto it = file.begin(); it != file.end(); ++it) {
+    if (it.key() == "comment") continue;
+    ASSERT_TRUE(written.contains(it.key())) << "setup.json drops '" << it.key() << "': " << written.dump();
+    EXPECT_EQ(written[it.key()], it.value()) << "'" << it.key() << "' is written differently";
+  }
+}
+
+// Files as users write them: parsed from text (a non-negative integer is unsigned there, as the
+// readers expect).
+json experiment_json_test_file(const char* text) { return json::parse(text); }
+
+#define PL_DATA R"({"distribution": "heavy-tailed", "dof": 2.5, "outlier_fraction": 0.05, "outlier_gain": 8.0, "scale": 0.25})"
+
+TEST(ExperimentJson, EveryMatmulSettingIsWrittenBack) {
+  const json file = experiment_json_test_file(R"({"experiment": "matmul", "m": 3, "n": 5, "k": 7, "input": "float16",
+      "weight": "float8_e4m3fn", "bias": "float32", "output": "bfloat16", "accumulate": "f16:pairwise:8:rtz",
+      "rounding": "stochastic", "overflow": "saturate", "input_scaling": {"history": 16, "kind": "per-tensor"},
+      "weight_scaling": {"history": 16, "kind": "mx"}, "input_data": )" PL_DATA R"(, "weight_data": )" PL_DATA
+      R"(, "bias_data": )" PL_DATA R"(, "seed": 99, "high_precision_reference": true, "threads": 1,
+      "input_file": "x.npy", "weight_file": "w.npy", "bias_file": "b.npy", "raw": true, "comment": "kept out",
+      "input_via": "float32", "weight_via": "bfloat16", "bias_via": "float16", "backend": "cuda",
+      "fast_accumulation": true})");
+  auto spec = matmul_spec_from_json(file);
+  ASSERT_TRUE(spec) << spec.error();
+  expect_every_key_kept(file, to_json(*spec));
+}
+
+TEST(ExperimentJson, EveryMlpSettingIsWrittenBack) {
+  const json file = experiment_json_test_file(R"({"experiment": "mlp", "layers": 3, "width": 48, "batch": 16,
+      "activation": "gelu", "input": "bfloat16", "weight": "bfloat16", "output": "float16",
+      "accumulate": "f32:kahan", "rounding": "rtz", "seed": 5, "input_data": )" PL_DATA
+      R"(, "threads": 1, "backend": "cuda"})");
+  auto c = mlp_config_from_json(file);
+  ASSERT_TRUE(c) << c.error();
+  expect_every_key_kept(file, to_json(*c));
+}
+
+TEST(ExperimentJson, EveryDotSettingIsWrittenBack) {
+  const json file = experiment_json_test_file(R"({"experiment": "dot", "lengths": [8, 64], "a": "float16",
+      "b": "bfloat16", "accumulate": ["f16:sequential", "f32:pairwise:32"], "trials": 3, "seed": 7,
+      "backend": "cuda", "comment": "kept out"})");
+  auto c = dot_config_from_json(file);
+  ASSERT_TRUE(c) << c.error();
+  expect_every_key_kept(file, to_json(*c));
+}
+
+TEST(ExperimentJson, EveryCastSettingIsWrittenBack) {
+  const json file = experiment_json_test_file(R"({"experiment": "cast", "rows": 4, "cols": 6,
+      "dtype": "float4_e2m1fn", "scaling": {"history": 16, "kind": "nvfp4"}, "rounding": "up",
+      "overflow": "no-saturate", "data": )" PL_DATA R"(, "seed": 11, "input_file": "x.npy", "backend": "cuda"})");
+  auto c = cast_spec_from_json(file);
+  ASSERT_TRUE(c) << c.error();
+  expect_every_key_kept(file, to_json(*c));
+}
+
+TEST(ExperimentJson, EveryThroughputSettingIsWrittenBack) {
+  const json file = experiment_json_test_file(R"({"experiment": "throughput", "dtypes": ["float16", "int8"],
+      "baseline": "float16", "n": 64, "repetitions": 3, "datasheet": "H200 SXM"})");
+  auto c = throughput_config_from_json(file);
+  ASSERT_TRUE(c) << c.error();
+  expect_every_key_kept(file, to_json(*c));
+}
+
+}  // namespace
+}  // namespace pl::experiment
