@@ -2,7 +2,8 @@
 // file. Each reader must return a value or an error; and what a reader accepts must survive the
 // trip the app makes with it -- written back as setup.json, read again, written again, the same
 // JSON -- or a re-run would not be the run it claims to repeat. A broken trip aborts with both
-// texts. Nothing is run: the readers alone, which open no files.
+// texts. (A setting the writer drops every time keeps that fixed point: tests/core/
+// experiment_json_test.cpp looks for those.) Nothing is run: the readers alone, which open no files.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
