@@ -2,12 +2,12 @@
 // Runs the experiment a JSON file describes (docs/experiment-json.md) and writes its results
 // (result.json, setup.json, figures and their CSV) into DIR, with a progress bar on a
 // terminal: matmul and linear, mlp, dot and sum (error versus length), cast, throughput.
-#include <fstream>
 #include <iostream>
 
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
+#include "core/io/file_read.h"
 #include "core/backend/backend.h"
 #include "core/experiment/experiment_file.h"
 #include "core/figure/experiment_figures.h"
@@ -59,16 +59,12 @@ Runner add_run(CLI::App& app) {
   app.add_option("--out", a->out, "folder for the results")->required();
   app.add_flag("--json", a->json, "print result.json to stdout as well");
   return [a]() {
-    std::ifstream in(a->config);
-    if (!in) {
-      std::fprintf(stderr, "error: cannot open %s\n", a->config.c_str());
+    auto read = io::read_json_file(a->config);
+    if (!read) {
+      std::fprintf(stderr, "error: %s\n", read.error().c_str());
       return kExitBadInput;
     }
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded()) {
-      std::fprintf(stderr, "error: %s is not valid JSON\n", a->config.c_str());
-      return kExitBadInput;
-    }
+    nlohmann::json j = std::move(read).value();
     if (!a->backend.empty() && !check_backend_choice(a->backend).empty()) {
       std::fprintf(stderr, "error: --backend must be auto, cpu or cuda\n");
       return kExitBadInput;

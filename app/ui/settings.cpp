@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/io/file_read.h"
+
 namespace pl::ui {
 
 Settings load_settings(std::string* problem) {
@@ -13,13 +15,14 @@ Settings load_settings(std::string* problem) {
   const std::string dir = config_dir();
   if (dir.empty()) return s;
   const std::string path = dir + "/settings.json";
-  std::ifstream in(path);
-  if (!in) return s;  // first run
-  const auto j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    if (problem) *problem = path + " is not a JSON object; using defaults";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return s;  // first run
+  auto read = io::read_json_file(path);
+  if (!read || !read->is_object()) {
+    if (problem) *problem = (read ? path + " is not a JSON object" : read.error()) + "; using defaults";
     return s;
   }
+  const nlohmann::json& j = *read;
   // Each key on its own: one bad value does not cost the others.
   if (j.contains("panel") && j["panel"].is_string()) s.panel = j["panel"].get<std::string>();
   if (j.contains("presentation") && j["presentation"].is_boolean()) s.presentation = j["presentation"].get<bool>();

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 
 #include "app/ui/value_controls.h"
@@ -14,6 +13,7 @@
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/matmul_files.h"
+#include "core/io/file_read.h"
 #include "core/promote/engine.h"
 #include "core/util/join.h"
 
@@ -132,10 +132,9 @@ void SetupView::follow_file_shapes(const MatmulSpec& ran) {
 }
 
 std::string SetupView::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return "cannot open " + path;
-  auto j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded()) return path + " is not valid JSON";
+  auto read = io::read_json_file(path);
+  if (!read) return read.error();
+  const nlohmann::json& j = *read;
   const std::string kind = experiment_kind(j);
   if (kind == "matmul" || kind == "linear") {
     auto spec = matmul_spec_from_json(j);

@@ -8,6 +8,7 @@
 
 #include "core/dtype/codec.h"
 #include "core/dtype/custom_dtype.h"
+#include "core/io/file_read.h"
 #include "core/util/number_text.h"
 
 namespace pl::io {
@@ -248,18 +249,6 @@ Expected<Tensor> parse_npy(std::span<const uint8_t> b, std::optional<DType> raw_
   return t;
 }
 
-Expected<std::vector<uint8_t>> read_file(const std::string& path, size_t limit) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return Error{"cannot open " + path};
-  const std::streamoff size = in.tellg();
-  if (size < 0) return Error{"cannot read " + path};
-  if (static_cast<size_t>(size) > limit)
-    return Error{path + " is " + std::to_string(size) + " bytes (limit " + std::to_string(limit) + ")"};
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  in.seekg(0);
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) return Error{"cannot read " + path};
-  return bytes;
-}
 
 Expected<Tensor> read_npy(const std::string& path, std::optional<DType> raw_as) {
   auto bytes = read_file(path, (kMaxElements + 1) * 8 + kMaxHeader);

@@ -37,7 +37,4 @@ struct NpyHeader {
 };
 Expected<NpyHeader> parse_npy_header(std::string_view dict);
 
-// Reads a whole file, refusing files above `limit` bytes.
-Expected<std::vector<uint8_t>> read_file(const std::string& path, size_t limit);
-
 }  // namespace pl::io

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/io/file_read.h"
+
 namespace pl::io {
 namespace {
 
@@ -172,6 +174,7 @@ Expected<Tensor> read_safetensors(std::span<const uint8_t> f, const std::string&
 }
 
 Expected<std::vector<SafetensorsEntry>> list_safetensors_file(const std::string& path) {
+  if (auto why = unreadable_file(path); !why.empty()) return Error{why};
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return Error{"cannot open " + path};
   const uint64_t size = static_cast<uint64_t>(in.tellg());

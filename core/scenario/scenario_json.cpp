@@ -1,6 +1,6 @@
-#include <fstream>
 #include <set>
 
+#include "core/io/file_read.h"
 #include "core/scenario/probe.h"
 #include "core/scenario/scenario.h"
 
@@ -163,10 +163,9 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
 }
 
 Expected<Scenario> load_scenario(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error{"cannot open " + path};
-  json j = json::parse(in, nullptr, false);
-  if (j.is_discarded()) return Error{path + " is not valid JSON"};
+  auto read = io::read_json_file(path);
+  if (!read) return Error{read.error()};
+  const json& j = *read;
   std::string stem = path.substr(path.find_last_of('/') + 1);
   if (stem.size() > 5 && stem.substr(stem.size() - 5) == ".json") stem.resize(stem.size() - 5);
   auto s = scenario_from_json(j, stem);

@@ -189,6 +189,8 @@ JSON
 check run-config 0 'wrote .*result.json' -- "$PL" run "$TMP/exp.json" --out "$TMP/out"
 check run-setup-reruns 0 'arithmetic' -- "$PL" run "$TMP/out/setup.json" --out "$TMP/out2"
 check run-backend-cpu 0 'arithmetic: ' -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend cpu
+check run-directory 2 "is a directory, not a file" -- "$PL" run "$TMP" --out "$TMP/out6"
+check tensors-directory 2 "is a directory, not a file" -- "$PL" tensors "$TMP"
 echo '{"experiment": "mlp", "width": 16, "batch": 4, "layers": 2}' > "$TMP/mlp-b.json"
 check run-mlp-backend 0 "products: .* on cpu" -- "$PL" run "$TMP/mlp-b.json" --out "$TMP/out7" --backend cpu
 check run-backend-bad 2 'backend must be auto, cpu or cuda' -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend tpu

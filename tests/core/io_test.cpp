@@ -10,6 +10,7 @@
 #include "core/dtype/codec.h"
 #include "core/dtype/custom_dtype.h"
 #include "core/dtype/format_lookup.h"
+#include "core/io/file_read.h"
 #include "core/io/npy.h"
 #include "core/io/safetensors.h"
 #include "core/util/number_text.h"

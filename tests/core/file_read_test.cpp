@@ -1,0 +1,62 @@
+// A path the user names that is not a readable file -- a directory, nothing, an unparsable
+// document -- is a clear error from every reader, never an exception: reading a directory makes
+// libstdc++'s filebuf throw, and nlohmann's stream parser let it through (`precision-lab run /tmp`
+// ended in std::terminate, found in session 37).
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "core/io/file_read.h"
+#include "core/io/npy.h"
+#include "core/io/safetensors.h"
+#include "core/scenario/scenario.h"
+
+namespace pl::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("pl_file_read_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  Scratch() { fs::create_directories(dir / "a.json"); }  // a directory with a file's name
+  ~Scratch() { fs::remove_all(dir); }
+};
+
+template <class E>
+void expect_error(const E& e, const std::string& contains) {
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().find(contains), std::string::npos) << e.error();
+}
+
+TEST(FileRead, ADirectoryIsAnErrorFromEveryReader) {
+  Scratch s;
+  const std::string d = (s.dir / "a.json").string();
+  const std::string said = d + " is a directory, not a file";
+  EXPECT_EQ(unreadable_file(d), said);
+  expect_error(read_json_file(d), said);
+  expect_error(read_file(d, 1 << 20), said);
+  expect_error(read_npy(d), said);
+  expect_error(list_safetensors_file(d), said);
+  expect_error(read_safetensors_file(d, "x"), said);
+  expect_error(scenario::load_scenario(d), said);
+}
+
+TEST(FileRead, MissingTooLargeAndMalformedAreNamed) {
+  Scratch s;
+  const std::string missing = (s.dir / "none.json").string();
+  expect_error(read_json_file(missing), "cannot open " + missing);
+  expect_error(scenario::load_scenario(missing), "cannot open " + missing);
+  const std::string bad = (s.dir / "bad.json").string();
+  std::ofstream(bad) << "{\"experiment\": ";
+  expect_error(read_json_file(bad), bad + " is not valid JSON");
+  expect_error(read_file(bad, 4), bad + " is 15 bytes (limit 4)");
+  const std::string good = (s.dir / "good.json").string();
+  std::ofstream(good) << "{\"m\": 3}";
+  auto j = read_json_file(good);
+  ASSERT_TRUE(j) << j.error();
+  EXPECT_EQ((*j)["m"], 3);
+}
+
+}  // namespace
+}  // namespace pl::io
