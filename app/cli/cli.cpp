@@ -1,6 +1,7 @@
 #include "app/cli/cli.h"
 
 #include <cctype>
+#include <charconv>
 #include <iostream>
 #include <map>
 #include <string>
@@ -18,13 +19,16 @@ std::vector<std::string>& stashed_values() {
 
 // CLI11 reads "-1" and "-0x1p-2" as values (a digit follows the dash) but "-inf", "-nan" and
 // "-.5" as unknown options. Such values travel as "-9#<k>" tokens and come back unchanged
-// through restore_value(), in their original position.
+// through restore_value(), in their original position. An argument that already reads "-9#..."
+// is stashed too, so that every such token is one of ours ("-9#x" as a value ended in
+// std::terminate, std::stoul's exception).
 std::vector<std::string> protect_negative_values(int argc, char** argv) {
   std::vector<std::string> out;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     bool digit_after_dash = a.size() > 1 && std::isdigit(static_cast<unsigned char>(a[1]));
-    if (a.size() > 1 && a[0] == '-' && a[1] != '-' && !digit_after_dash && parse_number(a).ok()) {
+    const bool looks_stashed = a.rfind("-9#", 0) == 0;
+    if (looks_stashed || (a.size() > 1 && a[0] == '-' && a[1] != '-' && !digit_after_dash && parse_number(a).ok())) {
       out.push_back("-9#" + std::to_string(stashed_values().size()));
       stashed_values().push_back(a);
     } else {
@@ -38,8 +42,10 @@ std::vector<std::string> protect_negative_values(int argc, char** argv) {
 
 std::string restore_value(const std::string& arg) {
   if (arg.rfind("-9#", 0) != 0) return arg;
-  size_t k = std::stoul(arg.substr(3));
-  return k < stashed_values().size() ? stashed_values()[k] : arg;
+  size_t k = 0;
+  const char* end = arg.data() + arg.size();
+  const auto [rest, ec] = std::from_chars(arg.data() + 3, end, k);
+  return ec == std::errc{} && rest == end && k < stashed_values().size() ? stashed_values()[k] : arg;
 }
 
 int run(int argc, char** argv) {

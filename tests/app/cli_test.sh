@@ -24,6 +24,7 @@ check cast-negative 0 'value +-inf' -- "$PL" cast --to float16 -65520
 check cast-neg-inf 0 '"value": "-inf"' -- "$PL" cast --to float16 --json -inf
 check cast-nan-json 0 '"value": "nan"' -- "$PL" cast --to float8_e4m3fn --json nan
 check cast-minus-zero 0 'bits +0x80 ' -- "$PL" cast --to float8_e4m3fn -0
+check cast-stash-lookalike 2 "malformed number '-9#x'" -- "$PL" cast --to float16 '-9#x'
 check cast-saturate 0 'value +448' -- "$PL" cast --to float8_e4m3fn --saturate 1000
 check cast-no-saturate 0 'value +nan' -- "$PL" cast --to float8_e4m3fn 1000
 check cast-rtz 0 'value +65504' -- "$PL" cast --to float16 --rounding rtz 1e6
