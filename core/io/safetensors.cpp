@@ -1,6 +1,7 @@
 #include "core/io/safetensors.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 
@@ -117,8 +118,8 @@ Expected<Tensor> decode_tensor(const SafetensorsEntry& e, const uint8_t* data,
   if (!slice) return t;
   const size_t rows = t.rows(), cols = t.cols();
   Slice s = *slice;
-  if (s.row1 == 0) s.row1 = rows;
-  if (s.col1 == 0) s.col1 = cols;
+  if (s.row1 == Slice::kToTheEnd) s.row1 = rows;
+  if (s.col1 == Slice::kToTheEnd) s.col1 = cols;
   if (s.row0 >= s.row1 || s.row1 > rows || s.col0 >= s.col1 || s.col1 > cols)
     return Error{"slice " + std::to_string(s.row0) + ":" + std::to_string(s.row1) + "," +
                  std::to_string(s.col0) + ":" + std::to_string(s.col1) + " does not fit tensor '" +
@@ -147,10 +148,14 @@ Expected<std::optional<Slice>> parse_slice(const std::string& text) {
     const std::string ends[2] = {sides[i].substr(0, colon), sides[i].substr(colon + 1)};
     for (int j = 0; j < 2; ++j) {
       if (ends[j].empty()) continue;
-      char* end = nullptr;
-      const unsigned long long v = std::strtoull(ends[j].c_str(), &end, 10);
-      if (*end || ends[j][0] == '-') return Error{"slice '" + text + "': '" + ends[j] + "' is not a non-negative integer"};
-      *parts[2 * i + j] = static_cast<size_t>(v);
+      size_t v = 0;
+      const char* last = ends[j].data() + ends[j].size();
+      const auto [rest, ec] = std::from_chars(ends[j].data(), last, v);
+      if (ec == std::errc::result_out_of_range || (ec == std::errc{} && rest == last && v == Slice::kToTheEnd))
+        return Error{"slice '" + text + "': '" + ends[j] + "' is too large"};
+      if (ec != std::errc{} || rest != last)
+        return Error{"slice '" + text + "': '" + ends[j] + "' is not a non-negative integer"};
+      *parts[2 * i + j] = v;
     }
   }
   return std::optional<Slice>{s};

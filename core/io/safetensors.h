@@ -7,6 +7,7 @@
 // shapes whose byte count matches the offsets, offsets inside the file, no overlaps needed.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,7 +26,10 @@ struct SafetensorsEntry {
 };
 
 struct Slice {  // [row0, row1) x [col0, col1) of the matrix view
-  size_t row0 = 0, row1 = 0, col0 = 0, col1 = 0;
+  // An end not given runs to the end of the range. (It was 0, so an explicit "0:0" -- an empty
+  // range -- read as the whole of it.)
+  static constexpr size_t kToTheEnd = SIZE_MAX;
+  size_t row0 = 0, row1 = kToTheEnd, col0 = 0, col1 = kToTheEnd;
 };
 // "0:128,0:256"; an empty side means the whole range ("":,0:64").
 Expected<std::optional<Slice>> parse_slice(const std::string& text);

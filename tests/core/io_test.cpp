@@ -173,6 +173,17 @@ TEST(Safetensors, BadNamesSlicesAndFilesAreErrors) {
   EXPECT_NE(t.error().find("does not fit"), std::string::npos);
   EXPECT_FALSE(parse_slice("1:2"));
   EXPECT_FALSE(parse_slice("a:2,0:1"));
+  // An explicit empty range is refused, not read as the whole (an end of 0 meant "to the end").
+  t = read_safetensors_file(kDir + "/model.safetensors", "layer.weight", *parse_slice("0:0,0:5"));
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().find("slice 0:0,0:5 does not fit"), std::string::npos) << t.error();
+  // Open ends run to the end; a number past size_t is named, not saturated.
+  t = read_safetensors_file(kDir + "/model.safetensors", "layer.weight", *parse_slice("4:,:2"));
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_EQ(t->shape, (std::vector<size_t>{2, 2}));
+  auto too_far = parse_slice("99999999999999999999:1,0:1");
+  ASSERT_FALSE(too_far);
+  EXPECT_NE(too_far.error().find("'99999999999999999999' is too large"), std::string::npos) << too_far.error();
   const auto good = bytes_of("model.safetensors");
   for (size_t n = 0; n < good.size(); n += 7) EXPECT_FALSE(read_safetensors(std::span(good).first(n), "bf")) << n;
   auto lie = [](const std::string& header) {
