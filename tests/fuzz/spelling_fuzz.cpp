@@ -1,5 +1,5 @@
 // libFuzzer target: any text where the app takes a spelling -- a dtype (table names, framework
-// spellings, custom eXmY formats), a float format, an accumulation model, a number. Each parser
+// spellings, custom eXmY formats), a float format, an accumulation model, a number, a slice. Each parser
 // must answer a value or an error; and what it accepts must read back from the name the app
 // prints for it (result files, setup.json and the window store those names), or a saved setup
 // would not mean what was run. A broken read-back aborts with both texts.
@@ -13,6 +13,7 @@
 #include "core/dtype/custom_dtype.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
+#include "core/io/safetensors.h"
 #include "core/util/number_text.h"
 
 namespace {
@@ -71,5 +72,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   format_reads_back(text);
   accumulation_reads_back(text);
   number_reads_back(text);
+  (void)pl::io::parse_slice(text);  // a .safetensors operand's "@R0:R1,C0:C1"
   return 0;
 }
