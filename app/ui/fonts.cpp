@@ -24,7 +24,8 @@ const char* load_fonts(float pixel_size) {
     b.BuildRanges(&ranges);
   }
   for (const char* path : kCandidates) {
-    if (std::filesystem::exists(path) &&
+    std::error_code ec;  // (exists() without it throws where a parent cannot be searched)
+    if (std::filesystem::exists(path, ec) &&
         io.Fonts->AddFontFromFileTTF(path, pixel_size, nullptr, ranges.Data))
       return path;
   }

@@ -206,7 +206,8 @@ int run_gui(const GuiOptions& o) {
   auto experiment = std::make_unique<ExperimentPanel>(app.log);
   if (!o.setup.empty()) {
     if (auto err = experiment->load_setup(o.setup); !err.empty()) return fail(err);
-  } else if (const std::string last = config_dir() + "/last-setup.json"; !screenshot && std::filesystem::exists(last)) {
+  } else if (const std::string last = config_dir() + "/last-setup.json";
+             !screenshot && [&] { std::error_code ec; return std::filesystem::exists(last, ec); }()) {
     if (auto err = experiment->load_setup(last); !err.empty()) app.log.add("window", "last setup not restored: " + err);
   }
   app.experiment = experiment.get();

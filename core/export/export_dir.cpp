@@ -12,7 +12,11 @@ std::string stem(const std::string& root, const std::string& what, int n) {
   char stamp[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  return root + "/" + stamp + (what.empty() ? "" : "-" + what) + (n > 1 ? "-" + std::to_string(n) : "");
+  // Appended, not "-" + what inside a ?: -- GCC 12's false -Wrestrict on that (bug 105329).
+  std::string s = root + "/" + stamp;
+  if (!what.empty()) s.append("-").append(what);
+  if (n > 1) s.append("-").append(std::to_string(n));
+  return s;
 }
 
 }  // namespace
@@ -35,7 +39,7 @@ Expected<std::string> new_export_file(const std::string& what, const std::string
   std::filesystem::create_directories(root, ec);
   if (ec) return Error{"cannot create " + root + ": " + ec.message()};
   for (int n = 1; n <= kMaxSameSecond; ++n)
-    if (const std::string path = stem(root, what, n) + "." + ext; !std::filesystem::exists(path)) return path;
+    if (const std::string path = stem(root, what, n) + "." + ext; !std::filesystem::exists(path, ec)) return path;
   return Error{"too many exports in one second under " + root};
 }
 
