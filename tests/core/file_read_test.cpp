@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "core/io/file_read.h"
@@ -17,8 +19,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A folder of its own per test and process (ctest runs each test in a process of its own, two
+// at a time).
 struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("pl_file_read_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::path dir = fs::temp_directory_path() /
+                 ("pl_file_read_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+                  "_" + std::to_string(::getpid()));
   Scratch() { fs::create_directories(dir / "a.json"); }  // a directory with a file's name
   ~Scratch() { fs::remove_all(dir); }
 };
