@@ -45,7 +45,13 @@ std::string specials_text(Specials s) {
   return "?";
 }
 
-int default_bias(int exponent_bits) { return (1 << (exponent_bits - 1)) - 1; }
+// "e5m7": the start of both names. (Built by appending: GCC 12 warns, falsely, of an overlap
+// in "e" + std::to_string(...).)
+std::string exponent_and_mantissa(const FloatFormat& f) {
+  std::string s("e");
+  s.append(std::to_string(f.exponent_bits)).append("m").append(std::to_string(f.mantissa_bits));
+  return s;
+}
 
 }  // namespace
 
@@ -91,18 +97,15 @@ std::vector<DType> custom_dtypes() {
   return out;
 }
 
-// (Built by appending: GCC 12 warns, falsely, of an overlap in "e" + std::to_string(...).)
 std::string custom_format_name(const FloatFormat& f) {
-  std::string s = custom_format_short_name(FloatFormat{f.exponent_bits, f.mantissa_bits, default_bias(f.exponent_bits),
-                                                       Specials::IEEE});
+  std::string s = exponent_and_mantissa(f);
   s.append("b").append(std::to_string(f.bias)).append(":").append(specials_name(f.specials));
   return s;
 }
 
 std::string custom_format_short_name(const FloatFormat& f) {
-  std::string s("e");
-  s.append(std::to_string(f.exponent_bits)).append("m").append(std::to_string(f.mantissa_bits));
-  if (f.bias != default_bias(f.exponent_bits)) s.append("b").append(std::to_string(f.bias));
+  std::string s = exponent_and_mantissa(f);
+  if (f.bias != default_custom_bias(f.exponent_bits)) s.append("b").append(std::to_string(f.bias));
   if (f.specials != Specials::IEEE) s.append(":").append(specials_name(f.specials));
   return s;
 }

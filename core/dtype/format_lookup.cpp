@@ -61,7 +61,7 @@ std::optional<Expected<FloatFormat>> parse_custom_spelling(const std::string& ke
   const long e = number(match[1]), m = number(match[2]);
   if (e < 1 || e > 11 || m > 52)
     return Error{"invalid custom format '" + key + "': exponent bits must be 1..11 and mantissa bits 0..52"};
-  const long bias = match[3].matched ? number(match[3]) : (1L << (e - 1)) - 1;
+  const long bias = match[3].matched ? number(match[3]) : default_custom_bias(static_cast<int>(e));
   const Specials s = match[4].matched ? *parse_custom_specials(match[4].str()) : Specials::IEEE;
   return make_custom_format(static_cast<int>(e), static_cast<int>(m), static_cast<int>(bias), s);
 }
@@ -90,6 +90,8 @@ const char* specials_name(Specials s) {
   }
   return "?";
 }
+
+int default_custom_bias(int exponent_bits) { return (1 << (exponent_bits - 1)) - 1; }
 
 std::optional<Specials> parse_custom_specials(std::string_view text) {
   for (Specials s : {Specials::IEEE, Specials::FN, Specials::FNUZ, Specials::None})

@@ -28,6 +28,9 @@ Expected<DType> parse_dtype(std::string_view text);
 // bias defaults to 2^(E-1) - 1 and specials to ieee ("finite": every code is a number).
 Expected<FormatRef> parse_float_format(std::string_view text);
 
+// A custom spelling's bias when it gives none: 2^(E-1) - 1, IEEE's (exponent_bits in 1..11).
+int default_custom_bias(int exponent_bits);
+
 // Checks that a custom format is one the codec represents exactly in float64.
 Expected<FloatFormat> make_custom_format(int exponent_bits, int mantissa_bits, int bias,
                                          Specials specials);
