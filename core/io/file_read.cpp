@@ -6,20 +6,18 @@
 
 namespace pl::io {
 
-std::string unreadable_file(const std::string& path) {
+std::string not_a_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return path + " is a directory, not a file";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "cannot open " + path;
-  return "";
+  return std::filesystem::is_directory(path, ec) ? path + " is a directory, not a file" : "";
 }
 
 Expected<std::vector<uint8_t>> read_file(const std::string& path, size_t limit) {
-  if (auto why = unreadable_file(path); !why.empty()) return Error{why};
+  if (auto why = not_a_file(path); !why.empty()) return Error{why};
   // istream::read catches what the filebuf throws and sets badbit instead.
   std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return Error{"cannot open " + path};
   const std::streamoff size = in.tellg();
-  if (!in || size < 0) return Error{"cannot read " + path};
+  if (size < 0) return Error{"cannot read " + path};
   if (static_cast<uint64_t>(size) > limit)
     return Error{path + " is " + std::to_string(size) + " bytes (limit " + std::to_string(limit) + ")"};
   std::vector<uint8_t> bytes(static_cast<size_t>(size));

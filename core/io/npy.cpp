@@ -249,7 +249,6 @@ Expected<Tensor> parse_npy(std::span<const uint8_t> b, std::optional<DType> raw_
   return t;
 }
 
-
 Expected<Tensor> read_npy(const std::string& path, std::optional<DType> raw_as) {
   auto bytes = read_file(path, (kMaxElements + 1) * 8 + kMaxHeader);
   if (!bytes) return Error{bytes.error()};

@@ -179,7 +179,7 @@ Expected<Tensor> read_safetensors(std::span<const uint8_t> f, const std::string&
 }
 
 Expected<std::vector<SafetensorsEntry>> list_safetensors_file(const std::string& path) {
-  if (auto why = unreadable_file(path); !why.empty()) return Error{why};
+  if (auto why = not_a_file(path); !why.empty()) return Error{why};
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return Error{"cannot open " + path};
   const uint64_t size = static_cast<uint64_t>(in.tellg());

@@ -39,7 +39,7 @@ TEST(FileRead, ADirectoryIsAnErrorFromEveryReader) {
   Scratch s;
   const std::string d = (s.dir / "a.json").string();
   const std::string said = d + " is a directory, not a file";
-  EXPECT_EQ(unreadable_file(d), said);
+  EXPECT_EQ(not_a_file(d), said);
   expect_error(read_json_file(d), said);
   expect_error(read_file(d, 1 << 20), said);
   expect_error(read_npy(d), said);
