@@ -235,9 +235,11 @@ std::string endpoint_exact(long double v) {
   return s;
 }
 
+// Appended: GCC 12 warns, falsely, of an overlap in the chain of + (bug 105329).
 std::string interval_text(const RoundingInterval& r, int significant_digits) {
-  return std::string(r.lo.closed ? "[" : "(") + endpoint_text(r.lo, significant_digits) + ", " +
-         endpoint_text(r.hi, significant_digits) + (r.hi.closed ? "]" : ")");
+  std::string s(r.lo.closed ? "[" : "(");
+  s.append(endpoint_text(r.lo, significant_digits)).append(", ").append(endpoint_text(r.hi, significant_digits));
+  return s.append(r.hi.closed ? "]" : ")");
 }
 
 nlohmann::json to_json(const FloatFormat& f, const std::string& format_name, const Neighbourhood& n) {
