@@ -1,5 +1,6 @@
 #include "app/ui/settings.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,9 +27,14 @@ Settings load_settings(std::string* problem) {
   // Each key on its own: one bad value does not cost the others.
   if (j.contains("panel") && j["panel"].is_string()) s.panel = j["panel"].get<std::string>();
   if (j.contains("presentation") && j["presentation"].is_boolean()) s.presentation = j["presentation"].get<bool>();
-  for (const auto& [key, field] : {std::pair{"width", &s.width}, std::pair{"height", &s.height}})
-    if (j.contains(key) && j[key].is_number_integer() && j[key].get<int>() > 0 && j[key].get<int>() <= 8192)
-      *field = j[key].get<int>();
+  // Read as 64 bits before the range check: get<int>() would wrap 4294967396 to 100, a size
+  // nobody saved (and 2^64 - 1, stored unsigned, reads as -1 here: refused too).
+  for (const auto& [key, field] : {std::pair{"width", &s.width}, std::pair{"height", &s.height}}) {
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number_integer()) continue;
+    const auto v = it->get<std::int64_t>();
+    if (v > 0 && v <= 8192) *field = static_cast<int>(v);
+  }
   return s;
 }
 
