@@ -3,7 +3,7 @@
 //   [--rounding MODE] [--overflow POLICY] [--input-scaling R] [--weight-scaling R]
 //   [--data DIST] [--weight-data DIST] [--seed S] [--raw] [--high-precision]
 //   [--out C.npy] [--save DIR] [--json] [--framework torch|numpy|jax|tf|...]
-//   [--backend auto|cpu|cuda] [--fast-accum]
+//   [--backend auto|cpu|cuda] [--fast-accum] [--threads N]
 // One product and its error statistics against the float64 reference, split into input
 // rounding, arithmetic and output rounding. Operands from .npy / .safetensors files, or drawn.
 #include <iostream>
@@ -23,6 +23,7 @@ struct MatmulArgs {
   std::string input_scaling = "none", weight_scaling = "none", data = "normal", weight_data = "normal";
   size_t m = 256, n = 256, k = 256;
   uint64_t seed = 0;
+  uint64_t threads = 0;  // 0: all cores
   bool linear = false, raw = false, high = false, json = false;
   std::string out, save, framework;
   std::string backend;  // empty: the config's default (cpu)
@@ -67,6 +68,7 @@ Runner add_matmul(CLI::App& app) {
                  "auto | cpu | cuda: where the product runs (default cpu); a model the device cannot run "
                  "falls back to the CPU, with a note");
   app.add_flag("--fast-accum", a->fast_accumulation, "float8 products on CUDA: the tensor cores' fast accumulation");
+  app.add_option("--threads", a->threads, "CPU threads the run may use, OpenBLAS's included (default 0: all cores)");
   return [a]() {
     nlohmann::json j = {{"experiment", a->linear ? "linear" : "matmul"}, {"m", a->m}, {"n", a->n},
                         {"k", a->k}, {"input", a->input}, {"weight", a->weight}, {"output", a->output},
@@ -82,6 +84,7 @@ Runner add_matmul(CLI::App& app) {
     if (!a->framework.empty()) j["framework"] = a->framework;  // checked with the file's key
     if (!a->backend.empty()) j["backend"] = a->backend;          // likewise
     if (a->fast_accumulation) j["fast_accumulation"] = true;
+    if (a->threads) j["threads"] = a->threads;  // its range checked with the file's key
     auto spec = experiment::matmul_spec_from_json(j);
     if (!spec) {
       std::fprintf(stderr, "error: %s\n", spec.error().c_str());

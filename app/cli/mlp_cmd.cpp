@@ -1,7 +1,7 @@
 // precision-lab mlp [--layers L] [--width W] [--batch B] [--activation relu|gelu|identity]
 //   [--input-dtype T] [--weight-dtype T] [--bias-dtype T] [--accumulate SPEC] [--output-dtype T]
 //   [--rounding MODE] [--input-scaling R] [--weight-scaling R] [--data DIST] [--seed S]
-//   [--backend auto|cpu|cuda] [--save DIR] [--json]
+//   [--backend auto|cpu|cuda] [--threads N] [--save DIR] [--json]
 // Error through the layers of a small MLP (nn.Linear init) against the float64 network.
 #include <iostream>
 
@@ -20,6 +20,7 @@ struct MlpArgs {
               data = "normal", save;
   std::string backend;  // empty: the config's default (cpu)
   uint64_t seed = 0;
+  uint64_t threads = 0;  // 0: all cores
   bool json = false;
 };
 
@@ -74,6 +75,7 @@ Runner add_mlp(CLI::App& app) {
   app.add_option("--backend", a->backend,
                  "auto | cpu | cuda: where every layer's product runs (default cpu); a model the device "
                  "cannot run falls back to the CPU, with a note");
+  app.add_option("--threads", a->threads, "CPU threads the run may use, OpenBLAS's included (default 0: all cores)");
   app.add_option("--save", a->save, "write the figure, result.json and setup.json into this folder");
   app.add_flag("--json", a->json, "machine-readable results");
   return [a]() {
@@ -84,6 +86,7 @@ Runner add_mlp(CLI::App& app) {
                         {"weight_scaling", a->weight_scaling}, {"input_data", a->data}, {"seed", a->seed}};
     if (!a->bias.empty()) j["bias"] = a->bias;
     if (!a->backend.empty()) j["backend"] = a->backend;  // checked with the file's key
+    if (a->threads) j["threads"] = a->threads;            // likewise
     return run_mlp_json(j, a->save, a->json);
   };
 }

@@ -16,6 +16,7 @@
 #include "core/io/file_read.h"
 #include "core/promote/engine.h"
 #include "core/util/join.h"
+#include "core/util/thread_limit.h"
 
 namespace pl::ui {
 namespace {
@@ -359,8 +360,18 @@ bool SetupView::draw() {
     if (mode_ != ExperimentMode::Mlp && !cast)
       changed |= enum_combo("weight data", &c.weight_data.distribution, dists, distribution_name);
   }
-  int seed = static_cast<int>(c.seed);
-  if (ImGui::InputInt("seed", &seed)) c.seed = static_cast<uint64_t>(std::max(seed, 0)), changed = true;
+  // All 64 bits: a file's seed past 2^31 shown as an int read as another seed.
+  const uint64_t seed_step = 1;
+  if (ImGui::InputScalar("seed", ImGuiDataType_U64, &c.seed, &seed_step)) changed = true;
+  if (mode_ == ExperimentMode::Matrix || mode_ == ExperimentMode::Mlp) {
+    const unsigned thread_step = 1;
+    unsigned threads = c.threads;
+    if (ImGui::InputScalar("threads (0: all)", ImGuiDataType_U32, &threads, &thread_step))
+      c.threads = std::min(threads, kMaxThreads), changed = true;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("CPU threads the run may use, OpenBLAS's included (0: all %u); the results are\n"
+                        "the same bits whatever the count, only the time changes", hardware_threads());
+  }
   ImGui::Separator();
   const bool matrix = mode_ == ExperimentMode::Matrix;
   if (matrix) {

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "core/util/thread_limit.h"
+
 namespace pl::blas {
 namespace {
 blasint as_int(size_t n) { return static_cast<blasint>(n); }
@@ -42,18 +44,45 @@ void configure_threads() {
     g_thread_timeout = kThreadTimeout;
   });
 }
+
+
+// OpenBLAS 0.3.21 has one thread count for the whole process (openblas_set_num_threads; the
+// per-call openblas_set_num_threads_local came in 0.3.27), so a call made under a ThreadLimit
+// (thread_limit.h) lowers it for that call and puts it back. Every call holds this lock, so
+// none runs while another has changed the count; OpenBLAS's pthread build runs one call at a
+// time on its workers anyway.
+std::mutex g_calls;
+
+template <typename Call>
+void call_within_thread_limit(Call&& call) {
+  configure_threads();
+  static const int all = openblas_get_num_threads();  // OPENBLAS_NUM_THREADS, else the cores
+  const std::lock_guard hold(g_calls);
+  const unsigned cap = thread_limit();
+  const bool lower = cap && static_cast<int>(cap) < all;
+  struct PutBack {
+    bool lowered;
+    ~PutBack() {
+      if (lowered) openblas_set_num_threads(all);
+    }
+  } put_back{lower};
+  if (lower) openblas_set_num_threads(static_cast<int>(cap));
+  call();
+}
 }  // namespace
 
 void gemm_nt(size_t m, size_t n, size_t k, const double* a, const double* b, double* c) {
-  configure_threads();
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0, a,
-              as_int(k), b, as_int(k), 0.0, c, as_int(n));
+  call_within_thread_limit([&] {
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0, a,
+                as_int(k), b, as_int(k), 0.0, c, as_int(n));
+  });
 }
 
 void gemm_nt(size_t m, size_t n, size_t k, const float* a, const float* b, float* c) {
-  configure_threads();
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0f, a,
-              as_int(k), b, as_int(k), 0.0f, c, as_int(n));
+  call_within_thread_limit([&] {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0f, a,
+                as_int(k), b, as_int(k), 0.0f, c, as_int(n));
+  });
 }
 
 std::optional<int> user_thread_timeout(const char* env) {
@@ -69,7 +98,12 @@ Info info() {
   i.core = openblas_get_corename();
   i.config = openblas_get_config();
   if (const char* env = std::getenv("OPENBLAS_CORETYPE")) i.coretype_env = env;
-  i.threads = openblas_get_num_threads();
+  {
+    const std::lock_guard hold(g_calls);  // (not while a capped call has lowered the count)
+    i.threads = openblas_get_num_threads();
+  }
+  if (const unsigned cap = thread_limit(); cap && static_cast<int>(cap) < i.threads)
+    i.threads = static_cast<int>(cap);  // what a call made from here uses
   i.thread_timeout = g_thread_timeout;
   return i;
 }
@@ -96,7 +130,7 @@ std::string core_advice(std::string_view core, const CpuVectors& v) {
 }
 
 std::string describe(const Info& i) {
-  std::string s = i.config + ", core " + i.core + ", " + std::to_string(i.threads) + " threads";
+  std::string s = i.config + ", core " + i.core + ", " + std::to_string(i.threads) + (i.threads == 1 ? " thread" : " threads");
   if (!i.coretype_env.empty()) s += " (OPENBLAS_CORETYPE=" + i.coretype_env + ")";
   if (!i.thread_timeout.empty()) s += ", idle after 2^" + i.thread_timeout + " cycles";
   return s;

@@ -111,7 +111,7 @@ class CpuBackend final : public Backend {
     if (!c) return Error{c.error()};
     ProductRun run{std::move(c).value(), experiment::describe(s.accumulate), 0};
     if (s.accumulate.kind == experiment::AccumKind::Blas) run.method += " (" + blas::describe(blas::info()) + ")";
-    else run.method += " (own kernels, " + std::to_string(default_threads()) + " threads)";
+    else run.method += " (own kernels, " + std::to_string(allowed_threads(0)) + (allowed_threads(0) == 1 ? " thread)" : " threads)");
     run.method += no_fast_accumulation(s);
     return run;
   }
@@ -140,7 +140,7 @@ class CpuBackend final : public Backend {
                s.b == s.accumulate.format;  // dgemm on float64, sgemm on float32
     t.method = experiment::describe(s.accumulate) + no_fast_accumulation(s);
     t.clock = "steady_clock, median of " + std::to_string(reps) + " after 1 warm-up, " +
-              std::to_string(default_threads()) + " threads";
+              std::to_string(allowed_threads(0)) + " threads";
     return t;
   }
 };

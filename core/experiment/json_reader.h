@@ -69,8 +69,10 @@ struct Reader {
       for (auto it = v.begin(); it != v.end(); ++it) {
         if (it.key() == "kind") continue;
         if (it.key() != "history") return fail(key, "unknown key '" + it.key() + "'");
-        if (!it.value().is_number_integer()) return fail(key, "history must be an integer");
-        out->history = it.value().get<int>();
+        // (Checked in 64 bits: get<int>() would wrap 2^32 + 16 to 16.)
+        if (!it.value().is_number_integer() || it.value().get<int64_t>() < 1 || it.value().get<int64_t>() > 1024)
+          return fail(key, "history must be an integer from 1 to 1024");
+        out->history = static_cast<int>(it.value().get<int64_t>());
       }
     return true;
   }

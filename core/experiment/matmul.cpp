@@ -25,6 +25,7 @@
 #include "core/experiment/reference_cache.h"
 #include "core/util/number_text.h"
 #include "core/util/parallel.h"
+#include "core/util/thread_limit.h"
 
 namespace pl::experiment {
 namespace {
@@ -255,6 +256,7 @@ std::string_view matmul_op_name(MatmulOp op) { return op == MatmulOp::Matmul ? "
 std::string check_setup(const MatmulConfig& c) {
   for (size_t d : {c.m, c.n, c.k})
     if (d == 0 || d > kMaxDim) return "every dimension must lie in [1, 2^24]";
+  if (c.threads > kMaxThreads) return "threads must lie in [0, " + std::to_string(kMaxThreads) + "] (0: all cores)";
   const double mk = double(c.m) * c.k, nk = double(c.n) * c.k, mn = double(c.m) * c.n;
   const double bytes = 8.0 * (6 * (mk + nk) + 12 * mn);
   if (bytes > kMaxBytes)
@@ -306,6 +308,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
                                   const std::function<void(double)>& progress,
                                   const std::atomic<bool>* cancel) {
   if (auto why = check(c); !why.empty()) return Error{why};
+  const ThreadLimit thread_limit(c.threads);  // every loop below, and OpenBLAS (0: all cores)
   auto report_progress = [&](double f) {
     if (progress) progress(f);
   };
@@ -360,13 +363,26 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
     const QuantiseKey key{rows, k, dtype, via, s, c.cast, hist};
     return quantised_cached(drawn, slot, key, [&] { return quantise_stored(x, rows, k, dtype, via, s, c.cast, hist); });
   };
-  // The two operands are rounded side by side (each also splits its rows between the cores).
+  // The two operands are rounded side by side (each also splits its rows between the cores),
+  // or one after the other on a run capped at one thread.
   std::shared_ptr<const Quantised> qb_held;
-  std::thread weight_thread(
-      [&] { qb_held = quantised(QuantiseSlot::Weight, bt, n, c.weight, c.weight_via, c.weight_scaling, *b_hist); });
-  const std::shared_ptr<const Quantised> qa_held =
-      quantised(QuantiseSlot::Input, a, m, c.input, c.input_via, c.input_scaling, *a_hist);
-  weight_thread.join();
+  auto quantise_weight = [&] {
+    qb_held = quantised(QuantiseSlot::Weight, bt, n, c.weight, c.weight_via, c.weight_scaling, *b_hist);
+  };
+  std::thread weight_thread;
+  if (allowed_threads(0) > 1) {
+    weight_thread = std::thread([&, share = share_of_limit(2)] {
+      const ThreadLimit limit(share);
+      quantise_weight();
+    });
+  }
+  std::shared_ptr<const Quantised> qa_held;
+  {
+    const ThreadLimit limit(share_of_limit(2));
+    qa_held = quantised(QuantiseSlot::Input, a, m, c.input, c.input_via, c.input_scaling, *a_hist);
+  }
+  if (weight_thread.joinable()) weight_thread.join();
+  else quantise_weight();
   const Quantised &qa = *qa_held, &qb = *qb_held;
   Quantised qbias;
   if (c.bias) qbias = quantise_stored(bias, 1, n, *c.bias, c.bias_via, Scaling{}, c.cast);

@@ -40,6 +40,8 @@ namespace pl::experiment {
 enum class MatmulOp : uint8_t { Matmul, Linear };
 std::string_view matmul_op_name(MatmulOp op);  // "matmul", "linear"
 
+inline constexpr unsigned kMaxThreads = 4096;  // MatmulConfig::threads' largest value
+
 struct MatmulConfig {
   MatmulOp op = MatmulOp::Linear;
   // matmul: A is m x k, B is k x n.  linear: x is m x k (batch x in), W is n x k (out x in).
@@ -57,7 +59,7 @@ struct MatmulConfig {
   DataSource input_data, weight_data, bias_data{Distribution::TorchLinear};
   uint64_t seed = 0;
   bool high_precision_reference = false;  // double-double (also on when a dtype is float64)
-  unsigned threads = 0;                   // 0: all cores
+  unsigned threads = 0;  // CPU threads the run may use (thread_limit.h), at most kMaxThreads; 0: all cores
   // Where the product runs: "cpu", "cuda" or "auto" (core/backend/backend.h). A backend that
   // cannot run it (no GPU, no kernel for the model) hands it to the CPU and says why in the
   // result. The float64 references run there too (cuBLASLt dgemm, cached), and the error

@@ -9,6 +9,7 @@
 #include "core/experiment/on_device.h"
 #include "core/util/names.h"
 #include "core/util/parallel.h"
+#include "core/util/thread_limit.h"
 
 namespace pl::experiment {
 namespace {
@@ -31,7 +32,7 @@ std::string_view activation_name(Activation a) { return kNames[static_cast<int>(
 std::optional<Activation> parse_activation(std::string_view n) { return find_named<Activation>(kNames, n); }
 
 std::string check(const MlpConfig& c) {
-  if (c.layers < 1 || c.layers > 256) return "layers must lie in [1, 256]";
+  if (c.layers < 1 || c.layers > kMaxLayers) return "layers must lie in [1, " + std::to_string(kMaxLayers) + "]";
   if (c.layer.n != c.layer.k) return "an MLP's layers are square: n must equal k (the width)";
   return check(c.layer);
 }
@@ -39,6 +40,7 @@ std::string check(const MlpConfig& c) {
 Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)>& progress,
                             const std::atomic<bool>* cancel) {
   if (auto why = check(c); !why.empty()) return Error{why};
+  const ThreadLimit thread_limit(c.layer.threads);  // the loops here and each layer's run
   const auto t0 = std::chrono::steady_clock::now();
   MlpResult out;
   out.config = c;

@@ -19,6 +19,8 @@ enum class Activation : uint8_t { ReLU, GELU, Identity };
 std::string_view activation_name(Activation a);  // "relu", "gelu" (erf form), "identity"
 std::optional<Activation> parse_activation(std::string_view name);
 
+inline constexpr int kMaxLayers = 256;
+
 struct MlpConfig {
   // Dtypes, accumulation, recipes, rounding, seed and the input's data source; its m is the
   // batch, n = k = the width. Weights are drawn with nn.Linear's init, biases too.

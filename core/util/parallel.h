@@ -9,14 +9,13 @@
 #include <thread>
 #include <vector>
 
+#include "core/util/thread_limit.h"
 #include "core/util/thread_pool.h"
 
 namespace pl {
 
-inline unsigned default_threads() {
-  unsigned t = std::thread::hardware_concurrency();
-  return t ? t : 1;
-}
+// The hardware's threads (thread_limit.h's allowed_threads: what a run under a cap may use).
+inline unsigned default_threads() { return hardware_threads(); }
 
 // parallel_for's min_chunk for a loop over rows of `row_length` cheap elements each.
 inline size_t rows_worth_a_thread(size_t row_length) {
@@ -24,9 +23,10 @@ inline size_t rows_worth_a_thread(size_t row_length) {
 }
 
 // min_chunk: the fewest items worth a thread (~16K cheap elements; fewer for heavy items).
+// threads: 0 for all cores; either way at most the caller's ThreadLimit (thread_limit.h).
 template <typename Fn>  // Fn(size_t begin, size_t end)
 void parallel_for(size_t n, unsigned threads, Fn&& fn, size_t min_chunk = size_t{1} << 14) {
-  if (threads == 0) threads = default_threads();
+  threads = allowed_threads(threads);
   threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, n / min_chunk)));
   if (threads <= 1) {
     fn(size_t{0}, n);
@@ -34,17 +34,24 @@ void parallel_for(size_t n, unsigned threads, Fn&& fn, size_t min_chunk = size_t
   }
   const size_t align = min_chunk >= 64 ? 64 : 1;
   size_t chunk = ((n + threads - 1) / threads + align - 1) / align * align;
+  // Each chunk runs under its share of the caller's cap, whichever thread runs it.
+  const unsigned share = share_of_limit(threads);
   // On the pool's workers (thread_pool.h); on threads started here when it is busy.
   const std::function<void(size_t)> task = [&](size_t t) {
     const size_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
+    const ThreadLimit limit(share);
     if (b < e) fn(b, e);
   };
   if (run_on_pool(threads, task)) return;
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) {
     size_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
-    if (b < e) pool.emplace_back([&fn, b, e] { fn(b, e); });
+    if (b < e) pool.emplace_back([&fn, b, e, share] {
+      const ThreadLimit limit(share);
+      fn(b, e);
+    });
   }
+  const ThreadLimit limit(share);
   fn(size_t{0}, std::min(n, chunk));
   for (auto& th : pool) th.join();
 }

@@ -172,6 +172,10 @@ trap 'rm -rf "$TMP"' EXIT
 check matmul-drawn 0 'output rounding' -- "$PL" matmul --m 16 --n 8 --k 64
 check matmul-fp8 0 'float8_e4m3fn, per-tensor \(amax' -- "$PL" matmul --linear --m 8 --n 8 --k 64 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn --input-scaling per-tensor --weight-scaling per-tensor --accumulate f32:sequential
 check matmul-json 0 '"within_deterministic"' -- "$PL" matmul --m 4 --n 4 --k 32 --accumulate f16:chunked:8 --json
+check matmul-threads 0 'f16 sequential rne \(own kernels, 1 thread\)' -- "$PL" matmul --m 16 --n 8 --k 64 --accumulate f16:sequential --threads 1
+check matmul-threads-blas 0 'OpenBLAS sgemm \(.*, 1 thread' -- "$PL" matmul --m 16 --n 8 --k 64 --threads 1
+check matmul-threads-range 2 "'threads': must be an integer from 0 \(all cores\) to 4096" -- "$PL" matmul --m 16 --n 8 --k 64 --threads 4294967297
+check mlp-threads 0 '"threads": 1' -- "$PL" mlp --layers 2 --width 16 --batch 4 --threads 1 --json
 check matmul-files 0 'linear: x \(3 x 4\)' -- "$PL" matmul --linear --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4" --out "$TMP/c.npy"
 check matmul-out 0 '\(3, 2\)' -- "$PL" tensors "$TMP/c.npy"
 check matmul-raw 0 'bfloat16, none' -- "$PL" matmul --linear --raw --a "$IO/bf16_raw.npy" --b "$IO/bf16_raw.npy" --input-dtype bfloat16 --weight-dtype bfloat16

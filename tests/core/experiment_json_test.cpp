@@ -79,5 +79,32 @@ TEST(ExperimentJson, EveryThroughputSettingIsWrittenBack) {
   expect_every_key_kept(file, to_json(*c));
 }
 
+// Integers past what the setting's C++ type holds are refused, not wrapped: 2^32 + 1 threads
+// ran on one thread, 2^32 + 2 layers made two, an amax history of 2^32 + 16 kept sixteen.
+TEST(ExperimentJson, IntegersThatWouldWrapAreRefusedNamingTheKey) {
+  auto matmul_error = [](const char* text) {
+    auto s = matmul_spec_from_json(json::parse(text));
+    return s ? std::string("accepted") : s.error();
+  };
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "threads": 4294967297})"),
+            "'threads': must be an integer from 0 (all cores) to 4096");
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "threads": 4097})"),
+            "'threads': must be an integer from 0 (all cores) to 4096");
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "threads": -1})"),
+            "'threads': must be an integer from 0 (all cores) to 4096");
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "threads": 4096})"), "accepted");
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "input_scaling": {"kind": "delayed", "history": 4294967312}})"),
+            "'input_scaling': history must be an integer from 1 to 1024");
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "input_scaling": {"kind": "delayed", "history": 0}})"),
+            "'input_scaling': history must be an integer from 1 to 1024");
+  auto mlp_error = [](const char* text) {
+    auto c = mlp_config_from_json(json::parse(text));
+    return c ? std::string("accepted") : c.error();
+  };
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "layers": 4294967298})"), "'layers': must be an integer from 1 to 256");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "layers": 0})"), "'layers': must be an integer from 1 to 256");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "layers": 256, "width": 8, "batch": 2})"), "accepted");
+}
+
 }  // namespace
 }  // namespace pl::experiment

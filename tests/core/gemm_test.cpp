@@ -1,16 +1,21 @@
 // The GEMM under every accumulation model equals dot() element by element (the lanes fast
 // path included: widths that are not a multiple of its eight lanes), the BLAS paths agree
 // with their own library, and cancelling stops it.
+#include <cblas.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <bit>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <cmath>
 #include <random>
 #include <thread>
 
 #include "core/backend/backend.h"
 #include "core/backend/blas.h"
+#include "core/util/thread_limit.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
@@ -558,6 +563,63 @@ TEST(Blas, ReportsTheCoreItRuns) {
   EXPECT_FALSE(i.core.empty());
   EXPECT_NE(i.config.find("OpenBLAS"), std::string::npos);
   EXPECT_GE(i.threads, 1);
+}
+
+// A call under a ThreadLimit lowers OpenBLAS's process-wide thread count for that call only
+// (blas.cpp): the count is what it was afterwards, and info() says what a capped call uses.
+TEST(Blas, ACappedCallUsesItsCapAndPutsTheCountBack) {
+  const int all = blas::info().threads;
+  const size_t n = 96;
+  std::vector<double> a(n * n, 1.0), c(n * n);
+  {
+    const ThreadLimit one(1);
+    EXPECT_EQ(blas::info().threads, 1);
+    EXPECT_NE(blas::describe(blas::info()).find(", 1 thread"), std::string::npos) << blas::describe(blas::info());
+    blas::gemm_nt(n, n, n, a.data(), a.data(), c.data());
+    EXPECT_EQ(c[5], double(n));
+  }
+  EXPECT_EQ(blas::info().threads, all);
+  EXPECT_EQ(openblas_get_num_threads(), all);
+}
+
+// CPU time the calling thread, and the process's other threads, have run: ns (Linux's schedstat).
+struct ThreadsCpu {
+  double caller = 0, others = 0;
+};
+ThreadsCpu threads_cpu_ns() {
+  const std::string self = std::to_string(gettid());
+  ThreadsCpu t;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream in(task.path() / "schedstat");
+    double run = 0;
+    if (in >> run) (task.path().filename() == self ? t.caller : t.others) += run;
+  }
+  return t;
+}
+
+// And OpenBLAS really runs a capped call on that many threads: its workers do next to none of
+// a 1-thread dgemm's work, and a good share of an uncapped one's. (Which threads ran, measured
+// as each thread's CPU time, not how fast.)
+TEST(Blas, ACallCappedAtOneThreadLeavesOpenBlasWorkersIdle) {
+  if (blas::info().threads < 2) GTEST_SKIP() << "one OpenBLAS thread: no worker";
+  if (!std::filesystem::exists("/proc/self/task")) GTEST_SKIP() << "no /proc: cannot see the threads";
+  const size_t n = 512;
+  std::vector<double> a(n * n, 1.0), c(n * n);
+  // The workers' share of the CPU time of four dgemms.
+  auto workers_share = [&](unsigned cap) {
+    const ThreadLimit limit(cap);
+    blas::gemm_nt(n, n, n, a.data(), a.data(), c.data());  // wakes (or not) the workers
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // until they sleep again
+    const ThreadsCpu before = threads_cpu_ns();
+    for (int rep = 0; rep < 4; ++rep) blas::gemm_nt(n, n, n, a.data(), a.data(), c.data());
+    const ThreadsCpu after = threads_cpu_ns();
+    const double caller = after.caller - before.caller, others = after.others - before.others;
+    return others / (caller + others);
+  };
+  const double all = workers_share(0), one = workers_share(1);
+  EXPECT_GT(all, 0.25) << "the workers' share of four uncapped dgemms";
+  EXPECT_LT(one, 0.05) << "the workers' share of four 1-thread dgemms (uncapped: " << all << ")";
+  EXPECT_EQ(c[9], double(n));
 }
 
 // Read as OpenBLAS reads it: an empty or zero value is its default (so not the user's choice

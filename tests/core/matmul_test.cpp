@@ -148,6 +148,56 @@ TEST(Matmul, ReRunsReuseTheDrawnOperandsUnlessTheDataChanges) {
   EXPECT_NE(test::values_of(with_bias->reference), test::values_of(other_bias->reference));
 }
 
+// "threads" caps the CPU threads of the run (thread_limit.h): the same bits on one thread as on
+// all of them for Precision Lab's own kernels, references and statistics, and the method says
+// how many ran. (OpenBLAS's float32 sums are not the same bits: below.)
+TEST(Matmul, ARunOnOneThreadGivesTheSameBitsAsOnAll) {
+  Accumulation pairwise{AccumKind::Pairwise, DType::bfloat16};
+  pairwise.block = 8;
+  for (const Accumulation acc : {Accumulation{AccumKind::Sequential, DType::float16},
+                                 Accumulation{AccumKind::Kahan, DType::float32}, pairwise}) {
+    MatmulConfig all;
+    all.m = 96, all.n = 80, all.k = 200;
+    all.accumulate = acc;
+    all.bias = DType::bfloat16;
+    MatmulConfig one = all;
+    one.threads = 1;
+    auto a = run_matmul(all), b = run_matmul(one);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(test::values_of(a->result), test::values_of(b->result)) << describe(acc);
+    EXPECT_EQ(test::values_of(a->accumulated), test::values_of(b->accumulated));
+    EXPECT_EQ(test::values_of(a->reference), test::values_of(b->reference));
+    EXPECT_EQ(test::values_of(a->rounded_reference), test::values_of(b->rounded_reference));
+    for (auto part : {&MatmulResult::total, &MatmulResult::input, &MatmulResult::arithmetic, &MatmulResult::output}) {
+      EXPECT_EQ((a.value().*part).stats.mean_rel, (b.value().*part).stats.mean_rel);
+      EXPECT_EQ((a.value().*part).stats.sqnr_db, (b.value().*part).stats.sqnr_db);
+      EXPECT_EQ((a.value().*part).stats.p99_abs, (b.value().*part).stats.p99_abs);
+    }
+    EXPECT_NE(b->product_method.find("(own kernels, 1 thread)"), std::string::npos) << b->product_method;
+  }
+  MatmulConfig too_many;
+  too_many.threads = kMaxThreads + 1;
+  EXPECT_NE(check(too_many).find("threads must lie in [0, 4096]"), std::string::npos);
+}
+
+// OpenBLAS 0.3.21's sgemm gives other bits on one thread than on two (measured on this 2-core
+// VM: 1,033 of the 7,680 sums of this shape). Splitting the rows between threads changes which
+// of its kernels sums an element. So f32:blas is "OpenBLAS's order on this many threads": the
+// method records the count, and each run is within the model's bound.
+TEST(Matmul, TheBlasModelNamesItsThreadCountAndHoldsItsBoundOnEach) {
+  MatmulConfig all;
+  all.m = 96, all.n = 80, all.k = 200;
+  all.accumulate = {AccumKind::Blas, DType::float32};
+  MatmulConfig one = all;
+  one.threads = 1;
+  auto a = run_matmul(all), b = run_matmul(one);
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(b->product_method.find(", 1 thread"), std::string::npos) << b->product_method;
+  EXPECT_EQ(a->within_deterministic, a->compared);
+  EXPECT_EQ(b->within_deterministic, b->compared);
+  EXPECT_EQ(test::values_of(a->rounded_reference), test::values_of(b->rounded_reference));
+}
+
 TEST(Matmul, MatmulAndLinearSeeTheSameNumbers) {
   // For one seed, matmul's B is linear's W transposed: the results agree element by element.
   MatmulConfig lin = small(MatmulOp::Linear), mm = small(MatmulOp::Matmul);

@@ -2,6 +2,8 @@
 // another, a loop inside a loop (the pool is busy: threads of its own), loops from several
 // threads at once (one gets the pool, the others threads of their own).
 #include <atomic>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -9,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "core/util/parallel.h"
+#include "core/util/thread_limit.h"
 #include "core/util/thread_pool.h"
 
 namespace pl {
@@ -83,6 +86,61 @@ TEST(Parallel, AnExceptionWaitsForTheWorkersAndLeavesThePoolUsable) {
                std::runtime_error);
   EXPECT_GE(ran.load(), 1);
   expect_each_once(size_t{1} << 16, [&](auto body) { parallel_for(size_t{1} << 16, 0, body); });
+}
+
+// The threads a loop ran on (by id), a loop inside each of its chunks included.
+std::set<std::thread::id> threads_used(size_t outer, size_t inner) {
+  std::mutex lock;
+  std::set<std::thread::id> ids;
+  parallel_for(outer, 0, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i)
+      parallel_for(inner, 0, [&](size_t, size_t) {
+        const std::lock_guard hold(lock);
+        ids.insert(std::this_thread::get_id());
+      }, 1);
+  }, 1);
+  return ids;
+}
+
+// A run's "threads" (thread_limit.h): the loops under a ThreadLimit, and the loops inside their
+// chunks, run on at most that many threads; without one they use every core.
+TEST(ThreadLimit, LoopsAndTheLoopsInsideThemStayWithinTheCap) {
+  if (hardware_threads() < 2) GTEST_SKIP() << "one hardware thread: every loop runs on one";
+  EXPECT_GE(threads_used(8, 64).size(), 2u);  // uncapped: the pool, and threads of the inner loops
+  {
+    const ThreadLimit one(1);
+    EXPECT_EQ(threads_used(8, 64).size(), 1u);
+    EXPECT_EQ(allowed_threads(0), 1u);
+    EXPECT_EQ(allowed_threads(8), 1u);
+  }
+  {
+    const ThreadLimit two(2);
+    for (int round = 0; round < 20; ++round) EXPECT_LE(threads_used(8, 64).size(), 2u);
+    expect_each_once(size_t{1} << 18, [&](auto body) { parallel_for(size_t{1} << 18, 0, body); });
+  }
+  EXPECT_EQ(thread_limit(), 0u);  // put back
+}
+
+TEST(ThreadLimit, NeverWidensTheCapItIsMadeUnderAndPutsItBack) {
+  EXPECT_EQ(thread_limit(), 0u);
+  {
+    const ThreadLimit outer(3);
+    EXPECT_EQ(thread_limit(), 3u);
+    {
+      const ThreadLimit wider(8);
+      EXPECT_EQ(thread_limit(), 3u);
+      const ThreadLimit none(0);
+      EXPECT_EQ(thread_limit(), 3u);
+      const ThreadLimit narrower(2);
+      EXPECT_EQ(thread_limit(), 2u);
+      EXPECT_EQ(share_of_limit(2), 1u);
+      EXPECT_EQ(share_of_limit(5), 1u);  // at least one
+    }
+    EXPECT_EQ(thread_limit(), 3u);
+  }
+  EXPECT_EQ(thread_limit(), 0u);
+  EXPECT_EQ(share_of_limit(4), 0u);  // no cap to share
+  EXPECT_EQ(allowed_threads(0), hardware_threads());
 }
 
 }  // namespace
