@@ -22,6 +22,7 @@
 #include "core/backend/blas.h"
 #include "core/dtype/describe.h"
 #include "core/experiment/matmul_bench.h"
+#include "core/util/thread_limit.h"
 #include "core/experiment/matmul_json.h"
 #include "core/experiment/throughput.h"
 #include "core/export/experiment_export.h"
@@ -45,6 +46,7 @@ struct BenchArgs {
   bool reps_given = false;
   bool accumulate_given = false;
   bool fast_accumulation = false;
+  uint64_t threads = 0;  // matmul: the run's cap (0: all cores)
   bool json = false;
 };
 
@@ -70,7 +72,7 @@ int run_matmul_bench(const BenchArgs& a) {
     for (size_t n : a.sizes) {
       const nlohmann::json j = {{"experiment", "matmul"}, {"m", n}, {"n", n}, {"k", n},
                                 {"input", dtype}, {"weight", dtype}, {"output", dtype},
-                                {"accumulate", a.accumulate}, {"backend", a.backend}};
+                                {"accumulate", a.accumulate}, {"backend", a.backend}, {"threads", a.threads}};
       auto spec = experiment::matmul_spec_from_json(j);
       if (!spec) {
         std::fprintf(stderr, "error: %s\n", spec.error().c_str());
@@ -83,7 +85,10 @@ int run_matmul_bench(const BenchArgs& a) {
       runs.emplace_back(dtype, spec->config);
     }
   nlohmann::json rows = nlohmann::json::array();
-  const std::string library = blas::describe(blas::info());
+  const std::string library = [&] {
+    const ThreadLimit limit(static_cast<unsigned>(a.threads));  // what the timed calls use
+    return blas::describe(blas::info());
+  }();
   if (!a.json)
     std::printf("library: %s  accumulate: %s  reps: %d (median)\n%-10s %6s %14s %10s %7s %14s %10s %10s\n",
                 library.c_str(), a.accumulate.c_str(), reps, "dtype", "n", "experiment ms",
@@ -112,7 +117,7 @@ int run_matmul_bench(const BenchArgs& a) {
       std::fflush(stdout);
     }
   if (a.json) {
-    nlohmann::json out{{"op", "matmul"}, {"backend", a.backend}, {"library", library},
+    nlohmann::json out{{"op", "matmul"}, {"backend", a.backend}, {"library", library}, {"threads", a.threads},
                        {"accumulate", a.accumulate}, {"reps", reps}, {"results", rows}};
     std::cout << out.dump(2) << "\n";
   } else {
@@ -291,6 +296,8 @@ Runner add_bench(CLI::App& app) {
       ->check(CLI::Range(1, 1000))
       ->each([a](const std::string&) { a->reps_given = true; });
   app.add_option("--rounding", a->rounding, "rne | rna | rtz | up | down | stochastic");
+  app.add_option("--threads", a->threads,
+                 "matmul: CPU threads the experiment and its bare OpenBLAS calls may use (default 0: all cores)");
   app.add_flag("--json", a->json, "JSON output");
   return [a]() { return run_bench(*a); };
 }

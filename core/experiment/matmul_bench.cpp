@@ -8,6 +8,7 @@
 #include "core/experiment/quantised_cache.h"
 #include "core/experiment/reference_cache.h"
 #include "core/util/median.h"
+#include "core/util/thread_limit.h"
 
 namespace pl::experiment {
 namespace {
@@ -29,6 +30,7 @@ StageTimes stages_of_median(const std::vector<double>& totals, double median_tot
 
 Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
   if (auto why = check(c); !why.empty()) return Error{why};
+  const ThreadLimit limit(c.threads);  // the bare calls too, as the run's (0: all cores)
   reps = std::max(reps, 1);
   MatmulTiming t;
   t.config = c;
