@@ -73,7 +73,7 @@ void FormatsPanel::recompute() {
   o.path = static_cast<CastPath>(path_);
   o.flush_input_subnormals = daz_;
   o.flush_output_subnormals = ftz_;
-  o.seed = static_cast<uint64_t>(seed_);
+  o.seed = seed_;
   for (const auto& f : formats_) results_.push_back(describe_cast(f.format, value_, o));
 }
 
@@ -89,7 +89,8 @@ void FormatsPanel::draw_controls() {
   if (rounding_ == static_cast<int>(Rounding::Stochastic)) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    changed |= ImGui::InputInt("seed", &seed_);
+    const uint64_t step = 1;
+    changed |= ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_, &step);
   }
   ImGui::SameLine();
   if (auto f = draw_custom_format_adder(custom_text_, sizeof custom_text_, &parse_error_)) {

@@ -2,6 +2,7 @@
 // (bits coloured by field, decoded value, error), and each format's limits.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,7 @@ class FormatsPanel final : public Panel {
   char custom_text_[64] = "e5m7";
   int rounding_ = 0, overflow_ = 0, path_ = 0;
   bool daz_ = false, ftz_ = false;
-  int seed_ = 0;
+  uint64_t seed_ = 0;  // all 64 bits, as the CLI's cast --seed
   std::string parse_error_;
   double value_ = 0;
   std::vector<FormatRef> formats_;

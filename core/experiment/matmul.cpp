@@ -308,7 +308,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
                                   const std::function<void(double)>& progress,
                                   const std::atomic<bool>* cancel) {
   if (auto why = check(c); !why.empty()) return Error{why};
-  const ThreadLimit thread_limit(c.threads);  // every loop below, and OpenBLAS (0: all cores)
+  const ThreadLimit run_threads(c.threads);  // every loop below, and OpenBLAS (0: all cores)
   auto report_progress = [&](double f) {
     if (progress) progress(f);
   };

@@ -40,7 +40,7 @@ std::string check(const MlpConfig& c) {
 Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)>& progress,
                             const std::atomic<bool>* cancel) {
   if (auto why = check(c); !why.empty()) return Error{why};
-  const ThreadLimit thread_limit(c.layer.threads);  // the loops here and each layer's run
+  const ThreadLimit run_threads(c.layer.threads);  // the loops here and each layer's run
   const auto t0 = std::chrono::steady_clock::now();
   MlpResult out;
   out.config = c;
