@@ -45,7 +45,6 @@ void configure_threads() {
   });
 }
 
-
 // OpenBLAS 0.3.21 has one thread count for the whole process (openblas_set_num_threads; the
 // per-call openblas_set_num_threads_local came in 0.3.27), so a call made under a ThreadLimit
 // (thread_limit.h) lowers it for that call and puts it back. Every call holds this lock, so
@@ -130,7 +129,7 @@ std::string core_advice(std::string_view core, const CpuVectors& v) {
 }
 
 std::string describe(const Info& i) {
-  std::string s = i.config + ", core " + i.core + ", " + std::to_string(i.threads) + (i.threads == 1 ? " thread" : " threads");
+  std::string s = i.config + ", core " + i.core + ", " + threads_text(static_cast<unsigned>(i.threads));
   if (!i.coretype_env.empty()) s += " (OPENBLAS_CORETYPE=" + i.coretype_env + ")";
   if (!i.thread_timeout.empty()) s += ", idle after 2^" + i.thread_timeout + " cycles";
   return s;

@@ -13,6 +13,7 @@
 #include "core/experiment/gemm.h"
 #include "core/util/median.h"
 #include "core/util/parallel.h"
+#include "core/util/thread_limit.h"
 
 namespace pl {
 namespace {
@@ -39,7 +40,7 @@ class CpuBackend final : public Backend {
     DeviceInfo d;
     d.backend = "cpu";
     d.name = cpu_model_name();
-    d.cores = static_cast<int>(default_threads());
+    d.cores = static_cast<int>(hardware_threads());
     // The machine's memory, as the GPU's is its device memory (0 where sysconf cannot tell).
     if (const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE); pages > 0 && page > 0)
       d.memory_gib = double(pages) * double(page) / (1024.0 * 1024 * 1024);
@@ -92,7 +93,7 @@ class CpuBackend final : public Backend {
     }
     return make_convert_timing(n, tc, tm,
                                "steady_clock, median of " + std::to_string(reps) + " interleaved runs after 1 warm-up, " +
-               std::to_string(default_threads()) + " threads; GB/s counts bytes read + written");
+               threads_text(allowed_threads(0)) + "; GB/s counts bytes read + written");
   }
 
   Support supports_product(const ProductSpec& s) const override {
@@ -111,7 +112,7 @@ class CpuBackend final : public Backend {
     if (!c) return Error{c.error()};
     ProductRun run{std::move(c).value(), experiment::describe(s.accumulate), 0};
     if (s.accumulate.kind == experiment::AccumKind::Blas) run.method += " (" + blas::describe(blas::info()) + ")";
-    else run.method += " (own kernels, " + std::to_string(allowed_threads(0)) + (allowed_threads(0) == 1 ? " thread)" : " threads)");
+    else run.method += " (own kernels, " + threads_text(allowed_threads(0)) + ")";
     run.method += no_fast_accumulation(s);
     return run;
   }
@@ -140,7 +141,7 @@ class CpuBackend final : public Backend {
                s.b == s.accumulate.format;  // dgemm on float64, sgemm on float32
     t.method = experiment::describe(s.accumulate) + no_fast_accumulation(s);
     t.clock = "steady_clock, median of " + std::to_string(reps) + " after 1 warm-up, " +
-              std::to_string(allowed_threads(0)) + " threads";
+              threads_text(allowed_threads(0));
     return t;
   }
 };

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +23,17 @@ using nlohmann::json;
 inline json number(double x) {
   if (std::isfinite(x)) return x;
   return std::isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf");
+}
+
+// v when it is an integer in [lo, hi], signed or unsigned in the JSON (a file's parse as
+// unsigned, a config written by to_json may hold signed ones); read in 64 bits, so that a value
+// past int's range is refused instead of wrapped into it (threads 2^32 + 1 ran on one thread).
+inline std::optional<int64_t> integer_in(const json& v, int64_t lo, int64_t hi) {
+  if (!v.is_number_integer()) return std::nullopt;
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+  const int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi) return std::nullopt;
+  return x;
 }
 
 struct Reader {
@@ -42,10 +55,9 @@ struct Reader {
   // written by to_json may hold signed ones).
   bool integer(const char* key, int64_t lo, int64_t hi, int* out) {
     if (!j.contains(key)) return true;
-    const json& v = j[key];
-    if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi)
-      return fail(key, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
-    *out = static_cast<int>(v.get<int64_t>());
+    const auto v = integer_in(j[key], lo, hi);
+    if (!v) return fail(key, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+    *out = static_cast<int>(*v);
     return true;
   }
   bool dtype(const char* key, DType* out) {
@@ -69,10 +81,9 @@ struct Reader {
       for (auto it = v.begin(); it != v.end(); ++it) {
         if (it.key() == "kind") continue;
         if (it.key() != "history") return fail(key, "unknown key '" + it.key() + "'");
-        // (Checked in 64 bits: get<int>() would wrap 2^32 + 16 to 16.)
-        if (!it.value().is_number_integer() || it.value().get<int64_t>() < 1 || it.value().get<int64_t>() > 1024)
-          return fail(key, "history must be an integer from 1 to 1024");
-        out->history = static_cast<int>(it.value().get<int64_t>());
+        const auto history = integer_in(it.value(), 1, 1024);
+        if (!history) return fail(key, "history must be an integer from 1 to 1024");
+        out->history = static_cast<int>(*history);
       }
     return true;
   }

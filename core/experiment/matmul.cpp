@@ -369,16 +369,17 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   auto quantise_weight = [&] {
     qb_held = quantised(QuantiseSlot::Weight, bt, n, c.weight, c.weight_via, c.weight_scaling, *b_hist);
   };
+  const unsigned half = share_of_limit(2);  // each operand's share of a capped run
   std::thread weight_thread;
   if (allowed_threads(0) > 1) {
-    weight_thread = std::thread([&, share = share_of_limit(2)] {
-      const ThreadLimit limit(share);
+    weight_thread = std::thread([&] {
+      const ThreadLimit limit(half);
       quantise_weight();
     });
   }
   std::shared_ptr<const Quantised> qa_held;
   {
-    const ThreadLimit limit(share_of_limit(2));
+    const ThreadLimit limit(half);
     qa_held = quantised(QuantiseSlot::Input, a, m, c.input, c.input_via, c.input_scaling, *a_hist);
   }
   if (weight_thread.joinable()) weight_thread.join();

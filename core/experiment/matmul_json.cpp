@@ -64,9 +64,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   r.string("backend", &c.backend);
   r.boolean("fast_accumulation", &c.fast_accumulation);
   if (j.contains("threads")) {
-    // (Checked in 64 bits: get<unsigned>() would wrap 2^32 + 1 to one thread.)
-    if (j["threads"].is_number_unsigned() && j["threads"].get<uint64_t>() <= kMaxThreads)
-      c.threads = static_cast<unsigned>(j["threads"].get<uint64_t>());
+    if (const auto threads = integer_in(j["threads"], 0, kMaxThreads)) c.threads = static_cast<unsigned>(*threads);
     else r.fail("threads", "must be an integer from 0 (all cores) to " + std::to_string(kMaxThreads));
   }
   r.string("input_file", &spec.files.input);
@@ -203,10 +201,9 @@ Expected<MlpConfig> mlp_config_from_json(const json& j) {
   if (auto e = size("width", &width); !e.empty()) return Error{e};
   if (auto e = size("batch", &batch); !e.empty()) return Error{e};
   if (j.contains("layers")) {
-    // (Checked in 64 bits: get<int>() would wrap 2^32 + 2 to two layers.)
-    if (!j["layers"].is_number_integer() || j["layers"].get<int64_t>() < 1 || j["layers"].get<int64_t>() > kMaxLayers)
-      return Error{"'layers': must be an integer from 1 to " + std::to_string(kMaxLayers)};
-    c.layers = static_cast<int>(j["layers"].get<int64_t>());
+    const auto layers = integer_in(j["layers"], 1, kMaxLayers);
+    if (!layers) return Error{"'layers': must be an integer from 1 to " + std::to_string(kMaxLayers)};
+    c.layers = static_cast<int>(*layers);
     layer.erase("layers");
   }
   if (j.contains("activation")) {

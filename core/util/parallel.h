@@ -14,9 +14,6 @@
 
 namespace pl {
 
-// The hardware's threads (thread_limit.h's allowed_threads: what a run under a cap may use).
-inline unsigned default_threads() { return hardware_threads(); }
-
 // parallel_for's min_chunk for a loop over rows of `row_length` cheap elements each.
 inline size_t rows_worth_a_thread(size_t row_length) {
   return std::max<size_t>(1, (size_t{1} << 14) / std::max<size_t>(row_length, 1));

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
 #include <thread>
 
 namespace pl {
@@ -49,5 +50,8 @@ inline unsigned share_of_limit(unsigned parts) {
   const unsigned cap = thread_limit();
   return cap ? std::max(1u, cap / std::max(1u, parts)) : 0;
 }
+
+// "1 thread", "2 threads": how results and timings name the count they ran on.
+inline std::string threads_text(unsigned n) { return std::to_string(n) + (n == 1 ? " thread" : " threads"); }
 
 }  // namespace pl
