@@ -46,9 +46,11 @@ struct Reader {
   }
   bool size(const char* key, size_t* out) {
     if (!j.contains(key)) return true;
-    // A file's positive integers parse as unsigned; one built in code may be signed.
-    if (!j[key].is_number_integer() || j[key].get<int64_t>() < 0) return fail(key, "must be a positive integer");
-    *out = j[key].get<size_t>();
+    // Each caller's check says how large a size may be; 0 is no size (m = 0 was let through to
+    // a message naming no key).
+    const auto v = integer_in(j[key], 1, INT64_MAX);
+    if (!v) return fail(key, "must be a positive integer");
+    *out = static_cast<size_t>(*v);
     return true;
   }
   // An integer in [lo, hi]; signed or unsigned in the JSON (a file's parse as unsigned, a config

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -38,7 +39,6 @@ double since(Clock::time_point t0) {
 // Tensor ids for the data streams (data_source.h): one per operand, the amax history after.
 enum : uint64_t { kInputId = 1, kWeightId = 2, kBiasId = 3, kHistoryId = 1000 };
 
-constexpr size_t kMaxDim = size_t{1} << 24;
 constexpr size_t kErrorMapCells = 512;  // the heat map's cells a side, at most
 constexpr double kMaxBytes = 8.0 * (1ull << 30);
 
@@ -254,8 +254,10 @@ Expected<Held> backend_product(const std::string& backend, const ProductSpec& sp
 std::string_view matmul_op_name(MatmulOp op) { return op == MatmulOp::Matmul ? "matmul" : "linear"; }
 
 std::string check_setup(const MatmulConfig& c) {
-  for (size_t d : {c.m, c.n, c.k})
-    if (d == 0 || d > kMaxDim) return "every dimension must lie in [1, 2^24]";
+  const std::pair<const char*, size_t> dims[] = {{"m", c.m}, {"n", c.n}, {"k", c.k}};
+  for (const auto& [name, d] : dims)
+    if (d == 0 || d > kMaxDim)
+      return std::string(name) + " = " + std::to_string(d) + ": every dimension must lie in [1, 2^24]";
   if (c.threads > kMaxThreads) return "threads must lie in [0, " + std::to_string(kMaxThreads) + "] (0: all cores)";
   const double mk = double(c.m) * c.k, nk = double(c.n) * c.k, mn = double(c.m) * c.n;
   const double bytes = 8.0 * (6 * (mk + nk) + 12 * mn);

@@ -41,6 +41,7 @@ enum class MatmulOp : uint8_t { Matmul, Linear };
 std::string_view matmul_op_name(MatmulOp op);  // "matmul", "linear"
 
 inline constexpr unsigned kMaxThreads = 4096;  // MatmulConfig::threads' largest value
+inline constexpr size_t kMaxDim = size_t{1} << 24;  // m, n and k's largest value
 
 struct MatmulConfig {
   MatmulOp op = MatmulOp::Linear;

@@ -193,8 +193,9 @@ Expected<MlpConfig> mlp_config_from_json(const json& j) {
   size_t width = 256, batch = 64;
   auto size = [&](const char* key, size_t* out) -> std::string {
     if (!j.contains(key)) return "";
-    if (!j[key].is_number_unsigned()) return std::string("'") + key + "': must be a positive integer";
-    *out = j[key].get<size_t>();
+    const auto v = integer_in(j[key], 1, static_cast<int64_t>(kMaxDim));
+    if (!v) return std::string("'") + key + "': must be an integer from 1 to " + std::to_string(kMaxDim);
+    *out = static_cast<size_t>(*v);
     layer.erase(key);
     return "";
   };

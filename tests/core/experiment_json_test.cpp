@@ -106,5 +106,26 @@ TEST(ExperimentJson, IntegersThatWouldWrapAreRefusedNamingTheKey) {
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "layers": 256, "width": 8, "batch": 2})"), "accepted");
 }
 
+// A size of 0 or past 2^24 is refused naming the key: it was let through the reader and refused
+// by the shape check as "every dimension must lie in [1, 2^24]", which named none (an MLP's
+// width and batch have no m, n or k the user wrote).
+TEST(ExperimentJson, SizesOutOfRangeAreRefusedNamingTheKey) {
+  auto matmul_error = [](const char* text) {
+    auto s = matmul_spec_from_json(json::parse(text));
+    return s ? std::string("accepted") : s.error();
+  };
+  EXPECT_EQ(matmul_error(R"({"m": 0})"), "'m': must be a positive integer");
+  EXPECT_EQ(matmul_error(R"({"n": -4})"), "'n': must be a positive integer");
+  EXPECT_EQ(matmul_error(R"({"k": 18446744073709551615})"), "'k': must be a positive integer");
+  EXPECT_EQ(matmul_error(R"({"k": 16777217})"), "k = 16777217: every dimension must lie in [1, 2^24]");
+  auto mlp_error = [](const char* text) {
+    auto c = mlp_config_from_json(json::parse(text));
+    return c ? std::string("accepted") : c.error();
+  };
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "width": 0})"), "'width': must be an integer from 1 to 16777216");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "batch": 16777217})"), "'batch': must be an integer from 1 to 16777216");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "width": 8, "batch": 1, "layers": 1})"), "accepted");
+}
+
 }  // namespace
 }  // namespace pl::experiment
