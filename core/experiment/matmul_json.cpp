@@ -190,6 +190,21 @@ Expected<MlpConfig> mlp_config_from_json(const json& j) {
   layer["experiment"] = "linear";
   for (const char* key : {"m", "n", "k", "input_file", "weight_file", "bias_file", "raw"})
     if (j.contains(key)) return Error{std::string("'") + key + "' is not an MLP key (give width and batch; MLP weights are drawn)"};
+  if (j.contains("framework"))
+    return Error{"'framework' is not an MLP key (an MLP runs its layers' own arithmetic; a linear experiment runs a "
+                 "call as a framework would)"};
+  // The weights and biases are drawn with nn.Linear's init (run_mlp), so their data sources
+  // were read and written back without effect. Files written before say the writer's defaults,
+  // which are taken as saying nothing; any other source is refused.
+  for (const auto& [key, written_before] :
+       {std::pair{"weight_data", DataSource{}}, std::pair{"bias_data", DataSource{Distribution::TorchLinear}}}) {
+    DataSource given = written_before;
+    Reader r{j, {}};
+    if (!r.data(key, &given)) return Error{r.error};
+    if (data_json(given) != data_json(written_before))
+      return Error{std::string("'") + key + "' is not an MLP key (MLP weights and biases are drawn with nn.Linear's init)"};
+    layer.erase(key);
+  }
   size_t width = 256, batch = 64;
   auto size = [&](const char* key, size_t* out) -> std::string {
     if (!j.contains(key)) return "";
@@ -225,7 +240,7 @@ Expected<MlpConfig> mlp_config_from_json(const json& j) {
 
 json to_json(const MlpConfig& c) {
   json j = to_json(MatmulSpec{c.layer, {}, {}});
-  for (const char* key : {"m", "n", "k"}) j.erase(key);
+  for (const char* key : {"m", "n", "k", "weight_data", "bias_data"}) j.erase(key);
   j["experiment"] = "mlp";
   j["layers"] = c.layers;
   j["width"] = c.layer.k;

@@ -106,6 +106,32 @@ TEST(ExperimentJson, IntegersThatWouldWrapAreRefusedNamingTheKey) {
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "layers": 256, "width": 8, "batch": 2})"), "accepted");
 }
 
+// An MLP's weights and biases are drawn with nn.Linear's init and it runs no framework call, so
+// these keys did nothing: they were read, written back and ignored. Refused now, but for the
+// data sources earlier writers put in every MLP's setup.json, which say nothing.
+TEST(ExperimentJson, MlpKeysWithoutEffectAreRefused) {
+  auto mlp_error = [](const char* text) {
+    auto c = mlp_config_from_json(json::parse(text));
+    return c ? std::string("accepted") : c.error();
+  };
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "framework": "torch"})"),
+            "'framework' is not an MLP key (an MLP runs its layers' own arithmetic; a linear experiment runs a call "
+            "as a framework would)");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "weight_data": "outlier-channels"})"),
+            "'weight_data' is not an MLP key (MLP weights and biases are drawn with nn.Linear's init)");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "bias_data": {"distribution": "torch-linear", "scale": 2}})"),
+            "'bias_data' is not an MLP key (MLP weights and biases are drawn with nn.Linear's init)");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "weight_data": "cauchy"})"),
+            "'weight_data': unknown distribution 'cauchy' (normal, uniform, torch-linear, heavy-tailed, outlier-channels)");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "width": 8, "batch": 1, "layers": 1,
+      "weight_data": {"distribution": "normal", "scale": 1.0, "dof": 3.0, "outlier_fraction": 0.01, "outlier_gain": 20.0},
+      "bias_data": "torch-linear"})"), "accepted");
+  auto written = to_json(*mlp_config_from_json(json::parse(R"({"experiment": "mlp"})")));
+  EXPECT_FALSE(written.contains("weight_data"));
+  EXPECT_FALSE(written.contains("bias_data"));
+  EXPECT_FALSE(written.contains("framework"));
+}
+
 // A size of 0 or past 2^24 is refused naming the key: it was let through the reader and refused
 // by the shape check as "every dimension must lie in [1, 2^24]", which named none (an MLP's
 // width and batch have no m, n or k the user wrote).
