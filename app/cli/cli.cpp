@@ -1,12 +1,14 @@
 #include "app/cli/cli.h"
 
 #include <cctype>
+#include <cstdio>
 #include <charconv>
 #include <iostream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "core/util/exception_text.h"
 #include "core/util/number_text.h"
 
 namespace pl::cli {
@@ -92,7 +94,14 @@ int run(int argc, char** argv) {
     return kExitBadInput;
   }
   for (auto& [sub, runner] : runners)
-    if (sub->parsed()) return runner();
+    if (sub->parsed()) {
+      try {
+        return runner();
+      } catch (...) {  // (std::bad_alloc from a file or run past the checks): said, not std::terminate
+        std::fprintf(stderr, "error: %s\n", exception_text(std::current_exception()).c_str());
+        return kExitFailed;
+      }
+    }
   return kExitBadInput;
 }
 

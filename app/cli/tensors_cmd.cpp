@@ -13,12 +13,12 @@ Runner add_tensors(CLI::App& app) {
   app.add_option("file", *path, ".safetensors or .npy file")->required();
   return [path]() {
     if (path->size() >= 4 && path->compare(path->size() - 4, 4, ".npy") == 0) {
-      auto t = io::read_npy(*path);
-      if (!t) {
-        std::fprintf(stderr, "error: %s\n", t.error().c_str());
+      auto h = io::read_npy_header(*path);
+      if (!h) {
+        std::fprintf(stderr, "error: %s\n", h.error().c_str());
         return kExitBadInput;
       }
-      std::printf("%-40s %-8s %s\n", "(array)", t->stored_as.c_str(), io::shape_text(t->shape).c_str());
+      std::printf("%-40s %-8s %s\n", "(array)", h->descr.c_str(), io::shape_text(h->shape).c_str());
       return kExitOk;
     }
     auto list = io::list_safetensors_file(*path);

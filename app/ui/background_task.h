@@ -9,6 +9,8 @@
 #include <string>
 #include <thread>
 
+#include "core/util/exception_text.h"
+
 namespace pl::ui {
 
 class BackgroundTask {
@@ -28,7 +30,12 @@ class BackgroundTask {
     if (thread_.joinable()) thread_.join();
     running_ = true;
     thread_ = std::thread([this, work = std::move(work)] {
-      std::string r = work();
+      std::string r;
+      try {
+        r = work();
+      } catch (...) {  // (std::bad_alloc): the task's line, not the window's end
+        r = "error: " + exception_text(std::current_exception());
+      }
       std::lock_guard<std::mutex> lock(mutex_);
       result_ = std::move(r);
       running_ = false;

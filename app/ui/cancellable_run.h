@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/util/exception_text.h"
 #include "core/util/expected.h"
 
 namespace pl::ui {
@@ -38,7 +39,12 @@ class CancellableRun {
     running_ = true;
     progress_ = 0;
     thread_ = std::thread([this, work = std::move(work)] {
-      auto outcome = std::make_unique<Expected<T>>(work([this](double f) { progress_ = f; }, &cancel_));
+      std::unique_ptr<Expected<T>> outcome;
+      try {
+        outcome = std::make_unique<Expected<T>>(work([this](double f) { progress_ = f; }, &cancel_));
+      } catch (...) {  // (std::bad_alloc): the run's error, not the window's end
+        outcome = std::make_unique<Expected<T>>(Error{exception_text(std::current_exception())});
+      }
       std::lock_guard<std::mutex> lock(mutex_);
       done_ = std::move(outcome);
       running_ = false;

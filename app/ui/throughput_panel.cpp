@@ -11,6 +11,7 @@
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
 #include "core/figure/throughput_figures.h"
+#include "core/util/exception_text.h"
 
 namespace pl::ui {
 namespace {
@@ -66,7 +67,9 @@ void ThroughputPanel::start(bool fresh) {
                              "^3 products on " + device_);
   running_ = true;
   worker_ = std::thread([this, dtypes, n, offset, backend] {
-    auto ok = experiment::sample_throughput(
+    Expected<bool> ok = Error{""};
+    try {
+      ok = experiment::sample_throughput(
         dtypes, n, stop_,
         [this, offset](experiment::ThroughputSample s) {
           s.at += offset;
@@ -83,6 +86,9 @@ void ThroughputPanel::start(bool fresh) {
           std::lock_guard<std::mutex> lock(mutex_);
           methods_[b.dtype] = {b.method, b.emulated};
         });
+    } catch (...) {  // (std::bad_alloc): the sampler's error, not the window's end
+      ok = Error{exception_text(std::current_exception())};
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     if (!ok) error_ = ok.error();
     status_ = ok ? "stopped" : "error";

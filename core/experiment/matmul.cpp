@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -24,6 +25,7 @@
 #include "core/experiment/output_steps.h"
 #include "core/experiment/quantised_cache.h"
 #include "core/experiment/reference_cache.h"
+#include "core/util/memory_room.h"
 #include "core/util/number_text.h"
 #include "core/util/parallel.h"
 #include "core/util/thread_limit.h"
@@ -253,14 +255,21 @@ Expected<Held> backend_product(const std::string& backend, const ProductSpec& sp
 
 std::string_view matmul_op_name(MatmulOp op) { return op == MatmulOp::Matmul ? "matmul" : "linear"; }
 
+// An upper bound on a run's working memory: the operands with their quantised and dequantised
+// copies, and the m x n arrays (references, sums, result, errors). A bf16 run's peak resident
+// size on the 2-core VM was 0.47-0.74 of it (2048^3, 4096 x 4096 x 256, 256 x 256 x 16384).
+static double working_memory_bytes(const MatmulConfig& c) {
+  const double mk = double(c.m) * c.k, nk = double(c.n) * c.k, mn = double(c.m) * c.n;
+  return 8.0 * (6 * (mk + nk) + 12 * mn);
+}
+
 std::string check_setup(const MatmulConfig& c) {
   const std::pair<const char*, size_t> dims[] = {{"m", c.m}, {"n", c.n}, {"k", c.k}};
   for (const auto& [name, d] : dims)
     if (d == 0 || d > kMaxDim)
       return std::string(name) + " = " + std::to_string(d) + ": every dimension must lie in [1, 2^24]";
   if (c.threads > kMaxThreads) return "threads must lie in [0, " + std::to_string(kMaxThreads) + "] (0: all cores)";
-  const double mk = double(c.m) * c.k, nk = double(c.n) * c.k, mn = double(c.m) * c.n;
-  const double bytes = 8.0 * (6 * (mk + nk) + 12 * mn);
+  const double bytes = working_memory_bytes(c);
   if (bytes > kMaxBytes)
     return "the shape needs about " + std::to_string(int(bytes / (1 << 30))) +
            " GiB of working memory (limit 8 GiB)";
@@ -310,6 +319,8 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
                                   const std::function<void(double)>& progress,
                                   const std::atomic<bool>* cancel) {
   if (auto why = check(c); !why.empty()) return Error{why};
+  // Refused here, not allocated into std::bad_alloc or the OOM killer (memory_room.h).
+  if (auto why = check_room(working_memory_bytes(c), "the shape", memory_room()); !why.empty()) return Error{why};
   const ThreadLimit run_threads(c.threads);  // every loop below, and OpenBLAS (0: all cores)
   auto report_progress = [&](double f) {
     if (progress) progress(f);
@@ -373,19 +384,28 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   };
   const unsigned half = share_of_limit(2);  // each operand's share of a capped run
   std::thread weight_thread;
+  std::exception_ptr weight_failed, input_failed;  // rethrown here once both are done
   if (allowed_threads(0) > 1) {
     weight_thread = std::thread([&] {
-      const ThreadLimit limit(half);
-      quantise_weight();
+      try {
+        const ThreadLimit limit(half);
+        quantise_weight();
+      } catch (...) {
+        weight_failed = std::current_exception();
+      }
     });
   }
   std::shared_ptr<const Quantised> qa_held;
-  {
+  try {
     const ThreadLimit limit(half);
     qa_held = quantised(QuantiseSlot::Input, a, m, c.input, c.input_via, c.input_scaling, *a_hist);
+  } catch (...) {
+    input_failed = std::current_exception();
   }
   if (weight_thread.joinable()) weight_thread.join();
-  else quantise_weight();
+  else if (!input_failed) quantise_weight();
+  for (const auto& e : {input_failed, weight_failed})
+    if (e) std::rethrow_exception(e);
   const Quantised &qa = *qa_held, &qb = *qb_held;
   Quantised qbias;
   if (c.bias) qbias = quantise_stored(bias, 1, n, *c.bias, c.bias_via, Scaling{}, c.cast);

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <vector>
 
 #include "core/dtype/codec.h"
 #include "core/dtype/custom_dtype.h"
 #include "core/io/file_read.h"
+#include "core/util/memory_room.h"
 #include "core/util/number_text.h"
 
 namespace pl::io {
@@ -182,7 +184,18 @@ Expected<NpyHeader> parse_npy_header(std::string_view dict) {
   return h;
 }
 
-Expected<Tensor> parse_npy(std::span<const uint8_t> b, std::optional<DType> raw_as) {
+namespace {
+
+// What the header says, read from the file's first bytes alone: the dtype, the shape, where the
+// data starts and how many elements it holds.
+struct Layout {
+  NpyHeader h;
+  Descr d;
+  size_t count = 0;
+  size_t data_offset = 0;
+};
+
+Expected<Layout> parse_layout(std::span<const uint8_t> b) {
   if (b.size() < 10 || std::memcmp(b.data(), kMagic, 6) != 0)
     return Error{"not a .npy file (no \\x93NUMPY magic)"};
   const int major = b[6];
@@ -208,15 +221,46 @@ Expected<Tensor> parse_npy(std::span<const uint8_t> b, std::optional<DType> raw_
   std::string why;
   const size_t count = element_count(h->shape, kMaxElements, &why);
   if (!why.empty()) return Error{why};
-  const size_t data_offset = offset + header_len;
-  const size_t have = b.size() - data_offset;
-  if (have / d->bytes < count)
-    return Error{"the file is truncated: shape " + shape_text(h->shape) + " of '" + h->descr +
-                 "' needs " + std::to_string(count * d->bytes) + " bytes of data, it has " +
-                 std::to_string(have)};
-  if (have != count * d->bytes)
-    return Error{"the file has " + std::to_string(have - count * d->bytes) +
-                 " bytes after the array's data"};
+  return Layout{std::move(*h), *d, count, offset + header_len};
+}
+
+// The data after the header must be exactly the shape's elements.
+std::string check_data_size(const Layout& l, size_t file_size) {
+  const size_t have = file_size - l.data_offset;
+  if (have / l.d.bytes < l.count)
+    return "the file is truncated: shape " + shape_text(l.h.shape) + " of '" + l.h.descr + "' needs " +
+           std::to_string(l.count * l.d.bytes) + " bytes of data, it has " + std::to_string(have);
+  if (have != l.count * l.d.bytes)
+    return "the file has " + std::to_string(have - l.count * l.d.bytes) + " bytes after the array's data";
+  return "";
+}
+
+// The header and the file's size: what the file holds, without reading its data.
+Expected<Layout> read_layout(const std::string& path) {
+  if (auto why = not_a_file(path); !why.empty()) return Error{why};
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return Error{"cannot open " + path};
+  const auto size = static_cast<size_t>(in.tellg());
+  in.seekg(0);
+  std::vector<uint8_t> prefix(std::min(size, kMaxHeader + 12));
+  if (!in.read(reinterpret_cast<char*>(prefix.data()), static_cast<std::streamsize>(prefix.size())))
+    return Error{"cannot read " + path};
+  auto l = parse_layout(prefix);
+  if (!l) return Error{path + ": " + l.error()};
+  if (auto why = check_data_size(*l, size); !why.empty()) return Error{path + ": " + why};
+  return l;
+}
+
+}  // namespace
+
+Expected<Tensor> parse_npy(std::span<const uint8_t> b, std::optional<DType> raw_as) {
+  auto layout = parse_layout(b);
+  if (!layout) return Error{layout.error()};
+  if (auto why = check_data_size(*layout, b.size()); !why.empty()) return Error{why};
+  const NpyHeader* const h = &layout->h;
+  const Descr* const d = &layout->d;
+  const size_t count = layout->count, data_offset = layout->data_offset;
+  std::string why;
 
   Tensor t;
   t.shape = h->shape;
@@ -249,7 +293,19 @@ Expected<Tensor> parse_npy(std::span<const uint8_t> b, std::optional<DType> raw_
   return t;
 }
 
+Expected<NpyHeader> read_npy_header(const std::string& path) {
+  auto l = read_layout(path);
+  if (!l) return Error{l.error()};
+  return l->h;
+}
+
 Expected<Tensor> read_npy(const std::string& path, std::optional<DType> raw_as) {
+  // The file's bytes and its values as float64 (twice for a Fortran-order array, reordered),
+  // refused before they are read when they do not fit (memory_room.h).
+  auto l = read_layout(path);
+  if (!l) return Error{l.error()};
+  const double needed = double(l->data_offset) + double(l->count) * (l->d.bytes + (l->h.fortran_order ? 16 : 8));
+  if (auto why = check_room(needed, "reading " + path, memory_room()); !why.empty()) return Error{why};
   auto bytes = read_file(path, (kMaxElements + 1) * 8 + kMaxHeader);
   if (!bytes) return Error{bytes.error()};
   auto t = parse_npy(*bytes, raw_as);

@@ -37,4 +37,8 @@ struct NpyHeader {
 };
 Expected<NpyHeader> parse_npy_header(std::string_view dict);
 
+// A file's header, its size checked against it, without reading the data (`tensors` of a
+// 16 GiB array read all of it to print one line).
+Expected<NpyHeader> read_npy_header(const std::string& path);
+
 }  // namespace pl::io

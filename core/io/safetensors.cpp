@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/file_read.h"
+#include "core/util/memory_room.h"
 
 namespace pl::io {
 namespace {
@@ -201,6 +202,13 @@ Expected<Tensor> read_safetensors_file(const std::string& path, const std::strin
   if (!all) return Error{all.error()};
   const SafetensorsEntry* e = find_entry(*all, tensor);
   if (!e) return Error{path + ": no tensor '" + tensor + "' (the file holds: " + names_of(*all) + ")"};
+  // Its bytes and their values as float64 (and a slice's copy), refused before they are read
+  // when they do not fit (memory_room.h).
+  const DtypeSpec* d = find_dtype(e->dtype);
+  const double bytes_size = double(e->end - e->begin), count = bytes_size / d->bytes;
+  if (auto why = check_room(bytes_size + count * (slice ? 16 : 8), "reading '" + tensor + "' from " + path, memory_room());
+      !why.empty())
+    return Error{why};
   std::ifstream in(path, std::ios::binary);
   uint8_t len[8] = {};
   in.read(reinterpret_cast<char*>(len), 8);

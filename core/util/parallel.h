@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -39,18 +40,31 @@ void parallel_for(size_t n, unsigned threads, Fn&& fn, size_t min_chunk = size_t
     const ThreadLimit limit(share);
     if (b < e) fn(b, e);
   };
-  if (run_on_pool(threads, task)) return;
+  if (run_on_pool(threads, task)) return;  // (rethrows a chunk's exception here)
+  // A chunk's exception is rethrown on the caller once every thread is joined: escaping a
+  // thread, it would end the process.
+  std::vector<std::exception_ptr> failed(threads);
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) {
     size_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
-    if (b < e) pool.emplace_back([&fn, b, e, share] {
-      const ThreadLimit limit(share);
-      fn(b, e);
+    if (b < e) pool.emplace_back([&fn, &failed, t, b, e, share] {
+      try {
+        const ThreadLimit limit(share);
+        fn(b, e);
+      } catch (...) {
+        failed[t] = std::current_exception();
+      }
     });
   }
-  const ThreadLimit limit(share);
-  fn(size_t{0}, std::min(n, chunk));
+  try {
+    const ThreadLimit limit(share);
+    fn(size_t{0}, std::min(n, chunk));
+  } catch (...) {
+    failed[0] = std::current_exception();
+  }
   for (auto& th : pool) th.join();
+  for (const auto& e : failed)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace pl

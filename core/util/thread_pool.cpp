@@ -8,6 +8,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace pl {
@@ -48,6 +49,8 @@ class Pool {
     std::unique_lock hold(lock_);
     done_.wait(hold, [&] { return unfinished_ == 0; });  // every worker is back: none still reads task
     task_ = nullptr;
+    if (!failed) failed = std::exchange(worker_failed_, nullptr);
+    worker_failed_ = nullptr;
     if (failed) std::rethrow_exception(failed);
     return true;
   }
@@ -70,9 +73,18 @@ class Pool {
         task = task_;
         count = count_;
       }
-      if (seat < count) (*task)(seat);
-      take_tasks(*task, count);
+      // A task's exception (std::bad_alloc) is the caller's to rethrow: escaping this thread
+      // it would end the process. The tasks not yet taken are skipped.
+      std::exception_ptr failed;
+      try {
+        if (seat < count) (*task)(seat);
+        take_tasks(*task, count);
+      } catch (...) {
+        next_ = count;
+        failed = std::current_exception();
+      }
       std::lock_guard hold(lock_);
+      if (failed && !worker_failed_) worker_failed_ = failed;
       if (--unfinished_ == 0) done_.notify_one();
     }
   }
@@ -82,6 +94,7 @@ class Pool {
   std::mutex lock_;  // guards what follows (next_ is taken without it)
   std::condition_variable wake_, done_;
   const std::function<void(size_t)>* task_ = nullptr;
+  std::exception_ptr worker_failed_;  // the first task that threw on a worker
   size_t count_ = 0, unfinished_ = 0;
   uint64_t generation_ = 0;
   std::atomic<size_t> next_{0};

@@ -7,9 +7,13 @@
 
 #include <chrono>
 #include <future>
+#include <new>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
+#include "app/ui/background_task.h"
 #include "app/ui/cancellable_run.h"
 
 namespace pl::ui {
@@ -57,6 +61,33 @@ TEST(CancellableRun, AFinishedRunsOutcomeIsTakenOnce) {
   EXPECT_EQ(run.take(), nullptr);
   EXPECT_FALSE(run.running());
   EXPECT_EQ(run.progress(), 1.0);
+}
+
+}  // namespace
+}  // namespace pl::ui
+
+namespace pl::ui {
+namespace {
+
+// A run that throws (std::bad_alloc past the memory check) ends with its error: the exception
+// used to escape the worker thread, and std::terminate closed the window.
+TEST(CancellableRun, ARunThatThrowsEndsWithItsError) {
+  TextRun run;
+  run.start([](const Progress&, const std::atomic<bool>*) -> Expected<std::string> { throw std::bad_alloc(); });
+  std::unique_ptr<Expected<std::string>> outcome;
+  while (!(outcome = run.take())) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_FALSE(outcome->ok());
+  EXPECT_EQ(outcome->error().rfind("out of memory: ", 0), 0u) << outcome->error();
+  EXPECT_FALSE(run.running());
+}
+
+TEST(BackgroundTask, ATaskThatThrowsEndsWithItsError) {
+  BackgroundTask task;
+  ASSERT_TRUE(task.start([]() -> std::string { throw std::runtime_error("disk gone"); }));
+  std::optional<std::string> line;
+  while (!(line = task.take())) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(*line, "error: unexpected error: disk gone");
+  EXPECT_FALSE(task.running());
 }
 
 }  // namespace

@@ -199,6 +199,18 @@ check run-setup-reruns 0 'arithmetic' -- "$PL" run "$TMP/out/setup.json" --out "
 check run-backend-cpu 0 'arithmetic: ' -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend cpu
 check run-directory 2 "is a directory, not a file" -- "$PL" run "$TMP" --out "$TMP/out6"
 check tensors-directory 2 "is a directory, not a file" -- "$PL" tensors "$TMP"
+# Past the memory there is (here an address-space limit, `ulimit -v`): refused before anything
+# is allocated, naming the limit -- these ended in std::bad_alloc and std::terminate. A .npy of
+# 2^27 float64s (1 GiB, sparse on disk) is listed from its header alone.
+big_header="{'descr': '<f8', 'fortran_order': False, 'shape': (8192, 16384), }"
+big_header=$(printf '%-117s' "$big_header")
+{ printf '\x93NUMPY\x01\x00\x76\x00'; printf '%s\n' "$big_header"; } > "$TMP/big.npy"
+truncate -s $((128 + (1 << 30))) "$TMP/big.npy"
+limited() { bash -c 'ulimit -v 1500000 && exec "$@"' limited "$@"; }
+check matmul-past-memory 2 'the shape needs about 7.5 GiB of working memory; [0-9.]+ GiB is free here \(ulimit -v\)' -- limited "$PL" matmul --m 8192 --n 8192 --k 2048
+check roundtrip-past-memory 2 'the array needs about 10.0 GiB of working memory; .*\(ulimit -v\)' -- limited "$PL" roundtrip --rows 16384 --cols 16384
+check npy-past-memory 2 "reading $TMP/big.npy needs about 2.0 GiB of working memory" -- limited "$PL" roundtrip --input "$TMP/big.npy"
+check tensors-header-only 0 '<f8 +\(8192, 16384\)' -- limited "$PL" tensors "$TMP/big.npy"
 echo '{"experiment": "mlp", "width": 16, "batch": 4, "layers": 2}' > "$TMP/mlp-b.json"
 check run-mlp-backend 0 "products: .* on cpu" -- "$PL" run "$TMP/mlp-b.json" --out "$TMP/out7" --backend cpu
 check run-backend-bad 2 'backend must be auto, cpu or cuda' -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend tpu

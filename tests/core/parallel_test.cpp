@@ -2,6 +2,8 @@
 // another, a loop inside a loop (the pool is busy: threads of its own), loops from several
 // threads at once (one gets the pool, the others threads of their own).
 #include <atomic>
+#include <chrono>
+#include <new>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -85,6 +87,39 @@ TEST(Parallel, AnExceptionWaitsForTheWorkersAndLeavesThePoolUsable) {
                }),
                std::runtime_error);
   EXPECT_GE(ran.load(), 1);
+  expect_each_once(size_t{1} << 16, [&](auto body) { parallel_for(size_t{1} << 16, 0, body); });
+}
+
+// A task that throws on a worker (std::bad_alloc in a chunk): the caller rethrows it once every
+// worker is back. It used to escape the worker's thread and end the process in std::terminate.
+TEST(Parallel, AnExceptionOnAWorkerIsRethrownOnTheCaller) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread: no pool";
+  const std::thread::id caller = std::this_thread::get_id();
+  for (int round = 0; round < 20; ++round) {
+    EXPECT_THROW(run_on_pool(8, [&](size_t) {
+                   if (std::this_thread::get_id() != caller) throw std::bad_alloc();
+                   std::this_thread::sleep_for(std::chrono::milliseconds(1));  // leaves tasks to the workers
+                 }),
+                 std::bad_alloc);
+  }
+  expect_each_once(size_t{1} << 16, [&](auto body) { parallel_for(size_t{1} << 16, 0, body); });
+}
+
+// A loop inside a loop runs on threads of its own (the pool is busy); a chunk's exception there
+// is rethrown too, on the chunk that started the loop and so on the outer caller.
+TEST(Parallel, AnExceptionInALoopInsideALoopComesOut) {
+  if (hardware_threads() < 2) GTEST_SKIP() << "one hardware thread: every loop runs on one";
+  const size_t outer = 4, inner = size_t{1} << 16;
+  EXPECT_THROW(parallel_for(outer, 0, [&](size_t, size_t) {
+                 parallel_for(inner, 0, [&](size_t b, size_t) {
+                   if (b > 0) throw std::bad_alloc();  // a chunk other than the caller's
+                 });
+               }, 1),
+               std::bad_alloc);
+  EXPECT_THROW(parallel_for(inner, 0, [&](size_t b, size_t) {
+                 if (b > 0) throw std::runtime_error("later chunk");
+               }),
+               std::runtime_error);
   expect_each_once(size_t{1} << 16, [&](auto body) { parallel_for(size_t{1} << 16, 0, body); });
 }
 
