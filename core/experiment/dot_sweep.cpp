@@ -1,6 +1,7 @@
 #include "core/experiment/dot_sweep.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <mutex>
 #include <random>
@@ -9,6 +10,7 @@
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
+#include "core/util/parallel.h"
 
 namespace pl::experiment {
 namespace {
@@ -29,18 +31,26 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-// One (length, model) cell's trials on the config's device, each a 1 x 1 x K product (gemm.h:
-// the same sum as dot()). `sums` stays empty, with `note` saying why, when the CPU must run
-// them instead: no device asked for (note empty), none there, the model refused, or a failure.
+// A length's trials drawn together (at most dot_sweep's batch_bytes of inputs).
+struct TrialBatch {
+  size_t first = 0;                       // its first trial's index among the length's
+  std::vector<std::vector<double>> a, b;  // b empty for a sum
+  std::vector<double> ones;               // a sum's b: every b_k is 1
+  size_t size() const { return a.size(); }
+  const std::vector<double>& b_of(size_t i) const { return b.empty() ? ones : b[i]; }
+};
+
+// One (length, model) cell's trials of a batch on the config's device, each a 1 x 1 x K product
+// (gemm.h: the same sum as dot()). `sums` stays empty, with `note` saying why, when the CPU must
+// run them instead: no device asked for (note empty), none there, the model refused, or a failure.
 struct DeviceTrials {
   std::vector<double> sums;
   std::string ran_on, method, note;
   bool cancelled = false;
 };
 
-DeviceTrials on_device(const DotSweepConfig& c, size_t k, const Accumulation& m,
-                       const std::vector<std::vector<double>>& as, const std::vector<std::vector<double>>& bs,
-                       const std::function<void()>& trial_done, const std::atomic<bool>* cancel) {
+DeviceTrials on_device(const DotSweepConfig& c, size_t k, const Accumulation& m, const TrialBatch& batch,
+                       const std::function<void(size_t)>& trials_done, const std::atomic<bool>* cancel) {
   DeviceTrials out;
   if (c.backend == "cpu") return out;
   ProductSpec spec{{1, 1, k}, c.a_dtype, c.sum ? c.a_dtype : c.b_dtype, m};
@@ -51,24 +61,25 @@ DeviceTrials on_device(const DotSweepConfig& c, size_t k, const Accumulation& m,
   }
   const std::lock_guard lock(*device->mutex);
   Backend& b = *device->backend;
-  for (size_t t = 0; t < as.size(); ++t) {
+  for (size_t i = 0; i < batch.size(); ++i) {
     if (cancel && cancel->load()) {
       out.cancelled = true;
       return out;
     }
-    spec.stream_offset = static_cast<uint64_t>(t) << 32;  // trial t's stochastic stream, as on the CPU below
+    const size_t t = batch.first + i;
+    spec.stream_offset = static_cast<uint64_t>(t) << 32;  // trial t's stochastic stream, as on the CPU
     ProductControl control;
     control.cancel = cancel;
-    auto run = b.product(spec, as[t], bs[t], control);
+    auto run = b.product(spec, batch.a[i], batch.b_of(i), control);
     if (!run || run->c.size() != 1) {
       out.cancelled = !run && run.error() == "cancelled";
       out.note = b.name() + " failed: " + (run ? "no result" : run.error()) + "; ran on the CPU";
       out.sums.clear();
       return out;
     }
-    if (t == 0) out.method = run->method;
+    if (i == 0) out.method = run->method;
     out.sums.push_back(run->c[0]);
-    trial_done();
+    trials_done(1);
   }
   out.ran_on = b.name() + " (" + b.device_info().name + ")";
   return out;
@@ -95,60 +106,102 @@ std::string check(const DotSweepConfig& c) {
 
 std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
                                    const std::function<void(double)>& progress,
-                                   const std::atomic<bool>* cancel) {
+                                   const std::atomic<bool>* cancel, double batch_bytes) {
   std::vector<DotSweepRow> rows;
-  double total_work = 0, done_work = 0;
+  double total_work = 0;
   for (size_t k : c.lengths) total_work += static_cast<double>(k) * c.trials;
+  double done_work = 0;
+  std::mutex progress_lock;
+  const size_t trials = static_cast<size_t>(c.trials), models = c.models.size();
   for (size_t k : c.lengths) {
     // Each length draws its own inputs from a stream seeded by (seed, K): the same inputs
-    // for every model, and a length's numbers do not depend on the other lengths asked.
+    // for every model, and a length's numbers do not depend on the other lengths asked. The
+    // trials are drawn in order, a batch at a time, so a batch's size changes no number.
     std::mt19937_64 rng(c.seed * 0x9E3779B97F4A7C15ull + k);
-    std::vector<std::vector<double>> as, bs;
-    std::vector<double> refs, abs_sums;
-    for (int t = 0; t < c.trials; ++t) {
-      as.push_back(draw(rng, k, c.a_dtype));
-      bs.push_back(c.sum ? std::vector<double>(k, 1.0) : draw(rng, k, c.b_dtype));
-      refs.push_back(dot_reference(as.back(), bs.back()).hi);
-      auto magnitudes = [](std::vector<double> v) {
-        for (double& x : v) x = std::fabs(x);
-        return v;
-      };
-      abs_sums.push_back(dot_reference(magnitudes(as.back()), magnitudes(bs.back())).hi);
+    const size_t per_batch = std::clamp<size_t>(static_cast<size_t>(batch_bytes / (16.0 * double(k))), 1, trials);
+    std::vector<double> refs(trials), abs_sums(trials);
+    std::vector<std::vector<double>> results(models, std::vector<double>(trials));
+    std::vector<DotSweepRow> cells(models);
+    std::vector<bool> on_cpu(models, false);  // the device declined or failed: the rest run here
+    for (size_t mi = 0; mi < models; ++mi) {
+      cells[mi].length = k;
+      cells[mi].model = c.models[mi];
     }
-    for (const Accumulation& m : c.models) {
-      DotSweepRow row;
-      row.length = k;
-      row.model = m;
-      const auto trial_done = [&] {
-        done_work += static_cast<double>(k) / static_cast<double>(c.models.size());
-        if (progress) progress(done_work / total_work);
-      };
-      const double work_before = done_work;
-      DeviceTrials device = on_device(c, k, m, as, bs, trial_done, cancel);
-      if (device.cancelled) return rows;
-      std::vector<double> results = std::move(device.sums);
-      if (results.empty()) {
-        done_work = work_before;  // a device that failed part-way: its trials run again here
-        row.method = describe(m);
-        row.note = std::move(device.note);
-        for (int t = 0; t < c.trials; ++t) {
-          if (cancel && cancel->load()) return rows;
-          results.push_back(dot(as[t], bs[t], m, static_cast<uint64_t>(t) << 32));
-          trial_done();
-        }
-      } else {
-        row.ran_on = std::move(device.ran_on);
-        row.method = std::move(device.method);
+    auto trials_done = [&](size_t n) {  // (from the cores' chunks: one at a time, so it only grows)
+      const std::lock_guard hold(progress_lock);
+      done_work += double(n * k) / double(models);
+      if (progress) progress(done_work / total_work);
+    };
+    TrialBatch batch;
+    if (c.sum) batch.ones.assign(k, 1.0);
+    for (size_t first = 0; first < trials; first += per_batch) {
+      const size_t count = std::min(per_batch, trials - first);
+      batch.first = first;
+      batch.a.clear();
+      batch.b.clear();
+      for (size_t i = 0; i < count; ++i) {
+        batch.a.push_back(draw(rng, k, c.a_dtype));
+        if (!c.sum) batch.b.push_back(draw(rng, k, c.b_dtype));
       }
-      for (int t = 0; t < c.trials; ++t) {
-        const double scaled = std::fabs(results[t] - refs[t]) / abs_sums[t];
+      // Each trial's exact sum and sum of |a_k b_k|, the trials on every core.
+      parallel_for(count, 0, [&](size_t i0, size_t i1) {
+        std::vector<double> abs_a, abs_b;
+        for (size_t i = i0; i < i1; ++i) {
+          const auto& a = batch.a[i];
+          const auto& b = batch.b_of(i);
+          refs[first + i] = dot_reference(a, b).hi;
+          abs_a.resize(k);
+          abs_b.resize(k);
+          for (size_t j = 0; j < k; ++j) abs_a[j] = std::fabs(a[j]), abs_b[j] = std::fabs(b[j]);
+          abs_sums[first + i] = dot_reference(abs_a, abs_b).hi;
+        }
+      }, std::max<size_t>(1, (size_t{1} << 14) / k));
+      for (size_t mi = 0; mi < models; ++mi) {
+        const Accumulation& m = c.models[mi];
+        DotSweepRow& row = cells[mi];
+        if (!on_cpu[mi]) {
+          const double work_before = done_work;
+          DeviceTrials device = on_device(c, k, m, batch, trials_done, cancel);
+          if (device.cancelled) return rows;
+          if (!device.sums.empty()) {
+            std::copy(device.sums.begin(), device.sums.end(), results[mi].begin() + first);
+            row.ran_on = std::move(device.ran_on);
+            row.method = std::move(device.method);
+            continue;
+          }
+          done_work = work_before;  // a device that failed part-way: its trials run again here
+          on_cpu[mi] = true;
+          row.note = std::move(device.note);
+          if (first > 0 && !row.note.empty()) row.note += " (trials " + std::to_string(first) + " on)";
+          row.ran_on = "cpu";
+          row.method = describe(m);
+        }
+        // The CPU: trials on every core, trial t on its own stochastic stream as on a device.
+        std::atomic<bool> stopped{false};
+        parallel_for(count, 0, [&](size_t i0, size_t i1) {
+          for (size_t i = i0; i < i1; ++i) {
+            if (cancel && cancel->load()) {
+              stopped = true;
+              return;
+            }
+            const size_t t = first + i;
+            results[mi][t] = dot(batch.a[i], batch.b_of(i), m, static_cast<uint64_t>(t) << 32);
+          }
+          trials_done(i1 - i0);
+        }, std::max<size_t>(1, (size_t{1} << 14) / k));
+        if (stopped) return rows;
+      }
+    }
+    for (size_t mi = 0; mi < models; ++mi) {
+      DotSweepRow& row = cells[mi];
+      for (size_t t = 0; t < trials; ++t) {
+        const double scaled = std::fabs(results[mi][t] - refs[t]) / abs_sums[t];
         row.scaled_errors.push_back(scaled);
         if (std::isfinite(scaled)) row.max_scaled = std::max(row.max_scaled, scaled);
       }
-      const DType acc = result_dtype(m);
-      row.stats = error_stats(results, refs, acc);
-      row.bounds = accumulation_bounds(m, k);
-      rows.push_back(row);
+      row.stats = error_stats(results[mi], refs, result_dtype(row.model));
+      row.bounds = accumulation_bounds(row.model, k);
+      rows.push_back(std::move(row));
     }
   }
   return rows;

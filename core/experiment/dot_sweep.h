@@ -44,11 +44,17 @@ struct DotSweepRow {
 // at most float32 precision, lengths positive, trials positive.
 std::string check(const DotSweepConfig& c);
 
+// A length's trials are drawn and summed this many bytes of inputs at a time, so that a sweep's
+// memory does not grow with its trials (64 trials of K = 2^24 held 17 GB at once).
+inline constexpr double kDotBatchBytes = 256.0 * (1 << 20);
+
 // Runs the sweep. `progress` (optional) gets the fraction done; `cancel` stops between dot
-// products and the rows done so far are returned.
+// products and the rows done so far are returned. The trials run on every core; the numbers
+// are the same on any count and for any `batch_bytes` (the tests' small batches).
 std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
                                    const std::function<void(double)>& progress = {},
-                                   const std::atomic<bool>* cancel = nullptr);
+                                   const std::atomic<bool>* cancel = nullptr,
+                                   double batch_bytes = kDotBatchBytes);
 
 // Where each model's sums ran, one entry per model and place ("f32 sequential rne: <method> on
 // cuda (NVIDIA H100)"), with the reason when a device that was asked for did not run it (the

@@ -8,6 +8,7 @@
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/sweep_json.h"
 #include "core/figure/experiment_figures.h"
+#include "core/util/thread_limit.h"
 
 namespace pl::experiment {
 namespace {
@@ -77,6 +78,31 @@ TEST(DotSweep, SameSeedSameNumbersAndCancelStops) {
   EXPECT_NE(dot_sweep(c)[0].max_scaled, a[0].max_scaled);
   std::atomic<bool> cancel{true};
   EXPECT_TRUE(dot_sweep(c, {}, &cancel).empty());
+}
+
+// The trials are drawn and summed a batch at a time, on every core: any batch size and thread
+// count gives the same numbers, stochastic streams included, dot products and sums alike.
+TEST(DotSweep, BatchesAndThreadsChangeNoNumber) {
+  for (bool sum : {false, true}) {
+    DotSweepConfig c;
+    c.lengths = {64, 1000};
+    c.models = {parsed("f16:sequential"), parsed("bf16:pairwise:8:stochastic"), parsed("e5m7:kahan")};
+    c.trials = 10;
+    c.sum = sum;
+    c.seed = 3;
+    const auto whole = dot_sweep(c);  // one batch: 10 trials of 16 KB at most
+    for (double batch_bytes : {16.0 * 1000 * 3, 1.0}) {  // 3 trials a batch at K = 1000; one at a time
+      const auto batched = dot_sweep(c, {}, nullptr, batch_bytes);
+      ASSERT_EQ(batched.size(), whole.size());
+      for (size_t r = 0; r < whole.size(); ++r) {
+        EXPECT_EQ(batched[r].scaled_errors, whole[r].scaled_errors) << r << " batch " << batch_bytes;
+        EXPECT_EQ(batched[r].stats.max_abs, whole[r].stats.max_abs);
+      }
+    }
+    const ThreadLimit one(1);
+    const auto single = dot_sweep(c);
+    for (size_t r = 0; r < whole.size(); ++r) EXPECT_EQ(single[r].scaled_errors, whole[r].scaled_errors) << r;
+  }
 }
 
 TEST(DotSweep, ModelSpellings) {
