@@ -7,6 +7,7 @@
 // One product and its error statistics against the float64 reference, split into input
 // rounding, arithmetic and output rounding. Operands from .npy / .safetensors files, or drawn.
 #include <iostream>
+#include <vector>
 
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
@@ -38,9 +39,11 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--b", a->b, "B (k x n), or W (n x k) with --linear");
   app.add_option("--bias", a->bias, "bias file (n values); with --bias-dtype");
   app.add_flag("--linear", a->linear, "y = x W^T + b instead of C = A B");
-  app.add_option("--m", a->m, "rows of A when drawn");
-  app.add_option("--n", a->n, "columns of the result when drawn");
-  app.add_option("--k", a->k, "reduction length when drawn");
+  // Options for drawn operands only: given with files they would be ignored, so they are refused.
+  std::vector<CLI::Option*> drawn_only;
+  drawn_only.push_back(app.add_option("--m", a->m, "rows of A when drawn"));
+  drawn_only.push_back(app.add_option("--n", a->n, "columns of the result when drawn"));
+  drawn_only.push_back(app.add_option("--k", a->k, "reduction length when drawn"));
   app.add_option("--input-dtype", a->input, "dtype of A / x: a table name (bfloat16, float8_e4m3fn, ...) or a custom format eXmY[bB][:fn|:fnuz|:finite] (e5m7)");
   app.add_option("--weight-dtype", a->weight, "dtype of B / W");
   app.add_option("--bias-dtype", a->bias_dtype, "dtype of the bias (adds a bias)");
@@ -53,8 +56,8 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--input-scaling", a->input_scaling,
                  "none | per-tensor | delayed | per-channel | per-channel-asymmetric | mx | nvfp4");
   app.add_option("--weight-scaling", a->weight_scaling, "as --input-scaling");
-  app.add_option("--data", a->data, "distribution of drawn inputs: normal uniform torch-linear heavy-tailed outlier-channels");
-  app.add_option("--weight-data", a->weight_data, "distribution of drawn weights");
+  drawn_only.push_back(app.add_option("--data", a->data, "distribution of drawn inputs: normal uniform torch-linear heavy-tailed outlier-channels"));
+  drawn_only.push_back(app.add_option("--weight-data", a->weight_data, "distribution of drawn weights"));
   app.add_option("--seed", a->seed, "seed of the drawn operands");
   app.add_flag("--raw", a->raw, ".npy files hold raw codes of the input/weight dtypes (uint16 for bfloat16, ...)");
   app.add_flag("--high-precision", a->high, "double-double reference even for narrow dtypes");
@@ -69,7 +72,18 @@ Runner add_matmul(CLI::App& app) {
                  "falls back to the CPU, with a note");
   app.add_flag("--fast-accum", a->fast_accumulation, "float8 products on CUDA: the tensor cores' fast accumulation");
   app.add_option("--threads", a->threads, "CPU threads the run may use, OpenBLAS's included (default 0: all cores)");
-  return [a]() {
+  return [a, drawn_only]() {
+    if (!a->a.empty() || !a->b.empty()) {
+      for (const CLI::Option* o : drawn_only)
+        if (o->count() > 0) {
+          std::fprintf(stderr, "error: %s is for drawn operands: with --a and --b the shapes and values are the files'\n",
+                       o->get_name().c_str());
+          return kExitBadInput;
+        }
+    } else if (a->raw) {
+      std::fprintf(stderr, "error: --raw reads the .npy files of --a and --b as raw codes: give the files\n");
+      return kExitBadInput;
+    }
     nlohmann::json j = {{"experiment", a->linear ? "linear" : "matmul"}, {"m", a->m}, {"n", a->n},
                         {"k", a->k}, {"input", a->input}, {"weight", a->weight}, {"output", a->output},
                         {"accumulate", a->accumulate}, {"rounding", a->rounding},

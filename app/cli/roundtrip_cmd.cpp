@@ -4,6 +4,7 @@
 // The cast experiment: an array through a dtype (and scaling recipe) and back, against the
 // original float64 values.
 #include <iostream>
+#include <vector>
 
 #include "app/cli/cli.h"
 #include "core/experiment/sweep_json.h"
@@ -35,9 +36,11 @@ Runner add_roundtrip(CLI::App& app) {
   app.add_option("--scaling", a->scaling, "none | per-tensor | delayed | per-channel | per-channel-asymmetric | mx | nvfp4");
   app.add_option("--rounding", a->rounding, "rne rna rtz up down stochastic");
   app.add_option("--overflow", a->overflow, "default | saturate | no-saturate");
-  app.add_option("--data", a->data, "normal uniform torch-linear heavy-tailed outlier-channels");
-  app.add_option("--rows", a->rows, "rows (channels, for per-channel recipes)");
-  app.add_option("--cols", a->cols, "values per row (MX / NVFP4 blocks run along rows)");
+  // For drawn values only: given with --input they would be ignored, so they are refused (the
+  // data's distribution also draws a delayed recipe's amax history, so it is kept for that).
+  CLI::Option* data = app.add_option("--data", a->data, "normal uniform torch-linear heavy-tailed outlier-channels");
+  const std::vector<CLI::Option*> shape{app.add_option("--rows", a->rows, "rows (channels, for per-channel recipes)"),
+                                        app.add_option("--cols", a->cols, "values per row (MX / NVFP4 blocks run along rows)")};
   app.add_option("--input", a->input, "a 2-D tensor from FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1]");
   app.add_option("--seed", a->seed, "seed");
   app.add_option("--backend", a->backend,
@@ -45,7 +48,13 @@ Runner add_roundtrip(CLI::App& app) {
                  "are the CPU's); what the device cannot round, the CPU does, with a note");
   app.add_option("--save", a->save, "write the figures (PNG, SVG, PDF, CSV) and result.json into this folder");
   app.add_flag("--json", a->json, "machine-readable results");
-  return [a]() {
+  return [a, data, shape]() {
+    if (!a->input.empty()) {
+      for (const CLI::Option* o : shape)
+        if (o->count() > 0) return bad(o->get_name() + " is for drawn values: with --input the shape is the tensor's");
+      if (data->count() > 0 && a->scaling != "delayed")
+        return bad("--data is for drawn values (and a delayed recipe's history): with --input the values are the tensor's");
+    }
     experiment::RoundtripConfig c;
     auto t = parse_dtype(a->dtype);
     if (!t) return bad(t.error());

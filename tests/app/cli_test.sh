@@ -189,6 +189,14 @@ check matmul-bad-dtype 2 "did you mean" -- "$PL" matmul --input-dtype bfloat61
 check matmul-bad-recipe 2 'NVFP4 elements are float4_e2m1fn' -- "$PL" matmul --input-scaling nvfp4
 check matmul-missing-file 2 'cannot open' -- "$PL" matmul --a "$TMP/none.npy" --b "$TMP/none.npy"
 check tensors-list 0 'layer.weight +F32 +\(6, 5\)' -- "$PL" tensors "$IO/model.safetensors"
+# Options for drawn operands, given with files, are refused (they were silently ignored).
+check matmul-files-drawn-shape 2 "--m is for drawn operands: with --a and --b the shapes and values are the files'" -- "$PL" matmul --linear --m 99 --a "$IO/f64.npy" --b "$IO/f64.npy"
+check matmul-files-drawn-data 2 "--weight-data is for drawn operands" -- "$PL" matmul --linear --weight-data uniform --a "$IO/f64.npy" --b "$IO/f64.npy"
+check matmul-files-seed-draws-bias 0 '\+ bias float32' -- "$PL" matmul --linear --seed 3 --bias-dtype float32 --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4"
+check matmul-raw-no-files 2 '--raw reads the .npy files of --a and --b as raw codes' -- "$PL" matmul --raw
+check roundtrip-input-rows 2 "--cols is for drawn values: with --input the shape is the tensor's" -- "$PL" roundtrip --input "$IO/f64.npy" --cols 8
+check roundtrip-input-data 2 '--data is for drawn values' -- "$PL" roundtrip --input "$IO/f64.npy" --data uniform
+check roundtrip-input-delayed-data 0 '\(delayed, rne\), 3 x 4 loaded values' -- "$PL" roundtrip --input "$IO/f64.npy" --data uniform --scaling delayed
 cat > "$TMP/exp.json" <<'JSON'
 {"experiment": "linear", "m": 8, "n": 8, "k": 64, "input": "float8_e4m3fn", "weight": "float8_e5m2",
  "input_scaling": "mx", "weight_scaling": "mx", "accumulate": "f32:sequential", "bias": "bfloat16",
