@@ -270,8 +270,9 @@ Runner add_promote(CLI::App& app) {
                    "elementwise ops\n", args->op.c_str());
       return kExitBadInput;
     }
-    Query q{args->op, {DType::float32, *ka, args->a_value}, {DType::float32, *kb, args->b_value},
-            std::nullopt};
+    // ("-inf", "-.5": stashed past CLI11, cli.h)
+    Query q{args->op, {DType::float32, *ka, restore_value(args->a_value)},
+            {DType::float32, *kb, restore_value(args->b_value)}, std::nullopt};
     for (const auto* x : {&q.a, &q.b}) {
       if (x->value.empty()) continue;
       if (x->kind == promote::OperandKind::Tensor) {

@@ -141,6 +141,8 @@ check promote-numpy-mldtypes 0 '-> np.float32' -- "$PL" promote --framework nump
 check promote-numpy-dot-object 0 '-> dtype=object' -- "$PL" promote --framework numpy --op dot bfloat16 float16
 check promote-numpy-fix 0 'x.astype\(w.dtype\) .* -> np.float16' -- "$PL" promote --framework numpy --op dot bfloat16 float16
 check promote-numpy-json 0 '"result": "object"' -- "$PL" promote --framework numpy --op dot --json float8_e4m3fn bfloat16
+check promote-negative-inf 0 '-> np.float16' -- "$PL" promote --framework numpy --b-kind scalar --b-value -inf float16 float64
+check promote-negative-point 0 'add\(a: np.float64 scalar' -- "$PL" promote --framework numpy --a-kind scalar --a-value -.5 float64 int8
 check promote-bad-value 2 "'abc' is not a Python" -- "$PL" promote --framework numpy --b-kind scalar --b-value abc float32 float64
 check promote-value-type 2 'is a Python float' -- "$PL" promote --framework numpy --b-kind scalar --b-value 2.5 int8 int64
 check promote-value-tensor 2 'zerodim or scalar operand' -- "$PL" promote --framework numpy --b-value 3 int8 int64
