@@ -81,11 +81,17 @@ TEST(ExperimentJson, EveryThroughputSettingIsWrittenBack) {
 
 // Integers past what the setting's C++ type holds are refused, not wrapped: 2^32 + 1 threads
 // ran on one thread, 2^32 + 2 layers made two, an amax history of 2^32 + 16 kept sixteen.
+// What a reader says of a file's text: "accepted", or its error.
+std::string matmul_error(const char* text) {
+  auto s = matmul_spec_from_json(json::parse(text));
+  return s ? std::string("accepted") : s.error();
+}
+std::string mlp_error(const char* text) {
+  auto c = mlp_config_from_json(json::parse(text));
+  return c ? std::string("accepted") : c.error();
+}
+
 TEST(ExperimentJson, IntegersThatWouldWrapAreRefusedNamingTheKey) {
-  auto matmul_error = [](const char* text) {
-    auto s = matmul_spec_from_json(json::parse(text));
-    return s ? std::string("accepted") : s.error();
-  };
   EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "threads": 4294967297})"),
             "'threads': must be an integer from 0 (all cores) to 4096");
   EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "threads": 4097})"),
@@ -97,10 +103,6 @@ TEST(ExperimentJson, IntegersThatWouldWrapAreRefusedNamingTheKey) {
             "'input_scaling': history must be an integer from 1 to 1024");
   EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "input_scaling": {"kind": "delayed", "history": 0}})"),
             "'input_scaling': history must be an integer from 1 to 1024");
-  auto mlp_error = [](const char* text) {
-    auto c = mlp_config_from_json(json::parse(text));
-    return c ? std::string("accepted") : c.error();
-  };
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "layers": 4294967298})"), "'layers': must be an integer from 1 to 256");
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "layers": 0})"), "'layers': must be an integer from 1 to 256");
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "layers": 256, "width": 8, "batch": 2})"), "accepted");
@@ -110,10 +112,6 @@ TEST(ExperimentJson, IntegersThatWouldWrapAreRefusedNamingTheKey) {
 // these keys did nothing: they were read, written back and ignored. Refused now, but for the
 // data sources earlier writers put in every MLP's setup.json, which say nothing.
 TEST(ExperimentJson, MlpKeysWithoutEffectAreRefused) {
-  auto mlp_error = [](const char* text) {
-    auto c = mlp_config_from_json(json::parse(text));
-    return c ? std::string("accepted") : c.error();
-  };
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "framework": "torch"})"),
             "'framework' is not an MLP key (an MLP runs its layers' own arithmetic; a linear experiment runs a call "
             "as a framework would)");
@@ -136,18 +134,10 @@ TEST(ExperimentJson, MlpKeysWithoutEffectAreRefused) {
 // by the shape check as "every dimension must lie in [1, 2^24]", which named none (an MLP's
 // width and batch have no m, n or k the user wrote).
 TEST(ExperimentJson, SizesOutOfRangeAreRefusedNamingTheKey) {
-  auto matmul_error = [](const char* text) {
-    auto s = matmul_spec_from_json(json::parse(text));
-    return s ? std::string("accepted") : s.error();
-  };
   EXPECT_EQ(matmul_error(R"({"m": 0})"), "'m': must be a positive integer");
   EXPECT_EQ(matmul_error(R"({"n": -4})"), "'n': must be a positive integer");
   EXPECT_EQ(matmul_error(R"({"k": 18446744073709551615})"), "'k': must be a positive integer");
   EXPECT_EQ(matmul_error(R"({"k": 16777217})"), "k = 16777217: every dimension must lie in [1, 2^24]");
-  auto mlp_error = [](const char* text) {
-    auto c = mlp_config_from_json(json::parse(text));
-    return c ? std::string("accepted") : c.error();
-  };
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "width": 0})"), "'width': must be an integer from 1 to 16777216");
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "batch": 16777217})"), "'batch': must be an integer from 1 to 16777216");
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "width": 8, "batch": 1, "layers": 1})"), "accepted");

@@ -12,8 +12,6 @@ Integers outside [-2**63, 2**64) are refused by the engines (not modelled). Not 
 it needs JAX; the recorded tables are the test.
 """
 import argparse
-import json
-import subprocess
 import sys
 import warnings
 
@@ -24,6 +22,7 @@ import jax.numpy as jnp  # noqa: E402
 import ml_dtypes  # noqa: E402
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from engine_cli import engine_outcome  # noqa: E402
 from gen_jax import DT, NAMES, call_order, node_names  # noqa: E402
 
 INTS = [0, -1, 127, 128, 255, 256, -129, 32768, 65536, 2**31 - 1, 2**31, -2**31, -2**31 - 1, 2**32 - 1,
@@ -41,18 +40,6 @@ def jax_outcome(op, array, value):
         return ("ok", str(jax.eval_shape(lambda u: OPS[op](u, value), x).dtype))
     except Exception as e:  # the outcome asked about
         return ("err", f"{type(e).__name__}: {call_order(str(e), node_names(x, value))}")
-
-
-def engine_outcome(pl, engine, op, array, scalar_dtype, literal):
-    args = [pl, "promote", "--framework", engine, "--op", op, "--json", "--b-kind", "scalar", "--b-value",
-            literal, array, scalar_dtype]
-    p = subprocess.run(args, capture_output=True, text=True)
-    if p.returncode != 0:
-        return ("refused", p.stderr.strip())
-    j = json.loads(p.stdout)
-    if j.get("error"):
-        return ("err", f"{j.get('error_type', '')}: {j['error']}")
-    return ("ok", j["result"])
 
 
 def main():

@@ -14,13 +14,14 @@ are NumPy's, not an outcome. Not run by CTest: it needs NumPy; the recorded tabl
 2026-11-27: 5,032 cells each, no mismatch (numpy: NumPy 2.4.6; numpy1: NumPy 1.26.4).
 """
 import argparse
-import json
-import subprocess
 import sys
 import warnings
 
 import ml_dtypes
 import numpy as np
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from engine_cli import engine_outcome  # noqa: E402
 
 ARRAYS = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16",
           "float32", "float64", "complex64", "complex128", "bfloat16", "float8_e4m3fn", "float8_e5m2"]
@@ -45,21 +46,6 @@ def numpy_outcome(op, array_dtype, value, scalar_first):
             return ("ok", str(r.dtype))
         except Exception as e:  # the outcome asked about
             return ("err", f"{type(e).__name__}: {e}")
-
-
-def engine_outcome(pl, engine, op, array_dtype, scalar_dtype, literal, scalar_first):
-    args = [pl, "promote", "--framework", engine, "--op", op, "--json"]
-    if scalar_first:
-        args += ["--a-kind", "scalar", "--a-value", literal, scalar_dtype, array_dtype]
-    else:
-        args += ["--b-kind", "scalar", "--b-value", literal, array_dtype, scalar_dtype]
-    p = subprocess.run(args, capture_output=True, text=True)
-    if p.returncode != 0:
-        return ("refused", p.stderr.strip())
-    j = json.loads(p.stdout)
-    if j.get("error"):
-        return ("err", f"{j.get('error_type', '')}: {j['error']}")
-    return ("ok", j["result"])
 
 
 def main():
