@@ -83,9 +83,9 @@ TEST_P(NumpyPromotion, EveryOpEveryOperandKindEveryPair) {
       return numpy::evaluate(GetParam(), *op, {ts[at[0]], *ka}, {ts[at[1]], *kb});
     });
   }
-  // 4 ufuncs x (7 operand-kind pairs of 26 x 26 + 26 arrays x 14 Python values);
+  // 4 ufuncs x (7 operand-kind pairs of 26 x 26 + 26 arrays x 29 Python values);
   // matmul, dot and astype 26 x 26 each.
-  EXPECT_EQ(cells, 4u * (7u * 26u * 26u + 26u * 14u) + 3u * 26u * 26u);
+  EXPECT_EQ(cells, 4u * (7u * 26u * 26u + 26u * 29u) + 3u * 26u * 26u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Releases, NumpyPromotion, ::testing::Values(Version::V2, Version::V1),

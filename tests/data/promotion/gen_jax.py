@@ -40,7 +40,12 @@ NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
          "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn"]
 DT = {n: jnp.dtype(n) if n != "bool" else jnp.dtype(bool) for n in NAMES}
 SCALAR = {"b": True, "i": 2, "u": 2, "f": 2.5, "V": 2.5, "c": 2.5 + 1j}
-VALUES = ["True", "2", "300", "-1", "2**31", "2**40", "2**63", "2.5", "1e300", "2.5+1j"]
+VALUES = ["True", "2", "300", "-1", "2**31", "2**40", "2**63", "2.5", "1e300", "2.5+1j",
+          # Added 2026-11-27 after check_jax_values.py: int32, uint32 and int64 edges, 2**53 + 1,
+          # negative zero, floats past float16's and float32's range, an infinity (1e999).
+          "127", "128", "-129", "255", "256", "32768", "65536", "2147483647", "-2**31", "-2147483649",
+          "4294967295", "2**32", "9007199254740993", "9223372036854775807", "-2**63",
+          "18446744073709551615", "-0.0", "65520.0", "3.4e38", "1e39", "-1e999", "1e-50"]
 KIND_PAIRS = [("tensor", "tensor"), ("tensor", "zerodim"), ("tensor", "scalar"),
               ("scalar", "tensor")]
 CONFIGS = {"x32": (False, "standard"), "x64": (True, "standard"), "strict": (False, "strict")}
