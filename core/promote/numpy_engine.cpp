@@ -225,7 +225,7 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
     // ml_dtypes converts a Python int through a C long.
     for (const Arg* x : {&a, &b})
       if (is_user_dtype(t) && x->kind == OperandKind::Scalar && x->value.type == PyType::Int &&
-          x->value.integer > int_hi(DType::int64))
+          (x->value.integer > int_hi(DType::int64) || x->value.integer < int_lo(DType::int64)))
         return raises("TypeError", "expected number, got int",
                      "ml_dtypes converts the Python int through a C long, and " +
                          int128_to_string(x->value.integer) + " does not fit one.");
@@ -246,14 +246,15 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
 // Builtin dtypes only.
 
 // NumPy 2's message when a weak Python int does not fit the dtype it takes: NumPy first
-// converts through a C long (int64) unless the dtype is uint32 or uint64.
+// converts through a C long (int64), or for uint32 and uint64 through an unsigned one too;
+// a value past both is "too large to convert to C long" (2**64, -2**63 - 1, recorded).
 std::optional<Outcome> python_int_overflow(const Arg& s, DType t) {
   const __int128 v = s.value.integer;
   if (v >= int_lo(t) && v <= int_hi(t)) return std::nullopt;
   const std::string rule = "NEP 50: a Python int takes the array's integer dtype, and " +
                            int128_to_string(v) + " does not fit " + nm(t) + ".";
-  if (t != DType::uint32 && t != DType::uint64 &&
-      (v < int_lo(DType::int64) || v > int_hi(DType::int64)))
+  const bool unsigned_wide = t == DType::uint32 || t == DType::uint64;
+  if (v < int_lo(DType::int64) || v > int_hi(unsigned_wide ? DType::uint64 : DType::int64))
     return raises("OverflowError", "Python int too large to convert to C long", rule);
   return raises("OverflowError",
                "Python integer " + int128_to_string(v) + " out of bounds for " + nm(t), rule);
@@ -395,6 +396,18 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
   const auto xa = make_arg(a, &error);
   const auto xb = xa ? make_arg(b, &error) : std::nullopt;
   if (!xa || !xb) return raises("precision-lab", error, "The operand cannot be built as written.");
+  // NumPy 1.x: a Python int that neither int64 nor uint64 holds becomes an object array, and
+  // the ufunc runs on Python objects, whatever the other dtype (recorded: 2**64, -2**63 - 1,
+  // +-2**100 with every array dtype and ufunc). (NumPy 2 raises or converts it: elementwise.)
+  if (v == Version::V1 && op_is_elementwise(op))
+    for (const Arg* x : {&*xa, &*xb})
+      if (x->kind == OperandKind::Scalar && x->value.type == PyType::Int &&
+          (x->value.integer < int_lo(DType::int64) || x->value.integer > int_hi(DType::uint64)))
+        return Outcome{std::nullopt, "", "",
+                       "NumPy 1.x holds the Python int " + int128_to_string(x->value.integer) +
+                           " in neither int64 nor uint64, so it makes an object array and np." +
+                           std::string(op_name(op)) + " runs on Python objects: dtype=object.",
+                       "object"};
   switch (op) {
     case Op::Matmul:
       return linear_search(v, op, *xa, *xb);

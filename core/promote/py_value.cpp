@@ -14,16 +14,19 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Decimal digits (underscores allowed, as in Python) into a non-negative int128 that must
-// stay below 2^100 (enough for the range check that follows).
+// The largest magnitude a Python int literal may have here: int128 holds it exactly.
+constexpr __int128 kIntLimit = static_cast<__int128>((static_cast<unsigned __int128>(1) << 127) - 1);
+
+// Decimal digits (underscores allowed, as in Python) into a non-negative int128 of at most
+// kIntLimit.
 std::optional<__int128> parse_digits(std::string_view s) {
   if (s.empty()) return std::nullopt;
   __int128 v = 0;
   for (char c : s) {
     if (c == '_') continue;
     if (c < '0' || c > '9') return std::nullopt;
+    if (v > (kIntLimit - (c - '0')) / 10) return std::nullopt;
     v = v * 10 + (c - '0');
-    if (v > (static_cast<__int128>(1) << 100)) return std::nullopt;
   }
   return v;
 }
@@ -37,11 +40,12 @@ std::optional<__int128> parse_int(std::string_view s) {
   std::optional<__int128> v;
   if (auto pow = s.find("**"); pow != std::string_view::npos) {
     auto base = parse_digits(s.substr(0, pow)), exp = parse_digits(s.substr(pow + 2));
-    if (!base || !exp || *exp > 100) return std::nullopt;
+    if (!base || !exp) return std::nullopt;
     __int128 r = 1;
-    for (int i = 0; i < static_cast<int>(*exp); ++i) {
+    for (__int128 i = 0; i < *exp && r != 0; ++i) {
+      if (*base > 1 && r > kIntLimit / *base) return std::nullopt;
       r *= *base;
-      if (r > (static_cast<__int128>(1) << 100)) return std::nullopt;
+      if (*base <= 1) break;  // 0 or 1 to any power >= 1
     }
     v = r;
   } else {
@@ -158,12 +162,12 @@ std::optional<PyValue> parse_py_value(std::string_view text, std::string* error)
       return v;
     }
   } else if (!looks_float || s.find("**") != std::string_view::npos) {
-    if (auto i = parse_int(s)) {
-      const __int128 lo = -(static_cast<__int128>(1) << 63), hi = static_cast<__int128>(1) << 64;
-      if (*i < lo || *i >= hi) {
-        if (error) *error = "the integer " + std::string(s) + " lies outside [-2**63, 2**64)";
-        return std::nullopt;
-      }
+    const auto i = parse_int(s);
+    if (!i && s.find_first_not_of("+-_0123456789* ") == std::string_view::npos) {
+      if (error) *error = "the integer " + std::string(s) + " lies past 2**127 in magnitude, beyond what is modelled";
+      return std::nullopt;
+    }
+    if (i) {
       v.type = PyType::Int;
       v.integer = *i;
       v.real = static_cast<double>(*i);

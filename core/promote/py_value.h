@@ -20,8 +20,8 @@ struct PyValue {
 };
 
 // Parses a literal; nullopt with `error` set when it is not one. Integers may be written
-// as N, -N or (-)B**E; they must lie in [-2^63, 2^64), the range NumPy's conversions
-// handle without falling back to Python objects.
+// as N, -N or (-)B**E, of magnitude below 2^127 (held exactly; NumPy and JAX already raise or
+// fall back to objects past int64 and uint64, and the engines say so).
 std::optional<PyValue> parse_py_value(std::string_view text, std::string* error);
 
 std::string_view py_type_name(PyType t);  // "bool", "int", "float", "complex"

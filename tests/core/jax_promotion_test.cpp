@@ -66,9 +66,9 @@ TEST(JaxPromotion, EveryConfigEveryOpEveryPair) {
       });
     }
   }
-  // Per configuration: promote_types, 3 ops x (4 kind pairs of 26 x 26 + 26 x 32 values),
+  // Per configuration: promote_types, 3 ops x (4 kind pairs of 26 x 26 + 26 x 36 values),
   // matmul, matmul_f32acc and astype.
-  EXPECT_EQ(cells, 3u * (26u * 26u + 3u * (4u * 26u * 26u + 26u * 32u) + 3u * 26u * 26u));
+  EXPECT_EQ(cells, 3u * (26u * 26u + 3u * (4u * 26u * 26u + 26u * 36u) + 3u * 26u * 26u));
 }
 
 }  // namespace

@@ -45,7 +45,9 @@ VALUES = ["True", "2", "300", "-1", "2**31", "2**40", "2**63", "2.5", "1e300", "
           # negative zero, floats past float16's and float32's range, an infinity (1e999).
           "127", "128", "-129", "255", "256", "32768", "65536", "2147483647", "-2**31", "-2147483649",
           "4294967295", "2**32", "9007199254740993", "9223372036854775807", "-2**63",
-          "18446744073709551615", "-0.0", "65520.0", "3.4e38", "1e39", "-1e999", "1e-50"]
+          "18446744073709551615", "-0.0", "65520.0", "3.4e38", "1e39", "-1e999", "1e-50",
+          # Past int64 and uint64 (kept exactly up to 2**127 by the engines).
+          "2**64", "-9223372036854775809", "2**100", "-2**100"]
 KIND_PAIRS = [("tensor", "tensor"), ("tensor", "zerodim"), ("tensor", "scalar"),
               ("scalar", "tensor")]
 CONFIGS = {"x32": (False, "standard"), "x64": (True, "standard"), "strict": (False, "strict")}

@@ -41,7 +41,9 @@ VALUES = ["True", "2", "-1", "200", "300", "-300", "70000", "2**33", "2**63", "2
           # Added 2026-11-27 after check_numpy_values.py: integer-range edges, negative zero,
           # floats past float16's and float32's range, an infinity (1e999 is Python's inf).
           "127", "128", "-129", "255", "256", "32768", "65536", "2**32", "18446744073709551615",
-          "-2**63", "-0.0", "65520.0", "1e39", "-1e999", "1e-50"]
+          "-2**63", "-0.0", "65520.0", "1e39", "-1e999", "1e-50",
+          # Past int64 and uint64 (kept exactly up to 2**127 by the engines).
+          "2**64", "-9223372036854775809", "2**100", "-2**100"]
 KIND_PAIRS = [("tensor", "tensor"), ("tensor", "zerodim"), ("zerodim", "tensor"),
               ("zerodim", "zerodim"), ("tensor", "scalar"), ("scalar", "tensor"),
               ("zerodim", "scalar")]
