@@ -93,6 +93,35 @@ INSTANTIATE_TEST_SUITE_P(Releases, NumpyPromotion, ::testing::Values(Version::V2
                            return info.param == Version::V2 ? "NumPy2" : "NumPy1";
                          });
 
+// Python int literals are held exactly up to 2**127 in magnitude (the engines model ints past
+// int64 and uint64); past that the parser says so instead of wrapping or saturating.
+TEST(PyValue, IntLiteralsAreExactUpTo2To127) {
+  std::string error;
+  auto v = parse_py_value("170141183460469231731687303715884105727", &error);  // 2**127 - 1
+  ASSERT_TRUE(v) << error;
+  EXPECT_EQ(int128_to_string(v->integer), "170141183460469231731687303715884105727");
+  v = parse_py_value("-2**126", &error);
+  ASSERT_TRUE(v) << error;
+  EXPECT_EQ(int128_to_string(v->integer), "-85070591730234615865843651857942052864");
+  EXPECT_EQ(v->real, -0x1p126);
+  v = parse_py_value("1_000**3", &error);
+  ASSERT_TRUE(v) << error;
+  EXPECT_EQ(int128_to_string(v->integer), "1000000000");
+  for (const char* one : {"0**0", "1**1000", "7**0"}) {
+    v = parse_py_value(one, &error);
+    ASSERT_TRUE(v) << one << ": " << error;
+    EXPECT_EQ(int128_to_string(v->integer), "1") << one;
+  }
+  v = parse_py_value("0**5", &error);
+  ASSERT_TRUE(v) << error;
+  EXPECT_EQ(int128_to_string(v->integer), "0");
+  for (const char* big : {"2**127", "170141183460469231731687303715884105728", "10**40", "-3**81"}) {
+    error.clear();
+    EXPECT_FALSE(parse_py_value(big, &error)) << big;
+    EXPECT_NE(error.find("lies past 2**127 in magnitude"), std::string::npos) << big << ": " << error;
+  }
+}
+
 TEST(NumpyOperands, ValuesAreCheckedNotGuessed) {
   // A Python float written for an integer operand, a zero-dim value that does not fit.
   Outcome o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::int8},
