@@ -9,6 +9,7 @@
 #include "core/experiment/gemm.h"
 #include "core/experiment/matmul.h"
 #include "core/util/median.h"
+#include "core/util/memory_room.h"
 
 namespace pl::experiment {
 
@@ -65,6 +66,12 @@ Expected<ProductBench> product_bench_operands(DType dtype, size_t n, const std::
 }
 
 Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::string& backend) {
+  // The drawn operands, their rounded copies and the two kept: about 48 n^2 bytes at the peak,
+  // refused before they are made (memory_room.h): 16384^2 needs 12 GiB a dtype.
+  const double bytes = 48.0 * double(n) * double(n);
+  if (auto why = check_room(bytes, std::string(name(dtype)) + "'s " + std::to_string(n) + "^3 product", memory_room());
+      !why.empty())
+    return Error{why};
   auto prepared = product_bench_operands(dtype, n, backend);
   if (!prepared) return Error{prepared.error()};
   ProductBench b = std::move(prepared).value();
@@ -85,6 +92,12 @@ Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::s
     }
     why = device.name() + " failed: " + t.error();
   }
+  // Past the CPU's largest size (a GPU's sizes): timed on the CPU, one 16384^3 product would
+  // take hours, so the fallback is refused instead.
+  if (n > largest_product_bench("cpu"))
+    return Error{"a " + std::to_string(n) + "^3 product would run on the CPU (" +
+                 (why.empty() ? std::string("no GPU opened") : why) + "), which takes n up to " +
+                 std::to_string(largest_product_bench("cpu"))};
   if (!why.empty()) b.method += " -- on the CPU, " + why;
   return b;
 }

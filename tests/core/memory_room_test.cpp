@@ -12,6 +12,7 @@
 
 #include "core/experiment/matmul.h"
 #include "core/experiment/roundtrip.h"
+#include "core/experiment/throughput.h"
 #include "core/io/npy.h"
 #include "core/util/memory_room.h"
 
@@ -114,6 +115,13 @@ TEST(MemoryRoom, RunsAndFilesPastTheRoomAreRefusedBeforeTheyAllocate) {
     ASSERT_FALSE(file.ok());
     EXPECT_EQ(file.error().rfind("reading " + path + " needs about 4.0 GiB of working memory; ", 0), 0u)
         << file.error();
+    // The throughput bench's operands at 4096^2 (0.75 GiB at the peak), under 0.5 GiB of room.
+    const AddressSpaceLimit tighter(static_cast<rlim_t>(*size) + (rlim_t{1} << 29));
+    ASSERT_TRUE(tighter.ok());
+    const auto bench = experiment::prepare_product_bench(DType::float32, 4096, "cpu");
+    ASSERT_FALSE(bench.ok());
+    EXPECT_EQ(bench.error().rfind("float32's 4096^3 product needs about 0.8 GiB of working memory; ", 0), 0u)
+        << bench.error();
     const auto header = io::read_npy_header(path);  // reads 1 MiB at most
     ASSERT_TRUE(header.ok()) << header.error();
     EXPECT_EQ(header->shape, (std::vector<size_t>{16384, 16384}));

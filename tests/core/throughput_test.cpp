@@ -38,6 +38,15 @@ TEST(Throughput, ADeviceThatCannotOpenLeavesTheProductOnTheCpuAndSaysSo) {
   // Sizes: 4096 on the CPU, 16384 where a GPU was asked for.
   EXPECT_FALSE(prepare_product_bench(DType::bfloat16, 4097, "cpu"));
   EXPECT_NE(prepare_product_bench(DType::bfloat16, 16385, "cuda").error().find("16384"), std::string::npos);
+  // A GPU's size that falls back to the CPU is refused, not timed for hours there (a 16384^3
+  // throughput file with "backend": "auto" and no GPU started one).
+  for (const char* backend : {"cuda", "auto"}) {
+    auto big = prepare_product_bench(DType::bfloat16, 4097, backend);
+    ASSERT_FALSE(big) << backend;
+    EXPECT_NE(big.error().find("a 4097^3 product would run on the CPU ("), std::string::npos) << big.error();
+    EXPECT_NE(big.error().find("which takes n up to 4096"), std::string::npos) << big.error();
+  }
+  EXPECT_NE(prepare_product_bench(DType::bfloat16, 4097, "auto").error().find("(no GPU opened)"), std::string::npos);
 }
 
 // bench --op product drew its operands as if for the CPU, so on a GPU it refused 8192 ("the
