@@ -51,6 +51,12 @@ std::string check_product_bench(DType dtype, size_t n, const std::string& backen
 
 Expected<ProductBench> product_bench_operands(DType dtype, size_t n, const std::string& backend) {
   if (auto why = check_product_bench(dtype, n, backend); !why.empty()) return Error{why};
+  // The drawn operands, their rounded copies and the two kept: about 48 n^2 bytes at the peak,
+  // refused before they are made (memory_room.h): 16384^2 needs 12 GiB a dtype.
+  const double bytes = 48.0 * double(n) * double(n);
+  if (auto why = check_room(bytes, std::string(name(dtype)) + "'s " + std::to_string(n) + "^3 product", memory_room());
+      !why.empty())
+    return Error{why};
   auto acc = default_product_accumulation(dtype);
   const MatmulConfig c = bench_config(dtype, n, *acc);
   const MatmulOperands ops = generate_operands(c);
@@ -66,12 +72,6 @@ Expected<ProductBench> product_bench_operands(DType dtype, size_t n, const std::
 }
 
 Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::string& backend) {
-  // The drawn operands, their rounded copies and the two kept: about 48 n^2 bytes at the peak,
-  // refused before they are made (memory_room.h): 16384^2 needs 12 GiB a dtype.
-  const double bytes = 48.0 * double(n) * double(n);
-  if (auto why = check_room(bytes, std::string(name(dtype)) + "'s " + std::to_string(n) + "^3 product", memory_room());
-      !why.empty())
-    return Error{why};
   auto prepared = product_bench_operands(dtype, n, backend);
   if (!prepared) return Error{prepared.error()};
   ProductBench b = std::move(prepared).value();
