@@ -18,20 +18,27 @@ std::string_view trim(std::string_view s) {
 constexpr __int128 kIntLimit = static_cast<__int128>((static_cast<unsigned __int128>(1) << 127) - 1);
 
 // Decimal digits (underscores allowed, as in Python) into a non-negative int128 of at most
-// kIntLimit.
-std::optional<__int128> parse_digits(std::string_view s) {
+// kIntLimit; nullopt when they are not digits, or with *too_large set when they are but exceed it.
+std::optional<__int128> parse_digits(std::string_view s, bool* too_large) {
   if (s.empty()) return std::nullopt;
   __int128 v = 0;
+  bool big = false;
   for (char c : s) {
     if (c == '_') continue;
     if (c < '0' || c > '9') return std::nullopt;
-    if (v > (kIntLimit - (c - '0')) / 10) return std::nullopt;
-    v = v * 10 + (c - '0');
+    if (big || v > (kIntLimit - (c - '0')) / 10) big = true;
+    else v = v * 10 + (c - '0');
+  }
+  if (big) {
+    *too_large = true;
+    return std::nullopt;
   }
   return v;
 }
 
-std::optional<__int128> parse_int(std::string_view s) {
+// N, -N or (-)B**E as an int128; nullopt when malformed, or with *too_large set when the
+// value's magnitude is past kIntLimit.
+std::optional<__int128> parse_int(std::string_view s, bool* too_large) {
   bool neg = false;
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
     neg = s[0] == '-';
@@ -39,17 +46,29 @@ std::optional<__int128> parse_int(std::string_view s) {
   }
   std::optional<__int128> v;
   if (auto pow = s.find("**"); pow != std::string_view::npos) {
-    auto base = parse_digits(s.substr(0, pow)), exp = parse_digits(s.substr(pow + 2));
-    if (!base || !exp) return std::nullopt;
-    __int128 r = 1;
-    for (__int128 i = 0; i < *exp && r != 0; ++i) {
-      if (*base > 1 && r > kIntLimit / *base) return std::nullopt;
-      r *= *base;
-      if (*base <= 1) break;  // 0 or 1 to any power >= 1
+    bool base_big = false, exp_big = false;
+    const auto base = parse_digits(s.substr(0, pow), &base_big), exp = parse_digits(s.substr(pow + 2), &exp_big);
+    if ((!base && !base_big) || (!exp && !exp_big)) return std::nullopt;  // not digits
+    if (exp && *exp == 0) {
+      v = 1;  // (0**0 too, as in Python)
+    } else if (base && *base <= 1) {
+      v = *base;  // 0 or 1 to any power past 0
+    } else if (base_big || exp_big) {
+      *too_large = true;
+      return std::nullopt;
+    } else {
+      __int128 r = 1;
+      for (__int128 i = 0; i < *exp; ++i) {  // (at most 127 steps before the limit)
+        if (r > kIntLimit / *base) {
+          *too_large = true;
+          return std::nullopt;
+        }
+        r *= *base;
+      }
+      v = r;
     }
-    v = r;
   } else {
-    v = parse_digits(s);
+    v = parse_digits(s, too_large);
   }
   if (!v) return std::nullopt;
   return neg ? -*v : *v;
@@ -162,8 +181,9 @@ std::optional<PyValue> parse_py_value(std::string_view text, std::string* error)
       return v;
     }
   } else if (!looks_float || s.find("**") != std::string_view::npos) {
-    const auto i = parse_int(s);
-    if (!i && s.find_first_not_of("+-_0123456789* ") == std::string_view::npos) {
+    bool too_large = false;
+    const auto i = parse_int(s, &too_large);
+    if (too_large) {
       if (error) *error = "the integer " + std::string(s) + " lies past 2**127 in magnitude, beyond what is modelled";
       return std::nullopt;
     }

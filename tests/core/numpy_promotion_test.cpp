@@ -115,10 +115,22 @@ TEST(PyValue, IntLiteralsAreExactUpTo2To127) {
   v = parse_py_value("0**5", &error);
   ASSERT_TRUE(v) << error;
   EXPECT_EQ(int128_to_string(v->integer), "0");
-  for (const char* big : {"2**127", "170141183460469231731687303715884105728", "10**40", "-3**81"}) {
+  for (const char* big : {"2**127", "170141183460469231731687303715884105728", "10**40", "-3**81",
+                          "2**1000000000000000000000000000000000000000", "99999999999999999999999999999999999999999**2"}) {
     error.clear();
     EXPECT_FALSE(parse_py_value(big, &error)) << big;
     EXPECT_NE(error.find("lies past 2**127 in magnitude"), std::string::npos) << big << ": " << error;
+  }
+  // Huge exponents of 0 and 1 are small; malformed literals are called malformed, not large
+  // (the first cut of the 2**127 limit said "2**" lay past it).
+  v = parse_py_value("1**1000000000000000000000000000000000000000", &error);
+  ASSERT_TRUE(v) << error;
+  EXPECT_EQ(int128_to_string(v->integer), "1");
+  for (const char* malformed : {"2**", "--5", "*", "2**3**2", "**2"}) {
+    error.clear();
+    EXPECT_FALSE(parse_py_value(malformed, &error)) << malformed;
+    EXPECT_NE(error.find("is not a Python bool, int, float or complex literal"), std::string::npos)
+        << malformed << ": " << error;
   }
 }
 
