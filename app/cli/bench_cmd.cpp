@@ -22,11 +22,11 @@
 #include "core/backend/blas.h"
 #include "core/dtype/describe.h"
 #include "core/experiment/matmul_bench.h"
-#include "core/util/thread_limit.h"
 #include "core/experiment/matmul_json.h"
 #include "core/experiment/throughput.h"
 #include "core/export/experiment_export.h"
 #include "core/figure/throughput_figures.h"
+#include "core/util/thread_limit.h"
 
 namespace pl::cli {
 namespace {

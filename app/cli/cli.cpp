@@ -1,8 +1,8 @@
 #include "app/cli/cli.h"
 
 #include <cctype>
-#include <cstdio>
 #include <charconv>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <string>

@@ -44,24 +44,16 @@ void parallel_for(size_t n, unsigned threads, Fn&& fn, size_t min_chunk = size_t
   // A chunk's exception is rethrown on the caller once every thread is joined: escaping a
   // thread, it would end the process.
   std::vector<std::exception_ptr> failed(threads);
+  auto run_chunk = [&](size_t t) {
+    try {
+      task(t);
+    } catch (...) {
+      failed[t] = std::current_exception();
+    }
+  };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) {
-    size_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
-    if (b < e) pool.emplace_back([&fn, &failed, t, b, e, share] {
-      try {
-        const ThreadLimit limit(share);
-        fn(b, e);
-      } catch (...) {
-        failed[t] = std::current_exception();
-      }
-    });
-  }
-  try {
-    const ThreadLimit limit(share);
-    fn(size_t{0}, std::min(n, chunk));
-  } catch (...) {
-    failed[0] = std::current_exception();
-  }
+  for (unsigned t = 1; t < threads && t * chunk < n; ++t) pool.emplace_back(run_chunk, t);
+  run_chunk(0);
   for (auto& th : pool) th.join();
   for (const auto& e : failed)
     if (e) std::rethrow_exception(e);

@@ -49,9 +49,8 @@ class Pool {
     std::unique_lock hold(lock_);
     done_.wait(hold, [&] { return unfinished_ == 0; });  // every worker is back: none still reads task
     task_ = nullptr;
-    if (!failed) failed = std::exchange(worker_failed_, nullptr);
-    worker_failed_ = nullptr;
-    if (failed) std::rethrow_exception(failed);
+    const std::exception_ptr on_worker = std::exchange(worker_failed_, nullptr);
+    if (failed || on_worker) std::rethrow_exception(failed ? failed : on_worker);
     return true;
   }
 
