@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/util/edit_distance.h"
 #include "core/util/exception_text.h"
 #include "core/util/number_text.h"
 
@@ -38,6 +39,24 @@ std::vector<std::string> protect_negative_values(int argc, char** argv) {
     }
   }
   return out;
+}
+
+// CLI11 answers a mistyped command ("precision-lab promot") with "A subcommand is required",
+// which hides the typo. The message naming it, and the nearest command when one is close; empty
+// when `given` is a command.
+std::string unknown_command_message(const CLI::App& app, const std::string& given) {
+  std::string names, nearest;
+  size_t nearest_d = ~size_t{0};
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    const std::string& n = sub->get_name();
+    if (n == given) return {};
+    names += (names.empty() ? "" : ", ") + n;
+    if (size_t d = edit_distance(given, n); d < nearest_d) nearest_d = d, nearest = n;
+  }
+  // (a third of the letters wrong, at least two: "promot", "matmull", "roundtrp", not "x")
+  const bool close = nearest_d <= std::max<size_t>(2, given.size() / 3) && nearest_d < given.size();
+  return "unknown command '" + given + "'; " + (close ? "did you mean '" + nearest + "'? " : "") +
+         "commands: " + names;
 }
 
 }  // namespace
@@ -80,6 +99,11 @@ int run(int argc, char** argv) {
   add("accumulation-probe", "How the backend's GEMM adds: rounding, ties, extra bits, partial-sum width, promotion",
       add_accumulation_probe);
 
+  if (std::string unknown = argc > 1 && argv[1][0] != '-' ? unknown_command_message(app, argv[1]) : "";
+      !unknown.empty()) {
+    std::fprintf(stderr, "error: %s\n", unknown.c_str());
+    return kExitBadInput;
+  }
   std::vector<std::string> args = protect_negative_values(argc, argv);
   std::vector<const char*> cargs{argv[0]};
   for (auto& a : args) cargs.push_back(a.c_str());

@@ -1,6 +1,7 @@
 #include "core/dtype/format_lookup.h"
 
 #include "core/dtype/custom_dtype.h"
+#include "core/util/edit_distance.h"
 
 #include <algorithm>
 #include <cctype>
@@ -32,21 +33,6 @@ std::string strip_prefix(std::string s) {
     if (s.rfind(p, 0) == 0) return s.substr(p.size());
   }
   return s;
-}
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1] ? 1 : 0)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
 }
 
 std::string valid_names_message() {

@@ -71,7 +71,9 @@ check promote-help-ops 0 "numpy, numpy1: add subtract multiply true_divide matmu
 many=$(for b in $(seq 20 30); do for m in $(seq 1 20); do printf 'e6m%db%d:sequential,' "$m" "$b"; done; done)
 check custom-capacity 2 'too many custom formats' -- "$PL" dot --k 4 --trials 1 --accumulate "${many%,}"
 check no-subcommand-arg 2 'required' -- "$PL" cast 1
-check unknown-subcommand 2 '.' -- "$PL" frobnicate
+check unknown-subcommand 2 "unknown command 'frobnicate'; commands: formats" -- "$PL" frobnicate
+# (CLI11 said only "A subcommand is required", hiding the typo)
+check mistyped-subcommand 2 "did you mean 'promote'?" -- "$PL" promot float16 bfloat16
 check bench-small 0 'convert GB/s' -- "$PL" bench --backend cpu --elements 100000 --reps 2 --formats float16,e5m7
 check bench-matmul 0 'bfloat16 +64 ' -- "$PL" bench --op matmul --dtypes bfloat16,float8_e4m3fn --sizes 64 --reps 1
 check bench-matmul-json 0 '"blas_calls"' -- "$PL" bench --op matmul --sizes 32 --reps 1 --accumulate f16:sequential --json
