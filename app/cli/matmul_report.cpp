@@ -76,8 +76,8 @@ void print_report(const MatmulResult& r) {
       std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", e->name.c_str(), "-", "-", "-", "-", "-", "-", "-");
       continue;
     }
-    std::printf("%-16s %11.3e %11.3e %11.3e %11.3e %9.2f %9.2f %9.1f\n", e->name.c_str(), s.max_abs,
-                s.mean_abs, s.max_rel, s.normwise_rel, s.max_ulp, s.mean_bits, s.sqnr_db);
+    std::printf("%-16s %11.3e %11.3e %11.3e %11.3e %9s %9.2f %9.1f\n", e->name.c_str(), s.max_abs,
+                s.mean_abs, s.max_rel, s.normwise_rel, ulps_text(s.max_ulp).c_str(), s.mean_bits, s.sqnr_db);
   }
   if (const std::string outright = experiment::outright_line(r); !outright.empty())
     std::printf("%s\n", outright.c_str());

@@ -43,7 +43,7 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows) {
     const experiment::ErrorStats& s = r.stats;
     std::printf("%8zu  %-28s %14s %11s %11.3e %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
                 statistic("%.3e", r.max_scaled, s).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
-                r.bounds.probabilistic, statistic("%.2f", s.mean_bits, s).c_str(), statistic("%.2f", s.max_ulp, s).c_str(),
+                r.bounds.probabilistic, statistic("%.2f", s.mean_bits, s).c_str(), (s.count == 0 ? "-" : experiment::ulps_text(s.max_ulp)).c_str(),
                 experiment::not_finite_text(s).c_str());
   }
   if (unbounded) std::printf("\nnone: K u >= 1, where the deterministic bound gamma_K = K u / (1 - K u) no longer exists\n");

@@ -127,7 +127,7 @@ void ErrorView::draw_stats(const MatmulResult& r) {
         ImGui::Text("%.3e", v);
       }
       ImGui::TableNextColumn();
-      ImGui::Text(s.max_ulp < 1e6 ? "%.2f" : "%.3e", s.max_ulp);  // an element near zero can be 1e9 ulps off
+      ImGui::TextUnformatted(experiment::ulps_text(s.max_ulp).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%.2f", s.mean_bits);
       ImGui::TableNextColumn();

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -375,6 +376,12 @@ ErrorStats finish(const Comparison& c, size_t n, Plan& p, Gathered& g, const Fir
 std::string not_finite_text(const ErrorStats& s) {
   const size_t bad = s.nan + s.inf;
   return bad == 0 ? "-" : std::to_string(bad) + " of " + std::to_string(bad + s.count);
+}
+
+std::string ulps_text(double ulps) {
+  char text[32];
+  std::snprintf(text, sizeof text, ulps < 1e6 ? "%.2f" : "%.3e", ulps);
+  return text;
 }
 
 ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,

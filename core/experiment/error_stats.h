@@ -36,6 +36,11 @@ struct ErrorStats {
 // read as an error of 0 (a K sweep's row, an MLP's layers).
 std::string not_finite_text(const ErrorStats& s);
 
+// An error in ulps for a table: "%.2f" up to a million, "%.3e" past it (an element whose
+// reference is near zero can be 1e9 ulps of the output format off; fixed digits overran the
+// column).
+std::string ulps_text(double ulps);
+
 // Compares result[i] with reference[i] for every i. `output` is the format the results are
 // in (for ulps, saturation and the cap on bits of agreement: its precision). rel_floor keeps
 // componentwise relative errors of near-zero references finite; 0 picks the output

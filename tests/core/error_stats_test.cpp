@@ -339,5 +339,16 @@ TEST(ErrorStats, ComparisonsMadeTogetherEqualThoseMadeAlone) {
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(std::bit_cast<uint64_t>(signed_errors[i]), std::bit_cast<uint64_t>(c[i] - b[i]));
 }
 
+// matmul's table printed a 1.9e9-ulp error of an element near zero as "1887748588.94", past its
+// column; the window already switched to exponent form there.
+TEST(ErrorStats, UlpsTextSwitchesToExponentFormPastAMillion) {
+  EXPECT_EQ(ulps_text(0), "0.00");
+  EXPECT_EQ(ulps_text(39424), "39424.00");
+  EXPECT_EQ(ulps_text(999999.5), "999999.50");
+  EXPECT_EQ(ulps_text(1887748588.94), "1.888e+09");
+  EXPECT_EQ(ulps_text(std::numeric_limits<double>::infinity()), "inf");
+}
+
 }  // namespace
 }  // namespace pl::experiment
+
