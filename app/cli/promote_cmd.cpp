@@ -12,6 +12,7 @@
 #include "core/dtype/custom_dtype.h"
 #include "core/dtype/format_lookup.h"
 #include "core/promote/engine.h"
+#include "core/promote/py_value.h"
 #include "core/promote/torch_matmul_precision.h"
 
 namespace pl::cli {
@@ -59,6 +60,17 @@ nlohmann::json operand_json(const promote::Operand& x) {
   nlohmann::json j{{"dtype", name(x.dtype)}, {"kind", operand_kind_name(x.kind)}};
   if (!x.value.empty()) j["value"] = x.value;
   return j;
+}
+
+// An operand as the heading names it: "torch.int8 tensor", "np.int8 zerodim 300", and a Python
+// scalar by its type and value, "Python int 2**63" (its dtype names only its category).
+std::string operand_text(const Engine& e, const promote::Operand& x) {
+  if (x.kind == promote::OperandKind::Scalar) {
+    const promote::PyType t = promote::py_type_of(x.dtype);
+    return "Python " + std::string(promote::py_type_name(t)) + " " +
+           (x.value.empty() ? std::string(promote::default_literal(t)) : x.value);
+  }
+  return e.spell(x.dtype) + " " + std::string(operand_kind_name(x.kind)) + (x.value.empty() ? "" : " " + x.value);
 }
 
 Expected<DType> engine_dtype(const Engine& e, const std::string& text) {
@@ -175,11 +187,9 @@ int print_pair(const Engine& e, const Query& q, bool json,
   }
   std::string bias_note;
   if (q.bias) bias_note.append(", bias: ").append(e.spell(*q.bias));
-  std::printf("%s %s (%s): %s(a: %s %s, b: %s %s%s)\n", std::string(e.framework).c_str(),
+  std::printf("%s %s (%s): %s(a: %s, b: %s%s)\n", std::string(e.framework).c_str(),
               std::string(e.version).c_str(), std::string(e.device).c_str(), q.op.c_str(),
-              e.spell(q.a.dtype).c_str(), std::string(operand_kind_name(q.a.kind)).c_str(),
-              e.spell(q.b.dtype).c_str(), std::string(operand_kind_name(q.b.kind)).c_str(),
-              bias_note.c_str());
+              operand_text(e, q.a).c_str(), operand_text(e, q.b).c_str(), bias_note.c_str());
   std::printf("  %s\n  rule: %s\n", outcome_text(e, o).c_str(), o.rule.c_str());
   if (internals && o.result == DType::float32) print_internals(setting, q.op, *internals);
   if (!fixes.empty()) std::printf("  fixes:\n");
@@ -275,13 +285,8 @@ Runner add_promote(CLI::App& app) {
             {DType::float32, *kb, restore_value(args->b_value)}, std::nullopt};
     for (const auto* x : {&q.a, &q.b}) {
       if (x->value.empty()) continue;
-      if (x->kind == promote::OperandKind::Tensor) {
-        std::fprintf(stderr, "error: a value is for a zerodim or scalar operand\n");
-        return kExitBadInput;
-      }
-      if (!e->reads_values) {
-        std::fprintf(stderr, "error: the %s engine models the default values only (True, 2, "
-                     "2.5, 2.5+1j); values are modelled by the numpy and jax engines\n", args->framework.c_str());
+      if (!models_value(e->values, x->kind)) {
+        std::fprintf(stderr, "error: %s\n", unmodelled_value_message(*e, x->kind).c_str());
         return kExitBadInput;
       }
     }

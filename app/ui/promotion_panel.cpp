@@ -133,7 +133,7 @@ const promote::Engine& PromotionPanel::engine(const Setting& s) const {
 
 promote::Query PromotionPanel::query(const Setting& s, DType a, DType b) const {
   const auto& e = engine(s);
-  const bool b_valued = e.reads_values && s.b_kind != 0;
+  const bool b_valued = promote::models_value(e.values, static_cast<promote::OperandKind>(s.b_kind));
   promote::Query q{std::string(e.ops[s.op]),
                    {a, static_cast<promote::OperandKind>(s.a_kind)},
                    {b, static_cast<promote::OperandKind>(s.b_kind), b_valued ? s.b_value : ""},
@@ -201,7 +201,7 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
   ImGui::SetNextItemWidth(130);
   ImGui::Combo("b", &s.b_kind, kinds);
   ImGui::EndDisabled();
-  if (kinds_modelled && e.reads_values && s.b_kind != 0) {
+  if (kinds_modelled && promote::models_value(e.values, static_cast<promote::OperandKind>(s.b_kind))) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(90);
     ImGui::InputTextWithHint("b value", "2 / 2.5", s.b_value, sizeof s.b_value);

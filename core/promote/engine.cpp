@@ -143,52 +143,55 @@ const std::vector<Engine>& registry() {
     const auto jax_ops = op_lists<jax::Op, jax::kOpCount>(jax::op_name, jax::op_is_elementwise);
     const auto tf_ops = op_lists<tf::Op, tf::kOpCount>(tf::op_name, tf::op_is_elementwise);
     std::vector<Engine> out;
+    // PyTorch's values were recorded on the CPU (torch_values_cpu.json); on CUDA, defaults only.
+    constexpr ValuesModelled kNone = ValuesModelled::None, kScalars = ValuesModelled::PythonScalars,
+                             kAll = ValuesModelled::All;
     auto add = [&](std::string_view id, std::string_view framework, std::string_view version,
-                   std::string_view device, const OpLists& ops, bool values,
+                   std::string_view device, const OpLists& ops, ValuesModelled values,
                    std::string_view cast, std::string_view weight, bool (*has)(DType),
                    std::string (*spell)(DType), Outcome (*eval)(const Query&)) {
       out.push_back({id, framework, version, device, ops.all, ops.bias, ops.kinds, values, cast,
                      weight, has, spell, eval});
     };
-    add("torch", "torch", torch::kVersion, "cpu", torch_ops, false, "to", "model",
+    add("torch", "torch", torch::kVersion, "cpu", torch_ops, kScalars, "to", "model",
         torch::has_dtype, torch_spell, torch_evaluate);
     add("torch1.13", "torch", torch::release_version(torch::Release::V1_13), "cpu", torch_ops,
-        false, "to", "model", torch113_has_dtype, torch_spell, torch113_evaluate);
+        kScalars, "to", "model", torch113_has_dtype, torch_spell, torch113_evaluate);
     add("torch-autocast-cpu", "torch", torch::kVersion, "cpu, autocast bfloat16", torch_ops,
-        false, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_evaluate);
-    add("torch-onednn", "torch", torch::kVersion, "cpu with AVX-512 (oneDNN bfloat16)", torch_ops, false,
+        kScalars, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_evaluate);
+    add("torch-onednn", "torch", torch::kVersion, "cpu with AVX-512 (oneDNN bfloat16)", torch_ops, kScalars,
         "to", "model", torch::has_dtype, torch_spell, torch_onednn_evaluate);
     add("torch-autocast-cpu-onednn", "torch", torch::kVersion, "cpu with AVX-512, autocast bfloat16",
-        torch_ops, false, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_onednn_evaluate);
+        torch_ops, kScalars, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_onednn_evaluate);
     add("torch1.13-onednn", "torch", torch::release_version(torch::Release::V1_13), "cpu with AVX-512 (oneDNN bfloat16)",
-        torch_ops, false, "to", "model", torch113_has_dtype, torch_spell, torch113_onednn_evaluate);
+        torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell, torch113_onednn_evaluate);
     add("torch1.13-autocast-cpu", "torch", torch::release_version(torch::Release::V1_13), "cpu, autocast bfloat16",
-        torch_ops, false, "to", "model", torch113_has_dtype, torch_spell, torch113_autocast_cpu_evaluate);
+        torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell, torch113_autocast_cpu_evaluate);
     // float16/bfloat16/float32/float64 modelled, checked against torch 2.11 recorded on an H100: torch_cuda.h.
-    add("torch-cuda", "torch", torch::kVersion, "cuda", torch_ops, false, "to", "model",
+    add("torch-cuda", "torch", torch::kVersion, "cuda", torch_ops, kNone, "to", "model",
         torch::has_dtype, torch_spell, torch_cuda_evaluate);
     add("torch-autocast-cuda", "torch", torch::kVersion, "cuda, autocast float16", torch_ops,
-        false, "to", "model", torch::has_dtype, torch_spell,
+        kNone, "to", "model", torch::has_dtype, torch_spell,
         torch_autocast_cuda_evaluate<DType::float16>);
     add("torch-autocast-cuda-bf16", "torch", torch::kVersion, "cuda, autocast bfloat16",
-        torch_ops, false, "to", "model", torch::has_dtype, torch_spell,
+        torch_ops, kNone, "to", "model", torch::has_dtype, torch_spell,
         torch_autocast_cuda_evaluate<DType::bfloat16>);
-    add("numpy", "numpy", numpy::numpy_version(numpy::Version::V2), "cpu", numpy_ops, true,
+    add("numpy", "numpy", numpy::numpy_version(numpy::Version::V2), "cpu", numpy_ops, kAll,
         "astype", "w", numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V2>);
-    add("numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", numpy_ops, true,
+    add("numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", numpy_ops, kAll,
         "astype", "w", numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V1>);
-    add("jax", "jax", jax::kVersion, "cpu, x64 off", jax_ops, true, "astype", "w",
+    add("jax", "jax", jax::kVersion, "cpu, x64 off", jax_ops, kAll, "astype", "w",
         jax::has_dtype, jax_spell, jax_evaluate<false, false>);
-    add("jax-x64", "jax", jax::kVersion, "cpu, x64 on", jax_ops, true, "astype", "w",
+    add("jax-x64", "jax", jax::kVersion, "cpu, x64 on", jax_ops, kAll, "astype", "w",
         jax::has_dtype, jax_spell, jax_evaluate<true, false>);
-    add("jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_ops, true, "astype",
+    add("jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_ops, kAll, "astype",
         "w", jax::has_dtype, jax_spell, jax_evaluate<false, true>);
-    add("tf", "tensorflow", tf::kVersion, "cpu", tf_ops, false, "tf.cast", "w", tf::has_dtype,
+    add("tf", "tensorflow", tf::kVersion, "cpu", tf_ops, kNone, "tf.cast", "w", tf::has_dtype,
         tf_spell, tf_evaluate<false>);
-    add("tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_ops, false,
+    add("tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_ops, kNone,
         "tf.cast", "w", tf::has_dtype, tf_spell, tf_evaluate<true>);
     // Last, so the positions settings keep for the engines above do not move.
-    add("torch2.11-cuda", "torch", torch::kRecordedCudaVersion, "cuda", torch_ops, false, "to", "model",
+    add("torch2.11-cuda", "torch", torch::kRecordedCudaVersion, "cuda", torch_ops, kNone, "to", "model",
         torch::recorded_cuda_has_dtype, torch_spell, torch211_cuda_evaluate);
     return out;
   }();
@@ -198,6 +201,26 @@ const std::vector<Engine>& registry() {
 }  // namespace
 
 std::span<const Engine> engines() { return registry(); }
+
+std::string unmodelled_value_message(const Engine& e, OperandKind k) {
+  if (k == OperandKind::Tensor) return "a value is for a zerodim or scalar operand";
+  if (e.values == ValuesModelled::PythonScalars)
+    return "the " + std::string(e.id) + " engine reads a zero-dim tensor's dtype, never its value (PyTorch's "
+           "promotion does not look at it); a Python scalar's value is modelled";
+  const bool torch_on_gpu = e.framework == "torch";
+  return "the " + std::string(e.id) + " engine models the default values only (True, 2, 2.5, 2.5+1j)" +
+         (torch_on_gpu ? "; PyTorch's values were recorded on the CPU: the torch engine models them"
+                       : "; values are modelled by the numpy, jax and torch engines");
+}
+
+bool models_value(ValuesModelled m, OperandKind k) {
+  switch (k) {
+    case OperandKind::Tensor: return false;
+    case OperandKind::ZeroDim: return m == ValuesModelled::All;
+    case OperandKind::Scalar: return m != ValuesModelled::None;
+  }
+  return false;
+}
 
 const Engine* find_engine(std::string_view id) {
   // The frameworks' full names, as people type them, for the short ids.

@@ -20,6 +20,14 @@ struct Query {
   std::optional<DType> bias;      // bias dtype, for ops that take one
 };
 
+// Which operands' values (Operand::value) an engine models; the others take the default values.
+enum class ValuesModelled : uint8_t {
+  None,           // True, 2, 2.5 and 2.5+1j only
+  PythonScalars,  // a Python scalar's value (PyTorch: only ints past int64 change anything)
+  All,            // zero-dim operands' values too (NumPy 1.x value-based casting, JAX)
+};
+bool models_value(ValuesModelled m, OperandKind k);
+
 struct Engine {
   std::string_view id;         // how the CLI and settings name it: "torch", "numpy", "numpy1"
   std::string_view framework;  // "torch", "numpy"
@@ -28,7 +36,7 @@ struct Engine {
   std::vector<std::string_view> ops;
   std::vector<std::string_view> bias_ops;  // ops that accept a bias
   std::vector<std::string_view> kind_ops;  // ops where zero-dim / scalar operands are modelled
-  bool reads_values;  // Operand::value is modelled (else operands carry the default values)
+  ValuesModelled values;
   std::string_view cast_method;  // how fixes spell a cast: "to", "astype" (methods) or "tf.cast"
   std::string_view weight_name;  // what holds the weight: "model" (a module) or "w" (an array)
   bool (*has_dtype)(DType);
@@ -37,6 +45,8 @@ struct Engine {
 };
 
 std::span<const Engine> engines();
+// Why `e` takes no value for an operand of kind `k` (models_value is false), in a sentence.
+std::string unmodelled_value_message(const Engine& e, OperandKind k);
 const Engine* find_engine(std::string_view id);  // also "pytorch", "tensorflow", "tensorflow-numpy"
 std::string engine_names();  // "torch, numpy, numpy1" (the ids, for messages)
 

@@ -4,7 +4,9 @@
 #include <array>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
+#include "core/promote/py_value.h"
 #include "core/promote/torch_names.h"
 #include "core/util/names.h"
 
@@ -153,19 +155,46 @@ DType promote(DType a, DType b, Release r) {
 
 // ---- result_type (aten/src/ATen/native/TypeProperties.cpp) ----------------------------
 
-// The dtype a Python scalar is wrapped as (scalar_to_tensor), and the dtype it counts as
-// in result_type: floats and complex count as the default dtype (float32, complex64).
-DType wrapped_dtype(DType category_of) {
-  if (category_of == DType::bool_) return DType::bool_;
-  if (is_complex(category_of)) return DType::complex128;
-  if (is_floating(category_of)) return DType::float64;
-  return DType::int64;
+// The dtype a Python scalar is wrapped as (scalar_to_tensor): bool, int64, float64 or
+// complex128 by its Python type, and uint64 for an int in [2**63, 2**64) (2.x). The value is
+// read as PyTorch's argument parser reads it (torch/csrc/utils/python_arg_parser.cpp,
+// PythonArgs::scalar_slow): 2.x takes an int with PyLong_AsLongLongAndOverflow and, past int64,
+// PyLong_AsUnsignedLongLong, whose OverflowErrors come through; 1.13 had only the first, and
+// THPUtils_unpackLong's "Overflow when unpacking long". A float's or complex's magnitude never
+// matters (1e300 wraps as float64 and overflows to inf in the op). Checked against
+// tests/data/promotion/torch_values_cpu.json and torch1.13_values_cpu.json.
+DType wrapped_dtype(const Operand& o, Release r) {
+  std::string error;
+  const auto v = scalar_operand_value(o.value, o.dtype, &error);
+  if (!v) raise("precision-lab", error, "The operand cannot be built as written.");
+  switch (v->type) {
+    case PyType::Bool: return DType::bool_;
+    case PyType::Float: return DType::float64;
+    case PyType::Complex: return DType::complex128;
+    case PyType::Int: break;
+  }
+  constexpr __int128 int64_min = -(static_cast<__int128>(1) << 63), uint64_end = static_cast<__int128>(1) << 64;
+  const bool past_int64 = v->integer < int64_min || v->integer >= -int64_min;
+  if (!past_int64) return DType::int64;
+  const std::string rule = "PyTorch reads a Python int as a 64-bit integer; " + o.value + " has no such value.";
+  if (is_1_13(r)) raise("RuntimeError", "Overflow when unpacking long", rule);
+  if (v->integer < int64_min) raise("OverflowError", "can't convert negative int to unsigned", rule);
+  if (v->integer >= uint64_end) raise("OverflowError", "int too big to convert", rule);
+  return DType::uint64;
 }
-DType scalar_participates_as(DType category_of) {
-  if (category_of == DType::bool_) return DType::bool_;
-  if (is_complex(category_of)) return DType::complex64;
-  if (is_floating(category_of)) return DType::float32;
-  return DType::int64;
+// The dtype a wrapped scalar counts as in result_type: floats and complex numbers count as the
+// default dtype (float32, complex64).
+DType scalar_participates_as(DType wrapped) {
+  if (wrapped == DType::float64) return DType::float32;
+  if (wrapped == DType::complex128) return DType::complex64;
+  return wrapped;
+}
+
+// The operand as the op receives it: a Python scalar's dtype becomes the dtype it is wrapped
+// as (an operand's dtype names only its Python type's category until then).
+Operand as_received(Operand o, Release r) {
+  if (o.kind == OperandKind::Scalar) o.dtype = wrapped_dtype(o, r);
+  return o;
 }
 
 std::optional<DType> promote_skip_undefined(std::optional<DType> a, std::optional<DType> b,
@@ -263,9 +292,6 @@ void require_copy(DType from, DType to, bool single_element, Release r) {
   not_implemented(kernel_level ? "copy_kernel" : "copy_", DType::float4_e2m1fn, r);
 }
 
-DType runtime_dtype(const Operand& o) {
-  return o.kind == OperandKind::Scalar ? wrapped_dtype(o.dtype) : o.dtype;
-}
 bool is_cpu_scalar(const Operand& o) { return o.kind != OperandKind::Tensor; }
 
 constexpr std::initializer_list<DType> kAddTypes = {
@@ -301,7 +327,7 @@ constexpr std::initializer_list<DType> kSlowConvTypes = {
 // then the kernel's dispatch.
 Common elementwise(Op op, const Operand& a, const Operand& b, Release r) {
   if (op == Op::Sub) {  // sub_check (aten/src/ATen/native/BinaryOps.h)
-    const bool ba = runtime_dtype(a) == DType::bool_, bb = runtime_dtype(b) == DType::bool_;
+    const bool ba = a.dtype == DType::bool_, bb = b.dtype == DType::bool_;
     if (ba && bb)
       raise(std::string(not_implemented_error(r)),
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
@@ -319,7 +345,7 @@ Common elementwise(Op op, const Operand& a, const Operand& b, Release r) {
     c.dtype = DType::float32;
     c.rule = "True division of integers or booleans returns the default float dtype (float32).";
   }
-  for (const Operand& o : ops) require_copy(runtime_dtype(o), c.dtype, is_cpu_scalar(o), r);
+  for (const Operand& o : ops) require_copy(o.dtype, c.dtype, is_cpu_scalar(o), r);
   switch (op) {
     case Op::Add:
     case Op::Sub: require_kernel("add_stub", c.dtype, kAddTypes, r); break;
@@ -519,7 +545,11 @@ Outcome promote_types(DType a, DType b, Release r) {
 Outcome result_type(std::span<const Operand> operands, Release r) {
   for (const Operand& o : operands)
     if (!has_dtype(r, o.dtype)) return not_a_torch_dtype(o.dtype);
-  return run([&] { return common_dtype(operands, r); });
+  return run([&] {
+    std::vector<Operand> received;
+    for (const Operand& o : operands) received.push_back(as_received(o, r));
+    return common_dtype(received, r);
+  });
 }
 
 Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release r) {
@@ -531,7 +561,18 @@ Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release
                    std::string(op_name(op)) + " is modelled for dimensioned tensors only",
                    "Operand kinds (zero-dim, Python scalar) matter for elementwise ops."};
   return run([&]() -> Common {
-    if (op_is_elementwise(op)) return elementwise(op, a, b, r);
+    if (op_is_elementwise(op)) {  // the arguments are parsed first, in order
+      const Operand x = as_received(a, r), y = as_received(b, r);
+      try {
+        return elementwise(op, x, y, r);
+      } catch (Raised& raised) {  // where a uint64 came from, which the question never named
+        for (const Operand* o : {&x, &y})
+          if (o->kind == OperandKind::Scalar && o->dtype == DType::uint64)
+            raised.rule = "The Python int " + o->value + " is past int64, so PyTorch wraps it as a uint64 scalar. " +
+                          raised.rule;
+        throw;
+      }
+    }
     if (op == Op::To) {
       require_copy(a.dtype, b.dtype, a.kind != OperandKind::Tensor, r);
       return {b.dtype, ".to(dtype) converts to exactly the dtype asked for."};

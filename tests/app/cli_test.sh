@@ -144,11 +144,18 @@ check promote-numpy-dot-object 0 '-> dtype=object' -- "$PL" promote --framework 
 check promote-numpy-fix 0 'x.astype\(w.dtype\) .* -> np.float16' -- "$PL" promote --framework numpy --op dot bfloat16 float16
 check promote-numpy-json 0 '"result": "object"' -- "$PL" promote --framework numpy --op dot --json float8_e4m3fn bfloat16
 check promote-negative-inf 0 '-> np.float16' -- "$PL" promote --framework numpy --b-kind scalar --b-value -inf float16 float64
-check promote-negative-point 0 'add\(a: np.float64 scalar' -- "$PL" promote --framework numpy --a-kind scalar --a-value -.5 float64 int8
+check promote-negative-point 0 'add\(a: Python float -.5, b: np.int8 tensor' -- "$PL" promote --framework numpy --a-kind scalar --a-value -.5 float64 int8
 check promote-bad-value 2 "'abc' is not a Python" -- "$PL" promote --framework numpy --b-kind scalar --b-value abc float32 float64
 check promote-value-type 2 'is a Python float' -- "$PL" promote --framework numpy --b-kind scalar --b-value 2.5 int8 int64
 check promote-value-tensor 2 'zerodim or scalar operand' -- "$PL" promote --framework numpy --b-value 3 int8 int64
-check promote-value-torch 2 'default values only' -- "$PL" promote --b-kind scalar --b-value 3 int8 int64
+# PyTorch's Python-scalar values (recorded: torch_values_cpu.json): an int past int64 is a uint64
+# scalar in 2.15, an OverflowError past uint64, and 1.13 knew neither
+check promote-value-torch 0 'torch.int8' -- "$PL" promote --b-kind scalar --b-value 300 int8 int64
+check promote-value-torch-uint64 0 'attempted to promote Bool and UInt64' -- "$PL" promote --b-kind scalar --b-value 2**63 bool int64
+check promote-value-torch-too-big 0 'OverflowError: int too big to convert' -- "$PL" promote --b-kind scalar --b-value 2**64 float32 int64
+check promote-value-torch113 0 'Overflow when unpacking long' -- "$PL" promote --framework torch --framework-version 1.13 --b-kind scalar --b-value 2**63 float32 int64
+check promote-value-torch-zerodim 2 "never its value" -- "$PL" promote --b-kind zerodim --b-value 3 int8 int64
+check promote-value-torch-cuda 2 'recorded on the CPU' -- "$PL" promote --device cuda --b-kind scalar --b-value 3 float16 int64
 check promote-jax-fp8 0 '8-bit floats do not support implicit promotion' -- "$PL" promote --framework jax float8_e4m3fn float16
 check promote-jax-x64 0 '-> jnp.float64' -- "$PL" promote --framework jax-x64 float32 float64
 check promote-jax-x32 0 '-> jnp.float32' -- "$PL" promote --framework jax float32 float64

@@ -262,6 +262,59 @@ TEST(Torch113AutocastCpu, EveryOpEveryOperandKindEveryPair) {
   EXPECT_EQ(g.json().value("autocast_dtype", ""), "bfloat16");
 }
 
+// Python scalars of given values (gen_torch_values.py): add, sub, mul and div of a tensor and
+// of a zero-dim tensor of every dtype with each literal, in both orders for the tensor. Only ints
+// past int64 change anything: 2.15 wraps one in [2**63, 2**64) as a uint64 scalar and raises
+// OverflowError beyond; 1.13 raises "Overflow when unpacking long" for any.
+struct ValuesFile {
+  const char* file;
+  torch::Release release;
+  bool autocast;
+  size_t dtypes;
+};
+void PrintTo(const ValuesFile& f, std::ostream* os) { *os << f.file; }
+class TorchValues : public ::testing::TestWithParam<ValuesFile> {};
+
+TEST_P(TorchValues, EveryDtypeWithEveryPythonValue) {
+  const ValuesFile& f = GetParam();
+  const testing::GoldenFile g(f.file, [](DType t) { return std::string(torch::python_name(t)); },
+                              [](const std::string& n) { return torch::from_python_name(n); });
+  EXPECT_EQ(g.json().value("version", ""), torch::is_1_13(f.release) ? "1.13.0a0" : std::string(torch::kVersion));
+  EXPECT_EQ(g.json().value("autocast", ""), f.autocast ? "cpu" : "");
+  const auto& ts = g.dtypes();
+  ASSERT_EQ(ts.size(), f.dtypes);
+  std::vector<std::string> values;
+  for (const auto& v : g.json()["values"]) values.push_back(v.get<std::string>());
+  size_t cells = 0;
+  for (const auto& [key, unused] : g.json()["tables"].items()) {
+    const testing::TableKey tk = testing::parse_table_key(key);
+    const auto op = torch::parse_op(tk.op);
+    ASSERT_TRUE(op && tk.kinds.size() == 2u) << key;
+    const bool value_first = tk.kinds[0] == "pyvalue";
+    const auto kind = parse_operand_kind(tk.kinds[value_first ? 1 : 0]);
+    ASSERT_TRUE(kind) << key;
+    cells += g.check(key, [&](const std::vector<size_t>& at) {
+      const Operand array{ts[at[0]], *kind}, scalar = testing::python_scalar(values[at[1]]);
+      const Operand& a = value_first ? scalar : array;
+      const Operand& b = value_first ? array : scalar;
+      return f.autocast ? torch::evaluate_autocast_cpu(*op, a, b, std::nullopt, f.release)
+                        : torch::evaluate(*op, a, b, std::nullopt, f.release);
+    }, {ts.size(), values.size()});
+  }
+  EXPECT_EQ(cells, 4u * 3u * f.dtypes * 34u);  // 4 ops x 3 orders x dtypes x 34 literals
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Recorded, TorchValues,
+    ::testing::Values(ValuesFile{"torch_values_cpu.json", torch::Release::V2_15, false, 23},
+                      ValuesFile{"torch_values_autocast_cpu.json", torch::Release::V2_15, true, 23},
+                      ValuesFile{"torch1.13_values_cpu.json", torch::Release::V1_13, false, 13},
+                      ValuesFile{"torch1.13_values_autocast_cpu.json", torch::Release::V1_13, true, 13}),
+    [](const auto& info) {
+      return std::string(torch::is_1_13(info.param.release) ? "Torch113" : "Torch215") +
+             (info.param.autocast ? "AutocastCpu" : "");
+    });
+
 }  // namespace
 }  // namespace pl::promote
 
