@@ -231,7 +231,8 @@ Runner add_promote(CLI::App& app) {
   app.add_option("--b-kind", args->b_kind, "tensor | zerodim | scalar");
   app.add_option("--bias", args->bias, "Bias dtype, for ops that take one");
   app.add_option("--a-value", args->a_value,
-                 "Value of a zero-dim or scalar a, as a Python literal (300, 1e300, 2.5+1j)");
+                 "Value of a zero-dim or scalar a, as a Python literal (300, 1e300, 2.5+1j, 2**63): numpy and jax "
+                 "engines; torch's on the CPU for a scalar");
   app.add_option("--b-value", args->b_value, "Value of a zero-dim or scalar b");
   app.add_flag("--table", args->table, "Every dtype x dtype pair for the op and kinds");
   app.add_flag("--json", args->json, "Machine-readable output");

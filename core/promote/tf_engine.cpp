@@ -350,7 +350,7 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
                  "Make one operand a tensor.");
   if (!a.value.empty() || !b.value.empty())
     return raises("precision-lab", "the tf engine models the default scalar values only",
-                 "Values are modelled by the numpy and jax engines.");
+                 "Values are modelled by the numpy, jax and torch engines.");
   const In x{a.dtype, a_scalar, py_type_of(a.dtype)}, y{b.dtype, b_scalar, py_type_of(b.dtype)};
   if (c.numpy_behavior && op != Op::Cast) return evaluate_numpy_behavior(op, x, y);
   return evaluate_default(op, x, y);
