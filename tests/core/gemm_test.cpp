@@ -617,7 +617,9 @@ TEST(Blas, ACallCappedAtOneThreadLeavesOpenBlasWorkersIdle) {
     return others / (caller + others);
   };
   const double all = workers_share(0), one = workers_share(1);
-  EXPECT_GT(all, 0.25) << "the workers' share of four uncapped dgemms";
+  // (Half the work is the worker's, but a caller that spins while a busy machine keeps the worker
+  // waiting adds CPU time of its own: 0.24 under ThreadSanitizer beside another test on 2 cores.)
+  EXPECT_GT(all, 0.1) << "the workers' share of four uncapped dgemms";
   EXPECT_LT(one, 0.05) << "the workers' share of four 1-thread dgemms (uncapped: " << all << ")";
   EXPECT_EQ(c[9], double(n));
 }
