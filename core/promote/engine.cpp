@@ -207,9 +207,9 @@ std::string unmodelled_value_message(const Engine& e, OperandKind k) {
   if (e.values == ValuesModelled::PythonScalars)
     return "the " + std::string(e.id) + " engine reads a zero-dim tensor's dtype, never its value (PyTorch's "
            "promotion does not look at it); a Python scalar's value is modelled";
-  const bool torch_on_gpu = e.framework == "torch";
+  // (The torch engines that model no value are CUDA's.)
   return "the " + std::string(e.id) + " engine models the default values only (True, 2, 2.5, 2.5+1j)" +
-         (torch_on_gpu ? "; PyTorch's values were recorded on the CPU: the torch engine models them"
+         (e.framework == "torch" ? "; PyTorch's values were recorded on the CPU: the torch engine models them"
                        : "; values are modelled by the numpy, jax and torch engines");
 }
 

@@ -30,13 +30,6 @@ struct Arg {
   bool zero_dim() const { return kind != OperandKind::Tensor; }
 };
 
-__int128 int_lo(DType t) {
-  return is_unsigned(t) ? 0 : -(static_cast<__int128>(1) << (info(t).storage_bits - 1));
-}
-__int128 int_hi(DType t) {
-  const int bits = info(t).storage_bits - (is_unsigned(t) ? 0 : 1);
-  return (static_cast<__int128>(1) << bits) - 1;
-}
 
 // Builds the Arg, or the reason the operand cannot be built the way the user wrote it.
 std::optional<Arg> make_arg(const Operand& op, std::string* error) {

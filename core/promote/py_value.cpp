@@ -137,6 +137,14 @@ std::optional<PyValue> scalar_operand_value(std::string_view literal, DType t, s
   return v;
 }
 
+__int128 int_lo(DType t) {
+  return info(t).kind == DTypeKind::UnsignedInt ? 0 : -(static_cast<__int128>(1) << (info(t).storage_bits - 1));
+}
+__int128 int_hi(DType t) {
+  const int bits = info(t).storage_bits - (info(t).kind == DTypeKind::UnsignedInt ? 0 : 1);
+  return (static_cast<__int128>(1) << bits) - 1;
+}
+
 std::string int128_to_string(__int128 v) {
   if (v == 0) return "0";
   const bool neg = v < 0;

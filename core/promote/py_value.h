@@ -39,4 +39,8 @@ std::string_view default_literal(PyType t);
 std::optional<PyValue> scalar_operand_value(std::string_view literal, DType t, std::string* error);
 std::string int128_to_string(__int128 v);
 
+// The least and greatest values of an integer dtype, exactly (int8: -128, 127; uint64: 0, 2**64 - 1).
+__int128 int_lo(DType t);
+__int128 int_hi(DType t);
+
 }  // namespace pl::promote

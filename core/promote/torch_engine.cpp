@@ -173,13 +173,11 @@ DType wrapped_dtype(const Operand& o, Release r) {
     case PyType::Complex: return DType::complex128;
     case PyType::Int: break;
   }
-  constexpr __int128 int64_min = -(static_cast<__int128>(1) << 63), uint64_end = static_cast<__int128>(1) << 64;
-  const bool past_int64 = v->integer < int64_min || v->integer >= -int64_min;
-  if (!past_int64) return DType::int64;
+  if (v->integer >= int_lo(DType::int64) && v->integer <= int_hi(DType::int64)) return DType::int64;
   const std::string rule = "PyTorch reads a Python int as a 64-bit integer; " + o.value + " has no such value.";
   if (is_1_13(r)) raise("RuntimeError", "Overflow when unpacking long", rule);
-  if (v->integer < int64_min) raise("OverflowError", "can't convert negative int to unsigned", rule);
-  if (v->integer >= uint64_end) raise("OverflowError", "int too big to convert", rule);
+  if (v->integer < int_lo(DType::int64)) raise("OverflowError", "can't convert negative int to unsigned", rule);
+  if (v->integer > int_hi(DType::uint64)) raise("OverflowError", "int too big to convert", rule);
   return DType::uint64;
 }
 // The dtype a wrapped scalar counts as in result_type: floats and complex numbers count as the
