@@ -8,6 +8,7 @@
 #include "core/dtype/round_nearest.h"
 
 #include "core/dtype/codec.h"
+#include "core/dtype/format_lookup.h"
 #include "tests/core/test_util.h"
 
 namespace pl {
@@ -111,6 +112,48 @@ TEST(RoundNearestFast, BlockAgreesWithOneAtATime) {
     }
     EXPECT_EQ(any, deferred) << d.name;
     EXPECT_TRUE(deferred) << d.name;  // the planted NaN at least
+  }
+}
+
+// Every format, custom ones too (no mantissa bits, 11 exponent bits), over float64's whole
+// exponent range: where the fast path or the block answers it is the codec's result, and
+// round_each is round_to element by element. Values near float64's largest are where a format
+// without mantissa bits once rounded to 0 (nearest_fast_path_applies says why): the other
+// tests draw only up to a few binades past each format's largest.
+TEST(RoundNearestFast, AgreesWithCodecAcrossFloat64sWholeRange) {
+  std::vector<FormatRef> formats = table_float_formats();
+  for (const char* spelling : {"e2m0:finite", "e3m0b1:finite", "e5m0:finite", "e10m0:finite", "e11m1", "e2m1",
+                               "e10m1:fn", "e11m40b1023"}) {
+    auto r = parse_float_format(spelling);
+    ASSERT_TRUE(r.ok()) << spelling << ": " << r.error();
+    formats.push_back(*r);
+  }
+  std::mt19937_64 rng(13);
+  std::uniform_int_distribution<int> biased(0, 2046);
+  std::uniform_int_distribution<uint64_t> mantissa(0, (uint64_t{1} << 52) - 1);
+  for (const FormatRef& r : formats) {
+    const FloatFormat& f = r.format;
+    std::vector<double> x(6000);
+    for (double& v : x) v = std::bit_cast<double>((uint64_t(rng() & 1) << 63) | (uint64_t(biased(rng)) << 52) | mantissa(rng));
+    const double planted[] = {0x1.d30ced0bfe4a3p+1023, 0x1p+1023, -0x1.fffffffffffffp+1023, 0x1.8p+1022, 0x1p-1074, 1.0};
+    for (size_t i = 0; i < std::size(planted); ++i) x[i * 7] = planted[i];
+    if (nearest_fast_path_applies(f)) {
+      const NearestEvenRounder nearest(f);
+      std::vector<double> block(x.size());
+      std::vector<uint8_t> defer(x.size());
+      nearest.block(x.data(), x.size(), block.data(), defer.data());
+      for (size_t i = 0; i < x.size(); ++i) {
+        agrees(f, x[i], r.name);
+        if (!defer[i])
+          ASSERT_EQ(std::bit_cast<uint64_t>(block[i]), std::bit_cast<uint64_t>(general(f, x[i])))
+              << r.name << " block x=" << std::hexfloat << x[i];
+      }
+    }
+    std::vector<double> out(x.size());
+    round_each(f, x, out, {});
+    for (size_t i = 0; i < x.size(); ++i)
+      ASSERT_EQ(std::bit_cast<uint64_t>(out[i]), std::bit_cast<uint64_t>(general(f, x[i])))
+          << r.name << " round_each x=" << std::hexfloat << x[i];
   }
 }
 
