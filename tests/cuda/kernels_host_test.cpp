@@ -16,6 +16,7 @@
 #include "kernels/emulated_sum.h"
 #include "kernels/lt_plan.h"
 #include "kernels/operand_pack.h"
+#include "tests/cuda/emulated_parity_cases.h"
 
 namespace pl::cuda {
 namespace {
@@ -223,12 +224,24 @@ TEST(EmulatedPlan, SlabsFitTheGridAndCoverEveryRow) {
   EXPECT_EQ(emulated_slab_rows(size_t{1} << 24), kMaxGridY * kEmulatedTile);
 }
 
+// Every model the GPU parity suite runs is one the GPU plans: a case it refuses would fail only
+// on a machine with a GPU (e8m12:fn's did, on 2026-11-28).
+TEST(EmulatedPlan, PlansEveryModelTheGpuParitySuiteRuns) {
+  for (const parity_cases::EmulatedCase& c : parity_cases::emulated_cases()) {
+    if (c.acc.kind == AccumKind::Float64) continue;  // the device's float64 products, no plan
+    auto p = plan_emulated_product({{37, 45, 300}, c.input, c.input, c.acc});
+    EXPECT_TRUE(p.ok()) << name(c.input) << ", " << describe(c.acc) << ": " << p.error();
+  }
+}
+
 TEST(EmulatedPlan, RefusesWhatItCannotDoExactly) {
   struct Case { ProductSpec s; const char* why; };
   for (const Case& c : {Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Blas, DType::float32), "blas"},
                         Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Int32, DType::int32), "int32"},
                         Case{spec(DType::float32, DType::float32, AccumKind::Sequential, DType::float32), "not exact float32"},
-                        Case{spec(DType::float16, DType::float16, AccumKind::Sequential, DType::float8_e8m0fnu), "runs on the CPU only"}}) {
+                        Case{spec(DType::float16, DType::float16, AccumKind::Sequential, DType::float8_e8m0fnu), "runs on the CPU only"},
+                        // fn's top binade is finite: e8m12:fn's largest lies past float32's
+                        Case{spec(DType::float16, DType::float16, AccumKind::Kahan, *parse_dtype("e8m12:fn")), "within float32"}}) {
     auto p = plan_emulated_product(c.s);
     ASSERT_FALSE(p.ok()) << c.why;
     EXPECT_NE(p.error().find(c.why), std::string::npos) << p.error();
@@ -404,7 +417,11 @@ INSTANTIATE_TEST_SUITE_P(
                       SumCase{DType::float8_e4m3fn, multiterm(32, 1, DType::bfloat16, Rounding::Down)},
                       SumCase{DType::float8_e5m2, multiterm(1, 0, DType::float16, Rounding::Up)},
                       SumCase{DType::bfloat16, multiterm(16, 2, DType::float32, Rounding::Stochastic)},
-                      SumCase{DType::float4_e2m1fn, multiterm(64, 5, DType::tf32, Rounding::NearestAway)}),
+                      SumCase{DType::float4_e2m1fn, multiterm(64, 5, DType::tf32, Rounding::NearestAway)},
+                      // custom formats, as the GPU parity suite runs them
+                      SumCase{*parse_dtype("e5m7"), acc(AccumKind::Sequential, *parse_dtype("e6m9"))},
+                      SumCase{*parse_dtype("e4m4b5:fnuz"),
+                              acc(AccumKind::Kahan, *parse_dtype("e7m12:fn"), 32, DType::float32, Rounding::Stochastic)}),
     [](const auto& info) { return std::to_string(info.index); });
 
 }  // namespace

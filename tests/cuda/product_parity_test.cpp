@@ -16,6 +16,7 @@
 #include "core/experiment/gemm.h"
 #include "core/experiment/matmul.h"
 #include "kernels/cuda_backend.h"
+#include "tests/cuda/emulated_parity_cases.h"
 #include "tests/core/values_of.h"
 
 namespace pl {
@@ -51,12 +52,7 @@ std::vector<double> values_of(DType t, size_t count, double scale, uint32_t seed
   return v;
 }
 
-struct EmulatedCase {
-  DType input;
-  Accumulation acc;
-};
-
-void PrintTo(const EmulatedCase& c, std::ostream* os) { *os << name(c.input) << ", " << describe(c.acc); }
+using parity_cases::EmulatedCase;
 
 class EmulatedProductParity : public ::testing::TestWithParam<EmulatedCase> {};
 
@@ -81,53 +77,8 @@ TEST_P(EmulatedProductParity, BitIdenticalToCpu) {
         << describe(c.acc) << " element " << e << ": cpu " << std::hexfloat << (*cpu)[e] << " gpu " << dev->c[e];
 }
 
-Accumulation chunked(DType inner, int chunk) {
-  return Accumulation{AccumKind::Chunked, inner, Rounding::NearestEven, 32, chunk, DType::float32};
-}
-
-Accumulation multiterm(int block, int extra_bits, Rounding rounding, DType format = DType::float32) {
-  return Accumulation{AccumKind::Multiterm, format, rounding, block, 128, DType::float32, extra_bits};
-}
-
-// A custom format (custom_dtype.h), named as a user names it; registered on first use.
-DType custom(const char* spelling) { return *parse_dtype(spelling); }
-
-INSTANTIATE_TEST_SUITE_P(
-    Models, EmulatedProductParity,
-    ::testing::Values(EmulatedCase{DType::bfloat16, {AccumKind::Sequential, DType::float32}},
-                      EmulatedCase{DType::bfloat16, {AccumKind::Sequential, DType::bfloat16}},
-                      EmulatedCase{DType::float16, {AccumKind::Sequential, DType::float16}},
-                      EmulatedCase{DType::float8_e4m3fn, {AccumKind::Sequential, DType::float16}},
-                      EmulatedCase{DType::float8_e5m2, chunked(DType::float16, 32)},
-                      EmulatedCase{DType::float8_e4m3fn, chunked(DType::tf32, 128)},
-                      EmulatedCase{DType::float4_e2m1fn, chunked(DType::bfloat16, 16)},
-                      EmulatedCase{DType::float6_e3m2fn, {AccumKind::Sequential, DType::float8_e5m2}},
-                      EmulatedCase{DType::int8, {AccumKind::Sequential, DType::float32}},
-                      EmulatedCase{DType::bfloat16, {AccumKind::Pairwise, DType::float32, Rounding::NearestEven, 32}},
-                      EmulatedCase{DType::float16, {AccumKind::Pairwise, DType::float16, Rounding::NearestEven, 8}},
-                      EmulatedCase{DType::bfloat16, {AccumKind::Kahan, DType::float32}},
-                      EmulatedCase{DType::float8_e4m3fn, {AccumKind::Kahan, DType::bfloat16}},
-                      // the deterministic modes besides nearest-even (narrow accumulators)
-                      EmulatedCase{DType::bfloat16, {AccumKind::Sequential, DType::bfloat16, Rounding::TowardZero}},
-                      EmulatedCase{DType::float16, {AccumKind::Sequential, DType::float16, Rounding::Down}},
-                      EmulatedCase{DType::float8_e4m3fn, {AccumKind::Pairwise, DType::float16, Rounding::Up, 8}},
-                      EmulatedCase{DType::float8_e5m2,
-                                   {AccumKind::Chunked, DType::float16, Rounding::NearestAway, 32, 32, DType::bfloat16}},
-                      EmulatedCase{DType::bfloat16, {AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic}},
-                      EmulatedCase{DType::float16, {AccumKind::Kahan, DType::float32, Rounding::Stochastic}},
-                      EmulatedCase{DType::bfloat16, {AccumKind::Sequential, DType::float32, Rounding::TowardZero}},
-                      // the multi-term adder (a tensor core's, and others)
-                      EmulatedCase{DType::bfloat16, multiterm(16, 2, Rounding::TowardZero)},
-                      EmulatedCase{DType::float16, multiterm(8, 0, Rounding::NearestEven)},
-                      EmulatedCase{DType::float8_e4m3fn, multiterm(32, 1, Rounding::Stochastic, DType::bfloat16)},
-                      // Custom formats take the same kernels as the table's (#5: "custom formats").
-                      EmulatedCase{custom("e5m7"), {AccumKind::Sequential, custom("e6m9")}},
-                      EmulatedCase{custom("e3m3:finite"), chunked(custom("e5m8"), 32)},
-                      EmulatedCase{custom("e4m4b5:fnuz"), {AccumKind::Kahan, custom("e8m12:fn"), Rounding::Stochastic}},
-                      EmulatedCase{custom("e2m2:finite"), {AccumKind::Pairwise, custom("e4m6"), Rounding::TowardZero, 8}},
-                      EmulatedCase{DType::float32, {AccumKind::Float64, DType::float64}},
-                      EmulatedCase{DType::float64, {AccumKind::Float64, DType::float64}}),
-    [](const auto& info) { return std::to_string(info.index); });
+INSTANTIATE_TEST_SUITE_P(Models, EmulatedProductParity, ::testing::ValuesIn(parity_cases::emulated_cases()),
+                         [](const auto& info) { return std::to_string(info.index); });
 
 struct LibraryCase {
   DType input, weight;
