@@ -204,12 +204,13 @@ PL_HD inline float roundtrip_f32_generic_drawn(float x, const RoundtripF32Params
   return roundtrip_f32_generic_with<R, kMayFlush>(x, p, [draw] { return draw; });
 }
 
-// The short path of the modes other than nearest-even (which has its own function above), for
-// |x| (float32 bits a) finite and normal in the format: an increment added to the float32 bits
-// and the s bits below the cut cleared (s = 23 - mantissa bits >= 1). With rem the discarded
-// bits, the carry into bit s is the generic function's "up" and a carry out of the mantissa its
-// next binade: toward zero adds nothing, away from zero 2^s - 1 (up for a positive x, down for
-// a negative one), nearest-away 2^(s-1), and stochastic rounding the draw's top s bits --
+// The short path of every mode, for |x| (float32 bits a) finite and normal in the format: an
+// increment added to the float32 bits and the s bits below the cut cleared (s = 23 - mantissa
+// bits >= 1). With rem the discarded bits, the carry into bit s is the generic function's "up"
+// (nearest_even_magnitude's for nearest-even) and a carry out of the mantissa its next binade:
+// nearest-even adds 2^(s-1) - 1 and the kept last bit, toward zero nothing, away from zero
+// 2^s - 1 (up for a positive x, down for a negative one), nearest-away 2^(s-1), and stochastic
+// rounding the draw's top s bits --
 // rem + (draw >> (32 - s)) >= 2^s exactly when the generic function's rem * 2^(32 - s) + draw
 // >= 2^32 (rem and 2^s are integers). Like the generic function it rounds as if the exponent
 // had no top, so a magnitude past the largest finite (float32's Inf bits included) takes the
@@ -220,10 +221,11 @@ PL_HD inline float roundtrip_f32_generic_drawn(float x, const RoundtripF32Params
 // Branch-free, for the CPU's vectorised blocks (bulk_convert.cpp) as for the GPU kernels.
 template <Rounding R>
 PL_HD inline uint32_t short_magnitude(uint32_t u, const RoundtripF32Params& p, uint32_t draw) {
-  static_assert(R != Rounding::NearestEven, "nearest-even has its own function");
   const uint32_t a = u & 0x7FFFFFFFu, below = ~p.rne_keep_mask;  // below: 2^s - 1
   uint32_t add = 0;
-  if constexpr (R == Rounding::Stochastic)
+  if constexpr (R == Rounding::NearestEven)
+    add = p.rne_bias + ((a >> (23 - p.mantissa_bits)) & p.rne_lsb);
+  else if constexpr (R == Rounding::Stochastic)
     add = draw >> (9 + p.mantissa_bits);  // 32 - s = 9 + mantissa bits
   else if constexpr (R == Rounding::NearestAway)
     add = (below >> 1) + 1;
@@ -243,15 +245,19 @@ PL_HD inline uint32_t short_result(uint32_t u, uint32_t mag, const RoundtripF32P
   return select_bits(mag > p.max_finite_bits, past_largest_bits<R>((u >> 31) != 0, p), mag | (u & 0x80000000u));
 }
 
-// A mode other than nearest-even with a branch to the short path, for the GPU kernels (a warp
-// takes the branch together); every value the short path does not cover takes the generic
-// function with the same draw (stochastic rounding's; the other modes ignore it).
+// Any mode with a branch to the short path, for the GPU kernels (a warp takes the branch
+// together); every value the short path does not cover takes the mode's full function:
+// nearest-even's own, or the generic one with the same draw (stochastic rounding's; the other
+// modes ignore it).
 template <Rounding R, bool kMayFlush>
 PL_HD inline float roundtrip_f32_short_first(float x, const RoundtripF32Params& p, uint32_t draw) {
   const uint32_t u = f32_bits(x);
   if (p.mantissa_bits < 23 && short_covers(u & 0x7FFFFFFFu, p))  // the short path needs a cut below float32's
     return f32_from_bits(short_result<R>(u, short_magnitude<R>(u, p, draw), p));
-  return roundtrip_f32_generic_drawn<R, kMayFlush>(x, p, draw);
+  if constexpr (R == Rounding::NearestEven)
+    return roundtrip_f32_nearest_even<kMayFlush>(x, p);
+  else
+    return roundtrip_f32_generic_drawn<R, kMayFlush>(x, p, draw);
 }
 
 // float8_e8m0fnu, the OCP MX scale (codec.h): the powers of two 2^-127 .. 2^127, no sign, no

@@ -262,8 +262,8 @@ namespace pl {
 namespace {
 
 // The short paths (roundtrip_f32.h's short_magnitude / short_result, where short_covers) against
-// the generic function every mode's CPU loop falls back to, bit for bit: every mode but
-// nearest-even, every float format of the table with a round-trip path and six custom ones,
+// the function every mode's CPU loop falls back to (the generic one, nearest-even's own), bit
+// for bit: every mode, every float format of the table with a round-trip path and six custom ones,
 // every overflow policy and flush setting, on every code's neighbourhood, every float32 exponent
 // with its first, last and random mantissas, through the GPU kernels' own function
 // (roundtrip_f32_short_first); for stochastic rounding with draws that sit on the format's cut
@@ -271,11 +271,13 @@ namespace {
 // Mode R's short-first function and its generic one on x with this draw, as bits: {got, want}.
 template <Rounding R>
 std::pair<uint32_t, uint32_t> short_and_generic(float x, const RoundtripF32Params& p, uint32_t draw) {
-  return {std::bit_cast<uint32_t>(roundtrip_f32_short_first<R, true>(x, p, draw)),
-          std::bit_cast<uint32_t>(roundtrip_f32_generic_drawn<R, true>(x, p, draw))};
+  const float full = R == Rounding::NearestEven ? roundtrip_f32_nearest_even<true>(x, p)
+                                                : roundtrip_f32_generic_drawn<R, true>(x, p, draw);
+  return {std::bit_cast<uint32_t>(roundtrip_f32_short_first<R, true>(x, p, draw)), std::bit_cast<uint32_t>(full)};
 }
 using ShortAndGeneric = std::pair<uint32_t, uint32_t> (*)(float, const RoundtripF32Params&, uint32_t);
 constexpr std::pair<Rounding, ShortAndGeneric> kShortModes[] = {
+    {Rounding::NearestEven, short_and_generic<Rounding::NearestEven>},
     {Rounding::NearestAway, short_and_generic<Rounding::NearestAway>},
     {Rounding::TowardZero, short_and_generic<Rounding::TowardZero>},
     {Rounding::Up, short_and_generic<Rounding::Up>},
