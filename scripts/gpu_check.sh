@@ -114,6 +114,16 @@ step 40 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --dtypes flo
 # the default (cuBLAS) call, and none of cuBLASLt's own candidates was faster.
 step 60 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --blas cublaslt --dtypes float64,float32,bfloat16 --sizes 4096,8192 --reps 20 \
   >"$OUT/bare_product_cublaslt.json"
+# Our products again through the cuBLASLt that PyTorch brings (its nvidia-cublas wheel), when it is
+# another file than the one above: float64 ran 6-12% behind the bare call (2026-11-28, an H200)
+# with every candidate the machine's cuBLASLt 13.1 offered -- the library's build, or our call?
+torch_lt=$(env -u LD_LIBRARY_PATH python3 -c 'import os, torch; print(os.path.dirname(os.path.dirname(torch.__file__)))' 2>/dev/null)
+[[ -z $torch_lt ]] || torch_lt=$(find "$torch_lt" -name 'libcublasLt.so.13*' 2>/dev/null | head -n 1)
+if [[ -n $torch_lt && $(readlink -f "$torch_lt") != $(readlink -f "${lt:-/nonexistent}") ]]; then
+  echo "PyTorch's cuBLASLt: $torch_lt"
+  step 90 env LD_LIBRARY_PATH="$(dirname "$torch_lt"):$LD_LIBRARY_PATH" "$BIN/precision-lab" bench --op product --backend cuda \
+    --dtypes float64,bfloat16 --sizes 4096,8192 --reps 20 --json >"$OUT/bench_product_torch_cublaslt.json"
+fi
 step 60 "$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:sequential --sizes 2048 --reps 5 --json \
   >"$OUT/bench_product_emulated.json"
 step 60 "$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16 --accumulate f32:multiterm:16:2:rtz --sizes 2048 --reps 5 --json \
@@ -181,7 +191,8 @@ if want tables && ! want parity; then torch_tables; fi
 python3 - "$OUT" <<'PY'
 import json, sys
 out = sys.argv[1]
-for f in ("bench_product.json", "bench_product_fp8_fast.json", "bench_product_emulated.json"):
+for f in ("bench_product.json", "bench_product_fp8_fast.json", "bench_product_emulated.json",
+          "bench_product_torch_cublaslt.json"):
     try:
         j = json.load(open(f"{out}/{f}"))
     except Exception as e:
@@ -195,7 +206,8 @@ for f in ("bench_product.json", "bench_product_fp8_fast.json", "bench_product_em
 # Each library path against the same product called bare through PyTorch in this run.
 for ours_f, bare_f in (("bench_product.json", "bare_product.json"),
                        ("bench_product_fp8_fast.json", "bare_product_fp8_fast.json"),
-                       ("bench_product.json", "bare_product_cublaslt.json")):
+                       ("bench_product.json", "bare_product_cublaslt.json"),
+                       ("bench_product_torch_cublaslt.json", "bare_product_cublaslt.json")):
     try:
         ours = json.load(open(f"{out}/{ours_f}"))
         bare = json.load(open(f"{out}/{bare_f}"))
