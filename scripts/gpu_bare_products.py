@@ -18,13 +18,19 @@ import sys
 import torch
 
 
-def operands(dtype, n, copies):
+def operands(dtype, n, copies, draw):
     """copies pairs (a, b) of n x n random normal operands in dtype, b given as b^T's storage
-    (the TN layout cuBLASLt's fp8 and int8 GEMMs require, and the one Precision Lab packs)."""
+    (the TN layout cuBLASLt's fp8 and int8 GEMMs require, and the one Precision Lab packs).
+    Drawn in float64 for float64 (draw "dtype"), as Precision Lab's bench draws them: float32
+    draws widened to float64 leave 29 zero bits in every significand, and PyTorch's float64 GEMM
+    ran 5-13% faster on those (an H100, 2026-11-28: 62.7/62.0 against 59.6/56.1 TFLOP/s at
+    4096/8192 through cuBLAS, 62.7/63.4 against 60.1/59.0 through cuBLASLt), which had read as
+    Precision Lab's cuBLASLt call being 6-12% behind. --draw float32 keeps them, for the A/B."""
+    wide = torch.float64 if dtype == torch.float64 and draw == "dtype" else torch.float32
     pairs = []
     for _ in range(copies):
-        a = torch.randn(n, n, device="cuda", dtype=torch.float32)
-        b = torch.randn(n, n, device="cuda", dtype=torch.float32)
+        a = torch.randn(n, n, device="cuda", dtype=wide)
+        b = torch.randn(n, n, device="cuda", dtype=wide)
         if dtype == torch.int8:
             a, b = (a * 30).round().clamp(-127, 127), (b * 30).round().clamp(-127, 127)
         pairs.append((a.to(dtype), b.to(dtype)))
@@ -60,14 +66,14 @@ def call_for(name, fast):
     raise SystemExit(f"no bare call for {name}")
 
 
-def time_one(name, n, reps, fast):
+def time_one(name, n, reps, fast, draw):
     dtype = torch.float32 if name == "tf32" else getattr(torch, name)
     torch.backends.cuda.matmul.allow_tf32 = name == "tf32"
     torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
     torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
     bytes_per_pair = 2 * n * n * dtype.itemsize
     copies = max(2, min(8, -(-3 * 50 * 2**20 // bytes_per_pair)))  # 3x an H100's L2, 2 to 8 pairs
-    pairs = operands(dtype, n, copies)
+    pairs = operands(dtype, n, copies, draw)
     mm, what = call_for(name, fast)
     start = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     stop = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
@@ -94,6 +100,8 @@ def main():
                    help="the library PyTorch calls (torch.backends.cuda.preferred_blas_library): #5 asks "
                         "for a bare cuBLASLt call; PyTorch's default on an H100 is cuBLAS, whose float64 "
                         "kernel cuBLASLt's heuristic does not offer")
+    p.add_argument("--draw", choices=["dtype", "float32"], default="dtype",
+                   help="float64 operands drawn in float64 (as the product bench draws them) or in float32")
     a = p.parse_args()
     if not torch.cuda.is_available():
         sys.exit("no CUDA device for PyTorch")
@@ -103,7 +111,7 @@ def main():
     for name in a.dtypes.split(","):
         for n in map(int, a.sizes.split(",")):
             try:
-                rows.append(time_one(name, n, a.reps, a.fast_accum))
+                rows.append(time_one(name, n, a.reps, a.fast_accum, a.draw))
             except Exception as e:  # a call this torch or GPU lacks: recorded, not fatal
                 rows.append({"dtype": name, "n": n, "fast_accumulation": a.fast_accum, "error": str(e)[:300]})
             torch.cuda.empty_cache()
@@ -111,6 +119,7 @@ def main():
                "cublaslt": torch.backends.cuda.preferred_blas_library().name
                if hasattr(torch.backends.cuda, "preferred_blas_library") else "",
                "method": "CUDA events around each call, median after 3 warm-ups, rotating operand copies",
+               "draw": a.draw,
                "results": rows}, sys.stdout, indent=2)
     print()
 
