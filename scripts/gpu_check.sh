@@ -10,7 +10,7 @@
 # Usage on the lent machine: tar xzf .gpu.tgz && bash .gpu/gpu_check.sh   (packed by scripts/gpu_pack.sh)
 # On a machine with the full toolchain: bash scripts/gpu_check.sh --build
 # A part of it: STEPS=products,tables (of parity, tables, products, candidates, experiments,
-# conversions, whole; all by default). TORCH_TABLES picks the tables (of plain, float16, bfloat16: the
+# conversions, models, whole; all but models by default). TORCH_TABLES picks the tables (of plain, float16, bfloat16: the
 # autocast ones), TORCH_WORKERS their CUDA workers per table (4), TORCH_SPARES the spare ones made
 # ready for a worker a device-side assert ends (4), TORCH_TIMEOUT their limit (300 s),
 # TORCH_CELLS_FROM a folder of cell logs (NAME.cells or NAME.cells.gz) of a run cut off before,
@@ -167,6 +167,22 @@ step 30 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float8_e4
 step 30 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float16 --accumulate f16:blas --json >"$OUT/probe_float16_f16acc.json"
 echo "[$((SECONDS - T0))s] conversions and probes done"
 fi
+if want models; then
+# Candidate models of each tensor-core adder checked against the device on random inputs
+# (accumulation-probe --check-model): multi-term blocks of 4-32 products, 0-3 extra bits. The
+# probe reads one model, and on 2026-11-28 tf32's matched 1.5% of the elements and float16
+# accumulation's 5.1% (bfloat16's 99.7%, float16's 94.5%).
+for t in bfloat16 float16 tf32; do
+  ms=()
+  for b in 4 8 16 32; do for x in 0 1 2 3; do ms+=(--check-model "f32:multiterm:$b:$x:rtz"); done; done
+  step 60 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype $t "${ms[@]}" --json >"$OUT/models_$t.json"
+done
+ms=()
+for f in f16 tf32; do for b in 4 8 16 32; do for x in 0 1 2 3; do ms+=(--check-model "$f:multiterm:$b:$x:rne"); done; done; done
+step 60 "$BIN/precision-lab" accumulation-probe --backend cuda --dtype float16 --accumulate f16:blas "${ms[@]}" --json \
+  >"$OUT/models_float16_f16acc.json"
+echo "[$((SECONDS - T0))s] models done"
+fi
 if want whole; then
 # The whole experiment on CUDA: products, float64 references, |A||B|, the epilogue, the output
 # rounding, the error statistics' passes and the heat map there, the arrays kept on the device
@@ -232,6 +248,16 @@ for f in sorted(glob.glob(f"{out}/probe_*.json")):
           f"{j['accumulator_bits']} bits, promotion every {j['promotion_interval'] or '-'}; model {j['model'] or '-'}")
     for x in j["findings"]:
         print(f"  {x['question']:58s} {x['answer']}")
+# Candidate adder models against the device, the best first.
+for f in sorted(glob.glob(f"{out}/models_*.json")):
+    try:
+        j = json.load(open(f))
+    except Exception as e:
+        print(os.path.basename(f), "unreadable:", e); continue
+    share = lambda c: int(c["answer"].split(" of ")[0]) if c["answer"][0].isdigit() else -1
+    best = sorted(j["checks"], key=share, reverse=True)
+    print(f"{os.path.basename(f)}: {j['input']} {j['accumulate']}: " +
+          ", ".join(f"{c['model']} {share(c)}" for c in best[:6]) + f" (of 4096; {len(best)} models)")
 # cuBLASLt's candidates, one by one.
 for f in sorted(glob.glob(f"{out}/lt_candidate_*.json")):
     try:

@@ -1,10 +1,13 @@
 // precision-lab accumulation-probe [--backend auto|cpu|cuda] [--dtype T] [--accumulate MODEL]
-//                                  [--fast-accum] [--json]
+//                                  [--fast-accum] [--check-model MODEL]... [--json]
 // How the backend's library GEMM adds (core/experiment/accumulation_probe.h): rounding, ties,
 // bits seen below the last place, the partial sums' width, the promotion interval -- a table
-// for the device at hand (a GPU's tensor cores, or OpenBLAS on the CPU).
+// for the device at hand (a GPU's tensor cores, or OpenBLAS on the CPU). With --check-model,
+// only how well each model given reproduces that product on random inputs.
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "app/cli/cli.h"
 #include "core/backend/backend.h"
@@ -18,7 +21,40 @@ namespace {
 struct ProbeArgs {
   std::string backend = "auto", dtype = "float16", accumulate = "f32:blas";
   bool fast = false, json = false;
+  std::vector<std::string> check_models;
 };
+
+// --check-model: each model against the device's product, a line (or a JSON row) each.
+int check_models(Backend& backend, DType input, const experiment::Accumulation& acc, const ProbeArgs& a) {
+  std::vector<experiment::Accumulation> models;
+  for (const std::string& spec : a.check_models) {
+    std::string why;
+    auto m = experiment::parse_accumulation(spec, &why);
+    if (!m) {
+      std::fprintf(stderr, "error: --check-model %s: %s\n", spec.c_str(), why.c_str());
+      return kExitBadInput;
+    }
+    models.push_back(*m);
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& m : models) {
+    auto f = experiment::check_model(backend, input, acc, a.fast, m);
+    if (!f) {
+      std::fprintf(stderr, "error: %s\n", f.error().c_str());
+      return kExitFailed;
+    }
+    if (a.json)
+      rows.push_back({{"model", experiment::accumulation_spec(m)}, {"answer", f->answer}, {"evidence", f->evidence}});
+    else
+      std::printf("%-28s %s\n%-28s   %s\n", experiment::accumulation_spec(m).c_str(), f->answer.c_str(), "",
+                  f->evidence.c_str());
+  }
+  if (a.json)
+    std::cout << nlohmann::json{{"backend", backend.name()}, {"device", backend.device_info().name},
+                                {"input", name(input)}, {"accumulate", experiment::accumulation_spec(acc)},
+                                {"fast_accumulation", a.fast}, {"checks", rows}}.dump(2) << "\n";
+  return kExitOk;
+}
 
 }  // namespace
 
@@ -28,6 +64,9 @@ Runner add_accumulation_probe(CLI::App& app) {
   app.add_option("--dtype", a->dtype, "input dtype of the probed product (default float16)");
   app.add_option("--accumulate", a->accumulate, "the library model probed: f32:blas (default), f16:blas, f64:blas");
   app.add_flag("--fast-accum", a->fast, "float8 on CUDA: cuBLASLt's fast accumulation");
+  app.add_option("--check-model", a->check_models,
+                 "instead of the probes: how many elements of a random product this model reproduces bit for bit "
+                 "(repeatable; f32:multiterm:16:2:rtz, tf32:sequential, ...)");
   app.add_flag("--json", a->json, "JSON output");
   return [a]() {
     auto t = parse_dtype(a->dtype);
@@ -45,6 +84,10 @@ Runner add_accumulation_probe(CLI::App& app) {
     if (!shared) {
       std::fprintf(stderr, "error: %s\n", shared.error().c_str());
       return kExitFailed;
+    }
+    if (!a->check_models.empty()) {
+      std::lock_guard lock(*shared->mutex);
+      return check_models(*shared->backend, *t, *acc, *a);
     }
     Expected<experiment::ProbeReport> r = Error{""};
     {

@@ -218,14 +218,29 @@ ProbeFinding model_check(Backend& backend, const ProductSpec& base, const Accumu
   return {question, answer, evidence};
 }
 
-}  // namespace
-
-Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Accumulation& acc,
-                                         bool fast_accumulation) {
+// The library product every probe runs (its shape aside), if the backend has it.
+Expected<ProductSpec> probed_product(Backend& backend, DType input, const Accumulation& acc, bool fast_accumulation) {
   if (acc.kind == AccumKind::Int32) return Error{"integer sums are exact: there is nothing to probe"};
   if (!is_float(input)) return Error{std::string(name(input)) + ": the probes need a float input dtype"};
   const ProductSpec base{{kRows, kRows, kRows}, input, input, acc, fast_accumulation};
   if (Support s = backend.supports_product(base); !s.ok) return Error{s.why_not};
+  return base;
+}
+
+}  // namespace
+
+Expected<ProbeFinding> check_model(Backend& backend, DType input, const Accumulation& acc, bool fast_accumulation,
+                                   const Accumulation& model) {
+  auto base = probed_product(backend, input, acc, fast_accumulation);
+  if (!base) return Error{base.error()};
+  return model_check(backend, *base, model);
+}
+
+Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Accumulation& acc,
+                                         bool fast_accumulation) {
+  auto probed = probed_product(backend, input, acc, fast_accumulation);
+  if (!probed) return Error{probed.error()};
+  const ProductSpec base = *probed;
   ProbeReport r;
   r.backend = backend.name();
   r.device = backend.device_info().name;

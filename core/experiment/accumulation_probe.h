@@ -59,4 +59,11 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input,
                                          const Accumulation& accumulate = {AccumKind::Blas, DType::float32},
                                          bool fast_accumulation = false);
 
+// How well `model` reproduces the same library product on random inputs (64 x 64 x 1024, how
+// many elements bit for bit): the probe's last finding, for a model given instead of read off
+// the findings -- to compare candidate models against a device (accumulation-probe
+// --check-model). An error where probe_accumulation would give one.
+Expected<ProbeFinding> check_model(Backend& backend, DType input, const Accumulation& accumulate,
+                                   bool fast_accumulation, const Accumulation& model);
+
 }  // namespace pl::experiment

@@ -101,6 +101,10 @@ check dot-multiterm-bad 2 'more than float64.s 53' -- "$PL" dot --k 64 --accumul
 check probe-int8 1 'integer sums are exact' -- "$PL" accumulation-probe --backend cpu --dtype int8 --accumulate i32
 check probe-bad-dtype 2 "error: .*flaot16" -- "$PL" accumulation-probe --backend cpu --dtype flaot16
 check probe-bad-backend 1 "unknown backend 'tpu'" -- "$PL" accumulation-probe --backend tpu
+# --check-model: candidate models against the device's product, one line each
+check probe-check-model 0 'f32:pairwise:32 +[0-9]+ of 4096 elements bit-identical' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --check-model f32:sequential --check-model f32:pairwise:32
+check probe-check-model-json 0 '"model": "f32:multiterm:16:2:rtz"' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --check-model f32:multiterm:16:2:rtz --json
+check probe-check-model-bad 2 'error: --check-model f32:sideways' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --check-model f32:sideways
 check bench-throughput-bad-seconds 2 'seconds must lie' -- "$PL" bench --op throughput --seconds 0
 tp=$(mktemp -d)
 check bench-throughput-save 0 'GFLOP/s' -- "$PL" bench --op throughput --dtypes float32 --sizes 32 --seconds 0.2 --save "$tp"

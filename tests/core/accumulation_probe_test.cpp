@@ -174,6 +174,25 @@ TEST(AccumulationProbe, FindsAMultitermAdderItsBlockAndItsExtraBits) {
   }
 }
 
+// A model given, not read (accumulation-probe --check-model): the device's own adder reproduces
+// every element, another block or rounding fewer; a product the backend lacks is an error.
+TEST(AccumulationProbe, ChecksAGivenModelAgainstTheDevice) {
+  ModelDevice device(multiterm(16, 2, Rounding::TowardZero));
+  const Accumulation blas{AccumKind::Blas, DType::float32};
+  auto same = check_model(device, DType::bfloat16, blas, false, multiterm(16, 2, Rounding::TowardZero));
+  ASSERT_TRUE(same.ok()) << same.error();
+  EXPECT_EQ(same->answer, "4096 of 4096 elements bit-identical");
+  for (const Accumulation& other : {multiterm(8, 2, Rounding::TowardZero), multiterm(16, 0, Rounding::TowardZero),
+                                    Accumulation{AccumKind::Sequential, DType::float32}}) {
+    auto f = check_model(device, DType::bfloat16, blas, false, other);
+    ASSERT_TRUE(f.ok()) << f.error();
+    EXPECT_NE(f->answer, "4096 of 4096 elements bit-identical") << describe(other);
+    EXPECT_NE(f->answer.find(" of 4096 elements bit-identical ("), std::string::npos) << f->answer;
+    EXPECT_NE(f->evidence.find("the largest difference"), std::string::npos) << f->evidence;
+  }
+  EXPECT_FALSE(check_model(device, DType::int8, {AccumKind::Int32, DType::int32}, false, blas).ok());
+}
+
 // Blocks too short to hold the small terms the probe needs (with 3 extra bits, 10 terms; a
 // block of 4 adds them in three steps, each rounded): no sign of a multi-term adder, and the
 // evidence names both readings.
