@@ -107,6 +107,12 @@ PL_HD inline float roundtrip_f32_finish(uint32_t mag_bits, bool neg, uint32_t a_
   return f32_from_bits(out);
 }
 
+// What nearest-even adds to a magnitude's float32 bits a before the dropped bits are cleared:
+// 2^(s-1) - 1 and the kept last bit (nothing when no bit is dropped).
+PL_HD inline uint32_t nearest_even_increment(uint32_t a, const RoundtripF32Params& p) {
+  return p.rne_bias + ((a >> (23 - p.mantissa_bits)) & p.rne_lsb);
+}
+
 // The magnitude |x| (float32 bits a, sign cleared) rounded to nearest, ties to even, as
 // float32 bits; Inf or NaN-like bits when it leaves the float32 range (callers compare
 // with max_finite_bits). Normal results by integer rounding of the float32 bits (a carry
@@ -116,8 +122,7 @@ PL_HD inline float roundtrip_f32_finish(uint32_t mag_bits, bool neg, uint32_t a_
 // (Sterbenz). Needs round-to-nearest and no flush-to-zero in the FPU, the C++ and CUDA
 // defaults (and -ffast-math would break it).
 PL_HD inline uint32_t nearest_even_magnitude(uint32_t a, const RoundtripF32Params& p) {
-  const uint32_t normal = (a + p.rne_bias + ((a >> (23 - p.mantissa_bits)) & p.rne_lsb)) &
-                          p.rne_keep_mask;
+  const uint32_t normal = (a + nearest_even_increment(a, p)) & p.rne_keep_mask;
   const float sub = (f32_from_bits(a) + p.subnormal_magic) - p.subnormal_magic;
   return select_bits(a < p.min_normal_bits, f32_bits(sub), normal);
 }
@@ -224,7 +229,7 @@ PL_HD inline uint32_t short_magnitude(uint32_t u, const RoundtripF32Params& p, u
   const uint32_t a = u & 0x7FFFFFFFu, below = ~p.rne_keep_mask;  // below: 2^s - 1
   uint32_t add = 0;
   if constexpr (R == Rounding::NearestEven)
-    add = p.rne_bias + ((a >> (23 - p.mantissa_bits)) & p.rne_lsb);
+    add = nearest_even_increment(a, p);
   else if constexpr (R == Rounding::Stochastic)
     add = draw >> (9 + p.mantissa_bits);  // 32 - s = 9 + mantissa bits
   else if constexpr (R == Rounding::NearestAway)

@@ -30,7 +30,6 @@ struct Arg {
   bool zero_dim() const { return kind != OperandKind::Tensor; }
 };
 
-
 // Builds the Arg, or the reason the operand cannot be built the way the user wrote it.
 std::optional<Arg> make_arg(const Operand& op, std::string* error) {
   Arg a{op.dtype, op.kind, default_py_value(py_type_of(op.dtype))};
