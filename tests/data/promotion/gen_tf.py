@@ -10,8 +10,10 @@ Two modes, each recorded in its own process because the switch is global:
   tensor: a 1-d tensor;  scalar: the Python scalar of the dtype's category (True, 2, 2.5,
   2.5+1j), converted by TensorFlow.
 
-Run: python3 tests/data/promotion/gen_tf.py > tests/data/promotion/tf_cpu.json
-     (runs itself once per mode: gen_tf.py --mode MODE writes that mode's tables)
+Run: TF_ENABLE_ONEDNN_OPTS=0 python3 tests/data/promotion/gen_tf.py > tests/data/promotion/tf_cpu.json
+     (runs itself once per mode: gen_tf.py --mode MODE writes that mode's tables). Without
+     the variable, a CPU where TensorFlow turns oneDNN on prints _MklMatMul for MatMul in
+     matmul's errors (seen on 2026-11-28; every other cell the same).
 """
 import json
 import os
@@ -32,36 +34,53 @@ KIND_PAIRS = [("tensor", "tensor"), ("tensor", "scalar"), ("scalar", "tensor")]
 MODES = ["default", "all"]
 
 
-def tables_for(mode):
-    import ml_dtypes
-    import numpy as np
+# What the recorders share (this file's tables and gen_tf_values.py's): TensorFlow is imported
+# only by the process that records one mode.
+def start_tf(mode):
+    """TensorFlow with the mode's promotion on: the switch is global, so one mode a process."""
     import tensorflow as tf
     tf.get_logger().setLevel("ERROR")
     if mode != "default":
         tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode=mode)
+    return tf
 
-    def np_dtype(n):
-        return np.dtype(getattr(ml_dtypes, n)) if n.startswith("float8") or n == "bfloat16" \
-            else np.dtype(n)
+
+def np_dtype(n):
+    import ml_dtypes
+    import numpy as np
+    return np.dtype(getattr(ml_dtypes, n)) if n.startswith("float8") or n == "bfloat16" \
+        else np.dtype(n)
+
+
+def zeros(tf, n, shape):
+    """A tensor of zeros of dtype n, made from NumPy: tf.zeros cannot make float8 tensors (it
+    casts an int64 zero)."""
+    import numpy as np
+    return tf.constant(np.zeros(shape, np_dtype(n)))
+
+
+def outcome(fn):
+    """The result's dtype, or the exception's class and text as TF prints them."""
+    try:
+        return fn().dtype.name
+    except Exception as e:  # noqa: BLE001
+        return {"error": type(e).__name__, "message": str(e)}
+
+
+def tables_for(mode):
+    tf = start_tf(mode)
 
     def tf_dtype(n):
         return getattr(tf, n) if hasattr(tf, n) else getattr(tf.dtypes.experimental, n)
 
     def tensor(n, shape):
-        # From NumPy: tf.zeros cannot make float8 tensors (it casts an int64 zero).
-        return tf.constant(np.zeros(shape, np_dtype(n)))
+        return zeros(tf, n, shape)
 
     def operand(n, kind, shape):
         if kind == "tensor":
             return tensor(n, shape)
         k = np_dtype(n).kind
         return SCALAR["f" if k == "V" else k]
-
-    def outcome(fn):
-        try:
-            return fn().dtype.name
-        except Exception as e:  # noqa: BLE001 -- the class and text, as TF prints them
-            return {"error": type(e).__name__, "message": str(e)}
 
     outcomes, tables = Outcomes(), {}
 

@@ -25,7 +25,7 @@ import warnings
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 warnings.simplefilter("ignore")
 
-from gen_tf import MODES, NAMES  # noqa: E402
+from gen_tf import MODES, NAMES, outcome, start_tf, zeros  # noqa: E402
 from golden_io import Outcomes, write_golden  # noqa: E402
 
 # gen_numpy.py's literals, False, and float32's edge: its largest finite (3.4028235e38 reads as
@@ -39,25 +39,10 @@ VALUES = ["True", "False", "2", "-1", "200", "300", "-300", "70000", "2**33", "2
 
 
 def tables_for(mode, values):
-    import ml_dtypes
-    import numpy as np
-    import tensorflow as tf
-    tf.get_logger().setLevel("ERROR")
-    if mode != "default":
-        tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode=mode)
-
-    def np_dtype(n):
-        return np.dtype(getattr(ml_dtypes, n)) if n.startswith("float8") or n == "bfloat16" \
-            else np.dtype(n)
+    tf = start_tf(mode)
 
     def tensor(n):
-        return tf.constant(np.zeros((2,), np_dtype(n)))
-
-    def outcome(fn):
-        try:
-            return fn().dtype.name
-        except Exception as e:  # noqa: BLE001 -- the class and text, as TF prints them
-            return {"error": type(e).__name__, "message": str(e)}
+        return zeros(tf, n, (2,))
 
     outcomes, tables = Outcomes(), {}
     ops = {"add": tf.add, "multiply": tf.multiply, "truediv": tf.math.truediv}
