@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/promote/int_to_float.h"
 #include "core/promote/numpy_types.h"
 #include "core/util/names.h"
 #include "core/promote/py_value.h"
@@ -28,6 +29,9 @@ struct Arg {
   PyValue value;          // zero-dim and scalar operands
   bool weak() const { return kind == OperandKind::Scalar && value.type != PyType::Bool; }
   bool zero_dim() const { return kind != OperandKind::Tensor; }
+  // How a rule names it: NumPy 1.x treats a Python scalar as a zero-dim array, but the user
+  // wrote a scalar.
+  std::string_view what() const { return kind == OperandKind::Scalar ? "the Python scalar" : "the zero-dim operand"; }
 };
 
 // Builds the Arg, or the reason the operand cannot be built the way the user wrote it.
@@ -224,7 +228,8 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
     std::string rule = "NumPy searches the loops of np." + std::string(op_name(op)) + " in order (";
     rule += i < user_loops ? "ml_dtypes' own loop for " + nm(t) + " first" : "ml_dtypes' loops first, then the builtin ones";
     rule += ") and takes the first that both inputs cast to safely: " + loop_name(t) + ".";
-    if (value_based) rule += " NumPy 1.x judges the zero-dim operand by its value here.";
+    if (value_based)
+      rule += " NumPy 1.x judges " + std::string(a.zero_dim() ? a.what() : b.what()) + " by its value here.";
     return returns(t, std::move(rule));
   }
   return raises("UFuncTypeError",
@@ -282,13 +287,23 @@ Outcome nep50_result(const Arg& strong, const Arg& weak) {
   return returns(s, "A Python bool is an ordinary bool: promote_types(" + nm(s) + ", bool) = " + nm(s) + ".");
 }
 
+// NumPy's promote_types: "the smallest size and smallest scalar kind to which both types may be
+// safely cast" -- and its 'safe' table counts int64 -> float64 as safe, though float64 holds
+// integers exactly only up to 2^53.
+std::string safe_cast_text(DType a, DType b, DType r) {
+  std::string s = "the smallest type to which both cast safely by np.can_cast's table.";
+  for (DType x : {a, b})
+    if (x != r && is_int_or_bool(x) && is_float(r)) s += " That table is about kinds, not values: " + int_to_float_loss(x, r) + ".";
+  return s;
+}
+
 Outcome builtin_result_v2(const Arg& a, const Arg& b) {
   if (a.weak() && !b.weak()) return nep50_result(b, a);
   if (b.weak() && !a.weak()) return nep50_result(a, b);
   const DType r = *common_type(a.dtype, b.dtype);
-  return returns(r, "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) +
-                   ": the smallest type that holds every value of both" +
-                   (a.zero_dim() || b.zero_dim() ? " (NumPy 2 ignores values)." : "."));
+  return returns(r, "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) + ": " +
+                       safe_cast_text(a.dtype, b.dtype, r) +
+                       (a.zero_dim() || b.zero_dim() ? " NumPy 2 ignores values here." : ""));
 }
 
 Outcome builtin_result_v1(const Arg& a, const Arg& b) {
@@ -296,14 +311,15 @@ Outcome builtin_result_v1(const Arg& a, const Arg& b) {
     const DType r = *common_type(a.dtype, b.dtype);
     std::string rule = "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) + ".";
     if (a.zero_dim() != b.zero_dim())
-      rule += " NumPy 1.x ignores the zero-dim operand's value because its kind is higher than the array's.";
+      rule += " NumPy 1.x ignores " + std::string(a.zero_dim() ? a.what() : b.what()) +
+              "'s value because its kind is higher than the array's.";
     return returns(r, std::move(rule));
   }
   const Arg& sc = a.zero_dim() ? a : b;
   const MinScalar ms = min_scalar_type(sc), ma{a.zero_dim() ? ms.dtype : a.dtype, a.zero_dim() && ms.small_unsigned},
                   mb{b.zero_dim() ? ms.dtype : b.dtype, b.zero_dim() && ms.small_unsigned};
   const DType r = promote_small(ma, mb);
-  return returns(r, "NumPy 1.x value-based casting: the zero-dim operand counts as " + nm(ms.dtype) +
+  return returns(r, "NumPy 1.x value-based casting: " + std::string(sc.what()) + " counts as " + nm(ms.dtype) +
                    (ms.small_unsigned ? " (or its signed twin)" : "") +
                    ", the smallest type holding its value, so the result is " + nm(r) + ".");
 }
@@ -362,7 +378,7 @@ Outcome promote_types(DType a, DType b) {
   if (auto r = common_type(a, b)) {
     std::string rule;
     if (!is_user_dtype(a) && !is_user_dtype(b))
-      rule = "NumPy's promotion table: the smallest type that holds every value of both.";
+      rule = "NumPy's promotion table: " + safe_cast_text(a, b, *r);
     else if (a == b)
       rule = "Both are " + nm(a) + ".";
     else

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/promote/int_to_float.h"
 #include "core/promote/py_value.h"
 #include "core/promote/torch_names.h"
 #include "core/util/names.h"
@@ -221,6 +222,18 @@ struct Common {
   std::string rule;
 };
 
+// The result is one of the operands' dtypes. Within a category that is the wider one, which
+// holds the other's values; across categories it is the higher category's, whatever the
+// widths, and an integer turned float may lose digits or overflow (int_to_float.h).
+std::string picks_an_operand(std::span<const Operand> ops, DType result) {
+  for (const Operand& o : ops)
+    if (o.dtype != result && is_integral(o.dtype, true) && is_floating(result))
+      return "PyTorch promotes by category (bool < integer < float < complex): a float dtype beats an integer "
+             "dtype whatever their widths, so the result is " + P(result) + "; " +
+             int_to_float_loss(o.dtype, result) + ".";
+  return "Promotion picks the wider operand dtype (" + P(result) + "), which holds every value of the other.";
+}
+
 Common common_dtype(std::span<const Operand> ops, Release r) {
   std::optional<DType> dim, zero, wrapped;
   for (const Operand& o : ops) {
@@ -252,7 +265,7 @@ Common common_dtype(std::span<const Operand> ops, Release r) {
   else if (ops.size() == 2 && ops[0].dtype == ops[1].dtype)
     rule = "Both operands have the same dtype.";
   else if (std::any_of(ops.begin(), ops.end(), [&](auto& o) { return o.dtype == result; }))
-    rule = "Promotion picks the operand dtype that can hold both values (" + P(result) + ").";
+    rule = picks_an_operand(ops, result);
   else
     rule = "Neither dtype holds the other, so PyTorch picks the smallest that holds both (" +
            P(result) + ").";

@@ -1,0 +1,46 @@
+#include "core/promote/int_to_float.h"
+
+#include <cmath>
+
+#include "core/dtype/float_format.h"
+#include "core/promote/py_value.h"
+#include "core/util/number_text.h"
+
+namespace pl::promote {
+
+std::string int_to_float_loss(DType from, DType to) {
+  if (!is_float(to) || is_float(from) || info(from).kind == DTypeKind::Complex) return "";
+  const FloatFormat& f = info(to).format;
+  const std::string fn(name(from)), tn(name(to));
+  const bool is_bool = info(from).kind == DTypeKind::Bool;
+  const __int128 lo = is_bool ? 0 : int_lo(from), hi = is_bool ? 1 : int_hi(from);
+  const double top = max_finite(f);
+  // Every integer of magnitude up to 2^p is exact in a format of precision p, while it is in
+  // range; 2^p + 1 is the first that is not, and nearest-even takes it down to 2^p.
+  const int p = f.precision();
+  const __int128 exact = p < 120 ? static_cast<__int128>(1) << p : 0;
+  const bool rounds = exact != 0 && static_cast<double>(exact) < top && hi > exact;
+  const bool overflows = static_cast<double>(hi) > top || static_cast<double>(-lo) > top;
+  if (!rounds && !overflows) return "every " + fn + " value converts to " + tn + " exactly";
+  std::string s;
+  if (rounds)
+    s = tn + " holds integers exactly only up to 2^" + std::to_string(p) + " = " + int128_to_string(exact) +
+        ", so larger " + fn + " values are rounded (" + int128_to_string(exact + 1) + " becomes " +
+        int128_to_string(exact) + ")";
+  if (overflows) {
+    s += rounds ? ", and " : "";
+    if (f.has_inf()) {
+      // Nearest-even sends everything from the top value plus half its spacing to inf (the
+      // top value's last bit is odd, so the tie goes up).
+      const auto from_here = static_cast<__int128>(std::ceil(top + std::ldexp(1.0, f.emax() - f.mantissa_bits - 1)));
+      const std::string o = int128_to_string(from_here);
+      s += lo < 0 ? fn + " values of magnitude " + o + " or more become inf or -inf"
+                  : fn + " values from " + o + " up become inf";
+    } else {
+      s += fn + " values past " + tn + "'s largest finite value, " + shortest_double(top) + ", do not fit";
+    }
+  }
+  return s;
+}
+
+}  // namespace pl::promote
