@@ -8,6 +8,7 @@
 #include <mutex>
 #include <random>
 
+#include "core/dtype/codec.h"
 #include "core/experiment/amax.h"
 #include "core/util/names.h"
 #include "core/util/number_text.h"
@@ -39,7 +40,8 @@ std::optional<Distribution> parse_distribution(std::string_view n) {
   return find_named<Distribution>(kNames, n);
 }
 
-std::string describe(const DataSource& s) {
+namespace {
+std::string describe_draw(const DataSource& s) {
   const std::string name(distribution_name(s.distribution));
   switch (s.distribution) {
     case Distribution::TorchLinear: return name;
@@ -50,6 +52,13 @@ std::string describe(const DataSource& s) {
              shortest_double(s.outlier_gain) + ", scale " + shortest_double(s.scale) + ")";
     default: return name + "(scale " + shortest_double(s.scale) + ")";
   }
+}
+}  // namespace
+
+std::string describe(const DataSource& s) {
+  std::string d = describe_draw(s);
+  if (s.stored_as) d.append(", stored as ").append(name(*s.stored_as));
+  return d;
 }
 
 std::string check(const DataSource& s) {
@@ -62,6 +71,8 @@ std::string check(const DataSource& s) {
     if (!(s.outlier_gain > 0) || !std::isfinite(s.outlier_gain))
       return "outlier gain must be a positive number";
   }
+  if (s.stored_as && !is_float(*s.stored_as))
+    return "stored_as must be a float dtype ('" + std::string(name(*s.stored_as)) + "' is not)";
   return "";
 }
 
@@ -69,7 +80,9 @@ std::string source_key(const DataSource& s) {
   char buf[160];
   std::snprintf(buf, sizeof buf, "%d %a %a %a %a", static_cast<int>(s.distribution), s.scale, s.dof,
                 s.outlier_fraction, s.outlier_gain);
-  return buf;
+  std::string key = buf;
+  if (s.stored_as) key.append(" ").append(name(*s.stored_as));
+  return key;
 }
 
 std::optional<double> drawn_amax(const DataSource& s, size_t rows, size_t cols, uint64_t seed, uint64_t first_id,
@@ -151,6 +164,7 @@ std::vector<double> generate(const DataSource& s, size_t rows, size_t cols, uint
       }
     }
   });
+  if (s.stored_as) round_each(info(*s.stored_as).format, out, out, CastOptions{});
   return out;
 }
 

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/dtype/dtype.h"
+
 namespace pl::experiment {
 
 enum class Distribution : uint8_t {
@@ -30,6 +32,10 @@ struct DataSource {
   double dof = 3.0;                 // HeavyTailed
   double outlier_fraction = 0.01;   // OutlierChannels: share of columns (at least one)
   double outlier_gain = 20.0;       // OutlierChannels
+  // Where the data already lives in a narrower float format -- a float32 model's weights are
+  // float32 numbers, not the float64 draw they were initialised from -- each draw is rounded
+  // to it (nearest-even), so that the experiment's exact reference uses those stored values.
+  std::optional<DType> stored_as = std::nullopt;
 };
 
 std::string_view distribution_name(Distribution d);  // "normal", "uniform", "torch-linear", ...

@@ -101,6 +101,13 @@ struct Reader {
     if (v.is_object())
       for (auto it = v.begin(); it != v.end(); ++it) {
         if (it.key() == "distribution") continue;
+        if (it.key() == "stored_as") {
+          if (!it.value().is_string()) return fail(key, "stored_as must be a dtype name");
+          auto t = parse_dtype(it.value().get<std::string>());
+          if (!t) return fail(key, "stored_as: " + t.error());
+          out->stored_as = *t;
+          continue;
+        }
         double* field = it.key() == "scale" ? &out->scale
                         : it.key() == "dof" ? &out->dof
                         : it.key() == "outlier_fraction" ? &out->outlier_fraction
@@ -127,8 +134,10 @@ struct Reader {
 };
 
 inline json data_json(const DataSource& d) {
-  return {{"distribution", distribution_name(d.distribution)}, {"scale", d.scale}, {"dof", d.dof},
-          {"outlier_fraction", d.outlier_fraction}, {"outlier_gain", d.outlier_gain}};
+  json j = {{"distribution", distribution_name(d.distribution)}, {"scale", d.scale}, {"dof", d.dof},
+            {"outlier_fraction", d.outlier_fraction}, {"outlier_gain", d.outlier_gain}};
+  if (d.stored_as) j["stored_as"] = name(*d.stored_as);
+  return j;
 }
 
 inline json scaling_json(const Scaling& s) { return {{"kind", scaling_name(s.kind)}, {"history", s.history}}; }
