@@ -5,6 +5,7 @@
 
 #include "app/cli/cli.h"
 #include "core/dtype/describe.h"
+#include "core/dtype/framework_cast_paths.h"
 #include "core/dtype/int_convert.h"
 #include "core/util/number_text.h"
 
@@ -51,13 +52,20 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
               value_class_name(r.result.value_class), (unsigned long long)r.result.fields.sign,
               (unsigned long long)r.result.fields.exponent,
               (unsigned long long)r.result.fields.mantissa);
-  std::printf("abs error  %s\nrel error  %s\nulp error  %s\n", shortest_double(r.abs_error).c_str(),
-              shortest_double(r.rel_error).c_str(), shortest_double(r.ulp_error).c_str());
+  if (const std::string why = no_finite_error(r); !why.empty())
+    std::printf("error      none finite: %s\n", why.c_str());
+  else
+    std::printf("abs error  %s\nrel error  %s\nulp error  %s\n", shortest_double(r.abs_error).c_str(),
+                shortest_double(r.rel_error).c_str(), shortest_double(r.ulp_error).c_str());
   std::printf("flags      %s\n", flags_text(r.flags).c_str());
-  if (via)
-    std::printf("note       through float32 first (PyTorch 2.x c10 casts, ml_dtypes 0.6.0) it becomes "
-                "%s (%s): double rounding\n",
+  if (via) {
+    std::printf("note       through float32 first it becomes %s (%s): double rounding\n",
                 via->result.value_shortest.c_str(), via->result.bits_hex.c_str());
+    if (ref.dtype) {
+      if (const std::string who = cast_path_attribution(*ref.dtype); !who.empty())
+        std::printf("           from float64 to %s: %s\n", std::string(name(*ref.dtype)).c_str(), who.c_str());
+    }
+  }
 }
 
 int cast_to_int(const CastArgs& a, DType to, const std::vector<double>& xs) {

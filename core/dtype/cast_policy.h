@@ -30,8 +30,8 @@ inline constexpr int kOverflowCount = 3;
 // 1 + 2^-4 + 2^-40 becomes 1.125 in float8_e4m3fn when rounded once, but 1.0 through float32.
 enum class CastPath : uint8_t {
   Direct,      // one correct rounding from the float64 value
-  ViaFloat32,  // round to float32 first (RNE), then to the target: PyTorch 2.x's c10 casts
-               // (c10::Half/BFloat16/Float8_* are built from float) and ml_dtypes 0.6.0
+  ViaFloat32,  // round to float32 first (RNE), then to the target: who does which, per dtype and
+               // release, is recorded in framework_cast_paths.h
 };
 
 struct CastOptions {

@@ -1,0 +1,30 @@
+// Which route each framework's float64 -> narrow-float cast takes, per target dtype and release:
+// one rounding, or two through float32 (CastPath). Recorded from the libraries themselves by
+// tests/data/casts/gen_cast_paths.py (cast_paths.json); the test FrameworkCastPaths compares
+// this table with that recording row by row.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/dtype/cast_policy.h"
+#include "core/dtype/dtype.h"
+
+namespace pl {
+
+struct FrameworkCastPath {
+  std::string_view framework;  // "PyTorch", "NumPy", "ml_dtypes"
+  std::string_view release;    // "2.15", "1.13", "0.6.0"
+  DType to;
+  CastPath path;
+};
+
+std::span<const FrameworkCastPath> framework_cast_paths();
+
+// Who rounds float64 -> `to` which way, for a note beside a cast: "PyTorch 2.15 and 1.13 round
+// twice, through float32; NumPy 2.4 and 1.24 round once". Empty when no recorded framework
+// has the dtype.
+std::string cast_path_attribution(DType to);
+
+}  // namespace pl

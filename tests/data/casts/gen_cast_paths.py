@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Which frameworks round a float64 value twice (through float32) when they cast it to a narrower float.
+
+For each target format the probe is x = 1 + 2^-(m+1) + 2^-40, m the format's mantissa bits: one
+correct rounding takes it up to 1 + 2^-m, while a first rounding to float32 drops the 2^-40 and
+leaves a tie that goes to even, 1.0. The framework's own cast of a float64 array says which it did.
+A second probe near the top of the range, the largest finite value plus just under half its
+spacing, shows the same in overflow (float64 65519.999 -> float16: 65504 once, inf twice).
+
+Each run records the libraries of the interpreter that runs it and merges them into
+cast_paths.json beside this script: {"rows": [{"framework", "release", "dtype", "path"}]}.
+core/dtype/framework_cast_paths.cpp holds the same rows; FrameworkCastPaths.AreTheRecordedOnes
+compares them.
+
+Run with each interpreter whose libraries are to be recorded:
+  python3 tests/data/casts/gen_cast_paths.py        (PyPI: torch 2.15, numpy 2.4, ml_dtypes 0.6)
+  /usr/bin/python3 tests/data/casts/gen_cast_paths.py   (Debian 12: python3-torch 1.13.1, numpy 1.24)
+"""
+import json
+import math
+import pathlib
+import sys
+
+import numpy as np
+
+OUT = pathlib.Path(__file__).resolve().parent / "cast_paths.json"
+TARGETS = {  # name: (mantissa bits, largest finite, spacing of the top binade)
+    "float16": (10, 65504.0, 32.0),
+    "bfloat16": (7, 3.3895313892515355e38, 2.0 ** 120),
+    "float8_e4m3fn": (3, 448.0, 64.0),
+    "float8_e5m2": (2, 57344.0, 16384.0),
+    "float8_e4m3fnuz": (3, 240.0, 32.0),
+    "float8_e4m3": (3, 240.0, 16.0),
+    "float8_e3m4": (4, 15.5, 0.5),
+    "float8_e5m2fnuz": (2, 57344.0, 16384.0),
+    "float6_e2m3fn": (3, 7.5, 1.0),
+    "float6_e3m2fn": (2, 28.0, 8.0),
+    "float4_e2m1fn": (1, 6.0, 2.0),
+}
+
+
+def probes(m):
+    return 1 + 2.0 ** -(m + 1) + 2.0 ** -40
+
+
+def classify(name, cast):
+    """'direct', 'via-float32', or None where the framework has no such cast. `cast` maps a float64
+    numpy array to float64 values after the round trip through the target."""
+    m, top, spacing = TARGETS[name]
+    x = probes(m)
+    try:
+        got = cast(np.array([x], dtype=np.float64))[0]
+    except (TypeError, RuntimeError, AttributeError, ValueError):
+        return None
+    once, twice = 1 + 2.0 ** -m, 1.0
+    if got == once:
+        path = "direct"
+    elif got == twice:
+        path = "via-float32"
+    else:
+        raise SystemExit(f"{name}: {x!r} became {got!r}, neither one rounding ({once}) nor two ({twice})")
+    # The top of the range tells the same story where float32 rounds the value onto the tie.
+    near = top + spacing / 2 - spacing * 2.0 ** -30
+    if np.float32(near) == top + spacing / 2 and name == "float16":
+        top_got = cast(np.array([near], dtype=np.float64))[0]
+        expected = top if path == "direct" else math.inf
+        if top_got != expected:
+            raise SystemExit(f"{name}: {near!r} became {top_got!r}, not {expected!r} as the {path} path gives")
+    return path
+
+
+def rows_for_this_interpreter():
+    rows = []
+    try:
+        import torch
+        release = ".".join(torch.__version__.split("+")[0].split(".")[:2])
+        for name in TARGETS:
+            t = getattr(torch, name, None)
+            if t is None:
+                continue
+            path = classify(name, lambda a, t=t: torch.from_numpy(a).to(t).to(torch.float64).numpy())
+            if path:
+                rows.append({"framework": "PyTorch", "release": release, "dtype": name, "path": path})
+    except ImportError:
+        pass
+    release = ".".join(np.__version__.split(".")[:2])
+    rows.append({"framework": "NumPy", "release": release, "dtype": "float16",
+                 "path": classify("float16", lambda a: a.astype(np.float16).astype(np.float64))})
+    try:
+        import ml_dtypes
+        for name in TARGETS:
+            t = getattr(ml_dtypes, name, None)
+            if t is None:
+                continue
+            path = classify(name, lambda a, t=t: a.astype(t).astype(np.float64))
+            if path:
+                rows.append({"framework": "ml_dtypes", "release": ml_dtypes.__version__, "dtype": name, "path": path})
+    except ImportError:
+        pass
+    return rows
+
+
+def main():
+    recorded = json.loads(OUT.read_text())["rows"] if OUT.exists() else []
+    new = rows_for_this_interpreter()
+    keys = {(r["framework"], r["release"]) for r in new}
+    rows = [r for r in recorded if (r["framework"], r["release"]) not in keys] + new
+    rows.sort(key=lambda r: (r["framework"], r["release"], r["dtype"]))
+    OUT.write_text(json.dumps({"rows": rows}, indent=1) + "\n")
+    for r in new:
+        print(f"{r['framework']} {r['release']}: float64 -> {r['dtype']}: {r['path']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
