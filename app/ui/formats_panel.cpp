@@ -130,11 +130,19 @@ void FormatsPanel::draw_value_table() {
       ImGui::SetTooltip("exact: %s\nshortest decimal that reads back: %s",
                         r.result.value_exact.c_str(), r.result.value_shortest.c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%.4g", r.abs_error);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.3g", r.rel_error);
-    ImGui::TableNextColumn();
-    ImGui::Text("%+.3f", r.ulp_error);
+    if (const std::string why = no_finite_error(r); !why.empty()) {
+      ImGui::TextUnformatted(why.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted("-");
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted("-");
+    } else {
+      ImGui::Text("%.4g", r.abs_error);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3g", r.rel_error);
+      ImGui::TableNextColumn();
+      ImGui::Text("%+.3f", r.ulp_error);
+    }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(flags_short(r.flags).c_str());
   }

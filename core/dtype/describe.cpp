@@ -25,7 +25,17 @@ CodeReport describe_code(const FloatFormat& f, uint64_t code) {
   r.value = decode(f, r.code);
   r.value_shortest = shortest_decimal(f, r.value);
   r.value_exact = exact_decimal(r.value);
+  // A NaN's sign bit carries no value (fnuz formats' only NaN is 0x80): "nan", as NumPy and
+  // PyTorch print it; the bits show the sign.
+  if (std::isnan(r.value)) r.value_shortest = r.value_exact = "nan";
   return r;
+}
+
+std::string no_finite_error(const CastReport& r) {
+  if (!std::isfinite(r.input)) return "not a finite input";
+  if (std::isfinite(r.result.value)) return "";
+  const std::string what = std::isnan(r.result.value) ? "nan" : r.result.value < 0 ? "-inf" : "inf";
+  return (r.flags.overflow ? "overflow to " : "becomes ") + what;
 }
 
 const std::string& display_value(const CodeReport& r) {

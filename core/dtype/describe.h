@@ -37,6 +37,10 @@ struct CastReport {
   double ulp_error;    // (result - input) / ulp(input) in the target format
 };
 
+// Why a cast has no finite error to show: "overflow to inf" (65520 -> float16), "overflow to
+// nan" (1000 -> float8_e4m3fnuz), "not a finite input"; empty when the errors are numbers.
+std::string no_finite_error(const CastReport& r);
+
 CodeReport describe_code(const FloatFormat& f, uint64_t code);
 // The value as text for a person: the exact decimal when it is short (float16's "0.1" is
 // 0.0999755859375), else the shortest decimal that reads back to the same bits.

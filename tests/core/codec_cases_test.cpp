@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "core/dtype/codec.h"
+#include "core/dtype/describe.h"
 #include "tests/core/test_util.h"
 
 namespace pl {
@@ -155,6 +156,20 @@ TEST(Decode, FieldsAndClasses) {
   EXPECT_EQ(classify(f, 0x7F80), ValueClass::Infinite);
   EXPECT_EQ(classify(f, 0x0001), ValueClass::Subnormal);
   EXPECT_EQ(decode(f, 0x0001), std::ldexp(1.0, -133));
+}
+
+// fnuz formats' only NaN is 0x80, sign bit set: it printed "-nan"; and a cast that overflows
+// showed "nan" as its absolute and relative error instead of saying it overflowed.
+TEST(Describe, NanHasNoSignAndOverflowSaysSo) {
+  const CastReport fnuz = describe_cast(fmt(DType::float8_e4m3fnuz), 1000.0, {});
+  EXPECT_EQ(fnuz.result.bits_hex, "0x80");
+  EXPECT_EQ(fnuz.result.value_shortest, "nan");
+  EXPECT_EQ(display_value(fnuz.result), "nan");
+  EXPECT_EQ(no_finite_error(fnuz), "overflow to nan");
+  EXPECT_EQ(no_finite_error(describe_cast(fmt(DType::float16), 65520.0, {})), "overflow to inf");
+  EXPECT_EQ(no_finite_error(describe_cast(fmt(DType::float16), -1e9, {})), "overflow to -inf");
+  EXPECT_EQ(no_finite_error(describe_cast(fmt(DType::float16), 65519.0, {})), "");
+  EXPECT_EQ(no_finite_error(describe_cast(fmt(DType::float16), INFINITY, {})), "not a finite input");
 }
 
 }  // namespace
