@@ -122,9 +122,10 @@ Runner add_dot(CLI::App& app) {
     const std::string what = c.sum ? "sums of " + std::string(name(c.a_dtype))
                                    : "dot products of " + std::string(name(c.a_dtype)) + " x " + std::string(name(c.b_dtype));
     std::printf("%s, N(0,1) inputs, %d trials per cell, seed %llu;\n"
-                "error against a double-double reference; e and bounds relative to S|ab| = sum |a_k b_k|\n\n",
-                what.c_str(), c.trials, static_cast<unsigned long long>(c.seed));
-    print_dot_table(rows);
+                "error against a double-double reference; e and bounds relative to %s\n\n",
+                what.c_str(), c.trials, static_cast<unsigned long long>(c.seed),
+                c.sum ? "S|a| = sum |a_k|" : "S|ab| = sum |a_k b_k|");
+    print_dot_table(rows, c.sum);
     return kExitOk;
   };
 }

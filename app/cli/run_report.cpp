@@ -33,8 +33,9 @@ void print_cast_place(const experiment::RoundtripResult& r) {
   if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
 }
 
-void print_dot_table(const std::vector<experiment::DotSweepRow>& rows) {
-  std::printf("%8s  %-28s %14s %11s %11s %10s %9s %11s\n", "K", "accumulation", "max|e|/S|ab|", "bound", "prob.bound",
+void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum) {
+  std::printf("%8s  %-28s %14s %11s %11s %10s %9s %11s\n", "K", "accumulation", sum ? "max|e|/S|a|" : "max|e|/S|ab|",
+              "bound", "prob.bound",
               "mean bits", "max ulp", "NaN/Inf");
   // gamma_K = K u / (1 - K u) exists only while K u < 1: past that the column says "none".
   bool unbounded = false;
@@ -99,7 +100,7 @@ void print_throughput_report(const experiment::ThroughputResult& r) {
 }
 
 void print_run_summary(const experiment::ExperimentRun& run) {
-  if (run.dot_config) print_dot_table(run.dot_rows);
+  if (run.dot_config) print_dot_table(run.dot_rows, run.dot_config->sum);
   else if (run.cast) print_cast(*run.cast);
   else if (run.mlp) print_mlp_report(*run.mlp);
   else if (run.throughput) print_throughput_report(*run.throughput);

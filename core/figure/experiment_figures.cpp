@@ -160,7 +160,8 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
                std::to_string(c.trials) + " trials per point, seed " + std::to_string(c.seed);
   f.x.label = "K";
   f.x.log = true;
-  f.y.label = "max |e| / sum |a_k b_k|";
+  // A sum's terms are a_k alone (every b_k is 1), so its normaliser is sum |a_k|.
+  f.y.label = c.sum ? "max |e| / sum |a_k|" : "max |e| / sum |a_k b_k|";
   f.y.log = true;
   std::map<std::string, size_t> index;
   bool zero = false, overflowed = false;

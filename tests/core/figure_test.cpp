@@ -107,6 +107,19 @@ TEST(Figures, DotSweepFigureHasAMeasuredLineWithMarkersAndABoundLinePerModel) {
   EXPECT_TRUE(f.x.log && f.y.log);
 }
 
+// A sum's normaliser is sum |a_k| (every b_k is 1): its axis said sum |a_k b_k|.
+TEST(Figures, SumFigureNamesItsOwnNormaliser) {
+  experiment::DotSweepConfig c;
+  c.lengths = {16};
+  c.trials = 2;
+  std::string err;
+  c.models = {*experiment::parse_accumulation("f32:sequential", &err)};
+  const auto rows = experiment::dot_sweep(c);
+  EXPECT_EQ(dot_sweep_figure(rows, c).y.label, "max |e| / sum |a_k b_k|");
+  c.sum = true;
+  EXPECT_EQ(dot_sweep_figure(experiment::dot_sweep(c), c).y.label, "max |e| / sum |a_k|");
+}
+
 TEST(Figures, LinearTicksAreWholeMultiplesOfTheirStep) {
   // A signed-error axis: summing the step from -0.06 put 6.93889e-18 where 0 belongs.
   AxisMap axis;
