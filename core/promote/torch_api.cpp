@@ -111,6 +111,15 @@ bool floating_or_complex(DType t) { return is_float(t) || info(t).kind == DTypeK
 
 std::string dtype_text(DType t) { return std::string(name(t)); }
 
+// x.to(t), x.type(t) and x.half()-style methods return a new tensor, except that a tensor
+// already of dtype t is returned itself (TensorBase.to: "If self already has the correct
+// torch.dtype ... self is returned").
+std::string converted_tensor(DType t) { return dtype_text(t) + (t == DType::float32 ? " (x itself)" : ""); }
+
+// Module.half(), .to(dtype) and .type(dtype) convert each parameter's data in place (Module._apply
+// with overwrite_module_params_on_conversion off): the module and its Parameter objects stay.
+std::string converted_module(DType t) { return "weight " + dtype_text(t) + " (same Parameter objects)"; }
+
 Expected<std::string> tensor_snippet(const Snippet& s) {
   if (s.form == Snippet::Assign) {
     auto a = dtype_arg(s.arg);  // the right-hand side is evaluated first
@@ -127,13 +136,13 @@ Expected<std::string> tensor_snippet(const Snippet& s) {
   }
   if (auto t = conversion_method(s.name)) {
     if (!s.arg.empty()) return Error{"x." + s.name + "() takes no dtype here"};
-    return dtype_text(*t);
+    return converted_tensor(*t);
   }
   if (s.name == "to" || s.name == "type") {
     auto a = dtype_arg(s.arg);
     if (!a) return Error{a.error()};
     if (!a->error.empty()) return a->error;
-    return dtype_text(*a->dtype);
+    return converted_tensor(*a->dtype);
   }
   return Error{"x." + s.name + "() exists but does not change dtypes; not modelled"};
 }
@@ -152,13 +161,13 @@ Expected<std::string> module_snippet(const Snippet& s) {
   if (s.form == Snippet::Read) return Error{"m." + s.name + " exists but is not a dtype; not modelled"};
   if (s.name == "half" || s.name == "float" || s.name == "double" || s.name == "bfloat16") {
     if (!s.arg.empty()) return Error{"m." + s.name + "() takes no dtype here"};
-    return "weight " + dtype_text(*conversion_method(s.name));
+    return converted_module(*conversion_method(s.name));
   }
   if (s.name == "to" || s.name == "type") {
     auto a = dtype_arg(s.arg);
     if (!a) return Error{a.error()};
     if (!a->error.empty()) return a->error;
-    if (floating_or_complex(*a->dtype)) return "weight " + dtype_text(*a->dtype);
+    if (floating_or_complex(*a->dtype)) return converted_module(*a->dtype);
     if (s.name == "to")  // torch/nn/modules/module.py, Module.to
       return "TypeError: nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch." + dtype_text(*a->dtype);
     // Module.type casts each parameter's .data; a parameter that requires grad must stay floating.

@@ -13,8 +13,10 @@
 namespace pl::promote {
 
 // The answer, spelled as tests/data/scenarios/gen_reference.py spells PyTorch's:
-//   "float16"                 a tensor (or dtype) of that dtype
+//   "float16"                 a new tensor (or a dtype) of that dtype
+//   "float32 (x itself)"      the call returned x itself (x.to(x.dtype))
 //   "weight float16"          after a snippet on m: the dtype of m.weight
+//   "weight float16 (same Parameter objects)"  m itself returned, its parameters converted in place
 //   "ok"                      no error and nothing returned (torch.set_default_dtype(...))
 //   "AttributeError: ..."     the exception PyTorch raises, type and message
 // Errors: a snippet outside what is modelled (another object, a chained call, a method that

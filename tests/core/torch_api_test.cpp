@@ -30,11 +30,22 @@ TEST(TorchSnippet, PythonsEvaluationOrder) {
 TEST(TorchSnippet, RealConversionsGiveTheirDtype) {
   EXPECT_EQ(answer("x.to(dtype=torch.bfloat16)"), "bfloat16");
   EXPECT_EQ(answer(" x.char() "), "int8");
-  EXPECT_EQ(answer("m.to(torch.float8_e4m3fn)"), "weight float8_e4m3fn");
+  EXPECT_EQ(answer("m.to(torch.float8_e4m3fn)"), "weight float8_e4m3fn (same Parameter objects)");
   EXPECT_EQ(answer("m.type(torch.int8)"),
             "RuntimeError: data set to a tensor that requires gradients must be floating point or complex dtype");
   EXPECT_EQ(answer("torch.set_default_dtype(torch.bfloat16)"), "ok");
   EXPECT_EQ(answer("x.shape = torch.float16"), "AttributeError: attribute 'shape' of 'torch._C.TensorBase' objects is not writable");
+}
+
+// "A tensor never changes its dtype in place -- every cast makes a new tensor" was overstated:
+// x.to(x.dtype) returns x itself, and a module's conversions keep its Parameter objects.
+TEST(TorchSnippet, SaysWhatIsReturnedItselfAndWhatIsNew) {
+  EXPECT_EQ(answer("x.to(torch.float32)"), "float32 (x itself)");
+  EXPECT_EQ(answer("x.float()"), "float32 (x itself)");
+  EXPECT_EQ(answer("x.type(torch.float32)"), "float32 (x itself)");
+  EXPECT_EQ(answer("x.to(torch.float16)"), "float16");
+  EXPECT_EQ(answer("m.half()"), "weight float16 (same Parameter objects)");
+  EXPECT_EQ(answer("m.dtype = torch.float16"), "weight float32");
 }
 
 TEST(TorchSnippet, RefusesWhatItDoesNotModel) {
