@@ -58,6 +58,17 @@ struct Check {
   std::string derivation;  // the hand derivation; empty: the reference script computes it
 };
 
+// A number or comparison the story or look-at states in words ("about 1e-5 per element"):
+// `says` is that phrase, verbatim; the value behind it is recorded by an executed script
+// (tests/data/scenarios/gen_facts.py, which runs NumPy, ml_dtypes and PyTorch) in facts.json,
+// and must lie in [min, max] or equal `equals`. The scenario tests read both files.
+struct Fact {
+  std::string id;    // unique in the scenario; the facts file's key is name/id
+  std::string says;  // the words in the story or look-at that state it
+  std::optional<double> min, max;
+  std::optional<std::string> equals;
+};
+
 struct Scenario {
   std::string name;      // the file's stem: "float16-overflow"
   std::string title;
@@ -66,6 +77,7 @@ struct Scenario {
   std::string panel;     // where the window shows it: "experiment", "promotion", "formats"
   std::vector<Evidence> evidence;
   std::vector<Check> checks;
+  std::vector<Fact> facts;
   std::string source;    // the file it was read from
 };
 

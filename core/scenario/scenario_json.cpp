@@ -103,6 +103,31 @@ Expected<Check> check_from(const json& j, size_t index) {
   return c;
 }
 
+Expected<Fact> fact_from(const json& j, size_t index) {
+  const std::string where = "facts[" + std::to_string(index) + "]";
+  if (!j.is_object()) return Error{where + ": must be {\"id\", \"says\", and \"min\"/\"max\" or \"equals\"}"};
+  Fact f;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& k = it.key();
+    const json& v = it.value();
+    if (k == "id" || k == "says" || k == "equals") {
+      if (!v.is_string() || v.get<std::string>().empty()) return Error{where + ": '" + k + "' must be a non-empty string"};
+      if (k == "id") f.id = v.get<std::string>();
+      else if (k == "says") f.says = v.get<std::string>();
+      else f.equals = v.get<std::string>();
+    } else if (k == "min" || k == "max") {
+      if (!v.is_number()) return Error{where + ": '" + k + "' must be a number"};
+      (k == "min" ? f.min : f.max) = v.get<double>();
+    } else {
+      return Error{where + ": unknown key '" + k + "'"};
+    }
+  }
+  if (f.id.empty() || f.says.empty()) return Error{where + ": 'id' and 'says' are required"};
+  if (!f.min && !f.max && !f.equals) return Error{"fact '" + f.id + "': needs 'min', 'max' or 'equals'"};
+  if (f.equals && (f.min || f.max)) return Error{"fact '" + f.id + "': 'equals' goes without 'min' and 'max'"};
+  return f;
+}
+
 }  // namespace
 
 std::string_view check_kind_name(CheckKind k) { return kKindKeys[static_cast<int>(k)]; }
@@ -134,6 +159,15 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
       }
     } else if (k == "checks") {
       if (!v.is_array()) return Error{"'checks' must be an array"};
+    } else if (k == "facts") {
+      if (!v.is_array()) return Error{"'facts' must be an array"};
+      for (size_t i = 0; i < v.size(); ++i) {
+        auto f = fact_from(v[i], i);
+        if (!f) return Error{f.error()};
+        for (const Fact& o : s.facts)
+          if (o.id == f->id) return Error{"fact id '" + f->id + "' appears twice"};
+        s.facts.push_back(std::move(*f));
+      }
     } else {
       return Error{"unknown key '" + k + "'"};
     }
@@ -157,6 +191,9 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
   if (s.title.empty()) return Error{"'title' is required"};
   if (s.story.empty()) return Error{"'story' is required"};
   if (s.checks.empty()) return Error{"a scenario needs at least one check"};
+  for (const Fact& f : s.facts)
+    if (s.story.find(f.says) == std::string::npos && s.look_at.find(f.says) == std::string::npos)
+      return Error{"fact '" + f.id + "': the story and the look-at do not say '" + f.says + "'"};
   static const std::set<std::string> panels{"experiment", "promotion", "formats", "throughput"};
   if (!panels.count(s.panel)) return Error{"'panel' must be experiment, promotion, formats or throughput"};
   return s;

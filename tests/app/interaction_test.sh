@@ -141,18 +141,18 @@ grep -q 'float32.*,bar,' "$tdir/throughput-by-dtype.csv" || fail "no float32 bar
 # 5b. The guided tour: Ctrl+6 opens the Scenarios panel, Right and PageDown step forward, the
 # third story exports its slide set; then back to Throughput (which the later checks expect).
 press ctrl+6
-wait_for 'scenario: 01-numpy-float64-into-float32-model: 7 of 7 checks pass'
+wait_for 'scenario: 01-numpy-float64-into-float32-model: 8 of 8 checks pass'
 press Right 0.3
 wait_for 'scenario: 02-float32-times-float64: 6 of 6 checks pass'
 press Next 0.3
-wait_for 'scenario: 03-model-double-data-float32: 3 of 3 checks pass'
+wait_for 'scenario: 03-model-double-data-float32: 4 of 4 checks pass'
 press ctrl+e
 wait_for 'scenario: exported to '
 sdir=$(grep -oE 'scenario: exported to [^ ]+' "$log" | tail -1 | sed 's/scenario: exported to //')
 for f in story.md checks.csv checks.json evidence-0/framework-fixes.png evidence-0/setup.json; do
   [[ -s $sdir/$f ]] || fail "scenario export lacks $f"
 done
-grep -q 'expected scalar type Float but found Double' "$sdir/story.md" || fail "story.md lacks the conv2d error"
+grep -qF 'Input type (float) and bias type (double) should be the same' "$sdir/story.md" || fail "story.md lacks the conv2d error"
 echo "ok   tour stepped 1 -> 2 -> 3 and exported $sdir"
 
 # 5c. The float explorer: Ctrl+7, Right steps to float32's next value above 0.1, Left twice to

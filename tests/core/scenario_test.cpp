@@ -1,8 +1,11 @@
 // The scenario library: every shipped scenario reads, every expected value is backed by the
 // reference script's answer or a derivation, the exact checks pass; the reader rejects bad files
 // by naming the key; metric checks can fail.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -47,6 +50,85 @@ TEST(ScenarioLibrary, EveryExpectedValueIsBacked) {
       ++backed_by_script;
     }
   EXPECT_GE(backed_by_script, 60u);
+}
+
+// A number a story states in words ("about 1e-5 per element", "11 significant bits") is a
+// fact, recorded by tests/data/scenarios/gen_facts.py from NumPy, ml_dtypes and PyTorch; the
+// recorded value must be what the words say.
+TEST(ScenarioLibrary, EveryStatedFactIsRecorded) {
+  std::ifstream in(std::string(PL_SCENARIO_FACTS));
+  ASSERT_TRUE(in) << PL_SCENARIO_FACTS;
+  const json recorded = json::parse(in);
+  ASSERT_TRUE(recorded.contains("versions") && recorded["versions"].contains("torch"));
+  size_t facts = 0;
+  for (const auto& s : shipped().scenarios)
+    for (const Fact& f : s.facts) {
+      SCOPED_TRACE(s.name + "/" + f.id + " ('" + f.says + "')");
+      ASSERT_TRUE(recorded["facts"].contains(s.name) && recorded["facts"][s.name].contains(f.id))
+          << "no recorded value (run gen_facts.py)";
+      const json& v = recorded["facts"][s.name][f.id];
+      if (f.equals) {
+        EXPECT_TRUE(same_answer(*f.equals, v.is_string() ? v.get<std::string>() : v.dump())) << "recorded " << v;
+      } else {
+        ASSERT_TRUE(v.is_number()) << v;
+        if (f.min) {
+          EXPECT_GE(v.get<double>(), *f.min);
+        }
+        if (f.max) {
+          EXPECT_LE(v.get<double>(), *f.max);
+        }
+      }
+      ++facts;
+    }
+  EXPECT_GE(facts, 30u);
+}
+
+// The numbers of a text: digits with an optional fraction, exponent or power of two ("2^-24"),
+// leaving out those inside names (float16, e4m3, f32:multiterm:16:2:rtz, 16-bit) and a cited
+// year "(2021)". Each comes with its offset.
+// `in_names`: a colon joins a name ("f32:multiterm:16:2:rtz" is one word); in the checks' and
+// setups' JSON it separates values, so there the parts count.
+std::vector<std::pair<size_t, double>> numbers_in(std::string text, bool in_names = true) {
+  std::vector<std::pair<size_t, double>> out;
+  // A distribution's name, N(0,1) or N(0, 300^2), states no fact: blank it, keeping offsets.
+  const std::regex distribution(R"(N\([^()]*\))");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), distribution); it != std::sregex_iterator(); ++it)
+    std::fill_n(text.begin() + it->position(), it->length(), ' ');
+  const std::regex word(in_names ? R"([A-Za-z0-9_.:^+\-]+)" : R"([A-Za-z0-9_.^+\-]+)"), number(R"((-?\d+(?:\.\d+)?(?:e-?\d+)?)(?:\^(-?\d+))?x?)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), word); it != std::sregex_iterator(); ++it) {
+    std::string w = it->str();
+    while (!w.empty() && (w.back() == '.' || w.back() == ':' || w.back() == '-')) w.pop_back();
+    std::smatch m;
+    if (!std::regex_match(w, m, number)) continue;
+    const size_t at = static_cast<size_t>(it->position());
+    if (w.size() == 4 && at > 0 && text[at - 1] == '(' && at + 4 < text.size() && text[at + 4] == ')') continue;
+    const double base = std::stod(m[1].str());
+    out.emplace_back(at, m[2].matched ? std::pow(base, std::stod(m[2].str())) : base);
+  }
+  return out;
+}
+
+// Every number in a story or look-at is a recorded fact, a check's value or an evidence
+// setup's -- never a number only a hand derivation backs.
+TEST(ScenarioLibrary, EveryNumberInTheTextIsBacked) {
+  for (const auto& s : shipped().scenarios) {
+    json parts = json::array();
+    for (const auto& c : s.checks) parts.push_back({c.label, c.params, c.expect ? json(*c.expect) : json(nullptr)});
+    for (const auto& e : s.evidence) parts.push_back(e.setup);
+    std::vector<double> backed;
+    for (const auto& [at, v] : numbers_in(parts.dump(), false)) backed.push_back(v);
+    for (const std::string* text : {&s.story, &s.look_at})
+      for (const auto& [at, v] : numbers_in(*text)) {
+        const bool in_fact = std::any_of(s.facts.begin(), s.facts.end(), [&](const Fact& f) {
+          for (size_t p = text->find(f.says); p != std::string::npos; p = text->find(f.says, p + 1))
+            if (at >= p && at < p + f.says.size()) return true;
+          return false;
+        });
+        const bool in_checks = std::any_of(backed.begin(), backed.end(), [&](double b) { return b == v; });
+        EXPECT_TRUE(in_fact || in_checks) << s.name << ": '" << text->substr(at, 24) << "...' states a number that no fact, "
+                                          << "check or evidence setup backs";
+      }
+  }
 }
 
 TEST(ScenarioLibrary, EveryExactCheckPasses) {

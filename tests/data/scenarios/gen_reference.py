@@ -173,6 +173,7 @@ def api(p):
     """Runs the snippet in PyTorch on a float32 tensor x (2 x 3) and an nn.Linear(3, 2) m."""
     x = torch.ones(2, 3)  # noqa: F841 -- the snippet reads it
     m = torch.nn.Linear(3, 2)
+    w = m.weight
     snippet = p["snippet"]
     assignment = "=" in snippet.split("(")[0]
     try:
@@ -186,9 +187,10 @@ def api(p):
     finally:
         torch.set_default_dtype(torch.float32)
     if snippet.startswith("m."):
-        return "weight " + str(m.weight.dtype).replace("torch.", "")
+        same = " (same Parameter objects)" if result is m and m.weight is w else ""
+        return "weight " + str(m.weight.dtype).replace("torch.", "") + same
     if isinstance(result, torch.Tensor):
-        return str(result.dtype).replace("torch.", "")
+        return str(result.dtype).replace("torch.", "") + (" (x itself)" if result is x else "")
     if isinstance(result, torch.dtype):
         return str(result).replace("torch.", "")
     return "ok"

@@ -1,0 +1,453 @@
+#!/usr/bin/env python3
+"""The numbers the scenarios state in words, computed by the real libraries.
+
+A scenario's story or look-at says things like "about 1e-5 per element" or "11 significant
+bits". Each such phrase is a fact in the scenario file ({"id", "says", "min"/"max" or
+"equals"}); this script computes every fact with NumPy, ml_dtypes and PyTorch -- no code shared
+with the app -- and writes facts.json beside it with the libraries' versions and the machine
+facts that matter. The C++ test ScenarioLibrary.EveryStatedFactIsRecorded requires each fact to
+have a recorded value inside what the scenario says; ScenarioLibrary.EveryNumberInTheTextIsBacked
+requires every number in a story to be a fact, a check or an evidence setup.
+
+Run:   python3 tests/data/scenarios/gen_facts.py           (writes facts.json)
+Check: python3 tests/data/scenarios/gen_facts.py --check   (recomputes; exit 1 when a fact falls
+       outside what its scenario says, or when the scenarios and facts.json name different facts)
+Timed facts (marked MEASURED) describe the machine that recorded them, named in facts.json: --check
+does not rerun them (tests never assert timings).
+"""
+import functools
+import os
+import json
+import math
+import pathlib
+import platform
+import sys
+import time
+from fractions import Fraction
+
+try:
+    import ml_dtypes
+    import numpy as np
+    import torch
+except ImportError as missing:  # the CTest entry skips visibly (77) where the libraries are not installed
+    print(f"SKIP: {missing}; install numpy, ml_dtypes and torch to recompute the scenario facts", file=sys.stderr)
+    sys.exit(77)
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+SCENARIOS = ROOT / "assets" / "scenarios"
+OUT = pathlib.Path(__file__).resolve().parent / "facts.json"
+
+FACTS = {}      # (scenario, fact id) -> function returning a number or a string
+MEASURED = set()  # facts that are timings on the recording machine
+
+
+def fact(scenario, fid, measured=False):
+    def register(fn):
+        FACTS[(scenario, fid)] = fn
+        if measured:
+            MEASURED.add((scenario, fid))
+        return fn
+    return register
+
+
+def finfo(name):
+    return ml_dtypes.finfo(getattr(ml_dtypes, name) if hasattr(ml_dtypes, name) else np.dtype(name))
+
+
+# ---- 23: integers promoted to floats ----------------------------------------------------------
+@fact("23-int-to-float-loses-digits", "float32-exact-limit")
+def _():
+    p = int(finfo("float32").nmant) + 1
+    return f"2^{p} = {2 ** p}"
+
+
+@fact("23-int-to-float-loses-digits", "torch-int32-plus-zero")
+def _():
+    r = torch.tensor([16777217]) + 0.0  # the story's expression: int64 tensor, Python float -> float32
+    return repr(r.item())
+
+
+@fact("23-int-to-float-loses-digits", "float64-exact-limit")
+def _():
+    return f"2^{int(finfo('float64').nmant) + 1}"
+
+
+@fact("23-int-to-float-loses-digits", "float16-max")
+def _():
+    return f"{float(finfo('float16').max):g}"
+
+
+@fact("23-int-to-float-loses-digits", "torch-70000-plus-float16-zero")
+def _():
+    r = torch.tensor([70000], dtype=torch.int32) + torch.tensor([0.0], dtype=torch.float16)
+    return repr(r.item())
+
+
+@fact("23-int-to-float-loses-digits", "numpy-2-53-plus-1")
+def _():
+    r = np.array([2 ** 53 + 1], dtype=np.int64) + np.array([0.0], dtype=np.float64)
+    return repr(float(r[0]))
+
+
+# ---- 01: the two fixes of a float64 batch into a float32 nn.Linear ------------------------------
+@fact("01-numpy-float64-into-float32-model", "double-over-float")
+def _():
+    torch.manual_seed(1)
+    layer = torch.nn.Linear(256, 64)  # float32 weight and bias, as the model has them
+    x = torch.from_numpy(np.random.default_rng(1).standard_normal((64, 256)))  # NumPy's float64
+    w = layer.weight.detach().double().numpy().astype(np.longdouble)
+    b = layer.bias.detach().double().numpy().astype(np.longdouble)
+    exact = x.numpy().astype(np.longdouble) @ w.T + b  # 64-bit significands: ~1e-19, far below what is measured
+    rel = lambda y: float(np.linalg.norm(y.detach().double().numpy() - exact) / np.linalg.norm(exact))  # noqa: E731
+    with torch.no_grad():
+        as_float = rel(layer(x.to(torch.float32)))
+        as_double = rel(layer.double()(x))
+    return as_float / as_double
+
+
+# ---- 04: integer wrap-around ------------------------------------------------------------------
+@fact("04-int-float-bool-promotion", "uint8-modulus")
+def _():
+    return str(int(np.iinfo(np.uint8).max) + 1)
+
+
+# ---- 06: float16's precision and range --------------------------------------------------------
+@fact("06-float16-50-over-49", "significant-bits")
+def _():
+    return str(int(finfo("float16").nmant) + 1)
+
+
+@fact("06-float16-50-over-49", "quotient-digits")
+def _():
+    return repr(50 / 49)[:9]  # the digits the story shows before its "..."
+
+
+@fact("06-float16-50-over-49", "past-the-end")
+def _():
+    f = finfo("float16")
+    top = float(f.max)
+    return str(int(top + 2.0 ** (math.floor(math.log2(top)) - int(f.nmant))))  # the next step past the largest
+
+
+# ---- 07: bfloat16 against float16 -------------------------------------------------------------
+@fact("07-bfloat16-vs-float16", "bf16-exponent-bits")
+def _():
+    return str(int(finfo("bfloat16").nexp))
+
+
+@fact("07-bfloat16-vs-float16", "bf16-significant-bits")
+def _():
+    return str(int(finfo("bfloat16").nmant) + 1)
+
+
+@fact("07-bfloat16-vs-float16", "f16-bits")
+def _():
+    return f"{int(finfo('float16').nexp)} exponent bits and {int(finfo('float16').nmant) + 1} significant bits"
+
+
+@fact("07-bfloat16-vs-float16", "precision-ratio")
+def _():
+    return float(finfo("bfloat16").eps) / float(finfo("float16").eps)
+
+
+# ---- 08: a bfloat16 running sum, against float32 ----------------------------------------------
+@functools.lru_cache(maxsize=None)
+def running_sum_errors(dtype, lengths=(64, 1024, 16384), trials=16, seed=8):
+    """max over trials of |sum in dtype - exact| / sum |a_k|, bfloat16 N(0,1) terms."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in lengths:
+        worst = 0.0
+        for _ in range(trials):
+            a = rng.standard_normal(k).astype(ml_dtypes.bfloat16)
+            exact = math.fsum(float(v) for v in a)
+            if dtype == "float32":
+                s = np.float32(0)
+                for v in a.astype(np.float32):
+                    s = np.float32(s + v)
+            else:
+                s = ml_dtypes.bfloat16(0)
+                for v in a:
+                    s = ml_dtypes.bfloat16(np.float32(s) + np.float32(v))
+            worst = max(worst, abs(float(s) - exact) / math.fsum(abs(float(v)) for v in a))
+        out.append(worst)
+    return out
+
+
+@fact("08-bfloat16-running-sum", "bf16-significant-bits")
+def _():
+    return str(int(finfo("bfloat16").nmant) + 1)
+
+
+@fact("08-bfloat16-running-sum", "ku-at-256")
+def _():
+    return f"{256 * float(finfo('bfloat16').eps) / 2:g}"  # K u with u = 2^-8, half of epsilon
+
+
+@fact("08-bfloat16-running-sum", "bf16-error-low")
+def _():
+    return min(running_sum_errors("bfloat16"))
+
+
+@fact("08-bfloat16-running-sum", "bf16-error-high")
+def _():
+    return max(running_sum_errors("bfloat16"))
+
+
+@fact("08-bfloat16-running-sum", "bf16-over-f32")
+def _():
+    b, f = running_sum_errors("bfloat16"), running_sum_errors("float32")
+    return min(x / y for x, y in zip(b, f) if y > 0)  # a float32 sum of few bfloat16 terms can be exact
+
+
+# ---- 09: TF32 ---------------------------------------------------------------------------------
+def round_tf32(x):
+    """float32 to TF32 (10 fraction bits), nearest-even on the float32 bits (NVIDIA's TF32)."""
+    b = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    b = (b + 0xFFF + ((b >> 13) & 1)) & ~np.uint64(0x1FFF)
+    return b.astype(np.uint32).view(np.float32)
+
+
+@fact("09-tf32-matmul", "bits")
+def _():
+    tf32_fraction_bits = 10  # NVIDIA A100 whitepaper: TF32 keeps float32's 8 exponent bits and 10 fraction bits
+    return f"{tf32_fraction_bits + 1} significant bits instead of {int(finfo('float32').nmant) + 1}"
+
+
+@fact("09-tf32-matmul", "tf32-over-f32")
+def _():
+    rng = np.random.default_rng(9)
+    a = rng.standard_normal((128, 1024)).astype(np.float32)
+    b = rng.standard_normal((1024, 128)).astype(np.float32)
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    f32 = (a @ b).astype(np.float64)
+    tf32 = (round_tf32(a).astype(np.float64) @ round_tf32(b).astype(np.float64)).astype(np.float32)
+    rel = lambda c: np.linalg.norm(c - ref) / np.linalg.norm(ref)  # noqa: E731
+    return rel(tf32.astype(np.float64)) / rel(f32)
+
+
+# ---- 10: a float32 matmul against float64 -----------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def matmul_1000():
+    rng = np.random.default_rng(10)
+    a = rng.standard_normal((1000, 1000)).astype(np.float32)
+    b = rng.standard_normal((1000, 1000)).astype(np.float32)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    err = np.abs((a @ b).astype(np.float64) - a64 @ b64)
+    return err, np.abs(a64) @ np.abs(b64)
+
+
+@fact("10-matmul-error-growth", "mean-error")
+def _():
+    return float(matmul_1000()[0].mean())
+
+
+@fact("10-matmul-error-growth", "max-error")
+def _():
+    return float(matmul_1000()[0].max())
+
+
+@fact("10-matmul-error-growth", "worst-ratio-to-bound")
+def _():
+    err, absprod = matmul_1000()
+    u = 2.0 ** -24
+    gamma = 1000 * u / (1 - 1000 * u)
+    return float((err / (gamma * absprod)).max())
+
+
+@fact("10-matmul-error-growth", "ku-at-4096")
+def _():
+    return f"{4096 * float(finfo('float16').eps) / 2:g}"
+
+
+# ---- 12: the E4M3 family ----------------------------------------------------------------------
+@fact("12-which-e4m3", "fnuz-no-negative-zero")
+def _():
+    return hex(int(np.array(-0.0, dtype=np.float32).astype(ml_dtypes.float8_e4m3fnuz).view(np.uint8)))
+
+
+# ---- 13: fp8 and fp4 ranges -------------------------------------------------------------------
+@fact("13-fp8-per-tensor-vs-mx", "e4m3fn-span")
+def _():
+    f = finfo("float8_e4m3fn")
+    return f"2^{int(math.log2(float(f.smallest_subnormal)))} to {float(f.max):g}"
+
+
+@fact("13-fp8-per-tensor-vs-mx", "e2m1-span")
+def _():
+    f = finfo("float4_e2m1fn")
+    return f"{float(f.smallest_subnormal):g} to {float(f.max):g}"
+
+
+@fact("13-fp8-per-tensor-vs-mx", "mx-block")
+def _():
+    ocp_mx_block = 32  # OCP Microscaling Formats (MX) v1.0, section 5.2: k = 32 elements share one scale
+    return str(ocp_mx_block)
+
+
+@fact("13-fp8-per-tensor-vs-mx", "e4m3fn-max")
+def _():
+    return f"{float(finfo('float8_e4m3fn').max):g}"
+
+
+# ---- 14: int8 ---------------------------------------------------------------------------------
+@fact("14-int8-per-tensor-vs-per-channel", "int8-max")
+@fact("14-int8-per-tensor-vs-per-channel", "int8-step")
+def _():
+    return str(int(np.iinfo(np.int8).max))
+
+
+# ---- 15: where a bfloat16 matmul's error comes from -------------------------------------------
+@functools.lru_cache(maxsize=None)
+def bf16_components():
+    """The scenario's layer, 16 x 16 outputs of length 1024: bfloat16 in and out, float32 sequential
+    accumulation. Normwise parts: input rounding, arithmetic, output rounding."""
+    rng = np.random.default_rng(15)
+    x = rng.standard_normal((16, 1024))
+    w = rng.standard_normal((16, 1024))
+    ref = x @ w.T
+    qx = x.astype(ml_dtypes.bfloat16).astype(np.float32)
+    qw = w.astype(ml_dtypes.bfloat16).astype(np.float32)
+    rq = qx.astype(np.float64) @ qw.astype(np.float64).T  # exact: 8-bit products, 1024 terms
+    acc = np.zeros((16, 16), dtype=np.float32)
+    for k in range(1024):  # one float32 addition at a time; bfloat16 products are exact in float32
+        acc = acc + np.outer(qx[:, k], qw[:, k])
+    acc = acc.astype(np.float64)
+    out = acc.astype(ml_dtypes.bfloat16).astype(np.float64)
+    n = np.linalg.norm(ref)
+    return np.linalg.norm(rq - ref) / n, np.linalg.norm(acc - rq) / n, np.linalg.norm(out - acc) / n
+
+
+@fact("15-where-did-the-error-come-from", "input-over-arithmetic")
+def _():
+    i, a, _ = bf16_components()
+    return i / a
+
+
+@fact("15-where-did-the-error-come-from", "output-over-arithmetic")
+def _():
+    _, a, o = bf16_components()
+    return o / a
+
+
+# ---- 16: float16's smallest subnormal ---------------------------------------------------------
+@fact("16-loss-scaling", "smallest-subnormal")
+def _():
+    s = float(finfo("float16").smallest_subnormal)
+    return f"2^{int(math.log2(s))} = {s:.0e}".replace("e-0", "e-")
+
+
+# ---- 18: speed on this machine ----------------------------------------------------------------
+def torch_seconds(dtype, n=1024, repeats=20):
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    a = torch.randn(n, n).to(dtype)
+    b = torch.randn(n, n).to(dtype)
+    for _ in range(3):
+        a @ b
+    best = math.inf
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+@fact("18-measured-speed", "recording-machine", measured=True)
+def _():
+    bf16 = "avx512_bf16" in cpu_flags()
+    return f"{os.cpu_count()} cores {'with' if bf16 else 'without'} AVX-512 BF16, PyTorch {'.'.join(torch.__version__.split('.')[:2])}"
+
+
+@fact("18-measured-speed", "torch-cpu-bf16-speedup", measured=True)
+def _():
+    return torch_seconds(torch.float32) / torch_seconds(torch.bfloat16)
+
+
+# ---- 19: PyTorch's float8 cast ----------------------------------------------------------------
+@fact("19-framework-cast-vs-correct-rounding", "torch-result")
+def _():
+    x = torch.tensor(1 + 2.0 ** -4 + 2.0 ** -40, dtype=torch.float64)
+    return repr(x.to(torch.float8_e4m3fn).to(torch.float64).item())
+
+
+# ---- 22: sixteen bits -------------------------------------------------------------------------
+@fact("22-sixteen-bits-four-ways", "bits-after-sign")
+def _():
+    f = finfo("float16")
+    return str(int(f.nexp) + int(f.nmant))
+
+
+@fact("22-sixteen-bits-four-ways", "bf16-mantissa")
+def _():
+    return str(int(finfo("bfloat16").nmant))
+
+
+# -----------------------------------------------------------------------------------------------
+def scenario_facts():
+    out = {}
+    for path in sorted(SCENARIOS.glob("*.json")):
+        s = json.loads(path.read_text())
+        for f in s.get("facts", []):
+            out[(path.stem, f["id"])] = f
+    return out
+
+
+def within(f, value):
+    if "equals" in f:
+        if isinstance(value, str):
+            return value == f["equals"]
+        return float(f["equals"]) == value
+    v = float(value)
+    return ("min" not in f or v >= f["min"]) and ("max" not in f or v <= f["max"])
+
+
+def cpu_flags():
+    try:
+        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                return sorted(x for x in line.split(":")[1].split() if x.startswith(("avx512", "amx", "avx2", "fma")))
+    except OSError:
+        pass
+    return []
+
+
+def main():
+    check = "--check" in sys.argv
+    stated = scenario_facts()
+    problems = [f"{s}/{i}: the scenario states it but this script does not compute it" for s, i in stated if (s, i) not in FACTS]
+    problems += [f"{s}/{i}: computed here but no scenario states it" for s, i in FACTS if (s, i) not in stated]
+    recorded = json.loads(OUT.read_text()) if check and OUT.exists() else None
+    values = {}
+    for key, fn in sorted(FACTS.items()):
+        if key not in stated:
+            continue
+        if check and key in MEASURED:  # tests never assert timings: the recorded value stands
+            print(f"{key[0]}/{key[1]}: measured on the recording machine, not rerun", file=sys.stderr)
+            continue
+        v = fn()
+        values.setdefault(key[0], {})[key[1]] = v
+        if not within(stated[key], v):
+            problems.append(f"{key[0]}/{key[1]}: the scenario says '{stated[key]['says']}', the libraries give {v!r}")
+    if check and recorded is not None:
+        names = {(s, i) for s, ids in recorded["facts"].items() for i in ids}
+        if names != set(stated):
+            problems.append(f"facts.json names other facts than the scenarios: {sorted(names ^ set(stated))}")
+    for p in problems:
+        print(p, file=sys.stderr)
+    if not check:
+        out = {
+            "versions": {"python": platform.python_version(), "numpy": np.__version__,
+                         "ml_dtypes": ml_dtypes.__version__, "torch": torch.__version__},
+            "machine": {"cpu_flags": cpu_flags(), "torch_threads": torch.get_num_threads(),
+                        "measured": sorted(f"{s}/{i}" for s, i in MEASURED)},
+            "facts": values,
+        }
+        OUT.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {OUT} ({sum(len(v) for v in values.values())} facts, {len(problems)} problems)")
+    else:
+        print(f"checked {sum(len(v) for v in values.values())} facts, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
