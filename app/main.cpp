@@ -12,7 +12,7 @@ namespace {
 
 bool is_window_option(const char* a) {
   for (const char* o : {"--screenshot", "--panel", "--size", "--value", "--op", "--compare",
-                        "--select", "--framework", "--compare-with", "--b-kind", "--b-value", "--setup",
+                        "--select", "--framework", "--compare-with", "--b-kind", "--b-value", "--a-shape", "--b-shape", "--setup",
                         "--verbose", "--presentation", "--scenario", "--open", "--figure"})
     if (std::strcmp(a, o) == 0) return true;
   return false;
@@ -41,6 +41,8 @@ int run_window(int argc, char** argv) {
     else if (a == "--compare-with") o.compare_with = v;
     else if (a == "--b-kind") o.b_kind = v;
     else if (a == "--b-value") o.b_value = v;
+    else if (a == "--a-shape") o.a_shape = v;
+    else if (a == "--b-shape") o.b_shape = v;
     else if (a == "--scenario") o.scenario = v, o.implied_panel = "scenarios";
     else if (a == "--setup") o.setup = v, o.implied_panel = "experiment";
     else if (a == "--figure") o.figure = v;

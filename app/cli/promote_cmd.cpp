@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -13,7 +14,9 @@
 #include "core/dtype/format_lookup.h"
 #include "core/promote/engine.h"
 #include "core/promote/py_value.h"
+#include "core/promote/torch_engine.h"
 #include "core/promote/torch_matmul_precision.h"
+#include "core/util/number_text.h"
 
 namespace pl::cli {
 namespace {
@@ -30,6 +33,9 @@ struct PromoteArgs {
   std::string bias;
   std::string a_value, b_value;
   std::string matmul_precision;  // torch.set_float32_matmul_precision, for float32 products
+  std::string a_shape, b_shape;  // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
+  std::optional<int64_t> groups;
+  std::optional<int> torch_threads;
   bool table = false;
   bool json = false;
   std::vector<std::string> dtypes;
@@ -171,6 +177,8 @@ int print_pair(const Engine& e, const Query& q, bool json,
     j["a"] = operand_json(q.a);
     j["b"] = operand_json(q.b);
     if (q.bias) j["bias"] = name(*q.bias);
+    if (q.conv)
+      j["shapes"] = {{"a", q.conv->input}, {"b", q.conv->weight}, {"groups", q.conv->groups}, {"threads", q.conv->threads}};
     if (internals && o.result == DType::float32) {
       j["float32_matmul_precision"] = setting;
       j["float32_internals"] = internals_json(*internals);
@@ -187,6 +195,10 @@ int print_pair(const Engine& e, const Query& q, bool json,
   }
   std::string bias_note;
   if (q.bias) bias_note.append(", bias: ").append(e.spell(*q.bias));
+  if (q.conv)
+    bias_note.append("; shapes ").append(dimensions_text(q.conv->input)).append(" and ")
+        .append(dimensions_text(q.conv->weight)).append(", groups ").append(std::to_string(q.conv->groups))
+        .append(", ").append(std::to_string(q.conv->threads)).append(q.conv->threads == 1 ? " thread" : " threads");
   std::printf("%s %s (%s): %s(a: %s, b: %s%s)\n", std::string(e.framework).c_str(),
               std::string(e.version).c_str(), std::string(e.device).c_str(), q.op.c_str(),
               operand_text(e, q.a).c_str(), operand_text(e, q.b).c_str(), bias_note.c_str());
@@ -200,6 +212,33 @@ int print_pair(const Engine& e, const Query& q, bool json,
                 outcome_text(e, f.outcome).c_str());
   }
   return kExitOk;
+}
+
+// The convolution shapes asked for, the defaults filled in; none when the op has no shapes and
+// none were given. An option the op or engine does not take, or shapes PyTorch would refuse, is
+// an error.
+Expected<std::optional<promote::ConvShape>> conv_shape(const Engine& e, const PromoteArgs& a) {
+  const bool given = !a.a_shape.empty() || !a.b_shape.empty() || a.groups || a.torch_threads;
+  const bool modelled = std::find(e.shape_ops.begin(), e.shape_ops.end(), a.op) != e.shape_ops.end();
+  if (!modelled) {
+    if (!given) return std::optional<promote::ConvShape>{};
+    if (a.op == "conv1d" || a.op == "conv2d")
+      return Error{"the " + std::string(e.id) + " engine models one convolution shape; --a-shape, --b-shape, --groups "
+                   "and --torch-threads are for the CPU torch engines"};
+    return Error{"--a-shape, --b-shape, --groups and --torch-threads are for conv1d and conv2d"};
+  }
+  const auto op = *promote::torch::parse_op(a.op);
+  promote::ConvShape s = promote::torch::default_conv_shape(op);
+  for (const auto& [text, out, flag] : {std::tuple{&a.a_shape, &s.input, "--a-shape"}, std::tuple{&a.b_shape, &s.weight, "--b-shape"}}) {
+    if (text->empty()) continue;
+    auto dims = parse_dimensions(*text);
+    if (!dims) return Error{std::string(flag) + ": " + dims.error()};
+    *out = *dims;
+  }
+  if (a.groups) s.groups = *a.groups;
+  if (a.torch_threads) s.threads = *a.torch_threads;
+  if (const std::string why = promote::torch::check_conv_shape(op, s); !why.empty()) return Error{a.op + ": " + why};
+  return std::optional<promote::ConvShape>{s};
 }
 
 }  // namespace
@@ -234,6 +273,14 @@ Runner add_promote(CLI::App& app) {
                  "Value of a zero-dim or scalar a, as a Python literal (300, 1e300, 2.5+1j, 2**63): numpy and jax "
                  "engines; torch's on the CPU for a scalar");
   app.add_option("--b-value", args->b_value, "Value of a zero-dim or scalar b");
+  app.add_option("--a-shape", args->a_shape,
+                 "conv1d/conv2d: the input's shape, N,C,L or N,C,H,W (default 1,1,3 or 1,1,3,3). On a CPU PyTorch "
+                 "picks oneDNN or its own kernel by the shapes, and the two word a dtype error differently");
+  app.add_option("--b-shape", args->b_shape, "conv1d/conv2d: the weight's shape, O,I,kL or O,I,kH,kW (default 1,1,2 or 1,1,2,2)");
+  app.add_option("--groups", args->groups, "conv1d/conv2d: groups (default 1)");
+  app.add_option("--torch-threads", args->torch_threads,
+                 "conv1d/conv2d: torch.get_num_threads() of the modelled process (default 2: a 1x1 kernel takes "
+                 "oneDNN only with more than one)");
   app.add_flag("--table", args->table, "Every dtype x dtype pair for the op and kinds");
   app.add_flag("--json", args->json, "Machine-readable output");
   app.add_option("dtypes", args->dtypes, "A B: the two operand dtypes (omit with --table)");
@@ -290,6 +337,12 @@ Runner add_promote(CLI::App& app) {
         std::fprintf(stderr, "error: %s\n", unmodelled_value_message(*e, x->kind).c_str());
         return kExitBadInput;
       }
+    }
+    if (auto shape = conv_shape(*e, *args); !shape) {
+      std::fprintf(stderr, "error: %s\n", shape.error().c_str());
+      return kExitBadInput;
+    } else {
+      q.conv = *shape;
     }
     if (!args->bias.empty()) {
       if (std::find(e->bias_ops.begin(), e->bias_ops.end(), args->op) == e->bias_ops.end()) {

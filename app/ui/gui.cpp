@@ -199,7 +199,7 @@ int run_gui(const GuiOptions& o) {
   if (!o.figure.empty()) request_figure(o.figure);
   auto promotion = std::make_unique<PromotionPanel>(app.log);
   if (auto err = promotion->configure({o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind,
-                                            o.b_value, o.select}); !err.empty())
+                                            o.b_value, o.select, o.a_shape, o.b_shape}); !err.empty())
     return fail(err);
   PromotionPanel* promotion_panel = promotion.get();
   app.panels.push_back(std::move(promotion));

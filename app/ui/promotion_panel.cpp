@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include "core/dtype/format_lookup.h"
 #include "core/promote/py_value.h"
+#include "core/promote/torch_engine.h"
 #include "core/promote/torch_matmul_precision.h"
+#include "core/util/number_text.h"
 
 namespace pl::ui {
 namespace {
@@ -100,6 +103,11 @@ std::string PromotionPanel::configure(const StartState& st) {
   if (!kind) return "--b-kind takes tensor, zerodim or scalar";
   main_.b_kind = static_cast<int>(*kind);
   std::snprintf(main_.b_value, sizeof main_.b_value, "%s", st.b_value.c_str());
+  std::snprintf(main_.a_shape, sizeof main_.a_shape, "%s", st.a_shape.c_str());
+  std::snprintf(main_.b_shape, sizeof main_.b_shape, "%s", st.b_shape.c_str());
+  if (auto shape = conv_shape(main_); !shape) return shape.error();
+  else if (!*shape && !(st.a_shape.empty() && st.b_shape.empty()))
+    return "--a-shape and --b-shape are for conv1d and conv2d on the CPU torch engines";
   compare_ = st.compare || !st.compare_with.empty();
   if (!st.compare_with.empty()) {
     const int other_engine = engine_index(st.compare_with);
@@ -139,7 +147,28 @@ promote::Query PromotionPanel::query(const Setting& s, DType a, DType b) const {
                    {b, static_cast<promote::OperandKind>(s.b_kind), b_valued ? s.b_value : ""},
                    std::nullopt};
   if (s.bias > 0) q.bias = dtypes_[s.bias - 1];
+  if (auto shape = conv_shape(s)) q.conv = *shape;  // shapes that cannot be used: the default, and the panel says why
   return q;
+}
+
+Expected<std::optional<promote::ConvShape>> PromotionPanel::conv_shape(const Setting& s) const {
+  const auto& e = engine(s);
+  const std::string_view op = e.ops[s.op];
+  if (std::find(e.shape_ops.begin(), e.shape_ops.end(), op) == e.shape_ops.end())
+    return std::optional<promote::ConvShape>{};
+  const auto torch_op = *promote::torch::parse_op(op);
+  promote::ConvShape shape = promote::torch::default_conv_shape(torch_op);
+  for (const auto& [text, out, what] : {std::tuple{s.a_shape, &shape.input, "input shape"},
+                                        std::tuple{s.b_shape, &shape.weight, "weight shape"}}) {
+    if (text[0] == 0) continue;
+    auto dims = parse_dimensions(text);
+    if (!dims) return Error{std::string(what) + ": " + dims.error()};
+    *out = *dims;
+  }
+  shape.groups = s.groups;
+  shape.threads = s.threads;
+  if (const std::string why = promote::torch::check_conv_shape(torch_op, shape); !why.empty()) return Error{why};
+  return std::optional<promote::ConvShape>{shape};
 }
 
 bool PromotionPanel::visible(DType t) const {
@@ -150,10 +179,11 @@ bool PromotionPanel::visible(DType t) const {
 }
 
 void PromotionPanel::recompute() {
-  char key[192];
-  std::snprintf(key, sizeof key, "%d %d %d %d %d %s|%d %d %d %d %d %s|%d", main_.engine,
-                main_.op, main_.a_kind, main_.b_kind, main_.bias, main_.b_value, other_.engine,
-                other_.op, other_.a_kind, other_.b_kind, other_.bias, other_.b_value, compare_);
+  char key[512];
+  std::snprintf(key, sizeof key, "%d %d %d %d %d %s %s %s %d %d|%d %d %d %d %d %s %s %s %d %d|%d", main_.engine,
+                main_.op, main_.a_kind, main_.b_kind, main_.bias, main_.b_value, main_.a_shape, main_.b_shape,
+                main_.groups, main_.threads, other_.engine, other_.op, other_.a_kind, other_.b_kind, other_.bias,
+                other_.b_value, other_.a_shape, other_.b_shape, other_.groups, other_.threads, compare_);
   if (computed_for_ == key) return;  // the grid is pure: only new settings change it
   computed_for_ = key;
   auto fill = [&](const Setting& s, Grid& g) {
@@ -224,7 +254,40 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
       ImGui::EndCombo();
     }
   }
+  draw_conv_shape(s);
   ImGui::PopID();
+}
+
+// A convolution's shapes, on a line of their own: PyTorch's CPU picks oneDNN or its own kernel by
+// them, and the two word a dtype error differently.
+void PromotionPanel::draw_conv_shape(Setting& s) {
+  const auto& e = engine(s);
+  const std::string_view op = e.ops[s.op];
+  if (std::find(e.shape_ops.begin(), e.shape_ops.end(), op) == e.shape_ops.end()) return;
+  const bool one_d = op == "conv1d";
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000,0000,0000,0000").x);
+  ImGui::InputTextWithHint(one_d ? "input (N,C,L)" : "input (N,C,H,W)", one_d ? "1,1,3" : "1,1,3,3", s.a_shape, sizeof s.a_shape);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The input's shape, %s. On a CPU a float32 convolution runs in oneDNN when the batch is above 1, "
+                      "there are groups, the kernel is larger than 3 x 3 or the input has more than 20480 elements; "
+                      "oneDNN words a dtype error its own way. Empty: %s.",
+                      one_d ? "N,C,L" : "N,C,H,W", one_d ? "1,1,3" : "1,1,3,3");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000,0000,0000,0000").x);
+  ImGui::InputTextWithHint(one_d ? "weight (O,I,kL)" : "weight (O,I,kH,kW)", one_d ? "1,1,2" : "1,1,2,2", s.b_shape,
+                           sizeof s.b_shape);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("000000").x + ImGui::GetFrameHeight() * 2);
+  if (ImGui::InputInt("groups", &s.groups)) s.groups = std::max(1, s.groups);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("000000").x + ImGui::GetFrameHeight() * 2);
+  if (ImGui::InputInt("threads", &s.threads)) s.threads = std::max(1, s.threads);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("torch.get_num_threads() of the modelled process: a 1 x 1 kernel takes oneDNN only with more than one.");
+  if (auto shape = conv_shape(s); !shape) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.9f, 0.35f, 0.3f, 1), "%s (the grid uses the default shapes)", shape.error().c_str());
+  }
 }
 
 void PromotionPanel::draw_grid() {
@@ -342,8 +405,11 @@ void PromotionPanel::draw_selection() {
   } else if (!q.b.value.empty()) {
     b_text = q.b.value + " (" + b_text + ")";
   }
-  const std::string call = std::string(e.framework) + " " + std::string(e.version) + " (" +
-                           std::string(e.device) + "): " + q.op + "(" + e.spell(q.a.dtype) + ", " + b_text + ")";
+  std::string call = std::string(e.framework) + " " + std::string(e.version) + " (" + std::string(e.device) +
+                     "): " + q.op + "(" + e.spell(q.a.dtype) + ", " + b_text + ")";
+  if (q.conv)
+    call.append(" on ").append(dimensions_text(q.conv->input)).append(" by ").append(dimensions_text(q.conv->weight))
+        .append(q.conv->groups > 1 ? ", groups " + std::to_string(q.conv->groups) : std::string());
   ImGui::TextUnformatted(call.c_str());
   if (const std::string line = call + " " + outcome_line(e, o); line != logged_) {
     log_.add("promotion", line);

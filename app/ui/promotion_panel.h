@@ -5,12 +5,14 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/ui/panel.h"
 #include "app/ui/run_log.h"
 #include "core/promote/engine.h"
+#include "core/util/expected.h"
 
 namespace pl::ui {
 
@@ -28,6 +30,7 @@ class PromotionPanel final : public Panel {
     std::string b_kind;        // tensor | zerodim | scalar
     std::string b_value;
     std::string select;        // "A,B": the selected pair
+    std::string a_shape, b_shape;  // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
   };
   std::string configure(const StartState& start);
   // The selected pair handed to the Experiment panel ("run this pair" under the grid): the
@@ -46,12 +49,16 @@ class PromotionPanel final : public Panel {
     int a_kind = 0, b_kind = 0;
     int bias = 0;  // 0: no bias; k > 0: dtypes_[k - 1]
     char b_value[32] = "";  // a zero-dim or scalar b's value, for engines that read values
+    // A convolution's shapes, for engines whose answer depends on them (empty: the default).
+    char a_shape[48] = "", b_shape[48] = "";
+    int groups = 1, threads = 2;
   };
   struct Grid {
     std::vector<promote::Outcome> cells;  // row-major over dtypes_ x dtypes_
   };
 
   void draw_setting(const char* id, Setting& s);
+  void draw_conv_shape(Setting& s);
   void draw_grid();
   void draw_selection();
   void draw_matmul_precision(const promote::Engine& e, const promote::Query& q, const promote::Outcome& o);
@@ -59,6 +66,9 @@ class PromotionPanel final : public Panel {
   void navigate();
   void recompute();
   promote::Query query(const Setting& s, DType a, DType b) const;
+  // The setting's convolution shapes with the defaults filled in, or why they cannot be used;
+  // none when its op has no shapes.
+  Expected<std::optional<promote::ConvShape>> conv_shape(const Setting& s) const;
   const promote::Engine& engine(const Setting& s) const;
   bool visible(DType t) const;
 

@@ -48,13 +48,17 @@ Outcome torch_query(const Query& q, Fn&& evaluate) {
   return evaluate(*op, torch::op_takes_bias(*op) ? q.bias : std::nullopt);
 }
 
+const ConvShape* shape_of(const Query& q) { return q.conv ? &*q.conv : nullptr; }
+
 Outcome torch_evaluate(const Query& q) {
-  return torch_query(q, [&](torch::Op op, auto bias) { return torch::evaluate(op, q.a, q.b, bias); });
+  return torch_query(q, [&](torch::Op op, auto bias) {
+    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V2_15, shape_of(q));
+  });
 }
 
 Outcome torch113_evaluate(const Query& q) {
   return torch_query(q, [&](torch::Op op, auto bias) {
-    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V1_13);
+    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V1_13, shape_of(q));
   });
 }
 
@@ -67,31 +71,31 @@ Outcome torch211_cuda_evaluate(const Query& q) {
 }
 Outcome torch_autocast_cpu_evaluate(const Query& q) {
   return torch_query(q, [&](torch::Op op, auto bias) {
-    return torch::evaluate_autocast_cpu(op, q.a, q.b, bias);
+    return torch::evaluate_autocast_cpu(op, q.a, q.b, bias, torch::Release::V2_15, shape_of(q));
   });
 }
 
 Outcome torch113_onednn_evaluate(const Query& q) {
   return torch_query(q, [&](torch::Op op, auto bias) {
-    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V1_13_OneDnnBf16);
+    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V1_13_OneDnnBf16, shape_of(q));
   });
 }
 
 Outcome torch_onednn_evaluate(const Query& q) {
   return torch_query(q, [&](torch::Op op, auto bias) {
-    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V2_15_OneDnnBf16);
+    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V2_15_OneDnnBf16, shape_of(q));
   });
 }
 
 Outcome torch_autocast_cpu_onednn_evaluate(const Query& q) {
   return torch_query(q, [&](torch::Op op, auto bias) {
-    return torch::evaluate_autocast_cpu(op, q.a, q.b, bias, torch::Release::V2_15_OneDnnBf16);
+    return torch::evaluate_autocast_cpu(op, q.a, q.b, bias, torch::Release::V2_15_OneDnnBf16, shape_of(q));
   });
 }
 
 Outcome torch113_autocast_cpu_evaluate(const Query& q) {
   return torch_query(q, [&](torch::Op op, auto bias) {
-    return torch::evaluate_autocast_cpu(op, q.a, q.b, bias, torch::Release::V1_13);
+    return torch::evaluate_autocast_cpu(op, q.a, q.b, bias, torch::Release::V1_13, shape_of(q));
   });
 }
 
@@ -150,7 +154,11 @@ const std::vector<Engine>& registry() {
                    std::string_view device, const OpLists& ops, ValuesModelled values,
                    std::string_view cast, std::string_view weight, bool (*has)(DType),
                    std::string (*spell)(DType), Outcome (*eval)(const Query&)) {
-      out.push_back({id, framework, version, device, ops.all, ops.bias, ops.kinds, values, cast,
+      // PyTorch's CPU path for a convolution depends on the shapes (torch::float32_conv_takes_onednn);
+      // the CUDA engines model one shape, as recorded.
+      std::vector<std::string_view> shape_ops;
+      if (framework == "torch" && device.starts_with("cpu")) shape_ops = {"conv1d", "conv2d"};
+      out.push_back({id, framework, version, device, ops.all, ops.bias, ops.kinds, std::move(shape_ops), values, cast,
                      weight, has, spell, eval});
     };
     add("torch", "torch", torch::kVersion, "cpu", torch_ops, kScalars, "to", "model",

@@ -3,6 +3,7 @@
 // framework version and device whose behaviour it reproduces.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -13,11 +14,21 @@
 
 namespace pl::promote {
 
+// A convolution's operand shapes: on a CPU they decide PyTorch's path (oneDNN or its own
+// kernels), and so which dtype error it raises.
+struct ConvShape {
+  std::vector<int64_t> input;   // N, C, L (conv1d) or N, C, H, W (conv2d)
+  std::vector<int64_t> weight;  // O, C / groups, kL (conv1d) or O, C / groups, kH, kW (conv2d)
+  int64_t groups = 1;
+  int threads = 2;              // torch.get_num_threads(): a 1x1 kernel takes oneDNN only with more than one
+};
+
 struct Query {
   std::string op;                 // engine-specific name: "add", "linear", ...
   Operand a;                      // input (x)
   Operand b;                      // other operand or weight (w)
   std::optional<DType> bias;      // bias dtype, for ops that take one
+  std::optional<ConvShape> conv = std::nullopt;  // a convolution's shapes, for engines that model them
 };
 
 // Which operands' values (Operand::value) an engine models; the others take the default values.
@@ -36,6 +47,7 @@ struct Engine {
   std::vector<std::string_view> ops;
   std::vector<std::string_view> bias_ops;  // ops that accept a bias
   std::vector<std::string_view> kind_ops;  // ops where zero-dim / scalar operands are modelled
+  std::vector<std::string_view> shape_ops;  // ops whose answer depends on Query::conv (the rest ignore it)
   ValuesModelled values;
   std::string_view cast_method;  // how fixes spell a cast: "to", "astype" (methods) or "tf.cast"
   std::string_view weight_name;  // what holds the weight: "model" (a module) or "w" (an array)

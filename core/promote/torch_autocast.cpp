@@ -74,8 +74,9 @@ Outcome evaluate_autocast(std::string_view device, DType lower, const Evaluate& 
 
 }  // namespace
 
-Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> bias, Release r) {
-  const auto run = [r](Op o, Operand x, Operand y, std::optional<DType> c) { return evaluate(o, x, y, c, r); };
+Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> bias, Release r,
+                              const ConvShape* shape) {
+  const auto run = [r, shape](Op o, Operand x, Operand y, std::optional<DType> c) { return evaluate(o, x, y, c, r, shape); };
   return evaluate_autocast("CPU", DType::bfloat16, run, [r](DType t) { return has_dtype(r, t); }, op, a, b, bias);
 }
 

@@ -31,7 +31,7 @@ AutocastPolicy autocast_cpu_policy(Op op);
 // op(a, b[, bias]) inside torch.autocast("cpu", dtype=torch.bfloat16), in release `r` (1.13.1
 // is recorded the same way, tests/data/promotion/torch1.13_autocast_cpu.json).
 Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> bias = std::nullopt,
-                              Release r = Release::V2_15);
+                              Release r = Release::V2_15, const ConvShape* shape = nullptr);
 
 // op(a, b[, bias]) inside torch.autocast("cuda", dtype=lower), lower float16 or bfloat16.
 Outcome evaluate_autocast_cuda(DType lower, Op op, Operand a, Operand b,

@@ -449,7 +449,24 @@ void check_conv_bias(DType input, std::optional<DType> bias, const std::string& 
           rule);
 }
 
-Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, Release r) {
+// Which path runs a CPU convolution: oneDNN for bfloat16 on a CPU with AVX-512 BW/VL/DQ (the
+// OneDnnBf16 releases), for float32 by the shapes (float32_conv_takes_onednn); PyTorch's own
+// kernels otherwise.
+bool takes_onednn(Op op, DType input, const ConvShape& shape, Release r) {
+  if (input == DType::bfloat16) return onednn_bf16(r);
+  return input == DType::float32 && float32_conv_takes_onednn(op, shape);
+}
+
+std::string onednn_reason(DType input, Release r) {
+  if (input == DType::bfloat16)
+    return " (On a CPU with AVX-512 PyTorch " + std::string(release_version(r)) +
+           " runs bfloat16 convolutions in oneDNN, which words the error its own way.)";
+  return " (PyTorch runs this float32 convolution in oneDNN -- a batch above 1, groups, a kernel larger than 3 x 3 "
+         "or more than 20480 input elements pick it -- and oneDNN's check words the error its own way; a small "
+         "single-image convolution takes PyTorch's own kernel and says 'expected scalar type'.)";
+}
+
+Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, Release r, const ConvShape& shape) {
   const std::string mismatch_rule =
       "Convolutions never promote: input, weight and bias must share a dtype (the famous "
       "'Input type and weight type should be the same').";
@@ -474,12 +491,11 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
     if (is_1_13(r)) require_kernel("slow_conv2d_cpu", complex_value_type(input), kSlowConvTypesV1, r);
     return {input, same};
   }
-  if (onednn_bf16(r) && input == DType::bfloat16) {
-    // oneDNN's convolution (at::native::_convolution picks it for bfloat16 when the CPU has
-    // AVX-512 BW/VL/DQ) compares the tensor types, weight then bias, in
+  if (takes_onednn(op, input, shape, r)) {
+    // oneDNN's convolution compares the tensor types, weight then bias, in
     // check_input_same_type_as_parameters (ATen/native/Convolution.cpp, 1.13 and 2.15; 2.15
     // has checked the bias above already, so only the weight's text is seen there).
-    const std::string onednn_rule = mismatch_rule + " (On a CPU with AVX-512 PyTorch runs bfloat16 convolutions in oneDNN, which words the error its own way.)";
+    const std::string onednn_rule = mismatch_rule + onednn_reason(input, r);
     if (weight != input)
       raise("RuntimeError",
             "Input type (" + type_string(input) + ") and weight type (" + type_string(weight) +
@@ -563,7 +579,47 @@ Outcome result_type(std::span<const Operand> operands, Release r) {
   });
 }
 
-Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release r) {
+ConvShape default_conv_shape(Op op) {
+  if (op == Op::Conv1d) return {{1, 1, 3}, {1, 1, 2}};
+  return {{1, 1, 3, 3}, {1, 1, 2, 2}};
+}
+
+std::string check_conv_shape(Op op, const ConvShape& s) {
+  const size_t rank = op == Op::Conv1d ? 3 : 4;
+  const std::string n(op_name(op));
+  if (s.input.size() != rank || s.weight.size() != rank)
+    return n + " takes an input of " + std::to_string(rank) + " dimensions (" + (rank == 3 ? "N,C,L" : "N,C,H,W") +
+           ") and a weight of " + std::to_string(rank) + " (" + (rank == 3 ? "O,I,kL" : "O,I,kH,kW") + ")";
+  for (const auto* v : {&s.input, &s.weight})
+    for (int64_t d : *v)
+      if (d < 1 || d > (int64_t{1} << 31)) return "every dimension must be a whole number from 1 to 2^31";
+  if (s.groups < 1) return "groups must be at least 1";
+  if (s.weight[0] % s.groups != 0)
+    return "the weight's " + std::to_string(s.weight[0]) + " output channels are not divisible by groups=" +
+           std::to_string(s.groups);
+  if (s.input[1] != s.weight[1] * s.groups)
+    return "the input has " + std::to_string(s.input[1]) + " channels, but a weight of " + std::to_string(s.weight[1]) +
+           " input channels with groups=" + std::to_string(s.groups) + " expects " + std::to_string(s.weight[1] * s.groups);
+  for (size_t i = 2; i < rank; ++i)
+    if (s.weight[i] > s.input[i]) return "the kernel is larger than the input";
+  if (s.threads < 1) return "threads must be at least 1";
+  return "";
+}
+
+bool float32_conv_takes_onednn(Op op, const ConvShape& s) {
+  // A conv1d is viewed as a conv2d of height 1: (N, C, 1, L) by (O, I, 1, kL).
+  const bool one_d = op == Op::Conv1d;
+  const int64_t n = s.input[0], c = s.input[1], h = one_d ? 1 : s.input[2], w = s.input.back();
+  const int64_t kh = one_d ? 1 : s.weight[2], kw = s.weight.back();
+  // "For 1x1 filters, MKLDNN is faster than THNN when multi-threaded, but THNN is faster when
+  // single-threaded" (stride and dilation are 1 here).
+  const bool not_single_threaded_1x1 = n >= 16 || kw != 1 || kh != 1 || s.threads > 1;
+  // "for some case, native is faster"
+  const bool large_enough = s.groups > 1 || (kw > 3 && kh > 3) || n > 1 || n * c * h * w > 20480;
+  return not_single_threaded_1x1 && large_enough;
+}
+
+Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release r, const ConvShape* shape) {
   for (DType t : {a.dtype, b.dtype, bias.value_or(a.dtype)})
     if (!has_dtype(r, t)) return not_a_torch_dtype(t);
   if (!op_is_elementwise(op) &&
@@ -588,7 +644,12 @@ Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release
       require_copy(a.dtype, b.dtype, a.kind != OperandKind::Tensor, r);
       return {b.dtype, ".to(dtype) converts to exactly the dtype asked for."};
     }
-    if (op == Op::Conv1d || op == Op::Conv2d) return convolution(op, a.dtype, b.dtype, bias, r);
+    if (op == Op::Conv1d || op == Op::Conv2d) {
+      const ConvShape given = shape ? *shape : default_conv_shape(op);
+      if (const std::string why = check_conv_shape(op, given); !why.empty())
+        raise("precision-lab", why, "PyTorch checks the shapes before the dtypes.");
+      return convolution(op, a.dtype, b.dtype, bias, r, given);
+    }
     return matrix(op, a.dtype, b.dtype, op == Op::Addmm || op == Op::Linear ? bias : std::nullopt,
                   r);
   });

@@ -14,6 +14,7 @@
 #include <span>
 #include <string_view>
 
+#include "core/promote/engine.h"
 #include "core/promote/outcome.h"
 
 namespace pl::promote::torch {
@@ -57,7 +58,20 @@ Outcome result_type(std::span<const Operand> operands, Release r = Release::V2_1
 // What op(a, b[, bias]) returns or raises on the CPU. Matrix ops, convolutions and .to()
 // are modelled for dimensioned tensors only (other kinds give an outcome whose error_type
 // is "precision-lab", never a made-up PyTorch message); `bias` is the bias dtype.
+// `shape`: a convolution's shapes (default_conv_shape when null); other ops ignore it.
 Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias = std::nullopt,
-                 Release r = Release::V2_15);
+                 Release r = Release::V2_15, const ConvShape* shape = nullptr);
+
+// The shapes the recorded golden tables use: input (1, 1, 3[, 3]), weight (1, 1, 2[, 2]).
+ConvShape default_conv_shape(Op op);
+// Why PyTorch would refuse these shapes before any dtype check (wrong rank, channels that do
+// not match, a kernel larger than the input), in words; empty when they are fine.
+std::string check_conv_shape(Op op, const ConvShape& s);
+// Whether a float32 convolution of these shapes runs in oneDNN on the CPU (ConvParams::use_mkldnn
+// in aten/src/ATen/native/Convolution.cpp, 1.13 and 2.15 alike): batch of 16 or more, a kernel
+// other than 1 x 1, or more than one thread; and then groups, a kernel larger than 3 x 3 on both
+// sides, a batch above 1, or more than 20480 input elements. A conv1d is viewed as a conv2d of
+// height 1 first. Every x86 CPU has this path; only bfloat16 and float16 need AVX-512.
+bool float32_conv_takes_onednn(Op op, const ConvShape& s);
 
 }  // namespace pl::promote::torch

@@ -93,4 +93,34 @@ std::string hex_float(double v) {
   return buf;
 }
 
+Expected<std::vector<int64_t>> parse_dimensions(std::string_view text) {
+  constexpr int64_t kLargest = int64_t{1} << 31;  // past any tensor this app models
+  std::vector<int64_t> dims;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const std::string_view part = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    int64_t v = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (part.empty() || ec != std::errc() || end != part.data() + part.size() || v < 1 || v > kLargest) {
+      std::string why = "'";
+      why.append(part.substr(0, 40)).append("' in '").append(text.substr(0, 80));
+      why.append("' is not a dimension (a whole number from 1 to 2^31; dimensions are separated by commas)");
+      return Error{why};
+    }
+    dims.push_back(v);
+    if (comma == std::string_view::npos) return dims;
+    start = comma + 1;
+  }
+}
+
+std::string dimensions_text(const std::vector<int64_t>& dims) {
+  std::string s;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(dims[i]);
+  }
+  return s;
+}
+
 }  // namespace pl

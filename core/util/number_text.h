@@ -2,8 +2,10 @@
 // hex-float input, shortest round-tripping and exact decimal output.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/dtype/float_format.h"
 #include "core/util/expected.h"
@@ -23,6 +25,11 @@ std::string exact_decimal(double value);
 std::string hex_float(double value);
 // "nan", "inf", "-inf" or the shortest float64 decimal.
 std::string shortest_double(double value);
+// A tensor shape as people write it, "2,3,8,8": comma-separated whole numbers from 1 to 2^31,
+// without signs, spaces or empty parts. The error names the part that is not one.
+Expected<std::vector<int64_t>> parse_dimensions(std::string_view text);
+// "2,3,8,8".
+std::string dimensions_text(const std::vector<int64_t>& dims);
 // "2^-14" when value is a positive power of two (an ulp, a gap, a scale), else "".
 std::string power_of_two_text(double value);
 

@@ -114,6 +114,16 @@ check bench-bad-op 2 "unknown --op 'gemv'" -- "$PL" bench --op gemv
 check promote-linear-error 0 'expected m1 and m2 to have the same dtype, but got: float != c10::BFloat16' -- "$PL" promote --op linear float32 bfloat16
 check promote-linear-fix 0 'x.to\(w.dtype\) .* -> torch.bfloat16' -- "$PL" promote --op linear float32 bfloat16
 check promote-conv-bias 0 'Input type \(c10::Half\) and bias type \(float\) should be the same' -- "$PL" promote --op conv2d float16 float16 --bias float32
+check promote-conv-small-own-kernel 0 'expected scalar type Float but found Double' -- "$PL" promote --op conv2d float32 float64
+check promote-conv-batch-onednn 0 'should be the same or input should be a MKLDNN tensor and weight is a dense tensor' -- "$PL" promote --op conv2d float32 float64 --a-shape 2,1,3,3
+check promote-conv-5x5-onednn 0 'MKLDNN tensor' -- "$PL" promote --op conv2d float32 float64 --a-shape 1,3,8,8 --b-shape 4,3,5,5
+check promote-conv1d-one-thread 0 'expected scalar type Float but found Double' -- "$PL" promote --op conv1d float32 float64 --a-shape 2,1,8 --b-shape 1,1,1 --torch-threads 1
+check promote-conv-shape-json 0 '"groups": 3' -- "$PL" promote --op conv2d float32 float64 --a-shape 1,3,8,8 --b-shape 3,1,3,3 --groups 3 --json
+check promote-conv-channels 2 'the input has 3 channels, but a weight of 1 input channels with groups=1 expects 1' -- "$PL" promote --op conv2d float32 float64 --a-shape 2,3,8,8
+check promote-conv-bad-dimension 2 "'0' in '2,0,3,3' is not a dimension" -- "$PL" promote --op conv2d float32 float64 --a-shape 2,0,3,3
+check promote-shape-not-conv 2 'are for conv1d and conv2d' -- "$PL" promote --op add float32 float64 --groups 2
+check promote-shape-cuda 2 'models one convolution shape' -- "$PL" promote --framework torch-cuda --op conv2d float32 float64 --a-shape 2,1,3,3
+check promote-help-shapes 0 '--a-shape.*N,C,L or N,C,H,W' -- "$PL" promote --help
 check promote-scalar 0 '-> torch.float32' -- "$PL" promote --op add --b-kind scalar int32 float64
 check promote-zerodim 0 '-> torch.float16' -- "$PL" promote --op mul --b-kind zerodim float16 float64
 check promote-json 0 '"error_type": "RuntimeError"' -- "$PL" promote --op mm --json float32 float64

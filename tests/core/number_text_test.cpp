@@ -44,5 +44,15 @@ TEST(NumberText, ExactDecimalHasEveryDigit) {
   EXPECT_EQ(hex_float(12.0), "0x1.8p+3");
 }
 
+// A shape is whole numbers from 1 to 2^31, comma-separated; anything else names the bad part.
+TEST(ParseDimensions, AcceptsShapesAndNamesTheBadPart) {
+  EXPECT_EQ(*parse_dimensions("2,3,8,8"), (std::vector<int64_t>{2, 3, 8, 8}));
+  EXPECT_EQ(*parse_dimensions("2147483648"), (std::vector<int64_t>{2147483648}));
+  for (const char* bad : {"", "2,,3", "2,", "-1", "+2", "0", "1 2", " 1", "2147483649", "1e3", "0x10"})
+    EXPECT_FALSE(parse_dimensions(bad)) << bad;
+  EXPECT_NE(parse_dimensions("2,x,3").error().find("'x' in '2,x,3'"), std::string::npos);
+  EXPECT_EQ(dimensions_text({2, 3, 8, 8}), "2,3,8,8");
+}
+
 }  // namespace
 }  // namespace pl
