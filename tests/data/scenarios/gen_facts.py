@@ -105,6 +105,93 @@ def _():
     return as_float / as_double
 
 
+# ---- 25: NumPy and PyTorch ---------------------------------------------------------------------
+@fact("25-numpy-interop", "numpy-of-float32")
+def _():
+    return str(torch.ones(2, 3).numpy().dtype)
+
+
+@fact("25-numpy-interop", "numpy-times-python-float")
+def _():
+    return str((torch.ones(2, 3).numpy() * 2.0).dtype)
+
+
+@fact("25-numpy-interop", "from-numpy-ones")
+def _():
+    return str(torch.from_numpy(np.ones(3)).dtype).removeprefix("torch.")
+
+
+@fact("25-numpy-interop", "torch-int")
+def _():
+    return str(torch.int).removeprefix("torch.")
+
+
+# ---- 26: load_state_dict ----------------------------------------------------------------------
+def load_into(model_dtype, checkpoint_dtype):
+    """(the weight's dtype after loading, the warnings raised)"""
+    import warnings
+    m = torch.nn.Linear(3, 2).to(model_dtype)
+    checkpoint = torch.nn.Linear(3, 2).to(checkpoint_dtype).state_dict()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        m.load_state_dict(checkpoint)
+    return str(m.weight.dtype).removeprefix("torch."), len(caught)
+
+
+@fact("26-load-state-dict-keeps-dtype", "float32-into-double")
+def _():
+    return load_into(torch.float64, torch.float32)[0]
+
+
+@fact("26-load-state-dict-keeps-dtype", "float64-into-float32")
+def _():
+    return load_into(torch.float32, torch.float64)[0]
+
+
+@fact("26-load-state-dict-keeps-dtype", "no-warning")
+def _():
+    return "no warning" if load_into(torch.float32, torch.float64)[1] == 0 else "a warning"
+
+
+# ---- 27: mixed precision misused --------------------------------------------------------------
+@fact("27-mixed-precision-misuse", "unscale-fp16")
+def _():
+    m = torch.nn.Linear(3, 2).half()
+    scaler = torch.amp.GradScaler("cpu")  # the CPU's scaler runs the same unscale_ check
+    scaler.scale(m(torch.ones(1, 3, dtype=torch.float16)).sum()).backward()
+    try:
+        scaler.unscale_(torch.optim.SGD(m.parameters(), lr=0.1))
+    except Exception as e:  # noqa: BLE001 -- the exception is the fact
+        return f"{type(e).__name__}: {e}"
+    return "no error"
+
+
+@fact("27-mixed-precision-misuse", "gradscaler-cuda-on-cpu", measured=True)  # true on a machine without a GPU
+def _():
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        enabled = torch.amp.GradScaler("cuda").is_enabled()
+    return "enabled" if enabled else ("disabled with a warning" if caught else "disabled silently")
+
+
+@fact("27-mixed-precision-misuse", "autocast-cuda-on-cpu", measured=True)  # true on a machine without a GPU
+def _():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.autocast("cuda", dtype=torch.float16):
+            return str((torch.ones(2, 2) @ torch.ones(2, 2)).dtype).removeprefix("torch.")
+
+
+@fact("27-mixed-precision-misuse", "mse-loss-float32")
+def _():
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        y = torch.nn.Linear(3, 2)(torch.ones(1, 3))
+        assert y.dtype == torch.bfloat16
+        return str(torch.nn.functional.mse_loss(y, torch.ones(1, 2)).dtype).removeprefix("torch.")
+
+
 # ---- 04: integer wrap-around ------------------------------------------------------------------
 @fact("04-int-float-bool-promotion", "uint8-modulus")
 def _():
