@@ -93,6 +93,7 @@ int run(int argc, char** argv) {
       add_matmul);
   add("run", "Run an experiment file (JSON) and write its results into a folder", add_run);
   add("mlp", "Error through the layers of a small MLP against the float64 network", add_mlp);
+  add("train", "A linear regression trained by gradient descent in each format's own arithmetic", add_train);
   add("roundtrip", "An array through a dtype and scaling recipe and back: the cast experiment", add_roundtrip);
   add("scenario", "Teaching scenarios with known answers: list, run (checks), export (slides)", add_scenario);
   add("tensors", "List the tensors of a .safetensors (or .npy) file", add_tensors);

@@ -26,6 +26,7 @@ Runner add_run(CLI::App& app);
 Runner add_tensors(CLI::App& app);
 Runner add_mlp(CLI::App& app);
 Runner add_roundtrip(CLI::App& app);
+Runner add_train(CLI::App& app);
 Runner add_scenario(CLI::App& app);
 Runner add_accumulation_probe(CLI::App& app);
 

@@ -104,6 +104,19 @@ void print_run_summary(const experiment::ExperimentRun& run) {
   else if (run.cast) print_cast(*run.cast);
   else if (run.mlp) print_mlp_report(*run.mlp);
   else if (run.throughput) print_throughput_report(*run.throughput);
+  else if (run.train) print_train_table(*run.train);
+}
+
+void print_train_table(const experiment::TrainResult& r) {
+  std::printf("least-squares loss of the data (float64): %.4g\n\n", r.best_loss);
+  std::printf("%-22s %12s %12s %12s %16s\n", "model (compute:master)", "final loss", "x best", "stalled at",
+              "lost at the end");
+  for (const auto& row : r.rows) {
+    const std::string stalled = row.stalled_at ? "step " + std::to_string(*row.stalled_at) : "never";
+    const size_t lost = row.lost_updates.empty() ? 0 : row.lost_updates.back();
+    std::printf("%-22s %12.4g %12.3g %12s %9zu of %-4zu\n", experiment::train_model_name(row.model).c_str(),
+                row.final_loss, row.final_loss / r.best_loss, stalled.c_str(), lost, r.config.features);
+  }
 }
 
 }  // namespace pl::cli

@@ -11,6 +11,8 @@ void print_mlp_report(const experiment::MlpResult& r);
 // bounds, and why a deterministic bound is "none".
 void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum);
 void print_throughput_report(const experiment::ThroughputResult& r);
+// The training experiment: each model's final loss against the data's best, where it stalled.
+void print_train_table(const experiment::TrainResult& r);
 // Where a cast's elements were rounded, and why not on the device asked for (roundtrip, run).
 void print_cast_place(const experiment::RoundtripResult& r);
 // Dispatches on the run's kind: dot and sum, cast, mlp, throughput.

@@ -2,6 +2,7 @@
 
 #include "core/experiment/matmul_json.h"
 #include "core/experiment/sweep_json.h"
+#include "core/experiment/train_json.h"
 
 namespace pl::experiment {
 
@@ -44,6 +45,16 @@ Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j,
     run.setup = to_json(r->config);
     run.result = to_json(*r);
     run.throughput = std::move(r).value();
+    return run;
+  }
+  if (run.kind == "train") {
+    auto c = train_config_from_json(j);
+    if (!c) return Error{c.error()};
+    auto r = run_train(*c, progress, cancel);
+    if (!r) return Error{r.error()};
+    run.setup = to_json(*c);
+    run.result = to_json(*r);
+    run.train = std::move(r).value();
     return run;
   }
   if (run.kind == "mlp") {

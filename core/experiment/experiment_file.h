@@ -1,5 +1,5 @@
 // Any experiment file (docs/experiment-json.md) run through one door: matmul and linear (with
-// their framework), mlp, dot and sum, cast, throughput. The scenarios and `run` use it so that an
+// their framework), mlp, dot and sum, cast, throughput, train. The scenarios and `run` use it so that an
 // experiment file means the same thing wherever it is read. The typed result is kept beside
 // its JSON (result.json), which is what scenario checks point into.
 #pragma once
@@ -17,12 +17,13 @@
 #include "core/experiment/mlp.h"
 #include "core/experiment/roundtrip.h"
 #include "core/experiment/throughput_run.h"
+#include "core/experiment/train.h"
 #include "core/util/expected.h"
 
 namespace pl::experiment {
 
 struct ExperimentRun {
-  std::string kind;  // the file's "experiment": "matmul", "linear", "mlp", "dot", "sum", "cast", "throughput"
+  std::string kind;  // the file's "experiment": "matmul", "linear", "mlp", "dot", "sum", "cast", "throughput", "train"
   nlohmann::json setup;   // as run, re-runnable: setup.json
   nlohmann::json result;  // result.json; a raising framework call: framework.json with its fixes
   // Exactly one of these is set, by kind.
@@ -32,6 +33,7 @@ struct ExperimentRun {
   std::vector<DotSweepRow> dot_rows;
   std::optional<RoundtripResult> cast;
   std::optional<ThroughputResult> throughput;
+  std::optional<TrainResult> train;
 };
 
 // The kind a file names ("linear" when it names none, as matmul_spec_from_json reads it).

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/figure/throughput_figures.h"
+#include "core/figure/train_figures.h"
 #include "core/util/number_text.h"
 
 namespace pl::figure {
@@ -305,6 +306,7 @@ std::vector<Figure> experiment_figures(const experiment::ExperimentRun& run) {
   if (run.dot_config) return {dot_sweep_figure(run.dot_rows, *run.dot_config)};
   if (run.cast) return roundtrip_figures(*run.cast);
   if (run.throughput) return throughput_run_figures(*run.throughput);
+  if (run.train) return train_figures(*run.train);
   if (!run.matmul) return {};
   if (run.matmul->result) return matmul_figures(*run.matmul->result);
   std::vector<Figure> out{framework_fixes_figure(*run.matmul->framework)};

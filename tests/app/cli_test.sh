@@ -124,6 +124,10 @@ check promote-conv-bad-dimension 2 "'0' in '2,0,3,3' is not a dimension" -- "$PL
 check promote-shape-not-conv 2 'are for conv1d and conv2d' -- "$PL" promote --op add float32 float64 --groups 2
 check promote-shape-cuda 2 'models one convolution shape' -- "$PL" promote --framework torch-cuda --op conv2d float32 float64 --a-shape 2,1,3,3
 check promote-help-shapes 0 '--a-shape.*N,C,L or N,C,H,W' -- "$PL" promote --help
+check train-table 0 'bfloat16:float32 .* never' -- "$PL" train --steps 200
+check train-json 0 '"final_over_best"' -- "$PL" train --models float16 --steps 50 --json
+check train-bad-model 2 "'int8' is not a float dtype" -- "$PL" train --models float32,int8
+check train-too-big 2 'past 2e9' -- "$PL" train --steps 100000 --samples 1000000
 check promote-scalar 0 '-> torch.float32' -- "$PL" promote --op add --b-kind scalar int32 float64
 check promote-zerodim 0 '-> torch.float16' -- "$PL" promote --op mul --b-kind zerodim float16 float64
 check promote-json 0 '"error_type": "RuntimeError"' -- "$PL" promote --op mm --json float32 float64

@@ -192,6 +192,74 @@ def _():
         return str(torch.nn.functional.mse_loss(y, torch.ones(1, 2)).dtype).removeprefix("torch.")
 
 
+# ---- 28: training in low precision ------------------------------------------------------------
+def round_to(x, fmt):
+    """x (float64 array) rounded once to fmt, nearest-even. ml_dtypes converts a double through
+    float (double rounding, tests/data/casts), so bfloat16 goes through float32 rounded to odd,
+    which makes the second rounding exact (24 >= 8 + 2 bits)."""
+    if fmt == "float64":
+        return x
+    if fmt in ("float32", "float16"):  # NumPy's own casts round once
+        return x.astype(fmt).astype(np.float64)
+    f = x.astype(np.float32)
+    over = np.abs(f.astype(np.float64)) > np.abs(x)
+    f = np.where(over, np.nextafter(f, np.float32(0)), f)  # toward zero
+    inexact = f.astype(np.float64) != x
+    f = np.where(inexact, (f.view(np.uint32) | np.uint32(1)).view(np.float32), f)  # then odd
+    return f.astype(getattr(ml_dtypes, fmt)).astype(np.float64)
+
+
+@functools.lru_cache(maxsize=None)
+def train(model, steps=400, n=256, d=16, lr=0.05, noise=0.01, seed=28):
+    """Gradient descent on a linear regression, every product, sum and update rounded to the
+    compute format in order (as the app's train experiment does, written again here);
+    model "bfloat16:float32" keeps float32 master weights. (final loss / least-squares loss,
+    first step whose every update was lost or None)."""
+    compute, _, master = model.partition(":")
+    master = master or compute
+    rng = np.random.default_rng(seed)
+    x64 = rng.standard_normal((n, d))
+    y64 = x64 @ rng.standard_normal(d) + noise * rng.standard_normal(n)
+    best = np.linalg.lstsq(x64, y64, rcond=None)[0]
+    loss = lambda w: float(np.mean((x64 @ w - y64) ** 2))  # noqa: E731
+    rc = lambda v: round_to(np.asarray(v, dtype=np.float64), compute)  # noqa: E731
+    x, y = rc(x64), rc(y64)
+    lr_c, scale = rc(lr), rc(2.0 / n)
+    w = np.zeros(d)
+    stalled = None
+    for step in range(steps):
+        wc = rc(w)
+        acc = np.zeros(n)
+        for j in range(d):
+            acc = rc(acc + rc(x[:, j] * wc[j]))
+        r = rc(acc - y)
+        acc = np.zeros(d)
+        for i in range(n):
+            acc = rc(acc + rc(r[i] * x[i, :]))
+        u = rc(lr_c * rc(acc * scale))
+        new = round_to(w - u, master)
+        moved = u != 0
+        if stalled is None and moved.any() and np.all(new[moved] == w[moved]):
+            stalled = step
+        w = new
+    return loss(w) / loss(best), stalled
+
+
+@fact("28-training-in-low-precision", "bf16-stuck")
+def _():
+    return train("bfloat16")[0]
+
+
+@fact("28-training-in-low-precision", "f16-bits-more")
+def _():
+    return str(int(finfo("float16").nmant) - int(finfo("bfloat16").nmant))
+
+
+@fact("28-training-in-low-precision", "master-near-best")
+def _():
+    return train("bfloat16:float32")[0]
+
+
 # ---- 04: integer wrap-around ------------------------------------------------------------------
 @fact("04-int-float-bool-promotion", "uint8-modulus")
 def _():

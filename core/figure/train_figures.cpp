@@ -1,0 +1,66 @@
+#include "core/figure/train_figures.h"
+
+#include <limits>
+#include <string>
+
+namespace pl::figure {
+namespace {
+
+std::string subtitle(const experiment::TrainConfig& c) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "linear regression, %zu features, %zu samples, learning rate %g, noise sd %g, seed %llu",
+                c.features, c.samples, c.learning_rate, c.noise, static_cast<unsigned long long>(c.seed));
+  return buf;
+}
+
+Figure loss_figure(const experiment::TrainResult& r) {
+  Figure f;
+  f.name = "loss-vs-step";
+  f.title = "Training loss per step, each format's own arithmetic";
+  f.subtitle = subtitle(r.config);
+  f.x.label = "step";
+  f.x.log = false;
+  f.y.label = "mean squared residual";
+  f.y.log = true;
+  for (size_t k = 0; k < r.rows.size(); ++k) {
+    const auto& row = r.rows[k];
+    Series s{experiment::train_model_name(row.model), SeriesKind::Line, {}, {}, palette(k), false};
+    for (size_t i = 0; i < row.loss.size(); ++i) {
+      s.x.push_back(static_cast<double>(i));
+      // A loss of exactly 0 has no place on a log axis (a gap).
+      s.y.push_back(row.loss[i] > 0 ? row.loss[i] : std::numeric_limits<double>::quiet_NaN());
+    }
+    f.series.push_back(std::move(s));
+  }
+  f.annotations.push_back({AnnotationKind::HorizontalLine, r.best_loss, "least-squares loss (float64)", palette(7), true});
+  return f;
+}
+
+Figure lost_figure(const experiment::TrainResult& r) {
+  Figure f;
+  f.name = "lost-updates";
+  f.title = "Weight updates lost to rounding, per step";
+  f.subtitle = subtitle(r.config) + "; an update is lost when it is under half an ulp of its weight";
+  f.x.label = "step";
+  f.x.log = false;
+  f.y.label = "share of the weights left unchanged by a nonzero update";
+  f.y.log = false;
+  f.y.min = 0;
+  f.y.max = 1.05;
+  for (size_t k = 0; k < r.rows.size(); ++k) {
+    const auto& row = r.rows[k];
+    Series s{experiment::train_model_name(row.model), SeriesKind::Line, {}, {}, palette(k), false};
+    for (size_t i = 0; i < row.lost_updates.size(); ++i) {
+      s.x.push_back(static_cast<double>(i));
+      s.y.push_back(static_cast<double>(row.lost_updates[i]) / static_cast<double>(r.config.features));
+    }
+    f.series.push_back(std::move(s));
+  }
+  return f;
+}
+
+}  // namespace
+
+std::vector<Figure> train_figures(const experiment::TrainResult& r) { return {loss_figure(r), lost_figure(r)}; }
+
+}  // namespace pl::figure
