@@ -26,6 +26,7 @@
 #include "core/experiment/throughput.h"
 #include "core/export/experiment_export.h"
 #include "core/figure/throughput_figures.h"
+#include "core/util/memory_room.h"
 #include "core/util/thread_limit.h"
 
 namespace pl::cli {
@@ -48,6 +49,7 @@ struct BenchArgs {
   bool fast_accumulation = false;
   uint64_t threads = 0;  // matmul: the run's cap (0: all cores)
   bool json = false;
+  bool force = false;  // --save over a non-empty folder replaces it
 };
 
 nlohmann::json stages_json(const experiment::StageTimes& s) {
@@ -191,11 +193,11 @@ int run_throughput_bench(const BenchArgs& a) {
   }
   if (!a.save.empty()) {
     const figure::ThroughputContext c{n, device, 9, gpu, emulated};  // emulated: named on a GPU only
-    auto saved = exporting::save_figures({figure::throughput_over_time(history, c), figure::throughput_bars(history, c)}, a.save);
-    if (!saved) {
-      std::fprintf(stderr, "error: %s\n", saved.error().c_str());
-      return kExitFailed;
-    }
+    if (const int status = write_output(a.save, a.force, [&](const std::string& dir) {
+          return exporting::save_figures({figure::throughput_over_time(history, c), figure::throughput_bars(history, c)}, dir);
+        });
+        status != kExitOk)
+      return status;
   }
   if (a.json) {
     std::cout << nlohmann::json{{"op", "throughput"}, {"backend", backend}, {"n", n}, {"seconds", a.seconds},
@@ -211,13 +213,27 @@ int run_throughput_bench(const BenchArgs& a) {
 
 int run_bench(const BenchArgs& a) {
   if (a.op == "matmul") return run_matmul_bench(a);
-  if (a.op == "throughput") return run_throughput_bench(a);
+  if (a.op == "throughput") {
+    if (!a.save.empty() && output_refused(a.save, a.force)) return kExitBadInput;
+    return run_throughput_bench(a);
+  }
   if (a.op == "product")
     return run_product_bench({a.backend, a.dtypes, a.sizes, a.accumulate_given ? a.accumulate : "",
                               a.fast_accumulation, a.reps_given ? a.reps : 20, a.json});
   if (a.op != "convert") {
     std::fprintf(stderr, "error: unknown --op '%s' (convert | matmul | throughput)\n", a.op.c_str());
     return kExitBadInput;
+  }
+  // The conversion bench holds the float32 input, its output and a copy's target: three arrays.
+  constexpr size_t kMostElements = size_t{1} << 34;
+  if (a.elements < 1 || a.elements > kMostElements) {
+    std::fprintf(stderr, "error: --elements must be from 1 to 2^34 (%zu given)\n", a.elements);
+    return kExitBadInput;
+  }
+  if (const std::string why = check_room(3.0 * 4.0 * static_cast<double>(a.elements), "--elements", memory_room());
+      !why.empty()) {
+    std::fprintf(stderr, "error: %s\n", why.c_str());
+    return kExitFailed;
   }
   std::string note;
   auto backend = open_backend(a.backend, &note);
@@ -287,7 +303,8 @@ Runner add_bench(CLI::App& app) {
       ->delimiter(',')
       ->each([a](const std::string&) { a->dtypes_given = true; });
   app.add_option("--seconds", a->seconds, "throughput: how long to sample (default 5)");
-  app.add_option("--save", a->save, "throughput: write both figures (PNG, SVG, PDF, CSV) into this folder");
+  app.add_option("--save", a->save, "throughput: write both figures (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an existing folder must be empty)");
+  app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
   app.add_option("--sizes", a->sizes, "matmul: N for N x N x N products")->delimiter(',');
   app.add_option("--accumulate", a->accumulate, "matmul, product: accumulation model (as matmul --accumulate)")
       ->each([a](const std::string&) { a->accumulate_given = true; });

@@ -1,15 +1,21 @@
 #include "app/cli/cli.h"
 
+#include <algorithm>
 #include <cctype>
+#include <csignal>
 #include <charconv>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "core/export/result_folder.h"
 #include "core/util/edit_distance.h"
 #include "core/util/exception_text.h"
+#include "core/util/interrupt.h"
 #include "core/util/number_text.h"
 
 namespace pl::cli {
@@ -59,6 +65,68 @@ std::string unknown_command_message(const CLI::App& app, const std::string& give
          "commands: " + names;
 }
 
+// Ctrl-C and SIGTERM ask the work to stop (interrupt.h); the command then cleans up on its
+// normal path and run() exits 128 + the signal.
+void on_signal(int sig) { note_interrupt(sig); }
+
+void catch_interrupts() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM}) sigaction(sig, &sa, nullptr);
+}
+
+// What a command printed must have reached its destination: a full disk or a closed pipe
+// under standard output is an error, not a success (coreutils' close_stdout).
+int finish_stdout(int status) {
+  std::cout.flush();
+  const bool failed = std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!failed) return status;
+  std::fprintf(stderr, "error: writing to standard output failed: %s\n", std::strerror(errno ? errno : EIO));
+  return status == kExitOk ? kExitFailed : status;
+}
+
+// An option given an empty value (--out "", --backend=) was read as "not given" and silently
+// took its default; it is refused instead. Returns the option's name, or "".
+std::string empty_option_value(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a.size() < 3 || a.substr(0, 2) != "--") continue;
+    if (const size_t eq = a.find('='); eq != std::string_view::npos) {
+      if (eq + 1 == a.size()) return std::string(a.substr(0, eq));
+    } else if (i + 1 < argc && argv[i + 1][0] == '\0') {
+      return std::string(a);
+    }
+  }
+  return "";
+}
+
+// The options that take a whole number: CLI11 converted "-1" and 2^64 into an unsigned option
+// by wrapping them (--seed -1 became 2^64 - 1). Each value must be digits only and fit 64 bits;
+// each command checks its own range after. Returns the message, or "".
+std::string not_a_whole_number(int argc, char** argv) {
+  static constexpr std::string_view kWholeNumbers[] = {
+      "--seed", "--elements", "--reps", "--trials", "--threads", "--m", "--n", "--rows", "--cols", "--layers",
+      "--width", "--batch", "--radius", "--steps", "--features", "--samples", "--torch-threads", "--groups"};
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i], v;
+    if (const size_t eq = a.find('='); eq != std::string_view::npos) {
+      v = a.substr(eq + 1);
+      a = a.substr(0, eq);
+    } else if (i + 1 < argc) {
+      v = argv[i + 1];
+    } else {
+      continue;
+    }
+    if (std::find(std::begin(kWholeNumbers), std::end(kWholeNumbers), a) == std::end(kWholeNumbers) || v.empty()) continue;
+    uint64_t x = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec != std::errc() || end != v.data() + v.size())
+      return std::string(a) + ": '" + std::string(v.substr(0, 40)) + "' is not a whole number from 0 to 2^64 - 1";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string restore_value(const std::string& arg) {
@@ -105,6 +173,15 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "error: %s\n", unknown.c_str());
     return kExitBadInput;
   }
+  if (const std::string bad = not_a_whole_number(argc, argv); !bad.empty()) {
+    std::fprintf(stderr, "error: %s\n", bad.c_str());
+    return kExitBadInput;
+  }
+  if (const std::string empty = empty_option_value(argc, argv); !empty.empty()) {
+    std::fprintf(stderr, "error: %s is given an empty value: leave the option out for its default, or give a value\n",
+                 empty.c_str());
+    return kExitBadInput;
+  }
   std::vector<std::string> args = protect_negative_values(argc, argv);
   std::vector<const char*> cargs{argv[0]};
   for (auto& a : args) cargs.push_back(a.c_str());
@@ -120,14 +197,34 @@ int run(int argc, char** argv) {
   }
   for (auto& [sub, runner] : runners)
     if (sub->parsed()) {
+      catch_interrupts();
+      int status = kExitFailed;
       try {
-        return runner();
+        status = runner();
       } catch (...) {  // (std::bad_alloc from a file or run past the checks): said, not std::terminate
         std::fprintf(stderr, "error: %s\n", exception_text(std::current_exception()).c_str());
-        return kExitFailed;
       }
+      if (const int sig = interrupt_signal(); sig != 0) {
+        std::fprintf(stderr, "error: interrupted (%s): nothing half-written was left behind\n", strsignal(sig));
+        return 128 + sig;
+      }
+      return finish_stdout(status);
     }
   return kExitBadInput;
+}
+
+bool output_refused(const std::string& dir, bool force) {
+  const std::string why = exporting::ResultFolder::refusal(dir, force);
+  if (!why.empty()) std::fprintf(stderr, "error: %s\n", why.c_str());
+  return !why.empty();
+}
+
+int write_output(const std::string& dir, bool force, const std::function<Expected<bool>(const std::string&)>& fill) {
+  auto written = exporting::write_result_folder(dir, force, fill);
+  if (written) return kExitOk;
+  if (interrupt_signal() != 0) return 128 + interrupt_signal();
+  std::fprintf(stderr, "error: %s\n", written.error().c_str());
+  return kExitFailed;
 }
 
 }  // namespace pl::cli

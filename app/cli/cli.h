@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/util/expected.h"
+
 namespace pl::cli {
 
 // Exit statuses: 0 ok, 1 the work failed, 2 the input was bad (unknown name, malformed number).
@@ -33,7 +35,15 @@ Runner add_accumulation_probe(CLI::App& app);
 // Undoes the protection of values like "-inf" that CLI11 would read as options.
 std::string restore_value(const std::string& arg);
 
-// Parses argv and runs the chosen subcommand.
+// Parses argv and runs the chosen subcommand. Exit status 128 + N after signal N (Ctrl-C: 130,
+// SIGTERM: 143); a failed write of standard output is an error (1).
 int run(int argc, char** argv);
+
+// A command's output folder, checked before the work starts: true (and said on stderr) when it
+// is refused -- not empty without --force, not a folder, a link (exit 2).
+bool output_refused(const std::string& dir, bool force);
+// Writes the result folder `dir` through `fill` (core/export/result_folder.h: complete or
+// absent). kExitOk, kExitFailed with the reason said, or 128 + signal when interrupted.
+int write_output(const std::string& dir, bool force, const std::function<Expected<bool>(const std::string&)>& fill);
 
 }  // namespace pl::cli

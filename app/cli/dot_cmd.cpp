@@ -18,6 +18,7 @@
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/histogram.h"
+#include "core/util/interrupt.h"
 
 namespace pl::cli {
 namespace {
@@ -31,7 +32,7 @@ struct DotArgs {
   std::string models = "f64,f32:sequential,f32:pairwise:32,f32:kahan,f16:sequential,f16:chunked:128";
   int trials = 64;
   uint64_t seed = 0;
-  bool json = false, sum = false;
+  bool json = false, sum = false, force = false;
   std::string save, backend = "cpu";
 };
 
@@ -61,7 +62,8 @@ Runner add_dot(CLI::App& app) {
                  "Where the dot products run: cpu (default), cuda, or auto (cuda when there); a model the "
                  "device cannot run runs on the CPU, and the table says why");
   app.add_flag("--json", args->json, "Machine-readable output");
-  app.add_option("--save", args->save, "Write the error-versus-K figure (PNG, SVG, PDF, CSV) into this folder");
+  app.add_option("--save", args->save, "Write the error-versus-K figure (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an existing folder must be empty)");
+  app.add_flag("--force", args->force, "replace a non-empty --save folder as a whole");
   return [args]() {
     DotSweepConfig c;
     c.trials = args->trials;
@@ -99,18 +101,19 @@ Runner add_dot(CLI::App& app) {
       std::fprintf(stderr, "error: %s\n", why.c_str());
       return kExitBadInput;
     }
+    if (!args->save.empty() && output_refused(args->save, args->force)) return kExitBadInput;
     const bool tty = isatty(fileno(stderr)) && !args->json;
     const auto rows = experiment::dot_sweep(c, [tty](double f) {
       if (tty) std::fprintf(stderr, "\r%5.1f%%", 100 * f);
-    });
+    }, interrupt_flag());
     if (tty) std::fprintf(stderr, "\r      \r");
-    if (!args->save.empty()) {
-      auto saved = save_figures({figure::dot_sweep_figure(rows, c)}, args->save);
-      if (!saved) {
-        std::fprintf(stderr, "error: %s\n", saved.error().c_str());
-        return kExitFailed;
-      }
-    }
+    if (interrupt_signal()) return 128 + interrupt_signal();
+    if (!args->save.empty())
+      if (const int status = write_output(args->save, args->force, [&](const std::string& dir) {
+            return save_figures({figure::dot_sweep_figure(rows, c)}, dir);
+          });
+          status != kExitOk)
+        return status;
     if (args->json) {
       nlohmann::json out{{"a_dtype", name(c.a_dtype)}, {"b_dtype", name(c.b_dtype)}, {"sum", c.sum},
                          {"trials", c.trials}, {"seed", c.seed}, {"backend", c.backend},

@@ -19,7 +19,7 @@ namespace {
 struct ExploreArgs {
   std::string value, rounding = "rne", out;
   std::vector<std::string> formats;
-  bool saturate = false, no_saturate = false, json = false;
+  bool saturate = false, no_saturate = false, json = false, force = false;
   int radius = 8;
 };
 
@@ -93,11 +93,10 @@ int run_explore(ExploreArgs a) {
   }
   if (a.json) std::cout << out.dump(2) << "\n";
   if (!a.out.empty()) {
-    auto saved = exporting::save_figures(figures, a.out);
-    if (!saved) {
-      std::fprintf(stderr, "error: %s\n", saved.error().c_str());
-      return kExitBadInput;
-    }
+    if (output_refused(a.out, a.force)) return kExitBadInput;
+    if (const int status = write_output(a.out, a.force, [&](const std::string& dir) { return exporting::save_figures(figures, dir); });
+        status != kExitOk)
+      return status;
     std::fprintf(a.json ? stderr : stdout, "%swrote %zu number lines (PNG, SVG, PDF, CSV) into %s\n",
                  a.json ? "" : "\n", figures.size(), a.out.c_str());
   }
@@ -118,7 +117,8 @@ Runner add_explore(CLI::App& app) {
   app.add_option("--radius", a->radius, "Representable values each side on the number line (0-64)")
       ->check(CLI::Range(0, 64));
   app.add_flag("--json", a->json, "One JSON object per format");
-  app.add_option("--out", a->out, "Write each format's number line (PNG, SVG, PDF, CSV) into this folder");
+  app.add_option("--out", a->out, "Write each format's number line (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an existing folder must be empty)");
+  app.add_flag("--force", a->force, "replace a non-empty --out folder as a whole");
   return [a]() { return run_explore(*a); };
 }
 

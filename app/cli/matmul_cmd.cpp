@@ -14,6 +14,7 @@
 #include "core/experiment/framework_check.h"
 #include "core/experiment/matmul_files.h"
 #include "core/io/npy.h"
+#include "core/util/interrupt.h"
 
 namespace pl::cli {
 namespace {
@@ -29,6 +30,7 @@ struct MatmulArgs {
   std::string out, save, framework;
   std::string backend;  // empty: the config's default (cpu)
   bool fast_accumulation = false;
+  bool force = false;  // --save over a non-empty folder replaces it
 };
 
 }  // namespace
@@ -62,7 +64,10 @@ Runner add_matmul(CLI::App& app) {
   app.add_flag("--raw", a->raw, ".npy files hold raw codes of the input/weight dtypes (uint16 for bfloat16, ...)");
   app.add_flag("--high-precision", a->high, "double-double reference even for narrow dtypes");
   app.add_option("--out", a->out, "write the result to this .npy (narrow dtypes as raw codes)");
-  app.add_option("--save", a->save, "write result.json, setup.json and histograms.csv into this folder");
+  app.add_option("--save", a->save,
+                 "write result.json, setup.json, histograms.csv and the figures into this folder (whole or not at "
+                 "all; an existing folder must be empty)");
+  app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
   app.add_flag("--json", a->json, "machine-readable results");
   app.add_option("--framework", a->framework,
                  "run it as this framework would (torch, numpy, jax, tf, ...): when the call raises, "
@@ -105,17 +110,20 @@ Runner add_matmul(CLI::App& app) {
       return kExitBadInput;
     }
     experiment::MatmulSpec& s = spec.value();
+    if (!a->save.empty() && output_refused(a->save, a->force)) return kExitBadInput;
     auto run = run_spec_with_progress(s, a->json);
+    if (interrupt_signal()) return 128 + interrupt_signal();
     if (!run) {
       std::fprintf(stderr, "error: %s\n", run.error().c_str());
       return kExitBadInput;
     }
     if (run->raised()) {
       if (!a->save.empty())
-        if (auto saved = exporting::save_spec_run(*run, a->save); !saved) {
-          std::fprintf(stderr, "error: %s\n", saved.error().c_str());
-          return kExitFailed;
-        }
+        if (const int status = write_output(a->save, a->force, [&](const std::string& dir) {
+              return exporting::save_spec_run(*run, dir);
+            });
+            status != kExitOk)
+          return status;
       print_framework_report(*run->framework, a->json);
       return kExitOk;
     }
@@ -136,13 +144,12 @@ Runner add_matmul(CLI::App& app) {
         return kExitFailed;
       }
     }
-    if (!a->save.empty()) {
-      auto saved = exporting::save_spec_run(*run, a->save);
-      if (!saved) {
-        std::fprintf(stderr, "error: %s\n", saved.error().c_str());
-        return kExitFailed;
-      }
-    }
+    if (!a->save.empty())
+      if (const int status = write_output(a->save, a->force, [&](const std::string& dir) {
+            return exporting::save_spec_run(*run, dir);
+          });
+          status != kExitOk)
+        return status;
     if (a->json) std::cout << experiment::to_json(*r).dump(1) << "\n";
     else print_report(*r);
     return kExitOk;

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "core/experiment/matmul_files.h"
+#include "core/util/interrupt.h"
 
 namespace pl::cli {
 
@@ -27,7 +28,7 @@ std::function<void(double)> ProgressBar::callback() const {
 
 Expected<SpecRun> run_spec_with_progress(const MatmulSpec& spec, bool quiet) {
   const ProgressBar bar(quiet);
-  return run_spec(spec, bar.callback());
+  return run_spec(spec, bar.callback(), interrupt_flag());  // Ctrl-C stops the run between its stages
 }
 
 // The framework's answer and, when it raises, each fix's experiment in one line.

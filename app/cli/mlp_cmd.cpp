@@ -9,6 +9,7 @@
 #include "app/cli/run_report.h"
 #include "app/cli/matmul_report.h"
 #include "core/figure/experiment_figures.h"
+#include "core/util/interrupt.h"
 
 namespace pl::cli {
 namespace {
@@ -21,31 +22,33 @@ struct MlpArgs {
   std::string backend;  // empty: the config's default (cpu)
   uint64_t seed = 0;
   uint64_t threads = 0;  // 0: all cores
-  bool json = false;
+  bool json = false, force = false;
 };
 
 // The MLP the options describe, as an experiment file (`run` reads such files through
 // run_experiment_file).
-int run_mlp_json(const nlohmann::json& j, const std::string& save, bool json_out) {
+int run_mlp_json(const nlohmann::json& j, const std::string& save, bool force, bool json_out) {
   auto c = experiment::mlp_config_from_json(j);
   if (!c) {
     std::fprintf(stderr, "error: %s\n", c.error().c_str());
     return kExitBadInput;
   }
-  auto r = experiment::run_mlp(*c);
+  if (!save.empty() && output_refused(save, force)) return kExitBadInput;
+  auto r = experiment::run_mlp(*c, {}, interrupt_flag());
+  if (interrupt_signal()) return 128 + interrupt_signal();
   if (!r) {
     std::fprintf(stderr, "error: %s\n", r.error().c_str());
     return kExitBadInput;
   }
-  if (!save.empty()) {
-    auto saved = save_figures({figure::mlp_figure(*r)}, save);
-    if (saved) saved = save_json(save, "result.json", experiment::to_json(*r));
-    if (saved) saved = save_json(save, "setup.json", experiment::to_json(*c));
-    if (!saved) {
-      std::fprintf(stderr, "error: %s\n", saved.error().c_str());
-      return kExitFailed;
-    }
-  }
+  if (!save.empty())
+    if (const int status = write_output(save, force, [&](const std::string& dir) {
+          auto saved = save_figures({figure::mlp_figure(*r)}, dir);
+          if (saved) saved = save_json(dir, "result.json", experiment::to_json(*r));
+          if (saved) saved = save_json(dir, "setup.json", experiment::to_json(*c));
+          return saved;
+        });
+        status != kExitOk)
+      return status;
   if (json_out) {
     std::cout << experiment::to_json(*r).dump(1) << "\n";
     return kExitOk;
@@ -76,7 +79,8 @@ Runner add_mlp(CLI::App& app) {
                  "auto | cpu | cuda: where every layer's product runs (default cpu); a model the device "
                  "cannot run falls back to the CPU, with a note");
   app.add_option("--threads", a->threads, "CPU threads the run may use, OpenBLAS's included (default 0: all cores)");
-  app.add_option("--save", a->save, "write the figure, result.json and setup.json into this folder");
+  app.add_option("--save", a->save, "write the figure, result.json and setup.json into this folder (whole or not at all; an existing folder must be empty)");
+  app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
   app.add_flag("--json", a->json, "machine-readable results");
   return [a]() {
     nlohmann::json j = {{"experiment", "mlp"}, {"layers", a->layers}, {"width", a->width},
@@ -87,7 +91,7 @@ Runner add_mlp(CLI::App& app) {
     if (!a->bias.empty()) j["bias"] = a->bias;
     if (!a->backend.empty()) j["backend"] = a->backend;  // checked with the file's key
     if (a->threads) j["threads"] = a->threads;            // likewise
-    return run_mlp_json(j, a->save, a->json);
+    return run_mlp_json(j, a->save, a->force, a->json);
   };
 }
 

@@ -13,6 +13,7 @@
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/roundtrip.h"
 #include "core/figure/experiment_figures.h"
+#include "core/util/interrupt.h"
 
 namespace pl::cli {
 namespace {
@@ -21,7 +22,7 @@ struct RoundtripArgs {
               data = "normal", input, save, backend = "cpu";
   size_t rows = 256, cols = 1024;
   uint64_t seed = 0;
-  bool json = false;
+  bool json = false, force = false;
 };
 
 int bad(const std::string& why) {
@@ -46,7 +47,8 @@ Runner add_roundtrip(CLI::App& app) {
   app.add_option("--backend", a->backend,
                  "auto | cpu | cuda: where the elements are rounded (default cpu; scales, counts and statistics "
                  "are the CPU's); what the device cannot round, the CPU does, with a note");
-  app.add_option("--save", a->save, "write the figures (PNG, SVG, PDF, CSV) and result.json into this folder");
+  app.add_option("--save", a->save, "write the figures (PNG, SVG, PDF, CSV) and result.json into this folder (whole or not at all; an existing folder must be empty)");
+  app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
   app.add_flag("--json", a->json, "machine-readable results");
   return [a, data, shape]() {
     if (!a->input.empty()) {
@@ -71,17 +73,19 @@ Runner add_roundtrip(CLI::App& app) {
     c.cols = a->cols;
     c.seed = a->seed;
     c.backend = a->backend;
-    auto r = experiment::run_cast({c, a->input});
+    if (!a->save.empty() && output_refused(a->save, a->force)) return kExitBadInput;
+    auto r = experiment::run_cast({c, a->input}, {}, interrupt_flag());
+    if (interrupt_signal()) return 128 + interrupt_signal();
     if (!r) return bad(r.error());
     const nlohmann::json j = experiment::to_json(*r);
-    if (!a->save.empty()) {
-      auto saved = save_figures(figure::roundtrip_figures(*r), a->save);
-      if (saved) saved = save_json(a->save, "result.json", j);
-      if (!saved) {
-        std::fprintf(stderr, "error: %s\n", saved.error().c_str());
-        return kExitFailed;
-      }
-    }
+    if (!a->save.empty())
+      if (const int status = write_output(a->save, a->force, [&](const std::string& dir) {
+            auto saved = save_figures(figure::roundtrip_figures(*r), dir);
+            if (saved) saved = save_json(dir, "result.json", j);
+            return saved;
+          });
+          status != kExitOk)
+        return status;
     if (a->json) {
       std::cout << j.dump(1) << "\n";
       return kExitOk;

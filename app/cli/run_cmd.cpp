@@ -11,12 +11,13 @@
 #include "core/backend/backend.h"
 #include "core/experiment/experiment_file.h"
 #include "core/figure/experiment_figures.h"
+#include "core/util/interrupt.h"
 
 namespace pl::cli {
 namespace {
 struct RunArgs {
   std::string config, backend, out;  // backend: empty keeps the file's (cpu when it names none)
-  bool json = false;
+  bool json = false, force = false;
 };
 
 int fail(const std::string& why, int status = kExitBadInput) {
@@ -26,18 +27,25 @@ int fail(const std::string& why, int status = kExitBadInput) {
 
 // Every kind but matmul and linear: run through experiment_file's one door, then setup.json
 // (what reruns it), result.json and the kind's figures into `out`.
-int run_other_kind(const nlohmann::json& j, const std::string& file, const std::string& out, bool json) {
+int run_other_kind(const nlohmann::json& j, const std::string& file, const RunArgs& a) {
+  const std::string& out = a.out;
+  const bool json = a.json;
   Expected<experiment::ExperimentRun> run = Error{""};
   {
     const ProgressBar bar(json);
-    run = experiment::run_experiment_file(j, bar.callback());
+    run = experiment::run_experiment_file(j, bar.callback(), interrupt_flag());
   }
+  if (interrupt_signal()) return 128 + interrupt_signal();
   if (!run) return fail(file + ": " + run.error());
   const auto figures = figure::experiment_figures(*run);
-  auto saved = save_json(out, "setup.json", run->setup);
-  if (saved) saved = save_json(out, "result.json", run->result);
-  if (saved) saved = save_figures(figures, out);
-  if (!saved) return fail(saved.error(), kExitFailed);
+  if (const int status = write_output(out, a.force, [&](const std::string& dir) {
+        auto saved = save_json(dir, "setup.json", run->setup);
+        if (saved) saved = save_json(dir, "result.json", run->result);
+        if (saved) saved = save_figures(figures, dir);
+        return saved;
+      });
+      status != kExitOk)
+    return status;
   if (json) {
     std::cout << run->result.dump(1) << "\n";
     return kExitOk;
@@ -56,7 +64,9 @@ Runner add_run(CLI::App& app) {
   app.add_option("--backend", a->backend,
                  "auto | cpu | cuda: where the products (and a cast experiment's rounding) run, overriding the "
                  "file's \"backend\"; what the device cannot run falls back to the CPU, with a note");
-  app.add_option("--out", a->out, "folder for the results")->required();
+  app.add_option("--out", a->out, "folder for the results: written whole or not at all; an existing folder must be empty")
+      ->required();
+  app.add_flag("--force", a->force, "replace a non-empty --out folder (as a whole: nothing of the earlier run stays)");
   app.add_flag("--json", a->json, "print result.json to stdout as well");
   return [a]() {
     auto read = io::read_json_file(a->config);
@@ -69,12 +79,13 @@ Runner add_run(CLI::App& app) {
       std::fprintf(stderr, "error: --backend must be auto, cpu or cuda\n");
       return kExitBadInput;
     }
+    if (output_refused(a->out, a->force)) return kExitBadInput;
     const std::string kind = experiment::experiment_kind(j);
     // Every kind runs its device work where the backend says: matmul, linear, mlp (every
     // layer's product), dot and sum (each trial's product), throughput, and cast (the rounding
     // of its elements).
     if (!a->backend.empty()) j["backend"] = a->backend;
-    if (kind != "matmul" && kind != "linear") return run_other_kind(j, a->config, a->out, a->json);
+    if (kind != "matmul" && kind != "linear") return run_other_kind(j, a->config, *a);
     auto spec = experiment::matmul_spec_from_json(j);
     if (!spec) {
       std::fprintf(stderr, "error: %s: %s\n", a->config.c_str(), spec.error().c_str());
@@ -85,11 +96,9 @@ Runner add_run(CLI::App& app) {
       std::fprintf(stderr, "error: %s\n", run.error().c_str());
       return kExitBadInput;
     }
-    auto saved = exporting::save_spec_run(*run, a->out);
-    if (!saved) {
-      std::fprintf(stderr, "error: %s\n", saved.error().c_str());
-      return kExitFailed;
-    }
+    if (const int status = write_output(a->out, a->force, [&](const std::string& dir) { return exporting::save_spec_run(*run, dir); });
+        status != kExitOk)
+      return status;
     if (run->raised()) {
       print_framework_report(*run->framework, a->json);
       if (!a->json) std::printf("\nwrote %s/setup.json, framework.json and each fix's results in fix-N/\n", a->out.c_str());

@@ -12,6 +12,7 @@
 #include "core/export/scenario_export.h"
 #include "core/scenario/library.h"
 #include "core/scenario/scenario_run.h"
+#include "core/util/interrupt.h"
 #include "core/util/paths.h"
 
 namespace pl::cli {
@@ -19,7 +20,7 @@ namespace {
 
 struct ScenarioArgs {
   std::string name, out;
-  bool json = false;
+  bool json = false, force = false;
 };
 
 int fail(const std::string& why, int status) {
@@ -75,16 +76,18 @@ int run(const ScenarioArgs& a, bool export_only) {
     for (const auto& x : lib.scenarios) names += (names.empty() ? "" : ", ") + x.name;
     return fail("no scenario '" + a.name + "' (" + (names.empty() ? "none found" : names) + ")", kExitBadInput);
   }
+  if (!a.out.empty() && output_refused(a.out, a.force)) return kExitBadInput;
   Expected<scenario::ScenarioRun> r = Error{""};
   {
     const ProgressBar bar(a.json);
-    r = scenario::run_scenario(*s, bar.callback());
+    r = scenario::run_scenario(*s, bar.callback(), interrupt_flag());
   }
+  if (interrupt_signal()) return 128 + interrupt_signal();
   if (!r) return fail(r.error(), kExitFailed);
-  if (!a.out.empty()) {
-    auto saved = exporting::save_scenario_run(*r, a.out);
-    if (!saved) return fail(saved.error(), kExitFailed);
-  }
+  if (!a.out.empty())
+    if (const int status = write_output(a.out, a.force, [&](const std::string& dir) { return exporting::save_scenario_run(*r, dir); });
+        status != kExitOk)
+      return status;
   if (a.json) std::cout << scenario::to_json(*r).dump(1) << "\n";
   else if (export_only) std::printf("%s: %zu of %zu checks pass; wrote %s/story.md, checks.json, checks.csv and evidence-N/\n",
                                     r->scenario.name.c_str(), r->passed_count(), r->checks.size(), a.out.c_str());
@@ -104,11 +107,13 @@ Runner add_scenario(CLI::App& app) {
   ls->add_flag("--json", a->json, "machine-readable output");
   CLI::App* rn = app.add_subcommand("run", "Run a scenario headless: evidence, then every check (exit 1 if one fails)");
   rn->add_option("name", a->name, "name (06-float16-overflow), name without its number, or number")->required();
-  rn->add_option("--out", a->out, "also write story.md, checks and the evidence figures here");
+  rn->add_option("--out", a->out, "also write story.md, checks and the evidence figures here (whole or not at all; an existing folder must be empty)");
+  rn->add_flag("--force", a->force, "replace a non-empty --out folder as a whole");
   rn->add_flag("--json", a->json, "print checks.json to stdout");
   CLI::App* ex = app.add_subcommand("export", "Write a scenario's slide-ready set: story, checks, figures as PNG/SVG/PDF/CSV");
   ex->add_option("name", a->name, "name, name without its number, or number")->required();
-  ex->add_option("--out", a->out, "folder")->required();
+  ex->add_option("--out", a->out, "folder (whole or not at all; an existing folder must be empty)")->required();
+  ex->add_flag("--force", a->force, "replace a non-empty --out folder as a whole");
   return [a, ls, rn]() {
     if (ls->parsed()) return list(a->json);
     return run(*a, !rn->parsed());

@@ -13,6 +13,7 @@
 #include "app/cli/run_report.h"
 #include "core/experiment/train_json.h"
 #include "core/figure/train_figures.h"
+#include "core/util/interrupt.h"
 
 namespace pl::cli {
 namespace {
@@ -22,7 +23,7 @@ struct TrainArgs {
   size_t features = 16, samples = 256, steps = 400;
   double learning_rate = 0.05, noise = 0.01;
   uint64_t seed = 0;
-  bool json = false;
+  bool json = false, force = false;
   std::string save;
 };
 
@@ -40,7 +41,10 @@ Runner add_train(CLI::App& app) {
   app.add_option("--noise", args->noise, "The targets' noise sd (default 0.01)");
   app.add_option("--seed", args->seed, "Seed of the data");
   app.add_flag("--json", args->json, "Machine-readable output (the result.json of a train experiment)");
-  app.add_option("--save", args->save, "Write the figures (PNG, SVG, PDF, CSV) into this folder");
+  app.add_option("--save", args->save,
+                 "Write result.json, setup.json and the figures (PNG, SVG, PDF, CSV) into this folder (whole or not "
+                 "at all; an existing folder must be empty)");
+  app.add_flag("--force", args->force, "replace a non-empty --save folder as a whole");
   return [args]() {
     experiment::TrainConfig c;
     std::stringstream ss(args->models);
@@ -58,18 +62,22 @@ Runner add_train(CLI::App& app) {
       std::fprintf(stderr, "error: %s\n", why.c_str());
       return kExitBadInput;
     }
-    auto r = experiment::run_train(c);
+    if (!args->save.empty() && output_refused(args->save, args->force)) return kExitBadInput;
+    auto r = experiment::run_train(c, {}, interrupt_flag());
+    if (interrupt_signal()) return 128 + interrupt_signal();
     if (!r) {
       std::fprintf(stderr, "error: %s\n", r.error().c_str());
       return kExitFailed;
     }
-    if (!args->save.empty()) {
-      auto saved = save_figures(figure::train_figures(*r), args->save);
-      if (!saved) {
-        std::fprintf(stderr, "error: %s\n", saved.error().c_str());
-        return kExitFailed;
-      }
-    }
+    if (!args->save.empty())
+      if (const int status = write_output(args->save, args->force, [&](const std::string& dir) {
+            auto saved = save_figures(figure::train_figures(*r), dir);
+            if (saved) saved = save_json(dir, "result.json", experiment::to_json(*r));
+            if (saved) saved = save_json(dir, "setup.json", experiment::to_json(c));
+            return saved;
+          });
+          status != kExitOk)
+        return status;
     if (args->json) {
       std::cout << experiment::to_json(*r).dump(1) << "\n";
       return kExitOk;

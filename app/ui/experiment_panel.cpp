@@ -7,6 +7,7 @@
 #include "app/ui/theme.h"
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
+#include "core/export/result_folder.h"
 #include "core/figure/experiment_figures.h"
 
 namespace pl::ui {
@@ -133,9 +134,12 @@ std::string ExperimentPanel::export_all() {
     auto folder = exporting::new_export_dir();
     if (!folder) return "export failed: " + folder.error();
     export_.start([run = results_.other_run(), dir = *folder, this] {
-      auto saved = exporting::save_json(dir, "setup.json", run->setup);
-      if (saved) saved = exporting::save_json(dir, "result.json", run->result);
-      if (saved) saved = exporting::save_figures(figure::experiment_figures(*run), dir);
+      auto saved = exporting::fill_export_dir(dir, [&](const std::string& tmp) {
+        auto s = exporting::save_json(tmp, "setup.json", run->setup);
+        if (s) s = exporting::save_json(tmp, "result.json", run->result);
+        if (s) s = exporting::save_figures(figure::experiment_figures(*run), tmp);
+        return s;
+      });
       const std::string what = saved ? "exported to " + dir + " (setup.json re-runs with precision-lab run)"
                                      : "export failed: " + saved.error();
       log_.add("experiment", what);
@@ -148,7 +152,7 @@ std::string ExperimentPanel::export_all() {
   if (!folder) return "export failed: " + folder.error();
   // Dozens of files: written off the UI thread, from a run the panel may replace meanwhile.
   export_.start([run = results_.matrix_run(), dir = *folder, this] {
-    auto saved = exporting::save_spec_run(*run, dir);
+    auto saved = exporting::fill_export_dir(dir, [&](const std::string& tmp) { return exporting::save_spec_run(*run, tmp); });
     const std::string what = saved ? "exported to " + dir + " (setup.json re-runs with precision-lab run)"
                                    : "export failed: " + saved.error();
     log_.add("experiment", what);

@@ -11,6 +11,7 @@
 #include "core/dtype/describe.h"
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
+#include "core/export/result_folder.h"
 #include "core/figure/number_line_figure.h"
 #include "core/util/number_text.h"
 
@@ -102,8 +103,11 @@ std::string ExplorerPanel::export_all() {
   for (const Row& r : rows_)
     if (r.shown) j["formats"].push_back(to_json(r.format.format, r.format.name, r.n));
   export_.start([figures = figures_, j = std::move(j), dir = *folder, this] {
-    auto saved = exporting::save_figures(figures, dir);
-    if (saved) saved = exporting::save_json(dir, "explore.json", j);
+    auto saved = exporting::fill_export_dir(dir, [&](const std::string& tmp) {
+      auto s = exporting::save_figures(figures, tmp);
+      if (s) s = exporting::save_json(tmp, "explore.json", j);
+      return s;
+    });
     const std::string what = saved ? "exported to " + dir : "export failed: " + saved.error();
     log_.add("explorer", what);
     return what;

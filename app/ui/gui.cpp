@@ -54,6 +54,7 @@ struct App {
   RunLog log;  // before the panels, which write to it until they are gone
   std::vector<std::unique_ptr<Panel>> panels;
   std::string status;
+  std::string warning;       // shown under the header until dismissed (a settings file set aside)
   std::string select_panel;  // lower-case name to select on the next frame (then cleared)
   std::string current_panel; // lower-case name of the panel on screen
   bool quit = false;
@@ -94,6 +95,11 @@ void draw_frame(App& app, int width, int height) {
   else
     ImGui::TextDisabled("what happens to numbers when deep-learning code lowers dtypes   |   %s",
                         app.status.c_str());
+  if (!app.warning.empty()) {
+    ImGui::TextColored(ImVec4(0.95f, 0.7f, 0.25f, 1), "%s", app.warning.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("dismiss")) app.warning.clear();
+  }
   // Asked once: selecting a tab every frame would pin it and ignore the user's clicks. Taken
   // before the panels draw, so that a panel asking for another (the Throughput panel's probe
   // for the Experiment panel, drawn before it) is heard on the next frame.
@@ -231,7 +237,10 @@ int run_gui(const GuiOptions& o) {
   const std::string& wanted = o.panel_given ? o.panel : !o.implied_panel.empty() ? o.implied_panel
                             : screenshot ? o.panel : settings.panel;
   app.select_panel = lower(wanted);
-  if (!settings_problem.empty()) app.log.add("window", settings_problem);
+  if (!settings_problem.empty()) {
+    app.log.add("window", settings_problem);
+    app.warning = "Settings: " + settings_problem;
+  }
   bool known = std::any_of(app.panels.begin(), app.panels.end(),
                            [&](auto& p) { return lower(p->name()) == app.select_panel; });
   if (!known && (o.panel_given || screenshot))

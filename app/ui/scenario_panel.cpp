@@ -5,6 +5,7 @@
 
 #include "app/ui/theme.h"
 #include "core/export/export_dir.h"
+#include "core/export/result_folder.h"
 #include "core/export/scenario_export.h"
 #include "core/figure/experiment_figures.h"
 #include "core/util/paths.h"
@@ -103,7 +104,7 @@ std::string ScenarioPanel::export_set() {
   auto dir = exporting::new_export_dir("scenario-" + shown_->scenario.name);
   if (!dir) return "export failed: " + dir.error();
   export_.start([run = shown_, d = *dir, this] {
-    auto saved = exporting::save_scenario_run(*run, d);
+    auto saved = exporting::fill_export_dir(d, [&](const std::string& tmp) { return exporting::save_scenario_run(*run, tmp); });
     const std::string what = saved ? "exported to " + d : "export failed: " + saved.error();
     log_.add("scenario", what);
     return what;

@@ -3,10 +3,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <ctime>
 
 #include <nlohmann/json.hpp>
 
+#include "core/io/checked_write.h"
 #include "core/io/file_read.h"
 
 namespace pl::ui {
@@ -20,7 +21,14 @@ Settings load_settings(std::string* problem) {
   if (!std::filesystem::exists(path, ec)) return s;  // first run
   auto read = io::read_json_file(path);
   if (!read || !read->is_object()) {
-    if (problem) *problem = (read ? path + " is not a JSON object" : read.error()) + "; using defaults";
+    std::string why = (read ? path + " is not a JSON object" : read.error()) + "; using defaults";
+    // What the user wrote is kept: the next save would otherwise write over it.
+    if (std::filesystem::is_regular_file(path, ec)) {
+      const std::string aside = path + ".bad-" + std::to_string(static_cast<long long>(std::time(nullptr)));
+      std::filesystem::rename(path, aside, ec);
+      why += ec ? " (it could not be moved aside: " + ec.message() + ")" : "; the file was kept as " + aside;
+    }
+    if (problem) *problem = why;
     return s;
   }
   const nlohmann::json& j = *read;
@@ -45,9 +53,7 @@ Expected<bool> save_settings(const Settings& s) {
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
   const nlohmann::json j = {{"panel", s.panel}, {"presentation", s.presentation}, {"width", s.width}, {"height", s.height}};
-  std::ofstream out(dir + "/settings.json");
-  if (!(out << j.dump(2) << "\n")) return Error{"cannot write " + dir + "/settings.json"};
-  return true;
+  return io::write_file_atomic(dir + "/settings.json", j.dump(2) + "\n");
 }
 
 }  // namespace pl::ui

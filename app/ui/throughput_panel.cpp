@@ -10,6 +10,7 @@
 #include "core/backend/peak_rates.h"
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
+#include "core/export/result_folder.h"
 #include "core/figure/throughput_figures.h"
 #include "core/util/exception_text.h"
 
@@ -126,7 +127,7 @@ std::string ThroughputPanel::export_figures() {
   auto folder = exporting::new_export_dir("throughput");
   if (!folder) return "export failed: " + folder.error();
   export_.start([figures = figures_, dir = *folder, this] {
-    auto saved = exporting::save_figures(figures, dir);
+    auto saved = exporting::fill_export_dir(dir, [&](const std::string& tmp) { return exporting::save_figures(figures, tmp); });
     const std::string what = saved ? "exported to " + dir : "export failed: " + saved.error();
     log_.add("throughput", what);
     return what;

@@ -1,10 +1,10 @@
 #include "core/export/experiment_export.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "core/export/figure_export.h"
 #include "core/figure/experiment_figures.h"
+#include "core/io/checked_write.h"
 #include "core/util/number_text.h"
 
 namespace pl::exporting {
@@ -14,9 +14,8 @@ using namespace experiment;
 Expected<bool> save_json(const std::string& dir, const std::string& file, const nlohmann::json& j) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  std::ofstream o(dir + "/" + file);
-  if (ec || !(o << j.dump(1) << "\n")) return Error{"cannot write " + dir + "/" + file};
-  return true;
+  if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
+  return io::write_file(dir + "/" + file, j.dump(1) + "\n");
 }
 
 Expected<bool> save_figures(const std::vector<figure::Figure>& figures, const std::string& dir) {
@@ -35,13 +34,12 @@ Expected<bool> save_results(const MatmulSpec& spec, const MatmulResult& r, const
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
-  auto write = [&](const std::string& file, const std::string& text) -> bool {
-    std::ofstream o(dir + "/" + file);
-    return static_cast<bool>(o << text);
+  auto write = [&](const std::string& file, const std::string& text) {
+    return io::write_file(dir + "/" + file, text);
   };
   nlohmann::json setup = to_json(spec);
-  if (!write("setup.json", setup.dump(2) + "\n") || !write("result.json", to_json(r).dump(1) + "\n"))
-    return Error{"cannot write into " + dir};
+  if (auto w = write("setup.json", setup.dump(2) + "\n"); !w) return w;
+  if (auto w = write("result.json", to_json(r).dump(1) + "\n"); !w) return w;
   std::string csv = "component,histogram,bin_low,bin_high,count\n";
   for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output})
     for (const auto& [kind, h] : {std::pair{"relative", &e->relative}, std::pair{"signed", &e->signed_error},
@@ -49,7 +47,7 @@ Expected<bool> save_results(const MatmulSpec& spec, const MatmulResult& r, const
       for (size_t i = 0; i < h->counts.size(); ++i)
         csv += e->name + "," + kind + "," + shortest_double(h->edges[i]) + "," +
                shortest_double(h->edges[i + 1]) + "," + std::to_string(h->counts[i]) + "\n";
-  if (!write("histograms.csv", csv)) return Error{"cannot write into " + dir};
+  if (auto w = write("histograms.csv", csv); !w) return w;
   return save_figures(figure::matmul_figures(r), dir);
 }
 

@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <limits>
 
 #include "core/figure/plot_layout.h"
+#include "core/io/checked_write.h"
 #include "core/util/number_text.h"
 
 namespace pl::figure {
@@ -396,9 +396,7 @@ std::string figure_csv(const Figure& f) {
 Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type,
                              const ExportOptions& o) {
   if (type == FileType::Csv) {
-    std::ofstream out(path);
-    if (!(out << figure_csv(f))) return Error{"cannot write " + path};
-    return true;
+    return io::write_file(path, figure_csv(f));
   }
   cairo_surface_t* s = nullptr;
   switch (type) {

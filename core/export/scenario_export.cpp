@@ -1,10 +1,10 @@
 #include "core/export/scenario_export.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "core/export/experiment_export.h"
 #include "core/figure/experiment_figures.h"
+#include "core/io/checked_write.h"
 
 namespace pl::exporting {
 namespace {
@@ -25,11 +25,7 @@ std::string md_cell(std::string s) {
   return out;
 }
 
-Expected<bool> write_text(const std::string& path, const std::string& text) {
-  std::ofstream o(path);
-  if (!(o << text)) return Error{"cannot write " + path};
-  return true;
-}
+Expected<bool> write_text(const std::string& path, const std::string& text) { return io::write_file(path, text); }
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 
 #include "core/dtype/codec.h"
 #include "core/dtype/custom_dtype.h"
+#include "core/io/checked_write.h"
 #include "core/io/file_read.h"
 #include "core/util/memory_room.h"
 #include "core/util/number_text.h"
@@ -368,10 +369,8 @@ Expected<bool> write_npy(const std::string& path, const std::vector<size_t>& sha
     }
     for (int i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(bits >> (8 * i)));
   }
-  std::ofstream o(path, std::ios::binary);
-  if (!o.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size())))
-    return Error{"cannot write " + path};
-  return true;
+  // Complete or not at all: a full disk must not leave a truncated .npy that reads as another shape.
+  return write_file_atomic(path, std::string_view(reinterpret_cast<const char*>(out.data()), out.size()));
 }
 
 }  // namespace pl::io

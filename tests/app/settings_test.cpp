@@ -75,6 +75,13 @@ TEST_F(SettingsFile, AnUnusableFileMeansDefaultsAndSaysWhy) {
   EXPECT_EQ(s.panel, "formats");
   EXPECT_NE(problem.find("not valid JSON"), std::string::npos) << problem;
   EXPECT_NE(problem.find("using defaults"), std::string::npos) << problem;
+  // Kept aside, not left to be written over by the next save.
+  EXPECT_NE(problem.find("the file was kept as " + file().string() + ".bad-"), std::string::npos) << problem;
+  EXPECT_FALSE(std::filesystem::exists(file()));
+  size_t kept = 0;
+  for (const auto& e : std::filesystem::directory_iterator(file().parent_path()))
+    kept += e.path().filename().string().rfind("settings.json.bad-", 0) == 0;
+  EXPECT_EQ(kept, 1u);
 
   write("[1, 2]");
   problem.clear();

@@ -1,0 +1,116 @@
+#include "core/export/result_folder.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "core/io/checked_write.h"
+#include "core/util/interrupt.h"
+
+namespace pl::exporting {
+namespace fs = std::filesystem;
+namespace {
+
+// "out/" and "out" name the same folder.
+fs::path folder_path(const std::string& dest) {
+  fs::path d = fs::path(dest).lexically_normal();
+  if (d.filename().empty()) d = d.parent_path();
+  return d;
+}
+
+std::string sibling(const fs::path& dest, const char* what) {
+  const fs::path parent = dest.parent_path().empty() ? fs::path(".") : dest.parent_path();
+  std::string name = ".";
+  name.append(dest.filename().string()).append(".").append(what).append("-XXXXXX");
+  return (parent / name).string();
+}
+
+}  // namespace
+
+std::string ResultFolder::refusal(const std::string& dest, bool replace) {
+  if (dest.empty()) return "the output folder's name is empty";
+  std::error_code ec;
+  const fs::path d = folder_path(dest);
+  const auto st = fs::symlink_status(d, ec);
+  if (!fs::exists(st)) return "";
+  if (fs::is_symlink(st)) return dest + " is a symbolic link; give the folder itself";
+  if (!fs::is_directory(st)) return dest + " exists and is not a folder";
+  if (!fs::is_empty(d, ec) && !replace) return dest + " is not empty: give --force to replace its contents, or another folder";
+  return "";
+}
+
+Expected<ResultFolder> ResultFolder::begin(const std::string& dest, bool replace) {
+  if (auto why = refusal(dest, replace); !why.empty()) return Error{why};
+  const fs::path d = folder_path(dest);
+  std::error_code ec;
+  if (!d.parent_path().empty()) {
+    fs::create_directories(d.parent_path(), ec);
+    if (ec) return Error{"cannot create " + d.parent_path().string() + ": " + ec.message()};
+  }
+  ResultFolder f;
+  f.dest_ = d.string();
+  f.replace_ = replace;
+  f.tmp_ = sibling(d, "tmp");
+  if (::mkdtemp(f.tmp_.data()) == nullptr) {
+    const std::string why = std::strerror(errno);
+    f.tmp_.clear();
+    return Error{"cannot create a folder beside " + dest + ": " + why};
+  }
+  ::chmod(f.tmp_.c_str(), 0755);
+  return f;
+}
+
+ResultFolder::ResultFolder(ResultFolder&& o) noexcept { *this = std::move(o); }
+
+ResultFolder& ResultFolder::operator=(ResultFolder&& o) noexcept {
+  std::swap(dest_, o.dest_);
+  std::swap(tmp_, o.tmp_);
+  std::swap(replace_, o.replace_);
+  std::swap(committed_, o.committed_);
+  return *this;
+}
+
+ResultFolder::~ResultFolder() {
+  if (committed_ || tmp_.empty()) return;
+  std::error_code ec;
+  fs::remove_all(tmp_, ec);
+}
+
+std::string ResultFolder::in_destination(std::string text) const {
+  if (tmp_.empty()) return text;
+  for (size_t at = text.find(tmp_); at != std::string::npos; at = text.find(tmp_, at + dest_.size()))
+    text.replace(at, tmp_.size(), dest_);
+  return text;
+}
+
+Expected<bool> ResultFolder::commit() {
+  if (committed_) return true;
+  if (interrupt_signal() != 0) return Error{"interrupted: nothing was written to " + dest_};
+  if (auto synced = io::sync_folder(tmp_); !synced) return synced;
+  std::error_code ec;
+  const fs::path d(dest_);
+  const bool exists = fs::exists(fs::symlink_status(d, ec));
+  std::string old;
+  if (exists && !fs::is_empty(d, ec)) {
+    if (!replace_) return Error{dest_ + " is not empty (it was written meanwhile): nothing was replaced"};
+    old = sibling(d, "old");
+    if (::mkdtemp(old.data()) == nullptr || ::rmdir(old.c_str()) != 0 || ::rename(dest_.c_str(), old.c_str()) != 0)
+      return Error{"cannot move the previous " + dest_ + " aside: " + std::strerror(errno)};
+  }
+  // rename(2) also replaces an empty folder.
+  if (::rename(tmp_.c_str(), dest_.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    if (!old.empty()) ::rename(old.c_str(), dest_.c_str());  // put the previous folder back
+    return Error{"cannot move the results into " + dest_ + ": " + why};
+  }
+  committed_ = true;
+  if (!old.empty()) fs::remove_all(old, ec);
+  const fs::path parent = d.parent_path().empty() ? fs::path(".") : d.parent_path();
+  return io::sync_folder(parent.string());
+}
+
+}  // namespace pl::exporting

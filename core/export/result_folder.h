@@ -1,0 +1,68 @@
+// A result folder that is complete or does not exist. Files are written into a new temporary
+// folder beside the destination; commit() flushes it and renames it into place, replacing a
+// previous folder only when asked to, and then as a whole (renamed aside, the new one renamed
+// in, the old one removed), so no file of an earlier run survives beside the new ones. A folder
+// never committed -- an error, an exception, Ctrl-C -- is removed.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "core/util/expected.h"
+
+namespace pl::exporting {
+
+class ResultFolder {
+ public:
+  // Why `dest` cannot take results -- an empty name, a symbolic link, something that is not a
+  // folder, a folder that is not empty unless `replace` (the commands' --force) -- or "" when it
+  // can. The user's to fix; a command checks it before it starts the work.
+  static std::string refusal(const std::string& dest, bool replace);
+  // Prepares `dest` (refusal() first, then the temporary folder beside it).
+  static Expected<ResultFolder> begin(const std::string& dest, bool replace);
+
+  ResultFolder(ResultFolder&&) noexcept;
+  ResultFolder& operator=(ResultFolder&&) noexcept;
+  ~ResultFolder();
+
+  const std::string& path() const { return tmp_; }  // where to write
+  const std::string& destination() const { return dest_; }
+  // `text` with the temporary folder's path written as the destination's (for messages: the
+  // user never named the temporary folder).
+  std::string in_destination(std::string text) const;
+  // Moves the written folder into place. Refused once an interrupt has been noted (nothing is
+  // moved; the temporary folder goes when this object does).
+  Expected<bool> commit();
+
+ private:
+  ResultFolder() = default;
+  std::string dest_, tmp_;
+  bool replace_ = false, committed_ = false;
+};
+
+// The usual use: `fill` writes into the folder it is given; the folder is committed when it
+// returns true, abandoned otherwise (its error is returned).
+template <typename Fill>
+Expected<bool> write_result_folder(const std::string& dest, bool replace, Fill&& fill) {
+  auto begun = ResultFolder::begin(dest, replace);
+  if (!begun) return Error{begun.error()};
+  ResultFolder folder = std::move(begun).value();
+  Expected<bool> filled = fill(folder.path());
+  if (!filled) return Error{folder.in_destination(filled.error())};
+  return folder.commit();
+}
+
+// A window export: `dir` was just made for it (export_dir.h) and is empty. It ends complete, or
+// is removed.
+template <typename Fill>
+Expected<bool> fill_export_dir(const std::string& dir, Fill&& fill) {
+  auto written = write_result_folder(dir, false, fill);
+  if (!written) {
+    std::error_code ec;
+    std::filesystem::remove(dir, ec);
+  }
+  return written;
+}
+
+}  // namespace pl::exporting

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Fault injection on what the binary ($PL) writes: a full standard output, a full disk, a file or
+# a link where a folder is expected, a folder that would mix two runs, and Ctrl-C or SIGTERM at
+# random points of a run. Each case ends with exit 0 (valid), 2 (bad input), 1 (the environment
+# failed) or 130/143 (signal), and never with a partial result folder.
+set -u
+fails=0 passes=0 skips=0
+tmp=$(mktemp -d)
+trap 'umount "$tmp/tiny" 2>/dev/null; rm -rf "$tmp"' EXIT
+ok() { echo "ok   $1"; passes=$((passes + 1)); }
+bad() { echo "FAIL $1"; fails=$((fails + 1)); }
+skip() { echo "SKIP $1"; skips=$((skips + 1)); }
+status_is() {  # NAME WANT PATTERN -- COMMAND...: status and a line of stderr
+  local name=$1 want=$2 pattern=$3; shift 4
+  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
+  if [[ $rc -eq $want ]] && grep -qE -- "$pattern" <<<"$err"; then ok "$name"; else bad "$name: status $rc (want $want): $err"; fi
+}
+# A result folder is complete: its JSON parses and no figure file is empty.
+complete() {
+  local d=$1 f
+  [[ -s $d/result.json && -s $d/setup.json ]] || return 1
+  python3 -c "import json,sys; [json.load(open(p)) for p in sys.argv[1:]]" "$d/result.json" "$d/setup.json" || return 1
+  for f in "$d"/*; do [[ -s $f ]] || return 1; done
+}
+no_leftovers() { ! ls -A "$1" | grep -q '\.tmp-\|\.old-'; }
+
+train=$tmp/train.json
+echo '{"experiment": "train", "models": ["float32", "bfloat16"], "steps": 300}' >"$train"
+long=$tmp/long.json
+echo '{"experiment": "train", "models": ["float32", "bfloat16", "float16"], "steps": 3000, "samples": 512, "features": 32}' >"$long"
+
+# Standard output that cannot be written is an error, not a success.
+for cmd in "formats --json" "promote float16 float32" "cast --to float16 0.1" "scenario run 6"; do
+  # shellcheck disable=SC2086
+  status_is "stdout-full: $cmd" 1 'writing to standard output failed: No space left on device' -- \
+    bash -c "\"\$0\" $cmd >/dev/full" "$PL"
+done
+
+# A single output file: checked, written whole, never renamed over a device.
+status_is npy-to-dev-full 1 'cannot write /dev/full: No space left on device' -- \
+  "$PL" matmul --m 4 --n 4 --k 4 --out /dev/full
+[[ -c /dev/full ]] && ok "dev-full-still-a-device" || bad "dev-full-still-a-device"
+
+# Folders that would mix runs, or are not folders.
+mkdir -p "$tmp/used" && echo stale >"$tmp/used/framework.json"
+status_is run-nonempty 2 'is not empty: give --force' -- "$PL" run "$train" --out "$tmp/used"
+[[ -f $tmp/used/framework.json ]] && ok run-nonempty-untouched || bad run-nonempty-untouched
+status_is run-force 0 '' -- "$PL" run "$train" --out "$tmp/used" --force
+if [[ ! -e $tmp/used/framework.json ]] && complete "$tmp/used"; then ok run-force-replaces-whole; else bad run-force-replaces-whole; fi
+echo x >"$tmp/a-file"
+status_is run-out-is-file 2 'exists and is not a folder' -- "$PL" run "$train" --out "$tmp/a-file"
+ln -s "$tmp/used" "$tmp/a-link"
+status_is run-out-is-link 2 'symbolic link' -- "$PL" run "$train" --out "$tmp/a-link"
+status_is scenario-export-nonempty 2 'is not empty' -- "$PL" scenario export 6 --out "$tmp/used"
+status_is dot-save-is-file 2 'exists and is not a folder' -- "$PL" dot --k 16 --trials 2 --save "$tmp/a-file"
+status_is matmul-save-nonempty 2 'is not empty' -- "$PL" matmul --m 4 --n 4 --k 4 --save "$tmp/used"
+no_leftovers "$tmp" && ok no-temporary-folders || bad no-temporary-folders
+
+# An empty option value is an error, not "not given".
+for opt in "--out" "--save" "--accumulate" "--backend" "--framework"; do
+  status_is "empty-value $opt" 2 "$opt is given an empty value" -- "$PL" matmul --m 4 --n 4 --k 4 "$opt" ""
+done
+status_is "empty-value --out=" 2 '--out is given an empty value' -- "$PL" run "$train" --out=
+
+# Whole numbers are whole numbers: no wrapping of -1 or 2^64 into an unsigned option.
+status_is "seed--1" 2 "--seed: '-1' is not a whole number" -- "$PL" matmul --m 4 --n 4 --k 4 --seed -1
+status_is "seed-2^64" 2 "--seed: '18446744073709551616' is not a whole number" -- "$PL" matmul --m 4 --n 4 --k 4 --seed 18446744073709551616
+status_is "elements--1" 2 "--elements: '-1' is not a whole number" -- "$PL" bench --elements -1
+status_is "elements-1e12" 2 "1e12" -- "$PL" bench --elements 1e12
+status_is "elements-0" 2 "--elements must be from 1 to 2\^34" -- "$PL" bench --elements 0
+
+# A full disk: a tiny file system where the machine lets us mount one (CI runs as root).
+mkdir -p "$tmp/tiny"
+if mount -t tmpfs -o size=64k tmpfs "$tmp/tiny" 2>/dev/null; then
+  status_is tiny-disk-run 1 "cannot write $tmp/tiny/r/" -- "$PL" run "$train" --out "$tmp/tiny/r"
+  [[ -z $(ls -A "$tmp/tiny") ]] && ok tiny-disk-nothing-left || bad "tiny-disk-nothing-left: $(ls -A "$tmp/tiny")"
+  status_is tiny-disk-npy 1 'No space left on device' -- "$PL" matmul --m 512 --n 512 --k 8 --out "$tmp/tiny/c.npy"
+  [[ -z $(ls -A "$tmp/tiny") ]] && ok tiny-disk-no-npy || bad "tiny-disk-no-npy: $(ls -A "$tmp/tiny")"
+  umount "$tmp/tiny"
+else
+  skip "tiny-disk: this machine does not let us mount a tmpfs (not root, or no mount namespace)"
+fi
+
+# Ctrl-C and SIGTERM at random points: the folder is absent (exit 130/143) or complete (exit 0).
+for i in 1 2 3 4 5 6; do
+  sig=INT want=130
+  ((i % 2 == 0)) && sig=TERM want=143
+  out=$tmp/sig-$i
+  "$PL" run "$long" --out "$out" >/dev/null 2>&1 &
+  pid=$!
+  sleep "$((RANDOM % 2)).$((RANDOM % 10))"  # 0 to 1.9 s: before, during and after the writing
+  kill -s "$sig" "$pid" 2>/dev/null
+  wait "$pid"; rc=$?
+  if [[ $rc -eq $want && ! -e $out ]]; then
+    ok "signal-$sig-$i (status $rc, no folder)"
+  elif [[ $rc -eq 0 ]] && complete "$out"; then
+    ok "signal-$sig-$i (finished first: status 0, complete folder)"
+  else
+    bad "signal-$sig-$i: status $rc, folder: $(ls -A "$out" 2>/dev/null | tr '\n' ' ')"
+  fi
+done
+no_leftovers "$tmp" && ok no-temporary-folders-after-signals || bad no-temporary-folders-after-signals
+
+echo "$passes passed, $fails failed, $skips skipped"
+((fails == 0))

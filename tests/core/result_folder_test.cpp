@@ -1,0 +1,132 @@
+// Result folders are complete or absent, and every write is checked: a folder is refused when it
+// would mix runs, replaced as a whole with --force, removed when never committed; a file write
+// that fails says so and leaves nothing.
+#include "core/export/result_folder.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "core/io/checked_write.h"
+#include "core/util/interrupt.h"
+
+namespace pl::exporting {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path p = fs::temp_directory_path() / ("pl-result-folder-" + std::to_string(::getpid()));
+  TempDir() { fs::remove_all(p), fs::create_directories(p); }
+  ~TempDir() { fs::remove_all(p); }
+};
+
+std::string read(const fs::path& f) {
+  std::ifstream in(f);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+size_t entries(const fs::path& d) { return static_cast<size_t>(std::distance(fs::directory_iterator(d), {})); }
+
+TEST(ResultFolder, WritesANewFolderWhole) {
+  TempDir t;
+  const fs::path dest = t.p / "out";
+  auto ok = write_result_folder(dest.string(), false, [](const std::string& dir) {
+    return io::write_file(dir + "/result.json", "{}\n");
+  });
+  ASSERT_TRUE(ok) << ok.error();
+  EXPECT_EQ(read(dest / "result.json"), "{}\n");
+  EXPECT_EQ(entries(t.p), 1u);  // no temporary folder left beside it
+}
+
+TEST(ResultFolder, RefusesToMixRunsUnlessForcedThenReplacesWhole) {
+  TempDir t;
+  const fs::path dest = t.p / "out";
+  fs::create_directories(dest);
+  std::ofstream(dest / "framework.json") << "stale";
+  EXPECT_NE(ResultFolder::refusal(dest.string(), false).find("is not empty: give --force"), std::string::npos);
+  EXPECT_FALSE(write_result_folder(dest.string(), false, [](const std::string&) -> Expected<bool> { return true; }));
+  EXPECT_TRUE(fs::exists(dest / "framework.json"));
+  auto ok = write_result_folder(dest.string(), true, [](const std::string& dir) {
+    return io::write_file(dir + "/result.json", "new");
+  });
+  ASSERT_TRUE(ok) << ok.error();
+  EXPECT_FALSE(fs::exists(dest / "framework.json"));  // nothing of the earlier run survives
+  EXPECT_EQ(read(dest / "result.json"), "new");
+  EXPECT_EQ(entries(t.p), 1u);
+}
+
+TEST(ResultFolder, AnEmptyFolderIsTakenWithoutForce) {
+  TempDir t;
+  fs::create_directories(t.p / "out");
+  EXPECT_EQ(ResultFolder::refusal((t.p / "out/").string(), false), "");
+  EXPECT_TRUE(write_result_folder((t.p / "out").string(), false, [](const std::string& dir) {
+    return io::write_file(dir + "/a", "a");
+  }));
+  EXPECT_TRUE(fs::exists(t.p / "out/a"));
+}
+
+TEST(ResultFolder, RefusesFilesLinksAndEmptyNames) {
+  TempDir t;
+  std::ofstream(t.p / "file") << "x";
+  fs::create_directory_symlink(t.p, t.p / "link");
+  EXPECT_NE(ResultFolder::refusal((t.p / "file").string(), true).find("is not a folder"), std::string::npos);
+  EXPECT_NE(ResultFolder::refusal((t.p / "link").string(), true).find("symbolic link"), std::string::npos);
+  EXPECT_NE(ResultFolder::refusal("", true).find("empty"), std::string::npos);
+}
+
+TEST(ResultFolder, AFailedOrAbandonedFolderLeavesNothing) {
+  TempDir t;
+  const fs::path dest = t.p / "out";
+  auto failed = write_result_folder(dest.string(), false, [](const std::string& dir) -> Expected<bool> {
+    if (auto w = io::write_file(dir + "/setup.json", "{}"); !w) return w;
+    return Error{"cannot write " + dir + "/figure.png: disk full"};
+  });
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error(), "cannot write " + dest.string() + "/figure.png: disk full");  // the folder the user named
+  EXPECT_FALSE(fs::exists(dest));
+  EXPECT_EQ(entries(t.p), 0u);
+  {
+    auto f = ResultFolder::begin(dest.string(), false);
+    ASSERT_TRUE(f);
+  }  // never committed
+  EXPECT_EQ(entries(t.p), 0u);
+}
+
+TEST(ResultFolder, AnInterruptStopsTheCommit) {
+  TempDir t;
+  note_interrupt(2);
+  auto r = write_result_folder((t.p / "out").string(), false, [](const std::string& dir) {
+    return io::write_file(dir + "/a", "a");
+  });
+  clear_interrupt();
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().find("interrupted"), std::string::npos);
+  EXPECT_EQ(entries(t.p), 0u);
+}
+
+TEST(CheckedWrite, NeverFollowsALinkAndReportsAFullDevice) {
+  TempDir t;
+  std::ofstream(t.p / "target") << "keep";
+  fs::create_symlink(t.p / "target", t.p / "link");
+  const auto w = io::write_file((t.p / "link").string(), "new");
+  ASSERT_FALSE(w);
+  EXPECT_NE(w.error().find("symbolic link"), std::string::npos);
+  EXPECT_EQ(read(t.p / "target"), "keep");
+  // The atomic write replaces the link itself.
+  ASSERT_TRUE(io::write_file_atomic((t.p / "link").string(), "new"));
+  EXPECT_EQ(read(t.p / "target"), "keep");
+  EXPECT_FALSE(fs::is_symlink(t.p / "link"));
+  EXPECT_EQ(read(t.p / "link"), "new");
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this machine";
+  const auto full = io::write_file_atomic("/dev/full", "bytes");
+  ASSERT_FALSE(full);
+  EXPECT_NE(full.error().find("No space left on device"), std::string::npos);
+  EXPECT_TRUE(fs::is_character_file("/dev/full"));  // written to, never renamed over
+}
+
+}  // namespace
+}  // namespace pl::exporting
