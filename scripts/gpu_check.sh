@@ -74,6 +74,9 @@ torch_tables() {
     timeout ${TORCH_TIMEOUT:-300} env -u LD_LIBRARY_PATH python3 $g $args --cells-log "$OUT/$name.cells" \
       >"$OUT/$name.json" 2>"$OUT/$name.err" &
   done
+  # Operands on different devices: the texts the torch engines are to model.
+  timeout ${TORCH_TIMEOUT:-300} env -u LD_LIBRARY_PATH python3 tests/data/promotion/gen_torch_devices.py \
+    >"$OUT/torch_devices_cuda.json" 2>"$OUT/torch_devices_cuda.err" &
   # Convolutions over a grid of shapes: cuDNN or PyTorch's own kernels, and their error texts.
   timeout ${TORCH_TIMEOUT:-300} env -u LD_LIBRARY_PATH python3 tests/data/promotion/gen_torch_conv_shapes.py \
     --device cuda >"$OUT/torch_cuda_conv_shapes.json" 2>"$OUT/torch_cuda_conv_shapes.err" &
