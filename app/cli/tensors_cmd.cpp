@@ -5,6 +5,7 @@
 #include "app/cli/cli.h"
 #include "core/io/npy.h"
 #include "core/io/safetensors.h"
+#include "core/util/printable.h"
 
 namespace pl::cli {
 
@@ -27,7 +28,7 @@ Runner add_tensors(CLI::App& app) {
       return kExitBadInput;
     }
     for (const auto& e : *list)
-      std::printf("%-40s %-8s %s\n", e.name.c_str(), e.dtype.c_str(), io::shape_text(e.shape).c_str());
+      std::printf("%-40s %-8s %s\n", printable(e.name, 256).c_str(), e.dtype.c_str(), io::shape_text(e.shape).c_str());
     return kExitOk;
   };
 }

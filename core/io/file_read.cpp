@@ -1,5 +1,7 @@
 #include "core/io/file_read.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -15,7 +17,7 @@ Expected<std::vector<uint8_t>> read_file(const std::string& path, size_t limit) 
   if (auto why = not_a_file(path); !why.empty()) return Error{why};
   // istream::read catches what the filebuf throws and sets badbit instead.
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return Error{"cannot open " + path};
+  if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
   const std::streamoff size = in.tellg();
   if (size < 0) return Error{"cannot read " + path};
   if (static_cast<uint64_t>(size) > limit)

@@ -2,6 +2,7 @@
 
 #include "core/io/npy.h"
 #include "core/io/safetensors.h"
+#include "core/util/printable.h"
 
 namespace pl::io {
 namespace {
@@ -11,16 +12,19 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }  // namespace
 
 Expected<Tensor> load_tensor(const std::string& spec, std::optional<DType> raw_as) {
-  const size_t st = spec.find(".safetensors");
+  // FILE.safetensors:TENSOR -- the file's name ends in .safetensors and a colon follows; a folder
+  // named models.safetensors.d/ holding x.npy is no tensor reference.
+  const size_t st = spec.find(".safetensors:");
   if (st == std::string::npos) {
+    if (ends_with(spec, ".safetensors"))
+      return Error{"'" + printable(spec) + "': name the tensor, as " + printable(spec) + ":TENSOR (see `precision-lab tensors " +
+                   printable(spec) + "`)"};
     if (!ends_with(spec, ".npy"))
-      return Error{"'" + spec + "': name a .npy file or FILE.safetensors:TENSOR[@ROWS,COLS]"};
+      return Error{"'" + printable(spec) + "': name a .npy file or FILE.safetensors:TENSOR[@ROWS,COLS]"};
     return read_npy(spec, raw_as);
   }
   const std::string path = spec.substr(0, st + 12);
   std::string rest = spec.substr(st + 12);
-  if (rest.empty() || rest[0] != ':')
-    return Error{"'" + spec + "': name the tensor, as " + path + ":TENSOR (see `precision-lab tensors " + path + "`)"};
   rest = rest.substr(1);
   std::optional<Slice> slice;
   if (const size_t at = rest.rfind('@'); at != std::string::npos) {

@@ -1,8 +1,9 @@
 #include "core/io/npy.h"
 
-#include <bit>
-#include <cmath>
 #include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "core/io/file_read.h"
 #include "core/util/memory_room.h"
 #include "core/util/number_text.h"
+#include "core/util/printable.h"
 
 namespace pl::io {
 namespace {
@@ -52,18 +54,27 @@ class Literal {
     i_ += w.size();
     return true;
   }
+  // Python's decimal literal: a leading zero only in zero itself ("007" is a SyntaxError for
+  // NumPy's literal_eval; leading_zero() then says so).
   bool integer(size_t* out) {
     space();
     size_t v = 0, digits = 0;
+    const bool zero_first = i_ < s_.size() && s_[i_] == '0';
+    leading_zero_ = false;
     while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') {
       if (v > (SIZE_MAX - 9) / 10) return false;
       v = v * 10 + static_cast<size_t>(s_[i_++] - '0');
       ++digits;
     }
+    if (zero_first && v != 0) {
+      leading_zero_ = true;
+      return false;
+    }
     if (i_ < s_.size() && s_[i_] == 'L') ++i_;  // Python 2 longs in old files
     *out = v;
     return digits > 0;
   }
+  bool leading_zero() const { return leading_zero_; }
   bool at_end() {
     space();
     return i_ == s_.size();
@@ -76,6 +87,7 @@ class Literal {
  private:
   std::string_view s_;
   size_t i_ = 0;
+  bool leading_zero_ = false;
 };
 
 struct Descr {
@@ -152,9 +164,14 @@ Expected<NpyHeader> parse_npy_header(std::string_view dict) {
   NpyHeader h;
   bool have_descr = false, have_order = false, have_shape = false;
   if (!p.eat('{')) return Error{"the header is not a dictionary"};
+  std::vector<std::string> keys;
   while (!p.eat('}')) {
     std::string key;
     if (!p.string(&key) || !p.eat(':')) return Error{"the header dictionary is malformed"};
+    // A Python dict keeps the last of two equal keys; two 'shape's are a broken file, not a choice.
+    if (std::find(keys.begin(), keys.end(), key) != keys.end())
+      return Error{"the header names '" + printable(key) + "' twice"};
+    keys.push_back(key);
     if (key == "descr") {
       if (p.peek() == '[') return Error{"structured dtypes (records) are not supported"};
       if (!p.string(&h.descr)) return Error{"'descr' is not a string"};
@@ -168,14 +185,16 @@ Expected<NpyHeader> parse_npy_header(std::string_view dict) {
       if (!p.eat('(')) return Error{"'shape' is not a tuple"};
       while (!p.eat(')')) {
         size_t d;
-        if (!p.integer(&d)) return Error{"'shape' holds something other than non-negative integers"};
+        if (!p.integer(&d))
+          return Error{p.leading_zero() ? "'shape' has a dimension written with a leading zero (NumPy refuses it)"
+                                        : "'shape' holds something other than non-negative integers"};
         if (h.shape.size() >= 32) return Error{"'shape' has more than 32 dimensions"};
         h.shape.push_back(d);
         if (!p.eat(',') && p.peek() != ')') return Error{"'shape' is malformed"};
       }
       have_shape = true;
     } else {
-      return Error{"unexpected header key '" + key + "'"};
+      return Error{"unexpected header key '" + printable(key) + "'"};
     }
     if (!p.eat(',') && p.peek() != '}') return Error{"the header dictionary is malformed"};
   }
@@ -240,7 +259,7 @@ std::string check_data_size(const Layout& l, size_t file_size) {
 Expected<Layout> read_layout(const std::string& path) {
   if (auto why = not_a_file(path); !why.empty()) return Error{why};
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return Error{"cannot open " + path};
+  if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
   const auto size = static_cast<size_t>(in.tellg());
   in.seekg(0);
   std::vector<uint8_t> prefix(std::min(size, kMaxHeader + 12));

@@ -1,6 +1,7 @@
 #include "core/io/safetensors.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "core/io/file_read.h"
 #include "core/util/memory_room.h"
+#include "core/util/printable.h"
 
 namespace pl::io {
 namespace {
@@ -38,15 +40,77 @@ const DtypeSpec* find_dtype(const std::string& n) {
   return nullptr;
 }
 
+// The header's own nesting is three deep (tensor, field, shape); anything past this is refused
+// before the parser builds it.
+constexpr int kMaxHeaderDepth = 16;
+
+// The header as JSON, refusing what a JSON object silently merges or the reference library
+// refuses: a byte-order mark, a name given twice, nesting past kMaxHeaderDepth.
+Expected<nlohmann::json> header_json(std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") return Error{"the safetensors header starts with a byte-order mark"};
+  std::vector<std::string> names;
+  std::string problem;
+  const auto check = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    if (depth > kMaxHeaderDepth && problem.empty())
+      problem = "the safetensors header is nested deeper than " + std::to_string(kMaxHeaderDepth);
+    if (event == nlohmann::json::parse_event_t::key && depth == 1) {
+      std::string name = parsed.get<std::string>();
+      if (std::find(names.begin(), names.end(), name) != names.end() && problem.empty())
+        problem = "tensor '" + printable(name) + "' is named twice in the safetensors header";
+      names.push_back(std::move(name));
+    }
+    return problem.empty();
+  };
+  nlohmann::json h = nlohmann::json::parse(text, check, /*allow_exceptions=*/false);
+  if (!problem.empty()) return Error{problem};
+  if (h.is_discarded() || !h.is_object()) return Error{"the safetensors header is not a JSON object"};
+  return h;
+}
+
+// The reference library's layout rule (safetensors' Metadata::validate): in offset order each
+// tensor starts where the one before ended, and together they cover the data section exactly.
+Expected<bool> check_layout(const std::vector<SafetensorsEntry>& sorted, uint64_t data_size) {
+  uint64_t at = 0;
+  const SafetensorsEntry* before = nullptr;
+  auto range = [](const SafetensorsEntry& e) {
+    return "[" + std::to_string(e.begin) + ", " + std::to_string(e.end) + ")";
+  };
+  for (const SafetensorsEntry& e : sorted) {
+    if (e.begin < at)
+      return Error{"tensor '" + printable(e.name) + "' " + range(e) + " overlaps tensor '" + printable(before->name) +
+                   "' " + range(*before)};
+    if (e.begin > at)
+      return Error{"a gap of " + std::to_string(e.begin - at) + " bytes before tensor '" + printable(e.name) + "' " +
+                   range(e) + (before ? " (tensor '" + printable(before->name) + "' ends at " + std::to_string(at) + ")"
+                                      : std::string(" (the data section starts at 0)"))};
+    at = e.end;
+    before = &e;
+  }
+  if (at != data_size)
+    return Error{std::to_string(data_size - at) + " bytes after the last tensor" +
+                 (before ? " ('" + printable(before->name) + "' ends at " + std::to_string(at) + ")" : std::string()) +
+                 ": the tensors must cover the data section exactly"};
+  return true;
+}
+
 // Parses and validates the JSON header against a data section of `data_size` bytes.
 Expected<std::vector<SafetensorsEntry>> parse_header(std::string_view text, uint64_t data_size) {
-  nlohmann::json h = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (h.is_discarded() || !h.is_object()) return Error{"the safetensors header is not a JSON object"};
+  auto parsed = header_json(text);
+  if (!parsed) return Error{parsed.error()};
+  const nlohmann::json& h = *parsed;
   std::vector<SafetensorsEntry> out;
   for (auto it = h.begin(); it != h.end(); ++it) {
-    if (it.key() == "__metadata__") continue;
+    if (it.key() == "__metadata__") {
+      const auto& m = it.value();
+      if (!m.is_object()) return Error{"__metadata__ is not a map of strings to strings"};
+      for (auto kv = m.begin(); kv != m.end(); ++kv)
+        if (!kv.value().is_string())
+          return Error{"__metadata__ '" + printable(kv.key()) + "' is not a string (a map of strings to strings)"};
+      continue;
+    }
     const auto& v = it.value();
-    const std::string where = "tensor '" + it.key() + "': ";
+    if (it.key().find('\0') != std::string::npos) return Error{"a tensor name holds a NUL character"};
+    const std::string where = "tensor '" + printable(it.key()) + "': ";
     if (!v.is_object() || !v.contains("dtype") || !v.contains("shape") || !v.contains("data_offsets"))
       return Error{where + "needs dtype, shape and data_offsets"};
     SafetensorsEntry e;
@@ -77,7 +141,8 @@ Expected<std::vector<SafetensorsEntry>> parse_header(std::string_view text, uint
                    std::to_string(e.end - e.begin)};
     out.push_back(std::move(e));
   }
-  std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.begin < b.begin; });
+  std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.begin != b.begin ? a.begin < b.begin : a.end < b.end; });
+  if (auto layout = check_layout(out, data_size); !layout) return Error{layout.error()};
   return out;
 }
 
@@ -98,7 +163,7 @@ const SafetensorsEntry* find_entry(const std::vector<SafetensorsEntry>& all, con
 
 std::string names_of(const std::vector<SafetensorsEntry>& all) {
   std::string s;
-  for (size_t i = 0; i < all.size() && i < 8; ++i) s += (i ? ", " : "") + all[i].name;
+  for (size_t i = 0; i < all.size() && i < 8; ++i) s += (i ? ", " : "") + printable(all[i].name);
   if (all.size() > 8) s += ", ... (" + std::to_string(all.size()) + " in all)";
   return s;
 }
@@ -113,9 +178,9 @@ Expected<Tensor> decode_tensor(const SafetensorsEntry& e, const uint8_t* data,
   t.stored_as = e.dtype;
   std::string why;
   const size_t count = (e.end - e.begin) / d->bytes;
-  if (count > (size_t{1} << 31)) return Error{"tensor '" + e.name + "' has more than 2^31 elements"};
+  if (count > (size_t{1} << 31)) return Error{"tensor '" + printable(e.name) + "' has more than 2^31 elements"};
   if (!decode_elements(data, count, d->kind, d->bytes, false, d->dtype, t.values, &why))
-    return Error{"tensor '" + e.name + "': " + why};
+    return Error{"tensor '" + printable(e.name) + "': " + why};
   if (!slice) return t;
   const size_t rows = t.rows(), cols = t.cols();
   Slice s = *slice;
@@ -124,7 +189,7 @@ Expected<Tensor> decode_tensor(const SafetensorsEntry& e, const uint8_t* data,
   if (s.row0 >= s.row1 || s.row1 > rows || s.col0 >= s.col1 || s.col1 > cols)
     return Error{"slice " + std::to_string(s.row0) + ":" + std::to_string(s.row1) + "," +
                  std::to_string(s.col0) + ":" + std::to_string(s.col1) + " does not fit tensor '" +
-                 e.name + "' seen as " + std::to_string(rows) + " x " + std::to_string(cols)};
+                 printable(e.name) + "' seen as " + std::to_string(rows) + " x " + std::to_string(cols)};
   std::vector<double> cut;
   cut.reserve((s.row1 - s.row0) * (s.col1 - s.col0));
   for (size_t r = s.row0; r < s.row1; ++r)
@@ -174,7 +239,7 @@ Expected<Tensor> read_safetensors(std::span<const uint8_t> f, const std::string&
   auto all = list_safetensors(f);
   if (!all) return Error{all.error()};
   const SafetensorsEntry* e = find_entry(*all, tensor);
-  if (!e) return Error{"no tensor '" + tensor + "' (the file holds: " + names_of(*all) + ")"};
+  if (!e) return Error{"no tensor '" + printable(tensor) + "' (the file holds: " + names_of(*all) + ")"};
   auto n = header_size(f.data(), f.size());
   return decode_tensor(*e, f.data() + 8 + *n + e->begin, slice);
 }
@@ -182,7 +247,7 @@ Expected<Tensor> read_safetensors(std::span<const uint8_t> f, const std::string&
 Expected<std::vector<SafetensorsEntry>> list_safetensors_file(const std::string& path) {
   if (auto why = not_a_file(path); !why.empty()) return Error{why};
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return Error{"cannot open " + path};
+  if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
   const uint64_t size = static_cast<uint64_t>(in.tellg());
   in.seekg(0);
   uint8_t len[8] = {};
@@ -201,7 +266,7 @@ Expected<Tensor> read_safetensors_file(const std::string& path, const std::strin
   auto all = list_safetensors_file(path);
   if (!all) return Error{all.error()};
   const SafetensorsEntry* e = find_entry(*all, tensor);
-  if (!e) return Error{path + ": no tensor '" + tensor + "' (the file holds: " + names_of(*all) + ")"};
+  if (!e) return Error{path + ": no tensor '" + printable(tensor) + "' (the file holds: " + names_of(*all) + ")"};
   // Its bytes and their values as float64 (and a slice's copy), refused before they are read
   // when they do not fit (memory_room.h).
   const DtypeSpec* d = find_dtype(e->dtype);

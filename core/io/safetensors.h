@@ -3,8 +3,11 @@
 // then the data. List the tensors, read one by name, optionally a 2-D slice of it (tensors
 // of more than two dimensions are seen as (product of the leading dims) x last).
 // Dtypes read: F64 F32 F16 BF16 F8_E4M3 F8_E5M2 F8_E8M0 I8 U8 I16 U16 I32 U32 I64 U64 BOOL.
-// The header is validated before any data is read: size limits, JSON syntax, known dtypes,
-// shapes whose byte count matches the offsets, offsets inside the file, no overlaps needed.
+// The header is validated before any data is read, as strictly as the reference library: size
+// and nesting limits, JSON syntax without a byte-order mark, no name given twice, __metadata__ a
+// map of strings to strings, known dtypes, shapes whose byte count matches the offsets, and
+// tensors that in offset order follow one another without gap or overlap and cover the data
+// section exactly (no trailing bytes). Messages name the tensor and its byte range.
 #pragma once
 
 #include <cstdint>

@@ -51,8 +51,9 @@ TEST(FileRead, ADirectoryIsAnErrorFromEveryReader) {
 TEST(FileRead, MissingTooLargeAndMalformedAreNamed) {
   Scratch s;
   const std::string missing = (s.dir / "none.json").string();
-  expect_error(read_json_file(missing), "cannot open " + missing);
-  expect_error(scenario::load_scenario(missing), "cannot open " + missing);
+  // Why it cannot be opened is said (it was "cannot open X" alone).
+  expect_error(read_json_file(missing), "cannot open " + missing + ": No such file or directory");
+  expect_error(scenario::load_scenario(missing), "cannot open " + missing + ": No such file or directory");
   const std::string bad = (s.dir / "bad.json").string();
   std::ofstream(bad) << "{\"experiment\": ";
   expect_error(read_json_file(bad), bad + " is not valid JSON");

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,7 @@
 #include "core/dtype/custom_dtype.h"
 #include "core/dtype/format_lookup.h"
 #include "core/io/file_read.h"
+#include "core/io/load.h"
 #include "core/io/npy.h"
 #include "core/io/safetensors.h"
 #include "core/util/number_text.h"
@@ -112,6 +114,17 @@ std::vector<uint8_t> npy_with_header(const std::string& dict, size_t data_bytes 
   return b;
 }
 
+// A folder named like a safetensors file is not a tensor reference: models.safetensors.d/x.npy
+// was read as the file "models.safetensors" and the tensor ".d/x.npy".
+TEST(LoadTensor, ASafetensorsNameInAFolderIsNoTensorReference) {
+  const auto r = load_tensor("/nonexistent/models.safetensors.d/x.npy");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().find("cannot open /nonexistent/models.safetensors.d/x.npy: No such file or directory"),
+            std::string::npos)
+      << r.error();
+  EXPECT_NE(load_tensor("m.safetensors").error().find("name the tensor, as m.safetensors:TENSOR"), std::string::npos);
+}
+
 TEST(Npy, LyingOrHostileHeadersAreErrors) {
   const std::pair<std::string, std::string> cases[] = {
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999, 99999999999), }", "elements"},
@@ -126,6 +139,10 @@ TEST(Npy, LyingOrHostileHeadersAreErrors) {
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,) ", "malformed"},
       {"{'descr': 'O', 'fortran_order': False, 'shape': (1,), }", "not a simple"},
       {"[1, 2]", "not a dictionary"},
+      // A dict literal keeps the last of two equal keys: the reader merged them.
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'shape': (2,), }", "names 'shape' twice"},
+      // literal_eval refuses "01"; the reader read it as 1.
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (01,), }", "leading zero"},
   };
   for (const auto& [dict, expect] : cases) {
     auto t = parse_npy(npy_with_header(dict, 4));
@@ -210,6 +227,48 @@ TEST(Safetensors, BadNamesSlicesAndFilesAreErrors) {
   }
   std::vector<uint8_t> huge(16, 0xff);
   EXPECT_NE(list_safetensors(huge).error().find("limit"), std::string::npos);
+}
+
+// As strict as the reference library (safetensors' Metadata::validate): the tensors follow one
+// another in offset order without gap or overlap and cover the data exactly; a name given twice
+// was merged by the JSON parser (the last one won); the header comment said overlaps were fine.
+TEST(Safetensors, LayoutNamesAndMetadataAreAsStrictAsTheReference) {
+  auto file = [](const std::string& header, size_t data) {
+    std::vector<uint8_t> b(8);
+    uint64_t n = header.size();
+    std::memcpy(b.data(), &n, 8);
+    b.insert(b.end(), header.begin(), header.end());
+    b.resize(b.size() + data, 0);
+    return b;
+  };
+  const std::string a = R"("a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]})";
+  const std::string b = R"("b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]})";
+  ASSERT_TRUE(list_safetensors(file("{" + a + "," + b + "}", 16)));
+  ASSERT_TRUE(list_safetensors(file("{" + b + "," + a + "}", 16)));  // any order in the header
+  const std::tuple<std::string, size_t, std::string> cases[] = {
+      {"{" + a + R"(,"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})", 16,
+       "tensor 'b' [4, 12) overlaps tensor 'a' [0, 8)"},
+      {"{" + a + R"(,"b":{"dtype":"F32","shape":[2],"data_offsets":[12,20]}})", 20,
+       "a gap of 4 bytes before tensor 'b' [12, 20) (tensor 'a' ends at 8)"},
+      {R"({"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})", 12, "a gap of 4 bytes before tensor 'b' [4, 12) (the data section starts at 0)"},
+      {"{" + a + "," + b + "}", 20, "4 bytes after the last tensor ('b' ends at 16)"},
+      {"{" + a + "," + a + "}", 8, "tensor 'a' is named twice"},
+      {"{" + a + R"(,"__metadata__":{"format":3}})", 8, "__metadata__ 'format' is not a string"},
+      {"{" + a + R"(,"__metadata__":["pt"]})", 8, "__metadata__ is not a map of strings to strings"},
+      {"\xEF\xBB\xBF{" + a + "}", 8, "byte-order mark"},
+      {R"({"a\u0000b":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 8, "NUL"},
+      {R"({"a":)" + std::string(40, '[') + std::string(40, ']') + "}", 8, "nested deeper than 16"},
+  };
+  for (const auto& [header, data, expect] : cases) {
+    auto r = list_safetensors(file(header, data));
+    ASSERT_FALSE(r) << header;
+    EXPECT_NE(r.error().find(expect), std::string::npos) << header << " -> " << r.error();
+  }
+  // A name holding a terminal escape sequence is printed escaped.
+  const auto esc = list_safetensors(file(R"({"\u001b]0;pwned\u0007":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 12));
+  ASSERT_FALSE(esc);
+  EXPECT_EQ(esc.error().find('\x1b'), std::string::npos) << esc.error();
+  EXPECT_NE(esc.error().find("\\x1b]0;pwned\\x07"), std::string::npos) << esc.error();
 }
 
 }  // namespace

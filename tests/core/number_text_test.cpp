@@ -2,6 +2,7 @@
 
 #include "core/dtype/dtype.h"
 #include "core/util/number_text.h"
+#include "core/util/printable.h"
 #include "tests/core/test_util.h"
 
 namespace pl {
@@ -52,6 +53,14 @@ TEST(ParseDimensions, AcceptsShapesAndNamesTheBadPart) {
     EXPECT_FALSE(parse_dimensions(bad)) << bad;
   EXPECT_NE(parse_dimensions("2,x,3").error().find("'x' in '2,x,3'"), std::string::npos);
   EXPECT_EQ(dimensions_text({2, 3, 8, 8}), "2,3,8,8");
+}
+
+// File-supplied text reaches the terminal escaped: an OSC sequence in a tensor name retitled it.
+TEST(Printable, EscapesControlsAndCutsLongText) {
+  EXPECT_EQ(printable("model.layers.0.weight"), "model.layers.0.weight");
+  EXPECT_EQ(printable("\x1b]0;x\x07\\"), "\\x1b]0;x\\x07\\\\");
+  EXPECT_EQ(printable(std::string(100, 'a'), 10), "aaaaaaaaaa...");
+  EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 kept
 }
 
 }  // namespace
