@@ -2,6 +2,7 @@
 
 #include "core/dtype/custom_dtype.h"
 #include "core/util/edit_distance.h"
+#include "core/util/printable.h"
 
 #include <algorithm>
 #include <cctype>
@@ -119,6 +120,11 @@ std::string closest_dtype_name(std::string_view text) {
 }
 
 Expected<DType> parse_dtype(std::string_view text) {
+  // Refused by length before the did-you-mean search (a 10 MB string took that search seconds);
+  // the longest spelling of any dtype or custom format is far shorter.
+  constexpr size_t kLongestName = 64;
+  if (text.size() > kLongestName)
+    return Error{"'" + printable(text, 40) + "' (" + std::to_string(text.size()) + " characters) is not a dtype name"};
   std::string key = strip_prefix(lower(text));
   if (const char* a = extra_alias(key)) key = a;
   for (const auto& row : all_dtypes())
@@ -128,7 +134,7 @@ Expected<DType> parse_dtype(std::string_view text) {
     if (!*custom) return Error{custom->error()};
     return custom_dtype(**custom);  // (a spelling of a table format, "e5m10", is its row)
   }
-  return Error{"unknown dtype '" + std::string(text) + "'; did you mean '" +
+  return Error{"unknown dtype '" + printable(text) + "'; did you mean '" +
                closest_dtype_name(text) + "'? " + valid_names_message() + kCustomFormats};
 }
 

@@ -11,6 +11,7 @@
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
 #include "core/util/parallel.h"
+#include "core/util/printable.h"
 
 namespace pl::experiment {
 namespace {
@@ -225,9 +226,12 @@ std::vector<WhereRan> where_ran(const std::vector<DotSweepRow>& rows) {
 
 std::optional<Accumulation> parse_accumulation(const std::string& spec, std::string* error) {
   auto fail = [&](const std::string& why) -> std::optional<Accumulation> {
-    if (error) *error = "accumulation '" + spec + "': " + why;
+    if (error) *error = "accumulation '" + printable(spec) + "': " + why;
     return std::nullopt;
   };
+  // The longest model ("e11m52b1023:finite:multiterm:4096:52:stochastic") is far shorter; a
+  // longer text is refused before any part is looked up.
+  if (spec.size() > 128) return fail("is " + std::to_string(spec.size()) + " characters long, not a model");
   std::vector<std::string> parts = split(spec, ':');
   if (parts.empty()) return fail("empty");
   Accumulation a;

@@ -1,10 +1,13 @@
 #include "core/io/file_read.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
+
+#include "core/util/printable.h"
 
 namespace pl::io {
 
@@ -28,12 +31,40 @@ Expected<std::vector<uint8_t>> read_file(const std::string& path, size_t limit) 
   return bytes;
 }
 
+Expected<nlohmann::json> parse_json_strictly(std::string_view text, const std::string& what) {
+  // One set of keys per open object: a key given twice is an error, not "the last one wins".
+  std::vector<std::vector<std::string>> open;
+  std::string problem;
+  const auto check = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    if (!problem.empty()) return false;
+    if (depth >= kMaxJsonDepth) {  // depth counts from 0 at the outermost value
+      problem = what + " is nested deeper than " + std::to_string(kMaxJsonDepth);
+      return false;
+    }
+    if (event == E::object_start) open.emplace_back();
+    if (event == E::object_end && !open.empty()) open.pop_back();
+    if (event == E::key && !open.empty()) {
+      std::string key = parsed.get<std::string>();
+      auto& keys = open.back();
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+        problem = what + " gives the key '" + printable(key) + "' twice in one object";
+        return false;
+      }
+      keys.push_back(std::move(key));
+    }
+    return true;
+  };
+  nlohmann::json j = nlohmann::json::parse(text, check, /*allow_exceptions=*/false);
+  if (!problem.empty()) return Error{problem};
+  if (j.is_discarded()) return Error{what + " is not valid JSON"};
+  return j;
+}
+
 Expected<nlohmann::json> read_json_file(const std::string& path) {
   auto bytes = read_file(path, size_t{64} << 20);
   if (!bytes) return Error{bytes.error()};
-  nlohmann::json j = nlohmann::json::parse(bytes->begin(), bytes->end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Error{path + " is not valid JSON"};
-  return j;
+  return parse_json_strictly(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()), path);
 }
 
 }  // namespace pl::io

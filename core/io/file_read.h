@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,8 +23,16 @@ std::string not_a_file(const std::string& path);
 // Reads a whole file, refusing files above `limit` bytes.
 Expected<std::vector<uint8_t>> read_file(const std::string& path, size_t limit);
 
+// Experiment, scenario and settings files are a few levels deep: a deeper document is refused
+// while it is parsed ("nested deeper than 64"), before it can exhaust memory or the stack.
+inline constexpr int kMaxJsonDepth = 64;
+
+// `text` as JSON, refusing a key given twice in one object and nesting past kMaxJsonDepth;
+// `what` names the document in messages.
+Expected<nlohmann::json> parse_json_strictly(std::string_view text, const std::string& what);
+
 // A JSON document of at most 64 MiB (experiment, scenario and settings files are kilobytes):
-// "P is not valid JSON" when it does not parse.
+// "P is not valid JSON" when it does not parse; parse_json_strictly's checks.
 Expected<nlohmann::json> read_json_file(const std::string& path);
 
 }  // namespace pl::io

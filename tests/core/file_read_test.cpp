@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/dtype/format_lookup.h"
+#include "core/experiment/dot_sweep.h"
 #include "core/io/file_read.h"
 #include "core/io/npy.h"
 #include "core/io/safetensors.h"
@@ -63,6 +65,34 @@ TEST(FileRead, MissingTooLargeAndMalformedAreNamed) {
   auto j = read_json_file(good);
   ASSERT_TRUE(j) << j.error();
   EXPECT_EQ((*j)["m"], 3);
+}
+
+// A deep document was parsed whole and failed as "out of memory ... a smaller shape may fit"; a
+// key given twice was merged (the last one won). Both are refused while parsing, saying why.
+TEST(FileRead, DeepDocumentsAndRepeatedKeysAreRefused) {
+  Scratch s;
+  const std::string deep = (s.dir / "deep.json").string();
+  std::ofstream(deep) << std::string(100000, '[') << std::string(100000, ']');
+  expect_error(read_json_file(deep), deep + " is nested deeper than 64");
+  const std::string twice = (s.dir / "twice.json").string();
+  std::ofstream(twice) << R"({"experiment": "matmul", "m": 8, "m": 4096})";
+  expect_error(read_json_file(twice), twice + " gives the key 'm' twice in one object");
+  // The same key in two objects is fine.
+  EXPECT_TRUE(parse_json_strictly(R"({"a": {"k": 1}, "b": {"k": 2}, "k": [{"k": 3}]})", "x"));
+  EXPECT_TRUE(parse_json_strictly(std::string(64, '[') + std::string(64, ']'), "x"));
+  EXPECT_FALSE(parse_json_strictly(std::string(65, '[') + std::string(65, ']'), "x"));
+}
+
+// A 10 MB name was searched for its nearest dtype (seconds) and quoted whole in the message.
+TEST(FileRead, HugeNamesAreRefusedByLength) {
+  const std::string huge(10'000'000, 'f');
+  const auto d = parse_dtype(huge);
+  ASSERT_FALSE(d);
+  EXPECT_LT(d.error().size(), 200u);
+  EXPECT_NE(d.error().find("(10000000 characters) is not a dtype name"), std::string::npos);
+  std::string why;
+  EXPECT_FALSE(experiment::parse_accumulation(huge, &why));
+  EXPECT_LT(why.size(), 200u);
 }
 
 }  // namespace
