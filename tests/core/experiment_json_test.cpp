@@ -43,6 +43,15 @@ TEST(ExperimentJson, EveryMatmulSettingIsWrittenBack) {
   expect_every_key_kept(file, to_json(*spec));
 }
 
+// A key written "" took its default silently, as --out "" did on the command line.
+TEST(ExperimentJson, AnEmptyValueIsNotAMissingOne) {
+  for (const char* key : {"accumulate", "framework", "backend", "input_file", "weight_file", "bias_file"}) {
+    const auto spec = experiment::matmul_spec_from_json({{"experiment", "matmul"}, {key, ""}});
+    ASSERT_FALSE(spec) << key;
+    EXPECT_EQ(spec.error(), "'" + std::string(key) + "': is empty: leave the key out for its default, or give a value");
+  }
+}
+
 TEST(ExperimentJson, EveryMlpSettingIsWrittenBack) {
   const json file = experiment_json_test_file(R"({"experiment": "mlp", "layers": 3, "width": 48, "batch": 16,
       "activation": "gelu", "input": "bfloat16", "weight": "bfloat16", "output": "float16",
