@@ -63,7 +63,8 @@ Runner add_dot(CLI::App& app) {
                  "device cannot run runs on the CPU, and the table says why");
   app.add_flag("--json", args->json, "Machine-readable output");
   app.add_option("--save", args->save, "Write the error-versus-K figure (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an existing folder must be empty)");
-  app.add_flag("--force", args->force, "replace a non-empty --save folder as a whole");
+  app.add_flag("--force", args->force,
+               "replace a non-empty --save folder as a whole, and run a sweep estimated past 10 minutes");
   return [args]() {
     DotSweepConfig c;
     c.trials = args->trials;
@@ -102,6 +103,11 @@ Runner add_dot(CLI::App& app) {
       return kExitBadInput;
     }
     if (!args->save.empty() && output_refused(args->save, args->force)) return kExitBadInput;
+    if (const auto w = experiment::estimate_dot_sweep(c); w.seconds > experiment::kInteractiveSeconds && !args->force) {
+      std::fprintf(stderr, "error: this sweep is %s; give --force to run it anyway, or fewer trials or shorter lengths\n",
+                   experiment::work_text(w).c_str());
+      return kExitBadInput;
+    }
     const bool tty = isatty(fileno(stderr)) && !args->json;
     const auto rows = experiment::dot_sweep(c, [tty](double f) {
       if (tty) std::fprintf(stderr, "\r%5.1f%%", 100 * f);

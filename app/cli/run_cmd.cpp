@@ -10,6 +10,7 @@
 #include "core/io/file_read.h"
 #include "core/backend/backend.h"
 #include "core/experiment/experiment_file.h"
+#include "core/experiment/sweep_json.h"
 #include "core/figure/experiment_figures.h"
 #include "core/util/interrupt.h"
 
@@ -66,7 +67,9 @@ Runner add_run(CLI::App& app) {
                  "file's \"backend\"; what the device cannot run falls back to the CPU, with a note");
   app.add_option("--out", a->out, "folder for the results: written whole or not at all; an existing folder must be empty")
       ->required();
-  app.add_flag("--force", a->force, "replace a non-empty --out folder (as a whole: nothing of the earlier run stays)");
+  app.add_flag("--force", a->force,
+               "replace a non-empty --out folder (as a whole: nothing of the earlier run stays), and run a sweep "
+               "estimated past 10 minutes");
   app.add_flag("--json", a->json, "print result.json to stdout as well");
   return [a]() {
     auto read = io::read_json_file(a->config);
@@ -85,6 +88,11 @@ Runner add_run(CLI::App& app) {
     // layer's product), dot and sum (each trial's product), throughput, and cast (the rounding
     // of its elements).
     if (!a->backend.empty()) j["backend"] = a->backend;
+    if (kind == "dot" || kind == "sum") {  // a sweep far past interactive scale is announced first
+      if (auto c = experiment::dot_config_from_json(j); c)
+        if (const auto w = experiment::estimate_dot_sweep(*c); w.seconds > experiment::kInteractiveSeconds && !a->force)
+          return fail(a->config + ": this sweep is " + experiment::work_text(w) + "; give --force to run it anyway");
+    }
     if (kind != "matmul" && kind != "linear") return run_other_kind(j, a->config, *a);
     auto spec = experiment::matmul_spec_from_json(j);
     if (!spec) {

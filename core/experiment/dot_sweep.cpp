@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <mutex>
 #include <random>
@@ -302,6 +303,33 @@ std::string accumulation_spec(const Accumulation& a) {
   }
   if (a.rounding != Rounding::NearestEven) s += std::string(":") + rounding_name(a.rounding);
   return s;
+}
+
+WorkEstimate estimate_dot_sweep(const DotSweepConfig& c) {
+  WorkEstimate w;
+  for (size_t k : c.lengths) w.terms += static_cast<double>(k) * c.trials * static_cast<double>(c.models.size());
+  // The sample: the same models and dtypes, 4 trials of length 4096 (or the sweep itself if smaller).
+  DotSweepConfig sample = c;
+  sample.lengths = {4096};
+  sample.trials = 4;
+  const double sample_terms = 4096.0 * 4 * static_cast<double>(c.models.size());
+  if (w.terms <= sample_terms) sample = c;
+  const auto t0 = std::chrono::steady_clock::now();
+  dot_sweep(sample);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double measured_terms = w.terms <= sample_terms ? w.terms : sample_terms;
+  w.seconds_per_term = measured_terms > 0 ? took / measured_terms : 0;
+  w.seconds = w.seconds_per_term * w.terms;
+  return w;
+}
+
+std::string work_text(const WorkEstimate& w) {
+  char buf[160];
+  const double s = w.seconds;
+  if (s < 120) std::snprintf(buf, sizeof buf, "about %.2g terms, an estimated %.0f s here", w.terms, s);
+  else if (s < 7200) std::snprintf(buf, sizeof buf, "about %.2g terms, an estimated %.0f minutes here", w.terms, s / 60);
+  else std::snprintf(buf, sizeof buf, "about %.2g terms, an estimated %.1f hours here", w.terms, s / 3600);
+  return std::string(buf) + " (timed on a sample of the same models)";
 }
 
 }  // namespace pl::experiment

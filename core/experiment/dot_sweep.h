@@ -44,6 +44,19 @@ struct DotSweepRow {
 // at most float32 precision, lengths positive, trials positive.
 std::string check(const DotSweepConfig& c);
 
+// How long the sweep would run here: every model's terms (sum of lengths x trials) timed on a
+// small sample sweep of the same models on this machine, then scaled. A run past interactive
+// scale (a 2^24-long sweep with 10^6 trials: days) is announced before it starts.
+struct WorkEstimate {
+  double terms = 0;            // products summed, all lengths, trials and models
+  double seconds = 0;          // the estimate
+  double seconds_per_term = 0; // measured on the sample
+};
+WorkEstimate estimate_dot_sweep(const DotSweepConfig& c);
+// Past this a command asks for --force and the window says how long before it starts.
+inline constexpr double kInteractiveSeconds = 600;
+std::string work_text(const WorkEstimate& w);  // "about 3.2e12 terms, an estimated 41 hours here"
+
 // A length's trials are drawn and summed this many bytes of inputs at a time, so that a sweep's
 // memory does not grow with its trials (64 trials of K = 2^24 held 17 GB at once).
 inline constexpr double kDotBatchBytes = 256.0 * (1 << 20);

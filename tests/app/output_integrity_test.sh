@@ -69,6 +69,12 @@ status_is "elements--1" 2 "--elements: '-1' is not a whole number" -- "$PL" benc
 status_is "elements-1e12" 2 "1e12" -- "$PL" bench --elements 1e12
 status_is "elements-0" 2 "--elements must be from 1 to 2\^34" -- "$PL" bench --elements 0
 
+# Work far past interactive scale is announced, not started.
+status_is dot-too-long 2 'estimated .* hours here .*give --force' -- "$PL" dot --k 16777216 --trials 1000000
+echo '{"experiment": "dot", "lengths": [16777216], "trials": 1000000}' >"$tmp/long-dot.json"
+status_is run-dot-too-long 2 'give --force to run it anyway' -- "$PL" run "$tmp/long-dot.json" --out "$tmp/long-dot"
+[[ ! -e $tmp/long-dot ]] && ok run-dot-too-long-wrote-nothing || bad run-dot-too-long-wrote-nothing
+
 # A full disk: a tiny file system where the machine lets us mount one (CI runs as root).
 mkdir -p "$tmp/tiny"
 if mount -t tmpfs -o size=64k tmpfs "$tmp/tiny" 2>/dev/null; then

@@ -165,5 +165,23 @@ TEST(DotSweep, BadConfigsAreRefused) {
   EXPECT_EQ(check(c), "backend 'tpu': expected cpu, cuda or auto");
 }
 
+// A sweep of length 2^24 with 10^6 trials ran silently for days; its work is estimated first.
+TEST(DotSweep, EstimatesItsWorkFromASample) {
+  DotSweepConfig c;
+  c.lengths = {16, 256};
+  c.trials = 3;
+  std::string err;
+  c.models = {*parse_accumulation("f32:sequential", &err), *parse_accumulation("f16:sequential", &err)};
+  const WorkEstimate small = estimate_dot_sweep(c);
+  EXPECT_EQ(small.terms, (16.0 + 256.0) * 3 * 2);
+  EXPECT_GT(small.seconds_per_term, 0);
+  c.lengths = {size_t{1} << 24};
+  c.trials = 1000000;
+  const WorkEstimate huge = estimate_dot_sweep(c);
+  EXPECT_EQ(huge.terms, 16777216.0 * 1e6 * 2);
+  EXPECT_GT(huge.seconds, kInteractiveSeconds);
+  EXPECT_NE(work_text(huge).find("hours here"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace pl::experiment
