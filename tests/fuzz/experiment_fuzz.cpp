@@ -15,6 +15,8 @@
 #include "core/experiment/matmul_json.h"
 #include "core/experiment/sweep_json.h"
 #include "core/experiment/throughput_run.h"
+#include "core/experiment/train_json.h"
+#include "core/io/file_read.h"
 #include "core/scenario/scenario.h"
 
 namespace {
@@ -44,14 +46,17 @@ void check_trip(const json& j, const char* kind, Read read) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const json j = json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return 0;
+  // Through the reader the command line and the window use: nesting and repeated keys checked.
+  const auto parsed = pl::io::parse_json_strictly(std::string_view(reinterpret_cast<const char*>(data), size), "input");
+  if (!parsed) return 0;
+  const json& j = *parsed;
   using namespace pl::experiment;
   check_trip(j, "matmul", [](const json& x) { return matmul_spec_from_json(x); });
   check_trip(j, "mlp", [](const json& x) { return mlp_config_from_json(x); });
   check_trip(j, "dot", [](const json& x) { return dot_config_from_json(x); });
   check_trip(j, "cast", [](const json& x) { return cast_spec_from_json(x); });
   check_trip(j, "throughput", [](const json& x) { return throughput_config_from_json(x); });
+  check_trip(j, "train", [](const json& x) { return train_config_from_json(x); });
   (void)pl::scenario::scenario_from_json(j, "fuzz");
   return 0;
 }
