@@ -233,6 +233,9 @@ std::optional<Accumulation> parse_accumulation(const std::string& spec, std::str
   // The longest model ("e11m52b1023:finite:multiterm:4096:52:stochastic") is far shorter; a
   // longer text is refused before any part is looked up.
   if (spec.size() > 128) return fail("is " + std::to_string(spec.size()) + " characters long, not a model");
+  // "bfloat16:" read as bfloat16: an empty part is a typo, not a default.
+  if (!spec.empty() && (spec.front() == ':' || spec.back() == ':' || spec.find("::") != std::string::npos))
+    return fail("has an empty part between its colons");
   std::vector<std::string> parts = split(spec, ':');
   if (parts.empty()) return fail("empty");
   Accumulation a;

@@ -183,5 +183,16 @@ TEST(DotSweep, EstimatesItsWorkFromASample) {
   EXPECT_NE(work_text(huge).find("hours here"), std::string::npos);
 }
 
+// "bfloat16:" and "f32::kahan" were read as bfloat16 and f32 kahan.
+TEST(DotSweep, AModelWithAnEmptyPartIsRefused) {
+  std::string why;
+  for (const char* spec : {"bfloat16:", ":bfloat16", "f32::kahan", "::"}) {
+    EXPECT_FALSE(parse_accumulation(spec, &why)) << spec;
+    EXPECT_NE(why.find("empty part"), std::string::npos) << spec << ": " << why;
+  }
+  EXPECT_TRUE(parse_accumulation("f32:kahan", &why));
+  EXPECT_TRUE(parse_accumulation("e4m3b9:fnuz:kahan", &why)) << why;
+}
+
 }  // namespace
 }  // namespace pl::experiment
