@@ -3,10 +3,13 @@
 // data sources, recipes and accumulation models that the reader reads back.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +37,14 @@ inline std::optional<int64_t> integer_in(const json& v, int64_t lo, int64_t hi) 
   const int64_t x = v.get<int64_t>();
   if (x < lo || x > hi) return std::nullopt;
   return x;
+}
+
+// "unknown key 'K'" for the first key of `j` not in `known`, or "": every experiment reader
+// names a key it does not take instead of ignoring it.
+inline std::string unknown_key(const json& j, std::initializer_list<std::string_view> known) {
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::find(known.begin(), known.end(), it.key()) == known.end()) return "unknown key '" + it.key() + "'";
+  return "";
 }
 
 struct Reader {
@@ -129,6 +140,13 @@ struct Reader {
     if (!j.contains(key)) return true;
     if (!j[key].is_boolean()) return fail(key, "must be true or false");
     *out = j[key].get<bool>();
+    return true;
+  }
+  // "seed": the whole of uint64's range, as the draws take it.
+  bool seed(uint64_t* out) {
+    if (!j.contains("seed")) return true;
+    if (!j["seed"].is_number_unsigned()) return fail("seed", "must be a non-negative integer");
+    *out = j["seed"].get<uint64_t>();
     return true;
   }
 };

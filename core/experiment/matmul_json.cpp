@@ -1,7 +1,6 @@
 #include "core/experiment/matmul_json.h"
 
 #include <cmath>
-#include <set>
 
 #include "core/dtype/custom_dtype.h"
 #include "core/dtype/format_lookup.h"
@@ -16,13 +15,13 @@ using namespace json_detail;
 
 Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  static const std::set<std::string> known = {
-      "experiment", "m", "n", "k", "input", "weight", "bias", "output", "accumulate", "rounding",
-      "overflow", "input_scaling", "weight_scaling", "input_data", "weight_data", "bias_data",
-      "seed", "high_precision_reference", "threads", "input_file", "weight_file", "bias_file",
-      "raw", "comment", "input_via", "weight_via", "bias_via", "framework", "backend", "fast_accumulation"};
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
+  if (auto why = unknown_key(j, {"experiment", "m", "n", "k", "input", "weight", "bias", "output", "accumulate",
+                                 "rounding", "overflow", "input_scaling", "weight_scaling", "input_data", "weight_data",
+                                 "bias_data", "seed", "high_precision_reference", "threads", "input_file", "weight_file",
+                                 "bias_file", "raw", "comment", "input_via", "weight_via", "bias_via", "framework",
+                                 "backend", "fast_accumulation"});
+      !why.empty())
+    return Error{why};
   MatmulSpec spec;
   MatmulConfig& c = spec.config;
   Reader r{j, {}};
@@ -60,10 +59,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   r.scaling("input_scaling", &c.input_scaling) && r.scaling("weight_scaling", &c.weight_scaling);
   r.data("input_data", &c.input_data) && r.data("weight_data", &c.weight_data) &&
       r.data("bias_data", &c.bias_data);
-  if (j.contains("seed")) {
-    if (j["seed"].is_number_unsigned()) c.seed = j["seed"].get<uint64_t>();
-    else r.fail("seed", "must be a non-negative integer");
-  }
+  r.seed(&c.seed);
   r.boolean("high_precision_reference", &c.high_precision_reference);
   r.string("backend", &c.backend);
   r.boolean("fast_accumulation", &c.fast_accumulation);

@@ -1,7 +1,5 @@
 #include "core/experiment/sweep_json.h"
 
-#include <set>
-
 #include "core/experiment/json_reader.h"
 #include "core/experiment/matmul_json.h"
 
@@ -10,28 +8,11 @@ namespace pl::experiment {
 using nlohmann::json;
 using namespace json_detail;
 
-namespace {
-
-Error unknown_key(const json& j, const std::set<std::string>& known) {
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
-  return Error{""};
-}
-
-bool seed(Reader& r, uint64_t* out) {
-  if (!r.j.contains("seed")) return true;
-  if (!r.j["seed"].is_number_unsigned()) return r.fail("seed", "must be a non-negative integer");
-  *out = r.j["seed"].get<uint64_t>();
-  return true;
-}
-
-}  // namespace
-
 Expected<DotSweepConfig> dot_config_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto e = unknown_key(j, {"experiment", "lengths", "a", "b", "accumulate", "trials", "seed", "backend", "comment"});
-      !e.message.empty())
-    return e;
+  if (auto why = unknown_key(j, {"experiment", "lengths", "a", "b", "accumulate", "trials", "seed", "backend", "comment"});
+      !why.empty())
+    return Error{why};
   DotSweepConfig c;
   Reader r{j, {}};
   std::string kind = "dot";
@@ -65,7 +46,7 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
   }
   if (c.models.empty()) c.models = {{AccumKind::Sequential, DType::float32}};
   r.integer("trials", 1, 1000000, &c.trials);
-  seed(r, &c.seed);
+  r.seed(&c.seed);
   r.string("backend", &c.backend);
   if (!r.error.empty()) return Error{r.error};
   if (auto why = check(c); !why.empty()) return Error{why};
@@ -98,10 +79,10 @@ json to_json(const DotSweepRow& r) {
 
 Expected<CastSpec> cast_spec_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto e = unknown_key(j, {"experiment", "rows", "cols", "dtype", "scaling", "rounding", "overflow",
-                               "data", "seed", "input_file", "backend", "comment"});
-      !e.message.empty())
-    return e;
+  if (auto why = unknown_key(j, {"experiment", "rows", "cols", "dtype", "scaling", "rounding", "overflow",
+                                 "data", "seed", "input_file", "backend", "comment"});
+      !why.empty())
+    return Error{why};
   CastSpec spec;
   RoundtripConfig& c = spec.config;
   Reader r{j, {}};
@@ -116,7 +97,7 @@ Expected<CastSpec> cast_spec_from_json(const json& j) {
   if (r.string("overflow", &overflow) && !parse_overflow(overflow.c_str(), &c.cast.overflow))
     r.fail("overflow", "'" + overflow + "' is not default, saturate or no-saturate");
   r.data("data", &c.data);
-  seed(r, &c.seed);
+  r.seed(&c.seed);
   r.string("input_file", &spec.input_file);
   r.string("backend", &c.backend);
   if (!r.error.empty()) return Error{r.error};

@@ -1,7 +1,6 @@
 #include "core/experiment/throughput_run.h"
 
 #include <algorithm>
-#include <set>
 
 #include "core/backend/backend.h"
 #include "core/backend/peak_rates.h"
@@ -43,10 +42,9 @@ const ThroughputRow* ThroughputResult::row(DType t) const {
 
 Expected<ThroughputConfig> throughput_config_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  static const std::set<std::string> known{"experiment", "dtypes", "baseline", "n", "repetitions", "datasheet", "comment",
-                                           "backend"};
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
+  if (auto why = unknown_key(j, {"experiment", "dtypes", "baseline", "n", "repetitions", "datasheet", "comment", "backend"});
+      !why.empty())
+    return Error{why};
   ThroughputConfig c;
   Reader r{j, {}};
   std::string kind = "throughput";

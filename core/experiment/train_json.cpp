@@ -1,7 +1,5 @@
 #include "core/experiment/train_json.h"
 
-#include <set>
-
 #include "core/experiment/json_reader.h"
 
 namespace pl::experiment {
@@ -11,10 +9,10 @@ using namespace json_detail;
 
 Expected<TrainConfig> train_config_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  static const std::set<std::string> known{"experiment", "models", "features", "samples", "steps",
-                                           "learning_rate", "noise", "seed", "comment"};
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
+  if (auto why = unknown_key(j, {"experiment", "models", "features", "samples", "steps", "learning_rate", "noise",
+                                 "seed", "comment"});
+      !why.empty())
+    return Error{why};
   TrainConfig c;
   Reader r{j, {}};
   std::string kind = "train";
@@ -44,10 +42,7 @@ Expected<TrainConfig> train_config_from_json(const json& j) {
       if (!j[key].is_number()) r.fail(key, "must be a number");
       else *out = j[key].get<double>();
     }
-  if (j.contains("seed")) {
-    if (!j["seed"].is_number_unsigned()) r.fail("seed", "must be a non-negative integer");
-    else c.seed = j["seed"].get<uint64_t>();
-  }
+  r.seed(&c.seed);
   if (!r.error.empty()) return Error{r.error};
   if (auto why = check(c); !why.empty()) return Error{why};
   return c;
