@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -227,18 +226,10 @@ Expected<std::optional<promote::ConvShape>> conv_shape(const Engine& e, const Pr
                    "and --torch-threads are for the CPU torch engines"};
     return Error{"--a-shape, --b-shape, --groups and --torch-threads are for conv1d and conv2d"};
   }
-  const auto op = *promote::torch::parse_op(a.op);
-  promote::ConvShape s = promote::torch::default_conv_shape(op);
-  for (const auto& [text, out, flag] : {std::tuple{&a.a_shape, &s.input, "--a-shape"}, std::tuple{&a.b_shape, &s.weight, "--b-shape"}}) {
-    if (text->empty()) continue;
-    auto dims = parse_dimensions(*text);
-    if (!dims) return Error{std::string(flag) + ": " + dims.error()};
-    *out = *dims;
-  }
-  if (a.groups) s.groups = *a.groups;
-  if (a.torch_threads) s.threads = *a.torch_threads;
-  if (const std::string why = promote::torch::check_conv_shape(op, s); !why.empty()) return Error{a.op + ": " + why};
-  return std::optional<promote::ConvShape>{s};
+  auto s = promote::torch::conv_shape_from_text(*promote::torch::parse_op(a.op), a.a_shape, a.b_shape, a.groups,
+                                                a.torch_threads, "--a-shape", "--b-shape", a.op + ": ");
+  if (!s) return Error{s.error()};
+  return std::optional<promote::ConvShape>{*s};
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <tuple>
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -156,19 +155,10 @@ Expected<std::optional<promote::ConvShape>> PromotionPanel::conv_shape(const Set
   const std::string_view op = e.ops[s.op];
   if (std::find(e.shape_ops.begin(), e.shape_ops.end(), op) == e.shape_ops.end())
     return std::optional<promote::ConvShape>{};
-  const auto torch_op = *promote::torch::parse_op(op);
-  promote::ConvShape shape = promote::torch::default_conv_shape(torch_op);
-  for (const auto& [text, out, what] : {std::tuple{s.a_shape, &shape.input, "input shape"},
-                                        std::tuple{s.b_shape, &shape.weight, "weight shape"}}) {
-    if (text[0] == 0) continue;
-    auto dims = parse_dimensions(text);
-    if (!dims) return Error{std::string(what) + ": " + dims.error()};
-    *out = *dims;
-  }
-  shape.groups = s.groups;
-  shape.threads = s.threads;
-  if (const std::string why = promote::torch::check_conv_shape(torch_op, shape); !why.empty()) return Error{why};
-  return std::optional<promote::ConvShape>{shape};
+  auto shape = promote::torch::conv_shape_from_text(*promote::torch::parse_op(op), s.a_shape, s.b_shape, s.groups,
+                                                    s.threads, "input shape", "weight shape");
+  if (!shape) return Error{shape.error()};
+  return std::optional<promote::ConvShape>{*shape};
 }
 
 bool PromotionPanel::visible(DType t) const {

@@ -4,12 +4,14 @@
 #include <array>
 #include <initializer_list>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/promote/int_to_float.h"
 #include "core/promote/py_value.h"
 #include "core/promote/torch_names.h"
 #include "core/util/names.h"
+#include "core/util/number_text.h"
 
 namespace pl::promote::torch {
 namespace {
@@ -604,6 +606,23 @@ std::string check_conv_shape(Op op, const ConvShape& s) {
     if (s.weight[i] > s.input[i]) return "the kernel is larger than the input";
   if (s.threads < 1) return "threads must be at least 1";
   return "";
+}
+
+Expected<ConvShape> conv_shape_from_text(Op op, std::string_view input, std::string_view weight,
+                                         std::optional<int64_t> groups, std::optional<int> threads,
+                                         std::string_view input_label, std::string_view weight_label,
+                                         std::string_view check_prefix) {
+  ConvShape s = default_conv_shape(op);
+  for (const auto& [text, out, label] : {std::tuple{input, &s.input, input_label}, std::tuple{weight, &s.weight, weight_label}}) {
+    if (text.empty()) continue;
+    auto dims = parse_dimensions(text);
+    if (!dims) return Error{std::string(label) + ": " + dims.error()};
+    *out = *dims;
+  }
+  if (groups) s.groups = *groups;
+  if (threads) s.threads = *threads;
+  if (const std::string why = check_conv_shape(op, s); !why.empty()) return Error{std::string(check_prefix) + why};
+  return s;
 }
 
 bool float32_conv_takes_onednn(Op op, const ConvShape& s) {

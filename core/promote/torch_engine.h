@@ -16,6 +16,7 @@
 
 #include "core/promote/engine.h"
 #include "core/promote/outcome.h"
+#include "core/util/expected.h"
 
 namespace pl::promote::torch {
 
@@ -67,6 +68,15 @@ ConvShape default_conv_shape(Op op);
 // Why PyTorch would refuse these shapes before any dtype check (wrong rank, channels that do
 // not match, a kernel larger than the input), in words; empty when they are fine.
 std::string check_conv_shape(Op op, const ConvShape& s);
+// The shapes as a person types them -- "2,3,8,8" for the input and the weight, empty for the
+// default side -- with groups and threads when given, the defaults filled in and the whole
+// checked. A text that is not a shape is named by its label ("--a-shape: ..."); shapes PyTorch
+// refuses give check_conv_shape's reason after `check_prefix`.
+Expected<ConvShape> conv_shape_from_text(Op op, std::string_view input, std::string_view weight,
+                                         std::optional<int64_t> groups, std::optional<int> threads,
+                                         std::string_view input_label, std::string_view weight_label,
+                                         std::string_view check_prefix = "");
+
 // Whether a float32 convolution of these shapes runs in oneDNN on the CPU (ConvParams::use_mkldnn
 // in aten/src/ATen/native/Convolution.cpp, 1.13 and 2.15 alike): batch of 16 or more, a kernel
 // other than 1 x 1, or more than one thread; and then groups, a kernel larger than 3 x 3 on both
