@@ -86,45 +86,46 @@ int finish_stdout(int status) {
   return status == kExitOk ? kExitFailed : status;
 }
 
-// An option given an empty value (--out "", --backend=) was read as "not given" and silently
-// took its default; it is refused instead. Returns the option's name, or "".
-std::string empty_option_value(int argc, char** argv) {
+// The first message `check` gives for an option and its value -- "--name=value", or "--name" and
+// the argument after it (for a flag that argument is a positional; each check asks only about
+// options it knows take values) -- or "".
+template <typename Check>
+std::string first_option_problem(int argc, char** argv, Check&& check) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a.size() < 3 || a.substr(0, 2) != "--") continue;
-    if (const size_t eq = a.find('='); eq != std::string_view::npos) {
-      if (eq + 1 == a.size()) return std::string(a.substr(0, eq));
-    } else if (i + 1 < argc && argv[i + 1][0] == '\0') {
-      return std::string(a);
-    }
+    std::string why;
+    if (const size_t eq = a.find('='); eq != std::string_view::npos) why = check(a.substr(0, eq), a.substr(eq + 1));
+    else if (i + 1 < argc) why = check(a, std::string_view(argv[i + 1]));
+    if (!why.empty()) return why;
   }
   return "";
 }
 
+// An option given an empty value (--out "", --backend=) was read as "not given" and silently
+// took its default; it is refused instead.
+std::string empty_option_value(int argc, char** argv) {
+  return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) {
+    return value.empty() ? std::string(name) + " is given an empty value: leave the option out for its default, or give a value"
+                         : std::string();
+  });
+}
+
 // The options that take a whole number: CLI11 converted "-1" and 2^64 into an unsigned option
 // by wrapping them (--seed -1 became 2^64 - 1). Each value must be digits only and fit 64 bits;
-// each command checks its own range after. Returns the message, or "".
+// each command checks its own range after.
 std::string not_a_whole_number(int argc, char** argv) {
   static constexpr std::string_view kWholeNumbers[] = {
       "--seed", "--elements", "--reps", "--trials", "--threads", "--m", "--n", "--rows", "--cols", "--layers",
       "--width", "--batch", "--radius", "--steps", "--features", "--samples", "--torch-threads", "--groups"};
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i], v;
-    if (const size_t eq = a.find('='); eq != std::string_view::npos) {
-      v = a.substr(eq + 1);
-      a = a.substr(0, eq);
-    } else if (i + 1 < argc) {
-      v = argv[i + 1];
-    } else {
-      continue;
-    }
-    if (std::find(std::begin(kWholeNumbers), std::end(kWholeNumbers), a) == std::end(kWholeNumbers) || v.empty()) continue;
+  return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) {
+    if (value.empty() || std::find(std::begin(kWholeNumbers), std::end(kWholeNumbers), name) == std::end(kWholeNumbers))
+      return std::string();
     uint64_t x = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-    if (ec != std::errc() || end != v.data() + v.size())
-      return std::string(a) + ": '" + std::string(v.substr(0, 40)) + "' is not a whole number from 0 to 2^64 - 1";
-  }
-  return "";
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
+    if (ec == std::errc() && end == value.data() + value.size()) return std::string();
+    return std::string(name) + ": '" + std::string(value.substr(0, 40)) + "' is not a whole number from 0 to 2^64 - 1";
+  });
 }
 
 }  // namespace
@@ -178,8 +179,7 @@ int run(int argc, char** argv) {
     return kExitBadInput;
   }
   if (const std::string empty = empty_option_value(argc, argv); !empty.empty()) {
-    std::fprintf(stderr, "error: %s is given an empty value: leave the option out for its default, or give a value\n",
-                 empty.c_str());
+    std::fprintf(stderr, "error: %s\n", empty.c_str());
     return kExitBadInput;
   }
   std::vector<std::string> args = protect_negative_values(argc, argv);
