@@ -117,13 +117,13 @@ Runner add_matmul(CLI::App& app) {
       std::fprintf(stderr, "error: %s\n", run.error().c_str());
       return kExitBadInput;
     }
+    // --save writes the run as it is: the fixes' results when the call raises, else the result.
+    const auto save = [&] {
+      if (a->save.empty()) return kExitOk;
+      return write_output(a->save, a->force, [&](const std::string& dir) { return exporting::save_spec_run(*run, dir); });
+    };
     if (run->raised()) {
-      if (!a->save.empty())
-        if (const int status = write_output(a->save, a->force, [&](const std::string& dir) {
-              return exporting::save_spec_run(*run, dir);
-            });
-            status != kExitOk)
-          return status;
+      if (const int status = save(); status != kExitOk) return status;
       print_framework_report(*run->framework, a->json);
       return kExitOk;
     }
@@ -144,12 +144,7 @@ Runner add_matmul(CLI::App& app) {
         return kExitFailed;
       }
     }
-    if (!a->save.empty())
-      if (const int status = write_output(a->save, a->force, [&](const std::string& dir) {
-            return exporting::save_spec_run(*run, dir);
-          });
-          status != kExitOk)
-        return status;
+    if (const int status = save(); status != kExitOk) return status;
     if (a->json) std::cout << experiment::to_json(*r).dump(1) << "\n";
     else print_report(*r);
     return kExitOk;
