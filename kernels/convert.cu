@@ -1,5 +1,5 @@
 // Built with --fmad=false and without fast math: the round trip claims bit-exactness, and the
-// element function is the very one the CPU runs (core/dtype/roundtrip_f32.h).
+// element function is the very one the CPU runs (core/dtype/device/roundtrip_f32.h).
 #include "kernels/convert.cuh"
 
 #include "kernels/grid_stride.cuh"
@@ -9,12 +9,12 @@ namespace {
 
 // One params set's element function, chosen at the launch as bulk_convert.cpp chooses it per
 // array: with roundtrip_f32's per-element choice inlined four times, the stochastic kernel's PTX
-// grew from 544 to 852 lines (9786bd7), and its throughput on an H100 fell from 0.83x to 0.58x
-// of a copy between the runs of 2026-11-22 and 2026-11-26.
+// grew from 544 to 852 lines, and its throughput on an H100 fell from 0.83x to 0.58x
+// of a copy (docs/performance.md).
 // Every mode takes its short path for finite values normal in the format
 // (roundtrip_f32_short_first): the generic function's 87 instructions an element, measured in
-// the SASS of 2026-11-26, left the stochastic kernel at 0.61x of a copy on an H100; and on an
-// H200 (4.2 TB/s, 2026-11-28) nearest-even's own branch-free function, with its subnormal and
+// the SASS, left the stochastic kernel at 0.61x of a copy on an H100; and on an
+// H200 (4.2 TB/s) nearest-even's own branch-free function, with its subnormal and
 // special selects for every element, ran at 0.76x where toward zero's short path ran at 0.92x.
 template <Rounding R, bool kE8m0>
 __device__ __forceinline__ float element(float x, const RoundtripF32Params& p, uint64_t index) {

@@ -5,9 +5,9 @@
 
 #include <cstddef>
 
-#include "core/dtype/cast_policy.h"
-#include "core/dtype/roundtrip_f32.h"
-#include "core/dtype/roundtrip_f64.h"
+#include "core/dtype/device/cast_policy.h"
+#include "core/dtype/device/roundtrip_f32.h"
+#include "core/dtype/device/roundtrip_f64.h"
 
 namespace pl::cuda {
 

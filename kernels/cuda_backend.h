@@ -3,7 +3,7 @@
 // Implemented features:
 //  [x] device info: name, compute capability, SMs, memory, driver and runtime versions
 //  [x] float32 round trip through every format of the table, every rounding
-//      mode, bit-identical to the CPU codec (same element function, core/dtype/roundtrip_f32.h)
+//      mode, bit-identical to the CPU codec (same element function, core/dtype/device/roundtrip_f32.h)
 //  [x] float64 round trip in place through every format but e8m0 (roundtrip_f64.h: the codec's
 //      own rounding steps), the cast experiment's elements
 //  [x] conversion timing with CUDA events against a device-to-device copy in the same run

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "core/experiment/histogram.h"
+#include "core/analysis/histogram.h"
 #include "core/util/parallel.h"
 #include "kernels/device_buffer.h"
 #include "kernels/device_values.h"

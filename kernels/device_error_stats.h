@@ -1,4 +1,4 @@
-// error_stats() (core/experiment/error_stats.h) with its passes over the elements on the GPU
+// error_stats() (core/analysis/error_stats.h) with its passes over the elements on the GPU
 // (error_stats.cu) and the host's decisions between and after them core's own (error_passes.h):
 // the arrays are read on the device, and what comes back is a few hundred kilobytes of sums and
 // counts, the elements binned alone, and the few hundred that hold the percentiles' ranks.
@@ -15,9 +15,9 @@
 
 #include "core/backend/backend.h"
 #include "core/dtype/dtype.h"
-#include "core/experiment/bound_check.h"
-#include "core/experiment/error_passes.h"
-#include "core/experiment/error_stats.h"
+#include "core/analysis/bound_check.h"
+#include "core/analysis/error_passes.h"
+#include "core/analysis/error_stats.h"
 #include "core/util/expected.h"
 #include "kernels/device_buffer.h"
 #include "kernels/error_pass.h"

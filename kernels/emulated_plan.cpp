@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "core/dtype/bulk_convert.h"
-#include "core/experiment/multiterm.h"
+#include "core/accumulate/multiterm.h"
 #include "kernels/emulated_gemm.cuh"
 
 namespace pl::cuda {

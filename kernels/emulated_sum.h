@@ -1,7 +1,7 @@
 // One element of an emulated GEMM: the sum of a row of A times a row of B under a sequential,
 // chunked, pairwise, Kahan or multi-term model, every addition rounded once in the accumulator's format in
 // any rounding mode -- written once for the GPU kernels (emulated_gemm.cu) and the host,
-// where a test checks it bit for bit against the CPU's own models (core/experiment/gemm.h) on
+// where a test checks it bit for bit against the CPU's own models (core/accumulate/gemm.h) on
 // every machine, GPU or not.
 //
 // Exactness, and where it is handed back: a product must be an exact float32 (inputs of at
@@ -21,11 +21,11 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/dtype/quantum.h"
-#include "core/dtype/round_to_odd.h"
-#include "core/dtype/roundtrip_f32.h"
-#include "core/dtype/roundtrip_f64.h"  // f64_bits, f64_from_bits
-#include "core/dtype/stochastic.h"
+#include "core/dtype/device/quantum.h"
+#include "core/dtype/device/round_to_odd.h"
+#include "core/dtype/device/roundtrip_f32.h"
+#include "core/dtype/device/roundtrip_f64.h"  // f64_bits, f64_from_bits
+#include "core/dtype/device/stochastic.h"
 #include "core/util/host_device.h"
 
 namespace pl::cuda {
@@ -111,7 +111,7 @@ PL_HD inline float round_narrow(float x, const EmulatedAdd& r) {
 // 32 bits below the format's quantum; a float32 accumulator in a directed mode keeps no bits
 // beyond its own): x + y exactly as float64 TwoSum, rounded to odd at 53 bits
 // (exact_sum.h's round_sum), then rounded to the format by the codec's own round_to_quantum
-// (core/dtype/quantum.h), drawing stochastic_bits(seed, index). Overflow is handed back to
+// (core/dtype/device/quantum.h), drawing stochastic_bits(seed, index). Overflow is handed back to
 // the host (bad).
 PL_HD inline float round_exact(double hi, double lo, const EmulatedAdd& r, uint64_t index, bool& bad) {
   const uint64_t bits = f64_bits(hi);
@@ -212,7 +212,7 @@ struct RunningSum {
   }
 };
 
-// The CPU's pairwise recursion (core/experiment/accumulate.cpp) on an explicit stack: a span
+// The CPU's pairwise recursion (core/accumulate/accumulate.cpp) on an explicit stack: a span
 // of at most `block` products is summed in order; a longer one splits at
 // mid = max(block, floor(n / block / 2) * block), and the two halves' sums are added.
 PL_HD inline float pairwise_sum(const float* a, const float* b, size_t n, size_t block, const EmulatedAdd& r,
@@ -267,7 +267,7 @@ PL_HD inline float kahan_sum(const float* a, const float* b, size_t n, const Emu
   return s;
 }
 
-// The multi-term adder (core/experiment/multiterm.h, the CPU's multiterm_dot): each block of
+// The multi-term adder (core/accumulate/multiterm.h, the CPU's multiterm_dot): each block of
 // products and the running sum, aligned to the largest of them, truncated `extra_bits` below
 // the format's last place there, added exactly in float64 (the plan keeps the integers under
 // 2^53) and rounded once through round_exact, which the sequential models' float64 route

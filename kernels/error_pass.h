@@ -1,4 +1,4 @@
-// The GPU's share of error_stats() (core/experiment/error_passes.h), one element at a time:
+// The GPU's share of error_stats() (core/analysis/error_passes.h), one element at a time:
 // what an element adds to its span's sums and which key, decade slots and bound slot it counts
 // in (pass 1), and what pass 2 does with it. Written once for the kernels (error_stats.cu) and
 // the host, where a test runs these very functions over arrays in a block order of its own and
@@ -14,13 +14,13 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/experiment/error_element.h"
+#include "core/analysis/device/error_element.h"
 #include "core/util/host_device.h"
 
 namespace pl::cuda {
 
 // One comparison's element measures and, for the comparison that carries it, the bound check's
-// inputs (core/experiment/bound_check.h).
+// inputs (core/analysis/bound_check.h).
 struct PassParams {
   experiment::ElementMeasure element;
   double top = 0;           // the output's largest finite value

@@ -24,7 +24,7 @@ inline constexpr size_t kPassKeys = size_t{1} << 16;
 // and launch_fold_replicas adds them into the first. Neighbouring keys and decade slots share
 // cache lines, and the elements of a comparison crowd into a few of them, so with one copy every
 // block's atomics queued on the same few lines of L2 (the suspect for pass 1's 6.8 ms over four
-// 4096^2 comparisons on an H100, 2026-11-27, where reading the arrays takes under 1 ms).
+// 4096^2 comparisons on an H100, where reading the arrays takes under 1 ms).
 // PL_CUDA_COUNT_REPLICAS (1 to 64) overrides kCountReplicas, so that one GPU run can time both.
 inline constexpr int kCountReplicas = 16;
 

@@ -4,7 +4,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include "core/experiment/pool_cell.h"
+#include "core/analysis/device/pool_cell.h"
 #include "kernels/grid_stride.cuh"
 
 namespace pl::cuda {

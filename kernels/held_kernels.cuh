@@ -1,6 +1,6 @@
 // Kernels over arrays an experiment keeps on the GPU (core/backend/held_values.h): a library
 // GEMM's output widened to float64 where it lies, the bias added to a reference's rows, and the
-// heat map's pooling (core/experiment/pooled_difference.h, the same order within a cell). Each is
+// heat map's pooling (core/analysis/pooled_difference.h, the same order within a cell). Each is
 // exact: widening and the one float64 addition round as the host's code does.
 #pragma once
 
@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/experiment/epilogue_element.h"
-#include "core/experiment/pool_cell.h"
+#include "core/accumulate/device/epilogue_element.h"
+#include "core/analysis/device/pool_cell.h"
 
 namespace pl::cuda {
 

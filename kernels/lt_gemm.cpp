@@ -12,7 +12,7 @@ namespace {
 constexpr size_t kWorkspaceBytes = size_t{32} << 20;  // what cuBLAS recommends for Hopper
 
 // Which of the heuristic's candidates a plan runs: the first, unless PL_LT_ALGO_INDEX names
-// another -- a diagnostic for measuring the candidates one by one (#5: float64 ran 6-9% behind
+// another -- a diagnostic for measuring the candidates one by one (float64 ran 6-9% behind
 // cuBLAS's own choice on an H100), never a choice by timing: the product's bits would then
 // depend on timing noise.
 int algorithm_index() {

@@ -26,7 +26,7 @@ bool same_value(double a, double b) { return a == b || (std::isnan(a) && std::is
 
 // The bfloat16 or float16 code of v when v is exactly such a number, from its float32 bits
 // (every number of both is a float32): the codec's encode per element made packing a 4096^2
-// operand take 0.2 s on an H100's host (2026-11-26). NaN is left to the codec (false).
+// operand take 0.2 s on an H100's host. NaN is left to the codec (false).
 bool half_code(double v, Element e, uint16_t* code) {
   const float x = static_cast<float>(v);
   if (!(x == v)) return false;  // not a float32, or NaN

@@ -1,7 +1,7 @@
 // PL_CUDA_TRACE=1 prints where a GPU call's wall time goes to stderr, one line a call: "cuda
 // product: pack 140 ms, upload 32 ms, gemm ..., download 73 ms, unpack 89 ms". A 4096^3
 // experiment on an H100 spent about half a second per product call around a GEMM of
-// milliseconds (2026-11-26); the split says what to move onto the device first.
+// milliseconds; the split says what to move onto the device first.
 #pragma once
 
 #include <chrono>

@@ -1,7 +1,7 @@
 // Host <-> device copies of large arrays through two pinned (page-locked) chunks, the host side
 // of each chunk copied on every core while the other chunk is in flight. A copy from or to
 // ordinary (pageable) memory makes the driver stage it through its own small pinned buffer one
-// piece at a time; on the H100 machine of 2026-11-26 a 64 MB download took 35-74 ms that way
+// piece at a time; on an H100 machine a 64 MB download took 35-74 ms that way
 // (cuda_trace.txt) -- 1-2 GB/s on a link that carries tens. Whether this path is faster there is
 // still to be measured: PL_CUDA_PAGEABLE=1 turns it off, so one run can time both
 // (PL_CUDA_TRACE's upload and download phases).

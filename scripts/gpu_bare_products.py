@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The same n x n x n products as `precision-lab bench --op product`, called bare through
-PyTorch (which calls cuBLASLt/cuBLAS itself), timed the same way in the same run: #5 asks each
+PyTorch (which calls cuBLASLt/cuBLAS itself), timed the same way in the same run: the goal is for each
 of Precision Lab's cuBLASLt paths to come within 5% of a bare library call of the same shape.
 
 Timing matches kernels/product_engine.cpp: random operands (never zeros: they run faster),
@@ -23,7 +23,7 @@ def operands(dtype, n, copies, draw):
     (the TN layout cuBLASLt's fp8 and int8 GEMMs require, and the one Precision Lab packs).
     Drawn in float64 for float64 (draw "dtype"), as Precision Lab's bench draws them: float32
     draws widened to float64 leave 29 zero bits in every significand, and PyTorch's float64 GEMM
-    ran 5-13% faster on those (an H100, 2026-11-28: 62.7/62.0 against 59.6/56.1 TFLOP/s at
+    ran 5-13% faster on those (an H100: 62.7/62.0 against 59.6/56.1 TFLOP/s at
     4096/8192 through cuBLAS, 62.7/63.4 against 60.1/59.0 through cuBLASLt), which had read as
     Precision Lab's cuBLASLt call being 6-12% behind. --draw float32 keeps them, for the A/B."""
     wide = torch.float64 if dtype == torch.float64 and draw == "dtype" else torch.float32
@@ -97,8 +97,8 @@ def main():
     p.add_argument("--reps", type=int, default=20)
     p.add_argument("--fast-accum", action="store_true")
     p.add_argument("--blas", choices=["default", "cublas", "cublaslt"], default="default",
-                   help="the library PyTorch calls (torch.backends.cuda.preferred_blas_library): #5 asks "
-                        "for a bare cuBLASLt call; PyTorch's default on an H100 is cuBLAS, whose float64 "
+                   help="the library PyTorch calls (torch.backends.cuda.preferred_blas_library): the goal names "
+                        "a bare cuBLASLt call; PyTorch's default on an H100 is cuBLAS, whose float64 "
                         "kernel cuBLASLt's heuristic does not offer")
     p.add_argument("--draw", choices=["dtype", "float32"], default="dtype",
                    help="float64 operands drawn in float64 (as the product bench draws them) or in float32")

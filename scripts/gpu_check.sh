@@ -50,8 +50,8 @@ T0=$SECONDS
   "$BIN/precision-lab" devices
   echo "cpu vector flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx|fma|sse4)' | tr '\n' ' ')"
 } 2>&1 | tee "$OUT/device.txt"
-# PyTorch's promotion and error texts on CUDA, recorded from the machine's own PyTorch (#3:
-# the torch-cuda engines are modelled until these tables are checked in). In the background,
+# PyTorch's promotion and error texts on CUDA, recorded from the machine's own PyTorch
+# (the torch-cuda engines are modelled until these tables are checked in). In the background,
 # while the parity suite runs: neither is timed.
 # PyTorch runs with the machine's own libraries (env -u), not the Debian libstdc++ packed for ours.
 torch_tables() {
@@ -109,19 +109,19 @@ fi
 echo "[$((SECONDS - T0))s] timed runs from here"
 if want products; then
 # The bare products (cuBLASLt, own kernels): TFLOP/s and % of the device's published peak, and
-# the same products called bare through PyTorch in the same run (#5: within 5% of a bare call).
+# the same products called bare through PyTorch in the same run (the goal: within 5% of a bare call).
 step 150 "$BIN/precision-lab" bench --op product --backend cuda --dtypes float64,float32,tf32,float16,bfloat16,float8_e4m3fn,int8 \
   --sizes 4096,8192 --reps 20 --json >"$OUT/bench_product.json"
 step 40 "$BIN/precision-lab" bench --op product --backend cuda --dtypes float8_e4m3fn --fast-accum --sizes 8192 --reps 20 --json \
   >"$OUT/bench_product_fp8_fast.json"
 step 120 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --sizes 4096,8192 --reps 20 >"$OUT/bare_product.json"
 step 40 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --dtypes float8_e4m3fn --fast-accum --sizes 8192 --reps 20 >"$OUT/bare_product_fp8_fast.json"
-# The same through PyTorch's cuBLASLt path (#5's "bare cuBLASLt call"): float64 ran 6-10% behind
+# The same through PyTorch's cuBLASLt path (a "bare cuBLASLt call"): float64 ran 6-10% behind
 # the default (cuBLAS) call, and none of cuBLASLt's own candidates was faster.
 step 60 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --blas cublaslt --dtypes float64,float32,bfloat16 --sizes 4096,8192 --reps 20 \
   >"$OUT/bare_product_cublaslt.json"
 # Our products again through the cuBLASLt that PyTorch brings (its nvidia-cublas wheel), when it is
-# another file than the one above: float64 ran 6-12% behind the bare call (2026-11-28, an H200)
+# another file than the one above: float64 ran 6-12% behind the bare call (on an H200)
 # with every candidate the machine's cuBLASLt 13.1 offered -- the library's build, or our call?
 torch_lt=$(env -u LD_LIBRARY_PATH python3 -c 'import os, torch; print(os.path.dirname(os.path.dirname(torch.__file__)))' 2>/dev/null)
 [[ -z $torch_lt ]] || torch_lt=$(find "$torch_lt" -name 'libcublasLt.so.13*' 2>/dev/null | head -n 1)
@@ -137,7 +137,7 @@ step 60 "$BIN/precision-lab" bench --op product --backend cuda --dtypes bfloat16
 echo "[$((SECONDS - T0))s] products done"
 fi
 if want candidates; then
-# cuBLASLt's other candidates for the shapes that ran behind a bare call (#5: float64 6-9% behind
+# cuBLASLt's other candidates for the shapes that ran behind a bare call (float64 6-9% behind
 # cuBLAS's own choice): each one timed alone (PL_LT_ALGO_INDEX, kernels/lt_gemm.cpp), to see
 # whether a fixed rule could pick a faster one. A diagnostic: the app runs the first.
 for i in 0 1 2 3 4 5; do
@@ -159,7 +159,7 @@ step 60 "$BIN/precision-lab" roundtrip --rows 4096 --cols 4096 --dtype float8_e4
 echo "[$((SECONDS - T0))s] experiments done"
 fi
 if want conversions; then
-# Conversions against the copy ceiling (#5: 80% of the measured copy bandwidth).
+# Conversions against the copy ceiling (the goal: 80% of the measured copy bandwidth).
 ALL=float16,bfloat16,tf32,float8_e4m3fn,float8_e5m2,float8_e4m3fnuz,float8_e5m2fnuz,float8_e8m0fnu,float6_e2m3fn,float6_e3m2fn,float4_e2m1fn
 step 120 "$BIN/precision-lab" bench --backend cuda --formats $ALL --elements 268435456 --reps 20 --json >"$OUT/bench_cuda.json"
 step 60 "$BIN/precision-lab" bench --backend cuda --formats float16,bfloat16,float8_e4m3fn,float4_e2m1fn --rounding stochastic --elements 268435456 --reps 20 --json >"$OUT/bench_cuda_sr.json"
@@ -176,7 +176,7 @@ fi
 if want models; then
 # Candidate models of each tensor-core adder checked against the device on random inputs
 # (accumulation-probe --check-model): multi-term blocks of 4-32 products, 0-3 extra bits. The
-# probe reads one model, and on 2026-11-28 tf32's matched 1.5% of the elements and float16
+# probe reads one model, and on an H200 tf32's matched 1.5% of the elements and float16
 # accumulation's 5.1% (bfloat16's 99.7%, float16's 94.5%).
 for t in bfloat16 float16 tf32; do
   ms=()
@@ -197,7 +197,7 @@ if want whole; then
 step 120 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 1024,4096 --reps 3 --json >"$OUT/bench_matmul_cuda.json"
 # Where a GPU call's wall time goes (kernels/phase_trace.h: products and error statistics), with
 # the staged copies (staged_copy.h); PL_CUDA_PAGEABLE=1 would time the driver's pageable ones
-# (464 against 612 ms a 4096^3 update on 2026-11-26, docs/gpu-results/h100-2026-11-26b).
+# (464 against 612 ms a 4096^3 update on an H100, docs/gpu-results/).
 step 60 env PL_CUDA_TRACE=1 "$BIN/precision-lab" bench --op matmul --backend cuda --dtypes bfloat16 --sizes 4096 --reps 1 --json \
   >"$OUT/bench_matmul_trace.json" 2>"$OUT/cuda_trace.txt"
 # The error statistics' pass 1 with one copy of its counters (error_stats.cuh: kCountReplicas),

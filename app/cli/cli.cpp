@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/window_options.h"
 #include "core/export/result_folder.h"
 #include "core/util/edit_distance.h"
 #include "core/util/exception_text.h"
@@ -138,11 +139,14 @@ std::string restore_value(const std::string& arg) {
   return ec == std::errc{} && rest == end && k < stashed_values().size() ? stashed_values()[k] : arg;
 }
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, const WindowRunner& window) {
   CLI::App app{"Precision Lab: what happens to numbers when deep-learning code lowers dtypes.\n"
-               "Run without arguments to open the window.",
+               "Without a command it opens the window (with the window options below).",
                "precision-lab"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
+  ui::GuiOptions window_options;
+  WindowFlags window_flags;
+  add_window_options(app, window_options, window_flags);
   std::map<CLI::App*, Runner> runners;
   auto add = [&](const char* name, const char* help, Runner (*adder)(CLI::App&)) {
     CLI::App* sub = app.add_subcommand(name, help);
@@ -197,6 +201,12 @@ int run(int argc, char** argv) {
   }
   for (auto& [sub, runner] : runners)
     if (sub->parsed()) {
+      for (const CLI::Option* opt : app.get_options())
+        if (opt->count() > 0 && opt->get_group() == kWindowGroup) {
+          std::fprintf(stderr, "error: %s is a window option: it takes no command (%s)\n", opt->get_name().c_str(),
+                       sub->get_name().c_str());
+          return kExitBadInput;
+        }
       catch_interrupts();
       int status = kExitFailed;
       try {
@@ -210,7 +220,11 @@ int run(int argc, char** argv) {
       }
       return finish_stdout(status);
     }
-  return kExitBadInput;
+  if (const std::string bad = finish_window_options(app, window_options, window_flags); !bad.empty()) {
+    std::fprintf(stderr, "error: %s\n", bad.c_str());
+    return kExitBadInput;
+  }
+  return window(window_options);
 }
 
 bool output_refused(const std::string& dir, bool force) {

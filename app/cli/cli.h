@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "app/window_options.h"
 #include "core/util/expected.h"
 
 namespace pl::cli {
@@ -35,9 +36,11 @@ Runner add_accumulation_probe(CLI::App& app);
 // Undoes the protection of values like "-inf" that CLI11 would read as options.
 std::string restore_value(const std::string& arg);
 
-// Parses argv and runs the chosen subcommand. Exit status 128 + N after signal N (Ctrl-C: 130,
-// SIGTERM: 143); a failed write of standard output is an error (1).
-int run(int argc, char** argv);
+// Parses argv and runs the chosen subcommand, or without one opens the window through `window`
+// with the window's options (app/cli/window_options.h). Exit status 128 + N after signal N
+// (Ctrl-C: 130, SIGTERM: 143); a failed write of standard output is an error (1).
+using WindowRunner = std::function<int(const ui::GuiOptions&)>;
+int run(int argc, char** argv, const WindowRunner& window);
 
 // A command's output folder, checked before the work starts: true (and said on stderr) when it
 // is refused -- not empty without --force, not a folder, a link (exit 2).

@@ -12,12 +12,13 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/run_report.h"
-#include "core/experiment/sweep_json.h"
+#include "core/accumulate/accumulation_spec.h"
+#include "core/experiment/spec/sweep_json.h"
 #include "app/cli/matmul_report.h"
 #include "core/figure/experiment_figures.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
-#include "core/experiment/histogram.h"
+#include "core/analysis/histogram.h"
 #include "core/util/interrupt.h"
 
 namespace pl::cli {

@@ -7,7 +7,7 @@
 
 #include "core/experiment/framework_check.h"
 #include "core/experiment/matmul.h"
-#include "core/experiment/matmul_json.h"
+#include "core/experiment/spec/matmul_json.h"
 #include "core/export/experiment_export.h"
 #include "core/figure/figure.h"
 #include "core/util/expected.h"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/cli/cli.h"
+#include "core/accumulate/accumulation_spec.h"
 #include "core/backend/backend.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/accumulation_probe.h"

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
+#include "core/accumulate/accumulation_spec.h"
 #include "core/backend/backend.h"
 #include "core/backend/peak_rates.h"
 #include "core/dtype/format_lookup.h"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "app/cli/cli.h"
-#include "core/experiment/sweep_json.h"
+#include "core/experiment/spec/sweep_json.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
 #include "core/dtype/format_lookup.h"

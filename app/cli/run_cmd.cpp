@@ -9,8 +9,8 @@
 #include "app/cli/run_report.h"
 #include "core/io/file_read.h"
 #include "core/backend/backend.h"
-#include "core/experiment/experiment_file.h"
-#include "core/experiment/sweep_json.h"
+#include "core/experiment/spec/experiment_file.h"
+#include "core/experiment/spec/sweep_json.h"
 #include "core/figure/experiment_figures.h"
 #include "core/util/interrupt.h"
 

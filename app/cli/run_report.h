@@ -2,7 +2,7 @@
 // summary per kind, from the run experiment_file.h made.
 #pragma once
 
-#include "core/experiment/experiment_file.h"
+#include "core/experiment/spec/experiment_file.h"
 
 namespace pl::cli {
 

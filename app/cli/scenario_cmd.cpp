@@ -9,7 +9,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
-#include "core/export/scenario_export.h"
+#include "core/scenario/scenario_export.h"
 #include "core/scenario/library.h"
 #include "core/scenario/scenario_run.h"
 #include "core/util/interrupt.h"

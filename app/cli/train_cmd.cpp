@@ -11,7 +11,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
-#include "core/experiment/train_json.h"
+#include "core/experiment/spec/train_json.h"
 #include "core/figure/train_figures.h"
 #include "core/util/interrupt.h"
 

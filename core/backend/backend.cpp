@@ -6,8 +6,8 @@
 #include <mutex>
 
 #include "core/dtype/codec.h"
-#include "core/experiment/output_steps.h"
-#include "core/experiment/pooled_difference.h"
+#include "core/accumulate/output_steps.h"
+#include "core/analysis/pooled_difference.h"
 #include "core/util/median.h"
 #include "core/util/parallel.h"
 

@@ -9,7 +9,7 @@
 //  [x] timing of that round trip against a plain copy on the same device
 //  [x] float64 array round trip through any format but e8m0 (the cast experiment's elements)
 //  [x] matrix products under an accumulation model (product.h); float32 GEMMs of float32 arrays
-//  [x] error statistics and histograms of compared arrays (core/experiment/error_stats.h)
+//  [x] error statistics and histograms of compared arrays (core/analysis/error_stats.h)
 //  [x] an experiment's arrays held where the backend computes (held_values.h): the product, its
 //      epilogue and output rounding, the statistics and the heat map over held arrays
 #pragma once
@@ -23,9 +23,9 @@
 
 #include "core/backend/held_values.h"
 #include "core/backend/product.h"
-#include "core/dtype/cast_policy.h"
-#include "core/dtype/float_format.h"
-#include "core/experiment/error_stats.h"
+#include "core/dtype/device/cast_policy.h"
+#include "core/dtype/device/float_format.h"
+#include "core/analysis/error_stats.h"
 #include "core/util/expected.h"
 
 namespace pl {

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "core/backend/backend.h"
-#include "core/backend/blas.h"
+#include "core/accumulate/blas.h"
 #include "core/dtype/bulk_convert.h"
 #include "core/dtype/codec.h"
-#include "core/experiment/gemm.h"
+#include "core/accumulate/gemm.h"
 #include "core/util/median.h"
 #include "core/util/parallel.h"
 #include "core/util/thread_limit.h"

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "core/dtype/dtype.h"
-#include "core/experiment/accumulate.h"
-#include "core/experiment/gemm.h"
+#include "core/accumulate/accumulate.h"
+#include "core/accumulate/gemm.h"
 
 namespace pl {
 

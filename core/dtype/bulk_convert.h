@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/dtype/cast_policy.h"
-#include "core/dtype/float_format.h"
-#include "core/dtype/roundtrip_f32.h"
+#include "core/dtype/device/cast_policy.h"
+#include "core/dtype/device/float_format.h"
+#include "core/dtype/device/roundtrip_f32.h"
 
 namespace pl {
 

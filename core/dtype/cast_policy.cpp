@@ -1,4 +1,4 @@
-#include "core/dtype/cast_policy.h"
+#include "core/dtype/device/cast_policy.h"
 
 #include <cstring>
 

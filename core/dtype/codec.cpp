@@ -11,9 +11,9 @@
 #include <cstring>
 #include <limits>
 
-#include "core/dtype/quantum.h"
-#include "core/dtype/roundtrip_f64.h"
-#include "core/dtype/stochastic.h"
+#include "core/dtype/device/quantum.h"
+#include "core/dtype/device/roundtrip_f64.h"
+#include "core/dtype/device/stochastic.h"
 #include "core/util/parallel.h"
 
 namespace pl {
@@ -24,7 +24,7 @@ namespace {
 //-----------------------------------------------------------------------------
 
 // The exact decomposition of the input and its rounding to a quantum (Magnitude, decompose,
-// floor_log2, round_to_quantum) are in core/dtype/quantum.h, which the GPU's emulated sums
+// floor_log2, round_to_quantum) are in core/dtype/device/quantum.h, which the GPU's emulated sums
 // share.
 
 bool rounds_toward_zero(Rounding r, bool negative) {

@@ -24,8 +24,8 @@
 #include <cstdint>
 #include <span>
 
-#include "core/dtype/cast_policy.h"
-#include "core/dtype/float_format.h"
+#include "core/dtype/device/cast_policy.h"
+#include "core/dtype/device/float_format.h"
 #include "core/dtype/round_nearest.h"
 
 namespace pl {

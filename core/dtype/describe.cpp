@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/dtype/shortest_decimal.h"
 #include "core/util/number_text.h"
 
 namespace pl {

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/dtype/float_format.h"
+#include "core/dtype/device/float_format.h"
 
 namespace pl {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/dtype/cast_policy.h"
+#include "core/dtype/device/cast_policy.h"
 #include "core/dtype/dtype.h"
 
 namespace pl {

@@ -15,9 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/dtype/cast_policy.h"
+#include "core/dtype/device/cast_policy.h"
 #include "core/dtype/codec.h"
-#include "core/dtype/float_format.h"
+#include "core/dtype/device/float_format.h"
 
 namespace pl {
 

@@ -4,7 +4,7 @@
 // smallest normal for subnormal results) is 1, round to an integer with the 2^52 * 1.5 trick
 // (exact, and ties-to-even in the default rounding mode), scale back. The codec's general
 // encode/decode handles everything else (other roundings, overflow policies, formats without
-// negative zero or subnormals, NaN and Inf), and tests/core/round_nearest_test.cpp checks this
+// negative zero or subnormals, NaN and Inf), and tests/core/dtype/round_nearest_test.cpp checks this
 // path against it bit for bit.
 #pragma once
 
@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/dtype/float_format.h"
+#include "core/dtype/device/float_format.h"
 
 namespace pl {
 
@@ -25,7 +25,7 @@ inline double pow2_bits(int k) { return std::bit_cast<double>(static_cast<uint64
 // q = e - mantissa_bits must leave 2^-q a normal double for every finite x (e up to 1023): a
 // format without mantissa bits (e2m0) gave q = 1023 near float64's largest, 2^-q's bits were
 // those of zero, and x rounded to 0 instead of overflowing (seen on the GPU, whose round trip
-// disagreed with round_each's, 2026-11-28). Those formats take the codec.
+// disagreed with round_each's). Those formats take the codec.
 constexpr bool nearest_fast_path_applies(const FloatFormat& f) {
   return f.has_subnormals() && f.has_negative_zero() && f.mantissa_bits >= 1 && f.precision() <= 52 &&
          f.emin() - f.mantissa_bits >= -1022 && f.emax() <= 1023;

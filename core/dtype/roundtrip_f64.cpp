@@ -1,4 +1,4 @@
-#include "core/dtype/roundtrip_f64.h"
+#include "core/dtype/device/roundtrip_f64.h"
 
 #include <cmath>
 #include <limits>

@@ -10,8 +10,8 @@
 #include <span>
 #include <string>
 
-#include "core/experiment/gemm.h"
-#include "core/experiment/scaling.h"
+#include "core/accumulate/gemm.h"
+#include "core/quantise/scaling.h"
 
 namespace pl::experiment {
 

@@ -8,9 +8,10 @@
 #include <optional>
 #include <random>
 
+#include "core/accumulate/accumulation_spec.h"
 #include "core/dtype/codec.h"
 #include "core/experiment/dot_sweep.h"
-#include "core/experiment/gemm.h"
+#include "core/accumulate/gemm.h"
 #include "core/util/number_text.h"
 
 namespace pl::experiment {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "core/backend/backend.h"
-#include "core/experiment/accumulate.h"
+#include "core/accumulate/accumulate.h"
 #include "core/util/expected.h"
 
 namespace pl::experiment {

@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "core/experiment/accumulate.h"
-#include "core/experiment/error_stats.h"
+#include "core/accumulate/accumulate.h"
+#include "core/accumulate/accumulation_spec.h"
+#include "core/analysis/error_stats.h"
 
 namespace pl::experiment {
 
@@ -80,13 +81,5 @@ struct WhereRan {
   bool operator==(const WhereRan&) const = default;
 };
 std::vector<WhereRan> where_ran(const std::vector<DotSweepRow>& rows);
-
-// A model from its command-line spelling: "f64", "f32:sequential", "f16:pairwise:32",
-// "bf16:kahan", "f16:chunked:128" (inner format, then the chunk length; outer float32),
-// "f32:blas", "f64:blas" (the OpenBLAS GEMM), a custom format ("e6m9:pairwise:32",
-// "e4m3b9:fnuz:kahan"), optionally ending in ":rtz" etc. for the rounding. nullopt with `error` set otherwise.
-std::optional<Accumulation> parse_accumulation(const std::string& spec, std::string* error);
-// The spec string parse_accumulation reads back: "f32:pairwise:32", "bf16:sequential:rtz".
-std::string accumulation_spec(const Accumulation& a);
 
 }  // namespace pl::experiment

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/experiment/matmul.h"
-#include "core/experiment/matmul_json.h"
+#include "core/experiment/spec/matmul_json.h"
 #include "core/promote/engine.h"
 
 namespace pl::experiment {

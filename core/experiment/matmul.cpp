@@ -19,10 +19,10 @@
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
 #include "core/experiment/abs_product.h"
-#include "core/experiment/bound_check.h"
-#include "core/experiment/gemm.h"
+#include "core/analysis/bound_check.h"
+#include "core/accumulate/gemm.h"
 #include "core/experiment/on_device.h"
-#include "core/experiment/output_steps.h"
+#include "core/accumulate/output_steps.h"
 #include "core/experiment/quantised_cache.h"
 #include "core/experiment/reference_cache.h"
 #include "core/util/memory_room.h"
@@ -106,7 +106,7 @@ MatmulOperands draw_along_k(const MatmulConfig& c) {
 // The operands drawn for the last config, by what decides them (the data sources, the shape,
 // the seed, whether there is a bias): the window re-runs on every change of dtype, recipe, model
 // or backend with the same data, and drawing them again cost ~0.1 s of each 4096^2 run on the
-// H100 machine (the "operands" stage, 2026-11-26). Shared and never changed; only the last draw
+// H100 machine (the "operands" stage). Shared and never changed; only the last draw
 // is kept (at 4096^2, 256 MB).
 std::shared_ptr<const MatmulOperands> drawn_operands(const MatmulConfig& c) {
   std::string key;

@@ -25,14 +25,14 @@
 #include <vector>
 
 #include "core/backend/held_values.h"
-#include "core/dtype/cast_policy.h"
+#include "core/dtype/device/cast_policy.h"
 #include "core/dtype/dtype.h"
-#include "core/experiment/accumulate.h"
-#include "core/experiment/data_source.h"
-#include "core/experiment/error_stats.h"
-#include "core/experiment/histogram.h"
-#include "core/experiment/pooled_difference.h"
-#include "core/experiment/scaling.h"
+#include "core/accumulate/accumulate.h"
+#include "core/quantise/data_source.h"
+#include "core/analysis/error_stats.h"
+#include "core/analysis/histogram.h"
+#include "core/analysis/pooled_difference.h"
+#include "core/quantise/scaling.h"
 #include "core/util/expected.h"
 
 namespace pl::experiment {

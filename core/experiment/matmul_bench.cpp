@@ -4,7 +4,7 @@
 #include <chrono>
 #include <functional>
 
-#include "core/backend/blas.h"
+#include "core/accumulate/blas.h"
 #include "core/experiment/quantised_cache.h"
 #include "core/experiment/reference_cache.h"
 #include "core/util/median.h"

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/experiment/matmul.h"
-#include "core/experiment/matmul_json.h"
+#include "core/experiment/spec/matmul_json.h"
 
 namespace pl::experiment {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/dtype/codec.h"
-#include "core/experiment/gemm.h"
+#include "core/accumulate/gemm.h"
 #include "core/experiment/on_device.h"
 #include "core/util/names.h"
 #include "core/util/parallel.h"

@@ -4,7 +4,7 @@
 #include <mutex>
 
 #include "core/backend/backend.h"
-#include "core/backend/blas.h"
+#include "core/accumulate/blas.h"
 
 namespace pl::experiment {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "core/backend/backend.h"
 #include "core/dtype/dtype.h"
-#include "core/experiment/error_stats.h"
-#include "core/experiment/gemm.h"
+#include "core/analysis/error_stats.h"
+#include "core/accumulate/gemm.h"
 #include "core/experiment/reference_cache.h"
 
 namespace pl::experiment {

@@ -1,8 +1,8 @@
 // The quantised operands of the last experiment, kept for the next: the window re-runs a setup
 // on every change of a setting, and most changes (the output dtype, the accumulation model, the
 // backend, fast accumulation) leave both operands' rounding as it was, a changed input dtype the
-// weight's. Rounding 2 x 16M drawn values took 107 ms of each 4096^3 update on the H100 machine
-// (2026-11-26b, the "quantise" stage).
+// weight's. Rounding 2 x 16M drawn values took 107 ms of each 4096^3 update on an H100 machine
+// (the "quantise" stage, docs/performance.md).
 //
 // Only operands drawn from data sources are kept: they live in an immutable shared object
 // (matmul.cpp's drawn_operands), whose identity says the values are the same. An entry holds
@@ -15,9 +15,9 @@
 #include <memory>
 #include <optional>
 
-#include "core/dtype/cast_policy.h"
+#include "core/dtype/device/cast_policy.h"
 #include "core/dtype/dtype.h"
-#include "core/experiment/scaling.h"
+#include "core/quantise/scaling.h"
 
 namespace pl::experiment {
 

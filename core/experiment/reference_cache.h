@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/backend/held_values.h"
-#include "core/experiment/gemm.h"
+#include "core/accumulate/gemm.h"
 
 namespace pl::experiment {
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "core/experiment/data_source.h"
-#include "core/experiment/error_stats.h"
-#include "core/experiment/histogram.h"
-#include "core/experiment/scaling.h"
+#include "core/quantise/data_source.h"
+#include "core/analysis/error_stats.h"
+#include "core/analysis/histogram.h"
+#include "core/quantise/scaling.h"
 #include "core/util/expected.h"
 
 namespace pl::experiment {

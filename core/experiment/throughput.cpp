@@ -5,8 +5,8 @@
 #include <thread>
 
 #include "core/backend/backend.h"
-#include "core/backend/blas.h"
-#include "core/experiment/gemm.h"
+#include "core/accumulate/blas.h"
+#include "core/accumulate/gemm.h"
 #include "core/experiment/matmul.h"
 #include "core/util/median.h"
 #include "core/util/memory_room.h"

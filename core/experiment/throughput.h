@@ -15,7 +15,7 @@
 
 #include "core/backend/backend.h"
 #include "core/dtype/dtype.h"
-#include "core/experiment/accumulate.h"
+#include "core/accumulate/accumulate.h"
 #include "core/util/expected.h"
 #include "core/util/no_init_vector.h"
 

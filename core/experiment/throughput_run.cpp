@@ -4,7 +4,7 @@
 
 #include "core/backend/backend.h"
 #include "core/backend/peak_rates.h"
-#include "core/experiment/json_reader.h"
+#include "core/experiment/spec/json_reader.h"
 #include "core/experiment/throughput.h"
 #include "core/util/join.h"
 #include "core/util/median.h"

@@ -4,7 +4,7 @@
 
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
-#include "core/experiment/data_source.h"
+#include "core/quantise/data_source.h"
 
 namespace pl::experiment {
 namespace {

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/experiment/framework_check.h"
-#include "core/experiment/matmul_json.h"
+#include "core/experiment/spec/matmul_json.h"
 #include "core/figure/figure.h"
 #include "core/util/expected.h"
 

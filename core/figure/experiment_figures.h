@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/experiment/dot_sweep.h"
-#include "core/experiment/experiment_file.h"
+#include "core/experiment/spec/experiment_file.h"
 #include "core/experiment/framework_check.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/mlp.h"

@@ -16,11 +16,14 @@ Expected<Tensor> load_tensor(const std::string& spec, std::optional<DType> raw_a
   // named models.safetensors.d/ holding x.npy is no tensor reference.
   const size_t st = spec.find(".safetensors:");
   if (st == std::string::npos) {
+    // Built by append: GCC 12 warns falsely (-Wrestrict) about "'" + std::string here.
+    const std::string shown = printable(spec);
+    std::string why = "'";
     if (ends_with(spec, ".safetensors"))
-      return Error{"'" + printable(spec) + "': name the tensor, as " + printable(spec) + ":TENSOR (see `precision-lab tensors " +
-                   printable(spec) + "`)"};
+      return Error{why.append(shown).append("': name the tensor, as ").append(shown).append(
+          ":TENSOR (see `precision-lab tensors ").append(shown).append("`)")};
     if (!ends_with(spec, ".npy"))
-      return Error{"'" + printable(spec) + "': name a .npy file or FILE.safetensors:TENSOR[@ROWS,COLS]"};
+      return Error{why.append(shown).append("': name a .npy file or FILE.safetensors:TENSOR[@ROWS,COLS]")};
     return read_npy(spec, raw_as);
   }
   const std::string path = spec.substr(0, st + 12);

@@ -73,7 +73,8 @@ Expected<bool> check_layout(const std::vector<SafetensorsEntry>& sorted, uint64_
   uint64_t at = 0;
   const SafetensorsEntry* before = nullptr;
   auto range = [](const SafetensorsEntry& e) {
-    return "[" + std::to_string(e.begin) + ", " + std::to_string(e.end) + ")";
+    std::string r = "[";  // by append: GCC 12 warns falsely (-Wrestrict) about "[" + std::string
+    return r.append(std::to_string(e.begin)).append(", ").append(std::to_string(e.end)).append(")");
   };
   for (const SafetensorsEntry& e : sorted) {
     if (e.begin < at)

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/dtype/float_format.h"
+#include "core/dtype/device/float_format.h"
 #include "core/promote/py_value.h"
 #include "core/util/number_text.h"
 

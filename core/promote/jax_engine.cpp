@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/dtype/find_dtype.h"
 #include "core/util/names.h"
 #include "core/promote/py_value.h"
 

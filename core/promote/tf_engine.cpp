@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/promote/py_value.h"
+#include "core/dtype/find_dtype.h"
 #include "core/util/names.h"
 
 namespace pl::promote::tf {

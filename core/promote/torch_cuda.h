@@ -2,9 +2,9 @@
 // bfloat16, float32, float64 (tensors and bias; a Python scalar of any category may join them).
 // Other tensor dtypes answer "not modelled" (error type "precision-lab").
 //
-// Checked cell by cell against PyTorch 2.11.0 recorded on an H100 (2026-11-26,
+// Checked cell by cell against PyTorch 2.11.0 recorded on an H100 (
 // assets/promotion/torch2.11_cuda.json; 1,572 modelled cells, all equal but for the one
-// documented 2.11 -> 2.15 change, tests/core/torch_promotion_test.cpp). What CUDA does
+// documented 2.11 -> 2.15 change, tests/core/promote/torch_promotion_test.cpp). What CUDA does
 // differently from the CPU there:
 //  - promotion (elementwise ops) is device-independent (c10 promoteTypes, TensorIterator), but
 //    CUDA has complex32 kernels the CPU lacks: float16 with a complex Python scalar divides

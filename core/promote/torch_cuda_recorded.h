@@ -1,4 +1,4 @@
-// PyTorch 2.11.0 on CUDA as recorded on an NVIDIA H100 80GB HBM3 (CUDA 13.0, 2026-11-26) by
+// PyTorch 2.11.0 on CUDA as recorded on an NVIDIA H100 80GB HBM3 (CUDA 13.0) by
 // tests/data/promotion/gen_torch.py --device cuda: every cell of its tables -- 22 dtypes, the
 // four elementwise ops with every recorded operand-kind pair, the matrix products,
 // convolutions and .to(), with and without a bias -- answered from the recording

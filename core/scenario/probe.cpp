@@ -4,11 +4,12 @@
 #include <cmath>
 #include <set>
 
+#include "core/accumulate/accumulation_spec.h"
 #include "core/backend/peak_rates.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
 #include "core/dtype/int_convert.h"
-#include "core/experiment/accumulate.h"
+#include "core/accumulate/accumulate.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/promote/engine.h"
 #include "core/promote/torch_api.h"

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/experiment/experiment_file.h"
+#include "core/experiment/spec/experiment_file.h"
 #include "core/scenario/scenario.h"
 
 namespace pl::scenario {

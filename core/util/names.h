@@ -1,12 +1,11 @@
-// Name lookups over fixed tables (an enum's names in order, a list of dtypes), shared so
-// every module parses names the same way.
+// Name lookups over fixed tables (an enum's names in order), shared so every module parses
+// names the same way (a list of dtypes: core/dtype/find_dtype.h).
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string_view>
-
-#include "core/dtype/dtype.h"
 
 namespace pl {
 
@@ -15,14 +14,6 @@ template <typename E, size_t N>
 std::optional<E> find_named(const std::array<std::string_view, N>& names, std::string_view n) {
   for (size_t i = 0; i < N; ++i)
     if (names[i] == n) return static_cast<E>(i);
-  return std::nullopt;
-}
-
-// The dtype among `dtypes` whose canonical name is `n`.
-template <size_t N>
-std::optional<DType> find_dtype(const std::array<DType, N>& dtypes, std::string_view n) {
-  for (DType t : dtypes)
-    if (name(t) == n) return t;
   return std::nullopt;
 }
 

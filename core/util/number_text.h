@@ -7,7 +7,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/dtype/float_format.h"
 #include "core/util/expected.h"
 
 namespace pl {
@@ -17,8 +16,6 @@ namespace pl {
 // values below its smallest subnormal as +-0, as Python's float() does.
 Expected<double> parse_number(std::string_view text);
 
-// Shortest decimal that reads back (rounded to nearest-even into `f`) as the same code.
-std::string shortest_decimal(const FloatFormat& f, double value);
 // Every digit of the binary value (all binary floats have finite decimal expansions).
 std::string exact_decimal(double value);
 // Hex-float, e.g. 0x1.8p+3.

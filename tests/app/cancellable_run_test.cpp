@@ -1,4 +1,4 @@
-// The panels' background run (app/ui/cancellable_run.h): the frame loop never waits for a run in
+// The panels' background run (app/ui/tasks/cancellable_run.h): the frame loop never waits for a run in
 // flight. A run that cannot stop yet (a step without a cancel check, here one waiting for the
 // test to let it go) is asked to stop, and start_when_idle() returns at once -- were it to wait,
 // this test would hang until ctest's timeout fails it. Once that run has stopped, the next one
@@ -13,8 +13,8 @@
 #include <string>
 #include <thread>
 
-#include "app/ui/background_task.h"
-#include "app/ui/cancellable_run.h"
+#include "app/ui/tasks/background_task.h"
+#include "app/ui/tasks/cancellable_run.h"
 
 namespace pl::ui {
 namespace {

@@ -1,7 +1,7 @@
 // How big a panel draws its figure in the space it has left (figure_view.h's figure_pixels).
 #include <gtest/gtest.h>
 
-#include "app/ui/figure_view.h"
+#include "app/ui/views/figure_view.h"
 
 namespace pl::ui {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "app/gl/framebuffer.h"
 #include "app/gl/heatmap_shader.h"
-#include "app/ui/gl_context.h"
+#include "app/ui/shell/gl_context.h"
 
 namespace pl {
 namespace {

@@ -6,6 +6,22 @@
 set -u
 mode=$1
 out=$(mktemp -d)/formats.png
+# Screenshots start from the remembered settings, as the window does: never the user's own.
+export XDG_CONFIG_HOME=$(dirname "$out")/config
+if [[ $mode == settings ]]; then  # the remembered size and panel apply, unless --no-settings
+  mkdir -p "$XDG_CONFIG_HOME/precision-lab"
+  echo '{"panel": "explorer", "presentation": true, "width": 900, "height": 700}' \
+    > "$XDG_CONFIG_HOME/precision-lab/settings.json"
+  log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --verbose 2>&1) || { echo "$log"; exit 1; }
+  grep -q "wrote $out (900x700)" <<<"$log" || { echo "remembered size not used:"; echo "$log"; exit 1; }
+  grep -q "window: opened 900x700" <<<"$log" || { echo "$log"; exit 1; }
+  log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --no-settings 2>&1) || { echo "$log"; exit 1; }
+  grep -q "wrote $out (1400x860)" <<<"$log" || { echo "--no-settings read them:"; echo "$log"; exit 1; }
+  # A screenshot never writes them back.
+  grep -q '"width": 900' "$XDG_CONFIG_HOME/precision-lab/settings.json" || { echo "settings rewritten"; exit 1; }
+  echo "ok: settings apply to screenshots; --no-settings leaves them out"
+  exit 0
+fi
 if [[ $mode == promotion ]]; then  # the Promotion panel in compare mode, headless
   env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --panel promotion \
     --op add --compare on --select float16,float64 || exit 1

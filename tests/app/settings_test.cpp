@@ -1,4 +1,4 @@
-// The window's remembered settings (app/ui/settings.h): what a bad settings.json costs is its
+// The window's remembered settings (app/ui/shell/settings.h): what a bad settings.json costs is its
 // bad keys, never the start of the window.
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "app/ui/settings.h"
+#include "app/ui/shell/settings.h"
 
 namespace pl::ui {
 namespace {

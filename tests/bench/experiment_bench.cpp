@@ -9,14 +9,14 @@
 #include <random>
 #include <thread>
 
-#include "core/backend/blas.h"
+#include "core/accumulate/blas.h"
 #include "core/dtype/codec.h"
-#include "core/experiment/error_stats.h"
-#include "core/experiment/gemm.h"
-#include "core/experiment/histogram.h"
+#include "core/analysis/error_stats.h"
+#include "core/accumulate/gemm.h"
+#include "core/analysis/histogram.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/reference_cache.h"
-#include "core/experiment/scaling.h"
+#include "core/quantise/scaling.h"
 #include "core/util/allocator.h"
 
 namespace pl::experiment {

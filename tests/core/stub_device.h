@@ -14,9 +14,9 @@
 
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
-#include "core/experiment/gemm.h"
-#include "core/experiment/output_steps.h"
-#include "core/experiment/pooled_difference.h"
+#include "core/accumulate/gemm.h"
+#include "core/accumulate/output_steps.h"
+#include "core/analysis/pooled_difference.h"
 #include "tests/core/stub_backend.h"
 
 namespace pl::testing_support {

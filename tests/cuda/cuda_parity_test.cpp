@@ -31,7 +31,7 @@ TEST(CudaBackend, NoGpuIsAnErrorValueNotACrash) {
   EXPECT_FALSE(r.error().empty());
 }
 
-// What the device says of itself: its SMs, memory and clocks (#5: name, compute capability,
+// What the device says of itself: its SMs, memory and clocks (name, compute capability,
 // SMs, memory, versions, clocks), every one read off the device, none made up.
 TEST(CudaBackend, DeviceInfoReadsTheDevicesOwnFigures) {
   if (!gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error();

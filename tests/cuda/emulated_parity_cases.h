@@ -2,14 +2,14 @@
 // (product_parity_test.cpp), in one list that the host tests read too: kernels_host_test.cpp
 // checks that the GPU plans every one of them, on machines without a GPU. A case the GPU
 // refuses fails only where a GPU is (e8m12:fn's sums, past float32's range, went unnoticed
-// until the run of 2026-11-28).
+// until a GPU ran them).
 #pragma once
 
 #include <ostream>
 #include <vector>
 
 #include "core/dtype/format_lookup.h"
-#include "core/experiment/accumulate.h"
+#include "core/accumulate/accumulate.h"
 
 namespace pl::parity_cases {
 
@@ -60,7 +60,7 @@ inline std::vector<EmulatedCase> emulated_cases() {
       EmulatedCase{DType::bfloat16, multiterm(16, 2, Rounding::TowardZero)},
       EmulatedCase{DType::float16, multiterm(8, 0, Rounding::NearestEven)},
       EmulatedCase{DType::float8_e4m3fn, multiterm(32, 1, Rounding::Stochastic, DType::bfloat16)},
-      // Custom formats take the same kernels as the table's (#5: "custom formats"). The GPU's
+      // Custom formats take the same kernels as the table's (as the table's do). The GPU's
       // sums need a format within float32's range: e7m12:fn, not e8m12:fn (whose top binade,
       // finite in fn, lies past float32's largest).
       EmulatedCase{custom("e5m7"), {AccumKind::Sequential, custom("e6m9")}},

@@ -15,8 +15,8 @@
 #include <random>
 #include <vector>
 
-#include "core/experiment/error_passes.h"
-#include "core/experiment/histogram.h"
+#include "core/analysis/error_passes.h"
+#include "core/analysis/histogram.h"
 #include "kernels/device_error_stats.h"
 #include "tests/cuda/error_stats_cases.h"
 

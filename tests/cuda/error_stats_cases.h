@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/experiment/bound_check.h"
-#include "core/experiment/error_stats.h"
+#include "core/analysis/bound_check.h"
+#include "core/analysis/error_stats.h"
 
 namespace pl::cuda::testing {
 

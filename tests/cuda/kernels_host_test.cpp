@@ -10,7 +10,7 @@
 
 #include "core/dtype/codec.h"
 #include "kernels/cublaslt_api.h"
-#include "core/experiment/gemm.h"
+#include "core/accumulate/gemm.h"
 #include "kernels/emulated_gemm.cuh"
 #include "kernels/emulated_plan.h"
 #include "kernels/emulated_sum.h"
@@ -225,7 +225,7 @@ TEST(EmulatedPlan, SlabsFitTheGridAndCoverEveryRow) {
 }
 
 // Every model the GPU parity suite runs is one the GPU plans: a case it refuses would fail only
-// on a machine with a GPU (e8m12:fn's did, on 2026-11-28).
+// on a machine with a GPU (e8m12:fn's did).
 TEST(EmulatedPlan, PlansEveryModelTheGpuParitySuiteRuns) {
   for (const parity_cases::EmulatedCase& c : parity_cases::emulated_cases()) {
     if (c.acc.kind == AccumKind::Float64) continue;  // the device's float64 products, no plan

@@ -13,7 +13,7 @@
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
-#include "core/experiment/gemm.h"
+#include "core/accumulate/gemm.h"
 #include "core/experiment/matmul.h"
 #include "kernels/cuda_backend.h"
 #include "tests/cuda/emulated_parity_cases.h"

@@ -42,7 +42,7 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
 MODES = ["rne", "rna", "rtz", "up", "down"]
 POLICIES = ["default", "saturate", "no-saturate"]
 
-# name -> (numpy dtype, bits, specials) -- specials as in core/dtype/float_format.h
+# name -> (numpy dtype, bits, specials) -- specials as in core/dtype/device/float_format.h
 FORMATS = {
     "float16": (np.float16, 16, "ieee"),
     "bfloat16": (ml_dtypes.bfloat16, 16, "ieee"),
@@ -163,7 +163,7 @@ class Format:
 class CustomFormat(Format):
     """A Precision Lab custom format, "e<E>m<M>b<bias>:<ieee|fn|fnuz|finite>", which no library
     has: every code decoded here by the formula (-1)^s * 2^(e - bias) * (1 + f / 2^M) (e = 0:
-    2^(1 - bias) * f / 2^M), the specials as their definitions in core/dtype/float_format.h
+    2^(1 - bias) * f / 2^M), the specials as their definitions in core/dtype/device/float_format.h
     say. The rounding oracle above then works on it unchanged."""
 
     def __init__(self, name):

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/accumulate/accumulation_spec.h"
 #include "core/dtype/custom_dtype.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"

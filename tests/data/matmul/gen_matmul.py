@@ -8,7 +8,7 @@ the output cast by ml_dtypes. Custom formats (e5m7b15:ieee, ...), which ml_dtype
 are decoded by formula and rounded by the same oracle, after a check that the formula agrees
 with ml_dtypes on every table format it can spell. Nothing is shared with the C++ code.
 
-Recipes, as core/experiment/scaling.h documents them:
+Recipes, as core/quantise/scaling.h documents them:
   per-tensor: scale = f32(max / amax), q = sat(round(x * scale)), factor = f32(1 / scale)
   per-channel (int8): the same per row with max 127, np.rint, clip to [-127, 127]
   mx: blocks of 32 along K, scale 2^(floor(log2 amax) - emax_elem), elements saturate

@@ -41,7 +41,7 @@ NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
 DT = {n: jnp.dtype(n) if n != "bool" else jnp.dtype(bool) for n in NAMES}
 SCALAR = {"b": True, "i": 2, "u": 2, "f": 2.5, "V": 2.5, "c": 2.5 + 1j}
 VALUES = ["True", "2", "300", "-1", "2**31", "2**40", "2**63", "2.5", "1e300", "2.5+1j",
-          # Added 2026-11-27 after check_jax_values.py: int32, uint32 and int64 edges, 2**53 + 1,
+          # From check_jax_values.py: int32, uint32 and int64 edges, 2**53 + 1,
           # negative zero, floats past float16's and float32's range, an infinity (1e999).
           "127", "128", "-129", "255", "256", "32768", "65536", "2147483647", "-2**31", "-2147483649",
           "4294967295", "2**32", "9007199254740993", "9223372036854775807", "-2**63",

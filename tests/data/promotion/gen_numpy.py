@@ -38,7 +38,7 @@ DT = {n: np.dtype(getattr(ml_dtypes, n) if n in ML else n) for n in NAMES}
 DEFAULT = {"b": True, "i": 2, "u": 2, "f": 2.5, "c": 2.5 + 1j, "V": 2.5}
 VALUES = ["True", "2", "-1", "200", "300", "-300", "70000", "2**33", "2**63", "2.5", "1e10",
           "1e300", "2.5+1j", "1e300j",
-          # Added 2026-11-27 after check_numpy_values.py: integer-range edges, negative zero,
+          # From check_numpy_values.py: integer-range edges, negative zero,
           # floats past float16's and float32's range, an infinity (1e999 is Python's inf).
           "127", "128", "-129", "255", "256", "32768", "65536", "2**32", "18446744073709551615",
           "-2**63", "-0.0", "65520.0", "1e39", "-1e999", "1e-50",

@@ -13,7 +13,7 @@ Two modes, each recorded in its own process because the switch is global:
 Run: TF_ENABLE_ONEDNN_OPTS=0 python3 tests/data/promotion/gen_tf.py > tests/data/promotion/tf_cpu.json
      (runs itself once per mode: gen_tf.py --mode MODE writes that mode's tables). Without
      the variable, a CPU where TensorFlow turns oneDNN on prints _MklMatMul for MatMul in
-     matmul's errors (seen on 2026-11-28; every other cell the same).
+     matmul's errors (every other cell the same).
 """
 import json
 import os

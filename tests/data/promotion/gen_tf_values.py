@@ -9,7 +9,7 @@ becomes int32 or int64 by its size, a float past float32's range cannot become a
 a dtype, and past int64 an int cannot become an integer tensor at all.
 
 Run: python3 tests/data/promotion/gen_tf_values.py > tests/data/promotion/tf_values_cpu.json
-     (tensorflow-cpu 2.21.0 from PyPI in a venv, recorded on 2026-11-28: 410 distinct outcomes)
+     (tensorflow-cpu 2.21.0 from PyPI in a venv: 410 distinct outcomes)
 Not read by the tf engine yet: it still refuses a given value and says so. These are the
 recordings its value model is to be checked against cell by cell, as the torch engine's are
 (Recorded/TorchValues).

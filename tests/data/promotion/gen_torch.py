@@ -11,7 +11,7 @@ Run: python3 tests/data/promotion/gen_torch.py --no-mkldnn > tests/data/promotio
      (every call inside torch.autocast("cpu", dtype=torch.bfloat16))
      python3 tests/data/promotion/gen_torch.py --onednn > .../torch_cpu_onednn.json
      python3 tests/data/promotion/gen_torch.py --onednn --autocast-cpu > .../torch_autocast_cpu_onednn.json
-     (torch 2.15.0 from PyPI, recorded on an AMD EPYC with AVX-512 on 2026-11-23; the tables
+     (torch 2.15.0 from PyPI, recorded on an AMD EPYC with AVX-512; the tables
      recorded before without a flag were byte-identical to --no-mkldnn's but for the header:
      the machine that made them took the path without oneDNN. With oneDNN, 2.15 differs in 88
      cells, 2,016 under autocast: every bfloat16 convolution whose weight dtype differs.)
@@ -114,7 +114,7 @@ def cuda_usable():
     """Whether this process's CUDA context still runs kernels. A cell may launch a kernel that
     asserts and then raise a Python error before any synchronisation (autocast casts a float4
     input, then the op refuses the dtypes): the cell's outcome is that error, and the assert
-    would surface in the next cell of this process -- the 2026-11-26 autocast recording found
+    would surface in the next cell of this process -- the CUDA autocast recording found
     float16 x float16 mm failing with CUBLAS_STATUS_EXECUTION_FAILED so."""
     try:
         torch.cuda.synchronize()

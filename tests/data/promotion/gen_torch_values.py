@@ -9,7 +9,7 @@ Python ints past int64 (PyTorch wraps an int in [2**63, 2**64) as a uint64 scala
 ints beyond), never a float's or a complex's magnitude.
 
 Run: python3 tests/data/promotion/gen_torch_values.py > tests/data/promotion/torch_values_cpu.json
-     (torch 2.15.0 from PyPI, recorded on 2026-11-28)
+     (torch 2.15.0 from PyPI)
      /usr/bin/python3 tests/data/promotion/gen_torch_values.py > .../torch1.13_values_cpu.json
      (Debian 12's python3-torch 1.13.1+dfsg-4)
      python3 tests/data/promotion/gen_torch_values.py --autocast-cpu > .../torch_values_autocast_cpu.json

@@ -1,0 +1,57 @@
+#include "app/cli/window_options.h"
+
+#include <cstdio>
+
+namespace pl::cli {
+
+void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
+  const char* g = kWindowGroup;
+  app.add_option("--screenshot", o.screenshot_path, "draw the window headless, write this PNG and exit")->group(g);
+  app.add_option("--size", f.size, "window or screenshot size, WIDTHxHEIGHT (else the remembered size)")->group(g);
+  app.add_option("--panel", o.panel, "panel to open: formats promotion experiment throughput log scenarios explorer")
+      ->group(g);
+  app.add_option("--presentation", f.presentation, "presentation mode: on | off (else the remembered setting)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->group(g);
+  app.add_flag("--no-settings", o.no_settings,
+               "neither read nor write the remembered settings (a screenshot otherwise starts from them)")
+      ->group(g);
+  app.add_option("--value", o.value, "the value the Formats and Explorer panels start with")->group(g);
+  app.add_option("--op", o.promote_op, "the Promotion panel's op (add, matmul, linear, conv2d, ...)")->group(g);
+  app.add_option("--framework", o.framework, "the Promotion panel's engine (promote --help lists them)")->group(g);
+  app.add_option("--compare", f.compare, "the Promotion panel compares operand kinds: on | off")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->group(g);
+  app.add_option("--compare-with", o.compare_with, "a second engine the Promotion grid is compared with")->group(g);
+  app.add_option("--select", o.select, "the Promotion pair shown below the grid, A,B")->group(g);
+  app.add_option("--b-kind", o.b_kind, "the Promotion panel's second operand: tensor | zerodim | scalar")->group(g);
+  app.add_option("--b-value", o.b_value, "the second operand's value when it is a zero-dim array or a scalar")
+      ->group(g);
+  app.add_option("--a-shape", o.a_shape, "a convolution's input shape, N,C,H[,W]")->group(g);
+  app.add_option("--b-shape", o.b_shape, "a convolution's weight shape, O,I,kH[,kW]")->group(g);
+  app.add_option("--setup", o.setup, "an experiment file (JSON) the Experiment panel starts from")->group(g);
+  app.add_option("--open", o.open, "a file opened as if dropped on the window (repeatable)")->group(g);
+  app.add_option("--scenario", o.scenario, "the scenario the Scenarios panel opens (name or number)")->group(g);
+  app.add_option("--figure", o.figure, "the figure tab brought forward (error-heatmap, ...)")->group(g);
+  app.add_flag("--verbose", o.verbose, "print the window's run log and frame rate to stdout")->group(g);
+}
+
+std::string finish_window_options(const CLI::App& app, ui::GuiOptions& o, const WindowFlags& f) {
+  for (std::string* s : {&o.value, &o.b_value}) *s = restore_value(*s);
+  if (!f.size.empty()) {
+    char tail = 0;
+    if (std::sscanf(f.size.c_str(), "%dx%d%c", &o.width, &o.height, &tail) != 2 || o.width <= 0 || o.height <= 0 ||
+        o.width > 8192 || o.height > 8192)
+      return "--size " + f.size + ": give WIDTHxHEIGHT, each from 1 to 8192 (1600x1000)";
+    o.size_given = true;
+  }
+  if (!f.presentation.empty()) o.presentation = f.presentation == "on";
+  if (!f.compare.empty()) o.compare = f.compare == "on";
+  o.panel_given = app.count("--panel") > 0;
+  // The panel a file or scenario opens on when --panel is not given.
+  if (!o.setup.empty() || !o.open.empty()) o.implied_panel = "experiment";
+  if (!o.scenario.empty()) o.implied_panel = "scenarios";
+  return "";
+}
+
+}  // namespace pl::cli

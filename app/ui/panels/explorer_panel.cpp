@@ -1,0 +1,269 @@
+#include "app/ui/panels/explorer_panel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "app/ui/widgets/format_limits_table.h"
+#include "app/ui/widgets/value_controls.h"
+#include "core/dtype/describe.h"
+#include "core/export/experiment_export.h"
+#include "core/export/export_dir.h"
+#include "core/export/result_folder.h"
+#include "core/figure/number_line_figure.h"
+#include "core/util/number_text.h"
+
+namespace pl::ui {
+namespace {
+
+// Okabe & Ito colours, as the Formats panel's bits: sign, exponent, mantissa.
+const ImVec4 kFieldColour[3] = {{0.84f, 0.37f, 0.00f, 1.0f}, {0.00f, 0.62f, 0.45f, 1.0f}, {0.34f, 0.71f, 0.91f, 1.0f}};
+const char* const kFieldName[3] = {"sign", "exponent", "mantissa"};
+
+std::string value_text(const FloatFormat& f, std::optional<uint64_t> code) {
+  return code ? display_value(describe_code(f, *code)) : std::string("none");
+}
+
+}  // namespace
+
+ExplorerPanel::ExplorerPanel(RunLog& log, std::string initial_value) : log_(log) {
+  view_.set_log(&log_, "explorer");
+  std::snprintf(value_text_, sizeof value_text_, "%s", initial_value.c_str());
+  for (FormatRef& f : table_float_formats()) {
+    Row r;
+    for (DType shown : {DType::float32, DType::bfloat16, DType::float16, DType::float8_e4m3fn,
+                        DType::float8_e5m2, DType::float4_e2m1fn})
+      r.shown |= f.dtype == shown;
+    r.format = std::move(f);
+    rows_.push_back(std::move(r));
+  }
+  recompute();
+}
+
+std::vector<FormatRef> ExplorerPanel::shown_formats() const {
+  std::vector<FormatRef> out;
+  for (const Row& r : rows_)
+    if (r.shown) out.push_back(r.format);
+  return out;
+}
+
+void ExplorerPanel::recompute() {
+  auto v = parse_number(value_text_);
+  figures_.clear();
+  if (!v) {
+    error_ = v.error();
+    return;
+  }
+  error_.clear();
+  x_ = *v;
+  const auto rounding = static_cast<Rounding>(rounding_);
+  const auto overflow = static_cast<Overflow>(overflow_);
+  version_ = std::string(value_text_) + "|" + std::to_string(rounding_) + std::to_string(overflow_) + "|" +
+             std::to_string(radius_) + "|";
+  for (Row& r : rows_) {
+    if (!r.shown) continue;
+    r.n = neighbourhood(r.format.format, x_, rounding, overflow, radius_);
+    figures_.push_back(figure::number_line_figure(r.format.format, r.format.name, r.n));
+    version_ += r.format.name + ",";
+  }
+}
+
+void ExplorerPanel::set_value(double v, std::string why) {
+  pending_value_ = v;
+  pending_why_ = std::move(why);
+  value_pending_ = true;
+}
+
+// Left / Right step to the next representable value below / above in the format whose number
+// line is on screen: a teacher walks through float8's values one by one.
+void ExplorerPanel::handle_keys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || io.KeyCtrl) return;
+  const bool left = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow), false), right = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow), false);
+  if (!left && !right) return;
+  int index = 0;
+  for (Row& r : rows_) {
+    if (!r.shown || index++ != view_.chosen()) continue;
+    const auto code = right ? r.n.above : r.n.below;
+    if (!code) return;
+    set_value(decode(r.format.format, *code), std::string(right ? "next above" : "next below") + " in " + r.format.name);
+    return;
+  }
+}
+
+std::string ExplorerPanel::export_all() {
+  if (export_.running()) return "an export is still being written";
+  if (figures_.empty()) return "nothing to export";
+  auto folder = exporting::new_export_dir("explorer");
+  if (!folder) return "export failed: " + folder.error();
+  nlohmann::json j{{"x", value_text_}, {"rounding", rounding_name(static_cast<Rounding>(rounding_))},
+                   {"overflow", overflow_name(static_cast<Overflow>(overflow_))}, {"formats", nlohmann::json::array()}};
+  for (const Row& r : rows_)
+    if (r.shown) j["formats"].push_back(to_json(r.format.format, r.format.name, r.n));
+  export_.start([figures = figures_, j = std::move(j), dir = *folder, this] {
+    auto saved = exporting::fill_export_dir(dir, [&](const std::string& tmp) {
+      auto s = exporting::save_figures(figures, tmp);
+      if (s) s = exporting::save_json(tmp, "explore.json", j);
+      return s;
+    });
+    const std::string what = saved ? "exported to " + dir : "export failed: " + saved.error();
+    log_.add("explorer", what);
+    return what;
+  });
+  return "exporting...";
+}
+
+void ExplorerPanel::draw_controls() {
+  bool changed = draw_value_rounding_overflow(value_text_, sizeof value_text_, &rounding_, &overflow_);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  changed |= ImGui::SliderInt("neighbours each side", &radius_, 1, 32);
+  draw_format_picker();
+  if (changed) recompute();
+  if (!error_.empty()) ImGui::TextColored({1.0f, 0.4f, 0.3f, 1.0f}, "%s", error_.c_str());
+}
+
+void ExplorerPanel::draw_format_picker() {
+  if (ImGui::Button("Formats shown...")) ImGui::OpenPopup("explorer-formats");
+  if (ImGui::BeginPopup("explorer-formats")) {
+    for (Row& r : rows_)
+      if (ImGui::Checkbox(r.format.name.c_str(), &r.shown)) recompute();
+    ImGui::EndPopup();
+  }
+  ImGui::SameLine();
+  if (auto f = draw_custom_format_adder(custom_text_, sizeof custom_text_, &error_)) {
+    Row r;
+    r.format = *f;
+    r.shown = true;
+    rows_.push_back(std::move(r));
+    recompute();
+  }
+}
+
+void ExplorerPanel::draw_bits(Row& row, size_t index) {
+  const FloatFormat& f = row.format.format;
+  const uint64_t code = row.n.rounded.code;
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {1, 1});
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {2, 0});
+  ImGui::PushStyleColor(ImGuiCol_Button, {0.14f, 0.14f, 0.16f, 1.0f});  // dark, so the field colours read
+  for (int b = f.total_bits() - 1; b >= 0; --b) {
+    const int field = f.is_signed() && b == f.total_bits() - 1 ? 0 : b >= f.mantissa_bits ? 1 : 2;
+    ImGui::PushID(static_cast<int>(index * 64 + b));
+    ImGui::PushStyleColor(ImGuiCol_Text, kFieldColour[field]);
+    if (ImGui::SmallButton(((code >> b) & 1) ? "1" : "0")) set_value(decode(f, toggle_bit(f, code, b)), "flipped bit " + std::to_string(b) + " of " + row.format.name);
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) {
+      const uint64_t flipped = toggle_bit(f, code, b);
+      ImGui::SetTooltip("bit %d (%s): click to flip it\n%s -> %s (%s)", b, kFieldName[field],
+                        value_text(f, code).c_str(), value_text(f, flipped).c_str(),
+                        describe_code(f, flipped).bits_hex.c_str());
+    }
+    ImGui::PopID();
+    ImGui::SameLine();
+    if (b > 0 && (field == 0 || b == f.mantissa_bits)) ImGui::SameLine(0, 6);
+  }
+  ImGui::NewLine();
+  ImGui::PopStyleColor();
+  ImGui::PopStyleVar(2);
+}
+
+void ExplorerPanel::draw_table() {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+  int shown = 0;
+  for (const Row& r : rows_) shown += r.shown;
+  const float height = ImGui::GetFrameHeightWithSpacing() * float(shown + 1) + 8;
+  if (!ImGui::BeginTable("explorer", 7, flags, ImVec2(0, std::min(height, ImGui::GetFontSize() * 22)))) return;
+  ImGui::TableSetupScrollFreeze(1, 1);
+  for (const char* h : {"format", "rounds to", "rounding interval (every x that rounds here)", "ulp",
+                        "next below", "next above", "bits (click one to flip it)"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    Row& r = rows_[i];
+    if (!r.shown) continue;
+    const FloatFormat& f = r.format.format;
+    const Neighbourhood& n = r.n;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(r.format.name.c_str());
+    format_tooltip(r.format);
+    ImGui::TableNextColumn();
+    const CodeReport result = describe_code(f, n.rounded.code);
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("%s%s", display_value(result).c_str(), n.rounded.flags.overflow ? "  (overflow)" : "");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("exact: %s\n%s", result.value_exact.c_str(),
+                        n.rounded.flags.inexact ? "rounded (inexact)" : "exact: x is representable");
+    ImGui::TableNextColumn();
+    if (n.interval) {
+      const RoundingInterval& iv = *n.interval;
+      ImGui::TextUnformatted(interval_text(iv, 9).c_str());
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+        ImGui::TextUnformatted(interval_text(iv).c_str());
+        ImGui::TextUnformatted(iv.rule.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+    } else {
+      ImGui::TextDisabled("none: x is not a finite number");
+    }
+    ImGui::TableNextColumn();
+    ImGui::Text("%.6g", n.ulp);
+    if (ImGui::IsItemHovered() && std::isfinite(n.ulp))
+      ImGui::SetTooltip("the spacing of representable values in this binade: %s", power_of_two_text(n.ulp).c_str());
+    for (const auto& [code, gap, label] : {std::tuple{n.below, n.gap_below, "<"}, std::tuple{n.above, n.gap_above, ">"}}) {
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(i * 2 + (label[0] == '>')));
+      if (code) {
+        if (ImGui::SmallButton(label))
+          set_value(decode(f, *code), std::string(label[0] == '>' ? "next above" : "next below") + " in " + r.format.name);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("explore this neighbour");
+        ImGui::SameLine();
+      }
+      ImGui::TextUnformatted(value_text(f, code).c_str());
+      if (code && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s\ngap to it: %.17g", describe_code(f, *code).bits_hex.c_str(), gap);
+      ImGui::PopID();
+    }
+    ImGui::TableNextColumn();
+    draw_bits(r, i);
+  }
+  ImGui::EndTable();
+}
+
+void ExplorerPanel::draw_content() {
+  // Custom formats named elsewhere join the picker's list (not shown until ticked).
+  for (FormatRef& f : newly_named_custom_formats(&customs_seen_))
+    if (std::none_of(rows_.begin(), rows_.end(), [&](const Row& r) { return r.format.format == f.format; }))
+      rows_.push_back(Row{std::move(f), false, {}});
+  handle_keys();
+  if (auto done = export_.take()) status_ = *done;
+  draw_controls();
+  ImGui::Separator();
+  if (error_.empty()) {
+    ImGui::Text("x = %s  (float64 %s, %s)", value_text_, shortest_double(x_).c_str(), hex_float(x_).c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Export (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false)))
+      status_ = export_all();
+    ImGui::SameLine();
+    ImGui::TextDisabled("Left/Right: step through the shown format's values.  %s", status_.c_str());
+    draw_table();
+    if (!figures_.empty()) view_.draw("explorer-number-lines", figures_, version_, 3.4f);
+  }
+  if (ImGui::CollapsingHeader("Limits side by side")) draw_format_limits_table("explorer-limits", shown_formats());
+  if (value_pending_) {
+    value_pending_ = false;
+    const std::string before = value_text_;
+    std::snprintf(value_text_, sizeof value_text_, "%s", shortest_double(pending_value_).c_str());
+    recompute();
+    log_.add("explorer", pending_why_ + ": " + before + " -> " + value_text_);
+  }
+}
+
+}  // namespace pl::ui

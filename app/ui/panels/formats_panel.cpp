@@ -1,0 +1,177 @@
+#include "app/ui/panels/formats_panel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include <imgui.h>
+
+#include "app/ui/widgets/format_limits_table.h"
+#include "app/ui/widgets/value_controls.h"
+#include "core/util/number_text.h"
+
+namespace pl::ui {
+namespace {
+
+// Field colours chosen to stay distinct for the common colour-vision deficiencies
+// (Okabe & Ito palette: vermillion, bluish green, blue).
+const ImVec4 kSignColour{0.84f, 0.37f, 0.00f, 1.0f};
+const ImVec4 kExponentColour{0.00f, 0.62f, 0.45f, 1.0f};
+const ImVec4 kMantissaColour{0.34f, 0.71f, 0.91f, 1.0f};
+
+void bits_coloured(const FloatFormat& f, uint64_t code) {
+  const int total = f.total_bits();
+  for (int b = total - 1; b >= 0; --b) {
+    bool is_sign = f.is_signed() && b == total - 1;
+    bool is_exp = !is_sign && b >= f.mantissa_bits;
+    const ImVec4& c = is_sign ? kSignColour : is_exp ? kExponentColour : kMantissaColour;
+    ImGui::TextColored(c, "%c", ((code >> b) & 1) ? '1' : '0');
+    ImGui::SameLine(0, 0);
+    bool gap = b > 0 && (is_sign || b == f.mantissa_bits);
+    if (gap) {
+      ImGui::TextUnformatted(" ");
+      ImGui::SameLine(0, 0);
+    }
+  }
+  ImGui::NewLine();
+}
+
+std::string flags_short(const CastFlags& f) {
+  std::string s;
+  auto add = [&](bool on, const char* n) { if (on) s += s.empty() ? n : std::string(" ") + n; };
+  add(f.overflow, "overflow");
+  add(f.saturated, "saturated");
+  add(f.underflow, "underflow");
+  add(f.nan_to_zero, "nan->0");
+  add(f.flushed_input, "daz");
+  add(f.flushed_output, "ftz");
+  if (s.empty()) s = f.inexact ? "inexact" : "exact";
+  return s;
+}
+
+}  // namespace
+
+FormatsPanel::FormatsPanel(std::string initial_value) {
+  std::snprintf(value_text_, sizeof value_text_, "%s", initial_value.c_str());
+  formats_ = table_float_formats();
+  recompute();
+}
+
+void FormatsPanel::recompute() {
+  auto v = parse_number(value_text_);
+  results_.clear();
+  if (!v) {
+    parse_error_ = v.error();
+    return;
+  }
+  parse_error_.clear();
+  value_ = *v;
+  CastOptions o;
+  o.rounding = static_cast<Rounding>(rounding_);
+  o.overflow = static_cast<Overflow>(overflow_);
+  o.path = static_cast<CastPath>(path_);
+  o.flush_input_subnormals = daz_;
+  o.flush_output_subnormals = ftz_;
+  o.seed = seed_;
+  for (const auto& f : formats_) results_.push_back(describe_cast(f.format, value_, o));
+}
+
+void FormatsPanel::draw_controls() {
+  bool changed = draw_value_rounding_overflow(value_text_, sizeof value_text_, &rounding_, &overflow_);
+  ImGui::SameLine();
+  const char* paths[] = {"direct (one rounding)", "via float32 (PyTorch, ml_dtypes)"};
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  changed |= ImGui::Combo("path", &path_, paths, 2);
+  changed |= ImGui::Checkbox("flush subnormal inputs (DAZ)", &daz_);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("flush subnormal results (FTZ)", &ftz_);
+  if (rounding_ == static_cast<int>(Rounding::Stochastic)) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    const uint64_t step = 1;
+    changed |= ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_, &step);
+  }
+  ImGui::SameLine();
+  if (auto f = draw_custom_format_adder(custom_text_, sizeof custom_text_, &parse_error_)) {
+    formats_.push_back(*f);
+    changed = true;
+  }
+  if (changed) recompute();
+  if (!parse_error_.empty()) ImGui::TextColored({1.0f, 0.4f, 0.3f, 1.0f}, "%s", parse_error_.c_str());
+}
+
+void FormatsPanel::draw_value_table() {
+  if (results_.empty()) return;
+  ImGui::Text("%s as float64 is %s (%s)", value_text_, shortest_double(value_).c_str(),
+              hex_float(value_).c_str());
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, ImGui::GetFontSize() * 21))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"format", "bits (sign | exponent | mantissa)", "value", "abs error",
+                        "rel error", "error (ulps)", "flags"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < results_.size(); ++i) {
+    const CastReport& r = results_[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(formats_[i].name.c_str());
+    format_tooltip(formats_[i]);
+    ImGui::TableNextColumn();
+    bits_coloured(formats_[i].format, r.result.code);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.result.bits_hex.c_str());
+    ImGui::TableNextColumn();
+    // The stored value itself (10 significant digits), not the shortest decimal that reads back
+    // to it: students should see that float16's "0.1" is 0.0999755859375.
+    ImGui::Text("%.10g", r.result.value);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("exact: %s\nshortest decimal that reads back: %s",
+                        r.result.value_exact.c_str(), r.result.value_shortest.c_str());
+    ImGui::TableNextColumn();
+    if (const std::string why = no_finite_error(r); !why.empty()) {
+      ImGui::TextUnformatted(why.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted("-");
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted("-");
+    } else {
+      ImGui::Text("%.4g", r.abs_error);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3g", r.rel_error);
+      ImGui::TableNextColumn();
+      ImGui::Text("%+.3f", r.ulp_error);
+    }
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(flags_short(r.flags).c_str());
+  }
+  ImGui::EndTable();
+}
+
+void FormatsPanel::draw_properties_table() {
+  if (!ImGui::CollapsingHeader("Format properties", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  draw_format_limits_table("props", formats_);
+}
+
+// Custom formats named elsewhere (an experiment's dtype or accumulator) join the rows, so the
+// format a user just tried is here to compare.
+bool FormatsPanel::add_named_custom_formats() {
+  bool added = false;
+  for (FormatRef& f : newly_named_custom_formats(&customs_seen_))
+    if (std::none_of(formats_.begin(), formats_.end(), [&](const FormatRef& r) { return r.format == f.format; })) {
+      formats_.push_back(std::move(f));
+      added = true;
+    }
+  return added;
+}
+
+void FormatsPanel::draw_content() {
+  if (add_named_custom_formats()) recompute();
+  draw_controls();
+  ImGui::Separator();
+  draw_value_table();
+  draw_properties_table();
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,39 @@
+// The Formats panel: every float format, what a typed value becomes in each
+// (bits coloured by field, decoded value, error), and each format's limits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/ui/panels/panel.h"
+#include "core/dtype/describe.h"
+
+namespace pl::ui {
+
+class FormatsPanel final : public Panel {
+ public:
+  explicit FormatsPanel(std::string initial_value);
+  const char* name() const override { return "Formats"; }
+  void draw_content() override;
+
+ private:
+  void draw_controls();
+  void draw_value_table();
+  void draw_properties_table();
+  void recompute();
+  bool add_named_custom_formats();  // true when rows were added
+
+  char value_text_[128] = {};
+  char custom_text_[64] = "e5m7";
+  int rounding_ = 0, overflow_ = 0, path_ = 0;
+  bool daz_ = false, ftz_ = false;
+  uint64_t seed_ = 0;  // all 64 bits, as the CLI's cast --seed
+  std::string parse_error_;
+  double value_ = 0;
+  std::vector<FormatRef> formats_;
+  size_t customs_seen_ = 0;  // custom_dtypes() already looked at
+  std::vector<CastReport> results_;
+};
+
+}  // namespace pl::ui

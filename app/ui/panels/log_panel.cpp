@@ -1,0 +1,46 @@
+#include "app/ui/panels/log_panel.h"
+
+#include <imgui.h>
+
+#include <string>
+
+namespace pl::ui {
+
+void LogPanel::draw_content() {
+  const auto entries = log_.entries();
+  ImGui::Checkbox("follow new entries", &follow_);
+  ImGui::SameLine();
+  if (ImGui::Button("Copy all")) {
+    std::string all;
+    for (const auto& e : entries) {
+      char stamp[32];
+      std::snprintf(stamp, sizeof stamp, "[%8.3f] ", e.at);
+      all += stamp + e.source + ": " + e.text + "\n";
+    }
+    ImGui::SetClipboardText(all.c_str());
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("%zu %s", entries.size(), entries.size() == 1 ? "entry" : "entries");
+  ImGui::BeginChild("entries", {0, 0}, true);
+  if (ImGui::BeginTable("log", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("time");
+    ImGui::TableSetupColumn("source");
+    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    for (const auto& e : entries) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%8.3f s", e.at);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(e.source.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", e.text.c_str());
+    }
+    ImGui::EndTable();
+  }
+  if (follow_ && entries.size() != seen_) ImGui::SetScrollHereY(1.0f);
+  seen_ = entries.size();
+  ImGui::EndChild();
+}
+
+}  // namespace pl::ui

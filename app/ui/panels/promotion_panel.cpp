@@ -1,0 +1,526 @@
+#include "app/ui/panels/promotion_panel.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include "core/dtype/format_lookup.h"
+#include "core/promote/py_value.h"
+#include "core/promote/torch_engine.h"
+#include "core/promote/torch_matmul_precision.h"
+#include "core/util/number_text.h"
+
+namespace pl::ui {
+namespace {
+
+using promote::Outcome;
+using promote::OutcomeClass;
+
+// Okabe & Ito colours, dimmed to sit behind text: kept grey, widened blue, narrowed
+// orange, error vermillion; a disagreement in compare mode gets a yellow frame.
+ImU32 class_colour(OutcomeClass c) {
+  switch (c) {
+    case OutcomeClass::Kept: return IM_COL32(70, 74, 82, 255);
+    case OutcomeClass::Widened: return IM_COL32(0, 90, 140, 255);
+    case OutcomeClass::Narrowed: return IM_COL32(150, 100, 0, 255);
+    case OutcomeClass::Error: return IM_COL32(140, 40, 20, 255);
+    case OutcomeClass::Object: return IM_COL32(100, 50, 130, 255);
+  }
+  return 0;
+}
+constexpr ImU32 kDisagree = IM_COL32(240, 228, 66, 255);
+constexpr ImU32 kNotApplicable = IM_COL32(38, 38, 42, 255);
+
+bool is_narrow_float(DType t) {
+  const auto& i = info(t);
+  return i.kind == DTypeKind::Float && i.storage_bits <= 8;
+}
+
+std::string outcome_line(const promote::Engine& e, const Outcome& o) {
+  if (o.ok()) return "-> " + e.spell(*o.result);
+  if (!o.other_result.empty()) return "-> dtype=" + o.other_result;
+  return o.error_type + ": " + o.message;
+}
+
+bool same_outcome(const Outcome& x, const Outcome& y) {
+  return x.result == y.result && x.other_result == y.other_result &&
+         x.error_type == y.error_type && x.message == y.message;
+}
+
+// A cell the question does not apply to (a value that is no value of the column's
+// Python type, a dtype the framework lacks) is not an error the framework raises.
+bool not_applicable(const Outcome& o) {
+  return o.error_type == "precision-lab" || o.error_type == "AttributeError";
+}
+
+std::string cell_label(const Outcome& o) {
+  if (o.ok()) return short_name(*o.result);
+  if (!o.other_result.empty()) return o.other_result;
+  return not_applicable(o) ? "n/a" : "error";
+}
+
+void legend_chip(OutcomeClass c, const char* text) {
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  float h = ImGui::GetTextLineHeight();
+  ImGui::GetWindowDrawList()->AddRectFilled(p, {p.x + h, p.y + h}, class_colour(c));
+  ImGui::Dummy({h, h});
+  ImGui::SameLine();
+  ImGui::TextUnformatted(text);
+  ImGui::SameLine(0, 18);
+}
+
+}  // namespace
+
+PromotionPanel::PromotionPanel(RunLog& log) : log_(log) {
+  for (const auto& row : all_dtypes())
+    for (const auto& e : promote::engines())
+      if (e.has_dtype(row.id)) {
+        dtypes_.push_back(row.id);
+        break;
+      }
+  other_.b_kind = static_cast<int>(promote::OperandKind::ZeroDim);  // a telling first compare
+}
+
+std::string PromotionPanel::configure(const StartState& st) {
+  auto engine_index = [](const std::string& id) {
+    const auto all = promote::engines();
+    for (int i = 0; i < int(all.size()); ++i)
+      if (all[i].id == id) return i;
+    return -1;
+  };
+  const int main_engine = engine_index(st.framework);
+  if (main_engine < 0) return "unknown framework '" + st.framework + "' (available: " + promote::engine_names() + ")";
+  main_ = Setting{main_engine};
+  const auto& e = engine(main_);
+  auto it = std::find(e.ops.begin(), e.ops.end(), st.op);
+  if (it == e.ops.end()) return "unknown op '" + st.op + "' for " + st.framework;
+  main_.op = int(it - e.ops.begin());
+  const auto kind = promote::parse_operand_kind(st.b_kind);
+  if (!kind) return "--b-kind takes tensor, zerodim or scalar";
+  main_.b_kind = static_cast<int>(*kind);
+  std::snprintf(main_.b_value, sizeof main_.b_value, "%s", st.b_value.c_str());
+  std::snprintf(main_.a_shape, sizeof main_.a_shape, "%s", st.a_shape.c_str());
+  std::snprintf(main_.b_shape, sizeof main_.b_shape, "%s", st.b_shape.c_str());
+  if (auto shape = conv_shape(main_); !shape) return shape.error();
+  else if (!*shape && !(st.a_shape.empty() && st.b_shape.empty()))
+    return "--a-shape and --b-shape are for conv1d and conv2d on the CPU torch engines";
+  compare_ = st.compare || !st.compare_with.empty();
+  if (!st.compare_with.empty()) {
+    const int other_engine = engine_index(st.compare_with);
+    if (other_engine < 0) return "unknown framework '" + st.compare_with + "'";
+    other_ = main_;  // the same question, asked of another engine
+    other_.engine = other_engine;
+    const auto& oe = engine(other_);
+    auto oit = std::find(oe.ops.begin(), oe.ops.end(), st.op);
+    if (oit == oe.ops.end()) return "unknown op '" + st.op + "' for " + st.compare_with;
+    other_.op = int(oit - oe.ops.begin());
+  } else {
+    other_.op = main_.op;
+  }
+  const std::string& select = st.select;
+  if (select.empty()) return "";
+  const auto comma = select.find(',');
+  if (comma == std::string::npos) return "--select takes A,B";
+  for (int side = 0; side < 2; ++side) {
+    auto t = parse_dtype(side ? select.substr(comma + 1) : select.substr(0, comma));
+    if (!t) return t.error();
+    auto pos = std::find(dtypes_.begin(), dtypes_.end(), *t);
+    if (pos == dtypes_.end()) return std::string(pl::name(*t)) + " is in no framework";
+    (side ? selected_b_ : selected_a_) = int(pos - dtypes_.begin());
+  }
+  return "";
+}
+
+const promote::Engine& PromotionPanel::engine(const Setting& s) const {
+  return promote::engines()[s.engine];
+}
+
+promote::Query PromotionPanel::query(const Setting& s, DType a, DType b) const {
+  const auto& e = engine(s);
+  const bool b_valued = promote::models_value(e.values, static_cast<promote::OperandKind>(s.b_kind));
+  promote::Query q{std::string(e.ops[s.op]),
+                   {a, static_cast<promote::OperandKind>(s.a_kind)},
+                   {b, static_cast<promote::OperandKind>(s.b_kind), b_valued ? s.b_value : ""},
+                   std::nullopt};
+  if (s.bias > 0) q.bias = dtypes_[s.bias - 1];
+  if (auto shape = conv_shape(s)) q.conv = *shape;  // shapes that cannot be used: the default, and the panel says why
+  return q;
+}
+
+Expected<std::optional<promote::ConvShape>> PromotionPanel::conv_shape(const Setting& s) const {
+  const auto& e = engine(s);
+  const std::string_view op = e.ops[s.op];
+  if (std::find(e.shape_ops.begin(), e.shape_ops.end(), op) == e.shape_ops.end())
+    return std::optional<promote::ConvShape>{};
+  auto shape = promote::torch::conv_shape_from_text(*promote::torch::parse_op(op), s.a_shape, s.b_shape, s.groups,
+                                                    s.threads, "input shape", "weight shape");
+  if (!shape) return Error{shape.error()};
+  return std::optional<promote::ConvShape>{*shape};
+}
+
+bool PromotionPanel::visible(DType t) const {
+  if (!engine(main_).has_dtype(t) && !(compare_ && engine(other_).has_dtype(t))) return false;
+  if (hide_narrow_floats_ && is_narrow_float(t)) return false;
+  return filter_[0] == 0 || std::string(pl::name(t)).find(filter_) != std::string::npos ||
+         short_name(t).find(filter_) != std::string::npos;
+}
+
+void PromotionPanel::recompute() {
+  char key[512];
+  std::snprintf(key, sizeof key, "%d %d %d %d %d %s %s %s %d %d|%d %d %d %d %d %s %s %s %d %d|%d", main_.engine,
+                main_.op, main_.a_kind, main_.b_kind, main_.bias, main_.b_value, main_.a_shape, main_.b_shape,
+                main_.groups, main_.threads, other_.engine, other_.op, other_.a_kind, other_.b_kind, other_.bias,
+                other_.b_value, other_.a_shape, other_.b_shape, other_.groups, other_.threads, compare_);
+  if (computed_for_ == key) return;  // the grid is pure: only new settings change it
+  computed_for_ = key;
+  auto fill = [&](const Setting& s, Grid& g) {
+    g.cells.clear();
+    for (DType a : dtypes_)
+      for (DType b : dtypes_) g.cells.push_back(engine(s).evaluate(query(s, a, b)));
+  };
+  fill(main_, grid_);
+  if (compare_) fill(other_, other_grid_);
+}
+
+void PromotionPanel::draw_setting(const char* id, Setting& s) {
+  ImGui::PushID(id);
+  const auto& engines = promote::engines();
+  // The preview names the engine by id (jax and jax-x64 share framework and version).
+  ImGui::SetNextItemWidth(170);
+  if (ImGui::BeginCombo("##engine", (std::string(engines[s.engine].id) + " " +
+                                     std::string(engines[s.engine].version))
+                                        .c_str())) {
+    for (int i = 0; i < int(engines.size()); ++i) {
+      std::string label = std::string(engines[i].framework) + " " +
+                          std::string(engines[i].version) + " (" +
+                          std::string(engines[i].device) + ")";
+      if (ImGui::Selectable(label.c_str(), i == s.engine)) s = Setting{i};
+    }
+    ImGui::EndCombo();
+  }
+  const auto& e = engines[s.engine];
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90);
+  if (ImGui::BeginCombo("op", std::string(e.ops[s.op]).c_str())) {
+    for (int i = 0; i < int(e.ops.size()); ++i)
+      if (ImGui::Selectable(std::string(e.ops[i]).c_str(), i == s.op)) s.op = i, s.bias = 0;
+    ImGui::EndCombo();
+  }
+  const char* kinds = "tensor\0zero-dim tensor\0Python scalar\0";
+  const bool kinds_modelled =
+      std::find(e.kind_ops.begin(), e.kind_ops.end(), e.ops[s.op]) != e.kind_ops.end();
+  if (!kinds_modelled) s.a_kind = s.b_kind = 0;
+  ImGui::BeginDisabled(!kinds_modelled);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(130);
+  ImGui::Combo("a", &s.a_kind, kinds);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(130);
+  ImGui::Combo("b", &s.b_kind, kinds);
+  ImGui::EndDisabled();
+  if (kinds_modelled && promote::models_value(e.values, static_cast<promote::OperandKind>(s.b_kind))) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(90);
+    ImGui::InputTextWithHint("b value", "2 / 2.5", s.b_value, sizeof s.b_value);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The zero-dim or scalar b's value as a Python literal: 300, -1, 1e300, "
+                        "2.5+1j. Empty: True, 2, 2.5 or 2.5+1j by the column's kind. "
+                        "Columns of another Python type show n/a.");
+  }
+  const bool takes_bias =
+      std::find(e.bias_ops.begin(), e.bias_ops.end(), e.ops[s.op]) != e.bias_ops.end();
+  if (takes_bias) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(110);
+    if (ImGui::BeginCombo("bias", s.bias ? std::string(pl::name(dtypes_[s.bias - 1])).c_str()
+                                         : "none")) {
+      if (ImGui::Selectable("none", s.bias == 0)) s.bias = 0;
+      for (int i = 0; i < int(dtypes_.size()); ++i)
+        if (ImGui::Selectable(std::string(pl::name(dtypes_[i])).c_str(), s.bias == i + 1))
+          s.bias = i + 1;
+      ImGui::EndCombo();
+    }
+  }
+  draw_conv_shape(s);
+  ImGui::PopID();
+}
+
+// A convolution's shapes, on a line of their own: PyTorch's CPU picks oneDNN or its own kernel by
+// them, and the two word a dtype error differently.
+void PromotionPanel::draw_conv_shape(Setting& s) {
+  const auto& e = engine(s);
+  const std::string_view op = e.ops[s.op];
+  if (std::find(e.shape_ops.begin(), e.shape_ops.end(), op) == e.shape_ops.end()) return;
+  const bool one_d = op == "conv1d";
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000,0000,0000,0000").x);
+  ImGui::InputTextWithHint(one_d ? "input (N,C,L)" : "input (N,C,H,W)", one_d ? "1,1,3" : "1,1,3,3", s.a_shape, sizeof s.a_shape);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The input's shape, %s. On a CPU a float32 convolution runs in oneDNN when the batch is above 1, "
+                      "there are groups, the kernel is larger than 3 x 3 or the input has more than 20480 elements; "
+                      "oneDNN words a dtype error its own way. Empty: %s.",
+                      one_d ? "N,C,L" : "N,C,H,W", one_d ? "1,1,3" : "1,1,3,3");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000,0000,0000,0000").x);
+  ImGui::InputTextWithHint(one_d ? "weight (O,I,kL)" : "weight (O,I,kH,kW)", one_d ? "1,1,2" : "1,1,2,2", s.b_shape,
+                           sizeof s.b_shape);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("000000").x + ImGui::GetFrameHeight() * 2);
+  if (ImGui::InputInt("groups", &s.groups)) s.groups = std::max(1, s.groups);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("000000").x + ImGui::GetFrameHeight() * 2);
+  if (ImGui::InputInt("threads", &s.threads)) s.threads = std::max(1, s.threads);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("torch.get_num_threads() of the modelled process: a 1 x 1 kernel takes oneDNN only with more than one.");
+  if (auto shape = conv_shape(s); !shape) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.9f, 0.35f, 0.3f, 1), "%s (the grid uses the default shapes)", shape.error().c_str());
+  }
+}
+
+void PromotionPanel::draw_grid() {
+  const int n = int(dtypes_.size());
+  // Rows and columns where the question applies somewhere (a Python value of one type
+  // makes the other types' columns n/a throughout).
+  auto applies = [&](int k, bool row) {
+    for (int m = 0; m < n; ++m)
+      if (!not_applicable(grid_.cells[row ? k * n + m : m * n + k])) return true;
+    return false;
+  };
+  std::vector<int> rows, shown;
+  for (int i = 0; i < n; ++i) {
+    if (!visible(dtypes_[i])) continue;
+    if (applies(i, true)) rows.push_back(i);
+    if (applies(i, false)) shown.push_back(i);
+  }
+  if (shown.empty() || rows.empty()) {
+    ImGui::TextDisabled("no dtype matches the filter");
+    return;
+  }
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInner;
+  // 23+ columns on a 1280-pixel screen: the grid uses a smaller font than the controls.
+  constexpr float kGridFontScale = 0.8f;
+  ImGui::SetWindowFontScale(kGridFontScale);
+  const float cell_w = ImGui::CalcTextSize("e4m3fnuz").x + 4;
+  // Room below for the selection: its answer and fixes, and the matmul-precision lines when
+  // they show (a float32 PyTorch product).
+  float below = 120;
+  if (selected_a_ >= 0) {
+    const Outcome& o = grid_.cells[selected_a_ * n + selected_b_];
+    const promote::Engine& e = engine(main_);
+    if (o.ok() && o.result == DType::float32 && promote::torch::matmul_precision_applies(e, e.ops[main_.op]))
+      below += 6 * ImGui::GetTextLineHeightWithSpacing();
+  }
+  if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags, {0, -below})) {
+    ImGui::SetWindowFontScale(1.0f);
+    return;
+  }
+  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupColumn("a \\ b", ImGuiTableColumnFlags_WidthFixed, cell_w);
+  for (int j : shown)
+    ImGui::TableSetupColumn(short_name(dtypes_[j]).c_str(), ImGuiTableColumnFlags_WidthFixed,
+                            cell_w);
+  ImGui::TableHeadersRow();
+  const auto& e = engine(main_);
+  for (int i : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(short_name(dtypes_[i]).c_str());
+    for (int j : shown) {
+      ImGui::TableNextColumn();
+      const Outcome& o = grid_.cells[i * n + j];
+      // A Python scalar has no dtype of its own: only the array's dtype counts.
+      const bool b_scalar = main_.b_kind == static_cast<int>(promote::OperandKind::Scalar);
+      const OutcomeClass c = promote::classify(dtypes_[i], b_scalar ? dtypes_[i] : dtypes_[j], o);
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg,
+                             not_applicable(o) ? kNotApplicable : class_colour(c));
+      // A cell one side does not model (CUDA's untested dtypes) is unknown, not a disagreement.
+      const Outcome& compared = other_grid_.cells[i * n + j];
+      const bool differs = compare_ && o.error_type != "precision-lab" &&
+                           compared.error_type != "precision-lab" && !same_outcome(o, compared);
+      ImGui::PushID(i * n + j);
+      const bool selected = i == selected_a_ && j == selected_b_;
+      if (ImGui::Selectable(cell_label(o).c_str(), selected, 0,
+                            {cell_w - 4, 0})) {
+        selected_a_ = i;
+        selected_b_ = j;
+      }
+      if (differs) {
+        ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+        ImGui::GetWindowDrawList()->AddRect(lo, hi, kDisagree, 0, 0, 2.0f);
+      }
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetWindowFontScale(1.0f);
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+        ImGui::Text("a: %s, b: %s", e.spell(dtypes_[i]).c_str(), e.spell(dtypes_[j]).c_str());
+        ImGui::TextUnformatted(outcome_line(e, o).c_str());
+        ImGui::TextDisabled("%s", o.rule.c_str());
+        if (compare_) {
+          const auto& oe = engine(other_);
+          const Outcome& other = other_grid_.cells[i * n + j];
+          ImGui::Separator();
+          ImGui::Text("compared setting: %s", outcome_line(oe, other).c_str());
+          ImGui::TextDisabled("%s", other.rule.c_str());
+        }
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+        ImGui::SetWindowFontScale(kGridFontScale);
+      }
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndTable();
+  ImGui::SetWindowFontScale(1.0f);
+}
+
+void PromotionPanel::draw_selection() {
+  if (selected_a_ < 0) {
+    ImGui::TextDisabled("Click a cell to make that pair the current input (a) and weight (b) "
+                        "dtypes and see the fixes people try.");
+    return;
+  }
+  const auto& e = engine(main_);
+  const promote::Query q = query(main_, dtypes_[selected_a_], dtypes_[selected_b_]);
+  const Outcome& o = grid_.cells[selected_a_ * int(dtypes_.size()) + selected_b_];
+  // A Python scalar shows as the value it stands for: its own, or its category's default.
+  std::string b_text = e.spell(q.b.dtype);
+  if (q.b.kind == promote::OperandKind::Scalar) {
+    b_text = (q.b.value.empty() ? std::string(promote::default_literal(promote::py_type_of(q.b.dtype)))
+                                : q.b.value) +
+             " (Python scalar)";
+  } else if (!q.b.value.empty()) {
+    b_text = q.b.value + " (" + b_text + ")";
+  }
+  std::string call = std::string(e.framework) + " " + std::string(e.version) + " (" + std::string(e.device) +
+                     "): " + q.op + "(" + e.spell(q.a.dtype) + ", " + b_text + ")";
+  if (q.conv)
+    call.append(" on ").append(dimensions_text(q.conv->input)).append(" by ").append(dimensions_text(q.conv->weight))
+        .append(q.conv->groups > 1 ? ", groups " + std::to_string(q.conv->groups) : std::string());
+  ImGui::TextUnformatted(call.c_str());
+  if (const std::string line = call + " " + outcome_line(e, o); line != logged_) {
+    log_.add("promotion", line);
+    logged_ = line;
+  }
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored(o.ok() ? ImVec4(0.6f, 0.85f, 1.0f, 1) : ImVec4(1.0f, 0.55f, 0.4f, 1), "%s",
+                     outcome_line(e, o).c_str());
+  ImGui::TextDisabled("%s", o.rule.c_str());
+  draw_matmul_precision(e, q, o);
+  if (compare_) {
+    const Outcome& other = other_grid_.cells[selected_a_ * int(dtypes_.size()) + selected_b_];
+    ImGui::Text("compared setting: %s", outcome_line(engine(other_), other).c_str());
+    ImGui::TextDisabled("%s", other.rule.c_str());
+  }
+  ImGui::PopTextWrapPos();
+  if (run_pair_) {
+    // The experiment takes float dtypes and the 8-bit integers as operands.
+    auto operand = [](DType t) { return is_float(t) || t == DType::int8 || t == DType::uint8; };
+    const bool can = operand(q.a.dtype) && operand(q.b.dtype);
+    ImGui::BeginDisabled(!can);
+    const bool enter = !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_ENTER, false);
+    if (ImGui::Button("Run this pair in the Experiment panel (Enter)") || (can && enter))
+      run_pair_({q.a.dtype, q.b.dtype, std::string(e.id), q.op});
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip(can ? "A linear layer (a matrix product for matmul ops) with these input and weight dtypes,\n"
+                              "under this framework's rules: when it raises, every fix runs side by side."
+                            : "The experiment takes float dtypes, int8 and uint8 as operands.");
+  }
+  if (o.ok() || !ImGui::BeginTable("fixes", 3, ImGuiTableFlags_SizingFixedFit)) return;
+  for (const auto& f : promote::suggest_fixes(e, q)) {
+    ImGui::TableNextColumn();
+    ImGui::Text("fix: %s", f.code.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%s", f.effect.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(outcome_line(e, f.outcome).c_str());
+  }
+  ImGui::EndTable();
+}
+
+// A float32 matrix product or convolution under PyTorch: what it computes in under each
+// torch.set_float32_matmul_precision setting (TF32 or bfloat16 internals), as `promote
+// --matmul-precision` prints it.
+void PromotionPanel::draw_matmul_precision(const promote::Engine& e, const promote::Query& q, const Outcome& o) {
+  namespace pt = promote::torch;
+  if (!o.ok() || o.result != DType::float32 || !pt::matmul_precision_applies(e, q.op)) return;
+  static constexpr pt::MatmulPrecision kSettings[] = {pt::MatmulPrecision::Highest, pt::MatmulPrecision::High,
+                                                      pt::MatmulPrecision::Medium};
+  ImGui::TextUnformatted("torch.set_float32_matmul_precision");
+  for (int i = 0; i < 3; ++i) {
+    ImGui::SameLine();
+    ImGui::RadioButton(std::string(pt::matmul_precision_name(kSettings[i])).c_str(), &matmul_precision_, i);
+  }
+  const pt::MatmulPrecision p = kSettings[matmul_precision_];
+  for (const std::string& line : pt::describe_internals(pt::matmul_precision_name(p), q.op,
+                                                        pt::float32_internals(p, pt::release_of(e))))
+    ImGui::TextDisabled("%s", line.c_str());
+}
+
+// Arrow keys walk the grid like a spreadsheet (Left/Right: the weight b, Up/Down: the input
+// a), skipping dtypes the filter hides -- quicker than the mouse when teaching.
+void PromotionPanel::navigate() {
+  if (ImGui::GetIO().WantTextInput || dtypes_.empty()) return;
+  auto step = [&](int& index, int delta) {
+    const int n = static_cast<int>(dtypes_.size());
+    int i = index < 0 ? (delta > 0 ? -1 : n) : index;
+    for (int tries = 0; tries < n; ++tries) {
+      i += delta;
+      if (i < 0 || i >= n) return;
+      if (visible(dtypes_[i])) {
+        index = i;
+        return;
+      }
+    }
+  };
+  auto pressed = [](ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); };
+  const int a = selected_a_, b = selected_b_;
+  if (pressed(ImGuiKey_RightArrow)) step(selected_b_, +1);
+  if (pressed(ImGuiKey_LeftArrow)) step(selected_b_, -1);
+  if (pressed(ImGuiKey_DownArrow)) step(selected_a_, +1);
+  if (pressed(ImGuiKey_UpArrow)) step(selected_a_, -1);
+  if ((a != selected_a_ || b != selected_b_) && (selected_a_ < 0 || selected_b_ < 0)) {
+    if (selected_a_ < 0) step(selected_a_, +1);
+    if (selected_b_ < 0) step(selected_b_, +1);
+  }
+}
+
+void PromotionPanel::draw_content() {
+  navigate();
+  draw_setting("main", main_);
+  ImGui::SameLine(0, 24);
+  ImGui::Checkbox("compare with", &compare_);
+  if (compare_) {
+    ImGui::SameLine();
+    draw_setting("other", other_);
+  }
+  ImGui::Spacing();
+  ImGui::Checkbox("hide float8/6/4", &hide_narrow_floats_);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(120);
+  ImGui::InputTextWithHint("##filter", "filter dtypes", filter_, sizeof filter_);
+  ImGui::SameLine(0, 24);
+  legend_chip(OutcomeClass::Kept, "one operand's dtype");
+  legend_chip(OutcomeClass::Widened, "widened");
+  legend_chip(OutcomeClass::Narrowed, "narrowed");
+  legend_chip(OutcomeClass::Error, "raises");
+  legend_chip(OutcomeClass::Object, "dtype=object");
+  if (compare_) {
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    float h = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRect(p, {p.x + h, p.y + h}, kDisagree, 0, 0, 2.0f);
+    ImGui::Dummy({h, h});
+    ImGui::SameLine();
+    ImGui::TextUnformatted("settings disagree");
+  }
+  ImGui::NewLine();
+  recompute();
+  draw_grid();
+  draw_selection();
+}
+
+}  // namespace pl::ui

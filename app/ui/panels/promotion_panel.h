@@ -1,0 +1,88 @@
+// The Promotion panel: a dtype x dtype grid of what a framework does with each
+// pair (result or error, coloured by outcome), op and operand-kind selectors,
+// a compare mode that highlights every cell where two settings disagree, the
+// full rule and exact message on hover, and the chosen pair with its fixes.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/ui/panels/panel.h"
+#include "app/ui/shell/run_log.h"
+#include "core/promote/engine.h"
+#include "core/util/expected.h"
+
+namespace pl::ui {
+
+class PromotionPanel final : public Panel {
+ public:
+  explicit PromotionPanel(RunLog& log);
+  const char* name() const override { return "Promotion"; }
+  void draw_content() override;
+  // Start state (from the command line). Returns an error text.
+  struct StartState {
+    std::string framework;     // engine id
+    std::string op;
+    bool compare = false;
+    std::string compare_with;  // engine id for the compared grid; empty: same engine
+    std::string b_kind;        // tensor | zerodim | scalar
+    std::string b_value;
+    std::string select;        // "A,B": the selected pair
+    std::string a_shape, b_shape;  // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
+  };
+  std::string configure(const StartState& start);
+  // The selected pair handed to the Experiment panel ("run this pair" under the grid): the
+  // input and weight dtypes, the engine id and the op asked.
+  struct PairRun {
+    DType input, weight;
+    std::string engine, op;
+  };
+  void on_run_pair(std::function<void(const PairRun&)> f) { run_pair_ = std::move(f); }
+
+ private:
+  // One side of the grid: which framework, op and operand kinds are asked.
+  struct Setting {
+    int engine = 0;
+    int op = 0;
+    int a_kind = 0, b_kind = 0;
+    int bias = 0;  // 0: no bias; k > 0: dtypes_[k - 1]
+    char b_value[32] = "";  // a zero-dim or scalar b's value, for engines that read values
+    // A convolution's shapes, for engines whose answer depends on them (empty: the default).
+    char a_shape[48] = "", b_shape[48] = "";
+    int groups = 1, threads = 2;
+  };
+  struct Grid {
+    std::vector<promote::Outcome> cells;  // row-major over dtypes_ x dtypes_
+  };
+
+  void draw_setting(const char* id, Setting& s);
+  void draw_conv_shape(Setting& s);
+  void draw_grid();
+  void draw_selection();
+  void draw_matmul_precision(const promote::Engine& e, const promote::Query& q, const promote::Outcome& o);
+  int matmul_precision_ = 0;  // torch.set_float32_matmul_precision: highest, high, medium
+  void navigate();
+  void recompute();
+  promote::Query query(const Setting& s, DType a, DType b) const;
+  // The setting's convolution shapes with the defaults filled in, or why they cannot be used;
+  // none when its op has no shapes.
+  Expected<std::optional<promote::ConvShape>> conv_shape(const Setting& s) const;
+  const promote::Engine& engine(const Setting& s) const;
+  bool visible(DType t) const;
+
+  std::vector<DType> dtypes_;
+  Setting main_, other_;
+  bool compare_ = false;
+  bool hide_narrow_floats_ = false;  // the float8/6/4 family
+  char filter_[32] = "";
+  Grid grid_, other_grid_;
+  std::string computed_for_;  // settings the grids were computed for
+  int selected_a_ = -1, selected_b_ = -1;
+  RunLog& log_;
+  std::string logged_;  // the selection last written to the log
+  std::function<void(const PairRun&)> run_pair_;
+};
+
+}  // namespace pl::ui

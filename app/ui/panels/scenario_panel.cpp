@@ -1,0 +1,228 @@
+#include "app/ui/panels/scenario_panel.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include "app/ui/shell/theme.h"
+#include "core/export/export_dir.h"
+#include "core/export/result_folder.h"
+#include "core/scenario/scenario_export.h"
+#include "core/figure/experiment_figures.h"
+#include "core/util/paths.h"
+
+namespace pl::ui {
+namespace {
+
+const ImVec4 kPass{0.35f, 0.80f, 0.45f, 1.0f};
+const ImVec4 kFail{0.95f, 0.35f, 0.30f, 1.0f};
+
+bool pressed(int key) { return ImGui::IsKeyPressed(key, false); }
+
+}  // namespace
+
+ScenarioPanel::ScenarioPanel(RunLog& log, const std::string& start)
+    : log_(log), library_(scenario::load_library(scenario_dirs())) {
+  figure_view_.set_log(&log_, "scenario");
+  for (const auto& e : library_.errors) log_.add("scenario", "skipped " + e);
+  if (library_.scenarios.empty()) return;
+  size_t first = 0;
+  if (!start.empty()) {
+    if (const scenario::Scenario* s = scenario::find_scenario(library_, start))
+      first = static_cast<size_t>(s - library_.scenarios.data());
+    else start_error_ = "no scenario '" + start + "'";
+  }
+  show(first);
+}
+
+ScenarioPanel::~ScenarioPanel() { cancel_run(); }
+
+void ScenarioPanel::cancel_run() { worker_.cancel(); }
+
+void ScenarioPanel::show(size_t index) {
+  current_ = index;
+  exact_ = scenario::evaluate_exact_checks(library_.scenarios[index]);
+  shown_.reset();
+  figures_.clear();
+  ++version_;
+}
+
+void ScenarioPanel::select(size_t index) {
+  show(index);
+  start_run();
+}
+
+void ScenarioPanel::start_run() {
+  started_ = true;
+  run_pending_ = true;
+}
+
+void ScenarioPanel::start_pending() {
+  if (!run_pending_) return;
+  const bool started = worker_.start_when_idle([s = library_.scenarios[current_]](
+                                                   const std::function<void(double)>& progress,
+                                                   const std::atomic<bool>* cancel) {
+    return scenario::run_scenario(s, progress, cancel);
+  });
+  if (!started) return;  // the run in flight was asked to stop: a later frame starts this one
+  run_pending_ = false;
+  status_ = "running the evidence...";
+}
+
+void ScenarioPanel::collect() {
+  auto done = worker_.take();
+  if (!done) return;
+  // A run asked to stop for another (a new scenario chosen) may still finish its work: its
+  // evidence belongs to the scenario before, not to the one now shown.
+  if (run_pending_) return;
+  if (!*done) {
+    status_ = done->error();
+    return;
+  }
+  shown_ = std::make_shared<const scenario::ScenarioRun>(std::move(*done).value());
+  figures_.clear();
+  for (size_t i = 0; i < shown_->evidence.size(); ++i) {
+    const auto& e = shown_->evidence[i];
+    if (!e.run) continue;
+    for (auto f : figure::experiment_figures(*e.run)) {
+      // One tab per figure; two evidence runs make figures of the same name.
+      f.name = std::to_string(i + 1) + ": " + f.name;
+      f.subtitle = e.label + (f.subtitle.empty() ? "" : " -- " + f.subtitle);
+      figures_.push_back(std::move(f));
+    }
+  }
+  ++version_;
+  char line[160];
+  std::snprintf(line, sizeof line, "%zu of %zu checks pass (%.2f s)", shown_->passed_count(), shown_->checks.size(),
+                shown_->seconds);
+  status_ = line;
+  log_.add("scenario", shown_->scenario.name + ": " + status_);
+}
+
+std::string ScenarioPanel::export_set() {
+  if (!shown_) return "nothing to export yet";
+  if (export_.running()) return "an export is still being written";
+  auto dir = exporting::new_export_dir("scenario-" + shown_->scenario.name);
+  if (!dir) return "export failed: " + dir.error();
+  export_.start([run = shown_, d = *dir, this] {
+    auto saved = exporting::fill_export_dir(d, [&](const std::string& tmp) { return exporting::save_scenario_run(*run, tmp); });
+    const std::string what = saved ? "exported to " + d : "export failed: " + saved.error();
+    log_.add("scenario", what);
+    return what;
+  });
+  return "exporting...";
+}
+
+void ScenarioPanel::draw_list() {
+  ImGui::TextDisabled("Tour: Left/Right or PageUp/PageDown");
+  for (size_t i = 0; i < library_.scenarios.size(); ++i) {
+    const auto& s = library_.scenarios[i];
+    if (ImGui::Selectable(s.name.c_str(), i == current_) && i != current_) select(i);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.title.c_str());
+  }
+}
+
+void ScenarioPanel::draw_story() {
+  const scenario::Scenario& s = library_.scenarios[current_];
+  ImGui::SetWindowFontScale(1.35f);
+  ImGui::TextWrapped("%zu/%zu  %s", current_ + 1, library_.scenarios.size(), s.title.c_str());
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::Spacing();
+  ImGui::TextWrapped("%s", s.story.c_str());
+  if (!s.look_at.empty()) {
+    ImGui::Spacing();
+    ImGui::TextColored(ImVec4(0.95f, 0.80f, 0.35f, 1), "Look at:");
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", s.look_at.c_str());
+  }
+}
+
+void ScenarioPanel::draw_checks() {
+  const std::vector<scenario::CheckResult>& rows = shown_ ? shown_->checks : exact_;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("checks", 4, flags)) return;
+  ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+  ImGui::TableSetupColumn("expected", ImGuiTableColumnFlags_WidthStretch, 2.5f);
+  ImGui::TableSetupColumn("observed", ImGuiTableColumnFlags_WidthStretch, 2.5f);
+  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("FAIL").x + 8);
+  ImGui::TableHeadersRow();
+  for (const auto& c : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", c.label.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\nBacked by: %s", c.id.c_str(), c.backing.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", c.expected.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", c.observed.empty() ? c.note.c_str() : c.observed.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextColored(c.passed ? kPass : kFail, "%s", c.passed ? "pass" : "FAIL");
+  }
+  if (!shown_ && worker_.running()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("the evidence's checks follow when it has run");
+  }
+  ImGui::EndTable();
+}
+
+void ScenarioPanel::draw_content() {
+  collect();
+  if (auto r = export_.take()) status_ = *r;
+  if (library_.scenarios.empty()) {
+    ImGui::TextWrapped("No scenarios found: looked in %s/scenarios and %s/scenarios.",
+                       assets_dir().empty() ? "(no assets folder)" : assets_dir().c_str(), config_dir().c_str());
+    return;
+  }
+  if (!started_) start_run();
+  start_pending();
+  const size_t n = library_.scenarios.size();
+  if (!ImGui::GetIO().WantTextInput) {
+    if ((pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN)) && current_ + 1 < n) select(current_ + 1);
+    if ((pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_PAGE_UP)) && current_ > 0) select(current_ - 1);
+    const bool ctrl = ImGui::GetIO().KeyCtrl;
+    if (ctrl && pressed(GLFW_KEY_E)) status_ = export_set();
+    if (ctrl && pressed(GLFW_KEY_R)) start_run();
+    if (pressed(GLFW_KEY_ESCAPE) && worker_.running()) {
+      worker_.request_cancel();  // its outcome, "cancelled", arrives on a later frame
+      status_ = "cancelling...";
+    }
+  }
+  const bool presenting = presentation_mode();
+  if (!presenting) {
+    ImGui::BeginChild("scenario-list", ImVec2(ImGui::GetFontSize() * 17, 0), true);
+    draw_list();
+    ImGui::EndChild();
+    ImGui::SameLine();
+  }
+  ImGui::BeginChild("scenario-body", ImVec2(0, 0), false);
+  draw_story();
+  ImGui::Spacing();
+  if (ImGui::Button("< Previous") && current_ > 0) select(current_ - 1);
+  ImGui::SameLine();
+  if (ImGui::Button("Next >") && current_ + 1 < n) select(current_ + 1);
+  ImGui::SameLine();
+  if (worker_.running()) {
+    if (ImGui::Button("Cancel")) {
+      worker_.request_cancel();
+      status_ = "cancelling...";
+    }
+    ImGui::SameLine();
+    ImGui::ProgressBar(static_cast<float>(worker_.progress()), ImVec2(ImGui::GetFontSize() * 10, 0));
+  } else {
+    if (ImGui::Button("Run again")) start_run();
+    ImGui::SameLine();
+    if (ImGui::Button("Export slides")) status_ = export_set();
+  }
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", status_.c_str());
+  ImGui::Separator();
+  draw_checks();
+  if (!figures_.empty()) {
+    ImGui::Spacing();
+    figure_view_.draw("scenario-figures", figures_, library_.scenarios[current_].name + "#" + std::to_string(version_),
+                      1.6f);
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace pl::ui

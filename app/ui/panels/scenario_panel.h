@@ -1,0 +1,62 @@
+// The Scenarios panel and its guided tour: the scenario library in order, the chosen story in
+// large type beside its live evidence -- every check with its expected and observed answer and
+// the figures of the experiments behind them -- run on a worker (progress, cancel). Left/Right
+// or PageUp/PageDown (a presenter's clicker) step through the tour; Ctrl+E exports the
+// slide-ready set; Ctrl+R re-runs; Esc cancels.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/ui/tasks/background_task.h"
+#include "app/ui/tasks/cancellable_run.h"
+#include "app/ui/views/figure_view.h"
+#include "app/ui/panels/panel.h"
+#include "app/ui/shell/run_log.h"
+#include "core/scenario/library.h"
+#include "core/scenario/scenario_run.h"
+
+namespace pl::ui {
+
+class ScenarioPanel final : public Panel {
+ public:
+  // `start`: a scenario to open first (name, short name or number); "" for the first.
+  ScenarioPanel(RunLog& log, const std::string& start);
+  ~ScenarioPanel() override;
+  const char* name() const override { return "Scenarios"; }
+  void draw_content() override;
+  bool busy() const override { return worker_.running() || run_pending_; }
+  // Why `start` did not open ("" when it did), for --scenario's error.
+  const std::string& start_error() const { return start_error_; }
+
+ private:
+  void select(size_t index);  // shows its exact checks at once, then runs the evidence
+  void show(size_t index);    // the exact checks only
+  void start_run();      // asks for a run of the current scenario: start_pending starts it
+  void start_pending();  // starts the run asked for once none is in flight (never waits for one)
+  void cancel_run();     // stops the run in flight and waits for it: the destructor only
+  void collect();
+  void draw_list();
+  void draw_story();
+  void draw_checks();
+  std::string export_set();
+
+  RunLog& log_;
+  scenario::Library library_;
+  size_t current_ = 0;
+  std::string start_error_;
+  std::vector<scenario::CheckResult> exact_;  // instant answers while the evidence runs
+
+  bool started_ = false;  // the first run waits until the panel is shown (not at start-up)
+  bool run_pending_ = false;
+  CancellableRun<scenario::ScenarioRun> worker_;
+  std::shared_ptr<const scenario::ScenarioRun> shown_;
+  std::vector<figure::Figure> figures_;
+  int version_ = 0;
+  FigureView figure_view_;
+  std::string status_;
+  BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
+};
+
+}  // namespace pl::ui

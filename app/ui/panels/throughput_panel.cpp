@@ -1,0 +1,303 @@
+#include "app/ui/panels/throughput_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/backend/backend.h"
+#include "core/accumulate/blas.h"
+#include "core/backend/peak_rates.h"
+#include "core/export/experiment_export.h"
+#include "core/export/export_dir.h"
+#include "core/export/result_folder.h"
+#include "core/figure/throughput_figures.h"
+#include "core/util/exception_text.h"
+
+namespace pl::ui {
+namespace {
+
+constexpr size_t kSizes[] = {128, 256, 512, 1024, 2048, 4096, 8192};  // 8192: a GPU's
+constexpr const char* kSizeNames[] = {"128", "256", "512", "1024", "2048", "4096", "8192"};
+constexpr size_t kMedianWindow = 9;
+constexpr size_t kSettledSamples = 20;    // per dtype, before a screenshot is taken
+constexpr double kRedrawSeconds = 0.25;   // the chart redraws at most this often
+
+}  // namespace
+
+ThroughputPanel::ThroughputPanel(RunLog& log) : log_(log), probe_(log) {
+  figure_view_.set_log(&log_, "throughput");
+  for (DType t : {DType::float64, DType::float32, DType::tf32, DType::bfloat16, DType::float16,
+                  DType::float8_e4m3fn, DType::float8_e5m2, DType::float4_e2m1fn, DType::int8})
+    choices_.push_back({t, t == DType::float64 || t == DType::float32 || t == DType::bfloat16 ||
+                               t == DType::float16 || t == DType::float8_e4m3fn || t == DType::int8});
+}
+
+ThroughputPanel::~ThroughputPanel() { stop(); }
+
+bool ThroughputPanel::busy() const {
+  if (!running_) return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!error_.empty()) return false;
+  for (const auto& c : choices_)
+    if (c.on && history_.of(c.dtype).size() < kSettledSamples) return true;
+  return false;
+}
+
+void ThroughputPanel::start(bool fresh) {
+  stop();
+  std::vector<DType> dtypes;
+  for (const auto& c : choices_)
+    if (c.on) dtypes.push_back(c.dtype);
+  if (dtypes.empty()) return;
+  const size_t n = kSizes[size_index_];
+  const std::string backend = backend_.chosen();
+  const experiment::ThroughputDevice where = experiment::throughput_device(backend);
+  device_ = where.name;
+  gpu_ = where.gpu;
+  peak_part_ = where.info.peak_part;
+  double offset = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (fresh) history_.clear(), methods_.clear();
+    if (!history_.samples().empty()) offset = history_.samples().back().at;
+    error_.clear();
+  }
+  ++version_;
+  log_.add("throughput", "sampling " + std::to_string(dtypes.size()) + " dtypes, " + std::to_string(n) +
+                             "^3 products on " + device_);
+  running_ = true;
+  worker_ = std::thread([this, dtypes, n, offset, backend] {
+    Expected<bool> ok = Error{""};
+    try {
+      ok = experiment::sample_throughput(
+        dtypes, n, stop_,
+        [this, offset](experiment::ThroughputSample s) {
+          s.at += offset;
+          std::lock_guard<std::mutex> lock(mutex_);
+          history_.add(s);
+          ++version_;
+        },
+        [this](const std::string& s) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          status_ = s;
+        },
+        backend,
+        [this](const experiment::ProductBench& b) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          methods_[b.dtype] = {b.method, b.emulated};
+        });
+    } catch (...) {  // (std::bad_alloc): the sampler's error, not the window's end
+      ok = Error{exception_text(std::current_exception())};
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!ok) error_ = ok.error();
+    status_ = ok ? "stopped" : "error";
+    running_ = false;
+  });
+}
+
+void ThroughputPanel::stop() {
+  if (!worker_.joinable()) return;
+  stop_ = true;
+  worker_.join();
+  stop_ = false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!history_.samples().empty()) {
+    const experiment::RateUnit unit = experiment::rate_unit(gpu_);
+    std::string summary = "medians:";
+    for (DType t : history_.dtypes()) {
+      char buf[80];
+      std::snprintf(buf, sizeof buf, " %s %.1f %s (%zu)", std::string(pl::name(t)).c_str(),
+                    history_.median_gflops(t) * unit.scale, unit.name, history_.of(t).size());
+      summary += buf;
+    }
+    log_.add("throughput", summary);
+  }
+  if (!error_.empty()) log_.add("throughput", "error: " + error_);
+}
+
+void ThroughputPanel::hidden() {
+  if (running_) stop();  // a chart nobody sees does not take the CPU; resumes when shown
+}
+
+std::string ThroughputPanel::export_figures() {
+  if (figures_.empty()) return "nothing sampled yet";
+  if (export_.running()) return "an export is still being written";
+  auto folder = exporting::new_export_dir("throughput");
+  if (!folder) return "export failed: " + folder.error();
+  export_.start([figures = figures_, dir = *folder, this] {
+    auto saved = exporting::fill_export_dir(dir, [&](const std::string& tmp) { return exporting::save_figures(figures, tmp); });
+    const std::string what = saved ? "exported to " + dir : "export failed: " + saved.error();
+    log_.add("throughput", what);
+    return what;
+  });
+  return "exporting...";
+}
+
+void ThroughputPanel::draw_controls() {
+  if (auto done = export_.take()) export_status_ = *done;
+  bool restart = false;
+  ImGui::TextUnformatted("dtypes:");
+  for (auto& c : choices_) {
+    ImGui::SameLine();
+    restart |= ImGui::Checkbox(std::string(pl::name(c.dtype)).c_str(), &c.on);
+  }
+  ImGui::SetNextItemWidth(90);
+  restart |= ImGui::Combo("n (n x n x n)", &size_index_, kSizeNames, IM_ARRAYSIZE(kSizeNames));
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  restart |= backend_.draw("device");
+  ImGui::SameLine();
+  if (ImGui::Checkbox("live (Space)", &live_) ) restart = true;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::BeginCombo("datasheet", datasheet_index_ == 0 ? "none" : peak::parts()[datasheet_index_ - 1].name.data())) {
+    if (ImGui::Selectable("none", datasheet_index_ == 0)) datasheet_index_ = 0, drawn_version_ = -1;
+    for (size_t i = 0; i < peak::parts().size(); ++i) {
+      const auto& part = peak::parts()[i];
+      if (ImGui::Selectable(std::string(part.name).c_str(), datasheet_index_ == int(i) + 1))
+        datasheet_index_ = int(i) + 1, drawn_version_ = -1;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s, %d SMs\n%s", part.architecture.data(), part.sms, part.source.data());
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The GPU whose published dense peaks the table and the speed-up chart compare with\n"
+                      "(precision-lab devices --peaks lists them with their sources).");
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false) && !ImGui::GetIO().WantTextInput)
+    live_ = !live_, restart = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Clear")) restart = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Export (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false)))
+    export_status_ = export_figures();
+  std::string status, error;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    status = status_;
+    error = error_;
+  }
+  if (restart) {
+    stop();
+    if (live_) start(true);
+  } else if (live_ && !running_ && error.empty()) {
+    start(false);  // first shown, or shown again after a pause: the chart goes on
+  }
+  ImGui::TextDisabled("%s; %s%s%s", device_.c_str(), running_ ? status.c_str() : "paused",
+                      export_status_.empty() ? "" : "; ", export_status_.c_str());
+  if (!error.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "error: %s", error.c_str());
+  ImGui::PushTextWrapPos(0);
+  if (device_.find("(cuda") == std::string::npos)
+    ImGui::TextColored({0.95f, 0.8f, 0.35f, 1},
+                       "On the CPU only float64 and float32 run in the library's own arithmetic: every narrower "
+                       "dtype is emulated (rounded values in float32 sgemm, int8 in an integer kernel), so its rate "
+                       "measures emulation on this CPU, not what hardware with native support reaches.");
+  else
+    ImGui::TextColored({0.95f, 0.8f, 0.35f, 1},
+                       "On the GPU each dtype runs cuBLASLt's own kernel for it (tensor cores where the GPU has "
+                       "them), timed by CUDA events; a row whose method says \"values as float32\" or \"on the "
+                       "CPU\" is emulated or was not run on the GPU.");
+  ImGui::PopTextWrapPos();
+}
+
+std::string ThroughputPanel::datasheet() const {
+  return datasheet_index_ == 0 ? "" : std::string(peak::parts()[datasheet_index_ - 1].name);
+}
+
+void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
+  const double f32 = h.median_gflops(DType::float32);
+  const bool sheet = !shown_summary_.datasheet.empty();
+  const peak::Part* peak = peak_part_.empty() ? nullptr : peak::find_part(peak_part_);
+  if (!ImGui::BeginTable("rates", 5 + (sheet ? 1 : 0) + (peak ? 1 : 0),
+                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+    return;
+  ImGui::TableSetupColumn("dtype");
+  ImGui::TableSetupColumn("samples");
+  const experiment::RateUnit unit = experiment::rate_unit(gpu_);
+  const std::string rate_header = std::string("median ") + unit.name;
+  ImGui::TableSetupColumn(rate_header.c_str());
+  ImGui::TableSetupColumn(peak ? "vs float32" : "vs float32 sgemm");
+  const std::string sheet_header = shown_summary_.config.datasheet + " datasheet";
+  if (sheet) ImGui::TableSetupColumn(sheet_header.c_str());
+  if (peak) ImGui::TableSetupColumn("% of peak");
+  ImGui::TableSetupColumn("how it is computed", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  const auto dtypes = h.dtypes();
+  for (size_t i = 0; i < dtypes.size(); ++i) {
+    const DType t = dtypes[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(std::string(pl::name(t)).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", h.of(t).size());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f", h.median_gflops(t) * unit.scale);
+    ImGui::TableNextColumn();
+    if (f32 > 0) ImGui::Text("%.0f%%", 100 * h.median_gflops(t) / f32);
+    else ImGui::TextDisabled("(float32 not sampled)");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", gpu_ ? "The median against float32's, sampled on the same GPU in the same run."
+                                   : "The CPU backend has no tabulated peak: rates are compared with this CPU's "
+                                     "float32\nsgemm, measured in the same run.");
+    if (sheet) {
+      ImGui::TableNextColumn();
+      const auto& d = shown_summary_.datasheet[i];
+      if (d.supported) ImGui::Text("%.1f T, %gx %s", d.tflops, d.speedup, std::string(pl::name(shown_summary_.config.baseline)).c_str());
+      else ImGui::TextDisabled("no such arithmetic");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s\n%s", d.supported ? ("dense peak on " + d.unit + ", TFLOP/s (TOPS for int8)").c_str()
+                                                 : d.why_not.c_str(),
+                          shown_summary_.datasheet_source.c_str());
+    }
+    if (peak) {
+      ImGui::TableNextColumn();
+      auto rate = peak::fastest_rate(*peak, t);
+      if (rate) ImGui::Text("%.0f%%", 100 * h.median_gflops(t) / 1e3 / peak::published_value(*rate));
+      else ImGui::TextDisabled("-");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", rate ? ("the median against " + std::string(peak->name) + "'s published dense peak, " +
+                                        std::to_string(int(peak::published_value(*rate))) + " TFLOP/s").c_str()
+                                     : rate.error().c_str());
+    }
+    ImGui::TableNextColumn();
+    std::string how;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = methods_.find(t);
+      how = it != methods_.end() ? it->second.first : experiment::product_method(t);
+    }
+    ImGui::TextUnformatted(how.c_str());
+  }
+  ImGui::EndTable();
+}
+
+void ThroughputPanel::draw_content() {
+  draw_controls();
+  // The worker's history is copied (and the figures rebuilt) only when it has new samples, at
+  // most every kRedrawSeconds; other frames draw the last copy.
+  const auto now = std::chrono::steady_clock::now();
+  const int v = version_;
+  if (v != drawn_version_ && std::chrono::duration<double>(now - drawn_at_).count() > kRedrawSeconds) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      shown_history_ = history_;
+    }
+    figure::ThroughputContext c{kSizes[size_index_], device_, kMedianWindow, gpu_, {}};
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (const auto& [t, method] : methods_)
+        if (method.second) c.emulated.push_back(t);
+    }
+    figures_ = {figure::throughput_over_time(shown_history_, c), figure::throughput_bars(shown_history_, c)};
+    shown_summary_ = experiment::summarise_history(shown_history_, c.n, datasheet(), device_);
+    if (!shown_history_.samples().empty()) figures_.push_back(figure::speedup_vs_datasheet(shown_summary_));
+    drawn_version_ = v;
+    drawn_at_ = now;
+  }
+  draw_table(shown_history_);
+  if (ImGui::CollapsingHeader("How this device adds (accumulation probe)")) probe_.draw(backend_.chosen());
+  figure_view_.draw("throughput figures", figures_, std::to_string(drawn_version_), 1.9f);
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,41 @@
+#include "app/ui/shell/file_drop.h"
+
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace pl::ui {
+namespace {
+
+std::vector<std::string>& queue() {
+  static std::vector<std::string> files;
+  return files;
+}
+
+void on_drop(GLFWwindow*, int count, const char** paths) {
+  for (int i = 0; i < count; ++i) queue().emplace_back(paths[i]);
+}
+
+bool ends_with(std::string s, const std::string& tail) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+void install_file_drop(GLFWwindow* window) { glfwSetDropCallback(window, on_drop); }
+
+std::vector<std::string> take_dropped_files() {
+  std::vector<std::string> out;
+  out.swap(queue());
+  return out;
+}
+
+DropKind drop_kind(const std::string& path) {
+  if (ends_with(path, ".json")) return DropKind::Setup;
+  if (ends_with(path, ".npy") || ends_with(path, ".safetensors")) return DropKind::Tensor;
+  return DropKind::Unknown;
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,355 @@
+// The frame loop: one ImGui window filling the viewport, a tab per panel,
+// rendered to a GLFW window or, for screenshots, to an offscreen framebuffer.
+#include "app/ui/shell/gui.h"
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "app/gl/framebuffer.h"
+#include "app/ui/tasks/background_task.h"
+#include "app/ui/panels/experiment_panel.h"
+#include "app/ui/panels/explorer_panel.h"
+#include "app/ui/views/figure_view.h"
+#include "app/ui/shell/file_drop.h"
+#include "app/ui/panels/formats_panel.h"
+#include "app/ui/shell/frame_meter.h"
+#include "app/ui/shell/gl_context.h"
+#include "app/ui/panels/log_panel.h"
+#include "app/ui/shell/run_log.h"
+#include "app/ui/shell/settings.h"
+#include "app/ui/shell/theme.h"
+#include "app/ui/panels/throughput_panel.h"
+#include "app/ui/panels/promotion_panel.h"
+#include "app/ui/panels/scenario_panel.h"
+#include "core/backend/backend.h"
+#include "core/export/experiment_export.h"
+#include "core/export/export_dir.h"
+#include "core/export/png_writer.h"
+
+namespace pl::ui {
+namespace {
+
+constexpr int kScreenshotFrames = 4;  // ImGui sizes tables and columns over the first frames
+constexpr int kScreenshotWaitFrames = 3000;  // 20 ms each: a minute for background work
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+struct App {
+  explicit App(bool verbose) : log(verbose) {}
+  RunLog log;  // before the panels, which write to it until they are gone
+  std::vector<std::unique_ptr<Panel>> panels;
+  std::string status;
+  std::string warning;       // shown under the header until dismissed (a settings file set aside)
+  std::string select_panel;  // lower-case name to select on the next frame (then cleared)
+  std::string current_panel; // lower-case name of the panel on screen
+  bool quit = false;
+  bool presentation = false;
+  bool theme_changed = false;  // applied between frames
+  float theme_scale = 0;       // the display scale the theme was built for
+  ExperimentPanel* experiment = nullptr;
+  BackgroundTask capture;      // F12's PNG, encoded and written off the UI thread (joined first)
+};
+
+// Window-wide shortcuts: Ctrl+1..9 pick a panel, F11 or Ctrl+P toggles presentation mode, Ctrl+Q
+// quits. (Ctrl+R, Ctrl+E, Esc, Space and the arrow keys belong to the panel on screen; F12 saves
+// the window, in the frame loop.)
+void handle_shortcuts(App& app) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsKeyPressed(GLFW_KEY_F11, false) || (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_P, false))) {
+    app.presentation = !app.presentation;
+    app.theme_changed = true;
+    app.log.add("window", app.presentation ? "presentation mode on" : "presentation mode off");
+  }
+  if (!io.KeyCtrl || io.WantTextInput) return;
+  for (size_t i = 0; i < app.panels.size() && i < 9; ++i)
+    if (ImGui::IsKeyPressed(GLFW_KEY_1 + static_cast<int>(i), false)) app.select_panel = lower(app.panels[i]->name());
+  if (ImGui::IsKeyPressed(GLFW_KEY_Q, false)) app.quit = true;
+}
+
+void draw_frame(App& app, int width, int height) {
+  handle_shortcuts(app);
+  ImGui::SetNextWindowPos({0, 0});
+  ImGui::SetNextWindowSize({float(width), float(height)});
+  ImGui::Begin("Precision Lab", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::TextUnformatted("Precision Lab");
+  ImGui::SameLine();
+  if (app.presentation)  // minimal chrome: the title and the panels
+    ImGui::TextDisabled("(presentation mode: F11 to leave)");
+  else
+    ImGui::TextDisabled("what happens to numbers when deep-learning code lowers dtypes   |   %s",
+                        app.status.c_str());
+  if (!app.warning.empty()) {
+    ImGui::TextColored(ImVec4(0.95f, 0.7f, 0.25f, 1), "%s", app.warning.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("dismiss")) app.warning.clear();
+  }
+  // Asked once: selecting a tab every frame would pin it and ignore the user's clicks. Taken
+  // before the panels draw, so that a panel asking for another (the Throughput panel's probe
+  // for the Experiment panel, drawn before it) is heard on the next frame.
+  const std::string wanted = std::move(app.select_panel);
+  app.select_panel.clear();
+  if (ImGui::BeginTabBar("panels")) {
+    for (auto& p : app.panels) {
+      ImGuiTabItemFlags flags = 0;
+      if (!wanted.empty() && lower(p->name()) == wanted) flags |= ImGuiTabItemFlags_SetSelected;
+      if (ImGui::BeginTabItem(p->name(), nullptr, flags)) {
+        app.current_panel = lower(p->name());
+        p->draw_content();
+        ImGui::EndTabItem();
+      } else {
+        p->hidden();
+      }
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+// A file dropped on the window (or named by --open): an experiment file opens in the Experiment
+// panel, a tensor becomes one of its operands; anything else is logged and ignored.
+void open_file(App& app, const std::string& path) {
+  switch (drop_kind(path)) {
+    case DropKind::Setup:
+      if (auto err = app.experiment->load_setup(path); !err.empty()) app.log.add("window", "not opened: " + err);
+      else app.log.add("window", "opened the setup " + path);
+      break;
+    case DropKind::Tensor: app.experiment->drop_tensor(path); break;
+    case DropKind::Unknown:
+      app.log.add("window", "ignored " + path + ": drop an experiment .json, a .npy or a .safetensors file");
+      return;
+  }
+  app.select_panel = "experiment";
+}
+
+void take_drops(App& app) {
+  for (const std::string& path : take_dropped_files()) open_file(app, path);
+}
+
+std::string backend_status() {
+  auto b = shared_backend("auto");
+  if (!b) return "backend: none (" + b.error() + ")";
+  DeviceInfo d = b->backend->device_info();
+  return "backend: " + d.backend + " (" + d.name + ")";
+}
+
+// How to start this binary again: "precision-lab" where that name on the PATH is this binary,
+// else its own path (a build tree's build/precision-lab).
+std::string self_command() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "precision-lab";
+  if (const char* path = std::getenv("PATH")) {
+    std::string dirs = path;
+    for (size_t start = 0; start <= dirs.size();) {
+      const size_t end = std::min(dirs.find(':', start), dirs.size());
+      const auto candidate = std::filesystem::path(dirs.substr(start, end - start)) / "precision-lab";
+      if (std::filesystem::equivalent(candidate, self, ec)) return "precision-lab";
+      start = end + 1;
+    }
+  }
+  return self.string();
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "precision-lab: %s\n", message.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int run_gui(const GuiOptions& o) {
+  const bool screenshot = !o.screenshot_path.empty();
+  if (!screenshot && !have_display())
+    return fail(
+        "no display: DISPLAY and WAYLAND_DISPLAY are unset, so no window can open.\n"
+        "  Run it under a virtual X server:  xvfb-run -a -s '-screen 0 1600x1000x24' " + self_command() + "\n" +
+        "  Or take a picture headless:       " + self_command() + " --screenshot formats.png\n" +
+        "  Or use the command line:          " + self_command() + " formats | cast | decode | bench --help");
+  // Remembered settings apply to a screenshot as to the window (so tests can exercise them with
+  // XDG_CONFIG_HOME pointed at a folder of their own), unless --no-settings; only the window
+  // a person uses writes them back.
+  const bool remembered = !o.no_settings;
+  Settings settings;
+  std::string settings_problem;
+  if (remembered) settings = load_settings(&settings_problem);
+  const int width = !o.size_given && settings.width ? settings.width : o.width;
+  const int height = !o.size_given && settings.height ? settings.height : o.height;
+  std::string error;
+  std::unique_ptr<GlContext> ctx = have_display() ? open_window(width, height, !screenshot, &error)
+                                                  : open_headless(width, height, &error);
+  if (!ctx) return fail(error);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  // Table column widths and the like persist in the config folder (not for screenshots).
+  static std::string ini;
+  io.IniFilename = nullptr;
+  if (!screenshot && remembered && !config_dir().empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(config_dir(), ec);
+    ini = config_dir() + "/imgui.ini";
+    if (!ec) io.IniFilename = ini.c_str();
+  }
+  App app(o.verbose);
+  app.presentation = o.presentation.value_or(settings.presentation);
+  int w = 0, h = 0;
+  float scale = 1;
+  ctx->begin_frame(&w, &h, &scale);
+  const char* font = apply_theme(app.presentation, scale);
+  app.theme_scale = scale;
+  if (ctx->glfw_window()) {
+    ImGui_ImplGlfw_InitForOpenGL(ctx->glfw_window(), true);
+    install_file_drop(ctx->glfw_window());
+  }
+  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return fail("OpenGL 3.3 renderer failed to start");
+
+  app.panels.push_back(std::make_unique<FormatsPanel>(o.value));
+  if (!o.figure.empty()) request_figure(o.figure);
+  auto promotion = std::make_unique<PromotionPanel>(app.log);
+  if (auto err = promotion->configure({o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind,
+                                            o.b_value, o.select, o.a_shape, o.b_shape}); !err.empty())
+    return fail(err);
+  PromotionPanel* promotion_panel = promotion.get();
+  app.panels.push_back(std::move(promotion));
+  auto experiment = std::make_unique<ExperimentPanel>(app.log);
+  if (!o.setup.empty()) {
+    if (auto err = experiment->load_setup(o.setup); !err.empty()) return fail(err);
+  } else if (const std::string last = config_dir() + "/last-setup.json";
+             remembered && [&] { std::error_code ec; return std::filesystem::exists(last, ec); }()) {
+    if (auto err = experiment->load_setup(last); !err.empty()) app.log.add("window", "last setup not restored: " + err);
+  }
+  app.experiment = experiment.get();
+  promotion_panel->on_run_pair([&app](const PromotionPanel::PairRun& p) {
+    app.experiment->use_pair(p.input, p.weight, p.engine, p.op);
+    app.select_panel = "experiment";
+  });
+  app.panels.push_back(std::move(experiment));
+  auto throughput = std::make_unique<ThroughputPanel>(app.log);
+  throughput->on_use_model([&app](const std::string& spec, DType input) {
+    app.experiment->use_model(spec, input);
+    app.select_panel = "experiment";
+  });
+  app.panels.push_back(std::move(throughput));
+  app.panels.push_back(std::make_unique<LogPanel>(app.log));
+  auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
+  if (!scenarios->start_error().empty()) return fail(scenarios->start_error() + " (precision-lab scenario list)");
+  app.panels.push_back(std::move(scenarios));
+  app.panels.push_back(std::make_unique<ExplorerPanel>(app.log, o.value));
+  app.status = backend_status() + "   font: " + font;
+  const std::string& wanted = o.panel_given ? o.panel : !o.implied_panel.empty() ? o.implied_panel
+                            : remembered ? settings.panel : o.panel;
+  app.select_panel = lower(wanted);
+  if (!settings_problem.empty()) {
+    app.log.add("window", settings_problem);
+    app.warning = "Settings: " + settings_problem;
+  }
+  bool known = std::any_of(app.panels.begin(), app.panels.end(),
+                           [&](auto& p) { return lower(p->name()) == app.select_panel; });
+  if (!known && (o.panel_given || screenshot))
+    return fail("unknown panel '" + wanted + "' (panels: formats, promotion, experiment, throughput, log, scenarios, explorer)");
+  if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
+  for (const std::string& path : o.open) open_file(app, path);
+  app.log.add("window", "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status);
+
+  std::unique_ptr<gl::Framebuffer> fbo;
+  int settled = 0;  // frames drawn since the panels' background work finished
+  FrameMeter meter;
+  for (int frame = 0; !ctx->should_close() && !app.quit; ++frame) {
+    ctx->begin_frame(&w, &h, &scale);
+    // Presentation mode toggled, or the window moved to a monitor of another scale (HiDPI):
+    // fonts and sizes are rebuilt for it between frames.
+    if (app.theme_changed || scale != app.theme_scale) {
+      if (scale != app.theme_scale)
+        app.log.add("window", "display scale " + std::to_string(scale).substr(0, 4) + ": fonts rebuilt");
+      apply_theme(app.presentation, scale);
+      app.theme_changed = false;
+      app.theme_scale = scale;
+    }
+    if (ctx->glfw_window()) {
+      ImGui_ImplGlfw_NewFrame();
+    } else {
+      io.DisplaySize = ImVec2(float(w), float(h));
+      io.DeltaTime = 1.0f / 60.0f;
+    }
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    take_drops(app);
+    draw_frame(app, int(io.DisplaySize.x), int(io.DisplaySize.y));
+    ImGui::Render();
+    if (screenshot && (!fbo || fbo->width() != w || fbo->height() != h))
+      fbo = std::make_unique<gl::Framebuffer>(w, h);
+    if (fbo) fbo->bind();
+    else glViewport(0, 0, w, h);
+    glClearColor(0.06f, 0.06f, 0.07f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // A screenshot waits (up to a minute) for work the panels run off the UI thread.
+    const bool waiting = std::any_of(app.panels.begin(), app.panels.end(), [](auto& p) { return p->busy(); });
+    if (screenshot && waiting && frame < kScreenshotWaitFrames) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      settled = 0;
+      ctx->end_frame();
+      continue;
+    }
+    // F12: the whole window as it is now, to a PNG (the window, not the offscreen path).
+    // The pixels are read here (the GL context is this thread's); the PNG is encoded and
+    // written off it, so a large window does not stall a frame.
+    if (!screenshot && ctx->glfw_window() && ImGui::IsKeyPressed(GLFW_KEY_F12, false)) {
+      if (app.capture.running()) {
+        app.log.add("window", "a window capture is still being written");
+      } else if (auto path = exporting::new_export_file("window", "png"); !path) {
+        app.log.add("window", "window capture failed: " + path.error());
+      } else {
+        app.capture.start([pixels = gl::read_rgba(0, w, h), file = *path, w, h] {
+          Expected<bool> ok = write_png_rgba(file, pixels, w, h);
+          return ok ? "saved the window to " + file + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
+                    : "window capture failed: " + ok.error();
+        });
+      }
+    }
+    if (auto done = app.capture.take()) app.log.add("window", *done);
+    if (screenshot && ++settled >= kScreenshotFrames) {
+      if (!fbo->complete()) return fail("offscreen framebuffer is incomplete");
+      auto ok = write_png_rgba(o.screenshot_path, fbo->read_rgba(), w, h);
+      if (!ok) return fail(ok.error());
+      std::printf("wrote %s (%dx%d)\n", o.screenshot_path.c_str(), w, h);
+      break;
+    }
+    ctx->end_frame();
+    if (const std::string report = meter.frame_done(!screenshot); !report.empty() && o.verbose) {
+      std::printf("[frames] %s%s\n", report.c_str(), waiting ? ", background work running" : "");
+      std::fflush(stdout);
+    }
+  }
+  if (!screenshot && remembered) {
+    settings = {app.current_panel.empty() ? settings.panel : app.current_panel, app.presentation, w, h};
+    auto saved = save_settings(settings);
+    if (saved) saved = exporting::save_json(config_dir(), "last-setup.json", app.experiment->setup_json());
+    if (!saved) std::fprintf(stderr, "precision-lab: settings not saved: %s\n", saved.error().c_str());
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  if (ctx->glfw_window()) ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  return 0;
+}
+
+}  // namespace pl::ui

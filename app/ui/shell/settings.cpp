@@ -1,0 +1,59 @@
+#include "app/ui/shell/settings.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <ctime>
+
+#include <nlohmann/json.hpp>
+
+#include "core/io/checked_write.h"
+#include "core/io/file_read.h"
+
+namespace pl::ui {
+
+Settings load_settings(std::string* problem) {
+  Settings s;
+  const std::string dir = config_dir();
+  if (dir.empty()) return s;
+  const std::string path = dir + "/settings.json";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return s;  // first run
+  auto read = io::read_json_file(path);
+  if (!read || !read->is_object()) {
+    std::string why = (read ? path + " is not a JSON object" : read.error()) + "; using defaults";
+    // What the user wrote is kept: the next save would otherwise write over it.
+    if (std::filesystem::is_regular_file(path, ec)) {
+      const std::string aside = path + ".bad-" + std::to_string(static_cast<long long>(std::time(nullptr)));
+      std::filesystem::rename(path, aside, ec);
+      why += ec ? " (it could not be moved aside: " + ec.message() + ")" : "; the file was kept as " + aside;
+    }
+    if (problem) *problem = why;
+    return s;
+  }
+  const nlohmann::json& j = *read;
+  // Each key on its own: one bad value does not cost the others.
+  if (j.contains("panel") && j["panel"].is_string()) s.panel = j["panel"].get<std::string>();
+  if (j.contains("presentation") && j["presentation"].is_boolean()) s.presentation = j["presentation"].get<bool>();
+  // Read as 64 bits before the range check: get<int>() would wrap 4294967396 to 100, a size
+  // nobody saved (and 2^64 - 1, stored unsigned, reads as -1 here: refused too).
+  for (const auto& [key, field] : {std::pair{"width", &s.width}, std::pair{"height", &s.height}}) {
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number_integer()) continue;
+    const auto v = it->get<std::int64_t>();
+    if (v > 0 && v <= 8192) *field = static_cast<int>(v);
+  }
+  return s;
+}
+
+Expected<bool> save_settings(const Settings& s) {
+  const std::string dir = config_dir();
+  if (dir.empty()) return Error{"no config directory (XDG_CONFIG_HOME and HOME are unset)"};
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
+  const nlohmann::json j = {{"panel", s.panel}, {"presentation", s.presentation}, {"width", s.width}, {"height", s.height}};
+  return io::write_file_atomic(dir + "/settings.json", j.dump(2) + "\n");
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,249 @@
+#include "app/ui/views/experiment_kinds.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "core/experiment/spec/sweep_json.h"
+#include "core/util/join.h"
+
+namespace pl::ui {
+
+using namespace experiment;
+
+namespace {
+
+Expected<std::vector<size_t>> parse_lengths(const std::string& text) {
+  std::vector<size_t> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || v == 0 || v > (1u << 24))
+      return Error{"lengths: '" + item + "' is not a length from 1 to 16777216"};
+    out.push_back(static_cast<size_t>(v));
+  }
+  if (out.empty()) return Error{"lengths: give at least one, e.g. 16,256,4096"};
+  return out;
+}
+
+}  // namespace
+
+Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulSpec& s,
+                                         const std::vector<Accumulation>& models, const OtherKindParams& p) {
+  const MatmulConfig& c = s.config;
+  if (mode == ExperimentMode::Mlp) {
+    MlpConfig m;
+    m.layer = c;
+    m.layer.op = MatmulOp::Linear;
+    m.layer.n = m.layer.k;  // a square network: width in, width out
+    m.layers = p.layers;
+    m.activation = p.activation;
+    if (auto why = check(m); !why.empty()) return Error{why};
+    return to_json(m);
+  }
+  if (mode == ExperimentMode::Cast) {
+    CastSpec spec;
+    RoundtripConfig& r = spec.config;
+    r.rows = c.m;
+    r.cols = c.k;
+    r.dtype = c.input;
+    r.scaling = c.input_scaling;
+    r.cast = c.cast;
+    r.data = c.input_data;
+    r.seed = c.seed;
+    r.backend = c.backend;
+    spec.input_file = s.files.input;
+    if (auto why = check(r); !why.empty()) return Error{why};
+    return to_json(spec);
+  }
+  DotSweepConfig d;
+  auto lengths = parse_lengths(p.lengths);
+  if (!lengths) return Error{lengths.error()};
+  d.lengths = *lengths;
+  d.a_dtype = c.input;
+  d.b_dtype = c.weight;
+  d.models = models;
+  d.trials = p.trials;
+  d.seed = c.seed;
+  d.backend = c.backend;
+  if (auto why = check(d); !why.empty()) return Error{why};
+  return to_json(d);
+}
+
+Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>* models,
+                                         OtherKindParams* p) {
+  MatmulConfig* c = &s->config;
+  const std::string kind = experiment_kind(j);
+  if (kind == "mlp") {
+    auto m = mlp_config_from_json(j);
+    if (!m) return Error{m.error()};
+    *c = m->layer;
+    *models = {m->layer.accumulate};
+    p->layers = m->layers;
+    p->activation = m->activation;
+    return ExperimentMode::Mlp;
+  }
+  if (kind == "dot") {
+    auto d = dot_config_from_json(j);
+    if (!d) return Error{d.error()};
+    c->input = d->a_dtype;
+    c->weight = d->b_dtype;
+    c->seed = d->seed;
+    c->backend = d->backend;
+    *models = d->models;
+    if (!models->empty()) c->accumulate = models->front();
+    p->lengths = join(d->lengths, ",", [](size_t k) { return std::to_string(k); });
+    p->trials = d->trials;
+    return ExperimentMode::Sweep;
+  }
+  if (kind == "cast") {
+    auto spec = cast_spec_from_json(j);
+    if (!spec) return Error{spec.error()};
+    const RoundtripConfig& r = spec->config;
+    s->files.input = spec->input_file;
+    c->m = r.rows;
+    c->k = r.cols;
+    c->input = r.dtype;
+    c->input_scaling = r.scaling;
+    c->cast = r.cast;
+    c->input_data = r.data;
+    c->seed = r.seed;
+    c->backend = r.backend;
+    return ExperimentMode::Cast;
+  }
+  return Error{"the Experiment panel opens matmul, linear, mlp, dot and cast files, not '" + kind + "'"};
+}
+
+void draw_mlp_table(const MlpResult& r) {
+  ImGui::TextWrapped("products: %s   on: %s", r.product_method.c_str(), r.product_backend.c_str());
+  if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", r.backend_note.c_str());
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame |
+                                ImGuiTableFlags_ScrollY;
+  const float rows = float(std::min<size_t>(r.layers.size(), 8) + 1);
+  if (!ImGui::BeginTable("layers", 7, flags, ImVec2(0, rows * ImGui::GetFrameHeightWithSpacing()))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"layer", "network error", "own error", "own arithmetic", "mean bits", "reference RMS", "NaN/Inf"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& l : r.layers) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", l.layer);
+    // Nothing compared (every output NaN or Inf): no error to show, rather than 0.
+    for (const ErrorStats* s : {&l.network, &l.own, &l.own_arithmetic}) {
+      ImGui::TableNextColumn();
+      if (s->count == 0) ImGui::TextUnformatted("-");
+      else ImGui::Text("%.3e", s->normwise_rel);
+    }
+    ImGui::TableNextColumn();
+    if (l.network.count == 0) ImGui::TextUnformatted("-");
+    else ImGui::Text("%.2f", l.network.mean_bits);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3e", l.reference_rms);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(not_finite_text(l.network).c_str());
+  }
+  ImGui::EndTable();
+  ImGui::TextDisabled("normwise relative errors; network: against the float64 network, own: the layer against its exact product");
+}
+
+void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame |
+                                ImGuiTableFlags_ScrollY;
+  const float shown = float(std::min<size_t>(rows.size(), 8) + 1);
+  if (!ImGui::BeginTable("sweep", 7, flags, ImVec2(0, shown * ImGui::GetFrameHeightWithSpacing()))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"K", "accumulation", "max |e| / sum|ab|", "gamma_K bound", "sqrt(K) u", "mean bits", "NaN/Inf"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& r : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", r.length);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(describe(r.model).c_str());
+    ImGui::TableNextColumn();
+    const bool none = r.stats.count == 0;  // every sum NaN or Inf: no error to show, rather than 0
+    if (none) ImGui::TextUnformatted("-");
+    else ImGui::Text("%.3e", r.max_scaled);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(gamma_text(r.bounds.deterministic).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3e", r.bounds.probabilistic);
+    ImGui::TableNextColumn();
+    if (none) ImGui::TextUnformatted("-");
+    else ImGui::Text("%.2f", r.stats.mean_bits);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(not_finite_text(r.stats).c_str());
+  }
+  ImGui::EndTable();
+  for (const auto& [what, note] : where_ran(rows)) {
+    ImGui::TextWrapped("%s", what.c_str());
+    if (note.empty()) continue;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1));
+    ImGui::TextWrapped("note: %s", note.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void draw_cast_table(const RoundtripResult& r) {
+  const ErrorStats& s = r.stats;
+  ImGui::TextWrapped("%s, %s, %s: %zu x %zu values; elements rounded on %s", std::string(name(r.config.dtype)).c_str(),
+                     std::string(scaling_name(r.config.scaling.kind)).c_str(), rounding_name(r.config.cast.rounding),
+                     r.config.rows, r.config.cols, r.ran_on.c_str());
+  if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "note: %s", r.backend_note.c_str());
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
+  if (!ImGui::BeginTable("cast", 8, flags)) return;
+  for (const char* h : {"max |e|", "mean |e|", "max rel", "mean rel", "normwise", "SQNR dB", "out of range", "flushed"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  ImGui::TableNextRow();
+  for (double v : {s.max_abs, s.mean_abs, s.max_rel, s.mean_rel, s.normwise_rel}) {
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3e", v);
+  }
+  ImGui::TableNextColumn();
+  ImGui::Text("%.1f", s.sqnr_db);
+  ImGui::TableNextColumn();
+  ImGui::Text("%zu (%s)", r.saturated, r.out_of_range.c_str());
+  ImGui::TableNextColumn();
+  ImGui::Text("%zu", r.flushed);
+  ImGui::EndTable();
+  if (s.nan || s.inf) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "outright: %zu NaN, %zu Inf", s.nan, s.inf);
+  ImGui::TextDisabled("the dequantised values against the float64 originals; relative errors with the floor %.3g", s.rel_floor);
+}
+
+std::string other_kind_summary(const ExperimentRun& run) {
+  char buf[200];
+  if (run.cast) {
+    const auto& r = *run.cast;
+    std::snprintf(buf, sizeof buf, "cast %zu x %zu through %s (%s, %s): normwise %.3e, SQNR %.1f dB, out of range %zu, flushed %zu",
+                  r.config.rows, r.config.cols, std::string(name(r.config.dtype)).c_str(),
+                  std::string(scaling_name(r.config.scaling.kind)).c_str(), rounding_name(r.config.cast.rounding),
+                  r.stats.normwise_rel, r.stats.sqnr_db, r.saturated, r.flushed);
+    return std::string(buf) + ", on " + r.ran_on + (r.backend_note.empty() ? "" : " (" + r.backend_note + ")");
+  }
+  if (run.mlp) {
+    const auto& r = *run.mlp;
+    const auto& c = r.config.layer;
+    std::snprintf(buf, sizeof buf, "mlp %d layers, width %zu, batch %zu, %s x %s: last layer's network error %.3e (%.3f s)",
+                  r.config.layers, c.k, c.m, std::string(name(c.input)).c_str(), std::string(name(c.weight)).c_str(),
+                  r.layers.empty() ? 0.0 : r.layers.back().network.normwise_rel, r.seconds);
+    return buf;
+  }
+  if (run.dot_config && !run.dot_rows.empty()) {
+    const auto& last = run.dot_rows.back();
+    std::snprintf(buf, sizeof buf, "K sweep %s x %s, %zu rows: at K = %zu (%s) max |e|/sum|ab| %.3e against gamma_K %s",
+                  std::string(name(run.dot_config->a_dtype)).c_str(), std::string(name(run.dot_config->b_dtype)).c_str(),
+                  run.dot_rows.size(), last.length, describe(last.model).c_str(), last.max_scaled,
+                  gamma_text(last.bounds.deterministic).c_str());
+    // Where that row ran, and why not on the device asked for.
+    return std::string(buf) + ", on " + last.ran_on + (last.note.empty() ? "" : " (" + last.note + ")");
+  }
+  return run.kind + " ran";
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,241 @@
+#include "app/ui/views/figure_view.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "app/ui/shell/theme.h"
+#include "core/export/export_dir.h"
+#include "core/export/figure_export.h"
+#include "core/figure/plot_layout.h"
+
+namespace pl::ui {
+namespace {
+
+ImU32 imgui_color(const figure::Color& c) {
+  return IM_COL32(static_cast<int>(c.r * 255), static_cast<int>(c.g * 255), static_cast<int>(c.b * 255), 255);
+}
+
+// Every label a legend toggle can hide: the series, then the reference lines, each once.
+std::vector<std::pair<std::string, figure::Color>> toggles(const figure::Figure& f) {
+  std::vector<std::pair<std::string, figure::Color>> out;
+  auto add = [&](const std::string& label, const figure::Color& c) {
+    if (label.empty()) return;
+    for (const auto& [l, _] : out)
+      if (l == label) return;
+    out.emplace_back(label, c);
+  };
+  for (const auto& s : f.series) add(s.label, s.color);
+  for (const auto& a : f.annotations) add(a.label, a.color);
+  return out;
+}
+
+std::string& requested_figure() {
+  static std::string name;
+  return name;
+}
+
+}  // namespace
+
+void request_figure(const std::string& name) { requested_figure() = name; }
+
+FigurePixels figure_pixels(float width, float height, float font_size, float aspect, bool presenting) {
+  height = std::max(height, kFigureMinLines * font_size);
+  if (presenting) aspect = std::max(1.2f, width / std::max(height, 1.0f));
+  return {static_cast<int>(std::min(width, height * aspect)), static_cast<int>(std::min(height, width / aspect))};
+}
+
+void FigureView::set_log(RunLog* log, std::string source) {
+  log_ = log;
+  source_ = std::move(source);
+}
+
+void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version,
+                      float aspect) {
+  if (auto done = export_.take()) {
+    status_ = *done;
+    if (log_) log_->add(source_, status_);
+  }
+  if (ImGui::BeginTabBar(id)) {
+    for (size_t i = 0; i < figures.size(); ++i) {
+      ImGuiTabItemFlags flags = 0;
+      if (!requested_figure().empty() && figures[i].name == requested_figure()) {
+        flags = ImGuiTabItemFlags_SetSelected;
+        requested_figure().clear();
+      }
+      if (ImGui::BeginTabItem(figures[i].name.c_str(), nullptr, flags)) {
+        chosen_ = static_cast<int>(i);
+        ImGui::EndTabItem();
+      }
+    }
+    ImGui::EndTabBar();
+  }
+  if (chosen_ >= static_cast<int>(figures.size())) return;
+  const figure::Figure& f = figures[chosen_];
+  figure::View& v = views_[f.name];
+  const bool chrome = !presentation_mode();
+  const float controls = chrome ? ImGui::GetFrameHeightWithSpacing() : 0;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const auto [w, h] = figure_pixels(avail.x, avail.y - controls, ImGui::GetFontSize(), aspect, presentation_mode());
+  const std::vector<figure::FileType> wanted = chrome ? draw_controls(f, v, w, h) : std::vector<figure::FileType>{};
+  // The figure as the view shows it, made again only when the data or the view changed (it
+  // copies the figure: a heat map's cells, every series).
+  const std::string key = version + "/" + f.name + "/" + v.key();
+  if (key != shown_key_) {
+    shown_ = figure::apply_view(f, v);
+    shown_key_ = key;
+  }
+  if (!wanted.empty()) export_shown(v, wanted, w, h);
+  const float fs = figure_font_scale();
+  if (!texture_.update(shown_, key, w, h, fs)) return;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton(id, ImVec2(static_cast<float>(w), static_cast<float>(h)));
+  ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(texture_.texture())), at,
+                                       ImVec2(at.x + static_cast<float>(w), at.y + static_cast<float>(h)));
+  const figure::PlotLayout l = figure::layout_figure(shown_, w, h, fs);
+  if (shown_.heatmap) {
+    // The cells through the colour-map shader, exactly over the plot area cairo drew them in.
+    const int pw = static_cast<int>(l.x1 - l.x0), ph = static_cast<int>(l.y1 - l.y0);
+    if (heatmap_.render(*shown_.heatmap, key, pw, ph)) {
+      const ImVec2 p0(at.x + static_cast<float>(l.x0), at.y + static_cast<float>(l.y0));
+      ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(heatmap_.texture())),
+                                           p0, ImVec2(p0.x + static_cast<float>(pw), p0.y + static_cast<float>(ph)));
+    } else if (heatmap_error_ != heatmap_.error()) {
+      heatmap_error_ = heatmap_.error();  // cairo's cells stay on screen
+      if (log_) log_->add(source_, "heat map shader: " + heatmap_error_);
+    }
+  }
+  handle_mouse(v, l, at.x, at.y, w, h);
+}
+
+std::vector<figure::FileType> FigureView::draw_controls(const figure::Figure& f, figure::View& v, int width,
+                                                        int height) {
+  std::vector<figure::FileType> wanted;
+  ImGui::PushID(f.name.c_str());
+  if (f.heatmap) {
+    const figure::Colormap current = v.colormap.value_or(f.heatmap->map);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    if (ImGui::BeginCombo("colour map", figure::colormap_name(current))) {
+      for (auto m : {figure::Colormap::Diverging, figure::Colormap::Viridis, figure::Colormap::Cividis})
+        if (ImGui::Selectable(figure::colormap_name(m), m == current)) v.colormap = m;
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("all three are colour-blind safe; a sequential map (viridis, cividis) shows |error|");
+    ImGui::SameLine();
+  }
+  for (const bool x_axis : {true, false}) {
+    if (f.heatmap) break;
+    const bool possible = figure::can_log(f, x_axis);
+    std::optional<bool>& choice = x_axis ? v.x_log : v.y_log;
+    bool log = choice.value_or(x_axis ? f.x.log : f.y.log);
+    if (!possible) ImGui::BeginDisabled();
+    if (ImGui::Checkbox(x_axis ? "log x" : "log y", &log)) {
+      choice = log;
+      // A range zoomed on one scale means little on the other.
+      if (x_axis) v.x_lo = v.x_hi = std::nullopt;
+      else v.y_lo = v.y_hi = std::nullopt;
+    }
+    if (!possible) ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip(possible ? "switch this axis between a linear and a logarithmic scale"
+                                 : "this axis has no positive numeric values to put on a log scale");
+    ImGui::SameLine();
+  }
+  const auto labels = toggles(f);
+  if (!labels.empty()) {
+    const auto hidden = std::count_if(labels.begin(), labels.end(), [&](const auto& l) { return v.hides(l.first); });
+    const std::string button = "shown " + std::to_string(labels.size() - static_cast<size_t>(hidden)) + "/" +
+                               std::to_string(labels.size()) + "##series";
+    if (ImGui::Button(button.c_str())) ImGui::OpenPopup("series");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("show or hide each series and reference line (the legend follows)");
+    ImGui::SameLine();
+  }
+  if (ImGui::BeginPopup("series")) {
+    for (const auto& [label, color] : labels) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float s = ImGui::GetTextLineHeight();
+      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + s, p.y + s), imgui_color(color));
+      ImGui::Dummy(ImVec2(s, s));
+      ImGui::SameLine();
+      bool on = !v.hides(label);
+      if (ImGui::Checkbox(label.c_str(), &on)) v.toggle(label);
+    }
+    ImGui::EndPopup();
+  }
+  if (!v.zoomed()) ImGui::BeginDisabled();
+  if (ImGui::Button("reset zoom")) v.reset_zoom();
+  if (!v.zoomed()) ImGui::EndDisabled();
+  for (const auto& [label, type] : {std::pair{"PNG", figure::FileType::Png}, std::pair{"SVG", figure::FileType::Svg},
+                                     std::pair{"PDF", figure::FileType::Pdf}, std::pair{"CSV", figure::FileType::Csv}}) {
+    ImGui::SameLine();
+    if (ImGui::Button(label)) wanted.push_back(type);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("write this plot as you see it (%dx%d) to a new file in precision-lab-export/", width, height);
+  }
+  if (!status_.empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", status_.c_str());
+  }
+  ImGui::PopID();
+  return wanted;
+}
+
+void FigureView::handle_mouse(figure::View& v, const figure::PlotLayout& l, float x, float y, int width,
+                              int height) {
+  if (!ImGui::IsItemHovered() && !ImGui::IsItemActive()) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  const float fs = figure_font_scale();
+  const double px = io.MousePos.x - x, py = io.MousePos.y - y;
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2)) {
+    const ImVec2 d = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 2);
+    v = figure::panned(v, shown_, l, d.x, d.y);
+    ImGui::ResetMouseDragDelta(ImGuiMouseButton_Left);
+    return;
+  }
+  if (ImGui::IsItemHovered() && io.MouseWheel != 0 && l.contains(px, py))
+    v = figure::zoomed(v, shown_, l, px, py, std::pow(0.85, io.MouseWheel));
+  if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) v.reset_zoom();
+  if (!ImGui::IsItemHovered()) return;
+  if (io.KeyCtrl && ImGui::IsKeyPressed('S', false))
+    export_shown(v, {figure::FileType::Png, figure::FileType::Svg, figure::FileType::Pdf, figure::FileType::Csv},
+                 width, height);
+  const auto r = figure::readout_at(shown_, l, px, py, 8 * fs);
+  if (!r) return;
+  if (r->marker)
+    ImGui::GetWindowDrawList()->AddCircle(ImVec2(x + static_cast<float>(r->mx), y + static_cast<float>(r->my)), 7 * fs,
+                                          IM_COL32(0, 0, 0, 255), 0, 2);
+  ImGui::BeginTooltip();
+  for (const std::string& line : r->lines) ImGui::TextUnformatted(line.c_str());
+  ImGui::EndTooltip();
+}
+
+void FigureView::export_shown(const figure::View& v, std::vector<figure::FileType> types, int width, int height) {
+  figure::ExportOptions o;
+  o.width = width;
+  o.height = height;
+  o.font_scale = figure_font_scale();
+  std::string how = v.zoomed() ? "zoomed" : "";
+  for (const auto& [on, what] : {std::pair{v.x_log.has_value(), shown_.x.log ? "log x" : "linear x"},
+                                 std::pair{v.y_log.has_value(), shown_.y.log ? "log y" : "linear y"},
+                                 std::pair{!v.hidden.empty(), "some series hidden"},
+                                 std::pair{v.colormap.has_value(), "colour map chosen"}})
+    if (on) how += (how.empty() ? "" : ", ") + std::string(what);
+  auto copy = std::make_shared<const figure::Figure>(shown_);
+  const bool started = export_.start([copy, types = std::move(types), o, how]() -> std::string {
+    std::string wrote;
+    for (const figure::FileType type : types) {
+      auto path = exporting::new_export_file(copy->name, figure::extension(type));
+      if (!path) return "export failed: " + path.error();
+      if (auto ok = figure::export_figure(*copy, *path, type, o); !ok) return "export failed: " + ok.error();
+      wrote += (wrote.empty() ? "" : " ") + *path;
+    }
+    return "wrote " + wrote + " (" + std::to_string(static_cast<int>(o.width)) + "x" +
+           std::to_string(static_cast<int>(o.height)) + (how.empty() ? "" : ", " + how) + ")";
+  });
+  if (!started) status_ = "an export is still being written";
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,71 @@
+// A row of tabs, one per figure, and the chosen figure drawn into the space left -- at the
+// exported files' aspect ratio, or filling the space in presentation mode. The plot answers the
+// mouse: hover reads out the point, bin or cell under it; the wheel zooms about the mouse, a drag
+// pans, a double-click resets; a row of controls switches either axis between linear and log,
+// shows or hides each series and reference line, and exports the plot exactly as it is on the
+// screen (PNG, SVG, PDF) with its data (CSV), written off the UI thread; Ctrl+S over a plot
+// writes all four. A heat map's cells
+// are drawn by the colour-map shader (shaders/heatmap.frag) over the plot area, with a choice of
+// colour-blind-safe maps.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/gl/heatmap_shader.h"
+#include "app/ui/tasks/background_task.h"
+#include "app/ui/widgets/figure_texture.h"
+#include "app/ui/shell/run_log.h"
+#include "core/export/figure_export.h"
+#include "core/figure/figure.h"
+#include "core/figure/figure_view_state.h"
+#include "core/figure/plot_layout.h"
+
+namespace pl::ui {
+
+// Asks the first view that shows a figure of this name to bring its tab forward (--figure).
+void request_figure(const std::string& name);
+
+// A figure's size in pixels in the space left below its controls (`width` x `height`): at
+// `aspect`, or in presentation mode as wide as the space, and never shorter than
+// kFigureMinLines lines of `font_size` (the view scrolls instead). Below a scenario's checks on a
+// 1280x800 screen in presentation mode's large type, nothing was left: the figure was not drawn.
+// (16 lines: the tour's 400-pixel figures at 1500x950 still fit without scrolling.)
+constexpr float kFigureMinLines = 16;
+struct FigurePixels {
+  int width = 0, height = 0;
+};
+FigurePixels figure_pixels(float width, float height, float font_size, float aspect, bool presenting);
+
+class FigureView {
+ public:
+  // Exports are recorded in `log` under `source` (the panel's name).
+  void set_log(RunLog* log, std::string source);
+  // `version` changes whenever the figures' data does (the texture is redrawn then).
+  void draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version, float aspect);
+  int chosen() const { return chosen_; }  // the figure on screen (its tab)
+  // How the figure of that name is shown (zoom, scales, hidden series); panels may set it.
+  figure::View& view(const std::string& figure_name) { return views_[figure_name]; }
+
+ private:
+  // Draws the control row (which may change `v`); returns the file types whose buttons were
+  // pressed, written once the view's figure is made.
+  std::vector<figure::FileType> draw_controls(const figure::Figure& f, figure::View& v, int width, int height);
+  void handle_mouse(figure::View& v, const figure::PlotLayout& l, float x, float y, int width, int height);
+  void export_shown(const figure::View& v, std::vector<figure::FileType> types, int width, int height);
+
+  int chosen_ = 0;
+  FigureTexture texture_;
+  figure::Figure shown_;   // the chosen figure as its view shows it
+  std::string shown_key_;  // the data, figure and view shown_ was made for
+  gl::HeatmapShader heatmap_;  // a heat map's cells, drawn over the plot area cairo left for them
+  std::map<std::string, figure::View> views_;  // by figure name: kept across re-runs
+  RunLog* log_ = nullptr;
+  std::string source_ = "figure";
+  std::string status_;
+  std::string heatmap_error_;  // logged once
+  BackgroundTask export_;
+};
+
+}  // namespace pl::ui

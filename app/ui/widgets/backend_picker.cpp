@@ -1,0 +1,67 @@
+#include "app/ui/widgets/backend_picker.h"
+
+#include <imgui.h>
+
+#include <chrono>
+
+#include "core/backend/backend.h"
+
+namespace pl::ui {
+namespace {
+
+std::vector<BackendPicker::Entry> find_backends() {
+  std::vector<BackendPicker::Entry> out;
+  for (const std::string& name : registered_backends()) {
+    BackendPicker::Entry e{name, "", ""};
+    auto b = shared_backend(name);  // the one the experiments will use
+    if (!b) {
+      e.device = "not available";
+      e.unusable = b.error();
+    } else {
+      const DeviceInfo d = b->backend->device_info();
+      e.device = d.name + (d.compute_capability.empty() ? "" : ", sm " + d.compute_capability);
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace
+
+BackendPicker::BackendPicker() : pending_(std::async(std::launch::async, find_backends)) {}
+
+bool BackendPicker::draw(const char* label) {
+  if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+    entries_ = pending_.get();
+  std::string preview = chosen_;
+  for (const Entry& e : entries_)
+    if (e.name == chosen_) preview += " (" + e.device + ")";
+  bool changed = false;
+  if (ImGui::BeginCombo(label, preview.c_str())) {
+    if (entries_.empty()) ImGui::TextDisabled("looking for devices...");
+    for (const Entry& e : entries_) {
+      const std::string item = e.name + " (" + e.device + ")";
+      if (!e.unusable.empty()) ImGui::BeginDisabled();
+      if (ImGui::Selectable(item.c_str(), e.name == chosen_) && e.name != chosen_) chosen_ = e.name, changed = true;
+      if (!e.unusable.empty()) ImGui::EndDisabled();
+      if (!e.unusable.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", e.unusable.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+std::string BackendPicker::where(const ProductSpec& s) const {
+  if (chosen_ == "cpu") return "";
+  for (const Entry& e : entries_) {
+    if (e.name != chosen_ && !(chosen_ == "auto" && e.name == "cuda")) continue;
+    if (!e.unusable.empty()) return e.name + " unavailable (" + e.unusable + "): the CPU will run the product";
+    auto device = device_for(e.name, s);  // opened when the list was made: no wait here
+    if (device) return "the product runs on " + e.name + " (" + e.device + ")";
+    return device.error().empty() ? "" : device.error() + "; the CPU will run the product";
+  }
+  return "";
+}
+
+}  // namespace pl::ui

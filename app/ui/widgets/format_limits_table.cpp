@@ -1,0 +1,79 @@
+#include "app/ui/widgets/format_limits_table.h"
+
+#include <string>
+
+#include <imgui.h>
+
+#include "core/dtype/device/float_format.h"
+
+namespace pl::ui {
+
+void format_tooltip(const FormatRef& r) {
+  if (!ImGui::IsItemHovered()) return;
+  const FloatFormat& f = r.format;
+  ImGui::BeginTooltip();
+  ImGui::Text("%s: 1 sign? %s, %d exponent bits, %d mantissa bits, bias %d", r.name.c_str(),
+              f.is_signed() ? "yes" : "no", f.exponent_bits, f.mantissa_bits, f.bias);
+  ImGui::Text("range %.6g .. %.6g (smallest subnormal %.6g)", min_normal(f), max_finite(f),
+              min_subnormal(f));
+  ImGui::Text("precision p = %d bits: epsilon 2^%d, unit roundoff u = 2^%d", f.precision(),
+              -f.mantissa_bits, -f.precision());
+  if (r.dtype) ImGui::Text("defined by: %s", std::string(info(*r.dtype).defined_by).c_str());
+  ImGui::EndTooltip();
+}
+
+void draw_format_limits_table(const char* id, const std::vector<FormatRef>& formats) {
+  struct Column {
+    const char* name;
+    const char* meaning;
+  };
+  static const Column columns[] = {
+      {"format", ""},
+      {"bits", "total bits: sign + exponent + mantissa"},
+      {"e", "exponent bits"},
+      {"m", "mantissa (fraction) bits; precision p = m + 1 with the implicit bit"},
+      {"bias", "exponent bias: stored exponent - bias = power of two"},
+      {"largest finite", "the largest finite value; above it a value overflows"},
+      {"smallest normal", "2^emin: below it values lose precision (subnormals)"},
+      {"smallest subnormal", "the smallest positive value; below half of it, values round to zero"},
+      {"machine epsilon", "the gap between 1 and the next larger value: 2^(1-p)"},
+      {"unit roundoff u", "the largest relative error of rounding to nearest: 2^-p = epsilon / 2"},
+      {"Inf / NaN / -0, overflow", "which specials the format has, and what overflow becomes by default"},
+  };
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable(id, IM_ARRAYSIZE(columns), flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const Column& c : columns) ImGui::TableSetupColumn(c.name);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int i = 0; i < IM_ARRAYSIZE(columns); ++i) {
+    ImGui::TableSetColumnIndex(i);
+    ImGui::TableHeader(columns[i].name);
+    if (columns[i].meaning[0] && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", columns[i].meaning);
+  }
+  for (const auto& r : formats) {
+    const FloatFormat& f = r.format;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.name.c_str());
+    format_tooltip(r);
+    for (int v : {f.total_bits(), f.exponent_bits, f.mantissa_bits, f.bias}) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", v);
+    }
+    for (double v : {max_finite(f), min_normal(f), min_subnormal(f), machine_epsilon(f), unit_roundoff(f)}) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%.6g", v);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.17g (%a)", v, v);
+    }
+    ImGui::TableNextColumn();
+    const char* ovf = f.overflow_default() == OverflowDefault::ToInf   ? "-> Inf"
+                      : f.overflow_default() == OverflowDefault::ToNaN ? "-> NaN"
+                                                                       : "saturates";
+    ImGui::Text("%s / %s / %s, %s", f.has_inf() ? "yes" : "no", f.has_nan() ? "yes" : "no",
+                f.has_negative_zero() ? "yes" : "no", ovf);
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,71 @@
+#include "app/ui/widgets/value_controls.h"
+
+#include <imgui.h>
+
+#include <iterator>
+
+#include "core/dtype/device/cast_policy.h"
+#include "core/dtype/custom_dtype.h"
+
+namespace pl::ui {
+
+bool draw_rounding_combo(const char* label, Rounding* r) {
+  const char* roundings[kRoundingCount];
+  for (int i = 0; i < kRoundingCount; ++i) roundings[i] = rounding_label(static_cast<Rounding>(i));
+  int index = static_cast<int>(*r);
+  if (!ImGui::Combo(label, &index, roundings, kRoundingCount)) return false;
+  *r = static_cast<Rounding>(index);
+  return true;
+}
+
+bool draw_overflow_combo(const char* label, Overflow* o) {
+  const char* overflows[] = {"format default", "saturate", "no saturation"};
+  static_assert(std::size(overflows) == kOverflowCount);
+  int index = static_cast<int>(*o);
+  const bool changed = ImGui::Combo(label, &index, overflows, kOverflowCount);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Beyond the largest finite value: the format's own rule (IEEE formats -> inf,\n"
+                      "fn/fnuz -> NaN, fp6/fp4 saturate), clamp to max finite, or never saturate.");
+  if (changed) *o = static_cast<Overflow>(index);
+  return changed;
+}
+
+bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding, int* overflow) {
+  bool changed = false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  changed |= ImGui::InputText("value", value, value_size);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
+  Rounding r = static_cast<Rounding>(*rounding);
+  if (draw_rounding_combo("rounding", &r)) *rounding = static_cast<int>(r), changed = true;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  Overflow o = static_cast<Overflow>(*overflow);
+  if (draw_overflow_combo("overflow", &o)) *overflow = static_cast<int>(o), changed = true;
+  return changed;
+}
+
+std::optional<FormatRef> draw_custom_format_adder(char* spelling, size_t size, std::string* error) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ImGui::InputText("##custom", spelling, size);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("eXmY[bBIAS][:ieee|fn|fnuz|finite], e.g. e5m7 or e4m3b11:fnuz");
+  ImGui::SameLine();
+  if (!ImGui::Button("add custom format")) return std::nullopt;
+  auto f = parse_float_format(spelling);
+  if (!f) {
+    *error = f.error();
+    return std::nullopt;
+  }
+  return *f;
+}
+
+std::vector<FormatRef> newly_named_custom_formats(size_t* seen) {
+  const std::vector<DType> named = custom_dtypes();
+  std::vector<FormatRef> out;
+  for (size_t i = *seen; i < named.size(); ++i) out.push_back(format_ref(named[i]));
+  *seen = named.size();
+  return out;
+}
+
+}  // namespace pl::ui

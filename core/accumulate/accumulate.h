@@ -1,0 +1,111 @@
+// How a dot product's sum is accumulated, emulated exactly: every addition rounded once to
+// the accumulator format, as hardware that accumulates in that format does. The products
+// a_k * b_k are exact (inputs of at most float32 precision have exact float64 products),
+// so the only roundings are the ones the model names.
+//
+// Models: float64 (hardware doubles), sequential in any format, pairwise (blocked:
+// sequential leaves of `block` products, then pairwise sums), Kahan (compensated, every
+// operation rounded to the format), and chunked (sequential in an inner format for `chunk`
+// products, each chunk's sum then added into an outer float32 accumulator, as fp8 tensor
+// cores promote their partial sums), multi-term (a tensor core's fused block adder:
+// multiterm.h), and the BLAS library's own float32/float64 GEMM.
+// The reference is a double-double dot product
+// (Ogita, Rump and Oishi's Dot2), accurate far beyond float64.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/dtype/device/cast_policy.h"
+#include "core/dtype/dtype.h"
+
+namespace pl::experiment {
+
+enum class AccumKind : uint8_t {
+  Float64,     // a float64 loop, in order (hardware)
+  Sequential,  // in order, every addition rounded to `format`
+  Pairwise,    // blocked pairwise
+  Kahan,       // compensated
+  Chunked,     // `chunk` products in `format`, then into `outer`
+  Blas,        // the library's GEMM in `format` (float32: OpenBLAS sgemm, float64: dgemm) --
+               // its own blocking order and fused multiply-adds, as users' code runs it. The
+               // order depends on the shape: a 1 x 1 product (dot()) and an element of a
+               // larger GEMM can differ in the last bits (OpenBLAS 0.3.21, measured)
+  Int32,       // integer products summed in a two's-complement int32 accumulator, as int8
+               // tensor cores and VNNI do: exact, wrapping past 2^31 (format int32). The
+               // epilogue converts the sum to float32 (result_dtype) before any scale.
+  Multiterm,   // `block` products and the running sum added at once, as a tensor core's
+               // multi-term adder does: aligned to the largest, `extra_bits` kept below the
+               // format's last place, normalised and rounded once per block (multiterm.h)
+};
+
+struct Accumulation {
+  AccumKind kind = AccumKind::Sequential;
+  DType format = DType::float32;        // the accumulator (Chunked: the inner accumulator)
+  Rounding rounding = Rounding::NearestEven;
+  int block = 32;                       // Pairwise: products summed sequentially per leaf;
+                                        // Multiterm: products per block
+  int chunk = 128;                      // Chunked: products per chunk before promotion
+  DType outer = DType::float32;         // Chunked: where the chunk sums go
+  int extra_bits = 0;                   // Multiterm: bits kept below the format's last place
+};
+
+std::string_view accum_kind_name(AccumKind k);  // "float64", "sequential", ...
+std::optional<AccumKind> parse_accum_kind(std::string_view name);
+// "fp32 sequential rne", "fp16 chunked(128) -> fp32", ... for labels.
+std::string describe(const Accumulation& a);
+
+// The format a model's result is in (Chunked: the outer accumulator).
+DType result_dtype(const Accumulation& a);
+
+// Why a model cannot run as asked (empty: it can): float64 accumulation is hardware
+// round-to-nearest-even only; the accumulator must be a float format; sizes positive.
+std::string check(const Accumulation& a);
+
+// A GEMM library's own float16 accumulation (cuBLAS CUBLAS_COMPUTE_16F): a model for matrix
+// products on a backend that has such a library, not for the CPU's dot products.
+bool is_float16_library(const Accumulation& a);
+// check() for a matrix product's model: as check(), but a float16 library model passes (the
+// backend that runs the product decides whether it can).
+std::string check_product_model(const Accumulation& a);
+
+// sum_k a[k] * b[k] under the model. The inputs must already be values of their dtypes
+// (at most float32 precision, so products are exact). Stochastic rounding draws element
+// `stream_offset + step` of the counter-based stream at each rounding step.
+double dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc,
+           uint64_t stream_offset = 0);
+
+// The classical bounds on |computed - exact| / sum_k |a_k b_k| for the model at length k
+// (products are exact, so only the summation counts; u = 2^-p of each format involved for
+// rounding to nearest, 2^(1-p) for directed and stochastic rounding):
+//   sequential gamma_k(u) = k u / (1 - k u); pairwise(B) gamma_{min(k,B) + ceil(log2 ceil(k/B))};
+//   Kahan 2u + k u^2; chunked(N) gamma_{min(k,N)}(u_inner) + gamma_{ceil(k/N)}(u_outer);
+//   float64 gamma_k(2^-53); BLAS gamma_k(u) (it holds for every summation order). The probabilistic counterparts replace each m u by sqrt(m) u
+//   (Higham and Mary, 2019). Infinite where m u >= 1: the bound says nothing there.
+struct ErrorBounds {
+  double deterministic = 0;
+  double probabilistic = 0;
+};
+ErrorBounds accumulation_bounds(const Accumulation& a, size_t k);
+// The deterministic bound as text: "%.3e", or "none" past K u >= 1, where gamma_K does not
+// exist (it is not infinite; accumulation_bounds keeps +inf there for comparisons).
+std::string gamma_text(double deterministic);
+
+// The double-double reference: hi + lo equals the exact dot product to about 106 bits.
+struct DoubleDouble {
+  double hi = 0, lo = 0;
+};
+DoubleDouble dot_reference(std::span<const double> a, std::span<const double> b);
+
+// An exact integer (|x| < 2^63) as a two's-complement int32 holds it: x mod 2^32, signed.
+double wrap_int32(double exact_integer);
+
+// round(hi + lo) to `format` exactly, as if the exact sum were rounded once: the building
+// block of every emulated addition (hi + lo from an error-free TwoSum).
+double round_exact_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o,
+                       uint64_t index);
+
+}  // namespace pl::experiment

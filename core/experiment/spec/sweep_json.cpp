@@ -1,0 +1,128 @@
+#include "core/experiment/spec/sweep_json.h"
+
+#include "core/accumulate/accumulation_spec.h"
+#include "core/experiment/spec/json_reader.h"
+#include "core/experiment/spec/matmul_json.h"
+
+namespace pl::experiment {
+
+using nlohmann::json;
+using namespace json_detail;
+
+Expected<DotSweepConfig> dot_config_from_json(const json& j) {
+  if (!j.is_object()) return Error{"an experiment is a JSON object"};
+  if (auto why = unknown_key(j, {"experiment", "lengths", "a", "b", "accumulate", "trials", "seed", "backend", "comment"});
+      !why.empty())
+    return Error{why};
+  DotSweepConfig c;
+  Reader r{j, {}};
+  std::string kind = "dot";
+  r.string("experiment", &kind);
+  if (kind != "dot" && kind != "sum") r.fail("experiment", "'" + kind + "' is not dot or sum");
+  c.sum = kind == "sum";
+  if (j.contains("lengths")) {
+    if (!j["lengths"].is_array() || j["lengths"].empty()) r.fail("lengths", "must be a list of positive integers");
+    else {
+      c.lengths.clear();
+      for (const auto& v : j["lengths"])
+        if (v.is_number_unsigned()) c.lengths.push_back(v.get<size_t>());
+        else r.fail("lengths", "must be a list of positive integers");
+    }
+  }
+  r.dtype("a", &c.a_dtype) && r.dtype("b", &c.b_dtype);
+  if (j.contains("accumulate")) {
+    const json& v = j["accumulate"];
+    std::vector<std::string> specs;
+    if (v.is_string()) specs.push_back(v.get<std::string>());
+    else if (v.is_array())
+      for (const auto& s : v)
+        if (s.is_string()) specs.push_back(s.get<std::string>());
+        else r.fail("accumulate", "must be a model or a list of models");
+    else r.fail("accumulate", "must be a model or a list of models");
+    for (const auto& spec : specs) {
+      std::string why;
+      if (auto a = parse_accumulation(spec, &why)) c.models.push_back(*a);
+      else r.fail("accumulate", why);
+    }
+  }
+  if (c.models.empty()) c.models = {{AccumKind::Sequential, DType::float32}};
+  r.integer("trials", 1, 1000000, &c.trials);
+  r.seed(&c.seed);
+  r.string("backend", &c.backend);
+  if (!r.error.empty()) return Error{r.error};
+  if (auto why = check(c); !why.empty()) return Error{why};
+  return c;
+}
+
+json to_json(const DotSweepConfig& c) {
+  json models = json::array();
+  for (const auto& m : c.models) models.push_back(accumulation_spec(m));
+  json j = {{"experiment", c.sum ? "sum" : "dot"}, {"lengths", c.lengths}, {"a", name(c.a_dtype)},
+          {"b", name(c.b_dtype)}, {"accumulate", models}, {"trials", c.trials}, {"seed", c.seed}};
+  if (c.backend != "cpu") j["backend"] = c.backend;
+  return j;
+}
+
+json sweep_result_json(const DotSweepConfig& c, const std::vector<DotSweepRow>& rows) {
+  json result = {{"setup", to_json(c)}, {"rows", json::array()}};
+  for (const auto& r : rows) result["rows"].push_back(to_json(r));
+  return result;
+}
+
+json to_json(const DotSweepRow& r) {
+  const auto& s = r.stats;
+  return {{"k", r.length}, {"model", describe(r.model)}, {"spec", accumulation_spec(r.model)},
+          {"max_error_over_abs_sum", number(r.max_scaled)}, {"bound", number(r.bounds.deterministic)},
+          {"probabilistic_bound", number(r.bounds.probabilistic)}, {"stats", to_json(s)},
+          {"histogram", to_json(log_histogram_auto(r.scaled_errors))}, {"ran_on", r.ran_on},
+          {"method", r.method}, {"backend_note", r.note}};
+}
+
+Expected<CastSpec> cast_spec_from_json(const json& j) {
+  if (!j.is_object()) return Error{"an experiment is a JSON object"};
+  if (auto why = unknown_key(j, {"experiment", "rows", "cols", "dtype", "scaling", "rounding", "overflow",
+                                 "data", "seed", "input_file", "backend", "comment"});
+      !why.empty())
+    return Error{why};
+  CastSpec spec;
+  RoundtripConfig& c = spec.config;
+  Reader r{j, {}};
+  std::string kind = "cast", rounding = "rne", overflow = "default";
+  r.string("experiment", &kind);
+  if (kind != "cast") r.fail("experiment", "'" + kind + "' is not cast");
+  r.size("rows", &c.rows) && r.size("cols", &c.cols);
+  r.dtype("dtype", &c.dtype);
+  r.scaling("scaling", &c.scaling);
+  if (r.string("rounding", &rounding) && !parse_rounding(rounding.c_str(), &c.cast.rounding))
+    r.fail("rounding", "'" + rounding + "' is not rne, rna, rtz, up, down or stochastic");
+  if (r.string("overflow", &overflow) && !parse_overflow(overflow.c_str(), &c.cast.overflow))
+    r.fail("overflow", "'" + overflow + "' is not default, saturate or no-saturate");
+  r.data("data", &c.data);
+  r.seed(&c.seed);
+  r.string("input_file", &spec.input_file);
+  r.string("backend", &c.backend);
+  if (!r.error.empty()) return Error{r.error};
+  if (auto why = check(c); !why.empty()) return Error{why};
+  return spec;
+}
+
+json to_json(const CastSpec& s) {
+  const RoundtripConfig& c = s.config;
+  json j = {{"experiment", "cast"}, {"rows", c.rows}, {"cols", c.cols}, {"dtype", name(c.dtype)},
+            {"scaling", scaling_json(c.scaling)}, {"rounding", rounding_name(c.cast.rounding)},
+            {"overflow", overflow_name(c.cast.overflow)}, {"data", data_json(c.data)}, {"seed", c.seed}};
+  if (!s.input_file.empty()) j["input_file"] = s.input_file;
+  if (c.backend != "cpu") j["backend"] = c.backend;
+  return j;
+}
+
+json to_json(const RoundtripResult& r) {
+  const RoundtripConfig& c = r.config;
+  return {{"dtype", name(c.dtype)}, {"scaling", scaling_name(c.scaling.kind)},
+          {"rounding", rounding_name(c.cast.rounding)}, {"rows", c.rows}, {"cols", c.cols},
+          {"saturated", r.saturated}, {"out_of_range", r.out_of_range}, {"flushed", r.flushed}, {"stats", to_json(r.stats)},
+          {"relative_histogram", to_json(r.relative)}, {"magnitude_histogram", to_json(r.magnitudes)},
+          {"ran_on", r.ran_on}, {"backend_note", r.backend_note}, {"input_file", r.input_file}};
+}
+
+}  // namespace pl::experiment

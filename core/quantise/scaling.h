@@ -1,0 +1,102 @@
+// Scaling recipes: how a tensor becomes numbers of a narrow dtype before the product, and how
+// the product is scaled back. Each operand is quantised along its rows, whose elements run
+// along the reduction dimension K (activations M x K, weights N x K), so that
+//     C[i][j] = a.row_factor[i] * b.row_factor[j] * sum_k a.values[i][k] * b.values[j][k]
+// is the product the hardware computes: per-tensor and per-channel scales factor out of the
+// sum and are applied afterwards (the GEMM epilogue), block scales (MX, NVFP4) do not and are
+// already inside `values` (exactly: values are dtype numbers times a power of two, or times
+// an e4m3 number, so every product stays exact in float64).
+//
+// Recipes follow (all computed in float64 and rounded once unless said):
+//  - per-tensor current / delayed: NVIDIA Transformer Engine 2.x Float8CurrentScaling and
+//    DelayedScaling (amax_compute_algo "max", margin 0): scale = float32(max_finite / amax),
+//    q = saturate(round(x * scale)), scale_inv = float32(1 / scale).
+//  - per-channel symmetric: as above per row. int8 takes the same formulas with max 127 and
+//    the symmetric range [-127, 127]; integers round to nearest even.
+//  - per-channel asymmetric (int8/uint8): PyTorch's MinMax observer range including 0,
+//    scale = (max - min) / 255, zero point z, q = clamp(round(x / scale) + z).
+//  - MX (OCP Microscaling Formats v1.0, section 6.3): blocks of 32 along K share an
+//    E8M0 scale 2^(floor(log2 amax) - emax_elem); elements saturate.
+//  - NVFP4 (NVIDIA, Transformer Engine NVFP4 recipe): blocks of 16 share a float8_e4m3fn
+//    scale, amax_block / 6 times a float32 tensor scale (448 * 6) / amax_tensor.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/dtype/device/cast_policy.h"
+#include "core/dtype/dtype.h"
+#include "core/dtype/device/float_format.h"
+#include "core/util/expected.h"
+#include "core/util/no_init_vector.h"
+
+namespace pl::experiment {
+
+enum class ScalingKind : uint8_t {
+  None,                  // plain conversion (float dtypes only)
+  PerTensor,             // current scaling: this tensor's amax
+  PerTensorDelayed,      // delayed scaling: amax from a history of earlier tensors
+  PerChannel,            // symmetric, one scale per row
+  PerChannelAsymmetric,  // scale and zero point per row (integer dtypes)
+  MX,                    // 32-element blocks, float8_e8m0fnu scales
+  NVFP4,                 // 16-element blocks, float8_e4m3fn scales, float32 tensor scale
+};
+
+struct Scaling {
+  ScalingKind kind = ScalingKind::None;
+  int history = 16;  // PerTensorDelayed: earlier tensors in the amax history
+};
+
+std::string_view scaling_name(ScalingKind k);  // "none", "per-tensor", "delayed", ...
+std::optional<ScalingKind> parse_scaling(std::string_view name);
+int scaling_block(ScalingKind k);  // 32 for MX, 16 for NVFP4, 0 otherwise
+
+// Why `dtype` cannot be used with the recipe (empty: it can).
+std::string check(const Scaling& s, DType dtype);
+
+struct Quantised {
+  size_t rows = 0, cols = 0;
+  // (Both large arrays start uninitialised, no_init_vector.h: every recipe writes each element,
+  // on every core, before anything reads it.)
+  NoInitVector<double> values;      // rows x cols: what the products multiply
+  std::vector<double> row_factor;   // per row, applied after the sum (1 without a scale)
+  // values * row_factor, the tensor as the recipe stores it: dequantised(). Held apart only when
+  // a factor is not 1; without a scale the values are the tensor (no 8-byte-per-element copy).
+  NoInitVector<double> scaled;
+  // Elements past the dtype's range: past its largest finite (an Inf among them), or outside an
+  // integer's. What they became: out_of_range_outcome().
+  size_t saturated = 0;
+  size_t flushed = 0;               // nonzero elements that became zero
+  double amax = 0;                  // the amax the scale was computed from (per-tensor kinds)
+  std::vector<double> block_scales; // MX / NVFP4: every block's scale, row-major
+  bool on_device = false;           // a RoundArray rounded the elements
+  std::string device_error;         // it was given but could not (the CPU did): why
+
+  std::span<const double> dequantised() const { return scaled.empty() ? std::span<const double>(values) : scaled; }
+};
+
+// Rounds float64 values into a float format in place, element i drawing stochastic index i,
+// as round_each does -- on a device (a backend's roundtrip_f64); an error when it cannot.
+using RoundArray = std::function<Expected<bool>(const FloatFormat&, const CastOptions&, std::span<double>)>;
+
+// Quantises a rows x cols row-major tensor. `o` gives the rounding mode (and, for kind None,
+// the overflow policy; scaled recipes saturate as their references do). `history_amax` is
+// PerTensorDelayed's amax (the largest |x| over the earlier tensors). The scales and counts are
+// the CPU's; a `device` rounds the float elements (the CPU does what it cannot, and the result
+// says so), the same bits either way.
+Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType dtype,
+                   const Scaling& s, const CastOptions& o, double history_amax = 0,
+                   const RoundArray* device = nullptr);
+
+// What quantise() made of a value past the dtype's range (Quantised::saturated counts them):
+// "clamped" into an integer's; for a float, under the rounding and the overflow policy (scaled
+// recipes saturate), "to Inf", "to NaN" or "to the largest finite". "1 saturated" read wrong
+// for a bfloat16 Inf that stayed Inf.
+std::string out_of_range_outcome(DType dtype, const Scaling& s, const CastOptions& o);
+
+}  // namespace pl::experiment

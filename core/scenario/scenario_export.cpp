@@ -1,0 +1,79 @@
+#include "core/scenario/scenario_export.h"
+
+#include <filesystem>
+
+#include "core/export/experiment_export.h"
+#include "core/figure/experiment_figures.h"
+#include "core/io/checked_write.h"
+
+namespace pl::exporting {
+namespace {
+
+// A CSV field: quoted, inner quotes doubled (messages hold commas and quotes).
+std::string csv_field(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Table cells: a '|' would end the cell, a newline the row.
+std::string md_cell(std::string s) {
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+Expected<bool> write_text(const std::string& path, const std::string& text) { return io::write_file(path, text); }
+
+}  // namespace
+
+std::string scenario_markdown(const scenario::ScenarioRun& run) {
+  const auto& s = run.scenario;
+  std::string md = "# " + s.title + "\n\n" + s.story + "\n\n";
+  if (!s.look_at.empty()) md += "**Look at:** " + s.look_at + "\n\n";
+  md += "| check | expected | observed | verdict |\n|---|---|---|---|\n";
+  for (const auto& c : run.checks)
+    md += "| " + md_cell(c.label) + " | " + md_cell(c.expected) + " | " + md_cell(c.observed) + " | " +
+          (c.passed ? "pass" : "FAIL" + (c.note.empty() ? "" : ": " + md_cell(c.note))) + " |\n";
+  // Appended, not "\n" + std::to_string(...): GCC 12 warns falsely on that (-Wrestrict, bug 105329).
+  md += "\n";
+  md += std::to_string(run.passed_count()) + " of " + std::to_string(run.checks.size()) + " checks pass.\n\n";
+  md += "## What backs each expected value\n\n";
+  for (const auto& c : run.checks) md += "- **" + c.id + "**: " + c.backing + "\n";
+  if (!run.evidence.empty()) {
+    md += "\n## Evidence\n\n";
+    for (size_t i = 0; i < run.evidence.size(); ++i)
+      md += "- evidence-" + std::to_string(i) + ": " + run.evidence[i].label +
+            (run.evidence[i].run ? "" : " (did not run: " + run.evidence[i].error + ")") + "\n";
+  }
+  return md;
+}
+
+Expected<bool> save_scenario_run(const scenario::ScenarioRun& run, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
+  auto saved = write_text(dir + "/story.md", scenario_markdown(run));
+  if (saved) saved = save_json(dir, "checks.json", scenario::to_json(run));
+  if (!saved) return saved;
+  std::string csv = "id,label,kind,expected,observed,passed,note\n";
+  for (const auto& c : run.checks)
+    csv += csv_field(c.id) + "," + csv_field(c.label) + "," + std::string(scenario::check_kind_name(c.kind)) + "," +
+           csv_field(c.expected) + "," + csv_field(c.observed) + "," + (c.passed ? "true" : "false") + "," +
+           csv_field(c.note) + "\n";
+  if (saved = write_text(dir + "/checks.csv", csv); !saved) return saved;
+  for (size_t i = 0; i < run.evidence.size(); ++i) {
+    const auto& e = run.evidence[i];
+    if (!e.run) continue;
+    const std::string sub = dir + "/evidence-" + std::to_string(i);
+    saved = save_json(sub, "setup.json", e.run->setup);
+    if (saved) saved = save_json(sub, "result.json", e.run->result);
+    if (saved) saved = save_figures(figure::experiment_figures(*e.run), sub);
+    if (!saved) return saved;
+  }
+  return true;
+}
+
+}  // namespace pl::exporting

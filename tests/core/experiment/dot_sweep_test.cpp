@@ -1,0 +1,199 @@
+// The dot-product sweep: the deterministic bounds are theorems, so no measurement may
+// exceed them; the command-line model spellings parse or are refused with a reason.
+#include <atomic>
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "core/accumulate/accumulation_spec.h"
+#include "core/experiment/dot_sweep.h"
+#include "core/experiment/spec/sweep_json.h"
+#include "core/figure/experiment_figures.h"
+#include "core/util/thread_limit.h"
+
+namespace pl::experiment {
+namespace {
+
+Accumulation parsed(const std::string& spec) {
+  std::string error;
+  auto a = parse_accumulation(spec, &error);
+  EXPECT_TRUE(a) << error;
+  return a.value_or(Accumulation{});
+}
+
+TEST(DotSweep, NoMeasurementExceedsItsDeterministicBound) {
+  DotSweepConfig c;
+  c.lengths = {1, 17, 300, 2048};
+  c.a_dtype = DType::float16;
+  c.b_dtype = DType::float8_e4m3fn;
+  c.trials = 16;
+  c.seed = 7;
+  for (const char* m : {"f32:sequential", "f32:pairwise:8", "f32:kahan", "f16:sequential",
+                        "bf16:sequential:rtz", "f16:chunked:64", "f16:pairwise:16:up"})
+    c.models.push_back(parsed(m));
+  ASSERT_EQ(check(c), "");
+  const auto rows = dot_sweep(c);
+  ASSERT_EQ(rows.size(), c.lengths.size() * c.models.size());
+  for (const auto& r : rows) {
+    EXPECT_EQ(r.stats.count, 16u) << describe(r.model);
+    EXPECT_LE(r.max_scaled, r.bounds.deterministic) << "K=" << r.length << " " << describe(r.model);
+  }
+}
+
+// Sums of 4096 draws into float8_e3m4 (largest finite 15.5) run past it to Inf: the row showed
+// an error of 0 with nothing to say no trial was compared. Now the tables say how many.
+TEST(DotSweep, SumsThatOverflowAreCountedNotShownAsExact) {
+  DotSweepConfig c;
+  c.lengths = {16, 4096};
+  c.sum = true;
+  c.trials = 16;
+  c.models = {parsed("float8_e3m4:sequential")};
+  ASSERT_EQ(check(c), "");
+  const auto rows = dot_sweep(c);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(not_finite_text(rows[0].stats), "-");
+  const size_t bad = rows[1].stats.nan + rows[1].stats.inf;
+  EXPECT_GT(bad, 0u);
+  EXPECT_EQ(not_finite_text(rows[1].stats), std::to_string(bad) + " of 16");
+  // The figure leaves those sums out and says so; it does not call them an error of 0.
+  const figure::Figure f = figure::dot_sweep_figure(rows, c);
+  EXPECT_NE(f.subtitle.find("NaN or Inf sums are left out"), std::string::npos) << f.subtitle;
+  if (bad == 16) {
+    EXPECT_EQ(f.subtitle.find("exactly 0"), std::string::npos) << f.subtitle;
+    EXPECT_TRUE(std::isnan(f.series[0].y[1]));
+  }
+  // An accumulator that cannot hold a sum at all is refused.
+  std::string why;
+  EXPECT_FALSE(parse_accumulation("e8m0fnu:sequential", &why));
+  EXPECT_NE(why.find("no sign and no zero"), std::string::npos) << why;
+}
+
+TEST(DotSweep, SameSeedSameNumbersAndCancelStops) {
+  DotSweepConfig c;
+  c.lengths = {64};
+  c.models = {parsed("f16:sequential")};
+  c.trials = 8;
+  const auto a = dot_sweep(c), b = dot_sweep(c);
+  EXPECT_EQ(a[0].max_scaled, b[0].max_scaled);
+  c.seed = 1;
+  EXPECT_NE(dot_sweep(c)[0].max_scaled, a[0].max_scaled);
+  std::atomic<bool> cancel{true};
+  EXPECT_TRUE(dot_sweep(c, {}, &cancel).empty());
+}
+
+// The trials are drawn and summed a batch at a time, on every core: any batch size and thread
+// count gives the same numbers, stochastic streams included, dot products and sums alike.
+TEST(DotSweep, BatchesAndThreadsChangeNoNumber) {
+  for (bool sum : {false, true}) {
+    DotSweepConfig c;
+    c.lengths = {64, 1000};
+    c.models = {parsed("f16:sequential"), parsed("bf16:pairwise:8:stochastic"), parsed("e5m7:kahan")};
+    c.trials = 10;
+    c.sum = sum;
+    c.seed = 3;
+    const auto whole = dot_sweep(c);  // one batch: 10 trials of 16 KB at most
+    for (double batch_bytes : {16.0 * 1000 * 3, 1.0}) {  // 3 trials a batch at K = 1000; one at a time
+      const auto batched = dot_sweep(c, {}, nullptr, batch_bytes);
+      ASSERT_EQ(batched.size(), whole.size());
+      for (size_t r = 0; r < whole.size(); ++r) {
+        EXPECT_EQ(batched[r].scaled_errors, whole[r].scaled_errors) << r << " batch " << batch_bytes;
+        EXPECT_EQ(batched[r].stats.max_abs, whole[r].stats.max_abs);
+      }
+    }
+    const ThreadLimit one(1);
+    const auto single = dot_sweep(c);
+    for (size_t r = 0; r < whole.size(); ++r) EXPECT_EQ(single[r].scaled_errors, whole[r].scaled_errors) << r;
+  }
+}
+
+TEST(DotSweep, ModelSpellings) {
+  EXPECT_EQ(parsed("f64").kind, AccumKind::Float64);
+  const Accumulation p = parsed("float16:pairwise:16:rtz");
+  EXPECT_EQ(p.kind, AccumKind::Pairwise);
+  EXPECT_EQ(p.format, DType::float16);
+  EXPECT_EQ(p.block, 16);
+  EXPECT_EQ(p.rounding, Rounding::TowardZero);
+  EXPECT_EQ(parsed("f16:chunked:128").chunk, 128);
+  std::string error;
+  for (const char* bad : {"f64:kahan", "f32:sideways", "f32:kahan:4", "int8:sequential",
+                          "f32:pairwise:0", "f16:chunked:x", "flaot32:sequential"}) {
+    EXPECT_FALSE(parse_accumulation(bad, &error)) << bad;
+    EXPECT_NE(error, "") << bad;
+  }
+}
+
+// accumulation_spec spells what parse_accumulation reads back.
+TEST(DotSweep, SpecRoundTrips) {
+  for (const char* spec : {"f64", "i32", "f32:blas", "bf16:sequential:rtz", "f16:pairwise:16", "f32:kahan",
+                           "f16:chunked:32", "e4m3:sequential"}) {
+    const Accumulation a = parsed(spec);
+    EXPECT_EQ(describe(parsed(accumulation_spec(a))), describe(a)) << spec << " -> " << accumulation_spec(a);
+  }
+}
+
+// A config the window builds in code (signed integers in its JSON) reads back as itself.
+// (The Experiment panel's K sweep once failed here: "'trials': must be an integer ...".)
+TEST(DotSweep, ConfigJsonRoundTrips) {
+  DotSweepConfig c;
+  c.lengths = {16, 1024};
+  c.models = {parsed("f16:sequential"), parsed("f32:chunked:32")};
+  c.trials = 32;
+  c.seed = 5;
+  auto back = dot_config_from_json(to_json(c));
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(to_json(*back), to_json(c));
+  EXPECT_FALSE(to_json(c).contains("backend"));  // the CPU, the default, is not written
+  c.backend = "auto";
+  back = dot_config_from_json(to_json(c));
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->backend, "auto");
+}
+
+TEST(DotSweep, BadConfigsAreRefused) {
+  DotSweepConfig c;
+  c.models = {parsed("f32:sequential")};
+  EXPECT_EQ(check(c), "");
+  c.a_dtype = DType::float64;  // products would not be exact
+  EXPECT_NE(check(c), "");
+  c.a_dtype = DType::bfloat16;
+  c.lengths = {0};
+  EXPECT_NE(check(c), "");
+  c.lengths = {4};
+  c.trials = 0;
+  EXPECT_NE(check(c), "");
+  c.trials = 4;
+  c.backend = "tpu";
+  EXPECT_EQ(check(c), "backend 'tpu': expected cpu, cuda or auto");
+}
+
+// A sweep of length 2^24 with 10^6 trials ran silently for days; its work is estimated first.
+TEST(DotSweep, EstimatesItsWorkFromASample) {
+  DotSweepConfig c;
+  c.lengths = {16, 256};
+  c.trials = 3;
+  std::string err;
+  c.models = {*parse_accumulation("f32:sequential", &err), *parse_accumulation("f16:sequential", &err)};
+  const WorkEstimate small = estimate_dot_sweep(c);
+  EXPECT_EQ(small.terms, (16.0 + 256.0) * 3 * 2);
+  EXPECT_GT(small.seconds_per_term, 0);
+  c.lengths = {size_t{1} << 24};
+  c.trials = 1000000;
+  const WorkEstimate huge = estimate_dot_sweep(c);
+  EXPECT_EQ(huge.terms, 16777216.0 * 1e6 * 2);
+  EXPECT_GT(huge.seconds, kInteractiveSeconds);
+  EXPECT_NE(work_text(huge).find("hours here"), std::string::npos);
+}
+
+// "bfloat16:" and "f32::kahan" were read as bfloat16 and f32 kahan.
+TEST(DotSweep, AModelWithAnEmptyPartIsRefused) {
+  std::string why;
+  for (const char* spec : {"bfloat16:", ":bfloat16", "f32::kahan", "::"}) {
+    EXPECT_FALSE(parse_accumulation(spec, &why)) << spec;
+    EXPECT_NE(why.find("empty part"), std::string::npos) << spec << ": " << why;
+  }
+  EXPECT_TRUE(parse_accumulation("f32:kahan", &why));
+  EXPECT_TRUE(parse_accumulation("e4m3b9:fnuz:kahan", &why)) << why;
+}
+
+}  // namespace
+}  // namespace pl::experiment

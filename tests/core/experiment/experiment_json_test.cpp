@@ -1,0 +1,156 @@
+// An experiment file's every setting survives the trip through setup.json: read, written back,
+// each key the file gave is written with the value it gave. (The fuzz target experiment_fuzz
+// checks that what is written reads back to the same JSON; it cannot see a setting that the
+// writer drops every time, which is what these tests look for.) The files give canonical
+// spellings, as the writer prints them, and no default, so a dropped key cannot pass unseen.
+#include <gtest/gtest.h>
+
+#include "core/experiment/spec/matmul_json.h"
+#include "core/experiment/spec/sweep_json.h"
+#include "core/experiment/throughput_run.h"
+
+namespace pl::experiment {
+namespace {
+
+using nlohmann::json;
+
+// Each key of `file` but "comment" (documented as ignored) in `written`, with the same value.
+void expect_every_key_kept(const json& file, const json& written) {
+  for (auto it = file.begin(); it != file.end(); ++it) {
+    if (it.key() == "comment") continue;
+    ASSERT_TRUE(written.contains(it.key())) << "setup.json drops '" << it.key() << "': " << written.dump();
+    EXPECT_EQ(written[it.key()], it.value()) << "'" << it.key() << "' is written differently";
+  }
+}
+
+// Files as users write them: parsed from text (a non-negative integer is unsigned there, as the
+// readers expect).
+json experiment_json_test_file(const char* text) { return json::parse(text); }
+
+#define PL_DATA R"({"distribution": "heavy-tailed", "dof": 2.5, "outlier_fraction": 0.05, "outlier_gain": 8.0, "scale": 0.25})"
+
+TEST(ExperimentJson, EveryMatmulSettingIsWrittenBack) {
+  const json file = experiment_json_test_file(R"({"experiment": "matmul", "m": 3, "n": 5, "k": 7, "input": "float16",
+      "weight": "float8_e4m3fn", "bias": "float32", "output": "bfloat16", "accumulate": "f16:pairwise:8:rtz",
+      "rounding": "stochastic", "overflow": "saturate", "input_scaling": {"history": 16, "kind": "per-tensor"},
+      "weight_scaling": {"history": 16, "kind": "mx"}, "input_data": )" PL_DATA R"(, "weight_data": )" PL_DATA
+      R"(, "bias_data": )" PL_DATA R"(, "seed": 99, "high_precision_reference": true, "threads": 1,
+      "input_file": "x.npy", "weight_file": "w.npy", "bias_file": "b.npy", "raw": true, "comment": "kept out",
+      "input_via": "float32", "weight_via": "bfloat16", "bias_via": "float16", "backend": "cuda",
+      "fast_accumulation": true})");
+  auto spec = matmul_spec_from_json(file);
+  ASSERT_TRUE(spec) << spec.error();
+  expect_every_key_kept(file, to_json(*spec));
+}
+
+// A key written "" took its default silently, as --out "" did on the command line.
+TEST(ExperimentJson, AnEmptyValueIsNotAMissingOne) {
+  for (const char* key : {"accumulate", "framework", "backend", "input_file", "weight_file", "bias_file"}) {
+    const auto spec = experiment::matmul_spec_from_json({{"experiment", "matmul"}, {key, ""}});
+    ASSERT_FALSE(spec) << key;
+    EXPECT_EQ(spec.error(), std::string("'").append(key).append("': is empty: leave the key out for its default, or give a value"));
+  }
+}
+
+TEST(ExperimentJson, EveryMlpSettingIsWrittenBack) {
+  const json file = experiment_json_test_file(R"({"experiment": "mlp", "layers": 3, "width": 48, "batch": 16,
+      "activation": "gelu", "input": "bfloat16", "weight": "bfloat16", "output": "float16",
+      "accumulate": "f32:kahan", "rounding": "rtz", "seed": 5, "input_data": )" PL_DATA
+      R"(, "threads": 1, "backend": "cuda"})");
+  auto c = mlp_config_from_json(file);
+  ASSERT_TRUE(c) << c.error();
+  expect_every_key_kept(file, to_json(*c));
+}
+
+TEST(ExperimentJson, EveryDotSettingIsWrittenBack) {
+  const json file = experiment_json_test_file(R"({"experiment": "dot", "lengths": [8, 64], "a": "float16",
+      "b": "bfloat16", "accumulate": ["f16:sequential", "f32:pairwise:32"], "trials": 3, "seed": 7,
+      "backend": "cuda", "comment": "kept out"})");
+  auto c = dot_config_from_json(file);
+  ASSERT_TRUE(c) << c.error();
+  expect_every_key_kept(file, to_json(*c));
+}
+
+TEST(ExperimentJson, EveryCastSettingIsWrittenBack) {
+  const json file = experiment_json_test_file(R"({"experiment": "cast", "rows": 4, "cols": 6,
+      "dtype": "float4_e2m1fn", "scaling": {"history": 16, "kind": "nvfp4"}, "rounding": "up",
+      "overflow": "no-saturate", "data": )" PL_DATA R"(, "seed": 11, "input_file": "x.npy", "backend": "cuda"})");
+  auto c = cast_spec_from_json(file);
+  ASSERT_TRUE(c) << c.error();
+  expect_every_key_kept(file, to_json(*c));
+}
+
+TEST(ExperimentJson, EveryThroughputSettingIsWrittenBack) {
+  const json file = experiment_json_test_file(R"({"experiment": "throughput", "dtypes": ["float16", "int8"],
+      "baseline": "float16", "n": 64, "repetitions": 3, "datasheet": "H200 SXM"})");
+  auto c = throughput_config_from_json(file);
+  ASSERT_TRUE(c) << c.error();
+  expect_every_key_kept(file, to_json(*c));
+}
+
+// Integers past what the setting's C++ type holds are refused, not wrapped: 2^32 + 1 threads
+// ran on one thread, 2^32 + 2 layers made two, an amax history of 2^32 + 16 kept sixteen.
+// What a reader says of a file's text: "accepted", or its error.
+std::string matmul_error(const char* text) {
+  auto s = matmul_spec_from_json(json::parse(text));
+  return s ? std::string("accepted") : s.error();
+}
+std::string mlp_error(const char* text) {
+  auto c = mlp_config_from_json(json::parse(text));
+  return c ? std::string("accepted") : c.error();
+}
+
+TEST(ExperimentJson, IntegersThatWouldWrapAreRefusedNamingTheKey) {
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "threads": 4294967297})"),
+            "'threads': must be an integer from 0 (all cores) to 4096");
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "threads": 4097})"),
+            "'threads': must be an integer from 0 (all cores) to 4096");
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "threads": -1})"),
+            "'threads': must be an integer from 0 (all cores) to 4096");
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "threads": 4096})"), "accepted");
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "input_scaling": {"kind": "delayed", "history": 4294967312}})"),
+            "'input_scaling': history must be an integer from 1 to 1024");
+  EXPECT_EQ(matmul_error(R"({"experiment": "matmul", "input_scaling": {"kind": "delayed", "history": 0}})"),
+            "'input_scaling': history must be an integer from 1 to 1024");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "layers": 4294967298})"), "'layers': must be an integer from 1 to 256");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "layers": 0})"), "'layers': must be an integer from 1 to 256");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "layers": 256, "width": 8, "batch": 2})"), "accepted");
+}
+
+// An MLP's weights and biases are drawn with nn.Linear's init and it runs no framework call, so
+// these keys did nothing: they were read, written back and ignored. Refused now, but for the
+// data sources earlier writers put in every MLP's setup.json, which say nothing.
+TEST(ExperimentJson, MlpKeysWithoutEffectAreRefused) {
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "framework": "torch"})"),
+            "'framework' is not an MLP key (an MLP runs its layers' own arithmetic; a linear experiment runs a call "
+            "as a framework would)");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "weight_data": "outlier-channels"})"),
+            "'weight_data' is not an MLP key (MLP weights and biases are drawn with nn.Linear's init)");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "bias_data": {"distribution": "torch-linear", "scale": 2}})"),
+            "'bias_data' is not an MLP key (MLP weights and biases are drawn with nn.Linear's init)");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "weight_data": "cauchy"})"),
+            "'weight_data': unknown distribution 'cauchy' (normal, uniform, torch-linear, heavy-tailed, outlier-channels)");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "width": 8, "batch": 1, "layers": 1,
+      "weight_data": {"distribution": "normal", "scale": 1.0, "dof": 3.0, "outlier_fraction": 0.01, "outlier_gain": 20.0},
+      "bias_data": "torch-linear"})"), "accepted");
+  auto written = to_json(*mlp_config_from_json(json::parse(R"({"experiment": "mlp"})")));
+  EXPECT_FALSE(written.contains("weight_data"));
+  EXPECT_FALSE(written.contains("bias_data"));
+  EXPECT_FALSE(written.contains("framework"));
+}
+
+// A size of 0 or past 2^24 is refused naming the key: it was let through the reader and refused
+// by the shape check as "every dimension must lie in [1, 2^24]", which named none (an MLP's
+// width and batch have no m, n or k the user wrote).
+TEST(ExperimentJson, SizesOutOfRangeAreRefusedNamingTheKey) {
+  EXPECT_EQ(matmul_error(R"({"m": 0})"), "'m': must be a positive integer");
+  EXPECT_EQ(matmul_error(R"({"n": -4})"), "'n': must be a positive integer");
+  EXPECT_EQ(matmul_error(R"({"k": 18446744073709551615})"), "'k': must be a positive integer");
+  EXPECT_EQ(matmul_error(R"({"k": 16777217})"), "k = 16777217: every dimension must lie in [1, 2^24]");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "width": 0})"), "'width': must be an integer from 1 to 16777216");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "batch": 16777217})"), "'batch': must be an integer from 1 to 16777216");
+  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "width": 8, "batch": 1, "layers": 1})"), "accepted");
+}
+
+}  // namespace
+}  // namespace pl::experiment

@@ -1,0 +1,77 @@
+// The training experiment: gradient descent in each format's own arithmetic. float64 reaches
+// the least-squares loss; bfloat16 weights stall once updates fall under half an ulp; float32
+// master weights keep every update.
+#include "core/experiment/train.h"
+
+#include <atomic>
+
+#include <gtest/gtest.h>
+
+#include "core/experiment/spec/train_json.h"
+
+namespace pl::experiment {
+namespace {
+
+TrainConfig small(std::initializer_list<const char*> models) {
+  TrainConfig c;
+  for (const char* m : models) c.models.push_back(*parse_train_model(m));
+  c.features = 8, c.samples = 64, c.steps = 300, c.seed = 5;
+  return c;
+}
+
+TEST(Train, ParsesModelsAndNamesWhatIsWrong) {
+  const auto m = parse_train_model("bfloat16:float32");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->compute, DType::bfloat16);
+  EXPECT_EQ(m->master, DType::float32);
+  EXPECT_EQ(train_model_name(*m), "bfloat16:float32");
+  EXPECT_EQ(train_model_name(*parse_train_model("float16")), "float16");
+  EXPECT_FALSE(parse_train_model("int8"));
+  EXPECT_FALSE(parse_train_model("bfloat16:"));
+  EXPECT_FALSE(parse_train_model("complex64"));
+}
+
+TEST(Train, Float64ReachesTheLeastSquaresLoss) {
+  const auto r = run_train(small({"float64"}));
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_NEAR(r->rows[0].final_loss / r->best_loss, 1.0, 1e-6);
+  EXPECT_EQ(r->rows[0].loss.size(), 301u);
+  EXPECT_GT(r->rows[0].loss.front(), 10 * r->rows[0].final_loss);
+}
+
+TEST(Train, Bfloat16StallsAndMasterWeightsKeepLearning) {
+  const auto r = run_train(small({"bfloat16", "bfloat16:float32", "float32"}));
+  ASSERT_TRUE(r) << r.error();
+  const TrainRow &bf16 = r->rows[0], &master = r->rows[1], &f32 = r->rows[2];
+  ASSERT_TRUE(bf16.stalled_at.has_value());
+  EXPECT_EQ(bf16.lost_updates.back(), 8u);
+  EXPECT_GT(bf16.final_loss, 10 * master.final_loss);
+  EXPECT_FALSE(master.stalled_at.has_value());
+  EXPECT_EQ(master.lost_updates.back(), 0u);
+  EXPECT_NEAR(f32.final_loss / r->best_loss, 1.0, 1e-3);
+}
+
+TEST(Train, SameSeedSameRunAndCancelStops) {
+  const auto a = run_train(small({"float16"})), b = run_train(small({"float16"}));
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->rows[0].loss, b->rows[0].loss);
+  std::atomic<bool> cancel{true};
+  const auto c = run_train(small({"float16"}), {}, &cancel);
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error(), "cancelled");
+}
+
+TEST(TrainJson, RoundTripsAndRefusesBadKeys) {
+  const TrainConfig c = small({"float16", "bfloat16:float32"});
+  const auto back = train_config_from_json(to_json(c));
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(to_json(*back), to_json(c));
+  EXPECT_EQ(train_config_from_json({{"experiment", "train"}, {"epochs", 3}}).error(), "unknown key 'epochs'");
+  EXPECT_NE(train_config_from_json({{"experiment", "train"}, {"models", {"int8"}}}).error().find("'models'"),
+            std::string::npos);
+  EXPECT_NE(train_config_from_json({{"experiment", "train"}, {"steps", 0}}).error().find("'steps'"), std::string::npos);
+  EXPECT_FALSE(train_config_from_json({{"experiment", "train"}, {"learning_rate", -1}}));
+}
+
+}  // namespace
+}  // namespace pl::experiment

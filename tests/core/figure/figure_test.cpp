@@ -1,0 +1,417 @@
+#include <algorithm>
+// Figures from a real experiment, exported through cairo: every file type is written and is
+// what it claims to be (PNG signature and size, SVG and PDF headers, CSV rows that match the
+// histogram), the plots are not blank, and unwritable paths are errors.
+#include <cairo.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/accumulate/accumulation_spec.h"
+#include "core/experiment/framework_check.h"
+#include "core/export/figure_export.h"
+#include "core/figure/experiment_figures.h"
+#include "core/figure/plot_layout.h"
+#include "tests/core/test_util.h"
+
+namespace pl::figure {
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+experiment::MatmulResult small_result() {
+  experiment::MatmulConfig c;
+  c.m = 24;
+  c.n = 16;
+  c.k = 128;
+  c.input = c.weight = DType::float8_e4m3fn;
+  c.input_scaling.kind = c.weight_scaling.kind = experiment::ScalingKind::PerTensor;
+  c.accumulate = {experiment::AccumKind::Sequential, DType::float16};
+  c.output = DType::bfloat16;
+  auto r = experiment::run_matmul(c);
+  EXPECT_TRUE(r) << r.error();
+  return *r;
+}
+
+// The heat map holds C - R itself (pooled by the run, matmul.h's error_map) in each block's element of
+// largest magnitude: here an output small enough for one element a cell.
+TEST(Figures, TheHeatmapShowsTheTotalErrorOfEachElement) {
+  const experiment::MatmulResult r = small_result();
+  const auto figures = matmul_figures(r);
+  const auto heat = std::find_if(figures.begin(), figures.end(), [](const Figure& f) { return f.name == "error-heatmap"; });
+  ASSERT_NE(heat, figures.end());
+  ASSERT_TRUE(heat->heatmap);
+  const auto result = test::values_of(r.result), reference = test::values_of(r.reference);
+  ASSERT_EQ(heat->heatmap->values.size(), result.size());
+  for (size_t e = 0; e < result.size(); ++e)
+    EXPECT_EQ(heat->heatmap->values[e], result[e] - reference[e]) << e;
+}
+
+TEST(Figures, MatmulFiguresExportToEveryFormat) {
+  const auto figures = matmul_figures(small_result());
+  ASSERT_EQ(figures.size(), 5u);
+  const auto dir = std::filesystem::temp_directory_path() / "pl_figure_test";
+  std::filesystem::create_directories(dir);
+  for (const Figure& f : figures) {
+    SCOPED_TRACE(f.name);
+    const std::string stem = (dir / f.name).string();
+    ASSERT_TRUE(export_figure(f, stem + ".png", FileType::Png));
+    ASSERT_TRUE(export_figure(f, stem + ".svg", FileType::Svg));
+    ASSERT_TRUE(export_figure(f, stem + ".pdf", FileType::Pdf));
+    ASSERT_TRUE(export_figure(f, stem + ".csv", FileType::Csv));
+    EXPECT_EQ(slurp(stem + ".png").substr(1, 3), "PNG");
+    EXPECT_NE(slurp(stem + ".svg").find("<svg"), std::string::npos);
+    EXPECT_EQ(slurp(stem + ".pdf").substr(0, 5), "%PDF-");
+    // The PNG has the asked size and is not one flat colour inside the plot area.
+    cairo_surface_t* png = cairo_image_surface_create_from_png((stem + ".png").c_str());
+    ASSERT_EQ(cairo_surface_status(png), CAIRO_STATUS_SUCCESS);
+    EXPECT_EQ(cairo_image_surface_get_width(png), 900);
+    EXPECT_EQ(cairo_image_surface_get_height(png), 560);
+    const unsigned char* d = cairo_image_surface_get_data(png);
+    const int stride = cairo_image_surface_get_stride(png);
+    size_t coloured = 0;
+    for (int y = 80; y < 480; y += 2)
+      for (int x = 100; x < 850; x += 2) {
+        const auto* p = d + y * stride + 4 * x;
+        coloured += !(p[0] == p[1] && p[1] == p[2]);  // grey levels are grid and text
+      }
+    EXPECT_GT(coloured, 500u);
+    cairo_surface_destroy(png);
+  }
+  // The CSV of the attribution figure holds every bar of the total's histogram.
+  const std::string csv = slurp((dir / "error-attribution.csv").string());
+  size_t total_rows = 0;
+  for (size_t p = csv.find("\ntotal,bar,"); p != std::string::npos; p = csv.find("\ntotal,bar,", p + 1)) ++total_rows;
+  EXPECT_EQ(total_rows, figures[0].series[0].y.size());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Figures, DotSweepFigureHasAMeasuredLineWithMarkersAndABoundLinePerModel) {
+  experiment::DotSweepConfig c;
+  c.lengths = {16, 256};
+  c.trials = 4;
+  std::string err;
+  c.models = {*experiment::parse_accumulation("f16:sequential", &err),
+              *experiment::parse_accumulation("f32:kahan", &err)};
+  const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
+  ASSERT_EQ(f.series.size(), 6u);
+  EXPECT_EQ(f.series[0].x, (std::vector<double>{16, 256}));
+  EXPECT_EQ(f.series[1].kind, SeriesKind::Points);
+  EXPECT_EQ(f.series[1].y, f.series[0].y);
+  EXPECT_TRUE(f.series[2].dashed);
+  EXPECT_TRUE(f.x.log && f.y.log);
+}
+
+// A sum's normaliser is sum |a_k| (every b_k is 1): its axis said sum |a_k b_k|.
+TEST(Figures, SumFigureNamesItsOwnNormaliser) {
+  experiment::DotSweepConfig c;
+  c.lengths = {16};
+  c.trials = 2;
+  std::string err;
+  c.models = {*experiment::parse_accumulation("f32:sequential", &err)};
+  const auto rows = experiment::dot_sweep(c);
+  EXPECT_EQ(dot_sweep_figure(rows, c).y.label, "max |e| / sum |a_k b_k|");
+  c.sum = true;
+  EXPECT_EQ(dot_sweep_figure(experiment::dot_sweep(c), c).y.label, "max |e| / sum |a_k|");
+}
+
+TEST(Figures, LinearTicksAreWholeMultiplesOfTheirStep) {
+  // A signed-error axis: summing the step from -0.06 put 6.93889e-18 where 0 belongs.
+  AxisMap axis;
+  axis.lo = -0.0652, axis.hi = 0.0871;
+  axis.p0 = 0, axis.p1 = 800;  // a full-width figure's axis
+  const std::vector<double> t = axis_ticks(axis);
+  ASSERT_EQ(t.size(), 8u);
+  EXPECT_EQ(t.front(), -0.06);
+  EXPECT_EQ(t[3], 0.0);
+  EXPECT_EQ(tick_label(t[3], false), "0");
+  EXPECT_EQ(tick_label(t[5], false), "0.04");
+  EXPECT_EQ(tick_label(t.back(), false), "0.08");
+  // A short axis gets fewer: 200 pixels, 0 to 190000 (presentation mode put ten labels there).
+  AxisMap short_axis;
+  short_axis.lo = 0, short_axis.hi = 190000, short_axis.p0 = 200, short_axis.p1 = 0;
+  EXPECT_EQ(axis_ticks(short_axis), (std::vector<double>{0, 50000, 100000, 150000}));
+  axis.lo = axis.hi = 1.0;  // no range: no ticks rather than a step of 0
+  EXPECT_TRUE(axis_ticks(axis).empty());
+  axis.log = true, axis.lo = 1e-9, axis.hi = 1e3;  // 13 decades: every second one
+  EXPECT_EQ(axis_ticks(axis), (std::vector<double>{1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 1e1, 1e3}));
+  EXPECT_EQ(tick_label(1e-7, true), "1e-7");
+  EXPECT_EQ(tick_label(0.01, true), "0.01");
+}
+
+TEST(Figures, ALegendBoxCoversABarThatOnlyReachesIntoIt) {
+  // The roundtrip range figure put its legend over its two tallest bars: they began left of the
+  // box, and only a bar's left edge was looked at.
+  Figure f;
+  f.series.push_back({"bars", SeriesKind::Bars, {0, 4, 8, 10}, {1, 9, 1}, {}});
+  const PlotLayout l = layout_figure(f, 900, 550);
+  const double top = l.y.to_pixel(10);
+  const double bottom = l.y.to_pixel(8);  // the tall bar's top (9) lies between
+  // A box over the right half of the tall bar [4, 8] only.
+  const double left = l.x.to_pixel(6), right = l.x.to_pixel(7.5);
+  EXPECT_EQ(data_under(f, l, left, top, right - left, bottom - top), 1u);
+  // Right of it (x in [8.5, 10]) only the low bar [8, 10] lies, its top below the box.
+  const double far = l.x.to_pixel(8.5);
+  EXPECT_EQ(data_under(f, l, far, top, l.x.to_pixel(10) - far, bottom - top), 0u);
+  // Points count when inside.
+  Figure g;
+  g.series.push_back({"line", SeriesKind::Line, {1, 2}, {3, 9}, {}});
+  const PlotLayout lg = layout_figure(g, 900, 550);
+  const double px = lg.x.to_pixel(2), py = lg.y.to_pixel(9);
+  EXPECT_EQ(data_under(g, lg, px - 5, py - 5, 10, 10), 1u);
+  // And a reference line through the box (a bound drawn under the legend).
+  g.annotations.push_back({AnnotationKind::VerticalLine, 1.5, "bound", {}});
+  const double bx = lg.x.to_pixel(1.5);
+  EXPECT_EQ(data_under(g, lg, bx - 5, lg.y.to_pixel(6), 10, 10), 1u);
+}
+
+TEST(Figures, LegendValuesFitTheBox) {
+  // gamma_K's seventeen digits ran out of the legend and the plot.
+  EXPECT_EQ(legend_value(3.051850947599719e-05), "3.052e-05");
+  EXPECT_EQ(legend_value(std::ldexp(1.0, -24)), "2^-24");  // a unit roundoff says what it is
+  EXPECT_EQ(legend_value(0.1), "0.1");
+  EXPECT_EQ(legend_value(0.25), "0.25");  // four digits hold it: no 2^-2
+}
+
+// Dark pixels (text) in rows [y0, y1) and columns [x0, x1) of a figure drawn at width x 550.
+size_t ink(const Figure& f, int y0, int y1, int x0 = 78, int x1 = 880, int width = 900) {
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, 550);
+  cairo_t* cr = cairo_create(img);
+  draw_figure(cr, f, width, 550);
+  cairo_surface_flush(img);
+  const unsigned char* data = cairo_image_surface_get_data(img);
+  const int stride = cairo_image_surface_get_stride(img);
+  size_t n = 0;
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x) {
+      const uint32_t px = *reinterpret_cast<const uint32_t*>(data + y * stride + 4 * x);
+      n += ((px >> 16) & 0xff) < 160 && ((px >> 8) & 0xff) < 160 && (px & 0xff) < 160;
+    }
+  cairo_destroy(cr);
+  cairo_surface_destroy(img);
+  return n;
+}
+
+TEST(Figures, ALongSubtitleWrapsOntoASecondLineInsteadOfLosingItsEnd) {
+  // The throughput figure's subtitle was shrunk and cut, and lost "not hardware speed".
+  Figure f;
+  f.title = "Throughput";
+  f.series.push_back({"s", SeriesKind::Line, {0, 1}, {1, 2}, {}});
+  f.subtitle = "short";
+  EXPECT_EQ(ink(f, 47, 57), 0u);  // one line: nothing below it
+  f.subtitle = "256^3 products on AMD EPYC (2 threads, OpenBLAS core Cooperlake); float64/float32 are the "
+               "library's own, narrower dtypes are emulated on this CPU (rounded values in float32 "
+               "arithmetic), not hardware speed";
+  EXPECT_GT(ink(f, 47, 57), 50u);  // the second line
+}
+
+// Pixels of colour c (within 40 of each channel) in the 13 x 13 square around (x, y), the
+// figure drawn at 900 x 550.
+size_t pixels_of(const Figure& f, Color c, double x, double y) {
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 900, 550);
+  cairo_t* cr = cairo_create(img);
+  draw_figure(cr, f, 900, 550);
+  cairo_surface_flush(img);
+  const unsigned char* data = cairo_image_surface_get_data(img);
+  const int stride = cairo_image_surface_get_stride(img);
+  auto near = [](uint32_t v, double want) { return std::abs(int(v & 0xff) - int(want * 255)) < 40; };
+  size_t n = 0;
+  for (int py = int(y) - 6; py <= int(y) + 6; ++py)
+    for (int px = int(x) - 6; px <= int(x) + 6; ++px) {
+      const uint32_t v = *reinterpret_cast<const uint32_t*>(data + py * stride + 4 * px);
+      n += near(v >> 16, c.r) && near(v >> 8, c.g) && near(v, c.b);
+    }
+  cairo_destroy(cr);
+  cairo_surface_destroy(img);
+  return n;
+}
+
+TEST(Figures, ALinesLonePointIsDrawn) {
+  // A K sweep's bound exists where K u < 1 only: for e6m9 at K = 256 of 256, 1024, 4096, one
+  // point between NaNs, which a polyline drew as nothing at all.
+  Figure f;
+  f.x.log = f.y.log = true;
+  const Color red{0.9, 0.1, 0.1}, blue{0.1, 0.1, 0.9};
+  f.series.push_back({"measured", SeriesKind::Line, {256, 1024, 4096}, {1e-3, 2e-3, 4e-3}, blue});
+  f.series.push_back({"bound", SeriesKind::Line, {256, 1024, 4096}, {0.33, NAN, NAN}, red, true});
+  const PlotLayout l = layout_figure(f, 900, 550);
+  EXPECT_GT(pixels_of(f, red, l.x.to_pixel(256), l.y.to_pixel(0.33)), 10u);
+}
+
+TEST(Figures, ALongTitleShrinksToTheFigure) {
+  // Drawn 550 wide (a figure beside a table in the window), this title ran off the right edge.
+  Figure f;
+  f.title = "The fixes for linear(x: torch.float64, w: torch.float32, bias: torch.float32)";
+  f.series.push_back({"s", SeriesKind::Line, {0, 1}, {1, 2}, {}});
+  EXPECT_EQ(ink(f, 10, 34, 540, 550, 550), 0u);  // the last 10 pixels of the title band stay blank
+  EXPECT_GT(ink(f, 10, 34, 78, 540, 550), 200u);  // and the title is there
+}
+
+TEST(Figures, TextCutToFitStaysValidUtf8) {
+  // Cutting a byte at a time could end inside a two-byte character; cairo refuses invalid UTF-8
+  // (an error state, and nothing more is drawn).
+  Figure f;
+  f.series.push_back({"s", SeriesKind::Line, {0, 1}, {1, 2}, {}});
+  for (int i = 0; i < 120; ++i) f.title += "\u00d7", f.subtitle += "\u00b3";  // x and superscript 3, no spaces
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 300);
+  cairo_t* cr = cairo_create(img);
+  draw_figure(cr, f, 400, 300);
+  EXPECT_EQ(cairo_status(cr), CAIRO_STATUS_SUCCESS) << cairo_status_to_string(cairo_status(cr));
+  cairo_destroy(cr);
+  cairo_surface_destroy(img);
+}
+
+TEST(Figures, WhenEveryCornerCoversDataTheLegendGetsARowAboveIt) {
+  // Bars across the whole width: every corner covered the tallest ones (the attribution figure's
+  // legend lay over the arithmetic error's peak).
+  Figure f;
+  Series bars{"bars", SeriesKind::Bars, {}, {}, {}};
+  for (int i = 0; i <= 40; ++i) bars.x.push_back(i);
+  for (int i = 0; i < 40; ++i) bars.y.push_back(100);
+  f.series.push_back(bars);
+  f.annotations.push_back({AnnotationKind::VerticalLine, 20, "a line", {}});
+  const PlotLayout l = layout_figure(f, 900, 550);
+  ASSERT_EQ(l.legend.entries, 2u);
+  EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
+  EXPECT_GE(l.y.to_pixel(100), l.legend.top + l.legend.height);  // the bars stay below the box
+  // A fixed axis (a zoom) is left alone.
+  f.y.max = 105;
+  const PlotLayout fixed = layout_figure(f, 900, 550);
+  EXPECT_EQ(fixed.y.hi, 105);
+}
+
+TEST(Figures, TheLegendBoxWidensForALongLabel) {
+  // "rounding interval [447.9999847, 448.0000153]" ran past a fixed 254-pixel box.
+  Figure f;
+  f.series.push_back({"short", SeriesKind::Line, {0, 1}, {1, 2}, {}});
+  EXPECT_EQ(layout_figure(f, 900, 550).legend.width, 254);
+  f.series.push_back({"rounding interval [447.9999847, 448.0000153]", SeriesKind::Line, {0, 1}, {2, 1}, {}});
+  EXPECT_EQ(layout_figure(f, 900, 550).legend.width, 34 + 6 * 44);  // 44 characters
+}
+
+TEST(Figures, ALegendLabelStaysInsideItsBoxOnASmallFigure) {
+  // Drawn 400 wide (a scenario's figure below its checks on a 1280x800 screen), the box is held
+  // to 60% of the plot and "x.float(); model.float(): float32, 22.0 bits" ran past it and the
+  // plot's frame.
+  Figure f;
+  // A pale line (not ink), so that only text counts.
+  f.series.push_back({"x.float(); model.float(): float32, 22.0 bits", SeriesKind::Line, {0, 1}, {1, 2}, {.9, .9, .9}});
+  const PlotLayout l = layout_figure(f, 400, 550);
+  ASSERT_EQ(l.legend.entries, 1u);
+  const int right = static_cast<int>(l.legend.left + l.legend.width);
+  const int top = static_cast<int>(l.legend.top), bottom = static_cast<int>(l.legend.top + l.legend.height);
+  ASSERT_LT(right, static_cast<int>(l.x1) - 2);
+  EXPECT_EQ(ink(f, top, bottom, right, static_cast<int>(l.x1) - 1, 400), 0u);  // nothing past the box, up to the frame
+  EXPECT_GT(ink(f, top, bottom, static_cast<int>(l.legend.left), right, 400), 100u);  // the label is there
+}
+
+TEST(Figures, CategoryLabelsStayInTheirOwnSlots) {
+  // Three fixes' names under their bars, drawn 400 wide: "model.to(x.dtype)" and
+  // "x.float(); model.float()" ran into each other.
+  Figure f;
+  f.x.categories = {"x.to(w.dtype)", "model.to(x.dtype)", "x.float(); model.float()"};
+  f.series.push_back({"", SeriesKind::Bars, {0, 1, 2, 3}, {22, 25, 22}, {}});
+  const PlotLayout l = layout_figure(f, 400, 550);
+  const int band = static_cast<int>(l.y1) + 4;  // the labels' row: 14 pixels below the axis
+  for (double edge : {1.0, 2.0}) {              // between one slot and the next
+    const int px = static_cast<int>(std::lround(l.x.to_pixel(edge)));
+    EXPECT_EQ(ink(f, band, band + 20, px - 1, px + 2, 400), 0u) << "at the slot edge x = " << edge;
+  }
+  EXPECT_GT(ink(f, band, band + 20, static_cast<int>(l.x0), static_cast<int>(l.x1), 400), 150u);
+}
+
+TEST(Figures, TheFixesLegendCoversNoBarAtAnySize) {
+  // Room above the bars was a fixed share of the tallest one: enough at 900 x 550, but drawn
+  // 409 x 255 (a scenario's figure on a 1280x800 screen) the legend's three lines lay over the
+  // middle bar. Now the layout makes the room in pixels.
+  experiment::MatmulConfig c;
+  c.m = c.n = c.k = 16;
+  c.input = DType::float64;
+  c.weight = DType::float32;
+  const auto run = experiment::run_as_framework(c, "torch");
+  ASSERT_TRUE(run) << run.error();
+  const Figure f = framework_fixes_figure(*run);
+  ASSERT_EQ(f.x.categories.size(), 3u);
+  for (const auto& [w, h] : {std::pair{900, 550}, std::pair{409, 255}, std::pair{1240, 384}}) {
+    const PlotLayout l = layout_figure(f, w, h);
+    ASSERT_EQ(l.legend.entries, 3u);
+    EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u) << w << " x " << h;
+  }
+}
+
+TEST(Figures, UnwritablePathIsAnError) {
+  Figure f;
+  f.title = "t";
+  auto r = export_figure(f, "/nonexistent-dir/x.png", FileType::Png);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().find("cannot"), std::string::npos);
+  EXPECT_FALSE(export_figure(f, "/nonexistent-dir/x.svg", FileType::Svg));
+  EXPECT_FALSE(export_figure(f, "/nonexistent-dir/x.csv", FileType::Csv));
+}
+
+}  // namespace
+}  // namespace pl::figure
+
+namespace pl::figure {
+namespace {
+
+TEST(Figures, MlpFigureFollowsTheLayers) {
+  experiment::MlpConfig c;
+  c.layers = 3;
+  c.layer.m = 8;
+  c.layer.n = c.layer.k = 32;
+  auto r = experiment::run_mlp(c);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_EQ(r->layers.size(), 3u);
+  const Figure f = mlp_figure(*r);
+  ASSERT_EQ(f.series.size(), 6u);  // three lines, three sets of markers
+  EXPECT_EQ(f.series[0].x, (std::vector<double>{1, 2, 3}));
+  for (const auto& l : r->layers) {
+    EXPECT_GT(l.network.normwise_rel, 0);  // bfloat16 layers do not match float64
+    EXPECT_LT(l.network.normwise_rel, 0.05);
+  }
+  EXPECT_EQ(f.subtitle.find("NaN or Inf"), std::string::npos);
+}
+
+TEST(Figures, AnMlpWhoseOutputsOverflowShowsNoErrorOfZero) {
+  // float16 inputs drawn at scale 60000: many are Inf, so is every output, and every layer's
+  // table row and point read as an error of 0.
+  experiment::MlpConfig c;
+  c.layers = 2;
+  c.layer.m = 8;
+  c.layer.n = c.layer.k = 64;
+  c.layer.input = c.layer.weight = c.layer.output = DType::float16;
+  c.layer.input_data.scale = 60000;
+  auto r = experiment::run_mlp(c);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_EQ(r->layers.size(), 2u);
+  EXPECT_EQ(r->layers[0].network.count, 0u);
+  EXPECT_EQ(experiment::not_finite_text(r->layers[0].network), "512 of 512");
+  const Figure f = mlp_figure(*r);
+  EXPECT_TRUE(std::isnan(f.series[0].y[0]));  // a gap, not a point at 0
+  EXPECT_NE(f.subtitle.find("NaN or Inf outputs are left out"), std::string::npos) << f.subtitle;
+}
+
+TEST(Mlp, Float64NetworkMatchesItsReference) {
+  experiment::MlpConfig c;
+  c.layers = 4;
+  c.activation = experiment::Activation::GELU;
+  c.layer.m = 4;
+  c.layer.n = c.layer.k = 16;
+  c.layer.input = c.layer.weight = c.layer.output = DType::float64;
+  c.layer.accumulate = {experiment::AccumKind::Blas, DType::float64};
+  auto r = experiment::run_mlp(c);
+  ASSERT_TRUE(r) << r.error();
+  for (const auto& l : r->layers) EXPECT_LT(l.network.normwise_rel, 1e-14);
+  c.layer.n = 8;
+  EXPECT_NE(experiment::check(c), "");
+}
+
+}  // namespace
+}  // namespace pl::figure

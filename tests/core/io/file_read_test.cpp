@@ -1,0 +1,100 @@
+// A path the user names that is not a readable file -- a directory, nothing, an unparsable
+// document -- is a clear error from every reader, never an exception: reading a directory makes
+// libstdc++'s filebuf throw, and nlohmann's stream parser let it through (`precision-lab run /tmp`
+// ended in std::terminate).
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "core/accumulate/accumulation_spec.h"
+#include "core/dtype/format_lookup.h"
+#include "core/experiment/dot_sweep.h"
+#include "core/io/file_read.h"
+#include "core/io/npy.h"
+#include "core/io/safetensors.h"
+#include "core/scenario/scenario.h"
+
+namespace pl::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A folder of its own per test and process (ctest runs each test in a process of its own, two
+// at a time).
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() /
+                 ("pl_file_read_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+                  "_" + std::to_string(::getpid()));
+  Scratch() { fs::create_directories(dir / "a.json"); }  // a directory with a file's name
+  ~Scratch() { fs::remove_all(dir); }
+};
+
+template <class E>
+void expect_error(const E& e, const std::string& contains) {
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().find(contains), std::string::npos) << e.error();
+}
+
+TEST(FileRead, ADirectoryIsAnErrorFromEveryReader) {
+  Scratch s;
+  const std::string d = (s.dir / "a.json").string();
+  const std::string said = d + " is a directory, not a file";
+  EXPECT_EQ(not_a_file(d), said);
+  expect_error(read_json_file(d), said);
+  expect_error(read_file(d, 1 << 20), said);
+  expect_error(read_npy(d), said);
+  expect_error(list_safetensors_file(d), said);
+  expect_error(read_safetensors_file(d, "x"), said);
+  expect_error(scenario::load_scenario(d), said);
+}
+
+TEST(FileRead, MissingTooLargeAndMalformedAreNamed) {
+  Scratch s;
+  const std::string missing = (s.dir / "none.json").string();
+  // Why it cannot be opened is said (it was "cannot open X" alone).
+  expect_error(read_json_file(missing), "cannot open " + missing + ": No such file or directory");
+  expect_error(scenario::load_scenario(missing), "cannot open " + missing + ": No such file or directory");
+  const std::string bad = (s.dir / "bad.json").string();
+  std::ofstream(bad) << "{\"experiment\": ";
+  expect_error(read_json_file(bad), bad + " is not valid JSON");
+  expect_error(read_file(bad, 4), bad + " is 15 bytes (limit 4)");
+  const std::string good = (s.dir / "good.json").string();
+  std::ofstream(good) << "{\"m\": 3}";
+  auto j = read_json_file(good);
+  ASSERT_TRUE(j) << j.error();
+  EXPECT_EQ((*j)["m"], 3);
+}
+
+// A deep document was parsed whole and failed as "out of memory ... a smaller shape may fit"; a
+// key given twice was merged (the last one won). Both are refused while parsing, saying why.
+TEST(FileRead, DeepDocumentsAndRepeatedKeysAreRefused) {
+  Scratch s;
+  const std::string deep = (s.dir / "deep.json").string();
+  std::ofstream(deep) << std::string(100000, '[') << std::string(100000, ']');
+  expect_error(read_json_file(deep), deep + " is nested deeper than 64");
+  const std::string twice = (s.dir / "twice.json").string();
+  std::ofstream(twice) << R"({"experiment": "matmul", "m": 8, "m": 4096})";
+  expect_error(read_json_file(twice), twice + " gives the key 'm' twice in one object");
+  // The same key in two objects is fine.
+  EXPECT_TRUE(parse_json_strictly(R"({"a": {"k": 1}, "b": {"k": 2}, "k": [{"k": 3}]})", "x"));
+  EXPECT_TRUE(parse_json_strictly(std::string(64, '[') + std::string(64, ']'), "x"));
+  EXPECT_FALSE(parse_json_strictly(std::string(65, '[') + std::string(65, ']'), "x"));
+}
+
+// A 10 MB name was searched for its nearest dtype (seconds) and quoted whole in the message.
+TEST(FileRead, HugeNamesAreRefusedByLength) {
+  const std::string huge(10'000'000, 'f');
+  const auto d = parse_dtype(huge);
+  ASSERT_FALSE(d);
+  EXPECT_LT(d.error().size(), 200u);
+  EXPECT_NE(d.error().find("(10000000 characters) is not a dtype name"), std::string::npos);
+  std::string why;
+  EXPECT_FALSE(experiment::parse_accumulation(huge, &why));
+  EXPECT_LT(why.size(), 200u);
+}
+
+}  // namespace
+}  // namespace pl::io

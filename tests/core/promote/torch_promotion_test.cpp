@@ -1,0 +1,631 @@
+// Every cell of the PyTorch golden tables (recorded from the real library by
+// tests/data/promotion/gen_torch.py): result dtype, or exception type and exact text.
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/promote/engine.h"
+#include "core/promote/torch_autocast.h"
+#include "core/promote/torch_engine.h"
+#include "core/promote/torch_names.h"
+#include "tests/core/promotion_golden.h"
+
+namespace pl::promote {
+namespace {
+
+const testing::GoldenFile& golden_file() {
+  static const testing::GoldenFile g(
+      "torch_cpu.json", [](DType t) { return std::string(torch::python_name(t)); },
+      [](const std::string& n) { return torch::from_python_name(n); });
+  return g;
+}
+const nlohmann::json& golden() { return golden_file().json(); }
+const std::vector<DType>& golden_dtypes() { return golden_file().dtypes(); }
+
+// Checks one table; `engine` gets the cell's dtypes.
+template <typename Fn>
+size_t check_table(const std::string& table, Fn&& engine) {
+  return golden_file().check(table, [&](const std::vector<size_t>& at) {
+    std::vector<DType> ts;
+    for (size_t i : at) ts.push_back(golden_dtypes()[i]);
+    return engine(ts);
+  });
+}
+
+// Every table of a torch golden file but promote_types, through `evaluate` (plain PyTorch
+// or autocast): 4 elementwise ops x 7 operand-kind pairs and 7 two-operand ops, 23 x 23 cells
+// each; 4 ops with every bias dtype, 23^3 cells each. Returns the number of cells.
+using TorchEvaluate = std::function<Outcome(torch::Op, Operand, Operand, std::optional<DType>)>;
+size_t check_op_tables(const testing::GoldenFile& g, TorchEvaluate evaluate) {
+  size_t cells = 0;
+  for (const auto& [key, unused] : g.json()["tables"].items()) {
+    if (key == "promote_types") continue;
+    const testing::TableKey tk = testing::parse_table_key(key);
+    const auto op = torch::parse_op(tk.op);
+    EXPECT_TRUE(op) << key;
+    const auto ka = parse_operand_kind(tk.kinds.at(0)), kb = parse_operand_kind(tk.kinds.at(1));
+    EXPECT_TRUE(ka && kb) << key;
+    if (!op || !ka || !kb) continue;
+    const bool with_bias = tk.kinds.size() == 3;
+    cells += g.check(key, [&](const std::vector<size_t>& at) {
+      const auto& ts = g.dtypes();
+      return evaluate(*op, {ts[at[0]], *ka}, {ts[at[1]], *kb},
+                      with_bias ? std::optional<DType>(ts[at[2]]) : std::nullopt);
+    });
+  }
+  return cells;
+}
+constexpr size_t kOpCells = (4u * 7u + 7u) * 23u * 23u + 4u * 23u * 23u * 23u;
+
+// A 1.13 table (Debian 12's python3-torch 1.13.1, which reports 1.13.0a0; only its 13 dtypes):
+// recorded with oneDNN as `mkldnn` says, its promote_types under `release`, every op table
+// through `evaluate`. Returns the file for the checks particular to it.
+const testing::GoldenFile& check_torch113_file(const std::string& file, const std::string& mkldnn,
+                                               torch::Release release, const TorchEvaluate& evaluate) {
+  static std::map<std::string, testing::GoldenFile> files;
+  const testing::GoldenFile& g =
+      files.try_emplace(file, file, [](DType t) { return std::string(torch::python_name(t)); },
+                        [](const std::string& n) { return torch::from_python_name(n); })
+          .first->second;
+  EXPECT_EQ(g.json().value("version", ""), "1.13.0a0");
+  EXPECT_EQ(g.json().value("mkldnn", ""), mkldnn);
+  const auto& ts = g.dtypes();
+  EXPECT_EQ(ts.size(), 13u);
+  if (ts.size() != 13u) return g;
+  g.check("promote_types", [&](const std::vector<size_t>& at) {
+    return torch::promote_types(ts[at[0]], ts[at[1]], release);
+  });
+  EXPECT_EQ(check_op_tables(g, evaluate), (4u * 7u + 7u) * 13u * 13u + 4u * 13u * 13u * 13u);
+  return g;
+}
+
+TEST(TorchPromotion, GoldenIsPyTorch215) {
+  EXPECT_EQ(golden().value("version", ""), std::string(torch::kVersion));
+  EXPECT_EQ(golden().value("mkldnn", ""), "disabled");  // the path a CPU without AVX-512 takes
+  EXPECT_EQ(golden_dtypes().size(), 23u);
+}
+
+TEST(TorchPromotion, PromoteTypesEveryPair) {
+  const size_t n = check_table("promote_types", [](const std::vector<DType>& t) {
+                                 return torch::promote_types(t[0], t[1]);
+                               });
+  EXPECT_EQ(n, 23u * 23u);
+}
+
+TEST(TorchPromotion, EveryOpEveryOperandKindEveryPair) {
+  EXPECT_EQ(check_op_tables(golden_file(), [](torch::Op op, Operand a, Operand b,
+                                              std::optional<DType> bias) {
+              return torch::evaluate(op, a, b, bias);
+            }),
+            kOpCells);
+}
+
+// Debian 12's python3-torch 1.13.1 (it reports 1.13.0a0), recorded by the same script:
+// 13 dtypes (no uint16/32/64, bcomplex32, float8 or fp4).
+TEST(Torch113Promotion, EveryOpEveryOperandKindEveryPair) {
+  // Recorded with oneDNN off: the bfloat16 convolutions of a CPU without AVX-512 (gen_torch.py
+  // --no-mkldnn says how an AVX-512 CPU differs).
+  const auto& g = check_torch113_file("torch1.13_cpu.json", "disabled", torch::Release::V1_13,
+                                      [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+                                        return torch::evaluate(op, a, b, bias, torch::Release::V1_13);
+                                      });
+  const auto& ts = g.dtypes();
+  for (const auto& row : all_dtypes())
+    EXPECT_EQ(torch::has_dtype(torch::Release::V1_13, row.id),
+              std::find(ts.begin(), ts.end(), row.id) != ts.end()) << name(row.id);
+}
+
+}  // namespace
+}  // namespace pl::promote
+
+namespace pl::promote {
+namespace {
+
+TEST(OutcomeClass, KeptWidenedNarrowedError) {
+  auto eval = [](DType a, DType b, OperandKind kb = OperandKind::Tensor) {
+    return torch::evaluate(torch::Op::Add, {a}, {b, kb});
+  };
+  EXPECT_EQ(classify(DType::float32, DType::float64, eval(DType::float32, DType::float64)),
+            OutcomeClass::Kept);
+  EXPECT_EQ(classify(DType::float16, DType::bfloat16, eval(DType::float16, DType::bfloat16)),
+            OutcomeClass::Widened);
+  EXPECT_EQ(classify(DType::int64, DType::float16, eval(DType::int64, DType::float16)),
+            OutcomeClass::Narrowed);
+  EXPECT_EQ(classify(DType::float16, DType::float64,
+                     eval(DType::float16, DType::float64, OperandKind::ZeroDim)),
+            OutcomeClass::Narrowed);
+  EXPECT_EQ(classify(DType::float8_e4m3fn, DType::float32,
+                     eval(DType::float8_e4m3fn, DType::float32)),
+            OutcomeClass::Error);
+}
+
+}  // namespace
+}  // namespace pl::promote
+
+namespace pl::promote {
+namespace {
+
+TEST(PromotionFixes, LinearFloat32WithBFloat16Weight) {
+  const Engine* e = find_engine("torch");
+  ASSERT_NE(e, nullptr);
+  Query q{"linear", {DType::float32}, {DType::bfloat16}, std::nullopt};
+  ASSERT_FALSE(e->evaluate(q).ok());
+  const auto fixes = suggest_fixes(*e, q);
+  ASSERT_EQ(fixes.size(), 3u);
+  EXPECT_EQ(fixes[0].code, "x.to(w.dtype)");
+  EXPECT_EQ(fixes[0].outcome.result, DType::bfloat16);
+  EXPECT_EQ(fixes[1].code, "model.to(x.dtype)");
+  EXPECT_EQ(fixes[1].outcome.result, DType::float32);
+  EXPECT_EQ(fixes[2].outcome.result, DType::float32);
+}
+
+TEST(PromotionFixes, BiasOfAThirdDtype) {
+  const Engine* e = find_engine("torch");
+  Query q{"conv2d", {DType::float16}, {DType::float16}, DType::float32};
+  const auto fixes = suggest_fixes(*e, q);
+  ASSERT_FALSE(fixes.empty());
+  EXPECT_EQ(fixes[0].code, "bias.to(x.dtype)");
+  EXPECT_EQ(fixes[0].outcome.result, DType::float16);
+}
+
+TEST(TorchPromotion, DtypesPyTorchLacksAreNamedAsSuch) {
+  Outcome o = torch::promote_types(DType::tf32, DType::float32);
+  EXPECT_EQ(o.error_type, "AttributeError");
+  EXPECT_EQ(o.message, "module 'torch' has no attribute 'tf32'");
+  o = torch::evaluate(torch::Op::Add, {DType::float6_e2m3fn}, {DType::float32});
+  EXPECT_EQ(o.error_type, "AttributeError");
+}
+
+}  // namespace
+}  // namespace pl::promote
+
+namespace pl::promote {
+namespace {
+
+// The same tables recorded inside torch.autocast("cpu", dtype=torch.bfloat16).
+TEST(TorchAutocastCpu, EveryOpEveryOperandKindEveryPair) {
+  static const testing::GoldenFile g(
+      "torch_autocast_cpu.json", [](DType t) { return std::string(torch::python_name(t)); },
+      [](const std::string& n) { return torch::from_python_name(n); });
+  ASSERT_EQ(g.json().value("autocast", ""), "cpu");
+  ASSERT_EQ(g.json().value("autocast_dtype", ""), "bfloat16");
+  EXPECT_EQ(g.json().value("version", ""), std::string(torch::kVersion));
+  EXPECT_EQ(g.json().value("mkldnn", ""), "disabled");
+  const auto& ts = g.dtypes();
+  // autocast does not change torch.promote_types
+  g.check("promote_types", [&](const std::vector<size_t>& at) {
+    return torch::promote_types(ts[at[0]], ts[at[1]]);
+  });
+  EXPECT_EQ(check_op_tables(g, [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+              return torch::evaluate_autocast_cpu(op, a, b, bias);
+            }),
+            kOpCells);
+}
+
+// The same release on a CPU with AVX-512 BW/VL/DQ, recorded with oneDNN on (gen_torch.py
+// --onednn): bfloat16 convolutions go through oneDNN and word a dtype mismatch their own way.
+TEST(Torch113OneDnnPromotion, EveryOpEveryOperandKindEveryPair) {
+  check_torch113_file("torch1.13_cpu_onednn.json", "enabled, AVX-512 BW/VL/DQ", torch::Release::V1_13_OneDnnBf16,
+                      [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+                        return torch::evaluate(op, a, b, bias, torch::Release::V1_13_OneDnnBf16);
+                      });
+  // Only bfloat16 convolutions differ from the path without oneDNN.
+  EXPECT_EQ(torch::evaluate(torch::Op::Conv2d, {DType::bfloat16}, {DType::float32}, std::nullopt,
+                            torch::Release::V1_13).message,
+            "expected scalar type BFloat16 but found Float");
+}
+
+// PyTorch 2.15 on a CPU with AVX-512 BW/VL/DQ (gen_torch.py --onednn), plain and under CPU
+// autocast: the bfloat16 convolutions oneDNN runs word a weight mismatch its own way.
+void check_torch215_onednn_file(const std::string& file, bool autocast) {
+  const testing::GoldenFile g(file, [](DType t) { return std::string(torch::python_name(t)); },
+                              [](const std::string& n) { return torch::from_python_name(n); });
+  EXPECT_EQ(g.json().value("version", ""), std::string(torch::kVersion));
+  EXPECT_EQ(g.json().value("mkldnn", ""), "enabled, AVX-512 BW/VL/DQ");
+  EXPECT_EQ(g.json().value("autocast", ""), autocast ? "cpu" : "");
+  const auto& ts = g.dtypes();
+  g.check("promote_types", [&](const std::vector<size_t>& at) { return torch::promote_types(ts[at[0]], ts[at[1]]); });
+  const auto r = torch::Release::V2_15_OneDnnBf16;
+  EXPECT_EQ(check_op_tables(g, [&](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+              return autocast ? torch::evaluate_autocast_cpu(op, a, b, bias, r) : torch::evaluate(op, a, b, bias, r);
+            }),
+            kOpCells);
+}
+
+TEST(TorchOneDnnPromotion, EveryOpEveryOperandKindEveryPair) {
+  check_torch215_onednn_file("torch_cpu_onednn.json", false);
+  const Outcome o = torch::evaluate(torch::Op::Conv2d, {DType::bfloat16}, {DType::float32}, std::nullopt,
+                                    torch::Release::V2_15_OneDnnBf16);
+  EXPECT_EQ(o.message,
+            "Input type (CPUBFloat16Type) and weight type (torch.FloatTensor) should be the same or input should "
+            "be a MKLDNN tensor and weight is a dense tensor");
+  // The same question without oneDNN, as the committed torch_cpu.json was recorded.
+  EXPECT_EQ(torch::evaluate(torch::Op::Conv2d, {DType::bfloat16}, {DType::float32}).message,
+            "expected scalar type BFloat16 but found Float");
+}
+
+TEST(TorchAutocastCpuOneDnn, EveryOpEveryOperandKindEveryPair) {
+  check_torch215_onednn_file("torch_autocast_cpu_onednn.json", true);
+}
+
+// Debian 12's python3-torch 1.13.1 under torch.autocast("cpu", dtype=torch.bfloat16), recorded
+// by the same script (gen_torch.py --autocast-cpu with /usr/bin/python3).
+TEST(Torch113AutocastCpu, EveryOpEveryOperandKindEveryPair) {
+  const auto& g = check_torch113_file("torch1.13_autocast_cpu.json", "disabled", torch::Release::V1_13,
+                                      [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+                                        return torch::evaluate_autocast_cpu(op, a, b, bias, torch::Release::V1_13);
+                                      });
+  EXPECT_EQ(g.json().value("autocast", ""), "cpu");
+  EXPECT_EQ(g.json().value("autocast_dtype", ""), "bfloat16");
+}
+
+// Python scalars of given values (gen_torch_values.py): add, sub, mul and div of a tensor and
+// of a zero-dim tensor of every dtype with each literal, in both orders for the tensor. Only ints
+// past int64 change anything: 2.15 wraps one in [2**63, 2**64) as a uint64 scalar and raises
+// OverflowError beyond; 1.13 raises "Overflow when unpacking long" for any.
+struct ValuesFile {
+  const char* file;
+  torch::Release release;
+  bool autocast;
+  size_t dtypes;
+};
+void PrintTo(const ValuesFile& f, std::ostream* os) { *os << f.file; }
+class TorchValues : public ::testing::TestWithParam<ValuesFile> {};
+
+TEST_P(TorchValues, EveryDtypeWithEveryPythonValue) {
+  const ValuesFile& f = GetParam();
+  const testing::GoldenFile g(f.file, [](DType t) { return std::string(torch::python_name(t)); },
+                              [](const std::string& n) { return torch::from_python_name(n); });
+  EXPECT_EQ(g.json().value("version", ""), torch::is_1_13(f.release) ? "1.13.0a0" : std::string(torch::kVersion));
+  EXPECT_EQ(g.json().value("autocast", ""), f.autocast ? "cpu" : "");
+  const auto& ts = g.dtypes();
+  ASSERT_EQ(ts.size(), f.dtypes);
+  std::vector<std::string> values;
+  for (const auto& v : g.json()["values"]) values.push_back(v.get<std::string>());
+  size_t cells = 0;
+  for (const auto& [key, unused] : g.json()["tables"].items()) {
+    const testing::TableKey tk = testing::parse_table_key(key);
+    const auto op = torch::parse_op(tk.op);
+    ASSERT_TRUE(op && tk.kinds.size() == 2u) << key;
+    const bool value_first = tk.kinds[0] == "pyvalue";
+    const auto kind = parse_operand_kind(tk.kinds[value_first ? 1 : 0]);
+    ASSERT_TRUE(kind) << key;
+    cells += g.check(key, [&](const std::vector<size_t>& at) {
+      const Operand array{ts[at[0]], *kind}, scalar = testing::python_scalar(values[at[1]]);
+      const Operand& a = value_first ? scalar : array;
+      const Operand& b = value_first ? array : scalar;
+      return f.autocast ? torch::evaluate_autocast_cpu(*op, a, b, std::nullopt, f.release)
+                        : torch::evaluate(*op, a, b, std::nullopt, f.release);
+    }, {ts.size(), values.size()});
+  }
+  EXPECT_EQ(cells, 4u * 3u * f.dtypes * 34u);  // 4 ops x 3 orders x dtypes x 34 literals
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Recorded, TorchValues,
+    ::testing::Values(ValuesFile{"torch_values_cpu.json", torch::Release::V2_15, false, 23},
+                      ValuesFile{"torch_values_autocast_cpu.json", torch::Release::V2_15, true, 23},
+                      ValuesFile{"torch1.13_values_cpu.json", torch::Release::V1_13, false, 13},
+                      ValuesFile{"torch1.13_values_autocast_cpu.json", torch::Release::V1_13, true, 13}),
+    [](const auto& info) {
+      return std::string(torch::is_1_13(info.param.release) ? "Torch113" : "Torch215") +
+             (info.param.autocast ? "AutocastCpu" : "");
+    });
+
+}  // namespace
+}  // namespace pl::promote
+
+#include "core/promote/torch_matmul_precision.h"
+
+namespace pl::promote {
+namespace {
+
+// The backend flags each torch.set_float32_matmul_precision setting leaves, recorded from
+// the real library (gen_torch_matmul_precision.py), for both releases.
+void check_matmul_precision_file(const std::string& file, torch::Release release) {
+  std::ifstream in(std::string(PL_PROMOTION_DIR) + "/" + file);
+  ASSERT_TRUE(in) << file;
+  const auto j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["settings"].size(), 3u);
+  for (const auto& [setting, recorded] : j["settings"].items()) {
+    const auto p = torch::parse_matmul_precision(setting);
+    ASSERT_TRUE(p) << setting;
+    const torch::Float32Internals in_engine = torch::float32_internals(*p, release);
+    nlohmann::json flags = nlohmann::json::object();
+    for (const auto& f : in_engine.flags)
+      flags[std::string(f.name)] = f.value == "True" ? nlohmann::json(true)
+                                   : f.value == "False" ? nlohmann::json(false)
+                                                        : nlohmann::json(f.value);
+    EXPECT_EQ(flags, recorded["flags"]) << file << " " << setting;
+    // The machine that recorded it has no AMX or AVX512-BF16, so its float32 CPU products
+    // must not have changed; the engine says reduced CPU precision needs those instructions.
+    const std::string cap = j.value("cpu_capability", "");
+    if (cap == "AVX2" || cap == "unknown") {
+      EXPECT_TRUE(recorded["cpu_product_same_bits_as_highest"].get<bool>()) << setting;
+    }
+    EXPECT_EQ(in_engine.cuda_conv, DType::tf32);
+    EXPECT_EQ(in_engine.cuda_matmul, *p == torch::MatmulPrecision::Highest ? DType::float32 : DType::tf32);
+  }
+}
+
+TEST(TorchMatmulPrecision, FlagsAsRecordedFrom215) {
+  check_matmul_precision_file("torch_matmul_precision.json", torch::Release::V2_15);
+  EXPECT_EQ(torch::float32_internals(torch::MatmulPrecision::Medium).cpu_matmul, DType::bfloat16);
+}
+
+TEST(TorchMatmulPrecision, FlagsAsRecordedFrom113) {
+  check_matmul_precision_file("torch1.13_matmul_precision.json", torch::Release::V1_13);
+  EXPECT_EQ(torch::float32_internals(torch::MatmulPrecision::Medium, torch::Release::V1_13).cpu_matmul,
+            DType::float32);
+}
+
+TEST(TorchMatmulPrecision, Names) {
+  EXPECT_EQ(torch::parse_matmul_precision("high"), torch::MatmulPrecision::High);
+  EXPECT_FALSE(torch::parse_matmul_precision("low"));
+  EXPECT_EQ(torch::matmul_precision_name(torch::MatmulPrecision::Medium), "medium");
+}
+
+}  // namespace
+}  // namespace pl::promote
+
+#include "core/promote/torch_cuda.h"
+
+namespace pl::promote {
+namespace {
+
+// Spot checks of the CUDA model; TheModelMatchesTheRecordingFromAnH100 (below) checks every
+// modelled cell against PyTorch 2.11.0 recorded on an H100. The conv texts are also the ones
+// users report from GPUs (github.com/AnswerDotAI/byaldi/issues/48,
+// Yu-Fangxu/COLD-Attack/issues/20, timeseriesAI/tsai/issues/468).
+TEST(TorchCuda, ConvolutionPrintsCudaTensorTypes) {
+  using torch::Op;
+  EXPECT_EQ(torch::evaluate_cuda(Op::Conv2d, {DType::float32}, {DType::bfloat16}).message,
+            "Input type (torch.cuda.FloatTensor) and weight type (CUDABFloat16Type) should be the same");
+  EXPECT_EQ(torch::evaluate_cuda(Op::Conv2d, {DType::float16}, {DType::float32}).message,
+            "Input type (torch.cuda.HalfTensor) and weight type (torch.cuda.FloatTensor) should be the same");
+  EXPECT_EQ(torch::evaluate_cuda(Op::Conv1d, {DType::float64}, {DType::float32}).message,
+            "Input type (torch.cuda.DoubleTensor) and weight type (torch.cuda.FloatTensor) should be the same");
+  // The frontend checks the bias first, with the texts recorded on the CPU.
+  const Outcome bias = torch::evaluate_cuda(Op::Conv2d, {DType::float16}, {DType::float32}, DType::float32);
+  EXPECT_EQ(bias.message, "Input type (c10::Half) and bias type (float) should be the same");
+  EXPECT_EQ(torch::evaluate_cuda(Op::Conv2d, {DType::bfloat16}, {DType::bfloat16}, DType::bfloat16).result,
+            DType::bfloat16);
+}
+
+// The model said mm, matmul and linear printed the CPU's meta-function texts on CUDA, and that
+// bmm's CUDA text was unknown; the H100 recording showed both were wrong.
+TEST(TorchCuda, ProductChecksPrintTheCudaKernelsTexts) {
+  using torch::Op;
+  for (Op op : {Op::Matmul, Op::Mm, Op::Linear})
+    EXPECT_EQ(torch::evaluate_cuda(op, {DType::float32}, {DType::float16}).message,
+              "expected mat1 and mat2 to have the same dtype, but got: float != c10::Half");
+  EXPECT_EQ(torch::evaluate(Op::Mm, {DType::float32}, {DType::float16}).message,
+            "expected m1 and m2 to have the same dtype, but got: float != c10::Half");
+  EXPECT_EQ(torch::evaluate_cuda(Op::Bmm, {DType::float32}, {DType::float16}).message,
+            "expected scalar type Float but found Half");
+  EXPECT_EQ(torch::evaluate_cuda(Op::Bmm, {DType::float16}, {DType::float16}).result, DType::float16);
+  // With a bias, the CPU's checks come first, as on the CPU.
+  for (Op op : {Op::Linear, Op::Addmm})
+    for (DType bias : {DType::float32, DType::float16}) {
+      const Outcome cpu = torch::evaluate(op, {DType::bfloat16}, {DType::float32}, bias);
+      EXPECT_EQ(torch::evaluate_cuda(op, {DType::bfloat16}, {DType::float32}, bias).message, cpu.message);
+    }
+}
+
+TEST(TorchCuda, ElementwisePromotionIsTheCpus) {
+  const std::vector<DType> fs = {DType::float16, DType::bfloat16, DType::float32, DType::float64};
+  for (auto op : {torch::Op::Add, torch::Op::Sub, torch::Op::Mul, torch::Op::Div})
+    for (DType a : fs)
+      for (DType b : fs)
+        for (auto kb : {OperandKind::Tensor, OperandKind::ZeroDim, OperandKind::Scalar}) {
+          const Outcome cuda = torch::evaluate_cuda(op, {a}, {b, kb});
+          ASSERT_TRUE(cuda.ok());
+          EXPECT_EQ(cuda.result, torch::evaluate(op, {a}, {b, kb}).result);
+        }
+  // A Python int joins a float16 tensor; integer and complex tensors are not modelled.
+  EXPECT_EQ(torch::evaluate_cuda(torch::Op::Add, {DType::float16}, {DType::int64, OperandKind::Scalar}).result,
+            DType::float16);
+  EXPECT_EQ(torch::evaluate_cuda(torch::Op::Add, {DType::int32}, {DType::int32}).error_type, "precision-lab");
+  // A complex scalar: complex32 on CUDA for every elementwise op (the CPU has no complex32
+  // division); bfloat16's bcomplex32 (2.15) is unrecorded on CUDA.
+  for (auto op : {torch::Op::Add, torch::Op::Div})
+    EXPECT_EQ(torch::evaluate_cuda(op, {DType::float16}, {DType::complex64, OperandKind::Scalar}).result,
+              DType::complex32);
+  EXPECT_EQ(torch::evaluate(torch::Op::Div, {DType::float16}, {DType::complex64, OperandKind::Scalar}).error_type,
+            "NotImplementedError");
+  EXPECT_EQ(torch::evaluate_cuda(torch::Op::Mul, {DType::bfloat16}, {DType::complex64, OperandKind::Scalar}).error_type,
+            "precision-lab");
+  EXPECT_EQ(torch::evaluate_cuda(torch::Op::Add, {DType::tf32}, {DType::float32}).error_type, "AttributeError");
+}
+
+TEST(TorchCuda, AutocastRunsProductsInTheLowerType) {
+  using torch::Op;
+  EXPECT_EQ(torch::evaluate_autocast_cuda(DType::float16, Op::Linear, {DType::float32}, {DType::float32}).result,
+            DType::float16);
+  EXPECT_EQ(torch::evaluate_autocast_cuda(DType::bfloat16, Op::Conv2d, {DType::float32}, {DType::float16},
+                                          DType::float32).result,
+            DType::bfloat16);
+  // float64 is never cast, so a float32 input against a float64 weight still raises.
+  const Outcome f64 = torch::evaluate_autocast_cuda(DType::float16, Op::Linear, {DType::float32}, {DType::float64});
+  EXPECT_EQ(f64.message, "expected mat1 and mat2 to have the same dtype, but got: c10::Half != double");
+  // Elementwise ops are untouched.
+  EXPECT_EQ(torch::evaluate_autocast_cuda(DType::float16, Op::Add, {DType::float32}, {DType::float32}).result,
+            DType::float32);
+  EXPECT_NE(find_engine("torch-autocast-cuda"), nullptr);
+  // The frameworks' full names reach the same engines.
+  EXPECT_EQ(find_engine("pytorch"), find_engine("torch"));
+  EXPECT_EQ(find_engine("tensorflow"), find_engine("tf"));
+  EXPECT_EQ(find_engine("tensorflow-numpy"), find_engine("tf-numpy"));
+  EXPECT_EQ(find_engine("caffe"), nullptr);
+  EXPECT_EQ(find_variant(*find_engine("torch"), "", "cuda")->id, "torch-cuda");
+}
+
+}  // namespace
+}  // namespace pl::promote
+
+namespace pl::promote {
+namespace {
+
+// A recorded 2.11 outcome as 2.15 gives it, for the one change between the releases that the
+// modelled cells show: subtracting a bool raised RuntimeError up to 2.11 (1.13 and 2.11 recorded)
+// and NotImplementedError in 2.15 (recorded on the CPU, where the check is the same code).
+std::string as_in_2_15(const std::string& recorded_2_11) {
+  const std::string old_sub = "RuntimeError: Subtraction, the `-` operator, with a bool tensor";
+  if (recorded_2_11.rfind(old_sub, 0) == 0) return "NotImplementedError" + recorded_2_11.substr(12);
+  return recorded_2_11;
+}
+
+// A golden file of PyTorch on CUDA, read once: `file` is under the assets' promotion folder
+// (the recorded engine reads it too) or, for a recording only the tests use, under the tests'.
+const testing::GoldenFile& cuda_golden(const std::string& file) {
+  static std::map<std::string, testing::GoldenFile> files;
+  return files.try_emplace(file, file, [](DType t) { return std::string(torch::python_name(t)); },
+                           [](const std::string& n) { return torch::from_python_name(n); })
+      .first->second;
+}
+
+// PyTorch 2.11.0 recorded on an H100 (gen_torch.py --device cuda), read once.
+const testing::GoldenFile& recorded_cuda_golden() {
+  // Appended, not `std::string(...) + "..."`: GCC 12 warns falsely on that (bug 105329).
+  std::string path = PL_PROMOTION_ASSETS;
+  path += "/torch2.11_cuda.json";
+  return cuda_golden(path);
+}
+
+struct ModelCheck {
+  size_t modelled = 0, refused = 0, differ = 0, unrecorded = 0;
+};
+
+// A CUDA model (PyTorch 2.15) against a recording: every cell whose tensors are all of the
+// modelled dtypes must match, text included, up to as_in_2_15; every other cell must say it is
+// not modelled; a null cell (a partial recording's) is not recorded. Reports the first 12 cells
+// that differ.
+ModelCheck check_model_against(const testing::GoldenFile& g, const TorchEvaluate& model) {
+  ModelCheck c;
+  for (const auto& [key, cells] : g.json()["tables"].items()) {
+    if (key == "promote_types") continue;
+    const testing::TableKey tk = testing::parse_table_key(key);
+    const auto op = torch::parse_op(tk.op);
+    const auto ka = parse_operand_kind(tk.kinds.at(0)), kb = parse_operand_kind(tk.kinds.at(1));
+    EXPECT_TRUE(op && ka && kb) << key;
+    if (!op || !ka || !kb) continue;
+    const bool with_bias = tk.kinds.size() == 3;
+    std::vector<size_t> at;
+    auto walk = [&](auto&& self, const nlohmann::json& node) -> void {
+      if (node.is_array()) {
+        for (size_t i = 0; i < node.size(); ++i) {
+          at.push_back(i);
+          self(self, node[i]);
+          at.pop_back();
+        }
+        return;
+      }
+      if (node.is_null()) {
+        ++c.unrecorded;
+        return;
+      }
+      const auto& ts = g.dtypes();
+      const Operand a{ts[at[0]], *ka}, b{ts[at[1]], *kb};
+      const std::optional<DType> bias = with_bias ? std::optional<DType>(ts[at[2]]) : std::nullopt;
+      const Outcome got = model(*op, a, b, bias);
+      if (got.error_type == "precision-lab") {
+        ++c.refused;
+        return;
+      }
+      ++c.modelled;
+      const std::string want = as_in_2_15(g.text_of(g.json()["outcomes"].at(node.get<size_t>())));
+      if (g.text_of(got) != want && ++c.differ <= 12)
+        ADD_FAILURE() << key << " " << name(a.dtype) << ", " << name(b.dtype)
+                      << (bias ? ", " + std::string(name(*bias)) : "") << "\n  want: " << want
+                      << "\n  got:  " << g.text_of(got);
+    };
+    walk(walk, cells);
+  }
+  EXPECT_EQ(c.differ, 0u) << c.differ << " of " << c.modelled << " modelled cells differ";
+  return c;
+}
+
+TEST(TorchCuda, TheModelMatchesTheRecordingFromAnH100) {
+  const testing::GoldenFile& g = recorded_cuda_golden();
+  ASSERT_EQ(g.json()["device"], "cuda");
+  const ModelCheck c = check_model_against(g, [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+    return torch::evaluate_cuda(op, a, b, bias);
+  });
+  EXPECT_GT(c.modelled, 1500u);
+  RecordProperty("modelled", std::to_string(c.modelled));
+  RecordProperty("refused", std::to_string(c.refused));
+}
+
+// The autocast models against PyTorch 2.11.0 under torch.autocast("cuda", dtype) on an H100,
+// as far as that recording went (docs/gpu-results/h100-2026-11-26b/README.md):
+// every elementwise table, the seven two-operand ops and most of addmm with a bias; linear,
+// conv1d and conv2d with a bias are not recorded yet. Cells that ended in a CUDA error are not
+// kept (null): the recorder of then let a kernel that asserted behind a Python error poison the
+// next cell of its process, so those could be the previous cell's (gen_torch.py: cuda_usable).
+class TorchAutocastCuda : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TorchAutocastCuda, TheModelMatchesThePartialRecordingFromAnH100) {
+  const std::string lower = GetParam();
+  const testing::GoldenFile& g = cuda_golden(std::string(PL_PROMOTION_DIR) + "/torch2.11_autocast_cuda" +
+                                             (lower == "bfloat16" ? "_bf16" : "") + "_partial.json");
+  ASSERT_EQ(g.json()["autocast"], "cuda");
+  ASSERT_EQ(g.json()["autocast_dtype"], lower);
+  const DType dtype = lower == "bfloat16" ? DType::bfloat16 : DType::float16;
+  const ModelCheck c = check_model_against(g, [&](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+    return torch::evaluate_autocast_cuda(dtype, op, a, b, bias);
+  });
+  EXPECT_GT(c.modelled, 1000u);
+  RecordProperty("modelled", std::to_string(c.modelled));
+  RecordProperty("refused", std::to_string(c.refused));
+  RecordProperty("unrecorded", std::to_string(c.unrecorded));
+}
+INSTANTIATE_TEST_SUITE_P(Lower, TorchAutocastCuda, ::testing::Values("float16", "bfloat16"));
+
+}  // namespace
+}  // namespace pl::promote
+
+#include "core/promote/torch_cuda_recorded.h"
+
+namespace pl::promote {
+namespace {
+
+// The recorded engine answers every cell of the recording through the engine interface (the
+// op, operand kinds, dtypes and bias of a Query mapped to the right table and cell).
+TEST(TorchCudaRecorded, EveryRecordedCellThroughTheEngine) {
+  const Engine* e = find_engine("torch2.11-cuda");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->version, "2.11.0");
+  // The engine's version is a constant (the registry is built without parsing the recording).
+  EXPECT_EQ(recorded_cuda_golden().json()["version"], std::string(torch::kRecordedCudaVersion));
+  EXPECT_EQ(find_variant(*find_engine("torch"), "2.11", "cuda"), e);
+  EXPECT_EQ(find_variant(*find_engine("torch"), "", "cuda")->id, "torch-cuda");
+  const size_t cells = check_op_tables(recorded_cuda_golden(), [&](torch::Op op, Operand a, Operand b, auto bias) {
+    return e->evaluate(Query{std::string(torch::op_name(op)), a, b, bias});
+  });
+  EXPECT_EQ(cells, 4u * 7 * 22 * 22 + 7u * 22 * 22 + 4u * 22 * 22 * 22);
+}
+
+TEST(TorchCudaRecorded, SaysWhatItDoesNotHold) {
+  using torch::Op;
+  // A kernel's device-side assert is a recorded outcome, with what it does to the process.
+  const Outcome fp4 = torch::evaluate_recorded_cuda(Op::Add, {DType::float16}, {DType::float4_e2m1fn, OperandKind::ZeroDim});
+  EXPECT_EQ(fp4.error_type, "AcceleratorError");
+  EXPECT_NE(fp4.message.find("device-side assert triggered"), std::string::npos);
+  EXPECT_NE(fp4.rule.find("every later CUDA call"), std::string::npos);
+  // Not recorded: a zero-dim operand of a matrix product; a dtype 2.11 lacks.
+  EXPECT_EQ(torch::evaluate_recorded_cuda(Op::Mm, {DType::float32, OperandKind::ZeroDim}, {DType::float32}).error_type,
+            "precision-lab");
+  const Outcome bc = torch::evaluate_recorded_cuda(Op::Add, {DType::bcomplex32}, {DType::float32});
+  EXPECT_EQ(bc.message, "module 'torch' has no attribute 'bcomplex32'");
+  EXPECT_FALSE(torch::recorded_cuda_has_dtype(DType::bcomplex32));
+  // Where the 2.15 model has no answer, the recording has 2.11's: an int8 tensor and a uint8.
+  EXPECT_EQ(torch::evaluate_cuda(Op::Add, {DType::int8}, {DType::uint8}).error_type, "precision-lab");
+  EXPECT_EQ(torch::evaluate_recorded_cuda(Op::Add, {DType::int8}, {DType::uint8}).result, DType::int16);
+  EXPECT_NE(torch::evaluate_recorded_cuda(Op::Add, {DType::int8}, {DType::uint8}).rule.find("H100"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pl::promote

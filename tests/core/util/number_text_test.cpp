@@ -1,0 +1,68 @@
+#include <cmath>
+
+#include "core/dtype/dtype.h"
+#include "core/dtype/shortest_decimal.h"
+#include "core/util/number_text.h"
+#include "core/util/printable.h"
+#include "tests/core/test_util.h"
+
+namespace pl {
+namespace {
+
+TEST(NumberText, ParsesEveryAcceptedForm) {
+  EXPECT_EQ(*parse_number("0.1"), 0.1);
+  EXPECT_EQ(*parse_number("0x1.8p+3"), 12.0);
+  EXPECT_EQ(*parse_number("-0x1p-2"), -0.25);
+  EXPECT_TRUE(std::isnan(*parse_number("nan")));
+  EXPECT_EQ(*parse_number("inf"), INFINITY);
+  EXPECT_EQ(*parse_number("-inf"), -INFINITY);
+  EXPECT_TRUE(std::signbit(*parse_number("-0")));
+  EXPECT_EQ(*parse_number("1e400"), INFINITY);
+  EXPECT_EQ(*parse_number("-1e-400"), -0.0);
+  EXPECT_EQ(*parse_number("65504"), 65504.0);
+}
+
+TEST(NumberText, RejectsMalformed) {
+  for (const char* bad : {"", "abc", "1.2.3", "0x", "--1", "1e", "12abc", " 1", "+-1"})
+    EXPECT_FALSE(parse_number(bad).ok()) << bad;
+  EXPECT_NE(parse_number("1.2.3").error().find("malformed number '1.2.3'"), std::string::npos);
+}
+
+TEST(NumberText, ShortestDecimalIsPerFormat) {
+  const FloatFormat& f16 = info(DType::float16).format;
+  EXPECT_EQ(shortest_decimal(f16, 0.0999755859375), "0.1");  // float16(0.1)
+  EXPECT_EQ(shortest_decimal(info(DType::float64).format, 0.1), "0.1");
+  EXPECT_EQ(shortest_decimal(f16, INFINITY), "inf");
+  // Plain decimals where %g would switch to an exponent for a few digits (it wrote 4.5e+02).
+  EXPECT_EQ(shortest_decimal(info(DType::float8_e4m3fn).format, 448), "450");
+  EXPECT_EQ(shortest_decimal(info(DType::float8_e5m2).format, 57344), "60000");  // one digit: 60000 rounds to 57344
+  EXPECT_EQ(shortest_decimal(f16, std::ldexp(1.0, -16)), "0.00001526");  // 1.52587890625e-05
+  EXPECT_EQ(shortest_decimal(info(DType::float32).format, 3.4028234663852886e38), "3.4028235e+38");
+}
+
+TEST(NumberText, ExactDecimalHasEveryDigit) {
+  EXPECT_EQ(exact_decimal(0.1), "0.1000000000000000055511151231257827021181583404541015625");
+  EXPECT_EQ(exact_decimal(0.5), "0.5");
+  EXPECT_EQ(hex_float(12.0), "0x1.8p+3");
+}
+
+// A shape is whole numbers from 1 to 2^31, comma-separated; anything else names the bad part.
+TEST(ParseDimensions, AcceptsShapesAndNamesTheBadPart) {
+  EXPECT_EQ(*parse_dimensions("2,3,8,8"), (std::vector<int64_t>{2, 3, 8, 8}));
+  EXPECT_EQ(*parse_dimensions("2147483648"), (std::vector<int64_t>{2147483648}));
+  for (const char* bad : {"", "2,,3", "2,", "-1", "+2", "0", "1 2", " 1", "2147483649", "1e3", "0x10"})
+    EXPECT_FALSE(parse_dimensions(bad)) << bad;
+  EXPECT_NE(parse_dimensions("2,x,3").error().find("'x' in '2,x,3'"), std::string::npos);
+  EXPECT_EQ(dimensions_text({2, 3, 8, 8}), "2,3,8,8");
+}
+
+// File-supplied text reaches the terminal escaped: an OSC sequence in a tensor name retitled it.
+TEST(Printable, EscapesControlsAndCutsLongText) {
+  EXPECT_EQ(printable("model.layers.0.weight"), "model.layers.0.weight");
+  EXPECT_EQ(printable("\x1b]0;x\x07\\"), "\\x1b]0;x\\x07\\\\");
+  EXPECT_EQ(printable(std::string(100, 'a'), 10), "aaaaaaaaaa...");
+  EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 kept
+}
+
+}  // namespace
+}  // namespace pl
