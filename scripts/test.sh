@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh
+bash scripts/build.sh -DPL_WERROR=ON  # warnings are errors in the tested build
 (cd build && ctest --output-on-failure --timeout 600 -j"$(nproc)")
 # At -O1 (core's own -O3 is off under PL_SANITIZE): UBSan's checks at -O2/-O3 made this build
 # take 11 min on the 2-core VM, 6 min at -O1, for the same 50 s of tests.

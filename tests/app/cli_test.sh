@@ -1,11 +1,32 @@
 #!/usr/bin/env bash
 # Runs the real precision-lab binary ($PL) and checks what a user sees: values, JSON keys,
 # and exit status 2 with a clear message for bad input.
+#   cli_test.sh            every check, one line each
+#   cli_test.sh NAME       that check alone (CTest runs each as its own entry, cli.NAME)
+#   cli_test.sh --list     the checks' names
+# A check that reads what an earlier one wrote names that one in `needs`, which runs first when
+# the check runs alone.
 set -u
 fails=0
 passes=0
+only=${1:-}
+if [[ $only == --list ]]; then
+  grep -oE '^\s*check [a-z0-9.-]+' "$0" | awk '{print $2}'
+  exit 0
+fi
+declare -A needs=(
+  [explore-out-files]=explore-out [bench-throughput-files]=bench-throughput-save [matmul-out]=matmul-files
+  [run-setup-reruns]=run-config [run-csv]=run-config [run-sum-reruns]=run-sum
+  [run-throughput-figures]=run-throughput [run-cast-figures]=run-cast [mlp-figure]=mlp-save [mlp-rerun]=mlp-save
+  [run-framework-files]=run-framework-raises [run-framework-fix-reruns]=run-framework-raises
+  [matmul-torch-save-files]=matmul-torch-save [scenario-export-files]=scenario-export
+  [scenario-export-story]=scenario-export [scenario-export-rerun]=scenario-export)
+chain=" $only "  # the check asked for and what it needs, transitively
+step=$only
+while [[ -n $step && -n ${needs[$step]:-} ]]; do step=${needs[$step]}; chain+="$step "; done
 check() {  # check NAME EXPECTED_STATUS PATTERN -- COMMAND...
   local name=$1 want=$2 pattern=$3; shift 4
+  [[ -z $only || $chain == *" $name "* ]] || return 0
   local out; out=$("$@" 2>&1); local rc=$?
   if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" <<<"$out"; then
     echo "FAIL $name: status $rc (want $want), pattern '$pattern' in:"; echo "$out" | head -20
@@ -358,4 +379,5 @@ check devices-peaks 0 'bfloat16 +tensor cores +989\.4 += 132 SMs x  4096 ops/clo
 check devices-peaks-json 0 '"part": "A100 SXM4"' -- "$PL" devices --peaks --json
 check no-display 1 'xvfb-run' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL"
 echo "$passes passed, $fails failed"
+if [[ -n $only && $passes -eq 0 && $fails -eq 0 ]]; then echo "check '$only' did not run here (another machine's branch)"; exit 77; fi
 [[ $fails -eq 0 ]]
