@@ -18,19 +18,16 @@ namespace {
 // special selects for every element, ran at 0.76x where toward zero's short path ran at 0.92x.
 template <Rounding R, bool kE8m0>
 __device__ __forceinline__ float element(float x, const RoundtripF32Params& p, uint64_t index) {
-  if constexpr (kE8m0)
-    return roundtrip_f32_e8m0<R, true>(x, p, index);
+  if constexpr (kE8m0) return roundtrip_f32_e8m0<R, true>(x, p, index);
   else if constexpr (R == Rounding::Stochastic)
     return roundtrip_f32_short_first<R, true>(x, p, stochastic_bits(p.seed, index));
-  else
-    return roundtrip_f32_short_first<R, true>(x, p, 0);
+  else return roundtrip_f32_short_first<R, true>(x, p, 0);
 }
 
 // Each thread converts 4 consecutive floats with one 16-byte load and store (memory-bound).
 template <Rounding R, bool kE8m0>
-__global__ void PL_GRID_STRIDE_BOUNDS
-roundtrip_kernel(const float* __restrict__ in, float* __restrict__ out, size_t n,
-                 RoundtripF32Params p) {
+__global__ void PL_GRID_STRIDE_BOUNDS roundtrip_kernel(const float* __restrict__ in, float* __restrict__ out, size_t n,
+                                                       RoundtripF32Params p) {
   size_t stride = size_t(gridDim.x) * blockDim.x;
   size_t n4 = n / 4;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += stride) {
@@ -48,22 +45,18 @@ roundtrip_kernel(const float* __restrict__ in, float* __restrict__ out, size_t n
 
 template <Rounding R>
 void launch_mode(int grid, cudaStream_t s, const float* in, float* out, size_t n, const RoundtripF32Params& p) {
-  if (p.e8m0)
-    roundtrip_kernel<R, true><<<grid, kGridStrideThreads, 0, s>>>(in, out, n, p);
-  else
-    roundtrip_kernel<R, false><<<grid, kGridStrideThreads, 0, s>>>(in, out, n, p);
+  if (p.e8m0) roundtrip_kernel<R, true><<<grid, kGridStrideThreads, 0, s>>>(in, out, n, p);
+  else roundtrip_kernel<R, false><<<grid, kGridStrideThreads, 0, s>>>(in, out, n, p);
 }
 
 // The float64 round trip in place, one element a thread at a time (roundtrip_f64.h): its
 // 64-bit integer steps make it compute-heavier than the float32 kernel above.
-__global__ void PL_GRID_STRIDE_BOUNDS
-roundtrip_f64_kernel(double* __restrict__ v, size_t n, RoundtripF64Params p) {
+__global__ void PL_GRID_STRIDE_BOUNDS roundtrip_f64_kernel(double* __restrict__ v, size_t n, RoundtripF64Params p) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) v[i] = roundtrip_f64(v[i], p, i);
 }
 
-__global__ void PL_GRID_STRIDE_BOUNDS
-fill_kernel(float* out, size_t n) {
+__global__ void PL_GRID_STRIDE_BOUNDS fill_kernel(float* out, size_t n) {
   size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
     out[i] = float((double(i % 1000003) - 500000.0) * 1.3e-3);  // same data as the CPU bench
@@ -71,9 +64,8 @@ fill_kernel(float* out, size_t n) {
 
 }  // namespace
 
-cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,
-                                 const RoundtripF32Params& p, Rounding r, int sm_count,
-                                 cudaStream_t s) {
+cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n, const RoundtripF32Params& p, Rounding r,
+                                 int sm_count, cudaStream_t s) {
   // float4 access needs 16-byte alignment; cudaMalloc gives 256 bytes.
   int g = grid_stride_blocks(n / 4 + 1, sm_count);
   switch (r) {
@@ -87,8 +79,7 @@ cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,
   return cudaGetLastError();
 }
 
-cudaError_t launch_roundtrip_f64(double* values, size_t n, const RoundtripF64Params& p, int sm_count,
-                                 cudaStream_t s) {
+cudaError_t launch_roundtrip_f64(double* values, size_t n, const RoundtripF64Params& p, int sm_count, cudaStream_t s) {
   roundtrip_f64_kernel<<<grid_stride_blocks(n, sm_count), kGridStrideThreads, 0, s>>>(values, n, p);
   return cudaGetLastError();
 }

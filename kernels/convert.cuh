@@ -13,9 +13,8 @@ namespace pl::cuda {
 
 // Launches on `stream`; in and out are device pointers. `sm_count` (the device's
 // multiprocessors, read once by the caller) sizes the grid.
-cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n,
-                                 const RoundtripF32Params& p, Rounding r, int sm_count,
-                                 cudaStream_t stream);
+cudaError_t launch_roundtrip_f32(const float* in, float* out, size_t n, const RoundtripF32Params& p, Rounding r,
+                                 int sm_count, cudaStream_t stream);
 // In place; element i draws stochastic index i.
 cudaError_t launch_roundtrip_f64(double* values, size_t n, const RoundtripF64Params& p, int sm_count,
                                  cudaStream_t stream);

@@ -7,18 +7,18 @@
 #include <string>
 #include <vector>
 
+#include "core/accumulate/output_steps.h"
+#include "core/analysis/pooled_difference.h"
 #include "core/dtype/bulk_convert.h"
 #include "kernels/convert.cuh"
 #include "kernels/cublaslt_api.h"
 #include "kernels/device_buffer.h"
-#include "kernels/staged_copy.h"
 #include "kernels/device_error_stats.h"
 #include "kernels/device_peaks.h"
-#include "core/accumulate/output_steps.h"
-#include "core/analysis/pooled_difference.h"
 #include "kernels/device_values.h"
 #include "kernels/held_kernels.cuh"
 #include "kernels/product_engine.h"
+#include "kernels/staged_copy.h"
 
 namespace pl {
 namespace {
@@ -71,16 +71,15 @@ class CudaBackend final : public Backend {
     if (cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device_) == cudaSuccess)
       d.memory_clock_mhz = memory_khz / 1000;
     cudaGetLastError();  // an attribute this driver lacks leaves no sticky error behind
-    d.runtime = "sm_" + std::to_string(p.major * 10 + p.minor) + ", driver " +
-                std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10) +
-                ", runtime " + std::to_string(runtime / 1000) + "." +
+    d.runtime = "sm_" + std::to_string(p.major * 10 + p.minor) + ", driver " + std::to_string(driver / 1000) + "." +
+                std::to_string(driver % 1000 / 10) + ", runtime " + std::to_string(runtime / 1000) + "." +
                 std::to_string(runtime % 1000 / 10);
     auto lt = cuda::cublaslt_api();
     if (!lt) d.runtime += ", " + lt.error();
     else {
       const size_t v = (*lt)->version();  // major * 10000 + minor * 100 + patch
-      d.runtime += ", cuBLASLt " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) +
-                   "." + std::to_string(v % 100);
+      d.runtime += ", cuBLASLt " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
+                   std::to_string(v % 100);
     }
     if (d.sm_clock_mhz > 0)
       d.runtime += ", SM clock up to " + std::to_string(d.sm_clock_mhz) + " MHz, memory clock " +
@@ -94,8 +93,8 @@ class CudaBackend final : public Backend {
     return {true, ""};
   }
 
-  Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in,
-                               float* out, size_t n) override {
+  Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in, float* out,
+                               size_t n) override {
     const RoundtripF32Params p = make_roundtrip_params(f, o);
     if (!p.supported) return Error{kNoKernel};
     if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
@@ -127,16 +126,13 @@ class CudaBackend final : public Backend {
     return true;
   }
 
-  Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n,
-                                             int reps) override {
+  Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n, int reps) override {
     const RoundtripF32Params p = make_roundtrip_params(f, o);
     if (!p.supported) return Error{kNoKernel};
     cudaSetDevice(device_);
     DeviceBuffer d_in, d_out;
-    if (auto e = d_in.allocate(n * sizeof(float)); e != cudaSuccess)
-      return Error{cuda_error("out of GPU memory", e)};
-    if (auto e = d_out.allocate(n * sizeof(float)); e != cudaSuccess)
-      return Error{cuda_error("out of GPU memory", e)};
+    if (auto e = d_in.allocate(n * sizeof(float)); e != cudaSuccess) return Error{cuda_error("out of GPU memory", e)};
+    if (auto e = d_out.allocate(n * sizeof(float)); e != cudaSuccess) return Error{cuda_error("out of GPU memory", e)};
     cuda::launch_fill_pattern(d_in.as<float>(), n, sm_count_, nullptr);
     cudaEvent_t t0, t1, t2;
     cudaEventCreate(&t0);
@@ -158,12 +154,11 @@ class CudaBackend final : public Backend {
     cudaEventDestroy(t0);
     cudaEventDestroy(t1);
     cudaEventDestroy(t2);
-    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-      return Error{cuda_error("timing run failed", e)};
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return Error{cuda_error("timing run failed", e)};
     return make_convert_timing(n, tc, tm,
                                "CUDA events, median of " + std::to_string(reps) +
-               " interleaved runs after 2 warm-ups; copy is cudaMemcpyAsync device-to-device; "
-               "GB/s counts bytes read + written");
+                                   " interleaved runs after 2 warm-ups; copy is cudaMemcpyAsync device-to-device; "
+                                   "GB/s counts bytes read + written");
   }
 
   Support supports_product(const ProductSpec& s) const override { return products_.supports(s); }
@@ -257,7 +252,8 @@ class CudaBackend final : public Backend {
     const double* da = cuda::held_pointer(*a, holder_);
     const double* db = cuda::held_pointer(*b, holder_);
     if (!da && !db) return Backend::pooled_difference(a, b, rows, cols, limit);
-    if (a->size() != rows * cols || b->size() != rows * cols) return Error{"the heat map's arrays do not fit its shape"};
+    if (a->size() != rows * cols || b->size() != rows * cols)
+      return Error{"the heat map's arrays do not fit its shape"};
     if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
     // The one a host array (a reference made on the CPU) goes up.
     DeviceBuffer uploaded;
@@ -297,9 +293,9 @@ class CudaBackend final : public Backend {
     const size_t count = steps.m * steps.n;
     const bool scaled = steps.scaled();
     DeviceBuffer fa, fb, bias;
-    for (auto [buffer, host] : {std::pair{&fa, scaled ? steps.row_factor_a : std::span<const double>()},
-                                std::pair{&fb, scaled ? steps.row_factor_b : std::span<const double>()},
-                                std::pair{&bias, steps.bias}}) {
+    for (auto [buffer, host] :
+         {std::pair{&fa, scaled ? steps.row_factor_a : std::span<const double>()},
+          std::pair{&fb, scaled ? steps.row_factor_b : std::span<const double>()}, std::pair{&bias, steps.bias}}) {
       if (host.empty()) continue;
       if (auto ok = cuda::upload(*buffer, host, "out of GPU memory for the epilogue"); !ok) return Error{ok.error()};
     }

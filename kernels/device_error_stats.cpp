@@ -11,9 +11,9 @@
 #include "core/util/parallel.h"
 #include "kernels/device_buffer.h"
 #include "kernels/device_values.h"
-#include "kernels/staged_copy.h"
 #include "kernels/error_stats.cuh"
 #include "kernels/phase_trace.h"
+#include "kernels/staged_copy.h"
 
 namespace pl::cuda {
 namespace {
@@ -156,8 +156,8 @@ Expected<std::vector<Gathered>> later_passes(const std::vector<PassOneArrays>& o
     DeviceBuffer d_three;
     if (auto ok = upload(d_three, std::span<const PassThreeArrays>(three), "out of GPU memory"); !ok)
       return Error{ok.error()};
-    if (auto e = launch_error_pass_three(d_three.as<const PassThreeArrays>(), static_cast<int>(count), n, sm_count,
-                                         nullptr);
+    if (auto e =
+            launch_error_pass_three(d_three.as<const PassThreeArrays>(), static_cast<int>(count), n, sm_count, nullptr);
         e != cudaSuccess)
       return Error{cuda_error("the error statistics' third pass failed to start", e)};
     if (auto e = cudaDeviceSynchronize(); e != cudaSuccess)
@@ -215,8 +215,10 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   const experiment::DecadeBins& eight = experiment::DecadeBins::get(passes::kUlpPerDecade);
   const size_t stride4 = four.counted_slots(), stride8 = eight.counted_slots();
   DeviceBuffer d_four, d_eight;
-  if (auto ok = upload(d_four, four.entries(), "out of GPU memory for the decade tables"); !ok) return Error{ok.error()};
-  if (auto ok = upload(d_eight, eight.entries(), "out of GPU memory for the decade tables"); !ok) return Error{ok.error()};
+  if (auto ok = upload(d_four, four.entries(), "out of GPU memory for the decade tables"); !ok)
+    return Error{ok.error()};
+  if (auto ok = upload(d_eight, eight.entries(), "out of GPU memory for the decade tables"); !ok)
+    return Error{ok.error()};
   const DecadeTables tables{d_four.as<const uint64_t>(), static_cast<uint32_t>(four.slots()),
                             d_eight.as<const uint64_t>(), static_cast<uint32_t>(eight.slots())};
 
@@ -271,7 +273,8 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
       }
       if (!b->bias.empty())
         if (auto ok = upload(out[c].bias, b->bias, "out of GPU memory for the bias"); !ok) return Error{ok.error()};
-      auto counts = zeroed<unsigned long long>(out[c].bound, stride4 * replicas, "out of GPU memory for the bound check");
+      auto counts =
+          zeroed<unsigned long long>(out[c].bound, stride4 * replicas, "out of GPU memory for the bound check");
       if (!counts) return Error{counts.error()};
       set_bound(a.params, *b, d_abs, out[c].bias.as<const double>());
       a.bound_counts = *counts;
@@ -297,9 +300,12 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   for (size_t c = 0; c < count; ++c) {
     auto sums = download<PassSums>(out[c].span_sums, spans, "reading the sums back failed");
     auto keys = download<unsigned>(out[c].key_counts, kKeys, "reading the key counts back failed");
-    auto rel = download<unsigned long long>(out[c].rel, one[c].rel_counts ? stride4 : 0, "reading the histograms back failed");
-    auto ulps = download<unsigned long long>(out[c].ulps, one[c].ulp_counts ? stride8 : 0, "reading the histograms back failed");
-    auto bound = download<unsigned long long>(out[c].bound, one[c].bound_counts ? stride4 : 0, "reading the bound check back failed");
+    auto rel =
+        download<unsigned long long>(out[c].rel, one[c].rel_counts ? stride4 : 0, "reading the histograms back failed");
+    auto ulps = download<unsigned long long>(out[c].ulps, one[c].ulp_counts ? stride8 : 0,
+                                             "reading the histograms back failed");
+    auto bound = download<unsigned long long>(out[c].bound, one[c].bound_counts ? stride4 : 0,
+                                              "reading the bound check back failed");
     if (!sums) return Error{sums.error()};
     if (!keys) return Error{keys.error()};
     if (!rel || !ulps) return Error{!rel ? rel.error() : ulps.error()};
@@ -314,7 +320,8 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
                    std::to_string(first.back().sums.count) + " compared elements"};
     plans.push_back(passes::plan(cs[c], first.back(), m));
     if (plans.back().log_histograms)
-      return Error{"relative or ulp errors range past the decade table (below 1e-307 or past 1e308): binned on the CPU"};
+      return Error{
+          "relative or ulp errors range past the decade table (below 1e-307 or past 1e308): binned on the CPU"};
     second |= plans.back().needed;
   }
   trace.mark("plan");
@@ -338,9 +345,12 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   // The percentiles (a selection each), the comparisons split between the threads as the CPU's
   // error_stats() splits them (20-26 ms for four comparisons one after another on the H100 machine).
   std::vector<ErrorStats> stats(count);
-  parallel_for(count, 0, [&](size_t c0, size_t c1) {
-    for (size_t c = c0; c < c1; ++c) stats[c] = passes::finish(cs[c], n, plans[c], gathered_values[c], first[c]);
-  }, 1);
+  parallel_for(
+      count, 0,
+      [&](size_t c0, size_t c1) {
+        for (size_t c = c0; c < c1; ++c) stats[c] = passes::finish(cs[c], n, plans[c], gathered_values[c], first[c]);
+      },
+      1);
   trace.mark("finish");
   return stats;
 }

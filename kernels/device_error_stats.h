@@ -13,11 +13,11 @@
 #include <span>
 #include <vector>
 
-#include "core/backend/backend.h"
-#include "core/dtype/dtype.h"
 #include "core/analysis/bound_check.h"
 #include "core/analysis/error_passes.h"
 #include "core/analysis/error_stats.h"
+#include "core/backend/backend.h"
+#include "core/dtype/dtype.h"
 #include "core/util/expected.h"
 #include "kernels/device_buffer.h"
 #include "kernels/error_pass.h"

@@ -24,9 +24,8 @@ __global__ void per_element_kernel(const float* __restrict__ a, const float* __r
 
 // Sequential and chunked sums: tiles of A and B staged in shared memory, every thread still
 // adding its own element's products in order k = 0, 1, ...
-__global__ void tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
-                                size_t m, size_t n, size_t k, size_t row0, EmulatedModel model,
-                                float* __restrict__ c, uint8_t* __restrict__ redo) {
+__global__ void tiled_kernel(const float* __restrict__ a, const float* __restrict__ b, size_t m, size_t n, size_t k,
+                             size_t row0, EmulatedModel model, float* __restrict__ c, uint8_t* __restrict__ redo) {
   __shared__ float as[kTile][kTile + 1], bs[kTile][kTile + 1];
   const size_t i = row0 + size_t(blockIdx.y) * kTile + threadIdx.y;
   const size_t j = size_t(blockIdx.x) * kTile + threadIdx.x;
@@ -49,8 +48,8 @@ __global__ void tiled_kernel(const float* __restrict__ a, const float* __restric
   }
 }
 
-__global__ void float64_kernel(const double* __restrict__ a, const double* __restrict__ b,
-                               size_t m, size_t n, size_t k, size_t row0, double* __restrict__ c) {
+__global__ void float64_kernel(const double* __restrict__ a, const double* __restrict__ b, size_t m, size_t n, size_t k,
+                               size_t row0, double* __restrict__ c) {
   __shared__ double as[kTile][kTile + 1], bs[kTile][kTile + 1];
   const size_t i = row0 + size_t(blockIdx.y) * kTile + threadIdx.y;
   const size_t j = size_t(blockIdx.x) * kTile + threadIdx.x;
@@ -74,21 +73,20 @@ dim3 grid_for(size_t n, size_t rows) {
 
 }  // namespace
 
-cudaError_t launch_emulated_gemm(const float* a, const float* b, size_t m, size_t n, size_t k,
-                                 size_t row0, size_t row1, const EmulatedModel& model, float* c,
-                                 uint8_t* redo, cudaStream_t stream) {
+cudaError_t launch_emulated_gemm(const float* a, const float* b, size_t m, size_t n, size_t k, size_t row0, size_t row1,
+                                 const EmulatedModel& model, float* c, uint8_t* redo, cudaStream_t stream) {
   (void)m;  // the kernel's row bound is the slab's end
   const dim3 block(kTile, kTile);
   const dim3 grid = grid_for(n, row1 - row0);
-  if (model.kind == EmulatedKind::Pairwise || model.kind == EmulatedKind::Kahan || model.kind == EmulatedKind::Multiterm)
+  if (model.kind == EmulatedKind::Pairwise || model.kind == EmulatedKind::Kahan ||
+      model.kind == EmulatedKind::Multiterm)
     per_element_kernel<<<grid, block, 0, stream>>>(a, b, row1, n, k, row0, model, c, redo);
-  else
-    tiled_kernel<<<grid, block, 0, stream>>>(a, b, row1, n, k, row0, model, c, redo);
+  else tiled_kernel<<<grid, block, 0, stream>>>(a, b, row1, n, k, row0, model, c, redo);
   return cudaGetLastError();
 }
 
-cudaError_t launch_float64_gemm(const double* a, const double* b, size_t m, size_t n, size_t k,
-                                size_t row0, size_t row1, double* c, cudaStream_t stream) {
+cudaError_t launch_float64_gemm(const double* a, const double* b, size_t m, size_t n, size_t k, size_t row0,
+                                size_t row1, double* c, cudaStream_t stream) {
   (void)m;  // the kernel's row bound is the slab's end
   float64_kernel<<<grid_for(n, row1 - row0), dim3(kTile, kTile), 0, stream>>>(a, b, row1, n, k, row0, c);
   return cudaGetLastError();

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <limits>
 
-#include "core/dtype/bulk_convert.h"
 #include "core/accumulate/multiterm.h"
+#include "core/dtype/bulk_convert.h"
 #include "kernels/emulated_gemm.cuh"
 
 namespace pl::cuda {
@@ -38,7 +38,8 @@ Expected<EmulatedAdd> add_for(DType format, Rounding rounding) {
     return add;
   }
   if (f.precision() > 22)
-    return Error{std::string(name(format)) + " accumulation: more than 22 bits of precision (the GPU rounds through float32)"};
+    return Error{std::string(name(format)) +
+                 " accumulation: more than 22 bits of precision (the GPU rounds through float32)"};
   add.hardware_f32 = false;
   // e8m0 has a GPU rounding kernel, but a sum in it (no zero, no sign) is the CPU's general
   // code's alone: the device's sums assume both.
@@ -53,12 +54,11 @@ Expected<EmulatedAdd> add_for(DType format, Rounding rounding) {
 
 Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
   const auto& acc = s.accumulate;
-  if (acc.kind != AccumKind::Sequential && acc.kind != AccumKind::Chunked &&
-      acc.kind != AccumKind::Pairwise && acc.kind != AccumKind::Kahan && acc.kind != AccumKind::Multiterm)
+  if (acc.kind != AccumKind::Sequential && acc.kind != AccumKind::Chunked && acc.kind != AccumKind::Pairwise &&
+      acc.kind != AccumKind::Kahan && acc.kind != AccumKind::Multiterm)
     return Error{"no CUDA kernel for " + std::string(experiment::accum_kind_name(acc.kind)) + " accumulation"};
   if (value_bits(s.a) + value_bits(s.b) > 24)
-    return Error{std::string(name(s.a)) + " x " + std::string(name(s.b)) +
-                 ": products are not exact float32 numbers"};
+    return Error{std::string(name(s.a)) + " x " + std::string(name(s.b)) + ": products are not exact float32 numbers"};
   EmulatedModel m;
   m.stream_base = s.stream_offset;
   auto inner = add_for(acc.format, acc.rounding);

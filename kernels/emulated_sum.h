@@ -16,9 +16,9 @@
 // contracts), on the host through plain float operations built with -ffp-contract=off.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cmath>
 #include <cstring>
 
 #include "core/dtype/device/quantum.h"
@@ -31,26 +31,26 @@
 namespace pl::cuda {
 
 struct EmulatedAdd {
-  bool hardware_f32 = true;      // float32 to nearest even: add in float32 arithmetic
-  bool exact_path = false;       // stochastic, or float32 in another mode: round_exact() below
-  RoundtripF32Params format{};   // else: the narrow format
-  float largest = 0;             // its largest finite value
+  bool hardware_f32 = true;     // float32 to nearest even: add in float32 arithmetic
+  bool exact_path = false;      // stochastic, or float32 in another mode: round_exact() below
+  RoundtripF32Params format{};  // else: the narrow format
+  float largest = 0;            // its largest finite value
   Rounding rounding = Rounding::NearestEven;
-  uint64_t seed = 0;             // stochastic: the CPU's CastOptions::seed
+  uint64_t seed = 0;                    // stochastic: the CPU's CastOptions::seed
   int emin = -126, mantissa_bits = 23;  // the format, for round_exact()
-  bool negative_zero = true;     // whether it has -0
+  bool negative_zero = true;            // whether it has -0
 };
 
 enum class EmulatedKind : uint8_t { Sequential, Chunked, Pairwise, Kahan, Multiterm };
 
 struct EmulatedModel {
   EmulatedKind kind = EmulatedKind::Sequential;
-  bool chunked = false;  // kind == Chunked
-  size_t chunk = 0;      // products per chunk (chunked)
-  size_t block = 0;      // products per sequential leaf (pairwise), per block (multi-term)
-  int extra_bits = 0;    // multi-term: bits kept below the format's last place
-  EmulatedAdd inner;     // the accumulator (chunked: within a chunk)
-  EmulatedAdd outer;     // chunked: where the chunk sums go
+  bool chunked = false;      // kind == Chunked
+  size_t chunk = 0;          // products per chunk (chunked)
+  size_t block = 0;          // products per sequential leaf (pairwise), per block (multi-term)
+  int extra_bits = 0;        // multi-term: bits kept below the format's last place
+  EmulatedAdd inner;         // the accumulator (chunked: within a chunk)
+  EmulatedAdd outer;         // chunked: where the chunk sums go
   uint64_t stream_base = 0;  // added to every element's stream_offset (ProductSpec::stream_offset)
 };
 
@@ -215,8 +215,8 @@ struct RunningSum {
 // The CPU's pairwise recursion (core/accumulate/accumulate.cpp) on an explicit stack: a span
 // of at most `block` products is summed in order; a longer one splits at
 // mid = max(block, floor(n / block / 2) * block), and the two halves' sums are added.
-PL_HD inline float pairwise_sum(const float* a, const float* b, size_t n, size_t block, const EmulatedAdd& r,
-                                bool& bad, uint64_t step) {
+PL_HD inline float pairwise_sum(const float* a, const float* b, size_t n, size_t block, const EmulatedAdd& r, bool& bad,
+                                uint64_t step) {
   struct Frame {
     size_t start, len;
     int stage;  // 0: split next, 1: left done, 2: both done
@@ -253,8 +253,7 @@ PL_HD inline float pairwise_sum(const float* a, const float* b, size_t n, size_t
 }
 
 // Kahan's compensated sum, every operation rounded to the format (the CPU's kahan()).
-PL_HD inline float kahan_sum(const float* a, const float* b, size_t n, const EmulatedAdd& r, bool& bad,
-                             uint64_t step) {
+PL_HD inline float kahan_sum(const float* a, const float* b, size_t n, const EmulatedAdd& r, bool& bad, uint64_t step) {
   float s = 0.0f, c = 0.0f;
   for (size_t t = 0; t < n; ++t) {  // five roundings a product, in the CPU's order
     const float p = round_to_format(exact_product(a[t], b[t], bad), r, bad, step);

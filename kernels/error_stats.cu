@@ -9,7 +9,7 @@
 namespace pl::cuda {
 namespace {
 
-constexpr int kPassOneThreads = 128;  // a block's PassSums in shared memory: 128 x 192 bytes
+constexpr int kPassOneThreads = 128;                   // a block's PassSums in shared memory: 128 x 192 bytes
 constexpr int kLaterPassThreads = kGridStrideThreads;  // passes 2 and 3
 
 // One atomic increment per distinct value among a warp's active lanes (neighbouring elements
@@ -22,8 +22,8 @@ __device__ void warp_count(Counter* counts, unsigned value, bool active) {
   if (active && lane == unsigned(__ffs(peers) - 1)) atomicAdd(&counts[value], Counter(__popc(peers)));
 }
 
-__global__ void __launch_bounds__(kPassOneThreads) pass_one_kernel(const PassOneArrays* comparisons, size_t n,
-                                                                   DecadeTables tables) {
+__global__ void __launch_bounds__(kPassOneThreads)
+    pass_one_kernel(const PassOneArrays* comparisons, size_t n, DecadeTables tables) {
   // Raw storage: a __shared__ array may not have a constructor, and PassSums initialises itself.
   __shared__ alignas(PassSums) unsigned char storage[kPassOneThreads * sizeof(PassSums)];
   PassSums* partial = reinterpret_cast<PassSums*>(storage);
@@ -34,7 +34,8 @@ __global__ void __launch_bounds__(kPassOneThreads) pass_one_kernel(const PassOne
     if (c.rel_counts) c.rel_counts += four, c.ulp_counts += eight;
     if (c.bound_counts) c.bound_counts += four;
   }
-  const size_t span = blockIdx.x, begin = span * kPassOneSpan, end = begin + kPassOneSpan < n ? begin + kPassOneSpan : n;
+  const size_t span = blockIdx.x, begin = span * kPassOneSpan,
+               end = begin + kPassOneSpan < n ? begin + kPassOneSpan : n;
   PassSums s;
   const uint32_t not_taken4 = tables.past_four + 3, not_taken8 = tables.past_eight + 3;
   // Every lane of a warp runs the same number of rounds (warp_count needs them all).
@@ -110,7 +111,7 @@ __global__ void pass_two_kernel(const PassTwoArrays* comparisons, size_t n) {
     const uint8_t a = in ? c.action[c.keys[i]] : 0;
     if (!__any_sync(0xffffffffu, a != 0)) return;
     const double e = a != 0 ? c.result[i] - c.reference[i] : 0.0;  // as pass 1 took it
-    const int q = (a >> 1) - 1;  // the owning quantile, or -1
+    const int q = (a >> 1) - 1;                                    // the owning quantile, or -1
     const bool member = q >= 0 && q < 3;
     const unsigned long long at = warp_append(c.alone_count, (a & kPassBinAlone) ? 0 : -1);
     if ((a & kPassBinAlone) && at < c.alone_capacity) c.alone[at] = e;

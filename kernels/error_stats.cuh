@@ -33,12 +33,12 @@ struct PassOneArrays {
   const double* result = nullptr;
   const double* reference = nullptr;
   PassParams params;
-  uint16_t* keys = nullptr;              // out: every element's error key (n)
-  PassSums* span_sums = nullptr;         // out: one per span
-  unsigned* key_counts = nullptr;        // out: compared elements by key (65536; zeroed)
-  unsigned long long* rel_counts = nullptr, *ulp_counts = nullptr;  // out: decade slots (zeroed) or null
-  unsigned long long* bound_counts = nullptr;  // out: the bound check's slots (zeroed) or null
-  unsigned replicas = 1;                 // copies of each counter array (above)
+  uint16_t* keys = nullptr;                                         // out: every element's error key (n)
+  PassSums* span_sums = nullptr;                                    // out: one per span
+  unsigned* key_counts = nullptr;                                   // out: compared elements by key (65536; zeroed)
+  unsigned long long *rel_counts = nullptr, *ulp_counts = nullptr;  // out: decade slots (zeroed) or null
+  unsigned long long* bound_counts = nullptr;                       // out: the bound check's slots (zeroed) or null
+  unsigned replicas = 1;                                            // copies of each counter array (above)
 };
 
 // The decade tables (DecadeBins::entries) at 4 and 8 bins a decade, and their first slot past.

@@ -16,21 +16,29 @@ constexpr int kThreads = kGridStrideThreads;  // the pool kernel too, one thread
 template <typename T>
 __device__ __forceinline__ double widen(const T* row, size_t c);
 template <>
-__device__ __forceinline__ double widen<double>(const double* row, size_t c) { return row[c]; }
+__device__ __forceinline__ double widen<double>(const double* row, size_t c) {
+  return row[c];
+}
 template <>
-__device__ __forceinline__ double widen<float>(const float* row, size_t c) { return double(row[c]); }
+__device__ __forceinline__ double widen<float>(const float* row, size_t c) {
+  return double(row[c]);
+}
 template <>
-__device__ __forceinline__ double widen<__half>(const __half* row, size_t c) { return double(__half2float(row[c])); }
+__device__ __forceinline__ double widen<__half>(const __half* row, size_t c) {
+  return double(__half2float(row[c]));
+}
 template <>
 __device__ __forceinline__ double widen<__nv_bfloat16>(const __nv_bfloat16* row, size_t c) {
   return double(__bfloat162float(row[c]));
 }
 template <>
-__device__ __forceinline__ double widen<int32_t>(const int32_t* row, size_t c) { return double(row[c]); }
+__device__ __forceinline__ double widen<int32_t>(const int32_t* row, size_t c) {
+  return double(row[c]);
+}
 
 template <typename T>
-__global__ void PL_GRID_STRIDE_BOUNDS
-widen_kernel(const T* __restrict__ src, size_t m, size_t n, size_t ld, double* __restrict__ dst) {
+__global__ void PL_GRID_STRIDE_BOUNDS widen_kernel(const T* __restrict__ src, size_t m, size_t n, size_t ld,
+                                                   double* __restrict__ dst) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   const size_t first = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (ld == n) {  // unpadded rows (the usual case): no division an element
@@ -40,25 +48,24 @@ widen_kernel(const T* __restrict__ src, size_t m, size_t n, size_t ld, double* _
   for (size_t e = first; e < m * n; e += stride) dst[e] = widen<T>(src + (e / n) * ld, e % n);
 }
 
-__global__ void PL_GRID_STRIDE_BOUNDS
-scatter_kernel(const size_t* __restrict__ index, const double* __restrict__ values, size_t count,
-               double* __restrict__ dst) {
+__global__ void PL_GRID_STRIDE_BOUNDS scatter_kernel(const size_t* __restrict__ index,
+                                                     const double* __restrict__ values, size_t count,
+                                                     double* __restrict__ dst) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < count; t += stride) dst[index[t]] = values[t];
 }
 
-__global__ void PL_GRID_STRIDE_BOUNDS
-add_rows_kernel(const double* __restrict__ x, const double* __restrict__ row, size_t count, size_t n,
-                double* __restrict__ y) {
+__global__ void PL_GRID_STRIDE_BOUNDS add_rows_kernel(const double* __restrict__ x, const double* __restrict__ row,
+                                                      size_t count, size_t n, double* __restrict__ y) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
     y[i] = __dadd_rn(x[i], row[i % n]);
 }
 
-__global__ void PL_GRID_STRIDE_BOUNDS
-epilogue_kernel(double* __restrict__ v, size_t m, size_t n, const double* __restrict__ fa,
-                const double* __restrict__ fb, bool scaled, const double* __restrict__ bias,
-                experiment::EpilogueParams p) {
+__global__ void PL_GRID_STRIDE_BOUNDS epilogue_kernel(double* __restrict__ v, size_t m, size_t n,
+                                                      const double* __restrict__ fa, const double* __restrict__ fb,
+                                                      bool scaled, const double* __restrict__ bias,
+                                                      experiment::EpilogueParams p) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t e = size_t(blockIdx.x) * blockDim.x + threadIdx.x; e < m * n; e += stride) {
     const size_t i = e / n, j = e % n;

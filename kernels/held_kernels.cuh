@@ -30,8 +30,7 @@ cudaError_t launch_add_to_rows(const double* x, const double* row, size_t count,
 // The GEMM epilogue of every element of an m x n array in place (epilogue_element.h, the CPU's
 // apply_epilogue bit for bit): fa (m) and fb (n) the row factors when `scaled`, bias (n) or null.
 cudaError_t launch_epilogue(double* values, size_t m, size_t n, const double* fa, const double* fb, bool scaled,
-                            const double* bias, const experiment::EpilogueParams& p, int sm_count,
-                            cudaStream_t stream);
+                            const double* bias, const experiment::EpilogueParams& p, int sm_count, cudaStream_t stream);
 // out (shape.rows x shape.cols): each cell experiment::pooled_cell of a and b (rows x cols).
 cudaError_t launch_pooled_difference(const double* a, const double* b, size_t rows, size_t cols,
                                      const experiment::PoolShape& shape, double* out, cudaStream_t stream);

@@ -107,8 +107,7 @@ Expected<bool> describe(const LtPlan& p, const LtShape& s, const Scalars& sc, De
   st = api.layout_create(&d.a, data_type(p.weight), s.k, s.n, static_cast<int64_t>(s.k));
   if (st == CUBLAS_STATUS_SUCCESS)
     st = api.layout_create(&d.b, data_type(p.input), s.k, s.m, static_cast<int64_t>(s.k));
-  if (st == CUBLAS_STATUS_SUCCESS)
-    st = api.layout_create(&d.d, data_type(p.out), s.n, s.m, static_cast<int64_t>(s.n));
+  if (st == CUBLAS_STATUS_SUCCESS) st = api.layout_create(&d.d, data_type(p.out), s.n, s.m, static_cast<int64_t>(s.n));
   if (st != CUBLAS_STATUS_SUCCESS) return Error{lt_error(api, "cublasLtMatrixLayoutCreate", st)};
   return true;
 }
@@ -139,16 +138,16 @@ LtGemm::~LtGemm() {
   if (handle_) api_->destroy(static_cast<cublasLtHandle_t>(handle_));
 }
 
-Expected<LtRun> LtGemm::run(const LtPlan& plan, const LtShape& s, const void* a, const void* b,
-                            void* d, cudaStream_t stream) {
+Expected<LtRun> LtGemm::run(const LtPlan& plan, const LtShape& s, const void* a, const void* b, void* d,
+                            cudaStream_t stream) {
   auto handle = static_cast<cublasLtHandle_t>(handle_);
   const CublasLtApi& api = *api_;
   const Scalars sc = scalars(plan.compute);
   Descriptors desc{api};
   if (auto ok = describe(plan, s, sc, desc); !ok) return Error{ok.error()};
 
-  const std::string key = plan.label + " " + std::to_string(s.m) + "x" + std::to_string(s.n) +
-                          "x" + std::to_string(s.k);
+  const std::string key =
+      plan.label + " " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
   std::shared_ptr<Cached> cached;
   if (auto it = algorithms_.find(key); it != algorithms_.end()) cached = it->second;
   if (!cached) {
@@ -159,10 +158,11 @@ Expected<LtRun> LtGemm::run(const LtPlan& plan, const LtShape& s, const void* a,
     const int want = algorithm_index();
     std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<size_t>(want) + 1);
     int found = 0;
-    const cublasStatus_t st = api.heuristic(handle, desc.op, desc.a, desc.b, desc.d, desc.d, pref,
-                                            want + 1, results.data(), &found);
+    const cublasStatus_t st =
+        api.heuristic(handle, desc.op, desc.a, desc.b, desc.d, desc.d, pref, want + 1, results.data(), &found);
     api.pref_destroy(pref);
-    const std::string at = plan.label + " at " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    const std::string at =
+        plan.label + " at " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
     if (st != CUBLAS_STATUS_SUCCESS || found == 0 || results[0].state != CUBLAS_STATUS_SUCCESS)
       return Error{"cuBLASLt has no algorithm for " + at + " on this GPU" +
                    (st != CUBLAS_STATUS_SUCCESS ? " (" + lt_error(api, "heuristic", st) + ")" : "")};
@@ -177,9 +177,8 @@ Expected<LtRun> LtGemm::run(const LtPlan& plan, const LtShape& s, const void* a,
   cudaEventCreate(&t0);
   cudaEventCreate(&t1);
   cudaEventRecord(t0, stream);
-  const cublasStatus_t st = api.matmul(handle, desc.op, sc.one, b, desc.a, a, desc.b, sc.zero, d,
-                                           desc.d, d, desc.d, &cached->algo, workspace_.get(),
-                                           cached->workspace, stream);
+  const cublasStatus_t st = api.matmul(handle, desc.op, sc.one, b, desc.a, a, desc.b, sc.zero, d, desc.d, d, desc.d,
+                                       &cached->algo, workspace_.get(), cached->workspace, stream);
   cudaEventRecord(t1, stream);
   const cudaError_t e = cudaEventSynchronize(t1);
   LtRun run;
@@ -190,8 +189,8 @@ Expected<LtRun> LtGemm::run(const LtPlan& plan, const LtShape& s, const void* a,
   if (e != cudaSuccess) return Error{cuda_error("cublasLtMatmul failed on the device", e)};
   run.algorithm = (algorithm_index() == 0 ? std::string("heuristic's first algorithm")
                                           : "heuristic's algorithm #" + std::to_string(algorithm_index())) +
-                  ", workspace " + std::to_string(cached->workspace >> 10) +
-                  " KiB" + (cached->uses++ > 0 ? ", cached" : "");
+                  ", workspace " + std::to_string(cached->workspace >> 10) + " KiB" +
+                  (cached->uses++ > 0 ? ", cached" : "");
   return run;
 }
 

@@ -33,14 +33,13 @@ class LtGemm {
   LtGemm& operator=(const LtGemm&) = delete;
 
   // Device pointers: a (input, m x k), b (weight, n x k), d (m x n) in the plan's elements.
-  Expected<LtRun> run(const LtPlan& plan, const LtShape& s, const void* a, const void* b, void* d,
-                      cudaStream_t stream);
+  Expected<LtRun> run(const LtPlan& plan, const LtShape& s, const void* a, const void* b, void* d, cudaStream_t stream);
 
  private:
   LtGemm() = default;
   struct Cached;
   const struct CublasLtApi* api_ = nullptr;  // loaded at create() (cublaslt_api.h)
-  void* handle_ = nullptr;  // cublasLtHandle_t (kept out of this header)
+  void* handle_ = nullptr;                   // cublasLtHandle_t (kept out of this header)
   DeviceBuffer workspace_;
   std::map<std::string, std::shared_ptr<Cached>> algorithms_;
 };

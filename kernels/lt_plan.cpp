@@ -9,25 +9,24 @@ bool is_fp8(DType t) { return t == DType::float8_e4m3fn || t == DType::float8_e5
 
 // Dtypes whose values are all float32 numbers (what sgemm reads on the CPU).
 bool fits_float32(DType t) {
-  if (t == DType::float64 || t == DType::int64 || t == DType::uint64 || t == DType::int32 ||
-      t == DType::uint32)
+  if (t == DType::float64 || t == DType::int64 || t == DType::uint64 || t == DType::int32 || t == DType::uint32)
     return false;
   return is_float(t) ? info(t).format.precision() <= 24 : true;
 }
 
 LtPlan make(Element in, Element w, Element out, LtCompute c, size_t align = 1, int cc = 0) {
   LtPlan p{in, w, out, c, align, cc, false, true, ""};
-  p.label = std::string(element_name(in)) + " x " + element_name(w) + " -> " + element_name(out) +
-            ", " + lt_compute_name(c);
+  p.label =
+      std::string(element_name(in)) + " x " + element_name(w) + " -> " + element_name(out) + ", " + lt_compute_name(c);
   return p;
 }
 
 }  // namespace
 
 const char* lt_compute_name(LtCompute c) {
-  static const char* const names[] = {"CUBLAS_COMPUTE_64F", "CUBLAS_COMPUTE_32F_PEDANTIC",
+  static const char* const names[] = {"CUBLAS_COMPUTE_64F",           "CUBLAS_COMPUTE_32F_PEDANTIC",
                                       "CUBLAS_COMPUTE_32F_FAST_TF32", "CUBLAS_COMPUTE_32F",
-                                      "CUBLAS_COMPUTE_16F", "CUBLAS_COMPUTE_32I"};
+                                      "CUBLAS_COMPUTE_16F",           "CUBLAS_COMPUTE_32I"};
   return names[static_cast<int>(c)];
 }
 
@@ -35,15 +34,13 @@ Expected<LtPlan> plan_library_product(const ProductSpec& s) {
   const auto& acc = s.accumulate;
   const DType a = s.a, b = s.b;
   if (acc.kind == AccumKind::Int32) {
-    if (a == DType::int8 && b == DType::int8)
-      return make(Element::I8, Element::I8, Element::I32, LtCompute::I32, 16);
-    return Error{"cuBLASLt's integer GEMM takes signed int8 x int8 (" + std::string(name(a)) +
-                 " x " + std::string(name(b)) + " runs on the CPU)"};
+    if (a == DType::int8 && b == DType::int8) return make(Element::I8, Element::I8, Element::I32, LtCompute::I32, 16);
+    return Error{"cuBLASLt's integer GEMM takes signed int8 x int8 (" + std::string(name(a)) + " x " +
+                 std::string(name(b)) + " runs on the CPU)"};
   }
   if (acc.kind != AccumKind::Blas) return Error{"not a library product"};
   if (acc.rounding != Rounding::NearestEven) return Error{"cuBLASLt rounds to nearest even only"};
-  if (acc.format == DType::float64)
-    return make(Element::F64, Element::F64, Element::F64, LtCompute::F64);
+  if (acc.format == DType::float64) return make(Element::F64, Element::F64, Element::F64, LtCompute::F64);
   if (acc.format == DType::float16) {
     if (a == DType::float16 && b == DType::float16)
       return make(Element::F16, Element::F16, Element::F16, LtCompute::F16);

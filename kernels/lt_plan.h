@@ -23,11 +23,11 @@ const char* lt_compute_name(LtCompute c);  // "CUBLAS_COMPUTE_32F", ...
 struct LtPlan {
   Element input, weight, out;  // storage of the experiment's A (input), B (weight), and of D
   LtCompute compute;
-  size_t align = 1;            // m, n, k padded to multiples of this (16 for fp8 and int8)
+  size_t align = 1;                // m, n, k padded to multiples of this (16 for fp8 and int8)
   int min_compute_capability = 0;  // major * 10 + minor: 89 for fp8
   bool fast_accumulation = false;  // fp8 only
   bool native = true;              // false: the dtypes' values run as float32 (emulation)
-  std::string label;           // "bf16 x bf16 -> f32, CUBLAS_COMPUTE_32F"
+  std::string label;               // "bf16 x bf16 -> f32, CUBLAS_COMPUTE_32F"
 };
 
 // The plan for a library product, or why cuBLASLt cannot run it.

@@ -36,8 +36,7 @@ struct PackedRows {
 };
 
 // `values` holds rows x cols row-major; columns cols..ld-1 are zero.
-Expected<PackedRows> pack_rows(std::span<const double> values, size_t rows, size_t cols,
-                               size_t ld, Element e);
+Expected<PackedRows> pack_rows(std::span<const double> values, size_t rows, size_t cols, size_t ld, Element e);
 // The first `cols` of every stored row back as doubles (exact for every element type).
 std::vector<double> unpack_rows(const uint8_t* bytes, size_t rows, size_t cols, size_t ld, Element e);
 

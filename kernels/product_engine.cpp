@@ -7,9 +7,9 @@
 
 #include "core/util/median.h"
 #include "core/util/parallel.h"
+#include "kernels/device_values.h"
 #include "kernels/emulated_gemm.cuh"
 #include "kernels/emulated_plan.h"
-#include "kernels/device_values.h"
 #include "kernels/held_kernels.cuh"
 #include "kernels/lt_plan.h"
 #include "kernels/operand_pack.h"
@@ -68,8 +68,8 @@ std::string operand_key(std::span<const double> x) {
 // `padded.m` / `padded.n` with zeros (zeros add nothing to a sum; the padded part of the
 // result is never read): what every path uploads.
 Expected<ProductEngine::PackedPair> pack_operands(std::span<const double> a, std::span<const double> b,
-                                                  const experiment::GemmShape& s, const LtShape& padded,
-                                                  Element in, Element w) {
+                                                  const experiment::GemmShape& s, const LtShape& padded, Element in,
+                                                  Element w) {
   auto pa = pack_rows(a, s.m, s.k, padded.k, in);
   if (!pa) return Error{"input: " + pa.error()};
   auto pb = pack_rows(b, s.n, s.k, padded.k, w);
@@ -83,11 +83,11 @@ Expected<ProductEngine::PackedPair> pack_operands(std::span<const double> a, std
 // Both operands on the device, as pack_operands lays them out. Float64 operands that need no
 // padding are uploaded from the caller's arrays as they are: packing them first copied 2 x 128 MB
 // at 4096^2 into byte arrays on the host for every float64 reference.
-Expected<bool> upload_operands(DeviceBuffer& da, DeviceBuffer& db, std::span<const double> a,
-                               std::span<const double> b, const experiment::GemmShape& s, const LtShape& padded,
-                               Element in, Element w, PhaseTrace* trace = nullptr) {
-  const bool as_they_are = in == Element::F64 && w == Element::F64 && padded.m == s.m && padded.n == s.n &&
-                           padded.k == s.k;
+Expected<bool> upload_operands(DeviceBuffer& da, DeviceBuffer& db, std::span<const double> a, std::span<const double> b,
+                               const experiment::GemmShape& s, const LtShape& padded, Element in, Element w,
+                               PhaseTrace* trace = nullptr) {
+  const bool as_they_are =
+      in == Element::F64 && w == Element::F64 && padded.m == s.m && padded.n == s.n && padded.k == s.k;
   if (as_they_are) {
     if (auto ok = upload(da, bytes_of(a), "input"); !ok) return ok;
     return upload(db, bytes_of(b), "weight");
@@ -118,14 +118,14 @@ Expected<std::vector<double>> download_result(const DeviceBuffer& d, size_t m, s
 }
 
 // Rows [r0, r1) of an emulated (or float64) product, timed by the two events.
-cudaError_t launch_timed(bool f64, const void* a, const void* b, const experiment::GemmShape& s, size_t r0,
-                         size_t r1, const EmulatedModel& model, void* c, uint8_t* redo, cudaEvent_t t0,
-                         cudaEvent_t t1, float* ms) {
+cudaError_t launch_timed(bool f64, const void* a, const void* b, const experiment::GemmShape& s, size_t r0, size_t r1,
+                         const EmulatedModel& model, void* c, uint8_t* redo, cudaEvent_t t0, cudaEvent_t t1,
+                         float* ms) {
   cudaEventRecord(t0);
-  cudaError_t e = f64 ? launch_float64_gemm(static_cast<const double*>(a), static_cast<const double*>(b), s.m, s.n,
-                                            s.k, r0, r1, static_cast<double*>(c), nullptr)
-                      : launch_emulated_gemm(static_cast<const float*>(a), static_cast<const float*>(b), s.m, s.n,
-                                             s.k, r0, r1, model, static_cast<float*>(c), redo, nullptr);
+  cudaError_t e = f64 ? launch_float64_gemm(static_cast<const double*>(a), static_cast<const double*>(b), s.m, s.n, s.k,
+                                            r0, r1, static_cast<double*>(c), nullptr)
+                      : launch_emulated_gemm(static_cast<const float*>(a), static_cast<const float*>(b), s.m, s.n, s.k,
+                                             r0, r1, model, static_cast<float*>(c), redo, nullptr);
   cudaEventRecord(t1);
   if (e == cudaSuccess) e = cudaEventSynchronize(t1);
   if (e == cudaSuccess) cudaEventElapsedTime(ms, t0, t1);
@@ -139,9 +139,8 @@ Support ProductEngine::supports(const ProductSpec& s) const {
     auto plan = plan_library_product(s);
     if (!plan) return {false, plan.error()};
     if (plan->min_compute_capability > compute_capability_)
-      return {false, plan->label + " needs compute capability " +
-                         std::to_string(plan->min_compute_capability / 10) + "." +
-                         std::to_string(plan->min_compute_capability % 10) + " or later"};
+      return {false, plan->label + " needs compute capability " + std::to_string(plan->min_compute_capability / 10) +
+                         "." + std::to_string(plan->min_compute_capability % 10) + " or later"};
     return {true, ""};
   }
   if (s.accumulate.kind == AccumKind::Float64) return {true, ""};
@@ -158,8 +157,8 @@ Expected<bool> ProductEngine::ready(const ProductSpec& s, std::span<const double
   return true;
 }
 
-Expected<ProductRun> ProductEngine::run(const ProductSpec& s, std::span<const double> a,
-                                        std::span<const double> b, const ProductControl& control) {
+Expected<ProductRun> ProductEngine::run(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                        const ProductControl& control) {
   if (auto ok = ready(s, a, b); !ok) return Error{ok.error()};
   if (is_library_model(s)) return library_product(s, a, b, control);
   return emulated_product(s, a, b, control);
@@ -185,8 +184,8 @@ Expected<ProductEngine::LibraryOutput> ProductEngine::library_gemm(const Product
   const LtShape& padded = out.padded;
   // The operands on the device: kept from the call before for the same owners, or uploaded
   // now (and kept when the call names owners).
-  const std::string key = plan.label + " " + std::to_string(padded.m) + "x" + std::to_string(padded.n) + "x" +
-                          std::to_string(padded.k);
+  const std::string key =
+      plan.label + " " + std::to_string(padded.m) + "x" + std::to_string(padded.n) + "x" + std::to_string(padded.k);
   const bool keep = control.a_owner && control.b_owner;
   std::unique_ptr<KeptOperands> uploaded;
   if (keep && kept_ && kept_->key == key && kept_->a_owner.lock() == control.a_owner &&
@@ -219,8 +218,7 @@ Expected<ProductEngine::LibraryOutput> ProductEngine::library_gemm(const Product
 }
 
 Expected<ProductRun> ProductEngine::library_product(const ProductSpec& s, std::span<const double> a,
-                                                  std::span<const double> b,
-                                                  const ProductControl& control) {
+                                                    std::span<const double> b, const ProductControl& control) {
   PhaseTrace trace("cuda product");
   auto gemm = library_gemm(s, a, b, control, trace);
   if (!gemm) return Error{gemm.error()};
@@ -250,8 +248,8 @@ Expected<DeviceProduct> ProductEngine::run_on_device(const ProductSpec& s, std::
   if (!gemm) return Error{gemm.error()};
   auto wide = device_doubles(m * n, "the product");
   if (!wide) return Error{wide.error()};
-  if (cudaError_t e = launch_widen_to_f64(gemm->d->get(), *from, m, n, gemm->padded.n, (*wide)->as<double>(),
-                                          sm_count_, nullptr);
+  if (cudaError_t e =
+          launch_widen_to_f64(gemm->d->get(), *from, m, n, gemm->padded.n, (*wide)->as<double>(), sm_count_, nullptr);
       e != cudaSuccess)
     return Error{cuda_error("widening the product on the GPU failed", e)};
   trace.mark("widened to float64 on the device");
@@ -281,8 +279,8 @@ Expected<DeviceProduct> ProductEngine::emulated_on_device(const ProductSpec& s, 
       return Error{ok.error()};
     if (auto ok = upload(d_values, bytes_of(std::span<const double>(values)), "recomputed elements"); !ok)
       return Error{ok.error()};
-    e = launch_scatter(d_index.as<const size_t>(), d_values.as<const double>(), out.again.size(),
-                       (*wide)->as<double>(), sm_count_, nullptr);
+    e = launch_scatter(d_index.as<const size_t>(), d_values.as<const double>(), out.again.size(), (*wide)->as<double>(),
+                       sm_count_, nullptr);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();  // (before the index and value buffers go)
     if (e != cudaSuccess) return Error{cuda_error("writing the recomputed elements on the GPU failed", e)};
     trace.mark(std::to_string(out.again.size()) + " elements recomputed on the CPU");
@@ -369,30 +367,33 @@ Expected<ProductEngine::EmulatedOutput> ProductEngine::emulated_sums(const Produ
       if (redo[i]) out.again.push_back(i);
   }
   out.method = experiment::describe(s.accumulate) + " (own CUDA kernel, bit-exact with the CPU" +
-               (out.again.empty() ? std::string(")") : "; " + std::to_string(out.again.size()) +
-                " elements recomputed on the CPU: inexact products or sums out of range)");
+               (out.again.empty() ? std::string(")")
+                                  : "; " + std::to_string(out.again.size()) +
+                                        " elements recomputed on the CPU: inexact products or sums out of range)");
   return out;
 }
 
 // The CPU's general code for the elements the GPU handed back, with the same stochastic stream
 // offsets as its GEMM: their values, in the order of `again`.
-std::vector<double> ProductEngine::recompute(const ProductSpec& s, std::span<const double> a,
-                                             std::span<const double> b, const std::vector<size_t>& again) {
+std::vector<double> ProductEngine::recompute(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                             const std::vector<size_t>& again) {
   const auto& [m, n, k] = s.shape;
   std::vector<double> values(again.size());
-  parallel_for(again.size(), 0, [&](size_t b0, size_t b1) {
-    for (size_t t = b0; t < b1; ++t) {
-      const size_t i = again[t] / n, j = again[t] % n;
-      values[t] = experiment::dot(a.subspan(i * k, k), b.subspan(j * k, k), s.accumulate,
-                                  s.stream_offset + experiment::gemm_stream_offset(i, j, n));
-    }
-  }, 64);
+  parallel_for(
+      again.size(), 0,
+      [&](size_t b0, size_t b1) {
+        for (size_t t = b0; t < b1; ++t) {
+          const size_t i = again[t] / n, j = again[t] % n;
+          values[t] = experiment::dot(a.subspan(i * k, k), b.subspan(j * k, k), s.accumulate,
+                                      s.stream_offset + experiment::gemm_stream_offset(i, j, n));
+        }
+      },
+      64);
   return values;
 }
 
 Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::span<const double> a,
-                                                   std::span<const double> b,
-                                                   const ProductControl& control) {
+                                                     std::span<const double> b, const ProductControl& control) {
   const auto& [m, n, k] = s.shape;
   auto sums = emulated_sums(s, a, b, control);
   if (!sums) return Error{sums.error()};
@@ -409,10 +410,9 @@ Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::
   return run;
 }
 
-Expected<ProductEngine::Resident*> ProductEngine::resident(
-    const std::string& key,
-    const std::function<Expected<PackedPair>()>& pack,
-    size_t d_bytes, size_t redo_bytes) {
+Expected<ProductEngine::Resident*> ProductEngine::resident(const std::string& key,
+                                                           const std::function<Expected<PackedPair>()>& pack,
+                                                           size_t d_bytes, size_t redo_bytes) {
   for (auto& r : resident_)
     if (r->key == key) return r.get();
   auto bytes = pack();
@@ -420,7 +420,8 @@ Expected<ProductEngine::Resident*> ProductEngine::resident(
   const auto& [ab, bb] = *bytes;
   int l2 = 0;
   cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device_);
-  const size_t copies = std::clamp<size_t>((2 * size_t(l2) + ab.size() + bb.size()) / std::max<size_t>(1, ab.size() + bb.size()), 1, 8);
+  const size_t copies =
+      std::clamp<size_t>((2 * size_t(l2) + ab.size() + bb.size()) / std::max<size_t>(1, ab.size() + bb.size()), 1, 8);
   if (resident_.size() >= 4) resident_.erase(resident_.begin());  // oldest first
   auto r = std::make_unique<Resident>();
   r->key = key;
@@ -430,15 +431,15 @@ Expected<ProductEngine::Resident*> ProductEngine::resident(
     if (auto ok = upload(*r->a.back(), ab, "input"); !ok) return Error{ok.error()};
     if (auto ok = upload(*r->b.back(), bb, "weight"); !ok) return Error{ok.error()};
   }
-  if (cudaError_t e = r->d.allocate(d_bytes); e != cudaSuccess) return Error{cuda_error("out of GPU memory for the result", e)};
+  if (cudaError_t e = r->d.allocate(d_bytes); e != cudaSuccess)
+    return Error{cuda_error("out of GPU memory for the result", e)};
   if (cudaError_t e = r->redo.allocate(redo_bytes); e != cudaSuccess) return Error{cuda_error("out of GPU memory", e)};
   resident_.push_back(std::move(r));
   return resident_.back().get();
 }
 
-Expected<ProductTiming> ProductEngine::time(const ProductSpec& s, std::span<const double> a,
-                                                  std::span<const double> b, int reps,
-                                                  const std::atomic<bool>* cancel) {
+Expected<ProductTiming> ProductEngine::time(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                            int reps, const std::atomic<bool>* cancel) {
   if (Support ok = supports(s); !ok.ok) return Error{ok.why_not};
   const auto& [m, n, k] = s.shape;
   if (a.size() != m * k || b.size() != n * k) return Error{"time_product: operand sizes do not match the shape"};
@@ -454,12 +455,11 @@ Expected<ProductTiming> ProductEngine::time(const ProductSpec& s, std::span<cons
     padded = {round_up(m, plan.align), round_up(n, plan.align), round_up(k, plan.align)};
     in = plan.input, w = plan.weight, out = plan.out;
   }
-  const std::string key = operand_key(a) + "|" + operand_key(b) + "|" + element_name(in) +
-                          element_name(w) + std::to_string(padded.m) + "x" + std::to_string(padded.n) + "x" +
-                          std::to_string(padded.k);
+  const std::string key = operand_key(a) + "|" + operand_key(b) + "|" + element_name(in) + element_name(w) +
+                          std::to_string(padded.m) + "x" + std::to_string(padded.n) + "x" + std::to_string(padded.k);
   auto res = resident(
-      key, [&] { return pack_operands(a, b, s.shape, padded, in, w); },
-      padded.m * padded.n * element_bytes(out), library ? 0 : m * n);
+      key, [&] { return pack_operands(a, b, s.shape, padded, in, w); }, padded.m * padded.n * element_bytes(out),
+      library ? 0 : m * n);
   if (!res) return Error{res.error()};
   Resident& r = **res;
   EmulatedModel model;
@@ -493,8 +493,8 @@ Expected<ProductTiming> ProductEngine::time(const ProductSpec& s, std::span<cons
       auto run = lt_->run(plan, padded, da, db, r.d.get(), nullptr);
       if (!run) error = run.error();
       else ms = run->milliseconds;
-    } else if (cudaError_t e = launch_timed(f64, da, db, s.shape, 0, m, model, r.d.get(), r.redo.as<uint8_t>(), t0,
-                                            t1, &ms);
+    } else if (cudaError_t e =
+                   launch_timed(f64, da, db, s.shape, 0, m, model, r.d.get(), r.redo.as<uint8_t>(), t0, t1, &ms);
                e != cudaSuccess) {
       error = cuda_error("emulated GEMM kernel failed", e);
     }
@@ -505,9 +505,9 @@ Expected<ProductTiming> ProductEngine::time(const ProductSpec& s, std::span<cons
   if (!error.empty()) return Error{error};
   t.median = median(t.seconds);
   t.method = library ? "cuBLASLt " + plan.label : experiment::describe(s.accumulate) + " (own CUDA kernel)";
-  t.clock = "CUDA events, median of " + std::to_string(reps) + " after 3 warm-ups, " +
-            std::to_string(r.a.size()) + " rotating operand copies, each call enqueued behind a " +
-            std::to_string(kEnqueueCover_us) + " us delay kernel";
+  t.clock = "CUDA events, median of " + std::to_string(reps) + " after 3 warm-ups, " + std::to_string(r.a.size()) +
+            " rotating operand copies, each call enqueued behind a " + std::to_string(kEnqueueCover_us) +
+            " us delay kernel";
   t.native = library && plan.native;
   return t;
 }

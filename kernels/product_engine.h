@@ -47,8 +47,8 @@ class ProductEngine {
   // copies on either side. Returns how it ran.
   Expected<std::string> float32_product(const experiment::GemmShape& s, std::span<const float> a,
                                         std::span<const float> b, std::span<float> c);
-  Expected<ProductTiming> time(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
-                               int reps, const std::atomic<bool>* cancel);
+  Expected<ProductTiming> time(const ProductSpec& s, std::span<const double> a, std::span<const double> b, int reps,
+                               const std::atomic<bool>* cancel);
 
  private:
   // The library GEMM run, its output where cuBLASLt wrote it (padded rows of plan.out elements).
@@ -61,12 +61,12 @@ class ProductEngine {
   };
   Expected<LibraryOutput> library_gemm(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                                        const ProductControl& control, PhaseTrace& trace);
-  Expected<ProductRun> library_product(const ProductSpec& s, std::span<const double> a,
-                                       std::span<const double> b, const ProductControl& control);
-  Expected<ProductRun> emulated_product(const ProductSpec& s, std::span<const double> a,
-                                        std::span<const double> b, const ProductControl& control);
-  Expected<DeviceProduct> emulated_on_device(const ProductSpec& s, std::span<const double> a,
-                                             std::span<const double> b, const ProductControl& control);
+  Expected<ProductRun> library_product(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                       const ProductControl& control);
+  Expected<ProductRun> emulated_product(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                        const ProductControl& control);
+  Expected<DeviceProduct> emulated_on_device(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                             const ProductControl& control);
   // An emulated product's sums on the device (float32, or float64 for the float64 model) and the
   // elements the host must recompute (EmulatedAdd's `bad`: inexact products, sums out of range).
   struct EmulatedOutput {

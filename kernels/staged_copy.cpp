@@ -26,7 +26,8 @@ struct Staging {
     tried = true;
     if (const char* v = std::getenv("PL_CUDA_PAGEABLE"); v && *v && std::strcmp(v, "0") != 0) return ok = false;
     for (int i = 0; i < 2; ++i)
-      if (cudaMallocHost(&chunk[i], kChunk) != cudaSuccess || cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming) != cudaSuccess) {
+      if (cudaMallocHost(&chunk[i], kChunk) != cudaSuccess ||
+          cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming) != cudaSuccess) {
         cudaGetLastError();  // the plain path's next call must not see this as its own error
         return ok = false;
       }
@@ -47,7 +48,8 @@ Staging& staging() {
 void copy_on_cores(void* dst, const void* src, size_t n) {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
-  parallel_for(n, 0, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); }, size_t{1} << 20);
+  parallel_for(
+      n, 0, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); }, size_t{1} << 20);
 }
 
 }  // namespace

@@ -13,8 +13,7 @@ __device__ uint64_t global_timer_ns() {
 
 __global__ void stream_delay_kernel(uint64_t nanoseconds) {
   const uint64_t start = global_timer_ns();
-  while (global_timer_ns() - start < nanoseconds) {
-  }
+  while (global_timer_ns() - start < nanoseconds) {}
 }
 
 }  // namespace

@@ -18,8 +18,8 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/product_bench.h"
-#include "core/backend/backend.h"
 #include "core/accumulate/blas.h"
+#include "core/backend/backend.h"
 #include "core/dtype/describe.h"
 #include "core/experiment/matmul_bench.h"
 #include "core/experiment/spec/matmul_json.h"
@@ -40,8 +40,7 @@ struct BenchArgs {
   std::string save;
   std::vector<size_t> sizes{1024};
   std::string accumulate = "f32:blas";
-  std::vector<std::string> formats{"float16", "bfloat16", "float8_e4m3fn", "float8_e5m2",
-                                   "float4_e2m1fn"};
+  std::vector<std::string> formats{"float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn"};
   size_t elements = size_t{1} << 26;  // 64M elements: far beyond any cache
   int reps = 7;
   bool reps_given = false;
@@ -53,17 +52,21 @@ struct BenchArgs {
 };
 
 nlohmann::json stages_json(const experiment::StageTimes& s) {
-  return {{"quantise", s.quantise * 1e3}, {"reference", s.reference * 1e3}, {"product", s.product * 1e3},
-          {"operands", s.generate * 1e3}, {"analysis", s.analysis * 1e3},
-          {"analysis_parts", {{"abs_product", s.abs_product * 1e3}, {"statistics", s.statistics * 1e3},
-                              {"heat_map", s.heat_map * 1e3}}}};
+  return {{"quantise", s.quantise * 1e3},
+          {"reference", s.reference * 1e3},
+          {"product", s.product * 1e3},
+          {"operands", s.generate * 1e3},
+          {"analysis", s.analysis * 1e3},
+          {"analysis_parts",
+           {{"abs_product", s.abs_product * 1e3}, {"statistics", s.statistics * 1e3}, {"heat_map", s.heat_map * 1e3}}}};
 }
 
 void print_stages(const char* what, const experiment::StageTimes& s) {
-  std::printf("    %s: operands %.1f ms, quantise %.1f, references %.1f, product %.1f, analysis %.1f"
-              " (|A||B| %.1f, statistics %.1f, heat map %.1f)\n",
-              what, s.generate * 1e3, s.quantise * 1e3, s.reference * 1e3, s.product * 1e3, s.analysis * 1e3,
-              s.abs_product * 1e3, s.statistics * 1e3, s.heat_map * 1e3);
+  std::printf(
+      "    %s: operands %.1f ms, quantise %.1f, references %.1f, product %.1f, analysis %.1f"
+      " (|A||B| %.1f, statistics %.1f, heat map %.1f)\n",
+      what, s.generate * 1e3, s.quantise * 1e3, s.reference * 1e3, s.product * 1e3, s.analysis * 1e3,
+      s.abs_product * 1e3, s.statistics * 1e3, s.heat_map * 1e3);
 }
 
 int run_matmul_bench(const BenchArgs& a) {
@@ -72,9 +75,16 @@ int run_matmul_bench(const BenchArgs& a) {
   std::vector<std::pair<std::string, experiment::MatmulConfig>> runs;
   for (const auto& dtype : a.dtypes)
     for (size_t n : a.sizes) {
-      const nlohmann::json j = {{"experiment", "matmul"}, {"m", n}, {"n", n}, {"k", n},
-                                {"input", dtype}, {"weight", dtype}, {"output", dtype},
-                                {"accumulate", a.accumulate}, {"backend", a.backend}, {"threads", a.threads}};
+      const nlohmann::json j = {{"experiment", "matmul"},
+                                {"m", n},
+                                {"n", n},
+                                {"k", n},
+                                {"input", dtype},
+                                {"weight", dtype},
+                                {"output", dtype},
+                                {"accumulate", a.accumulate},
+                                {"backend", a.backend},
+                                {"threads", a.threads}};
       auto spec = experiment::matmul_spec_from_json(j);
       if (!spec) {
         std::fprintf(stderr, "error: %s\n", spec.error().c_str());
@@ -93,40 +103,47 @@ int run_matmul_bench(const BenchArgs& a) {
   }();
   if (!a.json)
     std::printf("library: %s  accumulate: %s  reps: %d (median)\n%-10s %6s %14s %10s %7s %14s %10s %10s\n",
-                library.c_str(), a.accumulate.c_str(), reps, "dtype", "n", "experiment ms",
-                "BLAS ms", "ratio", "product GFLOP/s", "product ms", "cached ms");
+                library.c_str(), a.accumulate.c_str(), reps, "dtype", "n", "experiment ms", "BLAS ms", "ratio",
+                "product GFLOP/s", "product ms", "cached ms");
   for (const auto& [dtype, config] : runs) {
-      const size_t n = config.n;
-      auto t = experiment::time_matmul(config, reps);
-      if (!t) {
-        std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, t.error().c_str());
-        return kExitFailed;
-      }
-      rows.push_back({{"dtype", dtype}, {"n", n}, {"experiment_ms", t->experiment_ms},
-                      {"cached_reference_ms", t->cached_ms},
-                      {"blas_ms", t->blas_ms}, {"ratio", t->ratio()}, {"blas_calls", t->blas_calls},
-                      {"product_ms", t->product_ms}, {"product_gflops", t->product_gflops},
-                      {"stages_ms", stages_json(t->stages)},
-                      {"cached_stages_ms", stages_json(t->cached_stages)},
-                      {"reference_method", t->reference_method}});
-      if (!a.json) {
-        std::printf("%-10s %6zu %14.1f %10.1f %7.2f %14.2f %10.1f %10.1f\n", dtype.c_str(), n,
-                    t->experiment_ms, t->blas_ms, t->ratio(), t->product_gflops, t->product_ms, t->cached_ms);
-        print_stages("stages of the median run", t->stages);
-        print_stages("stages of the median re-run of the same setup (what a window update may reuse, kept)",
-                     t->cached_stages);
-      }
-      std::fflush(stdout);
+    const size_t n = config.n;
+    auto t = experiment::time_matmul(config, reps);
+    if (!t) {
+      std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, t.error().c_str());
+      return kExitFailed;
     }
+    rows.push_back({{"dtype", dtype},
+                    {"n", n},
+                    {"experiment_ms", t->experiment_ms},
+                    {"cached_reference_ms", t->cached_ms},
+                    {"blas_ms", t->blas_ms},
+                    {"ratio", t->ratio()},
+                    {"blas_calls", t->blas_calls},
+                    {"product_ms", t->product_ms},
+                    {"product_gflops", t->product_gflops},
+                    {"stages_ms", stages_json(t->stages)},
+                    {"cached_stages_ms", stages_json(t->cached_stages)},
+                    {"reference_method", t->reference_method}});
+    if (!a.json) {
+      std::printf("%-10s %6zu %14.1f %10.1f %7.2f %14.2f %10.1f %10.1f\n", dtype.c_str(), n, t->experiment_ms,
+                  t->blas_ms, t->ratio(), t->product_gflops, t->product_ms, t->cached_ms);
+      print_stages("stages of the median run", t->stages);
+      print_stages("stages of the median re-run of the same setup (what a window update may reuse, kept)",
+                   t->cached_stages);
+    }
+    std::fflush(stdout);
+  }
   if (a.json) {
-    nlohmann::json out{{"op", "matmul"}, {"backend", a.backend}, {"library", library}, {"threads", a.threads},
-                       {"accumulate", a.accumulate}, {"reps", reps}, {"results", rows}};
+    nlohmann::json out{{"op", "matmul"},       {"backend", a.backend},       {"library", library},
+                       {"threads", a.threads}, {"accumulate", a.accumulate}, {"reps", reps},
+                       {"results", rows}};
     std::cout << out.dump(2) << "\n";
   } else {
-    std::printf("BLAS: the OpenBLAS calls the experiment makes (two dgemm for the references, the "
-                "product's own call if it is a library product, one sgemm for the bound check), "
-                "timed right after it on the same shapes; cached: the same run again with its references "
-                "from the cache, as the window re-runs a setup on unchanged operands\n");
+    std::printf(
+        "BLAS: the OpenBLAS calls the experiment makes (two dgemm for the references, the "
+        "product's own call if it is a library product, one sgemm for the bound check), "
+        "timed right after it on the same shapes; cached: the same run again with its references "
+        "from the cache, as the window re-runs a setup on unchanged operands\n");
   }
   return kExitOk;
 }
@@ -168,7 +185,10 @@ int run_throughput_bench(const BenchArgs& a) {
         history.add(s);
         if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= a.seconds) stop = true;
       },
-      {}, a.backend, [&](const experiment::ProductBench& b) { methods[b.dtype] = {b.method, b.emulated}; });
+      {}, a.backend,
+      [&](const experiment::ProductBench& b) {
+        methods[b.dtype] = {b.method, b.emulated};
+      });
   if (!ok) {
     std::fprintf(stderr, "error: %s\n", ok.error().c_str());
     return kExitFailed;
@@ -185,23 +205,31 @@ int run_throughput_bench(const BenchArgs& a) {
     const auto& [how, is_emulated] = methods[t];
     if (is_emulated) emulated.push_back(t);
     const double g = history.median_gflops(t);
-    rows.push_back({{"dtype", name(t)}, {"samples", history.of(t).size()}, {"gflops_median", g},
-                    {"method", how}, {"emulated", is_emulated}});
+    rows.push_back({{"dtype", name(t)},
+                    {"samples", history.of(t).size()},
+                    {"gflops_median", g},
+                    {"method", how},
+                    {"emulated", is_emulated}});
     if (!a.json)
       std::printf("%-16s %8zu %12.2f  %s\n", std::string(name(t)).c_str(), history.of(t).size(), g * unit.scale,
                   how.c_str());
   }
   if (!a.save.empty()) {
     const figure::ThroughputContext c{n, device, 9, gpu, emulated};  // emulated: named on a GPU only
-    if (const int status = write_output(a.save, a.force, [&](const std::string& dir) {
-          return exporting::save_figures({figure::throughput_over_time(history, c), figure::throughput_bars(history, c)}, dir);
-        });
+    if (const int status =
+            write_output(a.save, a.force,
+                         [&](const std::string& dir) {
+                           return exporting::save_figures(
+                               {figure::throughput_over_time(history, c), figure::throughput_bars(history, c)}, dir);
+                         });
         status != kExitOk)
       return status;
   }
   if (a.json) {
-    std::cout << nlohmann::json{{"op", "throughput"}, {"backend", backend}, {"n", n}, {"seconds", a.seconds},
-                                {"library", device}, {"results", rows}}.dump(2) << "\n";
+    std::cout << nlohmann::json{{"op", "throughput"},   {"backend", backend}, {"n", n},
+                                {"seconds", a.seconds}, {"library", device},  {"results", rows}}
+                     .dump(2)
+              << "\n";
   } else {
     std::printf("%zu^3 products on %s, median of each dtype's samples over %.1f s (half duty cycle); %s\n", n,
                 backend.c_str(), a.seconds,
@@ -218,8 +246,8 @@ int run_bench(const BenchArgs& a) {
     return run_throughput_bench(a);
   }
   if (a.op == "product")
-    return run_product_bench({a.backend, a.dtypes, a.sizes, a.accumulate_given ? a.accumulate : "",
-                              a.fast_accumulation, a.reps_given ? a.reps : 20, a.json});
+    return run_product_bench({a.backend, a.dtypes, a.sizes, a.accumulate_given ? a.accumulate : "", a.fast_accumulation,
+                              a.reps_given ? a.reps : 20, a.json});
   if (a.op != "convert") {
     std::fprintf(stderr, "error: unknown --op '%s' (convert | matmul | throughput)\n", a.op.c_str());
     return kExitBadInput;
@@ -259,9 +287,9 @@ int run_bench(const BenchArgs& a) {
   DeviceInfo dev = (*backend)->device_info();
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json)
-    std::printf("device: %s (%s)  elements: %zu  rounding: %s\n%-16s %12s %12s %8s\n",
-                dev.name.c_str(), dev.backend.c_str(), a.elements, rounding_name(o.rounding),
-                "format", "convert GB/s", "copy GB/s", "ratio");
+    std::printf("device: %s (%s)  elements: %zu  rounding: %s\n%-16s %12s %12s %8s\n", dev.name.c_str(),
+                dev.backend.c_str(), a.elements, rounding_name(o.rounding), "format", "convert GB/s", "copy GB/s",
+                "ratio");
   std::string method;
   for (const auto& ref : refs) {
     auto t = (*backend)->time_roundtrip_f32(ref.format, o, a.elements, a.reps);
@@ -271,18 +299,22 @@ int run_bench(const BenchArgs& a) {
     }
     method = t->method;
     double ratio = t->convert_gbps / t->copy_gbps;
-    rows.push_back({{"format", ref.name}, {"elements", t->elements},
-                    {"convert_gbps", t->convert_gbps}, {"copy_gbps", t->copy_gbps},
-                    {"ratio", ratio}, {"convert_ms", t->convert_seconds * 1e3},
+    rows.push_back({{"format", ref.name},
+                    {"elements", t->elements},
+                    {"convert_gbps", t->convert_gbps},
+                    {"copy_gbps", t->copy_gbps},
+                    {"ratio", ratio},
+                    {"convert_ms", t->convert_seconds * 1e3},
                     {"copy_ms", t->copy_seconds * 1e3}});
-    if (!a.json)
-      std::printf("%-16s %12.2f %12.2f %8.2f\n", ref.name.c_str(), t->convert_gbps, t->copy_gbps,
-                  ratio);
+    if (!a.json) std::printf("%-16s %12.2f %12.2f %8.2f\n", ref.name.c_str(), t->convert_gbps, t->copy_gbps, ratio);
     std::fflush(stdout);
   }
   if (a.json) {
-    nlohmann::json j{{"backend", dev.backend}, {"device", dev.name}, {"method", method},
-                     {"rounding", rounding_name(o.rounding)}, {"results", rows}};
+    nlohmann::json j{{"backend", dev.backend},
+                     {"device", dev.name},
+                     {"method", method},
+                     {"rounding", rounding_name(o.rounding)},
+                     {"results", rows}};
     std::cout << j.dump(2) << "\n";
   } else {
     std::printf("method: %s\n", method.c_str());
@@ -294,8 +326,9 @@ int run_bench(const BenchArgs& a) {
 
 Runner add_bench(CLI::App& app) {
   auto a = std::make_shared<BenchArgs>();
-  app.add_option("--op", a->op, "convert (array round trip, default) | matmul (whole experiment) | product (the bare "
-                                "product on the backend, TFLOP/s and % of peak) | throughput (live sampler)");
+  app.add_option("--op", a->op,
+                 "convert (array round trip, default) | matmul (whole experiment) | product (the bare "
+                 "product on the backend, TFLOP/s and % of peak) | throughput (live sampler)");
   app.add_flag("--fast-accum", a->fast_accumulation, "product: float8 tensor cores' fast accumulation (CUDA)");
   app.add_option("--backend", a->backend, "auto | cpu | cuda");
   app.add_option("--formats", a->formats, "convert: formats to convert through")->delimiter(',');
@@ -303,7 +336,9 @@ Runner add_bench(CLI::App& app) {
       ->delimiter(',')
       ->each([a](const std::string&) { a->dtypes_given = true; });
   app.add_option("--seconds", a->seconds, "throughput: how long to sample (default 5)");
-  app.add_option("--save", a->save, "throughput: write both figures (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an existing folder must be empty)");
+  app.add_option("--save", a->save,
+                 "throughput: write both figures (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an "
+                 "existing folder must be empty)");
   app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
   app.add_option("--sizes", a->sizes, "matmul: N for N x N x N products")->delimiter(',');
   app.add_option("--accumulate", a->accumulate, "matmul, product: accumulation model (as matmul --accumulate)")

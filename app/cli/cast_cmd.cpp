@@ -22,7 +22,9 @@ struct CastArgs {
 
 std::string flags_text(const CastFlags& f) {
   std::string s;
-  auto add = [&](bool on, const char* n) { if (on) s += s.empty() ? n : std::string(", ") + n; };
+  auto add = [&](bool on, const char* n) {
+    if (on) s += s.empty() ? n : std::string(", ") + n;
+  };
   add(f.inexact, "inexact");
   add(f.overflow, "overflow");
   add(f.saturated, "saturated");
@@ -33,25 +35,22 @@ std::string flags_text(const CastFlags& f) {
   return s.empty() ? "exact" : s;
 }
 
-void print_text(const FormatRef& ref, const CastOptions& o, const std::string& input,
-                const CastReport& r, const CastReport* via) {
+void print_text(const FormatRef& ref, const CastOptions& o, const std::string& input, const CastReport& r,
+                const CastReport* via) {
   const FloatFormat& f = ref.format;
   std::printf("input      %s  (float64 %s)\n", input.c_str(), shortest_double(r.input).c_str());
-  std::printf("format     %s  rounding %s, overflow %s, path %s\n", ref.name.c_str(),
-              rounding_name(o.rounding), overflow_name(o.overflow), cast_path_name(o.path));
+  std::printf("format     %s  rounding %s, overflow %s, path %s\n", ref.name.c_str(), rounding_name(o.rounding),
+              overflow_name(o.overflow), cast_path_name(o.path));
   const std::string& shown = display_value(r.result);
   std::printf("value      %s\n", shown.c_str());
   if (shown != r.result.value_exact) std::printf("exact      %s\n", r.result.value_exact.c_str());
   if (r.result.value_shortest != r.result.value_exact)
-    std::printf("shortest   %s  (shortest decimal that reads back to these bits)\n",
-                r.result.value_shortest.c_str());
-  std::printf("bits       %s  = %s  (sign | exponent %d bits | mantissa %d bits)\n",
-              r.result.bits_hex.c_str(), r.result.bits_binary.c_str(), f.exponent_bits,
-              f.mantissa_bits);
+    std::printf("shortest   %s  (shortest decimal that reads back to these bits)\n", r.result.value_shortest.c_str());
+  std::printf("bits       %s  = %s  (sign | exponent %d bits | mantissa %d bits)\n", r.result.bits_hex.c_str(),
+              r.result.bits_binary.c_str(), f.exponent_bits, f.mantissa_bits);
   std::printf("class      %s  sign %llu  exponent field %llu  mantissa field %llu\n",
               value_class_name(r.result.value_class), (unsigned long long)r.result.fields.sign,
-              (unsigned long long)r.result.fields.exponent,
-              (unsigned long long)r.result.fields.mantissa);
+              (unsigned long long)r.result.fields.exponent, (unsigned long long)r.result.fields.mantissa);
   if (const std::string why = no_finite_error(r); !why.empty())
     std::printf("error      none finite: %s\n", why.c_str());
   else
@@ -75,12 +74,16 @@ int cast_to_int(const CastArgs& a, DType to, const std::vector<double>& xs) {
     IntResult r = float_to_int(to, xs[i], mode);
     std::string v = int_bits_to_string(to, r.bits);
     if (a.json) {
-      out.push_back({{"input", a.values[i]}, {"value", v}, {"bits", r.bits},
-                     {"out_of_range", r.out_of_range}, {"nan_input", r.nan_input},
-                     {"inexact", r.inexact}, {"mode", a.int_overflow}});
+      out.push_back({{"input", a.values[i]},
+                     {"value", v},
+                     {"bits", r.bits},
+                     {"out_of_range", r.out_of_range},
+                     {"nan_input", r.nan_input},
+                     {"inexact", r.inexact},
+                     {"mode", a.int_overflow}});
     } else {
-      std::printf("%s -> %s %s  (%s%s%s)\n", a.values[i].c_str(), std::string(name(to)).c_str(),
-                  v.c_str(), a.int_overflow == "saturate" ? "saturating" : "C cast, x86-64",
+      std::printf("%s -> %s %s  (%s%s%s)\n", a.values[i].c_str(), std::string(name(to)).c_str(), v.c_str(),
+                  a.int_overflow == "saturate" ? "saturating" : "C cast, x86-64",
                   r.out_of_range ? ", out of range" : "", r.inexact ? ", truncated toward zero" : "");
     }
   }
@@ -99,8 +102,7 @@ int run_cast(CastArgs a) {
     }
     xs.push_back(*x);
   }
-  if (auto t = parse_dtype(a.to); t && (is_integer(*t) || *t == DType::bool_))
-    return cast_to_int(a, *t, xs);
+  if (auto t = parse_dtype(a.to); t && (is_integer(*t) || *t == DType::bool_)) return cast_to_int(a, *t, xs);
   auto ref = parse_float_format(a.to);
   if (!ref) {
     std::fprintf(stderr, "error: %s\n", ref.error().c_str());
@@ -108,12 +110,10 @@ int run_cast(CastArgs a) {
   }
   CastOptions o;
   if (!parse_rounding(a.rounding.c_str(), &o.rounding)) {
-    std::fprintf(stderr, "error: unknown rounding '%s' (rne, rna, rtz, up, down, stochastic)\n",
-                 a.rounding.c_str());
+    std::fprintf(stderr, "error: unknown rounding '%s' (rne, rna, rtz, up, down, stochastic)\n", a.rounding.c_str());
     return kExitBadInput;
   }
-  o.overflow = a.saturate ? Overflow::Saturate : a.no_saturate ? Overflow::NonSaturating
-                                                               : Overflow::FormatDefault;
+  o.overflow = a.saturate ? Overflow::Saturate : a.no_saturate ? Overflow::NonSaturating : Overflow::FormatDefault;
   o.flush_input_subnormals = a.daz;
   o.flush_output_subnormals = a.ftz;
   o.seed = a.seed;
@@ -147,14 +147,14 @@ int run_cast(CastArgs a) {
 
 Runner add_cast(CLI::App& app) {
   auto a = std::make_shared<CastArgs>();
-  app.add_option("--to", a->to, "Target format: a dtype name (float16, torch.bfloat16, int8, ...) "
-                                "or a custom float eXmY[bBIAS][:ieee|fn|fnuz|finite]")
+  app.add_option("--to", a->to,
+                 "Target format: a dtype name (float16, torch.bfloat16, int8, ...) "
+                 "or a custom float eXmY[bBIAS][:ieee|fn|fnuz|finite]")
       ->required();
   app.add_option("--rounding", a->rounding, "rne | rna | rtz | up | down | stochastic")
       ->check(CLI::IsMember({"rne", "rna", "rtz", "up", "down", "stochastic"}));
   auto* sat = app.add_flag("--saturate", a->saturate, "Clamp overflow (and Inf) to max finite");
-  app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf")
-      ->excludes(sat);
+  app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf")->excludes(sat);
   app.add_option("--seed", a->seed, "Seed of the stochastic-rounding stream");
   app.add_option("--path", a->path, "direct (one rounding) | via-float32 (PyTorch/ml_dtypes casts)")
       ->check(CLI::IsMember({"direct", "via-float32"}));
@@ -163,8 +163,7 @@ Runner add_cast(CLI::App& app) {
   app.add_option("--int-overflow", a->int_overflow, "For integer targets: wrap (C cast) | saturate")
       ->check(CLI::IsMember({"wrap", "saturate"}));
   app.add_flag("--json", a->json, "One JSON object per value (keys: input, value, bits, ...)");
-  app.add_option("values", a->values, "Decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0")
-      ->required();
+  app.add_option("values", a->values, "Decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0")->required();
   return [a]() { return run_cast(*a); };
 }
 

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <csignal>
-#include <charconv>
 #include <cerrno>
+#include <charconv>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -62,8 +62,7 @@ std::string unknown_command_message(const CLI::App& app, const std::string& give
   }
   // (a third of the letters wrong, at least two: "promot", "matmull", "roundtrp", not "x")
   const bool close = nearest_d <= std::max<size_t>(2, given.size() / 3) && nearest_d < given.size();
-  return "unknown command '" + given + "'; " + (close ? "did you mean '" + nearest + "'? " : "") +
-         "commands: " + names;
+  return "unknown command '" + given + "'; " + (close ? "did you mean '" + nearest + "'? " : "") + "commands: " + names;
 }
 
 // Ctrl-C and SIGTERM ask the work to stop (interrupt.h); the command then cleans up on its
@@ -107,8 +106,9 @@ std::string first_option_problem(int argc, char** argv, Check&& check) {
 // took its default; it is refused instead.
 std::string empty_option_value(int argc, char** argv) {
   return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) {
-    return value.empty() ? std::string(name) + " is given an empty value: leave the option out for its default, or give a value"
-                         : std::string();
+    return value.empty()
+               ? std::string(name) + " is given an empty value: leave the option out for its default, or give a value"
+               : std::string();
   });
 }
 
@@ -117,8 +117,9 @@ std::string empty_option_value(int argc, char** argv) {
 // each command checks its own range after.
 std::string not_a_whole_number(int argc, char** argv) {
   static constexpr std::string_view kWholeNumbers[] = {
-      "--seed", "--elements", "--reps", "--trials", "--threads", "--m", "--n", "--rows", "--cols", "--layers",
-      "--width", "--batch", "--radius", "--steps", "--features", "--samples", "--torch-threads", "--groups"};
+      "--seed",   "--elements", "--reps",     "--trials",  "--threads",       "--m",
+      "--n",      "--rows",     "--cols",     "--layers",  "--width",         "--batch",
+      "--radius", "--steps",    "--features", "--samples", "--torch-threads", "--groups"};
   return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) {
     if (value.empty() || std::find(std::begin(kWholeNumbers), std::end(kWholeNumbers), name) == std::end(kWholeNumbers))
       return std::string();
@@ -140,9 +141,10 @@ std::string restore_value(const std::string& arg) {
 }
 
 int run(int argc, char** argv, const WindowRunner& window) {
-  CLI::App app{"Precision Lab: what happens to numbers when deep-learning code lowers dtypes.\n"
-               "Without a command it opens the window (with the window options below).",
-               "precision-lab"};
+  CLI::App app{
+      "Precision Lab: what happens to numbers when deep-learning code lowers dtypes.\n"
+      "Without a command it opens the window (with the window options below).",
+      "precision-lab"};
   app.require_subcommand(0, 1);
   ui::GuiOptions window_options;
   WindowFlags window_flags;
@@ -158,12 +160,9 @@ int run(int argc, char** argv, const WindowRunner& window) {
   add("explore", "Where a value sits in each format: neighbours, ulp, rounding interval, number line", add_explore);
   add("bench", "Measure conversion throughput against a plain copy", add_bench);
   add("devices", "List compute backends and devices", add_devices);
-  add("promote", "What a framework does with a pair of dtypes: result or exact error, rule, fixes",
-      add_promote);
-  add("dot", "Dot-product error versus length for accumulation models, with the classical bounds",
-      add_dot);
-  add("matmul", "One matrix product in any dtypes: error against float64, split by where it came from",
-      add_matmul);
+  add("promote", "What a framework does with a pair of dtypes: result or exact error, rule, fixes", add_promote);
+  add("dot", "Dot-product error versus length for accumulation models, with the classical bounds", add_dot);
+  add("matmul", "One matrix product in any dtypes: error against float64, split by where it came from", add_matmul);
   add("run", "Run an experiment file (JSON) and write its results into a folder", add_run);
   add("mlp", "Error through the layers of a small MLP against the float64 network", add_mlp);
   add("train", "A linear regression trained by gradient descent in each format's own arithmetic", add_train);

@@ -45,8 +45,8 @@ Runner add_decode(CLI::App& app) {
         return kExitBadInput;
       }
       if (*c & ~ref->format.code_mask()) {
-        std::fprintf(stderr, "error: %s does not fit %s, whose codes have %d bits (at most %s)\n",
-                     b.c_str(), ref->name.c_str(), ref->format.total_bits(),
+        std::fprintf(stderr, "error: %s does not fit %s, whose codes have %d bits (at most %s)\n", b.c_str(),
+                     ref->name.c_str(), ref->format.total_bits(),
                      describe_code(ref->format, ref->format.code_mask()).bits_hex.c_str());
         return kExitBadInput;
       }
@@ -60,8 +60,7 @@ Runner add_decode(CLI::App& app) {
         j["format"] = ref->name;
         out.push_back(j);
       } else {
-        std::printf("%s = %s  %-9s %s\n", r.bits_hex.c_str(), r.bits_binary.c_str(),
-                    value_class_name(r.value_class),
+        std::printf("%s = %s  %-9s %s\n", r.bits_hex.c_str(), r.bits_binary.c_str(), value_class_name(r.value_class),
                     display_value(r).c_str());
       }
     }

@@ -28,8 +28,7 @@ void print_rates(const peak::Part& p) {
   std::printf("  %s, %s, %d SMs -- dense peaks (TFLOP/s; TOPS for int8)\n", std::string(p.name).c_str(),
               std::string(p.architecture).c_str(), p.sms);
   for (const peak::Rate& r : p.rates)
-    std::printf("    %-10s %-13s %9s   = %d SMs x %5d ops/clock x %d MHz\n",
-                peak::dtype_label(r).c_str(),
+    std::printf("    %-10s %-13s %9s   = %d SMs x %5d ops/clock x %d MHz\n", peak::dtype_label(r).c_str(),
                 std::string(peak::unit_name(r.unit)).c_str(), std::string(r.published).c_str(), p.sms,
                 r.ops_per_clock_per_sm, r.clock_mhz);
   std::printf("    source: %s\n", std::string(p.source).c_str());
@@ -62,8 +61,11 @@ Runner add_devices(CLI::App& app) {
       const peak::Part* part = nullptr;
       if (b) {
         DeviceInfo d = (*b)->device_info();
-        j.update({{"name", d.name}, {"compute_capability", d.compute_capability},
-                  {"cores", d.cores}, {"memory_gib", d.memory_gib}, {"runtime", d.runtime}});
+        j.update({{"name", d.name},
+                  {"compute_capability", d.compute_capability},
+                  {"cores", d.cores},
+                  {"memory_gib", d.memory_gib},
+                  {"runtime", d.runtime}});
         if (d.sm_clock_mhz > 0) j.update({{"sm_clock_mhz", d.sm_clock_mhz}, {"memory_clock_mhz", d.memory_clock_mhz}});
         part = peak::find_part(d.peak_part);
         if (part) j["peaks"] = rates_json(*part);
@@ -82,7 +84,8 @@ Runner add_devices(CLI::App& app) {
       const std::string cc = j["compute_capability"].get<std::string>();
       std::printf("%-5s %s%s, %d %s, %.1f GiB\n      %s\n", n.c_str(), j["name"].get<std::string>().c_str(),
                   cc.empty() ? "" : (", compute capability " + cc).c_str(), j["cores"].get<int>(),
-                  cc.empty() ? "threads" : "SMs", j["memory_gib"].get<double>(), j["runtime"].get<std::string>().c_str());
+                  cc.empty() ? "threads" : "SMs", j["memory_gib"].get<double>(),
+                  j["runtime"].get<std::string>().c_str());
       if (part) print_rates(*part);
       else std::printf("      no published peaks: %s\n", j["peaks_note"].get<std::string>().c_str());
     }

@@ -11,14 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
+#include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
 #include "core/accumulate/accumulation_spec.h"
-#include "core/experiment/spec/sweep_json.h"
-#include "app/cli/matmul_report.h"
-#include "core/figure/experiment_figures.h"
+#include "core/analysis/histogram.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
-#include "core/analysis/histogram.h"
+#include "core/experiment/spec/sweep_json.h"
+#include "core/figure/experiment_figures.h"
 #include "core/util/interrupt.h"
 
 namespace pl::cli {
@@ -50,11 +50,13 @@ std::vector<std::string> split(const std::string& s) {
 Runner add_dot(CLI::App& app) {
   auto args = std::make_shared<DotArgs>();
   app.add_option("--k", args->lengths, "Comma-separated dot-product lengths");
-  app.add_option("--a-dtype", args->a_dtype, "dtype of a (inputs are N(0,1) rounded to it): a table name or a custom format (e5m7)");
+  app.add_option("--a-dtype", args->a_dtype,
+                 "dtype of a (inputs are N(0,1) rounded to it): a table name or a custom format (e5m7)");
   app.add_option("--b-dtype", args->b_dtype, "dtype of b");
   app.add_flag("--sum", args->sum, "sum reductions of a instead of dot products (every b_k is 1)");
   app.add_option("--accumulate", args->models,
-                 "Comma-separated models (FMT: a float dtype or custom format such as e6m9): f64 | FMT:sequential | FMT:pairwise[:BLOCK] | "
+                 "Comma-separated models (FMT: a float dtype or custom format such as e6m9): f64 | FMT:sequential | "
+                 "FMT:pairwise[:BLOCK] | "
                  "FMT:kahan | FMT:chunked[:N] (then float32) | FMT:multiterm[:BLOCK[:EXTRA]] (a tensor "
                  "core's block adder), optionally :rtz/:up/...");
   app.add_option("--trials", args->trials, "Dot products per length and model");
@@ -63,7 +65,9 @@ Runner add_dot(CLI::App& app) {
                  "Where the dot products run: cpu (default), cuda, or auto (cuda when there); a model the "
                  "device cannot run runs on the CPU, and the table says why");
   app.add_flag("--json", args->json, "Machine-readable output");
-  app.add_option("--save", args->save, "Write the error-versus-K figure (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an existing folder must be empty)");
+  app.add_option("--save", args->save,
+                 "Write the error-versus-K figure (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an "
+                 "existing folder must be empty)");
   app.add_flag("--force", args->force,
                "replace a non-empty --save folder as a whole, and run a sweep estimated past 10 minutes");
   return [args]() {
@@ -105,36 +109,46 @@ Runner add_dot(CLI::App& app) {
     }
     if (!args->save.empty() && output_refused(args->save, args->force)) return kExitBadInput;
     if (const auto w = experiment::estimate_dot_sweep(c); w.seconds > experiment::kInteractiveSeconds && !args->force) {
-      std::fprintf(stderr, "error: this sweep is %s; give --force to run it anyway, or fewer trials or shorter lengths\n",
+      std::fprintf(stderr,
+                   "error: this sweep is %s; give --force to run it anyway, or fewer trials or shorter lengths\n",
                    experiment::work_text(w).c_str());
       return kExitBadInput;
     }
     const bool tty = isatty(fileno(stderr)) && !args->json;
-    const auto rows = experiment::dot_sweep(c, [tty](double f) {
-      if (tty) std::fprintf(stderr, "\r%5.1f%%", 100 * f);
-    }, interrupt_flag());
+    const auto rows = experiment::dot_sweep(
+        c,
+        [tty](double f) {
+          if (tty) std::fprintf(stderr, "\r%5.1f%%", 100 * f);
+        },
+        interrupt_flag());
     if (tty) std::fprintf(stderr, "\r      \r");
     if (interrupt_signal()) return 128 + interrupt_signal();
     if (!args->save.empty())
-      if (const int status = write_output(args->save, args->force, [&](const std::string& dir) {
-            return save_figures({figure::dot_sweep_figure(rows, c)}, dir);
-          });
+      if (const int status = write_output(
+              args->save, args->force,
+              [&](const std::string& dir) { return save_figures({figure::dot_sweep_figure(rows, c)}, dir); });
           status != kExitOk)
         return status;
     if (args->json) {
-      nlohmann::json out{{"a_dtype", name(c.a_dtype)}, {"b_dtype", name(c.b_dtype)}, {"sum", c.sum},
-                         {"trials", c.trials}, {"seed", c.seed}, {"backend", c.backend},
+      nlohmann::json out{{"a_dtype", name(c.a_dtype)},
+                         {"b_dtype", name(c.b_dtype)},
+                         {"sum", c.sum},
+                         {"trials", c.trials},
+                         {"seed", c.seed},
+                         {"backend", c.backend},
                          {"rows", nlohmann::json::array()}};
       for (const auto& r : rows) out["rows"].push_back(experiment::to_json(r));
       std::cout << out.dump(1) << "\n";
       return kExitOk;
     }
-    const std::string what = c.sum ? "sums of " + std::string(name(c.a_dtype))
-                                   : "dot products of " + std::string(name(c.a_dtype)) + " x " + std::string(name(c.b_dtype));
-    std::printf("%s, N(0,1) inputs, %d trials per cell, seed %llu;\n"
-                "error against a double-double reference; e and bounds relative to %s\n\n",
-                what.c_str(), c.trials, static_cast<unsigned long long>(c.seed),
-                c.sum ? "S|a| = sum |a_k|" : "S|ab| = sum |a_k b_k|");
+    const std::string what =
+        c.sum ? "sums of " + std::string(name(c.a_dtype))
+              : "dot products of " + std::string(name(c.a_dtype)) + " x " + std::string(name(c.b_dtype));
+    std::printf(
+        "%s, N(0,1) inputs, %d trials per cell, seed %llu;\n"
+        "error against a double-double reference; e and bounds relative to %s\n\n",
+        what.c_str(), c.trials, static_cast<unsigned long long>(c.seed),
+        c.sum ? "S|a| = sum |a_k|" : "S|ab| = sum |a_k b_k|");
     print_dot_table(rows, c.sum);
     return kExitOk;
   };

@@ -41,7 +41,9 @@ void print_text(const FormatRef& ref, const Neighbourhood& n) {
   const FloatFormat& f = ref.format;
   std::printf("%s\n", ref.name.c_str());
   std::printf("  rounds to  %s%s\n", code_text(f, n.rounded.code).c_str(),
-              n.rounded.flags.overflow ? "  (overflow)" : n.rounded.flags.inexact ? "" : "  (exact)");
+              n.rounded.flags.overflow  ? "  (overflow)"
+              : n.rounded.flags.inexact ? ""
+                                        : "  (exact)");
   std::printf("  below      %s%s\n", code_text(f, n.below).c_str(), gap_text(n.gap_below).c_str());
   std::printf("  above      %s%s\n", code_text(f, n.above).c_str(), gap_text(n.gap_above).c_str());
   std::printf("  ulp        %s\n", shortest_double(n.ulp).c_str());
@@ -70,8 +72,9 @@ int run_explore(ExploreArgs a) {
     std::fprintf(stderr, "error: unknown rounding '%s' (rne, rna, rtz, up, down, stochastic)\n", a.rounding.c_str());
     return kExitBadInput;
   }
-  const Overflow overflow = a.saturate ? Overflow::Saturate : a.no_saturate ? Overflow::NonSaturating
-                                                                            : Overflow::FormatDefault;
+  const Overflow overflow = a.saturate      ? Overflow::Saturate
+                            : a.no_saturate ? Overflow::NonSaturating
+                                            : Overflow::FormatDefault;
   std::vector<FormatRef> formats = a.formats.empty() ? table_float_formats() : std::vector<FormatRef>{};
   for (const auto& name : a.formats) {
     auto f = parse_float_format(name);
@@ -83,8 +86,9 @@ int run_explore(ExploreArgs a) {
   }
   nlohmann::json out = nlohmann::json::array();
   std::vector<figure::Figure> figures;
-  if (!a.json) std::printf("x = %s  (float64 %s), rounding %s, overflow %s\n\n", a.value.c_str(),
-                           shortest_double(*x).c_str(), rounding_name(rounding), overflow_name(overflow));
+  if (!a.json)
+    std::printf("x = %s  (float64 %s), rounding %s, overflow %s\n\n", a.value.c_str(), shortest_double(*x).c_str(),
+                rounding_name(rounding), overflow_name(overflow));
   for (size_t i = 0; i < formats.size(); ++i) {
     const Neighbourhood n = neighbourhood(formats[i].format, *x, rounding, overflow, a.radius);
     if (a.json) out.push_back(to_json(formats[i].format, formats[i].name, n));
@@ -94,7 +98,8 @@ int run_explore(ExploreArgs a) {
   if (a.json) std::cout << out.dump(2) << "\n";
   if (!a.out.empty()) {
     if (output_refused(a.out, a.force)) return kExitBadInput;
-    if (const int status = write_output(a.out, a.force, [&](const std::string& dir) { return exporting::save_figures(figures, dir); });
+    if (const int status =
+            write_output(a.out, a.force, [&](const std::string& dir) { return exporting::save_figures(figures, dir); });
         status != kExitOk)
       return status;
     std::fprintf(a.json ? stderr : stdout, "%swrote %zu number lines (PNG, SVG, PDF, CSV) into %s\n",
@@ -108,8 +113,9 @@ int run_explore(ExploreArgs a) {
 Runner add_explore(CLI::App& app) {
   auto a = std::make_shared<ExploreArgs>();
   app.add_option("value", a->value, "Decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0")->required();
-  app.add_option("--format", a->formats, "A float format (repeatable; default: every float of the table), "
-                                          "or a custom eXmY[bBIAS][:ieee|fn|fnuz|finite]");
+  app.add_option("--format", a->formats,
+                 "A float format (repeatable; default: every float of the table), "
+                 "or a custom eXmY[bBIAS][:ieee|fn|fnuz|finite]");
   app.add_option("--rounding", a->rounding, "rne | rna | rtz | up | down | stochastic")
       ->check(CLI::IsMember({"rne", "rna", "rtz", "up", "down", "stochastic"}));
   auto* sat = app.add_flag("--saturate", a->saturate, "Overflow clamps to max finite");
@@ -117,7 +123,9 @@ Runner add_explore(CLI::App& app) {
   app.add_option("--radius", a->radius, "Representable values each side on the number line (0-64)")
       ->check(CLI::Range(0, 64));
   app.add_flag("--json", a->json, "One JSON object per format");
-  app.add_option("--out", a->out, "Write each format's number line (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an existing folder must be empty)");
+  app.add_option("--out", a->out,
+                 "Write each format's number line (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an "
+                 "existing folder must be empty)");
   app.add_flag("--force", a->force, "replace a non-empty --out folder as a whole");
   return [a]() { return run_explore(*a); };
 }

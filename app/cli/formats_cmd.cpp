@@ -16,9 +16,8 @@ Runner add_formats(CLI::App& app) {
   return [json, all]() {
     nlohmann::json rows = nlohmann::json::array();
     if (!*json)
-      std::printf("%-20s %4s %3s %3s %5s %12s %12s %12s %10s %10s %4s %4s %3s %-9s\n", "name",
-                  "bits", "e", "m", "bias", "max_finite", "min_normal", "min_subnorm", "epsilon",
-                  "unit_round", "inf", "nan", "-0", "overflow");
+      std::printf("%-20s %4s %3s %3s %5s %12s %12s %12s %10s %10s %4s %4s %3s %-9s\n", "name", "bits", "e", "m", "bias",
+                  "max_finite", "min_normal", "min_subnorm", "epsilon", "unit_round", "inf", "nan", "-0", "overflow");
     for (const auto& row : all_dtypes()) {
       if (row.kind == DTypeKind::Float) {
         nlohmann::json j = format_json(format_ref(row.id));
@@ -28,21 +27,20 @@ Runner add_formats(CLI::App& app) {
         }
         const FloatFormat& f = row.format;
         std::printf("%-20s %4d %3d %3d %5d %12.5g %12.5g %12.5g %10.4g %10.4g %4s %4s %3s %-9s\n",
-                    std::string(row.name).c_str(), f.total_bits(), f.exponent_bits,
-                    f.mantissa_bits, f.bias, max_finite(f), min_normal(f), min_subnormal(f),
-                    machine_epsilon(f), unit_roundoff(f), f.has_inf() ? "yes" : "-",
-                    f.has_nan() ? "yes" : "-", f.has_negative_zero() ? "yes" : "-",
+                    std::string(row.name).c_str(), f.total_bits(), f.exponent_bits, f.mantissa_bits, f.bias,
+                    max_finite(f), min_normal(f), min_subnormal(f), machine_epsilon(f), unit_roundoff(f),
+                    f.has_inf() ? "yes" : "-", f.has_nan() ? "yes" : "-", f.has_negative_zero() ? "yes" : "-",
                     j["overflow_default"].get<std::string>().c_str());
       } else if (*all) {
         nlohmann::json j{{"name", row.name}, {"bits", row.storage_bits}};
-        if (row.kind == DTypeKind::SignedInt || row.kind == DTypeKind::UnsignedInt ||
-            row.kind == DTypeKind::Bool) {
+        if (row.kind == DTypeKind::SignedInt || row.kind == DTypeKind::UnsignedInt || row.kind == DTypeKind::Bool) {
           j["min"] = int_min(row.id);
           j["max"] = int_max(row.id);
         }
         if (*json) rows.push_back(j);
-        else std::printf("%-20s %4d %s\n", std::string(row.name).c_str(), row.storage_bits,
-                         row.kind == DTypeKind::Complex ? "complex (two floats)" : "integer");
+        else
+          std::printf("%-20s %4d %s\n", std::string(row.name).c_str(), row.storage_bits,
+                      row.kind == DTypeKind::Complex ? "complex (two floats)" : "integer");
       }
     }
     if (*json) std::cout << rows.dump(2) << "\n";

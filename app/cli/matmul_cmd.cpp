@@ -46,11 +46,14 @@ Runner add_matmul(CLI::App& app) {
   drawn_only.push_back(app.add_option("--m", a->m, "rows of A when drawn"));
   drawn_only.push_back(app.add_option("--n", a->n, "columns of the result when drawn"));
   drawn_only.push_back(app.add_option("--k", a->k, "reduction length when drawn"));
-  app.add_option("--input-dtype", a->input, "dtype of A / x: a table name (bfloat16, float8_e4m3fn, ...) or a custom format eXmY[bB][:fn|:fnuz|:finite] (e5m7)");
+  app.add_option("--input-dtype", a->input,
+                 "dtype of A / x: a table name (bfloat16, float8_e4m3fn, ...) or a custom format "
+                 "eXmY[bB][:fn|:fnuz|:finite] (e5m7)");
   app.add_option("--weight-dtype", a->weight, "dtype of B / W");
   app.add_option("--bias-dtype", a->bias_dtype, "dtype of the bias (adds a bias)");
   app.add_option("--accumulate", a->accumulate,
-                 "FMT: a float dtype or custom format. f64 | f32:blas | f64:blas | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N] | "
+                 "FMT: a float dtype or custom format. f64 | f32:blas | f64:blas | FMT:sequential | FMT:pairwise[:B] | "
+                 "FMT:kahan | FMT:chunked[:N] | "
                  "FMT:multiterm[:B[:EXTRA]] [:rtz...]");
   app.add_option("--output-dtype", a->output, "dtype of the result");
   app.add_option("--rounding", a->rounding, "rounding of inputs and output: rne rna rtz up down stochastic");
@@ -58,7 +61,8 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--input-scaling", a->input_scaling,
                  "none | per-tensor | delayed | per-channel | per-channel-asymmetric | mx | nvfp4");
   app.add_option("--weight-scaling", a->weight_scaling, "as --input-scaling");
-  drawn_only.push_back(app.add_option("--data", a->data, "distribution of drawn inputs: normal uniform torch-linear heavy-tailed outlier-channels"));
+  drawn_only.push_back(app.add_option(
+      "--data", a->data, "distribution of drawn inputs: normal uniform torch-linear heavy-tailed outlier-channels"));
   drawn_only.push_back(app.add_option("--weight-data", a->weight_data, "distribution of drawn weights"));
   app.add_option("--seed", a->seed, "seed of the drawn operands");
   app.add_flag("--raw", a->raw, ".npy files hold raw codes of the input/weight dtypes (uint16 for bfloat16, ...)");
@@ -81,7 +85,8 @@ Runner add_matmul(CLI::App& app) {
     if (!a->a.empty() || !a->b.empty()) {
       for (const CLI::Option* o : drawn_only)
         if (o->count() > 0) {
-          std::fprintf(stderr, "error: %s is for drawn operands: with --a and --b the shapes and values are the files'\n",
+          std::fprintf(stderr,
+                       "error: %s is for drawn operands: with --a and --b the shapes and values are the files'\n",
                        o->get_name().c_str());
           return kExitBadInput;
         }
@@ -89,19 +94,29 @@ Runner add_matmul(CLI::App& app) {
       std::fprintf(stderr, "error: --raw reads the .npy files of --a and --b as raw codes: give the files\n");
       return kExitBadInput;
     }
-    nlohmann::json j = {{"experiment", a->linear ? "linear" : "matmul"}, {"m", a->m}, {"n", a->n},
-                        {"k", a->k}, {"input", a->input}, {"weight", a->weight}, {"output", a->output},
-                        {"accumulate", a->accumulate}, {"rounding", a->rounding},
-                        {"overflow", a->overflow}, {"input_scaling", a->input_scaling},
-                        {"weight_scaling", a->weight_scaling}, {"input_data", a->data},
-                        {"weight_data", a->weight_data}, {"seed", a->seed},
-                        {"high_precision_reference", a->high}, {"raw", a->raw}};
+    nlohmann::json j = {{"experiment", a->linear ? "linear" : "matmul"},
+                        {"m", a->m},
+                        {"n", a->n},
+                        {"k", a->k},
+                        {"input", a->input},
+                        {"weight", a->weight},
+                        {"output", a->output},
+                        {"accumulate", a->accumulate},
+                        {"rounding", a->rounding},
+                        {"overflow", a->overflow},
+                        {"input_scaling", a->input_scaling},
+                        {"weight_scaling", a->weight_scaling},
+                        {"input_data", a->data},
+                        {"weight_data", a->weight_data},
+                        {"seed", a->seed},
+                        {"high_precision_reference", a->high},
+                        {"raw", a->raw}};
     if (!a->bias_dtype.empty()) j["bias"] = a->bias_dtype;
     if (!a->a.empty()) j["input_file"] = a->a;
     if (!a->b.empty()) j["weight_file"] = a->b;
     if (!a->bias.empty()) j["bias_file"] = a->bias;
     if (!a->framework.empty()) j["framework"] = a->framework;  // checked with the file's key
-    if (!a->backend.empty()) j["backend"] = a->backend;          // likewise
+    if (!a->backend.empty()) j["backend"] = a->backend;        // likewise
     if (a->fast_accumulation) j["fast_accumulation"] = true;
     if (a->threads) j["threads"] = a->threads;  // its range checked with the file's key
     auto spec = experiment::matmul_spec_from_json(j);
@@ -120,7 +135,8 @@ Runner add_matmul(CLI::App& app) {
     // --save writes the run as it is: the fixes' results when the call raises, else the result.
     const auto save = [&] {
       if (a->save.empty()) return kExitOk;
-      return write_output(a->save, a->force, [&](const std::string& dir) { return exporting::save_spec_run(*run, dir); });
+      return write_output(a->save, a->force,
+                          [&](const std::string& dir) { return exporting::save_spec_run(*run, dir); });
     };
     if (run->raised()) {
       if (const int status = save(); status != kExitOk) return status;

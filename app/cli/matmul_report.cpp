@@ -1,5 +1,5 @@
-#include <algorithm>
 #include "app/cli/matmul_report.h"
+#include <algorithm>
 
 #include <unistd.h>
 
@@ -21,8 +21,7 @@ std::function<void(double)> ProgressBar::callback() const {
   if (!shown_) return {};
   return [](double f) {
     const int width = 30, filled = static_cast<int>(std::clamp(f, 0.0, 1.0) * width);
-    std::fprintf(stderr, "\r[%.*s%*s] %5.1f%%", filled, "==============================",
-                 width - filled, "", 100 * f);
+    std::fprintf(stderr, "\r[%.*s%*s] %5.1f%%", filled, "==============================", width - filled, "", 100 * f);
   };
 }
 
@@ -37,11 +36,13 @@ void print_framework_report(const FrameworkRun& f, bool json) {
     std::cout << to_json(f).dump(1) << "\n";
     return;
   }
-  std::printf("%s: %s\n  raises %s: %s\n  rule: %s\n\nthe fixes, each run as an experiment against the same float64 reference:\n",
-              f.engine.c_str(), f.call.c_str(), f.as_written.error_type.c_str(), f.as_written.message.c_str(),
-              f.as_written.rule.c_str());
-  std::printf("  %-28s %-10s %11s %11s %9s %9s %9s\n", "fix", "computes", "max rel", "normwise", "mean bits",
-              "SQNR dB", "seconds");
+  std::printf(
+      "%s: %s\n  raises %s: %s\n  rule: %s\n\nthe fixes, each run as an experiment against the same float64 "
+      "reference:\n",
+      f.engine.c_str(), f.call.c_str(), f.as_written.error_type.c_str(), f.as_written.message.c_str(),
+      f.as_written.rule.c_str());
+  std::printf("  %-28s %-10s %11s %11s %9s %9s %9s\n", "fix", "computes", "max rel", "normwise", "mean bits", "SQNR dB",
+              "seconds");
   for (const auto& x : f.fixes) {
     if (!x.result) {
       std::printf("  %-28s %s\n", x.code.c_str(), x.note.c_str());
@@ -69,16 +70,16 @@ void print_report(const MatmulResult& r) {
     std::printf("statistics: made on %s; |A||B|: %s\n", r.analysis_backend.c_str(), r.bound_method.c_str());
   std::printf("reference:  %s; rounding %s, overflow %s\n\n", r.reference_method.c_str(),
               rounding_name(c.cast.rounding), overflow_name(c.cast.overflow));
-  std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", "error", "max |e|", "mean |e|", "max rel",
-              "normwise", "max ulp", "mean bits", "SQNR dB");
+  std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", "error", "max |e|", "mean |e|", "max rel", "normwise",
+              "max ulp", "mean bits", "SQNR dB");
   for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {
     const ErrorStats& s = e->stats;
     if (s.count == 0) {  // every element NaN or Inf (the outright line counts them): no error to show
       std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", e->name.c_str(), "-", "-", "-", "-", "-", "-", "-");
       continue;
     }
-    std::printf("%-16s %11.3e %11.3e %11.3e %11.3e %9s %9.2f %9.1f\n", e->name.c_str(), s.max_abs,
-                s.mean_abs, s.max_rel, s.normwise_rel, ulps_text(s.max_ulp).c_str(), s.mean_bits, s.sqnr_db);
+    std::printf("%-16s %11.3e %11.3e %11.3e %11.3e %9s %9.2f %9.1f\n", e->name.c_str(), s.max_abs, s.mean_abs,
+                s.max_rel, s.normwise_rel, ulps_text(s.max_ulp).c_str(), s.mean_bits, s.sqnr_db);
   }
   if (const std::string outright = experiment::outright_line(r); !outright.empty())
     std::printf("%s\n", outright.c_str());
@@ -88,8 +89,8 @@ void print_report(const MatmulResult& r) {
       std::printf("%s: %zu values past the dtype's range (%s), %zu nonzero values flushed to zero by the recipe\n",
                   label, o->saturated, o->out_of_range.c_str(), o->flushed);
   std::printf("seconds: generate %.3f, quantise %.3f, reference %.3f, product %.3f, analysis %.3f, total %.3f\n",
-              r.seconds.generate, r.seconds.quantise, r.seconds.reference, r.seconds.product,
-              r.seconds.analysis, r.seconds.total());
+              r.seconds.generate, r.seconds.quantise, r.seconds.reference, r.seconds.product, r.seconds.analysis,
+              r.seconds.total());
 }
 
 }  // namespace pl::cli

@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "app/cli/cli.h"
-#include "app/cli/run_report.h"
 #include "app/cli/matmul_report.h"
+#include "app/cli/run_report.h"
 #include "core/figure/experiment_figures.h"
 #include "core/util/interrupt.h"
 
@@ -41,12 +41,13 @@ int run_mlp_json(const nlohmann::json& j, const std::string& save, bool force, b
     return kExitBadInput;
   }
   if (!save.empty())
-    if (const int status = write_output(save, force, [&](const std::string& dir) {
-          auto saved = save_figures({figure::mlp_figure(*r)}, dir);
-          if (saved) saved = save_json(dir, "result.json", experiment::to_json(*r));
-          if (saved) saved = save_json(dir, "setup.json", experiment::to_json(*c));
-          return saved;
-        });
+    if (const int status = write_output(save, force,
+                                        [&](const std::string& dir) {
+                                          auto saved = save_figures({figure::mlp_figure(*r)}, dir);
+                                          if (saved) saved = save_json(dir, "result.json", experiment::to_json(*r));
+                                          if (saved) saved = save_json(dir, "setup.json", experiment::to_json(*c));
+                                          return saved;
+                                        });
         status != kExitOk)
       return status;
   if (json_out) {
@@ -65,7 +66,9 @@ Runner add_mlp(CLI::App& app) {
   app.add_option("--width", a->width, "width of every layer");
   app.add_option("--batch", a->batch, "rows of the input");
   app.add_option("--activation", a->activation, "relu | gelu | identity");
-  app.add_option("--input-dtype", a->input, "dtype the activations are fed in: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite] (e5m7)");
+  app.add_option(
+      "--input-dtype", a->input,
+      "dtype the activations are fed in: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite] (e5m7)");
   app.add_option("--weight-dtype", a->weight, "dtype of the weights");
   app.add_option("--bias-dtype", a->bias, "dtype of the biases (default: the weight dtype)");
   app.add_option("--accumulate", a->accumulate, "accumulation model, as for matmul");
@@ -79,18 +82,29 @@ Runner add_mlp(CLI::App& app) {
                  "auto | cpu | cuda: where every layer's product runs (default cpu); a model the device "
                  "cannot run falls back to the CPU, with a note");
   app.add_option("--threads", a->threads, "CPU threads the run may use, OpenBLAS's included (default 0: all cores)");
-  app.add_option("--save", a->save, "write the figure, result.json and setup.json into this folder (whole or not at all; an existing folder must be empty)");
+  app.add_option("--save", a->save,
+                 "write the figure, result.json and setup.json into this folder (whole or not at all; an existing "
+                 "folder must be empty)");
   app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
   app.add_flag("--json", a->json, "machine-readable results");
   return [a]() {
-    nlohmann::json j = {{"experiment", "mlp"}, {"layers", a->layers}, {"width", a->width},
-                        {"batch", a->batch}, {"activation", a->activation}, {"input", a->input},
-                        {"weight", a->weight}, {"output", a->output}, {"accumulate", a->accumulate},
-                        {"rounding", a->rounding}, {"input_scaling", a->input_scaling},
-                        {"weight_scaling", a->weight_scaling}, {"input_data", a->data}, {"seed", a->seed}};
+    nlohmann::json j = {{"experiment", "mlp"},
+                        {"layers", a->layers},
+                        {"width", a->width},
+                        {"batch", a->batch},
+                        {"activation", a->activation},
+                        {"input", a->input},
+                        {"weight", a->weight},
+                        {"output", a->output},
+                        {"accumulate", a->accumulate},
+                        {"rounding", a->rounding},
+                        {"input_scaling", a->input_scaling},
+                        {"weight_scaling", a->weight_scaling},
+                        {"input_data", a->data},
+                        {"seed", a->seed}};
     if (!a->bias.empty()) j["bias"] = a->bias;
     if (!a->backend.empty()) j["backend"] = a->backend;  // checked with the file's key
-    if (a->threads) j["threads"] = a->threads;            // likewise
+    if (a->threads) j["threads"] = a->threads;           // likewise
     return run_mlp_json(j, a->save, a->force, a->json);
   };
 }

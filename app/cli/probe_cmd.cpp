@@ -51,9 +51,11 @@ int check_models(Backend& backend, DType input, const experiment::Accumulation& 
                   f->evidence.c_str());
   }
   if (a.json)
-    std::cout << nlohmann::json{{"backend", backend.name()}, {"device", backend.device_info().name},
-                                {"input", name(input)}, {"accumulate", experiment::accumulation_spec(acc)},
-                                {"fast_accumulation", a.fast}, {"checks", rows}}.dump(2) << "\n";
+    std::cout << nlohmann::json{{"backend", backend.name()},   {"device", backend.device_info().name},
+                                {"input", name(input)},        {"accumulate", experiment::accumulation_spec(acc)},
+                                {"fast_accumulation", a.fast}, {"checks", rows}}
+                     .dump(2)
+              << "\n";
   return kExitOk;
 }
 
@@ -101,13 +103,23 @@ Runner add_accumulation_probe(CLI::App& app) {
     }
     if (a->json) {
       nlohmann::json rows = nlohmann::json::array();
-      for (const auto& f : r->findings) rows.push_back({{"question", f.question}, {"answer", f.answer}, {"evidence", f.evidence}});
-      std::cout << nlohmann::json{{"backend", r->backend}, {"device", r->device}, {"method", r->method},
-                                  {"input", name(r->input)}, {"accumulate", experiment::accumulation_spec(r->accumulate)},
-                                  {"fast_accumulation", r->fast_accumulation}, {"accumulator_bits", r->accumulator_bits},
-                                  {"promotion_interval", r->promotion_interval}, {"block_terms", r->block_terms},
-                                  {"extra_bits", r->extra_bits}, {"model", r->model},
-                                  {"model_note", r->model_note}, {"findings", rows}}.dump(2) << "\n";
+      for (const auto& f : r->findings)
+        rows.push_back({{"question", f.question}, {"answer", f.answer}, {"evidence", f.evidence}});
+      std::cout << nlohmann::json{{"backend", r->backend},
+                                  {"device", r->device},
+                                  {"method", r->method},
+                                  {"input", name(r->input)},
+                                  {"accumulate", experiment::accumulation_spec(r->accumulate)},
+                                  {"fast_accumulation", r->fast_accumulation},
+                                  {"accumulator_bits", r->accumulator_bits},
+                                  {"promotion_interval", r->promotion_interval},
+                                  {"block_terms", r->block_terms},
+                                  {"extra_bits", r->extra_bits},
+                                  {"model", r->model},
+                                  {"model_note", r->model_note},
+                                  {"findings", rows}}
+                       .dump(2)
+                << "\n";
       return kExitOk;
     }
     std::printf("%s (%s): %s x %s, %s%s\nran: %s\n\n", r->device.c_str(), r->backend.c_str(),
@@ -116,7 +128,8 @@ Runner add_accumulation_probe(CLI::App& app) {
                 r->method.c_str());
     for (const auto& f : r->findings)
       std::printf("%-60s %s\n%-60s   %s\n", f.question.c_str(), f.answer.c_str(), "", f.evidence.c_str());
-    if (!r->model.empty()) std::printf("\nas a model: --accumulate %s  (%s)\n", r->model.c_str(), r->model_note.c_str());
+    if (!r->model.empty())
+      std::printf("\nas a model: --accumulate %s  (%s)\n", r->model.c_str(), r->model_note.c_str());
     else std::printf("\nas a model: none (%s)\n", r->model_note.c_str());
     return kExitOk;
   };

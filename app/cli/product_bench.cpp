@@ -78,9 +78,15 @@ int run_product_bench(const ProductBenchArgs& a) {
       if (part)
         if (auto r = peak::fastest_rate(*part, *t)) peak_tflops = peak::published_value(*r);
       const double share = peak_tflops > 0 ? 100 * tflops / peak_tflops : 0;
-      rows.push_back({{"dtype", dname}, {"n", n}, {"median_ms", timing->median * 1e3}, {"tflops", tflops},
-                      {"peak_tflops", peak_tflops}, {"percent_of_peak", share}, {"native", timing->native},
-                      {"seconds", timing->seconds}, {"method", how}});
+      rows.push_back({{"dtype", dname},
+                      {"n", n},
+                      {"median_ms", timing->median * 1e3},
+                      {"tflops", tflops},
+                      {"peak_tflops", peak_tflops},
+                      {"percent_of_peak", share},
+                      {"native", timing->native},
+                      {"seconds", timing->seconds},
+                      {"method", how}});
       if (!a.json)
         // Four significant digits: a CPU's rates are hundredths of a TFLOP/s.
         std::printf("%-14s %6zu %11.3f %10.4g %8s  %s\n", dname.c_str(), n, timing->median * 1e3, tflops,
@@ -89,9 +95,15 @@ int run_product_bench(const ProductBenchArgs& a) {
     }
   }
   if (a.json)
-    std::cout << nlohmann::json{{"op", "product"}, {"backend", device.name()}, {"device", info.name},
-                                {"runtime", info.runtime}, {"peak_part", info.peak_part},
-                                {"fast_accumulation", a.fast_accumulation}, {"results", rows}}.dump(2) << "\n";
+    std::cout << nlohmann::json{{"op", "product"},
+                                {"backend", device.name()},
+                                {"device", info.name},
+                                {"runtime", info.runtime},
+                                {"peak_part", info.peak_part},
+                                {"fast_accumulation", a.fast_accumulation},
+                                {"results", rows}}
+                     .dump(2)
+              << "\n";
   else
     std::printf("%% peak: against the published dense rate of %s for the dtype (core/backend/peak_rates)\n",
                 part ? std::string(part->name).c_str() : "no known part");

@@ -1,4 +1,5 @@
-// precision-lab promote --framework F [--framework-version V] [--device D] [--op OP] [--a-kind K] [--b-kind K] [--bias T]
+// precision-lab promote --framework F [--framework-version V] [--device D] [--op OP] [--a-kind K] [--b-kind K] [--bias
+// T]
 //                       [--a-value V] [--b-value V]
 //                       [--json] A B       (one pair: result or exact error, rule, fixes)
 // precision-lab promote --framework F [--op OP] [--a-kind K] [--b-kind K] --table [--json]
@@ -82,8 +83,8 @@ Expected<DType> engine_dtype(const Engine& e, const std::string& text) {
   auto t = parse_dtype(text);
   if (!t) return Error{t.error()};
   if (!e.has_dtype(*t))
-    return Error{std::string(name(*t)) + " is not a " + std::string(e.framework) + " " +
-                 std::string(e.version) + " dtype" + (is_custom(*t) ? " (a custom format: no framework has one)" : "")};
+    return Error{std::string(name(*t)) + " is not a " + std::string(e.framework) + " " + std::string(e.version) +
+                 " dtype" + (is_custom(*t) ? " (a custom format: no framework has one)" : "")};
   return *t;
 }
 
@@ -107,12 +108,10 @@ int print_table(const Engine& e, const Query& base, bool json) {
   std::string bias_note;
   if (base.bias) bias_note.append(", bias ").append(name(*base.bias));
   if (!json) {
-    std::printf("%s %s (%s), op %s, a %s x b %s%s: rows a, columns b\n%-9s",
-                std::string(e.framework).c_str(), std::string(e.version).c_str(),
-                std::string(e.device).c_str(), base.op.c_str(),
+    std::printf("%s %s (%s), op %s, a %s x b %s%s: rows a, columns b\n%-9s", std::string(e.framework).c_str(),
+                std::string(e.version).c_str(), std::string(e.device).c_str(), base.op.c_str(),
                 std::string(operand_kind_name(base.a.kind)).c_str(),
-                std::string(operand_kind_name(base.b.kind)).c_str(),
-                bias_note.c_str(), "");
+                std::string(operand_kind_name(base.b.kind)).c_str(), bias_note.c_str(), "");
     for (DType b : ts) std::printf(" %-8s", short_name(b).c_str());
     std::printf("\n");
   }
@@ -135,9 +134,13 @@ int print_table(const Engine& e, const Query& base, bool json) {
     if (!json) std::printf("\n");
   }
   if (json) {
-    nlohmann::json out{{"framework", e.framework}, {"version", e.version}, {"device", e.device},
-                       {"op", base.op}, {"a_kind", operand_kind_name(base.a.kind)},
-                       {"b_kind", operand_kind_name(base.b.kind)}, {"cells", cells}};
+    nlohmann::json out{{"framework", e.framework},
+                       {"version", e.version},
+                       {"device", e.device},
+                       {"op", base.op},
+                       {"a_kind", operand_kind_name(base.a.kind)},
+                       {"b_kind", operand_kind_name(base.b.kind)},
+                       {"cells", cells}};
     if (base.bias) out["bias"] = name(*base.bias);
     std::cout << out.dump(1) << "\n";
   }
@@ -148,19 +151,21 @@ int print_table(const Engine& e, const Query& base, bool json) {
 nlohmann::json internals_json(const promote::torch::Float32Internals& in) {
   nlohmann::json flags = nlohmann::json::object();
   for (const auto& f : in.flags) flags[std::string(f.name)] = f.value;
-  return {{"flags", flags}, {"cuda_matmul", name(in.cuda_matmul)}, {"cuda_conv", name(in.cuda_conv)},
-          {"cpu_matmul", name(in.cpu_matmul)}, {"cpu_condition", in.cpu_condition}, {"rule", in.rule}};
+  return {{"flags", flags},
+          {"cuda_matmul", name(in.cuda_matmul)},
+          {"cuda_conv", name(in.cuda_conv)},
+          {"cpu_matmul", name(in.cpu_matmul)},
+          {"cpu_condition", in.cpu_condition},
+          {"rule", in.rule}};
 }
 
-void print_internals(const std::string& setting, const std::string& op,
-                     const promote::torch::Float32Internals& in) {
+void print_internals(const std::string& setting, const std::string& op, const promote::torch::Float32Internals& in) {
   for (const std::string& line : promote::torch::describe_internals(setting, op, in))
     std::printf("  %s\n", line.c_str());
 }
 
 int print_pair(const Engine& e, const Query& q, bool json,
-               const std::optional<promote::torch::Float32Internals>& internals,
-               const std::string& setting) {
+               const std::optional<promote::torch::Float32Internals>& internals, const std::string& setting) {
   const Outcome o = e.evaluate(q);
   if (o.error_type == "precision-lab") {  // the question itself cannot be asked as written
     std::fprintf(stderr, "error: %s\n", o.message.c_str());
@@ -177,7 +182,8 @@ int print_pair(const Engine& e, const Query& q, bool json,
     j["b"] = operand_json(q.b);
     if (q.bias) j["bias"] = name(*q.bias);
     if (q.conv)
-      j["shapes"] = {{"a", q.conv->input}, {"b", q.conv->weight}, {"groups", q.conv->groups}, {"threads", q.conv->threads}};
+      j["shapes"] = {
+          {"a", q.conv->input}, {"b", q.conv->weight}, {"groups", q.conv->groups}, {"threads", q.conv->threads}};
     if (internals && o.result == DType::float32) {
       j["float32_matmul_precision"] = setting;
       j["float32_internals"] = internals_json(*internals);
@@ -195,20 +201,25 @@ int print_pair(const Engine& e, const Query& q, bool json,
   std::string bias_note;
   if (q.bias) bias_note.append(", bias: ").append(e.spell(*q.bias));
   if (q.conv)
-    bias_note.append("; shapes ").append(dimensions_text(q.conv->input)).append(" and ")
-        .append(dimensions_text(q.conv->weight)).append(", groups ").append(std::to_string(q.conv->groups))
-        .append(", ").append(std::to_string(q.conv->threads)).append(q.conv->threads == 1 ? " thread" : " threads");
-  std::printf("%s %s (%s): %s(a: %s, b: %s%s)\n", std::string(e.framework).c_str(),
-              std::string(e.version).c_str(), std::string(e.device).c_str(), q.op.c_str(),
-              operand_text(e, q.a).c_str(), operand_text(e, q.b).c_str(), bias_note.c_str());
+    bias_note.append("; shapes ")
+        .append(dimensions_text(q.conv->input))
+        .append(" and ")
+        .append(dimensions_text(q.conv->weight))
+        .append(", groups ")
+        .append(std::to_string(q.conv->groups))
+        .append(", ")
+        .append(std::to_string(q.conv->threads))
+        .append(q.conv->threads == 1 ? " thread" : " threads");
+  std::printf("%s %s (%s): %s(a: %s, b: %s%s)\n", std::string(e.framework).c_str(), std::string(e.version).c_str(),
+              std::string(e.device).c_str(), q.op.c_str(), operand_text(e, q.a).c_str(), operand_text(e, q.b).c_str(),
+              bias_note.c_str());
   std::printf("  %s\n  rule: %s\n", outcome_text(e, o).c_str(), o.rule.c_str());
   if (internals && o.result == DType::float32) print_internals(setting, q.op, *internals);
   if (!fixes.empty()) std::printf("  fixes:\n");
   for (const auto& f : fixes) {
     std::string effect;
     effect.append("(").append(f.effect).append(")");
-    std::printf("    %-26s %-34s %s\n", f.code.c_str(), effect.c_str(),
-                outcome_text(e, f.outcome).c_str());
+    std::printf("    %-26s %-34s %s\n", f.code.c_str(), effect.c_str(), outcome_text(e, f.outcome).c_str());
   }
   return kExitOk;
 }
@@ -222,7 +233,8 @@ Expected<std::optional<promote::ConvShape>> conv_shape(const Engine& e, const Pr
   if (!modelled) {
     if (!given) return std::optional<promote::ConvShape>{};
     if (a.op == "conv1d" || a.op == "conv2d")
-      return Error{"the " + std::string(e.id) + " engine models one convolution shape; --a-shape, --b-shape, --groups "
+      return Error{"the " + std::string(e.id) +
+                   " engine models one convolution shape; --a-shape, --b-shape, --groups "
                    "and --torch-threads are for the CPU torch engines"};
     return Error{"--a-shape, --b-shape, --groups and --torch-threads are for conv1d and conv2d"};
   }
@@ -267,7 +279,8 @@ Runner add_promote(CLI::App& app) {
   app.add_option("--a-shape", args->a_shape,
                  "conv1d/conv2d: the input's shape, N,C,L or N,C,H,W (default 1,1,3 or 1,1,3,3). On a CPU PyTorch "
                  "picks oneDNN or its own kernel by the shapes, and the two word a dtype error differently");
-  app.add_option("--b-shape", args->b_shape, "conv1d/conv2d: the weight's shape, O,I,kL or O,I,kH,kW (default 1,1,2 or 1,1,2,2)");
+  app.add_option("--b-shape", args->b_shape,
+                 "conv1d/conv2d: the weight's shape, O,I,kL or O,I,kH,kW (default 1,1,2 or 1,1,2,2)");
   app.add_option("--groups", args->groups, "conv1d/conv2d: groups (default 1)");
   app.add_option("--torch-threads", args->torch_threads,
                  "conv1d/conv2d: torch.get_num_threads() of the modelled process (default 2: a 1x1 kernel takes "
@@ -278,8 +291,8 @@ Runner add_promote(CLI::App& app) {
   return [args]() {
     const Engine* e = promote::find_engine(args->framework);
     if (!e) {
-      std::fprintf(stderr, "error: unknown framework '%s' (available: %s)\n",
-                   args->framework.c_str(), promote::engine_names().c_str());
+      std::fprintf(stderr, "error: unknown framework '%s' (available: %s)\n", args->framework.c_str(),
+                   promote::engine_names().c_str());
       return kExitBadInput;
     }
     if (!args->version.empty() || !args->device.empty()) {
@@ -289,9 +302,12 @@ Runner add_promote(CLI::App& app) {
         for (const Engine& x : promote::engines())
           if (x.framework == e->framework)
             have.append(have.empty() ? "" : "; ")
-                .append(x.id).append(": ").append(x.version).append(", ").append(x.device);
-        std::fprintf(stderr, "error: no %s engine for%s%s%s%s (available: %s)\n",
-                     std::string(e->framework).c_str(),
+                .append(x.id)
+                .append(": ")
+                .append(x.version)
+                .append(", ")
+                .append(x.device);
+        std::fprintf(stderr, "error: no %s engine for%s%s%s%s (available: %s)\n", std::string(e->framework).c_str(),
                      args->version.empty() ? "" : " version ", args->version.c_str(),
                      args->device.empty() ? "" : " device ", args->device.c_str(), have.c_str());
         return kExitBadInput;
@@ -301,8 +317,8 @@ Runner add_promote(CLI::App& app) {
     if (std::find(e->ops.begin(), e->ops.end(), args->op) == e->ops.end()) {
       std::string ops;
       for (auto o : e->ops) ops += (ops.empty() ? "" : ", ") + std::string(o);
-      std::fprintf(stderr, "error: unknown op '%s' for %s (available: %s)\n", args->op.c_str(),
-                   args->framework.c_str(), ops.c_str());
+      std::fprintf(stderr, "error: unknown op '%s' for %s (available: %s)\n", args->op.c_str(), args->framework.c_str(),
+                   ops.c_str());
       return kExitBadInput;
     }
     auto ka = promote::parse_operand_kind(args->a_kind);
@@ -311,17 +327,19 @@ Runner add_promote(CLI::App& app) {
       std::fprintf(stderr, "error: operand kind must be tensor, zerodim or scalar\n");
       return kExitBadInput;
     }
-    const bool kinds_modelled =
-        std::find(e->kind_ops.begin(), e->kind_ops.end(), args->op) != e->kind_ops.end();
-    if (!kinds_modelled && (*ka != promote::OperandKind::Tensor ||
-                            *kb != promote::OperandKind::Tensor)) {
-      std::fprintf(stderr, "error: %s takes dimensioned tensors; --a-kind/--b-kind apply to "
-                   "elementwise ops\n", args->op.c_str());
+    const bool kinds_modelled = std::find(e->kind_ops.begin(), e->kind_ops.end(), args->op) != e->kind_ops.end();
+    if (!kinds_modelled && (*ka != promote::OperandKind::Tensor || *kb != promote::OperandKind::Tensor)) {
+      std::fprintf(stderr,
+                   "error: %s takes dimensioned tensors; --a-kind/--b-kind apply to "
+                   "elementwise ops\n",
+                   args->op.c_str());
       return kExitBadInput;
     }
     // ("-inf", "-.5": stashed past CLI11, cli.h)
-    Query q{args->op, {DType::float32, *ka, restore_value(args->a_value)},
-            {DType::float32, *kb, restore_value(args->b_value)}, std::nullopt};
+    Query q{args->op,
+            {DType::float32, *ka, restore_value(args->a_value)},
+            {DType::float32, *kb, restore_value(args->b_value)},
+            std::nullopt};
     for (const auto* x : {&q.a, &q.b}) {
       if (x->value.empty()) continue;
       if (!models_value(e->values, x->kind)) {
@@ -378,7 +396,8 @@ Runner add_promote(CLI::App& app) {
         return kExitBadInput;
       }
       if (!promote::torch::matmul_precision_applies(*e, q.op)) {
-        std::fprintf(stderr, "error: --matmul-precision is a PyTorch setting for matrix products "
+        std::fprintf(stderr,
+                     "error: --matmul-precision is a PyTorch setting for matrix products "
                      "and convolutions\n");
         return kExitBadInput;
       }

@@ -7,19 +7,19 @@
 #include <vector>
 
 #include "app/cli/cli.h"
-#include "core/experiment/spec/sweep_json.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/roundtrip.h"
+#include "core/experiment/spec/sweep_json.h"
 #include "core/figure/experiment_figures.h"
 #include "core/util/interrupt.h"
 
 namespace pl::cli {
 namespace {
 struct RoundtripArgs {
-  std::string dtype = "float8_e4m3fn", scaling = "none", rounding = "rne", overflow = "default",
-              data = "normal", input, save, backend = "cpu";
+  std::string dtype = "float8_e4m3fn", scaling = "none", rounding = "rne", overflow = "default", data = "normal", input,
+              save, backend = "cpu";
   size_t rows = 256, cols = 1024;
   uint64_t seed = 0;
   bool json = false, force = false;
@@ -33,21 +33,26 @@ int bad(const std::string& why) {
 
 Runner add_roundtrip(CLI::App& app) {
   auto a = std::make_shared<RoundtripArgs>();
-  app.add_option("--dtype", a->dtype, "the dtype of the round trip: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite]");
-  app.add_option("--scaling", a->scaling, "none | per-tensor | delayed | per-channel | per-channel-asymmetric | mx | nvfp4");
+  app.add_option("--dtype", a->dtype,
+                 "the dtype of the round trip: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite]");
+  app.add_option("--scaling", a->scaling,
+                 "none | per-tensor | delayed | per-channel | per-channel-asymmetric | mx | nvfp4");
   app.add_option("--rounding", a->rounding, "rne rna rtz up down stochastic");
   app.add_option("--overflow", a->overflow, "default | saturate | no-saturate");
   // For drawn values only: given with --input they would be ignored, so they are refused (the
   // data's distribution also draws a delayed recipe's amax history, so it is kept for that).
   CLI::Option* data = app.add_option("--data", a->data, "normal uniform torch-linear heavy-tailed outlier-channels");
-  const std::vector<CLI::Option*> shape{app.add_option("--rows", a->rows, "rows (channels, for per-channel recipes)"),
-                                        app.add_option("--cols", a->cols, "values per row (MX / NVFP4 blocks run along rows)")};
+  const std::vector<CLI::Option*> shape{
+      app.add_option("--rows", a->rows, "rows (channels, for per-channel recipes)"),
+      app.add_option("--cols", a->cols, "values per row (MX / NVFP4 blocks run along rows)")};
   app.add_option("--input", a->input, "a 2-D tensor from FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1]");
   app.add_option("--seed", a->seed, "seed");
   app.add_option("--backend", a->backend,
                  "auto | cpu | cuda: where the elements are rounded (default cpu; scales, counts and statistics "
                  "are the CPU's); what the device cannot round, the CPU does, with a note");
-  app.add_option("--save", a->save, "write the figures (PNG, SVG, PDF, CSV) and result.json into this folder (whole or not at all; an existing folder must be empty)");
+  app.add_option("--save", a->save,
+                 "write the figures (PNG, SVG, PDF, CSV) and result.json into this folder (whole or not at all; an "
+                 "existing folder must be empty)");
   app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
   app.add_flag("--json", a->json, "machine-readable results");
   return [a, data, shape]() {
@@ -55,7 +60,8 @@ Runner add_roundtrip(CLI::App& app) {
       for (const CLI::Option* o : shape)
         if (o->count() > 0) return bad(o->get_name() + " is for drawn values: with --input the shape is the tensor's");
       if (data->count() > 0 && a->scaling != "delayed")
-        return bad("--data is for drawn values (and a delayed recipe's history): with --input the values are the tensor's");
+        return bad(
+            "--data is for drawn values (and a delayed recipe's history): with --input the values are the tensor's");
     }
     experiment::RoundtripConfig c;
     auto t = parse_dtype(a->dtype);
@@ -65,7 +71,8 @@ Runner add_roundtrip(CLI::App& app) {
     if (!s) return bad("unknown scaling '" + a->scaling + "'");
     c.scaling.kind = *s;
     if (!parse_rounding(a->rounding.c_str(), &c.cast.rounding)) return bad("unknown rounding '" + a->rounding + "'");
-    if (!parse_overflow(a->overflow.c_str(), &c.cast.overflow)) return bad("unknown overflow policy '" + a->overflow + "'");
+    if (!parse_overflow(a->overflow.c_str(), &c.cast.overflow))
+      return bad("unknown overflow policy '" + a->overflow + "'");
     auto d = experiment::parse_distribution(a->data);
     if (!d) return bad("unknown distribution '" + a->data + "'");
     c.data.distribution = *d;
@@ -79,11 +86,12 @@ Runner add_roundtrip(CLI::App& app) {
     if (!r) return bad(r.error());
     const nlohmann::json j = experiment::to_json(*r);
     if (!a->save.empty())
-      if (const int status = write_output(a->save, a->force, [&](const std::string& dir) {
-            auto saved = save_figures(figure::roundtrip_figures(*r), dir);
-            if (saved) saved = save_json(dir, "result.json", j);
-            return saved;
-          });
+      if (const int status = write_output(a->save, a->force,
+                                          [&](const std::string& dir) {
+                                            auto saved = save_figures(figure::roundtrip_figures(*r), dir);
+                                            if (saved) saved = save_json(dir, "result.json", j);
+                                            return saved;
+                                          });
           status != kExitOk)
         return status;
     if (a->json) {
@@ -92,9 +100,10 @@ Runner add_roundtrip(CLI::App& app) {
     }
     const auto& st = r->stats;
     std::printf("round trip through %s (%s, %s), %zu x %zu %s values\n", std::string(name(c.dtype)).c_str(),
-                a->scaling.c_str(), a->rounding.c_str(), r->config.rows, r->config.cols, a->input.empty() ? a->data.c_str() : "loaded");
-    std::printf("max |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB\n",
-                st.max_abs, st.mean_abs, st.max_rel, st.mean_rel, st.normwise_rel, st.sqnr_db);
+                a->scaling.c_str(), a->rounding.c_str(), r->config.rows, r->config.cols,
+                a->input.empty() ? a->data.c_str() : "loaded");
+    std::printf("max |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB\n", st.max_abs,
+                st.mean_abs, st.max_rel, st.mean_rel, st.normwise_rel, st.sqnr_db);
     std::printf("out of range %zu (%s), flushed to zero %zu, NaN %zu, Inf %zu\n", r->saturated, r->out_of_range.c_str(),
                 r->flushed, st.nan, st.inf);
     print_cast_place(*r);

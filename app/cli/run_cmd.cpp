@@ -7,11 +7,11 @@
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
-#include "core/io/file_read.h"
 #include "core/backend/backend.h"
 #include "core/experiment/spec/experiment_file.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/experiment_figures.h"
+#include "core/io/file_read.h"
 #include "core/util/interrupt.h"
 
 namespace pl::cli {
@@ -39,12 +39,13 @@ int run_other_kind(const nlohmann::json& j, const std::string& file, const RunAr
   if (interrupt_signal()) return 128 + interrupt_signal();
   if (!run) return fail(file + ": " + run.error());
   const auto figures = figure::experiment_figures(*run);
-  if (const int status = write_output(out, a.force, [&](const std::string& dir) {
-        auto saved = save_json(dir, "setup.json", run->setup);
-        if (saved) saved = save_json(dir, "result.json", run->result);
-        if (saved) saved = save_figures(figures, dir);
-        return saved;
-      });
+  if (const int status = write_output(out, a.force,
+                                      [&](const std::string& dir) {
+                                        auto saved = save_json(dir, "setup.json", run->setup);
+                                        if (saved) saved = save_json(dir, "result.json", run->result);
+                                        if (saved) saved = save_figures(figures, dir);
+                                        return saved;
+                                      });
       status != kExitOk)
     return status;
   if (json) {
@@ -65,7 +66,8 @@ Runner add_run(CLI::App& app) {
   app.add_option("--backend", a->backend,
                  "auto | cpu | cuda: where the products (and a cast experiment's rounding) run, overriding the "
                  "file's \"backend\"; what the device cannot run falls back to the CPU, with a note");
-  app.add_option("--out", a->out, "folder for the results: written whole or not at all; an existing folder must be empty")
+  app.add_option("--out", a->out,
+                 "folder for the results: written whole or not at all; an existing folder must be empty")
       ->required();
   app.add_flag("--force", a->force,
                "replace a non-empty --out folder (as a whole: nothing of the earlier run stays), and run a sweep "
@@ -104,12 +106,14 @@ Runner add_run(CLI::App& app) {
       std::fprintf(stderr, "error: %s\n", run.error().c_str());
       return kExitBadInput;
     }
-    if (const int status = write_output(a->out, a->force, [&](const std::string& dir) { return exporting::save_spec_run(*run, dir); });
+    if (const int status =
+            write_output(a->out, a->force, [&](const std::string& dir) { return exporting::save_spec_run(*run, dir); });
         status != kExitOk)
       return status;
     if (run->raised()) {
       print_framework_report(*run->framework, a->json);
-      if (!a->json) std::printf("\nwrote %s/setup.json, framework.json and each fix's results in fix-N/\n", a->out.c_str());
+      if (!a->json)
+        std::printf("\nwrote %s/setup.json, framework.json and each fix's results in fix-N/\n", a->out.c_str());
       return kExitOk;
     }
     if (a->json) std::cout << experiment::to_json(*run->result).dump(1) << "\n";

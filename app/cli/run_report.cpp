@@ -35,8 +35,7 @@ void print_cast_place(const experiment::RoundtripResult& r) {
 
 void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum) {
   std::printf("%8s  %-28s %14s %11s %11s %10s %9s %11s\n", "K", "accumulation", sum ? "max|e|/S|a|" : "max|e|/S|ab|",
-              "bound", "prob.bound",
-              "mean bits", "max ulp", "NaN/Inf");
+              "bound", "prob.bound", "mean bits", "max ulp", "NaN/Inf");
   // gamma_K = K u / (1 - K u) exists only while K u < 1: past that the column says "none".
   bool unbounded = false;
   for (const auto& r : rows) {
@@ -44,10 +43,12 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum)
     const experiment::ErrorStats& s = r.stats;
     std::printf("%8zu  %-28s %14s %11s %11.3e %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
                 statistic("%.3e", r.max_scaled, s).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
-                r.bounds.probabilistic, statistic("%.2f", s.mean_bits, s).c_str(), (s.count == 0 ? "-" : experiment::ulps_text(s.max_ulp)).c_str(),
+                r.bounds.probabilistic, statistic("%.2f", s.mean_bits, s).c_str(),
+                (s.count == 0 ? "-" : experiment::ulps_text(s.max_ulp)).c_str(),
                 experiment::not_finite_text(s).c_str());
   }
-  if (unbounded) std::printf("\nnone: K u >= 1, where the deterministic bound gamma_K = K u / (1 - K u) no longer exists\n");
+  if (unbounded)
+    std::printf("\nnone: K u >= 1, where the deterministic bound gamma_K = K u / (1 - K u) no longer exists\n");
   std::printf("\n");
   for (const auto& [what, note] : experiment::where_ran(rows)) {
     std::printf("%s\n", what.c_str());
@@ -72,8 +73,10 @@ void print_mlp_report(const experiment::MlpResult& r) {
                 statistic("%.3e", l.own_arithmetic.normwise_rel, l.own_arithmetic).c_str(),
                 statistic("%.2f", l.network.mean_bits, l.network).c_str(), l.reference_rms,
                 experiment::not_finite_text(l.network).c_str());
-  std::printf("(normwise relative errors; network: against the float64 network, own: the layer against "
-              "its exact product)\nseconds: %.3f\n", r.seconds);
+  std::printf(
+      "(normwise relative errors; network: against the float64 network, own: the layer against "
+      "its exact product)\nseconds: %.3f\n",
+      r.seconds);
 }
 
 void print_throughput_report(const experiment::ThroughputResult& r) {

@@ -9,8 +9,8 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
-#include "core/scenario/scenario_export.h"
 #include "core/scenario/library.h"
+#include "core/scenario/scenario_export.h"
 #include "core/scenario/scenario_run.h"
 #include "core/util/interrupt.h"
 #include "core/util/paths.h"
@@ -41,8 +41,11 @@ int list(bool json) {
   if (json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& s : lib.scenarios)
-      j.push_back({{"name", s.name}, {"title", s.title}, {"checks", s.checks.size()},
-                   {"evidence", s.evidence.size()}, {"source", s.source}});
+      j.push_back({{"name", s.name},
+                   {"title", s.title},
+                   {"checks", s.checks.size()},
+                   {"evidence", s.evidence.size()},
+                   {"source", s.source}});
     std::cout << j.dump(1) << "\n";
     return kExitOk;
   }
@@ -85,12 +88,14 @@ int run(const ScenarioArgs& a, bool export_only) {
   if (interrupt_signal()) return 128 + interrupt_signal();
   if (!r) return fail(r.error(), kExitFailed);
   if (!a.out.empty())
-    if (const int status = write_output(a.out, a.force, [&](const std::string& dir) { return exporting::save_scenario_run(*r, dir); });
+    if (const int status =
+            write_output(a.out, a.force, [&](const std::string& dir) { return exporting::save_scenario_run(*r, dir); });
         status != kExitOk)
       return status;
   if (a.json) std::cout << scenario::to_json(*r).dump(1) << "\n";
-  else if (export_only) std::printf("%s: %zu of %zu checks pass; wrote %s/story.md, checks.json, checks.csv and evidence-N/\n",
-                                    r->scenario.name.c_str(), r->passed_count(), r->checks.size(), a.out.c_str());
+  else if (export_only)
+    std::printf("%s: %zu of %zu checks pass; wrote %s/story.md, checks.json, checks.csv and evidence-N/\n",
+                r->scenario.name.c_str(), r->passed_count(), r->checks.size(), a.out.c_str());
   else {
     print_run(*r);
     if (!a.out.empty()) std::printf("wrote %s/story.md, checks.json, checks.csv and evidence-N/\n", a.out.c_str());
@@ -107,10 +112,13 @@ Runner add_scenario(CLI::App& app) {
   ls->add_flag("--json", a->json, "machine-readable output");
   CLI::App* rn = app.add_subcommand("run", "Run a scenario headless: evidence, then every check (exit 1 if one fails)");
   rn->add_option("name", a->name, "name (06-float16-overflow), name without its number, or number")->required();
-  rn->add_option("--out", a->out, "also write story.md, checks and the evidence figures here (whole or not at all; an existing folder must be empty)");
+  rn->add_option("--out", a->out,
+                 "also write story.md, checks and the evidence figures here (whole or not at all; an existing folder "
+                 "must be empty)");
   rn->add_flag("--force", a->force, "replace a non-empty --out folder as a whole");
   rn->add_flag("--json", a->json, "print checks.json to stdout");
-  CLI::App* ex = app.add_subcommand("export", "Write a scenario's slide-ready set: story, checks, figures as PNG/SVG/PDF/CSV");
+  CLI::App* ex =
+      app.add_subcommand("export", "Write a scenario's slide-ready set: story, checks, figures as PNG/SVG/PDF/CSV");
   ex->add_option("name", a->name, "name, name without its number, or number")->required();
   ex->add_option("--out", a->out, "folder (whole or not at all; an existing folder must be empty)")->required();
   ex->add_flag("--force", a->force, "replace a non-empty --out folder as a whole");

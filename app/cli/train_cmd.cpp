@@ -70,12 +70,13 @@ Runner add_train(CLI::App& app) {
       return kExitFailed;
     }
     if (!args->save.empty())
-      if (const int status = write_output(args->save, args->force, [&](const std::string& dir) {
-            auto saved = save_figures(figure::train_figures(*r), dir);
-            if (saved) saved = save_json(dir, "result.json", experiment::to_json(*r));
-            if (saved) saved = save_json(dir, "setup.json", experiment::to_json(c));
-            return saved;
-          });
+      if (const int status = write_output(args->save, args->force,
+                                          [&](const std::string& dir) {
+                                            auto saved = save_figures(figure::train_figures(*r), dir);
+                                            if (saved) saved = save_json(dir, "result.json", experiment::to_json(*r));
+                                            if (saved) saved = save_json(dir, "setup.json", experiment::to_json(c));
+                                            return saved;
+                                          });
           status != kExitOk)
         return status;
     if (args->json) {

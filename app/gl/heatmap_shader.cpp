@@ -27,8 +27,8 @@ unsigned compile(GLenum type, const char* source, std::string* error) {
   GLint ok = 0;
   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
   if (!ok) {
-    *error = std::string(type == GL_VERTEX_SHADER ? "heatmap.vert" : "heatmap.frag") + " does not compile: " +
-             compile_log(s);
+    *error = std::string(type == GL_VERTEX_SHADER ? "heatmap.vert" : "heatmap.frag") +
+             " does not compile: " + compile_log(s);
     glDeleteShader(s);
     return 0;
   }

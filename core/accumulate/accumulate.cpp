@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "core/accumulate/blas.h"
-#include "core/dtype/codec.h"
 #include "core/accumulate/exact_sum.h"
 #include "core/accumulate/multiterm.h"
+#include "core/dtype/codec.h"
 #include "core/util/names.h"
 
 // Built with -ffp-contract=off (core/CMakeLists.txt): TwoSum and TwoProduct are exact only
@@ -28,8 +28,7 @@ constexpr std::array<std::string_view, 8> kKindNames = {"float64", "sequential",
 // One emulated accumulator: every addition is rounded once to the format.
 class Accumulator {
  public:
-  Accumulator(DType format, Rounding r, uint64_t stream_offset)
-      : format_(info(format).format), step_(stream_offset) {
+  Accumulator(DType format, Rounding r, uint64_t stream_offset) : format_(info(format).format), step_(stream_offset) {
     options_.rounding = r;
   }
 
@@ -59,8 +58,7 @@ double sequential(std::span<const double> a, std::span<const double> b, Accumula
 }
 
 // Blocked pairwise summation: sequential leaves, then a balanced tree of rounded sums.
-double pairwise(std::span<const double> a, std::span<const double> b, size_t block,
-                Accumulator& acc) {
+double pairwise(std::span<const double> a, std::span<const double> b, size_t block, Accumulator& acc) {
   if (a.size() <= block) return sequential(a, b, acc);
   // Split at a multiple of the block, as NumPy's pairwise sum splits its blocks.
   const size_t half = ((a.size() / block) / 2) * block;
@@ -86,9 +84,7 @@ double kahan(std::span<const double> a, std::span<const double> b, Accumulator& 
 
 std::string_view accum_kind_name(AccumKind k) { return kKindNames[static_cast<int>(k)]; }
 
-std::optional<AccumKind> parse_accum_kind(std::string_view n) {
-  return find_named<AccumKind>(kKindNames, n);
-}
+std::optional<AccumKind> parse_accum_kind(std::string_view n) { return find_named<AccumKind>(kKindNames, n); }
 
 std::string describe(const Accumulation& a) {
   const std::string f = short_name(a.format), r = rounding_name(a.rounding);
@@ -97,14 +93,14 @@ std::string describe(const Accumulation& a) {
     case AccumKind::Sequential: return f + " sequential " + r;
     case AccumKind::Pairwise: return f + " pairwise(" + std::to_string(a.block) + ") " + r;
     case AccumKind::Kahan: return f + " kahan " + r;
-    case AccumKind::Chunked:
-      return f + " chunked(" + std::to_string(a.chunk) + ") -> " + short_name(a.outer) + " " + r;
+    case AccumKind::Chunked: return f + " chunked(" + std::to_string(a.chunk) + ") -> " + short_name(a.outer) + " " + r;
     case AccumKind::Blas:
       if (a.format == DType::float16) return f + " GEMM library (cuBLAS CUBLAS_COMPUTE_16F)";
       return f + (a.format == DType::float64 ? " OpenBLAS dgemm" : " OpenBLAS sgemm");
     case AccumKind::Int32: return "i32 (wrapping) -> f32";
     case AccumKind::Multiterm:
-      return f + " multi-term(" + std::to_string(a.block) + " + sum, " + std::to_string(a.extra_bits) + " extra bits) " + r;
+      return f + " multi-term(" + std::to_string(a.block) + " + sum, " + std::to_string(a.extra_bits) +
+             " extra bits) " + r;
   }
   return "?";
 }
@@ -116,8 +112,7 @@ DType result_dtype(const Accumulation& a) {
 }
 
 std::string check(const Accumulation& a) {
-  if (a.kind == AccumKind::Int32)
-    return a.format == DType::int32 ? "" : "integer accumulation is int32 (i32)";
+  if (a.kind == AccumKind::Int32) return a.format == DType::int32 ? "" : "integer accumulation is int32 (i32)";
   if (a.kind == AccumKind::Float64)
     return a.rounding == Rounding::NearestEven ? "" : "float64 accumulation is hardware round-to-nearest-even only";
   if (a.kind == AccumKind::Blas) {
@@ -156,13 +151,11 @@ double wrap_int32(double exact_integer) {
   return static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v))));
 }
 
-double round_exact_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o,
-                       uint64_t index) {
+double round_exact_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o, uint64_t index) {
   return detail::round_sum(format, hi, lo, o, index);
 }
 
-double dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc,
-           uint64_t stream_offset) {
+double dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc, uint64_t stream_offset) {
   const size_t n = std::min(a.size(), b.size());
   a = a.first(n);
   b = b.first(n);
@@ -246,17 +239,14 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k) {
   switch (a.kind) {
     case AccumKind::Float64:
     case AccumKind::Sequential:
-    case AccumKind::Blas:
-      return {gamma(n, u), std::sqrt(n) * u};
-    case AccumKind::Int32:
-      return {0, 0};  // exact (until it wraps)
+    case AccumKind::Blas: return {gamma(n, u), std::sqrt(n) * u};
+    case AccumKind::Int32: return {0, 0};  // exact (until it wraps)
     case AccumKind::Pairwise: {
       const double leaves = std::ceil(n / a.block);
       const double depth = std::min(n, double(a.block)) + std::ceil(std::log2(std::max(leaves, 1.0)));
       return {gamma(depth, u), std::sqrt(depth) * u};
     }
-    case AccumKind::Kahan:
-      return {2 * u + n * u * u, 2 * u + n * u * u};
+    case AccumKind::Kahan: return {2 * u + n * u * u, 2 * u + n * u * u};
     case AccumKind::Multiterm: {
       // A block's terms each lose less than one unit of the window, 2^(1 - p - extra) of the
       // largest, before the sum is rounded once: one step of relative error at most

@@ -44,13 +44,13 @@ enum class AccumKind : uint8_t {
 
 struct Accumulation {
   AccumKind kind = AccumKind::Sequential;
-  DType format = DType::float32;        // the accumulator (Chunked: the inner accumulator)
+  DType format = DType::float32;  // the accumulator (Chunked: the inner accumulator)
   Rounding rounding = Rounding::NearestEven;
-  int block = 32;                       // Pairwise: products summed sequentially per leaf;
-                                        // Multiterm: products per block
-  int chunk = 128;                      // Chunked: products per chunk before promotion
-  DType outer = DType::float32;         // Chunked: where the chunk sums go
-  int extra_bits = 0;                   // Multiterm: bits kept below the format's last place
+  int block = 32;                // Pairwise: products summed sequentially per leaf;
+                                 // Multiterm: products per block
+  int chunk = 128;               // Chunked: products per chunk before promotion
+  DType outer = DType::float32;  // Chunked: where the chunk sums go
+  int extra_bits = 0;            // Multiterm: bits kept below the format's last place
 };
 
 std::string_view accum_kind_name(AccumKind k);  // "float64", "sequential", ...
@@ -75,16 +75,15 @@ std::string check_product_model(const Accumulation& a);
 // sum_k a[k] * b[k] under the model. The inputs must already be values of their dtypes
 // (at most float32 precision, so products are exact). Stochastic rounding draws element
 // `stream_offset + step` of the counter-based stream at each rounding step.
-double dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc,
-           uint64_t stream_offset = 0);
+double dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc, uint64_t stream_offset = 0);
 
 // The classical bounds on |computed - exact| / sum_k |a_k b_k| for the model at length k
 // (products are exact, so only the summation counts; u = 2^-p of each format involved for
 // rounding to nearest, 2^(1-p) for directed and stochastic rounding):
 //   sequential gamma_k(u) = k u / (1 - k u); pairwise(B) gamma_{min(k,B) + ceil(log2 ceil(k/B))};
 //   Kahan 2u + k u^2; chunked(N) gamma_{min(k,N)}(u_inner) + gamma_{ceil(k/N)}(u_outer);
-//   float64 gamma_k(2^-53); BLAS gamma_k(u) (it holds for every summation order). The probabilistic counterparts replace each m u by sqrt(m) u
-//   (Higham and Mary, 2019). Infinite where m u >= 1: the bound says nothing there.
+//   float64 gamma_k(2^-53); BLAS gamma_k(u) (it holds for every summation order). The probabilistic counterparts
+//   replace each m u by sqrt(m) u (Higham and Mary, 2019). Infinite where m u >= 1: the bound says nothing there.
 struct ErrorBounds {
   double deterministic = 0;
   double probabilistic = 0;
@@ -105,7 +104,6 @@ double wrap_int32(double exact_integer);
 
 // round(hi + lo) to `format` exactly, as if the exact sum were rounded once: the building
 // block of every emulated addition (hi + lo from an error-free TwoSum).
-double round_exact_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o,
-                       uint64_t index);
+double round_exact_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o, uint64_t index);
 
 }  // namespace pl::experiment

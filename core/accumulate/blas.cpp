@@ -72,15 +72,15 @@ void call_within_thread_limit(Call&& call) {
 
 void gemm_nt(size_t m, size_t n, size_t k, const double* a, const double* b, double* c) {
   call_within_thread_limit([&] {
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0, a,
-                as_int(k), b, as_int(k), 0.0, c, as_int(n));
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0, a, as_int(k), b,
+                as_int(k), 0.0, c, as_int(n));
   });
 }
 
 void gemm_nt(size_t m, size_t n, size_t k, const float* a, const float* b, float* c) {
   call_within_thread_limit([&] {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0f, a,
-                as_int(k), b, as_int(k), 0.0f, c, as_int(n));
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0f, a, as_int(k), b,
+                as_int(k), 0.0f, c, as_int(n));
   });
 }
 

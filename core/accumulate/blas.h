@@ -18,10 +18,10 @@ void gemm_nt(size_t m, size_t n, size_t k, const double* a, const double* b, dou
 void gemm_nt(size_t m, size_t n, size_t k, const float* a, const float* b, float* c);
 
 struct Info {
-  std::string core;      // openblas_get_corename(): the kernel family running, e.g. "Haswell"
-  std::string config;    // openblas_get_config(): version and build options
-  std::string coretype_env;  // OPENBLAS_CORETYPE as set in the environment ("" when unset)
-  int threads = 0;  // what a call from the calling thread uses (its ThreadLimit, thread_limit.h)
+  std::string core;            // openblas_get_corename(): the kernel family running, e.g. "Haswell"
+  std::string config;          // openblas_get_config(): version and build options
+  std::string coretype_env;    // OPENBLAS_CORETYPE as set in the environment ("" when unset)
+  int threads = 0;             // what a call from the calling thread uses (its ThreadLimit, thread_limit.h)
   std::string thread_timeout;  // OPENBLAS_THREAD_TIMEOUT the workers run with: they sleep after
                                // 2^this cycles idle ("" when the library was left as it was)
 };
@@ -35,9 +35,9 @@ struct CpuVectors {
 CpuVectors cpu_vectors();
 
 // OpenBLAS's DYNAMIC_ARCH picks its kernel family from the CPUID model; a virtual machine that
-// hides the model gets an old one (the lent H100 machine's Xeon ran "Prescott", SSE3 kernels). When `core` is older than what `v` allows, the advice naming the family to
-// set with OPENBLAS_CORETYPE (read at the library's load, so before the program starts);
-// empty otherwise.
+// hides the model gets an old one (the lent H100 machine's Xeon ran "Prescott", SSE3 kernels). When `core` is older
+// than what `v` allows, the advice naming the family to set with OPENBLAS_CORETYPE (read at the library's load, so
+// before the program starts); empty otherwise.
 std::string core_advice(std::string_view core, const CpuVectors& v);
 
 // The idle timeout OpenBLAS 0.3.x takes from an OPENBLAS_THREAD_TIMEOUT value, as its

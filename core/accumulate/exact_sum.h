@@ -34,8 +34,7 @@ inline TwoSumResult two_sum(double a, double b) {
 // the neighbour is wrong: it can be a midpoint, a tie that hi + lo is not --
 // tests/core/accumulate/accumulate_test.cpp's SumNextToAMidpointRoundsLikeTheExactSum.) The neighbour is
 // one step of hi's bit pattern (hi != 0 when lo != 0): round_to_odd_bits (round_to_odd.h).
-inline double round_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o,
-                        uint64_t index) {
+inline double round_sum(const FloatFormat& format, double hi, double lo, const CastOptions& o, uint64_t index) {
   if (std::isfinite(hi)) hi = std::bit_cast<double>(round_to_odd_bits<uint64_t>(hi, lo));
   return round_to(format, hi, o, index);
 }

@@ -8,10 +8,10 @@
 #include <type_traits>
 
 #include "core/accumulate/blas.h"
-#include "core/dtype/round_nearest.h"
 #include "core/accumulate/exact_sum.h"
 #include "core/accumulate/multiterm.h"
 #include "core/accumulate/narrow_lanes.h"
+#include "core/dtype/round_nearest.h"
 #include "core/util/parallel.h"
 #include "core/util/target_clones.h"
 
@@ -36,8 +36,7 @@ bool lanes_apply(const Accumulation& acc) {
   if (acc.kind == AccumKind::Sequential || acc.kind == AccumKind::Kahan || acc.kind == AccumKind::Pairwise)
     return nearest_fast_path_applies(info(acc.format).format);
   if (acc.kind == AccumKind::Chunked)
-    return nearest_fast_path_applies(info(acc.format).format) &&
-           nearest_fast_path_applies(info(acc.outer).format);
+    return nearest_fast_path_applies(info(acc.format).format) && nearest_fast_path_applies(info(acc.outer).format);
   return false;
 }
 
@@ -52,7 +51,8 @@ struct LaneFormat {
   int64_t emin, mantissa_bits;
   double largest;
   explicit LaneFormat(const FloatFormat& f)
-      : emin(f.emin()), mantissa_bits(f.mantissa_bits),
+      : emin(f.emin()),
+        mantissa_bits(f.mantissa_bits),
         largest((1.0 + static_cast<double>(f.max_finite_mantissa()) * pow2_bits(-f.mantissa_bits)) *
                 pow2_bits(f.emax())) {}
 };
@@ -86,8 +86,8 @@ inline double add_round(double x, double y, const LaneFormat& f, uint64_t& bad) 
 // each panel load and give the CPU R * 8 independent chains (one chain is ~30 dependent
 // operations long). A lane marked in `bad` is recomputed by the general code.
 template <size_t R>
-PL_CLONES void lanes_run(const double* const* a_rows, const double* panel, size_t k0, size_t k1,
-                         const LaneFormat f, double (*s)[kLanes], uint64_t (*bad)[kLanes]) {
+PL_CLONES void lanes_run(const double* const* a_rows, const double* panel, size_t k0, size_t k1, const LaneFormat f,
+                         double (*s)[kLanes], uint64_t (*bad)[kLanes]) {
   double acc[R][kLanes];
   uint64_t flag[R][kLanes];
   for (size_t r = 0; r < R; ++r)
@@ -141,8 +141,7 @@ PL_CLONES void lanes_run_kahan(const double* const* a_rows, const double* panel,
 // rounds a b + s once. The lanes then run on the CPU's own float32 arithmetic. A lane whose sum
 // ends up not finite is redone by the general code (an Inf or NaN, once there, stays).
 template <size_t R, bool kFused>
-PL_CLONES void lanes_run_f32(const float* const* a_rows, const float* panel, size_t k0, size_t k1,
-                             float (*s)[kLanes]) {
+PL_CLONES void lanes_run_f32(const float* const* a_rows, const float* panel, size_t k0, size_t k1, float (*s)[kLanes]) {
   float acc[R][kLanes];
   for (size_t r = 0; r < R; ++r)
     for (size_t t = 0; t < kLanes; ++t) acc[r][t] = s[r][t];
@@ -151,8 +150,8 @@ PL_CLONES void lanes_run_f32(const float* const* a_rows, const float* panel, siz
     for (size_t r = 0; r < R; ++r) {
       const float av = a_rows[r][k];
       for (size_t t = 0; t < kLanes; ++t)
-        acc[r][t] = kFused ? __builtin_fmaf(av, p[t], acc[r][t])
-                           : acc[r][t] + av * p[t];  // no contraction: -ffp-contract=off
+        acc[r][t] =
+            kFused ? __builtin_fmaf(av, p[t], acc[r][t]) : acc[r][t] + av * p[t];  // no contraction: -ffp-contract=off
     }
   }
   for (size_t r = 0; r < R; ++r)
@@ -219,8 +218,8 @@ bool kahan_lanes_apply(const FloatFormat& f) { return narrow_lanes_apply(f) && f
 // of products) for each way to the format; float16 runs on the CPU's own float16 conversion
 // when it has one (gemm_f16c.cpp).
 template <size_t R, typename Round, bool kKahan, Products kP>
-PL_CLONES void lanes_run_narrow(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel, size_t k0,
-                                size_t k1, const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
+PL_CLONES void lanes_run_narrow(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel, size_t k0, size_t k1,
+                                const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
   narrow_kernel<R, kKahan, kP>(a_rows, panel, k0, k1, Round(f), f, s, bad);
 }
 
@@ -251,7 +250,8 @@ void run_narrow(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel, 
                 const NarrowFormat f, float (*s)[kLanes], uint32_t (*bad)[kLanes]) {
 #if PL_HAVE_F16C_KERNEL
   if (f.is_float16 && has_f16c()) {
-    if constexpr (kP == Products::kOfFloat64Operands) lanes_run_narrow_f16c(R, kKahan, a_rows, panel, k0, k1, f, s, bad);
+    if constexpr (kP == Products::kOfFloat64Operands)
+      lanes_run_narrow_f16c(R, kKahan, a_rows, panel, k0, k1, f, s, bad);
     else lanes_run_narrow_f16c(R, kKahan, kP, a_rows, panel, k0, k1, f, s, bad);
     return;
   }
@@ -313,8 +313,7 @@ bool has_fma() {
 // magnitude within [2^-126, 2^128). (ma, mb: the operands' magnitudes.)
 bool float32_products_exact(const Magnitudes& ma, const Magnitudes& mb) {
   if (ma.max == 0 || mb.max == 0) return true;
-  return ma.max_bits + mb.max_bits <= 24 && ma.min_nonzero * mb.min_nonzero >= 0x1p-126 &&
-         ma.max * mb.max < 0x1p127;
+  return ma.max_bits + mb.max_bits <= 24 && ma.min_nonzero * mb.min_nonzero >= 0x1p-126 && ma.max * mb.max < 0x1p127;
 }
 
 // The lanes' sums into out (row r's first column at out[r]), and redo[r] the mask of the lanes
@@ -335,8 +334,8 @@ void store_lanes(const Lane (*s)[kLanes], NeedsRedo needs_redo, double* const* o
 // accumulator. out[r] points at row r's first column; redo[r] gets a mask of the lanes the
 // general code must redo, those where needs_redo(r, t, total) holds.
 template <size_t R, typename Lane, typename Run, typename NeedsRedo>
-void chunked_lanes(size_t k, const Accumulation& acc, Run run, NeedsRedo needs_redo,
-                   double* const* out, uint64_t* redo) {
+void chunked_lanes(size_t k, const Accumulation& acc, Run run, NeedsRedo needs_redo, double* const* out,
+                   uint64_t* redo) {
   const FloatFormat& outer = info(acc.outer).format;
   const size_t chunk = acc.kind == AccumKind::Chunked ? static_cast<size_t>(acc.chunk) : k;
   // Float32 chunk sums into a float32 outer accumulator: each step is one IEEE float32
@@ -350,8 +349,9 @@ void chunked_lanes(size_t k, const Accumulation& acc, Run run, NeedsRedo needs_r
     for (size_t r = 0; r < R; ++r)
       for (size_t t = 0; t < kLanes; ++t)
         total[r][t] = acc.kind != AccumKind::Chunked ? static_cast<double>(s[r][t])
-                      : float32_outer ? static_cast<double>(static_cast<float>(total[r][t]) + static_cast<float>(s[r][t]))
-                                      : add_rne(outer, total[r][t], s[r][t]);
+                      : float32_outer
+                          ? static_cast<double>(static_cast<float>(total[r][t]) + static_cast<float>(s[r][t]))
+                          : add_rne(outer, total[r][t], s[r][t]);
   }
   store_lanes<R>(total, needs_redo, out, redo);
 }
@@ -362,8 +362,7 @@ void chunked_lanes(size_t k, const Accumulation& acc, Run run, NeedsRedo needs_r
 // combine(s, right) (s[r][t] = left + right, rounded as Accumulator::add rounds; a whole
 // block of lanes at once, so that it can vectorise).
 template <size_t R, typename Lane, typename Run, typename Combine>
-void pairwise_lanes(size_t k0, size_t k1, size_t block, const Run& run, const Combine& combine,
-                    Lane (*s)[kLanes]) {
+void pairwise_lanes(size_t k0, size_t k1, size_t block, const Run& run, const Combine& combine, Lane (*s)[kLanes]) {
   const size_t n = k1 - k0;
   if (n <= block) {
     for (size_t r = 0; r < R; ++r)
@@ -381,8 +380,7 @@ void pairwise_lanes(size_t k0, size_t k1, size_t block, const Run& run, const Co
 
 // x[r][t] = round(x[r][t] + y[r][t]) on the float64 lanes, `bad` marked as lanes_run marks it.
 template <size_t R>
-PL_CLONES void add_lanes(double (*x)[kLanes], const double (*y)[kLanes], const LaneFormat f,
-                         uint64_t (*bad)[kLanes]) {
+PL_CLONES void add_lanes(double (*x)[kLanes], const double (*y)[kLanes], const LaneFormat f, uint64_t (*bad)[kLanes]) {
   for (size_t r = 0; r < R; ++r)
     for (size_t t = 0; t < kLanes; ++t) x[r][t] = add_round(x[r][t], y[r][t], f, bad[r][t]);
 }
@@ -390,8 +388,8 @@ PL_CLONES void add_lanes(double (*x)[kLanes], const double (*y)[kLanes], const L
 // Columns j0 .. j0 + kLanes - 1 of R rows from a packed panel (panel[k][t] = B[j0 + t][k]),
 // in order along K, emulated (lanes_run): a lane that left the fast path is redone.
 template <size_t R>
-void lanes(const double* const* a_rows, const double* panel, size_t k, const Accumulation& acc,
-           double* const* out, uint64_t* redo) {
+void lanes(const double* const* a_rows, const double* panel, size_t k, const Accumulation& acc, double* const* out,
+           uint64_t* redo) {
   const LaneFormat inner(info(acc.format).format);
   uint64_t bad[R][kLanes] = {};
   auto needs_redo = [&](size_t r, size_t t, double) { return bad[r][t] != 0; };
@@ -399,15 +397,15 @@ void lanes(const double* const* a_rows, const double* panel, size_t k, const Acc
     double s[R][kLanes];
     pairwise_lanes<R, double>(
         0, k, static_cast<size_t>(acc.block),
-        [&](size_t c0, size_t c1, double (*x)[kLanes]) { lanes_run<R>(a_rows, panel, c0, c1, inner, x, bad); },
-        [&](double (*x)[kLanes], const double (*y)[kLanes]) { add_lanes<R>(x, y, inner, bad); }, s);
+        [&](size_t c0, size_t c1, double(*x)[kLanes]) { lanes_run<R>(a_rows, panel, c0, c1, inner, x, bad); },
+        [&](double(*x)[kLanes], const double(*y)[kLanes]) { add_lanes<R>(x, y, inner, bad); }, s);
     store_lanes<R>(s, needs_redo, out, redo);
     return;
   }
   const bool kahan = acc.kind == AccumKind::Kahan;
   chunked_lanes<R, double>(
       k, acc,
-      [&](size_t c0, size_t c1, double (*s)[kLanes]) {
+      [&](size_t c0, size_t c1, double(*s)[kLanes]) {
         if (kahan) lanes_run_kahan<R>(a_rows, panel, c0, c1, inner, s, bad);
         else lanes_run<R>(a_rows, panel, c0, c1, inner, s, bad);
       },
@@ -421,7 +419,7 @@ void lanes(const double* const* a_rows, const double* panel, size_t k, const Acc
 template <size_t R>
 void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const Accumulation& acc, bool fused,
                double* const* out, uint64_t* redo) {
-  auto run = [&](size_t c0, size_t c1, float (*x)[kLanes]) {
+  auto run = [&](size_t c0, size_t c1, float(*x)[kLanes]) {
     if (fused) lanes_run_f32<R, true>(a_rows, panel, c0, c1, x);
     else lanes_run_f32<R, false>(a_rows, panel, c0, c1, x);
   };
@@ -429,18 +427,19 @@ void lanes_f32(const float* const* a_rows, const float* panel, size_t k, const A
     float s[R][kLanes];
     pairwise_lanes<R, float>(
         0, k, static_cast<size_t>(acc.block), run,
-        [](float (*x)[kLanes], const float (*y)[kLanes]) {
+        [](float(*x)[kLanes], const float(*y)[kLanes]) {
           for (size_t r = 0; r < R; ++r)
             for (size_t t = 0; t < kLanes; ++t) x[r][t] += y[r][t];
         },
         s);
-    store_lanes<R>(s, [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
+    store_lanes<R>(
+        s, [](size_t, size_t, double total) { return !std::isfinite(total); }, out, redo);
     return;
   }
   const bool kahan = acc.kind == AccumKind::Kahan;
   chunked_lanes<R, float>(
       k, acc,
-      [&](size_t c0, size_t c1, float (*s)[kLanes]) {
+      [&](size_t c0, size_t c1, float(*s)[kLanes]) {
         if (kahan) lanes_run_f32_kahan<R>(a_rows, panel, c0, c1, s);
         else run(c0, c1, s);
       },
@@ -455,7 +454,7 @@ template <size_t R, Products kP>
 void lanes_narrow(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel, size_t k, const Accumulation& acc,
                   const NarrowFormat& inner, double* const* out, uint64_t* redo) {
   uint32_t bad[R][kLanes] = {};
-  auto run = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
+  auto run = [&](size_t c0, size_t c1, float(*s)[kLanes]) {
     run_narrow<R, false, kP>(a_rows, panel, c0, c1, inner, s, bad);
   };
   auto needs_redo = [&](size_t r, size_t t, double) { return bad[r][t] != 0; };
@@ -463,12 +462,12 @@ void lanes_narrow(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel
     float s[R][kLanes];
     pairwise_lanes<R, float>(
         0, k, static_cast<size_t>(acc.block), run,
-        [&](float (*x)[kLanes], const float (*y)[kLanes]) { narrow_add_lanes<R>(x, y, inner, bad); }, s);
+        [&](float(*x)[kLanes], const float(*y)[kLanes]) { narrow_add_lanes<R>(x, y, inner, bad); }, s);
     store_lanes<R>(s, needs_redo, out, redo);
     return;
   }
   if (acc.kind == AccumKind::Kahan) {
-    auto kahan = [&](size_t c0, size_t c1, float (*s)[kLanes]) {
+    auto kahan = [&](size_t c0, size_t c1, float(*s)[kLanes]) {
       run_narrow<R, true, kP>(a_rows, panel, c0, c1, inner, s, bad);
     };
     chunked_lanes<R, float>(k, acc, kahan, needs_redo, out, redo);
@@ -477,8 +476,8 @@ void lanes_narrow(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel
   chunked_lanes<R, float>(k, acc, run, needs_redo, out, redo);
 }
 
-Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const double> a,
-                                        std::span<const double> b, DType format) {
+Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const double> a, std::span<const double> b,
+                                        DType format) {
   if (format == DType::float64) {
     std::vector<double> c(s.m * s.n);
     blas::gemm_nt(s.m, s.n, s.k, a.data(), b.data(), c.data());
@@ -502,8 +501,8 @@ Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const doub
     if (any_inexact)
       for (size_t i = 0; i < x.size(); ++i)
         if (not_float32(x[i], f[i]))
-          return Error{"the float32 BLAS product needs float32 inputs, but " +
-                       std::to_string(x[i]) + " is not a float32 number (use an emulated model)"};
+          return Error{"the float32 BLAS product needs float32 inputs, but " + std::to_string(x[i]) +
+                       " is not a float32 number (use an emulated model)"};
     return f;
   };
   auto af = to_float(a);
@@ -513,14 +512,15 @@ Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const doub
   Floats cf(new float[s.m * s.n]);
   blas::gemm_nt(s.m, s.n, s.k, af->get(), bf->get(), cf.get());
   std::vector<double> c(s.m * s.n);
-  parallel_for(c.size(), 0, [&](size_t b, size_t e) { std::copy(cf.get() + b, cf.get() + e, c.begin() + static_cast<std::ptrdiff_t>(b)); });
+  parallel_for(c.size(), 0, [&](size_t b, size_t e) {
+    std::copy(cf.get() + b, cf.get() + e, c.begin() + static_cast<std::ptrdiff_t>(b));
+  });
   return c;
 }
 
 // int8 x int8 -> int32: dgemm is exact on integers while every partial sum stays below 2^53
 // (checked from the operands' largest magnitudes), then each sum wraps to int32.
-Expected<std::vector<double>> int32_gemm(const GemmShape& s, std::span<const double> a,
-                                         std::span<const double> b) {
+Expected<std::vector<double>> int32_gemm(const GemmShape& s, std::span<const double> a, std::span<const double> b) {
   double max_a = 0, max_b = 0;
   for (double v : a) {
     if (v != std::nearbyint(v)) return Error{"int32 accumulation needs integer operands (int8/uint8 with a recipe)"};
@@ -550,12 +550,10 @@ NarrowFormat narrow_format(const FloatFormat& f) {
   return n;
 }
 
-Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a,
-                                   std::span<const double> b, const Accumulation& acc,
-                                   const std::function<void(double)>& progress,
+Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a, std::span<const double> b,
+                                   const Accumulation& acc, const std::function<void(double)>& progress,
                                    const std::atomic<bool>* cancel, uint64_t stream_base) {
-  if (a.size() != s.m * s.k || b.size() != s.n * s.k)
-    return Error{"gemm: operand sizes do not match the shape"};
+  if (a.size() != s.m * s.k || b.size() != s.n * s.k) return Error{"gemm: operand sizes do not match the shape"};
   if (auto why = check(acc); !why.empty()) return Error{describe(acc) + ": " + why};
   if (acc.kind == AccumKind::Blas) return blas_gemm(s, a, b, acc.format);
   if (acc.kind == AccumKind::Int32) return int32_gemm(s, a, b);
@@ -589,7 +587,7 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   }
   // Into a narrow accumulator, the same products (float32_step, rounded_products); other
   // products go through float64 (float64 operands, or float32 ones without a fused multiply-add).
-  const Products products = exact_products ? Products::kFloat32
+  const Products products = exact_products                         ? Products::kFloat32
                             : float32_operands && (fused || kahan) ? Products::kOfFloat32Operands
                                                                    : Products::kOfFloat64Operands;
   const bool float_lanes = hardware_f32 || (narrow && products != Products::kOfFloat64Operands);
@@ -615,8 +613,8 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
           }
           const size_t i0 = g * kRows, rows = std::min(kRows, s.m - i0);
           auto general = [&](size_t i, size_t j) {
-            c[i * s.n + j] = dot(a.subspan(i * s.k, s.k), b.subspan(j * s.k, s.k), acc,
-                                 stream_base + gemm_stream_offset(i, j, s.n));
+            c[i * s.n + j] =
+                dot(a.subspan(i * s.k, s.k), b.subspan(j * s.k, s.k), acc, stream_base + gemm_stream_offset(i, j, s.n));
           };
           for (size_t blk = 0; blk < blocks; ++blk) {
             const double* a_rows[kRows];
@@ -643,15 +641,15 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
             const float* panel_f = float_lanes ? panels_f.data() + blk * s.k * kLanes : nullptr;
             const double* panel = float_lanes ? nullptr : panels.data() + blk * s.k * kLanes;
             if (hardware_f32)
-              by_rows([&](auto R, size_t r) { lanes_f32<R>(a_rows_f + r, panel_f, s.k, acc, fused, out + r, redo + r); });
+              by_rows(
+                  [&](auto R, size_t r) { lanes_f32<R>(a_rows_f + r, panel_f, s.k, acc, fused, out + r, redo + r); });
             else if (narrow && products == Products::kFloat32)
               narrow_rows(std::integral_constant<Products, Products::kFloat32>{}, a_rows_f, panel_f);
             else if (narrow && products == Products::kOfFloat32Operands)
               narrow_rows(std::integral_constant<Products, Products::kOfFloat32Operands>{}, a_rows_f, panel_f);
             else if (narrow)
               narrow_rows(std::integral_constant<Products, Products::kOfFloat64Operands>{}, a_rows, panel);
-            else
-              by_rows([&](auto R, size_t r) { lanes<R>(a_rows + r, panel, s.k, acc, out + r, redo + r); });
+            else by_rows([&](auto R, size_t r) { lanes<R>(a_rows + r, panel, s.k, acc, out + r, redo + r); });
             for (size_t r = 0; r < rows; ++r)
               for (size_t t = 0; t < kLanes; ++t)
                 if (redo[r] >> t & 1) general(i0 + r, blk * kLanes + t);

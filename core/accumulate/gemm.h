@@ -21,16 +21,13 @@ struct GemmShape {
 };
 
 // The stochastic stream offset of element (i, j).
-inline uint64_t gemm_stream_offset(size_t i, size_t j, size_t n) {
-  return static_cast<uint64_t>(i * n + j) << 32;
-}
+inline uint64_t gemm_stream_offset(size_t i, size_t j, size_t n) { return static_cast<uint64_t>(i * n + j) << 32; }
 
 // Errors: a cancelled run ("cancelled"), a float32 BLAS product whose inputs are not float32
 // numbers. `progress` gets the fraction of rows done, from the calling thread only.
 // stream_base is added to every element's stream offset (ProductSpec::stream_offset).
-Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a,
-                                   std::span<const double> b, const Accumulation& acc,
-                                   const std::function<void(double)>& progress = {},
+Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a, std::span<const double> b,
+                                   const Accumulation& acc, const std::function<void(double)>& progress = {},
                                    const std::atomic<bool>* cancel = nullptr, uint64_t stream_base = 0);
 
 // The float64 product the way a reference wants it: OpenBLAS dgemm, or (high_precision) the

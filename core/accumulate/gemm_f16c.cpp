@@ -67,16 +67,16 @@ PL_F16C_CLONES void run_of_float32_operands(size_t rows, bool kahan, const float
                                             uint32_t (*bad)[kNarrowLanes]) {
   run<Products::kOfFloat32Operands>(rows, kahan, a_rows, panel, k0, k1, f, s, bad);
 }
-PL_F16C_CLONES void run_of_float64_operands(size_t rows, bool kahan, const double* const* a_rows,
-                                            const double* panel, size_t k0, size_t k1, NarrowFormat f,
-                                            float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]) {
+PL_F16C_CLONES void run_of_float64_operands(size_t rows, bool kahan, const double* const* a_rows, const double* panel,
+                                            size_t k0, size_t k1, NarrowFormat f, float (*s)[kNarrowLanes],
+                                            uint32_t (*bad)[kNarrowLanes]) {
   run<Products::kOfFloat64Operands>(rows, kahan, a_rows, panel, k0, k1, f, s, bad);
 }
 
 }  // namespace
 
-void lanes_run_narrow_f16c(size_t rows, bool kahan, Products products, const float* const* a_rows,
-                           const float* panel, size_t k0, size_t k1, NarrowFormat f, float (*s)[kNarrowLanes],
+void lanes_run_narrow_f16c(size_t rows, bool kahan, Products products, const float* const* a_rows, const float* panel,
+                           size_t k0, size_t k1, NarrowFormat f, float (*s)[kNarrowLanes],
                            uint32_t (*bad)[kNarrowLanes]) {
   if (products == Products::kFloat32) run_float32_products(rows, kahan, a_rows, panel, k0, k1, f, s, bad);
   else run_of_float32_operands(rows, kahan, a_rows, panel, k0, k1, f, s, bad);

@@ -32,9 +32,9 @@
 #include <string>
 #include <vector>
 
-#include "core/dtype/dtype.h"
 #include "core/accumulate/accumulate.h"
 #include "core/accumulate/gemm.h"
+#include "core/dtype/dtype.h"
 #include "core/util/expected.h"
 
 namespace pl::experiment {

@@ -9,10 +9,10 @@
 #include <thread>
 #include <vector>
 
-#include "core/dtype/codec.h"
-#include "core/dtype/round_nearest.h"  // pow2_bits
 #include "core/accumulate/gemm.h"
 #include "core/accumulate/multiterm.h"
+#include "core/dtype/codec.h"
+#include "core/dtype/round_nearest.h"  // pow2_bits
 #include "core/util/parallel.h"
 #include "core/util/target_clones.h"
 
@@ -78,7 +78,10 @@ Expected<std::vector<double>> multiterm_gemm(const GemmShape& s, std::span<const
                                              const Accumulation& acc, const std::function<void(double)>& progress,
                                              const std::atomic<bool>* cancel, uint64_t stream_base) {
   const FloatFormat& format = info(acc.format).format;
-  Model m{&format, {}, static_cast<size_t>(acc.block), format.precision() - 1 + acc.extra_bits,
+  Model m{&format,
+          {},
+          static_cast<size_t>(acc.block),
+          format.precision() - 1 + acc.extra_bits,
           acc.format == DType::float32};
   m.options.rounding = acc.rounding;
   std::vector<double> c(s.m * s.n);
@@ -101,19 +104,21 @@ Expected<std::vector<double>> multiterm_gemm(const GemmShape& s, std::span<const
           }
           const std::span<const double> row = a.subspan(i * s.k, s.k);
           auto general = [&](size_t j) {
-            c[i * s.n + j] = multiterm_dot(row, b.subspan(j * s.k, s.k), acc, stream_base + gemm_stream_offset(i, j, s.n));
+            c[i * s.n + j] =
+                multiterm_dot(row, b.subspan(j * s.k, s.k), acc, stream_base + gemm_stream_offset(i, j, s.n));
           };
           for (size_t g = 0; g < groups; ++g) {
             uint64_t step[kLanes];
             for (size_t t = 0; t < kLanes; ++t) step[t] = stream_base + gemm_stream_offset(i, g * kLanes + t, s.n);
-            const unsigned redo = lanes_run(row.data(), panels.data() + g * s.k * kLanes, s.k, m, step,
-                                            c.data() + i * s.n + g * kLanes);
+            const unsigned redo =
+                lanes_run(row.data(), panels.data() + g * s.k * kLanes, s.k, m, step, c.data() + i * s.n + g * kLanes);
             for (size_t t = 0; t < kLanes; ++t)
               if (redo >> t & 1) general(g * kLanes + t);
           }
           for (size_t j = groups * kLanes; j < s.n; ++j) general(j);
           const size_t done = ++rows_done;
-          if (progress && std::this_thread::get_id() == caller) progress(static_cast<double>(done) / static_cast<double>(s.m));
+          if (progress && std::this_thread::get_id() == caller)
+            progress(static_cast<double>(done) / static_cast<double>(s.m));
         }
       },
       1);

@@ -76,8 +76,8 @@ using OperandOf = std::conditional_t<kP == Products::kOfFloat64Operands, double,
 // gemm_f16c.cpp: narrow_kernel with F16C's conversion, for float16 (Kahan's steps when `kahan`),
 // of products of float operands (float32 numbers or not: `products`) or of double ones; rows is
 // 8 or 1.
-void lanes_run_narrow_f16c(size_t rows, bool kahan, Products products, const float* const* a_rows,
-                           const float* panel, size_t k0, size_t k1, NarrowFormat f, float (*s)[kNarrowLanes],
+void lanes_run_narrow_f16c(size_t rows, bool kahan, Products products, const float* const* a_rows, const float* panel,
+                           size_t k0, size_t k1, NarrowFormat f, float (*s)[kNarrowLanes],
                            uint32_t (*bad)[kNarrowLanes]);
 void lanes_run_narrow_f16c(size_t rows, bool kahan, const double* const* a_rows, const double* panel, size_t k0,
                            size_t k1, NarrowFormat f, float (*s)[kNarrowLanes], uint32_t (*bad)[kNarrowLanes]);
@@ -125,7 +125,8 @@ struct RoundOnBits {
   static constexpr bool kWatchSum = true;
   uint32_t drop, half, keep;
   explicit RoundOnBits(const NarrowFormat& f)
-      : drop(static_cast<uint32_t>(23 - f.mantissa_bits)), half((uint32_t{1} << (drop - 1)) - 1),
+      : drop(static_cast<uint32_t>(23 - f.mantissa_bits)),
+        half((uint32_t{1} << (drop - 1)) - 1),
         keep(~((uint32_t{1} << drop) - 1)) {}
   [[gnu::always_inline]] LaneF operator()(LaneU odd) const {
     return std::bit_cast<LaneF>((odd + half + ((odd >> drop) & 1)) & keep);
@@ -196,9 +197,7 @@ struct RoundSplit {
 
 // Whether a format's every overflow sticks under RoundSplit: its largest value is at least
 // 2^(104 + p), a power of two at or above the split's first failure for each p of 2..12.
-inline bool split_sums_stick(const NarrowFormat& f) {
-  return f.largest >= std::ldexp(1.0f, 105 + f.mantissa_bits);
-}
+inline bool split_sums_stick(const NarrowFormat& f) { return f.largest >= std::ldexp(1.0f, 105 + f.mantissa_bits); }
 
 // Keep in `worst` the magnitude Round watches (the value before rounding when kWatchSum, else
 // the result), if larger: a lane is redone when its value was past the format's largest at any
@@ -369,7 +368,8 @@ template <size_t G, typename Round, typename Operand>
   if (any_lane(ties)) [[unlikely]] {
     for (size_t r = 0; r < G; ++r)
       if (any_lane(ties[r]))
-        next[r] = narrow_sum_wide(__builtin_convertvector(acc[r], LaneD), float64_product(a_rows[r][k], p), round, worst);
+        next[r] =
+            narrow_sum_wide(__builtin_convertvector(acc[r], LaneD), float64_product(a_rows[r][k], p), round, worst);
   }
 #pragma GCC unroll 4
   for (size_t r = 0; r < G; ++r) acc[r] = next[r];
@@ -400,7 +400,8 @@ template <size_t R, Products kP, typename Round>
       } else {
         const LaneF p = load_lanes(panel + k * kNarrowLanes);
 #pragma GCC unroll 4
-        for (size_t r = 0; r < kGroup; ++r) acc[r] = narrow_sum(acc[r], a_rows[g + r][k] * p, round, worst);  // exact product
+        for (size_t r = 0; r < kGroup; ++r)
+          acc[r] = narrow_sum(acc[r], a_rows[g + r][k] * p, round, worst);  // exact product
       }
     }
     for (size_t r = 0; r < kGroup; ++r) store_lanes(s[g + r], acc[r]);
@@ -500,8 +501,7 @@ template <size_t R, Products kP, KahanWatch kWatch, typename Round, typename Sum
 // past it is marked in `bad` (flag_lanes, row by row).
 template <size_t R, typename Round>
 [[gnu::always_inline]] inline void narrow_add(float (*x)[kNarrowLanes], const float (*y)[kNarrowLanes],
-                                              const Round round, const NarrowFormat f,
-                                              uint32_t (*bad)[kNarrowLanes]) {
+                                              const Round round, const NarrowFormat f, uint32_t (*bad)[kNarrowLanes]) {
   for (size_t r = 0; r < R; ++r) {
     LaneU watched{};
     store_lanes(x[r], narrow_sum(load_lanes(x[r]), load_lanes(y[r]), round, watched));

@@ -40,9 +40,7 @@ bool OutputSteps::scaled() const {
   return false;
 }
 
-bool OutputSteps::has_epilogue() const {
-  return scaled() || !bias.empty() || accumulate.kind == AccumKind::Int32;
-}
+bool OutputSteps::has_epilogue() const { return scaled() || !bias.empty() || accumulate.kind == AccumKind::Int32; }
 
 DeviceEpilogue device_epilogue(const OutputSteps& s) {
   DeviceEpilogue d;
@@ -63,18 +61,21 @@ void apply_epilogue(const OutputSteps& s, std::vector<double>& values) {
   const bool scaled = s.scaled(), int32 = s.accumulate.kind == AccumKind::Int32;
   // Rows split between the cores: each element's steps draw its own stochastic indices, so the
   // split changes no bit (it ran on one core: ~20 ms of each 1024^2 float8 run here).
-  parallel_for(s.m, 0, [&](size_t i0, size_t i1) {
-    for (size_t i = i0; i < i1; ++i)
-      for (size_t j = 0; j < s.n; ++j) {
-        const size_t e = i * s.n + j;
-        double v = values[e];
-        // An int32 sum goes to float32 first, as an int8 GEMM's epilogue converts it.
-        if (int32) v = round_to(info(DType::float32).format, v, {});
-        if (scaled) v = epilogue.scale(v, s.row_factor_a[i] * s.row_factor_b[j], kEpilogueStream + 2 * e);
-        if (!s.bias.empty()) v = epilogue.add(v, s.bias[j], kEpilogueStream + 2 * e + 1);
-        values[e] = v;
-      }
-  }, rows_worth_a_thread(s.n));
+  parallel_for(
+      s.m, 0,
+      [&](size_t i0, size_t i1) {
+        for (size_t i = i0; i < i1; ++i)
+          for (size_t j = 0; j < s.n; ++j) {
+            const size_t e = i * s.n + j;
+            double v = values[e];
+            // An int32 sum goes to float32 first, as an int8 GEMM's epilogue converts it.
+            if (int32) v = round_to(info(DType::float32).format, v, {});
+            if (scaled) v = epilogue.scale(v, s.row_factor_a[i] * s.row_factor_b[j], kEpilogueStream + 2 * e);
+            if (!s.bias.empty()) v = epilogue.add(v, s.bias[j], kEpilogueStream + 2 * e + 1);
+            values[e] = v;
+          }
+      },
+      rows_worth_a_thread(s.n));
 }
 
 }  // namespace pl::experiment

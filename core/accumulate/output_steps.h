@@ -10,21 +10,21 @@
 #include <span>
 #include <vector>
 
-#include "core/dtype/device/cast_policy.h"
-#include "core/dtype/dtype.h"
 #include "core/accumulate/accumulate.h"
 #include "core/accumulate/device/epilogue_element.h"
+#include "core/dtype/device/cast_policy.h"
+#include "core/dtype/dtype.h"
 
 namespace pl::experiment {
 
 struct OutputSteps {
   size_t m = 0, n = 0;
-  Accumulation accumulate;             // the model the sums came from (its result dtype, rounding)
+  Accumulation accumulate;               // the model the sums came from (its result dtype, rounding)
   std::span<const double> row_factor_a;  // m values; empty: no scale
   std::span<const double> row_factor_b;  // n values; empty: no scale
   std::span<const double> bias;          // n values, already in the bias dtype; empty: none
   DType output = DType::float32;
-  CastOptions cast;                      // the output rounding's
+  CastOptions cast;  // the output rounding's
   // Whether any epilogue step changes a value (else Cacc is the sums themselves).
   bool has_epilogue() const;
   bool scaled() const;

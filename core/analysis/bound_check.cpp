@@ -16,8 +16,7 @@ constexpr size_t kBlock = 1024;
 // Element j's scaled error and whether it is compared (a finite sum and a positive denominator),
 // the one definition both the tally and the fallback binning use; branch-free, so the tally's
 // loop vectorises.
-inline double scaled_error(double acc, double abs_error, float abs_product, double slack, double bias,
-                           bool& compared) {
+inline double scaled_error(double acc, double abs_error, float abs_product, double slack, double bias, bool& compared) {
   constexpr uint64_t kExp = 0x7ff0000000000000ull;
   const double denom = static_cast<double>(abs_product) * slack + std::fabs(bias);
   compared = ((std::bit_cast<uint64_t>(acc) & kExp) != kExp) & (denom > 0);
@@ -32,9 +31,8 @@ struct BlockTally {
 // One block within a row: the scaled errors, whether each is compared and the counts against
 // the bounds, in a loop without branches (it vectorises); then the extremes, in locals.
 PL_CLONES void tally_block(const double* __restrict acc, const double* __restrict abs_error,
-                           const float* __restrict abs_product, const double* __restrict bias, size_t len,
-                           double slack, const ErrorBounds& bounds, BlockTally& t, double* __restrict s,
-                           int64_t* __restrict take) {
+                           const float* __restrict abs_product, const double* __restrict bias, size_t len, double slack,
+                           const ErrorBounds& bounds, BlockTally& t, double* __restrict s, int64_t* __restrict take) {
   const double deterministic = bounds.deterministic, probabilistic = bounds.probabilistic;
   int64_t compared = 0, within_d = 0, within_p = 0;
   for (size_t j = 0; j < len; ++j) {
@@ -115,8 +113,8 @@ BoundCheck BoundTally::finish(std::span<const double> accumulated, std::span<con
   scaled.reserve(compared_);
   for (size_t e = 0; e < accumulated.size(); ++e) {
     bool is_compared;
-    const double v = scaled_error(accumulated[e], std::fabs(accumulated[e] - reference[e]), in.abs_product[e],
-                                  in.slack, in.bias.empty() ? 0.0 : in.bias[e % in.n], is_compared);
+    const double v = scaled_error(accumulated[e], std::fabs(accumulated[e] - reference[e]), in.abs_product[e], in.slack,
+                                  in.bias.empty() ? 0.0 : in.bias[e % in.n], is_compared);
     if (is_compared) scaled.push_back(v);
   }
   b.scaled = log_histogram_auto(scaled, kPerDecade);

@@ -15,10 +15,10 @@
 namespace pl::experiment {
 
 struct BoundCheck {
-  size_t compared = 0;                  // elements with a finite sum and a positive denominator
+  size_t compared = 0;  // elements with a finite sum and a positive denominator
   size_t within_deterministic = 0, within_probabilistic = 0;
-  double max_scaled = 0;                // the largest scaled error
-  Histogram scaled;                     // log10 bins, 4 a decade, over the positive ones
+  double max_scaled = 0;  // the largest scaled error
+  Histogram scaled;       // log10 bins, 4 a decade, over the positive ones
 };
 
 // What the check compares against. abs_product: (|A||B|)_ij in float32 (m x n row-major),

@@ -18,16 +18,16 @@
 #include <span>
 #include <vector>
 
-#include "core/dtype/dtype.h"
 #include "core/analysis/bound_check.h"
 #include "core/analysis/device/error_element.h"
 #include "core/analysis/error_stats.h"
 #include "core/analysis/error_totals.h"
 #include "core/analysis/histogram.h"
+#include "core/dtype/dtype.h"
 
 namespace pl::experiment::error_passes {
 
-constexpr size_t kKeys = size_t{1} << 16;   // error_key(): sign, exponent, four fraction bits
+constexpr size_t kKeys = size_t{1} << 16;  // error_key(): sign, exponent, four fraction bits
 constexpr size_t kMagnitudes = kKeys / 2;  // the same without the sign
 constexpr std::array<double, 3> kQuantiles = {0.50, 0.90, 0.99};
 constexpr int kRelPerDecade = 4, kUlpPerDecade = 8;  // log bins a decade
@@ -45,23 +45,23 @@ OutputMeasure output_measure(DType output, double rel_floor);
 
 // Pass 1's result for one comparison, wherever it was made.
 struct FirstPass {
-  error_sums::Sums sums;                                    // merged in span order
+  error_sums::Sums sums;                                         // merged in span order
   std::vector<uint32_t> keys = std::vector<uint32_t>(kKeys, 0);  // compared elements by key
-  std::optional<DecadeCounter> rel, ulps;                   // when histograms are asked for
-  std::optional<BoundTally> bound;                          // when the bound check is
+  std::optional<DecadeCounter> rel, ulps;                        // when histograms are asked for
+  std::optional<BoundTally> bound;                               // when the bound check is
 };
 FirstPass fresh_first_pass(const Comparison& c);
 
 // Between the passes, for one comparison.
 struct Plan {
-  ErrorStats stats;                  // all but the percentiles
-  ErrorHistograms empty;             // the histograms' bins, every count zero
-  ErrorHistograms histograms;        // the signed one holding the keys binned whole
-  std::optional<Histogram> relative, ulps;  // from pass 1's decade counts, when they could
+  ErrorStats stats;                                                      // all but the percentiles
+  ErrorHistograms empty;                                                 // the histograms' bins, every count zero
+  ErrorHistograms histograms;                                            // the signed one holding the keys binned whole
+  std::optional<Histogram> relative, ulps;                               // from pass 1's decade counts, when they could
   std::array<size_t, kQuantiles.size()> magnitude{}, within{}, owner{};  // the percentile ranks' keys
-  std::vector<uint8_t> action = std::vector<uint8_t>(kKeys, 0);  // per key: what pass 2 does
-  bool log_histograms = false;       // pass 2 bins the relative and ulp errors one by one
-  bool needed = false;               // pass 2 has anything to do
+  std::vector<uint8_t> action = std::vector<uint8_t>(kKeys, 0);          // per key: what pass 2 does
+  bool log_histograms = false;  // pass 2 bins the relative and ulp errors one by one
+  bool needed = false;          // pass 2 has anything to do
 };
 constexpr uint8_t kBinAlone = 1;  // action: bin the key's elements one by one; (q + 1) << 1: gather for quantile q
 Plan plan(const Comparison& c, const FirstPass& first, const OutputMeasure& m);

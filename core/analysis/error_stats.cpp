@@ -13,12 +13,12 @@
 #include <optional>
 #include <vector>
 
-#include "core/dtype/describe.h"
 #include "core/analysis/device/error_element.h"
 #include "core/analysis/error_passes.h"
 #include "core/analysis/error_sums.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/select_magnitude.h"
+#include "core/dtype/describe.h"
 #include "core/util/parallel.h"
 #include "core/util/target_clones.h"
 
@@ -96,8 +96,8 @@ PL_CLONES void measure_block(const double* __restrict result, const double* __re
   }
 }
 
-void measure(const double* result, const double* reference, size_t n, const OutputMeasure& m, double* diff,
-             double* e, double* rel, double* ulps, int64_t* finite, uint16_t* key) {
+void measure(const double* result, const double* reference, size_t n, const OutputMeasure& m, double* diff, double* e,
+             double* rel, double* ulps, int64_t* finite, uint16_t* key) {
   if (m.element.normal_ulps) measure_block<true>(result, reference, n, m, diff, e, rel, ulps, finite, key);
   else measure_block<false>(result, reference, n, m, diff, e, rel, ulps, finite, key);
 }
@@ -159,8 +159,9 @@ void first_pass(std::span<const Comparison> cs, const OutputMeasure& m, size_t b
 void locate(const Sums& s, const std::vector<uint32_t>& keys, Plan& k) {
   std::array<size_t, kQuantiles.size()> rank{};
   for (size_t q = 0; q < kQuantiles.size(); ++q)  // nearest rank, NumPy's "inverted_cdf"
-    rank[q] = std::clamp<size_t>(static_cast<size_t>(std::ceil(kQuantiles[q] * static_cast<double>(s.count))),
-                                 1, s.count) - 1;
+    rank[q] =
+        std::clamp<size_t>(static_cast<size_t>(std::ceil(kQuantiles[q] * static_cast<double>(s.count))), 1, s.count) -
+        1;
   size_t below = 0, next = 0;
   for (size_t b = 0; b < kMagnitudes && next < kQuantiles.size(); ++b) {
     const size_t count = size_t{keys[b]} + size_t{keys[b | kMagnitudes]};
@@ -248,7 +249,8 @@ void second_pass(std::span<const Comparison> cs, const OutputMeasure& m, std::sp
       // Their values are scattered and out of cache: each is asked for a few elements ahead.
       constexpr size_t kAhead = 8;
       for (size_t p = 0; p < count; ++p) {
-        if (p + kAhead < count) __builtin_prefetch(r + picked[p + kAhead]), __builtin_prefetch(ref + picked[p + kAhead]);
+        if (p + kAhead < count)
+          __builtin_prefetch(r + picked[p + kAhead]), __builtin_prefetch(ref + picked[p + kAhead]);
         const size_t i = picked[p];
         const uint8_t a = action[key[i]];
         const double e = r[i] - ref[i];  // as measure_block takes it
@@ -293,8 +295,7 @@ ErrorStats from_sums(const Sums& sums, const OutputMeasure& m) {
   s.mean_rel = sums.sum_rel / c;
   s.mean_ulp = sums.sum_ulp / c;
   s.mean_bits = sums.sum_bits / c;
-  s.normwise_rel = sums.sum_ref_sq > 0 ? std::sqrt(sums.sum_sq / sums.sum_ref_sq)
-                                       : (sums.sum_sq > 0 ? INFINITY : 0);
+  s.normwise_rel = sums.sum_ref_sq > 0 ? std::sqrt(sums.sum_sq / sums.sum_ref_sq) : (sums.sum_sq > 0 ? INFINITY : 0);
   s.sqnr_db = sums.sum_sq > 0 ? 10 * std::log10(sums.sum_ref_sq / sums.sum_sq) : INFINITY;
   return s;
 }
@@ -338,7 +339,8 @@ void Gathered::merge(const Gathered& o) {
   experiment::merge(h.signed_error, o.h.signed_error);
   experiment::merge(h.relative, o.h.relative);
   experiment::merge(h.ulps, o.h.ulps);
-  for (size_t q = 0; q < kQuantiles.size(); ++q) members[q].insert(members[q].end(), o.members[q].begin(), o.members[q].end());
+  for (size_t q = 0; q < kQuantiles.size(); ++q)
+    members[q].insert(members[q].end(), o.members[q].begin(), o.members[q].end());
 }
 
 ErrorStats finish(const Comparison& c, size_t n, Plan& p, Gathered& g, const FirstPass& first) {
@@ -363,8 +365,7 @@ ErrorStats finish(const Comparison& c, size_t n, Plan& p, Gathered& g, const Fir
   ErrorStats stats = p.stats;
   if (stats.count == 0) return stats;
   std::array<double, kQuantiles.size()> v{};
-  for (size_t q = 0; q < kQuantiles.size(); ++q)
-    v[q] = select_nonnegative(g.members[p.owner[q]], p.within[q]);
+  for (size_t q = 0; q < kQuantiles.size(); ++q) v[q] = select_nonnegative(g.members[p.owner[q]], p.within[q]);
   stats.p50_abs = v[0];
   stats.p90_abs = v[1];
   stats.p99_abs = v[2];
@@ -384,13 +385,13 @@ std::string ulps_text(double ulps) {
   return text;
 }
 
-ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
-                       DType output, double rel_floor) {
+ErrorStats error_stats(std::span<const double> result, std::span<const double> reference, DType output,
+                       double rel_floor) {
   return error_stats(result, reference, output, rel_floor, nullptr);
 }
 
-ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
-                       DType output, double rel_floor, ErrorHistograms* histograms) {
+ErrorStats error_stats(std::span<const double> result, std::span<const double> reference, DType output,
+                       double rel_floor, ErrorHistograms* histograms) {
   const Comparison one{result, reference, histograms, {}};
   return error_stats(std::span(&one, 1), output, rel_floor).front();
 }
@@ -422,13 +423,16 @@ std::vector<ErrorStats> error_stats(std::span<const Comparison> cs, DType output
   std::vector<std::unique_ptr<uint16_t[]>> kept_keys(comparisons);
   std::vector<uint16_t*> keys(comparisons);
   for (size_t c = 0; c < comparisons; ++c) kept_keys[c].reset(new uint16_t[n]), keys[c] = kept_keys[c].get();
-  parallel_for(spans, 0, [&](size_t s0, size_t s1) {
-    std::vector<FirstPass> mine = fresh_counts();
-    for (size_t k = s0; k < s1; ++k)
-      first_pass(cs, m, k * kSpan, std::min(n, (k + 1) * kSpan), &span_sums[k * comparisons], mine, keys.data());
-    const std::lock_guard<std::mutex> hold(lock);
-    for (size_t c = 0; c < comparisons; ++c) merge_counts(first[c], mine[c]);
-  }, 1);
+  parallel_for(
+      spans, 0,
+      [&](size_t s0, size_t s1) {
+        std::vector<FirstPass> mine = fresh_counts();
+        for (size_t k = s0; k < s1; ++k)
+          first_pass(cs, m, k * kSpan, std::min(n, (k + 1) * kSpan), &span_sums[k * comparisons], mine, keys.data());
+        const std::lock_guard<std::mutex> hold(lock);
+        for (size_t c = 0; c < comparisons; ++c) merge_counts(first[c], mine[c]);
+      },
+      1);
 
   // Between the passes: each comparison's statistics, histogram ranges and the signed histogram
   // from the key counts, the percentiles' keys, and what is left for pass 2.
@@ -454,9 +458,12 @@ std::vector<ErrorStats> error_stats(std::span<const Comparison> cs, DType output
 
   // The percentiles (a selection each), the comparisons split between the threads.
   std::vector<ErrorStats> stats(comparisons);
-  parallel_for(comparisons, 0, [&](size_t c0, size_t c1) {
-    for (size_t c = c0; c < c1; ++c) stats[c] = finish(cs[c], n, plans[c], all[c], first[c]);
-  }, n >= (size_t{1} << 16) ? 1 : comparisons);
+  parallel_for(
+      comparisons, 0,
+      [&](size_t c0, size_t c1) {
+        for (size_t c = c0; c < c1; ++c) stats[c] = finish(cs[c], n, plans[c], all[c], first[c]);
+      },
+      n >= (size_t{1} << 16) ? 1 : comparisons);
   return stats;
 }
 

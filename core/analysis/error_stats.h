@@ -9,26 +9,26 @@
 #include <string>
 #include <vector>
 
-#include "core/dtype/dtype.h"
 #include "core/analysis/bound_check.h"
 #include "core/analysis/histogram.h"
+#include "core/dtype/dtype.h"
 
 namespace pl::experiment {
 
 struct ErrorStats {
-  size_t count = 0;          // elements compared (both finite)
-  size_t nan = 0;            // result NaN where the reference is a number
-  size_t inf = 0;            // result infinite where the reference is finite (overflow)
-  size_t saturated = 0;      // result +-max finite where |reference| exceeds it
-  size_t flushed = 0;        // result zero where the reference is not
+  size_t count = 0;      // elements compared (both finite)
+  size_t nan = 0;        // result NaN where the reference is a number
+  size_t inf = 0;        // result infinite where the reference is finite (overflow)
+  size_t saturated = 0;  // result +-max finite where |reference| exceeds it
+  size_t flushed = 0;    // result zero where the reference is not
   double max_abs = 0, mean_abs = 0, rms_abs = 0;
   double p50_abs = 0, p90_abs = 0, p99_abs = 0;
   double max_rel = 0, mean_rel = 0;  // |e| / max(|ref|, rel_floor)
   double rel_floor = 0;
-  double normwise_rel = 0;   // ||result - ref||_F / ||ref||_F
-  double max_ulp = 0, mean_ulp = 0;  // |e| in units in the last place of the output format at ref
+  double normwise_rel = 0;             // ||result - ref||_F / ||ref||_F
+  double max_ulp = 0, mean_ulp = 0;    // |e| in units in the last place of the output format at ref
   double min_bits = 0, mean_bits = 0;  // bits of agreement: -log2 of the relative error, capped
-  double sqnr_db = 0;        // 10 log10(sum ref^2 / sum e^2); +inf when exact
+  double sqnr_db = 0;                  // 10 log10(sum ref^2 / sum e^2); +inf when exact
 };
 
 // The elements whose result was NaN or Inf where the reference is finite, of all ("3 of 16"; "-"
@@ -45,8 +45,8 @@ std::string ulps_text(double ulps);
 // in (for ulps, saturation and the cap on bits of agreement: its precision). rel_floor keeps
 // componentwise relative errors of near-zero references finite; 0 picks the output
 // format's smallest normal.
-ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
-                       DType output, double rel_floor = 0);
+ErrorStats error_stats(std::span<const double> result, std::span<const double> reference, DType output,
+                       double rel_floor = 0);
 
 // The histograms drawn for a comparison, over the elements where both are finite: the
 // signed error (linear bins a power of two wide over +-max |e|, signed_error_bins), the
@@ -55,8 +55,8 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
 struct ErrorHistograms {
   Histogram signed_error, relative, ulps;
 };
-ErrorStats error_stats(std::span<const double> result, std::span<const double> reference,
-                       DType output, double rel_floor, ErrorHistograms* histograms);
+ErrorStats error_stats(std::span<const double> result, std::span<const double> reference, DType output,
+                       double rel_floor, ErrorHistograms* histograms);
 
 // Several comparisons of the same length, made together: each pass reads every array once
 // however many comparisons share it (an experiment's attribution compares four arrays

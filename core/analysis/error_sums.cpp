@@ -40,9 +40,8 @@ inline void reduce_lanes(LaneSums& s, Vd r, Vd ref, Vd e, Vd rel, Vi finite, Vd 
 
 }  // namespace
 
-PL_CLONES void reduce_block(const double* result, const double* reference, size_t n, const double* e,
-                            const double* rel, const double* ulps, const int64_t* finite, double top,
-                            BitsCap cap, LaneSums& out) {
+PL_CLONES void reduce_block(const double* result, const double* reference, size_t n, const double* e, const double* rel,
+                            const double* ulps, const int64_t* finite, double top, BitsCap cap, LaneSums& out) {
   LaneSums s = out;  // a local: kept in registers
   const Vd t = splat(top);
   size_t i = 0;
@@ -52,8 +51,8 @@ PL_CLONES void reduce_block(const double* result, const double* reference, size_
     return v;
   };
   for (; i + kLanes <= n; i += kLanes)
-    reduce_lanes(s, load(result + i), load(reference + i), load(e + i), load(rel + i), mask(finite + i),
-                 load(ulps + i), t, cap);
+    reduce_lanes(s, load(result + i), load(reference + i), load(e + i), load(rel + i), mask(finite + i), load(ulps + i),
+                 t, cap);
   if (i < n) {  // the last few, padded with elements that are not finite (they add nothing)
     double pad[5][kLanes]{};
     int64_t f[kLanes]{};

@@ -14,7 +14,6 @@
 
 namespace pl::experiment::error_sums {
 
-
 // Pass 1's reductions over one block of measured elements, four lanes at a time in GCC's
 // vector types (GCC will not reorder one floating-point sum, so it cannot vectorise the plain
 // loop; these are kLanes sums side by side, spelled out). Elements that are not finite add
@@ -66,9 +65,7 @@ struct LaneSums {
   }
   // The unbiased exponents of normal positive doubles (given as bits), as doubles: the 2^52
   // trick, since AVX2 has no int64 -> double conversion.
-  static Vd exponent_of(Vi b) {
-    return std::bit_cast<Vd>((b >> 52) | 0x4330000000000000) - splat(0x1p52 + 1023);
-  }
+  static Vd exponent_of(Vi b) { return std::bit_cast<Vd>((b >> 52) | 0x4330000000000000) - splat(0x1p52 + 1023); }
 };
 
 // What the bits of agreement need: the cap (the output's precision) and 2^-cap.

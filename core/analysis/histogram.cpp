@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <mutex>
@@ -19,7 +19,8 @@ namespace {
 // becomes a double by the 2^52 trick): only a first guess of the bin (the edges decide).
 inline double approx_log10(double x) {
   const uint64_t b = std::bit_cast<uint64_t>(x);
-  const double exponent = std::bit_cast<double>(0x4330000000000000ull | (b >> 52)) - 4503599627371519.0;  // - (2^52 + 1023)
+  const double exponent =
+      std::bit_cast<double>(0x4330000000000000ull | (b >> 52)) - 4503599627371519.0;  // - (2^52 + 1023)
   const double f = std::bit_cast<double>((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull) - 1.0;
   const double log2_mant = f * (1.3465553 - 0.3465553 * f);  // log2(1 + f), f in [0, 1)
   return (exponent + log2_mant) * 0.30102999566398120;
@@ -32,8 +33,8 @@ enum GuessFlags : unsigned { kAnySpecial = 1, kAnyTiny = 2 };
 // and guessed as lo; float64 subnormals (guessed as the smallest normal, maybe several bins
 // off) are flagged. Built with -fno-trapping-math, it vectorises.
 template <bool Log>
-PL_CLONES unsigned guess_slots(const double* x, size_t n, double lo, double hi, double origin,
-                               double per_unit, double last, int32_t* slot, uint8_t* special) {
+PL_CLONES unsigned guess_slots(const double* x, size_t n, double lo, double hi, double origin, double per_unit,
+                               double last, int32_t* slot, uint8_t* special) {
   uint8_t any_special = 0, tiny = 0;  // bytes, not bools: an OR of bytes vectorises
   for (size_t i = 0; i < n; ++i) {
     const bool in = x[i] >= lo && x[i] <= hi;
@@ -85,8 +86,7 @@ void add_values(Histogram& h, std::span<const double> values) {
   // (Bins over a subnormal range can make bins / span overflow: every guess is then 0, and the
   // edges alone place the values.)
   const bool one_step = (!log || span / static_cast<double>(bins) > 0.005) && std::isfinite(per_unit);
-  const int32_t below = static_cast<int32_t>(bins), above = below + 1, zero = below + 2,
-                nonfinite = below + 3;
+  const int32_t below = static_cast<int32_t>(bins), above = below + 1, zero = below + 2, nonfinite = below + 3;
   constexpr size_t kWays = 4, kBlock = 2048;
   const size_t slots = bins + 4;
   std::vector<uint64_t> ways(kWays * slots, 0);
@@ -174,8 +174,7 @@ Histogram log_bins(double lo, double hi, int bins) {
 
 Histogram log_bins_auto(double min_positive, double max_positive, int bins_per_decade) {
   bins_per_decade = std::max(bins_per_decade, 1);
-  if (!(max_positive > 0) || !(min_positive > 0) || !std::isfinite(max_positive) ||
-      !std::isfinite(min_positive))
+  if (!(max_positive > 0) || !(min_positive > 0) || !std::isfinite(max_positive) || !std::isfinite(min_positive))
     return log_bins(1e-1, 1, bins_per_decade);
   const int d0 = static_cast<int>(std::floor(std::log10(min_positive)));
   int d1 = static_cast<int>(std::ceil(std::log10(max_positive)));
@@ -235,8 +234,7 @@ Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade
   // One pass when the bins are DecadeBins' (1, 2, 4 or 8 a decade): the counts and the range
   // together, the bins cut out after; else (or when the range leaves the table) the range first
   // and then the counts.
-  const bool decades = bins_per_decade == 1 || bins_per_decade == 2 || bins_per_decade == 4 ||
-                       bins_per_decade == 8;
+  const bool decades = bins_per_decade == 1 || bins_per_decade == 2 || bins_per_decade == 4 || bins_per_decade == 8;
   std::optional<DecadeCounter> counted;
   if (decades) counted.emplace(bins_per_decade);
   parallel_for(values.size(), 0, [&](size_t b, size_t e) {
@@ -271,8 +269,7 @@ Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade
 
 DecadeBins::DecadeBins(int per_decade) : per_decade_(per_decade) {
   for (int d = kFirstDecade; d < kLastDecade; ++d)
-    for (int i = 0; i < per_decade; ++i)
-      edges_.push_back(std::pow(10.0, d + static_cast<double>(i) / per_decade));
+    for (int i = 0; i < per_decade; ++i) edges_.push_back(std::pow(10.0, d + static_cast<double>(i) / per_decade));
   edges_.push_back(std::pow(10.0, static_cast<double>(kLastDecade)));
   // Walk the keys upwards; `next` is the first edge not below the current key's smallest value.
   size_t next = 0;
@@ -297,18 +294,30 @@ DecadeBins::DecadeBins(int per_decade) : per_decade_(per_decade) {
 // Each table is built on its first use only (one is ~33k entries).
 const DecadeBins& DecadeBins::get(int per_decade) {
   switch (per_decade) {
-    case 1: { static const DecadeBins one(1); return one; }
-    case 2: { static const DecadeBins two(2); return two; }
-    case 4: { static const DecadeBins four(4); return four; }
-    default: { static const DecadeBins eight(8); return eight; }
+    case 1: {
+      static const DecadeBins one(1);
+      return one;
+    }
+    case 2: {
+      static const DecadeBins two(2);
+      return two;
+    }
+    case 4: {
+      static const DecadeBins four(4);
+      return four;
+    }
+    default: {
+      static const DecadeBins eight(8);
+      return eight;
+    }
   }
 }
 
 DecadeCounter::DecadeCounter(int per_decade)
     : bins_(&DecadeBins::get(per_decade)), stride_(bins_->counted_slots()), counts_(kSets * stride_, 0) {}
 
-PL_CLONES void DecadeBins::slots_of(const double* __restrict v, const int64_t* __restrict take, size_t n,
-                                    uint32_t past, uint32_t* __restrict out) const {
+PL_CLONES void DecadeBins::slots_of(const double* __restrict v, const int64_t* __restrict take, size_t n, uint32_t past,
+                                    uint32_t* __restrict out) const {
   const uint64_t* __restrict entries = entry_.data();
   for (size_t i = 0; i < n; ++i) out[i] = decade_slot(v[i], take[i] != 0, entries, past);
 }
@@ -345,8 +354,7 @@ std::optional<Histogram> DecadeCounter::histogram(double min_positive, double ma
   std::vector<uint64_t> total(counts_.begin(), counts_.begin() + static_cast<std::ptrdiff_t>(stride_));
   for (size_t s = 1; s < kSets; ++s)
     for (size_t i = 0; i < stride_; ++i) total[i] += counts_[s * stride_ + i];
-  return bins_->histogram(std::span(total).first(t), total[t], total[t + 1], total[t + 2], min_positive,
-                          max_positive);
+  return bins_->histogram(std::span(total).first(t), total[t], total[t + 1], total[t + 2], min_positive, max_positive);
 }
 
 std::optional<Histogram> DecadeBins::histogram(std::span<const uint64_t> counts, uint64_t tiny, uint64_t zeros,

@@ -147,7 +147,7 @@ class DecadeCounter {
   size_t tiny() const { return bins_->slots(); }
   static constexpr size_t kSets = 4;  // interleaved counter sets (add_block)
   const DecadeBins* bins_;
-  size_t stride_;                  // one set: DecadeBins::counted_slots()
+  size_t stride_;                 // one set: DecadeBins::counted_slots()
   std::vector<uint64_t> counts_;  // kSets sets, one after the other
 };
 

@@ -24,18 +24,21 @@ PooledDifference pooled_difference(std::span<const double> a, std::span<const do
   // Bands of cell rows on every core, each swept row by row: every cell sees its elements in
   // pooled_cell's order (rows, then columns), and the reads stream. (Cell by cell, as the GPU's
   // threads go, took 45-50 ms at 4096^2 on this VM's two cores; this sweep 23-30 ms.)
-  parallel_for(h.rows, 0, [&](size_t cr0, size_t cr1) {
-    for (size_t r = cr0 * s.block_rows; r < std::min(rows, cr1 * s.block_rows); ++r) {
-      double* const cells = &h.values[(r / s.block_rows) * h.cols];
-      const double* const ar = a.data() + r * cols;
-      const double* const br = b.data() + r * cols;
-      for (size_t cell = 0, c = 0; cell < h.cols; ++cell) {
-        double v = cells[cell];
-        for (const size_t end = std::min(cols, c + s.block_cols); c < end; ++c) pool_into(v, ar[c] - br[c]);
-        cells[cell] = v;
-      }
-    }
-  }, rows_worth_a_thread(cols * s.block_rows));
+  parallel_for(
+      h.rows, 0,
+      [&](size_t cr0, size_t cr1) {
+        for (size_t r = cr0 * s.block_rows; r < std::min(rows, cr1 * s.block_rows); ++r) {
+          double* const cells = &h.values[(r / s.block_rows) * h.cols];
+          const double* const ar = a.data() + r * cols;
+          const double* const br = b.data() + r * cols;
+          for (size_t cell = 0, c = 0; cell < h.cols; ++cell) {
+            double v = cells[cell];
+            for (const size_t end = std::min(cols, c + s.block_cols); c < end; ++c) pool_into(v, ar[c] - br[c]);
+            cells[cell] = v;
+          }
+        }
+      },
+      rows_worth_a_thread(cols * s.block_rows));
   return h;
 }
 

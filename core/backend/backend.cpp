@@ -5,9 +5,9 @@
 #include <memory>
 #include <mutex>
 
-#include "core/dtype/codec.h"
 #include "core/accumulate/output_steps.h"
 #include "core/analysis/pooled_difference.h"
+#include "core/dtype/codec.h"
 #include "core/util/median.h"
 #include "core/util/parallel.h"
 
@@ -27,7 +27,7 @@ std::map<std::string, BackendFactory>& registry() {
 }  // namespace
 
 Expected<std::vector<experiment::ErrorStats>> Backend::error_stats(std::span<const experiment::Comparison> cs,
-                                                                  DType output, double rel_floor) {
+                                                                   DType output, double rel_floor) {
   return experiment::error_stats(cs, output, rel_floor);
 }
 
@@ -43,12 +43,13 @@ Expected<std::string> Backend::product_f32(const experiment::GemmShape& s, std::
   auto run = product(spec, {da.get(), a.size()}, {db.get(), b.size()}, {});
   if (!run) return Error{run.error()};
   const std::vector<double>& wide = run->c;  // float32 values: narrowed exactly
-  parallel_for(wide.size(), 0, [&](size_t i0, size_t i1) { std::copy(wide.begin() + i0, wide.begin() + i1, c.begin() + i0); });
+  parallel_for(wide.size(), 0,
+               [&](size_t i0, size_t i1) { std::copy(wide.begin() + i0, wide.begin() + i1, c.begin() + i0); });
   return run->method;
 }
 
 Expected<HeldRun> Backend::product_held(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
-                                       const ProductControl& control) {
+                                        const ProductControl& control) {
   auto run = product(s, a, b, control);
   if (!run) return Error{run.error()};
   return HeldRun{hold_on_host(std::move(run->c)), std::move(run->method), run->device_seconds};
@@ -81,15 +82,18 @@ Expected<Held> Backend::add_to_rows(const Held& x, std::span<const double> row) 
   if (n == 0 || in->size() % n != 0) return Error{"the row does not fit the array's rows"};
   std::vector<double> y(in->size());
   const double* const src = in->data();
-  parallel_for(in->size() / n, 0, [&](size_t r0, size_t r1) {
-    for (size_t r = r0; r < r1; ++r)
-      for (size_t j = 0; j < n; ++j) y[r * n + j] = src[r * n + j] + row[j];
-  }, rows_worth_a_thread(n));
+  parallel_for(
+      in->size() / n, 0,
+      [&](size_t r0, size_t r1) {
+        for (size_t r = r0; r < r1; ++r)
+          for (size_t j = 0; j < n; ++j) y[r * n + j] = src[r * n + j] + row[j];
+      },
+      rows_worth_a_thread(n));
   return hold_on_host(std::move(y));
 }
 
 Expected<std::vector<experiment::ErrorStats>> Backend::error_stats_held(std::span<const HeldComparison> cs,
-                                                                       DType output, double rel_floor) {
+                                                                        DType output, double rel_floor) {
   std::vector<experiment::Comparison> host(cs.size());
   for (size_t i = 0; i < cs.size(); ++i) {
     auto result = cs[i].result->host();
@@ -107,7 +111,8 @@ Expected<experiment::PooledDifference> Backend::pooled_difference(const Held& a,
   if (!ha) return Error{ha.error()};
   auto hb = b->host();
   if (!hb) return Error{hb.error()};
-  if (ha->size() != rows * cols || hb->size() != rows * cols) return Error{"the heat map's arrays do not fit its shape"};
+  if (ha->size() != rows * cols || hb->size() != rows * cols)
+    return Error{"the heat map's arrays do not fit its shape"};
   return experiment::pooled_difference(*ha, *hb, rows, cols, limit);
 }
 

@@ -21,11 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/error_stats.h"
 #include "core/backend/held_values.h"
 #include "core/backend/product.h"
 #include "core/dtype/device/cast_policy.h"
 #include "core/dtype/device/float_format.h"
-#include "core/analysis/error_stats.h"
 #include "core/util/expected.h"
 
 namespace pl {
@@ -36,16 +36,16 @@ struct PooledDifference;  // pooled_difference.h
 }  // namespace experiment
 
 struct DeviceInfo {
-  std::string backend;        // "cpu", "cuda"
-  std::string name;           // "AMD EPYC ...", "NVIDIA H100 80GB HBM3"
+  std::string backend;             // "cpu", "cuda"
+  std::string name;                // "AMD EPYC ...", "NVIDIA H100 80GB HBM3"
   std::string compute_capability;  // CUDA only, e.g. "9.0"
-  int cores = 0;              // CPU threads or CUDA SMs
+  int cores = 0;                   // CPU threads or CUDA SMs
   double memory_gib = 0;
-  std::string runtime;        // driver / runtime versions, OpenBLAS core, ...
-  std::string peak_part;      // its entry in the published peak table ("H100 SXM5"); "" when none
-  std::string peak_note;      // why there is none (unknown part, other SM count, a CPU)
-  int sm_clock_mhz = 0;       // CUDA: the peak SM and memory clocks the device reports (0: unknown,
-  int memory_clock_mhz = 0;   // or a CPU); the peak table's rates assume their own boost clock
+  std::string runtime;       // driver / runtime versions, OpenBLAS core, ...
+  std::string peak_part;     // its entry in the published peak table ("H100 SXM5"); "" when none
+  std::string peak_note;     // why there is none (unknown part, other SM count, a CPU)
+  int sm_clock_mhz = 0;      // CUDA: the peak SM and memory clocks the device reports (0: unknown,
+  int memory_clock_mhz = 0;  // or a CPU); the peak table's rates assume their own boost clock
 };
 
 struct Support {
@@ -61,7 +61,7 @@ struct ConvertTiming {
   double convert_gbps;     // (bytes read + bytes written) / time
   double copy_gbps;
   int repetitions;
-  std::string method;      // how it was timed
+  std::string method;  // how it was timed
 };
 
 // Fills the rates from per-repetition times (medians), for every backend alike.
@@ -70,7 +70,7 @@ ConvertTiming make_convert_timing(size_t elements, std::vector<double> convert_s
 
 // A product whose result the backend holds (on its device, or on the host for the CPU).
 struct HeldRun {
-  Held c;                     // m x n, row-major, every value in the model's result dtype
+  Held c;  // m x n, row-major, every value in the model's result dtype
   std::string method;
   double device_seconds = 0;
 };
@@ -95,10 +95,10 @@ class Backend {
   virtual DeviceInfo device_info() const = 0;
   virtual Support supports_roundtrip(const FloatFormat& f, const CastOptions& o) const = 0;
   // Host arrays in and out; element i uses stochastic index i.
-  virtual Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in,
-                                       float* out, size_t n) = 0;
-  virtual Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o,
-                                                     size_t n, int repetitions) = 0;
+  virtual Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in, float* out,
+                                       size_t n) = 0;
+  virtual Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n,
+                                                     int repetitions) = 0;
   // Float64 values (a host array) rounded into a format and read back, in place, element i
   // drawing stochastic index i: round_each's contract (codec.h), the cast experiment's elements.
   virtual Expected<bool> roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> values) = 0;
@@ -107,8 +107,8 @@ class Backend {
   virtual Support supports_product(const ProductSpec& s) const = 0;
   // a: m x k, b: n x k, row-major, values of s.a / s.b. Safe to call from any one thread at
   // a time per backend object (the shared backends below serialise their callers).
-  virtual Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a,
-                                       std::span<const double> b, const ProductControl& control) = 0;
+  virtual Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                       const ProductControl& control) = 0;
   // The product alone, `repetitions` times after warm-up, on the device's own clock (CUDA
   // events; steady_clock on the CPU). For throughput: operands a backend uploads may stay
   // resident between calls with the same host arrays.

@@ -1,16 +1,16 @@
 // The CPU backend: the reference implementation every other backend is checked against.
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
-#include "core/backend/backend.h"
 #include "core/accumulate/blas.h"
+#include "core/accumulate/gemm.h"
+#include "core/backend/backend.h"
 #include "core/dtype/bulk_convert.h"
 #include "core/dtype/codec.h"
-#include "core/accumulate/gemm.h"
 #include "core/util/median.h"
 #include "core/util/parallel.h"
 #include "core/util/thread_limit.h"
@@ -55,12 +55,10 @@ class CpuBackend final : public Backend {
     return d;
   }
 
-  Support supports_roundtrip(const FloatFormat&, const CastOptions&) const override {
-    return {true, ""};
-  }
+  Support supports_roundtrip(const FloatFormat&, const CastOptions&) const override { return {true, ""}; }
 
-  Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in,
-                               float* out, size_t n) override {
+  Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in, float* out,
+                               size_t n) override {
     roundtrip_f32_array(f, o, in, out, n);
     return true;
   }
@@ -70,13 +68,11 @@ class CpuBackend final : public Backend {
     return true;
   }
 
-  Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n,
-                                             int reps) override {
+  Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n, int reps) override {
     std::vector<float> in(n), out(n);
     // Values spread over many binades so every branch of the rounding is exercised.
     parallel_for(n, 0, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i)
-        in[i] = static_cast<float>((double(i % 1000003) - 500000.0) * 1.3e-3);
+      for (size_t i = b; i < e; ++i) in[i] = static_cast<float>((double(i % 1000003) - 500000.0) * 1.3e-3);
     });
     using clock = std::chrono::steady_clock;
     std::vector<double> tc, tm;
@@ -92,21 +88,23 @@ class CpuBackend final : public Backend {
       tm.push_back(std::chrono::duration<double>(t2 - t1).count());
     }
     return make_convert_timing(n, tc, tm,
-                               "steady_clock, median of " + std::to_string(reps) + " interleaved runs after 1 warm-up, " +
-               threads_text(allowed_threads(0)) + "; GB/s counts bytes read + written");
+                               "steady_clock, median of " + std::to_string(reps) +
+                                   " interleaved runs after 1 warm-up, " + threads_text(allowed_threads(0)) +
+                                   "; GB/s counts bytes read + written");
   }
 
   Support supports_product(const ProductSpec& s) const override {
     if (experiment::is_float16_library(s.accumulate))
-      return {false, "OpenBLAS has no float16 GEMM: float16 library accumulation (cuBLAS "
-                     "CUBLAS_COMPUTE_16F) runs on the CUDA backend; the sequential float16 model "
-                     "emulates it on the CPU"};
+      return {false,
+              "OpenBLAS has no float16 GEMM: float16 library accumulation (cuBLAS "
+              "CUBLAS_COMPUTE_16F) runs on the CUDA backend; the sequential float16 model "
+              "emulates it on the CPU"};
     if (auto why = experiment::check(s.accumulate); !why.empty()) return {false, why};
     return {true, ""};
   }
 
-  Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a,
-                               std::span<const double> b, const ProductControl& control) override {
+  Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                               const ProductControl& control) override {
     if (Support ok = supports_product(s); !ok.ok) return Error{ok.why_not};
     auto c = experiment::gemm(s.shape, a, b, s.accumulate, control.progress, control.cancel, s.stream_offset);
     if (!c) return Error{c.error()};
@@ -117,17 +115,16 @@ class CpuBackend final : public Backend {
     return run;
   }
 
-  Expected<std::string> product_f32(const experiment::GemmShape& s, std::span<const float> a,
-                                    std::span<const float> b, std::span<float> c) override {
+  Expected<std::string> product_f32(const experiment::GemmShape& s, std::span<const float> a, std::span<const float> b,
+                                    std::span<float> c) override {
     if (a.size() != s.m * s.k || b.size() != s.n * s.k || c.size() != s.m * s.n)
       return Error{"float32 product: the arrays do not fit the shape"};
     blas::gemm_nt(s.m, s.n, s.k, a.data(), b.data(), c.data());
     return "OpenBLAS sgemm, core " + blas::info().core;
   }
 
-  Expected<ProductTiming> time_product(const ProductSpec& s, std::span<const double> a,
-                                       std::span<const double> b, int reps,
-                                       const std::atomic<bool>* cancel) override {
+  Expected<ProductTiming> time_product(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                                       int reps, const std::atomic<bool>* cancel) override {
     if (Support ok = supports_product(s); !ok.ok) return Error{ok.why_not};
     ProductTiming t;
     for (int r = -1; r < reps; ++r) {  // one warm-up: pages, caches, the BLAS threads
@@ -140,8 +137,8 @@ class CpuBackend final : public Backend {
     t.native = s.accumulate.kind == experiment::AccumKind::Blas && s.a == s.accumulate.format &&
                s.b == s.accumulate.format;  // dgemm on float64, sgemm on float32
     t.method = experiment::describe(s.accumulate) + no_fast_accumulation(s);
-    t.clock = "steady_clock, median of " + std::to_string(reps) + " after 1 warm-up, " +
-              threads_text(allowed_threads(0));
+    t.clock =
+        "steady_clock, median of " + std::to_string(reps) + " after 1 warm-up, " + threads_text(allowed_threads(0));
     return t;
   }
 };

@@ -19,26 +19,33 @@ constexpr std::string_view kHopperWhitepaper =
 std::vector<Rate> hopper(int cuda_mhz, int tensor_mhz, const char* f64, const char* f64_tc, const char* f32,
                          const char* tf32, const char* f16, const char* f8) {
   return {
-      {DType::float64, CudaCores, 128, cuda_mhz, f64},
-      {DType::float64, TensorCores, 256, cuda_mhz, f64_tc},
-      {DType::float32, CudaCores, 256, cuda_mhz, f32},
-      {DType::tf32, TensorCores, 2048, tensor_mhz, tf32},
-      {DType::float16, TensorCores, 4096, tensor_mhz, f16},
-      {DType::bfloat16, TensorCores, 4096, tensor_mhz, f16},
-      {DType::float8_e4m3fn, TensorCores, 8192, tensor_mhz, f8},
-      {DType::int8, TensorCores, 8192, tensor_mhz, f8},
+      {DType::float64, CudaCores, 128, cuda_mhz, f64},           {DType::float64, TensorCores, 256, cuda_mhz, f64_tc},
+      {DType::float32, CudaCores, 256, cuda_mhz, f32},           {DType::tf32, TensorCores, 2048, tensor_mhz, tf32},
+      {DType::float16, TensorCores, 4096, tensor_mhz, f16},      {DType::bfloat16, TensorCores, 4096, tensor_mhz, f16},
+      {DType::float8_e4m3fn, TensorCores, 8192, tensor_mhz, f8}, {DType::int8, TensorCores, 8192, tensor_mhz, f8},
   };
 }
 
 const std::vector<Part> kParts = {
-    {"H100 SXM5", "Hopper (sm_90)", 132, {"NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5 80GB"}, kHopperWhitepaper,
+    {"H100 SXM5",
+     "Hopper (sm_90)",
+     132,
+     {"NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5 80GB"},
+     kHopperWhitepaper,
      hopper(1980, 1830, "33.5", "66.9", "66.9", "494.7", "989.4", "1978.9")},
-    {"H100 PCIe", "Hopper (sm_90)", 114, {"NVIDIA H100 PCIe"}, kHopperWhitepaper,
+    {"H100 PCIe",
+     "Hopper (sm_90)",
+     114,
+     {"NVIDIA H100 PCIe"},
+     kHopperWhitepaper,
      hopper(1755, 1620, "25.6", "51.2", "51.2", "378", "756", "1513")},
     // The H200 is the H100 SXM5's chip and clocks with more memory; its datasheet prints the
     // same rates rounded (FP64 34, FP32 67, BF16 1979 with sparsity), so the whitepaper's
     // unrounded figures stand for it.
-    {"H200 SXM", "Hopper (sm_90)", 132, {"NVIDIA H200"},
+    {"H200 SXM",
+     "Hopper (sm_90)",
+     132,
+     {"NVIDIA H200"},
      "NVIDIA H200 Tensor Core GPU datasheet (2024): the H100 SXM5's rates; figures from the H100 whitepaper",
      hopper(1980, 1830, "33.5", "66.9", "66.9", "494.7", "989.4", "1978.9")},
     // Ampere: 4 tensor cores, 64 FP32 and 32 FP64 lanes per SM, one boost clock; no float8.

@@ -26,11 +26,11 @@ enum class Unit : uint8_t {
 std::string_view unit_name(Unit u);  // "CUDA cores", "tensor cores"
 
 struct Rate {
-  DType dtype;     // float8_e4m3fn stands for both float8 formats: e4m3 and e5m2 run at one rate
+  DType dtype;  // float8_e4m3fn stands for both float8 formats: e4m3 and e5m2 run at one rate
   Unit unit;
-  int ops_per_clock_per_sm;  // dense; a fused multiply-add counts 2; int8 counts integer ops
-  int clock_mhz;             // the boost clock the source computes this rate at
-  std::string_view published; // TFLOP/s (TOPS for int8), as the source prints it: "989.4"
+  int ops_per_clock_per_sm;    // dense; a fused multiply-add counts 2; int8 counts integer ops
+  int clock_mhz;               // the boost clock the source computes this rate at
+  std::string_view published;  // TFLOP/s (TOPS for int8), as the source prints it: "989.4"
 };
 
 // The row's dtype as a reader says it: "float8" for the float8 row (both formats), else the name.
@@ -43,7 +43,7 @@ struct Part {
   std::string_view architecture;  // "Hopper (sm_90)"
   int sms;
   std::vector<std::string_view> device_names;  // as the CUDA driver names the device
-  std::string_view source;        // the document the published rates are from
+  std::string_view source;                     // the document the published rates are from
   std::vector<Rate> rates;
 };
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "core/dtype/dtype.h"
 #include "core/accumulate/accumulate.h"
 #include "core/accumulate/gemm.h"
+#include "core/dtype/dtype.h"
 
 namespace pl {
 
@@ -40,9 +40,9 @@ struct ProductRun {
 struct ProductTiming {
   std::vector<double> seconds;
   double median = 0;
-  std::string method;  // what ran: "cuBLASLt bf16 x bf16 -> f32, CUBLAS_COMPUTE_32F"
-  std::string clock;   // how it was timed: "CUDA events, median of 20 after 3 warm-ups, ..."
-  bool native = false; // the device computes in the operands' dtype (not their values as float32)
+  std::string method;   // what ran: "cuBLASLt bf16 x bf16 -> f32, CUBLAS_COMPUTE_32F"
+  std::string clock;    // how it was timed: "CUDA events, median of 20 after 3 warm-ups, ..."
+  bool native = false;  // the device computes in the operands' dtype (not their values as float32)
 };
 
 // Progress (fraction of the product done, called from the caller's thread) and cancel.

@@ -58,13 +58,12 @@ struct SymmetricNearestEven {
 };
 
 template <class Element>
-PL_CLONES void roundtrip_span(const float* in, float* out, size_t b, size_t e,
-                              const RoundtripF32Params& p, bool streaming) {
+PL_CLONES void roundtrip_span(const float* in, float* out, size_t b, size_t e, const RoundtripF32Params& p,
+                              bool streaming) {
   const RoundtripF32Params local = p;  // a private copy lets the compiler keep it in registers
   size_t i = b;
   if (streaming) {
-    for (; i < e && reinterpret_cast<uintptr_t>(out + i) % 16 != 0; ++i)
-      out[i] = Element::apply(in[i], local, i);
+    for (; i < e && reinterpret_cast<uintptr_t>(out + i) % 16 != 0; ++i) out[i] = Element::apply(in[i], local, i);
     constexpr size_t kBlock = 1024;  // 4 KiB: stays in L1 between the two passes
     alignas(64) float buf[kBlock];
     for (; i + kBlock <= e; i += kBlock) {
@@ -89,8 +88,8 @@ using SpanFn = void (*)(const float*, float*, size_t, size_t, const RoundtripF32
 // clone (PL_CLONES); left out of line for stochastic rounding, GCC built it for the baseline
 // target, without the vector 64-bit multiplies of the draws, and the loop ran 3.6x slower.
 template <Rounding R, bool kMayFlush>
-[[gnu::always_inline]] inline size_t short_block(const float* __restrict in, float* __restrict buf, size_t n, uint64_t first,
-                          const RoundtripF32Params& p) {
+[[gnu::always_inline]] inline size_t short_block(const float* __restrict in, float* __restrict buf, size_t n,
+                                                 uint64_t first, const RoundtripF32Params& p) {
   uint32_t missed = 0;
   for (size_t j = 0; j < n; ++j) {
     const uint32_t u = f32_bits(in[j]);
@@ -176,13 +175,13 @@ RoundtripF32Params make_roundtrip_params(const FloatFormat& f, const CastOptions
   // float32 (custom ones: e9m10, e7m30, ...) take the scalar codec.
   const bool holds_float32 = f.mantissa_bits >= 23 && f.emin() <= -126 && f.emax() >= 127;
   p.e8m0 = f.specials == Specials::E8M0;
-  p.supported = p.e8m0 || (f.is_signed() && (holds_float32 || (f.mantissa_bits <= 23 && f.emin() >= -126 &&
-                                                               f.emin() - f.mantissa_bits >= -149)));
+  p.supported =
+      p.e8m0 || (f.is_signed() &&
+                 (holds_float32 || (f.mantissa_bits <= 23 && f.emin() >= -126 && f.emin() - f.mantissa_bits >= -149)));
   if (!p.supported) return p;
   p.mantissa_bits = holds_float32 ? 23 : f.mantissa_bits;
   p.emin = holds_float32 ? -126 : f.emin();
-  p.max_finite_bits =
-      as_f32_bits(std::fmin(max_finite(f), std::numeric_limits<float>::max()));
+  p.max_finite_bits = as_f32_bits(std::fmin(max_finite(f), std::numeric_limits<float>::max()));
   p.min_normal_bits = f32_bits(static_cast<float>(min_normal(f)));
   const int dropped = 23 - p.mantissa_bits;
   p.rne_bias = dropped ? (uint32_t{1} << (dropped - 1)) - 1 : 0;
@@ -204,26 +203,25 @@ RoundtripF32Params make_roundtrip_params(const FloatFormat& f, const CastOptions
   p.unsigned_zero = !f.has_negative_zero();
   constexpr uint32_t kSign = 0x80000000u;
   p.sign_symmetric = !p.unsigned_zero && p.nan_out[1] == (p.nan_out[0] | kSign) &&
-                     p.overflow_out[1] == (p.overflow_out[0] | kSign) &&
-                     p.inf_out[0] == p.overflow_out[0] && p.inf_out[1] == p.overflow_out[1];
+                     p.overflow_out[1] == (p.overflow_out[0] | kSign) && p.inf_out[0] == p.overflow_out[0] &&
+                     p.inf_out[1] == p.overflow_out[1];
   p.flush_input = o.flush_input_subnormals;
   p.flush_output = o.flush_output_subnormals;
   p.seed = o.seed;
   return p;
 }
 
-void roundtrip_f32_array(const FloatFormat& f, const CastOptions& o, const float* in, float* out,
-                         size_t n, unsigned threads) {
+void roundtrip_f32_array(const FloatFormat& f, const CastOptions& o, const float* in, float* out, size_t n,
+                         unsigned threads) {
   RoundtripF32Params p = make_roundtrip_params(f, o);
   if (!p.supported) {
     parallel_for(n, threads, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i)
-        out[i] = static_cast<float>(decode(f, encode_f32(f, in[i], o, i).code));
+      for (size_t i = b; i < e; ++i) out[i] = static_cast<float>(decode(f, encode_f32(f, in[i], o, i).code));
     });
     return;
   }
   const bool flushing = p.flush_input || p.flush_output;
-  SpanFn fn = p.e8m0   ? span_for<E8M0Params, true>(o.rounding)
+  SpanFn fn = p.e8m0     ? span_for<E8M0Params, true>(o.rounding)
               : flushing ? span_for<AnyParams, true>(o.rounding)
                          : span_for<AnyParams, false>(o.rounding);
   if (o.rounding == Rounding::NearestEven && !flushing && p.sign_symmetric && !p.e8m0)
@@ -234,8 +232,8 @@ void roundtrip_f32_array(const FloatFormat& f, const CastOptions& o, const float
   parallel_for(n, threads, [&](size_t b, size_t e) { fn(in, out, b, e, p, streaming); });
 }
 
-void encode_f32_array(const FloatFormat& f, const CastOptions& o, const float* in, void* codes,
-                      int code_bytes, size_t n, unsigned threads) {
+void encode_f32_array(const FloatFormat& f, const CastOptions& o, const float* in, void* codes, int code_bytes,
+                      size_t n, unsigned threads) {
   parallel_for(n, threads, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) {
       uint64_t c = encode_f32(f, in[i], o, i).code;

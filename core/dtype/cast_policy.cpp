@@ -37,9 +37,7 @@ const char* overflow_name(Overflow o) {
   return "?";
 }
 
-const char* cast_path_name(CastPath p) {
-  return p == CastPath::Direct ? "direct" : "via-float32";
-}
+const char* cast_path_name(CastPath p) { return p == CastPath::Direct ? "direct" : "via-float32"; }
 
 bool parse_rounding(const char* text, Rounding* out) {
   for (int i = 0; i < kRoundingCount; ++i) {

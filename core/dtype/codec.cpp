@@ -28,8 +28,7 @@ namespace {
 // share.
 
 bool rounds_toward_zero(Rounding r, bool negative) {
-  return r == Rounding::TowardZero || (r == Rounding::Down && !negative) ||
-         (r == Rounding::Up && negative);
+  return r == Rounding::TowardZero || (r == Rounding::Down && !negative) || (r == Rounding::Up && negative);
 }
 
 //-----------------------------------------------------------------------------
@@ -93,8 +92,7 @@ Encoded zero_result(const FloatFormat& f, bool negative, bool inexact) {
 //-----------------------------------------------------------------------------
 
 // Packs kept * 2^qe (kept <= 2^(m+1), already rounded) into a code, handling overflow.
-Encoded pack(const FloatFormat& f, bool negative, uint64_t kept, int qe, bool inexact,
-             const CastOptions& o) {
+Encoded pack(const FloatFormat& f, bool negative, uint64_t kept, int qe, bool inexact, const CastOptions& o) {
   const int m = f.mantissa_bits;
   if (kept == 0) return zero_result(f, negative, inexact);
   if (kept == (uint64_t{1} << (m + 1))) {  // carry out of the top bit: next binade
@@ -105,8 +103,7 @@ Encoded pack(const FloatFormat& f, bool negative, uint64_t kept, int qe, bool in
   uint64_t exp_field = normal ? uint64_t(qe + m + f.bias) : 0;
   uint64_t mant = normal ? kept - (uint64_t{1} << m) : kept;
   bool too_big = normal && (int64_t(exp_field) > f.max_finite_exponent_field() ||
-                            (int64_t(exp_field) == f.max_finite_exponent_field() &&
-                             mant > f.max_finite_mantissa()));
+                            (int64_t(exp_field) == f.max_finite_exponent_field() && mant > f.max_finite_mantissa()));
   if (too_big) {
     if (rounds_toward_zero(o.rounding, negative)) {
       Encoded e{sign_bit(f, negative) | f.max_finite_code(), {}};
@@ -128,8 +125,8 @@ Encoded pack(const FloatFormat& f, bool negative, uint64_t kept, int qe, bool in
 }
 
 // Rounds a nonzero finite magnitude once to the format: quantum from its binade, then pack.
-Encoded encode_magnitude(const FloatFormat& f, bool negative, const Magnitude& mag,
-                         const CastOptions& o, uint64_t index) {
+Encoded encode_magnitude(const FloatFormat& f, bool negative, const Magnitude& mag, const CastOptions& o,
+                         uint64_t index) {
   const int e = floor_log2(mag);
   const int qe = (e > f.emin() ? e : f.emin()) - f.mantissa_bits;
   bool inexact = false;
@@ -138,8 +135,7 @@ Encoded encode_magnitude(const FloatFormat& f, bool negative, const Magnitude& m
   return pack(f, negative, kept, qe, inexact, o);
 }
 
-Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint64_t index,
-                     double source_min_normal) {
+Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint64_t index, double source_min_normal) {
   const bool negative = std::signbit(x);
   if (std::isnan(x)) return nan_result(f, negative);
   if (std::isinf(x) && !negative) return infinity_input(f, negative, o.overflow);
@@ -167,8 +163,7 @@ Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint6
 
 }  // namespace
 
-Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude,
-                       const CastOptions& o, uint64_t index) {
+Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude, const CastOptions& o, uint64_t index) {
   if (magnitude == 0) {
     if (f.specials == Specials::E8M0) return nan_result(f, negative);
     return zero_result(f, negative, false);
@@ -204,8 +199,7 @@ ValueClass classify(const FloatFormat& f, uint64_t code) {
     case Specials::FNUZ:
       if (c.sign && c.exponent == 0 && c.mantissa == 0) return ValueClass::NaN;
       break;
-    case Specials::E8M0:
-      return c.exponent == top ? ValueClass::NaN : ValueClass::Normal;
+    case Specials::E8M0: return c.exponent == top ? ValueClass::NaN : ValueClass::Normal;
     case Specials::None: break;
   }
   if (c.exponent == 0) return c.mantissa == 0 ? ValueClass::Zero : ValueClass::Subnormal;
@@ -216,12 +210,10 @@ double decode(const FloatFormat& f, uint64_t code) {
   CodeFields c = split_code(f, code);
   const double sign = c.sign ? -1.0 : 1.0;
   switch (classify(f, code)) {
-    case ValueClass::NaN:
-      return std::copysign(std::numeric_limits<double>::quiet_NaN(), c.sign ? -1.0 : 1.0);
+    case ValueClass::NaN: return std::copysign(std::numeric_limits<double>::quiet_NaN(), c.sign ? -1.0 : 1.0);
     case ValueClass::Infinite: return sign * std::numeric_limits<double>::infinity();
     case ValueClass::Zero: return sign * 0.0;
-    case ValueClass::Subnormal:
-      return sign * std::ldexp(double(c.mantissa), f.emin() - f.mantissa_bits);
+    case ValueClass::Subnormal: return sign * std::ldexp(double(c.mantissa), f.emin() - f.mantissa_bits);
     case ValueClass::Normal: break;
   }
   double significand = double(c.mantissa | (uint64_t{1} << f.mantissa_bits));
@@ -239,8 +231,8 @@ const char* value_class_name(ValueClass c) {
   return "?";
 }
 
-void round_each(const FloatFormat& f, std::span<const double> in, std::span<double> out,
-                const CastOptions& o, uint64_t index0) {
+void round_each(const FloatFormat& f, std::span<const double> in, std::span<double> out, const CastOptions& o,
+                uint64_t index0) {
   const size_t n = std::min(in.size(), out.size());
   const bool nearest_block = o.rounding == Rounding::NearestEven && o.path == CastPath::Direct &&
                              !o.flush_input_subnormals && !o.flush_output_subnormals && nearest_fast_path_applies(f);
@@ -268,7 +260,8 @@ void round_each(const FloatFormat& f, std::span<const double> in, std::span<doub
           for (size_t i = 0; i < m; ++i)
             if (defer[i]) {
               const double x = in[b0 + i];
-              rounded[i] = std::isfinite(x) ? overflow[std::signbit(x)] : decode(f, encode(f, x, o, index0 + b0 + i).code);
+              rounded[i] =
+                  std::isfinite(x) ? overflow[std::signbit(x)] : decode(f, encode(f, x, o, index0 + b0 + i).code);
             }
         if (!apart) std::copy(rounded, rounded + m, out.begin() + static_cast<std::ptrdiff_t>(b0));
       }

@@ -34,12 +34,12 @@ enum class ValueClass : uint8_t { Zero, Subnormal, Normal, Infinite, NaN };
 
 struct CastFlags {
   bool inexact = false;
-  bool overflow = false;         // the rounded magnitude exceeded max finite
-  bool saturated = false;        // ... and max finite was returned
-  bool underflow = false;        // tiny (below min normal) and inexact
-  bool nan_to_zero = false;      // NaN had no encoding and became zero
-  bool flushed_input = false;    // DAZ turned a subnormal input into zero
-  bool flushed_output = false;   // FTZ turned a subnormal result into zero
+  bool overflow = false;        // the rounded magnitude exceeded max finite
+  bool saturated = false;       // ... and max finite was returned
+  bool underflow = false;       // tiny (below min normal) and inexact
+  bool nan_to_zero = false;     // NaN had no encoding and became zero
+  bool flushed_input = false;   // DAZ turned a subnormal input into zero
+  bool flushed_output = false;  // FTZ turned a subnormal result into zero
 };
 
 struct Encoded {
@@ -58,8 +58,8 @@ Encoded encode(const FloatFormat& f, double x, const CastOptions& o, uint64_t in
 // As encode(), with the input read as float32 (DAZ tests float32's subnormal range).
 Encoded encode_f32(const FloatFormat& f, float x, const CastOptions& o, uint64_t index = 0);
 // An integer, rounded once (no detour through float64, which would round int64 values twice).
-Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude,
-                       const CastOptions& o, uint64_t index = 0);
+Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude, const CastOptions& o,
+                       uint64_t index = 0);
 
 // Whether a magnitude beyond max finite (rounded away from zero) becomes +-max finite under
 // `policy`, rather than Inf or NaN.
@@ -74,17 +74,16 @@ CodeFields split_code(const FloatFormat& f, uint64_t code);
 // Plain nearest-even conversions of finite values take round_nearest.h's arithmetic path.
 inline double round_to(const FloatFormat& f, double x, const CastOptions& o, uint64_t index = 0) {
   double fast;
-  if (o.rounding == Rounding::NearestEven && o.path == CastPath::Direct &&
-      !o.flush_input_subnormals && !o.flush_output_subnormals &&
-      nearest_fast_path_applies(f) && round_nearest_even_fast(f, x, &fast))
+  if (o.rounding == Rounding::NearestEven && o.path == CastPath::Direct && !o.flush_input_subnormals &&
+      !o.flush_output_subnormals && nearest_fast_path_applies(f) && round_nearest_even_fast(f, x, &fast))
     return fast;
   return decode(f, encode(f, x, o, index).code);
 }
 
 // out[i] = round_to(f, in[i], o, index0 + i) for every i (in and out may be the same array),
 // with the format's constants worked out once.
-void round_each(const FloatFormat& f, std::span<const double> in, std::span<double> out,
-                const CastOptions& o, uint64_t index0 = 0);
+void round_each(const FloatFormat& f, std::span<const double> in, std::span<double> out, const CastOptions& o,
+                uint64_t index0 = 0);
 
 const char* value_class_name(ValueClass c);
 

@@ -17,8 +17,8 @@ CodeReport describe_code(const FloatFormat& f, uint64_t code) {
   r.bits_hex = buf;
   for (int b = f.total_bits() - 1; b >= 0; --b) {
     r.bits_binary += ((r.code >> b) & 1) ? '1' : '0';
-    bool field_end = (f.is_signed() && b == f.exponent_bits + f.mantissa_bits) ||
-                     (b == f.mantissa_bits && f.mantissa_bits > 0);
+    bool field_end =
+        (f.is_signed() && b == f.exponent_bits + f.mantissa_bits) || (b == f.mantissa_bits && f.mantissa_bits > 0);
     if (field_end && b != 0) r.bits_binary += ' ';
   }
   r.fields = split_code(f, r.code);
@@ -83,9 +83,12 @@ nlohmann::json to_json(const CastReport& r, const std::string& input_text) {
   j["abs_error"] = json_number(r.abs_error);
   j["rel_error"] = json_number(r.rel_error);
   j["ulp_error"] = json_number(r.ulp_error);
-  j["flags"] = {{"inexact", r.flags.inexact},     {"overflow", r.flags.overflow},
-                {"saturated", r.flags.saturated}, {"underflow", r.flags.underflow},
-                {"nan_to_zero", r.flags.nan_to_zero}, {"flushed_input", r.flags.flushed_input},
+  j["flags"] = {{"inexact", r.flags.inexact},
+                {"overflow", r.flags.overflow},
+                {"saturated", r.flags.saturated},
+                {"underflow", r.flags.underflow},
+                {"nan_to_zero", r.flags.nan_to_zero},
+                {"flushed_input", r.flags.flushed_input},
                 {"flushed_output", r.flags.flushed_output}};
   return j;
 }

@@ -19,8 +19,8 @@ namespace pl {
 
 struct CodeReport {
   uint64_t code;
-  std::string bits_hex;      // 0x-prefixed, width of the format
-  std::string bits_binary;   // "s eeee mmm" with spaces between fields
+  std::string bits_hex;     // 0x-prefixed, width of the format
+  std::string bits_binary;  // "s eeee mmm" with spaces between fields
   CodeFields fields;
   ValueClass value_class;
   double value;
@@ -32,9 +32,9 @@ struct CastReport {
   double input;
   CodeReport result;
   CastFlags flags;
-  double abs_error;    // |result - input|, NaN when not finite
-  double rel_error;    // abs_error / |input|, NaN for input 0 or non-finite
-  double ulp_error;    // (result - input) / ulp(input) in the target format
+  double abs_error;  // |result - input|, NaN when not finite
+  double rel_error;  // abs_error / |input|, NaN for input 0 or non-finite
+  double ulp_error;  // (result - input) / ulp(input) in the target format
 };
 
 // Why a cast has no finite error to show: "overflow to inf" (65520 -> float16), "overflow to

@@ -53,12 +53,12 @@ enum class DTypeKind : uint8_t { Float, Bool, SignedInt, UnsignedInt, Complex };
 
 struct DTypeInfo {
   DType id;
-  std::string_view name;         // canonical, spelled as ml_dtypes / PyTorch spell it
+  std::string_view name;  // canonical, spelled as ml_dtypes / PyTorch spell it
   DTypeKind kind;
-  int storage_bits;              // bits one element occupies in memory
-  FloatFormat format;            // Float: the format; Complex: one component's format
-  std::string_view aliases;      // space-separated extra spellings accepted on input
-  std::string_view defined_by;   // the document that defines the encoding
+  int storage_bits;             // bits one element occupies in memory
+  FloatFormat format;           // Float: the format; Complex: one component's format
+  std::string_view aliases;     // space-separated extra spellings accepted on input
+  std::string_view defined_by;  // the document that defines the encoding
 };
 
 // Framework spellings, a parallel table indexed by DType (empty: the framework has no such dtype).

@@ -144,8 +144,7 @@ static_assert(max_finite(kTable[int(DType::float6_e3m2fn)].format) == 28.0);
 static_assert(max_finite(kTable[int(DType::float4_e2m1fn)].format) == 6.0);
 static_assert(max_finite(kTable[int(DType::float32)].format) == std::numeric_limits<float>::max());
 static_assert(max_finite(kTable[int(DType::float64)].format) == std::numeric_limits<double>::max());
-static_assert(min_subnormal(kTable[int(DType::float32)].format) ==
-              std::numeric_limits<float>::denorm_min());
+static_assert(min_subnormal(kTable[int(DType::float32)].format) == std::numeric_limits<float>::denorm_min());
 static_assert(min_subnormal(kTable[int(DType::float8_e8m0fnu)].format) == exp2i(-127));
 static_assert(unit_roundoff(kTable[int(DType::bfloat16)].format) == exp2i(-8));
 
@@ -171,8 +170,7 @@ std::span<const DTypeInfo> all_dtypes() { return kTable; }
 int64_t int_min(DType t) {
   const auto& i = info(t);
   if (i.kind != DTypeKind::SignedInt) return 0;
-  return i.storage_bits == 64 ? std::numeric_limits<int64_t>::min()
-                              : -(int64_t{1} << (i.storage_bits - 1));
+  return i.storage_bits == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (i.storage_bits - 1));
 }
 
 uint64_t int_max(DType t) {
@@ -189,8 +187,8 @@ std::string short_name(DType t) {
   const std::string_view n = name(t);
   // {prefix of the canonical name, its short replacement}, first match wins.
   constexpr std::pair<std::string_view, std::string_view> kRules[] = {
-      {"float8_", ""}, {"float6_", ""}, {"float4_", ""}, {"bfloat", "bf"}, {"bcomplex", "bc"},
-      {"complex", "c"}, {"float", "f"}, {"uint", "u"}, {"int", "i"}};
+      {"float8_", ""},  {"float6_", ""}, {"float4_", ""}, {"bfloat", "bf"}, {"bcomplex", "bc"},
+      {"complex", "c"}, {"float", "f"},  {"uint", "u"},   {"int", "i"}};
   for (const auto& [prefix, replacement] : kRules)
     if (n.substr(0, prefix.size()) == prefix) {
       std::string out(replacement);

@@ -29,8 +29,8 @@ std::string lower(std::string_view s) {
 
 // Framework module prefixes users paste along with the name.
 std::string strip_prefix(std::string s) {
-  for (std::string_view p : {"torch.", "numpy.", "np.", "jax.numpy.", "jnp.", "ml_dtypes.",
-                             "tf.dtypes.experimental.", "tf.dtypes.", "tf.", "dtypes."}) {
+  for (std::string_view p : {"torch.", "numpy.", "np.", "jax.numpy.", "jnp.", "ml_dtypes.", "tf.dtypes.experimental.",
+                             "tf.dtypes.", "tf.", "dtypes."}) {
     if (s.rfind(p, 0) == 0) return s.substr(p.size());
   }
   return s;
@@ -65,9 +65,8 @@ std::optional<Expected<FloatFormat>> parse_custom_spelling(const std::string& ke
 // "half" -> float16 after the extra spellings NumPy/PyTorch use.
 const char* extra_alias(std::string_view s) {
   static const std::pair<const char*, const char*> kExtra[] = {
-      {"double", "float64"},  {"single", "float32"},  {"float_", "float64"},
-      {"cfloat", "complex64"}, {"short", "int16"},    {"long", "int64"},
-      {"int", "int32"},
+      {"double", "float64"}, {"single", "float32"}, {"float_", "float64"}, {"cfloat", "complex64"},
+      {"short", "int16"},    {"long", "int64"},     {"int", "int32"},
   };
   for (auto& [from, to] : kExtra)
     if (s == from) return to;
@@ -134,8 +133,8 @@ Expected<DType> parse_dtype(std::string_view text) {
     if (!*custom) return Error{custom->error()};
     return custom_dtype(**custom);  // (a spelling of a table format, "e5m10", is its row)
   }
-  return Error{"unknown dtype '" + printable(text) + "'; did you mean '" +
-               closest_dtype_name(text) + "'? " + valid_names_message() + kCustomFormats};
+  return Error{"unknown dtype '" + printable(text) + "'; did you mean '" + closest_dtype_name(text) + "'? " +
+               valid_names_message() + kCustomFormats};
 }
 
 Expected<FloatFormat> make_custom_format(int e, int m, int bias, Specials s) {
@@ -148,8 +147,8 @@ Expected<FloatFormat> make_custom_format(int e, int m, int bias, Specials s) {
   FloatFormat f{e, m, bias, s};
   if (f.total_bits() > 64) return fail("more than 64 bits");
   if (f.emax() > 1023 || f.emin() - m < -1074)
-    return fail("its range (2^" + std::to_string(f.emin() - m) + " .. 2^" +
-                std::to_string(f.emax()) + ") does not fit in float64, which the codec uses");
+    return fail("its range (2^" + std::to_string(f.emin() - m) + " .. 2^" + std::to_string(f.emax()) +
+                ") does not fit in float64, which the codec uses");
   return f;
 }
 
@@ -170,8 +169,9 @@ Expected<FormatRef> parse_float_format(std::string_view text) {
   auto t = parse_dtype(text);
   if (!t) return Error{t.error()};
   if (!is_float(*t))
-    return Error{"'" + std::string(name(*t)) + "' is not a floating-point format; " +
-                 "float formats: float64 float32 tf32 float16 bfloat16 float8_* float6_* float4_e2m1fn or a custom eXmY"};
+    return Error{
+        "'" + std::string(name(*t)) + "' is not a floating-point format; " +
+        "float formats: float64 float32 tf32 float16 bfloat16 float8_* float6_* float4_e2m1fn or a custom eXmY"};
   return format_ref(*t);
 }
 

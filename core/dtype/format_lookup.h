@@ -17,7 +17,7 @@ namespace pl {
 struct FormatRef {
   std::optional<DType> dtype;  // empty for a custom format
   FloatFormat format;
-  std::string name;            // canonical name, or the normalised custom spelling
+  std::string name;  // canonical name, or the normalised custom spelling
 };
 
 // Any dtype of the table. The error lists the valid names and suggests the closest.
@@ -32,11 +32,10 @@ Expected<FormatRef> parse_float_format(std::string_view text);
 int default_custom_bias(int exponent_bits);
 
 // Checks that a custom format is one the codec represents exactly in float64.
-Expected<FloatFormat> make_custom_format(int exponent_bits, int mantissa_bits, int bias,
-                                         Specials specials);
+Expected<FloatFormat> make_custom_format(int exponent_bits, int mantissa_bits, int bias, Specials specials);
 
 FormatRef format_ref(DType t);
-std::vector<FormatRef> table_float_formats();  // every Float row of the dtype table, in its order
+std::vector<FormatRef> table_float_formats();      // every Float row of the dtype table, in its order
 std::vector<std::string> accepted_names(DType t);  // canonical, aliases and framework spellings
 std::string closest_dtype_name(std::string_view text);
 const char* specials_name(Specials s);

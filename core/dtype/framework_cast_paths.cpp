@@ -12,16 +12,26 @@ constexpr CastPath kVia = CastPath::ViaFloat32, kOnce = CastPath::Direct;
 // Float8 types from float, and ml_dtypes converts a double through float; NumPy's own
 // npy_double_to_half rounds once.
 constexpr FrameworkCastPath kPaths[] = {
-    {"PyTorch", "2.15", DType::float16, kVia},         {"PyTorch", "2.15", DType::bfloat16, kVia},
-    {"PyTorch", "2.15", DType::float8_e4m3fn, kVia},   {"PyTorch", "2.15", DType::float8_e5m2, kVia},
-    {"PyTorch", "2.15", DType::float8_e4m3fnuz, kVia}, {"PyTorch", "2.15", DType::float8_e5m2fnuz, kVia},
-    {"PyTorch", "1.13", DType::float16, kVia},         {"PyTorch", "1.13", DType::bfloat16, kVia},
-    {"NumPy", "2.4", DType::float16, kOnce},           {"NumPy", "1.24", DType::float16, kOnce},
-    {"ml_dtypes", "0.6.0", DType::bfloat16, kVia},     {"ml_dtypes", "0.6.0", DType::float8_e4m3fn, kVia},
-    {"ml_dtypes", "0.6.0", DType::float8_e5m2, kVia},  {"ml_dtypes", "0.6.0", DType::float8_e4m3fnuz, kVia},
-    {"ml_dtypes", "0.6.0", DType::float8_e5m2fnuz, kVia}, {"ml_dtypes", "0.6.0", DType::float8_e4m3, kVia},
-    {"ml_dtypes", "0.6.0", DType::float8_e3m4, kVia},  {"ml_dtypes", "0.6.0", DType::float6_e2m3fn, kVia},
-    {"ml_dtypes", "0.6.0", DType::float6_e3m2fn, kVia}, {"ml_dtypes", "0.6.0", DType::float4_e2m1fn, kVia},
+    {"PyTorch", "2.15", DType::float16, kVia},
+    {"PyTorch", "2.15", DType::bfloat16, kVia},
+    {"PyTorch", "2.15", DType::float8_e4m3fn, kVia},
+    {"PyTorch", "2.15", DType::float8_e5m2, kVia},
+    {"PyTorch", "2.15", DType::float8_e4m3fnuz, kVia},
+    {"PyTorch", "2.15", DType::float8_e5m2fnuz, kVia},
+    {"PyTorch", "1.13", DType::float16, kVia},
+    {"PyTorch", "1.13", DType::bfloat16, kVia},
+    {"NumPy", "2.4", DType::float16, kOnce},
+    {"NumPy", "1.24", DType::float16, kOnce},
+    {"ml_dtypes", "0.6.0", DType::bfloat16, kVia},
+    {"ml_dtypes", "0.6.0", DType::float8_e4m3fn, kVia},
+    {"ml_dtypes", "0.6.0", DType::float8_e5m2, kVia},
+    {"ml_dtypes", "0.6.0", DType::float8_e4m3fnuz, kVia},
+    {"ml_dtypes", "0.6.0", DType::float8_e5m2fnuz, kVia},
+    {"ml_dtypes", "0.6.0", DType::float8_e4m3, kVia},
+    {"ml_dtypes", "0.6.0", DType::float8_e3m4, kVia},
+    {"ml_dtypes", "0.6.0", DType::float6_e2m3fn, kVia},
+    {"ml_dtypes", "0.6.0", DType::float6_e3m2fn, kVia},
+    {"ml_dtypes", "0.6.0", DType::float4_e2m1fn, kVia},
 };
 
 // "PyTorch 2.15 and 1.13, ml_dtypes 0.6.0": each framework once, its releases joined.

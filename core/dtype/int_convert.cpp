@@ -40,8 +40,11 @@ IntResult int_to_int(DType to, bool negative, uint64_t magnitude, IntOverflow mo
 // 32-bit for int8/16/32 and uint8/16, 64-bit for int64 and uint32.
 int x86_cast_width(DType to) {
   switch (to) {
-    case DType::int8: case DType::int16: case DType::int32:
-    case DType::uint8: case DType::uint16: return 32;
+    case DType::int8:
+    case DType::int16:
+    case DType::int32:
+    case DType::uint8:
+    case DType::uint16: return 32;
     default: return 64;
   }
 }

@@ -26,10 +26,10 @@ enum class IntOverflow : uint8_t {
 };
 
 struct IntResult {
-  uint64_t bits;        // the value's two's complement pattern in the target width
-  bool out_of_range;    // the exact (truncated) value did not fit the target
+  uint64_t bits;      // the value's two's complement pattern in the target width
+  bool out_of_range;  // the exact (truncated) value did not fit the target
   bool nan_input;
-  bool inexact;         // a fractional part was discarded
+  bool inexact;  // a fractional part was discarded
 };
 
 // `to` must be an integer or bool dtype.

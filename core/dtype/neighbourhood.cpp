@@ -92,8 +92,9 @@ RoundingInterval interval_of(const FloatFormat& f, uint64_t code, Rounding r, Ov
       if (v == 0 && !f.has_negative_zero()) iv.lo = {p.value, false, false}, iv.hi = {s.value, false, false};
       else if (!negative) iv.lo = {v, true, false}, iv.hi = {s.value, false, false};
       else iv.lo = {p.value, false, false}, iv.hi = {v, true, false};
-      iv.rule = "toward zero (truncation): every value from this one up to, not including, the "
-                "next one away from zero";
+      iv.rule =
+          "toward zero (truncation): every value from this one up to, not including, the "
+          "next one away from zero";
       break;
     case Rounding::Down:
       iv.lo = {v, true, false};
@@ -101,16 +102,16 @@ RoundingInterval interval_of(const FloatFormat& f, uint64_t code, Rounding r, Ov
       iv.rule = "toward -inf: every value from this one up to, not including, the next one above";
       break;
     case Rounding::Up:
-      iv.lo = v == 0 && !negative && f.has_negative_zero() ? Endpoint{v, true, false}
-                                                           : Endpoint{p.value, false, false};
+      iv.lo = v == 0 && !negative && f.has_negative_zero() ? Endpoint{v, true, false} : Endpoint{p.value, false, false};
       iv.hi = {v, true, false};
       iv.rule = "toward +inf: every value above the next one below, up to and including this one";
       break;
     case Rounding::Stochastic:
       iv.lo = {p.value, false, false};
       iv.hi = {s.value, false, false};
-      iv.rule = "stochastic: any value strictly between the neighbours may round here, with "
-                "probability 1 - |x - value| / gap";
+      iv.rule =
+          "stochastic: any value strictly between the neighbours may round here, with "
+          "probability 1 - |x - value| / gap";
       break;
   }
   // Signed zeros: -x rounds to -0 and +x to +0, so +0 takes no negative values and -0 no
@@ -158,8 +159,7 @@ uint64_t toggle_bit(const FloatFormat& f, uint64_t code, int bit) {
   return (code ^ (uint64_t{1} << bit)) & f.code_mask();
 }
 
-Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, Overflow overflow,
-                            int radius) {
+Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, Overflow overflow, int radius) {
   radius = std::clamp(radius, 0, 64);
   Neighbourhood n;
   n.x = x;
@@ -207,11 +207,13 @@ Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, O
   if (n.centre) {
     std::vector<uint64_t> down;
     std::optional<uint64_t> c = n.centre;
-    for (int i = 0; i < radius && (c = next_down(f, *c)) && classify(f, *c) != ValueClass::Infinite; ++i) down.push_back(*c);
+    for (int i = 0; i < radius && (c = next_down(f, *c)) && classify(f, *c) != ValueClass::Infinite; ++i)
+      down.push_back(*c);
     n.line.assign(down.rbegin(), down.rend());
     n.line.push_back(*n.centre);
     c = n.centre;
-    for (int i = 0; i < radius && (c = next_up(f, *c)) && classify(f, *c) != ValueClass::Infinite; ++i) n.line.push_back(*c);
+    for (int i = 0; i < radius && (c = next_up(f, *c)) && classify(f, *c) != ValueClass::Infinite; ++i)
+      n.line.push_back(*c);
   }
   return n;
 }
@@ -250,7 +252,8 @@ nlohmann::json to_json(const FloatFormat& f, const std::string& format_name, con
   };
   auto end = [](const Endpoint& e) -> nlohmann::json {
     return {{"value", e.unbounded ? (e.value > 0 ? "+inf" : "-inf") : endpoint_exact(e.value)},
-            {"closed", e.closed}, {"unbounded", e.unbounded}};
+            {"closed", e.closed},
+            {"unbounded", e.unbounded}};
   };
   nlohmann::json j{{"format", format_name},
                    {"x", json_number(n.x)},
@@ -264,8 +267,10 @@ nlohmann::json to_json(const FloatFormat& f, const std::string& format_name, con
                    {"ulp", json_number(n.ulp)},
                    {"interval", nullptr}};
   if (n.interval)
-    j["interval"] = {{"lo", end(n.interval->lo)}, {"hi", end(n.interval->hi)},
-                     {"text", interval_text(*n.interval)}, {"rule", n.interval->rule}};
+    j["interval"] = {{"lo", end(n.interval->lo)},
+                     {"hi", end(n.interval->hi)},
+                     {"text", interval_text(*n.interval)},
+                     {"rule", n.interval->rule}};
   j["line"] = nlohmann::json::array();
   for (uint64_t c : n.line) j["line"].push_back(value(c));
   return j;

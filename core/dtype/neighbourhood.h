@@ -15,8 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/dtype/device/cast_policy.h"
 #include "core/dtype/codec.h"
+#include "core/dtype/device/cast_policy.h"
 #include "core/dtype/device/float_format.h"
 
 namespace pl {
@@ -45,12 +45,12 @@ struct RoundingInterval {
 };
 
 struct Neighbourhood {
-  double x = 0;                       // the value explored
-  Encoded rounded;                    // what x becomes (code and flags)
-  double value = 0;                   // decode(rounded.code)
+  double x = 0;                          // the value explored
+  Encoded rounded;                       // what x becomes (code and flags)
+  double value = 0;                      // decode(rounded.code)
   std::optional<uint64_t> below, above;  // neighbours of the rounded value (codes)
   double gap_below = 0, gap_above = 0;   // value - below, above - value (NaN without one)
-  double ulp = 0;                     // ulp_at(f, value): the spacing of value's binade
+  double ulp = 0;                        // ulp_at(f, value): the spacing of value's binade
   // Every real x that rounds to rounded.code; empty when x is NaN or +-inf, or the result
   // is NaN for another reason than overflow.
   std::optional<RoundingInterval> interval;
@@ -62,8 +62,7 @@ struct Neighbourhood {
 
 // Rounds x with `rounding` and `overflow` (direct path, no DAZ/FTZ) and describes the
 // neighbourhood. radius: how many representable values each side go into `line` (0..64).
-Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, Overflow overflow,
-                            int radius = 8);
+Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, Overflow overflow, int radius = 8);
 
 // "[0.0999755859375, 0.100006103515625)" with every digit; "-inf" / "+inf" on unbounded ends.
 // With significant_digits > 0, each end rounded to that many digits (for labels).

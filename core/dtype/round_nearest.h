@@ -38,7 +38,8 @@ constexpr bool nearest_fast_path_applies(const FloatFormat& f) {
 class NearestEvenRounder {
  public:
   explicit NearestEvenRounder(const FloatFormat& f)
-      : emin_(f.emin()), mantissa_bits_(f.mantissa_bits),
+      : emin_(f.emin()),
+        mantissa_bits_(f.mantissa_bits),
         largest_((1.0 + static_cast<double>(f.max_finite_mantissa()) * pow2_bits(-f.mantissa_bits)) *
                  pow2_bits(f.emax())) {}
 
@@ -52,11 +53,11 @@ class NearestEvenRounder {
     const int biased = static_cast<int>((bits >> 52) & 0x7ff);
     if (biased == 0x7ff) return false;
     const int e = biased - 1023;  // float64 subnormals give -1023: below every emin we accept
-    const int q = (e > emin_ ? e : emin_) - mantissa_bits_;  // exponent of the quantum
-    const double t = x * pow2_bits(-q);            // exact: a power-of-two scaling, |t| < 2^p
-    constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52: integers are its ulps
+    const int q = (e > emin_ ? e : emin_) - mantissa_bits_;    // exponent of the quantum
+    const double t = x * pow2_bits(-q);                        // exact: a power-of-two scaling, |t| < 2^p
+    constexpr double kMagic = 6755399441055744.0;              // 1.5 * 2^52: integers are its ulps
     const double r = std::copysign((t + kMagic) - kMagic, x);  // RNE; a zero keeps x's sign
-    const double y = r * pow2_bits(q);             // exact
+    const double y = r * pow2_bits(q);                         // exact
     if (std::fabs(y) > largest_) return false;
     *out = y;
     return true;

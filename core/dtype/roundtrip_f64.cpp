@@ -11,8 +11,8 @@ RoundtripF64Params make_roundtrip_f64_params(const FloatFormat& f, const CastOpt
   RoundtripF64Params p;
   // Every value and quantum a float64 number (the codec accepts no other format, but say so),
   // and a zero and a sign to round to.
-  p.supported = f.is_signed() && f.has_zero() && f.mantissa_bits <= 52 && f.emin() - f.mantissa_bits >= -1074 &&
-                f.emax() <= 1023;
+  p.supported =
+      f.is_signed() && f.has_zero() && f.mantissa_bits <= 52 && f.emin() - f.mantissa_bits >= -1074 && f.emax() <= 1023;
   if (!p.supported) return p;
   p.mantissa_bits = f.mantissa_bits;
   p.emin = f.emin();

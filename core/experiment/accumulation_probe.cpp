@@ -9,9 +9,9 @@
 #include <random>
 
 #include "core/accumulate/accumulation_spec.h"
+#include "core/accumulate/gemm.h"
 #include "core/dtype/codec.h"
 #include "core/experiment/dot_sweep.h"
-#include "core/accumulate/gemm.h"
 #include "core/util/number_text.h"
 
 namespace pl::experiment {
@@ -158,8 +158,8 @@ ProbeFinding normalisation(Prober& probe, ProbeReport& r, int input_precision, i
     if (*sa > *sb) {
       r.block_terms = int(at);
       r.extra_bits = extra;
-      f.answer = "once per block of " + std::to_string(at) + " products (a multi-term adder, " +
-                 std::to_string(extra) + " extra bits)";
+      f.answer = "once per block of " + std::to_string(at) + " products (a multi-term adder, " + std::to_string(extra) +
+                 " extra bits)";
       f.evidence = "terms summing to 1 - 2^-" + std::to_string(w) + ", then " + std::to_string(n) +
                    " small ones from K = " + std::to_string(at) + ": got " + show(*sa) + " (exact " + show(up) +
                    "); one term raised by 2^-" + std::to_string(w) + ": got " + show(*sb) + ", lower";
@@ -173,9 +173,7 @@ ProbeFinding normalisation(Prober& probe, ProbeReport& r, int input_precision, i
 }
 
 // The accumulator's precision in bits: what the probes measure against.
-int accumulator_precision(const Accumulation& a) {
-  return info(a.format).format.precision();
-}
+int accumulator_precision(const Accumulation& a) { return info(a.format).format.precision(); }
 
 // 7. How well the model reproduces the device: a product of random inputs through the backend's
 // library and through the model (on the CPU), compared element by element -- the check Khattak
@@ -214,8 +212,9 @@ ProbeFinding model_check(Backend& backend, const ProductSpec& base, const Accumu
                              (same == all ? "" : " (" + std::string(share) + ")");
   const std::string evidence = "N(0,1) inputs rounded to " + std::string(name(base.a)) + ", seed 1, against " +
                                accumulation_spec(model) +
-                               (same == all ? "" : "; the largest difference " + show(worst_rel) + " of the element, at (" +
-                                                       std::to_string(worst / kN) + ", " + std::to_string(worst % kN) + ")");
+                               (same == all ? ""
+                                            : "; the largest difference " + show(worst_rel) + " of the element, at (" +
+                                                  std::to_string(worst / kN) + ", " + std::to_string(worst % kN) + ")");
   return {question, answer, evidence};
 }
 
@@ -250,7 +249,9 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
   r.fast_accumulation = fast_accumulation;
   Prober probe(backend, base);
   const int p = accumulator_precision(acc);
-  auto not_run = [&](const std::string& width, const std::string& why) { r.findings.push_back({width, "not run", why}); };
+  auto not_run = [&](const std::string& width, const std::string& why) {
+    r.findings.push_back({width, "not run", why});
+  };
 
   // 1. Bits a partial sum keeps: 1 followed by 15 terms 2^-e (one 16-term block); the largest
   // e whose terms all count, plus one, is the partial sum's precision.
@@ -296,10 +297,13 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
     nearest = pos_up && neg_up;
     truncating = !pos_up && !neg_up;
     r.truncating = truncating;
-    const std::string answer = nearest ? "to nearest" : truncating ? "toward zero (truncation)"
-                               : neg_up ? "toward -infinity" : "toward +infinity";
-    r.findings.push_back({q1, answer, "terms 1.5 x 2^" + std::to_string(-width) + " and 1: exact 1 + 0.75 ulp, got " +
-                                          show(*up) + "; negated: got " + show(*down)});
+    const std::string answer = nearest      ? "to nearest"
+                               : truncating ? "toward zero (truncation)"
+                               : neg_up     ? "toward -infinity"
+                                            : "toward +infinity";
+    r.findings.push_back({q1, answer,
+                          "terms 1.5 x 2^" + std::to_string(-width) + " and 1: exact 1 + 0.75 ulp, got " + show(*up) +
+                              "; negated: got " + show(*down)});
   }
 
   // 3. Ties: 1 + 0.5 ulp and 1 + 1.5 ulp.
@@ -310,7 +314,10 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
     if (!t1 || !t2) not_run(q2, t1 ? t2.error() : t1.error());
     else {
       const bool even = *t1 == 1 && *t2 == 1 + 2 * ulp, away = *t1 == 1 + ulp && *t2 == 1 + 2 * ulp;
-      r.findings.push_back({q2, even ? "to even" : away ? "away from zero" : "neither (see evidence)",
+      r.findings.push_back({q2,
+                            even   ? "to even"
+                            : away ? "away from zero"
+                                   : "neither (see evidence)",
                             "got " + show(*t1) + " and " + show(*t2)});
     }
   } else {
@@ -342,8 +349,9 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
         nearest ? std::vector<std::vector<size_t>>{{0, 1, 2}, {1, 2, 0}, {0, 2, 1}, {0, 4, 1}, {0, 8, 1}}
                 : std::vector<std::vector<size_t>>{{0, 1, 2}};
     for (int j = 1; j < width && !limited; ++j) {
-      const std::vector<Term> terms = nearest ? std::vector<Term>{{-width - j}, {-width}, {0}}  // tie + tiny: up if seen
-                                              : std::vector<Term>{{1 - width - j, true}, {1 - width}, {0}};  // 1 + ulp - tiny: down if seen
+      const std::vector<Term> terms =
+          nearest ? std::vector<Term>{{-width - j}, {-width}, {0}}               // tie + tiny: up if seen
+                  : std::vector<Term>{{1 - width - j, true}, {1 - width}, {0}};  // 1 + ulp - tiny: down if seen
       bool saw = false;
       double got = 0;
       for (const auto& at : places) {
@@ -367,9 +375,11 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
     seen_bits = seen;
     seen_exact = seen < width - 1 && !limited;
     const std::string answer = seen == width - 1 ? "at least " + std::to_string(seen) + " (all the probe can tell)"
-                               : limited    ? "at least " + std::to_string(seen) + " (the input dtype's range)"
-                                            : std::to_string(seen);
-    r.findings.push_back({q3, answer, evidence.empty() ? "every term down to 2^-" + std::to_string(width - 1) + " ulp was seen" : evidence});
+                               : limited         ? "at least " + std::to_string(seen) + " (the input dtype's range)"
+                                                 : std::to_string(seen);
+    r.findings.push_back(
+        {q3, answer,
+         evidence.empty() ? "every term down to 2^-" + std::to_string(width - 1) + " ulp was seen" : evidence});
   } else {
     not_run(q3, "needs the rounding found above");
   }
@@ -411,8 +421,10 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
                                        truncating ? seen_bits : seen_bits + 1, truncating));
   }
   r.method = probe.method();
-  const DType narrow = r.accumulator_bits == 24 ? DType::float32 : r.accumulator_bits == 11 ? DType::tf32
-                       : r.accumulator_bits == 8 ? DType::bfloat16 : DType::bool_;
+  const DType narrow = r.accumulator_bits == 24   ? DType::float32
+                       : r.accumulator_bits == 11 ? DType::tf32
+                       : r.accumulator_bits == 8  ? DType::bfloat16
+                                                  : DType::bool_;
   if (narrow == DType::bool_) {
     r.model_note = "no dtype has " + std::to_string(r.accumulator_bits) + " bits of precision";
   } else if (!nearest && !truncating) {

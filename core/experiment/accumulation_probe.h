@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "core/backend/backend.h"
 #include "core/accumulate/accumulate.h"
+#include "core/backend/backend.h"
 #include "core/util/expected.h"
 
 namespace pl::experiment {

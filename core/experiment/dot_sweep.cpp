@@ -99,8 +99,7 @@ std::string check(const DotSweepConfig& c) {
   return "";
 }
 
-std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
-                                   const std::function<void(double)>& progress,
+std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c, const std::function<void(double)>& progress,
                                    const std::atomic<bool>* cancel, double batch_bytes) {
   std::vector<DotSweepRow> rows;
   double total_work = 0;
@@ -139,18 +138,21 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
         if (!c.sum) batch.b.push_back(draw(rng, k, c.b_dtype));
       }
       // Each trial's exact sum and sum of |a_k b_k|, the trials on every core.
-      parallel_for(count, 0, [&](size_t i0, size_t i1) {
-        std::vector<double> abs_a, abs_b;
-        for (size_t i = i0; i < i1; ++i) {
-          const auto& a = batch.a[i];
-          const auto& b = batch.b_of(i);
-          refs[first + i] = dot_reference(a, b).hi;
-          abs_a.resize(k);
-          abs_b.resize(k);
-          for (size_t j = 0; j < k; ++j) abs_a[j] = std::fabs(a[j]), abs_b[j] = std::fabs(b[j]);
-          abs_sums[first + i] = dot_reference(abs_a, abs_b).hi;
-        }
-      }, std::max<size_t>(1, (size_t{1} << 14) / k));
+      parallel_for(
+          count, 0,
+          [&](size_t i0, size_t i1) {
+            std::vector<double> abs_a, abs_b;
+            for (size_t i = i0; i < i1; ++i) {
+              const auto& a = batch.a[i];
+              const auto& b = batch.b_of(i);
+              refs[first + i] = dot_reference(a, b).hi;
+              abs_a.resize(k);
+              abs_b.resize(k);
+              for (size_t j = 0; j < k; ++j) abs_a[j] = std::fabs(a[j]), abs_b[j] = std::fabs(b[j]);
+              abs_sums[first + i] = dot_reference(abs_a, abs_b).hi;
+            }
+          },
+          std::max<size_t>(1, (size_t{1} << 14) / k));
       for (size_t mi = 0; mi < models; ++mi) {
         const Accumulation& m = c.models[mi];
         DotSweepRow& row = cells[mi];
@@ -173,17 +175,20 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
         }
         // The CPU: trials on every core, trial t on its own stochastic stream as on a device.
         std::atomic<bool> stopped{false};
-        parallel_for(count, 0, [&](size_t i0, size_t i1) {
-          for (size_t i = i0; i < i1; ++i) {
-            if (cancel && cancel->load()) {
-              stopped = true;
-              return;
-            }
-            const size_t t = first + i;
-            results[mi][t] = dot(batch.a[i], batch.b_of(i), m, static_cast<uint64_t>(t) << 32);
-          }
-          trials_done(i1 - i0);
-        }, std::max<size_t>(1, (size_t{1} << 14) / k));
+        parallel_for(
+            count, 0,
+            [&](size_t i0, size_t i1) {
+              for (size_t i = i0; i < i1; ++i) {
+                if (cancel && cancel->load()) {
+                  stopped = true;
+                  return;
+                }
+                const size_t t = first + i;
+                results[mi][t] = dot(batch.a[i], batch.b_of(i), m, static_cast<uint64_t>(t) << 32);
+              }
+              trials_done(i1 - i0);
+            },
+            std::max<size_t>(1, (size_t{1} << 14) / k));
         if (stopped) return rows;
       }
     }
@@ -240,7 +245,8 @@ std::string work_text(const WorkEstimate& w) {
   char buf[160];
   const double s = w.seconds;
   if (s < 120) std::snprintf(buf, sizeof buf, "about %.2g terms, an estimated %.0f s here", w.terms, s);
-  else if (s < 7200) std::snprintf(buf, sizeof buf, "about %.2g terms, an estimated %.0f minutes here", w.terms, s / 60);
+  else if (s < 7200)
+    std::snprintf(buf, sizeof buf, "about %.2g terms, an estimated %.0f minutes here", w.terms, s / 60);
   else std::snprintf(buf, sizeof buf, "about %.2g terms, an estimated %.1f hours here", w.terms, s / 3600);
   return std::string(buf) + " (timed on a sample of the same models)";
 }

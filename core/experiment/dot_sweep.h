@@ -19,10 +19,10 @@ namespace pl::experiment {
 struct DotSweepConfig {
   std::vector<size_t> lengths = {16, 256, 4096};
   DType a_dtype = DType::bfloat16, b_dtype = DType::bfloat16;
-  bool sum = false;     // a plain sum of a: every b_k is 1 (b_dtype is then unused)
+  bool sum = false;  // a plain sum of a: every b_k is 1 (b_dtype is then unused)
   std::vector<Accumulation> models;
-  int trials = 64;      // independent dot products per (length, model)
-  uint64_t seed = 0;    // inputs: standard normal draws, rounded to nearest even
+  int trials = 64;    // independent dot products per (length, model)
+  uint64_t seed = 0;  // inputs: standard normal draws, rounded to nearest even
   // Where the dot products run: "cpu", "cuda" or "auto" (backend.h). A dot product is a
   // 1 x 1 x K product (gemm.h), so a device runs each trial as one; a model it cannot run
   // (or a device that is missing or fails) runs on the CPU, and the row says why.
@@ -32,13 +32,13 @@ struct DotSweepConfig {
 struct DotSweepRow {
   size_t length = 0;
   Accumulation model;
-  ErrorStats stats;          // over the trials, in the accumulator's format
-  double max_scaled = 0;     // max over trials of |error| / sum |a_k b_k|
+  ErrorStats stats;                   // over the trials, in the accumulator's format
+  double max_scaled = 0;              // max over trials of |error| / sum |a_k b_k|
   std::vector<double> scaled_errors;  // |error| / sum |a_k b_k| of each trial, for histograms
-  ErrorBounds bounds;        // accumulation_bounds(model, K), relative to sum |a_k b_k|
-  std::string ran_on = "cpu";  // "cpu", or the device: "cuda (NVIDIA H100 80GB HBM3)"
-  std::string method;        // what summed the trials: the device's kernel, or describe(model) on the CPU
-  std::string note;          // why a device that was asked for did not run them; empty otherwise
+  ErrorBounds bounds;                 // accumulation_bounds(model, K), relative to sum |a_k b_k|
+  std::string ran_on = "cpu";         // "cpu", or the device: "cuda (NVIDIA H100 80GB HBM3)"
+  std::string method;                 // what summed the trials: the device's kernel, or describe(model) on the CPU
+  std::string note;                   // why a device that was asked for did not run them; empty otherwise
 };
 
 // Why the config cannot run (empty: it can): models must pass check(), dtypes be floats of
@@ -49,9 +49,9 @@ std::string check(const DotSweepConfig& c);
 // small sample sweep of the same models on this machine, then scaled. A run past interactive
 // scale (a 2^24-long sweep with 10^6 trials: days) is announced before it starts.
 struct WorkEstimate {
-  double terms = 0;            // products summed, all lengths, trials and models
-  double seconds = 0;          // the estimate
-  double seconds_per_term = 0; // measured on the sample
+  double terms = 0;             // products summed, all lengths, trials and models
+  double seconds = 0;           // the estimate
+  double seconds_per_term = 0;  // measured on the sample
 };
 WorkEstimate estimate_dot_sweep(const DotSweepConfig& c);
 // Past this a command asks for --force and the window says how long before it starts.
@@ -65,10 +65,8 @@ inline constexpr double kDotBatchBytes = 256.0 * (1 << 20);
 // Runs the sweep. `progress` (optional) gets the fraction done; `cancel` stops between dot
 // products and the rows done so far are returned. The trials run on every core; the numbers
 // are the same on any count and for any `batch_bytes` (the tests' small batches).
-std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c,
-                                   const std::function<void(double)>& progress = {},
-                                   const std::atomic<bool>* cancel = nullptr,
-                                   double batch_bytes = kDotBatchBytes);
+std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c, const std::function<void(double)>& progress = {},
+                                   const std::atomic<bool>* cancel = nullptr, double batch_bytes = kDotBatchBytes);
 
 // Where each model's sums ran, one entry per model and place ("f32 sequential rne: <method> on
 // cuda (NVIDIA H100)"), with the reason when a device that was asked for did not run it (the

@@ -29,8 +29,7 @@ MatmulConfig computed_in(const MatmulConfig& c, DType r) {
   f.output = r;
   f.input_scaling = f.weight_scaling = Scaling{};
   if (r == DType::float64) f.accumulate = {AccumKind::Blas, DType::float64};
-  else if (f.accumulate.kind == AccumKind::Blas || !check(f).empty())
-    f.accumulate = {AccumKind::Blas, DType::float32};
+  else if (f.accumulate.kind == AccumKind::Blas || !check(f).empty()) f.accumulate = {AccumKind::Blas, DType::float32};
   return f;
 }
 
@@ -51,8 +50,7 @@ MatmulConfig call_config(const MatmulConfig& c, DType r) {
 }  // namespace
 
 Expected<FrameworkRun> run_as_framework(const MatmulConfig& c, const std::string& engine_id,
-                                        const MatmulOperands& operands,
-                                        const std::function<void(double)>& progress,
+                                        const MatmulOperands& operands, const std::function<void(double)>& progress,
                                         const std::atomic<bool>* cancel) {
   if (auto why = framework_lacks(c, engine_id); !why.empty()) return Error{why};
   const promote::Engine* e = promote::find_engine(engine_id);
@@ -77,9 +75,12 @@ Expected<FrameworkRun> run_as_framework(const MatmulConfig& c, const std::string
     } else {
       if (cancel && cancel->load()) return Error{"cancelled"};
       const MatmulConfig fc = computed_in(c, *f.outcome.result);
-      auto r = run_matmul(fc, operands, [&](double p) {
-        if (progress) progress((static_cast<double>(i) + p) / static_cast<double>(fixes.size()));
-      }, cancel);
+      auto r = run_matmul(
+          fc, operands,
+          [&](double p) {
+            if (progress) progress((static_cast<double>(i) + p) / static_cast<double>(fixes.size()));
+          },
+          cancel);
       if (r) f.result = std::move(r).value();
       else f.note = r.error();
     }

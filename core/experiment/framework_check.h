@@ -21,16 +21,16 @@
 namespace pl::experiment {
 
 struct FixRun {
-  std::string code;     // "x.to(w.dtype)"
-  std::string effect;   // "x becomes torch.float32"
+  std::string code;    // "x.to(w.dtype)"
+  std::string effect;  // "x becomes torch.float32"
   promote::Outcome outcome;
   std::optional<MatmulResult> result;  // set when the fix works and its experiment ran
   std::string note;                    // why it did not run, when it did not
 };
 
 struct FrameworkRun {
-  std::string engine;        // "torch 2.15.0 (cpu)"
-  std::string call;          // "linear(x: torch.float16, w: torch.float32)"
+  std::string engine;  // "torch 2.15.0 (cpu)"
+  std::string call;    // "linear(x: torch.float16, w: torch.float32)"
   promote::Outcome as_written;
   std::vector<FixRun> fixes;  // only when as_written raises
 };

@@ -15,14 +15,14 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/accumulate/gemm.h"
+#include "core/accumulate/output_steps.h"
+#include "core/analysis/bound_check.h"
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
 #include "core/experiment/abs_product.h"
-#include "core/analysis/bound_check.h"
-#include "core/accumulate/gemm.h"
 #include "core/experiment/on_device.h"
-#include "core/accumulate/output_steps.h"
 #include "core/experiment/quantised_cache.h"
 #include "core/experiment/reference_cache.h"
 #include "core/util/memory_room.h"
@@ -34,9 +34,7 @@ namespace pl::experiment {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // Tensor ids for the data streams (data_source.h): one per operand, the amax history after.
 enum : uint64_t { kInputId = 1, kWeightId = 2, kBiasId = 3, kHistoryId = 1000 };
@@ -68,28 +66,31 @@ std::vector<double> transpose(const std::vector<double>& x, size_t rows, size_t 
   const bool stream = false;
 #endif
   const size_t bands = (rows + kTile - 1) / kTile;
-  parallel_for(bands, 0, [=](size_t band0, size_t band1) {
-    for (size_t r0 = band0 * kTile; r0 < std::min(rows, band1 * kTile); r0 += kTile)
-      for (size_t c0 = 0; c0 < cols; c0 += kTile) {
-        const size_t r1 = std::min(rows, r0 + kTile), c1 = std::min(cols, c0 + kTile);
+  parallel_for(
+      bands, 0,
+      [=](size_t band0, size_t band1) {
+        for (size_t r0 = band0 * kTile; r0 < std::min(rows, band1 * kTile); r0 += kTile)
+          for (size_t c0 = 0; c0 < cols; c0 += kTile) {
+            const size_t r1 = std::min(rows, r0 + kTile), c1 = std::min(cols, c0 + kTile);
 #if defined(__SSE2__)
-        if (stream && r1 - r0 == kTile && c1 - c0 == kTile) {  // fixed trip counts: unrolled
-          double tile[kTile][kTile];
-          for (size_t r = 0; r < kTile; ++r)
-            for (size_t c = 0; c < kTile; ++c) tile[c][r] = src[(r0 + r) * cols + c0 + c];
-          for (size_t c = 0; c < kTile; ++c)
-            for (size_t r = 0; r < kTile; r += 2)
-              _mm_stream_pd(dst + (c0 + c) * rows + r0 + r, _mm_loadu_pd(&tile[c][r]));
-          continue;
-        }
+            if (stream && r1 - r0 == kTile && c1 - c0 == kTile) {  // fixed trip counts: unrolled
+              double tile[kTile][kTile];
+              for (size_t r = 0; r < kTile; ++r)
+                for (size_t c = 0; c < kTile; ++c) tile[c][r] = src[(r0 + r) * cols + c0 + c];
+              for (size_t c = 0; c < kTile; ++c)
+                for (size_t r = 0; r < kTile; r += 2)
+                  _mm_stream_pd(dst + (c0 + c) * rows + r0 + r, _mm_loadu_pd(&tile[c][r]));
+              continue;
+            }
 #endif
-        for (size_t c = c0; c < c1; ++c)
-          for (size_t r = r0; r < r1; ++r) dst[c * rows + r] = src[r * cols + c];
-      }
+            for (size_t c = c0; c < c1; ++c)
+              for (size_t r = r0; r < r1; ++r) dst[c * rows + r] = src[r * cols + c];
+          }
 #if defined(__SSE2__)
-    if (stream) _mm_sfence();  // streamed stores are weakly ordered: visible before this thread reports done
+        if (stream) _mm_sfence();  // streamed stores are weakly ordered: visible before this thread reports done
 #endif
-  }, rows_worth_a_thread(kTile * cols));
+      },
+      rows_worth_a_thread(kTile * cols));
   return t;
 }
 
@@ -174,8 +175,8 @@ Expected<BoundCheck> measure_components(MatmulResult& r, const BoundInputs& boun
   BoundCheck check;
   for (size_t p = 0; p < std::size(parts); ++p) {
     const bool arithmetic = parts[p].into == &r.arithmetic;
-    comparisons.push_back({parts[p].value, parts[p].ref, &h[p], arithmetic ? &bound : nullptr,
-                           arithmetic ? &check : nullptr});
+    comparisons.push_back(
+        {parts[p].value, parts[p].ref, &h[p], arithmetic ? &bound : nullptr, arithmetic ? &check : nullptr});
   }
   auto stats = error_stats_on(r.config.backend, comparisons, r.config.output, r.analysis_backend, r.backend_note);
   if (!stats) return Error{stats.error()};
@@ -207,9 +208,7 @@ OperandReport report(DType t, std::optional<DType> via, const Scaling& s, const 
   OperandReport r;
   r.recipe = (via ? std::string(name(*via)) + " -> " : std::string()) + std::string(name(t)) + ", " +
              std::string(scaling_name(s.kind));
-  if (s.kind == ScalingKind::PerTensor || s.kind == ScalingKind::PerTensorDelayed ||
-      s.kind == ScalingKind::NVFP4)
-  {
+  if (s.kind == ScalingKind::PerTensor || s.kind == ScalingKind::PerTensorDelayed || s.kind == ScalingKind::NVFP4) {
     char amax[32];
     std::snprintf(amax, sizeof amax, "%.4g", q.amax);
     r.recipe += std::string(" (amax ") + amax + ")";
@@ -271,8 +270,7 @@ std::string check_setup(const MatmulConfig& c) {
   if (c.threads > kMaxThreads) return "threads must lie in [0, " + std::to_string(kMaxThreads) + "] (0: all cores)";
   const double bytes = working_memory_bytes(c);
   if (bytes > kMaxBytes)
-    return "the shape needs about " + std::to_string(int(bytes / (1 << 30))) +
-           " GiB of working memory (limit 8 GiB)";
+    return "the shape needs about " + std::to_string(int(bytes / (1 << 30))) + " GiB of working memory (limit 8 GiB)";
   for (DType t : {c.input, c.weight})
     if (!is_float(t) && t != DType::int8 && t != DType::uint8)
       return std::string(name(t)) + ": inputs and weights must be float dtypes, int8 or uint8";
@@ -281,8 +279,7 @@ std::string check_setup(const MatmulConfig& c) {
   if (auto why = check(c.input_scaling, c.input); !why.empty()) return "input: " + why;
   if (auto why = check(c.weight_scaling, c.weight); !why.empty()) return "weight: " + why;
   // A GEMM library's float16 accumulation passes here; only a backend that has one runs it.
-  if (auto why = check_product_model(c.accumulate); !why.empty())
-    return describe(c.accumulate) + ": " + why;
+  if (auto why = check_product_model(c.accumulate); !why.empty()) return describe(c.accumulate) + ": " + why;
   if (auto why = check_backend_choice(c.backend); !why.empty()) return why;
   for (const auto* via : {&c.input_via, &c.weight_via, &c.bias_via})
     if (*via && !is_float(**via)) return "an operand stored before a cast must be in a float dtype";
@@ -298,8 +295,8 @@ std::string check(const MatmulConfig& c) {
   const bool hardware = c.accumulate.kind == AccumKind::Float64 ||
                         (c.accumulate.kind == AccumKind::Blas && c.accumulate.format == DType::float64);
   if (!hardware && !products_exact(c.input, c.weight))
-    return "emulated accumulation needs exact float64 products: " + std::string(name(c.input)) +
-           " x " + std::string(name(c.weight)) + " has too many bits (use float64 accumulation)";
+    return "emulated accumulation needs exact float64 products: " + std::string(name(c.input)) + " x " +
+           std::string(name(c.weight)) + " has too many bits (use float64 accumulation)";
   return "";
 }
 
@@ -316,8 +313,7 @@ MatmulOperands generate_operands(const MatmulConfig& c) {
 }
 
 Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& given,
-                                  const std::function<void(double)>& progress,
-                                  const std::atomic<bool>* cancel) {
+                                  const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
   if (auto why = check(c); !why.empty()) return Error{why};
   // Refused here, not allocated into std::bad_alloc or the OOM killer (memory_room.h).
   if (auto why = check_room(working_memory_bytes(c), "the shape", memory_room()); !why.empty()) return Error{why};
@@ -341,13 +337,21 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
     drawn = drawn_operands(c);
     a = drawn->a, bt = drawn->b, bias = drawn->bias;
   } else {
-    if (given.a.size() != m * k) return Error{"the input holds " + std::to_string(given.a.size()) + " values, the shape needs " + std::to_string(m * k)};
-    if (given.b.size() != n * k) return Error{"the weight holds " + std::to_string(given.b.size()) + " values, the shape needs " + std::to_string(n * k)};
+    if (given.a.size() != m * k)
+      return Error{"the input holds " + std::to_string(given.a.size()) + " values, the shape needs " +
+                   std::to_string(m * k)};
+    if (given.b.size() != n * k)
+      return Error{"the weight holds " + std::to_string(given.b.size()) + " values, the shape needs " +
+                   std::to_string(n * k)};
     if (c.bias && given.bias.empty()) own.bias = generate(c.bias_data, 1, n, c.seed, kBiasId, k);
     bias = given.bias.empty() ? std::span<const double>(own.bias) : std::span<const double>(given.bias);
-    if (c.bias && bias.size() != n) return Error{"the bias holds " + std::to_string(bias.size()) + " values, the output has " + std::to_string(n) + " columns"};
+    if (c.bias && bias.size() != n)
+      return Error{"the bias holds " + std::to_string(bias.size()) + " values, the output has " + std::to_string(n) +
+                   " columns"};
     if (c.weight_scaling.kind == ScalingKind::PerTensorDelayed)
-      return Error{"delayed scaling draws its amax history from the data source: a weight loaded from a file has none (use per-tensor)"};
+      return Error{
+          "delayed scaling draws its amax history from the data source: a weight loaded from a file has none (use "
+          "per-tensor)"};
     a = given.a;
     if (c.op == MatmulOp::Linear) {
       bt = given.b;
@@ -371,8 +375,8 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   const std::optional<double> b_hist = history_amax(c.weight_scaling, c.weight_data, n, kWeightId);
   if (!a_hist || !b_hist) return Error{"cancelled"};
   // Drawn operands rounded the same way by the run before are taken from it (quantised_cache.h).
-  auto quantised = [&](QuantiseSlot slot, std::span<const double> x, size_t rows, DType dtype,
-                       std::optional<DType> via, const Scaling& s, double hist) {
+  auto quantised = [&](QuantiseSlot slot, std::span<const double> x, size_t rows, DType dtype, std::optional<DType> via,
+                       const Scaling& s, double hist) {
     const QuantiseKey key{rows, k, dtype, via, s, c.cast, hist};
     return quantised_cached(drawn, slot, key, [&] { return quantise_stored(x, rows, k, dtype, via, s, c.cast, hist); });
   };
@@ -432,7 +436,8 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   if (!r.rounded_reference) return Error{"cancelled"};
   if (c.bias) {
     // (A new array each: the cache's references are shared.)
-    for (const auto& pair : {std::pair{&r.reference, bias}, std::pair{&r.rounded_reference, std::span<const double>(qbias.values)}}) {
+    for (const auto& pair :
+         {std::pair{&r.reference, bias}, std::pair{&r.rounded_reference, std::span<const double>(qbias.values)}}) {
       Held* const ref = pair.first;  // (named, not bound: clang 14 cannot capture a structured binding)
       const std::span<const double> row = pair.second;
       auto plus = workers.run(workers.holds(*ref), "add the bias to the reference", r.backend_note,
@@ -451,8 +456,14 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   auto sums = backend_product(c.backend, product_spec, qa.values, qb.values,
                               {[&](double f) { report_progress(0.2 + 0.65 * f); }, cancel, qa_held, qb_held}, r);
   if (!sums) return Error{sums.error()};
-  const OutputSteps steps{m, n, c.accumulate, qa.row_factor, qb.row_factor,
-                          c.bias ? std::span<const double>(qbias.values) : std::span<const double>(), c.output, c.cast};
+  const OutputSteps steps{m,
+                          n,
+                          c.accumulate,
+                          qa.row_factor,
+                          qb.row_factor,
+                          c.bias ? std::span<const double>(qbias.values) : std::span<const double>(),
+                          c.output,
+                          c.cast};
   {
     const bool on_device = workers.holds(*sums);
     // (The CPU's own call takes the sums: a product's fresh vector is then worked on in place.)
@@ -487,9 +498,9 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
     const double u = 0x1p-24, n_steps = static_cast<double>(epilogue_steps + 1);
     r.bounds = {n_steps * u / (1 - n_steps * u), n_steps * u / (1 - n_steps * u)};
   }
-  const BoundInputs bound{abs_prod, abs_prod_slack,
-                          c.bias ? std::span<const double>(qbias.values) : std::span<const double>(), n, r.bounds,
-                          abs};
+  const BoundInputs bound{
+      abs_prod, abs_prod_slack, c.bias ? std::span<const double>(qbias.values) : std::span<const double>(),
+      n,        r.bounds,       abs};
   const Clock::time_point t_stats = Clock::now();
   auto check = measure_components(r, bound);
   if (!check) return Error{check.error()};
@@ -531,8 +542,7 @@ std::string bounds_line(const MatmulResult& r) {
   if (std::isfinite(r.bounds.deterministic))
     std::snprintf(buf, sizeof buf, "gamma_K %s (%.1f%% within); ", gamma_text(r.bounds.deterministic).c_str(),
                   100.0 * static_cast<double>(r.within_deterministic) / n);
-  else
-    std::snprintf(buf, sizeof buf, "no gamma_K (K u >= 1); ");
+  else std::snprintf(buf, sizeof buf, "no gamma_K (K u >= 1); ");
   line += buf;
   std::snprintf(buf, sizeof buf, "sqrt(K) u %.3e (%.1f%% within)", r.bounds.probabilistic,
                 100.0 * static_cast<double>(r.within_probabilistic) / n);

@@ -24,14 +24,14 @@
 #include <string>
 #include <vector>
 
-#include "core/backend/held_values.h"
-#include "core/dtype/device/cast_policy.h"
-#include "core/dtype/dtype.h"
 #include "core/accumulate/accumulate.h"
-#include "core/quantise/data_source.h"
 #include "core/analysis/error_stats.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/pooled_difference.h"
+#include "core/backend/held_values.h"
+#include "core/dtype/device/cast_policy.h"
+#include "core/dtype/dtype.h"
+#include "core/quantise/data_source.h"
 #include "core/quantise/scaling.h"
 #include "core/util/expected.h"
 
@@ -40,7 +40,7 @@ namespace pl::experiment {
 enum class MatmulOp : uint8_t { Matmul, Linear };
 std::string_view matmul_op_name(MatmulOp op);  // "matmul", "linear"
 
-inline constexpr unsigned kMaxThreads = 4096;  // MatmulConfig::threads' largest value
+inline constexpr unsigned kMaxThreads = 4096;       // MatmulConfig::threads' largest value
 inline constexpr size_t kMaxDim = size_t{1} << 24;  // m, n and k's largest value
 
 struct MatmulConfig {
@@ -52,10 +52,10 @@ struct MatmulConfig {
   // An operand stored in one dtype and then converted (a fix's x.to(w.dtype)): rounded to
   // `*_via` first, then to `input` / `weight`. Unset: rounded once.
   std::optional<DType> input_via, weight_via;
-  std::optional<DType> bias;  // one value per output column; none: no bias
+  std::optional<DType> bias;      // one value per output column; none: no bias
   std::optional<DType> bias_via;  // the bias stored in this dtype first (a fix's bias.to(...))
   Accumulation accumulate{AccumKind::Blas, DType::float32};
-  CastOptions cast;           // rounding and overflow of the input, weight, bias and output
+  CastOptions cast;  // rounding and overflow of the input, weight, bias and output
   Scaling input_scaling, weight_scaling;
   DataSource input_data, weight_data, bias_data{Distribution::TorchLinear};
   uint64_t seed = 0;
@@ -92,15 +92,15 @@ bool double_double_reference(const MatmulConfig& c);
 MatmulOperands generate_operands(const MatmulConfig& c);
 
 struct ErrorComponent {
-  std::string name;            // "total", "input rounding", "arithmetic", "output rounding"
+  std::string name;  // "total", "input rounding", "arithmetic", "output rounding"
   ErrorStats stats;
-  Histogram relative;          // log10 bins of |e| / max(|ref|, floor)
-  Histogram signed_error;      // linear bins of e, symmetric about 0
-  Histogram ulps;              // log10 bins (8 a decade) of |e| in ulps of the output dtype
+  Histogram relative;      // log10 bins of |e| / max(|ref|, floor)
+  Histogram signed_error;  // linear bins of e, symmetric about 0
+  Histogram ulps;          // log10 bins (8 a decade) of |e| in ulps of the output dtype
 };
 
 struct OperandReport {
-  std::string recipe;  // "bfloat16, none", "float8_e4m3fn, per-tensor (amax 4.1)"
+  std::string recipe;                 // "bfloat16, none", "float8_e4m3fn, per-tensor (amax 4.1)"
   size_t saturated = 0, flushed = 0;  // past the dtype's range; nonzero values that became zero
   std::string out_of_range;           // what the saturated became: "to Inf", "clamped", ...
   double amax = 0;
@@ -126,15 +126,15 @@ struct MatmulResult {
   // The arithmetic error against the accumulation model's bounds: |Cacc - Rq| / (|A||B|)_ij.
   double max_scaled_arithmetic = 0;
   size_t within_deterministic = 0, within_probabilistic = 0, compared = 0;
-  ErrorBounds bounds;               // of the model at length k (see accumulate.h)
-  Histogram scaled_arithmetic;      // log10 bins of |Cacc - Rq| / (|A||B|)_ij
+  ErrorBounds bounds;           // of the model at length k (see accumulate.h)
+  Histogram scaled_arithmetic;  // log10 bins of |Cacc - Rq| / (|A||B|)_ij
   OperandReport input_report, weight_report, bias_report;
-  std::string reference_method;     // "OpenBLAS dgemm" or "double-double (Dot2)"
-  std::string product_method;       // what ran the product (the backend's own account)
-  std::string product_backend;      // "cpu" or "cuda (NVIDIA H100 80GB HBM3)"
-  std::string backend_note;         // why the product (or the statistics) did not run where the config asked
-  std::string analysis_backend;     // where the error statistics were made: "cpu" or "cuda (NVIDIA H100 ...)"
-  std::string bound_method;         // how |A||B| for the bound check was made: "OpenBLAS sgemm, ..." or on the device
+  std::string reference_method;       // "OpenBLAS dgemm" or "double-double (Dot2)"
+  std::string product_method;         // what ran the product (the backend's own account)
+  std::string product_backend;        // "cpu" or "cuda (NVIDIA H100 80GB HBM3)"
+  std::string backend_note;           // why the product (or the statistics) did not run where the config asked
+  std::string analysis_backend;       // where the error statistics were made: "cpu" or "cuda (NVIDIA H100 ...)"
+  std::string bound_method;           // how |A||B| for the bound check was made: "OpenBLAS sgemm, ..." or on the device
   double product_device_seconds = 0;  // the product alone, timed on the device (CUDA events)
   StageTimes seconds;
 };

@@ -14,18 +14,18 @@ namespace pl::experiment {
 struct MatmulTiming {
   MatmulConfig config;
   int reps = 0;
-  double experiment_ms = 0;  // median of run_matmul on operands drawn beforehand (references and
-                             // quantised operands computed)
-  double cached_ms = 0;      // median of the same run again, its references, quantised operands
-                             // and |A||B| kept from the run before: the best case of the window's
-                             // re-run on a change of a setting (a change redoes what it touches)
-  double blas_ms = 0;        // median of the OpenBLAS calls it makes, nothing else
+  double experiment_ms = 0;             // median of run_matmul on operands drawn beforehand (references and
+                                        // quantised operands computed)
+  double cached_ms = 0;                 // median of the same run again, its references, quantised operands
+                                        // and |A||B| kept from the run before: the best case of the window's
+                                        // re-run on a change of a setting (a change redoes what it touches)
+  double blas_ms = 0;                   // median of the OpenBLAS calls it makes, nothing else
   std::vector<std::string> blas_calls;  // which: "dgemm (reference)", ...
-  double product_ms = 0;     // the experiment's product stage (median run's)
-  double product_gflops = 0; // 2 m n k / product stage
-  StageTimes stages;         // the median run's stages (a run with its references computed)
-  StageTimes cached_stages;  // the median cached run's stages: a window update at best (nothing changed)
-  std::string reference_method;  // how that run's reference was made ("... (cached)" never)
+  double product_ms = 0;                // the experiment's product stage (median run's)
+  double product_gflops = 0;            // 2 m n k / product stage
+  StageTimes stages;                    // the median run's stages (a run with its references computed)
+  StageTimes cached_stages;             // the median cached run's stages: a window update at best (nothing changed)
+  std::string reference_method;         // how that run's reference was made ("... (cached)" never)
   double ratio() const { return blas_ms > 0 ? experiment_ms / blas_ms : 0; }
 };
 

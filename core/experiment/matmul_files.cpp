@@ -27,9 +27,8 @@ Expected<MatmulOperands> load_operands(MatmulSpec& spec) {
   const size_t bk = c.op == MatmulOp::Matmul ? b->shape[0] : b->shape[1];
   c.n = c.op == MatmulOp::Matmul ? b->shape[1] : b->shape[0];
   if (bk != c.k)
-    return Error{std::string(c.op == MatmulOp::Matmul ? "matmul" : "linear") + ": input " +
-                 io::shape_text(a->shape) + " and " + (c.op == MatmulOp::Matmul ? "B " : "W ") +
-                 io::shape_text(b->shape) + " do not fit (" +
+    return Error{std::string(c.op == MatmulOp::Matmul ? "matmul" : "linear") + ": input " + io::shape_text(a->shape) +
+                 " and " + (c.op == MatmulOp::Matmul ? "B " : "W ") + io::shape_text(b->shape) + " do not fit (" +
                  (c.op == MatmulOp::Matmul ? "A is m x k, B is k x n" : "x is m x k, W is n x k") + ")"};
   ops.a = std::move(a->values);
   ops.b = std::move(b->values);

@@ -4,8 +4,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "core/dtype/codec.h"
 #include "core/accumulate/gemm.h"
+#include "core/dtype/codec.h"
 #include "core/experiment/on_device.h"
 #include "core/util/names.h"
 #include "core/util/parallel.h"
@@ -82,12 +82,15 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     // into the output dtype (ReLU is exact; GELU is computed in float64 and rounded once, element
     // i drawing stochastic index i as round_to(..., i) would). Rows on every core.
     std::vector<double> next(layer_result->size());
-    parallel_for(batch, 0, [&](size_t r0, size_t r1) {
-      for (size_t i = r0 * width; i < r1 * width; ++i) {
-        next_ref[i] = act(c.activation, next_ref[i] + b[i % width]);
-        next[i] = act(c.activation, (*layer_result)[i]);
-      }
-    }, rows_worth_a_thread(width));
+    parallel_for(
+        batch, 0,
+        [&](size_t r0, size_t r1) {
+          for (size_t i = r0 * width; i < r1 * width; ++i) {
+            next_ref[i] = act(c.activation, next_ref[i] + b[i % width]);
+            next[i] = act(c.activation, (*layer_result)[i]);
+          }
+        },
+        rows_worth_a_thread(width));
     round_each(out_fmt, next, next, c.layer.cast);
     MlpLayerResult lr;
     lr.layer = l + 1;

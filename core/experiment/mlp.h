@@ -43,9 +43,9 @@ struct MlpResult {
   MlpConfig config;
   std::vector<MlpLayerResult> layers;
   double seconds = 0;
-  std::string product_method;  // what ran the layers' products (the first layer's account)
-  std::string product_backend; // "cpu" or "cuda (device)"
-  std::string backend_note;    // why they did not run where the config asked
+  std::string product_method;   // what ran the layers' products (the first layer's account)
+  std::string product_backend;  // "cpu" or "cuda (device)"
+  std::string backend_note;     // why they did not run where the config asked
 };
 
 Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)>& progress = {},

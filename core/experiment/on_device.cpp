@@ -3,8 +3,8 @@
 #include <memory>
 #include <mutex>
 
-#include "core/backend/backend.h"
 #include "core/accumulate/blas.h"
+#include "core/backend/backend.h"
 
 namespace pl::experiment {
 namespace {
@@ -55,8 +55,8 @@ Expected<std::vector<ErrorStats>> error_stats_on(const std::string& backend,
   return make_cpu_backend()->error_stats_held(comparisons, output, 0);
 }
 
-std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b,
-                        float* out, std::string& note) {
+std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b, float* out,
+                        std::string& note) {
   const ProductSpec spec{shape, DType::float32, DType::float32, {AccumKind::Blas, DType::float32}};
   const std::span<const float> sa(a, shape.m * shape.k), sb(b, shape.n * shape.k);
   const std::span<float> sc(out, shape.m * shape.n);

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "core/accumulate/gemm.h"
+#include "core/analysis/error_stats.h"
 #include "core/backend/backend.h"
 #include "core/dtype/dtype.h"
-#include "core/analysis/error_stats.h"
-#include "core/accumulate/gemm.h"
 #include "core/experiment/reference_cache.h"
 
 namespace pl::experiment {
@@ -38,7 +38,7 @@ Expected<std::vector<ErrorStats>> error_stats_on(const std::string& backend,
 // in float32: on the device when it has one -- its float32 GEMM without TF32
 // (CUBLAS_COMPUTE_32F_PEDANTIC), whose error on sums of nonnegative terms stays within the k u
 // the check's slack allows for in any order of summation -- else OpenBLAS sgemm. Returns how.
-std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b,
-                        float* out, std::string& note);
+std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b, float* out,
+                        std::string& note);
 
 }  // namespace pl::experiment

@@ -14,9 +14,8 @@ static_assert(sizeof(Scaling) == 8, "Scaling changed: compare the new field in o
 bool operator==(const QuantiseKey& a, const QuantiseKey& b) {
   const CastOptions &x = a.cast, &y = b.cast;
   return a.rows == b.rows && a.cols == b.cols && a.dtype == b.dtype && a.via == b.via &&
-         a.scaling.kind == b.scaling.kind && a.scaling.history == b.scaling.history &&
-         x.rounding == y.rounding && x.overflow == y.overflow &&
-         x.flush_input_subnormals == y.flush_input_subnormals &&
+         a.scaling.kind == b.scaling.kind && a.scaling.history == b.scaling.history && x.rounding == y.rounding &&
+         x.overflow == y.overflow && x.flush_input_subnormals == y.flush_input_subnormals &&
          x.flush_output_subnormals == y.flush_output_subnormals && x.path == y.path && x.seed == y.seed &&
          std::bit_cast<uint64_t>(a.history_amax) == std::bit_cast<uint64_t>(b.history_amax);
 }
@@ -42,8 +41,8 @@ Cache& cache() {
 }  // namespace
 
 std::shared_ptr<const Quantised> quantised_cached(const std::shared_ptr<const void>& source, QuantiseSlot slot,
-                                                  const QuantiseKey& key,
-                                                  const std::function<Quantised()>& compute, bool* hit) {
+                                                  const QuantiseKey& key, const std::function<Quantised()>& compute,
+                                                  bool* hit) {
   Cache& c = cache();
   Entry& e = c.slots[static_cast<size_t>(slot)];
   {

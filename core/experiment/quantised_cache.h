@@ -28,7 +28,7 @@ struct QuantiseKey {
   std::optional<DType> via;  // stored in this dtype first (MatmulConfig::input_via)
   Scaling scaling;
   CastOptions cast;
-  double history_amax = 0;   // PerTensorDelayed's amax of the earlier tensors
+  double history_amax = 0;  // PerTensorDelayed's amax of the earlier tensors
 };
 bool operator==(const QuantiseKey& a, const QuantiseKey& b);
 
@@ -38,8 +38,7 @@ enum class QuantiseSlot { Input, Weight };
 // run quantised the same slot of the same source object under an equal key, else `compute`'s,
 // which is then kept (replacing the slot's entry). Thread-safe; `hit` (optional) says which.
 std::shared_ptr<const Quantised> quantised_cached(const std::shared_ptr<const void>& source, QuantiseSlot slot,
-                                                  const QuantiseKey& key,
-                                                  const std::function<Quantised()>& compute,
+                                                  const QuantiseKey& key, const std::function<Quantised()>& compute,
                                                   bool* hit = nullptr);
 
 // Drops every entry (benchmarks that time quantising itself).

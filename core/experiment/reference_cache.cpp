@@ -59,10 +59,13 @@ uint64_t span_hash(std::span<const double> span) {
 uint64_t pieces_hash(std::span<const double> x) {
   constexpr size_t kPiece = size_t{1} << 18;
   std::vector<uint64_t> piece((x.size() + kPiece - 1) / kPiece);
-  parallel_for(piece.size(), 0, [&](size_t p0, size_t p1) {
-    for (size_t p = p0; p < p1; ++p)
-      piece[p] = span_hash(x.subspan(p * kPiece, std::min(kPiece, x.size() - p * kPiece)));
-  }, 1);
+  parallel_for(
+      piece.size(), 0,
+      [&](size_t p0, size_t p1) {
+        for (size_t p = p0; p < p1; ++p)
+          piece[p] = span_hash(x.subspan(p * kPiece, std::min(kPiece, x.size() - p * kPiece)));
+      },
+      1);
   uint64_t h = x.size();
   for (uint64_t v : piece) h = mix(h, v);
   return h;
@@ -102,8 +105,7 @@ uint64_t owned_operand_hash(std::span<const double> a, std::span<const double> b
 }
 
 CachedReference reference_cached(const GemmShape& s, bool high_precision, uint64_t hash,
-                                 const std::function<CachedReference()>& compute, bool* hit,
-                                 size_t max_bytes) {
+                                 const std::function<CachedReference()>& compute, bool* hit, size_t max_bytes) {
   if (hit) *hit = false;
   {
     std::lock_guard lock(cache_mutex());

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "core/backend/held_values.h"
 #include "core/accumulate/gemm.h"
+#include "core/backend/held_values.h"
 
 namespace pl::experiment {
 

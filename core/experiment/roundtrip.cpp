@@ -46,8 +46,7 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   std::optional<SharedBackend> device;
   if (c.backend != "cpu") {
     auto b = shared_backend(c.backend);
-    if (!b)
-      r.backend_note = c.backend + " unavailable: " + b.error() + "; the CPU rounded the values";
+    if (!b) r.backend_note = c.backend + " unavailable: " + b.error() + "; the CPU rounded the values";
     else if (b->backend->name() != "cpu" && !is_float(c.dtype))
       r.backend_note = std::string(name(c.dtype)) + " values are rounded on the CPU (no device kernel)";
     else if (b->backend->name() != "cpu")  // ("auto" without a GPU: the CPU, and no note)

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/quantise/data_source.h"
 #include "core/analysis/error_stats.h"
 #include "core/analysis/histogram.h"
+#include "core/quantise/data_source.h"
 #include "core/quantise/scaling.h"
 #include "core/util/expected.h"
 
@@ -30,14 +30,14 @@ struct RoundtripConfig {
 
 struct RoundtripResult {
   RoundtripConfig config;
-  ErrorStats stats;          // in the float64 sense: the dequantised values against the originals
-  Histogram relative;        // log10 bins of |e| / max(|x|, floor)
-  Histogram magnitudes;      // log10 bins of |x|: where the data lies against the format's range
+  ErrorStats stats;                   // in the float64 sense: the dequantised values against the originals
+  Histogram relative;                 // log10 bins of |e| / max(|x|, floor)
+  Histogram magnitudes;               // log10 bins of |x|: where the data lies against the format's range
   size_t saturated = 0, flushed = 0;  // past the dtype's range; nonzero values that became zero
   std::string out_of_range;           // what the saturated became (out_of_range_outcome)
-  std::string input_file;      // the tensor's file (CastSpec::input_file); empty: drawn from config.data
-  std::string ran_on = "cpu";  // where the elements were rounded: "cpu", "cuda (NVIDIA H100 ...)"
-  std::string backend_note;    // why a device that was asked for did not round them; empty otherwise
+  std::string input_file;             // the tensor's file (CastSpec::input_file); empty: drawn from config.data
+  std::string ran_on = "cpu";         // where the elements were rounded: "cpu", "cuda (NVIDIA H100 ...)"
+  std::string backend_note;           // why a device that was asked for did not round them; empty otherwise
 };
 
 std::string check(const RoundtripConfig& c);

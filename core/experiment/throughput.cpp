@@ -4,9 +4,9 @@
 #include <chrono>
 #include <thread>
 
-#include "core/backend/backend.h"
 #include "core/accumulate/blas.h"
 #include "core/accumulate/gemm.h"
+#include "core/backend/backend.h"
 #include "core/experiment/matmul.h"
 #include "core/util/median.h"
 #include "core/util/memory_room.h"
@@ -185,11 +185,9 @@ double ThroughputHistory::median_gflops(DType t) const {
   return median(std::move(v));
 }
 
-Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n,
-                                 const std::atomic<bool>& stop,
+Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n, const std::atomic<bool>& stop,
                                  const std::function<void(const ThroughputSample&)>& on_sample,
-                                 const std::function<void(const std::string&)>& on_status,
-                                 const std::string& backend,
+                                 const std::function<void(const std::string&)>& on_status, const std::string& backend,
                                  const std::function<void(const ProductBench&)>& on_prepared) {
   std::vector<ProductBench> benches;
   for (DType t : dtypes) {

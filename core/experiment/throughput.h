@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "core/accumulate/accumulate.h"
 #include "core/backend/backend.h"
 #include "core/dtype/dtype.h"
-#include "core/accumulate/accumulate.h"
 #include "core/util/expected.h"
 #include "core/util/no_init_vector.h"
 
@@ -25,8 +25,8 @@ namespace pl::experiment {
 struct ProductBench {
   DType dtype = DType::float32;
   size_t n = 0;
-  Accumulation accumulate;   // how (product_method) and whether emulated follow from the dtype
-  NoInitVector<double> a, b;  // n x n each, values of the dtype (b stored n x k): quantise()'s
+  Accumulation accumulate;      // how (product_method) and whether emulated follow from the dtype
+  NoInitVector<double> a, b;    // n x n each, values of the dtype (b stored n x k): quantise()'s
   std::string backend = "cpu";  // where it is timed: the one asked for, or cpu when that cannot
   std::string method;           // what runs there (and why not elsewhere)
   bool emulated = true;         // the device does not compute in the dtype itself
@@ -83,13 +83,13 @@ struct ThroughputDevice {
   std::string name;
   std::string backend = "cpu";  // the backend that opened: "cpu", "cuda"
   bool gpu = false;
-  DeviceInfo info;              // of the device that opened (its runtime, its peak-table entry)
+  DeviceInfo info;  // of the device that opened (its runtime, its peak-table entry)
 };
 ThroughputDevice throughput_device(const std::string& backend);
 
 struct ThroughputSample {
   DType dtype;
-  double at = 0;      // seconds since sampling started
+  double at = 0;  // seconds since sampling started
   double gflops = 0;
 };
 
@@ -114,8 +114,7 @@ class ThroughputHistory {
 // one product per dtype in turn and hands each sample to `on_sample` (from the calling
 // thread). After every product it sleeps as long as the product took, so a live chart leaves
 // half the CPU to the window. Errors: a dtype that cannot be prepared.
-Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n,
-                                 const std::atomic<bool>& stop,
+Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n, const std::atomic<bool>& stop,
                                  const std::function<void(const ThroughputSample&)>& on_sample,
                                  const std::function<void(const std::string&)>& on_status = {},
                                  const std::string& backend = "cpu",

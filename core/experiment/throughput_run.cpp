@@ -42,7 +42,8 @@ const ThroughputRow* ThroughputResult::row(DType t) const {
 
 Expected<ThroughputConfig> throughput_config_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto why = unknown_key(j, {"experiment", "dtypes", "baseline", "n", "repetitions", "datasheet", "comment", "backend"});
+  if (auto why =
+          unknown_key(j, {"experiment", "dtypes", "baseline", "n", "repetitions", "datasheet", "comment", "backend"});
       !why.empty())
     return Error{why};
   ThroughputConfig c;
@@ -73,7 +74,7 @@ Expected<ThroughputConfig> throughput_config_from_json(const json& j) {
 json to_json(const ThroughputConfig& c) {
   json dtypes = json::array();
   for (DType t : c.dtypes) dtypes.push_back(name(t));
-  json j = {{"experiment", "throughput"}, {"dtypes", dtypes}, {"baseline", name(c.baseline)}, {"n", c.n},
+  json j = {{"experiment", "throughput"},   {"dtypes", dtypes},        {"baseline", name(c.baseline)}, {"n", c.n},
             {"repetitions", c.repetitions}, {"datasheet", c.datasheet}};
   if (c.backend != "cpu") j["backend"] = c.backend;
   return j;
@@ -82,10 +83,18 @@ json to_json(const ThroughputConfig& c) {
 json to_json(const ThroughputResult& r) {
   json rows = json::array();
   for (const auto& x : r.rows)
-    rows.push_back({{"dtype", name(x.dtype)}, {"method", x.method}, {"emulated", x.emulated}, {"seconds", x.seconds},
-                    {"median_seconds", x.median_seconds}, {"gflops", x.gflops}, {"speedup", x.speedup}});
-  json out{{"experiment", "throughput"}, {"setup", to_json(r.config)}, {"device", r.device},
-           {"runtime", r.runtime}, {"rows", rows}};
+    rows.push_back({{"dtype", name(x.dtype)},
+                    {"method", x.method},
+                    {"emulated", x.emulated},
+                    {"seconds", x.seconds},
+                    {"median_seconds", x.median_seconds},
+                    {"gflops", x.gflops},
+                    {"speedup", x.speedup}});
+  json out{{"experiment", "throughput"},
+           {"setup", to_json(r.config)},
+           {"device", r.device},
+           {"runtime", r.runtime},
+           {"rows", rows}};
   if (!r.datasheet.empty()) {
     json sheet = json::array();
     for (const auto& d : r.datasheet) {
@@ -94,8 +103,10 @@ json to_json(const ThroughputResult& r) {
       else row["why_not"] = d.why_not;
       sheet.push_back(row);
     }
-    out["datasheet"] = {{"part", r.config.datasheet}, {"architecture", r.datasheet_architecture},
-                        {"source", r.datasheet_source}, {"rows", sheet}};
+    out["datasheet"] = {{"part", r.config.datasheet},
+                        {"architecture", r.datasheet_architecture},
+                        {"source", r.datasheet_source},
+                        {"rows", sheet}};
   }
   return out;
 }
@@ -129,8 +140,7 @@ void finish(ThroughputResult& r) {
     row.gflops = product_gflops(r.config.n, row.median_seconds);
   }
   const ThroughputRow* base = r.row(r.config.baseline);
-  for (auto& row : r.rows)
-    row.speedup = base && row.median_seconds > 0 ? base->median_seconds / row.median_seconds : 0;
+  for (auto& row : r.rows) row.speedup = base && row.median_seconds > 0 ? base->median_seconds / row.median_seconds : 0;
   if (const peak::Part* p = r.config.datasheet.empty() ? nullptr : peak::find_part(r.config.datasheet)) {
     r.config.datasheet = std::string(p->name);
     r.datasheet_source = std::string(p->source);

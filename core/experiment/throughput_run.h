@@ -24,11 +24,11 @@
 namespace pl::experiment {
 
 struct ThroughputConfig {
-  std::vector<DType> dtypes{DType::float32, DType::tf32, DType::float16, DType::bfloat16, DType::float8_e4m3fn,
-                            DType::int8};
-  DType baseline = DType::float32;  // speed-ups are over this dtype; it must be among dtypes
-  size_t n = 256;                   // [1, 4096]
-  int repetitions = 5;              // [1, 1000]
+  std::vector<DType> dtypes{DType::float32,  DType::tf32,          DType::float16,
+                            DType::bfloat16, DType::float8_e4m3fn, DType::int8};
+  DType baseline = DType::float32;      // speed-ups are over this dtype; it must be among dtypes
+  size_t n = 256;                       // [1, 4096]
+  int repetitions = 5;                  // [1, 1000]
   std::string datasheet = "H100 SXM5";  // a part of the peak table; "" for none
   std::string backend = "cpu";          // cpu, cuda or auto: where the products are timed
 };
@@ -57,9 +57,9 @@ struct DatasheetRow {
 
 struct ThroughputResult {
   ThroughputConfig config;
-  std::string device;   // "cpu: AMD EPYC ..."
-  bool gpu = false;     // the products were timed on a GPU (dtypes it cannot run: on the CPU)
-  std::string runtime;  // the BLAS and its kernel
+  std::string device;               // "cpu: AMD EPYC ..."
+  bool gpu = false;                 // the products were timed on a GPU (dtypes it cannot run: on the CPU)
+  std::string runtime;              // the BLAS and its kernel
   std::vector<ThroughputRow> rows;  // in config.dtypes order
   std::string datasheet_source, datasheet_architecture;
   std::vector<DatasheetRow> datasheet;  // empty without a part

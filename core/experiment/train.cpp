@@ -156,7 +156,8 @@ std::string check(const TrainConfig& c) {
   if (!(c.noise >= 0) || !std::isfinite(c.noise)) return "noise must be zero or a positive number";
   // Each model costs about 4 x steps x samples x features roundings.
   if (static_cast<double>(c.steps) * static_cast<double>(c.samples) * static_cast<double>(c.features) *
-          static_cast<double>(c.models.size()) > 2e9)
+          static_cast<double>(c.models.size()) >
+      2e9)
     return "steps x samples x features x models is past 2e9 (hours of work): make the problem smaller";
   return "";
 }

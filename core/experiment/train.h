@@ -32,11 +32,11 @@ std::string train_model_name(const TrainModel& m);  // the spelling parse_train_
 
 struct TrainConfig {
   std::vector<TrainModel> models;
-  size_t features = 16;   // d: weights to fit
-  size_t samples = 256;   // n: rows of X
+  size_t features = 16;  // d: weights to fit
+  size_t samples = 256;  // n: rows of X
   size_t steps = 400;
   double learning_rate = 0.05;
-  double noise = 0.01;    // the targets' noise sd: the best loss reachable is about noise^2
+  double noise = 0.01;  // the targets' noise sd: the best loss reachable is about noise^2
   uint64_t seed = 0;
 };
 // Why the config cannot run (empty: it can).

@@ -34,19 +34,17 @@ Expected<bool> save_results(const MatmulSpec& spec, const MatmulResult& r, const
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
-  auto write = [&](const std::string& file, const std::string& text) {
-    return io::write_file(dir + "/" + file, text);
-  };
+  auto write = [&](const std::string& file, const std::string& text) { return io::write_file(dir + "/" + file, text); };
   nlohmann::json setup = to_json(spec);
   if (auto w = write("setup.json", setup.dump(2) + "\n"); !w) return w;
   if (auto w = write("result.json", to_json(r).dump(1) + "\n"); !w) return w;
   std::string csv = "component,histogram,bin_low,bin_high,count\n";
   for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output})
-    for (const auto& [kind, h] : {std::pair{"relative", &e->relative}, std::pair{"signed", &e->signed_error},
-                                  std::pair{"ulps", &e->ulps}})
+    for (const auto& [kind, h] :
+         {std::pair{"relative", &e->relative}, std::pair{"signed", &e->signed_error}, std::pair{"ulps", &e->ulps}})
       for (size_t i = 0; i < h->counts.size(); ++i)
-        csv += e->name + "," + kind + "," + shortest_double(h->edges[i]) + "," +
-               shortest_double(h->edges[i + 1]) + "," + std::to_string(h->counts[i]) + "\n";
+        csv += e->name + "," + kind + "," + shortest_double(h->edges[i]) + "," + shortest_double(h->edges[i + 1]) +
+               "," + std::to_string(h->counts[i]) + "\n";
   if (auto w = write("histograms.csv", csv); !w) return w;
   return save_figures(figure::matmul_figures(r), dir);
 }

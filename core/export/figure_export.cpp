@@ -18,8 +18,8 @@ namespace {
 
 void set_color(cairo_t* cr, const Color& c) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a); }
 
-void text(cairo_t* cr, const std::string& s, double x, double y, double size, double align_x,
-          double align_y, bool bold = false) {
+void text(cairo_t* cr, const std::string& s, double x, double y, double size, double align_x, double align_y,
+          bool bold = false) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, size);
@@ -100,8 +100,8 @@ void text_fitted(cairo_t* cr, const std::string& s, double x, double y, double s
 
 void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w, double hgt, double fs) {
   if (h.rows == 0 || h.cols == 0) return;
-  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, static_cast<int>(h.cols),
-                                                    static_cast<int>(h.rows));
+  cairo_surface_t* img =
+      cairo_image_surface_create(CAIRO_FORMAT_RGB24, static_cast<int>(h.cols), static_cast<int>(h.rows));
   cairo_surface_flush(img);
   unsigned char* data = cairo_image_surface_get_data(img);
   const int stride = cairo_image_surface_get_stride(img);
@@ -359,8 +359,8 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
 std::string figure_csv(const Figure& f) {
   std::string out;
   if (f.heatmap) {
-    out = "# " + f.title + ": " + f.heatmap->colorbar_label + ", row-major " +
-          std::to_string(f.heatmap->rows) + " x " + std::to_string(f.heatmap->cols) + "\n";
+    out = "# " + f.title + ": " + f.heatmap->colorbar_label + ", row-major " + std::to_string(f.heatmap->rows) + " x " +
+          std::to_string(f.heatmap->cols) + "\n";
     for (size_t r = 0; r < f.heatmap->rows; ++r) {
       for (size_t c = 0; c < f.heatmap->cols; ++c) {
         if (c) out += ',';  // appended, not (c ? "," : "") + ...: GCC 12's false -Wrestrict (bug 105329)
@@ -387,14 +387,12 @@ std::string figure_csv(const Figure& f) {
   for (const Annotation& a : f.annotations) {
     std::string label = a.label;
     std::replace(label.begin(), label.end(), ',', ';');
-    out += label + (a.kind == AnnotationKind::VerticalLine ? ",vline," : ",hline,") +
-           shortest_double(a.value) + ",,\n";
+    out += label + (a.kind == AnnotationKind::VerticalLine ? ",vline," : ",hline,") + shortest_double(a.value) + ",,\n";
   }
   return out;
 }
 
-Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type,
-                             const ExportOptions& o) {
+Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o) {
   if (type == FileType::Csv) {
     return io::write_file(path, figure_csv(f));
   }

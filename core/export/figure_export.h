@@ -22,8 +22,7 @@ struct ExportOptions {
 };
 
 // Writes `path` (its extension need not match; `type` decides).
-Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type,
-                             const ExportOptions& o = {});
+Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o = {});
 
 // Draws into any cairo context (the window's offscreen surface uses this too).
 void draw_figure(cairo_t* cr, const Figure& f, double width, double height, double font_scale = 1);

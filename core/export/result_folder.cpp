@@ -39,7 +39,8 @@ std::string ResultFolder::refusal(const std::string& dest, bool replace) {
   if (!fs::exists(st)) return "";
   if (fs::is_symlink(st)) return dest + " is a symbolic link; give the folder itself";
   if (!fs::is_directory(st)) return dest + " exists and is not a folder";
-  if (!fs::is_empty(d, ec) && !replace) return dest + " is not empty: give --force to replace its contents, or another folder";
+  if (!fs::is_empty(d, ec) && !replace)
+    return dest + " is not empty: give --force to replace its contents, or another folder";
   return "";
 }
 

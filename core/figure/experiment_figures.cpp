@@ -36,10 +36,9 @@ Annotation vline(double v, const std::string& label, Color c) {
 
 std::string setup_line(const MatmulResult& r) {
   const auto& c = r.config;
-  return std::string(experiment::matmul_op_name(c.op)) + " " + std::to_string(c.m) + "x" +
-         std::to_string(c.k) + "x" + std::to_string(c.n) + ": " + r.input_report.recipe + " x " +
-         r.weight_report.recipe + ", " + r.product_method.substr(0, r.product_method.find(" (")) + " -> " +
-         std::string(name(c.output));
+  return std::string(experiment::matmul_op_name(c.op)) + " " + std::to_string(c.m) + "x" + std::to_string(c.k) + "x" +
+         std::to_string(c.n) + ": " + r.input_report.recipe + " x " + r.weight_report.recipe + ", " +
+         r.product_method.substr(0, r.product_method.find(" (")) + " -> " + std::string(name(c.output));
 }
 
 std::string count_note(const Histogram& h) {
@@ -77,9 +76,11 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   attr.series.front().kind = SeriesKind::Steps;  // the total is drawn over its parts
   attr.annotations.push_back(vline(unit_roundoff(info(c.input).format), "u " + short_name(c.input), palette(4)));
   if (acc != c.input)
-    attr.annotations.push_back(vline(unit_roundoff(info(acc).format), "u " + short_name(acc) + " (accumulator)", palette(5)));
+    attr.annotations.push_back(
+        vline(unit_roundoff(info(acc).format), "u " + short_name(acc) + " (accumulator)", palette(5)));
   if (c.output != c.input && c.output != acc)
-    attr.annotations.push_back(vline(unit_roundoff(info(c.output).format), "u " + short_name(c.output) + " (output)", palette(7)));
+    attr.annotations.push_back(
+        vline(unit_roundoff(info(c.output).format), "u " + short_name(c.output) + " (output)", palette(7)));
   out.push_back(attr);
 
   Figure bound;
@@ -93,12 +94,13 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   std::string label = "measured";
   if (auto note = count_note(r.scaled_arithmetic); !note.empty()) label += " (" + note + ")";
   bound.series.push_back(bars(label, r.scaled_arithmetic, palette(2)));
-  if (!std::isfinite(r.bounds.deterministic))
-    bound.subtitle += "; no deterministic bound (K u >= 1)";
+  if (!std::isfinite(r.bounds.deterministic)) bound.subtitle += "; no deterministic bound (K u >= 1)";
   if (std::isfinite(r.bounds.deterministic))
-    bound.annotations.push_back(vline(r.bounds.deterministic, "deterministic gamma_K = " + legend_value(r.bounds.deterministic), palette(1)));
+    bound.annotations.push_back(
+        vline(r.bounds.deterministic, "deterministic gamma_K = " + legend_value(r.bounds.deterministic), palette(1)));
   if (std::isfinite(r.bounds.probabilistic))
-    bound.annotations.push_back(vline(r.bounds.probabilistic, "probabilistic sqrt(K) u = " + legend_value(r.bounds.probabilistic), palette(0)));
+    bound.annotations.push_back(
+        vline(r.bounds.probabilistic, "probabilistic sqrt(K) u = " + legend_value(r.bounds.probabilistic), palette(0)));
   out.push_back(bound);
 
   Figure sign;
@@ -152,13 +154,13 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   return out;
 }
 
-Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
-                        const experiment::DotSweepConfig& c) {
+Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const experiment::DotSweepConfig& c) {
   Figure f;
   f.name = "error-vs-k";
   f.title = c.sum ? "Sum error versus length" : "Dot-product error versus length";
-  f.subtitle = (c.sum ? "sums of " + std::string(name(c.a_dtype)) : std::string(name(c.a_dtype)) + " x " + std::string(name(c.b_dtype))) + ", N(0,1) inputs, " +
-               std::to_string(c.trials) + " trials per point, seed " + std::to_string(c.seed);
+  f.subtitle = (c.sum ? "sums of " + std::string(name(c.a_dtype))
+                      : std::string(name(c.a_dtype)) + " x " + std::string(name(c.b_dtype))) +
+               ", N(0,1) inputs, " + std::to_string(c.trials) + " trials per point, seed " + std::to_string(c.seed);
   f.x.label = "K";
   f.x.log = true;
   // A sum's terms are a_k alone (every b_k is 1), so its normaliser is sum |a_k|.
@@ -200,12 +202,11 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
 std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   const auto& c = r.config;
   const FloatFormat* f = is_float(c.dtype) ? &info(c.dtype).format : nullptr;
-  const std::string setup = std::string(name(c.dtype)) + ", " + std::string(experiment::scaling_name(c.scaling.kind)) +
-                            ", " + rounding_name(c.cast.rounding) + "; " +
-                            (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) + ", " +
-                            std::to_string(c.rows) + " x " + std::to_string(c.cols) + "; " +
-                            std::to_string(r.saturated) + " out of range (" + r.out_of_range + "), " +
-                            std::to_string(r.flushed) + " flushed";
+  const std::string setup =
+      std::string(name(c.dtype)) + ", " + std::string(experiment::scaling_name(c.scaling.kind)) + ", " +
+      rounding_name(c.cast.rounding) + "; " + (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) +
+      ", " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + "; " + std::to_string(r.saturated) +
+      " out of range (" + r.out_of_range + "), " + std::to_string(r.flushed) + " flushed";
   Figure err;
   err.name = "roundtrip-error";
   err.title = "Round trip through " + std::string(name(c.dtype)) + ": relative error per value";
@@ -217,7 +218,9 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   std::string label = "round trip";
   if (auto note = count_note(r.relative); !note.empty()) label += " (" + note + ")";
   err.series.push_back(bars(label, r.relative, palette(0)));
-  if (f) err.annotations.push_back(vline(unit_roundoff(*f), "unit roundoff u = " + legend_value(unit_roundoff(*f)), palette(1)));
+  if (f)
+    err.annotations.push_back(
+        vline(unit_roundoff(*f), "unit roundoff u = " + legend_value(unit_roundoff(*f)), palette(1)));
   Figure range;
   range.name = "roundtrip-range";
   range.title = "The data's magnitudes against the range of " + std::string(name(c.dtype));
@@ -241,8 +244,8 @@ Figure mlp_figure(const experiment::MlpResult& r) {
   f.name = "error-vs-layer";
   f.title = "Error through the layers of an MLP";
   f.subtitle = std::to_string(c.layers) + " layers of width " + std::to_string(c.layer.k) + ", batch " +
-               std::to_string(c.layer.m) + ", " + std::string(experiment::activation_name(c.activation)) +
-               "; " + std::string(name(c.layer.input)) + " x " + std::string(name(c.layer.weight)) + ", " +
+               std::to_string(c.layer.m) + ", " + std::string(experiment::activation_name(c.activation)) + "; " +
+               std::string(name(c.layer.input)) + " x " + std::string(name(c.layer.weight)) + ", " +
                experiment::describe(c.layer.accumulate) + " -> " + std::string(name(c.layer.output));
   f.x.label = "layer";
   f.x.log = false;

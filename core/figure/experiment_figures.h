@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "core/experiment/dot_sweep.h"
-#include "core/experiment/spec/experiment_file.h"
 #include "core/experiment/framework_check.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/mlp.h"
 #include "core/experiment/roundtrip.h"
+#include "core/experiment/spec/experiment_file.h"
 #include "core/figure/figure.h"
 
 namespace pl::figure {
@@ -24,8 +24,7 @@ std::vector<Figure> matmul_figures(const experiment::MatmulResult& r);
 
 // error-vs-k: the largest |e| / sum |a_k b_k| per model against K, with each model's
 // deterministic bound, on log-log axes.
-Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows,
-                        const experiment::DotSweepConfig& c);
+Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const experiment::DotSweepConfig& c);
 
 // error-vs-layer: the network's normwise relative error after each layer (against the
 // float64 network) and each layer's own error (against its exact product), log y.

@@ -11,9 +11,7 @@
 namespace pl::figure {
 namespace {
 
-Color hex(uint32_t rgb) {
-  return {((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0, 1};
-}
+Color hex(uint32_t rgb) { return {((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0, 1}; }
 
 Color lerp_table(const uint32_t* table, size_t n, double t) {
   t = std::clamp(std::isnan(t) ? 0.5 : t, 0.0, 1.0) * static_cast<double>(n - 1);

@@ -18,10 +18,10 @@ struct Color {
 Color palette(size_t i);
 
 enum class SeriesKind : uint8_t {
-  Bars,   // histogram: x holds bins + 1 edges, y one count per bin
-  Steps,  // the same, drawn as an outline (for a histogram laid over others)
-  Line,   // polyline through (x, y)
-  Points, // markers at (x, y)
+  Bars,    // histogram: x holds bins + 1 edges, y one count per bin
+  Steps,   // the same, drawn as an outline (for a histogram laid over others)
+  Line,    // polyline through (x, y)
+  Points,  // markers at (x, y)
 };
 
 struct Series {
@@ -54,9 +54,9 @@ struct Axis {
 };
 
 enum class Colormap : uint8_t {
-  Viridis,   // sequential, perceptually uniform, colour-blind safe (matplotlib's viridis)
-  Diverging, // blue - white - red for signed values, symmetric about zero (ColorBrewer RdBu)
-  Cividis,   // sequential, made for colour-vision deficiency (Nunez et al. 2018; matplotlib's)
+  Viridis,    // sequential, perceptually uniform, colour-blind safe (matplotlib's viridis)
+  Diverging,  // blue - white - red for signed values, symmetric about zero (ColorBrewer RdBu)
+  Cividis,    // sequential, made for colour-vision deficiency (Nunez et al. 2018; matplotlib's)
 };
 const char* colormap_name(Colormap m);  // "viridis", "RdBu (diverging)", "cividis"
 bool sequential(Colormap m);
@@ -67,12 +67,12 @@ struct Heatmap {
   size_t rows = 0, cols = 0;
   std::vector<double> values;  // row-major
   Colormap map = Colormap::Diverging;
-  double vmin = 0, vmax = 1;   // the colour bar's range (values clamp to it)
+  double vmin = 0, vmax = 1;  // the colour bar's range (values clamp to it)
   std::string colorbar_label;
 };
 
 struct Figure {
-  std::string name;      // file stem: "error-histogram"
+  std::string name;  // file stem: "error-histogram"
   std::string title, subtitle;
   Axis x, y;
   std::vector<Series> series;

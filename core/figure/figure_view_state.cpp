@@ -148,8 +148,9 @@ std::optional<Readout> readout_at(const Figure& f, const PlotLayout& l, double p
     const double col = std::floor(l.x.to_value(px)), row = std::floor(l.y.to_value(py));
     if (row < 0 || col < 0 || row >= double(h.rows) || col >= double(h.cols)) return std::nullopt;
     const size_t i = static_cast<size_t>(row) * h.cols + static_cast<size_t>(col);
-    r.lines = {"row " + std::to_string(static_cast<size_t>(row)) + ", column " + std::to_string(static_cast<size_t>(col)),
-               label_or(h.colorbar_label, "value") + " = " + (i < h.values.size() ? shortest_double(h.values[i]) : "?")};
+    r.lines = {
+        "row " + std::to_string(static_cast<size_t>(row)) + ", column " + std::to_string(static_cast<size_t>(col)),
+        label_or(h.colorbar_label, "value") + " = " + (i < h.values.size() ? shortest_double(h.values[i]) : "?")};
     return r;
   }
   // The nearest point of a line or marker series.
@@ -190,8 +191,9 @@ std::optional<Readout> readout_at(const Figure& f, const PlotLayout& l, double p
       r.lines.push_back(label_or(a.label, "reference") + " at " + shortest_double(a.value));
   }
   if (!r.lines.empty()) return r;
-  r.lines = {(f.x.label.empty() ? std::string("x") : f.x.label) + " = " + (f.x.categories.empty() ? g4(xv) : x_text(f, xv)),
-             (f.y.label.empty() ? std::string("y") : f.y.label) + " = " + g4(l.y.to_value(py))};
+  r.lines = {
+      (f.x.label.empty() ? std::string("x") : f.x.label) + " = " + (f.x.categories.empty() ? g4(xv) : x_text(f, xv)),
+      (f.y.label.empty() ? std::string("y") : f.y.label) + " = " + g4(l.y.to_value(py))};
   return r;
 }
 

@@ -24,8 +24,8 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
   const std::string interval_approx = n.interval ? interval_text(*n.interval, 10) : "";
   fig.subtitle = shortest_double(n.x) + " rounds to " + display_value(describe_code(f, n.rounded.code));
   if (n.interval) fig.subtitle += "; so does every x in " + interval_approx;
-  fig.x.label = "distance from " + shortest_double(centre) + " in ulps of " + format_name + " (1 ulp = " +
-                ulp_text + ")";
+  fig.x.label =
+      "distance from " + shortest_double(centre) + " in ulps of " + format_name + " (1 ulp = " + ulp_text + ")";
   fig.y.label = "";
   fig.y.ticks = false;
   fig.y.min = -1;
@@ -47,7 +47,8 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
     const double right = std::max(values.x.back(), chosen.x.empty() ? values.x.back() : chosen.x.back()) + 1;
     const double lo = n.interval->lo.unbounded ? left : position(n.interval->lo.value);
     const double hi = n.interval->hi.unbounded ? right : position(n.interval->hi.value);
-    fig.series.push_back({"rounding interval " + interval_approx, SeriesKind::Line, {lo, hi}, {-0.35, -0.35}, palette(2), false});
+    fig.series.push_back(
+        {"rounding interval " + interval_approx, SeriesKind::Line, {lo, hi}, {-0.35, -0.35}, palette(2), false});
     for (double end : {lo, hi})
       fig.series.push_back({"", SeriesKind::Line, {end, end}, {-0.5, -0.2}, palette(2), false});
   }
@@ -57,13 +58,16 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
     if (!edge.unbounded) {
       const double at = position(edge.value);
       fig.annotations.push_back({AnnotationKind::VerticalLine, at,
-                                 std::string("overflow beyond: ") + (f.has_inf() ? "Inf" : f.has_nan() ? "NaN" : "max"),
+                                 std::string("overflow beyond: ") + (f.has_inf()   ? "Inf"
+                                                                     : f.has_nan() ? "NaN"
+                                                                                   : "max"),
                                  palette(3), true});
       (n.value > 0 ? fig.x.max : fig.x.min) = at + (n.value > 0 ? 1.5 : -1.5);
     }
   }
   if (std::isfinite(n.x) && std::isfinite(position(n.x)))
-    fig.annotations.push_back({AnnotationKind::VerticalLine, position(n.x), "x = " + shortest_double(n.x), palette(5), true});
+    fig.annotations.push_back(
+        {AnnotationKind::VerticalLine, position(n.x), "x = " + shortest_double(n.x), palette(5), true});
   return fig;
 }
 

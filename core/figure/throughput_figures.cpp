@@ -12,8 +12,9 @@ namespace {
 std::string subtitle(const ThroughputContext& c) {
   const std::string what = std::to_string(c.n) + "^3 products on " + c.device;
   if (!c.gpu)
-    return what + "; float64/float32 are the library's own, narrower dtypes are emulated on this CPU "
-                  "(rounded values in float32 arithmetic), not hardware speed";
+    return what +
+           "; float64/float32 are the library's own, narrower dtypes are emulated on this CPU "
+           "(rounded values in float32 arithmetic), not hardware speed";
   if (c.emulated.empty()) return what + ", CUDA events; every dtype in the GPU's own arithmetic";
   std::string list;
   for (DType t : c.emulated) list += (list.empty() ? "" : ", ") + std::string(name(t));
@@ -64,8 +65,8 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
     f.x.categories.emplace_back(name(dtypes[i]));
     const double g = h.median_gflops(dtypes[i]) * unit.scale;
     char label[96];
-    std::snprintf(label, sizeof label, "%s  %.1f %s (%zu samples)", std::string(name(dtypes[i])).c_str(), g,
-                  unit.name, h.of(dtypes[i]).size());
+    std::snprintf(label, sizeof label, "%s  %.1f %s (%zu samples)", std::string(name(dtypes[i])).c_str(), g, unit.name,
+                  h.of(dtypes[i]).size());
     f.series.push_back(category_bar(i, label, g));
   }
   return f;
@@ -110,8 +111,8 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
   f.name = "speedup-vs-datasheet";
   f.title = "Speed-up over " + base + ": measured here and on the datasheet";
   f.subtitle = r.datasheet.empty() ? "measured on " + r.device
-                                   : "measured on " + r.device + " | " + r.config.datasheet +
-                                         " dense peaks (" + r.datasheet_architecture + ")";
+                                   : "measured on " + r.device + " | " + r.config.datasheet + " dense peaks (" +
+                                         r.datasheet_architecture + ")";
   f.y.label = "speed-up over " + base + " (log scale)";
   f.y.log = true;
   f.x.min = 0;

@@ -11,8 +11,8 @@
 namespace pl::figure {
 
 struct ThroughputContext {
-  size_t n = 0;            // the product size sampled
-  std::string device;      // "cpu (AMD EPYC 7B13)"
+  size_t n = 0;        // the product size sampled
+  std::string device;  // "cpu (AMD EPYC 7B13)"
   size_t median_window = 9;
   bool gpu = false;             // timed on a GPU: rates in TFLOP/s (experiment::rate_unit)
   std::vector<DType> emulated;  // on a GPU, the dtypes whose rate measures emulation, not hardware

@@ -8,8 +8,9 @@ namespace {
 
 std::string subtitle(const experiment::TrainConfig& c) {
   char buf[200];
-  std::snprintf(buf, sizeof buf, "linear regression, %zu features, %zu samples, learning rate %g, noise sd %g, seed %llu",
-                c.features, c.samples, c.learning_rate, c.noise, static_cast<unsigned long long>(c.seed));
+  std::snprintf(buf, sizeof buf,
+                "linear regression, %zu features, %zu samples, learning rate %g, noise sd %g, seed %llu", c.features,
+                c.samples, c.learning_rate, c.noise, static_cast<unsigned long long>(c.seed));
   return buf;
 }
 
@@ -32,7 +33,8 @@ Figure loss_figure(const experiment::TrainResult& r) {
     }
     f.series.push_back(std::move(s));
   }
-  f.annotations.push_back({AnnotationKind::HorizontalLine, r.best_loss, "least-squares loss (float64)", palette(7), true});
+  f.annotations.push_back(
+      {AnnotationKind::HorizontalLine, r.best_loss, "least-squares loss (float64)", palette(7), true});
   return f;
 }
 

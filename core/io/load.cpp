@@ -20,8 +20,12 @@ Expected<Tensor> load_tensor(const std::string& spec, std::optional<DType> raw_a
     const std::string shown = printable(spec);
     std::string why = "'";
     if (ends_with(spec, ".safetensors"))
-      return Error{why.append(shown).append("': name the tensor, as ").append(shown).append(
-          ":TENSOR (see `precision-lab tensors ").append(shown).append("`)")};
+      return Error{why.append(shown)
+                       .append("': name the tensor, as ")
+                       .append(shown)
+                       .append(":TENSOR (see `precision-lab tensors ")
+                       .append(shown)
+                       .append("`)")};
     if (!ends_with(spec, ".npy"))
       return Error{why.append(shown).append("': name a .npy file or FILE.safetensors:TENSOR[@ROWS,COLS]")};
     return read_npy(spec, raw_as);

@@ -91,7 +91,7 @@ class Literal {
 };
 
 struct Descr {
-  char kind;        // 'f', 'i', 'u', 'b', 'V'
+  char kind;  // 'f', 'i', 'u', 'b', 'V'
   int bytes;
   bool big_endian;
 };
@@ -100,8 +100,7 @@ Expected<Descr> parse_descr(const std::string& d) {
   if (d.size() < 3) return Error{"dtype '" + d + "' is not a simple NumPy type string"};
   const char order = d[0], kind = d[1];
   const std::string size = d.substr(2);
-  if (order != '<' && order != '>' && order != '|' && order != '=')
-    return Error{"dtype '" + d + "' has no byte order"};
+  if (order != '<' && order != '>' && order != '|' && order != '=') return Error{"dtype '" + d + "' has no byte order"};
   int bytes = 0;
   for (char c : size) {
     if (c < '0' || c > '9' || bytes > 1000) return Error{"dtype '" + d + "' has a bad size"};
@@ -122,8 +121,7 @@ Expected<Descr> parse_descr(const std::string& d) {
     case 'V':
       if (bytes == 1 || bytes == 2) return Descr{kind, bytes, big};
       break;
-    case 'c':
-      return Error{"dtype '" + d + "' is complex: save its .real (and .imag) separately"};
+    case 'c': return Error{"dtype '" + d + "' is complex: save its .real (and .imag) separately"};
     default: break;
   }
   return Error{"dtype '" + d + "' is not a numeric type Precision Lab reads"};
@@ -199,8 +197,7 @@ Expected<NpyHeader> parse_npy_header(std::string_view dict) {
     if (!p.eat(',') && p.peek() != '}') return Error{"the header dictionary is malformed"};
   }
   if (!p.at_end()) return Error{"text after the header dictionary"};
-  if (!have_descr || !have_order || !have_shape)
-    return Error{"the header lacks 'descr', 'fortran_order' or 'shape'"};
+  if (!have_descr || !have_order || !have_shape) return Error{"the header lacks 'descr', 'fortran_order' or 'shape'"};
   return h;
 }
 
@@ -216,8 +213,7 @@ struct Layout {
 };
 
 Expected<Layout> parse_layout(std::span<const uint8_t> b) {
-  if (b.size() < 10 || std::memcmp(b.data(), kMagic, 6) != 0)
-    return Error{"not a .npy file (no \\x93NUMPY magic)"};
+  if (b.size() < 10 || std::memcmp(b.data(), kMagic, 6) != 0) return Error{"not a .npy file (no \\x93NUMPY magic)"};
   const int major = b[6];
   size_t header_len, offset;
   if (major == 1) {
@@ -230,7 +226,8 @@ Expected<Layout> parse_layout(std::span<const uint8_t> b) {
   } else {
     return Error{".npy format version " + std::to_string(major) + " is not supported (1, 2, 3 are)"};
   }
-  if (header_len > kMaxHeader) return Error{"the .npy header claims " + std::to_string(header_len) + " bytes (limit 1 MiB)"};
+  if (header_len > kMaxHeader)
+    return Error{"the .npy header claims " + std::to_string(header_len) + " bytes (limit 1 MiB)"};
   if (b.size() - offset < header_len) return Error{"the .npy header is truncated"};
   std::string_view dict(reinterpret_cast<const char*>(b.data() + offset), header_len);
   while (!dict.empty() && (dict.back() == '\n' || dict.back() == ' ' || dict.back() == '\0')) dict.remove_suffix(1);
@@ -288,11 +285,12 @@ Expected<Tensor> parse_npy(std::span<const uint8_t> b, std::optional<DType> raw_
   char kind = d->kind;
   if (raw_as) {
     const int raw_bytes = info(*raw_as).storage_bits / 8;
-    if (!is_float(*raw_as) || *raw_as == DType::float64 || *raw_as == DType::float32 ||
-        *raw_as == DType::float16)
-      return Error{std::string(name(*raw_as)) + " is read natively; a raw view is for bfloat16, float8, float6 and float4"};
+    if (!is_float(*raw_as) || *raw_as == DType::float64 || *raw_as == DType::float32 || *raw_as == DType::float16)
+      return Error{std::string(name(*raw_as)) +
+                   " is read natively; a raw view is for bfloat16, float8, float6 and float4"};
     if (kind == 'f' || kind == 'b' || d->bytes != raw_bytes)
-      return Error{"'" + h->descr + "' cannot hold raw " + std::string(name(*raw_as)) + " codes (they need " + std::to_string(raw_bytes) + "-byte integer or void elements)"};
+      return Error{"'" + h->descr + "' cannot hold raw " + std::string(name(*raw_as)) + " codes (they need " +
+                   std::to_string(raw_bytes) + "-byte integer or void elements)"};
     kind = 'r';
     t.dtype = *raw_as;
     t.stored_as += " viewed as " + std::string(name(*raw_as));
@@ -306,8 +304,7 @@ Expected<Tensor> parse_npy(std::span<const uint8_t> b, std::optional<DType> raw_
     for (const auto& [code, dt] : kNative)
       if (h->descr.substr(1) == code) t.dtype = dt;
   }
-  if (!decode_elements(b.data() + data_offset, count, kind, d->bytes, d->big_endian,
-                       t.dtype, t.values, &why))
+  if (!decode_elements(b.data() + data_offset, count, kind, d->bytes, d->big_endian, t.dtype, t.values, &why))
     return Error{why};
   if (h->fortran_order && t.shape.size() > 1) t.values = to_c_order(t.values, t.shape);
   return t;
@@ -333,8 +330,8 @@ Expected<Tensor> read_npy(const std::string& path, std::optional<DType> raw_as) 
   return t;
 }
 
-Expected<bool> write_npy(const std::string& path, const std::vector<size_t>& shape,
-                         std::span<const double> values, DType dtype) {
+Expected<bool> write_npy(const std::string& path, const std::vector<size_t>& shape, std::span<const double> values,
+                         DType dtype) {
   std::string why;
   const size_t count = element_count(shape, kMaxElements, &why);
   if (!why.empty()) return Error{why};

@@ -24,14 +24,22 @@ struct DtypeSpec {
   DType dtype;
 };
 constexpr DtypeSpec kDtypes[] = {
-    {"F64", 'f', 8, DType::float64},       {"F32", 'f', 4, DType::float32},
-    {"F16", 'f', 2, DType::float16},       {"BF16", 'r', 2, DType::bfloat16},
-    {"F8_E4M3", 'r', 1, DType::float8_e4m3fn}, {"F8_E5M2", 'r', 1, DType::float8_e5m2},
-    {"F8_E8M0", 'r', 1, DType::float8_e8m0fnu}, {"I8", 'i', 1, DType::int8},
-    {"U8", 'u', 1, DType::uint8},          {"I16", 'i', 2, DType::int16},
-    {"U16", 'u', 2, DType::uint16},        {"I32", 'i', 4, DType::int32},
-    {"U32", 'u', 4, DType::uint32},        {"I64", 'i', 8, DType::int64},
-    {"U64", 'u', 8, DType::uint64},        {"BOOL", 'b', 1, DType::bool_},
+    {"F64", 'f', 8, DType::float64},
+    {"F32", 'f', 4, DType::float32},
+    {"F16", 'f', 2, DType::float16},
+    {"BF16", 'r', 2, DType::bfloat16},
+    {"F8_E4M3", 'r', 1, DType::float8_e4m3fn},
+    {"F8_E5M2", 'r', 1, DType::float8_e5m2},
+    {"F8_E8M0", 'r', 1, DType::float8_e8m0fnu},
+    {"I8", 'i', 1, DType::int8},
+    {"U8", 'u', 1, DType::uint8},
+    {"I16", 'i', 2, DType::int16},
+    {"U16", 'u', 2, DType::uint16},
+    {"I32", 'i', 4, DType::int32},
+    {"U32", 'u', 4, DType::uint32},
+    {"I64", 'i', 8, DType::int64},
+    {"U64", 'u', 8, DType::uint64},
+    {"BOOL", 'b', 1, DType::bool_},
 };
 
 const DtypeSpec* find_dtype(const std::string& n) {
@@ -82,8 +90,9 @@ Expected<bool> check_layout(const std::vector<SafetensorsEntry>& sorted, uint64_
                    "' " + range(*before)};
     if (e.begin > at)
       return Error{"a gap of " + std::to_string(e.begin - at) + " bytes before tensor '" + printable(e.name) + "' " +
-                   range(e) + (before ? " (tensor '" + printable(before->name) + "' ends at " + std::to_string(at) + ")"
-                                      : std::string(" (the data section starts at 0)"))};
+                   range(e) +
+                   (before ? " (tensor '" + printable(before->name) + "' ends at " + std::to_string(at) + ")"
+                           : std::string(" (the data section starts at 0)"))};
     at = e.end;
     before = &e;
   }
@@ -138,11 +147,11 @@ Expected<std::vector<SafetensorsEntry>> parse_header(std::string_view text, uint
                    "] lie outside the " + std::to_string(data_size) + "-byte data section"};
     if (e.end - e.begin != count * static_cast<size_t>(d->bytes))
       return Error{where + "shape " + shape_text(e.shape) + " of " + e.dtype + " needs " +
-                   std::to_string(count * d->bytes) + " bytes, data_offsets give " +
-                   std::to_string(e.end - e.begin)};
+                   std::to_string(count * d->bytes) + " bytes, data_offsets give " + std::to_string(e.end - e.begin)};
     out.push_back(std::move(e));
   }
-  std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.begin != b.begin ? a.begin < b.begin : a.end < b.end; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](auto& a, auto& b) { return a.begin != b.begin ? a.begin < b.begin : a.end < b.end; });
   if (auto layout = check_layout(out, data_size); !layout) return Error{layout.error()};
   return out;
 }
@@ -170,8 +179,7 @@ std::string names_of(const std::vector<SafetensorsEntry>& all) {
 }
 
 // Decodes a tensor's bytes and cuts the slice.
-Expected<Tensor> decode_tensor(const SafetensorsEntry& e, const uint8_t* data,
-                               std::optional<Slice> slice) {
+Expected<Tensor> decode_tensor(const SafetensorsEntry& e, const uint8_t* data, std::optional<Slice> slice) {
   const DtypeSpec* d = find_dtype(e.dtype);
   Tensor t;
   t.shape = e.shape;
@@ -188,9 +196,9 @@ Expected<Tensor> decode_tensor(const SafetensorsEntry& e, const uint8_t* data,
   if (s.row1 == Slice::kToTheEnd) s.row1 = rows;
   if (s.col1 == Slice::kToTheEnd) s.col1 = cols;
   if (s.row0 >= s.row1 || s.row1 > rows || s.col0 >= s.col1 || s.col1 > cols)
-    return Error{"slice " + std::to_string(s.row0) + ":" + std::to_string(s.row1) + "," +
-                 std::to_string(s.col0) + ":" + std::to_string(s.col1) + " does not fit tensor '" +
-                 printable(e.name) + "' seen as " + std::to_string(rows) + " x " + std::to_string(cols)};
+    return Error{"slice " + std::to_string(s.row0) + ":" + std::to_string(s.row1) + "," + std::to_string(s.col0) + ":" +
+                 std::to_string(s.col1) + " does not fit tensor '" + printable(e.name) + "' seen as " +
+                 std::to_string(rows) + " x " + std::to_string(cols)};
   std::vector<double> cut;
   cut.reserve((s.row1 - s.row0) * (s.col1 - s.col0));
   for (size_t r = s.row0; r < s.row1; ++r)
@@ -231,12 +239,10 @@ Expected<std::optional<Slice>> parse_slice(const std::string& text) {
 Expected<std::vector<SafetensorsEntry>> list_safetensors(std::span<const uint8_t> f) {
   auto n = header_size(f.data(), f.size());
   if (!n) return Error{n.error()};
-  return parse_header(std::string_view(reinterpret_cast<const char*>(f.data() + 8), *n),
-                      f.size() - 8 - *n);
+  return parse_header(std::string_view(reinterpret_cast<const char*>(f.data() + 8), *n), f.size() - 8 - *n);
 }
 
-Expected<Tensor> read_safetensors(std::span<const uint8_t> f, const std::string& tensor,
-                                  std::optional<Slice> slice) {
+Expected<Tensor> read_safetensors(std::span<const uint8_t> f, const std::string& tensor, std::optional<Slice> slice) {
   auto all = list_safetensors(f);
   if (!all) return Error{all.error()};
   const SafetensorsEntry* e = find_entry(*all, tensor);
@@ -262,8 +268,7 @@ Expected<std::vector<SafetensorsEntry>> list_safetensors_file(const std::string&
   return all;
 }
 
-Expected<Tensor> read_safetensors_file(const std::string& path, const std::string& tensor,
-                                       std::optional<Slice> slice) {
+Expected<Tensor> read_safetensors_file(const std::string& path, const std::string& tensor, std::optional<Slice> slice) {
   auto all = list_safetensors_file(path);
   if (!all) return Error{all.error()};
   const SafetensorsEntry* e = find_entry(*all, tensor);
@@ -272,7 +277,8 @@ Expected<Tensor> read_safetensors_file(const std::string& path, const std::strin
   // when they do not fit (memory_room.h).
   const DtypeSpec* d = find_dtype(e->dtype);
   const double bytes_size = double(e->end - e->begin), count = bytes_size / d->bytes;
-  if (auto why = check_room(bytes_size + count * (slice ? 16 : 8), "reading '" + tensor + "' from " + path, memory_room());
+  if (auto why =
+          check_room(bytes_size + count * (slice ? 16 : 8), "reading '" + tensor + "' from " + path, memory_room());
       !why.empty())
     return Error{why};
   std::ifstream in(path, std::ios::binary);

@@ -23,9 +23,9 @@ namespace pl::io {
 
 struct SafetensorsEntry {
   std::string name;
-  std::string dtype;            // as in the file: "BF16"
+  std::string dtype;  // as in the file: "BF16"
   std::vector<size_t> shape;
-  size_t begin = 0, end = 0;    // byte range in the data section
+  size_t begin = 0, end = 0;  // byte range in the data section
 };
 
 struct Slice {  // [row0, row1) x [col0, col1) of the matrix view

@@ -26,8 +26,7 @@ size_t element_count(const std::vector<size_t>& shape, size_t limit, std::string
   size_t n = 1;
   for (size_t d : shape) {
     if (d != 0 && n > limit / d) {
-      *error = "shape " + shape_text(shape) + " holds more than " + std::to_string(limit) +
-               " elements";
+      *error = "shape " + shape_text(shape) + " holds more than " + std::to_string(limit) + " elements";
       return 0;
     }
     n *= d;
@@ -46,21 +45,19 @@ uint64_t load(const uint8_t* p, int bytes, bool big_endian) {
   return v;
 }
 
-double half_to_double(uint16_t h) {
-  return decode(info(DType::float16).format, h);
-}
+double half_to_double(uint16_t h) { return decode(info(DType::float16).format, h); }
 
 }  // namespace
 
-bool decode_elements(const uint8_t* data, size_t count, char kind, int bytes, bool big_endian,
-                     DType raw, std::vector<double>& out, std::string* error) {
+bool decode_elements(const uint8_t* data, size_t count, char kind, int bytes, bool big_endian, DType raw,
+                     std::vector<double>& out, std::string* error) {
   out.resize(count);
   for (size_t i = 0; i < count; ++i) {
     const uint64_t v = load(data + i * bytes, bytes, big_endian);
     double x = 0;
     switch (kind) {
       case 'f':
-        x = bytes == 8 ? std::bit_cast<double>(v)
+        x = bytes == 8   ? std::bit_cast<double>(v)
             : bytes == 4 ? static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(v)))
                          : half_to_double(static_cast<uint16_t>(v));
         break;
@@ -91,8 +88,8 @@ bool decode_elements(const uint8_t* data, size_t count, char kind, int bytes, bo
       case 'r': {
         const FloatFormat& f = info(raw).format;
         if (v & ~f.code_mask()) {
-          *error = "code " + std::to_string(v) + " does not fit " + std::string(name(raw)) +
-                   "'s " + std::to_string(f.total_bits()) + " bits";
+          *error = "code " + std::to_string(v) + " does not fit " + std::string(name(raw)) + "'s " +
+                   std::to_string(f.total_bits()) + " bits";
           return false;
         }
         x = decode(f, v);

@@ -13,7 +13,7 @@
 namespace pl::io {
 
 struct Tensor {
-  std::vector<size_t> shape;   // row-major (C order); empty for a 0-d array
+  std::vector<size_t> shape;  // row-major (C order); empty for a 0-d array
   std::vector<double> values;
   DType dtype = DType::float64;  // what the stored numbers are (after any raw view)
   std::string stored_as;         // the file's own spelling: "<f4", "BF16", "<u2 viewed as bfloat16"
@@ -29,7 +29,7 @@ size_t element_count(const std::vector<size_t>& shape, size_t limit, std::string
 
 // Little-endian element decoding shared by the readers: `bytes` per element of `kind`
 // ('f' float, 'i' signed, 'u' unsigned, 'b' bool, 'r' raw codes of `raw`).
-bool decode_elements(const uint8_t* data, size_t count, char kind, int bytes, bool big_endian,
-                     DType raw, std::vector<double>& out, std::string* error);
+bool decode_elements(const uint8_t* data, size_t count, char kind, int bytes, bool big_endian, DType raw,
+                     std::vector<double>& out, std::string* error);
 
 }  // namespace pl::io

@@ -24,8 +24,7 @@ struct OpLists {
 };
 
 template <typename OpT, int kCount>
-OpLists op_lists(std::string_view (*name)(OpT), bool (*kinds)(OpT),
-                 bool (*takes_bias)(OpT) = nullptr) {
+OpLists op_lists(std::string_view (*name)(OpT), bool (*kinds)(OpT), bool (*takes_bias)(OpT) = nullptr) {
   OpLists out;
   for (int i = 0; i < kCount; ++i) {
     const auto op = static_cast<OpT>(i);
@@ -36,9 +35,7 @@ OpLists op_lists(std::string_view (*name)(OpT), bool (*kinds)(OpT),
   return out;
 }
 
-Outcome unknown_op(const std::string& op) {
-  return Outcome{std::nullopt, "ValueError", "unknown op " + op, ""};
-}
+Outcome unknown_op(const std::string& op) { return Outcome{std::nullopt, "ValueError", "unknown op " + op, ""}; }
 
 // A Query as a torch engine call: the op parsed, the bias passed only to ops that take one.
 template <typename Fn>
@@ -101,9 +98,8 @@ Outcome torch113_autocast_cpu_evaluate(const Query& q) {
 
 template <DType Lower>
 Outcome torch_autocast_cuda_evaluate(const Query& q) {
-  return torch_query(q, [&](torch::Op op, auto bias) {
-    return torch::evaluate_autocast_cuda(Lower, op, q.a, q.b, bias);
-  });
+  return torch_query(q,
+                     [&](torch::Op op, auto bias) { return torch::evaluate_autocast_cuda(Lower, op, q.a, q.b, bias); });
 }
 
 bool torch113_has_dtype(DType t) { return torch::has_dtype(torch::Release::V1_13, t); }
@@ -141,8 +137,8 @@ std::string numpy_spell(DType t) {
 
 const std::vector<Engine>& registry() {
   static const std::vector<Engine> engines = [] {
-    const auto torch_ops = op_lists<torch::Op, torch::kOpCount>(
-        torch::op_name, torch::op_is_elementwise, torch::op_takes_bias);
+    const auto torch_ops =
+        op_lists<torch::Op, torch::kOpCount>(torch::op_name, torch::op_is_elementwise, torch::op_takes_bias);
     const auto numpy_ops = op_lists<numpy::Op, numpy::kOpCount>(numpy::op_name, numpy::op_is_elementwise);
     const auto jax_ops = op_lists<jax::Op, jax::kOpCount>(jax::op_name, jax::op_is_elementwise);
     const auto tf_ops = op_lists<tf::Op, tf::kOpCount>(tf::op_name, tf::op_is_elementwise);
@@ -150,10 +146,9 @@ const std::vector<Engine>& registry() {
     // PyTorch's values were recorded on the CPU (torch_values_cpu.json); on CUDA, defaults only.
     constexpr ValuesModelled kNone = ValuesModelled::None, kScalars = ValuesModelled::PythonScalars,
                              kAll = ValuesModelled::All;
-    auto add = [&](std::string_view id, std::string_view framework, std::string_view version,
-                   std::string_view device, const OpLists& ops, ValuesModelled values,
-                   std::string_view cast, std::string_view weight, bool (*has)(DType),
-                   std::string (*spell)(DType), Outcome (*eval)(const Query&)) {
+    auto add = [&](std::string_view id, std::string_view framework, std::string_view version, std::string_view device,
+                   const OpLists& ops, ValuesModelled values, std::string_view cast, std::string_view weight,
+                   bool (*has)(DType), std::string (*spell)(DType), Outcome (*eval)(const Query&)) {
       // PyTorch's CPU path for a convolution depends on the shapes (torch::float32_conv_takes_onednn);
       // the CUDA engines model one shape, as recorded.
       std::vector<std::string_view> shape_ops;
@@ -161,43 +156,42 @@ const std::vector<Engine>& registry() {
       out.push_back({id, framework, version, device, ops.all, ops.bias, ops.kinds, std::move(shape_ops), values, cast,
                      weight, has, spell, eval});
     };
-    add("torch", "torch", torch::kVersion, "cpu", torch_ops, kScalars, "to", "model",
-        torch::has_dtype, torch_spell, torch_evaluate);
-    add("torch1.13", "torch", torch::release_version(torch::Release::V1_13), "cpu", torch_ops,
-        kScalars, "to", "model", torch113_has_dtype, torch_spell, torch113_evaluate);
-    add("torch-autocast-cpu", "torch", torch::kVersion, "cpu, autocast bfloat16", torch_ops,
-        kScalars, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_evaluate);
-    add("torch-onednn", "torch", torch::kVersion, "cpu with AVX-512 (oneDNN bfloat16)", torch_ops, kScalars,
-        "to", "model", torch::has_dtype, torch_spell, torch_onednn_evaluate);
-    add("torch-autocast-cpu-onednn", "torch", torch::kVersion, "cpu with AVX-512, autocast bfloat16",
-        torch_ops, kScalars, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_onednn_evaluate);
-    add("torch1.13-onednn", "torch", torch::release_version(torch::Release::V1_13), "cpu with AVX-512 (oneDNN bfloat16)",
-        torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell, torch113_onednn_evaluate);
+    add("torch", "torch", torch::kVersion, "cpu", torch_ops, kScalars, "to", "model", torch::has_dtype, torch_spell,
+        torch_evaluate);
+    add("torch1.13", "torch", torch::release_version(torch::Release::V1_13), "cpu", torch_ops, kScalars, "to", "model",
+        torch113_has_dtype, torch_spell, torch113_evaluate);
+    add("torch-autocast-cpu", "torch", torch::kVersion, "cpu, autocast bfloat16", torch_ops, kScalars, "to", "model",
+        torch::has_dtype, torch_spell, torch_autocast_cpu_evaluate);
+    add("torch-onednn", "torch", torch::kVersion, "cpu with AVX-512 (oneDNN bfloat16)", torch_ops, kScalars, "to",
+        "model", torch::has_dtype, torch_spell, torch_onednn_evaluate);
+    add("torch-autocast-cpu-onednn", "torch", torch::kVersion, "cpu with AVX-512, autocast bfloat16", torch_ops,
+        kScalars, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_onednn_evaluate);
+    add("torch1.13-onednn", "torch", torch::release_version(torch::Release::V1_13),
+        "cpu with AVX-512 (oneDNN bfloat16)", torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell,
+        torch113_onednn_evaluate);
     add("torch1.13-autocast-cpu", "torch", torch::release_version(torch::Release::V1_13), "cpu, autocast bfloat16",
         torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell, torch113_autocast_cpu_evaluate);
     // float16/bfloat16/float32/float64 modelled, checked against torch 2.11 recorded on an H100: torch_cuda.h.
-    add("torch-cuda", "torch", torch::kVersion, "cuda", torch_ops, kNone, "to", "model",
-        torch::has_dtype, torch_spell, torch_cuda_evaluate);
-    add("torch-autocast-cuda", "torch", torch::kVersion, "cuda, autocast float16", torch_ops,
-        kNone, "to", "model", torch::has_dtype, torch_spell,
-        torch_autocast_cuda_evaluate<DType::float16>);
-    add("torch-autocast-cuda-bf16", "torch", torch::kVersion, "cuda, autocast bfloat16",
-        torch_ops, kNone, "to", "model", torch::has_dtype, torch_spell,
-        torch_autocast_cuda_evaluate<DType::bfloat16>);
-    add("numpy", "numpy", numpy::numpy_version(numpy::Version::V2), "cpu", numpy_ops, kAll,
-        "astype", "w", numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V2>);
-    add("numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", numpy_ops, kAll,
-        "astype", "w", numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V1>);
-    add("jax", "jax", jax::kVersion, "cpu, x64 off", jax_ops, kAll, "astype", "w",
-        jax::has_dtype, jax_spell, jax_evaluate<false, false>);
-    add("jax-x64", "jax", jax::kVersion, "cpu, x64 on", jax_ops, kAll, "astype", "w",
-        jax::has_dtype, jax_spell, jax_evaluate<true, false>);
-    add("jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_ops, kAll, "astype",
-        "w", jax::has_dtype, jax_spell, jax_evaluate<false, true>);
-    add("tf", "tensorflow", tf::kVersion, "cpu", tf_ops, kNone, "tf.cast", "w", tf::has_dtype,
-        tf_spell, tf_evaluate<false>);
-    add("tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_ops, kNone,
-        "tf.cast", "w", tf::has_dtype, tf_spell, tf_evaluate<true>);
+    add("torch-cuda", "torch", torch::kVersion, "cuda", torch_ops, kNone, "to", "model", torch::has_dtype, torch_spell,
+        torch_cuda_evaluate);
+    add("torch-autocast-cuda", "torch", torch::kVersion, "cuda, autocast float16", torch_ops, kNone, "to", "model",
+        torch::has_dtype, torch_spell, torch_autocast_cuda_evaluate<DType::float16>);
+    add("torch-autocast-cuda-bf16", "torch", torch::kVersion, "cuda, autocast bfloat16", torch_ops, kNone, "to",
+        "model", torch::has_dtype, torch_spell, torch_autocast_cuda_evaluate<DType::bfloat16>);
+    add("numpy", "numpy", numpy::numpy_version(numpy::Version::V2), "cpu", numpy_ops, kAll, "astype", "w",
+        numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V2>);
+    add("numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", numpy_ops, kAll, "astype", "w",
+        numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V1>);
+    add("jax", "jax", jax::kVersion, "cpu, x64 off", jax_ops, kAll, "astype", "w", jax::has_dtype, jax_spell,
+        jax_evaluate<false, false>);
+    add("jax-x64", "jax", jax::kVersion, "cpu, x64 on", jax_ops, kAll, "astype", "w", jax::has_dtype, jax_spell,
+        jax_evaluate<true, false>);
+    add("jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_ops, kAll, "astype", "w", jax::has_dtype,
+        jax_spell, jax_evaluate<false, true>);
+    add("tf", "tensorflow", tf::kVersion, "cpu", tf_ops, kNone, "tf.cast", "w", tf::has_dtype, tf_spell,
+        tf_evaluate<false>);
+    add("tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_ops, kNone, "tf.cast", "w",
+        tf::has_dtype, tf_spell, tf_evaluate<true>);
     // Last, so the positions settings keep for the engines above do not move.
     add("torch2.11-cuda", "torch", torch::kRecordedCudaVersion, "cuda", torch_ops, kNone, "to", "model",
         torch::recorded_cuda_has_dtype, torch_spell, torch211_cuda_evaluate);
@@ -213,12 +207,13 @@ std::span<const Engine> engines() { return registry(); }
 std::string unmodelled_value_message(const Engine& e, OperandKind k) {
   if (k == OperandKind::Tensor) return "a value is for a zerodim or scalar operand";
   if (e.values == ValuesModelled::PythonScalars)
-    return "the " + std::string(e.id) + " engine reads a zero-dim tensor's dtype, never its value (PyTorch's "
+    return "the " + std::string(e.id) +
+           " engine reads a zero-dim tensor's dtype, never its value (PyTorch's "
            "promotion does not look at it); a Python scalar's value is modelled";
   // (The torch engines that model no value are CUDA's.)
   return "the " + std::string(e.id) + " engine models the default values only (True, 2, 2.5, 2.5+1j)" +
          (e.framework == "torch" ? "; PyTorch's values were recorded on the CPU: the torch engine models them"
-                       : "; values are modelled by the numpy, jax and torch engines");
+                                 : "; values are modelled by the numpy, jax and torch engines");
 }
 
 bool models_value(ValuesModelled m, OperandKind k) {
@@ -296,8 +291,7 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   }
   const DType f32 = DType::float32;
   if (engine.has_dtype(f32) &&
-      ((a_castable && q.a.dtype != f32) || (b_castable && q.b.dtype != f32) ||
-       q.bias.value_or(f32) != f32)) {
+      ((a_castable && q.a.dtype != f32) || (b_castable && q.b.dtype != f32) || q.bias.value_or(f32) != f32)) {
     Query all_float = q;
     if (a_castable) all_float.a.dtype = f32;
     if (b_castable) all_float.b.dtype = f32;

@@ -20,14 +20,14 @@ struct ConvShape {
   std::vector<int64_t> input;   // N, C, L (conv1d) or N, C, H, W (conv2d)
   std::vector<int64_t> weight;  // O, C / groups, kL (conv1d) or O, C / groups, kH, kW (conv2d)
   int64_t groups = 1;
-  int threads = 2;              // torch.get_num_threads(): a 1x1 kernel takes oneDNN only with more than one
+  int threads = 2;  // torch.get_num_threads(): a 1x1 kernel takes oneDNN only with more than one
 };
 
 struct Query {
-  std::string op;                 // engine-specific name: "add", "linear", ...
-  Operand a;                      // input (x)
-  Operand b;                      // other operand or weight (w)
-  std::optional<DType> bias;      // bias dtype, for ops that take one
+  std::string op;                                // engine-specific name: "add", "linear", ...
+  Operand a;                                     // input (x)
+  Operand b;                                     // other operand or weight (w)
+  std::optional<DType> bias;                     // bias dtype, for ops that take one
   std::optional<ConvShape> conv = std::nullopt;  // a convolution's shapes, for engines that model them
 };
 
@@ -45,8 +45,8 @@ struct Engine {
   std::string_view version;    // the release reproduced, e.g. "2.15.0"
   std::string_view device;     // "cpu", or the configuration: "x64 off"
   std::vector<std::string_view> ops;
-  std::vector<std::string_view> bias_ops;  // ops that accept a bias
-  std::vector<std::string_view> kind_ops;  // ops where zero-dim / scalar operands are modelled
+  std::vector<std::string_view> bias_ops;   // ops that accept a bias
+  std::vector<std::string_view> kind_ops;   // ops where zero-dim / scalar operands are modelled
   std::vector<std::string_view> shape_ops;  // ops whose answer depends on Query::conv (the rest ignore it)
   ValuesModelled values;
   std::string_view cast_method;  // how fixes spell a cast: "to", "astype" (methods) or "tf.cast"
@@ -60,7 +60,7 @@ std::span<const Engine> engines();
 // Why `e` takes no value for an operand of kind `k` (models_value is false), in a sentence.
 std::string unmodelled_value_message(const Engine& e, OperandKind k);
 const Engine* find_engine(std::string_view id);  // also "pytorch", "tensorflow", "tensorflow-numpy"
-std::string engine_names();  // "torch, numpy, numpy1" (the ids, for messages)
+std::string engine_names();                      // "torch, numpy, numpy1" (the ids, for messages)
 
 // The engine of base's framework that reproduces another release (version prefix: "1.13",
 // "1") or device ("cuda"); an empty string keeps base's. Null when there is none.
@@ -68,9 +68,9 @@ const Engine* find_variant(const Engine& base, std::string_view version, std::st
 
 // What a user would try after an error, and what each attempt gives.
 struct Fix {
-  std::string code;     // e.g. "x.to(w.dtype)"
-  std::string effect;   // what it changes, in words
-  Outcome outcome;      // the same call after the change
+  std::string code;    // e.g. "x.to(w.dtype)"
+  std::string effect;  // what it changes, in words
+  Outcome outcome;     // the same call after the change
 };
 std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q);
 

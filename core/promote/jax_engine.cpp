@@ -7,26 +7,23 @@
 #include <vector>
 
 #include "core/dtype/find_dtype.h"
-#include "core/util/names.h"
 #include "core/promote/py_value.h"
+#include "core/util/names.h"
 
 namespace pl::promote::jax {
 namespace {
 
-constexpr std::array<std::string_view, kOpCount> kOpNames = {
-    "add", "multiply", "true_divide", "matmul", "matmul_f32acc", "astype"};
+constexpr std::array<std::string_view, kOpCount> kOpNames = {"add",    "multiply",      "true_divide",
+                                                             "matmul", "matmul_f32acc", "astype"};
 
 // The lattice's nodes: JAX's dtypes, then the weak types of Python int, float, complex.
 constexpr std::array<DType, 26> kDTypes = {
-    DType::bool_,         DType::int8,          DType::uint8,
-    DType::int16,         DType::uint16,        DType::int32,
-    DType::uint32,        DType::int64,         DType::uint64,
-    DType::float16,       DType::bfloat16,      DType::float32,
-    DType::float64,       DType::complex64,     DType::complex128,
-    DType::float8_e4m3fn, DType::float8_e5m2,   DType::float8_e4m3fnuz,
-    DType::float8_e5m2fnuz, DType::float8_e4m3b11fnuz, DType::float8_e4m3,
-    DType::float8_e3m4,   DType::float8_e8m0fnu, DType::float6_e2m3fn,
-    DType::float6_e3m2fn, DType::float4_e2m1fn};
+    DType::bool_,         DType::int8,        DType::uint8,           DType::int16,           DType::uint16,
+    DType::int32,         DType::uint32,      DType::int64,           DType::uint64,          DType::float16,
+    DType::bfloat16,      DType::float32,     DType::float64,         DType::complex64,       DType::complex128,
+    DType::float8_e4m3fn, DType::float8_e5m2, DType::float8_e4m3fnuz, DType::float8_e5m2fnuz, DType::float8_e4m3b11fnuz,
+    DType::float8_e4m3,   DType::float8_e3m4, DType::float8_e8m0fnu,  DType::float6_e2m3fn,   DType::float6_e3m2fn,
+    DType::float4_e2m1fn};
 constexpr int kWeakInt = 26, kWeakFloat = 27, kWeakComplex = 28, kNodes = 29;
 using Mask = uint32_t;
 
@@ -111,8 +108,8 @@ std::string node_name(int n) {
 }
 
 struct Lub {
-  int node = -1;          // the least upper bound, or -1
-  std::string message;    // TypePromotionError text when there is none
+  int node = -1;        // the least upper bound, or -1
+  std::string message;  // TypePromotionError text when there is none
 };
 
 // _least_upper_bound over the nodes (in call order, for the message).
@@ -129,8 +126,7 @@ Lub least_upper_bound(const Config& c, const std::vector<int>& nodes) {
       if ((cub & (Mask{1} << m)) && (cub & ~ub[m]) == 0) lub |= Mask{1} << m;
   if (std::popcount(lub) == 1) return {std::countr_zero(lub), ""};
   std::string listed = "(";
-  for (size_t i = 0; i < nodes.size(); ++i)
-    listed += (i ? ", '" : "'") + node_name(nodes[i]) + "'";
+  for (size_t i = 0; i < nodes.size(); ++i) listed += (i ? ", '" : "'") + node_name(nodes[i]) + "'";
   listed += ")";
   const std::string head = "Input dtypes " + listed + " have no available implicit dtype promotion path";
   auto any = [&](auto pred) {
@@ -142,8 +138,9 @@ Lub least_upper_bound(const Config& c, const std::vector<int>& nodes) {
     return [bits](DType t) { return is_float(t) && info(t).format.total_bits() == bits && t != DType::float16; };
   };
   if (c.strict)
-    return {-1, head + " when jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to "
-                       "the desired output type, or set jax_numpy_dtype_promotion=standard."};
+    return {-1, head +
+                    " when jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to "
+                    "the desired output type, or set jax_numpy_dtype_promotion=standard."};
   for (int bits : {8, 6, 4})
     if (any(float_bits(bits)))
       return {-1, head + ". To avoid unintended promotion, " + std::to_string(bits) +
@@ -175,7 +172,6 @@ struct Arg {
   int weak_node;  // its lattice node when weak
 };
 
-
 // lattice_result_type for two arguments; the dtype is canonicalized.
 Outcome result_type(const Config& c, const Arg& a, const Arg& b) {
   if (a.dtype == b.dtype && !(a.weak && b.weak))
@@ -188,13 +184,12 @@ Outcome result_type(const Config& c, const Arg& a, const Arg& b) {
   const Lub lub = least_upper_bound(c, nodes);
   if (lub.node < 0)
     return raises("TypePromotionError", lub.message,
-                 c.strict ? "Strict promotion: arrays of different dtypes never promote implicitly."
-                          : "The two types have no common upper bound in JAX's promotion lattice.");
+                  c.strict ? "Strict promotion: arrays of different dtypes never promote implicitly."
+                           : "The two types have no common upper bound in JAX's promotion lattice.");
   const bool weak = lub.node >= 26;
   const DType r = canonical(c, weak ? weak_dtype(lub.node) : kDTypes[lub.node]);
   std::string rule = "JAX's promotion lattice: the least upper bound is " + node_name(lub.node);
-  if (a.weak || b.weak)
-    rule += weak ? "" : " (a Python scalar is weakly typed and adopts the array's type)";
+  if (a.weak || b.weak) rule += weak ? "" : " (a Python scalar is weakly typed and adopts the array's type)";
   if (weak) rule += ", so the default " + std::string(name(r)) + " of its kind";
   if (!c.x64) rule += "; with x64 off, 64-bit types become 32-bit";
   return returns(r, rule + ".");
@@ -222,18 +217,19 @@ Outcome matmul_f32acc(const Config& c, DType a, DType b) {
   if (pb > pa) r = b;
   else if (!(pa > pb) && a != b)
     return raises("TypeError",
-                 "lax.dot_general argument type error: " + std::string(name(a)) + ", " + std::string(name(b)),
-                 "With preferred_element_type, jnp.matmul does not promote: dot_general needs one "
-                 "input of higher precision (range, then mantissa, then width), and these tie.");
+                  "lax.dot_general argument type error: " + std::string(name(a)) + ", " + std::string(name(b)),
+                  "With preferred_element_type, jnp.matmul does not promote: dot_general needs one "
+                  "input of higher precision (range, then mantissa, then width), and these tie.");
   const std::string picked = "dot_general takes the higher-precision input type " + std::string(name(r));
   if (r == DType::float32) return returns(r, picked + ", which is the preferred float32.");
   if (!is_float(r) && bit_width(DType::float32) < bit_width(r))
     return raises("TypeError",
-                 "`preferred_element_type` must not be narrower than the original type, got "
-                 "preferred_element_type of float32 for result type of " + std::string(name(r)) + ".",
-                 picked + "; float32 has fewer bits, which dot_general refuses for non-float types.");
+                  "`preferred_element_type` must not be narrower than the original type, got "
+                  "preferred_element_type of float32 for result type of " +
+                      std::string(name(r)) + ".",
+                  picked + "; float32 has fewer bits, which dot_general refuses for non-float types.");
   return returns(DType::float32, picked + " and accumulates/returns float32 as asked" +
-                                (info(r).kind == DTypeKind::Complex ? " (the imaginary part is dropped)." : "."));
+                                     (info(r).kind == DTypeKind::Complex ? " (the imaginary part is dropped)." : "."));
 }
 
 std::string overflow_path(Op op, bool first) {
@@ -245,9 +241,7 @@ std::string overflow_path(Op op, bool first) {
 
 std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
 
-std::optional<Op> parse_op(std::string_view n) {
-  return find_named<Op>(kOpNames, n == "divide" ? "true_divide" : n);
-}
+std::optional<Op> parse_op(std::string_view n) { return find_named<Op>(kOpNames, n == "divide" ? "true_divide" : n); }
 
 bool op_is_elementwise(Op op) { return op <= Op::TrueDivide; }
 bool has_dtype(DType t) { return node_of(t) >= 0; }
@@ -258,7 +252,7 @@ std::optional<DType> from_python_name(std::string_view n) { return find_dtype(kD
 namespace {
 Outcome not_jax(DType t) {
   return raises("AttributeError", "module 'jax.numpy' has no attribute '" + std::string(name(t)) + "'",
-               "JAX has no " + std::string(name(t)) + ".");
+                "JAX has no " + std::string(name(t)) + ".");
 }
 }  // namespace
 
@@ -269,7 +263,7 @@ Outcome promote_types(const Config& c, DType a, DType b) {
   if (lub.node < 0) return raises("TypePromotionError", lub.message, "No common upper bound in JAX's lattice.");
   const DType r = lub.node >= 26 ? weak_dtype(lub.node) : kDTypes[lub.node];
   return returns(r, "JAX's promotion lattice: the least upper bound is " + node_name(lub.node) +
-                   " (jnp.promote_types does not apply the x64 setting).");
+                        " (jnp.promote_types does not apply the x64 setting).");
 }
 
 Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
@@ -277,11 +271,12 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
   if (!has_dtype(b.dtype)) return not_jax(b.dtype);
   if (!op_is_elementwise(op) && (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
     return raises("precision-lab", "jnp." + std::string(op_name(op)) + " is modelled for arrays only",
-                 "Python scalar operands are modelled for the elementwise functions.");
+                  "Python scalar operands are modelled for the elementwise functions.");
   if (op == Op::Astype)
-    return returns(canonical(c, b.dtype), c.x64 || canonical(c, b.dtype) == b.dtype
-                                         ? "astype converts to the dtype asked for."
-                                         : "astype converts to the dtype asked for, made 32-bit because x64 is off.");
+    return returns(canonical(c, b.dtype),
+                   c.x64 || canonical(c, b.dtype) == b.dtype
+                       ? "astype converts to the dtype asked for."
+                       : "astype converts to the dtype asked for, made 32-bit because x64 is off.");
   if (op == Op::MatmulF32Acc) return matmul_f32acc(c, a.dtype, b.dtype);
   if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar)
     return raises("precision-lab", "two Python scalars are combined by Python, not JAX", "Make one operand an array.");
@@ -300,11 +295,11 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
       const __int128 lim = static_cast<__int128>(1) << (c.x64 ? 63 : 31);
       if (v.integer >= lim || v.integer < -lim)
         return raises("OverflowError",
-                     "An overflow was encountered while parsing an argument to a jitted "
-                     "computation, whose argument path is " + overflow_path(op, i == 0) +
-                         ". Got <class 'int'> with value " + int128_to_string(v.integer),
-                     "A Python int is passed to the jitted function as the default integer (int" +
-                         std::string(c.x64 ? "64" : "32") + "), and this value does not fit.");
+                      "An overflow was encountered while parsing an argument to a jitted "
+                      "computation, whose argument path is " +
+                          overflow_path(op, i == 0) + ". Got <class 'int'> with value " + int128_to_string(v.integer),
+                      "A Python int is passed to the jitted function as the default integer (int" +
+                          std::string(c.x64 ? "64" : "32") + "), and this value does not fit.");
     }
     switch (v.type) {
       case PyType::Bool: arg = {DType::bool_, false, -1}; break;  // Python bool is not weak

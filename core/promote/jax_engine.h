@@ -24,10 +24,12 @@ struct Config {
 };
 
 enum class Op : uint8_t {
-  Add, Multiply, TrueDivide,  // jnp ufuncs; operands may be Python scalars (weak types)
-  Matmul,                     // jnp.matmul
-  MatmulF32Acc,               // jnp.matmul(a, b, preferred_element_type=jnp.float32)
-  Astype,                     // a.astype(b's dtype)
+  Add,
+  Multiply,
+  TrueDivide,    // jnp ufuncs; operands may be Python scalars (weak types)
+  Matmul,        // jnp.matmul
+  MatmulF32Acc,  // jnp.matmul(a, b, preferred_element_type=jnp.float32)
+  Astype,        // a.astype(b's dtype)
 };
 inline constexpr int kOpCount = 6;
 std::string_view op_name(Op op);  // "add", ..., "matmul_f32acc", "astype"

@@ -7,26 +7,25 @@
 
 #include "core/promote/int_to_float.h"
 #include "core/promote/numpy_types.h"
-#include "core/util/names.h"
 #include "core/promote/py_value.h"
+#include "core/util/names.h"
 
 namespace pl::promote::numpy {
 namespace {
 
-constexpr std::array<std::string_view, kOpCount> kOpNames = {
-    "add", "subtract", "multiply", "true_divide", "matmul", "dot", "astype"};
+constexpr std::array<std::string_view, kOpCount> kOpNames = {"add",    "subtract", "multiply", "true_divide",
+                                                             "matmul", "dot",      "astype"};
 
 std::string nm(DType t) { return std::string(python_name(t)); }
-
 
 bool is_int_or_bool(DType t) { return t == DType::bool_ || is_integer(t); }
 bool is_unsigned(DType t) { return info(t).kind == DTypeKind::UnsignedInt; }
 
 // One operand as a ufunc sees it.
 struct Arg {
-  DType dtype;            // an array's dtype; for a Python scalar, the dtype NumPy 1.x gives it
+  DType dtype;  // an array's dtype; for a Python scalar, the dtype NumPy 1.x gives it
   OperandKind kind;
-  PyValue value;          // zero-dim and scalar operands
+  PyValue value;  // zero-dim and scalar operands
   bool weak() const { return kind == OperandKind::Scalar && value.type != PyType::Bool; }
   bool zero_dim() const { return kind != OperandKind::Tensor; }
   // How a rule names it: NumPy 1.x treats a Python scalar as a zero-dim array, but the user
@@ -45,9 +44,7 @@ std::optional<Arg> make_arg(const Operand& op, std::string* error) {
     // NumPy 1.x turns Python scalars into zero-dim arrays of these dtypes.
     switch (a.value.type) {
       case PyType::Bool: a.dtype = DType::bool_; break;
-      case PyType::Int:
-        a.dtype = a.value.integer > int_hi(DType::int64) ? DType::uint64 : DType::int64;
-        break;
+      case PyType::Int: a.dtype = a.value.integer > int_hi(DType::int64) ? DType::uint64 : DType::int64; break;
       case PyType::Float: a.dtype = DType::float64; break;
       case PyType::Complex: a.dtype = DType::complex128; break;
     }
@@ -88,8 +85,10 @@ std::optional<Arg> make_arg(const Operand& op, std::string* error) {
 int kind_order(DType t) {
   switch (kind_char(t)) {
     case 'b': return 0;
-    case 'u': case 'i': return 1;
-    case 'f': case 'c': return 2;
+    case 'u':
+    case 'i': return 1;
+    case 'f':
+    case 'c': return 2;
     default: return 3;
   }
 }
@@ -128,13 +127,11 @@ MinScalar min_scalar_type(const Arg& a) {
   auto within = [](double x, double lim) { return x > -lim && x < lim; };
   switch (t) {
     case DType::float16: return {t};
-    case DType::float32:
-      return {within(re, 65000) || !std::isfinite(re) ? DType::float16 : t};
+    case DType::float32: return {within(re, 65000) || !std::isfinite(re) ? DType::float16 : t};
     case DType::float64:
       if (within(re, 65000) || !std::isfinite(re)) return {DType::float16};
       return {within(re, 3.4e38) ? DType::float32 : t};
-    case DType::complex128:
-      return {within(re, 3.4e38) && within(im, 3.4e38) ? DType::complex64 : t};
+    case DType::complex128: return {within(re, 3.4e38) && within(im, 3.4e38) ? DType::complex64 : t};
     default: return {t};
   }
 }
@@ -158,7 +155,6 @@ DType promote_small(MinScalar x, MinScalar y) {
     y.dtype = signed_twin(y.dtype);
   return *common_type(x.dtype, y.dtype);  // builtins only: always defined
 }
-
 
 // ---------------------------------------------------------------------------------------
 // Loop search, both releases (ufunc_type_resolution.c: linear_search_type_resolver and
@@ -210,8 +206,7 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
   std::vector<DType> candidates;
   if (op != Op::Matmul) {
     if (is_user_dtype(a.dtype) && !(v == Version::V2 && a.weak())) candidates.push_back(a.dtype);
-    if (is_user_dtype(b.dtype) && b.dtype != a.dtype && !(v == Version::V2 && b.weak()))
-      candidates.push_back(b.dtype);
+    if (is_user_dtype(b.dtype) && b.dtype != a.dtype && !(v == Version::V2 && b.weak())) candidates.push_back(b.dtype);
   }
   const size_t user_loops = candidates.size();
   for (DType t : builtin_loops(op)) candidates.push_back(t);
@@ -223,20 +218,20 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
       if (is_user_dtype(t) && x->kind == OperandKind::Scalar && x->value.type == PyType::Int &&
           (x->value.integer > int_hi(DType::int64) || x->value.integer < int_lo(DType::int64)))
         return raises("TypeError", "expected number, got int",
-                     "ml_dtypes converts the Python int through a C long, and " +
-                         int128_to_string(x->value.integer) + " does not fit one.");
+                      "ml_dtypes converts the Python int through a C long, and " + int128_to_string(x->value.integer) +
+                          " does not fit one.");
     std::string rule = "NumPy searches the loops of np." + std::string(op_name(op)) + " in order (";
-    rule += i < user_loops ? "ml_dtypes' own loop for " + nm(t) + " first" : "ml_dtypes' loops first, then the builtin ones";
+    rule += i < user_loops ? "ml_dtypes' own loop for " + nm(t) + " first"
+                           : "ml_dtypes' loops first, then the builtin ones";
     rule += ") and takes the first that both inputs cast to safely: " + loop_name(t) + ".";
     if (value_based)
       rule += " NumPy 1.x judges " + std::string(a.zero_dim() ? a.what() : b.what()) + " by its value here.";
     return returns(t, std::move(rule));
   }
   return raises("UFuncTypeError",
-               "ufunc '" + std::string(op_name(op)) +
-                   "' did not contain a loop with signature matching types (" +
-                   class_repr(a.dtype) + ", " + class_repr(b.dtype) + ") -> None",
-               "No loop of this ufunc accepts both inputs with safe casts.");
+                "ufunc '" + std::string(op_name(op)) + "' did not contain a loop with signature matching types (" +
+                    class_repr(a.dtype) + ", " + class_repr(b.dtype) + ") -> None",
+                "No loop of this ufunc accepts both inputs with safe casts.");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -248,13 +243,12 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
 std::optional<Outcome> python_int_overflow(const Arg& s, DType t) {
   const __int128 v = s.value.integer;
   if (v >= int_lo(t) && v <= int_hi(t)) return std::nullopt;
-  const std::string rule = "NEP 50: a Python int takes the array's integer dtype, and " +
-                           int128_to_string(v) + " does not fit " + nm(t) + ".";
+  const std::string rule = "NEP 50: a Python int takes the array's integer dtype, and " + int128_to_string(v) +
+                           " does not fit " + nm(t) + ".";
   const bool unsigned_wide = t == DType::uint32 || t == DType::uint64;
   if (v < int_lo(DType::int64) || v > int_hi(unsigned_wide ? DType::uint64 : DType::int64))
     return raises("OverflowError", "Python int too large to convert to C long", rule);
-  return raises("OverflowError",
-               "Python integer " + int128_to_string(v) + " out of bounds for " + nm(t), rule);
+  return raises("OverflowError", "Python integer " + int128_to_string(v) + " out of bounds for " + nm(t), rule);
 }
 
 // NEP 50 (NumPy 2): a Python int, float or complex is weak -- it adopts the other
@@ -262,8 +256,7 @@ std::optional<Outcome> python_int_overflow(const Arg& s, DType t) {
 Outcome nep50_result(const Arg& strong, const Arg& weak) {
   const DType s = strong.dtype;
   switch (weak.value.type) {
-    case PyType::Bool:
-      break;
+    case PyType::Bool: break;
     case PyType::Int:
       if (s == DType::bool_) {
         if (auto e = python_int_overflow(weak, DType::int64)) return *e;
@@ -275,13 +268,16 @@ Outcome nep50_result(const Arg& strong, const Arg& weak) {
       return returns(s, "NEP 50: a Python int is weak and takes the array's dtype " + nm(s) + ".");
     case PyType::Float:
       if (is_int_or_bool(s))
-        return returns(DType::float64, "NEP 50: a Python float with an integer array gives the default float, float64.");
+        return returns(DType::float64,
+                       "NEP 50: a Python float with an integer array gives the default float, float64.");
       return returns(s, "NEP 50: a Python float is weak and takes the array's dtype " + nm(s) + ".");
     case PyType::Complex: {
       DType r = s;
       if (is_int_or_bool(s) || s == DType::float64) r = DType::complex128;
       else if (s == DType::float16 || s == DType::float32) r = DType::complex64;
-      return returns(r, "NEP 50: a Python complex is weak: it takes the complex dtype matching the array's precision, " + nm(r) + ".");
+      return returns(
+          r, "NEP 50: a Python complex is weak: it takes the complex dtype matching the array's precision, " + nm(r) +
+                 ".");
     }
   }
   return returns(s, "A Python bool is an ordinary bool: promote_types(" + nm(s) + ", bool) = " + nm(s) + ".");
@@ -293,7 +289,8 @@ Outcome nep50_result(const Arg& strong, const Arg& weak) {
 std::string safe_cast_text(DType a, DType b, DType r) {
   std::string s = "the smallest type to which both cast safely by np.can_cast's table.";
   for (DType x : {a, b})
-    if (x != r && is_int_or_bool(x) && is_float(r)) s += " That table is about kinds, not values: " + int_to_float_loss(x, r) + ".";
+    if (x != r && is_int_or_bool(x) && is_float(r))
+      s += " That table is about kinds, not values: " + int_to_float_loss(x, r) + ".";
   return s;
 }
 
@@ -302,8 +299,8 @@ Outcome builtin_result_v2(const Arg& a, const Arg& b) {
   if (b.weak() && !a.weak()) return nep50_result(a, b);
   const DType r = *common_type(a.dtype, b.dtype);
   return returns(r, "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) + ": " +
-                       safe_cast_text(a.dtype, b.dtype, r) +
-                       (a.zero_dim() || b.zero_dim() ? " NumPy 2 ignores values here." : ""));
+                        safe_cast_text(a.dtype, b.dtype, r) +
+                        (a.zero_dim() || b.zero_dim() ? " NumPy 2 ignores values here." : ""));
 }
 
 Outcome builtin_result_v1(const Arg& a, const Arg& b) {
@@ -320,15 +317,15 @@ Outcome builtin_result_v1(const Arg& a, const Arg& b) {
                   mb{b.zero_dim() ? ms.dtype : b.dtype, b.zero_dim() && ms.small_unsigned};
   const DType r = promote_small(ma, mb);
   return returns(r, "NumPy 1.x value-based casting: " + std::string(sc.what()) + " counts as " + nm(ms.dtype) +
-                   (ms.small_unsigned ? " (or its signed twin)" : "") +
-                   ", the smallest type holding its value, so the result is " + nm(r) + ".");
+                        (ms.small_unsigned ? " (or its signed twin)" : "") +
+                        ", the smallest type holding its value, so the result is " + nm(r) + ".");
 }
 
 Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
   const bool user = is_user_dtype(a.dtype) || is_user_dtype(b.dtype);
   if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar)
     return raises("precision-lab", "two Python scalars are combined by Python, not NumPy",
-                 "Make one operand an array.");
+                  "Make one operand an array.");
   Outcome r;
   if (user) {
     r = linear_search(v, op, a, b);
@@ -344,9 +341,9 @@ Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
   if (!r.ok()) return r;
   if (op == Op::Subtract && *r.result == DType::bool_)
     return raises("TypeError",
-                 "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
-                 "the `^` operator, or the logical_xor function instead.",
-                 "Both operands resolve to bool and NumPy refuses to subtract bools.");
+                  "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+                  "the `^` operator, or the logical_xor function instead.",
+                  "Both operands resolve to bool and NumPy refuses to subtract bools.");
   if (op == Op::TrueDivide && !user && is_int_or_bool(*r.result))
     return returns(DType::float64, "np.true_divide of integers (or bools) uses the float64 loop.");
   return r;
@@ -359,16 +356,14 @@ std::string_view ml_dtypes_version(Version v) { return v == Version::V2 ? "0.6.0
 
 std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
 
-std::optional<Op> parse_op(std::string_view n) {
-  return find_named<Op>(kOpNames, n == "divide" ? "true_divide" : n);
-}
+std::optional<Op> parse_op(std::string_view n) { return find_named<Op>(kOpNames, n == "divide" ? "true_divide" : n); }
 
 bool op_is_elementwise(Op op) { return op <= Op::TrueDivide; }
 
 namespace {
 Outcome not_numpy(DType t) {
   return raises("AttributeError", "module 'numpy' has no attribute '" + std::string(name(t)) + "'",
-               "Neither NumPy nor ml_dtypes defines " + std::string(name(t)) + ".");
+                "Neither NumPy nor ml_dtypes defines " + std::string(name(t)) + ".");
 }
 }  // namespace
 
@@ -377,29 +372,27 @@ Outcome promote_types(DType a, DType b) {
   if (!has_dtype(b)) return not_numpy(b);
   if (auto r = common_type(a, b)) {
     std::string rule;
-    if (!is_user_dtype(a) && !is_user_dtype(b))
-      rule = "NumPy's promotion table: " + safe_cast_text(a, b, *r);
-    else if (a == b)
-      rule = "Both are " + nm(a) + ".";
+    if (!is_user_dtype(a) && !is_user_dtype(b)) rule = "NumPy's promotion table: " + safe_cast_text(a, b, *r);
+    else if (a == b) rule = "Both are " + nm(a) + ".";
     else
-      rule = "ml_dtypes declares " + nm(*r == a ? b : a) + " -> " + nm(*r) + " a safe cast, so NumPy uses " + nm(*r) + ".";
+      rule =
+          "ml_dtypes declares " + nm(*r == a ? b : a) + " -> " + nm(*r) + " a safe cast, so NumPy uses " + nm(*r) + ".";
     return returns(*r, std::move(rule));
   }
   return raises("DTypePromotionError",
-               "The DTypes " + class_repr(a) + " and " + class_repr(b) +
-                   " do not have a common DType. For example they cannot be stored in a single "
-                   "array unless the dtype is `object`.",
-               "Neither casts safely to the other and ml_dtypes' types have no kind NumPy could "
-               "fall back on.");
+                "The DTypes " + class_repr(a) + " and " + class_repr(b) +
+                    " do not have a common DType. For example they cannot be stored in a single "
+                    "array unless the dtype is `object`.",
+                "Neither casts safely to the other and ml_dtypes' types have no kind NumPy could "
+                "fall back on.");
 }
 
 Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
   if (!has_dtype(a.dtype)) return not_numpy(a.dtype);
   if (!has_dtype(b.dtype)) return not_numpy(b.dtype);
   if (!op_is_elementwise(op) && (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
-    return raises("precision-lab",
-                 "np." + std::string(op_name(op)) + " is modelled for arrays with dimensions only",
-                 "Zero-dim and scalar operands are modelled for the elementwise ufuncs.");
+    return raises("precision-lab", "np." + std::string(op_name(op)) + " is modelled for arrays with dimensions only",
+                  "Zero-dim and scalar operands are modelled for the elementwise ufuncs.");
   std::string error;
   const auto xa = make_arg(a, &error);
   const auto xb = xa ? make_arg(b, &error) : std::nullopt;
@@ -417,16 +410,18 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
                            std::string(op_name(op)) + " runs on Python objects: dtype=object.",
                        "object"};
   switch (op) {
-    case Op::Matmul:
-      return linear_search(v, op, *xa, *xb);
+    case Op::Matmul: return linear_search(v, op, *xa, *xb);
     case Op::Dot: {
       Outcome r = promote_types(a.dtype, b.dtype);
       if (r.ok()) {
-        r.rule = "np.dot computes in np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(*r.result) + ".";
+        r.rule =
+            "np.dot computes in np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(*r.result) + ".";
         return r;
       }
-      return Outcome{std::nullopt, "", "", "The dtypes have no common DType, so np.dot falls back to "
-                     "Python objects (PyArray_ObjectType) and returns dtype=object.", "object"};
+      return Outcome{std::nullopt, "", "",
+                     "The dtypes have no common DType, so np.dot falls back to "
+                     "Python objects (PyArray_ObjectType) and returns dtype=object.",
+                     "object"};
     }
     case Op::Astype: {
       const bool e8m0_a = a.dtype == DType::float8_e8m0fnu, e8m0_b = b.dtype == DType::float8_e8m0fnu;
@@ -434,13 +429,12 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
       const bool small_b = is_user_dtype(b.dtype) && b.dtype != DType::bfloat16 && !e8m0_b;
       if ((e8m0_a && small_b) || (e8m0_b && small_a))
         return raises("TypeError",
-                     "Cannot cast array data from dtype(" + nm(a.dtype) + ") to dtype(" + nm(b.dtype) +
-                         ") according to the rule 'unsafe'",
-                     "ml_dtypes registers no cast between float8_e8m0fnu and its other small floats.");
+                      "Cannot cast array data from dtype(" + nm(a.dtype) + ") to dtype(" + nm(b.dtype) +
+                          ") according to the rule 'unsafe'",
+                      "ml_dtypes registers no cast between float8_e8m0fnu and its other small floats.");
       return returns(b.dtype, "astype converts to the dtype asked for (casting='unsafe').");
     }
-    default:
-      return elementwise(v, op, *xa, *xb);
+    default: return elementwise(v, op, *xa, *xb);
   }
 }
 

@@ -28,7 +28,7 @@ enum class Op : uint8_t { Add, Subtract, Multiply, TrueDivide, Matmul, Dot, Asty
 inline constexpr int kOpCount = 7;
 std::string_view op_name(Op op);  // the NumPy function name: "add", "true_divide", ...
 std::optional<Op> parse_op(std::string_view name);
-bool op_is_elementwise(Op op);   // the ufuncs, where zero-dim and scalar operands are modelled
+bool op_is_elementwise(Op op);  // the ufuncs, where zero-dim and scalar operands are modelled
 
 // np.promote_types(a, b) (the same in both releases).
 Outcome promote_types(DType a, DType b);

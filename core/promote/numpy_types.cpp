@@ -43,9 +43,8 @@ constexpr std::array<int, kDTypeCount> kTypeNumber = [] {
 }();
 
 constexpr std::array<DType, 14> kLoopOrder = {
-    DType::bool_,   DType::int8,    DType::uint8,   DType::int16,     DType::uint16,
-    DType::int32,   DType::uint32,  DType::int64,   DType::uint64,    DType::float16,
-    DType::float32, DType::float64, DType::complex64, DType::complex128};
+    DType::bool_, DType::int8,   DType::uint8,   DType::int16,   DType::uint16,  DType::int32,     DType::uint32,
+    DType::int64, DType::uint64, DType::float16, DType::float32, DType::float64, DType::complex64, DType::complex128};
 
 // ml_dtypes registers its small floats' casts among each other with
 // RegisterTwoWayCustomCast as safe in both directions; bfloat16, float8_e5m2 and
@@ -60,10 +59,8 @@ bool in_small_float_group(DType t) {
     case DType::float8_e4m3b11fnuz:
     case DType::float6_e2m3fn:
     case DType::float6_e3m2fn:
-    case DType::float4_e2m1fn:
-      return true;
-    default:
-      return false;
+    case DType::float4_e2m1fn: return true;
+    default: return false;
   }
 }
 
@@ -79,9 +76,7 @@ DType signed_int_of(int bytes) {
   }
 }
 
-DType float_of(int bytes) {
-  return bytes <= 2 ? DType::float16 : bytes == 4 ? DType::float32 : DType::float64;
-}
+DType float_of(int bytes) { return bytes <= 2 ? DType::float16 : bytes == 4 ? DType::float32 : DType::float64; }
 
 // The float an integer needs to be held without overflow in NumPy's table: 8-bit ->
 // float16, 16-bit -> float32, wider -> float64.
@@ -110,8 +105,7 @@ DType builtin_promote(DType a, DType b) {
     return is_complex(t) ? info(t).storage_bits / 16 : info(t).storage_bits / 8;
   };
   const int bytes = std::max(component_bytes(a), component_bytes(b));
-  if (is_complex(a) || is_complex(b))
-    return bytes <= 4 ? DType::complex64 : DType::complex128;
+  if (is_complex(a) || is_complex(b)) return bytes <= 4 ? DType::complex64 : DType::complex128;
   return float_of(bytes);
 }
 
@@ -133,11 +127,20 @@ std::optional<DType> from_python_name(std::string_view n) {
 std::string class_repr(DType t) {
   if (is_user_dtype(t)) return "<class 'numpy.dtype[" + std::string(name(t)) + "]'>";
   static constexpr std::array<std::pair<DType, std::string_view>, 14> kClass = {{
-      {DType::bool_, "Bool"},       {DType::int8, "Int8"},        {DType::uint8, "UInt8"},
-      {DType::int16, "Int16"},      {DType::uint16, "UInt16"},    {DType::int32, "Int32"},
-      {DType::uint32, "UInt32"},    {DType::int64, "Int64"},      {DType::uint64, "UInt64"},
-      {DType::float16, "Float16"},  {DType::float32, "Float32"},  {DType::float64, "Float64"},
-      {DType::complex64, "Complex64"}, {DType::complex128, "Complex128"},
+      {DType::bool_, "Bool"},
+      {DType::int8, "Int8"},
+      {DType::uint8, "UInt8"},
+      {DType::int16, "Int16"},
+      {DType::uint16, "UInt16"},
+      {DType::int32, "Int32"},
+      {DType::uint32, "UInt32"},
+      {DType::int64, "Int64"},
+      {DType::uint64, "UInt64"},
+      {DType::float16, "Float16"},
+      {DType::float32, "Float32"},
+      {DType::float64, "Float64"},
+      {DType::complex64, "Complex64"},
+      {DType::complex128, "Complex128"},
   }};
   for (const auto& [d, n] : kClass)
     if (d == t) return "<class 'numpy.dtypes." + std::string(n) + "DType'>";
@@ -152,8 +155,7 @@ bool can_cast_safe(DType from, DType to) {
   if (!uf && !ut) return builtin_promote(from, to) == to;  // NumPy's safe casts, exactly
   if (uf && ut) return in_small_float_group(from) && in_small_float_group(to);
   if (uf)  // ml_dtypes: every type casts safely to float32, float64, complex64, complex128
-    return to == DType::float32 || to == DType::float64 || to == DType::complex64 ||
-           to == DType::complex128;
+    return to == DType::float32 || to == DType::float64 || to == DType::complex64 || to == DType::complex128;
   // ... and bool, int8 and uint8 cast safely to every ml_dtypes type.
   return from == DType::bool_ || from == DType::int8 || from == DType::uint8;
 }

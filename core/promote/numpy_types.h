@@ -13,12 +13,12 @@
 
 namespace pl::promote::numpy {
 
-bool has_dtype(DType t);                 // NumPy or ml_dtypes defines it
-bool is_user_dtype(DType t);             // an ml_dtypes type (a "legacy user DType" to NumPy)
-int type_number(DType t);                // dtype.num: NPY_BOOL = 0 ..., ml_dtypes from 256
-std::string_view python_name(DType t);   // "float32", "bfloat16" (np.dtype(...).name)
+bool has_dtype(DType t);                // NumPy or ml_dtypes defines it
+bool is_user_dtype(DType t);            // an ml_dtypes type (a "legacy user DType" to NumPy)
+int type_number(DType t);               // dtype.num: NPY_BOOL = 0 ..., ml_dtypes from 256
+std::string_view python_name(DType t);  // "float32", "bfloat16" (np.dtype(...).name)
 std::optional<DType> from_python_name(std::string_view name);
-std::string class_repr(DType t);         // "<class 'numpy.dtypes.Int16DType'>"
+std::string class_repr(DType t);  // "<class 'numpy.dtypes.Int16DType'>"
 
 // The builtin types in NumPy's loop order (?, b, B, h, H, i, I, l, L, e, f, d, F, D):
 // the order in which ufuncs list their loops.

@@ -6,8 +6,7 @@
 
 namespace pl::promote {
 namespace {
-constexpr std::array<std::string_view, kOperandKindCount> kKindNames = {"tensor", "zerodim",
-                                                                        "scalar"};
+constexpr std::array<std::string_view, kOperandKindCount> kKindNames = {"tensor", "zerodim", "scalar"};
 }
 
 OutcomeClass classify(DType a, DType b, const Outcome& o) {
@@ -20,15 +19,12 @@ OutcomeClass classify(DType a, DType b, const Outcome& o) {
 }
 
 std::string_view outcome_class_name(OutcomeClass c) {
-  constexpr std::array<std::string_view, 5> kNames = {"kept", "widened", "narrowed", "error",
-                                                      "object"};
+  constexpr std::array<std::string_view, 5> kNames = {"kept", "widened", "narrowed", "error", "object"};
   return kNames[static_cast<int>(c)];
 }
 
 std::string_view operand_kind_name(OperandKind k) { return kKindNames[static_cast<int>(k)]; }
 
-std::optional<OperandKind> parse_operand_kind(std::string_view s) {
-  return find_named<OperandKind>(kKindNames, s);
-}
+std::optional<OperandKind> parse_operand_kind(std::string_view s) { return find_named<OperandKind>(kKindNames, s); }
 
 }  // namespace pl::promote

@@ -31,10 +31,10 @@ struct Operand {
 };
 
 struct Outcome {
-  std::optional<DType> result;  // set when the call succeeds with a number format
-  std::string error_type;       // the exception class, e.g. "RuntimeError"
-  std::string message;          // the exception text, exactly as the framework prints it
-  std::string rule;             // why: one sentence
+  std::optional<DType> result;    // set when the call succeeds with a number format
+  std::string error_type;         // the exception class, e.g. "RuntimeError"
+  std::string message;            // the exception text, exactly as the framework prints it
+  std::string rule;               // why: one sentence
   std::string other_result = {};  // a result that is no number format: NumPy's "object"
 
   bool ok() const { return result.has_value(); }

@@ -106,10 +106,19 @@ PyValue default_py_value(PyType t) {
   PyValue v;
   v.type = t;
   switch (t) {
-    case PyType::Bool: v.integer = 1; v.real = 1; break;
-    case PyType::Int: v.integer = 2; v.real = 2; break;
+    case PyType::Bool:
+      v.integer = 1;
+      v.real = 1;
+      break;
+    case PyType::Int:
+      v.integer = 2;
+      v.real = 2;
+      break;
     case PyType::Float: v.real = 2.5; break;
-    case PyType::Complex: v.real = 2.5; v.imag = 1; break;
+    case PyType::Complex:
+      v.real = 2.5;
+      v.imag = 1;
+      break;
   }
   return v;
 }
@@ -129,9 +138,8 @@ std::optional<PyValue> scalar_operand_value(std::string_view literal, DType t, s
   auto v = parse_py_value(literal, error);
   if (v && v->type != py_type_of(t)) {
     if (error)
-      *error = "a Python scalar's type comes from its value: " + std::string(literal) +
-               " is a Python " + std::string(py_type_name(v->type)) + ", which " +
-               std::string(name(t)) + " does not name";
+      *error = "a Python scalar's type comes from its value: " + std::string(literal) + " is a Python " +
+               std::string(py_type_name(v->type)) + ", which " + std::string(name(t)) + " does not name";
     return std::nullopt;
   }
   return v;

@@ -15,7 +15,7 @@ enum class PyType : uint8_t { Bool, Int, Float, Complex };
 
 struct PyValue {
   PyType type = PyType::Int;
-  __int128 integer = 0;  // Bool (0/1) and Int; exact for |v| < 2^127
+  __int128 integer = 0;       // Bool (0/1) and Int; exact for |v| < 2^127
   double real = 0, imag = 0;  // Float, Complex (Bool and Int: the value as a double too)
 };
 

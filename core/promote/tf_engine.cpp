@@ -2,29 +2,25 @@
 
 #include <algorithm>
 #include <array>
-#include <string>
 #include <cctype>
+#include <string>
 #include <vector>
 
-#include "core/promote/py_value.h"
 #include "core/dtype/find_dtype.h"
+#include "core/promote/py_value.h"
 #include "core/util/names.h"
 
 namespace pl::promote::tf {
 namespace {
 
-constexpr std::array<std::string_view, kOpCount> kOpNames = {"add", "multiply", "truediv",
-                                                             "matmul", "cast"};
+constexpr std::array<std::string_view, kOpCount> kOpNames = {"add", "multiply", "truediv", "matmul", "cast"};
 
 constexpr std::array<DType, 17> kDTypes = {
-    DType::bool_,   DType::int8,      DType::uint8,    DType::int16,     DType::uint16,
-    DType::int32,   DType::uint32,    DType::int64,    DType::uint64,    DType::float16,
-    DType::bfloat16, DType::float32,  DType::float64,  DType::complex64, DType::complex128,
-    DType::float8_e4m3fn, DType::float8_e5m2};
+    DType::bool_,   DType::int8,      DType::uint8,      DType::int16,         DType::uint16,     DType::int32,
+    DType::uint32,  DType::int64,     DType::uint64,     DType::float16,       DType::bfloat16,   DType::float32,
+    DType::float64, DType::complex64, DType::complex128, DType::float8_e4m3fn, DType::float8_e5m2};
 
-bool in(DType t, std::initializer_list<DType> set) {
-  return std::find(set.begin(), set.end(), t) != set.end();
-}
+bool in(DType t, std::initializer_list<DType> set) { return std::find(set.begin(), set.end(), t) != set.end(); }
 
 bool is_fp8(DType t) { return t == DType::float8_e4m3fn || t == DType::float8_e5m2; }
 
@@ -38,7 +34,7 @@ std::string core_name(DType t) {
   }
 }
 std::string repr(DType t) { return "tf." + std::string(name(t)); }  // repr(tf.DType)
-std::string enum_name(DType t) {                                   // DT_FLOAT
+std::string enum_name(DType t) {                                    // DT_FLOAT
   std::string n = core_name(t);
   std::transform(n.begin(), n.end(), n.begin(), [](char c) { return char(std::toupper(c)); });
   return "DT_" + n;
@@ -64,8 +60,7 @@ DType default_dtype(PyType p) {
   return DType::float32;
 }
 
-const std::string kCastNode =
-    "{{function_node __wrapped__Cast_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
+const std::string kCastNode = "{{function_node __wrapped__Cast_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
 
 // Converting a Python scalar to a requested dtype: the Outcome is the tensor's dtype or
 // the TypeError. A Python bool goes through the integer converters TensorFlow has for
@@ -74,26 +69,25 @@ Outcome convert(PyType p, DType to) {
   bool fits = false;
   switch (p) {
     case PyType::Bool:
-      fits = in(to, {DType::bool_, DType::int32, DType::int64, DType::uint64, DType::float16,
-                     DType::float32, DType::float64, DType::complex128});
+      fits = in(to, {DType::bool_, DType::int32, DType::int64, DType::uint64, DType::float16, DType::float32,
+                     DType::float64, DType::complex128});
       break;
     case PyType::Int:
       if (is_fp8(to))
-        return raises("TypeError", "Error while casting from dtype int64 to " + std::string(name(to)) +
-                                      ". " + kCastNode + "Cast int64 to " + std::string(name(to)) +
-                                      " is not supported",
-                     "TensorFlow converts a Python int through int64, and has no int64 -> " +
-                         std::string(name(to)) + " cast on the CPU.");
+        return raises("TypeError",
+                      "Error while casting from dtype int64 to " + std::string(name(to)) + ". " + kCastNode +
+                          "Cast int64 to " + std::string(name(to)) + " is not supported",
+                      "TensorFlow converts a Python int through int64, and has no int64 -> " + std::string(name(to)) +
+                          " cast on the CPU.");
       fits = to != DType::bool_;
       break;
     case PyType::Float: fits = is_float(to) || info(to).kind == DTypeKind::Complex; break;
     case PyType::Complex: fits = info(to).kind == DTypeKind::Complex; break;
   }
   if (fits) return returns(to, "");
-  return raises("TypeError",
-               "Cannot convert " + std::string(literal(p)) + " to EagerTensor of dtype " + core_name(to),
-               "TensorFlow cannot convert the Python " + std::string(literal(p)) + " to " +
-                   std::string(name(to)) + ".");
+  return raises(
+      "TypeError", "Cannot convert " + std::string(literal(p)) + " to EagerTensor of dtype " + core_name(to),
+      "TensorFlow cannot convert the Python " + std::string(literal(p)) + " to " + std::string(name(to)) + ".");
 }
 
 // convert_to_tensor(value, dtype_hint=...): the hint if the conversion works, else the default.
@@ -102,42 +96,43 @@ DType convert_with_hint(PyType p, DType hint) {
   return o.ok() ? *o.result : default_dtype(p);
 }
 
-
 // ---------------------------------------------------------------------------------------
 // Op definitions, as the 2.21 CPU build prints them.
 
 struct OpDef {
   std::string_view name;
-  std::string_view signature;   // between "signature=" and the first attr
+  std::string_view signature;     // between "signature=" and the first attr
   std::string_view attrs_before;  // attrs printed before T's
-  std::vector<DType> allowed;   // T's allowed list, in the OpDef's order
+  std::vector<DType> allowed;     // T's allowed list, in the OpDef's order
   std::string_view attrs_after;   // what follows T's attr inside Op<...>
 };
 
 const OpDef& add_v2() {
-  static const OpDef d{"AddV2", "x:T, y:T -> z:T", "",
-                       {DType::bfloat16, DType::float16, DType::float32, DType::float64,
-                        DType::uint8, DType::uint16, DType::uint32, DType::uint64, DType::int8,
-                        DType::int16, DType::int32, DType::int64, DType::complex64,
-                        DType::complex128},
-                       "; is_commutative=true; is_aggregate=true"};
+  static const OpDef d{
+      "AddV2",
+      "x:T, y:T -> z:T",
+      "",
+      {DType::bfloat16, DType::float16, DType::float32, DType::float64, DType::uint8, DType::uint16, DType::uint32,
+       DType::uint64, DType::int8, DType::int16, DType::int32, DType::int64, DType::complex64, DType::complex128},
+      "; is_commutative=true; is_aggregate=true"};
   return d;
 }
 const OpDef& mul() {
-  static const OpDef d{"Mul", "x:T, y:T -> z:T", "",
-                       {DType::bfloat16, DType::float16, DType::float32, DType::float64,
-                        DType::uint8, DType::int8, DType::uint16, DType::int16, DType::int32,
-                        DType::uint32, DType::uint64, DType::int64, DType::complex64,
-                        DType::complex128},
-                       "; is_commutative=true"};
+  static const OpDef d{
+      "Mul",
+      "x:T, y:T -> z:T",
+      "",
+      {DType::bfloat16, DType::float16, DType::float32, DType::float64, DType::uint8, DType::int8, DType::uint16,
+       DType::int16, DType::int32, DType::uint32, DType::uint64, DType::int64, DType::complex64, DType::complex128},
+      "; is_commutative=true"};
   return d;
 }
 const OpDef& mat_mul() {
-  static const OpDef d{"MatMul", "a:T, b:T -> product:T",
+  static const OpDef d{"MatMul",
+                       "a:T, b:T -> product:T",
                        "attr=transpose_a:bool,default=false; attr=transpose_b:bool,default=false; ",
-                       {DType::bfloat16, DType::float16, DType::float32, DType::float64,
-                        DType::int32, DType::int64, DType::uint8, DType::uint16, DType::uint32,
-                        DType::uint64, DType::complex64, DType::complex128},
+                       {DType::bfloat16, DType::float16, DType::float32, DType::float64, DType::int32, DType::int64,
+                        DType::uint8, DType::uint16, DType::uint32, DType::uint64, DType::complex64, DType::complex128},
                        "; attr=grad_a:bool,default=false; attr=grad_b:bool,default=false"};
   return d;
 }
@@ -149,14 +144,13 @@ std::string join(const std::vector<DType>& ts, std::string (*f)(DType)) {
 }
 
 Outcome not_allowed(const OpDef& d, DType t) {
-  return raises("InvalidArgumentError",
-               "Value for attr 'T' of " + core_name(t) + " is not in the list of allowed values: " +
-                   join(d.allowed, core_name) + "\n\t; NodeDef: {{node " + std::string(d.name) +
-                   "}}; Op<name=" + std::string(d.name) + "; signature=" + std::string(d.signature) +
-                   "; " + std::string(d.attrs_before) + "attr=T:type,allowed=[" +
-                   join(d.allowed, enum_name) + "]" + std::string(d.attrs_after) + "> [Op:" +
-                   std::string(d.name) + "] name: ",
-               std::string(d.name) + " is not defined for " + std::string(name(t)) + ".");
+  return raises(
+      "InvalidArgumentError",
+      "Value for attr 'T' of " + core_name(t) + " is not in the list of allowed values: " + join(d.allowed, core_name) +
+          "\n\t; NodeDef: {{node " + std::string(d.name) + "}}; Op<name=" + std::string(d.name) +
+          "; signature=" + std::string(d.signature) + "; " + std::string(d.attrs_before) + "attr=T:type,allowed=[" +
+          join(d.allowed, enum_name) + "]" + std::string(d.attrs_after) + "> [Op:" + std::string(d.name) + "] name: ",
+      std::string(d.name) + " is not defined for " + std::string(name(t)) + ".");
 }
 
 // An op whose inputs share one type attribute T: T is the first input's dtype, and every
@@ -165,11 +159,11 @@ Outcome run_same_type_op(const OpDef& d, DType x, DType y) {
   if (std::find(d.allowed.begin(), d.allowed.end(), x) == d.allowed.end()) return not_allowed(d, x);
   if (y != x)
     return raises("InvalidArgumentError",
-                 "cannot compute " + std::string(d.name) + " as input #1(zero-based) was expected to be a " +
-                     core_name(x) + " tensor but is a " + core_name(y) + " tensor [Op:" +
-                     std::string(d.name) + "] name: ",
-                 "TensorFlow does not promote: both inputs of " + std::string(d.name) +
-                     " must have the first input's dtype " + std::string(name(x)) + ".");
+                  "cannot compute " + std::string(d.name) + " as input #1(zero-based) was expected to be a " +
+                      core_name(x) + " tensor but is a " + core_name(y) + " tensor [Op:" + std::string(d.name) +
+                      "] name: ",
+                  "TensorFlow does not promote: both inputs of " + std::string(d.name) +
+                      " must have the first input's dtype " + std::string(name(x)) + ".");
   return returns(x, "Both inputs are " + std::string(name(x)) + ".");
 }
 
@@ -177,35 +171,36 @@ Outcome run_same_type_op(const OpDef& d, DType x, DType y) {
 Outcome matmul_kernel(DType t) {
   if (!in(t, {DType::uint8, DType::uint16, DType::uint32, DType::uint64})) return returns(t, "");
   return raises("NotFoundError",
-               "Could not find device for node: {{node MatMul}} = MatMul[T=" + enum_name(t) +
-                   ", grad_a=false, grad_b=false, transpose_a=false, transpose_b=false]\n"
-                   "All kernels registered for op MatMul:\n"
-                   "  device='XLA_CPU_JIT'; T in [DT_FLOAT, DT_DOUBLE, DT_INT32, DT_COMPLEX64, "
-                   "DT_INT64, DT_BFLOAT16, DT_COMPLEX128, DT_HALF]\n"
-                   "  device='CPU'; T in [DT_INT64]\n  device='CPU'; T in [DT_INT32]\n"
-                   "  device='CPU'; T in [DT_INT16]\n  device='CPU'; T in [DT_DOUBLE]\n"
-                   "  device='CPU'; T in [DT_FLOAT]\n  device='CPU'; T in [DT_BFLOAT16]\n"
-                   "  device='CPU'; T in [DT_HALF]\n  device='CPU'; T in [DT_COMPLEX128]\n"
-                   "  device='CPU'; T in [DT_COMPLEX64]\n [Op:MatMul] name: ",
-               "MatMul's definition allows " + std::string(name(t)) + " but no CPU kernel exists for it.");
+                "Could not find device for node: {{node MatMul}} = MatMul[T=" + enum_name(t) +
+                    ", grad_a=false, grad_b=false, transpose_a=false, transpose_b=false]\n"
+                    "All kernels registered for op MatMul:\n"
+                    "  device='XLA_CPU_JIT'; T in [DT_FLOAT, DT_DOUBLE, DT_INT32, DT_COMPLEX64, "
+                    "DT_INT64, DT_BFLOAT16, DT_COMPLEX128, DT_HALF]\n"
+                    "  device='CPU'; T in [DT_INT64]\n  device='CPU'; T in [DT_INT32]\n"
+                    "  device='CPU'; T in [DT_INT16]\n  device='CPU'; T in [DT_DOUBLE]\n"
+                    "  device='CPU'; T in [DT_FLOAT]\n  device='CPU'; T in [DT_BFLOAT16]\n"
+                    "  device='CPU'; T in [DT_HALF]\n  device='CPU'; T in [DT_COMPLEX128]\n"
+                    "  device='CPU'; T in [DT_COMPLEX64]\n [Op:MatMul] name: ",
+                "MatMul's definition allows " + std::string(name(t)) + " but no CPU kernel exists for it.");
 }
 
 Outcome sparse_matmul(DType a, DType b) {
   for (const auto& [attr, t] : {std::pair{"Ta", a}, std::pair{"Tb", b}})
     if (!in(t, {DType::float32, DType::bfloat16}))
       return raises("InvalidArgumentError",
-                   std::string("Value for attr '") + attr + "' of " + core_name(t) +
-                       " is not in the list of allowed values: float, bfloat16\n\t; NodeDef: {{node "
-                       "SparseMatMul}}; Op<name=SparseMatMul; signature=a:Ta, b:Tb -> product:float; "
-                       "attr=transpose_a:bool,default=false; attr=transpose_b:bool,default=false; "
-                       "attr=a_is_sparse:bool,default=false; attr=b_is_sparse:bool,default=false; "
-                       "attr=Ta:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_BFLOAT16]; "
-                       "attr=Tb:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_BFLOAT16]> "
-                       "[Op:SparseMatMul] name: ",
-                   "tf.matmul sends a bfloat16 input mixed with another dtype to SparseMatMul, "
-                   "which takes only float32 and bfloat16.");
-  return returns(DType::float32, "tf.matmul sends bfloat16 mixed with float32 to SparseMatMul, which "
-                            "computes and returns float32.");
+                    std::string("Value for attr '") + attr + "' of " + core_name(t) +
+                        " is not in the list of allowed values: float, bfloat16\n\t; NodeDef: {{node "
+                        "SparseMatMul}}; Op<name=SparseMatMul; signature=a:Ta, b:Tb -> product:float; "
+                        "attr=transpose_a:bool,default=false; attr=transpose_b:bool,default=false; "
+                        "attr=a_is_sparse:bool,default=false; attr=b_is_sparse:bool,default=false; "
+                        "attr=Ta:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_BFLOAT16]; "
+                        "attr=Tb:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_BFLOAT16]> "
+                        "[Op:SparseMatMul] name: ",
+                    "tf.matmul sends a bfloat16 input mixed with another dtype to SparseMatMul, "
+                    "which takes only float32 and bfloat16.");
+  return returns(DType::float32,
+                 "tf.matmul sends bfloat16 mixed with float32 to SparseMatMul, which "
+                 "computes and returns float32.");
 }
 
 // _TRUEDIV_TABLE: what integers become before RealDiv (floats and complex stay).
@@ -217,15 +212,14 @@ std::optional<DType> truediv_type(DType t) {
   return std::nullopt;
 }
 
-
 // ---------------------------------------------------------------------------------------
 // NumPy behaviour ("all" mode): _BINARY_DTYPE_RES_FULL of framework/flexible_dtypes.py,
 // transcribed. Rows and columns: the dtypes, then the weak types a Python int / float /
 // complex gets (i32w, f32w, c128w) and the weak results i64w, f64w. "!" marks results only
 // the "all" mode allows ("safe" mode raises instead).
-constexpr std::array<std::string_view, 20> kFlexNames = {
-    "b", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "bf16",
-    "f16", "f32", "f64", "c64", "c128", "i32w", "i64w", "f32w", "f64w", "c128w"};
+constexpr std::array<std::string_view, 20> kFlexNames = {"b",    "u8",   "u16",  "u32",  "u64",  "i8",   "i16",
+                                                         "i32",  "i64",  "bf16", "f16",  "f32",  "f64",  "c64",
+                                                         "c128", "i32w", "i64w", "f32w", "f64w", "c128w"};
 constexpr std::array<std::string_view, 20> kFlexTable = {
     "b u8 u16 u32 u64 i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128 i32w i64w f32w f64w c128w",
     "u8 u8 u16 u32 u64 i16! i16 i32 i64 bf16 f16 f32 f64 c64 c128 u8 u8 f64w! f64w c128w",
@@ -246,13 +240,14 @@ constexpr std::array<std::string_view, 20> kFlexTable = {
     "i64w u8 u16 u32 u64 i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128 i64w i64w f32w f64w c128w",
     "f32w f64w! f64w! f64w! f64w! f64w! f64w! f64w! f64w! bf16 f16 f32 f64 c64 c128 f32w f32w f32w f64w c128w",
     "f64w f64w f64w f64w f64w! f64w f64w f64w f64w! bf16 f16 f32 f64 c64 c128 f64w f64w f64w f64w c128w",
-    "c128w c128w c128w c128w c128w! c128w c128w c128w c128w! c64! c64! c64! c128 c64 c128 c128w c128w c128w c128w c128w",
+    "c128w c128w c128w c128w c128w! c128w c128w c128w c128w! c64! c64! c64! c128 c64 c128 c128w c128w c128w c128w "
+    "c128w",
 };
-constexpr std::array<DType, 20> kFlexDTypes = {
-    DType::bool_,   DType::uint8,      DType::uint16,    DType::uint32,     DType::uint64,
-    DType::int8,    DType::int16,      DType::int32,     DType::int64,      DType::bfloat16,
-    DType::float16, DType::float32,    DType::float64,   DType::complex64,  DType::complex128,
-    DType::int32,   DType::int64,      DType::float32,   DType::float64,    DType::complex128};
+constexpr std::array<DType, 20> kFlexDTypes = {DType::bool_,   DType::uint8,     DType::uint16,     DType::uint32,
+                                               DType::uint64,  DType::int8,      DType::int16,      DType::int32,
+                                               DType::int64,   DType::bfloat16,  DType::float16,    DType::float32,
+                                               DType::float64, DType::complex64, DType::complex128, DType::int32,
+                                               DType::int64,   DType::float32,   DType::float64,    DType::complex128};
 constexpr int kWeakInt32 = 15, kWeakFloat32 = 17, kWeakComplex128 = 19;
 
 int flex_index(std::string_view code) {
@@ -317,8 +312,10 @@ Outcome evaluate_numpy_behavior(Op op, const In& x, const In& y) {
   const int fx = flex_input(x.dtype, x.scalar, x.py), fy = flex_input(y.dtype, y.scalar, y.py);
   if (fx < 0 || fy < 0) {
     Outcome r = evaluate_default(op, x, y);
-    r.rule = "float8 is outside TensorFlow's auto-conversion table, so the op falls back to the "
-             "default semantics. " + r.rule;
+    r.rule =
+        "float8 is outside TensorFlow's auto-conversion table, so the op falls back to the "
+        "default semantics. " +
+        r.rule;
     return r;
   }
   const int fr = flex_result(fx, fy);
@@ -341,17 +338,17 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
   for (DType t : {a.dtype, b.dtype})
     if (!has_dtype(t))
       return raises("AttributeError", "module 'tensorflow' has no attribute '" + std::string(name(t)) + "'",
-                   "TensorFlow has no " + std::string(name(t)) + ".");
+                    "TensorFlow has no " + std::string(name(t)) + ".");
   const bool a_scalar = a.kind == OperandKind::Scalar, b_scalar = b.kind == OperandKind::Scalar;
   if (!op_is_elementwise(op) && (a_scalar || b_scalar))
     return raises("precision-lab", "tf." + std::string(op_name(op)) + " is modelled for tensors only",
-                 "Python scalar operands are modelled for add, multiply and truediv.");
+                  "Python scalar operands are modelled for add, multiply and truediv.");
   if (a_scalar && b_scalar)
     return raises("precision-lab", "two Python scalars are combined by Python, not TensorFlow",
-                 "Make one operand a tensor.");
+                  "Make one operand a tensor.");
   if (!a.value.empty() || !b.value.empty())
     return raises("precision-lab", "the tf engine models the default scalar values only",
-                 "Values are modelled by the numpy, jax and torch engines.");
+                  "Values are modelled by the numpy, jax and torch engines.");
   const In x{a.dtype, a_scalar, py_type_of(a.dtype)}, y{b.dtype, b_scalar, py_type_of(b.dtype)};
   if (c.numpy_behavior && op != Op::Cast) return evaluate_numpy_behavior(op, x, y);
   return evaluate_default(op, x, y);
@@ -362,18 +359,18 @@ Outcome evaluate_default(Op op, const In& x, const In& y) {
   const Operand a{x.dtype}, b{y.dtype};
   switch (op) {
     case Op::Cast:
-      if (is_fp8(b.dtype) && (a.dtype == DType::bool_ || is_integer(a.dtype) ||
-                              info(a.dtype).kind == DTypeKind::Complex))
+      if (is_fp8(b.dtype) &&
+          (a.dtype == DType::bool_ || is_integer(a.dtype) || info(a.dtype).kind == DTypeKind::Complex))
         return raises("UnimplementedError",
-                     kCastNode + "Cast " + std::string(name(a.dtype)) + " to " + std::string(name(b.dtype)) +
-                         " is not supported [Op:Cast] name: ",
-                     "The CPU has no Cast kernel from " + std::string(name(a.dtype)) + " to " +
-                         std::string(name(b.dtype)) + ".");
+                      kCastNode + "Cast " + std::string(name(a.dtype)) + " to " + std::string(name(b.dtype)) +
+                          " is not supported [Op:Cast] name: ",
+                      "The CPU has no Cast kernel from " + std::string(name(a.dtype)) + " to " +
+                          std::string(name(b.dtype)) + ".");
       return returns(b.dtype, "tf.cast converts to the dtype asked for.");
     case Op::Matmul: {
-      const bool sparse = a.dtype != b.dtype &&
-                          ((a.dtype == DType::bfloat16 && !in(b.dtype, {DType::int8, DType::uint8})) ||
-                           (b.dtype == DType::bfloat16 && !in(a.dtype, {DType::int8, DType::uint8})));
+      const bool sparse =
+          a.dtype != b.dtype && ((a.dtype == DType::bfloat16 && !in(b.dtype, {DType::int8, DType::uint8})) ||
+                                 (b.dtype == DType::bfloat16 && !in(a.dtype, {DType::int8, DType::uint8})));
       if (sparse) return sparse_matmul(a.dtype, b.dtype);
       // Eager execution looks up the kernel for T before it checks the second input.
       const auto& allowed = mat_mul().allowed;
@@ -407,8 +404,8 @@ Outcome evaluate_default(Op op, const In& x, const In& y) {
       if (x.scalar) how = "The Python " + std::string(literal(x.py)) + " becomes " + std::string(name(dx)) + ". ";
       if (y.scalar)
         how = dy == dx ? "The Python scalar is converted to " + std::string(name(dx)) + ". "
-                       : "The Python " + std::string(literal(y.py)) + " cannot become " +
-                             std::string(name(dx)) + ", so it becomes " + std::string(name(dy)) + ". ";
+                       : "The Python " + std::string(literal(y.py)) + " cannot become " + std::string(name(dx)) +
+                             ", so it becomes " + std::string(name(dy)) + ". ";
       if (op == Op::Add) {
         Outcome r = run_same_type_op(add_v2(), dx, dy);
         r.rule = how + r.rule;
@@ -416,21 +413,20 @@ Outcome evaluate_default(Op op, const In& x, const In& y) {
       }
       if (dx != dy)
         return raises("TypeError", "`x` and `y` must have the same dtype, got " + repr(dx) + " != " + repr(dy) + ".",
-                     how + "tf.math.truediv requires both dtypes to be equal.");
+                      how + "tf.math.truediv requires both dtypes to be equal.");
       const auto t = truediv_type(dx);
       if (!t) {
         std::string expected;
-        for (DType e : {DType::uint8, DType::int8, DType::uint16, DType::int16, DType::uint32,
-                        DType::int32, DType::uint64, DType::int64, DType::bfloat16, DType::float16,
-                        DType::float32, DType::float64, DType::complex64, DType::complex128})
+        for (DType e : {DType::uint8, DType::int8, DType::uint16, DType::int16, DType::uint32, DType::int32,
+                        DType::uint64, DType::int64, DType::bfloat16, DType::float16, DType::float32, DType::float64,
+                        DType::complex64, DType::complex128})
           expected += (expected.empty() ? "" : ", ") + repr(e);
-        return raises("TypeError",
-                     "Invalid dtype " + repr(dx) + " in __truediv__. Expected one of {" + expected + "}.",
-                     how + "truediv has no rule for " + std::string(name(dx)) + ".");
+        return raises("TypeError", "Invalid dtype " + repr(dx) + " in __truediv__. Expected one of {" + expected + "}.",
+                      how + "truediv has no rule for " + std::string(name(dx)) + ".");
       }
       return returns(*t, how + (*t == dx ? "truediv keeps " + std::string(name(dx)) + "."
-                                    : "truediv turns " + std::string(name(dx)) + " into " +
-                                          std::string(name(*t)) + " first (_TRUEDIV_TABLE)."));
+                                         : "truediv turns " + std::string(name(dx)) + " into " + std::string(name(*t)) +
+                                               " first (_TRUEDIV_TABLE)."));
     }
   }
   return raises("precision-lab", "unknown op", "");

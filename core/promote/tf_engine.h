@@ -26,7 +26,7 @@ enum class Op : uint8_t { Add, Multiply, Truediv, Matmul, Cast };
 inline constexpr int kOpCount = 5;
 std::string_view op_name(Op op);  // "add", "multiply", "truediv", "matmul", "cast"
 std::optional<Op> parse_op(std::string_view name);
-bool op_is_elementwise(Op op);    // add, multiply, truediv: Python scalar operands modelled
+bool op_is_elementwise(Op op);  // add, multiply, truediv: Python scalar operands modelled
 
 bool has_dtype(DType t);
 std::string_view python_name(DType t);  // tf.DType.name: "float32", "float8_e4m3fn"

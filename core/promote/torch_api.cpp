@@ -39,7 +39,8 @@ std::string trim(std::string_view s) {
 
 bool is_identifier(std::string_view s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 // The parsed snippet: OBJECT.NAME, then a call "(ARG)", an assignment "= ARG", or nothing.
@@ -59,11 +60,13 @@ Expected<Snippet> parse(std::string_view text) {
     if (t.back() != ')') return Error{"a call must end with ')'"};
     s.form = Snippet::Call;
     s.arg = trim(std::string_view(t).substr(open + 1, t.size() - open - 2));
-    if (s.arg.rfind("dtype", 0) == 0 && s.arg.find('=') != std::string::npos) s.arg = trim(s.arg.substr(s.arg.find('=') + 1));
+    if (s.arg.rfind("dtype", 0) == 0 && s.arg.find('=') != std::string::npos)
+      s.arg = trim(s.arg.substr(s.arg.find('=') + 1));
     t = t.substr(0, open);
   }
   const size_t dot = t.find('.');
-  if (dot == std::string::npos) return Error{"expected OBJECT.NAME, where OBJECT is x (a tensor), m (an nn.Linear) or torch"};
+  if (dot == std::string::npos)
+    return Error{"expected OBJECT.NAME, where OBJECT is x (a tensor), m (an nn.Linear) or torch"};
   s.object = t.substr(0, dot);
   s.name = t.substr(dot + 1);
   if (s.object != "x" && s.object != "m" && s.object != "torch")
@@ -74,7 +77,8 @@ Expected<Snippet> parse(std::string_view text) {
 
 std::string missing(const Snippet& s) {
   if (s.object == "torch") return "AttributeError: module 'torch' has no attribute '" + s.name + "'";
-  return "AttributeError: '" + std::string(s.object == "x" ? "Tensor" : "Linear") + "' object has no attribute '" + s.name + "'";
+  return "AttributeError: '" + std::string(s.object == "x" ? "Tensor" : "Linear") + "' object has no attribute '" +
+         s.name + "'";
 }
 
 // An argument that names a dtype: "torch.float16". Python evaluates it before the call, but
@@ -88,7 +92,8 @@ Expected<DTypeArg> dtype_arg(const std::string& arg) {
   if (arg.rfind("torch.", 0) != 0) return Error{"the argument must be a dtype spelled torch.NAME, not '" + arg + "'"};
   const std::string n = arg.substr(6);
   if (!is_identifier(n)) return Error{"the argument must be one dtype spelled torch.NAME, not '" + arg + "'"};
-  if (!has(kTorchNames, n)) return DTypeArg{std::nullopt, "AttributeError: module 'torch' has no attribute '" + n + "'"};
+  if (!has(kTorchNames, n))
+    return DTypeArg{std::nullopt, "AttributeError: module 'torch' has no attribute '" + n + "'"};
   auto t = parse_dtype(arg);
   if (!t) return Error{"'" + arg + "' is not a dtype the app models"};
   return DTypeArg{*t, ""};
@@ -97,10 +102,10 @@ Expected<DTypeArg> dtype_arg(const std::string& arg) {
 // Tensor methods that return a copy in another dtype (PyTorch 2.15 _tensor_docs.py).
 std::optional<DType> conversion_method(std::string_view n) {
   static const std::pair<const char*, DType> methods[] = {
-      {"half", DType::float16},  {"float", DType::float32}, {"double", DType::float64},
-      {"bfloat16", DType::bfloat16}, {"int", DType::int32}, {"long", DType::int64},
-      {"short", DType::int16},   {"char", DType::int8},     {"byte", DType::uint8},
-      {"bool", DType::bool_},    {"cfloat", DType::complex64}, {"cdouble", DType::complex128},
+      {"half", DType::float16},      {"float", DType::float32},    {"double", DType::float64},
+      {"bfloat16", DType::bfloat16}, {"int", DType::int32},        {"long", DType::int64},
+      {"short", DType::int16},       {"char", DType::int8},        {"byte", DType::uint8},
+      {"bool", DType::bool_},        {"cfloat", DType::complex64}, {"cdouble", DType::complex128},
       {"chalf", DType::complex32}};
   for (const auto& [name, t] : methods)
     if (n == name) return t;
@@ -169,9 +174,11 @@ Expected<std::string> module_snippet(const Snippet& s) {
     if (!a->error.empty()) return a->error;
     if (floating_or_complex(*a->dtype)) return converted_module(*a->dtype);
     if (s.name == "to")  // torch/nn/modules/module.py, Module.to
-      return "TypeError: nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch." + dtype_text(*a->dtype);
+      return "TypeError: nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch." +
+             dtype_text(*a->dtype);
     // Module.type casts each parameter's .data; a parameter that requires grad must stay floating.
-    return std::string("RuntimeError: data set to a tensor that requires gradients must be floating point or complex dtype");
+    return std::string(
+        "RuntimeError: data set to a tensor that requires gradients must be floating point or complex dtype");
   }
   return Error{"m." + s.name + "() exists but does not change dtypes; not modelled"};
 }
@@ -191,7 +198,8 @@ Expected<std::string> torch_module_snippet(const Snippet& s) {
     const DType t = *a->dtype;
     // torch/__init__.py set_default_dtype -> torch._C._set_default_dtype: float16, bfloat16,
     // float32 and float64 have a default tensor type; other floats have no storage class.
-    if (t == DType::float16 || t == DType::bfloat16 || t == DType::float32 || t == DType::float64) return std::string("ok");
+    if (t == DType::float16 || t == DType::bfloat16 || t == DType::float32 || t == DType::float64)
+      return std::string("ok");
     if (!is_float(t)) return std::string("TypeError: only floating-point types are supported as the default type");
     return Error{"torch.set_default_dtype(" + s.arg + ") is not modelled"};
   }

@@ -12,8 +12,7 @@ namespace {
 
 // at::autocast::is_autocast_eligible + is_eligible: a floating-point tensor, not float64.
 bool eligible(const Operand& x) {
-  return x.kind != OperandKind::Scalar && is_float(x.dtype) && x.dtype != DType::float64 &&
-         x.dtype != DType::tf32;
+  return x.kind != OperandKind::Scalar && is_float(x.dtype) && x.dtype != DType::float64 && x.dtype != DType::tf32;
 }
 
 }  // namespace
@@ -26,10 +25,8 @@ AutocastPolicy autocast_cpu_policy(Op op) {
     case Op::Addmm:
     case Op::Linear:
     case Op::Conv1d:
-    case Op::Conv2d:
-      return AutocastPolicy::LowerPrecision;
-    default:
-      return AutocastPolicy::Untouched;
+    case Op::Conv2d: return AutocastPolicy::LowerPrecision;
+    default: return AutocastPolicy::Untouched;
   }
 }
 
@@ -40,8 +37,8 @@ using Evaluate = std::function<Outcome(Op, Operand, Operand, std::optional<DType
 // Autocast on `device` ("CPU", "CUDA") to `lower`, with `run` evaluating on that device and
 // `has` saying which dtypes its release has.
 Outcome evaluate_autocast(std::string_view device, DType lower, const Evaluate& run,
-                          const std::function<bool(DType)>& has, Op op,
-                          Operand a, Operand b, std::optional<DType> bias) {
+                          const std::function<bool(DType)>& has, Op op, Operand a, Operand b,
+                          std::optional<DType> bias) {
   if (autocast_cpu_policy(op) == AutocastPolicy::Untouched) {
     Outcome o = run(op, a, b, bias);
     if (!o.rule.empty()) o.rule = "Autocast leaves " + std::string(op_name(op)) + " alone. " + o.rule;
@@ -64,8 +61,8 @@ Outcome evaluate_autocast(std::string_view device, DType lower, const Evaluate& 
   }
   if (bias) bias = c.dtype;
   Outcome o = run(op, a, b, bias);
-  std::string why = "Autocast (" + std::string(device) + ", " + lower_name + ") runs " +
-                    std::string(op_name(op)) + " in " + lower_name;
+  std::string why = "Autocast (" + std::string(device) + ", " + lower_name + ") runs " + std::string(op_name(op)) +
+                    " in " + lower_name;
   why += cast.empty() ? ": no input needed a cast" : ": it casts the " + cast + " input(s) to " + lower_name;
   why += "; float64 and non-float tensors are never cast. ";
   o.rule = why + o.rule;
@@ -76,12 +73,16 @@ Outcome evaluate_autocast(std::string_view device, DType lower, const Evaluate& 
 
 Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> bias, Release r,
                               const ConvShape* shape) {
-  const auto run = [r, shape](Op o, Operand x, Operand y, std::optional<DType> c) { return evaluate(o, x, y, c, r, shape); };
-  return evaluate_autocast("CPU", DType::bfloat16, run, [r](DType t) { return has_dtype(r, t); }, op, a, b, bias);
+  const auto run = [r, shape](Op o, Operand x, Operand y, std::optional<DType> c) {
+    return evaluate(o, x, y, c, r, shape);
+  };
+  return evaluate_autocast(
+      "CPU", DType::bfloat16, run, [r](DType t) { return has_dtype(r, t); }, op, a, b, bias);
 }
 
 Outcome evaluate_autocast_cuda(DType lower, Op op, Operand a, Operand b, std::optional<DType> bias) {
-  return evaluate_autocast("CUDA", lower, evaluate_cuda, [](DType t) { return has_dtype(t); }, op, a, b, bias);
+  return evaluate_autocast(
+      "CUDA", lower, evaluate_cuda, [](DType t) { return has_dtype(t); }, op, a, b, bias);
 }
 
 }  // namespace pl::promote::torch

@@ -34,7 +34,6 @@ Outcome evaluate_autocast_cpu(Op op, Operand a, Operand b, std::optional<DType> 
                               Release r = Release::V2_15, const ConvShape* shape = nullptr);
 
 // op(a, b[, bias]) inside torch.autocast("cuda", dtype=lower), lower float16 or bfloat16.
-Outcome evaluate_autocast_cuda(DType lower, Op op, Operand a, Operand b,
-                               std::optional<DType> bias = std::nullopt);
+Outcome evaluate_autocast_cuda(DType lower, Op op, Operand a, Operand b, std::optional<DType> bias = std::nullopt);
 
 }  // namespace pl::promote::torch

@@ -9,8 +9,9 @@ namespace {
 
 Outcome not_modelled(DType t) {
   return Outcome{std::nullopt, "precision-lab",
-                 std::string(name(t)) + " is not modelled on CUDA (float16, bfloat16, float32 "
-                 "and float64 are)",
+                 std::string(name(t)) +
+                     " is not modelled on CUDA (float16, bfloat16, float32 "
+                     "and float64 are)",
                  "Only PyTorch 2.11 was recorded on a GPU (assets/promotion/torch2.11_cuda.json), "
                  "and CUDA's kernel lists differ from the CPU's for the other dtypes."};
 }
@@ -60,8 +61,7 @@ Outcome evaluate_cuda(Op op, Operand a, Operand b, std::optional<DType> bias) {
   const std::string cpu_check = "expected m1 and m2 to have the same dtype";
   if ((op == Op::Mm || op == Op::Matmul || (op == Op::Linear && !bias)) && cpu.message.rfind(cpu_check, 0) == 0)
     return Outcome{std::nullopt, cpu.error_type,
-                   "expected mat1 and mat2 to have the same dtype" + cpu.message.substr(cpu_check.size()),
-                   cpu.rule};
+                   "expected mat1 and mat2 to have the same dtype" + cpu.message.substr(cpu_check.size()), cpu.rule};
   // CUDA has complex32 kernels for add, sub, mul and div (recorded: a float16 tensor with a
   // complex Python scalar gives complex32 for all four); the CPU's division has none.
   if (op_is_elementwise(op) && cpu_kernel_lacks(cpu, DType::complex32))

@@ -24,7 +24,8 @@ const Recording& recording() {
     out.index.fill(-1);
     const auto& names = out.json.at("dtypes");
     for (size_t i = 0; i < names.size(); ++i)
-      if (auto t = from_python_name(names[i].get<std::string>())) out.index[static_cast<size_t>(*t)] = static_cast<int>(i);
+      if (auto t = from_python_name(names[i].get<std::string>()))
+        out.index[static_cast<size_t>(*t)] = static_cast<int>(i);
     out.rule = "Recorded from PyTorch " + std::string(kRecordedCudaVersion) + " on " +
                out.json.at("gpu").get<std::string>() + ", CUDA " + out.json.at("cuda").get<std::string>() + ".";
     return out;
@@ -57,20 +58,24 @@ Outcome evaluate_recorded_cuda(Op op, Operand a, Operand b, std::optional<DType>
   const auto& tables = r.json.at("tables");
   const auto it = tables.find(table);
   if (it == tables.end()) return not_recorded(table);
-  const nlohmann::json* cell = &it.value()[r.index[static_cast<size_t>(a.dtype)]][r.index[static_cast<size_t>(b.dtype)]];
+  const nlohmann::json* cell =
+      &it.value()[r.index[static_cast<size_t>(a.dtype)]][r.index[static_cast<size_t>(b.dtype)]];
   if (bias) cell = &(*cell)[r.index[static_cast<size_t>(*bias)]];
   const nlohmann::json& o = r.json.at("outcomes").at(cell->get<size_t>());
   const std::string& rule = r.rule;
   if (o.is_string()) {
     auto t = from_python_name(o.get<std::string>());
-    if (!t) return Outcome{std::nullopt, "precision-lab", "unknown dtype " + o.get<std::string>() + " in the recording", rule};
+    if (!t)
+      return Outcome{std::nullopt, "precision-lab", "unknown dtype " + o.get<std::string>() + " in the recording",
+                     rule};
     return returns(*t, rule);
   }
   const std::string type = o.at("error").get<std::string>();
   return raises(type, o.at("message").get<std::string>(),
                 type == "AcceleratorError"
                     ? "A CUDA kernel asserted on the device: the op raises, and every later CUDA call "
-                      "in that process fails the same way. " + rule
+                      "in that process fails the same way. " +
+                          rule
                     : rule);
 }
 

@@ -32,32 +32,25 @@ std::string S(DType t) { return std::string(scalar_type_name(t)); }
 std::string C(DType t) { return std::string(cpp_type_name(t)); }
 std::string P(DType t) { return "torch." + std::string(python_name(t)); }
 
-bool in(DType t, std::initializer_list<DType> set) {
-  return std::find(set.begin(), set.end(), t) != set.end();
-}
+bool in(DType t, std::initializer_list<DType> set) { return std::find(set.begin(), set.end(), t) != set.end(); }
 
 // ---- c10/core/ScalarType.h categories --------------------------------------------------
 
 bool is_float8(DType t) {
-  return in(t, {DType::float8_e4m3fn, DType::float8_e5m2, DType::float8_e4m3fnuz,
-                DType::float8_e5m2fnuz, DType::float8_e8m0fnu});
+  return in(t, {DType::float8_e4m3fn, DType::float8_e5m2, DType::float8_e4m3fnuz, DType::float8_e5m2fnuz,
+                DType::float8_e8m0fnu});
 }
 bool is_barebones_unsigned(DType t) { return in(t, {DType::uint16, DType::uint32, DType::uint64}); }
 bool is_floating(DType t) {
-  return in(t, {DType::float16, DType::bfloat16, DType::float32, DType::float64,
-                DType::float4_e2m1fn}) ||
-         is_float8(t);
+  return in(t, {DType::float16, DType::bfloat16, DType::float32, DType::float64, DType::float4_e2m1fn}) || is_float8(t);
 }
 bool is_reduced_floating(DType t) {
   return in(t, {DType::float16, DType::bfloat16, DType::float4_e2m1fn}) || is_float8(t);
 }
-bool is_complex(DType t) {
-  return in(t, {DType::complex32, DType::bcomplex32, DType::complex64, DType::complex128});
-}
+bool is_complex(DType t) { return in(t, {DType::complex32, DType::bcomplex32, DType::complex64, DType::complex128}); }
 bool is_integral(DType t, bool include_bool) {
-  return (include_bool && t == DType::bool_) ||
-         in(t, {DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::uint16,
-                DType::uint32, DType::uint64});
+  return (include_bool && t == DType::bool_) || in(t, {DType::uint8, DType::int8, DType::int16, DType::int32,
+                                                       DType::int64, DType::uint16, DType::uint32, DType::uint64});
 }
 
 // c10::toComplexType. 1.13 had no bcomplex32 and mapped bfloat16 to complex64 ("BFloat16
@@ -92,9 +85,9 @@ DType complex_value_type(DType t) {
 
 // The types _promoteTypesLookup covers; every other type has index -1 there.
 bool in_lookup_table(DType t) {
-  return in(t, {DType::bool_, DType::uint8, DType::int8, DType::int16, DType::int32,
-                DType::int64, DType::float16, DType::bfloat16, DType::float32, DType::float64,
-                DType::complex32, DType::bcomplex32, DType::complex64, DType::complex128});
+  return in(t, {DType::bool_, DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::float16,
+                DType::bfloat16, DType::float32, DType::float64, DType::complex32, DType::bcomplex32, DType::complex64,
+                DType::complex128});
 }
 
 int int_width(DType t) { return info(t).storage_bits; }
@@ -112,8 +105,7 @@ DType lookup(DType a, DType b, Release r) {
     return to_complex(lookup(ra, rb, r), r);
   }
   if (is_floating(a) && is_floating(b)) {
-    if (in(a, {DType::float16, DType::bfloat16}) && in(b, {DType::float16, DType::bfloat16}))
-      return DType::float32;
+    if (in(a, {DType::float16, DType::bfloat16}) && in(b, {DType::float16, DType::bfloat16})) return DType::float32;
     return int_width(a) >= int_width(b) ? a : b;
   }
   if (is_floating(a)) return a;
@@ -129,16 +121,13 @@ DType lookup(DType a, DType b, Release r) {
 DType promote(DType a, DType b, Release r) {
   if (a == b) return a;
   if (is_float8(a) || is_float8(b))
-    raise("RuntimeError",
-          "Promotion for Float8 Types is not supported, attempted to promote " + S(a) + " and " +
-              S(b),
+    raise("RuntimeError", "Promotion for Float8 Types is not supported, attempted to promote " + S(a) + " and " + S(b),
           "PyTorch never promotes float8 implicitly: convert explicitly with .to().");
   if (is_barebones_unsigned(a) || is_barebones_unsigned(b)) {
     if (is_floating(a)) return a;
     if (is_floating(b)) return b;
     raise("RuntimeError",
-          "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote " +
-              S(a) + " and " + S(b),
+          "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote " + S(a) + " and " + S(b),
           "uint16/32/64 are 'barebones' types in PyTorch: they promote only to a float type.");
   }
   // The lookup table has no row for these; PyTorch's own internal assert fires (a bug
@@ -198,15 +187,13 @@ Operand as_received(Operand o, Release r) {
   return o;
 }
 
-std::optional<DType> promote_skip_undefined(std::optional<DType> a, std::optional<DType> b,
-                                           Release r) {
+std::optional<DType> promote_skip_undefined(std::optional<DType> a, std::optional<DType> b, Release r) {
   if (!a) return b;
   if (!b) return a;
   return promote(*a, *b, r);
 }
 
-std::optional<DType> combine_categories(std::optional<DType> higher, std::optional<DType> lower,
-                                        Release r) {
+std::optional<DType> combine_categories(std::optional<DType> higher, std::optional<DType> lower, Release r) {
   if (higher && is_complex(*higher)) return higher;
   if (lower && is_complex(*lower)) {
     if (higher && is_floating(*higher)) return to_complex(*higher, r);  // keep higher's precision
@@ -231,8 +218,8 @@ std::string picks_an_operand(std::span<const Operand> ops, DType result) {
   for (const Operand& o : ops)
     if (o.dtype != result && is_integral(o.dtype, true) && is_floating(result))
       return "PyTorch promotes by category (bool < integer < float < complex): a float dtype beats an integer "
-             "dtype whatever their widths, so the result is " + P(result) + "; " +
-             int_to_float_loss(o.dtype, result) + ".";
+             "dtype whatever their widths, so the result is " +
+             P(result) + "; " + int_to_float_loss(o.dtype, result) + ".";
   return "Promotion picks the wider operand dtype (" + P(result) + "), which holds every value of the other.";
 }
 
@@ -242,54 +229,47 @@ Common common_dtype(std::span<const Operand> ops, Release r) {
     switch (o.kind) {
       case OperandKind::Tensor: dim = promote_skip_undefined(dim, o.dtype, r); break;
       case OperandKind::ZeroDim: zero = promote_skip_undefined(zero, o.dtype, r); break;
-      case OperandKind::Scalar:
-        wrapped = promote_skip_undefined(wrapped, scalar_participates_as(o.dtype), r);
-        break;
+      case OperandKind::Scalar: wrapped = promote_skip_undefined(wrapped, scalar_participates_as(o.dtype), r); break;
     }
   }
   const DType result = *combine_categories(dim, combine_categories(zero, wrapped, r), r);
   std::string rule;
-  if (dim && *dim == result && (zero || wrapped) && std::any_of(ops.begin(), ops.end(), [&](auto& o) {
-        return o.kind != OperandKind::Tensor && o.dtype != result;
-      }))
-    rule = "Zero-dim tensors and Python scalars do not change the dtype of a dimensioned tensor "
-           "unless their category (bool < integer < float < complex) is higher.";
+  if (dim && *dim == result && (zero || wrapped) &&
+      std::any_of(ops.begin(), ops.end(), [&](auto& o) { return o.kind != OperandKind::Tensor && o.dtype != result; }))
+    rule =
+        "Zero-dim tensors and Python scalars do not change the dtype of a dimensioned tensor "
+        "unless their category (bool < integer < float < complex) is higher.";
   else if (!dim && zero && wrapped && *zero == result)
-    rule = "A Python scalar does not change a zero-dim tensor's dtype unless its category "
-           "is higher.";
+    rule =
+        "A Python scalar does not change a zero-dim tensor's dtype unless its category "
+        "is higher.";
   else if (wrapped && result == scalar_participates_as(ops.back().dtype) && !dim && !zero)
     rule = "Python scalars alone take the default dtypes: int64, float32, complex64.";
   else if ((dim || zero) && wrapped && (is_floating(result) || is_complex(result)) &&
            std::none_of(ops.begin(), ops.end(),
                         [&](auto& o) { return o.kind != OperandKind::Scalar && o.dtype == result; }))
-    rule = "A Python scalar of a higher category lifts integer tensors to the default dtype "
-           "(float32, or complex64), or a float tensor to its complex counterpart.";
-  else if (ops.size() == 2 && ops[0].dtype == ops[1].dtype)
-    rule = "Both operands have the same dtype.";
+    rule =
+        "A Python scalar of a higher category lifts integer tensors to the default dtype "
+        "(float32, or complex64), or a float tensor to its complex counterpart.";
+  else if (ops.size() == 2 && ops[0].dtype == ops[1].dtype) rule = "Both operands have the same dtype.";
   else if (std::any_of(ops.begin(), ops.end(), [&](auto& o) { return o.dtype == result; }))
     rule = picks_an_operand(ops, result);
-  else
-    rule = "Neither dtype holds the other, so PyTorch picks the smallest that holds both (" +
-           P(result) + ").";
+  else rule = "Neither dtype holds the other, so PyTorch picks the smallest that holds both (" + P(result) + ").";
   return {result, rule};
 }
 
 // ---- kernels and casts --------------------------------------------------------------
 
 // 2.x raises NotImplementedError where 1.13 raised RuntimeError.
-std::string_view not_implemented_error(Release r) {
-  return is_1_13(r) ? "RuntimeError" : "NotImplementedError";
-}
+std::string_view not_implemented_error(Release r) { return is_1_13(r) ? "RuntimeError" : "NotImplementedError"; }
 
 [[noreturn]] void not_implemented(std::string_view kernel, DType t, Release r) {
-  raise(std::string(not_implemented_error(r)),
-        "\"" + std::string(kernel) + "\" not implemented for '" + S(t) + "'",
+  raise(std::string(not_implemented_error(r)), "\"" + std::string(kernel) + "\" not implemented for '" + S(t) + "'",
         "PyTorch's CPU kernel " + std::string(kernel) + " has no " + P(t) +
             " version (its AT_DISPATCH list leaves it out).");
 }
 
-void require_kernel(std::string_view kernel, DType t, std::initializer_list<DType> supported,
-                    Release r) {
+void require_kernel(std::string_view kernel, DType t, std::initializer_list<DType> supported, Release r) {
   if (!in(t, supported)) not_implemented(kernel, t, r);
 }
 
@@ -308,33 +288,32 @@ void require_copy(DType from, DType to, bool single_element, Release r) {
 bool is_cpu_scalar(const Operand& o) { return o.kind != OperandKind::Tensor; }
 
 constexpr std::initializer_list<DType> kAddTypes = {
-    DType::bool_, DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64,
-    DType::float16, DType::bfloat16, DType::float32, DType::float64, DType::complex32,
-    DType::complex64, DType::complex128};
-constexpr std::initializer_list<DType> kDivTypes = {DType::float16, DType::bfloat16,
-                                                    DType::float32, DType::float64,
-                                                    DType::complex64, DType::complex128};
+    DType::bool_,     DType::uint8,     DType::int8,      DType::int16,   DType::int32,
+    DType::int64,     DType::float16,   DType::bfloat16,  DType::float32, DType::float64,
+    DType::complex32, DType::complex64, DType::complex128};
+constexpr std::initializer_list<DType> kDivTypes = {DType::float16, DType::bfloat16,  DType::float32,
+                                                    DType::float64, DType::complex64, DType::complex128};
 constexpr std::initializer_list<DType> kReducedScalarTypes = {DType::float16, DType::bfloat16};
 constexpr std::initializer_list<DType> kAddmmTypes = {
-    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::float16,
-    DType::bfloat16, DType::float32, DType::float64, DType::complex64, DType::complex128,
-    DType::float8_e4m3fn, DType::float8_e5m2, DType::float8_e4m3fnuz, DType::float8_e5m2fnuz};
-constexpr std::initializer_list<DType> kBmmTypes = {
-    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::float16,
-    DType::bfloat16, DType::float32, DType::float64, DType::complex64, DType::complex128};
+    DType::uint8,      DType::int8,          DType::int16,       DType::int32,           DType::int64,
+    DType::float16,    DType::bfloat16,      DType::float32,     DType::float64,         DType::complex64,
+    DType::complex128, DType::float8_e4m3fn, DType::float8_e5m2, DType::float8_e4m3fnuz, DType::float8_e5m2fnuz};
+constexpr std::initializer_list<DType> kBmmTypes = {DType::uint8,   DType::int8,      DType::int16,     DType::int32,
+                                                    DType::int64,   DType::float16,   DType::bfloat16,  DType::float32,
+                                                    DType::float64, DType::complex64, DType::complex128};
 // 1.13's CPU addmm, bmm and slow_conv2d had no float16 version.
 constexpr std::initializer_list<DType> kAddmmTypesV1 = {
-    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::bfloat16,
-    DType::float32, DType::float64, DType::complex64, DType::complex128};
+    DType::uint8,    DType::int8,    DType::int16,   DType::int32,     DType::int64,
+    DType::bfloat16, DType::float32, DType::float64, DType::complex64, DType::complex128};
 constexpr std::initializer_list<DType> kBmmTypesV1 = {
-    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::bfloat16,
-    DType::float32, DType::float64, DType::complex64, DType::complex128};
-constexpr std::initializer_list<DType> kSlowConvTypesV1 = {
-    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::bfloat16,
-    DType::float32, DType::float64};
-constexpr std::initializer_list<DType> kSlowConvTypes = {
-    DType::uint8, DType::int8, DType::int16, DType::int32, DType::int64, DType::float16,
-    DType::bfloat16, DType::float32, DType::float64};
+    DType::uint8,    DType::int8,    DType::int16,   DType::int32,     DType::int64,
+    DType::bfloat16, DType::float32, DType::float64, DType::complex64, DType::complex128};
+constexpr std::initializer_list<DType> kSlowConvTypesV1 = {DType::uint8,   DType::int8,   DType::int16,
+                                                           DType::int32,   DType::int64,  DType::bfloat16,
+                                                           DType::float32, DType::float64};
+constexpr std::initializer_list<DType> kSlowConvTypes = {DType::uint8,    DType::int8,    DType::int16,
+                                                         DType::int32,    DType::int64,   DType::float16,
+                                                         DType::bfloat16, DType::float32, DType::float64};
 
 // add, sub, mul, div: meta function checks, TensorIterator's common dtype and CPU casts,
 // then the kernel's dispatch.
@@ -365,14 +344,12 @@ Common elementwise(Op op, const Operand& a, const Operand& b, Release r) {
     case Op::Mul:
       if (is_cpu_scalar(b) && is_reduced_floating(c.dtype))
         require_kernel("mul_cpu_reduced_float", c.dtype, kReducedScalarTypes, r);
-      else if (c.dtype == DType::float4_e2m1fn || c.dtype == DType::bcomplex32)
-        not_implemented("mul_cpu", c.dtype, r);
+      else if (c.dtype == DType::float4_e2m1fn || c.dtype == DType::bcomplex32) not_implemented("mul_cpu", c.dtype, r);
       break;
     case Op::Div:
       if (is_cpu_scalar(b) && is_reduced_floating(c.dtype))
         require_kernel("div_cpu_reduced_float", c.dtype, kReducedScalarTypes, r);
-      else
-        require_kernel("div_cpu", c.dtype, kDivTypes, r);
+      else require_kernel("div_cpu", c.dtype, kDivTypes, r);
       break;
     default: break;
   }
@@ -384,16 +361,14 @@ const std::string kNoPromotionRule =
 
 void require_same_mm(DType a, DType b) {
   if (a != b)
-    raise("RuntimeError",
-          "expected m1 and m2 to have the same dtype, but got: " + C(a) + " != " + C(b),
+    raise("RuntimeError", "expected m1 and m2 to have the same dtype, but got: " + C(a) + " != " + C(b),
           kNoPromotionRule);
 }
 
 // A kernel that dispatched on `expected` reads another tensor's data as that type:
 // Tensor::data_ptr<T>() checks it.
 void require_data_type(DType expected, DType found, const std::string& rule) {
-  if (expected != found)
-    raise("RuntimeError", "expected scalar type " + S(expected) + " but found " + S(found), rule);
+  if (expected != found) raise("RuntimeError", "expected scalar type " + S(expected) + " but found " + S(found), rule);
 }
 
 // 1.13's matrix products: addmm's meta function compared the bias with mat2, then mat1
@@ -426,12 +401,10 @@ Common matrix(Op op, DType a, DType b, std::optional<DType> bias, Release r) {
   }
   if (bias) {  // addmm (and linear with a bias, which calls it): addmm meta checks
     if (*bias != b)
-      raise("RuntimeError",
-            "self and mat2 must have the same dtype, but got " + S(*bias) + " and " + S(b),
+      raise("RuntimeError", "self and mat2 must have the same dtype, but got " + S(*bias) + " and " + S(b),
             "The bias must have the operands' dtype too: addmm does not promote it.");
     if (a != b)
-      raise("RuntimeError",
-            "mat1 and mat2 must have the same dtype, but got " + S(a) + " and " + S(b),
+      raise("RuntimeError", "mat1 and mat2 must have the same dtype, but got " + S(a) + " and " + S(b),
             kNoPromotionRule);
     require_kernel("addmm_impl_cpu_", a, kAddmmTypes, r);
     return {a, "Input, weight and bias share a dtype, and the result keeps it."};
@@ -446,9 +419,7 @@ std::string type_string(DType t) { return tensor_type_string(t, /*cuda=*/false);
 
 void check_conv_bias(DType input, std::optional<DType> bias, const std::string& rule) {
   if (bias && *bias != input)
-    raise("RuntimeError",
-          "Input type (" + C(input) + ") and bias type (" + C(*bias) + ") should be the same",
-          rule);
+    raise("RuntimeError", "Input type (" + C(input) + ") and bias type (" + C(*bias) + ") should be the same", rule);
 }
 
 // Which path runs a CPU convolution: oneDNN for bfloat16 on a CPU with AVX-512 BW/VL/DQ (the
@@ -480,13 +451,11 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
   if (is_complex(input)) {  // complex input: complex_convolution checks types up front
     if (weight != input)
       raise("RuntimeError",
-            "Input type (" + type_string(input) + ") and weight type (" +
-                type_string(weight) + ") should be the same",
+            "Input type (" + type_string(input) + ") and weight type (" + type_string(weight) + ") should be the same",
             mismatch_rule);
     if (conv1d_v1 && bias && *bias != input)
       raise("RuntimeError",
-            "Input type (" + type_string(input) + ") and bias type (" +
-                type_string(*bias) + ") should be the same",
+            "Input type (" + type_string(input) + ") and bias type (" + type_string(*bias) + ") should be the same",
             mismatch_rule);
     if (input == DType::bcomplex32) not_implemented("mul_cpu", input, r);
     // The complex convolution runs three real ones on the value type (1.13 had no float16).
@@ -513,8 +482,9 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
   require_kernel("slow_conv2d_cpu", input, is_1_13(r) ? kSlowConvTypesV1 : kSlowConvTypes, r);
   require_data_type(input, weight, mismatch_rule);
   if (conv1d_v1 && bias && *bias != input)
-    return {input, "PyTorch 1.13's conv1d on the CPU never checked the bias dtype: input and "
-                   "weight share a dtype, and the convolution keeps it."};
+    return {input,
+            "PyTorch 1.13's conv1d on the CPU never checked the bias dtype: input and "
+            "weight share a dtype, and the convolution keeps it."};
   return {input, same};
 }
 
@@ -529,9 +499,8 @@ Outcome run(Fn&& fn) {
   }
 }
 
-constexpr std::array<std::string_view, kOpCount> kOpNames = {
-    "add", "sub", "mul", "div", "matmul", "mm", "bmm", "addmm", "linear", "conv1d", "conv2d",
-    "to"};
+constexpr std::array<std::string_view, kOpCount> kOpNames = {"add", "sub",   "mul",    "div",    "matmul", "mm",
+                                                             "bmm", "addmm", "linear", "conv1d", "conv2d", "to"};
 
 }  // namespace
 
@@ -539,25 +508,19 @@ std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
 
 std::optional<Op> parse_op(std::string_view name) { return find_named<Op>(kOpNames, name); }
 
-bool op_is_elementwise(Op op) {
-  return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div;
-}
-bool op_takes_bias(Op op) {
-  return op == Op::Addmm || op == Op::Linear || op == Op::Conv1d || op == Op::Conv2d;
-}
+bool op_is_elementwise(Op op) { return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div; }
+bool op_takes_bias(Op op) { return op == Op::Addmm || op == Op::Linear || op == Op::Conv1d || op == Op::Conv2d; }
 
 std::string_view release_version(Release r) { return is_1_13(r) ? "1.13.1" : kVersion; }
 
 bool has_dtype(Release r, DType t) {
   if (!has_dtype(t)) return false;
   if (!is_1_13(r)) return true;
-  return !(is_float8(t) || is_barebones_unsigned(t) || t == DType::bcomplex32 ||
-           t == DType::float4_e2m1fn);
+  return !(is_float8(t) || is_barebones_unsigned(t) || t == DType::bcomplex32 || t == DType::float4_e2m1fn);
 }
 
 static Outcome not_a_torch_dtype(DType t) {
-  return Outcome{std::nullopt, "AttributeError",
-                 "module 'torch' has no attribute '" + std::string(name(t)) + "'",
+  return Outcome{std::nullopt, "AttributeError", "module 'torch' has no attribute '" + std::string(name(t)) + "'",
                  std::string(name(t)) + " is not a PyTorch dtype."};
 }
 
@@ -597,11 +560,12 @@ std::string check_conv_shape(Op op, const ConvShape& s) {
       if (d < 1 || d > (int64_t{1} << 31)) return "every dimension must be a whole number from 1 to 2^31";
   if (s.groups < 1) return "groups must be at least 1";
   if (s.weight[0] % s.groups != 0)
-    return "the weight's " + std::to_string(s.weight[0]) + " output channels are not divisible by groups=" +
-           std::to_string(s.groups);
+    return "the weight's " + std::to_string(s.weight[0]) +
+           " output channels are not divisible by groups=" + std::to_string(s.groups);
   if (s.input[1] != s.weight[1] * s.groups)
     return "the input has " + std::to_string(s.input[1]) + " channels, but a weight of " + std::to_string(s.weight[1]) +
-           " input channels with groups=" + std::to_string(s.groups) + " expects " + std::to_string(s.weight[1] * s.groups);
+           " input channels with groups=" + std::to_string(s.groups) + " expects " +
+           std::to_string(s.weight[1] * s.groups);
   for (size_t i = 2; i < rank; ++i)
     if (s.weight[i] > s.input[i]) return "the kernel is larger than the input";
   if (s.threads < 1) return "threads must be at least 1";
@@ -613,7 +577,8 @@ Expected<ConvShape> conv_shape_from_text(Op op, std::string_view input, std::str
                                          std::string_view input_label, std::string_view weight_label,
                                          std::string_view check_prefix) {
   ConvShape s = default_conv_shape(op);
-  for (const auto& [text, out, label] : {std::tuple{input, &s.input, input_label}, std::tuple{weight, &s.weight, weight_label}}) {
+  for (const auto& [text, out, label] :
+       {std::tuple{input, &s.input, input_label}, std::tuple{weight, &s.weight, weight_label}}) {
     if (text.empty()) continue;
     auto dims = parse_dimensions(text);
     if (!dims) return Error{std::string(label) + ": " + dims.error()};
@@ -641,8 +606,7 @@ bool float32_conv_takes_onednn(Op op, const ConvShape& s) {
 Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release r, const ConvShape* shape) {
   for (DType t : {a.dtype, b.dtype, bias.value_or(a.dtype)})
     if (!has_dtype(r, t)) return not_a_torch_dtype(t);
-  if (!op_is_elementwise(op) &&
-      (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
+  if (!op_is_elementwise(op) && (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
     return Outcome{std::nullopt, "precision-lab",
                    std::string(op_name(op)) + " is modelled for dimensioned tensors only",
                    "Operand kinds (zero-dim, Python scalar) matter for elementwise ops."};
@@ -654,8 +618,8 @@ Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release
       } catch (Raised& raised) {  // where a uint64 came from, which the question never named
         for (const Operand* o : {&x, &y})
           if (o->kind == OperandKind::Scalar && o->dtype == DType::uint64)
-            raised.rule = "The Python int " + o->value + " is past int64, so PyTorch wraps it as a uint64 scalar. " +
-                          raised.rule;
+            raised.rule =
+                "The Python int " + o->value + " is past int64, so PyTorch wraps it as a uint64 scalar. " + raised.rule;
         throw;
       }
     }
@@ -669,8 +633,7 @@ Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release
         raise("precision-lab", why, "PyTorch checks the shapes before the dtypes.");
       return convolution(op, a.dtype, b.dtype, bias, r, given);
     }
-    return matrix(op, a.dtype, b.dtype, op == Op::Addmm || op == Op::Linear ? bias : std::nullopt,
-                  r);
+    return matrix(op, a.dtype, b.dtype, op == Op::Addmm || op == Op::Linear ? bias : std::nullopt, r);
   });
 }
 

@@ -35,10 +35,18 @@ inline bool onednn_bf16(Release r) { return r == Release::V1_13_OneDnnBf16 || r 
 std::string_view release_version(Release r);  // "2.15.0", "1.13.1"
 
 enum class Op : uint8_t {
-  Add, Sub, Mul, Div,           // elementwise; div is true division
-  Matmul, Mm, Bmm, Addmm,       // matrix products (addmm: bias + a @ b)
-  Linear, Conv1d, Conv2d,       // torch.nn.functional, optional bias
-  To,                           // a.to(b's dtype)
+  Add,
+  Sub,
+  Mul,
+  Div,  // elementwise; div is true division
+  Matmul,
+  Mm,
+  Bmm,
+  Addmm,  // matrix products (addmm: bias + a @ b)
+  Linear,
+  Conv1d,
+  Conv2d,  // torch.nn.functional, optional bias
+  To,      // a.to(b's dtype)
 };
 inline constexpr int kOpCount = 12;
 
@@ -60,8 +68,8 @@ Outcome result_type(std::span<const Operand> operands, Release r = Release::V2_1
 // are modelled for dimensioned tensors only (other kinds give an outcome whose error_type
 // is "precision-lab", never a made-up PyTorch message); `bias` is the bias dtype.
 // `shape`: a convolution's shapes (default_conv_shape when null); other ops ignore it.
-Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias = std::nullopt,
-                 Release r = Release::V2_15, const ConvShape* shape = nullptr);
+Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias = std::nullopt, Release r = Release::V2_15,
+                 const ConvShape* shape = nullptr);
 
 // The shapes the recorded golden tables use: input (1, 1, 3[, 3]), weight (1, 1, 2[, 2]).
 ConvShape default_conv_shape(Op op);

@@ -43,31 +43,33 @@ Float32Internals float32_internals(MatmulPrecision p, Release r) {
     const std::string_view cpu = onednn_fp32_precision(p);
     out.flags.push_back({"mkldnn.matmul.fp32_precision", std::string(cpu)});
     out.cpu_matmul = cpu == "bf16" ? DType::bfloat16 : cpu == "tf32" ? DType::tf32 : DType::float32;
-    out.cpu_condition = cpu == "bf16"  ? "where the CPU has AVX512-BF16 or AMX (oneDNN); float32 elsewhere"
+    out.cpu_condition = cpu == "bf16"   ? "where the CPU has AVX512-BF16 or AMX (oneDNN); float32 elsewhere"
                         : cpu == "tf32" ? "where oneDNN has TF32 on the CPU (AMX); float32 elsewhere"
                                         : "always";
   }
   switch (p) {
     case MatmulPrecision::Highest:
-      out.rule = "\"highest\" keeps float32 products in float32 -- but cuDNN's own TF32 switch is "
-                 "on by default, so float32 convolutions on a GPU still run in TF32.";
+      out.rule =
+          "\"highest\" keeps float32 products in float32 -- but cuDNN's own TF32 switch is "
+          "on by default, so float32 convolutions on a GPU still run in TF32.";
       break;
     case MatmulPrecision::High:
-      out.rule = "\"high\" lets float32 products run on TF32 tensor cores (10 mantissa bits in "
-                 "the inputs, float32 accumulation).";
+      out.rule =
+          "\"high\" lets float32 products run on TF32 tensor cores (10 mantissa bits in "
+          "the inputs, float32 accumulation).";
       break;
     case MatmulPrecision::Medium:
-      out.rule = is_1_13(r)
-                     ? "\"medium\" acts like \"high\" in PyTorch 1.13: TF32 on CUDA, nothing on the CPU."
-                     : "\"medium\" allows bfloat16 inputs where the CPU has them (oneDNN); on CUDA it "
-                       "acts like \"high\" (TF32), never bfloat16.";
+      out.rule = is_1_13(r) ? "\"medium\" acts like \"high\" in PyTorch 1.13: TF32 on CUDA, nothing on the CPU."
+                            : "\"medium\" allows bfloat16 inputs where the CPU has them (oneDNN); on CUDA it "
+                              "acts like \"high\" (TF32), never bfloat16.";
       break;
   }
   return out;
 }
 
 bool matmul_precision_applies(const Engine& e, std::string_view op) {
-  return e.framework == "torch" && op != "to" && std::find(e.kind_ops.begin(), e.kind_ops.end(), op) == e.kind_ops.end();
+  return e.framework == "torch" && op != "to" &&
+         std::find(e.kind_ops.begin(), e.kind_ops.end(), op) == e.kind_ops.end();
 }
 
 Release release_of(const Engine& e) {

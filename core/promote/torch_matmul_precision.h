@@ -36,11 +36,11 @@ struct BackendFlag {
 
 struct Float32Internals {
   std::vector<BackendFlag> flags;  // what the setting leaves in torch.backends
-  DType cuda_matmul;  // what a float32 matmul's operands become on a GPU of compute capability >= 8.0
-  DType cuda_conv;    // the same for a float32 convolution (cuDNN)
-  DType cpu_matmul;   // on a CPU with the instructions for it (see cpu_condition)
+  DType cuda_matmul;               // what a float32 matmul's operands become on a GPU of compute capability >= 8.0
+  DType cuda_conv;                 // the same for a float32 convolution (cuDNN)
+  DType cpu_matmul;                // on a CPU with the instructions for it (see cpu_condition)
   std::string cpu_condition;
-  std::string rule;   // one sentence
+  std::string rule;  // one sentence
 };
 
 Float32Internals float32_internals(MatmulPrecision p, Release r = Release::V2_15);

@@ -62,11 +62,15 @@ std::string_view cpp_type_name(DType t) {
 
 std::string tensor_type_string(DType t, bool cuda) {
   switch (t) {  // the eight types of the old torch.*Tensor classes
-    case DType::uint8: case DType::int8: case DType::int16: case DType::int32:
-    case DType::int64: case DType::float16: case DType::float32: case DType::float64:
-      return (cuda ? "torch.cuda." : "torch.") + std::string(scalar_type_name(t)) + "Tensor";
-    default:
-      return (cuda ? "CUDA" : "CPU") + std::string(scalar_type_name(t)) + "Type";
+    case DType::uint8:
+    case DType::int8:
+    case DType::int16:
+    case DType::int32:
+    case DType::int64:
+    case DType::float16:
+    case DType::float32:
+    case DType::float64: return (cuda ? "torch.cuda." : "torch.") + std::string(scalar_type_name(t)) + "Tensor";
+    default: return (cuda ? "CUDA" : "CPU") + std::string(scalar_type_name(t)) + "Type";
   }
 }
 

@@ -17,8 +17,8 @@
 namespace pl::experiment {
 namespace {
 
-constexpr std::array<std::string_view, 5> kNames = {"normal", "uniform", "torch-linear",
-                                                    "heavy-tailed", "outlier-channels"};
+constexpr std::array<std::string_view, 5> kNames = {"normal", "uniform", "torch-linear", "heavy-tailed",
+                                                    "outlier-channels"};
 
 // SplitMix64's finaliser: a well-mixed seed for each (seed, tensor, row) stream.
 uint64_t mix(uint64_t x) {
@@ -28,17 +28,13 @@ uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-uint64_t stream_seed(uint64_t seed, uint64_t tensor_id, uint64_t row) {
-  return mix(mix(mix(seed) ^ tensor_id) ^ row);
-}
+uint64_t stream_seed(uint64_t seed, uint64_t tensor_id, uint64_t row) { return mix(mix(mix(seed) ^ tensor_id) ^ row); }
 
 }  // namespace
 
 std::string_view distribution_name(Distribution d) { return kNames[static_cast<int>(d)]; }
 
-std::optional<Distribution> parse_distribution(std::string_view n) {
-  return find_named<Distribution>(kNames, n);
-}
+std::optional<Distribution> parse_distribution(std::string_view n) { return find_named<Distribution>(kNames, n); }
 
 namespace {
 std::string describe_draw(const DataSource& s) {
@@ -48,8 +44,8 @@ std::string describe_draw(const DataSource& s) {
     case Distribution::HeavyTailed:
       return name + "(t, " + shortest_double(s.dof) + " dof, scale " + shortest_double(s.scale) + ")";
     case Distribution::OutlierChannels:
-      return name + "(" + shortest_double(100 * s.outlier_fraction) + "% x" +
-             shortest_double(s.outlier_gain) + ", scale " + shortest_double(s.scale) + ")";
+      return name + "(" + shortest_double(100 * s.outlier_fraction) + "% x" + shortest_double(s.outlier_gain) +
+             ", scale " + shortest_double(s.scale) + ")";
     default: return name + "(scale " + shortest_double(s.scale) + ")";
   }
 }
@@ -66,10 +62,8 @@ std::string check(const DataSource& s) {
   if (s.distribution == Distribution::HeavyTailed && !(s.dof > 0 && std::isfinite(s.dof)))
     return "degrees of freedom must be a positive number";
   if (s.distribution == Distribution::OutlierChannels) {
-    if (!(s.outlier_fraction > 0 && s.outlier_fraction <= 1))
-      return "outlier fraction must lie in (0, 1]";
-    if (!(s.outlier_gain > 0) || !std::isfinite(s.outlier_gain))
-      return "outlier gain must be a positive number";
+    if (!(s.outlier_fraction > 0 && s.outlier_fraction <= 1)) return "outlier fraction must lie in (0, 1]";
+    if (!(s.outlier_gain > 0) || !std::isfinite(s.outlier_gain)) return "outlier gain must be a positive number";
   }
   if (s.stored_as && !is_float(*s.stored_as))
     return "stored_as must be a float dtype ('" + std::string(name(*s.stored_as)) + "' is not)";
@@ -78,8 +72,8 @@ std::string check(const DataSource& s) {
 
 std::string source_key(const DataSource& s) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%d %a %a %a %a", static_cast<int>(s.distribution), s.scale, s.dof,
-                s.outlier_fraction, s.outlier_gain);
+  std::snprintf(buf, sizeof buf, "%d %a %a %a %a", static_cast<int>(s.distribution), s.scale, s.dof, s.outlier_fraction,
+                s.outlier_gain);
   std::string key = buf;
   if (s.stored_as) key.append(" ").append(name(*s.stored_as));
   return key;
@@ -112,11 +106,10 @@ std::optional<double> drawn_amax(const DataSource& s, size_t rows, size_t cols, 
   return amax;
 }
 
-std::vector<size_t> outlier_columns(const DataSource& s, size_t cols, uint64_t seed,
-                                    uint64_t tensor_id) {
+std::vector<size_t> outlier_columns(const DataSource& s, size_t cols, uint64_t seed, uint64_t tensor_id) {
   if (s.distribution != Distribution::OutlierChannels || cols == 0) return {};
-  const size_t count = std::clamp<size_t>(
-      static_cast<size_t>(std::llround(s.outlier_fraction * static_cast<double>(cols))), 1, cols);
+  const size_t count =
+      std::clamp<size_t>(static_cast<size_t>(std::llround(s.outlier_fraction * static_cast<double>(cols))), 1, cols);
   std::vector<size_t> all(cols);
   for (size_t i = 0; i < cols; ++i) all[i] = i;
   std::mt19937_64 rng(stream_seed(seed, tensor_id, ~uint64_t{0}));
@@ -126,8 +119,8 @@ std::vector<size_t> outlier_columns(const DataSource& s, size_t cols, uint64_t s
   return all;
 }
 
-std::vector<double> generate(const DataSource& s, size_t rows, size_t cols, uint64_t seed,
-                             uint64_t tensor_id, size_t fan_in) {
+std::vector<double> generate(const DataSource& s, size_t rows, size_t cols, uint64_t seed, uint64_t tensor_id,
+                             size_t fan_in) {
   std::vector<double> out(rows * cols);
   std::vector<double> gain(cols, 1.0);
   for (size_t c : outlier_columns(s, cols, seed, tensor_id)) gain[c] = s.outlier_gain;
@@ -149,18 +142,10 @@ std::vector<double> generate(const DataSource& s, size_t rows, size_t cols, uint
       };
       switch (s.distribution) {
         case Distribution::Normal:
-        case Distribution::OutlierChannels:
-          fill(std::normal_distribution<double>(0.0, 1.0), s.scale);
-          break;
-        case Distribution::Uniform:
-          fill(std::uniform_real_distribution<double>(-1.0, 1.0), s.scale);
-          break;
-        case Distribution::TorchLinear:
-          fill(std::uniform_real_distribution<double>(-1.0, 1.0), torch_bound);
-          break;
-        case Distribution::HeavyTailed:
-          fill(std::student_t_distribution<double>(s.dof), s.scale);
-          break;
+        case Distribution::OutlierChannels: fill(std::normal_distribution<double>(0.0, 1.0), s.scale); break;
+        case Distribution::Uniform: fill(std::uniform_real_distribution<double>(-1.0, 1.0), s.scale); break;
+        case Distribution::TorchLinear: fill(std::uniform_real_distribution<double>(-1.0, 1.0), torch_bound); break;
+        case Distribution::HeavyTailed: fill(std::student_t_distribution<double>(s.dof), s.scale); break;
       }
     }
   });

@@ -29,9 +29,9 @@ enum class Distribution : uint8_t {
 struct DataSource {
   Distribution distribution = Distribution::Normal;
   double scale = 1.0;
-  double dof = 3.0;                 // HeavyTailed
-  double outlier_fraction = 0.01;   // OutlierChannels: share of columns (at least one)
-  double outlier_gain = 20.0;       // OutlierChannels
+  double dof = 3.0;                // HeavyTailed
+  double outlier_fraction = 0.01;  // OutlierChannels: share of columns (at least one)
+  double outlier_gain = 20.0;      // OutlierChannels
   // Where the data already lives in a narrower float format -- a float32 model's weights are
   // float32 numbers, not the float64 draw they were initialised from -- each draw is rounded
   // to it (nearest-even), so that the experiment's exact reference uses those stored values.
@@ -46,8 +46,8 @@ std::string check(const DataSource& s);
 
 // A rows x cols row-major tensor. `tensor_id` separates the tensors of one experiment (input,
 // weight, bias, each layer...); fan_in is TorchLinear's fan-in (the weight's column count).
-std::vector<double> generate(const DataSource& s, size_t rows, size_t cols, uint64_t seed,
-                             uint64_t tensor_id, size_t fan_in = 0);
+std::vector<double> generate(const DataSource& s, size_t rows, size_t cols, uint64_t seed, uint64_t tensor_id,
+                             size_t fan_in = 0);
 
 // A key that differs whenever two sources would draw different numbers (every field above):
 // caches of drawn data are keyed by it.
@@ -63,7 +63,6 @@ std::optional<double> drawn_amax(const DataSource& s, size_t rows, size_t cols, 
                                  bool* hit = nullptr);
 
 // The columns OutlierChannels scales, for a tensor of `cols` columns (sorted).
-std::vector<size_t> outlier_columns(const DataSource& s, size_t cols, uint64_t seed,
-                                    uint64_t tensor_id);
+std::vector<size_t> outlier_columns(const DataSource& s, size_t cols, uint64_t seed, uint64_t tensor_id);
 
 }  // namespace pl::experiment

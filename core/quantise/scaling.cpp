@@ -27,9 +27,12 @@ float to_f32(double x) { return static_cast<float>(x); }  // round to nearest ev
 // a 16-core machine.)
 template <typename Fn>
 void each_row(size_t rows, size_t cols, Fn&& fn) {
-  parallel_for(rows, 0, [&](size_t r0, size_t r1) {
-    for (size_t r = r0; r < r1; ++r) fn(r);
-  }, rows_worth_a_thread(cols));
+  parallel_for(
+      rows, 0,
+      [&](size_t r0, size_t r1) {
+        for (size_t r = r0; r < r1; ++r) fn(r);
+      },
+      rows_worth_a_thread(cols));
 }
 
 // Rounds a whole array of scaled values into the dtype in place, and counts what happened to
@@ -40,8 +43,7 @@ void each_row(size_t rows, size_t cols, Fn&& fn) {
 // index i, its place in the row-major tensor.
 class ArrayRounder {
  public:
-  ArrayRounder(DType t, const CastOptions& o, bool saturate, const RoundArray* device)
-      : t_(t), o_(o), device_(device) {
+  ArrayRounder(DType t, const CastOptions& o, bool saturate, const RoundArray* device) : t_(t), o_(o), device_(device) {
     if (saturate) o_.overflow = Overflow::Saturate;
     if (is_float(t)) top_ = max_finite(info(t).format);
   }
@@ -63,22 +65,24 @@ class ArrayRounder {
       round_on_device(in, out, q, has_zero);
       return;
     }
-    add(counted(in.size(), [&](size_t begin, size_t end, Counts& c) {
-          for (size_t b0 = begin; b0 < end; b0 += kBlock) {
-            const size_t b1 = std::min(end, b0 + kBlock);
-            const auto from = in.subspan(b0, b1 - b0);
-            const auto to = out.subspan(b0, b1 - b0);
-            if (is_float(t_)) {
-              count_before(from, c);
-              // (A block is under parallel_for's smallest chunk: round_each runs it on this core.)
-              round_each(info(t_).format, from, to, o_, b0);
-            } else {
-              round_integers(from, to, c);
-            }
-            if (has_zero)
-              for (double x : to) c.zeros_after += x == 0;
-          }
-        }), has_zero, q);
+    add(counted(in.size(),
+                [&](size_t begin, size_t end, Counts& c) {
+                  for (size_t b0 = begin; b0 < end; b0 += kBlock) {
+                    const size_t b1 = std::min(end, b0 + kBlock);
+                    const auto from = in.subspan(b0, b1 - b0);
+                    const auto to = out.subspan(b0, b1 - b0);
+                    if (is_float(t_)) {
+                      count_before(from, c);
+                      // (A block is under parallel_for's smallest chunk: round_each runs it on this core.)
+                      round_each(info(t_).format, from, to, o_, b0);
+                    } else {
+                      round_integers(from, to, c);
+                    }
+                    if (has_zero)
+                      for (double x : to) c.zeros_after += x == 0;
+                  }
+                }),
+        has_zero, q);
   }
   void round(std::span<double> v, Quantised& q) const { round(v, v, q); }
 
@@ -131,8 +135,10 @@ class ArrayRounder {
   // the device cannot, and q says why.
   void round_on_device(std::span<const double> in, std::span<double> out, Quantised& q, bool has_zero) const {
     if (in.data() != out.data())  // (on every core, as the copy into an operand's values was before)
-      parallel_for(in.size(), 0, [&](size_t b, size_t e) { std::copy(in.begin() + b, in.begin() + e, out.begin() + b); });
-    Counts c = counted(out.size(), [&](size_t b, size_t e, Counts& share) { count_before(out.subspan(b, e - b), share); });
+      parallel_for(in.size(), 0,
+                   [&](size_t b, size_t e) { std::copy(in.begin() + b, in.begin() + e, out.begin() + b); });
+    Counts c =
+        counted(out.size(), [&](size_t b, size_t e, Counts& share) { count_before(out.subspan(b, e - b), share); });
     if (auto done = (*device_)(info(t_).format, o_, out); !done) {
       q.device_error = done.error();
       round_each(info(t_).format, out, out, o_);
@@ -263,13 +269,9 @@ void nvfp4(std::span<const double> x, Quantised& q, const ArrayRounder& round) {
 
 std::string_view scaling_name(ScalingKind k) { return kNames[static_cast<int>(k)]; }
 
-std::optional<ScalingKind> parse_scaling(std::string_view n) {
-  return find_named<ScalingKind>(kNames, n);
-}
+std::optional<ScalingKind> parse_scaling(std::string_view n) { return find_named<ScalingKind>(kNames, n); }
 
-int scaling_block(ScalingKind k) {
-  return k == ScalingKind::MX ? 32 : k == ScalingKind::NVFP4 ? 16 : 0;
-}
+int scaling_block(ScalingKind k) { return k == ScalingKind::MX ? 32 : k == ScalingKind::NVFP4 ? 16 : 0; }
 
 std::string out_of_range_outcome(DType t, const Scaling& s, const CastOptions& o) {
   if (!is_float(t)) return "clamped";
@@ -277,7 +279,7 @@ std::string out_of_range_outcome(DType t, const Scaling& s, const CastOptions& o
   if (s.kind != ScalingKind::None) as_rounded.overflow = Overflow::Saturate;  // as ArrayRounder does
   const FloatFormat& f = info(t).format;
   const double beyond = 4 * max_finite(f);  // finite past every format narrower than float64
-  const double v = std::isfinite(beyond) ? round_to(f, beyond, as_rounded)
+  const double v = std::isfinite(beyond)                        ? round_to(f, beyond, as_rounded)
                    : overflow_saturates(f, as_rounded.overflow) ? max_finite(f)
                                                                 : std::numeric_limits<double>::infinity();
   return std::isnan(v) ? "to NaN" : std::isinf(v) ? "to Inf" : "to the largest finite";
@@ -285,8 +287,7 @@ std::string out_of_range_outcome(DType t, const Scaling& s, const CastOptions& o
 
 std::string check(const Scaling& s, DType t) {
   const std::string n(name(t));
-  const bool narrow_float = is_float(t) && info(t).format.total_bits() <= 8 &&
-                            t != DType::float8_e8m0fnu;
+  const bool narrow_float = is_float(t) && info(t).format.total_bits() <= 8 && t != DType::float8_e8m0fnu;
   switch (s.kind) {
     case ScalingKind::None:
       if (!is_float(t)) return n + " needs a scaling recipe (per-tensor or per-channel)";
@@ -314,15 +315,13 @@ std::string check(const Scaling& s, DType t) {
   return "unknown scaling";
 }
 
-Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
-                   const Scaling& s, const CastOptions& o, double history_amax, const RoundArray* device) {
+Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t, const Scaling& s, const CastOptions& o,
+                   double history_amax, const RoundArray* device) {
   Quantised q = empty(rows, cols);
   ArrayRounder round(t, o, s.kind != ScalingKind::None, device);
   if (t == DType::int8) round.symmetric_integers();
   switch (s.kind) {
-    case ScalingKind::None:
-      round.round(x.first(q.values.size()), q.values, q);
-      break;
+    case ScalingKind::None: round.round(x.first(q.values.size()), q.values, q); break;
     case ScalingKind::PerTensor:
       q.amax = tensor_amax(x);
       scale_tensor(x, q, round, q.amax);

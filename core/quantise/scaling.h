@@ -30,8 +30,8 @@
 #include <vector>
 
 #include "core/dtype/device/cast_policy.h"
-#include "core/dtype/dtype.h"
 #include "core/dtype/device/float_format.h"
+#include "core/dtype/dtype.h"
 #include "core/util/expected.h"
 #include "core/util/no_init_vector.h"
 
@@ -63,19 +63,19 @@ struct Quantised {
   size_t rows = 0, cols = 0;
   // (Both large arrays start uninitialised, no_init_vector.h: every recipe writes each element,
   // on every core, before anything reads it.)
-  NoInitVector<double> values;      // rows x cols: what the products multiply
-  std::vector<double> row_factor;   // per row, applied after the sum (1 without a scale)
+  NoInitVector<double> values;     // rows x cols: what the products multiply
+  std::vector<double> row_factor;  // per row, applied after the sum (1 without a scale)
   // values * row_factor, the tensor as the recipe stores it: dequantised(). Held apart only when
   // a factor is not 1; without a scale the values are the tensor (no 8-byte-per-element copy).
   NoInitVector<double> scaled;
   // Elements past the dtype's range: past its largest finite (an Inf among them), or outside an
   // integer's. What they became: out_of_range_outcome().
   size_t saturated = 0;
-  size_t flushed = 0;               // nonzero elements that became zero
-  double amax = 0;                  // the amax the scale was computed from (per-tensor kinds)
-  std::vector<double> block_scales; // MX / NVFP4: every block's scale, row-major
-  bool on_device = false;           // a RoundArray rounded the elements
-  std::string device_error;         // it was given but could not (the CPU did): why
+  size_t flushed = 0;                // nonzero elements that became zero
+  double amax = 0;                   // the amax the scale was computed from (per-tensor kinds)
+  std::vector<double> block_scales;  // MX / NVFP4: every block's scale, row-major
+  bool on_device = false;            // a RoundArray rounded the elements
+  std::string device_error;          // it was given but could not (the CPU did): why
 
   std::span<const double> dequantised() const { return scaled.empty() ? std::span<const double>(values) : scaled; }
 };
@@ -89,9 +89,8 @@ using RoundArray = std::function<Expected<bool>(const FloatFormat&, const CastOp
 // PerTensorDelayed's amax (the largest |x| over the earlier tensors). The scales and counts are
 // the CPU's; a `device` rounds the float elements (the CPU does what it cannot, and the result
 // says so), the same bits either way.
-Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType dtype,
-                   const Scaling& s, const CastOptions& o, double history_amax = 0,
-                   const RoundArray* device = nullptr);
+Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType dtype, const Scaling& s,
+                   const CastOptions& o, double history_amax = 0, const RoundArray* device = nullptr);
 
 // What quantise() made of a value past the dtype's range (Quantised::saturated counts them):
 // "clamped" into an integer's; for a float, under the rounding and the overflow policy (scaled

@@ -4,12 +4,12 @@
 #include <cmath>
 #include <set>
 
+#include "core/accumulate/accumulate.h"
 #include "core/accumulate/accumulation_spec.h"
 #include "core/backend/peak_rates.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
 #include "core/dtype/int_convert.h"
-#include "core/accumulate/accumulate.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/promote/engine.h"
 #include "core/promote/torch_api.h"
@@ -56,7 +56,8 @@ Expected<CastOptions> cast_options(const Params& p) {
   const std::string r = p.text("rounding", "rne"), v = p.text("overflow", "default"), path = p.text("path", "direct");
   if (!parse_rounding(r.c_str(), &o.rounding) || o.rounding == Rounding::Stochastic)
     return Error{"'rounding': '" + r + "' is not rne, rna, rtz, up or down"};
-  if (!parse_overflow(v.c_str(), &o.overflow)) return Error{"'overflow': '" + v + "' is not default, saturate or no-saturate"};
+  if (!parse_overflow(v.c_str(), &o.overflow))
+    return Error{"'overflow': '" + v + "' is not default, saturate or no-saturate"};
   if (path == "via-float32") o.path = CastPath::ViaFloat32;
   else if (path != "direct") return Error{"'path': '" + path + "' is not direct or via-float32"};
   return o;
@@ -117,7 +118,8 @@ Expected<std::string> int_cast_probe(const json& j) {
   if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
   auto to = dtype_param(p, "to");
   if (!to) return Error{to.error()};
-  if (!is_integer(*to) && *to != DType::bool_) return Error{"'to': " + std::string(name(*to)) + " is not an integer dtype"};
+  if (!is_integer(*to) && *to != DType::bool_)
+    return Error{"'to': " + std::string(name(*to)) + " is not an integer dtype"};
   const std::string mode = p.text("mode", "wrap");
   if (mode != "wrap" && mode != "saturate") return Error{"'mode' must be wrap or saturate"};
   const IntOverflow m = mode == "wrap" ? IntOverflow::Wrap : IntOverflow::Saturate;

@@ -18,8 +18,8 @@ namespace pl::scenario {
 
 // One experiment file (docs/experiment-json.md) that shows the story.
 struct Evidence {
-  std::string label;      // "float16 accumulation"
-  nlohmann::json setup;   // the experiment file, read by experiment::run_experiment_file
+  std::string label;     // "float16 accumulation"
+  nlohmann::json setup;  // the experiment file, read by experiment::run_experiment_file
 };
 
 enum class CheckKind : uint8_t {
@@ -48,14 +48,14 @@ struct Bounds {
 };
 
 struct Check {
-  std::string id;          // unique in the scenario; the reference script's key is name/id
-  std::string label;       // what a student reads: "50/49 computed in float16"
+  std::string id;     // unique in the scenario; the reference script's key is name/id
+  std::string label;  // what a student reads: "50/49 computed in float16"
   CheckKind kind = CheckKind::Cast;
-  nlohmann::json params;   // the kind's object, as written
+  nlohmann::json params;              // the kind's object, as written
   std::optional<std::string> expect;  // exact answer (every kind but Metric)
   Bounds bounds;                      // Metric
   MetricRef metric;                   // Metric
-  std::string derivation;  // the hand derivation; empty: the reference script computes it
+  std::string derivation;             // the hand derivation; empty: the reference script computes it
 };
 
 // A number or comparison the story or look-at states in words ("about 1e-5 per element"):
@@ -70,15 +70,15 @@ struct Fact {
 };
 
 struct Scenario {
-  std::string name;      // the file's stem: "float16-overflow"
+  std::string name;  // the file's stem: "float16-overflow"
   std::string title;
-  std::string story;     // two or three sentences
-  std::string look_at;   // what to look at in the evidence
-  std::string panel;     // where the window shows it: "experiment", "promotion", "formats"
+  std::string story;    // two or three sentences
+  std::string look_at;  // what to look at in the evidence
+  std::string panel;    // where the window shows it: "experiment", "promotion", "formats"
   std::vector<Evidence> evidence;
   std::vector<Check> checks;
   std::vector<Fact> facts;
-  std::string source;    // the file it was read from
+  std::string source;  // the file it was read from
 };
 
 // Every key checked (an unknown key, a bad dtype, a check without an expectation is an error

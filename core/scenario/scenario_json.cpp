@@ -64,7 +64,8 @@ Expected<Check> check_from(const json& j, size_t index) {
     } else if (k == "expect") {
       has_expect = true;
     } else if (std::find(std::begin(kKindKeys), std::end(kKindKeys), k) != std::end(kKindKeys)) {
-      if (has_kind) return Error{where + ": more than one of promote, cast, int_cast, running_sum, metric, api, peak, sum"};
+      if (has_kind)
+        return Error{where + ": more than one of promote, cast, int_cast, running_sum, metric, api, peak, sum"};
       has_kind = true;
       c.kind = static_cast<CheckKind>(std::find(std::begin(kKindKeys), std::end(kKindKeys), k) - std::begin(kKindKeys));
       c.params = v;
@@ -89,7 +90,8 @@ Expected<Check> check_from(const json& j, size_t index) {
     if (c.derivation.empty()) return Error{where + ": a metric's bounds need a 'derivation'"};
     return c;
   }
-  if (!e.is_string()) return Error{where + ": 'expect' must be a string (\"inf\", \"-56\", \"float32\", \"RuntimeError: ...\")"};
+  if (!e.is_string())
+    return Error{where + ": 'expect' must be a string (\"inf\", \"-56\", \"float32\", \"RuntimeError: ...\")"};
   c.expect = e.get<std::string>();
   // A vendor's figure cannot be recomputed by a script: the check cites where it is printed.
   if (c.kind == CheckKind::Peak && c.derivation.empty())
@@ -111,7 +113,8 @@ Expected<Fact> fact_from(const json& j, size_t index) {
     const std::string& k = it.key();
     const json& v = it.value();
     if (k == "id" || k == "says" || k == "equals") {
-      if (!v.is_string() || v.get<std::string>().empty()) return Error{where + ": '" + k + "' must be a non-empty string"};
+      if (!v.is_string() || v.get<std::string>().empty())
+        return Error{where + ": '" + k + "' must be a non-empty string"};
       if (k == "id") f.id = v.get<std::string>();
       else if (k == "says") f.says = v.get<std::string>();
       else f.equals = v.get<std::string>();
@@ -181,8 +184,8 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
     if (!c) return Error{c.error()};
     if (!ids.insert(c->id).second) return Error{"check id '" + c->id + "' appears twice"};
     if (c->kind == CheckKind::Metric)
-      for (const MetricRef* r : {&c->metric, c->bounds.above ? &*c->bounds.above : nullptr,
-                                 c->bounds.below ? &*c->bounds.below : nullptr})
+      for (const MetricRef* r :
+           {&c->metric, c->bounds.above ? &*c->bounds.above : nullptr, c->bounds.below ? &*c->bounds.below : nullptr})
         if (r && r->evidence >= s.evidence.size())
           return Error{"check '" + c->id + "': evidence " + std::to_string(r->evidence) +
                        " does not exist (there are " + std::to_string(s.evidence.size()) + ")"};

@@ -136,17 +136,21 @@ Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(d
 }
 
 json to_json(const ScenarioRun& r) {
-  json j = {{"name", r.scenario.name},       {"title", r.scenario.title},
-            {"story", r.scenario.story},     {"look_at", r.scenario.look_at},
-            {"passed", r.passed()},          {"seconds", r.seconds},
+  json j = {{"name", r.scenario.name},       {"title", r.scenario.title}, {"story", r.scenario.story},
+            {"look_at", r.scenario.look_at}, {"passed", r.passed()},      {"seconds", r.seconds},
             {"checks", json::array()},       {"evidence", json::array()}};
   for (const auto& c : r.checks)
-    j["checks"].push_back({{"id", c.id}, {"label", c.label}, {"kind", check_kind_name(c.kind)},
-                           {"expected", c.expected}, {"observed", c.observed}, {"passed", c.passed},
-                           {"note", c.note}, {"backing", c.backing}});
+    j["checks"].push_back({{"id", c.id},
+                           {"label", c.label},
+                           {"kind", check_kind_name(c.kind)},
+                           {"expected", c.expected},
+                           {"observed", c.observed},
+                           {"passed", c.passed},
+                           {"note", c.note},
+                           {"backing", c.backing}});
   for (const auto& e : r.evidence)
-    j["evidence"].push_back({{"label", e.label}, {"kind", e.run ? e.run->kind : ""}, {"error", e.error},
-                             {"seconds", e.seconds}});
+    j["evidence"].push_back(
+        {{"label", e.label}, {"kind", e.run ? e.run->kind : ""}, {"error", e.error}, {"seconds", e.seconds}});
   return j;
 }
 

@@ -28,8 +28,8 @@ struct CheckResult {
   std::string expected;  // "1.0205078125", "in [1e-08, 1e-06]", "> 10 x 3.1e-07 (evidence 0 ...)"
   std::string observed;  // the app's answer, or the metric's value
   bool passed = false;
-  std::string note;      // why it could not be evaluated
-  std::string backing;   // "reference script" or the derivation
+  std::string note;     // why it could not be evaluated
+  std::string backing;  // "reference script" or the derivation
 };
 
 struct ScenarioRun {

@@ -1,7 +1,7 @@
 #include "core/util/allocator.h"
 
-#include <limits>
 #include <cstdlib>  // defines __GLIBC__ on glibc systems (features.h)
+#include <limits>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -17,7 +17,7 @@ void keep_freed_memory() {
   // time over its BLAS calls went from 1.25-1.34x to 1.21-1.26x, its quantise stage from
   // 26-47 to 15-24 ms (`bench --op matmul --sizes 2048`, seven alternating pairs; docs/performance.md).
   mallopt(M_MMAP_MAX, 0);
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // (in case a later mallopt maps again)
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);                         // (in case a later mallopt maps again)
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());  // ~2 GB free at the top before any returns
 #endif
 }

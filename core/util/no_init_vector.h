@@ -44,7 +44,9 @@ class NoInitAllocator : public std::allocator<T> {
 };
 
 template <typename T, typename U>
-bool operator==(const NoInitAllocator<T>&, const NoInitAllocator<U>&) noexcept { return true; }
+bool operator==(const NoInitAllocator<T>&, const NoInitAllocator<U>&) noexcept {
+  return true;
+}
 
 // vector(n) and resize(n) leave the new elements to be written: every one must be, before it is
 // read (the callers' parallel loops write each element exactly once).

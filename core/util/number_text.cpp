@@ -8,7 +8,6 @@
 #include <cstring>
 #include <vector>
 
-
 namespace pl {
 
 Expected<double> parse_number(std::string_view text) {
@@ -76,7 +75,8 @@ Expected<std::vector<int64_t>> parse_dimensions(std::string_view text) {
   size_t start = 0;
   while (true) {
     const size_t comma = text.find(',', start);
-    const std::string_view part = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const std::string_view part =
+        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     int64_t v = 0;
     const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     if (part.empty() || ec != std::errc() || end != part.data() + part.size() || v < 1 || v > kLargest) {

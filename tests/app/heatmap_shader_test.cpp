@@ -29,7 +29,8 @@ class HeatmapShaderTest : public ::testing::Test {
 
 TEST_F(HeatmapShaderTest, EveryPixelIsCoresColourForItsCell) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  figure::Heatmap h{3, 4, {-2, -1, -0.5, 0, 0.25, 0.5, 1, 2, 5, -7, nan, 1.75}, figure::Colormap::Diverging, -2, 2, "e"};
+  figure::Heatmap h{3, 4,  {-2, -1, -0.5, 0, 0.25, 0.5, 1, 2, 5, -7, nan, 1.75}, figure::Colormap::Diverging, -2,
+                    2, "e"};
   gl::Framebuffer window(64, 64);  // what the window was drawing into
   window.bind();
   glViewport(3, 4, 50, 40);

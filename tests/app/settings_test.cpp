@@ -64,8 +64,8 @@ TEST_F(SettingsFile, SizesOutOfRangeAreDroppedNotWrapped) {
   write(R"({"width": 8192, "height": 1.5e3, "presentation": "yes"})");
   const Settings t = load_settings();
   EXPECT_EQ(t.width, 8192);
-  EXPECT_EQ(t.height, 0);            // not an integer
-  EXPECT_FALSE(t.presentation);      // not a boolean
+  EXPECT_EQ(t.height, 0);        // not an integer
+  EXPECT_FALSE(t.presentation);  // not a boolean
 }
 
 TEST_F(SettingsFile, AnUnusableFileMeansDefaultsAndSaysWhy) {

@@ -10,10 +10,10 @@
 #include <thread>
 
 #include "core/accumulate/blas.h"
-#include "core/dtype/codec.h"
-#include "core/analysis/error_stats.h"
 #include "core/accumulate/gemm.h"
+#include "core/analysis/error_stats.h"
 #include "core/analysis/histogram.h"
+#include "core/dtype/codec.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/reference_cache.h"
 #include "core/quantise/scaling.h"
@@ -47,7 +47,8 @@ void emulated(benchmark::State& state, const char* spec, double scale = 1) {
   else if (std::string(spec) == "f16:pairwise") acc = {AccumKind::Pairwise, DType::float16};
   else if (std::string(spec) == "f32:kahan") acc = {AccumKind::Kahan, DType::float32};
   else if (std::string(spec) == "bf16:kahan") acc = {AccumKind::Kahan, DType::bfloat16};
-  else if (std::string(spec) == "f32:multiterm:16:2:rtz") acc = {AccumKind::Multiterm, DType::float32, Rounding::TowardZero, 16, 128, DType::float32, 2};
+  else if (std::string(spec) == "f32:multiterm:16:2:rtz")
+    acc = {AccumKind::Multiterm, DType::float32, Rounding::TowardZero, 16, 128, DType::float32, 2};
   else acc = {AccumKind::Kahan, DType::float16};
   for (auto _ : state) benchmark::DoNotOptimize(gemm({n, n, n}, a, b, acc));
   flops(state, 2.0 * n * n * n);
@@ -89,8 +90,12 @@ void BM_Emulated_f16_sequential_f32_inputs(benchmark::State& s) {
 void BM_Emulated_f32_sequential_f32_inputs(benchmark::State& s) {
   emulated_f32_inputs(s, {AccumKind::Sequential, DType::float32});
 }
-void BM_Emulated_f32_kahan_f32_inputs(benchmark::State& s) { emulated_f32_inputs(s, {AccumKind::Kahan, DType::float32}); }
-void BM_Emulated_f16_kahan_f32_inputs(benchmark::State& s) { emulated_f32_inputs(s, {AccumKind::Kahan, DType::float16}); }
+void BM_Emulated_f32_kahan_f32_inputs(benchmark::State& s) {
+  emulated_f32_inputs(s, {AccumKind::Kahan, DType::float32});
+}
+void BM_Emulated_f16_kahan_f32_inputs(benchmark::State& s) {
+  emulated_f32_inputs(s, {AccumKind::Kahan, DType::float16});
+}
 void BM_Emulated_f16_kahan_f32_inputs_watched(benchmark::State& s) {
   emulated_f32_inputs(s, {AccumKind::Kahan, DType::float16}, 8);
 }
@@ -218,7 +223,8 @@ BENCHMARK(BM_Quantise)->Arg(0)->Arg(2)->Arg(5)->Unit(benchmark::kMillisecond)->U
 void BM_QuantiseNone(benchmark::State& state) {
   const Component c(1 << 22);
   for (auto _ : state)
-    benchmark::DoNotOptimize(quantise(c.reference, 2048, 2048, DType::bfloat16, Scaling{}, CastOptions{}).values.data());
+    benchmark::DoNotOptimize(
+        quantise(c.reference, 2048, 2048, DType::bfloat16, Scaling{}, CastOptions{}).values.data());
   state.SetItemsProcessed(state.iterations() * (1 << 22));
 }
 BENCHMARK(BM_QuantiseNone)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -308,9 +314,7 @@ void experiment(benchmark::State& state, Accumulation acc) {
   }
 }
 void BM_Experiment_bf16_f32blas(benchmark::State& s) { experiment(s, {AccumKind::Blas, DType::float32}); }
-void BM_Experiment_bf16_f32sequential(benchmark::State& s) {
-  experiment(s, {AccumKind::Sequential, DType::float32});
-}
+void BM_Experiment_bf16_f32sequential(benchmark::State& s) { experiment(s, {AccumKind::Sequential, DType::float32}); }
 BENCHMARK(BM_Experiment_bf16_f32blas)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Experiment_bf16_f32sequential)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 

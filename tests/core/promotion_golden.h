@@ -53,8 +53,7 @@ class GoldenFile {
   using NameOf = std::function<std::string(DType)>;
   using FromName = std::function<std::optional<DType>(const std::string&)>;
 
-  GoldenFile(const std::string& file, NameOf name_of, FromName from_name)
-      : name_of_(std::move(name_of)) {
+  GoldenFile(const std::string& file, NameOf name_of, FromName from_name) : name_of_(std::move(name_of)) {
     // A bare name is a golden file of tests/data/promotion; a path is taken as it is.
     const std::string path = file.starts_with('/') ? file : std::string(PL_PROMOTION_DIR) + "/" + file;
     std::ifstream in(path);
@@ -75,8 +74,7 @@ class GoldenFile {
 
   std::string text_of(const nlohmann::json& outcome) const {
     return outcome.is_string() ? outcome.get<std::string>()
-                               : outcome["error"].get<std::string>() + ": " +
-                                     outcome["message"].get<std::string>();
+                               : outcome["error"].get<std::string>() + ": " + outcome["message"].get<std::string>();
   }
 
   std::string text_of(const Outcome& o) const {

@@ -12,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/backend/backend.h"
-#include "core/dtype/codec.h"
 #include "core/accumulate/gemm.h"
 #include "core/accumulate/output_steps.h"
 #include "core/analysis/pooled_difference.h"
+#include "core/backend/backend.h"
+#include "core/dtype/codec.h"
 #include "tests/core/stub_backend.h"
 
 namespace pl::testing_support {

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/core/values_of.h"
 #include "core/dtype/dtype.h"
+#include "tests/core/values_of.h"
 
 namespace pl::test {
 
@@ -30,6 +30,5 @@ inline std::vector<DType> small_float_dtypes() {
 }
 
 inline std::string param_name(DType t) { return std::string(name(t)); }
-
 
 }  // namespace pl::test

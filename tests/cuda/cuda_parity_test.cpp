@@ -107,20 +107,19 @@ std::vector<DType> float_dtypes() {
 // "float16_stochastic", "e4m4b5_fnuz_rne": a test's name from its (dtype, rounding mode)
 // parameter, in the letters, digits and '_' gtest allows.
 std::string format_and_mode(const ::testing::TestParamInfo<std::tuple<DType, int>>& p) {
-  std::string n = std::string(name(std::get<0>(p.param))) + "_" + rounding_name(static_cast<Rounding>(std::get<1>(p.param)));
+  std::string n =
+      std::string(name(std::get<0>(p.param))) + "_" + rounding_name(static_cast<Rounding>(std::get<1>(p.param)));
   for (char& c : n)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return n;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllFormatsAndModes, RoundtripParity,
-    ::testing::Combine(::testing::ValuesIn(float_dtypes()), ::testing::Range(0, kRoundingCount)),
-    format_and_mode);
-INSTANTIATE_TEST_SUITE_P(
-    AllFormatsAndModes, RoundtripF64Parity,
-    ::testing::Combine(::testing::ValuesIn(float_dtypes()), ::testing::Range(0, kRoundingCount)),
-    format_and_mode);
+INSTANTIATE_TEST_SUITE_P(AllFormatsAndModes, RoundtripParity,
+                         ::testing::Combine(::testing::ValuesIn(float_dtypes()), ::testing::Range(0, kRoundingCount)),
+                         format_and_mode);
+INSTANTIATE_TEST_SUITE_P(AllFormatsAndModes, RoundtripF64Parity,
+                         ::testing::Combine(::testing::ValuesIn(float_dtypes()), ::testing::Range(0, kRoundingCount)),
+                         format_and_mode);
 
 // The staged copies (staged_copy.h): arrays across the chunk boundaries, tails of odd length,
 // and one under the staging threshold, there and back bit for bit -- every product and round
@@ -142,4 +141,3 @@ TEST(StagedCopy, ThereAndBackBitForBit) {
 
 }  // namespace
 }  // namespace pl
-

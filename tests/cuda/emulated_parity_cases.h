@@ -8,8 +8,8 @@
 #include <ostream>
 #include <vector>
 
-#include "core/dtype/format_lookup.h"
 #include "core/accumulate/accumulate.h"
+#include "core/dtype/format_lookup.h"
 
 namespace pl::parity_cases {
 

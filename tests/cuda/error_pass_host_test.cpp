@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <bit>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -31,7 +31,8 @@ constexpr size_t kThreads = 128;  // error_stats.cu's pass-one block
 
 // error_stats.cu's two kernels and device_error_stats()'s host steps, on the host; nothing where
 // the device hands the comparisons to the CPU (relative or ulp errors past the decade table).
-std::optional<std::vector<experiment::ErrorStats>> emulated_device_stats(std::span<const experiment::Comparison> cs, DType output) {
+std::optional<std::vector<experiment::ErrorStats>> emulated_device_stats(std::span<const experiment::Comparison> cs,
+                                                                         DType output) {
   const passes::OutputMeasure m = passes::output_measure(output, 0);
   const size_t n = cs[0].result.size(), spans = (n + passes::kSpan - 1) / passes::kSpan;
   const experiment::DecadeBins& four = experiment::DecadeBins::get(passes::kRelPerDecade);
@@ -51,9 +52,8 @@ std::optional<std::vector<experiment::ErrorStats>> emulated_device_stats(std::sp
       std::array<PassSums, kThreads> thread{};
       for (size_t t = 0; t < kThreads; ++t)
         for (size_t i = begin + t; i < end; i += kThreads) {
-          const ElementSlots slots =
-              pass_one(c.result[i], c.reference[i], i, p, thread[t], four.entries().data(), past4,
-                       eight.entries().data(), past8);
+          const ElementSlots slots = pass_one(c.result[i], c.reference[i], i, p, thread[t], four.entries().data(),
+                                              past4, eight.entries().data(), past8);
           keys[i] = slots.key;
           if (slots.key != experiment::kNoErrorKey) ++key_counts[slots.key];
           if (slots.rel != past4 + 3) ++rel[slots.rel];
@@ -75,7 +75,8 @@ std::optional<std::vector<experiment::ErrorStats>> emulated_device_stats(std::sp
       const uint8_t a = plan.action[keys[i]];
       const double e = c.result[i] - c.reference[i];
       if (a & kPassBinAlone) alone.push_back(e);
-      if (const int q = (a >> 1) - 1; q >= 0) ++fine[static_cast<size_t>(q) * kFineBins + (fine_key(e) & (kFineBins - 1))];
+      if (const int q = (a >> 1) - 1; q >= 0)
+        ++fine[static_cast<size_t>(q) * kFineBins + (fine_key(e) & (kFineBins - 1))];
     }
     EXPECT_EQ(alone.size(), sizes.alone);
     for (size_t q = 0; q < 3; ++q) {
@@ -134,16 +135,21 @@ TEST(DeviceErrorPasses, DeclineWhenErrorsRangePastTheDecadeTable) {
   EXPECT_FALSE(emulated_device_stats(c.list, DType::float64));
 }
 
-TEST(DeviceErrorPasses, EqualTheCpuForOneShortSpan) {
-  check_attribution(3, 5, 5, false, DType::float16);
-}
+TEST(DeviceErrorPasses, EqualTheCpuForOneShortSpan) { check_attribution(3, 5, 5, false, DType::float16); }
 
 // The fine key orders errors as |e| does, across both signs, and begins with the error key's
 // magnitude: on the neighbours of key boundaries (where error_key takes a negative error's
 // |e| - 1 ulp) and on random errors of every size.
 TEST(DeviceErrorPasses, FineKeysOrderErrorsByMagnitudeAndExtendTheirKey) {
-  std::vector<double> es = {0.0, -0.0, 1.0, -1.0, 0x1p-1074, -0x1p-1074, std::numeric_limits<double>::max(),
-                            -std::numeric_limits<double>::max(), std::numeric_limits<double>::infinity(),
+  std::vector<double> es = {0.0,
+                            -0.0,
+                            1.0,
+                            -1.0,
+                            0x1p-1074,
+                            -0x1p-1074,
+                            std::numeric_limits<double>::max(),
+                            -std::numeric_limits<double>::max(),
+                            std::numeric_limits<double>::infinity(),
                             -std::numeric_limits<double>::infinity()};
   std::mt19937_64 rng(11);
   for (int i = 0; i < 64; ++i) {  // each side of a fine-key boundary and of a key boundary

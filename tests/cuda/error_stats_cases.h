@@ -50,15 +50,15 @@ inline AttributionArrays attribution_arrays(size_t m, size_t n, uint64_t seed, b
     const double big = 3.4028234663852886e38;  // float32's largest
     auto at = [&](size_t i) { return i * 7919 % count; };
     for (size_t k = 0; k < count / 200; ++k) {
-      a.result[at(5 * k)] = nan;                        // a NaN result
-      a.acc[at(5 * k + 1)] = inf, a.result[at(5 * k + 1)] = inf;  // overflow
-      a.ref[at(5 * k + 2)] = 0, a.rq[at(5 * k + 2)] = 0;  // zero references
-      a.result[at(5 * k + 3)] = 0;                      // flushed
+      a.result[at(5 * k)] = nan;                                         // a NaN result
+      a.acc[at(5 * k + 1)] = inf, a.result[at(5 * k + 1)] = inf;         // overflow
+      a.ref[at(5 * k + 2)] = 0, a.rq[at(5 * k + 2)] = 0;                 // zero references
+      a.result[at(5 * k + 3)] = 0;                                       // flushed
       a.ref[at(5 * k + 4)] = 4e-320 * (1 + static_cast<double>(k % 5));  // float64 subnormals
     }
-    a.ref[at(1)] = 1e39, a.result[at(1)] = big;         // saturated
-    a.ref[at(2)] = nan;                                 // a reference that is not a number
-    a.abs_product[at(3)] = 0, a.bias[at(3) % n] = 0;    // a zero denominator
+    a.ref[at(1)] = 1e39, a.result[at(1)] = big;       // saturated
+    a.ref[at(2)] = nan;                               // a reference that is not a number
+    a.abs_product[at(3)] = 0, a.bias[at(3) % n] = 0;  // a zero denominator
   }
   return a;
 }

@@ -36,10 +36,10 @@ TEST_P(ErrorStatsParity, EqualsTheCpu) {
   cuda::testing::expect_same_attribution(*got, device, want, cpu, std::string(name(output)));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Attribution, ErrorStatsParity,
-    ::testing::Combine(::testing::Values(DType::float32, DType::bfloat16, DType::float8_e4m3fn),
-                       ::testing::Values(false, true), ::testing::Values(size_t{5}, size_t{700}, size_t{2048})));
+INSTANTIATE_TEST_SUITE_P(Attribution, ErrorStatsParity,
+                         ::testing::Combine(::testing::Values(DType::float32, DType::bfloat16, DType::float8_e4m3fn),
+                                            ::testing::Values(false, true),
+                                            ::testing::Values(size_t{5}, size_t{700}, size_t{2048})));
 
 TEST(ErrorStatsParity, Float64OutputsWithinTheDecadeTable) {
   if (!gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error();

@@ -8,9 +8,9 @@
 #include <ostream>
 #include <random>
 
+#include "core/accumulate/gemm.h"
 #include "core/dtype/codec.h"
 #include "kernels/cublaslt_api.h"
-#include "core/accumulate/gemm.h"
 #include "kernels/emulated_gemm.cuh"
 #include "kernels/emulated_plan.h"
 #include "kernels/emulated_sum.h"
@@ -31,8 +31,7 @@ TEST(OperandPack, EveryElementTypeRoundTripsAndPadsWithZeros) {
     EXPECT_EQ(p->bytes.size(), 2 * 16 * element_bytes(e));
     EXPECT_EQ(unpack_rows(p->bytes.data(), 2, 3, 16, e), v) << element_name(e);
     for (size_t c = 3; c < 16; ++c)  // the padding of row 1 is zero bytes
-      for (size_t byte = 0; byte < element_bytes(e); ++byte)
-        EXPECT_EQ(p->bytes[(16 + c) * element_bytes(e) + byte], 0);
+      for (size_t byte = 0; byte < element_bytes(e); ++byte) EXPECT_EQ(p->bytes[(16 + c) * element_bytes(e) + byte], 0);
   }
 }
 
@@ -55,9 +54,12 @@ TEST(OperandPack, StoresTheCodecsBits) {
 
 TEST(OperandPack, AValueTheTypeCannotHoldIsAnErrorNotARounding) {
   // 1 + 2^-9 is no bfloat16; 500 is past e4m3's 448; 1.5 and 128 are no int8; 0.1 no float32.
-  struct Case { double v; Element e; };
-  for (Case c : {Case{1.0 + std::ldexp(1.0, -9), Element::BF16}, Case{500.0, Element::E4M3},
-                 Case{1.5, Element::I8}, Case{128.0, Element::I8}, Case{0.1, Element::F32}}) {
+  struct Case {
+    double v;
+    Element e;
+  };
+  for (Case c : {Case{1.0 + std::ldexp(1.0, -9), Element::BF16}, Case{500.0, Element::E4M3}, Case{1.5, Element::I8},
+                 Case{128.0, Element::I8}, Case{0.1, Element::F32}}) {
     auto p = pack_rows(std::vector<double>{0.0, c.v}, 1, 2, 2, c.e);
     ASSERT_FALSE(p.ok()) << element_name(c.e) << " " << c.v;
     EXPECT_NE(p.error().find("element 1"), std::string::npos) << p.error();
@@ -72,8 +74,10 @@ TEST(OperandPack, AValueTheTypeCannotHoldIsAnErrorNotARounding) {
 // and the next double -- must still be refused.
 TEST(OperandPack, HalfAndByteCodesAreTheCodecsForEveryPatternAndNeighboursAreRefused) {
   for (Element e : {Element::F16, Element::BF16, Element::E4M3, Element::E5M2}) {
-    const DType t = e == Element::F16 ? DType::float16 : e == Element::BF16 ? DType::bfloat16
-                    : e == Element::E4M3 ? DType::float8_e4m3fn : DType::float8_e5m2;
+    const DType t = e == Element::F16    ? DType::float16
+                    : e == Element::BF16 ? DType::bfloat16
+                    : e == Element::E4M3 ? DType::float8_e4m3fn
+                                         : DType::float8_e5m2;
     const FloatFormat& f = info(t).format;
     const uint32_t codes = 1u << (8 * element_bytes(e)), top = codes / 2 - 1;
     std::vector<double> values, between;
@@ -90,12 +94,10 @@ TEST(OperandPack, HalfAndByteCodesAreTheCodecsForEveryPatternAndNeighboursAreRef
     auto p = pack_rows(values, rows, 256, 256, e);
     ASSERT_TRUE(p.ok()) << element_name(e) << ": " << p.error();
     for (uint32_t code = 0; code < codes; ++code) {
-      const uint16_t got = codes == 256 ? p->bytes[code]
-                                        : static_cast<uint16_t>(p->bytes[2 * code] | p->bytes[2 * code + 1] << 8);
-      if (std::isnan(values[code]))
-        EXPECT_TRUE(std::isnan(decode(f, got))) << element_name(e) << " " << code;
-      else
-        ASSERT_EQ(got, encode(f, values[code], CastOptions{}).code) << element_name(e) << " " << values[code];
+      const uint16_t got =
+          codes == 256 ? p->bytes[code] : static_cast<uint16_t>(p->bytes[2 * code] | p->bytes[2 * code + 1] << 8);
+      if (std::isnan(values[code])) EXPECT_TRUE(std::isnan(decode(f, got))) << element_name(e) << " " << code;
+      else ASSERT_EQ(got, encode(f, values[code], CastOptions{}).code) << element_name(e) << " " << values[code];
     }
     EXPECT_EQ(unpack_rows(p->bytes.data(), rows, 256, 256, e).size(), values.size());
     size_t refused = 0;
@@ -119,15 +121,23 @@ ProductSpec spec(DType a, DType b, AccumKind kind, DType format, bool fast = fal
 }
 
 TEST(LtPlan, SameDtypePairsRunTheTensorCorePathUsersGet) {
-  struct Case { DType t; AccumKind kind; DType acc; const char* label; size_t align; int cc; };
-  for (Case c : {Case{DType::float32, AccumKind::Blas, DType::float32, "f32 x f32 -> f32, CUBLAS_COMPUTE_32F_PEDANTIC", 1, 0},
-                 Case{DType::tf32, AccumKind::Blas, DType::float32, "f32 x f32 -> f32, CUBLAS_COMPUTE_32F_FAST_TF32", 1, 0},
-                 Case{DType::float16, AccumKind::Blas, DType::float32, "f16 x f16 -> f32, CUBLAS_COMPUTE_32F", 1, 0},
-                 Case{DType::float16, AccumKind::Blas, DType::float16, "f16 x f16 -> f16, CUBLAS_COMPUTE_16F", 1, 0},
-                 Case{DType::bfloat16, AccumKind::Blas, DType::float32, "bf16 x bf16 -> f32, CUBLAS_COMPUTE_32F", 1, 0},
-                 Case{DType::float8_e4m3fn, AccumKind::Blas, DType::float32, "e4m3 x e4m3 -> f32, CUBLAS_COMPUTE_32F", 16, 89},
-                 Case{DType::int8, AccumKind::Int32, DType::int32, "i8 x i8 -> i32, CUBLAS_COMPUTE_32I", 16, 0},
-                 Case{DType::float64, AccumKind::Blas, DType::float64, "f64 x f64 -> f64, CUBLAS_COMPUTE_64F", 1, 0}}) {
+  struct Case {
+    DType t;
+    AccumKind kind;
+    DType acc;
+    const char* label;
+    size_t align;
+    int cc;
+  };
+  for (Case c :
+       {Case{DType::float32, AccumKind::Blas, DType::float32, "f32 x f32 -> f32, CUBLAS_COMPUTE_32F_PEDANTIC", 1, 0},
+        Case{DType::tf32, AccumKind::Blas, DType::float32, "f32 x f32 -> f32, CUBLAS_COMPUTE_32F_FAST_TF32", 1, 0},
+        Case{DType::float16, AccumKind::Blas, DType::float32, "f16 x f16 -> f32, CUBLAS_COMPUTE_32F", 1, 0},
+        Case{DType::float16, AccumKind::Blas, DType::float16, "f16 x f16 -> f16, CUBLAS_COMPUTE_16F", 1, 0},
+        Case{DType::bfloat16, AccumKind::Blas, DType::float32, "bf16 x bf16 -> f32, CUBLAS_COMPUTE_32F", 1, 0},
+        Case{DType::float8_e4m3fn, AccumKind::Blas, DType::float32, "e4m3 x e4m3 -> f32, CUBLAS_COMPUTE_32F", 16, 89},
+        Case{DType::int8, AccumKind::Int32, DType::int32, "i8 x i8 -> i32, CUBLAS_COMPUTE_32I", 16, 0},
+        Case{DType::float64, AccumKind::Blas, DType::float64, "f64 x f64 -> f64, CUBLAS_COMPUTE_64F", 1, 0}}) {
     auto p = plan_library_product(spec(c.t, c.t, c.kind, c.acc));
     ASSERT_TRUE(p.ok()) << name(c.t) << ": " << p.error();
     EXPECT_EQ(p->label, c.label);
@@ -137,7 +147,8 @@ TEST(LtPlan, SameDtypePairsRunTheTensorCorePathUsersGet) {
 }
 
 TEST(LtPlan, Float8PairsAndFastAccumulation) {
-  auto mixed = plan_library_product(spec(DType::float8_e5m2, DType::float8_e4m3fn, AccumKind::Blas, DType::float32, true));
+  auto mixed =
+      plan_library_product(spec(DType::float8_e5m2, DType::float8_e4m3fn, AccumKind::Blas, DType::float32, true));
   ASSERT_TRUE(mixed.ok()) << mixed.error();
   EXPECT_EQ(mixed->input, Element::E5M2);
   EXPECT_EQ(mixed->weight, Element::E4M3);
@@ -157,7 +168,8 @@ TEST(LtPlan, OtherPairsRunAsFloat32OrAreRefusedWithTheReason) {
   auto u8 = plan_library_product(spec(DType::uint8, DType::uint8, AccumKind::Int32, DType::int32));
   ASSERT_FALSE(u8.ok());
   EXPECT_NE(u8.error().find("signed int8"), std::string::npos);
-  EXPECT_FALSE(plan_library_product(spec(DType::bfloat16, DType::bfloat16, AccumKind::Sequential, DType::float32)).ok());
+  EXPECT_FALSE(
+      plan_library_product(spec(DType::bfloat16, DType::bfloat16, AccumKind::Sequential, DType::float32)).ok());
 }
 
 TEST(EmulatedPlan, TakesSequentialAndChunkedSumsOfExactProducts) {
@@ -209,8 +221,8 @@ TEST(EmulatedPlan, TakesMultitermSumsThroughTheExactRoute) {
 // sixteen steps. (Found by review, unrun on a GPU: 2^24 rows -- the largest dimension an
 // experiment accepts -- made slabs of 65536 tiles, and the launch failed.)
 TEST(EmulatedPlan, SlabsFitTheGridAndCoverEveryRow) {
-  for (size_t m : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{1000}, size_t{4096},
-                   size_t{1} << 20, (size_t{1} << 24) - 1, size_t{1} << 24}) {
+  for (size_t m : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{1000}, size_t{4096}, size_t{1} << 20,
+                   (size_t{1} << 24) - 1, size_t{1} << 24}) {
     const size_t slab = emulated_slab_rows(m);
     EXPECT_EQ(slab % kEmulatedTile, 0u) << m;
     EXPECT_LE(slab / kEmulatedTile, kMaxGridY) << m;
@@ -235,13 +247,18 @@ TEST(EmulatedPlan, PlansEveryModelTheGpuParitySuiteRuns) {
 }
 
 TEST(EmulatedPlan, RefusesWhatItCannotDoExactly) {
-  struct Case { ProductSpec s; const char* why; };
-  for (const Case& c : {Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Blas, DType::float32), "blas"},
-                        Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Int32, DType::int32), "int32"},
-                        Case{spec(DType::float32, DType::float32, AccumKind::Sequential, DType::float32), "not exact float32"},
-                        Case{spec(DType::float16, DType::float16, AccumKind::Sequential, DType::float8_e8m0fnu), "runs on the CPU only"},
-                        // fn's top binade is finite: e8m12:fn's largest lies past float32's
-                        Case{spec(DType::float16, DType::float16, AccumKind::Kahan, *parse_dtype("e8m12:fn")), "within float32"}}) {
+  struct Case {
+    ProductSpec s;
+    const char* why;
+  };
+  for (const Case& c :
+       {Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Blas, DType::float32), "blas"},
+        Case{spec(DType::bfloat16, DType::bfloat16, AccumKind::Int32, DType::int32), "int32"},
+        Case{spec(DType::float32, DType::float32, AccumKind::Sequential, DType::float32), "not exact float32"},
+        Case{spec(DType::float16, DType::float16, AccumKind::Sequential, DType::float8_e8m0fnu),
+             "runs on the CPU only"},
+        // fn's top binade is finite: e8m12:fn's largest lies past float32's
+        Case{spec(DType::float16, DType::float16, AccumKind::Kahan, *parse_dtype("e8m12:fn")), "within float32"}}) {
     auto p = plan_emulated_product(c.s);
     ASSERT_FALSE(p.ok()) << c.why;
     EXPECT_NE(p.error().find(c.why), std::string::npos) << p.error();
@@ -284,10 +301,10 @@ TEST_P(EmulatedSumMatchesCpu, BitForBit) {
   };
   auto a = draw(shape.m * shape.k), b = draw(shape.n * shape.k);
   const double big = decode(f, f.max_finite_code());
-  a[0] = big, a[1] = big, a[2] = -big;                   // overflow in narrow accumulators
-  a[shape.k] = std::ldexp(1.0, -60);                     // inexact (underflowing) products
+  a[0] = big, a[1] = big, a[2] = -big;  // overflow in narrow accumulators
+  a[shape.k] = std::ldexp(1.0, -60);    // inexact (underflowing) products
   b[shape.k + 1] = std::ldexp(1.0, -70);
-  a[2 * shape.k + 5] = NAN;                              // NaN
+  a[2 * shape.k + 5] = NAN;  // NaN
   auto cpu = experiment::gemm(shape, a, b, c.acc);
   ASSERT_TRUE(cpu.ok()) << cpu.error();
   const std::vector<float> af(a.begin(), a.end()), bf(b.begin(), b.end());
@@ -303,8 +320,8 @@ TEST_P(EmulatedSumMatchesCpu, BitForBit) {
                             c.acc, experiment::gemm_stream_offset(i, j, shape.n));
       }
       const double want = (*cpu)[i * shape.n + j];
-      ASSERT_EQ(std::memcmp(&v, &want, sizeof v), 0)
-          << describe(c.acc) << " element (" << i << ", " << j << "): gpu sum " << std::hexfloat << v << ", cpu " << want;
+      ASSERT_EQ(std::memcmp(&v, &want, sizeof v), 0) << describe(c.acc) << " element (" << i << ", " << j
+                                                     << "): gpu sum " << std::hexfloat << v << ", cpu " << want;
     }
   EXPECT_GT(flagged, 0u);  // the planted specials were handed back
 }
@@ -312,8 +329,7 @@ TEST_P(EmulatedSumMatchesCpu, BitForBit) {
 // The GPU's first stochastic draw of an element is the CPU's.
 TEST(EmulatedSum, StreamOffsetsAreTheCpus) {
   for (size_t i : {0, 1, 7, 4095})
-    for (size_t j : {0, 3, 1000})
-      EXPECT_EQ(stream_offset(i, j, 1024), experiment::gemm_stream_offset(i, j, 1024));
+    for (size_t j : {0, 3, 1000}) EXPECT_EQ(stream_offset(i, j, 1024), experiment::gemm_stream_offset(i, j, 1024));
 }
 
 // A product's stream offset (the K sweep's trial t at t << 32) reaches the model, and the
@@ -377,51 +393,53 @@ experiment::Accumulation multiterm(int block, int extra_bits, DType format, Roun
 
 INSTANTIATE_TEST_SUITE_P(
     Models, EmulatedSumMatchesCpu,
-    ::testing::Values(SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32)},
-                      SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::bfloat16)},
-                      SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16)},
-                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Sequential, DType::float8_e5m2)},
-                      SumCase{DType::float8_e5m2, acc(AccumKind::Chunked, DType::float16, 32)},
-                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Chunked, DType::tf32, 64)},
-                      SumCase{DType::float4_e2m1fn, acc(AccumKind::Chunked, DType::bfloat16, 16, DType::float16)},
-                      SumCase{DType::bfloat16, acc(AccumKind::Pairwise, DType::float32, 32)},
-                      SumCase{DType::float16, acc(AccumKind::Pairwise, DType::float16, 8)},
-                      SumCase{DType::float6_e3m2fn, acc(AccumKind::Pairwise, DType::bfloat16, 1)},
-                      SumCase{DType::bfloat16, acc(AccumKind::Kahan, DType::float32)},
-                      SumCase{DType::float16, acc(AccumKind::Kahan, DType::float16)},
-                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::bfloat16)},
-                      // the deterministic modes besides nearest-even, narrow accumulators only
-                      SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::bfloat16, 32, DType::float32, Rounding::TowardZero)},
-                      SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16, 32, DType::float32, Rounding::Up)},
-                      SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16, 32, DType::float32, Rounding::Down)},
-                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Sequential, DType::float8_e5m2, 32, DType::float32, Rounding::NearestAway)},
-                      SumCase{DType::float8_e5m2, acc(AccumKind::Chunked, DType::float16, 32, DType::bfloat16, Rounding::Down)},
-                      SumCase{DType::float16, acc(AccumKind::Pairwise, DType::float16, 8, DType::float32, Rounding::TowardZero)},
-                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::bfloat16, 32, DType::float32, Rounding::Up)},
-                      // stochastic rounding (float64 route, the CPU's draws), and float32 accumulators
-                      // in directed modes
-                      SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::bfloat16, 32, DType::float32, Rounding::Stochastic)},
-                      SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16, 32, DType::float32, Rounding::Stochastic)},
-                      SumCase{DType::float8_e5m2, acc(AccumKind::Chunked, DType::float16, 32, DType::bfloat16, Rounding::Stochastic)},
-                      SumCase{DType::float16, acc(AccumKind::Pairwise, DType::bfloat16, 8, DType::float32, Rounding::Stochastic)},
-                      SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::float16, 32, DType::float32, Rounding::Stochastic)},
-                      SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32, 32, DType::float32, Rounding::Stochastic)},
-                      SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32, 32, DType::float32, Rounding::TowardZero)},
-                      SumCase{DType::float16, acc(AccumKind::Pairwise, DType::float32, 8, DType::float32, Rounding::Down)},
-                      SumCase{DType::bfloat16, acc(AccumKind::Kahan, DType::float32, 32, DType::float32, Rounding::Up)},
-                      // the multi-term adder: a tensor core's (float32, truncating), other blocks,
-                      // extra bits, formats and modes, stochastic included
-                      SumCase{DType::bfloat16, multiterm(16, 2, DType::float32, Rounding::TowardZero)},
-                      SumCase{DType::float16, multiterm(8, 0, DType::float32, Rounding::TowardZero)},
-                      SumCase{DType::float16, multiterm(4, 3, DType::float32, Rounding::NearestEven)},
-                      SumCase{DType::float8_e4m3fn, multiterm(32, 1, DType::bfloat16, Rounding::Down)},
-                      SumCase{DType::float8_e5m2, multiterm(1, 0, DType::float16, Rounding::Up)},
-                      SumCase{DType::bfloat16, multiterm(16, 2, DType::float32, Rounding::Stochastic)},
-                      SumCase{DType::float4_e2m1fn, multiterm(64, 5, DType::tf32, Rounding::NearestAway)},
-                      // custom formats, as the GPU parity suite runs them
-                      SumCase{*parse_dtype("e5m7"), acc(AccumKind::Sequential, *parse_dtype("e6m9"))},
-                      SumCase{*parse_dtype("e4m4b5:fnuz"),
-                              acc(AccumKind::Kahan, *parse_dtype("e7m12:fn"), 32, DType::float32, Rounding::Stochastic)}),
+    ::testing::Values(
+        SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32)},
+        SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::bfloat16)},
+        SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16)},
+        SumCase{DType::float8_e4m3fn, acc(AccumKind::Sequential, DType::float8_e5m2)},
+        SumCase{DType::float8_e5m2, acc(AccumKind::Chunked, DType::float16, 32)},
+        SumCase{DType::float8_e4m3fn, acc(AccumKind::Chunked, DType::tf32, 64)},
+        SumCase{DType::float4_e2m1fn, acc(AccumKind::Chunked, DType::bfloat16, 16, DType::float16)},
+        SumCase{DType::bfloat16, acc(AccumKind::Pairwise, DType::float32, 32)},
+        SumCase{DType::float16, acc(AccumKind::Pairwise, DType::float16, 8)},
+        SumCase{DType::float6_e3m2fn, acc(AccumKind::Pairwise, DType::bfloat16, 1)},
+        SumCase{DType::bfloat16, acc(AccumKind::Kahan, DType::float32)},
+        SumCase{DType::float16, acc(AccumKind::Kahan, DType::float16)},
+        SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::bfloat16)},
+        // the deterministic modes besides nearest-even, narrow accumulators only
+        SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::bfloat16, 32, DType::float32, Rounding::TowardZero)},
+        SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16, 32, DType::float32, Rounding::Up)},
+        SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16, 32, DType::float32, Rounding::Down)},
+        SumCase{DType::float8_e4m3fn,
+                acc(AccumKind::Sequential, DType::float8_e5m2, 32, DType::float32, Rounding::NearestAway)},
+        SumCase{DType::float8_e5m2, acc(AccumKind::Chunked, DType::float16, 32, DType::bfloat16, Rounding::Down)},
+        SumCase{DType::float16, acc(AccumKind::Pairwise, DType::float16, 8, DType::float32, Rounding::TowardZero)},
+        SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::bfloat16, 32, DType::float32, Rounding::Up)},
+        // stochastic rounding (float64 route, the CPU's draws), and float32 accumulators
+        // in directed modes
+        SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::bfloat16, 32, DType::float32, Rounding::Stochastic)},
+        SumCase{DType::float16, acc(AccumKind::Sequential, DType::float16, 32, DType::float32, Rounding::Stochastic)},
+        SumCase{DType::float8_e5m2, acc(AccumKind::Chunked, DType::float16, 32, DType::bfloat16, Rounding::Stochastic)},
+        SumCase{DType::float16, acc(AccumKind::Pairwise, DType::bfloat16, 8, DType::float32, Rounding::Stochastic)},
+        SumCase{DType::float8_e4m3fn, acc(AccumKind::Kahan, DType::float16, 32, DType::float32, Rounding::Stochastic)},
+        SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32, 32, DType::float32, Rounding::Stochastic)},
+        SumCase{DType::bfloat16, acc(AccumKind::Sequential, DType::float32, 32, DType::float32, Rounding::TowardZero)},
+        SumCase{DType::float16, acc(AccumKind::Pairwise, DType::float32, 8, DType::float32, Rounding::Down)},
+        SumCase{DType::bfloat16, acc(AccumKind::Kahan, DType::float32, 32, DType::float32, Rounding::Up)},
+        // the multi-term adder: a tensor core's (float32, truncating), other blocks,
+        // extra bits, formats and modes, stochastic included
+        SumCase{DType::bfloat16, multiterm(16, 2, DType::float32, Rounding::TowardZero)},
+        SumCase{DType::float16, multiterm(8, 0, DType::float32, Rounding::TowardZero)},
+        SumCase{DType::float16, multiterm(4, 3, DType::float32, Rounding::NearestEven)},
+        SumCase{DType::float8_e4m3fn, multiterm(32, 1, DType::bfloat16, Rounding::Down)},
+        SumCase{DType::float8_e5m2, multiterm(1, 0, DType::float16, Rounding::Up)},
+        SumCase{DType::bfloat16, multiterm(16, 2, DType::float32, Rounding::Stochastic)},
+        SumCase{DType::float4_e2m1fn, multiterm(64, 5, DType::tf32, Rounding::NearestAway)},
+        // custom formats, as the GPU parity suite runs them
+        SumCase{*parse_dtype("e5m7"), acc(AccumKind::Sequential, *parse_dtype("e6m9"))},
+        SumCase{*parse_dtype("e4m4b5:fnuz"),
+                acc(AccumKind::Kahan, *parse_dtype("e7m12:fn"), 32, DType::float32, Rounding::Stochastic)}),
     [](const auto& info) { return std::to_string(info.index); });
 
 }  // namespace

@@ -9,15 +9,15 @@
 #include <ostream>
 #include <random>
 
+#include "core/accumulate/gemm.h"
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
-#include "core/accumulate/gemm.h"
 #include "core/experiment/matmul.h"
 #include "kernels/cuda_backend.h"
-#include "tests/cuda/emulated_parity_cases.h"
 #include "tests/core/values_of.h"
+#include "tests/cuda/emulated_parity_cases.h"
 
 namespace pl {
 namespace {

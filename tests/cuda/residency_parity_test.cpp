@@ -9,11 +9,11 @@
 #include <memory>
 #include <string>
 
+#include "core/accumulate/output_steps.h"
+#include "core/analysis/pooled_difference.h"
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
 #include "core/experiment/matmul.h"
-#include "core/accumulate/output_steps.h"
-#include "core/analysis/pooled_difference.h"
 #include "core/experiment/quantised_cache.h"
 #include "core/experiment/reference_cache.h"
 #include "kernels/cuda_backend.h"
@@ -31,8 +31,8 @@ bool have_gpu() {
   return yes;
 }
 
-#define REQUIRE_GPU()                                                                        \
-  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error();     \
+#define REQUIRE_GPU()                                                                 \
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error(); \
   register_backend("cuda", [] { return make_cuda_backend(); })
 
 MatmulConfig library_bf16() {

@@ -14,8 +14,8 @@
 
 #include "core/experiment/spec/matmul_json.h"
 #include "core/experiment/spec/sweep_json.h"
-#include "core/experiment/throughput_run.h"
 #include "core/experiment/spec/train_json.h"
+#include "core/experiment/throughput_run.h"
 #include "core/io/file_read.h"
 #include "core/scenario/scenario.h"
 

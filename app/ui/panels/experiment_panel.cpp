@@ -65,14 +65,14 @@ bool ExperimentPanel::start_run() {
     return false;
   }
   if (setup_.mode() != ExperimentMode::Matrix)
-    return other_worker_.start_when_idle([file = setup_.other_file()](const std::function<void(double)>& progress,
-                                                                       const std::atomic<bool>* cancel) {
-      return run_experiment_file(file, progress, cancel);
-    });
-  return worker_.start_when_idle([spec = setup_.spec()](const std::function<void(double)>& progress,
-                                                         const std::atomic<bool>* cancel) {
-    return run_spec(spec, progress, cancel);
-  });
+    return other_worker_.start_when_idle(
+        [file = setup_.other_file()](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+          return run_experiment_file(file, progress, cancel);
+        });
+  return worker_.start_when_idle(
+      [spec = setup_.spec()](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+        return run_spec(spec, progress, cancel);
+      });
 }
 
 namespace {
@@ -81,9 +81,9 @@ namespace {
 std::string summary(const SpecRun& run) {
   char buf[160];
   const MatmulConfig& c = run.spec.config;
-  std::string what = std::string(matmul_op_name(c.op)) + " " + std::to_string(c.m) + "x" + std::to_string(c.k) +
-                     "x" + std::to_string(c.n) + " " + std::string(name(c.input)) + " x " +
-                     std::string(name(c.weight)) + " -> " + std::string(name(c.output));
+  std::string what = std::string(matmul_op_name(c.op)) + " " + std::to_string(c.m) + "x" + std::to_string(c.k) + "x" +
+                     std::to_string(c.n) + " " + std::string(name(c.input)) + " x " + std::string(name(c.weight)) +
+                     " -> " + std::string(name(c.output));
   if (run.raised()) {
     const auto& f = *run.framework;
     size_t ran = 0;
@@ -152,7 +152,8 @@ std::string ExperimentPanel::export_all() {
   if (!folder) return "export failed: " + folder.error();
   // Dozens of files: written off the UI thread, from a run the panel may replace meanwhile.
   export_.start([run = results_.matrix_run(), dir = *folder, this] {
-    auto saved = exporting::fill_export_dir(dir, [&](const std::string& tmp) { return exporting::save_spec_run(*run, tmp); });
+    auto saved =
+        exporting::fill_export_dir(dir, [&](const std::string& tmp) { return exporting::save_spec_run(*run, tmp); });
     const std::string what = saved ? "exported to " + dir + " (setup.json re-runs with precision-lab run)"
                                    : "export failed: " + saved.error();
     log_.add("experiment", what);
@@ -170,10 +171,12 @@ void ExperimentPanel::draw_setup() {
     if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
       worker_.request_cancel(), other_worker_.request_cancel();
   } else {
-    if (ImGui::Button("Run (Ctrl+R)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('R', false))) dirty_ = true, changed_at_ = {};
+    if (ImGui::Button("Run (Ctrl+R)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('R', false)))
+      dirty_ = true, changed_at_ = {};
   }
   ImGui::SameLine();
-  if (ImGui::Button("Export all (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false))) status_ = export_all();
+  if (ImGui::Button("Export all (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false)))
+    status_ = export_all();
   ImGui::TextWrapped("%s", status_.c_str());
 }
 
@@ -191,7 +194,8 @@ void ExperimentPanel::draw_content() {
   if (dirty_ && !setup_.error().empty()) dirty_ = false;
   // The setup column: shown, except in presentation mode where the results get the room;
   // Ctrl+B shows or hides it either way.
-  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('B', false)) setup_visible_ = !setup_visible_.value_or(!presentation_mode());
+  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('B', false))
+    setup_visible_ = !setup_visible_.value_or(!presentation_mode());
   if (setup_visible_.value_or(!presentation_mode())) {
     ImGui::BeginChild("setup", ImVec2(22.5f * ImGui::GetFontSize(), 0), true);
     draw_setup();

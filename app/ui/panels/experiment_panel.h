@@ -10,14 +10,14 @@
 #include <optional>
 #include <string>
 
+#include "app/ui/panels/panel.h"
+#include "app/ui/shell/run_log.h"
 #include "app/ui/tasks/background_task.h"
 #include "app/ui/tasks/cancellable_run.h"
 #include "app/ui/views/error_view.h"
-#include "app/ui/panels/panel.h"
-#include "app/ui/shell/run_log.h"
 #include "app/ui/views/setup_view.h"
-#include "core/experiment/spec/experiment_file.h"
 #include "core/experiment/framework_check.h"
+#include "core/experiment/spec/experiment_file.h"
 
 namespace pl::ui {
 
@@ -42,10 +42,10 @@ class ExperimentPanel final : public Panel {
   void use_model(const std::string& spec, DType input);
 
  private:
-  void draw_setup();  // the Setup view, then run / cancel / export and the status line
+  void draw_setup();    // the Setup view, then run / cancel / export and the status line
   void mark_changed();  // a re-run is due after the debounce pause
-  bool start_run();   // false: a run in flight was asked to stop first (try again next frame)
-  void cancel_run();  // stops the run in flight and waits for it: the destructor only
+  bool start_run();     // false: a run in flight was asked to stop first (try again next frame)
+  void cancel_run();    // stops the run in flight and waits for it: the destructor only
   void collect();
   std::string export_all();
 
@@ -57,7 +57,7 @@ class ExperimentPanel final : public Panel {
   std::chrono::steady_clock::time_point changed_at_{};
   CancellableRun<experiment::SpecRun> worker_;
   CancellableRun<experiment::ExperimentRun> other_worker_;  // the MLP and the K sweep
-  std::optional<bool> setup_visible_;  // Ctrl+B; unset: hidden only in presentation mode
+  std::optional<bool> setup_visible_;                       // Ctrl+B; unset: hidden only in presentation mode
   std::string status_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };

@@ -33,8 +33,8 @@ ExplorerPanel::ExplorerPanel(RunLog& log, std::string initial_value) : log_(log)
   std::snprintf(value_text_, sizeof value_text_, "%s", initial_value.c_str());
   for (FormatRef& f : table_float_formats()) {
     Row r;
-    for (DType shown : {DType::float32, DType::bfloat16, DType::float16, DType::float8_e4m3fn,
-                        DType::float8_e5m2, DType::float4_e2m1fn})
+    for (DType shown : {DType::float32, DType::bfloat16, DType::float16, DType::float8_e4m3fn, DType::float8_e5m2,
+                        DType::float4_e2m1fn})
       r.shown |= f.dtype == shown;
     r.format = std::move(f);
     rows_.push_back(std::move(r));
@@ -81,14 +81,16 @@ void ExplorerPanel::set_value(double v, std::string why) {
 void ExplorerPanel::handle_keys() {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || io.KeyCtrl) return;
-  const bool left = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow), false), right = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow), false);
+  const bool left = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow), false),
+             right = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow), false);
   if (!left && !right) return;
   int index = 0;
   for (Row& r : rows_) {
     if (!r.shown || index++ != view_.chosen()) continue;
     const auto code = right ? r.n.above : r.n.below;
     if (!code) return;
-    set_value(decode(r.format.format, *code), std::string(right ? "next above" : "next below") + " in " + r.format.name);
+    set_value(decode(r.format.format, *code),
+              std::string(right ? "next above" : "next below") + " in " + r.format.name);
     return;
   }
 }
@@ -98,8 +100,10 @@ std::string ExplorerPanel::export_all() {
   if (figures_.empty()) return "nothing to export";
   auto folder = exporting::new_export_dir("explorer");
   if (!folder) return "export failed: " + folder.error();
-  nlohmann::json j{{"x", value_text_}, {"rounding", rounding_name(static_cast<Rounding>(rounding_))},
-                   {"overflow", overflow_name(static_cast<Overflow>(overflow_))}, {"formats", nlohmann::json::array()}};
+  nlohmann::json j{{"x", value_text_},
+                   {"rounding", rounding_name(static_cast<Rounding>(rounding_))},
+                   {"overflow", overflow_name(static_cast<Overflow>(overflow_))},
+                   {"formats", nlohmann::json::array()}};
   for (const Row& r : rows_)
     if (r.shown) j["formats"].push_back(to_json(r.format.format, r.format.name, r.n));
   export_.start([figures = figures_, j = std::move(j), dir = *folder, this] {
@@ -152,7 +156,8 @@ void ExplorerPanel::draw_bits(Row& row, size_t index) {
     const int field = f.is_signed() && b == f.total_bits() - 1 ? 0 : b >= f.mantissa_bits ? 1 : 2;
     ImGui::PushID(static_cast<int>(index * 64 + b));
     ImGui::PushStyleColor(ImGuiCol_Text, kFieldColour[field]);
-    if (ImGui::SmallButton(((code >> b) & 1) ? "1" : "0")) set_value(decode(f, toggle_bit(f, code, b)), "flipped bit " + std::to_string(b) + " of " + row.format.name);
+    if (ImGui::SmallButton(((code >> b) & 1) ? "1" : "0"))
+      set_value(decode(f, toggle_bit(f, code, b)), "flipped bit " + std::to_string(b) + " of " + row.format.name);
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
       const uint64_t flipped = toggle_bit(f, code, b);
@@ -177,8 +182,8 @@ void ExplorerPanel::draw_table() {
   const float height = ImGui::GetFrameHeightWithSpacing() * float(shown + 1) + 8;
   if (!ImGui::BeginTable("explorer", 7, flags, ImVec2(0, std::min(height, ImGui::GetFontSize() * 22)))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
-  for (const char* h : {"format", "rounds to", "rounding interval (every x that rounds here)", "ulp",
-                        "next below", "next above", "bits (click one to flip it)"})
+  for (const char* h : {"format", "rounds to", "rounding interval (every x that rounds here)", "ulp", "next below",
+                        "next above", "bits (click one to flip it)"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < rows_.size(); ++i) {
@@ -217,12 +222,14 @@ void ExplorerPanel::draw_table() {
     ImGui::Text("%.6g", n.ulp);
     if (ImGui::IsItemHovered() && std::isfinite(n.ulp))
       ImGui::SetTooltip("the spacing of representable values in this binade: %s", power_of_two_text(n.ulp).c_str());
-    for (const auto& [code, gap, label] : {std::tuple{n.below, n.gap_below, "<"}, std::tuple{n.above, n.gap_above, ">"}}) {
+    for (const auto& [code, gap, label] :
+         {std::tuple{n.below, n.gap_below, "<"}, std::tuple{n.above, n.gap_above, ">"}}) {
       ImGui::TableNextColumn();
       ImGui::PushID(static_cast<int>(i * 2 + (label[0] == '>')));
       if (code) {
         if (ImGui::SmallButton(label))
-          set_value(decode(f, *code), std::string(label[0] == '>' ? "next above" : "next below") + " in " + r.format.name);
+          set_value(decode(f, *code),
+                    std::string(label[0] == '>' ? "next above" : "next below") + " in " + r.format.name);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("explore this neighbour");
         ImGui::SameLine();
       }

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "app/ui/tasks/background_task.h"
-#include "app/ui/views/figure_view.h"
 #include "app/ui/panels/panel.h"
 #include "app/ui/shell/run_log.h"
+#include "app/ui/tasks/background_task.h"
+#include "app/ui/views/figure_view.h"
 #include "core/dtype/format_lookup.h"
 #include "core/dtype/neighbourhood.h"
 

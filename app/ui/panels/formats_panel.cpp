@@ -39,7 +39,9 @@ void bits_coloured(const FloatFormat& f, uint64_t code) {
 
 std::string flags_short(const CastFlags& f) {
   std::string s;
-  auto add = [&](bool on, const char* n) { if (on) s += s.empty() ? n : std::string(" ") + n; };
+  auto add = [&](bool on, const char* n) {
+    if (on) s += s.empty() ? n : std::string(" ") + n;
+  };
   add(f.overflow, "overflow");
   add(f.saturated, "saturated");
   add(f.underflow, "underflow");
@@ -103,14 +105,13 @@ void FormatsPanel::draw_controls() {
 
 void FormatsPanel::draw_value_table() {
   if (results_.empty()) return;
-  ImGui::Text("%s as float64 is %s (%s)", value_text_, shortest_double(value_).c_str(),
-              hex_float(value_).c_str());
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  ImGui::Text("%s as float64 is %s (%s)", value_text_, shortest_double(value_).c_str(), hex_float(value_).c_str());
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
   if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, ImGui::GetFontSize() * 21))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"format", "bits (sign | exponent | mantissa)", "value", "abs error",
-                        "rel error", "error (ulps)", "flags"})
+  for (const char* h :
+       {"format", "bits (sign | exponent | mantissa)", "value", "abs error", "rel error", "error (ulps)", "flags"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < results_.size(); ++i) {
@@ -127,8 +128,8 @@ void FormatsPanel::draw_value_table() {
     // to it: students should see that float16's "0.1" is 0.0999755859375.
     ImGui::Text("%.10g", r.result.value);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("exact: %s\nshortest decimal that reads back: %s",
-                        r.result.value_exact.c_str(), r.result.value_shortest.c_str());
+      ImGui::SetTooltip("exact: %s\nshortest decimal that reads back: %s", r.result.value_exact.c_str(),
+                        r.result.value_shortest.c_str());
     ImGui::TableNextColumn();
     if (const std::string why = no_finite_error(r); !why.empty()) {
       ImGui::TextUnformatted(why.c_str());

@@ -7,7 +7,7 @@ namespace pl::ui {
 class Panel {
  public:
   virtual ~Panel() = default;
-  virtual const char* name() const = 0;   // tab label, also the --panel name (lower case)
+  virtual const char* name() const = 0;  // tab label, also the --panel name (lower case)
   virtual void draw_content() = 0;
   // Work still running off the UI thread (a screenshot waits for it).
   virtual bool busy() const { return false; }

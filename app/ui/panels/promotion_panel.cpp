@@ -46,15 +46,13 @@ std::string outcome_line(const promote::Engine& e, const Outcome& o) {
 }
 
 bool same_outcome(const Outcome& x, const Outcome& y) {
-  return x.result == y.result && x.other_result == y.other_result &&
-         x.error_type == y.error_type && x.message == y.message;
+  return x.result == y.result && x.other_result == y.other_result && x.error_type == y.error_type &&
+         x.message == y.message;
 }
 
 // A cell the question does not apply to (a value that is no value of the column's
 // Python type, a dtype the framework lacks) is not an error the framework raises.
-bool not_applicable(const Outcome& o) {
-  return o.error_type == "precision-lab" || o.error_type == "AttributeError";
-}
+bool not_applicable(const Outcome& o) { return o.error_type == "precision-lab" || o.error_type == "AttributeError"; }
 
 std::string cell_label(const Outcome& o) {
   if (o.ok()) return short_name(*o.result);
@@ -134,9 +132,7 @@ std::string PromotionPanel::configure(const StartState& st) {
   return "";
 }
 
-const promote::Engine& PromotionPanel::engine(const Setting& s) const {
-  return promote::engines()[s.engine];
-}
+const promote::Engine& PromotionPanel::engine(const Setting& s) const { return promote::engines()[s.engine]; }
 
 promote::Query PromotionPanel::query(const Setting& s, DType a, DType b) const {
   const auto& e = engine(s);
@@ -190,12 +186,10 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
   const auto& engines = promote::engines();
   // The preview names the engine by id (jax and jax-x64 share framework and version).
   ImGui::SetNextItemWidth(170);
-  if (ImGui::BeginCombo("##engine", (std::string(engines[s.engine].id) + " " +
-                                     std::string(engines[s.engine].version))
-                                        .c_str())) {
+  if (ImGui::BeginCombo("##engine",
+                        (std::string(engines[s.engine].id) + " " + std::string(engines[s.engine].version)).c_str())) {
     for (int i = 0; i < int(engines.size()); ++i) {
-      std::string label = std::string(engines[i].framework) + " " +
-                          std::string(engines[i].version) + " (" +
+      std::string label = std::string(engines[i].framework) + " " + std::string(engines[i].version) + " (" +
                           std::string(engines[i].device) + ")";
       if (ImGui::Selectable(label.c_str(), i == s.engine)) s = Setting{i};
     }
@@ -210,8 +204,7 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
     ImGui::EndCombo();
   }
   const char* kinds = "tensor\0zero-dim tensor\0Python scalar\0";
-  const bool kinds_modelled =
-      std::find(e.kind_ops.begin(), e.kind_ops.end(), e.ops[s.op]) != e.kind_ops.end();
+  const bool kinds_modelled = std::find(e.kind_ops.begin(), e.kind_ops.end(), e.ops[s.op]) != e.kind_ops.end();
   if (!kinds_modelled) s.a_kind = s.b_kind = 0;
   ImGui::BeginDisabled(!kinds_modelled);
   ImGui::SameLine();
@@ -226,21 +219,19 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
     ImGui::SetNextItemWidth(90);
     ImGui::InputTextWithHint("b value", "2 / 2.5", s.b_value, sizeof s.b_value);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("The zero-dim or scalar b's value as a Python literal: 300, -1, 1e300, "
-                        "2.5+1j. Empty: True, 2, 2.5 or 2.5+1j by the column's kind. "
-                        "Columns of another Python type show n/a.");
+      ImGui::SetTooltip(
+          "The zero-dim or scalar b's value as a Python literal: 300, -1, 1e300, "
+          "2.5+1j. Empty: True, 2, 2.5 or 2.5+1j by the column's kind. "
+          "Columns of another Python type show n/a.");
   }
-  const bool takes_bias =
-      std::find(e.bias_ops.begin(), e.bias_ops.end(), e.ops[s.op]) != e.bias_ops.end();
+  const bool takes_bias = std::find(e.bias_ops.begin(), e.bias_ops.end(), e.ops[s.op]) != e.bias_ops.end();
   if (takes_bias) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
-    if (ImGui::BeginCombo("bias", s.bias ? std::string(pl::name(dtypes_[s.bias - 1])).c_str()
-                                         : "none")) {
+    if (ImGui::BeginCombo("bias", s.bias ? std::string(pl::name(dtypes_[s.bias - 1])).c_str() : "none")) {
       if (ImGui::Selectable("none", s.bias == 0)) s.bias = 0;
       for (int i = 0; i < int(dtypes_.size()); ++i)
-        if (ImGui::Selectable(std::string(pl::name(dtypes_[i])).c_str(), s.bias == i + 1))
-          s.bias = i + 1;
+        if (ImGui::Selectable(std::string(pl::name(dtypes_[i])).c_str(), s.bias == i + 1)) s.bias = i + 1;
       ImGui::EndCombo();
     }
   }
@@ -256,12 +247,14 @@ void PromotionPanel::draw_conv_shape(Setting& s) {
   if (std::find(e.shape_ops.begin(), e.shape_ops.end(), op) == e.shape_ops.end()) return;
   const bool one_d = op == "conv1d";
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000,0000,0000,0000").x);
-  ImGui::InputTextWithHint(one_d ? "input (N,C,L)" : "input (N,C,H,W)", one_d ? "1,1,3" : "1,1,3,3", s.a_shape, sizeof s.a_shape);
+  ImGui::InputTextWithHint(one_d ? "input (N,C,L)" : "input (N,C,H,W)", one_d ? "1,1,3" : "1,1,3,3", s.a_shape,
+                           sizeof s.a_shape);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The input's shape, %s. On a CPU a float32 convolution runs in oneDNN when the batch is above 1, "
-                      "there are groups, the kernel is larger than 3 x 3 or the input has more than 20480 elements; "
-                      "oneDNN words a dtype error its own way. Empty: %s.",
-                      one_d ? "N,C,L" : "N,C,H,W", one_d ? "1,1,3" : "1,1,3,3");
+    ImGui::SetTooltip(
+        "The input's shape, %s. On a CPU a float32 convolution runs in oneDNN when the batch is above 1, "
+        "there are groups, the kernel is larger than 3 x 3 or the input has more than 20480 elements; "
+        "oneDNN words a dtype error its own way. Empty: %s.",
+        one_d ? "N,C,L" : "N,C,H,W", one_d ? "1,1,3" : "1,1,3,3");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000,0000,0000,0000").x);
   ImGui::InputTextWithHint(one_d ? "weight (O,I,kL)" : "weight (O,I,kH,kW)", one_d ? "1,1,2" : "1,1,2,2", s.b_shape,
@@ -273,7 +266,8 @@ void PromotionPanel::draw_conv_shape(Setting& s) {
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("000000").x + ImGui::GetFrameHeight() * 2);
   if (ImGui::InputInt("threads", &s.threads)) s.threads = std::max(1, s.threads);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("torch.get_num_threads() of the modelled process: a 1 x 1 kernel takes oneDNN only with more than one.");
+    ImGui::SetTooltip(
+        "torch.get_num_threads() of the modelled process: a 1 x 1 kernel takes oneDNN only with more than one.");
   if (auto shape = conv_shape(s); !shape) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(0.9f, 0.35f, 0.3f, 1), "%s (the grid uses the default shapes)", shape.error().c_str());
@@ -299,8 +293,8 @@ void PromotionPanel::draw_grid() {
     ImGui::TextDisabled("no dtype matches the filter");
     return;
   }
-  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInner;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInner;
   // 23+ columns on a 1280-pixel screen: the grid uses a smaller font than the controls.
   constexpr float kGridFontScale = 0.8f;
   ImGui::SetWindowFontScale(kGridFontScale);
@@ -320,9 +314,7 @@ void PromotionPanel::draw_grid() {
   }
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("a \\ b", ImGuiTableColumnFlags_WidthFixed, cell_w);
-  for (int j : shown)
-    ImGui::TableSetupColumn(short_name(dtypes_[j]).c_str(), ImGuiTableColumnFlags_WidthFixed,
-                            cell_w);
+  for (int j : shown) ImGui::TableSetupColumn(short_name(dtypes_[j]).c_str(), ImGuiTableColumnFlags_WidthFixed, cell_w);
   ImGui::TableHeadersRow();
   const auto& e = engine(main_);
   for (int i : rows) {
@@ -335,16 +327,14 @@ void PromotionPanel::draw_grid() {
       // A Python scalar has no dtype of its own: only the array's dtype counts.
       const bool b_scalar = main_.b_kind == static_cast<int>(promote::OperandKind::Scalar);
       const OutcomeClass c = promote::classify(dtypes_[i], b_scalar ? dtypes_[i] : dtypes_[j], o);
-      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg,
-                             not_applicable(o) ? kNotApplicable : class_colour(c));
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, not_applicable(o) ? kNotApplicable : class_colour(c));
       // A cell one side does not model (CUDA's untested dtypes) is unknown, not a disagreement.
       const Outcome& compared = other_grid_.cells[i * n + j];
-      const bool differs = compare_ && o.error_type != "precision-lab" &&
-                           compared.error_type != "precision-lab" && !same_outcome(o, compared);
+      const bool differs = compare_ && o.error_type != "precision-lab" && compared.error_type != "precision-lab" &&
+                           !same_outcome(o, compared);
       ImGui::PushID(i * n + j);
       const bool selected = i == selected_a_ && j == selected_b_;
-      if (ImGui::Selectable(cell_label(o).c_str(), selected, 0,
-                            {cell_w - 4, 0})) {
+      if (ImGui::Selectable(cell_label(o).c_str(), selected, 0, {cell_w - 4, 0})) {
         selected_a_ = i;
         selected_b_ = j;
       }
@@ -379,8 +369,9 @@ void PromotionPanel::draw_grid() {
 
 void PromotionPanel::draw_selection() {
   if (selected_a_ < 0) {
-    ImGui::TextDisabled("Click a cell to make that pair the current input (a) and weight (b) "
-                        "dtypes and see the fixes people try.");
+    ImGui::TextDisabled(
+        "Click a cell to make that pair the current input (a) and weight (b) "
+        "dtypes and see the fixes people try.");
     return;
   }
   const auto& e = engine(main_);
@@ -389,8 +380,7 @@ void PromotionPanel::draw_selection() {
   // A Python scalar shows as the value it stands for: its own, or its category's default.
   std::string b_text = e.spell(q.b.dtype);
   if (q.b.kind == promote::OperandKind::Scalar) {
-    b_text = (q.b.value.empty() ? std::string(promote::default_literal(promote::py_type_of(q.b.dtype)))
-                                : q.b.value) +
+    b_text = (q.b.value.empty() ? std::string(promote::default_literal(promote::py_type_of(q.b.dtype))) : q.b.value) +
              " (Python scalar)";
   } else if (!q.b.value.empty()) {
     b_text = q.b.value + " (" + b_text + ")";
@@ -398,7 +388,10 @@ void PromotionPanel::draw_selection() {
   std::string call = std::string(e.framework) + " " + std::string(e.version) + " (" + std::string(e.device) +
                      "): " + q.op + "(" + e.spell(q.a.dtype) + ", " + b_text + ")";
   if (q.conv)
-    call.append(" on ").append(dimensions_text(q.conv->input)).append(" by ").append(dimensions_text(q.conv->weight))
+    call.append(" on ")
+        .append(dimensions_text(q.conv->input))
+        .append(" by ")
+        .append(dimensions_text(q.conv->weight))
         .append(q.conv->groups > 1 ? ", groups " + std::to_string(q.conv->groups) : std::string());
   ImGui::TextUnformatted(call.c_str());
   if (const std::string line = call + " " + outcome_line(e, o); line != logged_) {
@@ -456,8 +449,8 @@ void PromotionPanel::draw_matmul_precision(const promote::Engine& e, const promo
     ImGui::RadioButton(std::string(pt::matmul_precision_name(kSettings[i])).c_str(), &matmul_precision_, i);
   }
   const pt::MatmulPrecision p = kSettings[matmul_precision_];
-  for (const std::string& line : pt::describe_internals(pt::matmul_precision_name(p), q.op,
-                                                        pt::float32_internals(p, pt::release_of(e))))
+  for (const std::string& line :
+       pt::describe_internals(pt::matmul_precision_name(p), q.op, pt::float32_internals(p, pt::release_of(e))))
     ImGui::TextDisabled("%s", line.c_str());
 }
 

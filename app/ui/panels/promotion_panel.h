@@ -23,13 +23,13 @@ class PromotionPanel final : public Panel {
   void draw_content() override;
   // Start state (from the command line). Returns an error text.
   struct StartState {
-    std::string framework;     // engine id
+    std::string framework;  // engine id
     std::string op;
     bool compare = false;
     std::string compare_with;  // engine id for the compared grid; empty: same engine
     std::string b_kind;        // tensor | zerodim | scalar
     std::string b_value;
-    std::string select;        // "A,B": the selected pair
+    std::string select;            // "A,B": the selected pair
     std::string a_shape, b_shape;  // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
   };
   std::string configure(const StartState& start);
@@ -47,7 +47,7 @@ class PromotionPanel final : public Panel {
     int engine = 0;
     int op = 0;
     int a_kind = 0, b_kind = 0;
-    int bias = 0;  // 0: no bias; k > 0: dtypes_[k - 1]
+    int bias = 0;           // 0: no bias; k > 0: dtypes_[k - 1]
     char b_value[32] = "";  // a zero-dim or scalar b's value, for engines that read values
     // A convolution's shapes, for engines whose answer depends on them (empty: the default).
     char a_shape[48] = "", b_shape[48] = "";

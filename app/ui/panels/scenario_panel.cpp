@@ -6,8 +6,8 @@
 #include "app/ui/shell/theme.h"
 #include "core/export/export_dir.h"
 #include "core/export/result_folder.h"
-#include "core/scenario/scenario_export.h"
 #include "core/figure/experiment_figures.h"
+#include "core/scenario/scenario_export.h"
 #include "core/util/paths.h"
 
 namespace pl::ui {
@@ -58,11 +58,10 @@ void ScenarioPanel::start_run() {
 
 void ScenarioPanel::start_pending() {
   if (!run_pending_) return;
-  const bool started = worker_.start_when_idle([s = library_.scenarios[current_]](
-                                                   const std::function<void(double)>& progress,
-                                                   const std::atomic<bool>* cancel) {
-    return scenario::run_scenario(s, progress, cancel);
-  });
+  const bool started = worker_.start_when_idle(
+      [s = library_.scenarios[current_]](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+        return scenario::run_scenario(s, progress, cancel);
+      });
   if (!started) return;  // the run in flight was asked to stop: a later frame starts this one
   run_pending_ = false;
   status_ = "running the evidence...";
@@ -104,7 +103,8 @@ std::string ScenarioPanel::export_set() {
   auto dir = exporting::new_export_dir("scenario-" + shown_->scenario.name);
   if (!dir) return "export failed: " + dir.error();
   export_.start([run = shown_, d = *dir, this] {
-    auto saved = exporting::fill_export_dir(d, [&](const std::string& tmp) { return exporting::save_scenario_run(*run, tmp); });
+    auto saved =
+        exporting::fill_export_dir(d, [&](const std::string& tmp) { return exporting::save_scenario_run(*run, tmp); });
     const std::string what = saved ? "exported to " + d : "export failed: " + saved.error();
     log_.add("scenario", what);
     return what;
@@ -138,7 +138,8 @@ void ScenarioPanel::draw_story() {
 
 void ScenarioPanel::draw_checks() {
   const std::vector<scenario::CheckResult>& rows = shown_ ? shown_->checks : exact_;
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("checks", 4, flags)) return;
   ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthStretch, 3.0f);
   ImGui::TableSetupColumn("expected", ImGuiTableColumnFlags_WidthStretch, 2.5f);

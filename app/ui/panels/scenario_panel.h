@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "app/ui/panels/panel.h"
+#include "app/ui/shell/run_log.h"
 #include "app/ui/tasks/background_task.h"
 #include "app/ui/tasks/cancellable_run.h"
 #include "app/ui/views/figure_view.h"
-#include "app/ui/panels/panel.h"
-#include "app/ui/shell/run_log.h"
 #include "core/scenario/library.h"
 #include "core/scenario/scenario_run.h"
 
@@ -33,9 +33,9 @@ class ScenarioPanel final : public Panel {
  private:
   void select(size_t index);  // shows its exact checks at once, then runs the evidence
   void show(size_t index);    // the exact checks only
-  void start_run();      // asks for a run of the current scenario: start_pending starts it
-  void start_pending();  // starts the run asked for once none is in flight (never waits for one)
-  void cancel_run();     // stops the run in flight and waits for it: the destructor only
+  void start_run();           // asks for a run of the current scenario: start_pending starts it
+  void start_pending();       // starts the run asked for once none is in flight (never waits for one)
+  void cancel_run();          // stops the run in flight and waits for it: the destructor only
   void collect();
   void draw_list();
   void draw_story();

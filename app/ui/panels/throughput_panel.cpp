@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core/backend/backend.h"
 #include "core/accumulate/blas.h"
+#include "core/backend/backend.h"
 #include "core/backend/peak_rates.h"
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
@@ -20,17 +20,17 @@ namespace {
 constexpr size_t kSizes[] = {128, 256, 512, 1024, 2048, 4096, 8192};  // 8192: a GPU's
 constexpr const char* kSizeNames[] = {"128", "256", "512", "1024", "2048", "4096", "8192"};
 constexpr size_t kMedianWindow = 9;
-constexpr size_t kSettledSamples = 20;    // per dtype, before a screenshot is taken
-constexpr double kRedrawSeconds = 0.25;   // the chart redraws at most this often
+constexpr size_t kSettledSamples = 20;   // per dtype, before a screenshot is taken
+constexpr double kRedrawSeconds = 0.25;  // the chart redraws at most this often
 
 }  // namespace
 
 ThroughputPanel::ThroughputPanel(RunLog& log) : log_(log), probe_(log) {
   figure_view_.set_log(&log_, "throughput");
-  for (DType t : {DType::float64, DType::float32, DType::tf32, DType::bfloat16, DType::float16,
-                  DType::float8_e4m3fn, DType::float8_e5m2, DType::float4_e2m1fn, DType::int8})
-    choices_.push_back({t, t == DType::float64 || t == DType::float32 || t == DType::bfloat16 ||
-                               t == DType::float16 || t == DType::float8_e4m3fn || t == DType::int8});
+  for (DType t : {DType::float64, DType::float32, DType::tf32, DType::bfloat16, DType::float16, DType::float8_e4m3fn,
+                  DType::float8_e5m2, DType::float4_e2m1fn, DType::int8})
+    choices_.push_back({t, t == DType::float64 || t == DType::float32 || t == DType::bfloat16 || t == DType::float16 ||
+                               t == DType::float8_e4m3fn || t == DType::int8});
 }
 
 ThroughputPanel::~ThroughputPanel() { stop(); }
@@ -64,29 +64,29 @@ void ThroughputPanel::start(bool fresh) {
     error_.clear();
   }
   ++version_;
-  log_.add("throughput", "sampling " + std::to_string(dtypes.size()) + " dtypes, " + std::to_string(n) +
-                             "^3 products on " + device_);
+  log_.add("throughput",
+           "sampling " + std::to_string(dtypes.size()) + " dtypes, " + std::to_string(n) + "^3 products on " + device_);
   running_ = true;
   worker_ = std::thread([this, dtypes, n, offset, backend] {
     Expected<bool> ok = Error{""};
     try {
       ok = experiment::sample_throughput(
-        dtypes, n, stop_,
-        [this, offset](experiment::ThroughputSample s) {
-          s.at += offset;
-          std::lock_guard<std::mutex> lock(mutex_);
-          history_.add(s);
-          ++version_;
-        },
-        [this](const std::string& s) {
-          std::lock_guard<std::mutex> lock(mutex_);
-          status_ = s;
-        },
-        backend,
-        [this](const experiment::ProductBench& b) {
-          std::lock_guard<std::mutex> lock(mutex_);
-          methods_[b.dtype] = {b.method, b.emulated};
-        });
+          dtypes, n, stop_,
+          [this, offset](experiment::ThroughputSample s) {
+            s.at += offset;
+            std::lock_guard<std::mutex> lock(mutex_);
+            history_.add(s);
+            ++version_;
+          },
+          [this](const std::string& s) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            status_ = s;
+          },
+          backend,
+          [this](const experiment::ProductBench& b) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            methods_[b.dtype] = {b.method, b.emulated};
+          });
     } catch (...) {  // (std::bad_alloc): the sampler's error, not the window's end
       ok = Error{exception_text(std::current_exception())};
     }
@@ -127,7 +127,8 @@ std::string ThroughputPanel::export_figures() {
   auto folder = exporting::new_export_dir("throughput");
   if (!folder) return "export failed: " + folder.error();
   export_.start([figures = figures_, dir = *folder, this] {
-    auto saved = exporting::fill_export_dir(dir, [&](const std::string& tmp) { return exporting::save_figures(figures, tmp); });
+    auto saved =
+        exporting::fill_export_dir(dir, [&](const std::string& tmp) { return exporting::save_figures(figures, tmp); });
     const std::string what = saved ? "exported to " + dir : "export failed: " + saved.error();
     log_.add("throughput", what);
     return what;
@@ -149,22 +150,25 @@ void ThroughputPanel::draw_controls() {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   restart |= backend_.draw("device");
   ImGui::SameLine();
-  if (ImGui::Checkbox("live (Space)", &live_) ) restart = true;
+  if (ImGui::Checkbox("live (Space)", &live_)) restart = true;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  if (ImGui::BeginCombo("datasheet", datasheet_index_ == 0 ? "none" : peak::parts()[datasheet_index_ - 1].name.data())) {
+  if (ImGui::BeginCombo("datasheet",
+                        datasheet_index_ == 0 ? "none" : peak::parts()[datasheet_index_ - 1].name.data())) {
     if (ImGui::Selectable("none", datasheet_index_ == 0)) datasheet_index_ = 0, drawn_version_ = -1;
     for (size_t i = 0; i < peak::parts().size(); ++i) {
       const auto& part = peak::parts()[i];
       if (ImGui::Selectable(std::string(part.name).c_str(), datasheet_index_ == int(i) + 1))
         datasheet_index_ = int(i) + 1, drawn_version_ = -1;
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s, %d SMs\n%s", part.architecture.data(), part.sms, part.source.data());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s, %d SMs\n%s", part.architecture.data(), part.sms, part.source.data());
     }
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The GPU whose published dense peaks the table and the speed-up chart compare with\n"
-                      "(precision-lab devices --peaks lists them with their sources).");
+    ImGui::SetTooltip(
+        "The GPU whose published dense peaks the table and the speed-up chart compare with\n"
+        "(precision-lab devices --peaks lists them with their sources).");
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false) && !ImGui::GetIO().WantTextInput)
     live_ = !live_, restart = true;
   ImGui::SameLine();
@@ -243,12 +247,15 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     if (sheet) {
       ImGui::TableNextColumn();
       const auto& d = shown_summary_.datasheet[i];
-      if (d.supported) ImGui::Text("%.1f T, %gx %s", d.tflops, d.speedup, std::string(pl::name(shown_summary_.config.baseline)).c_str());
+      if (d.supported)
+        ImGui::Text("%.1f T, %gx %s", d.tflops, d.speedup,
+                    std::string(pl::name(shown_summary_.config.baseline)).c_str());
       else ImGui::TextDisabled("no such arithmetic");
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s\n%s", d.supported ? ("dense peak on " + d.unit + ", TFLOP/s (TOPS for int8)").c_str()
-                                                 : d.why_not.c_str(),
-                          shown_summary_.datasheet_source.c_str());
+        ImGui::SetTooltip(
+            "%s\n%s",
+            d.supported ? ("dense peak on " + d.unit + ", TFLOP/s (TOPS for int8)").c_str() : d.why_not.c_str(),
+            shown_summary_.datasheet_source.c_str());
     }
     if (peak) {
       ImGui::TableNextColumn();
@@ -257,7 +264,8 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
       else ImGui::TextDisabled("-");
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", rate ? ("the median against " + std::string(peak->name) + "'s published dense peak, " +
-                                        std::to_string(int(peak::published_value(*rate))) + " TFLOP/s").c_str()
+                                        std::to_string(int(peak::published_value(*rate))) + " TFLOP/s")
+                                           .c_str()
                                      : rate.error().c_str());
     }
     ImGui::TableNextColumn();

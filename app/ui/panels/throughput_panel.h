@@ -15,12 +15,12 @@
 #include <thread>
 #include <vector>
 
-#include "app/ui/widgets/backend_picker.h"
+#include "app/ui/panels/panel.h"
+#include "app/ui/shell/run_log.h"
 #include "app/ui/tasks/background_task.h"
 #include "app/ui/views/figure_view.h"
-#include "app/ui/panels/panel.h"
 #include "app/ui/views/probe_view.h"
-#include "app/ui/shell/run_log.h"
+#include "app/ui/widgets/backend_picker.h"
 #include "core/experiment/throughput.h"
 #include "core/experiment/throughput_run.h"
 
@@ -52,14 +52,14 @@ class ThroughputPanel final : public Panel {
 
   RunLog& log_;
   std::vector<Choice> choices_;
-  int size_index_ = 2;  // into kSizes
-  bool live_ = true;    // sample while the panel is shown
+  int size_index_ = 2;       // into kSizes
+  bool live_ = true;         // sample while the panel is shown
   int datasheet_index_ = 1;  // 0: none, else 1 + index into peak::parts()
   std::string device_;
-  bool gpu_ = false;          // device_ is a GPU: rates in TFLOP/s
-  ProbeView probe_;           // how the chosen device adds
-  BackendPicker backend_;     // where the products are timed (a GPU: its own clock, % of its peak)
-  std::string peak_part_;     // the sampled device's entry in the peak table; "" for none
+  bool gpu_ = false;       // device_ is a GPU: rates in TFLOP/s
+  ProbeView probe_;        // how the chosen device adds
+  BackendPicker backend_;  // where the products are timed (a GPU: its own clock, % of its peak)
+  std::string peak_part_;  // the sampled device's entry in the peak table; "" for none
 
   std::thread worker_;
   std::atomic<bool> stop_{false};
@@ -68,7 +68,7 @@ class ThroughputPanel final : public Panel {
   experiment::ThroughputHistory history_;  // written by the worker
   std::string status_, error_;
   std::map<DType, std::pair<std::string, bool>> methods_;  // per dtype: what ran it, emulated
-  std::atomic<int> version_{0};            // bumped on every sample
+  std::atomic<int> version_{0};                            // bumped on every sample
 
   experiment::ThroughputHistory shown_history_;  // the copy the table and figures show
   experiment::ThroughputResult shown_summary_;   // its medians beside the datasheet

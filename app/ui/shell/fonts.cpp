@@ -25,8 +25,7 @@ const char* load_fonts(float pixel_size) {
   }
   for (const char* path : kCandidates) {
     std::error_code ec;  // (exists() without it throws where a parent cannot be searched)
-    if (std::filesystem::exists(path, ec) &&
-        io.Fonts->AddFontFromFileTTF(path, pixel_size, nullptr, ranges.Data))
+    if (std::filesystem::exists(path, ec) && io.Fonts->AddFontFromFileTTF(path, pixel_size, nullptr, ranges.Data))
       return path;
   }
   ImFontConfig cfg;

@@ -116,9 +116,9 @@ std::unique_ptr<GlContext> open_headless(int width, int height, std::string* err
   EGLConfig config;
   EGLint count = 0;
   eglChooseConfig(d, config_attribs, &config, 1, &count);
-  const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                    EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                    EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+  const EGLint context_attribs[] = {
+      EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
   EGLContext c = eglCreateContext(d, count ? config : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, context_attribs);
   if (c == EGL_NO_CONTEXT || !eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, c)) {
     *error = "could not create a surfaceless OpenGL 3.3 context";

@@ -14,8 +14,8 @@ class GlContext {
   virtual ~GlContext() = default;
   virtual bool should_close() = 0;
   virtual void begin_frame(int* width, int* height, float* dpi_scale) = 0;  // polls events
-  virtual void end_frame() = 0;                                              // swaps buffers
-  virtual GLFWwindow* glfw_window() { return nullptr; }                      // null headless
+  virtual void end_frame() = 0;                                             // swaps buffers
+  virtual GLFWwindow* glfw_window() { return nullptr; }                     // null headless
 };
 
 bool have_display();

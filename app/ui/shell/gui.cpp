@@ -2,38 +2,38 @@
 // rendered to a GLFW window or, for screenshots, to an offscreen framebuffer.
 #include "app/ui/shell/gui.h"
 
-#include <glad/gl.h>
-#include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "app/gl/framebuffer.h"
-#include "app/ui/tasks/background_task.h"
 #include "app/ui/panels/experiment_panel.h"
 #include "app/ui/panels/explorer_panel.h"
-#include "app/ui/views/figure_view.h"
-#include "app/ui/shell/file_drop.h"
 #include "app/ui/panels/formats_panel.h"
+#include "app/ui/panels/log_panel.h"
+#include "app/ui/panels/promotion_panel.h"
+#include "app/ui/panels/scenario_panel.h"
+#include "app/ui/panels/throughput_panel.h"
+#include "app/ui/shell/file_drop.h"
 #include "app/ui/shell/frame_meter.h"
 #include "app/ui/shell/gl_context.h"
-#include "app/ui/panels/log_panel.h"
 #include "app/ui/shell/run_log.h"
 #include "app/ui/shell/settings.h"
 #include "app/ui/shell/theme.h"
-#include "app/ui/panels/throughput_panel.h"
-#include "app/ui/panels/promotion_panel.h"
-#include "app/ui/panels/scenario_panel.h"
+#include "app/ui/tasks/background_task.h"
+#include "app/ui/views/figure_view.h"
 #include "core/backend/backend.h"
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
@@ -42,7 +42,7 @@
 namespace pl::ui {
 namespace {
 
-constexpr int kScreenshotFrames = 4;  // ImGui sizes tables and columns over the first frames
+constexpr int kScreenshotFrames = 4;         // ImGui sizes tables and columns over the first frames
 constexpr int kScreenshotWaitFrames = 3000;  // 20 ms each: a minute for background work
 
 std::string lower(std::string s) {
@@ -55,15 +55,15 @@ struct App {
   RunLog log;  // before the panels, which write to it until they are gone
   std::vector<std::unique_ptr<Panel>> panels;
   std::string status;
-  std::string warning;       // shown under the header until dismissed (a settings file set aside)
-  std::string select_panel;  // lower-case name to select on the next frame (then cleared)
-  std::string current_panel; // lower-case name of the panel on screen
+  std::string warning;        // shown under the header until dismissed (a settings file set aside)
+  std::string select_panel;   // lower-case name to select on the next frame (then cleared)
+  std::string current_panel;  // lower-case name of the panel on screen
   bool quit = false;
   bool presentation = false;
   bool theme_changed = false;  // applied between frames
   float theme_scale = 0;       // the display scale the theme was built for
   ExperimentPanel* experiment = nullptr;
-  BackgroundTask capture;      // F12's PNG, encoded and written off the UI thread (joined first)
+  BackgroundTask capture;  // F12's PNG, encoded and written off the UI thread (joined first)
 };
 
 // Window-wide shortcuts: Ctrl+1..9 pick a panel, F11 or Ctrl+P toggles presentation mode, Ctrl+Q
@@ -87,15 +87,14 @@ void draw_frame(App& app, int width, int height) {
   ImGui::SetNextWindowPos({0, 0});
   ImGui::SetNextWindowSize({float(width), float(height)});
   ImGui::Begin("Precision Lab", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings);
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                   ImGuiWindowFlags_NoSavedSettings);
   ImGui::TextUnformatted("Precision Lab");
   ImGui::SameLine();
   if (app.presentation)  // minimal chrome: the title and the panels
     ImGui::TextDisabled("(presentation mode: F11 to leave)");
   else
-    ImGui::TextDisabled("what happens to numbers when deep-learning code lowers dtypes   |   %s",
-                        app.status.c_str());
+    ImGui::TextDisabled("what happens to numbers when deep-learning code lowers dtypes   |   %s", app.status.c_str());
   if (!app.warning.empty()) {
     ImGui::TextColored(ImVec4(0.95f, 0.7f, 0.25f, 1), "%s", app.warning.c_str());
     ImGui::SameLine();
@@ -180,9 +179,10 @@ int run_gui(const GuiOptions& o) {
   if (!screenshot && !have_display())
     return fail(
         "no display: DISPLAY and WAYLAND_DISPLAY are unset, so no window can open.\n"
-        "  Run it under a virtual X server:  xvfb-run -a -s '-screen 0 1600x1000x24' " + self_command() + "\n" +
-        "  Or take a picture headless:       " + self_command() + " --screenshot formats.png\n" +
-        "  Or use the command line:          " + self_command() + " formats | cast | decode | bench --help");
+        "  Run it under a virtual X server:  xvfb-run -a -s '-screen 0 1600x1000x24' " +
+        self_command() + "\n" + "  Or take a picture headless:       " + self_command() +
+        " --screenshot formats.png\n" + "  Or use the command line:          " + self_command() +
+        " formats | cast | decode | bench --help");
   // Remembered settings apply to a screenshot as to the window (so tests can exercise them with
   // XDG_CONFIG_HOME pointed at a folder of their own), unless --no-settings; only the window
   // a person uses writes them back.
@@ -193,8 +193,8 @@ int run_gui(const GuiOptions& o) {
   const int width = !o.size_given && settings.width ? settings.width : o.width;
   const int height = !o.size_given && settings.height ? settings.height : o.height;
   std::string error;
-  std::unique_ptr<GlContext> ctx = have_display() ? open_window(width, height, !screenshot, &error)
-                                                  : open_headless(width, height, &error);
+  std::unique_ptr<GlContext> ctx =
+      have_display() ? open_window(width, height, !screenshot, &error) : open_headless(width, height, &error);
   if (!ctx) return fail(error);
 
   IMGUI_CHECKVERSION();
@@ -225,16 +225,19 @@ int run_gui(const GuiOptions& o) {
   app.panels.push_back(std::make_unique<FormatsPanel>(o.value));
   if (!o.figure.empty()) request_figure(o.figure);
   auto promotion = std::make_unique<PromotionPanel>(app.log);
-  if (auto err = promotion->configure({o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind,
-                                            o.b_value, o.select, o.a_shape, o.b_shape}); !err.empty())
+  if (auto err = promotion->configure(
+          {o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind, o.b_value, o.select, o.a_shape, o.b_shape});
+      !err.empty())
     return fail(err);
   PromotionPanel* promotion_panel = promotion.get();
   app.panels.push_back(std::move(promotion));
   auto experiment = std::make_unique<ExperimentPanel>(app.log);
   if (!o.setup.empty()) {
     if (auto err = experiment->load_setup(o.setup); !err.empty()) return fail(err);
-  } else if (const std::string last = config_dir() + "/last-setup.json";
-             remembered && [&] { std::error_code ec; return std::filesystem::exists(last, ec); }()) {
+  } else if (const std::string last = config_dir() + "/last-setup.json"; remembered && [&] {
+               std::error_code ec;
+               return std::filesystem::exists(last, ec);
+             }()) {
     if (auto err = experiment->load_setup(last); !err.empty()) app.log.add("window", "last setup not restored: " + err);
   }
   app.experiment = experiment.get();
@@ -255,17 +258,20 @@ int run_gui(const GuiOptions& o) {
   app.panels.push_back(std::move(scenarios));
   app.panels.push_back(std::make_unique<ExplorerPanel>(app.log, o.value));
   app.status = backend_status() + "   font: " + font;
-  const std::string& wanted = o.panel_given ? o.panel : !o.implied_panel.empty() ? o.implied_panel
-                            : remembered ? settings.panel : o.panel;
+  const std::string& wanted = o.panel_given              ? o.panel
+                              : !o.implied_panel.empty() ? o.implied_panel
+                              : remembered               ? settings.panel
+                                                         : o.panel;
   app.select_panel = lower(wanted);
   if (!settings_problem.empty()) {
     app.log.add("window", settings_problem);
     app.warning = "Settings: " + settings_problem;
   }
-  bool known = std::any_of(app.panels.begin(), app.panels.end(),
-                           [&](auto& p) { return lower(p->name()) == app.select_panel; });
+  bool known =
+      std::any_of(app.panels.begin(), app.panels.end(), [&](auto& p) { return lower(p->name()) == app.select_panel; });
   if (!known && (o.panel_given || screenshot))
-    return fail("unknown panel '" + wanted + "' (panels: formats, promotion, experiment, throughput, log, scenarios, explorer)");
+    return fail("unknown panel '" + wanted +
+                "' (panels: formats, promotion, experiment, throughput, log, scenarios, explorer)");
   if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
   for (const std::string& path : o.open) open_file(app, path);
   app.log.add("window", "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status);
@@ -295,8 +301,7 @@ int run_gui(const GuiOptions& o) {
     take_drops(app);
     draw_frame(app, int(io.DisplaySize.x), int(io.DisplaySize.y));
     ImGui::Render();
-    if (screenshot && (!fbo || fbo->width() != w || fbo->height() != h))
-      fbo = std::make_unique<gl::Framebuffer>(w, h);
+    if (screenshot && (!fbo || fbo->width() != w || fbo->height() != h)) fbo = std::make_unique<gl::Framebuffer>(w, h);
     if (fbo) fbo->bind();
     else glViewport(0, 0, w, h);
     glClearColor(0.06f, 0.06f, 0.07f, 1.0f);

@@ -10,8 +10,8 @@
 namespace pl::ui {
 
 struct LogEntry {
-  double at = 0;        // seconds since the window opened
-  std::string source;   // "experiment", "promotion", "throughput", "window"
+  double at = 0;       // seconds since the window opened
+  std::string source;  // "experiment", "promotion", "throughput", "window"
   std::string text;
 };
 

@@ -2,8 +2,8 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
 #include <ctime>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -52,7 +52,8 @@ Expected<bool> save_settings(const Settings& s) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
-  const nlohmann::json j = {{"panel", s.panel}, {"presentation", s.presentation}, {"width", s.width}, {"height", s.height}};
+  const nlohmann::json j = {
+      {"panel", s.panel}, {"presentation", s.presentation}, {"width", s.width}, {"height", s.height}};
   return io::write_file_atomic(dir + "/settings.json", j.dump(2) + "\n");
 }
 

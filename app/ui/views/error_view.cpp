@@ -61,7 +61,8 @@ void ErrorView::draw_framework() {
   ImGui::PopTextWrapPos();
   ImGui::SetWindowFontScale(1.0f);
   ImGui::TextDisabled("%s", f.as_written.rule.c_str());
-  ImGui::TextUnformatted("The fixes people try, each run against the same float64 reference (click one to see its figures):");
+  ImGui::TextUnformatted(
+      "The fixes people try, each run against the same float64 reference (click one to see its figures):");
   if (!ImGui::BeginTable("fixes", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
     return;
   for (const char* h : {"fix", "computes in", "max rel", "normwise", "mean bits", "SQNR dB", "seconds"})
@@ -103,10 +104,10 @@ void ErrorView::draw_stats(const MatmulResult& r) {
   if (r.product_device_seconds > 0)
     std::snprintf(device_time, sizeof device_time, ", %.3f ms on the device", r.product_device_seconds * 1e3);
   ImGui::TextWrapped("%s   on: %s%s   reference: %s   statistics: %s", r.product_method.c_str(),
-                     r.product_backend.c_str(), device_time, r.reference_method.c_str(),
-                     r.analysis_backend.c_str());
+                     r.product_backend.c_str(), device_time, r.reference_method.c_str(), r.analysis_backend.c_str());
   if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", r.backend_note.c_str());
-  if (ImGui::BeginTable("stats", 8, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
+  if (ImGui::BeginTable("stats", 8,
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
     // The parts' names at their own width, the numbers sharing the rest (at 1280 wide, equal
     // columns cut "output rounding" and a ten-digit ulp count).
     ImGui::TableSetupColumn("error", ImGuiTableColumnFlags_WidthFixed);
@@ -153,28 +154,30 @@ void ErrorView::draw_attribution_toggle(const MatmulResult& r) {
     changed |= ImGui::RadioButton(i == 0 ? "every part" : parts[i - 1].c_str(), &attribution_, i);
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("where the error came from: rounding the inputs, the products and their accumulation, "
-                      "rounding the output -- or all of it (total)");
+    ImGui::SetTooltip(
+        "where the error came from: rounding the inputs, the products and their accumulation, "
+        "rounding the output -- or all of it (total)");
   if (!changed) return;
   for (const figure::Figure& f : figures_) {
     // A figure without the chosen part (the ulp figure has no arithmetic series) shows them all.
     const bool has_part = attribution_ != 0 && std::any_of(f.series.begin(), f.series.end(), [&](const auto& s) {
-      return figure::series_name(s.label) == parts[attribution_ - 1];
-    });
+                            return figure::series_name(s.label) == parts[attribution_ - 1];
+                          });
     figure::View& v = figure_view_.view(f.name);
     for (int i = 0; i < 4; ++i) {
       const bool hide = has_part && attribution_ != i + 1;
       if (hide != v.hides(parts[i])) v.toggle(parts[i]);
     }
   }
-  log_.add("experiment", std::string("figures show ") + (attribution_ == 0 ? "every part of the error" : parts[attribution_ - 1]));
+  log_.add("experiment",
+           std::string("figures show ") + (attribution_ == 0 ? "every part of the error" : parts[attribution_ - 1]));
 }
 
 void ErrorView::draw(ExperimentMode mode, bool computing) {
   if (mode != ExperimentMode::Matrix) {
-    const bool fits = other_run_ && (mode == ExperimentMode::Mlp     ? other_run_->mlp.has_value()
-                                     : mode == ExperimentMode::Cast  ? other_run_->cast.has_value()
-                                                                     : other_run_->dot_config.has_value());
+    const bool fits = other_run_ && (mode == ExperimentMode::Mlp    ? other_run_->mlp.has_value()
+                                     : mode == ExperimentMode::Cast ? other_run_->cast.has_value()
+                                                                    : other_run_->dot_config.has_value());
     if (!fits) {
       ImGui::TextDisabled(computing ? "computing the first result..." : "no result yet");
       return;

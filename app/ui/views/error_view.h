@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "app/ui/shell/run_log.h"
 #include "app/ui/views/experiment_kinds.h"
 #include "app/ui/views/figure_view.h"
-#include "app/ui/shell/run_log.h"
-#include "core/experiment/spec/experiment_file.h"
 #include "core/experiment/framework_check.h"
+#include "core/experiment/spec/experiment_file.h"
 #include "core/figure/figure.h"
 
 namespace pl::ui {
@@ -21,8 +21,8 @@ namespace pl::ui {
 class ErrorView {
  public:
   explicit ErrorView(RunLog& log);
-  void show(std::shared_ptr<const experiment::SpecRun> run);       // a finished matrix run
-  void show(std::shared_ptr<const experiment::ExperimentRun> run); // a finished MLP or K sweep
+  void show(std::shared_ptr<const experiment::SpecRun> run);        // a finished matrix run
+  void show(std::shared_ptr<const experiment::ExperimentRun> run);  // a finished MLP or K sweep
   // The results for the op the setup asks for; `computing`: a run is under way.
   void draw(ExperimentMode mode, bool computing);
   const std::shared_ptr<const experiment::SpecRun>& matrix_run() const { return run_; }
@@ -35,13 +35,13 @@ class ErrorView {
   // arithmetic / output rounding (the other parts' series hidden in every figure).
   void draw_attribution_toggle(const experiment::MatmulResult& r);
   const experiment::MatmulResult* shown() const;  // the run's result, or the chosen fix's
-  void show_result();  // figures for the result on screen
+  void show_result();                             // figures for the result on screen
 
   RunLog& log_;
   std::shared_ptr<const experiment::SpecRun> run_;  // shared with an export in progress
   std::shared_ptr<const experiment::ExperimentRun> other_run_;
-  int fix_ = 0;          // the fix on screen when the call raises
-  int attribution_ = 0;  // 0: every part; 1..4: total, input, arithmetic, output
+  int fix_ = 0;                                // the fix on screen when the call raises
+  int attribution_ = 0;                        // 0: every part; 1..4: total, input, arithmetic, output
   std::vector<figure::Figure> figures_;        // the matrix result's (or the chosen fix's)
   std::vector<figure::Figure> other_figures_;  // the MLP's or the K sweep's
   int run_id_ = 0;

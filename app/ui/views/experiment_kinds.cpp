@@ -120,12 +120,13 @@ Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulSpec* s,
 void draw_mlp_table(const MlpResult& r) {
   ImGui::TextWrapped("products: %s   on: %s", r.product_method.c_str(), r.product_backend.c_str());
   if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", r.backend_note.c_str());
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame |
-                                ImGuiTableFlags_ScrollY;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_ScrollY;
   const float rows = float(std::min<size_t>(r.layers.size(), 8) + 1);
   if (!ImGui::BeginTable("layers", 7, flags, ImVec2(0, rows * ImGui::GetFrameHeightWithSpacing()))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"layer", "network error", "own error", "own arithmetic", "mean bits", "reference RMS", "NaN/Inf"})
+  for (const char* h :
+       {"layer", "network error", "own error", "own arithmetic", "mean bits", "reference RMS", "NaN/Inf"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const auto& l : r.layers) {
@@ -147,12 +148,13 @@ void draw_mlp_table(const MlpResult& r) {
     ImGui::TextUnformatted(not_finite_text(l.network).c_str());
   }
   ImGui::EndTable();
-  ImGui::TextDisabled("normwise relative errors; network: against the float64 network, own: the layer against its exact product");
+  ImGui::TextDisabled(
+      "normwise relative errors; network: against the float64 network, own: the layer against its exact product");
 }
 
 void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame |
-                                ImGuiTableFlags_ScrollY;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_ScrollY;
   const float shown = float(std::min<size_t>(rows.size(), 8) + 1);
   if (!ImGui::BeginTable("sweep", 7, flags, ImVec2(0, shown * ImGui::GetFrameHeightWithSpacing()))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
@@ -213,14 +215,16 @@ void draw_cast_table(const RoundtripResult& r) {
   ImGui::Text("%zu", r.flushed);
   ImGui::EndTable();
   if (s.nan || s.inf) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "outright: %zu NaN, %zu Inf", s.nan, s.inf);
-  ImGui::TextDisabled("the dequantised values against the float64 originals; relative errors with the floor %.3g", s.rel_floor);
+  ImGui::TextDisabled("the dequantised values against the float64 originals; relative errors with the floor %.3g",
+                      s.rel_floor);
 }
 
 std::string other_kind_summary(const ExperimentRun& run) {
   char buf[200];
   if (run.cast) {
     const auto& r = *run.cast;
-    std::snprintf(buf, sizeof buf, "cast %zu x %zu through %s (%s, %s): normwise %.3e, SQNR %.1f dB, out of range %zu, flushed %zu",
+    std::snprintf(buf, sizeof buf,
+                  "cast %zu x %zu through %s (%s, %s): normwise %.3e, SQNR %.1f dB, out of range %zu, flushed %zu",
                   r.config.rows, r.config.cols, std::string(name(r.config.dtype)).c_str(),
                   std::string(scaling_name(r.config.scaling.kind)).c_str(), rounding_name(r.config.cast.rounding),
                   r.stats.normwise_rel, r.stats.sqnr_db, r.saturated, r.flushed);
@@ -229,7 +233,8 @@ std::string other_kind_summary(const ExperimentRun& run) {
   if (run.mlp) {
     const auto& r = *run.mlp;
     const auto& c = r.config.layer;
-    std::snprintf(buf, sizeof buf, "mlp %d layers, width %zu, batch %zu, %s x %s: last layer's network error %.3e (%.3f s)",
+    std::snprintf(buf, sizeof buf,
+                  "mlp %d layers, width %zu, batch %zu, %s x %s: last layer's network error %.3e (%.3f s)",
                   r.config.layers, c.k, c.m, std::string(name(c.input)).c_str(), std::string(name(c.weight)).c_str(),
                   r.layers.empty() ? 0.0 : r.layers.back().network.normwise_rel, r.seconds);
     return buf;
@@ -237,9 +242,9 @@ std::string other_kind_summary(const ExperimentRun& run) {
   if (run.dot_config && !run.dot_rows.empty()) {
     const auto& last = run.dot_rows.back();
     std::snprintf(buf, sizeof buf, "K sweep %s x %s, %zu rows: at K = %zu (%s) max |e|/sum|ab| %.3e against gamma_K %s",
-                  std::string(name(run.dot_config->a_dtype)).c_str(), std::string(name(run.dot_config->b_dtype)).c_str(),
-                  run.dot_rows.size(), last.length, describe(last.model).c_str(), last.max_scaled,
-                  gamma_text(last.bounds.deterministic).c_str());
+                  std::string(name(run.dot_config->a_dtype)).c_str(),
+                  std::string(name(run.dot_config->b_dtype)).c_str(), run.dot_rows.size(), last.length,
+                  describe(last.model).c_str(), last.max_scaled, gamma_text(last.bounds.deterministic).c_str());
     // Where that row ran, and why not on the device asked for.
     return std::string(buf) + ", on " + last.ran_on + (last.note.empty() ? "" : " (" + last.note + ")");
   }

@@ -28,8 +28,7 @@ struct OtherKindParams {
 // dot product's a and b, every model in `models`; Cast: the input file's tensor, or m rows of k
 // values drawn, through the input dtype and its recipe), or what is wrong with the setup.
 Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const experiment::MatmulSpec& s,
-                                         const std::vector<experiment::Accumulation>& models,
-                                         const OtherKindParams& p);
+                                         const std::vector<experiment::Accumulation>& models, const OtherKindParams& p);
 
 // Reads an mlp, dot or cast file back into the panel's setup (for --setup and the remembered one).
 Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, experiment::MatmulSpec* s,

@@ -100,8 +100,8 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
     const int pw = static_cast<int>(l.x1 - l.x0), ph = static_cast<int>(l.y1 - l.y0);
     if (heatmap_.render(*shown_.heatmap, key, pw, ph)) {
       const ImVec2 p0(at.x + static_cast<float>(l.x0), at.y + static_cast<float>(l.y0));
-      ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(heatmap_.texture())),
-                                           p0, ImVec2(p0.x + static_cast<float>(pw), p0.y + static_cast<float>(ph)));
+      ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(heatmap_.texture())), p0,
+                                           ImVec2(p0.x + static_cast<float>(pw), p0.y + static_cast<float>(ph)));
     } else if (heatmap_error_ != heatmap_.error()) {
       heatmap_error_ = heatmap_.error();  // cairo's cells stay on screen
       if (log_) log_->add(source_, "heat map shader: " + heatmap_error_);
@@ -169,7 +169,7 @@ std::vector<figure::FileType> FigureView::draw_controls(const figure::Figure& f,
   if (ImGui::Button("reset zoom")) v.reset_zoom();
   if (!v.zoomed()) ImGui::EndDisabled();
   for (const auto& [label, type] : {std::pair{"PNG", figure::FileType::Png}, std::pair{"SVG", figure::FileType::Svg},
-                                     std::pair{"PDF", figure::FileType::Pdf}, std::pair{"CSV", figure::FileType::Csv}}) {
+                                    std::pair{"PDF", figure::FileType::Pdf}, std::pair{"CSV", figure::FileType::Csv}}) {
     ImGui::SameLine();
     if (ImGui::Button(label)) wanted.push_back(type);
     if (ImGui::IsItemHovered())
@@ -183,8 +183,7 @@ std::vector<figure::FileType> FigureView::draw_controls(const figure::Figure& f,
   return wanted;
 }
 
-void FigureView::handle_mouse(figure::View& v, const figure::PlotLayout& l, float x, float y, int width,
-                              int height) {
+void FigureView::handle_mouse(figure::View& v, const figure::PlotLayout& l, float x, float y, int width, int height) {
   if (!ImGui::IsItemHovered() && !ImGui::IsItemActive()) return;
   const ImGuiIO& io = ImGui::GetIO();
   const float fs = figure_font_scale();
@@ -200,8 +199,8 @@ void FigureView::handle_mouse(figure::View& v, const figure::PlotLayout& l, floa
   if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) v.reset_zoom();
   if (!ImGui::IsItemHovered()) return;
   if (io.KeyCtrl && ImGui::IsKeyPressed('S', false))
-    export_shown(v, {figure::FileType::Png, figure::FileType::Svg, figure::FileType::Pdf, figure::FileType::Csv},
-                 width, height);
+    export_shown(v, {figure::FileType::Png, figure::FileType::Svg, figure::FileType::Pdf, figure::FileType::Csv}, width,
+                 height);
   const auto r = figure::readout_at(shown_, l, px, py, 8 * fs);
   if (!r) return;
   if (r->marker)
@@ -218,10 +217,10 @@ void FigureView::export_shown(const figure::View& v, std::vector<figure::FileTyp
   o.height = height;
   o.font_scale = figure_font_scale();
   std::string how = v.zoomed() ? "zoomed" : "";
-  for (const auto& [on, what] : {std::pair{v.x_log.has_value(), shown_.x.log ? "log x" : "linear x"},
-                                 std::pair{v.y_log.has_value(), shown_.y.log ? "log y" : "linear y"},
-                                 std::pair{!v.hidden.empty(), "some series hidden"},
-                                 std::pair{v.colormap.has_value(), "colour map chosen"}})
+  for (const auto& [on, what] :
+       {std::pair{v.x_log.has_value(), shown_.x.log ? "log x" : "linear x"},
+        std::pair{v.y_log.has_value(), shown_.y.log ? "log y" : "linear y"},
+        std::pair{!v.hidden.empty(), "some series hidden"}, std::pair{v.colormap.has_value(), "colour map chosen"}})
     if (on) how += (how.empty() ? "" : ", ") + std::string(what);
   auto copy = std::make_shared<const figure::Figure>(shown_);
   const bool started = export_.start([copy, types = std::move(types), o, how]() -> std::string {

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "app/gl/heatmap_shader.h"
+#include "app/ui/shell/run_log.h"
 #include "app/ui/tasks/background_task.h"
 #include "app/ui/widgets/figure_texture.h"
-#include "app/ui/shell/run_log.h"
 #include "core/export/figure_export.h"
 #include "core/figure/figure.h"
 #include "core/figure/figure_view_state.h"
@@ -57,9 +57,9 @@ class FigureView {
 
   int chosen_ = 0;
   FigureTexture texture_;
-  figure::Figure shown_;   // the chosen figure as its view shows it
-  std::string shown_key_;  // the data, figure and view shown_ was made for
-  gl::HeatmapShader heatmap_;  // a heat map's cells, drawn over the plot area cairo left for them
+  figure::Figure shown_;                       // the chosen figure as its view shows it
+  std::string shown_key_;                      // the data, figure and view shown_ was made for
+  gl::HeatmapShader heatmap_;                  // a heat map's cells, drawn over the plot area cairo left for them
   std::map<std::string, figure::View> views_;  // by figure name: kept across re-runs
   RunLog* log_ = nullptr;
   std::string source_ = "figure";

@@ -40,8 +40,9 @@ void ProbeView::draw(const std::string& backend) {
     });
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Dot products of crafted powers of two through the library GEMM (after Fasi, Higham,\n"
-                      "Mikaitis and Pranesh, 2021): what comes back says how the hardware adds.");
+    ImGui::SetTooltip(
+        "Dot products of crafted powers of two through the library GEMM (after Fasi, Higham,\n"
+        "Mikaitis and Pranesh, 2021): what comes back says how the hardware adds.");
   std::lock_guard lock(mutex_);
   if (!error_.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "error: %s", error_.c_str());
   if (!report_) return;
@@ -55,17 +56,20 @@ void ProbeView::draw(const std::string& backend) {
       ImGui::SameLine();
       if (ImGui::SmallButton("Use in the Experiment panel")) use_model_(r.model, r.input);
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("The next experiment's accumulate model becomes %s, its input and weight %s:\n"
-                          "emulated by Precision Lab's own code on any backend (the CPU's and the GPU's agree bit for bit;\n"
-                          "the hardware may still differ in details the probes do not see).",
-                          r.model.c_str(), std::string(name(r.input)).c_str());
+        ImGui::SetTooltip(
+            "The next experiment's accumulate model becomes %s, its input and weight %s:\n"
+            "emulated by Precision Lab's own code on any backend (the CPU's and the GPU's agree bit for bit;\n"
+            "the hardware may still differ in details the probes do not see).",
+            r.model.c_str(), std::string(name(r.input)).c_str());
     }
     ImGui::SameLine();
     ImGui::TextDisabled("(%s)", r.model_note.c_str());
   }
   ImGui::TextWrapped("%s (%s), %s x %s%s: %s", r.device.c_str(), r.backend.c_str(), std::string(name(r.input)).c_str(),
-                     std::string(name(r.input)).c_str(), r.fast_accumulation ? ", fast accumulation" : "", r.method.c_str());
-  if (ImGui::BeginTable("probe", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+                     std::string(name(r.input)).c_str(), r.fast_accumulation ? ", fast accumulation" : "",
+                     r.method.c_str());
+  if (ImGui::BeginTable("probe", 2,
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("question");
     ImGui::TableSetupColumn("answer (hover: evidence)");
     ImGui::TableHeadersRow();

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "app/ui/tasks/background_task.h"
 #include "app/ui/shell/run_log.h"
+#include "app/ui/tasks/background_task.h"
 #include "core/experiment/accumulation_probe.h"
 
 namespace pl::ui {

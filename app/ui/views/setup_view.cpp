@@ -28,8 +28,7 @@ using namespace experiment;
 std::vector<DType> operand_dtypes(bool integers) {
   std::vector<DType> out;
   for (const auto& d : all_dtypes())
-    if (d.kind == DTypeKind::Float || (integers && (d.id == DType::int8 || d.id == DType::uint8)))
-      out.push_back(d.id);
+    if (d.kind == DTypeKind::Float || (integers && (d.id == DType::int8 || d.id == DType::uint8))) out.push_back(d.id);
   return out;
 }
 
@@ -63,9 +62,10 @@ bool custom_format_items(DType* t) {
     }
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("A float format of your own: E exponent bits, M mantissa bits, bias B (default 2^(E-1)-1),\n"
-                      "IEEE specials unless :fn (no Inf), :fnuz (no Inf, no -0) or :finite (every code a number).\n"
-                      "A spelling of a table format is that format (e5m10 is float16).");
+    ImGui::SetTooltip(
+        "A float format of your own: E exponent bits, M mantissa bits, bias B (default 2^(E-1)-1),\n"
+        "IEEE specials unless :fn (no Inf), :fnuz (no Inf, no -0) or :finite (every code a number).\n"
+        "A spelling of a table format is that format (e5m10 is float16).");
   if (!why.empty()) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 24.0f * ImGui::GetFontSize());  // the list of names is long
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", why.c_str());
@@ -82,7 +82,9 @@ bool dtype_combo(const char* label, DType* t, bool integers) {
     // integers.
     const char* group = nullptr;
     for (DType d : operand_dtypes(integers)) {
-      const char* g = !is_float(d) ? "integers" : info(d).format.total_bits() <= 8 ? "float8 / float6 / float4" : "floats";
+      const char* g = !is_float(d)                       ? "integers"
+                      : info(d).format.total_bits() <= 8 ? "float8 / float6 / float4"
+                                                         : "floats";
       if (g != group) {
         if (group) ImGui::Separator();
         ImGui::TextDisabled("%s", g);
@@ -97,8 +99,7 @@ bool dtype_combo(const char* label, DType* t, bool integers) {
 }
 
 template <typename Enum, size_t N>
-bool enum_combo(const char* label, Enum* value, const std::array<Enum, N>& values,
-                std::string_view (*name_of)(Enum)) {
+bool enum_combo(const char* label, Enum* value, const std::array<Enum, N>& values, std::string_view (*name_of)(Enum)) {
   bool changed = false;
   if (ImGui::BeginCombo(label, std::string(name_of(*value)).c_str())) {
     for (Enum v : values)
@@ -168,8 +169,9 @@ void SetupView::use_pair(DType input, DType weight, const std::string& framework
   spec_.framework = framework;
   const bool matrix = op == "matmul" || op == "mm" || op == "bmm" || op == "@";
   spec_.config.op = matrix ? MatmulOp::Matmul : MatmulOp::Linear;
-  log_.add("experiment", "from the Promotion grid: " + std::string(pl::name(input)) + " x " + std::string(pl::name(weight)) +
-                             " under " + framework + " (" + std::string(matmul_op_name(spec_.config.op)) + ")");
+  log_.add("experiment", "from the Promotion grid: " + std::string(pl::name(input)) + " x " +
+                             std::string(pl::name(weight)) + " under " + framework + " (" +
+                             std::string(matmul_op_name(spec_.config.op)) + ")");
 }
 
 bool SetupView::use_model(const std::string& spec, DType input) {
@@ -184,8 +186,8 @@ bool SetupView::use_model(const std::string& spec, DType input) {
   spec_.framework.clear();  // the arithmetic alone: a framework's rules would pick their own
   models_ = {*model};
   std::snprintf(accumulate_, sizeof accumulate_, "%s", spec.c_str());
-  log_.add("experiment", "from the accumulation probe: " + std::string(pl::name(input)) + " x " + std::string(pl::name(input)) +
-                             ", accumulate " + spec);
+  log_.add("experiment", "from the accumulation probe: " + std::string(pl::name(input)) + " x " +
+                             std::string(pl::name(input)) + ", accumulate " + spec);
   return true;
 }
 
@@ -193,7 +195,8 @@ bool SetupView::place_pending_drops() {
   if (pending_drops_.empty()) return false;
   for (const auto& path : pending_drops_) {
     // (A cast has one tensor: the latest drop is it.)
-    std::string& slot = spec_.files.input.empty() || mode_ == ExperimentMode::Cast ? spec_.files.input : spec_.files.weight;
+    std::string& slot =
+        spec_.files.input.empty() || mode_ == ExperimentMode::Cast ? spec_.files.input : spec_.files.weight;
     slot = path;
     log_.add("experiment", (&slot == &spec_.files.input ? "input file: " : "weight file: ") + path);
   }
@@ -208,8 +211,10 @@ bool SetupView::draw_files() {
   auto field = [&](const char* label, std::string* path, const char* shape) {
     bool edited = ImGui::InputTextWithHint(label, "drawn from the data source", path);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s: FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1]; empty: drawn.\n"
-                        "Dropped on this field, a file goes here.", shape);
+      ImGui::SetTooltip(
+          "%s: FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1]; empty: drawn.\n"
+          "Dropped on this field, a file goes here.",
+          shape);
     // A drop arrives between frames with the mouse where it was let go.
     if (!pending_drops_.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
       *path = pending_drops_.front();
@@ -227,8 +232,7 @@ bool SetupView::draw_files() {
   changed |= ImGui::Checkbox("raw .npy codes", &f.raw);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Read .npy integer elements as the dtype's raw codes (bfloat16 stored as uint16).");
-  if (!f.input.empty() || !f.weight.empty())
-    ImGui::TextDisabled("shapes come from the files; m, n, k follow them");
+  if (!f.input.empty() || !f.weight.empty()) ImGui::TextDisabled("shapes come from the files; m, n, k follow them");
   return changed;
 }
 
@@ -249,15 +253,17 @@ bool SetupView::draw_shape_and_op() {
     changed = true;
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("linear: y = x W^T (+ b); matmul: C = A B; mlp: layers of linear + activation, the error\n"
-                      "through the depth; K sweep: dot products of growing length K against the gamma_K bound;\n"
-                      "cast: an array through the input dtype and its scaling recipe and back");
+    ImGui::SetTooltip(
+        "linear: y = x W^T (+ b); matmul: C = A B; mlp: layers of linear + activation, the error\n"
+        "through the depth; K sweep: dot products of growing length K against the gamma_K bound;\n"
+        "cast: an array through the input dtype and its scaling recipe and back");
   if (mode_ == ExperimentMode::Cast) {
     // A tensor from a file (or dropped on the window), or values drawn in the shape given.
     bool edited = ImGui::InputTextWithHint("tensor file", "drawn from the data source", &spec_.files.input);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("A 2-D tensor to round trip: FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1] (its rows are\n"
-                        "the recipes' channels and blocks); empty: drawn. A file dropped on the window goes here.");
+      ImGui::SetTooltip(
+          "A 2-D tensor to round trip: FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1] (its rows are\n"
+          "the recipes' channels and blocks); empty: drawn. A file dropped on the window goes here.");
     changed |= edited | place_pending_drops();
     ImGui::BeginDisabled(!spec_.files.input.empty());
     changed |= size_input("rows (channels)", &c.m);
@@ -268,7 +274,8 @@ bool SetupView::draw_shape_and_op() {
   }
   if (mode_ == ExperimentMode::Sweep) {
     changed |= ImGui::InputText("lengths (K)", &other_.lengths);
-    if (ImGui::InputInt("trials", &other_.trials, 16, 256)) other_.trials = std::clamp(other_.trials, 1, 100000), changed = true;
+    if (ImGui::InputInt("trials", &other_.trials, 16, 256))
+      other_.trials = std::clamp(other_.trials, 1, 100000), changed = true;
     return changed;
   }
   // With tensor files the shapes are theirs: the fields show them and cannot be edited.
@@ -296,8 +303,8 @@ bool SetupView::check() {
     return false;
   }
   if (models_.empty()) models_ = {spec_.config.accumulate};
-  auto file = other_kind_file(mode_, spec_, mode_ == ExperimentMode::Sweep ? models_ : std::vector{spec_.config.accumulate},
-                              other_);
+  auto file = other_kind_file(mode_, spec_,
+                              mode_ == ExperimentMode::Sweep ? models_ : std::vector{spec_.config.accumulate}, other_);
   setup_error_ = file ? "" : file.error();
   if (!file || *file == other_file_) return false;
   other_file_ = *file;
@@ -319,7 +326,8 @@ bool SetupView::draw() {
   if (!sweep && !cast) {
     changed |= dtype_combo("output", &c.output, false);
     bool has_bias = c.bias.has_value();
-    if (ImGui::Checkbox("bias", &has_bias)) c.bias = has_bias ? std::optional<DType>(c.output) : std::nullopt, changed = true;
+    if (ImGui::Checkbox("bias", &has_bias))
+      c.bias = has_bias ? std::optional<DType>(c.output) : std::nullopt, changed = true;
     if (c.bias) {
       DType b = *c.bias;
       if (dtype_combo("bias dtype", &b, false)) c.bias = b, changed = true;
@@ -338,10 +346,12 @@ bool SetupView::draw() {
     if (ok && !models.empty()) models_ = models, c.accumulate = models.front(), changed = true;
   }
   if (!cast && ImGui::IsItemHovered())
-    ImGui::SetTooltip("f64 | f32:blas | f64:blas | i32 | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N]\n"
-                      "| FMT:multiterm[:B[:EXTRA]] (a tensor core's block adder: B products aligned to the largest, EXTRA bits kept),\n"
-                      "optionally :rtz ...; FMT is a float dtype or a custom format (e6m9, e4m3b9:fnuz);\n"
-                      "a K sweep takes a comma-separated list of models to compare");
+    ImGui::SetTooltip(
+        "f64 | f32:blas | f64:blas | i32 | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N]\n"
+        "| FMT:multiterm[:B[:EXTRA]] (a tensor core's block adder: B products aligned to the largest, EXTRA bits "
+        "kept),\n"
+        "optionally :rtz ...; FMT is a float dtype or a custom format (e6m9, e4m3b9:fnuz);\n"
+        "a K sweep takes a comma-separated list of models to compare");
   if (!sweep) {
     changed |= draw_rounding_combo("rounding", &c.cast.rounding);
     if (ImGui::IsItemHovered())
@@ -349,13 +359,18 @@ bool SetupView::draw() {
                                    : "How the input, weight, bias and output are rounded to their dtypes\n"
                                      "(the accumulator's own rounding is part of the accumulate model).");
     changed |= draw_overflow_combo("overflow", &c.cast.overflow);
-    static const std::array<ScalingKind, 7> recipes = {ScalingKind::None, ScalingKind::PerTensor, ScalingKind::PerTensorDelayed,
-                                                       ScalingKind::PerChannel, ScalingKind::PerChannelAsymmetric,
-                                                       ScalingKind::MX, ScalingKind::NVFP4};
+    static const std::array<ScalingKind, 7> recipes = {ScalingKind::None,
+                                                       ScalingKind::PerTensor,
+                                                       ScalingKind::PerTensorDelayed,
+                                                       ScalingKind::PerChannel,
+                                                       ScalingKind::PerChannelAsymmetric,
+                                                       ScalingKind::MX,
+                                                       ScalingKind::NVFP4};
     changed |= enum_combo(cast ? "scaling" : "input scaling", &c.input_scaling.kind, recipes, scaling_name);
     if (!cast) changed |= enum_combo("weight scaling", &c.weight_scaling.kind, recipes, scaling_name);
-    static const std::array<Distribution, 5> dists = {Distribution::Normal, Distribution::Uniform, Distribution::TorchLinear,
-                                                      Distribution::HeavyTailed, Distribution::OutlierChannels};
+    static const std::array<Distribution, 5> dists = {Distribution::Normal, Distribution::Uniform,
+                                                      Distribution::TorchLinear, Distribution::HeavyTailed,
+                                                      Distribution::OutlierChannels};
     changed |= enum_combo(cast ? "data" : "input data", &c.input_data.distribution, dists, distribution_name);
     // An MLP draws its weights as nn.Linear initialises them.
     if (mode_ != ExperimentMode::Mlp && !cast)
@@ -370,8 +385,10 @@ bool SetupView::draw() {
     if (ImGui::InputScalar("threads (0: all)", ImGuiDataType_U32, &threads, &thread_step))
       c.threads = std::min(threads, kMaxThreads), changed = true;
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("CPU threads the run may use, OpenBLAS's included (0: all %u); the results are\n"
-                        "the same bits whatever the count, only the time changes", hardware_threads());
+      ImGui::SetTooltip(
+          "CPU threads the run may use, OpenBLAS's included (0: all %u); the results are\n"
+          "the same bits whatever the count, only the time changes",
+          hardware_threads());
   }
   ImGui::Separator();
   const bool matrix = mode_ == ExperimentMode::Matrix;
@@ -385,18 +402,21 @@ bool SetupView::draw() {
     for (const auto& e : promote::engines()) {
       const std::string label = std::string(e.id) + "  (" + std::string(e.framework) + " " + std::string(e.version) +
                                 ", " + std::string(e.device) + ")";
-      if (ImGui::Selectable(label.c_str(), spec_.framework == e.id)) spec_.framework = std::string(e.id), changed = true;
+      if (ImGui::Selectable(label.c_str(), spec_.framework == e.id))
+        spec_.framework = std::string(e.id), changed = true;
     }
     ImGui::EndCombo();
   }
   if (matrix && ImGui::IsItemHovered())
-    ImGui::SetTooltip("Run the product as this framework would: when it raises on these dtypes, its exact\n"
-                      "message is shown and every fix it suggests runs instead, side by side.");
+    ImGui::SetTooltip(
+        "Run the product as this framework would: when it raises on these dtypes, its exact\n"
+        "message is shown and every fix it suggests runs instead, side by side.");
   if (backend_.draw("backend")) spec_.config.backend = backend_.chosen(), changed = true;
   if (cast) {  // (the picker's account is a product's; a cast's is the result's "rounded on")
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("where the elements are rounded; the scales, counts and statistics are the CPU's,\n"
-                        "and the bits are the same everywhere");
+      ImGui::SetTooltip(
+          "where the elements are rounded; the scales, counts and statistics are the CPU's,\n"
+          "and the bits are the same everywhere");
     ImGui::PopItemWidth();
     if (!setup_error_.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", setup_error_.c_str());
     return changed;
@@ -406,9 +426,10 @@ bool SetupView::draw() {
   if (mode_ != ExperimentMode::Sweep && (float8(c.input) || float8(c.weight))) {
     changed |= ImGui::Checkbox("fast accumulation", &c.fast_accumulation);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("float8 tensor cores' fast accumulation (cuBLASLt CUBLASLT_MATMUL_DESC_FAST_ACCUM):\n"
-                        "partial sums kept narrower, never promoted. A CUDA mode: the CPU sums without it\n"
-                        "and its product's description says so.");
+      ImGui::SetTooltip(
+          "float8 tensor cores' fast accumulation (cuBLASLt CUBLASLT_MATMUL_DESC_FAST_ACCUM):\n"
+          "partial sums kept narrower, never promoted. A CUDA mode: the CPU sums without it\n"
+          "and its product's description says so.");
   } else if (c.fast_accumulation) {  // not offered for these dtypes: not asked for either
     c.fast_accumulation = false;
     changed = true;

@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/ui/widgets/backend_picker.h"
-#include "app/ui/views/experiment_kinds.h"
 #include "app/ui/shell/run_log.h"
+#include "app/ui/views/experiment_kinds.h"
+#include "app/ui/widgets/backend_picker.h"
 #include "core/experiment/spec/matmul_json.h"
 
 namespace pl::ui {
@@ -45,9 +45,9 @@ class SetupView {
   void follow_file_shapes(const experiment::MatmulSpec& ran);
 
   ExperimentMode mode() const { return mode_; }
-  const experiment::MatmulSpec& spec() const { return spec_; }  // the matrix product's
+  const experiment::MatmulSpec& spec() const { return spec_; }      // the matrix product's
   const nlohmann::json& other_file() const { return other_file_; }  // the MLP's or K sweep's
-  const std::string& error() const { return setup_error_; }       // why it cannot run; "" if it can
+  const std::string& error() const { return setup_error_; }         // why it cannot run; "" if it can
 
  private:
   bool draw_shape_and_op();  // the op and the sizes it takes

@@ -17,7 +17,7 @@ class BackendPicker {
   BackendPicker();
   // Draws the combo; true when the choice changed.
   bool draw(const char* label);
-  const std::string& chosen() const { return chosen_; }  // "cpu"
+  const std::string& chosen() const { return chosen_; }     // "cpu"
   void choose(const std::string& name) { chosen_ = name; }  // a loaded setup's backend
   // Where a product of this spec will run, said before it runs: "" for the CPU (or while the
   // devices are still being looked for), else the device, or why the CPU will run it instead.

@@ -14,10 +14,9 @@ void format_tooltip(const FormatRef& r) {
   ImGui::BeginTooltip();
   ImGui::Text("%s: 1 sign? %s, %d exponent bits, %d mantissa bits, bias %d", r.name.c_str(),
               f.is_signed() ? "yes" : "no", f.exponent_bits, f.mantissa_bits, f.bias);
-  ImGui::Text("range %.6g .. %.6g (smallest subnormal %.6g)", min_normal(f), max_finite(f),
-              min_subnormal(f));
-  ImGui::Text("precision p = %d bits: epsilon 2^%d, unit roundoff u = 2^%d", f.precision(),
-              -f.mantissa_bits, -f.precision());
+  ImGui::Text("range %.6g .. %.6g (smallest subnormal %.6g)", min_normal(f), max_finite(f), min_subnormal(f));
+  ImGui::Text("precision p = %d bits: epsilon 2^%d, unit roundoff u = 2^%d", f.precision(), -f.mantissa_bits,
+              -f.precision());
   if (r.dtype) ImGui::Text("defined by: %s", std::string(info(*r.dtype).defined_by).c_str());
   ImGui::EndTooltip();
 }
@@ -40,8 +39,8 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
       {"unit roundoff u", "the largest relative error of rounding to nearest: 2^-p = epsilon / 2"},
       {"Inf / NaN / -0, overflow", "which specials the format has, and what overflow becomes by default"},
   };
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
   if (!ImGui::BeginTable(id, IM_ARRAYSIZE(columns), flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   for (const Column& c : columns) ImGui::TableSetupColumn(c.name);

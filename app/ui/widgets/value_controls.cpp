@@ -4,8 +4,8 @@
 
 #include <iterator>
 
-#include "core/dtype/device/cast_policy.h"
 #include "core/dtype/custom_dtype.h"
+#include "core/dtype/device/cast_policy.h"
 
 namespace pl::ui {
 
@@ -24,8 +24,9 @@ bool draw_overflow_combo(const char* label, Overflow* o) {
   int index = static_cast<int>(*o);
   const bool changed = ImGui::Combo(label, &index, overflows, kOverflowCount);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Beyond the largest finite value: the format's own rule (IEEE formats -> inf,\n"
-                      "fn/fnuz -> NaN, fp6/fp4 saturate), clamp to max finite, or never saturate.");
+    ImGui::SetTooltip(
+        "Beyond the largest finite value: the format's own rule (IEEE formats -> inf,\n"
+        "fn/fnuz -> NaN, fp6/fp4 saturate), clamp to max finite, or never saturate.");
   if (changed) *o = static_cast<Overflow>(index);
   return changed;
 }

@@ -59,8 +59,8 @@ PL_HD inline double epilogue_add(const EpilogueParams& p, double x, double y, ui
 
 // Element e of the output: the int32 conversion, the scale fa * fb when `scaled`, the bias when
 // `bias` points at its column's value.
-PL_HD inline double epilogue_element(const EpilogueParams& p, double v, bool scaled, double factor,
-                                     const double* bias, uint64_t e) {
+PL_HD inline double epilogue_element(const EpilogueParams& p, double v, bool scaled, double factor, const double* bias,
+                                     uint64_t e) {
   if (p.int32) v = roundtrip_f64(v, p.float32, 0);
   if (scaled) v = epilogue_scale(p, v, factor, kEpilogueStream + 2 * e);
   if (bias) v = epilogue_add(p, v, *bias, kEpilogueStream + 2 * e + 1);

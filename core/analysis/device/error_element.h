@@ -122,9 +122,9 @@ PL_HD inline uint32_t decade_slot(double v, bool take, const uint64_t* entries, 
   const uint64_t b = element_bits(v);
   const uint64_t p = past;
   const uint64_t normal = entry_slot(b, entries[(b >> 48) & 0x7fff]);
-  const uint64_t special = (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull ? p + 2   // NaN, +-Inf
-                           : ((b >> 63) | (b == 0))                                ? p + 1   // zero, negative
-                                                                                   : p;      // subnormal
+  const uint64_t special = (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull ? p + 2  // NaN, +-Inf
+                           : ((b >> 63) | (b == 0))                             ? p + 1  // zero, negative
+                                                                                : p;                                 // subnormal
   const uint64_t slot = b - 0x0010000000000000ull < 0x7fe0000000000000ull ? normal : special;
   return static_cast<uint32_t>(take ? slot : p + 3);
 }

@@ -43,10 +43,10 @@ struct CastOptions {
   uint64_t seed = 0;  // stochastic rounding stream; element i draws stochastic_bits(seed, i)
 };
 
-const char* rounding_name(Rounding r);       // "rne", "rna", "rtz", "up", "down", "stochastic"
-const char* rounding_label(Rounding r);      // "nearest, ties to even", ...
-const char* overflow_name(Overflow o);       // "default", "saturate", "no-saturate"
-const char* cast_path_name(CastPath p);      // "direct", "via-float32"
+const char* rounding_name(Rounding r);   // "rne", "rna", "rtz", "up", "down", "stochastic"
+const char* rounding_label(Rounding r);  // "nearest, ties to even", ...
+const char* overflow_name(Overflow o);   // "default", "saturate", "no-saturate"
+const char* cast_path_name(CastPath p);  // "direct", "via-float32"
 bool parse_rounding(const char* text, Rounding* out);
 bool parse_overflow(const char* text, Overflow* out);  // the overflow_name() spellings
 

@@ -62,8 +62,7 @@ struct FloatFormat {
   PL_HD constexpr int max_exponent_field() const { return (1 << exponent_bits) - 1; }
   // Largest exponent field that still holds finite numbers.
   PL_HD constexpr int max_finite_exponent_field() const {
-    return (specials == Specials::IEEE || specials == Specials::E8M0) ? max_exponent_field() - 1
-                                                                      : max_exponent_field();
+    return (specials == Specials::IEEE || specials == Specials::E8M0) ? max_exponent_field() - 1 : max_exponent_field();
   }
   // Largest mantissa field in the top finite binade (FN gives its all-ones code to NaN).
   PL_HD constexpr uint64_t max_finite_mantissa() const {
@@ -86,8 +85,7 @@ struct FloatFormat {
   PL_HD constexpr uint64_t nan_code() const {
     switch (specials) {
       case Specials::IEEE:
-        return (uint64_t(max_exponent_field()) << mantissa_bits) |
-               (uint64_t{1} << (mantissa_bits - 1));
+        return (uint64_t(max_exponent_field()) << mantissa_bits) | (uint64_t{1} << (mantissa_bits - 1));
       case Specials::FN: return (uint64_t(max_exponent_field()) << mantissa_bits) | mantissa_mask();
       case Specials::FNUZ: return sign_mask();
       case Specials::E8M0: return uint64_t(max_exponent_field());

@@ -64,9 +64,7 @@ PL_HD inline uint64_t round_to_quantum(const Magnitude& m, int qe, bool negative
   const uint64_t half = uint64_t{1} << 31;
   bool up = false;
   switch (mode) {
-    case Rounding::NearestEven:
-      up = frac32 > half || (frac32 == half && (below || (kept & 1)));
-      break;
+    case Rounding::NearestEven: up = frac32 > half || (frac32 == half && (below || (kept & 1))); break;
     case Rounding::NearestAway: up = frac32 >= half; break;
     case Rounding::TowardZero: up = false; break;
     case Rounding::Up: up = !negative; break;

@@ -26,7 +26,7 @@ PL_HD inline Bits round_to_odd_bits(F hi, F lo) {
   memcpy(&bits, &hi, sizeof bits);
   memcpy(&lo_bits, &lo, sizeof lo_bits);
   const Bits inexact = Bits{0} - static_cast<Bits>(lo != F{0});  // all ones, or none
-  const Bits opposite = (bits ^ lo_bits) >> kSign;                // 1: lo has the other sign
+  const Bits opposite = (bits ^ lo_bits) >> kSign;               // 1: lo has the other sign
   return (bits - (opposite & inexact)) | (inexact & 1);
 }
 

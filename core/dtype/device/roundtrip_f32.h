@@ -23,16 +23,16 @@
 namespace pl {
 
 struct RoundtripF32Params {
-  bool supported;     // false: use the scalar codec (custom formats finer than float32 in part)
-  bool e8m0;          // float8_e8m0fnu: roundtrip_f32_e8m0 (powers of two, no sign, no zero)
+  bool supported;  // false: use the scalar codec (custom formats finer than float32 in part)
+  bool e8m0;       // float8_e8m0fnu: roundtrip_f32_e8m0 (powers of two, no sign, no zero)
   int mantissa_bits;
   int emin;
-  uint32_t max_finite_bits;   // float32 bits of min(the format's max finite, FLT_MAX)
-  uint32_t nan_out[2];        // result for +NaN, -NaN inputs (index: sign)
-  uint32_t inf_out[2];        // result for +Inf, -Inf inputs
-  uint32_t overflow_out[2];   // result when rounding away from zero overflows
-  uint32_t max_out[2];        // +-max finite: directed rounding toward zero overflows here
-  bool unsigned_zero;         // fnuz: zero is always +0
+  uint32_t max_finite_bits;  // float32 bits of min(the format's max finite, FLT_MAX)
+  uint32_t nan_out[2];       // result for +NaN, -NaN inputs (index: sign)
+  uint32_t inf_out[2];       // result for +Inf, -Inf inputs
+  uint32_t overflow_out[2];  // result when rounding away from zero overflows
+  uint32_t max_out[2];       // +-max finite: directed rounding toward zero overflows here
+  bool unsigned_zero;        // fnuz: zero is always +0
   bool flush_input;
   bool flush_output;
   uint64_t seed;
@@ -42,8 +42,8 @@ struct RoundtripF32Params {
   uint32_t rne_bias;
   uint32_t rne_lsb;
   uint32_t rne_keep_mask;
-  uint32_t min_normal_bits;   // below this the format is subnormal: rounded by subnormal_magic
-  float subnormal_magic;      // 2^(emin - mantissa_bits + 23): its float32 ulp is the quantum
+  uint32_t min_normal_bits;  // below this the format is subnormal: rounded by subnormal_magic
+  float subnormal_magic;     // 2^(emin - mantissa_bits + 23): its float32 ulp is the quantum
   // True when every special result for a negative input is the positive one with the sign
   // bit set, an infinite input gives the overflow result, and zero keeps its sign: then
   // nearest-even can work on magnitudes and re-attach the sign once at the end.
@@ -91,14 +91,12 @@ PL_HD inline uint32_t past_largest_bits(bool neg, const RoundtripF32Params& p) {
 // kMayFlush = false compiles the DAZ/FTZ selects away; only for params with both flush
 // flags off (the CPU loop picks it then: eight fewer vector operations per element).
 template <Rounding R, bool kMayFlush>
-PL_HD inline float roundtrip_f32_finish(uint32_t mag_bits, bool neg, uint32_t a_in,
-                                        const RoundtripF32Params& p) {
+PL_HD inline float roundtrip_f32_finish(uint32_t mag_bits, bool neg, uint32_t a_in, const RoundtripF32Params& p) {
   const bool is_nan = a_in > 0x7F800000u;
   const bool is_inf = a_in == 0x7F800000u;
   const uint32_t overflow_bits = past_largest_bits<R>(neg, p);
   // Magnitudes compare as their bit patterns (float32 order equals integer order for >= 0).
-  if constexpr (kMayFlush)
-    mag_bits = select_bits(p.flush_output & (mag_bits < p.min_normal_bits), 0u, mag_bits);
+  if constexpr (kMayFlush) mag_bits = select_bits(p.flush_output & (mag_bits < p.min_normal_bits), 0u, mag_bits);
   const bool drop_sign = p.unsigned_zero & (mag_bits == 0u);
   uint32_t out = mag_bits | (uint32_t(neg & !drop_sign) << 31);
   out = select_bits(mag_bits > p.max_finite_bits, overflow_bits, out);
@@ -133,8 +131,7 @@ PL_HD inline float roundtrip_f32_nearest_even(float x, const RoundtripF32Params&
   const uint32_t u = f32_bits(x);
   const bool neg = (u >> 31) != 0;
   const uint32_t a_in = u & 0x7FFFFFFFu;
-  const uint32_t a =
-      kMayFlush ? select_bits(p.flush_input & (a_in < 0x00800000u), 0u, a_in) : a_in;
+  const uint32_t a = kMayFlush ? select_bits(p.flush_input & (a_in < 0x00800000u), 0u, a_in) : a_in;
   const uint32_t mag_bits = nearest_even_magnitude(a, p);
   return roundtrip_f32_finish<Rounding::NearestEven, kMayFlush>(mag_bits, neg, a_in, p);
 }
@@ -166,30 +163,25 @@ PL_HD inline float roundtrip_f32_generic_with(float x, const RoundtripF32Params&
   const uint32_t a = (kMayFlush & p.flush_input & (biased_in == 0)) ? 0u : a_in;
   const int biased = int(a >> 23);
   const uint32_t sig = (a & 0x7FFFFFu) | (biased != 0 ? 0x800000u : 0u);
-  const int e1 = biased != 0 ? biased - 127 : -126;  // exponent of the 2^23 bit of sig
+  const int e1 = biased != 0 ? biased - 127 : -126;              // exponent of the 2^23 bit of sig
   const int qe = (e1 > p.emin ? e1 : p.emin) - p.mantissa_bits;  // quantum exponent
-  const int d = qe - (e1 - 23);                      // bits to discard, >= 0
+  const int d = qe - (e1 - 23);                                  // bits to discard, >= 0
   // All in 32-bit lanes (AVX2 has per-lane 32-bit shifts, not 64-bit ones by int counts).
   // sig < 2^24, so clamping the shift to 31 loses nothing: kept is 0 and rem is all of sig.
   const int dc = d < 31 ? d : 31;
   uint32_t kept = sig >> dc;
-  const uint32_t rem = sig & ((1u << dc) - 1u);      // discarded bits, an integer below 2^dc
-  const uint32_t half = (1u << dc) >> 1;             // half a quantum; 0 when nothing is discarded
-  bool up;  // (nearest-even has its own faster function above)
-  if constexpr (R == Rounding::NearestAway)
-    up = rem > half - 1u;           // rem >= half, and never when d == 0
-  else if constexpr (R == Rounding::TowardZero)
-    up = false;
-  else if constexpr (R == Rounding::Up)
-    up = !neg & (rem != 0);
-  else if constexpr (R == Rounding::Down)
-    up = neg & (rem != 0);
+  const uint32_t rem = sig & ((1u << dc) - 1u);                    // discarded bits, an integer below 2^dc
+  const uint32_t half = (1u << dc) >> 1;                           // half a quantum; 0 when nothing is discarded
+  bool up;                                                         // (nearest-even has its own faster function above)
+  if constexpr (R == Rounding::NearestAway) up = rem > half - 1u;  // rem >= half, and never when d == 0
+  else if constexpr (R == Rounding::TowardZero) up = false;
+  else if constexpr (R == Rounding::Up) up = !neg & (rem != 0);
+  else if constexpr (R == Rounding::Down) up = neg & (rem != 0);
   else {
     // The first 32 discarded bits as a fraction of a quantum (stochastic.h's rule).
-    const int left = 32 - d;                         // d <= 32: rem moved to the top
-    const int right = d - 32;                        // d > 32: sig lies below the binary point
-    const uint32_t frac32 = d <= 32 ? rem << (left < 31 ? left : 31)
-                                    : sig >> (right < 31 ? right : 31);
+    const int left = 32 - d;   // d <= 32: rem moved to the top
+    const int right = d - 32;  // d > 32: sig lies below the binary point
+    const uint32_t frac32 = d <= 32 ? rem << (left < 31 ? left : 31) : sig >> (right < 31 ? right : 31);
     up = uint64_t(frac32) + draw() >= (uint64_t{1} << 32);
   }
   kept += up ? 1u : 0u;
@@ -228,16 +220,11 @@ template <Rounding R>
 PL_HD inline uint32_t short_magnitude(uint32_t u, const RoundtripF32Params& p, uint32_t draw) {
   const uint32_t a = u & 0x7FFFFFFFu, below = ~p.rne_keep_mask;  // below: 2^s - 1
   uint32_t add = 0;
-  if constexpr (R == Rounding::NearestEven)
-    add = nearest_even_increment(a, p);
-  else if constexpr (R == Rounding::Stochastic)
-    add = draw >> (9 + p.mantissa_bits);  // 32 - s = 9 + mantissa bits
-  else if constexpr (R == Rounding::NearestAway)
-    add = (below >> 1) + 1;
-  else if constexpr (R == Rounding::Up)
-    add = select_bits((u >> 31) != 0, 0u, below);
-  else if constexpr (R == Rounding::Down)
-    add = select_bits((u >> 31) != 0, below, 0u);
+  if constexpr (R == Rounding::NearestEven) add = nearest_even_increment(a, p);
+  else if constexpr (R == Rounding::Stochastic) add = draw >> (9 + p.mantissa_bits);  // 32 - s = 9 + mantissa bits
+  else if constexpr (R == Rounding::NearestAway) add = (below >> 1) + 1;
+  else if constexpr (R == Rounding::Up) add = select_bits((u >> 31) != 0, 0u, below);
+  else if constexpr (R == Rounding::Down) add = select_bits((u >> 31) != 0, below, 0u);
   return (a + add) & p.rne_keep_mask;
 }
 PL_HD inline bool short_covers(uint32_t a, const RoundtripF32Params& p) {
@@ -259,10 +246,8 @@ PL_HD inline float roundtrip_f32_short_first(float x, const RoundtripF32Params& 
   const uint32_t u = f32_bits(x);
   if (p.mantissa_bits < 23 && short_covers(u & 0x7FFFFFFFu, p))  // the short path needs a cut below float32's
     return f32_from_bits(short_result<R>(u, short_magnitude<R>(u, p, draw), p));
-  if constexpr (R == Rounding::NearestEven)
-    return roundtrip_f32_nearest_even<kMayFlush>(x, p);
-  else
-    return roundtrip_f32_generic_drawn<R, kMayFlush>(x, p, draw);
+  if constexpr (R == Rounding::NearestEven) return roundtrip_f32_nearest_even<kMayFlush>(x, p);
+  else return roundtrip_f32_generic_drawn<R, kMayFlush>(x, p, draw);
 }
 
 // float8_e8m0fnu, the OCP MX scale (codec.h): the powers of two 2^-127 .. 2^127, no sign, no
@@ -285,12 +270,10 @@ PL_HD inline float roundtrip_f32_e8m0(float x, const RoundtripF32Params& p, uint
   bool up;  // (x > 0 here: the results for the rest are selected below)
   if constexpr (R == Rounding::NearestEven || R == Rounding::NearestAway)
     up = frac32 >= 0x80000000u;  // a tie too: NearestEven's kept significand 1 is odd
-  else if constexpr (R == Rounding::Up)
-    up = frac32 != 0;
+  else if constexpr (R == Rounding::Up) up = frac32 != 0;
   else if constexpr (R == Rounding::Stochastic)
     up = uint64_t(frac32) + stochastic_bits(p.seed, index) >= (uint64_t{1} << 32);
-  else
-    up = false;  // toward zero, down
+  else up = false;                 // toward zero, down
   const int r = k + (up ? 1 : 0);  // -127 .. 128
   uint32_t out = r >= -126 ? uint32_t(r + 127) << 23 : 0x00400000u;
   out = select_bits(r > 127, p.overflow_out[0], out);
@@ -305,10 +288,8 @@ PL_HD inline float roundtrip_f32_e8m0(float x, const RoundtripF32Params& p, uint
 // Any params but e8m0's: nearest-even's own function, the integer rounding for the others.
 template <Rounding R, bool kMayFlush = true>
 PL_HD inline float roundtrip_f32_signed(float x, const RoundtripF32Params& p, uint64_t index) {
-  if constexpr (R == Rounding::NearestEven)
-    return roundtrip_f32_nearest_even<kMayFlush>(x, p);
-  else
-    return roundtrip_f32_generic<R, kMayFlush>(x, p, index);
+  if constexpr (R == Rounding::NearestEven) return roundtrip_f32_nearest_even<kMayFlush>(x, p);
+  else return roundtrip_f32_generic<R, kMayFlush>(x, p, index);
 }
 
 // Any params (loops over one params set pick the function ahead: bulk_convert.cpp).

@@ -27,14 +27,14 @@ namespace pl {
 struct RoundtripF64Params {
   bool supported = false;  // false: use the codec
   int mantissa_bits = 0, emin = 0;
-  double largest = 0;      // the format's largest finite value
-  double min_normal = 0;   // its smallest normal (flushing output subnormals)
+  double largest = 0;     // the format's largest finite value
+  double min_normal = 0;  // its smallest normal (flushing output subnormals)
   // The codec's results, by the input's sign (index 1: negative): for NaN and Inf inputs, and
   // for a rounding away from zero past the largest value (the overflow policy's).
   double nan_out[2] = {}, inf_out[2] = {}, overflow_out[2] = {};
   bool unsigned_zero = false;  // fnuz: zero is always +0
   bool flush_input = false, flush_output = false;
-  bool via_float32 = false;    // CastPath::ViaFloat32 for a format narrower than float32
+  bool via_float32 = false;  // CastPath::ViaFloat32 for a format narrower than float32
   Rounding rounding = Rounding::NearestEven;
   uint64_t seed = 0;
 };

@@ -12,8 +12,7 @@ std::string experiment_kind(const nlohmann::json& j) {
   return "linear";
 }
 
-Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j,
-                                            const std::function<void(double)>& progress,
+Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::function<void(double)>& progress,
                                             const std::atomic<bool>* cancel) {
   ExperimentRun run;
   run.kind = experiment_kind(j);

@@ -41,8 +41,7 @@ std::string experiment_kind(const nlohmann::json& j);
 
 // Reads the file as strictly as each kind's reader does and runs it. Errors: the reader's
 // (naming the key), a file it names, "cancelled".
-Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j,
-                                            const std::function<void(double)>& progress = {},
+Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::function<void(double)>& progress = {},
                                             const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace pl::experiment

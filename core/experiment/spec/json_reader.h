@@ -6,16 +6,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <optional>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "core/dtype/format_lookup.h"
-#include "core/quantise/data_source.h"
 #include "core/experiment/dot_sweep.h"
+#include "core/quantise/data_source.h"
 #include "core/quantise/scaling.h"
 
 namespace pl::experiment::json_detail {
@@ -87,8 +87,9 @@ struct Reader {
     const json kind = v.is_object() ? (v.contains("kind") ? v["kind"] : json()) : v;
     if (!kind.is_string()) return fail(key, "must be a recipe name or {\"kind\": ..., \"history\": N}");
     auto k = parse_scaling(kind.get<std::string>());
-    if (!k) return fail(key, "unknown recipe '" + kind.get<std::string>() +
-                                 "' (none, per-tensor, delayed, per-channel, per-channel-asymmetric, mx, nvfp4)");
+    if (!k)
+      return fail(key, "unknown recipe '" + kind.get<std::string>() +
+                           "' (none, per-tensor, delayed, per-channel, per-channel-asymmetric, mx, nvfp4)");
     out->kind = *k;
     if (v.is_object())
       for (auto it = v.begin(); it != v.end(); ++it) {
@@ -106,8 +107,9 @@ struct Reader {
     const json dist = v.is_object() ? (v.contains("distribution") ? v["distribution"] : json()) : v;
     if (!dist.is_string()) return fail(key, "must be a distribution name or {\"distribution\": ...}");
     auto d = parse_distribution(dist.get<std::string>());
-    if (!d) return fail(key, "unknown distribution '" + dist.get<std::string>() +
-                                 "' (normal, uniform, torch-linear, heavy-tailed, outlier-channels)");
+    if (!d)
+      return fail(key, "unknown distribution '" + dist.get<std::string>() +
+                           "' (normal, uniform, torch-linear, heavy-tailed, outlier-channels)");
     out->distribution = *d;
     if (v.is_object())
       for (auto it = v.begin(); it != v.end(); ++it) {
@@ -119,10 +121,11 @@ struct Reader {
           out->stored_as = *t;
           continue;
         }
-        double* field = it.key() == "scale" ? &out->scale
-                        : it.key() == "dof" ? &out->dof
+        double* field = it.key() == "scale"              ? &out->scale
+                        : it.key() == "dof"              ? &out->dof
                         : it.key() == "outlier_fraction" ? &out->outlier_fraction
-                        : it.key() == "outlier_gain" ? &out->outlier_gain : nullptr;
+                        : it.key() == "outlier_gain"     ? &out->outlier_gain
+                                                         : nullptr;
         if (!field) return fail(key, "unknown key '" + it.key() + "'");
         if (!it.value().is_number()) return fail(key, it.key() + " must be a number");
         *field = it.value().get<double>();
@@ -152,8 +155,11 @@ struct Reader {
 };
 
 inline json data_json(const DataSource& d) {
-  json j = {{"distribution", distribution_name(d.distribution)}, {"scale", d.scale}, {"dof", d.dof},
-            {"outlier_fraction", d.outlier_fraction}, {"outlier_gain", d.outlier_gain}};
+  json j = {{"distribution", distribution_name(d.distribution)},
+            {"scale", d.scale},
+            {"dof", d.dof},
+            {"outlier_fraction", d.outlier_fraction},
+            {"outlier_gain", d.outlier_gain}};
   if (d.stored_as) j["stored_as"] = name(*d.stored_as);
   return j;
 }

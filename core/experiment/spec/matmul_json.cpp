@@ -16,11 +16,12 @@ using namespace json_detail;
 
 Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto why = unknown_key(j, {"experiment", "m", "n", "k", "input", "weight", "bias", "output", "accumulate",
-                                 "rounding", "overflow", "input_scaling", "weight_scaling", "input_data", "weight_data",
-                                 "bias_data", "seed", "high_precision_reference", "threads", "input_file", "weight_file",
-                                 "bias_file", "raw", "comment", "input_via", "weight_via", "bias_via", "framework",
-                                 "backend", "fast_accumulation"});
+  if (auto why = unknown_key(
+          j, {"experiment",     "m",          "n",           "k",         "input",    "weight",
+              "bias",           "output",     "accumulate",  "rounding",  "overflow", "input_scaling",
+              "weight_scaling", "input_data", "weight_data", "bias_data", "seed",     "high_precision_reference",
+              "threads",        "input_file", "weight_file", "bias_file", "raw",      "comment",
+              "input_via",      "weight_via", "bias_via",    "framework", "backend",  "fast_accumulation"});
       !why.empty())
     return Error{why};
   MatmulSpec spec;
@@ -58,8 +59,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   if (r.string("overflow", &overflow) && !parse_overflow(overflow.c_str(), &c.cast.overflow))
     r.fail("overflow", "'" + overflow + "' is not default, saturate or no-saturate");
   r.scaling("input_scaling", &c.input_scaling) && r.scaling("weight_scaling", &c.weight_scaling);
-  r.data("input_data", &c.input_data) && r.data("weight_data", &c.weight_data) &&
-      r.data("bias_data", &c.bias_data);
+  r.data("input_data", &c.input_data) && r.data("weight_data", &c.weight_data) && r.data("bias_data", &c.bias_data);
   r.seed(&c.seed);
   r.boolean("high_precision_reference", &c.high_precision_reference);
   r.string("backend", &c.backend);
@@ -97,15 +97,23 @@ std::string framework_lacks(const MatmulConfig& c, const std::string& engine_id)
 
 json to_json(const MatmulSpec& s) {
   const MatmulConfig& c = s.config;
-  json j = {{"experiment", matmul_op_name(c.op)}, {"m", c.m}, {"n", c.n}, {"k", c.k},
-            {"input", name(c.input)}, {"weight", name(c.weight)},
-            {"bias", c.bias ? json(name(*c.bias)) : json()}, {"output", name(c.output)},
+  json j = {{"experiment", matmul_op_name(c.op)},
+            {"m", c.m},
+            {"n", c.n},
+            {"k", c.k},
+            {"input", name(c.input)},
+            {"weight", name(c.weight)},
+            {"bias", c.bias ? json(name(*c.bias)) : json()},
+            {"output", name(c.output)},
             {"accumulate", accumulation_spec(c.accumulate)},
-            {"rounding", rounding_name(c.cast.rounding)}, {"overflow", overflow_name(c.cast.overflow)},
+            {"rounding", rounding_name(c.cast.rounding)},
+            {"overflow", overflow_name(c.cast.overflow)},
             {"input_scaling", scaling_json(c.input_scaling)},
             {"weight_scaling", scaling_json(c.weight_scaling)},
-            {"input_data", data_json(c.input_data)}, {"weight_data", data_json(c.weight_data)},
-            {"bias_data", data_json(c.bias_data)}, {"seed", c.seed},
+            {"input_data", data_json(c.input_data)},
+            {"weight_data", data_json(c.weight_data)},
+            {"bias_data", data_json(c.bias_data)},
+            {"seed", c.seed},
             {"high_precision_reference", c.high_precision_reference}};
   if (c.input_via) j["input_via"] = name(*c.input_via);
   if (c.weight_via) j["weight_via"] = name(*c.weight_via);
@@ -122,34 +130,52 @@ json to_json(const MatmulSpec& s) {
 }
 
 json to_json(const ErrorStats& s) {
-  return {{"count", s.count}, {"nan", s.nan}, {"inf", s.inf}, {"saturated", s.saturated},
-          {"flushed", s.flushed}, {"max_abs", number(s.max_abs)}, {"mean_abs", number(s.mean_abs)},
-          {"rms_abs", number(s.rms_abs)}, {"p50_abs", number(s.p50_abs)},
-          {"p90_abs", number(s.p90_abs)}, {"p99_abs", number(s.p99_abs)},
-          {"max_rel", number(s.max_rel)}, {"mean_rel", number(s.mean_rel)},
-          {"rel_floor", number(s.rel_floor)}, {"normwise_rel", number(s.normwise_rel)},
-          {"max_ulp", number(s.max_ulp)}, {"mean_ulp", number(s.mean_ulp)},
-          {"min_bits", number(s.min_bits)}, {"mean_bits", number(s.mean_bits)},
+  return {{"count", s.count},
+          {"nan", s.nan},
+          {"inf", s.inf},
+          {"saturated", s.saturated},
+          {"flushed", s.flushed},
+          {"max_abs", number(s.max_abs)},
+          {"mean_abs", number(s.mean_abs)},
+          {"rms_abs", number(s.rms_abs)},
+          {"p50_abs", number(s.p50_abs)},
+          {"p90_abs", number(s.p90_abs)},
+          {"p99_abs", number(s.p99_abs)},
+          {"max_rel", number(s.max_rel)},
+          {"mean_rel", number(s.mean_rel)},
+          {"rel_floor", number(s.rel_floor)},
+          {"normwise_rel", number(s.normwise_rel)},
+          {"max_ulp", number(s.max_ulp)},
+          {"mean_ulp", number(s.mean_ulp)},
+          {"min_bits", number(s.min_bits)},
+          {"mean_bits", number(s.mean_bits)},
           {"sqnr_db", number(s.sqnr_db)}};
 }
 
 json to_json(const Histogram& h) {
   json edges = json::array();
   for (double e : h.edges) edges.push_back(number(e));
-  return {{"scale", h.scale == BinScale::Log10 ? "log10" : "linear"}, {"edges", edges},
-          {"counts", h.counts}, {"below", h.below}, {"above", h.above}, {"zeros", h.zeros},
+  return {{"scale", h.scale == BinScale::Log10 ? "log10" : "linear"},
+          {"edges", edges},
+          {"counts", h.counts},
+          {"below", h.below},
+          {"above", h.above},
+          {"zeros", h.zeros},
           {"nonfinite", h.nonfinite}};
 }
 
 json to_json(const MatmulResult& r) {
   auto component = [](const ErrorComponent& c) {
-    return json{{"name", c.name}, {"stats", to_json(c.stats)},
-                {"histograms", {{"relative", to_json(c.relative)},
-                                {"signed", to_json(c.signed_error)},
-                                {"ulps", to_json(c.ulps)}}}};
+    return json{{"name", c.name},
+                {"stats", to_json(c.stats)},
+                {"histograms",
+                 {{"relative", to_json(c.relative)}, {"signed", to_json(c.signed_error)}, {"ulps", to_json(c.ulps)}}}};
   };
   auto operand = [](const OperandReport& o) {
-    return json{{"recipe", o.recipe}, {"saturated", o.saturated}, {"out_of_range", o.out_of_range}, {"flushed", o.flushed},
+    return json{{"recipe", o.recipe},
+                {"saturated", o.saturated},
+                {"out_of_range", o.out_of_range},
+                {"flushed", o.flushed},
                 {"amax", number(o.amax)}};
   };
   const FloatFormat& acc = info(result_dtype(r.config.accumulate)).format;
@@ -163,21 +189,29 @@ json to_json(const MatmulResult& r) {
       {"bound_method", r.bound_method},
       {"product_device_seconds", number(r.product_device_seconds)},
       {"components", {component(r.total), component(r.input), component(r.arithmetic), component(r.output)}},
-      {"bounds", {{"k", r.config.k}, {"deterministic", number(r.bounds.deterministic)},
-                  {"probabilistic", number(r.bounds.probabilistic)},
-                  {"max_scaled_arithmetic_error", number(r.max_scaled_arithmetic)},
-                  {"within_deterministic", r.within_deterministic},
-                  {"within_probabilistic", r.within_probabilistic}, {"compared", r.compared},
-                  {"scaled_arithmetic_histogram", to_json(r.scaled_arithmetic)}}},
-      {"unit_roundoff", {{"input", unit_roundoff(info(r.config.input).format)},
-                         {"weight", unit_roundoff(info(r.config.weight).format)},
-                         {"accumulator", unit_roundoff(acc)},
-                         {"output", unit_roundoff(info(r.config.output).format)}}},
-      {"operands", {{"input", operand(r.input_report)}, {"weight", operand(r.weight_report)},
-                    {"bias", operand(r.bias_report)}}},
-      {"seconds", {{"generate", r.seconds.generate}, {"quantise", r.seconds.quantise},
-                   {"reference", r.seconds.reference}, {"product", r.seconds.product},
-                   {"analysis", r.seconds.analysis}, {"total", r.seconds.total()}}}};
+      {"bounds",
+       {{"k", r.config.k},
+        {"deterministic", number(r.bounds.deterministic)},
+        {"probabilistic", number(r.bounds.probabilistic)},
+        {"max_scaled_arithmetic_error", number(r.max_scaled_arithmetic)},
+        {"within_deterministic", r.within_deterministic},
+        {"within_probabilistic", r.within_probabilistic},
+        {"compared", r.compared},
+        {"scaled_arithmetic_histogram", to_json(r.scaled_arithmetic)}}},
+      {"unit_roundoff",
+       {{"input", unit_roundoff(info(r.config.input).format)},
+        {"weight", unit_roundoff(info(r.config.weight).format)},
+        {"accumulator", unit_roundoff(acc)},
+        {"output", unit_roundoff(info(r.config.output).format)}}},
+      {"operands",
+       {{"input", operand(r.input_report)}, {"weight", operand(r.weight_report)}, {"bias", operand(r.bias_report)}}},
+      {"seconds",
+       {{"generate", r.seconds.generate},
+        {"quantise", r.seconds.quantise},
+        {"reference", r.seconds.reference},
+        {"product", r.seconds.product},
+        {"analysis", r.seconds.analysis},
+        {"total", r.seconds.total()}}}};
 }
 
 }  // namespace pl::experiment
@@ -190,10 +224,12 @@ Expected<MlpConfig> mlp_config_from_json(const json& j) {
   json layer = j;
   layer["experiment"] = "linear";
   for (const char* key : {"m", "n", "k", "input_file", "weight_file", "bias_file", "raw"})
-    if (j.contains(key)) return Error{std::string("'") + key + "' is not an MLP key (give width and batch; MLP weights are drawn)"};
+    if (j.contains(key))
+      return Error{std::string("'") + key + "' is not an MLP key (give width and batch; MLP weights are drawn)"};
   if (j.contains("framework"))
-    return Error{"'framework' is not an MLP key (an MLP runs its layers' own arithmetic; a linear experiment runs a "
-                 "call as a framework would)"};
+    return Error{
+        "'framework' is not an MLP key (an MLP runs its layers' own arithmetic; a linear experiment runs a "
+        "call as a framework would)"};
   // The weights and biases are drawn with nn.Linear's init (run_mlp), so their data sources
   // were read and written back without effect. Files written before say the writer's defaults,
   // which are taken as saying nothing; any other source is refused.
@@ -203,7 +239,8 @@ Expected<MlpConfig> mlp_config_from_json(const json& j) {
     Reader r{j, {}};
     if (!r.data(key, &given)) return Error{r.error};
     if (data_json(given) != data_json(written_before))
-      return Error{std::string("'") + key + "' is not an MLP key (MLP weights and biases are drawn with nn.Linear's init)"};
+      return Error{std::string("'") + key +
+                   "' is not an MLP key (MLP weights and biases are drawn with nn.Linear's init)"};
     layer.erase(key);
   }
   size_t width = 256, batch = 64;
@@ -253,10 +290,17 @@ json to_json(const MlpConfig& c) {
 json to_json(const MlpResult& r) {
   json layers = json::array();
   for (const auto& l : r.layers)
-    layers.push_back({{"layer", l.layer}, {"network", to_json(l.network)}, {"own", to_json(l.own)},
-                      {"own_arithmetic", to_json(l.own_arithmetic)}, {"reference_rms", number(l.reference_rms)}});
-  return {{"config", to_json(r.config)}, {"layers", layers}, {"seconds", r.seconds},
-          {"product", r.product_method}, {"product_backend", r.product_backend}, {"backend_note", r.backend_note}};
+    layers.push_back({{"layer", l.layer},
+                      {"network", to_json(l.network)},
+                      {"own", to_json(l.own)},
+                      {"own_arithmetic", to_json(l.own_arithmetic)},
+                      {"reference_rms", number(l.reference_rms)}});
+  return {{"config", to_json(r.config)},
+          {"layers", layers},
+          {"seconds", r.seconds},
+          {"product", r.product_method},
+          {"product_backend", r.product_backend},
+          {"backend_note", r.backend_note}};
 }
 
 }  // namespace pl::experiment

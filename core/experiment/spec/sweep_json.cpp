@@ -11,7 +11,8 @@ using namespace json_detail;
 
 Expected<DotSweepConfig> dot_config_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto why = unknown_key(j, {"experiment", "lengths", "a", "b", "accumulate", "trials", "seed", "backend", "comment"});
+  if (auto why =
+          unknown_key(j, {"experiment", "lengths", "a", "b", "accumulate", "trials", "seed", "backend", "comment"});
       !why.empty())
     return Error{why};
   DotSweepConfig c;
@@ -57,8 +58,13 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
 json to_json(const DotSweepConfig& c) {
   json models = json::array();
   for (const auto& m : c.models) models.push_back(accumulation_spec(m));
-  json j = {{"experiment", c.sum ? "sum" : "dot"}, {"lengths", c.lengths}, {"a", name(c.a_dtype)},
-          {"b", name(c.b_dtype)}, {"accumulate", models}, {"trials", c.trials}, {"seed", c.seed}};
+  json j = {{"experiment", c.sum ? "sum" : "dot"},
+            {"lengths", c.lengths},
+            {"a", name(c.a_dtype)},
+            {"b", name(c.b_dtype)},
+            {"accumulate", models},
+            {"trials", c.trials},
+            {"seed", c.seed}};
   if (c.backend != "cpu") j["backend"] = c.backend;
   return j;
 }
@@ -71,17 +77,23 @@ json sweep_result_json(const DotSweepConfig& c, const std::vector<DotSweepRow>& 
 
 json to_json(const DotSweepRow& r) {
   const auto& s = r.stats;
-  return {{"k", r.length}, {"model", describe(r.model)}, {"spec", accumulation_spec(r.model)},
-          {"max_error_over_abs_sum", number(r.max_scaled)}, {"bound", number(r.bounds.deterministic)},
-          {"probabilistic_bound", number(r.bounds.probabilistic)}, {"stats", to_json(s)},
-          {"histogram", to_json(log_histogram_auto(r.scaled_errors))}, {"ran_on", r.ran_on},
-          {"method", r.method}, {"backend_note", r.note}};
+  return {{"k", r.length},
+          {"model", describe(r.model)},
+          {"spec", accumulation_spec(r.model)},
+          {"max_error_over_abs_sum", number(r.max_scaled)},
+          {"bound", number(r.bounds.deterministic)},
+          {"probabilistic_bound", number(r.bounds.probabilistic)},
+          {"stats", to_json(s)},
+          {"histogram", to_json(log_histogram_auto(r.scaled_errors))},
+          {"ran_on", r.ran_on},
+          {"method", r.method},
+          {"backend_note", r.note}};
 }
 
 Expected<CastSpec> cast_spec_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto why = unknown_key(j, {"experiment", "rows", "cols", "dtype", "scaling", "rounding", "overflow",
-                                 "data", "seed", "input_file", "backend", "comment"});
+  if (auto why = unknown_key(j, {"experiment", "rows", "cols", "dtype", "scaling", "rounding", "overflow", "data",
+                                 "seed", "input_file", "backend", "comment"});
       !why.empty())
     return Error{why};
   CastSpec spec;
@@ -108,9 +120,15 @@ Expected<CastSpec> cast_spec_from_json(const json& j) {
 
 json to_json(const CastSpec& s) {
   const RoundtripConfig& c = s.config;
-  json j = {{"experiment", "cast"}, {"rows", c.rows}, {"cols", c.cols}, {"dtype", name(c.dtype)},
-            {"scaling", scaling_json(c.scaling)}, {"rounding", rounding_name(c.cast.rounding)},
-            {"overflow", overflow_name(c.cast.overflow)}, {"data", data_json(c.data)}, {"seed", c.seed}};
+  json j = {{"experiment", "cast"},
+            {"rows", c.rows},
+            {"cols", c.cols},
+            {"dtype", name(c.dtype)},
+            {"scaling", scaling_json(c.scaling)},
+            {"rounding", rounding_name(c.cast.rounding)},
+            {"overflow", overflow_name(c.cast.overflow)},
+            {"data", data_json(c.data)},
+            {"seed", c.seed}};
   if (!s.input_file.empty()) j["input_file"] = s.input_file;
   if (c.backend != "cpu") j["backend"] = c.backend;
   return j;
@@ -118,11 +136,20 @@ json to_json(const CastSpec& s) {
 
 json to_json(const RoundtripResult& r) {
   const RoundtripConfig& c = r.config;
-  return {{"dtype", name(c.dtype)}, {"scaling", scaling_name(c.scaling.kind)},
-          {"rounding", rounding_name(c.cast.rounding)}, {"rows", c.rows}, {"cols", c.cols},
-          {"saturated", r.saturated}, {"out_of_range", r.out_of_range}, {"flushed", r.flushed}, {"stats", to_json(r.stats)},
-          {"relative_histogram", to_json(r.relative)}, {"magnitude_histogram", to_json(r.magnitudes)},
-          {"ran_on", r.ran_on}, {"backend_note", r.backend_note}, {"input_file", r.input_file}};
+  return {{"dtype", name(c.dtype)},
+          {"scaling", scaling_name(c.scaling.kind)},
+          {"rounding", rounding_name(c.cast.rounding)},
+          {"rows", c.rows},
+          {"cols", c.cols},
+          {"saturated", r.saturated},
+          {"out_of_range", r.out_of_range},
+          {"flushed", r.flushed},
+          {"stats", to_json(r.stats)},
+          {"relative_histogram", to_json(r.relative)},
+          {"magnitude_histogram", to_json(r.magnitudes)},
+          {"ran_on", r.ran_on},
+          {"backend_note", r.backend_note},
+          {"input_file", r.input_file}};
 }
 
 }  // namespace pl::experiment

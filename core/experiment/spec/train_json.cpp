@@ -9,8 +9,8 @@ using namespace json_detail;
 
 Expected<TrainConfig> train_config_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto why = unknown_key(j, {"experiment", "models", "features", "samples", "steps", "learning_rate", "noise",
-                                 "seed", "comment"});
+  if (auto why = unknown_key(
+          j, {"experiment", "models", "features", "samples", "steps", "learning_rate", "noise", "seed", "comment"});
       !why.empty())
     return Error{why};
   TrainConfig c;
@@ -51,8 +51,9 @@ Expected<TrainConfig> train_config_from_json(const json& j) {
 json to_json(const TrainConfig& c) {
   json models = json::array();
   for (const auto& m : c.models) models.push_back(train_model_name(m));
-  return {{"experiment", "train"}, {"models", models}, {"features", c.features}, {"samples", c.samples},
-          {"steps", c.steps}, {"learning_rate", c.learning_rate}, {"noise", c.noise}, {"seed", c.seed}};
+  return {{"experiment", "train"}, {"models", models}, {"features", c.features},
+          {"samples", c.samples},  {"steps", c.steps}, {"learning_rate", c.learning_rate},
+          {"noise", c.noise},      {"seed", c.seed}};
 }
 
 json to_json(const TrainResult& r) {

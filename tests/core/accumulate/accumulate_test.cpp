@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "core/dtype/format_lookup.h"
 #include "core/accumulate/accumulate.h"
+#include "core/dtype/format_lookup.h"
 
 namespace pl::experiment {
 namespace {
@@ -63,8 +63,7 @@ TEST(Accumulate, EveryModelEveryModeMatchesTheExactOracle) {
       const double want = hex(r["value"]), got = dot(a, b, acc);
       ++checked;
       if (!(got == want || (std::isnan(got) && std::isnan(want))) && ++bad <= 8)
-        ADD_FAILURE() << "n=" << c["n"] << " " << describe(acc) << ": want " << want << " got "
-                      << got;
+        ADD_FAILURE() << "n=" << c["n"] << " " << describe(acc) << ": want " << want << " got " << got;
     }
   }
   EXPECT_EQ(bad, 0u);
@@ -84,7 +83,7 @@ TEST(Accumulate, Float64IsTheHardwareLoop) {
   double s = 0;
   for (size_t k = 0; k < a.size(); ++k) s += a[k] * b[k];
   EXPECT_EQ(dot(a, b, {AccumKind::Float64}), s);
-  EXPECT_EQ(s, 0.0);  // 1e16 + 1 rounds back to 1e16 in float64
+  EXPECT_EQ(s, 0.0);                       // 1e16 + 1 rounds back to 1e16 in float64
   EXPECT_EQ(dot_reference(a, b).hi, 1.0);  // the double-double reference keeps the 1
 }
 

@@ -7,23 +7,23 @@
 
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <cmath>
 #include <random>
 #include <thread>
 
 #include "core/accumulate/accumulation_spec.h"
-#include "core/backend/backend.h"
 #include "core/accumulate/blas.h"
-#include "core/util/thread_limit.h"
+#include "core/accumulate/gemm.h"
+#include "core/backend/backend.h"
 #include "core/dtype/codec.h"
+#include "core/dtype/device/round_to_odd.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
-#include "core/dtype/device/round_to_odd.h"
-#include "core/accumulate/gemm.h"
 #include "core/experiment/on_device.h"
 #include "core/experiment/reference_cache.h"
+#include "core/util/thread_limit.h"
 #include "tests/core/test_util.h"
 
 namespace pl::experiment {
@@ -53,11 +53,13 @@ void expect_equals_dot(const GemmShape& s, const std::vector<double>& a, const s
   ASSERT_TRUE(c) << describe(m) << ": " << c.error();
   for (size_t i = 0; i < s.m; ++i)
     for (size_t j = 0; j < s.n; ++j) {
-      const double want = dot(std::span(a).subspan(i * s.k, s.k), std::span(b).subspan(j * s.k, s.k),
-                              m, gemm_stream_offset(i, j, s.n));
+      const double want =
+          dot(std::span(a).subspan(i * s.k, s.k), std::span(b).subspan(j * s.k, s.k), m, gemm_stream_offset(i, j, s.n));
       const double got = (*c)[i * s.n + j];
       if (std::isnan(want)) EXPECT_TRUE(std::isnan(got)) << describe(m) << " at " << i << "," << j;
-      else EXPECT_EQ(std::bit_cast<uint64_t>(got), std::bit_cast<uint64_t>(want)) << describe(m) << " at " << i << "," << j;
+      else
+        EXPECT_EQ(std::bit_cast<uint64_t>(got), std::bit_cast<uint64_t>(want))
+            << describe(m) << " at " << i << "," << j;
     }
 }
 
@@ -68,8 +70,7 @@ TEST(Gemm, FastPathsEqualTheirDotProducts) {
   const GemmShape s{13, 19, 40};
   const auto a = draw(s.m * s.k, DType::bfloat16, 5), b = draw(s.n * s.k, DType::float16, 6);
   const auto a32 = draw(s.m * s.k, DType::float32, 7), b32 = draw(s.n * s.k, DType::float32, 8);
-  for (const Accumulation& m : {model(AccumKind::Sequential, DType::float32),
-                                model(AccumKind::Chunked, DType::float32),
+  for (const Accumulation& m : {model(AccumKind::Sequential, DType::float32), model(AccumKind::Chunked, DType::float32),
                                 model(AccumKind::Sequential, DType::bfloat16)}) {
     expect_equals_dot(s, a, b, m);      // bf16 x f16: products are exact float32 numbers
     expect_equals_dot(s, a32, b32, m);  // f32 x f32: they are not; fused multiply-adds, or the float64 lanes
@@ -96,9 +97,9 @@ TEST(Gemm, FastPathsEqualTheirDotProducts) {
   std::vector<double> big = a, nan_b = b;
   for (size_t k = 0; k < s.k; ++k) big[k] = 300.0, big[s.k + k] = -3e19;
   nan_b[2 * s.k + 3] = NAN;
-  for (const Accumulation& m : {model(AccumKind::Sequential, DType::float16),
-                                model(AccumKind::Sequential, DType::float32),
-                                model(AccumKind::Chunked, DType::float16)}) {
+  for (const Accumulation& m :
+       {model(AccumKind::Sequential, DType::float16), model(AccumKind::Sequential, DType::float32),
+        model(AccumKind::Chunked, DType::float16)}) {
     expect_equals_dot(s, big, b, m);
     expect_equals_dot(s, a, nan_b, m);
   }
@@ -223,17 +224,18 @@ TEST(Gemm, NarrowAccumulatorsOnFloat32LanesEqualTheirDotProducts) {
   for (const double scale : {1.0, 0x1p-14, 0x1p-20, 64.0}) {
     auto a = draw(s.m * s.k, DType::float8_e4m3fn, 11), b = draw(s.n * s.k, DType::float16, 12);
     for (double& x : a) x *= scale;
-    for (const Accumulation& m : {model(AccumKind::Sequential, DType::float16), model(AccumKind::Sequential, DType::bfloat16),
-                                  model(AccumKind::Sequential, DType::float8_e5m2),
-                                  model(AccumKind::Sequential, DType::float8_e4m3fn),
-                                  model(AccumKind::Chunked, DType::bfloat16), model(AccumKind::Chunked, DType::float16)}) {
+    for (const Accumulation& m :
+         {model(AccumKind::Sequential, DType::float16), model(AccumKind::Sequential, DType::bfloat16),
+          model(AccumKind::Sequential, DType::float8_e5m2), model(AccumKind::Sequential, DType::float8_e4m3fn),
+          model(AccumKind::Chunked, DType::bfloat16), model(AccumKind::Chunked, DType::float16)}) {
       SCOPED_TRACE(scale);
       expect_equals_dot(s, a, b, m);
     }
   }
   std::vector<double> ta(s.m * s.k, 0.0), tb(s.n * s.k, 0.0);
   for (size_t j = 0; j < s.n; ++j) tb[j * s.k] = 1.0, tb[j * s.k + 1] = 1.0;
-  for (size_t i = 0; i < s.m; ++i) ta[i * s.k] = (i % 2 ? -1.0 : 1.0) * 8192, ta[i * s.k + 1] = (i % 2 ? -1.0 : 1.0) * (4 + 0x1p-19);
+  for (size_t i = 0; i < s.m; ++i)
+    ta[i * s.k] = (i % 2 ? -1.0 : 1.0) * 8192, ta[i * s.k + 1] = (i % 2 ? -1.0 : 1.0) * (4 + 0x1p-19);
   expect_equals_dot(s, ta, tb, model(AccumKind::Sequential, DType::float16));
   EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::float16)))[0], 8200.0);
   EXPECT_EQ((*gemm(s, ta, tb, model(AccumKind::Sequential, DType::float16)))[s.n], -8200.0);
@@ -399,8 +401,7 @@ TEST(Gemm, SumsOfTwoNarrowValuesRoundCorrectlyThroughFloat32) {
     }
     for (double x : partners)
       for (double y : values) {
-        if (!same(once(f, x, y), twice(f, x, y)))
-          FAIL() << d.name << ": " << std::hexfloat << x << " + " << y;
+        if (!same(once(f, x, y), twice(f, x, y))) FAIL() << d.name << ": " << std::hexfloat << x << " + " << y;
         ++checked;
       }
   }
@@ -430,7 +431,8 @@ TEST(Gemm, RoundingToOddMatchesItsDefinition) {
     const double exact = double(hi) + double(lo);  // exact: TwoSum
     float want = hi;
     if (lo != 0) {
-      const float below = std::nextafter(hi, lo > 0 ? hi : -INFINITY), above = std::nextafter(hi, lo > 0 ? INFINITY : hi);
+      const float below = std::nextafter(hi, lo > 0 ? hi : -INFINITY),
+                  above = std::nextafter(hi, lo > 0 ? INFINITY : hi);
       const float a = lo > 0 ? hi : below, b = lo > 0 ? above : hi;  // a < exact < b
       ASSERT_TRUE(double(a) < exact && exact < double(b));
       want = (std::bit_cast<uint32_t>(a) & 1) ? a : b;
@@ -461,8 +463,7 @@ TEST(Gemm, EveryModelEqualsItsDotProducts) {
     ASSERT_TRUE(c) << describe(m) << ": " << c.error();
     for (size_t i = 0; i < s.m; ++i)
       for (size_t j = 0; j < s.n; ++j) {
-        const double want = dot(std::span(a).subspan(i * s.k, s.k),
-                                std::span(b).subspan(j * s.k, s.k), m,
+        const double want = dot(std::span(a).subspan(i * s.k, s.k), std::span(b).subspan(j * s.k, s.k), m,
                                 gemm_stream_offset(i, j, s.n));
         const double got = (*c)[i * s.n + j];
         if (std::isnan(want)) {
@@ -609,7 +610,7 @@ TEST(Blas, ACallCappedAtOneThreadLeavesOpenBlasWorkersIdle) {
   // The workers' share of the CPU time of four dgemms.
   auto workers_share = [&](unsigned cap) {
     const ThreadLimit limit(cap);
-    blas::gemm_nt(n, n, n, a.data(), a.data(), c.data());  // wakes (or not) the workers
+    blas::gemm_nt(n, n, n, a.data(), a.data(), c.data());        // wakes (or not) the workers
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // until they sleep again
     const ThreadsCpu before = threads_cpu_ns();
     for (int rep = 0; rep < 4; ++rep) blas::gemm_nt(n, n, n, a.data(), a.data(), c.data());
@@ -669,7 +670,8 @@ TEST(Blas, IdleWorkersSleepAfterACall) {
   const blas::Info i = blas::info();
   if (i.threads < 2) GTEST_SKIP() << "one OpenBLAS thread: no worker to spin";
   if (i.thread_timeout.empty()) GTEST_SKIP() << "this BLAS build cannot re-read its thread timeout";
-  if (std::stoi(i.thread_timeout) > 22) GTEST_SKIP() << "OPENBLAS_THREAD_TIMEOUT set to " << i.thread_timeout << " here";
+  if (std::stoi(i.thread_timeout) > 22)
+    GTEST_SKIP() << "OPENBLAS_THREAD_TIMEOUT set to " << i.thread_timeout << " here";
   const size_t n = 512;
   std::vector<double> a(n * n, 1.0), c(n * n);
   blas::gemm_nt(n, n, n, a.data(), a.data(), c.data());

@@ -11,9 +11,9 @@
 
 #include "core/accumulate/accumulate.h"
 #include "core/accumulate/accumulation_spec.h"
-#include "core/experiment/dot_sweep.h"
 #include "core/accumulate/gemm.h"
 #include "core/accumulate/multiterm.h"
+#include "core/experiment/dot_sweep.h"
 
 namespace pl::experiment {
 namespace {
@@ -132,24 +132,24 @@ TEST(Multiterm, TheGemmsLanesAreTheDotProductsBitForBit) {
   std::vector<double> a(shape.m * shape.k), b(shape.n * shape.k);
   for (double& x : a) x = static_cast<float>(d(rng));
   for (double& x : b) x = static_cast<float>(d(rng));
-  for (size_t kk = 0; kk < 40; ++kk) a[shape.k + kk] = 0.0;       // row 1: zero blocks first
-  a[2 * shape.k + 100] = INFINITY;                                 // row 2: Inf
-  a[3 * shape.k + 7] = NAN;                                        // row 3: NaN
+  for (size_t kk = 0; kk < 40; ++kk) a[shape.k + kk] = 0.0;  // row 1: zero blocks first
+  a[2 * shape.k + 100] = INFINITY;                           // row 2: Inf
+  a[3 * shape.k + 7] = NAN;                                  // row 3: NaN
   for (size_t kk = 0; kk < shape.k; ++kk) {
     a[4 * shape.k + kk] = 0x1p-540 * double(kk % 3);  // row 4 by column 4: a window below 2^-1000,
     b[4 * shape.k + kk] = 0x1p-440;                   // by column 5: subnormal products only
     b[5 * shape.k + kk] = 0x1p-540;
   }
   b[9 * shape.k + 3] = -0.0;
-  for (const Accumulation& acc :
-       {multiterm(16, 2), multiterm(8, 0, Rounding::NearestEven), multiterm(5, 3, Rounding::Up),
-        multiterm(16, 2, Rounding::Stochastic), Accumulation{AccumKind::Multiterm, DType::bfloat16, Rounding::TowardZero, 32}}) {
+  for (const Accumulation& acc : {multiterm(16, 2), multiterm(8, 0, Rounding::NearestEven),
+                                  multiterm(5, 3, Rounding::Up), multiterm(16, 2, Rounding::Stochastic),
+                                  Accumulation{AccumKind::Multiterm, DType::bfloat16, Rounding::TowardZero, 32}}) {
     auto c = gemm(shape, a, b, acc, {}, nullptr, uint64_t{3} << 40);
     ASSERT_TRUE(c.ok()) << c.error();
     for (size_t i = 0; i < shape.m; ++i)
       for (size_t j = 0; j < shape.n; ++j) {
-        const double want = dot(std::span(a).subspan(i * shape.k, shape.k), std::span(b).subspan(j * shape.k, shape.k), acc,
-                                (uint64_t{3} << 40) + gemm_stream_offset(i, j, shape.n));
+        const double want = dot(std::span(a).subspan(i * shape.k, shape.k), std::span(b).subspan(j * shape.k, shape.k),
+                                acc, (uint64_t{3} << 40) + gemm_stream_offset(i, j, shape.n));
         const double got = (*c)[i * shape.n + j];
         ASSERT_EQ(std::memcmp(&got, &want, sizeof got), 0)
             << describe(acc) << " (" << i << ", " << j << "): gemm " << got << ", dot " << want;

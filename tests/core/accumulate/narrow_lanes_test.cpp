@@ -12,10 +12,10 @@
 #include <random>
 #include <vector>
 
-#include "core/dtype/codec.h"
-#include "core/dtype/format_lookup.h"
 #include "core/accumulate/accumulate.h"
 #include "core/accumulate/narrow_lanes.h"
+#include "core/dtype/codec.h"
+#include "core/dtype/format_lookup.h"
 #include "tests/core/test_util.h"
 
 namespace pl::experiment {
@@ -106,8 +106,7 @@ TEST(NarrowLanes, SplitOfTwoValuesSumIsTheFormatsRounding) {
   size_t checked = 0;
   for (const DTypeInfo& d : all_dtypes()) {
     const FloatFormat& f = d.format;
-    if (d.kind != DTypeKind::Float || f.precision() > 11 || f.mantissa_bits < 1 || f.emin() < -126 ||
-        f.emax() > 127)
+    if (d.kind != DTypeKind::Float || f.precision() > 11 || f.mantissa_bits < 1 || f.emin() < -126 || f.emax() > 127)
       continue;
     SCOPED_TRACE(d.name);
     const NarrowFormat nf = narrow_format(f);
@@ -171,8 +170,8 @@ TEST(NarrowLanes, KahansLastDifferenceIsAValueOfTheFormat) {
   std::mt19937_64 rng(17);
   for (const DTypeInfo& d : all_dtypes()) {
     const FloatFormat& f = d.format;
-    if (d.kind != DTypeKind::Float || f.precision() > 11 || f.mantissa_bits < 1 || f.emin() < -126 ||
-        f.emax() > 127 || f.code_mask() >= 65536)
+    if (d.kind != DTypeKind::Float || f.precision() > 11 || f.mantissa_bits < 1 || f.emin() < -126 || f.emax() > 127 ||
+        f.code_mask() >= 65536)
       continue;
     SCOPED_TRACE(d.name);
     std::vector<double> values;

@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "core/dtype/codec.h"
 #include "core/accumulate/output_steps.h"
+#include "core/dtype/codec.h"
 
 namespace pl::experiment {
 namespace {
@@ -27,11 +27,11 @@ std::vector<double> hard_sums(DType format, size_t count, std::mt19937_64& rng) 
     const double ulp = std::ldexp(1.0, std::ilogb(x == 0 ? 1.0 : x) - f.mantissa_bits);
     switch (pick(rng)) {
       case 0: v[i] = x; break;
-      case 1: v[i] = x + ulp / 2; break;                     // a midpoint
+      case 1: v[i] = x + ulp / 2; break;  // a midpoint
       case 2: v[i] = std::nextafter(x + ulp / 2, 1e300); break;
       case 3: v[i] = std::nextafter(x + ulp / 2, -1e300); break;
-      case 4: v[i] = std::ldexp(dist(rng), 200); break;     // past most formats' range
-      case 5: v[i] = std::ldexp(x + ulp / 2, 64); break;    // a large midpoint: + a small bias ties in float64
+      case 4: v[i] = std::ldexp(dist(rng), 200); break;   // past most formats' range
+      case 5: v[i] = std::ldexp(x + ulp / 2, 64); break;  // a large midpoint: + a small bias ties in float64
       default: v[i] = std::ldexp(dist(rng), -30); break;
     }
   }
@@ -45,8 +45,11 @@ TEST(OutputSteps, TheDeviceElementIsTheHostEpilogueBitForBit) {
   std::mt19937_64 rng(9);
   const size_t m = 24, n = 20;
   std::vector<Accumulation> models = {
-      {AccumKind::Blas, DType::float32},  {AccumKind::Blas, DType::float16}, {AccumKind::Blas, DType::float64},
-      {AccumKind::Int32, DType::float32}, {AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic},
+      {AccumKind::Blas, DType::float32},
+      {AccumKind::Blas, DType::float16},
+      {AccumKind::Blas, DType::float64},
+      {AccumKind::Int32, DType::float32},
+      {AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic},
       {AccumKind::Sequential, DType::float16, Rounding::TowardZero},
       {AccumKind::Chunked, DType::float8_e4m3fn, Rounding::NearestAway, 32, 8, DType::float16},
       {AccumKind::Kahan, DType::float32, Rounding::Up}};
@@ -65,8 +68,9 @@ TEST(OutputSteps, TheDeviceElementIsTheHostEpilogueBitForBit) {
     if (acc.kind == AccumKind::Int32)
       for (double& s : sums) s = std::isfinite(s) ? std::nearbyint(std::fmod(s * 1e6, 2147483647.0)) : 12345.0;
     for (const bool with_bias : {false, true}) {
-      const OutputSteps steps{m, n, acc, fa, fb, with_bias ? std::span<const double>(bias) : std::span<const double>(),
-                              DType::bfloat16, {}};
+      const OutputSteps steps{
+          m, n, acc, fa, fb, with_bias ? std::span<const double>(bias) : std::span<const double>(), DType::bfloat16,
+          {}};
       const DeviceEpilogue device = device_epilogue(steps);
       ASSERT_TRUE(device.supported) << describe(acc);
       std::vector<double> host = sums;

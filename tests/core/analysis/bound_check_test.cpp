@@ -20,7 +20,8 @@ struct Case {
   std::vector<float> abs_product;
   BoundInputs in;
 
-  Case(size_t rows, size_t cols, bool with_bias) : m(rows), n(cols), acc(rows * cols), ref(rows * cols), abs_product(rows * cols) {
+  Case(size_t rows, size_t cols, bool with_bias)
+      : m(rows), n(cols), acc(rows * cols), ref(rows * cols), abs_product(rows * cols) {
     std::mt19937_64 rng(11);
     std::normal_distribution<double> d(0, 4);
     std::uniform_real_distribution<double> u(0, 1);
@@ -32,7 +33,7 @@ struct Case {
     // The cases the check sorts out: a NaN and an Inf sum, a zero denominator, an exact sum.
     acc[3] = std::numeric_limits<double>::quiet_NaN();
     acc[5] = INFINITY;
-    abs_product[7] = 0;   // column 7: the bias makes the denominator positive again
+    abs_product[7] = 0;     // column 7: the bias makes the denominator positive again
     abs_product[cols] = 0;  // column 0, whose bias is 0: not compared either way
     acc[9] = ref[9];
     if (with_bias)
@@ -67,7 +68,8 @@ TEST(BoundCheck, FromErrorStatsEqualsTheDefinition) {
     double max = 0;
     std::vector<double> scaled;
     for (size_t e = 0; e < c.acc.size(); ++e) {
-      const double denom = static_cast<double>(c.abs_product[e]) * c.in.slack + (with_bias ? std::fabs(c.bias[e % c.n]) : 0.0);
+      const double denom =
+          static_cast<double>(c.abs_product[e]) * c.in.slack + (with_bias ? std::fabs(c.bias[e % c.n]) : 0.0);
       if (!std::isfinite(c.acc[e]) || !(denom > 0)) continue;
       const double v = std::fabs(c.acc[e] - c.ref[e]) / denom;
       ++compared;

@@ -2,16 +2,16 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <random>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "core/dtype/describe.h"
 #include "core/analysis/error_stats.h"
-#include "core/analysis/select_magnitude.h"
 #include "core/analysis/histogram.h"
+#include "core/analysis/select_magnitude.h"
+#include "core/dtype/describe.h"
 
 namespace pl::experiment {
 namespace {
@@ -24,14 +24,14 @@ TEST(ErrorStats, HandWorkedExample) {
   EXPECT_DOUBLE_EQ(s.max_abs, 2.0);
   EXPECT_DOUBLE_EQ(s.mean_abs, (0 + 0.5 + 1 + 2) / 4.0);
   EXPECT_DOUBLE_EQ(s.rms_abs, std::sqrt((0 + 0.25 + 1 + 4) / 4.0));
-  EXPECT_DOUBLE_EQ(s.max_rel, 0.25);                         // 0.5/2 = 1/4 = 2/8 = 0.25
+  EXPECT_DOUBLE_EQ(s.max_rel, 0.25);  // 0.5/2 = 1/4 = 2/8 = 0.25
   EXPECT_DOUBLE_EQ(s.mean_rel, (0 + 0.25 + 0.25 + 0.25) / 4.0);
   EXPECT_DOUBLE_EQ(s.normwise_rel, std::sqrt(5.25 / 85.0));  // ||e||^2 = 5.25, ||ref||^2 = 85
   EXPECT_DOUBLE_EQ(s.sqnr_db, 10 * std::log10(85.0 / 5.25));
   // float32 ulp at 2 is 2^-22: 0.5 is 2^21 ulps; at 4, 2^-21: 1 is 2^21; at 8, 2^-20: 2 is 2^21.
   EXPECT_DOUBLE_EQ(s.max_ulp, std::ldexp(1.0, 21));
   EXPECT_DOUBLE_EQ(s.mean_ulp, 3 * std::ldexp(1.0, 21) / 4);
-  EXPECT_DOUBLE_EQ(s.min_bits, 2.0);                     // -log2(1/4)
+  EXPECT_DOUBLE_EQ(s.min_bits, 2.0);                      // -log2(1/4)
   EXPECT_DOUBLE_EQ(s.mean_bits, (24.0 + 2 + 2 + 2) / 4);  // exact agreement counts as 24 bits
   // Nearest-rank percentiles of the sorted |e| = 0, 0.5, 1, 2.
   EXPECT_DOUBLE_EQ(s.p50_abs, 0.5);
@@ -46,8 +46,10 @@ TEST(ErrorStats, PercentilesAreTheNearestRanksOfTheSortedErrors) {
     std::vector<double> ref(n, 0.0), got(n);
     for (size_t i = 0; i < n; ++i) {
       const uint64_t r = rng();
-      const double e = r % 5 == 0 ? 0.0 : r % 5 == 1 ? 0.25 : r % 5 == 2 ? 1.0 + (r >> 40) * 0x1p-40
-                                                              : std::ldexp(1.0, static_cast<int>(r >> 58) - 30);
+      const double e = r % 5 == 0   ? 0.0
+                       : r % 5 == 1 ? 0.25
+                       : r % 5 == 2 ? 1.0 + (r >> 40) * 0x1p-40
+                                    : std::ldexp(1.0, static_cast<int>(r >> 58) - 30);
       got[i] = (r >> 1) & 1 ? e : -e;
     }
     const ErrorStats s = error_stats(got, ref, DType::float64);
@@ -91,8 +93,11 @@ TEST(SelectNonnegative, GivesWhatSortingGives) {
     std::vector<double> v(n);
     for (double& x : v) {
       const uint64_t r = rng();
-      x = r % 7 == 0 ? 0.0 : r % 7 == 1 ? 3.0 : r % 7 == 2 ? 0x1p-1070 * double(r % 9)  // zeros, ties, subnormals
-          : r % 97 == 3 ? INFINITY : std::ldexp(1.0 + (r >> 12) * 0x1p-52, int(r % 40) - 20);
+      x = r % 7 == 0    ? 0.0
+          : r % 7 == 1  ? 3.0
+          : r % 7 == 2  ? 0x1p-1070 * double(r % 9)  // zeros, ties, subnormals
+          : r % 97 == 3 ? INFINITY
+                        : std::ldexp(1.0 + (r >> 12) * 0x1p-52, int(r % 40) - 20);
     }
     std::vector<double> sorted = v;
     std::sort(sorted.begin(), sorted.end());
@@ -263,8 +268,8 @@ TEST(ErrorStats, SignedHistogramCountsErrorsOnEdgesOfEitherSign) {
     double unit;  // errors are multiples of it, up to 20 of them (2^-5: every error on an edge)
     bool overflow;
   };
-  for (const Case& k : {Case{0x1p-5, false}, Case{3 * 0x1p-9, false}, Case{0x1p-5, true}, Case{dn, false},
-                        Case{7 * dn, false}}) {
+  for (const Case& k :
+       {Case{0x1p-5, false}, Case{3 * 0x1p-9, false}, Case{0x1p-5, true}, Case{dn, false}, Case{7 * dn, false}}) {
     SCOPED_TRACE(k.unit);
     std::vector<double> ref, got, e;
     for (int i = 0; i < 30000; ++i) {
@@ -272,7 +277,7 @@ TEST(ErrorStats, SignedHistogramCountsErrorsOnEdgesOfEitherSign) {
       ref.push_back(k.unit < 1e-300 ? 0.0 : 1000.0 + i);  // ref + err exact either way
       got.push_back(ref.back() + err);
     }
-    ref.push_back(0.0), got.push_back(-0.0);  // -0 - 0 = -0: +0's bin
+    ref.push_back(0.0), got.push_back(-0.0);                      // -0 - 0 = -0: +0's bin
     if (k.overflow) ref.push_back(1e308), got.push_back(-1e308);  // -1e308 - 1e308 = -inf
     for (size_t i = 0; i < ref.size(); ++i) e.push_back(got[i] - ref[i]);
     double max_abs = 0;
@@ -310,7 +315,8 @@ TEST(ErrorStats, ComparisonsMadeTogetherEqualThoseMadeAlone) {
   std::vector<double> signed_errors(n);
   std::vector<Comparison> cs;
   for (size_t p = 0; p < pairs.size(); ++p)
-    cs.push_back({*pairs[p].first, *pairs[p].second, &together[p], p == 2 ? std::span<double>(signed_errors) : std::span<double>()});
+    cs.push_back({*pairs[p].first, *pairs[p].second, &together[p],
+                  p == 2 ? std::span<double>(signed_errors) : std::span<double>()});
   const std::vector<ErrorStats> stats = error_stats(cs, DType::bfloat16);
   ASSERT_EQ(stats.size(), pairs.size());
   for (size_t p = 0; p < pairs.size(); ++p) {
@@ -321,13 +327,23 @@ TEST(ErrorStats, ComparisonsMadeTogetherEqualThoseMadeAlone) {
     EXPECT_EQ(got.count, alone.count);
     EXPECT_EQ(got.nan, alone.nan);
     EXPECT_EQ(got.inf, alone.inf);
-    for (auto [x, y] : {std::pair{got.max_abs, alone.max_abs}, {got.mean_abs, alone.mean_abs}, {got.rms_abs, alone.rms_abs},
-                        {got.p50_abs, alone.p50_abs}, {got.p90_abs, alone.p90_abs}, {got.p99_abs, alone.p99_abs},
-                        {got.max_rel, alone.max_rel}, {got.mean_rel, alone.mean_rel}, {got.max_ulp, alone.max_ulp},
-                        {got.mean_ulp, alone.mean_ulp}, {got.mean_bits, alone.mean_bits}, {got.min_bits, alone.min_bits},
-                        {got.normwise_rel, alone.normwise_rel}, {got.sqnr_db, alone.sqnr_db}})
+    for (auto [x, y] : {std::pair{got.max_abs, alone.max_abs},
+                        {got.mean_abs, alone.mean_abs},
+                        {got.rms_abs, alone.rms_abs},
+                        {got.p50_abs, alone.p50_abs},
+                        {got.p90_abs, alone.p90_abs},
+                        {got.p99_abs, alone.p99_abs},
+                        {got.max_rel, alone.max_rel},
+                        {got.mean_rel, alone.mean_rel},
+                        {got.max_ulp, alone.max_ulp},
+                        {got.mean_ulp, alone.mean_ulp},
+                        {got.mean_bits, alone.mean_bits},
+                        {got.min_bits, alone.min_bits},
+                        {got.normwise_rel, alone.normwise_rel},
+                        {got.sqnr_db, alone.sqnr_db}})
       EXPECT_EQ(std::bit_cast<uint64_t>(x), std::bit_cast<uint64_t>(y)) << x << " vs " << y;
-    for (const auto& [x, y] : {std::pair{&together[p].signed_error, &h.signed_error}, {&together[p].relative, &h.relative},
+    for (const auto& [x, y] : {std::pair{&together[p].signed_error, &h.signed_error},
+                               {&together[p].relative, &h.relative},
                                {&together[p].ulps, &h.ulps}}) {
       EXPECT_EQ(x->edges, y->edges);
       EXPECT_EQ(x->counts, y->counts);
@@ -336,7 +352,8 @@ TEST(ErrorStats, ComparisonsMadeTogetherEqualThoseMadeAlone) {
   }
   EXPECT_EQ(stats[3].count, 0u);
   EXPECT_EQ(stats[3].nan, n);
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(std::bit_cast<uint64_t>(signed_errors[i]), std::bit_cast<uint64_t>(c[i] - b[i]));
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(std::bit_cast<uint64_t>(signed_errors[i]), std::bit_cast<uint64_t>(c[i] - b[i]));
 }
 
 // matmul's table printed a 1.9e9-ulp error of an element near zero as "1887748588.94", past its
@@ -351,4 +368,3 @@ TEST(ErrorStats, UlpsTextSwitchesToExponentFormPastAMillion) {
 
 }  // namespace
 }  // namespace pl::experiment
-

@@ -108,8 +108,8 @@ TEST(Histogram, EveryValueLandsInTheBinItsEdgesSay) {
   std::mt19937_64 rng(11);
   std::vector<double> values;
   for (int i = 0; i < 20000; ++i)
-    values.push_back(std::ldexp(1.0 + static_cast<double>(rng() >> 12) * 0x1p-52,
-                                static_cast<int>(rng() % 2100) - 1075));
+    values.push_back(
+        std::ldexp(1.0 + static_cast<double>(rng() >> 12) * 0x1p-52, static_cast<int>(rng() % 2100) - 1075));
   for (int bins : {1, 7, 40, 600, 4000}) {
     for (const Histogram& empty : {log_bins(1e-320, 1e300, bins), linear_bins(-1e-300, 1e300, bins)}) {
       std::vector<double> with_edges = values;
@@ -119,9 +119,12 @@ TEST(Histogram, EveryValueLandsInTheBinItsEdgesSay) {
       std::vector<uint64_t> expect(empty.counts.size(), 0);
       uint64_t outside = 0;
       for (double x : with_edges) {
-        if (x < empty.edges.front() || x > empty.edges.back()) { ++outside; continue; }
-        size_t b = static_cast<size_t>(std::upper_bound(empty.edges.begin(), empty.edges.end(), x) -
-                                       empty.edges.begin()) - 1;
+        if (x < empty.edges.front() || x > empty.edges.back()) {
+          ++outside;
+          continue;
+        }
+        size_t b =
+            static_cast<size_t>(std::upper_bound(empty.edges.begin(), empty.edges.end(), x) - empty.edges.begin()) - 1;
         ++expect[std::min(b, expect.size() - 1)];
       }
       EXPECT_EQ(h.counts, expect) << bins;

@@ -16,8 +16,8 @@ namespace pl::experiment {
 namespace {
 
 // The loop of the figure code before (experiment_figures.cpp, up to d38996b).
-std::vector<double> plain_pooling(const std::vector<double>& a, const std::vector<double>& b, size_t rows,
-                                  size_t cols, size_t limit) {
+std::vector<double> plain_pooling(const std::vector<double>& a, const std::vector<double>& b, size_t rows, size_t cols,
+                                  size_t limit) {
   const size_t br = (rows + limit - 1) / limit, bc = (cols + limit - 1) / limit;
   const size_t hr = (rows + br - 1) / br, hc = (cols + bc - 1) / bc;
   std::vector<double> h(hr * hc, 0.0);
@@ -34,7 +34,8 @@ TEST(PooledDifference, IsThePlainLoopForEveryShapeTiesAndNaNs) {
   std::mt19937_64 rng(3);
   std::uniform_int_distribution<int> small(-3, 3);
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (auto [rows, cols, limit] : {std::array<size_t, 3>{7, 5, 512}, {37, 41, 8}, {64, 3, 5}, {1, 100, 7}, {100, 100, 9}}) {
+  for (auto [rows, cols, limit] :
+       {std::array<size_t, 3>{7, 5, 512}, {37, 41, 8}, {64, 3, 5}, {1, 100, 7}, {100, 100, 9}}) {
     std::vector<double> a(rows * cols), b(rows * cols);
     for (size_t i = 0; i < a.size(); ++i) {
       a[i] = small(rng), b[i] = small(rng);  // many ties of magnitude, of both signs

@@ -9,10 +9,10 @@
 #include <cstring>
 #include <random>
 
+#include "core/accumulate/gemm.h"
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
 #include "core/experiment/dot_sweep.h"
-#include "core/accumulate/gemm.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/mlp.h"
 #include "core/experiment/roundtrip.h"
@@ -38,10 +38,10 @@ TEST(CpuBackendProduct, IsTheGemmItself) {
   auto cpu = make_cpu_backend();
   const experiment::GemmShape shape{19, 23, 77};
   const auto a = bf16_values(shape.m * shape.k, 1.0), b = bf16_values(shape.n * shape.k, 3.0);
-  for (const Accumulation& acc : {Accumulation{AccumKind::Sequential, DType::bfloat16},
-                                  Accumulation{AccumKind::Chunked, DType::float16, Rounding::NearestEven, 32, 8, DType::float32},
-                                  Accumulation{AccumKind::Blas, DType::float32},
-                                  Accumulation{AccumKind::Float64, DType::float64}}) {
+  for (const Accumulation& acc :
+       {Accumulation{AccumKind::Sequential, DType::bfloat16},
+        Accumulation{AccumKind::Chunked, DType::float16, Rounding::NearestEven, 32, 8, DType::float32},
+        Accumulation{AccumKind::Blas, DType::float32}, Accumulation{AccumKind::Float64, DType::float64}}) {
     const ProductSpec spec{shape, DType::bfloat16, DType::bfloat16, acc};
     ASSERT_TRUE(cpu->supports_product(spec).ok) << describe(acc);
     auto run = cpu->product(spec, a, b, {});
@@ -73,15 +73,15 @@ class FakeDevice final : public testing_support::StubBackend {
     if (s.accumulate.kind == AccumKind::Pairwise) return {false, "no pairwise kernel"};
     return {true, ""};
   }
-  Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a,
-                               std::span<const double> b, const ProductControl& c) override {
+  Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
+                               const ProductControl& c) override {
     if (s.shape.k == 13) return Error{"device lost"};
     auto r = experiment::gemm(s.shape, a, b, s.accumulate, c.progress, c.cancel, s.stream_offset);
     if (!r) return Error{r.error()};
     return ProductRun{std::move(r).value(), "fake kernel", 0.25};
   }
-  Expected<ProductTiming> time_product(const ProductSpec&, std::span<const double>, std::span<const double>,
-                                       int reps, const std::atomic<bool>*) override {
+  Expected<ProductTiming> time_product(const ProductSpec&, std::span<const double>, std::span<const double>, int reps,
+                                       const std::atomic<bool>*) override {
     return ProductTiming{std::vector<double>(size_t(reps), 0.5), 0.5, "fake kernel", "fake clock"};
   }
   // The error statistics: the CPU's, but never for a float16 output (a device error).
@@ -173,10 +173,9 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
 }
 
 // The error statistics (and the bound check's |A||B|) are made where the product ran when that
-// is a device, and where the device fails, on the CPU with the reason in the note -- the same numbers either way here (the
-// stand-in makes them with the CPU's code).
-// The float32 GEMM of float32 arrays (the bound check's |A||B|): the CPU's is sgemm on the
-// floats; a backend without its own goes through product() with float64 copies, and reads back
+// is a device, and where the device fails, on the CPU with the reason in the note -- the same numbers either way here
+// (the stand-in makes them with the CPU's code). The float32 GEMM of float32 arrays (the bound check's |A||B|): the
+// CPU's is sgemm on the floats; a backend without its own goes through product() with float64 copies, and reads back
 // the same floats; arrays that do not fit the shape are an error either way.
 TEST(CpuBackendProduct, Float32ArraysGiveTheSameFloatsEitherWay) {
   const experiment::GemmShape shape{37, 53, 29};
@@ -265,7 +264,7 @@ TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
   c.lengths = {8, 13, 64};  // 13: the fake device fails
   c.trials = 5;
   c.models = {{AccumKind::Sequential, DType::float32},
-              {AccumKind::Pairwise, DType::float32},                          // refused by the device
+              {AccumKind::Pairwise, DType::float32},                            // refused by the device
               {AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic}};  // a stream per trial
   const auto on_cpu = experiment::dot_sweep(c);
   ASSERT_EQ(on_cpu.size(), 9u);

@@ -18,8 +18,8 @@ TEST(PeakRates, PublishedFiguresAreTheirDerivation) {
       const double derived = derived_tflops(p, r), printed = published_value(r);
       EXPECT_GT(printed, 0) << p.name << " " << name(r.dtype);
       EXPECT_LT(std::abs(derived - printed), published_last_digit(r))
-          << p.name << " " << name(r.dtype) << " on " << unit_name(r.unit) << ": derived " << derived
-          << ", printed " << r.published;
+          << p.name << " " << name(r.dtype) << " on " << unit_name(r.unit) << ": derived " << derived << ", printed "
+          << r.published;
     }
   }
 }

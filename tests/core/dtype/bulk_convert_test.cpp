@@ -27,16 +27,14 @@ std::vector<float> probe_inputs(const FloatFormat& f) {
     float x = static_cast<float>(v);
     xs.insert(xs.end(), {x, std::nextafter(x, INFINITY), std::nextafter(x, -INFINITY)});
     double next = decode(f, c + 1 <= f.code_mask() ? c + 1 : c);
-    if (std::isfinite(next) && std::fabs(next) < 3.4e38)
-      xs.push_back(static_cast<float>((v + next) / 2));
+    if (std::isfinite(next) && std::fabs(next) < 3.4e38) xs.push_back(static_cast<float>((v + next) / 2));
   }
   std::mt19937 rng(1234);
   for (int i = 0; i < 20000; ++i) xs.push_back(std::bit_cast<float>(static_cast<uint32_t>(rng())));
   for (float s : {1.0f, -1.0f})
-    xs.insert(xs.end(), {s * std::numeric_limits<float>::infinity(),
-                         std::copysign(std::numeric_limits<float>::quiet_NaN(), s),
-                         s * std::numeric_limits<float>::denorm_min(), s * 0.0f,
-                         s * std::numeric_limits<float>::max()});
+    xs.insert(xs.end(),
+              {s * std::numeric_limits<float>::infinity(), std::copysign(std::numeric_limits<float>::quiet_NaN(), s),
+               s * std::numeric_limits<float>::denorm_min(), s * 0.0f, s * std::numeric_limits<float>::max()});
   return xs;
 }
 
@@ -85,8 +83,8 @@ TEST(Bulk, StridedSweepOfAllFloat32MatchesScalar) {
   std::vector<float> xs;
   for (uint64_t u = 0; u <= 0xFFFFFFFFull; u += 9973) xs.push_back(std::bit_cast<float>(uint32_t(u)));
   std::vector<float> out(xs.size());
-  for (DType t : {DType::float16, DType::bfloat16, DType::float8_e4m3fn, DType::float8_e5m2fnuz,
-                  DType::float4_e2m1fn, DType::float8_e8m0fnu, DType::float64}) {
+  for (DType t : {DType::float16, DType::bfloat16, DType::float8_e4m3fn, DType::float8_e5m2fnuz, DType::float4_e2m1fn,
+                  DType::float8_e8m0fnu, DType::float64}) {
     const FloatFormat& f = info(t).format;
     for (int r = 0; r < kRoundingCount; ++r) {
       CastOptions o;
@@ -96,8 +94,7 @@ TEST(Bulk, StridedSweepOfAllFloat32MatchesScalar) {
       for (size_t i = 0; i < xs.size(); ++i) {
         float want = static_cast<float>(decode(f, encode_f32(f, xs[i], o, i).code));
         ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(want))
-            << info(t).name << " x=" << std::hexfloat << xs[i] << " mode "
-            << rounding_name(o.rounding);
+            << info(t).name << " x=" << std::hexfloat << xs[i] << " mode " << rounding_name(o.rounding);
       }
     }
   }
@@ -200,8 +197,9 @@ TEST(Bulk, EveryTableFormatHasTheFastPathAndCustomOnesFallBack) {
       o.flush_output_subnormals = true;
       roundtrip_f32_array(f->format, o, xs.data(), out.data(), xs.size(), 2);
       for (size_t i = 0; i < xs.size(); ++i)
-        ASSERT_EQ(std::bit_cast<uint32_t>(out[i]),
-                  std::bit_cast<uint32_t>(static_cast<float>(decode(f->format, encode_f32(f->format, xs[i], o, i).code))))
+        ASSERT_EQ(
+            std::bit_cast<uint32_t>(out[i]),
+            std::bit_cast<uint32_t>(static_cast<float>(decode(f->format, encode_f32(f->format, xs[i], o, i).code))))
             << custom << " x=" << std::hexfloat << xs[i] << " mode " << rounding_name(r);
     }
   }
@@ -247,8 +245,8 @@ TEST(Bulk, E8M0MatchesScalarAtEveryPowerAndEveryPatternWhenExhaustive) {
           }
         }
       });
-      ASSERT_EQ(first_bad.load(), ~uint64_t{0}) << "float32 pattern 0x" << std::hex << first_bad.load() << " mode "
-                                                << rounding_name(o.rounding);
+      ASSERT_EQ(first_bad.load(), ~uint64_t{0})
+          << "float32 pattern 0x" << std::hex << first_bad.load() << " mode " << rounding_name(o.rounding);
     }
   }
 }
@@ -312,7 +310,8 @@ TEST(RoundtripF32, ShortPathsAreTheGenericFunctions) {
   for (const auto& row : formats) {
     std::vector<float> xs = probe_inputs(row.format);
     for (uint32_t e = 0; e < 256; ++e)
-      for (uint32_t m : {0u, 1u, 2u, 0x3FFFFFu, 0x400000u, 0x7FFFFEu, 0x7FFFFFu, static_cast<uint32_t>(rng()) & 0x7FFFFFu})
+      for (uint32_t m :
+           {0u, 1u, 2u, 0x3FFFFFu, 0x400000u, 0x7FFFFEu, 0x7FFFFFu, static_cast<uint32_t>(rng()) & 0x7FFFFFu})
         for (uint32_t sign : {0u, 0x80000000u}) xs.push_back(std::bit_cast<float>(sign | e << 23 | m));
     for (int policy = 0; policy < kOverflowCount; ++policy)
       for (int flush = 0; flush < 4; ++flush) {
@@ -332,8 +331,8 @@ TEST(RoundtripF32, ShortPathsAreTheGenericFunctions) {
             short_path += p.mantissa_bits < 23 && a >= p.min_normal_bits && a < 0x7F800000u;
             for (uint32_t d : draws) {
               const auto [got, want] = short_and_generic_of(x, p, d);
-              ASSERT_EQ(got, want) << row.name << " x=" << std::hexfloat << x << " draw " << std::hex << d
-                                   << " mode " << rounding_name(r) << " policy " << policy << " flush " << flush;
+              ASSERT_EQ(got, want) << row.name << " x=" << std::hexfloat << x << " draw " << std::hex << d << " mode "
+                                   << rounding_name(r) << " policy " << policy << " flush " << flush;
             }
           }
           if (p.mantissa_bits < 23) {

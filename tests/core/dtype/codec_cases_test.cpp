@@ -83,9 +83,9 @@ TEST(Float8E8m0, ScaleFormatRules) {
   EXPECT_EQ(encode(f, 1.0, {}).code, 127u);
   EXPECT_EQ(encode(f, 3.0, {}).code, 129u);  // tie goes to the even significand: 4
   EXPECT_EQ(encode(f, 2.5, {}).code, 128u);
-  EXPECT_EQ(encode(f, 0.0, {}).code, 0xFFu);   // no zero: NaN (ml_dtypes 0.6.0)
-  EXPECT_EQ(encode(f, -1.0, {}).code, 0xFFu);  // no sign: NaN
-  EXPECT_EQ(encode(f, std::ldexp(1.0, -130), {}).code, 0u);  // below 2^-127: the smallest scale
+  EXPECT_EQ(encode(f, 0.0, {}).code, 0xFFu);                   // no zero: NaN (ml_dtypes 0.6.0)
+  EXPECT_EQ(encode(f, -1.0, {}).code, 0xFFu);                  // no sign: NaN
+  EXPECT_EQ(encode(f, std::ldexp(1.0, -130), {}).code, 0u);    // below 2^-127: the smallest scale
   EXPECT_EQ(encode(f, std::ldexp(1.5, 127), {}).code, 0xFFu);  // overflow: NaN
 }
 
@@ -144,8 +144,7 @@ TEST(Integers, EncodeIntegerRoundsOnce) {
   const uint64_t n = (uint64_t{1} << 60) + (uint64_t{1} << 36) + 1;  // just above a float32 tie
   Encoded e = encode_integer(fmt(DType::float32), false, n, {});
   EXPECT_EQ(decode(fmt(DType::float32), e.code), std::ldexp(1.0, 60) + std::ldexp(1.0, 37));
-  EXPECT_EQ(decode(fmt(DType::float16), encode_integer(fmt(DType::float16), true, 65504, {}).code),
-            -65504);
+  EXPECT_EQ(decode(fmt(DType::float16), encode_integer(fmt(DType::float16), true, 65504, {}).code), -65504);
 }
 
 TEST(Decode, FieldsAndClasses) {

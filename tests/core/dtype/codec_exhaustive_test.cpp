@@ -29,9 +29,8 @@ TEST_P(EveryCode, DecodeThenEncodeIsIdentityInEveryMode) {
         double v = decode(f, c);
         if (std::isinf(v) && o.overflow == Overflow::Saturate) continue;  // Inf saturates by design
         Encoded e = encode(f, v, o, c);
-        ASSERT_EQ(e.code, canonical(f, c))
-            << info(GetParam()).name << " code " << c << " mode " << rounding_name(o.rounding)
-            << " policy " << overflow_name(o.overflow);
+        ASSERT_EQ(e.code, canonical(f, c)) << info(GetParam()).name << " code " << c << " mode "
+                                           << rounding_name(o.rounding) << " policy " << overflow_name(o.overflow);
         EXPECT_FALSE(e.flags.inexact);
         if (std::isfinite(v) && std::fabs(v) <= 3.4e38) {  // float32 input path too
           ASSERT_EQ(encode_f32(f, static_cast<float>(v), o, c).code, canonical(f, c));

@@ -9,10 +9,9 @@
 namespace pl {
 namespace {
 
-constexpr Rounding kModes[] = {Rounding::NearestEven, Rounding::NearestAway, Rounding::TowardZero,
-                               Rounding::Up, Rounding::Down};
-constexpr Overflow kPolicies[] = {Overflow::FormatDefault, Overflow::Saturate,
-                                  Overflow::NonSaturating};
+constexpr Rounding kModes[] = {Rounding::NearestEven, Rounding::NearestAway, Rounding::TowardZero, Rounding::Up,
+                               Rounding::Down};
+constexpr Overflow kPolicies[] = {Overflow::FormatDefault, Overflow::Saturate, Overflow::NonSaturating};
 
 template <typename T>
 T load(const char* p) {
@@ -54,9 +53,9 @@ TEST_P(Golden, EncodeFloat32MatchesOracleInEveryModeAndPolicy) {
         uint16_t want = load<uint16_t>(&bytes[off + 4 + 2 * (m * 3 + p)]);
         uint64_t got = encode_f32(row.format, x, o).code;
         if (got != want && ++failures < 10)
-          ADD_FAILURE() << row.name << " x=" << x << " (" << std::hexfloat << x << std::defaultfloat
-                        << ") " << rounding_name(o.rounding) << "/" << overflow_name(o.overflow)
-                        << ": got 0x" << std::hex << got << " want 0x" << want << std::dec;
+          ADD_FAILURE() << row.name << " x=" << x << " (" << std::hexfloat << x << std::defaultfloat << ") "
+                        << rounding_name(o.rounding) << "/" << overflow_name(o.overflow) << ": got 0x" << std::hex
+                        << got << " want 0x" << want << std::dec;
       }
   }
   EXPECT_EQ(failures, 0u);

@@ -2,8 +2,8 @@
 // usable wherever an experiment takes a dtype, and refused where a real framework or library
 // type is needed. The arithmetic itself is checked against an independent oracle in
 // MatmulGolden (tests/data/matmul/gen_matmul.py's custom cases).
-#include "core/accumulate/accumulation_spec.h"
 #include "core/dtype/custom_dtype.h"
+#include "core/accumulate/accumulation_spec.h"
 
 #include <algorithm>
 #include <set>
@@ -106,8 +106,8 @@ TEST(CustomDType, ThreadsNamingTheSameFormatsGetTheSameIds) {
 }
 
 TEST(CustomDType, AccumulationSpecsTakeCustomFormatsAndReadBack) {
-  for (const char* spec : {"e6m9:pairwise:32", "e4m3b9:fnuz:kahan:rtz", "e5m8:chunked:64", "e8m12:fn:sequential",
-                           "e6m9:multiterm:16:3"}) {
+  for (const char* spec :
+       {"e6m9:pairwise:32", "e4m3b9:fnuz:kahan:rtz", "e5m8:chunked:64", "e8m12:fn:sequential", "e6m9:multiterm:16:3"}) {
     std::string why;
     auto a = experiment::parse_accumulation(spec, &why);
     ASSERT_TRUE(a) << spec << ": " << why;
@@ -123,8 +123,13 @@ TEST(CustomDType, AccumulationSpecsTakeCustomFormatsAndReadBack) {
 }
 
 TEST(CustomDType, AnExperimentFileNamesItsCustomFormatsAndRunsThem) {
-  const nlohmann::json j = {{"experiment", "linear"}, {"m", 8u}, {"n", 8u}, {"k", 64u},
-                            {"input", "e5m7"}, {"weight", "e3m4:finite"}, {"output", "e5m7"},
+  const nlohmann::json j = {{"experiment", "linear"},
+                            {"m", 8u},
+                            {"n", 8u},
+                            {"k", 64u},
+                            {"input", "e5m7"},
+                            {"weight", "e3m4:finite"},
+                            {"output", "e5m7"},
                             {"accumulate", "e6m9:pairwise:16"}};
   auto spec = experiment::matmul_spec_from_json(j);
   ASSERT_TRUE(spec) << spec.error();
@@ -169,13 +174,21 @@ TEST(CustomDType, NoFrameworkHasOne) {
   // (The engines' tables are indexed by the table's ids: a custom id must not read past them.)
   EXPECT_FALSE(promote::numpy::has_dtype(t));
   EXPECT_FALSE(promote::torch::recorded_cuda_has_dtype(t));
-  const nlohmann::json j = {{"experiment", "linear"}, {"m", 4u}, {"n", 4u}, {"k", 16u},
-                            {"input", "e5m7"}, {"weight", "float32"}, {"framework", "torch"}};
+  const nlohmann::json j = {
+      {"experiment", "linear"}, {"m", 4u}, {"n", 4u}, {"k", 16u}, {"input", "e5m7"}, {"weight", "float32"},
+      {"framework", "torch"}};
   auto spec = experiment::matmul_spec_from_json(j);
   ASSERT_FALSE(spec);
-  EXPECT_EQ(spec.error(), "torch has no e5m7b15:ieee (a custom format: leave the framework out to run its arithmetic alone)");
-  nlohmann::json bias = {{"experiment", "linear"}, {"m", 4u}, {"n", 4u}, {"k", 16u}, {"input", "float32"},
-                         {"weight", "float32"}, {"bias", "e5m7"}, {"framework", "numpy"}};
+  EXPECT_EQ(spec.error(),
+            "torch has no e5m7b15:ieee (a custom format: leave the framework out to run its arithmetic alone)");
+  nlohmann::json bias = {{"experiment", "linear"},
+                         {"m", 4u},
+                         {"n", 4u},
+                         {"k", 16u},
+                         {"input", "float32"},
+                         {"weight", "float32"},
+                         {"bias", "e5m7"},
+                         {"framework", "numpy"}};
   auto with_bias = experiment::matmul_spec_from_json(bias);
   ASSERT_FALSE(with_bias);
   EXPECT_NE(with_bias.error().find("numpy has no e5m7b15:ieee"), std::string::npos) << with_bias.error();

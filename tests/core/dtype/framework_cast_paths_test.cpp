@@ -33,8 +33,7 @@ TEST(FrameworkCastPaths, AreTheRecordedOnes) {
 TEST(FrameworkCastPaths, AttributesEachPathToItsFrameworks) {
   EXPECT_EQ(cast_path_attribution(DType::float16),
             "PyTorch 2.15 and 1.13 round twice, through float32; NumPy 2.4 and 1.24 round once");
-  EXPECT_EQ(cast_path_attribution(DType::float8_e4m3fn),
-            "PyTorch 2.15, ml_dtypes 0.6.0 round twice, through float32");
+  EXPECT_EQ(cast_path_attribution(DType::float8_e4m3fn), "PyTorch 2.15, ml_dtypes 0.6.0 round twice, through float32");
   EXPECT_EQ(cast_path_attribution(DType::float32), "");
 }
 

@@ -25,14 +25,10 @@ TEST(IntConvert, FloatTruncatesTowardZero) {
 TEST(IntConvert, OutOfRangeFollowsX86CCast) {
   EXPECT_EQ(as_text(DType::int8, float_to_int(DType::int8, 300.0, IntOverflow::Wrap)), "44");
   EXPECT_EQ(as_text(DType::int8, float_to_int(DType::int8, NAN, IntOverflow::Wrap)), "0");
-  EXPECT_EQ(as_text(DType::int32, float_to_int(DType::int32, NAN, IntOverflow::Wrap)),
-            "-2147483648");
-  EXPECT_EQ(as_text(DType::int32, float_to_int(DType::int32, 3e9, IntOverflow::Wrap)),
-            "-2147483648");
-  EXPECT_EQ(as_text(DType::int64, float_to_int(DType::int64, 1e19, IntOverflow::Wrap)),
-            "-9223372036854775808");
-  EXPECT_EQ(as_text(DType::uint64, float_to_int(DType::uint64, 1e19, IntOverflow::Wrap)),
-            "10000000000000000000");
+  EXPECT_EQ(as_text(DType::int32, float_to_int(DType::int32, NAN, IntOverflow::Wrap)), "-2147483648");
+  EXPECT_EQ(as_text(DType::int32, float_to_int(DType::int32, 3e9, IntOverflow::Wrap)), "-2147483648");
+  EXPECT_EQ(as_text(DType::int64, float_to_int(DType::int64, 1e19, IntOverflow::Wrap)), "-9223372036854775808");
+  EXPECT_EQ(as_text(DType::uint64, float_to_int(DType::uint64, 1e19, IntOverflow::Wrap)), "10000000000000000000");
   EXPECT_EQ(as_text(DType::uint32, float_to_int(DType::uint32, 5e9, IntOverflow::Wrap)),
             "705032704");  // 5e9 mod 2^32, through the 64-bit instruction
 }
@@ -41,8 +37,7 @@ TEST(IntConvert, SaturatingCastClampsAndZeroesNan) {
   EXPECT_EQ(as_text(DType::int8, float_to_int(DType::int8, 300.0, IntOverflow::Saturate)), "127");
   EXPECT_EQ(as_text(DType::int8, float_to_int(DType::int8, -1e30, IntOverflow::Saturate)), "-128");
   EXPECT_EQ(as_text(DType::int8, float_to_int(DType::int8, NAN, IntOverflow::Saturate)), "0");
-  EXPECT_EQ(as_text(DType::uint64, float_to_int(DType::uint64, 1e30, IntOverflow::Saturate)),
-            "18446744073709551615");
+  EXPECT_EQ(as_text(DType::uint64, float_to_int(DType::uint64, 1e30, IntOverflow::Saturate)), "18446744073709551615");
 }
 
 TEST(IntConvert, BoolIsNonzero) {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <limits>
 
-#include "core/dtype/neighbourhood.h"
 #include "core/dtype/format_lookup.h"
+#include "core/dtype/neighbourhood.h"
 #include "tests/core/test_util.h"
 
 namespace pl {
@@ -43,8 +43,8 @@ TEST_P(EveryInterval, CodecAgreesOnBothSidesOfEveryEnd) {
         ASSERT_TRUE(n.interval);
         const RoundingInterval& iv = *n.interval;
         auto where = [&] {  // built on failure only: printing every interval is slow
-          return std::string(info(GetParam()).name) + " code " + std::to_string(c) + " " +
-                 rounding_name(r) + " " + overflow_name(o) + " " + interval_text(iv);
+          return std::string(info(GetParam()).name) + " code " + std::to_string(c) + " " + rounding_name(r) + " " +
+                 overflow_name(o) + " " + interval_text(iv);
         };
         for (const Endpoint* e : {&iv.lo, &iv.hi}) {
           const bool upper = e == &iv.hi;
@@ -107,7 +107,7 @@ TEST(Neighbours, BothZerosSitBetweenTheSmallestSubnormals) {
   EXPECT_EQ(*next_down(h, 0x0000), 0x8001u);
   EXPECT_EQ(*next_up(h, 0x7bff), 0x7c00u);  // max finite -> Inf
   EXPECT_FALSE(next_up(h, 0x7c00));
-  EXPECT_FALSE(next_up(h, 0x7e00));         // NaN has no neighbours
+  EXPECT_FALSE(next_up(h, 0x7e00));                   // NaN has no neighbours
   EXPECT_FALSE(next_up(fmt("float8_e4m3fn"), 0x7e));  // 448: the next code is NaN
   EXPECT_FALSE(next_down(fmt("float8_e8m0fnu"), 0x00));
 }
@@ -138,14 +138,17 @@ TEST(Interval, Float16PointOne) {
 // 65472 (even): numpy.float16(65488.0) is 65472.
 TEST(Interval, TopOfTheRangeAndOverflow) {
   const FloatFormat e4 = fmt("float8_e4m3fn"), h = fmt("float16");
-  EXPECT_EQ(interval_text(*neighbourhood(e4, 448, Rounding::NearestEven, Overflow::FormatDefault).interval), "[432, 464]");
+  EXPECT_EQ(interval_text(*neighbourhood(e4, 448, Rounding::NearestEven, Overflow::FormatDefault).interval),
+            "[432, 464]");
   EXPECT_EQ(interval_text(*neighbourhood(e4, 448, Rounding::NearestEven, Overflow::Saturate).interval), "[432, +inf]");
-  EXPECT_EQ(interval_text(*neighbourhood(h, 65504, Rounding::NearestEven, Overflow::FormatDefault).interval), "(65488, 65520)");
+  EXPECT_EQ(interval_text(*neighbourhood(h, 65504, Rounding::NearestEven, Overflow::FormatDefault).interval),
+            "(65488, 65520)");
   const Neighbourhood over = neighbourhood(h, 70000, Rounding::NearestEven, Overflow::FormatDefault);
   EXPECT_TRUE(std::isinf(over.value));
   EXPECT_EQ(interval_text(*over.interval), "[65520, +inf]");
   EXPECT_EQ(*over.below, 0x7bffu);
-  EXPECT_EQ(interval_text(*neighbourhood(e4, 500, Rounding::NearestEven, Overflow::FormatDefault).interval), "(464, +inf]");
+  EXPECT_EQ(interval_text(*neighbourhood(e4, 500, Rounding::NearestEven, Overflow::FormatDefault).interval),
+            "(464, +inf]");
   // An overflow to NaN: max finite is the neighbour toward zero -- below a positive x, above a
   // negative one.
   const Neighbourhood up = neighbourhood(e4, 500, Rounding::NearestEven, Overflow::FormatDefault);
@@ -155,7 +158,8 @@ TEST(Interval, TopOfTheRangeAndOverflow) {
   EXPECT_EQ(*down.above, 0xfeu);
   EXPECT_FALSE(down.below);
   EXPECT_EQ(interval_text(*down.interval), "[-inf, -464)");
-  EXPECT_EQ(interval_text(*neighbourhood(h, 65504, Rounding::TowardZero, Overflow::FormatDefault).interval), "[65504, +inf)");
+  EXPECT_EQ(interval_text(*neighbourhood(h, 65504, Rounding::TowardZero, Overflow::FormatDefault).interval),
+            "[65504, +inf)");
   EXPECT_FALSE(neighbourhood(h, std::nan(""), Rounding::NearestEven, Overflow::FormatDefault).interval);
 }
 

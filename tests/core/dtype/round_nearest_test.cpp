@@ -1,11 +1,11 @@
 // The arithmetic nearest-even path (round_nearest.h) against the general codec, bit for bit:
 // random doubles across each format's whole range, every midpoint between neighbouring codes
 // (the ties), values next to those midpoints, zeros and the overflow threshold.
+#include "core/dtype/round_nearest.h"
 #include <bit>
 #include <cmath>
 #include <random>
 #include <vector>
-#include "core/dtype/round_nearest.h"
 
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
@@ -55,8 +55,7 @@ TEST(RoundNearestFast, AgreesWithCodecOnRandomDoubles) {
     std::uniform_int_distribution<int> exponent(f.emin() - f.mantissa_bits - 4, f.emax() + 2);
     std::uniform_int_distribution<uint64_t> mantissa(0, (uint64_t{1} << 52) - 1);
     for (int i = 0; i < 200000; ++i) {
-      const uint64_t bits = (uint64_t(rng() & 1) << 63) |
-                            (uint64_t(exponent(rng) + 1023) << 52) | mantissa(rng);
+      const uint64_t bits = (uint64_t(rng() & 1) << 63) | (uint64_t(exponent(rng) + 1023) << 52) | mantissa(rng);
       agrees(f, std::bit_cast<double>(bits), d.name);
     }
   }
@@ -107,7 +106,8 @@ TEST(RoundNearestFast, BlockAgreesWithOneAtATime) {
       ASSERT_EQ(defer[i], answered ? 0 : 1) << d.name << " x=" << std::hexfloat << x[i];
       deferred |= !answered;
       if (answered) {
-        ASSERT_EQ(std::bit_cast<uint64_t>(out[i]), std::bit_cast<uint64_t>(one)) << d.name << " x=" << std::hexfloat << x[i];
+        ASSERT_EQ(std::bit_cast<uint64_t>(out[i]), std::bit_cast<uint64_t>(one))
+            << d.name << " x=" << std::hexfloat << x[i];
       }
     }
     EXPECT_EQ(any, deferred) << d.name;
@@ -122,8 +122,8 @@ TEST(RoundNearestFast, BlockAgreesWithOneAtATime) {
 // tests draw only up to a few binades past each format's largest.
 TEST(RoundNearestFast, AgreesWithCodecAcrossFloat64sWholeRange) {
   std::vector<FormatRef> formats = table_float_formats();
-  for (const char* spelling : {"e2m0:finite", "e3m0b1:finite", "e5m0:finite", "e10m0:finite", "e11m1", "e2m1",
-                               "e10m1:fn", "e11m40b1023"}) {
+  for (const char* spelling :
+       {"e2m0:finite", "e3m0b1:finite", "e5m0:finite", "e10m0:finite", "e11m1", "e2m1", "e10m1:fn", "e11m40b1023"}) {
     auto r = parse_float_format(spelling);
     ASSERT_TRUE(r.ok()) << spelling << ": " << r.error();
     formats.push_back(*r);
@@ -134,8 +134,10 @@ TEST(RoundNearestFast, AgreesWithCodecAcrossFloat64sWholeRange) {
   for (const FormatRef& r : formats) {
     const FloatFormat& f = r.format;
     std::vector<double> x(6000);
-    for (double& v : x) v = std::bit_cast<double>((uint64_t(rng() & 1) << 63) | (uint64_t(biased(rng)) << 52) | mantissa(rng));
-    const double planted[] = {0x1.d30ced0bfe4a3p+1023, 0x1p+1023, -0x1.fffffffffffffp+1023, 0x1.8p+1022, 0x1p-1074, 1.0};
+    for (double& v : x)
+      v = std::bit_cast<double>((uint64_t(rng() & 1) << 63) | (uint64_t(biased(rng)) << 52) | mantissa(rng));
+    const double planted[] = {
+        0x1.d30ced0bfe4a3p+1023, 0x1p+1023, -0x1.fffffffffffffp+1023, 0x1.8p+1022, 0x1p-1074, 1.0};
     for (size_t i = 0; i < std::size(planted); ++i) x[i * 7] = planted[i];
     if (nearest_fast_path_applies(f)) {
       const NearestEvenRounder nearest(f);

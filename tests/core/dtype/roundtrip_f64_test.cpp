@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "core/dtype/codec.h"
+#include "core/dtype/device/roundtrip_f64.h"
 #include "core/dtype/format_lookup.h"
 #include "core/dtype/round_nearest.h"
-#include "core/dtype/device/roundtrip_f64.h"
 #include "tests/core/test_util.h"
 
 namespace pl {

@@ -5,10 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "core/accumulate/accumulation_spec.h"
+#include "core/accumulate/gemm.h"
 #include "core/backend/backend.h"
 #include "core/experiment/accumulation_probe.h"
 #include "core/experiment/dot_sweep.h"
-#include "core/accumulate/gemm.h"
 #include "tests/core/stub_backend.h"
 
 namespace pl::experiment {
@@ -35,7 +35,8 @@ class ModelDevice final : public testing_support::StubBackend {
 // OPENBLAS_CORETYPE=Haswell); `backwards` runs K from its end instead.
 class LanesDevice final : public testing_support::StubBackend {
  public:
-  LanesDevice(size_t lanes, bool backwards) : StubBackend("lanes", "float32 lanes"), lanes_(lanes), backwards_(backwards) {}
+  LanesDevice(size_t lanes, bool backwards)
+      : StubBackend("lanes", "float32 lanes"), lanes_(lanes), backwards_(backwards) {}
   Expected<ProductRun> product(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                                const ProductControl&) override {
     const size_t m = s.shape.m, n = s.shape.n, k = s.shape.k;
@@ -168,7 +169,8 @@ TEST(AccumulationProbe, FindsAMultitermAdderItsBlockAndItsExtraBits) {
     EXPECT_EQ(r->block_terms, c.model.block) << where << ": " << f.answer << " / " << f.evidence;
     EXPECT_EQ(r->extra_bits, c.model.extra_bits) << where;
     EXPECT_EQ(f.answer, "once per block of " + std::to_string(c.model.block) + " products (a multi-term adder, " +
-                            std::to_string(c.model.extra_bits) + " extra bits)") << where;
+                            std::to_string(c.model.extra_bits) + " extra bits)")
+        << where;
     EXPECT_EQ(r->model, accumulation_spec(c.model)) << where;
     // The model found reproduces the device on random inputs, bit for bit.
     EXPECT_EQ(finding(*r, "the model against").answer, "4096 of 4096 elements bit-identical") << where;

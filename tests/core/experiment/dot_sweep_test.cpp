@@ -28,8 +28,8 @@ TEST(DotSweep, NoMeasurementExceedsItsDeterministicBound) {
   c.b_dtype = DType::float8_e4m3fn;
   c.trials = 16;
   c.seed = 7;
-  for (const char* m : {"f32:sequential", "f32:pairwise:8", "f32:kahan", "f16:sequential",
-                        "bf16:sequential:rtz", "f16:chunked:64", "f16:pairwise:16:up"})
+  for (const char* m : {"f32:sequential", "f32:pairwise:8", "f32:kahan", "f16:sequential", "bf16:sequential:rtz",
+                        "f16:chunked:64", "f16:pairwise:16:up"})
     c.models.push_back(parsed(m));
   ASSERT_EQ(check(c), "");
   const auto rows = dot_sweep(c);
@@ -91,7 +91,7 @@ TEST(DotSweep, BatchesAndThreadsChangeNoNumber) {
     c.trials = 10;
     c.sum = sum;
     c.seed = 3;
-    const auto whole = dot_sweep(c);  // one batch: 10 trials of 16 KB at most
+    const auto whole = dot_sweep(c);                     // one batch: 10 trials of 16 KB at most
     for (double batch_bytes : {16.0 * 1000 * 3, 1.0}) {  // 3 trials a batch at K = 1000; one at a time
       const auto batched = dot_sweep(c, {}, nullptr, batch_bytes);
       ASSERT_EQ(batched.size(), whole.size());
@@ -115,8 +115,8 @@ TEST(DotSweep, ModelSpellings) {
   EXPECT_EQ(p.rounding, Rounding::TowardZero);
   EXPECT_EQ(parsed("f16:chunked:128").chunk, 128);
   std::string error;
-  for (const char* bad : {"f64:kahan", "f32:sideways", "f32:kahan:4", "int8:sequential",
-                          "f32:pairwise:0", "f16:chunked:x", "flaot32:sequential"}) {
+  for (const char* bad : {"f64:kahan", "f32:sideways", "f32:kahan:4", "int8:sequential", "f32:pairwise:0",
+                          "f16:chunked:x", "flaot32:sequential"}) {
     EXPECT_FALSE(parse_accumulation(bad, &error)) << bad;
     EXPECT_NE(error, "") << bad;
   }

@@ -27,14 +27,16 @@ void expect_every_key_kept(const json& file, const json& written) {
 // readers expect).
 json experiment_json_test_file(const char* text) { return json::parse(text); }
 
-#define PL_DATA R"({"distribution": "heavy-tailed", "dof": 2.5, "outlier_fraction": 0.05, "outlier_gain": 8.0, "scale": 0.25})"
+#define PL_DATA \
+  R"({"distribution": "heavy-tailed", "dof": 2.5, "outlier_fraction": 0.05, "outlier_gain": 8.0, "scale": 0.25})"
 
 TEST(ExperimentJson, EveryMatmulSettingIsWrittenBack) {
   const json file = experiment_json_test_file(R"({"experiment": "matmul", "m": 3, "n": 5, "k": 7, "input": "float16",
       "weight": "float8_e4m3fn", "bias": "float32", "output": "bfloat16", "accumulate": "f16:pairwise:8:rtz",
       "rounding": "stochastic", "overflow": "saturate", "input_scaling": {"history": 16, "kind": "per-tensor"},
       "weight_scaling": {"history": 16, "kind": "mx"}, "input_data": )" PL_DATA R"(, "weight_data": )" PL_DATA
-      R"(, "bias_data": )" PL_DATA R"(, "seed": 99, "high_precision_reference": true, "threads": 1,
+                                              R"(, "bias_data": )" PL_DATA
+                                              R"(, "seed": 99, "high_precision_reference": true, "threads": 1,
       "input_file": "x.npy", "weight_file": "w.npy", "bias_file": "b.npy", "raw": true, "comment": "kept out",
       "input_via": "float32", "weight_via": "bfloat16", "bias_via": "float16", "backend": "cuda",
       "fast_accumulation": true})");
@@ -48,7 +50,8 @@ TEST(ExperimentJson, AnEmptyValueIsNotAMissingOne) {
   for (const char* key : {"accumulate", "framework", "backend", "input_file", "weight_file", "bias_file"}) {
     const auto spec = experiment::matmul_spec_from_json({{"experiment", "matmul"}, {key, ""}});
     ASSERT_FALSE(spec) << key;
-    EXPECT_EQ(spec.error(), std::string("'").append(key).append("': is empty: leave the key out for its default, or give a value"));
+    EXPECT_EQ(spec.error(),
+              std::string("'").append(key).append("': is empty: leave the key out for its default, or give a value"));
   }
 }
 
@@ -56,7 +59,7 @@ TEST(ExperimentJson, EveryMlpSettingIsWrittenBack) {
   const json file = experiment_json_test_file(R"({"experiment": "mlp", "layers": 3, "width": 48, "batch": 16,
       "activation": "gelu", "input": "bfloat16", "weight": "bfloat16", "output": "float16",
       "accumulate": "f32:kahan", "rounding": "rtz", "seed": 5, "input_data": )" PL_DATA
-      R"(, "threads": 1, "backend": "cuda"})");
+                                              R"(, "threads": 1, "backend": "cuda"})");
   auto c = mlp_config_from_json(file);
   ASSERT_TRUE(c) << c.error();
   expect_every_key_kept(file, to_json(*c));
@@ -128,11 +131,13 @@ TEST(ExperimentJson, MlpKeysWithoutEffectAreRefused) {
             "'weight_data' is not an MLP key (MLP weights and biases are drawn with nn.Linear's init)");
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "bias_data": {"distribution": "torch-linear", "scale": 2}})"),
             "'bias_data' is not an MLP key (MLP weights and biases are drawn with nn.Linear's init)");
-  EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "weight_data": "cauchy"})"),
-            "'weight_data': unknown distribution 'cauchy' (normal, uniform, torch-linear, heavy-tailed, outlier-channels)");
+  EXPECT_EQ(
+      mlp_error(R"({"experiment": "mlp", "weight_data": "cauchy"})"),
+      "'weight_data': unknown distribution 'cauchy' (normal, uniform, torch-linear, heavy-tailed, outlier-channels)");
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "width": 8, "batch": 1, "layers": 1,
       "weight_data": {"distribution": "normal", "scale": 1.0, "dof": 3.0, "outlier_fraction": 0.01, "outlier_gain": 20.0},
-      "bias_data": "torch-linear"})"), "accepted");
+      "bias_data": "torch-linear"})"),
+            "accepted");
   auto written = to_json(*mlp_config_from_json(json::parse(R"({"experiment": "mlp"})")));
   EXPECT_FALSE(written.contains("weight_data"));
   EXPECT_FALSE(written.contains("bias_data"));

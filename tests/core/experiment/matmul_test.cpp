@@ -59,8 +59,7 @@ TEST(MatmulGolden, MatchesTheNumpyEmulation) {
     if (c.contains("bias_values")) ops.bias = doubles(c["bias_values"]);
     auto r = run_matmul(cfg, ops);
     ASSERT_TRUE(r) << r.error();
-    const auto result = doubles(c["result"]), acc = doubles(c["accumulated"]),
-               rq = doubles(c["rounded_reference"]);
+    const auto result = doubles(c["result"]), acc = doubles(c["accumulated"]), rq = doubles(c["rounded_reference"]);
     const auto got = test::values_of(r->result), got_acc = test::values_of(r->accumulated),
                got_rq = test::values_of(r->rounded_reference);
     ASSERT_EQ(got.size(), result.size());
@@ -218,7 +217,8 @@ TEST(Matmul, MatmulsBIsTheWeightTransposed) {
     ASSERT_EQ(b.b.size(), n * k);
     size_t differ = 0;
     for (size_t j = 0; j < n; ++j)
-      for (size_t kk = 0; kk < k; ++kk) differ += std::bit_cast<uint64_t>(b.b[kk * n + j]) != std::bit_cast<uint64_t>(w.b[j * k + kk]);
+      for (size_t kk = 0; kk < k; ++kk)
+        differ += std::bit_cast<uint64_t>(b.b[kk * n + j]) != std::bit_cast<uint64_t>(w.b[j * k + kk]);
     EXPECT_EQ(differ, 0u) << n << " x " << k;
   }
 }
@@ -229,8 +229,9 @@ TEST(Matmul, Float64IsJudgedByTheDoubleDoubleReference) {
   c.accumulate = {AccumKind::Blas, DType::float64};
   auto r = run_matmul(c);
   ASSERT_TRUE(r) << r.error();
-  EXPECT_EQ(r->reference_method.rfind("double-double dot products (Dot2)", 0), 0u) << r->reference_method;  // "(cached)" may follow
-  EXPECT_EQ(r->input.stats.max_abs, 0);  // float64 inputs are exact
+  EXPECT_EQ(r->reference_method.rfind("double-double dot products (Dot2)", 0), 0u)
+      << r->reference_method;                 // "(cached)" may follow
+  EXPECT_EQ(r->input.stats.max_abs, 0);       // float64 inputs are exact
   EXPECT_GT(r->arithmetic.stats.max_abs, 0);  // dgemm rounds; the reference sees it
   EXPECT_LT(r->total.stats.max_rel, 1e-13);
 }
@@ -408,14 +409,19 @@ TEST(Framework, NumpyPromotesInsteadOfRaising) {
   ASSERT_TRUE(f->as_written.ok());
   EXPECT_EQ(*f->as_written.result, DType::float32);
   EXPECT_TRUE(f->fixes.empty());
-  EXPECT_FALSE(run_as_framework(c, "mxnet"));  // unknown engine id
+  EXPECT_FALSE(run_as_framework(c, "mxnet"));   // unknown engine id
   EXPECT_TRUE(run_as_framework(c, "pytorch"));  // torch, by its full name
 }
 
-
 TEST(Framework, ASetupNamesItsFrameworkAndRunSpecFollowsIt) {
-  nlohmann::json j = {{"experiment", "linear"}, {"m", 8u}, {"n", 8u}, {"k", 32u}, {"input", "float16"},
-                      {"weight", "float32"}, {"output", "float32"}, {"framework", "torch"}};
+  nlohmann::json j = {{"experiment", "linear"},
+                      {"m", 8u},
+                      {"n", 8u},
+                      {"k", 32u},
+                      {"input", "float16"},
+                      {"weight", "float32"},
+                      {"output", "float32"},
+                      {"framework", "torch"}};
   auto spec = matmul_spec_from_json(j);
   ASSERT_TRUE(spec) << spec.error();
   EXPECT_EQ(spec->framework, "torch");
@@ -452,9 +458,9 @@ TEST(Framework, ASetupNamesItsFrameworkAndRunSpecFollowsIt) {
 // accumulation"): the setup's own accumulation was checked, though a raising call never runs it
 // and each fix takes the one its dtypes need.
 TEST(Framework, Float64DataIntoAFloat32ModelAsksTheFrameworkWhateverTheAccumulation) {
-  const nlohmann::json j = {{"experiment", "linear"}, {"m", 8u},          {"n", 8u},
-                            {"k", 32u},              {"input", "float64"}, {"weight", "float32"},
-                            {"framework", "torch"}};
+  const nlohmann::json j = {
+      {"experiment", "linear"}, {"m", 8u}, {"n", 8u}, {"k", 32u}, {"input", "float64"}, {"weight", "float32"},
+      {"framework", "torch"}};
   auto spec = matmul_spec_from_json(j);
   ASSERT_TRUE(spec) << spec.error();
   EXPECT_EQ(check(*spec), "");  // what the window's setup view shows
@@ -475,8 +481,12 @@ TEST(Framework, Float64DataIntoAFloat32ModelAsksTheFrameworkWhateverTheAccumulat
 // Bug: autocast's linear(float32, float32) said it runs in bfloat16, but the experiment computed
 // with float32 operands and only rounded the output: the input rounding autocast does was missing.
 TEST(Framework, AutocastCastsTheOperandsBeforeTheProduct) {
-  const nlohmann::json j = {{"experiment", "linear"}, {"m", 16u},          {"n", 16u},
-                            {"k", 64u},              {"input", "float32"}, {"weight", "float32"},
+  const nlohmann::json j = {{"experiment", "linear"},
+                            {"m", 16u},
+                            {"n", 16u},
+                            {"k", 64u},
+                            {"input", "float32"},
+                            {"weight", "float32"},
                             {"framework", "torch-autocast-cpu"}};
   auto run = run_spec(*matmul_spec_from_json(j));
   ASSERT_TRUE(run) << run.error();
@@ -520,8 +530,8 @@ TEST(Framework, ABiasFixRoundsTheBiasInItsStoredDtypeFirst) {
   c.m = 1, c.n = 2, c.k = 4;
   c.input = c.weight = DType::bfloat16;
   c.bias = DType::float32;
-  MatmulOperands zeros{std::vector<double>(4, 0.0), std::vector<double>(8, 0.0),
-                       {1 + std::ldexp(1.0, -8) + std::ldexp(1.0, -30), 2.0}};
+  MatmulOperands zeros{
+      std::vector<double>(4, 0.0), std::vector<double>(8, 0.0), {1 + std::ldexp(1.0, -8) + std::ldexp(1.0, -30), 2.0}};
   auto f = run_as_framework(c, "torch", zeros);
   ASSERT_TRUE(f) << f.error();
   ASSERT_FALSE(f->fixes.empty());

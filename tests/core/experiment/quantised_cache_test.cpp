@@ -37,9 +37,8 @@ QuantiseKey key_for(size_t rows, size_t cols) {
 
 std::shared_ptr<const Quantised> through_cache(const std::shared_ptr<const Source>& s, QuantiseSlot slot,
                                                const QuantiseKey& k, bool* hit) {
-  return quantised_cached(s, slot, k, [&] {
-    return quantise(s->values, k.rows, k.cols, k.dtype, k.scaling, k.cast, k.history_amax);
-  }, hit);
+  return quantised_cached(
+      s, slot, k, [&] { return quantise(s->values, k.rows, k.cols, k.dtype, k.scaling, k.cast, k.history_amax); }, hit);
 }
 
 TEST(QuantisedCache, TheSameSourceSlotAndKeyGetTheOperandBack) {
@@ -112,9 +111,9 @@ TEST(QuantisedCache, OnlyTheVerySourceObjectMatches) {
   const std::shared_ptr<const Source> none;
   const auto values = source_of(64 * 32, 1.0);
   for (int i = 0; i < 2; ++i)
-    quantised_cached(none, QuantiseSlot::Input, k, [&] {
-      return quantise(values->values, 64, 32, k.dtype, k.scaling, k.cast);
-    }, &hit);
+    quantised_cached(
+        none, QuantiseSlot::Input, k, [&] { return quantise(values->values, 64, 32, k.dtype, k.scaling, k.cast); },
+        &hit);
   EXPECT_FALSE(hit);
 }
 

@@ -21,21 +21,25 @@ TEST(ReferenceCache, HitsOnTheSameBitsAndMissesOnOneChangedBit) {
   std::vector<double> a(6, 1.0), b(6, 2.0);
   int calls = 0;
   bool hit = true;
-  auto r1 = reference_cached(s, false, operand_hash(a, b), [&] { return computed(1, &calls); }, &hit);
+  auto r1 = reference_cached(
+      s, false, operand_hash(a, b), [&] { return computed(1, &calls); }, &hit);
   EXPECT_FALSE(hit);
-  auto r2 = reference_cached(s, false, operand_hash(a, b), [&] { return computed(2, &calls); }, &hit);
+  auto r2 = reference_cached(
+      s, false, operand_hash(a, b), [&] { return computed(2, &calls); }, &hit);
   EXPECT_TRUE(hit);
   EXPECT_EQ(r2.values, r1.values);  // the very same array, shared
   EXPECT_EQ(calls, 1);
   b[5] = -b[5];  // a sign bit
-  reference_cached(s, false, operand_hash(a, b), [&] { return computed(3, &calls); }, &hit);
+  reference_cached(
+      s, false, operand_hash(a, b), [&] { return computed(3, &calls); }, &hit);
   EXPECT_FALSE(hit);
   a[0] = 0.0;  // +0 and -0 are different bits
   const uint64_t plus = operand_hash(a, b);
   a[0] = -0.0;
   EXPECT_NE(operand_hash(a, b), plus);
   // The high-precision reference of the same operands is another entry.
-  reference_cached(s, true, operand_hash(a, b), [&] { return computed(4, &calls); }, &hit);
+  reference_cached(
+      s, true, operand_hash(a, b), [&] { return computed(4, &calls); }, &hit);
   EXPECT_FALSE(hit);
 }
 
@@ -44,11 +48,15 @@ TEST(ReferenceCache, DropsTheOldestBeyondItsBound) {
   const GemmShape s{2, 2, 1};
   int calls = 0;
   const size_t bound = 2 * 4 * sizeof(double);  // two entries of four values
-  for (uint64_t h : {1, 2, 3}) reference_cached(s, false, h, [&] { return computed(double(h), &calls); }, nullptr, bound);
+  for (uint64_t h : {1, 2, 3})
+    reference_cached(
+        s, false, h, [&] { return computed(double(h), &calls); }, nullptr, bound);
   bool hit = true;
-  reference_cached(s, false, 1, [&] { return computed(1, &calls); }, &hit, bound);
+  reference_cached(
+      s, false, 1, [&] { return computed(1, &calls); }, &hit, bound);
   EXPECT_FALSE(hit);  // the oldest went
-  reference_cached(s, false, 3, [&] { return computed(3, &calls); }, &hit, bound);
+  reference_cached(
+      s, false, 3, [&] { return computed(3, &calls); }, &hit, bound);
   EXPECT_TRUE(hit);
 }
 

@@ -129,12 +129,13 @@ TEST(Throughput, SamplerGoesRoundTheDtypesAndStopsWhenTold) {
   std::atomic<bool> stop{false};
   std::vector<ThroughputSample> got;
   std::vector<std::string> statuses;
-  auto ok = sample_throughput({DType::float32, DType::bfloat16, DType::int8}, 64, stop,
-                              [&](const ThroughputSample& s) {
-                                got.push_back(s);
-                                if (got.size() == 7) stop = true;
-                              },
-                              [&](const std::string& s) { statuses.push_back(s); });
+  auto ok = sample_throughput(
+      {DType::float32, DType::bfloat16, DType::int8}, 64, stop,
+      [&](const ThroughputSample& s) {
+        got.push_back(s);
+        if (got.size() == 7) stop = true;
+      },
+      [&](const std::string& s) { statuses.push_back(s); });
   ASSERT_TRUE(ok) << ok.error();
   ASSERT_EQ(got.size(), 7u);
   const DType order[] = {DType::float32, DType::bfloat16, DType::int8};
@@ -205,7 +206,6 @@ TEST(ThroughputFigures, AGpuShowsTflopsAndNamesOnlyWhatItEmulated) {
   EXPECT_STREQ(rate_unit(false).name, "GFLOP/s");
   EXPECT_EQ(rate_unit(true).scale, 1e-3);
 }
-
 
 TEST(ThroughputRun, ReadsItsFileStrictly) {
   auto c = throughput_config_from_json(

@@ -34,9 +34,8 @@ size_t entries(const fs::path& d) { return static_cast<size_t>(std::distance(fs:
 TEST(ResultFolder, WritesANewFolderWhole) {
   TempDir t;
   const fs::path dest = t.p / "out";
-  auto ok = write_result_folder(dest.string(), false, [](const std::string& dir) {
-    return io::write_file(dir + "/result.json", "{}\n");
-  });
+  auto ok = write_result_folder(dest.string(), false,
+                                [](const std::string& dir) { return io::write_file(dir + "/result.json", "{}\n"); });
   ASSERT_TRUE(ok) << ok.error();
   EXPECT_EQ(read(dest / "result.json"), "{}\n");
   EXPECT_EQ(entries(t.p), 1u);  // no temporary folder left beside it
@@ -50,9 +49,8 @@ TEST(ResultFolder, RefusesToMixRunsUnlessForcedThenReplacesWhole) {
   EXPECT_NE(ResultFolder::refusal(dest.string(), false).find("is not empty: give --force"), std::string::npos);
   EXPECT_FALSE(write_result_folder(dest.string(), false, [](const std::string&) -> Expected<bool> { return true; }));
   EXPECT_TRUE(fs::exists(dest / "framework.json"));
-  auto ok = write_result_folder(dest.string(), true, [](const std::string& dir) {
-    return io::write_file(dir + "/result.json", "new");
-  });
+  auto ok = write_result_folder(dest.string(), true,
+                                [](const std::string& dir) { return io::write_file(dir + "/result.json", "new"); });
   ASSERT_TRUE(ok) << ok.error();
   EXPECT_FALSE(fs::exists(dest / "framework.json"));  // nothing of the earlier run survives
   EXPECT_EQ(read(dest / "result.json"), "new");
@@ -63,9 +61,8 @@ TEST(ResultFolder, AnEmptyFolderIsTakenWithoutForce) {
   TempDir t;
   fs::create_directories(t.p / "out");
   EXPECT_EQ(ResultFolder::refusal((t.p / "out/").string(), false), "");
-  EXPECT_TRUE(write_result_folder((t.p / "out").string(), false, [](const std::string& dir) {
-    return io::write_file(dir + "/a", "a");
-  }));
+  EXPECT_TRUE(write_result_folder((t.p / "out").string(), false,
+                                  [](const std::string& dir) { return io::write_file(dir + "/a", "a"); }));
   EXPECT_TRUE(fs::exists(t.p / "out/a"));
 }
 
@@ -99,9 +96,8 @@ TEST(ResultFolder, AFailedOrAbandonedFolderLeavesNothing) {
 TEST(ResultFolder, AnInterruptStopsTheCommit) {
   TempDir t;
   note_interrupt(2);
-  auto r = write_result_folder((t.p / "out").string(), false, [](const std::string& dir) {
-    return io::write_file(dir + "/a", "a");
-  });
+  auto r = write_result_folder((t.p / "out").string(), false,
+                               [](const std::string& dir) { return io::write_file(dir + "/a", "a"); });
   clear_interrupt();
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().find("interrupted"), std::string::npos);

@@ -44,13 +44,13 @@ experiment::MatmulResult small_result() {
 TEST(Figures, TheHeatmapShowsTheTotalErrorOfEachElement) {
   const experiment::MatmulResult r = small_result();
   const auto figures = matmul_figures(r);
-  const auto heat = std::find_if(figures.begin(), figures.end(), [](const Figure& f) { return f.name == "error-heatmap"; });
+  const auto heat =
+      std::find_if(figures.begin(), figures.end(), [](const Figure& f) { return f.name == "error-heatmap"; });
   ASSERT_NE(heat, figures.end());
   ASSERT_TRUE(heat->heatmap);
   const auto result = test::values_of(r.result), reference = test::values_of(r.reference);
   ASSERT_EQ(heat->heatmap->values.size(), result.size());
-  for (size_t e = 0; e < result.size(); ++e)
-    EXPECT_EQ(heat->heatmap->values[e], result[e] - reference[e]) << e;
+  for (size_t e = 0; e < result.size(); ++e) EXPECT_EQ(heat->heatmap->values[e], result[e] - reference[e]) << e;
 }
 
 TEST(Figures, MatmulFiguresExportToEveryFormat) {
@@ -205,9 +205,10 @@ TEST(Figures, ALongSubtitleWrapsOntoASecondLineInsteadOfLosingItsEnd) {
   f.series.push_back({"s", SeriesKind::Line, {0, 1}, {1, 2}, {}});
   f.subtitle = "short";
   EXPECT_EQ(ink(f, 47, 57), 0u);  // one line: nothing below it
-  f.subtitle = "256^3 products on AMD EPYC (2 threads, OpenBLAS core Cooperlake); float64/float32 are the "
-               "library's own, narrower dtypes are emulated on this CPU (rounded values in float32 "
-               "arithmetic), not hardware speed";
+  f.subtitle =
+      "256^3 products on AMD EPYC (2 threads, OpenBLAS core Cooperlake); float64/float32 are the "
+      "library's own, narrower dtypes are emulated on this CPU (rounded values in float32 "
+      "arithmetic), not hardware speed";
   EXPECT_GT(ink(f, 47, 57), 50u);  // the second line
 }
 
@@ -249,7 +250,7 @@ TEST(Figures, ALongTitleShrinksToTheFigure) {
   Figure f;
   f.title = "The fixes for linear(x: torch.float64, w: torch.float32, bias: torch.float32)";
   f.series.push_back({"s", SeriesKind::Line, {0, 1}, {1, 2}, {}});
-  EXPECT_EQ(ink(f, 10, 34, 540, 550, 550), 0u);  // the last 10 pixels of the title band stay blank
+  EXPECT_EQ(ink(f, 10, 34, 540, 550, 550), 0u);   // the last 10 pixels of the title band stay blank
   EXPECT_GT(ink(f, 10, 34, 78, 540, 550), 200u);  // and the title is there
 }
 

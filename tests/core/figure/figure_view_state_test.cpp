@@ -77,10 +77,8 @@ TEST(FigureView, ZoomKeepsTheValueUnderTheMouseOnLinearAndLogAxes) {
     const PlotLayout after = layout_figure(apply_view(f, v), 900, 560);
     EXPECT_NEAR(after.x.to_value(px), before.x.to_value(px), 1e-9 * std::fabs(before.x.to_value(px)));
     EXPECT_NEAR(after.y.to_value(py), before.y.to_value(py), 1e-9);
-    if (log)
-      EXPECT_NEAR(std::log10(after.x.hi / after.x.lo), 0.5 * std::log10(before.x.hi / before.x.lo), 1e-9);
-    else
-      EXPECT_NEAR(after.x.hi - after.x.lo, 0.5 * (before.x.hi - before.x.lo), 1e-9);
+    if (log) EXPECT_NEAR(std::log10(after.x.hi / after.x.lo), 0.5 * std::log10(before.x.hi / before.x.lo), 1e-9);
+    else EXPECT_NEAR(after.x.hi - after.x.lo, 0.5 * (before.x.hi - before.x.lo), 1e-9);
   }
 }
 

@@ -26,8 +26,8 @@ namespace fs = std::filesystem;
 // at a time).
 struct Scratch {
   fs::path dir = fs::temp_directory_path() /
-                 ("pl_file_read_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
-                  "_" + std::to_string(::getpid()));
+                 ("pl_file_read_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+                  std::to_string(::getpid()));
   Scratch() { fs::create_directories(dir / "a.json"); }  // a directory with a file's name
   ~Scratch() { fs::remove_all(dir); }
 };

@@ -72,9 +72,9 @@ TEST(Npy, WriterRoundTripsEveryKind) {
   const std::vector<double> v = {1.5, -2.25, 0.0, 448.0, -0.001953125, 3.0};
   // Custom formats as raw codes of their storage width: 13 bits in 2 bytes, 24 in 4, 52 in 8
   // (before, only up to 2 bytes: a 24-bit e8m15 result could not be written).
-  for (DType t : {DType::float64, DType::float32, DType::float16, DType::bfloat16, DType::float8_e4m3fn,
-                  DType::float4_e2m1fn, DType::int16, *parse_dtype("e5m7"), *parse_dtype("e8m15"),
-                  *parse_dtype("e10m41")}) {
+  for (DType t :
+       {DType::float64, DType::float32, DType::float16, DType::bfloat16, DType::float8_e4m3fn, DType::float4_e2m1fn,
+        DType::int16, *parse_dtype("e5m7"), *parse_dtype("e8m15"), *parse_dtype("e10m41")}) {
     SCOPED_TRACE(std::string(name(t)));
     const std::string path = (dir / ("pl_rt_" + short_name(t) + ".npy")).string();
     std::vector<double> in = v;
@@ -106,8 +106,16 @@ TEST(Npy, EveryTruncationIsAnError) {
 }
 
 std::vector<uint8_t> npy_with_header(const std::string& dict, size_t data_bytes = 0) {
-  const uint8_t prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
-                              static_cast<uint8_t>(dict.size() & 0xff), static_cast<uint8_t>(dict.size() >> 8)};
+  const uint8_t prefix[10] = {0x93,
+                              'N',
+                              'U',
+                              'M',
+                              'P',
+                              'Y',
+                              1,
+                              0,
+                              static_cast<uint8_t>(dict.size() & 0xff),
+                              static_cast<uint8_t>(dict.size() >> 8)};
   std::vector<uint8_t> b(10 + dict.size() + data_bytes, 0);
   std::memcpy(b.data(), prefix, 10);
   std::memcpy(b.data() + 10, dict.data(), dict.size());
@@ -251,7 +259,8 @@ TEST(Safetensors, LayoutNamesAndMetadataAreAsStrictAsTheReference) {
        "tensor 'b' [4, 12) overlaps tensor 'a' [0, 8)"},
       {"{" + a + R"(,"b":{"dtype":"F32","shape":[2],"data_offsets":[12,20]}})", 20,
        "a gap of 4 bytes before tensor 'b' [12, 20) (tensor 'a' ends at 8)"},
-      {R"({"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})", 12, "a gap of 4 bytes before tensor 'b' [4, 12) (the data section starts at 0)"},
+      {R"({"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})", 12,
+       "a gap of 4 bytes before tensor 'b' [4, 12) (the data section starts at 0)"},
       {"{" + a + "," + b + "}", 20, "4 bytes after the last tensor ('b' ends at 16)"},
       {"{" + a + "," + a + "}", 8, "tensor 'a' is named twice"},
       {"{" + a + R"(,"__metadata__":{"format":3}})", 8, "__metadata__ 'format' is not a string"},
@@ -266,7 +275,8 @@ TEST(Safetensors, LayoutNamesAndMetadataAreAsStrictAsTheReference) {
     EXPECT_NE(r.error().find(expect), std::string::npos) << header << " -> " << r.error();
   }
   // A name holding a terminal escape sequence is printed escaped.
-  const auto esc = list_safetensors(file(R"({"\u001b]0;pwned\u0007":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 12));
+  const auto esc =
+      list_safetensors(file(R"({"\u001b]0;pwned\u0007":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 12));
   ASSERT_FALSE(esc);
   EXPECT_EQ(esc.error().find('\x1b'), std::string::npos) << esc.error();
   EXPECT_NE(esc.error().find("\\x1b]0;pwned\\x07"), std::string::npos) << esc.error();

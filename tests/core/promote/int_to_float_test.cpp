@@ -70,7 +70,8 @@ TEST(IntToFloatLoss, NamesTheClassicCases) {
   EXPECT_EQ(int_to_float_loss(DType::int32, DType::float32),
             "float32 holds integers exactly only up to 2^24 = 16777216, so larger int32 values are rounded "
             "(16777217 becomes 16777216)");
-  EXPECT_NE(int_to_float_loss(DType::int32, DType::float16).find("magnitude 65520 or more become inf"), std::string::npos);
+  EXPECT_NE(int_to_float_loss(DType::int32, DType::float16).find("magnitude 65520 or more become inf"),
+            std::string::npos);
   EXPECT_NE(int_to_float_loss(DType::int64, DType::float64).find("9007199254740993 becomes 9007199254740992"),
             std::string::npos);
   EXPECT_EQ(int_to_float_loss(DType::int8, DType::float16), "every int8 value converts to float16 exactly");

@@ -42,9 +42,8 @@ TEST(JaxPromotion, EveryConfigEveryOpEveryPair) {
     for (const auto& [key, table] : cfg["tables"].items()) {
       const std::string label = cname + " " + key;
       if (key == "promote_types") {
-        cells += g.check_node(label, table, [&](const std::vector<size_t>& at) {
-          return jax::promote_types(c, ts[at[0]], ts[at[1]]);
-        });
+        cells += g.check_node(
+            label, table, [&](const std::vector<size_t>& at) { return jax::promote_types(c, ts[at[0]], ts[at[1]]); });
         continue;
       }
       const testing::TableKey tk = testing::parse_table_key(key);
@@ -54,9 +53,11 @@ TEST(JaxPromotion, EveryConfigEveryOpEveryPair) {
       const auto ka = parse_operand_kind(kinds.at(0));
       ASSERT_TRUE(ka) << key;
       if (kinds.at(1) == "pyvalue") {
-        cells += g.check_node(label, table, [&](const std::vector<size_t>& at) {
-          return jax::evaluate(c, *op, {ts[at[0]], *ka}, testing::python_scalar(values[at[1]]));
-        }, {ts.size(), values.size()});
+        cells += g.check_node(label, table,
+                              [&](const std::vector<size_t>& at) {
+                                return jax::evaluate(c, *op, {ts[at[0]], *ka}, testing::python_scalar(values[at[1]]));
+                              },
+                              {ts.size(), values.size()});
         continue;
       }
       const auto kb = parse_operand_kind(kinds.at(1));

@@ -71,10 +71,12 @@ TEST_P(NumpyPromotion, EveryOpEveryOperandKindEveryPair) {
     if (kinds[1] == "pyvalue") {
       // An array of each dtype with each Python scalar; the scalar's dtype is any of its
       // Python type's category (the value decides).
-      cells += g.check(key, [&](const std::vector<size_t>& at) {
-        return numpy::evaluate(GetParam(), *op, {ts[at[0]], *ka},
-                               testing::python_scalar(values[at[1]]));
-      }, {ts.size(), values.size()});
+      cells +=
+          g.check(key,
+                  [&](const std::vector<size_t>& at) {
+                    return numpy::evaluate(GetParam(), *op, {ts[at[0]], *ka}, testing::python_scalar(values[at[1]]));
+                  },
+                  {ts.size(), values.size()});
       continue;
     }
     const auto kb = parse_operand_kind(kinds[1]);
@@ -89,9 +91,7 @@ TEST_P(NumpyPromotion, EveryOpEveryOperandKindEveryPair) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Releases, NumpyPromotion, ::testing::Values(Version::V2, Version::V1),
-                         [](const auto& info) {
-                           return info.param == Version::V2 ? "NumPy2" : "NumPy1";
-                         });
+                         [](const auto& info) { return info.param == Version::V2 ? "NumPy2" : "NumPy1"; });
 
 // Python int literals are held exactly up to 2**127 in magnitude (the engines model ints past
 // int64 and uint64); past that the parser says so instead of wrapping or saturating.
@@ -115,8 +115,9 @@ TEST(PyValue, IntLiteralsAreExactUpTo2To127) {
   v = parse_py_value("0**5", &error);
   ASSERT_TRUE(v) << error;
   EXPECT_EQ(int128_to_string(v->integer), "0");
-  for (const char* big : {"2**127", "170141183460469231731687303715884105728", "10**40", "-3**81",
-                          "2**1000000000000000000000000000000000000000", "99999999999999999999999999999999999999999**2"}) {
+  for (const char* big :
+       {"2**127", "170141183460469231731687303715884105728", "10**40", "-3**81",
+        "2**1000000000000000000000000000000000000000", "99999999999999999999999999999999999999999**2"}) {
     error.clear();
     EXPECT_FALSE(parse_py_value(big, &error)) << big;
     EXPECT_NE(error.find("lies past 2**127 in magnitude"), std::string::npos) << big << ": " << error;
@@ -136,30 +137,24 @@ TEST(PyValue, IntLiteralsAreExactUpTo2To127) {
 
 TEST(NumpyOperands, ValuesAreCheckedNotGuessed) {
   // A Python float written for an integer operand, a zero-dim value that does not fit.
-  Outcome o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::int8},
-                              {DType::int64, OperandKind::Scalar, "2.5"});
+  Outcome o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::int8}, {DType::int64, OperandKind::Scalar, "2.5"});
   EXPECT_EQ(o.error_type, "precision-lab");
-  o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8},
-                      {DType::int8, OperandKind::ZeroDim, "300"});
+  o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8}, {DType::int8, OperandKind::ZeroDim, "300"});
   EXPECT_EQ(o.error_type, "precision-lab");
   // Past int64 and uint64: an object array in 1.x (the recorded tables hold 2**64, 2**100, ...);
   // past 2**127 nothing is modelled, and the user is told so.
-  o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8},
-                      {DType::int64, OperandKind::Scalar, "2**70"});
+  o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8}, {DType::int64, OperandKind::Scalar, "2**70"});
   EXPECT_EQ(o.other_result, "object");
-  o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::float32},
-                      {DType::int64, OperandKind::Scalar, "2**127"});
+  o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::float32}, {DType::int64, OperandKind::Scalar, "2**127"});
   EXPECT_EQ(o.error_type, "precision-lab");
   EXPECT_NE(o.message.find("lies past 2**127 in magnitude"), std::string::npos) << o.message;
   o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::float32},
                       {DType::int64, OperandKind::Scalar, "-(2**127 - 1)"});
   EXPECT_EQ(o.error_type, "precision-lab");  // not a literal the parser reads
   // Value-based casting reads a zero-dim array's value in 1.x: int64(300) + int8 -> int16.
-  o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8},
-                      {DType::int64, OperandKind::ZeroDim, "300"});
+  o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8}, {DType::int64, OperandKind::ZeroDim, "300"});
   EXPECT_EQ(o.result, DType::int16);
-  o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::int8},
-                      {DType::int64, OperandKind::ZeroDim, "300"});
+  o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::int8}, {DType::int64, OperandKind::ZeroDim, "300"});
   EXPECT_EQ(o.result, DType::int64);
 }
 

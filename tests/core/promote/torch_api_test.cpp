@@ -34,7 +34,8 @@ TEST(TorchSnippet, RealConversionsGiveTheirDtype) {
   EXPECT_EQ(answer("m.type(torch.int8)"),
             "RuntimeError: data set to a tensor that requires gradients must be floating point or complex dtype");
   EXPECT_EQ(answer("torch.set_default_dtype(torch.bfloat16)"), "ok");
-  EXPECT_EQ(answer("x.shape = torch.float16"), "AttributeError: attribute 'shape' of 'torch._C.TensorBase' objects is not writable");
+  EXPECT_EQ(answer("x.shape = torch.float16"),
+            "AttributeError: attribute 'shape' of 'torch._C.TensorBase' objects is not writable");
 }
 
 // "A tensor never changes its dtype in place -- every cast makes a new tensor" was overstated:
@@ -49,11 +50,11 @@ TEST(TorchSnippet, SaysWhatIsReturnedItselfAndWhatIsNew) {
 }
 
 TEST(TorchSnippet, RefusesWhatItDoesNotModel) {
-  EXPECT_FALSE(torch_snippet("x.abs()"));          // exists, not a dtype change
-  EXPECT_FALSE(torch_snippet("y.to(torch.float16)"));  // unknown object
-  EXPECT_FALSE(torch_snippet("x.to(torch.float16).half()"));  // a chain
-  EXPECT_FALSE(torch_snippet("x.to(torch.float16"));  // unbalanced
-  EXPECT_FALSE(torch_snippet("x.to('cuda')"));     // not a dtype argument
+  EXPECT_FALSE(torch_snippet("x.abs()"));                             // exists, not a dtype change
+  EXPECT_FALSE(torch_snippet("y.to(torch.float16)"));                 // unknown object
+  EXPECT_FALSE(torch_snippet("x.to(torch.float16).half()"));          // a chain
+  EXPECT_FALSE(torch_snippet("x.to(torch.float16"));                  // unbalanced
+  EXPECT_FALSE(torch_snippet("x.to('cuda')"));                        // not a dtype argument
   EXPECT_FALSE(torch_snippet("x.nonexistent_attr = torch.float16"));  // a plain attribute: not modelled
 }
 

@@ -18,9 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string text(const Outcome& o) {
-  return o.ok() ? std::string(name(*o.result)) : o.error_type + ": " + o.message;
-}
+std::string text(const Outcome& o) { return o.ok() ? std::string(name(*o.result)) : o.error_type + ": " + o.message; }
 
 std::vector<int64_t> ints(const json& j) { return j.get<std::vector<int64_t>>(); }
 

@@ -66,18 +66,18 @@ constexpr size_t kOpCells = (4u * 7u + 7u) * 23u * 23u + 4u * 23u * 23u * 23u;
 const testing::GoldenFile& check_torch113_file(const std::string& file, const std::string& mkldnn,
                                                torch::Release release, const TorchEvaluate& evaluate) {
   static std::map<std::string, testing::GoldenFile> files;
-  const testing::GoldenFile& g =
-      files.try_emplace(file, file, [](DType t) { return std::string(torch::python_name(t)); },
-                        [](const std::string& n) { return torch::from_python_name(n); })
-          .first->second;
+  const testing::GoldenFile& g = files
+                                     .try_emplace(
+                                         file, file, [](DType t) { return std::string(torch::python_name(t)); },
+                                         [](const std::string& n) { return torch::from_python_name(n); })
+                                     .first->second;
   EXPECT_EQ(g.json().value("version", ""), "1.13.0a0");
   EXPECT_EQ(g.json().value("mkldnn", ""), mkldnn);
   const auto& ts = g.dtypes();
   EXPECT_EQ(ts.size(), 13u);
   if (ts.size() != 13u) return g;
-  g.check("promote_types", [&](const std::vector<size_t>& at) {
-    return torch::promote_types(ts[at[0]], ts[at[1]], release);
-  });
+  g.check("promote_types",
+          [&](const std::vector<size_t>& at) { return torch::promote_types(ts[at[0]], ts[at[1]], release); });
   EXPECT_EQ(check_op_tables(g, evaluate), (4u * 7u + 7u) * 13u * 13u + 4u * 13u * 13u * 13u);
   return g;
 }
@@ -89,17 +89,14 @@ TEST(TorchPromotion, GoldenIsPyTorch215) {
 }
 
 TEST(TorchPromotion, PromoteTypesEveryPair) {
-  const size_t n = check_table("promote_types", [](const std::vector<DType>& t) {
-                                 return torch::promote_types(t[0], t[1]);
-                               });
+  const size_t n =
+      check_table("promote_types", [](const std::vector<DType>& t) { return torch::promote_types(t[0], t[1]); });
   EXPECT_EQ(n, 23u * 23u);
 }
 
 TEST(TorchPromotion, EveryOpEveryOperandKindEveryPair) {
   EXPECT_EQ(check_op_tables(golden_file(), [](torch::Op op, Operand a, Operand b,
-                                              std::optional<DType> bias) {
-              return torch::evaluate(op, a, b, bias);
-            }),
+                                              std::optional<DType> bias) { return torch::evaluate(op, a, b, bias); }),
             kOpCells);
 }
 
@@ -114,8 +111,8 @@ TEST(Torch113Promotion, EveryOpEveryOperandKindEveryPair) {
                                       });
   const auto& ts = g.dtypes();
   for (const auto& row : all_dtypes())
-    EXPECT_EQ(torch::has_dtype(torch::Release::V1_13, row.id),
-              std::find(ts.begin(), ts.end(), row.id) != ts.end()) << name(row.id);
+    EXPECT_EQ(torch::has_dtype(torch::Release::V1_13, row.id), std::find(ts.begin(), ts.end(), row.id) != ts.end())
+        << name(row.id);
 }
 
 }  // namespace
@@ -128,17 +125,12 @@ TEST(OutcomeClass, KeptWidenedNarrowedError) {
   auto eval = [](DType a, DType b, OperandKind kb = OperandKind::Tensor) {
     return torch::evaluate(torch::Op::Add, {a}, {b, kb});
   };
-  EXPECT_EQ(classify(DType::float32, DType::float64, eval(DType::float32, DType::float64)),
-            OutcomeClass::Kept);
-  EXPECT_EQ(classify(DType::float16, DType::bfloat16, eval(DType::float16, DType::bfloat16)),
-            OutcomeClass::Widened);
-  EXPECT_EQ(classify(DType::int64, DType::float16, eval(DType::int64, DType::float16)),
+  EXPECT_EQ(classify(DType::float32, DType::float64, eval(DType::float32, DType::float64)), OutcomeClass::Kept);
+  EXPECT_EQ(classify(DType::float16, DType::bfloat16, eval(DType::float16, DType::bfloat16)), OutcomeClass::Widened);
+  EXPECT_EQ(classify(DType::int64, DType::float16, eval(DType::int64, DType::float16)), OutcomeClass::Narrowed);
+  EXPECT_EQ(classify(DType::float16, DType::float64, eval(DType::float16, DType::float64, OperandKind::ZeroDim)),
             OutcomeClass::Narrowed);
-  EXPECT_EQ(classify(DType::float16, DType::float64,
-                     eval(DType::float16, DType::float64, OperandKind::ZeroDim)),
-            OutcomeClass::Narrowed);
-  EXPECT_EQ(classify(DType::float8_e4m3fn, DType::float32,
-                     eval(DType::float8_e4m3fn, DType::float32)),
+  EXPECT_EQ(classify(DType::float8_e4m3fn, DType::float32, eval(DType::float8_e4m3fn, DType::float32)),
             OutcomeClass::Error);
 }
 
@@ -196,12 +188,9 @@ TEST(TorchAutocastCpu, EveryOpEveryOperandKindEveryPair) {
   EXPECT_EQ(g.json().value("mkldnn", ""), "disabled");
   const auto& ts = g.dtypes();
   // autocast does not change torch.promote_types
-  g.check("promote_types", [&](const std::vector<size_t>& at) {
-    return torch::promote_types(ts[at[0]], ts[at[1]]);
-  });
-  EXPECT_EQ(check_op_tables(g, [](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
-              return torch::evaluate_autocast_cpu(op, a, b, bias);
-            }),
+  g.check("promote_types", [&](const std::vector<size_t>& at) { return torch::promote_types(ts[at[0]], ts[at[1]]); });
+  EXPECT_EQ(check_op_tables(g, [](torch::Op op, Operand a, Operand b,
+                                  std::optional<DType> bias) { return torch::evaluate_autocast_cpu(op, a, b, bias); }),
             kOpCells);
 }
 
@@ -213,25 +202,28 @@ TEST(Torch113OneDnnPromotion, EveryOpEveryOperandKindEveryPair) {
                         return torch::evaluate(op, a, b, bias, torch::Release::V1_13_OneDnnBf16);
                       });
   // Only bfloat16 convolutions differ from the path without oneDNN.
-  EXPECT_EQ(torch::evaluate(torch::Op::Conv2d, {DType::bfloat16}, {DType::float32}, std::nullopt,
-                            torch::Release::V1_13).message,
+  EXPECT_EQ(torch::evaluate(torch::Op::Conv2d, {DType::bfloat16}, {DType::float32}, std::nullopt, torch::Release::V1_13)
+                .message,
             "expected scalar type BFloat16 but found Float");
 }
 
 // PyTorch 2.15 on a CPU with AVX-512 BW/VL/DQ (gen_torch.py --onednn), plain and under CPU
 // autocast: the bfloat16 convolutions oneDNN runs word a weight mismatch its own way.
 void check_torch215_onednn_file(const std::string& file, bool autocast) {
-  const testing::GoldenFile g(file, [](DType t) { return std::string(torch::python_name(t)); },
-                              [](const std::string& n) { return torch::from_python_name(n); });
+  const testing::GoldenFile g(
+      file, [](DType t) { return std::string(torch::python_name(t)); },
+      [](const std::string& n) { return torch::from_python_name(n); });
   EXPECT_EQ(g.json().value("version", ""), std::string(torch::kVersion));
   EXPECT_EQ(g.json().value("mkldnn", ""), "enabled, AVX-512 BW/VL/DQ");
   EXPECT_EQ(g.json().value("autocast", ""), autocast ? "cpu" : "");
   const auto& ts = g.dtypes();
   g.check("promote_types", [&](const std::vector<size_t>& at) { return torch::promote_types(ts[at[0]], ts[at[1]]); });
   const auto r = torch::Release::V2_15_OneDnnBf16;
-  EXPECT_EQ(check_op_tables(g, [&](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
-              return autocast ? torch::evaluate_autocast_cpu(op, a, b, bias, r) : torch::evaluate(op, a, b, bias, r);
-            }),
+  EXPECT_EQ(check_op_tables(g,
+                            [&](torch::Op op, Operand a, Operand b, std::optional<DType> bias) {
+                              return autocast ? torch::evaluate_autocast_cpu(op, a, b, bias, r)
+                                              : torch::evaluate(op, a, b, bias, r);
+                            }),
             kOpCells);
 }
 
@@ -277,8 +269,9 @@ class TorchValues : public ::testing::TestWithParam<ValuesFile> {};
 
 TEST_P(TorchValues, EveryDtypeWithEveryPythonValue) {
   const ValuesFile& f = GetParam();
-  const testing::GoldenFile g(f.file, [](DType t) { return std::string(torch::python_name(t)); },
-                              [](const std::string& n) { return torch::from_python_name(n); });
+  const testing::GoldenFile g(
+      f.file, [](DType t) { return std::string(torch::python_name(t)); },
+      [](const std::string& n) { return torch::from_python_name(n); });
   EXPECT_EQ(g.json().value("version", ""), torch::is_1_13(f.release) ? "1.13.0a0" : std::string(torch::kVersion));
   EXPECT_EQ(g.json().value("autocast", ""), f.autocast ? "cpu" : "");
   const auto& ts = g.dtypes();
@@ -293,13 +286,15 @@ TEST_P(TorchValues, EveryDtypeWithEveryPythonValue) {
     const bool value_first = tk.kinds[0] == "pyvalue";
     const auto kind = parse_operand_kind(tk.kinds[value_first ? 1 : 0]);
     ASSERT_TRUE(kind) << key;
-    cells += g.check(key, [&](const std::vector<size_t>& at) {
-      const Operand array{ts[at[0]], *kind}, scalar = testing::python_scalar(values[at[1]]);
-      const Operand& a = value_first ? scalar : array;
-      const Operand& b = value_first ? array : scalar;
-      return f.autocast ? torch::evaluate_autocast_cpu(*op, a, b, std::nullopt, f.release)
-                        : torch::evaluate(*op, a, b, std::nullopt, f.release);
-    }, {ts.size(), values.size()});
+    cells += g.check(key,
+                     [&](const std::vector<size_t>& at) {
+                       const Operand array{ts[at[0]], *kind}, scalar = testing::python_scalar(values[at[1]]);
+                       const Operand& a = value_first ? scalar : array;
+                       const Operand& b = value_first ? array : scalar;
+                       return f.autocast ? torch::evaluate_autocast_cpu(*op, a, b, std::nullopt, f.release)
+                                         : torch::evaluate(*op, a, b, std::nullopt, f.release);
+                     },
+                     {ts.size(), values.size()});
   }
   EXPECT_EQ(cells, 4u * 3u * f.dtypes * 34u);  // 4 ops x 3 orders x dtypes x 34 literals
 }
@@ -336,7 +331,7 @@ void check_matmul_precision_file(const std::string& file, torch::Release release
     const torch::Float32Internals in_engine = torch::float32_internals(*p, release);
     nlohmann::json flags = nlohmann::json::object();
     for (const auto& f : in_engine.flags)
-      flags[std::string(f.name)] = f.value == "True" ? nlohmann::json(true)
+      flags[std::string(f.name)] = f.value == "True"    ? nlohmann::json(true)
                                    : f.value == "False" ? nlohmann::json(false)
                                                         : nlohmann::json(f.value);
     EXPECT_EQ(flags, recorded["flags"]) << file << " " << setting;
@@ -358,8 +353,7 @@ TEST(TorchMatmulPrecision, FlagsAsRecordedFrom215) {
 
 TEST(TorchMatmulPrecision, FlagsAsRecordedFrom113) {
   check_matmul_precision_file("torch1.13_matmul_precision.json", torch::Release::V1_13);
-  EXPECT_EQ(torch::float32_internals(torch::MatmulPrecision::Medium, torch::Release::V1_13).cpu_matmul,
-            DType::float32);
+  EXPECT_EQ(torch::float32_internals(torch::MatmulPrecision::Medium, torch::Release::V1_13).cpu_matmul, DType::float32);
 }
 
 TEST(TorchMatmulPrecision, Names) {
@@ -445,9 +439,10 @@ TEST(TorchCuda, AutocastRunsProductsInTheLowerType) {
   using torch::Op;
   EXPECT_EQ(torch::evaluate_autocast_cuda(DType::float16, Op::Linear, {DType::float32}, {DType::float32}).result,
             DType::float16);
-  EXPECT_EQ(torch::evaluate_autocast_cuda(DType::bfloat16, Op::Conv2d, {DType::float32}, {DType::float16},
-                                          DType::float32).result,
-            DType::bfloat16);
+  EXPECT_EQ(
+      torch::evaluate_autocast_cuda(DType::bfloat16, Op::Conv2d, {DType::float32}, {DType::float16}, DType::float32)
+          .result,
+      DType::bfloat16);
   // float64 is never cast, so a float32 input against a float64 weight still raises.
   const Outcome f64 = torch::evaluate_autocast_cuda(DType::float16, Op::Linear, {DType::float32}, {DType::float64});
   EXPECT_EQ(f64.message, "expected mat1 and mat2 to have the same dtype, but got: c10::Half != double");
@@ -482,8 +477,10 @@ std::string as_in_2_15(const std::string& recorded_2_11) {
 // (the recorded engine reads it too) or, for a recording only the tests use, under the tests'.
 const testing::GoldenFile& cuda_golden(const std::string& file) {
   static std::map<std::string, testing::GoldenFile> files;
-  return files.try_emplace(file, file, [](DType t) { return std::string(torch::python_name(t)); },
-                           [](const std::string& n) { return torch::from_python_name(n); })
+  return files
+      .try_emplace(
+          file, file, [](DType t) { return std::string(torch::python_name(t)); },
+          [](const std::string& n) { return torch::from_python_name(n); })
       .first->second;
 }
 
@@ -611,7 +608,8 @@ TEST(TorchCudaRecorded, EveryRecordedCellThroughTheEngine) {
 TEST(TorchCudaRecorded, SaysWhatItDoesNotHold) {
   using torch::Op;
   // A kernel's device-side assert is a recorded outcome, with what it does to the process.
-  const Outcome fp4 = torch::evaluate_recorded_cuda(Op::Add, {DType::float16}, {DType::float4_e2m1fn, OperandKind::ZeroDim});
+  const Outcome fp4 =
+      torch::evaluate_recorded_cuda(Op::Add, {DType::float16}, {DType::float4_e2m1fn, OperandKind::ZeroDim});
   EXPECT_EQ(fp4.error_type, "AcceleratorError");
   EXPECT_NE(fp4.message.find("device-side assert triggered"), std::string::npos);
   EXPECT_NE(fp4.rule.find("every later CUDA call"), std::string::npos);

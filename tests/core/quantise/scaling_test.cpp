@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "core/dtype/codec.h"
+#include "core/figure/experiment_figures.h"
 #include "core/quantise/data_source.h"
 #include "core/quantise/scaling.h"
-#include "core/figure/experiment_figures.h"
 #include "tests/core/test_util.h"
 
 namespace pl::experiment {
@@ -52,7 +52,7 @@ TEST(Scaling, NoneRoundsEachValueAndCountsWhatHappened) {
 TEST(Scaling, TheOutOfRangeOutcomeFollowsThePolicyTheRoundingAndTheRecipe) {
   CastOptions o;
   EXPECT_EQ(out_of_range_outcome(DType::float16, Scaling{}, o), "to Inf");
-  EXPECT_EQ(out_of_range_outcome(DType::float8_e4m3fn, Scaling{}, o), "to NaN");  // ml_dtypes' default
+  EXPECT_EQ(out_of_range_outcome(DType::float8_e4m3fn, Scaling{}, o), "to NaN");                 // ml_dtypes' default
   EXPECT_EQ(out_of_range_outcome(DType::float4_e2m1fn, Scaling{}, o), "to the largest finite");  // no Inf, no NaN
   EXPECT_EQ(out_of_range_outcome(DType::float16, Scaling{ScalingKind::PerTensor}, o), "to the largest finite");
   EXPECT_EQ(out_of_range_outcome(DType::int8, Scaling{ScalingKind::PerChannel}, o), "clamped");
@@ -76,8 +76,7 @@ TEST(Scaling, PerTensorMapsAmaxToTheLargestValue) {
   EXPECT_EQ(r.amax, 3.0);
   EXPECT_EQ(r.row_factor[0], static_cast<double>(static_cast<float>(1.0 / static_cast<float>(448.0 / 3.0))));
   EXPECT_EQ(r.saturated, 0u);
-  for (size_t i = 0; i < x.size(); ++i)
-    EXPECT_NEAR(r.dequantised()[i], x[i], std::fabs(x[i]) * 0.0625 + 1e-9);
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(r.dequantised()[i], x[i], std::fabs(x[i]) * 0.0625 + 1e-9);
 }
 
 TEST(Scaling, DelayedScalingSaturatesWhatTheHistoryDidNotSee) {
@@ -96,7 +95,7 @@ TEST(Scaling, MxSharesAPowerOfTwoPerBlockOf32) {
   ASSERT_EQ(r.block_scales.size(), 2u);
   EXPECT_EQ(r.block_scales[0], std::ldexp(1.0, -6));
   EXPECT_EQ(r.block_scales[1], std::ldexp(1.0, -9));
-  EXPECT_EQ(r.values[3], 6.0);  // 6 * 2^6 = 384 is an e4m3 number
+  EXPECT_EQ(r.values[3], 6.0);       // 6 * 2^6 = 384 is an e4m3 number
   EXPECT_EQ(r.values[40], -0.6875);  // -0.7 * 2^9 = -358.4 -> -352 (step 32), times 2^-9
   EXPECT_EQ(r.row_factor[0], 1.0);
 }
@@ -204,12 +203,9 @@ TEST(Scaling, RowsSplitBetweenCoresGiveTheBitsOfTheRowsAlone) {
   const struct {
     ScalingKind kind;
     DType dtype;
-  } recipes[] = {{ScalingKind::PerTensor, DType::float8_e4m3fn},
-                 {ScalingKind::PerTensorDelayed, DType::float8_e5m2},
-                 {ScalingKind::PerChannel, DType::int8},
-                 {ScalingKind::PerChannelAsymmetric, DType::uint8},
-                 {ScalingKind::MX, DType::float6_e2m3fn},
-                 {ScalingKind::NVFP4, DType::float4_e2m1fn},
+  } recipes[] = {{ScalingKind::PerTensor, DType::float8_e4m3fn}, {ScalingKind::PerTensorDelayed, DType::float8_e5m2},
+                 {ScalingKind::PerChannel, DType::int8},         {ScalingKind::PerChannelAsymmetric, DType::uint8},
+                 {ScalingKind::MX, DType::float6_e2m3fn},        {ScalingKind::NVFP4, DType::float4_e2m1fn},
                  {ScalingKind::None, DType::float8_e4m3fn}};
   for (const auto& recipe : recipes) {
     SCOPED_TRACE(std::string(scaling_name(recipe.kind)));
@@ -226,7 +222,8 @@ TEST(Scaling, RowsSplitBetweenCoresGiveTheBitsOfTheRowsAlone) {
         ASSERT_EQ(std::bit_cast<uint64_t>(all.values[c * block.size() + i]), std::bit_cast<uint64_t>(one.values[i]))
             << c << " " << i;
       for (size_t i = 0; i < one.scaled.size(); ++i)
-        ASSERT_EQ(std::bit_cast<uint64_t>(all.scaled[c * one.scaled.size() + i]), std::bit_cast<uint64_t>(one.scaled[i]));
+        ASSERT_EQ(std::bit_cast<uint64_t>(all.scaled[c * one.scaled.size() + i]),
+                  std::bit_cast<uint64_t>(one.scaled[i]));
       for (size_t i = 0; i < one.block_scales.size(); ++i)
         ASSERT_EQ(all.block_scales[c * one.block_scales.size() + i], one.block_scales[i]);
       for (size_t r = 0; r < rows; ++r) ASSERT_EQ(all.row_factor[c * rows + r], one.row_factor[r]);
@@ -377,7 +374,8 @@ TEST(Roundtrip, ReportsProgressAndStopsWhenCancelled) {
   EXPECT_EQ(seen.back(), 1.0);
   std::atomic<bool> cancel{false};
   size_t calls = 0;
-  const auto stopped = run_cast({c, ""}, [&](double) { cancel = ++calls == 2; }, &cancel);
+  const auto stopped = run_cast(
+      {c, ""}, [&](double) { cancel = ++calls == 2; }, &cancel);
   ASSERT_FALSE(stopped.ok());
   EXPECT_EQ(stopped.error(), "cancelled");
   EXPECT_EQ(calls, 2u);

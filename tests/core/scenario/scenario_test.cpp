@@ -94,7 +94,8 @@ std::vector<std::pair<size_t, double>> numbers_in(std::string text, bool in_name
   const std::regex distribution(R"(N\([^()]*\))");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), distribution); it != std::sregex_iterator(); ++it)
     std::fill_n(text.begin() + it->position(), it->length(), ' ');
-  const std::regex word(in_names ? R"([A-Za-z0-9_.:^+\-]+)" : R"([A-Za-z0-9_.^+\-]+)"), number(R"((-?\d+(?:\.\d+)?(?:e-?\d+)?)(?:\^(-?\d+))?x?)");
+  const std::regex word(in_names ? R"([A-Za-z0-9_.:^+\-]+)" : R"([A-Za-z0-9_.^+\-]+)"),
+      number(R"((-?\d+(?:\.\d+)?(?:e-?\d+)?)(?:\^(-?\d+))?x?)");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), word); it != std::sregex_iterator(); ++it) {
     std::string w = it->str();
     while (!w.empty() && (w.back() == '.' || w.back() == ':' || w.back() == '-')) w.pop_back();
@@ -125,8 +126,9 @@ TEST(ScenarioLibrary, EveryNumberInTheTextIsBacked) {
           return false;
         });
         const bool in_checks = std::any_of(backed.begin(), backed.end(), [&](double b) { return b == v; });
-        EXPECT_TRUE(in_fact || in_checks) << s.name << ": '" << text->substr(at, 24) << "...' states a number that no fact, "
-                                          << "check or evidence setup backs";
+        EXPECT_TRUE(in_fact || in_checks)
+            << s.name << ": '" << text->substr(at, 24) << "...' states a number that no fact, "
+            << "check or evidence setup backs";
       }
   }
 }
@@ -183,7 +185,8 @@ TEST(ScenarioReader, RejectsBadFilesNamingTheKey) {
   j["checks"].push_back(j["checks"][0]);
   expect_error(j, "x", "appears twice");
   j = minimal();
-  j["checks"][0] = json::parse(R"({"id": "m", "label": "l", "metric": {"evidence": 0, "pointer": "/flushed"}, "expect": {"max": 1}})");
+  j["checks"][0] = json::parse(
+      R"({"id": "m", "label": "l", "metric": {"evidence": 0, "pointer": "/flushed"}, "expect": {"max": 1}})");
   expect_error(j, "x", "need a 'derivation'");
   j["checks"][0]["derivation"] = "d";
   expect_error(j, "x", "evidence 0 does not exist");
@@ -191,16 +194,19 @@ TEST(ScenarioReader, RejectsBadFilesNamingTheKey) {
   j["checks"][0]["promote"] = {{"op", "linear"}, {"a", "float32"}, {"b", "float64"}};
   expect_error(j, "x", "more than one of");
   j = minimal();
-  j["checks"][0] = json::parse(R"({"id": "s", "label": "l", "running_sum": {"value": "1", "count": "10", "dtype": "bfloat16"}, "expect": "10"})");
+  j["checks"][0] = json::parse(
+      R"({"id": "s", "label": "l", "running_sum": {"value": "1", "count": "10", "dtype": "bfloat16"}, "expect": "10"})");
   expect_error(j, "x", "'count' must be a positive integer");
   j = minimal();
-  j["checks"][0] = json::parse(R"({"id": "p", "label": "l", "peak": {"part": "H100 SXM5", "dtype": "bfloat16"}, "expect": "989.4"})");
+  j["checks"][0] = json::parse(
+      R"({"id": "p", "label": "l", "peak": {"part": "H100 SXM5", "dtype": "bfloat16"}, "expect": "989.4"})");
   expect_error(j, "x", "a peak check needs a 'derivation'");
   j["checks"][0]["derivation"] = "d";
   j["checks"][0]["peak"]["part"] = "H300";
   expect_error(j, "x", "'part': no 'H300' in the peak table");
   j = minimal();
-  j["checks"][0] = json::parse(R"({"id": "m", "label": "l", "sum": {"terms": "1, 0x1p-24", "accumulate": "f32:multiterm:4:0:rtz"}, "expect": "1"})");
+  j["checks"][0] = json::parse(
+      R"({"id": "m", "label": "l", "sum": {"terms": "1, 0x1p-24", "accumulate": "f32:multiterm:4:0:rtz"}, "expect": "1"})");
   expect_error(j, "x", "a sum check needs a 'derivation'");
   j["checks"][0]["derivation"] = "d";
   j["checks"][0]["sum"]["accumulate"] = "f32:multiterm:4:99";
@@ -220,22 +226,27 @@ TEST(ScenarioProbe, AnswersInTheirShortestSpelling) {
   EXPECT_EQ(probe(CheckKind::IntCast, R"({"value": "200", "to": "int8"})"), "-56");
   EXPECT_EQ(probe(CheckKind::IntCast, R"({"value": "-2.7", "to": "int32"})"), "-2");
   EXPECT_EQ(probe(CheckKind::RunningSum, R"({"value": "1", "count": 1000, "dtype": "bfloat16"})"), "256");
-  EXPECT_EQ(probe(CheckKind::Promote, R"({"framework": "numpy", "op": "matmul", "a": "float32", "b": "float64"})"), "float64");
-  EXPECT_NE(probe(CheckKind::Promote, R"({"framework": "torch", "op": "frobnicate", "a": "float32", "b": "float64"})").find("has no op"),
+  EXPECT_EQ(probe(CheckKind::Promote, R"({"framework": "numpy", "op": "matmul", "a": "float32", "b": "float64"})"),
+            "float64");
+  EXPECT_NE(probe(CheckKind::Promote, R"({"framework": "torch", "op": "frobnicate", "a": "float32", "b": "float64"})")
+                .find("has no op"),
             std::string::npos);
   EXPECT_NE(probe(CheckKind::Cast, R"({"value": "1/", "dtype": "float16"})").find("error"), std::string::npos);
   EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "H100 SXM5", "dtype": "tf32"})"), "494.7");
-  EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "NVIDIA H100 80GB HBM3", "dtype": "bfloat16", "over": "float32"})"), "14.8");
+  EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "NVIDIA H100 80GB HBM3", "dtype": "bfloat16", "over": "float32"})"),
+            "14.8");
   EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "A100 SXM4", "dtype": "float8_e5m2", "over": "float32"})"),
             "the A100 SXM4 has no float8_e5m2 arithmetic");
-  EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "H100 SXM5", "dtype": "bfloat16", "per": "x"})"), "error: unknown key 'per'");
+  EXPECT_EQ(probe(CheckKind::Peak, R"({"part": "H100 SXM5", "dtype": "bfloat16", "per": "x"})"),
+            "error: unknown key 'per'");
   // Sums under a model: a float32 loop rounding to nearest, and a block adder keeping carries.
   EXPECT_EQ(probe(CheckKind::Sum, R"({"terms": "1, 0x1p-24, 0x1p-24", "accumulate": "f32:sequential"})"), "1");
   EXPECT_EQ(probe(CheckKind::Sum, R"({"terms": "1, 0x1p-24, 0x1p-24", "accumulate": "f32:multiterm:4:1"})"),
             "1.0000001192092896");
   EXPECT_EQ(probe(CheckKind::Sum, R"({"terms": "0.1, 1", "accumulate": "f32:sequential"})"),
             "error: 'terms': 0.1 is not a float32 number (the models' products must be exact)");
-  EXPECT_EQ(probe(CheckKind::Sum, R"({"terms": "1,, 2", "accumulate": "f32:sequential"})").rfind("error: 'terms':", 0), 0u);
+  EXPECT_EQ(probe(CheckKind::Sum, R"({"terms": "1,, 2", "accumulate": "f32:sequential"})").rfind("error: 'terms':", 0),
+            0u);
   EXPECT_EQ(probe(CheckKind::Sum, R"({"terms": "", "accumulate": "f32:sequential"})").rfind("error: 'terms'", 0), 0u);
 }
 
@@ -252,8 +263,11 @@ json with_evidence(const char* expect) {
   json j = minimal();
   j["evidence"] = json::parse(R"([{"label": "f16", "setup": {"experiment": "cast", "rows": 8, "cols": 64,
       "dtype": "float16", "data": {"distribution": "normal", "scale": 1e-7}, "seed": 1}}])");
-  j["checks"].push_back({{"id", "m"}, {"label", "flushed"}, {"metric", {{"evidence", 0}, {"pointer", "/flushed"}}},
-                         {"expect", json::parse(expect)}, {"derivation", "d"}});
+  j["checks"].push_back({{"id", "m"},
+                         {"label", "flushed"},
+                         {"metric", {{"evidence", 0}, {"pointer", "/flushed"}}},
+                         {"expect", json::parse(expect)},
+                         {"derivation", "d"}});
   return j;
 }
 

@@ -36,7 +36,7 @@ TEST(NumberText, ShortestDecimalIsPerFormat) {
   // Plain decimals where %g would switch to an exponent for a few digits (it wrote 4.5e+02).
   EXPECT_EQ(shortest_decimal(info(DType::float8_e4m3fn).format, 448), "450");
   EXPECT_EQ(shortest_decimal(info(DType::float8_e5m2).format, 57344), "60000");  // one digit: 60000 rounds to 57344
-  EXPECT_EQ(shortest_decimal(f16, std::ldexp(1.0, -16)), "0.00001526");  // 1.52587890625e-05
+  EXPECT_EQ(shortest_decimal(f16, std::ldexp(1.0, -16)), "0.00001526");          // 1.52587890625e-05
   EXPECT_EQ(shortest_decimal(info(DType::float32).format, 3.4028234663852886e38), "3.4028235e+38");
 }
 

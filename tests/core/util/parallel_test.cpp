@@ -3,8 +3,8 @@
 // threads at once (one gets the pool, the others threads of their own).
 #include <atomic>
 #include <chrono>
-#include <new>
 #include <mutex>
+#include <new>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -30,19 +30,21 @@ void expect_each_once(size_t n, const std::function<void(std::function<void(size
 
 TEST(Parallel, EveryIndexOnceLoopAfterLoop) {
   for (size_t n : {size_t{0}, size_t{1}, size_t{1000}, size_t{1} << 16, (size_t{1} << 20) + 7})
-    for (int round = 0; round < 20; ++round)
-      expect_each_once(n, [&](auto body) { parallel_for(n, 0, body); });
+    for (int round = 0; round < 20; ++round) expect_each_once(n, [&](auto body) { parallel_for(n, 0, body); });
 }
 
 TEST(Parallel, ALoopInsideALoopRunsOnThreadsOfItsOwn) {
   const size_t outer = 8, inner = size_t{1} << 16;
   std::vector<std::atomic<int>> seen(outer * inner);
-  parallel_for(outer, 0, [&](size_t b, size_t e) {
-    for (size_t o = b; o < e; ++o)
-      parallel_for(inner, 0, [&](size_t ib, size_t ie) {
-        for (size_t i = ib; i < ie; ++i) seen[o * inner + i].fetch_add(1);
-      });
-  }, 1);
+  parallel_for(
+      outer, 0,
+      [&](size_t b, size_t e) {
+        for (size_t o = b; o < e; ++o)
+          parallel_for(inner, 0, [&](size_t ib, size_t ie) {
+            for (size_t i = ib; i < ie; ++i) seen[o * inner + i].fetch_add(1);
+          });
+      },
+      1);
   for (size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i].load(), 1) << i;
 }
 
@@ -81,10 +83,11 @@ TEST(Parallel, ThePoolDeclinesItsOwnWorkers) {
 TEST(Parallel, AnExceptionWaitsForTheWorkersAndLeavesThePoolUsable) {
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread: no pool";
   std::atomic<int> ran{0};
-  EXPECT_THROW(run_on_pool(2, [&](size_t t) {
-                 ran.fetch_add(1);
-                 if (t == 0) throw std::runtime_error("task 0");
-               }),
+  EXPECT_THROW(run_on_pool(2,
+                           [&](size_t t) {
+                             ran.fetch_add(1);
+                             if (t == 0) throw std::runtime_error("task 0");
+                           }),
                std::runtime_error);
   EXPECT_GE(ran.load(), 1);
   expect_each_once(size_t{1} << 16, [&](auto body) { parallel_for(size_t{1} << 16, 0, body); });
@@ -96,11 +99,13 @@ TEST(Parallel, AnExceptionOnAWorkerIsRethrownOnTheCaller) {
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread: no pool";
   const std::thread::id caller = std::this_thread::get_id();
   for (int round = 0; round < 20; ++round) {
-    EXPECT_THROW(run_on_pool(8, [&](size_t) {
-                   if (std::this_thread::get_id() != caller) throw std::bad_alloc();
-                   std::this_thread::sleep_for(std::chrono::milliseconds(1));  // leaves tasks to the workers
-                 }),
-                 std::bad_alloc);
+    EXPECT_THROW(
+        run_on_pool(8,
+                    [&](size_t) {
+                      if (std::this_thread::get_id() != caller) throw std::bad_alloc();
+                      std::this_thread::sleep_for(std::chrono::milliseconds(1));  // leaves tasks to the workers
+                    }),
+        std::bad_alloc);
   }
   expect_each_once(size_t{1} << 16, [&](auto body) { parallel_for(size_t{1} << 16, 0, body); });
 }
@@ -110,15 +115,19 @@ TEST(Parallel, AnExceptionOnAWorkerIsRethrownOnTheCaller) {
 TEST(Parallel, AnExceptionInALoopInsideALoopComesOut) {
   if (hardware_threads() < 2) GTEST_SKIP() << "one hardware thread: every loop runs on one";
   const size_t outer = 4, inner = size_t{1} << 16;
-  EXPECT_THROW(parallel_for(outer, 0, [&](size_t, size_t) {
-                 parallel_for(inner, 0, [&](size_t b, size_t) {
-                   if (b > 0) throw std::bad_alloc();  // a chunk other than the caller's
-                 });
-               }, 1),
+  EXPECT_THROW(parallel_for(
+                   outer, 0,
+                   [&](size_t, size_t) {
+                     parallel_for(inner, 0, [&](size_t b, size_t) {
+                       if (b > 0) throw std::bad_alloc();  // a chunk other than the caller's
+                     });
+                   },
+                   1),
                std::bad_alloc);
-  EXPECT_THROW(parallel_for(inner, 0, [&](size_t b, size_t) {
-                 if (b > 0) throw std::runtime_error("later chunk");
-               }),
+  EXPECT_THROW(parallel_for(inner, 0,
+                            [&](size_t b, size_t) {
+                              if (b > 0) throw std::runtime_error("later chunk");
+                            }),
                std::runtime_error);
   expect_each_once(size_t{1} << 16, [&](auto body) { parallel_for(size_t{1} << 16, 0, body); });
 }
@@ -127,13 +136,19 @@ TEST(Parallel, AnExceptionInALoopInsideALoopComesOut) {
 std::set<std::thread::id> threads_used(size_t outer, size_t inner) {
   std::mutex lock;
   std::set<std::thread::id> ids;
-  parallel_for(outer, 0, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i)
-      parallel_for(inner, 0, [&](size_t, size_t) {
-        const std::lock_guard hold(lock);
-        ids.insert(std::this_thread::get_id());
-      }, 1);
-  }, 1);
+  parallel_for(
+      outer, 0,
+      [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i)
+          parallel_for(
+              inner, 0,
+              [&](size_t, size_t) {
+                const std::lock_guard hold(lock);
+                ids.insert(std::this_thread::get_id());
+              },
+              1);
+      },
+      1);
   return ids;
 }
 
