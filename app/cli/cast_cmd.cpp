@@ -110,7 +110,7 @@ int run_cast(CastArgs a) {
   }
   CastOptions o;
   if (!parse_rounding(a.rounding.c_str(), &o.rounding)) {
-    std::fprintf(stderr, "error: unknown rounding '%s' (rne, rna, rtz, up, down, stochastic)\n", a.rounding.c_str());
+    std::fprintf(stderr, "error: unknown rounding '%s' (%s)\n", a.rounding.c_str(), rounding_names().c_str());
     return kExitBadInput;
   }
   o.overflow = a.saturate ? Overflow::Saturate : a.no_saturate ? Overflow::NonSaturating : Overflow::FormatDefault;

@@ -55,10 +55,8 @@ Runner add_dot(CLI::App& app) {
   app.add_option("--b-dtype", args->b_dtype, "dtype of b");
   app.add_flag("--sum", args->sum, "sum reductions of a instead of dot products (every b_k is 1)");
   app.add_option("--accumulate", args->models,
-                 "Comma-separated models (FMT: a float dtype or custom format such as e6m9): f64 | FMT:sequential | "
-                 "FMT:pairwise[:BLOCK] | "
-                 "FMT:kahan | FMT:chunked[:N] (then float32) | FMT:multiterm[:BLOCK[:EXTRA]] (a tensor "
-                 "core's block adder), optionally :rtz/:up/...");
+                 "Comma-separated models: " + experiment::accumulation_grammar() +
+                     ". chunked sums N products in FMT, then in float32; multiterm is a tensor core's block adder");
   app.add_option("--trials", args->trials, "Dot products per length and model");
   app.add_option("--seed", args->seed, "Seed of the input draws");
   app.add_option("--backend", args->backend,
@@ -76,16 +74,12 @@ Runner add_dot(CLI::App& app) {
     c.sum = args->sum;
     c.seed = args->seed;
     c.backend = args->backend;
-    c.lengths.clear();
-    for (const auto& k : split(args->lengths)) {
-      char* end = nullptr;
-      const unsigned long long v = std::strtoull(k.c_str(), &end, 10);
-      if (*end || k[0] == '-') {
-        std::fprintf(stderr, "error: --k: '%s' is not a length\n", k.c_str());
-        return kExitBadInput;
-      }
-      c.lengths.push_back(static_cast<size_t>(v));
+    auto lengths = experiment::parse_lengths(args->lengths);
+    if (!lengths) {
+      std::fprintf(stderr, "error: --k %s\n", lengths.error().c_str());
+      return kExitBadInput;
     }
+    c.lengths = *lengths;
     for (auto [text, out] : {std::pair{&args->a_dtype, &c.a_dtype}, std::pair{&args->b_dtype, &c.b_dtype}}) {
       auto t = parse_dtype(*text);
       if (!t) {

@@ -69,7 +69,7 @@ int run_explore(ExploreArgs a) {
   }
   Rounding rounding;
   if (!parse_rounding(a.rounding.c_str(), &rounding)) {
-    std::fprintf(stderr, "error: unknown rounding '%s' (rne, rna, rtz, up, down, stochastic)\n", a.rounding.c_str());
+    std::fprintf(stderr, "error: unknown rounding '%s' (%s)\n", a.rounding.c_str(), rounding_names().c_str());
     return kExitBadInput;
   }
   const Overflow overflow = a.saturate      ? Overflow::Saturate

@@ -11,9 +11,12 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
+#include "core/accumulate/accumulation_spec.h"
 #include "core/experiment/framework_check.h"
 #include "core/experiment/matmul_files.h"
 #include "core/io/npy.h"
+#include "core/quantise/data_source.h"
+#include "core/quantise/scaling.h"
 #include "core/util/interrupt.h"
 
 namespace pl::cli {
@@ -51,18 +54,14 @@ Runner add_matmul(CLI::App& app) {
                  "eXmY[bB][:fn|:fnuz|:finite] (e5m7)");
   app.add_option("--weight-dtype", a->weight, "dtype of B / W");
   app.add_option("--bias-dtype", a->bias_dtype, "dtype of the bias (adds a bias)");
-  app.add_option("--accumulate", a->accumulate,
-                 "FMT: a float dtype or custom format. f64 | f32:blas | f64:blas | FMT:sequential | FMT:pairwise[:B] | "
-                 "FMT:kahan | FMT:chunked[:N] | "
-                 "FMT:multiterm[:B[:EXTRA]] [:rtz...]");
+  app.add_option("--accumulate", a->accumulate, experiment::accumulation_grammar());
   app.add_option("--output-dtype", a->output, "dtype of the result");
-  app.add_option("--rounding", a->rounding, "rounding of inputs and output: rne rna rtz up down stochastic");
-  app.add_option("--overflow", a->overflow, "default | saturate | no-saturate");
-  app.add_option("--input-scaling", a->input_scaling,
-                 "none | per-tensor | delayed | per-channel | per-channel-asymmetric | mx | nvfp4");
+  app.add_option("--rounding", a->rounding, "rounding of inputs and output: " + rounding_names(" "));
+  app.add_option("--overflow", a->overflow, overflow_names(" | "));
+  app.add_option("--input-scaling", a->input_scaling, experiment::scaling_names());
   app.add_option("--weight-scaling", a->weight_scaling, "as --input-scaling");
-  drawn_only.push_back(app.add_option(
-      "--data", a->data, "distribution of drawn inputs: normal uniform torch-linear heavy-tailed outlier-channels"));
+  drawn_only.push_back(
+      app.add_option("--data", a->data, "distribution of drawn inputs: " + experiment::distribution_names()));
   drawn_only.push_back(app.add_option("--weight-data", a->weight_data, "distribution of drawn weights"));
   app.add_option("--seed", a->seed, "seed of the drawn operands");
   app.add_flag("--raw", a->raw, ".npy files hold raw codes of the input/weight dtypes (uint16 for bfloat16, ...)");

@@ -13,6 +13,8 @@
 #include "core/experiment/roundtrip.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/experiment_figures.h"
+#include "core/quantise/data_source.h"
+#include "core/quantise/scaling.h"
 #include "core/util/interrupt.h"
 
 namespace pl::cli {
@@ -35,13 +37,12 @@ Runner add_roundtrip(CLI::App& app) {
   auto a = std::make_shared<RoundtripArgs>();
   app.add_option("--dtype", a->dtype,
                  "the dtype of the round trip: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite]");
-  app.add_option("--scaling", a->scaling,
-                 "none | per-tensor | delayed | per-channel | per-channel-asymmetric | mx | nvfp4");
-  app.add_option("--rounding", a->rounding, "rne rna rtz up down stochastic");
-  app.add_option("--overflow", a->overflow, "default | saturate | no-saturate");
+  app.add_option("--scaling", a->scaling, experiment::scaling_names());
+  app.add_option("--rounding", a->rounding, rounding_names(" "));
+  app.add_option("--overflow", a->overflow, overflow_names(" | "));
   // For drawn values only: given with --input they would be ignored, so they are refused (the
   // data's distribution also draws a delayed recipe's amax history, so it is kept for that).
-  CLI::Option* data = app.add_option("--data", a->data, "normal uniform torch-linear heavy-tailed outlier-channels");
+  CLI::Option* data = app.add_option("--data", a->data, experiment::distribution_names());
   const std::vector<CLI::Option*> shape{
       app.add_option("--rows", a->rows, "rows (channels, for per-channel recipes)"),
       app.add_option("--cols", a->cols, "values per row (MX / NVFP4 blocks run along rows)")};

@@ -17,7 +17,24 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// How each model is written after its format; a model missing here fails the test
+// AccumulationSpec.TheGrammarNamesEveryModel.
+constexpr std::pair<AccumKind, std::string_view> kModelSyntax[] = {{AccumKind::Sequential, "sequential"},
+                                                                   {AccumKind::Pairwise, "pairwise[:BLOCK]"},
+                                                                   {AccumKind::Kahan, "kahan"},
+                                                                   {AccumKind::Chunked, "chunked[:N]"},
+                                                                   {AccumKind::Multiterm, "multiterm[:BLOCK[:EXTRA]]"}};
+
 }  // namespace
+
+std::string accumulation_grammar() {
+  std::string g = "f64 | i32 | f32:blas | f64:blas";
+  for (const auto& [kind, syntax] : kModelSyntax) g.append(" | FMT:").append(syntax);
+  g.append(", optionally ending in a rounding (");
+  for (int r = 0; r < kRoundingCount; ++r)
+    g.append(r ? "|" : "").append(":").append(rounding_name(static_cast<Rounding>(r)));
+  return g.append("); FMT: a float dtype or a custom format (e6m9, e4m3b9:fnuz)");
+}
 
 std::optional<Accumulation> parse_accumulation(const std::string& spec, std::string* error) {
   auto fail = [&](const std::string& why) -> std::optional<Accumulation> {
@@ -55,8 +72,7 @@ std::optional<Accumulation> parse_accumulation(const std::string& spec, std::str
   } else {
     a.format = *format;
     const auto kind = parse_accum_kind(parts.size() > 1 ? parts[1] : "sequential");
-    if (!kind || *kind == AccumKind::Float64)
-      return fail("model must be sequential, pairwise[:BLOCK], kahan, chunked[:N], multiterm[:BLOCK[:EXTRA]] or blas");
+    if (!kind || *kind == AccumKind::Float64) return fail("not a model: " + accumulation_grammar());
     a.kind = *kind;
     if (a.kind == AccumKind::Multiterm) a.block = 16;  // an MMA step's K for 16-bit inputs
     auto number = [&](const std::string& text, long low, long high, long* out) {

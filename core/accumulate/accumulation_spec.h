@@ -14,6 +14,10 @@ namespace pl::experiment {
 // "f32:blas", "f64:blas" (the OpenBLAS GEMM), a custom format ("e6m9:pairwise:32",
 // "e4m3b9:fnuz:kahan"), optionally ending in ":rtz" etc. for the rounding. nullopt with `error` set otherwise.
 std::optional<Accumulation> parse_accumulation(const std::string& spec, std::string* error);
+// Every spelling parse_accumulation takes, from the tables of models and roundings: "f64 | i32 |
+// f32:blas | f64:blas | FMT:sequential | FMT:pairwise[:BLOCK] | ..., optionally ending :rtz ...".
+// The commands' help and the window's tooltip show this text.
+std::string accumulation_grammar();
 // The spec string parse_accumulation reads back: "f32:pairwise:32", "bf16:sequential:rtz".
 std::string accumulation_spec(const Accumulation& a);
 

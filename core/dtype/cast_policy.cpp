@@ -61,4 +61,18 @@ bool parse_overflow(const char* text, Overflow* out) {
   return false;
 }
 
+std::string rounding_names(const char* separator) {
+  std::string out;
+  for (int r = 0; r < kRoundingCount; ++r)
+    out.append(r ? separator : "").append(rounding_name(static_cast<Rounding>(r)));
+  return out;
+}
+
+std::string overflow_names(const char* separator) {
+  std::string out;
+  for (int o = 0; o < kOverflowCount; ++o)
+    out.append(o ? separator : "").append(overflow_name(static_cast<Overflow>(o)));
+  return out;
+}
+
 }  // namespace pl

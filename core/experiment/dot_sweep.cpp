@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <mutex>
@@ -82,13 +83,30 @@ DeviceTrials on_device(const DotSweepConfig& c, size_t k, const Accumulation& m,
 
 }  // namespace
 
+Expected<std::vector<size_t>> parse_lengths(std::string_view text) {
+  std::vector<size_t> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string_view item = text.substr(start, end - start);
+    uint64_t v = 0;
+    const auto [stop, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || ec != std::errc() || stop != item.data() + item.size() || v == 0 || v > kMaxSweepLength)
+      return Error{"lengths: '" + printable(std::string(item.substr(0, 40))) + "' is not a length from 1 to " +
+                   std::to_string(kMaxSweepLength)};
+    out.push_back(static_cast<size_t>(v));
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string check(const DotSweepConfig& c) {
   for (DType t : {c.a_dtype, c.b_dtype})
     if (!is_float(t) || info(t).format.precision() > 24)
       return std::string(name(t)) + ": inputs must be float formats of at most float32 precision";
   if (c.lengths.empty()) return "give at least one length";
   for (size_t k : c.lengths)
-    if (k == 0 || k > (size_t{1} << 24)) return "lengths must lie in [1, 2^24]";
+    if (k == 0 || k > kMaxSweepLength) return "lengths must lie in [1, 2^24]";
   if (c.trials < 1) return "trials must be at least 1";
   if (auto why = check_backend_choice(c.backend); !why.empty()) return why;
   if (c.models.empty()) return "give at least one accumulation model";

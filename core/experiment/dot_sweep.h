@@ -8,11 +8,13 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/accumulate/accumulate.h"
 #include "core/accumulate/accumulation_spec.h"
 #include "core/analysis/error_stats.h"
+#include "core/util/expected.h"
 
 namespace pl::experiment {
 
@@ -40,6 +42,11 @@ struct DotSweepRow {
   std::string method;                 // what summed the trials: the device's kernel, or describe(model) on the CPU
   std::string note;                   // why a device that was asked for did not run them; empty otherwise
 };
+
+// The longest length a sweep takes, and the lengths from their text ("16,256,4096"), each a
+// whole number in [1, kMaxSweepLength]: one reader for the command line and the window.
+inline constexpr size_t kMaxSweepLength = size_t{1} << 24;
+Expected<std::vector<size_t>> parse_lengths(std::string_view text);
 
 // Why the config cannot run (empty: it can): models must pass check(), dtypes be floats of
 // at most float32 precision, lengths positive, trials positive.

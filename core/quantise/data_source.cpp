@@ -36,6 +36,8 @@ std::string_view distribution_name(Distribution d) { return kNames[static_cast<i
 
 std::optional<Distribution> parse_distribution(std::string_view n) { return find_named<Distribution>(kNames, n); }
 
+std::string distribution_names(std::string_view separator) { return join_names(kNames, separator); }
+
 namespace {
 std::string describe_draw(const DataSource& s) {
   const std::string name(distribution_name(s.distribution));

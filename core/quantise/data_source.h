@@ -40,6 +40,8 @@ struct DataSource {
 
 std::string_view distribution_name(Distribution d);  // "normal", "uniform", "torch-linear", ...
 std::optional<Distribution> parse_distribution(std::string_view name);
+// Every distribution's name in the table's order, joined by `separator`.
+std::string distribution_names(std::string_view separator = ", ");
 std::string describe(const DataSource& s);  // "normal(scale 1)", "outlier-channels(1% x20)"
 // Why the parameters cannot be used (empty: they can).
 std::string check(const DataSource& s);

@@ -285,6 +285,8 @@ std::string out_of_range_outcome(DType t, const Scaling& s, const CastOptions& o
   return std::isnan(v) ? "to NaN" : std::isinf(v) ? "to Inf" : "to the largest finite";
 }
 
+std::string scaling_names(std::string_view separator) { return join_names(kNames, separator); }
+
 std::string check(const Scaling& s, DType t) {
   const std::string n(name(t));
   const bool narrow_float = is_float(t) && info(t).format.total_bits() <= 8 && t != DType::float8_e8m0fnu;

@@ -54,6 +54,8 @@ struct Scaling {
 
 std::string_view scaling_name(ScalingKind k);  // "none", "per-tensor", "delayed", ...
 std::optional<ScalingKind> parse_scaling(std::string_view name);
+// Every recipe's name in the table's order, joined by `separator`: for help texts and messages.
+std::string scaling_names(std::string_view separator = ", ");
 int scaling_block(ScalingKind k);  // 32 for MX, 16 for NVFP4, 0 otherwise
 
 // Why `dtype` cannot be used with the recipe (empty: it can).

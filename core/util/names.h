@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace pl {
@@ -15,6 +16,15 @@ std::optional<E> find_named(const std::array<std::string_view, N>& names, std::s
   for (size_t i = 0; i < N; ++i)
     if (names[i] == n) return static_cast<E>(i);
   return std::nullopt;
+}
+
+// The names of a table joined by `separator` ("none, per-tensor, ..."): what help texts and
+// error messages list, so they cannot drift from what the parser accepts.
+template <size_t N>
+std::string join_names(const std::array<std::string_view, N>& names, std::string_view separator) {
+  std::string out;
+  for (size_t i = 0; i < N; ++i) out.append(i ? separator : "").append(names[i]);
+  return out;
 }
 
 }  // namespace pl

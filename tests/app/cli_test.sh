@@ -213,7 +213,12 @@ check promote-autocast-f64 0 'c10::BFloat16 != double' -- "$PL" promote --framew
 check dot-table 0 'f16 chunked\(128\) -> f32 rne' -- "$PL" dot --k 16,256 --trials 4
 check dot-json 0 '"probabilistic_bound"' -- "$PL" dot --k 8 --trials 2 --accumulate f32:kahan --json
 check dot-histogram 0 '"scale": "log10"' -- "$PL" dot --k 64 --trials 16 --accumulate f16:sequential --json
-check dot-bad-model 2 "model must be sequential" -- "$PL" dot --accumulate f32:sideways
+check dot-bad-model 2 "not a model: f64 \\| i32 \\| f32:blas .*FMT:multiterm" -- "$PL" dot --accumulate f32:sideways
+# One reader of sweep lengths: the command line refuses 0 in the window's words.
+check dot-zero-length 2 "lengths: '0' is not a length from 1 to 16777216" -- "$PL" dot --k 16,0
+# The help lists every model, from the table the parser reads (it once omitted i32).
+check matmul-help-models 0 'f64 \| i32 \| f32:blas \| f64:blas \| FMT:sequential' -- "$PL" matmul --help
+check matmul-help-recipes 0 'none, per-tensor, delayed, per-channel, per-channel-asymmetric, mx, nvfp4' -- "$PL" matmul --help
 check dot-bad-dtype 2 "at most float32 precision" -- "$PL" dot --a-dtype float64
 check dot-bad-k 2 "is not a length" -- "$PL" dot --k 16,abc
 check dot-no-gamma 0 'f16 sequential rne +[0-9.e+-]+ +none ' -- "$PL" dot --k 4096 --trials 2 --accumulate f16:sequential

@@ -12,25 +12,6 @@ namespace pl::ui {
 
 using namespace experiment;
 
-namespace {
-
-Expected<std::vector<size_t>> parse_lengths(const std::string& text) {
-  std::vector<size_t> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || v == 0 || v > (1u << 24))
-      return Error{"lengths: '" + item + "' is not a length from 1 to 16777216"};
-    out.push_back(static_cast<size_t>(v));
-  }
-  if (out.empty()) return Error{"lengths: give at least one, e.g. 16,256,4096"};
-  return out;
-}
-
-}  // namespace
-
 Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulSpec& s,
                                          const std::vector<Accumulation>& models, const OtherKindParams& p) {
   const MatmulConfig& c = s.config;
@@ -60,7 +41,7 @@ Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulSpec& 
     return to_json(spec);
   }
   DotSweepConfig d;
-  auto lengths = parse_lengths(p.lengths);
+  auto lengths = experiment::parse_lengths(p.lengths);
   if (!lengths) return Error{lengths.error()};
   d.lengths = *lengths;
   d.a_dtype = c.input;

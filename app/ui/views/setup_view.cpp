@@ -347,11 +347,9 @@ bool SetupView::draw() {
   }
   if (!cast && ImGui::IsItemHovered())
     ImGui::SetTooltip(
-        "f64 | f32:blas | f64:blas | i32 | FMT:sequential | FMT:pairwise[:B] | FMT:kahan | FMT:chunked[:N]\n"
-        "| FMT:multiterm[:B[:EXTRA]] (a tensor core's block adder: B products aligned to the largest, EXTRA bits "
-        "kept),\n"
-        "optionally :rtz ...; FMT is a float dtype or a custom format (e6m9, e4m3b9:fnuz);\n"
-        "a K sweep takes a comma-separated list of models to compare");
+        "%s.\nmultiterm is a tensor core's block adder: BLOCK products aligned to the largest, EXTRA "
+        "bits kept;\na K sweep takes a comma-separated list of models to compare",
+        experiment::accumulation_grammar().c_str());
   if (!sweep) {
     changed |= draw_rounding_combo("rounding", &c.cast.rounding);
     if (ImGui::IsItemHovered())

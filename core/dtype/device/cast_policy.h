@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/util/host_device.h"
 
@@ -49,5 +50,9 @@ const char* overflow_name(Overflow o);   // "default", "saturate", "no-saturate"
 const char* cast_path_name(CastPath p);  // "direct", "via-float32"
 bool parse_rounding(const char* text, Rounding* out);
 bool parse_overflow(const char* text, Overflow* out);  // the overflow_name() spellings
+// Every spelling in the table's order, joined by `separator` ("rne, rna, rtz, up, down,
+// stochastic"): for help texts and messages (host only).
+std::string rounding_names(const char* separator = ", ");
+std::string overflow_names(const char* separator = ", ");
 
 }  // namespace pl

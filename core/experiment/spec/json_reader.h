@@ -87,9 +87,7 @@ struct Reader {
     const json kind = v.is_object() ? (v.contains("kind") ? v["kind"] : json()) : v;
     if (!kind.is_string()) return fail(key, "must be a recipe name or {\"kind\": ..., \"history\": N}");
     auto k = parse_scaling(kind.get<std::string>());
-    if (!k)
-      return fail(key, "unknown recipe '" + kind.get<std::string>() +
-                           "' (none, per-tensor, delayed, per-channel, per-channel-asymmetric, mx, nvfp4)");
+    if (!k) return fail(key, "unknown recipe '" + kind.get<std::string>() + "' (" + scaling_names() + ")");
     out->kind = *k;
     if (v.is_object())
       for (auto it = v.begin(); it != v.end(); ++it) {
@@ -107,9 +105,7 @@ struct Reader {
     const json dist = v.is_object() ? (v.contains("distribution") ? v["distribution"] : json()) : v;
     if (!dist.is_string()) return fail(key, "must be a distribution name or {\"distribution\": ...}");
     auto d = parse_distribution(dist.get<std::string>());
-    if (!d)
-      return fail(key, "unknown distribution '" + dist.get<std::string>() +
-                           "' (normal, uniform, torch-linear, heavy-tailed, outlier-channels)");
+    if (!d) return fail(key, "unknown distribution '" + dist.get<std::string>() + "' (" + distribution_names() + ")");
     out->distribution = *d;
     if (v.is_object())
       for (auto it = v.begin(); it != v.end(); ++it) {

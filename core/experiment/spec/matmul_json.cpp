@@ -55,7 +55,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
     else r.fail("accumulate", why);
   }
   if (r.string("rounding", &rounding) && !parse_rounding(rounding.c_str(), &c.cast.rounding))
-    r.fail("rounding", "'" + rounding + "' is not rne, rna, rtz, up, down or stochastic");
+    r.fail("rounding", "'" + rounding + "' is not one of " + rounding_names());
   if (r.string("overflow", &overflow) && !parse_overflow(overflow.c_str(), &c.cast.overflow))
     r.fail("overflow", "'" + overflow + "' is not default, saturate or no-saturate");
   r.scaling("input_scaling", &c.input_scaling) && r.scaling("weight_scaling", &c.weight_scaling);

@@ -106,7 +106,7 @@ Expected<CastSpec> cast_spec_from_json(const json& j) {
   r.dtype("dtype", &c.dtype);
   r.scaling("scaling", &c.scaling);
   if (r.string("rounding", &rounding) && !parse_rounding(rounding.c_str(), &c.cast.rounding))
-    r.fail("rounding", "'" + rounding + "' is not rne, rna, rtz, up, down or stochastic");
+    r.fail("rounding", "'" + rounding + "' is not one of " + rounding_names());
   if (r.string("overflow", &overflow) && !parse_overflow(overflow.c_str(), &c.cast.overflow))
     r.fail("overflow", "'" + overflow + "' is not default, saturate or no-saturate");
   r.data("data", &c.data);

@@ -21,6 +21,21 @@ Accumulation parsed(const std::string& spec) {
   return a.value_or(Accumulation{});
 }
 
+// One reader of lengths for the command line and the window; they disagreed about 0 and about
+// an empty item.
+TEST(DotSweep, LengthsFromTextAreWholeNumbersFromOneTo2To24) {
+  auto ok = parse_lengths("16,256,16777216");
+  ASSERT_TRUE(ok) << ok.error();
+  EXPECT_EQ(*ok, (std::vector<size_t>{16, 256, size_t{1} << 24}));
+  for (const char* bad : {"", "0", "16,0", "16,,32", "16,", "-4", "1e3", "16777217", "abc", " 16"}) {
+    auto r = parse_lengths(bad);
+    EXPECT_FALSE(r) << "'" << bad << "'";
+    if (!r) {
+      EXPECT_NE(r.error().find("is not a length from 1 to 16777216"), std::string::npos) << r.error();
+    }
+  }
+}
+
 TEST(DotSweep, NoMeasurementExceedsItsDeterministicBound) {
   DotSweepConfig c;
   c.lengths = {1, 17, 300, 2048};

@@ -1,0 +1,41 @@
+// The accumulation models' grammar: one text, from the tables the parser reads, that names every
+// model and rounding -- the help of matmul once omitted i32 because it was typed by hand.
+#include "core/accumulate/accumulation_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace pl::experiment {
+namespace {
+
+TEST(AccumulationSpec, TheGrammarNamesEveryModel) {
+  const std::string g = accumulation_grammar();
+  for (int k = 0; k < 8; ++k) {
+    const auto kind = static_cast<AccumKind>(k);
+    const std::string n(accum_kind_name(kind));
+    const std::string spelled = kind == AccumKind::Float64 ? "f64"
+                                : kind == AccumKind::Int32 ? "i32"
+                                : kind == AccumKind::Blas  ? "f32:blas"
+                                                           : "FMT:" + n;
+    EXPECT_NE(g.find(spelled), std::string::npos) << n << " missing from: " << g;
+  }
+  for (int r = 0; r < kRoundingCount; ++r)
+    EXPECT_NE(g.find(std::string(":") + rounding_name(static_cast<Rounding>(r))), std::string::npos) << g;
+}
+
+// Every example spelling the grammar shows parses.
+TEST(AccumulationSpec, EveryExampleOfTheGrammarParses) {
+  for (const char* spec : {"f64", "i32", "f32:blas", "f64:blas", "f16:sequential", "f16:pairwise", "f16:pairwise:32",
+                           "bf16:kahan", "f16:chunked:128", "f32:multiterm", "f32:multiterm:16:2", "f32:sequential:rtz",
+                           "e6m9:sequential", "e4m3b9:fnuz:kahan"}) {
+    std::string error;
+    EXPECT_TRUE(parse_accumulation(spec, &error)) << spec << ": " << error;
+  }
+  std::string error;
+  EXPECT_FALSE(parse_accumulation("f32:sideways", &error));
+  EXPECT_NE(error.find(accumulation_grammar()), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace pl::experiment
