@@ -62,7 +62,10 @@ int run_other_kind(const nlohmann::json& j, const std::string& file, const RunAr
 
 Runner add_run(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
-  app.add_option("config", a->config, "experiment file (JSON)")->required();
+  app.add_option("config", a->config,
+                 "experiment file (JSON, docs/experiment-json.md); its \"experiment\" is one of " +
+                     experiment::experiment_kind_names())
+      ->required();
   app.add_option("--backend", a->backend,
                  "auto | cpu | cuda: where the products (and a cast experiment's rounding) run, overriding the "
                  "file's \"backend\"; what the device cannot run falls back to the CPU, with a note");

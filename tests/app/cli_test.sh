@@ -227,6 +227,8 @@ check promote-zerodim-range 2 'OverflowError in NumPy 2' -- "$PL" promote --fram
 IO="$PL_DATA/io"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+echo '{"experiment": "conv"}' > "$TMP/conv.json"
+check run-unknown-kind 2 "unknown kind 'conv' \\(linear, matmul, mlp, dot, sum, cast, throughput, train\\)" -- "$PL" run "$TMP/conv.json" --out "$TMP/conv"
 check matmul-drawn 0 'output rounding' -- "$PL" matmul --m 16 --n 8 --k 64
 check matmul-fp8 0 'float8_e4m3fn, per-tensor \(amax' -- "$PL" matmul --linear --m 8 --n 8 --k 64 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn --input-scaling per-tensor --weight-scaling per-tensor --accumulate f32:sequential
 check matmul-json 0 '"within_deterministic"' -- "$PL" matmul --m 4 --n 4 --k 32 --accumulate f16:chunked:8 --json

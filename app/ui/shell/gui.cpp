@@ -172,68 +172,31 @@ int fail(const std::string& message) {
   return 1;
 }
 
-}  // namespace
+// The no-display message: how to get a display, or what to run without one.
+std::string no_display_message() {
+  const std::string self = self_command();
+  return "no display: DISPLAY and WAYLAND_DISPLAY are unset, so no window can open.\n"
+         "  Run it under a virtual X server:  xvfb-run -a -s '-screen 0 1600x1000x24' " +
+         self + "\n  Or take a picture headless:       " + self +
+         " --screenshot formats.png\n  Or use the command line:          " + self +
+         " formats | cast | decode | bench --help";
+}
 
-int run_gui(const GuiOptions& o) {
-  const bool screenshot = !o.screenshot_path.empty();
-  if (!screenshot && !have_display())
-    return fail(
-        "no display: DISPLAY and WAYLAND_DISPLAY are unset, so no window can open.\n"
-        "  Run it under a virtual X server:  xvfb-run -a -s '-screen 0 1600x1000x24' " +
-        self_command() + "\n" + "  Or take a picture headless:       " + self_command() +
-        " --screenshot formats.png\n" + "  Or use the command line:          " + self_command() +
-        " formats | cast | decode | bench --help");
-  // Remembered settings apply to a screenshot as to the window (so tests can exercise them with
-  // XDG_CONFIG_HOME pointed at a folder of their own), unless --no-settings; only the window
-  // a person uses writes them back.
-  const bool remembered = !o.no_settings;
-  Settings settings;
-  std::string settings_problem;
-  if (remembered) settings = load_settings(&settings_problem);
-  const int width = !o.size_given && settings.width ? settings.width : o.width;
-  const int height = !o.size_given && settings.height ? settings.height : o.height;
-  std::string error;
-  std::unique_ptr<GlContext> ctx =
-      have_display() ? open_window(width, height, !screenshot, &error) : open_headless(width, height, &error);
-  if (!ctx) return fail(error);
-
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  // Table column widths and the like persist in the config folder (not for screenshots).
-  static std::string ini;
-  io.IniFilename = nullptr;
-  if (!screenshot && remembered && !config_dir().empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(config_dir(), ec);
-    ini = config_dir() + "/imgui.ini";
-    if (!ec) io.IniFilename = ini.c_str();
-  }
-  App app(o.verbose);
-  app.presentation = o.presentation.value_or(settings.presentation);
-  int w = 0, h = 0;
-  float scale = 1;
-  ctx->begin_frame(&w, &h, &scale);
-  const char* font = apply_theme(app.presentation, scale);
-  app.theme_scale = scale;
-  if (ctx->glfw_window()) {
-    ImGui_ImplGlfw_InitForOpenGL(ctx->glfw_window(), true);
-    install_file_drop(ctx->glfw_window());
-  }
-  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return fail("OpenGL 3.3 renderer failed to start");
-
+// The panels in their tab order, each started in the state the options ask for, and wired to
+// each other (a Promotion pair or a Throughput model opens in the Experiment panel). The reason
+// the window cannot start ("" when it can).
+std::string add_panels(App& app, const GuiOptions& o, bool remembered) {
   app.panels.push_back(std::make_unique<FormatsPanel>(o.value));
-  if (!o.figure.empty()) request_figure(o.figure);
   auto promotion = std::make_unique<PromotionPanel>(app.log);
   if (auto err = promotion->configure(
           {o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind, o.b_value, o.select, o.a_shape, o.b_shape});
       !err.empty())
-    return fail(err);
+    return err;
   PromotionPanel* promotion_panel = promotion.get();
   app.panels.push_back(std::move(promotion));
   auto experiment = std::make_unique<ExperimentPanel>(app.log);
   if (!o.setup.empty()) {
-    if (auto err = experiment->load_setup(o.setup); !err.empty()) return fail(err);
+    if (auto err = experiment->load_setup(o.setup); !err.empty()) return err;
   } else if (const std::string last = config_dir() + "/last-setup.json"; remembered && [&] {
                std::error_code ec;
                return std::filesystem::exists(last, ec);
@@ -254,25 +217,121 @@ int run_gui(const GuiOptions& o) {
   app.panels.push_back(std::move(throughput));
   app.panels.push_back(std::make_unique<LogPanel>(app.log));
   auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
-  if (!scenarios->start_error().empty()) return fail(scenarios->start_error() + " (precision-lab scenario list)");
+  if (!scenarios->start_error().empty()) return scenarios->start_error() + " (precision-lab scenario list)";
   app.panels.push_back(std::move(scenarios));
   app.panels.push_back(std::make_unique<ExplorerPanel>(app.log, o.value));
-  app.status = backend_status() + "   font: " + font;
+  return "";
+}
+
+// The panel the window opens on: --panel, else the one a file or scenario implies, else the
+// remembered one. An unknown name is an error when the command line gave it.
+std::string select_first_panel(App& app, const GuiOptions& o, const std::string& remembered_panel, bool remembered) {
+  const bool screenshot = !o.screenshot_path.empty();
   const std::string& wanted = o.panel_given              ? o.panel
                               : !o.implied_panel.empty() ? o.implied_panel
-                              : remembered               ? settings.panel
+                              : remembered               ? remembered_panel
                                                          : o.panel;
   app.select_panel = lower(wanted);
+  const bool known =
+      std::any_of(app.panels.begin(), app.panels.end(), [&](auto& p) { return lower(p->name()) == app.select_panel; });
+  if (!known && (o.panel_given || screenshot))
+    return "unknown panel '" + wanted +
+           "' (panels: formats, promotion, experiment, throughput, log, scenarios, explorer)";
+  if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
+  return "";
+}
+
+// F12: the whole window as it is now, to a PNG. The pixels are read here (the GL context is this
+// thread's); the PNG is encoded and written off it, so a large window does not stall a frame.
+void capture_window(App& app, int w, int h) {
+  if (app.capture.running()) {
+    app.log.add("window", "a window capture is still being written");
+  } else if (auto path = exporting::new_export_file("window", "png"); !path) {
+    app.log.add("window", "window capture failed: " + path.error());
+  } else {
+    app.capture.start([pixels = gl::read_rgba(0, w, h), file = *path, w, h] {
+      Expected<bool> ok = write_png_rgba(file, pixels, w, h);
+      return ok ? "saved the window to " + file + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
+                : "window capture failed: " + ok.error();
+    });
+  }
+}
+
+// Table column widths and the like persist in the config folder (not for screenshots, nor
+// with --no-settings).
+void use_ini_file(ImGuiIO& io, bool persist) {
+  static std::string ini;
+  io.IniFilename = nullptr;
+  if (!persist || config_dir().empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(config_dir(), ec);
+  ini = config_dir() + "/imgui.ini";
+  if (!ec) io.IniFilename = ini.c_str();
+}
+
+// Presentation mode toggled, or the window moved to a monitor of another scale (HiDPI): fonts
+// and sizes are rebuilt for it between frames.
+void follow_theme(App& app, float scale) {
+  if (!app.theme_changed && scale == app.theme_scale) return;
+  if (scale != app.theme_scale)
+    app.log.add("window", "display scale " + std::to_string(scale).substr(0, 4) + ": fonts rebuilt");
+  apply_theme(app.presentation, scale);
+  app.theme_changed = false;
+  app.theme_scale = scale;
+}
+
+// What the next start reopens: the panel, presentation mode, size and the Experiment setup.
+void remember(const App& app, const std::string& remembered_panel, int w, int h) {
+  const Settings settings{app.current_panel.empty() ? remembered_panel : app.current_panel, app.presentation, w, h};
+  auto saved = save_settings(settings);
+  if (saved) saved = exporting::save_json(config_dir(), "last-setup.json", app.experiment->setup_json());
+  if (!saved) std::fprintf(stderr, "precision-lab: settings not saved: %s\n", saved.error().c_str());
+}
+
+}  // namespace
+
+int run_gui(const GuiOptions& o) {
+  const bool screenshot = !o.screenshot_path.empty();
+  if (!screenshot && !have_display()) return fail(no_display_message());
+  // Remembered settings apply to a screenshot as to the window (so tests can exercise them with
+  // XDG_CONFIG_HOME pointed at a folder of their own), unless --no-settings; only the window
+  // a person uses writes them back.
+  const bool remembered = !o.no_settings;
+  Settings settings;
+  std::string settings_problem;
+  if (remembered) settings = load_settings(&settings_problem);
+  const int width = !o.size_given && settings.width ? settings.width : o.width;
+  const int height = !o.size_given && settings.height ? settings.height : o.height;
+  std::string error;
+  std::unique_ptr<GlContext> ctx =
+      have_display() ? open_window(width, height, !screenshot, &error) : open_headless(width, height, &error);
+  if (!ctx) return fail(error);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  use_ini_file(io, !screenshot && remembered);
+  App app(o.verbose);
+  app.presentation = o.presentation.value_or(settings.presentation);
+  int w = 0, h = 0;
+  float scale = 1;
+  ctx->begin_frame(&w, &h, &scale);
+  const char* font = apply_theme(app.presentation, scale);
+  app.theme_scale = scale;
+  if (ctx->glfw_window()) {
+    ImGui_ImplGlfw_InitForOpenGL(ctx->glfw_window(), true);
+    install_file_drop(ctx->glfw_window());
+  }
+  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return fail("OpenGL 3.3 renderer failed to start");
+
+  if (!o.figure.empty()) request_figure(o.figure);
+  if (auto err = add_panels(app, o, remembered); !err.empty()) return fail(err);
+  app.status = backend_status() + "   font: " + font;
+  if (auto err = select_first_panel(app, o, settings.panel, remembered); !err.empty()) return fail(err);
   if (!settings_problem.empty()) {
     app.log.add("window", settings_problem);
     app.warning = "Settings: " + settings_problem;
   }
-  bool known =
-      std::any_of(app.panels.begin(), app.panels.end(), [&](auto& p) { return lower(p->name()) == app.select_panel; });
-  if (!known && (o.panel_given || screenshot))
-    return fail("unknown panel '" + wanted +
-                "' (panels: formats, promotion, experiment, throughput, log, scenarios, explorer)");
-  if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
   for (const std::string& path : o.open) open_file(app, path);
   app.log.add("window", "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status);
 
@@ -281,15 +340,7 @@ int run_gui(const GuiOptions& o) {
   FrameMeter meter;
   for (int frame = 0; !ctx->should_close() && !app.quit; ++frame) {
     ctx->begin_frame(&w, &h, &scale);
-    // Presentation mode toggled, or the window moved to a monitor of another scale (HiDPI):
-    // fonts and sizes are rebuilt for it between frames.
-    if (app.theme_changed || scale != app.theme_scale) {
-      if (scale != app.theme_scale)
-        app.log.add("window", "display scale " + std::to_string(scale).substr(0, 4) + ": fonts rebuilt");
-      apply_theme(app.presentation, scale);
-      app.theme_changed = false;
-      app.theme_scale = scale;
-    }
+    follow_theme(app, scale);
     if (ctx->glfw_window()) {
       ImGui_ImplGlfw_NewFrame();
     } else {
@@ -318,19 +369,7 @@ int run_gui(const GuiOptions& o) {
     // F12: the whole window as it is now, to a PNG (the window, not the offscreen path).
     // The pixels are read here (the GL context is this thread's); the PNG is encoded and
     // written off it, so a large window does not stall a frame.
-    if (!screenshot && ctx->glfw_window() && ImGui::IsKeyPressed(GLFW_KEY_F12, false)) {
-      if (app.capture.running()) {
-        app.log.add("window", "a window capture is still being written");
-      } else if (auto path = exporting::new_export_file("window", "png"); !path) {
-        app.log.add("window", "window capture failed: " + path.error());
-      } else {
-        app.capture.start([pixels = gl::read_rgba(0, w, h), file = *path, w, h] {
-          Expected<bool> ok = write_png_rgba(file, pixels, w, h);
-          return ok ? "saved the window to " + file + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
-                    : "window capture failed: " + ok.error();
-        });
-      }
-    }
+    if (!screenshot && ctx->glfw_window() && ImGui::IsKeyPressed(GLFW_KEY_F12, false)) capture_window(app, w, h);
     if (auto done = app.capture.take()) app.log.add("window", *done);
     if (screenshot && ++settled >= kScreenshotFrames) {
       if (!fbo->complete()) return fail("offscreen framebuffer is incomplete");
@@ -345,12 +384,7 @@ int run_gui(const GuiOptions& o) {
       std::fflush(stdout);
     }
   }
-  if (!screenshot && remembered) {
-    settings = {app.current_panel.empty() ? settings.panel : app.current_panel, app.presentation, w, h};
-    auto saved = save_settings(settings);
-    if (saved) saved = exporting::save_json(config_dir(), "last-setup.json", app.experiment->setup_json());
-    if (!saved) std::fprintf(stderr, "precision-lab: settings not saved: %s\n", saved.error().c_str());
-  }
+  if (!screenshot && remembered) remember(app, settings.panel, w, h);
   ImGui_ImplOpenGL3_Shutdown();
   if (ctx->glfw_window()) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

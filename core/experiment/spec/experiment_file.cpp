@@ -5,6 +5,100 @@
 #include "core/experiment/spec/train_json.h"
 
 namespace pl::experiment {
+namespace {
+
+using Progress = std::function<void(double)>;
+
+Expected<ExperimentRun> run_sweep(const nlohmann::json& j, const Progress& progress, const std::atomic<bool>* cancel) {
+  auto c = dot_config_from_json(j);
+  if (!c) return Error{c.error()};
+  ExperimentRun run;
+  run.dot_rows = dot_sweep(*c, progress, cancel);
+  if (cancel && cancel->load()) return Error{"cancelled"};
+  run.setup = to_json(*c);
+  run.result = sweep_result_json(*c, run.dot_rows);
+  run.dot_config = *c;
+  return run;
+}
+
+Expected<ExperimentRun> run_roundtrip(const nlohmann::json& j, const Progress& progress,
+                                      const std::atomic<bool>* cancel) {
+  auto spec = cast_spec_from_json(j);
+  if (!spec) return Error{spec.error()};
+  auto r = run_cast(*spec, progress, cancel);
+  if (!r) return Error{r.error()};
+  ExperimentRun run;
+  run.setup = to_json(*spec);
+  run.result = to_json(*r);
+  run.cast = std::move(r).value();
+  return run;
+}
+
+Expected<ExperimentRun> run_throughput_file(const nlohmann::json& j, const Progress& progress,
+                                            const std::atomic<bool>* cancel) {
+  auto c = throughput_config_from_json(j);
+  if (!c) return Error{c.error()};
+  auto r = run_throughput(*c, progress, cancel);
+  if (!r) return Error{r.error()};
+  ExperimentRun run;
+  run.setup = to_json(r->config);
+  run.result = to_json(*r);
+  run.throughput = std::move(r).value();
+  return run;
+}
+
+Expected<ExperimentRun> run_train_file(const nlohmann::json& j, const Progress& progress,
+                                       const std::atomic<bool>* cancel) {
+  auto c = train_config_from_json(j);
+  if (!c) return Error{c.error()};
+  auto r = run_train(*c, progress, cancel);
+  if (!r) return Error{r.error()};
+  ExperimentRun run;
+  run.setup = to_json(*c);
+  run.result = to_json(*r);
+  run.train = std::move(r).value();
+  return run;
+}
+
+Expected<ExperimentRun> run_mlp_file(const nlohmann::json& j, const Progress& progress,
+                                     const std::atomic<bool>* cancel) {
+  auto c = mlp_config_from_json(j);
+  if (!c) return Error{c.error()};
+  auto r = run_mlp(*c, progress, cancel);
+  if (!r) return Error{r.error()};
+  ExperimentRun run;
+  run.setup = to_json(*c);
+  run.result = to_json(*r);
+  run.mlp = std::move(r).value();
+  return run;
+}
+
+Expected<ExperimentRun> run_product(const nlohmann::json& j, const Progress& progress,
+                                    const std::atomic<bool>* cancel) {
+  auto spec = matmul_spec_from_json(j);
+  if (!spec) return Error{spec.error()};
+  auto r = run_spec(*spec, progress, cancel);
+  if (!r) return Error{r.error()};
+  ExperimentRun run;
+  run.setup = to_json(r->spec);
+  run.result = r->raised() ? to_json(*r->framework) : to_json(*r->result);
+  if (r->framework && !r->raised()) run.result["framework"] = to_json(*r->framework);
+  run.matmul = std::move(r).value();
+  return run;
+}
+
+constexpr ExperimentKind kKinds[] = {
+    {"linear", "matmul --linear", "y = x W^T + b in any dtypes, its error split by where it came from", run_product},
+    {"matmul", "matmul", "C = A B in any dtypes, its error split by where it came from", run_product},
+    {"mlp", "mlp", "error through the layers of a small MLP against the float64 network", run_mlp_file},
+    {"dot", "dot", "dot-product error versus length K for accumulation models, with their bounds", run_sweep},
+    {"sum", "dot --sum", "sum error versus length K for accumulation models, with their bounds", run_sweep},
+    {"cast", "roundtrip", "an array through a dtype and scaling recipe and back", run_roundtrip},
+    {"throughput", "bench --op throughput", "matrix-product rate per dtype on a backend", run_throughput_file},
+    {"train", "train", "a linear regression trained in each format's own arithmetic", run_train_file},
+};
+
+}  // namespace
 
 std::string experiment_kind(const nlohmann::json& j) {
   if (j.is_object() && j.contains("experiment") && j["experiment"].is_string())
@@ -12,69 +106,33 @@ std::string experiment_kind(const nlohmann::json& j) {
   return "linear";
 }
 
+std::span<const ExperimentKind> experiment_kinds() { return kKinds; }
+
+const ExperimentKind* find_experiment_kind(std::string_view name) {
+  for (const ExperimentKind& k : kKinds)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+std::string experiment_kind_names(std::string_view separator) {
+  std::string out;
+  for (const ExperimentKind& k : kKinds) out.append(out.empty() ? "" : separator).append(k.name);
+  return out;
+}
+
 Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::function<void(double)>& progress,
                                             const std::atomic<bool>* cancel) {
-  ExperimentRun run;
-  run.kind = experiment_kind(j);
-  if (run.kind == "dot" || run.kind == "sum") {
-    auto c = dot_config_from_json(j);
-    if (!c) return Error{c.error()};
-    run.dot_rows = dot_sweep(*c, progress, cancel);
-    if (cancel && cancel->load()) return Error{"cancelled"};
-    run.setup = to_json(*c);
-    run.result = sweep_result_json(*c, run.dot_rows);
-    run.dot_config = *c;
-    return run;
-  }
-  if (run.kind == "cast") {
-    auto spec = cast_spec_from_json(j);
-    if (!spec) return Error{spec.error()};
-    auto r = run_cast(*spec, progress, cancel);
-    if (!r) return Error{r.error()};
-    run.setup = to_json(*spec);
-    run.result = to_json(*r);
-    run.cast = std::move(r).value();
-    return run;
-  }
-  if (run.kind == "throughput") {
-    auto c = throughput_config_from_json(j);
-    if (!c) return Error{c.error()};
-    auto r = run_throughput(*c, progress, cancel);
-    if (!r) return Error{r.error()};
-    run.setup = to_json(r->config);
-    run.result = to_json(*r);
-    run.throughput = std::move(r).value();
-    return run;
-  }
-  if (run.kind == "train") {
-    auto c = train_config_from_json(j);
-    if (!c) return Error{c.error()};
-    auto r = run_train(*c, progress, cancel);
-    if (!r) return Error{r.error()};
-    run.setup = to_json(*c);
-    run.result = to_json(*r);
-    run.train = std::move(r).value();
-    return run;
-  }
-  if (run.kind == "mlp") {
-    auto c = mlp_config_from_json(j);
-    if (!c) return Error{c.error()};
-    auto r = run_mlp(*c, progress, cancel);
-    if (!r) return Error{r.error()};
-    run.setup = to_json(*c);
-    run.result = to_json(*r);
-    run.mlp = std::move(r).value();
-    return run;
-  }
-  auto spec = matmul_spec_from_json(j);
-  if (!spec) return Error{spec.error()};
-  auto r = run_spec(*spec, progress, cancel);
-  if (!r) return Error{r.error()};
-  run.setup = to_json(r->spec);
-  run.result = r->raised() ? to_json(*r->framework) : to_json(*r->result);
-  if (r->framework && !r->raised()) run.result["framework"] = to_json(*r->framework);
-  run.matmul = std::move(r).value();
-  return run;
+  if (!j.is_object()) return Error{"an experiment is a JSON object"};
+  if (j.contains("experiment") && !j["experiment"].is_string())
+    return Error{"'experiment': must be a string, one of " + experiment_kind_names()};
+  const std::string name = experiment_kind(j);
+  const ExperimentKind* kind = find_experiment_kind(name);
+  if (!kind) return Error{"'experiment': unknown kind '" + name + "' (" + experiment_kind_names() + ")"};
+  auto run = kind->run(j, progress, cancel);
+  if (!run) return run;
+  ExperimentRun out = std::move(run).value();
+  out.kind = name;
+  return out;
 }
 
 }  // namespace pl::experiment

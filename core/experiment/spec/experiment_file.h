@@ -7,7 +7,9 @@
 #include <atomic>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -38,6 +40,20 @@ struct ExperimentRun {
 
 // The kind a file names ("linear" when it names none, as matmul_spec_from_json reads it).
 std::string experiment_kind(const nlohmann::json& j);
+
+// The experiment kinds, one row each: the name a file gives in "experiment", the command that
+// runs one from the command line, what it measures, and how a file of it is read and run.
+// `run` reads the file as strictly as the kind's reader does.
+struct ExperimentKind {
+  std::string_view name;     // "linear", "matmul", "mlp", "dot", "sum", "cast", "throughput", "train"
+  std::string_view command;  // precision-lab COMMAND runs one alone ("matmul --linear", "roundtrip", ...)
+  std::string_view what;     // one line, for help texts
+  Expected<ExperimentRun> (*run)(const nlohmann::json& j, const std::function<void(double)>& progress,
+                                 const std::atomic<bool>* cancel);
+};
+std::span<const ExperimentKind> experiment_kinds();
+const ExperimentKind* find_experiment_kind(std::string_view name);  // nullptr: no such kind
+std::string experiment_kind_names(std::string_view separator = ", ");
 
 // Reads the file as strictly as each kind's reader does and runs it. Errors: the reader's
 // (naming the key), a file it names, "cancelled".

@@ -5,6 +5,7 @@
 // spellings, as the writer prints them, and no default, so a dropped key cannot pass unseen.
 #include <gtest/gtest.h>
 
+#include "core/experiment/spec/experiment_file.h"
 #include "core/experiment/spec/matmul_json.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/experiment/throughput_run.h"
@@ -155,6 +156,22 @@ TEST(ExperimentJson, SizesOutOfRangeAreRefusedNamingTheKey) {
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "width": 0})"), "'width': must be an integer from 1 to 16777216");
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "batch": 16777217})"), "'batch': must be an integer from 1 to 16777216");
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "width": 8, "batch": 1, "layers": 1})"), "accepted");
+}
+
+// One table of kinds: an unknown kind names every kind the table has (an unknown one was read
+// as a matrix product and refused as "not matmul or linear"), and each name finds its row.
+TEST(ExperimentFile, TheKindTableNamesEveryKindAndRefusesOthers) {
+  for (const ExperimentKind& k : experiment_kinds()) {
+    ASSERT_EQ(find_experiment_kind(k.name), &k) << k.name;
+    EXPECT_FALSE(k.command.empty()) << k.name;
+    EXPECT_NE(experiment_kind_names().find(k.name), std::string::npos) << k.name;
+  }
+  const auto run = run_experiment_file(json{{"experiment", "conv"}});
+  ASSERT_FALSE(run);
+  EXPECT_EQ(run.error(), "'experiment': unknown kind 'conv' (" + experiment_kind_names() + ")");
+  const auto not_text = run_experiment_file(json{{"experiment", 3}});
+  ASSERT_FALSE(not_text);
+  EXPECT_NE(not_text.error().find("must be a string"), std::string::npos) << not_text.error();
 }
 
 }  // namespace
