@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (ASan + UBSan) -- .npy, .safetensors, experiment and
+# Builds the libFuzzer targets with clang (ASan + UBSan; with --tests, the core tests too, run first) -- .npy, .safetensors, experiment and
 # scenario files, and the spellings of dtypes, accumulation models and numbers (tests/fuzz/) --
 # and runs each over its corpus for FUZZ_SECONDS (default 30). The corpus in tests/fuzz/corpus/ is
 # then merged down to the inputs that add coverage; a crash, or a reader's value that does not read
@@ -10,6 +10,13 @@ seconds="${FUZZ_SECONDS:-30}"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DPL_CORE_ONLY=ON -DPL_SANITIZE=ON -DPL_FUZZ=ON -DPL_CUDA=OFF >/dev/null
 targets=(npy safetensors experiment spelling)
+if [[ ${1:-} == --tests ]]; then
+  # The same build holds the core tests (clang, ASan + UBSan, with the fuzzers' coverage
+  # instrumentation): built and run here, before the fuzzers, so that core is built under
+  # AddressSanitizer once, not twice (scripts/test.sh).
+  cmake --build build-fuzz --parallel
+  (cd build-fuzz && ctest --output-on-failure --timeout 900 -j"$(nproc)")
+fi
 cmake --build build-fuzz --parallel --target "${targets[@]/%/_fuzz}"
 for target in "${targets[@]}"; do
   corpus="tests/fuzz/corpus/$target"

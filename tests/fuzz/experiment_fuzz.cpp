@@ -3,7 +3,7 @@
 // trip the app makes with it -- written back as setup.json, read again, written again, the same
 // JSON -- or a re-run would not be the run it claims to repeat. A broken trip aborts with both
 // texts. (A setting the writer drops every time keeps that fixed point: tests/core/
-// experiment_json_test.cpp looks for those.) Nothing is run: the readers alone, which open no files.
+// experiment/experiment_json_test.cpp looks for those.) Nothing is run: the readers alone.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -18,6 +18,7 @@
 #include "core/experiment/throughput_run.h"
 #include "core/io/file_read.h"
 #include "core/scenario/scenario.h"
+#include "tests/fuzz/file_input.h"
 
 namespace {
 
@@ -48,6 +49,14 @@ void check_trip(const json& j, const char* kind, Read read) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Through the reader the command line and the window use: nesting and repeated keys checked.
   const auto parsed = pl::io::parse_json_strictly(std::string_view(reinterpret_cast<const char*>(data), size), "input");
+  // And through the file reader `run` and the window's --setup call, which must agree.
+  if (const std::string path = pl::fuzz::as_file(data, size, ".json"); !path.empty()) {
+    const auto from_file = pl::io::read_json_file(path);
+    if (bool(from_file) != bool(parsed) || (parsed && *from_file != *parsed)) {
+      std::fprintf(stderr, "read_json_file and parse_json_strictly disagree on one input\n");
+      std::abort();
+    }
+  }
   if (!parsed) return 0;
   const json& j = *parsed;
   using namespace pl::experiment;

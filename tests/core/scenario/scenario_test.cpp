@@ -119,7 +119,10 @@ TEST(ScenarioLibrary, EveryNumberInTheTextIsBacked) {
     std::vector<double> backed;
     for (const auto& [at, v] : numbers_in(parts.dump(), false)) backed.push_back(v);
     for (const std::string* text : {&s.story, &s.look_at})
-      for (const auto& [at, v] : numbers_in(*text)) {
+      for (const auto& number : numbers_in(*text)) {
+        // (Named, not a structured binding: clang 14 cannot capture one in a lambda.)
+        const size_t at = number.first;
+        const double v = number.second;
         const bool in_fact = std::any_of(s.facts.begin(), s.facts.end(), [&](const Fact& f) {
           for (size_t p = text->find(f.says); p != std::string::npos; p = text->find(f.says, p + 1))
             if (at >= p && at < p + f.says.size()) return true;

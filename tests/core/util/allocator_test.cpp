@@ -10,6 +10,7 @@
 
 #include "core/util/allocator.h"
 #include "core/util/no_init_vector.h"
+#include "core/util/sanitized.h"
 #include "tests/core/test_util.h"
 
 namespace pl {
@@ -25,7 +26,7 @@ TEST(Allocator, FreedArraysAreReusedWithoutPageFaults) {
 #if !defined(__GLIBC__)
   GTEST_SKIP() << "not glibc: keep_freed_memory() does nothing here";
 #endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if PL_SANITIZED
   GTEST_SKIP() << "a sanitizer's allocator replaces glibc's and ignores mallopt";
 #endif
   keep_freed_memory();
@@ -46,7 +47,7 @@ TEST(Allocator, FreedArraysAreReusedWithoutPageFaults) {
 }
 
 TEST(NoInitVector, MakingALargeArrayTouchesNoneOfItsPages) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if PL_SANITIZED
   GTEST_SKIP() << "a sanitizer's allocator writes its shadow memory for every allocation";
 #endif
   // 256 MB: more than any array this test binary made and freed before (a fresh mapping, or
