@@ -94,9 +94,6 @@ Runner add_matmul(CLI::App& app) {
       return kExitBadInput;
     }
     nlohmann::json j = {{"experiment", a->linear ? "linear" : "matmul"},
-                        {"m", a->m},
-                        {"n", a->n},
-                        {"k", a->k},
                         {"input", a->input},
                         {"weight", a->weight},
                         {"output", a->output},
@@ -105,11 +102,13 @@ Runner add_matmul(CLI::App& app) {
                         {"overflow", a->overflow},
                         {"input_scaling", a->input_scaling},
                         {"weight_scaling", a->weight_scaling},
-                        {"input_data", a->data},
-                        {"weight_data", a->weight_data},
                         {"seed", a->seed},
-                        {"high_precision_reference", a->high},
-                        {"raw", a->raw}};
+                        {"high_precision_reference", a->high}};
+    if (a->a.empty() && a->b.empty()) {  // drawn operands: their shapes and distributions
+      j["m"] = a->m, j["n"] = a->n, j["k"] = a->k;
+      j["input_data"] = a->data, j["weight_data"] = a->weight_data;
+    }
+    if (a->raw) j["raw"] = true;
     if (!a->bias_dtype.empty()) j["bias"] = a->bias_dtype;
     if (!a->a.empty()) j["input_file"] = a->a;
     if (!a->b.empty()) j["weight_file"] = a->b;

@@ -321,6 +321,9 @@ else  # a GPU: every table format but e8m0 is rounded there
 fi
 check roundtrip-backend-bad 2 "backend 'gpu': expected cpu, cuda or auto" -- "$PL" roundtrip --backend gpu
 echo "{\"experiment\": \"cast\", \"dtype\": \"bfloat16\", \"input_file\": \"$IO/f64.npy\"}" > "$TMP/castfile.json"
+# What matmul refuses in a combination, a file refuses too (the file's shape wins otherwise, silently).
+echo "{\"experiment\": \"linear\", \"m\": 4, \"input_file\": \"$IO/f64.npy\", \"weight_file\": \"$IO/f64.npy\"}" > "$TMP/mfile.json"
+check run-drawn-key-with-files 2 "'m': is for drawn operands: with input_file and weight_file" -- "$PL" run "$TMP/mfile.json" --out "$TMP/mfile"
 check run-cast-file 0 '"rows": 3' -- "$PL" run "$TMP/castfile.json" --out "$TMP/cast2" --json
 echo '{"experiment": "cast", "dtype": "bfloat16", "scaling": "mx"}' > "$TMP/badcast.json"
 check run-cast-bad-recipe 2 'MX blocks hold' -- "$PL" run "$TMP/badcast.json" --out "$TMP/o7"

@@ -70,8 +70,8 @@ elif [[ $mode == experiment-kinds ]]; then  # the MLP, the K sweep and the cast 
     { echo "$log"; exit 1; }
   grep -qE 'experiment: cast 64 x 256 through float4_e2m1fn \(nvfp4, stochastic\): normwise .*, on (cuda \(|cpu \(cuda unavailable: )' <<<"$log" ||
     { echo "$log"; exit 1; }
-  # A cast of a tensor file takes the file's shape (3 x 4), whatever rows and cols say.
-  echo "{\"experiment\": \"cast\", \"dtype\": \"bfloat16\", \"rows\": 9, \"cols\": 9, \"input_file\": \"$PL_DATA/io/f64.npy\"}" > "$dir/castfile.json"
+  # A cast of a tensor file takes the file's shape (3 x 4).
+  echo "{\"experiment\": \"cast\", \"dtype\": \"bfloat16\", \"input_file\": \"$PL_DATA/io/f64.npy\"}" > "$dir/castfile.json"
   log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$dir/castfile.png" --size 1280x800 --verbose --setup "$dir/castfile.json") ||
     { echo "$log"; exit 1; }
   grep -qE 'experiment: cast 3 x 4 through bfloat16 \(none, rne\)' <<<"$log" || { echo "$log"; exit 1; }

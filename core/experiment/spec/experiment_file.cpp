@@ -21,19 +21,37 @@ Expected<ExperimentRun> run_sweep(const nlohmann::json& j, const Progress& progr
   return run;
 }
 
-Expected<ExperimentRun> run_roundtrip(const nlohmann::json& j, const Progress& progress,
-                                      const std::atomic<bool>* cancel) {
-  auto spec = cast_spec_from_json(j);
-  if (!spec) return Error{spec.error()};
-  auto r = run_cast(*spec, progress, cancel);
+// A kind whose setup is its config as read: read, run, and keep the result in `member`.
+template <typename Read, typename Run, typename Member>
+Expected<ExperimentRun> read_and_run(const nlohmann::json& j, const Progress& progress, const std::atomic<bool>* cancel,
+                                     Read read, Run run_it, Member member) {
+  auto c = read(j);
+  if (!c) return Error{c.error()};
+  auto r = run_it(*c, progress, cancel);
   if (!r) return Error{r.error()};
   ExperimentRun run;
-  run.setup = to_json(*spec);
+  run.setup = to_json(*c);
   run.result = to_json(*r);
-  run.cast = std::move(r).value();
+  run.*member = std::move(r).value();
   return run;
 }
 
+Expected<ExperimentRun> run_roundtrip(const nlohmann::json& j, const Progress& progress,
+                                      const std::atomic<bool>* cancel) {
+  return read_and_run(j, progress, cancel, cast_spec_from_json, run_cast, &ExperimentRun::cast);
+}
+
+Expected<ExperimentRun> run_train_file(const nlohmann::json& j, const Progress& progress,
+                                       const std::atomic<bool>* cancel) {
+  return read_and_run(j, progress, cancel, train_config_from_json, run_train, &ExperimentRun::train);
+}
+
+Expected<ExperimentRun> run_mlp_file(const nlohmann::json& j, const Progress& progress,
+                                     const std::atomic<bool>* cancel) {
+  return read_and_run(j, progress, cancel, mlp_config_from_json, run_mlp, &ExperimentRun::mlp);
+}
+
+// Its setup is the config as run (the datasheet and sizes it resolved).
 Expected<ExperimentRun> run_throughput_file(const nlohmann::json& j, const Progress& progress,
                                             const std::atomic<bool>* cancel) {
   auto c = throughput_config_from_json(j);
@@ -44,32 +62,6 @@ Expected<ExperimentRun> run_throughput_file(const nlohmann::json& j, const Progr
   run.setup = to_json(r->config);
   run.result = to_json(*r);
   run.throughput = std::move(r).value();
-  return run;
-}
-
-Expected<ExperimentRun> run_train_file(const nlohmann::json& j, const Progress& progress,
-                                       const std::atomic<bool>* cancel) {
-  auto c = train_config_from_json(j);
-  if (!c) return Error{c.error()};
-  auto r = run_train(*c, progress, cancel);
-  if (!r) return Error{r.error()};
-  ExperimentRun run;
-  run.setup = to_json(*c);
-  run.result = to_json(*r);
-  run.train = std::move(r).value();
-  return run;
-}
-
-Expected<ExperimentRun> run_mlp_file(const nlohmann::json& j, const Progress& progress,
-                                     const std::atomic<bool>* cancel) {
-  auto c = mlp_config_from_json(j);
-  if (!c) return Error{c.error()};
-  auto r = run_mlp(*c, progress, cancel);
-  if (!r) return Error{r.error()};
-  ExperimentRun run;
-  run.setup = to_json(*c);
-  run.result = to_json(*r);
-  run.mlp = std::move(r).value();
   return run;
 }
 

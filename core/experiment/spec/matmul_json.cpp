@@ -72,6 +72,17 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   r.string("weight_file", &spec.files.weight);
   r.string("bias_file", &spec.files.bias);
   r.boolean("raw", &spec.files.raw);
+  // As `matmul --a --b` refuses them: with operand files the shapes and values are the files'.
+  const bool operand_files = !spec.files.input.empty() || !spec.files.weight.empty();
+  if (operand_files) {
+    for (const char* key : {"m", "n", "k", "input_data", "weight_data"})
+      if (j.contains(key))
+        r.fail(key, "is for drawn operands: with input_file and weight_file the shapes and values are the files'");
+  } else if (spec.files.raw) {
+    r.fail("raw", "reads the .npy files of input_file and weight_file as raw codes: give the files");
+  }
+  if (!spec.files.bias.empty() && j.contains("bias_data"))
+    r.fail("bias_data", "is for a drawn bias: with bias_file the values are the file's");
   if (r.string("framework", &spec.framework) && !spec.framework.empty() && !promote::find_engine(spec.framework))
     r.fail("framework", "unknown framework '" + spec.framework + "' (" + promote::engine_names() + ")");
   if (!r.error.empty()) return Error{r.error};
@@ -121,7 +132,11 @@ json to_json(const MatmulSpec& s) {
   if (!s.files.input.empty()) j["input_file"] = s.files.input;
   if (!s.files.weight.empty()) j["weight_file"] = s.files.weight;
   if (!s.files.bias.empty()) j["bias_file"] = s.files.bias;
-  if (s.files.raw) j["raw"] = true;
+  // What the files give is not written (matmul_spec_from_json refuses it beside them).
+  if (!s.files.input.empty() || !s.files.weight.empty())
+    for (const char* key : {"m", "n", "k", "input_data", "weight_data"}) j.erase(key);
+  if (!s.files.bias.empty()) j.erase("bias_data");
+  if (s.files.raw && (!s.files.input.empty() || !s.files.weight.empty())) j["raw"] = true;
   if (!s.framework.empty()) j["framework"] = s.framework;
   if (c.backend != "cpu") j["backend"] = c.backend;
   if (c.fast_accumulation) j["fast_accumulation"] = true;

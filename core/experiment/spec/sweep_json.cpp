@@ -113,6 +113,15 @@ Expected<CastSpec> cast_spec_from_json(const json& j) {
   r.seed(&c.seed);
   r.string("input_file", &spec.input_file);
   r.string("backend", &c.backend);
+  // As `roundtrip --input` refuses them: with a file, the shape and the values are the tensor's
+  // (the distribution still draws a delayed recipe's amax history).
+  if (!spec.input_file.empty()) {
+    for (const char* key : {"rows", "cols"})
+      if (j.contains(key)) r.fail(key, "is for drawn values: with input_file the shape is the tensor's");
+    if (j.contains("data") && c.scaling.kind != ScalingKind::PerTensorDelayed)
+      r.fail("data",
+             "is for drawn values (and a delayed recipe's history): with input_file the values are the tensor's");
+  }
   if (!r.error.empty()) return Error{r.error};
   if (auto why = check(c); !why.empty()) return Error{why};
   return spec;
@@ -129,7 +138,12 @@ json to_json(const CastSpec& s) {
             {"overflow", overflow_name(c.cast.overflow)},
             {"data", data_json(c.data)},
             {"seed", c.seed}};
-  if (!s.input_file.empty()) j["input_file"] = s.input_file;
+  if (!s.input_file.empty()) {  // the shape and values are the file's (cast_spec_from_json refuses them)
+    j["input_file"] = s.input_file;
+    j.erase("rows");
+    j.erase("cols");
+    if (c.scaling.kind != ScalingKind::PerTensorDelayed) j.erase("data");
+  }
   if (c.backend != "cpu") j["backend"] = c.backend;
   return j;
 }

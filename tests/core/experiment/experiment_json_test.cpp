@@ -38,12 +38,52 @@ TEST(ExperimentJson, EveryMatmulSettingIsWrittenBack) {
       "weight_scaling": {"history": 16, "kind": "mx"}, "input_data": )" PL_DATA R"(, "weight_data": )" PL_DATA
                                               R"(, "bias_data": )" PL_DATA
                                               R"(, "seed": 99, "high_precision_reference": true, "threads": 1,
-      "input_file": "x.npy", "weight_file": "w.npy", "bias_file": "b.npy", "raw": true, "comment": "kept out",
-      "input_via": "float32", "weight_via": "bfloat16", "bias_via": "float16", "backend": "cuda",
-      "fast_accumulation": true})");
+      "comment": "kept out", "input_via": "float32", "weight_via": "bfloat16", "bias_via": "float16",
+      "backend": "cuda", "fast_accumulation": true})");
   auto spec = matmul_spec_from_json(file);
   ASSERT_TRUE(spec) << spec.error();
   expect_every_key_kept(file, to_json(*spec));
+}
+
+// Operands from files: the shapes and values are the files', so the keys of drawn operands are
+// neither read nor written, and the files' keys are kept.
+TEST(ExperimentJson, EveryMatmulFileSettingIsWrittenBack) {
+  const json file = experiment_json_test_file(R"({"experiment": "linear", "input": "bfloat16", "weight": "bfloat16",
+      "bias": "float32", "seed": 3, "input_file": "x.npy", "weight_file": "w.npy", "bias_file": "b.npy", "raw": true})");
+  auto spec = matmul_spec_from_json(file);
+  ASSERT_TRUE(spec) << spec.error();
+  const json written = to_json(*spec);
+  expect_every_key_kept(file, written);
+  for (const char* drawn : {"m", "n", "k", "input_data", "weight_data", "bias_data"})
+    EXPECT_FALSE(written.contains(drawn)) << drawn << " written beside the files: " << written.dump();
+}
+
+// What `matmul` refuses in a combination, the file refuses too: "m" with operand files was
+// silently ignored, and "raw" without files did nothing.
+TEST(ExperimentJson, TheFileRefusesWhatTheCommandLineRefuses) {
+  auto error_of = [](const char* text) {
+    const auto spec = matmul_spec_from_json(json::parse(text));
+    return spec ? std::string("accepted") : spec.error();
+  };
+  for (const char* key : {"m", "n", "k"})
+    EXPECT_EQ(
+        error_of((std::string(R"({"input_file": "x.npy", "weight_file": "w.npy", ")") + key + R"(": 4})").c_str()),
+        std::string("'") + key +
+            "': is for drawn operands: with input_file and weight_file the shapes and values are the files'");
+  EXPECT_NE(
+      error_of(R"({"input_file": "x.npy", "weight_file": "w.npy", "input_data": "uniform"})").find("'input_data'"),
+      std::string::npos);
+  EXPECT_EQ(error_of(R"({"raw": true})"),
+            "'raw': reads the .npy files of input_file and weight_file as raw codes: give the files");
+  EXPECT_EQ(error_of(R"({"bias": "float32", "bias_file": "b.npy", "bias_data": "normal"})"),
+            "'bias_data': is for a drawn bias: with bias_file the values are the file's");
+  // The same for the cast experiment (`roundtrip --input` refuses --rows, --cols and --data).
+  const auto cast = cast_spec_from_json(json::parse(R"({"experiment": "cast", "input_file": "x.npy", "rows": 9})"));
+  ASSERT_FALSE(cast);
+  EXPECT_EQ(cast.error(), "'rows': is for drawn values: with input_file the shape is the tensor's");
+  const auto delayed = cast_spec_from_json(json::parse(
+      R"({"experiment": "cast", "dtype": "float8_e4m3fn", "scaling": "delayed", "input_file": "x.npy", "data": "uniform"})"));
+  EXPECT_TRUE(delayed) << delayed.error();  // a delayed recipe draws its amax history from the data
 }
 
 // A key written "" took its default silently, as --out "" did on the command line.
@@ -78,10 +118,18 @@ TEST(ExperimentJson, EveryDotSettingIsWrittenBack) {
 TEST(ExperimentJson, EveryCastSettingIsWrittenBack) {
   const json file = experiment_json_test_file(R"({"experiment": "cast", "rows": 4, "cols": 6,
       "dtype": "float4_e2m1fn", "scaling": {"history": 16, "kind": "nvfp4"}, "rounding": "up",
-      "overflow": "no-saturate", "data": )" PL_DATA R"(, "seed": 11, "input_file": "x.npy", "backend": "cuda"})");
+      "overflow": "no-saturate", "data": )" PL_DATA R"(, "seed": 11, "backend": "cuda"})");
   auto c = cast_spec_from_json(file);
   ASSERT_TRUE(c) << c.error();
   expect_every_key_kept(file, to_json(*c));
+  // From a file: its shape and values, so rows, cols and data are not written beside it.
+  const json from_file = experiment_json_test_file(R"({"experiment": "cast", "dtype": "bfloat16",
+      "input_file": "x.npy", "seed": 2})");
+  auto f = cast_spec_from_json(from_file);
+  ASSERT_TRUE(f) << f.error();
+  const json written = to_json(*f);
+  expect_every_key_kept(from_file, written);
+  for (const char* drawn : {"rows", "cols", "data"}) EXPECT_FALSE(written.contains(drawn)) << written.dump();
 }
 
 TEST(ExperimentJson, EveryThroughputSettingIsWrittenBack) {
