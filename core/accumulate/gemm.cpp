@@ -1,3 +1,16 @@
+// The CPU GEMM: every accumulation model's sums, eight output columns at a time in SIMD lanes
+// where the model allows, each lane bit for bit the scalar model's (accumulate.cpp).
+//
+// Sections, in order (search for "// ----"):
+//   in-order lanes          nearest-even sums in the lanes, the branch-free rounding
+//   Kahan lanes             compensated sums, every step rounded as the model rounds it
+//   float32 lanes           the float32 accumulator on float32 hardware (fused or not)
+//   narrow lanes            float16/bfloat16-like accumulators on float32 lanes (narrow_lanes.h)
+//   operand checks          what the fast paths need of the operands' magnitudes
+//   lane drivers            K in chunks or pairwise blocks, sums stored, lanes to redo
+//   tiles                   R rows x eight columns for each lane kind
+//   int32                   int8 products summed exactly into int32
+//   public                  narrow_format, gemm
 #include "core/accumulate/gemm.h"
 
 #include <algorithm>
@@ -23,6 +36,8 @@
 
 namespace pl::experiment {
 namespace {
+
+// ---- in-order lanes ----------------------------------------------------------------
 
 // Columns computed together: eight independent accumulators, stored next to each other so
 // the compiler can run them as SIMD lanes (one addition is a chain of dependent steps; eight
@@ -103,6 +118,8 @@ PL_CLONES void lanes_run(const double* const* a_rows, const double* panel, size_
     for (size_t t = 0; t < kLanes; ++t) s[r][t] = acc[r][t], bad[r][t] = flag[r][t];
 }
 
+// ---- Kahan lanes -------------------------------------------------------------------
+
 // Kahan's compensated sum (accumulate.cpp's kahan()) in the lanes, every operation rounded to
 // the format as there: y = round(round(a b) - c), t = round(s + y), c = round(round(t - s) - y),
 // s = t -- five roundings a product, each the one the general code makes (a subtraction is the
@@ -131,6 +148,8 @@ PL_CLONES void lanes_run_kahan(const double* const* a_rows, const double* panel,
   for (size_t r = 0; r < R; ++r)
     for (size_t t = 0; t < kLanes; ++t) s[r][t] = sum[r][t], bad[r][t] = flag[r][t];
 }
+
+// ---- float32 lanes -----------------------------------------------------------------
 
 // The float32 accumulator on float32 hardware. The model adds the exact product and rounds the
 // sum once to float32 (nearest even, subnormals as IEEE). When every product is a normal float32
@@ -184,6 +203,8 @@ PL_CLONES void lanes_run_f32_kahan(const float* const* a_rows, const float* pane
   for (size_t r = 0; r < R; ++r)
     for (size_t t = 0; t < kLanes; ++t) s[r][t] = sum[r][t];
 }
+
+// ---- narrow lanes ------------------------------------------------------------------
 
 static_assert(kLanes == kNarrowLanes);
 
@@ -260,6 +281,8 @@ void run_narrow(const OperandOf<kP>* const* a_rows, const OperandOf<kP>* panel, 
   else lanes_run_narrow<R, RoundScaled, kKahan, kP>(a_rows, panel, k0, k1, f, s, bad);
 }
 
+// ---- operand checks ----------------------------------------------------------------
+
 struct Magnitudes {
   double min_nonzero = INFINITY, max = 0;
   int max_bits = 0;  // significant bits of the widest value
@@ -315,6 +338,8 @@ bool float32_products_exact(const Magnitudes& ma, const Magnitudes& mb) {
   if (ma.max == 0 || mb.max == 0) return true;
   return ma.max_bits + mb.max_bits <= 24 && ma.min_nonzero * mb.min_nonzero >= 0x1p-126 && ma.max * mb.max < 0x1p127;
 }
+
+// ---- lane drivers ------------------------------------------------------------------
 
 // The lanes' sums into out (row r's first column at out[r]), and redo[r] the mask of the lanes
 // where needs_redo(r, t, sum) holds.
@@ -384,6 +409,8 @@ PL_CLONES void add_lanes(double (*x)[kLanes], const double (*y)[kLanes], const L
   for (size_t r = 0; r < R; ++r)
     for (size_t t = 0; t < kLanes; ++t) x[r][t] = add_round(x[r][t], y[r][t], f, bad[r][t]);
 }
+
+// ---- tiles -------------------------------------------------------------------------
 
 // Columns j0 .. j0 + kLanes - 1 of R rows from a packed panel (panel[k][t] = B[j0 + t][k]),
 // in order along K, emulated (lanes_run): a lane that left the fast path is redone.
@@ -518,6 +545,8 @@ Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const doub
   return c;
 }
 
+// ---- int32 -------------------------------------------------------------------------
+
 // int8 x int8 -> int32: dgemm is exact on integers while every partial sum stays below 2^53
 // (checked from the operands' largest magnitudes), then each sum wraps to int32.
 Expected<std::vector<double>> int32_gemm(const GemmShape& s, std::span<const double> a, std::span<const double> b) {
@@ -539,6 +568,8 @@ Expected<std::vector<double>> int32_gemm(const GemmShape& s, std::span<const dou
 }
 
 }  // namespace
+
+// ---- public ------------------------------------------------------------------------
 
 NarrowFormat narrow_format(const FloatFormat& f) {
   NarrowFormat n;

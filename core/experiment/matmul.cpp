@@ -1,3 +1,16 @@
+// The matrix experiment: operands drawn or given, rounded into their dtypes by their recipes,
+// multiplied by the accumulation model on the chosen backend, and the error split by where it
+// came from against the float64 (or double-double) reference.
+//
+// Sections, in order (search for "// ----"):
+//   operands        drawn along K, the last draw kept for re-runs
+//   where it runs   the device that holds an experiment's arrays
+//   attribution     the four error components measured together
+//   reports         what each operand's rounding did
+//   the product     on the chosen backend, or the CPU with the reason
+//   checks          check_setup, check, the working-memory bound
+//   the run         generate_operands, run_matmul
+//   report lines    the one-line summaries the CLI and window print
 #include "core/experiment/matmul.h"
 
 #include <algorithm>
@@ -35,6 +48,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// ---- operands --------------------------------------------------------------------
 
 // Tensor ids for the data streams (data_source.h): one per operand, the amax history after.
 enum : uint64_t { kInputId = 1, kWeightId = 2, kBiasId = 3, kHistoryId = 1000 };
@@ -129,6 +144,8 @@ std::shared_ptr<const MatmulOperands> drawn_operands(const MatmulConfig& c) {
   return drawn;
 }
 
+// ---- where it runs ----------------------------------------------------------------
+
 // Where an experiment's held arrays are worked on: the device the config names when it is one
 // (its lock held for each call), else the CPU. An array the device holds is worked on there; a
 // device's failure adds a line to the note and the CPU does the step instead (reading the
@@ -156,6 +173,8 @@ struct Workers {
     return step(*cpu);
   }
 };
+
+// ---- attribution -----------------------------------------------------------------
 
 // The four components of the attribution, measured together (error_stats.h: each pass reads
 // each of the four arrays once), and the arithmetic error's bound check on the way.
@@ -192,6 +211,8 @@ Expected<BoundCheck> measure_components(MatmulResult& r, const BoundInputs& boun
   return check;
 }
 
+// ---- reports ---------------------------------------------------------------------
+
 // A rows x cols tensor quantised into `dtype` with recipe `s`, or, when it was stored in `via`
 // first (a fix's x.to(...), autocast's cast), rounded there unscaled and then converted: the
 // reference keeps the original values, so input rounding counts both steps.
@@ -219,6 +240,8 @@ OperandReport report(DType t, std::optional<DType> via, const Scaling& s, const 
   r.amax = q.amax;
   return r;
 }
+
+// ---- the product -----------------------------------------------------------------
 
 // The product on the backend the config names, or on the CPU when that one cannot run it (no
 // GPU, no kernel for the model, values a library path cannot hold): the result says which ran
@@ -253,6 +276,8 @@ Expected<Held> backend_product(const std::string& backend, const ProductSpec& sp
 }  // namespace
 
 std::string_view matmul_op_name(MatmulOp op) { return op == MatmulOp::Matmul ? "matmul" : "linear"; }
+
+// ---- checks ----------------------------------------------------------------------
 
 // An upper bound on a run's working memory: the operands with their quantised and dequantised
 // copies, and the m x n arrays (references, sums, result, errors). A bf16 run's peak resident
@@ -304,6 +329,8 @@ bool double_double_reference(const MatmulConfig& c) {
   return c.high_precision_reference || c.input == DType::float64 || c.weight == DType::float64 ||
          c.output == DType::float64 || result_dtype(c.accumulate) == DType::float64;
 }
+
+// ---- the run ---------------------------------------------------------------------
 
 MatmulOperands generate_operands(const MatmulConfig& c) {
   MatmulOperands o = draw_along_k(c);
@@ -521,6 +548,8 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   report_progress(1.0);
   return r;
 }
+
+// ---- report lines ----------------------------------------------------------------
 
 std::string outright_line(const MatmulResult& r) {
   const ErrorStats& t = r.total.stats;

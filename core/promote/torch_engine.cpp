@@ -1,3 +1,14 @@
+// PyTorch's type promotion and dtype checks, in the order PyTorch makes them, for every release
+// this engine reproduces (2.15 and 1.13, with and without oneDNN, under CPU autocast).
+//
+// Sections, in order (search for "// ----"):
+//   c10/core/ScalarType.h categories      is_floating, is_integral, to_complex
+//   promoteTypes                           the lookup table and promote()
+//   result_type                            wrapped scalars, categories, common_dtype
+//   kernels and casts                      require_kernel/copy, elementwise ops
+//   matrix products                        mm, matmul, bmm, addmm, linear
+//   convolutions                           the CPU path by shape (oneDNN or not), bias checks
+//   public entry points                    promote_types, result_type, evaluate
 #include "core/promote/torch_engine.h"
 
 #include <algorithm>
@@ -356,6 +367,8 @@ Common elementwise(Op op, const Operand& a, const Operand& b, Release r) {
   return c;
 }
 
+// ---- matrix products (aten/src/ATen/native/LinearAlgebra.cpp) -------------------------
+
 const std::string kNoPromotionRule =
     "Matrix products never promote in PyTorch: both operands must already share a dtype.";
 
@@ -413,6 +426,8 @@ Common matrix(Op op, DType a, DType b, std::optional<DType> bias, Release r) {
   require_kernel("addmm_impl_cpu_", a, kAddmmTypes, r);
   return {a, same};
 }
+
+// ---- convolutions (aten/src/ATen/native/Convolution.cpp) -----------------------------
 
 // CPU tensor type strings in convolution's check_input_same_type_as_parameters.
 std::string type_string(DType t) { return tensor_type_string(t, /*cuda=*/false); }
@@ -487,6 +502,8 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
             "weight share a dtype, and the convolution keeps it."};
   return {input, same};
 }
+
+// ---- public entry points ------------------------------------------------------------
 
 Outcome success(Common c) { return Outcome{c.dtype, "", "", std::move(c.rule)}; }
 
