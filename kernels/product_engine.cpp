@@ -1,3 +1,15 @@
+// The CUDA products: a library GEMM through cuBLASLt (its output widened on the device), or an
+// accumulation model's sums emulated by Precision Lab's own kernels, with the elements the GPU
+// hands back recomputed by the CPU's general code.
+//
+// Sections, in order (search for "// ----"):
+//   transfers       packing, uploads, downloads, the resident-operand key
+//   support         what runs here, readiness, cuBLASLt's handle
+//   library         the library GEMM and its product
+//   on the device   products kept on the device (the held-values path)
+//   emulated        the emulated sums, what the CPU recomputes, the emulated product
+//   resident        operands kept on the device between calls
+//   timing          the bench's timed products
 #include "kernels/product_engine.h"
 
 #include <cuda_runtime.h>
@@ -25,6 +37,8 @@ using experiment::AccumKind;
 bool is_library_model(const ProductSpec& s) {
   return s.accumulate.kind == AccumKind::Blas || s.accumulate.kind == AccumKind::Int32;
 }
+
+// ---- transfers --------------------------------------------------------------------
 
 // The widening kernel's reading of a library GEMM's output elements.
 Expected<WideFrom> wide_from(Element e) {
@@ -134,6 +148,8 @@ cudaError_t launch_timed(bool f64, const void* a, const void* b, const experimen
 
 }  // namespace
 
+// ---- support ----------------------------------------------------------------------
+
 Support ProductEngine::supports(const ProductSpec& s) const {
   if (is_library_model(s)) {
     auto plan = plan_library_product(s);
@@ -171,6 +187,8 @@ Expected<bool> ProductEngine::ensure_lt() {
   lt_ = std::move(lt).value();
   return true;
 }
+
+// ---- library ----------------------------------------------------------------------
 
 Expected<ProductEngine::LibraryOutput> ProductEngine::library_gemm(const ProductSpec& s, std::span<const double> a,
                                                                    std::span<const double> b,
@@ -236,6 +254,8 @@ bool ProductEngine::keeps_on_device(const ProductSpec& s) const {
   return plan && wide_from(plan->out).ok();
 }
 
+// ---- on the device ----------------------------------------------------------------
+
 Expected<DeviceProduct> ProductEngine::run_on_device(const ProductSpec& s, std::span<const double> a,
                                                      std::span<const double> b, const ProductControl& control) {
   if (auto ok = ready(s, a, b); !ok) return Error{ok.error()};
@@ -288,6 +308,8 @@ Expected<DeviceProduct> ProductEngine::emulated_on_device(const ProductSpec& s, 
   if (control.progress) control.progress(1.0);
   return DeviceProduct{std::move(wide).value(), std::move(out.method), out.device_seconds};
 }
+
+// ---- emulated ---------------------------------------------------------------------
 
 Expected<std::string> ProductEngine::float32_product(const experiment::GemmShape& s, std::span<const float> a,
                                                      std::span<const float> b, std::span<float> c) {
@@ -410,6 +432,8 @@ Expected<ProductRun> ProductEngine::emulated_product(const ProductSpec& s, std::
   return run;
 }
 
+// ---- resident ---------------------------------------------------------------------
+
 Expected<ProductEngine::Resident*> ProductEngine::resident(const std::string& key,
                                                            const std::function<Expected<PackedPair>()>& pack,
                                                            size_t d_bytes, size_t redo_bytes) {
@@ -437,6 +461,8 @@ Expected<ProductEngine::Resident*> ProductEngine::resident(const std::string& ke
   resident_.push_back(std::move(r));
   return resident_.back().get();
 }
+
+// ---- timing -----------------------------------------------------------------------
 
 Expected<ProductTiming> ProductEngine::time(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                                             int reps, const std::atomic<bool>* cancel) {

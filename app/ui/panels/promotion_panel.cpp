@@ -1,3 +1,12 @@
+// The Promotion panel: a dtype x dtype grid of what a framework release does with each pair.
+//
+// Sections, in order (search for "// ----"):
+//   cells           colours, labels and the legend of outcomes
+//   state           start state from the command line, the query a cell asks, recompute
+//   settings row    engine, op, operand kinds, bias, a convolution's shapes
+//   grid            the table and the chosen pair's message, rule, fixes and matmul precision
+//   keys            arrow keys over the grid
+//   the panel       draw_content
 #include "app/ui/panels/promotion_panel.h"
 
 #include <algorithm>
@@ -18,6 +27,8 @@ namespace {
 
 using promote::Outcome;
 using promote::OutcomeClass;
+
+// ---- cells ------------------------------------------------------------------------
 
 // Okabe & Ito colours, dimmed to sit behind text: kept grey, widened blue, narrowed
 // orange, error vermillion; a disagreement in compare mode gets a yellow frame.
@@ -71,6 +82,8 @@ void legend_chip(OutcomeClass c, const char* text) {
 }
 
 }  // namespace
+
+// ---- state ------------------------------------------------------------------------
 
 PromotionPanel::PromotionPanel(RunLog& log) : log_(log) {
   for (const auto& row : all_dtypes())
@@ -181,6 +194,8 @@ void PromotionPanel::recompute() {
   if (compare_) fill(other_, other_grid_);
 }
 
+// ---- settings row -----------------------------------------------------------------
+
 void PromotionPanel::draw_setting(const char* id, Setting& s) {
   ImGui::PushID(id);
   const auto& engines = promote::engines();
@@ -273,6 +288,8 @@ void PromotionPanel::draw_conv_shape(Setting& s) {
     ImGui::TextColored(ImVec4(0.9f, 0.35f, 0.3f, 1), "%s (the grid uses the default shapes)", shape.error().c_str());
   }
 }
+
+// ---- grid -------------------------------------------------------------------------
 
 void PromotionPanel::draw_grid() {
   const int n = int(dtypes_.size());
@@ -454,6 +471,8 @@ void PromotionPanel::draw_matmul_precision(const promote::Engine& e, const promo
     ImGui::TextDisabled("%s", line.c_str());
 }
 
+// ---- keys -------------------------------------------------------------------------
+
 // Arrow keys walk the grid like a spreadsheet (Left/Right: the weight b, Up/Down: the input
 // a), skipping dtypes the filter hides -- quicker than the mouse when teaching.
 void PromotionPanel::navigate() {
@@ -481,6 +500,8 @@ void PromotionPanel::navigate() {
     if (selected_b_ < 0) step(selected_b_, +1);
   }
 }
+
+// ---- the panel --------------------------------------------------------------------
 
 void PromotionPanel::draw_content() {
   navigate();
