@@ -357,6 +357,8 @@ check matmul-torch-json 0 '"code": "model.to\(x.dtype\)"' -- "$PL" matmul --line
 check matmul-bad-framework 2 "unknown framework 'mxnet'" -- "$PL" matmul --framework mxnet
 check matmul-framework-full-name 0 'torch 2.15.0 \(cpu\): linear' -- "$PL" matmul --linear --framework pytorch --m 8 --n 8 --k 8 --input-dtype float16 --weight-dtype float32
 check promote-tensorflow-full-name 0 'tensorflow 2.21.0 \(cpu\): add' -- "$PL" promote --framework tensorflow int8 float32
+# An unknown panel is refused naming the window's panels, in tab order.
+check window-bad-panel 1 "unknown panel 'nope' \\(panels: formats, promotion, experiment, throughput, log, scenarios, explorer\\)" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --panel nope
 check window-bad-setup 1 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
 check dot-sum 0 'sums of bfloat16' -- "$PL" dot --sum --k 16,4096 --trials 4 --accumulate bf16:sequential,f32:sequential
 check dot-sum-json 0 '"sum": true' -- "$PL" dot --sum --k 16 --trials 2 --json

@@ -234,9 +234,11 @@ std::string select_first_panel(App& app, const GuiOptions& o, const std::string&
   app.select_panel = lower(wanted);
   const bool known =
       std::any_of(app.panels.begin(), app.panels.end(), [&](auto& p) { return lower(p->name()) == app.select_panel; });
-  if (!known && (o.panel_given || screenshot))
-    return "unknown panel '" + wanted +
-           "' (panels: formats, promotion, experiment, throughput, log, scenarios, explorer)";
+  if (!known && (o.panel_given || screenshot)) {
+    std::string names;  // the panels this window has, in tab order
+    for (const auto& p : app.panels) names.append(names.empty() ? "" : ", ").append(lower(p->name()));
+    return "unknown panel '" + wanted + "' (panels: " + names + ")";
+  }
   if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
   return "";
 }

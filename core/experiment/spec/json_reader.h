@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/dtype/device/cast_policy.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/quantise/data_source.h"
@@ -72,6 +73,16 @@ struct Reader {
     if (!v) return fail(key, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
     *out = static_cast<int>(*v);
     return true;
+  }
+  // "rounding" and "overflow": their spellings (rounding_name, overflow_name), the refusal
+  // listing every one from the tables.
+  bool cast_policy(CastOptions* out) {
+    std::string text;
+    if (j.contains("rounding") && string("rounding", &text) && !parse_rounding(text.c_str(), &out->rounding))
+      fail("rounding", "'" + text + "' is not one of " + rounding_names());
+    if (j.contains("overflow") && string("overflow", &text) && !parse_overflow(text.c_str(), &out->overflow))
+      fail("overflow", "'" + text + "' is not one of " + overflow_names());
+    return error.empty();
   }
   bool dtype(const char* key, DType* out) {
     if (!j.contains(key)) return true;

@@ -31,7 +31,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   for (const char* key : {"accumulate", "framework", "backend", "input_file", "weight_file", "bias_file"})
     if (j.contains(key) && j[key].is_string() && j[key].get<std::string>().empty())
       r.fail(key, "is empty: leave the key out for its default, or give a value");
-  std::string op = "linear", accumulate, rounding = "rne", overflow = "default";
+  std::string op = "linear", accumulate;
   r.string("experiment", &op);
   if (op == "matmul") c.op = MatmulOp::Matmul;
   else if (op == "linear") c.op = MatmulOp::Linear;
@@ -54,10 +54,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
     if (a) c.accumulate = *a;
     else r.fail("accumulate", why);
   }
-  if (r.string("rounding", &rounding) && !parse_rounding(rounding.c_str(), &c.cast.rounding))
-    r.fail("rounding", "'" + rounding + "' is not one of " + rounding_names());
-  if (r.string("overflow", &overflow) && !parse_overflow(overflow.c_str(), &c.cast.overflow))
-    r.fail("overflow", "'" + overflow + "' is not default, saturate or no-saturate");
+  r.cast_policy(&c.cast);
   r.scaling("input_scaling", &c.input_scaling) && r.scaling("weight_scaling", &c.weight_scaling);
   r.data("input_data", &c.input_data) && r.data("weight_data", &c.weight_data) && r.data("bias_data", &c.bias_data);
   r.seed(&c.seed);

@@ -99,16 +99,13 @@ Expected<CastSpec> cast_spec_from_json(const json& j) {
   CastSpec spec;
   RoundtripConfig& c = spec.config;
   Reader r{j, {}};
-  std::string kind = "cast", rounding = "rne", overflow = "default";
+  std::string kind = "cast";
   r.string("experiment", &kind);
   if (kind != "cast") r.fail("experiment", "'" + kind + "' is not cast");
   r.size("rows", &c.rows) && r.size("cols", &c.cols);
   r.dtype("dtype", &c.dtype);
   r.scaling("scaling", &c.scaling);
-  if (r.string("rounding", &rounding) && !parse_rounding(rounding.c_str(), &c.cast.rounding))
-    r.fail("rounding", "'" + rounding + "' is not one of " + rounding_names());
-  if (r.string("overflow", &overflow) && !parse_overflow(overflow.c_str(), &c.cast.overflow))
-    r.fail("overflow", "'" + overflow + "' is not default, saturate or no-saturate");
+  r.cast_policy(&c.cast);
   r.data("data", &c.data);
   r.seed(&c.seed);
   r.string("input_file", &spec.input_file);

@@ -77,6 +77,13 @@ TEST(ExperimentJson, TheFileRefusesWhatTheCommandLineRefuses) {
             "'raw': reads the .npy files of input_file and weight_file as raw codes: give the files");
   EXPECT_EQ(error_of(R"({"bias": "float32", "bias_file": "b.npy", "bias_data": "normal"})"),
             "'bias_data': is for a drawn bias: with bias_file the values are the file's");
+  // A rounding or overflow they do not know is refused with every spelling from the tables, in
+  // both readers (each typed its own list).
+  EXPECT_EQ(error_of(R"({"overflow": "wrap"})"), "'overflow': 'wrap' is not one of default, saturate, no-saturate");
+  EXPECT_EQ(error_of(R"({"rounding": "even"})"),
+            "'rounding': 'even' is not one of rne, rna, rtz, up, down, stochastic");
+  EXPECT_EQ(cast_spec_from_json(json::parse(R"({"experiment": "cast", "overflow": "wrap"})")).error(),
+            "'overflow': 'wrap' is not one of default, saturate, no-saturate");
   // The same for the cast experiment (`roundtrip --input` refuses --rows, --cols and --data).
   const auto cast = cast_spec_from_json(json::parse(R"({"experiment": "cast", "input_file": "x.npy", "rows": 9})"));
   ASSERT_FALSE(cast);
