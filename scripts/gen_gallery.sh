@@ -9,6 +9,8 @@ PL=${1:-build/precision-lab}
 dir=assets/figures/scenarios
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The OpenBLAS kernel the "blas" figures' float32 products ran in (gallery_test.sh reads it).
+"$PL" devices | grep -oE 'core [A-Za-z0-9_]+' | head -1 | cut -d' ' -f2 > "$dir/blas-core.txt"
 grep -v '^#' "$dir/gallery.tsv" | while IFS=$'\t' read -r file scenario figure compare; do
   [[ -d $tmp/$scenario ]] || "$PL" scenario export "$scenario" --out "$tmp/$scenario" >/dev/null
   for ext in png csv; do
