@@ -82,7 +82,7 @@ Runner add_roundtrip(CLI::App& app) {
     c.seed = a->seed;
     c.backend = a->backend;
     if (!a->save.empty() && output_refused(a->save, a->force)) return kExitBadInput;
-    auto r = experiment::run_cast({c, a->input}, {}, interrupt_flag());
+    auto r = experiment::run_roundtrip({c, a->input}, {}, interrupt_flag());
     if (interrupt_signal()) return 128 + interrupt_signal();
     if (!r) return bad(r.error());
     const nlohmann::json j = experiment::to_json(*r);

@@ -88,16 +88,17 @@ Runner add_run(CLI::App& app) {
       return kExitBadInput;
     }
     if (output_refused(a->out, a->force)) return kExitBadInput;
+    if (const std::string note = experiment::kind_alias_note(j); !note.empty())
+      std::fprintf(stderr, "note: %s: %s\n", a->config.c_str(), note.c_str());
     const std::string kind = experiment::experiment_kind(j);
     // Every kind runs its device work where the backend says: matmul, linear, mlp (every
     // layer's product), dot and sum (each trial's product), throughput, and cast (the rounding
     // of its elements).
     if (!a->backend.empty()) j["backend"] = a->backend;
-    if (kind == "dot" || kind == "sum") {  // a sweep far past interactive scale is announced first
-      if (auto c = experiment::dot_config_from_json(j); c)
-        if (const auto w = experiment::estimate_dot_sweep(*c); w.seconds > experiment::kInteractiveSeconds && !a->force)
-          return fail(a->config + ": this sweep is " + experiment::work_text(w) + "; give --force to run it anyway");
-    }
+    // A sweep far past interactive scale is announced first.
+    if (const auto w = experiment::estimate_file_work(j);
+        w && w->seconds > experiment::kInteractiveSeconds && !a->force)
+      return fail(a->config + ": this sweep is " + experiment::work_text(*w) + "; give --force to run it anyway");
     if (kind != "matmul" && kind != "linear") return run_other_kind(j, a->config, *a);
     auto spec = experiment::matmul_spec_from_json(j);
     if (!spec) {

@@ -104,7 +104,7 @@ void print_throughput_report(const experiment::ThroughputResult& r) {
 
 void print_run_summary(const experiment::ExperimentRun& run) {
   if (run.dot_config) print_dot_table(run.dot_rows, run.dot_config->sum);
-  else if (run.cast) print_cast(*run.cast);
+  else if (run.roundtrip) print_cast(*run.roundtrip);
   else if (run.mlp) print_mlp_report(*run.mlp);
   else if (run.throughput) print_throughput_report(*run.throughput);
   else if (run.train) print_train_table(*run.train);

@@ -7,7 +7,7 @@
 namespace pl::cli {
 
 void print_mlp_report(const experiment::MlpResult& r);
-// The K sweep's table (dot and `run` of a dot/sum file): each length and model against its
+// The dot sweep's table (dot and `run` of a dot/sum file): each length and model against its
 // bounds, and why a deterministic bound is "none".
 void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum);
 void print_throughput_report(const experiment::ThroughputResult& r);

@@ -33,7 +33,7 @@ struct ErrorStats {
 
 // The elements whose result was NaN or Inf where the reference is finite, of all ("3 of 16"; "-"
 // for none): the statistics are over the others, so a comparison where every result overflowed
-// read as an error of 0 (a K sweep's row, an MLP's layers).
+// read as an error of 0 (a dot sweep's row, an MLP's layers).
 std::string not_finite_text(const ErrorStats& s);
 
 // An error in ulps for a table: "%.2f" up to a million, "%.3e" past it (an element whose

@@ -26,7 +26,7 @@ struct ProductSpec {
   // (CUBLASLT_MATMUL_DESC_FAST_ACCUM). Only the CUDA library path reads it.
   bool fast_accumulation = false;
   // Added to every element's stochastic stream offset (gemm.h): a product that is one of many
-  // draws -- the K sweep's trial t runs as a 1 x 1 product at t << 32, as dot() would.
+  // draws -- the dot sweep's trial t runs as a 1 x 1 product at t << 32, as dot() would.
   uint64_t stream_offset = 0;
 };
 

@@ -76,8 +76,8 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   return r;
 }
 
-Expected<RoundtripResult> run_cast(const CastSpec& spec, const std::function<void(double)>& progress,
-                                   const std::atomic<bool>* cancel) {
+Expected<RoundtripResult> run_roundtrip(const RoundtripSpec& spec, const std::function<void(double)>& progress,
+                                        const std::atomic<bool>* cancel) {
   if (spec.input_file.empty()) return run_roundtrip(spec.config, {}, progress, cancel);
   auto tensor = io::load_tensor(spec.input_file);
   if (!tensor) return Error{tensor.error()};

@@ -35,7 +35,7 @@ struct RoundtripResult {
   Histogram magnitudes;               // log10 bins of |x|: where the data lies against the format's range
   size_t saturated = 0, flushed = 0;  // past the dtype's range; nonzero values that became zero
   std::string out_of_range;           // what the saturated became (out_of_range_outcome)
-  std::string input_file;             // the tensor's file (CastSpec::input_file); empty: drawn from config.data
+  std::string input_file;             // the tensor's file (RoundtripSpec::input_file); empty: drawn from config.data
   std::string ran_on = "cpu";         // where the elements were rounded: "cpu", "cuda (NVIDIA H100 ...)"
   std::string backend_note;           // why a device that was asked for did not round them; empty otherwise
 };
@@ -49,11 +49,11 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
 
 // The experiment as the CLI and experiment files give it: the config and, optionally, a file
 // whose array (and shape: it replaces rows and cols) is used instead of drawn values.
-struct CastSpec {
+struct RoundtripSpec {
   RoundtripConfig config;
   std::string input_file;  // "x.npy" or "model.safetensors:NAME[@R0:R1,C0:C1]"; empty: drawn
 };
-Expected<RoundtripResult> run_cast(const CastSpec& spec, const std::function<void(double)>& progress = {},
-                                   const std::atomic<bool>* cancel = nullptr);
+Expected<RoundtripResult> run_roundtrip(const RoundtripSpec& spec, const std::function<void(double)>& progress = {},
+                                        const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace pl::experiment

@@ -276,7 +276,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
                (!f.y.log || s.y[i] > 0);
       };
       // A line's point with no drawable neighbour has no segment to show it (a bound that
-      // exists at one length of a K sweep only): it gets a dot, drawn after the line.
+      // exists at one length of a dot sweep only): it gets a dot, drawn after the line.
       std::vector<std::pair<double, double>> isolated;
       bool pen = false;
       for (size_t i = 0; i < n; ++i) {

@@ -307,7 +307,7 @@ Figure framework_fixes_figure(const experiment::FrameworkRun& f) {
 std::vector<Figure> experiment_figures(const experiment::ExperimentRun& run) {
   if (run.mlp) return {mlp_figure(*run.mlp)};
   if (run.dot_config) return {dot_sweep_figure(run.dot_rows, *run.dot_config)};
-  if (run.cast) return roundtrip_figures(*run.cast);
+  if (run.roundtrip) return roundtrip_figures(*run.roundtrip);
   if (run.throughput) return throughput_run_figures(*run.throughput);
   if (run.train) return train_figures(*run.train);
   if (!run.matmul) return {};

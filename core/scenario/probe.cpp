@@ -156,7 +156,7 @@ Expected<std::string> running_sum_probe(const json& j) {
 }
 
 // {"terms": "T1, T2, ...", "accumulate": MODEL}: the terms (float32 numbers: hex floats, say)
-// summed as the products term x 1 under the model, as a dot product or K sweep runs it.
+// summed as the products term x 1 under the model, as a dot product or dot sweep runs it.
 Expected<std::string> sum_probe(const json& j) {
   Params p{j, {"terms", "accumulate"}};
   if (auto ok = p.check_keys(); !ok) return Error{ok.error()};

@@ -228,7 +228,7 @@ IO="$PL_DATA/io"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 echo '{"experiment": "conv"}' > "$TMP/conv.json"
-check run-unknown-kind 2 "unknown kind 'conv' \\(linear, matmul, mlp, dot, sum, cast, throughput, train\\)" -- "$PL" run "$TMP/conv.json" --out "$TMP/conv"
+check run-unknown-kind 2 "unknown kind 'conv' \\(linear, matmul, mlp, dot, sum, roundtrip, throughput, train\\)" -- "$PL" run "$TMP/conv.json" --out "$TMP/conv"
 check matmul-drawn 0 'output rounding' -- "$PL" matmul --m 16 --n 8 --k 64
 check matmul-fp8 0 'float8_e4m3fn, per-tensor \(amax' -- "$PL" matmul --linear --m 8 --n 8 --k 64 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn --input-scaling per-tensor --weight-scaling per-tensor --accumulate f32:sequential
 check matmul-json 0 '"within_deterministic"' -- "$PL" matmul --m 4 --n 4 --k 32 --accumulate f16:chunked:8 --json
@@ -303,7 +303,7 @@ check run-sum-reruns 0 '"experiment": "sum"' -- bash -c "\"$PL\" run \"$TMP/sum/
 check run-dot-json 0 '"probabilistic_bound"' -- "$PL" run "$TMP/sum.json" --out "$TMP/sum3" --json
 echo '{"experiment": "dot", "accumulate": "f32:sideways"}' > "$TMP/baddot.json"
 check run-dot-bad-model 2 "'accumulate'" -- "$PL" run "$TMP/baddot.json" --out "$TMP/o6"
-echo '{"experiment": "cast", "dtype": "float4_e2m1fn", "scaling": "nvfp4", "rows": 8, "cols": 64, "data": "heavy-tailed"}' > "$TMP/cast.json"
+echo '{"experiment": "roundtrip", "dtype": "float4_e2m1fn", "scaling": "nvfp4", "rows": 8, "cols": 64, "data": "heavy-tailed"}' > "$TMP/cast.json"
 printf '{"experiment": "throughput", "dtypes": ["float32", "bfloat16", "int8"], "n": 32, "repetitions": 2}' > "$TMP/tp.json"
 check run-throughput 0 'bfloat16 +[0-9.]+ +[0-9.]+ +989\.4 T  x14\.8' -- "$PL" run "$TMP/tp.json" --out "$TMP/tp"
 check run-throughput-figures 0 'speedup-vs-datasheet\.png' -- ls "$TMP/tp"
@@ -325,7 +325,9 @@ echo "{\"experiment\": \"cast\", \"dtype\": \"bfloat16\", \"input_file\": \"$IO/
 echo "{\"experiment\": \"linear\", \"m\": 4, \"input_file\": \"$IO/f64.npy\", \"weight_file\": \"$IO/f64.npy\"}" > "$TMP/mfile.json"
 check run-drawn-key-with-files 2 "'m': is for drawn operands: with input_file and weight_file" -- "$PL" run "$TMP/mfile.json" --out "$TMP/mfile"
 check run-cast-file 0 '"rows": 3' -- "$PL" run "$TMP/castfile.json" --out "$TMP/cast2" --json
-echo '{"experiment": "cast", "dtype": "bfloat16", "scaling": "mx"}' > "$TMP/badcast.json"
+# The round trip's old kind name ("cast") is still read, with a note naming the new one.
+check run-roundtrip-old-name 0 "note: .*castfile.json: 'cast' is the old name of the experiment 'roundtrip'" -- "$PL" run "$TMP/castfile.json" --out "$TMP/cast5"
+echo '{"experiment": "roundtrip", "dtype": "bfloat16", "scaling": "mx"}' > "$TMP/badcast.json"
 check run-cast-bad-recipe 2 'MX blocks hold' -- "$PL" run "$TMP/badcast.json" --out "$TMP/o7"
 check mlp-table 0 'network err' -- "$PL" mlp --layers 3 --width 32 --batch 8
 # Every output NaN or Inf: the table shows no error ('-') rather than zeros, and counts them.

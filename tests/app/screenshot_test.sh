@@ -51,7 +51,7 @@ elif [[ $mode == experiment-files ]]; then  # tensors opened as if dropped: shap
               'experiment: linear 3x4x3 ' 'window: ignored .*notes\.txt: drop an experiment \.json'; do
     grep -qE -- "$want" <<<"$log" || { echo "no /$want/ in:"; echo "$log"; exit 1; }
   done
-elif [[ $mode == experiment-kinds ]]; then  # the MLP, the K sweep and the cast from their experiment files
+elif [[ $mode == experiment-kinds ]]; then  # the MLP, the dot sweep and the round trip from their experiment files
   dir=$(dirname "$out")
   echo '{"experiment": "mlp", "layers": 6, "width": 64, "batch": 16, "input": "bfloat16", "weight": "bfloat16"}' > "$dir/mlp.json"
   echo '{"experiment": "dot", "lengths": [16, 1024], "a": "float16", "b": "float16",
@@ -61,10 +61,10 @@ elif [[ $mode == experiment-kinds ]]; then  # the MLP, the K sweep and the cast 
   grep -qE 'experiment: mlp 6 layers, width 64, batch 16, bfloat16 x bfloat16: last layer' <<<"$log" || { echo "$log"; exit 1; }
   log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --verbose --setup "$dir/dot.json") ||
     { echo "$log"; exit 1; }
-  grep -qE 'experiment: K sweep float16 x float16, 4 rows: at K = 1024 \(f32 sequential rne\)' <<<"$log" || { echo "$log"; exit 1; }
+  grep -qE 'experiment: dot sweep float16 x float16, 4 rows: at K = 1024 \(f32 sequential rne\)' <<<"$log" || { echo "$log"; exit 1; }
   # The sweep asked for CUDA: it ran there, or (no GPU) on the CPU saying why.
   grep -qE 'gamma_K .*, on (cuda \(|cpu \(cuda unavailable: )' <<<"$log" || { echo "$log"; exit 1; }
-  echo '{"experiment": "cast", "rows": 64, "cols": 256, "dtype": "float4_e2m1fn", "scaling": "nvfp4",
+  echo '{"experiment": "roundtrip", "rows": 64, "cols": 256, "dtype": "float4_e2m1fn", "scaling": "nvfp4",
          "rounding": "stochastic", "data": "heavy-tailed", "backend": "cuda"}' > "$dir/cast.json"
   log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$dir/cast.png" --size 1280x800 --verbose --setup "$dir/cast.json") ||
     { echo "$log"; exit 1; }

@@ -332,7 +332,7 @@ TEST(EmulatedSum, StreamOffsetsAreTheCpus) {
     for (size_t j : {0, 3, 1000}) EXPECT_EQ(stream_offset(i, j, 1024), experiment::gemm_stream_offset(i, j, 1024));
 }
 
-// A product's stream offset (the K sweep's trial t at t << 32) reaches the model, and the
+// A product's stream offset (the dot sweep's trial t at t << 32) reaches the model, and the
 // element sum the kernels compute from it draws what the CPU's dot product draws there.
 TEST(EmulatedSum, AProductsStreamOffsetIsAddedAsOnTheCpu) {
   const size_t k = 300;

@@ -240,7 +240,7 @@ TEST(CudaProduct, TheExperimentRunsOnTheGpuWhenAsked) {
   EXPECT_EQ(test::values_of(dev->result), test::values_of(cpu->result));  // emulated: bit for bit
 }
 
-// The K sweep on the GPU: each trial a 1 x 1 x K product through the emulated kernels, bit for
+// The dot sweep on the GPU: each trial a 1 x 1 x K product through the emulated kernels, bit for
 // bit the CPU's sums; the library model (cuBLASLt sgemm) within float32's bound of them.
 TEST(CudaProduct, TheDotSweepRunsOnTheGpuWhenAsked) {
   REQUIRE_GPU();

@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_trip(j, "matmul", [](const json& x) { return matmul_spec_from_json(x); });
   check_trip(j, "mlp", [](const json& x) { return mlp_config_from_json(x); });
   check_trip(j, "dot", [](const json& x) { return dot_config_from_json(x); });
-  check_trip(j, "cast", [](const json& x) { return cast_spec_from_json(x); });
+  check_trip(j, "roundtrip", [](const json& x) { return roundtrip_spec_from_json(x); });
   check_trip(j, "throughput", [](const json& x) { return throughput_config_from_json(x); });
   check_trip(j, "train", [](const json& x) { return train_config_from_json(x); });
   (void)pl::scenario::scenario_from_json(j, "fuzz");

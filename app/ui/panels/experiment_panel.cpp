@@ -40,19 +40,24 @@ void ExperimentPanel::drop_tensor(const std::string& path) { setup_.drop_tensor(
 
 void ExperimentPanel::use_pair(DType input, DType weight, const std::string& framework, const std::string& op) {
   setup_.use_pair(input, weight, framework, op);
-  dirty_ = true;
-  changed_at_ = {};  // at once: the user asked for it
+  mark_asked();
 }
 
 void ExperimentPanel::use_model(const std::string& spec, DType input) {
   if (!setup_.use_model(spec, input)) return;
-  dirty_ = true;
-  changed_at_ = {};  // at once: the user asked for it
+  mark_asked();
 }
 
 void ExperimentPanel::mark_changed() {
   dirty_ = true;
+  asked_ = false;
   changed_at_ = std::chrono::steady_clock::now();
+}
+
+void ExperimentPanel::mark_asked() {
+  dirty_ = true;
+  asked_ = true;
+  changed_at_ = {};  // at once
 }
 
 void ExperimentPanel::cancel_run() { worker_.cancel(); }
@@ -64,11 +69,15 @@ bool ExperimentPanel::start_run() {
     worker_.request_cancel(), other_worker_.request_cancel();
     return false;
   }
-  if (setup_.mode() != ExperimentMode::Matrix)
+  if (setup_.mode() != ExperimentMode::Matrix) {
+    estimate_->set("");
     return other_worker_.start_when_idle(
-        [file = setup_.other_file()](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-          return run_experiment_file(file, progress, cancel);
+        [file = setup_.other_file(), asked = asked_, estimate = estimate_](const std::function<void(double)>& progress,
+                                                                           const std::atomic<bool>* cancel) {
+          return run_other_kind(
+              file, asked, [&](const std::string& text) { estimate->set(text); }, progress, cancel);
         });
+  }
   return worker_.start_when_idle(
       [spec = setup_.spec()](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
         return run_spec(spec, progress, cancel);
@@ -102,7 +111,9 @@ std::string summary(const SpecRun& run) {
 void ExperimentPanel::collect() {
   if (auto other = other_worker_.take()) {
     if (!*other) {
-      if (other->error() != "cancelled") log_.add("experiment", status_ = "error: " + other->error());
+      const std::string& why = other->error();
+      if (why.starts_with(kNotStarted)) log_.add("experiment", status_ = why);
+      else if (why != "cancelled") log_.add("experiment", status_ = "error: " + why);
     } else {
       auto run = std::make_shared<const ExperimentRun>(std::move(*other).value());
       log_.add("experiment", other_kind_summary(*run));
@@ -162,17 +173,23 @@ std::string ExperimentPanel::export_all() {
   return "exporting...";
 }
 
+void ExperimentPanel::draw_progress() {
+  // (the MLP, dot sweep and cast run on the other worker)
+  const double progress = worker_.running() ? worker_.progress() : other_worker_.progress();
+  ImGui::ProgressBar(static_cast<float>(progress), {-1, 0}, "computing...");
+  if (other_worker_.running())
+    if (const std::string work = estimate_->get(); !work.empty()) ImGui::TextWrapped("%s", work.c_str());
+}
+
 void ExperimentPanel::draw_setup() {
   if (setup_.draw()) mark_changed();
   ImGui::Separator();
   if (worker_.running() || other_worker_.running()) {
-    const double progress = worker_.running() ? worker_.progress() : other_worker_.progress();
-    ImGui::ProgressBar(static_cast<float>(progress), {-1, 0}, "computing...");
+    draw_progress();
     if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
       worker_.request_cancel(), other_worker_.request_cancel();
   } else {
-    if (ImGui::Button("Run (Ctrl+R)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('R', false)))
-      dirty_ = true, changed_at_ = {};
+    if (ImGui::Button("Run (Ctrl+R)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('R', false))) mark_asked();
   }
   ImGui::SameLine();
   if (ImGui::Button("Export all (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false)))
@@ -197,14 +214,14 @@ void ExperimentPanel::draw_content() {
   if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('B', false))
     setup_visible_ = !setup_visible_.value_or(!presentation_mode());
   if (setup_visible_.value_or(!presentation_mode())) {
-    ImGui::BeginChild("setup", ImVec2(22.5f * ImGui::GetFontSize(), 0), true);
+    ImGui::BeginChild("setup", ImVec2(25 * ImGui::GetFontSize(), 0), true);
     draw_setup();
     ImGui::EndChild();
     ImGui::SameLine();
   } else if (worker_.running() || other_worker_.running() || dirty_) {
-    // (the MLP, K sweep and cast run on the other worker)
-    const double progress = worker_.running() ? worker_.progress() : other_worker_.progress();
-    ImGui::ProgressBar(static_cast<float>(progress), {-1, 0}, "computing...");
+    draw_progress();
+  } else if (status_.starts_with(kNotStarted)) {
+    ImGui::TextWrapped("%s", status_.c_str());  // the setup column, where it shows, is hidden
   }
   if (setup_.place_pending_drops()) mark_changed();  // when the setup column is hidden
   ImGui::BeginChild("results", ImVec2(0, 0), false);

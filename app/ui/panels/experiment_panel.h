@@ -14,6 +14,7 @@
 #include "app/ui/shell/run_log.h"
 #include "app/ui/tasks/background_task.h"
 #include "app/ui/tasks/cancellable_run.h"
+#include "app/ui/tasks/shared_text.h"
 #include "app/ui/views/error_view.h"
 #include "app/ui/views/setup_view.h"
 #include "core/experiment/framework_check.h"
@@ -42,10 +43,12 @@ class ExperimentPanel final : public Panel {
   void use_model(const std::string& spec, DType input);
 
  private:
-  void draw_setup();    // the Setup view, then run / cancel / export and the status line
-  void mark_changed();  // a re-run is due after the debounce pause
-  bool start_run();     // false: a run in flight was asked to stop first (try again next frame)
-  void cancel_run();    // stops the run in flight and waits for it: the destructor only
+  void draw_setup();     // the Setup view, then run / cancel / export and the status line
+  void mark_changed();   // a re-run is due after the debounce pause
+  void mark_asked();     // a run the user asked for is due now
+  void draw_progress();  // the progress bar, Cancel when `with_cancel`, and a sweep's work estimate
+  bool start_run();      // false: a run in flight was asked to stop first (try again next frame)
+  void cancel_run();     // stops the run in flight and waits for it: the destructor only
   void collect();
   std::string export_all();
 
@@ -53,11 +56,13 @@ class ExperimentPanel final : public Panel {
   SetupView setup_;
   ErrorView results_;  // the Error view: statistics, attribution and figures of the latest runs
   bool dirty_ = true;
+  bool asked_ = false;  // the pending run was asked for (Run, a pair or model chosen elsewhere), not an edit's re-run
   bool shown_ = false;
   std::chrono::steady_clock::time_point changed_at_{};
   CancellableRun<experiment::SpecRun> worker_;
-  CancellableRun<experiment::ExperimentRun> other_worker_;  // the MLP and the K sweep
-  std::optional<bool> setup_visible_;                       // Ctrl+B; unset: hidden only in presentation mode
+  CancellableRun<experiment::ExperimentRun> other_worker_;                 // the MLP and the dot sweep
+  std::shared_ptr<SharedText> estimate_ = std::make_shared<SharedText>();  // the sweep's work, from its worker
+  std::optional<bool> setup_visible_;  // Ctrl+B; unset: hidden only in presentation mode
   std::string status_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };

@@ -12,34 +12,24 @@ namespace pl::ui {
 
 using namespace experiment;
 
-Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulSpec& s,
-                                         const std::vector<Accumulation>& models, const OtherKindParams& p) {
+namespace {
+
+// Each kind beside the matrix product: its file from the panel's setup, and back.
+using Params = OtherKindParams;
+
+Expected<nlohmann::json> mlp_file(const MatmulSpec& s, const std::vector<Accumulation>&, const Params& p) {
+  MlpConfig m;
+  m.layer = s.config;
+  m.layer.op = MatmulOp::Linear;
+  m.layer.n = m.layer.k;  // a square network: width in, width out
+  m.layers = p.layers;
+  m.activation = p.activation;
+  if (auto why = check(m); !why.empty()) return Error{why};
+  return to_json(m);
+}
+
+Expected<nlohmann::json> dot_file(const MatmulSpec& s, const std::vector<Accumulation>& models, const Params& p) {
   const MatmulConfig& c = s.config;
-  if (mode == ExperimentMode::Mlp) {
-    MlpConfig m;
-    m.layer = c;
-    m.layer.op = MatmulOp::Linear;
-    m.layer.n = m.layer.k;  // a square network: width in, width out
-    m.layers = p.layers;
-    m.activation = p.activation;
-    if (auto why = check(m); !why.empty()) return Error{why};
-    return to_json(m);
-  }
-  if (mode == ExperimentMode::Cast) {
-    CastSpec spec;
-    RoundtripConfig& r = spec.config;
-    r.rows = c.m;
-    r.cols = c.k;
-    r.dtype = c.input;
-    r.scaling = c.input_scaling;
-    r.cast = c.cast;
-    r.data = c.input_data;
-    r.seed = c.seed;
-    r.backend = c.backend;
-    spec.input_file = s.files.input;
-    if (auto why = check(r); !why.empty()) return Error{why};
-    return to_json(spec);
-  }
   DotSweepConfig d;
   auto lengths = experiment::parse_lengths(p.lengths);
   if (!lengths) return Error{lengths.error()};
@@ -54,48 +44,126 @@ Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulSpec& 
   return to_json(d);
 }
 
+Expected<nlohmann::json> roundtrip_file(const MatmulSpec& s, const std::vector<Accumulation>&, const Params&) {
+  const MatmulConfig& c = s.config;
+  RoundtripSpec spec;
+  RoundtripConfig& r = spec.config;
+  r.rows = c.m;
+  r.cols = c.k;
+  r.dtype = c.input;
+  r.scaling = c.input_scaling;
+  r.cast = c.cast;
+  r.data = c.input_data;
+  r.seed = c.seed;
+  r.backend = c.backend;
+  spec.input_file = s.files.input;
+  if (auto why = check(r); !why.empty()) return Error{why};
+  return to_json(spec);
+}
+
+std::string read_mlp(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>* models, Params* p) {
+  auto m = mlp_config_from_json(j);
+  if (!m) return m.error();
+  s->config = m->layer;
+  *models = {m->layer.accumulate};
+  p->layers = m->layers;
+  p->activation = m->activation;
+  return "";
+}
+
+std::string read_dot(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>* models, Params* p) {
+  auto d = dot_config_from_json(j);
+  if (!d) return d.error();
+  MatmulConfig* c = &s->config;
+  c->input = d->a_dtype;
+  c->weight = d->b_dtype;
+  c->seed = d->seed;
+  c->backend = d->backend;
+  *models = d->models;
+  if (!models->empty()) c->accumulate = models->front();
+  p->lengths = join(d->lengths, ",", [](size_t k) { return std::to_string(k); });
+  p->trials = d->trials;
+  return "";
+}
+
+std::string read_roundtrip(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>*, Params*) {
+  auto spec = roundtrip_spec_from_json(j);
+  if (!spec) return spec.error();
+  const RoundtripConfig& r = spec->config;
+  MatmulConfig* c = &s->config;
+  s->files.input = spec->input_file;
+  c->m = r.rows;
+  c->k = r.cols;
+  c->input = r.dtype;
+  c->input_scaling = r.scaling;
+  c->cast = r.cast;
+  c->input_data = r.data;
+  c->seed = r.seed;
+  c->backend = r.backend;
+  return "";
+}
+
+struct OtherKind {
+  ExperimentMode mode;
+  std::string_view file_kind;  // the experiment file's "experiment"
+  Expected<nlohmann::json> (*file)(const MatmulSpec&, const std::vector<Accumulation>&, const Params&);
+  std::string (*read)(const nlohmann::json&, MatmulSpec*, std::vector<Accumulation>*, Params*);  // "": read
+};
+
+constexpr OtherKind kOtherKinds[] = {
+    {ExperimentMode::Mlp, "mlp", mlp_file, read_mlp},
+    {ExperimentMode::DotSweep, "dot", dot_file, read_dot},
+    {ExperimentMode::Roundtrip, "roundtrip", roundtrip_file, read_roundtrip},
+};
+
+}  // namespace
+
+std::span<const PanelKind> panel_kinds() {
+  static constexpr PanelKind kKinds[] = {
+      {"linear", ExperimentMode::Matrix, MatmulOp::Linear, "linear: y = x W^T (+ b)"},
+      {"matmul", ExperimentMode::Matrix, MatmulOp::Matmul, "matmul: C = A B"},
+      {"mlp", ExperimentMode::Mlp, MatmulOp::Linear, "mlp: layers of linear + activation, the error through the depth"},
+      {"dot", ExperimentMode::DotSweep, MatmulOp::Linear,
+       "dot: dot products of growing length K against the gamma_K bound (a dot sweep)"},
+      {"roundtrip", ExperimentMode::Roundtrip, MatmulOp::Linear,
+       "roundtrip: an array through the input dtype and its scaling recipe and back"},
+  };
+  return kKinds;
+}
+
+std::string panel_kind_names() {
+  return join(panel_kinds(), ", ", [](const PanelKind& k) { return std::string(k.name); });
+}
+
+Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const MatmulSpec& s,
+                                         const std::vector<Accumulation>& models, const OtherKindParams& p) {
+  for (const OtherKind& k : kOtherKinds)
+    if (k.mode == mode) return k.file(s, models, p);
+  return Error{"the matrix product runs as its spec, not as another kind's file"};
+}
+
 Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>* models,
                                          OtherKindParams* p) {
-  MatmulConfig* c = &s->config;
   const std::string kind = experiment_kind(j);
-  if (kind == "mlp") {
-    auto m = mlp_config_from_json(j);
-    if (!m) return Error{m.error()};
-    *c = m->layer;
-    *models = {m->layer.accumulate};
-    p->layers = m->layers;
-    p->activation = m->activation;
-    return ExperimentMode::Mlp;
+  for (const OtherKind& k : kOtherKinds) {
+    if (k.file_kind != kind) continue;
+    if (auto why = k.read(j, s, models, p); !why.empty()) return Error{why};
+    return k.mode;
   }
-  if (kind == "dot") {
-    auto d = dot_config_from_json(j);
-    if (!d) return Error{d.error()};
-    c->input = d->a_dtype;
-    c->weight = d->b_dtype;
-    c->seed = d->seed;
-    c->backend = d->backend;
-    *models = d->models;
-    if (!models->empty()) c->accumulate = models->front();
-    p->lengths = join(d->lengths, ",", [](size_t k) { return std::to_string(k); });
-    p->trials = d->trials;
-    return ExperimentMode::Sweep;
+  return Error{"the Experiment panel opens " + panel_kind_names() + " files, not '" + kind +
+               "' (the Scenarios panel shows every kind; `precision-lab run FILE` runs it)"};
+}
+
+Expected<ExperimentRun> run_other_kind(const nlohmann::json& file, bool asked,
+                                       const std::function<void(const std::string&)>& on_estimate,
+                                       const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+  if (const auto w = estimate_file_work(file)) {
+    if (on_estimate) on_estimate(work_text(*w));
+    if (w->seconds > kInteractiveSeconds && !asked)
+      return Error{std::string(kNotStarted) + "this sweep is " + work_text(*w) +
+                   "; press Run (Ctrl+R) to start it anyway, or choose fewer trials or shorter lengths"};
   }
-  if (kind == "cast") {
-    auto spec = cast_spec_from_json(j);
-    if (!spec) return Error{spec.error()};
-    const RoundtripConfig& r = spec->config;
-    s->files.input = spec->input_file;
-    c->m = r.rows;
-    c->k = r.cols;
-    c->input = r.dtype;
-    c->input_scaling = r.scaling;
-    c->cast = r.cast;
-    c->input_data = r.data;
-    c->seed = r.seed;
-    c->backend = r.backend;
-    return ExperimentMode::Cast;
-  }
-  return Error{"the Experiment panel opens matmul, linear, mlp, dot and cast files, not '" + kind + "'"};
+  return run_experiment_file(file, progress, cancel);
 }
 
 void draw_mlp_table(const MlpResult& r) {
@@ -202,8 +270,8 @@ void draw_cast_table(const RoundtripResult& r) {
 
 std::string other_kind_summary(const ExperimentRun& run) {
   char buf[200];
-  if (run.cast) {
-    const auto& r = *run.cast;
+  if (run.roundtrip) {
+    const auto& r = *run.roundtrip;
     std::snprintf(buf, sizeof buf,
                   "cast %zu x %zu through %s (%s, %s): normwise %.3e, SQNR %.1f dB, out of range %zu, flushed %zu",
                   r.config.rows, r.config.cols, std::string(name(r.config.dtype)).c_str(),
@@ -222,7 +290,8 @@ std::string other_kind_summary(const ExperimentRun& run) {
   }
   if (run.dot_config && !run.dot_rows.empty()) {
     const auto& last = run.dot_rows.back();
-    std::snprintf(buf, sizeof buf, "K sweep %s x %s, %zu rows: at K = %zu (%s) max |e|/sum|ab| %.3e against gamma_K %s",
+    std::snprintf(buf, sizeof buf,
+                  "dot sweep %s x %s, %zu rows: at K = %zu (%s) max |e|/sum|ab| %.3e against gamma_K %s",
                   std::string(name(run.dot_config->a_dtype)).c_str(),
                   std::string(name(run.dot_config->b_dtype)).c_str(), run.dot_rows.size(), last.length,
                   describe(last.model).c_str(), last.max_scaled, gamma_text(last.bounds.deterministic).c_str());

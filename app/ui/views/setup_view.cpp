@@ -196,7 +196,7 @@ bool SetupView::place_pending_drops() {
   for (const auto& path : pending_drops_) {
     // (A cast has one tensor: the latest drop is it.)
     std::string& slot =
-        spec_.files.input.empty() || mode_ == ExperimentMode::Cast ? spec_.files.input : spec_.files.weight;
+        spec_.files.input.empty() || mode_ == ExperimentMode::Roundtrip ? spec_.files.input : spec_.files.weight;
     slot = path;
     log_.add("experiment", (&slot == &spec_.files.input ? "input file: " : "weight file: ") + path);
   }
@@ -209,7 +209,7 @@ bool SetupView::draw_files() {
   bool changed = false;
   ImGui::TextDisabled("operands from files (or drop one on the window)");
   auto field = [&](const char* label, std::string* path, const char* shape) {
-    bool edited = ImGui::InputTextWithHint(label, "drawn from the data source", path);
+    bool edited = ImGui::InputTextWithHint(label, "none: drawn", path);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "%s: FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1]; empty: drawn.\n"
@@ -239,27 +239,28 @@ bool SetupView::draw_files() {
 bool SetupView::draw_shape_and_op() {
   MatmulConfig& c = spec_.config;
   bool changed = false;
-  static const char* const kOps[] = {"linear", "matmul", "mlp", "K sweep", "cast"};
-  static const ExperimentMode kModes[] = {ExperimentMode::Matrix, ExperimentMode::Matrix, ExperimentMode::Mlp,
-                                          ExperimentMode::Sweep, ExperimentMode::Cast};
-  int op = mode_ == ExperimentMode::Mlp     ? 2
-           : mode_ == ExperimentMode::Sweep ? 3
-           : mode_ == ExperimentMode::Cast  ? 4
-           : c.op == MatmulOp::Matmul       ? 1
-                                            : 0;
-  if (ImGui::Combo("op", &op, kOps, IM_ARRAYSIZE(kOps))) {
-    mode_ = kModes[op];
-    if (op < 2) c.op = op == 1 ? MatmulOp::Matmul : MatmulOp::Linear;
-    changed = true;
+  const auto kinds = panel_kinds();
+  size_t shown = 0;
+  for (size_t i = 0; i < kinds.size(); ++i)
+    if (kinds[i].mode == mode_ && (mode_ != ExperimentMode::Matrix || kinds[i].op == c.op)) shown = i;
+  if (ImGui::BeginCombo("op", std::string(kinds[shown].name).c_str())) {
+    for (size_t i = 0; i < kinds.size(); ++i) {
+      if (ImGui::Selectable(std::string(kinds[i].name).c_str(), i == shown) && i != shown) {
+        mode_ = kinds[i].mode;
+        if (mode_ == ExperimentMode::Matrix) c.op = kinds[i].op;
+        changed = true;
+      }
+    }
+    ImGui::EndCombo();
   }
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "linear: y = x W^T (+ b); matmul: C = A B; mlp: layers of linear + activation, the error\n"
-        "through the depth; K sweep: dot products of growing length K against the gamma_K bound;\n"
-        "cast: an array through the input dtype and its scaling recipe and back");
-  if (mode_ == ExperimentMode::Cast) {
+  if (ImGui::IsItemHovered()) {
+    std::string tip;
+    for (const PanelKind& k : kinds) tip.append(tip.empty() ? "" : "\n").append(k.what);
+    ImGui::SetTooltip("%s", tip.c_str());
+  }
+  if (mode_ == ExperimentMode::Roundtrip) {
     // A tensor from a file (or dropped on the window), or values drawn in the shape given.
-    bool edited = ImGui::InputTextWithHint("tensor file", "drawn from the data source", &spec_.files.input);
+    bool edited = ImGui::InputTextWithHint("tensor file", "none: drawn", &spec_.files.input);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "A 2-D tensor to round trip: FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1] (its rows are\n"
@@ -272,7 +273,7 @@ bool SetupView::draw_shape_and_op() {
     if (!spec_.files.input.empty()) ImGui::TextDisabled("the shape is the file's");
     return changed;
   }
-  if (mode_ == ExperimentMode::Sweep) {
+  if (mode_ == ExperimentMode::DotSweep) {
     changed |= ImGui::InputText("lengths (K)", &other_.lengths);
     if (ImGui::InputInt("trials", &other_.trials, 16, 256))
       other_.trials = std::clamp(other_.trials, 1, 100000), changed = true;
@@ -303,8 +304,8 @@ bool SetupView::check() {
     return false;
   }
   if (models_.empty()) models_ = {spec_.config.accumulate};
-  auto file = other_kind_file(mode_, spec_,
-                              mode_ == ExperimentMode::Sweep ? models_ : std::vector{spec_.config.accumulate}, other_);
+  auto file = other_kind_file(
+      mode_, spec_, mode_ == ExperimentMode::DotSweep ? models_ : std::vector{spec_.config.accumulate}, other_);
   setup_error_ = file ? "" : file.error();
   if (!file || *file == other_file_) return false;
   other_file_ = *file;
@@ -318,11 +319,11 @@ bool SetupView::draw() {
   changed |= draw_shape_and_op();
   ImGui::Separator();
   // A cast reads one dtype, its recipe, rounding, data and seed.
-  const bool cast = mode_ == ExperimentMode::Cast;
+  const bool cast = mode_ == ExperimentMode::Roundtrip;
   changed |= dtype_combo(cast ? "dtype" : "input", &c.input, true);
   if (!cast) changed |= dtype_combo("weight", &c.weight, true);
-  // A K sweep's dot products read only the input and weight dtypes, the models and the seed.
-  const bool sweep = mode_ == ExperimentMode::Sweep;
+  // A dot sweep's dot products read only the input and weight dtypes, the models and the seed.
+  const bool sweep = mode_ == ExperimentMode::DotSweep;
   if (!sweep && !cast) {
     changed |= dtype_combo("output", &c.output, false);
     bool has_bias = c.bias.has_value();
@@ -334,7 +335,7 @@ bool SetupView::draw() {
     }
   }
   if (!cast && ImGui::InputText("accumulate", accumulate_, sizeof accumulate_)) {
-    // A K sweep compares several models: a comma-separated list; the others take the first.
+    // A dot sweep compares several models: a comma-separated list; the others take the first.
     std::vector<Accumulation> models;
     std::stringstream in(accumulate_);
     bool ok = true;
@@ -348,7 +349,7 @@ bool SetupView::draw() {
   if (!cast && ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "%s.\nmultiterm is a tensor core's block adder: BLOCK products aligned to the largest, EXTRA "
-        "bits kept;\na K sweep takes a comma-separated list of models to compare",
+        "bits kept;\na dot sweep takes a comma-separated list of models to compare",
         experiment::accumulation_grammar().c_str());
   if (!sweep) {
     changed |= draw_rounding_combo("rounding", &c.cast.rounding);
@@ -421,7 +422,7 @@ bool SetupView::draw() {
   }
   // cuBLASLt's fast accumulation exists for the float8 GEMMs only (kernels/lt_plan.cpp).
   const auto float8 = [](DType t) { return t == DType::float8_e4m3fn || t == DType::float8_e5m2; };
-  if (mode_ != ExperimentMode::Sweep && (float8(c.input) || float8(c.weight))) {
+  if (mode_ != ExperimentMode::DotSweep && (float8(c.input) || float8(c.weight))) {
     changed |= ImGui::Checkbox("fast accumulation", &c.fast_accumulation);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
@@ -432,7 +433,7 @@ bool SetupView::draw() {
     c.fast_accumulation = false;
     changed = true;
   }
-  // A K sweep's trials are 1 x 1 x K products, one model after another; the first decides here.
+  // A dot sweep's trials are 1 x 1 x K products, one model after another; the first decides here.
   const experiment::GemmShape shape = sweep ? experiment::GemmShape{1, 1, c.k} : experiment::GemmShape{c.m, c.n, c.k};
   if (const std::string where = backend_.where({shape, c.input, c.weight, c.accumulate, c.fast_accumulation});
       !where.empty())

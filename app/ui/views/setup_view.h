@@ -1,5 +1,5 @@
 // The Setup view, the left column of the Experiment panel: everything the next run is made of
-// -- the op (linear, matmul, MLP, K sweep) and its sizes, the input, weight, bias, accumulation
+// -- the op (linear, matmul, MLP, dot sweep) and its sizes, the input, weight, bias, accumulation
 // and output dtypes, rounding and overflow, scaling recipes, data sources or tensor files (typed
 // or dropped on the window), the seed, the framework whose rules apply and the backend. It owns
 // the setup and says when it changed; the panel decides when to run it.
@@ -22,7 +22,7 @@ class SetupView {
   explicit SetupView(RunLog& log);
   // Draws the fields; true when the setup changed.
   bool draw();
-  // Refreshes error() and, for the MLP and the K sweep, other_file(); true when that file
+  // Refreshes error() and, for the MLP and the dot sweep, other_file(); true when that file
   // changed (typing into a field the file is made from).
   bool check();
 
@@ -46,7 +46,7 @@ class SetupView {
 
   ExperimentMode mode() const { return mode_; }
   const experiment::MatmulSpec& spec() const { return spec_; }      // the matrix product's
-  const nlohmann::json& other_file() const { return other_file_; }  // the MLP's or K sweep's
+  const nlohmann::json& other_file() const { return other_file_; }  // the MLP's or dot sweep's
   const std::string& error() const { return setup_error_; }         // why it cannot run; "" if it can
 
  private:
@@ -58,10 +58,10 @@ class SetupView {
   char accumulate_[48] = "f32:blas";
   std::string setup_error_;
   std::vector<std::string> pending_drops_;  // dropped tensors not yet placed in a field
-  // The MLP and the K sweep run as experiment files (experiment_kinds.h).
+  // The MLP and the dot sweep run as experiment files (experiment_kinds.h).
   ExperimentMode mode_ = ExperimentMode::Matrix;
   OtherKindParams other_;
-  std::vector<experiment::Accumulation> models_;  // the accumulate field's models (a list for K sweeps)
+  std::vector<experiment::Accumulation> models_;  // the accumulate field's models (a list for dot sweeps)
   nlohmann::json other_file_;
   BackendPicker backend_;
 };

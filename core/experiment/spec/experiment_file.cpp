@@ -36,9 +36,14 @@ Expected<ExperimentRun> read_and_run(const nlohmann::json& j, const Progress& pr
   return run;
 }
 
-Expected<ExperimentRun> run_roundtrip(const nlohmann::json& j, const Progress& progress,
-                                      const std::atomic<bool>* cancel) {
-  return read_and_run(j, progress, cancel, cast_spec_from_json, run_cast, &ExperimentRun::cast);
+Expected<ExperimentRun> run_roundtrip_file(const nlohmann::json& j, const Progress& progress,
+                                           const std::atomic<bool>* cancel) {
+  return read_and_run(
+      j, progress, cancel, roundtrip_spec_from_json,
+      [](const RoundtripSpec& spec, const Progress& p, const std::atomic<bool>* c) {
+        return run_roundtrip(spec, p, c);  // (the overload that reads the spec's file)
+      },
+      &ExperimentRun::roundtrip);
 }
 
 Expected<ExperimentRun> run_train_file(const nlohmann::json& j, const Progress& progress,
@@ -85,17 +90,36 @@ constexpr ExperimentKind kKinds[] = {
     {"mlp", "mlp", "error through the layers of a small MLP against the float64 network", run_mlp_file},
     {"dot", "dot", "dot-product error versus length K for accumulation models, with their bounds", run_sweep},
     {"sum", "dot --sum", "sum error versus length K for accumulation models, with their bounds", run_sweep},
-    {"cast", "roundtrip", "an array through a dtype and scaling recipe and back", run_roundtrip},
+    {"roundtrip", "roundtrip", "an array through a dtype and scaling recipe and back", run_roundtrip_file},
     {"throughput", "bench --op throughput", "matrix-product rate per dtype on a backend", run_throughput_file},
     {"train", "train", "a linear regression trained in each format's own arithmetic", run_train_file},
 };
 
+constexpr KindAlias kAliases[] = {{"cast", "roundtrip"}};
+
 }  // namespace
+
+std::span<const KindAlias> experiment_kind_aliases() { return kAliases; }
+
+std::string_view canonical_kind_name(std::string_view kind) {
+  for (const KindAlias& a : kAliases)
+    if (a.old_name == kind) return a.name;
+  return kind;
+}
 
 std::string experiment_kind(const nlohmann::json& j) {
   if (j.is_object() && j.contains("experiment") && j["experiment"].is_string())
-    return j["experiment"].get<std::string>();
+    return std::string(canonical_kind_name(j["experiment"].get<std::string>()));
   return "linear";
+}
+
+std::string kind_alias_note(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("experiment") || !j["experiment"].is_string()) return "";
+  const std::string old = j["experiment"].get<std::string>();
+  const std::string_view now = canonical_kind_name(old);
+  if (now == old) return "";
+  return "'" + old + "' is the old name of the experiment '" + std::string(now) + "'; it is read as '" +
+         std::string(now) + "', the name files are written with";
 }
 
 std::span<const ExperimentKind> experiment_kinds() { return kKinds; }
@@ -125,6 +149,14 @@ Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::
   ExperimentRun out = std::move(run).value();
   out.kind = name;
   return out;
+}
+
+std::optional<WorkEstimate> estimate_file_work(const nlohmann::json& j) {
+  const std::string kind = experiment_kind(j);
+  if (kind != "dot" && kind != "sum") return std::nullopt;
+  auto c = dot_config_from_json(j);
+  if (!c) return std::nullopt;
+  return estimate_dot_sweep(*c);
 }
 
 }  // namespace pl::experiment

@@ -25,7 +25,8 @@
 namespace pl::experiment {
 
 struct ExperimentRun {
-  std::string kind;  // the file's "experiment": "matmul", "linear", "mlp", "dot", "sum", "cast", "throughput", "train"
+  std::string
+      kind;  // the file's "experiment", by its name now: "matmul", "linear", "mlp", "dot", "sum", "roundtrip", ...
   nlohmann::json setup;   // as run, re-runnable: setup.json
   nlohmann::json result;  // result.json; a raising framework call: framework.json with its fixes
   // Exactly one of these is set, by kind.
@@ -33,19 +34,33 @@ struct ExperimentRun {
   std::optional<MlpResult> mlp;
   std::optional<DotSweepConfig> dot_config;
   std::vector<DotSweepRow> dot_rows;
-  std::optional<RoundtripResult> cast;
+  std::optional<RoundtripResult> roundtrip;
   std::optional<ThroughputResult> throughput;
   std::optional<TrainResult> train;
 };
 
-// The kind a file names ("linear" when it names none, as matmul_spec_from_json reads it).
+// The kind a file names ("linear" when it names none, as matmul_spec_from_json reads it), an
+// old spelling read as the kind it names now.
 std::string experiment_kind(const nlohmann::json& j);
+
+// Old spellings of kinds that files written earlier still use; each is read as the kind it
+// names and `run` says so. The array round trip was "cast" in files while `cast` is the scalar
+// codec's command and `roundtrip` the round trip's.
+struct KindAlias {
+  std::string_view old_name;  // "cast"
+  std::string_view name;      // "roundtrip"
+};
+std::span<const KindAlias> experiment_kind_aliases();
+std::string_view canonical_kind_name(std::string_view kind);  // the kind an old spelling names; others as given
+// "'cast' is the old name of the experiment 'roundtrip'; ..." when the file spells its kind the
+// old way; empty otherwise.
+std::string kind_alias_note(const nlohmann::json& j);
 
 // The experiment kinds, one row each: the name a file gives in "experiment", the command that
 // runs one from the command line, what it measures, and how a file of it is read and run.
 // `run` reads the file as strictly as the kind's reader does.
 struct ExperimentKind {
-  std::string_view name;     // "linear", "matmul", "mlp", "dot", "sum", "cast", "throughput", "train"
+  std::string_view name;     // "linear", "matmul", "mlp", "dot", "sum", "roundtrip", "throughput", "train"
   std::string_view command;  // precision-lab COMMAND runs one alone ("matmul --linear", "roundtrip", ...)
   std::string_view what;     // one line, for help texts
   Expected<ExperimentRun> (*run)(const nlohmann::json& j, const std::function<void(double)>& progress,
@@ -59,5 +74,11 @@ std::string experiment_kind_names(std::string_view separator = ", ");
 // (naming the key), a file it names, "cancelled".
 Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::function<void(double)>& progress = {},
                                             const std::atomic<bool>* cancel = nullptr);
+
+// How long the file would run here, for the kinds whose work can grow past interactive scale
+// (dot and sum sweeps: estimate_dot_sweep); nullopt for the others and for a file its kind's
+// reader refuses (running it reports why). `run` and the window announce a sweep past
+// kInteractiveSeconds before starting it.
+std::optional<WorkEstimate> estimate_file_work(const nlohmann::json& j);
 
 }  // namespace pl::experiment

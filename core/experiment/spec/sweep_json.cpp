@@ -1,6 +1,7 @@
 #include "core/experiment/spec/sweep_json.h"
 
 #include "core/accumulate/accumulation_spec.h"
+#include "core/experiment/spec/experiment_file.h"
 #include "core/experiment/spec/json_reader.h"
 #include "core/experiment/spec/matmul_json.h"
 
@@ -90,18 +91,18 @@ json to_json(const DotSweepRow& r) {
           {"backend_note", r.note}};
 }
 
-Expected<CastSpec> cast_spec_from_json(const json& j) {
+Expected<RoundtripSpec> roundtrip_spec_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
   if (auto why = unknown_key(j, {"experiment", "rows", "cols", "dtype", "scaling", "rounding", "overflow", "data",
                                  "seed", "input_file", "backend", "comment"});
       !why.empty())
     return Error{why};
-  CastSpec spec;
+  RoundtripSpec spec;
   RoundtripConfig& c = spec.config;
   Reader r{j, {}};
-  std::string kind = "cast";
+  std::string kind = "roundtrip";
   r.string("experiment", &kind);
-  if (kind != "cast") r.fail("experiment", "'" + kind + "' is not cast");
+  if (canonical_kind_name(kind) != "roundtrip") r.fail("experiment", "'" + kind + "' is not roundtrip");
   r.size("rows", &c.rows) && r.size("cols", &c.cols);
   r.dtype("dtype", &c.dtype);
   r.scaling("scaling", &c.scaling);
@@ -124,9 +125,9 @@ Expected<CastSpec> cast_spec_from_json(const json& j) {
   return spec;
 }
 
-json to_json(const CastSpec& s) {
+json to_json(const RoundtripSpec& s) {
   const RoundtripConfig& c = s.config;
-  json j = {{"experiment", "cast"},
+  json j = {{"experiment", "roundtrip"},
             {"rows", c.rows},
             {"cols", c.cols},
             {"dtype", name(c.dtype)},
@@ -135,7 +136,7 @@ json to_json(const CastSpec& s) {
             {"overflow", overflow_name(c.cast.overflow)},
             {"data", data_json(c.data)},
             {"seed", c.seed}};
-  if (!s.input_file.empty()) {  // the shape and values are the file's (cast_spec_from_json refuses them)
+  if (!s.input_file.empty()) {  // the shape and values are the file's (roundtrip_spec_from_json refuses them)
     j["input_file"] = s.input_file;
     j.erase("rows");
     j.erase("cols");

@@ -26,8 +26,8 @@ nlohmann::json to_json(const DotSweepRow& r);
 // A sweep's result.json: {"setup": the config, "rows": every row}.
 nlohmann::json sweep_result_json(const DotSweepConfig& c, const std::vector<DotSweepRow>& rows);
 
-Expected<CastSpec> cast_spec_from_json(const nlohmann::json& j);
-nlohmann::json to_json(const CastSpec& s);
+Expected<RoundtripSpec> roundtrip_spec_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const RoundtripSpec& s);
 nlohmann::json to_json(const RoundtripResult& r);
 
 }  // namespace pl::experiment

@@ -257,7 +257,7 @@ TEST(SharedBackend, OneObjectPerNameAndAutoSharesIt) {
   EXPECT_FALSE(bad.ok());
 }
 
-// The K sweep's trials are 1 x 1 x K products: on a device when one is asked for and runs the
+// The dot sweep's trials are 1 x 1 x K products: on a device when one is asked for and runs the
 // model, else on the CPU with the reason -- and the numbers do not depend on where they ran.
 TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
   experiment::DotSweepConfig c;

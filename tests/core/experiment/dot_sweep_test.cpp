@@ -147,7 +147,7 @@ TEST(DotSweep, SpecRoundTrips) {
 }
 
 // A config the window builds in code (signed integers in its JSON) reads back as itself.
-// (The Experiment panel's K sweep once failed here: "'trials': must be an integer ...".)
+// (The Experiment panel's dot sweep once failed here: "'trials': must be an integer ...".)
 TEST(DotSweep, ConfigJsonRoundTrips) {
   DotSweepConfig c;
   c.lengths = {16, 1024};

@@ -82,14 +82,15 @@ TEST(ExperimentJson, TheFileRefusesWhatTheCommandLineRefuses) {
   EXPECT_EQ(error_of(R"({"overflow": "wrap"})"), "'overflow': 'wrap' is not one of default, saturate, no-saturate");
   EXPECT_EQ(error_of(R"({"rounding": "even"})"),
             "'rounding': 'even' is not one of rne, rna, rtz, up, down, stochastic");
-  EXPECT_EQ(cast_spec_from_json(json::parse(R"({"experiment": "cast", "overflow": "wrap"})")).error(),
+  EXPECT_EQ(roundtrip_spec_from_json(json::parse(R"({"experiment": "roundtrip", "overflow": "wrap"})")).error(),
             "'overflow': 'wrap' is not one of default, saturate, no-saturate");
   // The same for the cast experiment (`roundtrip --input` refuses --rows, --cols and --data).
-  const auto cast = cast_spec_from_json(json::parse(R"({"experiment": "cast", "input_file": "x.npy", "rows": 9})"));
+  const auto cast =
+      roundtrip_spec_from_json(json::parse(R"({"experiment": "roundtrip", "input_file": "x.npy", "rows": 9})"));
   ASSERT_FALSE(cast);
   EXPECT_EQ(cast.error(), "'rows': is for drawn values: with input_file the shape is the tensor's");
-  const auto delayed = cast_spec_from_json(json::parse(
-      R"({"experiment": "cast", "dtype": "float8_e4m3fn", "scaling": "delayed", "input_file": "x.npy", "data": "uniform"})"));
+  const auto delayed = roundtrip_spec_from_json(json::parse(
+      R"({"experiment": "roundtrip", "dtype": "float8_e4m3fn", "scaling": "delayed", "input_file": "x.npy", "data": "uniform"})"));
   EXPECT_TRUE(delayed) << delayed.error();  // a delayed recipe draws its amax history from the data
 }
 
@@ -123,16 +124,16 @@ TEST(ExperimentJson, EveryDotSettingIsWrittenBack) {
 }
 
 TEST(ExperimentJson, EveryCastSettingIsWrittenBack) {
-  const json file = experiment_json_test_file(R"({"experiment": "cast", "rows": 4, "cols": 6,
+  const json file = experiment_json_test_file(R"({"experiment": "roundtrip", "rows": 4, "cols": 6,
       "dtype": "float4_e2m1fn", "scaling": {"history": 16, "kind": "nvfp4"}, "rounding": "up",
       "overflow": "no-saturate", "data": )" PL_DATA R"(, "seed": 11, "backend": "cuda"})");
-  auto c = cast_spec_from_json(file);
+  auto c = roundtrip_spec_from_json(file);
   ASSERT_TRUE(c) << c.error();
   expect_every_key_kept(file, to_json(*c));
   // From a file: its shape and values, so rows, cols and data are not written beside it.
-  const json from_file = experiment_json_test_file(R"({"experiment": "cast", "dtype": "bfloat16",
+  const json from_file = experiment_json_test_file(R"({"experiment": "roundtrip", "dtype": "bfloat16",
       "input_file": "x.npy", "seed": 2})");
-  auto f = cast_spec_from_json(from_file);
+  auto f = roundtrip_spec_from_json(from_file);
   ASSERT_TRUE(f) << f.error();
   const json written = to_json(*f);
   expect_every_key_kept(from_file, written);
@@ -227,6 +228,27 @@ TEST(ExperimentFile, TheKindTableNamesEveryKindAndRefusesOthers) {
   const auto not_text = run_experiment_file(json{{"experiment", 3}});
   ASSERT_FALSE(not_text);
   EXPECT_NE(not_text.error().find("must be a string"), std::string::npos) << not_text.error();
+}
+
+// The array round trip was "cast" in files (while `cast` is the scalar codec's command): the old
+// spelling is still read, as "roundtrip", with a note; files are written with the new name.
+TEST(ExperimentFile, TheOldNameOfTheRoundTripIsReadWithANote) {
+  const json old_file = json::parse(R"({"experiment": "cast", "rows": 4, "cols": 8, "dtype": "bfloat16"})");
+  EXPECT_EQ(experiment_kind(old_file), "roundtrip");
+  EXPECT_NE(kind_alias_note(old_file).find("'cast' is the old name of the experiment 'roundtrip'"), std::string::npos)
+      << kind_alias_note(old_file);
+  auto spec = roundtrip_spec_from_json(old_file);
+  ASSERT_TRUE(spec) << spec.error();
+  EXPECT_EQ(to_json(*spec)["experiment"], "roundtrip");
+  const auto run = run_experiment_file(old_file);
+  ASSERT_TRUE(run) << run.error();
+  EXPECT_EQ(run->kind, "roundtrip");
+  EXPECT_TRUE(run->roundtrip.has_value());
+  EXPECT_EQ(kind_alias_note(json::parse(R"({"experiment": "roundtrip"})")), "");
+  for (const KindAlias& a : experiment_kind_aliases()) {
+    EXPECT_NE(find_experiment_kind(a.name), nullptr) << a.name;
+    EXPECT_EQ(find_experiment_kind(a.old_name), nullptr) << a.old_name;  // the table holds one name each
+  }
 }
 
 }  // namespace

@@ -349,10 +349,10 @@ TEST(Roundtrip, PerTensorFp8FlushesTheSmallValuesOutliersPushDown) {
 // A tensor from a file round trips in its own shape, and the result and its figures name the
 // file, not the data source the config would have drawn from.
 TEST(Roundtrip, AFilesTensorIsNamedInTheResultAndFigures) {
-  CastSpec spec;
+  RoundtripSpec spec;
   spec.config.dtype = DType::bfloat16;
   spec.input_file = std::string(PL_IO_DIR) + "/f64.npy";
-  const auto r = run_cast(spec);
+  const auto r = run_roundtrip(spec);
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r->input_file, spec.input_file);
   EXPECT_EQ(r->config.rows, 3u);
@@ -374,7 +374,7 @@ TEST(Roundtrip, ReportsProgressAndStopsWhenCancelled) {
   EXPECT_EQ(seen.back(), 1.0);
   std::atomic<bool> cancel{false};
   size_t calls = 0;
-  const auto stopped = run_cast(
+  const auto stopped = run_roundtrip(
       {c, ""}, [&](double) { cancel = ++calls == 2; }, &cancel);
   ASSERT_FALSE(stopped.ok());
   EXPECT_EQ(stopped.error(), "cancelled");

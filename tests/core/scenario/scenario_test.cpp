@@ -264,7 +264,7 @@ TEST(ScenarioProbe, SameAnswerComparesNumbersAsNumbers) {
 
 json with_evidence(const char* expect) {
   json j = minimal();
-  j["evidence"] = json::parse(R"([{"label": "f16", "setup": {"experiment": "cast", "rows": 8, "cols": 64,
+  j["evidence"] = json::parse(R"([{"label": "f16", "setup": {"experiment": "roundtrip", "rows": 8, "cols": 64,
       "dtype": "float16", "data": {"distribution": "normal", "scale": 1e-7}, "seed": 1}}])");
   j["checks"].push_back({{"id", "m"},
                          {"label", "flushed"},
