@@ -28,6 +28,7 @@ struct GuiOptions {
   std::string scenario;             // the scenario the Scenarios panel opens (name or number)
   std::string figure;               // the figure tab to bring forward ("error-heatmap")
   bool verbose = false;             // print the run log to stdout as it grows
+  bool check_layout = false;        // a screenshot fails (exit 1) when a control or figure is cut off
   bool panel_given = false;         // --panel was on the command line (else the remembered one)
   // The panel --setup, --open or --scenario opens on when --panel is not given: it wins over
   // the remembered panel too (the file was opened to be seen).

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/figure_options.h"
 #include "app/cli/window_options.h"
 #include "core/export/result_folder.h"
 #include "core/util/edit_distance.h"
@@ -153,6 +154,10 @@ int run(int argc, char** argv, const WindowRunner& window) {
   auto add = [&](const char* name, const char* help, Runner (*adder)(CLI::App&)) {
     CLI::App* sub = app.add_subcommand(name, help);
     runners[sub] = adder(*sub);
+    // The commands that write figures take their size and resolution (scenario: on `export`).
+    static constexpr std::string_view kDrawing[] = {"explore", "bench", "dot",   "matmul",
+                                                    "run",     "mlp",   "train", "roundtrip"};
+    if (std::find(std::begin(kDrawing), std::end(kDrawing), name) != std::end(kDrawing)) add_figure_options(*sub);
   };
   add("formats", "Print the table of number formats", add_formats);
   add("cast", "Round values into a format and show bits and error", add_cast);
@@ -166,7 +171,7 @@ int run(int argc, char** argv, const WindowRunner& window) {
   add("run", "Run an experiment file (JSON) and write its results into a folder", add_run);
   add("mlp", "Error through the layers of a small MLP against the float64 network", add_mlp);
   add("train", "A linear regression trained by gradient descent in each format's own arithmetic", add_train);
-  add("roundtrip", "An array through a dtype and scaling recipe and back: the cast experiment", add_roundtrip);
+  add("roundtrip", "An array through a dtype and scaling recipe and back: its error and range", add_roundtrip);
   add("scenario", "Teaching scenarios with known answers: list, run (checks), export (slides)", add_scenario);
   add("tensors", "List the tensors of a .safetensors (or .npy) file", add_tensors);
   add("accumulation-probe", "How the backend's GEMM adds: rounding, ties, extra bits, partial-sum width, promotion",

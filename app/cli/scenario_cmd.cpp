@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "app/cli/cli.h"
+#include "app/cli/figure_options.h"
 #include "app/cli/matmul_report.h"
 #include "core/scenario/library.h"
 #include "core/scenario/scenario_export.h"
@@ -68,6 +69,7 @@ void print_run(const scenario::ScenarioRun& r) {
                 c.expected.c_str(), c.observed.empty() ? "-" : c.observed.c_str());
     if (!c.note.empty()) std::printf("      %s\n", c.note.c_str());
   }
+  if (!r.look_at_error.empty()) std::printf("FAIL  %s\n", r.look_at_error.c_str());
   std::printf("\n%zu of %zu checks pass (%.2f s)\n", r.passed_count(), r.checks.size(), r.seconds);
 }
 
@@ -122,6 +124,7 @@ Runner add_scenario(CLI::App& app) {
   ex->add_option("name", a->name, "name, name without its number, or number")->required();
   ex->add_option("--out", a->out, "folder (whole or not at all; an existing folder must be empty)")->required();
   ex->add_flag("--force", a->force, "replace a non-empty --out folder as a whole");
+  add_figure_options(*ex);
   return [a, ls, rn]() {
     if (ls->parsed()) return list(a->json);
     return run(*a, !rn->parsed());

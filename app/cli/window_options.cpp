@@ -8,7 +8,9 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
   const char* g = kWindowGroup;
   app.add_option("--screenshot", o.screenshot_path, "draw the window headless, write this PNG and exit")->group(g);
   app.add_option("--size", f.size, "window or screenshot size, WIDTHxHEIGHT (else the remembered size)")->group(g);
-  app.add_option("--panel", o.panel, "panel to open: formats promotion experiment throughput log scenarios explorer")
+  app.add_option(
+         "--panel", o.panel,
+         "panel to open: formats promotion experiment throughput log scenarios explorer, or start (the start screen)")
       ->group(g);
   app.add_option("--presentation", f.presentation, "presentation mode: on | off (else the remembered setting)")
       ->check(CLI::IsMember({"on", "off"}))
@@ -33,6 +35,10 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
   app.add_option("--open", o.open, "a file opened as if dropped on the window (repeatable)")->group(g);
   app.add_option("--scenario", o.scenario, "the scenario the Scenarios panel opens (name or number)")->group(g);
   app.add_option("--figure", o.figure, "the figure tab brought forward (error-heatmap, ...)")->group(g);
+  app.add_flag("--check-layout", o.check_layout,
+               "with --screenshot: list every control off the window and every figure too small or past its "
+               "pane, and exit 1 if there is one")
+      ->group(g);
   app.add_flag("--verbose", o.verbose, "print the window's run log and frame rate to stdout")->group(g);
 }
 

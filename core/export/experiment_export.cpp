@@ -24,7 +24,8 @@ Expected<bool> save_figures(const std::vector<figure::Figure>& figures, const st
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
   for (const figure::Figure& f : figures)
     for (auto type : {figure::FileType::Png, figure::FileType::Svg, figure::FileType::Pdf, figure::FileType::Csv}) {
-      auto w = figure::export_figure(f, dir + "/" + f.name + "." + figure::extension(type), type);
+      auto w = figure::export_figure(f, dir + "/" + f.name + "." + figure::extension(type), type,
+                                     figure::default_export_options());
       if (!w) return w;
     }
   return true;

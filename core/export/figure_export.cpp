@@ -392,6 +392,11 @@ std::string figure_csv(const Figure& f) {
   return out;
 }
 
+ExportOptions& default_export_options() {
+  static ExportOptions o;
+  return o;
+}
+
 Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o) {
   if (type == FileType::Csv) {
     return io::write_file(path, figure_csv(f));

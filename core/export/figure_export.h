@@ -21,6 +21,10 @@ struct ExportOptions {
   double font_scale = 1;             // presentation mode: larger text
 };
 
+// What the commands' exports use unless told otherwise: 900x560 points at 96 dpi, or the
+// command line's --size and --dpi (app/cli/figure_options.h), set once before a command runs.
+ExportOptions& default_export_options();
+
 // Writes `path` (its extension need not match; `type` decides).
 Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o = {});
 

@@ -74,6 +74,16 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
     attr.series.push_back(bars(label, parts[i]->relative, palette(i)));
   }
   attr.series.front().kind = SeriesKind::Steps;  // the total is drawn over its parts
+  // An operand stored in another dtype first (a fix's x.to(w.dtype) of float16 data, autocast's
+  // cast) was rounded there too: that dtype's unit roundoff is where its input rounding sits.
+  std::vector<DType> stored_in;
+  for (const std::optional<DType>& via : {c.input_via, c.weight_via})
+    if (via && *via != c.input && *via != c.weight &&
+        std::find(stored_in.begin(), stored_in.end(), *via) == stored_in.end())
+      stored_in.push_back(*via);
+  for (DType t : stored_in)
+    attr.annotations.push_back(
+        vline(unit_roundoff(info(t).format), "u " + short_name(t) + " (stored in first)", palette(6)));
   attr.annotations.push_back(vline(unit_roundoff(info(c.input).format), "u " + short_name(c.input), palette(4)));
   if (acc != c.input)
     attr.annotations.push_back(

@@ -73,6 +73,7 @@ struct Heatmap {
 
 struct Figure {
   std::string name;  // file stem: "error-histogram"
+  std::string tab;   // what a tab shows, when not the name read as words ("error histogram")
   std::string title, subtitle;
   Axis x, y;
   std::vector<Series> series;

@@ -15,6 +15,17 @@ std::string g4(double v) {
   return buf;
 }
 
+// A number under the mouse: whole numbers (counts, K) as they are, others to four significant
+// digits ("[0.0017782794100389228, 0.0031622776601683794)" read as noise).
+std::string readout_number(double v) {
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e7) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  return g4(v);
+}
+
 bool is_histogram(const Series& s) { return s.kind == SeriesKind::Bars || s.kind == SeriesKind::Steps; }
 
 // The axis value at `pixel`, and the range scaled by `factor` about it, in the axis's scale.
@@ -48,15 +59,15 @@ std::string x_text(const Figure& f, double x) {
     const double i = std::floor(x);
     if (i >= 0 && i < static_cast<double>(f.x.categories.size())) return f.x.categories[static_cast<size_t>(i)];
   }
-  return shortest_double(x);
+  return readout_number(x);
 }
 
 // "[a, b)", built by appending (GCC 12 warns falsely on a chain of + here).
 std::string bin_text(double a, double b) {
   std::string s = "[";
-  s += shortest_double(a);
+  s += readout_number(a);
   s += ", ";
-  s += shortest_double(b);
+  s += readout_number(b);
   s += ")";
   return s;
 }
@@ -150,7 +161,7 @@ std::optional<Readout> readout_at(const Figure& f, const PlotLayout& l, double p
     const size_t i = static_cast<size_t>(row) * h.cols + static_cast<size_t>(col);
     r.lines = {
         "row " + std::to_string(static_cast<size_t>(row)) + ", column " + std::to_string(static_cast<size_t>(col)),
-        label_or(h.colorbar_label, "value") + " = " + (i < h.values.size() ? shortest_double(h.values[i]) : "?")};
+        label_or(h.colorbar_label, "value") + " = " + (i < h.values.size() ? readout_number(h.values[i]) : "?")};
     return r;
   }
   // The nearest point of a line or marker series.
@@ -166,7 +177,7 @@ std::optional<Readout> readout_at(const Figure& f, const PlotLayout& l, double p
       best = d;
       r.lines = {label_or(s.label, "series"), f.x.label.empty() ? "x" : f.x.label, f.y.label.empty() ? "y" : f.y.label};
       r.lines[1] += " = " + x_text(f, s.x[i]);
-      r.lines[2] += " = " + shortest_double(s.y[i]);
+      r.lines[2] += " = " + readout_number(s.y[i]);
       r.marker = true;
       r.mx = qx;
       r.my = qy;
@@ -180,7 +191,7 @@ std::optional<Readout> readout_at(const Figure& f, const PlotLayout& l, double p
     for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i) {
       if (!(s.x[i] <= xv && xv < s.x[i + 1])) continue;
       if (r.lines.empty()) r.lines.push_back(f.x.categories.empty() ? bin_text(s.x[i], s.x[i + 1]) : x_text(f, xv));
-      r.lines.push_back(label_or(s.label, "count") + ": " + shortest_double(s.y[i]));
+      r.lines.push_back(label_or(s.label, "count") + ": " + readout_number(s.y[i]));
     }
   }
   for (const Annotation& a : f.annotations) {
@@ -188,7 +199,7 @@ std::optional<Readout> readout_at(const Figure& f, const PlotLayout& l, double p
     if ((vertical ? l.x.log : l.y.log) && a.value <= 0) continue;
     const double at = vertical ? l.x.to_pixel(a.value) : l.y.to_pixel(a.value);
     if (std::fabs(at - (vertical ? px : py)) <= radius)
-      r.lines.push_back(label_or(a.label, "reference") + " at " + shortest_double(a.value));
+      r.lines.push_back(label_or(a.label, "reference") + " at " + readout_number(a.value));
   }
   if (!r.lines.empty()) return r;
   r.lines = {

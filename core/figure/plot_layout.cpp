@@ -75,10 +75,20 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
     return box;
   };
   l.legend = best_corner();
-  // Every corner covers data: make room above the tallest value for the legend's row (unless
-  // the axis is fixed, or the legend would take most of the plot).
-  const double plot = l.y1 - l.y0, room = h + 8 * fs;
-  if (hidden == 0 || f.y.max || !std::isfinite(data_top) || room > plot * 0.6) return;
+  if (hidden == 0) return;
+  // Every corner covers data. Where the figure is wide (a window's pane, a slide), the legend
+  // goes beside the plot, which keeps half the width: over the lines it hid them.
+  const double plot = l.y1 - l.y0, room = h + 8 * fs, beside = w + 12 * fs;
+  if (h <= plot && l.x1 - l.x0 - beside >= 0.5 * (l.x1 - l.x0) && l.x1 - l.x0 - beside >= 320) {
+    l.x1 -= beside;
+    l.x.p1 = l.x1;
+    l.legend.left = l.x1 + 8 * fs;
+    l.legend.top = l.y0;
+    return;
+  }
+  // Else make room above the tallest value for the legend's row (unless the axis is fixed, or
+  // the legend would take most of the plot).
+  if (f.y.max || !std::isfinite(data_top) || room > plot * 0.6) return;
   const double share = plot / (plot - room);  // the data's span grows by this factor
   if (l.y.log) {
     if (!(data_top > 0)) return;

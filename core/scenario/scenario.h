@@ -74,7 +74,14 @@ struct Scenario {
   std::string title;
   std::string story;    // two or three sentences
   std::string look_at;  // what to look at in the evidence
-  std::string panel;    // where the window shows it: "experiment", "promotion", "formats"
+  // The figure the look-at points to, which the window shows first: {"evidence": N, "figure":
+  // "error-vs-k"} in the file; running the scenario checks that the evidence makes it.
+  struct FigureRef {
+    size_t evidence = 0;
+    std::string figure;
+  };
+  std::optional<FigureRef> look_at_figure;
+  std::string panel;  // where the window shows it: "experiment", "promotion", "formats"
   std::vector<Evidence> evidence;
   std::vector<Check> checks;
   std::vector<Fact> facts;

@@ -151,6 +151,12 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
       if (k == "story") s.story = text;
       if (k == "look_at") s.look_at = text;
       if (k == "panel") s.panel = text;
+    } else if (k == "look_at_figure") {
+      if (!v.is_object() || v.size() != 2 || !v.contains("evidence") || !v["evidence"].is_number_integer() ||
+          v["evidence"].get<long long>() < 0 ||
+          !v.contains("figure") || !v["figure"].is_string() || v["figure"].get<std::string>().empty())
+        return Error{"'look_at_figure' must be {\"evidence\": N, \"figure\": \"NAME\"}"};
+      s.look_at_figure = Scenario::FigureRef{v["evidence"].get<size_t>(), v["figure"].get<std::string>()};
     } else if (k == "evidence") {
       if (!v.is_array()) return Error{"'evidence' must be an array"};
       for (size_t i = 0; i < v.size(); ++i) {
@@ -191,6 +197,9 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
                        " does not exist (there are " + std::to_string(s.evidence.size()) + ")"};
     s.checks.push_back(std::move(*c));
   }
+  if (s.look_at_figure && s.look_at_figure->evidence >= s.evidence.size())
+    return Error{"'look_at_figure': evidence " + std::to_string(s.look_at_figure->evidence) +
+                 " does not exist (there are " + std::to_string(s.evidence.size()) + ")"};
   if (s.title.empty()) return Error{"'title' is required"};
   if (s.story.empty()) return Error{"'story' is required"};
   if (s.checks.empty()) return Error{"a scenario needs at least one check"};

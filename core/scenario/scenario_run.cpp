@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/figure/experiment_figures.h"
 #include "core/scenario/probe.h"
 #include "core/util/number_text.h"
 
@@ -63,6 +64,7 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
   if (b.min && b.max) parts.push_back("in [" + number_text(*b.min) + ", " + number_text(*b.max) + "]");
   else if (b.min) parts.push_back(">= " + number_text(*b.min));
   else if (b.max) parts.push_back("<= " + number_text(*b.max));
+  r.sources.push_back(ref_text(c.metric));
   auto x = read_metric(evidence, c.metric);
   if (!x) {
     r.note = x.error();
@@ -83,12 +85,27 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
     }
     const double limit = b.factor * *y;
     parts.push_back(std::string(above ? "> " : "< ") + (b.factor != 1 ? number_text(b.factor) + " x " : "") +
-                    number_text(*y) + " (" + ref_text(*other) + ")");
+                    number_text(*y));
+    r.sources.push_back(ref_text(*other));
     if (above ? !(*x > limit) : !(*x < limit)) ok = false;
   }
   for (size_t i = 0; i < parts.size(); ++i) r.expected += (i ? " and " : "") + parts[i];
   r.passed = ok && r.note.empty();
   return r;
+}
+
+// Empty when the figure the look-at points to is one its evidence makes; else why not (a renamed
+// figure would leave the window showing another while the text points at it).
+std::string look_at_error(const Scenario::FigureRef& ref, const std::vector<EvidenceRun>& evidence) {
+  const EvidenceRun& e = evidence.at(ref.evidence);
+  if (!e.run) return "look_at_figure: evidence " + std::to_string(ref.evidence) + " did not run";
+  std::string made;
+  for (const figure::Figure& f : figure::experiment_figures(*e.run)) {
+    if (f.name == ref.figure) return "";
+    made.append(made.empty() ? "" : ", ").append(f.name);
+  }
+  return "look_at_figure: evidence " + std::to_string(ref.evidence) + " makes no '" + ref.figure + "' (it makes " +
+         made + ")";
 }
 
 }  // namespace
@@ -130,15 +147,16 @@ Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(d
   }
   for (const Check& c : s.checks)
     run.checks.push_back(c.kind == CheckKind::Metric ? metric_check(c, run.evidence) : exact_check(c));
+  if (s.look_at_figure) run.look_at_error = look_at_error(*s.look_at_figure, run.evidence);
   if (progress) progress(1.0);
   run.seconds = std::chrono::duration<double>(clock::now() - start).count();
   return run;
 }
 
 json to_json(const ScenarioRun& r) {
-  json j = {{"name", r.scenario.name},       {"title", r.scenario.title}, {"story", r.scenario.story},
-            {"look_at", r.scenario.look_at}, {"passed", r.passed()},      {"seconds", r.seconds},
-            {"checks", json::array()},       {"evidence", json::array()}};
+  json j = {{"name", r.scenario.name},       {"title", r.scenario.title},        {"story", r.scenario.story},
+            {"look_at", r.scenario.look_at}, {"look_at_error", r.look_at_error}, {"passed", r.passed()},
+            {"seconds", r.seconds},          {"checks", json::array()},          {"evidence", json::array()}};
   for (const auto& c : r.checks)
     j["checks"].push_back({{"id", c.id},
                            {"label", c.label},
@@ -147,7 +165,8 @@ json to_json(const ScenarioRun& r) {
                            {"observed", c.observed},
                            {"passed", c.passed},
                            {"note", c.note},
-                           {"backing", c.backing}});
+                           {"backing", c.backing},
+                           {"sources", c.sources}});
   for (const auto& e : r.evidence)
     j["evidence"].push_back(
         {{"label", e.label}, {"kind", e.run ? e.run->kind : ""}, {"error", e.error}, {"seconds", e.seconds}});

@@ -25,11 +25,14 @@ struct EvidenceRun {
 struct CheckResult {
   std::string id, label;
   CheckKind kind = CheckKind::Cast;
-  std::string expected;  // "1.0205078125", "in [1e-08, 1e-06]", "> 10 x 3.1e-07 (evidence 0 ...)"
+  std::string expected;  // "1.0205078125", "in [1e-08, 1e-06]", "> 10 x 3.1e-07"
   std::string observed;  // the app's answer, or the metric's value
   bool passed = false;
   std::string note;     // why it could not be evaluated
   std::string backing;  // "reference script" or the derivation
+  // Where a metric's numbers are read: "evidence 0 /fixes/0/.../normwise_rel", then those it is
+  // compared with (for tooltips and result.json, not the table's cells).
+  std::vector<std::string> sources;
 };
 
 struct ScenarioRun {
@@ -38,7 +41,8 @@ struct ScenarioRun {
   std::vector<CheckResult> checks;
   double seconds = 0;
   size_t passed_count() const;
-  bool passed() const { return passed_count() == checks.size(); }
+  std::string look_at_error;  // the look-at's figure is not one the evidence made; empty: it is
+  bool passed() const { return passed_count() == checks.size() && look_at_error.empty(); }
 };
 
 // Runs every evidence experiment (progress shared out evenly), then every check. A cancelled

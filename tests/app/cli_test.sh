@@ -343,6 +343,11 @@ check mlp-rerun 0 'wrote' -- "$PL" run "$TMP/mlp/setup.json" --out "$TMP/mlp2"
 check mlp-bad-activation 2 "relu, gelu or identity" -- "$PL" mlp --activation swish
 check dot-save 0 'error-vs-k.svg' -- bash -c "\"$PL\" dot --k 16,64 --trials 2 --save \"$TMP/dot\" >/dev/null && ls \"$TMP/dot\""
 check matmul-save-figures 0 'error-heatmap.pdf' -- bash -c "\"$PL\" matmul --m 8 --n 8 --k 16 --save \"$TMP/mm\" >/dev/null && ls \"$TMP/mm\""
+# Figures at the size and resolution asked for: 600x350 points at 192 dpi are 1200x700 pixels.
+check figure-size-dpi 0 '^1200x700$' -- bash -c "\"$PL\" matmul --m 8 --n 8 --k 16 --save \"$TMP/mm-size\" --size 600x350 --dpi 192 >/dev/null && python3 -c 'import struct,sys; d=open(sys.argv[1],\"rb\").read(24); print(\"%dx%d\" % struct.unpack(\">II\", d[16:24]))' \"$TMP/mm-size/error-attribution.png\""
+check figure-size-bad 2 "--size '12x7': expected WIDTHxHEIGHT in points, each 100 to 10000" -- "$PL" matmul --m 8 --n 8 --k 16 --save "$TMP/mm-bad" --size 12x7
+check figure-dpi-bad 2 '--dpi 5: expected 24 to 1200' -- "$PL" run "$TMP/sum.json" --out "$TMP/sum-dpi" --dpi 5
+check scenario-export-size 0 'wrote ' -- "$PL" scenario export 08 --out "$TMP/sc08-size" --size 1600x900 --dpi 144
 check matmul-torch-raises 0 'x.to\(w.dtype\) +f32' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32
 check matmul-torch-ok 0 'the output dtype follows: bfloat16' -- "$PL" matmul --linear --framework torch --m 8 --n 8 --k 32
 cat > "$TMP/fw.json" <<'JSON'
@@ -360,8 +365,8 @@ check matmul-bad-framework 2 "unknown framework 'mxnet'" -- "$PL" matmul --frame
 check matmul-framework-full-name 0 'torch 2.15.0 \(cpu\): linear' -- "$PL" matmul --linear --framework pytorch --m 8 --n 8 --k 8 --input-dtype float16 --weight-dtype float32
 check promote-tensorflow-full-name 0 'tensorflow 2.21.0 \(cpu\): add' -- "$PL" promote --framework tensorflow int8 float32
 # An unknown panel is refused naming the window's panels, in tab order.
-check window-bad-panel 1 "unknown panel 'nope' \\(panels: formats, promotion, experiment, throughput, log, scenarios, explorer\\)" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --panel nope
-check window-bad-setup 1 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
+check window-bad-panel 2 "unknown panel 'nope' \\(panels: formats, promotion, experiment, throughput, log, scenarios, explorer, start\\)" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --panel nope
+check window-bad-setup 2 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
 check dot-sum 0 'sums of bfloat16' -- "$PL" dot --sum --k 16,4096 --trials 4 --accumulate bf16:sequential,f32:sequential
 check dot-sum-json 0 '"sum": true' -- "$PL" dot --sum --k 16 --trials 2 --json
 check roundtrip-fp8 0 'round trip through float8_e4m3fn' -- "$PL" roundtrip --rows 16 --cols 64

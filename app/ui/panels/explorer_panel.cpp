@@ -66,6 +66,7 @@ void ExplorerPanel::recompute() {
     if (!r.shown) continue;
     r.n = neighbourhood(r.format.format, x_, rounding, overflow, radius_);
     figures_.push_back(figure::number_line_figure(r.format.format, r.format.name, r.n));
+    figures_.back().tab = r.format.name;  // six "number-line-..." tabs could not be told apart
     version_ += r.format.name + ",";
   }
 }
@@ -121,7 +122,7 @@ std::string ExplorerPanel::export_all() {
 
 void ExplorerPanel::draw_controls() {
   bool changed = draw_value_rounding_overflow(value_text_, sizeof value_text_, &rounding_, &overflow_);
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFontSize() * 7, "neighbours each side"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   changed |= ImGui::SliderInt("neighbours each side", &radius_, 1, 32);
   draw_format_picker();
@@ -136,7 +137,7 @@ void ExplorerPanel::draw_format_picker() {
       if (ImGui::Checkbox(r.format.name.c_str(), &r.shown)) recompute();
     ImGui::EndPopup();
   }
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::GetFontSize() * 7);
   if (auto f = draw_custom_format_adder(custom_text_, sizeof custom_text_, &error_)) {
     Row r;
     r.format = *f;
@@ -179,11 +180,14 @@ void ExplorerPanel::draw_table() {
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
   int shown = 0;
   for (const Row& r : rows_) shown += r.shown;
-  const float height = ImGui::GetFrameHeightWithSpacing() * float(shown + 1) + 8;
+  // Every row and the horizontal scrollbar, with room to spare: a close fit cut the last row.
+  const float height = ImGui::GetFrameHeightWithSpacing() * float(shown + 1) + ImGui::GetStyle().ScrollbarSize + 12;
   if (!ImGui::BeginTable("explorer", 7, flags, ImVec2(0, std::min(height, ImGui::GetFontSize() * 22)))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
-  for (const char* h : {"format", "rounds to", "rounding interval (every x that rounds here)", "ulp", "next below",
-                        "next above", "bits (click one to flip it)"})
+  // The bits come second: at 1280 px the last column was off-screen, and they are what a class
+  // clicks first.
+  for (const char* h : {"format", "bits (click one to flip it)", "rounds to",
+                        "rounding interval (every x that rounds here)", "ulp", "next below", "next above"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < rows_.size(); ++i) {
@@ -196,6 +200,8 @@ void ExplorerPanel::draw_table() {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(r.format.name.c_str());
     format_tooltip(r.format);
+    ImGui::TableNextColumn();
+    draw_bits(r, i);
     ImGui::TableNextColumn();
     const CodeReport result = describe_code(f, n.rounded.code);
     ImGui::AlignTextToFramePadding();
@@ -238,8 +244,6 @@ void ExplorerPanel::draw_table() {
         ImGui::SetTooltip("%s\ngap to it: %.17g", describe_code(f, *code).bits_hex.c_str(), gap);
       ImGui::PopID();
     }
-    ImGui::TableNextColumn();
-    draw_bits(r, i);
   }
   ImGui::EndTable();
 }
@@ -255,15 +259,22 @@ void ExplorerPanel::draw_content() {
   ImGui::Separator();
   if (error_.empty()) {
     ImGui::Text("x = %s  (float64 %s, %s)", value_text_, shortest_double(x_).c_str(), hex_float(x_).c_str());
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Export (Ctrl+E)"));
     if (ImGui::Button("Export (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false)))
       status_ = export_all();
     ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("Left/Right: step through the shown format's values.  %s", status_.c_str());
+    ImGui::PopTextWrapPos();
+    split_.begin_top("explorer");
     draw_table();
-    if (!figures_.empty()) view_.draw("explorer-number-lines", figures_, version_, 3.4f);
+    if (ImGui::CollapsingHeader("Limits side by side")) draw_format_limits_table("explorer-limits", shown_formats());
+    split_.begin_bottom();
+    if (!figures_.empty()) view_.draw("explorer-number-lines", figures_, version_);
+    split_.end();
+  } else if (ImGui::CollapsingHeader("Limits side by side")) {
+    draw_format_limits_table("explorer-limits", shown_formats());
   }
-  if (ImGui::CollapsingHeader("Limits side by side")) draw_format_limits_table("explorer-limits", shown_formats());
   if (value_pending_) {
     value_pending_ = false;
     const std::string before = value_text_;

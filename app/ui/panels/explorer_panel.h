@@ -11,6 +11,8 @@
 #include "app/ui/shell/run_log.h"
 #include "app/ui/tasks/background_task.h"
 #include "app/ui/views/figure_view.h"
+#include "app/ui/widgets/flow_layout.h"
+#include "app/ui/widgets/split_view.h"
 #include "core/dtype/format_lookup.h"
 #include "core/dtype/neighbourhood.h"
 
@@ -50,6 +52,7 @@ class ExplorerPanel final : public Panel {
   std::vector<figure::Figure> figures_;
   std::string version_;
   FigureView view_;
+  SplitView split_{0.45f};      // the table above, the number lines below
   bool value_pending_ = false;  // set_value() from inside the table: recompute after it
   double pending_value_ = 0;
   std::string pending_why_;

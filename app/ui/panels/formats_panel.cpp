@@ -7,6 +7,7 @@
 
 #include <imgui.h>
 
+#include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/format_limits_table.h"
 #include "app/ui/widgets/value_controls.h"
 #include "core/util/number_text.h"
@@ -81,20 +82,21 @@ void FormatsPanel::recompute() {
 
 void FormatsPanel::draw_controls() {
   bool changed = draw_value_rounding_overflow(value_text_, sizeof value_text_, &rounding_, &overflow_);
-  ImGui::SameLine();
   const char* paths[] = {"direct (one rounding)", "via float32 (PyTorch, ml_dtypes)"};
+  same_line_if_fits(labelled_width(ImGui::GetFontSize() * 14, "path"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   changed |= ImGui::Combo("path", &path_, paths, 2);
+  same_line_if_fits(checkbox_width("flush subnormal inputs (DAZ)"));
   changed |= ImGui::Checkbox("flush subnormal inputs (DAZ)", &daz_);
-  ImGui::SameLine();
+  same_line_if_fits(checkbox_width("flush subnormal results (FTZ)"));
   changed |= ImGui::Checkbox("flush subnormal results (FTZ)", &ftz_);
   if (rounding_ == static_cast<int>(Rounding::Stochastic)) {
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(ImGui::GetFontSize() * 6, "seed"));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     const uint64_t step = 1;
     changed |= ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_, &step);
   }
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::GetFontSize() * 7);
   if (auto f = draw_custom_format_adder(custom_text_, sizeof custom_text_, &parse_error_)) {
     formats_.push_back(*f);
     changed = true;
@@ -106,10 +108,13 @@ void FormatsPanel::draw_controls() {
 void FormatsPanel::draw_value_table() {
   if (results_.empty()) return;
   ImGui::Text("%s as float64 is %s (%s)", value_text_, shortest_double(value_).c_str(), hex_float(value_).c_str());
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
-  if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, ImGui::GetFontSize() * 21))) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
+  // Columns at their content's width, scrolling sideways when they do not fit (squeezed to the
+  // window, the last five were a letter wide in presentation mode); as tall as its rows.
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+  const float rows = float(results_.size() + 1);
+  if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, table_height(rows, table_row_height() + 1)))) return;
+  ImGui::TableSetupScrollFreeze(1, 1);
   for (const char* h :
        {"format", "bits (sign | exponent | mantissa)", "value", "abs error", "rel error", "error (ulps)", "flags"})
     ImGui::TableSetupColumn(h);
@@ -171,8 +176,12 @@ void FormatsPanel::draw_content() {
   if (add_named_custom_formats()) recompute();
   draw_controls();
   ImGui::Separator();
+  // The values above, as tall as they need up to half the height; the properties below.
+  split_.begin_top("formats", 4, 6);
   draw_value_table();
+  split_.begin_bottom(/*scrolls=*/true);
   draw_properties_table();
+  split_.end();
 }
 
 }  // namespace pl::ui

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/ui/panels/panel.h"
+#include "app/ui/widgets/split_view.h"
 #include "core/dtype/describe.h"
 
 namespace pl::ui {
@@ -32,6 +33,7 @@ class FormatsPanel final : public Panel {
   std::string parse_error_;
   double value_ = 0;
   std::vector<FormatRef> formats_;
+  SplitView split_{0.55f};   // the value in each format above, the formats' properties below
   size_t customs_seen_ = 0;  // custom_dtypes() already looked at
   std::vector<CastReport> results_;
 };

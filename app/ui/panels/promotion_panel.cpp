@@ -71,14 +71,15 @@ std::string cell_label(const Outcome& o) {
   return not_applicable(o) ? "n/a" : "error";
 }
 
+// A legend entry on the current line when it fits there, else on the next.
 void legend_chip(OutcomeClass c, const char* text) {
+  const float h = ImGui::GetTextLineHeight();
+  same_line_if_fits(h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(text).x);
   ImVec2 p = ImGui::GetCursorScreenPos();
-  float h = ImGui::GetTextLineHeight();
   ImGui::GetWindowDrawList()->AddRectFilled(p, {p.x + h, p.y + h}, class_colour(c));
   ImGui::Dummy({h, h});
   ImGui::SameLine();
   ImGui::TextUnformatted(text);
-  ImGui::SameLine(0, 18);
 }
 
 }  // namespace
@@ -172,7 +173,7 @@ Expected<std::optional<promote::ConvShape>> PromotionPanel::conv_shape(const Set
 
 bool PromotionPanel::visible(DType t) const {
   if (!engine(main_).has_dtype(t) && !(compare_ && engine(other_).has_dtype(t))) return false;
-  if (hide_narrow_floats_ && is_narrow_float(t)) return false;
+  if (hide_narrow_floats_.value_or(narrow_all_raise_) && is_narrow_float(t)) return false;
   return filter_[0] == 0 || std::string(pl::name(t)).find(filter_) != std::string::npos ||
          short_name(t).find(filter_) != std::string::npos;
 }
@@ -192,6 +193,13 @@ void PromotionPanel::recompute() {
   };
   fill(main_, grid_);
   if (compare_) fill(other_, other_grid_);
+  const size_t n = dtypes_.size();
+  narrow_all_raise_ = true;
+  for (const Grid* g : {&grid_, compare_ ? &other_grid_ : &grid_})
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = 0; j < n; ++j)
+        if ((is_narrow_float(dtypes_[i]) || is_narrow_float(dtypes_[j])) && g->cells[i * n + j].ok())
+          narrow_all_raise_ = false;
 }
 
 // ---- settings row -----------------------------------------------------------------
@@ -200,7 +208,8 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
   ImGui::PushID(id);
   const auto& engines = promote::engines();
   // The preview names the engine by id (jax and jax-x64 share framework and version).
-  ImGui::SetNextItemWidth(170);
+  const float fs = ImGui::GetFontSize();
+  ImGui::SetNextItemWidth(11 * fs);
   if (ImGui::BeginCombo("##engine",
                         (std::string(engines[s.engine].id) + " " + std::string(engines[s.engine].version)).c_str())) {
     for (int i = 0; i < int(engines.size()); ++i) {
@@ -211,8 +220,8 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
     ImGui::EndCombo();
   }
   const auto& e = engines[s.engine];
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(90);
+  same_line_if_fits(labelled_width(6 * fs, "op"));
+  ImGui::SetNextItemWidth(6 * fs);
   if (ImGui::BeginCombo("op", std::string(e.ops[s.op]).c_str())) {
     for (int i = 0; i < int(e.ops.size()); ++i)
       if (ImGui::Selectable(std::string(e.ops[i]).c_str(), i == s.op)) s.op = i, s.bias = 0;
@@ -222,16 +231,16 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
   const bool kinds_modelled = std::find(e.kind_ops.begin(), e.kind_ops.end(), e.ops[s.op]) != e.kind_ops.end();
   if (!kinds_modelled) s.a_kind = s.b_kind = 0;
   ImGui::BeginDisabled(!kinds_modelled);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(130);
+  same_line_if_fits(labelled_width(10 * fs, "a"));
+  ImGui::SetNextItemWidth(10 * fs);
   ImGui::Combo("a", &s.a_kind, kinds);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(130);
+  same_line_if_fits(labelled_width(10 * fs, "b"));
+  ImGui::SetNextItemWidth(10 * fs);
   ImGui::Combo("b", &s.b_kind, kinds);
   ImGui::EndDisabled();
   if (kinds_modelled && promote::models_value(e.values, static_cast<promote::OperandKind>(s.b_kind))) {
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(90);
+    same_line_if_fits(labelled_width(6 * fs, "b value"));
+    ImGui::SetNextItemWidth(6 * fs);
     ImGui::InputTextWithHint("b value", "2 / 2.5", s.b_value, sizeof s.b_value);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
@@ -241,8 +250,8 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
   }
   const bool takes_bias = std::find(e.bias_ops.begin(), e.bias_ops.end(), e.ops[s.op]) != e.bias_ops.end();
   if (takes_bias) {
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(110);
+    same_line_if_fits(labelled_width(7 * fs, "bias"));
+    ImGui::SetNextItemWidth(7 * fs);
     if (ImGui::BeginCombo("bias", s.bias ? std::string(pl::name(dtypes_[s.bias - 1])).c_str() : "none")) {
       if (ImGui::Selectable("none", s.bias == 0)) s.bias = 0;
       for (int i = 0; i < int(dtypes_.size()); ++i)
@@ -270,22 +279,25 @@ void PromotionPanel::draw_conv_shape(Setting& s) {
         "there are groups, the kernel is larger than 3 x 3 or the input has more than 20480 elements; "
         "oneDNN words a dtype error its own way. Empty: %s.",
         one_d ? "N,C,L" : "N,C,H,W", one_d ? "1,1,3" : "1,1,3,3");
-  ImGui::SameLine();
+  const char* weight_label = one_d ? "weight (O,I,kL)" : "weight (O,I,kH,kW)";
+  same_line_if_fits(labelled_width(ImGui::CalcTextSize("0000,0000,0000,0000").x, weight_label));
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000,0000,0000,0000").x);
   ImGui::InputTextWithHint(one_d ? "weight (O,I,kL)" : "weight (O,I,kH,kW)", one_d ? "1,1,2" : "1,1,2,2", s.b_shape,
                            sizeof s.b_shape);
-  ImGui::SameLine();
+  const float int_width = ImGui::CalcTextSize("000000").x + ImGui::GetFrameHeight() * 2;
+  same_line_if_fits(labelled_width(int_width, "groups"));
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("000000").x + ImGui::GetFrameHeight() * 2);
   if (ImGui::InputInt("groups", &s.groups)) s.groups = std::max(1, s.groups);
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(int_width, "threads"));
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("000000").x + ImGui::GetFrameHeight() * 2);
   if (ImGui::InputInt("threads", &s.threads)) s.threads = std::max(1, s.threads);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "torch.get_num_threads() of the modelled process: a 1 x 1 kernel takes oneDNN only with more than one.");
   if (auto shape = conv_shape(s); !shape) {
-    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
     ImGui::TextColored(ImVec4(0.9f, 0.35f, 0.3f, 1), "%s (the grid uses the default shapes)", shape.error().c_str());
+    ImGui::PopTextWrapPos();
   }
 }
 
@@ -316,16 +328,9 @@ void PromotionPanel::draw_grid() {
   constexpr float kGridFontScale = 0.8f;
   ImGui::SetWindowFontScale(kGridFontScale);
   const float cell_w = ImGui::CalcTextSize("e4m3fnuz").x + 4;
-  // Room below for the selection: its answer and fixes, and the matmul-precision lines when
-  // they show (a float32 PyTorch product).
-  float below = 120;
-  if (selected_a_ >= 0) {
-    const Outcome& o = grid_.cells[selected_a_ * n + selected_b_];
-    const promote::Engine& e = engine(main_);
-    if (o.ok() && o.result == DType::float32 && promote::torch::matmul_precision_applies(e, e.ops[main_.op]))
-      below += 6 * ImGui::GetTextLineHeightWithSpacing();
-  }
-  if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags, {0, -below})) {
+  // As tall as its rows (the pane below gets the rest), scrolling when the pane is shorter.
+  if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags,
+                         {0, table_height(float(rows.size() + 1), table_row_height())})) {
     ImGui::SetWindowFontScale(1.0f);
     return;
   }
@@ -506,35 +511,43 @@ void PromotionPanel::navigate() {
 void PromotionPanel::draw_content() {
   navigate();
   draw_setting("main", main_);
-  ImGui::SameLine(0, 24);
+  same_line_if_fits(checkbox_width("compare with"));
   ImGui::Checkbox("compare with", &compare_);
   if (compare_) {
-    ImGui::SameLine();
+    same_line_if_fits(11 * ImGui::GetFontSize());
     draw_setting("other", other_);
   }
   ImGui::Spacing();
-  ImGui::Checkbox("hide float8/6/4", &hide_narrow_floats_);
+  bool hide_narrow = hide_narrow_floats_.value_or(narrow_all_raise_);
+  if (ImGui::Checkbox("hide float8/6/4", &hide_narrow)) hide_narrow_floats_ = hide_narrow;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(narrow_all_raise_ ? "Hidden until you show them: every pair with a float8, float6 or float4 "
+                                          "dtype raises for this op."
+                                        : "Some pairs with a float8, float6 or float4 dtype are answered for this op.");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(120);
+  ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
   ImGui::InputTextWithHint("##filter", "filter dtypes", filter_, sizeof filter_);
-  ImGui::SameLine(0, 24);
   legend_chip(OutcomeClass::Kept, "one operand's dtype");
   legend_chip(OutcomeClass::Widened, "widened");
   legend_chip(OutcomeClass::Narrowed, "narrowed");
   legend_chip(OutcomeClass::Error, "raises");
   legend_chip(OutcomeClass::Object, "dtype=object");
   if (compare_) {
-    ImVec2 p = ImGui::GetCursorScreenPos();
     float h = ImGui::GetTextLineHeight();
+    same_line_if_fits(h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("settings disagree").x);
+    ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::GetWindowDrawList()->AddRect(p, {p.x + h, p.y + h}, kDisagree, 0, 0, 2.0f);
     ImGui::Dummy({h, h});
     ImGui::SameLine();
     ImGui::TextUnformatted("settings disagree");
   }
-  ImGui::NewLine();
   recompute();
+  // The grid above, the selected pair's answer and its fixes below; the bar between moves.
+  split_.begin_top("promotion", 4, 5);
   draw_grid();
+  split_.begin_bottom(/*scrolls=*/true);
   draw_selection();
+  split_.end();
 }
 
 }  // namespace pl::ui

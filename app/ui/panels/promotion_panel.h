@@ -11,6 +11,8 @@
 
 #include "app/ui/panels/panel.h"
 #include "app/ui/shell/run_log.h"
+#include "app/ui/widgets/flow_layout.h"
+#include "app/ui/widgets/split_view.h"
 #include "core/promote/engine.h"
 #include "core/util/expected.h"
 
@@ -75,7 +77,10 @@ class PromotionPanel final : public Panel {
   std::vector<DType> dtypes_;
   Setting main_, other_;
   bool compare_ = false;
-  bool hide_narrow_floats_ = false;  // the float8/6/4 family
+  // The float8/6/4 family; unset: hidden while every pair with one of them raises (a matmul's
+  // 23 x 23 wall of "error" teaches nothing), shown when one does not.
+  std::optional<bool> hide_narrow_floats_;
+  bool narrow_all_raise_ = false;  // in the grids as computed
   char filter_[32] = "";
   Grid grid_, other_grid_;
   std::string computed_for_;  // settings the grids were computed for
@@ -83,6 +88,7 @@ class PromotionPanel final : public Panel {
   RunLog& log_;
   std::string logged_;  // the selection last written to the log
   std::function<void(const PairRun&)> run_pair_;
+  SplitView split_{0.75f};  // the grid above, the selection and its fixes below
 };
 
 }  // namespace pl::ui

@@ -3,6 +3,9 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
+#include <map>
+
 #include "app/ui/shell/theme.h"
 #include "core/export/export_dir.h"
 #include "core/export/result_folder.h"
@@ -79,15 +82,28 @@ void ScenarioPanel::collect() {
   }
   shown_ = std::make_shared<const scenario::ScenarioRun>(std::move(*done).value());
   figures_.clear();
+  std::map<std::string, int> made;  // figures of each name: two evidence runs make the same ones
+  for (const auto& e : shown_->evidence)
+    if (e.run)
+      for (const auto& f : figure::experiment_figures(*e.run)) ++made[f.name];
   for (size_t i = 0; i < shown_->evidence.size(); ++i) {
     const auto& e = shown_->evidence[i];
     if (!e.run) continue;
     for (auto f : figure::experiment_figures(*e.run)) {
-      // One tab per figure; two evidence runs make figures of the same name.
+      // One tab per figure, named by what it shows; the evidence's number only where two share
+      // a name (its label is the figure's subtitle and the tab's tooltip).
+      f.tab = figure_tab_text(f) + (made[f.name] > 1 ? " (" + std::to_string(i + 1) + ")" : "");
       f.name = std::to_string(i + 1) + ": " + f.name;
       f.subtitle = e.label + (f.subtitle.empty() ? "" : " -- " + f.subtitle);
       figures_.push_back(std::move(f));
     }
+  }
+  // The figure the look-at points to comes first, and its tab is brought forward.
+  if (const auto& ref = shown_->scenario.look_at_figure) {
+    const std::string wanted = std::to_string(ref->evidence + 1) + ": " + ref->figure;
+    auto it = std::find_if(figures_.begin(), figures_.end(), [&](const figure::Figure& f) { return f.name == wanted; });
+    if (it != figures_.end()) std::rotate(figures_.begin(), it, it + 1);
+    request_figure(wanted);
   }
   ++version_;
   char line[160];
@@ -130,7 +146,16 @@ void ScenarioPanel::draw_story() {
   ImGui::TextWrapped("%s", s.story.c_str());
   if (!s.look_at.empty()) {
     ImGui::Spacing();
-    ImGui::TextColored(ImVec4(0.95f, 0.80f, 0.35f, 1), "Look at:");
+    if (s.look_at_figure && !figures_.empty()) {  // a link: the figure it points to comes forward
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.80f, 0.35f, 1));
+      if (ImGui::SmallButton("Look at:"))
+        request_figure(std::to_string(s.look_at_figure->evidence + 1) + ": " + s.look_at_figure->figure);
+      ImGui::PopStyleColor();
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("show the figure this points to: %s", s.look_at_figure->figure.c_str());
+    } else {
+      ImGui::TextColored(ImVec4(0.95f, 0.80f, 0.35f, 1), "Look at:");
+    }
     ImGui::SameLine();
     ImGui::TextWrapped("%s", s.look_at.c_str());
   }
@@ -153,6 +178,11 @@ void ScenarioPanel::draw_checks() {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\nBacked by: %s", c.id.c_str(), c.backing.c_str());
     ImGui::TableNextColumn();
     ImGui::TextWrapped("%s", c.expected.c_str());
+    if (!c.sources.empty() && ImGui::IsItemHovered()) {
+      std::string from = "read from the evidence's result.json:";
+      for (const std::string& s : c.sources) from.append("\n  ").append(s);
+      ImGui::SetTooltip("%s", from.c_str());
+    }
     ImGui::TableNextColumn();
     ImGui::TextWrapped("%s", c.observed.empty() ? c.note.c_str() : c.observed.c_str());
     ImGui::TableNextColumn();
@@ -190,12 +220,22 @@ void ScenarioPanel::draw_content() {
   }
   const bool presenting = presentation_mode();
   if (!presenting) {
-    ImGui::BeginChild("scenario-list", ImVec2(ImGui::GetFontSize() * 17, 0), true);
+    // As wide as the longest name (up to a third of the window; past that it scrolls sideways):
+    // at a fixed width "19-framework-cast-vs-correct-rounding" lost its last letters.
+    float names = ImGui::CalcTextSize("Tour: Left/Right or PageUp/PageDown").x;
+    for (const auto& s : library_.scenarios) names = std::max(names, ImGui::CalcTextSize(s.name.c_str()).x);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width =
+        std::min(names + 2 * style.WindowPadding.x + style.ScrollbarSize + 2, ImGui::GetContentRegionAvail().x / 3);
+    ImGui::BeginChild("scenario-list", ImVec2(width, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     draw_list();
     ImGui::EndChild();
     ImGui::SameLine();
   }
-  ImGui::BeginChild("scenario-body", ImVec2(0, 0), false);
+  // The story, the buttons and the checks above (scrolling when long); the figures, if any, below.
+  const bool split = !figures_.empty();
+  ImGui::BeginChild("scenario-body", ImVec2(0, 0), false, split ? ImGuiWindowFlags_NoScrollbar : 0);
+  if (split) split_.begin_top("scenario");
   draw_story();
   ImGui::Spacing();
   if (ImGui::Button("< Previous") && current_ > 0) select(current_ - 1);
@@ -218,10 +258,10 @@ void ScenarioPanel::draw_content() {
   ImGui::TextWrapped("%s", status_.c_str());
   ImGui::Separator();
   draw_checks();
-  if (!figures_.empty()) {
-    ImGui::Spacing();
-    figure_view_.draw("scenario-figures", figures_, library_.scenarios[current_].name + "#" + std::to_string(version_),
-                      1.6f);
+  if (split) {
+    split_.begin_bottom();
+    figure_view_.draw("scenario-figures", figures_, library_.scenarios[current_].name + "#" + std::to_string(version_));
+    split_.end();
   }
   ImGui::EndChild();
 }

@@ -14,6 +14,7 @@
 #include "app/ui/tasks/background_task.h"
 #include "app/ui/tasks/cancellable_run.h"
 #include "app/ui/views/figure_view.h"
+#include "app/ui/widgets/split_view.h"
 #include "core/scenario/library.h"
 #include "core/scenario/scenario_run.h"
 
@@ -55,6 +56,7 @@ class ScenarioPanel final : public Panel {
   std::vector<figure::Figure> figures_;
   int version_ = 0;
   FigureView figure_view_;
+  SplitView split_{0.55f};  // the story and checks above, the figures below
   std::string status_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };

@@ -141,18 +141,22 @@ void ThroughputPanel::draw_controls() {
   bool restart = false;
   ImGui::TextUnformatted("dtypes:");
   for (auto& c : choices_) {
-    ImGui::SameLine();
-    restart |= ImGui::Checkbox(std::string(pl::name(c.dtype)).c_str(), &c.on);
+    const std::string label(pl::name(c.dtype));
+    same_line_if_fits(checkbox_width(label.c_str()));
+    restart |= ImGui::Checkbox(label.c_str(), &c.on);
   }
-  ImGui::SetNextItemWidth(90);
+  const float size_width = ImGui::GetFontSize() * 4.5f;
+  ImGui::SetNextItemWidth(size_width);
   restart |= ImGui::Combo("n (n x n x n)", &size_index_, kSizeNames, IM_ARRAYSIZE(kSizeNames));
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  const float device_width = ImGui::GetFontSize() * 14;
+  same_line_if_fits(labelled_width(device_width, "device"));
+  ImGui::SetNextItemWidth(device_width);
   restart |= backend_.draw("device");
-  ImGui::SameLine();
+  same_line_if_fits(checkbox_width("live (Space)"));
   if (ImGui::Checkbox("live (Space)", &live_)) restart = true;
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  const float sheet_width = ImGui::GetFontSize() * 8;
+  same_line_if_fits(labelled_width(sheet_width, "datasheet"));
+  ImGui::SetNextItemWidth(sheet_width);
   if (ImGui::BeginCombo("datasheet",
                         datasheet_index_ == 0 ? "none" : peak::parts()[datasheet_index_ - 1].name.data())) {
     if (ImGui::Selectable("none", datasheet_index_ == 0)) datasheet_index_ = 0, drawn_version_ = -1;
@@ -171,9 +175,9 @@ void ThroughputPanel::draw_controls() {
         "(precision-lab devices --peaks lists them with their sources).");
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false) && !ImGui::GetIO().WantTextInput)
     live_ = !live_, restart = true;
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Clear"));
   if (ImGui::Button("Clear")) restart = true;
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Export (Ctrl+E)"));
   if (ImGui::Button("Export (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false)))
     export_status_ = export_figures();
   std::string status, error;
@@ -213,9 +217,18 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   const double f32 = h.median_gflops(DType::float32);
   const bool sheet = !shown_summary_.datasheet.empty();
   const peak::Part* peak = peak_part_.empty() ? nullptr : peak::find_part(peak_part_);
+  // Its rows' height; the method column at its text's width, scrolling sideways (cut at the
+  // window's edge, "...; emu" was all a class could read).
+  const auto dtypes = h.dtypes();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float row = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1;
+  const float height = row * float(dtypes.size() + 1) + style.ScrollbarSize + 4;  // (ScrollX: its bar)
   if (!ImGui::BeginTable("rates", 5 + (sheet ? 1 : 0) + (peak ? 1 : 0),
-                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                             ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY,
+                         ImVec2(0, height)))
     return;
+  ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("dtype");
   ImGui::TableSetupColumn("samples");
   const experiment::RateUnit unit = experiment::rate_unit(gpu_);
@@ -225,9 +238,8 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   const std::string sheet_header = shown_summary_.config.datasheet + " datasheet";
   if (sheet) ImGui::TableSetupColumn(sheet_header.c_str());
   if (peak) ImGui::TableSetupColumn("% of peak");
-  ImGui::TableSetupColumn("how it is computed", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("how it is computed");
   ImGui::TableHeadersRow();
-  const auto dtypes = h.dtypes();
   for (size_t i = 0; i < dtypes.size(); ++i) {
     const DType t = dtypes[i];
     ImGui::TableNextRow();
@@ -303,9 +315,12 @@ void ThroughputPanel::draw_content() {
     drawn_version_ = v;
     drawn_at_ = now;
   }
+  split_.begin_top("throughput");
   draw_table(shown_history_);
   if (ImGui::CollapsingHeader("How this device adds (accumulation probe)")) probe_.draw(backend_.chosen());
-  figure_view_.draw("throughput figures", figures_, std::to_string(drawn_version_), 1.9f);
+  split_.begin_bottom();
+  figure_view_.draw("throughput figures", figures_, std::to_string(drawn_version_));
+  split_.end();
 }
 
 }  // namespace pl::ui

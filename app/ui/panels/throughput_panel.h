@@ -21,6 +21,8 @@
 #include "app/ui/views/figure_view.h"
 #include "app/ui/views/probe_view.h"
 #include "app/ui/widgets/backend_picker.h"
+#include "app/ui/widgets/flow_layout.h"
+#include "app/ui/widgets/split_view.h"
 #include "core/experiment/throughput.h"
 #include "core/experiment/throughput_run.h"
 
@@ -76,6 +78,7 @@ class ThroughputPanel final : public Panel {
   std::chrono::steady_clock::time_point drawn_at_{};
   std::vector<figure::Figure> figures_;
   FigureView figure_view_;
+  SplitView split_{0.5f};  // the table and the probe above, the figures below
   std::string export_status_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };

@@ -29,8 +29,10 @@
 #include "app/ui/shell/file_drop.h"
 #include "app/ui/shell/frame_meter.h"
 #include "app/ui/shell/gl_context.h"
+#include "app/ui/shell/layout_audit.h"
 #include "app/ui/shell/run_log.h"
 #include "app/ui/shell/settings.h"
+#include "app/ui/shell/start_screen.h"
 #include "app/ui/shell/theme.h"
 #include "app/ui/tasks/background_task.h"
 #include "app/ui/views/figure_view.h"
@@ -54,7 +56,8 @@ struct App {
   explicit App(bool verbose) : log(verbose) {}
   RunLog log;  // before the panels, which write to it until they are gone
   std::vector<std::unique_ptr<Panel>> panels;
-  std::string status;
+  std::string status;         // the header's line: the backend
+  std::string details;        // its tooltip and the Log: the font file and the like
   std::string warning;        // shown under the header until dismissed (a settings file set aside)
   std::string select_panel;   // lower-case name to select on the next frame (then cleared)
   std::string current_panel;  // lower-case name of the panel on screen
@@ -63,6 +66,7 @@ struct App {
   bool theme_changed = false;  // applied between frames
   float theme_scale = 0;       // the display scale the theme was built for
   ExperimentPanel* experiment = nullptr;
+  StartScreen start;
   BackgroundTask capture;  // F12's PNG, encoded and written off the UI thread (joined first)
 };
 
@@ -76,6 +80,7 @@ void handle_shortcuts(App& app) {
     app.theme_changed = true;
     app.log.add("window", app.presentation ? "presentation mode on" : "presentation mode off");
   }
+  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) app.start.open();
   if (!io.KeyCtrl || io.WantTextInput) return;
   for (size_t i = 0; i < app.panels.size() && i < 9; ++i)
     if (ImGui::IsKeyPressed(GLFW_KEY_1 + static_cast<int>(i), false)) app.select_panel = lower(app.panels[i]->name());
@@ -93,8 +98,17 @@ void draw_frame(App& app, int width, int height) {
   ImGui::SameLine();
   if (app.presentation)  // minimal chrome: the title and the panels
     ImGui::TextDisabled("(presentation mode: F11 to leave)");
-  else
+  else {
     ImGui::TextDisabled("what happens to numbers when deep-learning code lowers dtypes   |   %s", app.status.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", app.details.c_str());
+  }
+  {
+    const char* start = "Start (F1)";
+    ImGui::SameLine(std::max(
+        ImGui::GetCursorPosX(),
+        ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(start).x - 2 * ImGui::GetStyle().FramePadding.x));
+    if (ImGui::SmallButton(start)) app.start.open();
+  }
   if (!app.warning.empty()) {
     ImGui::TextColored(ImVec4(0.95f, 0.7f, 0.25f, 1), "%s", app.warning.c_str());
     ImGui::SameLine();
@@ -120,6 +134,8 @@ void draw_frame(App& app, int width, int height) {
     ImGui::EndTabBar();
   }
   ImGui::End();
+  if (const int way = app.start.draw(float(width), float(height)); way >= 0)
+    app.log.add("window", "start: " + app.start.title(way));
 }
 
 // A file dropped on the window (or named by --open): an experiment file opens in the Experiment
@@ -167,9 +183,11 @@ std::string self_command() {
   return self.string();
 }
 
-int fail(const std::string& message) {
+// Exit 1: the environment failed (no display, no OpenGL); bad_input: what the command line
+// named is wrong (an unknown panel, a setup file that does not read), exit 2 as every command.
+int fail(const std::string& message, bool bad_input = false) {
   std::fprintf(stderr, "precision-lab: %s\n", message.c_str());
-  return 1;
+  return bad_input ? 2 : 1;
 }
 
 // The no-display message: how to get a display, or what to run without one.
@@ -220,23 +238,44 @@ std::string add_panels(App& app, const GuiOptions& o, bool remembered) {
   if (!scenarios->start_error().empty()) return scenarios->start_error() + " (precision-lab scenario list)";
   app.panels.push_back(std::move(scenarios));
   app.panels.push_back(std::make_unique<ExplorerPanel>(app.log, o.value));
+  app.start.add({"PyTorch: float16 input into a float32 layer",
+                 "nn.Linear(x: float16) with float32 weights raises; see the exact error, its fixes run side by side, "
+                 "and where each one's error comes from.",
+                 [&app] {
+                   app.experiment->use_pair(DType::float16, DType::float32, "torch", "linear");
+                   app.select_panel = "experiment";
+                 }});
+  app.start.add({"The guided tour", "The teaching scenarios one after another, each with its evidence and checks.",
+                 [&app] { app.select_panel = "scenarios"; }});
+  app.start.add({"The float explorer",
+                 "One value in every format: what it rounds to, its bits (click one to flip it), its neighbours.",
+                 [&app] { app.select_panel = "explorer"; }});
   return "";
 }
 
 // The panel the window opens on: --panel, else the one a file or scenario implies, else the
 // remembered one. An unknown name is an error when the command line gave it.
-std::string select_first_panel(App& app, const GuiOptions& o, const std::string& remembered_panel, bool remembered) {
+std::string select_first_panel(App& app, const GuiOptions& o, const std::string& remembered_panel, bool remembered,
+                               bool first_run) {
   const bool screenshot = !o.screenshot_path.empty();
   const std::string& wanted = o.panel_given              ? o.panel
                               : !o.implied_panel.empty() ? o.implied_panel
                               : remembered               ? remembered_panel
                                                          : o.panel;
   app.select_panel = lower(wanted);
+  if (app.select_panel == "start") {  // the start screen, over the first panel
+    app.start.open();
+    app.select_panel = "formats";
+    return "";
+  }
+  // The first start, with nothing asked for on the command line, opens on the start screen.
+  if (remembered && first_run && !o.panel_given && o.implied_panel.empty() && !screenshot) app.start.open();
   const bool known =
       std::any_of(app.panels.begin(), app.panels.end(), [&](auto& p) { return lower(p->name()) == app.select_panel; });
   if (!known && (o.panel_given || screenshot)) {
     std::string names;  // the panels this window has, in tab order
     for (const auto& p : app.panels) names.append(names.empty() ? "" : ", ").append(lower(p->name()));
+    names.append(", start");
     return "unknown panel '" + wanted + "' (panels: " + names + ")";
   }
   if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
@@ -327,15 +366,19 @@ int run_gui(const GuiOptions& o) {
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return fail("OpenGL 3.3 renderer failed to start");
 
   if (!o.figure.empty()) request_figure(o.figure);
-  if (auto err = add_panels(app, o, remembered); !err.empty()) return fail(err);
-  app.status = backend_status() + "   font: " + font;
-  if (auto err = select_first_panel(app, o, settings.panel, remembered); !err.empty()) return fail(err);
+  if (auto err = add_panels(app, o, remembered); !err.empty()) return fail(err, /*bad_input=*/true);
+  app.status = backend_status();
+  app.details = std::string("font: ") + font;
+  if (auto err = select_first_panel(app, o, settings.panel, remembered, settings.first_run); !err.empty())
+    return fail(err, /*bad_input=*/true);
+  if (app.start.is_open()) app.log.add("window", "start screen shown");
   if (!settings_problem.empty()) {
     app.log.add("window", settings_problem);
     app.warning = "Settings: " + settings_problem;
   }
   for (const std::string& path : o.open) open_file(app, path);
-  app.log.add("window", "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status);
+  app.log.add("window",
+              "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status + ", " + app.details);
 
   std::unique_ptr<gl::Framebuffer> fbo;
   int settled = 0;  // frames drawn since the panels' background work finished
@@ -352,6 +395,7 @@ int run_gui(const GuiOptions& o) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
     take_drops(app);
+    layout_audit::begin_frame();
     draw_frame(app, int(io.DisplaySize.x), int(io.DisplaySize.y));
     ImGui::Render();
     if (screenshot && (!fbo || fbo->width() != w || fbo->height() != h)) fbo = std::make_unique<gl::Framebuffer>(w, h);
@@ -378,6 +422,13 @@ int run_gui(const GuiOptions& o) {
       auto ok = write_png_rgba(o.screenshot_path, fbo->read_rgba(), w, h);
       if (!ok) return fail(ok.error());
       std::printf("wrote %s (%dx%d)\n", o.screenshot_path.c_str(), w, h);
+      if (o.check_layout) {
+        const auto problems = layout_audit::problems();
+        for (const std::string& p : problems) std::fprintf(stderr, "layout: %s\n", p.c_str());
+        if (!problems.empty()) return fail("the layout check found " + std::to_string(problems.size()) + " problem(s)");
+        std::printf("layout: nothing cut off, every figure at least %.0fx%.0f inside its pane\n",
+                    layout_audit::kMinFigureWidth, layout_audit::kMinFigureHeight);
+      }
       break;
     }
     ctx->end_frame();

@@ -18,7 +18,10 @@ Settings load_settings(std::string* problem) {
   if (dir.empty()) return s;
   const std::string path = dir + "/settings.json";
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return s;  // first run
+  if (!std::filesystem::exists(path, ec)) {
+    s.first_run = true;
+    return s;
+  }
   auto read = io::read_json_file(path);
   if (!read || !read->is_object()) {
     std::string why = (read ? path + " is not a JSON object" : read.error()) + "; using defaults";

@@ -15,6 +15,7 @@ struct Settings {
   std::string panel = "formats";
   bool presentation = false;
   int width = 0, height = 0;  // 0: the default size
+  bool first_run = false;     // no settings file yet: the window opens on the start screen
 };
 
 using pl::config_dir;  // core/util/paths.h: the folder, or "" when neither XDG_CONFIG_HOME nor HOME is set

@@ -9,6 +9,7 @@ namespace pl::ui {
 namespace {
 
 float g_figure_scale = 1.0f;  // mirrors the theme, like ImGui's own style (one window per process)
+bool g_presentation = false;
 
 void high_contrast(ImGuiStyle& s) {
   ImGui::StyleColorsDark(&s);
@@ -35,7 +36,8 @@ const char* apply_theme(bool presentation, float dpi_scale) {
   const float scale = dpi_scale * (presentation ? kPresentationScale : 1.0f);
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
-  g_figure_scale = presentation ? kPresentationScale : 1.0f;
+  g_figure_scale = kFigureTextScale * scale;
+  g_presentation = presentation;
   const char* font = load_fonts(kBaseFontPixels * scale);
   // A running renderer holds the old atlas as a texture: replace it. (Before it starts, its
   // Init builds the texture from this atlas.)
@@ -47,6 +49,6 @@ const char* apply_theme(bool presentation, float dpi_scale) {
 }
 
 float figure_font_scale() { return g_figure_scale; }
-bool presentation_mode() { return g_figure_scale != 1.0f; }
+bool presentation_mode() { return g_presentation; }
 
 }  // namespace pl::ui

@@ -13,7 +13,11 @@ constexpr float kPresentationScale = 1.5f;
 // scale). Call between frames. Returns the font file loaded.
 const char* apply_theme(bool presentation, float dpi_scale);
 
-// The scale figures are drawn at (1, or kPresentationScale in presentation mode).
+// Figures on screen set their text at this many times the files' sizes (ticks of 10 px): the
+// UI's own scale (the monitor's, and kPresentationScale in presentation mode) times
+// kFigureTextScale, so that a tick label reads at about four fifths of the UI's text -- at
+// 1x, 10 px ticks beside 16 px controls read as fine print, and stayed so in presentation mode.
+constexpr float kFigureTextScale = 1.3f;
 float figure_font_scale();
 bool presentation_mode();
 

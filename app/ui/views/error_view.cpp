@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <string>
+#include <utility>
 
 #include "app/ui/shell/theme.h"
 #include "core/figure/experiment_figures.h"
@@ -103,17 +105,39 @@ void ErrorView::draw_stats(const MatmulResult& r) {
   char device_time[48] = "";
   if (r.product_device_seconds > 0)
     std::snprintf(device_time, sizeof device_time, ", %.3f ms on the device", r.product_device_seconds * 1e3);
-  ImGui::TextWrapped("%s   on: %s%s   reference: %s   statistics: %s", r.product_method.c_str(),
-                     r.product_backend.c_str(), device_time, r.reference_method.c_str(), r.analysis_backend.c_str());
+  // One short line; the library's build string and the reference's method are a hover away.
+  const std::string& on = r.product_backend;
+  const std::string on_short = on.substr(0, std::min(on.find(" ("), on.find(',')));
+  const std::string& how = r.product_method;
+  const std::string how_short = how.substr(0, how.find(" ("));  // "f32 OpenBLAS sgemm", its build string apart
+  ImGui::TextWrapped("%s   on: %s%s", how_short.c_str(), on_short.c_str(), device_time);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("products: %s\non: %s%s\nreference: %s\nstatistics: %s", r.product_method.c_str(), on.c_str(),
+                      device_time, r.reference_method.c_str(), r.analysis_backend.c_str());
   if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", r.backend_note.c_str());
   if (ImGui::BeginTable("stats", 8,
                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
     // The parts' names at their own width, the numbers sharing the rest (at 1280 wide, equal
     // columns cut "output rounding" and a ten-digit ulp count).
-    ImGui::TableSetupColumn("error", ImGuiTableColumnFlags_WidthFixed);
-    for (const char* h : {"max |e|", "mean |e|", "max rel", "normwise", "max ulp", "mean bits", "SQNR dB"})
-      ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
+    // Each statistic's header says, on hover, what it is (core/analysis/error_stats.h).
+    static constexpr std::pair<const char*, const char*> kColumns[] = {
+        {"error", "the whole error, and its parts: rounding the inputs, the arithmetic, rounding the output"},
+        {"max |e|", "the largest |result - exact| over the elements"},
+        {"mean |e|", "the mean of |result - exact| over the elements"},
+        {"max rel", "the largest |e| / max(|exact|, floor): the floor keeps near-zero elements from dominating"},
+        {"normwise", "||result - exact||_F / ||exact||_F: the whole output's relative error"},
+        {"max ulp", "the largest |e| in units in the last place of the output format at the exact value"},
+        {"mean bits", "bits of agreement with the exact value, -log2 of the relative error (capped), averaged"},
+        {"SQNR dB", "signal to quantisation noise: 10 log10(sum exact^2 / sum e^2); inf when exact"},
+    };
+    ImGui::TableSetupColumn(kColumns[0].first, ImGuiTableColumnFlags_WidthFixed);
+    for (size_t i = 1; i < std::size(kColumns); ++i) ImGui::TableSetupColumn(kColumns[i].first);
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (size_t i = 0; i < std::size(kColumns); ++i) {
+      ImGui::TableSetColumnIndex(static_cast<int>(i));
+      ImGui::TableHeader(kColumns[i].first);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kColumns[i].second);
+    }
     for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {
       const ErrorStats& s = e->stats;
       ImGui::TableNextRow();
@@ -175,26 +199,34 @@ void ErrorView::draw_attribution_toggle(const MatmulResult& r) {
 
 void ErrorView::draw(ExperimentMode mode, bool computing) {
   if (mode != ExperimentMode::Matrix) {
-    const bool fits = other_run_ && (mode == ExperimentMode::Mlp    ? other_run_->mlp.has_value()
-                                     : mode == ExperimentMode::Cast ? other_run_->cast.has_value()
-                                                                    : other_run_->dot_config.has_value());
+    const bool fits = other_run_ && (mode == ExperimentMode::Mlp         ? other_run_->mlp.has_value()
+                                     : mode == ExperimentMode::Roundtrip ? other_run_->roundtrip.has_value()
+                                                                         : other_run_->dot_config.has_value());
     if (!fits) {
       ImGui::TextDisabled(computing ? "computing the first result..." : "no result yet");
       return;
     }
+    split_.begin_top("other-kind");
     if (other_run_->mlp) draw_mlp_table(*other_run_->mlp);
-    else if (other_run_->cast) draw_cast_table(*other_run_->cast);
+    else if (other_run_->roundtrip) draw_cast_table(*other_run_->roundtrip);
     else draw_sweep_table(other_run_->dot_rows);
-    figure_view_.draw("figures", other_figures_, std::to_string(run_id_), 1.6f);
+    split_.begin_bottom();
+    figure_view_.draw("figures", other_figures_, std::to_string(run_id_));
+    split_.end();
     return;
   }
   if (!run_) {
     ImGui::TextDisabled(computing ? "computing the first result..." : "no result yet");
     return;
   }
-  if (run_->framework) draw_framework();
   const MatmulResult* shown_result = shown();
-  if (!shown_result) return;
+  if (!shown_result) {  // no fix ran: the verdict alone
+    if (run_->framework) draw_framework();
+    return;
+  }
+  // The verdict, the fixes and the statistics above (scrolling when long); the figures below.
+  split_.begin_top("matrix");
+  if (run_->framework) draw_framework();
   if (run_->raised()) {
     ImGui::Separator();
     ImGui::Text("below: %s", run_->framework->fixes[fix_].code.c_str());
@@ -202,8 +234,9 @@ void ErrorView::draw(ExperimentMode mode, bool computing) {
   // In presentation mode the figures get the room; the table is one click away.
   if (!presentation_mode() || ImGui::CollapsingHeader("statistics table")) draw_stats(*shown_result);
   draw_attribution_toggle(*shown_result);
-  // 1.6:1 like the exported files.
-  figure_view_.draw("figures", figures_, std::to_string(run_id_), 1.6f);
+  split_.begin_bottom();
+  figure_view_.draw("figures", figures_, std::to_string(run_id_));
+  split_.end();
 }
 
 }  // namespace pl::ui

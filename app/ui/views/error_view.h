@@ -1,7 +1,7 @@
 // The Error view, the results side of the Experiment panel: for a matrix run, the framework's
 // verdict (and when the call raises, its fixes in a table to choose from), the statistics of
 // the error split by where it came from, which part of it the figures draw, and the figures
-// (drawn from core's descriptions, answering the mouse); for an MLP or a K sweep, its table and
+// (drawn from core's descriptions, answering the mouse); for an MLP or a dot sweep, its table and
 // figures. It shows the runs the panel hands it and owns only how they are shown.
 #pragma once
 
@@ -12,6 +12,7 @@
 #include "app/ui/shell/run_log.h"
 #include "app/ui/views/experiment_kinds.h"
 #include "app/ui/views/figure_view.h"
+#include "app/ui/widgets/split_view.h"
 #include "core/experiment/framework_check.h"
 #include "core/experiment/spec/experiment_file.h"
 #include "core/figure/figure.h"
@@ -22,7 +23,7 @@ class ErrorView {
  public:
   explicit ErrorView(RunLog& log);
   void show(std::shared_ptr<const experiment::SpecRun> run);        // a finished matrix run
-  void show(std::shared_ptr<const experiment::ExperimentRun> run);  // a finished MLP or K sweep
+  void show(std::shared_ptr<const experiment::ExperimentRun> run);  // a finished MLP or dot sweep
   // The results for the op the setup asks for; `computing`: a run is under way.
   void draw(ExperimentMode mode, bool computing);
   const std::shared_ptr<const experiment::SpecRun>& matrix_run() const { return run_; }
@@ -43,9 +44,10 @@ class ErrorView {
   int fix_ = 0;                                // the fix on screen when the call raises
   int attribution_ = 0;                        // 0: every part; 1..4: total, input, arithmetic, output
   std::vector<figure::Figure> figures_;        // the matrix result's (or the chosen fix's)
-  std::vector<figure::Figure> other_figures_;  // the MLP's or the K sweep's
+  std::vector<figure::Figure> other_figures_;  // the MLP's or the dot sweep's
   int run_id_ = 0;
   FigureView figure_view_;
+  SplitView split_{0.55f};  // the verdict, fixes and statistics above, the figures below
 };
 
 }  // namespace pl::ui

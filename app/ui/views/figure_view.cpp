@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 
+#include "app/ui/shell/layout_audit.h"
 #include "app/ui/shell/theme.h"
 #include "core/export/export_dir.h"
 #include "core/export/figure_export.h"
@@ -41,10 +42,16 @@ std::string& requested_figure() {
 
 void request_figure(const std::string& name) { requested_figure() = name; }
 
-FigurePixels figure_pixels(float width, float height, float font_size, float aspect, bool presenting) {
-  height = std::max(height, kFigureMinLines * font_size);
-  if (presenting) aspect = std::max(1.2f, width / std::max(height, 1.0f));
-  return {static_cast<int>(std::min(width, height * aspect)), static_cast<int>(std::min(height, width / aspect))};
+std::string figure_tab_text(const figure::Figure& f) {
+  if (!f.tab.empty()) return f.tab;
+  std::string words = f.name;
+  std::replace(words.begin(), words.end(), '-', ' ');
+  if (words.size() >= 5 && words.compare(words.size() - 5, 5, " vs k") == 0) words.back() = 'K';
+  return words;
+}
+
+FigurePixels figure_pixels(float width, float height) {
+  return {std::max(1, static_cast<int>(width)), std::max(1, static_cast<int>(height))};
 }
 
 void FigureView::set_log(RunLog* log, std::string source) {
@@ -52,8 +59,7 @@ void FigureView::set_log(RunLog* log, std::string source) {
   source_ = std::move(source);
 }
 
-void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version,
-                      float aspect) {
+void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version) {
   if (auto done = export_.take()) {
     status_ = *done;
     if (log_) log_->add(source_, status_);
@@ -65,7 +71,12 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
         flags = ImGuiTabItemFlags_SetSelected;
         requested_figure().clear();
       }
-      if (ImGui::BeginTabItem(figures[i].name.c_str(), nullptr, flags)) {
+      const std::string label = figure_tab_text(figures[i]) + "###" + figures[i].name;
+      const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
+      if (ImGui::IsItemHovered())  // a tab squeezed to "error att..." says what it holds
+        ImGui::SetTooltip("%s%s%s", figures[i].title.c_str(), figures[i].subtitle.empty() ? "" : "\n",
+                          figures[i].subtitle.c_str());
+      if (open) {
         chosen_ = static_cast<int>(i);
         ImGui::EndTabItem();
       }
@@ -78,7 +89,7 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
   const bool chrome = !presentation_mode();
   const float controls = chrome ? ImGui::GetFrameHeightWithSpacing() : 0;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const auto [w, h] = figure_pixels(avail.x, avail.y - controls, ImGui::GetFontSize(), aspect, presentation_mode());
+  const auto [w, h] = figure_pixels(avail.x, avail.y - controls);
   const std::vector<figure::FileType> wanted = chrome ? draw_controls(f, v, w, h) : std::vector<figure::FileType>{};
   // The figure as the view shows it, made again only when the data or the view changed (it
   // copies the figure: a heat map's cells, every series).
@@ -95,6 +106,14 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
   ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(texture_.texture())), at,
                                        ImVec2(at.x + static_cast<float>(w), at.y + static_cast<float>(h)));
   const figure::PlotLayout l = figure::layout_figure(shown_, w, h, fs);
+  {
+    const auto px = [&](double x, double y) {
+      return ImVec2(at.x + static_cast<float>(x), at.y + static_cast<float>(y));
+    };
+    const auto& g = l.legend;
+    layout_audit::note_figure(f.name.c_str(), at, px(w, h), px(l.x0, l.y0), px(l.x1, l.y1), px(g.left, g.top),
+                              px(g.left + g.width, g.top + g.height));
+  }
   if (shown_.heatmap) {
     // The cells through the colour-map shader, exactly over the plot area cairo drew them in.
     const int pw = static_cast<int>(l.x1 - l.x0), ph = static_cast<int>(l.y1 - l.y0);
@@ -175,6 +194,16 @@ std::vector<figure::FileType> FigureView::draw_controls(const figure::Figure& f,
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("write this plot as you see it (%dx%d) to a new file in precision-lab-export/", width, height);
   }
+  // The PNG's resolution: 1x is a pixel a point, as on the screen; 2x and 3x for slides and print.
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("3x").x + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x);
+  ImGui::Combo("##png-scale", &png_scale_,
+               "1x\0"
+               "2x\0"
+               "3x\0");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the PNG's resolution: %dx%d pixels (%d dpi); SVG and PDF stay vectors", width * (png_scale_ + 1),
+                      height * (png_scale_ + 1), 96 * (png_scale_ + 1));
   if (!status_.empty()) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", status_.c_str());
@@ -216,6 +245,7 @@ void FigureView::export_shown(const figure::View& v, std::vector<figure::FileTyp
   o.width = width;
   o.height = height;
   o.font_scale = figure_font_scale();
+  o.scale = png_scale_ + 1;
   std::string how = v.zoomed() ? "zoomed" : "";
   for (const auto& [on, what] :
        {std::pair{v.x_log.has_value(), shown_.x.log ? "log x" : "linear x"},
@@ -232,7 +262,9 @@ void FigureView::export_shown(const figure::View& v, std::vector<figure::FileTyp
       wrote += (wrote.empty() ? "" : " ") + *path;
     }
     return "wrote " + wrote + " (" + std::to_string(static_cast<int>(o.width)) + "x" +
-           std::to_string(static_cast<int>(o.height)) + (how.empty() ? "" : ", " + how) + ")";
+           std::to_string(static_cast<int>(o.height)) +
+           (o.scale != 1 ? ", PNG at " + std::to_string(96 * int(o.scale)) + " dpi" : "") +
+           (how.empty() ? "" : ", " + how) + ")";
   });
   if (!started) status_ = "an export is still being written";
 }

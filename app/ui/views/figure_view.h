@@ -1,5 +1,4 @@
-// A row of tabs, one per figure, and the chosen figure drawn into the space left -- at the
-// exported files' aspect ratio, or filling the space in presentation mode. The plot answers the
+// A row of tabs, one per figure, and the chosen figure drawn into all the space left. The plot answers the
 // mouse: hover reads out the point, bin or cell under it; the wheel zooms about the mouse, a drag
 // pans, a double-click resets; a row of controls switches either axis between linear and log,
 // shows or hides each series and reference line, and exports the plot exactly as it is on the
@@ -27,23 +26,25 @@ namespace pl::ui {
 // Asks the first view that shows a figure of this name to bring its tab forward (--figure).
 void request_figure(const std::string& name);
 
-// A figure's size in pixels in the space left below its controls (`width` x `height`): at
-// `aspect`, or in presentation mode as wide as the space, and never shorter than
-// kFigureMinLines lines of `font_size` (the view scrolls instead). Below a scenario's checks on a
-// 1280x800 screen in presentation mode's large type, nothing was left: the figure was not drawn.
-// (16 lines: the tour's 400-pixel figures at 1500x950 still fit without scrolling.)
-constexpr float kFigureMinLines = 16;
+// A figure's size in pixels in the space left below its controls (`width` x `height`): all of
+// it, in either mode. The panels give figures a pane of their own (SplitView) that keeps a
+// readable height; a figure at a fixed aspect left a 780 px chart in a 1280 px window, and one
+// kept taller than its space ran past the window's edge.
 struct FigurePixels {
   int width = 0, height = 0;
 };
-FigurePixels figure_pixels(float width, float height, float font_size, float aspect, bool presenting);
+FigurePixels figure_pixels(float width, float height);
+
+// A tab's text: the figure's `tab`, else its name read as words ("error-vs-k": "error vs K").
+std::string figure_tab_text(const figure::Figure& f);
 
 class FigureView {
  public:
   // Exports are recorded in `log` under `source` (the panel's name).
   void set_log(RunLog* log, std::string source);
   // `version` changes whenever the figures' data does (the texture is redrawn then).
-  void draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version, float aspect);
+  // The figures fill the space left (draw them in a SplitView's bottom pane).
+  void draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version);
   int chosen() const { return chosen_; }  // the figure on screen (its tab)
   // How the figure of that name is shown (zoom, scales, hidden series); panels may set it.
   figure::View& view(const std::string& figure_name) { return views_[figure_name]; }
@@ -56,6 +57,7 @@ class FigureView {
   void export_shown(const figure::View& v, std::vector<figure::FileType> types, int width, int height);
 
   int chosen_ = 0;
+  int png_scale_ = 0;  // the PNG export's resolution: 0: 1x (96 dpi), 1: 2x, 2: 3x
   FigureTexture texture_;
   figure::Figure shown_;                       // the chosen figure as its view shows it
   std::string shown_key_;                      // the data, figure and view shown_ was made for

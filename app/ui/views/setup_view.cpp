@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/value_controls.h"
 #include "core/accumulate/accumulation_spec.h"
 #include "core/dtype/custom_dtype.h"
@@ -315,7 +316,7 @@ bool SetupView::check() {
 bool SetupView::draw() {
   MatmulConfig& c = spec_.config;
   bool changed = false;
-  ImGui::PushItemWidth(10.5f * ImGui::GetFontSize());
+  ImGui::PushItemWidth(13 * ImGui::GetFontSize());
   changed |= draw_shape_and_op();
   ImGui::Separator();
   // A cast reads one dtype, its recipe, rounding, data and seed.
@@ -396,7 +397,10 @@ bool SetupView::draw() {
     ImGui::Separator();
   }
   const std::string current = spec_.framework.empty() ? "none (arithmetic alone)" : spec_.framework;
-  if (matrix && ImGui::BeginCombo("framework", current.c_str())) {
+  const float framework_width = ImGui::CalcItemWidth();
+  const bool framework_open = matrix && ImGui::BeginCombo("framework", current.c_str());
+  if (matrix && !framework_open) tooltip_if_cut(current.c_str(), framework_width);
+  if (framework_open) {
     if (ImGui::Selectable("none (arithmetic alone)", spec_.framework.empty())) spec_.framework.clear(), changed = true;
     for (const auto& e : promote::engines()) {
       const std::string label = std::string(e.id) + "  (" + std::string(e.framework) + " " + std::string(e.version) +

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "app/ui/widgets/flow_layout.h"
 #include "core/backend/backend.h"
 
 namespace pl::ui {
@@ -37,7 +38,10 @@ bool BackendPicker::draw(const char* label) {
   for (const Entry& e : entries_)
     if (e.name == chosen_) preview += " (" + e.device + ")";
   bool changed = false;
-  if (ImGui::BeginCombo(label, preview.c_str())) {
+  const float width = ImGui::CalcItemWidth();
+  const bool open = ImGui::BeginCombo(label, preview.c_str());
+  if (!open) tooltip_if_cut(preview.c_str(), width);
+  if (open) {
     if (entries_.empty()) ImGui::TextDisabled("looking for devices...");
     for (const Entry& e : entries_) {
       const std::string item = e.name + " (" + e.device + ")";

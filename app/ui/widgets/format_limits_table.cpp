@@ -39,10 +39,10 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
       {"unit roundoff u", "the largest relative error of rounding to nearest: 2^-p = epsilon / 2"},
       {"Inf / NaN / -0, overflow", "which specials the format has, and what overflow becomes by default"},
   };
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
   if (!ImGui::BeginTable(id, IM_ARRAYSIZE(columns), flags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupScrollFreeze(1, 1);
   for (const Column& c : columns) ImGui::TableSetupColumn(c.name);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int i = 0; i < IM_ARRAYSIZE(columns); ++i) {

@@ -4,6 +4,7 @@
 
 #include <iterator>
 
+#include "app/ui/widgets/flow_layout.h"
 #include "core/dtype/custom_dtype.h"
 #include "core/dtype/device/cast_policy.h"
 
@@ -13,7 +14,10 @@ bool draw_rounding_combo(const char* label, Rounding* r) {
   const char* roundings[kRoundingCount];
   for (int i = 0; i < kRoundingCount; ++i) roundings[i] = rounding_label(static_cast<Rounding>(i));
   int index = static_cast<int>(*r);
-  if (!ImGui::Combo(label, &index, roundings, kRoundingCount)) return false;
+  const float width = ImGui::CalcItemWidth();
+  const bool picked = ImGui::Combo(label, &index, roundings, kRoundingCount);
+  tooltip_if_cut(roundings[index], width);
+  if (!picked) return false;
   *r = static_cast<Rounding>(index);
   return true;
 }
@@ -36,11 +40,11 @@ bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding,
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   changed |= ImGui::InputText("value", value, value_size);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0");
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFontSize() * 13, "rounding"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
   Rounding r = static_cast<Rounding>(*rounding);
   if (draw_rounding_combo("rounding", &r)) *rounding = static_cast<int>(r), changed = true;
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(ImGui::GetFontSize() * 9, "overflow"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   Overflow o = static_cast<Overflow>(*overflow);
   if (draw_overflow_combo("overflow", &o)) *overflow = static_cast<int>(o), changed = true;
@@ -51,7 +55,7 @@ std::optional<FormatRef> draw_custom_format_adder(char* spelling, size_t size, s
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   ImGui::InputText("##custom", spelling, size);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("eXmY[bBIAS][:ieee|fn|fnuz|finite], e.g. e5m7 or e4m3b11:fnuz");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("add custom format"));
   if (!ImGui::Button("add custom format")) return std::nullopt;
   auto f = parse_float_format(spelling);
   if (!f) {

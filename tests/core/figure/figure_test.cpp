@@ -53,6 +53,24 @@ TEST(Figures, TheHeatmapShowsTheTotalErrorOfEachElement) {
   for (size_t e = 0; e < result.size(); ++e) EXPECT_EQ(heat->heatmap->values[e], result[e] - reference[e]) << e;
 }
 
+// The PyTorch story's fix x.to(w.dtype): float16 data converted to float32. Its input rounding
+// is float16's, so the attribution figure marks float16's unit roundoff beside float32's.
+TEST(Figures, AFixMarksTheUnitRoundoffOfTheDtypeItsDataWasStoredIn) {
+  experiment::MatmulConfig c;
+  c.m = c.n = 8;
+  c.k = 64;
+  c.input = c.weight = c.output = DType::float32;
+  c.input_via = DType::float16;
+  auto r = experiment::run_matmul(c);
+  ASSERT_TRUE(r) << r.error();
+  const Figure attr = matmul_figures(*r).front();
+  ASSERT_EQ(attr.name, "error-attribution");
+  const auto f16 = std::find_if(attr.annotations.begin(), attr.annotations.end(),
+                                [](const Annotation& a) { return a.label == "u f16 (stored in first)"; });
+  ASSERT_NE(f16, attr.annotations.end());
+  EXPECT_EQ(f16->value, std::ldexp(1.0, -11));
+}
+
 TEST(Figures, MatmulFiguresExportToEveryFormat) {
   const auto figures = matmul_figures(small_result());
   ASSERT_EQ(figures.size(), 5u);
@@ -234,7 +252,7 @@ size_t pixels_of(const Figure& f, Color c, double x, double y) {
 }
 
 TEST(Figures, ALinesLonePointIsDrawn) {
-  // A K sweep's bound exists where K u < 1 only: for e6m9 at K = 256 of 256, 1024, 4096, one
+  // A dot sweep's bound exists where K u < 1 only: for e6m9 at K = 256 of 256, 1024, 4096, one
   // point between NaNs, which a polyline drew as nothing at all.
   Figure f;
   f.x.log = f.y.log = true;
@@ -268,7 +286,7 @@ TEST(Figures, TextCutToFitStaysValidUtf8) {
   cairo_surface_destroy(img);
 }
 
-TEST(Figures, WhenEveryCornerCoversDataTheLegendGetsARowAboveIt) {
+TEST(Figures, WhenEveryCornerCoversDataANarrowFigureGivesTheLegendARowAboveIt) {
   // Bars across the whole width: every corner covered the tallest ones (the attribution figure's
   // legend lay over the arithmetic error's peak).
   Figure f;
@@ -277,14 +295,30 @@ TEST(Figures, WhenEveryCornerCoversDataTheLegendGetsARowAboveIt) {
   for (int i = 0; i < 40; ++i) bars.y.push_back(100);
   f.series.push_back(bars);
   f.annotations.push_back({AnnotationKind::VerticalLine, 20, "a line", {}});
-  const PlotLayout l = layout_figure(f, 900, 550);
+  const PlotLayout l = layout_figure(f, 640, 550);
   ASSERT_EQ(l.legend.entries, 2u);
   EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
   EXPECT_GE(l.y.to_pixel(100), l.legend.top + l.legend.height);  // the bars stay below the box
+  EXPECT_LE(l.legend.left + l.legend.width, l.x1);                // inside the plot
   // A fixed axis (a zoom) is left alone.
   f.y.max = 105;
-  const PlotLayout fixed = layout_figure(f, 900, 550);
+  const PlotLayout fixed = layout_figure(f, 640, 550);
   EXPECT_EQ(fixed.y.hi, 105);
+}
+
+TEST(Figures, WhenEveryCornerCoversDataAWideFigureSetsTheLegendBesideThePlot) {
+  // On a wide pane the lines under the legend were hidden whichever corner it took.
+  Figure f;
+  Series bars{"bars", SeriesKind::Bars, {}, {}, {}};
+  for (int i = 0; i <= 40; ++i) bars.x.push_back(i);
+  for (int i = 0; i < 40; ++i) bars.y.push_back(100);
+  f.series.push_back(bars);
+  const PlotLayout l = layout_figure(f, 900, 550);
+  EXPECT_GT(l.legend.left, l.x1);  // right of the plot area
+  EXPECT_LE(l.legend.left + l.legend.width, 900.0);
+  EXPECT_EQ(l.x.p1, l.x1);                  // the x axis ends where the plot now does
+  EXPECT_GE(l.x1 - l.x0, 0.5 * (876 - 78));  // the plot keeps half its width
+  EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
 }
 
 TEST(Figures, TheLegendBoxWidensForALongLabel) {

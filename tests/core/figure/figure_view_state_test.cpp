@@ -148,6 +148,20 @@ TEST(FigureView, ASequentialColourMapShowsTheMagnitudeOfSignedErrors) {
   EXPECT_LT(colormap(Colormap::Cividis, 1).b, 0.3);
 }
 
+// A log-spaced bin read "[0.0017782794100389228, 0.0031622776601683794)": four significant digits
+// say as much; counts stay whole.
+TEST(FigureReadout, NumbersHaveFourSignificantDigitsAndCountsStayWhole) {
+  Figure f;
+  f.x.log = true;
+  f.series.push_back({"count", SeriesKind::Bars, {0.0017782794100389228, 0.0031622776601683794}, {1234567}, {}});
+  const PlotLayout l = layout_figure(f, 900, 560);
+  const auto r = readout_at(f, l, l.x.to_pixel(0.0024), l.y1 - 2);
+  ASSERT_TRUE(r);
+  ASSERT_GE(r->lines.size(), 2u);
+  EXPECT_EQ(r->lines[0], "[0.001778, 0.003162)");
+  EXPECT_EQ(r->lines[1], "count: 1234567");
+}
+
 TEST(FigureReadout, NamesTheNearestPointTheBinAndTheCell) {
   const Figure f = line_figure(true);
   const PlotLayout l = layout_figure(f, 900, 560);

@@ -274,6 +274,29 @@ json with_evidence(const char* expect) {
   return j;
 }
 
+// The figure a look-at points to is shown first in the window; running the scenario checks that
+// its evidence makes it, and the file cannot point past its evidence.
+TEST(ScenarioRun, TheLookAtFigureIsOneTheEvidenceMakes) {
+  json j = with_evidence(R"({"min": 1})");
+  j["look_at_figure"] = {{"evidence", 0}, {"figure", "roundtrip-range"}};
+  auto s = scenario_from_json(j, "x");
+  ASSERT_TRUE(s) << s.error();
+  auto r = run_scenario(*s);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->look_at_error, "");
+  EXPECT_TRUE(r->passed());
+  j["look_at_figure"]["figure"] = "error-vs-k";
+  r = run_scenario(*scenario_from_json(j, "x"));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->look_at_error,
+            "look_at_figure: evidence 0 makes no 'error-vs-k' (it makes roundtrip-error, roundtrip-range)");
+  EXPECT_FALSE(r->passed());
+  j["look_at_figure"]["evidence"] = 1;
+  EXPECT_EQ(scenario_from_json(j, "x").error(), "'look_at_figure': evidence 1 does not exist (there are 1)");
+  j["look_at_figure"] = "roundtrip-range";
+  EXPECT_EQ(scenario_from_json(j, "x").error(), "'look_at_figure' must be {\"evidence\": N, \"figure\": \"NAME\"}");
+}
+
 TEST(ScenarioRun, MetricChecksPassAndFail) {
   auto s = scenario_from_json(with_evidence(R"({"min": 1})"), "x");
   ASSERT_TRUE(s) << s.error();

@@ -1,0 +1,53 @@
+#include "app/cli/figure_options.h"
+
+#include <charconv>
+#include <string>
+
+#include "core/export/figure_export.h"
+
+namespace pl::cli {
+namespace {
+
+constexpr int kMinSide = 100, kMaxSide = 10000;  // points
+constexpr int kMinDpi = 24, kMaxDpi = 1200;
+
+// "1600x900" as two whole numbers of points, each in [kMinSide, kMaxSide]; "" when it is.
+std::string read_size(const std::string& text, int* w, int* h) {
+  const std::string why = "--size '" + text.substr(0, 80) + "': expected WIDTHxHEIGHT in points, each " +
+                          std::to_string(kMinSide) + " to " + std::to_string(kMaxSide) + " (1600x900)";
+  const size_t x = text.find('x');
+  if (x == std::string::npos) return why;
+  const char *a = text.data(), *mid = a + x, *end = a + text.size();
+  if (std::from_chars(a, mid, *w).ptr != mid || std::from_chars(mid + 1, end, *h).ptr != end) return why;
+  if (*w < kMinSide || *w > kMaxSide || *h < kMinSide || *h > kMaxSide) return why;
+  return "";
+}
+
+}  // namespace
+
+void add_figure_options(CLI::App& command) {
+  command
+      .add_option_function<std::string>(
+          "--size",
+          [](const std::string& text) {
+            int w = 0, h = 0;
+            if (auto why = read_size(text, &w, &h); !why.empty()) throw CLI::ValidationError(why);
+            figure::default_export_options().width = w;
+            figure::default_export_options().height = h;
+          },
+          "every figure's size, WIDTHxHEIGHT in points (pixels at 96 dpi; default 900x560)")
+      ->group("Figures");
+  command
+      .add_option_function<int>(
+          "--dpi",
+          [](int dpi) {
+            if (dpi < kMinDpi || dpi > kMaxDpi)
+              throw CLI::ValidationError("--dpi " + std::to_string(dpi) + ": expected " + std::to_string(kMinDpi) +
+                                         " to " + std::to_string(kMaxDpi));
+            figure::default_export_options().scale = dpi / 96.0;
+          },
+          "the PNGs' resolution in dots per inch (default 96: one pixel a point; 192 doubles them)")
+      ->group("Figures");
+}
+
+}  // namespace pl::cli

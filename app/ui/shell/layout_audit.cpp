@@ -1,0 +1,98 @@
+#include "app/ui/shell/layout_audit.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace pl::ui::layout_audit {
+namespace {
+
+struct DrawnFigure {
+  std::string name, pane;
+  ImRect drawn, pane_rect, plot, legend;
+};
+
+std::vector<DrawnFigure>& figures() {
+  static std::vector<DrawnFigure> drawn;
+  return drawn;
+}
+
+std::string rect_text(const ImRect& r) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.0fx%.0f at (%.0f, %.0f)", r.GetWidth(), r.GetHeight(), r.Min.x, r.Min.y);
+  return buf;
+}
+
+// A window's name without the parent path ImGui gives children ("Precision Lab/results_1A2B").
+std::string short_name(const ImGuiWindow& w) {
+  std::string n = w.Name;
+  if (auto slash = n.rfind('/'); slash != std::string::npos) n = n.substr(slash + 1);
+  if (auto hash = n.rfind('_'); hash != std::string::npos && n.size() - hash == 9) n = n.substr(0, hash);
+  return n;
+}
+
+}  // namespace
+
+void begin_frame() { figures().clear(); }
+
+void note_figure(const char* name, const ImVec2& min, const ImVec2& max, const ImVec2& plot_min, const ImVec2& plot_max,
+                 const ImVec2& legend_min, const ImVec2& legend_max) {
+  const ImGuiWindow* w = ImGui::GetCurrentWindowRead();
+  figures().push_back({name, w ? short_name(*w) : "", ImRect(min, max), w ? w->InnerClipRect : ImRect(),
+                       ImRect(plot_min, plot_max), ImRect(legend_min, legend_max)});
+}
+
+std::vector<std::string> problems() {
+  std::vector<std::string> out;
+  const ImGuiContext& g = *GImGui;
+  for (const ImGuiWindow* w : g.Windows) {
+    if (!w->Active || w->Hidden) continue;
+    if (w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup | ImGuiWindowFlags_ChildMenu)) continue;
+    // Content past the edge is reachable only through a scrollbar.
+    if (w->ScrollMax.y > 1 && !w->ScrollbarY)
+      out.push_back("window '" + short_name(*w) + "': content " + std::to_string(int(w->ScrollMax.y)) +
+                    " px below its bottom edge, with no scrollbar");
+    if (w->ScrollMax.x > 1 && !w->ScrollbarX)
+      out.push_back("window '" + short_name(*w) + "': content " + std::to_string(int(w->ScrollMax.x)) +
+                    " px past its right edge, with no scrollbar");
+  }
+  // Table columns narrower than their header: a stretched table squeezed its last five columns
+  // to a letter each ("v a r e f") where a sideways scrollbar would have kept them readable.
+  ImGuiContext& gm = *GImGui;
+  for (int n = 0; n < gm.Tables.GetMapSize(); ++n) {
+    const ImGuiTable* t = gm.Tables.TryGetMapData(n);
+    if (!t || t->LastFrameActive != gm.FrameCount || !t->OuterWindow || t->OuterWindow->Hidden) continue;
+    for (int c = 0; c < t->ColumnsCount; ++c) {
+      const ImGuiTableColumn& col = t->Columns[c];
+      const char* header = ImGui::TableGetColumnName(t, c);
+      if (!col.IsEnabled || !header || !*header) continue;
+      // The header's width as drawn (in the table's own font scale), at most six characters' room.
+      const float header_width = col.ContentMaxXHeadersIdeal - col.WorkMinX;
+      const float need = std::min(header_width, 6 * gm.FontSize);
+      if (header_width > 0 && col.WorkMaxX - col.WorkMinX + 1 < need)
+        out.push_back("table in '" + short_name(*t->OuterWindow) + "': column '" + header + "' " +
+                      std::to_string(int(col.WidthGiven)) + " px wide, narrower than its header");
+    }
+  }
+  for (const DrawnFigure& f : figures()) {
+    if (f.drawn.GetWidth() < kMinFigureWidth || f.drawn.GetHeight() < kMinFigureHeight)
+      out.push_back("figure '" + f.name + "': drawn " + rect_text(f.drawn) + ", smaller than " +
+                    std::to_string(int(kMinFigureWidth)) + "x" + std::to_string(int(kMinFigureHeight)));
+    if (f.plot.GetWidth() < kMinPlotWidth || f.plot.GetHeight() < kMinPlotHeight)
+      out.push_back("figure '" + f.name + "': plot area " + rect_text(f.plot) + ", smaller than " +
+                    std::to_string(int(kMinPlotWidth)) + "x" + std::to_string(int(kMinPlotHeight)));
+    if (f.legend.GetWidth() > 0 && !ImRect(f.drawn.Min, f.drawn.Max).Contains(f.legend))
+      out.push_back("figure '" + f.name + "': legend " + rect_text(f.legend) + " runs out of the figure " +
+                    rect_text(f.drawn));
+    ImRect pane = f.pane_rect;
+    pane.Expand(1.0f);
+    if (!pane.Contains(f.drawn))
+      out.push_back("figure '" + f.name + "': drawn " + rect_text(f.drawn) + ", past its pane '" + f.pane + "' " +
+                    rect_text(f.pane_rect));
+  }
+  return out;
+}
+
+}  // namespace pl::ui::layout_audit

@@ -1,0 +1,49 @@
+// Rows of controls that wrap instead of running off the window's right edge: the next item goes
+// on the current line when it fits there, else it starts the next line. (At 1280x800 in
+// presentation mode the Throughput panel's Export button and int8 box were past the edge.)
+#pragma once
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace pl::ui {
+
+// The width of a checkbox or a button with this label, as ImGui draws it.
+inline float checkbox_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+inline float button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+// A combo or input of `width` followed by its label.
+inline float labelled_width(float width, const char* label) {
+  return width + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+// Call right after a combo whose box was `width` wide (ImGui::CalcItemWidth() before it): its
+// whole preview as the tooltip when the box cut it ("nearest, ties to eve", "cpu (Intel(R) Xeon(R").
+inline void tooltip_if_cut(const char* preview, float width) {
+  const float room = width - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::IsItemHovered() && ImGui::CalcTextSize(preview).x > room) ImGui::SetTooltip("%s", preview);
+}
+
+// The height of one text row of a table, and the height for a table that scrolls both ways and
+// has `rows` rows of `row` pixels: all of them and a sideways scrollbar when the space left holds
+// that; else at least a row less than its rows, so that it scrolls. (Given the space left, a
+// pixel or two more than the rows, ImGui left the last rows under the sideways bar and drew no
+// vertical bar to reach them.)
+inline float table_row_height() { return ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y; }
+inline float table_height(float rows, float row) {
+  const float space = ImGui::GetContentRegionAvail().y, bar = ImGui::GetStyle().ScrollbarSize;
+  if (rows * row + bar <= space) return rows * row + bar;
+  return std::max(std::min(space, (rows - 1) * row), row);
+}
+
+// Call between two items: SameLine() when `next_width` more pixels fit on this line.
+inline void same_line_if_fits(float next_width) {
+  const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + next_width;
+  if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,66 @@
+#include "app/ui/widgets/split_view.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+namespace pl::ui {
+namespace {
+
+float bar_height() { return std::max(6.0f, 0.35f * ImGui::GetFontSize()); }
+
+// How tall the current child window's content is (its cursor's reach, scrolling included).
+float content_height() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y;
+}
+
+}  // namespace
+
+void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_lines) {
+  if (first_share_ < 0) first_share_ = share_;
+  id_ = id;
+  total_ = std::max(ImGui::GetContentRegionAvail().y - bar_height() - ImGui::GetStyle().ItemSpacing.y * 2, 2.0f);
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float min_bottom = std::min(min_bottom_lines * line, total_ - 1);
+  const float min_top = std::max(std::min(min_top_lines * line, total_ - min_bottom), 1.0f);
+  const float fitted = std::min(share_ * total_, content_);
+  const float wanted = fit_ == Fit::Top ? fitted : total_ - fitted;
+  top_ = std::clamp(wanted, min_top, std::max(total_ - min_bottom, min_top));
+  ImGui::BeginChild((std::string(id) + "-top").c_str(), ImVec2(0, top_), false);
+}
+
+void SplitView::begin_bottom(bool scrolls) {
+  if (fit_ == Fit::Top) content_ = content_height();
+  ImGui::EndChild();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x, h = bar_height();
+  ImGui::InvisibleButton((std::string(id_) + "-split").c_str(), ImVec2(std::max(w, 1.0f), h));
+  const bool hot = ImGui::IsItemHovered() || ImGui::IsItemActive();
+  if (hot) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
+  if (ImGui::IsItemActivated() && total_ > 0) {
+    // Dragging starts from the split as drawn, which the content may have made smaller than the share.
+    share_ = (fit_ == Fit::Top ? top_ : total_ - top_) / total_;
+    content_ = 1e9f;
+  }
+  if (ImGui::IsItemActive() && total_ > 0) {
+    const float moved = ImGui::GetIO().MouseDelta.y / total_;
+    share_ = std::clamp(share_ + (fit_ == Fit::Top ? moved : -moved), 0.05f, 0.95f);
+  }
+  if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) share_ = first_share_;
+  if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
+    ImGui::SetTooltip("drag to share the height between the panes; double-click: as it was");
+  const ImU32 colour = ImGui::GetColorU32(hot ? ImGuiCol_SeparatorActive : ImGuiCol_Separator);
+  const float y = at.y + h * 0.5f;
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(at.x, y), ImVec2(at.x + w, y), colour, hot ? 3.0f : 1.0f);
+  ImGui::BeginChild((std::string(id_) + "-bottom").c_str(), ImVec2(0, 0), false,
+                    scrolls ? 0 : ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+}
+
+void SplitView::end() {
+  if (fit_ == Fit::Bottom) content_ = content_height();
+  ImGui::EndChild();
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,35 @@
+// Two panes stacked in the space left, with a bar between them that is dragged to move the
+// split. One pane fits its content, up to its share of the height (the rest goes to the other,
+// so no blank band sits above a squashed figure); in a space too small, each keeps a minimum
+// and the panes scroll. Fixed pixel reserves left the Promotion panel's third fix below the
+// window's edge with 300 px of grid empty above it.
+#pragma once
+
+namespace pl::ui {
+
+class SplitView {
+ public:
+  enum class Fit {
+    Top,     // controls, tables and text above a figure that takes the rest
+    Bottom,  // a grid above that takes the rest, text below
+  };
+  explicit SplitView(float fitted_share, Fit fit = Fit::Top) : share_(fitted_share), fit_(fit) {}
+  // Begins the top pane (it scrolls when its content needs more than it gets). Each pane keeps
+  // at least its lines of text; in a space too small for both, the bottom keeps its lines first.
+  void begin_top(const char* id, float min_top_lines = 3, float min_bottom_lines = 18);
+  // Ends the top pane, draws the bar (drag it; a double-click restores the first split) and
+  // begins the bottom pane: fixed for a figure drawn at its size, or scrolling for text.
+  void begin_bottom(bool scrolls = false);
+  void end();
+
+ private:
+  float share_;  // the most of the height the fitted pane takes
+  float first_share_ = -1;
+  Fit fit_;
+  float total_ = 0;       // the height both panes share, this frame (the bar apart)
+  float top_ = 0;         // the top pane's height, this frame
+  float content_ = 1e9f;  // the fitted pane's content height, measured on the frame before
+  const char* id_ = "";
+};
+
+}  // namespace pl::ui

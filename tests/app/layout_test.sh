@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Every panel at 1280x800 (a common projector), 1600x1000 and 1920x1080, in normal and
+# presentation mode, through the window's layout check (--check-layout): no control off the
+# window without a scrollbar to reach it, every figure at least 320x180 and inside its pane.
+# The Experiment panel shows a run with its figures; the Scenarios panel scenario 10's figures
+# (once only title and legend at 1280x800); the Promotion panel a convolution's shape fields.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CONFIG_HOME=$tmp/config  # never the user's remembered settings
+cat > "$tmp/setup.json" <<'JSON'
+{"experiment": "linear", "m": 64, "n": 64, "k": 256, "input": "float16", "weight": "float32"}
+JSON
+declare -A extra=(
+  [promotion]="--op conv2d"
+  [experiment]="--setup $tmp/setup.json"
+  [scenarios]="--scenario 10"
+  [explorer]="--value 448"
+)
+failed=0 checked=0
+for size in 1280x800 1600x1000 1920x1080; do
+  for presentation in off on; do
+    for panel in formats promotion experiment throughput log scenarios explorer; do
+      # shellcheck disable=SC2086
+      log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$tmp/shot.png" --size "$size" --panel "$panel" \
+            --presentation "$presentation" --no-settings --check-layout ${extra[$panel]:-} 2>&1)
+      rc=$?
+      checked=$((checked + 1))
+      if ((rc != 0)); then
+        echo "FAIL $panel at $size, presentation $presentation (exit $rc):"
+        grep -E '^(layout|error)' <<<"$log" | head -10
+        failed=$((failed + 1))
+      else
+        echo "ok   $panel at $size, presentation $presentation"
+      fi
+    done
+  done
+done
+echo "layout: $checked views checked, $failed failed"
+((failed == 0))
