@@ -134,10 +134,11 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
     cairo_fill(cr);
   }
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-  for (int i = 0; i <= 4; ++i) {
-    const double v = h.vmin + span * i / 4, yy = y0 + hgt - hgt * i / 4;
-    text(cr, tick_label(v, false), bx + bw + 4 * fs, yy, 10 * fs, 0, 0.5);
-  }
+  // The colour bar's scale ticked as an axis is: 1-2-5 steps, one format.
+  const AxisMap bar{h.vmin, h.vmax, false, y0 + hgt, y0};
+  const std::vector<double> bt = span > 0 ? axis_ticks(bar) : std::vector<double>{h.vmin};
+  const std::vector<std::string> bs = tick_labels(bt, false);
+  for (size_t i = 0; i < bt.size(); ++i) text(cr, bs[i], bx + bw + 4 * fs, bar.to_pixel(bt[i]), 10 * fs, 0, 0.5);
   cairo_save(cr);
   cairo_translate(cr, bx + bw + 62 * fs, y0 + hgt / 2);
   cairo_rotate(cr, -M_PI / 2);
@@ -200,23 +201,27 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
       line_fitted(cr, f.x.categories[i], mx(double(i) + 0.5), y1 + 14 * fs, 10 * fs,
                   std::fabs(mx(double(i) + 1) - mx(double(i))) - 6 * fs, 0.75, 0.5);
   }
-  for (double t : f.x.categories.empty() && f.x.ticks ? axis_ticks(l.x) : std::vector<double>{}) {
-    const double px = mx(t);
+  const std::vector<double> xt = f.x.categories.empty() && f.x.ticks ? axis_ticks(l.x) : std::vector<double>{};
+  const std::vector<std::string> xs = tick_labels(xt, f.x.log);
+  for (size_t i = 0; i < xt.size(); ++i) {
+    const double px = mx(xt[i]);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_move_to(cr, px, y0);
     cairo_line_to(cr, px, y1);
     cairo_stroke(cr);
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    text(cr, tick_label(t, f.x.log), px, y1 + 14 * fs, 10 * fs, 0.5, 0.5);
+    text(cr, xs[i], px, y1 + 14 * fs, 10 * fs, 0.5, 0.5);
   }
-  for (double t : f.y.ticks ? axis_ticks(l.y) : std::vector<double>{}) {
-    const double py = my(t);
+  const std::vector<double> yt = f.y.ticks ? axis_ticks(l.y) : std::vector<double>{};
+  const std::vector<std::string> ys = tick_labels(yt, f.y.log);
+  for (size_t i = 0; i < yt.size(); ++i) {
+    const double py = my(yt[i]);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_move_to(cr, x0, py);
     cairo_line_to(cr, x1, py);
     cairo_stroke(cr);
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    text(cr, tick_label(t, f.y.log), x0 - 6 * fs, py, 10 * fs, 1, 0.5);
+    text(cr, ys[i], x0 - 6 * fs, py, 10 * fs, 1, 0.5);
   }
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
   cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);

@@ -183,7 +183,15 @@ std::vector<double> axis_ticks(const AxisMap& r) {
     const int d0 = static_cast<int>(std::ceil(std::log10(r.lo) - 1e-9));
     const int d1 = static_cast<int>(std::floor(std::log10(r.hi) + 1e-9));
     const int step = std::max(1, (d1 - d0) / 8 + 1);
-    for (int d = d0; d <= d1; d += step) t.push_back(std::pow(10, d));
+    const bool fine = std::log10(r.hi) - std::log10(r.lo) < 2;  // a decade or two: 1, 2, 5 in each
+    for (int d = d0 - 1; d <= d1; ++d) {
+      if (!fine && (d < d0 || (d - d0) % step != 0)) continue;
+      for (double m : {1.0, 2.0, 5.0}) {
+        if (!fine && m != 1) continue;
+        const double v = m * std::pow(10, d);
+        if (v >= r.lo * (1 - 1e-9) && v <= r.hi * (1 + 1e-9)) t.push_back(v);
+      }
+    }
     return t;
   }
   // About one tick per 60 pixels (2 to 6 steps): a short axis (a figure drawn small, or in
@@ -198,15 +206,43 @@ std::vector<double> axis_ticks(const AxisMap& r) {
   return t;
 }
 
-std::string tick_label(double v, bool log) {
-  if (log) {
-    const int e = static_cast<int>(std::lround(std::log10(v)));
-    if (e >= -2 && e <= 3) return shortest_double(std::pow(10, e));
-    return "1e" + std::to_string(e);
-  }
+namespace {
+
+// "2e-5", "1e6": the mantissa's shortest digits and the exponent without "+" or leading zeros.
+std::string scientific(double v) {
+  if (v == 0) return "0";
+  int e = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  double m = v / std::pow(10, e);
+  if (std::fabs(m) >= 9.9999999) m /= 10, ++e;  // 9.9999999e-6 is 1e-5
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", std::fabs(v) < 1e-300 ? 0.0 : v);
-  return buf;
+  std::snprintf(buf, sizeof buf, "%.3g", m);
+  return std::string(buf) + "e" + std::to_string(e);
+}
+
+}  // namespace
+
+std::vector<std::string> tick_labels(const std::vector<double>& ticks, bool log) {
+  std::vector<std::string> out;
+  if (ticks.empty()) return out;
+  double largest = 0;
+  for (double t : ticks) largest = std::max(largest, std::fabs(t));
+  if (log) {
+    const bool plain = ticks.front() >= 0.01 * (1 - 1e-9) && ticks.back() <= 1000 * (1 + 1e-9);
+    for (double t : ticks) out.push_back(plain ? shortest_double(std::stod(scientific(t))) : scientific(t));
+    return out;
+  }
+  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : largest;
+  if (largest >= 1e6 || (largest > 0 && largest < 1e-3)) {
+    for (double t : ticks) out.push_back(std::fabs(t) < step * 1e-6 ? "0" : scientific(t));
+    return out;
+  }
+  const int decimals = step > 0 ? std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9))) : 0;
+  for (double t : ticks) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(t) < step * 1e-6 ? 0.0 : t);
+    out.push_back(buf);
+  }
+  return out;
 }
 
 }  // namespace pl::figure

@@ -44,11 +44,14 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double font_scale 
 // reference lines crossing it. The legend goes in the corner where this is least.
 size_t data_under(const Figure& f, const PlotLayout& l, double left, double top, double width, double height);
 
-// Where an axis is ticked: whole decades on a log axis (every few when there are many), else
-// whole multiples of a 1-2-5 step (so that zero, when in range, is exactly 0), about one per 60
-// pixels of the axis.
+// Where an axis is ticked: whole decades on a log axis (every few when there are many; 1, 2 and
+// 5 times each decade when it spans fewer than two), else whole multiples of a 1-2-5 step (so
+// that zero, when in range, is exactly 0), about one per 60 pixels of the axis.
 std::vector<double> axis_ticks(const AxisMap& axis);
-// A tick's text: "%.6g" on a linear axis; 0.01 ... 1000 or 1eN on a log one.
-std::string tick_label(double v, bool log);
+// An axis's tick texts, one format for all of them (a log axis read "0.01, 1e-3" and "1000, 1e4"):
+// a log axis in plain decimals when every tick lies in [0.01, 1000], else all as 1e-3, 2e-3;
+// a linear axis with as many decimals as its step has (0.0, 0.5, 1.0), or all as 2e6, 4e6 when
+// its values reach a million or stay under a thousandth.
+std::vector<std::string> tick_labels(const std::vector<double>& ticks, bool log);
 
 }  // namespace pl::figure

@@ -148,9 +148,11 @@ TEST(Figures, LinearTicksAreWholeMultiplesOfTheirStep) {
   ASSERT_EQ(t.size(), 8u);
   EXPECT_EQ(t.front(), -0.06);
   EXPECT_EQ(t[3], 0.0);
-  EXPECT_EQ(tick_label(t[3], false), "0");
-  EXPECT_EQ(tick_label(t[5], false), "0.04");
-  EXPECT_EQ(tick_label(t.back(), false), "0.08");
+  const std::vector<std::string> labels = tick_labels(t, false);
+  EXPECT_EQ(labels[3], "0.00");  // not 6.93889e-18, and in the axis's one format
+  EXPECT_EQ(labels[0], "-0.06");
+  EXPECT_EQ(labels[5], "0.04");
+  EXPECT_EQ(labels.back(), "0.08");
   // A short axis gets fewer: 200 pixels, 0 to 190000 (presentation mode put ten labels there).
   AxisMap short_axis;
   short_axis.lo = 0, short_axis.hi = 190000, short_axis.p0 = 200, short_axis.p1 = 0;
@@ -159,8 +161,22 @@ TEST(Figures, LinearTicksAreWholeMultiplesOfTheirStep) {
   EXPECT_TRUE(axis_ticks(axis).empty());
   axis.log = true, axis.lo = 1e-9, axis.hi = 1e3;  // 13 decades: every second one
   EXPECT_EQ(axis_ticks(axis), (std::vector<double>{1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 1e1, 1e3}));
-  EXPECT_EQ(tick_label(1e-7, true), "1e-7");
-  EXPECT_EQ(tick_label(0.01, true), "0.01");
+}
+
+// One format per axis: a log axis read "0.01, 1e-3" and "1000, 1e4"; a linear one "0, 0.5, 1".
+TEST(Figures, EveryTickOfAnAxisHasTheSameFormat) {
+  EXPECT_EQ(tick_labels({1e-4, 1e-3, 1e-2, 1e-1}, true), (std::vector<std::string>{"1e-4", "1e-3", "1e-2", "1e-1"}));
+  EXPECT_EQ(tick_labels({10, 100, 1000, 1e4}, true), (std::vector<std::string>{"1e1", "1e2", "1e3", "1e4"}));
+  EXPECT_EQ(tick_labels({0.01, 0.1, 1, 10}, true), (std::vector<std::string>{"0.01", "0.1", "1", "10"}));
+  EXPECT_EQ(tick_labels({0, 0.5, 1, 1.5}, false), (std::vector<std::string>{"0.0", "0.5", "1.0", "1.5"}));
+  EXPECT_EQ(tick_labels({0, 500, 1000}, false), (std::vector<std::string>{"0", "500", "1000"}));
+  EXPECT_EQ(tick_labels({0, 2e6, 4e6}, false), (std::vector<std::string>{"0", "2e6", "4e6"}));
+  EXPECT_EQ(tick_labels({0, 2e-4, 4e-4}, false), (std::vector<std::string>{"0", "2e-4", "4e-4"}));
+  // A log axis within a decade or two is ticked at 1, 2 and 5 of each.
+  AxisMap a;
+  a.log = true, a.lo = 1.5e-3, a.hi = 6e-2, a.p0 = 0, a.p1 = 800;
+  const std::vector<double> t = axis_ticks(a);
+  EXPECT_EQ(tick_labels(t, true), (std::vector<std::string>{"2e-3", "5e-3", "1e-2", "2e-2", "5e-2"}));
 }
 
 TEST(Figures, ALegendBoxCoversABarThatOnlyReachesIntoIt) {
@@ -299,7 +315,7 @@ TEST(Figures, WhenEveryCornerCoversDataANarrowFigureGivesTheLegendARowAboveIt) {
   ASSERT_EQ(l.legend.entries, 2u);
   EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
   EXPECT_GE(l.y.to_pixel(100), l.legend.top + l.legend.height);  // the bars stay below the box
-  EXPECT_LE(l.legend.left + l.legend.width, l.x1);                // inside the plot
+  EXPECT_LE(l.legend.left + l.legend.width, l.x1);               // inside the plot
   // A fixed axis (a zoom) is left alone.
   f.y.max = 105;
   const PlotLayout fixed = layout_figure(f, 640, 550);
@@ -316,7 +332,7 @@ TEST(Figures, WhenEveryCornerCoversDataAWideFigureSetsTheLegendBesideThePlot) {
   const PlotLayout l = layout_figure(f, 900, 550);
   EXPECT_GT(l.legend.left, l.x1);  // right of the plot area
   EXPECT_LE(l.legend.left + l.legend.width, 900.0);
-  EXPECT_EQ(l.x.p1, l.x1);                  // the x axis ends where the plot now does
+  EXPECT_EQ(l.x.p1, l.x1);                   // the x axis ends where the plot now does
   EXPECT_GE(l.x1 - l.x0, 0.5 * (876 - 78));  // the plot keeps half its width
   EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
 }
