@@ -117,14 +117,19 @@ Runner add_run(CLI::App& app) {
     if (run->raised()) {
       print_framework_report(*run->framework, a->json);
       if (!a->json)
-        std::printf("\nwrote %s/setup.json, framework.json and each fix's results in fix-N/\n", a->out.c_str());
+        std::printf(
+            "\nwrote %s/setup.json, framework.json, framework-fixes.{png,svg,pdf,csv} (the fixes side by side) "
+            "and each fix's results and figures in fix-N/\n",
+            a->out.c_str());
       return kExitOk;
     }
     if (a->json) std::cout << experiment::to_json(*run->result).dump(1) << "\n";
     else {
       print_report(*run->result);
-      std::printf("\nwrote %s/result.json, setup.json, histograms.csv%s\n", a->out.c_str(),
-                  run->framework ? ", framework.json" : "");
+      std::string names;  // every figure the window shows for this setup
+      for (const auto& f : figure::matmul_figures(*run->result)) names += ", " + f.name + ".*";
+      std::printf("\nwrote %s/result.json, setup.json, histograms.csv%s%s\n", a->out.c_str(),
+                  run->framework ? ", framework.json" : "", names.c_str());
     }
     return kExitOk;
   };

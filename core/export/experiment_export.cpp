@@ -59,6 +59,9 @@ Expected<bool> save_spec_run(const SpecRun& run, const std::string& dir) {
   }
   if (!run.framework) return true;
   if (auto saved = save_json(dir, "framework.json", to_json(*run.framework)); !saved) return saved;
+  // The fixes side by side, as the window shows them above each fix's own figures.
+  if (run.raised())
+    if (auto saved = save_figures({figure::framework_fixes_figure(*run.framework)}, dir); !saved) return saved;
   for (size_t i = 0; i < run.framework->fixes.size(); ++i) {
     const FixRun& f = run.framework->fixes[i];
     if (!f.result) continue;

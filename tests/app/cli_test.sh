@@ -19,6 +19,7 @@ declare -A needs=(
   [run-setup-reruns]=run-config [run-csv]=run-config [run-sum-reruns]=run-sum
   [run-throughput-figures]=run-throughput [run-cast-figures]=run-cast [mlp-figure]=mlp-save [mlp-rerun]=mlp-save
   [run-framework-files]=run-framework-raises [run-framework-fix-reruns]=run-framework-raises
+  [run-framework-fixes-figure]=run-framework-raises
   [matmul-torch-save-files]=matmul-torch-save [scenario-export-files]=scenario-export
   [scenario-export-story]=scenario-export [scenario-export-rerun]=scenario-export)
 chain=" $only "  # the check asked for and what it needs, transitively
@@ -356,6 +357,10 @@ JSON
 check run-framework-raises 0 'raises RuntimeError: expected m1 and m2 to have the same dtype.*' -- "$PL" run "$TMP/fw.json" --out "$TMP/fw"
 check run-framework-files 0 'fix-1.*fix-2|framework.json' -- bash -c "ls \"$TMP/fw\" \"$TMP/fw/fix-1\""
 check run-framework-fix-reruns 0 'arithmetic' -- "$PL" run "$TMP/fw/fix-1/setup.json" --out "$TMP/fw-fix"
+# Every figure the window shows for the setup, the fixes' comparison too, and the message says so.
+check run-framework-fixes-figure 0 'framework-fixes.png' -- ls "$TMP/fw"
+check run-framework-says-figures 0 'wrote .*framework-fixes' -- "$PL" run "$TMP/fw.json" --out "$TMP/fw-says"
+check run-lists-figures 0 'wrote .*error-attribution\.\*, arithmetic-vs-bound' -- "$PL" run "$TMP/exp.json" --out "$TMP/out-lists"
 echo '{"experiment": "linear", "framework": "caffe"}' > "$TMP/fw-bad.json"
 check run-framework-unknown 2 "'framework': unknown framework 'caffe'" -- "$PL" run "$TMP/fw-bad.json" --out "$TMP/fw-bad"
 check matmul-torch-save 0 'x.to' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32 --save "$TMP/fw-save"
