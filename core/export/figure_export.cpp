@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "core/figure/plot_layout.h"
 #include "core/io/checked_write.h"
@@ -18,6 +20,47 @@ namespace {
 
 void set_color(cairo_t* cr, const Color& c) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a); }
 
+// A figure's text as an SVG <text> element rather than cairo's glyph outlines: what Inkscape and
+// a slide editor can select and edit. Collected while the SVG is drawn (the rest is cairo's).
+struct SvgText {
+  double x = 0, y = 0, degrees = 0, size = 10;  // the baseline's start, in the SVG's units
+  bool bold = false;
+  double r = 0, g = 0, b = 0, a = 1;
+  std::string text;
+};
+thread_local std::vector<SvgText>* g_svg_text = nullptr;
+
+std::string xml_escaped(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+std::string svg_text_elements(const std::vector<SvgText>& items) {
+  std::string out;
+  char buf[512];
+  for (const SvgText& t : items) {
+    std::snprintf(buf, sizeof buf,
+                  "<text x=\"%.2f\" y=\"%.2f\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"%.2f\"%s "
+                  "fill=\"rgb(%d,%d,%d)\" fill-opacity=\"%.3g\"",
+                  t.x, t.y, t.size, t.bold ? " font-weight=\"bold\"" : "", int(std::lround(t.r * 255)),
+                  int(std::lround(t.g * 255)), int(std::lround(t.b * 255)), t.a);
+    out += buf;
+    if (t.degrees != 0) {
+      std::snprintf(buf, sizeof buf, " transform=\"rotate(%.2f %.2f %.2f)\"", t.degrees, t.x, t.y);
+      out += buf;
+    }
+    out += " xml:space=\"preserve\">" + xml_escaped(t.text) + "</text>\n";
+  }
+  return out;
+}
+
 void text(cairo_t* cr, const std::string& s, double x, double y, double size, double align_x, double align_y,
           bool bold = false) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
@@ -25,8 +68,28 @@ void text(cairo_t* cr, const std::string& s, double x, double y, double size, do
   cairo_set_font_size(cr, size);
   cairo_text_extents_t e;
   cairo_text_extents(cr, s.c_str(), &e);
-  cairo_move_to(cr, x - e.width * align_x - e.x_bearing, y - e.height * align_y - e.y_bearing);
+  const double tx = x - e.width * align_x - e.x_bearing, ty = y - e.height * align_y - e.y_bearing;
+  if (g_svg_text) {  // the same place and font, as an element of its own
+    SvgText t;
+    t.x = tx, t.y = ty;
+    cairo_user_to_device(cr, &t.x, &t.y);
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    t.degrees = std::atan2(m.yx, m.xx) * 180 / M_PI;
+    t.size = size * std::hypot(m.xx, m.yx);
+    t.bold = bold;
+    cairo_pattern_get_rgba(cairo_get_source(cr), &t.r, &t.g, &t.b, &t.a);
+    t.text = s;
+    g_svg_text->push_back(std::move(t));
+    return;
+  }
+  cairo_move_to(cr, tx, ty);
   cairo_show_text(cr, s.c_str());
+}
+
+cairo_status_t append_to_string(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
 }
 
 // How far `t` advances in the current font.
@@ -406,13 +469,32 @@ Expected<bool> export_figure(const Figure& f, const std::string& path, FileType 
   if (type == FileType::Csv) {
     return io::write_file(path, figure_csv(f));
   }
+  if (type == FileType::Svg) {
+    // cairo draws the lines, marks and cells; the text is written as <text> elements.
+    std::string svg;
+    std::vector<SvgText> texts;
+    cairo_surface_t* s = cairo_svg_surface_create_for_stream(append_to_string, &svg, o.width, o.height);
+    cairo_t* cr = cairo_create(s);
+    g_svg_text = &texts;
+    draw_figure(cr, f, o.width, o.height, o.font_scale);
+    g_svg_text = nullptr;
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    const cairo_status_t st = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS) return Error{"cannot draw " + path + ": " + cairo_status_to_string(st)};
+    const size_t end = svg.rfind("</svg>");
+    if (end == std::string::npos) return Error{"cannot draw " + path + ": cairo's SVG has no </svg>"};
+    svg.insert(end, svg_text_elements(texts));
+    return io::write_file(path, svg);
+  }
   cairo_surface_t* s = nullptr;
   switch (type) {
     case FileType::Png:
       s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, static_cast<int>(o.width * o.scale),
                                      static_cast<int>(o.height * o.scale));
       break;
-    case FileType::Svg: s = cairo_svg_surface_create(path.c_str(), o.width, o.height); break;
+    case FileType::Svg: break;  // above
     case FileType::Pdf: s = cairo_pdf_surface_create(path.c_str(), o.width, o.height); break;
     case FileType::Csv: break;
   }

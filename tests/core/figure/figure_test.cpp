@@ -71,6 +71,24 @@ TEST(Figures, AFixMarksTheUnitRoundoffOfTheDtypeItsDataWasStoredIn) {
   EXPECT_EQ(f16->value, std::ldexp(1.0, -11));
 }
 
+// Slides want text they can edit: an SVG's text is <text> elements with the figure's own words
+// (cairo alone wrote glyph outlines), and a PDF's fonts map back to Unicode (selectable text).
+TEST(Figures, SvgAndPdfKeepTheirTextAsText) {
+  const Figure f = matmul_figures(small_result()).front();
+  const auto dir = std::filesystem::temp_directory_path() / "pl_figure_text_test";
+  std::filesystem::create_directories(dir);
+  const std::string svg = (dir / "f.svg").string(), pdf = (dir / "f.pdf").string();
+  ASSERT_TRUE(export_figure(f, svg, FileType::Svg));
+  ASSERT_TRUE(export_figure(f, pdf, FileType::Pdf));
+  const std::string s = slurp(svg);
+  EXPECT_NE(s.find(">Where the error comes from: relative error per element</text>"), std::string::npos);
+  EXPECT_NE(s.find("transform=\"rotate(-90"), std::string::npos);  // the y axis's title, turned
+  EXPECT_EQ(s.find("<symbol"), std::string::npos);                  // no glyph outlines
+  EXPECT_EQ(s.rfind("</svg>"), s.size() - 7);
+  EXPECT_NE(slurp(pdf).find("/ToUnicode"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Figures, MatmulFiguresExportToEveryFormat) {
   const auto figures = matmul_figures(small_result());
   ASSERT_EQ(figures.size(), 5u);
