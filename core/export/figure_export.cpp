@@ -465,28 +465,34 @@ ExportOptions& default_export_options() {
   return o;
 }
 
+Expected<std::string> figure_svg(const Figure& f, const ExportOptions& o) {
+  // cairo draws the lines, marks and cells; the text is written as <text> elements.
+  std::string svg;
+  std::vector<SvgText> texts;
+  cairo_surface_t* s = cairo_svg_surface_create_for_stream(append_to_string, &svg, o.width, o.height);
+  cairo_t* cr = cairo_create(s);
+  g_svg_text = &texts;
+  draw_figure(cr, f, o.width, o.height, o.font_scale);
+  g_svg_text = nullptr;
+  cairo_destroy(cr);
+  cairo_surface_finish(s);
+  const cairo_status_t st = cairo_surface_status(s);
+  cairo_surface_destroy(s);
+  if (st != CAIRO_STATUS_SUCCESS) return Error{cairo_status_to_string(st)};
+  const size_t end = svg.rfind("</svg>");
+  if (end == std::string::npos) return Error{"cairo's SVG has no </svg>"};
+  svg.insert(end, svg_text_elements(texts));
+  return svg;
+}
+
 Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o) {
   if (type == FileType::Csv) {
     return io::write_file(path, figure_csv(f));
   }
   if (type == FileType::Svg) {
-    // cairo draws the lines, marks and cells; the text is written as <text> elements.
-    std::string svg;
-    std::vector<SvgText> texts;
-    cairo_surface_t* s = cairo_svg_surface_create_for_stream(append_to_string, &svg, o.width, o.height);
-    cairo_t* cr = cairo_create(s);
-    g_svg_text = &texts;
-    draw_figure(cr, f, o.width, o.height, o.font_scale);
-    g_svg_text = nullptr;
-    cairo_destroy(cr);
-    cairo_surface_finish(s);
-    const cairo_status_t st = cairo_surface_status(s);
-    cairo_surface_destroy(s);
-    if (st != CAIRO_STATUS_SUCCESS) return Error{"cannot draw " + path + ": " + cairo_status_to_string(st)};
-    const size_t end = svg.rfind("</svg>");
-    if (end == std::string::npos) return Error{"cannot draw " + path + ": cairo's SVG has no </svg>"};
-    svg.insert(end, svg_text_elements(texts));
-    return io::write_file(path, svg);
+    auto svg = figure_svg(f, o);
+    if (!svg) return Error{"cannot draw " + path + ": " + svg.error()};
+    return io::write_file(path, *svg);
   }
   cairo_surface_t* s = nullptr;
   switch (type) {

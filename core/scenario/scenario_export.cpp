@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/export/experiment_export.h"
+#include "core/export/slide_deck.h"
 #include "core/figure/experiment_figures.h"
 #include "core/io/checked_write.h"
 
@@ -51,6 +52,42 @@ std::string scenario_markdown(const scenario::ScenarioRun& run) {
   return md;
 }
 
+SlideDeck scenario_deck(const scenario::ScenarioRun& run) {
+  const auto& s = run.scenario;
+  SlideDeck deck;
+  deck.title = s.title;
+  Slide story;
+  story.title = s.title;
+  story.paragraphs.push_back(s.story);
+  if (!s.look_at.empty()) story.paragraphs.push_back("Look at: " + s.look_at);
+  deck.slides.push_back(std::move(story));
+  // Each evidence run's figures, full page; the one the look-at points to first.
+  std::vector<Slide> figures;
+  for (size_t i = 0; i < run.evidence.size(); ++i) {
+    const auto& e = run.evidence[i];
+    if (!e.run) continue;
+    for (auto& f : figure::experiment_figures(*e.run)) {
+      Slide slide;
+      slide.title = e.label;
+      const bool first = s.look_at_figure && s.look_at_figure->evidence == i && s.look_at_figure->figure == f.name;
+      slide.figure = std::move(f);
+      figures.insert(first ? figures.begin() : figures.end(), std::move(slide));
+    }
+  }
+  for (Slide& f : figures) deck.slides.push_back(std::move(f));
+  Slide checks;
+  checks.title =
+      "The checks: " + std::to_string(run.passed_count()) + " of " + std::to_string(run.checks.size()) + " pass";
+  checks.table.push_back({"check", "expected", "observed", "verdict"});
+  for (const auto& c : run.checks)
+    checks.table.push_back({c.label, c.expected, c.observed.empty() ? "-" : c.observed,
+                            c.passed ? "pass" : "FAIL" + (c.note.empty() ? "" : ": " + c.note)});
+  if (!run.look_at_error.empty())
+    checks.table.push_back({"the look-at's figure", "", "", "FAIL: " + run.look_at_error});
+  deck.slides.push_back(std::move(checks));
+  return deck;
+}
+
 Expected<bool> save_scenario_run(const scenario::ScenarioRun& run, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -64,6 +101,11 @@ Expected<bool> save_scenario_run(const scenario::ScenarioRun& run, const std::st
            csv_field(c.expected) + "," + csv_field(c.observed) + "," + (c.passed ? "true" : "false") + "," +
            csv_field(c.note) + "\n";
   if (saved = write_text(dir + "/checks.csv", csv); !saved) return saved;
+  const SlideDeck deck = scenario_deck(run);
+  if (saved = write_deck_pdf(deck, dir + "/slides.pdf"); !saved) return saved;
+  auto html = deck_html(deck);
+  if (!html) return Error{dir + "/slides.html: " + html.error()};
+  if (saved = write_text(dir + "/slides.html", *html); !saved) return saved;
   for (size_t i = 0; i < run.evidence.size(); ++i) {
     const auto& e = run.evidence[i];
     if (!e.run) continue;

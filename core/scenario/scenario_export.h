@@ -1,17 +1,23 @@
-// A scenario's run written as a slide-ready folder: story.md (title, story, what to look at and
-// the checks with expected, observed and what backs each), checks.json, checks.csv, and each
-// evidence experiment in evidence-N/ (setup.json that `precision-lab run` repeats, result.json,
-// every figure as PNG, SVG, PDF and CSV).
+// A scenario's run written as a slide-ready folder: slides.pdf (the title and story, each figure
+// full page -- the look-at's first -- and the checks with expected against observed, one page
+// or more) and slides.html (the same, self-contained), story.md (title, story, what to look at
+// and the checks with what backs each), checks.json, checks.csv, and each evidence experiment in
+// evidence-N/ (setup.json that `precision-lab run` repeats, result.json, every figure as PNG,
+// SVG, PDF and CSV).
 #pragma once
 
 #include <string>
 
+#include "core/export/slide_deck.h"
 #include "core/scenario/scenario_run.h"
 #include "core/util/expected.h"
 
 namespace pl::exporting {
 
 Expected<bool> save_scenario_run(const scenario::ScenarioRun& run, const std::string& dir);
+
+// The slides: a title slide, one per figure, the checks.
+exporting::SlideDeck scenario_deck(const scenario::ScenarioRun& run);
 
 // story.md's text.
 std::string scenario_markdown(const scenario::ScenarioRun& run);

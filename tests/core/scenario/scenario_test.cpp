@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 
 #include "core/scenario/library.h"
 #include "core/scenario/probe.h"
+#include "core/scenario/scenario_export.h"
 #include "core/scenario/scenario_run.h"
 
 namespace pl::scenario {
@@ -295,6 +297,40 @@ TEST(ScenarioRun, TheLookAtFigureIsOneTheEvidenceMakes) {
   EXPECT_EQ(scenario_from_json(j, "x").error(), "'look_at_figure': evidence 1 does not exist (there are 1)");
   j["look_at_figure"] = "roundtrip-range";
   EXPECT_EQ(scenario_from_json(j, "x").error(), "'look_at_figure' must be {\"evidence\": N, \"figure\": \"NAME\"}");
+}
+
+// The export is a slide deck: one PDF page for the story, one per figure (the look-at's first)
+// and one for the checks; the HTML page holds the same, its inlined SVGs' ids kept apart.
+TEST(ScenarioExport, WritesASlideDeckAsPdfAndHtml) {
+  json j = with_evidence(R"({"min": 1})");
+  j["look_at_figure"] = {{"evidence", 0}, {"figure", "roundtrip-range"}};
+  auto r = run_scenario(*scenario_from_json(j, "x"));
+  ASSERT_TRUE(r) << r.error();
+  const exporting::SlideDeck deck = exporting::scenario_deck(*r);
+  ASSERT_EQ(deck.slides.size(), 4u);  // story, two figures, checks
+  ASSERT_TRUE(deck.slides[1].figure);
+  EXPECT_EQ(deck.slides[1].figure->name, "roundtrip-range");  // the look-at's figure first
+  EXPECT_EQ(deck.slides[3].table.size(), r->checks.size() + 1);
+  const auto dir = std::filesystem::temp_directory_path() / "pl_scenario_deck_test";
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(exporting::save_scenario_run(*r, dir.string()));
+  auto read = [](const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string pdf = read(dir / "slides.pdf"), html = read(dir / "slides.html");
+  EXPECT_EQ(pdf.substr(0, 5), "%PDF-");
+  size_t pages = 0;
+  for (size_t at = pdf.find("/Type /Page %"); at != std::string::npos; at = pdf.find("/Type /Page %", at + 1)) ++pages;
+  EXPECT_EQ(pages, 4u);
+  size_t sections = 0;
+  for (size_t at = html.find("<section>"); at != std::string::npos; at = html.find("<section>", at + 1)) ++sections;
+  EXPECT_EQ(sections, 4u);
+  EXPECT_NE(html.find("id=\"f1-"), std::string::npos);
+  EXPECT_NE(html.find("id=\"f2-"), std::string::npos);
+  EXPECT_EQ(html.find("id=\"clip"), std::string::npos);  // every id prefixed by its figure
+  EXPECT_NE(html.find("<td>pass</td>"), std::string::npos);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ScenarioRun, MetricChecksPassAndFail) {
