@@ -300,7 +300,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
     Color c = s.color;
     if (s.kind == SeriesKind::Steps) {
       set_color(cr, c);
-      cairo_set_line_width(cr, 2 * fs);
+      cairo_set_line_width(cr, (s.width > 0 ? s.width : 2) * fs);
       bool pen = false;
       for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i) {
         if (f.x.log && s.x[i] <= 0) continue;
@@ -395,17 +395,24 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   const double lw = l.legend.width;
   double ly = l.legend.top + 12 * fs;
   const double lx = l.legend.left + 4 * fs;
-  auto entry = [&](const std::string& label, const Color& c, bool dashed, bool box) {
+  // Each swatch as its series is drawn: a bar's translucent fill and outline, a line's width.
+  auto entry = [&](const std::string& label, const Color& c, bool dashed, bool box, double width) {
     if (label.empty()) return;
     cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
     cairo_rectangle(cr, lx - 4 * fs, ly - 8 * fs, lw - 4 * fs, 16 * fs);
     cairo_fill(cr);
     set_color(cr, c);
     if (box) {
+      Color fill = c;
+      fill.a = 0.45;
+      set_color(cr, fill);
       cairo_rectangle(cr, lx, ly - 5 * fs, 18 * fs, 10 * fs);
-      cairo_fill(cr);
+      cairo_fill_preserve(cr);
+      set_color(cr, c);
+      cairo_set_line_width(cr, 0.8);
+      cairo_stroke(cr);
     } else {
-      cairo_set_line_width(cr, 2 * fs);
+      cairo_set_line_width(cr, (width > 0 ? width : 2) * fs);
       if (dashed) {
         const double d[] = {5 * fs, 3 * fs};
         cairo_set_dash(cr, d, 2, 0);
@@ -420,8 +427,8 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
     line_fitted(cr, label, lx + 24 * fs, ly, 10 * fs, lw - 34 * fs, 0.75, 0);
     ly += 16 * fs;
   };
-  for (const Series& s : f.series) entry(s.label, s.color, s.dashed, s.kind == SeriesKind::Bars);
-  for (const Annotation& a : f.annotations) entry(a.label, a.color, a.dashed, false);
+  for (const Series& s : f.series) entry(s.label, s.color, s.dashed, s.kind == SeriesKind::Bars, s.width);
+  for (const Annotation& a : f.annotations) entry(a.label, a.color, a.dashed, false, 0);
 }
 
 std::string figure_csv(const Figure& f) {

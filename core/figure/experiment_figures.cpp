@@ -72,8 +72,11 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
     std::string label = parts[i]->name;
     if (auto note = count_note(parts[i]->relative); !note.empty()) label += " (" + note + ")";
     attr.series.push_back(bars(label, parts[i]->relative, palette(i)));
+    // Outlines, not translucent fills that mixed into mud where the parts overlap; the total
+    // wide and first, so that a part drawn exactly over it shows inside it.
+    attr.series.back().kind = SeriesKind::Steps;
+    attr.series.back().width = i == 0 ? 5 : 1.8;
   }
-  attr.series.front().kind = SeriesKind::Steps;  // the total is drawn over its parts
   // An operand stored in another dtype first (a fix's x.to(w.dtype) of float16 data, autocast's
   // cast) was rounded there too: that dtype's unit roundoff is where its input rounding sits.
   std::vector<DType> stored_in;
@@ -136,8 +139,9 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
     std::string label = part->name;
     if (auto note = count_note(part->ulps); !note.empty()) label += " (" + note + ")";
     ulp.series.push_back(bars(label, part->ulps, color));
+    ulp.series.back().kind = SeriesKind::Steps;  // outlines: the total wide, the part inside it
+    ulp.series.back().width = part == &r.total ? 5 : 1.8;
   }
-  ulp.series.front().kind = SeriesKind::Steps;
   ulp.annotations.push_back(vline(0.5, "half an ulp (correct rounding)", palette(1)));
   out.push_back(ulp);
 

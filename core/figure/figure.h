@@ -30,6 +30,7 @@ struct Series {
   std::vector<double> x, y;
   Color color;
   bool dashed = false;
+  double width = 0;  // a line's or outline's width at text scale 1; 0: the kind's own (2)
 };
 
 enum class AnnotationKind : uint8_t { VerticalLine, HorizontalLine };
