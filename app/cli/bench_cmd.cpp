@@ -200,19 +200,23 @@ int run_throughput_bench(const BenchArgs& a) {
   const experiment::RateUnit unit = experiment::rate_unit(gpu);
   std::vector<DType> emulated;
   nlohmann::json rows = nlohmann::json::array();
-  if (!a.json) std::printf("%-16s %8s %12s  %s\n", "dtype", "samples", unit.name, "how");
+  if (!a.json)
+    std::printf("%-16s %8s %24s  %s\n", "dtype", "samples", (std::string(unit.name) + " (quartiles)").c_str(), "how");
   for (DType t : dtypes) {
     const auto& [how, is_emulated] = methods[t];
     if (is_emulated) emulated.push_back(t);
     const double g = history.median_gflops(t);
+    const Quartiles q = history.quartiles_gflops(t);
     rows.push_back({{"dtype", name(t)},
                     {"samples", history.of(t).size()},
                     {"gflops_median", g},
+                    {"gflops_q1", q.q1},
+                    {"gflops_q3", q.q3},
                     {"method", how},
                     {"emulated", is_emulated}});
     if (!a.json)
-      std::printf("%-16s %8zu %12.2f  %s\n", std::string(name(t)).c_str(), history.of(t).size(), g * unit.scale,
-                  how.c_str());
+      std::printf("%-16s %8zu %24s  %s\n", std::string(name(t)).c_str(), history.of(t).size(),
+                  experiment::spread_text(q, unit.scale).c_str(), how.c_str());
   }
   if (!a.save.empty()) {
     const figure::ThroughputContext c{n, device, 9, gpu, emulated};  // emulated: named on a GPU only

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <thread>
 
 #include "core/accumulate/blas.h"
@@ -183,6 +185,23 @@ double ThroughputHistory::median_gflops(DType t) const {
   for (const auto& s : samples_)
     if (s.dtype == t) v.push_back(s.gflops);
   return median(std::move(v));
+}
+
+Quartiles ThroughputHistory::quartiles_gflops(DType t) const {
+  std::vector<double> v;
+  for (const auto& s : samples_)
+    if (s.dtype == t) v.push_back(s.gflops);
+  return quartiles(std::move(v));
+}
+
+std::string spread_text(const Quartiles& q, double scale) {
+  const double lo = q.q1 * scale, mid = q.median * scale, hi = q.q3 * scale, iqr = hi - lo;
+  // Decimals for two significant digits of the spread; a spread of 0 (one sample): three of the median.
+  const double ref = iqr > 0 ? iqr : std::fabs(mid) / 10;
+  const int decimals = ref > 0 ? std::clamp(1 - static_cast<int>(std::floor(std::log10(ref))), 0, 6) : 0;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.*f (%.*f-%.*f)", decimals, mid, decimals, lo, decimals, hi);
+  return buf;
 }
 
 Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n, const std::atomic<bool>& stop,

@@ -17,6 +17,7 @@
 #include "core/backend/backend.h"
 #include "core/dtype/dtype.h"
 #include "core/util/expected.h"
+#include "core/util/median.h"
 #include "core/util/no_init_vector.h"
 
 namespace pl::experiment {
@@ -103,12 +104,18 @@ class ThroughputHistory {
   std::vector<ThroughputSample> of(DType t) const;
   // The median of the last `window` samples of `t` ending at each of its samples.
   std::vector<double> sliding_median(DType t, size_t window) const;
-  // The median of all of `t`'s samples (0 when none).
+  // The median of all of `t`'s samples (0 when none), and its quartiles.
   double median_gflops(DType t) const;
+  Quartiles quartiles_gflops(DType t) const;
 
  private:
   std::vector<ThroughputSample> samples_;
 };
+
+// "57 (50-63)": a median and its quartiles with no more digits than their spread supports --
+// two significant digits of the interquartile range ("57.48" beside a spread of 13 claims
+// hundredths the samples do not have). `scale` converts GFLOP/s to the unit shown.
+std::string spread_text(const Quartiles& q, double scale = 1);
 
 // Samples the dtypes round-robin until `stop`: prepares each one's operands once, then times
 // one product per dtype in turn and hands each sample to `on_sample` (from the calling

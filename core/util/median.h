@@ -13,4 +13,14 @@ inline double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// The first quartile, the median and the third (nearest rank, as median()); zeros for none.
+struct Quartiles {
+  double q1 = 0, median = 0, q3 = 0;
+};
+inline Quartiles quartiles(std::vector<double> v) {
+  if (v.empty()) return {};
+  std::sort(v.begin(), v.end());
+  return {v[v.size() / 4], v[v.size() / 2], v[(3 * v.size()) / 4]};
+}
+
 }  // namespace pl

@@ -232,7 +232,7 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   ImGui::TableSetupColumn("dtype");
   ImGui::TableSetupColumn("samples");
   const experiment::RateUnit unit = experiment::rate_unit(gpu_);
-  const std::string rate_header = std::string("median ") + unit.name;
+  const std::string rate_header = std::string("median ") + unit.name + " (quartiles)";
   ImGui::TableSetupColumn(rate_header.c_str());
   ImGui::TableSetupColumn(peak ? "vs float32" : "vs float32 sgemm");
   const std::string sheet_header = shown_summary_.config.datasheet + " datasheet";
@@ -248,7 +248,9 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     ImGui::TableNextColumn();
     ImGui::Text("%zu", h.of(t).size());
     ImGui::TableNextColumn();
-    ImGui::Text("%.2f", h.median_gflops(t) * unit.scale);
+    ImGui::TextUnformatted(experiment::spread_text(h.quartiles_gflops(t), unit.scale).c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("the median of every sample, and the quartiles: half the samples lie between them");
     ImGui::TableNextColumn();
     if (f32 > 0) ImGui::Text("%.0f%%", 100 * h.median_gflops(t) / f32);
     else ImGui::TextDisabled("(float32 not sampled)");

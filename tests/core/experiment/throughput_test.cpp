@@ -292,3 +292,23 @@ TEST(ThroughputRun, Cancels) {
 
 }  // namespace
 }  // namespace pl::experiment
+
+namespace pl::experiment {
+namespace {
+
+// A median of 57.48 beside quartiles 50.1 and 63.0 claimed hundredths the samples do not have:
+// the text keeps two significant digits of the spread.
+TEST(Throughput, RatesShowOnlyTheDigitsTheirSpreadSupports) {
+  ThroughputHistory h;
+  for (double g : {50.1, 52.0, 57.48, 61.2, 63.0, 48.0, 70.3}) h.add({DType::float32, 0, g});
+  const Quartiles q = h.quartiles_gflops(DType::float32);
+  EXPECT_EQ(q.q1, 50.1);
+  EXPECT_EQ(q.median, 57.48);
+  EXPECT_EQ(q.q3, 63.0);
+  EXPECT_EQ(spread_text(q), "57 (50-63)");                             // a spread of 13: whole numbers
+  EXPECT_EQ(spread_text({1.21, 1.234, 1.26}), "1.234 (1.210-1.260)");  // a spread of 0.05
+  EXPECT_EQ(spread_text({2e3, 2e3, 2e3}, 1e-3), "2.00 (2.00-2.00)");   // one sample: three digits
+}
+
+}  // namespace
+}  // namespace pl::experiment
