@@ -71,6 +71,17 @@ std::string cell_label(const Outcome& o) {
   return not_applicable(o) ? "n/a" : "error";
 }
 
+// In compare mode, what differs, in the cell: both dtypes ("f32|f16"), an answer against an
+// error ("f32|err"), or for two errors whether the exception type or only its text differs.
+std::string difference_label(const Outcome& a, const Outcome& b) {
+  const bool a_raises = !a.ok() && a.other_result.empty(), b_raises = !b.ok() && b.other_result.empty();
+  if (a_raises && b_raises) return a.error_type != b.error_type ? "type!=" : "text!=";
+  return (a_raises ? std::string("err") : cell_label(a)) + "|" + (b_raises ? std::string("err") : cell_label(b));
+}
+
+// The selected cell: a white frame, unlike every class colour and the compare mode's yellow.
+constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
+
 // A legend entry on the current line when it fits there, else on the next.
 void legend_chip(OutcomeClass c, const char* text) {
   const float h = ImGui::GetTextLineHeight();
@@ -356,14 +367,18 @@ void PromotionPanel::draw_grid() {
                            !same_outcome(o, compared);
       ImGui::PushID(i * n + j);
       const bool selected = i == selected_a_ && j == selected_b_;
-      if (ImGui::Selectable(cell_label(o).c_str(), selected, 0, {cell_w - 4, 0})) {
+      // The selection is framed, not filled: the theme's fill is the widened class's blue.
+      ImGui::PushStyleColor(ImGuiCol_Header, IM_COL32(0, 0, 0, 0));
+      const std::string label = differs ? difference_label(o, compared) : cell_label(o);
+      if (ImGui::Selectable(label.c_str(), selected, 0, {cell_w - 4, 0})) {
         selected_a_ = i;
         selected_b_ = j;
       }
-      if (differs) {
-        ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-        ImGui::GetWindowDrawList()->AddRect(lo, hi, kDisagree, 0, 0, 2.0f);
-      }
+      ImGui::PopStyleColor();
+      const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+      if (differs) ImGui::GetWindowDrawList()->AddRect(lo, hi, kDisagree, 0, 0, 2.0f);
+      if (selected)
+        ImGui::GetWindowDrawList()->AddRect({lo.x - 1, lo.y - 1}, {hi.x + 1, hi.y + 1}, kSelected, 0, 0, 2.5f);
       if (ImGui::IsItemHovered()) {
         ImGui::SetWindowFontScale(1.0f);
         ImGui::BeginTooltip();
