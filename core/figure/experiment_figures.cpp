@@ -110,10 +110,14 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   if (!std::isfinite(r.bounds.deterministic)) bound.subtitle += "; no deterministic bound (K u >= 1)";
   if (std::isfinite(r.bounds.deterministic))
     bound.annotations.push_back(
-        vline(r.bounds.deterministic, "deterministic gamma_K = " + legend_value(r.bounds.deterministic), palette(1)));
+        vline(r.bounds.deterministic,
+              "deterministic gamma_K at K = " + std::to_string(c.k) + ": " + legend_value(r.bounds.deterministic),
+              palette(1)));
   if (std::isfinite(r.bounds.probabilistic))
     bound.annotations.push_back(
-        vline(r.bounds.probabilistic, "probabilistic sqrt(K) u = " + legend_value(r.bounds.probabilistic), palette(0)));
+        vline(r.bounds.probabilistic,
+              "probabilistic sqrt(K) u at K = " + std::to_string(c.k) + ": " + legend_value(r.bounds.probabilistic),
+              palette(0)));
   out.push_back(bound);
 
   Figure sign;
@@ -207,6 +211,25 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
     f.series[3 * i + 2].y.push_back(r.bounds.deterministic);
     zero |= compared && r.max_scaled == 0;
     overflowed |= r.stats.nan + r.stats.inf > 0;
+  }
+  // gamma_K exists only while K u < 1: a bound at some lengths only says where it ends, one at a
+  // single length is a marker (a one-point line draws nothing), and none leaves the legend.
+  for (size_t i = 0; i < index.size(); ++i) {
+    Series& b = f.series[3 * i + 2];
+    std::vector<double> at;
+    for (size_t k = 0; k < b.x.size(); ++k)
+      if (std::isfinite(b.y[k]) && b.y[k] > 0) at.push_back(b.x[k]);
+    if (at.size() == b.x.size()) continue;
+    auto k_text = [](double k) { return std::to_string(static_cast<long long>(k)); };
+    if (at.empty()) {
+      f.subtitle += "; " + b.label + ": none (K u >= 1 at every K)";
+      b.label.clear();
+    } else if (at.size() == 1) {
+      b.kind = SeriesKind::Points;
+      b.label += " (only at K = " + k_text(at.front()) + "; K u >= 1 beyond)";
+    } else {
+      b.label += " (to K = " + k_text(at.back()) + "; K u >= 1 beyond)";
+    }
   }
   if (zero) f.subtitle += "; an error of exactly 0 has no place on the log axis";
   if (overflowed) f.subtitle += "; NaN or Inf sums are left out (the table counts them)";

@@ -83,7 +83,7 @@ TEST(Figures, SvgAndPdfKeepTheirTextAsText) {
   const std::string s = slurp(svg);
   EXPECT_NE(s.find(">Where the error comes from: relative error per element</text>"), std::string::npos);
   EXPECT_NE(s.find("transform=\"rotate(-90"), std::string::npos);  // the y axis's title, turned
-  EXPECT_EQ(s.find("<symbol"), std::string::npos);                  // no glyph outlines
+  EXPECT_EQ(s.find("<symbol"), std::string::npos);                 // no glyph outlines
   EXPECT_EQ(s.rfind("</svg>"), s.size() - 7);
   EXPECT_NE(slurp(pdf).find("/ToUnicode"), std::string::npos);
   std::filesystem::remove_all(dir);
@@ -142,6 +142,27 @@ TEST(Figures, DotSweepFigureHasAMeasuredLineWithMarkersAndABoundLinePerModel) {
   EXPECT_EQ(f.series[1].y, f.series[0].y);
   EXPECT_TRUE(f.series[2].dashed);
   EXPECT_TRUE(f.x.log && f.y.log);
+}
+
+// gamma_K exists while K u < 1: float16's bound at K = 1024 only, of 1024 and 4096, was a
+// one-point line that drew nothing beside its legend entry; bfloat16's at neither, an entry with
+// no mark at all.
+TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
+  experiment::DotSweepConfig c;
+  c.lengths = {1024, 4096};
+  c.trials = 2;
+  std::string err;
+  c.models = {*experiment::parse_accumulation("f16:sequential", &err),
+              *experiment::parse_accumulation("bf16:sequential", &err),
+              *experiment::parse_accumulation("f32:sequential", &err)};
+  const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
+  ASSERT_EQ(f.series.size(), 9u);
+  EXPECT_EQ(f.series[2].kind, SeriesKind::Points);
+  EXPECT_EQ(f.series[2].label, "f16 sequential rne bound (only at K = 1024; K u >= 1 beyond)");
+  EXPECT_EQ(f.series[5].label, "");  // no bound at any K: out of the legend, said in the subtitle
+  EXPECT_NE(f.subtitle.find("bf16 sequential rne bound: none (K u >= 1 at every K)"), std::string::npos) << f.subtitle;
+  EXPECT_EQ(f.series[8].kind, SeriesKind::Line);  // float32's exists at both
+  EXPECT_EQ(f.series[8].label, "f32 sequential rne bound");
 }
 
 // A sum's normaliser is sum |a_k| (every b_k is 1): its axis said sum |a_k b_k|.
