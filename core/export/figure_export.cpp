@@ -13,6 +13,7 @@
 
 #include "core/figure/plot_layout.h"
 #include "core/io/checked_write.h"
+#include "core/util/markup_escape.h"
 #include "core/util/number_text.h"
 
 namespace pl::figure {
@@ -30,18 +31,6 @@ struct SvgText {
 };
 thread_local std::vector<SvgText>* g_svg_text = nullptr;
 
-std::string xml_escaped(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
-
 std::string svg_text_elements(const std::vector<SvgText>& items) {
   std::string out;
   char buf[512];
@@ -56,7 +45,7 @@ std::string svg_text_elements(const std::vector<SvgText>& items) {
       std::snprintf(buf, sizeof buf, " transform=\"rotate(%.2f %.2f %.2f)\"", t.degrees, t.x, t.y);
       out += buf;
     }
-    out += " xml:space=\"preserve\">" + xml_escaped(t.text) + "</text>\n";
+    out += " xml:space=\"preserve\">" + markup_escaped(t.text) + "</text>\n";
   }
   return out;
 }

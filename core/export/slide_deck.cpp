@@ -7,6 +7,7 @@
 
 #include "core/export/figure_export.h"
 #include "core/io/checked_write.h"
+#include "core/util/markup_escape.h"
 
 namespace pl::exporting {
 namespace {
@@ -137,18 +138,6 @@ std::string with_id_prefix(std::string svg, const std::string& prefix) {
   return svg;
 }
 
-std::string html_escaped(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 Expected<bool> write_deck_pdf(const SlideDeck& deck, const std::string& path) {
@@ -198,7 +187,7 @@ Expected<std::string> deck_html(const SlideDeck& deck) {
   int figures = 0;
   // Built by appending: GCC 12 warns falsely on chains of + with literals (-Wrestrict, bug 105329).
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>";
-  h.append(html_escaped(deck.title))
+  h.append(markup_escaped(deck.title))
       .append(
           "</title>\n<style>\n"
           "body{font-family:'DejaVu Sans',sans-serif;margin:0;background:#444}\n"
@@ -211,8 +200,8 @@ Expected<std::string> deck_html(const SlideDeck& deck) {
           "svg{width:100%;height:auto}\n"
           "</style></head><body>\n");
   for (const Slide& slide : deck.slides) {
-    h.append("<section>\n<h1>").append(html_escaped(slide.title)).append("</h1>\n");
-    for (const std::string& p : slide.paragraphs) h.append("<p>").append(html_escaped(p)).append("</p>\n");
+    h.append("<section>\n<h1>").append(markup_escaped(slide.title)).append("</h1>\n");
+    for (const std::string& p : slide.paragraphs) h.append("<p>").append(markup_escaped(p)).append("</p>\n");
     if (slide.figure) {
       figure::ExportOptions o;
       o.width = kSlideWidth - 2 * kMargin;
@@ -226,14 +215,14 @@ Expected<std::string> deck_html(const SlideDeck& deck) {
     }
     if (slide.table.size() > 1) {
       h.append("<table>\n<tr>");
-      for (const std::string& c : slide.table.front()) h.append("<th>").append(html_escaped(c)).append("</th>");
+      for (const std::string& c : slide.table.front()) h.append("<th>").append(markup_escaped(c)).append("</th>");
       h.append("</tr>\n");
       for (size_t r = 1; r < slide.table.size(); ++r) {
         h.append("<tr>");
         const auto& row = slide.table[r];
         for (size_t c = 0; c < row.size(); ++c)
           h.append(c + 1 == row.size() && row[c].rfind("FAIL", 0) == 0 ? "<td class=\"fail\">" : "<td>")
-              .append(html_escaped(row[c]))
+              .append(markup_escaped(row[c]))
               .append("</td>");
         h.append("</tr>\n");
       }
