@@ -33,6 +33,15 @@
 // Included by gemm.cpp and gemm_f16c.cpp only, which are built with different instruction
 // sets: everything with code is in an anonymous namespace, so neither file can end up calling
 // the other's copy; NarrowFormat is plain data.
+//
+// In this file, in order:
+//   the format and the products   NarrowFormat, Products, OperandOf
+//   the three roundings           RoundOnBits (bfloat16), RoundScaled, RoundSplit (Kahan's values)
+//   one addition                  watch, narrow_sum_of_values, narrow_sum, narrow_sum_wide
+//   products and their steps      rounded_products, flag_lanes, float32_step, narrow_steps
+//   Kahan's steps                 narrow_kahan_steps (KahanWatch: what it must watch)
+//   a pairwise sum's halves       narrow_add
+//   the kernel                    narrow_kernel: a model's steps for R rows of a panel
 #pragma once
 
 #include <bit>
