@@ -12,7 +12,9 @@
 namespace pl::exporting {
 namespace {
 
-constexpr double kMargin = 56, kTitleSize = 30, kTextSize = 20, kCellSize = 15, kLine = 1.35;
+constexpr double kMargin = 56, kTitleSize = 30, kTextSize = 20, kCellSize = 16, kLine = 1.35;
+// A figure's text on a slide: ticks at 17 points, readable from the back of a room.
+constexpr double kSlideFigureTextScale = 1.7;
 
 void font(cairo_t* cr, double size, bool bold = false) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
@@ -167,7 +169,7 @@ Expected<bool> write_deck_pdf(const SlideDeck& deck, const std::string& path) {
           cairo_translate(cr, kMargin, top);
           cairo_rectangle(cr, 0, 0, w, h);  // the figure paints its background: within its box
           cairo_clip(cr);
-          figure::draw_figure(cr, *slide.figure, w, h, 1.3);
+          figure::draw_figure(cr, *slide.figure, w, h, kSlideFigureTextScale);
           cairo_restore(cr);
         }
       }

@@ -182,6 +182,8 @@ void ExplorerPanel::draw_table() {
   for (const Row& r : rows_) shown += r.shown;
   // Every row and the horizontal scrollbar, with room to spare: a close fit cut the last row.
   const float height = ImGui::GetFrameHeightWithSpacing() * float(shown + 1) + ImGui::GetStyle().ScrollbarSize + 12;
+  // Its rows' height, not the space left: the pane above the figures fits its content, and a
+  // table that fitted the pane shrank with it, frame after frame. (The pane scrolls instead.)
   if (!ImGui::BeginTable("explorer", 7, flags, ImVec2(0, std::min(height, ImGui::GetFontSize() * 22)))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   // The bits come second: at 1280 px the last column was off-screen, and they are what a class

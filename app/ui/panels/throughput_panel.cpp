@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/ui/shell/theme.h"
 #include "core/accumulate/blas.h"
 #include "core/backend/backend.h"
 #include "core/backend/peak_rates.h"
@@ -195,6 +196,12 @@ void ThroughputPanel::draw_controls() {
   ImGui::TextDisabled("%s; %s%s%s", device_.c_str(), running_ ? status.c_str() : "paused",
                       export_status_.empty() ? "" : "; ", export_status_.c_str());
   if (!error.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "error: %s", error.c_str());
+  if (!presentation_mode()) draw_method_note();
+}
+
+// What the rates measure on this device. In presentation mode it goes below the table, in the
+// pane that scrolls: above it, its three lines of large type left the figure a strip.
+void ThroughputPanel::draw_method_note() const {
   ImGui::PushTextWrapPos(0);
   if (device_.find("(cuda") == std::string::npos)
     ImGui::TextColored({0.95f, 0.8f, 0.35f, 1},
@@ -226,6 +233,8 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   if (!ImGui::BeginTable("rates", 5 + (sheet ? 1 : 0) + (peak ? 1 : 0),
                          ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                              ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY,
+                         // Its rows' height, not the space left: the pane above the figure fits its content, and a
+                         // table that fitted the pane shrank with it, frame after frame. (The pane scrolls instead.)
                          ImVec2(0, height)))
     return;
   ImGui::TableSetupScrollFreeze(1, 1);
@@ -295,7 +304,10 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
 }
 
 void ThroughputPanel::draw_content() {
-  draw_controls();
+  // In presentation mode the controls scroll with the table, above the figure: at 1280x800 their
+  // four rows of large type left the chart 130 px.
+  const bool presenting = presentation_mode();
+  if (!presenting) draw_controls();
   // The worker's history is copied (and the figures rebuilt) only when it has new samples, at
   // most every kRedrawSeconds; other frames draw the last copy.
   const auto now = std::chrono::steady_clock::now();
@@ -318,7 +330,9 @@ void ThroughputPanel::draw_content() {
     drawn_at_ = now;
   }
   split_.begin_top("throughput");
+  if (presenting) draw_controls();
   draw_table(shown_history_);
+  if (presenting) draw_method_note();
   if (ImGui::CollapsingHeader("How this device adds (accumulation probe)")) probe_.draw(backend_.chosen());
   split_.begin_bottom();
   figure_view_.draw("throughput figures", figures_, std::to_string(drawn_version_));

@@ -47,6 +47,7 @@ class ThroughputPanel final : public Panel {
   };
   void start(bool fresh);  // fresh: a new chart; else the samples go on after the last
   void stop();
+  void draw_method_note() const;  // what the rates measure here (emulation on a CPU)
   void draw_controls();
   void draw_table(const experiment::ThroughputHistory& h);
   std::string datasheet() const;  // the chosen part's name; "" for none

@@ -36,7 +36,7 @@ const char* apply_theme(bool presentation, float dpi_scale) {
   const float scale = dpi_scale * (presentation ? kPresentationScale : 1.0f);
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
-  g_figure_scale = kFigureTextScale * scale;
+  g_figure_scale = (presentation ? kPresentationFigureTextScale : kFigureTextScale) * scale;
   g_presentation = presentation;
   const char* font = load_fonts(kBaseFontPixels * scale);
   // A running renderer holds the old atlas as a texture: replace it. (Before it starts, its

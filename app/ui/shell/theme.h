@@ -18,6 +18,9 @@ const char* apply_theme(bool presentation, float dpi_scale);
 // kFigureTextScale, so that a tick label reads at about four fifths of the UI's text -- at
 // 1x, 10 px ticks beside 16 px controls read as fine print, and stayed so in presentation mode.
 constexpr float kFigureTextScale = 1.3f;
+// In presentation mode the UI's text is already 1.5x: a figure's margins grown with it as well
+// took 230 of a 400 px pane at 1280x800.
+constexpr float kPresentationFigureTextScale = 1.1f;
 float figure_font_scale();
 bool presentation_mode();
 

@@ -23,7 +23,9 @@ void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_
   id_ = id;
   total_ = std::max(ImGui::GetContentRegionAvail().y - bar_height() - ImGui::GetStyle().ItemSpacing.y * 2, 2.0f);
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float min_bottom = std::min(min_bottom_lines * line, total_ - 1);
+  // The bottom's lines, but never more than 72% of the height: in presentation mode's
+  // large type 18 lines left the table above a strip of 50 px.
+  const float min_bottom = std::min({min_bottom_lines * line, 0.72f * total_, total_ - 1});
   const float min_top = std::max(std::min(min_top_lines * line, total_ - min_bottom), 1.0f);
   const float fitted = std::min(share_ * total_, content_);
   const float wanted = fit_ == Fit::Top ? fitted : total_ - fitted;

@@ -15,7 +15,8 @@ class SplitView {
   };
   explicit SplitView(float fitted_share, Fit fit = Fit::Top) : share_(fitted_share), fit_(fit) {}
   // Begins the top pane (it scrolls when its content needs more than it gets). Each pane keeps
-  // at least its lines of text; in a space too small for both, the bottom keeps its lines first.
+  // at least its lines of text, the bottom at most 72% of the height that way; in a space
+  // too small for both, the bottom keeps its lines first.
   void begin_top(const char* id, float min_top_lines = 3, float min_bottom_lines = 18);
   // Ends the top pane, draws the bar (drag it; a double-click restores the first split) and
   // begins the bottom pane: fixed for a figure drawn at its size, or scrolling for text.
