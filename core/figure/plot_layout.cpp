@@ -213,7 +213,7 @@ std::string scientific(double v) {
   if (v == 0) return "0";
   int e = static_cast<int>(std::floor(std::log10(std::fabs(v))));
   double m = v / std::pow(10, e);
-  if (std::fabs(m) >= 9.9999999) m /= 10, ++e;  // 9.9999999e-6 is 1e-5
+  if (std::fabs(m) >= 10 - 1e-7) m /= 10, ++e;  // a mantissa of 9.9999999 is the next power
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", m);
   return std::string(buf) + "e" + std::to_string(e);

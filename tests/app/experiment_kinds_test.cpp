@@ -26,7 +26,7 @@ TEST(ExperimentKinds, AHugeSweepWaitsForRunWithItsEstimate) {
   std::string estimate;
   bool ran = false;
   auto run = run_other_kind(
-      sweep_file(size_t{1} << 24, 1000000), /*asked=*/false, [&](const std::string& t) { estimate = t; },
+      sweep_file(size_t{1} << 24, 1'000'000), /*asked=*/false, [&](const std::string& t) { estimate = t; },
       [&](double) { ran = true; }, nullptr);
   ASSERT_FALSE(run);
   EXPECT_TRUE(run.error().starts_with(kNotStarted)) << run.error();
