@@ -16,6 +16,14 @@
 namespace pl::ui {
 namespace {
 
+// The figure tab a look-at points to: collect() names each evidence run's figures "N: name".
+std::string look_at_tab(const scenario::Scenario::FigureRef& ref) {
+  return std::to_string(ref.evidence + 1) + ": " + ref.figure;
+}
+
+}  // namespace
+namespace {
+
 const ImVec4 kPass{0.35f, 0.80f, 0.45f, 1.0f};
 const ImVec4 kFail{0.95f, 0.35f, 0.30f, 1.0f};
 
@@ -100,7 +108,7 @@ void ScenarioPanel::collect() {
   }
   // The figure the look-at points to comes first, and its tab is brought forward.
   if (const auto& ref = shown_->scenario.look_at_figure) {
-    const std::string wanted = std::to_string(ref->evidence + 1) + ": " + ref->figure;
+    const std::string wanted = look_at_tab(*ref);
     auto it = std::find_if(figures_.begin(), figures_.end(), [&](const figure::Figure& f) { return f.name == wanted; });
     if (it != figures_.end()) std::rotate(figures_.begin(), it, it + 1);
     request_figure(wanted);
@@ -148,8 +156,7 @@ void ScenarioPanel::draw_story() {
     ImGui::Spacing();
     if (s.look_at_figure && !figures_.empty()) {  // a link: the figure it points to comes forward
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.80f, 0.35f, 1));
-      if (ImGui::SmallButton("Look at:"))
-        request_figure(std::to_string(s.look_at_figure->evidence + 1) + ": " + s.look_at_figure->figure);
+      if (ImGui::SmallButton("Look at:")) request_figure(look_at_tab(*s.look_at_figure));
       ImGui::PopStyleColor();
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("show the figure this points to: %s", s.look_at_figure->figure.c_str());

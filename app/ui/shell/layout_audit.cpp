@@ -60,20 +60,19 @@ std::vector<std::string> problems() {
   }
   // Table columns narrower than their header: a stretched table squeezed its last five columns
   // to a letter each ("v a r e f") where a sideways scrollbar would have kept them readable.
-  ImGuiContext& gm = *GImGui;
-  for (int n = 0; n < gm.Tables.GetMapSize(); ++n) {
-    const ImGuiTable* t = gm.Tables.TryGetMapData(n);
-    if (!t || t->LastFrameActive != gm.FrameCount || !t->OuterWindow || t->OuterWindow->Hidden) continue;
+  for (int n = 0; n < GImGui->Tables.GetMapSize(); ++n) {
+    const ImGuiTable* t = GImGui->Tables.TryGetMapData(n);
+    if (!t || t->LastFrameActive != g.FrameCount || !t->OuterWindow || t->OuterWindow->Hidden) continue;
     for (int c = 0; c < t->ColumnsCount; ++c) {
       const ImGuiTableColumn& col = t->Columns[c];
       const char* header = ImGui::TableGetColumnName(t, c);
       if (!col.IsEnabled || !header || !*header) continue;
       // The header's width as drawn (in the table's own font scale), at most six characters' room.
       const float header_width = col.ContentMaxXHeadersIdeal - col.WorkMinX;
-      const float need = std::min(header_width, 6 * gm.FontSize);
-      if (header_width > 0 && col.WorkMaxX - col.WorkMinX + 1 < need)
+      const float need = std::min(header_width, 6 * g.FontSize), room = col.WorkMaxX - col.WorkMinX;
+      if (header_width > 0 && room + 1 < need)
         out.push_back("table in '" + short_name(*t->OuterWindow) + "': column '" + header + "' " +
-                      std::to_string(int(col.WidthGiven)) + " px wide, narrower than its header");
+                      std::to_string(int(room)) + " px wide, narrower than its header");
     }
   }
   for (const DrawnFigure& f : figures()) {
