@@ -93,8 +93,7 @@ class CudaBackend final : public Backend {
     return {true, ""};
   }
 
-  Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in, float* out,
-                               size_t n) override {
+  Status roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in, float* out, size_t n) override {
     const RoundtripF32Params p = make_roundtrip_params(f, o);
     if (!p.supported) return Error{kNoKernel};
     if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
@@ -108,13 +107,13 @@ class CudaBackend final : public Backend {
       e = cuda::launch_roundtrip_f32(d_in.as<float>(), d_out.as<float>(), n, p, o.rounding, sm_count_, nullptr);
     if (e == cudaSuccess) e = cuda::copy_to_host(out, d_out.get(), n * sizeof(float));
     if (e != cudaSuccess) return Error{cuda_error("round-trip kernel failed", e)};
-    return true;
+    return {};
   }
 
-  Expected<bool> roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> v) override {
+  Status roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> v) override {
     const RoundtripF64Params p = make_roundtrip_f64_params(f, o);
     if (!p.supported) return Error{kNoF64Kernel};
-    if (v.empty()) return true;
+    if (v.empty()) return {};
     if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
     DeviceBuffer d;
     if (auto e = d.allocate(v.size_bytes()); e != cudaSuccess)
@@ -123,7 +122,7 @@ class CudaBackend final : public Backend {
     if (e == cudaSuccess) e = cuda::launch_roundtrip_f64(d.as<double>(), v.size(), p, sm_count_, nullptr);
     if (e == cudaSuccess) e = cuda::copy_to_host(v.data(), d.get(), v.size_bytes());
     if (e != cudaSuccess) return Error{cuda_error("float64 round-trip kernel failed", e)};
-    return true;
+    return {};
   }
 
   Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n, int reps) override {

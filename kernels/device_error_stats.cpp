@@ -195,12 +195,12 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   // core's view of each comparison: its arrays' host values only where they are host arrays (a
   // device's are read there; finish() reads them only for a rare bound check, fetched below).
   std::vector<Comparison> cs(held.size());
-  auto host_views = [&](size_t c) -> Expected<bool> {
+  auto host_views = [&](size_t c) -> Status {
     auto result = held[c].result->host();
     auto reference = held[c].reference->host();
     if (!result || !reference) return Error{!result ? result.error() : reference.error()};
     cs[c].result = *result, cs[c].reference = *reference;
-    return true;
+    return {};
   };
   for (size_t c = 0; c < held.size(); ++c) {
     cs[c] = {{}, {}, held[c].histograms, {}, held[c].bound, held[c].bound_check};

@@ -32,11 +32,11 @@ class DeviceValues final : public HeldValues {
 
 // A device copy of `host` in `b`; `what` names a failed allocation ("out of GPU memory for ...").
 template <typename T>
-Expected<bool> upload(DeviceBuffer& b, std::span<const T> host, const char* what) {
+Status upload(DeviceBuffer& b, std::span<const T> host, const char* what) {
   if (auto e = b.allocate(host.size_bytes()); e != cudaSuccess) return Error{cuda_error(what, e)};
   if (auto e = copy_to_device(b.get(), host.data(), host.size_bytes()); e != cudaSuccess)
     return Error{cuda_error("copying to the GPU failed", e)};
-  return true;
+  return {};
 }
 
 // `size` doubles of fresh device memory, or the error ("out of GPU memory for <what>: ...").

@@ -71,7 +71,7 @@ Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
     m.kind = EmulatedKind::Kahan;
   } else if (acc.kind == AccumKind::Multiterm) {
     // Rounded once per block from an exact float64 value: round_exact's route, in every mode.
-    if (auto why = experiment::check_multiterm(acc); !why.empty()) return Error{why};
+    if (auto st = experiment::check_multiterm(acc); !st) return Error{st.error()};
     m.kind = EmulatedKind::Multiterm;
     m.block = static_cast<size_t>(acc.block);
     m.extra_bits = acc.extra_bits;

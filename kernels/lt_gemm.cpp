@@ -92,7 +92,7 @@ struct Descriptors {
   }
 };
 
-Expected<bool> describe(const LtPlan& p, const LtShape& s, const Scalars& sc, Descriptors& d) {
+Status describe(const LtPlan& p, const LtShape& s, const Scalars& sc, Descriptors& d) {
   const CublasLtApi& api = d.api;
   cublasStatus_t st = api.desc_create(&d.op, compute_type(p.compute), sc.type);
   if (st != CUBLAS_STATUS_SUCCESS) return Error{lt_error(api, "cublasLtMatmulDescCreate", st)};
@@ -109,7 +109,7 @@ Expected<bool> describe(const LtPlan& p, const LtShape& s, const Scalars& sc, De
     st = api.layout_create(&d.b, data_type(p.input), s.k, s.m, static_cast<int64_t>(s.k));
   if (st == CUBLAS_STATUS_SUCCESS) st = api.layout_create(&d.d, data_type(p.out), s.n, s.m, static_cast<int64_t>(s.n));
   if (st != CUBLAS_STATUS_SUCCESS) return Error{lt_error(api, "cublasLtMatrixLayoutCreate", st)};
-  return true;
+  return {};
 }
 
 }  // namespace

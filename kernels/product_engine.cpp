@@ -53,12 +53,12 @@ Expected<WideFrom> wide_from(Element e) {
 }
 
 // Uploads packed rows; an allocation failure is "out of GPU memory".
-Expected<bool> upload(DeviceBuffer& d, std::span<const uint8_t> bytes, const char* what) {
+Status upload(DeviceBuffer& d, std::span<const uint8_t> bytes, const char* what) {
   if (cudaError_t e = d.allocate(bytes.size()); e != cudaSuccess)
     return Error{cuda_error((std::string("out of GPU memory for the ") + what).c_str(), e)};
   if (cudaError_t e = copy_to_device(d.get(), bytes.data(), bytes.size()); e != cudaSuccess)
     return Error{cuda_error("copy to the GPU failed", e)};
-  return true;
+  return {};
 }
 
 // An array's bytes, for upload().
@@ -97,9 +97,9 @@ Expected<ProductEngine::PackedPair> pack_operands(std::span<const double> a, std
 // Both operands on the device, as pack_operands lays them out. Float64 operands that need no
 // padding are uploaded from the caller's arrays as they are: packing them first copied 2 x 128 MB
 // at 4096^2 into byte arrays on the host for every float64 reference.
-Expected<bool> upload_operands(DeviceBuffer& da, DeviceBuffer& db, std::span<const double> a, std::span<const double> b,
-                               const experiment::GemmShape& s, const LtShape& padded, Element in, Element w,
-                               PhaseTrace* trace = nullptr) {
+Status upload_operands(DeviceBuffer& da, DeviceBuffer& db, std::span<const double> a, std::span<const double> b,
+                       const experiment::GemmShape& s, const LtShape& padded, Element in, Element w,
+                       PhaseTrace* trace = nullptr) {
   const bool as_they_are =
       in == Element::F64 && w == Element::F64 && padded.m == s.m && padded.n == s.n && padded.k == s.k;
   if (as_they_are) {
@@ -165,12 +165,12 @@ Support ProductEngine::supports(const ProductSpec& s) const {
   return {true, ""};
 }
 
-Expected<bool> ProductEngine::ready(const ProductSpec& s, std::span<const double> a, std::span<const double> b) const {
+Status ProductEngine::ready(const ProductSpec& s, std::span<const double> a, std::span<const double> b) const {
   if (Support ok = supports(s); !ok.ok) return Error{ok.why_not};
   if (a.size() != s.shape.m * s.shape.k || b.size() != s.shape.n * s.shape.k)
     return Error{"product: operand sizes do not match the shape"};
   if (cudaSetDevice(device_) != cudaSuccess) return Error{"cannot select the CUDA device"};
-  return true;
+  return {};
 }
 
 Expected<ProductRun> ProductEngine::run(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
@@ -180,12 +180,12 @@ Expected<ProductRun> ProductEngine::run(const ProductSpec& s, std::span<const do
   return emulated_product(s, a, b, control);
 }
 
-Expected<bool> ProductEngine::ensure_lt() {
-  if (lt_) return true;
+Status ProductEngine::ensure_lt() {
+  if (lt_) return {};
   auto lt = LtGemm::create();
   if (!lt) return Error{lt.error()};
   lt_ = std::move(lt).value();
-  return true;
+  return {};
 }
 
 // ---- library ----------------------------------------------------------------------

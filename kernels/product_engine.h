@@ -80,9 +80,9 @@ class ProductEngine {
                                          const ProductControl& control);
   static std::vector<double> recompute(const ProductSpec& s, std::span<const double> a, std::span<const double> b,
                                        const std::vector<size_t>& again);
-  Expected<bool> ensure_lt();
+  Status ensure_lt();
   // Whether a product can start: supported, operands of the shape's sizes, the device selected.
-  Expected<bool> ready(const ProductSpec& s, std::span<const double> a, std::span<const double> b) const;
+  Status ready(const ProductSpec& s, std::span<const double> a, std::span<const double> b) const;
 
   // Operands kept on the device between timing calls with the same host arrays (the live
   // sampler times the same product again and again; packing 8192^2 values takes seconds).

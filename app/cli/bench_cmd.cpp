@@ -90,8 +90,8 @@ int run_matmul_bench(const BenchArgs& a) {
         std::fprintf(stderr, "error: %s\n", spec.error().c_str());
         return kExitBadInput;
       }
-      if (auto why = experiment::check(spec->config); !why.empty()) {
-        std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, why.c_str());
+      if (auto st = experiment::check(spec->config); !st) {
+        std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, st.error().c_str());
         return kExitBadInput;
       }
       runs.emplace_back(dtype, spec->config);
@@ -262,9 +262,8 @@ int run_bench(const BenchArgs& a) {
     std::fprintf(stderr, "error: --elements must be from 1 to 2^34 (%zu given)\n", a.elements);
     return kExitBadInput;
   }
-  if (const std::string why = check_room(3.0 * 4.0 * static_cast<double>(a.elements), "--elements", memory_room());
-      !why.empty()) {
-    std::fprintf(stderr, "error: %s\n", why.c_str());
+  if (auto st = check_room(3.0 * 4.0 * static_cast<double>(a.elements), "--elements", memory_room()); !st) {
+    std::fprintf(stderr, "error: %s\n", st.error().c_str());
     return kExitFailed;
   }
   std::string note;

@@ -51,8 +51,7 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
   std::printf("class      %s  sign %llu  exponent field %llu  mantissa field %llu\n",
               value_class_name(r.result.value_class), (unsigned long long)r.result.fields.sign,
               (unsigned long long)r.result.fields.exponent, (unsigned long long)r.result.fields.mantissa);
-  if (const std::string why = no_finite_error(r); !why.empty())
-    std::printf("error      none finite: %s\n", why.c_str());
+  if (const auto why = no_finite_error(r)) std::printf("error      none finite: %s\n", why->c_str());
   else
     std::printf("abs error  %s\nrel error  %s\nulp error  %s\n", shortest_double(r.abs_error).c_str(),
                 shortest_double(r.rel_error).c_str(), shortest_double(r.ulp_error).c_str());

@@ -89,45 +89,45 @@ int finish_stdout(int status) {
 
 // The first message `check` gives for an option and its value -- "--name=value", or "--name" and
 // the argument after it (for a flag that argument is a positional; each check asks only about
-// options it knows take values) -- or "".
+// options it knows take values).
 template <typename Check>
-std::string first_option_problem(int argc, char** argv, Check&& check) {
+Status first_option_problem(int argc, char** argv, Check&& check) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a.size() < 3 || a.substr(0, 2) != "--") continue;
-    std::string why;
-    if (const size_t eq = a.find('='); eq != std::string_view::npos) why = check(a.substr(0, eq), a.substr(eq + 1));
-    else if (i + 1 < argc) why = check(a, std::string_view(argv[i + 1]));
-    if (!why.empty()) return why;
+    Status st;
+    if (const size_t eq = a.find('='); eq != std::string_view::npos) st = check(a.substr(0, eq), a.substr(eq + 1));
+    else if (i + 1 < argc) st = check(a, std::string_view(argv[i + 1]));
+    if (!st) return st;
   }
-  return "";
+  return {};
 }
 
 // An option given an empty value (--out "", --backend=) was read as "not given" and silently
 // took its default; it is refused instead.
-std::string empty_option_value(int argc, char** argv) {
-  return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) {
-    return value.empty()
-               ? std::string(name) + " is given an empty value: leave the option out for its default, or give a value"
-               : std::string();
+Status empty_option_value(int argc, char** argv) {
+  return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) -> Status {
+    if (!value.empty()) return {};
+    return Error{std::string(name) + " is given an empty value: leave the option out for its default, or give a value"};
   });
 }
 
 // The options that take a whole number: CLI11 converted "-1" and 2^64 into an unsigned option
 // by wrapping them (--seed -1 became 2^64 - 1). Each value must be digits only and fit 64 bits;
 // each command checks its own range after.
-std::string not_a_whole_number(int argc, char** argv) {
+Status not_a_whole_number(int argc, char** argv) {
   static constexpr std::string_view kWholeNumbers[] = {
       "--seed",   "--elements", "--reps",     "--trials",  "--threads",       "--m",
       "--n",      "--rows",     "--cols",     "--layers",  "--width",         "--batch",
       "--radius", "--steps",    "--features", "--samples", "--torch-threads", "--groups"};
-  return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) {
+  return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) -> Status {
     if (value.empty() || std::find(std::begin(kWholeNumbers), std::end(kWholeNumbers), name) == std::end(kWholeNumbers))
-      return std::string();
+      return {};
     uint64_t x = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
-    if (ec == std::errc() && end == value.data() + value.size()) return std::string();
-    return std::string(name) + ": '" + std::string(value.substr(0, 40)) + "' is not a whole number from 0 to 2^64 - 1";
+    if (ec == std::errc() && end == value.data() + value.size()) return {};
+    return Error{std::string(name) + ": '" + std::string(value.substr(0, 40)) +
+                 "' is not a whole number from 0 to 2^64 - 1"};
   });
 }
 
@@ -182,14 +182,11 @@ int run(int argc, char** argv, const WindowRunner& window) {
     std::fprintf(stderr, "error: %s\n", unknown.c_str());
     return kExitBadInput;
   }
-  if (const std::string bad = not_a_whole_number(argc, argv); !bad.empty()) {
-    std::fprintf(stderr, "error: %s\n", bad.c_str());
-    return kExitBadInput;
-  }
-  if (const std::string empty = empty_option_value(argc, argv); !empty.empty()) {
-    std::fprintf(stderr, "error: %s\n", empty.c_str());
-    return kExitBadInput;
-  }
+  for (const Status& st : {not_a_whole_number(argc, argv), empty_option_value(argc, argv)})
+    if (!st) {
+      std::fprintf(stderr, "error: %s\n", st.error().c_str());
+      return kExitBadInput;
+    }
   std::vector<std::string> args = protect_negative_values(argc, argv);
   std::vector<const char*> cargs{argv[0]};
   for (auto& a : args) cargs.push_back(a.c_str());
@@ -232,12 +229,12 @@ int run(int argc, char** argv, const WindowRunner& window) {
 }
 
 bool output_refused(const std::string& dir, bool force) {
-  const std::string why = exporting::ResultFolder::refusal(dir, force);
-  if (!why.empty()) std::fprintf(stderr, "error: %s\n", why.c_str());
-  return !why.empty();
+  const Status st = exporting::ResultFolder::refusal(dir, force);
+  if (!st) std::fprintf(stderr, "error: %s\n", st.error().c_str());
+  return !st;
 }
 
-int write_output(const std::string& dir, bool force, const std::function<Expected<bool>(const std::string&)>& fill) {
+int write_output(const std::string& dir, bool force, const std::function<Status(const std::string&)>& fill) {
   auto written = exporting::write_result_folder(dir, force, fill);
   if (written) return kExitOk;
   if (interrupt_signal() != 0) return 128 + interrupt_signal();

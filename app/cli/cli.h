@@ -47,6 +47,6 @@ int run(int argc, char** argv, const WindowRunner& window);
 bool output_refused(const std::string& dir, bool force);
 // Writes the result folder `dir` through `fill` (core/export/result_folder.h: complete or
 // absent). kExitOk, kExitFailed with the reason said, or 128 + signal when interrupted.
-int write_output(const std::string& dir, bool force, const std::function<Expected<bool>(const std::string&)>& fill);
+int write_output(const std::string& dir, bool force, const std::function<Status(const std::string&)>& fill);
 
 }  // namespace pl::cli

@@ -90,15 +90,15 @@ Runner add_dot(CLI::App& app) {
     }
     for (const auto& m : split(args->models)) {
       std::string error;
-      auto a = experiment::parse_accumulation(m, &error);
+      auto a = experiment::parse_accumulation(m);
       if (!a) {
-        std::fprintf(stderr, "error: %s\n", error.c_str());
+        std::fprintf(stderr, "error: %s\n", a.error().c_str());
         return kExitBadInput;
       }
       c.models.push_back(*a);
     }
-    if (auto why = experiment::check(c); !why.empty()) {
-      std::fprintf(stderr, "error: %s\n", why.c_str());
+    if (auto st = experiment::check(c); !st) {
+      std::fprintf(stderr, "error: %s\n", st.error().c_str());
       return kExitBadInput;
     }
     if (!args->save.empty() && output_refused(args->save, args->force)) return kExitBadInput;

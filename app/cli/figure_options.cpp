@@ -11,16 +11,21 @@ namespace {
 constexpr int kMinSide = 100, kMaxSide = 10000;  // points
 constexpr int kMinDpi = 24, kMaxDpi = 1200;
 
-// "1600x900" as two whole numbers of points, each in [kMinSide, kMaxSide]; "" when it is.
-std::string read_size(const std::string& text, int* w, int* h) {
-  const std::string why = "--size '" + text.substr(0, 80) + "': expected WIDTHxHEIGHT in points, each " +
-                          std::to_string(kMinSide) + " to " + std::to_string(kMaxSide) + " (1600x900)";
+struct Size {
+  int w = 0, h = 0;
+};
+
+// "1600x900": two whole numbers of points, each in [kMinSide, kMaxSide].
+Expected<Size> read_size(const std::string& text) {
+  const Error why{"--size '" + text.substr(0, 80) + "': expected WIDTHxHEIGHT in points, each " +
+                  std::to_string(kMinSide) + " to " + std::to_string(kMaxSide) + " (1600x900)"};
   const size_t x = text.find('x');
   if (x == std::string::npos) return why;
+  Size s;
   const char *a = text.data(), *mid = a + x, *end = a + text.size();
-  if (std::from_chars(a, mid, *w).ptr != mid || std::from_chars(mid + 1, end, *h).ptr != end) return why;
-  if (*w < kMinSide || *w > kMaxSide || *h < kMinSide || *h > kMaxSide) return why;
-  return "";
+  if (std::from_chars(a, mid, s.w).ptr != mid || std::from_chars(mid + 1, end, s.h).ptr != end) return why;
+  if (s.w < kMinSide || s.w > kMaxSide || s.h < kMinSide || s.h > kMaxSide) return why;
+  return s;
 }
 
 }  // namespace
@@ -30,10 +35,10 @@ void add_figure_options(CLI::App& command) {
       .add_option_function<std::string>(
           "--size",
           [](const std::string& text) {
-            int w = 0, h = 0;
-            if (auto why = read_size(text, &w, &h); !why.empty()) throw CLI::ValidationError(why);
-            figure::default_export_options().width = w;
-            figure::default_export_options().height = h;
+            const auto size = read_size(text);
+            if (!size) throw CLI::ValidationError(size.error());
+            figure::default_export_options().width = size->w;
+            figure::default_export_options().height = size->h;
           },
           "every figure's size, WIDTHxHEIGHT in points (pixels at 96 dpi; default 900x560)")
       ->group("Figures");

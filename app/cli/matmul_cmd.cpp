@@ -152,7 +152,7 @@ Runner add_matmul(CLI::App& app) {
       // (Read back from the device that made it, when one did.)
       auto values = r->result->host();
       auto w = values ? io::write_npy(a->out, {r->config.m, r->config.n}, *values, r->config.output)
-                      : Expected<bool>(Error{"reading the result back: " + values.error()});
+                      : Status(Error{"reading the result back: " + values.error()});
       if (!w) {
         std::fprintf(stderr, "error: %s\n", w.error().c_str());
         return kExitFailed;

@@ -29,10 +29,9 @@ struct ProbeArgs {
 int check_models(Backend& backend, DType input, const experiment::Accumulation& acc, const ProbeArgs& a) {
   std::vector<experiment::Accumulation> models;
   for (const std::string& spec : a.check_models) {
-    std::string why;
-    auto m = experiment::parse_accumulation(spec, &why);
+    auto m = experiment::parse_accumulation(spec);
     if (!m) {
-      std::fprintf(stderr, "error: --check-model %s: %s\n", spec.c_str(), why.c_str());
+      std::fprintf(stderr, "error: --check-model %s: %s\n", spec.c_str(), m.error().c_str());
       return kExitBadInput;
     }
     models.push_back(*m);
@@ -77,10 +76,9 @@ Runner add_accumulation_probe(CLI::App& app) {
       std::fprintf(stderr, "error: %s\n", t.error().c_str());
       return kExitBadInput;
     }
-    std::string why;
-    auto acc = experiment::parse_accumulation(a->accumulate, &why);
+    auto acc = experiment::parse_accumulation(a->accumulate);
     if (!acc) {
-      std::fprintf(stderr, "error: --accumulate: %s\n", why.c_str());
+      std::fprintf(stderr, "error: --accumulate: %s\n", acc.error().c_str());
       return kExitBadInput;
     }
     auto shared = shared_backend(a->backend);

@@ -39,9 +39,7 @@ int run_product_bench(const ProductBenchArgs& a) {
     }
     auto acc = experiment::default_product_accumulation(*t);
     if (!a.accumulate.empty()) {
-      std::string why;
-      auto parsed = experiment::parse_accumulation(a.accumulate, &why);
-      acc = parsed ? Expected<experiment::Accumulation>(*parsed) : Expected<experiment::Accumulation>(Error{why});
+      acc = experiment::parse_accumulation(a.accumulate);
     }
     if (!acc) {
       std::fprintf(stderr, "error: %s\n", acc.error().c_str());

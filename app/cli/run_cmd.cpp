@@ -83,7 +83,7 @@ Runner add_run(CLI::App& app) {
       return kExitBadInput;
     }
     nlohmann::json j = std::move(read).value();
-    if (!a->backend.empty() && !check_backend_choice(a->backend).empty()) {
+    if (!a->backend.empty() && !check_backend_choice(a->backend)) {
       std::fprintf(stderr, "error: --backend must be auto, cpu or cuda\n");
       return kExitBadInput;
     }

@@ -58,8 +58,8 @@ Runner add_train(CLI::App& app) {
     }
     c.features = args->features, c.samples = args->samples, c.steps = args->steps;
     c.learning_rate = args->learning_rate, c.noise = args->noise, c.seed = args->seed;
-    if (auto why = experiment::check(c); !why.empty()) {
-      std::fprintf(stderr, "error: %s\n", why.c_str());
+    if (auto st = experiment::check(c); !st) {
+      std::fprintf(stderr, "error: %s\n", st.error().c_str());
       return kExitBadInput;
     }
     if (!args->save.empty() && output_refused(args->save, args->force)) return kExitBadInput;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/gl/shader_sources.h"
+#include "core/util/expected.h"
 
 namespace pl::gl {
 namespace {
@@ -20,17 +21,17 @@ std::string compile_log(unsigned shader) {
   return s.c_str();
 }
 
-unsigned compile(GLenum type, const char* source, std::string* error) {
+Expected<unsigned> compile(GLenum type, const char* source) {
   const unsigned s = glCreateShader(type);
   glShaderSource(s, 1, &source, nullptr);
   glCompileShader(s);
   GLint ok = 0;
   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
   if (!ok) {
-    *error = std::string(type == GL_VERTEX_SHADER ? "heatmap.vert" : "heatmap.frag") +
-             " does not compile: " + compile_log(s);
+    Error why{std::string(type == GL_VERTEX_SHADER ? "heatmap.vert" : "heatmap.frag") +
+              " does not compile: " + compile_log(s)};
     glDeleteShader(s);
-    return 0;
+    return why;
   }
   return s;
 }
@@ -84,12 +85,19 @@ HeatmapShader::~HeatmapShader() {
 }
 
 bool HeatmapShader::build_program() {
-  const unsigned vs = compile(GL_VERTEX_SHADER, shader_sources::kHeatmapVertex, &error_);
-  const unsigned fs = vs ? compile(GL_FRAGMENT_SHADER, shader_sources::kHeatmapFragment, &error_) : 0;
-  if (!fs) {
-    if (vs) glDeleteShader(vs);
+  const auto compiled_vs = compile(GL_VERTEX_SHADER, shader_sources::kHeatmapVertex);
+  if (!compiled_vs) {
+    error_ = compiled_vs.error();
     return false;
   }
+  const unsigned vs = *compiled_vs;
+  const auto compiled_fs = compile(GL_FRAGMENT_SHADER, shader_sources::kHeatmapFragment);
+  if (!compiled_fs) {
+    error_ = compiled_fs.error();
+    glDeleteShader(vs);
+    return false;
+  }
+  const unsigned fs = *compiled_fs;
   program_ = glCreateProgram();
   glAttachShader(program_, vs);
   glAttachShader(program_, fs);

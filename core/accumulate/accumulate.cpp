@@ -111,40 +111,43 @@ DType result_dtype(const Accumulation& a) {
   return a.kind == AccumKind::Chunked ? a.outer : a.format;
 }
 
-std::string check(const Accumulation& a) {
-  if (a.kind == AccumKind::Int32) return a.format == DType::int32 ? "" : "integer accumulation is int32 (i32)";
+Status check(const Accumulation& a) {
+  if (a.kind == AccumKind::Int32)
+    return a.format == DType::int32 ? Status{} : Error{"integer accumulation is int32 (i32)"};
   if (a.kind == AccumKind::Float64)
-    return a.rounding == Rounding::NearestEven ? "" : "float64 accumulation is hardware round-to-nearest-even only";
+    return a.rounding == Rounding::NearestEven ? Status{}
+                                               : Error{"float64 accumulation is hardware round-to-nearest-even only"};
   if (a.kind == AccumKind::Blas) {
     if (a.format == DType::float16)
-      return "float16 library accumulation (cuBLAS CUBLAS_COMPUTE_16F) runs matrix products on the CUDA backend only";
+      return Error{
+          "float16 library accumulation (cuBLAS CUBLAS_COMPUTE_16F) runs matrix products on the CUDA backend only"};
     if (a.format != DType::float32 && a.format != DType::float64)
-      return "the BLAS library computes in float32 or float64 only";
-    return a.rounding == Rounding::NearestEven ? "" : "the BLAS library rounds to nearest even only";
+      return Error{"the BLAS library computes in float32 or float64 only"};
+    return a.rounding == Rounding::NearestEven ? Status{} : Error{"the BLAS library rounds to nearest even only"};
   }
-  if (!is_float(a.format)) return std::string(name(a.format)) + " is not a floating-point format";
+  if (!is_float(a.format)) return Error{std::string(name(a.format)) + " is not a floating-point format"};
   // A scale format (e8m0: powers of two only) cannot hold a sum: its first negative partial sum
   // was NaN, and a sweep of such sums showed no error at all (nothing left to compare).
   for (DType t : {a.format, a.kind == AccumKind::Chunked ? a.outer : a.format})
     if (is_float(t) && (!info(t).format.is_signed() || !info(t).format.has_zero()))
-      return std::string(name(t)) + " cannot hold a sum: it has no sign and no zero";
+      return Error{std::string(name(t)) + " cannot hold a sum: it has no sign and no zero"};
   if (a.format == DType::float64)
-    return "use the float64 model for a float64 accumulator (hardware, round-to-nearest-even)";
-  if (a.kind == AccumKind::Pairwise && a.block < 1) return "pairwise block must be at least 1";
+    return Error{"use the float64 model for a float64 accumulator (hardware, round-to-nearest-even)"};
+  if (a.kind == AccumKind::Pairwise && a.block < 1) return Error{"pairwise block must be at least 1"};
   if (a.kind == AccumKind::Multiterm) return check_multiterm(a);
   if (a.kind == AccumKind::Chunked) {
-    if (a.chunk < 1) return "chunk must be at least 1";
+    if (a.chunk < 1) return Error{"chunk must be at least 1"};
     if (!is_float(a.outer) || a.outer == DType::float64)
-      return "the outer accumulator must be a float format narrower than float64";
+      return Error{"the outer accumulator must be a float format narrower than float64"};
   }
-  return "";
+  return {};
 }
 
 bool is_float16_library(const Accumulation& a) {
   return a.kind == AccumKind::Blas && a.format == DType::float16 && a.rounding == Rounding::NearestEven;
 }
 
-std::string check_product_model(const Accumulation& a) { return is_float16_library(a) ? "" : check(a); }
+Status check_product_model(const Accumulation& a) { return is_float16_library(a) ? Status{} : check(a); }
 
 double wrap_int32(double exact_integer) {
   const auto v = static_cast<int64_t>(exact_integer);

@@ -21,6 +21,7 @@
 
 #include "core/dtype/device/cast_policy.h"
 #include "core/dtype/dtype.h"
+#include "core/util/expected.h"
 
 namespace pl::experiment {
 
@@ -63,14 +64,14 @@ DType result_dtype(const Accumulation& a);
 
 // Why a model cannot run as asked (empty: it can): float64 accumulation is hardware
 // round-to-nearest-even only; the accumulator must be a float format; sizes positive.
-std::string check(const Accumulation& a);
+Status check(const Accumulation& a);
 
 // A GEMM library's own float16 accumulation (cuBLAS CUBLAS_COMPUTE_16F): a model for matrix
 // products on a backend that has such a library, not for the CPU's dot products.
 bool is_float16_library(const Accumulation& a);
 // check() for a matrix product's model: as check(), but a float16 library model passes (the
 // backend that runs the product decides whether it can).
-std::string check_product_model(const Accumulation& a);
+Status check_product_model(const Accumulation& a);
 
 // sum_k a[k] * b[k] under the model. The inputs must already be values of their dtypes
 // (at most float32 precision, so products are exact). Stochastic rounding draws element

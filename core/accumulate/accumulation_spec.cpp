@@ -36,10 +36,9 @@ std::string accumulation_grammar() {
   return g.append("); FMT: a float dtype or a custom format (e6m9, e4m3b9:fnuz)");
 }
 
-std::optional<Accumulation> parse_accumulation(const std::string& spec, std::string* error) {
-  auto fail = [&](const std::string& why) -> std::optional<Accumulation> {
-    if (error) *error = "accumulation '" + printable(spec) + "': " + why;
-    return std::nullopt;
+Expected<Accumulation> parse_accumulation(const std::string& spec) {
+  auto fail = [&](const std::string& why) -> Expected<Accumulation> {
+    return Error{"accumulation '" + printable(spec) + "': " + why};
   };
   // The longest model ("e11m52b1023:finite:multiterm:4096:52:stochastic") is far shorter; a
   // longer text is refused before any part is looked up.
@@ -98,7 +97,7 @@ std::optional<Accumulation> parse_accumulation(const std::string& spec, std::str
   }
   // A GEMM library's float16 accumulation is a valid model for matrix products on a device
   // that has one (CUDA); each experiment's own check decides whether it can run it.
-  if (auto why = check_product_model(a); !why.empty()) return fail(why);
+  if (auto st = check_product_model(a); !st) return fail(st.error());
   return a;
 }
 

@@ -585,7 +585,7 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
                                    const Accumulation& acc, const std::function<void(double)>& progress,
                                    const std::atomic<bool>* cancel, uint64_t stream_base) {
   if (a.size() != s.m * s.k || b.size() != s.n * s.k) return Error{"gemm: operand sizes do not match the shape"};
-  if (auto why = check(acc); !why.empty()) return Error{describe(acc) + ": " + why};
+  if (auto st = check(acc); !st) return Error{describe(acc) + ": " + st.error()};
   if (acc.kind == AccumKind::Blas) return blas_gemm(s, a, b, acc.format);
   if (acc.kind == AccumKind::Int32) return int32_gemm(s, a, b);
   if (acc.kind == AccumKind::Multiterm) return multiterm_gemm(s, a, b, acc, progress, cancel, stream_base);

@@ -9,18 +9,18 @@
 
 namespace pl::experiment {
 
-std::string check_multiterm(const Accumulation& a) {
+Status check_multiterm(const Accumulation& a) {
   if (a.block < 1 || a.block > kMultitermMaxBlock)
-    return "a multi-term block takes 1 to " + std::to_string(kMultitermMaxBlock) + " products";
+    return Error{"a multi-term block takes 1 to " + std::to_string(kMultitermMaxBlock) + " products"};
   if (a.extra_bits < 0 || a.extra_bits > kMultitermMaxExtraBits)
-    return "a multi-term adder keeps 0 to " + std::to_string(kMultitermMaxExtraBits) + " extra bits";
+    return Error{"a multi-term adder keeps 0 to " + std::to_string(kMultitermMaxExtraBits) + " extra bits"};
   // The aligned terms are integers below 2^(p + extra) units; block + 1 of them carry
   // bit_width(block) more bits. Their sum must be exact in float64.
   const int bits = info(a.format).format.precision() + a.extra_bits + std::bit_width(unsigned(a.block)) + 1;
   if (bits > 53)
-    return "a multi-term sum in " + std::string(name(a.format)) + " with " + std::to_string(a.extra_bits) +
-           " extra bits needs " + std::to_string(bits) + " bits, more than float64's 53";
-  return "";
+    return Error{"a multi-term sum in " + std::string(name(a.format)) + " with " + std::to_string(a.extra_bits) +
+                 " extra bits needs " + std::to_string(bits) + " bits, more than float64's 53"};
+  return {};
 }
 
 double multiterm_round(const FloatFormat& format, bool float32, double x, const CastOptions& o, uint64_t index) {

@@ -40,7 +40,7 @@
 namespace pl::experiment {
 
 // Why the model cannot run as asked (empty: it can).
-std::string check_multiterm(const Accumulation& a);
+Status check_multiterm(const Accumulation& a);
 
 // sum_k a[k] * b[k], `acc.block` products a step; step s rounds with stochastic draw
 // `stream_offset + s`.

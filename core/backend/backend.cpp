@@ -208,9 +208,9 @@ Expected<SharedBackend> shared_backend(const std::string& name) {
   return s;
 }
 
-std::string check_backend_choice(const std::string& name) {
-  if (name == "cpu" || name == "cuda" || name == "auto") return "";
-  return "backend '" + name + "': expected cpu, cuda or auto";
+Status check_backend_choice(const std::string& name) {
+  if (name == "cpu" || name == "cuda" || name == "auto") return {};
+  return Error{"backend '" + name + "': expected cpu, cuda or auto"};
 }
 
 Expected<SharedBackend> device_for(const std::string& name, const ProductSpec& s) {

@@ -95,13 +95,12 @@ class Backend {
   virtual DeviceInfo device_info() const = 0;
   virtual Support supports_roundtrip(const FloatFormat& f, const CastOptions& o) const = 0;
   // Host arrays in and out; element i uses stochastic index i.
-  virtual Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in, float* out,
-                                       size_t n) = 0;
+  virtual Status roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in, float* out, size_t n) = 0;
   virtual Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n,
                                                      int repetitions) = 0;
   // Float64 values (a host array) rounded into a format and read back, in place, element i
   // drawing stochastic index i: round_each's contract (codec.h), the cast experiment's elements.
-  virtual Expected<bool> roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> values) = 0;
+  virtual Status roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> values) = 0;
   // Whether this backend runs the product (and, when not, why); a product it cannot run is
   // an error value from product(), never a wrong answer.
   virtual Support supports_product(const ProductSpec& s) const = 0;
@@ -181,7 +180,7 @@ Expected<SharedBackend> shared_backend(const std::string& name);
 Expected<SharedBackend> device_for(const std::string& name, const ProductSpec& s);
 // Why an experiment's backend choice is not one it can name ("" when it is cpu, cuda or auto):
 // "backend 'tpu': expected cpu, cuda or auto".
-std::string check_backend_choice(const std::string& name);
+Status check_backend_choice(const std::string& name);
 
 std::unique_ptr<Backend> make_cpu_backend();
 

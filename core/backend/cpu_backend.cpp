@@ -57,15 +57,14 @@ class CpuBackend final : public Backend {
 
   Support supports_roundtrip(const FloatFormat&, const CastOptions&) const override { return {true, ""}; }
 
-  Expected<bool> roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in, float* out,
-                               size_t n) override {
+  Status roundtrip_f32(const FloatFormat& f, const CastOptions& o, const float* in, float* out, size_t n) override {
     roundtrip_f32_array(f, o, in, out, n);
-    return true;
+    return {};
   }
 
-  Expected<bool> roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> values) override {
+  Status roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> values) override {
     round_each(f, values, values, o);
-    return true;
+    return {};
   }
 
   Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat& f, const CastOptions& o, size_t n, int reps) override {
@@ -99,7 +98,7 @@ class CpuBackend final : public Backend {
               "OpenBLAS has no float16 GEMM: float16 library accumulation (cuBLAS "
               "CUBLAS_COMPUTE_16F) runs on the CUDA backend; the sequential float16 model "
               "emulates it on the CPU"};
-    if (auto why = experiment::check(s.accumulate); !why.empty()) return {false, why};
+    if (auto st = experiment::check(s.accumulate); !st) return {false, st.error()};
     return {true, ""};
   }
 

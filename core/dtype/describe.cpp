@@ -32,9 +32,9 @@ CodeReport describe_code(const FloatFormat& f, uint64_t code) {
   return r;
 }
 
-std::string no_finite_error(const CastReport& r) {
+std::optional<std::string> no_finite_error(const CastReport& r) {
   if (!std::isfinite(r.input)) return "not a finite input";
-  if (std::isfinite(r.result.value)) return "";
+  if (std::isfinite(r.result.value)) return std::nullopt;
   const std::string what = std::isnan(r.result.value) ? "nan" : r.result.value < 0 ? "-inf" : "inf";
   return (r.flags.overflow ? "overflow to " : "becomes ") + what;
 }

@@ -38,8 +38,8 @@ struct CastReport {
 };
 
 // Why a cast has no finite error to show: "overflow to inf" (65520 -> float16), "overflow to
-// nan" (1000 -> float8_e4m3fnuz), "not a finite input"; empty when the errors are numbers.
-std::string no_finite_error(const CastReport& r);
+// nan" (1000 -> float8_e4m3fnuz), "not a finite input"; nothing when the errors are numbers.
+std::optional<std::string> no_finite_error(const CastReport& r);
 
 CodeReport describe_code(const FloatFormat& f, uint64_t code);
 // The value as text for a person: the exact decimal when it is short (float16's "0.1" is

@@ -100,21 +100,21 @@ Expected<std::vector<size_t>> parse_lengths(std::string_view text) {
   return out;
 }
 
-std::string check(const DotSweepConfig& c) {
+Status check(const DotSweepConfig& c) {
   for (DType t : {c.a_dtype, c.b_dtype})
     if (!is_float(t) || info(t).format.precision() > 24)
-      return std::string(name(t)) + ": inputs must be float formats of at most float32 precision";
-  if (c.lengths.empty()) return "give at least one length";
+      return Error{std::string(name(t)) + ": inputs must be float formats of at most float32 precision"};
+  if (c.lengths.empty()) return Error{"give at least one length"};
   for (size_t k : c.lengths)
-    if (k == 0 || k > kMaxSweepLength) return "lengths must lie in [1, 2^24]";
-  if (c.trials < 1) return "trials must be at least 1";
-  if (auto why = check_backend_choice(c.backend); !why.empty()) return why;
-  if (c.models.empty()) return "give at least one accumulation model";
+    if (k == 0 || k > kMaxSweepLength) return Error{"lengths must lie in [1, 2^24]"};
+  if (c.trials < 1) return Error{"trials must be at least 1"};
+  if (auto st = check_backend_choice(c.backend); !st) return st;
+  if (c.models.empty()) return Error{"give at least one accumulation model"};
   for (const Accumulation& m : c.models) {
-    if (auto why = check(m); !why.empty()) return describe(m) + ": " + why;
-    if (m.kind == AccumKind::Int32) return "int32 accumulation needs integer inputs (use matmul with int8)";
+    if (auto st = check(m); !st) return Error{describe(m) + ": " + st.error()};
+    if (m.kind == AccumKind::Int32) return Error{"int32 accumulation needs integer inputs (use matmul with int8)"};
   }
-  return "";
+  return {};
 }
 
 std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c, const std::function<void(double)>& progress,

@@ -50,7 +50,7 @@ Expected<std::vector<size_t>> parse_lengths(std::string_view text);
 
 // Why the config cannot run (empty: it can): models must pass check(), dtypes be floats of
 // at most float32 precision, lengths positive, trials positive.
-std::string check(const DotSweepConfig& c);
+Status check(const DotSweepConfig& c);
 
 // How long the sweep would run here: every model's terms (sum of lengths x trials) timed on a
 // small sample sweep of the same models on this machine, then scaled. A run past interactive

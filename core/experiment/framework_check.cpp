@@ -29,7 +29,7 @@ MatmulConfig computed_in(const MatmulConfig& c, DType r) {
   f.output = r;
   f.input_scaling = f.weight_scaling = Scaling{};
   if (r == DType::float64) f.accumulate = {AccumKind::Blas, DType::float64};
-  else if (f.accumulate.kind == AccumKind::Blas || !check(f).empty()) f.accumulate = {AccumKind::Blas, DType::float32};
+  else if (f.accumulate.kind == AccumKind::Blas || !check(f)) f.accumulate = {AccumKind::Blas, DType::float32};
   return f;
 }
 
@@ -42,7 +42,7 @@ MatmulConfig call_config(const MatmulConfig& c, DType r) {
   if (c.input != r || c.weight != r) return computed_in(c, r);
   MatmulConfig f = c;
   f.output = r;
-  if (!check(f).empty() && check_setup(f).empty())
+  if (!check(f) && check_setup(f))
     f.accumulate = {AccumKind::Blas, r == DType::float64 ? DType::float64 : DType::float32};
   return f;
 }
@@ -52,7 +52,7 @@ MatmulConfig call_config(const MatmulConfig& c, DType r) {
 Expected<FrameworkRun> run_as_framework(const MatmulConfig& c, const std::string& engine_id,
                                         const MatmulOperands& operands, const std::function<void(double)>& progress,
                                         const std::atomic<bool>* cancel) {
-  if (auto why = framework_lacks(c, engine_id); !why.empty()) return Error{why};
+  if (auto st = framework_lacks(c, engine_id); !st) return Error{st.error()};
   const promote::Engine* e = promote::find_engine(engine_id);
   FrameworkRun run;
   run.engine = std::string(e->id) + " " + std::string(e->version) + " (" + std::string(e->device) + ")";

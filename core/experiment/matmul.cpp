@@ -287,42 +287,44 @@ static double working_memory_bytes(const MatmulConfig& c) {
   return 8.0 * (6 * (mk + nk) + 12 * mn);
 }
 
-std::string check_setup(const MatmulConfig& c) {
+Status check_setup(const MatmulConfig& c) {
   const std::pair<const char*, size_t> dims[] = {{"m", c.m}, {"n", c.n}, {"k", c.k}};
   for (const auto& [name, d] : dims)
     if (d == 0 || d > kMaxDim)
-      return std::string(name) + " = " + std::to_string(d) + ": every dimension must lie in [1, 2^24]";
-  if (c.threads > kMaxThreads) return "threads must lie in [0, " + std::to_string(kMaxThreads) + "] (0: all cores)";
+      return Error{std::string(name) + " = " + std::to_string(d) + ": every dimension must lie in [1, 2^24]"};
+  if (c.threads > kMaxThreads)
+    return Error{"threads must lie in [0, " + std::to_string(kMaxThreads) + "] (0: all cores)"};
   const double bytes = working_memory_bytes(c);
   if (bytes > kMaxBytes)
-    return "the shape needs about " + std::to_string(int(bytes / (1 << 30))) + " GiB of working memory (limit 8 GiB)";
+    return Error{"the shape needs about " + std::to_string(int(bytes / (1 << 30))) +
+                 " GiB of working memory (limit 8 GiB)"};
   for (DType t : {c.input, c.weight})
     if (!is_float(t) && t != DType::int8 && t != DType::uint8)
-      return std::string(name(t)) + ": inputs and weights must be float dtypes, int8 or uint8";
-  if (!is_float(c.output)) return "the output dtype must be a float dtype";
-  if (c.bias && !is_float(*c.bias)) return "the bias dtype must be a float dtype";
-  if (auto why = check(c.input_scaling, c.input); !why.empty()) return "input: " + why;
-  if (auto why = check(c.weight_scaling, c.weight); !why.empty()) return "weight: " + why;
+      return Error{std::string(name(t)) + ": inputs and weights must be float dtypes, int8 or uint8"};
+  if (!is_float(c.output)) return Error{"the output dtype must be a float dtype"};
+  if (c.bias && !is_float(*c.bias)) return Error{"the bias dtype must be a float dtype"};
+  if (auto st = check(c.input_scaling, c.input); !st) return Error{"input: " + st.error()};
+  if (auto st = check(c.weight_scaling, c.weight); !st) return Error{"weight: " + st.error()};
   // A GEMM library's float16 accumulation passes here; only a backend that has one runs it.
-  if (auto why = check_product_model(c.accumulate); !why.empty()) return describe(c.accumulate) + ": " + why;
-  if (auto why = check_backend_choice(c.backend); !why.empty()) return why;
+  if (auto st = check_product_model(c.accumulate); !st) return Error{describe(c.accumulate) + ": " + st.error()};
+  if (auto st = check_backend_choice(c.backend); !st) return st;
   for (const auto* via : {&c.input_via, &c.weight_via, &c.bias_via})
-    if (*via && !is_float(**via)) return "an operand stored before a cast must be in a float dtype";
+    if (*via && !is_float(**via)) return Error{"an operand stored before a cast must be in a float dtype"};
   for (const DataSource* s : {&c.input_data, &c.weight_data, &c.bias_data})
-    if (auto why = check(*s); !why.empty()) return "data: " + why;
-  return "";
+    if (auto st = check(*s); !st) return Error{"data: " + st.error()};
+  return {};
 }
 
-std::string check(const MatmulConfig& c) {
-  if (auto why = check_setup(c); !why.empty()) return why;
+Status check(const MatmulConfig& c) {
+  if (auto st = check_setup(c); !st) return st;
   if (c.accumulate.kind == AccumKind::Int32 && (is_float(c.input) || is_float(c.weight)))
-    return "int32 accumulation takes int8/uint8 inputs and weights";
+    return Error{"int32 accumulation takes int8/uint8 inputs and weights"};
   const bool hardware = c.accumulate.kind == AccumKind::Float64 ||
                         (c.accumulate.kind == AccumKind::Blas && c.accumulate.format == DType::float64);
   if (!hardware && !products_exact(c.input, c.weight))
-    return "emulated accumulation needs exact float64 products: " + std::string(name(c.input)) + " x " +
-           std::string(name(c.weight)) + " has too many bits (use float64 accumulation)";
-  return "";
+    return Error{"emulated accumulation needs exact float64 products: " + std::string(name(c.input)) + " x " +
+                 std::string(name(c.weight)) + " has too many bits (use float64 accumulation)"};
+  return {};
 }
 
 bool double_double_reference(const MatmulConfig& c) {
@@ -341,9 +343,9 @@ MatmulOperands generate_operands(const MatmulConfig& c) {
 
 Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& given,
                                   const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto st = check(c); !st) return Error{st.error()};
   // Refused here, not allocated into std::bad_alloc or the OOM killer (memory_room.h).
-  if (auto why = check_room(working_memory_bytes(c), "the shape", memory_room()); !why.empty()) return Error{why};
+  if (auto st = check_room(working_memory_bytes(c), "the shape", memory_room()); !st) return Error{st.error()};
   const ThreadLimit run_threads(c.threads);  // every loop below, and OpenBLAS (0: all cores)
   auto report_progress = [&](double f) {
     if (progress) progress(f);

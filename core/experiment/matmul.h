@@ -72,12 +72,12 @@ struct MatmulConfig {
 };
 
 // Why the config cannot run (empty: it can): shapes, dtypes, recipe, model and memory.
-std::string check(const MatmulConfig& c);
+Status check(const MatmulConfig& c);
 // The same, less what depends on the operands' and the accumulator's dtypes together (int32
 // takes integer products; an emulated model needs exact float64 products). A setup that names
 // a framework passes this: its call may raise, and then only the fixes run, each with the
 // accumulation its dtypes take, or convert the operands first (framework_check.h).
-std::string check_setup(const MatmulConfig& c);
+Status check_setup(const MatmulConfig& c);
 
 // Operands in the experiment's layout (row-major; B already k x n for matmul). Empty vectors
 // are drawn from the config's data sources.

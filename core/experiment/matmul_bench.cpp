@@ -29,7 +29,7 @@ StageTimes stages_of_median(const std::vector<double>& totals, double median_tot
 }  // namespace
 
 Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto st = check(c); !st) return Error{st.error()};
   const ThreadLimit limit(c.threads);  // the bare calls too, as the run's (0: all cores)
   reps = std::max(reps, 1);
   MatmulTiming t;

@@ -40,7 +40,7 @@ Expected<MatmulOperands> load_operands(MatmulSpec& spec) {
       return Error{"bias " + io::shape_text(bias->shape) + " does not fit " + std::to_string(c.n) + " output columns"};
     ops.bias = std::move(bias->values);
   }
-  if (auto why = check(spec); !why.empty()) return Error{why};
+  if (auto st = check(spec); !st) return Error{st.error()};
   return ops;
 }
 

@@ -31,15 +31,15 @@ double act(Activation a, double x) {
 std::string_view activation_name(Activation a) { return kNames[static_cast<int>(a)]; }
 std::optional<Activation> parse_activation(std::string_view n) { return find_named<Activation>(kNames, n); }
 
-std::string check(const MlpConfig& c) {
-  if (c.layers < 1 || c.layers > kMaxLayers) return "layers must lie in [1, " + std::to_string(kMaxLayers) + "]";
-  if (c.layer.n != c.layer.k) return "an MLP's layers are square: n must equal k (the width)";
+Status check(const MlpConfig& c) {
+  if (c.layers < 1 || c.layers > kMaxLayers) return Error{"layers must lie in [1, " + std::to_string(kMaxLayers) + "]"};
+  if (c.layer.n != c.layer.k) return Error{"an MLP's layers are square: n must equal k (the width)"};
   return check(c.layer);
 }
 
 Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)>& progress,
                             const std::atomic<bool>* cancel) {
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto st = check(c); !st) return Error{st.error()};
   const ThreadLimit run_threads(c.layer.threads);  // the loops here and each layer's run
   const auto t0 = std::chrono::steady_clock::now();
   MlpResult out;

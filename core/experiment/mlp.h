@@ -29,7 +29,7 @@ struct MlpConfig {
   Activation activation = Activation::ReLU;
 };
 
-std::string check(const MlpConfig& c);
+Status check(const MlpConfig& c);
 
 struct MlpLayerResult {
   int layer = 0;

@@ -10,21 +10,21 @@
 
 namespace pl::experiment {
 
-std::string check(const RoundtripConfig& c) {
+Status check(const RoundtripConfig& c) {
   if (c.rows == 0 || c.cols == 0 || double(c.rows) * double(c.cols) > double(1u << 28))
-    return "the array must hold between 1 and 2^28 values";
-  if (auto why = check(c.scaling, c.dtype); !why.empty()) return why;
-  if (auto why = check_backend_choice(c.backend); !why.empty()) return why;
+    return Error{"the array must hold between 1 and 2^28 values"};
+  if (auto st = check(c.scaling, c.dtype); !st) return st;
+  if (auto st = check_backend_choice(c.backend); !st) return st;
   return check(c.data);
 }
 
 Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values,
                                         const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto st = check(c); !st) return Error{st.error()};
   // The values, their rounded and dequantised copies and the errors: 30-33 bytes a value at its
   // peak on the 2-core VM (4096^2, none, MX and per-channel); refused before it is allocated.
   const double working_bytes = 40.0 * double(c.rows) * double(c.cols);
-  if (auto why = check_room(working_bytes, "the array", memory_room()); !why.empty()) return Error{why};
+  if (auto st = check_room(working_bytes, "the array", memory_room()); !st) return Error{st.error()};
   // Progress by stage (drawing, quantising, the statistics, the range), cancel between them.
   auto stage_done = [&](double fraction) {
     if (progress) progress(fraction);

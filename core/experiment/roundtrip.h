@@ -40,7 +40,7 @@ struct RoundtripResult {
   std::string backend_note;           // why a device that was asked for did not round them; empty otherwise
 };
 
-std::string check(const RoundtripConfig& c);
+Status check(const RoundtripConfig& c);
 // `progress` gets fractions in [0, 1] as the stages end; `cancel` stops the run between them
 // (the error says "cancelled").
 Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values = {},

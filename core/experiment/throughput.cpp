@@ -41,24 +41,24 @@ MatmulConfig bench_config(DType dtype, size_t n, const Accumulation& acc) {
 
 }  // namespace
 
-std::string check_product_bench(DType dtype, size_t n, const std::string& backend) {
+Status check_product_bench(DType dtype, size_t n, const std::string& backend) {
   const size_t largest = largest_product_bench(backend);
-  if (n == 0 || n > largest) return "the product size must lie in [1, " + std::to_string(largest) + "]";
+  if (n == 0 || n > largest) return Error{"the product size must lie in [1, " + std::to_string(largest) + "]"};
   auto acc = default_product_accumulation(dtype);
-  if (!acc) return acc.error();
+  if (!acc) return Error{acc.error()};
   // The dtypes and recipes as an experiment checks them; not its working-memory limit, which
   // counts references and error arrays a bare product never makes (8192 would need "12 GiB").
   return check(bench_config(dtype, 16, *acc));
 }
 
 Expected<ProductBench> product_bench_operands(DType dtype, size_t n, const std::string& backend) {
-  if (auto why = check_product_bench(dtype, n, backend); !why.empty()) return Error{why};
+  if (auto st = check_product_bench(dtype, n, backend); !st) return Error{st.error()};
   // The drawn operands, their rounded copies and the two kept: about 48 n^2 bytes at the peak,
   // refused before they are made (memory_room.h): 16384^2 needs 12 GiB a dtype.
   const double bytes = 48.0 * double(n) * double(n);
-  if (auto why = check_room(bytes, std::string(name(dtype)) + "'s " + std::to_string(n) + "^3 product", memory_room());
-      !why.empty())
-    return Error{why};
+  if (auto st = check_room(bytes, std::string(name(dtype)) + "'s " + std::to_string(n) + "^3 product", memory_room());
+      !st)
+    return Error{st.error()};
   auto acc = default_product_accumulation(dtype);
   const MatmulConfig c = bench_config(dtype, n, *acc);
   const MatmulOperands ops = generate_operands(c);
@@ -204,27 +204,27 @@ std::string spread_text(const Quartiles& q, double scale) {
   return buf;
 }
 
-Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n, const std::atomic<bool>& stop,
-                                 const std::function<void(const ThroughputSample&)>& on_sample,
-                                 const std::function<void(const std::string&)>& on_status, const std::string& backend,
-                                 const std::function<void(const ProductBench&)>& on_prepared) {
+Status sample_throughput(const std::vector<DType>& dtypes, size_t n, const std::atomic<bool>& stop,
+                         const std::function<void(const ThroughputSample&)>& on_sample,
+                         const std::function<void(const std::string&)>& on_status, const std::string& backend,
+                         const std::function<void(const ProductBench&)>& on_prepared) {
   std::vector<ProductBench> benches;
   for (DType t : dtypes) {
-    if (stop) return false;
+    if (stop) return {};
     if (on_status) on_status("preparing " + std::string(name(t)) + " operands");
     auto b = prepare_product_bench(t, n, backend);
     if (!b) return Error{std::string(name(t)) + ": " + b.error()};
     // One untimed product first: pages, caches and OpenBLAS's threads warm up.
-    if (auto w = time_product(*b, &stop); !w) return stop ? Expected<bool>(false) : Error{w.error()};
+    if (auto w = time_product(*b, &stop); !w) return stop ? Status{} : Error{w.error()};
     if (on_prepared) on_prepared(*b);
     benches.push_back(std::move(b).value());
   }
-  if (benches.empty()) return true;
+  if (benches.empty()) return {};
   if (on_status) on_status("sampling");
   const auto t0 = std::chrono::steady_clock::now();
   for (size_t i = 0; !stop; i = (i + 1) % benches.size()) {
     auto s = time_product(benches[i], &stop);
-    if (!s) return stop ? Expected<bool>(false) : Error{s.error()};
+    if (!s) return stop ? Status{} : Error{s.error()};
     const double at = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     on_sample({benches[i].dtype, at, product_gflops(n, *s)});
     // Half duty: the window keeps its frame rate while the chart is live.
@@ -232,7 +232,7 @@ Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n, con
     for (auto until = std::chrono::steady_clock::now() + pause; !stop && std::chrono::steady_clock::now() < until;)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  return true;
+  return {};
 }
 
 }  // namespace pl::experiment

@@ -48,7 +48,7 @@ bool product_emulated(DType dtype);
 size_t largest_product_bench(const std::string& backend);
 
 // Why a product bench of `dtype` at n cannot be prepared for `backend`; empty when it can.
-std::string check_product_bench(DType dtype, size_t n, const std::string& backend);
+Status check_product_bench(DType dtype, size_t n, const std::string& backend);
 
 // Draws normal operands (seed 0) and rounds them to `dtype`, for a product timed on `backend`
 // (n in [1, largest_product_bench(backend)]); times nothing.
@@ -121,10 +121,10 @@ std::string spread_text(const Quartiles& q, double scale = 1);
 // one product per dtype in turn and hands each sample to `on_sample` (from the calling
 // thread). After every product it sleeps as long as the product took, so a live chart leaves
 // half the CPU to the window. Errors: a dtype that cannot be prepared.
-Expected<bool> sample_throughput(const std::vector<DType>& dtypes, size_t n, const std::atomic<bool>& stop,
-                                 const std::function<void(const ThroughputSample&)>& on_sample,
-                                 const std::function<void(const std::string&)>& on_status = {},
-                                 const std::string& backend = "cpu",
-                                 const std::function<void(const ProductBench&)>& on_prepared = {});
+Status sample_throughput(const std::vector<DType>& dtypes, size_t n, const std::atomic<bool>& stop,
+                         const std::function<void(const ThroughputSample&)>& on_sample,
+                         const std::function<void(const std::string&)>& on_status = {},
+                         const std::string& backend = "cpu",
+                         const std::function<void(const ProductBench&)>& on_prepared = {});
 
 }  // namespace pl::experiment

@@ -14,24 +14,24 @@ namespace pl::experiment {
 using nlohmann::json;
 using namespace json_detail;
 
-std::string check(const ThroughputConfig& c) {
-  if (c.dtypes.empty()) return "'dtypes': name at least one dtype";
+Status check(const ThroughputConfig& c) {
+  if (c.dtypes.empty()) return Error{"'dtypes': name at least one dtype"};
   for (size_t i = 0; i < c.dtypes.size(); ++i) {
-    if (auto a = default_product_accumulation(c.dtypes[i]); !a) return "'dtypes': " + a.error();
+    if (auto a = default_product_accumulation(c.dtypes[i]); !a) return Error{"'dtypes': " + a.error()};
     if (std::find(c.dtypes.begin(), c.dtypes.begin() + i, c.dtypes[i]) != c.dtypes.begin() + i)
-      return "'dtypes': " + std::string(name(c.dtypes[i])) + " is listed twice";
+      return Error{"'dtypes': " + std::string(name(c.dtypes[i])) + " is listed twice"};
   }
   if (std::find(c.dtypes.begin(), c.dtypes.end(), c.baseline) == c.dtypes.end())
-    return "'baseline': " + std::string(name(c.baseline)) + " is not among the dtypes";
-  if (!check_backend_choice(c.backend).empty()) return "'backend': expected cpu, cuda or auto";  // the file's key
+    return Error{"'baseline': " + std::string(name(c.baseline)) + " is not among the dtypes"};
+  if (!check_backend_choice(c.backend)) return Error{"'backend': expected cpu, cuda or auto"};  // the file's key
   const size_t largest = c.backend == "cpu" ? 4096 : 16384;  // a GPU's memory takes 16384^2
-  if (c.n < 1 || c.n > largest) return "'n': must lie in [1, " + std::to_string(largest) + "]";
-  if (c.repetitions < 1 || c.repetitions > 1000) return "'repetitions': must lie in [1, 1000]";
+  if (c.n < 1 || c.n > largest) return Error{"'n': must lie in [1, " + std::to_string(largest) + "]"};
+  if (c.repetitions < 1 || c.repetitions > 1000) return Error{"'repetitions': must lie in [1, 1000]"};
   if (!c.datasheet.empty() && !peak::find_part(c.datasheet)) {
     const std::string known = join(peak::parts(), ", ", [](const peak::Part& p) { return std::string(p.name); });
-    return "'datasheet': no part '" + c.datasheet + "' in the peak table (" + known + ", or \"\")";
+    return Error{"'datasheet': no part '" + c.datasheet + "' in the peak table (" + known + ", or \"\")"};
   }
-  return "";
+  return {};
 }
 
 const ThroughputRow* ThroughputResult::row(DType t) const {
@@ -42,10 +42,10 @@ const ThroughputRow* ThroughputResult::row(DType t) const {
 
 Expected<ThroughputConfig> throughput_config_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto why =
+  if (auto st =
           unknown_key(j, {"experiment", "dtypes", "baseline", "n", "repetitions", "datasheet", "comment", "backend"});
-      !why.empty())
-    return Error{why};
+      !st)
+    return Error{st.error()};
   ThroughputConfig c;
   Reader r{j, {}};
   std::string kind = "throughput";
@@ -67,7 +67,7 @@ Expected<ThroughputConfig> throughput_config_from_json(const json& j) {
   r.string("datasheet", &c.datasheet);
   r.string("backend", &c.backend);
   if (!r.error.empty()) return Error{r.error};
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto st = check(c); !st) return Error{st.error()};
   return c;
 }
 
@@ -175,7 +175,7 @@ ThroughputResult summarise_history(const ThroughputHistory& h, size_t n, const s
 
 Expected<ThroughputResult> run_throughput(const ThroughputConfig& c, const std::function<void(double)>& progress,
                                           const std::atomic<bool>* cancel) {
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto st = check(c); !st) return Error{st.error()};
   ThroughputResult r;
   r.config = c;
   const ThroughputDevice where = throughput_device(c.backend);

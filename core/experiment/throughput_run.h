@@ -34,7 +34,7 @@ struct ThroughputConfig {
 };
 
 // "" when valid, else what is wrong.
-std::string check(const ThroughputConfig& c);
+Status check(const ThroughputConfig& c);
 
 struct ThroughputRow {
   DType dtype = DType::float32;

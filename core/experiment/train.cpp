@@ -147,24 +147,25 @@ std::string train_model_name(const TrainModel& m) {
   return s;
 }
 
-std::string check(const TrainConfig& c) {
-  if (c.models.empty()) return "give at least one model";
-  if (c.features < 1 || c.features > 4096) return "features must be from 1 to 4096";
-  if (c.samples < 1 || c.samples > (1u << 20)) return "samples must be from 1 to 2^20";
-  if (c.steps < 1 || c.steps > 100000) return "steps must be from 1 to 100000";
-  if (!(c.learning_rate > 0) || !std::isfinite(c.learning_rate)) return "the learning rate must be a positive number";
-  if (!(c.noise >= 0) || !std::isfinite(c.noise)) return "noise must be zero or a positive number";
+Status check(const TrainConfig& c) {
+  if (c.models.empty()) return Error{"give at least one model"};
+  if (c.features < 1 || c.features > 4096) return Error{"features must be from 1 to 4096"};
+  if (c.samples < 1 || c.samples > (1u << 20)) return Error{"samples must be from 1 to 2^20"};
+  if (c.steps < 1 || c.steps > 100000) return Error{"steps must be from 1 to 100000"};
+  if (!(c.learning_rate > 0) || !std::isfinite(c.learning_rate))
+    return Error{"the learning rate must be a positive number"};
+  if (!(c.noise >= 0) || !std::isfinite(c.noise)) return Error{"noise must be zero or a positive number"};
   // Each model costs about 4 x steps x samples x features roundings.
   if (static_cast<double>(c.steps) * static_cast<double>(c.samples) * static_cast<double>(c.features) *
           static_cast<double>(c.models.size()) >
       2e9)
-    return "steps x samples x features x models is past 2e9 (hours of work): make the problem smaller";
-  return "";
+    return Error{"steps x samples x features x models is past 2e9 (hours of work): make the problem smaller"};
+  return {};
 }
 
 Expected<TrainResult> run_train(const TrainConfig& c, const std::function<void(double)>& progress,
                                 const std::atomic<bool>* cancel) {
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto st = check(c); !st) return Error{st.error()};
   const Data data = draw(c);
   TrainResult result;
   result.config = c;

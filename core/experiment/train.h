@@ -40,7 +40,7 @@ struct TrainConfig {
   uint64_t seed = 0;
 };
 // Why the config cannot run (empty: it can).
-std::string check(const TrainConfig& c);
+Status check(const TrainConfig& c);
 
 struct TrainRow {
   TrainModel model;

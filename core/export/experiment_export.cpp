@@ -11,14 +11,14 @@ namespace pl::exporting {
 
 using namespace experiment;
 
-Expected<bool> save_json(const std::string& dir, const std::string& file, const nlohmann::json& j) {
+Status save_json(const std::string& dir, const std::string& file, const nlohmann::json& j) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
   return io::write_file(dir + "/" + file, j.dump(1) + "\n");
 }
 
-Expected<bool> save_figures(const std::vector<figure::Figure>& figures, const std::string& dir) {
+Status save_figures(const std::vector<figure::Figure>& figures, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
@@ -28,10 +28,10 @@ Expected<bool> save_figures(const std::vector<figure::Figure>& figures, const st
                                      figure::default_export_options());
       if (!w) return w;
     }
-  return true;
+  return {};
 }
 
-Expected<bool> save_results(const MatmulSpec& spec, const MatmulResult& r, const std::string& dir) {
+Status save_results(const MatmulSpec& spec, const MatmulResult& r, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
@@ -50,14 +50,14 @@ Expected<bool> save_results(const MatmulSpec& spec, const MatmulResult& r, const
   return save_figures(figure::matmul_figures(r), dir);
 }
 
-Expected<bool> save_spec_run(const SpecRun& run, const std::string& dir) {
+Status save_spec_run(const SpecRun& run, const std::string& dir) {
   if (run.result) {
     auto saved = save_results(run.spec, *run.result, dir);
     if (!saved) return saved;
   } else if (auto saved = save_json(dir, "setup.json", to_json(run.spec)); !saved) {
     return saved;
   }
-  if (!run.framework) return true;
+  if (!run.framework) return {};
   if (auto saved = save_json(dir, "framework.json", to_json(*run.framework)); !saved) return saved;
   // The fixes side by side, as the window shows them above each fix's own figures.
   if (run.raised())
@@ -68,7 +68,7 @@ Expected<bool> save_spec_run(const SpecRun& run, const std::string& dir) {
     const MatmulSpec fix{f.result->config, run.spec.files, ""};
     if (auto saved = save_results(fix, *f.result, dir + "/fix-" + std::to_string(i + 1)); !saved) return saved;
   }
-  return true;
+  return {};
 }
 
 }  // namespace pl::exporting

@@ -481,7 +481,7 @@ Expected<std::string> figure_svg(const Figure& f, const ExportOptions& o) {
   return svg;
 }
 
-Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o) {
+Status export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o) {
   if (type == FileType::Csv) {
     return io::write_file(path, figure_csv(f));
   }
@@ -514,7 +514,7 @@ Expected<bool> export_figure(const Figure& f, const std::string& path, FileType 
   if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
   cairo_surface_destroy(s);
   if (st != CAIRO_STATUS_SUCCESS) return Error{"cannot write " + path + ": " + cairo_status_to_string(st)};
-  return true;
+  return {};
 }
 
 }  // namespace pl::figure

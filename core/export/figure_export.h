@@ -26,7 +26,7 @@ struct ExportOptions {
 ExportOptions& default_export_options();
 
 // Writes `path` (its extension need not match; `type` decides).
-Expected<bool> export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o = {});
+Status export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o = {});
 
 // The figure as SVG text (what an .svg export holds; the slide deck's HTML page inlines it).
 Expected<std::string> figure_svg(const Figure& f, const ExportOptions& o = {});

@@ -7,7 +7,7 @@
 
 namespace pl {
 
-Expected<bool> write_png_rgba(const std::string& path, const std::vector<unsigned char>& rgba, int width, int height) {
+Status write_png_rgba(const std::string& path, const std::vector<unsigned char>& rgba, int width, int height) {
   if (width <= 0 || height <= 0 || rgba.size() != size_t(width) * height * 4)
     return Error{"image size does not match its pixel data"};
   cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
@@ -27,7 +27,7 @@ Expected<bool> write_png_rgba(const std::string& path, const std::vector<unsigne
   cairo_status_t st = cairo_surface_write_to_png(s, path.c_str());
   cairo_surface_destroy(s);
   if (st != CAIRO_STATUS_SUCCESS) return Error{"could not write " + path + ": " + cairo_status_to_string(st)};
-  return true;
+  return {};
 }
 
 }  // namespace pl

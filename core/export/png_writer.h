@@ -9,6 +9,6 @@
 namespace pl {
 
 // rgba: top row first, 4 bytes per pixel, straight (not premultiplied) alpha.
-Expected<bool> write_png_rgba(const std::string& path, const std::vector<unsigned char>& rgba, int width, int height);
+Status write_png_rgba(const std::string& path, const std::vector<unsigned char>& rgba, int width, int height);
 
 }  // namespace pl

@@ -31,21 +31,21 @@ std::string sibling(const fs::path& dest, const char* what) {
 
 }  // namespace
 
-std::string ResultFolder::refusal(const std::string& dest, bool replace) {
-  if (dest.empty()) return "the output folder's name is empty";
+Status ResultFolder::refusal(const std::string& dest, bool replace) {
+  if (dest.empty()) return Error{"the output folder's name is empty"};
   std::error_code ec;
   const fs::path d = folder_path(dest);
   const auto st = fs::symlink_status(d, ec);
-  if (!fs::exists(st)) return "";
-  if (fs::is_symlink(st)) return dest + " is a symbolic link; give the folder itself";
-  if (!fs::is_directory(st)) return dest + " exists and is not a folder";
+  if (!fs::exists(st)) return {};
+  if (fs::is_symlink(st)) return Error{dest + " is a symbolic link; give the folder itself"};
+  if (!fs::is_directory(st)) return Error{dest + " exists and is not a folder"};
   if (!fs::is_empty(d, ec) && !replace)
-    return dest + " is not empty: give --force to replace its contents, or another folder";
-  return "";
+    return Error{dest + " is not empty: give --force to replace its contents, or another folder"};
+  return {};
 }
 
 Expected<ResultFolder> ResultFolder::begin(const std::string& dest, bool replace) {
-  if (auto why = refusal(dest, replace); !why.empty()) return Error{why};
+  if (auto st = refusal(dest, replace); !st) return Error{st.error()};
   const fs::path d = folder_path(dest);
   std::error_code ec;
   if (!d.parent_path().empty()) {
@@ -88,8 +88,8 @@ std::string ResultFolder::in_destination(std::string text) const {
   return text;
 }
 
-Expected<bool> ResultFolder::commit() {
-  if (committed_) return true;
+Status ResultFolder::commit() {
+  if (committed_) return {};
   if (interrupt_signal() != 0) return Error{"interrupted: nothing was written to " + dest_};
   if (auto synced = io::sync_folder(tmp_); !synced) return synced;
   std::error_code ec;

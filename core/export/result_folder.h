@@ -18,7 +18,7 @@ class ResultFolder {
   // Why `dest` cannot take results -- an empty name, a symbolic link, something that is not a
   // folder, a folder that is not empty unless `replace` (the commands' --force) -- or "" when it
   // can. The user's to fix; a command checks it before it starts the work.
-  static std::string refusal(const std::string& dest, bool replace);
+  static Status refusal(const std::string& dest, bool replace);
   // Prepares `dest` (refusal() first, then the temporary folder beside it).
   static Expected<ResultFolder> begin(const std::string& dest, bool replace);
 
@@ -33,7 +33,7 @@ class ResultFolder {
   std::string in_destination(std::string text) const;
   // Moves the written folder into place. Refused once an interrupt has been noted (nothing is
   // moved; the temporary folder goes when this object does).
-  Expected<bool> commit();
+  Status commit();
 
  private:
   ResultFolder() = default;
@@ -44,11 +44,11 @@ class ResultFolder {
 // The usual use: `fill` writes into the folder it is given; the folder is committed when it
 // returns true, abandoned otherwise (its error is returned).
 template <typename Fill>
-Expected<bool> write_result_folder(const std::string& dest, bool replace, Fill&& fill) {
+Status write_result_folder(const std::string& dest, bool replace, Fill&& fill) {
   auto begun = ResultFolder::begin(dest, replace);
   if (!begun) return Error{begun.error()};
   ResultFolder folder = std::move(begun).value();
-  Expected<bool> filled = fill(folder.path());
+  Status filled = fill(folder.path());
   if (!filled) return Error{folder.in_destination(filled.error())};
   return folder.commit();
 }
@@ -56,7 +56,7 @@ Expected<bool> write_result_folder(const std::string& dest, bool replace, Fill&&
 // A window export: `dir` was just made for it (export_dir.h) and is empty. It ends complete, or
 // is removed.
 template <typename Fill>
-Expected<bool> fill_export_dir(const std::string& dir, Fill&& fill) {
+Status fill_export_dir(const std::string& dir, Fill&& fill) {
   auto written = write_result_folder(dir, false, fill);
   if (!written) {
     std::error_code ec;

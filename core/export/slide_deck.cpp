@@ -142,7 +142,7 @@ std::string with_id_prefix(std::string svg, const std::string& prefix) {
 
 }  // namespace
 
-Expected<bool> write_deck_pdf(const SlideDeck& deck, const std::string& path) {
+Status write_deck_pdf(const SlideDeck& deck, const std::string& path) {
   std::string pdf;
   cairo_surface_t* s = cairo_pdf_surface_create_for_stream(
       [](void* closure, const unsigned char* data, unsigned int n) {

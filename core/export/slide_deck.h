@@ -28,7 +28,7 @@ struct SlideDeck {
 inline constexpr double kSlideWidth = 1280, kSlideHeight = 720;  // points
 
 // A slide whose table does not fit continues on the next page, its headers repeated.
-Expected<bool> write_deck_pdf(const SlideDeck& deck, const std::string& path);
+Status write_deck_pdf(const SlideDeck& deck, const std::string& path);
 Expected<std::string> deck_html(const SlideDeck& deck);
 
 }  // namespace pl::exporting

@@ -16,7 +16,7 @@ std::string reason(const std::string& what, const std::string& path) {
 }
 
 // Every byte of `bytes` to fd, then fsync and close, each checked.
-Expected<bool> fill(int fd, std::string_view bytes, const std::string& path) {
+Status fill(int fd, std::string_view bytes, const std::string& path) {
   size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -35,7 +35,7 @@ Expected<bool> fill(int fd, std::string_view bytes, const std::string& path) {
     return Error{why};
   }
   if (::close(fd) != 0) return Error{reason("write", path)};
-  return true;
+  return {};
 }
 
 std::string parent_of(const std::string& path) {
@@ -45,7 +45,7 @@ std::string parent_of(const std::string& path) {
 
 }  // namespace
 
-Expected<bool> write_file(const std::string& path, std::string_view bytes) {
+Status write_file(const std::string& path, std::string_view bytes) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return Error{errno == ELOOP ? "cannot write " + path + ": it is a symbolic link" : reason("write", path)};
   auto written = fill(fd, bytes, path);
@@ -53,7 +53,7 @@ Expected<bool> write_file(const std::string& path, std::string_view bytes) {
   return written;
 }
 
-Expected<bool> write_file_atomic(const std::string& path, std::string_view bytes) {
+Status write_file_atomic(const std::string& path, std::string_view bytes) {
   // A device or a pipe (/dev/full, a FIFO) is written as it is: renaming a file over it would
   // replace the device itself.
   struct stat st {};
@@ -79,14 +79,14 @@ Expected<bool> write_file_atomic(const std::string& path, std::string_view bytes
   return sync_folder(parent_of(path));
 }
 
-Expected<bool> sync_folder(const std::string& dir) {
+Status sync_folder(const std::string& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return Error{reason("open the folder", dir)};
   const bool ok = ::fsync(fd) == 0 || errno == EINVAL;
   const std::string why = ok ? "" : reason("flush the folder", dir);
   ::close(fd);
   if (!ok) return Error{why};
-  return true;
+  return {};
 }
 
 }  // namespace pl::io

@@ -13,14 +13,14 @@ namespace pl::io {
 
 // Creates `path` (which must not be a symbolic link; an existing file is replaced) with
 // `bytes`. A failure leaves no file behind.
-Expected<bool> write_file(const std::string& path, std::string_view bytes);
+Status write_file(const std::string& path, std::string_view bytes);
 
 // Writes `bytes` to a new temporary file beside `path` and renames it onto `path` once it is
 // complete: a reader sees the old file or the whole new one, never a part. A link at `path` is
 // replaced, not followed; a device or a pipe there is written directly, every write checked.
-Expected<bool> write_file_atomic(const std::string& path, std::string_view bytes);
+Status write_file_atomic(const std::string& path, std::string_view bytes);
 
 // Flushes a folder's entries (new files, renames) to the disk.
-Expected<bool> sync_folder(const std::string& dir);
+Status sync_folder(const std::string& dir);
 
 }  // namespace pl::io

@@ -11,13 +11,14 @@
 
 namespace pl::io {
 
-std::string not_a_file(const std::string& path) {
+Status not_a_file(const std::string& path) {
   std::error_code ec;
-  return std::filesystem::is_directory(path, ec) ? path + " is a directory, not a file" : "";
+  if (std::filesystem::is_directory(path, ec)) return Error{path + " is a directory, not a file"};
+  return {};
 }
 
 Expected<std::vector<uint8_t>> read_file(const std::string& path, size_t limit) {
-  if (auto why = not_a_file(path); !why.empty()) return Error{why};
+  if (auto st = not_a_file(path); !st) return Error{st.error()};
   // istream::read catches what the filebuf throws and sets badbit instead.
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};

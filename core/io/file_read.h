@@ -17,8 +17,8 @@
 namespace pl::io {
 
 // "P is a directory, not a file" for a directory (which an ifstream opens, then throws from its
-// first read), else "". Readers check it before they open the path ("cannot open P" is theirs).
-std::string not_a_file(const std::string& path);
+// first read). Readers check it before they open the path ("cannot open P" is theirs).
+Status not_a_file(const std::string& path);
 
 // Reads a whole file, refusing files above `limit` bytes.
 Expected<std::vector<uint8_t>> read_file(const std::string& path, size_t limit);

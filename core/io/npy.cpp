@@ -235,26 +235,25 @@ Expected<Layout> parse_layout(std::span<const uint8_t> b) {
   if (!h) return Error{"bad .npy header: " + h.error()};
   auto d = parse_descr(h->descr);
   if (!d) return Error{d.error()};
-  std::string why;
-  const size_t count = element_count(h->shape, kMaxElements, &why);
-  if (!why.empty()) return Error{why};
-  return Layout{std::move(*h), *d, count, offset + header_len};
+  auto count = element_count(h->shape, kMaxElements);
+  if (!count) return Error{count.error()};
+  return Layout{std::move(*h), *d, *count, offset + header_len};
 }
 
 // The data after the header must be exactly the shape's elements.
-std::string check_data_size(const Layout& l, size_t file_size) {
+Status check_data_size(const Layout& l, size_t file_size) {
   const size_t have = file_size - l.data_offset;
   if (have / l.d.bytes < l.count)
-    return "the file is truncated: shape " + shape_text(l.h.shape) + " of '" + l.h.descr + "' needs " +
-           std::to_string(l.count * l.d.bytes) + " bytes of data, it has " + std::to_string(have);
+    return Error{"the file is truncated: shape " + shape_text(l.h.shape) + " of '" + l.h.descr + "' needs " +
+                 std::to_string(l.count * l.d.bytes) + " bytes of data, it has " + std::to_string(have)};
   if (have != l.count * l.d.bytes)
-    return "the file has " + std::to_string(have - l.count * l.d.bytes) + " bytes after the array's data";
-  return "";
+    return Error{"the file has " + std::to_string(have - l.count * l.d.bytes) + " bytes after the array's data"};
+  return {};
 }
 
 // The header and the file's size: what the file holds, without reading its data.
 Expected<Layout> read_layout(const std::string& path) {
-  if (auto why = not_a_file(path); !why.empty()) return Error{why};
+  if (auto st = not_a_file(path); !st) return Error{st.error()};
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
   const auto size = static_cast<size_t>(in.tellg());
@@ -264,7 +263,7 @@ Expected<Layout> read_layout(const std::string& path) {
     return Error{"cannot read " + path};
   auto l = parse_layout(prefix);
   if (!l) return Error{path + ": " + l.error()};
-  if (auto why = check_data_size(*l, size); !why.empty()) return Error{path + ": " + why};
+  if (auto st = check_data_size(*l, size); !st) return Error{path + ": " + st.error()};
   return l;
 }
 
@@ -273,11 +272,10 @@ Expected<Layout> read_layout(const std::string& path) {
 Expected<Tensor> parse_npy(std::span<const uint8_t> b, std::optional<DType> raw_as) {
   auto layout = parse_layout(b);
   if (!layout) return Error{layout.error()};
-  if (auto why = check_data_size(*layout, b.size()); !why.empty()) return Error{why};
+  if (auto st = check_data_size(*layout, b.size()); !st) return Error{st.error()};
   const NpyHeader* const h = &layout->h;
   const Descr* const d = &layout->d;
   const size_t count = layout->count, data_offset = layout->data_offset;
-  std::string why;
 
   Tensor t;
   t.shape = h->shape;
@@ -304,8 +302,8 @@ Expected<Tensor> parse_npy(std::span<const uint8_t> b, std::optional<DType> raw_
     for (const auto& [code, dt] : kNative)
       if (h->descr.substr(1) == code) t.dtype = dt;
   }
-  if (!decode_elements(b.data() + data_offset, count, kind, d->bytes, d->big_endian, t.dtype, t.values, &why))
-    return Error{why};
+  if (auto st = decode_elements(b.data() + data_offset, count, kind, d->bytes, d->big_endian, t.dtype, t.values); !st)
+    return Error{st.error()};
   if (h->fortran_order && t.shape.size() > 1) t.values = to_c_order(t.values, t.shape);
   return t;
 }
@@ -322,7 +320,7 @@ Expected<Tensor> read_npy(const std::string& path, std::optional<DType> raw_as) 
   auto l = read_layout(path);
   if (!l) return Error{l.error()};
   const double needed = double(l->data_offset) + double(l->count) * (l->d.bytes + (l->h.fortran_order ? 16 : 8));
-  if (auto why = check_room(needed, "reading " + path, memory_room()); !why.empty()) return Error{why};
+  if (auto st = check_room(needed, "reading " + path, memory_room()); !st) return Error{st.error()};
   auto bytes = read_file(path, (kMaxElements + 1) * 8 + kMaxHeader);
   if (!bytes) return Error{bytes.error()};
   auto t = parse_npy(*bytes, raw_as);
@@ -330,11 +328,11 @@ Expected<Tensor> read_npy(const std::string& path, std::optional<DType> raw_as) 
   return t;
 }
 
-Expected<bool> write_npy(const std::string& path, const std::vector<size_t>& shape, std::span<const double> values,
-                         DType dtype) {
-  std::string why;
-  const size_t count = element_count(shape, kMaxElements, &why);
-  if (!why.empty()) return Error{why};
+Status write_npy(const std::string& path, const std::vector<size_t>& shape, std::span<const double> values,
+                 DType dtype) {
+  auto counted = element_count(shape, kMaxElements);
+  if (!counted) return Error{counted.error()};
+  const size_t count = *counted;
   if (count != values.size()) return Error{"write_npy: shape and values disagree"};
   std::string descr;
   int bytes = info(dtype).storage_bits / 8;

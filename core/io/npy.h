@@ -26,8 +26,8 @@ Expected<Tensor> parse_npy(std::span<const uint8_t> bytes, std::optional<DType> 
 Expected<Tensor> read_npy(const std::string& path, std::optional<DType> raw_as = {});
 
 // Values are rounded to `dtype` (nearest even; integers must already be in range).
-Expected<bool> write_npy(const std::string& path, const std::vector<size_t>& shape, std::span<const double> values,
-                         DType dtype);
+Status write_npy(const std::string& path, const std::vector<size_t>& shape, std::span<const double> values,
+                 DType dtype);
 
 // The header dictionary, exposed for tests: descr, fortran_order, shape.
 struct NpyHeader {

@@ -77,7 +77,7 @@ Expected<nlohmann::json> header_json(std::string_view text) {
 
 // The reference library's layout rule (safetensors' Metadata::validate): in offset order each
 // tensor starts where the one before ended, and together they cover the data section exactly.
-Expected<bool> check_layout(const std::vector<SafetensorsEntry>& sorted, uint64_t data_size) {
+Status check_layout(const std::vector<SafetensorsEntry>& sorted, uint64_t data_size) {
   uint64_t at = 0;
   const SafetensorsEntry* before = nullptr;
   auto range = [](const SafetensorsEntry& e) {
@@ -100,7 +100,7 @@ Expected<bool> check_layout(const std::vector<SafetensorsEntry>& sorted, uint64_
     return Error{std::to_string(data_size - at) + " bytes after the last tensor" +
                  (before ? " ('" + printable(before->name) + "' ends at " + std::to_string(at) + ")" : std::string()) +
                  ": the tensors must cover the data section exactly"};
-  return true;
+  return {};
 }
 
 // Parses and validates the JSON header against a data section of `data_size` bytes.
@@ -139,9 +139,9 @@ Expected<std::vector<SafetensorsEntry>> parse_header(std::string_view text, uint
       return Error{where + "data_offsets is not [begin, end]"};
     e.begin = off[0].get<size_t>();
     e.end = off[1].get<size_t>();
-    std::string why;
-    const size_t count = element_count(e.shape, size_t{1} << 40, &why);
-    if (!why.empty()) return Error{where + why};
+    const auto counted = element_count(e.shape, size_t{1} << 40);
+    if (!counted) return Error{where + counted.error()};
+    const size_t count = *counted;
     if (e.end < e.begin || e.end > data_size)
       return Error{where + "data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
                    "] lie outside the " + std::to_string(data_size) + "-byte data section"};
@@ -185,11 +185,10 @@ Expected<Tensor> decode_tensor(const SafetensorsEntry& e, const uint8_t* data, s
   t.shape = e.shape;
   t.dtype = d->dtype;
   t.stored_as = e.dtype;
-  std::string why;
   const size_t count = (e.end - e.begin) / d->bytes;
   if (count > (size_t{1} << 31)) return Error{"tensor '" + printable(e.name) + "' has more than 2^31 elements"};
-  if (!decode_elements(data, count, d->kind, d->bytes, false, d->dtype, t.values, &why))
-    return Error{"tensor '" + printable(e.name) + "': " + why};
+  if (auto st = decode_elements(data, count, d->kind, d->bytes, false, d->dtype, t.values); !st)
+    return Error{"tensor '" + printable(e.name) + "': " + st.error()};
   if (!slice) return t;
   const size_t rows = t.rows(), cols = t.cols();
   Slice s = *slice;
@@ -252,7 +251,7 @@ Expected<Tensor> read_safetensors(std::span<const uint8_t> f, const std::string&
 }
 
 Expected<std::vector<SafetensorsEntry>> list_safetensors_file(const std::string& path) {
-  if (auto why = not_a_file(path); !why.empty()) return Error{why};
+  if (auto st = not_a_file(path); !st) return Error{st.error()};
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
   const uint64_t size = static_cast<uint64_t>(in.tellg());
@@ -277,10 +276,10 @@ Expected<Tensor> read_safetensors_file(const std::string& path, const std::strin
   // when they do not fit (memory_room.h).
   const DtypeSpec* d = find_dtype(e->dtype);
   const double bytes_size = double(e->end - e->begin), count = bytes_size / d->bytes;
-  if (auto why =
+  if (auto st =
           check_room(bytes_size + count * (slice ? 16 : 8), "reading '" + tensor + "' from " + path, memory_room());
-      !why.empty())
-    return Error{why};
+      !st)
+    return Error{st.error()};
   std::ifstream in(path, std::ios::binary);
   uint8_t len[8] = {};
   in.read(reinterpret_cast<char*>(len), 8);

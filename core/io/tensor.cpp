@@ -22,13 +22,11 @@ std::string shape_text(const std::vector<size_t>& shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-size_t element_count(const std::vector<size_t>& shape, size_t limit, std::string* error) {
+Expected<size_t> element_count(const std::vector<size_t>& shape, size_t limit) {
   size_t n = 1;
   for (size_t d : shape) {
-    if (d != 0 && n > limit / d) {
-      *error = "shape " + shape_text(shape) + " holds more than " + std::to_string(limit) + " elements";
-      return 0;
-    }
+    if (d != 0 && n > limit / d)
+      return Error{"shape " + shape_text(shape) + " holds more than " + std::to_string(limit) + " elements"};
     n *= d;
   }
   return n;
@@ -49,8 +47,8 @@ double half_to_double(uint16_t h) { return decode(info(DType::float16).format, h
 
 }  // namespace
 
-bool decode_elements(const uint8_t* data, size_t count, char kind, int bytes, bool big_endian, DType raw,
-                     std::vector<double>& out, std::string* error) {
+Status decode_elements(const uint8_t* data, size_t count, char kind, int bytes, bool big_endian, DType raw,
+                       std::vector<double>& out) {
   out.resize(count);
   for (size_t i = 0; i < count; ++i) {
     const uint64_t v = load(data + i * bytes, bytes, big_endian);
@@ -62,44 +60,35 @@ bool decode_elements(const uint8_t* data, size_t count, char kind, int bytes, bo
                          : half_to_double(static_cast<uint16_t>(v));
         break;
       case 'b':
-        if (v > 1) {
-          *error = "a bool element holds " + std::to_string(v) + " (only 0 and 1 are booleans)";
-          return false;
-        }
+        if (v > 1) return Error{"a bool element holds " + std::to_string(v) + " (only 0 and 1 are booleans)"};
         x = static_cast<double>(v);
         break;
       case 'i': {
         const int shift = 64 - 8 * bytes;
         const int64_t s = static_cast<int64_t>(v << shift) >> shift;  // sign-extend
-        if (s > (int64_t{1} << 53) || s < -(int64_t{1} << 53)) {
-          *error = "integer " + std::to_string(s) + " is beyond 2^53 and would not convert exactly";
-          return false;
-        }
+        if (s > (int64_t{1} << 53) || s < -(int64_t{1} << 53))
+          return Error{"integer " + std::to_string(s) + " is beyond 2^53 and would not convert exactly"};
         x = static_cast<double>(s);
         break;
       }
       case 'u':
-        if (v > (uint64_t{1} << 53)) {
-          *error = "integer " + std::to_string(v) + " is beyond 2^53 and would not convert exactly";
-          return false;
-        }
+        if (v > (uint64_t{1} << 53))
+          return Error{"integer " + std::to_string(v) + " is beyond 2^53 and would not convert exactly"};
         x = static_cast<double>(v);
         break;
       case 'r': {
         const FloatFormat& f = info(raw).format;
-        if (v & ~f.code_mask()) {
-          *error = "code " + std::to_string(v) + " does not fit " + std::string(name(raw)) + "'s " +
-                   std::to_string(f.total_bits()) + " bits";
-          return false;
-        }
+        if (v & ~f.code_mask())
+          return Error{"code " + std::to_string(v) + " does not fit " + std::string(name(raw)) + "'s " +
+                       std::to_string(f.total_bits()) + " bits"};
         x = decode(f, v);
         break;
       }
-      default: *error = "unsupported element kind"; return false;
+      default: return Error{"unsupported element kind"};
     }
     out[i] = x;
   }
-  return true;
+  return {};
 }
 
 }  // namespace pl::io

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/dtype/dtype.h"
+#include "core/util/expected.h"
 
 namespace pl::io {
 
@@ -24,12 +25,12 @@ struct Tensor {
 
 std::string shape_text(const std::vector<size_t>& shape);  // "(3, 4)"
 
-// The element count of a shape, or 0 with `error` set when it overflows or exceeds `limit`.
-size_t element_count(const std::vector<size_t>& shape, size_t limit, std::string* error);
+// The element count of a shape; an error when it overflows or exceeds `limit`.
+Expected<size_t> element_count(const std::vector<size_t>& shape, size_t limit);
 
 // Little-endian element decoding shared by the readers: `bytes` per element of `kind`
 // ('f' float, 'i' signed, 'u' unsigned, 'b' bool, 'r' raw codes of `raw`).
-bool decode_elements(const uint8_t* data, size_t count, char kind, int bytes, bool big_endian, DType raw,
-                     std::vector<double>& out, std::string* error);
+Status decode_elements(const uint8_t* data, size_t count, char kind, int bytes, bool big_endian, DType raw,
+                       std::vector<double>& out);
 
 }  // namespace pl::io

@@ -286,9 +286,8 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
     Arg& arg = args[i];
     arg = {canonical(c, x.dtype), false, -1};
     if (x.kind != OperandKind::Scalar) continue;
-    std::string error;
-    const auto parsed = scalar_operand_value(x.value, x.dtype, &error);
-    if (!parsed) return raises("precision-lab", error, "The operand cannot be built as written.");
+    const auto parsed = scalar_operand_value(x.value, x.dtype);
+    if (!parsed) return raises("precision-lab", parsed.error(), "The operand cannot be built as written.");
     const PyValue& v = *parsed;
     // jit parses a Python int as the default integer type; one that does not fit raises.
     if (v.type == PyType::Int) {

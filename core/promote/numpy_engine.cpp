@@ -34,12 +34,12 @@ struct Arg {
 };
 
 // Builds the Arg, or the reason the operand cannot be built the way the user wrote it.
-std::optional<Arg> make_arg(const Operand& op, std::string* error) {
+Expected<Arg> make_arg(const Operand& op) {
   Arg a{op.dtype, op.kind, default_py_value(py_type_of(op.dtype))};
   if (op.kind == OperandKind::Tensor) return a;
   if (op.kind == OperandKind::Scalar) {
-    auto v = scalar_operand_value(op.value, op.dtype, error);
-    if (!v) return std::nullopt;
+    auto v = scalar_operand_value(op.value, op.dtype);
+    if (!v) return Error{v.error()};
     a.value = *v;
     // NumPy 1.x turns Python scalars into zero-dim arrays of these dtypes.
     switch (a.value.type) {
@@ -52,22 +52,18 @@ std::optional<Arg> make_arg(const Operand& op, std::string* error) {
   }
   // np.array(value, dtype=...): the value as stored in the dtype.
   if (!op.value.empty()) {
-    auto v = parse_py_value(op.value, error);
-    if (!v) return std::nullopt;
+    auto v = parse_py_value(op.value);
+    if (!v) return Error{v.error()};
     a.value = *v;
   }
   const PyType want = py_type_of(op.dtype);
-  if (a.value.type == PyType::Complex && want != PyType::Complex) {
-    *error = "a zero-dim " + nm(op.dtype) + " cannot hold the complex value " + op.value;
-    return std::nullopt;
-  }
+  if (a.value.type == PyType::Complex && want != PyType::Complex)
+    return Error{"a zero-dim " + nm(op.dtype) + " cannot hold the complex value " + op.value};
   if (want == PyType::Int) {
     if (a.value.type == PyType::Float) a.value.integer = static_cast<__int128>(std::trunc(a.value.real));
-    if (a.value.integer < int_lo(op.dtype) || a.value.integer > int_hi(op.dtype)) {
-      *error = "np.array(" + op.value + ", dtype=" + nm(op.dtype) +
-               ") raises OverflowError in NumPy 2 (and wraps in 1.x); pick a value in range";
-      return std::nullopt;
-    }
+    if (a.value.integer < int_lo(op.dtype) || a.value.integer > int_hi(op.dtype))
+      return Error{"np.array(" + op.value + ", dtype=" + nm(op.dtype) +
+                   ") raises OverflowError in NumPy 2 (and wraps in 1.x); pick a value in range"};
   } else if (op.dtype == DType::float32 || op.dtype == DType::complex64) {
     a.value.real = static_cast<float>(a.value.real);
     a.value.imag = static_cast<float>(a.value.imag);
@@ -393,10 +389,10 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
   if (!op_is_elementwise(op) && (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
     return raises("precision-lab", "np." + std::string(op_name(op)) + " is modelled for arrays with dimensions only",
                   "Zero-dim and scalar operands are modelled for the elementwise ufuncs.");
-  std::string error;
-  const auto xa = make_arg(a, &error);
-  const auto xb = xa ? make_arg(b, &error) : std::nullopt;
-  if (!xa || !xb) return raises("precision-lab", error, "The operand cannot be built as written.");
+  const auto xa = make_arg(a);
+  if (!xa) return raises("precision-lab", xa.error(), "The operand cannot be built as written.");
+  const auto xb = make_arg(b);
+  if (!xb) return raises("precision-lab", xb.error(), "The operand cannot be built as written.");
   // NumPy 1.x: a Python int that neither int64 nor uint64 holds becomes an object array, and
   // the ufunc runs on Python objects, whatever the other dtype (recorded: 2**64, -2**63 - 1,
   // +-2**100 with every array dtype and ufunc). (NumPy 2 raises or converts it: elementwise.)

@@ -133,15 +133,12 @@ std::string_view default_literal(PyType t) {
   return "?";
 }
 
-std::optional<PyValue> scalar_operand_value(std::string_view literal, DType t, std::string* error) {
+Expected<PyValue> scalar_operand_value(std::string_view literal, DType t) {
   if (literal.empty()) return default_py_value(py_type_of(t));
-  auto v = parse_py_value(literal, error);
-  if (v && v->type != py_type_of(t)) {
-    if (error)
-      *error = "a Python scalar's type comes from its value: " + std::string(literal) + " is a Python " +
-               std::string(py_type_name(v->type)) + ", which " + std::string(name(t)) + " does not name";
-    return std::nullopt;
-  }
+  auto v = parse_py_value(literal);
+  if (v && v->type != py_type_of(t))
+    return Error{"a Python scalar's type comes from its value: " + std::string(literal) + " is a Python " +
+                 std::string(py_type_name(v->type)) + ", which " + std::string(name(t)) + " does not name"};
   return v;
 }
 
@@ -163,7 +160,7 @@ std::string int128_to_string(__int128 v) {
   return {out.rbegin(), out.rend()};
 }
 
-std::optional<PyValue> parse_py_value(std::string_view text, std::string* error) {
+Expected<PyValue> parse_py_value(std::string_view text) {
   const std::string_view s = trim(text);
   PyValue v;
   if (s == "True" || s == "False") {
@@ -199,10 +196,8 @@ std::optional<PyValue> parse_py_value(std::string_view text, std::string* error)
   } else if (!looks_float || s.find("**") != std::string_view::npos) {
     bool too_large = false;
     const auto i = parse_int(s, &too_large);
-    if (too_large) {
-      if (error) *error = "the integer " + std::string(s) + " lies past 2**127 in magnitude, beyond what is modelled";
-      return std::nullopt;
-    }
+    if (too_large)
+      return Error{"the integer " + std::string(s) + " lies past 2**127 in magnitude, beyond what is modelled"};
     if (i) {
       v.type = PyType::Int;
       v.integer = *i;
@@ -214,10 +209,9 @@ std::optional<PyValue> parse_py_value(std::string_view text, std::string* error)
     v.real = *r;
     return v;
   }
-  if (error) {  // built piecewise: GCC 12 misreports "literal" + std::string (-Wrestrict)
-    error->assign(1, '\'').append(s).append("' is not a Python bool, int, float or complex literal");
-  }
-  return std::nullopt;
+  std::string why(1, '\'');  // built piecewise: GCC 12 misreports "literal" + std::string (-Wrestrict)
+  why.append(s).append("' is not a Python bool, int, float or complex literal");
+  return Error{std::move(why)};
 }
 
 }  // namespace pl::promote

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/dtype/dtype.h"
+#include "core/util/expected.h"
 
 namespace pl::promote {
 
@@ -19,10 +20,10 @@ struct PyValue {
   double real = 0, imag = 0;  // Float, Complex (Bool and Int: the value as a double too)
 };
 
-// Parses a literal; nullopt with `error` set when it is not one. Integers may be written
+// Parses a literal; an error when it is not one. Integers may be written
 // as N, -N or (-)B**E, of magnitude below 2^127 (held exactly; NumPy and JAX already raise or
 // fall back to objects past int64 and uint64, and the engines say so).
-std::optional<PyValue> parse_py_value(std::string_view text, std::string* error);
+Expected<PyValue> parse_py_value(std::string_view text);
 
 std::string_view py_type_name(PyType t);  // "bool", "int", "float", "complex"
 
@@ -35,8 +36,8 @@ std::string_view default_literal(PyType t);
 
 // A Python-scalar operand's value: `literal` parsed (or the default for `t`'s category when
 // empty). A literal of another Python type than `t` names is refused, since a scalar's type
-// comes from its value; nullopt with `error` set then.
-std::optional<PyValue> scalar_operand_value(std::string_view literal, DType t, std::string* error);
+// comes from its value; an error then.
+Expected<PyValue> scalar_operand_value(std::string_view literal, DType t);
 std::string int128_to_string(__int128 v);
 
 // The least and greatest values of an integer dtype, exactly (int8: -128, 127; uint64: 0, 2**64 - 1).

@@ -167,9 +167,8 @@ DType promote(DType a, DType b, Release r) {
 // matters (1e300 wraps as float64 and overflows to inf in the op). Checked against
 // tests/data/promotion/torch_values_cpu.json and torch1.13_values_cpu.json.
 DType wrapped_dtype(const Operand& o, Release r) {
-  std::string error;
-  const auto v = scalar_operand_value(o.value, o.dtype, &error);
-  if (!v) raise("precision-lab", error, "The operand cannot be built as written.");
+  const auto v = scalar_operand_value(o.value, o.dtype);
+  if (!v) raise("precision-lab", v.error(), "The operand cannot be built as written.");
   switch (v->type) {
     case PyType::Bool: return DType::bool_;
     case PyType::Float: return DType::float64;
@@ -566,27 +565,28 @@ ConvShape default_conv_shape(Op op) {
   return {{1, 1, 3, 3}, {1, 1, 2, 2}};
 }
 
-std::string check_conv_shape(Op op, const ConvShape& s) {
+Status check_conv_shape(Op op, const ConvShape& s) {
   const size_t rank = op == Op::Conv1d ? 3 : 4;
   const std::string n(op_name(op));
   if (s.input.size() != rank || s.weight.size() != rank)
-    return n + " takes an input of " + std::to_string(rank) + " dimensions (" + (rank == 3 ? "N,C,L" : "N,C,H,W") +
-           ") and a weight of " + std::to_string(rank) + " (" + (rank == 3 ? "O,I,kL" : "O,I,kH,kW") + ")";
+    return Error{n + " takes an input of " + std::to_string(rank) + " dimensions (" +
+                 (rank == 3 ? "N,C,L" : "N,C,H,W") + ") and a weight of " + std::to_string(rank) + " (" +
+                 (rank == 3 ? "O,I,kL" : "O,I,kH,kW") + ")"};
   for (const auto* v : {&s.input, &s.weight})
     for (int64_t d : *v)
-      if (d < 1 || d > (int64_t{1} << 31)) return "every dimension must be a whole number from 1 to 2^31";
-  if (s.groups < 1) return "groups must be at least 1";
+      if (d < 1 || d > (int64_t{1} << 31)) return Error{"every dimension must be a whole number from 1 to 2^31"};
+  if (s.groups < 1) return Error{"groups must be at least 1"};
   if (s.weight[0] % s.groups != 0)
-    return "the weight's " + std::to_string(s.weight[0]) +
-           " output channels are not divisible by groups=" + std::to_string(s.groups);
+    return Error{"the weight's " + std::to_string(s.weight[0]) +
+                 " output channels are not divisible by groups=" + std::to_string(s.groups)};
   if (s.input[1] != s.weight[1] * s.groups)
-    return "the input has " + std::to_string(s.input[1]) + " channels, but a weight of " + std::to_string(s.weight[1]) +
-           " input channels with groups=" + std::to_string(s.groups) + " expects " +
-           std::to_string(s.weight[1] * s.groups);
+    return Error{"the input has " + std::to_string(s.input[1]) + " channels, but a weight of " +
+                 std::to_string(s.weight[1]) + " input channels with groups=" + std::to_string(s.groups) + " expects " +
+                 std::to_string(s.weight[1] * s.groups)};
   for (size_t i = 2; i < rank; ++i)
-    if (s.weight[i] > s.input[i]) return "the kernel is larger than the input";
-  if (s.threads < 1) return "threads must be at least 1";
-  return "";
+    if (s.weight[i] > s.input[i]) return Error{"the kernel is larger than the input"};
+  if (s.threads < 1) return Error{"threads must be at least 1"};
+  return {};
 }
 
 Expected<ConvShape> conv_shape_from_text(Op op, std::string_view input, std::string_view weight,
@@ -603,7 +603,7 @@ Expected<ConvShape> conv_shape_from_text(Op op, std::string_view input, std::str
   }
   if (groups) s.groups = *groups;
   if (threads) s.threads = *threads;
-  if (const std::string why = check_conv_shape(op, s); !why.empty()) return Error{std::string(check_prefix) + why};
+  if (auto st = check_conv_shape(op, s); !st) return Error{std::string(check_prefix) + st.error()};
   return s;
 }
 
@@ -646,8 +646,8 @@ Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release
     }
     if (op == Op::Conv1d || op == Op::Conv2d) {
       const ConvShape given = shape ? *shape : default_conv_shape(op);
-      if (const std::string why = check_conv_shape(op, given); !why.empty())
-        raise("precision-lab", why, "PyTorch checks the shapes before the dtypes.");
+      if (auto st = check_conv_shape(op, given); !st)
+        raise("precision-lab", st.error(), "PyTorch checks the shapes before the dtypes.");
       return convolution(op, a.dtype, b.dtype, bias, r, given);
     }
     return matrix(op, a.dtype, b.dtype, op == Op::Addmm || op == Op::Linear ? bias : std::nullopt, r);

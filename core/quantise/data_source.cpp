@@ -59,17 +59,17 @@ std::string describe(const DataSource& s) {
   return d;
 }
 
-std::string check(const DataSource& s) {
-  if (!(s.scale > 0) || !std::isfinite(s.scale)) return "scale must be a positive number";
+Status check(const DataSource& s) {
+  if (!(s.scale > 0) || !std::isfinite(s.scale)) return Error{"scale must be a positive number"};
   if (s.distribution == Distribution::HeavyTailed && !(s.dof > 0 && std::isfinite(s.dof)))
-    return "degrees of freedom must be a positive number";
+    return Error{"degrees of freedom must be a positive number"};
   if (s.distribution == Distribution::OutlierChannels) {
-    if (!(s.outlier_fraction > 0 && s.outlier_fraction <= 1)) return "outlier fraction must lie in (0, 1]";
-    if (!(s.outlier_gain > 0) || !std::isfinite(s.outlier_gain)) return "outlier gain must be a positive number";
+    if (!(s.outlier_fraction > 0 && s.outlier_fraction <= 1)) return Error{"outlier fraction must lie in (0, 1]"};
+    if (!(s.outlier_gain > 0) || !std::isfinite(s.outlier_gain)) return Error{"outlier gain must be a positive number"};
   }
   if (s.stored_as && !is_float(*s.stored_as))
-    return "stored_as must be a float dtype ('" + std::string(name(*s.stored_as)) + "' is not)";
-  return "";
+    return Error{"stored_as must be a float dtype ('" + std::string(name(*s.stored_as)) + "' is not)"};
+  return {};
 }
 
 std::string source_key(const DataSource& s) {

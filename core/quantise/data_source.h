@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/dtype/dtype.h"
+#include "core/util/expected.h"
 
 namespace pl::experiment {
 
@@ -44,7 +45,7 @@ std::optional<Distribution> parse_distribution(std::string_view name);
 std::string distribution_names(std::string_view separator = ", ");
 std::string describe(const DataSource& s);  // "normal(scale 1)", "outlier-channels(1% x20)"
 // Why the parameters cannot be used (empty: they can).
-std::string check(const DataSource& s);
+Status check(const DataSource& s);
 
 // A rows x cols row-major tensor. `tensor_id` separates the tensors of one experiment (input,
 // weight, bias, each layer...); fan_in is TorchLinear's fan-in (the weight's column count).

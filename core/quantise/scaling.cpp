@@ -287,34 +287,34 @@ std::string out_of_range_outcome(DType t, const Scaling& s, const CastOptions& o
 
 std::string scaling_names(std::string_view separator) { return join_names(kNames, separator); }
 
-std::string check(const Scaling& s, DType t) {
+Status check(const Scaling& s, DType t) {
   const std::string n(name(t));
   const bool narrow_float = is_float(t) && info(t).format.total_bits() <= 8 && t != DType::float8_e8m0fnu;
   switch (s.kind) {
     case ScalingKind::None:
-      if (!is_float(t)) return n + " needs a scaling recipe (per-tensor or per-channel)";
-      return "";
+      if (!is_float(t)) return Error{n + " needs a scaling recipe (per-tensor or per-channel)"};
+      return {};
     case ScalingKind::PerTensor:
     case ScalingKind::PerChannel:
-      if (t == DType::float8_e8m0fnu) return "float8_e8m0fnu holds scales, not data";
-      if (is_float(t) || t == DType::int8) return "";
-      return "symmetric scaling takes a float dtype or int8, not " + n;
+      if (t == DType::float8_e8m0fnu) return Error{"float8_e8m0fnu holds scales, not data"};
+      if (is_float(t) || t == DType::int8) return {};
+      return Error{"symmetric scaling takes a float dtype or int8, not " + n};
     case ScalingKind::PerTensorDelayed:
-      if (s.history < 1 || s.history > 1024) return "amax history must hold 1 to 1024 tensors";
+      if (s.history < 1 || s.history > 1024) return Error{"amax history must hold 1 to 1024 tensors"};
       if (!is_float(t) || t == DType::float8_e8m0fnu)
-        return "delayed scaling is a float8 recipe: give a float dtype, not " + n;
-      return "";
+        return Error{"delayed scaling is a float8 recipe: give a float dtype, not " + n};
+      return {};
     case ScalingKind::PerChannelAsymmetric:
-      if (t == DType::int8 || t == DType::uint8) return "";
-      return "asymmetric scaling takes int8 or uint8, not " + n;
+      if (t == DType::int8 || t == DType::uint8) return {};
+      return Error{"asymmetric scaling takes int8 or uint8, not " + n};
     case ScalingKind::MX:
-      if (narrow_float) return "";
-      return "MX blocks hold float8/float6/float4 elements, not " + n;
+      if (narrow_float) return {};
+      return Error{"MX blocks hold float8/float6/float4 elements, not " + n};
     case ScalingKind::NVFP4:
-      if (t == DType::float4_e2m1fn) return "";
-      return "NVFP4 elements are float4_e2m1fn, not " + n;
+      if (t == DType::float4_e2m1fn) return {};
+      return Error{"NVFP4 elements are float4_e2m1fn, not " + n};
   }
-  return "unknown scaling";
+  return Error{"unknown scaling"};
 }
 
 Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t, const Scaling& s, const CastOptions& o,

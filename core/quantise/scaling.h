@@ -59,7 +59,7 @@ std::string scaling_names(std::string_view separator = ", ");
 int scaling_block(ScalingKind k);  // 32 for MX, 16 for NVFP4, 0 otherwise
 
 // Why `dtype` cannot be used with the recipe (empty: it can).
-std::string check(const Scaling& s, DType dtype);
+Status check(const Scaling& s, DType dtype);
 
 struct Quantised {
   size_t rows = 0, cols = 0;
@@ -84,7 +84,7 @@ struct Quantised {
 
 // Rounds float64 values into a float format in place, element i drawing stochastic index i,
 // as round_each does -- on a device (a backend's roundtrip_f64); an error when it cannot.
-using RoundArray = std::function<Expected<bool>(const FloatFormat&, const CastOptions&, std::span<double>)>;
+using RoundArray = std::function<Status(const FloatFormat&, const CastOptions&, std::span<double>)>;
 
 // Quantises a rows x cols row-major tensor. `o` gives the rounding mode (and, for kind None,
 // the overflow policy; scaled recipes saturate as their references do). `history_amax` is

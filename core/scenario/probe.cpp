@@ -25,7 +25,7 @@ struct Params {
   const json& j;
   std::set<std::string> known;
 
-  Expected<bool> check_keys() const {
+  Status check_keys() const {
     if (!j.is_object()) return Error{"must be an object"};
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
@@ -33,7 +33,7 @@ struct Params {
       if (count ? !it.value().is_number_unsigned() : !it.value().is_string())
         return Error{"'" + it.key() + "' must be a " + (it.key() == "count" ? "positive integer" : "string")};
     }
-    return true;
+    return {};
   }
   std::string text(const char* key, std::string fallback = {}) const {
     return j.contains(key) ? j[key].get<std::string>() : fallback;
@@ -160,9 +160,8 @@ Expected<std::string> running_sum_probe(const json& j) {
 Expected<std::string> sum_probe(const json& j) {
   Params p{j, {"terms", "accumulate"}};
   if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
-  std::string why;
-  auto model = experiment::parse_accumulation(p.text("accumulate"), &why);
-  if (!model) return Error{"'accumulate': " + why};
+  auto model = experiment::parse_accumulation(p.text("accumulate"));
+  if (!model) return Error{"'accumulate': " + model.error()};
   std::vector<double> terms;
   const std::string list = p.text("terms");
   for (size_t at = 0; at <= list.size();) {

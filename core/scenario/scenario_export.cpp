@@ -26,7 +26,7 @@ std::string md_cell(std::string s) {
   return out;
 }
 
-Expected<bool> write_text(const std::string& path, const std::string& text) { return io::write_file(path, text); }
+Status write_text(const std::string& path, const std::string& text) { return io::write_file(path, text); }
 
 }  // namespace
 
@@ -88,7 +88,7 @@ SlideDeck scenario_deck(const scenario::ScenarioRun& run) {
   return deck;
 }
 
-Expected<bool> save_scenario_run(const scenario::ScenarioRun& run, const std::string& dir) {
+Status save_scenario_run(const scenario::ScenarioRun& run, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
@@ -115,7 +115,7 @@ Expected<bool> save_scenario_run(const scenario::ScenarioRun& run, const std::st
     if (saved) saved = save_figures(figure::experiment_figures(*e.run), sub);
     if (!saved) return saved;
   }
-  return true;
+  return {};
 }
 
 }  // namespace pl::exporting

@@ -14,7 +14,7 @@
 
 namespace pl::exporting {
 
-Expected<bool> save_scenario_run(const scenario::ScenarioRun& run, const std::string& dir);
+Status save_scenario_run(const scenario::ScenarioRun& run, const std::string& dir);
 
 // The slides: a title slide, one per figure, the checks.
 exporting::SlideDeck scenario_deck(const scenario::ScenarioRun& run);

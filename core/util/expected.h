@@ -1,5 +1,8 @@
-// Errors as values at module edges: Expected<T> holds a T or a message a
-// user can act on. (C++20 has no std::expected; this is the small part we use.)
+// Errors as values, the one convention of the code base: a function that can fail
+// returns Expected<T> (a T or a message a user can act on), or Status when there
+// is no value to return (a check, a write). No empty-string-means-OK results and
+// no string out-parameters. (C++20 has no std::expected; this is the small part
+// we use.)
 #pragma once
 #include <string>
 #include <utility>
@@ -28,6 +31,22 @@ class Expected {
 
  private:
   std::variant<T, Error> v_;
+};
+
+// Nothing, or an error: `return {};` succeeds, `return Error{"why"};` fails.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(Error error) : error_(std::move(error.message)), failed_(true) {}
+
+  bool ok() const { return !failed_; }
+  explicit operator bool() const { return ok(); }
+  // The message; "" when ok.
+  const std::string& error() const { return error_; }
+
+ private:
+  std::string error_;
+  bool failed_ = false;
 };
 
 }  // namespace pl

@@ -106,13 +106,13 @@ std::optional<MemoryRoom> memory_room() {
   return room;
 }
 
-std::string check_room(double needed, std::string_view what, const std::optional<MemoryRoom>& room) {
-  if (!room || needed <= room->bytes) return "";
+Status check_room(double needed, std::string_view what, const std::optional<MemoryRoom>& room) {
+  if (!room || needed <= room->bytes) return {};
   char text[160];
   constexpr double kGiB = 1024.0 * 1024 * 1024;
   std::snprintf(text, sizeof text, " needs about %.1f GiB of working memory; %.1f GiB is free here (", needed / kGiB,
                 room->bytes / kGiB);
-  return std::string(what) + text + room->source + ")";
+  return Error{std::string(what) + text + room->source + ")"};
 }
 
 }  // namespace pl

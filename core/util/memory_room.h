@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/util/expected.h"
+
 namespace pl {
 
 struct MemoryRoom {
@@ -25,7 +27,7 @@ std::optional<MemoryRoom> memory_room();
 
 // "" when `needed` bytes fit the room (or no room is known), else a message for `what`:
 // "the shape needs about 6.0 GiB of working memory; 2.9 GiB is free here (ulimit -v)".
-std::string check_room(double needed, std::string_view what, const std::optional<MemoryRoom>& room);
+Status check_room(double needed, std::string_view what, const std::optional<MemoryRoom>& room);
 
 // The readers' parsers, for tests: a "Key:  N kB" line of /proc/meminfo or /proc/self/status in
 // bytes, and a cgroup file's number ("max" is no limit).

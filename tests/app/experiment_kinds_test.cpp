@@ -17,8 +17,7 @@ nlohmann::json sweep_file(size_t length, int trials) {
   DotSweepConfig c;
   c.lengths = {length};
   c.trials = trials;
-  std::string err;
-  c.models = {*parse_accumulation("f32:sequential", &err)};
+  c.models = {*parse_accumulation("f32:sequential")};
   return to_json(c);
 }
 

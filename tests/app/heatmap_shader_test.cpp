@@ -20,9 +20,9 @@ namespace {
 class HeatmapShaderTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string error;
-    context_ = ui::open_headless(64, 64, &error);
-    if (!context_) GTEST_SKIP() << "no OpenGL context: " << error;
+    auto opened = ui::open_headless(64, 64);
+    if (!opened) GTEST_SKIP() << "no OpenGL context: " << opened.error();
+    context_ = std::move(opened).value();
   }
   std::unique_ptr<ui::GlContext> context_;
 };

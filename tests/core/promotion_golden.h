@@ -37,9 +37,8 @@ inline TableKey parse_table_key(const std::string& key) {
 // A Python scalar written as a literal ("300", "2.5+1j"), as an operand whose dtype names its
 // Python type's category (int64, float64, complex128, bool).
 inline Operand python_scalar(const std::string& literal) {
-  std::string err;
-  const auto pv = parse_py_value(literal, &err);
-  EXPECT_TRUE(pv) << err;
+  const auto pv = parse_py_value(literal);
+  EXPECT_TRUE(pv) << pv.error();
   const PyType t = pv ? pv->type : PyType::Int;
   const DType cat = t == PyType::Bool    ? DType::bool_
                     : t == PyType::Int   ? DType::int64

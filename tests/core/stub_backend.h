@@ -15,12 +15,10 @@ class StubBackend : public Backend {
   std::string name() const override { return name_; }
   DeviceInfo device_info() const override { return DeviceInfo{name_, device_, "", 1, 1, "", "", ""}; }
   Support supports_roundtrip(const FloatFormat&, const CastOptions&) const override { return {false, "stub"}; }
-  Expected<bool> roundtrip_f32(const FloatFormat&, const CastOptions&, const float*, float*, size_t) override {
+  Status roundtrip_f32(const FloatFormat&, const CastOptions&, const float*, float*, size_t) override {
     return Error{"stub"};
   }
-  Expected<bool> roundtrip_f64(const FloatFormat&, const CastOptions&, std::span<double>) override {
-    return Error{"stub"};
-  }
+  Status roundtrip_f64(const FloatFormat&, const CastOptions&, std::span<double>) override { return Error{"stub"}; }
   Expected<ConvertTiming> time_roundtrip_f32(const FloatFormat&, const CastOptions&, size_t, int) override {
     return Error{"stub"};
   }

@@ -43,12 +43,11 @@ void format_reads_back(const std::string& text) {
 }
 
 void accumulation_reads_back(const std::string& text) {
-  std::string why;
-  auto a = pl::experiment::parse_accumulation(text, &why);
+  auto a = pl::experiment::parse_accumulation(text);
   if (!a) return;
   const std::string printed = pl::experiment::accumulation_spec(*a);
-  auto again = pl::experiment::parse_accumulation(printed, &why);
-  if (!again) broken("accumulation", text, printed, "does not parse: " + why);
+  auto again = pl::experiment::parse_accumulation(printed);
+  if (!again) broken("accumulation", text, printed, "does not parse: " + again.error());
   if (pl::experiment::accumulation_spec(*again) != printed)
     broken("accumulation", text, printed, "prints as '" + pl::experiment::accumulation_spec(*again) + "'");
 }

@@ -138,9 +138,12 @@ void ExplorerPanel::draw_format_picker() {
     ImGui::EndPopup();
   }
   same_line_if_fits(ImGui::GetFontSize() * 7);
-  if (auto f = draw_custom_format_adder(custom_text_, sizeof custom_text_, &error_)) {
+  if (auto added = draw_custom_format_adder(custom_text_, sizeof custom_text_); added && !*added) {
+    error_ = added->error();
+  } else if (added) {
+    error_.clear();
     Row r;
-    r.format = *f;
+    r.format = **added;
     r.shown = true;
     rows_.push_back(std::move(r));
     recompute();

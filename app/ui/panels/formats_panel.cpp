@@ -97,8 +97,11 @@ void FormatsPanel::draw_controls() {
     changed |= ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_, &step);
   }
   same_line_if_fits(ImGui::GetFontSize() * 7);
-  if (auto f = draw_custom_format_adder(custom_text_, sizeof custom_text_, &parse_error_)) {
-    formats_.push_back(*f);
+  if (auto added = draw_custom_format_adder(custom_text_, sizeof custom_text_); added && !*added) {
+    parse_error_ = added->error();
+  } else if (added) {
+    parse_error_.clear();
+    formats_.push_back(**added);
     changed = true;
   }
   if (changed) recompute();
@@ -136,8 +139,8 @@ void FormatsPanel::draw_value_table() {
       ImGui::SetTooltip("exact: %s\nshortest decimal that reads back: %s", r.result.value_exact.c_str(),
                         r.result.value_shortest.c_str());
     ImGui::TableNextColumn();
-    if (const std::string why = no_finite_error(r); !why.empty()) {
-      ImGui::TextUnformatted(why.c_str());
+    if (const auto why = no_finite_error(r)) {
+      ImGui::TextUnformatted(why->c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted("-");
       ImGui::TableNextColumn();

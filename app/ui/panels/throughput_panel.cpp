@@ -69,7 +69,7 @@ void ThroughputPanel::start(bool fresh) {
            "sampling " + std::to_string(dtypes.size()) + " dtypes, " + std::to_string(n) + "^3 products on " + device_);
   running_ = true;
   worker_ = std::thread([this, dtypes, n, offset, backend] {
-    Expected<bool> ok = Error{""};
+    Status ok = Error{""};
     try {
       ok = experiment::sample_throughput(
           dtypes, n, stop_,

@@ -77,12 +77,9 @@ bool have_display() {
   return (x && *x) || (w && *w);
 }
 
-std::unique_ptr<GlContext> open_window(int width, int height, bool visible, std::string* error) {
+Expected<std::unique_ptr<GlContext>> open_window(int width, int height, bool visible) {
   glfwSetErrorCallback(on_glfw_error);
-  if (!glfwInit()) {
-    *error = "could not start GLFW: " + g_glfw_error;
-    return nullptr;
-  }
+  if (!glfwInit()) return Error{"could not start GLFW: " + g_glfw_error};
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -90,27 +87,23 @@ std::unique_ptr<GlContext> open_window(int width, int height, bool visible, std:
   glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
   GLFWwindow* w = glfwCreateWindow(width, height, "Precision Lab", nullptr, nullptr);
   if (!w) {
-    *error = "could not open an OpenGL 3.3 window: " + g_glfw_error;
     glfwTerminate();
-    return nullptr;
+    return Error{"could not open an OpenGL 3.3 window: " + g_glfw_error};
   }
   glfwMakeContextCurrent(w);
   glfwSwapInterval(1);
   if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
-    *error = "could not load OpenGL functions";
     glfwDestroyWindow(w);
     glfwTerminate();
-    return nullptr;
+    return Error{"could not load OpenGL functions"};
   }
-  return std::make_unique<GlfwContext>(w);
+  return std::unique_ptr<GlContext>(std::make_unique<GlfwContext>(w));
 }
 
-std::unique_ptr<GlContext> open_headless(int width, int height, std::string* error) {
+Expected<std::unique_ptr<GlContext>> open_headless(int width, int height) {
   EGLDisplay d = surfaceless_display();
-  if (d == EGL_NO_DISPLAY) {
-    *error = "no EGL display (install libegl-mesa0 and libgl1-mesa-dri for surfaceless rendering)";
-    return nullptr;
-  }
+  if (d == EGL_NO_DISPLAY)
+    return Error{"no EGL display (install libegl-mesa0 and libgl1-mesa-dri for surfaceless rendering)"};
   eglBindAPI(EGL_OPENGL_API);
   const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
   EGLConfig config;
@@ -121,15 +114,12 @@ std::unique_ptr<GlContext> open_headless(int width, int height, std::string* err
       EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
   EGLContext c = eglCreateContext(d, count ? config : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, context_attribs);
   if (c == EGL_NO_CONTEXT || !eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, c)) {
-    *error = "could not create a surfaceless OpenGL 3.3 context";
     eglTerminate(d);
-    return nullptr;
+    return Error{"could not create a surfaceless OpenGL 3.3 context"};
   }
-  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress))) {
-    *error = "could not load OpenGL functions through EGL";
-    return nullptr;
-  }
-  return std::make_unique<EglContext>(d, c, width, height);
+  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress)))
+    return Error{"could not load OpenGL functions through EGL"};
+  return std::unique_ptr<GlContext>(std::make_unique<EglContext>(d, c, width, height));
 }
 
 }  // namespace pl::ui

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "core/util/expected.h"
+
 struct GLFWwindow;
 
 namespace pl::ui {
@@ -20,7 +22,7 @@ class GlContext {
 
 bool have_display();
 // Fails with a message a person can act on (no display, no GL 3.3, ...).
-std::unique_ptr<GlContext> open_window(int width, int height, bool visible, std::string* error);
-std::unique_ptr<GlContext> open_headless(int width, int height, std::string* error);
+Expected<std::unique_ptr<GlContext>> open_window(int width, int height, bool visible);
+Expected<std::unique_ptr<GlContext>> open_headless(int width, int height);
 
 }  // namespace pl::ui

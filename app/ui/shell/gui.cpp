@@ -291,7 +291,7 @@ void capture_window(App& app, int w, int h) {
     app.log.add("window", "window capture failed: " + path.error());
   } else {
     app.capture.start([pixels = gl::read_rgba(0, w, h), file = *path, w, h] {
-      Expected<bool> ok = write_png_rgba(file, pixels, w, h);
+      Status ok = write_png_rgba(file, pixels, w, h);
       return ok ? "saved the window to " + file + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
                 : "window capture failed: " + ok.error();
     });
@@ -343,10 +343,9 @@ int run_gui(const GuiOptions& o) {
   if (remembered) settings = load_settings(&settings_problem);
   const int width = !o.size_given && settings.width ? settings.width : o.width;
   const int height = !o.size_given && settings.height ? settings.height : o.height;
-  std::string error;
-  std::unique_ptr<GlContext> ctx =
-      have_display() ? open_window(width, height, !screenshot, &error) : open_headless(width, height, &error);
-  if (!ctx) return fail(error);
+  auto opened = have_display() ? open_window(width, height, !screenshot) : open_headless(width, height);
+  if (!opened) return fail(opened.error());
+  std::unique_ptr<GlContext> ctx = std::move(opened).value();
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();

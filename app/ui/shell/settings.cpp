@@ -49,7 +49,7 @@ Settings load_settings(std::string* problem) {
   return s;
 }
 
-Expected<bool> save_settings(const Settings& s) {
+Status save_settings(const Settings& s) {
   const std::string dir = config_dir();
   if (dir.empty()) return Error{"no config directory (XDG_CONFIG_HOME and HOME are unset)"};
   std::error_code ec;

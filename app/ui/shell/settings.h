@@ -22,6 +22,6 @@ using pl::config_dir;  // core/util/paths.h: the folder, or "" when neither XDG_
 
 // Defaults when the file is missing; `problem` says why a file that exists was not used.
 Settings load_settings(std::string* problem = nullptr);
-Expected<bool> save_settings(const Settings& s);
+Status save_settings(const Settings& s);
 
 }  // namespace pl::ui

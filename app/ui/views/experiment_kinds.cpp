@@ -24,7 +24,7 @@ Expected<nlohmann::json> mlp_file(const MatmulSpec& s, const std::vector<Accumul
   m.layer.n = m.layer.k;  // a square network: width in, width out
   m.layers = p.layers;
   m.activation = p.activation;
-  if (auto why = check(m); !why.empty()) return Error{why};
+  if (auto st = check(m); !st) return Error{st.error()};
   return to_json(m);
 }
 
@@ -40,7 +40,7 @@ Expected<nlohmann::json> dot_file(const MatmulSpec& s, const std::vector<Accumul
   d.trials = p.trials;
   d.seed = c.seed;
   d.backend = c.backend;
-  if (auto why = check(d); !why.empty()) return Error{why};
+  if (auto st = check(d); !st) return Error{st.error()};
   return to_json(d);
 }
 
@@ -57,23 +57,23 @@ Expected<nlohmann::json> roundtrip_file(const MatmulSpec& s, const std::vector<A
   r.seed = c.seed;
   r.backend = c.backend;
   spec.input_file = s.files.input;
-  if (auto why = check(r); !why.empty()) return Error{why};
+  if (auto st = check(r); !st) return Error{st.error()};
   return to_json(spec);
 }
 
-std::string read_mlp(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>* models, Params* p) {
+Status read_mlp(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>* models, Params* p) {
   auto m = mlp_config_from_json(j);
-  if (!m) return m.error();
+  if (!m) return Error{m.error()};
   s->config = m->layer;
   *models = {m->layer.accumulate};
   p->layers = m->layers;
   p->activation = m->activation;
-  return "";
+  return {};
 }
 
-std::string read_dot(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>* models, Params* p) {
+Status read_dot(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>* models, Params* p) {
   auto d = dot_config_from_json(j);
-  if (!d) return d.error();
+  if (!d) return Error{d.error()};
   MatmulConfig* c = &s->config;
   c->input = d->a_dtype;
   c->weight = d->b_dtype;
@@ -83,12 +83,12 @@ std::string read_dot(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumul
   if (!models->empty()) c->accumulate = models->front();
   p->lengths = join(d->lengths, ",", [](size_t k) { return std::to_string(k); });
   p->trials = d->trials;
-  return "";
+  return {};
 }
 
-std::string read_roundtrip(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>*, Params*) {
+Status read_roundtrip(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>*, Params*) {
   auto spec = roundtrip_spec_from_json(j);
-  if (!spec) return spec.error();
+  if (!spec) return Error{spec.error()};
   const RoundtripConfig& r = spec->config;
   MatmulConfig* c = &s->config;
   s->files.input = spec->input_file;
@@ -100,14 +100,14 @@ std::string read_roundtrip(const nlohmann::json& j, MatmulSpec* s, std::vector<A
   c->input_data = r.data;
   c->seed = r.seed;
   c->backend = r.backend;
-  return "";
+  return {};
 }
 
 struct OtherKind {
   ExperimentMode mode;
   std::string_view file_kind;  // the experiment file's "experiment"
   Expected<nlohmann::json> (*file)(const MatmulSpec&, const std::vector<Accumulation>&, const Params&);
-  std::string (*read)(const nlohmann::json&, MatmulSpec*, std::vector<Accumulation>*, Params*);  // "": read
+  Status (*read)(const nlohmann::json&, MatmulSpec*, std::vector<Accumulation>*, Params*);
 };
 
 constexpr OtherKind kOtherKinds[] = {
@@ -147,7 +147,7 @@ Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, MatmulSpec* s,
   const std::string kind = experiment_kind(j);
   for (const OtherKind& k : kOtherKinds) {
     if (k.file_kind != kind) continue;
-    if (auto why = k.read(j, s, models, p); !why.empty()) return Error{why};
+    if (auto st = k.read(j, s, models, p); !st) return Error{st.error()};
     return k.mode;
   }
   return Error{"the Experiment panel opens " + panel_kind_names() + " files, not '" + kind +

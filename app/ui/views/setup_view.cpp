@@ -176,10 +176,9 @@ void SetupView::use_pair(DType input, DType weight, const std::string& framework
 }
 
 bool SetupView::use_model(const std::string& spec, DType input) {
-  std::string why;
-  auto model = parse_accumulation(spec, &why);
+  auto model = parse_accumulation(spec);
   if (!model) {
-    log_.add("experiment", "probe's model not used: " + why);
+    log_.add("experiment", "probe's model not used: " + model.error());
     return false;
   }
   spec_.config.input = spec_.config.weight = input;
@@ -301,7 +300,7 @@ bool SetupView::draw_shape_and_op() {
 
 bool SetupView::check() {
   if (mode_ == ExperimentMode::Matrix) {
-    setup_error_ = experiment::check(spec_);  // with a framework: its call may raise or convert
+    setup_error_ = experiment::check(spec_).error();  // with a framework: its call may raise or convert
     return false;
   }
   if (models_.empty()) models_ = {spec_.config.accumulate};
@@ -341,8 +340,7 @@ bool SetupView::draw() {
     std::stringstream in(accumulate_);
     bool ok = true;
     for (std::string item; std::getline(in, item, ',');) {
-      std::string why;
-      if (auto a = parse_accumulation(item, &why)) models.push_back(*a);
+      if (auto a = parse_accumulation(item)) models.push_back(*a);
       else ok = false;
     }
     if (ok && !models.empty()) models_ = models, c.accumulate = models.front(), changed = true;

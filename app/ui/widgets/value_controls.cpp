@@ -51,18 +51,15 @@ bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding,
   return changed;
 }
 
-std::optional<FormatRef> draw_custom_format_adder(char* spelling, size_t size, std::string* error) {
+std::optional<Expected<FormatRef>> draw_custom_format_adder(char* spelling, size_t size) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   ImGui::InputText("##custom", spelling, size);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("eXmY[bBIAS][:ieee|fn|fnuz|finite], e.g. e5m7 or e4m3b11:fnuz");
   same_line_if_fits(button_width("add custom format"));
   if (!ImGui::Button("add custom format")) return std::nullopt;
   auto f = parse_float_format(spelling);
-  if (!f) {
-    *error = f.error();
-    return std::nullopt;
-  }
-  return *f;
+  if (!f) return Expected<FormatRef>(Error{f.error()});
+  return Expected<FormatRef>(*f);
 }
 
 std::vector<FormatRef> newly_named_custom_formats(size_t* seen) {

@@ -9,6 +9,7 @@
 
 #include "core/dtype/device/cast_policy.h"
 #include "core/dtype/format_lookup.h"
+#include "core/util/expected.h"
 
 namespace pl::ui {
 
@@ -20,9 +21,9 @@ bool draw_overflow_combo(const char* label, Overflow* o);
 // True when one of the three changed. `rounding` and `overflow` index Rounding and Overflow.
 bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding, int* overflow);
 
-// The spelling field and its button: the parsed format when the button is pressed and the
-// spelling reads, else nullopt (with `error` set when it does not read).
-std::optional<FormatRef> draw_custom_format_adder(char* spelling, size_t size, std::string* error);
+// The spelling field and its button: nothing until the button is pressed, then the parsed
+// format or why the spelling does not read.
+std::optional<Expected<FormatRef>> draw_custom_format_adder(char* spelling, size_t size);
 
 // Custom formats named since the last call (an experiment's dtype or accumulator, custom_dtype.h),
 // for a panel to add to its rows; `seen` counts those already handed out.

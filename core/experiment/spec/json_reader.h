@@ -42,10 +42,10 @@ inline std::optional<int64_t> integer_in(const json& v, int64_t lo, int64_t hi) 
 
 // "unknown key 'K'" for the first key of `j` not in `known`, or "": every experiment reader
 // names a key it does not take instead of ignoring it.
-inline std::string unknown_key(const json& j, std::initializer_list<std::string_view> known) {
+inline Status unknown_key(const json& j, std::initializer_list<std::string_view> known) {
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (std::find(known.begin(), known.end(), it.key()) == known.end()) return "unknown key '" + it.key() + "'";
-  return "";
+    if (std::find(known.begin(), known.end(), it.key()) == known.end()) return Error{"unknown key '" + it.key() + "'"};
+  return {};
 }
 
 struct Reader {
@@ -137,7 +137,7 @@ struct Reader {
         if (!it.value().is_number()) return fail(key, it.key() + " must be a number");
         *field = it.value().get<double>();
       }
-    if (auto why = check(*out); !why.empty()) return fail(key, why);
+    if (auto st = check(*out); !st) return fail(key, st.error());
     return true;
   }
   bool string(const char* key, std::string* out) {

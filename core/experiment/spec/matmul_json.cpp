@@ -16,14 +16,14 @@ using namespace json_detail;
 
 Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto why = unknown_key(
+  if (auto st = unknown_key(
           j, {"experiment",     "m",          "n",           "k",         "input",    "weight",
               "bias",           "output",     "accumulate",  "rounding",  "overflow", "input_scaling",
               "weight_scaling", "input_data", "weight_data", "bias_data", "seed",     "high_precision_reference",
               "threads",        "input_file", "weight_file", "bias_file", "raw",      "comment",
               "input_via",      "weight_via", "bias_via",    "framework", "backend",  "fast_accumulation"});
-      !why.empty())
-    return Error{why};
+      !st)
+    return Error{st.error()};
   MatmulSpec spec;
   MatmulConfig& c = spec.config;
   Reader r{j, {}};
@@ -49,10 +49,9 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
     if (r.dtype("bias", &b)) c.bias = b;
   }
   if (r.string("accumulate", &accumulate) && !accumulate.empty()) {
-    std::string why;
-    auto a = parse_accumulation(accumulate, &why);
+    auto a = parse_accumulation(accumulate);
     if (a) c.accumulate = *a;
-    else r.fail("accumulate", why);
+    else r.fail("accumulate", a.error());
   }
   r.cast_policy(&c.cast);
   r.scaling("input_scaling", &c.input_scaling) && r.scaling("weight_scaling", &c.weight_scaling);
@@ -83,24 +82,24 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   if (r.string("framework", &spec.framework) && !spec.framework.empty() && !promote::find_engine(spec.framework))
     r.fail("framework", "unknown framework '" + spec.framework + "' (" + promote::engine_names() + ")");
   if (!r.error.empty()) return Error{r.error};
-  if (auto why = check(spec); !why.empty()) return Error{why};
+  if (auto st = check(spec); !st) return Error{st.error()};
   return spec;
 }
 
-std::string check(const MatmulSpec& s) {
+Status check(const MatmulSpec& s) {
   if (s.framework.empty()) return check(s.config);
-  if (auto why = check_setup(s.config); !why.empty()) return why;
+  if (auto st = check_setup(s.config); !st) return st;
   return framework_lacks(s.config, s.framework);
 }
 
-std::string framework_lacks(const MatmulConfig& c, const std::string& engine_id) {
+Status framework_lacks(const MatmulConfig& c, const std::string& engine_id) {
   const promote::Engine* e = promote::find_engine(engine_id);
-  if (!e) return "unknown framework '" + engine_id + "' (" + promote::engine_names() + ")";
+  if (!e) return Error{"unknown framework '" + engine_id + "' (" + promote::engine_names() + ")"};
   for (DType t : {c.input, c.weight, c.bias.value_or(c.input)})
     if (!e->has_dtype(t))
-      return std::string(e->framework) + " has no " + std::string(name(t)) +
-             (is_custom(t) ? " (a custom format: leave the framework out to run its arithmetic alone)" : "");
-  return "";
+      return Error{std::string(e->framework) + " has no " + std::string(name(t)) +
+                   (is_custom(t) ? " (a custom format: leave the framework out to run its arithmetic alone)" : "")};
+  return {};
 }
 
 json to_json(const MatmulSpec& s) {
@@ -284,7 +283,7 @@ Expected<MlpConfig> mlp_config_from_json(const json& j) {
   auto spec = matmul_spec_from_json(layer);
   if (!spec) return Error{spec.error()};
   c.layer = spec->config;
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto st = check(c); !st) return Error{st.error()};
   return c;
 }
 

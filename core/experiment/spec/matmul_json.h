@@ -44,11 +44,11 @@ nlohmann::json to_json(const MatmulSpec& s);
 // names a framework -- float64 x float32 raises in PyTorch whatever the accumulation, and
 // NumPy computes it in float64 (framework_check.h's run_spec) -- and a dtype the framework
 // lacks (framework_lacks).
-std::string check(const MatmulSpec& s);
+Status check(const MatmulSpec& s);
 
 // Which of the config's dtypes (input, weight, bias) the framework does not have, in words;
 // empty when it has them all. A custom format is in none.
-std::string framework_lacks(const MatmulConfig& c, const std::string& engine_id);
+Status framework_lacks(const MatmulConfig& c, const std::string& engine_id);
 
 // {"experiment": "mlp", "layers": 8, "width": 256, "batch": 64, "activation": "relu", ...}
 // with the matrix experiment's dtype, accumulation, recipe, rounding, data and seed keys.

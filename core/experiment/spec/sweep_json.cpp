@@ -12,10 +12,10 @@ using namespace json_detail;
 
 Expected<DotSweepConfig> dot_config_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto why =
+  if (auto st =
           unknown_key(j, {"experiment", "lengths", "a", "b", "accumulate", "trials", "seed", "backend", "comment"});
-      !why.empty())
-    return Error{why};
+      !st)
+    return Error{st.error()};
   DotSweepConfig c;
   Reader r{j, {}};
   std::string kind = "dot";
@@ -42,9 +42,8 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
         else r.fail("accumulate", "must be a model or a list of models");
     else r.fail("accumulate", "must be a model or a list of models");
     for (const auto& spec : specs) {
-      std::string why;
-      if (auto a = parse_accumulation(spec, &why)) c.models.push_back(*a);
-      else r.fail("accumulate", why);
+      if (auto a = parse_accumulation(spec)) c.models.push_back(*a);
+      else r.fail("accumulate", a.error());
     }
   }
   if (c.models.empty()) c.models = {{AccumKind::Sequential, DType::float32}};
@@ -52,7 +51,7 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
   r.seed(&c.seed);
   r.string("backend", &c.backend);
   if (!r.error.empty()) return Error{r.error};
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto st = check(c); !st) return Error{st.error()};
   return c;
 }
 
@@ -93,10 +92,10 @@ json to_json(const DotSweepRow& r) {
 
 Expected<RoundtripSpec> roundtrip_spec_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto why = unknown_key(j, {"experiment", "rows", "cols", "dtype", "scaling", "rounding", "overflow", "data",
-                                 "seed", "input_file", "backend", "comment"});
-      !why.empty())
-    return Error{why};
+  if (auto st = unknown_key(j, {"experiment", "rows", "cols", "dtype", "scaling", "rounding", "overflow", "data",
+                                "seed", "input_file", "backend", "comment"});
+      !st)
+    return Error{st.error()};
   RoundtripSpec spec;
   RoundtripConfig& c = spec.config;
   Reader r{j, {}};
@@ -121,7 +120,7 @@ Expected<RoundtripSpec> roundtrip_spec_from_json(const json& j) {
              "is for drawn values (and a delayed recipe's history): with input_file the values are the tensor's");
   }
   if (!r.error.empty()) return Error{r.error};
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto st = check(c); !st) return Error{st.error()};
   return spec;
 }
 

@@ -9,10 +9,10 @@ using namespace json_detail;
 
 Expected<TrainConfig> train_config_from_json(const json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
-  if (auto why = unknown_key(
+  if (auto st = unknown_key(
           j, {"experiment", "models", "features", "samples", "steps", "learning_rate", "noise", "seed", "comment"});
-      !why.empty())
-    return Error{why};
+      !st)
+    return Error{st.error()};
   TrainConfig c;
   Reader r{j, {}};
   std::string kind = "train";
@@ -44,7 +44,7 @@ Expected<TrainConfig> train_config_from_json(const json& j) {
     }
   r.seed(&c.seed);
   if (!r.error.empty()) return Error{r.error};
-  if (auto why = check(c); !why.empty()) return Error{why};
+  if (auto st = check(c); !st) return Error{st.error()};
   return c;
 }
 

@@ -29,12 +29,12 @@ TEST(AccumulationSpec, EveryExampleOfTheGrammarParses) {
   for (const char* spec : {"f64", "i32", "f32:blas", "f64:blas", "f16:sequential", "f16:pairwise", "f16:pairwise:32",
                            "bf16:kahan", "f16:chunked:128", "f32:multiterm", "f32:multiterm:16:2", "f32:sequential:rtz",
                            "e6m9:sequential", "e4m3b9:fnuz:kahan"}) {
-    std::string error;
-    EXPECT_TRUE(parse_accumulation(spec, &error)) << spec << ": " << error;
+    const auto a = parse_accumulation(spec);
+    EXPECT_TRUE(a) << spec << ": " << a.error();
   }
-  std::string error;
-  EXPECT_FALSE(parse_accumulation("f32:sideways", &error));
-  EXPECT_NE(error.find(accumulation_grammar()), std::string::npos) << error;
+  const auto sideways = parse_accumulation("f32:sideways");
+  ASSERT_FALSE(sideways);
+  EXPECT_NE(sideways.error().find(accumulation_grammar()), std::string::npos) << sideways.error();
 }
 
 }  // namespace

@@ -696,7 +696,7 @@ TEST(Int32Accumulation, ExactThenWrapsLikeTwosComplement) {
   Accumulation i32;
   i32.kind = AccumKind::Int32;
   i32.format = DType::int32;
-  EXPECT_EQ(check(i32), "");
+  EXPECT_EQ(check(i32).error(), "");
   const size_t k = 140000;  // 127 * 127 * 140000 = 2,258,060,000 > 2^31 - 1
   const std::vector<double> a(k, 127.0), b(k, 127.0);
   EXPECT_EQ(dot(a, b, i32), 2258060000.0 - 4294967296.0);
@@ -707,8 +707,7 @@ TEST(Int32Accumulation, ExactThenWrapsLikeTwosComplement) {
   EXPECT_EQ(dot(small, w, i32), 16384.0 - 16256.0 + 15.0);
   // Non-integers are refused, not rounded.
   EXPECT_FALSE(gemm({1, 1, 1}, std::vector<double>{0.5}, std::vector<double>{1.0}, i32));
-  std::string err;
-  EXPECT_EQ(parse_accumulation("i32", &err)->kind, AccumKind::Int32);
+  EXPECT_EQ(parse_accumulation("i32")->kind, AccumKind::Int32);
 }
 
 }  // namespace

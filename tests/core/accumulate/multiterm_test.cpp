@@ -90,24 +90,24 @@ TEST(Multiterm, ZerosInfinitiesAndNaN) {
 }
 
 TEST(Multiterm, SpecsReadAndWriteBlockAndExtraBits) {
-  std::string why;
-  auto a = parse_accumulation("f32:multiterm:16:2:rtz", &why);
-  ASSERT_TRUE(a) << why;
+  auto a = parse_accumulation("f32:multiterm:16:2:rtz");
+  ASSERT_TRUE(a) << a.error();
   EXPECT_EQ(a->kind, AccumKind::Multiterm);
   EXPECT_EQ(a->block, 16);
   EXPECT_EQ(a->extra_bits, 2);
   EXPECT_EQ(a->rounding, Rounding::TowardZero);
   EXPECT_EQ(accumulation_spec(*a), "f32:multiterm:16:2:rtz");
   EXPECT_EQ(describe(*a), "f32 multi-term(16 + sum, 2 extra bits) rtz");
-  auto plain = parse_accumulation("f32:multiterm", &why);
-  ASSERT_TRUE(plain) << why;
+  auto plain = parse_accumulation("f32:multiterm");
+  ASSERT_TRUE(plain) << plain.error();
   EXPECT_EQ(plain->block, 16);  // an MMA step's K for 16-bit inputs
   EXPECT_EQ(plain->extra_bits, 0);
-  EXPECT_FALSE(parse_accumulation("f32:multiterm:16:24", &why));  // 24 + 24 + carries > 53 bits
-  EXPECT_NE(why.find("more than float64's 53"), std::string::npos) << why;
-  EXPECT_FALSE(parse_accumulation("f32:multiterm:0", &why));
-  EXPECT_FALSE(parse_accumulation("f32:chunked:16:2", &why));  // only multi-term takes two numbers
-  EXPECT_FALSE(parse_accumulation("f32:multiterm:16:2:3", &why));
+  const auto wide = parse_accumulation("f32:multiterm:16:24");  // 24 + 24 + carries > 53 bits
+  ASSERT_FALSE(wide);
+  EXPECT_NE(wide.error().find("more than float64's 53"), std::string::npos) << wide.error();
+  EXPECT_FALSE(parse_accumulation("f32:multiterm:0"));
+  EXPECT_FALSE(parse_accumulation("f32:chunked:16:2"));  // only multi-term takes two numbers
+  EXPECT_FALSE(parse_accumulation("f32:multiterm:16:2:3"));
 }
 
 // The bound holds on data where the truncation bites: many small terms after a large one.

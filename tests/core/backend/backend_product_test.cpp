@@ -91,10 +91,10 @@ class FakeDevice final : public testing_support::StubBackend {
     return Backend::error_stats(cs, output, rel_floor);
   }
   // The cast experiment's rounding: the CPU's, but never into e8m0 (as the CUDA backend).
-  Expected<bool> roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> v) override {
+  Status roundtrip_f64(const FloatFormat& f, const CastOptions& o, std::span<double> v) override {
     if (f.specials == Specials::E8M0) return Error{"no e8m0 kernel"};
     round_each(f, v, v, o);
-    return true;
+    return {};
   }
 };
 
@@ -235,8 +235,8 @@ TEST(MatmulBackend, Float16LibraryAccumulationNeedsADevice) {
   auto c = small_config(AccumKind::Blas, 32);
   c.input = c.weight = DType::float16;
   c.accumulate = {AccumKind::Blas, DType::float16};
-  EXPECT_EQ(experiment::check(c), "");  // the model itself is valid...
-  auto r = experiment::run_matmul(c);   // ...but the CPU has no float16 GEMM
+  EXPECT_EQ(experiment::check(c).error(), "");  // the model itself is valid...
+  auto r = experiment::run_matmul(c);           // ...but the CPU has no float16 GEMM
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("OpenBLAS has no float16 GEMM"), std::string::npos) << r.error();
 }
@@ -244,7 +244,7 @@ TEST(MatmulBackend, Float16LibraryAccumulationNeedsADevice) {
 TEST(MatmulBackend, UnknownBackendNameIsAConfigError) {
   auto c = small_config(AccumKind::Blas, 32);
   c.backend = "tpu";
-  EXPECT_NE(experiment::check(c).find("expected cpu, cuda or auto"), std::string::npos);
+  EXPECT_NE(experiment::check(c).error().find("expected cpu, cuda or auto"), std::string::npos);
 }
 
 TEST(SharedBackend, OneObjectPerNameAndAutoSharesIt) {

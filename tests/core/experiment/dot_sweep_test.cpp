@@ -15,10 +15,9 @@ namespace pl::experiment {
 namespace {
 
 Accumulation parsed(const std::string& spec) {
-  std::string error;
-  auto a = parse_accumulation(spec, &error);
-  EXPECT_TRUE(a) << error;
-  return a.value_or(Accumulation{});
+  auto a = parse_accumulation(spec);
+  EXPECT_TRUE(a) << a.error();
+  return a ? *a : Accumulation{};
 }
 
 // One reader of lengths for the command line and the window; they disagreed about 0 and about
@@ -46,7 +45,7 @@ TEST(DotSweep, NoMeasurementExceedsItsDeterministicBound) {
   for (const char* m : {"f32:sequential", "f32:pairwise:8", "f32:kahan", "f16:sequential", "bf16:sequential:rtz",
                         "f16:chunked:64", "f16:pairwise:16:up"})
     c.models.push_back(parsed(m));
-  ASSERT_EQ(check(c), "");
+  ASSERT_EQ(check(c).error(), "");
   const auto rows = dot_sweep(c);
   ASSERT_EQ(rows.size(), c.lengths.size() * c.models.size());
   for (const auto& r : rows) {
@@ -63,7 +62,7 @@ TEST(DotSweep, SumsThatOverflowAreCountedNotShownAsExact) {
   c.sum = true;
   c.trials = 16;
   c.models = {parsed("float8_e3m4:sequential")};
-  ASSERT_EQ(check(c), "");
+  ASSERT_EQ(check(c).error(), "");
   const auto rows = dot_sweep(c);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(not_finite_text(rows[0].stats), "-");
@@ -78,9 +77,9 @@ TEST(DotSweep, SumsThatOverflowAreCountedNotShownAsExact) {
     EXPECT_TRUE(std::isnan(f.series[0].y[1]));
   }
   // An accumulator that cannot hold a sum at all is refused.
-  std::string why;
-  EXPECT_FALSE(parse_accumulation("e8m0fnu:sequential", &why));
-  EXPECT_NE(why.find("no sign and no zero"), std::string::npos) << why;
+  const auto scale_format = parse_accumulation("e8m0fnu:sequential");
+  ASSERT_FALSE(scale_format);
+  EXPECT_NE(scale_format.error().find("no sign and no zero"), std::string::npos) << scale_format.error();
 }
 
 TEST(DotSweep, SameSeedSameNumbersAndCancelStops) {
@@ -129,11 +128,11 @@ TEST(DotSweep, ModelSpellings) {
   EXPECT_EQ(p.block, 16);
   EXPECT_EQ(p.rounding, Rounding::TowardZero);
   EXPECT_EQ(parsed("f16:chunked:128").chunk, 128);
-  std::string error;
   for (const char* bad : {"f64:kahan", "f32:sideways", "f32:kahan:4", "int8:sequential", "f32:pairwise:0",
                           "f16:chunked:x", "flaot32:sequential"}) {
-    EXPECT_FALSE(parse_accumulation(bad, &error)) << bad;
-    EXPECT_NE(error, "") << bad;
+    const auto a = parse_accumulation(bad);
+    ASSERT_FALSE(a) << bad;
+    EXPECT_NE(a.error(), "") << bad;
   }
 }
 
@@ -167,18 +166,18 @@ TEST(DotSweep, ConfigJsonRoundTrips) {
 TEST(DotSweep, BadConfigsAreRefused) {
   DotSweepConfig c;
   c.models = {parsed("f32:sequential")};
-  EXPECT_EQ(check(c), "");
+  EXPECT_EQ(check(c).error(), "");
   c.a_dtype = DType::float64;  // products would not be exact
-  EXPECT_NE(check(c), "");
+  EXPECT_NE(check(c).error(), "");
   c.a_dtype = DType::bfloat16;
   c.lengths = {0};
-  EXPECT_NE(check(c), "");
+  EXPECT_NE(check(c).error(), "");
   c.lengths = {4};
   c.trials = 0;
-  EXPECT_NE(check(c), "");
+  EXPECT_NE(check(c).error(), "");
   c.trials = 4;
   c.backend = "tpu";
-  EXPECT_EQ(check(c), "backend 'tpu': expected cpu, cuda or auto");
+  EXPECT_EQ(check(c).error(), "backend 'tpu': expected cpu, cuda or auto");
 }
 
 // A sweep of length 2^24 with 10^6 trials ran silently for days; its work is estimated first.
@@ -186,8 +185,7 @@ TEST(DotSweep, EstimatesItsWorkFromASample) {
   DotSweepConfig c;
   c.lengths = {16, 256};
   c.trials = 3;
-  std::string err;
-  c.models = {*parse_accumulation("f32:sequential", &err), *parse_accumulation("f16:sequential", &err)};
+  c.models = {*parse_accumulation("f32:sequential"), *parse_accumulation("f16:sequential")};
   const WorkEstimate small = estimate_dot_sweep(c);
   EXPECT_EQ(small.terms, (16.0 + 256.0) * 3 * 2);
   EXPECT_GT(small.seconds_per_term, 0);
@@ -201,13 +199,14 @@ TEST(DotSweep, EstimatesItsWorkFromASample) {
 
 // "bfloat16:" and "f32::kahan" were read as bfloat16 and f32 kahan.
 TEST(DotSweep, AModelWithAnEmptyPartIsRefused) {
-  std::string why;
   for (const char* spec : {"bfloat16:", ":bfloat16", "f32::kahan", "::"}) {
-    EXPECT_FALSE(parse_accumulation(spec, &why)) << spec;
-    EXPECT_NE(why.find("empty part"), std::string::npos) << spec << ": " << why;
+    const auto a = parse_accumulation(spec);
+    ASSERT_FALSE(a) << spec;
+    EXPECT_NE(a.error().find("empty part"), std::string::npos) << spec << ": " << a.error();
   }
-  EXPECT_TRUE(parse_accumulation("f32:kahan", &why));
-  EXPECT_TRUE(parse_accumulation("e4m3b9:fnuz:kahan", &why)) << why;
+  EXPECT_TRUE(parse_accumulation("f32:kahan"));
+  const auto custom = parse_accumulation("e4m3b9:fnuz:kahan");
+  EXPECT_TRUE(custom) << custom.error();
 }
 
 }  // namespace

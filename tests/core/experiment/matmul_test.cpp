@@ -54,7 +54,7 @@ TEST(MatmulGolden, MatchesTheNumpyEmulation) {
   for (const auto& c : golden["cases"]) {
     SCOPED_TRACE(c["name"].get<std::string>());
     const MatmulConfig cfg = config_of(c);
-    ASSERT_EQ(check(cfg), "");
+    ASSERT_EQ(check(cfg).error(), "");
     MatmulOperands ops{doubles(c["a"]), doubles(c["w"]), {}};
     if (c.contains("bias_values")) ops.bias = doubles(c["bias_values"]);
     auto r = run_matmul(cfg, ops);
@@ -176,7 +176,7 @@ TEST(Matmul, ARunOnOneThreadGivesTheSameBitsAsOnAll) {
   }
   MatmulConfig too_many;
   too_many.threads = kMaxThreads + 1;
-  EXPECT_NE(check(too_many).find("threads must lie in [0, 4096]"), std::string::npos);
+  EXPECT_NE(check(too_many).error().find("threads must lie in [0, 4096]"), std::string::npos);
 }
 
 // OpenBLAS 0.3.21's sgemm gives other bits on one thread than on two (measured on this 2-core
@@ -306,17 +306,17 @@ TEST(Matmul, TheBoundCheckIsTheSameForOperandsScaledByPowersOfTwo) {
 TEST(Matmul, BadConfigsSayWhy) {
   MatmulConfig c = small(MatmulOp::Linear);
   c.k = 0;
-  EXPECT_NE(check(c), "");
+  EXPECT_NE(check(c).error(), "");
   c = small(MatmulOp::Linear);
   c.m = c.n = c.k = 1 << 16;
-  EXPECT_NE(check(c).find("GiB"), std::string::npos);
+  EXPECT_NE(check(c).error().find("GiB"), std::string::npos);
   c = small(MatmulOp::Linear);
   c.input = DType::int8;  // no recipe
-  EXPECT_NE(check(c).find("needs a scaling recipe"), std::string::npos);
+  EXPECT_NE(check(c).error().find("needs a scaling recipe"), std::string::npos);
   c = small(MatmulOp::Linear);
   c.input = DType::float64;  // float64 products are not exact in float64
   c.accumulate = {AccumKind::Sequential, DType::float32};
-  EXPECT_NE(check(c).find("exact float64 products"), std::string::npos);
+  EXPECT_NE(check(c).error().find("exact float64 products"), std::string::npos);
   c = small(MatmulOp::Linear);
   auto r = run_matmul(c, MatmulOperands{std::vector<double>(5), std::vector<double>(7), {}});
   ASSERT_FALSE(r);
@@ -463,7 +463,7 @@ TEST(Framework, Float64DataIntoAFloat32ModelAsksTheFrameworkWhateverTheAccumulat
       {"framework", "torch"}};
   auto spec = matmul_spec_from_json(j);
   ASSERT_TRUE(spec) << spec.error();
-  EXPECT_EQ(check(*spec), "");  // what the window's setup view shows
+  EXPECT_EQ(check(*spec).error(), "");  // what the window's setup view shows
   auto run = run_spec(*spec);
   ASSERT_TRUE(run) << run.error();
   ASSERT_TRUE(run->raised());

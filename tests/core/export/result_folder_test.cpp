@@ -46,8 +46,8 @@ TEST(ResultFolder, RefusesToMixRunsUnlessForcedThenReplacesWhole) {
   const fs::path dest = t.p / "out";
   fs::create_directories(dest);
   std::ofstream(dest / "framework.json") << "stale";
-  EXPECT_NE(ResultFolder::refusal(dest.string(), false).find("is not empty: give --force"), std::string::npos);
-  EXPECT_FALSE(write_result_folder(dest.string(), false, [](const std::string&) -> Expected<bool> { return true; }));
+  EXPECT_NE(ResultFolder::refusal(dest.string(), false).error().find("is not empty: give --force"), std::string::npos);
+  EXPECT_FALSE(write_result_folder(dest.string(), false, [](const std::string&) -> Status { return {}; }));
   EXPECT_TRUE(fs::exists(dest / "framework.json"));
   auto ok = write_result_folder(dest.string(), true,
                                 [](const std::string& dir) { return io::write_file(dir + "/result.json", "new"); });
@@ -60,7 +60,7 @@ TEST(ResultFolder, RefusesToMixRunsUnlessForcedThenReplacesWhole) {
 TEST(ResultFolder, AnEmptyFolderIsTakenWithoutForce) {
   TempDir t;
   fs::create_directories(t.p / "out");
-  EXPECT_EQ(ResultFolder::refusal((t.p / "out/").string(), false), "");
+  EXPECT_EQ(ResultFolder::refusal((t.p / "out/").string(), false).error(), "");
   EXPECT_TRUE(write_result_folder((t.p / "out").string(), false,
                                   [](const std::string& dir) { return io::write_file(dir + "/a", "a"); }));
   EXPECT_TRUE(fs::exists(t.p / "out/a"));
@@ -70,15 +70,15 @@ TEST(ResultFolder, RefusesFilesLinksAndEmptyNames) {
   TempDir t;
   std::ofstream(t.p / "file") << "x";
   fs::create_directory_symlink(t.p, t.p / "link");
-  EXPECT_NE(ResultFolder::refusal((t.p / "file").string(), true).find("is not a folder"), std::string::npos);
-  EXPECT_NE(ResultFolder::refusal((t.p / "link").string(), true).find("symbolic link"), std::string::npos);
-  EXPECT_NE(ResultFolder::refusal("", true).find("empty"), std::string::npos);
+  EXPECT_NE(ResultFolder::refusal((t.p / "file").string(), true).error().find("is not a folder"), std::string::npos);
+  EXPECT_NE(ResultFolder::refusal((t.p / "link").string(), true).error().find("symbolic link"), std::string::npos);
+  EXPECT_NE(ResultFolder::refusal("", true).error().find("empty"), std::string::npos);
 }
 
 TEST(ResultFolder, AFailedOrAbandonedFolderLeavesNothing) {
   TempDir t;
   const fs::path dest = t.p / "out";
-  auto failed = write_result_folder(dest.string(), false, [](const std::string& dir) -> Expected<bool> {
+  auto failed = write_result_folder(dest.string(), false, [](const std::string& dir) -> Status {
     if (auto w = io::write_file(dir + "/setup.json", "{}"); !w) return w;
     return Error{"cannot write " + dir + "/figure.png: disk full"};
   });

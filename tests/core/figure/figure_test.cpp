@@ -132,9 +132,7 @@ TEST(Figures, DotSweepFigureHasAMeasuredLineWithMarkersAndABoundLinePerModel) {
   experiment::DotSweepConfig c;
   c.lengths = {16, 256};
   c.trials = 4;
-  std::string err;
-  c.models = {*experiment::parse_accumulation("f16:sequential", &err),
-              *experiment::parse_accumulation("f32:kahan", &err)};
+  c.models = {*experiment::parse_accumulation("f16:sequential"), *experiment::parse_accumulation("f32:kahan")};
   const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
   ASSERT_EQ(f.series.size(), 6u);
   EXPECT_EQ(f.series[0].x, (std::vector<double>{16, 256}));
@@ -151,10 +149,8 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
   experiment::DotSweepConfig c;
   c.lengths = {1024, 4096};
   c.trials = 2;
-  std::string err;
-  c.models = {*experiment::parse_accumulation("f16:sequential", &err),
-              *experiment::parse_accumulation("bf16:sequential", &err),
-              *experiment::parse_accumulation("f32:sequential", &err)};
+  c.models = {*experiment::parse_accumulation("f16:sequential"), *experiment::parse_accumulation("bf16:sequential"),
+              *experiment::parse_accumulation("f32:sequential")};
   const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
   ASSERT_EQ(f.series.size(), 9u);
   EXPECT_EQ(f.series[2].kind, SeriesKind::Points);
@@ -170,8 +166,7 @@ TEST(Figures, SumFigureNamesItsOwnNormaliser) {
   experiment::DotSweepConfig c;
   c.lengths = {16};
   c.trials = 2;
-  std::string err;
-  c.models = {*experiment::parse_accumulation("f32:sequential", &err)};
+  c.models = {*experiment::parse_accumulation("f32:sequential")};
   const auto rows = experiment::dot_sweep(c);
   EXPECT_EQ(dot_sweep_figure(rows, c).y.label, "max |e| / sum |a_k b_k|");
   c.sum = true;
@@ -500,7 +495,7 @@ TEST(Mlp, Float64NetworkMatchesItsReference) {
   ASSERT_TRUE(r) << r.error();
   for (const auto& l : r->layers) EXPECT_LT(l.network.normwise_rel, 1e-14);
   c.layer.n = 8;
-  EXPECT_NE(experiment::check(c), "");
+  EXPECT_NE(experiment::check(c).error(), "");
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ TEST(FileRead, ADirectoryIsAnErrorFromEveryReader) {
   Scratch s;
   const std::string d = (s.dir / "a.json").string();
   const std::string said = d + " is a directory, not a file";
-  EXPECT_EQ(not_a_file(d), said);
+  EXPECT_EQ(not_a_file(d).error(), said);
   expect_error(read_json_file(d), said);
   expect_error(read_file(d, 1 << 20), said);
   expect_error(read_npy(d), said);
@@ -91,9 +91,9 @@ TEST(FileRead, HugeNamesAreRefusedByLength) {
   ASSERT_FALSE(d);
   EXPECT_LT(d.error().size(), 200u);
   EXPECT_NE(d.error().find("(10000000 characters) is not a dtype name"), std::string::npos);
-  std::string why;
-  EXPECT_FALSE(experiment::parse_accumulation(huge, &why));
-  EXPECT_LT(why.size(), 200u);
+  const auto a = experiment::parse_accumulation(huge);
+  ASSERT_FALSE(a);
+  EXPECT_LT(a.error().size(), 200u);
 }
 
 }  // namespace

@@ -96,42 +96,41 @@ INSTANTIATE_TEST_SUITE_P(Releases, NumpyPromotion, ::testing::Values(Version::V2
 // Python int literals are held exactly up to 2**127 in magnitude (the engines model ints past
 // int64 and uint64); past that the parser says so instead of wrapping or saturating.
 TEST(PyValue, IntLiteralsAreExactUpTo2To127) {
-  std::string error;
-  auto v = parse_py_value("170141183460469231731687303715884105727", &error);  // 2**127 - 1
-  ASSERT_TRUE(v) << error;
+  auto v = parse_py_value("170141183460469231731687303715884105727");  // 2**127 - 1
+  ASSERT_TRUE(v) << v.error();
   EXPECT_EQ(int128_to_string(v->integer), "170141183460469231731687303715884105727");
-  v = parse_py_value("-2**126", &error);
-  ASSERT_TRUE(v) << error;
+  v = parse_py_value("-2**126");
+  ASSERT_TRUE(v) << v.error();
   EXPECT_EQ(int128_to_string(v->integer), "-85070591730234615865843651857942052864");
   EXPECT_EQ(v->real, -0x1p126);
-  v = parse_py_value("1_000**3", &error);
-  ASSERT_TRUE(v) << error;
+  v = parse_py_value("1_000**3");
+  ASSERT_TRUE(v) << v.error();
   EXPECT_EQ(int128_to_string(v->integer), "1000000000");
   for (const char* one : {"0**0", "1**1000", "7**0"}) {
-    v = parse_py_value(one, &error);
-    ASSERT_TRUE(v) << one << ": " << error;
+    v = parse_py_value(one);
+    ASSERT_TRUE(v) << one << ": " << v.error();
     EXPECT_EQ(int128_to_string(v->integer), "1") << one;
   }
-  v = parse_py_value("0**5", &error);
-  ASSERT_TRUE(v) << error;
+  v = parse_py_value("0**5");
+  ASSERT_TRUE(v) << v.error();
   EXPECT_EQ(int128_to_string(v->integer), "0");
   for (const char* big :
        {"2**127", "170141183460469231731687303715884105728", "10**40", "-3**81",
         "2**1000000000000000000000000000000000000000", "99999999999999999999999999999999999999999**2"}) {
-    error.clear();
-    EXPECT_FALSE(parse_py_value(big, &error)) << big;
-    EXPECT_NE(error.find("lies past 2**127 in magnitude"), std::string::npos) << big << ": " << error;
+    const auto large = parse_py_value(big);
+    ASSERT_FALSE(large) << big;
+    EXPECT_NE(large.error().find("lies past 2**127 in magnitude"), std::string::npos) << big << ": " << large.error();
   }
   // Huge exponents of 0 and 1 are small; malformed literals are called malformed, not large
   // (the first cut of the 2**127 limit said "2**" lay past it).
-  v = parse_py_value("1**1000000000000000000000000000000000000000", &error);
-  ASSERT_TRUE(v) << error;
+  v = parse_py_value("1**1000000000000000000000000000000000000000");
+  ASSERT_TRUE(v) << v.error();
   EXPECT_EQ(int128_to_string(v->integer), "1");
   for (const char* malformed : {"2**", "--5", "*", "2**3**2", "**2"}) {
-    error.clear();
-    EXPECT_FALSE(parse_py_value(malformed, &error)) << malformed;
-    EXPECT_NE(error.find("is not a Python bool, int, float or complex literal"), std::string::npos)
-        << malformed << ": " << error;
+    const auto bad = parse_py_value(malformed);
+    ASSERT_FALSE(bad) << malformed;
+    EXPECT_NE(bad.error().find("is not a Python bool, int, float or complex literal"), std::string::npos)
+        << malformed << ": " << bad.error();
   }
 }
 

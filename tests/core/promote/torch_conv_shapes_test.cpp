@@ -94,12 +94,14 @@ TEST(TorchConvShapes, TheDefaultShapeIsTheGoldenTablesOne) {
 TEST(TorchConvShapes, RefusesShapesPyTorchRefuses) {
   using torch::check_conv_shape;
   using torch::Op;
-  EXPECT_EQ(check_conv_shape(Op::Conv2d, {{1, 3, 8, 8}, {4, 3, 3, 3}}), "");
-  EXPECT_NE(check_conv_shape(Op::Conv2d, {{1, 3, 8}, {4, 3, 3, 3}}).find("4 dimensions"), std::string::npos);
-  EXPECT_NE(check_conv_shape(Op::Conv2d, {{1, 3, 8, 8}, {4, 2, 3, 3}}).find("expects 2"), std::string::npos);
-  EXPECT_NE(check_conv_shape(Op::Conv2d, {{1, 4, 8, 8}, {3, 2, 3, 3}, 2}).find("not divisible"), std::string::npos);
-  EXPECT_NE(check_conv_shape(Op::Conv1d, {{1, 1, 2}, {1, 1, 3}}).find("larger than the input"), std::string::npos);
-  EXPECT_NE(check_conv_shape(Op::Conv1d, {{0, 1, 2}, {1, 1, 1}}).find("from 1"), std::string::npos);
+  EXPECT_EQ(check_conv_shape(Op::Conv2d, {{1, 3, 8, 8}, {4, 3, 3, 3}}).error(), "");
+  EXPECT_NE(check_conv_shape(Op::Conv2d, {{1, 3, 8}, {4, 3, 3, 3}}).error().find("4 dimensions"), std::string::npos);
+  EXPECT_NE(check_conv_shape(Op::Conv2d, {{1, 3, 8, 8}, {4, 2, 3, 3}}).error().find("expects 2"), std::string::npos);
+  EXPECT_NE(check_conv_shape(Op::Conv2d, {{1, 4, 8, 8}, {3, 2, 3, 3}, 2}).error().find("not divisible"),
+            std::string::npos);
+  EXPECT_NE(check_conv_shape(Op::Conv1d, {{1, 1, 2}, {1, 1, 3}}).error().find("larger than the input"),
+            std::string::npos);
+  EXPECT_NE(check_conv_shape(Op::Conv1d, {{0, 1, 2}, {1, 1, 1}}).error().find("from 1"), std::string::npos);
 }
 
 }  // namespace

@@ -39,10 +39,10 @@ TEST(MemoryRoom, ParsesTheKernelsFiles) {
 TEST(MemoryRoom, TheCheckSaysWhatIsNeededAndWhatIsFree) {
   constexpr double kGiB = 1024.0 * 1024 * 1024;
   const MemoryRoom room{2.5 * kGiB, "ulimit -v"};
-  EXPECT_EQ(check_room(2 * kGiB, "the shape", room), "");
-  EXPECT_EQ(check_room(6 * kGiB, "the shape", room),
+  EXPECT_EQ(check_room(2 * kGiB, "the shape", room).error(), "");
+  EXPECT_EQ(check_room(6 * kGiB, "the shape", room).error(),
             "the shape needs about 6.0 GiB of working memory; 2.5 GiB is free here (ulimit -v)");
-  EXPECT_EQ(check_room(1e30, "the shape", std::nullopt), "");  // nothing known, nothing refused
+  EXPECT_EQ(check_room(1e30, "the shape", std::nullopt).error(), "");  // nothing known, nothing refused
   const auto here = memory_room();
   ASSERT_TRUE(here) << "Linux has /proc/meminfo";
   EXPECT_GT(here->bytes, 0);
