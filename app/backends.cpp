@@ -9,7 +9,7 @@ namespace pl {
 
 void register_compiled_backends() {
 #ifdef PL_WITH_CUDA
-  register_backend("cuda", [] { return make_cuda_backend(); });
+  register_backend(BackendChoice::Cuda, [] { return make_cuda_backend(); });
 #endif
 }
 

@@ -16,6 +16,7 @@
 #include <iostream>
 #include <map>
 
+#include "app/cli/backend_option.h"
 #include "app/cli/cli.h"
 #include "app/cli/product_bench.h"
 #include "core/accumulate/blas.h"
@@ -33,7 +34,8 @@ namespace pl::cli {
 namespace {
 
 struct BenchArgs {
-  std::string op = "convert", backend = "auto", rounding = "rne";
+  std::string op = "convert", rounding = "rne";
+  BackendChoice backend = BackendChoice::Auto;
   std::vector<std::string> dtypes{"bfloat16"};
   bool dtypes_given = false;
   double seconds = 5;
@@ -83,7 +85,7 @@ int run_matmul_bench(const BenchArgs& a) {
                                 {"weight", dtype},
                                 {"output", dtype},
                                 {"accumulate", a.accumulate},
-                                {"backend", a.backend},
+                                {"backend", backend_choice_name(a.backend)},
                                 {"threads", a.threads}};
       auto spec = experiment::matmul_spec_from_json(j);
       if (!spec) {
@@ -134,8 +136,12 @@ int run_matmul_bench(const BenchArgs& a) {
     std::fflush(stdout);
   }
   if (a.json) {
-    nlohmann::json out{{"op", "matmul"},       {"backend", a.backend},       {"library", library},
-                       {"threads", a.threads}, {"accumulate", a.accumulate}, {"reps", reps},
+    nlohmann::json out{{"op", "matmul"},
+                       {"backend", backend_choice_name(a.backend)},
+                       {"library", library},
+                       {"threads", a.threads},
+                       {"accumulate", a.accumulate},
+                       {"reps", reps},
                        {"results", rows}};
     std::cout << out.dump(2) << "\n";
   } else {
@@ -166,7 +172,7 @@ int run_throughput_bench(const BenchArgs& a) {
     dtypes.push_back(*t);
   }
   const size_t n = a.sizes.empty() ? 512 : a.sizes.front();
-  const size_t largest = a.backend == "cpu" ? 4096 : 16384;
+  const size_t largest = experiment::largest_product_bench(a.backend);
   if (a.sizes.size() > 1 || n == 0 || n > largest) {
     std::fprintf(stderr, "error: throughput samples one size in [1, %zu] (--sizes N)\n", largest);
     return kExitBadInput;
@@ -196,7 +202,7 @@ int run_throughput_bench(const BenchArgs& a) {
   const experiment::ThroughputDevice where = experiment::throughput_device(a.backend);
   const bool gpu = where.gpu;
   const std::string& device = where.name;
-  const std::string& backend = where.backend;
+  const std::string backend(backend_choice_name(where.backend));
   const experiment::RateUnit unit = experiment::rate_unit(gpu);
   std::vector<DType> emulated;
   nlohmann::json rows = nlohmann::json::array();
@@ -266,13 +272,13 @@ int run_bench(const BenchArgs& a) {
     std::fprintf(stderr, "error: %s\n", st.error().c_str());
     return kExitFailed;
   }
-  std::string note;
-  auto backend = open_backend(a.backend, &note);
-  if (!backend) {
-    std::fprintf(stderr, "error: %s\n", backend.error().c_str());
-    return kExitBadInput;
+  auto opened = open_backend(a.backend);
+  if (!opened) {
+    std::fprintf(stderr, "error: %s\n", opened.error().c_str());
+    return kExitFailed;  // the device, not the input
   }
-  if (!note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());
+  if (!opened->note.empty()) std::fprintf(stderr, "note: %s\n", opened->note.c_str());
+  Backend* const backend = opened->backend.get();
   CastOptions o;
   if (!parse_rounding(a.rounding.c_str(), &o.rounding)) {
     std::fprintf(stderr, "error: unknown rounding '%s'\n", a.rounding.c_str());
@@ -287,7 +293,7 @@ int run_bench(const BenchArgs& a) {
     }
     refs.push_back(*r);
   }
-  DeviceInfo dev = (*backend)->device_info();
+  DeviceInfo dev = backend->device_info();
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json)
     std::printf("device: %s (%s)  elements: %zu  rounding: %s\n%-16s %12s %12s %8s\n", dev.name.c_str(),
@@ -295,7 +301,7 @@ int run_bench(const BenchArgs& a) {
                 "ratio");
   std::string method;
   for (const auto& ref : refs) {
-    auto t = (*backend)->time_roundtrip_f32(ref.format, o, a.elements, a.reps);
+    auto t = backend->time_roundtrip_f32(ref.format, o, a.elements, a.reps);
     if (!t) {
       std::fprintf(stderr, "error: %s: %s\n", ref.name.c_str(), t.error().c_str());
       return kExitFailed;
@@ -333,7 +339,7 @@ Runner add_bench(CLI::App& app) {
                  "convert (array round trip, default) | matmul (whole experiment) | product (the bare "
                  "product on the backend, TFLOP/s and % of peak) | throughput (live sampler)");
   app.add_flag("--fast-accum", a->fast_accumulation, "product: float8 tensor cores' fast accumulation (CUDA)");
-  app.add_option("--backend", a->backend, "auto | cpu | cuda");
+  add_backend_option(app, &a->backend, "where it runs (default auto)");
   app.add_option("--formats", a->formats, "convert: formats to convert through")->delimiter(',');
   app.add_option("--dtypes", a->dtypes, "matmul, throughput: input = weight = output dtypes, one run each")
       ->delimiter(',')

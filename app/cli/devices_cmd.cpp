@@ -55,12 +55,12 @@ Runner add_devices(CLI::App& app) {
   return [json, peaks]() {
     if (*peaks) return list_peaks(*json);
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& n : registered_backends()) {
-      auto b = open_backend(n);
-      nlohmann::json j{{"backend", n}, {"available", b.ok()}};
+    for (const BackendChoice c : registered_backends()) {
+      auto b = open_backend(c);
+      nlohmann::json j{{"backend", backend_choice_name(c)}, {"available", b.ok()}};
       const peak::Part* part = nullptr;
       if (b) {
-        DeviceInfo d = (*b)->device_info();
+        DeviceInfo d = b->backend->device_info();
         j.update({{"name", d.name},
                   {"compute_capability", d.compute_capability},
                   {"cores", d.cores},
@@ -78,13 +78,13 @@ Runner add_devices(CLI::App& app) {
         continue;
       }
       if (!b) {
-        std::printf("%-5s unavailable: %s\n", n.c_str(), b.error().c_str());
+        std::printf("%-5s unavailable: %s\n", std::string(backend_choice_name(c)).c_str(), b.error().c_str());
         continue;
       }
       const std::string cc = j["compute_capability"].get<std::string>();
-      std::printf("%-5s %s%s, %d %s, %.1f GiB\n      %s\n", n.c_str(), j["name"].get<std::string>().c_str(),
-                  cc.empty() ? "" : (", compute capability " + cc).c_str(), j["cores"].get<int>(),
-                  cc.empty() ? "threads" : "SMs", j["memory_gib"].get<double>(),
+      std::printf("%-5s %s%s, %d %s, %.1f GiB\n      %s\n", std::string(backend_choice_name(c)).c_str(),
+                  j["name"].get<std::string>().c_str(), cc.empty() ? "" : (", compute capability " + cc).c_str(),
+                  j["cores"].get<int>(), cc.empty() ? "threads" : "SMs", j["memory_gib"].get<double>(),
                   j["runtime"].get<std::string>().c_str());
       if (part) print_rates(*part);
       else std::printf("      no published peaks: %s\n", j["peaks_note"].get<std::string>().c_str());

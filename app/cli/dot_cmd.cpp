@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/backend_option.h"
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
@@ -34,7 +35,8 @@ struct DotArgs {
   int trials = 64;
   uint64_t seed = 0;
   bool json = false, sum = false, force = false;
-  std::string save, backend = "cpu";
+  std::string save;
+  BackendChoice backend = BackendChoice::Cpu;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -59,9 +61,9 @@ Runner add_dot(CLI::App& app) {
                      ". chunked sums N products in FMT, then in float32; multiterm is a tensor core's block adder");
   app.add_option("--trials", args->trials, "Dot products per length and model");
   app.add_option("--seed", args->seed, "Seed of the input draws");
-  app.add_option("--backend", args->backend,
-                 "Where the dot products run: cpu (default), cuda, or auto (cuda when there); a model the "
-                 "device cannot run runs on the CPU, and the table says why");
+  add_backend_option(app, &args->backend,
+                     "where the dot products run (default cpu; auto: cuda when there); a model the device cannot "
+                     "run runs on the CPU, and the table says why");
   app.add_flag("--json", args->json, "Machine-readable output");
   app.add_option("--save", args->save,
                  "Write the error-versus-K figure (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an "
@@ -129,7 +131,7 @@ Runner add_dot(CLI::App& app) {
                          {"sum", c.sum},
                          {"trials", c.trials},
                          {"seed", c.seed},
-                         {"backend", c.backend},
+                         {"backend", backend_choice_name(c.backend)},
                          {"rows", nlohmann::json::array()}};
       for (const auto& r : rows) out["rows"].push_back(experiment::to_json(r));
       std::cout << out.dump(1) << "\n";

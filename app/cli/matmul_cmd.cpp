@@ -9,6 +9,7 @@
 #include <iostream>
 #include <vector>
 
+#include "app/cli/backend_option.h"
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "core/accumulate/accumulation_spec.h"
@@ -31,7 +32,7 @@ struct MatmulArgs {
   uint64_t threads = 0;  // 0: all cores
   bool linear = false, raw = false, high = false, json = false;
   std::string out, save, framework;
-  std::string backend;  // empty: the config's default (cpu)
+  std::optional<BackendChoice> backend;  // none: the config's default (cpu)
   bool fast_accumulation = false;
   bool force = false;  // --save over a non-empty folder replaces it
 };
@@ -75,9 +76,9 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--framework", a->framework,
                  "run it as this framework would (torch, numpy, jax, tf, ...): when the call raises, "
                  "run the fixes side by side instead");
-  app.add_option("--backend", a->backend,
-                 "auto | cpu | cuda: where the product runs (default cpu); a model the device cannot run "
-                 "falls back to the CPU, with a note");
+  add_backend_option(app, &a->backend,
+                     "where the product runs (default cpu); a model the device cannot run falls back to the "
+                     "CPU, with a note");
   app.add_flag("--fast-accum", a->fast_accumulation, "float8 products on CUDA: the tensor cores' fast accumulation");
   app.add_option("--threads", a->threads, "CPU threads the run may use, OpenBLAS's included (default 0: all cores)");
   return [a, drawn_only]() {
@@ -113,8 +114,8 @@ Runner add_matmul(CLI::App& app) {
     if (!a->a.empty()) j["input_file"] = a->a;
     if (!a->b.empty()) j["weight_file"] = a->b;
     if (!a->bias.empty()) j["bias_file"] = a->bias;
-    if (!a->framework.empty()) j["framework"] = a->framework;  // checked with the file's key
-    if (!a->backend.empty()) j["backend"] = a->backend;        // likewise
+    if (!a->framework.empty()) j["framework"] = a->framework;         // checked with the file's key
+    if (a->backend) j["backend"] = backend_choice_name(*a->backend);  // likewise
     if (a->fast_accumulation) j["fast_accumulation"] = true;
     if (a->threads) j["threads"] = a->threads;  // its range checked with the file's key
     auto spec = experiment::matmul_spec_from_json(j);

@@ -5,6 +5,7 @@
 // Error through the layers of a small MLP (nn.Linear init) against the float64 network.
 #include <iostream>
 
+#include "app/cli/backend_option.h"
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
@@ -19,7 +20,7 @@ struct MlpArgs {
   std::string activation = "relu", input = "bfloat16", weight = "bfloat16", bias, output = "bfloat16";
   std::string accumulate = "f32:blas", rounding = "rne", input_scaling = "none", weight_scaling = "none",
               data = "normal", save;
-  std::string backend;  // empty: the config's default (cpu)
+  std::optional<BackendChoice> backend;  // none: the config's default (cpu)
   uint64_t seed = 0;
   uint64_t threads = 0;  // 0: all cores
   bool json = false, force = false;
@@ -78,9 +79,9 @@ Runner add_mlp(CLI::App& app) {
   app.add_option("--weight-scaling", a->weight_scaling, "recipe for the weights");
   app.add_option("--data", a->data, "distribution of the input");
   app.add_option("--seed", a->seed, "seed");
-  app.add_option("--backend", a->backend,
-                 "auto | cpu | cuda: where every layer's product runs (default cpu); a model the device "
-                 "cannot run falls back to the CPU, with a note");
+  add_backend_option(app, &a->backend,
+                     "where every layer's product runs (default cpu); a model the device cannot run falls back "
+                     "to the CPU, with a note");
   app.add_option("--threads", a->threads, "CPU threads the run may use, OpenBLAS's included (default 0: all cores)");
   app.add_option("--save", a->save,
                  "write the figure, result.json and setup.json into this folder (whole or not at all; an existing "
@@ -103,8 +104,8 @@ Runner add_mlp(CLI::App& app) {
                         {"input_data", a->data},
                         {"seed", a->seed}};
     if (!a->bias.empty()) j["bias"] = a->bias;
-    if (!a->backend.empty()) j["backend"] = a->backend;  // checked with the file's key
-    if (a->threads) j["threads"] = a->threads;           // likewise
+    if (a->backend) j["backend"] = backend_choice_name(*a->backend);
+    if (a->threads) j["threads"] = a->threads;  // likewise
     return run_mlp_json(j, a->save, a->force, a->json);
   };
 }

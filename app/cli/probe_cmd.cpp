@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/backend_option.h"
 #include "app/cli/cli.h"
 #include "core/accumulate/accumulation_spec.h"
 #include "core/backend/backend.h"
@@ -20,7 +21,8 @@ namespace pl::cli {
 namespace {
 
 struct ProbeArgs {
-  std::string backend = "auto", dtype = "float16", accumulate = "f32:blas";
+  std::string dtype = "float16", accumulate = "f32:blas";
+  BackendChoice backend = BackendChoice::Auto;
   bool fast = false, json = false;
   std::vector<std::string> check_models;
 };
@@ -62,7 +64,7 @@ int check_models(Backend& backend, DType input, const experiment::Accumulation& 
 
 Runner add_accumulation_probe(CLI::App& app) {
   auto a = std::make_shared<ProbeArgs>();
-  app.add_option("--backend", a->backend, "auto | cpu | cuda (default auto)");
+  add_backend_option(app, &a->backend, "the backend probed (default auto)");
   app.add_option("--dtype", a->dtype, "input dtype of the probed product (default float16)");
   app.add_option("--accumulate", a->accumulate, "the library model probed: f32:blas (default), f16:blas, f64:blas");
   app.add_flag("--fast-accum", a->fast, "float8 on CUDA: cuBLASLt's fast accumulation");

@@ -47,7 +47,7 @@ int run_product_bench(const ProductBenchArgs& a) {
     }
     for (size_t n : a.sizes) {
       // The operands only, sized for the device that times them (8192 and up on a GPU).
-      auto bench = experiment::product_bench_operands(*t, n, device.name());
+      auto bench = experiment::product_bench_operands(*t, n, parse_backend_choice(device.name()).value_or(a.backend));
       if (!bench) {  // recorded, and the other sizes and dtypes still run
         std::fprintf(stderr, "error: %s x %zu: %s\n", dname.c_str(), n, bench.error().c_str());
         rows.push_back({{"dtype", dname}, {"n", n}, {"error", bench.error()}});

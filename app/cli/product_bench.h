@@ -8,10 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/backend_choice.h"
+
 namespace pl::cli {
 
 struct ProductBenchArgs {
-  std::string backend = "auto";
+  BackendChoice backend = BackendChoice::Auto;
   std::vector<std::string> dtypes;
   std::vector<size_t> sizes;
   std::string accumulate;  // empty: the dtype's default (f64:blas, f32:blas, i32)

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <vector>
 
+#include "app/cli/backend_option.h"
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
@@ -21,7 +22,8 @@ namespace pl::cli {
 namespace {
 struct RoundtripArgs {
   std::string dtype = "float8_e4m3fn", scaling = "none", rounding = "rne", overflow = "default", data = "normal", input,
-              save, backend = "cpu";
+              save;
+  BackendChoice backend = BackendChoice::Cpu;
   size_t rows = 256, cols = 1024;
   uint64_t seed = 0;
   bool json = false, force = false;
@@ -48,9 +50,9 @@ Runner add_roundtrip(CLI::App& app) {
       app.add_option("--cols", a->cols, "values per row (MX / NVFP4 blocks run along rows)")};
   app.add_option("--input", a->input, "a 2-D tensor from FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1]");
   app.add_option("--seed", a->seed, "seed");
-  app.add_option("--backend", a->backend,
-                 "auto | cpu | cuda: where the elements are rounded (default cpu; scales, counts and statistics "
-                 "are the CPU's); what the device cannot round, the CPU does, with a note");
+  add_backend_option(app, &a->backend,
+                     "where the elements are rounded (default cpu; scales, counts and statistics are the CPU's); "
+                     "what the device cannot round, the CPU does, with a note");
   app.add_option("--save", a->save,
                  "write the figures (PNG, SVG, PDF, CSV) and result.json into this folder (whole or not at all; an "
                  "existing folder must be empty)");

@@ -4,6 +4,7 @@
 // terminal: matmul and linear, mlp, dot and sum (error versus length), cast, throughput.
 #include <iostream>
 
+#include "app/cli/backend_option.h"
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
@@ -17,7 +18,8 @@
 namespace pl::cli {
 namespace {
 struct RunArgs {
-  std::string config, backend, out;  // backend: empty keeps the file's (cpu when it names none)
+  std::string config, out;
+  std::optional<BackendChoice> backend;  // none: the file's (cpu when it names none)
   bool json = false, force = false;
 };
 
@@ -66,9 +68,9 @@ Runner add_run(CLI::App& app) {
                  "experiment file (JSON, docs/experiment-json.md); its \"experiment\" is one of " +
                      experiment::experiment_kind_names())
       ->required();
-  app.add_option("--backend", a->backend,
-                 "auto | cpu | cuda: where the products (and a cast experiment's rounding) run, overriding the "
-                 "file's \"backend\"; what the device cannot run falls back to the CPU, with a note");
+  add_backend_option(app, &a->backend,
+                     "where the products (and a roundtrip experiment's rounding) run, overriding the file's "
+                     "\"backend\"; what the device cannot run falls back to the CPU, with a note");
   app.add_option("--out", a->out,
                  "folder for the results: written whole or not at all; an existing folder must be empty")
       ->required();
@@ -83,18 +85,14 @@ Runner add_run(CLI::App& app) {
       return kExitBadInput;
     }
     nlohmann::json j = std::move(read).value();
-    if (!a->backend.empty() && !check_backend_choice(a->backend)) {
-      std::fprintf(stderr, "error: --backend must be auto, cpu or cuda\n");
-      return kExitBadInput;
-    }
     if (output_refused(a->out, a->force)) return kExitBadInput;
     if (const std::string note = experiment::kind_alias_note(j); !note.empty())
       std::fprintf(stderr, "note: %s: %s\n", a->config.c_str(), note.c_str());
     const std::string kind = experiment::experiment_kind(j);
     // Every kind runs its device work where the backend says: matmul, linear, mlp (every
-    // layer's product), dot and sum (each trial's product), throughput, and cast (the rounding
-    // of its elements).
-    if (!a->backend.empty()) j["backend"] = a->backend;
+    // layer's product), dot and sum (each trial's product), throughput, and roundtrip (the
+    // rounding of its elements).
+    if (a->backend) j["backend"] = backend_choice_name(*a->backend);
     // A sweep far past interactive scale is announced first.
     if (const auto w = experiment::estimate_file_work(j);
         w && w->seconds > experiment::kInteractiveSeconds && !a->force)

@@ -18,9 +18,9 @@ std::mutex& registry_mutex() {
   static std::mutex m;
   return m;
 }
-std::map<std::string, BackendFactory>& registry() {
-  static std::map<std::string, BackendFactory> r{
-      {"cpu", []() -> Expected<std::unique_ptr<Backend>> { return make_cpu_backend(); }}};
+std::map<BackendChoice, BackendFactory>& registry() {
+  static std::map<BackendChoice, BackendFactory> r{
+      {BackendChoice::Cpu, []() -> Expected<std::unique_ptr<Backend>> { return make_cpu_backend(); }}};
   return r;
 }
 
@@ -130,42 +130,42 @@ ConvertTiming make_convert_timing(size_t elements, std::vector<double> convert_s
   return t;
 }
 
-void register_backend(const std::string& name, BackendFactory factory) {
+void register_backend(BackendChoice device, BackendFactory factory) {
+  if (device == BackendChoice::Auto) return;  // a rule, not a device
   std::lock_guard lock(registry_mutex());
-  registry()[name] = std::move(factory);
+  registry()[device] = std::move(factory);
 }
 
-std::vector<std::string> registered_backends() {
+std::vector<BackendChoice> registered_backends() {
   std::lock_guard lock(registry_mutex());
-  std::vector<std::string> out;
-  for (auto& [n, f] : registry()) out.push_back(n);
+  std::vector<BackendChoice> out;
+  for (auto& [c, f] : registry()) out.push_back(c);
   return out;
 }
 
-Expected<std::unique_ptr<Backend>> open_backend(const std::string& name, std::string* note) {
+Expected<OpenedBackend> open_backend(BackendChoice choice) {
+  auto opened = [](Expected<std::unique_ptr<Backend>> b, std::string note = {}) -> Expected<OpenedBackend> {
+    if (!b) return Error{b.error()};
+    return OpenedBackend{std::move(b).value(), std::move(note)};
+  };
   BackendFactory factory;
   {
     std::lock_guard lock(registry_mutex());
-    if (name == "auto") {
-      auto it = registry().find("cuda");
-      if (it != registry().end()) {
+    if (choice == BackendChoice::Auto) {
+      std::string note = "this build has no CUDA backend; using the CPU backend";
+      if (auto it = registry().find(BackendChoice::Cuda); it != registry().end()) {
         auto b = it->second();
-        if (b) return b;
-        if (note) *note = "CUDA unavailable (" + b.error() + "); using the CPU backend";
-      } else if (note) {
-        *note = "this build has no CUDA backend; using the CPU backend";
+        if (b) return opened(std::move(b));
+        note = "CUDA unavailable (" + b.error() + "); using the CPU backend";
       }
-      return registry().at("cpu")();
+      return opened(registry().at(BackendChoice::Cpu)(), std::move(note));
     }
-    auto it = registry().find(name);
-    if (it == registry().end()) {
-      std::string known;
-      for (auto& [n, f] : registry()) known += " " + n;
-      return Error{"unknown backend '" + name + "'; available: auto" + known};
-    }
+    auto it = registry().find(choice);
+    if (it == registry().end())
+      return Error{"this build has no " + std::string(backend_choice_name(choice)) + " backend"};
     factory = it->second;
   }
-  return factory();
+  return opened(factory());
 }
 
 namespace {
@@ -173,55 +173,50 @@ std::mutex& shared_mutex() {
   static std::mutex m;
   return m;
 }
-std::map<std::string, SharedBackend>& shared_open() {
-  static std::map<std::string, SharedBackend> open;
+std::map<BackendChoice, SharedBackend>& shared_open() {
+  static std::map<BackendChoice, SharedBackend> open;
   return open;
 }
 }  // namespace
 
-void unregister_backend(const std::string& name) {
+void unregister_backend(BackendChoice device) {
   {
     std::lock_guard lock(registry_mutex());
-    if (name != "cpu") registry().erase(name);
+    if (device != BackendChoice::Cpu) registry().erase(device);
   }
   std::lock_guard lock(shared_mutex());
-  shared_open().erase(name);
-  shared_open().erase("auto");
+  shared_open().erase(device);
+  shared_open().erase(BackendChoice::Auto);
 }
 
-Expected<SharedBackend> shared_backend(const std::string& name) {
+Expected<SharedBackend> shared_backend(BackendChoice choice) {
   std::lock_guard lock(shared_mutex());
   auto& open = shared_open();
-  if (auto it = open.find(name); it != open.end()) return it->second;
-  SharedBackend s;
-  auto b = open_backend(name, &s.note);
+  if (auto it = open.find(choice); it != open.end()) return it->second;
+  auto b = open_backend(choice);
   if (!b) return Error{b.error()};  // not cached: a driver may appear, and the error is cheap
-  s.backend = std::shared_ptr<Backend>(std::move(b).value());
-  s.mutex = std::make_shared<std::mutex>();
-  // "auto" and the name it resolved to share one object (and one device context).
-  const std::string resolved = s.backend->name();
-  if (name != resolved) {
+  OpenedBackend opened = std::move(b).value();
+  SharedBackend s{std::shared_ptr<Backend>(std::move(opened.backend)), std::make_shared<std::mutex>(),
+                  std::move(opened.note)};
+  // Auto and the device it resolved to share one object (and one device context).
+  const BackendChoice resolved = parse_backend_choice(s.backend->name()).value_or(choice);
+  if (choice != resolved) {
     if (auto it = open.find(resolved); it != open.end()) s.backend = it->second.backend, s.mutex = it->second.mutex;
     else open[resolved] = SharedBackend{s.backend, s.mutex, ""};
   }
-  open[name] = s;
+  open[choice] = s;
   return s;
 }
 
-Status check_backend_choice(const std::string& name) {
-  if (name == "cpu" || name == "cuda" || name == "auto") return {};
-  return Error{"backend '" + name + "': expected cpu, cuda or auto"};
-}
-
-Expected<SharedBackend> device_for(const std::string& name, const ProductSpec& s) {
-  if (name == "cpu") return Error{""};
-  auto shared = shared_backend(name);
-  if (!shared) return Error{name + " unavailable: " + shared.error()};
+Expected<std::optional<SharedBackend>> device_for(BackendChoice choice, const ProductSpec& s) {
+  if (choice == BackendChoice::Cpu) return std::optional<SharedBackend>();
+  auto shared = shared_backend(choice);
+  if (!shared) return Error{std::string(backend_choice_name(choice)) + " unavailable: " + shared.error()};
   const Backend& device = *shared->backend;
-  if (device.name() == "cpu") return Error{""};
+  if (device.name() == "cpu") return std::optional<SharedBackend>();
   if (Support ok = device.supports_product(s); !ok.ok)
     return Error{device.name() + " cannot run " + experiment::describe(s.accumulate) + ": " + ok.why_not};
-  return shared;
+  return std::optional<SharedBackend>(std::move(shared).value());
 }
 
 }  // namespace pl

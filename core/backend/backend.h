@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/analysis/error_stats.h"
+#include "core/backend/backend_choice.h"
 #include "core/backend/held_values.h"
 #include "core/backend/product.h"
 #include "core/dtype/device/cast_policy.h"
@@ -156,31 +157,35 @@ class Backend {
 
 using BackendFactory = std::function<Expected<std::unique_ptr<Backend>>()>;
 
-// The registry of backends. "cpu" is always present; the app registers "cuda" when it was built.
-void register_backend(const std::string& name, BackendFactory factory);
-// Removes a backend and the shared instance opened from it (and "auto"'s, which may be it):
+// The registry of backends. The CPU is always present; the app registers CUDA when it was built.
+// Only a device is registered (not Auto, which is a rule for picking one).
+void register_backend(BackendChoice device, BackendFactory factory);
+// Removes a backend and the shared instance opened from it (and Auto's, which may be it):
 // a stand-in device in a test leaves nothing behind for the next.
-void unregister_backend(const std::string& name);
-std::vector<std::string> registered_backends();
-// "auto" picks cuda when it opens (a GPU and driver are there), else cpu, and says why in `note`.
-Expected<std::unique_ptr<Backend>> open_backend(const std::string& name, std::string* note = nullptr);
+void unregister_backend(BackendChoice device);
+std::vector<BackendChoice> registered_backends();
 
-// One open backend per name for the whole process, so a device's context, handles and
-// per-shape algorithm choices live across runs; "auto" resolves as open_backend does. The
+struct OpenedBackend {
+  std::unique_ptr<Backend> backend;
+  std::string note;  // Auto fell back to the CPU, and why; empty otherwise
+};
+// Auto picks CUDA when it opens (a GPU and driver are there), else the CPU, and says why.
+Expected<OpenedBackend> open_backend(BackendChoice choice);
+
+// One open backend per choice for the whole process, so a device's context, handles and
+// per-shape algorithm choices live across runs; Auto resolves as open_backend does. The
 // returned lock serialises use of the backend (the window and the command line share them).
 struct SharedBackend {
   std::shared_ptr<Backend> backend;
   std::shared_ptr<std::mutex> mutex;  // hold it while calling into the backend
-  std::string note;                   // "auto" fell back, and why
+  std::string note;                   // Auto fell back, and why
 };
-Expected<SharedBackend> shared_backend(const std::string& name);
-// The named backend when it is a device (not the CPU) that can run `s`; otherwise an error
-// saying why not ("cuda unavailable: ...", "cuda cannot run ...") -- empty when the CPU itself
-// was asked for ("cpu", or "auto" without a GPU). Callers run the product on the CPU then.
-Expected<SharedBackend> device_for(const std::string& name, const ProductSpec& s);
-// Why an experiment's backend choice is not one it can name ("" when it is cpu, cuda or auto):
-// "backend 'tpu': expected cpu, cuda or auto".
-Status check_backend_choice(const std::string& name);
+Expected<SharedBackend> shared_backend(BackendChoice choice);
+// The chosen backend when it is a device (not the CPU) that can run `s`; nothing when the CPU
+// itself was chosen (Cpu, or Auto without a GPU); an error saying why a device that was asked
+// for cannot ("cuda unavailable: ...", "cuda cannot run ..."). Callers run the product on the
+// CPU in the last two cases.
+Expected<std::optional<SharedBackend>> device_for(BackendChoice choice, const ProductSpec& s);
 
 std::unique_ptr<Backend> make_cpu_backend();
 

@@ -41,13 +41,13 @@ int abs_to_float(std::span<const double> x, float* out) {
 struct Kept {
   std::mutex lock;
   std::weak_ptr<const Quantised> a, b;
-  std::string backend;
+  BackendChoice backend = BackendChoice::Cpu;
   std::shared_ptr<const AbsProduct> value;
 };
 
 }  // namespace
 
-std::shared_ptr<const AbsProduct> abs_product_of(const std::string& backend, const GemmShape& shape,
+std::shared_ptr<const AbsProduct> abs_product_of(BackendChoice backend, const GemmShape& shape,
                                                  const std::shared_ptr<const Quantised>& a,
                                                  const std::shared_ptr<const Quantised>& b, bool* hit) {
   static Kept kept;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/accumulate/gemm.h"
+#include "core/backend/backend_choice.h"
 #include "core/quantise/scaling.h"
 
 namespace pl::experiment {
@@ -26,7 +27,7 @@ struct AbsProduct {
 
 // |A||B| of a (m x k) and b (n x k), their dequantised values, on `backend`. `hit` (optional)
 // says whether it was kept from the call before (same objects a and b, same backend).
-std::shared_ptr<const AbsProduct> abs_product_of(const std::string& backend, const GemmShape& shape,
+std::shared_ptr<const AbsProduct> abs_product_of(BackendChoice backend, const GemmShape& shape,
                                                  const std::shared_ptr<const Quantised>& a,
                                                  const std::shared_ptr<const Quantised>& b, bool* hit = nullptr);
 

@@ -14,6 +14,7 @@
 #include "core/accumulate/accumulate.h"
 #include "core/accumulate/accumulation_spec.h"
 #include "core/analysis/error_stats.h"
+#include "core/backend/backend_choice.h"
 #include "core/util/expected.h"
 
 namespace pl::experiment {
@@ -28,7 +29,7 @@ struct DotSweepConfig {
   // Where the dot products run: "cpu", "cuda" or "auto" (backend.h). A dot product is a
   // 1 x 1 x K product (gemm.h), so a device runs each trial as one; a model it cannot run
   // (or a device that is missing or fails) runs on the CPU, and the row says why.
-  std::string backend = "cpu";
+  BackendChoice backend = BackendChoice::Cpu;
 };
 
 struct DotSweepRow {

@@ -154,9 +154,9 @@ struct Workers {
   SharedBackend device;  // no backend: the CPU was asked for, or there is no device
   std::unique_ptr<Backend> cpu = make_cpu_backend();
 
-  explicit Workers(const std::string& name) {
-    if (name == "cpu") return;
-    if (auto shared = shared_backend(name); shared && shared->backend->name() != "cpu") device = *shared;
+  explicit Workers(BackendChoice choice) {
+    if (choice == BackendChoice::Cpu) return;
+    if (auto shared = shared_backend(choice); shared && shared->backend->name() != "cpu") device = *shared;
   }
   bool holds(const Held& h) const {
     return device.backend && h && h->holder() != 0 && h->holder() == device.backend->holder();
@@ -246,14 +246,14 @@ OperandReport report(DType t, std::optional<DType> via, const Scaling& s, const 
 // The product on the backend the config names, or on the CPU when that one cannot run it (no
 // GPU, no kernel for the model, values a library path cannot hold): the result says which ran
 // and why. A cancelled run stays cancelled. The sums stay where they were made.
-Expected<Held> backend_product(const std::string& backend, const ProductSpec& spec, std::span<const double> a,
+Expected<Held> backend_product(BackendChoice backend, const ProductSpec& spec, std::span<const double> a,
                                std::span<const double> b, const ProductControl& control, MatmulResult& r) {
   std::string note;  // empty: the CPU was asked for
   if (auto shared = device_for(backend, spec); !shared) {
     note = shared.error();
-  } else {
-    Backend& device = *shared->backend;
-    std::lock_guard lock(*shared->mutex);
+  } else if (*shared) {
+    Backend& device = *(*shared)->backend;
+    std::lock_guard lock(*(*shared)->mutex);
     auto run = device.product_held(spec, a, b, control);
     if (run) {
       r.product_method = std::move(run->method);
@@ -307,7 +307,6 @@ Status check_setup(const MatmulConfig& c) {
   if (auto st = check(c.weight_scaling, c.weight); !st) return Error{"weight: " + st.error()};
   // A GEMM library's float16 accumulation passes here; only a backend that has one runs it.
   if (auto st = check_product_model(c.accumulate); !st) return Error{describe(c.accumulate) + ": " + st.error()};
-  if (auto st = check_backend_choice(c.backend); !st) return st;
   for (const auto* via : {&c.input_via, &c.weight_via, &c.bias_via})
     if (*via && !is_float(**via)) return Error{"an operand stored before a cast must be in a float dtype"};
   for (const DataSource* s : {&c.input_data, &c.weight_data, &c.bias_data})

@@ -28,6 +28,7 @@
 #include "core/analysis/error_stats.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/pooled_difference.h"
+#include "core/backend/backend_choice.h"
 #include "core/backend/held_values.h"
 #include "core/dtype/device/cast_policy.h"
 #include "core/dtype/dtype.h"
@@ -67,7 +68,7 @@ struct MatmulConfig {
   // statistics' passes over the elements (Backend::error_stats) and the bound check's
   // |A||B| (float32 GEMM), and the product's arrays stay where it ran (held_values.h); quantising
   // runs on the CPU.
-  std::string backend = "cpu";
+  BackendChoice backend = BackendChoice::Cpu;
   bool fast_accumulation = false;  // float8 on tensor cores (CUDA library model only)
 };
 

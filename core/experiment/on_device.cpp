@@ -14,13 +14,14 @@ void add_note(std::string& note, const std::string& line) { note += (note.empty(
 
 }  // namespace
 
-CachedReference reference_product(const std::string& backend, const GemmShape& shape, std::span<const double> a,
+CachedReference reference_product(BackendChoice backend, const GemmShape& shape, std::span<const double> a,
                                   std::span<const double> b, bool high, const std::atomic<bool>* cancel,
                                   const std::shared_ptr<const void>& a_owner,
                                   const std::shared_ptr<const void>& b_owner) {
   auto compute = [&]() -> CachedReference {
     const ProductSpec spec{shape, DType::float64, DType::float64, {AccumKind::Blas, DType::float64}};
-    if (auto device = high ? Expected<SharedBackend>(Error{""}) : device_for(backend, spec)) {
+    // (Not a device: the CPU computes it below. A device that cannot is no error here.)
+    if (auto device = high ? std::nullopt : device_for(backend, spec).value_or(std::nullopt)) {
       std::lock_guard lock(*device->mutex);
       // (Left on the device: the statistics read it there.)
       if (auto run = device->backend->product_held(spec, a, b, {}))
@@ -37,11 +38,10 @@ CachedReference reference_product(const std::string& backend, const GemmShape& s
   return r;
 }
 
-Expected<std::vector<ErrorStats>> error_stats_on(const std::string& backend,
-                                                 std::span<const HeldComparison> comparisons, DType output,
-                                                 std::string& where, std::string& note) {
+Expected<std::vector<ErrorStats>> error_stats_on(BackendChoice backend, std::span<const HeldComparison> comparisons,
+                                                 DType output, std::string& where, std::string& note) {
   where = "cpu";
-  if (backend != "cpu")
+  if (backend != BackendChoice::Cpu)
     if (auto shared = shared_backend(backend); shared && shared->backend->name() != "cpu") {
       Backend& device = *shared->backend;
       std::lock_guard lock(*shared->mutex);
@@ -55,18 +55,17 @@ Expected<std::vector<ErrorStats>> error_stats_on(const std::string& backend,
   return make_cpu_backend()->error_stats_held(comparisons, output, 0);
 }
 
-std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b, float* out,
+std::string abs_product(BackendChoice backend, const GemmShape& shape, const float* a, const float* b, float* out,
                         std::string& note) {
   const ProductSpec spec{shape, DType::float32, DType::float32, {AccumKind::Blas, DType::float32}};
   const std::span<const float> sa(a, shape.m * shape.k), sb(b, shape.n * shape.k);
   const std::span<float> sc(out, shape.m * shape.n);
-  if (backend != "cpu")
-    if (auto device = device_for(backend, spec)) {
-      std::lock_guard lock(*device->mutex);
-      auto method = device->backend->product_f32(shape, sa, sb, sc);
-      if (method) return *method + " on " + device->backend->device_info().name;
-      add_note(note, device->backend->name() + " could not make |A||B| (" + method.error() + "): OpenBLAS did");
-    }
+  if (auto device = device_for(backend, spec).value_or(std::nullopt)) {
+    std::lock_guard lock(*device->mutex);
+    auto method = device->backend->product_f32(shape, sa, sb, sc);
+    if (method) return *method + " on " + device->backend->device_info().name;
+    add_note(note, device->backend->name() + " could not make |A||B| (" + method.error() + "): OpenBLAS did");
+  }
   return make_cpu_backend()->product_f32(shape, sa, sb, sc).value();  // (the spans fit the shape)
 }
 

@@ -21,7 +21,7 @@ namespace pl::experiment {
 // or, for `high`, the double-double dot products on the CPU. Their rows stop when `cancel` is
 // raised: then `values` is null, and nothing is cached. Owners that keep a and b unchanged while
 // they live spare hashing them again (owned_operand_hash).
-CachedReference reference_product(const std::string& backend, const GemmShape& shape, std::span<const double> a,
+CachedReference reference_product(BackendChoice backend, const GemmShape& shape, std::span<const double> a,
                                   std::span<const double> b, bool high, const std::atomic<bool>* cancel = nullptr,
                                   const std::shared_ptr<const void>& a_owner = nullptr,
                                   const std::shared_ptr<const void>& b_owner = nullptr);
@@ -30,15 +30,14 @@ CachedReference reference_product(const std::string& backend, const GemmShape& s
 // (reading the arrays it holds where they are); `where` gets "cpu" or "cuda (device name)", and a
 // device's failure is added to `note`. An error value only when an array cannot be read at all
 // (a device's download failed).
-Expected<std::vector<ErrorStats>> error_stats_on(const std::string& backend,
-                                                 std::span<const HeldComparison> comparisons, DType output,
-                                                 std::string& where, std::string& note);
+Expected<std::vector<ErrorStats>> error_stats_on(BackendChoice backend, std::span<const HeldComparison> comparisons,
+                                                 DType output, std::string& where, std::string& note);
 
 // (|A||B|)_ij in float32 for the bound check, m x n into `out`, from |A| (m x k) and |B| (n x k)
 // in float32: on the device when it has one -- its float32 GEMM without TF32
 // (CUBLAS_COMPUTE_32F_PEDANTIC), whose error on sums of nonnegative terms stays within the k u
 // the check's slack allows for in any order of summation -- else OpenBLAS sgemm. Returns how.
-std::string abs_product(const std::string& backend, const GemmShape& shape, const float* a, const float* b, float* out,
+std::string abs_product(BackendChoice backend, const GemmShape& shape, const float* a, const float* b, float* out,
                         std::string& note);
 
 }  // namespace pl::experiment

@@ -10,6 +10,7 @@
 
 #include "core/analysis/error_stats.h"
 #include "core/analysis/histogram.h"
+#include "core/backend/backend_choice.h"
 #include "core/quantise/data_source.h"
 #include "core/quantise/scaling.h"
 #include "core/util/expected.h"
@@ -25,7 +26,7 @@ struct RoundtripConfig {
   uint64_t seed = 0;
   // Where the elements are rounded: "cpu", "cuda" or "auto" (core/backend/backend.h). The
   // scales, counts and statistics are the CPU's; the bits are the same everywhere.
-  std::string backend = "cpu";
+  BackendChoice backend = BackendChoice::Cpu;
 };
 
 struct RoundtripResult {

@@ -22,7 +22,7 @@ Expected<Accumulation> default_product_accumulation(DType dtype) {
   return Error{std::string(name(dtype)) + ": products are timed for float dtypes, int8 and uint8"};
 }
 
-size_t largest_product_bench(const std::string& backend) { return backend == "cpu" ? 4096 : 16384; }
+size_t largest_product_bench(BackendChoice backend) { return backend == BackendChoice::Cpu ? 4096 : 16384; }
 
 namespace {
 
@@ -41,7 +41,7 @@ MatmulConfig bench_config(DType dtype, size_t n, const Accumulation& acc) {
 
 }  // namespace
 
-Status check_product_bench(DType dtype, size_t n, const std::string& backend) {
+Status check_product_bench(DType dtype, size_t n, BackendChoice backend) {
   const size_t largest = largest_product_bench(backend);
   if (n == 0 || n > largest) return Error{"the product size must lie in [1, " + std::to_string(largest) + "]"};
   auto acc = default_product_accumulation(dtype);
@@ -51,7 +51,7 @@ Status check_product_bench(DType dtype, size_t n, const std::string& backend) {
   return check(bench_config(dtype, 16, *acc));
 }
 
-Expected<ProductBench> product_bench_operands(DType dtype, size_t n, const std::string& backend) {
+Expected<ProductBench> product_bench_operands(DType dtype, size_t n, BackendChoice backend) {
   if (auto st = check_product_bench(dtype, n, backend); !st) return Error{st.error()};
   // The drawn operands, their rounded copies and the two kept: about 48 n^2 bytes at the peak,
   // refused before they are made (memory_room.h): 16384^2 needs 12 GiB a dtype.
@@ -73,21 +73,21 @@ Expected<ProductBench> product_bench_operands(DType dtype, size_t n, const std::
   return b;
 }
 
-Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::string& backend) {
+Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, BackendChoice backend) {
   auto prepared = product_bench_operands(dtype, n, backend);
   if (!prepared) return Error{prepared.error()};
   ProductBench b = std::move(prepared).value();
-  if (backend == "cpu") return b;
+  if (backend == BackendChoice::Cpu) return b;
   const ProductSpec spec{{n, n, n}, dtype, dtype, b.accumulate};
   std::string why;  // empty: the CPU was asked for
   if (auto shared = device_for(backend, spec); !shared) {
     why = shared.error();
-  } else {
-    Backend& device = *shared->backend;
-    std::lock_guard lock(*shared->mutex);
+  } else if (*shared) {
+    Backend& device = *(*shared)->backend;
+    std::lock_guard lock(*(*shared)->mutex);
     auto t = device.time_product(spec, b.a, b.b, 1, nullptr);  // uploads, warms up
     if (t) {
-      b.backend = device.name();
+      b.backend = parse_backend_choice(device.name()).value_or(backend);
       b.method = t->method + " (" + device.device_info().name + ")";
       b.emulated = !t->native;
       return b;
@@ -96,23 +96,23 @@ Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::s
   }
   // Past the CPU's largest size (a GPU's sizes): timed on the CPU, one 16384^3 product would
   // take hours, so the fallback is refused instead.
-  if (n > largest_product_bench("cpu"))
+  if (const size_t cpu_largest = largest_product_bench(BackendChoice::Cpu); n > cpu_largest)
     return Error{"a " + std::to_string(n) + "^3 product would run on the CPU (" +
                  (why.empty() ? std::string("no GPU opened") : why) + "), which takes n up to " +
-                 std::to_string(largest_product_bench("cpu"))};
+                 std::to_string(cpu_largest)};
   if (!why.empty()) b.method += " -- on the CPU, " + why;
   return b;
 }
 
-ThroughputDevice throughput_device(const std::string& backend) {
+ThroughputDevice throughput_device(BackendChoice backend) {
   const DeviceInfo cpu = make_cpu_backend()->device_info();
   ThroughputDevice d{cpu.name + " (" + std::to_string(cpu.cores) + " threads, OpenBLAS core " + blas::info().core + ")",
-                     "cpu", false, cpu};
-  if (backend == "cpu") return d;
+                     BackendChoice::Cpu, false, cpu};
+  if (backend == BackendChoice::Cpu) return d;
   if (auto shared = shared_backend(backend); shared && shared->backend->name() != "cpu") {
     const DeviceInfo gpu = shared->backend->device_info();
     d = {gpu.name + " (" + shared->backend->name() + "; dtypes it cannot run are timed on the CPU)",
-         shared->backend->name(), true, gpu};
+         parse_backend_choice(shared->backend->name()).value_or(backend), true, gpu};
   }
   return d;
 }
@@ -128,7 +128,7 @@ std::string product_method(DType dtype) {
 }
 
 Expected<double> time_product(const ProductBench& b, const std::atomic<bool>* cancel) {
-  if (b.backend != "cpu") {
+  if (b.backend != BackendChoice::Cpu) {
     auto shared = shared_backend(b.backend);
     if (!shared) return Error{shared.error()};
     std::lock_guard lock(*shared->mutex);
@@ -206,7 +206,7 @@ std::string spread_text(const Quartiles& q, double scale) {
 
 Status sample_throughput(const std::vector<DType>& dtypes, size_t n, const std::atomic<bool>& stop,
                          const std::function<void(const ThroughputSample&)>& on_sample,
-                         const std::function<void(const std::string&)>& on_status, const std::string& backend,
+                         const std::function<void(const std::string&)>& on_status, BackendChoice backend,
                          const std::function<void(const ProductBench&)>& on_prepared) {
   std::vector<ProductBench> benches;
   for (DType t : dtypes) {

@@ -15,6 +15,7 @@
 
 #include "core/accumulate/accumulate.h"
 #include "core/backend/backend.h"
+#include "core/backend/backend_choice.h"
 #include "core/dtype/dtype.h"
 #include "core/util/expected.h"
 #include "core/util/median.h"
@@ -26,11 +27,11 @@ namespace pl::experiment {
 struct ProductBench {
   DType dtype = DType::float32;
   size_t n = 0;
-  Accumulation accumulate;      // how (product_method) and whether emulated follow from the dtype
-  NoInitVector<double> a, b;    // n x n each, values of the dtype (b stored n x k): quantise()'s
-  std::string backend = "cpu";  // where it is timed: the one asked for, or cpu when that cannot
-  std::string method;           // what runs there (and why not elsewhere)
-  bool emulated = true;         // the device does not compute in the dtype itself
+  Accumulation accumulate;                     // how (product_method) and whether emulated follow from the dtype
+  NoInitVector<double> a, b;                   // n x n each, values of the dtype (b stored n x k): quantise()'s
+  BackendChoice backend = BackendChoice::Cpu;  // where it is timed: the device asked for, or the CPU when that cannot
+  std::string method;                          // what runs there (and why not elsewhere)
+  bool emulated = true;                        // the device does not compute in the dtype itself
 };
 
 // The accumulation run_matmul uses for a dtype by default: float64 -> f64:blas, int8/uint8 ->
@@ -45,19 +46,19 @@ bool product_emulated(DType dtype);
 
 // The largest n a product is timed at on `backend`: 4096 on the CPU (a float64 product of that
 // size takes seconds there), 16384 elsewhere.
-size_t largest_product_bench(const std::string& backend);
+size_t largest_product_bench(BackendChoice backend);
 
-// Why a product bench of `dtype` at n cannot be prepared for `backend`; empty when it can.
-Status check_product_bench(DType dtype, size_t n, const std::string& backend);
+// Why a product bench of `dtype` at n cannot be prepared for `backend`, if it cannot.
+Status check_product_bench(DType dtype, size_t n, BackendChoice backend);
 
 // Draws normal operands (seed 0) and rounds them to `dtype`, for a product timed on `backend`
 // (n in [1, largest_product_bench(backend)]); times nothing.
-Expected<ProductBench> product_bench_operands(DType dtype, size_t n, const std::string& backend);
+Expected<ProductBench> product_bench_operands(DType dtype, size_t n, BackendChoice backend);
 
-// product_bench_operands, then `backend` (cpu, cuda, auto) times the product where it can; a
+// product_bench_operands, then `backend` times the product where it can; a
 // dtype the device cannot run is timed on the CPU, and its method says why. Preparing on a
 // device runs the product once there (its warm-up).
-Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, const std::string& backend = "cpu");
+Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, BackendChoice backend = BackendChoice::Cpu);
 
 // Seconds one product takes: wall clock on the CPU, CUDA events on a GPU (the calling thread
 // blocks either way). "cancelled" when `cancel`.
@@ -82,11 +83,11 @@ inline RateUnit rate_unit(bool gpu) { return gpu ? RateUnit{"TFLOP/s", 1e-3} : R
 // sampler, `bench --op throughput` and the throughput experiment file all ask here.
 struct ThroughputDevice {
   std::string name;
-  std::string backend = "cpu";  // the backend that opened: "cpu", "cuda"
+  BackendChoice backend = BackendChoice::Cpu;  // the device that opened: Cpu or Cuda
   bool gpu = false;
   DeviceInfo info;  // of the device that opened (its runtime, its peak-table entry)
 };
-ThroughputDevice throughput_device(const std::string& backend);
+ThroughputDevice throughput_device(BackendChoice backend);
 
 struct ThroughputSample {
   DType dtype;
@@ -124,7 +125,7 @@ std::string spread_text(const Quartiles& q, double scale = 1);
 Status sample_throughput(const std::vector<DType>& dtypes, size_t n, const std::atomic<bool>& stop,
                          const std::function<void(const ThroughputSample&)>& on_sample,
                          const std::function<void(const std::string&)>& on_status = {},
-                         const std::string& backend = "cpu",
+                         BackendChoice backend = BackendChoice::Cpu,
                          const std::function<void(const ProductBench&)>& on_prepared = {});
 
 }  // namespace pl::experiment

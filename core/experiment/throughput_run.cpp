@@ -23,8 +23,7 @@ Status check(const ThroughputConfig& c) {
   }
   if (std::find(c.dtypes.begin(), c.dtypes.end(), c.baseline) == c.dtypes.end())
     return Error{"'baseline': " + std::string(name(c.baseline)) + " is not among the dtypes"};
-  if (!check_backend_choice(c.backend)) return Error{"'backend': expected cpu, cuda or auto"};  // the file's key
-  const size_t largest = c.backend == "cpu" ? 4096 : 16384;  // a GPU's memory takes 16384^2
+  const size_t largest = largest_product_bench(c.backend);  // a GPU's memory takes 16384^2
   if (c.n < 1 || c.n > largest) return Error{"'n': must lie in [1, " + std::to_string(largest) + "]"};
   if (c.repetitions < 1 || c.repetitions > 1000) return Error{"'repetitions': must lie in [1, 1000]"};
   if (!c.datasheet.empty() && !peak::find_part(c.datasheet)) {
@@ -65,7 +64,7 @@ Expected<ThroughputConfig> throughput_config_from_json(const json& j) {
   r.size("n", &c.n);
   r.integer("repetitions", 1, 1000, &c.repetitions);
   r.string("datasheet", &c.datasheet);
-  r.string("backend", &c.backend);
+  r.backend(&c.backend);
   if (!r.error.empty()) return Error{r.error};
   if (auto st = check(c); !st) return Error{st.error()};
   return c;
@@ -76,7 +75,7 @@ json to_json(const ThroughputConfig& c) {
   for (DType t : c.dtypes) dtypes.push_back(name(t));
   json j = {{"experiment", "throughput"},   {"dtypes", dtypes},        {"baseline", name(c.baseline)}, {"n", c.n},
             {"repetitions", c.repetitions}, {"datasheet", c.datasheet}};
-  if (c.backend != "cpu") j["backend"] = c.backend;
+  if (c.backend != BackendChoice::Cpu) j["backend"] = backend_choice_name(c.backend);
   return j;
 }
 

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/backend/backend_choice.h"
 #include "core/dtype/dtype.h"
 #include "core/experiment/throughput.h"
 #include "core/util/expected.h"
@@ -26,11 +27,11 @@ namespace pl::experiment {
 struct ThroughputConfig {
   std::vector<DType> dtypes{DType::float32,  DType::tf32,          DType::float16,
                             DType::bfloat16, DType::float8_e4m3fn, DType::int8};
-  DType baseline = DType::float32;      // speed-ups are over this dtype; it must be among dtypes
-  size_t n = 256;                       // [1, 4096]
-  int repetitions = 5;                  // [1, 1000]
-  std::string datasheet = "H100 SXM5";  // a part of the peak table; "" for none
-  std::string backend = "cpu";          // cpu, cuda or auto: where the products are timed
+  DType baseline = DType::float32;             // speed-ups are over this dtype; it must be among dtypes
+  size_t n = 256;                              // [1, 4096]
+  int repetitions = 5;                         // [1, 1000]
+  std::string datasheet = "H100 SXM5";         // a part of the peak table; "" for none
+  BackendChoice backend = BackendChoice::Cpu;  // where the products are timed
 };
 
 // "" when valid, else what is wrong.

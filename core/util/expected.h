@@ -25,6 +25,16 @@ class Expected {
   const T& value() const& { return std::get<0>(v_); }
   T& value() & { return std::get<0>(v_); }
   T&& value() && { return std::get<0>(std::move(v_)); }
+  // The value, or `fallback` when there is none (the error dropped: for callers to whom a
+  // failure only means "take the other way").
+  template <typename U>
+  T value_or(U&& fallback) const& {
+    return ok() ? value() : static_cast<T>(std::forward<U>(fallback));
+  }
+  template <typename U>
+  T value_or(U&& fallback) && {
+    return ok() ? std::move(std::get<0>(v_)) : static_cast<T>(std::forward<U>(fallback));
+  }
   const T& operator*() const& { return value(); }
   const T* operator->() const { return &value(); }
   const std::string& error() const { return std::get<1>(v_).message; }

@@ -122,7 +122,7 @@ check dot-multiterm 0 'f32 multi-term\(16 \+ sum, 2 extra bits\) rtz' -- "$PL" d
 check dot-multiterm-bad 2 'more than float64.s 53' -- "$PL" dot --k 64 --accumulate f32:multiterm:16:24
 check probe-int8 1 'integer sums are exact' -- "$PL" accumulation-probe --backend cpu --dtype int8 --accumulate i32
 check probe-bad-dtype 2 "error: .*flaot16" -- "$PL" accumulation-probe --backend cpu --dtype flaot16
-check probe-bad-backend 1 "unknown backend 'tpu'" -- "$PL" accumulation-probe --backend tpu
+check probe-bad-backend 2 "'tpu': expected cpu, cuda or auto" -- "$PL" accumulation-probe --backend tpu
 # --check-model: candidate models against the device's product, one line each
 check probe-check-model 0 'f32:pairwise:32 +[0-9]+ of 4096 elements bit-identical' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --check-model f32:sequential --check-model f32:pairwise:32
 check probe-check-model-json 0 '"model": "f32:multiterm:16:2:rtz"' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --check-model f32:multiterm:16:2:rtz --json
@@ -280,7 +280,7 @@ check bench-throughput-gpu-size-on-cpu 1 'a 16384\^3 product would run on the CP
 check tensors-header-only 0 '<f8 +\(8192, 16384\)' -- limited "$PL" tensors "$TMP/big.npy"
 echo '{"experiment": "mlp", "width": 16, "batch": 4, "layers": 2}' > "$TMP/mlp-b.json"
 check run-mlp-backend 0 "products: .* on cpu" -- "$PL" run "$TMP/mlp-b.json" --out "$TMP/out7" --backend cpu
-check run-backend-bad 2 'backend must be auto, cpu or cuda' -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend tpu
+check run-backend-bad 2 "'tpu': expected cpu, cuda or auto" -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend tpu
 if ! "$PL" devices | grep -qE '^cuda +[^u ]'; then  # no GPU here: the product falls back, saying why
   check run-backend-cuda-fallback 0 'note: +cuda unavailable: .*the product ran on the CPU' -- "$PL" run "$TMP/exp.json" --out "$TMP/out6" --backend cuda
   check run-backend-cuda-json 0 '"product_backend": "cpu"' -- "$PL" run "$TMP/exp.json" --out "$TMP/out6" --force --backend cuda --json
@@ -288,8 +288,12 @@ if ! "$PL" devices | grep -qE '^cuda +[^u ]'; then  # no GPU here: the product f
   check mlp-backend-cuda-fallback 0 'note: cuda unavailable: .*the product ran on the CPU' -- "$PL" mlp --layers 2 --width 16 --batch 4 --backend cuda
 fi
 check matmul-backend-cpu 0 '"product_backend": "cpu"' -- "$PL" matmul --m 16 --n 16 --k 16 --backend cpu --json
-check matmul-backend-bad 2 "backend 'tpu': expected cpu, cuda or auto" -- "$PL" matmul --m 16 --n 16 --k 16 --backend tpu
-check mlp-backend-bad 2 "backend 'gpu': expected cpu, cuda or auto" -- "$PL" mlp --layers 2 --width 16 --batch 4 --backend gpu
+check matmul-backend-bad 2 "'tpu': expected cpu, cuda or auto" -- "$PL" matmul --m 16 --n 16 --k 16 --backend tpu
+check mlp-backend-bad 2 "'gpu': expected cpu, cuda or auto" -- "$PL" mlp --layers 2 --width 16 --batch 4 --backend gpu
+check dot-backend-bad 2 "'GPU': expected cpu, cuda or auto" -- "$PL" dot --k 16 --backend GPU
+check bench-backend-bad 2 "'tpu': expected cpu, cuda or auto" -- "$PL" bench --backend tpu
+echo '{"experiment": "dot", "lengths": [16], "backend": "gpu"}' > "$TMP/bad-backend.json"
+check run-file-backend-bad 2 "'backend': 'gpu': expected cpu, cuda or auto" -- "$PL" run "$TMP/bad-backend.json" --out "$TMP/o-bb"
 check matmul-fast-accum-cpu 0 'no fast accumulation on the CPU' -- "$PL" matmul --m 16 --n 16 --k 16 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn --input-scaling per-tensor --weight-scaling per-tensor --backend cpu --fast-accum
 check run-csv 0 'arithmetic,ulps' -- cat "$TMP/out/histograms.csv"
 echo '{"experiment": "linear", "colour": 3}' > "$TMP/bad.json"
@@ -320,7 +324,7 @@ else  # a GPU: every table format but e8m0 is rounded there
   check run-cast-cuda 0 'rounded on cuda \(' -- "$PL" run "$TMP/cast.json" --out "$TMP/cast4" --backend cuda
   check roundtrip-cuda-e8m0 0 'note: cuda failed: no GPU kernel rounds float64 values into float8_e8m0fnu' -- "$PL" roundtrip --rows 4 --cols 32 --dtype float8_e8m0fnu --backend cuda
 fi
-check roundtrip-backend-bad 2 "backend 'gpu': expected cpu, cuda or auto" -- "$PL" roundtrip --backend gpu
+check roundtrip-backend-bad 2 "'gpu': expected cpu, cuda or auto" -- "$PL" roundtrip --backend gpu
 echo "{\"experiment\": \"cast\", \"dtype\": \"bfloat16\", \"input_file\": \"$IO/f64.npy\"}" > "$TMP/castfile.json"
 # What matmul refuses in a combination, a file refuses too (the file's shape wins otherwise, silently).
 echo "{\"experiment\": \"linear\", \"m\": 4, \"input_file\": \"$IO/f64.npy\", \"weight_file\": \"$IO/f64.npy\"}" > "$TMP/mfile.json"

@@ -69,10 +69,10 @@ TEST(ErrorStatsParity, DeclinesErrorsPastTheDecadeTable) {
 TEST(ErrorStatsParity, AnExperimentsAttributionIsMadeOnTheGpu) {
   if (!gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error();
   // (Each test may run in a process of its own: register "cuda" here, not in another test.)
-  register_backend("cuda", [] { return make_cuda_backend(); });
+  register_backend(BackendChoice::Cuda, [] { return make_cuda_backend(); });
   experiment::MatmulConfig c;
   c.m = 512, c.n = 384, c.k = 256;
-  c.backend = "cuda";
+  c.backend = BackendChoice::Cuda;
   auto r = experiment::run_matmul(c);
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r->analysis_backend.rfind("cuda", 0), 0u) << r->analysis_backend << " / " << r->backend_note;

@@ -226,13 +226,13 @@ TEST(CudaProduct, ABlockScaledOperandIsHandedBackNotRounded) {
 
 TEST(CudaProduct, TheExperimentRunsOnTheGpuWhenAsked) {
   REQUIRE_GPU();
-  register_backend("cuda", [] { return make_cuda_backend(); });
+  register_backend(BackendChoice::Cuda, [] { return make_cuda_backend(); });
   experiment::MatmulConfig c;
   c.m = 128, c.n = 96, c.k = 256;
   c.input = c.weight = DType::bfloat16;
   c.accumulate = {AccumKind::Sequential, DType::float32};
   auto cpu = experiment::run_matmul(c);
-  c.backend = "cuda";
+  c.backend = BackendChoice::Cuda;
   auto dev = experiment::run_matmul(c);
   ASSERT_TRUE(cpu.ok() && dev.ok());
   EXPECT_EQ(dev->product_backend.rfind("cuda", 0), 0u) << dev->product_backend << " / " << dev->backend_note;
@@ -244,7 +244,7 @@ TEST(CudaProduct, TheExperimentRunsOnTheGpuWhenAsked) {
 // bit the CPU's sums; the library model (cuBLASLt sgemm) within float32's bound of them.
 TEST(CudaProduct, TheDotSweepRunsOnTheGpuWhenAsked) {
   REQUIRE_GPU();
-  register_backend("cuda", [] { return make_cuda_backend(); });
+  register_backend(BackendChoice::Cuda, [] { return make_cuda_backend(); });
   experiment::DotSweepConfig c;
   c.lengths = {16, 1000, 4096};
   c.trials = 16;
@@ -255,7 +255,7 @@ TEST(CudaProduct, TheDotSweepRunsOnTheGpuWhenAsked) {
               {AccumKind::Sequential, DType::bfloat16, Rounding::Stochastic},  // trial t's stream at t << 32
               {AccumKind::Blas, DType::float32}};
   const auto cpu = experiment::dot_sweep(c);
-  c.backend = "cuda";
+  c.backend = BackendChoice::Cuda;
   const auto dev = experiment::dot_sweep(c);
   ASSERT_EQ(dev.size(), cpu.size());
   for (size_t i = 0; i < dev.size(); ++i) {

@@ -33,7 +33,7 @@ bool have_gpu() {
 
 #define REQUIRE_GPU()                                                                 \
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error(); \
-  register_backend("cuda", [] { return make_cuda_backend(); })
+  register_backend(BackendChoice::Cuda, [] { return make_cuda_backend(); })
 
 MatmulConfig library_bf16() {
   MatmulConfig c;
@@ -44,7 +44,7 @@ MatmulConfig library_bf16() {
   c.cast.rounding = Rounding::Stochastic;  // the device's output rounding draws index e for element e
   c.cast.seed = 77;
   c.seed = 5;
-  c.backend = "cuda";
+  c.backend = BackendChoice::Cuda;
   return c;
 }
 
@@ -76,7 +76,7 @@ TEST(CudaResidency, ALibraryProductsArraysStayOnTheGpuAndAgreeWithTheHostSteps) 
   expect_consistent(*r);
   // The references are the CPU's dgemm's but for the order of the sums.
   MatmulConfig cpu_config = library_bf16();
-  cpu_config.backend = "cpu";
+  cpu_config.backend = BackendChoice::Cpu;
   auto cpu = experiment::run_matmul(cpu_config);
   ASSERT_TRUE(cpu.ok()) << cpu.error();
   const auto ref = test::values_of(r->reference), cpu_ref = test::values_of(cpu->reference);
@@ -166,7 +166,7 @@ TEST(CudaResidency, AnEmulatedProductsSumsStayOnTheGpuWithTheCpusElementsWritten
   EXPECT_NE(dev->product_method.find("recomputed on the CPU"), std::string::npos) << dev->product_method;
   EXPECT_NE(dev->accumulated->holder(), 0u) << "the sums came back";
   EXPECT_TRUE(dev->backend_note.empty()) << dev->backend_note;
-  c.backend = "cpu";
+  c.backend = BackendChoice::Cpu;
   auto cpu = experiment::run_matmul(c, ops);
   ASSERT_TRUE(cpu.ok()) << cpu.error();
   const auto da = test::values_of(dev->accumulated), ca = test::values_of(cpu->accumulated);

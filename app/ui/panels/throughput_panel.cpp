@@ -52,7 +52,7 @@ void ThroughputPanel::start(bool fresh) {
     if (c.on) dtypes.push_back(c.dtype);
   if (dtypes.empty()) return;
   const size_t n = kSizes[size_index_];
-  const std::string backend = backend_.chosen();
+  const BackendChoice backend = backend_.chosen();
   const experiment::ThroughputDevice where = experiment::throughput_device(backend);
   device_ = where.name;
   gpu_ = where.gpu;

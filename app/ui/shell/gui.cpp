@@ -159,7 +159,7 @@ void take_drops(App& app) {
 }
 
 std::string backend_status() {
-  auto b = shared_backend("auto");
+  auto b = shared_backend(BackendChoice::Auto);
   if (!b) return "backend: none (" + b.error() + ")";
   DeviceInfo d = b->backend->device_info();
   return "backend: " + d.backend + " (" + d.name + ")";

@@ -12,7 +12,7 @@ constexpr const char* kInputNames[] = {"float16", "bfloat16", "tf32", "float8_e4
 
 }  // namespace
 
-void ProbeView::draw(const std::string& backend) {
+void ProbeView::draw(BackendChoice backend) {
   if (auto said = task_.take(); said && !said->empty()) log_.add("throughput", *said);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   ImGui::Combo("input##probe", &dtype_index_, kInputNames, IM_ARRAYSIZE(kInputNames));

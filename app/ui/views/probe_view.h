@@ -18,7 +18,7 @@ class ProbeView {
  public:
   explicit ProbeView(RunLog& log) : log_(log) {}
   // `backend`: where to probe ("cpu", "cuda", "auto").
-  void draw(const std::string& backend);
+  void draw(BackendChoice backend);
   // Called with the model the probes read back (its --accumulate spec) and the probed input
   // dtype when "Use in the Experiment panel" is pressed.
   void on_use_model(std::function<void(const std::string& spec, DType input)> f) { use_model_ = std::move(f); }

@@ -12,9 +12,9 @@ namespace {
 
 std::vector<BackendPicker::Entry> find_backends() {
   std::vector<BackendPicker::Entry> out;
-  for (const std::string& name : registered_backends()) {
-    BackendPicker::Entry e{name, "", ""};
-    auto b = shared_backend(name);  // the one the experiments will use
+  for (const BackendChoice choice : registered_backends()) {
+    BackendPicker::Entry e{choice, "", ""};
+    auto b = shared_backend(choice);  // the one the experiments will use
     if (!b) {
       e.device = "not available";
       e.unusable = b.error();
@@ -34,9 +34,9 @@ BackendPicker::BackendPicker() : pending_(std::async(std::launch::async, find_ba
 bool BackendPicker::draw(const char* label) {
   if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
     entries_ = pending_.get();
-  std::string preview = chosen_;
+  std::string preview(backend_choice_name(chosen_));
   for (const Entry& e : entries_)
-    if (e.name == chosen_) preview += " (" + e.device + ")";
+    if (e.choice == chosen_) preview += " (" + e.device + ")";
   bool changed = false;
   const float width = ImGui::CalcItemWidth();
   const bool open = ImGui::BeginCombo(label, preview.c_str());
@@ -44,9 +44,10 @@ bool BackendPicker::draw(const char* label) {
   if (open) {
     if (entries_.empty()) ImGui::TextDisabled("looking for devices...");
     for (const Entry& e : entries_) {
-      const std::string item = e.name + " (" + e.device + ")";
+      const std::string item = std::string(backend_choice_name(e.choice)) + " (" + e.device + ")";
       if (!e.unusable.empty()) ImGui::BeginDisabled();
-      if (ImGui::Selectable(item.c_str(), e.name == chosen_) && e.name != chosen_) chosen_ = e.name, changed = true;
+      if (ImGui::Selectable(item.c_str(), e.choice == chosen_) && e.choice != chosen_)
+        chosen_ = e.choice, changed = true;
       if (!e.unusable.empty()) ImGui::EndDisabled();
       if (!e.unusable.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", e.unusable.c_str());
@@ -57,13 +58,14 @@ bool BackendPicker::draw(const char* label) {
 }
 
 std::string BackendPicker::where(const ProductSpec& s) const {
-  if (chosen_ == "cpu") return "";
+  if (chosen_ == BackendChoice::Cpu) return "";
   for (const Entry& e : entries_) {
-    if (e.name != chosen_ && !(chosen_ == "auto" && e.name == "cuda")) continue;
-    if (!e.unusable.empty()) return e.name + " unavailable (" + e.unusable + "): the CPU will run the product";
-    auto device = device_for(e.name, s);  // opened when the list was made: no wait here
-    if (device) return "the product runs on " + e.name + " (" + e.device + ")";
-    return device.error().empty() ? "" : device.error() + "; the CPU will run the product";
+    if (e.choice != chosen_ && !(chosen_ == BackendChoice::Auto && e.choice == BackendChoice::Cuda)) continue;
+    const std::string name(backend_choice_name(e.choice));
+    if (!e.unusable.empty()) return name + " unavailable (" + e.unusable + "): the CPU will run the product";
+    auto device = device_for(e.choice, s);  // opened when the list was made: no wait here
+    if (!device) return device.error() + "; the CPU will run the product";
+    return *device ? "the product runs on " + name + " (" + e.device + ")" : "";
   }
   return "";
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/backend_choice.h"
 #include "core/backend/product.h"
 
 namespace pl::ui {
@@ -17,21 +18,22 @@ class BackendPicker {
   BackendPicker();
   // Draws the combo; true when the choice changed.
   bool draw(const char* label);
-  const std::string& chosen() const { return chosen_; }     // "cpu"
-  void choose(const std::string& name) { chosen_ = name; }  // a loaded setup's backend
+  BackendChoice chosen() const { return chosen_; }
+  void choose(BackendChoice c) { chosen_ = c; }  // a loaded setup's backend
   // Where a product of this spec will run, said before it runs: "" for the CPU (or while the
   // devices are still being looked for), else the device, or why the CPU will run it instead.
   std::string where(const ProductSpec& s) const;
 
   struct Entry {
-    std::string name, device;  // "cpu", "AMD EPYC (2 threads, OpenBLAS ...)"
-    std::string unusable;      // why matrix experiments cannot run there; empty when they can
+    BackendChoice choice;
+    std::string device;    // "AMD EPYC (2 threads, OpenBLAS ...)"
+    std::string unusable;  // why matrix experiments cannot run there; empty when they can
   };
 
  private:
   std::future<std::vector<Entry>> pending_;
   std::vector<Entry> entries_;
-  std::string chosen_ = "cpu";
+  BackendChoice chosen_ = BackendChoice::Cpu;
 };
 
 }  // namespace pl::ui

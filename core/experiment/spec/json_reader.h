@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/backend/backend_choice.h"
 #include "core/dtype/device/cast_policy.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
@@ -144,6 +145,15 @@ struct Reader {
     if (!j.contains(key)) return true;
     if (!j[key].is_string()) return fail(key, "must be a string");
     *out = j[key].get<std::string>();
+    return true;
+  }
+  // "backend": one of backend_choice_names(), the same spellings as --backend.
+  bool backend(BackendChoice* out) {
+    std::string text;
+    if (!j.contains("backend") || !string("backend", &text)) return error.empty();
+    const auto c = parse_backend_choice(text);
+    if (!c) return fail("backend", "'" + text + "': expected " + backend_choice_names());
+    *out = *c;
     return true;
   }
   bool boolean(const char* key, bool* out) {

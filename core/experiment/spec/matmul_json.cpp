@@ -58,7 +58,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   r.data("input_data", &c.input_data) && r.data("weight_data", &c.weight_data) && r.data("bias_data", &c.bias_data);
   r.seed(&c.seed);
   r.boolean("high_precision_reference", &c.high_precision_reference);
-  r.string("backend", &c.backend);
+  r.backend(&c.backend);
   r.boolean("fast_accumulation", &c.fast_accumulation);
   if (j.contains("threads")) {
     if (const auto threads = integer_in(j["threads"], 0, kMaxThreads)) c.threads = static_cast<unsigned>(*threads);
@@ -134,7 +134,7 @@ json to_json(const MatmulSpec& s) {
   if (!s.files.bias.empty()) j.erase("bias_data");
   if (s.files.raw && (!s.files.input.empty() || !s.files.weight.empty())) j["raw"] = true;
   if (!s.framework.empty()) j["framework"] = s.framework;
-  if (c.backend != "cpu") j["backend"] = c.backend;
+  if (c.backend != BackendChoice::Cpu) j["backend"] = backend_choice_name(c.backend);
   if (c.fast_accumulation) j["fast_accumulation"] = true;
   if (c.threads != 0) j["threads"] = c.threads;  // (0, all cores, is the default)
   return j;

@@ -49,7 +49,7 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
   if (c.models.empty()) c.models = {{AccumKind::Sequential, DType::float32}};
   r.integer("trials", 1, 1000000, &c.trials);
   r.seed(&c.seed);
-  r.string("backend", &c.backend);
+  r.backend(&c.backend);
   if (!r.error.empty()) return Error{r.error};
   if (auto st = check(c); !st) return Error{st.error()};
   return c;
@@ -65,7 +65,7 @@ json to_json(const DotSweepConfig& c) {
             {"accumulate", models},
             {"trials", c.trials},
             {"seed", c.seed}};
-  if (c.backend != "cpu") j["backend"] = c.backend;
+  if (c.backend != BackendChoice::Cpu) j["backend"] = backend_choice_name(c.backend);
   return j;
 }
 
@@ -109,7 +109,7 @@ Expected<RoundtripSpec> roundtrip_spec_from_json(const json& j) {
   r.data("data", &c.data);
   r.seed(&c.seed);
   r.string("input_file", &spec.input_file);
-  r.string("backend", &c.backend);
+  r.backend(&c.backend);
   // As `roundtrip --input` refuses them: with a file, the shape and the values are the tensor's
   // (the distribution still draws a delayed recipe's amax history).
   if (!spec.input_file.empty()) {
@@ -141,7 +141,7 @@ json to_json(const RoundtripSpec& s) {
     j.erase("cols");
     if (c.scaling.kind != ScalingKind::PerTensorDelayed) j.erase("data");
   }
-  if (c.backend != "cpu") j["backend"] = c.backend;
+  if (c.backend != BackendChoice::Cpu) j["backend"] = backend_choice_name(c.backend);
   return j;
 }
 

@@ -544,8 +544,8 @@ TEST(Gemm, TheDoubleDoubleReferenceStopsWhenCancelled) {
   EXPECT_EQ(r.error(), "cancelled");
   EXPECT_TRUE(reference_gemm(s, a, b, false, &cancel).ok());  // one dgemm call: nothing to stop
   clear_reference_cache();
-  EXPECT_EQ(reference_product("cpu", s, a, b, true, &cancel).values, nullptr);
-  const CachedReference whole = reference_product("cpu", s, a, b, true);
+  EXPECT_EQ(reference_product(BackendChoice::Cpu, s, a, b, true, &cancel).values, nullptr);
+  const CachedReference whole = reference_product(BackendChoice::Cpu, s, a, b, true);
   ASSERT_NE(whole.values, nullptr);
   EXPECT_EQ(whole.method, "double-double dot products (Dot2)");  // made anew, not "(cached)"
   EXPECT_EQ(test::values_of(whole.values)[0], 8.0);

@@ -16,6 +16,7 @@
 #include "core/experiment/matmul.h"
 #include "core/experiment/mlp.h"
 #include "core/experiment/roundtrip.h"
+#include "core/experiment/spec/matmul_json.h"
 #include "core/experiment/throughput_run.h"
 #include "core/figure/throughput_figures.h"
 #include "tests/core/stub_backend.h"
@@ -102,9 +103,10 @@ class FakeDevice final : public testing_support::StubBackend {
 // so later tests in this process see no "cuda".
 struct FakeDeviceRegistered {
   FakeDeviceRegistered() {
-    register_backend("cuda", [] { return Expected<std::unique_ptr<Backend>>(std::make_unique<FakeDevice>()); });
+    register_backend(BackendChoice::Cuda,
+                     [] { return Expected<std::unique_ptr<Backend>>(std::make_unique<FakeDevice>()); });
   }
-  ~FakeDeviceRegistered() { unregister_backend("cuda"); }
+  ~FakeDeviceRegistered() { unregister_backend(BackendChoice::Cuda); }
   FakeDeviceRegistered(const FakeDeviceRegistered&) = delete;
   FakeDeviceRegistered& operator=(const FakeDeviceRegistered&) = delete;
 };
@@ -120,7 +122,7 @@ experiment::MatmulConfig small_config(AccumKind kind, size_t k) {
 // the end, with its shared instance).
 TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   auto missing = small_config(AccumKind::Blas, 32);
-  missing.backend = "cuda";
+  missing.backend = BackendChoice::Cuda;
   auto r = experiment::run_matmul(missing);
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r->product_backend, "cpu");
@@ -133,7 +135,7 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   EXPECT_TRUE(cpu_run->backend_note.empty());
 
   auto c = small_config(AccumKind::Sequential, 64);
-  c.backend = "cuda";
+  c.backend = BackendChoice::Cuda;
   auto gpu_run = experiment::run_matmul(c);
   ASSERT_TRUE(gpu_run.ok()) << gpu_run.error();
   EXPECT_EQ(gpu_run->product_backend, "cuda (Fake GPU)");
@@ -156,7 +158,7 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   mlp.layer.n = 8;
   mlp.layers = 2;
   auto mlp_cpu = experiment::run_mlp(mlp);
-  mlp.layer.backend = "cuda";
+  mlp.layer.backend = BackendChoice::Cuda;
   auto mlp_gpu = experiment::run_mlp(mlp);
   ASSERT_TRUE(mlp_cpu.ok() && mlp_gpu.ok());
   EXPECT_EQ(mlp_cpu->product_backend, "cpu");
@@ -165,7 +167,7 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
 
   // A device error: the CPU runs it, and the note carries the device's message.
   auto failing = small_config(AccumKind::Sequential, 13);
-  failing.backend = "cuda";
+  failing.backend = BackendChoice::Cuda;
   auto failed = experiment::run_matmul(failing);
   ASSERT_TRUE(failed.ok());
   EXPECT_EQ(failed->product_backend, "cpu");
@@ -212,7 +214,7 @@ TEST(MatmulBackend, StatisticsAreMadeOnTheDeviceAndFallBackWithTheReason) {
 
   const FakeDeviceRegistered fake;
   auto c = small_config(AccumKind::Sequential, 64);
-  c.backend = "cuda";
+  c.backend = BackendChoice::Cuda;
   auto gpu_run = experiment::run_matmul(c);
   ASSERT_TRUE(gpu_run.ok()) << gpu_run.error();
   EXPECT_EQ(gpu_run->analysis_backend, "cuda (Fake GPU)");
@@ -241,20 +243,21 @@ TEST(MatmulBackend, Float16LibraryAccumulationNeedsADevice) {
   EXPECT_NE(r.error().find("OpenBLAS has no float16 GEMM"), std::string::npos) << r.error();
 }
 
-TEST(MatmulBackend, UnknownBackendNameIsAConfigError) {
-  auto c = small_config(AccumKind::Blas, 32);
-  c.backend = "tpu";
-  EXPECT_NE(experiment::check(c).error().find("expected cpu, cuda or auto"), std::string::npos);
+TEST(MatmulBackend, UnknownBackendNameIsAFileError) {
+  auto spec = experiment::matmul_spec_from_json({{"experiment", "linear"}, {"backend", "tpu"}});
+  ASSERT_FALSE(spec);
+  EXPECT_EQ(spec.error(), "'backend': 'tpu': expected cpu, cuda or auto");
 }
 
 TEST(SharedBackend, OneObjectPerNameAndAutoSharesIt) {
-  auto a = shared_backend("cpu");
-  auto b = shared_backend("cpu");
+  auto a = shared_backend(BackendChoice::Cpu);
+  auto b = shared_backend(BackendChoice::Cpu);
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->backend.get(), b->backend.get());
   EXPECT_EQ(a->mutex.get(), b->mutex.get());
-  auto bad = shared_backend("nope");
-  EXPECT_FALSE(bad.ok());
+  auto chosen = shared_backend(BackendChoice::Auto);  // no device here: the CPU's object
+  ASSERT_TRUE(chosen.ok());
+  EXPECT_EQ(chosen->backend.get(), a->backend.get());
 }
 
 // The dot sweep's trials are 1 x 1 x K products: on a device when one is asked for and runs the
@@ -277,7 +280,7 @@ TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
   EXPECT_EQ(cpu_entries[0].what, "every model ran on the CPU");
   EXPECT_TRUE(cpu_entries[0].note.empty()) << cpu_entries[0].note;
 
-  c.backend = "cuda";
+  c.backend = BackendChoice::Cuda;
   const auto missing = experiment::dot_sweep(c);
   ASSERT_EQ(missing.size(), 9u);
   EXPECT_EQ(missing[0].ran_on, "cpu");
@@ -321,22 +324,22 @@ TEST(DotSweepBackend, RunsEachTrialOnTheDeviceAndFallsBackWithTheReason) {
 // The throughput experiment on a device: said to be a GPU, its rates in TFLOP/s (the CPU's
 // wording, "narrower dtypes are emulated on this CPU", would be false there).
 TEST(ThroughputBackend, ADeviceIsNamedAndItsRatesReadInTflops) {
-  EXPECT_FALSE(experiment::throughput_device("cpu").gpu);
-  const auto missing = experiment::throughput_device("cuda");  // none registered: the CPU
+  EXPECT_FALSE(experiment::throughput_device(BackendChoice::Cpu).gpu);
+  const auto missing = experiment::throughput_device(BackendChoice::Cuda);  // none registered: the CPU
   EXPECT_FALSE(missing.gpu);
-  EXPECT_EQ(missing.backend, "cpu");
+  EXPECT_EQ(missing.backend, BackendChoice::Cpu);
 
   const FakeDeviceRegistered fake;
-  const auto device = experiment::throughput_device("auto");
+  const auto device = experiment::throughput_device(BackendChoice::Auto);
   EXPECT_TRUE(device.gpu);
-  EXPECT_EQ(device.backend, "cuda");
+  EXPECT_EQ(device.backend, BackendChoice::Cuda);
   EXPECT_EQ(device.name.rfind("Fake GPU (cuda;", 0), 0u) << device.name;
 
   experiment::ThroughputConfig c;
   c.dtypes = {DType::float32, DType::bfloat16};
   c.n = 64;
   c.repetitions = 2;
-  c.backend = "cuda";
+  c.backend = BackendChoice::Cuda;
   auto r = experiment::run_throughput(c);
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_TRUE(r->gpu);
@@ -361,7 +364,7 @@ TEST(CastBackend, RoundsWhereTheConfigSaysAndFallsBackWithTheReason) {
   ASSERT_TRUE(cpu.ok()) << cpu.error();
   EXPECT_EQ(cpu->ran_on, "cpu");
   EXPECT_TRUE(cpu->backend_note.empty());
-  c.backend = "cuda";
+  c.backend = BackendChoice::Cuda;
   const auto missing = experiment::run_roundtrip(c);
   ASSERT_TRUE(missing.ok()) << missing.error();
   EXPECT_EQ(missing->ran_on, "cpu");

@@ -30,12 +30,13 @@ struct Registered {
   std::shared_ptr<Traffic> traffic = std::make_shared<Traffic>();
   Registered() {
     auto t = traffic;
-    register_backend("cuda", [t] { return Expected<std::unique_ptr<Backend>>(std::make_unique<Device>(t)); });
+    register_backend(BackendChoice::Cuda,
+                     [t] { return Expected<std::unique_ptr<Backend>>(std::make_unique<Device>(t)); });
     experiment::clear_reference_cache();
     experiment::clear_quantised_cache();
   }
   ~Registered() {
-    unregister_backend("cuda");
+    unregister_backend(BackendChoice::Cuda);
     experiment::clear_reference_cache();
     experiment::clear_quantised_cache();
   }
@@ -50,7 +51,7 @@ MatmulConfig bf16_linear() {
   c.accumulate = {AccumKind::Blas, DType::float32};
   c.output = DType::bfloat16;
   c.seed = 11;
-  c.backend = "cuda";
+  c.backend = BackendChoice::Cuda;
   return c;
 }
 
@@ -103,7 +104,7 @@ TEST(DeviceResidency, ARunReadsNothingBackAndAReRunSendsNothing) {
 
   // What was computed there is the CPU's, bit for bit.
   MatmulConfig on_cpu = c;
-  on_cpu.backend = "cpu";
+  on_cpu.backend = BackendChoice::Cpu;
   auto cpu = experiment::run_matmul(on_cpu);
   ASSERT_TRUE(cpu.ok()) << cpu.error();
   expect_same_run(*again, *cpu);
@@ -122,7 +123,7 @@ TEST(DeviceResidency, TheEpilogueAndTheBiasStayOnTheDevice) {
   EXPECT_TRUE(run->backend_note.empty()) << run->backend_note;
   EXPECT_EQ(device.traffic->array_uploads, 0);
   EXPECT_EQ(device.traffic->downloads, 0);
-  c.backend = "cpu";
+  c.backend = BackendChoice::Cpu;
   auto cpu = experiment::run_matmul(c);
   ASSERT_TRUE(cpu.ok()) << cpu.error();
   expect_same_run(*run, *cpu);
@@ -151,7 +152,7 @@ TEST(DeviceResidency, AStepTheDeviceCannotDoRunsOnTheCpuAndSaysSo) {
   EXPECT_EQ(device.traffic->downloads, 2);
   EXPECT_EQ(run->result->holder(), 0u);
   EXPECT_EQ(run->accumulated->holder(), run->reference->holder());  // (no epilogue: the sums themselves)
-  c.backend = "cpu";
+  c.backend = BackendChoice::Cpu;
   auto cpu = experiment::run_matmul(c);
   ASSERT_TRUE(cpu.ok()) << cpu.error();
   expect_same_run(*run, *cpu);

@@ -37,7 +37,7 @@ TEST(AbsProduct, IsTheFloat32ProductOfTheMagnitudesScaledWhenFarFromOne) {
   const GemmShape s{6, 5, 40};
   for (double scale : {1.0, 1e25, 1e-25}) {
     const auto a = operand(6, 40, scale), b = operand(5, 40, -scale);
-    const auto p = abs_product_of("cpu", s, a, b);
+    const auto p = abs_product_of(BackendChoice::Cpu, s, a, b);
     ASSERT_EQ(p->size, 30u);
     EXPECT_EQ(p->scale != 0, scale != 1.0) << scale;
     expect_near_exact(*p, *a, *b, 6, 5, 40);
@@ -49,18 +49,18 @@ TEST(AbsProduct, KeptOnlyForTheSameOperandObjectsAndBackend) {
   auto a = operand(6, 40, 1.0);
   const auto b = operand(5, 40, 1.0);
   bool hit = true;
-  const auto first = abs_product_of("cpu", s, a, b, &hit);
+  const auto first = abs_product_of(BackendChoice::Cpu, s, a, b, &hit);
   EXPECT_FALSE(hit);
-  EXPECT_EQ(abs_product_of("cpu", s, a, b, &hit), first);
+  EXPECT_EQ(abs_product_of(BackendChoice::Cpu, s, a, b, &hit), first);
   EXPECT_TRUE(hit);
-  abs_product_of("cpu", s, operand(6, 40, 1.0), b, &hit);  // equal values, another object
+  abs_product_of(BackendChoice::Cpu, s, operand(6, 40, 1.0), b, &hit);  // equal values, another object
   EXPECT_FALSE(hit);
-  abs_product_of("cpu", s, a, b, &hit);
-  abs_product_of("no-such-backend", s, a, b, &hit);  // another backend
+  abs_product_of(BackendChoice::Cpu, s, a, b, &hit);
+  abs_product_of(BackendChoice::Auto, s, a, b, &hit);  // another backend choice
   EXPECT_FALSE(hit);
-  abs_product_of("cpu", s, a, b, &hit);
+  abs_product_of(BackendChoice::Cpu, s, a, b, &hit);
   a.reset();  // gone: an object made later never matches its entry
-  abs_product_of("cpu", s, operand(6, 40, 2.0), b, &hit);
+  abs_product_of(BackendChoice::Cpu, s, operand(6, 40, 2.0), b, &hit);
   EXPECT_FALSE(hit);
 }
 

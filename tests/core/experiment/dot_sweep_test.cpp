@@ -157,10 +157,10 @@ TEST(DotSweep, ConfigJsonRoundTrips) {
   ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(to_json(*back), to_json(c));
   EXPECT_FALSE(to_json(c).contains("backend"));  // the CPU, the default, is not written
-  c.backend = "auto";
+  c.backend = BackendChoice::Auto;
   back = dot_config_from_json(to_json(c));
   ASSERT_TRUE(back) << back.error();
-  EXPECT_EQ(back->backend, "auto");
+  EXPECT_EQ(back->backend, BackendChoice::Auto);
 }
 
 TEST(DotSweep, BadConfigsAreRefused) {
@@ -176,8 +176,9 @@ TEST(DotSweep, BadConfigsAreRefused) {
   c.trials = 0;
   EXPECT_NE(check(c).error(), "");
   c.trials = 4;
-  c.backend = "tpu";
-  EXPECT_EQ(check(c).error(), "backend 'tpu': expected cpu, cuda or auto");
+  auto file = dot_config_from_json({{"experiment", "dot"}, {"backend", "tpu"}});
+  ASSERT_FALSE(file);
+  EXPECT_EQ(file.error(), "'backend': 'tpu': expected cpu, cuda or auto");
 }
 
 // A sweep of length 2^24 with 10^6 trials ran silently for days; its work is estimated first.

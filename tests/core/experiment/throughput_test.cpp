@@ -27,47 +27,49 @@ TEST(Throughput, EachDtypeIsTimedWithTheProductTheExperimentUses) {
 
 TEST(Throughput, ADeviceThatCannotOpenLeavesTheProductOnTheCpuAndSaysSo) {
   // core_tests registers no CUDA backend: asking for it times on the CPU, labelled.
-  auto b = prepare_product_bench(DType::bfloat16, 32, "cuda");
+  auto b = prepare_product_bench(DType::bfloat16, 32, BackendChoice::Cuda);
   ASSERT_TRUE(b) << b.error();
-  EXPECT_EQ(b->backend, "cpu");
+  EXPECT_EQ(b->backend, BackendChoice::Cpu);
   EXPECT_NE(b->method.find("on the CPU, cuda unavailable"), std::string::npos) << b->method;
   EXPECT_TRUE(b->emulated);
   auto t = time_product(*b);
   ASSERT_TRUE(t) << t.error();
   EXPECT_GT(*t, 0);
   // Sizes: 4096 on the CPU, 16384 where a GPU was asked for.
-  EXPECT_FALSE(prepare_product_bench(DType::bfloat16, 4097, "cpu"));
-  EXPECT_NE(prepare_product_bench(DType::bfloat16, 16385, "cuda").error().find("16384"), std::string::npos);
+  EXPECT_FALSE(prepare_product_bench(DType::bfloat16, 4097, BackendChoice::Cpu));
+  EXPECT_NE(prepare_product_bench(DType::bfloat16, 16385, BackendChoice::Cuda).error().find("16384"),
+            std::string::npos);
   // A GPU's size that falls back to the CPU is refused, not timed for hours there (a 16384^3
   // throughput file with "backend": "auto" and no GPU started one).
-  for (const char* backend : {"cuda", "auto"}) {
+  for (BackendChoice backend : {BackendChoice::Cuda, BackendChoice::Auto}) {
     auto big = prepare_product_bench(DType::bfloat16, 4097, backend);
-    ASSERT_FALSE(big) << backend;
+    ASSERT_FALSE(big) << backend_choice_name(backend);
     EXPECT_NE(big.error().find("a 4097^3 product would run on the CPU ("), std::string::npos) << big.error();
     EXPECT_NE(big.error().find("which takes n up to 4096"), std::string::npos) << big.error();
   }
-  EXPECT_NE(prepare_product_bench(DType::bfloat16, 4097, "auto").error().find("(no GPU opened)"), std::string::npos);
+  EXPECT_NE(prepare_product_bench(DType::bfloat16, 4097, BackendChoice::Auto).error().find("(no GPU opened)"),
+            std::string::npos);
 }
 
 // bench --op product drew its operands as if for the CPU, so on a GPU it refused 8192 ("the
 // product size must lie in [1, 4096]" on an H100): the limit is the timing
 // device's.
 TEST(Throughput, OperandsForADeviceAreSizedByThatDevice) {
-  EXPECT_EQ(largest_product_bench("cpu"), 4096u);
-  EXPECT_EQ(largest_product_bench("cuda"), 16384u);
-  auto big = product_bench_operands(DType::float32, 4097, "cuda");
+  EXPECT_EQ(largest_product_bench(BackendChoice::Cpu), 4096u);
+  EXPECT_EQ(largest_product_bench(BackendChoice::Cuda), 16384u);
+  auto big = product_bench_operands(DType::float32, 4097, BackendChoice::Cuda);
   ASSERT_TRUE(big) << big.error();
   EXPECT_EQ(big->a.size(), size_t{4097} * 4097);
   EXPECT_EQ(big->b.size(), size_t{4097} * 4097);
-  EXPECT_NE(product_bench_operands(DType::float32, 4097, "cpu").error().find("4096"), std::string::npos);
+  EXPECT_NE(product_bench_operands(DType::float32, 4097, BackendChoice::Cpu).error().find("4096"), std::string::npos);
   // Nor by an experiment's working-memory limit (the second H100 run: "about 12 GiB" at 8192),
   // while dtypes are still checked as an experiment checks them.
   MatmulConfig big_experiment;
   big_experiment.m = big_experiment.n = big_experiment.k = 8192;
   EXPECT_NE(check(big_experiment).error().find("working memory"), std::string::npos);
-  EXPECT_EQ(check_product_bench(DType::bfloat16, 8192, "cuda").error(), "");
-  EXPECT_EQ(check_product_bench(DType::float8_e4m3fn, 16384, "cuda").error(), "");
-  EXPECT_NE(check_product_bench(DType::complex64, 64, "cuda").error(), "");
+  EXPECT_EQ(check_product_bench(DType::bfloat16, 8192, BackendChoice::Cuda).error(), "");
+  EXPECT_EQ(check_product_bench(DType::float8_e4m3fn, 16384, BackendChoice::Cuda).error(), "");
+  EXPECT_NE(check_product_bench(DType::complex64, 64, BackendChoice::Cuda).error(), "");
 }
 
 TEST(Throughput, OperandsAreValuesOfTheirDtypeAndNarrowDtypesAreLabelledEmulation) {
@@ -226,7 +228,7 @@ TEST(ThroughputRun, ReadsItsFileStrictly) {
       {{{"dtypes", {"bfloat16"}}}, "'baseline': float32 is not among the dtypes"},
       {{{"n", 5000}}, "'n': must lie in [1, 4096]"},
       {{{"n", 20000}, {"backend", "cuda"}}, "'n': must lie in [1, 16384]"},
-      {{{"backend", "tpu"}}, "'backend': expected cpu, cuda or auto"},
+      {{{"backend", "tpu"}}, "'backend': 'tpu': expected cpu, cuda or auto"},
       {{{"repetitions", -1}}, "'repetitions': must be an integer from 1 to 1000"},
       {{{"datasheet", "RTX 9090"}}, "'datasheet': no part 'RTX 9090' in the peak table"},
       {{{"reps", 3}}, "unknown key 'reps'"},

@@ -118,7 +118,7 @@ TEST(MemoryRoom, RunsAndFilesPastTheRoomAreRefusedBeforeTheyAllocate) {
     // The throughput bench's operands at 4096^2 (0.75 GiB at the peak), under 0.5 GiB of room.
     const AddressSpaceLimit tighter(static_cast<rlim_t>(*size) + (rlim_t{1} << 29));
     ASSERT_TRUE(tighter.ok());
-    const auto bench = experiment::prepare_product_bench(DType::float32, 4096, "cpu");
+    const auto bench = experiment::prepare_product_bench(DType::float32, 4096, BackendChoice::Cpu);
     ASSERT_FALSE(bench.ok());
     EXPECT_EQ(bench.error().rfind("float32's 4096^3 product needs about 0.8 GiB of working memory; ", 0), 0u)
         << bench.error();
