@@ -16,7 +16,7 @@
 #include <iostream>
 #include <map>
 
-#include "app/cli/backend_option.h"
+#include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "app/cli/product_bench.h"
 #include "core/accumulate/blas.h"
@@ -356,7 +356,7 @@ Runner add_bench(CLI::App& app) {
   app.add_option("--reps", a->reps, "Timed repetitions, median reported (convert: 7, matmul: 5)")
       ->check(CLI::Range(1, 1000))
       ->each([a](const std::string&) { a->reps_given = true; });
-  app.add_option("--rounding", a->rounding, "rne | rna | rtz | up | down | stochastic");
+  add_rounding_option(app, &a->rounding, "convert: the rounding of the round trip");
   app.add_option("--threads", a->threads,
                  "matmul: CPU threads the experiment and its bare OpenBLAS calls may use (default 0: all cores)");
   app.add_flag("--json", a->json, "JSON output");

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "core/dtype/describe.h"
 #include "core/dtype/framework_cast_paths.h"
@@ -67,7 +68,7 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
 }
 
 int cast_to_int(const CastArgs& a, DType to, const std::vector<double>& xs) {
-  IntOverflow mode = a.int_overflow == "saturate" ? IntOverflow::Saturate : IntOverflow::Wrap;
+  const IntOverflow mode = parse_int_overflow(a.int_overflow).value_or(IntOverflow::Wrap);  // (checked by the parser)
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < xs.size(); ++i) {
     IntResult r = float_to_int(to, xs[i], mode);
@@ -82,7 +83,7 @@ int cast_to_int(const CastArgs& a, DType to, const std::vector<double>& xs) {
                      {"mode", a.int_overflow}});
     } else {
       std::printf("%s -> %s %s  (%s%s%s)\n", a.values[i].c_str(), std::string(name(to)).c_str(), v.c_str(),
-                  a.int_overflow == "saturate" ? "saturating" : "C cast, x86-64",
+                  mode == IntOverflow::Saturate ? "saturating" : "C cast, x86-64",
                   r.out_of_range ? ", out of range" : "", r.inexact ? ", truncated toward zero" : "");
     }
   }
@@ -116,7 +117,7 @@ int run_cast(CastArgs a) {
   o.flush_input_subnormals = a.daz;
   o.flush_output_subnormals = a.ftz;
   o.seed = a.seed;
-  o.path = a.path == "via-float32" ? CastPath::ViaFloat32 : CastPath::Direct;
+  if (!a.path.empty() && !parse_cast_path(a.path.c_str(), &o.path)) return kExitBadInput;  // (the parser refused it)
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < xs.size(); ++i) {
     CastReport r = describe_cast(ref->format, xs[i], o, i);
@@ -150,17 +151,15 @@ Runner add_cast(CLI::App& app) {
                  "Target format: a dtype name (float16, torch.bfloat16, int8, ...) "
                  "or a custom float eXmY[bBIAS][:ieee|fn|fnuz|finite]")
       ->required();
-  app.add_option("--rounding", a->rounding, "rne | rna | rtz | up | down | stochastic")
-      ->check(CLI::IsMember({"rne", "rna", "rtz", "up", "down", "stochastic"}));
+  add_rounding_option(app, &a->rounding, "the rounding of the cast");
   auto* sat = app.add_flag("--saturate", a->saturate, "Clamp overflow (and Inf) to max finite");
   app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf")->excludes(sat);
   app.add_option("--seed", a->seed, "Seed of the stochastic-rounding stream");
-  app.add_option("--path", a->path, "direct (one rounding) | via-float32 (PyTorch/ml_dtypes casts)")
-      ->check(CLI::IsMember({"direct", "via-float32"}));
+  add_cast_path_option(app, &a->path,
+                       "direct: one rounding; via-float32: through float32 first (PyTorch/ml_dtypes casts)");
   app.add_flag("--daz", a->daz, "Read subnormal inputs as zero");
   app.add_flag("--ftz", a->ftz, "Flush subnormal results to zero");
-  app.add_option("--int-overflow", a->int_overflow, "For integer targets: wrap (C cast) | saturate")
-      ->check(CLI::IsMember({"wrap", "saturate"}));
+  add_int_overflow_option(app, &a->int_overflow, "integer targets: wrap as a C cast on x86-64, or saturate");
   app.add_flag("--json", a->json, "One JSON object per value (keys: input, value, bits, ...)");
   app.add_option("values", a->values, "Decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0")->required();
   return [a]() { return run_cast(*a); };

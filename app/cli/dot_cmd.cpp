@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/cli/backend_option.h"
+#include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "core/dtype/describe.h"
 #include "core/dtype/neighbourhood.h"
@@ -116,8 +117,7 @@ Runner add_explore(CLI::App& app) {
   app.add_option("--format", a->formats,
                  "A float format (repeatable; default: every float of the table), "
                  "or a custom eXmY[bBIAS][:ieee|fn|fnuz|finite]");
-  app.add_option("--rounding", a->rounding, "rne | rna | rtz | up | down | stochastic")
-      ->check(CLI::IsMember({"rne", "rna", "rtz", "up", "down", "stochastic"}));
+  add_rounding_option(app, &a->rounding, "the rounding whose interval is shown");
   auto* sat = app.add_flag("--saturate", a->saturate, "Overflow clamps to max finite");
   app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf")->excludes(sat);
   app.add_option("--radius", a->radius, "Representable values each side on the number line (0-64)")

@@ -9,7 +9,7 @@
 #include <iostream>
 #include <vector>
 
-#include "app/cli/backend_option.h"
+#include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "core/accumulate/accumulation_spec.h"
@@ -57,7 +57,7 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--bias-dtype", a->bias_dtype, "dtype of the bias (adds a bias)");
   app.add_option("--accumulate", a->accumulate, experiment::accumulation_grammar());
   app.add_option("--output-dtype", a->output, "dtype of the result");
-  app.add_option("--rounding", a->rounding, "rounding of inputs and output: " + rounding_names(" "));
+  add_rounding_option(app, &a->rounding, "rounding of inputs and output");
   app.add_option("--overflow", a->overflow, overflow_names(" | "));
   app.add_option("--input-scaling", a->input_scaling, experiment::scaling_names());
   app.add_option("--weight-scaling", a->weight_scaling, "as --input-scaling");

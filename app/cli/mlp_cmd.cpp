@@ -5,7 +5,7 @@
 // Error through the layers of a small MLP (nn.Linear init) against the float64 network.
 #include <iostream>
 
-#include "app/cli/backend_option.h"
+#include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
@@ -74,7 +74,7 @@ Runner add_mlp(CLI::App& app) {
   app.add_option("--bias-dtype", a->bias, "dtype of the biases (default: the weight dtype)");
   app.add_option("--accumulate", a->accumulate, "accumulation model, as for matmul");
   app.add_option("--output-dtype", a->output, "dtype of each layer's output");
-  app.add_option("--rounding", a->rounding, "rounding mode");
+  add_rounding_option(app, &a->rounding, "rounding of every layer's inputs and outputs");
   app.add_option("--input-scaling", a->input_scaling, "recipe for the activations");
   app.add_option("--weight-scaling", a->weight_scaling, "recipe for the weights");
   app.add_option("--data", a->data, "distribution of the input");

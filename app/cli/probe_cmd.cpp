@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli/backend_option.h"
+#include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "core/accumulate/accumulation_spec.h"
 #include "core/backend/backend.h"

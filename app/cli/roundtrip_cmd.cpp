@@ -6,7 +6,7 @@
 #include <iostream>
 #include <vector>
 
-#include "app/cli/backend_option.h"
+#include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
@@ -40,7 +40,7 @@ Runner add_roundtrip(CLI::App& app) {
   app.add_option("--dtype", a->dtype,
                  "the dtype of the round trip: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite]");
   app.add_option("--scaling", a->scaling, experiment::scaling_names());
-  app.add_option("--rounding", a->rounding, rounding_names(" "));
+  add_rounding_option(app, &a->rounding, "the rounding of the elements");
   app.add_option("--overflow", a->overflow, overflow_names(" | "));
   // For drawn values only: given with --input they would be ignored, so they are refused (the
   // data's distribution also draws a delayed recipe's amax history, so it is kept for that).

@@ -4,7 +4,7 @@
 // terminal: matmul and linear, mlp, dot and sum (error versus length), cast, throughput.
 #include <iostream>
 
-#include "app/cli/backend_option.h"
+#include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"

@@ -96,8 +96,10 @@ int run(const ScenarioArgs& a, bool export_only) {
       return status;
   if (a.json) std::cout << scenario::to_json(*r).dump(1) << "\n";
   else if (export_only)
-    std::printf("%s: %zu of %zu checks pass; wrote %s/slides.pdf, slides.html, story.md, checks.json, checks.csv and evidence-N/\n",
-                r->scenario.name.c_str(), r->passed_count(), r->checks.size(), a.out.c_str());
+    std::printf(
+        "%s: %zu of %zu checks pass; wrote %s/slides.pdf, slides.html, story.md, checks.json, checks.csv and "
+        "evidence-N/\n",
+        r->scenario.name.c_str(), r->passed_count(), r->checks.size(), a.out.c_str());
   else {
     print_run(*r);
     if (!a.out.empty()) std::printf("wrote %s/story.md, checks.json, checks.csv and evidence-N/\n", a.out.c_str());

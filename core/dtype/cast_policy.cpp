@@ -61,6 +61,17 @@ bool parse_overflow(const char* text, Overflow* out) {
   return false;
 }
 
+bool parse_cast_path(const char* text, CastPath* out) {
+  for (int i = 0; i < kCastPathCount; ++i) {
+    auto p = static_cast<CastPath>(i);
+    if (std::strcmp(text, cast_path_name(p)) == 0) {
+      *out = p;
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string rounding_names(const char* separator) {
   std::string out;
   for (int r = 0; r < kRoundingCount; ++r)
@@ -72,6 +83,13 @@ std::string overflow_names(const char* separator) {
   std::string out;
   for (int o = 0; o < kOverflowCount; ++o)
     out.append(o ? separator : "").append(overflow_name(static_cast<Overflow>(o)));
+  return out;
+}
+
+std::string cast_path_names(const char* separator) {
+  std::string out;
+  for (int p = 0; p < kCastPathCount; ++p)
+    out.append(p ? separator : "").append(cast_path_name(static_cast<CastPath>(p)));
   return out;
 }
 

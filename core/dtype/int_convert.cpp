@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/util/names.h"
+
 namespace pl {
 namespace {
 
@@ -94,5 +96,11 @@ std::string int_bits_to_string(DType t, uint64_t bits) {
   if (width < 64 && (bits >> (width - 1)) & 1) bits |= ~width_mask(t);  // sign-extend
   return std::to_string(static_cast<int64_t>(bits));
 }
+
+std::optional<IntOverflow> parse_int_overflow(std::string_view name) {
+  return find_named<IntOverflow>(kIntOverflowNames, name);
+}
+
+std::string int_overflow_names(std::string_view separator) { return join_names(kIntOverflowNames, separator); }
 
 }  // namespace pl

@@ -13,8 +13,11 @@
 //  - anything -> bool: nonzero (and NaN) is true.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/dtype/dtype.h"
 
@@ -24,6 +27,9 @@ enum class IntOverflow : uint8_t {
   Wrap,      // two's complement modulo 2^bits; float -> int as an x86-64 C cast
   Saturate,  // clamp to [min, max]; NaN -> 0
 };
+inline constexpr std::array<std::string_view, 2> kIntOverflowNames = {"wrap", "saturate"};
+std::optional<IntOverflow> parse_int_overflow(std::string_view name);
+std::string int_overflow_names(std::string_view separator = ", ");
 
 struct IntResult {
   uint64_t bits;      // the value's two's complement pattern in the target width

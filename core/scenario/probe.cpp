@@ -58,8 +58,8 @@ Expected<CastOptions> cast_options(const Params& p) {
     return Error{"'rounding': '" + r + "' is not rne, rna, rtz, up or down"};
   if (!parse_overflow(v.c_str(), &o.overflow))
     return Error{"'overflow': '" + v + "' is not default, saturate or no-saturate"};
-  if (path == "via-float32") o.path = CastPath::ViaFloat32;
-  else if (path != "direct") return Error{"'path': '" + path + "' is not direct or via-float32"};
+  if (!parse_cast_path(path.c_str(), &o.path))
+    return Error{"'path': '" + path + "' is not one of " + cast_path_names()};
   return o;
 }
 
@@ -121,8 +121,9 @@ Expected<std::string> int_cast_probe(const json& j) {
   if (!is_integer(*to) && *to != DType::bool_)
     return Error{"'to': " + std::string(name(*to)) + " is not an integer dtype"};
   const std::string mode = p.text("mode", "wrap");
-  if (mode != "wrap" && mode != "saturate") return Error{"'mode' must be wrap or saturate"};
-  const IntOverflow m = mode == "wrap" ? IntOverflow::Wrap : IntOverflow::Saturate;
+  const auto parsed_mode = parse_int_overflow(mode);
+  if (!parsed_mode) return Error{"'mode' must be one of " + int_overflow_names()};
+  const IntOverflow m = *parsed_mode;
   const std::string v = p.text("value");
   // An integer literal converts as an integer (200 -> int8 wraps exactly); anything else is a
   // float value truncated toward zero, as a C cast does.

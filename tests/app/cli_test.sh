@@ -42,6 +42,9 @@ check formats-json 0 '"unit_roundoff": 0.0625' -- "$PL" formats --json
 check formats-json-keys 0 '"min_subnormal"' -- "$PL" formats --json
 check cast-fp16 0 'bits +0x2e66' -- "$PL" cast --to float16 0.1
 check cast-hexfloat 0 'value +12' -- "$PL" cast --to bfloat16 0x1.8p+3
+check cast-path-bad 2 'sideways not in \{direct,via-float32\}' -- "$PL" cast --to float16 --path sideways 1
+check cast-int-overflow-bad 2 'clamp not in \{wrap,saturate\}' -- "$PL" cast --to int8 --int-overflow clamp 300
+check mlp-rounding-bad 2 'nope not in \{rne,rna,rtz,up,down,stochastic\}' -- "$PL" mlp --layers 1 --width 4 --batch 2 --rounding nope
 check cast-negative 0 'value +-inf' -- "$PL" cast --to float16 -65520
 check cast-neg-inf 0 '"value": "-inf"' -- "$PL" cast --to float16 --json -inf
 check cast-nan-json 0 '"value": "nan"' -- "$PL" cast --to float8_e4m3fn --json nan

@@ -29,6 +29,7 @@ inline constexpr int kOverflowCount = 3;
 
 // The route a framework's cast from float64 takes. Both are offered because they differ:
 // 1 + 2^-4 + 2^-40 becomes 1.125 in float8_e4m3fn when rounded once, but 1.0 through float32.
+inline constexpr int kCastPathCount = 2;
 enum class CastPath : uint8_t {
   Direct,      // one correct rounding from the float64 value
   ViaFloat32,  // round to float32 first (RNE), then to the target: who does which, per dtype and
@@ -49,10 +50,12 @@ const char* rounding_label(Rounding r);  // "nearest, ties to even", ...
 const char* overflow_name(Overflow o);   // "default", "saturate", "no-saturate"
 const char* cast_path_name(CastPath p);  // "direct", "via-float32"
 bool parse_rounding(const char* text, Rounding* out);
-bool parse_overflow(const char* text, Overflow* out);  // the overflow_name() spellings
+bool parse_overflow(const char* text, Overflow* out);   // the overflow_name() spellings
+bool parse_cast_path(const char* text, CastPath* out);  // the cast_path_name() spellings
 // Every spelling in the table's order, joined by `separator` ("rne, rna, rtz, up, down,
 // stochastic"): for help texts and messages (host only).
 std::string rounding_names(const char* separator = ", ");
 std::string overflow_names(const char* separator = ", ");
+std::string cast_path_names(const char* separator = ", ");
 
 }  // namespace pl

@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "core/dtype/device/cast_policy.h"
 #include "core/dtype/int_convert.h"
 #include "tests/core/test_util.h"
 
@@ -45,6 +46,25 @@ TEST(IntConvert, BoolIsNonzero) {
   EXPECT_EQ(float_to_int(DType::bool_, -0.1, IntOverflow::Wrap).bits, 1u);
   EXPECT_EQ(float_to_int(DType::bool_, NAN, IntOverflow::Wrap).bits, 1u);
   EXPECT_EQ(int_to_int(DType::bool_, false, 256, IntOverflow::Wrap).bits, 1u);
+}
+
+}  // namespace
+}  // namespace pl
+
+namespace pl {
+namespace {
+
+// The CLI's --int-overflow and --path and the scenario probes read these tables; nothing retypes them.
+TEST(IntConvert, OverflowModesAndCastPathsReadFromTheirTables) {
+  EXPECT_EQ(parse_int_overflow("wrap"), IntOverflow::Wrap);
+  EXPECT_EQ(parse_int_overflow("saturate"), IntOverflow::Saturate);
+  EXPECT_FALSE(parse_int_overflow("clamp"));
+  EXPECT_EQ(int_overflow_names(), "wrap, saturate");
+  CastPath p = CastPath::Direct;
+  EXPECT_TRUE(parse_cast_path("via-float32", &p));
+  EXPECT_EQ(p, CastPath::ViaFloat32);
+  EXPECT_FALSE(parse_cast_path("sideways", &p));
+  EXPECT_EQ(cast_path_names(" | "), "direct | via-float32");
 }
 
 }  // namespace
