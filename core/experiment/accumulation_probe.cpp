@@ -236,6 +236,224 @@ Expected<ProbeFinding> check_model(Backend& backend, DType input, const Accumula
   return model_check(backend, *base, model);
 }
 
+namespace {
+
+void not_run(ProbeReport& r, const std::string& question, const std::string& why) {
+  r.findings.push_back({question, "not run", why});
+}
+
+// 1. Bits a partial sum keeps: 1 followed by 15 terms 2^-e (one 16-term block); the largest
+// e whose terms all count, plus one, is the partial sum's precision (0: not found).
+int probe_kept_bits(Prober& probe, ProbeReport& r, int p) {
+  const std::string q = "bits a partial sum keeps (1 + 15 x 2^-e)";
+  int kept = 0;
+  std::string evidence;
+  for (int e = 2; e <= p + 1; ++e) {
+    std::vector<Term> t{{0}};
+    for (int i = 0; i < 15; ++i) t.push_back({-e});
+    auto v = probe.dot(t);
+    if (!v) {
+      evidence = "stopped at e = " + std::to_string(e) + ": " + v.error();
+      break;
+    }
+    if (*v != 1 + 15 * std::ldexp(1.0, -e)) {
+      evidence = "e = " + std::to_string(e) + ": got " + show(*v) + ", exact " + show(1 + 15 * std::ldexp(1.0, -e));
+      break;
+    }
+    kept = e + 1;
+  }
+  if (kept == 0) not_run(r, q, evidence);
+  else r.findings.push_back({q, std::to_string(kept) + " bits (float32 keeps 24)", evidence});
+  r.accumulator_bits = kept;
+  return kept;
+}
+
+struct SumRounding {
+  bool ran = false;  // both probes gave a value
+  bool nearest = false, truncating = false;
+};
+
+// 2. Rounding of a sum: 1 + 0.75 ulp, and its negative. Two terms, so one rounding in any
+// order: three terms (2^-(w+1), 2^-w, 1) read OpenBLAS's Haswell and Zen kernels as truncating,
+// which add the even and the odd positions along K apart (1 + 2^-(w+1) and 2^-w, each rounded
+// to nearest, then a tie). An aligning adder drops the same bits of 1.5 x 2^-w as of its two
+// halves.
+SumRounding probe_sum_rounding(Prober& probe, ProbeReport& r, int width) {
+  const double ulp = std::ldexp(1.0, 1 - width);  // of 1 in the partial sums
+  const std::string q = "rounding of a sum (1 + 0.75 ulp, and -(1 + 0.75 ulp))";
+  auto up = probe.dot({{-width, false, 1.5}, {0}});
+  auto down = probe.dot({{-width, true, 1.5}, {0, true}});
+  SumRounding s;
+  if (!up || !down) {
+    not_run(r, q, up ? down.error() : up.error());
+    return s;
+  }
+  s.ran = true;
+  const bool pos_up = *up == 1 + ulp, neg_up = *down == -(1 + ulp);
+  s.nearest = pos_up && neg_up;
+  s.truncating = !pos_up && !neg_up;
+  r.truncating = s.truncating;
+  const std::string answer = s.nearest      ? "to nearest"
+                             : s.truncating ? "toward zero (truncation)"
+                             : neg_up       ? "toward -infinity"
+                                            : "toward +infinity";
+  r.findings.push_back({q, answer,
+                        "terms 1.5 x 2^" + std::to_string(-width) + " and 1: exact 1 + 0.75 ulp, got " + show(*up) +
+                            "; negated: got " + show(*down)});
+  return s;
+}
+
+// 3. Ties: 1 + 0.5 ulp and 1 + 1.5 ulp.
+void probe_ties(Prober& probe, ProbeReport& r, int width, const SumRounding& s) {
+  const double ulp = std::ldexp(1.0, 1 - width);
+  const std::string q = "ties (1 + 0.5 ulp, 1 + 1.5 ulp)";
+  if (!s.nearest) {
+    not_run(r, q, s.ran ? "the sum is not rounded to nearest" : "needs the rounding found above");
+    return;
+  }
+  auto t1 = probe.dot({{-width}, {0}});
+  auto t2 = probe.dot({{1 - width, false, 1.5}, {0}});  // two terms, as above
+  if (!t1 || !t2) return not_run(r, q, t1 ? t2.error() : t1.error());
+  const bool even = *t1 == 1 && *t2 == 1 + 2 * ulp, away = *t1 == 1 + ulp && *t2 == 1 + 2 * ulp;
+  r.findings.push_back({q,
+                        even   ? "to even"
+                        : away ? "away from zero"
+                               : "neither (see evidence)",
+                        "got " + show(*t1) + " and " + show(*t2)});
+}
+
+struct SeenBits {
+  int bits = -1;       // -1: not run
+  bool exact = false;  // else a lower bound (all the probe can tell, or the input's range)
+};
+
+// 4. Bits seen below the partial sums' last place while aligning the terms: a term 2^-j ulp
+// below a tie (nearest) or below an exact value (truncation) changes the result only if the
+// adder still sees it. The probe can tell up to p - 1 bits (a sequential adder's small
+// partial sums stop being exact there).
+//
+// Three terms, so the order matters: where the small two meet first, their exact sum meets 1
+// in one rounding. A rounding to nearest is tried in several places along K (the small terms
+// before the 1, after it, two, four and eight positions apart: a sequential adder either way,
+// and lanes of 2, 4 or 8 partial sums), and a term counts as seen where any place shows it --
+// an adder that drops it (aligning, or rounding 1 + tie first) cannot bring it back. A
+// truncating adder is tried in one block only: there the small terms' exact sum, ulp - tiny,
+// truncated to the bits the adder keeps, would pull 1 + ulp down even when the adder drops
+// the tiny term itself.
+SeenBits probe_seen_bits(Prober& probe, ProbeReport& r, int width, const SumRounding& s) {
+  const double ulp = std::ldexp(1.0, 1 - width);
+  const std::string q = "bits seen below the last place";
+  if (!s.nearest && !s.truncating) {
+    not_run(r, q, "needs the rounding found above");
+    return {};
+  }
+  const bool nearest = s.nearest;
+  int seen = 0;
+  bool limited = false;  // the input dtype cannot hold the next probe's terms
+  std::string evidence;
+  // Places of (tiny, other small term, 1) along K.
+  const std::vector<std::vector<size_t>> places =
+      nearest ? std::vector<std::vector<size_t>>{{0, 1, 2}, {1, 2, 0}, {0, 2, 1}, {0, 4, 1}, {0, 8, 1}}
+              : std::vector<std::vector<size_t>>{{0, 1, 2}};
+  for (int j = 1; j < width && !limited; ++j) {
+    const std::vector<Term> terms =
+        nearest ? std::vector<Term>{{-width - j}, {-width}, {0}}               // tie + tiny: up if seen
+                : std::vector<Term>{{1 - width - j, true}, {1 - width}, {0}};  // 1 + ulp - tiny: down if seen
+    bool saw = false;
+    double got = 0;
+    for (const auto& at : places) {
+      auto v = probe.dot(terms, at);
+      if (!v) {
+        evidence = "stopped at " + std::to_string(j) + ": " + v.error();
+        limited = true;
+        break;
+      }
+      got = *v;
+      if ((saw = nearest ? *v == 1 + ulp : *v == 1)) break;
+    }
+    if (limited) break;
+    if (!saw) {
+      evidence = "a term 2^-" + std::to_string(j) + " ulp below is lost (got " + show(got) +
+                 (places.size() > 1 ? " in every order tried)" : ")");
+      break;
+    }
+    seen = j;
+  }
+  const std::string answer = seen == width - 1 ? "at least " + std::to_string(seen) + " (all the probe can tell)"
+                             : limited         ? "at least " + std::to_string(seen) + " (the input dtype's range)"
+                                               : std::to_string(seen);
+  r.findings.push_back(
+      {q, answer,
+       evidence.empty() ? "every term down to 2^-" + std::to_string(width - 1) + " ulp was seen" : evidence});
+  return {seen, seen < width - 1 && !limited};
+}
+
+// 5. Promotion: with terms just below what a partial sum keeps, those added to the 1 are lost,
+// but partial sums that start from zero keep them until they are promoted and added in full
+// precision. 1 followed by 4095 such terms: the number lost, plus one, is the interval.
+void probe_promotion(Prober& probe, ProbeReport& r, int kept, int p) {
+  const std::string q = "products between promotions to float32 (1 + 4095 x 2^-e)";
+  if (kept <= 0 || kept >= p)
+    return not_run(r, q,
+                   kept >= p ? "partial sums keep the accumulator's full precision" : "needs the partial sum's width");
+  const int e = kept + 1;
+  std::vector<Term> t{{0}};
+  for (int i = 0; i < 4095; ++i) t.push_back({-e});
+  auto v = probe.dot(t);
+  if (!v) return not_run(r, q, v.error());
+  const double counted = std::round((*v - 1) / std::ldexp(1.0, -e));
+  const int lost = 4095 - int(counted);
+  r.promotion_interval = lost >= 4095 ? 0 : lost + 1;
+  r.findings.push_back({q, r.promotion_interval ? std::to_string(r.promotion_interval) : "none within 4096",
+                        "e = " + std::to_string(e) + ": " + std::to_string(lost) + " of 4095 small terms lost"});
+}
+
+// 6. Normalisation: whether partial sums are normalised after each addition, or a block of
+// products is aligned to its largest term and normalised once (a multi-term adder).
+void probe_normalisation(Prober& probe, ProbeReport& r, DType input, int width, const SumRounding& s,
+                         const SeenBits& seen) {
+  if (!s.nearest && !s.truncating) return not_run(r, kNormalisation, "needs the rounding found above");
+  if (seen.bits < 0) return not_run(r, kNormalisation, "needs the bits seen below the last place");
+  if (!seen.exact)
+    return not_run(r, kNormalisation,
+                   "the adder sees at least " + std::to_string(seen.bits) +
+                       " bits below its last place; the probe's small terms must sit just below what it sees");
+  // A multi-term adder that rounds to nearest shows one bit fewer than it keeps: the tie itself
+  // takes the first (see the bits-seen probe).
+  r.findings.push_back(normalisation(probe, r, info(input).format.precision(), width,
+                                     s.truncating ? seen.bits : seen.bits + 1, s.truncating));
+}
+
+// The accumulation model that emulates what was found, checked against the device.
+void suggest_model(Backend& backend, const ProductSpec& base, ProbeReport& r, const SumRounding& s) {
+  const DType narrow = r.accumulator_bits == 24   ? DType::float32
+                       : r.accumulator_bits == 11 ? DType::tf32
+                       : r.accumulator_bits == 8  ? DType::bfloat16
+                                                  : DType::bool_;
+  if (narrow == DType::bool_) {
+    r.model_note = "no dtype has " + std::to_string(r.accumulator_bits) + " bits of precision";
+    return;
+  }
+  if (!s.nearest && !s.truncating) {
+    r.model_note = "the rounding was not found";
+    return;
+  }
+  Accumulation m{AccumKind::Sequential, narrow, s.truncating ? Rounding::TowardZero : Rounding::NearestEven};
+  if (r.promotion_interval > 0) {
+    m.kind = AccumKind::Chunked, m.chunk = r.promotion_interval, m.outer = DType::float32;
+    r.model_note = "emulates the partial sums' width, rounding and promotion; not the order within a block";
+  } else if (r.block_terms > 0) {
+    m.kind = AccumKind::Multiterm, m.block = r.block_terms, m.extra_bits = r.extra_bits;
+    r.model_note = "emulates the multi-term adder found: block, extra bits, width and rounding";
+  } else {
+    r.model_note = "emulates the partial sums' width and rounding; not the order within a block";
+  }
+  r.model = accumulation_spec(m);
+  r.findings.push_back(model_check(backend, base, m));
+}
+
+}  // namespace
+
 Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Accumulation& acc,
                                          bool fast_accumulation) {
   auto probed = probed_product(backend, input, acc, fast_accumulation);
@@ -249,200 +467,17 @@ Expected<ProbeReport> probe_accumulation(Backend& backend, DType input, const Ac
   r.fast_accumulation = fast_accumulation;
   Prober probe(backend, base);
   const int p = accumulator_precision(acc);
-  auto not_run = [&](const std::string& width, const std::string& why) {
-    r.findings.push_back({width, "not run", why});
-  };
-
-  // 1. Bits a partial sum keeps: 1 followed by 15 terms 2^-e (one 16-term block); the largest
-  // e whose terms all count, plus one, is the partial sum's precision.
-  const std::string q4 = "bits a partial sum keeps (1 + 15 x 2^-e)";
-  int kept = 0;
-  std::string evidence4;
-  for (int e = 2; e <= p + 1; ++e) {
-    std::vector<Term> t{{0}};
-    for (int i = 0; i < 15; ++i) t.push_back({-e});
-    auto v = probe.dot(t);
-    if (!v) {
-      evidence4 = "stopped at e = " + std::to_string(e) + ": " + v.error();
-      break;
-    }
-    if (*v != 1 + 15 * std::ldexp(1.0, -e)) {
-      evidence4 = "e = " + std::to_string(e) + ": got " + show(*v) + ", exact " + show(1 + 15 * std::ldexp(1.0, -e));
-      break;
-    }
-    kept = e + 1;
-  }
-  if (kept == 0) not_run(q4, evidence4);
-  else r.findings.push_back({q4, std::to_string(kept) + " bits (float32 keeps 24)", evidence4});
-  r.accumulator_bits = kept;
-
+  const int kept = probe_kept_bits(probe, r, p);
   // The rounding probes work at the precision the partial sums have (a narrow accumulator that
   // rounds to nearest would otherwise look like truncation at float32's last place).
   const int width = kept > 0 ? kept : p;
-  const double ulp = std::ldexp(1.0, 1 - width);  // of 1 in the partial sums
-
-  // 2. Rounding of a sum: 1 + 0.75 ulp, and its negative. Two terms, so one rounding in any
-  // order: three terms (2^-(w+1), 2^-w, 1) read OpenBLAS's Haswell and Zen kernels as truncating,
-  // which add the even and the odd positions along K apart (1 + 2^-(w+1) and 2^-w, each rounded
-  // to nearest, then a tie). An aligning adder drops the same bits of 1.5 x 2^-w as of its two
-  // halves.
-  const std::string q1 = "rounding of a sum (1 + 0.75 ulp, and -(1 + 0.75 ulp))";
-  auto up = probe.dot({{-width, false, 1.5}, {0}});
-  auto down = probe.dot({{-width, true, 1.5}, {0, true}});
-  bool nearest = false, truncating = false;
-  if (!up || !down) {
-    not_run(q1, up ? down.error() : up.error());
-  } else {
-    const bool pos_up = *up == 1 + ulp, neg_up = *down == -(1 + ulp);
-    nearest = pos_up && neg_up;
-    truncating = !pos_up && !neg_up;
-    r.truncating = truncating;
-    const std::string answer = nearest      ? "to nearest"
-                               : truncating ? "toward zero (truncation)"
-                               : neg_up     ? "toward -infinity"
-                                            : "toward +infinity";
-    r.findings.push_back({q1, answer,
-                          "terms 1.5 x 2^" + std::to_string(-width) + " and 1: exact 1 + 0.75 ulp, got " + show(*up) +
-                              "; negated: got " + show(*down)});
-  }
-
-  // 3. Ties: 1 + 0.5 ulp and 1 + 1.5 ulp.
-  const std::string q2 = "ties (1 + 0.5 ulp, 1 + 1.5 ulp)";
-  if (nearest) {
-    auto t1 = probe.dot({{-width}, {0}});
-    auto t2 = probe.dot({{1 - width, false, 1.5}, {0}});  // two terms, as above
-    if (!t1 || !t2) not_run(q2, t1 ? t2.error() : t1.error());
-    else {
-      const bool even = *t1 == 1 && *t2 == 1 + 2 * ulp, away = *t1 == 1 + ulp && *t2 == 1 + 2 * ulp;
-      r.findings.push_back({q2,
-                            even   ? "to even"
-                            : away ? "away from zero"
-                                   : "neither (see evidence)",
-                            "got " + show(*t1) + " and " + show(*t2)});
-    }
-  } else {
-    not_run(q2, up && down ? "the sum is not rounded to nearest" : "needs the rounding found above");
-  }
-
-  // 4. Bits seen below the partial sums' last place while aligning the terms: a term 2^-j ulp
-  // below a tie (nearest) or below an exact value (truncation) changes the result only if the
-  // adder still sees it. The probe can tell up to p - 1 bits (a sequential adder's small
-  // partial sums stop being exact there).
-  //
-  // Three terms, so the order matters: where the small two meet first, their exact sum meets 1
-  // in one rounding. A rounding to nearest is tried in several places along K (the small terms
-  // before the 1, after it, two, four and eight positions apart: a sequential adder either way,
-  // and lanes of 2, 4 or 8 partial sums), and a term counts as seen where any place shows it --
-  // an adder that drops it (aligning, or rounding 1 + tie first) cannot bring it back. A
-  // truncating adder is tried in one block only: there the small terms' exact sum, ulp - tiny,
-  // truncated to the bits the adder keeps, would pull 1 + ulp down even when the adder drops
-  // the tiny term itself.
-  const std::string q3 = "bits seen below the last place";
-  int seen_bits = -1;       // -1: not run
-  bool seen_exact = false;  // else a lower bound (all the probe can tell, or the input's range)
-  if (nearest || truncating) {
-    int seen = 0;
-    bool limited = false;  // the input dtype cannot hold the next probe's terms
-    std::string evidence;
-    // Places of (tiny, other small term, 1) along K.
-    const std::vector<std::vector<size_t>> places =
-        nearest ? std::vector<std::vector<size_t>>{{0, 1, 2}, {1, 2, 0}, {0, 2, 1}, {0, 4, 1}, {0, 8, 1}}
-                : std::vector<std::vector<size_t>>{{0, 1, 2}};
-    for (int j = 1; j < width && !limited; ++j) {
-      const std::vector<Term> terms =
-          nearest ? std::vector<Term>{{-width - j}, {-width}, {0}}               // tie + tiny: up if seen
-                  : std::vector<Term>{{1 - width - j, true}, {1 - width}, {0}};  // 1 + ulp - tiny: down if seen
-      bool saw = false;
-      double got = 0;
-      for (const auto& at : places) {
-        auto v = probe.dot(terms, at);
-        if (!v) {
-          evidence = "stopped at " + std::to_string(j) + ": " + v.error();
-          limited = true;
-          break;
-        }
-        got = *v;
-        if ((saw = nearest ? *v == 1 + ulp : *v == 1)) break;
-      }
-      if (limited) break;
-      if (!saw) {
-        evidence = "a term 2^-" + std::to_string(j) + " ulp below is lost (got " + show(got) +
-                   (places.size() > 1 ? " in every order tried)" : ")");
-        break;
-      }
-      seen = j;
-    }
-    seen_bits = seen;
-    seen_exact = seen < width - 1 && !limited;
-    const std::string answer = seen == width - 1 ? "at least " + std::to_string(seen) + " (all the probe can tell)"
-                               : limited         ? "at least " + std::to_string(seen) + " (the input dtype's range)"
-                                                 : std::to_string(seen);
-    r.findings.push_back(
-        {q3, answer,
-         evidence.empty() ? "every term down to 2^-" + std::to_string(width - 1) + " ulp was seen" : evidence});
-  } else {
-    not_run(q3, "needs the rounding found above");
-  }
-
-  // 5. Promotion: with terms just below what a partial sum keeps, those added to the 1 are lost,
-  // but partial sums that start from zero keep them until they are promoted and added in full
-  // precision. 1 followed by 4095 such terms: the number lost, plus one, is the interval.
-  const std::string q5 = "products between promotions to float32 (1 + 4095 x 2^-e)";
-  if (kept > 0 && kept < p) {
-    const int e = kept + 1;
-    std::vector<Term> t{{0}};
-    for (int i = 0; i < 4095; ++i) t.push_back({-e});
-    auto v = probe.dot(t);
-    if (!v) {
-      not_run(q5, v.error());
-    } else {
-      const double counted = std::round((*v - 1) / std::ldexp(1.0, -e));
-      const int lost = 4095 - int(counted);
-      r.promotion_interval = lost >= 4095 ? 0 : lost + 1;
-      r.findings.push_back({q5, r.promotion_interval ? std::to_string(r.promotion_interval) : "none within 4096",
-                            "e = " + std::to_string(e) + ": " + std::to_string(lost) + " of 4095 small terms lost"});
-    }
-  } else {
-    not_run(q5, kept >= p ? "partial sums keep the accumulator's full precision" : "needs the partial sum's width");
-  }
-  // 6. Normalisation: whether partial sums are normalised after each addition, or a block of
-  // products is aligned to its largest term and normalised once (a multi-term adder).
-  if (!nearest && !truncating) {
-    not_run(kNormalisation, "needs the rounding found above");
-  } else if (seen_bits < 0) {
-    not_run(kNormalisation, "needs the bits seen below the last place");
-  } else if (!seen_exact) {
-    not_run(kNormalisation, "the adder sees at least " + std::to_string(seen_bits) +
-                                " bits below its last place; the probe's small terms must sit just below what it sees");
-  } else {
-    // A multi-term adder that rounds to nearest shows one bit fewer than it keeps: the tie itself
-    // takes the first (see the bits-seen probe).
-    r.findings.push_back(normalisation(probe, r, info(input).format.precision(), width,
-                                       truncating ? seen_bits : seen_bits + 1, truncating));
-  }
+  const SumRounding rounding = probe_sum_rounding(probe, r, width);
+  probe_ties(probe, r, width, rounding);
+  const SeenBits seen = probe_seen_bits(probe, r, width, rounding);
+  probe_promotion(probe, r, kept, p);
+  probe_normalisation(probe, r, input, width, rounding, seen);
   r.method = probe.method();
-  const DType narrow = r.accumulator_bits == 24   ? DType::float32
-                       : r.accumulator_bits == 11 ? DType::tf32
-                       : r.accumulator_bits == 8  ? DType::bfloat16
-                                                  : DType::bool_;
-  if (narrow == DType::bool_) {
-    r.model_note = "no dtype has " + std::to_string(r.accumulator_bits) + " bits of precision";
-  } else if (!nearest && !truncating) {
-    r.model_note = "the rounding was not found";
-  } else {
-    Accumulation m{AccumKind::Sequential, narrow, truncating ? Rounding::TowardZero : Rounding::NearestEven};
-    if (r.promotion_interval > 0) {
-      m.kind = AccumKind::Chunked, m.chunk = r.promotion_interval, m.outer = DType::float32;
-      r.model_note = "emulates the partial sums' width, rounding and promotion; not the order within a block";
-    } else if (r.block_terms > 0) {
-      m.kind = AccumKind::Multiterm, m.block = r.block_terms, m.extra_bits = r.extra_bits;
-      r.model_note = "emulates the multi-term adder found: block, extra bits, width and rounding";
-    } else {
-      r.model_note = "emulates the partial sums' width and rounding; not the order within a block";
-    }
-    r.model = accumulation_spec(m);
-    r.findings.push_back(model_check(backend, base, m));
-  }
+  suggest_model(backend, base, r, rounding);
   return r;
 }
 

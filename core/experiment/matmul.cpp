@@ -340,59 +340,53 @@ MatmulOperands generate_operands(const MatmulConfig& c) {
   return o;
 }
 
-Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& given,
-                                  const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-  if (auto st = check(c); !st) return Error{st.error()};
-  // Refused here, not allocated into std::bad_alloc or the OOM killer (memory_room.h).
-  if (auto st = check_room(working_memory_bytes(c), "the shape", memory_room()); !st) return Error{st.error()};
-  const ThreadLimit run_threads(c.threads);  // every loop below, and OpenBLAS (0: all cores)
-  auto report_progress = [&](double f) {
-    if (progress) progress(f);
-  };
-  auto cancelled = [&] { return cancel && cancel->load(); };
-  MatmulResult r;
-  r.config = c;
-  const size_t m = c.m, n = c.n, k = c.k;
+namespace {
 
-  auto t0 = Clock::now();
-  // The operands are read where they lie (a user's tensors exist already: no copy); what is
-  // drawn here, or reshaped, lives in `own`. From here on both run along K: a is m x k, bt
-  // is n x k.
+// The operands of one run along K (a: m x k, bt: n x k) and what holds them: a user's arrays
+// are read where they lie (no copy); what is drawn, reshaped or rounded here is owned below.
+struct RunOperands {
   MatmulOperands own;
   std::shared_ptr<const MatmulOperands> drawn;  // held for the run: the cache may drop it
   std::span<const double> a, bt, bias;
-  if (given.a.empty() && given.b.empty()) {
-    drawn = drawn_operands(c);
-    a = drawn->a, bt = drawn->b, bias = drawn->bias;
-  } else {
-    if (given.a.size() != m * k)
-      return Error{"the input holds " + std::to_string(given.a.size()) + " values, the shape needs " +
-                   std::to_string(m * k)};
-    if (given.b.size() != n * k)
-      return Error{"the weight holds " + std::to_string(given.b.size()) + " values, the shape needs " +
-                   std::to_string(n * k)};
-    if (c.bias && given.bias.empty()) own.bias = generate(c.bias_data, 1, n, c.seed, kBiasId, k);
-    bias = given.bias.empty() ? std::span<const double>(own.bias) : std::span<const double>(given.bias);
-    if (c.bias && bias.size() != n)
-      return Error{"the bias holds " + std::to_string(bias.size()) + " values, the output has " + std::to_string(n) +
-                   " columns"};
-    if (c.weight_scaling.kind == ScalingKind::PerTensorDelayed)
-      return Error{
-          "delayed scaling draws its amax history from the data source: a weight loaded from a file has none (use "
-          "per-tensor)"};
-    a = given.a;
-    if (c.op == MatmulOp::Linear) {
-      bt = given.b;
-    } else {
-      own.b = transpose(given.b, k, n);
-      bt = own.b;
-    }
-  }
-  r.seconds.generate = since(t0);
-  report_progress(0.05);
-  if (cancelled()) return Error{"cancelled"};
+  std::shared_ptr<const Quantised> qa, qb;  // shared with quantised_cache.h
+  Quantised qbias;
+};
 
-  t0 = Clock::now();
+Status take_operands(const MatmulConfig& c, const MatmulOperands& given, RunOperands& o) {
+  const size_t m = c.m, n = c.n, k = c.k;
+  if (given.a.empty() && given.b.empty()) {
+    o.drawn = drawn_operands(c);
+    o.a = o.drawn->a, o.bt = o.drawn->b, o.bias = o.drawn->bias;
+    return {};
+  }
+  if (given.a.size() != m * k)
+    return Error{"the input holds " + std::to_string(given.a.size()) + " values, the shape needs " +
+                 std::to_string(m * k)};
+  if (given.b.size() != n * k)
+    return Error{"the weight holds " + std::to_string(given.b.size()) + " values, the shape needs " +
+                 std::to_string(n * k)};
+  if (c.bias && given.bias.empty()) o.own.bias = generate(c.bias_data, 1, n, c.seed, kBiasId, k);
+  o.bias = given.bias.empty() ? std::span<const double>(o.own.bias) : std::span<const double>(given.bias);
+  if (c.bias && o.bias.size() != n)
+    return Error{"the bias holds " + std::to_string(o.bias.size()) + " values, the output has " + std::to_string(n) +
+                 " columns"};
+  if (c.weight_scaling.kind == ScalingKind::PerTensorDelayed)
+    return Error{
+        "delayed scaling draws its amax history from the data source: a weight loaded from a file has none (use "
+        "per-tensor)"};
+  o.a = given.a;
+  if (c.op == MatmulOp::Linear) {
+    o.bt = given.b;
+  } else {
+    o.own.b = transpose(given.b, k, n);
+    o.bt = o.own.b;
+  }
+  return {};
+}
+
+// Rounds the operands into their dtypes (and the bias into its own), and reports each.
+Status quantise_operands(const MatmulConfig& c, RunOperands& o, MatmulResult& r, const std::atomic<bool>* cancel) {
+  const size_t m = c.m, n = c.n, k = c.k;
   // Delayed scaling's amax history: earlier tensors from the operand's data source (0 when the
   // recipe is another; empty when cancelled).
   auto history_amax = [&](const Scaling& s, const DataSource& data, size_t rows, uint64_t id) -> std::optional<double> {
@@ -406,13 +400,13 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   auto quantised = [&](QuantiseSlot slot, std::span<const double> x, size_t rows, DType dtype, std::optional<DType> via,
                        const Scaling& s, double hist) {
     const QuantiseKey key{rows, k, dtype, via, s, c.cast, hist};
-    return quantised_cached(drawn, slot, key, [&] { return quantise_stored(x, rows, k, dtype, via, s, c.cast, hist); });
+    return quantised_cached(o.drawn, slot, key,
+                            [&] { return quantise_stored(x, rows, k, dtype, via, s, c.cast, hist); });
   };
   // The two operands are rounded side by side (each also splits its rows between the cores),
   // or one after the other on a run capped at one thread.
-  std::shared_ptr<const Quantised> qb_held;
   auto quantise_weight = [&] {
-    qb_held = quantised(QuantiseSlot::Weight, bt, n, c.weight, c.weight_via, c.weight_scaling, *b_hist);
+    o.qb = quantised(QuantiseSlot::Weight, o.bt, n, c.weight, c.weight_via, c.weight_scaling, *b_hist);
   };
   const unsigned half = share_of_limit(2);  // each operand's share of a capped run
   std::thread weight_thread;
@@ -427,10 +421,9 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
       }
     });
   }
-  std::shared_ptr<const Quantised> qa_held;
   try {
     const ThreadLimit limit(half);
-    qa_held = quantised(QuantiseSlot::Input, a, m, c.input, c.input_via, c.input_scaling, *a_hist);
+    o.qa = quantised(QuantiseSlot::Input, o.a, m, c.input, c.input_via, c.input_scaling, *a_hist);
   } catch (...) {
     input_failed = std::current_exception();
   }
@@ -438,96 +431,98 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   else if (!input_failed) quantise_weight();
   for (const auto& e : {input_failed, weight_failed})
     if (e) std::rethrow_exception(e);
-  const Quantised &qa = *qa_held, &qb = *qb_held;
-  Quantised qbias;
-  if (c.bias) qbias = quantise_stored(bias, 1, n, *c.bias, c.bias_via, Scaling{}, c.cast);
-  r.input_report = report(c.input, c.input_via, c.input_scaling, c.cast, qa);
-  r.weight_report = report(c.weight, c.weight_via, c.weight_scaling, c.cast, qb);
-  if (c.bias) r.bias_report = report(*c.bias, c.bias_via, Scaling{}, c.cast, qbias);
-  r.seconds.quantise = since(t0);
-  report_progress(0.1);
-  if (cancelled()) return Error{"cancelled"};
+  if (c.bias) o.qbias = quantise_stored(o.bias, 1, n, *c.bias, c.bias_via, Scaling{}, c.cast);
+  r.input_report = report(c.input, c.input_via, c.input_scaling, c.cast, *o.qa);
+  r.weight_report = report(c.weight, c.weight_via, c.weight_scaling, c.cast, *o.qb);
+  if (c.bias) r.bias_report = report(*c.bias, c.bias_via, Scaling{}, c.cast, o.qbias);
+  return {};
+}
 
-  t0 = Clock::now();
-  Workers workers(c.backend);
-  const GemmShape shape{m, n, k};
+// The exact product of the operands as given and of their rounded values (each with its bias):
+// the references the error components are measured against.
+Status make_references(const MatmulConfig& c, const RunOperands& o, Workers& workers, MatmulResult& r,
+                       const std::atomic<bool>* cancel) {
+  const GemmShape shape{c.m, c.n, c.k};
   const bool high = double_double_reference(c);
   {
     // (Drawn operands are owned by `drawn`; a user's are hashed on every run.)
-    CachedReference ref = reference_product(c.backend, shape, a, bt, high, cancel, drawn, drawn);
+    CachedReference ref = reference_product(c.backend, shape, o.a, o.bt, high, cancel, o.drawn, o.drawn);
     r.reference = std::move(ref.values);
     r.reference_method = std::move(ref.method);
   }
   if (!r.reference) return Error{"cancelled"};
   r.rounded_reference =
-      reference_product(c.backend, shape, qa.dequantised(), qb.dequantised(), high, cancel, qa_held, qb_held).values;
+      reference_product(c.backend, shape, o.qa->dequantised(), o.qb->dequantised(), high, cancel, o.qa, o.qb).values;
   if (!r.rounded_reference) return Error{"cancelled"};
-  if (c.bias) {
-    // (A new array each: the cache's references are shared.)
-    for (const auto& pair :
-         {std::pair{&r.reference, bias}, std::pair{&r.rounded_reference, std::span<const double>(qbias.values)}}) {
-      Held* const ref = pair.first;  // (named, not bound: clang 14 cannot capture a structured binding)
-      const std::span<const double> row = pair.second;
-      auto plus = workers.run(workers.holds(*ref), "add the bias to the reference", r.backend_note,
-                              [&](Backend& b) { return b.add_to_rows(*ref, row); });
-      if (!plus) return Error{plus.error()};
-      *ref = std::move(plus).value();
-    }
+  if (!c.bias) return {};
+  // (A new array each: the cache's references are shared.)
+  for (const auto& pair :
+       {std::pair{&r.reference, o.bias}, std::pair{&r.rounded_reference, std::span<const double>(o.qbias.values)}}) {
+    Held* const ref = pair.first;  // (named, not bound: clang 14 cannot capture a structured binding)
+    const std::span<const double> row = pair.second;
+    auto plus = workers.run(workers.holds(*ref), "add the bias to the reference", r.backend_note,
+                            [&](Backend& b) { return b.add_to_rows(*ref, row); });
+    if (!plus) return Error{plus.error()};
+    *ref = std::move(plus).value();
   }
-  r.seconds.reference = since(t0);
-  report_progress(0.2);
-  if (cancelled()) return Error{"cancelled"};
+  return {};
+}
 
-  t0 = Clock::now();
-  const ProductSpec product_spec{shape, c.input, c.weight, c.accumulate, c.fast_accumulation};
+OutputSteps output_steps(const MatmulConfig& c, const RunOperands& o) {
+  return {c.m,
+          c.n,
+          c.accumulate,
+          o.qa->row_factor,
+          o.qb->row_factor,
+          c.bias ? std::span<const double>(o.qbias.values) : std::span<const double>(),
+          c.output,
+          c.cast};
+}
+
+// The product under the config's model, then its epilogue and output rounding.
+Status compute_output(const MatmulConfig& c, const RunOperands& o, Workers& workers, MatmulResult& r,
+                      const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+  const ProductSpec product_spec{{c.m, c.n, c.k}, c.input, c.weight, c.accumulate, c.fast_accumulation};
   // The quantised operands' owners let a device keep its copies of them for the next run.
-  auto sums = backend_product(c.backend, product_spec, qa.values, qb.values,
-                              {[&](double f) { report_progress(0.2 + 0.65 * f); }, cancel, qa_held, qb_held}, r);
+  auto sums = backend_product(c.backend, product_spec, o.qa->values, o.qb->values, {progress, cancel, o.qa, o.qb}, r);
   if (!sums) return Error{sums.error()};
-  const OutputSteps steps{m,
-                          n,
-                          c.accumulate,
-                          qa.row_factor,
-                          qb.row_factor,
-                          c.bias ? std::span<const double>(qbias.values) : std::span<const double>(),
-                          c.output,
-                          c.cast};
-  {
-    const bool on_device = workers.holds(*sums);
-    // (The CPU's own call takes the sums: a product's fresh vector is then worked on in place.)
-    auto out = workers.run(on_device, "finish the output", r.backend_note, [&](Backend& b) {
-      return b.finish_output(steps, on_device ? *sums : std::move(sums).value());
-    });
-    if (!out) return Error{out.error()};
-    r.accumulated = std::move(out->accumulated);
-    r.result = std::move(out->result);
-  }
-  r.seconds.product = since(t0);
-  report_progress(0.85);
-  if (cancelled()) return Error{"cancelled"};
+  const OutputSteps steps = output_steps(c, o);
+  const bool on_device = workers.holds(*sums);
+  // (The CPU's own call takes the sums: a product's fresh vector is then worked on in place.)
+  auto out = workers.run(on_device, "finish the output", r.backend_note, [&](Backend& b) {
+    return b.finish_output(steps, on_device ? *sums : std::move(sums).value());
+  });
+  if (!out) return Error{out.error()};
+  r.accumulated = std::move(out->accumulated);
+  r.result = std::move(out->result);
+  return {};
+}
 
-  t0 = Clock::now();
+// The error components, the arithmetic error against the model's bounds, and the heat map.
+Status analyse(const MatmulConfig& c, const RunOperands& o, Workers& workers, MatmulResult& r) {
+  const size_t m = c.m, n = c.n, k = c.k;
+  auto t0 = Clock::now();
   // The arithmetic error against the model's bounds, relative to (|A||B|)_ij; each epilogue
   // step (scale, bias) is one more rounding, so the bound is taken at length k + steps.
   // (|A||B|)_ij only scales the bound check, so float32 (sgemm, relative error ~k 2^-24 on
   // nonnegative sums) is accurate enough and costs half a dgemm. The comparison allows for it.
   // Kept from the run before when quantised_cache.h handed both operands back.
   bool abs_hit = false;
-  const std::shared_ptr<const AbsProduct> abs = abs_product_of(c.backend, shape, qa_held, qb_held, &abs_hit);
+  const std::shared_ptr<const AbsProduct> abs = abs_product_of(c.backend, {m, n, k}, o.qa, o.qb, &abs_hit);
   r.bound_method = abs->method + (abs_hit ? " (kept from the run before)" : "");
   if (!abs->note.empty()) r.backend_note += (r.backend_note.empty() ? "" : "; ") + abs->note;
   const std::span<const float> abs_prod = abs->values();
   r.seconds.abs_product = since(t0);
   // The sgemm's |A||B| is 2^scale times the real one, and a little high.
   const double abs_prod_slack = std::ldexp(1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24), -abs->scale);
-  const size_t epilogue_steps = (steps.scaled() ? 1 : 0) + (c.bias ? 1 : 0);
+  const size_t epilogue_steps = (output_steps(c, o).scaled() ? 1 : 0) + (c.bias ? 1 : 0);
   r.bounds = accumulation_bounds(c.accumulate, k + epilogue_steps);
   if (c.accumulate.kind == AccumKind::Int32) {  // exact sums; the epilogue's float32 steps round
     const double u = 0x1p-24, n_steps = static_cast<double>(epilogue_steps + 1);
     r.bounds = {n_steps * u / (1 - n_steps * u), n_steps * u / (1 - n_steps * u)};
   }
   const BoundInputs bound{
-      abs_prod, abs_prod_slack, c.bias ? std::span<const double>(qbias.values) : std::span<const double>(),
+      abs_prod, abs_prod_slack, c.bias ? std::span<const double>(o.qbias.values) : std::span<const double>(),
       n,        r.bounds,       abs};
   const Clock::time_point t_stats = Clock::now();
   auto check = measure_components(r, bound);
@@ -546,7 +541,49 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   r.error_map = std::move(map).value();
   r.seconds.heat_map = since(t_map);
   r.seconds.analysis = since(t0);
-  report_progress(1.0);
+  return {};
+}
+
+}  // namespace
+
+Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& given,
+                                  const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+  if (auto st = check(c); !st) return Error{st.error()};
+  // Refused here, not allocated into std::bad_alloc or the OOM killer (memory_room.h).
+  if (auto st = check_room(working_memory_bytes(c), "the shape", memory_room()); !st) return Error{st.error()};
+  const ThreadLimit run_threads(c.threads);  // every stage below, and OpenBLAS (0: all cores)
+  auto report_progress = [&](double f) {
+    if (progress) progress(f);
+  };
+  auto cancelled = [&] { return cancel && cancel->load(); };
+  MatmulResult r;
+  r.config = c;
+  RunOperands o;
+  Workers workers(c.backend);
+  // Each stage is timed, then reports its share of the progress; a cancel between stages stops.
+  struct Stage {
+    double* seconds;
+    double done;  // the progress when it has run
+    std::function<Status()> run;
+  };
+  const Stage stages[] = {
+      {&r.seconds.generate, 0.05, [&] { return take_operands(c, given, o); }},
+      {&r.seconds.quantise, 0.1, [&] { return quantise_operands(c, o, r, cancel); }},
+      {&r.seconds.reference, 0.2, [&] { return make_references(c, o, workers, r, cancel); }},
+      {&r.seconds.product, 0.85,
+       [&] {
+         return compute_output(
+             c, o, workers, r, [&](double f) { report_progress(0.2 + 0.65 * f); }, cancel);
+       }},
+      {nullptr, 1.0, [&] { return analyse(c, o, workers, r); }},  // (times its own parts)
+  };
+  for (const Stage& s : stages) {
+    const auto t0 = Clock::now();
+    if (auto st = s.run(); !st) return Error{st.error()};
+    if (s.seconds) *s.seconds = since(t0);
+    report_progress(s.done);
+    if (s.done < 1.0 && cancelled()) return Error{"cancelled"};
+  }
   return r;
 }
 

@@ -208,178 +208,167 @@ void axis_labels(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, do
   cairo_restore(cr);
 }
 
-}  // namespace
+// The plot's coordinates: data to pixels through the layout's axes, at text scale `fs`.
+struct Plot {
+  const PlotLayout& l;
+  double fs;
+  double mx(double v) const { return l.x.to_pixel(v); }
+  double my(double v) const { return l.y.to_pixel(v); }
+};
 
-const char* extension(FileType t) {
-  switch (t) {
-    case FileType::Png: return "png";
-    case FileType::Svg: return "svg";
-    case FileType::Pdf: return "pdf";
-    case FileType::Csv: return "csv";
-  }
-  return "";
+// A heat map figure: the cells and colour bar, the axes' titles and the corner indices.
+void draw_heatmap_figure(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, double fs) {
+  draw_heatmap(cr, *f.heatmap, l.x0, l.y0, l.x1 - l.x0, l.y1 - l.y0, fs);
+  cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+  axis_labels(cr, f, l, H, 22 * fs, fs);
+  text(cr, "0", l.x0, l.y1 + 14 * fs, 10 * fs, 0, 0.5);
+  text(cr, std::to_string(f.heatmap->cols), l.x1, l.y1 + 14 * fs, 10 * fs, 1, 0.5);
+  text(cr, "0", l.x0 - 6 * fs, l.y0, 10 * fs, 1, 0.5);
+  text(cr, std::to_string(f.heatmap->rows), l.x0 - 6 * fs, l.y1, 10 * fs, 1, 0.5);
 }
 
-void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
-  cairo_set_source_rgb(cr, 1, 1, 1);
-  cairo_paint(cr);
-  const PlotLayout l = layout_figure(f, W, H, fs);
-  const double x0 = l.x0, x1 = l.x1, y0 = l.y0, y1 = l.y1;
-  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  title_fitted(cr, f.title, x0, 22 * fs, 15 * fs, W - x0 - 12 * fs);
-  cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-  text_fitted(cr, f.subtitle, x0, 42 * fs, 11 * fs, W - x0 - 12 * fs);
-
-  if (f.heatmap) {
-    draw_heatmap(cr, *f.heatmap, x0, y0, x1 - x0, y1 - y0, fs);
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    axis_labels(cr, f, l, H, 22 * fs, fs);
-    text(cr, "0", x0, y1 + 14 * fs, 10 * fs, 0, 0.5);
-    text(cr, std::to_string(f.heatmap->cols), x1, y1 + 14 * fs, 10 * fs, 1, 0.5);
-    text(cr, "0", x0 - 6 * fs, y0, 10 * fs, 1, 0.5);
-    text(cr, std::to_string(f.heatmap->rows), x0 - 6 * fs, y1, 10 * fs, 1, 0.5);
-    return;
-  }
-
-  auto mx = [&](double v) { return l.x.to_pixel(v); };
-  auto my = [&](double v) { return l.y.to_pixel(v); };
-
-  // Grid, ticks and axes.
+// Grid, ticks (or category names) and the plot's frame.
+void draw_axes(cairo_t* cr, const Figure& f, const Plot& p, double H) {
+  const PlotLayout& l = p.l;
+  const double fs = p.fs;
   cairo_set_line_width(cr, 1);
   if (!f.x.categories.empty()) {
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
     // Each name within its own bar's slot, less a gap (drawn small, neighbours ran together).
     for (size_t i = 0; i < f.x.categories.size(); ++i)
-      line_fitted(cr, f.x.categories[i], mx(double(i) + 0.5), y1 + 14 * fs, 10 * fs,
-                  std::fabs(mx(double(i) + 1) - mx(double(i))) - 6 * fs, 0.75, 0.5);
+      line_fitted(cr, f.x.categories[i], p.mx(double(i) + 0.5), l.y1 + 14 * fs, 10 * fs,
+                  std::fabs(p.mx(double(i) + 1) - p.mx(double(i))) - 6 * fs, 0.75, 0.5);
   }
   const std::vector<double> xt = f.x.categories.empty() && f.x.ticks ? axis_ticks(l.x) : std::vector<double>{};
   const std::vector<std::string> xs = tick_labels(xt, f.x.log);
   for (size_t i = 0; i < xt.size(); ++i) {
-    const double px = mx(xt[i]);
+    const double px = p.mx(xt[i]);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
-    cairo_move_to(cr, px, y0);
-    cairo_line_to(cr, px, y1);
+    cairo_move_to(cr, px, l.y0);
+    cairo_line_to(cr, px, l.y1);
     cairo_stroke(cr);
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    text(cr, xs[i], px, y1 + 14 * fs, 10 * fs, 0.5, 0.5);
+    text(cr, xs[i], px, l.y1 + 14 * fs, 10 * fs, 0.5, 0.5);
   }
   const std::vector<double> yt = f.y.ticks ? axis_ticks(l.y) : std::vector<double>{};
   const std::vector<std::string> ys = tick_labels(yt, f.y.log);
   for (size_t i = 0; i < yt.size(); ++i) {
-    const double py = my(yt[i]);
+    const double py = p.my(yt[i]);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
-    cairo_move_to(cr, x0, py);
-    cairo_line_to(cr, x1, py);
+    cairo_move_to(cr, l.x0, py);
+    cairo_line_to(cr, l.x1, py);
     cairo_stroke(cr);
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    text(cr, ys[i], x0 - 6 * fs, py, 10 * fs, 1, 0.5);
+    text(cr, ys[i], l.x0 - 6 * fs, py, 10 * fs, 1, 0.5);
   }
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-  cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+  cairo_rectangle(cr, l.x0, l.y0, l.x1 - l.x0, l.y1 - l.y0);
   cairo_stroke(cr);
   axis_labels(cr, f, l, H, 18 * fs, fs);
+}
 
-  // Data, clipped to the plot.
-  cairo_save(cr);
-  cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-  cairo_clip(cr);
-  const double base = f.y.log ? y1 : my(std::max(l.y.lo, 0.0));
-  for (const Series& s : f.series) {
-    Color c = s.color;
-    if (s.kind == SeriesKind::Steps) {
-      set_color(cr, c);
-      cairo_set_line_width(cr, (s.width > 0 ? s.width : 2) * fs);
-      bool pen = false;
-      for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i) {
-        if (f.x.log && s.x[i] <= 0) continue;
-        const double a = mx(s.x[i]), b = mx(s.x[i + 1]);
-        const double top_y = s.y[i] > 0 ? my(s.y[i]) : base;
-        if (!pen) cairo_move_to(cr, a, base);
-        cairo_line_to(cr, a, top_y);
-        cairo_line_to(cr, b, top_y);
-        pen = true;
-      }
-      if (pen) {
-        cairo_rel_line_to(cr, 0, 0);
-        cairo_line_to(cr, mx(s.x[std::min(s.x.size(), s.y.size() + 1) - 1]), base);
-        cairo_stroke(cr);
-      }
+// A histogram's outline: up and across each bin from `base`, and down at the end.
+void draw_steps(cairo_t* cr, const Figure& f, const Series& s, const Plot& p, double base) {
+  set_color(cr, s.color);
+  cairo_set_line_width(cr, (s.width > 0 ? s.width : 2) * p.fs);
+  bool pen = false;
+  for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i) {
+    if (f.x.log && s.x[i] <= 0) continue;
+    const double a = p.mx(s.x[i]), b = p.mx(s.x[i + 1]);
+    const double top_y = s.y[i] > 0 ? p.my(s.y[i]) : base;
+    if (!pen) cairo_move_to(cr, a, base);
+    cairo_line_to(cr, a, top_y);
+    cairo_line_to(cr, b, top_y);
+    pen = true;
+  }
+  if (!pen) return;
+  cairo_rel_line_to(cr, 0, 0);
+  cairo_line_to(cr, p.mx(s.x[std::min(s.x.size(), s.y.size() + 1) - 1]), base);
+  cairo_stroke(cr);
+}
+
+// Bars: a translucent fill with an opaque outline.
+void draw_bars(cairo_t* cr, const Figure& f, const Series& s, const Plot& p, double base) {
+  Color c = s.color;
+  for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i) {
+    if (!(s.y[i] > 0) || (f.x.log && s.x[i] <= 0)) continue;
+    const double a = p.mx(s.x[i]), b = p.mx(s.x[i + 1]), top_y = p.my(s.y[i]);
+    c.a = 0.45;
+    set_color(cr, c);
+    cairo_rectangle(cr, a, top_y, b - a, base - top_y);
+    cairo_fill_preserve(cr);
+    c.a = 1;
+    set_color(cr, c);
+    cairo_set_line_width(cr, 0.8);
+    cairo_stroke(cr);
+  }
+}
+
+// A line (solid or dashed) or points; a line's point with no drawable neighbour has no segment
+// to show it (a bound that exists at one length of a dot sweep only): it gets a dot.
+void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Plot& p) {
+  const double fs = p.fs;
+  set_color(cr, s.color);
+  cairo_set_line_width(cr, 2 * fs);
+  if (s.dashed) {
+    const double d[] = {6 * fs, 4 * fs};
+    cairo_set_dash(cr, d, 2, 0);
+  }
+  const size_t n = std::min(s.x.size(), s.y.size());
+  auto drawable = [&](size_t i) {
+    return i < n && std::isfinite(s.x[i]) && std::isfinite(s.y[i]) && (!f.x.log || s.x[i] > 0) &&
+           (!f.y.log || s.y[i] > 0);
+  };
+  std::vector<std::pair<double, double>> isolated;  // drawn after the line
+  bool pen = false;
+  for (size_t i = 0; i < n; ++i) {
+    if (!drawable(i)) {
+      pen = false;
       continue;
     }
-    if (s.kind == SeriesKind::Bars) {
-      for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i) {
-        if (!(s.y[i] > 0) || (f.x.log && s.x[i] <= 0)) continue;
-        const double a = mx(s.x[i]), b = mx(s.x[i + 1]), top_y = my(s.y[i]);
-        c.a = 0.45;
-        set_color(cr, c);
-        cairo_rectangle(cr, a, top_y, b - a, base - top_y);
-        cairo_fill_preserve(cr);
-        c.a = 1;
-        set_color(cr, c);
-        cairo_set_line_width(cr, 0.8);
-        cairo_stroke(cr);
-      }
-    } else {
-      set_color(cr, c);
-      cairo_set_line_width(cr, 2 * fs);
-      if (s.dashed) {
-        const double d[] = {6 * fs, 4 * fs};
-        cairo_set_dash(cr, d, 2, 0);
-      }
-      const size_t n = std::min(s.x.size(), s.y.size());
-      auto drawable = [&](size_t i) {
-        return i < n && std::isfinite(s.x[i]) && std::isfinite(s.y[i]) && (!f.x.log || s.x[i] > 0) &&
-               (!f.y.log || s.y[i] > 0);
-      };
-      // A line's point with no drawable neighbour has no segment to show it (a bound that
-      // exists at one length of a dot sweep only): it gets a dot, drawn after the line.
-      std::vector<std::pair<double, double>> isolated;
-      bool pen = false;
-      for (size_t i = 0; i < n; ++i) {
-        if (!drawable(i)) {
-          pen = false;
-          continue;
-        }
-        const double px = mx(s.x[i]), py = my(s.y[i]);
-        if (s.kind == SeriesKind::Points) {
-          cairo_arc(cr, px, py, 3.5 * fs, 0, 2 * M_PI);
-          cairo_fill(cr);
-          continue;
-        }
-        if (!pen && !drawable(i + 1)) isolated.emplace_back(px, py);
-        if (pen) cairo_line_to(cr, px, py);
-        else cairo_move_to(cr, px, py);
-        pen = true;
-      }
-      if (s.kind == SeriesKind::Line) cairo_stroke(cr);
-      cairo_set_dash(cr, nullptr, 0, 0);
-      for (const auto& [px, py] : isolated) {
-        cairo_arc(cr, px, py, 2.5 * fs, 0, 2 * M_PI);
-        cairo_fill(cr);
-      }
+    const double px = p.mx(s.x[i]), py = p.my(s.y[i]);
+    if (s.kind == SeriesKind::Points) {
+      cairo_arc(cr, px, py, 3.5 * fs, 0, 2 * M_PI);
+      cairo_fill(cr);
+      continue;
     }
+    if (!pen && !drawable(i + 1)) isolated.emplace_back(px, py);
+    if (pen) cairo_line_to(cr, px, py);
+    else cairo_move_to(cr, px, py);
+    pen = true;
   }
+  if (s.kind == SeriesKind::Line) cairo_stroke(cr);
+  cairo_set_dash(cr, nullptr, 0, 0);
+  for (const auto& [px, py] : isolated) {
+    cairo_arc(cr, px, py, 2.5 * fs, 0, 2 * M_PI);
+    cairo_fill(cr);
+  }
+}
+
+// Vertical and horizontal reference lines across the plot.
+void draw_annotations(cairo_t* cr, const Figure& f, const Plot& p) {
+  const PlotLayout& l = p.l;
   for (const Annotation& a : f.annotations) {
     set_color(cr, a.color);
-    cairo_set_line_width(cr, 1.6 * fs);
+    cairo_set_line_width(cr, 1.6 * p.fs);
     if (a.dashed) {
-      const double d[] = {5 * fs, 4 * fs};
+      const double d[] = {5 * p.fs, 4 * p.fs};
       cairo_set_dash(cr, d, 2, 0);
     }
     if (a.kind == AnnotationKind::VerticalLine) {
-      cairo_move_to(cr, mx(a.value), y0);
-      cairo_line_to(cr, mx(a.value), y1);
+      cairo_move_to(cr, p.mx(a.value), l.y0);
+      cairo_line_to(cr, p.mx(a.value), l.y1);
     } else {
-      cairo_move_to(cr, x0, my(a.value));
-      cairo_line_to(cr, x1, my(a.value));
+      cairo_move_to(cr, l.x0, p.my(a.value));
+      cairo_line_to(cr, l.x1, p.my(a.value));
     }
     cairo_stroke(cr);
     cairo_set_dash(cr, nullptr, 0, 0);
   }
-  cairo_restore(cr);
+}
 
-  // Legend: series, then annotations, in the corner of the plot that hides the least data.
+// Legend: series, then annotations, in the corner of the plot that hides the least data.
+void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
   if (l.legend.entries == 0) return;
   const double lw = l.legend.width;
   double ly = l.legend.top + 12 * fs;
@@ -418,6 +407,45 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   };
   for (const Series& s : f.series) entry(s.label, s.color, s.dashed, s.kind == SeriesKind::Bars, s.width);
   for (const Annotation& a : f.annotations) entry(a.label, a.color, a.dashed, false, 0);
+}
+
+}  // namespace
+
+const char* extension(FileType t) {
+  switch (t) {
+    case FileType::Png: return "png";
+    case FileType::Svg: return "svg";
+    case FileType::Pdf: return "pdf";
+    case FileType::Csv: return "csv";
+  }
+  return "";
+}
+
+void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_paint(cr);
+  const PlotLayout l = layout_figure(f, W, H, fs);
+  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+  title_fitted(cr, f.title, l.x0, 22 * fs, 15 * fs, W - l.x0 - 12 * fs);
+  cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+  text_fitted(cr, f.subtitle, l.x0, 42 * fs, 11 * fs, W - l.x0 - 12 * fs);
+  if (f.heatmap) return draw_heatmap_figure(cr, f, l, H, fs);
+
+  const Plot p{l, fs};
+  draw_axes(cr, f, p, H);
+  // Data, clipped to the plot.
+  cairo_save(cr);
+  cairo_rectangle(cr, l.x0, l.y0, l.x1 - l.x0, l.y1 - l.y0);
+  cairo_clip(cr);
+  const double base = f.y.log ? l.y1 : p.my(std::max(l.y.lo, 0.0));
+  for (const Series& s : f.series) {
+    if (s.kind == SeriesKind::Steps) draw_steps(cr, f, s, p, base);
+    else if (s.kind == SeriesKind::Bars) draw_bars(cr, f, s, p, base);
+    else draw_line_or_points(cr, f, s, p);
+  }
+  draw_annotations(cr, f, p);
+  cairo_restore(cr);
+  draw_legend(cr, f, l, fs);
 }
 
 std::string figure_csv(const Figure& f) {
