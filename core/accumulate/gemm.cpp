@@ -581,6 +581,74 @@ NarrowFormat narrow_format(const FloatFormat& f) {
   return n;
 }
 
+namespace {
+
+// How gemm() runs a model: on lanes of eight columns or not, and with which products and
+// accumulator arithmetic (each choice below is the fastest that gives the model's bits).
+struct LanePlan {
+  size_t blocks = 0;  // groups of kLanes columns run on lanes (0: none)
+  bool hardware_f32 = false, narrow = false, fused = false, float_lanes = false;
+  Products products = Products::kOfFloat64Operands;
+  NarrowFormat inner{};
+};
+
+LanePlan plan_lanes(const GemmShape& s, std::span<const double> a, std::span<const double> b, const Accumulation& acc) {
+  LanePlan p;
+  const bool use_lanes = lanes_apply(acc);
+  // Lanes: B's columns packed eight at a time ([k][t]) once, shared by every row.
+  p.blocks = use_lanes ? s.n / kLanes : 0;
+  // When the products are all exact float32 numbers, a float32 accumulator runs on float32
+  // hardware (lanes_run_f32) and a narrow one on float32 lanes (lanes_run_narrow); the
+  // operands are then packed as floats.
+  const Magnitudes ma = use_lanes ? magnitudes(a) : Magnitudes{}, mb = use_lanes ? magnitudes(b) : Magnitudes{};
+  const bool exact_products = use_lanes && float32_products_exact(ma, mb);
+  // Float32 operands whose products are not float32 numbers: still float32 hardware, each
+  // product fused into its addition; Kahan rounds its products itself, with a plain multiply.
+  const bool kahan = acc.kind == AccumKind::Kahan;
+  const bool float32_operands = use_lanes && !exact_products && float32_numbers(a) && float32_numbers(b);
+  p.fused = float32_operands && !kahan && has_fma();
+  p.hardware_f32 = acc.format == DType::float32 && (exact_products || p.fused || (float32_operands && kahan));
+  const FloatFormat& format = info(acc.format).format;
+  const bool narrow_format_ok = kahan ? kahan_lanes_apply(format) : narrow_lanes_apply(format);
+  p.narrow = use_lanes && !p.hardware_f32 && narrow_format_ok;
+  if (p.narrow) {
+    p.inner = narrow_format(format);
+    if (kahan) p.inner.kahan_watch = kahan_watch(format, ma.max * mb.max, s.k);
+  }
+  // Into a narrow accumulator, the same products (float32_step, rounded_products); other
+  // products go through float64 (float64 operands, or float32 ones without a fused multiply-add).
+  p.products = exact_products                           ? Products::kFloat32
+               : float32_operands && (p.fused || kahan) ? Products::kOfFloat32Operands
+                                                        : Products::kOfFloat64Operands;
+  p.float_lanes = p.hardware_f32 || (p.narrow && p.products != Products::kOfFloat64Operands);
+  return p;
+}
+
+// B's lane columns packed [block][k][lane], as floats when the plan runs float lanes (and A
+// as floats then too).
+struct Panels {
+  std::vector<double> b;
+  std::vector<float> b_f, a_f;
+};
+
+Panels pack_panels(const GemmShape& s, std::span<const double> a, std::span<const double> b, const LanePlan& plan) {
+  Panels p;
+  const size_t blocks = plan.blocks;
+  if (plan.float_lanes) p.b_f.resize(blocks * s.k * kLanes);
+  else p.b.resize(blocks * s.k * kLanes);
+  for (size_t blk = 0; blk < blocks; ++blk)
+    for (size_t t = 0; t < kLanes; ++t)
+      for (size_t kk = 0; kk < s.k; ++kk) {
+        const double v = b[(blk * kLanes + t) * s.k + kk];
+        if (plan.float_lanes) p.b_f[(blk * s.k + kk) * kLanes + t] = static_cast<float>(v);
+        else p.b[(blk * s.k + kk) * kLanes + t] = v;
+      }
+  if (plan.float_lanes) p.a_f.assign(a.begin(), a.end());
+  return p;
+}
+
+}  // namespace
+
 Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a, std::span<const double> b,
                                    const Accumulation& acc, const std::function<void(double)>& progress,
                                    const std::atomic<bool>* cancel, uint64_t stream_base) {
@@ -593,45 +661,15 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
   std::vector<double> c(s.m * s.n);
   std::atomic<size_t> rows_done{0};
   std::atomic<bool> stopped{false};
-  const bool use_lanes = lanes_apply(acc);
   const std::thread::id caller = std::this_thread::get_id();
-  // Lanes: B's columns packed eight at a time ([k][t]) once, shared by every row.
-  const size_t blocks = use_lanes ? s.n / kLanes : 0;
-  // When the products are all exact float32 numbers, a float32 accumulator runs on float32
-  // hardware (lanes_run_f32) and a narrow one on float32 lanes (lanes_run_narrow); the
-  // operands are then packed as floats.
-  const Magnitudes ma = use_lanes ? magnitudes(a) : Magnitudes{}, mb = use_lanes ? magnitudes(b) : Magnitudes{};
-  const bool exact_products = use_lanes && float32_products_exact(ma, mb);
-  // Float32 operands whose products are not float32 numbers: still float32 hardware, each
-  // product fused into its addition; Kahan rounds its products itself, with a plain multiply.
-  const bool kahan = acc.kind == AccumKind::Kahan;
-  const bool float32_operands = use_lanes && !exact_products && float32_numbers(a) && float32_numbers(b);
-  const bool fused = float32_operands && !kahan && has_fma();
-  const bool hardware_f32 = acc.format == DType::float32 && (exact_products || fused || (float32_operands && kahan));
-  const FloatFormat& format = info(acc.format).format;
-  const bool narrow_format_ok = kahan ? kahan_lanes_apply(format) : narrow_lanes_apply(format);
-  const bool narrow = use_lanes && !hardware_f32 && narrow_format_ok;
-  NarrowFormat inner{};
-  if (narrow) {
-    inner = narrow_format(format);
-    if (kahan) inner.kahan_watch = kahan_watch(format, ma.max * mb.max, s.k);
-  }
-  // Into a narrow accumulator, the same products (float32_step, rounded_products); other
-  // products go through float64 (float64 operands, or float32 ones without a fused multiply-add).
-  const Products products = exact_products                         ? Products::kFloat32
-                            : float32_operands && (fused || kahan) ? Products::kOfFloat32Operands
-                                                                   : Products::kOfFloat64Operands;
-  const bool float_lanes = hardware_f32 || (narrow && products != Products::kOfFloat64Operands);
-  std::vector<double> panels(float_lanes ? 0 : blocks * s.k * kLanes);
-  std::vector<float> panels_f(float_lanes ? blocks * s.k * kLanes : 0), a_f;
-  for (size_t blk = 0; blk < blocks; ++blk)
-    for (size_t t = 0; t < kLanes; ++t)
-      for (size_t kk = 0; kk < s.k; ++kk) {
-        const double v = b[(blk * kLanes + t) * s.k + kk];
-        if (float_lanes) panels_f[(blk * s.k + kk) * kLanes + t] = static_cast<float>(v);
-        else panels[(blk * s.k + kk) * kLanes + t] = v;
-      }
-  if (float_lanes) a_f.assign(a.begin(), a.end());
+  const LanePlan plan = plan_lanes(s, a, b, acc);
+  const size_t blocks = plan.blocks;
+  const bool hardware_f32 = plan.hardware_f32, narrow = plan.narrow, fused = plan.fused, float_lanes = plan.float_lanes;
+  const Products products = plan.products;
+  const NarrowFormat& inner = plan.inner;
+  const Panels packed = pack_panels(s, a, b, plan);
+  const std::vector<double>& panels = packed.b;
+  const std::vector<float>&panels_f = packed.b_f, &a_f = packed.a_f;
   constexpr size_t kRows = 8;  // rows sharing each panel load
   const size_t row_groups = (s.m + kRows - 1) / kRows;
   parallel_for(

@@ -113,6 +113,77 @@ Status check(const DotSweepConfig& c) {
   return {};
 }
 
+namespace {
+
+// The next `count` trials' inputs, drawn in order from the length's stream.
+void draw_batch(std::mt19937_64& rng, const DotSweepConfig& c, size_t k, size_t first, size_t count,
+                TrialBatch& batch) {
+  batch.first = first;
+  batch.a.clear();
+  batch.b.clear();
+  for (size_t i = 0; i < count; ++i) {
+    batch.a.push_back(draw(rng, k, c.a_dtype));
+    if (!c.sum) batch.b.push_back(draw(rng, k, c.b_dtype));
+  }
+}
+
+// Each trial's exact sum and sum of |a_k b_k|, the trials on every core.
+void exact_sums(const TrialBatch& batch, size_t k, std::vector<double>& refs, std::vector<double>& abs_sums) {
+  parallel_for(
+      batch.size(), 0,
+      [&](size_t i0, size_t i1) {
+        std::vector<double> abs_a, abs_b;
+        for (size_t i = i0; i < i1; ++i) {
+          const auto& a = batch.a[i];
+          const auto& b = batch.b_of(i);
+          refs[batch.first + i] = dot_reference(a, b).hi;
+          abs_a.resize(k);
+          abs_b.resize(k);
+          for (size_t j = 0; j < k; ++j) abs_a[j] = std::fabs(a[j]), abs_b[j] = std::fabs(b[j]);
+          abs_sums[batch.first + i] = dot_reference(abs_a, abs_b).hi;
+        }
+      },
+      std::max<size_t>(1, (size_t{1} << 14) / k));
+}
+
+// The batch's trials under model `m` on the CPU: on every core, trial t on its own stochastic
+// stream as on a device. False when cancelled.
+bool cpu_trials(const TrialBatch& batch, const Accumulation& m, size_t k, std::vector<double>& results,
+                const std::function<void(size_t)>& trials_done, const std::atomic<bool>* cancel) {
+  std::atomic<bool> stopped{false};
+  parallel_for(
+      batch.size(), 0,
+      [&](size_t i0, size_t i1) {
+        for (size_t i = i0; i < i1; ++i) {
+          if (cancel && cancel->load()) {
+            stopped = true;
+            return;
+          }
+          const size_t t = batch.first + i;
+          results[t] = dot(batch.a[i], batch.b_of(i), m, static_cast<uint64_t>(t) << 32);
+        }
+        trials_done(i1 - i0);
+      },
+      std::max<size_t>(1, (size_t{1} << 14) / k));
+  return !stopped;
+}
+
+// A length's row for one model: each trial's error scaled by its sum of |a_k b_k|, the error
+// statistics and the model's bounds.
+DotSweepRow finish_row(DotSweepRow row, const std::vector<double>& results, const std::vector<double>& refs,
+                       const std::vector<double>& abs_sums) {
+  for (size_t t = 0; t < results.size(); ++t) {
+    const double scaled = std::fabs(results[t] - refs[t]) / abs_sums[t];
+    row.scaled_errors.push_back(scaled);
+    if (std::isfinite(scaled)) row.max_scaled = std::max(row.max_scaled, scaled);
+  }
+  row.stats = error_stats(results, refs, result_dtype(row.model));
+  row.bounds = accumulation_bounds(row.model, row.length);
+  return row;
+}
+
+}  // namespace
+
 std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c, const std::function<void(double)>& progress,
                                    const std::atomic<bool>* cancel, double batch_bytes) {
   std::vector<DotSweepRow> rows;
@@ -144,29 +215,8 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c, const std::function<
     if (c.sum) batch.ones.assign(k, 1.0);
     for (size_t first = 0; first < trials; first += per_batch) {
       const size_t count = std::min(per_batch, trials - first);
-      batch.first = first;
-      batch.a.clear();
-      batch.b.clear();
-      for (size_t i = 0; i < count; ++i) {
-        batch.a.push_back(draw(rng, k, c.a_dtype));
-        if (!c.sum) batch.b.push_back(draw(rng, k, c.b_dtype));
-      }
-      // Each trial's exact sum and sum of |a_k b_k|, the trials on every core.
-      parallel_for(
-          count, 0,
-          [&](size_t i0, size_t i1) {
-            std::vector<double> abs_a, abs_b;
-            for (size_t i = i0; i < i1; ++i) {
-              const auto& a = batch.a[i];
-              const auto& b = batch.b_of(i);
-              refs[first + i] = dot_reference(a, b).hi;
-              abs_a.resize(k);
-              abs_b.resize(k);
-              for (size_t j = 0; j < k; ++j) abs_a[j] = std::fabs(a[j]), abs_b[j] = std::fabs(b[j]);
-              abs_sums[first + i] = dot_reference(abs_a, abs_b).hi;
-            }
-          },
-          std::max<size_t>(1, (size_t{1} << 14) / k));
+      draw_batch(rng, c, k, first, count, batch);
+      exact_sums(batch, k, refs, abs_sums);
       for (size_t mi = 0; mi < models; ++mi) {
         const Accumulation& m = c.models[mi];
         DotSweepRow& row = cells[mi];
@@ -187,36 +237,11 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c, const std::function<
           row.ran_on = "cpu";
           row.method = describe(m);
         }
-        // The CPU: trials on every core, trial t on its own stochastic stream as on a device.
-        std::atomic<bool> stopped{false};
-        parallel_for(
-            count, 0,
-            [&](size_t i0, size_t i1) {
-              for (size_t i = i0; i < i1; ++i) {
-                if (cancel && cancel->load()) {
-                  stopped = true;
-                  return;
-                }
-                const size_t t = first + i;
-                results[mi][t] = dot(batch.a[i], batch.b_of(i), m, static_cast<uint64_t>(t) << 32);
-              }
-              trials_done(i1 - i0);
-            },
-            std::max<size_t>(1, (size_t{1} << 14) / k));
-        if (stopped) return rows;
+        if (!cpu_trials(batch, m, k, results[mi], trials_done, cancel)) return rows;
       }
     }
-    for (size_t mi = 0; mi < models; ++mi) {
-      DotSweepRow& row = cells[mi];
-      for (size_t t = 0; t < trials; ++t) {
-        const double scaled = std::fabs(results[mi][t] - refs[t]) / abs_sums[t];
-        row.scaled_errors.push_back(scaled);
-        if (std::isfinite(scaled)) row.max_scaled = std::max(row.max_scaled, scaled);
-      }
-      row.stats = error_stats(results[mi], refs, result_dtype(row.model));
-      row.bounds = accumulation_bounds(row.model, k);
-      rows.push_back(std::move(row));
-    }
+    for (size_t mi = 0; mi < models; ++mi)
+      rows.push_back(finish_row(std::move(cells[mi]), results[mi], refs, abs_sums));
   }
   return rows;
 }
