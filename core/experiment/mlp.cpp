@@ -14,7 +14,7 @@
 namespace pl::experiment {
 namespace {
 
-constexpr std::array<std::string_view, 3> kNames = {"relu", "gelu", "identity"};
+constexpr std::array<std::string_view, kActivationCount> kNames = {"relu", "gelu", "identity"};
 constexpr uint64_t kLayerIds = 100;  // data-stream ids of layer l: 100 + 2l (weight), +1 (bias)
 
 double act(Activation a, double x) {

@@ -16,6 +16,7 @@
 namespace pl::experiment {
 
 enum class Activation : uint8_t { ReLU, GELU, Identity };
+inline constexpr size_t kActivationCount = 3;
 std::string_view activation_name(Activation a);  // "relu", "gelu" (erf form), "identity"
 std::optional<Activation> parse_activation(std::string_view name);
 

@@ -17,7 +17,7 @@
 namespace pl::experiment {
 namespace {
 
-constexpr std::array<std::string_view, 5> kNames = {"normal", "uniform", "torch-linear", "heavy-tailed",
+constexpr std::array<std::string_view, kDistributionCount> kNames = {"normal", "uniform", "torch-linear", "heavy-tailed",
                                                     "outlier-channels"};
 
 // SplitMix64's finaliser: a well-mixed seed for each (seed, tensor, row) stream.

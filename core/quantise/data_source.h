@@ -26,6 +26,7 @@ enum class Distribution : uint8_t {
   OutlierChannels,  // N(0, scale^2), with a fraction of columns (channels) times outlier_gain,
                     // as in LLM activations (Dettmers et al., LLM.int8(), 2022)
 };
+inline constexpr size_t kDistributionCount = 5;  // numbered 0 .. count - 1
 
 struct DataSource {
   Distribution distribution = Distribution::Normal;

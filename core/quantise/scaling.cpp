@@ -16,7 +16,7 @@
 namespace pl::experiment {
 namespace {
 
-constexpr std::array<std::string_view, 7> kNames = {
+constexpr std::array<std::string_view, kScalingKindCount> kNames = {
     "none", "per-tensor", "delayed", "per-channel", "per-channel-asymmetric", "mx", "nvfp4"};
 
 float to_f32(double x) { return static_cast<float>(x); }  // round to nearest even

@@ -46,6 +46,7 @@ enum class ScalingKind : uint8_t {
   MX,                    // 32-element blocks, float8_e8m0fnu scales
   NVFP4,                 // 16-element blocks, float8_e4m3fn scales, float32 tensor scale
 };
+inline constexpr size_t kScalingKindCount = 7;  // the recipes, numbered 0 .. count - 1
 
 struct Scaling {
   ScalingKind kind = ScalingKind::None;

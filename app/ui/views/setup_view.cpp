@@ -100,11 +100,12 @@ bool dtype_combo(const char* label, DType* t, bool integers) {
 }
 
 template <typename Enum, size_t N>
-bool enum_combo(const char* label, Enum* value, const std::array<Enum, N>& values, std::string_view (*name_of)(Enum)) {
+bool enum_combo(const char* label, Enum* value, std::string_view (*name_of)(Enum)) {
   bool changed = false;
   if (ImGui::BeginCombo(label, std::string(name_of(*value)).c_str())) {
-    for (Enum v : values)
-      if (ImGui::Selectable(std::string(name_of(v)).c_str(), v == *value)) *value = v, changed = true;
+    for (size_t i = 0; i < N; ++i)
+      if (const Enum v = static_cast<Enum>(i); ImGui::Selectable(std::string(name_of(v)).c_str(), v == *value))
+        *value = v, changed = true;
     ImGui::EndCombo();
   }
   return changed;
@@ -292,8 +293,7 @@ bool SetupView::draw_shape_and_op() {
   ImGui::EndDisabled();
   if (mode_ == ExperimentMode::Mlp) {
     if (ImGui::InputInt("layers", &other_.layers)) other_.layers = std::clamp(other_.layers, 1, 256), changed = true;
-    static const std::array<Activation, 3> acts = {Activation::ReLU, Activation::GELU, Activation::Identity};
-    changed |= enum_combo("activation", &other_.activation, acts, activation_name);
+    changed |= enum_combo<Activation, kActivationCount>("activation", &other_.activation, activation_name);
   }
   return changed;
 }
@@ -312,29 +312,29 @@ bool SetupView::check() {
   return true;
 }
 
-bool SetupView::draw() {
+bool SetupView::draw_dtypes() {
   MatmulConfig& c = spec_.config;
   bool changed = false;
-  ImGui::PushItemWidth(13 * ImGui::GetFontSize());
-  changed |= draw_shape_and_op();
-  ImGui::Separator();
-  // A cast reads one dtype, its recipe, rounding, data and seed.
-  const bool cast = mode_ == ExperimentMode::Roundtrip;
+  // A roundtrip reads one dtype; a dot sweep's dot products only the input and weight dtypes.
+  const bool cast = mode_ == ExperimentMode::Roundtrip, sweep = mode_ == ExperimentMode::DotSweep;
   changed |= dtype_combo(cast ? "dtype" : "input", &c.input, true);
   if (!cast) changed |= dtype_combo("weight", &c.weight, true);
-  // A dot sweep's dot products read only the input and weight dtypes, the models and the seed.
-  const bool sweep = mode_ == ExperimentMode::DotSweep;
-  if (!sweep && !cast) {
-    changed |= dtype_combo("output", &c.output, false);
-    bool has_bias = c.bias.has_value();
-    if (ImGui::Checkbox("bias", &has_bias))
-      c.bias = has_bias ? std::optional<DType>(c.output) : std::nullopt, changed = true;
-    if (c.bias) {
-      DType b = *c.bias;
-      if (dtype_combo("bias dtype", &b, false)) c.bias = b, changed = true;
-    }
+  if (sweep || cast) return changed;
+  changed |= dtype_combo("output", &c.output, false);
+  bool has_bias = c.bias.has_value();
+  if (ImGui::Checkbox("bias", &has_bias))
+    c.bias = has_bias ? std::optional<DType>(c.output) : std::nullopt, changed = true;
+  if (c.bias) {
+    DType b = *c.bias;
+    if (dtype_combo("bias dtype", &b, false)) c.bias = b, changed = true;
   }
-  if (!cast && ImGui::InputText("accumulate", accumulate_, sizeof accumulate_)) {
+  return changed;
+}
+
+bool SetupView::draw_accumulate() {
+  if (mode_ == ExperimentMode::Roundtrip) return false;
+  bool changed = false;
+  if (ImGui::InputText("accumulate", accumulate_, sizeof accumulate_)) {
     // A dot sweep compares several models: a comma-separated list; the others take the first.
     std::vector<Accumulation> models;
     std::stringstream in(accumulate_);
@@ -343,61 +343,66 @@ bool SetupView::draw() {
       if (auto a = parse_accumulation(item)) models.push_back(*a);
       else ok = false;
     }
-    if (ok && !models.empty()) models_ = models, c.accumulate = models.front(), changed = true;
+    if (ok && !models.empty()) models_ = models, spec_.config.accumulate = models.front(), changed = true;
   }
-  if (!cast && ImGui::IsItemHovered())
+  if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "%s.\nmultiterm is a tensor core's block adder: BLOCK products aligned to the largest, EXTRA "
         "bits kept;\na dot sweep takes a comma-separated list of models to compare",
         experiment::accumulation_grammar().c_str());
-  if (!sweep) {
-    changed |= draw_rounding_combo("rounding", &c.cast.rounding);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", cast ? "How the scaled values are rounded to the dtype."
-                                   : "How the input, weight, bias and output are rounded to their dtypes\n"
-                                     "(the accumulator's own rounding is part of the accumulate model).");
-    changed |= draw_overflow_combo("overflow", &c.cast.overflow);
-    static const std::array<ScalingKind, 7> recipes = {ScalingKind::None,
-                                                       ScalingKind::PerTensor,
-                                                       ScalingKind::PerTensorDelayed,
-                                                       ScalingKind::PerChannel,
-                                                       ScalingKind::PerChannelAsymmetric,
-                                                       ScalingKind::MX,
-                                                       ScalingKind::NVFP4};
-    changed |= enum_combo(cast ? "scaling" : "input scaling", &c.input_scaling.kind, recipes, scaling_name);
-    if (!cast) changed |= enum_combo("weight scaling", &c.weight_scaling.kind, recipes, scaling_name);
-    static const std::array<Distribution, 5> dists = {Distribution::Normal, Distribution::Uniform,
-                                                      Distribution::TorchLinear, Distribution::HeavyTailed,
-                                                      Distribution::OutlierChannels};
-    changed |= enum_combo(cast ? "data" : "input data", &c.input_data.distribution, dists, distribution_name);
-    // An MLP draws its weights as nn.Linear initialises them.
-    if (mode_ != ExperimentMode::Mlp && !cast)
-      changed |= enum_combo("weight data", &c.weight_data.distribution, dists, distribution_name);
-  }
+  return changed;
+}
+
+bool SetupView::draw_rounding_and_data() {
+  if (mode_ == ExperimentMode::DotSweep) return false;
+  MatmulConfig& c = spec_.config;
+  const bool cast = mode_ == ExperimentMode::Roundtrip;
+  bool changed = draw_rounding_combo("rounding", &c.cast.rounding);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", cast ? "How the scaled values are rounded to the dtype."
+                                 : "How the input, weight, bias and output are rounded to their dtypes\n"
+                                   "(the accumulator's own rounding is part of the accumulate model).");
+  changed |= draw_overflow_combo("overflow", &c.cast.overflow);
+  using experiment::kDistributionCount, experiment::kScalingKindCount;
+  changed |= enum_combo<ScalingKind, kScalingKindCount>(cast ? "scaling" : "input scaling", &c.input_scaling.kind,
+                                                        scaling_name);
+  if (!cast)
+    changed |= enum_combo<ScalingKind, kScalingKindCount>("weight scaling", &c.weight_scaling.kind, scaling_name);
+  changed |= enum_combo<Distribution, kDistributionCount>(cast ? "data" : "input data", &c.input_data.distribution,
+                                                          distribution_name);
+  // An MLP draws its weights as nn.Linear initialises them.
+  if (mode_ != ExperimentMode::Mlp && !cast)
+    changed |=
+        enum_combo<Distribution, kDistributionCount>("weight data", &c.weight_data.distribution, distribution_name);
+  return changed;
+}
+
+bool SetupView::draw_seed_and_threads() {
+  MatmulConfig& c = spec_.config;
+  bool changed = false;
   // All 64 bits: a file's seed past 2^31 shown as an int read as another seed.
   const uint64_t seed_step = 1;
   if (ImGui::InputScalar("seed", ImGuiDataType_U64, &c.seed, &seed_step)) changed = true;
-  if (mode_ == ExperimentMode::Matrix || mode_ == ExperimentMode::Mlp) {
-    const unsigned thread_step = 1;
-    unsigned threads = c.threads;
-    if (ImGui::InputScalar("threads (0: all)", ImGuiDataType_U32, &threads, &thread_step))
-      c.threads = std::min(threads, kMaxThreads), changed = true;
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "CPU threads the run may use, OpenBLAS's included (0: all %u); the results are\n"
-          "the same bits whatever the count, only the time changes",
-          hardware_threads());
-  }
-  ImGui::Separator();
-  const bool matrix = mode_ == ExperimentMode::Matrix;
-  if (matrix) {
-    changed |= draw_files();
-    ImGui::Separator();
-  }
+  if (mode_ != ExperimentMode::Matrix && mode_ != ExperimentMode::Mlp) return changed;
+  const unsigned thread_step = 1;
+  unsigned threads = c.threads;
+  if (ImGui::InputScalar("threads (0: all)", ImGuiDataType_U32, &threads, &thread_step))
+    c.threads = std::min(threads, kMaxThreads), changed = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "CPU threads the run may use, OpenBLAS's included (0: all %u); the results are\n"
+        "the same bits whatever the count, only the time changes",
+        hardware_threads());
+  return changed;
+}
+
+bool SetupView::draw_framework() {
+  if (mode_ != ExperimentMode::Matrix) return false;
+  bool changed = false;
   const std::string current = spec_.framework.empty() ? "none (arithmetic alone)" : spec_.framework;
   const float framework_width = ImGui::CalcItemWidth();
-  const bool framework_open = matrix && ImGui::BeginCombo("framework", current.c_str());
-  if (matrix && !framework_open) tooltip_if_cut(current.c_str(), framework_width);
+  const bool framework_open = ImGui::BeginCombo("framework", current.c_str());
+  if (!framework_open) tooltip_if_cut(current.c_str(), framework_width);
   if (framework_open) {
     if (ImGui::Selectable("none (arithmetic alone)", spec_.framework.empty())) spec_.framework.clear(), changed = true;
     for (const auto& e : promote::engines()) {
@@ -408,23 +413,28 @@ bool SetupView::draw() {
     }
     ImGui::EndCombo();
   }
-  if (matrix && ImGui::IsItemHovered())
+  if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Run the product as this framework would: when it raises on these dtypes, its exact\n"
         "message is shown and every fix it suggests runs instead, side by side.");
-  if (backend_.draw("backend")) spec_.config.backend = backend_.chosen(), changed = true;
-  if (cast) {  // (the picker's account is a product's; a cast's is the result's "rounded on")
+  return changed;
+}
+
+bool SetupView::draw_device() {
+  MatmulConfig& c = spec_.config;
+  bool changed = false;
+  if (backend_.draw("backend")) c.backend = backend_.chosen(), changed = true;
+  if (mode_ == ExperimentMode::Roundtrip) {  // (the picker's account is a product's; a roundtrip's is "rounded on")
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "where the elements are rounded; the scales, counts and statistics are the CPU's,\n"
           "and the bits are the same everywhere");
-    ImGui::PopItemWidth();
-    if (!setup_error_.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", setup_error_.c_str());
     return changed;
   }
   // cuBLASLt's fast accumulation exists for the float8 GEMMs only (kernels/lt_plan.cpp).
   const auto float8 = [](DType t) { return t == DType::float8_e4m3fn || t == DType::float8_e5m2; };
-  if (mode_ != ExperimentMode::DotSweep && (float8(c.input) || float8(c.weight))) {
+  const bool sweep = mode_ == ExperimentMode::DotSweep;
+  if (!sweep && (float8(c.input) || float8(c.weight))) {
     changed |= ImGui::Checkbox("fast accumulation", &c.fast_accumulation);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
@@ -440,6 +450,25 @@ bool SetupView::draw() {
   if (const std::string where = backend_.where({shape, c.input, c.weight, c.accumulate, c.fast_accumulation});
       !where.empty())
     ImGui::TextWrapped("%s", where.c_str());
+  return changed;
+}
+
+bool SetupView::draw() {
+  bool changed = false;
+  ImGui::PushItemWidth(13 * ImGui::GetFontSize());
+  changed |= draw_shape_and_op();
+  ImGui::Separator();
+  changed |= draw_dtypes();
+  changed |= draw_accumulate();
+  changed |= draw_rounding_and_data();
+  changed |= draw_seed_and_threads();
+  ImGui::Separator();
+  if (mode_ == ExperimentMode::Matrix) {
+    changed |= draw_files();
+    ImGui::Separator();
+  }
+  changed |= draw_framework();
+  changed |= draw_device();
   ImGui::PopItemWidth();
   if (!setup_error_.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", setup_error_.c_str());
   return changed;

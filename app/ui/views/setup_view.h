@@ -50,8 +50,15 @@ class SetupView {
   const std::string& error() const { return setup_error_; }         // why it cannot run; "" if it can
 
  private:
-  bool draw_shape_and_op();  // the op and the sizes it takes
-  bool draw_files();         // the tensor file fields
+  // Each group of fields; true when one changed.
+  bool draw_shape_and_op();       // the op and the sizes it takes
+  bool draw_dtypes();             // input, weight, output and bias dtypes (those the op reads)
+  bool draw_accumulate();         // the accumulation model (a list for a dot sweep)
+  bool draw_rounding_and_data();  // rounding, overflow, scaling recipes, data distributions
+  bool draw_seed_and_threads();
+  bool draw_files();      // the tensor file fields
+  bool draw_framework();  // the framework whose call the product runs as
+  bool draw_device();     // the backend, fast accumulation, and where the product will run
 
   RunLog& log_;
   experiment::MatmulSpec spec_;
