@@ -244,6 +244,109 @@ Expected<std::optional<promote::ConvShape>> conv_shape(const Engine& e, const Pr
   return std::optional<promote::ConvShape>{*s};
 }
 
+// Each engine group's op list once, after the engines that take it (the help listed all
+// eighteen engines' lists, most of them the same).
+std::string ops_help() {
+  std::vector<std::pair<std::string, const std::vector<std::string_view>*>> groups;
+  for (const Engine& e : promote::engines()) {
+    auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return *g.second == e.ops; });
+    if (same == groups.end()) groups.emplace_back(std::string(e.id), &e.ops);
+    else same->first.append(", ").append(e.id);
+  }
+  std::string help = "Operation (default: add)";
+  for (const auto& [ids, ops] : groups) {
+    help.append("; ").append(ids).append(":");
+    for (auto o : *ops) help.append(" ").append(o);
+  }
+  return help;
+}
+
+// The engine the framework, release and device name.
+Expected<const Engine*> chosen_engine(const PromoteArgs& a) {
+  const Engine* e = promote::find_engine(a.framework);
+  if (!e) return Error{"unknown framework '" + a.framework + "' (available: " + promote::engine_names() + ")"};
+  if (a.version.empty() && a.device.empty()) return e;
+  if (const Engine* variant = promote::find_variant(*e, a.version, a.device)) return variant;
+  std::string have;
+  for (const Engine& x : promote::engines())
+    if (x.framework == e->framework)
+      have.append(have.empty() ? "" : "; ").append(x.id).append(": ").append(x.version).append(", ").append(x.device);
+  std::string what = "no " + std::string(e->framework) + " engine for";
+  if (!a.version.empty()) what.append(" version ").append(a.version);
+  if (!a.device.empty()) what.append(" device ").append(a.device);
+  return Error{what + " (available: " + have + ")"};
+}
+
+// The question as the engine takes it: op, operand kinds and values, a convolution's shapes,
+// the bias. The operands' dtypes are filled in later (a --table walks them).
+Expected<Query> query_of(const Engine& e, const PromoteArgs& a) {
+  if (std::find(e.ops.begin(), e.ops.end(), a.op) == e.ops.end()) {
+    std::string ops;
+    for (auto o : e.ops) ops += (ops.empty() ? "" : ", ") + std::string(o);
+    return Error{"unknown op '" + a.op + "' for " + a.framework + " (available: " + ops + ")"};
+  }
+  auto ka = promote::parse_operand_kind(a.a_kind);
+  auto kb = promote::parse_operand_kind(a.b_kind);
+  if (!ka || !kb) return Error{"operand kind must be tensor, zerodim or scalar"};
+  const bool kinds_modelled = std::find(e.kind_ops.begin(), e.kind_ops.end(), a.op) != e.kind_ops.end();
+  if (!kinds_modelled && (*ka != promote::OperandKind::Tensor || *kb != promote::OperandKind::Tensor))
+    return Error{a.op + " takes dimensioned tensors; --a-kind/--b-kind apply to elementwise ops"};
+  // ("-inf", "-.5": stashed past CLI11, cli.h)
+  Query q{a.op,
+          {DType::float32, *ka, restore_value(a.a_value)},
+          {DType::float32, *kb, restore_value(a.b_value)},
+          std::nullopt};
+  for (const auto* x : {&q.a, &q.b})
+    if (!x->value.empty() && !models_value(e.values, x->kind)) return Error{unmodelled_value_message(e, x->kind)};
+  auto shape = conv_shape(e, a);
+  if (!shape) return Error{shape.error()};
+  q.conv = *shape;
+  if (a.bias.empty()) return q;
+  if (std::find(e.bias_ops.begin(), e.bias_ops.end(), a.op) == e.bias_ops.end()) return Error{a.op + " takes no bias"};
+  auto t = engine_dtype(e, a.bias);
+  if (!t) return Error{"--bias: " + t.error()};
+  q.bias = *t;
+  return q;
+}
+
+// torch.set_float32_matmul_precision's effect on this product, when --matmul-precision is given.
+Expected<std::optional<promote::torch::Float32Internals>> matmul_internals(const Engine& e, const Query& q,
+                                                                           const std::string& precision) {
+  if (precision.empty()) return std::optional<promote::torch::Float32Internals>();
+  const auto p = promote::torch::parse_matmul_precision(precision);
+  if (!p) return Error{"--matmul-precision must be highest, high or medium"};
+  if (!promote::torch::matmul_precision_applies(e, q.op))
+    return Error{"--matmul-precision is a PyTorch setting for matrix products and convolutions"};
+  return std::optional<promote::torch::Float32Internals>(
+      promote::torch::float32_internals(*p, promote::torch::release_of(e)));
+}
+
+int promote(const PromoteArgs& a) {
+  auto bad = [](const std::string& why) {
+    std::fprintf(stderr, "error: %s\n", why.c_str());
+    return kExitBadInput;
+  };
+  auto e = chosen_engine(a);
+  if (!e) return bad(e.error());
+  auto asked = query_of(**e, a);
+  if (!asked) return bad(asked.error());
+  Query q = std::move(asked).value();
+  if (a.table) {
+    if (!a.matmul_precision.empty()) return bad("--matmul-precision answers for one pair, not a --table");
+    if (!a.dtypes.empty()) return bad("--table takes no dtypes");
+    return print_table(**e, q, a.json);
+  }
+  if (a.dtypes.size() != 2) return bad("give two dtypes (A B), or --table");
+  for (int i = 0; i < 2; ++i) {
+    auto t = engine_dtype(**e, a.dtypes[i]);
+    if (!t) return bad(t.error());
+    (i == 0 ? q.a : q.b).dtype = *t;
+  }
+  auto internals = matmul_internals(**e, q, a.matmul_precision);
+  if (!internals) return bad(internals.error());
+  return print_pair(**e, q, a.json, *internals, a.matmul_precision);
+}
+
 }  // namespace
 
 Runner add_promote(CLI::App& app) {
@@ -255,20 +358,7 @@ Runner add_promote(CLI::App& app) {
   app.add_option("--matmul-precision", args->matmul_precision,
                  "torch: what a float32 product computes in under "
                  "torch.set_float32_matmul_precision(highest | high | medium)");
-  // Engines of one framework share their op list: each list once, after the engines that take it
-  // (the help listed all eighteen engines' lists, most of them the same).
-  std::vector<std::pair<std::string, const std::vector<std::string_view>*>> groups;
-  for (const Engine& e : promote::engines()) {
-    auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return *g.second == e.ops; });
-    if (same == groups.end()) groups.emplace_back(std::string(e.id), &e.ops);
-    else same->first.append(", ").append(e.id);
-  }
-  std::string ops_help = "Operation (default: add)";
-  for (const auto& [ids, ops] : groups) {
-    ops_help.append("; ").append(ids).append(":");
-    for (auto o : *ops) ops_help.append(" ").append(o);
-  }
-  app.add_option("--op", args->op, ops_help);
+  app.add_option("--op", args->op, ops_help());
   app.add_option("--a-kind", args->a_kind, "tensor | zerodim | scalar");
   app.add_option("--b-kind", args->b_kind, "tensor | zerodim | scalar");
   app.add_option("--bias", args->bias, "Bias dtype, for ops that take one");
@@ -288,123 +378,7 @@ Runner add_promote(CLI::App& app) {
   app.add_flag("--table", args->table, "Every dtype x dtype pair for the op and kinds");
   app.add_flag("--json", args->json, "Machine-readable output");
   app.add_option("dtypes", args->dtypes, "A B: the two operand dtypes (omit with --table)");
-  return [args]() {
-    const Engine* e = promote::find_engine(args->framework);
-    if (!e) {
-      std::fprintf(stderr, "error: unknown framework '%s' (available: %s)\n", args->framework.c_str(),
-                   promote::engine_names().c_str());
-      return kExitBadInput;
-    }
-    if (!args->version.empty() || !args->device.empty()) {
-      const Engine* variant = promote::find_variant(*e, args->version, args->device);
-      if (!variant) {
-        std::string have;
-        for (const Engine& x : promote::engines())
-          if (x.framework == e->framework)
-            have.append(have.empty() ? "" : "; ")
-                .append(x.id)
-                .append(": ")
-                .append(x.version)
-                .append(", ")
-                .append(x.device);
-        std::fprintf(stderr, "error: no %s engine for%s%s%s%s (available: %s)\n", std::string(e->framework).c_str(),
-                     args->version.empty() ? "" : " version ", args->version.c_str(),
-                     args->device.empty() ? "" : " device ", args->device.c_str(), have.c_str());
-        return kExitBadInput;
-      }
-      e = variant;
-    }
-    if (std::find(e->ops.begin(), e->ops.end(), args->op) == e->ops.end()) {
-      std::string ops;
-      for (auto o : e->ops) ops += (ops.empty() ? "" : ", ") + std::string(o);
-      std::fprintf(stderr, "error: unknown op '%s' for %s (available: %s)\n", args->op.c_str(), args->framework.c_str(),
-                   ops.c_str());
-      return kExitBadInput;
-    }
-    auto ka = promote::parse_operand_kind(args->a_kind);
-    auto kb = promote::parse_operand_kind(args->b_kind);
-    if (!ka || !kb) {
-      std::fprintf(stderr, "error: operand kind must be tensor, zerodim or scalar\n");
-      return kExitBadInput;
-    }
-    const bool kinds_modelled = std::find(e->kind_ops.begin(), e->kind_ops.end(), args->op) != e->kind_ops.end();
-    if (!kinds_modelled && (*ka != promote::OperandKind::Tensor || *kb != promote::OperandKind::Tensor)) {
-      std::fprintf(stderr,
-                   "error: %s takes dimensioned tensors; --a-kind/--b-kind apply to "
-                   "elementwise ops\n",
-                   args->op.c_str());
-      return kExitBadInput;
-    }
-    // ("-inf", "-.5": stashed past CLI11, cli.h)
-    Query q{args->op,
-            {DType::float32, *ka, restore_value(args->a_value)},
-            {DType::float32, *kb, restore_value(args->b_value)},
-            std::nullopt};
-    for (const auto* x : {&q.a, &q.b}) {
-      if (x->value.empty()) continue;
-      if (!models_value(e->values, x->kind)) {
-        std::fprintf(stderr, "error: %s\n", unmodelled_value_message(*e, x->kind).c_str());
-        return kExitBadInput;
-      }
-    }
-    if (auto shape = conv_shape(*e, *args); !shape) {
-      std::fprintf(stderr, "error: %s\n", shape.error().c_str());
-      return kExitBadInput;
-    } else {
-      q.conv = *shape;
-    }
-    if (!args->bias.empty()) {
-      if (std::find(e->bias_ops.begin(), e->bias_ops.end(), args->op) == e->bias_ops.end()) {
-        std::fprintf(stderr, "error: %s takes no bias\n", args->op.c_str());
-        return kExitBadInput;
-      }
-      auto t = engine_dtype(*e, args->bias);
-      if (!t) {
-        std::fprintf(stderr, "error: --bias: %s\n", t.error().c_str());
-        return kExitBadInput;
-      }
-      q.bias = *t;
-    }
-    if (args->table) {
-      if (!args->matmul_precision.empty()) {
-        std::fprintf(stderr, "error: --matmul-precision answers for one pair, not a --table\n");
-        return kExitBadInput;
-      }
-      if (!args->dtypes.empty()) {
-        std::fprintf(stderr, "error: --table takes no dtypes\n");
-        return kExitBadInput;
-      }
-      return print_table(*e, q, args->json);
-    }
-    if (args->dtypes.size() != 2) {
-      std::fprintf(stderr, "error: give two dtypes (A B), or --table\n");
-      return kExitBadInput;
-    }
-    for (int i = 0; i < 2; ++i) {
-      auto t = engine_dtype(*e, args->dtypes[i]);
-      if (!t) {
-        std::fprintf(stderr, "error: %s\n", t.error().c_str());
-        return kExitBadInput;
-      }
-      (i == 0 ? q.a : q.b).dtype = *t;
-    }
-    std::optional<promote::torch::Float32Internals> internals;
-    if (!args->matmul_precision.empty()) {
-      const auto p = promote::torch::parse_matmul_precision(args->matmul_precision);
-      if (!p) {
-        std::fprintf(stderr, "error: --matmul-precision must be highest, high or medium\n");
-        return kExitBadInput;
-      }
-      if (!promote::torch::matmul_precision_applies(*e, q.op)) {
-        std::fprintf(stderr,
-                     "error: --matmul-precision is a PyTorch setting for matrix products "
-                     "and convolutions\n");
-        return kExitBadInput;
-      }
-      internals = promote::torch::float32_internals(*p, promote::torch::release_of(*e));
-    }
-    return print_pair(*e, q, args->json, internals, args->matmul_precision);
-  };
+  return [args]() { return promote(*args); };
 }
 
 }  // namespace pl::cli
