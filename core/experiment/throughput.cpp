@@ -74,32 +74,39 @@ Expected<ProductBench> product_bench_operands(DType dtype, size_t n, BackendChoi
 }
 
 Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, BackendChoice backend) {
-  auto prepared = product_bench_operands(dtype, n, backend);
-  if (!prepared) return Error{prepared.error()};
-  ProductBench b = std::move(prepared).value();
-  if (backend == BackendChoice::Cpu) return b;
-  const ProductSpec spec{{n, n, n}, dtype, dtype, b.accumulate};
-  std::string why;  // empty: the CPU was asked for
-  if (auto shared = device_for(backend, spec); !shared) {
-    why = shared.error();
-  } else if (*shared) {
-    Backend& device = *(*shared)->backend;
-    std::lock_guard lock(*(*shared)->mutex);
-    auto t = device.time_product(spec, b.a, b.b, 1, nullptr);  // uploads, warms up
-    if (t) {
-      b.backend = parse_backend_choice(device.name()).value_or(backend);
-      b.method = t->method + " (" + device.device_info().name + ")";
-      b.emulated = !t->native;
-      return b;
-    }
-    why = device.name() + " failed: " + t.error();
-  }
+  if (auto st = check_product_bench(dtype, n, backend); !st) return Error{st.error()};
+  const ProductSpec spec{{n, n, n}, dtype, dtype, *default_product_accumulation(dtype)};
+  // The device that times it, found before any operand is drawn: a size only a GPU takes is
+  // refused at once when no GPU can run it (drawing 16384^2 operands first took 20 s here).
+  std::optional<SharedBackend> device;
+  std::string why;  // why a device that was asked for does not time it; empty otherwise
+  if (auto found = device_for(backend, spec); !found) why = found.error();
+  else device = std::move(found).value();
+  const size_t cpu_largest = largest_product_bench(BackendChoice::Cpu);
   // Past the CPU's largest size (a GPU's sizes): timed on the CPU, one 16384^3 product would
   // take hours, so the fallback is refused instead.
-  if (const size_t cpu_largest = largest_product_bench(BackendChoice::Cpu); n > cpu_largest)
+  auto refused = [&] {
     return Error{"a " + std::to_string(n) + "^3 product would run on the CPU (" +
                  (why.empty() ? std::string("no GPU opened") : why) + "), which takes n up to " +
                  std::to_string(cpu_largest)};
+  };
+  if (!device && n > cpu_largest) return refused();
+  auto prepared = product_bench_operands(dtype, n, backend);
+  if (!prepared) return Error{prepared.error()};
+  ProductBench b = std::move(prepared).value();
+  if (device) {
+    Backend& d = *device->backend;
+    std::lock_guard lock(*device->mutex);
+    auto t = d.time_product(spec, b.a, b.b, 1, nullptr);  // uploads, warms up
+    if (t) {
+      b.backend = parse_backend_choice(d.name()).value_or(backend);
+      b.method = t->method + " (" + d.device_info().name + ")";
+      b.emulated = !t->native;
+      return b;
+    }
+    why = d.name() + " failed: " + t.error();
+    if (n > cpu_largest) return refused();
+  }
   if (!why.empty()) b.method += " -- on the CPU, " + why;
   return b;
 }

@@ -279,7 +279,9 @@ limited() { bash -c 'ulimit -v 1500000 && exec "$@"' limited "$@"; }
 check matmul-past-memory 2 'the shape needs about 7.5 GiB of working memory; [0-9.]+ GiB is free here \(ulimit -v\)' -- limited "$PL" matmul --m 8192 --n 8192 --k 2048
 check roundtrip-past-memory 2 'the array needs about 10.0 GiB of working memory; .*\(ulimit -v\)' -- limited "$PL" roundtrip --rows 16384 --cols 16384
 check npy-past-memory 2 "reading $TMP/big.npy needs about 2.0 GiB of working memory" -- limited "$PL" roundtrip --input "$TMP/big.npy"
-check bench-throughput-gpu-size-on-cpu 1 'a 16384\^3 product would run on the CPU \(no GPU opened\), which takes n up to 4096' -- "$PL" bench --op throughput --sizes 16384 --backend auto --dtypes float32
+# (Under the limit: the refusal comes before any operand is drawn -- drawing 16384^2 first took
+# 20 s and 12 GiB, and under a limit was refused for memory instead.)
+check bench-throughput-gpu-size-on-cpu 1 'a 16384\^3 product would run on the CPU \(no GPU opened\), which takes n up to 4096' -- limited "$PL" bench --op throughput --sizes 16384 --backend auto --dtypes float32
 check tensors-header-only 0 '<f8 +\(8192, 16384\)' -- limited "$PL" tensors "$TMP/big.npy"
 echo '{"experiment": "mlp", "width": 16, "batch": 4, "layers": 2}' > "$TMP/mlp-b.json"
 check run-mlp-backend 0 "products: .* on cpu" -- "$PL" run "$TMP/mlp-b.json" --out "$TMP/out7" --backend cpu
