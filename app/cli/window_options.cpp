@@ -35,6 +35,9 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
   app.add_option("--open", o.open, "a file opened as if dropped on the window (repeatable)")->group(g);
   app.add_option("--scenario", o.scenario, "the scenario the Scenarios panel opens (name or number)")->group(g);
   app.add_option("--figure", o.figure, "the figure tab brought forward (error-heatmap, ...)")->group(g);
+  app.add_option("--look-at", o.look_at,
+                 "with --scenario: open its Nth look-at link (1, 2, ...), the panel in the state the text points at")
+      ->group(g);
   app.add_flag("--check-layout", o.check_layout,
                "with --screenshot: list every control off the window and every figure too small or past its "
                "pane, and exit 1 if there is one")
@@ -57,6 +60,7 @@ std::string finish_window_options(const CLI::App& app, ui::GuiOptions& o, const 
   // The panel a file or scenario opens on when --panel is not given.
   if (!o.setup.empty() || !o.open.empty()) o.implied_panel = "experiment";
   if (!o.scenario.empty()) o.implied_panel = "scenarios";
+  if (o.look_at > 0 && o.scenario.empty()) return "--look-at opens a link of the --scenario given: give --scenario too";
   return "";
 }
 

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/dtype/dtype.h"
 #include "core/util/expected.h"
 
 namespace pl::scenario {
@@ -81,6 +82,19 @@ struct Scenario {
     std::string figure;
   };
   std::optional<FigureRef> look_at_figure;
+  // Links the look-at offers to another panel, in the state the text points at:
+  //   {"label": "mul", "panel": "promotion", "framework": "torch", "op": "mul"} (optional
+  //   "b_kind", "compare_with" (an engine id), "select": "A,B");
+  //   {"label": "0.1 in float32", "panel": "formats", "value": "0.1", "row": "float32"}.
+  // Every name is checked when the scenario is read.
+  struct PanelLink {
+    std::string label;
+    std::string panel;                                        // "promotion" or "formats"
+    std::string framework, op, b_kind, compare_with, select;  // promotion
+    std::string value;                                        // formats: the value typed
+    std::optional<DType> row;                                 // formats: the row marked
+  };
+  std::vector<PanelLink> look_at_panels;
   std::string panel;  // where the window shows it: "experiment", "promotion", "formats"
   std::vector<Evidence> evidence;
   std::vector<Check> checks;

@@ -1,6 +1,9 @@
+#include <algorithm>
 #include <set>
 
+#include "core/dtype/format_lookup.h"
 #include "core/io/file_read.h"
+#include "core/promote/engine.h"
 #include "core/scenario/probe.h"
 #include "core/scenario/scenario.h"
 
@@ -135,6 +138,65 @@ Expected<Fact> fact_from(const json& j, size_t index) {
 
 std::string_view check_kind_name(CheckKind k) { return kKindKeys[static_cast<int>(k)]; }
 
+namespace {
+
+// One look_at_panels entry, every name checked against what the panel can show.
+Expected<Scenario::PanelLink> panel_link_from(const json& v) {
+  if (!v.is_object()) return Error{"a link is a JSON object"};
+  Scenario::PanelLink l;
+  const std::pair<const char*, std::string*> fields[] = {
+      {"label", &l.label},   {"panel", &l.panel}, {"framework", &l.framework},       {"op", &l.op},
+      {"b_kind", &l.b_kind}, {"value", &l.value}, {"compare_with", &l.compare_with}, {"select", &l.select}};
+  std::string row;
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    std::string* field = it.key() == "row" ? &row : nullptr;
+    for (const auto& [key, out] : fields)
+      if (it.key() == key) field = out;
+    if (!field) return Error{"unknown key '" + it.key() + "'"};
+    if (!it.value().is_string() || it.value().get<std::string>().empty())
+      return Error{"'" + it.key() + "' must be a non-empty string"};
+    *field = it.value().get<std::string>();
+  }
+  if (l.label.empty()) return Error{"'label' is required (the link's text)"};
+  if (l.panel == "promotion") {
+    if (!row.empty() || !l.value.empty()) return Error{"'row' and 'value' are for the formats panel"};
+    const promote::Engine* e = promote::find_engine(l.framework);
+    if (!e) return Error{"'framework': unknown engine '" + l.framework + "' (" + promote::engine_names() + ")"};
+    if (std::find(e->ops.begin(), e->ops.end(), l.op) == e->ops.end())
+      return Error{"'op': " + l.framework + " has no op '" + l.op + "'"};
+    if (!l.b_kind.empty() && !promote::parse_operand_kind(l.b_kind))
+      return Error{"'b_kind' must be tensor, zerodim or scalar"};
+    if (!l.compare_with.empty()) {
+      const promote::Engine* o = promote::find_engine(l.compare_with);
+      if (!o) return Error{"'compare_with': unknown engine '" + l.compare_with + "'"};
+      if (std::find(o->ops.begin(), o->ops.end(), l.op) == o->ops.end())
+        return Error{"'compare_with': " + l.compare_with + " has no op '" + l.op + "'"};
+    }
+    if (!l.select.empty()) {
+      const size_t comma = l.select.find(',');
+      if (comma == std::string::npos) return Error{"'select' takes \"A,B\""};
+      for (const std::string& d : {l.select.substr(0, comma), l.select.substr(comma + 1)})
+        if (auto t = parse_dtype(d); !t) return Error{"'select': " + t.error()};
+    }
+    return l;
+  }
+  if (l.panel == "formats") {
+    if (!l.framework.empty() || !l.op.empty() || !l.b_kind.empty() || !l.compare_with.empty() || !l.select.empty())
+      return Error{"the formats panel takes 'value' and 'row'"};
+    if (l.value.empty()) return Error{"'value' is required: what the Formats panel shows in every format"};
+    if (!row.empty()) {
+      auto t = parse_dtype(row);
+      if (!t) return Error{"'row': " + t.error()};
+      if (!is_float(*t)) return Error{"'row': the Formats panel has float formats only"};
+      l.row = *t;
+    }
+    return l;
+  }
+  return Error{"'panel' must be promotion or formats"};
+}
+
+}  // namespace
+
 Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
   if (!j.is_object()) return Error{"a scenario must be a JSON object"};
   Scenario s;
@@ -153,10 +215,17 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
       if (k == "panel") s.panel = text;
     } else if (k == "look_at_figure") {
       if (!v.is_object() || v.size() != 2 || !v.contains("evidence") || !v["evidence"].is_number_integer() ||
-          v["evidence"].get<long long>() < 0 ||
-          !v.contains("figure") || !v["figure"].is_string() || v["figure"].get<std::string>().empty())
+          v["evidence"].get<long long>() < 0 || !v.contains("figure") || !v["figure"].is_string() ||
+          v["figure"].get<std::string>().empty())
         return Error{"'look_at_figure' must be {\"evidence\": N, \"figure\": \"NAME\"}"};
       s.look_at_figure = Scenario::FigureRef{v["evidence"].get<size_t>(), v["figure"].get<std::string>()};
+    } else if (k == "look_at_panels") {
+      if (!v.is_array()) return Error{"'look_at_panels' must be an array of links"};
+      for (size_t i = 0; i < v.size(); ++i) {
+        auto link = panel_link_from(v[i]);
+        if (!link) return Error{"look_at_panels[" + std::to_string(i) + "]: " + link.error()};
+        s.look_at_panels.push_back(std::move(link).value());
+      }
     } else if (k == "evidence") {
       if (!v.is_array()) return Error{"'evidence' must be an array"};
       for (size_t i = 0; i < v.size(); ++i) {

@@ -61,6 +61,12 @@ FormatsPanel::FormatsPanel(std::string initial_value) {
   recompute();
 }
 
+void FormatsPanel::show(const std::string& value, std::optional<DType> row) {
+  std::snprintf(value_text_, sizeof value_text_, "%s", value.c_str());
+  marked_ = row;
+  recompute();
+}
+
 void FormatsPanel::recompute() {
   auto v = parse_number(value_text_);
   results_.clear();
@@ -125,6 +131,8 @@ void FormatsPanel::draw_value_table() {
   for (size_t i = 0; i < results_.size(); ++i) {
     const CastReport& r = results_[i];
     ImGui::TableNextRow();
+    if (marked_ && formats_[i].dtype == marked_)  // the row a scenario points at
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(ImVec4(0.85f, 0.65f, 0.15f, 0.35f)));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(formats_[i].name.c_str());
     format_tooltip(formats_[i]);

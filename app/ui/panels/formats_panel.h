@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ class FormatsPanel final : public Panel {
   explicit FormatsPanel(std::string initial_value);
   const char* name() const override { return "Formats"; }
   void draw_content() override;
+  // Shows `value` in every format, with `row`'s format marked (a scenario's look-at link).
+  void show(const std::string& value, std::optional<DType> row);
+  const char* value() const { return value_text_; }
+  std::optional<DType> marked() const { return marked_; }
 
  private:
   void draw_controls();
@@ -36,6 +41,7 @@ class FormatsPanel final : public Panel {
   SplitView split_{0.55f};   // the value in each format above, the formats' properties below
   size_t customs_seen_ = 0;  // custom_dtypes() already looked at
   std::vector<CastReport> results_;
+  std::optional<DType> marked_;  // the row a link points at
 };
 
 }  // namespace pl::ui

@@ -23,7 +23,7 @@ class PromotionPanel final : public Panel {
   explicit PromotionPanel(RunLog& log);
   const char* name() const override { return "Promotion"; }
   void draw_content() override;
-  // Start state (from the command line). Returns an error text.
+  // A state to show: the command line's start state, or a scenario's look-at link.
   struct StartState {
     std::string framework;  // engine id
     std::string op;
@@ -34,7 +34,11 @@ class PromotionPanel final : public Panel {
     std::string select;            // "A,B": the selected pair
     std::string a_shape, b_shape;  // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
   };
-  std::string configure(const StartState& start);
+  Status configure(const StartState& start);
+  // What the grid shows: its engine's id and op (for the tests of links that set them).
+  std::string_view framework() const { return engine(main_).id; }
+  std::string_view op() const { return engine(main_).ops[main_.op]; }
+  bool comparing() const { return compare_; }
   // The selected pair handed to the Experiment panel ("run this pair" under the grid): the
   // input and weight dtypes, the engine id and the op asked.
   struct PairRun {

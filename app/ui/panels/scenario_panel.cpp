@@ -7,6 +7,7 @@
 #include <map>
 
 #include "app/ui/shell/theme.h"
+#include "app/ui/widgets/flow_layout.h"
 #include "core/export/export_dir.h"
 #include "core/export/result_folder.h"
 #include "core/figure/experiment_figures.h"
@@ -165,6 +166,21 @@ void ScenarioPanel::draw_story() {
     }
     ImGui::SameLine();
     ImGui::TextWrapped("%s", s.look_at.c_str());
+  }
+  // The panels the look-at names, each a link that opens it in the state the text means.
+  for (size_t i = 0; i < s.look_at_panels.size() && open_link_; ++i) {
+    const scenario::Scenario::PanelLink& link = s.look_at_panels[i];
+    const std::string label = "open: " + link.label + "##link" + std::to_string(i);
+    if (i > 0) same_line_if_fits(button_width(label.c_str()));
+    if (ImGui::SmallButton(label.c_str())) open_link_(link);
+    if (ImGui::IsItemHovered()) {
+      const std::string where = link.panel == "formats"
+                                    ? "the Formats panel with " + link.value +
+                                          (link.row ? ", " + std::string(pl::name(*link.row)) + " marked" : "")
+                                    : "the Promotion grid: " + link.framework + ", " + link.op +
+                                          (link.compare_with.empty() ? "" : " against " + link.compare_with);
+      ImGui::SetTooltip("%s", where.c_str());
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 // slide-ready set; Ctrl+R re-runs; Esc cancels.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ class ScenarioPanel final : public Panel {
   const char* name() const override { return "Scenarios"; }
   void draw_content() override;
   bool busy() const override { return worker_.running() || run_pending_; }
+  // A look-at link clicked: the shell opens its panel in its state (panel_links.h).
+  using LinkOpener = std::function<void(const scenario::Scenario::PanelLink&)>;
+  void on_open_link(LinkOpener f) { open_link_ = std::move(f); }
+  const scenario::Scenario& scenario() const { return library_.scenarios[current_]; }  // the one shown
   // Why `start` did not open ("" when it did), for --scenario's error.
   const std::string& start_error() const { return start_error_; }
 
@@ -58,6 +63,7 @@ class ScenarioPanel final : public Panel {
   FigureView figure_view_;
   SplitView split_{0.55f};  // the story and checks above, the figures below
   std::string status_;
+  LinkOpener open_link_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };
 

@@ -30,6 +30,7 @@
 #include "app/ui/shell/frame_meter.h"
 #include "app/ui/shell/gl_context.h"
 #include "app/ui/shell/layout_audit.h"
+#include "app/ui/shell/panel_links.h"
 #include "app/ui/shell/run_log.h"
 #include "app/ui/shell/settings.h"
 #include "app/ui/shell/start_screen.h"
@@ -61,6 +62,7 @@ struct App {
   std::string warning;        // shown under the header until dismissed (a settings file set aside)
   std::string select_panel;   // lower-case name to select on the next frame (then cleared)
   std::string current_panel;  // lower-case name of the panel on screen
+  std::string link_panel;     // the panel --look-at's link opened ("" when none)
   bool quit = false;
   bool presentation = false;
   bool theme_changed = false;  // applied between frames
@@ -204,12 +206,14 @@ std::string no_display_message() {
 // each other (a Promotion pair or a Throughput model opens in the Experiment panel). The reason
 // the window cannot start ("" when it can).
 std::string add_panels(App& app, const GuiOptions& o, bool remembered) {
-  app.panels.push_back(std::make_unique<FormatsPanel>(o.value));
+  auto formats = std::make_unique<FormatsPanel>(o.value);
+  FormatsPanel* formats_panel = formats.get();
+  app.panels.push_back(std::move(formats));
   auto promotion = std::make_unique<PromotionPanel>(app.log);
-  if (auto err = promotion->configure(
+  if (auto st = promotion->configure(
           {o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind, o.b_value, o.select, o.a_shape, o.b_shape});
-      !err.empty())
-    return err;
+      !st)
+    return st.error();
   PromotionPanel* promotion_panel = promotion.get();
   app.panels.push_back(std::move(promotion));
   auto experiment = std::make_unique<ExperimentPanel>(app.log);
@@ -235,7 +239,21 @@ std::string add_panels(App& app, const GuiOptions& o, bool remembered) {
   app.panels.push_back(std::move(throughput));
   app.panels.push_back(std::make_unique<LogPanel>(app.log));
   auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
+  scenarios->on_open_link([&app, promotion_panel, formats_panel](const scenario::Scenario::PanelLink& link) {
+    if (auto opened = open_panel_link(link, *promotion_panel, *formats_panel); !opened)
+      app.log.add("scenarios", "link not opened: " + opened.error());
+    else app.select_panel = link.panel;
+  });
   if (!scenarios->start_error().empty()) return scenarios->start_error() + " (precision-lab scenario list)";
+  if (o.look_at > 0) {
+    const scenario::Scenario& s = scenarios->scenario();
+    if (o.look_at > s.look_at_panels.size())
+      return "--look-at " + std::to_string(o.look_at) + ": scenario " + s.name + " has " +
+             std::to_string(s.look_at_panels.size()) + " look-at link(s)";
+    const scenario::Scenario::PanelLink& link = s.look_at_panels[o.look_at - 1];
+    if (auto opened = open_panel_link(link, *promotion_panel, *formats_panel); !opened) return opened.error();
+    app.link_panel = link.panel;
+  }
   app.panels.push_back(std::move(scenarios));
   app.panels.push_back(std::make_unique<ExplorerPanel>(app.log, o.value));
   app.start.add({"PyTorch: float16 input into a float32 layer",
@@ -259,6 +277,7 @@ std::string select_first_panel(App& app, const GuiOptions& o, const std::string&
                                bool first_run) {
   const bool screenshot = !o.screenshot_path.empty();
   const std::string& wanted = o.panel_given              ? o.panel
+                              : !app.link_panel.empty()  ? app.link_panel
                               : !o.implied_panel.empty() ? o.implied_panel
                               : remembered               ? remembered_panel
                                                          : o.panel;

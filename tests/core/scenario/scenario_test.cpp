@@ -168,6 +168,38 @@ TEST(ScenarioReader, ReadsAMinimalScenario) {
   EXPECT_EQ(s->panel, "experiment");
 }
 
+// "Look at" links name a panel and its state; every name is checked when the file is read.
+TEST(ScenarioReader, LooksAtPanelsThroughCheckedLinks) {
+  json j = minimal();
+  j["look_at_panels"] = json::parse(R"([
+      {"label": "mul", "panel": "promotion", "framework": "torch", "op": "mul", "b_kind": "scalar"},
+      {"label": "0.1", "panel": "formats", "value": "0.1", "row": "float32"}])");
+  auto s = scenario_from_json(j, "x");
+  ASSERT_TRUE(s) << s.error();
+  ASSERT_EQ(s->look_at_panels.size(), 2u);
+  EXPECT_EQ(s->look_at_panels[0].op, "mul");
+  EXPECT_EQ(s->look_at_panels[1].row, DType::float32);
+  const std::pair<const char*, const char*> bad[] = {
+      {R"({"label": "l", "panel": "explorer", "value": "1"})", "'panel' must be promotion or formats"},
+      {R"({"label": "l", "panel": "promotion", "framework": "pytorch2", "op": "mul"})", "unknown engine 'pytorch2'"},
+      {R"({"label": "l", "panel": "promotion", "framework": "numpy", "op": "linear"})", "numpy has no op 'linear'"},
+      {R"({"label": "l", "panel": "promotion", "framework": "torch", "op": "add", "compare_with": "jax",
+          "select": "int32"})",
+       "'select' takes"},
+      {R"({"label": "l", "panel": "formats", "value": "1", "row": "int8"})", "float formats only"},
+      {R"({"label": "l", "panel": "formats"})", "'value' is required"},
+      {R"({"panel": "formats", "value": "1"})", "'label' is required"},
+      {R"({"label": "l", "panel": "formats", "value": "1", "colour": "red"})", "unknown key 'colour'"},
+  };
+  for (const auto& [link, fragment] : bad) {
+    j["look_at_panels"] = json::array({json::parse(link)});
+    auto r = scenario_from_json(j, "x");
+    ASSERT_FALSE(r) << link;
+    EXPECT_NE(r.error().find(fragment), std::string::npos) << r.error();
+    EXPECT_NE(r.error().find("look_at_panels[0]"), std::string::npos) << r.error();
+  }
+}
+
 TEST(ScenarioReader, RejectsBadFilesNamingTheKey) {
   auto expect_error = [](json j, const std::string& name, const std::string& fragment) {
     auto s = scenario_from_json(j, name);

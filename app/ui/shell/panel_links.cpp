@@ -1,0 +1,21 @@
+#include "app/ui/shell/panel_links.h"
+
+namespace pl::ui {
+
+Status open_panel_link(const scenario::Scenario::PanelLink& link, PromotionPanel& promotion, FormatsPanel& formats) {
+  if (link.panel == "formats") {
+    formats.show(link.value, link.row);
+    return {};
+  }
+  if (link.panel != "promotion") return Error{"no panel '" + link.panel + "' takes a link"};
+  PromotionPanel::StartState st;
+  st.framework = link.framework;
+  st.op = link.op;
+  st.compare_with = link.compare_with;
+  st.b_kind = link.b_kind.empty() ? "tensor" : link.b_kind;
+  st.select = link.select;
+  if (auto done = promotion.configure(st); !done) return Error{"'" + link.label + "': " + done.error()};
+  return {};
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,63 @@
+// A scenario's "Look at" links: each opens its panel in the state the text means -- the
+// Promotion grid on the engine and op, the Formats panel with the value typed and one row
+// marked -- and every link of the shipped scenarios opens.
+#include <gtest/gtest.h>
+
+#include "app/ui/shell/panel_links.h"
+#include "core/scenario/library.h"
+
+namespace pl::ui {
+namespace {
+
+using Link = scenario::Scenario::PanelLink;
+
+TEST(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
+  RunLog log(false);
+  PromotionPanel promotion(log);
+  FormatsPanel formats("0.1");
+  Link link;
+  link.label = "matmul";
+  link.panel = "promotion";
+  link.framework = "numpy";
+  link.op = "matmul";
+  ASSERT_TRUE(open_panel_link(link, promotion, formats));
+  EXPECT_EQ(promotion.framework(), "numpy");
+  EXPECT_EQ(promotion.op(), "matmul");
+  EXPECT_FALSE(promotion.comparing());
+  link.framework = "torch", link.op = "add", link.compare_with = "numpy", link.b_kind = "scalar";
+  ASSERT_TRUE(open_panel_link(link, promotion, formats));
+  EXPECT_EQ(promotion.framework(), "torch");
+  EXPECT_TRUE(promotion.comparing());
+}
+
+TEST(PanelLinks, AFormatsLinkTypesTheValueAndMarksTheRow) {
+  RunLog log(false);
+  PromotionPanel promotion(log);
+  FormatsPanel formats("0.1");
+  Link link;
+  link.label = "448";
+  link.panel = "formats";
+  link.value = "448";
+  link.row = DType::float8_e4m3fn;
+  ASSERT_TRUE(open_panel_link(link, promotion, formats));
+  EXPECT_STREQ(formats.value(), "448");
+  EXPECT_EQ(formats.marked(), DType::float8_e4m3fn);
+}
+
+TEST(PanelLinks, EveryShippedLinkOpens) {
+  const scenario::Library library = scenario::load_library({PL_SCENARIO_DIR});
+  for (const auto& e : library.errors) ADD_FAILURE() << e;
+  RunLog log(false);
+  PromotionPanel promotion(log);
+  FormatsPanel formats("0.1");
+  size_t links = 0;
+  for (const auto& s : library.scenarios)
+    for (const Link& link : s.look_at_panels) {
+      EXPECT_TRUE(open_panel_link(link, promotion, formats)) << s.name << ": " << link.label;
+      ++links;
+    }
+  EXPECT_GE(links, 8u);  // the Promotion and Formats scenarios point at their panels
+}
+
+}  // namespace
+}  // namespace pl::ui
