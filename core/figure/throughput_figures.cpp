@@ -56,19 +56,30 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
   Figure f;
   f.name = "throughput-by-dtype";
   f.title = "Matrix-product throughput by dtype (median of each dtype's samples)";
-  f.subtitle = subtitle(c);
+  f.subtitle = subtitle(c) + "; whiskers: the middle half of the samples";
   const experiment::RateUnit unit = experiment::rate_unit(c.gpu);
   f.y.label = unit.name;
   const auto dtypes = h.dtypes();
   category_axis(f, dtypes.size());
+  // The quartiles of each dtype's samples, one vertical stroke over its bar (NaN between
+  // strokes: no line joins two bars).
+  Series whiskers{"middle half of the samples (quartiles)", SeriesKind::Line, {}, {}, {0.1, 0.1, 0.1, 1}};
+  whiskers.width = 2.5;
+  const double nan = std::nan("");
   for (size_t i = 0; i < dtypes.size(); ++i) {
     f.x.categories.emplace_back(name(dtypes[i]));
+    const Quartiles q = h.quartiles_gflops(dtypes[i]);
     const double g = h.median_gflops(dtypes[i]) * unit.scale;
-    char label[96];
-    std::snprintf(label, sizeof label, "%s  %.1f %s (%zu samples)", std::string(name(dtypes[i])).c_str(), g, unit.name,
-                  h.of(dtypes[i]).size());
+    const size_t samples = h.of(dtypes[i]).size();
+    // No more digits than the spread supports ("57 (50-63)", experiment/throughput.h).
+    const std::string label = std::string(name(dtypes[i])) + "  " + experiment::spread_text(q, unit.scale) + " " +
+                              unit.name + " (" + std::to_string(samples) + (samples == 1 ? " sample)" : " samples)");
     f.series.push_back(category_bar(i, label, g));
+    const double x = double(i) + 0.5;
+    whiskers.x.insert(whiskers.x.end(), {x, x, nan});
+    whiskers.y.insert(whiskers.y.end(), {q.q1 * unit.scale, q.q3 * unit.scale, nan});
   }
+  if (!dtypes.empty()) f.series.push_back(std::move(whiskers));
   return f;
 }
 

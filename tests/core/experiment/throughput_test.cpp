@@ -166,8 +166,19 @@ TEST(ThroughputFigures, BarsCarryOneCategoryPerDtypeAndExport) {
   const figure::ThroughputContext c{256, "cpu (test)", 9, false, {}};
   const figure::Figure bars = figure::throughput_bars(h, c);
   EXPECT_EQ(bars.x.categories, (std::vector<std::string>{"float32", "bfloat16"}));
-  ASSERT_EQ(bars.series.size(), 2u);
+  ASSERT_EQ(bars.series.size(), 3u);                       // a bar per dtype, then the quartile whiskers
   EXPECT_EQ(bars.series[0].y, (std::vector<double>{90}));  // upper middle of {80, 90}
+  // The spread: each dtype's quartiles as a stroke over its bar, and in its label.
+  const figure::Series& whiskers = bars.series[2];
+  EXPECT_EQ(whiskers.kind, figure::SeriesKind::Line);
+  ASSERT_EQ(whiskers.x.size(), 6u);
+  EXPECT_EQ(whiskers.x[0], 0.5);
+  EXPECT_EQ(whiskers.y[0], 80);
+  EXPECT_EQ(whiskers.y[1], 90);
+  EXPECT_TRUE(std::isnan(whiskers.y[2]));  // no line joins two bars
+  EXPECT_EQ(whiskers.x[3], 1.5);
+  EXPECT_NE(bars.series[0].label.find("90 (80-90) GFLOP/s (2 samples)"), std::string::npos) << bars.series[0].label;
+  EXPECT_NE(bars.series[1].label.find("(1 sample)"), std::string::npos) << bars.series[1].label;
   EXPECT_NE(bars.subtitle.find("emulated"), std::string::npos);
   const figure::Figure live = figure::throughput_over_time(h, c);
   ASSERT_EQ(live.series.size(), 4u);  // points and median line per dtype
@@ -193,9 +204,9 @@ TEST(ThroughputFigures, AGpuShowsTflopsAndNamesOnlyWhatItEmulated) {
   figure::ThroughputContext c{8192, "NVIDIA H100 (cuda)", 9, true, {DType::float4_e2m1fn}};
   const figure::Figure bars = figure::throughput_bars(h, c);
   EXPECT_EQ(bars.y.label, "TFLOP/s");
-  ASSERT_EQ(bars.series.size(), 3u);
+  ASSERT_EQ(bars.series.size(), 4u);
   EXPECT_EQ(bars.series[1].y, (std::vector<double>{700}));
-  EXPECT_NE(bars.series[1].label.find("700.0 TFLOP/s"), std::string::npos) << bars.series[1].label;
+  EXPECT_NE(bars.series[1].label.find("700 (700-700) TFLOP/s"), std::string::npos) << bars.series[1].label;
   EXPECT_EQ(bars.subtitle.find("on this CPU"), std::string::npos) << bars.subtitle;
   EXPECT_NE(bars.subtitle.find("not hardware speed: float4_e2m1fn"), std::string::npos) << bars.subtitle;
   const figure::Figure live = figure::throughput_over_time(h, c);
