@@ -98,11 +98,13 @@ int run(const ScenarioArgs& a, bool export_only) {
   else if (export_only)
     std::printf(
         "%s: %zu of %zu checks pass; wrote %s/slides.pdf, slides.html, story.md, checks.json, checks.csv and "
-        "evidence-N/\n",
+        "an evidence-N-... folder per evidence run\n",
         r->scenario.name.c_str(), r->passed_count(), r->checks.size(), a.out.c_str());
   else {
     print_run(*r);
-    if (!a.out.empty()) std::printf("wrote %s/story.md, checks.json, checks.csv and evidence-N/\n", a.out.c_str());
+    if (!a.out.empty())
+      std::printf("wrote %s/story.md, checks.json, checks.csv and an evidence-N-... folder per evidence run\n",
+                  a.out.c_str());
   }
   return r->passed() ? kExitOk : kExitFailed;
 }

@@ -1,5 +1,6 @@
 #include "core/scenario/scenario_export.h"
 
+#include <cctype>
 #include <filesystem>
 
 #include "core/export/experiment_export.h"
@@ -46,10 +47,29 @@ std::string scenario_markdown(const scenario::ScenarioRun& run) {
   if (!run.evidence.empty()) {
     md += "\n## Evidence\n\n";
     for (size_t i = 0; i < run.evidence.size(); ++i)
-      md += "- evidence-" + std::to_string(i) + ": " + run.evidence[i].label +
+      md += "- " + evidence_folder(i, run.evidence[i].label) + "/: " + run.evidence[i].label +
             (run.evidence[i].run ? "" : " (did not run: " + run.evidence[i].error + ")") + "\n";
   }
   return md;
+}
+
+std::string evidence_folder(size_t i, const std::string& label) {
+  constexpr size_t kMost = 48;
+  std::string slug;
+  for (const char c : label) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (c == '\'') continue;  // "dtype's" reads as one word
+    if (std::isalnum(u)) slug += static_cast<char>(std::tolower(u));
+    else if (!slug.empty() && slug.back() != '-') slug += '-';
+  }
+  if (slug.size() > kMost) {
+    slug.resize(kMost);
+    if (const size_t cut = slug.rfind('-'); cut != std::string::npos && cut > kMost / 2) slug.resize(cut);
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  std::string folder = "evidence-" + std::to_string(i);
+  if (!slug.empty()) folder.append("-").append(slug);
+  return folder;
 }
 
 SlideDeck scenario_deck(const scenario::ScenarioRun& run) {
@@ -109,7 +129,7 @@ Status save_scenario_run(const scenario::ScenarioRun& run, const std::string& di
   for (size_t i = 0; i < run.evidence.size(); ++i) {
     const auto& e = run.evidence[i];
     if (!e.run) continue;
-    const std::string sub = dir + "/evidence-" + std::to_string(i);
+    const std::string sub = dir + "/" + evidence_folder(i, e.label);
     saved = save_json(sub, "setup.json", e.run->setup);
     if (saved) saved = save_json(sub, "result.json", e.run->result);
     if (saved) saved = save_figures(figure::experiment_figures(*e.run), sub);

@@ -149,7 +149,8 @@ wait_for 'scenario: 03-model-double-data-float32: 4 of 4 checks pass'
 press ctrl+e
 wait_for 'scenario: exported to '
 sdir=$(grep -oE 'scenario: exported to [^ ]+' "$log" | tail -1 | sed 's/scenario: exported to //')
-for f in story.md checks.csv checks.json evidence-0/framework-fixes.png evidence-0/setup.json; do
+ev=evidence-0-nn-linear-x-float32-after-model-double-of-a  # the folder named after its label
+for f in story.md checks.csv checks.json $ev/framework-fixes.png $ev/setup.json; do
   [[ -s $sdir/$f ]] || fail "scenario export lacks $f"
 done
 grep -qF 'Input type (float) and bias type (double) should be the same' "$sdir/story.md" || fail "story.md lacks the conv2d error"

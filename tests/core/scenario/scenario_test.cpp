@@ -168,6 +168,19 @@ TEST(ScenarioReader, ReadsAMinimalScenario) {
   EXPECT_EQ(s->panel, "experiment");
 }
 
+// An export's evidence folders say what they hold (they were evidence-0, evidence-1, ...).
+TEST(ScenarioExport, EvidenceFoldersAreNamedAfterTheirLabels) {
+  using exporting::evidence_folder;
+  EXPECT_EQ(evidence_folder(3, "float4_e2m1fn, MX (MXFP4)"), "evidence-3-float4-e2m1fn-mx-mxfp4");
+  EXPECT_EQ(evidence_folder(1, "float8_e4m3fn, MX (a float8_e8m0fnu scale per 32 values)"),
+            "evidence-1-float8-e4m3fn-mx-a-float8-e8m0fnu-scale-per-32");
+  EXPECT_EQ(evidence_folder(0, "nn.Linear(x: float32) after model.double() of a float32 model, as PyTorch runs it"),
+            "evidence-0-nn-linear-x-float32-after-model-double-of-a");  // cut at a word
+  EXPECT_EQ(evidence_folder(2, "???"), "evidence-2");
+  EXPECT_EQ(evidence_folder(0, "each dtype's product"), "evidence-0-each-dtypes-product");
+  EXPECT_EQ(evidence_folder(4, "N(0, 1e5^2) in float16"), "evidence-4-n-0-1e5-2-in-float16");
+}
+
 // "Look at" links name a panel and its state; every name is checked when the file is read.
 TEST(ScenarioReader, LooksAtPanelsThroughCheckedLinks) {
   json j = minimal();
