@@ -50,16 +50,14 @@ std::string count_note(const Histogram& h) {
 
 }  // namespace
 
-std::vector<Figure> matmul_figures(const MatmulResult& r) {
-  std::vector<Figure> out;
+namespace {
+
+// Where the error comes from: each component's relative error as an outline, with the unit
+// roundoffs of the dtypes the values passed through.
+Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
   const auto& c = r.config;
-  std::string setup = setup_line(r);
-  // Outputs that came out NaN or Inf are not in any histogram: an exported figure says so.
-  if (const size_t left = r.total.stats.nan + r.total.stats.inf; left > 0)
-    setup += "; " + std::to_string(left) + " outputs NaN or Inf, left out";
   const DType acc = experiment::result_dtype(c.accumulate);
   const ErrorComponent* parts[] = {&r.total, &r.input, &r.arithmetic, &r.output};
-
   Figure attr;
   attr.name = "error-attribution";
   attr.title = "Where the error comes from: relative error per element";
@@ -94,8 +92,12 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   if (c.output != c.input && c.output != acc)
     attr.annotations.push_back(
         vline(unit_roundoff(info(c.output).format), "u " + short_name(c.output) + " (output)", palette(7)));
-  out.push_back(attr);
+  return attr;
+}
 
+// The arithmetic error scaled by |A||B|, against the model's deterministic and probabilistic bounds.
+Figure bound_figure(const MatmulResult& r, const std::string& setup) {
+  const auto& c = r.config;
   Figure bound;
   bound.name = "arithmetic-vs-bound";
   bound.title = "Arithmetic error against the accumulation model's bounds";
@@ -118,8 +120,10 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
         vline(r.bounds.probabilistic,
               "probabilistic sqrt(K) u at K = " + std::to_string(c.k) + ": " + legend_value(r.bounds.probabilistic),
               palette(0)));
-  out.push_back(bound);
+  return bound;
+}
 
+Figure signed_figure(const MatmulResult& r, const std::string& setup) {
   Figure sign;
   sign.name = "signed-error";
   sign.title = "Total error C - R";
@@ -129,11 +133,14 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   sign.y.label = "elements";
   sign.y.log = false;
   sign.series.push_back(bars("total", r.total.signed_error, palette(0)));
-  out.push_back(sign);
+  return sign;
+}
 
+// The total and the output rounding in ulps of the output dtype, against half an ulp.
+Figure ulp_figure(const MatmulResult& r, const std::string& setup) {
   Figure ulp;
   ulp.name = "ulp-error";
-  ulp.title = "Error in ulps of " + std::string(name(c.output));
+  ulp.title = "Error in ulps of " + std::string(name(r.config.output));
   ulp.subtitle = setup;
   ulp.x.label = "|e| / ulp(reference)";
   ulp.x.log = true;
@@ -147,8 +154,13 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
     ulp.series.back().width = part == &r.total ? 5 : 1.8;
   }
   ulp.annotations.push_back(vline(0.5, "half an ulp (correct rounding)", palette(1)));
-  out.push_back(ulp);
+  return ulp;
+}
 
+// The total error over the output matrix (pooled where the run made the arrays: matmul.h's
+// error_map).
+Figure heatmap_figure(const MatmulResult& r, const std::string& setup) {
+  const auto& c = r.config;
   Figure heat;
   heat.name = "error-heatmap";
   heat.title = "Total error over the output matrix";
@@ -157,7 +169,6 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   heat.x.log = false;
   heat.y.label = "row i (" + std::to_string(c.m) + ")";
   heat.y.log = false;
-  // (Pooled where the run made the arrays: matmul.h's error_map.)
   Heatmap h;
   h.rows = r.error_map.rows, h.cols = r.error_map.cols, h.values = r.error_map.values;
   double m = 0;
@@ -168,8 +179,18 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   h.map = Colormap::Diverging;
   h.colorbar_label = "C - R";
   heat.heatmap = std::move(h);
-  out.push_back(heat);
-  return out;
+  return heat;
+}
+
+}  // namespace
+
+std::vector<Figure> matmul_figures(const MatmulResult& r) {
+  std::string setup = setup_line(r);
+  // Outputs that came out NaN or Inf are not in any histogram: an exported figure says so.
+  if (const size_t left = r.total.stats.nan + r.total.stats.inf; left > 0)
+    setup += "; " + std::to_string(left) + " outputs NaN or Inf, left out";
+  return {attribution_figure(r, setup), bound_figure(r, setup), signed_figure(r, setup), ulp_figure(r, setup),
+          heatmap_figure(r, setup)};
 }
 
 Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const experiment::DotSweepConfig& c) {
