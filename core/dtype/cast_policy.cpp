@@ -39,58 +39,41 @@ const char* overflow_name(Overflow o) {
 
 const char* cast_path_name(CastPath p) { return p == CastPath::Direct ? "direct" : "via-float32"; }
 
-bool parse_rounding(const char* text, Rounding* out) {
-  for (int i = 0; i < kRoundingCount; ++i) {
-    auto r = static_cast<Rounding>(i);
-    if (std::strcmp(text, rounding_name(r)) == 0) {
-      *out = r;
+namespace {
+
+// The value of an enum numbered 0 .. count - 1 whose name is `text`, by the enum's own name
+// function: the three policies' tables read and list alike.
+template <typename E>
+bool parse_by_name(const char* text, int count, const char* (*name_of)(E), E* out) {
+  for (int i = 0; i < count; ++i)
+    if (std::strcmp(text, name_of(static_cast<E>(i))) == 0) {
+      *out = static_cast<E>(i);
       return true;
     }
-  }
   return false;
 }
 
-bool parse_overflow(const char* text, Overflow* out) {
-  for (int i = 0; i < kOverflowCount; ++i) {
-    auto o = static_cast<Overflow>(i);
-    if (std::strcmp(text, overflow_name(o)) == 0) {
-      *out = o;
-      return true;
-    }
-  }
-  return false;
+template <typename E>
+std::string names_by_name(int count, const char* (*name_of)(E), const char* separator) {
+  std::string out;
+  for (int i = 0; i < count; ++i) out.append(i ? separator : "").append(name_of(static_cast<E>(i)));
+  return out;
 }
+
+}  // namespace
+
+bool parse_rounding(const char* text, Rounding* out) { return parse_by_name(text, kRoundingCount, rounding_name, out); }
+
+bool parse_overflow(const char* text, Overflow* out) { return parse_by_name(text, kOverflowCount, overflow_name, out); }
 
 bool parse_cast_path(const char* text, CastPath* out) {
-  for (int i = 0; i < kCastPathCount; ++i) {
-    auto p = static_cast<CastPath>(i);
-    if (std::strcmp(text, cast_path_name(p)) == 0) {
-      *out = p;
-      return true;
-    }
-  }
-  return false;
+  return parse_by_name(text, kCastPathCount, cast_path_name, out);
 }
 
-std::string rounding_names(const char* separator) {
-  std::string out;
-  for (int r = 0; r < kRoundingCount; ++r)
-    out.append(r ? separator : "").append(rounding_name(static_cast<Rounding>(r)));
-  return out;
-}
+std::string rounding_names(const char* separator) { return names_by_name(kRoundingCount, rounding_name, separator); }
 
-std::string overflow_names(const char* separator) {
-  std::string out;
-  for (int o = 0; o < kOverflowCount; ++o)
-    out.append(o ? separator : "").append(overflow_name(static_cast<Overflow>(o)));
-  return out;
-}
+std::string overflow_names(const char* separator) { return names_by_name(kOverflowCount, overflow_name, separator); }
 
-std::string cast_path_names(const char* separator) {
-  std::string out;
-  for (int p = 0; p < kCastPathCount; ++p)
-    out.append(p ? separator : "").append(cast_path_name(static_cast<CastPath>(p)));
-  return out;
-}
+std::string cast_path_names(const char* separator) { return names_by_name(kCastPathCount, cast_path_name, separator); }
 
 }  // namespace pl
