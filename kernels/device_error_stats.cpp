@@ -183,6 +183,97 @@ Expected<std::vector<Gathered>> later_passes(const std::vector<PassOneArrays>& o
   return gathered_values;
 }
 
+// One comparison's device buffers for the passes (pass 1's outputs, the bound check's inputs).
+struct Outputs {
+  DeviceBuffer keys, span_sums, key_counts, rel, ulps, bound, abs_product, bias;
+};
+
+// The sizes every comparison's pass-1 buffers share.
+struct PassSizes {
+  size_t spans;             // blocks of kSpan elements, one sums record each
+  unsigned replicas;        // copies of the counters (count_replicas())
+  size_t stride4, stride8;  // counted slots of the relative and ulp decade tables
+};
+
+// Pass 1's inputs and outputs for one comparison: its arrays where the device reads them, its
+// zeroed counters, and, with a bound check, |A||B| (kept from the call before for the same
+// owner, else uploaded and kept when owned) and the bias.
+Status pass_one_inputs(const HeldComparison& held, const Comparison& cs, size_t n, const PassSizes& z,
+                       const experiment::error_passes::OutputMeasure& m, Uploads& arrays, Outputs& out,
+                       PassOneArrays& a, KeptUpload* kept_abs) {
+  auto r = arrays.get(*held.result, n);
+  if (!r) return Error{r.error()};
+  auto ref = arrays.get(*held.reference, n);
+  if (!ref) return Error{ref.error()};
+  a.result = *r, a.reference = *ref;
+  a.params = pass_params(m);
+  if (auto e = out.keys.allocate(n * sizeof(uint16_t)); e != cudaSuccess)
+    return Error{cuda_error("out of GPU memory for the error keys", e)};
+  a.keys = out.keys.as<uint16_t>();
+  if (auto e = out.span_sums.allocate(z.spans * sizeof(PassSums)); e != cudaSuccess)
+    return Error{cuda_error("out of GPU memory for the sums", e)};
+  a.span_sums = out.span_sums.as<PassSums>();
+  a.replicas = z.replicas;
+  auto keys = zeroed<unsigned>(out.key_counts, kKeys * z.replicas, "out of GPU memory for the key counts");
+  if (!keys) return Error{keys.error()};
+  a.key_counts = *keys;
+  if (cs.histograms) {
+    auto rel = zeroed<unsigned long long>(out.rel, z.stride4 * z.replicas, "out of GPU memory for the histograms");
+    auto ulps = zeroed<unsigned long long>(out.ulps, z.stride8 * z.replicas, "out of GPU memory for the histograms");
+    if (!rel || !ulps) return Error{!rel ? rel.error() : ulps.error()};
+    a.rel_counts = *rel, a.ulp_counts = *ulps;
+  }
+  const experiment::BoundInputs* b = cs.bound;
+  if (!b || !cs.bound_check) return {};
+  if (b->abs_product.size() < n || (!b->bias.empty() && b->bias.size() < b->n))
+    return Error{"the bound check's |A||B| or bias is shorter than the output"};
+  const std::span<const float> abs = b->abs_product.first(n);
+  const float* d_abs = nullptr;
+  if (kept_abs && b->abs_owner && kept_abs->owner.lock() == b->abs_owner && kept_abs->data == abs.data() &&
+      kept_abs->bytes == abs.size_bytes()) {
+    d_abs = kept_abs->buffer.as<const float>();
+  } else {
+    const bool keep = kept_abs && b->abs_owner;
+    DeviceBuffer& into = keep ? kept_abs->buffer : out.abs_product;
+    if (keep) kept_abs->owner.reset(), kept_abs->data = nullptr;
+    if (auto ok = upload(into, abs, "out of GPU memory for |A||B|"); !ok) return Error{ok.error()};
+    if (keep) kept_abs->owner = b->abs_owner, kept_abs->data = abs.data(), kept_abs->bytes = abs.size_bytes();
+    d_abs = into.as<const float>();
+  }
+  if (!b->bias.empty())
+    if (auto ok = upload(out.bias, b->bias, "out of GPU memory for the bias"); !ok) return Error{ok.error()};
+  auto counts = zeroed<unsigned long long>(out.bound, z.stride4 * z.replicas, "out of GPU memory for the bound check");
+  if (!counts) return Error{counts.error()};
+  set_bound(a.params, *b, d_abs, out.bias.as<const double>());
+  a.bound_counts = *counts;
+  return {};
+}
+
+// Pass 1's results for one comparison read back and assembled as core's first pass. The key
+// counts (atomics) and the block sums must agree on how many elements were compared: a kernel
+// that lost or doubled some is an error here, not a wrong histogram.
+Expected<FirstPass> read_first_pass(const Comparison& cs, Outputs& out, const PassOneArrays& one, const PassSizes& z) {
+  auto sums = download<PassSums>(out.span_sums, z.spans, "reading the sums back failed");
+  auto keys = download<unsigned>(out.key_counts, kKeys, "reading the key counts back failed");
+  auto rel =
+      download<unsigned long long>(out.rel, one.rel_counts ? z.stride4 : 0, "reading the histograms back failed");
+  auto ulps =
+      download<unsigned long long>(out.ulps, one.ulp_counts ? z.stride8 : 0, "reading the histograms back failed");
+  auto bound =
+      download<unsigned long long>(out.bound, one.bound_counts ? z.stride4 : 0, "reading the bound check back failed");
+  if (!sums) return Error{sums.error()};
+  if (!keys) return Error{keys.error()};
+  if (!rel || !ulps) return Error{!rel ? rel.error() : ulps.error()};
+  if (!bound) return Error{bound.error()};
+  FirstPass first = assemble_first_pass(cs, *sums, *keys, *rel, *ulps, *bound);
+  uint64_t keyed = 0;
+  for (unsigned k : *keys) keyed += k;
+  if (keyed != first.sums.count)
+    return Error{"the GPU's first pass counted " + std::to_string(keyed) + " error keys for " +
+                 std::to_string(first.sums.count) + " compared elements"};
+  return first;
+}
+
 }  // namespace
 
 Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldComparison> held, DType output,
@@ -224,62 +315,14 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
 
   // Pass 1's inputs and outputs, one set per comparison.
   Uploads arrays(holder);
-  struct Outputs {
-    DeviceBuffer keys, span_sums, key_counts, rel, ulps, bound, abs_product, bias;
-  };
   std::vector<Outputs> out(count);
   std::vector<PassOneArrays> one(count);
   const unsigned replicas = count_replicas();
-  for (size_t c = 0; c < count; ++c) {
-    auto r = arrays.get(*held[c].result, n);
-    if (!r) return Error{r.error()};
-    auto ref = arrays.get(*held[c].reference, n);
-    if (!ref) return Error{ref.error()};
-    PassOneArrays& a = one[c];
-    a.result = *r, a.reference = *ref;
-    a.params = pass_params(m);
-    if (auto e = out[c].keys.allocate(n * sizeof(uint16_t)); e != cudaSuccess)
-      return Error{cuda_error("out of GPU memory for the error keys", e)};
-    a.keys = out[c].keys.as<uint16_t>();
-    if (auto e = out[c].span_sums.allocate(spans * sizeof(PassSums)); e != cudaSuccess)
-      return Error{cuda_error("out of GPU memory for the sums", e)};
-    a.span_sums = out[c].span_sums.as<PassSums>();
-    a.replicas = replicas;
-    auto keys = zeroed<unsigned>(out[c].key_counts, kKeys * replicas, "out of GPU memory for the key counts");
-    if (!keys) return Error{keys.error()};
-    a.key_counts = *keys;
-    if (cs[c].histograms) {
-      auto rel = zeroed<unsigned long long>(out[c].rel, stride4 * replicas, "out of GPU memory for the histograms");
-      auto ulps = zeroed<unsigned long long>(out[c].ulps, stride8 * replicas, "out of GPU memory for the histograms");
-      if (!rel || !ulps) return Error{!rel ? rel.error() : ulps.error()};
-      a.rel_counts = *rel, a.ulp_counts = *ulps;
-    }
-    if (const experiment::BoundInputs* b = cs[c].bound; b && cs[c].bound_check) {
-      if (b->abs_product.size() < n || (!b->bias.empty() && b->bias.size() < b->n))
-        return Error{"the bound check's |A||B| or bias is shorter than the output"};
-      // Kept from the call before for the same owner, else uploaded (and kept when owned).
-      const std::span<const float> abs = b->abs_product.first(n);
-      const float* d_abs = nullptr;
-      if (kept_abs && b->abs_owner && kept_abs->owner.lock() == b->abs_owner && kept_abs->data == abs.data() &&
-          kept_abs->bytes == abs.size_bytes()) {
-        d_abs = kept_abs->buffer.as<const float>();
-      } else {
-        const bool keep = kept_abs && b->abs_owner;
-        DeviceBuffer& into = keep ? kept_abs->buffer : out[c].abs_product;
-        if (keep) kept_abs->owner.reset(), kept_abs->data = nullptr;
-        if (auto ok = upload(into, abs, "out of GPU memory for |A||B|"); !ok) return Error{ok.error()};
-        if (keep) kept_abs->owner = b->abs_owner, kept_abs->data = abs.data(), kept_abs->bytes = abs.size_bytes();
-        d_abs = into.as<const float>();
-      }
-      if (!b->bias.empty())
-        if (auto ok = upload(out[c].bias, b->bias, "out of GPU memory for the bias"); !ok) return Error{ok.error()};
-      auto counts =
-          zeroed<unsigned long long>(out[c].bound, stride4 * replicas, "out of GPU memory for the bound check");
-      if (!counts) return Error{counts.error()};
-      set_bound(a.params, *b, d_abs, out[c].bias.as<const double>());
-      a.bound_counts = *counts;
-    }
-  }
+  for (size_t c = 0; c < count; ++c)
+    if (auto ok = pass_one_inputs(held[c], cs[c], n, {spans, replicas, stride4, stride8}, m, arrays, out[c], one[c],
+                                  kept_abs);
+        !ok)
+      return Error{ok.error()};
   trace.mark("upload");
   DeviceBuffer d_one;
   if (auto ok = upload(d_one, std::span<const PassOneArrays>(one), "out of GPU memory"); !ok) return Error{ok.error()};
@@ -298,26 +341,9 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   std::vector<Plan> plans;
   bool second = false;
   for (size_t c = 0; c < count; ++c) {
-    auto sums = download<PassSums>(out[c].span_sums, spans, "reading the sums back failed");
-    auto keys = download<unsigned>(out[c].key_counts, kKeys, "reading the key counts back failed");
-    auto rel =
-        download<unsigned long long>(out[c].rel, one[c].rel_counts ? stride4 : 0, "reading the histograms back failed");
-    auto ulps = download<unsigned long long>(out[c].ulps, one[c].ulp_counts ? stride8 : 0,
-                                             "reading the histograms back failed");
-    auto bound = download<unsigned long long>(out[c].bound, one[c].bound_counts ? stride4 : 0,
-                                              "reading the bound check back failed");
-    if (!sums) return Error{sums.error()};
-    if (!keys) return Error{keys.error()};
-    if (!rel || !ulps) return Error{!rel ? rel.error() : ulps.error()};
-    if (!bound) return Error{bound.error()};
-    first.push_back(assemble_first_pass(cs[c], *sums, *keys, *rel, *ulps, *bound));
-    // The key counts (atomics) and the block sums must agree on how many elements were compared:
-    // a kernel that lost or doubled some is an error here, not a wrong histogram.
-    uint64_t keyed = 0;
-    for (unsigned k : *keys) keyed += k;
-    if (keyed != first.back().sums.count)
-      return Error{"the GPU's first pass counted " + std::to_string(keyed) + " error keys for " +
-                   std::to_string(first.back().sums.count) + " compared elements"};
+    auto f = read_first_pass(cs[c], out[c], one[c], {spans, replicas, stride4, stride8});
+    if (!f) return Error{f.error()};
+    first.push_back(std::move(f).value());
     plans.push_back(passes::plan(cs[c], first.back(), m));
     if (plans.back().log_histograms)
       return Error{

@@ -117,9 +117,9 @@ Status empty_option_value(int argc, char** argv) {
 // each command checks its own range after.
 Status not_a_whole_number(int argc, char** argv) {
   static constexpr std::string_view kWholeNumbers[] = {
-      "--seed",   "--elements", "--reps",     "--trials",  "--threads",       "--m",
-      "--n",      "--rows",     "--cols",     "--layers",  "--width",         "--batch",
-      "--radius", "--steps",    "--features", "--samples", "--torch-threads", "--groups"};
+      "--seed",     "--elements", "--reps",          "--trials", "--threads", "--m",      "--n",
+      "--rows",     "--cols",     "--layers",        "--width",  "--batch",   "--radius", "--steps",
+      "--features", "--samples",  "--torch-threads", "--groups", "--look-at"};
   return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) -> Status {
     if (value.empty() || std::find(std::begin(kWholeNumbers), std::end(kWholeNumbers), name) == std::end(kWholeNumbers))
       return {};
@@ -221,8 +221,8 @@ int run(int argc, char** argv, const WindowRunner& window) {
       }
       return finish_stdout(status);
     }
-  if (const std::string bad = finish_window_options(app, window_options, window_flags); !bad.empty()) {
-    std::fprintf(stderr, "error: %s\n", bad.c_str());
+  if (auto st = finish_window_options(app, window_options, window_flags); !st) {
+    std::fprintf(stderr, "error: %s\n", st.error().c_str());
     return kExitBadInput;
   }
   return window(window_options);

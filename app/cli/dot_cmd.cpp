@@ -91,7 +91,6 @@ Runner add_dot(CLI::App& app) {
       *out = *t;
     }
     for (const auto& m : split(args->models)) {
-      std::string error;
       auto a = experiment::parse_accumulation(m);
       if (!a) {
         std::fprintf(stderr, "error: %s\n", a.error().c_str());

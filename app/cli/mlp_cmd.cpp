@@ -105,7 +105,7 @@ Runner add_mlp(CLI::App& app) {
                         {"seed", a->seed}};
     if (!a->bias.empty()) j["bias"] = a->bias;
     if (a->backend) j["backend"] = backend_choice_name(*a->backend);
-    if (a->threads) j["threads"] = a->threads;  // likewise
+    if (a->threads) j["threads"] = a->threads;  // (0, the default, is not written)
     return run_mlp_json(j, a->save, a->force, a->json);
   };
 }

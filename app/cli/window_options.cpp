@@ -45,13 +45,13 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
   app.add_flag("--verbose", o.verbose, "print the window's run log and frame rate to stdout")->group(g);
 }
 
-std::string finish_window_options(const CLI::App& app, ui::GuiOptions& o, const WindowFlags& f) {
+Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const WindowFlags& f) {
   for (std::string* s : {&o.value, &o.b_value}) *s = restore_value(*s);
   if (!f.size.empty()) {
     char tail = 0;
     if (std::sscanf(f.size.c_str(), "%dx%d%c", &o.width, &o.height, &tail) != 2 || o.width <= 0 || o.height <= 0 ||
         o.width > 8192 || o.height > 8192)
-      return "--size " + f.size + ": give WIDTHxHEIGHT, each from 1 to 8192 (1600x1000)";
+      return Error{"--size " + f.size + ": give WIDTHxHEIGHT, each from 1 to 8192 (1600x1000)"};
     o.size_given = true;
   }
   if (!f.presentation.empty()) o.presentation = f.presentation == "on";
@@ -60,8 +60,9 @@ std::string finish_window_options(const CLI::App& app, ui::GuiOptions& o, const 
   // The panel a file or scenario opens on when --panel is not given.
   if (!o.setup.empty() || !o.open.empty()) o.implied_panel = "experiment";
   if (!o.scenario.empty()) o.implied_panel = "scenarios";
-  if (o.look_at > 0 && o.scenario.empty()) return "--look-at opens a link of the --scenario given: give --scenario too";
-  return "";
+  if (o.look_at > 0 && o.scenario.empty())
+    return Error{"--look-at opens a link of the --scenario given: give --scenario too"};
+  return {};
 }
 
 }  // namespace pl::cli

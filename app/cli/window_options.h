@@ -6,6 +6,7 @@
 
 #include "app/cli/cli.h"
 #include "app/window_options.h"
+#include "core/util/expected.h"
 
 namespace pl::cli {
 
@@ -18,7 +19,7 @@ struct WindowFlags {
 };
 
 void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f);
-// Fills what the flags say into `o`; the reason when a value is bad ("" when all are good).
-std::string finish_window_options(const CLI::App& app, ui::GuiOptions& o, const WindowFlags& f);
+// Fills what the flags say into `o`; an error when a value is bad.
+Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const WindowFlags& f);
 
 }  // namespace pl::cli

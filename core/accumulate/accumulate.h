@@ -62,7 +62,7 @@ std::string describe(const Accumulation& a);
 // The format a model's result is in (Chunked: the outer accumulator).
 DType result_dtype(const Accumulation& a);
 
-// Why a model cannot run as asked (empty: it can): float64 accumulation is hardware
+// An error saying why a model cannot run as asked: float64 accumulation is hardware
 // round-to-nearest-even only; the accumulator must be a float format; sizes positive.
 Status check(const Accumulation& a);
 

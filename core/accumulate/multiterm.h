@@ -39,7 +39,7 @@
 
 namespace pl::experiment {
 
-// Why the model cannot run as asked (empty: it can).
+// An error saying why the model cannot run as asked.
 Status check_multiterm(const Accumulation& a);
 
 // sum_k a[k] * b[k], `acc.block` products a step; step s rounds with stochastic draw

@@ -49,7 +49,7 @@ struct DotSweepRow {
 inline constexpr size_t kMaxSweepLength = size_t{1} << 24;
 Expected<std::vector<size_t>> parse_lengths(std::string_view text);
 
-// Why the config cannot run (empty: it can): models must pass check(), dtypes be floats of
+// An error saying why the config cannot run: models must pass check(), dtypes be floats of
 // at most float32 precision, lengths positive, trials positive.
 Status check(const DotSweepConfig& c);
 

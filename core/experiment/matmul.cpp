@@ -559,7 +559,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   MatmulResult r;
   r.config = c;
   RunOperands o;
-  Workers workers(c.backend);
+  std::optional<Workers> workers;  // the device opened in the reference stage, its first use
   // Each stage is timed, then reports its share of the progress; a cancel between stages stops.
   struct Stage {
     double* seconds;
@@ -569,13 +569,17 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   const Stage stages[] = {
       {&r.seconds.generate, 0.05, [&] { return take_operands(c, given, o); }},
       {&r.seconds.quantise, 0.1, [&] { return quantise_operands(c, o, r, cancel); }},
-      {&r.seconds.reference, 0.2, [&] { return make_references(c, o, workers, r, cancel); }},
+      {&r.seconds.reference, 0.2,
+       [&] {
+         workers.emplace(c.backend);
+         return make_references(c, o, *workers, r, cancel);
+       }},
       {&r.seconds.product, 0.85,
        [&] {
          return compute_output(
-             c, o, workers, r, [&](double f) { report_progress(0.2 + 0.65 * f); }, cancel);
+             c, o, *workers, r, [&](double f) { report_progress(0.2 + 0.65 * f); }, cancel);
        }},
-      {nullptr, 1.0, [&] { return analyse(c, o, workers, r); }},  // (times its own parts)
+      {nullptr, 1.0, [&] { return analyse(c, o, *workers, r); }},  // (times its own parts)
   };
   for (const Stage& s : stages) {
     const auto t0 = Clock::now();

@@ -72,7 +72,7 @@ struct MatmulConfig {
   bool fast_accumulation = false;  // float8 on tensor cores (CUDA library model only)
 };
 
-// Why the config cannot run (empty: it can): shapes, dtypes, recipe, model and memory.
+// An error saying why the config cannot run: shapes, dtypes, recipe, model and memory.
 Status check(const MatmulConfig& c);
 // The same, less what depends on the operands' and the accumulator's dtypes together (int32
 // takes integer products; an emulated model needs exact float64 products). A setup that names

@@ -77,7 +77,7 @@ Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, BackendChoic
   if (auto st = check_product_bench(dtype, n, backend); !st) return Error{st.error()};
   const ProductSpec spec{{n, n, n}, dtype, dtype, *default_product_accumulation(dtype)};
   // The device that times it, found before any operand is drawn: a size only a GPU takes is
-  // refused at once when no GPU can run it (drawing 16384^2 operands first took 20 s here).
+  // refused at once when no GPU can run it (two 16384^2 operands are 12 GiB of work to throw away).
   std::optional<SharedBackend> device;
   std::string why;  // why a device that was asked for does not time it; empty otherwise
   if (auto found = device_for(backend, spec); !found) why = found.error();

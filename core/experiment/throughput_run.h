@@ -34,7 +34,7 @@ struct ThroughputConfig {
   BackendChoice backend = BackendChoice::Cpu;  // where the products are timed
 };
 
-// "" when valid, else what is wrong.
+// An error saying what is wrong, naming the file's key.
 Status check(const ThroughputConfig& c);
 
 struct ThroughputRow {

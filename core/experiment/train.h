@@ -39,7 +39,7 @@ struct TrainConfig {
   double noise = 0.01;  // the targets' noise sd: the best loss reachable is about noise^2
   uint64_t seed = 0;
 };
-// Why the config cannot run (empty: it can).
+// An error saying why the config cannot run.
 Status check(const TrainConfig& c);
 
 struct TrainRow {

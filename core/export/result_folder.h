@@ -16,8 +16,8 @@ namespace pl::exporting {
 class ResultFolder {
  public:
   // Why `dest` cannot take results -- an empty name, a symbolic link, something that is not a
-  // folder, a folder that is not empty unless `replace` (the commands' --force) -- or "" when it
-  // can. The user's to fix; a command checks it before it starts the work.
+  // folder, a folder that is not empty unless `replace` (the commands' --force) -- as an error.
+  // The user's to fix; a command checks it before it starts the work.
   static Status refusal(const std::string& dest, bool replace);
   // Prepares `dest` (refusal() first, then the temporary folder beside it).
   static Expected<ResultFolder> begin(const std::string& dest, bool replace);

@@ -45,7 +45,7 @@ std::optional<Distribution> parse_distribution(std::string_view name);
 // Every distribution's name in the table's order, joined by `separator`.
 std::string distribution_names(std::string_view separator = ", ");
 std::string describe(const DataSource& s);  // "normal(scale 1)", "outlier-channels(1% x20)"
-// Why the parameters cannot be used (empty: they can).
+// An error saying why the parameters cannot be used.
 Status check(const DataSource& s);
 
 // A rows x cols row-major tensor. `tensor_id` separates the tensors of one experiment (input,

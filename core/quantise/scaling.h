@@ -59,7 +59,7 @@ std::optional<ScalingKind> parse_scaling(std::string_view name);
 std::string scaling_names(std::string_view separator = ", ");
 int scaling_block(ScalingKind k);  // 32 for MX, 16 for NVFP4, 0 otherwise
 
-// Why `dtype` cannot be used with the recipe (empty: it can).
+// An error saying why `dtype` cannot be used with the recipe.
 Status check(const Scaling& s, DType dtype);
 
 struct Quantised {

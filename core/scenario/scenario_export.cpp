@@ -47,8 +47,8 @@ std::string scenario_markdown(const scenario::ScenarioRun& run) {
   if (!run.evidence.empty()) {
     md += "\n## Evidence\n\n";
     for (size_t i = 0; i < run.evidence.size(); ++i)
-      md += "- " + evidence_folder(i, run.evidence[i].label) + "/: " + run.evidence[i].label +
-            (run.evidence[i].run ? "" : " (did not run: " + run.evidence[i].error + ")") + "\n";
+      md += "- " + evidence_folder(i, run.evidence[i].label) + (run.evidence[i].run ? "/" : "") + ": " +
+            run.evidence[i].label + (run.evidence[i].run ? "" : " (did not run: " + run.evidence[i].error + ")") + "\n";
   }
   return md;
 }

@@ -25,7 +25,7 @@ struct MemoryRoom {
 // The room now (a fresh read each call: runs are seconds apart and the machine changes).
 std::optional<MemoryRoom> memory_room();
 
-// "" when `needed` bytes fit the room (or no room is known), else a message for `what`:
+// Nothing when `needed` bytes fit the room (or no room is known), else an error for `what`:
 // "the shape needs about 6.0 GiB of working memory; 2.9 GiB is free here (ulimit -v)".
 Status check_room(double needed, std::string_view what, const std::optional<MemoryRoom>& room);
 

@@ -279,8 +279,8 @@ limited() { bash -c 'ulimit -v 1500000 && exec "$@"' limited "$@"; }
 check matmul-past-memory 2 'the shape needs about 7.5 GiB of working memory; [0-9.]+ GiB is free here \(ulimit -v\)' -- limited "$PL" matmul --m 8192 --n 8192 --k 2048
 check roundtrip-past-memory 2 'the array needs about 10.0 GiB of working memory; .*\(ulimit -v\)' -- limited "$PL" roundtrip --rows 16384 --cols 16384
 check npy-past-memory 2 "reading $TMP/big.npy needs about 2.0 GiB of working memory" -- limited "$PL" roundtrip --input "$TMP/big.npy"
-# (Under the limit: the refusal comes before any operand is drawn -- drawing 16384^2 first took
-# 20 s and 12 GiB, and under a limit was refused for memory instead.)
+# (Under the limit: the refusal must come before any operand is drawn -- drawing them needs
+# 12 GiB, which the limit would refuse with another message.)
 check bench-throughput-gpu-size-on-cpu 1 'a 16384\^3 product would run on the CPU \(no GPU opened\), which takes n up to 4096' -- limited "$PL" bench --op throughput --sizes 16384 --backend auto --dtypes float32
 check tensors-header-only 0 '<f8 +\(8192, 16384\)' -- limited "$PL" tensors "$TMP/big.npy"
 echo '{"experiment": "mlp", "width": 16, "batch": 4, "layers": 2}' > "$TMP/mlp-b.json"
@@ -381,6 +381,7 @@ check promote-tensorflow-full-name 0 'tensorflow 2.21.0 \(cpu\): add' -- "$PL" p
 # An unknown panel is refused naming the window's panels, in tab order.
 check window-bad-panel 2 "unknown panel 'nope' \\(panels: formats, promotion, experiment, throughput, log, scenarios, explorer, start\\)" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --panel nope
 check window-bad-setup 2 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
+check window-look-at-negative 2 "--look-at: '-1' is not a whole number" -- "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at -1
 check window-look-at-alone 2 'give --scenario too' -- "$PL" --screenshot "$TMP/x.png" --no-settings --look-at 1
 check window-look-at-past 2 '--look-at 3: scenario 12-which-e4m3 has 1 look-at link' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at 3
 check dot-sum 0 'sums of bfloat16' -- "$PL" dot --sum --k 16,4096 --trials 4 --accumulate bf16:sequential,f32:sequential

@@ -30,10 +30,10 @@ bool ExperimentPanel::busy() const {
 
 nlohmann::json ExperimentPanel::setup_json() const { return setup_.json(); }
 
-std::string ExperimentPanel::load_setup(const std::string& path) {
-  std::string error = setup_.load(path);
-  if (error.empty()) dirty_ = true;
-  return error;
+Status ExperimentPanel::load_setup(const std::string& path) {
+  Status loaded = setup_.load(path);
+  if (loaded) dirty_ = true;
+  return loaded;
 }
 
 void ExperimentPanel::drop_tensor(const std::string& path) { setup_.drop_tensor(path); }

@@ -29,8 +29,8 @@ class ExperimentPanel final : public Panel {
   const char* name() const override { return "Experiment"; }
   void draw_content() override;
   bool busy() const override;
-  // Start state from an experiment file (precision-lab --setup FILE.json). Returns an error text.
-  std::string load_setup(const std::string& path);
+  // Start state from an experiment file (precision-lab --setup FILE.json).
+  Status load_setup(const std::string& path);
   // The setup as an experiment file (what the window remembers for next time).
   nlohmann::json setup_json() const;
   // A .npy or .safetensors file dropped on the window: it becomes the tensor field under the

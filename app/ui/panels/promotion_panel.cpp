@@ -114,47 +114,53 @@ Status PromotionPanel::configure(const StartState& st) {
       if (all[i].id == id) return i;
     return -1;
   };
+  // Built aside and taken only when every part reads: a refused state leaves the grid as it was.
   const int main_engine = engine_index(st.framework);
   if (main_engine < 0)
     return Error{"unknown framework '" + st.framework + "' (available: " + promote::engine_names() + ")"};
-  main_ = Setting{main_engine};
-  const auto& e = engine(main_);
+  Setting main{main_engine};
+  const auto& e = engine(main);
   auto it = std::find(e.ops.begin(), e.ops.end(), st.op);
   if (it == e.ops.end()) return Error{"unknown op '" + st.op + "' for " + st.framework};
-  main_.op = int(it - e.ops.begin());
+  main.op = int(it - e.ops.begin());
   const auto kind = promote::parse_operand_kind(st.b_kind);
   if (!kind) return Error{"--b-kind takes tensor, zerodim or scalar"};
-  main_.b_kind = static_cast<int>(*kind);
-  std::snprintf(main_.b_value, sizeof main_.b_value, "%s", st.b_value.c_str());
-  std::snprintf(main_.a_shape, sizeof main_.a_shape, "%s", st.a_shape.c_str());
-  std::snprintf(main_.b_shape, sizeof main_.b_shape, "%s", st.b_shape.c_str());
-  if (auto shape = conv_shape(main_); !shape) return Error{shape.error()};
+  main.b_kind = static_cast<int>(*kind);
+  std::snprintf(main.b_value, sizeof main.b_value, "%s", st.b_value.c_str());
+  std::snprintf(main.a_shape, sizeof main.a_shape, "%s", st.a_shape.c_str());
+  std::snprintf(main.b_shape, sizeof main.b_shape, "%s", st.b_shape.c_str());
+  if (auto shape = conv_shape(main); !shape) return Error{shape.error()};
   else if (!*shape && !(st.a_shape.empty() && st.b_shape.empty()))
     return Error{"--a-shape and --b-shape are for conv1d and conv2d on the CPU torch engines"};
-  compare_ = st.compare || !st.compare_with.empty();
+  Setting other = other_;
   if (!st.compare_with.empty()) {
     const int other_engine = engine_index(st.compare_with);
     if (other_engine < 0) return Error{"unknown framework '" + st.compare_with + "'"};
-    other_ = main_;  // the same question, asked of another engine
-    other_.engine = other_engine;
-    const auto& oe = engine(other_);
+    other = main;  // the same question, asked of another engine
+    other.engine = other_engine;
+    const auto& oe = engine(other);
     auto oit = std::find(oe.ops.begin(), oe.ops.end(), st.op);
     if (oit == oe.ops.end()) return Error{"unknown op '" + st.op + "' for " + st.compare_with};
-    other_.op = int(oit - oe.ops.begin());
+    other.op = int(oit - oe.ops.begin());
   } else {
-    other_.op = main_.op;
+    other.op = main.op;
   }
-  const std::string& select = st.select;
-  if (select.empty()) return {};
-  const auto comma = select.find(',');
-  if (comma == std::string::npos) return Error{"--select takes A,B"};
-  for (int side = 0; side < 2; ++side) {
-    auto t = parse_dtype(side ? select.substr(comma + 1) : select.substr(0, comma));
-    if (!t) return Error{t.error()};
-    auto pos = std::find(dtypes_.begin(), dtypes_.end(), *t);
-    if (pos == dtypes_.end()) return Error{std::string(pl::name(*t)) + " is in no framework"};
-    (side ? selected_b_ : selected_a_) = int(pos - dtypes_.begin());
+  int selected[2] = {selected_a_, selected_b_};
+  if (const std::string& select = st.select; !select.empty()) {
+    const auto comma = select.find(',');
+    if (comma == std::string::npos) return Error{"--select takes A,B"};
+    for (int side = 0; side < 2; ++side) {
+      auto t = parse_dtype(side ? select.substr(comma + 1) : select.substr(0, comma));
+      if (!t) return Error{t.error()};
+      auto pos = std::find(dtypes_.begin(), dtypes_.end(), *t);
+      if (pos == dtypes_.end()) return Error{std::string(pl::name(*t)) + " is in no framework"};
+      selected[side] = int(pos - dtypes_.begin());
+    }
   }
+  main_ = main;
+  other_ = other;
+  compare_ = st.compare || !st.compare_with.empty();
+  selected_a_ = selected[0], selected_b_ = selected[1];
   return {};
 }
 

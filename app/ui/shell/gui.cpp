@@ -145,7 +145,8 @@ void draw_frame(App& app, int width, int height) {
 void open_file(App& app, const std::string& path) {
   switch (drop_kind(path)) {
     case DropKind::Setup:
-      if (auto err = app.experiment->load_setup(path); !err.empty()) app.log.add("window", "not opened: " + err);
+      if (auto loaded = app.experiment->load_setup(path); !loaded)
+        app.log.add("window", "not opened: " + loaded.error());
       else app.log.add("window", "opened the setup " + path);
       break;
     case DropKind::Tensor: app.experiment->drop_tensor(path); break;
@@ -205,7 +206,7 @@ std::string no_display_message() {
 // The panels in their tab order, each started in the state the options ask for, and wired to
 // each other (a Promotion pair or a Throughput model opens in the Experiment panel). The reason
 // the window cannot start ("" when it can).
-std::string add_panels(App& app, const GuiOptions& o, bool remembered) {
+Status add_panels(App& app, const GuiOptions& o, bool remembered) {
   auto formats = std::make_unique<FormatsPanel>(o.value);
   FormatsPanel* formats_panel = formats.get();
   app.panels.push_back(std::move(formats));
@@ -213,17 +214,18 @@ std::string add_panels(App& app, const GuiOptions& o, bool remembered) {
   if (auto st = promotion->configure(
           {o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind, o.b_value, o.select, o.a_shape, o.b_shape});
       !st)
-    return st.error();
+    return st;
   PromotionPanel* promotion_panel = promotion.get();
   app.panels.push_back(std::move(promotion));
   auto experiment = std::make_unique<ExperimentPanel>(app.log);
   if (!o.setup.empty()) {
-    if (auto err = experiment->load_setup(o.setup); !err.empty()) return err;
+    if (auto loaded = experiment->load_setup(o.setup); !loaded) return loaded;
   } else if (const std::string last = config_dir() + "/last-setup.json"; remembered && [&] {
                std::error_code ec;
                return std::filesystem::exists(last, ec);
              }()) {
-    if (auto err = experiment->load_setup(last); !err.empty()) app.log.add("window", "last setup not restored: " + err);
+    if (auto loaded = experiment->load_setup(last); !loaded)
+      app.log.add("window", "last setup not restored: " + loaded.error());
   }
   app.experiment = experiment.get();
   promotion_panel->on_run_pair([&app](const PromotionPanel::PairRun& p) {
@@ -244,14 +246,14 @@ std::string add_panels(App& app, const GuiOptions& o, bool remembered) {
       app.log.add("scenarios", "link not opened: " + opened.error());
     else app.select_panel = link.panel;
   });
-  if (!scenarios->start_error().empty()) return scenarios->start_error() + " (precision-lab scenario list)";
+  if (!scenarios->start_error().empty()) return Error{scenarios->start_error() + " (precision-lab scenario list)"};
   if (o.look_at > 0) {
     const scenario::Scenario& s = scenarios->scenario();
     if (o.look_at > s.look_at_panels.size())
-      return "--look-at " + std::to_string(o.look_at) + ": scenario " + s.name + " has " +
-             std::to_string(s.look_at_panels.size()) + " look-at link(s)";
+      return Error{"--look-at " + std::to_string(o.look_at) + ": scenario " + s.name + " has " +
+                   std::to_string(s.look_at_panels.size()) + " look-at link(s)"};
     const scenario::Scenario::PanelLink& link = s.look_at_panels[o.look_at - 1];
-    if (auto opened = open_panel_link(link, *promotion_panel, *formats_panel); !opened) return opened.error();
+    if (auto opened = open_panel_link(link, *promotion_panel, *formats_panel); !opened) return opened;
     app.link_panel = link.panel;
   }
   app.panels.push_back(std::move(scenarios));
@@ -268,13 +270,13 @@ std::string add_panels(App& app, const GuiOptions& o, bool remembered) {
   app.start.add({"The float explorer",
                  "One value in every format: what it rounds to, its bits (click one to flip it), its neighbours.",
                  [&app] { app.select_panel = "explorer"; }});
-  return "";
+  return {};
 }
 
 // The panel the window opens on: --panel, else the one a file or scenario implies, else the
 // remembered one. An unknown name is an error when the command line gave it.
-std::string select_first_panel(App& app, const GuiOptions& o, const std::string& remembered_panel, bool remembered,
-                               bool first_run) {
+Status select_first_panel(App& app, const GuiOptions& o, const std::string& remembered_panel, bool remembered,
+                          bool first_run) {
   const bool screenshot = !o.screenshot_path.empty();
   const std::string& wanted = o.panel_given              ? o.panel
                               : !app.link_panel.empty()  ? app.link_panel
@@ -285,7 +287,7 @@ std::string select_first_panel(App& app, const GuiOptions& o, const std::string&
   if (app.select_panel == "start") {  // the start screen, over the first panel
     app.start.open();
     app.select_panel = "formats";
-    return "";
+    return {};
   }
   // The first start, with nothing asked for on the command line, opens on the start screen.
   if (remembered && first_run && !o.panel_given && o.implied_panel.empty() && !screenshot) app.start.open();
@@ -295,10 +297,10 @@ std::string select_first_panel(App& app, const GuiOptions& o, const std::string&
     std::string names;  // the panels this window has, in tab order
     for (const auto& p : app.panels) names.append(names.empty() ? "" : ", ").append(lower(p->name()));
     names.append(", start");
-    return "unknown panel '" + wanted + "' (panels: " + names + ")";
+    return Error{"unknown panel '" + wanted + "' (panels: " + names + ")"};
   }
   if (!known) app.select_panel = "formats";  // a remembered panel this version does not have
-  return "";
+  return {};
 }
 
 // F12: the whole window as it is now, to a PNG. The pixels are read here (the GL context is this
@@ -342,10 +344,45 @@ void follow_theme(App& app, float scale) {
 
 // What the next start reopens: the panel, presentation mode, size and the Experiment setup.
 void remember(const App& app, const std::string& remembered_panel, int w, int h) {
-  const Settings settings{app.current_panel.empty() ? remembered_panel : app.current_panel, app.presentation, w, h};
+  Settings settings;
+  settings.panel = app.current_panel.empty() ? remembered_panel : app.current_panel;
+  settings.presentation = app.presentation;
+  settings.width = w, settings.height = h;
   auto saved = save_settings(settings);
   if (saved) saved = exporting::save_json(config_dir(), "last-setup.json", app.experiment->setup_json());
   if (!saved) std::fprintf(stderr, "precision-lab: settings not saved: %s\n", saved.error().c_str());
+}
+
+// The panels made, put in the state the options ask for, and the first one chosen; the files
+// --open names opened; a settings file that could not be used said in the log and the header.
+Status start_panels(App& app, const GuiOptions& o, const Settings& settings, bool remembered, const char* font) {
+  if (!o.figure.empty()) request_figure(o.figure);
+  if (auto added = add_panels(app, o, remembered); !added) return added;
+  app.status = backend_status();
+  app.details = std::string("font: ") + font;
+  if (auto chosen = select_first_panel(app, o, settings.panel, remembered, settings.first_run); !chosen) return chosen;
+  if (app.start.is_open()) app.log.add("window", "start screen shown");
+  if (!settings.problem.empty()) {
+    app.log.add("window", settings.problem);
+    app.warning = "Settings: " + settings.problem;
+  }
+  for (const std::string& path : o.open) open_file(app, path);
+  return {};
+}
+
+// A screenshot's frame written as a PNG, and with --check-layout, every control off the window
+// and every figure too small or past its pane listed (an error when there is one).
+Status save_screenshot(const GuiOptions& o, gl::Framebuffer& fbo, int w, int h) {
+  if (!fbo.complete()) return Error{"offscreen framebuffer is incomplete"};
+  if (auto ok = write_png_rgba(o.screenshot_path, fbo.read_rgba(), w, h); !ok) return ok;
+  std::printf("wrote %s (%dx%d)\n", o.screenshot_path.c_str(), w, h);
+  if (!o.check_layout) return {};
+  const auto problems = layout_audit::problems();
+  for (const std::string& p : problems) std::fprintf(stderr, "layout: %s\n", p.c_str());
+  if (!problems.empty()) return Error{"the layout check found " + std::to_string(problems.size()) + " problem(s)"};
+  std::printf("layout: nothing cut off, every figure at least %.0fx%.0f inside its pane\n",
+              layout_audit::kMinFigureWidth, layout_audit::kMinFigureHeight);
+  return {};
 }
 
 }  // namespace
@@ -358,8 +395,7 @@ int run_gui(const GuiOptions& o) {
   // a person uses writes them back.
   const bool remembered = !o.no_settings;
   Settings settings;
-  std::string settings_problem;
-  if (remembered) settings = load_settings(&settings_problem);
+  if (remembered) settings = load_settings();
   const int width = !o.size_given && settings.width ? settings.width : o.width;
   const int height = !o.size_given && settings.height ? settings.height : o.height;
   auto opened = have_display() ? open_window(width, height, !screenshot) : open_headless(width, height);
@@ -383,23 +419,13 @@ int run_gui(const GuiOptions& o) {
   }
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return fail("OpenGL 3.3 renderer failed to start");
 
-  if (!o.figure.empty()) request_figure(o.figure);
-  if (auto err = add_panels(app, o, remembered); !err.empty()) return fail(err, /*bad_input=*/true);
-  app.status = backend_status();
-  app.details = std::string("font: ") + font;
-  if (auto err = select_first_panel(app, o, settings.panel, remembered, settings.first_run); !err.empty())
-    return fail(err, /*bad_input=*/true);
-  if (app.start.is_open()) app.log.add("window", "start screen shown");
-  if (!settings_problem.empty()) {
-    app.log.add("window", settings_problem);
-    app.warning = "Settings: " + settings_problem;
-  }
-  for (const std::string& path : o.open) open_file(app, path);
+  if (auto started = start_panels(app, o, settings, remembered, font); !started)
+    return fail(started.error(), /*bad_input=*/true);
   app.log.add("window",
               "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status + ", " + app.details);
 
-  std::unique_ptr<gl::Framebuffer> fbo;
-  int settled = 0;  // frames drawn since the panels' background work finished
+  std::unique_ptr<gl::Framebuffer> fbo;  // a screenshot's offscreen target
+  int settled = 0;                       // frames drawn since the panels' background work finished
   FrameMeter meter;
   for (int frame = 0; !ctx->should_close() && !app.quit; ++frame) {
     ctx->begin_frame(&w, &h, &scale);
@@ -436,17 +462,7 @@ int run_gui(const GuiOptions& o) {
     if (!screenshot && ctx->glfw_window() && ImGui::IsKeyPressed(GLFW_KEY_F12, false)) capture_window(app, w, h);
     if (auto done = app.capture.take()) app.log.add("window", *done);
     if (screenshot && ++settled >= kScreenshotFrames) {
-      if (!fbo->complete()) return fail("offscreen framebuffer is incomplete");
-      auto ok = write_png_rgba(o.screenshot_path, fbo->read_rgba(), w, h);
-      if (!ok) return fail(ok.error());
-      std::printf("wrote %s (%dx%d)\n", o.screenshot_path.c_str(), w, h);
-      if (o.check_layout) {
-        const auto problems = layout_audit::problems();
-        for (const std::string& p : problems) std::fprintf(stderr, "layout: %s\n", p.c_str());
-        if (!problems.empty()) return fail("the layout check found " + std::to_string(problems.size()) + " problem(s)");
-        std::printf("layout: nothing cut off, every figure at least %.0fx%.0f inside its pane\n",
-                    layout_audit::kMinFigureWidth, layout_audit::kMinFigureHeight);
-      }
+      if (auto saved = save_screenshot(o, *fbo, w, h); !saved) return fail(saved.error());
       break;
     }
     ctx->end_frame();

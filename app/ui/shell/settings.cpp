@@ -12,7 +12,7 @@
 
 namespace pl::ui {
 
-Settings load_settings(std::string* problem) {
+Settings load_settings() {
   Settings s;
   const std::string dir = config_dir();
   if (dir.empty()) return s;
@@ -31,7 +31,7 @@ Settings load_settings(std::string* problem) {
       std::filesystem::rename(path, aside, ec);
       why += ec ? " (it could not be moved aside: " + ec.message() + ")" : "; the file was kept as " + aside;
     }
-    if (problem) *problem = why;
+    s.problem = why;
     return s;
   }
   const nlohmann::json& j = *read;

@@ -16,12 +16,13 @@ struct Settings {
   bool presentation = false;
   int width = 0, height = 0;  // 0: the default size
   bool first_run = false;     // no settings file yet: the window opens on the start screen
+  std::string problem;        // why a settings file that exists was not used; empty when it was
 };
 
 using pl::config_dir;  // core/util/paths.h: the folder, or "" when neither XDG_CONFIG_HOME nor HOME is set
 
-// Defaults when the file is missing; `problem` says why a file that exists was not used.
-Settings load_settings(std::string* problem = nullptr);
+// Defaults when the file is missing; with `problem` set when a file that exists was not used.
+Settings load_settings();
 Status save_settings(const Settings& s);
 
 }  // namespace pl::ui

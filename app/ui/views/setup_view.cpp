@@ -136,28 +136,28 @@ void SetupView::follow_file_shapes(const MatmulSpec& ran) {
   spec_.config.k = ran.config.k;
 }
 
-std::string SetupView::load(const std::string& path) {
+Status SetupView::load(const std::string& path) {
   auto read = io::read_json_file(path);
-  if (!read) return read.error();
+  if (!read) return Error{read.error()};
   const nlohmann::json& j = *read;
   const std::string kind = experiment_kind(j);
   if (kind == "matmul" || kind == "linear") {
     auto spec = matmul_spec_from_json(j);
-    if (!spec) return path + ": " + spec.error();
+    if (!spec) return Error{path + ": " + spec.error()};
     spec_ = *spec;
     mode_ = ExperimentMode::Matrix;
     const std::string acc = to_json(spec_)["accumulate"].get<std::string>();
     std::snprintf(accumulate_, sizeof accumulate_, "%s", acc.c_str());
   } else {
     auto mode = read_other_kind(j, &spec_, &models_, &other_);
-    if (!mode) return path + ": " + mode.error();
+    if (!mode) return Error{path + ": " + mode.error()};
     mode_ = *mode;
     const std::string acc = join(models_, ",", [](const Accumulation& m) { return accumulation_spec(m); });
     std::snprintf(accumulate_, sizeof accumulate_, "%s", acc.c_str());
   }
   // Every kind names its backend (an MLP's layer, a sweep's trials): the picker shows it.
   backend_.choose(spec_.config.backend);
-  return "";
+  return {};
 }
 
 void SetupView::drop_tensor(const std::string& path) {

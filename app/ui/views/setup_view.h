@@ -26,8 +26,8 @@ class SetupView {
   // changed (typing into a field the file is made from).
   bool check();
 
-  // From an experiment file (precision-lab --setup FILE.json); an error text, "" when read.
-  std::string load(const std::string& path);
+  // From an experiment file (precision-lab --setup FILE.json).
+  Status load(const std::string& path);
   // The setup as an experiment file (what the window remembers, what export writes).
   nlohmann::json json() const;
   // A tensor file dropped on the window, placed in the field under the mouse on the next frame

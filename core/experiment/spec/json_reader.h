@@ -41,7 +41,7 @@ inline std::optional<int64_t> integer_in(const json& v, int64_t lo, int64_t hi) 
   return x;
 }
 
-// "unknown key 'K'" for the first key of `j` not in `known`, or "": every experiment reader
+// An error "unknown key 'K'" for the first key of `j` not in `known`: every experiment reader
 // names a key it does not take instead of ignoring it.
 inline Status unknown_key(const json& j, std::initializer_list<std::string_view> known) {
   for (auto it = j.begin(); it != j.end(); ++it)

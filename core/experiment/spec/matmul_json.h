@@ -46,8 +46,8 @@ nlohmann::json to_json(const MatmulSpec& s);
 // lacks (framework_lacks).
 Status check(const MatmulSpec& s);
 
-// Which of the config's dtypes (input, weight, bias) the framework does not have, in words;
-// empty when it has them all. A custom format is in none.
+// An error naming the config's dtypes (input, weight, bias) the framework does not have. A
+// custom format is in none.
 Status framework_lacks(const MatmulConfig& c, const std::string& engine_id);
 
 // {"experiment": "mlp", "layers": 8, "width": 256, "batch": 64, "activation": "relu", ...}

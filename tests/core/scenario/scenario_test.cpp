@@ -168,7 +168,7 @@ TEST(ScenarioReader, ReadsAMinimalScenario) {
   EXPECT_EQ(s->panel, "experiment");
 }
 
-// An export's evidence folders say what they hold (they were evidence-0, evidence-1, ...).
+// An export's evidence folders say what they hold: each its number and its label.
 TEST(ScenarioExport, EvidenceFoldersAreNamedAfterTheirLabels) {
   using exporting::evidence_folder;
   EXPECT_EQ(evidence_folder(3, "float4_e2m1fn, MX (MXFP4)"), "evidence-3-float4-e2m1fn-mx-mxfp4");

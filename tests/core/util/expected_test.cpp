@@ -24,7 +24,7 @@ TEST(Expected, StatusIsOkUntilGivenAnError) {
   const Status st = refuse_odd(3);
   EXPECT_FALSE(st);
   EXPECT_EQ(st.error(), "3 is odd");
-  // An error with an empty message is still an error: emptiness no longer means success.
+  // An error with an empty message is still an error: success is never an empty string.
   EXPECT_FALSE(Status(Error{""}).ok());
 }
 
