@@ -11,10 +11,15 @@ namespace {
 
 using Link = scenario::Scenario::PanelLink;
 
-TEST(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
-  RunLog log(false);
-  PromotionPanel promotion(log);
-  FormatsPanel formats("0.1");
+// The two panels a link can open, as the window makes them.
+class PanelLinks : public ::testing::Test {
+ protected:
+  RunLog log{false};
+  PromotionPanel promotion{log};
+  FormatsPanel formats{"0.1"};
+};
+
+TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
   Link link;
   link.label = "matmul";
   link.panel = "promotion";
@@ -30,10 +35,20 @@ TEST(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
   EXPECT_TRUE(promotion.comparing());
 }
 
-TEST(PanelLinks, AFormatsLinkTypesTheValueAndMarksTheRow) {
-  RunLog log(false);
-  PromotionPanel promotion(log);
-  FormatsPanel formats("0.1");
+// A link the panel refuses part-way (here at its selected pair) leaves the grid as it was.
+TEST_F(PanelLinks, ARefusedLinkLeavesTheGridAsItWas) {
+  Link link;
+  link.label = "bad pair";
+  link.panel = "promotion";
+  link.framework = "numpy";
+  link.op = "matmul";
+  link.select = "int32";  // no comma
+  ASSERT_FALSE(open_panel_link(link, promotion, formats));
+  EXPECT_EQ(promotion.framework(), "torch");
+  EXPECT_EQ(promotion.op(), "add");
+}
+
+TEST_F(PanelLinks, AFormatsLinkTypesTheValueAndMarksTheRow) {
   Link link;
   link.label = "448";
   link.panel = "formats";
@@ -44,12 +59,9 @@ TEST(PanelLinks, AFormatsLinkTypesTheValueAndMarksTheRow) {
   EXPECT_EQ(formats.marked(), DType::float8_e4m3fn);
 }
 
-TEST(PanelLinks, EveryShippedLinkOpens) {
+TEST_F(PanelLinks, EveryShippedLinkOpens) {
   const scenario::Library library = scenario::load_library({PL_SCENARIO_DIR});
   for (const auto& e : library.errors) ADD_FAILURE() << e;
-  RunLog log(false);
-  PromotionPanel promotion(log);
-  FormatsPanel formats("0.1");
   size_t links = 0;
   for (const auto& s : library.scenarios)
     for (const Link& link : s.look_at_panels) {
