@@ -156,7 +156,7 @@ int run(int argc, char** argv, const WindowRunner& window) {
     runners[sub] = adder(*sub);
     // The commands that write figures take their size and resolution (scenario: on `export`).
     static constexpr std::string_view kDrawing[] = {"explore", "bench", "dot",   "matmul",
-                                                    "run",     "mlp",   "train", "roundtrip"};
+                                                    "run",     "mlp",   "train", "roundtrip", "scan"};
     if (std::find(std::begin(kDrawing), std::end(kDrawing), name) != std::end(kDrawing)) add_figure_options(*sub);
   };
   add("formats", "Print the table of number formats", add_formats);
@@ -174,6 +174,7 @@ int run(int argc, char** argv, const WindowRunner& window) {
   add("roundtrip", "An array through a dtype and scaling recipe and back: its error and range", add_roundtrip);
   add("scenario", "Teaching scenarios with known answers: list, run (checks), export (slides)", add_scenario);
   add("tensors", "List the tensors of a .safetensors (or .npy) file", add_tensors);
+  add("scan", "Every tensor of a checkpoint under every candidate format, and a mixed-precision plan", add_scan);
   add("accumulation-probe", "How the backend's GEMM adds: rounding, ties, extra bits, partial-sum width, promotion",
       add_accumulation_probe);
 

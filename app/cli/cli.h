@@ -27,6 +27,7 @@ Runner add_dot(CLI::App& app);
 Runner add_matmul(CLI::App& app);
 Runner add_run(CLI::App& app);
 Runner add_tensors(CLI::App& app);
+Runner add_scan(CLI::App& app);
 Runner add_mlp(CLI::App& app);
 Runner add_roundtrip(CLI::App& app);
 Runner add_train(CLI::App& app);

@@ -69,4 +69,29 @@ std::string abs_product(BackendChoice backend, const GemmShape& shape, const flo
   return make_cpu_backend()->product_f32(shape, sa, sb, sc).value();  // (the spans fit the shape)
 }
 
+DeviceRounding::DeviceRounding(BackendChoice backend) {
+  if (backend == BackendChoice::Cpu) return;
+  auto b = shared_backend(backend);
+  if (!b) {
+    note_ = std::string(backend_choice_name(backend)) + " unavailable: " + b.error() + "; the CPU rounded the values";
+    return;
+  }
+  if (b->backend->name() == "cpu") return;  // "auto" without a GPU: the CPU, and no note
+  device_ = *b;
+  round_ = [this](const FloatFormat& f, const CastOptions& o, std::span<double> v) {
+    const std::lock_guard hold(*device_->mutex);
+    return device_->backend->roundtrip_f64(f, o, v);
+  };
+}
+
+std::string DeviceRounding::ran_on() const {
+  if (!device_) return "cpu";
+  return device_->backend->name() + " (" + device_->backend->device_info().name + ")";
+}
+
+std::string DeviceRounding::failed(const std::string& device_error) const {
+  return (device_ ? device_->backend->name() : std::string("the device")) + " failed: " + device_error +
+         "; the CPU rounded the values";
+}
+
 }  // namespace pl::experiment

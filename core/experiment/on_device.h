@@ -13,6 +13,7 @@
 #include "core/backend/backend.h"
 #include "core/dtype/dtype.h"
 #include "core/experiment/reference_cache.h"
+#include "core/quantise/scaling.h"
 
 namespace pl::experiment {
 
@@ -39,5 +40,27 @@ Expected<std::vector<ErrorStats>> error_stats_on(BackendChoice backend, std::spa
 // the check's slack allows for in any order of summation -- else OpenBLAS sgemm. Returns how.
 std::string abs_product(BackendChoice backend, const GemmShape& shape, const float* a, const float* b, float* out,
                         std::string& note);
+
+// Float elements rounded on `backend`'s device (quantise's RoundArray) when it is not the CPU
+// and it opens; otherwise no rounder, and `note` says why when a device was asked for ("cuda
+// unavailable: ...; the CPU rounded the values"). Calls are serialised on the backend's lock.
+class DeviceRounding {
+ public:
+  explicit DeviceRounding(BackendChoice backend);
+  DeviceRounding(const DeviceRounding&) = delete;
+  DeviceRounding& operator=(const DeviceRounding&) = delete;
+
+  const RoundArray* rounder() const { return device_ ? &round_ : nullptr; }
+  // "cuda (NVIDIA H100 ...)" for the device; "cpu" without one.
+  std::string ran_on() const;
+  // What quantise() reported when the device could not round (Quantised::device_error): a note.
+  std::string failed(const std::string& device_error) const;
+  const std::string& note() const { return note_; }
+
+ private:
+  std::optional<SharedBackend> device_;
+  RoundArray round_;
+  std::string note_;
+};
 
 }  // namespace pl::experiment

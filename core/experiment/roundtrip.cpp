@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/backend/backend.h"
+#include "core/experiment/on_device.h"
 #include "core/io/load.h"
 #include "core/util/memory_room.h"
 
@@ -42,25 +43,15 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   r.config = c;
   // The elements rounded on the device the config names, when it opens; a device that then
   // cannot round them (e8m0, out of memory) leaves them to the CPU, and the result says why.
-  std::optional<SharedBackend> device;
-  if (c.backend != BackendChoice::Cpu) {
-    auto b = shared_backend(c.backend);
-    if (!b)
-      r.backend_note =
-          std::string(backend_choice_name(c.backend)) + " unavailable: " + b.error() + "; the CPU rounded the values";
-    else if (b->backend->name() != "cpu" && !is_float(c.dtype))
-      r.backend_note = std::string(name(c.dtype)) + " values are rounded on the CPU (no device kernel)";
-    else if (b->backend->name() != "cpu")  // ("auto" without a GPU: the CPU, and no note)
-      device = *b;
-  }
-  const RoundArray on_device = [&device](const FloatFormat& f, const CastOptions& o, std::span<double> v) {
-    const std::lock_guard hold(*device->mutex);
-    return device->backend->roundtrip_f64(f, o, v);
-  };
-  const Quantised q = quantise(values, c.rows, c.cols, c.dtype, c.scaling, c.cast, amax, device ? &on_device : nullptr);
-  if (q.on_device) r.ran_on = device->backend->name() + " (" + device->backend->device_info().name + ")";
-  if (!q.device_error.empty())
-    r.backend_note = device->backend->name() + " failed: " + q.device_error + "; the CPU rounded the values";
+  const DeviceRounding device(c.backend);
+  r.backend_note = device.note();
+  const bool float_on_device = device.rounder() && is_float(c.dtype);
+  if (device.rounder() && !float_on_device)
+    r.backend_note = std::string(name(c.dtype)) + " values are rounded on the CPU (no device kernel)";
+  const Quantised q =
+      quantise(values, c.rows, c.cols, c.dtype, c.scaling, c.cast, amax, float_on_device ? device.rounder() : nullptr);
+  if (q.on_device) r.ran_on = device.ran_on();
+  if (!q.device_error.empty()) r.backend_note = device.failed(q.device_error);
   if (!stage_done(0.5)) return Error{"cancelled"};
   ErrorHistograms h;
   // Ulps and bits are in the float64 sense here: the dequantised value may carry a scale.

@@ -221,10 +221,25 @@ void draw_heatmap_figure(cairo_t* cr, const Figure& f, const PlotLayout& l, doub
   draw_heatmap(cr, *f.heatmap, l.x0, l.y0, l.x1 - l.x0, l.y1 - l.y0, fs);
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
   axis_labels(cr, f, l, H, 22 * fs, fs);
-  text(cr, "0", l.x0, l.y1 + 14 * fs, 10 * fs, 0, 0.5);
-  text(cr, std::to_string(f.heatmap->cols), l.x1, l.y1 + 14 * fs, 10 * fs, 1, 0.5);
-  text(cr, "0", l.x0 - 6 * fs, l.y0, 10 * fs, 1, 0.5);
-  text(cr, std::to_string(f.heatmap->rows), l.x0 - 6 * fs, l.y1, 10 * fs, 1, 0.5);
+  // Named columns and rows (a scan's candidates and layers) under and beside their cells, each
+  // name within its cell (rows too thin for a line name every few); numbered ones at the corners.
+  const double cw = (l.x1 - l.x0) / double(std::max<size_t>(f.heatmap->cols, 1));
+  const double rh = (l.y1 - l.y0) / double(std::max<size_t>(f.heatmap->rows, 1));
+  if (f.x.categories.size() == f.heatmap->cols && !f.x.categories.empty()) {
+    for (size_t i = 0; i < f.x.categories.size(); ++i)
+      line_fitted(cr, f.x.categories[i], l.x0 + (double(i) + 0.5) * cw, l.y1 + 14 * fs, 10 * fs, cw - 4 * fs, 0.6, 0.5);
+  } else {
+    text(cr, "0", l.x0, l.y1 + 14 * fs, 10 * fs, 0, 0.5);
+    text(cr, std::to_string(f.heatmap->cols), l.x1, l.y1 + 14 * fs, 10 * fs, 1, 0.5);
+  }
+  if (f.y.categories.size() == f.heatmap->rows && !f.y.categories.empty()) {
+    const size_t every = std::max<size_t>(1, static_cast<size_t>(std::ceil(11 * fs / std::max(rh, 1e-9))));
+    for (size_t i = 0; i < f.y.categories.size(); i += every)
+      line_fitted(cr, f.y.categories[i], l.x0 - 4 * fs, l.y0 + (double(i) + 0.5) * rh, 10 * fs, l.x0 - 30 * fs, 0.6, 1);
+  } else {
+    text(cr, "0", l.x0 - 6 * fs, l.y0, 10 * fs, 1, 0.5);
+    text(cr, std::to_string(f.heatmap->rows), l.x0 - 6 * fs, l.y1, 10 * fs, 1, 0.5);
+  }
 }
 
 // Grid, ticks (or category names) and the plot's frame.
@@ -330,6 +345,11 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
     if (s.kind == SeriesKind::Points) {
       cairo_arc(cr, px, py, 3.5 * fs, 0, 2 * M_PI);
       cairo_fill(cr);
+      if (i < s.point_labels.size()) {
+        cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+        text(cr, s.point_labels[i], px + 6 * fs, py, 9 * fs, 0, 0.5);
+        set_color(cr, s.color);
+      }
       continue;
     }
     if (!pen && !drawable(i + 1)) isolated.emplace_back(px, py);
@@ -373,8 +393,9 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
   const double lw = l.legend.width;
   double ly = l.legend.top + 12 * fs;
   const double lx = l.legend.left + 4 * fs;
-  // Each swatch as its series is drawn: a bar's translucent fill and outline, a line's width.
-  auto entry = [&](const std::string& label, const Color& c, bool dashed, bool box, double width) {
+  // Each swatch as its series is drawn: a bar's translucent fill and outline, a line's width, a
+  // marker.
+  auto entry = [&](const std::string& label, const Color& c, bool dashed, bool box, double width, bool dot) {
     if (label.empty()) return;
     cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
     cairo_rectangle(cr, lx - 4 * fs, ly - 8 * fs, lw - 4 * fs, 16 * fs);
@@ -389,6 +410,9 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
       set_color(cr, c);
       cairo_set_line_width(cr, 0.8);
       cairo_stroke(cr);
+    } else if (dot) {  // markers: one marker, as they are drawn
+      cairo_arc(cr, lx + 9 * fs, ly, 3.5 * fs, 0, 2 * M_PI);
+      cairo_fill(cr);
     } else {
       cairo_set_line_width(cr, (width > 0 ? width : 2) * fs);
       if (dashed) {
@@ -405,8 +429,9 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
     line_fitted(cr, label, lx + 24 * fs, ly, 10 * fs, lw - 34 * fs, 0.75, 0);
     ly += 16 * fs;
   };
-  for (const Series& s : f.series) entry(s.label, s.color, s.dashed, s.kind == SeriesKind::Bars, s.width);
-  for (const Annotation& a : f.annotations) entry(a.label, a.color, a.dashed, false, 0);
+  for (const Series& s : f.series)
+    entry(s.label, s.color, s.dashed, s.kind == SeriesKind::Bars, s.width, s.kind == SeriesKind::Points);
+  for (const Annotation& a : f.annotations) entry(a.label, a.color, a.dashed, false, 0, false);
 }
 
 }  // namespace

@@ -31,6 +31,8 @@ struct Series {
   Color color;
   bool dashed = false;
   double width = 0;  // a line's or outline's width at text scale 1; 0: the kind's own (2)
+  // Points: a name beside each marker (a scan's candidates on its frontier plot); empty: none.
+  std::vector<std::string> point_labels = {};
 };
 
 enum class AnnotationKind : uint8_t { VerticalLine, HorizontalLine };

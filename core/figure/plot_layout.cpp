@@ -113,7 +113,8 @@ double AxisMap::to_value(double pixel) const {
 
 PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   PlotLayout l;
-  l.x0 = 78 * fs;
+  // Named heat-map rows (a scan's layers and roles) take a wider margin for their names.
+  l.x0 = (f.heatmap && !f.y.categories.empty() ? 140 : 78) * fs;
   l.x1 = W - (f.heatmap ? 120 : 24) * fs;
   l.y0 = 62 * fs;
   l.y1 = H - 58 * fs;

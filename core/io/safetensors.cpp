@@ -17,13 +17,7 @@ namespace {
 
 constexpr uint64_t kMaxHeader = 100u << 20;  // the reference implementation's limit
 
-struct DtypeSpec {
-  std::string_view name;
-  char kind;
-  int bytes;
-  DType dtype;
-};
-constexpr DtypeSpec kDtypes[] = {
+constexpr StoredDtype kDtypes[] = {
     {"F64", 'f', 8, DType::float64},
     {"F32", 'f', 4, DType::float32},
     {"F16", 'f', 2, DType::float16},
@@ -42,11 +36,6 @@ constexpr DtypeSpec kDtypes[] = {
     {"BOOL", 'b', 1, DType::bool_},
 };
 
-const DtypeSpec* find_dtype(const std::string& n) {
-  for (const auto& d : kDtypes)
-    if (d.name == n) return &d;
-  return nullptr;
-}
 
 // The header's own nesting is three deep (tensor, field, shape); anything past this is refused
 // before the parser builds it.
@@ -127,7 +116,7 @@ Expected<std::vector<SafetensorsEntry>> parse_header(std::string_view text, uint
     e.name = it.key();
     if (!v["dtype"].is_string()) return Error{where + "dtype is not a string"};
     e.dtype = v["dtype"].get<std::string>();
-    const DtypeSpec* d = find_dtype(e.dtype);
+    const StoredDtype* d = safetensors_dtype(e.dtype);
     if (!d) return Error{where + "dtype " + e.dtype + " is not supported"};
     if (!v["shape"].is_array()) return Error{where + "shape is not a list"};
     for (const auto& s : v["shape"]) {
@@ -180,7 +169,7 @@ std::string names_of(const std::vector<SafetensorsEntry>& all) {
 
 // Decodes a tensor's bytes and cuts the slice.
 Expected<Tensor> decode_tensor(const SafetensorsEntry& e, const uint8_t* data, std::optional<Slice> slice) {
-  const DtypeSpec* d = find_dtype(e.dtype);
+  const StoredDtype* d = safetensors_dtype(e.dtype);
   Tensor t;
   t.shape = e.shape;
   t.dtype = d->dtype;
@@ -208,6 +197,12 @@ Expected<Tensor> decode_tensor(const SafetensorsEntry& e, const uint8_t* data, s
 }
 
 }  // namespace
+
+const StoredDtype* safetensors_dtype(std::string_view n) {
+  for (const auto& d : kDtypes)
+    if (d.name == n) return &d;
+  return nullptr;
+}
 
 Expected<std::optional<Slice>> parse_slice(const std::string& text) {
   if (text.empty()) return std::optional<Slice>{};
@@ -250,7 +245,7 @@ Expected<Tensor> read_safetensors(std::span<const uint8_t> f, const std::string&
   return decode_tensor(*e, f.data() + 8 + *n + e->begin, slice);
 }
 
-Expected<std::vector<SafetensorsEntry>> list_safetensors_file(const std::string& path) {
+Expected<SafetensorsLayout> safetensors_layout_file(const std::string& path) {
   if (auto st = not_a_file(path); !st) return Error{st.error()};
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
@@ -264,7 +259,13 @@ Expected<std::vector<SafetensorsEntry>> list_safetensors_file(const std::string&
   if (!in.read(header.data(), static_cast<std::streamsize>(*n))) return Error{"cannot read " + path};
   auto all = parse_header(header, size - 8 - *n);
   if (!all) return Error{path + ": " + all.error()};
-  return all;
+  return SafetensorsLayout{std::move(all).value(), 8 + *n};
+}
+
+Expected<std::vector<SafetensorsEntry>> list_safetensors_file(const std::string& path) {
+  auto layout = safetensors_layout_file(path);
+  if (!layout) return Error{layout.error()};
+  return std::move(layout).value().entries;
 }
 
 Expected<Tensor> read_safetensors_file(const std::string& path, const std::string& tensor, std::optional<Slice> slice) {
@@ -274,7 +275,7 @@ Expected<Tensor> read_safetensors_file(const std::string& path, const std::strin
   if (!e) return Error{path + ": no tensor '" + printable(tensor) + "' (the file holds: " + names_of(*all) + ")"};
   // Its bytes and their values as float64 (and a slice's copy), refused before they are read
   // when they do not fit (memory_room.h).
-  const DtypeSpec* d = find_dtype(e->dtype);
+  const StoredDtype* d = safetensors_dtype(e->dtype);
   const double bytes_size = double(e->end - e->begin), count = bytes_size / d->bytes;
   if (auto st =
           check_room(bytes_size + count * (slice ? 16 : 8), "reading '" + tensor + "' from " + path, memory_room());

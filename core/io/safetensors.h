@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/io/tensor.h"
@@ -42,6 +43,23 @@ Expected<Tensor> read_safetensors(std::span<const uint8_t> file, const std::stri
                                   std::optional<Slice> slice = {});
 
 Expected<std::vector<SafetensorsEntry>> list_safetensors_file(const std::string& path);
+
+// A file's validated header: its tensors in offset order, and where its data section starts.
+struct SafetensorsLayout {
+  std::vector<SafetensorsEntry> entries;
+  uint64_t data_offset = 0;  // the file offset of the data section's first byte
+};
+Expected<SafetensorsLayout> safetensors_layout_file(const std::string& path);
+
+// How a safetensors dtype's elements decode (decode_elements' kind and width) and what they hold;
+// null for a dtype the reader does not take.
+struct StoredDtype {
+  std::string_view name;  // "BF16"
+  char kind;
+  int bytes;
+  DType dtype;
+};
+const StoredDtype* safetensors_dtype(std::string_view name);
 Expected<Tensor> read_safetensors_file(const std::string& path, const std::string& tensor,
                                        std::optional<Slice> slice = {});
 

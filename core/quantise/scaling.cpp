@@ -239,11 +239,11 @@ void mx(std::span<const double> x, Quantised& q, const ArrayRounder& round, DTyp
   times_block_scales(q, block);
 }
 
-void nvfp4(std::span<const double> x, Quantised& q, const ArrayRounder& round) {
+void nvfp4(std::span<const double> x, Quantised& q, const ArrayRounder& round, double given_amax) {
   const FloatFormat& e4m3 = info(DType::float8_e4m3fn).format;
   CastOptions sat;
   sat.overflow = Overflow::Saturate;
-  const double amax = tensor_amax(x);
+  const double amax = given_amax > 0 ? given_amax : tensor_amax(x);
   q.amax = amax;
   const double enc = te_scale(448.0 * 6.0, amax);  // float32 tensor scale
   const double dec = to_f32(1.0 / enc);
@@ -325,7 +325,7 @@ Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
   switch (s.kind) {
     case ScalingKind::None: round.round(x.first(q.values.size()), q.values, q); break;
     case ScalingKind::PerTensor:
-      q.amax = tensor_amax(x);
+      q.amax = s.tensor_amax > 0 ? s.tensor_amax : tensor_amax(x);
       scale_tensor(x, q, round, q.amax);
       round.round(q.values, q);
       break;
@@ -344,7 +344,7 @@ Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
       break;
     }
     case ScalingKind::MX: mx(x, q, round, t); break;
-    case ScalingKind::NVFP4: nvfp4(x, q, round); break;
+    case ScalingKind::NVFP4: nvfp4(x, q, round, s.tensor_amax); break;
   }
   if (std::all_of(q.row_factor.begin(), q.row_factor.end(), [](double f) { return f == 1.0; })) return q;
   q.scaled.resize(q.values.size());

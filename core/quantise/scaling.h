@@ -51,6 +51,10 @@ inline constexpr size_t kScalingKindCount = 7;  // the recipes, numbered 0 .. co
 struct Scaling {
   ScalingKind kind = ScalingKind::None;
   int history = 16;  // PerTensorDelayed: earlier tensors in the amax history
+  // Per-tensor and NVFP4 tensor scales from this amax instead of the quantised array's own, when
+  // the array is a run of whole rows of a larger tensor (the checkpoint scan quantises a large
+  // tensor a few rows at a time): 0 for the array's own.
+  double tensor_amax = 0;
 };
 
 std::string_view scaling_name(ScalingKind k);  // "none", "per-tensor", "delayed", ...

@@ -21,7 +21,8 @@ declare -A needs=(
   [run-framework-files]=run-framework-raises [run-framework-fix-reruns]=run-framework-raises
   [run-framework-fixes-figure]=run-framework-raises
   [matmul-torch-save-files]=matmul-torch-save [scenario-export-files]=scenario-export
-  [scenario-export-story]=scenario-export [scenario-export-rerun]=scenario-export)
+  [scenario-export-story]=scenario-export [scenario-export-rerun]=scenario-export
+  [scan-part-b]=scan-part-a [scan-merge]=scan-part-b [scan-merge-overlap]=scan-part-a [scan-out-refused]=scan-part-a)
 chain=" $only "  # the check asked for and what it needs, transitively
 step=$only
 while [[ -n $step && -n ${needs[$step]:-} ]]; do step=${needs[$step]}; chain+="$step "; done
@@ -283,6 +284,26 @@ check npy-past-memory 2 "reading $TMP/big.npy needs about 2.0 GiB of working mem
 # 12 GiB, which the limit would refuse with another message.)
 check bench-throughput-gpu-size-on-cpu 1 'a 16384\^3 product would run on the CPU \(no GPU opened\), which takes n up to 4096' -- limited "$PL" bench --op throughput --sizes 16384 --backend auto --dtypes float32
 check tensors-header-only 0 '<f8 +\(8192, 16384\)' -- limited "$PL" tensors "$TMP/big.npy"
+CKPT="$PL_DATA/checkpoint/sharded"
+check scan-sharded 0 '16 tensors scanned .*6 left out' -- "$PL" scan "$CKPT"
+check scan-index 0 'model.layers.1.mlp.down_proj.weight +exact' -- "$PL" scan "$CKPT/model.safetensors.index.json"
+check scan-json 0 '"frontier": \[' -- "$PL" scan "$CKPT" --json --candidates bfloat16,float8_e4m3fn:per-channel
+check scan-plan 0 'plan within 6 bits/param: 5\.953 bits/param' -- "$PL" scan "$CKPT" --budget 6
+check scan-pin 0 'lm_head.weight +bfloat16 ' -- "$PL" scan "$CKPT" --budget 6 --pin lm_head.weight=bf16
+check scan-threads 0 'plan within 6 bits/param: 5\.953 bits/param' -- "$PL" scan "$CKPT" --budget 6 --threads 1
+check scan-budget-too-small 2 'a budget of 3 bits per parameter is below the cheapest plan.s 4\.25' -- "$PL" scan "$CKPT" --budget 3
+check scan-bad-budget 2 'must be a positive number' -- "$PL" scan "$CKPT" --budget -1
+check scan-bad-candidate 2 "candidate 'float8_e4m3fn:sideways': no recipe 'sideways'" -- "$PL" scan "$CKPT" --candidates float8_e4m3fn:sideways
+check scan-bad-pin 2 "no scanned tensor 'nope'" -- "$PL" scan "$CKPT" --pin nope=bfloat16
+check scan-missing 2 'does not exist' -- "$PL" scan "$TMP/no-checkpoint"
+check scan-nothing 2 'name a checkpoint to scan' -- "$PL" scan
+check scan-no-match 2 "matches --tensors 'nope'" -- "$PL" scan "$CKPT" --tensors nope
+check scan-bad-regex 2 'is not a regular expression' -- "$PL" scan "$CKPT" --tensors '('
+check scan-part-a 0 'wrote .*/scan-a: .*plan-frontier.svg, result.json, sqnr-heatmap.csv' -- "$PL" scan "$CKPT" --tensors 'layers\.0\..*proj' --out "$TMP/scan-a"
+check scan-part-b 0 '9 tensors scanned' -- "$PL" scan "$CKPT" --tensors 'layers\.1\..*proj|embed|lm_head' --out "$TMP/scan-b"
+check scan-merge 0 'plan within 6 bits/param: 5\.953 bits/param' -- "$PL" scan --merge "$TMP/scan-a" "$TMP/scan-b" --budget 6
+check scan-merge-overlap 2 'is in more than one part' -- "$PL" scan --merge "$TMP/scan-a" "$TMP/scan-a/result.json"
+check scan-out-refused 2 'not empty' -- "$PL" scan "$CKPT" --out "$TMP/scan-a"
 echo '{"experiment": "mlp", "width": 16, "batch": 4, "layers": 2}' > "$TMP/mlp-b.json"
 check run-mlp-backend 0 "products: .* on cpu" -- "$PL" run "$TMP/mlp-b.json" --out "$TMP/out7" --backend cpu
 check run-backend-bad 2 "'tpu': expected cpu, cuda or auto" -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend tpu

@@ -68,6 +68,29 @@ TEST(Scaling, TheOutOfRangeOutcomeFollowsThePolicyTheRoundingAndTheRecipe) {
   EXPECT_TRUE(std::isinf(q.values[0]));
 }
 
+// A run of rows quantised with the whole tensor's amax is those rows of the whole tensor
+// quantised: the checkpoint scan cuts large tensors so, and its bits must be the cast's.
+TEST(Scaling, RowsOfATensorTakeTheWholeTensorsAmaxWhenGiven) {
+  const size_t rows = 8, cols = 64;
+  std::vector<double> x = generate({Distribution::Normal}, rows, cols, 5, 1);
+  x[3 * cols + 7] = 40;  // the tensor's amax, in row 3
+  CastOptions o;
+  for (auto [dtype, kind] :
+       {std::pair{DType::float8_e4m3fn, ScalingKind::PerTensor}, std::pair{DType::float4_e2m1fn, ScalingKind::NVFP4}}) {
+    Scaling s{kind};
+    const Quantised whole = quantise(x, rows, cols, dtype, s, o);
+    s.tensor_amax = 40;
+    const auto tail = std::span<const double>(x).subspan(4 * cols);  // rows 4..7: their own amax is smaller
+    const Quantised part = quantise(tail, 4, cols, dtype, s, o);
+    const auto w = whole.dequantised(), p = part.dequantised();
+    for (size_t i = 0; i < 4 * cols; ++i)
+      ASSERT_EQ(std::bit_cast<uint64_t>(p[i]), std::bit_cast<uint64_t>(w[4 * cols + i])) << i;
+    s.tensor_amax = 0;  // without it, the rows' own amax: another scale
+    const auto own = quantise(tail, 4, cols, dtype, s, o).dequantised();
+    EXPECT_FALSE(std::equal(own.begin(), own.end(), p.begin()));
+  }
+}
+
 TEST(Scaling, PerTensorMapsAmaxToTheLargestValue) {
   const std::vector<double> x = {0.5, -3.0, 1.25, 0.001};
   const Quantised r = q(x, 1, DType::float8_e4m3fn, ScalingKind::PerTensor);

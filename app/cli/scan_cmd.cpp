@@ -1,0 +1,237 @@
+// precision-lab scan PATH [--candidates LIST] [--budget BITS] [--pin NAME=CANDIDATE]...
+//   [--tensors REGEX] [--rounding MODE] [--backend cpu|cuda|auto] [--threads N] [--json]
+//   [--out DIR [--force]]
+// precision-lab scan --merge DIR... [--budget BITS] [--pin ...] [--json] [--out DIR]
+// Every tensor of a checkpoint under every candidate format, and a mixed-precision plan within
+// a bit budget. --merge joins scans of parts of one checkpoint (--tensors per job).
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <vector>
+
+#include "app/cli/choice_options.h"
+#include "app/cli/cli.h"
+#include "core/experiment/scan/checkpoint_scan.h"
+#include "core/experiment/scan/scan_json.h"
+#include "core/export/experiment_export.h"
+#include "core/figure/scan_figures.h"
+#include "core/io/checked_write.h"
+#include "core/io/file_read.h"
+#include "core/util/interrupt.h"
+#include "core/util/printable.h"
+#include "core/util/thread_limit.h"
+
+namespace pl::cli {
+namespace {
+
+using namespace experiment;
+
+struct ScanArgs {
+  std::string path, candidates = std::string(kDefaultCandidates), tensors, rounding = "rne", out;
+  std::vector<std::string> merge, pins;
+  std::optional<double> budget;
+  BackendChoice backend = BackendChoice::Cpu;
+  unsigned threads = 0;
+  bool json = false, force = false;
+};
+
+int bad(const std::string& why) {
+  std::fprintf(stderr, "error: %s\n", why.c_str());
+  return kExitBadInput;
+}
+
+// A progress line on stderr while scanning, on a terminal: tensors, bytes and the time left.
+class ScanProgressLine {
+ public:
+  ScanProgressLine() : shown_(isatty(fileno(stderr))), start_(std::chrono::steady_clock::now()) {}
+  ~ScanProgressLine() {
+    if (shown_) std::fprintf(stderr, "\r%78s\r", "");
+  }
+  std::function<void(const ScanProgress&)> callback() {
+    if (!shown_) return {};
+    return [this](const ScanProgress& p) {
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      const double done = p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0;
+      char left[32] = "";
+      if (done > 0.01 && seconds > 1) std::snprintf(left, sizeof left, ", %.0f s left", seconds * (1 - done) / done);
+      std::fprintf(stderr, "\rscan: %zu/%zu tensors, %.2f of %.2f GB%s   ", p.tensors_done, p.tensors_total,
+                   double(p.bytes_done) / 1e9, double(p.bytes_total) / 1e9, left);
+    };
+  }
+
+ private:
+  bool shown_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Each part's result.json: a folder a scan wrote with --out, or the file itself.
+Expected<ScanResult> merged(const std::vector<std::string>& parts) {
+  std::vector<ScanResult> read;
+  for (const std::string& p : parts) {
+    const std::string file = std::filesystem::is_directory(p) ? p + "/result.json" : p;
+    auto j = io::read_json_file(file);
+    if (!j) return Error{j.error()};
+    auto r = scan_from_json(*j, file);
+    if (!r) return Error{r.error()};
+    read.push_back(std::move(r).value());
+  }
+  return merge_scans(std::move(read));
+}
+
+// An SQNR for the table: "exact" for a candidate that keeps every value.
+std::string db(double v) {
+  char s[16];
+  if (std::isinf(v)) return v > 0 ? "exact" : "-inf";
+  std::snprintf(s, sizeof s, "%.1f", v);
+  return s;
+}
+std::string db_text(double v) { return std::isinf(v) && v > 0 ? "exact" : db(v) + " dB"; }
+
+void print_report(const ScanResult& r, const std::vector<PlanPoint>& frontier, const std::optional<PlanReport>& plan) {
+  std::printf("%s: %zu tensors scanned (%.3g GB), %zu left out; rounded on %s\n", r.checkpoint.c_str(),
+              r.tensors.size(), double(r.bytes) / 1e9, r.skipped.size(), r.ran_on.c_str());
+  if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
+  std::printf("\nSQNR in dB (higher is better; exact: no error) and bits per parameter:\n%-44s", "tensor");
+  for (size_t c = 0; c < r.candidates.size(); ++c) std::printf(" %8s", ("[" + std::to_string(c + 1) + "]").c_str());
+  std::printf("\n");
+  for (const TensorScan& t : r.tensors) {
+    std::printf("%-44s", printable(t.name, 44).c_str());
+    for (const CandidateScore& c : t.scores) std::printf(" %8s", db(c.sqnr_db).c_str());
+    std::printf("\n");
+  }
+  for (size_t c = 0; c < r.candidates.size(); ++c) {
+    double lo = INFINITY, hi = 0;
+    for (const TensorScan& t : r.tensors)
+      lo = std::min(lo, t.scores[c].bits_per_param), hi = std::max(hi, t.scores[c].bits_per_param);
+    char bits[64];
+    std::snprintf(bits, sizeof bits, lo == hi ? "%.4g bits/param" : "%.4g to %.4g bits/param", lo, hi);
+    std::printf("  [%zu] %-30s %s\n", c + 1, r.candidates[c].c_str(), bits);
+  }
+  if (!frontier.empty())
+    std::printf("\nfrontier: %zu plans from %.4g bits/param (SQNR %s) to %.4g bits/param (SQNR %s)\n", frontier.size(),
+                frontier.front().bits_per_param, db_text(total_sqnr_db(r, frontier.front().error)).c_str(),
+                frontier.back().bits_per_param, db_text(total_sqnr_db(r, frontier.back().error)).c_str());
+  if (!plan) return;
+  std::printf("plan within %.4g bits/param: %.4g bits/param, SQNR %s over the scanned tensors\n", plan->budget,
+              plan->plan.point.bits_per_param, db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());
+  for (size_t i = 0; i < r.tensors.size(); ++i) {
+    const CandidateScore& c = r.tensors[i].scores[plan->plan.choice[i]];
+    std::printf("  %-44s %-28s %s\n", printable(r.tensors[i].name, 44).c_str(), c.candidate.c_str(),
+                db_text(c.sqnr_db).c_str());
+  }
+}
+
+int finish(const ScanArgs& a, const ScanResult& r) {
+  auto items = plan_items(r, a.pins);
+  if (!items) return bad(items.error());
+  const std::vector<PlanPoint> frontier = plan_frontier(*items);
+  std::optional<PlanReport> plan;
+  if (a.budget) {
+    auto p = plan_within(*items, *a.budget);
+    if (!p) return bad(p.error());
+    plan = PlanReport{*a.budget, *p, a.pins};
+  }
+  const nlohmann::json j = scan_to_json(r, frontier, plan);
+  if (!a.out.empty())
+    if (const int status = write_output(a.out, a.force,
+                                        [&](const std::string& dir) -> Status {
+                                          auto saved = exporting::save_json(dir, "result.json", j);
+                                          if (saved) saved = io::write_file(dir + "/tensors.csv", scan_csv(r));
+                                          if (saved)
+                                            saved = io::write_file(dir + "/frontier.csv", frontier_csv(r, frontier));
+                                          if (saved && plan)
+                                            saved = io::write_file(dir + "/plan.csv", plan_csv(r, *plan));
+                                          if (saved)
+                                            saved =
+                                                exporting::save_figures(figure::scan_figures(r, frontier, plan), dir);
+                                          return saved;
+                                        });
+        status != kExitOk)
+      return status;
+  if (a.json) {
+    std::cout << j.dump(1) << "\n";
+    return kExitOk;
+  }
+  print_report(r, frontier, plan);
+  if (!a.out.empty()) {
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(a.out)) files.push_back(e.path().filename().string());
+    std::sort(files.begin(), files.end());
+    std::string list;
+    for (const std::string& f : files) list.append(list.empty() ? "" : ", ").append(f);
+    std::printf("\nwrote %s: %s\n", a.out.c_str(), list.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Runner add_scan(CLI::App& app) {
+  auto a = std::make_shared<ScanArgs>();
+  app.add_option("path", a->path, "a .safetensors file, a *.safetensors.index.json, or a folder of them");
+  app.add_option("--candidates", a->candidates,
+                 "comma-separated DTYPE[:RECIPE[:BLOCK]] (recipes: " + scaling_names() + "; default " +
+                     std::string(kDefaultCandidates) + ")");
+  app.add_option("--budget", a->budget,
+                 "plan within this many bits per parameter, on average over the scanned tensors");
+  app.add_option("--pin", a->pins, "keep tensor NAME in CANDIDATE in the plan (NAME=CANDIDATE; repeatable)");
+  app.add_option("--tensors", a->tensors,
+                 "scan the tensors whose names this regular expression matches (default: every float tensor of two "
+                 "or more dimensions)");
+  add_rounding_option(app, &a->rounding, "the rounding of the elements");
+  add_backend_option(app, &a->backend,
+                     "where the elements are rounded (default cpu; scales and figures are the CPU's); what the device "
+                     "cannot round, the CPU does, with a note");
+  app.add_option("--threads", a->threads, "CPU threads the scan may use (default 0: all cores)");
+  app.add_option("--merge", a->merge,
+                 "join the results of scans of parts of one checkpoint: folders written with --out, or their "
+                 "result.json")
+      ->expected(1, -1);
+  app.add_option(
+      "--out", a->out,
+      "write result.json, tensors.csv, frontier.csv, plan.csv and the figures into this folder (whole or not "
+      "at all; an existing folder must be empty)");
+  app.add_flag("--force", a->force, "replace a non-empty --out folder as a whole");
+  app.add_flag("--json", a->json, "print the results as one JSON object");
+  return [a]() {
+    if (a->path.empty() == a->merge.empty())
+      return bad(a->merge.empty() ? "name a checkpoint to scan (or --merge the results of scans)"
+                                  : "give a checkpoint or --merge, not both");
+    if (a->budget && !(*a->budget > 0 && std::isfinite(*a->budget)))
+      return bad("--budget must be a positive number of bits per parameter");
+    if (!a->out.empty() && output_refused(a->out, a->force)) return kExitBadInput;
+    if (!a->merge.empty()) {
+      auto r = merged(a->merge);
+      if (!r) return bad(r.error());
+      return finish(*a, *r);
+    }
+    ScanOptions o;
+    auto candidates = parse_candidates(a->candidates);
+    if (!candidates) return bad(candidates.error());
+    o.candidates = std::move(candidates).value();
+    if (!parse_rounding(a->rounding.c_str(), &o.cast.rounding)) return bad("unknown rounding '" + a->rounding + "'");
+    o.tensors = a->tensors;
+    o.backend = a->backend;
+    auto checkpoint = io::open_checkpoint(a->path);
+    if (!checkpoint) return bad(checkpoint.error());
+    if (auto st = check_scan(*checkpoint, o); !st) return bad(st.error());
+    Expected<ScanResult> r = Error{""};
+    {
+      const ThreadLimit limit(a->threads);
+      ScanProgressLine line;
+      r = scan_checkpoint(*checkpoint, o, line.callback(), interrupt_flag());
+    }
+    if (interrupt_signal()) return 128 + interrupt_signal();
+    if (!r) {
+      std::fprintf(stderr, "error: %s\n", r.error().c_str());
+      return kExitFailed;  // the checkpoint was read and checked: what fails now is reading it
+    }
+    return finish(*a, *r);
+  };
+}
+
+}  // namespace pl::cli

@@ -1,0 +1,96 @@
+#include "core/experiment/scan/candidate.h"
+
+#include <charconv>
+
+#include "core/dtype/format_lookup.h"
+
+namespace pl::experiment {
+
+std::string Candidate::text() const {
+  std::string s(name(dtype));
+  if (scaling.kind != ScalingKind::None) s.append(":").append(scaling_name(scaling.kind));
+  return s;
+}
+
+std::string Candidate::short_text() const {
+  static constexpr std::string_view kShort[kScalingKindCount] = {"",        "tensor", "delayed", "channel",
+                                                                 "ch-asym", "mx",     "nvfp4"};
+  std::string s = short_name(dtype);
+  if (scaling.kind != ScalingKind::None) s.append(" ").append(kShort[static_cast<int>(scaling.kind)]);
+  return s;
+}
+
+Expected<Candidate> parse_candidate(std::string_view text) {
+  const std::string quoted = "candidate '" + std::string(text) + "': ";
+  std::string_view parts[3];
+  size_t count = 0;
+  for (size_t start = 0;;) {
+    const size_t colon = text.find(':', start);
+    if (count == 3) return Error{quoted + "is DTYPE[:RECIPE[:BLOCK]]"};
+    parts[count++] = text.substr(start, colon == std::string_view::npos ? colon : colon - start);
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  auto dtype = parse_dtype(parts[0]);
+  if (!dtype) return Error{quoted + dtype.error()};
+  Candidate c;
+  c.dtype = *dtype;
+  if (count >= 2) {
+    auto kind = parse_scaling(parts[1]);
+    if (!kind) return Error{quoted + "no recipe '" + std::string(parts[1]) + "' (recipes: " + scaling_names() + ")"};
+    c.scaling.kind = *kind;
+  }
+  if (c.scaling.kind == ScalingKind::PerTensorDelayed)
+    return Error{quoted + "delayed scaling needs the amax of earlier steps, which a checkpoint does not have"};
+  if (count == 3) {
+    int block = 0;
+    const auto [rest, ec] = std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(), block);
+    if (ec != std::errc{} || rest != parts[2].data() + parts[2].size())
+      return Error{quoted + "block '" + std::string(parts[2]) + "' is not a whole number"};
+    if (block != scaling_block(c.scaling.kind))
+      return Error{quoted + std::string(scaling_name(c.scaling.kind)) +
+                   (scaling_block(c.scaling.kind)
+                        ? " blocks hold " + std::to_string(scaling_block(c.scaling.kind)) + " elements"
+                        : std::string(" has no blocks"))};
+  }
+  if (auto st = check(c.scaling, c.dtype); !st) return Error{quoted + st.error()};
+  return c;
+}
+
+Expected<std::vector<Candidate>> parse_candidates(std::string_view list) {
+  std::vector<Candidate> out;
+  for (size_t start = 0; start <= list.size();) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string_view item = list.substr(start, comma - start);
+    start = comma + 1;
+    if (item.empty()) return Error{"the candidate list '" + std::string(list) + "' has an empty entry"};
+    auto c = parse_candidate(item);
+    if (!c) return Error{c.error()};
+    for (const Candidate& before : out)
+      if (before.text() == c->text()) return Error{"candidate " + c->text() + " is named twice"};
+    out.push_back(*c);
+  }
+  if (out.empty()) return Error{"no candidate given"};
+  return out;
+}
+
+int element_bits(DType t) { return is_float(t) ? info(t).format.total_bits() : info(t).storage_bits; }
+
+double bits_per_param(const Candidate& c, size_t rows, size_t cols) {
+  const double elem = element_bits(c.dtype);
+  const double params = double(rows) * double(cols);
+  if (params == 0) return elem;
+  const auto blocks_per_row = [&](size_t block) { return double((cols + block - 1) / block); };
+  switch (c.scaling.kind) {
+    case ScalingKind::None: return elem;
+    case ScalingKind::PerTensor:
+    case ScalingKind::PerTensorDelayed: return elem + 32.0 / params;
+    case ScalingKind::PerChannel: return elem + 32.0 * double(rows) / params;
+    case ScalingKind::PerChannelAsymmetric: return elem + (32.0 + elem) * double(rows) / params;
+    case ScalingKind::MX: return elem + 8.0 * blocks_per_row(32) * double(rows) / params;
+    case ScalingKind::NVFP4: return elem + 8.0 * blocks_per_row(16) * double(rows) / params + 32.0 / params;
+  }
+  return elem;
+}
+
+}  // namespace pl::experiment

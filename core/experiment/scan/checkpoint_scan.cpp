@@ -1,0 +1,113 @@
+#include "core/experiment/scan/checkpoint_scan.h"
+
+#include "core/experiment/on_device.h"
+#include "core/util/printable.h"
+
+namespace pl::experiment {
+namespace {
+
+// Why the tensor is left out, or nothing when it is scanned.
+std::optional<std::string> left_out(const io::CheckpointTensor& t, const std::optional<std::regex>& pattern) {
+  if (pattern && !std::regex_search(t.name, *pattern)) return "does not match --tensors";
+  if (!t.is_float()) return t.stored + " integers: not weights";
+  if (t.params == 0) return "empty";
+  if (!pattern && t.shape.size() < 2)
+    return std::to_string(t.shape.size()) +
+           "-D: norms, biases and scalars stay as stored (name it with --tensors to scan it)";
+  return std::nullopt;
+}
+
+struct Choice {
+  std::vector<const io::CheckpointTensor*> chosen;
+  std::vector<SkippedTensor> skipped;
+  uint64_t bytes = 0;
+};
+
+Expected<Choice> choose(const io::Checkpoint& c, const ScanOptions& o) {
+  if (o.candidates.empty()) return Error{"no candidate given"};
+  auto pattern = tensor_pattern(o.tensors);
+  if (!pattern) return Error{pattern.error()};
+  Choice out;
+  for (const io::CheckpointTensor& t : c.tensors) {
+    if (auto why = left_out(t, *pattern)) {
+      out.skipped.push_back({t.name, *why});
+      continue;
+    }
+    out.chosen.push_back(&t);
+    out.bytes += t.bytes;
+  }
+  if (out.chosen.empty())
+    return Error{"no tensor of " + c.path + " to scan" +
+                 (o.tensors.empty() ? std::string(" (no float tensor of two or more dimensions)")
+                                    : " matches --tensors '" + printable(o.tensors) + "'")};
+  return out;
+}
+
+}  // namespace
+
+Status check_scan(const io::Checkpoint& c, const ScanOptions& o) {
+  auto chosen = choose(c, o);
+  if (!chosen) return Error{chosen.error()};
+  return {};
+}
+
+Expected<std::optional<std::regex>> tensor_pattern(const std::string& pattern) {
+  if (pattern.empty()) return std::optional<std::regex>{};
+  try {
+    return std::optional<std::regex>{std::regex(pattern, std::regex::ECMAScript)};
+  } catch (const std::regex_error& e) {
+    return Error{"--tensors '" + printable(pattern) + "' is not a regular expression: " + e.what()};
+  }
+}
+
+Expected<ScanResult> scan_checkpoint(const io::Checkpoint& c, const ScanOptions& o,
+                                     const std::function<void(const ScanProgress&)>& progress,
+                                     const std::atomic<bool>* cancel) {
+  auto choice = choose(c, o);
+  if (!choice) return Error{choice.error()};
+  const std::vector<const io::CheckpointTensor*>& chosen = choice->chosen;
+  ScanResult r;
+  r.checkpoint = c.path;
+  for (const Candidate& k : o.candidates) r.candidates.push_back(k.text());
+  r.skipped = choice->skipped;
+  r.bytes = choice->bytes;
+  const DeviceRounding device(o.backend);
+  r.backend_note = device.note();
+  TensorScanOptions to;
+  to.cast = o.cast;
+  to.device = device.rounder();
+  to.chunk_elements = o.chunk_elements;
+  ScanProgress p;
+  p.tensors_total = chosen.size();
+  p.bytes_total = r.bytes;
+  if (progress) progress(p);
+  std::optional<size_t> mapped_shard;
+  io::MappedFile mapped;
+  std::string device_error;
+  for (const io::CheckpointTensor* t : chosen) {
+    if (mapped_shard != t->shard) {
+      auto m = io::MappedFile::open(c.shards[t->shard]);
+      if (!m) return Error{m.error()};
+      mapped = std::move(m).value();
+      mapped_shard = t->shard;
+    }
+    const uint64_t before = p.bytes_done;
+    auto scanned = scan_tensor(
+        mapped, *t, o.candidates, to,
+        [&](uint64_t bytes) {
+          p.bytes_done = before + bytes;
+          if (progress) progress(p);
+        },
+        cancel, device_error);
+    if (!scanned) return Error{scanned.error()};
+    r.tensors.push_back(std::move(scanned).value());
+    p.bytes_done = before + t->bytes;
+    ++p.tensors_done;
+    if (progress) progress(p);
+  }
+  if (device.rounder()) r.ran_on = device.ran_on();
+  if (!device_error.empty()) r.backend_note = device.failed(device_error);
+  return r;
+}
+
+}  // namespace pl::experiment

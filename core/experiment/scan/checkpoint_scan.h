@@ -1,0 +1,63 @@
+// A whole checkpoint under every candidate: its tensors one after another, each streamed through
+// scan_tensor from a mapping of its shard, so memory holds about one run of rows whatever the
+// checkpoint's size. Which tensors: the float tensors of two or more dimensions (the weights that
+// deployment quantises), or those whose names match a pattern -- one- and zero-dimensional ones
+// included -- so that a large checkpoint can also be scanned a part at a time and merged.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "core/backend/backend_choice.h"
+#include "core/experiment/scan/candidate.h"
+#include "core/experiment/scan/tensor_scan.h"
+#include "core/io/checkpoint.h"
+#include "core/util/expected.h"
+
+namespace pl::experiment {
+
+struct ScanOptions {
+  std::vector<Candidate> candidates;
+  CastOptions cast;
+  std::string tensors;  // an ECMAScript pattern searched in each name; empty: the default choice
+  BackendChoice backend = BackendChoice::Cpu;
+  size_t chunk_elements = size_t{1} << 20;
+};
+
+struct ScanProgress {
+  size_t tensors_done = 0, tensors_total = 0;
+  uint64_t bytes_done = 0, bytes_total = 0;  // of the tensors chosen
+};
+
+struct SkippedTensor {
+  std::string name;
+  std::string reason;  // "1-D: norms and biases stay as stored ..."
+};
+
+struct ScanResult {
+  std::string checkpoint;  // the path opened
+  std::vector<std::string> candidates;
+  std::vector<TensorScan> tensors;  // in the checkpoint's order
+  std::vector<SkippedTensor> skipped;
+  uint64_t bytes = 0;          // the scanned tensors' bytes
+  std::string ran_on = "cpu";  // where the elements were rounded
+  std::string backend_note;
+};
+
+// The pattern as a regex: an error names what is wrong with it.
+Expected<std::optional<std::regex>> tensor_pattern(const std::string& pattern);
+
+// Why the scan cannot start -- no candidate, a pattern that is not a regex, no tensor chosen --
+// as an error: the user's to fix. scan_checkpoint checks it first.
+Status check_scan(const io::Checkpoint& c, const ScanOptions& o);
+
+Expected<ScanResult> scan_checkpoint(const io::Checkpoint& c, const ScanOptions& o,
+                                     const std::function<void(const ScanProgress&)>& progress = {},
+                                     const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace pl::experiment

@@ -1,0 +1,332 @@
+#include "core/experiment/scan/scan_json.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+
+#include "core/util/printable.h"
+
+namespace pl::experiment {
+namespace {
+
+using nlohmann::json;
+
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+// A finite number, or null read back as +Inf (only non-finite figures are written as null).
+Expected<double> number_of(const json& j, const char* key, const std::string& where) {
+  if (!j.contains(key)) return Error{where + ": no \"" + key + "\""};
+  const json& v = j[key];
+  if (v.is_null()) return std::numeric_limits<double>::infinity();
+  if (!v.is_number()) return Error{where + ": \"" + key + "\" is not a number"};
+  return v.get<double>();
+}
+
+Expected<size_t> count_of(const json& j, const char* key, const std::string& where) {
+  if (!j.contains(key) || !j[key].is_number_unsigned()) return Error{where + ": \"" + key + "\" is not a count"};
+  return j[key].get<size_t>();
+}
+
+Expected<std::string> text_of(const json& j, const char* key, const std::string& where) {
+  if (!j.contains(key) || !j[key].is_string()) return Error{where + ": \"" + key + "\" is not a string"};
+  return j[key].get<std::string>();
+}
+
+json stats_json(const TensorStats& s) {
+  return {{"amax", number(s.amax)},
+          {"rms", number(s.rms)},
+          {"amax_over_rms", number(s.crest)},
+          {"kurtosis", number(s.kurtosis)},
+          {"channel_amax_spread", number(s.channel_spread)},
+          {"nonfinite", s.nonfinite}};
+}
+
+json score_json(const CandidateScore& c) {
+  return {{"candidate", c.candidate},
+          {"bits_per_param", number(c.bits_per_param)},
+          {"sqnr_db", number(c.sqnr_db)},
+          {"normwise", number(c.normwise)},
+          {"error_energy", number(c.error_energy)},
+          {"max_abs", number(c.max_abs)},
+          {"max_rel", number(c.max_rel)},
+          {"saturated", c.saturated},
+          {"flushed", c.flushed}};
+}
+
+json tensor_json(const TensorScan& t) {
+  json j{
+      {"name", t.name},       {"shape", t.shape},       {"dtype", t.stored},          {"params", t.params},
+      {"role", t.place.role}, {"param", t.place.param}, {"energy", number(t.energy)}, {"stats", stats_json(t.stats)}};
+  j["layer"] = t.place.layer ? json(*t.place.layer) : json(nullptr);
+  j["stack"] = t.place.stack;
+  json scores = json::array();
+  for (const CandidateScore& c : t.scores) scores.push_back(score_json(c));
+  j["candidates"] = std::move(scores);
+  return j;
+}
+
+Expected<TensorScan> tensor_from_json(const json& j, const std::vector<std::string>& candidates, size_t index,
+                                      const std::string& what) {
+  std::string where = what + ": tensors[" + std::to_string(index) + "]";
+  if (!j.is_object()) return Error{where + " is not an object"};
+  TensorScan t;
+  auto name = text_of(j, "name", where);
+  if (!name) return Error{name.error()};
+  t.name = *name;
+  where += " ('" + printable(t.name) + "')";
+  t.place = place_of(t.name);
+  auto stored = text_of(j, "dtype", where);
+  auto params = count_of(j, "params", where);
+  auto energy = number_of(j, "energy", where);
+  if (!stored || !params || !energy) return Error{!stored ? stored.error() : !params ? params.error() : energy.error()};
+  t.stored = *stored, t.params = *params, t.energy = *energy;
+  if (!j.contains("shape") || !j["shape"].is_array()) return Error{where + ": \"shape\" is not a list"};
+  size_t product = 1;
+  for (const json& d : j["shape"]) {
+    if (!d.is_number_unsigned()) return Error{where + ": \"shape\" holds something other than sizes"};
+    t.shape.push_back(d.get<size_t>());
+    product *= t.shape.back();
+  }
+  if (product != t.params) return Error{where + ": \"params\" is not the product of \"shape\""};
+  if (!j.contains("stats") || !j["stats"].is_object()) return Error{where + ": no \"stats\" object"};
+  const json& s = j["stats"];
+  double* stat_fields[] = {&t.stats.amax, &t.stats.rms, &t.stats.crest, &t.stats.kurtosis, &t.stats.channel_spread};
+  const char* stat_keys[] = {"amax", "rms", "amax_over_rms", "kurtosis", "channel_amax_spread"};
+  for (size_t i = 0; i < 5; ++i) {
+    auto v = number_of(s, stat_keys[i], where + " stats");
+    if (!v) return Error{v.error()};
+    *stat_fields[i] = *v;
+  }
+  auto nonfinite = count_of(s, "nonfinite", where + " stats");
+  if (!nonfinite) return Error{nonfinite.error()};
+  t.stats.nonfinite = *nonfinite;
+  if (!j.contains("candidates") || !j["candidates"].is_array() || j["candidates"].size() != candidates.size())
+    return Error{where + ": \"candidates\" does not list the scan's " + std::to_string(candidates.size())};
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const json& c = j["candidates"][i];
+    const std::string cw = where + " candidates[" + std::to_string(i) + "]";
+    if (!c.is_object()) return Error{cw + " is not an object"};
+    CandidateScore sc;
+    auto cand = text_of(c, "candidate", cw);
+    if (!cand) return Error{cand.error()};
+    if (*cand != candidates[i]) return Error{cw + " is " + *cand + ", not the scan's " + candidates[i]};
+    sc.candidate = *cand;
+    double* fields[] = {&sc.bits_per_param, &sc.sqnr_db, &sc.normwise, &sc.error_energy, &sc.max_abs, &sc.max_rel};
+    const char* keys[] = {"bits_per_param", "sqnr_db", "normwise", "error_energy", "max_abs", "max_rel"};
+    for (size_t k = 0; k < 6; ++k) {
+      auto v = number_of(c, keys[k], cw);
+      if (!v) return Error{v.error()};
+      *fields[k] = *v;
+    }
+    auto sat = count_of(c, "saturated", cw);
+    auto fl = count_of(c, "flushed", cw);
+    if (!sat || !fl) return Error{!sat ? sat.error() : fl.error()};
+    sc.saturated = *sat, sc.flushed = *fl;
+    t.scores.push_back(sc);
+  }
+  return t;
+}
+
+std::string csv_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char s[32];
+  std::snprintf(s, sizeof s, "%.9g", v);
+  return s;
+}
+
+// A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180).
+std::string csv_text(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q.append(c == '"' ? 2 : 1, c);
+  return q + "\"";
+}
+
+std::string shape_field(const std::vector<size_t>& shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i) s.append(i ? "x" : "").append(std::to_string(shape[i]));
+  return s;
+}
+
+}  // namespace
+
+nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& frontier,
+                            const std::optional<PlanReport>& plan) {
+  json j{{"checkpoint", r.checkpoint}, {"candidates", r.candidates}, {"bytes", r.bytes}, {"ran_on", r.ran_on}};
+  if (!r.backend_note.empty()) j["backend_note"] = r.backend_note;
+  json tensors = json::array();
+  for (const TensorScan& t : r.tensors) tensors.push_back(tensor_json(t));
+  j["tensors"] = std::move(tensors);
+  json skipped = json::array();
+  for (const SkippedTensor& s : r.skipped) skipped.push_back({{"name", s.name}, {"reason", s.reason}});
+  j["skipped"] = std::move(skipped);
+  json points = json::array();
+  for (const PlanPoint& p : frontier)
+    points.push_back({{"bits_per_param", number(p.bits_per_param)},
+                      {"error_energy", number(p.error)},
+                      {"sqnr_db", number(total_sqnr_db(r, p.error))}});
+  j["frontier"] = std::move(points);
+  if (plan) {
+    json choices = json::object();
+    for (size_t i = 0; i < r.tensors.size(); ++i) {
+      const CandidateScore& c = r.tensors[i].scores[plan->plan.choice[i]];
+      choices[r.tensors[i].name] = {{"candidate", c.candidate},
+                                    {"bits_per_param", number(c.bits_per_param)},
+                                    {"sqnr_db", number(c.sqnr_db)},
+                                    {"error_energy", number(c.error_energy)}};
+    }
+    j["plan"] = {{"budget_bits_per_param", plan->budget},
+                 {"bits_per_param", number(plan->plan.point.bits_per_param)},
+                 {"error_energy", number(plan->plan.point.error)},
+                 {"sqnr_db", number(total_sqnr_db(r, plan->plan.point.error))},
+                 {"pinned", plan->pins},
+                 {"tensors", std::move(choices)}};
+  }
+  return j;
+}
+
+Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& what) {
+  if (!j.is_object()) return Error{what + " is not a scan's result (not a JSON object)"};
+  ScanResult r;
+  auto checkpoint = text_of(j, "checkpoint", what);
+  if (!checkpoint) return Error{checkpoint.error()};
+  r.checkpoint = *checkpoint;
+  if (!j.contains("candidates") || !j["candidates"].is_array() || j["candidates"].empty())
+    return Error{what + ": \"candidates\" is not a list of candidates"};
+  for (const json& c : j["candidates"]) {
+    if (!c.is_string()) return Error{what + ": \"candidates\" holds something other than names"};
+    r.candidates.push_back(c.get<std::string>());
+  }
+  if (!j.contains("tensors") || !j["tensors"].is_array()) return Error{what + ": \"tensors\" is not a list"};
+  for (size_t i = 0; i < j["tensors"].size(); ++i) {
+    auto t = tensor_from_json(j["tensors"][i], r.candidates, i, what);
+    if (!t) return Error{t.error()};
+    r.tensors.push_back(std::move(t).value());
+  }
+  if (j.contains("skipped")) {
+    if (!j["skipped"].is_array()) return Error{what + ": \"skipped\" is not a list"};
+    for (const json& s : j["skipped"]) {
+      if (!s.is_object()) return Error{what + ": \"skipped\" holds something other than objects"};
+      auto name = text_of(s, "name", what + " skipped");
+      auto reason = text_of(s, "reason", what + " skipped");
+      if (!name || !reason) return Error{!name ? name.error() : reason.error()};
+      r.skipped.push_back({*name, *reason});
+    }
+  }
+  if (j.contains("bytes") && j["bytes"].is_number_unsigned()) r.bytes = j["bytes"].get<uint64_t>();
+  if (j.contains("ran_on") && j["ran_on"].is_string()) r.ran_on = j["ran_on"].get<std::string>();
+  return r;
+}
+
+Expected<ScanResult> merge_scans(std::vector<ScanResult> parts) {
+  if (parts.empty()) return Error{"nothing to merge"};
+  ScanResult out;
+  out.checkpoint = parts.front().checkpoint;
+  out.candidates = parts.front().candidates;
+  out.ran_on = parts.front().ran_on;
+  std::set<std::string> scanned;
+  std::set<std::string> ran_on;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    ScanResult& part = parts[p];
+    if (part.candidates != out.candidates)
+      return Error{"part " + std::to_string(p + 1) + " scanned other candidates than part 1"};
+    ran_on.insert(part.ran_on);
+    out.bytes += part.bytes;
+    for (TensorScan& t : part.tensors) {
+      if (!scanned.insert(t.name).second)
+        return Error{"tensor '" + printable(t.name) + "' is in more than one part (part " + std::to_string(p + 1) +
+                     ")"};
+      out.tensors.push_back(std::move(t));
+    }
+  }
+  // A tensor one part skipped (it did not match that part's --tensors) and another scanned is scanned.
+  std::set<std::string> skipped;
+  for (const ScanResult& part : parts)
+    for (const SkippedTensor& s : part.skipped)
+      if (!scanned.count(s.name) && skipped.insert(s.name).second) out.skipped.push_back(s);
+  if (ran_on.size() > 1) {
+    out.ran_on.clear();
+    for (const std::string& where : ran_on) out.ran_on.append(out.ran_on.empty() ? "" : ", ").append(where);
+  }
+  return out;
+}
+
+std::string scan_csv(const ScanResult& r) {
+  std::string s =
+      "tensor,layer,role,shape,params,stored,amax,rms,amax_over_rms,kurtosis,channel_amax_spread,candidate,"
+      "bits_per_param,sqnr_db,normwise,error_energy,max_abs,max_rel,saturated,flushed\n";
+  for (const TensorScan& t : r.tensors)
+    for (const CandidateScore& c : t.scores) {
+      s.append(csv_text(t.name)).append(",");
+      s.append(t.place.layer ? std::to_string(*t.place.layer) : "").append(",");
+      s.append(csv_text(t.place.role)).append(",").append(shape_field(t.shape)).append(",");
+      s.append(std::to_string(t.params)).append(",").append(t.stored).append(",");
+      for (double v : {t.stats.amax, t.stats.rms, t.stats.crest, t.stats.kurtosis, t.stats.channel_spread})
+        s.append(csv_number(v)).append(",");
+      s.append(c.candidate).append(",");
+      for (double v : {c.bits_per_param, c.sqnr_db, c.normwise, c.error_energy, c.max_abs, c.max_rel})
+        s.append(csv_number(v)).append(",");
+      s.append(std::to_string(c.saturated)).append(",").append(std::to_string(c.flushed)).append("\n");
+    }
+  return s;
+}
+
+std::string plan_csv(const ScanResult& r, const PlanReport& p) {
+  std::string s = "tensor,params,candidate,bits_per_param,sqnr_db,error_energy\n";
+  for (size_t i = 0; i < r.tensors.size(); ++i) {
+    const CandidateScore& c = r.tensors[i].scores[p.plan.choice[i]];
+    s.append(csv_text(r.tensors[i].name)).append(",").append(std::to_string(r.tensors[i].params)).append(",");
+    s.append(c.candidate).append(",").append(csv_number(c.bits_per_param)).append(",");
+    s.append(csv_number(c.sqnr_db)).append(",").append(csv_number(c.error_energy)).append("\n");
+  }
+  return s;
+}
+
+std::string frontier_csv(const ScanResult& r, const std::vector<PlanPoint>& frontier) {
+  std::string s = "bits_per_param,error_energy,sqnr_db\n";
+  for (const PlanPoint& p : frontier)
+    s.append(csv_number(p.bits_per_param))
+        .append(",")
+        .append(csv_number(p.error))
+        .append(",")
+        .append(csv_number(total_sqnr_db(r, p.error)))
+        .append("\n");
+  return s;
+}
+
+Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vector<std::string>& pins) {
+  std::vector<PlanItem> items(r.tensors.size());
+  for (size_t i = 0; i < r.tensors.size(); ++i) {
+    items[i].params = double(r.tensors[i].params);
+    for (const CandidateScore& c : r.tensors[i].scores) {
+      items[i].bits.push_back(c.bits_per_param);
+      items[i].error.push_back(c.error_energy);
+    }
+  }
+  for (const std::string& pin : pins) {
+    const size_t eq = pin.rfind('=');
+    if (eq == std::string::npos || eq == 0) return Error{"--pin '" + printable(pin) + "' is not NAME=CANDIDATE"};
+    const std::string name = pin.substr(0, eq), cand = pin.substr(eq + 1);
+    size_t t = 0;
+    while (t < r.tensors.size() && r.tensors[t].name != name) ++t;
+    if (t == r.tensors.size()) return Error{"--pin: no scanned tensor '" + printable(name) + "'"};
+    auto parsed = parse_candidate(cand);
+    if (!parsed) return Error{"--pin: " + parsed.error()};
+    size_t c = 0;
+    while (c < r.candidates.size() && r.candidates[c] != parsed->text()) ++c;
+    if (c == r.candidates.size()) return Error{"--pin: " + printable(cand) + " is not one of the scan's candidates"};
+    if (items[t].pinned) return Error{"--pin: tensor '" + printable(name) + "' is pinned twice"};
+    items[t].pinned = c;
+  }
+  return items;
+}
+
+double total_sqnr_db(const ScanResult& r, double error) {
+  double energy = 0;
+  for (const TensorScan& t : r.tensors) energy += t.energy;
+  return error > 0 ? 10 * std::log10(energy / error) : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace pl::experiment

@@ -1,0 +1,48 @@
+// A scan's results as JSON (the `scan --json` object and an --out folder's result.json, which
+// `scan --merge` reads back) and as CSV tables. Figures that are not finite (an SQNR of a
+// candidate that keeps the tensor exactly, an error with an Inf in it) are written as null in
+// JSON and as inf in CSV, and read back as Inf.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/experiment/scan/checkpoint_scan.h"
+#include "core/experiment/scan/precision_plan.h"
+#include "core/util/expected.h"
+
+namespace pl::experiment {
+
+// A plan with what it was made for.
+struct PlanReport {
+  double budget = 0;
+  Plan plan;
+  std::vector<std::string> pins;  // "NAME=CANDIDATE" as given
+};
+
+nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& frontier,
+                            const std::optional<PlanReport>& plan);
+// A result.json read back: the checkpoint, candidates, tensors and skipped (not the plan).
+Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& what);
+
+// Several scans of parts of one checkpoint as one: the same candidates in the same order, no
+// tensor twice.
+Expected<ScanResult> merge_scans(std::vector<ScanResult> parts);
+
+// One row per tensor and candidate: name, layer, role, shape, params, stored dtype, the
+// tensor's statistics and the candidate's figures.
+std::string scan_csv(const ScanResult& r);
+// One row per tensor: name, params, candidate chosen, bits per parameter, error energy, SQNR.
+std::string plan_csv(const ScanResult& r, const PlanReport& p);
+// One row per frontier point: bits per parameter, total error energy, total SQNR in dB.
+std::string frontier_csv(const ScanResult& r, const std::vector<PlanPoint>& frontier);
+
+// The plan's items from a scan (`pins` chosen by the user: NAME=CANDIDATE, NAME exact).
+Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vector<std::string>& pins);
+// The whole checkpoint's SQNR for a total error energy: 10 log10(sum ||x||^2 / error).
+double total_sqnr_db(const ScanResult& r, double error);
+
+}  // namespace pl::experiment

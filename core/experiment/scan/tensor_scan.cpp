@@ -1,0 +1,194 @@
+#include "core/experiment/scan/tensor_scan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/quantise/amax.h"
+#include "core/util/parallel.h"
+#include "core/util/printable.h"
+
+namespace pl::experiment {
+namespace {
+
+constexpr size_t kSumBlock = 4096;  // partial sums per block, added in block order
+
+// fn(begin, end) -> Part over fixed blocks of `n` elements, on every core; the parts folded in
+// block order with `add`, so the total does not depend on how the blocks were shared out.
+template <typename Part, typename Fn, typename Add>
+Part fold_blocks(size_t n, Fn&& fn, Add&& add) {
+  const size_t blocks = (n + kSumBlock - 1) / kSumBlock;
+  std::vector<Part> parts(blocks);
+  parallel_for(
+      blocks, 0,
+      [&](size_t b0, size_t b1) {
+        for (size_t b = b0; b < b1; ++b) parts[b] = fn(b * kSumBlock, std::min(n, (b + 1) * kSumBlock));
+      },
+      4);
+  Part total{};
+  for (const Part& p : parts) add(total, p);
+  return total;
+}
+
+struct Moments {  // over finite elements
+  double s1 = 0, s2 = 0, s3 = 0, s4 = 0, amax = 0;
+  size_t finite = 0, nonfinite = 0;
+};
+
+Moments moments_of(std::span<const double> x) {
+  return fold_blocks<Moments>(
+      x.size(),
+      [&](size_t b, size_t e) {
+        Moments m;
+        for (size_t i = b; i < e; ++i) {
+          const double v = x[i];
+          if (!std::isfinite(v)) {
+            ++m.nonfinite;
+            continue;
+          }
+          const double v2 = v * v;
+          m.s1 += v, m.s2 += v2, m.s3 += v2 * v, m.s4 += v2 * v2;
+          m.amax = std::max(m.amax, std::fabs(v));
+          ++m.finite;
+        }
+        return m;
+      },
+      [](Moments& t, const Moments& m) {
+        t.s1 += m.s1, t.s2 += m.s2, t.s3 += m.s3, t.s4 += m.s4;
+        t.amax = std::max(t.amax, m.amax);
+        t.finite += m.finite, t.nonfinite += m.nonfinite;
+      });
+}
+
+struct ErrorPart {
+  double e2 = 0, max_abs = 0, max_rel = 0;
+};
+
+ErrorPart errors_of(std::span<const double> q, std::span<const double> x) {
+  return fold_blocks<ErrorPart>(
+      x.size(),
+      [&](size_t b, size_t e) {
+        ErrorPart p;
+        for (size_t i = b; i < e; ++i) {
+          if (!std::isfinite(x[i])) continue;
+          const double d = std::fabs(q[i] - x[i]);  // NaN when q is NaN: counted as Inf below
+          const double err = std::isnan(d) ? std::numeric_limits<double>::infinity() : d;
+          p.e2 += err * err;
+          p.max_abs = std::max(p.max_abs, err);
+          if (x[i] != 0) p.max_rel = std::max(p.max_rel, err / std::fabs(x[i]));
+        }
+        return p;
+      },
+      [](ErrorPart& t, const ErrorPart& p) {
+        t.e2 += p.e2;
+        t.max_abs = std::max(t.max_abs, p.max_abs);
+        t.max_rel = std::max(t.max_rel, p.max_rel);
+      });
+}
+
+// The tensor as a matrix: its leading dimensions by its last.
+size_t cols_of(const std::vector<size_t>& shape) { return shape.empty() ? 1 : std::max<size_t>(shape.back(), 1); }
+
+// The first pass: moments, and the amax of every row for the channel spread.
+TensorStats stats_pass(const io::MappedFile& shard, const io::CheckpointTensor& t, size_t rows, size_t cols,
+                       size_t chunk_rows, const std::atomic<bool>* cancel, double& energy, Status& failed) {
+  std::vector<double> values, row_amax(rows);
+  Moments m;
+  for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
+    if (cancel && cancel->load()) return {};
+    const size_t k = std::min(chunk_rows, rows - r0);
+    if (auto st = io::read_elements(shard, t, r0 * cols, k * cols, values); !st) {
+      failed = st;
+      return {};
+    }
+    const Moments part = moments_of(values);
+    m.s1 += part.s1, m.s2 += part.s2, m.s3 += part.s3, m.s4 += part.s4;
+    m.amax = std::max(m.amax, part.amax);
+    m.finite += part.finite, m.nonfinite += part.nonfinite;
+    parallel_for(
+        k, 0,
+        [&](size_t a, size_t b) {
+          for (size_t r = a; r < b; ++r) row_amax[r0 + r] = amax_of(std::span(values).subspan(r * cols, cols));
+        },
+        rows_worth_a_thread(cols));
+  }
+  TensorStats s;
+  s.amax = m.amax;
+  s.nonfinite = m.nonfinite;
+  energy = m.s2;
+  if (m.finite > 0) {
+    const double n = double(m.finite), mean = m.s1 / n, ex2 = m.s2 / n, ex3 = m.s3 / n, ex4 = m.s4 / n;
+    s.rms = std::sqrt(ex2);
+    s.crest = s.rms > 0 ? s.amax / s.rms : 0;
+    const double m2 = ex2 - mean * mean;
+    const double m4 = ex4 - 4 * mean * ex3 + 6 * mean * mean * ex2 - 3 * mean * mean * mean * mean;
+    s.kurtosis = m2 > 0 ? m4 / (m2 * m2) : 0;
+  }
+  if (rows > 1) {
+    std::vector<double> sorted = row_amax;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(rows / 2), sorted.end());
+    const double median = sorted[rows / 2];
+    const double top = *std::max_element(row_amax.begin(), row_amax.end());
+    s.channel_spread = median > 0 ? top / median : top > 0 ? std::numeric_limits<double>::infinity() : 1;
+  }
+  return s;
+}
+
+void finish(CandidateScore& c, double energy) {
+  c.normwise = energy > 0 ? std::sqrt(c.error_energy / energy) : c.error_energy > 0 ? INFINITY : 0;
+  c.sqnr_db = c.error_energy > 0 ? 10 * std::log10(energy / c.error_energy) : INFINITY;
+}
+
+}  // namespace
+
+Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::CheckpointTensor& t,
+                                 const std::vector<Candidate>& candidates, const TensorScanOptions& o,
+                                 const std::function<void(uint64_t)>& progress, const std::atomic<bool>* cancel,
+                                 std::string& device_error) {
+  TensorScan out;
+  out.name = t.name;
+  out.shape = t.shape;
+  out.stored = t.stored;
+  out.params = t.params;
+  out.place = place_of(t.name);
+  if (!t.is_float()) return Error{"tensor '" + printable(t.name) + "' holds " + t.stored + " integers, not weights"};
+  if (t.params == 0) return Error{"tensor '" + printable(t.name) + "' is empty"};
+  const size_t cols = cols_of(t.shape), rows = t.params / cols;
+  const size_t chunk_rows = std::max<size_t>(1, o.chunk_elements / cols);
+  Status failed;
+  out.stats = stats_pass(shard, t, rows, cols, chunk_rows, cancel, out.energy, failed);
+  if (!failed) return Error{failed.error()};
+  if (cancel && cancel->load()) return Error{"cancelled"};
+
+  out.scores.resize(candidates.size());
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    out.scores[i].candidate = candidates[i].text();
+    out.scores[i].bits_per_param = bits_per_param(candidates[i], rows, cols);
+  }
+  std::vector<double> values;
+  for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
+    if (cancel && cancel->load()) return Error{"cancelled"};
+    const size_t k = std::min(chunk_rows, rows - r0);
+    if (auto st = io::read_elements(shard, t, r0 * cols, k * cols, values); !st) return Error{st.error()};
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      Scaling s = candidates[i].scaling;
+      s.tensor_amax = out.stats.amax;
+      const Quantised q = quantise(values, k, cols, candidates[i].dtype, s, o.cast, 0,
+                                   is_float(candidates[i].dtype) ? o.device : nullptr);
+      if (!q.device_error.empty() && device_error.empty()) device_error = q.device_error;
+      const ErrorPart e = errors_of(q.dequantised(), values);
+      CandidateScore& c = out.scores[i];
+      c.error_energy += e.e2;
+      c.max_abs = std::max(c.max_abs, e.max_abs);
+      c.max_rel = std::max(c.max_rel, e.max_rel);
+      c.saturated += q.saturated;
+      c.flushed += q.flushed;
+    }
+    if (progress) progress((r0 + k) * cols * (t.bytes / t.params));
+  }
+  for (CandidateScore& c : out.scores) finish(c, out.energy);
+  shard.release(t.offset, t.offset + t.bytes);
+  return out;
+}
+
+}  // namespace pl::experiment

@@ -1,0 +1,74 @@
+// One tensor of a checkpoint under every candidate format, in two streamed passes over its
+// bytes: the tensor's own statistics (and the amax per-tensor scales need), then every candidate
+// on each run of rows as it is decoded. A large tensor is never whole in memory: it is read a
+// run of whole rows at a time (per-channel and block scales stay inside a row; per-tensor and
+// NVFP4's tensor scale take the first pass's amax), so the codec's bits are the cast
+// experiment's. Sums are taken in fixed blocks and added in order: the figures do not depend
+// on the thread count.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/dtype/device/cast_policy.h"
+#include "core/experiment/scan/candidate.h"
+#include "core/experiment/scan/tensor_place.h"
+#include "core/io/checkpoint.h"
+#include "core/util/expected.h"
+
+namespace pl::experiment {
+
+// The tensor's own figures, over its finite elements.
+struct TensorStats {
+  double amax = 0;      // largest |x|
+  double rms = 0;       // sqrt(mean x^2)
+  double crest = 0;     // amax / rms: how far the largest element stands out (0 for a zero tensor)
+  double kurtosis = 0;  // m4 / m2^2 about the mean (3 for a normal distribution; 0 when m2 is 0)
+  // The largest row (output channel) amax over the median row amax: outlier channels show here
+  // (1 for a single row or an all-zero tensor).
+  double channel_spread = 1;
+  size_t nonfinite = 0;  // Inf and NaN elements, left out of every figure
+};
+
+// What the candidate does to the tensor: x the tensor, q(x) the candidate's dequantised copy.
+struct CandidateScore {
+  std::string candidate;
+  double bits_per_param = 0;
+  double error_energy = 0;  // ||q(x) - x||^2 (Inf when q(x) holds an Inf or NaN where x is finite)
+  double normwise = 0;      // ||q(x) - x|| / ||x||
+  double sqnr_db = 0;       // 20 log10(||x|| / ||q(x) - x||); Inf when q(x) = x
+  double max_abs = 0;       // max |q(x) - x|
+  double max_rel = 0;       // max |q(x) - x| / |x| over x != 0
+  size_t saturated = 0;     // past the dtype's range (quantise's count)
+  size_t flushed = 0;       // nonzero elements that became zero
+};
+
+struct TensorScan {
+  std::string name;
+  std::vector<size_t> shape;
+  std::string stored;  // "BF16"
+  size_t params = 0;
+  TensorPlace place;
+  TensorStats stats;
+  double energy = 0;                   // ||x||^2
+  std::vector<CandidateScore> scores;  // one per candidate, in the candidates' order
+};
+
+struct TensorScanOptions {
+  CastOptions cast;                         // the rounding mode (scaled recipes saturate)
+  const RoundArray* device = nullptr;       // rounds float elements on a device (on_device.h)
+  size_t chunk_elements = size_t{1} << 20;  // a run of rows holds about this many elements
+};
+
+// `progress(bytes)`: how many of the tensor's bytes the second pass has read so far. Stops with
+// "cancelled" when `cancel` is raised between runs of rows; `device_error` gets a device's
+// failure (the CPU then rounded those elements).
+Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::CheckpointTensor& t,
+                                 const std::vector<Candidate>& candidates, const TensorScanOptions& o,
+                                 const std::function<void(uint64_t)>& progress, const std::atomic<bool>* cancel,
+                                 std::string& device_error);
+
+}  // namespace pl::experiment

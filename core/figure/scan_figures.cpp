@@ -1,0 +1,143 @@
+#include "core/figure/scan_figures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace pl::figure {
+namespace {
+
+using experiment::ScanResult;
+
+double sqnr_db(double energy, double error) {
+  return error > 0 ? 10 * std::log10(energy / error) : std::numeric_limits<double>::infinity();
+}
+
+std::string bits_text(double v) {
+  char s[32];
+  std::snprintf(s, sizeof s, "%.4g", v);
+  return s;
+}
+
+}  // namespace
+
+Figure scan_heatmap_figure(const ScanResult& r) {
+  // Rows: the layers in order, then each tensor outside them under its role, in checkpoint order.
+  std::map<long, size_t> layer_row;
+  std::vector<std::string> outside;
+  for (const auto& t : r.tensors)
+    if (t.place.layer) layer_row.emplace(*t.place.layer, 0);
+    else if (std::find(outside.begin(), outside.end(), t.place.role) == outside.end()) outside.push_back(t.place.role);
+  Figure f;
+  f.name = "sqnr-heatmap";
+  f.tab = "SQNR by layer";
+  f.title = "SQNR of each layer in each candidate";
+  std::vector<std::string> rows;
+  for (auto& [layer, row] : layer_row) {
+    row = rows.size();
+    rows.push_back(std::to_string(layer));
+  }
+  for (const std::string& role : outside)  // "model.embed_tokens": its last name says enough
+    rows.push_back(role.substr(role.rfind('.') == std::string::npos ? 0 : role.rfind('.') + 1));
+  const size_t cols = r.candidates.size();
+  std::vector<double> energy(rows.size(), 0), error(rows.size() * cols, 0);
+  for (const auto& t : r.tensors) {
+    const size_t row =
+        t.place.layer ? layer_row[*t.place.layer]
+                      : layer_row.size() + static_cast<size_t>(std::find(outside.begin(), outside.end(), t.place.role) -
+                                                               outside.begin());
+    energy[row] += t.energy;
+    for (size_t c = 0; c < cols; ++c) error[row * cols + c] += t.scores[c].error_energy;
+  }
+  Heatmap h;
+  h.rows = rows.size(), h.cols = cols;
+  h.map = Colormap::Viridis;
+  h.colorbar_label = "SQNR (dB)";
+  double lo = INFINITY, hi = -INFINITY;
+  bool exact = false;
+  for (size_t row = 0; row < rows.size(); ++row)
+    for (size_t c = 0; c < cols; ++c) {
+      const double v = sqnr_db(energy[row], error[row * cols + c]);
+      h.values.push_back(v);
+      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+      exact = exact || (std::isinf(v) && v > 0);
+    }
+  if (!(lo <= hi)) lo = 0, hi = 1;
+  for (double& v : h.values)
+    if (std::isinf(v)) v = v > 0 ? hi : lo;  // exact cells at the top of the scale, ruined ones at the bottom
+  h.vmin = std::floor(lo), h.vmax = std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1;
+  f.heatmap = std::move(h);
+  f.subtitle = std::to_string(r.tensors.size()) + " tensors of " + r.checkpoint +
+               (exact ? "; cells without any error take the top colour" : "");
+  f.x.label = "candidate";
+  for (const std::string& c : r.candidates) {
+    auto parsed = experiment::parse_candidate(c);
+    f.x.categories.push_back(parsed ? parsed->short_text() : c);
+  }
+  f.y.label = layer_row.empty() ? "tensor" : "layer";
+  f.y.categories = std::move(rows);
+  return f;
+}
+
+Figure frontier_figure(const ScanResult& r, const std::vector<experiment::PlanPoint>& frontier,
+                       const std::optional<experiment::PlanReport>& plan) {
+  Figure f;
+  f.name = "plan-frontier";
+  f.tab = "plan frontier";
+  f.title = "Mixed-precision plans: error against size";
+  f.subtitle = "SQNR over the " + std::to_string(r.tensors.size()) + " scanned tensors (higher is better); " +
+               std::to_string(frontier.size()) + " plans on the frontier";
+  f.x.label = "bits per parameter (average, scales included)";
+  f.y.label = "SQNR (dB)";
+  double energy = 0, params = 0;
+  for (const auto& t : r.tensors) energy += t.energy, params += double(t.params);
+  Series line;
+  line.label = "frontier: least error for its bits";
+  line.kind = SeriesKind::Line;
+  line.color = palette(0);
+  for (const auto& p : frontier)
+    if (std::isfinite(sqnr_db(energy, p.error))) {
+      line.x.push_back(p.bits_per_param);
+      line.y.push_back(sqnr_db(energy, p.error));
+    }
+  f.series.push_back(std::move(line));
+  // Each candidate for every tensor: one marker each, named beside it.
+  Series uniform;
+  uniform.label = "one candidate for every tensor";
+  uniform.kind = SeriesKind::Points;
+  uniform.color = palette(1);
+  for (size_t c = 0; c < r.candidates.size(); ++c) {
+    double bits = 0, error = 0;
+    for (const auto& t : r.tensors)
+      bits += t.scores[c].bits_per_param * double(t.params), error += t.scores[c].error_energy;
+    if (!std::isfinite(sqnr_db(energy, error)) || params <= 0) continue;
+    auto parsed = experiment::parse_candidate(r.candidates[c]);
+    uniform.x.push_back(bits / params);
+    uniform.y.push_back(sqnr_db(energy, error));
+    uniform.point_labels.push_back(parsed ? parsed->short_text() : r.candidates[c]);
+  }
+  f.series.push_back(std::move(uniform));
+  if (plan) {
+    Series chosen;
+    chosen.label = "the plan: " + bits_text(plan->plan.point.bits_per_param) + " bits, " +
+                   bits_text(sqnr_db(energy, plan->plan.point.error)) + " dB";
+    chosen.kind = SeriesKind::Points;
+    chosen.color = palette(4);
+    if (std::isfinite(sqnr_db(energy, plan->plan.point.error))) {
+      chosen.x.push_back(plan->plan.point.bits_per_param);
+      chosen.y.push_back(sqnr_db(energy, plan->plan.point.error));
+    }
+    f.series.push_back(std::move(chosen));
+    f.annotations.push_back(
+        {AnnotationKind::VerticalLine, plan->budget, "budget " + bits_text(plan->budget) + " bits", palette(4), true});
+  }
+  return f;
+}
+
+std::vector<Figure> scan_figures(const ScanResult& r, const std::vector<experiment::PlanPoint>& frontier,
+                                 const std::optional<experiment::PlanReport>& plan) {
+  return {scan_heatmap_figure(r), frontier_figure(r, frontier, plan)};
+}
+
+}  // namespace pl::figure

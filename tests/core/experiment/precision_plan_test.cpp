@@ -1,0 +1,127 @@
+// The mixed-precision plan against an exhaustive search over every combination of candidates,
+// on small random cases: each frontier point is the least error any plan reaches for its bits,
+// and a plan within a budget is feasible and never better than the true optimum (nor worse than
+// the frontier point below its budget).
+#include "core/experiment/scan/precision_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace pl::experiment {
+namespace {
+
+std::vector<PlanItem> random_items(std::mt19937_64& rng, size_t tensors, size_t candidates) {
+  const double kBits[] = {4.25, 4.5, 6.25, 8.0, 8.5, 16.0};
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<PlanItem> items(tensors);
+  for (PlanItem& it : items) {
+    it.params = std::floor(1 + 999 * unit(rng));
+    for (size_t c = 0; c < candidates; ++c) {
+      const double bits = kBits[rng() % 6];
+      it.bits.push_back(bits);
+      // Roughly halving per extra bit, with noise, so some candidates are dominated.
+      it.error.push_back(it.params * std::exp2(-bits) * (0.2 + 2 * unit(rng)));
+    }
+  }
+  return items;
+}
+
+// The least total error of any plan costing at most `budget` bits per parameter.
+double exhaustive_best(const std::vector<PlanItem>& items, double budget) {
+  double params = 0;
+  for (const PlanItem& it : items) params += it.params;
+  std::vector<size_t> pick(items.size(), 0);
+  double best = INFINITY;
+  for (;;) {
+    double cost = 0, error = 0;
+    bool allowed = true;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (items[i].pinned && pick[i] != *items[i].pinned) allowed = false;
+      cost += items[i].bits[pick[i]] * items[i].params;
+      error += items[i].error[pick[i]];
+    }
+    if (allowed && cost <= budget * params * (1 + 1e-12)) best = std::min(best, error);
+    size_t i = 0;
+    while (i < items.size() && ++pick[i] == items[i].bits.size()) pick[i++] = 0;
+    if (i == items.size()) return best;
+  }
+}
+
+TEST(PrecisionPlan, EveryFrontierPointIsOptimalForItsBits) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 60; ++trial) {
+    const auto items = random_items(rng, 2 + trial % 5, 2 + trial % 4);
+    const auto frontier = plan_frontier(items);
+    ASSERT_FALSE(frontier.empty());
+    for (size_t p = 0; p < frontier.size(); ++p) {
+      const double best = exhaustive_best(items, frontier[p].bits_per_param);
+      EXPECT_NEAR(frontier[p].error, best, 1e-9 * best) << "trial " << trial << " point " << p;
+      if (p > 0) {
+        EXPECT_GT(frontier[p].bits_per_param, frontier[p - 1].bits_per_param);
+        EXPECT_LT(frontier[p].error, frontier[p - 1].error);
+      }
+    }
+  }
+}
+
+TEST(PrecisionPlan, APlanFitsItsBudgetAndLiesBetweenTheFrontierAndTheOptimum) {
+  std::mt19937_64 rng(12);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  size_t exact = 0, cases = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const auto items = random_items(rng, 3 + trial % 4, 3);
+    const auto frontier = plan_frontier(items);
+    for (int b = 0; b < 10; ++b) {
+      const double budget = frontier.front().bits_per_param +
+                            unit(rng) * (frontier.back().bits_per_param - frontier.front().bits_per_param);
+      auto plan = plan_within(items, budget);
+      ASSERT_TRUE(plan) << plan.error();
+      double params = 0, cost = 0, error = 0;
+      for (size_t i = 0; i < items.size(); ++i) {
+        params += items[i].params;
+        cost += items[i].bits[plan->choice[i]] * items[i].params;
+        error += items[i].error[plan->choice[i]];
+      }
+      EXPECT_LE(cost / params, budget * (1 + 1e-12));
+      EXPECT_NEAR(plan->point.error, error, 1e-9 * error);
+      const double best = exhaustive_best(items, budget);
+      EXPECT_GE(error, best * (1 - 1e-12));
+      double below = INFINITY;  // the frontier point the budget passes
+      for (const PlanPoint& p : frontier)
+        if (p.bits_per_param <= budget * (1 + 1e-12)) below = p.error;
+      EXPECT_LE(error, below * (1 + 1e-12));
+      exact += error <= best * (1 + 1e-12);
+      ++cases;
+    }
+  }
+  // The greedy fill between frontier points finds the optimum in most cases (recorded, not a bound).
+  EXPECT_GT(exact, cases / 2) << exact << " of " << cases;
+}
+
+TEST(PrecisionPlan, KeepsPinnedTensorsAndRefusesABudgetTooSmall) {
+  std::vector<PlanItem> items(2);
+  items[0] = {100, {4.25, 8.5, 16}, {10, 1, 0.01}, std::nullopt};
+  items[1] = {100, {4.25, 8.5, 16}, {20, 2, 0.02}, size_t{2}};  // pinned to 16 bits
+  auto plan = plan_within(items, 12);
+  ASSERT_TRUE(plan) << plan.error();
+  EXPECT_EQ(plan->choice[1], 2u);
+  EXPECT_EQ(plan->choice[0], 0u);  // (16 + 8.5) / 2 > 12: only 4.25 fits beside the pin
+  auto tight = plan_within(items, 9);
+  ASSERT_FALSE(tight);
+  EXPECT_NE(tight.error().find("below the cheapest plan's 10.12"), std::string::npos) << tight.error();
+}
+
+TEST(PrecisionPlan, NeverChoosesACandidateWithAnInfiniteError) {
+  std::vector<PlanItem> items(1);
+  items[0] = {10, {8, 8.25, 16}, {INFINITY, 3, 1}, std::nullopt};
+  auto plan = plan_within(items, 8.3);
+  ASSERT_TRUE(plan) << plan.error();
+  EXPECT_EQ(plan->choice[0], 1u);
+  items[0].error = {INFINITY, NAN, INFINITY};
+  EXPECT_FALSE(plan_within(items, 20));
+}
+
+}  // namespace
+}  // namespace pl::experiment

@@ -1,0 +1,130 @@
+// The scan's parts: candidates and their bits per parameter, where a tensor's name places it,
+// and its results written as JSON and read back, merged from parts scanned apart.
+#include <gtest/gtest.h>
+
+#include "core/experiment/scan/candidate.h"
+#include "core/experiment/scan/checkpoint_scan.h"
+#include "core/experiment/scan/scan_json.h"
+#include "core/experiment/scan/tensor_place.h"
+
+namespace pl::experiment {
+namespace {
+
+TEST(ScanCandidate, ParsesTheSpellingsAndRefusesWhatCannotBe) {
+  auto c = parse_candidate("float8_e4m3fn:per-channel");
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(c->text(), "float8_e4m3fn:per-channel");
+  EXPECT_EQ(c->short_text(), "e4m3fn channel");
+  EXPECT_EQ(parse_candidate("bf16")->text(), "bfloat16");  // aliases name the same dtype
+  EXPECT_EQ(parse_candidate("float4_e2m1fn:mx:32")->text(), "float4_e2m1fn:mx");
+  const std::pair<const char*, const char*> refused[] = {
+      {"float4_e2m1fn:mx:16", "mx blocks hold 32 elements"}, {"int8", "int8 needs a scaling recipe"},
+      {"int8:nvfp4", "NVFP4 elements are float4_e2m1fn"},    {"float8_e4m3fn:delayed", "a checkpoint does not have"},
+      {"float8_e4m3fn:sideways", "no recipe 'sideways'"},    {"float9", "float9"},
+      {"bfloat16:none:1:2", "is DTYPE[:RECIPE[:BLOCK]]"},    {"float8_e4m3fn:per-tensor:x", "is not a whole number"},
+  };
+  for (const auto& [text, part] : refused) {
+    auto r = parse_candidate(text);
+    ASSERT_FALSE(r) << text;
+    EXPECT_NE(r.error().find(part), std::string::npos) << text << ": " << r.error();
+  }
+  EXPECT_NE(parse_candidates("bfloat16,bf16").error().find("named twice"), std::string::npos);
+  EXPECT_NE(parse_candidates("bfloat16,,int8:per-channel").error().find("empty entry"), std::string::npos);
+  auto defaults = parse_candidates(kDefaultCandidates);
+  ASSERT_TRUE(defaults) << defaults.error();
+  EXPECT_EQ(defaults->size(), 8u);
+}
+
+TEST(ScanCandidate, CountsTheScalesInTheBitsPerParameter) {
+  auto bits = [](const char* c, size_t rows, size_t cols) { return bits_per_param(*parse_candidate(c), rows, cols); };
+  EXPECT_EQ(bits("float4_e2m1fn:mx", 128, 4096), 4.25);
+  EXPECT_EQ(bits("float4_e2m1fn:nvfp4", 128, 4096), 4.5 + 32.0 / (128 * 4096));
+  EXPECT_EQ(bits("int8:per-channel", 128, 4096), 8 + 32.0 / 4096);
+  EXPECT_EQ(bits("uint8:per-channel-asymmetric", 128, 4096), 8 + 40.0 / 4096);
+  EXPECT_EQ(bits("float8_e4m3fn:per-tensor", 2, 4), 8 + 32.0 / 8);
+  EXPECT_EQ(bits("float6_e2m3fn:mx", 1, 40), 6 + 16.0 / 40);  // a partial last block has its scale
+  EXPECT_EQ(bits("bfloat16", 3, 3), 16);
+}
+
+TEST(TensorPlace, ReadsLayerRoleAndParameterFromTheName) {
+  const TensorPlace p = place_of("model.layers.12.mlp.down_proj.weight");
+  EXPECT_EQ(p.stack, "model.layers");
+  EXPECT_EQ(p.layer, 12);
+  EXPECT_EQ(p.role, "mlp.down_proj");
+  EXPECT_EQ(p.param, "weight");
+  const TensorPlace e = place_of("model.embed_tokens.weight");
+  EXPECT_FALSE(e.layer);
+  EXPECT_EQ(e.role, "model.embed_tokens");
+  EXPECT_EQ(place_of("transformer.h.3.attn.c_attn.bias").role, "attn.c_attn");
+  EXPECT_EQ(place_of("blocks.3.weight").role, "weight");
+  EXPECT_EQ(place_of("blocks.3.weight").layer, 3);
+  EXPECT_EQ(place_of("lm_head").role, "lm_head");
+  EXPECT_FALSE(place_of("x.12345678901234.w").layer);  // too long for a layer number
+}
+
+ScanResult tiny_scan(const std::string& name, double err) {
+  ScanResult r;
+  r.checkpoint = "ckpt";
+  r.candidates = {"bfloat16", "int8:per-channel"};
+  TensorScan t;
+  t.name = name;
+  t.place = place_of(name);
+  t.shape = {2, 3};
+  t.params = 6;
+  t.stored = "F32";
+  t.energy = 4;
+  t.stats.amax = 1.5;
+  for (size_t c = 0; c < 2; ++c) {
+    CandidateScore s;
+    s.candidate = r.candidates[c];
+    s.bits_per_param = c ? 8 + 32.0 / 3 : 16;
+    s.error_energy = c ? err : 0;  // bfloat16 exact: SQNR Inf, written as null
+    s.sqnr_db = c ? 10 * std::log10(4 / err) : INFINITY;
+    s.saturated = c;
+    t.scores.push_back(s);
+  }
+  r.tensors.push_back(t);
+  return r;
+}
+
+TEST(ScanJson, ReadsBackWhatItWrites) {
+  const ScanResult r = tiny_scan("model.layers.0.mlp.up_proj.weight", 1e-4);
+  const auto j = scan_to_json(r, {}, std::nullopt);
+  EXPECT_TRUE(j["tensors"][0]["candidates"][0]["sqnr_db"].is_null());
+  auto back = scan_from_json(nlohmann::json::parse(j.dump()), "result.json");
+  ASSERT_TRUE(back) << back.error();
+  ASSERT_EQ(back->tensors.size(), 1u);
+  EXPECT_TRUE(std::isinf(back->tensors[0].scores[0].sqnr_db));
+  EXPECT_EQ(back->tensors[0].scores[1].error_energy, 1e-4);
+  EXPECT_EQ(back->tensors[0].place.layer, 0);
+  auto broken = j;
+  broken["tensors"][0]["params"] = 7u;
+  EXPECT_NE(scan_from_json(broken, "r.json").error().find("not the product of \"shape\""), std::string::npos);
+  broken = j;
+  broken["tensors"][0]["candidates"][1]["candidate"] = "float8_e4m3fn:mx";
+  EXPECT_NE(scan_from_json(broken, "r.json").error().find("not the scan's int8:per-channel"), std::string::npos);
+}
+
+TEST(ScanJson, MergesPartsAndRefusesOverlapsAndMismatches) {
+  auto merged = merge_scans({tiny_scan("a.weight", 1e-3), tiny_scan("b.weight", 1e-4)});
+  ASSERT_TRUE(merged) << merged.error();
+  EXPECT_EQ(merged->tensors.size(), 2u);
+  EXPECT_NE(merge_scans({tiny_scan("a.weight", 1e-3), tiny_scan("a.weight", 1e-3)}).error().find("more than one part"),
+            std::string::npos);
+  ScanResult other = tiny_scan("c.weight", 1e-3);
+  other.candidates[1] = "float8_e4m3fn:mx";
+  EXPECT_NE(merge_scans({tiny_scan("a.weight", 1e-3), other}).error().find("other candidates"), std::string::npos);
+}
+
+TEST(ScanJson, PinsNameAScannedTensorAndCandidate) {
+  const ScanResult r = tiny_scan("a.weight", 1e-3);
+  auto items = plan_items(r, {"a.weight=bf16"});
+  ASSERT_TRUE(items) << items.error();
+  EXPECT_EQ(items->at(0).pinned, 0u);
+  EXPECT_NE(plan_items(r, {"b.weight=bfloat16"}).error().find("no scanned tensor 'b.weight'"), std::string::npos);
+  EXPECT_NE(plan_items(r, {"a.weight=float8_e4m3fn:mx"}).error().find("not one of the scan's"), std::string::npos);
+  EXPECT_NE(plan_items(r, {"a.weight"}).error().find("is not NAME=CANDIDATE"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pl::experiment
