@@ -10,7 +10,8 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
   app.add_option("--size", f.size, "window or screenshot size, WIDTHxHEIGHT (else the remembered size)")->group(g);
   app.add_option(
          "--panel", o.panel,
-         "panel to open: formats promotion experiment throughput log scenarios explorer, or start (the start screen)")
+         "panel to open: formats promotion experiment throughput checkpoint log scenarios explorer, or start (the "
+         "start screen)")
       ->group(g);
   app.add_option("--presentation", f.presentation, "presentation mode: on | off (else the remembered setting)")
       ->check(CLI::IsMember({"on", "off"}))
@@ -34,6 +35,9 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
   app.add_option("--setup", o.setup, "an experiment file (JSON) the Experiment panel starts from")->group(g);
   app.add_option("--open", o.open, "a file opened as if dropped on the window (repeatable)")->group(g);
   app.add_option("--scenario", o.scenario, "the scenario the Scenarios panel opens (name or number)")->group(g);
+  app.add_option("--checkpoint", o.checkpoint,
+                 "a checkpoint the Checkpoint panel scans at start: a .safetensors file, an index or a folder")
+      ->group(g);
   app.add_option("--figure", o.figure, "the figure tab brought forward (error-heatmap, ...)")->group(g);
   app.add_option("--look-at", o.look_at,
                  "with --scenario: open its Nth look-at link (1, 2, ...), the panel in the state the text points at")
@@ -60,6 +64,7 @@ Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const Windo
   // The panel a file or scenario opens on when --panel is not given.
   if (!o.setup.empty() || !o.open.empty()) o.implied_panel = "experiment";
   if (!o.scenario.empty()) o.implied_panel = "scenarios";
+  if (!o.checkpoint.empty()) o.implied_panel = "checkpoint";
   if (o.look_at > 0 && o.scenario.empty())
     return Error{"--look-at opens a link of the --scenario given: give --scenario too"};
   return {};

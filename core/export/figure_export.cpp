@@ -216,6 +216,36 @@ struct Plot {
   double my(double v) const { return l.y.to_pixel(v); }
 };
 
+// A point's name beside its marker: right of it, else left, else a line above or below, the
+// first place that does not cover a name already drawn (two candidates of nearly equal bits and
+// SQNR wrote their names over each other).
+struct LabelBox {
+  double x0, y0, x1, y1;
+};
+void place_point_label(cairo_t* cr, const std::string& label, double px, double py, double fs,
+                       std::vector<LabelBox>& placed) {
+  const double size = 9 * fs;
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, size);
+  const double w = advance(cr, label), h = 1.2 * size, gap = 6 * fs;
+  const std::pair<double, double> tries[] = {{px + gap, py},     {px - gap - w, py},     {px + gap, py - h},
+                                             {px + gap, py + h}, {px - gap - w, py - h}, {px - gap - w, py + h}};
+  auto clear = [&](const LabelBox& b) {
+    return std::none_of(placed.begin(), placed.end(),
+                        [&](const LabelBox& o) { return b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1; });
+  };
+  LabelBox box{tries[0].first, tries[0].second - h / 2, tries[0].first + w, tries[0].second + h / 2};
+  for (const auto& [x, y] : tries) {
+    const LabelBox b{x, y - h / 2, x + w, y + h / 2};
+    if (clear(b)) {
+      box = b;
+      break;
+    }
+  }
+  text(cr, label, box.x0, (box.y0 + box.y1) / 2, size, 0, 0.5);
+  placed.push_back(box);
+}
+
 // A heat map figure: the cells and colour bar, the axes' titles and the corner indices.
 void draw_heatmap_figure(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, double fs) {
   draw_heatmap(cr, *f.heatmap, l.x0, l.y0, l.x1 - l.x0, l.y1 - l.y0, fs);
@@ -335,6 +365,7 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
            (!f.y.log || s.y[i] > 0);
   };
   std::vector<std::pair<double, double>> isolated;  // drawn after the line
+  std::vector<LabelBox> placed;                     // the point labels drawn so far
   bool pen = false;
   for (size_t i = 0; i < n; ++i) {
     if (!drawable(i)) {
@@ -347,7 +378,7 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
       cairo_fill(cr);
       if (i < s.point_labels.size()) {
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-        text(cr, s.point_labels[i], px + 6 * fs, py, 9 * fs, 0, 0.5);
+        place_point_label(cr, s.point_labels[i], px, py, fs, placed);
         set_color(cr, s.color);
       }
       continue;

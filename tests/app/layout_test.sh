@@ -3,7 +3,8 @@
 # presentation mode, through the window's layout check (--check-layout): no control off the
 # window without a scrollbar to reach it, every figure at least 320x180 and inside its pane.
 # The Experiment panel shows a run with its figures; the Scenarios panel scenario 10's figures
-# (once only title and legend at 1280x800); the Promotion panel a convolution's shape fields.
+# (once only title and legend at 1280x800); the Promotion panel a convolution's shape fields; the
+# Checkpoint panel the synthetic checkpoint's scan.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -16,11 +17,12 @@ declare -A extra=(
   [experiment]="--setup $tmp/setup.json"
   [scenarios]="--scenario 10"
   [explorer]="--value 448"
+  [checkpoint]="--checkpoint $(dirname "$0")/../data/checkpoint/sharded"
 )
 failed=0 checked=0
 for size in 1280x800 1600x1000 1920x1080; do
   for presentation in off on; do
-    for panel in formats promotion experiment throughput log scenarios explorer; do
+    for panel in ${PANELS:-formats promotion experiment throughput checkpoint log scenarios explorer}; do
       # shellcheck disable=SC2086
       log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$tmp/shot.png" --size "$size" --panel "$panel" \
             --presentation "$presentation" --no-settings --check-layout ${extra[$panel]:-} 2>&1)

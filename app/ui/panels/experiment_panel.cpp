@@ -36,6 +36,12 @@ Status ExperimentPanel::load_setup(const std::string& path) {
   return loaded;
 }
 
+Status ExperimentPanel::use_setup(const nlohmann::json& setup) {
+  Status loaded = setup_.load_json(setup, "the setup");
+  if (loaded) mark_asked();
+  return loaded;
+}
+
 void ExperimentPanel::drop_tensor(const std::string& path) { setup_.drop_tensor(path); }
 
 void ExperimentPanel::use_pair(DType input, DType weight, const std::string& framework, const std::string& op) {

@@ -31,6 +31,9 @@ class ExperimentPanel final : public Panel {
   bool busy() const override;
   // Start state from an experiment file (precision-lab --setup FILE.json).
   Status load_setup(const std::string& path);
+  // Start state from an experiment file's contents (a tensor's cast chosen in the Checkpoint
+  // panel), run at once.
+  Status use_setup(const nlohmann::json& setup);
   // The setup as an experiment file (what the window remembers for next time).
   nlohmann::json setup_json() const;
   // A .npy or .safetensors file dropped on the window: it becomes the tensor field under the

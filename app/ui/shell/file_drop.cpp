@@ -1,5 +1,7 @@
 #include "app/ui/shell/file_drop.h"
 
+#include <filesystem>
+
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
@@ -33,6 +35,9 @@ std::vector<std::string> take_dropped_files() {
 }
 
 DropKind drop_kind(const std::string& path) {
+  std::error_code ec;
+  if (ends_with(path, ".safetensors.index.json") || std::filesystem::is_directory(path, ec))
+    return DropKind::Checkpoint;
   if (ends_with(path, ".json")) return DropKind::Setup;
   if (ends_with(path, ".npy") || ends_with(path, ".safetensors")) return DropKind::Tensor;
   return DropKind::Unknown;

@@ -12,9 +12,9 @@ namespace pl::ui {
 void install_file_drop(GLFWwindow* window);
 std::vector<std::string> take_dropped_files();
 
-// What a dropped file is for, by its name: an experiment file to open, a tensor to run on, or
-// neither (the reason, for the log).
-enum class DropKind { Setup, Tensor, Unknown };
+// What a dropped file is for, by its name: an experiment file to open, a tensor to run on, a
+// checkpoint to scan (a sharded checkpoint's index, or a folder), or none of them.
+enum class DropKind { Setup, Tensor, Checkpoint, Unknown };
 DropKind drop_kind(const std::string& path);
 
 }  // namespace pl::ui

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app/gl/framebuffer.h"
+#include "app/ui/panels/checkpoint_panel.h"
 #include "app/ui/panels/experiment_panel.h"
 #include "app/ui/panels/explorer_panel.h"
 #include "app/ui/panels/formats_panel.h"
@@ -68,6 +69,7 @@ struct App {
   bool theme_changed = false;  // applied between frames
   float theme_scale = 0;       // the display scale the theme was built for
   ExperimentPanel* experiment = nullptr;
+  CheckpointPanel* checkpoint = nullptr;
   StartScreen start;
   BackgroundTask capture;  // F12's PNG, encoded and written off the UI thread (joined first)
 };
@@ -141,9 +143,14 @@ void draw_frame(App& app, int width, int height) {
 }
 
 // A file dropped on the window (or named by --open): an experiment file opens in the Experiment
-// panel, a tensor becomes one of its operands; anything else is logged and ignored.
+// panel, a tensor becomes one of its operands, a checkpoint's index or folder is scanned in the
+// Checkpoint panel; anything else is logged and ignored.
 void open_file(App& app, const std::string& path) {
   switch (drop_kind(path)) {
+    case DropKind::Checkpoint:
+      app.checkpoint->open(path);
+      app.select_panel = "checkpoint";
+      return;
     case DropKind::Setup:
       if (auto loaded = app.experiment->load_setup(path); !loaded)
         app.log.add("window", "not opened: " + loaded.error());
@@ -151,7 +158,9 @@ void open_file(App& app, const std::string& path) {
       break;
     case DropKind::Tensor: app.experiment->drop_tensor(path); break;
     case DropKind::Unknown:
-      app.log.add("window", "ignored " + path + ": drop an experiment .json, a .npy or a .safetensors file");
+      app.log.add("window",
+                  "ignored " + path +
+                      ": drop an experiment .json, a .npy or .safetensors file, or a checkpoint's index or folder");
       return;
   }
   app.select_panel = "experiment";
@@ -239,6 +248,14 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
     app.select_panel = "experiment";
   });
   app.panels.push_back(std::move(throughput));
+  auto checkpoint = std::make_unique<CheckpointPanel>(app.log);
+  checkpoint->on_open_cast([&app](const nlohmann::json& setup) {
+    if (auto used = app.experiment->use_setup(setup); !used) app.log.add("checkpoint", "not opened: " + used.error());
+    else app.select_panel = "experiment";
+  });
+  app.checkpoint = checkpoint.get();
+  if (!o.checkpoint.empty()) app.checkpoint->open(o.checkpoint);
+  app.panels.push_back(std::move(checkpoint));
   app.panels.push_back(std::make_unique<LogPanel>(app.log));
   auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
   scenarios->on_open_link([&app, promotion_panel, formats_panel](const scenario::Scenario::PanelLink& link) {

@@ -139,7 +139,10 @@ void SetupView::follow_file_shapes(const MatmulSpec& ran) {
 Status SetupView::load(const std::string& path) {
   auto read = io::read_json_file(path);
   if (!read) return Error{read.error()};
-  const nlohmann::json& j = *read;
+  return load_json(*read, path);
+}
+
+Status SetupView::load_json(const nlohmann::json& j, const std::string& path) {
   const std::string kind = experiment_kind(j);
   if (kind == "matmul" || kind == "linear") {
     auto spec = matmul_spec_from_json(j);

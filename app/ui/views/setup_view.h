@@ -28,6 +28,8 @@ class SetupView {
 
   // From an experiment file (precision-lab --setup FILE.json).
   Status load(const std::string& path);
+  // From an experiment file's contents; `what` names it in messages.
+  Status load_json(const nlohmann::json& j, const std::string& what);
   // The setup as an experiment file (what the window remembers, what export writes).
   nlohmann::json json() const;
   // A tensor file dropped on the window, placed in the field under the mouse on the next frame

@@ -6,11 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "core/experiment/roundtrip.h"
 #include "core/util/thread_limit.h"
 
 namespace pl::experiment {
@@ -78,6 +80,39 @@ TEST(CheckpointScan, EveryFigureMatchesTheNumPyComputation) {
     }
   }
   EXPECT_EQ(compared, 16u * 8u);
+}
+
+// A scanned tensor in a candidate is the cast experiment of that tensor in that dtype and recipe
+// (what clicking its cell in the Checkpoint panel opens): the same maxima bit for bit.
+TEST(CheckpointScan, AgreesWithTheCastExperimentOnTheSameTensor) {
+  const nlohmann::json e = expected();
+  const ScanOptions o = options_for(e);
+  const ScanResult r = scan(o);
+  auto c = io::open_checkpoint(kSharded);
+  size_t compared = 0;
+  for (const io::CheckpointTensor& t : c->tensors) {
+    if (t.name.find("q_proj") == std::string::npos && t.name.find("lm_head") == std::string::npos) continue;
+    const auto scanned = std::find_if(r.tensors.begin(), r.tensors.end(), [&](auto& s) { return s.name == t.name; });
+    ASSERT_NE(scanned, r.tensors.end());
+    for (size_t k = 0; k < o.candidates.size(); ++k) {
+      RoundtripSpec spec;
+      spec.config.dtype = o.candidates[k].dtype;
+      spec.config.scaling = o.candidates[k].scaling;
+      spec.input_file = c->shards[t.shard] + ":" + t.name;
+      auto cast = run_roundtrip(spec);
+      ASSERT_TRUE(cast) << cast.error();
+      const CandidateScore& s = scanned->scores[k];
+      EXPECT_EQ(s.max_abs, cast->stats.max_abs) << t.name << " " << s.candidate;
+      EXPECT_EQ(s.max_rel, cast->stats.max_rel) << t.name << " " << s.candidate;
+      EXPECT_EQ(s.saturated, cast->saturated) << t.name << " " << s.candidate;
+      EXPECT_EQ(s.flushed, cast->flushed) << t.name << " " << s.candidate;
+      if (std::isfinite(s.sqnr_db)) {
+        EXPECT_NEAR(s.sqnr_db, cast->stats.sqnr_db, 1e-9) << t.name << " " << s.candidate;
+      }
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 3u * 8u);
 }
 
 TEST(CheckpointScan, OutlierChannelsShowInTheStatisticsAndTheRecipes) {

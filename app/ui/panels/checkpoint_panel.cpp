@@ -1,0 +1,318 @@
+#include "app/ui/panels/checkpoint_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/ui/shell/theme.h"
+#include "core/experiment/scan/checkpoint_scan.h"
+#include "core/experiment/spec/sweep_json.h"
+#include "core/figure/scan_figures.h"
+#include "core/util/printable.h"
+
+namespace pl::ui {
+namespace {
+
+using namespace experiment;
+
+constexpr int kFixedColumns = 8;  // tensor, layer, role, params, stored, amax/rms, kurtosis, spread
+
+std::string db_text(double v) {
+  if (std::isinf(v)) return v > 0 ? "exact" : "-inf";
+  char s[16];
+  std::snprintf(s, sizeof s, "%.1f", v);
+  return s;
+}
+
+std::string bytes_text(uint64_t bytes) {
+  char s[32];
+  const double b = double(bytes);
+  if (b >= 1e9) std::snprintf(s, sizeof s, "%.3g GB", b / 1e9);
+  else if (b >= 1e6) std::snprintf(s, sizeof s, "%.3g MB", b / 1e6);
+  else std::snprintf(s, sizeof s, "%.3g kB", b / 1e3);
+  return s;
+}
+
+std::string short_candidate(const std::string& c) {
+  auto parsed = parse_candidate(c);
+  return parsed ? parsed->short_text() : c;
+}
+
+}  // namespace
+
+CheckpointPanel::CheckpointPanel(RunLog& log) : log_(log) {
+  std::snprintf(candidates_field_, sizeof candidates_field_, "%s", std::string(kDefaultCandidates).c_str());
+  figure_view_.set_log(&log, "checkpoint");
+}
+
+CheckpointPanel::~CheckpointPanel() { worker_.cancel(); }
+
+void CheckpointPanel::open(const std::string& path) {
+  std::snprintf(path_field_, sizeof path_field_, "%s", path.c_str());
+  start_scan();
+}
+
+void CheckpointPanel::start_scan() {
+  error_.clear();
+  auto candidates = parse_candidates(candidates_field_);
+  if (!candidates) {
+    error_ = candidates.error();
+    return;
+  }
+  path_ = path_field_;
+  if (path_.empty()) {
+    error_ = "name a .safetensors file, a checkpoint's index or its folder";
+    return;
+  }
+  result_.reset();
+  auto progress = progress_ = std::make_shared<Progress>();
+  started_ = std::chrono::steady_clock::now();
+  ScanOptions o;
+  o.candidates = std::move(candidates).value();
+  log_.add("checkpoint", "scanning " + path_);
+  worker_.start([path = path_, o, progress](const std::function<void(double)>& fraction,
+                                            const std::atomic<bool>* cancel) -> Expected<Scanned> {
+    auto checkpoint = io::open_checkpoint(path);
+    if (!checkpoint) return Error{checkpoint.error()};
+    if (auto st = check_scan(*checkpoint, o); !st) return Error{st.error()};
+    auto r = scan_checkpoint(
+        *checkpoint, o,
+        [&](const ScanProgress& p) {
+          progress->tensors_done = p.tensors_done, progress->tensors_total = p.tensors_total;
+          progress->bytes_done = p.bytes_done, progress->bytes_total = p.bytes_total;
+          fraction(p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0);
+        },
+        cancel);
+    if (!r) return Error{r.error()};
+    Scanned s{std::move(r).value(), {}};
+    for (const TensorScan& t : s.result.tensors)
+      for (const io::CheckpointTensor& c : checkpoint->tensors)
+        if (c.name == t.name) s.shard_of.push_back(checkpoint->shards[c.shard]);
+    return s;
+  });
+}
+
+void CheckpointPanel::collect() {
+  auto done = worker_.take();
+  if (!done) return;
+  if (!*done) {
+    error_ = done->error();
+    log_.add("checkpoint", "scan of " + path_ + ": " + error_);
+    return;
+  }
+  result_ = std::move(*done).value();
+  const ScanResult& r = result_->result;
+  log_.add("checkpoint", "scanned " + std::to_string(r.tensors.size()) + " tensors of " + r.checkpoint);
+  pins_.assign(r.tensors.size(), std::nullopt);
+  order_.resize(r.tensors.size());
+  for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  auto items = plan_items(r, {});
+  const auto frontier = items ? plan_frontier(*items) : std::vector<PlanPoint>{};
+  // A budget to start from: 6 bits per parameter (between fp8 and fp4), within what the plans span.
+  budget_ = frontier.empty()
+                ? 6.0f
+                : std::clamp(6.0f, float(frontier.front().bits_per_param), float(frontier.back().bits_per_param));
+  replan();
+}
+
+void CheckpointPanel::replan() {
+  const ScanResult& r = result_->result;
+  std::vector<std::string> pins;
+  for (size_t i = 0; i < pins_.size(); ++i)
+    if (pins_[i]) pins.push_back(r.tensors[i].name + "=" + r.candidates[*pins_[i]]);
+  plan_.reset();
+  plan_error_.clear();
+  auto items = plan_items(r, pins);
+  if (!items) {
+    plan_error_ = items.error();
+    return;
+  }
+  frontier_ = plan_frontier(*items);
+  if (auto p = plan_within(*items, budget_)) plan_ = PlanReport{budget_, *p, pins};
+  else plan_error_ = p.error();
+  figures_ = figure::scan_figures(r, frontier_, plan_);
+  ++version_;
+}
+
+void CheckpointPanel::draw_controls() {
+  ImGui::SetNextItemWidth(-ImGui::CalcTextSize("  Scan  ").x - ImGui::GetStyle().ItemSpacing.x * 2);
+  const bool entered =
+      ImGui::InputTextWithHint("##path", "a .safetensors file, model.safetensors.index.json or a folder", path_field_,
+                               sizeof path_field_, ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  if (worker_.running()) {
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
+      worker_.request_cancel();
+  } else if (ImGui::Button("Scan") || entered) {
+    start_scan();
+  }
+  if (presentation_mode()) return;  // (the candidates' line: room for the table's rows in large type)
+  ImGui::SetNextItemWidth(-1);
+  ImGui::InputText("##candidates", candidates_field_, sizeof candidates_field_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the candidates, DTYPE[:RECIPE], comma-separated (recipes: %s); Scan again to apply",
+                      scaling_names().c_str());
+}
+
+void CheckpointPanel::draw_progress() {
+  const Progress& p = *progress_;
+  const double done = p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0;
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  char text[160];
+  std::snprintf(
+      text, sizeof text, "%zu of %zu tensors, %.2f of %.2f GB%s", p.tensors_done.load(), p.tensors_total.load(),
+      double(p.bytes_done) / 1e9, double(p.bytes_total) / 1e9,
+      done > 0.01 && seconds > 1 ? (", " + std::to_string(int(seconds * (1 - done) / done)) + " s left").c_str() : "");
+  ImGui::ProgressBar(static_cast<float>(done), {-1, 0}, text);
+}
+
+void CheckpointPanel::sort_rows() {
+  const ScanResult& r = result_->result;
+  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
+    const int column = specs->Specs[0].ColumnIndex;
+    const bool up = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+    auto key = [&](size_t i) -> double {
+      const TensorScan& t = r.tensors[i];
+      switch (column) {
+        case 1: return t.place.layer ? double(*t.place.layer) : -1;
+        case 3: return double(t.params);
+        case 5: return t.stats.crest;
+        case 6: return t.stats.kurtosis;
+        case 7: return t.stats.channel_spread;
+        default:
+          if (column >= kFixedColumns && column < kFixedColumns + int(r.candidates.size()))
+            return t.scores[size_t(column - kFixedColumns)].sqnr_db;
+          if (plan_ && column == kFixedColumns + int(r.candidates.size())) return double(plan_->plan.choice[i]);
+          return 0;
+      }
+    };
+    auto text = [&](size_t i) -> const std::string& {
+      const TensorScan& t = r.tensors[i];
+      return column == 2 ? t.place.role : column == 4 ? t.stored : t.name;
+    };
+    const bool textual = column == 0 || column == 2 || column == 4;
+    std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+      if (textual) return up ? text(a) < text(b) : text(b) < text(a);
+      return up ? key(a) < key(b) : key(b) < key(a);
+    });
+    specs->SpecsDirty = false;
+  }
+}
+
+void CheckpointPanel::draw_table() {
+  const ScanResult& r = result_->result;
+  const int columns = kFixedColumns + int(r.candidates.size()) + 1;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable |
+                                ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("tensors", columns, flags, {-1, -1})) return;
+  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupColumn("tensor", ImGuiTableColumnFlags_DefaultSort);
+  for (const char* c : {"layer", "role", "params", "stored", "amax/rms", "kurtosis", "ch. spread"})
+    ImGui::TableSetupColumn(c);
+  for (const std::string& c : r.candidates) ImGui::TableSetupColumn(short_candidate(c).c_str());
+  ImGui::TableSetupColumn("plan");
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < columns; ++c) {
+    ImGui::TableSetColumnIndex(c);
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    if (ImGui::IsItemHovered()) {
+      if (c >= kFixedColumns && c < columns - 1)
+        ImGui::SetTooltip(
+            "SQNR in dB of %s: 20 log10(||x|| / ||q(x) - x||), higher is better; click a cell to open "
+            "that cast in the Experiment panel, right-click to pin it in the plan",
+            r.candidates[size_t(c - kFixedColumns)].c_str());
+      else if (c == 5) ImGui::SetTooltip("the largest |x| over the root mean square: how far the largest stands out");
+      else if (c == 6) ImGui::SetTooltip("m4 / m2^2 about the mean (3 for a normal distribution)");
+      else if (c == 7) ImGui::SetTooltip("the largest row (output channel) amax over the median row amax");
+      else if (c == columns - 1) ImGui::SetTooltip("the candidate the plan chose (* pinned)");
+    }
+  }
+  sort_rows();
+  for (size_t i : order_) {
+    const TensorScan& t = r.tensors[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(t.name.c_str());
+    ImGui::TableNextColumn();
+    if (t.place.layer) ImGui::Text("%ld", *t.place.layer);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(t.place.role.c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", t.params);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(t.stored.c_str());
+    for (double v : {t.stats.crest, t.stats.kurtosis, t.stats.channel_spread}) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3g", v);
+    }
+    for (size_t c = 0; c < t.scores.size(); ++c) {
+      ImGui::TableNextColumn();
+      ImGui::PushID(int(i * t.scores.size() + c));
+      const bool chosen = plan_ && plan_->plan.choice[i] == c;
+      const std::string label = db_text(t.scores[c].sqnr_db) + (pins_[i] == c ? " *" : "");
+      if (ImGui::Selectable(label.c_str(), chosen) && open_cast_) {
+        RoundtripSpec spec;
+        auto parsed = parse_candidate(r.candidates[c]);
+        if (parsed) {
+          spec.config.dtype = parsed->dtype;
+          spec.config.scaling = parsed->scaling;
+          spec.input_file = result_->shard_of[i] + ":" + t.name;
+          open_cast_(to_json(spec));
+          log_.add("checkpoint", "opened " + t.name + " in " + r.candidates[c] + " in the Experiment panel");
+        }
+      }
+      if (ImGui::BeginPopupContextItem("pin")) {
+        if (ImGui::MenuItem(pins_[i] == c ? "Unpin" : "Pin in the plan")) {
+          pins_[i] = pins_[i] == c ? std::nullopt : std::optional<size_t>(c);
+          replan();
+        }
+        ImGui::EndPopup();
+      }
+      ImGui::PopID();
+    }
+    ImGui::TableNextColumn();
+    if (plan_) ImGui::TextUnformatted(short_candidate(r.candidates[plan_->plan.choice[i]]).c_str());
+  }
+  ImGui::EndTable();
+}
+
+void CheckpointPanel::draw_content() {
+  collect();
+  split_.begin_top("checkpoint", 9, 14);  // the controls and a few of the table's rows at any size
+  draw_controls();
+  if (worker_.running()) draw_progress();
+  if (!error_.empty()) ImGui::TextWrapped("%s", error_.c_str());
+  if (!result_) {
+    if (!worker_.running() && error_.empty())
+      ImGui::TextWrapped(
+          "Open a model's safetensors to see every weight under every candidate format (SQNR per tensor, a layers x "
+          "candidates heat map) and a mixed-precision plan within a bit budget. precision-lab scan does the same "
+          "from the command line.");
+    split_.begin_bottom();
+    split_.end();
+    return;
+  }
+  const ScanResult& r = result_->result;
+  ImGui::Text("%zu tensors scanned (%s), %zu left out (norms, biases, integers)", r.tensors.size(),
+              bytes_text(r.bytes).c_str(), r.skipped.size());
+  if (!frontier_.empty()) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+    if (ImGui::SliderFloat("budget (bits per parameter)", &budget_, float(frontier_.front().bits_per_param),
+                           float(frontier_.back().bits_per_param), "%.2f"))
+      replan();
+    ImGui::SameLine();
+    if (plan_)
+      ImGui::Text("plan: %.3f bits/param, SQNR %s dB", plan_->plan.point.bits_per_param,
+                  db_text(total_sqnr_db(r, plan_->plan.point.error)).c_str());
+    else ImGui::TextUnformatted(plan_error_.c_str());
+  }
+  draw_table();
+  split_.begin_bottom();
+  figure_view_.draw("checkpoint figures", figures_, std::to_string(version_));
+  split_.end();
+}
+
+}  // namespace pl::ui

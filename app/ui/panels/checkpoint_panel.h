@@ -1,0 +1,80 @@
+// The Checkpoint panel: a model's safetensors (a file, a sharded checkpoint's index or its
+// folder) scanned on a worker thread with progress (tensors, bytes, time left) and cancel --
+// every weight under every candidate (core/experiment/scan) -- then a table sortable by any
+// column, the layers x candidates SQNR heat map and the plan frontier, and a budget slider that
+// re-plans as it moves. Clicking a tensor's candidate opens that cast in the Experiment panel;
+// right-clicking pins it in the plan.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/ui/panels/panel.h"
+#include "app/ui/shell/run_log.h"
+#include "app/ui/tasks/cancellable_run.h"
+#include "app/ui/views/figure_view.h"
+#include "app/ui/widgets/split_view.h"
+#include "core/experiment/scan/scan_json.h"
+#include "core/io/checkpoint.h"
+
+namespace pl::ui {
+
+class CheckpointPanel final : public Panel {
+ public:
+  explicit CheckpointPanel(RunLog& log);
+  ~CheckpointPanel() override;
+  const char* name() const override { return "Checkpoint"; }
+  void draw_content() override;
+  bool busy() const override { return worker_.running() || (!path_.empty() && !result_ && error_.empty()); }
+  // Opens and scans PATH (a file dropped on the window, --checkpoint).
+  void open(const std::string& path);
+  // A tensor's cast under a candidate, as an experiment file, for the Experiment panel.
+  void on_open_cast(std::function<void(const nlohmann::json& setup)> f) { open_cast_ = std::move(f); }
+
+ private:
+  struct Scanned {  // a finished scan and the shard files its tensors came from
+    experiment::ScanResult result;
+    std::vector<std::string> shard_of;  // per scanned tensor
+  };
+  struct Progress {  // written by the worker
+    std::atomic<size_t> tensors_done{0}, tensors_total{0};
+    std::atomic<uint64_t> bytes_done{0}, bytes_total{0};
+  };
+  void start_scan();
+  void collect();
+  void replan();  // the plan and figures for the budget and pins
+  void draw_controls();
+  void draw_progress();
+  void draw_table();
+  void sort_rows();  // order_ by the table's sort column, when it changed
+
+  RunLog& log_;
+  char path_field_[1024] = "";
+  char candidates_field_[512] = "";
+  std::string path_;  // what the last scan opened
+  CancellableRun<Scanned> worker_;
+  std::shared_ptr<Progress> progress_ = std::make_shared<Progress>();
+  std::chrono::steady_clock::time_point started_{};
+  std::optional<Scanned> result_;
+  std::string error_;
+  std::vector<experiment::PlanPoint> frontier_;
+  std::optional<experiment::PlanReport> plan_;
+  std::vector<std::optional<size_t>> pins_;  // per tensor
+  float budget_ = 0;
+  std::string plan_error_;
+  std::vector<size_t> order_;  // the table's rows, sorted
+  std::vector<figure::Figure> figures_;
+  int version_ = 0;
+  SplitView split_{0.5f};
+  FigureView figure_view_;
+  std::function<void(const nlohmann::json&)> open_cast_;
+};
+
+}  // namespace pl::ui
