@@ -29,5 +29,7 @@ shot experiment 1600x1000 --setup "$setups/fp8-outliers.json"
 shot experiment-heatmap 1600x1000 --setup "$setups/heatmap.json" --figure error-heatmap
 shot experiment-cast 1600x1000 --setup "$setups/roundtrip-mx.json"
 shot throughput 1600x1000 --panel throughput
+shot checkpoint 1600x1000 --checkpoint tests/data/checkpoint/sharded
+shot checkpoint-frontier 1280x800 --checkpoint tests/data/checkpoint/sharded --figure plan-frontier
 shot explorer 1600x1000 --panel explorer --value 448
 shot scenario-tour 1280x800 --scenario 10 --presentation on

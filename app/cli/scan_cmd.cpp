@@ -99,7 +99,7 @@ void print_report(const ScanResult& r, const std::vector<PlanPoint>& frontier, c
   for (size_t c = 0; c < r.candidates.size(); ++c) std::printf(" %8s", ("[" + std::to_string(c + 1) + "]").c_str());
   std::printf("\n");
   for (const TensorScan& t : r.tensors) {
-    std::printf("%-44s", printable(t.name, 44).c_str());
+    std::printf("%-44s", printable(t.name, 41).c_str());
     for (const CandidateScore& c : t.scores) std::printf(" %8s", db(c.sqnr_db).c_str());
     std::printf("\n");
   }
@@ -120,7 +120,7 @@ void print_report(const ScanResult& r, const std::vector<PlanPoint>& frontier, c
               plan->plan.point.bits_per_param, db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());
   for (size_t i = 0; i < r.tensors.size(); ++i) {
     const CandidateScore& c = r.tensors[i].scores[plan->plan.choice[i]];
-    std::printf("  %-44s %-28s %s\n", printable(r.tensors[i].name, 44).c_str(), c.candidate.c_str(),
+    std::printf("  %-44s %-28s %s\n", printable(r.tensors[i].name, 41).c_str(), c.candidate.c_str(),
                 db_text(c.sqnr_db).c_str());
   }
 }

@@ -10,7 +10,7 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
   app.add_option("--size", f.size, "window or screenshot size, WIDTHxHEIGHT (else the remembered size)")->group(g);
   app.add_option(
          "--panel", o.panel,
-         "panel to open: formats promotion experiment throughput checkpoint log scenarios explorer, or start (the "
+         "panel to open: formats promotion experiment throughput log scenarios explorer checkpoint, or start (the "
          "start screen)")
       ->group(g);
   app.add_option("--presentation", f.presentation, "presentation mode: on | off (else the remembered setting)")

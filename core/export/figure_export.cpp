@@ -216,9 +216,9 @@ struct Plot {
   double my(double v) const { return l.y.to_pixel(v); }
 };
 
-// A point's name beside its marker: right of it, else left, else a line above or below, the
-// first place that does not cover a name already drawn (two candidates of nearly equal bits and
-// SQNR wrote their names over each other).
+// A point's name beside its marker: right of it, else left, else a line or two above or below,
+// the first place that covers no name already drawn -- or, where every place does, the one that
+// covers least (two candidates of nearly equal bits and SQNR wrote their names over each other).
 struct LabelBox {
   double x0, y0, x1, y1;
 };
@@ -227,23 +227,33 @@ void place_point_label(cairo_t* cr, const std::string& label, double px, double 
   const double size = 9 * fs;
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, size);
-  const double w = advance(cr, label), h = 1.2 * size, gap = 6 * fs;
-  const std::pair<double, double> tries[] = {{px + gap, py},     {px - gap - w, py},     {px + gap, py - h},
-                                             {px + gap, py + h}, {px - gap - w, py - h}, {px - gap - w, py + h}};
-  auto clear = [&](const LabelBox& b) {
-    return std::none_of(placed.begin(), placed.end(),
-                        [&](const LabelBox& o) { return b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1; });
+  const double w = advance(cr, label), h = 1.5 * size, gap = 6 * fs;  // (h: a line with room between)
+  auto covered = [&](const LabelBox& b) {  // the area of names already drawn that `b` would cover
+    double area = 0;
+    for (const LabelBox& o : placed)
+      area += std::max(0.0, std::min(b.x1, o.x1) - std::max(b.x0, o.x0)) *
+              std::max(0.0, std::min(b.y1, o.y1) - std::max(b.y0, o.y0));
+    return area;
   };
-  LabelBox box{tries[0].first, tries[0].second - h / 2, tries[0].first + w, tries[0].second + h / 2};
-  for (const auto& [x, y] : tries) {
-    const LabelBox b{x, y - h / 2, x + w, y + h / 2};
-    if (clear(b)) {
-      box = b;
-      break;
-    }
+  std::vector<LabelBox> places;
+  for (const double dy : {0.0, -h, h, -2 * h, 2 * h})
+    for (const double x : {px + gap, px - gap - w}) places.push_back({x, py + dy - h / 2, x + w, py + dy + h / 2});
+  LabelBox best = places.front();
+  double least = INFINITY;
+  for (const LabelBox& b : places) {
+    const double c = covered(b);
+    if (c < least) least = c, best = b;
+    if (c == 0) break;
   }
-  text(cr, label, box.x0, (box.y0 + box.y1) / 2, size, 0, 0.5);
-  placed.push_back(box);
+  const double cy = (best.y0 + best.y1) / 2;
+  if (std::fabs(cy - py) > h / 4) {  // moved off the marker's line: a thin leader to it
+    cairo_set_line_width(cr, 0.6 * fs);
+    cairo_move_to(cr, px, py);
+    cairo_line_to(cr, best.x0 > px ? best.x0 - 1 * fs : best.x1 + 1 * fs, cy);
+    cairo_stroke(cr);
+  }
+  text(cr, label, best.x0, cy, size, 0, 0.5);
+  placed.push_back(best);
 }
 
 // A heat map figure: the cells and colour bar, the axes' titles and the corner indices.

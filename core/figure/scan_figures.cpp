@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 
 namespace pl::figure {
@@ -12,6 +13,14 @@ using experiment::ScanResult;
 
 double sqnr_db(double energy, double error) {
   return error > 0 ? 10 * std::log10(energy / error) : std::numeric_limits<double>::infinity();
+}
+
+// The checkpoint as its folder and file ("all-minilm/model.safetensors"): a full path is long
+// and says where one machine kept it.
+std::string checkpoint_name(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string folder = p.parent_path().filename().string();
+  return folder.empty() ? p.filename().string() : folder + "/" + p.filename().string();
 }
 
 std::string bits_text(double v) {
@@ -38,8 +47,8 @@ Figure scan_heatmap_figure(const ScanResult& r) {
     row = rows.size();
     rows.push_back(std::to_string(layer));
   }
-  for (const std::string& role : outside)  // "model.embed_tokens": its last name says enough
-    rows.push_back(role.substr(role.rfind('.') == std::string::npos ? 0 : role.rfind('.') + 1));
+  for (const std::string& role : outside)  // "model.embed_tokens" as "embed_tokens"; "pooler.dense" whole
+    rows.push_back(role.rfind("model.", 0) == 0 ? role.substr(6) : role);
   const size_t cols = r.candidates.size();
   std::vector<double> energy(rows.size(), 0), error(rows.size() * cols, 0);
   for (const auto& t : r.tensors) {
@@ -68,7 +77,7 @@ Figure scan_heatmap_figure(const ScanResult& r) {
     if (std::isinf(v)) v = v > 0 ? hi : lo;  // exact cells at the top of the scale, ruined ones at the bottom
   h.vmin = std::floor(lo), h.vmax = std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1;
   f.heatmap = std::move(h);
-  f.subtitle = std::to_string(r.tensors.size()) + " tensors of " + r.checkpoint +
+  f.subtitle = std::to_string(r.tensors.size()) + " tensors of " + checkpoint_name(r.checkpoint) +
                (exact ? "; cells without any error take the top colour" : "");
   f.x.label = "candidate";
   for (const std::string& c : r.candidates) {

@@ -312,6 +312,7 @@ if ! "$PL" devices | grep -qE '^cuda +[^u ]'; then  # no GPU here: the product f
   check run-backend-cuda-json 0 '"product_backend": "cpu"' -- "$PL" run "$TMP/exp.json" --out "$TMP/out6" --force --backend cuda --json
   check matmul-backend-cuda-fallback 0 'note: +cuda unavailable: .*the product ran on the CPU' -- "$PL" matmul --m 16 --n 16 --k 16 --backend cuda
   check mlp-backend-cuda-fallback 0 'note: cuda unavailable: .*the product ran on the CPU' -- "$PL" mlp --layers 2 --width 16 --batch 4 --backend cuda
+  check scan-backend-cuda-fallback 0 'note: cuda unavailable: .*the CPU rounded the values' -- "$PL" scan "$CKPT" --backend cuda --candidates bfloat16
 fi
 check matmul-backend-cpu 0 '"product_backend": "cpu"' -- "$PL" matmul --m 16 --n 16 --k 16 --backend cpu --json
 check matmul-backend-bad 2 "'tpu': expected cpu, cuda or auto" -- "$PL" matmul --m 16 --n 16 --k 16 --backend tpu
@@ -400,7 +401,7 @@ check matmul-bad-framework 2 "unknown framework 'mxnet'" -- "$PL" matmul --frame
 check matmul-framework-full-name 0 'torch 2.15.0 \(cpu\): linear' -- "$PL" matmul --linear --framework pytorch --m 8 --n 8 --k 8 --input-dtype float16 --weight-dtype float32
 check promote-tensorflow-full-name 0 'tensorflow 2.21.0 \(cpu\): add' -- "$PL" promote --framework tensorflow int8 float32
 # An unknown panel is refused naming the window's panels, in tab order.
-check window-bad-panel 2 "unknown panel 'nope' \\(panels: formats, promotion, experiment, throughput, log, scenarios, explorer, start\\)" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --panel nope
+check window-bad-panel 2 "unknown panel 'nope' \\(panels: formats, promotion, experiment, throughput, log, scenarios, explorer, checkpoint, start\\)" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --panel nope
 check window-bad-setup 2 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
 check window-look-at-negative 2 "--look-at: '-1' is not a whole number" -- "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at -1
 check window-look-at-alone 2 'give --scenario too' -- "$PL" --screenshot "$TMP/x.png" --no-settings --look-at 1

@@ -22,7 +22,7 @@ declare -A extra=(
 failed=0 checked=0
 for size in 1280x800 1600x1000 1920x1080; do
   for presentation in off on; do
-    for panel in ${PANELS:-formats promotion experiment throughput checkpoint log scenarios explorer}; do
+    for panel in ${PANELS:-formats promotion experiment throughput log scenarios explorer checkpoint}; do
       # shellcheck disable=SC2086
       log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$tmp/shot.png" --size "$size" --panel "$panel" \
             --presentation "$presentation" --no-settings --check-layout ${extra[$panel]:-} 2>&1)

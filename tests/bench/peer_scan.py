@@ -13,6 +13,7 @@ Prints one JSON object. Run: python3 tests/bench/peer_scan.py --params 1e9 --dir
 """
 import argparse
 import json
+import math
 import os
 import resource
 import struct
@@ -31,7 +32,7 @@ import gen_checkpoint  # noqa: E402  (the recipes the scan's tests check against
 def shapes(params, hidden):
     inter = 4 * hidden
     per_layer = 4 * hidden * hidden + 3 * hidden * inter
-    layers = max(1, int(params // per_layer))
+    layers = max(1, math.ceil(params / per_layer))  # at least --params
     out = []
     for i in range(layers):
         p = f"model.layers.{i}."

@@ -248,14 +248,6 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
     app.select_panel = "experiment";
   });
   app.panels.push_back(std::move(throughput));
-  auto checkpoint = std::make_unique<CheckpointPanel>(app.log);
-  checkpoint->on_open_cast([&app](const nlohmann::json& setup) {
-    if (auto used = app.experiment->use_setup(setup); !used) app.log.add("checkpoint", "not opened: " + used.error());
-    else app.select_panel = "experiment";
-  });
-  app.checkpoint = checkpoint.get();
-  if (!o.checkpoint.empty()) app.checkpoint->open(o.checkpoint);
-  app.panels.push_back(std::move(checkpoint));
   app.panels.push_back(std::make_unique<LogPanel>(app.log));
   auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
   scenarios->on_open_link([&app, promotion_panel, formats_panel](const scenario::Scenario::PanelLink& link) {
@@ -275,6 +267,14 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
   }
   app.panels.push_back(std::move(scenarios));
   app.panels.push_back(std::make_unique<ExplorerPanel>(app.log, o.value));
+  auto checkpoint = std::make_unique<CheckpointPanel>(app.log);
+  checkpoint->on_open_cast([&app](const nlohmann::json& setup) {
+    if (auto used = app.experiment->use_setup(setup); !used) app.log.add("checkpoint", "not opened: " + used.error());
+    else app.select_panel = "experiment";
+  });
+  app.checkpoint = checkpoint.get();
+  if (!o.checkpoint.empty()) app.checkpoint->open(o.checkpoint);
+  app.panels.push_back(std::move(checkpoint));
   app.start.add({"PyTorch: float16 input into a float32 layer",
                  "nn.Linear(x: float16) with float32 weights raises; see the exact error, its fixes run side by side, "
                  "and where each one's error comes from.",

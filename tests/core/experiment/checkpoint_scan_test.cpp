@@ -8,11 +8,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/experiment/roundtrip.h"
+#include "core/experiment/scan/scan_json.h"
 #include "core/util/thread_limit.h"
 
 namespace pl::experiment {
@@ -113,6 +115,56 @@ TEST(CheckpointScan, AgreesWithTheCastExperimentOnTheSameTensor) {
     }
   }
   EXPECT_EQ(compared, 3u * 8u);
+}
+
+// A float32 tensor written as safetensors stores it: an 8-byte header length, the header, the data.
+std::string one_tensor_file(const std::vector<float>& v, size_t rows, size_t cols) {
+  const std::string header = R"({"w":{"dtype":"F32","shape":[)" + std::to_string(rows) + "," + std::to_string(cols) +
+                             R"(],"data_offsets":[0,)" + std::to_string(4 * v.size()) + "]}}";
+  std::string bytes(8, '\0');
+  for (int i = 0; i < 8; ++i) bytes[size_t(i)] = char((header.size() >> (8 * i)) & 0xff);
+  bytes += header;
+  bytes.append(reinterpret_cast<const char*>(v.data()), 4 * v.size());
+  return bytes;
+}
+
+// An Inf or NaN stored in the tensor is counted and left out of every figure; a candidate that
+// turns a finite value into NaN (float8_e4m3fn without a scale: 1000 is past 448) has an
+// infinite error, which the plan never takes.
+TEST(CheckpointScan, LeavesOutNonFiniteValuesAndMarksCopiesThatLoseOne) {
+  std::vector<float> v(4 * 64);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 17) * 0.25f - 2;
+  v[5] = INFINITY, v[70] = NAN, v[100] = 1000;
+  const std::string file = ::testing::TempDir() + "/nonfinite.safetensors";
+  {
+    std::ofstream out(file, std::ios::binary);
+    out << one_tensor_file(v, 4, 64);
+  }
+  auto c = io::open_checkpoint(file);
+  ASSERT_TRUE(c) << c.error();
+  ScanOptions o;
+  o.candidates = *parse_candidates("bfloat16,float8_e4m3fn,float8_e4m3fn:per-channel");
+  auto r = scan_checkpoint(*c, o);
+  ASSERT_TRUE(r) << r.error();
+  const TensorScan& t = r->tensors.at(0);
+  EXPECT_EQ(t.stats.nonfinite, 2u);
+  EXPECT_EQ(t.stats.amax, 1000);
+  EXPECT_EQ(t.scores[0].error_energy, 0);  // every finite value is a bfloat16 here
+  EXPECT_TRUE(std::isinf(t.scores[0].sqnr_db));
+  EXPECT_TRUE(std::isinf(t.scores[1].error_energy));  // 1000 became NaN
+  EXPECT_TRUE(std::isinf(t.scores[1].max_abs));
+  EXPECT_TRUE(std::isfinite(t.scores[2].error_energy));
+  EXPECT_GT(t.scores[2].error_energy, 0);
+  auto items = plan_items(*r, {});
+  ASSERT_TRUE(items);
+  for (double budget : {8.6, 16.0}) {
+    auto plan = plan_within(*items, budget);
+    ASSERT_TRUE(plan) << plan.error();
+    EXPECT_NE(plan->choice[0], 1u) << budget;
+  }
+  // 8 bits would take the ruined copy: the cheapest plan is the per-channel one's 8.5.
+  EXPECT_NE(plan_within(*items, 8).error().find("below the cheapest plan's 8.5"), std::string::npos);
+  std::filesystem::remove(file);
 }
 
 TEST(CheckpointScan, OutlierChannelsShowInTheStatisticsAndTheRecipes) {
