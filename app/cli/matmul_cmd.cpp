@@ -59,7 +59,8 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--output-dtype", a->output, "dtype of the result");
   add_rounding_option(app, &a->rounding, "rounding of inputs and output");
   app.add_option("--overflow", a->overflow, overflow_names(" | "));
-  app.add_option("--input-scaling", a->input_scaling, experiment::scaling_names());
+  app.add_option("--input-scaling", a->input_scaling,
+                 "RECIPE[:BLOCK]: " + experiment::scaling_names() + " (group:G: G elements a group, 128 unless given)");
   app.add_option("--weight-scaling", a->weight_scaling, "as --input-scaling");
   drawn_only.push_back(
       app.add_option("--data", a->data, "distribution of drawn inputs: " + experiment::distribution_names()));

@@ -39,7 +39,8 @@ Runner add_roundtrip(CLI::App& app) {
   auto a = std::make_shared<RoundtripArgs>();
   app.add_option("--dtype", a->dtype,
                  "the dtype of the round trip: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite]");
-  app.add_option("--scaling", a->scaling, experiment::scaling_names());
+  app.add_option("--scaling", a->scaling,
+                 "RECIPE[:BLOCK]: " + experiment::scaling_names() + " (group:G: G elements a group, 128 unless given)");
   add_rounding_option(app, &a->rounding, "the rounding of the elements");
   app.add_option("--overflow", a->overflow, overflow_names(" | "));
   // For drawn values only: given with --input they would be ignored, so they are refused (the
@@ -70,9 +71,9 @@ Runner add_roundtrip(CLI::App& app) {
     auto t = parse_dtype(a->dtype);
     if (!t) return bad(t.error());
     c.dtype = *t;
-    auto s = experiment::parse_scaling(a->scaling);
-    if (!s) return bad("unknown scaling '" + a->scaling + "'");
-    c.scaling.kind = *s;
+    auto s = experiment::parse_scaling_spec(a->scaling);
+    if (!s) return bad("--scaling " + a->scaling + ": " + s.error());
+    c.scaling = *s;
     if (!parse_rounding(a->rounding.c_str(), &c.cast.rounding)) return bad("unknown rounding '" + a->rounding + "'");
     if (!parse_overflow(a->overflow.c_str(), &c.cast.overflow))
       return bad("unknown overflow policy '" + a->overflow + "'");

@@ -55,11 +55,7 @@ class ScanProgressLine {
     if (!shown_) return {};
     return [this](const ScanProgress& p) {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-      const double done = p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0;
-      char left[32] = "";
-      if (done > 0.01 && seconds > 1) std::snprintf(left, sizeof left, ", %.0f s left", seconds * (1 - done) / done);
-      std::fprintf(stderr, "\rscan: %zu/%zu tensors, %.2f of %.2f GB%s   ", p.tensors_done, p.tensors_total,
-                   double(p.bytes_done) / 1e9, double(p.bytes_total) / 1e9, left);
+      std::fprintf(stderr, "\rscan: %s   ", progress_text(p, seconds).c_str());
     };
   }
 
@@ -82,14 +78,8 @@ Expected<ScanResult> merged(const std::vector<std::string>& parts) {
   return merge_scans(std::move(read));
 }
 
-// An SQNR for the table: "exact" for a candidate that keeps every value.
-std::string db(double v) {
-  char s[16];
-  if (std::isinf(v)) return v > 0 ? "exact" : "-inf";
-  std::snprintf(s, sizeof s, "%.1f", v);
-  return s;
-}
-std::string db_text(double v) { return std::isinf(v) && v > 0 ? "exact" : db(v) + " dB"; }
+// An SQNR with its unit, or "exact".
+std::string db_text(double v) { return std::isinf(v) && v > 0 ? "exact" : sqnr_text(v) + " dB"; }
 
 void print_report(const ScanResult& r, const std::vector<PlanPoint>& frontier, const std::optional<PlanReport>& plan) {
   std::printf("%s: %zu tensors scanned (%.3g GB), %zu left out; rounded on %s\n", r.checkpoint.c_str(),
@@ -100,7 +90,7 @@ void print_report(const ScanResult& r, const std::vector<PlanPoint>& frontier, c
   std::printf("\n");
   for (const TensorScan& t : r.tensors) {
     std::printf("%-44s", printable(t.name, 41).c_str());
-    for (const CandidateScore& c : t.scores) std::printf(" %8s", db(c.sqnr_db).c_str());
+    for (const CandidateScore& c : t.scores) std::printf(" %8s", sqnr_text(c.sqnr_db).c_str());
     std::printf("\n");
   }
   for (size_t c = 0; c < r.candidates.size(); ++c) {
@@ -173,20 +163,23 @@ int finish(const ScanArgs& a, const ScanResult& r) {
 Runner add_scan(CLI::App& app) {
   auto a = std::make_shared<ScanArgs>();
   app.add_option("path", a->path, "a .safetensors file, a *.safetensors.index.json, or a folder of them");
-  app.add_option("--candidates", a->candidates,
-                 "comma-separated DTYPE[:RECIPE[:BLOCK]] (recipes: " + scaling_names() + "; default " +
-                     std::string(kDefaultCandidates) + ")");
+  std::vector<CLI::Option*> scan_only;
+  scan_only.push_back(app.add_option("--candidates", a->candidates,
+                                     "comma-separated DTYPE[:RECIPE[:BLOCK]] (recipes: " + scaling_names() +
+                                         "; default " + std::string(kDefaultCandidates) + ")"));
   app.add_option("--budget", a->budget,
                  "plan within this many bits per parameter, on average over the scanned tensors");
   app.add_option("--pin", a->pins, "keep tensor NAME in CANDIDATE in the plan (NAME=CANDIDATE; repeatable)");
-  app.add_option("--tensors", a->tensors,
-                 "scan the tensors whose names this regular expression matches (default: every float tensor of two "
-                 "or more dimensions)");
-  add_rounding_option(app, &a->rounding, "the rounding of the elements");
-  add_backend_option(app, &a->backend,
-                     "where the elements are rounded (default cpu; scales and figures are the CPU's); what the device "
-                     "cannot round, the CPU does, with a note");
-  app.add_option("--threads", a->threads, "CPU threads the scan may use (default 0: all cores)");
+  scan_only.push_back(app.add_option(
+      "--tensors", a->tensors,
+      "scan the tensors whose names this regular expression matches (default: every float tensor of two or more "
+      "dimensions)"));
+  scan_only.push_back(add_rounding_option(app, &a->rounding, "the rounding of the elements (not stochastic)"));
+  scan_only.push_back(add_backend_option(
+      app, &a->backend,
+      "where the elements are rounded (default cpu; scales and figures are the CPU's); what the device cannot round, "
+      "the CPU does, with a note"));
+  scan_only.push_back(app.add_option("--threads", a->threads, "CPU threads the scan may use (default 0: all cores)"));
   app.add_option("--merge", a->merge,
                  "join the results of scans of parts of one checkpoint: folders written with --out, or their "
                  "result.json")
@@ -197,7 +190,7 @@ Runner add_scan(CLI::App& app) {
       "at all; an existing folder must be empty)");
   app.add_flag("--force", a->force, "replace a non-empty --out folder as a whole");
   app.add_flag("--json", a->json, "print the results as one JSON object");
-  return [a]() {
+  return [a, scan_only]() {
     if (a->path.empty() == a->merge.empty())
       return bad(a->merge.empty() ? "name a checkpoint to scan (or --merge the results of scans)"
                                   : "give a checkpoint or --merge, not both");
@@ -205,6 +198,8 @@ Runner add_scan(CLI::App& app) {
       return bad("--budget must be a positive number of bits per parameter");
     if (!a->out.empty() && output_refused(a->out, a->force)) return kExitBadInput;
     if (!a->merge.empty()) {
+      for (const CLI::Option* o : scan_only)
+        if (o->count() > 0) return bad(o->get_name() + " is for a scan: --merge joins scans already made");
       auto r = merged(a->merge);
       if (!r) return bad(r.error());
       return finish(*a, *r);
@@ -218,7 +213,18 @@ Runner add_scan(CLI::App& app) {
     o.backend = a->backend;
     auto checkpoint = io::open_checkpoint(a->path);
     if (!checkpoint) return bad(checkpoint.error());
-    if (auto st = check_scan(*checkpoint, o); !st) return bad(st.error());
+    auto chosen = chosen_tensors(*checkpoint, o);
+    if (!chosen) return bad(chosen.error());
+    // What the plan is asked for is checked before the work: the pins' names and candidates, and
+    // a budget below what the cheapest candidates cost (the bits follow from the shapes alone).
+    std::vector<std::string> names;
+    std::vector<std::vector<size_t>> shapes;
+    for (const io::CheckpointTensor* t : *chosen) names.push_back(t->name), shapes.push_back(t->shape);
+    std::vector<std::string> texts;
+    for (const Candidate& c : o.candidates) texts.push_back(c.text());
+    if (auto pins = resolve_pins(names, texts, a->pins); !pins) return bad(pins.error());
+    if (const double cheapest = cheapest_bits(shapes, o.candidates); a->budget && *a->budget < cheapest * (1 - 1e-12))
+      return bad(budget_too_small(*a->budget, cheapest));
     Expected<ScanResult> r = Error{""};
     {
       const ThreadLimit limit(a->threads);

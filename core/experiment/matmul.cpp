@@ -228,7 +228,7 @@ Quantised quantise_stored(std::span<const double> x, size_t rows, size_t cols, D
 OperandReport report(DType t, std::optional<DType> via, const Scaling& s, const CastOptions& o, const Quantised& q) {
   OperandReport r;
   r.recipe = (via ? std::string(name(*via)) + " -> " : std::string()) + std::string(name(t)) + ", " +
-             std::string(scaling_name(s.kind));
+             scaling_spec(s);
   if (s.kind == ScalingKind::PerTensor || s.kind == ScalingKind::PerTensorDelayed || s.kind == ScalingKind::NVFP4) {
     char amax[32];
     std::snprintf(amax, sizeof amax, "%.4g", q.amax);

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <mutex>
+#include <type_traits>
 
 #include "core/accumulate/blas.h"
 #include "core/backend/backend.h"
@@ -68,6 +69,9 @@ std::string abs_product(BackendChoice backend, const GemmShape& shape, const flo
   }
   return make_cpu_backend()->product_f32(shape, sa, sb, sc).value();  // (the spans fit the shape)
 }
+
+// The rounder captures `this`: a copy or a move would leave it pointing at the old object.
+static_assert(!std::is_copy_constructible_v<DeviceRounding> && !std::is_move_constructible_v<DeviceRounding>);
 
 DeviceRounding::DeviceRounding(BackendChoice backend) {
   if (backend == BackendChoice::Cpu) return;

@@ -9,12 +9,12 @@ namespace pl::experiment {
 // A field added to either struct must join the comparison below (a key that ignores it would
 // hand back an operand rounded another way): these sizes fail the build until it does.
 static_assert(sizeof(CastOptions) == 16, "CastOptions changed: compare the new field in operator== below");
-static_assert(sizeof(Scaling) == 16, "Scaling changed: compare the new field in operator== below");
+static_assert(sizeof(Scaling) == 24, "Scaling changed: compare the new field in operator== below");
 
 bool operator==(const QuantiseKey& a, const QuantiseKey& b) {
   const CastOptions &x = a.cast, &y = b.cast;
   return a.rows == b.rows && a.cols == b.cols && a.dtype == b.dtype && a.via == b.via &&
-         a.scaling.kind == b.scaling.kind && a.scaling.history == b.scaling.history &&
+         a.scaling.kind == b.scaling.kind && a.scaling.history == b.scaling.history && a.scaling.group == b.scaling.group &&
          std::bit_cast<uint64_t>(a.scaling.tensor_amax) == std::bit_cast<uint64_t>(b.scaling.tensor_amax) && x.rounding == y.rounding &&
          x.overflow == y.overflow && x.flush_input_subnormals == y.flush_input_subnormals &&
          x.flush_output_subnormals == y.flush_output_subnormals && x.path == y.path && x.seed == y.seed &&

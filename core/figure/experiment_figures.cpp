@@ -261,7 +261,7 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   const auto& c = r.config;
   const FloatFormat* f = is_float(c.dtype) ? &info(c.dtype).format : nullptr;
   const std::string setup =
-      std::string(name(c.dtype)) + ", " + std::string(experiment::scaling_name(c.scaling.kind)) + ", " +
+      std::string(name(c.dtype)) + ", " + experiment::scaling_spec(c.scaling) + ", " +
       rounding_name(c.cast.rounding) + "; " + (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) +
       ", " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + "; " + std::to_string(r.saturated) +
       " out of range (" + r.out_of_range + "), " + std::to_string(r.flushed) + " flushed";

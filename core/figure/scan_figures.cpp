@@ -11,9 +11,7 @@ namespace {
 
 using experiment::ScanResult;
 
-double sqnr_db(double energy, double error) {
-  return error > 0 ? 10 * std::log10(energy / error) : std::numeric_limits<double>::infinity();
-}
+using experiment::sqnr_db;
 
 // The checkpoint as its folder and file ("all-minilm/model.safetensors"): a full path is long
 // and says where one machine kept it.
@@ -32,20 +30,23 @@ std::string bits_text(double v) {
 }  // namespace
 
 Figure scan_heatmap_figure(const ScanResult& r) {
-  // Rows: the layers in order, then each tensor outside them under its role, in checkpoint order.
-  std::map<long, size_t> layer_row;
+  // Rows: the layers in order -- of each stack, when there are several (an encoder's and a
+  // decoder's layer 3 are two rows) -- then each tensor outside them under its role, in
+  // checkpoint order.
+  std::map<std::pair<std::string, long>, size_t> layer_row;
   std::vector<std::string> outside;
   for (const auto& t : r.tensors)
-    if (t.place.layer) layer_row.emplace(*t.place.layer, 0);
+    if (t.place.layer) layer_row.emplace(std::pair{t.place.stack, *t.place.layer}, 0);
     else if (std::find(outside.begin(), outside.end(), t.place.role) == outside.end()) outside.push_back(t.place.role);
+  const bool stacks = !layer_row.empty() && layer_row.begin()->first.first != layer_row.rbegin()->first.first;
   Figure f;
   f.name = "sqnr-heatmap";
   f.tab = "SQNR by layer";
   f.title = "SQNR of each layer in each candidate";
   std::vector<std::string> rows;
-  for (auto& [layer, row] : layer_row) {
+  for (auto& [key, row] : layer_row) {
     row = rows.size();
-    rows.push_back(std::to_string(layer));
+    rows.push_back((stacks ? key.first + " " : std::string()) + std::to_string(key.second));
   }
   for (const std::string& role : outside)  // "model.embed_tokens" as "embed_tokens"; "pooler.dense" whole
     rows.push_back(role.rfind("model.", 0) == 0 ? role.substr(6) : role);
@@ -53,7 +54,7 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   std::vector<double> energy(rows.size(), 0), error(rows.size() * cols, 0);
   for (const auto& t : r.tensors) {
     const size_t row =
-        t.place.layer ? layer_row[*t.place.layer]
+        t.place.layer ? layer_row[{t.place.stack, *t.place.layer}]
                       : layer_row.size() + static_cast<size_t>(std::find(outside.begin(), outside.end(), t.place.role) -
                                                                outside.begin());
     energy[row] += t.energy;

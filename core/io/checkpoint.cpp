@@ -18,11 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool ends_with(const std::string& s, std::string_view tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-// Adds one file's tensors; `expected` (an index's say, when there is one) must match exactly.
+// Adds one file's tensors; a name already seen in another file is an error.
 Status add_shard(Checkpoint& c, const std::string& file, std::map<std::string, std::string>& seen) {
   auto layout = safetensors_layout_file(file);
   if (!layout) return Error{layout.error()};
@@ -76,7 +72,7 @@ Expected<Checkpoint> open_index(const std::string& index_path) {
   for (const auto& [shard, names] : by_shard) {
     const std::string file = (folder / shard).string();
     std::error_code ec;
-    if (!fs::exists(file, ec))
+    if (!fs::exists(file, ec) && !ec)
       return Error{index_path + " names shard " + shard + " (for tensor '" + printable(names.front()) + "'" +
                    (names.size() > 1 ? " and " + std::to_string(names.size() - 1) + " more" : std::string()) +
                    "), which is missing"};
@@ -97,10 +93,11 @@ Expected<Checkpoint> open_index(const std::string& index_path) {
 Expected<Checkpoint> open_folder(const std::string& dir) {
   std::vector<std::string> indexes, files;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string p = entry.path().string();
-    if (ends_with(p, ".safetensors.index.json")) indexes.push_back(p);
-    if (ends_with(p, ".safetensors")) files.push_back(p);
+  // (Incremented with an error code: a range-for's increment throws on a failed read.)
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string p = it->path().string();
+    if (p.ends_with(".safetensors.index.json")) indexes.push_back(p);
+    if (p.ends_with(".safetensors")) files.push_back(p);
   }
   if (ec) return Error{"cannot list " + dir + ": " + ec.message()};
   if (indexes.size() > 1)
@@ -120,9 +117,11 @@ Expected<Checkpoint> open_folder(const std::string& dir) {
 
 Expected<Checkpoint> open_checkpoint(const std::string& path) {
   std::error_code ec;
-  if (!fs::exists(path, ec)) return Error{path + " does not exist"};
-  if (fs::is_directory(path, ec)) return open_folder(path);
-  if (ends_with(path, ".json")) return open_index(path);
+  const fs::file_status status = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) return Error{"cannot read " + path + ": " + ec.message()};
+  if (!fs::exists(status)) return Error{path + " does not exist"};
+  if (fs::is_directory(status)) return open_folder(path);
+  if (path.ends_with(".json")) return open_index(path);
   Checkpoint c;
   c.path = path;
   std::map<std::string, std::string> seen;

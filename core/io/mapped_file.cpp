@@ -44,15 +44,19 @@ MappedFile::MappedFile(MappedFile&& other) noexcept
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
-    this->~MappedFile();
+    reset();
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
   }
   return *this;
 }
 
-MappedFile::~MappedFile() {
+MappedFile::~MappedFile() { reset(); }
+
+void MappedFile::reset() {
   if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+  data_ = nullptr;
+  size_ = 0;
 }
 
 void MappedFile::release(size_t begin, size_t end) const {

@@ -1,6 +1,7 @@
 // A file mapped read-only into memory: the checkpoint scan reads shards far larger than memory
 // this way, tensor by tensor, and hands pages back once a tensor is done (release), so what the
-// process holds stays near one tensor's worth whatever the file's size.
+// process holds stays near one tensor's worth whatever the file's size. A file cut short while
+// it is mapped cannot be caught here: reading past its new end ends the process (SIGBUS).
 #pragma once
 
 #include <cstddef>
@@ -14,7 +15,8 @@ namespace pl::io {
 
 class MappedFile {
  public:
-  // Maps the whole of `path`, read-only, for reading front to back (MADV_SEQUENTIAL).
+  // Maps the whole of `path`, read-only, advised as read in order (MADV_SEQUENTIAL: the scan reads
+  // each tensor twice, one after another, front to back).
   static Expected<MappedFile> open(const std::string& path);
 
   MappedFile() = default;
@@ -29,6 +31,7 @@ class MappedFile {
   void release(size_t begin, size_t end) const;
 
  private:
+  void reset();  // unmaps
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
 };

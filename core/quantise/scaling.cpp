@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <mutex>
@@ -17,7 +18,8 @@ namespace pl::experiment {
 namespace {
 
 constexpr std::array<std::string_view, kScalingKindCount> kNames = {
-    "none", "per-tensor", "delayed", "per-channel", "per-channel-asymmetric", "mx", "nvfp4"};
+    "none", "per-tensor", "delayed", "per-channel",     "per-channel-asymmetric",
+    "mx",   "nvfp4",      "group",   "group-asymmetric"};
 
 float to_f32(double x) { return static_cast<float>(x); }  // round to nearest even
 
@@ -190,6 +192,20 @@ void scale_tensor(std::span<const double> x, Quantised& q, const ArrayRounder& r
   each_row(q.rows, q.cols, [&](size_t r) { scale_symmetric(x, q, round, r, 1, amax); });
 }
 
+// The flushed of an asymmetric recipe: nonzero values whose code is the zero point (the rounder
+// counted the codes that are 0, which stand for -z times the scale, not for zero).
+size_t flushed_after_zero_point(std::span<const double> x, const Quantised& q) {
+  std::mutex lock;
+  size_t flushed = 0;
+  parallel_for(x.size(), 0, [&](size_t b, size_t e) {
+    size_t mine = 0;
+    for (size_t i = b; i < e; ++i) mine += x[i] != 0 && q.values[i] == 0;
+    const std::lock_guard hold(lock);
+    flushed += mine;
+  });
+  return flushed;
+}
+
 void asymmetric(std::span<const double> x, Quantised& q, const ArrayRounder& round, DType t) {
   const double qmin = static_cast<double>(int_min(t)), qmax = static_cast<double>(int_max(t));
   std::vector<double> zero(q.rows);
@@ -207,6 +223,7 @@ void asymmetric(std::span<const double> x, Quantised& q, const ArrayRounder& rou
   each_row(q.rows, q.cols, [&](size_t r) {
     for (size_t c = 0; c < q.cols; ++c) q.values[r * q.cols + c] -= zero[r];
   });
+  q.flushed = flushed_after_zero_point(x, q);
 }
 
 // Multiplies every block of `block` elements along the rows by its scale (row-major blocks,
@@ -265,6 +282,51 @@ void nvfp4(std::span<const double> x, Quantised& q, const ArrayRounder& round, d
   times_block_scales(q, block);  // exact: 2 bits times 4 bits
 }
 
+// A group's scale as GPTQ / AWQ store it: float16, nearest even, saturating at 65504.
+double float16_scale(double v) {
+  CastOptions sat;
+  sat.overflow = Overflow::Saturate;
+  return round_to(info(DType::float16).format, v, sat);
+}
+
+// Group-wise integers: each group of `size` elements along a row shares a float16 scale (and,
+// asymmetric, a zero point); block_scales holds the scales, row-major.
+void group(std::span<const double> x, Quantised& q, const ArrayRounder& round, DType t, size_t size, bool asymmetric) {
+  const double qmin = asymmetric ? static_cast<double>(int_min(t)) : -static_cast<double>(int_max(t));
+  const double qmax = static_cast<double>(int_max(t));
+  const size_t per_row = (q.cols + size - 1) / size;
+  q.block_scales.resize(q.rows * per_row);
+  std::vector<double> zero(asymmetric ? q.rows * per_row : 0);
+  each_row(q.rows, q.cols, [&](size_t r) {
+    for (size_t c0 = 0, b = r * per_row; c0 < q.cols; c0 += size, ++b) {
+      const size_t c1 = std::min(q.cols, c0 + size);
+      const auto g = x.subspan(r * q.cols + c0, c1 - c0);
+      double scale = 0, z = 0;
+      if (asymmetric) {
+        double lo = 0, hi = 0;  // the range always includes 0, as PyTorch's observers make it
+        for (double v : g)
+          if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+        scale = float16_scale((hi - lo) / (qmax - qmin));
+        z = scale > 0 ? std::clamp(qmin - std::nearbyint(lo / scale), qmin, qmax) : 0;
+        zero[b] = z;
+      } else {
+        scale = float16_scale(amax_of(g) / qmax);
+      }
+      q.block_scales[b] = scale;
+      for (size_t c = c0; c < c1; ++c) q.values[r * q.cols + c] = scale > 0 ? x[r * q.cols + c] / scale + z : 0.0;
+    }
+  });
+  round.round(q.values, q);
+  if (asymmetric) {
+    each_row(q.rows, q.cols, [&](size_t r) {
+      for (size_t c0 = 0, b = r * per_row; c0 < q.cols; c0 += size, ++b)
+        for (size_t c = c0; c < std::min(q.cols, c0 + size); ++c) q.values[r * q.cols + c] -= zero[b];
+    });
+    q.flushed = flushed_after_zero_point(x, q);
+  }
+  times_block_scales(q, size);  // exact: an integer of at most 16 bits times a float16
+}
+
 }  // namespace
 
 std::string_view scaling_name(ScalingKind k) { return kNames[static_cast<int>(k)]; }
@@ -272,6 +334,39 @@ std::string_view scaling_name(ScalingKind k) { return kNames[static_cast<int>(k)
 std::optional<ScalingKind> parse_scaling(std::string_view n) { return find_named<ScalingKind>(kNames, n); }
 
 int scaling_block(ScalingKind k) { return k == ScalingKind::MX ? 32 : k == ScalingKind::NVFP4 ? 16 : 0; }
+
+bool is_group(ScalingKind k) { return k == ScalingKind::Group || k == ScalingKind::GroupAsymmetric; }
+
+Expected<Scaling> parse_scaling_spec(std::string_view text) {
+  const size_t colon = text.find(':');
+  const std::string_view name = text.substr(0, colon);
+  auto kind = parse_scaling(name);
+  if (!kind) return Error{"no recipe '" + std::string(name) + "' (recipes: " + scaling_names() + ")"};
+  Scaling s;
+  s.kind = *kind;
+  if (colon == std::string_view::npos) return s;
+  const std::string_view block = text.substr(colon + 1);
+  int n = 0;
+  const auto [rest, ec] = std::from_chars(block.data(), block.data() + block.size(), n);
+  if (ec != std::errc{} || rest != block.data() + block.size())
+    return Error{"block '" + std::string(block) + "' is not a whole number"};
+  if (is_group(*kind)) {
+    if (n < 2 || n > kMaxGroup) return Error{"a group holds 2 to 65536 elements, not " + std::string(block)};
+    s.group = n;
+    return s;
+  }
+  if (n != scaling_block(*kind))
+    return Error{std::string(name) + (scaling_block(*kind)
+                                          ? " blocks hold " + std::to_string(scaling_block(*kind)) + " elements"
+                                          : std::string(" has no blocks"))};
+  return s;
+}
+
+std::string scaling_spec(const Scaling& s) {
+  std::string out(scaling_name(s.kind));
+  if (is_group(s.kind)) out.append(":").append(std::to_string(s.group));
+  return out;
+}
 
 std::string out_of_range_outcome(DType t, const Scaling& s, const CastOptions& o) {
   if (!is_float(t)) return "clamped";
@@ -313,6 +408,14 @@ Status check(const Scaling& s, DType t) {
     case ScalingKind::NVFP4:
       if (t == DType::float4_e2m1fn) return {};
       return Error{"NVFP4 elements are float4_e2m1fn, not " + n};
+    case ScalingKind::Group:
+      if (s.group < 2 || s.group > kMaxGroup) return Error{"a group holds 2 to 65536 elements"};
+      if (info(t).kind == DTypeKind::SignedInt && info(t).storage_bits <= 16) return {};
+      return Error{"symmetric groups take a signed integer dtype of at most 16 bits (int8), not " + n};
+    case ScalingKind::GroupAsymmetric:
+      if (s.group < 2 || s.group > kMaxGroup) return Error{"a group holds 2 to 65536 elements"};
+      if (is_integer(t) && info(t).storage_bits <= 16) return {};
+      return Error{"asymmetric groups take an integer dtype of at most 16 bits (int8, uint8), not " + n};
   }
   return Error{"unknown scaling"};
 }
@@ -321,7 +424,7 @@ Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
                    double history_amax, const RoundArray* device) {
   Quantised q = empty(rows, cols);
   ArrayRounder round(t, o, s.kind != ScalingKind::None, device);
-  if (t == DType::int8) round.symmetric_integers();
+  if (t == DType::int8 || s.kind == ScalingKind::Group) round.symmetric_integers();
   switch (s.kind) {
     case ScalingKind::None: round.round(x.first(q.values.size()), q.values, q); break;
     case ScalingKind::PerTensor:
@@ -345,6 +448,12 @@ Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
     }
     case ScalingKind::MX: mx(x, q, round, t); break;
     case ScalingKind::NVFP4: nvfp4(x, q, round, s.tensor_amax); break;
+    case ScalingKind::Group: group(x, q, round, t, static_cast<size_t>(s.group), false); break;
+    case ScalingKind::GroupAsymmetric: {
+      const ArrayRounder full(t, o, true, device);  // the whole integer range, zero point included
+      group(x, q, full, t, static_cast<size_t>(s.group), true);
+      break;
+    }
   }
   if (std::all_of(q.row_factor.begin(), q.row_factor.end(), [](double f) { return f == 1.0; })) return q;
   q.scaled.resize(q.values.size());

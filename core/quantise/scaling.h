@@ -19,6 +19,13 @@
 //    E8M0 scale 2^(floor(log2 amax) - emax_elem); elements saturate.
 //  - NVFP4 (NVIDIA, Transformer Engine NVFP4 recipe): blocks of 16 share a float8_e4m3fn
 //    scale, amax_block / 6 times a float32 tensor scale (448 * 6) / amax_tensor.
+//  - group-wise integers (GPTQ / AWQ weight-only): groups of G elements along K (128 unless
+//    given) share a float16 scale, stored as those projects store it. Symmetric ("group", int8):
+//    scale = float16(amax_group / qmax), q = clamp(round(x / scale), -qmax, qmax). Asymmetric
+//    ("group-asymmetric", int8 or uint8): the group's range including 0 as PyTorch's MinMax
+//    observer takes it, scale = float16((max - min) / (qmax - qmin)), a zero point z in the
+//    dtype's range, q = clamp(round(x / scale) + z), dequantised as (q - z) * scale. A float16
+//    scale saturates at 65504; a group whose scale rounds to 0 becomes zeros (counted as flushed).
 #pragma once
 
 #include <cstdint>
@@ -45,12 +52,15 @@ enum class ScalingKind : uint8_t {
   PerChannelAsymmetric,  // scale and zero point per row (integer dtypes)
   MX,                    // 32-element blocks, float8_e8m0fnu scales
   NVFP4,                 // 16-element blocks, float8_e4m3fn scales, float32 tensor scale
+  Group,                 // groups of Scaling::group elements, symmetric, float16 scales
+  GroupAsymmetric,       // the same with a zero point per group
 };
-inline constexpr size_t kScalingKindCount = 7;  // the recipes, numbered 0 .. count - 1
+inline constexpr size_t kScalingKindCount = 9;  // the recipes, numbered 0 .. count - 1
 
 struct Scaling {
   ScalingKind kind = ScalingKind::None;
   int history = 16;  // PerTensorDelayed: earlier tensors in the amax history
+  int group = 128;   // Group, GroupAsymmetric: elements per group along a row
   // Per-tensor and NVFP4 tensor scales from this amax instead of the quantised array's own, when
   // the array is a run of whole rows of a larger tensor (the checkpoint scan quantises a large
   // tensor a few rows at a time): 0 for the array's own.
@@ -61,7 +71,15 @@ std::string_view scaling_name(ScalingKind k);  // "none", "per-tensor", "delayed
 std::optional<ScalingKind> parse_scaling(std::string_view name);
 // Every recipe's name in the table's order, joined by `separator`: for help texts and messages.
 std::string scaling_names(std::string_view separator = ", ");
-int scaling_block(ScalingKind k);  // 32 for MX, 16 for NVFP4, 0 otherwise
+int scaling_block(ScalingKind k);  // 32 for MX, 16 for NVFP4, 0 otherwise (a group's size is Scaling::group)
+bool is_group(ScalingKind k);      // Group or GroupAsymmetric
+inline constexpr int kMaxGroup = 1 << 16;
+
+// A recipe written NAME[:BLOCK] ("per-channel", "mx:32", "group:64"): the block must be MX's or
+// NVFP4's own, a group's size from 2 to 65536, and is refused for a recipe without blocks.
+Expected<Scaling> parse_scaling_spec(std::string_view text);
+// The spelling parse_scaling_spec reads back: the name, and ":G" for a group.
+std::string scaling_spec(const Scaling& s);
 
 // An error saying why `dtype` cannot be used with the recipe.
 Status check(const Scaling& s, DType dtype);

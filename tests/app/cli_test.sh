@@ -299,6 +299,12 @@ check scan-missing 2 'does not exist' -- "$PL" scan "$TMP/no-checkpoint"
 check scan-nothing 2 'name a checkpoint to scan' -- "$PL" scan
 check scan-no-match 2 "matches --tensors 'nope'" -- "$PL" scan "$CKPT" --tensors nope
 check scan-bad-regex 2 'is not a regular expression' -- "$PL" scan "$CKPT" --tensors '('
+check scan-group 0 '\[2\] int8:group:64 +8\.25 to 8\.333 bits/param' -- "$PL" scan "$CKPT" --candidates bfloat16,int8:group:64,uint8:group-asymmetric
+check scan-group-size-bad 2 "candidate 'int8:group:1': a group holds 2 to 65536 elements, not 1" -- "$PL" scan "$CKPT" --candidates int8:group:1
+check roundtrip-group 0 'round trip through int8 \(group:64, rne\)' -- "$PL" roundtrip --dtype int8 --scaling group:64 --rows 4 --cols 256
+check roundtrip-group-unsigned 2 'symmetric groups take a signed integer' -- "$PL" roundtrip --dtype uint8 --scaling group --rows 4 --cols 256
+check scan-stochastic 2 'does not take stochastic rounding' -- "$PL" scan "$CKPT" --rounding stochastic
+check scan-merge-scan-option 2 '--candidates is for a scan: --merge joins scans already made' -- "$PL" scan --merge "$TMP/none" --candidates bfloat16
 check scan-part-a 0 'wrote .*/scan-a: .*plan-frontier.svg, result.json, sqnr-heatmap.csv' -- "$PL" scan "$CKPT" --tensors 'layers\.0\..*proj' --out "$TMP/scan-a"
 check scan-part-b 0 '9 tensors scanned' -- "$PL" scan "$CKPT" --tensors 'layers\.1\..*proj|embed|lm_head' --out "$TMP/scan-b"
 check scan-merge 0 'plan within 6 bits/param: 5\.953 bits/param' -- "$PL" scan --merge "$TMP/scan-a" "$TMP/scan-b" --budget 6

@@ -19,13 +19,6 @@ using namespace experiment;
 
 constexpr int kFixedColumns = 8;  // tensor, layer, role, params, stored, amax/rms, kurtosis, spread
 
-std::string db_text(double v) {
-  if (std::isinf(v)) return v > 0 ? "exact" : "-inf";
-  char s[16];
-  std::snprintf(s, sizeof s, "%.1f", v);
-  return s;
-}
-
 std::string bytes_text(uint64_t bytes) {
   char s[32];
   const double b = double(bytes);
@@ -55,43 +48,44 @@ void CheckpointPanel::open(const std::string& path) {
 }
 
 void CheckpointPanel::start_scan() {
-  error_.clear();
-  auto candidates = parse_candidates(candidates_field_);
-  if (!candidates) {
-    error_ = candidates.error();
-    return;
-  }
-  path_ = path_field_;
-  if (path_.empty()) {
-    error_ = "name a .safetensors file, a checkpoint's index or its folder";
-    return;
-  }
-  result_.reset();
-  auto progress = progress_ = std::make_shared<Progress>();
-  started_ = std::chrono::steady_clock::now();
+  scan_asked_ = true;
+  try_start();
+}
+
+bool CheckpointPanel::try_start() {
   ScanOptions o;
+  auto candidates = parse_candidates(candidates_field_);
+  const std::string path = path_field_;
+  if (!candidates || path.empty()) {
+    error_ = !candidates ? candidates.error() : "name a .safetensors file, a checkpoint's index or its folder";
+    scan_asked_ = false;
+    return true;
+  }
   o.candidates = std::move(candidates).value();
+  auto progress = std::make_shared<Progress>();
+  const bool started =
+      worker_.start_when_idle([path, o, progress](const std::function<void(double)>& fraction,
+                                                  const std::atomic<bool>* cancel) -> Expected<Scanned> {
+        auto checkpoint = io::open_checkpoint(path);
+        if (!checkpoint) return Error{checkpoint.error()};
+        return scan_checkpoint(
+            *checkpoint, o,
+            [&](const ScanProgress& p) {
+              progress->tensors_done = p.tensors_done, progress->tensors_total = p.tensors_total;
+              progress->bytes_done = p.bytes_done, progress->bytes_total = p.bytes_total;
+              fraction(p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0);
+            },
+            cancel);
+      });
+  if (!started) return false;  // the scan in flight was asked to stop; this one starts on a later frame
+  scan_asked_ = false;
+  error_.clear();
+  path_ = path;
+  result_.reset();
+  progress_ = progress;
+  started_ = std::chrono::steady_clock::now();
   log_.add("checkpoint", "scanning " + path_);
-  worker_.start([path = path_, o, progress](const std::function<void(double)>& fraction,
-                                            const std::atomic<bool>* cancel) -> Expected<Scanned> {
-    auto checkpoint = io::open_checkpoint(path);
-    if (!checkpoint) return Error{checkpoint.error()};
-    if (auto st = check_scan(*checkpoint, o); !st) return Error{st.error()};
-    auto r = scan_checkpoint(
-        *checkpoint, o,
-        [&](const ScanProgress& p) {
-          progress->tensors_done = p.tensors_done, progress->tensors_total = p.tensors_total;
-          progress->bytes_done = p.bytes_done, progress->bytes_total = p.bytes_total;
-          fraction(p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0);
-        },
-        cancel);
-    if (!r) return Error{r.error()};
-    Scanned s{std::move(r).value(), {}};
-    for (const TensorScan& t : s.result.tensors)
-      for (const io::CheckpointTensor& c : checkpoint->tensors)
-        if (c.name == t.name) s.shard_of.push_back(checkpoint->shards[c.shard]);
-    return s;
-  });
+  return true;
 }
 
 void CheckpointPanel::collect() {
@@ -103,7 +97,7 @@ void CheckpointPanel::collect() {
     return;
   }
   result_ = std::move(*done).value();
-  const ScanResult& r = result_->result;
+  const ScanResult& r = *result_;
   log_.add("checkpoint", "scanned " + std::to_string(r.tensors.size()) + " tensors of " + r.checkpoint);
   pins_.assign(r.tensors.size(), std::nullopt);
   order_.resize(r.tensors.size());
@@ -118,7 +112,7 @@ void CheckpointPanel::collect() {
 }
 
 void CheckpointPanel::replan() {
-  const ScanResult& r = result_->result;
+  const ScanResult& r = *result_;
   std::vector<std::string> pins;
   for (size_t i = 0; i < pins_.size(); ++i)
     if (pins_[i]) pins.push_back(r.tensors[i].name + "=" + r.candidates[*pins_[i]]);
@@ -134,6 +128,7 @@ void CheckpointPanel::replan() {
   else plan_error_ = p.error();
   figures_ = figure::scan_figures(r, frontier_, plan_);
   ++version_;
+  resort_ = true;
 }
 
 void CheckpointPanel::draw_controls() {
@@ -145,6 +140,7 @@ void CheckpointPanel::draw_controls() {
   if (worker_.running()) {
     if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
       worker_.request_cancel();
+    if (entered) start_scan();  // the one in flight stops first
   } else if (ImGui::Button("Scan") || entered) {
     start_scan();
   }
@@ -169,8 +165,9 @@ void CheckpointPanel::draw_progress() {
 }
 
 void CheckpointPanel::sort_rows() {
-  const ScanResult& r = result_->result;
-  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
+  const ScanResult& r = *result_;
+  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
+      specs && (specs->SpecsDirty || resort_) && specs->SpecsCount > 0) {
     const int column = specs->Specs[0].ColumnIndex;
     const bool up = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
     auto key = [&](size_t i) -> double {
@@ -178,7 +175,7 @@ void CheckpointPanel::sort_rows() {
       switch (column) {
         case 1: return t.place.layer ? double(*t.place.layer) : -1;
         case 3: return double(t.params);
-        case 5: return t.stats.crest;
+        case 5: return t.stats.amax_over_rms;
         case 6: return t.stats.kurtosis;
         case 7: return t.stats.channel_spread;
         default:
@@ -198,11 +195,12 @@ void CheckpointPanel::sort_rows() {
       return up ? key(a) < key(b) : key(b) < key(a);
     });
     specs->SpecsDirty = false;
+    resort_ = false;
   }
 }
 
 void CheckpointPanel::draw_table() {
-  const ScanResult& r = result_->result;
+  const ScanResult& r = *result_;
   const int columns = kFixedColumns + int(r.candidates.size()) + 1;
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable |
@@ -244,7 +242,7 @@ void CheckpointPanel::draw_table() {
     ImGui::Text("%zu", t.params);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(t.stored.c_str());
-    for (double v : {t.stats.crest, t.stats.kurtosis, t.stats.channel_spread}) {
+    for (double v : {t.stats.amax_over_rms, t.stats.kurtosis, t.stats.channel_spread}) {
       ImGui::TableNextColumn();
       ImGui::Text("%.3g", v);
     }
@@ -252,14 +250,14 @@ void CheckpointPanel::draw_table() {
       ImGui::TableNextColumn();
       ImGui::PushID(int(i * t.scores.size() + c));
       const bool chosen = plan_ && plan_->plan.choice[i] == c;
-      const std::string label = db_text(t.scores[c].sqnr_db) + (pins_[i] == c ? " *" : "");
+      const std::string label = sqnr_text(t.scores[c].sqnr_db) + (pins_[i] == c ? " *" : "");
       if (ImGui::Selectable(label.c_str(), chosen) && open_cast_) {
         RoundtripSpec spec;
         auto parsed = parse_candidate(r.candidates[c]);
         if (parsed) {
           spec.config.dtype = parsed->dtype;
           spec.config.scaling = parsed->scaling;
-          spec.input_file = result_->shard_of[i] + ":" + t.name;
+          spec.input_file = t.file + ":" + t.name;
           open_cast_(to_json(spec));
           log_.add("checkpoint", "opened " + t.name + " in " + r.candidates[c] + " in the Experiment panel");
         }
@@ -281,6 +279,7 @@ void CheckpointPanel::draw_table() {
 
 void CheckpointPanel::draw_content() {
   collect();
+  if (scan_asked_) try_start();
   split_.begin_top("checkpoint", 9, 14);  // the controls and a few of the table's rows at any size
   draw_controls();
   if (worker_.running()) draw_progress();
@@ -295,18 +294,17 @@ void CheckpointPanel::draw_content() {
     split_.end();
     return;
   }
-  const ScanResult& r = result_->result;
+  const ScanResult& r = *result_;
   ImGui::Text("%zu tensors scanned (%s), %zu left out (norms, biases, integers)", r.tensors.size(),
               bytes_text(r.bytes).c_str(), r.skipped.size());
   if (!frontier_.empty()) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-    if (ImGui::SliderFloat("budget (bits per parameter)", &budget_, float(frontier_.front().bits_per_param),
-                           float(frontier_.back().bits_per_param), "%.2f"))
-      replan();
+    const double lo = frontier_.front().bits_per_param, hi = frontier_.back().bits_per_param;
+    if (ImGui::SliderScalar("budget (bits per parameter)", ImGuiDataType_Double, &budget_, &lo, &hi, "%.2f")) replan();
     ImGui::SameLine();
     if (plan_)
       ImGui::Text("plan: %.3f bits/param, SQNR %s dB", plan_->plan.point.bits_per_param,
-                  db_text(total_sqnr_db(r, plan_->plan.point.error)).c_str());
+                  sqnr_text(total_sqnr_db(r, plan_->plan.point.error)).c_str());
     else ImGui::TextUnformatted(plan_error_.c_str());
   }
   draw_table();

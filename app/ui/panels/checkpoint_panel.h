@@ -32,28 +32,26 @@ class CheckpointPanel final : public Panel {
   ~CheckpointPanel() override;
   const char* name() const override { return "Checkpoint"; }
   void draw_content() override;
-  bool busy() const override { return worker_.running() || (!path_.empty() && !result_ && error_.empty()); }
+  bool busy() const override { return scan_asked_ || worker_.running(); }
   // Opens and scans PATH (a file dropped on the window, --checkpoint).
   void open(const std::string& path);
   // A tensor's cast under a candidate, as an experiment file, for the Experiment panel.
   void on_open_cast(std::function<void(const nlohmann::json& setup)> f) { open_cast_ = std::move(f); }
 
  private:
-  struct Scanned {  // a finished scan and the shard files its tensors came from
-    experiment::ScanResult result;
-    std::vector<std::string> shard_of;  // per scanned tensor
-  };
+  using Scanned = experiment::ScanResult;
   struct Progress {  // written by the worker
     std::atomic<size_t> tensors_done{0}, tensors_total{0};
     std::atomic<uint64_t> bytes_done{0}, bytes_total{0};
   };
-  void start_scan();
+  void start_scan();  // asks for a scan of the path field; it starts once no scan is in flight
+  bool try_start();   // starts the scan asked for, or asks the one in flight to stop (false)
   void collect();
   void replan();  // the plan and figures for the budget and pins
   void draw_controls();
   void draw_progress();
   void draw_table();
-  void sort_rows();  // order_ by the table's sort column, when it changed
+  void sort_rows();  // order_ by the table's sort column, when it or the rows changed
 
   RunLog& log_;
   char path_field_[1024] = "";
@@ -67,7 +65,9 @@ class CheckpointPanel final : public Panel {
   std::vector<experiment::PlanPoint> frontier_;
   std::optional<experiment::PlanReport> plan_;
   std::vector<std::optional<size_t>> pins_;  // per tensor
-  float budget_ = 0;
+  double budget_ = 0;
+  bool scan_asked_ = false;
+  bool resort_ = false;  // the rows' order follows the sort column again (a new scan or plan)
   std::string plan_error_;
   std::vector<size_t> order_;  // the table's rows, sorted
   std::vector<figure::Figure> figures_;

@@ -243,7 +243,7 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
 void draw_cast_table(const RoundtripResult& r) {
   const ErrorStats& s = r.stats;
   ImGui::TextWrapped("%s, %s, %s: %zu x %zu values; elements rounded on %s", std::string(name(r.config.dtype)).c_str(),
-                     std::string(scaling_name(r.config.scaling.kind)).c_str(), rounding_name(r.config.cast.rounding),
+                     scaling_spec(r.config.scaling).c_str(), rounding_name(r.config.cast.rounding),
                      r.config.rows, r.config.cols, r.ran_on.c_str());
   if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "note: %s", r.backend_note.c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
@@ -275,7 +275,7 @@ std::string other_kind_summary(const ExperimentRun& run) {
     std::snprintf(buf, sizeof buf,
                   "cast %zu x %zu through %s (%s, %s): normwise %.3e, SQNR %.1f dB, out of range %zu, flushed %zu",
                   r.config.rows, r.config.cols, std::string(name(r.config.dtype)).c_str(),
-                  std::string(scaling_name(r.config.scaling.kind)).c_str(), rounding_name(r.config.cast.rounding),
+                  scaling_spec(r.config.scaling).c_str(), rounding_name(r.config.cast.rounding),
                   r.stats.normwise_rel, r.stats.sqnr_db, r.saturated, r.flushed);
     return std::string(buf) + ", on " + r.ran_on + (r.backend_note.empty() ? "" : " (" + r.backend_note + ")");
   }

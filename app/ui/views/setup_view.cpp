@@ -369,8 +369,11 @@ bool SetupView::draw_rounding_and_data() {
   using experiment::kDistributionCount, experiment::kScalingKindCount;
   changed |= enum_combo<ScalingKind, kScalingKindCount>(cast ? "scaling" : "input scaling", &c.input_scaling.kind,
                                                         scaling_name);
-  if (!cast)
+  changed |= draw_group_size(cast ? "group size" : "input group size", c.input_scaling);
+  if (!cast) {
     changed |= enum_combo<ScalingKind, kScalingKindCount>("weight scaling", &c.weight_scaling.kind, scaling_name);
+    changed |= draw_group_size("weight group size", c.weight_scaling);
+  }
   changed |= enum_combo<Distribution, kDistributionCount>(cast ? "data" : "input data", &c.input_data.distribution,
                                                           distribution_name);
   // An MLP draws its weights as nn.Linear initialises them.
@@ -378,6 +381,15 @@ bool SetupView::draw_rounding_and_data() {
     changed |=
         enum_combo<Distribution, kDistributionCount>("weight data", &c.weight_data.distribution, distribution_name);
   return changed;
+}
+
+// A group recipe's size (elements per group along a row), shown only for the group recipes.
+bool SetupView::draw_group_size(const char* label, Scaling& s) {
+  if (!experiment::is_group(s.kind)) return false;
+  int group = s.group;
+  if (!ImGui::InputInt(label, &group, 32, 128)) return false;
+  s.group = std::clamp(group, 2, experiment::kMaxGroup);
+  return true;
 }
 
 bool SetupView::draw_seed_and_threads() {

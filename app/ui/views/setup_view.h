@@ -57,6 +57,7 @@ class SetupView {
   bool draw_dtypes();             // input, weight, output and bias dtypes (those the op reads)
   bool draw_accumulate();         // the accumulation model (a list for a dot sweep)
   bool draw_rounding_and_data();  // rounding, overflow, scaling recipes, data distributions
+  bool draw_group_size(const char* label, experiment::Scaling& s);
   bool draw_seed_and_threads();
   bool draw_files();      // the tensor file fields
   bool draw_framework();  // the framework whose call the product runs as

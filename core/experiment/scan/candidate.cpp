@@ -1,22 +1,21 @@
 #include "core/experiment/scan/candidate.h"
 
-#include <charconv>
-
 #include "core/dtype/format_lookup.h"
 
 namespace pl::experiment {
 
 std::string Candidate::text() const {
   std::string s(name(dtype));
-  if (scaling.kind != ScalingKind::None) s.append(":").append(scaling_name(scaling.kind));
+  if (scaling.kind != ScalingKind::None) s.append(":").append(scaling_spec(scaling));
   return s;
 }
 
 std::string Candidate::short_text() const {
-  static constexpr std::string_view kShort[kScalingKindCount] = {"",        "tensor", "delayed", "channel",
-                                                                 "ch-asym", "mx",     "nvfp4"};
+  static constexpr std::string_view kShort[kScalingKindCount] = {"",   "tensor", "delayed", "channel", "ch-asym",
+                                                                 "mx", "nvfp4",  "g",       "g-asym"};
   std::string s = short_name(dtype);
   if (scaling.kind != ScalingKind::None) s.append(" ").append(kShort[static_cast<int>(scaling.kind)]);
+  if (is_group(scaling.kind)) s.append(std::to_string(scaling.group));  // "i8 g128"
   return s;
 }
 
@@ -36,23 +35,13 @@ Expected<Candidate> parse_candidate(std::string_view text) {
   Candidate c;
   c.dtype = *dtype;
   if (count >= 2) {
-    auto kind = parse_scaling(parts[1]);
-    if (!kind) return Error{quoted + "no recipe '" + std::string(parts[1]) + "' (recipes: " + scaling_names() + ")"};
-    c.scaling.kind = *kind;
+    const std::string spec = count == 3 ? std::string(parts[1]) + ":" + std::string(parts[2]) : std::string(parts[1]);
+    auto scaling = parse_scaling_spec(spec);
+    if (!scaling) return Error{quoted + scaling.error()};
+    c.scaling = *scaling;
   }
   if (c.scaling.kind == ScalingKind::PerTensorDelayed)
     return Error{quoted + "delayed scaling needs the amax of earlier steps, which a checkpoint does not have"};
-  if (count == 3) {
-    int block = 0;
-    const auto [rest, ec] = std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(), block);
-    if (ec != std::errc{} || rest != parts[2].data() + parts[2].size())
-      return Error{quoted + "block '" + std::string(parts[2]) + "' is not a whole number"};
-    if (block != scaling_block(c.scaling.kind))
-      return Error{quoted + std::string(scaling_name(c.scaling.kind)) +
-                   (scaling_block(c.scaling.kind)
-                        ? " blocks hold " + std::to_string(scaling_block(c.scaling.kind)) + " elements"
-                        : std::string(" has no blocks"))};
-  }
   if (auto st = check(c.scaling, c.dtype); !st) return Error{quoted + st.error()};
   return c;
 }
@@ -89,6 +78,9 @@ double bits_per_param(const Candidate& c, size_t rows, size_t cols) {
     case ScalingKind::PerChannelAsymmetric: return elem + (32.0 + elem) * double(rows) / params;
     case ScalingKind::MX: return elem + 8.0 * blocks_per_row(32) * double(rows) / params;
     case ScalingKind::NVFP4: return elem + 8.0 * blocks_per_row(16) * double(rows) / params + 32.0 / params;
+    case ScalingKind::Group: return elem + 16.0 * blocks_per_row(size_t(c.scaling.group)) * double(rows) / params;
+    case ScalingKind::GroupAsymmetric:
+      return elem + (16.0 + elem) * blocks_per_row(size_t(c.scaling.group)) * double(rows) / params;
   }
   return elem;
 }

@@ -1,7 +1,7 @@
 // A candidate format for a checkpoint's tensors: a dtype and the scaling recipe that puts a
 // tensor into it, written DTYPE[:RECIPE[:BLOCK]] ("bfloat16", "float8_e4m3fn:per-channel",
-// "float4_e2m1fn:mx", "float4_e2m1fn:nvfp4", "int8:per-channel"). The block, when written, must
-// be the recipe's own (32 for mx, 16 for nvfp4).
+// "float4_e2m1fn:mx", "float4_e2m1fn:nvfp4", "int8:per-channel", "int8:group:128"). The block,
+// when written, must be the recipe's own (32 for mx, 16 for nvfp4); a group's is its size.
 #pragma once
 
 #include <cstddef>
@@ -44,6 +44,8 @@ int element_bits(DType t);
 //   per-channel-asym. + a float32 scale and an element-width zero point per row
 //   mx                + one 8-bit E8M0 scale per block of 32 along the row (4.25 for float4)
 //   nvfp4             + one 8-bit E4M3 scale per block of 16, and one float32 tensor scale
+//   group             + one float16 scale per group of G along the row
+//   group-asymmetric  + a float16 scale and an element-width zero point per group
 // A row shorter than a whole number of blocks counts its last, partial block's scale too.
 double bits_per_param(const Candidate& c, size_t rows, size_t cols);
 

@@ -1,5 +1,8 @@
 #include "core/experiment/scan/checkpoint_scan.h"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "core/experiment/on_device.h"
 #include "core/util/printable.h"
 
@@ -25,6 +28,10 @@ struct Choice {
 
 Expected<Choice> choose(const io::Checkpoint& c, const ScanOptions& o) {
   if (o.candidates.empty()) return Error{"no candidate given"};
+  if (o.cast.rounding == Rounding::Stochastic)
+    return Error{
+        "the scan does not take stochastic rounding: its draws follow each element's place in the array "
+        "rounded, and a large tensor is rounded a run of rows at a time (the cast experiment takes it)"};
   auto pattern = tensor_pattern(o.tensors);
   if (!pattern) return Error{pattern.error()};
   Choice out;
@@ -45,10 +52,23 @@ Expected<Choice> choose(const io::Checkpoint& c, const ScanOptions& o) {
 
 }  // namespace
 
-Status check_scan(const io::Checkpoint& c, const ScanOptions& o) {
+Expected<std::vector<const io::CheckpointTensor*>> chosen_tensors(const io::Checkpoint& c, const ScanOptions& o) {
   auto chosen = choose(c, o);
   if (!chosen) return Error{chosen.error()};
-  return {};
+  return std::move(chosen->chosen);
+}
+
+std::string progress_text(const ScanProgress& p, double seconds) {
+  const double done = p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0;
+  char text[160];
+  std::snprintf(text, sizeof text, "%zu of %zu tensors, %.2f of %.2f GB", p.tensors_done, p.tensors_total,
+                double(p.bytes_done) / 1e9, double(p.bytes_total) / 1e9);
+  std::string out = text;
+  if (done > 0.01 && seconds > 1) {
+    std::snprintf(text, sizeof text, ", %.0f s left", seconds * (1 - done) / done);
+    out += text;
+  }
+  return out;
 }
 
 Expected<std::optional<std::regex>> tensor_pattern(const std::string& pattern) {
@@ -71,7 +91,11 @@ Expected<ScanResult> scan_checkpoint(const io::Checkpoint& c, const ScanOptions&
   for (const Candidate& k : o.candidates) r.candidates.push_back(k.text());
   r.skipped = choice->skipped;
   r.bytes = choice->bytes;
-  const DeviceRounding device(o.backend);
+  r.rounding = rounding_name(o.cast.rounding);
+  // A device only for float candidates (integers round on the CPU, as in the cast experiment).
+  const bool floats =
+      std::any_of(o.candidates.begin(), o.candidates.end(), [](const Candidate& k) { return is_float(k.dtype); });
+  const DeviceRounding device(floats ? o.backend : BackendChoice::Cpu);
   r.backend_note = device.note();
   TensorScanOptions to;
   to.cast = o.cast;
@@ -84,6 +108,7 @@ Expected<ScanResult> scan_checkpoint(const io::Checkpoint& c, const ScanOptions&
   std::optional<size_t> mapped_shard;
   io::MappedFile mapped;
   std::string device_error;
+  bool on_device = false;
   for (const io::CheckpointTensor* t : chosen) {
     if (mapped_shard != t->shard) {
       auto m = io::MappedFile::open(c.shards[t->shard]);
@@ -98,14 +123,15 @@ Expected<ScanResult> scan_checkpoint(const io::Checkpoint& c, const ScanOptions&
           p.bytes_done = before + bytes;
           if (progress) progress(p);
         },
-        cancel, device_error);
+        cancel, device_error, on_device);
     if (!scanned) return Error{scanned.error()};
     r.tensors.push_back(std::move(scanned).value());
+    r.tensors.back().file = c.shards[t->shard];
     p.bytes_done = before + t->bytes;
     ++p.tensors_done;
     if (progress) progress(p);
   }
-  if (device.rounder()) r.ran_on = device.ran_on();
+  if (on_device) r.ran_on = device.ran_on();
   if (!device_error.empty()) r.backend_note = device.failed(device_error);
   return r;
 }

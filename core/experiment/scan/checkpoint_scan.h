@@ -3,6 +3,8 @@
 // checkpoint's size. Which tensors: the float tensors of two or more dimensions (the weights that
 // deployment quantises), or those whose names match a pattern -- one- and zero-dimensional ones
 // included -- so that a large checkpoint can also be scanned a part at a time and merged.
+// Stochastic rounding is refused: its draws follow an element's place in the array rounded, and
+// the scan rounds a tensor a run of rows at a time.
 #pragma once
 
 #include <atomic>
@@ -33,6 +35,9 @@ struct ScanProgress {
   size_t tensors_done = 0, tensors_total = 0;
   uint64_t bytes_done = 0, bytes_total = 0;  // of the tensors chosen
 };
+// "12 of 150 tensors, 1.20 of 4.00 GB, 35 s left" after `seconds` (the time left once a little
+// is done, from the bytes' pace).
+std::string progress_text(const ScanProgress& p, double seconds);
 
 struct SkippedTensor {
   std::string name;
@@ -42,6 +47,7 @@ struct SkippedTensor {
 struct ScanResult {
   std::string checkpoint;  // the path opened
   std::vector<std::string> candidates;
+  std::string rounding = "rne";     // the elements' rounding (rounding_name)
   std::vector<TensorScan> tensors;  // in the checkpoint's order
   std::vector<SkippedTensor> skipped;
   uint64_t bytes = 0;          // the scanned tensors' bytes
@@ -52,9 +58,10 @@ struct ScanResult {
 // The pattern as a regex: an error names what is wrong with it.
 Expected<std::optional<std::regex>> tensor_pattern(const std::string& pattern);
 
-// Why the scan cannot start -- no candidate, a pattern that is not a regex, no tensor chosen --
-// as an error: the user's to fix. scan_checkpoint checks it first.
-Status check_scan(const io::Checkpoint& c, const ScanOptions& o);
+// The tensors the scan would read, in order; an error says why it cannot start -- no candidate,
+// stochastic rounding, a pattern that is not a regex, no tensor chosen -- the user's to fix.
+// scan_checkpoint checks it first.
+Expected<std::vector<const io::CheckpointTensor*>> chosen_tensors(const io::Checkpoint& c, const ScanOptions& o);
 
 Expected<ScanResult> scan_checkpoint(const io::Checkpoint& c, const ScanOptions& o,
                                      const std::function<void(const ScanProgress&)>& progress = {},

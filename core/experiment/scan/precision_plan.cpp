@@ -17,18 +17,18 @@ std::vector<size_t> hull_of(const PlanItem& it) {
   if (it.pinned) return {*it.pinned};
   std::vector<size_t> order;
   for (size_t j = 0; j < it.bits.size(); ++j)
-    if (std::isfinite(it.error[j])) order.push_back(j);
+    if (std::isfinite(it.error_energy[j])) order.push_back(j);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return it.bits[a] != it.bits[b] ? it.bits[a] < it.bits[b] : it.error[a] < it.error[b];
+    return it.bits[a] != it.bits[b] ? it.bits[a] < it.bits[b] : it.error_energy[a] < it.error_energy[b];
   });
   std::vector<size_t> hull;
   for (size_t j : order) {
-    if (!hull.empty() && it.error[j] >= it.error[hull.back()]) continue;  // costs more, no better
+    if (!hull.empty() && it.error_energy[j] >= it.error_energy[hull.back()]) continue;  // costs more, no better
     // Drop the last point while it lies on or above the line from the one before it to j.
     while (hull.size() >= 2) {
       const size_t a = hull[hull.size() - 2], b = hull.back();
-      const double slope_ab = (it.error[a] - it.error[b]) / (it.bits[b] - it.bits[a]);
-      const double slope_aj = (it.error[a] - it.error[j]) / (it.bits[j] - it.bits[a]);
+      const double slope_ab = (it.error_energy[a] - it.error_energy[b]) / (it.bits[b] - it.bits[a]);
+      const double slope_aj = (it.error_energy[a] - it.error_energy[j]) / (it.bits[j] - it.bits[a]);
       if (slope_aj < slope_ab) break;
       hull.pop_back();
     }
@@ -55,7 +55,7 @@ class Greedy {
     for (size_t i = 0; i < items.size(); ++i) {
       if (hulls_[i].empty()) continue;
       cost_ += cost(i, 0);
-      error_ += items[i].error[hulls_[i][0]];
+      error_ += items[i].error_energy[hulls_[i][0]];
       offer(i);
     }
   }
@@ -74,7 +74,7 @@ class Greedy {
       const double extra = cost(i, at_[i] + 1) - cost(i, at_[i]);
       if (!take(extra)) continue;  // this tensor stays where it is
       cost_ += extra;
-      error_ += items_[i].error[hulls_[i][at_[i] + 1]] - items_[i].error[hulls_[i][at_[i]]];
+      error_ += items_[i].error_energy[hulls_[i][at_[i] + 1]] - items_[i].error_energy[hulls_[i][at_[i]]];
       ++at_[i];
       offer(i);
       each();
@@ -92,7 +92,7 @@ class Greedy {
   double cost(size_t i, size_t at) const { return items_[i].bits[hulls_[i][at]] * items_[i].params; }
   void offer(size_t i) {
     if (at_[i] + 1 >= hulls_[i].size()) return;
-    const double removed = items_[i].error[hulls_[i][at_[i]]] - items_[i].error[hulls_[i][at_[i] + 1]];
+    const double removed = items_[i].error_energy[hulls_[i][at_[i]]] - items_[i].error_energy[hulls_[i][at_[i] + 1]];
     const double extra = cost(i, at_[i] + 1) - cost(i, at_[i]);
     queue_.push({extra > 0 ? removed / extra : INFINITY, i});
   }
@@ -105,6 +105,13 @@ class Greedy {
 };
 
 }  // namespace
+
+std::string budget_too_small(double budget, double cheapest) {
+  char text[128];
+  std::snprintf(text, sizeof text, "a budget of %.4g bits per parameter is below the cheapest plan's %.4g", budget,
+                cheapest);
+  return text;
+}
 
 std::vector<PlanPoint> plan_frontier(std::span<const PlanItem> items) {
   Greedy g(items);

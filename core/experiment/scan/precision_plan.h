@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/util/expected.h"
@@ -20,9 +21,9 @@ namespace pl::experiment {
 
 struct PlanItem {
   double params = 0;
-  std::vector<double> bits;      // bits per parameter, per candidate
-  std::vector<double> error;     // error energy, per candidate
-  std::optional<size_t> pinned;  // the user's choice, which the plan keeps
+  std::vector<double> bits;          // bits per parameter, per candidate
+  std::vector<double> error_energy;  // ||q(x) - x||^2, per candidate
+  std::optional<size_t> pinned;      // the user's choice, which the plan keeps
 };
 
 struct PlanPoint {
@@ -41,5 +42,8 @@ std::vector<PlanPoint> plan_frontier(std::span<const PlanItem> items);
 
 // The plan for `budget` bits per parameter; an error when even the cheapest plan costs more.
 Expected<Plan> plan_within(std::span<const PlanItem> items, double budget);
+
+// "a budget of B bits per parameter is below the cheapest plan's C".
+std::string budget_too_small(double budget, double cheapest);
 
 }  // namespace pl::experiment

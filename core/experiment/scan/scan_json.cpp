@@ -1,10 +1,12 @@
 #include "core/experiment/scan/scan_json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <set>
 
+#include "core/io/tensor.h"
 #include "core/util/printable.h"
 
 namespace pl::experiment {
@@ -36,7 +38,7 @@ Expected<std::string> text_of(const json& j, const char* key, const std::string&
 json stats_json(const TensorStats& s) {
   return {{"amax", number(s.amax)},
           {"rms", number(s.rms)},
-          {"amax_over_rms", number(s.crest)},
+          {"amax_over_rms", number(s.amax_over_rms)},
           {"kurtosis", number(s.kurtosis)},
           {"channel_amax_spread", number(s.channel_spread)},
           {"nonfinite", s.nonfinite}};
@@ -60,13 +62,21 @@ json tensor_json(const TensorScan& t) {
       {"role", t.place.role}, {"param", t.place.param}, {"energy", number(t.energy)}, {"stats", stats_json(t.stats)}};
   j["layer"] = t.place.layer ? json(*t.place.layer) : json(nullptr);
   j["stack"] = t.place.stack;
+  if (!t.file.empty()) j["file"] = t.file;
   json scores = json::array();
   for (const CandidateScore& c : t.scores) scores.push_back(score_json(c));
   j["candidates"] = std::move(scores);
   return j;
 }
 
-Expected<TensorScan> tensor_from_json(const json& j, const std::vector<std::string>& candidates, size_t index,
+// A number that must not be negative (an energy, an error, bits): NaN is refused too.
+Expected<double> amount_of(const json& j, const char* key, const std::string& where) {
+  auto v = number_of(j, key, where);
+  if (v && !(*v >= 0)) return Error{where + ": \"" + key + "\" is negative"};
+  return v;
+}
+
+Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate>& candidates, size_t index,
                                       const std::string& what) {
   std::string where = what + ": tensors[" + std::to_string(index) + "]";
   if (!j.is_object()) return Error{where + " is not an object"};
@@ -78,20 +88,27 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<std::stri
   t.place = place_of(t.name);
   auto stored = text_of(j, "dtype", where);
   auto params = count_of(j, "params", where);
-  auto energy = number_of(j, "energy", where);
+  auto energy = amount_of(j, "energy", where);
   if (!stored || !params || !energy) return Error{!stored ? stored.error() : !params ? params.error() : energy.error()};
   t.stored = *stored, t.params = *params, t.energy = *energy;
   if (!j.contains("shape") || !j["shape"].is_array()) return Error{where + ": \"shape\" is not a list"};
-  size_t product = 1;
   for (const json& d : j["shape"]) {
     if (!d.is_number_unsigned()) return Error{where + ": \"shape\" holds something other than sizes"};
     t.shape.push_back(d.get<size_t>());
-    product *= t.shape.back();
   }
-  if (product != t.params) return Error{where + ": \"params\" is not the product of \"shape\""};
+  const auto product = io::element_count(t.shape, size_t{1} << 40);
+  if (!product) return Error{where + ": \"shape\" " + product.error()};
+  if (*product != t.params || t.params == 0)
+    return Error{where + ": \"params\" is not the product of \"shape\" (or is 0)"};
+  if (j.contains("file")) {
+    auto file = text_of(j, "file", where);
+    if (!file) return Error{file.error()};
+    t.file = *file;
+  }
   if (!j.contains("stats") || !j["stats"].is_object()) return Error{where + ": no \"stats\" object"};
   const json& s = j["stats"];
-  double* stat_fields[] = {&t.stats.amax, &t.stats.rms, &t.stats.crest, &t.stats.kurtosis, &t.stats.channel_spread};
+  double* stat_fields[] = {&t.stats.amax, &t.stats.rms, &t.stats.amax_over_rms, &t.stats.kurtosis,
+                           &t.stats.channel_spread};
   const char* stat_keys[] = {"amax", "rms", "amax_over_rms", "kurtosis", "channel_amax_spread"};
   for (size_t i = 0; i < 5; ++i) {
     auto v = number_of(s, stat_keys[i], where + " stats");
@@ -103,6 +120,7 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<std::stri
   t.stats.nonfinite = *nonfinite;
   if (!j.contains("candidates") || !j["candidates"].is_array() || j["candidates"].size() != candidates.size())
     return Error{where + ": \"candidates\" does not list the scan's " + std::to_string(candidates.size())};
+  const size_t cols = t.shape.empty() ? 1 : std::max<size_t>(t.shape.back(), 1), rows = t.params / cols;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const json& c = j["candidates"][i];
     const std::string cw = where + " candidates[" + std::to_string(i) + "]";
@@ -110,15 +128,23 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<std::stri
     CandidateScore sc;
     auto cand = text_of(c, "candidate", cw);
     if (!cand) return Error{cand.error()};
-    if (*cand != candidates[i]) return Error{cw + " is " + *cand + ", not the scan's " + candidates[i]};
+    if (*cand != candidates[i].text()) return Error{cw + " is " + *cand + ", not the scan's " + candidates[i].text()};
     sc.candidate = *cand;
-    double* fields[] = {&sc.bits_per_param, &sc.sqnr_db, &sc.normwise, &sc.error_energy, &sc.max_abs, &sc.max_rel};
-    const char* keys[] = {"bits_per_param", "sqnr_db", "normwise", "error_energy", "max_abs", "max_rel"};
-    for (size_t k = 0; k < 6; ++k) {
-      auto v = number_of(c, keys[k], cw);
+    // The bits follow from the shape and the candidate; the SQNR and the normwise error from the
+    // energies (an SQNR of -Inf and one of +Inf are both null in JSON).
+    sc.bits_per_param = bits_per_param(candidates[i], rows, cols);
+    double* fields[] = {&sc.error_energy, &sc.max_abs, &sc.max_rel};
+    const char* keys[] = {"error_energy", "max_abs", "max_rel"};
+    for (size_t k = 0; k < 3; ++k) {
+      auto v = amount_of(c, keys[k], cw);
       if (!v) return Error{v.error()};
       *fields[k] = *v;
     }
+    auto bits = number_of(c, "bits_per_param", cw);
+    if (!bits) return Error{bits.error()};
+    if (std::fabs(*bits - sc.bits_per_param) > 1e-9 * sc.bits_per_param)
+      return Error{cw + ": bits_per_param is not the " + std::to_string(sc.bits_per_param) + " its shape gives"};
+    finish_score(sc, t.energy);
     auto sat = count_of(c, "saturated", cw);
     auto fl = count_of(c, "flushed", cw);
     if (!sat || !fl) return Error{!sat ? sat.error() : fl.error()};
@@ -154,7 +180,11 @@ std::string shape_field(const std::vector<size_t>& shape) {
 
 nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& frontier,
                             const std::optional<PlanReport>& plan) {
-  json j{{"checkpoint", r.checkpoint}, {"candidates", r.candidates}, {"bytes", r.bytes}, {"ran_on", r.ran_on}};
+  json j{{"checkpoint", r.checkpoint},
+         {"candidates", r.candidates},
+         {"rounding", r.rounding},
+         {"bytes", r.bytes},
+         {"ran_on", r.ran_on}};
   if (!r.backend_note.empty()) j["backend_note"] = r.backend_note;
   json tensors = json::array();
   for (const TensorScan& t : r.tensors) tensors.push_back(tensor_json(t));
@@ -191,17 +221,32 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
   if (!j.is_object()) return Error{what + " is not a scan's result (not a JSON object)"};
   ScanResult r;
   auto checkpoint = text_of(j, "checkpoint", what);
-  if (!checkpoint) return Error{checkpoint.error()};
-  r.checkpoint = *checkpoint;
+  auto rounding = text_of(j, "rounding", what);
+  auto ran_on = text_of(j, "ran_on", what);
+  if (!checkpoint || !rounding || !ran_on)
+    return Error{!checkpoint ? checkpoint.error() : !rounding ? rounding.error() : ran_on.error()};
+  r.checkpoint = *checkpoint, r.rounding = *rounding, r.ran_on = *ran_on;
+  if (!j.contains("bytes") || !j["bytes"].is_number_unsigned()) return Error{what + ": \"bytes\" is not a count"};
+  r.bytes = j["bytes"].get<uint64_t>();
+  if (j.contains("backend_note")) {
+    auto note = text_of(j, "backend_note", what);
+    if (!note) return Error{note.error()};
+    r.backend_note = *note;
+  }
   if (!j.contains("candidates") || !j["candidates"].is_array() || j["candidates"].empty())
     return Error{what + ": \"candidates\" is not a list of candidates"};
+  std::string list;
   for (const json& c : j["candidates"]) {
     if (!c.is_string()) return Error{what + ": \"candidates\" holds something other than names"};
-    r.candidates.push_back(c.get<std::string>());
+    list.append(list.empty() ? "" : ",").append(c.get<std::string>());
   }
-  if (!j.contains("tensors") || !j["tensors"].is_array()) return Error{what + ": \"tensors\" is not a list"};
+  auto candidates = parse_candidates(list);  // each one a candidate, none twice
+  if (!candidates) return Error{what + ": " + candidates.error()};
+  for (const Candidate& c : *candidates) r.candidates.push_back(c.text());
+  if (!j.contains("tensors") || !j["tensors"].is_array() || j["tensors"].empty())
+    return Error{what + ": \"tensors\" is not a list of scanned tensors"};
   for (size_t i = 0; i < j["tensors"].size(); ++i) {
-    auto t = tensor_from_json(j["tensors"][i], r.candidates, i, what);
+    auto t = tensor_from_json(j["tensors"][i], *candidates, i, what);
     if (!t) return Error{t.error()};
     r.tensors.push_back(std::move(t).value());
   }
@@ -215,8 +260,6 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
       r.skipped.push_back({*name, *reason});
     }
   }
-  if (j.contains("bytes") && j["bytes"].is_number_unsigned()) r.bytes = j["bytes"].get<uint64_t>();
-  if (j.contains("ran_on") && j["ran_on"].is_string()) r.ran_on = j["ran_on"].get<std::string>();
   return r;
 }
 
@@ -226,12 +269,20 @@ Expected<ScanResult> merge_scans(std::vector<ScanResult> parts) {
   out.checkpoint = parts.front().checkpoint;
   out.candidates = parts.front().candidates;
   out.ran_on = parts.front().ran_on;
+  out.rounding = parts.front().rounding;
   std::set<std::string> scanned;
   std::set<std::string> ran_on;
   for (size_t p = 0; p < parts.size(); ++p) {
     ScanResult& part = parts[p];
     if (part.candidates != out.candidates)
       return Error{"part " + std::to_string(p + 1) + " scanned other candidates than part 1"};
+    if (part.checkpoint != out.checkpoint)
+      return Error{"part " + std::to_string(p + 1) + " scanned " + part.checkpoint + ", part 1 " + out.checkpoint +
+                   " (scan every part with the same PATH)"};
+    if (part.rounding != out.rounding)
+      return Error{"part " + std::to_string(p + 1) + " rounded " + part.rounding + ", part 1 " + out.rounding};
+    if (!part.backend_note.empty() && out.backend_note.find(part.backend_note) == std::string::npos)
+      out.backend_note.append(out.backend_note.empty() ? "" : "; ").append(part.backend_note);
     ran_on.insert(part.ran_on);
     out.bytes += part.bytes;
     for (TensorScan& t : part.tensors) {
@@ -263,7 +314,7 @@ std::string scan_csv(const ScanResult& r) {
       s.append(t.place.layer ? std::to_string(*t.place.layer) : "").append(",");
       s.append(csv_text(t.place.role)).append(",").append(shape_field(t.shape)).append(",");
       s.append(std::to_string(t.params)).append(",").append(t.stored).append(",");
-      for (double v : {t.stats.amax, t.stats.rms, t.stats.crest, t.stats.kurtosis, t.stats.channel_spread})
+      for (double v : {t.stats.amax, t.stats.rms, t.stats.amax_over_rms, t.stats.kurtosis, t.stats.channel_spread})
         s.append(csv_number(v)).append(",");
       s.append(c.candidate).append(",");
       for (double v : {c.bits_per_param, c.sqnr_db, c.normwise, c.error_energy, c.max_abs, c.max_rel})
@@ -302,31 +353,68 @@ Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vecto
     items[i].params = double(r.tensors[i].params);
     for (const CandidateScore& c : r.tensors[i].scores) {
       items[i].bits.push_back(c.bits_per_param);
-      items[i].error.push_back(c.error_energy);
+      items[i].error_energy.push_back(c.error_energy);
     }
   }
-  for (const std::string& pin : pins) {
-    const size_t eq = pin.rfind('=');
-    if (eq == std::string::npos || eq == 0) return Error{"--pin '" + printable(pin) + "' is not NAME=CANDIDATE"};
-    const std::string name = pin.substr(0, eq), cand = pin.substr(eq + 1);
-    size_t t = 0;
-    while (t < r.tensors.size() && r.tensors[t].name != name) ++t;
-    if (t == r.tensors.size()) return Error{"--pin: no scanned tensor '" + printable(name) + "'"};
-    auto parsed = parse_candidate(cand);
-    if (!parsed) return Error{"--pin: " + parsed.error()};
-    size_t c = 0;
-    while (c < r.candidates.size() && r.candidates[c] != parsed->text()) ++c;
-    if (c == r.candidates.size()) return Error{"--pin: " + printable(cand) + " is not one of the scan's candidates"};
-    if (items[t].pinned) return Error{"--pin: tensor '" + printable(name) + "' is pinned twice"};
+  std::vector<std::string> names;
+  for (const TensorScan& t : r.tensors) names.push_back(t.name);
+  auto resolved = resolve_pins(names, r.candidates, pins);
+  if (!resolved) return Error{resolved.error()};
+  for (const auto& [t, c] : *resolved) {
+    if (!std::isfinite(items[t].error_energy[c]))
+      return Error{"--pin: " + r.candidates[c] + " turns values of '" + printable(names[t]) +
+                   "' into Inf or NaN (its error is infinite): a plan cannot keep it"};
     items[t].pinned = c;
   }
   return items;
 }
 
+Expected<std::vector<std::pair<size_t, size_t>>> resolve_pins(const std::vector<std::string>& names,
+                                                              const std::vector<std::string>& candidates,
+                                                              const std::vector<std::string>& pins) {
+  std::vector<std::pair<size_t, size_t>> out;
+  for (const std::string& pin : pins) {
+    const size_t eq = pin.rfind('=');
+    if (eq == std::string::npos || eq == 0) return Error{"--pin '" + printable(pin) + "' is not NAME=CANDIDATE"};
+    const std::string name = pin.substr(0, eq), cand = pin.substr(eq + 1);
+    const size_t t = static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    if (t == names.size()) return Error{"--pin: no scanned tensor '" + printable(name) + "'"};
+    auto parsed = parse_candidate(cand);
+    if (!parsed) return Error{"--pin: " + parsed.error()};
+    const size_t c =
+        static_cast<size_t>(std::find(candidates.begin(), candidates.end(), parsed->text()) - candidates.begin());
+    if (c == candidates.size()) return Error{"--pin: " + printable(cand) + " is not one of the scan's candidates"};
+    if (std::any_of(out.begin(), out.end(), [&](const auto& p) { return p.first == t; }))
+      return Error{"--pin: tensor '" + printable(name) + "' is pinned twice"};
+    out.emplace_back(t, c);
+  }
+  return out;
+}
+
+double cheapest_bits(const std::vector<std::vector<size_t>>& shapes, const std::vector<Candidate>& candidates) {
+  double bits = 0, params = 0;
+  for (const auto& shape : shapes) {
+    size_t n = 1;
+    for (size_t d : shape) n *= d;
+    const size_t cols = shape.empty() ? 1 : std::max<size_t>(shape.back(), 1);
+    double least = INFINITY;
+    for (const Candidate& c : candidates) least = std::min(least, bits_per_param(c, n / cols, cols));
+    bits += least * double(n), params += double(n);
+  }
+  return params > 0 ? bits / params : 0;
+}
+
 double total_sqnr_db(const ScanResult& r, double error) {
   double energy = 0;
   for (const TensorScan& t : r.tensors) energy += t.energy;
-  return error > 0 ? 10 * std::log10(energy / error) : std::numeric_limits<double>::infinity();
+  return sqnr_db(energy, error);
+}
+
+std::string sqnr_text(double db) {
+  if (std::isinf(db)) return db > 0 ? "exact" : "-inf";
+  char s[16];
+  std::snprintf(s, sizeof s, "%.1f", db);
+  return s;
 }
 
 }  // namespace pl::experiment

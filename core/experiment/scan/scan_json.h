@@ -1,7 +1,9 @@
 // A scan's results as JSON (the `scan --json` object and an --out folder's result.json, which
 // `scan --merge` reads back) and as CSV tables. Figures that are not finite (an SQNR of a
 // candidate that keeps the tensor exactly, an error with an Inf in it) are written as null in
-// JSON and as inf in CSV, and read back as Inf.
+// JSON and as inf or -inf in CSV. Read back, a null error is Inf (errors are never negative), and
+// the SQNR, the normwise error and the bits per parameter are computed again from the energies,
+// the shape and the candidate, so that they cannot disagree with them.
 #pragma once
 
 #include <optional>
@@ -42,7 +44,17 @@ std::string frontier_csv(const ScanResult& r, const std::vector<PlanPoint>& fron
 
 // The plan's items from a scan (`pins` chosen by the user: NAME=CANDIDATE, NAME exact).
 Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vector<std::string>& pins);
+// The pins as (tensor, candidate) indexes into `names` and `candidates` (canonical spellings);
+// an error names the pin that is wrong.
+Expected<std::vector<std::pair<size_t, size_t>>> resolve_pins(const std::vector<std::string>& names,
+                                                              const std::vector<std::string>& candidates,
+                                                              const std::vector<std::string>& pins);
+// The fewest average bits per parameter any plan can spend on tensors of these shapes: known
+// before the scan, so that a budget below it is refused before any work.
+double cheapest_bits(const std::vector<std::vector<size_t>>& shapes, const std::vector<Candidate>& candidates);
 // The whole checkpoint's SQNR for a total error energy: 10 log10(sum ||x||^2 / error).
 double total_sqnr_db(const ScanResult& r, double error);
+// An SQNR for tables: one decimal, "exact" for +Inf (no error).
+std::string sqnr_text(double db);
 
 }  // namespace pl::experiment

@@ -33,8 +33,12 @@ Part fold_blocks(size_t n, Fn&& fn, Add&& add) {
 }
 
 struct Moments {  // over finite elements
-  double s1 = 0, s2 = 0, s3 = 0, s4 = 0, amax = 0;
+  double s1 = 0, s2 = 0, amax = 0;
   size_t finite = 0, nonfinite = 0;
+  void add(const Moments& m) {
+    s1 += m.s1, s2 += m.s2, amax = std::max(amax, m.amax);
+    finite += m.finite, nonfinite += m.nonfinite;
+  }
 };
 
 Moments moments_of(std::span<const double> x) {
@@ -48,18 +52,32 @@ Moments moments_of(std::span<const double> x) {
             ++m.nonfinite;
             continue;
           }
-          const double v2 = v * v;
-          m.s1 += v, m.s2 += v2, m.s3 += v2 * v, m.s4 += v2 * v2;
+          m.s1 += v, m.s2 += v * v;
           m.amax = std::max(m.amax, std::fabs(v));
           ++m.finite;
         }
         return m;
       },
-      [](Moments& t, const Moments& m) {
-        t.s1 += m.s1, t.s2 += m.s2, t.s3 += m.s3, t.s4 += m.s4;
-        t.amax = std::max(t.amax, m.amax);
-        t.finite += m.finite, t.nonfinite += m.nonfinite;
-      });
+      [](Moments& t, const Moments& m) { t.add(m); });
+}
+
+struct Central {  // sums of (x - mean)^2 and (x - mean)^4 over finite elements: the kurtosis
+  double c2 = 0, c4 = 0;
+};
+
+Central central_of(std::span<const double> x, double mean) {
+  return fold_blocks<Central>(
+      x.size(),
+      [&](size_t b, size_t e) {
+        Central c;
+        for (size_t i = b; i < e; ++i)
+          if (std::isfinite(x[i])) {
+            const double d2 = (x[i] - mean) * (x[i] - mean);
+            c.c2 += d2, c.c4 += d2 * d2;
+          }
+        return c;
+      },
+      [](Central& t, const Central& c) { t.c2 += c.c2, t.c4 += c.c4; });
 }
 
 struct ErrorPart {
@@ -131,11 +149,13 @@ ErrorPart errors_of(std::span<const double> q, std::span<const double> x) {
 // The tensor as a matrix: its leading dimensions by its last.
 size_t cols_of(const std::vector<size_t>& shape) { return shape.empty() ? 1 : std::max<size_t>(shape.back(), 1); }
 
-// The first pass: moments, and the amax of every row for the channel spread.
+// The first pass: amax, rms and the mean (the kurtosis's central sums wait for the second pass,
+// which knows the mean: raw power sums cancel badly when the mean is large against the spread),
+// and every row's amax for the channel spread.
 TensorStats stats_pass(const io::MappedFile& shard, const io::CheckpointTensor& t, size_t rows, size_t cols,
-                       size_t chunk_rows, const std::atomic<bool>* cancel, double& energy, Status& failed) {
+                       size_t chunk_rows, const std::atomic<bool>* cancel,
+                       const std::function<void(uint64_t)>& progress, Moments& m, Status& failed) {
   std::vector<double> values, row_amax(rows);
-  Moments m;
   for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
     if (cancel && cancel->load()) return {};
     const size_t k = std::min(chunk_rows, rows - r0);
@@ -143,10 +163,8 @@ TensorStats stats_pass(const io::MappedFile& shard, const io::CheckpointTensor& 
       failed = st;
       return {};
     }
-    const Moments part = moments_of(values);
-    m.s1 += part.s1, m.s2 += part.s2, m.s3 += part.s3, m.s4 += part.s4;
-    m.amax = std::max(m.amax, part.amax);
-    m.finite += part.finite, m.nonfinite += part.nonfinite;
+    m.add(moments_of(values));
+    if (progress) progress((r0 + k) * cols * (t.bytes / t.params) / 2);  // the first of two passes
     parallel_for(
         k, 0,
         [&](size_t a, size_t b) {
@@ -157,14 +175,9 @@ TensorStats stats_pass(const io::MappedFile& shard, const io::CheckpointTensor& 
   TensorStats s;
   s.amax = m.amax;
   s.nonfinite = m.nonfinite;
-  energy = m.s2;
   if (m.finite > 0) {
-    const double n = double(m.finite), mean = m.s1 / n, ex2 = m.s2 / n, ex3 = m.s3 / n, ex4 = m.s4 / n;
-    s.rms = std::sqrt(ex2);
-    s.crest = s.rms > 0 ? s.amax / s.rms : 0;
-    const double m2 = ex2 - mean * mean;
-    const double m4 = ex4 - 4 * mean * ex3 + 6 * mean * mean * ex2 - 3 * mean * mean * mean * mean;
-    s.kurtosis = m2 > 0 ? m4 / (m2 * m2) : 0;
+    s.rms = std::sqrt(m.s2 / double(m.finite));
+    s.amax_over_rms = s.rms > 0 ? s.amax / s.rms : 0;
   }
   if (rows > 1) {
     std::vector<double> sorted = row_amax;
@@ -176,17 +189,21 @@ TensorStats stats_pass(const io::MappedFile& shard, const io::CheckpointTensor& 
   return s;
 }
 
-void finish(CandidateScore& c, double energy) {
-  c.normwise = energy > 0 ? std::sqrt(c.error_energy / energy) : c.error_energy > 0 ? INFINITY : 0;
-  c.sqnr_db = c.error_energy > 0 ? 10 * std::log10(energy / c.error_energy) : INFINITY;
+}  // namespace
+
+double sqnr_db(double energy, double error_energy) {
+  return error_energy > 0 ? 10 * std::log10(energy / error_energy) : std::numeric_limits<double>::infinity();
 }
 
-}  // namespace
+void finish_score(CandidateScore& c, double energy) {
+  c.normwise = energy > 0 ? std::sqrt(c.error_energy / energy) : c.error_energy > 0 ? INFINITY : 0;
+  c.sqnr_db = sqnr_db(energy, c.error_energy);
+}
 
 Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::CheckpointTensor& t,
                                  const std::vector<Candidate>& candidates, const TensorScanOptions& o,
                                  const std::function<void(uint64_t)>& progress, const std::atomic<bool>* cancel,
-                                 std::string& device_error) {
+                                 std::string& device_error, bool& on_device) {
   TensorScan out;
   out.name = t.name;
   out.shape = t.shape;
@@ -198,8 +215,12 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
   const size_t cols = cols_of(t.shape), rows = t.params / cols;
   const size_t chunk_rows = std::max<size_t>(1, o.chunk_elements / cols);
   Status failed;
-  out.stats = stats_pass(shard, t, rows, cols, chunk_rows, cancel, out.energy, failed);
+  Moments m;
+  out.stats = stats_pass(shard, t, rows, cols, chunk_rows, cancel, progress, m, failed);
+  out.energy = m.s2;
   if (!failed) return Error{failed.error()};
+  const double mean = m.finite ? m.s1 / double(m.finite) : 0;
+  Central central;
   if (cancel && cancel->load()) return Error{"cancelled"};
 
   out.scores.resize(candidates.size());
@@ -212,12 +233,15 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
     if (cancel && cancel->load()) return Error{"cancelled"};
     const size_t k = std::min(chunk_rows, rows - r0);
     if (auto st = io::read_elements(shard, t, r0 * cols, k * cols, values); !st) return Error{st.error()};
+    const Central part = central_of(values, mean);
+    central.c2 += part.c2, central.c4 += part.c4;
     for (size_t i = 0; i < candidates.size(); ++i) {
       Scaling s = candidates[i].scaling;
       s.tensor_amax = out.stats.amax;
       const Quantised q = quantise(values, k, cols, candidates[i].dtype, s, o.cast, 0,
                                    is_float(candidates[i].dtype) ? o.device : nullptr);
       if (!q.device_error.empty() && device_error.empty()) device_error = q.device_error;
+      on_device = on_device || q.on_device;
       const ErrorPart e = errors_of(q.dequantised(), values);
       CandidateScore& c = out.scores[i];
       c.error_energy += e.e2;
@@ -226,9 +250,13 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
       c.saturated += q.saturated;
       c.flushed += q.flushed;
     }
-    if (progress) progress((r0 + k) * cols * (t.bytes / t.params));
+    if (progress) progress(t.bytes / 2 + (r0 + k) * cols * (t.bytes / t.params) / 2);
   }
-  for (CandidateScore& c : out.scores) finish(c, out.energy);
+  for (CandidateScore& c : out.scores) finish_score(c, out.energy);
+  if (m.finite > 0 && central.c2 > 0) {
+    const double n = double(m.finite), m2 = central.c2 / n;
+    out.stats.kurtosis = central.c4 / n / (m2 * m2);
+  }
   shard.release(t.offset, t.offset + t.bytes);
   return out;
 }

@@ -23,10 +23,10 @@ namespace pl::experiment {
 
 // The tensor's own figures, over its finite elements.
 struct TensorStats {
-  double amax = 0;      // largest |x|
-  double rms = 0;       // sqrt(mean x^2)
-  double crest = 0;     // amax / rms: how far the largest element stands out (0 for a zero tensor)
-  double kurtosis = 0;  // m4 / m2^2 about the mean (3 for a normal distribution; 0 when m2 is 0)
+  double amax = 0;           // largest |x|
+  double rms = 0;            // sqrt(mean x^2)
+  double amax_over_rms = 0;  // how far the largest element stands out (0 for a zero tensor)
+  double kurtosis = 0;       // m4 / m2^2 about the mean (3 for a normal distribution; 0 when m2 is 0)
   // The largest row (output channel) amax over the median row amax: outlier channels show here
   // (1 for a single row or an all-zero tensor).
   double channel_spread = 1;
@@ -50,6 +50,7 @@ struct TensorScan {
   std::string name;
   std::vector<size_t> shape;
   std::string stored;  // "BF16"
+  std::string file;    // the file it was read from (a shard of a sharded checkpoint)
   size_t params = 0;
   TensorPlace place;
   TensorStats stats;
@@ -63,12 +64,17 @@ struct TensorScanOptions {
   size_t chunk_elements = size_t{1} << 20;  // a run of rows holds about this many elements
 };
 
-// `progress(bytes)`: how many of the tensor's bytes the second pass has read so far. Stops with
+// `progress(bytes)`: how far the two passes are, in bytes of the tensor (half each). Stops with
 // "cancelled" when `cancel` is raised between runs of rows; `device_error` gets a device's
-// failure (the CPU then rounded those elements).
+// failure (the CPU then rounded those elements), `on_device` is set when the device rounded any.
 Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::CheckpointTensor& t,
                                  const std::vector<Candidate>& candidates, const TensorScanOptions& o,
                                  const std::function<void(uint64_t)>& progress, const std::atomic<bool>* cancel,
-                                 std::string& device_error);
+                                 std::string& device_error, bool& on_device);
+
+// 10 log10(energy / error_energy): Inf for no error, -Inf for an infinite one.
+double sqnr_db(double energy, double error_energy);
+// The candidate's normwise error and SQNR from its error energy and the tensor's energy.
+void finish_score(CandidateScore& c, double energy);
 
 }  // namespace pl::experiment

@@ -97,13 +97,22 @@ struct Reader {
     if (!j.contains(key)) return true;
     const json& v = j[key];
     const json kind = v.is_object() ? (v.contains("kind") ? v["kind"] : json()) : v;
-    if (!kind.is_string()) return fail(key, "must be a recipe name or {\"kind\": ..., \"history\": N}");
-    auto k = parse_scaling(kind.get<std::string>());
-    if (!k) return fail(key, "unknown recipe '" + kind.get<std::string>() + "' (" + scaling_names() + ")");
-    out->kind = *k;
+    if (!kind.is_string())
+      return fail(key, "must be a recipe NAME[:BLOCK] or {\"kind\": ..., \"history\": N, \"group\": G}");
+    auto spec = parse_scaling_spec(kind.get<std::string>());
+    if (!spec) return fail(key, spec.error());
+    const int history = out->history;
+    *out = *spec;
+    out->history = history;
     if (v.is_object())
       for (auto it = v.begin(); it != v.end(); ++it) {
         if (it.key() == "kind") continue;
+        if (it.key() == "group") {
+          const auto group = integer_in(it.value(), 2, kMaxGroup);
+          if (!group) return fail(key, "group must be an integer from 2 to 65536");
+          out->group = static_cast<int>(*group);
+          continue;
+        }
         if (it.key() != "history") return fail(key, "unknown key '" + it.key() + "'");
         const auto history = integer_in(it.value(), 1, 1024);
         if (!history) return fail(key, "history must be an integer from 1 to 1024");
@@ -181,6 +190,10 @@ inline json data_json(const DataSource& d) {
   return j;
 }
 
-inline json scaling_json(const Scaling& s) { return {{"kind", scaling_name(s.kind)}, {"history", s.history}}; }
+inline json scaling_json(const Scaling& s) {
+  json j{{"kind", scaling_name(s.kind)}, {"history", s.history}};
+  if (is_group(s.kind)) j["group"] = s.group;
+  return j;
+}
 
 }  // namespace pl::experiment::json_detail

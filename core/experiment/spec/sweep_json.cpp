@@ -148,7 +148,7 @@ json to_json(const RoundtripSpec& s) {
 json to_json(const RoundtripResult& r) {
   const RoundtripConfig& c = r.config;
   return {{"dtype", name(c.dtype)},
-          {"scaling", scaling_name(c.scaling.kind)},
+          {"scaling", scaling_spec(c.scaling)},
           {"rounding", rounding_name(c.cast.rounding)},
           {"rows", c.rows},
           {"cols", c.cols},

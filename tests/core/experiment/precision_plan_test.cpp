@@ -22,7 +22,7 @@ std::vector<PlanItem> random_items(std::mt19937_64& rng, size_t tensors, size_t 
       const double bits = kBits[rng() % 6];
       it.bits.push_back(bits);
       // Roughly halving per extra bit, with noise, so some candidates are dominated.
-      it.error.push_back(it.params * std::exp2(-bits) * (0.2 + 2 * unit(rng)));
+      it.error_energy.push_back(it.params * std::exp2(-bits) * (0.2 + 2 * unit(rng)));
     }
   }
   return items;
@@ -40,7 +40,7 @@ double exhaustive_best(const std::vector<PlanItem>& items, double budget) {
     for (size_t i = 0; i < items.size(); ++i) {
       if (items[i].pinned && pick[i] != *items[i].pinned) allowed = false;
       cost += items[i].bits[pick[i]] * items[i].params;
-      error += items[i].error[pick[i]];
+      error += items[i].error_energy[pick[i]];
     }
     if (allowed && cost <= budget * params * (1 + 1e-12)) best = std::min(best, error);
     size_t i = 0;
@@ -82,7 +82,7 @@ TEST(PrecisionPlan, APlanFitsItsBudgetAndLiesBetweenTheFrontierAndTheOptimum) {
       for (size_t i = 0; i < items.size(); ++i) {
         params += items[i].params;
         cost += items[i].bits[plan->choice[i]] * items[i].params;
-        error += items[i].error[plan->choice[i]];
+        error += items[i].error_energy[plan->choice[i]];
       }
       EXPECT_LE(cost / params, budget * (1 + 1e-12));
       EXPECT_NEAR(plan->point.error, error, 1e-9 * error);
@@ -119,7 +119,7 @@ TEST(PrecisionPlan, NeverChoosesACandidateWithAnInfiniteError) {
   auto plan = plan_within(items, 8.3);
   ASSERT_TRUE(plan) << plan.error();
   EXPECT_EQ(plan->choice[0], 1u);
-  items[0].error = {INFINITY, NAN, INFINITY};
+  items[0].error_energy = {INFINITY, NAN, INFINITY};
   EXPECT_FALSE(plan_within(items, 20));
 }
 

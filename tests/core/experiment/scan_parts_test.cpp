@@ -6,6 +6,8 @@
 #include "core/experiment/scan/checkpoint_scan.h"
 #include "core/experiment/scan/scan_json.h"
 #include "core/experiment/scan/tensor_place.h"
+#include "core/experiment/scan/tensor_scan.h"
+#include "core/figure/scan_figures.h"
 
 namespace pl::experiment {
 namespace {
@@ -87,6 +89,35 @@ ScanResult tiny_scan(const std::string& name, double err) {
   return r;
 }
 
+// An SQNR of -Inf (a copy that turned a value into Inf) and one of +Inf (an exact copy) are both
+// null in JSON: read back, each is computed again from the error energy, so neither turns into
+// the other.
+TEST(ScanJson, ReadsBackAnInfiniteErrorAsOneAndNotAsExact) {
+  ScanResult r = tiny_scan("a.weight", INFINITY);
+  finish_score(r.tensors[0].scores[1], r.tensors[0].energy);
+  ASSERT_EQ(r.tensors[0].scores[1].sqnr_db, -INFINITY);
+  const auto j = scan_to_json(r, {}, std::nullopt);
+  auto back = scan_from_json(nlohmann::json::parse(j.dump()), "result.json");
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->tensors[0].scores[1].sqnr_db, -INFINITY);
+  EXPECT_EQ(back->tensors[0].scores[0].sqnr_db, INFINITY);
+  // Figures that disagree with the shape, or are negative, are refused.
+  auto broken = j;
+  broken["tensors"][0]["candidates"][1]["bits_per_param"] = 9.0;
+  EXPECT_NE(scan_from_json(broken, "r.json").error().find("is not the"), std::string::npos);
+  broken = j;
+  broken["tensors"][0]["candidates"][1]["error_energy"] = -1.0;
+  EXPECT_NE(scan_from_json(broken, "r.json").error().find("is negative"), std::string::npos);
+  broken = j;
+  broken["tensors"] = nlohmann::json::array();
+  EXPECT_NE(scan_from_json(broken, "r.json").error().find("not a list of scanned tensors"), std::string::npos);
+  broken = j;
+  broken["candidates"] = {"bfloat16", "bf16"};
+  EXPECT_NE(scan_from_json(broken, "r.json").error().find("named twice"), std::string::npos);
+  // A plan cannot keep a pin whose error is infinite.
+  EXPECT_NE(plan_items(r, {"a.weight=int8:per-channel"}).error().find("its error is infinite"), std::string::npos);
+}
+
 TEST(ScanJson, ReadsBackWhatItWrites) {
   const ScanResult r = tiny_scan("model.layers.0.mlp.up_proj.weight", 1e-4);
   const auto j = scan_to_json(r, {}, std::nullopt);
@@ -114,6 +145,25 @@ TEST(ScanJson, MergesPartsAndRefusesOverlapsAndMismatches) {
   ScanResult other = tiny_scan("c.weight", 1e-3);
   other.candidates[1] = "float8_e4m3fn:mx";
   EXPECT_NE(merge_scans({tiny_scan("a.weight", 1e-3), other}).error().find("other candidates"), std::string::npos);
+  other = tiny_scan("c.weight", 1e-3);
+  other.checkpoint = "another";
+  EXPECT_NE(merge_scans({tiny_scan("a.weight", 1e-3), other}).error().find("scan every part with the same PATH"),
+            std::string::npos);
+  other = tiny_scan("c.weight", 1e-3);
+  other.rounding = "rtz";
+  EXPECT_NE(merge_scans({tiny_scan("a.weight", 1e-3), other}).error().find("rounded rtz"), std::string::npos);
+}
+
+// An encoder's and a decoder's layer 0 are two rows of the heat map, not one.
+TEST(ScanFigures, TheHeatMapKeepsEachStacksLayersApart) {
+  auto r = merge_scans({tiny_scan("encoder.layers.0.fc.weight", 1e-3), tiny_scan("decoder.layers.0.fc.weight", 1e-2),
+                        tiny_scan("lm_head.weight", 1e-4)});
+  ASSERT_TRUE(r) << r.error();
+  const figure::Figure f = figure::scan_heatmap_figure(*r);
+  ASSERT_TRUE(f.heatmap);
+  EXPECT_EQ(f.y.categories, (std::vector<std::string>{"decoder.layers 0", "encoder.layers 0", "lm_head"}));
+  EXPECT_EQ(f.x.categories, (std::vector<std::string>{"bf16", "i8 channel"}));
+  EXPECT_NEAR(f.heatmap->values[1], 10 * std::log10(4 / 1e-2), 1e-12);  // the decoder row, int8
 }
 
 TEST(ScanJson, PinsNameAScannedTensorAndCandidate) {

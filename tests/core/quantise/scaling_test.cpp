@@ -85,10 +85,55 @@ TEST(Scaling, RowsOfATensorTakeTheWholeTensorsAmaxWhenGiven) {
     const auto w = whole.dequantised(), p = part.dequantised();
     for (size_t i = 0; i < 4 * cols; ++i)
       ASSERT_EQ(std::bit_cast<uint64_t>(p[i]), std::bit_cast<uint64_t>(w[4 * cols + i])) << i;
-    s.tensor_amax = 0;  // without it, the rows' own amax: another scale
-    const auto own = quantise(tail, 4, cols, dtype, s, o).dequantised();
-    EXPECT_FALSE(std::equal(own.begin(), own.end(), p.begin()));
+    s.tensor_amax = 0;                                           // without it, the rows' own amax: another scale
+    const Quantised own = quantise(tail, 4, cols, dtype, s, o);  // (held: dequantised() views it)
+    EXPECT_FALSE(std::equal(own.dequantised().begin(), own.dequantised().end(), p.begin()));
   }
+}
+
+// An asymmetric recipe's flushed are the nonzero values that became zero -- whose code is the
+// zero point -- not the values whose code is 0 (which stands for -z times the scale: -1 here).
+TEST(Scaling, AsymmetricFlushedAreValuesThatBecameZero) {
+  const std::vector<double> x = {-1.0, 0.001, 0.002, 2.0};
+  CastOptions o;
+  const Quantised q = quantise(x, 1, 4, DType::uint8, Scaling{ScalingKind::PerChannelAsymmetric}, o);
+  const double scale = 3.0 / 255;              // [-1, 2] onto 0..255: the zero point is 85
+  EXPECT_EQ(q.dequantised()[0], -85 * scale);  // the code 0: -1, not a flush
+  EXPECT_EQ(q.dequantised()[1], 0.0);
+  EXPECT_EQ(q.dequantised()[2], 0.0);
+  EXPECT_EQ(q.flushed, 2u);
+}
+
+// Group-wise integers, GPTQ / AWQ style: a float16 scale per group of G along the row.
+TEST(Scaling, GroupsShareAFloat16ScaleAndAsymmetricGroupsAZeroPoint) {
+  // Two groups of 4 in one row: amax 2.54 and 0.1.
+  const std::vector<double> x = {2.54, -1.0, 0.5, 0.0, 0.1, -0.05, 0.025, 0.0125};
+  CastOptions o;
+  Scaling s{ScalingKind::Group};
+  s.group = 4;
+  ASSERT_TRUE(check(s, DType::int8));
+  const Quantised q = quantise(x, 1, 8, DType::int8, s, o);
+  const FloatFormat& f16 = info(DType::float16).format;
+  const double s0 = round_to(f16, 2.54 / 127, o), s1 = round_to(f16, 0.1 / 127, o);
+  ASSERT_EQ(q.block_scales, (std::vector<double>{s0, s1}));
+  for (size_t i = 0; i < 8; ++i) {
+    const double scale = i < 4 ? s0 : s1;
+    EXPECT_EQ(q.dequantised()[i], std::clamp(std::nearbyint(x[i] / scale), -127.0, 127.0) * scale) << i;
+  }
+  // Asymmetric uint8: [min(lo, 0), max(hi, 0)] onto 0..255 with a zero point.
+  s.kind = ScalingKind::GroupAsymmetric;
+  const std::vector<double> y = {-1.0, 3.0, 0.5, 2.0};
+  const Quantised a = quantise(y, 1, 4, DType::uint8, s, o);
+  const double scale = round_to(f16, 4.0 / 255, o), z = std::nearbyint(1.0 / scale);
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(a.dequantised()[i], (std::clamp(std::nearbyint(y[i] / scale + z), 0.0, 255.0) - z) * scale) << i;
+  EXPECT_FALSE(check(Scaling{ScalingKind::Group}, DType::uint8));  // symmetric needs a sign
+  EXPECT_FALSE(check(Scaling{ScalingKind::Group}, DType::float8_e4m3fn));
+  EXPECT_EQ(parse_scaling_spec("group:64")->group, 64);
+  EXPECT_EQ(scaling_spec(*parse_scaling_spec("group-asymmetric:32")), "group-asymmetric:32");
+  EXPECT_FALSE(parse_scaling_spec("group:1"));
+  EXPECT_FALSE(parse_scaling_spec("mx:16"));
+  EXPECT_FALSE(parse_scaling_spec("per-channel:8"));
 }
 
 TEST(Scaling, PerTensorMapsAmaxToTheLargestValue) {

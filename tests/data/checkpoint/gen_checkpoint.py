@@ -39,7 +39,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 HIDDEN, INTER, VOCAB, LAYERS = 64, 96, 80, 2
 
 CANDIDATES = ["bfloat16", "float8_e4m3fn:per-tensor", "float8_e4m3fn:per-channel", "float8_e4m3fn:mx",
-              "int8:per-channel", "float6_e2m3fn:mx", "float4_e2m1fn:mx", "float4_e2m1fn:nvfp4"]
+              "int8:per-channel", "float6_e2m3fn:mx", "float4_e2m1fn:mx", "float4_e2m1fn:nvfp4",
+              "int8:group:32", "uint8:group-asymmetric:32"]
 
 FORMATS = {  # name: (ml_dtypes type, element bits)
     "bfloat16": (ml_dtypes.bfloat16, 16),
@@ -99,6 +100,8 @@ def quantise(x, candidate):
     parts = candidate.split(":")
     fmt, recipe = parts[0], parts[1] if len(parts) > 1 else "none"
     rows, cols = x.shape
+    if recipe in ("group", "group-asymmetric"):  # float16 scales per group of G along the row
+        return group(x, int(parts[2]), recipe == "group-asymmetric", fmt)
     if recipe == "none":
         q, sat = grid_round(x, fmt)
         return q, int(sat.sum())
@@ -142,11 +145,39 @@ def quantise(x, candidate):
     raise ValueError(candidate)
 
 
+def group(x, size, asymmetric, fmt):
+    """GPTQ/AWQ-style groups: a float16 scale (NumPy's float64 -> float16 cast rounds once, to
+    nearest even; saturated at 65504), symmetric in [-qmax, qmax] or with a zero point."""
+    qmin, qmax = (0, 255) if fmt == "uint8" else (-128, 127)
+    if not asymmetric:
+        qmin = -qmax
+    out, sat = np.empty_like(x), 0
+    for c0 in range(0, x.shape[1], size):
+        g = x[:, c0:c0 + size]
+        if asymmetric:
+            lo = np.minimum(g.min(axis=1, keepdims=True), 0)
+            hi = np.maximum(g.max(axis=1, keepdims=True), 0)
+            raw = (hi - lo) / (qmax - qmin)
+        else:
+            raw = np.abs(g).max(axis=1, keepdims=True) / qmax
+        scale = np.minimum(raw, 65504).astype(np.float16).astype(np.float64)
+        safe = np.where(scale > 0, scale, 1)
+        z = np.where(scale > 0, np.clip(qmin - np.rint(lo / safe), qmin, qmax), 0) if asymmetric else 0
+        v = np.where(scale > 0, g / safe + z, 0.0)
+        r = np.rint(v)
+        sat += int(np.sum((r < qmin) | (r > qmax)))
+        out[:, c0:c0 + size] = (np.clip(r, qmin, qmax) - z) * scale
+    return out, sat
+
+
 def bits_per_param(candidate, rows, cols):
     parts = candidate.split(":")
     fmt, recipe = parts[0], parts[1] if len(parts) > 1 else "none"
-    elem = 8 if fmt == "int8" else FORMATS[fmt][1]
+    elem = 8 if fmt in ("int8", "uint8") else FORMATS[fmt][1]
     params = rows * cols
+    if recipe.startswith("group"):
+        groups = math.ceil(cols / int(parts[2])) * rows
+        return elem + (16 + (elem if recipe == "group-asymmetric" else 0)) * groups / params
     return {"none": elem,
             "per-tensor": elem + 32 / params,
             "per-channel": elem + 32 * rows / params,
