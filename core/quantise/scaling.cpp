@@ -7,6 +7,7 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
@@ -192,6 +193,15 @@ void scale_tensor(std::span<const double> x, Quantised& q, const ArrayRounder& r
   each_row(q.rows, q.cols, [&](size_t r) { scale_symmetric(x, q, round, r, 1, amax); });
 }
 
+// The finite values' [min, max], widened to include 0 as PyTorch's MinMax observers make it: what
+// the asymmetric recipes map onto the integer range.
+std::pair<double, double> range_with_zero(std::span<const double> v) {
+  double lo = 0, hi = 0;
+  for (double x : v)
+    if (std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+  return {lo, hi};
+}
+
 // The flushed of an asymmetric recipe: nonzero values whose code is the zero point (the rounder
 // counted the codes that are 0, which stand for -z times the scale, not for zero).
 size_t flushed_after_zero_point(std::span<const double> x, const Quantised& q) {
@@ -211,9 +221,7 @@ void asymmetric(std::span<const double> x, Quantised& q, const ArrayRounder& rou
   std::vector<double> zero(q.rows);
   each_row(q.rows, q.cols, [&](size_t r) {
     const auto row = x.subspan(r * q.cols, q.cols);
-    double lo = 0, hi = 0;  // the range always includes 0, as PyTorch's observers make it
-    for (double v : row)
-      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    const auto [lo, hi] = range_with_zero(row);
     const double scale = hi > lo ? (hi - lo) / (qmax - qmin) : 1.0;
     zero[r] = std::clamp(qmin - std::nearbyint(lo / scale), qmin, qmax);
     q.row_factor[r] = scale;
@@ -303,9 +311,7 @@ void group(std::span<const double> x, Quantised& q, const ArrayRounder& round, D
       const auto g = x.subspan(r * q.cols + c0, c1 - c0);
       double scale = 0, z = 0;
       if (asymmetric) {
-        double lo = 0, hi = 0;  // the range always includes 0, as PyTorch's observers make it
-        for (double v : g)
-          if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+        const auto [lo, hi] = range_with_zero(g);
         scale = float16_scale((hi - lo) / (qmax - qmin));
         z = scale > 0 ? std::clamp(qmin - std::nearbyint(lo / scale), qmin, qmax) : 0;
         zero[b] = z;

@@ -120,7 +120,7 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
   t.stats.nonfinite = *nonfinite;
   if (!j.contains("candidates") || !j["candidates"].is_array() || j["candidates"].size() != candidates.size())
     return Error{where + ": \"candidates\" does not list the scan's " + std::to_string(candidates.size())};
-  const size_t cols = t.shape.empty() ? 1 : std::max<size_t>(t.shape.back(), 1), rows = t.params / cols;
+  const size_t cols = matrix_cols(t.shape), rows = t.params / cols;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const json& c = j["candidates"][i];
     const std::string cw = where + " candidates[" + std::to_string(i) + "]";
@@ -396,7 +396,7 @@ double cheapest_bits(const std::vector<std::vector<size_t>>& shapes, const std::
   for (const auto& shape : shapes) {
     size_t n = 1;
     for (size_t d : shape) n *= d;
-    const size_t cols = shape.empty() ? 1 : std::max<size_t>(shape.back(), 1);
+    const size_t cols = matrix_cols(shape);
     double least = INFINITY;
     for (const Candidate& c : candidates) least = std::min(least, bits_per_param(c, n / cols, cols));
     bits += least * double(n), params += double(n);

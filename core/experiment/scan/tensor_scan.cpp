@@ -146,9 +146,6 @@ ErrorPart errors_of(std::span<const double> q, std::span<const double> x) {
       });
 }
 
-// The tensor as a matrix: its leading dimensions by its last.
-size_t cols_of(const std::vector<size_t>& shape) { return shape.empty() ? 1 : std::max<size_t>(shape.back(), 1); }
-
 // The first pass: amax, rms and the mean (the kurtosis's central sums wait for the second pass,
 // which knows the mean: raw power sums cancel badly when the mean is large against the spread),
 // and every row's amax for the channel spread.
@@ -191,6 +188,8 @@ TensorStats stats_pass(const io::MappedFile& shard, const io::CheckpointTensor& 
 
 }  // namespace
 
+size_t matrix_cols(const std::vector<size_t>& shape) { return shape.empty() ? 1 : std::max<size_t>(shape.back(), 1); }
+
 double sqnr_db(double energy, double error_energy) {
   return error_energy > 0 ? 10 * std::log10(energy / error_energy) : std::numeric_limits<double>::infinity();
 }
@@ -212,7 +211,7 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
   out.place = place_of(t.name);
   if (!t.is_float()) return Error{"tensor '" + printable(t.name) + "' holds " + t.stored + " integers, not weights"};
   if (t.params == 0) return Error{"tensor '" + printable(t.name) + "' is empty"};
-  const size_t cols = cols_of(t.shape), rows = t.params / cols;
+  const size_t cols = matrix_cols(t.shape), rows = t.params / cols;
   const size_t chunk_rows = std::max<size_t>(1, o.chunk_elements / cols);
   Status failed;
   Moments m;

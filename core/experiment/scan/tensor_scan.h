@@ -72,6 +72,10 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
                                  const std::function<void(uint64_t)>& progress, const std::atomic<bool>* cancel,
                                  std::string& device_error, bool& on_device);
 
+// The elements of a row of a tensor seen as a matrix, its leading dimensions by its last (1 for a
+// 0-d tensor; a last dimension of 0 counts as 1, so that rows = params / cols stays defined).
+size_t matrix_cols(const std::vector<size_t>& shape);
+
 // 10 log10(energy / error_energy): Inf for no error, -Inf for an infinite one.
 double sqnr_db(double energy, double error_energy);
 // The candidate's normwise error and SQNR from its error energy and the tensor's energy.
