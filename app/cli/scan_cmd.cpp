@@ -1,9 +1,11 @@
-// precision-lab scan PATH [--candidates LIST] [--budget BITS] [--pin NAME=CANDIDATE]...
-//   [--tensors REGEX] [--rounding MODE] [--backend cpu|cuda|auto] [--threads N] [--json]
+// precision-lab scan PATH [--candidates LIST] [--activations FILE [--activation-format CANDIDATE]]
+//   [--budget BITS] [--pin NAME=CANDIDATE]... [--tensors REGEX] [--rounding MODE] [--backend cpu|cuda|auto] [--threads
+//   N] [--json]
 //   [--out DIR [--force]]
 // precision-lab scan --merge DIR... [--budget BITS] [--pin ...] [--json] [--out DIR]
 // Every tensor of a checkpoint under every candidate format, and a mixed-precision plan within
-// a bit budget. --merge joins scans of parts of one checkpoint (--tensors per job).
+// a bit budget. --merge joins scans of parts of one checkpoint (--tensors per job). With
+// --activations each weight is scored by its layer's output error on the inputs the file holds.
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,6 +34,7 @@ using namespace experiment;
 
 struct ScanArgs {
   std::string path, candidates = std::string(kDefaultCandidates), tensors, rounding = "rne", out;
+  std::string activations, activation_format;
   std::vector<std::string> merge, pins;
   std::optional<double> budget;
   BackendChoice backend = BackendChoice::Cpu;
@@ -85,12 +88,16 @@ void print_report(const ScanResult& r, const std::vector<PlanPoint>& frontier, c
   std::printf("%s: %zu tensors scanned (%.3g GB), %zu left out; rounded on %s\n", r.checkpoint.c_str(),
               r.tensors.size(), double(r.bytes) / 1e9, r.skipped.size(), r.ran_on.c_str());
   if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
-  std::printf("\nSQNR in dB (higher is better; exact: no error) and bits per parameter:\n%-44s", "tensor");
+  if (by_output(r))
+    std::printf("scored by the layers' outputs on %s%s\n", r.activations.c_str(),
+                r.activation_format.empty() ? "" : (", inputs in " + r.activation_format).c_str());
+  std::printf("\n%s in dB (higher is better; exact: no error) and bits per parameter:\n%-44s",
+              by_output(r) ? "Output SQNR" : "SQNR", "tensor");
   for (size_t c = 0; c < r.candidates.size(); ++c) std::printf(" %8s", ("[" + std::to_string(c + 1) + "]").c_str());
   std::printf("\n");
   for (const TensorScan& t : r.tensors) {
     std::printf("%-44s", printable(t.name, 41).c_str());
-    for (const CandidateScore& c : t.scores) std::printf(" %8s", sqnr_text(c.sqnr_db).c_str());
+    for (const CandidateScore& c : t.scores) std::printf(" %8s", sqnr_text(scored_sqnr_db(r, c)).c_str());
     std::printf("\n");
   }
   for (size_t c = 0; c < r.candidates.size(); ++c) {
@@ -101,17 +108,21 @@ void print_report(const ScanResult& r, const std::vector<PlanPoint>& frontier, c
     std::snprintf(bits, sizeof bits, lo == hi ? "%.4g bits/param" : "%.4g to %.4g bits/param", lo, hi);
     std::printf("  [%zu] %-30s %s\n", c + 1, r.candidates[c].c_str(), bits);
   }
+  const char* sqnr = by_output(r) ? "output SQNR" : "SQNR";
   if (!frontier.empty())
-    std::printf("\nfrontier: %zu plans from %.4g bits/param (SQNR %s) to %.4g bits/param (SQNR %s)\n", frontier.size(),
-                frontier.front().bits_per_param, db_text(total_sqnr_db(r, frontier.front().error)).c_str(),
-                frontier.back().bits_per_param, db_text(total_sqnr_db(r, frontier.back().error)).c_str());
+    std::printf("\nfrontier: %zu plans from %.4g bits/param (%s %s) to %.4g bits/param (%s %s)\n", frontier.size(),
+                frontier.front().bits_per_param, sqnr, db_text(total_sqnr_db(r, frontier.front().error)).c_str(),
+                frontier.back().bits_per_param, sqnr, db_text(total_sqnr_db(r, frontier.back().error)).c_str());
   if (!plan) return;
-  std::printf("plan within %.4g bits/param: %.4g bits/param, SQNR %s over the scanned tensors\n", plan->budget,
-              plan->plan.point.bits_per_param, db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());
+  std::printf("plan within %.4g bits/param: %.4g bits/param, %s %s over the scanned tensors\n", plan->budget,
+              plan->plan.point.bits_per_param, sqnr, db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());
+  if (const auto& w = plan->by_weights_alone)
+    std::printf("(the plan the weights' own errors choose: %.4g bits/param, output SQNR %s)\n", w->bits_per_param,
+                db_text(total_sqnr_db(r, w->error)).c_str());
   for (size_t i = 0; i < r.tensors.size(); ++i) {
     const CandidateScore& c = r.tensors[i].scores[plan->plan.choice[i]];
     std::printf("  %-44s %-28s %s\n", printable(r.tensors[i].name, 41).c_str(), c.candidate.c_str(),
-                db_text(c.sqnr_db).c_str());
+                db_text(scored_sqnr_db(r, c)).c_str());
   }
 }
 
@@ -121,9 +132,9 @@ int finish(const ScanArgs& a, const ScanResult& r) {
   const std::vector<PlanPoint> frontier = plan_frontier(*items);
   std::optional<PlanReport> plan;
   if (a.budget) {
-    auto p = plan_within(*items, *a.budget);
+    auto p = plan_report(r, *a.budget, a.pins);
     if (!p) return bad(p.error());
-    plan = PlanReport{*a.budget, *p, a.pins};
+    plan = *p;
   }
   const nlohmann::json j = scan_to_json(r, frontier, plan);
   if (!a.out.empty())
@@ -158,6 +169,19 @@ int finish(const ScanArgs& a, const ScanResult& r) {
   return kExitOk;
 }
 
+// Inputs with an Inf or a NaN are the user's to fix (exit 2), so they are looked for before the
+// scan, which reads them again layer by layer.
+Status check_inputs(const ScanOptions& o, const std::vector<const io::CheckpointTensor*>& chosen) {
+  if (!o.activations) return {};
+  for (const io::CheckpointTensor* t : chosen)
+    for (const io::CheckpointTensor& in : o.activations->tensors)
+      if (in.name == input_name(t->name)) {
+        auto read = read_layer_inputs(*o.activations, in, std::nullopt, o.cast);
+        if (!read) return Error{read.error()};
+      }
+  return {};
+}
+
 }  // namespace
 
 Runner add_scan(CLI::App& app) {
@@ -174,6 +198,14 @@ Runner add_scan(CLI::App& app) {
       "--tensors", a->tensors,
       "scan the tensors whose names this regular expression matches (default: every float tensor of two or more "
       "dimensions)"));
+  scan_only.push_back(app.add_option(
+      "--activations", a->activations,
+      "score each linear layer's weight by its output error ||X q(W)^T - X W^T|| on the inputs X this safetensors "
+      "file holds (NAME.input for NAME.weight, as scripts/capture_activations.py writes); only those weights are "
+      "scanned"));
+  scan_only.push_back(app.add_option("--activation-format", a->activation_format,
+                                     "with --activations: the inputs in this candidate too, for W8A8-style pairs "
+                                     "(int8:per-channel is a scale per row: per token)"));
   scan_only.push_back(add_rounding_option(app, &a->rounding, "the rounding of the elements (not stochastic)"));
   scan_only.push_back(add_backend_option(
       app, &a->backend,
@@ -211,10 +243,22 @@ Runner add_scan(CLI::App& app) {
     if (!parse_rounding(a->rounding.c_str(), &o.cast.rounding)) return bad("unknown rounding '" + a->rounding + "'");
     o.tensors = a->tensors;
     o.backend = a->backend;
+    if (!a->activation_format.empty()) {
+      if (a->activations.empty()) return bad("--activation-format needs --activations");
+      auto format = parse_candidate(a->activation_format);
+      if (!format) return bad("--activation-format: " + format.error());
+      o.activation_format = *format;
+    }
     auto checkpoint = io::open_checkpoint(a->path);
     if (!checkpoint) return bad(checkpoint.error());
+    if (!a->activations.empty()) {
+      auto activations = io::open_checkpoint(a->activations);
+      if (!activations) return bad("--activations: " + activations.error());
+      o.activations = std::move(activations).value();
+    }
     auto chosen = chosen_tensors(*checkpoint, o);
     if (!chosen) return bad(chosen.error());
+    if (auto st = check_inputs(o, *chosen); !st) return bad(st.error());
     // What the plan is asked for is checked before the work: the pins' names and candidates, and
     // a budget below what the cheapest candidates cost (the bits follow from the shapes alone).
     std::vector<std::string> names;

@@ -38,6 +38,10 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
   app.add_option("--checkpoint", o.checkpoint,
                  "a checkpoint the Checkpoint panel scans at start: a .safetensors file, an index or a folder")
       ->group(g);
+  app.add_option("--activations", o.activations,
+                 "with --checkpoint: the layers' inputs (NAME.input for NAME.weight); the scan weighs their outputs' "
+                 "errors")
+      ->group(g);
   app.add_option("--figure", o.figure, "the figure tab brought forward (error-heatmap, ...)")->group(g);
   app.add_option("--look-at", o.look_at,
                  "with --scenario: open its Nth look-at link (1, 2, ...), the panel in the state the text points at")
@@ -65,6 +69,8 @@ Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const Windo
   if (!o.setup.empty() || !o.open.empty()) o.implied_panel = "experiment";
   if (!o.scenario.empty()) o.implied_panel = "scenarios";
   if (!o.checkpoint.empty()) o.implied_panel = "checkpoint";
+  if (!o.activations.empty() && o.checkpoint.empty())
+    return Error{"--activations are the inputs of a --checkpoint's layers: give --checkpoint too"};
   if (o.look_at > 0 && o.scenario.empty())
     return Error{"--look-at opens a link of the --scenario given: give --scenario too"};
   return {};

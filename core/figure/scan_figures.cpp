@@ -27,6 +27,15 @@ std::string bits_text(double v) {
   return s;
 }
 
+// "; outputs on acts.safetensors, inputs in int8 channel" when the scan weighed the outputs.
+std::string inputs_text(const ScanResult& r) {
+  if (!experiment::by_output(r)) return "";
+  std::string s = "; outputs on " + std::filesystem::path(r.activations).filename().string();
+  if (auto format = experiment::parse_candidate(r.activation_format); !r.activation_format.empty() && format)
+    s += ", inputs in " + format->short_text();
+  return s;
+}
+
 }  // namespace
 
 Figure scan_heatmap_figure(const ScanResult& r) {
@@ -42,7 +51,8 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   Figure f;
   f.name = "sqnr-heatmap";
   f.tab = "SQNR by layer";
-  f.title = "SQNR of each layer in each candidate";
+  f.title = experiment::by_output(r) ? "SQNR of each layer's output in each candidate"
+                                     : "SQNR of each layer in each candidate";
   std::vector<std::string> rows;
   for (auto& [key, row] : layer_row) {
     row = rows.size();
@@ -57,13 +67,13 @@ Figure scan_heatmap_figure(const ScanResult& r) {
         t.place.layer ? layer_row[{t.place.stack, *t.place.layer}]
                       : layer_row.size() + static_cast<size_t>(std::find(outside.begin(), outside.end(), t.place.role) -
                                                                outside.begin());
-    energy[row] += t.energy;
-    for (size_t c = 0; c < cols; ++c) error[row * cols + c] += t.scores[c].error_energy;
+    energy[row] += experiment::scored_energy(r, t);
+    for (size_t c = 0; c < cols; ++c) error[row * cols + c] += experiment::scored_error(r, t.scores[c]);
   }
   Heatmap h;
   h.rows = rows.size(), h.cols = cols;
   h.map = Colormap::Viridis;
-  h.colorbar_label = "SQNR (dB)";
+  h.colorbar_label = experiment::by_output(r) ? "output SQNR (dB)" : "SQNR (dB)";
   double lo = INFINITY, hi = -INFINITY;
   bool exact = false;
   for (size_t row = 0; row < rows.size(); ++row)
@@ -78,7 +88,7 @@ Figure scan_heatmap_figure(const ScanResult& r) {
     if (std::isinf(v)) v = v > 0 ? hi : lo;  // exact cells at the top of the scale, ruined ones at the bottom
   h.vmin = std::floor(lo), h.vmax = std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1;
   f.heatmap = std::move(h);
-  f.subtitle = std::to_string(r.tensors.size()) + " tensors of " + checkpoint_name(r.checkpoint) +
+  f.subtitle = std::to_string(r.tensors.size()) + " tensors of " + checkpoint_name(r.checkpoint) + inputs_text(r) +
                (exact ? "; cells without any error take the top colour" : "");
   f.x.label = "candidate";
   for (const std::string& c : r.candidates) {
@@ -96,12 +106,13 @@ Figure frontier_figure(const ScanResult& r, const std::vector<experiment::PlanPo
   f.name = "plan-frontier";
   f.tab = "plan frontier";
   f.title = "Mixed-precision plans: error against size";
-  f.subtitle = "SQNR over the " + std::to_string(r.tensors.size()) + " scanned tensors (higher is better); " +
+  f.subtitle = (experiment::by_output(r) ? "SQNR of the outputs of the " : "SQNR over the ") +
+               std::to_string(r.tensors.size()) + " scanned tensors" + inputs_text(r) + " (higher is better); " +
                std::to_string(frontier.size()) + " plans on the frontier";
   f.x.label = "bits per parameter (average, scales included)";
-  f.y.label = "SQNR (dB)";
+  f.y.label = experiment::by_output(r) ? "output SQNR (dB)" : "SQNR (dB)";
   double energy = 0, params = 0;
-  for (const auto& t : r.tensors) energy += t.energy, params += double(t.params);
+  for (const auto& t : r.tensors) energy += experiment::scored_energy(r, t), params += double(t.params);
   Series line;
   line.label = "frontier: least error for its bits";
   line.kind = SeriesKind::Line;
@@ -120,7 +131,7 @@ Figure frontier_figure(const ScanResult& r, const std::vector<experiment::PlanPo
   for (size_t c = 0; c < r.candidates.size(); ++c) {
     double bits = 0, error = 0;
     for (const auto& t : r.tensors)
-      bits += t.scores[c].bits_per_param * double(t.params), error += t.scores[c].error_energy;
+      bits += t.scores[c].bits_per_param * double(t.params), error += experiment::scored_error(r, t.scores[c]);
     if (!std::isfinite(sqnr_db(energy, error)) || params <= 0) continue;
     auto parsed = experiment::parse_candidate(r.candidates[c]);
     uniform.x.push_back(bits / params);
@@ -139,6 +150,15 @@ Figure frontier_figure(const ScanResult& r, const std::vector<experiment::PlanPo
       chosen.y.push_back(sqnr_db(energy, plan->plan.point.error));
     }
     f.series.push_back(std::move(chosen));
+    if (const auto& w = plan->by_weights_alone; w && std::isfinite(sqnr_db(energy, w->error))) {
+      Series alone;
+      alone.label = "the plan by the weights' errors alone: " + bits_text(sqnr_db(energy, w->error)) + " dB";
+      alone.kind = SeriesKind::Points;
+      alone.color = palette(2);
+      alone.x.push_back(w->bits_per_param);
+      alone.y.push_back(sqnr_db(energy, w->error));
+      f.series.push_back(std::move(alone));
+    }
     f.annotations.push_back(
         {AnnotationKind::VerticalLine, plan->budget, "budget " + bits_text(plan->budget) + " bits", palette(4), true});
   }

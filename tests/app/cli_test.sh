@@ -310,6 +310,18 @@ check scan-part-b 0 '9 tensors scanned' -- "$PL" scan "$CKPT" --tensors 'layers\
 check scan-merge 0 'plan within 6 bits/param: 5\.953 bits/param' -- "$PL" scan --merge "$TMP/scan-a" "$TMP/scan-b" --budget 6
 check scan-merge-overlap 2 'is in more than one part' -- "$PL" scan --merge "$TMP/scan-a" "$TMP/scan-a/result.json"
 check scan-out-refused 2 'not empty' -- "$PL" scan "$CKPT" --out "$TMP/scan-a"
+ACTS="$PL_DATA/checkpoint/activations.safetensors"
+check scan-activations 0 'plan within 6 bits/param: 5\.9[0-9]+ bits/param, output SQNR [0-9.]+ dB' -- "$PL" scan "$CKPT" --activations "$ACTS" --budget 6
+check scan-activations-json 0 '"scored_by": "layer outputs"' -- "$PL" scan "$CKPT" --activations "$ACTS" --candidates bfloat16 --json
+check scan-activations-w8a8 0 'inputs in int8:per-channel' -- "$PL" scan "$CKPT" --activations "$ACTS" --activation-format int8:per-channel --candidates int8:per-channel
+check scan-activations-skip 0 '15 tensors scanned .*7 left out' -- "$PL" scan "$CKPT" --activations "$ACTS" --candidates bfloat16
+check scan-activation-format-alone 2 '--activation-format needs --activations' -- "$PL" scan "$CKPT" --activation-format int8:per-channel
+check scan-activation-format-bad 2 "--activation-format: candidate 'int8:sideways': no recipe 'sideways'" -- "$PL" scan "$CKPT" --activations "$ACTS" --activation-format int8:sideways
+check scan-activations-missing 2 '--activations: .*/no-acts does not exist' -- "$PL" scan "$CKPT" --activations "$TMP/no-acts"
+check scan-activations-unmatched 2 'has its layer.s inputs in' -- "$PL" scan "$CKPT" --activations "$CKPT/model-00001-of-00002.safetensors"
+printf '\x50\0\0\0\0\0\0\0%-80s' '{"lm_head.input":{"dtype":"F32","shape":[1,64],"data_offsets":[0,256]}}' > "$TMP/nan-acts.safetensors"
+head -c 256 /dev/zero | tr '\0' '\377' >> "$TMP/nan-acts.safetensors"  # every element a NaN
+check scan-activations-nan 2 "inputs 'lm_head.input' hold 64 Inf or NaN elements" -- "$PL" scan "$CKPT" --activations "$TMP/nan-acts.safetensors"
 echo '{"experiment": "mlp", "width": 16, "batch": 4, "layers": 2}' > "$TMP/mlp-b.json"
 check run-mlp-backend 0 "products: .* on cpu" -- "$PL" run "$TMP/mlp-b.json" --out "$TMP/out7" --backend cpu
 check run-backend-bad 2 "'tpu': expected cpu, cuda or auto" -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend tpu

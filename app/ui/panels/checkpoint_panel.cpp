@@ -42,8 +42,9 @@ CheckpointPanel::CheckpointPanel(RunLog& log) : log_(log) {
 
 CheckpointPanel::~CheckpointPanel() { worker_.cancel(); }
 
-void CheckpointPanel::open(const std::string& path) {
+void CheckpointPanel::open(const std::string& path, const std::string& activations) {
   std::snprintf(path_field_, sizeof path_field_, "%s", path.c_str());
+  if (!activations.empty()) std::snprintf(activations_field_, sizeof activations_field_, "%s", activations.c_str());
   start_scan();
 }
 
@@ -62,12 +63,27 @@ bool CheckpointPanel::try_start() {
     return true;
   }
   o.candidates = std::move(candidates).value();
+  const std::string activations = activations_field_;
+  if (activation_format_field_[0]) {
+    auto format = parse_candidate(activation_format_field_);
+    if (!format || activations.empty()) {
+      error_ = !format ? "the inputs' format: " + format.error() : "a format for the inputs needs an activations file";
+      scan_asked_ = false;
+      return true;
+    }
+    o.activation_format = *format;
+  }
   auto progress = std::make_shared<Progress>();
-  const bool started =
-      worker_.start_when_idle([path, o, progress](const std::function<void(double)>& fraction,
-                                                  const std::atomic<bool>* cancel) -> Expected<Scanned> {
+  const bool started = worker_.start_when_idle(
+      [path, activations, o, progress](const std::function<void(double)>& fraction,
+                                       const std::atomic<bool>* cancel) mutable -> Expected<Scanned> {
         auto checkpoint = io::open_checkpoint(path);
         if (!checkpoint) return Error{checkpoint.error()};
+        if (!activations.empty()) {
+          auto inputs = io::open_checkpoint(activations);
+          if (!inputs) return Error{"the activations: " + inputs.error()};
+          o.activations = std::move(inputs).value();
+        }
         return scan_checkpoint(
             *checkpoint, o,
             [&](const ScanProgress& p) {
@@ -124,7 +140,7 @@ void CheckpointPanel::replan() {
     return;
   }
   frontier_ = plan_frontier(*items);
-  if (auto p = plan_within(*items, budget_)) plan_ = PlanReport{budget_, *p, pins};
+  if (auto p = plan_report(r, budget_, pins)) plan_ = *p;
   else plan_error_ = p.error();
   figures_ = figure::scan_figures(r, frontier_, plan_);
   ++version_;
@@ -145,11 +161,29 @@ void CheckpointPanel::draw_controls() {
     start_scan();
   }
   if (presentation_mode()) return;  // (the candidates' line: room for the table's rows in large type)
-  ImGui::SetNextItemWidth(-1);
+  const float spacing = ImGui::GetStyle().ItemSpacing.x, width = ImGui::GetContentRegionAvail().x;
+  const float format_width = ImGui::GetFontSize() * 9, inputs_width = width * 0.3f;
+  ImGui::SetNextItemWidth(width - inputs_width - format_width - 2 * spacing);
   ImGui::InputText("##candidates", candidates_field_, sizeof candidates_field_);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("the candidates, DTYPE[:RECIPE], comma-separated (recipes: %s); Scan again to apply",
                       scaling_names().c_str());
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(inputs_width);
+  ImGui::InputTextWithHint("##activations", "activations (optional)", activations_field_, sizeof activations_field_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "a safetensors file of the layers' inputs (NAME.input for NAME.weight, as scripts/capture_activations.py "
+        "writes): each weight is then scored by its layer's output error ||X q(W)^T - X W^T||, and only the weights "
+        "with inputs are scanned; Scan again to apply");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(format_width);
+  ImGui::InputTextWithHint("##activation-format", "inputs as", activation_format_field_,
+                           sizeof activation_format_field_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "with activations: the inputs in this candidate too, for W8A8-style pairs (int8:per-channel is a scale per "
+        "row: per token); empty: the inputs as captured");
 }
 
 void CheckpointPanel::draw_progress() {
@@ -180,7 +214,7 @@ void CheckpointPanel::sort_rows() {
         case 7: return t.stats.channel_spread;
         default:
           if (column >= kFixedColumns && column < kFixedColumns + int(r.candidates.size()))
-            return t.scores[size_t(column - kFixedColumns)].sqnr_db;
+            return scored_sqnr_db(r, t.scores[size_t(column - kFixedColumns)]);
           if (plan_ && column == kFixedColumns + int(r.candidates.size())) return double(plan_->plan.choice[i]);
           return 0;
       }
@@ -219,9 +253,11 @@ void CheckpointPanel::draw_table() {
     if (ImGui::IsItemHovered()) {
       if (c >= kFixedColumns && c < columns - 1)
         ImGui::SetTooltip(
-            "SQNR in dB of %s: 20 log10(||x|| / ||q(x) - x||), higher is better; click a cell to open "
-            "that cast in the Experiment panel, right-click to pin it in the plan",
-            r.candidates[size_t(c - kFixedColumns)].c_str());
+            "%s in dB of %s: %s, higher is better; click a cell to open that cast in the Experiment panel, "
+            "right-click to pin it in the plan",
+            by_output(r) ? "the layer's output SQNR" : "SQNR", r.candidates[size_t(c - kFixedColumns)].c_str(),
+            by_output(r) ? "20 log10(||X W^T|| / ||Y_q - X W^T||) on the captured inputs X"
+                         : "20 log10(||x|| / ||q(x) - x||)");
       else if (c == 5) ImGui::SetTooltip("the largest |x| over the root mean square: how far the largest stands out");
       else if (c == 6) ImGui::SetTooltip("m4 / m2^2 about the mean (3 for a normal distribution)");
       else if (c == 7) ImGui::SetTooltip("the largest row (output channel) amax over the median row amax");
@@ -250,7 +286,7 @@ void CheckpointPanel::draw_table() {
       ImGui::TableNextColumn();
       ImGui::PushID(int(i * t.scores.size() + c));
       const bool chosen = plan_ && plan_->plan.choice[i] == c;
-      const std::string label = sqnr_text(t.scores[c].sqnr_db) + (pins_[i] == c ? " *" : "");
+      const std::string label = sqnr_text(scored_sqnr_db(r, t.scores[c])) + (pins_[i] == c ? " *" : "");
       if (ImGui::Selectable(label.c_str(), chosen) && open_cast_) {
         RoundtripSpec spec;
         auto parsed = parse_candidate(r.candidates[c]);
@@ -295,17 +331,32 @@ void CheckpointPanel::draw_content() {
     return;
   }
   const ScanResult& r = *result_;
-  ImGui::Text("%zu tensors scanned (%s), %zu left out (norms, biases, integers)", r.tensors.size(),
-              bytes_text(r.bytes).c_str(), r.skipped.size());
+  ImGui::Text("%zu tensors scanned (%s), %zu left out (%s)", r.tensors.size(), bytes_text(r.bytes).c_str(),
+              r.skipped.size(), by_output(r) ? "no inputs, norms, biases, integers" : "norms, biases, integers");
+  if (by_output(r)) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("scored by the layers' outputs%s", r.activation_format.empty() ? "" : ", inputs quantised");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("inputs from %s%s", r.activations.c_str(),
+                        r.activation_format.empty() ? "" : (", in " + r.activation_format).c_str());
+  }
   if (!frontier_.empty()) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     const double lo = frontier_.front().bits_per_param, hi = frontier_.back().bits_per_param;
     if (ImGui::SliderScalar("budget (bits per parameter)", ImGuiDataType_Double, &budget_, &lo, &hi, "%.2f")) replan();
     ImGui::SameLine();
-    if (plan_)
-      ImGui::Text("plan: %.3f bits/param, SQNR %s dB", plan_->plan.point.bits_per_param,
-                  sqnr_text(total_sqnr_db(r, plan_->plan.point.error)).c_str());
-    else ImGui::TextUnformatted(plan_error_.c_str());
+    if (plan_) {
+      ImGui::Text("plan: %.3f bits/param, %s %s dB", plan_->plan.point.bits_per_param,
+                  by_output(r) ? "output SQNR" : "SQNR", sqnr_text(total_sqnr_db(r, plan_->plan.point.error)).c_str());
+      if (const auto& w = plan_->by_weights_alone) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(by the weights alone: %s dB)", sqnr_text(total_sqnr_db(r, w->error)).c_str());
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("the output SQNR of the plan the weights' own errors would choose within the same budget");
+      }
+    } else {
+      ImGui::TextUnformatted(plan_error_.c_str());
+    }
   }
   draw_table();
   split_.begin_bottom();

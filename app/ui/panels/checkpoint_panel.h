@@ -2,8 +2,9 @@
 // folder) scanned on a worker thread with progress (tensors, bytes, time left) and cancel --
 // every weight under every candidate (core/experiment/scan) -- then a table sortable by any
 // column, the layers x candidates SQNR heat map and the plan frontier, and a budget slider that
-// re-plans as it moves. Clicking a tensor's candidate opens that cast in the Experiment panel;
-// right-clicking pins it in the plan.
+// re-plans as it moves. Given an activations file (the layers' inputs), every figure weighs the
+// layers' output errors instead. Clicking a tensor's candidate opens that cast in the Experiment
+// panel; right-clicking pins it in the plan.
 #pragma once
 
 #include <atomic>
@@ -33,8 +34,9 @@ class CheckpointPanel final : public Panel {
   const char* name() const override { return "Checkpoint"; }
   void draw_content() override;
   bool busy() const override { return scan_asked_ || worker_.running(); }
-  // Opens and scans PATH (a file dropped on the window, --checkpoint).
-  void open(const std::string& path);
+  // Opens and scans PATH (a file dropped on the window, --checkpoint), scored by the layers'
+  // outputs on the inputs in `activations` when one is named (--activations).
+  void open(const std::string& path, const std::string& activations = {});
   // A tensor's cast under a candidate, as an experiment file, for the Experiment panel.
   void on_open_cast(std::function<void(const nlohmann::json& setup)> f) { open_cast_ = std::move(f); }
 
@@ -56,6 +58,8 @@ class CheckpointPanel final : public Panel {
   RunLog& log_;
   char path_field_[1024] = "";
   char candidates_field_[512] = "";
+  char activations_field_[1024] = "";
+  char activation_format_field_[64] = "";
   std::string path_;  // what the last scan opened
   CancellableRun<Scanned> worker_;
   std::shared_ptr<Progress> progress_ = std::make_shared<Progress>();

@@ -273,7 +273,7 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
     else app.select_panel = "experiment";
   });
   app.checkpoint = checkpoint.get();
-  if (!o.checkpoint.empty()) app.checkpoint->open(o.checkpoint);
+  if (!o.checkpoint.empty()) app.checkpoint->open(o.checkpoint, o.activations);
   app.panels.push_back(std::move(checkpoint));
   app.start.add({"PyTorch: float16 input into a float32 layer",
                  "nn.Linear(x: float16) with float32 weights raises; see the exact error, its fixes run side by side, "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "core/experiment/on_device.h"
 #include "core/util/printable.h"
@@ -22,6 +23,7 @@ std::optional<std::string> left_out(const io::CheckpointTensor& t, const std::op
 
 struct Choice {
   std::vector<const io::CheckpointTensor*> chosen;
+  std::vector<const io::CheckpointTensor*> inputs;  // each one's layer inputs, with activations
   std::vector<SkippedTensor> skipped;
   uint64_t bytes = 0;
 };
@@ -32,17 +34,34 @@ Expected<Choice> choose(const io::Checkpoint& c, const ScanOptions& o) {
     return Error{
         "the scan does not take stochastic rounding: its draws follow each element's place in the array "
         "rounded, and a large tensor is rounded a run of rows at a time (the cast experiment takes it)"};
+  if (o.activation_format && !o.activations) return Error{"an activation format needs the activations"};
   auto pattern = tensor_pattern(o.tensors);
   if (!pattern) return Error{pattern.error()};
+  std::map<std::string, const io::CheckpointTensor*> inputs;
+  if (o.activations)
+    for (const io::CheckpointTensor& t : o.activations->tensors) inputs.emplace(t.name, &t);
   Choice out;
   for (const io::CheckpointTensor& t : c.tensors) {
     if (auto why = left_out(t, *pattern)) {
       out.skipped.push_back({t.name, *why});
       continue;
     }
+    if (o.activations) {
+      const auto name = input_name(t.name);
+      const auto found = name ? inputs.find(*name) : inputs.end();
+      if (found == inputs.end()) {
+        out.skipped.push_back({t.name, "no " + (name ? *name : t.name + ".input") + " in the activations"});
+        continue;
+      }
+      if (auto why = inputs_mismatch(t, *found->second)) return Error{*why};
+      out.inputs.push_back(found->second);
+    }
     out.chosen.push_back(&t);
     out.bytes += t.bytes;
   }
+  if (out.chosen.empty() && o.activations)
+    return Error{"no tensor of " + c.path + (o.tensors.empty() ? "" : " that matches --tensors") +
+                 " has its layer's inputs in " + o.activations->path};
   if (out.chosen.empty())
     return Error{"no tensor of " + c.path + " to scan" +
                  (o.tensors.empty() ? std::string(" (no float tensor of two or more dimensions)")
@@ -71,6 +90,18 @@ std::string progress_text(const ScanProgress& p, double seconds) {
   return out;
 }
 
+bool by_output(const ScanResult& r) { return !r.activations.empty(); }
+
+double scored_error(const ScanResult& r, const CandidateScore& c) {
+  return by_output(r) ? c.output.error_energy : c.error_energy;
+}
+
+double scored_sqnr_db(const ScanResult& r, const CandidateScore& c) {
+  return by_output(r) ? c.output.sqnr_db : c.sqnr_db;
+}
+
+double scored_energy(const ScanResult& r, const TensorScan& t) { return by_output(r) ? t.output_energy : t.energy; }
+
 Expected<std::optional<std::regex>> tensor_pattern(const std::string& pattern) {
   if (pattern.empty()) return std::optional<std::regex>{};
   try {
@@ -92,6 +123,8 @@ Expected<ScanResult> scan_checkpoint(const io::Checkpoint& c, const ScanOptions&
   r.skipped = choice->skipped;
   r.bytes = choice->bytes;
   r.rounding = rounding_name(o.cast.rounding);
+  if (o.activations) r.activations = o.activations->path;
+  if (o.activation_format) r.activation_format = o.activation_format->text();
   // A device only for float candidates (integers round on the CPU, as in the cast experiment).
   const bool floats =
       std::any_of(o.candidates.begin(), o.candidates.end(), [](const Candidate& k) { return is_float(k.dtype); });
@@ -109,7 +142,15 @@ Expected<ScanResult> scan_checkpoint(const io::Checkpoint& c, const ScanOptions&
   io::MappedFile mapped;
   std::string device_error;
   bool on_device = false;
-  for (const io::CheckpointTensor* t : chosen) {
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    const io::CheckpointTensor* t = chosen[i];
+    std::optional<LayerInputs> inputs;
+    if (o.activations) {
+      auto read = read_layer_inputs(*o.activations, *choice->inputs[i], o.activation_format, o.cast);
+      if (!read) return Error{read.error()};
+      inputs = std::move(read).value();
+    }
+    to.inputs = inputs ? &*inputs : nullptr;
     if (mapped_shard != t->shard) {
       auto m = io::MappedFile::open(c.shards[t->shard]);
       if (!m) return Error{m.error()};

@@ -3,6 +3,8 @@
 // checkpoint's size. Which tensors: the float tensors of two or more dimensions (the weights that
 // deployment quantises), or those whose names match a pattern -- one- and zero-dimensional ones
 // included -- so that a large checkpoint can also be scanned a part at a time and merged.
+// Given the layers' inputs (an activations file, layer_inputs.h), each weight is also scored by
+// its layer's output error, and only the weights whose inputs the file holds are scanned.
 // Stochastic rounding is refused: its draws follow an element's place in the array rounded, and
 // the scan rounds a tensor a run of rows at a time.
 #pragma once
@@ -29,6 +31,8 @@ struct ScanOptions {
   std::string tensors;  // an ECMAScript pattern searched in each name; empty: the default choice
   BackendChoice backend = BackendChoice::Cpu;
   size_t chunk_elements = size_t{1} << 20;
+  std::optional<io::Checkpoint> activations;   // the layers' inputs, NAME.input for NAME.weight
+  std::optional<Candidate> activation_format;  // the inputs' format too (W8A8); none: as captured
 };
 
 struct ScanProgress {
@@ -53,13 +57,23 @@ struct ScanResult {
   uint64_t bytes = 0;          // the scanned tensors' bytes
   std::string ran_on = "cpu";  // where the elements were rounded
   std::string backend_note;
+  std::string activations;        // the activations file's path; empty: scored by the weights alone
+  std::string activation_format;  // the inputs' candidate; empty: as captured
 };
+
+// What the plan and the figures weigh: the layers' output error when the scan had their inputs,
+// else the weights' own error.
+bool by_output(const ScanResult& r);
+double scored_error(const ScanResult& r, const CandidateScore& c);
+double scored_sqnr_db(const ScanResult& r, const CandidateScore& c);
+double scored_energy(const ScanResult& r, const TensorScan& t);
 
 // The pattern as a regex: an error names what is wrong with it.
 Expected<std::optional<std::regex>> tensor_pattern(const std::string& pattern);
 
 // The tensors the scan would read, in order; an error says why it cannot start -- no candidate,
-// stochastic rounding, a pattern that is not a regex, no tensor chosen -- the user's to fix.
+// stochastic rounding, a pattern that is not a regex, no tensor chosen, inputs that do not fit
+// their layer -- the user's to fix.
 // scan_checkpoint checks it first.
 Expected<std::vector<const io::CheckpointTensor*>> chosen_tensors(const io::Checkpoint& c, const ScanOptions& o);
 

@@ -44,27 +44,36 @@ json stats_json(const TensorStats& s) {
           {"nonfinite", s.nonfinite}};
 }
 
-json score_json(const CandidateScore& c) {
-  return {{"candidate", c.candidate},
-          {"bits_per_param", number(c.bits_per_param)},
-          {"sqnr_db", number(c.sqnr_db)},
-          {"normwise", number(c.normwise)},
-          {"error_energy", number(c.error_energy)},
-          {"max_abs", number(c.max_abs)},
-          {"max_rel", number(c.max_rel)},
-          {"saturated", c.saturated},
-          {"flushed", c.flushed}};
+json score_json(const CandidateScore& c, bool by_output) {
+  json j{{"candidate", c.candidate},
+         {"bits_per_param", number(c.bits_per_param)},
+         {"sqnr_db", number(c.sqnr_db)},
+         {"normwise", number(c.normwise)},
+         {"error_energy", number(c.error_energy)},
+         {"max_abs", number(c.max_abs)},
+         {"max_rel", number(c.max_rel)},
+         {"saturated", c.saturated},
+         {"flushed", c.flushed}};
+  if (by_output)
+    j["output"] = {{"sqnr_db", number(c.output.sqnr_db)},
+                   {"normwise", number(c.output.normwise)},
+                   {"error_energy", number(c.output.error_energy)}};
+  return j;
 }
 
-json tensor_json(const TensorScan& t) {
+json tensor_json(const TensorScan& t, bool by_output) {
   json j{
       {"name", t.name},       {"shape", t.shape},       {"dtype", t.stored},          {"params", t.params},
       {"role", t.place.role}, {"param", t.place.param}, {"energy", number(t.energy)}, {"stats", stats_json(t.stats)}};
   j["layer"] = t.place.layer ? json(*t.place.layer) : json(nullptr);
   j["stack"] = t.place.stack;
   if (!t.file.empty()) j["file"] = t.file;
+  if (by_output) {
+    j["input_rows"] = t.input_rows;
+    j["output_energy"] = number(t.output_energy);
+  }
   json scores = json::array();
-  for (const CandidateScore& c : t.scores) scores.push_back(score_json(c));
+  for (const CandidateScore& c : t.scores) scores.push_back(score_json(c, by_output));
   j["candidates"] = std::move(scores);
   return j;
 }
@@ -77,7 +86,7 @@ Expected<double> amount_of(const json& j, const char* key, const std::string& wh
 }
 
 Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate>& candidates, size_t index,
-                                      const std::string& what) {
+                                      bool by_output, const std::string& what) {
   std::string where = what + ": tensors[" + std::to_string(index) + "]";
   if (!j.is_object()) return Error{where + " is not an object"};
   TensorScan t;
@@ -91,6 +100,13 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
   auto energy = amount_of(j, "energy", where);
   if (!stored || !params || !energy) return Error{!stored ? stored.error() : !params ? params.error() : energy.error()};
   t.stored = *stored, t.params = *params, t.energy = *energy;
+  if (by_output) {
+    auto rows = count_of(j, "input_rows", where);
+    auto out_energy = amount_of(j, "output_energy", where);
+    if (!rows || !out_energy) return Error{!rows ? rows.error() : out_energy.error()};
+    if (*rows == 0) return Error{where + ": \"input_rows\" is 0"};
+    t.input_rows = *rows, t.output_energy = *out_energy;
+  }
   if (!j.contains("shape") || !j["shape"].is_array()) return Error{where + ": \"shape\" is not a list"};
   for (const json& d : j["shape"]) {
     if (!d.is_number_unsigned()) return Error{where + ": \"shape\" holds something other than sizes"};
@@ -144,7 +160,13 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
     if (!bits) return Error{bits.error()};
     if (std::fabs(*bits - sc.bits_per_param) > 1e-9 * sc.bits_per_param)
       return Error{cw + ": bits_per_param is not the " + std::to_string(sc.bits_per_param) + " its shape gives"};
-    finish_score(sc, t.energy);
+    if (by_output) {
+      if (!c.contains("output") || !c["output"].is_object()) return Error{cw + ": no \"output\" object"};
+      auto e = amount_of(c["output"], "error_energy", cw + " output");
+      if (!e) return Error{e.error()};
+      sc.output.error_energy = *e;
+    }
+    finish_score(sc, t.energy, t.output_energy);
     auto sat = count_of(c, "saturated", cw);
     auto fl = count_of(c, "flushed", cw);
     if (!sat || !fl) return Error{!sat ? sat.error() : fl.error()};
@@ -170,6 +192,13 @@ std::string csv_text(const std::string& s) {
   return q + "\"";
 }
 
+// "by the weights alone", "by the outputs of the inputs in FILE [in FORMAT]".
+std::string scored_text(const ScanResult& r) {
+  if (!by_output(r)) return "by the weights alone";
+  return "by the layers' outputs on " + r.activations +
+         (r.activation_format.empty() ? "" : " with the inputs in " + r.activation_format);
+}
+
 std::string shape_field(const std::vector<size_t>& shape) {
   std::string s;
   for (size_t i = 0; i < shape.size(); ++i) s.append(i ? "x" : "").append(std::to_string(shape[i]));
@@ -180,14 +209,15 @@ std::string shape_field(const std::vector<size_t>& shape) {
 
 nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& frontier,
                             const std::optional<PlanReport>& plan) {
-  json j{{"checkpoint", r.checkpoint},
-         {"candidates", r.candidates},
-         {"rounding", r.rounding},
-         {"bytes", r.bytes},
-         {"ran_on", r.ran_on}};
+  json j{{"checkpoint", r.checkpoint}, {"candidates", r.candidates},
+         {"rounding", r.rounding},     {"bytes", r.bytes},
+         {"ran_on", r.ran_on},         {"scored_by", by_output(r) ? "layer outputs" : "weights"}};
   if (!r.backend_note.empty()) j["backend_note"] = r.backend_note;
+  if (by_output(r))
+    j["activations"] = {{"file", r.activations},
+                        {"format", r.activation_format.empty() ? json(nullptr) : json(r.activation_format)}};
   json tensors = json::array();
-  for (const TensorScan& t : r.tensors) tensors.push_back(tensor_json(t));
+  for (const TensorScan& t : r.tensors) tensors.push_back(tensor_json(t, by_output(r)));
   j["tensors"] = std::move(tensors);
   json skipped = json::array();
   for (const SkippedTensor& s : r.skipped) skipped.push_back({{"name", s.name}, {"reason", s.reason}});
@@ -204,8 +234,8 @@ nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& f
       const CandidateScore& c = r.tensors[i].scores[plan->plan.choice[i]];
       choices[r.tensors[i].name] = {{"candidate", c.candidate},
                                     {"bits_per_param", number(c.bits_per_param)},
-                                    {"sqnr_db", number(c.sqnr_db)},
-                                    {"error_energy", number(c.error_energy)}};
+                                    {"sqnr_db", number(scored_sqnr_db(r, c))},
+                                    {"error_energy", number(scored_error(r, c))}};
     }
     j["plan"] = {{"budget_bits_per_param", plan->budget},
                  {"bits_per_param", number(plan->plan.point.bits_per_param)},
@@ -213,6 +243,10 @@ nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& f
                  {"sqnr_db", number(total_sqnr_db(r, plan->plan.point.error))},
                  {"pinned", plan->pins},
                  {"tensors", std::move(choices)}};
+    if (plan->by_weights_alone)
+      j["plan"]["by_weights_alone"] = {{"bits_per_param", number(plan->by_weights_alone->bits_per_param)},
+                                       {"error_energy", number(plan->by_weights_alone->error)},
+                                       {"sqnr_db", number(total_sqnr_db(r, plan->by_weights_alone->error))}};
   }
   return j;
 }
@@ -243,10 +277,25 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
   auto candidates = parse_candidates(list);  // each one a candidate, none twice
   if (!candidates) return Error{what + ": " + candidates.error()};
   for (const Candidate& c : *candidates) r.candidates.push_back(c.text());
+  if (j.contains("activations")) {
+    const json& a = j["activations"];
+    if (!a.is_object()) return Error{what + ": \"activations\" is not an object"};
+    auto file = text_of(a, "file", what + " activations");
+    if (!file) return Error{file.error()};
+    if (file->empty()) return Error{what + ": the activations' \"file\" is empty"};
+    r.activations = *file;
+    if (!a.contains("format") || !(a["format"].is_null() || a["format"].is_string()))
+      return Error{what + ": the activations' \"format\" is neither a candidate nor null"};
+    if (a["format"].is_string()) {
+      auto format = parse_candidate(a["format"].get<std::string>());
+      if (!format) return Error{what + ": the activations' format: " + format.error()};
+      r.activation_format = format->text();
+    }
+  }
   if (!j.contains("tensors") || !j["tensors"].is_array() || j["tensors"].empty())
     return Error{what + ": \"tensors\" is not a list of scanned tensors"};
   for (size_t i = 0; i < j["tensors"].size(); ++i) {
-    auto t = tensor_from_json(j["tensors"][i], *candidates, i, what);
+    auto t = tensor_from_json(j["tensors"][i], *candidates, i, by_output(r), what);
     if (!t) return Error{t.error()};
     r.tensors.push_back(std::move(t).value());
   }
@@ -270,6 +319,8 @@ Expected<ScanResult> merge_scans(std::vector<ScanResult> parts) {
   out.candidates = parts.front().candidates;
   out.ran_on = parts.front().ran_on;
   out.rounding = parts.front().rounding;
+  out.activations = parts.front().activations;
+  out.activation_format = parts.front().activation_format;
   std::set<std::string> scanned;
   std::set<std::string> ran_on;
   for (size_t p = 0; p < parts.size(); ++p) {
@@ -279,6 +330,9 @@ Expected<ScanResult> merge_scans(std::vector<ScanResult> parts) {
     if (part.checkpoint != out.checkpoint)
       return Error{"part " + std::to_string(p + 1) + " scanned " + part.checkpoint + ", part 1 " + out.checkpoint +
                    " (scan every part with the same PATH)"};
+    if (part.activations != out.activations || part.activation_format != out.activation_format)
+      return Error{"part " + std::to_string(p + 1) + " was scored " + scored_text(part) + ", part 1 " +
+                   scored_text(out)};
     if (part.rounding != out.rounding)
       return Error{"part " + std::to_string(p + 1) + " rounded " + part.rounding + ", part 1 " + out.rounding};
     if (!part.backend_note.empty() && out.backend_note.find(part.backend_note) == std::string::npos)
@@ -307,7 +361,8 @@ Expected<ScanResult> merge_scans(std::vector<ScanResult> parts) {
 std::string scan_csv(const ScanResult& r) {
   std::string s =
       "tensor,layer,role,shape,params,stored,amax,rms,amax_over_rms,kurtosis,channel_amax_spread,candidate,"
-      "bits_per_param,sqnr_db,normwise,error_energy,max_abs,max_rel,saturated,flushed\n";
+      "bits_per_param,sqnr_db,normwise,error_energy,max_abs,max_rel,saturated,flushed";
+  s.append(by_output(r) ? ",input_rows,output_sqnr_db,output_normwise,output_error_energy\n" : "\n");
   for (const TensorScan& t : r.tensors)
     for (const CandidateScore& c : t.scores) {
       s.append(csv_text(t.name)).append(",");
@@ -319,24 +374,32 @@ std::string scan_csv(const ScanResult& r) {
       s.append(c.candidate).append(",");
       for (double v : {c.bits_per_param, c.sqnr_db, c.normwise, c.error_energy, c.max_abs, c.max_rel})
         s.append(csv_number(v)).append(",");
-      s.append(std::to_string(c.saturated)).append(",").append(std::to_string(c.flushed)).append("\n");
+      s.append(std::to_string(c.saturated)).append(",").append(std::to_string(c.flushed));
+      if (by_output(r)) {
+        s.append(",").append(std::to_string(t.input_rows));
+        for (double v : {c.output.sqnr_db, c.output.normwise, c.output.error_energy})
+          s.append(",").append(csv_number(v));
+      }
+      s.append("\n");
     }
   return s;
 }
 
 std::string plan_csv(const ScanResult& r, const PlanReport& p) {
-  std::string s = "tensor,params,candidate,bits_per_param,sqnr_db,error_energy\n";
+  std::string s = by_output(r) ? "tensor,params,candidate,bits_per_param,output_sqnr_db,output_error_energy\n"
+                               : "tensor,params,candidate,bits_per_param,sqnr_db,error_energy\n";
   for (size_t i = 0; i < r.tensors.size(); ++i) {
     const CandidateScore& c = r.tensors[i].scores[p.plan.choice[i]];
     s.append(csv_text(r.tensors[i].name)).append(",").append(std::to_string(r.tensors[i].params)).append(",");
     s.append(c.candidate).append(",").append(csv_number(c.bits_per_param)).append(",");
-    s.append(csv_number(c.sqnr_db)).append(",").append(csv_number(c.error_energy)).append("\n");
+    s.append(csv_number(scored_sqnr_db(r, c))).append(",").append(csv_number(scored_error(r, c))).append("\n");
   }
   return s;
 }
 
 std::string frontier_csv(const ScanResult& r, const std::vector<PlanPoint>& frontier) {
-  std::string s = "bits_per_param,error_energy,sqnr_db\n";
+  std::string s =
+      by_output(r) ? "bits_per_param,output_error_energy,output_sqnr_db\n" : "bits_per_param,error_energy,sqnr_db\n";
   for (const PlanPoint& p : frontier)
     s.append(csv_number(p.bits_per_param))
         .append(",")
@@ -353,7 +416,7 @@ Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vecto
     items[i].params = double(r.tensors[i].params);
     for (const CandidateScore& c : r.tensors[i].scores) {
       items[i].bits.push_back(c.bits_per_param);
-      items[i].error_energy.push_back(c.error_energy);
+      items[i].error_energy.push_back(scored_error(r, c));
     }
   }
   std::vector<std::string> names;
@@ -367,6 +430,26 @@ Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vecto
     items[t].pinned = c;
   }
   return items;
+}
+
+Expected<PlanReport> plan_report(const ScanResult& r, double budget, const std::vector<std::string>& pins) {
+  auto items = plan_items(r, pins);
+  if (!items) return Error{items.error()};
+  auto plan = plan_within(*items, budget);
+  if (!plan) return Error{plan.error()};
+  PlanReport report{budget, *plan, pins, std::nullopt};
+  if (!by_output(r)) return report;
+  ScanResult weights = r;  // the same scan weighed by the weights' own errors
+  weights.activations.clear();
+  auto weight_items = plan_items(weights, pins);
+  if (!weight_items) return report;  // (a pin the outputs allow and the weights do not)
+  auto weight_plan = plan_within(*weight_items, budget);
+  if (!weight_plan) return report;
+  PlanPoint on_outputs{weight_plan->point.bits_per_param, 0};
+  for (size_t i = 0; i < r.tensors.size(); ++i)
+    on_outputs.error += r.tensors[i].scores[weight_plan->choice[i]].output.error_energy;
+  report.by_weights_alone = on_outputs;
+  return report;
 }
 
 Expected<std::vector<std::pair<size_t, size_t>>> resolve_pins(const std::vector<std::string>& names,
@@ -406,7 +489,7 @@ double cheapest_bits(const std::vector<std::vector<size_t>>& shapes, const std::
 
 double total_sqnr_db(const ScanResult& r, double error) {
   double energy = 0;
-  for (const TensorScan& t : r.tensors) energy += t.energy;
+  for (const TensorScan& t : r.tensors) energy += scored_energy(r, t);
   return sqnr_db(energy, error);
 }
 

@@ -23,7 +23,13 @@ struct PlanReport {
   double budget = 0;
   Plan plan;
   std::vector<std::string> pins;  // "NAME=CANDIDATE" as given
+  // With activations: the plan the weights' own errors choose within the same budget and pins,
+  // its error energy the outputs' -- what scoring by the outputs gains over it.
+  std::optional<PlanPoint> by_weights_alone;
 };
+
+// The plan for `budget` with its pins, and with activations the weights-alone plan beside it.
+Expected<PlanReport> plan_report(const ScanResult& r, double budget, const std::vector<std::string>& pins);
 
 nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& frontier,
                             const std::optional<PlanReport>& plan);
@@ -35,14 +41,16 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
 Expected<ScanResult> merge_scans(std::vector<ScanResult> parts);
 
 // One row per tensor and candidate: name, layer, role, shape, params, stored dtype, the
-// tensor's statistics and the candidate's figures.
+// tensor's statistics and the candidate's figures (and its output's, with activations).
 std::string scan_csv(const ScanResult& r);
-// One row per tensor: name, params, candidate chosen, bits per parameter, error energy, SQNR.
+// One row per tensor: name, params, candidate chosen, bits per parameter, SQNR, error energy
+// (the output's, named so, with activations).
 std::string plan_csv(const ScanResult& r, const PlanReport& p);
 // One row per frontier point: bits per parameter, total error energy, total SQNR in dB.
 std::string frontier_csv(const ScanResult& r, const std::vector<PlanPoint>& frontier);
 
-// The plan's items from a scan (`pins` chosen by the user: NAME=CANDIDATE, NAME exact).
+// The plan's items from a scan (`pins` chosen by the user: NAME=CANDIDATE, NAME exact), each
+// candidate weighed by its scored error (the layer's output error when the scan had activations).
 Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vector<std::string>& pins);
 // The pins as (tensor, candidate) indexes into `names` and `candidates` (canonical spellings);
 // an error names the pin that is wrong.
@@ -52,7 +60,8 @@ Expected<std::vector<std::pair<size_t, size_t>>> resolve_pins(const std::vector<
 // The fewest average bits per parameter any plan can spend on tensors of these shapes: known
 // before the scan, so that a budget below it is refused before any work.
 double cheapest_bits(const std::vector<std::vector<size_t>>& shapes, const std::vector<Candidate>& candidates);
-// The whole checkpoint's SQNR for a total error energy: 10 log10(sum ||x||^2 / error).
+// The whole checkpoint's SQNR for a total error energy: 10 log10(sum ||x||^2 / error), or with
+// the outputs' energies sum ||X W^T||^2 when the scan had activations.
 double total_sqnr_db(const ScanResult& r, double error);
 // An SQNR for tables: one decimal, "exact" for +Inf (no error).
 std::string sqnr_text(double db);

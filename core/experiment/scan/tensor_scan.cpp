@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/quantise/amax.h"
 #include "core/util/parallel.h"
@@ -194,9 +195,17 @@ double sqnr_db(double energy, double error_energy) {
   return error_energy > 0 ? 10 * std::log10(energy / error_energy) : std::numeric_limits<double>::infinity();
 }
 
-void finish_score(CandidateScore& c, double energy) {
-  c.normwise = energy > 0 ? std::sqrt(c.error_energy / energy) : c.error_energy > 0 ? INFINITY : 0;
+namespace {
+double normwise(double energy, double error_energy) {
+  return energy > 0 ? std::sqrt(error_energy / energy) : error_energy > 0 ? INFINITY : 0;
+}
+}  // namespace
+
+void finish_score(CandidateScore& c, double energy, double output_energy) {
+  c.normwise = normwise(energy, c.error_energy);
   c.sqnr_db = sqnr_db(energy, c.error_energy);
+  c.output.normwise = normwise(output_energy, c.output.error_energy);
+  c.output.sqnr_db = sqnr_db(output_energy, c.output.error_energy);
 }
 
 Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::CheckpointTensor& t,
@@ -228,12 +237,18 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
     out.scores[i].bits_per_param = bits_per_param(candidates[i], rows, cols);
   }
   std::vector<double> values;
+  std::optional<OutputError> output;
+  if (o.inputs) {
+    out.input_rows = o.inputs->rows;
+    output.emplace(*o.inputs);
+  }
   for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
     if (cancel && cancel->load()) return Error{"cancelled"};
     const size_t k = std::min(chunk_rows, rows - r0);
     if (auto st = io::read_elements(shard, t, r0 * cols, k * cols, values); !st) return Error{st.error()};
     const Central part = central_of(values, mean);
     central.c2 += part.c2, central.c4 += part.c4;
+    if (output) out.output_energy += output->energy(values, k);
     for (size_t i = 0; i < candidates.size(); ++i) {
       Scaling s = candidates[i].scaling;
       s.tensor_amax = out.stats.amax;
@@ -248,10 +263,11 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
       c.max_rel = std::max(c.max_rel, e.max_rel);
       c.saturated += q.saturated;
       c.flushed += q.flushed;
+      if (output) c.output.error_energy += output->error_energy(values, q.dequantised(), k);
     }
     if (progress) progress(t.bytes / 2 + (r0 + k) * cols * (t.bytes / t.params) / 2);
   }
-  for (CandidateScore& c : out.scores) finish_score(c, out.energy);
+  for (CandidateScore& c : out.scores) finish_score(c, out.energy, out.output_energy);
   if (m.finite > 0 && central.c2 > 0) {
     const double n = double(m.finite), m2 = central.c2 / n;
     out.stats.kurtosis = central.c4 / n / (m2 * m2);

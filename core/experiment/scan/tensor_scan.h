@@ -15,6 +15,7 @@
 
 #include "core/dtype/device/cast_policy.h"
 #include "core/experiment/scan/candidate.h"
+#include "core/experiment/scan/layer_inputs.h"
 #include "core/experiment/scan/tensor_place.h"
 #include "core/io/checkpoint.h"
 #include "core/util/expected.h"
@@ -33,6 +34,14 @@ struct TensorStats {
   size_t nonfinite = 0;  // Inf and NaN elements, left out of every figure
 };
 
+// What the candidate does to the layer's output, when the scan was given the layer's inputs X
+// (layer_inputs.h): Y = X W^T, and Y_q = X q(W)^T, or q_a(X) q(W)^T with the inputs in a format.
+struct OutputScore {
+  double error_energy = 0;  // ||Y_q - Y||^2 (Inf when it holds an Inf or NaN)
+  double normwise = 0;      // ||Y_q - Y|| / ||Y||
+  double sqnr_db = 0;       // 20 log10(||Y|| / ||Y_q - Y||)
+};
+
 // What the candidate does to the tensor: x the tensor, q(x) the candidate's dequantised copy.
 struct CandidateScore {
   std::string candidate;
@@ -44,6 +53,7 @@ struct CandidateScore {
   double max_rel = 0;       // max |q(x) - x| / |x| over x != 0
   size_t saturated = 0;     // past the dtype's range (quantise's count)
   size_t flushed = 0;       // nonzero elements that became zero
+  OutputScore output;       // with the layer's inputs only
 };
 
 struct TensorScan {
@@ -55,6 +65,8 @@ struct TensorScan {
   TensorPlace place;
   TensorStats stats;
   double energy = 0;                   // ||x||^2
+  size_t input_rows = 0;               // rows of the layer's inputs the output error used; 0: none
+  double output_energy = 0;            // ||X W^T||^2, with the inputs
   std::vector<CandidateScore> scores;  // one per candidate, in the candidates' order
 };
 
@@ -62,6 +74,7 @@ struct TensorScanOptions {
   CastOptions cast;                         // the rounding mode (scaled recipes saturate)
   const RoundArray* device = nullptr;       // rounds float elements on a device (on_device.h)
   size_t chunk_elements = size_t{1} << 20;  // a run of rows holds about this many elements
+  const LayerInputs* inputs = nullptr;      // the layer's inputs: the output error is scored too
 };
 
 // `progress(bytes)`: how far the two passes are, in bytes of the tensor (half each). Stops with
@@ -78,7 +91,8 @@ size_t matrix_cols(const std::vector<size_t>& shape);
 
 // 10 log10(energy / error_energy): Inf for no error, -Inf for an infinite one.
 double sqnr_db(double energy, double error_energy);
-// The candidate's normwise error and SQNR from its error energy and the tensor's energy.
-void finish_score(CandidateScore& c, double energy);
+// The candidate's normwise errors and SQNRs from its error energies and the tensor's energies
+// (the weight's, and the output's when the scan had the layer's inputs).
+void finish_score(CandidateScore& c, double energy, double output_energy);
 
 }  // namespace pl::experiment

@@ -94,7 +94,7 @@ ScanResult tiny_scan(const std::string& name, double err) {
 // the other.
 TEST(ScanJson, ReadsBackAnInfiniteErrorAsOneAndNotAsExact) {
   ScanResult r = tiny_scan("a.weight", INFINITY);
-  finish_score(r.tensors[0].scores[1], r.tensors[0].energy);
+  finish_score(r.tensors[0].scores[1], r.tensors[0].energy, 0);
   ASSERT_EQ(r.tensors[0].scores[1].sqnr_db, -INFINITY);
   const auto j = scan_to_json(r, {}, std::nullopt);
   auto back = scan_from_json(nlohmann::json::parse(j.dump()), "result.json");

@@ -9,9 +9,15 @@ integer buffer. Layer 0 and the embedding are float32, layer 1 and the head bflo
 float8_e4m3fn; q_proj of each layer has outlier output channels (rows 40x the rest) and
 down_proj outlier input columns. The shards are written by the safetensors package itself.
 
+activations.safetensors holds inputs for every linear layer (NAME.input for NAME.weight, 24
+rows each, with two outlier feature columns as large language models' activations have; layer
+1's down_proj inputs stored as bfloat16), as scripts/capture_activations.py writes them.
+
 expected.json holds, for every weight and candidate, what the scan must find: bits per
 parameter, error energy ||q(x) - x||^2, SQNR, max abs and max relative error, saturated and
-flushed counts, and the tensor's statistics. The recipes are implemented here from their
+flushed counts, and the tensor's statistics; and for every linear layer with inputs X, the
+output energy ||X W^T||^2 and each candidate's output error energy ||X q(W)^T - X W^T||^2, and
+the same with the inputs in int8 per row (per token): ||q_a(X) q(W)^T - X W^T||^2. The recipes are implemented here from their
 definitions (core/quantise/scaling.h's comment names them), with rounding done on an exact
 grid in float64 (x / quantum is exact, np.rint rounds ties to even), not by ml_dtypes' casts,
 which round float64 through float32 (twice); ml_dtypes gives each format's parameters and checks
@@ -253,15 +259,71 @@ def write(tensors):
         f.write("\n")
 
 
+INPUT_ROWS = 24
+ACTIVATION_FORMAT = "int8:per-channel"
+
+
+def is_linear(name, v):
+    return v.ndim == 2 and ("self_attn." in name or "mlp." in name or name == "lm_head.weight")
+
+
+def make_inputs(tensors):
+    """NAME.input for each linear layer's NAME.weight: rows of its inputs."""
+    rng = np.random.default_rng(77)
+    inputs = {}
+    for name, v in tensors.items():
+        if not is_linear(name, v):
+            continue
+        x = rng.standard_normal((INPUT_ROWS, v.shape[1]))
+        x[:, [7, v.shape[1] - 3]] *= 25.0  # outlier features
+        dt = ml_dtypes.bfloat16 if name == "model.layers.1.mlp.down_proj.weight" else np.float32
+        inputs[name[:-len(".weight")] + ".input"] = x.astype(dt)
+    return inputs
+
+
+def output_figures(tensors, inputs):
+    out = {"activation_format": ACTIVATION_FORMAT, "tensors": {}}
+    for name, v in tensors.items():
+        if not is_linear(name, v):
+            continue
+        w = v.astype(np.float64)
+        x = inputs[name[:-len(".weight")] + ".input"].astype(np.float64)
+        xq, _ = quantise(x, ACTIVATION_FORMAT)
+        y = x @ w.T
+        plain, w8a8 = [], []
+        for c in CANDIDATES:
+            q, _ = quantise(w, c)
+            e = x @ (q - w).T
+            plain.append(float(np.sum(e * e)))
+            e2 = e + (xq - x) @ q.T  # q_a(X) q(W)^T - X W^T
+            w8a8.append(float(np.sum(e2 * e2)))
+        out["tensors"][name] = {"input_rows": INPUT_ROWS, "output_energy": float(np.sum(y * y)),
+                                "error_energy": plain, "error_energy_inputs_quantised": w8a8}
+    return out
+
+
 def expected_figures(tensors):
     out = {"candidates": CANDIDATES, "tensors": {}}
     for name, v in tensors.items():
         if v.ndim < 2 or v.dtype == np.int64:
             continue
         out["tensors"][name] = figures(v.astype(np.float64))
+    out["outputs"] = output_figures(tensors, make_inputs(tensors))
     out["versions"] = {"numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__,
                        "safetensors": safetensors.__version__, "python": sys.version.split()[0]}
     return out
+
+
+def same(a, b):
+    """Equal, numbers to 1e-12 relative: the output errors go through BLAS, whose summation order
+    may differ from one machine's kernels to another's."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, (int, float)):
+        return abs(a - b) <= 1e-12 * max(abs(a), abs(b))
+    return a == b
 
 
 def main():
@@ -273,12 +335,13 @@ def main():
         with open(path) as f:
             recorded = json.load(f)
         recorded.pop("versions"), expected.pop("versions")
-        if recorded != expected:
+        if not same(recorded, expected):
             print("gen_checkpoint: the recomputed figures differ from expected.json")
             return 1
         print("gen_checkpoint: expected.json recomputed the same")
         return 0
     write(tensors)
+    save_file(make_inputs(tensors), os.path.join(HERE, "activations.safetensors"), metadata={"format": "pt"})
     with open(path, "w") as f:
         json.dump(expected, f, indent=1)
         f.write("\n")
