@@ -1,9 +1,11 @@
 #include "app/cli/run_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "core/dtype/dtype.h"
+#include "core/util/printable.h"
 
 namespace pl::cli {
 namespace {
@@ -20,9 +22,8 @@ std::string statistic(const char* format, double v, const experiment::ErrorStats
 void print_cast(const experiment::RoundtripResult& r) {
   const auto& s = r.stats;
   std::printf("cast through %s (%s): max rel %.3e, normwise %.3e, SQNR %.1f dB, out of range %zu (%s), flushed %zu\n",
-              std::string(name(r.config.dtype)).c_str(),
-              experiment::scaling_spec(r.config.scaling).c_str(), s.max_rel, s.normwise_rel,
-              s.sqnr_db, r.saturated, r.out_of_range.c_str(), r.flushed);
+              std::string(name(r.config.dtype)).c_str(), experiment::scaling_spec(r.config.scaling).c_str(), s.max_rel,
+              s.normwise_rel, s.sqnr_db, r.saturated, r.out_of_range.c_str(), r.flushed);
   print_cast_place(r);
 }
 
@@ -102,12 +103,63 @@ void print_throughput_report(const experiment::ThroughputResult& r) {
   if (sheet) std::printf("datasheet: %s\n", r.datasheet_source.c_str());
 }
 
+namespace {
+// An SQNR with its unit, or "exact".
+std::string db_text(double v) { return std::isinf(v) && v > 0 ? "exact" : experiment::sqnr_text(v) + " dB"; }
+
+}  // namespace
+
+void print_scan_report(const experiment::ScanResult& r, const std::vector<experiment::PlanPoint>& frontier,
+                       const std::optional<experiment::PlanReport>& plan) {
+  std::printf("%s: %zu tensors scanned (%.3g GB), %zu left out; rounded on %s\n", r.checkpoint.c_str(),
+              r.tensors.size(), double(r.bytes) / 1e9, r.skipped.size(), r.ran_on.c_str());
+  if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
+  if (by_output(r))
+    std::printf("scored by the layers' outputs on %s%s\n", r.activations.c_str(),
+                r.activation_format.empty() ? "" : (", inputs in " + r.activation_format).c_str());
+  std::printf("\n%s in dB (higher is better; exact: no error) and bits per parameter:\n%-44s",
+              by_output(r) ? "Output SQNR" : "SQNR", "tensor");
+  for (size_t c = 0; c < r.candidates.size(); ++c) std::printf(" %8s", ("[" + std::to_string(c + 1) + "]").c_str());
+  std::printf("\n");
+  for (const experiment::TensorScan& t : r.tensors) {
+    std::printf("%-44s", printable(t.name, 41).c_str());
+    for (const experiment::CandidateScore& c : t.scores)
+      std::printf(" %8s", experiment::sqnr_text(scored_sqnr_db(r, c)).c_str());
+    std::printf("\n");
+  }
+  for (size_t c = 0; c < r.candidates.size(); ++c) {
+    double lo = INFINITY, hi = 0;
+    for (const experiment::TensorScan& t : r.tensors)
+      lo = std::min(lo, t.scores[c].bits_per_param), hi = std::max(hi, t.scores[c].bits_per_param);
+    char bits[64];
+    std::snprintf(bits, sizeof bits, lo == hi ? "%.4g bits/param" : "%.4g to %.4g bits/param", lo, hi);
+    std::printf("  [%zu] %-30s %s\n", c + 1, r.candidates[c].c_str(), bits);
+  }
+  const char* sqnr = by_output(r) ? "output SQNR" : "SQNR";
+  if (!frontier.empty())
+    std::printf("\nfrontier: %zu plans from %.4g bits/param (%s %s) to %.4g bits/param (%s %s)\n", frontier.size(),
+                frontier.front().bits_per_param, sqnr, db_text(total_sqnr_db(r, frontier.front().error)).c_str(),
+                frontier.back().bits_per_param, sqnr, db_text(total_sqnr_db(r, frontier.back().error)).c_str());
+  if (!plan) return;
+  std::printf("plan within %.4g bits/param: %.4g bits/param, %s %s over the scanned tensors\n", plan->budget,
+              plan->plan.point.bits_per_param, sqnr, db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());
+  if (const auto& w = plan->by_weights_alone)
+    std::printf("(the plan the weights' own errors choose: %.4g bits/param, output SQNR %s)\n", w->bits_per_param,
+                db_text(total_sqnr_db(r, w->error)).c_str());
+  for (size_t i = 0; i < r.tensors.size(); ++i) {
+    const experiment::CandidateScore& c = r.tensors[i].scores[plan->plan.choice[i]];
+    std::printf("  %-44s %-28s %s\n", printable(r.tensors[i].name, 41).c_str(), c.candidate.c_str(),
+                db_text(scored_sqnr_db(r, c)).c_str());
+  }
+}
+
 void print_run_summary(const experiment::ExperimentRun& run) {
   if (run.dot_config) print_dot_table(run.dot_rows, run.dot_config->sum);
   else if (run.roundtrip) print_cast(*run.roundtrip);
   else if (run.mlp) print_mlp_report(*run.mlp);
   else if (run.throughput) print_throughput_report(*run.throughput);
   else if (run.train) print_train_table(*run.train);
+  else if (run.scan) print_scan_report(run.scan->result, run.scan->plans.frontier, run.scan->plans.plan);
 }
 
 void print_train_table(const experiment::TrainResult& r) {

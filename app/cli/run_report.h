@@ -15,7 +15,11 @@ void print_throughput_report(const experiment::ThroughputResult& r);
 void print_train_table(const experiment::TrainResult& r);
 // Where a cast's elements were rounded, and why not on the device asked for (roundtrip, run).
 void print_cast_place(const experiment::RoundtripResult& r);
-// Dispatches on the run's kind: dot and sum, cast, mlp, throughput.
+// A checkpoint scan (scan, run): each tensor's SQNR per candidate, the candidates' bits, the
+// frontier's ends and the plan within the budget.
+void print_scan_report(const experiment::ScanResult& r, const std::vector<experiment::PlanPoint>& frontier,
+                       const std::optional<experiment::PlanReport>& plan);
+// Dispatches on the run's kind: dot and sum, cast, mlp, throughput, train, scan.
 void print_run_summary(const experiment::ExperimentRun& run);
 
 }  // namespace pl::cli

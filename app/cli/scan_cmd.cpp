@@ -17,8 +17,10 @@
 
 #include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
+#include "app/cli/run_report.h"
 #include "core/experiment/scan/checkpoint_scan.h"
 #include "core/experiment/scan/scan_json.h"
+#include "core/experiment/scan/scan_spec.h"
 #include "core/export/experiment_export.h"
 #include "core/figure/scan_figures.h"
 #include "core/io/checked_write.h"
@@ -81,61 +83,11 @@ Expected<ScanResult> merged(const std::vector<std::string>& parts) {
   return merge_scans(std::move(read));
 }
 
-// An SQNR with its unit, or "exact".
-std::string db_text(double v) { return std::isinf(v) && v > 0 ? "exact" : sqnr_text(v) + " dB"; }
-
-void print_report(const ScanResult& r, const std::vector<PlanPoint>& frontier, const std::optional<PlanReport>& plan) {
-  std::printf("%s: %zu tensors scanned (%.3g GB), %zu left out; rounded on %s\n", r.checkpoint.c_str(),
-              r.tensors.size(), double(r.bytes) / 1e9, r.skipped.size(), r.ran_on.c_str());
-  if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
-  if (by_output(r))
-    std::printf("scored by the layers' outputs on %s%s\n", r.activations.c_str(),
-                r.activation_format.empty() ? "" : (", inputs in " + r.activation_format).c_str());
-  std::printf("\n%s in dB (higher is better; exact: no error) and bits per parameter:\n%-44s",
-              by_output(r) ? "Output SQNR" : "SQNR", "tensor");
-  for (size_t c = 0; c < r.candidates.size(); ++c) std::printf(" %8s", ("[" + std::to_string(c + 1) + "]").c_str());
-  std::printf("\n");
-  for (const TensorScan& t : r.tensors) {
-    std::printf("%-44s", printable(t.name, 41).c_str());
-    for (const CandidateScore& c : t.scores) std::printf(" %8s", sqnr_text(scored_sqnr_db(r, c)).c_str());
-    std::printf("\n");
-  }
-  for (size_t c = 0; c < r.candidates.size(); ++c) {
-    double lo = INFINITY, hi = 0;
-    for (const TensorScan& t : r.tensors)
-      lo = std::min(lo, t.scores[c].bits_per_param), hi = std::max(hi, t.scores[c].bits_per_param);
-    char bits[64];
-    std::snprintf(bits, sizeof bits, lo == hi ? "%.4g bits/param" : "%.4g to %.4g bits/param", lo, hi);
-    std::printf("  [%zu] %-30s %s\n", c + 1, r.candidates[c].c_str(), bits);
-  }
-  const char* sqnr = by_output(r) ? "output SQNR" : "SQNR";
-  if (!frontier.empty())
-    std::printf("\nfrontier: %zu plans from %.4g bits/param (%s %s) to %.4g bits/param (%s %s)\n", frontier.size(),
-                frontier.front().bits_per_param, sqnr, db_text(total_sqnr_db(r, frontier.front().error)).c_str(),
-                frontier.back().bits_per_param, sqnr, db_text(total_sqnr_db(r, frontier.back().error)).c_str());
-  if (!plan) return;
-  std::printf("plan within %.4g bits/param: %.4g bits/param, %s %s over the scanned tensors\n", plan->budget,
-              plan->plan.point.bits_per_param, sqnr, db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());
-  if (const auto& w = plan->by_weights_alone)
-    std::printf("(the plan the weights' own errors choose: %.4g bits/param, output SQNR %s)\n", w->bits_per_param,
-                db_text(total_sqnr_db(r, w->error)).c_str());
-  for (size_t i = 0; i < r.tensors.size(); ++i) {
-    const CandidateScore& c = r.tensors[i].scores[plan->plan.choice[i]];
-    std::printf("  %-44s %-28s %s\n", printable(r.tensors[i].name, 41).c_str(), c.candidate.c_str(),
-                db_text(scored_sqnr_db(r, c)).c_str());
-  }
-}
-
 int finish(const ScanArgs& a, const ScanResult& r) {
-  auto items = plan_items(r, a.pins);
-  if (!items) return bad(items.error());
-  const std::vector<PlanPoint> frontier = plan_frontier(*items);
-  std::optional<PlanReport> plan;
-  if (a.budget) {
-    auto p = plan_report(r, *a.budget, a.pins);
-    if (!p) return bad(p.error());
-    plan = *p;
-  }
+  auto plans = plan_scan(r, a.budget, a.pins);
+  if (!plans) return bad(plans.error());
+  const std::vector<PlanPoint>& frontier = plans->frontier;
+  const std::optional<PlanReport>& plan = plans->plan;
   const nlohmann::json j = scan_to_json(r, frontier, plan);
   if (!a.out.empty())
     if (const int status = write_output(a.out, a.force,
@@ -157,7 +109,7 @@ int finish(const ScanArgs& a, const ScanResult& r) {
     std::cout << j.dump(1) << "\n";
     return kExitOk;
   }
-  print_report(r, frontier, plan);
+  print_scan_report(r, frontier, plan);
   if (!a.out.empty()) {
     std::vector<std::string> files;
     for (const auto& e : std::filesystem::directory_iterator(a.out)) files.push_back(e.path().filename().string());
@@ -167,19 +119,6 @@ int finish(const ScanArgs& a, const ScanResult& r) {
     std::printf("\nwrote %s: %s\n", a.out.c_str(), list.c_str());
   }
   return kExitOk;
-}
-
-// Inputs with an Inf or a NaN are the user's to fix (exit 2), so they are looked for before the
-// scan, which reads them again layer by layer.
-Status check_inputs(const ScanOptions& o, const std::vector<const io::CheckpointTensor*>& chosen) {
-  if (!o.activations) return {};
-  for (const io::CheckpointTensor* t : chosen)
-    for (const io::CheckpointTensor& in : o.activations->tensors)
-      if (in.name == input_name(t->name)) {
-        auto read = read_layer_inputs(*o.activations, in, std::nullopt, o.cast);
-        if (!read) return Error{read.error()};
-      }
-  return {};
 }
 
 }  // namespace
@@ -236,44 +175,25 @@ Runner add_scan(CLI::App& app) {
       if (!r) return bad(r.error());
       return finish(*a, *r);
     }
-    ScanOptions o;
-    auto candidates = parse_candidates(a->candidates);
-    if (!candidates) return bad(candidates.error());
-    o.candidates = std::move(candidates).value();
-    if (!parse_rounding(a->rounding.c_str(), &o.cast.rounding)) return bad("unknown rounding '" + a->rounding + "'");
-    o.tensors = a->tensors;
-    o.backend = a->backend;
-    if (!a->activation_format.empty()) {
-      if (a->activations.empty()) return bad("--activation-format needs --activations");
-      auto format = parse_candidate(a->activation_format);
-      if (!format) return bad("--activation-format: " + format.error());
-      o.activation_format = *format;
-    }
-    auto checkpoint = io::open_checkpoint(a->path);
-    if (!checkpoint) return bad(checkpoint.error());
-    if (!a->activations.empty()) {
-      auto activations = io::open_checkpoint(a->activations);
-      if (!activations) return bad("--activations: " + activations.error());
-      o.activations = std::move(activations).value();
-    }
-    auto chosen = chosen_tensors(*checkpoint, o);
-    if (!chosen) return bad(chosen.error());
-    if (auto st = check_inputs(o, *chosen); !st) return bad(st.error());
-    // What the plan is asked for is checked before the work: the pins' names and candidates, and
-    // a budget below what the cheapest candidates cost (the bits follow from the shapes alone).
-    std::vector<std::string> names;
-    std::vector<std::vector<size_t>> shapes;
-    for (const io::CheckpointTensor* t : *chosen) names.push_back(t->name), shapes.push_back(t->shape);
-    std::vector<std::string> texts;
-    for (const Candidate& c : o.candidates) texts.push_back(c.text());
-    if (auto pins = resolve_pins(names, texts, a->pins); !pins) return bad(pins.error());
-    if (const double cheapest = cheapest_bits(shapes, o.candidates); a->budget && *a->budget < cheapest * (1 - 1e-12))
-      return bad(budget_too_small(*a->budget, cheapest));
+    ScanSpec spec;
+    spec.checkpoint = a->path;
+    spec.candidates = a->candidates;
+    spec.budget = a->budget;
+    spec.pins = a->pins;
+    spec.tensors = a->tensors;
+    spec.activations = a->activations;
+    spec.activation_format = a->activation_format;
+    spec.backend = a->backend;
+    if (!parse_rounding(a->rounding.c_str(), &spec.cast.rounding)) return bad("unknown rounding '" + a->rounding + "'");
+    if (!spec.activation_format.empty() && spec.activations.empty())
+      return bad("--activation-format needs --activations");
+    auto prepared = prepare_scan(spec);
+    if (!prepared) return bad(prepared.error());
     Expected<ScanResult> r = Error{""};
     {
       const ThreadLimit limit(a->threads);
       ScanProgressLine line;
-      r = scan_checkpoint(*checkpoint, o, line.callback(), interrupt_flag());
+      r = scan_checkpoint(prepared->checkpoint, prepared->options, line.callback(), interrupt_flag());
     }
     if (interrupt_signal()) return 128 + interrupt_signal();
     if (!r) {

@@ -222,21 +222,25 @@ struct Plot {
 struct LabelBox {
   double x0, y0, x1, y1;
 };
-void place_point_label(cairo_t* cr, const std::string& label, double px, double py, double fs,
+void place_point_label(cairo_t* cr, const std::string& label, double px, double py, double fs, const LabelBox& plot,
                        std::vector<LabelBox>& placed) {
   const double size = 9 * fs;
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, size);
   const double w = advance(cr, label), h = 1.5 * size, gap = 6 * fs;  // (h: a line with room between)
-  auto covered = [&](const LabelBox& b) {  // the area of names already drawn that `b` would cover
-    double area = 0;
-    for (const LabelBox& o : placed)
-      area += std::max(0.0, std::min(b.x1, o.x1) - std::max(b.x0, o.x0)) *
-              std::max(0.0, std::min(b.y1, o.y1) - std::max(b.y0, o.y0));
+  auto overlap = [](const LabelBox& a, const LabelBox& b) {
+    return std::max(0.0, std::min(a.x1, b.x1) - std::max(a.x0, b.x0)) *
+           std::max(0.0, std::min(a.y1, b.y1) - std::max(a.y0, b.y0));
+  };
+  // The area of names already drawn that `b` would cover, and of `b` past the plot's edges (the
+  // plot is clipped there: a name at the right edge goes to the left of its marker instead).
+  auto covered = [&](const LabelBox& b) {
+    double area = 3 * ((b.x1 - b.x0) * (b.y1 - b.y0) - overlap(b, plot));  // (a cut name is lost outright)
+    for (const LabelBox& o : placed) area += overlap(b, o);
     return area;
   };
   std::vector<LabelBox> places;
-  for (const double dy : {0.0, -h, h, -2 * h, 2 * h})
+  for (const double dy : {0.0, -h, h, -2 * h, 2 * h, -3 * h, 3 * h})
     for (const double x : {px + gap, px - gap - w}) places.push_back({x, py + dy - h / 2, x + w, py + dy + h / 2});
   LabelBox best = places.front();
   double least = INFINITY;
@@ -388,7 +392,7 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
       cairo_fill(cr);
       if (i < s.point_labels.size()) {
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-        place_point_label(cr, s.point_labels[i], px, py, fs, placed);
+        place_point_label(cr, s.point_labels[i], px, py, fs, {p.l.x0, p.l.y0, p.l.x1, p.l.y1}, placed);
         set_color(cr, s.color);
       }
       continue;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "core/figure/scan_figures.h"
 #include "core/figure/throughput_figures.h"
 #include "core/figure/train_figures.h"
 #include "core/util/number_text.h"
@@ -261,10 +262,10 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   const auto& c = r.config;
   const FloatFormat* f = is_float(c.dtype) ? &info(c.dtype).format : nullptr;
   const std::string setup =
-      std::string(name(c.dtype)) + ", " + experiment::scaling_spec(c.scaling) + ", " +
-      rounding_name(c.cast.rounding) + "; " + (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) +
-      ", " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + "; " + std::to_string(r.saturated) +
-      " out of range (" + r.out_of_range + "), " + std::to_string(r.flushed) + " flushed";
+      std::string(name(c.dtype)) + ", " + experiment::scaling_spec(c.scaling) + ", " + rounding_name(c.cast.rounding) +
+      "; " + (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) + ", " + std::to_string(c.rows) +
+      " x " + std::to_string(c.cols) + "; " + std::to_string(r.saturated) + " out of range (" + r.out_of_range + "), " +
+      std::to_string(r.flushed) + " flushed";
   Figure err;
   err.name = "roundtrip-error";
   err.title = "Round trip through " + std::string(name(c.dtype)) + ": relative error per value";
@@ -368,6 +369,7 @@ std::vector<Figure> experiment_figures(const experiment::ExperimentRun& run) {
   if (run.roundtrip) return roundtrip_figures(*run.roundtrip);
   if (run.throughput) return throughput_run_figures(*run.throughput);
   if (run.train) return train_figures(*run.train);
+  if (run.scan) return scan_figures(run.scan->result, run.scan->plans.frontier, run.scan->plans.plan);
   if (!run.matmul) return {};
   if (run.matmul->result) return matmul_figures(*run.matmul->result);
   std::vector<Figure> out{framework_fixes_figure(*run.matmul->framework)};

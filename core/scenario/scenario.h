@@ -85,14 +85,18 @@ struct Scenario {
   // Links the look-at offers to another panel, in the state the text points at:
   //   {"label": "mul", "panel": "promotion", "framework": "torch", "op": "mul"} (optional
   //   "b_kind", "compare_with" (an engine id), "select": "A,B");
-  //   {"label": "0.1 in float32", "panel": "formats", "value": "0.1", "row": "float32"}.
+  //   {"label": "0.1 in float32", "panel": "formats", "value": "0.1", "row": "float32"};
+  //   {"label": "the checkpoint", "panel": "checkpoint", "checkpoint": "checkpoints/x.safetensors",
+  //   "candidates": "int8:per-channel,float4_e2m1fn:mx"} (optional candidates; a relative path is
+  //   the scenario file's folder's, as in evidence setups).
   // Every name is checked when the scenario is read.
   struct PanelLink {
     std::string label;
-    std::string panel;                                        // "promotion" or "formats"
+    std::string panel;                                        // "promotion", "formats" or "checkpoint"
     std::string framework, op, b_kind, compare_with, select;  // promotion
     std::string value;                                        // formats: the value typed
     std::optional<DType> row;                                 // formats: the row marked
+    std::string checkpoint, candidates;                       // checkpoint: the one scanned, with what
   };
   std::vector<PanelLink> look_at_panels;
   std::string panel;  // where the window shows it: "experiment", "promotion", "formats"
@@ -105,6 +109,8 @@ struct Scenario {
 // Every key checked (an unknown key, a bad dtype, a check without an expectation is an error
 // naming the key); evidence setups are checked when run.
 Expected<Scenario> scenario_from_json(const nlohmann::json& j, const std::string& name);
+// Read from a file: files that evidence setups ("checkpoint", "activations") and links name by a
+// relative path are the scenario file's folder's, so a scenario ships with its data.
 Expected<Scenario> load_scenario(const std::string& path);
 
 }  // namespace pl::scenario

@@ -1,7 +1,9 @@
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "core/dtype/format_lookup.h"
+#include "core/experiment/scan/candidate.h"
 #include "core/io/file_read.h"
 #include "core/promote/engine.h"
 #include "core/scenario/probe.h"
@@ -144,9 +146,16 @@ namespace {
 Expected<Scenario::PanelLink> panel_link_from(const json& v) {
   if (!v.is_object()) return Error{"a link is a JSON object"};
   Scenario::PanelLink l;
-  const std::pair<const char*, std::string*> fields[] = {
-      {"label", &l.label},   {"panel", &l.panel}, {"framework", &l.framework},       {"op", &l.op},
-      {"b_kind", &l.b_kind}, {"value", &l.value}, {"compare_with", &l.compare_with}, {"select", &l.select}};
+  const std::pair<const char*, std::string*> fields[] = {{"label", &l.label},
+                                                         {"panel", &l.panel},
+                                                         {"framework", &l.framework},
+                                                         {"op", &l.op},
+                                                         {"b_kind", &l.b_kind},
+                                                         {"value", &l.value},
+                                                         {"compare_with", &l.compare_with},
+                                                         {"select", &l.select},
+                                                         {"checkpoint", &l.checkpoint},
+                                                         {"candidates", &l.candidates}};
   std::string row;
   for (auto it = v.begin(); it != v.end(); ++it) {
     std::string* field = it.key() == "row" ? &row : nullptr;
@@ -158,6 +167,15 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
     *field = it.value().get<std::string>();
   }
   if (l.label.empty()) return Error{"'label' is required (the link's text)"};
+  if (l.panel == "checkpoint") {
+    if (l.checkpoint.empty() || v.size() != (l.candidates.empty() ? 3u : 4u))
+      return Error{"the checkpoint panel takes 'checkpoint' and 'candidates'"};
+    if (!l.candidates.empty())
+      if (auto c = experiment::parse_candidates(l.candidates); !c) return Error{"'candidates': " + c.error()};
+    return l;
+  }
+  if (!l.checkpoint.empty() || !l.candidates.empty())
+    return Error{"'checkpoint' and 'candidates' are for the checkpoint panel"};
   if (l.panel == "promotion") {
     if (!row.empty() || !l.value.empty()) return Error{"'row' and 'value' are for the formats panel"};
     const promote::Engine* e = promote::find_engine(l.framework);
@@ -192,7 +210,7 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
     }
     return l;
   }
-  return Error{"'panel' must be promotion or formats"};
+  return Error{"'panel' must be promotion, formats or checkpoint"};
 }
 
 }  // namespace
@@ -275,8 +293,8 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
   for (const Fact& f : s.facts)
     if (s.story.find(f.says) == std::string::npos && s.look_at.find(f.says) == std::string::npos)
       return Error{"fact '" + f.id + "': the story and the look-at do not say '" + f.says + "'"};
-  static const std::set<std::string> panels{"experiment", "promotion", "formats", "throughput"};
-  if (!panels.count(s.panel)) return Error{"'panel' must be experiment, promotion, formats or throughput"};
+  static const std::set<std::string> panels{"experiment", "promotion", "formats", "throughput", "checkpoint"};
+  if (!panels.count(s.panel)) return Error{"'panel' must be experiment, promotion, formats, throughput or checkpoint"};
   return s;
 }
 
@@ -290,6 +308,18 @@ Expected<Scenario> load_scenario(const std::string& path) {
   if (!s) return Error{path + ": " + s.error()};
   Scenario out = std::move(s).value();
   out.source = path;
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  auto resolve = [&](std::string& file) {
+    if (!file.empty() && std::filesystem::path(file).is_relative()) file = (folder / file).lexically_normal().string();
+  };
+  for (Evidence& e : out.evidence)
+    for (const char* key : {"checkpoint", "activations"})
+      if (e.setup.contains(key) && e.setup[key].is_string()) {
+        std::string file = e.setup[key].get<std::string>();
+        resolve(file);
+        e.setup[key] = file;
+      }
+  for (Scenario::PanelLink& l : out.look_at_panels) resolve(l.checkpoint);
   return out;
 }
 

@@ -233,7 +233,7 @@ IO="$PL_DATA/io"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 echo '{"experiment": "conv"}' > "$TMP/conv.json"
-check run-unknown-kind 2 "unknown kind 'conv' \\(linear, matmul, mlp, dot, sum, roundtrip, throughput, train\\)" -- "$PL" run "$TMP/conv.json" --out "$TMP/conv"
+check run-unknown-kind 2 "unknown kind 'conv' \\(linear, matmul, mlp, dot, sum, roundtrip, throughput, train, scan\\)" -- "$PL" run "$TMP/conv.json" --out "$TMP/conv"
 check matmul-drawn 0 'output rounding' -- "$PL" matmul --m 16 --n 8 --k 64
 check matmul-fp8 0 'float8_e4m3fn, per-tensor \(amax' -- "$PL" matmul --linear --m 8 --n 8 --k 64 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn --input-scaling per-tensor --weight-scaling per-tensor --accumulate f32:sequential
 check matmul-json 0 '"within_deterministic"' -- "$PL" matmul --m 4 --n 4 --k 32 --accumulate f16:chunked:8 --json
@@ -311,13 +311,17 @@ check scan-merge 0 'plan within 6 bits/param: 5\.953 bits/param' -- "$PL" scan -
 check scan-merge-overlap 2 'is in more than one part' -- "$PL" scan --merge "$TMP/scan-a" "$TMP/scan-a/result.json"
 check scan-out-refused 2 'not empty' -- "$PL" scan "$CKPT" --out "$TMP/scan-a"
 ACTS="$PL_DATA/checkpoint/activations.safetensors"
+printf '{"experiment": "scan", "checkpoint": "%s", "candidates": "int8:per-channel,float4_e2m1fn:mx", "budget": 6}' "$CKPT" > "$TMP/scan.json"
+check run-scan 0 'wrote .*result.json, setup.json, sqnr-heatmap' -- "$PL" run "$TMP/scan.json" --out "$TMP/scan-run"
+printf '{"experiment": "scan", "checkpoint": "%s", "budget": 3}' "$CKPT" > "$TMP/scan-cheap.json"
+check run-scan-budget-too-small 2 "below the cheapest plan's 4.25" -- "$PL" run "$TMP/scan-cheap.json" --out "$TMP/scan-run2"
 check scan-activations 0 'plan within 6 bits/param: 5\.9[0-9]+ bits/param, output SQNR [0-9.]+ dB' -- "$PL" scan "$CKPT" --activations "$ACTS" --budget 6
 check scan-activations-json 0 '"scored_by": "layer outputs"' -- "$PL" scan "$CKPT" --activations "$ACTS" --candidates bfloat16 --json
 check scan-activations-w8a8 0 'inputs in int8:per-channel' -- "$PL" scan "$CKPT" --activations "$ACTS" --activation-format int8:per-channel --candidates int8:per-channel
 check scan-activations-skip 0 '15 tensors scanned .*7 left out' -- "$PL" scan "$CKPT" --activations "$ACTS" --candidates bfloat16
 check scan-activation-format-alone 2 '--activation-format needs --activations' -- "$PL" scan "$CKPT" --activation-format int8:per-channel
-check scan-activation-format-bad 2 "--activation-format: candidate 'int8:sideways': no recipe 'sideways'" -- "$PL" scan "$CKPT" --activations "$ACTS" --activation-format int8:sideways
-check scan-activations-missing 2 '--activations: .*/no-acts does not exist' -- "$PL" scan "$CKPT" --activations "$TMP/no-acts"
+check scan-activation-format-bad 2 "the activations' format: candidate 'int8:sideways': no recipe 'sideways'" -- "$PL" scan "$CKPT" --activations "$ACTS" --activation-format int8:sideways
+check scan-activations-missing 2 'the activations: .*/no-acts does not exist' -- "$PL" scan "$CKPT" --activations "$TMP/no-acts"
 check scan-activations-unmatched 2 'has its layer.s inputs in' -- "$PL" scan "$CKPT" --activations "$CKPT/model-00001-of-00002.safetensors"
 printf '\x50\0\0\0\0\0\0\0%-80s' '{"lm_head.input":{"dtype":"F32","shape":[1,64],"data_offsets":[0,256]}}' > "$TMP/nan-acts.safetensors"
 head -c 256 /dev/zero | tr '\0' '\377' >> "$TMP/nan-acts.safetensors"  # every element a NaN

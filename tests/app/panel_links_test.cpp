@@ -11,12 +11,14 @@ namespace {
 
 using Link = scenario::Scenario::PanelLink;
 
-// The two panels a link can open, as the window makes them.
+// The panels a link can open, as the window makes them.
 class PanelLinks : public ::testing::Test {
  protected:
   RunLog log{false};
   PromotionPanel promotion{log};
   FormatsPanel formats{"0.1"};
+  CheckpointPanel checkpoint{log};
+  LinkedPanels panels{promotion, formats, checkpoint};
 };
 
 TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
@@ -25,12 +27,12 @@ TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
   link.panel = "promotion";
   link.framework = "numpy";
   link.op = "matmul";
-  ASSERT_TRUE(open_panel_link(link, promotion, formats));
+  ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_EQ(promotion.framework(), "numpy");
   EXPECT_EQ(promotion.op(), "matmul");
   EXPECT_FALSE(promotion.comparing());
   link.framework = "torch", link.op = "add", link.compare_with = "numpy", link.b_kind = "scalar";
-  ASSERT_TRUE(open_panel_link(link, promotion, formats));
+  ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_EQ(promotion.framework(), "torch");
   EXPECT_TRUE(promotion.comparing());
 }
@@ -43,7 +45,7 @@ TEST_F(PanelLinks, ARefusedLinkLeavesTheGridAsItWas) {
   link.framework = "numpy";
   link.op = "matmul";
   link.select = "int32";  // no comma
-  ASSERT_FALSE(open_panel_link(link, promotion, formats));
+  ASSERT_FALSE(open_panel_link(link, panels));
   EXPECT_EQ(promotion.framework(), "torch");
   EXPECT_EQ(promotion.op(), "add");
 }
@@ -54,9 +56,18 @@ TEST_F(PanelLinks, AFormatsLinkTypesTheValueAndMarksTheRow) {
   link.panel = "formats";
   link.value = "448";
   link.row = DType::float8_e4m3fn;
-  ASSERT_TRUE(open_panel_link(link, promotion, formats));
+  ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_STREQ(formats.value(), "448");
   EXPECT_EQ(formats.marked(), DType::float8_e4m3fn);
+}
+
+TEST_F(PanelLinks, ACheckpointLinkScansTheCheckpoint) {
+  Link link;
+  link.label = "the checkpoint";
+  link.panel = "checkpoint";
+  link.checkpoint = "/nowhere/model.safetensors";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_EQ(checkpoint.path_field(), link.checkpoint);  // (the scan it starts fails on its worker, shown by the panel)
 }
 
 TEST_F(PanelLinks, EveryShippedLinkOpens) {
@@ -65,7 +76,7 @@ TEST_F(PanelLinks, EveryShippedLinkOpens) {
   size_t links = 0;
   for (const auto& s : library.scenarios)
     for (const Link& link : s.look_at_panels) {
-      EXPECT_TRUE(open_panel_link(link, promotion, formats)) << s.name << ": " << link.label;
+      EXPECT_TRUE(open_panel_link(link, panels)) << s.name << ": " << link.label;
       ++links;
     }
   EXPECT_GE(links, 8u);  // the Promotion and Formats scenarios point at their panels

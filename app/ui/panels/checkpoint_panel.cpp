@@ -42,8 +42,9 @@ CheckpointPanel::CheckpointPanel(RunLog& log) : log_(log) {
 
 CheckpointPanel::~CheckpointPanel() { worker_.cancel(); }
 
-void CheckpointPanel::open(const std::string& path, const std::string& activations) {
+void CheckpointPanel::open(const std::string& path, const std::string& activations, const std::string& candidates) {
   std::snprintf(path_field_, sizeof path_field_, "%s", path.c_str());
+  if (!candidates.empty()) std::snprintf(candidates_field_, sizeof candidates_field_, "%s", candidates.c_str());
   if (!activations.empty()) std::snprintf(activations_field_, sizeof activations_field_, "%s", activations.c_str());
   start_scan();
 }

@@ -34,9 +34,11 @@ class CheckpointPanel final : public Panel {
   const char* name() const override { return "Checkpoint"; }
   void draw_content() override;
   bool busy() const override { return scan_asked_ || worker_.running(); }
-  // Opens and scans PATH (a file dropped on the window, --checkpoint), scored by the layers'
-  // outputs on the inputs in `activations` when one is named (--activations).
-  void open(const std::string& path, const std::string& activations = {});
+  // Opens and scans PATH (a file dropped on the window, --checkpoint, a scenario's link), scored
+  // by the layers' outputs on the inputs in `activations` when one is named (--activations), under
+  // `candidates` when given (else the field's).
+  void open(const std::string& path, const std::string& activations = {}, const std::string& candidates = {});
+  std::string path_field() const { return path_field_; }  // what Scan opens
   // A tensor's cast under a candidate, as an experiment file, for the Experiment panel.
   void on_open_cast(std::function<void(const nlohmann::json& setup)> f) { open_cast_ = std::move(f); }
 

@@ -249,9 +249,18 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
   });
   app.panels.push_back(std::move(throughput));
   app.panels.push_back(std::make_unique<LogPanel>(app.log));
+  // (Made before the scenarios, whose links open it; it joins the tabs last.)
+  auto checkpoint = std::make_unique<CheckpointPanel>(app.log);
+  checkpoint->on_open_cast([&app](const nlohmann::json& setup) {
+    if (auto used = app.experiment->use_setup(setup); !used) app.log.add("checkpoint", "not opened: " + used.error());
+    else app.select_panel = "experiment";
+  });
+  app.checkpoint = checkpoint.get();
+  if (!o.checkpoint.empty()) app.checkpoint->open(o.checkpoint, o.activations);
+  const LinkedPanels linked{*promotion_panel, *formats_panel, *checkpoint};
   auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
-  scenarios->on_open_link([&app, promotion_panel, formats_panel](const scenario::Scenario::PanelLink& link) {
-    if (auto opened = open_panel_link(link, *promotion_panel, *formats_panel); !opened)
+  scenarios->on_open_link([&app, linked](const scenario::Scenario::PanelLink& link) {
+    if (auto opened = open_panel_link(link, linked); !opened)
       app.log.add("scenarios", "link not opened: " + opened.error());
     else app.select_panel = link.panel;
   });
@@ -262,18 +271,11 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
       return Error{"--look-at " + std::to_string(o.look_at) + ": scenario " + s.name + " has " +
                    std::to_string(s.look_at_panels.size()) + " look-at link(s)"};
     const scenario::Scenario::PanelLink& link = s.look_at_panels[o.look_at - 1];
-    if (auto opened = open_panel_link(link, *promotion_panel, *formats_panel); !opened) return opened;
+    if (auto opened = open_panel_link(link, linked); !opened) return opened;
     app.link_panel = link.panel;
   }
   app.panels.push_back(std::move(scenarios));
   app.panels.push_back(std::make_unique<ExplorerPanel>(app.log, o.value));
-  auto checkpoint = std::make_unique<CheckpointPanel>(app.log);
-  checkpoint->on_open_cast([&app](const nlohmann::json& setup) {
-    if (auto used = app.experiment->use_setup(setup); !used) app.log.add("checkpoint", "not opened: " + used.error());
-    else app.select_panel = "experiment";
-  });
-  app.checkpoint = checkpoint.get();
-  if (!o.checkpoint.empty()) app.checkpoint->open(o.checkpoint, o.activations);
   app.panels.push_back(std::move(checkpoint));
   app.start.add({"PyTorch: float16 input into a float32 layer",
                  "nn.Linear(x: float16) with float32 weights raises; see the exact error, its fixes run side by side, "

@@ -2,9 +2,13 @@
 
 namespace pl::ui {
 
-Status open_panel_link(const scenario::Scenario::PanelLink& link, PromotionPanel& promotion, FormatsPanel& formats) {
+Status open_panel_link(const scenario::Scenario::PanelLink& link, const LinkedPanels& panels) {
   if (link.panel == "formats") {
-    formats.show(link.value, link.row);
+    panels.formats.show(link.value, link.row);
+    return {};
+  }
+  if (link.panel == "checkpoint") {
+    panels.checkpoint.open(link.checkpoint, {}, link.candidates);
     return {};
   }
   if (link.panel != "promotion") return Error{"no panel '" + link.panel + "' takes a link"};
@@ -14,7 +18,7 @@ Status open_panel_link(const scenario::Scenario::PanelLink& link, PromotionPanel
   st.compare_with = link.compare_with;
   st.b_kind = link.b_kind.empty() ? "tensor" : link.b_kind;
   st.select = link.select;
-  if (auto done = promotion.configure(st); !done) return Error{"'" + link.label + "': " + done.error()};
+  if (auto done = panels.promotion.configure(st); !done) return Error{"'" + link.label + "': " + done.error()};
   return {};
 }
 

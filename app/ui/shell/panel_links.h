@@ -1,8 +1,10 @@
 // A scenario's look-at links (core/scenario/scenario.h, Scenario::PanelLink): the panel a link
 // names put in the state it names -- the Promotion grid on an engine and op, the Formats panel
-// showing a value with one format's row marked. The shell then brings that panel forward.
+// showing a value with one format's row marked, the Checkpoint panel scanning a checkpoint. The
+// shell then brings that panel forward.
 #pragma once
 
+#include "app/ui/panels/checkpoint_panel.h"
 #include "app/ui/panels/formats_panel.h"
 #include "app/ui/panels/promotion_panel.h"
 #include "core/scenario/scenario.h"
@@ -10,6 +12,13 @@
 
 namespace pl::ui {
 
-Status open_panel_link(const scenario::Scenario::PanelLink& link, PromotionPanel& promotion, FormatsPanel& formats);
+// The panels a link can open, as the window makes them.
+struct LinkedPanels {
+  PromotionPanel& promotion;
+  FormatsPanel& formats;
+  CheckpointPanel& checkpoint;
+};
+
+Status open_panel_link(const scenario::Scenario::PanelLink& link, const LinkedPanels& panels);
 
 }  // namespace pl::ui

@@ -51,6 +51,20 @@ Expected<ExperimentRun> run_train_file(const nlohmann::json& j, const Progress& 
   return read_and_run(j, progress, cancel, train_config_from_json, run_train, &ExperimentRun::train);
 }
 
+// Its result is what `scan --out` writes as result.json.
+Expected<ExperimentRun> run_scan_file(const nlohmann::json& j, const Progress& progress,
+                                      const std::atomic<bool>* cancel) {
+  auto spec = scan_spec_from_json(j);
+  if (!spec) return Error{spec.error()};
+  auto r = run_scan_spec(*spec, progress, cancel);
+  if (!r) return Error{r.error()};
+  ExperimentRun run;
+  run.setup = to_json(r->spec);
+  run.result = scan_to_json(r->result, r->plans.frontier, r->plans.plan);
+  run.scan = std::move(r).value();
+  return run;
+}
+
 Expected<ExperimentRun> run_mlp_file(const nlohmann::json& j, const Progress& progress,
                                      const std::atomic<bool>* cancel) {
   return read_and_run(j, progress, cancel, mlp_config_from_json, run_mlp, &ExperimentRun::mlp);
@@ -93,6 +107,8 @@ constexpr ExperimentKind kKinds[] = {
     {"roundtrip", "roundtrip", "an array through a dtype and scaling recipe and back", run_roundtrip_file},
     {"throughput", "bench --op throughput", "matrix-product rate per dtype on a backend", run_throughput_file},
     {"train", "train", "a linear regression trained in each format's own arithmetic", run_train_file},
+    {"scan", "scan", "every weight of a checkpoint under every candidate format, and a mixed-precision plan",
+     run_scan_file},
 };
 
 constexpr KindAlias kAliases[] = {{"cast", "roundtrip"}};

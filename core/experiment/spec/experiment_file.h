@@ -1,5 +1,5 @@
 // Any experiment file (docs/experiment-json.md) run through one door: matmul and linear (with
-// their framework), mlp, dot and sum, cast, throughput, train. The scenarios and `run` use it so that an
+// their framework), mlp, dot and sum, cast, throughput, train, scan. The scenarios and `run` use it so that an
 // experiment file means the same thing wherever it is read. The typed result is kept beside
 // its JSON (result.json), which is what scenario checks point into.
 #pragma once
@@ -18,6 +18,7 @@
 #include "core/experiment/framework_check.h"
 #include "core/experiment/mlp.h"
 #include "core/experiment/roundtrip.h"
+#include "core/experiment/scan/scan_spec.h"
 #include "core/experiment/throughput_run.h"
 #include "core/experiment/train.h"
 #include "core/util/expected.h"
@@ -37,6 +38,7 @@ struct ExperimentRun {
   std::optional<RoundtripResult> roundtrip;
   std::optional<ThroughputResult> throughput;
   std::optional<TrainResult> train;
+  std::optional<ScanRun> scan;
 };
 
 // The kind a file names ("linear" when it names none, as matmul_spec_from_json reads it), an
@@ -60,7 +62,7 @@ std::string kind_alias_note(const nlohmann::json& j);
 // runs one from the command line, what it measures, and how a file of it is read and run.
 // `run` reads the file as strictly as the kind's reader does.
 struct ExperimentKind {
-  std::string_view name;     // "linear", "matmul", "mlp", "dot", "sum", "roundtrip", "throughput", "train"
+  std::string_view name;     // "linear", "matmul", "mlp", "dot", "sum", "roundtrip", "throughput", "train", "scan"
   std::string_view command;  // precision-lab COMMAND runs one alone ("matmul --linear", "roundtrip", ...)
   std::string_view what;     // one line, for help texts
   Expected<ExperimentRun> (*run)(const nlohmann::json& j, const std::function<void(double)>& progress,

@@ -168,6 +168,29 @@ TEST(ScenarioReader, ReadsAMinimalScenario) {
   EXPECT_EQ(s->panel, "experiment");
 }
 
+// A scenario ships with its data: a checkpoint an evidence setup or a link names by a relative
+// path is the scenario file's folder's; an absolute path stays as written.
+TEST(ScenarioReader, ResolvesTheFilesItNamesAgainstItsOwnFolder) {
+  const std::string dir = (std::filesystem::path(::testing::TempDir()) / "scenario-files").lexically_normal().string();
+  std::filesystem::create_directories(dir);
+  json j = minimal();
+  j["evidence"] = json::parse(R"([
+      {"label": "a", "setup": {"experiment": "scan", "checkpoint": "ck/model.safetensors", "activations": "a.safetensors"}},
+      {"label": "b", "setup": {"experiment": "scan", "checkpoint": "/data/model.safetensors"}}])");
+  j["look_at_panels"] = json::parse(R"([{"label": "c", "panel": "checkpoint", "checkpoint": "ck/model.safetensors"}])");
+  {
+    std::ofstream out(dir + "/x.json");
+    out << j.dump();
+  }
+  auto s = load_scenario(dir + "/x.json");
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->evidence[0].setup["checkpoint"], dir + "/ck/model.safetensors");
+  EXPECT_EQ(s->evidence[0].setup["activations"], dir + "/a.safetensors");
+  EXPECT_EQ(s->evidence[1].setup["checkpoint"], "/data/model.safetensors");
+  EXPECT_EQ(s->look_at_panels[0].checkpoint, dir + "/ck/model.safetensors");
+  std::filesystem::remove_all(dir);
+}
+
 // An export's evidence folders say what they hold: each its number and its label.
 TEST(ScenarioExport, EvidenceFoldersAreNamedAfterTheirLabels) {
   using exporting::evidence_folder;
@@ -193,7 +216,7 @@ TEST(ScenarioReader, LooksAtPanelsThroughCheckedLinks) {
   EXPECT_EQ(s->look_at_panels[0].op, "mul");
   EXPECT_EQ(s->look_at_panels[1].row, DType::float32);
   const std::pair<const char*, const char*> bad[] = {
-      {R"({"label": "l", "panel": "explorer", "value": "1"})", "'panel' must be promotion or formats"},
+      {R"({"label": "l", "panel": "explorer", "value": "1"})", "'panel' must be promotion, formats or checkpoint"},
       {R"({"label": "l", "panel": "promotion", "framework": "pytorch2", "op": "mul"})", "unknown engine 'pytorch2'"},
       {R"({"label": "l", "panel": "promotion", "framework": "numpy", "op": "linear"})", "numpy has no op 'linear'"},
       {R"({"label": "l", "panel": "promotion", "framework": "torch", "op": "add", "compare_with": "jax",
@@ -203,6 +226,13 @@ TEST(ScenarioReader, LooksAtPanelsThroughCheckedLinks) {
       {R"({"label": "l", "panel": "formats"})", "'value' is required"},
       {R"({"panel": "formats", "value": "1"})", "'label' is required"},
       {R"({"label": "l", "panel": "formats", "value": "1", "colour": "red"})", "unknown key 'colour'"},
+      {R"({"label": "l", "panel": "checkpoint"})", "takes 'checkpoint' and 'candidates'"},
+      {R"({"label": "l", "panel": "checkpoint", "checkpoint": "c.safetensors", "value": "1"})",
+       "takes 'checkpoint' and 'candidates'"},
+      {R"({"label": "l", "panel": "checkpoint", "checkpoint": "c.safetensors", "candidates": "int3"})",
+       "'candidates': "},
+      {R"({"label": "l", "panel": "formats", "value": "1", "checkpoint": "c.safetensors"})",
+       "'checkpoint' and 'candidates' are for the checkpoint panel"},
   };
   for (const auto& [link, fragment] : bad) {
     j["look_at_panels"] = json::array({json::parse(link)});
