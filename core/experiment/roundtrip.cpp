@@ -64,6 +64,7 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   r.saturated = q.saturated;
   r.out_of_range = out_of_range_outcome(c.dtype, c.scaling, c.cast);
   r.flushed = q.flushed;
+  r.scales = scale_map(q, c.scaling);
   if (progress) progress(1.0);
   return r;
 }

@@ -12,6 +12,7 @@
 #include "core/analysis/histogram.h"
 #include "core/backend/backend_choice.h"
 #include "core/quantise/data_source.h"
+#include "core/quantise/scale_map.h"
 #include "core/quantise/scaling.h"
 #include "core/util/expected.h"
 
@@ -39,6 +40,7 @@ struct RoundtripResult {
   std::string input_file;             // the tensor's file (RoundtripSpec::input_file); empty: drawn from config.data
   std::string ran_on = "cpu";         // where the elements were rounded: "cpu", "cuda (NVIDIA H100 ...)"
   std::string backend_note;           // why a device that was asked for did not round them; empty otherwise
+  ScaleMap scales;                    // each block's (or row's) scale; empty for one scale or none
 };
 
 Status check(const RoundtripConfig& c);

@@ -258,6 +258,42 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   return f;
 }
 
+namespace {
+
+// The recipe's scales over the tensor, log2 of each block's dequantisation factor (scale_map.h).
+Figure scale_map_figure(const experiment::RoundtripResult& r, const std::string& setup) {
+  const experiment::ScaleMap& m = r.scales;
+  const bool per_row = m.blocks_per_row == 1 && m.block == r.config.cols;
+  Figure f;
+  f.name = "scale-map";
+  f.title =
+      per_row ? "The scale of each row" : "The scale of each block of " + std::to_string(m.block) + " along a row";
+  f.subtitle = setup;
+  Heatmap h;
+  h.rows = m.rows, h.cols = m.cols, h.values = m.log2_factor;
+  h.map = Colormap::Viridis;
+  h.colorbar_label = "log2 of the scale";
+  double lo = INFINITY, hi = -INFINITY;
+  bool zero_blocks = false;
+  for (double v : h.values)
+    if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    else zero_blocks = true;
+  if (!(lo <= hi)) lo = 0, hi = 1;
+  for (double& v : h.values)
+    if (!std::isfinite(v)) v = lo;  // all-zero blocks (no scale) at the bottom of the scale
+  h.vmin = std::floor(lo), h.vmax = std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1;
+  f.heatmap = std::move(h);
+  if (m.row_step > 1 || m.col_step > 1)
+    f.subtitle += "; each cell the mean over " + std::to_string(m.row_step) + " x " + std::to_string(m.col_step) +
+                  (per_row ? " rows" : " rows x blocks");
+  if (zero_blocks) f.subtitle += "; all-zero blocks take the bottom colour";
+  f.x.label = per_row ? "one scale per row" : "block along the row (" + std::to_string(m.blocks_per_row) + ")";
+  f.y.label = "row (" + std::to_string(m.tensor_rows) + ")";
+  return f;
+}
+
+}  // namespace
+
 std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   const auto& c = r.config;
   const FloatFormat* f = is_float(c.dtype) ? &info(c.dtype).format : nullptr;
@@ -294,7 +330,8 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
     range.annotations.push_back(vline(min_normal(*f), "smallest normal", palette(5)));
     range.annotations.push_back(vline(max_finite(*f), "largest", palette(1)));
   }
-  return {err, range};
+  if (r.scales.empty()) return {err, range};
+  return {err, range, scale_map_figure(r, setup)};
 }
 
 Figure mlp_figure(const experiment::MlpResult& r) {

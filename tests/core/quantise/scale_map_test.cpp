@@ -1,0 +1,124 @@
+// The map of a recipe's scales (core/quantise/scale_map.h): each block's dequantisation factor
+// as log2, one cell per block or row, averaged down for a large tensor, all-zero blocks left out.
+#include "core/quantise/scale_map.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/experiment/roundtrip.h"
+#include "core/figure/experiment_figures.h"
+
+namespace pl::experiment {
+namespace {
+
+Scaling recipe(ScalingKind k, int group = 128) {
+  Scaling s;
+  s.kind = k;
+  s.group = group;
+  return s;
+}
+
+// Two rows of 64: row 0 all 1, except an outlier 100 in its second block of 32; row 1 all 0.5.
+std::vector<double> two_rows() {
+  std::vector<double> x(128, 1.0);
+  x[40] = 100;
+  for (size_t i = 64; i < 128; ++i) x[i] = 0.5;
+  return x;
+}
+
+TEST(ScaleMap, AnMxBlockIsItsPowerOfTwo) {
+  const std::vector<double> x = two_rows();
+  const Quantised q = quantise(x, 2, 64, DType::float8_e4m3fn, recipe(ScalingKind::MX), {});
+  const ScaleMap m = scale_map(q, recipe(ScalingKind::MX));
+  ASSERT_EQ(m.rows, 2u);
+  ASSERT_EQ(m.cols, 2u);
+  EXPECT_EQ(m.block, 32u);
+  // OCP MX: 2^(floor(log2 amax) - emax), emax 8 for e4m3: amax 1 -> 2^-8, 100 -> 2^(6 - 8).
+  EXPECT_EQ(m.log2_factor[0], -8);
+  EXPECT_EQ(m.log2_factor[1], -2);  // the outlier's block stands out
+  EXPECT_EQ(m.log2_factor[2], -9);  // amax 0.5
+  EXPECT_EQ(m.log2_factor[3], -9);
+}
+
+TEST(ScaleMap, PerChannelHasOneCellPerRowAndNvfp4TimesTheTensorScale) {
+  const std::vector<double> x = two_rows();
+  const Quantised pc = quantise(x, 2, 64, DType::int8, recipe(ScalingKind::PerChannel), {});
+  const ScaleMap m = scale_map(pc, recipe(ScalingKind::PerChannel));
+  ASSERT_EQ(m.rows, 2u);
+  ASSERT_EQ(m.cols, 1u);
+  EXPECT_EQ(m.block, 64u);
+  EXPECT_EQ(m.log2_factor[0], std::log2(pc.row_factor[0]));
+  EXPECT_NEAR(m.log2_factor[0], std::log2(100.0 / 127), 1e-6);  // float32 of 1 / (127 / 100)
+  const Quantised nv = quantise(x, 2, 64, DType::float4_e2m1fn, recipe(ScalingKind::NVFP4), {});
+  const ScaleMap n = scale_map(nv, recipe(ScalingKind::NVFP4));
+  ASSERT_EQ(n.cols, 4u);
+  for (size_t r = 0; r < 2; ++r)
+    for (size_t b = 0; b < 4; ++b)
+      EXPECT_EQ(n.log2_factor[r * 4 + b], std::log2(nv.block_scales[r * 4 + b] * nv.row_factor[r]));
+}
+
+TEST(ScaleMap, AGroupIsItsFloat16Scale) {
+  const std::vector<double> x = two_rows();
+  const Scaling s = recipe(ScalingKind::Group, 16);
+  const Quantised q = quantise(x, 2, 64, DType::int8, s, {});
+  const ScaleMap m = scale_map(q, s);
+  ASSERT_EQ(m.cols, 4u);
+  EXPECT_EQ(m.block, 16u);
+  EXPECT_EQ(m.log2_factor[2], std::log2(q.block_scales[2]));  // the group holding the outlier
+  EXPECT_GT(m.log2_factor[2], m.log2_factor[0] + 6);
+}
+
+TEST(ScaleMap, OneScaleForTheTensorHasNoMap) {
+  const std::vector<double> x = two_rows();
+  for (ScalingKind k : {ScalingKind::None, ScalingKind::PerTensor})
+    EXPECT_TRUE(scale_map(quantise(x, 2, 64, DType::float8_e4m3fn, recipe(k), {}), recipe(k)).empty());
+}
+
+// 300 rows of 96: averaged into cells of 2 rows (at most 256 each way); an all-zero block has no
+// scale and is left out of its cell, which is NaN when it holds nothing else.
+TEST(ScaleMap, ALargeTensorIsAveragedAndZeroBlocksAreLeftOut) {
+  std::vector<double> x(300 * 96);
+  for (size_t r = 0; r < 300; ++r)
+    for (size_t c = 0; c < 96; ++c) x[r * 96 + c] = r % 2 ? 4.0 : 1.0;  // scales 2^-6 and 2^-8 in e4m3 MX
+  for (size_t c = 0; c < 32; ++c) x[c] = 0, x[96 + c] = 0;              // rows 0 and 1's first block: zero
+  const Quantised q = quantise(x, 300, 96, DType::float8_e4m3fn, recipe(ScalingKind::MX), {});
+  const ScaleMap m = scale_map(q, recipe(ScalingKind::MX));
+  EXPECT_EQ(m.row_step, 2u);
+  EXPECT_EQ(m.rows, 150u);
+  EXPECT_EQ(m.cols, 3u);
+  EXPECT_EQ(m.tensor_rows, 300u);
+  EXPECT_TRUE(std::isnan(m.log2_factor[0]));
+  EXPECT_EQ(m.log2_factor[1], -7);  // the mean of -8 and -6
+  EXPECT_EQ(m.log2_factor[3], -7);
+  const ScaleMap small = scale_map(q, recipe(ScalingKind::MX), 100);
+  EXPECT_EQ(small.row_step, 3u);
+  EXPECT_EQ(small.rows, 100u);
+}
+
+// The cast experiment keeps the map and draws it beside its histograms, for the recipes that have
+// one: outlier channels in the data show as the blocks whose scale stands out.
+TEST(ScaleMap, TheCastExperimentDrawsItForBlockAndRowRecipes) {
+  RoundtripConfig c;
+  c.rows = 64, c.cols = 256;
+  c.data.distribution = Distribution::OutlierChannels;
+  c.scaling = recipe(ScalingKind::MX);
+  auto r = run_roundtrip(c);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->scales.rows, 64u);
+  EXPECT_EQ(r->scales.cols, 8u);
+  auto figures = figure::roundtrip_figures(*r);
+  ASSERT_EQ(figures.size(), 3u);
+  EXPECT_EQ(figures[2].name, "scale-map");
+  ASSERT_TRUE(figures[2].heatmap);
+  EXPECT_EQ(figures[2].heatmap->values.size(), 64u * 8u);
+  EXPECT_EQ(figures[2].title, "The scale of each block of 32 along a row");
+  c.scaling = recipe(ScalingKind::PerTensor);
+  r = run_roundtrip(c);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(r->scales.empty());
+  EXPECT_EQ(figure::roundtrip_figures(*r).size(), 2u);
+}
+
+}  // namespace
+}  // namespace pl::experiment
