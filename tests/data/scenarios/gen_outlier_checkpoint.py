@@ -9,8 +9,11 @@ are 40 times the rest, as large language models' down projections have.
 
 outlier-checkpoint.json records, for every weight and candidate of the scenario, the SQNR that
 tests/data/checkpoint/gen_checkpoint.py's independent NumPy recipes give (each recipe from its
-definition, rounding on an exact grid checked against ml_dtypes). The scenario's checks are
-bounds around these numbers; the scan must land inside them.
+definition, rounding on an exact grid checked against ml_dtypes), and for each budget of the
+scenario the plan that minimises the total error energy found here another way than the app's:
+the Lagrangian relaxation (each tensor takes the candidate that minimises error + lambda x bits;
+lambda bisected to the largest spend within the budget), whose plans are optimal for the bits
+they spend. The scenario's checks are bounds around these numbers; the scan must land inside.
 
 Run: python3 tests/data/scenarios/gen_outlier_checkpoint.py [--check]
 (numpy 2.x, ml_dtypes, safetensors; exit 77 without them). --check recomputes the figures from
@@ -57,20 +60,55 @@ def make_tensors():
     return {k: v.astype(ml_dtypes.bfloat16) for k, v in t.items()}
 
 
-def sqnr(x, candidate):
-    q, _ = recipes.quantise(x, candidate)
-    e2 = float(np.sum((q - x) ** 2))
-    return 10 * math.log10(float(np.sum(x * x)) / e2) if e2 > 0 else None
+BUDGETS = (4.5, 6.0)
+
+
+def db(energy, error):
+    return 10 * math.log10(energy / error) if error > 0 else None
+
+
+def lagrangian_plan(items, budget):
+    """items: name -> (params, energy, [(bits per param, error energy)] per candidate). The plan
+    at the largest spend within the budget among the Lagrangian optima (bisection on lambda)."""
+    def plan(lam):
+        return {n: min(range(len(c)), key=lambda k: (c[k][1] + lam * c[k][0] * p, c[k][0]))
+                for n, (p, _, c) in items.items()}
+
+    def spend(choice):
+        return sum(items[n][2][k][0] * items[n][0] for n, k in choice.items()) / sum(p for p, _, _ in items.values())
+
+    lo, hi = 0.0, 1.0
+    while spend(plan(hi)) > budget:
+        hi *= 2
+    for _ in range(200):  # lambda = lo spends too much (or is 0), hi fits
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if spend(plan(mid)) > budget else (lo, mid)
+    choice = plan(hi)
+    error = sum(items[n][2][k][1] for n, k in choice.items())
+    energy = sum(e for _, e, _ in items.values())
+    return {"bits_per_param": spend(choice), "sqnr_db": db(energy, error),
+            "tensors": {n: CANDIDATES[k] for n, k in sorted(choice.items())}}
 
 
 def figures(tensors):
     out = {"candidates": CANDIDATES, "tensors": {}}
+    items = {}
     for name in sorted(tensors):
         v = tensors[name]
         if v.ndim < 2:
             continue
         x = v.astype(np.float64)
-        out["tensors"][name] = {c: sqnr(x, c) for c in CANDIDATES}
+        energy = float(np.sum(x * x))
+        scores = []
+        for c in CANDIDATES:
+            q, _ = recipes.quantise(x, c)
+            scores.append((recipes.bits_per_param(c, *x.shape), float(np.sum((q - x) ** 2))))
+        out["tensors"][name] = {c: db(energy, e) for c, (_, e) in zip(CANDIDATES, scores)}
+        items[name] = (x.size, energy, scores)
+    energy = sum(e for _, e, _ in items.values())
+    cheapest = CANDIDATES.index("float4_e2m1fn:mx")
+    out["every_tensor_in_float4_e2m1fn_mx_sqnr_db"] = db(energy, sum(c[cheapest][1] for _, _, c in items.values()))
+    out["plans"] = {str(b): lagrangian_plan(items, b) for b in BUDGETS}
     out["versions"] = {"numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__,
                        "safetensors": safetensors.__version__}
     return out
