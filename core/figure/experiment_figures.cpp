@@ -263,7 +263,7 @@ namespace {
 // The recipe's scales over the tensor, log2 of each block's dequantisation factor (scale_map.h).
 Figure scale_map_figure(const experiment::RoundtripResult& r, const std::string& setup) {
   const experiment::ScaleMap& m = r.scales;
-  const bool per_row = m.blocks_per_row == 1 && m.block == r.config.cols;
+  const bool per_row = m.per_row;
   Figure f;
   f.name = "scale-map";
   f.title =

@@ -14,7 +14,7 @@ ScaleMap scale_map(const Quantised& q, const Scaling& s, size_t max_side) {
   const size_t blocks = per_row ? 1 : (q.cols + block - 1) / block;
   if (!per_row && q.block_scales.size() != q.rows * blocks) return m;
   max_side = std::max<size_t>(max_side, 1);
-  m.block = block, m.tensor_rows = q.rows, m.blocks_per_row = blocks;
+  m.block = block, m.tensor_rows = q.rows, m.blocks_per_row = blocks, m.per_row = per_row;
   m.row_step = (q.rows + max_side - 1) / max_side, m.col_step = (blocks + max_side - 1) / max_side;
   m.rows = (q.rows + m.row_step - 1) / m.row_step, m.cols = (blocks + m.col_step - 1) / m.col_step;
   std::vector<double> sum(m.rows * m.cols, 0);

@@ -20,6 +20,7 @@ struct ScaleMap {
   size_t row_step = 1, col_step = 1;  // tensor rows and blocks a cell covers (the last ones may cover fewer)
   size_t tensor_rows = 0, blocks_per_row = 0;
   size_t block = 0;                 // elements a block holds along a row (the row's length for per-channel)
+  bool per_row = false;             // a scale per row (per-channel), not per block
   std::vector<double> log2_factor;  // rows x cols
 
   bool empty() const { return rows == 0; }

@@ -99,7 +99,7 @@ struct Scenario {
     std::string checkpoint, candidates;                       // checkpoint: the one scanned, with what
   };
   std::vector<PanelLink> look_at_panels;
-  std::string panel;  // where the window shows it: "experiment", "promotion", "formats"
+  std::string panel;  // where the window shows it: "experiment", "promotion", "formats", "throughput", "checkpoint"
   std::vector<Evidence> evidence;
   std::vector<Check> checks;
   std::vector<Fact> facts;

@@ -12,6 +12,9 @@ namespace pl {
 
 struct Error {
   std::string message;
+  // The work failed (a file that could be read a moment ago cannot), not what it was asked to do:
+  // the command line exits 1 for it instead of 2. Set where a caller needs the difference.
+  bool environment = false;
 };
 
 template <typename T>
@@ -38,6 +41,7 @@ class Expected {
   const T& operator*() const& { return value(); }
   const T* operator->() const { return &value(); }
   const std::string& error() const { return std::get<1>(v_).message; }
+  bool environment_failure() const { return !ok() && std::get<1>(v_).environment; }
 
  private:
   std::variant<T, Error> v_;

@@ -8,6 +8,7 @@
 
 #include "app/ui/shell/theme.h"
 #include "core/experiment/scan/checkpoint_scan.h"
+#include "core/experiment/scan/scan_spec.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/scan_figures.h"
 #include "core/util/printable.h"
@@ -45,7 +46,9 @@ CheckpointPanel::~CheckpointPanel() { worker_.cancel(); }
 void CheckpointPanel::open(const std::string& path, const std::string& activations, const std::string& candidates) {
   std::snprintf(path_field_, sizeof path_field_, "%s", path.c_str());
   if (!candidates.empty()) std::snprintf(candidates_field_, sizeof candidates_field_, "%s", candidates.c_str());
-  if (!activations.empty()) std::snprintf(activations_field_, sizeof activations_field_, "%s", activations.c_str());
+  // (Inputs typed for another checkpoint would not fit this one: the fields hold what is asked now.)
+  std::snprintf(activations_field_, sizeof activations_field_, "%s", activations.c_str());
+  activation_format_field_[0] = '\0';
   start_scan();
 }
 
@@ -55,45 +58,38 @@ void CheckpointPanel::start_scan() {
 }
 
 bool CheckpointPanel::try_start() {
-  ScanOptions o;
-  auto candidates = parse_candidates(candidates_field_);
-  const std::string path = path_field_;
-  if (!candidates || path.empty()) {
-    error_ = !candidates ? candidates.error() : "name a .safetensors file, a checkpoint's index or its folder";
+  ScanSpec spec;
+  spec.checkpoint = path_field_;
+  spec.candidates = candidates_field_;
+  spec.activations = activations_field_;
+  spec.activation_format = activation_format_field_;
+  std::string refused = spec.checkpoint.empty() ? "name a .safetensors file, a checkpoint's index or its folder" : "";
+  if (auto c = parse_candidates(spec.candidates); !c && refused.empty()) refused = c.error();
+  if (!spec.activation_format.empty() && refused.empty()) {
+    if (auto f = parse_candidate(spec.activation_format); !f) refused = "the inputs' format: " + f.error();
+    else if (spec.activations.empty()) refused = "a format for the inputs needs an activations file";
+  }
+  if (!refused.empty()) {
+    error_ = refused;
     scan_asked_ = false;
     return true;
   }
-  o.candidates = std::move(candidates).value();
-  const std::string activations = activations_field_;
-  if (activation_format_field_[0]) {
-    auto format = parse_candidate(activation_format_field_);
-    if (!format || activations.empty()) {
-      error_ = !format ? "the inputs' format: " + format.error() : "a format for the inputs needs an activations file";
-      scan_asked_ = false;
-      return true;
-    }
-    o.activation_format = *format;
-  }
   auto progress = std::make_shared<Progress>();
-  const bool started = worker_.start_when_idle(
-      [path, activations, o, progress](const std::function<void(double)>& fraction,
-                                       const std::atomic<bool>* cancel) mutable -> Expected<Scanned> {
-        auto checkpoint = io::open_checkpoint(path);
-        if (!checkpoint) return Error{checkpoint.error()};
-        if (!activations.empty()) {
-          auto inputs = io::open_checkpoint(activations);
-          if (!inputs) return Error{"the activations: " + inputs.error()};
-          o.activations = std::move(inputs).value();
-        }
-        return scan_checkpoint(
-            *checkpoint, o,
-            [&](const ScanProgress& p) {
-              progress->tensors_done = p.tensors_done, progress->tensors_total = p.tensors_total;
-              progress->bytes_done = p.bytes_done, progress->bytes_total = p.bytes_total;
-              fraction(p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0);
-            },
-            cancel);
-      });
+  // The files are opened and checked on the worker (prepare_scan reads the inputs through).
+  const bool started = worker_.start_when_idle([spec, progress](const std::function<void(double)>& fraction,
+                                                                const std::atomic<bool>* cancel) -> Expected<Scanned> {
+    auto prepared = prepare_scan(spec);
+    if (!prepared) return Error{prepared.error()};
+    return scan_checkpoint(
+        prepared->checkpoint, prepared->options,
+        [&](const ScanProgress& p) {
+          progress->tensors_done = p.tensors_done, progress->tensors_total = p.tensors_total;
+          progress->bytes_done = p.bytes_done, progress->bytes_total = p.bytes_total;
+          fraction(p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0);
+        },
+        cancel);
+  });
+  const std::string path = spec.checkpoint;
   if (!started) return false;  // the scan in flight was asked to stop; this one starts on a later frame
   scan_asked_ = false;
   error_.clear();

@@ -50,7 +50,9 @@ Expected<Choice> choose(const io::Checkpoint& c, const ScanOptions& o) {
       const auto name = input_name(t.name);
       const auto found = name ? inputs.find(*name) : inputs.end();
       if (found == inputs.end()) {
-        out.skipped.push_back({t.name, "no " + (name ? *name : t.name + ".input") + " in the activations"});
+        out.skipped.push_back(
+            {t.name, name ? "no " + *name + " in the activations"
+                          : std::string("not a layer's weight (NAME.weight): no inputs to weigh it by")});
         continue;
       }
       if (auto why = inputs_mismatch(t, *found->second)) return Error{*why};

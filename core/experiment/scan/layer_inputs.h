@@ -47,7 +47,7 @@ Expected<LayerInputs> read_layer_inputs(const io::Checkpoint& file, const io::Ch
 
 // Per run of k rows of W (k x cols, row-major) and its copy q(W): the output's energy
 // ||X W^T||^2 over those columns, and the output error's ||q_a(X) q(W)^T - X W^T||^2 (Inf when
-// q(W) holds an Inf or a NaN where W is finite). `scratch` is reused between calls.
+// q(W) holds an Inf or a NaN where W is finite). Its buffers are reused between calls.
 class OutputError {
  public:
   explicit OutputError(const LayerInputs& in) : in_(in) {}

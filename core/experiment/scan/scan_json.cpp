@@ -277,9 +277,19 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
   auto candidates = parse_candidates(list);  // each one a candidate, none twice
   if (!candidates) return Error{what + ": " + candidates.error()};
   for (const Candidate& c : *candidates) r.candidates.push_back(c.text());
+  auto scored_by = text_of(j, "scored_by", what);
+  if (!scored_by) return Error{scored_by.error()};
+  if (*scored_by != "weights" && *scored_by != "layer outputs")
+    return Error{what + ": \"scored_by\" is neither \"weights\" nor \"layer outputs\""};
+  if ((*scored_by == "layer outputs") != j.contains("activations"))
+    return Error{what + ": \"scored_by\" is \"" + *scored_by + "\" but the result " +
+                 (j.contains("activations") ? "names" : "does not name") + " activations"};
   if (j.contains("activations")) {
     const json& a = j["activations"];
     if (!a.is_object()) return Error{what + ": \"activations\" is not an object"};
+    for (auto it = a.begin(); it != a.end(); ++it)
+      if (it.key() != "file" && it.key() != "format")
+        return Error{what + ": the activations' unknown key \"" + it.key() + "\""};
     auto file = text_of(a, "file", what + " activations");
     if (!file) return Error{file.error()};
     if (file->empty()) return Error{what + ": the activations' \"file\" is empty"};
@@ -441,10 +451,12 @@ Expected<PlanReport> plan_report(const ScanResult& r, double budget, const std::
   if (!by_output(r)) return report;
   ScanResult weights = r;  // the same scan weighed by the weights' own errors
   weights.activations.clear();
+  // (A pin or budget the outputs' plan takes, the weights' takes too: a copy with an Inf or NaN
+  // has an infinite error on the weights and on the outputs alike. Should that change, say so.)
   auto weight_items = plan_items(weights, pins);
-  if (!weight_items) return report;  // (a pin the outputs allow and the weights do not)
+  if (!weight_items) return Error{"the plan by the weights alone: " + weight_items.error()};
   auto weight_plan = plan_within(*weight_items, budget);
-  if (!weight_plan) return report;
+  if (!weight_plan) return Error{"the plan by the weights alone: " + weight_plan.error()};
   PlanPoint on_outputs{weight_plan->point.bits_per_param, 0};
   for (size_t i = 0; i < r.tensors.size(); ++i)
     on_outputs.error += r.tensors[i].scores[weight_plan->choice[i]].output.error_energy;

@@ -1,6 +1,7 @@
 #include "core/experiment/scan/scan_spec.h"
 
 #include <cmath>
+#include <map>
 
 #include "core/experiment/scan/layer_inputs.h"
 #include "core/experiment/spec/json_reader.h"
@@ -23,6 +24,9 @@ Expected<ScanSpec> scan_spec_from_json(const json& j) {
       r.cast_policy(&s.cast) && r.backend(&s.backend);
   if (!r.error.empty()) return Error{r.error};
   if (s.checkpoint.empty()) return Error{"'checkpoint': must name a checkpoint"};
+  for (const auto& [key, value] :
+       {std::pair{"activations", &s.activations}, {"activation_format", &s.activation_format}})
+    if (j.contains(key) && value->empty()) return Error{std::string("'") + key + "': must not be empty"};
   if (j.contains("budget")) {
     if (!j["budget"].is_number() || !(j["budget"].get<double>() > 0) || !std::isfinite(j["budget"].get<double>()))
       return Error{"'budget': must be a positive number of bits per parameter"};
@@ -92,12 +96,14 @@ Expected<PreparedScan> prepare_scan(const ScanSpec& s) {
     return Error{budget_too_small(*s.budget, cheapest)};
   // Inputs with an Inf or a NaN are looked for here too, though the scan reads them again layer
   // by layer: they are the user's to fix, not a failure halfway through.
-  if (o.activations)
+  if (o.activations) {
+    std::map<std::string, const io::CheckpointTensor*> inputs;
+    for (const io::CheckpointTensor& in : o.activations->tensors) inputs.emplace(in.name, &in);
     for (const io::CheckpointTensor* t : *chosen)
-      for (const io::CheckpointTensor& in : o.activations->tensors)
-        if (in.name == input_name(t->name))
-          if (auto read = read_layer_inputs(*o.activations, in, std::nullopt, o.cast); !read)
-            return Error{read.error()};
+      if (auto in = inputs.find(input_name(t->name).value_or("")); in != inputs.end())
+        if (auto read = read_layer_inputs(*o.activations, *in->second, std::nullopt, o.cast); !read)
+          return Error{read.error()};
+  }
   return p;
 }
 
@@ -124,7 +130,8 @@ Expected<ScanRun> run_scan_spec(const ScanSpec& s, const std::function<void(doub
         if (progress) progress(p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0);
       },
       cancel);
-  if (!result) return Error{result.error()};
+  // Everything the spec could get wrong was refused above: what fails now is reading the files.
+  if (!result) return Error{result.error(), result.error() != "cancelled"};
   auto plans = plan_scan(*result, s.budget, s.pins);
   if (!plans) return Error{plans.error()};
   return ScanRun{s, std::move(result).value(), std::move(plans).value()};

@@ -57,7 +57,7 @@ Expected<ExperimentRun> run_scan_file(const nlohmann::json& j, const Progress& p
   auto spec = scan_spec_from_json(j);
   if (!spec) return Error{spec.error()};
   auto r = run_scan_spec(*spec, progress, cancel);
-  if (!r) return Error{r.error()};
+  if (!r) return Error{r.error(), r.environment_failure()};
   ExperimentRun run;
   run.setup = to_json(r->spec);
   run.result = scan_to_json(r->result, r->plans.frontier, r->plans.plan);

@@ -182,6 +182,14 @@ TEST(OutputErrorScan, RoundTripsThroughJsonAndRefusesAMergeOfOtherInputs) {
   nlohmann::json j = scan_to_json(first, {}, std::nullopt);
   j["tensors"][0]["candidates"][0].erase("output");
   EXPECT_NE(scan_from_json(j, "r.json").error().find("no \"output\" object"), std::string::npos);
+  // What the result says it weighed must be what it holds.
+  j = scan_to_json(first, {}, std::nullopt);
+  j["activations"]["origin"] = "elsewhere";
+  EXPECT_NE(scan_from_json(j, "r.json").error().find("unknown key \"origin\""), std::string::npos);
+  j.erase("activations");
+  EXPECT_NE(scan_from_json(j, "r.json").error().find("does not name activations"), std::string::npos);
+  j["scored_by"] = "vibes";
+  EXPECT_NE(scan_from_json(j, "r.json").error().find("neither"), std::string::npos);
 }
 
 // Inputs as safetensors: one float32 matrix named `name`.

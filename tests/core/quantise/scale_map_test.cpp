@@ -34,6 +34,7 @@ TEST(ScaleMap, AnMxBlockIsItsPowerOfTwo) {
   ASSERT_EQ(m.rows, 2u);
   ASSERT_EQ(m.cols, 2u);
   EXPECT_EQ(m.block, 32u);
+  EXPECT_FALSE(m.per_row);
   // OCP MX: 2^(floor(log2 amax) - emax), emax 8 for e4m3: amax 1 -> 2^-8, 100 -> 2^(6 - 8).
   EXPECT_EQ(m.log2_factor[0], -8);
   EXPECT_EQ(m.log2_factor[1], -2);  // the outlier's block stands out
@@ -48,6 +49,7 @@ TEST(ScaleMap, PerChannelHasOneCellPerRowAndNvfp4TimesTheTensorScale) {
   ASSERT_EQ(m.rows, 2u);
   ASSERT_EQ(m.cols, 1u);
   EXPECT_EQ(m.block, 64u);
+  EXPECT_TRUE(m.per_row);
   EXPECT_EQ(m.log2_factor[0], std::log2(pc.row_factor[0]));
   EXPECT_NEAR(m.log2_factor[0], std::log2(100.0 / 127), 1e-6);  // float32 of 1 / (127 / 100)
   const Quantised nv = quantise(x, 2, 64, DType::float4_e2m1fn, recipe(ScalingKind::NVFP4), {});
