@@ -16,17 +16,10 @@
 #include "core/experiment/roundtrip.h"
 #include "core/experiment/scan/scan_json.h"
 #include "core/util/thread_limit.h"
+#include "tests/core/experiment/checkpoint_test_data.h"
 
 namespace pl::experiment {
 namespace {
-
-const std::string kSharded = std::string(PL_CHECKPOINT_DIR) + "/sharded";
-
-nlohmann::json expected() {
-  std::ifstream in(std::string(PL_CHECKPOINT_DIR) + "/expected.json");
-  EXPECT_TRUE(in) << "missing tests/data/checkpoint/expected.json";
-  return nlohmann::json::parse(in);
-}
 
 ScanOptions options_for(const nlohmann::json& e) {
   ScanOptions o;
@@ -36,14 +29,6 @@ ScanOptions options_for(const nlohmann::json& e) {
     o.candidates.push_back(*parsed);
   }
   return o;
-}
-
-ScanResult scan(const ScanOptions& o) {
-  auto c = io::open_checkpoint(kSharded);
-  EXPECT_TRUE(c) << c.error();
-  auto r = scan_checkpoint(*c, o);
-  EXPECT_TRUE(r) << r.error();
-  return *r;
 }
 
 void expect_near_rel(double got, double want, double rel, const std::string& what) {

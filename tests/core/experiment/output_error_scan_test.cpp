@@ -14,19 +14,12 @@
 #include "core/experiment/scan/checkpoint_scan.h"
 #include "core/experiment/scan/layer_inputs.h"
 #include "core/experiment/scan/scan_json.h"
+#include "tests/core/experiment/checkpoint_test_data.h"
 
 namespace pl::experiment {
 namespace {
 
-const std::string kDir = PL_CHECKPOINT_DIR;
-const std::string kSharded = kDir + "/sharded";
-const std::string kActivations = kDir + "/activations.safetensors";
-
-nlohmann::json expected() {
-  std::ifstream in(kDir + "/expected.json");
-  EXPECT_TRUE(in) << "missing tests/data/checkpoint/expected.json";
-  return nlohmann::json::parse(in);
-}
+const std::string kActivations = kCheckpointDir + "/activations.safetensors";
 
 ScanOptions options_with_inputs(const nlohmann::json& e) {
   ScanOptions o;
@@ -35,14 +28,6 @@ ScanOptions options_with_inputs(const nlohmann::json& e) {
   EXPECT_TRUE(a) << a.error();
   o.activations = *a;
   return o;
-}
-
-ScanResult scan(const ScanOptions& o) {
-  auto c = io::open_checkpoint(kSharded);
-  EXPECT_TRUE(c) << c.error();
-  auto r = scan_checkpoint(*c, o);
-  EXPECT_TRUE(r) << r.error();
-  return r ? *r : ScanResult{};
 }
 
 // The products run through different BLAS kernels here and in NumPy: the sums agree to a few

@@ -7,13 +7,12 @@
 
 #include "core/experiment/spec/experiment_file.h"
 #include "core/figure/experiment_figures.h"
+#include "tests/core/experiment/checkpoint_test_data.h"
 
 namespace pl::experiment {
 namespace {
 
 using nlohmann::json;
-
-const std::string kSharded = std::string(PL_CHECKPOINT_DIR) + "/sharded";
 
 json file(const char* extra = "{}") {
   json j = {{"experiment", "scan"}, {"checkpoint", kSharded}, {"candidates", "bfloat16,float4_e2m1fn:mx"}};
