@@ -88,7 +88,9 @@ struct Scenario {
   //   {"label": "0.1 in float32", "panel": "formats", "value": "0.1", "row": "float32"};
   //   {"label": "the checkpoint", "panel": "checkpoint", "checkpoint": "checkpoints/x.safetensors",
   //   "candidates": "int8:per-channel,float4_e2m1fn:mx"} (optional candidates; a relative path is
-  //   the scenario file's folder's, as in evidence setups).
+  //   the scenario file's folder's, as in evidence setups);
+  //   {"label": "the MX run", "panel": "experiment", "evidence": 1, "figure": "scale-map"}: that
+  //   evidence's setup opened in the Experiment panel, the figure brought forward.
   // Every name is checked when the scenario is read.
   struct PanelLink {
     std::string label;
@@ -97,6 +99,8 @@ struct Scenario {
     std::string value;                                        // formats: the value typed
     std::optional<DType> row;                                 // formats: the row marked
     std::string checkpoint, candidates;                       // checkpoint: the one scanned, with what
+    FigureRef evidence;                                       // experiment: the evidence run and its figure
+    nlohmann::json setup;                                     // experiment: that evidence's setup
   };
   std::vector<PanelLink> look_at_panels;
   std::string panel;  // where the window shows it: "experiment", "promotion", "formats", "throughput", "checkpoint"

@@ -157,8 +157,15 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
                                                          {"checkpoint", &l.checkpoint},
                                                          {"candidates", &l.candidates}};
   std::string row;
+  bool evidence = false;
   for (auto it = v.begin(); it != v.end(); ++it) {
-    std::string* field = it.key() == "row" ? &row : nullptr;
+    if (it.key() == "evidence") {  // (the one number among the names)
+      if (!it.value().is_number_unsigned()) return Error{"'evidence' must be an evidence run's number, from 0"};
+      l.evidence.evidence = it.value().get<size_t>();
+      evidence = true;
+      continue;
+    }
+    std::string* field = it.key() == "row" ? &row : it.key() == "figure" ? &l.evidence.figure : nullptr;
     for (const auto& [key, out] : fields)
       if (it.key() == key) field = out;
     if (!field) return Error{"unknown key '" + it.key() + "'"};
@@ -167,6 +174,12 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
     *field = it.value().get<std::string>();
   }
   if (l.label.empty()) return Error{"'label' is required (the link's text)"};
+  if (l.panel == "experiment") {
+    if (!evidence || l.evidence.figure.empty() || v.size() != 4)
+      return Error{"the experiment panel takes 'evidence' and 'figure'"};
+    return l;
+  }
+  if (evidence || !l.evidence.figure.empty()) return Error{"'evidence' and 'figure' are for the experiment panel"};
   if (l.panel == "checkpoint") {
     if (l.checkpoint.empty() || v.size() != (l.candidates.empty() ? 3u : 4u))
       return Error{"the checkpoint panel takes 'checkpoint' and 'candidates'"};
@@ -210,7 +223,7 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
     }
     return l;
   }
-  return Error{"'panel' must be promotion, formats or checkpoint"};
+  return Error{"'panel' must be promotion, formats, checkpoint or experiment"};
 }
 
 }  // namespace
@@ -284,6 +297,13 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
                        " does not exist (there are " + std::to_string(s.evidence.size()) + ")"};
     s.checks.push_back(std::move(*c));
   }
+  for (size_t i = 0; i < s.look_at_panels.size(); ++i)
+    if (Scenario::PanelLink& l = s.look_at_panels[i]; l.panel == "experiment") {
+      if (l.evidence.evidence >= s.evidence.size())
+        return Error{"look_at_panels[" + std::to_string(i) + "]: evidence " + std::to_string(l.evidence.evidence) +
+                     " does not exist (there are " + std::to_string(s.evidence.size()) + ")"};
+      l.setup = s.evidence[l.evidence.evidence].setup;
+    }
   if (s.look_at_figure && s.look_at_figure->evidence >= s.evidence.size())
     return Error{"'look_at_figure': evidence " + std::to_string(s.look_at_figure->evidence) +
                  " does not exist (there are " + std::to_string(s.evidence.size()) + ")"};
@@ -312,14 +332,19 @@ Expected<Scenario> load_scenario(const std::string& path) {
   auto resolve = [&](std::string& file) {
     if (!file.empty() && std::filesystem::path(file).is_relative()) file = (folder / file).lexically_normal().string();
   };
-  for (Evidence& e : out.evidence)
+  auto resolve_setup = [&](json& setup) {
     for (const char* key : {"checkpoint", "activations"})
-      if (e.setup.contains(key) && e.setup[key].is_string()) {
-        std::string file = e.setup[key].get<std::string>();
+      if (setup.is_object() && setup.contains(key) && setup[key].is_string()) {
+        std::string file = setup[key].get<std::string>();
         resolve(file);
-        e.setup[key] = file;
+        setup[key] = file;
       }
-  for (Scenario::PanelLink& l : out.look_at_panels) resolve(l.checkpoint);
+  };
+  for (Evidence& e : out.evidence) resolve_setup(e.setup);
+  for (Scenario::PanelLink& l : out.look_at_panels) {
+    resolve(l.checkpoint);
+    resolve_setup(l.setup);
+  }
   return out;
 }
 

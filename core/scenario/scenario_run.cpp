@@ -148,6 +148,10 @@ Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(d
   for (const Check& c : s.checks)
     run.checks.push_back(c.kind == CheckKind::Metric ? metric_check(c, run.evidence) : exact_check(c));
   if (s.look_at_figure) run.look_at_error = look_at_error(*s.look_at_figure, run.evidence);
+  for (const Scenario::PanelLink& l : s.look_at_panels)
+    if (l.panel == "experiment" && run.look_at_error.empty())
+      if (std::string e = look_at_error(l.evidence, run.evidence); !e.empty())
+        run.look_at_error = "look_at_panels '" + l.label + "': " + e.substr(e.find(':') + 2);
   if (progress) progress(1.0);
   run.seconds = std::chrono::duration<double>(clock::now() - start).count();
   return run;

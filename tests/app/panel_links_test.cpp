@@ -18,7 +18,8 @@ class PanelLinks : public ::testing::Test {
   PromotionPanel promotion{log};
   FormatsPanel formats{"0.1"};
   CheckpointPanel checkpoint{log};
-  LinkedPanels panels{promotion, formats, checkpoint};
+  ExperimentPanel experiment{log};
+  LinkedPanels panels{promotion, formats, checkpoint, experiment};
 };
 
 TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
@@ -68,6 +69,17 @@ TEST_F(PanelLinks, ACheckpointLinkScansTheCheckpoint) {
   link.checkpoint = "/nowhere/model.safetensors";
   ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_EQ(checkpoint.path_field(), link.checkpoint);  // (the scan it starts fails on its worker, shown by the panel)
+}
+
+TEST_F(PanelLinks, AnExperimentLinkOpensTheEvidencesSetup) {
+  Link link;
+  link.label = "the MX run";
+  link.panel = "experiment";
+  link.setup = {{"experiment", "roundtrip"}, {"rows", 8}, {"cols", 64}, {"dtype", "float8_e4m3fn"}, {"scaling", "mx"}};
+  link.evidence.figure = "scale-map";
+  ASSERT_TRUE(open_panel_link(link, panels));  // read as the panel's cast setup
+  link.setup = {{"experiment", "train"}};      // a kind the panel does not run: refused, saying so
+  EXPECT_FALSE(open_panel_link(link, panels));
 }
 
 TEST_F(PanelLinks, EveryShippedLinkOpens) {

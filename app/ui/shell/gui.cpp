@@ -257,7 +257,7 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
   });
   app.checkpoint = checkpoint.get();
   if (!o.checkpoint.empty()) app.checkpoint->open(o.checkpoint, o.activations);
-  const LinkedPanels linked{*promotion_panel, *formats_panel, *checkpoint};
+  const LinkedPanels linked{*promotion_panel, *formats_panel, *checkpoint, *app.experiment};
   auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
   scenarios->on_open_link([&app, linked](const scenario::Scenario::PanelLink& link) {
     if (auto opened = open_panel_link(link, linked); !opened)

@@ -1,10 +1,18 @@
 #include "app/ui/shell/panel_links.h"
 
+#include "app/ui/views/figure_view.h"
+
 namespace pl::ui {
 
 Status open_panel_link(const scenario::Scenario::PanelLink& link, const LinkedPanels& panels) {
   if (link.panel == "formats") {
     panels.formats.show(link.value, link.row);
+    return {};
+  }
+  if (link.panel == "experiment") {
+    if (auto used = panels.experiment.use_setup(link.setup); !used)
+      return Error{"'" + link.label + "': " + used.error()};
+    request_figure(link.evidence.figure);
     return {};
   }
   if (link.panel == "checkpoint") {

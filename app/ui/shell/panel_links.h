@@ -1,10 +1,12 @@
 // A scenario's look-at links (core/scenario/scenario.h, Scenario::PanelLink): the panel a link
 // names put in the state it names -- the Promotion grid on an engine and op, the Formats panel
-// showing a value with one format's row marked, the Checkpoint panel scanning a checkpoint. The
-// shell then brings that panel forward.
+// showing a value with one format's row marked, the Checkpoint panel scanning a checkpoint, the
+// Experiment panel running an evidence's setup with a figure forward. The shell then brings
+// that panel forward.
 #pragma once
 
 #include "app/ui/panels/checkpoint_panel.h"
+#include "app/ui/panels/experiment_panel.h"
 #include "app/ui/panels/formats_panel.h"
 #include "app/ui/panels/promotion_panel.h"
 #include "core/scenario/scenario.h"
@@ -17,6 +19,7 @@ struct LinkedPanels {
   PromotionPanel& promotion;
   FormatsPanel& formats;
   CheckpointPanel& checkpoint;
+  ExperimentPanel& experiment;
 };
 
 Status open_panel_link(const scenario::Scenario::PanelLink& link, const LinkedPanels& panels);

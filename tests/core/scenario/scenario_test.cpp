@@ -168,6 +168,28 @@ TEST(ScenarioReader, ReadsAMinimalScenario) {
   EXPECT_EQ(s->panel, "experiment");
 }
 
+// An Experiment-panel link carries its evidence's setup, and running the scenario fails, naming
+// the link, when that evidence makes no such figure.
+TEST(ScenarioReader, AnExperimentLinkCarriesItsEvidenceAndNamesAFigureItMakes) {
+  json j = minimal();
+  j["evidence"] = json::parse(R"([{"label": "mx", "setup": {"experiment": "roundtrip", "rows": 4, "cols": 64,
+      "dtype": "float8_e4m3fn", "scaling": "mx"}}])");
+  j["look_at_panels"] = json::parse(R"([{"label": "scales", "panel": "experiment", "evidence": 0,
+      "figure": "scale-map"}])");
+  auto s = scenario_from_json(j, "x");
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->look_at_panels[0].setup, j["evidence"][0]["setup"]);
+  auto run = run_scenario(*s);
+  ASSERT_TRUE(run) << run.error();
+  EXPECT_EQ(run->look_at_error, "");
+  Scenario renamed = *s;
+  renamed.look_at_panels[0].evidence.figure = "no-such-figure";
+  run = run_scenario(renamed);
+  ASSERT_TRUE(run) << run.error();
+  EXPECT_NE(run->look_at_error.find("look_at_panels 'scales': evidence 0 makes no 'no-such-figure'"), std::string::npos)
+      << run->look_at_error;
+}
+
 // A scenario ships with its data: a checkpoint an evidence setup or a link names by a relative
 // path is the scenario file's folder's; an absolute path stays as written.
 TEST(ScenarioReader, ResolvesTheFilesItNamesAgainstItsOwnFolder) {
@@ -216,7 +238,12 @@ TEST(ScenarioReader, LooksAtPanelsThroughCheckedLinks) {
   EXPECT_EQ(s->look_at_panels[0].op, "mul");
   EXPECT_EQ(s->look_at_panels[1].row, DType::float32);
   const std::pair<const char*, const char*> bad[] = {
-      {R"({"label": "l", "panel": "explorer", "value": "1"})", "'panel' must be promotion, formats or checkpoint"},
+      {R"({"label": "l", "panel": "explorer", "value": "1"})",
+       "'panel' must be promotion, formats, checkpoint or experiment"},
+      {R"({"label": "l", "panel": "experiment", "evidence": 0})", "takes 'evidence' and 'figure'"},
+      {R"({"label": "l", "panel": "experiment", "evidence": "0", "figure": "f"})", "'evidence' must be"},
+      {R"({"label": "l", "panel": "experiment", "evidence": 5, "figure": "f"})", "evidence 5 does not exist"},
+      {R"({"label": "l", "panel": "formats", "value": "1", "figure": "f"})", "are for the experiment panel"},
       {R"({"label": "l", "panel": "promotion", "framework": "pytorch2", "op": "mul"})", "unknown engine 'pytorch2'"},
       {R"({"label": "l", "panel": "promotion", "framework": "numpy", "op": "linear"})", "numpy has no op 'linear'"},
       {R"({"label": "l", "panel": "promotion", "framework": "torch", "op": "add", "compare_with": "jax",
