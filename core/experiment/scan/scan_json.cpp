@@ -420,13 +420,17 @@ std::string frontier_csv(const ScanResult& r, const std::vector<PlanPoint>& fron
   return s;
 }
 
-Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vector<std::string>& pins) {
+namespace {
+
+// The plan's items, each candidate weighed by its output error (`outputs`) or the weight's own.
+Expected<std::vector<PlanItem>> items_weighing(const ScanResult& r, const std::vector<std::string>& pins,
+                                               bool outputs) {
   std::vector<PlanItem> items(r.tensors.size());
   for (size_t i = 0; i < r.tensors.size(); ++i) {
     items[i].params = double(r.tensors[i].params);
     for (const CandidateScore& c : r.tensors[i].scores) {
       items[i].bits.push_back(c.bits_per_param);
-      items[i].error_energy.push_back(scored_error(r, c));
+      items[i].error_energy.push_back(outputs ? c.output.error_energy : c.error_energy);
     }
   }
   std::vector<std::string> names;
@@ -442,6 +446,12 @@ Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vecto
   return items;
 }
 
+}  // namespace
+
+Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vector<std::string>& pins) {
+  return items_weighing(r, pins, by_output(r));
+}
+
 Expected<PlanReport> plan_report(const ScanResult& r, double budget, const std::vector<std::string>& pins) {
   auto items = plan_items(r, pins);
   if (!items) return Error{items.error()};
@@ -449,11 +459,10 @@ Expected<PlanReport> plan_report(const ScanResult& r, double budget, const std::
   if (!plan) return Error{plan.error()};
   PlanReport report{budget, *plan, pins, std::nullopt};
   if (!by_output(r)) return report;
-  ScanResult weights = r;  // the same scan weighed by the weights' own errors
-  weights.activations.clear();
+  // The same scan weighed by the weights' own errors.
   // (A pin or budget the outputs' plan takes, the weights' takes too: a copy with an Inf or NaN
   // has an infinite error on the weights and on the outputs alike. Should that change, say so.)
-  auto weight_items = plan_items(weights, pins);
+  auto weight_items = items_weighing(r, pins, false);
   if (!weight_items) return Error{"the plan by the weights alone: " + weight_items.error()};
   auto weight_plan = plan_within(*weight_items, budget);
   if (!weight_plan) return Error{"the plan by the weights alone: " + weight_plan.error()};
