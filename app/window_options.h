@@ -23,6 +23,7 @@ struct GuiOptions {
   std::string b_kind = "tensor";    // b operand kind: tensor | zerodim | scalar
   std::string b_value;              // b's value when it is a zero-dim array or scalar
   std::string a_shape, b_shape;     // a convolution's shapes ("2,3,8,8"), for --op conv1d/conv2d
+  std::string a_device, b_device;   // where the Promotion panel's a and b live: cpu | cuda
   std::string setup;                // an experiment file (JSON) the Experiment panel starts from
   std::vector<std::string> open;    // files opened as if dropped on the window (--open, repeatable)
   std::string scenario;             // the scenario the Scenarios panel opens (name or number)

@@ -1,6 +1,7 @@
-// precision-lab promote --framework F [--framework-version V] [--device D] [--op OP] [--a-kind K] [--b-kind K] [--bias
-// T]
-//                       [--a-value V] [--b-value V]
+// precision-lab promote --framework F [--framework-version V] [--device D] [--op OP]
+//                       [--a-kind K] [--b-kind K] [--bias T] [--a-value V] [--b-value V]
+//                       [--a-shape S] [--b-shape S] [--groups G] [--torch-threads T]
+//                       [--a-device D] [--b-device D]
 //                       [--json] A B       (one pair: result or exact error, rule, fixes)
 // precision-lab promote --framework F [--op OP] [--a-kind K] [--b-kind K] --table [--json]
 #include <algorithm>
@@ -32,8 +33,9 @@ struct PromoteArgs {
   std::string a_kind = "tensor", b_kind = "tensor";
   std::string bias;
   std::string a_value, b_value;
-  std::string matmul_precision;  // torch.set_float32_matmul_precision, for float32 products
-  std::string a_shape, b_shape;  // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
+  std::string matmul_precision;    // torch.set_float32_matmul_precision, for float32 products
+  std::string a_shape, b_shape;    // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
+  std::string a_device, b_device;  // where a and b live: cpu or cuda (the torch engines)
   std::optional<int64_t> groups;
   std::optional<int> torch_threads;
   bool table = false;
@@ -62,21 +64,25 @@ std::string outcome_text(const Engine& e, const Outcome& o) {
   return "raises " + o.error_type + ": " + o.message;
 }
 
-nlohmann::json operand_json(const promote::Operand& x) {
+nlohmann::json operand_json(const promote::Operand& x, std::optional<promote::Device> device) {
   nlohmann::json j{{"dtype", name(x.dtype)}, {"kind", operand_kind_name(x.kind)}};
   if (!x.value.empty()) j["value"] = x.value;
+  if (device) j["device"] = promote::device_name(*device);
   return j;
 }
 
 // An operand as the heading names it: "torch.int8 tensor", "np.int8 zerodim 300", and a Python
 // scalar by its type and value, "Python int 2**63" (its dtype names only its category).
-std::string operand_text(const Engine& e, const promote::Operand& x) {
+std::string operand_text(const Engine& e, const promote::Operand& x, std::optional<promote::Device> device) {
   if (x.kind == promote::OperandKind::Scalar) {
     const promote::PyType t = promote::py_type_of(x.dtype);
     return "Python " + std::string(promote::py_type_name(t)) + " " +
            (x.value.empty() ? std::string(promote::default_literal(t)) : x.value);
   }
-  return e.spell(x.dtype) + " " + std::string(operand_kind_name(x.kind)) + (x.value.empty() ? "" : " " + x.value);
+  std::string text = e.spell(x.dtype) + " " + std::string(operand_kind_name(x.kind));
+  if (!x.value.empty()) text.append(" ").append(x.value);
+  if (device) text.append(" on ").append(promote::device_name(*device));
+  return text;
 }
 
 Expected<DType> engine_dtype(const Engine& e, const std::string& text) {
@@ -178,8 +184,8 @@ int print_pair(const Engine& e, const Query& q, bool json,
     j["version"] = e.version;
     j["device"] = e.device;
     j["op"] = q.op;
-    j["a"] = operand_json(q.a);
-    j["b"] = operand_json(q.b);
+    j["a"] = operand_json(q.a, q.a_device);
+    j["b"] = operand_json(q.b, q.b_device);
     if (q.bias) j["bias"] = name(*q.bias);
     if (q.conv)
       j["shapes"] = {
@@ -211,8 +217,8 @@ int print_pair(const Engine& e, const Query& q, bool json,
         .append(std::to_string(q.conv->threads))
         .append(q.conv->threads == 1 ? " thread" : " threads");
   std::printf("%s %s (%s): %s(a: %s, b: %s%s)\n", std::string(e.framework).c_str(), std::string(e.version).c_str(),
-              std::string(e.device).c_str(), q.op.c_str(), operand_text(e, q.a).c_str(), operand_text(e, q.b).c_str(),
-              bias_note.c_str());
+              std::string(e.device).c_str(), q.op.c_str(), operand_text(e, q.a, q.a_device).c_str(),
+              operand_text(e, q.b, q.b_device).c_str(), bias_note.c_str());
   std::printf("  %s\n  rule: %s\n", outcome_text(e, o).c_str(), o.rule.c_str());
   if (internals && o.result == DType::float32) print_internals(setting, q.op, *internals);
   if (!fixes.empty()) std::printf("  fixes:\n");
@@ -301,6 +307,8 @@ Expected<Query> query_of(const Engine& e, const PromoteArgs& a) {
   auto shape = conv_shape(e, a);
   if (!shape) return Error{shape.error()};
   q.conv = *shape;
+  if (auto placed = promote::place_operands(e, q, a.a_device, a.b_device, "--a-device", "--b-device"); !placed)
+    return Error{placed.error()};
   if (a.bias.empty()) return q;
   if (std::find(e.bias_ops.begin(), e.bias_ops.end(), a.op) == e.bias_ops.end()) return Error{a.op + " takes no bias"};
   auto t = engine_dtype(e, a.bias);
@@ -371,6 +379,10 @@ Runner add_promote(CLI::App& app) {
                  "picks oneDNN or its own kernel by the shapes, and the two word a dtype error differently");
   app.add_option("--b-shape", args->b_shape,
                  "conv1d/conv2d: the weight's shape, O,I,kL or O,I,kH,kW (default 1,1,2 or 1,1,2,2)");
+  app.add_option("--a-device", args->a_device,
+                 "Where a lives: cpu or cuda (default: the engine's device). torch engines: a CPU tensor fed to a "
+                 "model on the GPU raises PyTorch's device error, worded by op and release");
+  app.add_option("--b-device", args->b_device, "Where b lives (and the bias, as a module's parameters): cpu or cuda");
   app.add_option("--groups", args->groups, "conv1d/conv2d: groups (default 1)");
   app.add_option("--torch-threads", args->torch_threads,
                  "conv1d/conv2d: torch.get_num_threads() of the modelled process (default 2: a 1x1 kernel takes "

@@ -32,6 +32,8 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
       ->group(g);
   app.add_option("--a-shape", o.a_shape, "a convolution's input shape, N,C,H[,W]")->group(g);
   app.add_option("--b-shape", o.b_shape, "a convolution's weight shape, O,I,kH[,kW]")->group(g);
+  app.add_option("--a-device", o.a_device, "where the Promotion panel's a lives: cpu | cuda")->group(g);
+  app.add_option("--b-device", o.b_device, "where the Promotion panel's b (the model) lives: cpu | cuda")->group(g);
   app.add_option("--setup", o.setup, "an experiment file (JSON) the Experiment panel starts from")->group(g);
   app.add_option("--open", o.open, "a file opened as if dropped on the window (repeatable)")->group(g);
   app.add_option("--scenario", o.scenario, "the scenario the Scenarios panel opens (name or number)")->group(g);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 #include <utility>
 
 #include "core/promote/jax_engine.h"
@@ -11,6 +12,7 @@
 #include "core/promote/torch_autocast.h"
 #include "core/promote/torch_cuda.h"
 #include "core/promote/torch_cuda_recorded.h"
+#include "core/promote/torch_devices.h"
 #include "core/promote/torch_engine.h"
 #include "core/promote/torch_names.h"
 
@@ -47,20 +49,22 @@ Outcome torch_query(const Query& q, Fn&& evaluate) {
 
 const ConvShape* shape_of(const Query& q) { return q.conv ? &*q.conv : nullptr; }
 
-Outcome torch_evaluate(const Query& q) {
+// A CPU engine of release R: its own answer, or, with an operand placed on CUDA, the device model's.
+template <torch::Release R>
+Outcome torch_cpu_evaluate(const Query& q) {
   return torch_query(q, [&](torch::Op op, auto bias) {
-    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V2_15, shape_of(q));
-  });
-}
-
-Outcome torch113_evaluate(const Query& q) {
-  return torch_query(q, [&](torch::Op op, auto bias) {
-    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V1_13, shape_of(q));
+    if (!q.a_device && !q.b_device) return torch::evaluate(op, q.a, q.b, bias, R, shape_of(q));
+    return torch::evaluate_on_devices(op, q.a, q.b, bias, R, shape_of(q), q.a_device.value_or(Device::Cpu),
+                                      q.b_device.value_or(Device::Cpu));
   });
 }
 
 Outcome torch_cuda_evaluate(const Query& q) {
-  return torch_query(q, [&](torch::Op op, auto bias) { return torch::evaluate_cuda(op, q.a, q.b, bias); });
+  return torch_query(q, [&](torch::Op op, auto bias) {
+    if (!q.a_device && !q.b_device) return torch::evaluate_cuda(op, q.a, q.b, bias);
+    return torch::evaluate_on_devices(op, q.a, q.b, bias, torch::Release::V2_15, shape_of(q),
+                                      q.a_device.value_or(Device::Cuda), q.b_device.value_or(Device::Cuda));
+  });
 }
 
 Outcome torch211_cuda_evaluate(const Query& q) {
@@ -69,18 +73,6 @@ Outcome torch211_cuda_evaluate(const Query& q) {
 Outcome torch_autocast_cpu_evaluate(const Query& q) {
   return torch_query(q, [&](torch::Op op, auto bias) {
     return torch::evaluate_autocast_cpu(op, q.a, q.b, bias, torch::Release::V2_15, shape_of(q));
-  });
-}
-
-Outcome torch113_onednn_evaluate(const Query& q) {
-  return torch_query(q, [&](torch::Op op, auto bias) {
-    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V1_13_OneDnnBf16, shape_of(q));
-  });
-}
-
-Outcome torch_onednn_evaluate(const Query& q) {
-  return torch_query(q, [&](torch::Op op, auto bias) {
-    return torch::evaluate(op, q.a, q.b, bias, torch::Release::V2_15_OneDnnBf16, shape_of(q));
   });
 }
 
@@ -153,22 +145,26 @@ const std::vector<Engine>& registry() {
       // the CUDA engines model one shape, as recorded.
       std::vector<std::string_view> shape_ops;
       if (framework == "torch" && device.starts_with("cpu")) shape_ops = {"conv1d", "conv2d"};
-      out.push_back({id, framework, version, device, ops.all, ops.bias, ops.kinds, std::move(shape_ops), values, cast,
-                     weight, has, spell, eval});
+      // The plain torch engines place operands on devices (torch_devices.h); autocast and the
+      // recording do not.
+      const bool places = framework == "torch" && device.find("autocast") == std::string_view::npos &&
+                          version != torch::kRecordedCudaVersion;
+      out.push_back({id, framework, version, device, ops.all, ops.bias, ops.kinds, std::move(shape_ops), values, places,
+                     cast, weight, has, spell, eval});
     };
     add("torch", "torch", torch::kVersion, "cpu", torch_ops, kScalars, "to", "model", torch::has_dtype, torch_spell,
-        torch_evaluate);
+        torch_cpu_evaluate<torch::Release::V2_15>);
     add("torch1.13", "torch", torch::release_version(torch::Release::V1_13), "cpu", torch_ops, kScalars, "to", "model",
-        torch113_has_dtype, torch_spell, torch113_evaluate);
+        torch113_has_dtype, torch_spell, torch_cpu_evaluate<torch::Release::V1_13>);
     add("torch-autocast-cpu", "torch", torch::kVersion, "cpu, autocast bfloat16", torch_ops, kScalars, "to", "model",
         torch::has_dtype, torch_spell, torch_autocast_cpu_evaluate);
     add("torch-onednn", "torch", torch::kVersion, "cpu with AVX-512 (oneDNN bfloat16)", torch_ops, kScalars, "to",
-        "model", torch::has_dtype, torch_spell, torch_onednn_evaluate);
+        "model", torch::has_dtype, torch_spell, torch_cpu_evaluate<torch::Release::V2_15_OneDnnBf16>);
     add("torch-autocast-cpu-onednn", "torch", torch::kVersion, "cpu with AVX-512, autocast bfloat16", torch_ops,
         kScalars, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_onednn_evaluate);
     add("torch1.13-onednn", "torch", torch::release_version(torch::Release::V1_13),
         "cpu with AVX-512 (oneDNN bfloat16)", torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell,
-        torch113_onednn_evaluate);
+        torch_cpu_evaluate<torch::Release::V1_13_OneDnnBf16>);
     add("torch1.13-autocast-cpu", "torch", torch::release_version(torch::Release::V1_13), "cpu, autocast bfloat16",
         torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell, torch113_autocast_cpu_evaluate);
     // float16/bfloat16/float32/float64 modelled, checked against torch 2.11 recorded on an H100: torch_cuda.h.
@@ -203,6 +199,16 @@ const std::vector<Engine>& registry() {
 }  // namespace
 
 std::span<const Engine> engines() { return registry(); }
+
+Device own_device(const Engine& e) { return e.device.starts_with("cuda") ? Device::Cuda : Device::Cpu; }
+
+std::string_view device_name(Device d) { return d == Device::Cuda ? "cuda" : "cpu"; }
+
+std::optional<Device> parse_device(std::string_view text) {
+  if (text == "cpu") return Device::Cpu;
+  if (text == "cuda") return Device::Cuda;
+  return std::nullopt;
+}
 
 std::string unmodelled_value_message(const Engine& e, OperandKind k) {
   if (k == OperandKind::Tensor) return "a value is for a zerodim or scalar operand";
@@ -246,6 +252,29 @@ const Engine* find_variant(const Engine& base, std::string_view version, std::st
   return nullptr;
 }
 
+Status place_operands(const Engine& e, Query& q, std::string_view a_device, std::string_view b_device,
+                      std::string_view a_label, std::string_view b_label) {
+  if (a_device.empty() && b_device.empty()) return {};
+  if (!e.places_operands) {
+    std::string placing;
+    for (const Engine& x : registry())
+      if (x.places_operands) placing.append(placing.empty() ? "" : ", ").append(x.id);
+    return Error{std::string(a_label) + " and " + std::string(b_label) + " are for the engines that place operands (" +
+                 placing + "), not " + std::string(e.id)};
+  }
+  const std::tuple<std::string_view, Operand*, std::optional<Device>*, std::string_view> sides[] = {
+      {a_device, &q.a, &q.a_device, a_label}, {b_device, &q.b, &q.b_device, b_label}};
+  for (const auto& [text, operand, device, label] : sides) {
+    if (text.empty()) continue;
+    auto d = parse_device(text);
+    if (!d) return Error{std::string(label) + " takes cpu or cuda, not '" + std::string(text) + "'"};
+    if (operand->kind == OperandKind::Scalar)
+      return Error{std::string(label) + ": a Python scalar has no device (only tensors live on one)"};
+    *device = *d;
+  }
+  return {};
+}
+
 std::string engine_names() {
   std::string out;
   for (const Engine& e : registry()) out += (out.empty() ? "" : ", ") + std::string(e.id);
@@ -269,6 +298,18 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   };
   const std::string wa = engine.spell(q.a.dtype), wb = engine.spell(q.b.dtype);
   const bool a_castable = q.a.kind != OperandKind::Scalar, b_castable = q.b.kind != OperandKind::Scalar;
+  // Tensors on two devices: move one to the other's first; a cast alone leaves them apart.
+  if (engine.places_operands && a_castable && b_castable) {
+    const Device a_on = q.a_device.value_or(own_device(engine)), b_on = q.b_device.value_or(own_device(engine));
+    if (a_on != b_on) {
+      Query x_moves = q;
+      x_moves.a_device = b_on;
+      attempt("x.to(w.device)", "x moves to " + std::string(device_name(b_on)), x_moves);
+      Query model_moves = q;
+      model_moves.b_device = a_on;
+      attempt(w + ".to(x.device)", w + " moves to " + std::string(device_name(a_on)), model_moves);
+    }
+  }
   // x.to(w.dtype) and model.to(x.dtype) need both operands to be arrays with a dtype.
   if (q.a.dtype != q.b.dtype && a_castable && b_castable) {
     {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/promote/outcome.h"
+#include "core/util/expected.h"
 
 namespace pl::promote {
 
@@ -23,12 +24,21 @@ struct ConvShape {
   int threads = 2;  // torch.get_num_threads(): a 1x1 kernel takes oneDNN only with more than one
 };
 
+// Where a tensor operand lives, for the engines that model placement (PyTorch's CPU and CUDA
+// engines): a CPU tensor fed to a model on the GPU, and the reverse.
+enum class Device : uint8_t { Cpu, Cuda };
+std::string_view device_name(Device d);  // "cpu", "cuda"
+std::optional<Device> parse_device(std::string_view text);
+
 struct Query {
   std::string op;                                // engine-specific name: "add", "linear", ...
   Operand a;                                     // input (x)
   Operand b;                                     // other operand or weight (w)
-  std::optional<DType> bias;                     // bias dtype, for ops that take one
+  std::optional<DType> bias = std::nullopt;      // bias dtype, for ops that take one
   std::optional<ConvShape> conv = std::nullopt;  // a convolution's shapes, for engines that model them
+  // Where a and b live, for engines that place operands; unset: the engine's own device. The
+  // bias lives with b, as a module's parameters live together.
+  std::optional<Device> a_device = std::nullopt, b_device = std::nullopt;
 };
 
 // Which operands' values (Operand::value) an engine models; the others take the default values.
@@ -49,6 +59,7 @@ struct Engine {
   std::vector<std::string_view> kind_ops;   // ops where zero-dim / scalar operands are modelled
   std::vector<std::string_view> shape_ops;  // ops whose answer depends on Query::conv (the rest ignore it)
   ValuesModelled values;
+  bool places_operands;          // takes Query::a_device / b_device
   std::string_view cast_method;  // how fixes spell a cast: "to", "astype" (methods) or "tf.cast"
   std::string_view weight_name;  // what holds the weight: "model" (a module) or "w" (an array)
   bool (*has_dtype)(DType);
@@ -57,10 +68,18 @@ struct Engine {
 };
 
 std::span<const Engine> engines();
+// The device an engine's operands live on unless a Query places them: cuda for the CUDA engines.
+Device own_device(const Engine& e);
 // Why `e` takes no value for an operand of kind `k` (models_value is false), in a sentence.
 std::string unmodelled_value_message(const Engine& e, OperandKind k);
 const Engine* find_engine(std::string_view id);  // also "pytorch", "tensorflow", "tensorflow-numpy"
 std::string engine_names();                      // "torch, numpy, numpy1" (the ids, for messages)
+
+// Puts a and b on the devices named ("cpu", "cuda"; empty leaves the engine's own), or says why
+// not: the engine places no operands, a name is no device, or the operand is a Python scalar.
+// The labels name the two settings in messages ("--a-device").
+Status place_operands(const Engine& e, Query& q, std::string_view a_device, std::string_view b_device,
+                      std::string_view a_label, std::string_view b_label);
 
 // The engine of base's framework that reproduces another release (version prefix: "1.13",
 // "1") or device ("cuda"); an empty string keeps base's. Null when there is none.

@@ -436,14 +436,6 @@ void check_conv_bias(DType input, std::optional<DType> bias, const std::string& 
     raise("RuntimeError", "Input type (" + C(input) + ") and bias type (" + C(*bias) + ") should be the same", rule);
 }
 
-// Which path runs a CPU convolution: oneDNN for bfloat16 on a CPU with AVX-512 BW/VL/DQ (the
-// OneDnnBf16 releases), for float32 by the shapes (float32_conv_takes_onednn); PyTorch's own
-// kernels otherwise.
-bool takes_onednn(Op op, DType input, const ConvShape& shape, Release r) {
-  if (input == DType::bfloat16) return onednn_bf16(r);
-  return input == DType::float32 && float32_conv_takes_onednn(op, shape);
-}
-
 std::string onednn_reason(DType input, Release r) {
   if (input == DType::bfloat16)
     return " (On a CPU with AVX-512 PyTorch " + std::string(release_version(r)) +
@@ -476,7 +468,7 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
     if (is_1_13(r)) require_kernel("slow_conv2d_cpu", complex_value_type(input), kSlowConvTypesV1, r);
     return {input, same};
   }
-  if (takes_onednn(op, input, shape, r)) {
+  if (conv_takes_onednn(op, input, shape, r)) {
     // oneDNN's convolution compares the tensor types, weight then bias, in
     // check_input_same_type_as_parameters (ATen/native/Convolution.cpp, 1.13 and 2.15; 2.15
     // has checked the bias above already, so only the weight's text is seen there).
@@ -618,6 +610,11 @@ bool float32_conv_takes_onednn(Op op, const ConvShape& s) {
   // "for some case, native is faster"
   const bool large_enough = s.groups > 1 || (kw > 3 && kh > 3) || n > 1 || n * c * h * w > 20480;
   return not_single_threaded_1x1 && large_enough;
+}
+
+bool conv_takes_onednn(Op op, DType input, const ConvShape& shape, Release r) {
+  if (input == DType::bfloat16) return onednn_bf16(r);
+  return input == DType::float32 && float32_conv_takes_onednn(op, shape);
 }
 
 Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release r, const ConvShape* shape) {

@@ -91,5 +91,9 @@ Expected<ConvShape> conv_shape_from_text(Op op, std::string_view input, std::str
 // sides, a batch above 1, or more than 20480 input elements. A conv1d is viewed as a conv2d of
 // height 1 first. Every x86 CPU has this path; only bfloat16 and float16 need AVX-512.
 bool float32_conv_takes_onednn(Op op, const ConvShape& s);
+// Which path runs a CPU convolution with this input dtype: oneDNN for bfloat16 on a CPU with
+// AVX-512 BW/VL/DQ (the OneDnnBf16 releases), for float32 by the shapes; PyTorch's own kernel
+// otherwise.
+bool conv_takes_onednn(Op op, DType input, const ConvShape& shape, Release r);
 
 }  // namespace pl::promote::torch

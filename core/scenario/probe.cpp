@@ -13,6 +13,7 @@
 #include "core/experiment/dot_sweep.h"
 #include "core/promote/engine.h"
 #include "core/promote/torch_api.h"
+#include "core/promote/torch_engine.h"
 #include "core/util/number_text.h"
 
 namespace pl::scenario {
@@ -64,7 +65,9 @@ Expected<CastOptions> cast_options(const Params& p) {
 }
 
 Expected<std::string> promote_probe(const json& j) {
-  Params p{j, {"framework", "op", "a", "b", "bias", "a_kind", "b_kind", "a_value", "b_value"}};
+  Params p{j,
+           {"framework", "op", "a", "b", "bias", "a_kind", "b_kind", "a_value", "b_value", "a_device", "b_device",
+            "a_shape", "b_shape"}};
   if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
   const std::string id = p.text("framework", "torch");
   const promote::Engine* e = promote::find_engine(id);
@@ -93,6 +96,18 @@ Expected<std::string> promote_probe(const json& j) {
     if (std::find(e->bias_ops.begin(), e->bias_ops.end(), q.op) == e->bias_ops.end())
       return Error{"'bias': " + id + "'s " + q.op + " takes no bias"};
     q.bias = *t;
+  }
+  if (auto placed = promote::place_operands(*e, q, p.text("a_device"), p.text("b_device"), "'a_device'", "'b_device'");
+      !placed)
+    return Error{placed.error()};
+  if (j.contains("a_shape") || j.contains("b_shape")) {
+    if (std::find(e->shape_ops.begin(), e->shape_ops.end(), q.op) == e->shape_ops.end())
+      return Error{"'a_shape' and 'b_shape' are for conv1d and conv2d on the CPU torch engines"};
+    auto shape =
+        promote::torch::conv_shape_from_text(*promote::torch::parse_op(q.op), p.text("a_shape"), p.text("b_shape"),
+                                             std::nullopt, std::nullopt, "'a_shape'", "'b_shape'", q.op + ": ");
+    if (!shape) return Error{shape.error()};
+    q.conv = *shape;
   }
   const promote::Outcome o = e->evaluate(q);
   if (o.ok()) return std::string(name(*o.result));

@@ -154,6 +154,8 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
                                                          {"value", &l.value},
                                                          {"compare_with", &l.compare_with},
                                                          {"select", &l.select},
+                                                         {"a_device", &l.a_device},
+                                                         {"b_device", &l.b_device},
                                                          {"checkpoint", &l.checkpoint},
                                                          {"candidates", &l.candidates}};
   std::string row;
@@ -197,6 +199,10 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
       return Error{"'op': " + l.framework + " has no op '" + l.op + "'"};
     if (!l.b_kind.empty() && !promote::parse_operand_kind(l.b_kind))
       return Error{"'b_kind' must be tensor, zerodim or scalar"};
+    promote::Query placed;
+    placed.b.kind = l.b_kind.empty() ? promote::OperandKind::Tensor : *promote::parse_operand_kind(l.b_kind);
+    if (auto ok = promote::place_operands(*e, placed, l.a_device, l.b_device, "'a_device'", "'b_device'"); !ok)
+      return Error{ok.error()};
     if (!l.compare_with.empty()) {
       const promote::Engine* o = promote::find_engine(l.compare_with);
       if (!o) return Error{"'compare_with': unknown engine '" + l.compare_with + "'"};
@@ -212,7 +218,8 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
     return l;
   }
   if (l.panel == "formats") {
-    if (!l.framework.empty() || !l.op.empty() || !l.b_kind.empty() || !l.compare_with.empty() || !l.select.empty())
+    if (!l.framework.empty() || !l.op.empty() || !l.b_kind.empty() || !l.compare_with.empty() || !l.select.empty() ||
+        !l.a_device.empty() || !l.b_device.empty())
       return Error{"the formats panel takes 'value' and 'row'"};
     if (l.value.empty()) return Error{"'value' is required: what the Formats panel shows in every format"};
     if (!row.empty()) {

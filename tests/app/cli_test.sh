@@ -150,6 +150,16 @@ check promote-conv-bad-dimension 2 "'0' in '2,0,3,3' is not a dimension" -- "$PL
 check promote-shape-not-conv 2 'are for conv1d and conv2d' -- "$PL" promote --op add float32 float64 --groups 2
 check promote-shape-cuda 2 'models one convolution shape' -- "$PL" promote --framework torch-cuda --op conv2d float32 float64 --a-shape 2,1,3,3
 check promote-help-shapes 0 '--a-shape.*N,C,L or N,C,H,W' -- "$PL" promote --help
+check promote-device-linear 0 'but got mat1 is on cpu, different from other tensors on cuda:0 \(when checking argument in method wrapper_CUDA_addmm\)' -- "$PL" promote --op linear --bias float32 --a-device cpu --b-device cuda float32 float32
+check promote-device-fix 0 'x.to\(w.device\) +\(x moves to cuda\) +-> torch.float32' -- "$PL" promote --op linear --bias float32 --a-device cpu --b-device cuda float32 float32
+check promote-device-heading 0 'torch.float32 tensor on cpu, b: torch.float32 tensor on cuda' -- "$PL" promote --op mm --a-device cpu --b-device cuda float32 float32
+check promote-device-json 0 '"device": "cuda"' -- "$PL" promote --op mm --b-device cuda --json float32 float32
+check promote-device-113 0 'found at least two devices, cpu and cuda:0! \(when checking argument for argument mat2 in method wrapper_mm\)' -- "$PL" promote --framework torch1.13 --op mm --b-device cuda float32 float32
+check promote-device-bad 2 '--a-device takes cpu or cuda, not .gpu.' -- "$PL" promote --a-device gpu float32 float32
+check promote-device-scalar 2 'a Python scalar has no device' -- "$PL" promote --b-kind scalar --b-device cuda float32 float32
+check promote-device-engine 2 'are for the engines that place operands' -- "$PL" promote --framework numpy --a-device cuda float32 float32
+check promote-device-not-modelled 2 'int32 tensors on two devices are not modelled' -- "$PL" promote --b-device cuda int32 float32
+check promote-help-devices 0 '--a-device' -- "$PL" promote --help
 check train-table 0 'bfloat16:float32 .* never' -- "$PL" train --steps 200
 check train-json 0 '"final_over_best"' -- "$PL" train --models float16 --steps 50 --json
 check train-bad-model 2 "'int8' is not a float dtype" -- "$PL" train --models float32,int8

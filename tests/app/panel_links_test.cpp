@@ -38,6 +38,28 @@ TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
   EXPECT_TRUE(promotion.comparing());
 }
 
+// A link can place the operands: a CPU batch into a model on the GPU raises the device error, and
+// a zero-dim CPU tensor joins CUDA tensors.
+TEST_F(PanelLinks, APromotionLinkPlacesTheOperands) {
+  Link link;
+  link.label = "CPU batch, GPU model";
+  link.panel = "promotion";
+  link.framework = "torch";
+  link.op = "linear";
+  link.select = "float32,float32";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  ASSERT_TRUE(promotion.selected_outcome());
+  EXPECT_EQ(promotion.selected_outcome()->result, DType::float32);  // one device
+  link.a_device = "cpu", link.b_device = "cuda";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_NE(promotion.selected_outcome()->message.find("same device"), std::string::npos);
+  link.op = "mul", link.b_kind = "zerodim", link.a_device = "cuda", link.b_device = "cpu";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_EQ(promotion.selected_outcome()->result, DType::float32);
+  link.framework = "numpy";  // NumPy arrays live on no device
+  EXPECT_FALSE(open_panel_link(link, panels));
+}
+
 // A link the panel refuses part-way (here at its selected pair) leaves the grid as it was.
 TEST_F(PanelLinks, ARefusedLinkLeavesTheGridAsItWas) {
   Link link;

@@ -129,6 +129,12 @@ Status PromotionPanel::configure(const StartState& st) {
   std::snprintf(main.b_value, sizeof main.b_value, "%s", st.b_value.c_str());
   std::snprintf(main.a_shape, sizeof main.a_shape, "%s", st.a_shape.c_str());
   std::snprintf(main.b_shape, sizeof main.b_shape, "%s", st.b_shape.c_str());
+  promote::Query placed;
+  placed.b.kind = *kind;
+  if (auto ok = promote::place_operands(e, placed, st.a_device, st.b_device, "--a-device", "--b-device"); !ok)
+    return Error{ok.error()};
+  if (placed.a_device) main.a_device = static_cast<int>(*placed.a_device);
+  if (placed.b_device) main.b_device = static_cast<int>(*placed.b_device);
   if (auto shape = conv_shape(main); !shape) return Error{shape.error()};
   else if (!*shape && !(st.a_shape.empty() && st.b_shape.empty()))
     return Error{"--a-shape and --b-shape are for conv1d and conv2d on the CPU torch engines"};
@@ -164,6 +170,11 @@ Status PromotionPanel::configure(const StartState& st) {
   return {};
 }
 
+std::optional<promote::Outcome> PromotionPanel::selected_outcome() const {
+  if (selected_a_ < 0 || selected_b_ < 0) return std::nullopt;
+  return engine(main_).evaluate(query(main_, dtypes_[selected_a_], dtypes_[selected_b_]));
+}
+
 const promote::Engine& PromotionPanel::engine(const Setting& s) const { return promote::engines()[s.engine]; }
 
 promote::Query PromotionPanel::query(const Setting& s, DType a, DType b) const {
@@ -174,6 +185,10 @@ promote::Query PromotionPanel::query(const Setting& s, DType a, DType b) const {
                    {b, static_cast<promote::OperandKind>(s.b_kind), b_valued ? s.b_value : ""},
                    std::nullopt};
   if (s.bias > 0) q.bias = dtypes_[s.bias - 1];
+  if (e.places_operands) {  // (a Python scalar has no device)
+    if (s.a_device >= 0 && q.a.kind != promote::OperandKind::Scalar) q.a_device = promote::Device(s.a_device);
+    if (s.b_device >= 0 && q.b.kind != promote::OperandKind::Scalar) q.b_device = promote::Device(s.b_device);
+  }
   if (auto shape = conv_shape(s)) q.conv = *shape;  // shapes that cannot be used: the default, and the panel says why
   return q;
 }
@@ -198,10 +213,11 @@ bool PromotionPanel::visible(DType t) const {
 
 void PromotionPanel::recompute() {
   char key[512];
-  std::snprintf(key, sizeof key, "%d %d %d %d %d %s %s %s %d %d|%d %d %d %d %d %s %s %s %d %d|%d", main_.engine,
-                main_.op, main_.a_kind, main_.b_kind, main_.bias, main_.b_value, main_.a_shape, main_.b_shape,
-                main_.groups, main_.threads, other_.engine, other_.op, other_.a_kind, other_.b_kind, other_.bias,
-                other_.b_value, other_.a_shape, other_.b_shape, other_.groups, other_.threads, compare_);
+  std::snprintf(key, sizeof key, "%d %d %d %d %d %s %s %s %d %d %d %d|%d %d %d %d %d %s %s %s %d %d %d %d|%d",
+                main_.engine, main_.op, main_.a_kind, main_.b_kind, main_.bias, main_.b_value, main_.a_shape,
+                main_.b_shape, main_.groups, main_.threads, main_.a_device, main_.b_device, other_.engine, other_.op,
+                other_.a_kind, other_.b_kind, other_.bias, other_.b_value, other_.a_shape, other_.b_shape,
+                other_.groups, other_.threads, other_.a_device, other_.b_device, compare_);
   if (computed_for_ == key) return;  // the grid is pure: only new settings change it
   computed_for_ = key;
   auto fill = [&](const Setting& s, Grid& g) {
@@ -277,8 +293,31 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
       ImGui::EndCombo();
     }
   }
+  draw_devices(s);
   draw_conv_shape(s);
   ImGui::PopID();
+}
+
+// Where a and b live, for the engines that place operands: a CPU tensor fed to a model on the GPU
+// raises PyTorch's device error, whose words depend on the op and the release.
+void PromotionPanel::draw_devices(Setting& s) {
+  const auto& e = engine(s);
+  if (!e.places_operands) return;
+  const float fs = ImGui::GetFontSize();
+  const char* devices = "cpu\0cuda\0";
+  const int own = static_cast<int>(promote::own_device(e));
+  for (auto [label, device] : {std::pair{"a on", &s.a_device}, std::pair{"b on", &s.b_device}}) {
+    int shown = *device < 0 ? own : *device;
+    same_line_if_fits(labelled_width(5 * fs, label));
+    ImGui::SetNextItemWidth(5 * fs);
+    if (ImGui::Combo(label, &shown, devices)) *device = shown;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Where the tensor lives (b's device is the bias's too, as a module's parameters). PyTorch never moves "
+          "a tensor by itself: a CPU input to a model on the GPU raises, in words that depend on the op and the "
+          "release; a zero-dim CPU tensor may join CUDA tensors in elementwise ops. Modelled from PyTorch's "
+          "source for float16, bfloat16, float32 and float64.");
+  }
 }
 
 // A convolution's shapes, on a line of their own: PyTorch's CPU picks oneDNN or its own kernel by
@@ -429,8 +468,11 @@ void PromotionPanel::draw_selection() {
   } else if (!q.b.value.empty()) {
     b_text = q.b.value + " (" + b_text + ")";
   }
+  std::string a_text = e.spell(q.a.dtype);
+  if (q.a_device) a_text.append(" on ").append(promote::device_name(*q.a_device));
+  if (q.b_device) b_text.append(" on ").append(promote::device_name(*q.b_device));
   std::string call = std::string(e.framework) + " " + std::string(e.version) + " (" + std::string(e.device) +
-                     "): " + q.op + "(" + e.spell(q.a.dtype) + ", " + b_text + ")";
+                     "): " + q.op + "(" + a_text + ", " + b_text + ")";
   if (q.conv)
     call.append(" on ")
         .append(dimensions_text(q.conv->input))

@@ -31,14 +31,17 @@ class PromotionPanel final : public Panel {
     std::string compare_with;  // engine id for the compared grid; empty: same engine
     std::string b_kind;        // tensor | zerodim | scalar
     std::string b_value;
-    std::string select;            // "A,B": the selected pair
-    std::string a_shape, b_shape;  // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
+    std::string select;              // "A,B": the selected pair
+    std::string a_shape, b_shape;    // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
+    std::string a_device, b_device;  // where a and b live: "cpu" or "cuda" (empty: the engine's own)
   };
   Status configure(const StartState& start);
   // What the grid shows: its engine's id and op (for the tests of links that set them).
   std::string_view framework() const { return engine(main_).id; }
   std::string_view op() const { return engine(main_).ops[main_.op]; }
   bool comparing() const { return compare_; }
+  // What the main grid answers for the selected pair (none when no pair is selected).
+  std::optional<promote::Outcome> selected_outcome() const;
   // The selected pair handed to the Experiment panel ("run this pair" under the grid): the
   // input and weight dtypes, the engine id and the op asked.
   struct PairRun {
@@ -58,6 +61,9 @@ class PromotionPanel final : public Panel {
     // A convolution's shapes, for engines whose answer depends on them (empty: the default).
     char a_shape[48] = "", b_shape[48] = "";
     int groups = 1, threads = 2;
+    // Where a and b live, for engines that place operands: -1 the engine's own device, else a
+    // promote::Device.
+    int a_device = -1, b_device = -1;
   };
   struct Grid {
     std::vector<promote::Outcome> cells;  // row-major over dtypes_ x dtypes_
@@ -65,6 +71,7 @@ class PromotionPanel final : public Panel {
 
   void draw_setting(const char* id, Setting& s);
   void draw_conv_shape(Setting& s);
+  void draw_devices(Setting& s);
   void draw_grid();
   void draw_selection();
   void draw_matmul_precision(const promote::Engine& e, const promote::Query& q, const promote::Outcome& o);

@@ -17,13 +17,26 @@
 namespace pl::ui {
 namespace {
 
+// Where a look-at link leads, for its tooltip.
+std::string link_destination(const scenario::Scenario::PanelLink& link) {
+  if (link.panel == "formats")
+    return "the Formats panel with " + link.value +
+           (link.row ? ", " + std::string(pl::name(*link.row)) + " marked" : "");
+  if (link.panel == "experiment")
+    return "the Experiment panel on evidence " + std::to_string(link.evidence.evidence) + "'s setup, figure " +
+           link.evidence.figure;
+  if (link.panel == "checkpoint") return "the Checkpoint panel scanning " + link.checkpoint;
+  std::string where = "the Promotion grid: " + link.framework + ", " + link.op;
+  if (!link.compare_with.empty()) where.append(" against ").append(link.compare_with);
+  if (!link.a_device.empty()) where.append(", a on ").append(link.a_device);
+  if (!link.b_device.empty()) where.append(", b on ").append(link.b_device);
+  return where;
+}
+
 // The figure tab a look-at points to: collect() names each evidence run's figures "N: name".
 std::string look_at_tab(const scenario::Scenario::FigureRef& ref) {
   return std::to_string(ref.evidence + 1) + ": " + ref.figure;
 }
-
-}  // namespace
-namespace {
 
 const ImVec4 kPass{0.35f, 0.80f, 0.45f, 1.0f};
 const ImVec4 kFail{0.95f, 0.35f, 0.30f, 1.0f};
@@ -173,14 +186,7 @@ void ScenarioPanel::draw_story() {
     const std::string label = "open: " + link.label + "##link" + std::to_string(i);
     if (i > 0) same_line_if_fits(button_width(label.c_str()));
     if (ImGui::SmallButton(label.c_str())) open_link_(link);
-    if (ImGui::IsItemHovered()) {
-      const std::string where = link.panel == "formats"
-                                    ? "the Formats panel with " + link.value +
-                                          (link.row ? ", " + std::string(pl::name(*link.row)) + " marked" : "")
-                                    : "the Promotion grid: " + link.framework + ", " + link.op +
-                                          (link.compare_with.empty() ? "" : " against " + link.compare_with);
-      ImGui::SetTooltip("%s", where.c_str());
-    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", link_destination(link).c_str());
   }
 }
 

@@ -220,8 +220,8 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
   FormatsPanel* formats_panel = formats.get();
   app.panels.push_back(std::move(formats));
   auto promotion = std::make_unique<PromotionPanel>(app.log);
-  if (auto st = promotion->configure(
-          {o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind, o.b_value, o.select, o.a_shape, o.b_shape});
+  if (auto st = promotion->configure({o.framework, o.promote_op, o.compare, o.compare_with, o.b_kind, o.b_value,
+                                      o.select, o.a_shape, o.b_shape, o.a_device, o.b_device});
       !st)
     return st;
   PromotionPanel* promotion_panel = promotion.get();

@@ -26,6 +26,8 @@ Status open_panel_link(const scenario::Scenario::PanelLink& link, const LinkedPa
   st.compare_with = link.compare_with;
   st.b_kind = link.b_kind.empty() ? "tensor" : link.b_kind;
   st.select = link.select;
+  st.a_device = link.a_device;
+  st.b_device = link.b_device;
   if (auto done = panels.promotion.configure(st); !done) return Error{"'" + link.label + "': " + done.error()};
   return {};
 }

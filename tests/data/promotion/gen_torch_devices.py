@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """PyTorch with operands on different devices: the exact error texts, recorded on a GPU machine.
 
-For each op (add, mul, matmul, linear with and without bias, conv2d with and without bias,
-and nn.Linear / nn.Conv2d modules on CUDA fed a CPU tensor), each placement of a and b (cpu,
-cuda), and a's kind (a dimensioned tensor, or a zero-dim tensor, which PyTorch lets stay on the
-CPU), this records the result's dtype and device or the exception, as the golden tables do. The
-torch engines model device placement once these are recorded (no GPU was at hand when the
-scenarios were written; until then they say nothing about devices).
+For each op (add, mul, mm, matmul, bmm, addmm, F.linear and F.conv1d/F.conv2d with and without a
+bias, convolutions at a small shape that takes PyTorch's own CPU kernel and a batch of two that
+takes oneDNN), each placement of a and b (cpu, cuda; the bias lives with b, as a module's
+parameters do), a's kind (a dimensioned tensor, or a zero-dim tensor, which a CUDA kernel takes
+from the CPU as a scalar) and a few dtype pairs, this records the result's dtype and device or the
+exception, as the golden tables do. The torch engines model placement from PyTorch's source
+(core/promote/torch_devices.h); tests/core/promote/torch_devices_test.cpp checks them against
+this recording cell by cell when it is present (the recorded release is in the header; the model
+is 2.15's).
 
-Run on a machine with a GPU: python3 tests/data/promotion/gen_torch_devices.py > .../torch_devices_cuda.json
+Run on a machine with a GPU: python3 tests/data/promotion/gen_torch_devices.py > tests/data/promotion/torch_devices_cuda.json
 (scripts/gpu_check.sh does, with the other CUDA tables)
 """
 import json
+import platform
 import sys
 
 import torch
@@ -21,44 +25,62 @@ if not torch.cuda.is_available():
     sys.exit("gen_torch_devices.py: no CUDA device here; run it on a machine with a GPU")
 
 DEVICES = ["cpu", "cuda"]
-SHAPES = {"add": ((2, 3), (2, 3)), "mul": ((2, 3), (2, 3)), "matmul": ((2, 3), (3, 4)),
-          "linear": ((2, 3), (4, 3)), "linear_bias": ((2, 3), (4, 3)),
-          "conv2d": ((2, 1, 8, 8), (3, 1, 3, 3)), "conv2d_bias": ((2, 1, 8, 8), (3, 1, 3, 3))}
+DTYPES = [("float32", "float32"), ("float16", "float32"), ("float32", "float64"), ("bfloat16", "bfloat16")]
+# op -> (a's shape, b's shape, takes a bias)
+SHAPES = {
+    "add": ((2, 3), (2, 3), False), "mul": ((2, 3), (2, 3), False),
+    "mm": ((2, 3), (3, 4), False), "matmul": ((2, 3), (3, 4), False), "bmm": ((2, 2, 3), (2, 3, 4), False),
+    "addmm": ((2, 3), (3, 4), True), "linear": ((2, 3), (4, 3), True),
+    "conv1d": ((1, 1, 3), (1, 1, 2), True), "conv2d": ((1, 1, 3, 3), (1, 1, 2, 2), True),
+    "conv1d-batch2": ((2, 1, 8), (3, 1, 3), True), "conv2d-batch2": ((2, 1, 8, 8), (3, 1, 3, 3), True),
+}
 
 
-def call(op, a, b):
-    if op in ("add", "mul"):
-        return getattr(torch, op)(a, b)
-    if op == "matmul":
-        return a @ b
-    if op.startswith("linear"):
-        return F.linear(a, b, torch.ones(b.shape[0], device=b.device) if op.endswith("bias") else None)
-    return F.conv2d(a, b, torch.ones(b.shape[0], device=b.device) if op.endswith("bias") else None)
+def call(op, a, b, bias):
+    base = op.split("-")[0]
+    if base in ("add", "mul", "mm", "matmul", "bmm"):
+        return getattr(torch, base)(a, b)
+    if base == "addmm":
+        return torch.addmm(bias, a, b) if bias is not None else torch.mm(a, b)
+    if base == "linear":
+        return F.linear(a, b, bias)
+    return (F.conv2d if base == "conv2d" else F.conv1d)(a, b, bias)
 
 
 def outcome(fn):
     try:
         r = fn()
-        return f"{str(r.dtype).removeprefix('torch.')} on {r.device}"
+        return str(r.dtype).removeprefix("torch."), str(r.device)
     except Exception as e:  # noqa: BLE001 -- the exception is the answer
-        return f"{type(e).__name__}: {e}"
+        return f"{type(e).__name__}: {e}", None
 
 
 cells = []
-for op, (sa, sb) in SHAPES.items():
+for op, (sa, sb, takes_bias) in SHAPES.items():
     for da in DEVICES:
         for db in DEVICES:
             for kind in ("tensor", "zerodim"):
                 if kind == "zerodim" and op not in ("add", "mul"):
                     continue
-                a = torch.ones(() if kind == "zerodim" else sa, device=da)
-                b = torch.ones(sb, device=db)
-                cells.append({"op": op, "a_device": da, "b_device": db, "a_kind": kind,
-                              "outcome": outcome(lambda: call(op, a, b))})
+                for ta, tb in DTYPES:
+                    for with_bias in ((False, True) if takes_bias else (False,)):
+                        a = torch.ones(() if kind == "zerodim" else sa, dtype=getattr(torch, ta), device=da)
+                        b = torch.ones(sb, dtype=getattr(torch, tb), device=db)
+                        bias_len = sb[-1] if op == "addmm" else sb[0]
+                        bias = torch.ones(bias_len, dtype=b.dtype, device=db) if with_bias else None
+                        result, device = outcome(lambda: call(op, a, b, bias))
+                        cells.append({"op": op, "a_shape": list(sa), "b_shape": list(sb), "a_kind": kind,
+                                      "a_device": da, "b_device": db, "a": ta, "b": tb,
+                                      "bias": tb if with_bias else None, "outcome": result,
+                                      "result_device": device})
+# The modules people call: a CPU batch into a model moved to the GPU.
 for module, x_shape in ((torch.nn.Linear(3, 4), (2, 3)), (torch.nn.Conv2d(1, 3, 3), (2, 1, 8, 8))):
     m = module.cuda()
-    cells.append({"op": "module " + type(module).__name__, "a_device": "cpu", "b_device": "cuda", "a_kind": "tensor",
-                  "outcome": outcome(lambda: m(torch.ones(x_shape)))})
-json.dump({"header": {"torch": torch.__version__, "gpu": torch.cuda.get_device_name(), "cuda": torch.version.cuda},
+    result, device = outcome(lambda: m(torch.ones(x_shape)))
+    cells.append({"op": "module " + type(module).__name__, "a_shape": list(x_shape), "a_device": "cpu",
+                  "b_device": "cuda", "outcome": result, "result_device": device})
+json.dump({"header": {"torch": torch.__version__, "gpu": torch.cuda.get_device_name(), "cuda": torch.version.cuda,
+                      "threads": torch.get_num_threads(), "machine": platform.machine(),
+                      "mkldnn": torch.backends.mkldnn.is_available()},
            "cells": cells}, sys.stdout, indent=1)
 sys.stdout.write("\n")

@@ -1,0 +1,160 @@
+#include "core/promote/torch_devices.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/promote/torch_cuda.h"
+#include "core/promote/torch_names.h"
+
+namespace pl::promote::torch {
+namespace {
+
+const std::string kNeverMoves =
+    "PyTorch never moves a tensor to another device by itself: every tensor of a call must be on one device "
+    "(move the input with x.to(w.device), or the model with model.to(x.device)).";
+
+// How c10::Device prints in messages: the CPU has no index, a CUDA tensor made by .cuda() or
+// device="cuda" is on the current device, cuda:0.
+std::string device_text(Device d) { return d == Device::Cuda ? "cuda:0" : "cpu"; }
+
+Outcome raises(std::string message, std::string rule) {
+  return Outcome{std::nullopt, "RuntimeError", std::move(message), std::move(rule)};
+}
+
+Outcome not_modelled(std::string why) {
+  return Outcome{std::nullopt, "precision-lab", std::move(why),
+                 "Devices are modelled from PyTorch's source for the float types a model is trained in."};
+}
+
+// One tensor argument of a kernel, as the dispatcher's device check sees it.
+struct Argument {
+  const char* name;  // the schema's name: self, mat1, mat2, weight
+  Device device;
+};
+
+// The generated wrapper's check (check_and_update_common_device): the first tensor argument's
+// device is the common one, and the first argument on another device raises. None when all agree.
+std::optional<Outcome> wrapper_device_check(const std::vector<Argument>& args, const std::string& kernel, Release r) {
+  const Device common = args.front().device;
+  for (const Argument& arg : args) {
+    if (arg.device == common) continue;
+    if (is_1_13(r))  // wrappers were named after the kernel alone, and the message named both devices
+      return raises("Expected all tensors to be on the same device, but found at least two devices, " +
+                        device_text(common) + " and " + device_text(arg.device) +
+                        "! (when checking argument for argument " + arg.name + " in method wrapper_" + kernel + ")",
+                    kNeverMoves);
+    return raises("Expected all tensors to be on the same device, but got " + std::string(arg.name) + " is on " +
+                      device_text(arg.device) + ", different from other tensors on " + device_text(common) +
+                      " (when checking argument in method wrapper_CUDA_" + kernel + ")",
+                  kNeverMoves);
+  }
+  return std::nullopt;
+}
+
+bool modelled(DType t) { return cuda_models_dtype(t); }
+
+// Which ATen kernel a matrix op reaches, and its tensor arguments in schema order: mm(self, mat2),
+// bmm(self, mat2), addmm(self = bias, mat1, mat2). matmul of two matrices calls mm; F.linear calls
+// addmm(bias, x, w.t()) with a bias and matmul(x, w.t()) without one.
+std::pair<std::string, std::vector<Argument>> matrix_kernel(Op op, bool has_bias, Device a, Device b) {
+  if (op == Op::Bmm) return {"bmm", {{"self", a}, {"mat2", b}}};
+  if ((op == Op::Addmm || op == Op::Linear) && has_bias) return {"addmm", {{"self", b}, {"mat1", a}, {"mat2", b}}};
+  if (op == Op::Addmm) return {"addmm", {{"mat1", a}, {"mat2", b}}};
+  return {"mm", {{"self", a}, {"mat2", b}}};
+}
+
+// The dtype a call returns once its devices are accepted: promotion and the kernels' dtype checks
+// do not depend on the device.
+Outcome on_one_device(Op op, const Operand& a, const Operand& b, std::optional<DType> bias, Release r,
+                      const ConvShape* shape, Device d) {
+  if (d == Device::Cpu) return evaluate(op, a, b, bias, r, shape);
+  if (is_1_13(r))
+    return not_modelled(
+        "PyTorch 1.13 on CUDA is not modelled (torch-cuda models 2.15, torch2.11-cuda is 2.11 as "
+        "recorded); give a cpu device or another engine");
+  return evaluate_cuda(op, a, b, bias);
+}
+
+Outcome convolution(Op op, const Operand& a, const Operand& b, std::optional<DType> bias, Release r,
+                    const ConvShape& shape, Device a_device, Device b_device) {
+  // The frontend compares the bias's dtype with the input's before anything looks at a device
+  // (1.13's conv1d had no such check).
+  if (bias && *bias != a.dtype && !(is_1_13(r) && op == Op::Conv1d))
+    return raises("Input type (" + std::string(cpp_type_name(a.dtype)) + ") and bias type (" +
+                      std::string(cpp_type_name(*bias)) + ") should be the same",
+                  "Convolutions never promote: input, weight and bias must share a dtype.");
+  const std::string input_type = tensor_type_string(a.dtype, a_device == Device::Cuda);
+  const std::string weight_type = tensor_type_string(b.dtype, b_device == Device::Cuda);
+  if (a_device == Device::Cuda)  // cuDNN's path, selected by the input's device
+    return raises("Input type (" + input_type + ") and weight type (" + weight_type + ") should be the same",
+                  kNeverMoves +
+                      " A CUDA input takes cuDNN's path, whose check compares the tensor types, device "
+                      "included.");
+  if (conv_takes_onednn(op, a.dtype, shape, r))
+    return raises("Input type (" + input_type + ") and weight type (" + weight_type +
+                      ") should be the same or input should be a MKLDNN tensor and weight is a dense tensor",
+                  kNeverMoves +
+                      " This CPU input takes oneDNN's path (by its dtype and shapes), whose check "
+                      "compares the tensor types, device included.");
+  // PyTorch's own kernel: _slow_conv2d_forward(self, weight, kernel_size, bias, ...) goes to
+  // CUDA, where the weight is, and its wrapper checks the devices.
+  auto checked = wrapper_device_check({{"self", a_device}, {"weight", b_device}}, "__slow_conv2d_forward", r);
+  checked->rule +=
+      " This CPU input takes PyTorch's own kernel (by its dtype and shapes), which goes to CUDA, where "
+      "the weight is; that kernel's wrapper checks each argument's device.";
+  return std::move(*checked);
+}
+
+}  // namespace
+
+Outcome evaluate_on_devices(Op op, Operand a, Operand b, std::optional<DType> bias, Release r, const ConvShape* shape,
+                            Device a_device, Device b_device) {
+  for (DType t : {a.dtype, b.dtype, bias.value_or(a.dtype)})
+    if (!has_dtype(r, t)) return evaluate(op, a, b, bias, r, shape);  // PyTorch's AttributeError
+  // A Python scalar has no device: only the tensors' devices count.
+  const bool a_tensor = a.kind != OperandKind::Scalar, b_tensor = b.kind != OperandKind::Scalar;
+  if (op == Op::To)  // .to(dtype) converts where the tensor is
+    return on_one_device(op, a, b, bias, r, shape, a_tensor ? a_device : b_device);
+  if (!a_tensor || !b_tensor || a_device == b_device)
+    return on_one_device(op, a, b, bias, r, shape, a_tensor ? a_device : b_device);
+  for (const Operand* x : {&a, &b})
+    if (!modelled(x->dtype))
+      return not_modelled(std::string(name(x->dtype)) +
+                          " tensors on two devices are not modelled (float16, bfloat16, float32 and float64 are)");
+  if (bias && !modelled(*bias))
+    return not_modelled(std::string(name(*bias)) + " biases on two devices are not modelled");
+  if (op_is_elementwise(op)) {
+    // TensorIterator: the first non-CPU operand's device is the common one; a CUDA kernel
+    // takes one zero-dim CPU tensor as a scalar.
+    const Operand& cpu = a_device == Device::Cpu ? a : b;
+    if (cpu.kind == OperandKind::ZeroDim) {
+      // (1.13 has no CUDA model; promotion does not depend on the device, so its dtype is
+      // result_type's.)
+      const Operand both[] = {a, b};
+      Outcome o = is_1_13(r) ? result_type(both, r) : on_one_device(op, a, b, bias, r, shape, Device::Cuda);
+      if (o.ok())
+        o.rule =
+            "A zero-dim CPU tensor may join CUDA tensors: the CUDA kernel reads it as a scalar, and the "
+            "result is on the GPU. " +
+            o.rule;
+      return o;
+    }
+    return raises("Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+                  kNeverMoves + " Elementwise ops check every operand's device against the first CUDA one's.");
+  }
+  if (op == Op::Conv1d || op == Op::Conv2d) {
+    const ConvShape given = shape ? *shape : default_conv_shape(op);
+    if (auto st = check_conv_shape(op, given); !st)
+      return Outcome{std::nullopt, "precision-lab", st.error(), "PyTorch checks the shapes before the dtypes."};
+    return convolution(op, a, b, bias, r, given, a_device, b_device);
+  }
+  const bool has_bias = (op == Op::Addmm || op == Op::Linear) && bias.has_value();
+  auto [kernel, args] = matrix_kernel(op, has_bias, a_device, b_device);
+  auto checked = wrapper_device_check(args, kernel, r);
+  Outcome o = std::move(*checked);
+  o.rule += " The CUDA kernel's wrapper checks each tensor argument's device, in order, before any dtype.";
+  return o;
+}
+
+}  // namespace pl::promote::torch
