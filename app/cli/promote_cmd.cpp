@@ -113,6 +113,8 @@ int print_table(const Engine& e, const Query& base, bool json) {
   nlohmann::json cells = nlohmann::json::array();
   std::string bias_note;
   if (base.bias) bias_note.append(", bias ").append(name(*base.bias));
+  for (const auto& [side, device] : {std::pair{"a", base.a_device}, std::pair{"b", base.b_device}})
+    if (device) bias_note.append(", ").append(side).append(" on ").append(promote::device_name(*device));
   if (!json) {
     std::printf("%s %s (%s), op %s, a %s x b %s%s: rows a, columns b\n%-9s", std::string(e.framework).c_str(),
                 std::string(e.version).c_str(), std::string(e.device).c_str(), base.op.c_str(),
@@ -148,6 +150,8 @@ int print_table(const Engine& e, const Query& base, bool json) {
                        {"b_kind", operand_kind_name(base.b.kind)},
                        {"cells", cells}};
     if (base.bias) out["bias"] = name(*base.bias);
+    if (base.a_device) out["a_device"] = promote::device_name(*base.a_device);
+    if (base.b_device) out["b_device"] = promote::device_name(*base.b_device);
     std::cout << out.dump(1) << "\n";
   }
   return kExitOk;

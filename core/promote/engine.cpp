@@ -135,41 +135,39 @@ const std::vector<Engine>& registry() {
     const auto jax_ops = op_lists<jax::Op, jax::kOpCount>(jax::op_name, jax::op_is_elementwise);
     const auto tf_ops = op_lists<tf::Op, tf::kOpCount>(tf::op_name, tf::op_is_elementwise);
     std::vector<Engine> out;
+    // The plain torch engines place operands on devices (torch_devices.h): the last column.
     // PyTorch's values were recorded on the CPU (torch_values_cpu.json); on CUDA, defaults only.
     constexpr ValuesModelled kNone = ValuesModelled::None, kScalars = ValuesModelled::PythonScalars,
                              kAll = ValuesModelled::All;
     auto add = [&](std::string_view id, std::string_view framework, std::string_view version, std::string_view device,
                    const OpLists& ops, ValuesModelled values, std::string_view cast, std::string_view weight,
-                   bool (*has)(DType), std::string (*spell)(DType), Outcome (*eval)(const Query&)) {
+                   bool (*has)(DType), std::string (*spell)(DType), Outcome (*eval)(const Query&),
+                   std::optional<Device> places = std::nullopt) {
       // PyTorch's CPU path for a convolution depends on the shapes (torch::float32_conv_takes_onednn);
       // the CUDA engines model one shape, as recorded.
       std::vector<std::string_view> shape_ops;
       if (framework == "torch" && device.starts_with("cpu")) shape_ops = {"conv1d", "conv2d"};
-      // The plain torch engines place operands on devices (torch_devices.h); autocast and the
-      // recording do not.
-      const bool places = framework == "torch" && device.find("autocast") == std::string_view::npos &&
-                          version != torch::kRecordedCudaVersion;
       out.push_back({id, framework, version, device, ops.all, ops.bias, ops.kinds, std::move(shape_ops), values, places,
                      cast, weight, has, spell, eval});
     };
     add("torch", "torch", torch::kVersion, "cpu", torch_ops, kScalars, "to", "model", torch::has_dtype, torch_spell,
-        torch_cpu_evaluate<torch::Release::V2_15>);
+        torch_cpu_evaluate<torch::Release::V2_15>, Device::Cpu);
     add("torch1.13", "torch", torch::release_version(torch::Release::V1_13), "cpu", torch_ops, kScalars, "to", "model",
-        torch113_has_dtype, torch_spell, torch_cpu_evaluate<torch::Release::V1_13>);
+        torch113_has_dtype, torch_spell, torch_cpu_evaluate<torch::Release::V1_13>, Device::Cpu);
     add("torch-autocast-cpu", "torch", torch::kVersion, "cpu, autocast bfloat16", torch_ops, kScalars, "to", "model",
         torch::has_dtype, torch_spell, torch_autocast_cpu_evaluate);
     add("torch-onednn", "torch", torch::kVersion, "cpu with AVX-512 (oneDNN bfloat16)", torch_ops, kScalars, "to",
-        "model", torch::has_dtype, torch_spell, torch_cpu_evaluate<torch::Release::V2_15_OneDnnBf16>);
+        "model", torch::has_dtype, torch_spell, torch_cpu_evaluate<torch::Release::V2_15_OneDnnBf16>, Device::Cpu);
     add("torch-autocast-cpu-onednn", "torch", torch::kVersion, "cpu with AVX-512, autocast bfloat16", torch_ops,
         kScalars, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_onednn_evaluate);
     add("torch1.13-onednn", "torch", torch::release_version(torch::Release::V1_13),
         "cpu with AVX-512 (oneDNN bfloat16)", torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell,
-        torch_cpu_evaluate<torch::Release::V1_13_OneDnnBf16>);
+        torch_cpu_evaluate<torch::Release::V1_13_OneDnnBf16>, Device::Cpu);
     add("torch1.13-autocast-cpu", "torch", torch::release_version(torch::Release::V1_13), "cpu, autocast bfloat16",
         torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell, torch113_autocast_cpu_evaluate);
     // float16/bfloat16/float32/float64 modelled, checked against torch 2.11 recorded on an H100: torch_cuda.h.
     add("torch-cuda", "torch", torch::kVersion, "cuda", torch_ops, kNone, "to", "model", torch::has_dtype, torch_spell,
-        torch_cuda_evaluate);
+        torch_cuda_evaluate, Device::Cuda);
     add("torch-autocast-cuda", "torch", torch::kVersion, "cuda, autocast float16", torch_ops, kNone, "to", "model",
         torch::has_dtype, torch_spell, torch_autocast_cuda_evaluate<DType::float16>);
     add("torch-autocast-cuda-bf16", "torch", torch::kVersion, "cuda, autocast bfloat16", torch_ops, kNone, "to",
@@ -199,8 +197,6 @@ const std::vector<Engine>& registry() {
 }  // namespace
 
 std::span<const Engine> engines() { return registry(); }
-
-Device own_device(const Engine& e) { return e.device.starts_with("cuda") ? Device::Cuda : Device::Cpu; }
 
 std::string_view device_name(Device d) { return d == Device::Cuda ? "cuda" : "cpu"; }
 
@@ -255,10 +251,10 @@ const Engine* find_variant(const Engine& base, std::string_view version, std::st
 Status place_operands(const Engine& e, Query& q, std::string_view a_device, std::string_view b_device,
                       std::string_view a_label, std::string_view b_label) {
   if (a_device.empty() && b_device.empty()) return {};
-  if (!e.places_operands) {
+  if (!e.operand_device) {
     std::string placing;
     for (const Engine& x : registry())
-      if (x.places_operands) placing.append(placing.empty() ? "" : ", ").append(x.id);
+      if (x.operand_device) placing.append(placing.empty() ? "" : ", ").append(x.id);
     return Error{std::string(a_label) + " and " + std::string(b_label) + " are for the engines that place operands (" +
                  placing + "), not " + std::string(e.id)};
   }
@@ -272,6 +268,9 @@ Status place_operands(const Engine& e, Query& q, std::string_view a_device, std:
       return Error{std::string(label) + ": a Python scalar has no device (only tensors live on one)"};
     *device = *d;
   }
+  // The other tensor is on the engine's own device, and the answer names both.
+  for (const auto& [text, operand, device, label] : sides)
+    if (!*device && operand->kind != OperandKind::Scalar) *device = *e.operand_device;
   return {};
 }
 
@@ -299,8 +298,8 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   const std::string wa = engine.spell(q.a.dtype), wb = engine.spell(q.b.dtype);
   const bool a_castable = q.a.kind != OperandKind::Scalar, b_castable = q.b.kind != OperandKind::Scalar;
   // Tensors on two devices: move one to the other's first; a cast alone leaves them apart.
-  if (engine.places_operands && a_castable && b_castable) {
-    const Device a_on = q.a_device.value_or(own_device(engine)), b_on = q.b_device.value_or(own_device(engine));
+  if (engine.operand_device && a_castable && b_castable) {
+    const Device a_on = q.a_device.value_or(*engine.operand_device), b_on = q.b_device.value_or(*engine.operand_device);
     if (a_on != b_on) {
       Query x_moves = q;
       x_moves.a_device = b_on;

@@ -59,7 +59,9 @@ struct Engine {
   std::vector<std::string_view> kind_ops;   // ops where zero-dim / scalar operands are modelled
   std::vector<std::string_view> shape_ops;  // ops whose answer depends on Query::conv (the rest ignore it)
   ValuesModelled values;
-  bool places_operands;          // takes Query::a_device / b_device
+  // Where the operands live unless a Query places them, for the engines that take
+  // Query::a_device / b_device (PyTorch's plain CPU and CUDA engines); none for the others.
+  std::optional<Device> operand_device;
   std::string_view cast_method;  // how fixes spell a cast: "to", "astype" (methods) or "tf.cast"
   std::string_view weight_name;  // what holds the weight: "model" (a module) or "w" (an array)
   bool (*has_dtype)(DType);
@@ -68,15 +70,14 @@ struct Engine {
 };
 
 std::span<const Engine> engines();
-// The device an engine's operands live on unless a Query places them: cuda for the CUDA engines.
-Device own_device(const Engine& e);
 // Why `e` takes no value for an operand of kind `k` (models_value is false), in a sentence.
 std::string unmodelled_value_message(const Engine& e, OperandKind k);
 const Engine* find_engine(std::string_view id);  // also "pytorch", "tensorflow", "tensorflow-numpy"
 std::string engine_names();                      // "torch, numpy, numpy1" (the ids, for messages)
 
-// Puts a and b on the devices named ("cpu", "cuda"; empty leaves the engine's own), or says why
-// not: the engine places no operands, a name is no device, or the operand is a Python scalar.
+// Puts a and b on the devices named ("cpu", "cuda"; empty: the engine's own, set when the other is
+// named), or says why not: the engine places no operands, a name is no device, or the operand is
+// a Python scalar.
 // The labels name the two settings in messages ("--a-device").
 Status place_operands(const Engine& e, Query& q, std::string_view a_device, std::string_view b_device,
                       std::string_view a_label, std::string_view b_label);

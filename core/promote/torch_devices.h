@@ -16,14 +16,15 @@
 //    argument in method wrapper_CUDA_addmm)"; 1.13 "Expected all tensors to be on the same
 //    device, but found at least two devices, cuda:0 and cpu! (when checking argument for
 //    argument mat1 in method wrapper_addmm)". F.linear calls addmm(bias, x, w.t()) with a bias
-//    and mm(x, w.t()) without one;
+//    and matmul(x, w.t()) -- mm for a 2-D x -- without one;
 //  - convolutions (aten/src/ATen/native/Convolution.cpp): a CUDA input selects cuDNN, whose
 //    check_input_same_type_as_parameters compares the tensor types ("Input type
 //    (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same"); a CPU
 //    input selects oneDNN or PyTorch's own kernel by its dtype and shapes, as on the CPU: oneDNN's
 //    check adds "or input should be a MKLDNN tensor and weight is a dense tensor", and the own
 //    kernel, _slow_conv2d_forward, is dispatched to CUDA (the weight is there), whose wrapper
-//    reports the weight's device;
+//    reports the weight's device; a depthwise convolution of a CUDA input takes another path
+//    (CudaDepthwise2d) and is not modelled;
 //  - .to(dtype) converts on the tensor's own device and never raises for placement.
 // Users' reports quote each of these texts (docs/features.md lists them); a GPU recording
 // (tests/data/promotion/gen_torch_devices.py, run by scripts/gpu_check.sh) is checked against

@@ -445,10 +445,12 @@ std::string onednn_reason(DType input, Release r) {
          "single-image convolution takes PyTorch's own kernel and says 'expected scalar type'.)";
 }
 
+const std::string kConvMismatchRule =
+    "Convolutions never promote: input, weight and bias must share a dtype (the famous "
+    "'Input type and weight type should be the same').";
+
 Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, Release r, const ConvShape& shape) {
-  const std::string mismatch_rule =
-      "Convolutions never promote: input, weight and bias must share a dtype (the famous "
-      "'Input type and weight type should be the same').";
+  const std::string& mismatch_rule = kConvMismatchRule;
   const std::string same = "Input and weight share a dtype, and the convolution keeps it.";
   // 1.13's conv1d took its own path on the CPU: no bias check up front (a bias of any dtype
   // went through unchecked), and a complex input compared weight, then bias, by tensor type.
@@ -610,6 +612,16 @@ bool float32_conv_takes_onednn(Op op, const ConvShape& s) {
   // "for some case, native is faster"
   const bool large_enough = s.groups > 1 || (kw > 3 && kh > 3) || n > 1 || n * c * h * w > 20480;
   return not_single_threaded_1x1 && large_enough;
+}
+
+std::optional<Outcome> conv_bias_refusal(Op op, DType input, std::optional<DType> bias, Release r) {
+  if (is_1_13(r) && op == Op::Conv1d) return std::nullopt;
+  try {
+    check_conv_bias(input, bias, kConvMismatchRule);
+  } catch (const Raised& raised) {
+    return Outcome{std::nullopt, raised.type, raised.message, raised.rule};
+  }
+  return std::nullopt;
 }
 
 bool conv_takes_onednn(Op op, DType input, const ConvShape& shape, Release r) {

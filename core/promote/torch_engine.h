@@ -91,6 +91,9 @@ Expected<ConvShape> conv_shape_from_text(Op op, std::string_view input, std::str
 // sides, a batch above 1, or more than 20480 input elements. A conv1d is viewed as a conv2d of
 // height 1 first. Every x86 CPU has this path; only bfloat16 and float16 need AVX-512.
 bool float32_conv_takes_onednn(Op op, const ConvShape& s);
+// The convolution frontend's bias check (the bias's dtype against the input's, before anything
+// else; 1.13's conv1d had none): the error it raises, or none.
+std::optional<Outcome> conv_bias_refusal(Op op, DType input, std::optional<DType> bias, Release r);
 // Which path runs a CPU convolution with this input dtype: oneDNN for bfloat16 on a CPU with
 // AVX-512 BW/VL/DQ (the OneDnnBf16 releases), for float32 by the shapes; PyTorch's own kernel
 // otherwise.

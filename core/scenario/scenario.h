@@ -97,6 +97,7 @@ struct Scenario {
     std::string panel;                                        // "promotion", "formats" or "checkpoint"
     std::string framework, op, b_kind, compare_with, select;  // promotion
     std::string a_device, b_device;                           // promotion: where a and b live
+    std::string bias;                                         // promotion: the bias dtype
     std::string value;                                        // formats: the value typed
     std::optional<DType> row;                                 // formats: the row marked
     std::string checkpoint, candidates;                       // checkpoint: the one scanned, with what

@@ -156,6 +156,7 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
                                                          {"select", &l.select},
                                                          {"a_device", &l.a_device},
                                                          {"b_device", &l.b_device},
+                                                         {"bias", &l.bias},
                                                          {"checkpoint", &l.checkpoint},
                                                          {"candidates", &l.candidates}};
   std::string row;
@@ -199,6 +200,11 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
       return Error{"'op': " + l.framework + " has no op '" + l.op + "'"};
     if (!l.b_kind.empty() && !promote::parse_operand_kind(l.b_kind))
       return Error{"'b_kind' must be tensor, zerodim or scalar"};
+    if (!l.bias.empty()) {
+      if (std::find(e->bias_ops.begin(), e->bias_ops.end(), l.op) == e->bias_ops.end())
+        return Error{"'bias': " + l.framework + "'s " + l.op + " takes no bias"};
+      if (auto t = parse_dtype(l.bias); !t) return Error{"'bias': " + t.error()};
+    }
     promote::Query placed;
     placed.b.kind = l.b_kind.empty() ? promote::OperandKind::Tensor : *promote::parse_operand_kind(l.b_kind);
     if (auto ok = promote::place_operands(*e, placed, l.a_device, l.b_device, "'a_device'", "'b_device'"); !ok)
@@ -219,7 +225,7 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
   }
   if (l.panel == "formats") {
     if (!l.framework.empty() || !l.op.empty() || !l.b_kind.empty() || !l.compare_with.empty() || !l.select.empty() ||
-        !l.a_device.empty() || !l.b_device.empty())
+        !l.a_device.empty() || !l.b_device.empty() || !l.bias.empty())
       return Error{"the formats panel takes 'value' and 'row'"};
     if (l.value.empty()) return Error{"'value' is required: what the Formats panel shows in every format"};
     if (!row.empty()) {

@@ -154,12 +154,15 @@ check promote-device-linear 0 'but got mat1 is on cpu, different from other tens
 check promote-device-fix 0 'x.to\(w.device\) +\(x moves to cuda\) +-> torch.float32' -- "$PL" promote --op linear --bias float32 --a-device cpu --b-device cuda float32 float32
 check promote-device-heading 0 'torch.float32 tensor on cpu, b: torch.float32 tensor on cuda' -- "$PL" promote --op mm --a-device cpu --b-device cuda float32 float32
 check promote-device-json 0 '"device": "cuda"' -- "$PL" promote --op mm --b-device cuda --json float32 float32
+check promote-device-other 0 'torch.float32 tensor on cpu, b: torch.float32 tensor on cuda' -- "$PL" promote --framework torch-cuda --op mm --a-device cpu float32 float32
+check promote-device-depthwise 2 'depthwise convolution of a CUDA input' -- "$PL" promote --op conv2d --a-device cuda --b-device cpu --a-shape 1,4,8,8 --b-shape 4,1,3,3 --groups 4 float32 float32
 check promote-device-113 0 'found at least two devices, cpu and cuda:0! \(when checking argument for argument mat2 in method wrapper_mm\)' -- "$PL" promote --framework torch1.13 --op mm --b-device cuda float32 float32
 check promote-device-bad 2 '--a-device takes cpu or cuda, not .gpu.' -- "$PL" promote --a-device gpu float32 float32
 check promote-device-scalar 2 'a Python scalar has no device' -- "$PL" promote --b-kind scalar --b-device cuda float32 float32
 check promote-device-engine 2 'are for the engines that place operands' -- "$PL" promote --framework numpy --a-device cuda float32 float32
 check promote-device-not-modelled 2 'int32 tensors on two devices are not modelled' -- "$PL" promote --b-device cuda int32 float32
 check promote-help-devices 0 '--a-device' -- "$PL" promote --help
+check promote-device-table 0 'op linear, a tensor x b tensor, a on cpu, b on cuda' -- "$PL" promote --op linear --a-device cpu --b-device cuda --table
 check train-table 0 'bfloat16:float32 .* never' -- "$PL" train --steps 200
 check train-json 0 '"final_over_best"' -- "$PL" train --models float16 --steps 50 --json
 check train-bad-model 2 "'int8' is not a float dtype" -- "$PL" train --models float32,int8

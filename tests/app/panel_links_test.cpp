@@ -52,7 +52,11 @@ TEST_F(PanelLinks, APromotionLinkPlacesTheOperands) {
   EXPECT_EQ(promotion.selected_outcome()->result, DType::float32);  // one device
   link.a_device = "cpu", link.b_device = "cuda";
   ASSERT_TRUE(open_panel_link(link, panels));
-  EXPECT_NE(promotion.selected_outcome()->message.find("same device"), std::string::npos);
+  EXPECT_NE(promotion.selected_outcome()->message.find("got mat2 is on cuda:0"), std::string::npos);  // mm's
+  link.bias = "float32";  // nn.Linear: addmm(bias, x, w.t()) meets the CPU x as mat1
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_NE(promotion.selected_outcome()->message.find("got mat1 is on cpu"), std::string::npos);
+  link.bias.clear();
   link.op = "mul", link.b_kind = "zerodim", link.a_device = "cuda", link.b_device = "cpu";
   ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_EQ(promotion.selected_outcome()->result, DType::float32);
@@ -100,7 +104,7 @@ TEST_F(PanelLinks, AnExperimentLinkOpensTheEvidencesSetup) {
   link.setup = {{"experiment", "roundtrip"}, {"rows", 8}, {"cols", 64}, {"dtype", "float8_e4m3fn"}, {"scaling", "mx"}};
   link.evidence.figure = "scale-map";
   ASSERT_TRUE(open_panel_link(link, panels));  // read as the panel's cast setup
-  link.setup = {{"experiment", "train"}};      // a kind the panel does not run: refused, saying so
+  link.setup = {{"experiment", "scan"}};       // a kind the panel does not run: refused, saying so
   EXPECT_FALSE(open_panel_link(link, panels));
 }
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -129,6 +130,15 @@ Status PromotionPanel::configure(const StartState& st) {
   std::snprintf(main.b_value, sizeof main.b_value, "%s", st.b_value.c_str());
   std::snprintf(main.a_shape, sizeof main.a_shape, "%s", st.a_shape.c_str());
   std::snprintf(main.b_shape, sizeof main.b_shape, "%s", st.b_shape.c_str());
+  if (!st.bias.empty()) {
+    if (std::find(e.bias_ops.begin(), e.bias_ops.end(), st.op) == e.bias_ops.end())
+      return Error{st.op + " takes no bias"};
+    auto t = parse_dtype(st.bias);
+    if (!t) return Error{"bias: " + t.error()};
+    auto pos = std::find(dtypes_.begin(), dtypes_.end(), *t);
+    if (pos == dtypes_.end() || !e.has_dtype(*t)) return Error{"bias: " + std::string(e.id) + " has no " + st.bias};
+    main.bias = int(pos - dtypes_.begin()) + 1;
+  }
   promote::Query placed;
   placed.b.kind = *kind;
   if (auto ok = promote::place_operands(e, placed, st.a_device, st.b_device, "--a-device", "--b-device"); !ok)
@@ -185,9 +195,10 @@ promote::Query PromotionPanel::query(const Setting& s, DType a, DType b) const {
                    {b, static_cast<promote::OperandKind>(s.b_kind), b_valued ? s.b_value : ""},
                    std::nullopt};
   if (s.bias > 0) q.bias = dtypes_[s.bias - 1];
-  if (e.places_operands) {  // (a Python scalar has no device)
-    if (s.a_device >= 0 && q.a.kind != promote::OperandKind::Scalar) q.a_device = promote::Device(s.a_device);
-    if (s.b_device >= 0 && q.b.kind != promote::OperandKind::Scalar) q.b_device = promote::Device(s.b_device);
+  if (e.operand_device && (s.a_device >= 0 || s.b_device >= 0)) {  // both named, as the CLI does
+    const auto on = [&](int d) { return d >= 0 ? promote::Device(d) : *e.operand_device; };
+    if (q.a.kind != promote::OperandKind::Scalar) q.a_device = on(s.a_device);  // (a Python scalar has no device)
+    if (q.b.kind != promote::OperandKind::Scalar) q.b_device = on(s.b_device);
   }
   if (auto shape = conv_shape(s)) q.conv = *shape;  // shapes that cannot be used: the default, and the panel says why
   return q;
@@ -302,15 +313,18 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
 // raises PyTorch's device error, whose words depend on the op and the release.
 void PromotionPanel::draw_devices(Setting& s) {
   const auto& e = engine(s);
-  if (!e.places_operands) return;
+  if (!e.operand_device) return;
   const float fs = ImGui::GetFontSize();
   const char* devices = "cpu\0cuda\0";
-  const int own = static_cast<int>(promote::own_device(e));
-  for (auto [label, device] : {std::pair{"a on", &s.a_device}, std::pair{"b on", &s.b_device}}) {
+  const int own = static_cast<int>(*e.operand_device);
+  for (auto [label, device, kind] :
+       {std::tuple{"a on", &s.a_device, s.a_kind}, std::tuple{"b on", &s.b_device, s.b_kind}}) {
     int shown = *device < 0 ? own : *device;
     same_line_if_fits(labelled_width(5 * fs, label));
     ImGui::SetNextItemWidth(5 * fs);
+    ImGui::BeginDisabled(kind == static_cast<int>(promote::OperandKind::Scalar));  // a Python scalar has no device
     if (ImGui::Combo(label, &shown, devices)) *device = shown;
+    ImGui::EndDisabled();
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "Where the tensor lives (b's device is the bias's too, as a module's parameters). PyTorch never moves "
@@ -497,8 +511,10 @@ void PromotionPanel::draw_selection() {
   ImGui::PopTextWrapPos();
   if (run_pair_) {
     // The experiment takes float dtypes and the 8-bit integers as operands.
+    // The experiment's operands share one device: a pair on two devices runs once a fix moves one.
     auto operand = [](DType t) { return is_float(t) || t == DType::int8 || t == DType::uint8; };
-    const bool can = operand(q.a.dtype) && operand(q.b.dtype);
+    const bool apart = q.a_device && q.b_device && *q.a_device != *q.b_device;
+    const bool can = operand(q.a.dtype) && operand(q.b.dtype) && !apart;
     ImGui::BeginDisabled(!can);
     const bool enter = !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_ENTER, false);
     if (ImGui::Button("Run this pair in the Experiment panel (Enter)") || (can && enter))
@@ -507,7 +523,9 @@ void PromotionPanel::draw_selection() {
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip(can ? "A linear layer (a matrix product for matmul ops) with these input and weight dtypes,\n"
                               "under this framework's rules: when it raises, every fix runs side by side."
-                            : "The experiment takes float dtypes, int8 and uint8 as operands.");
+                        : apart ? "The operands are on two devices: the experiment runs them on one (a fix below "
+                                  "moves one)."
+                                : "The experiment takes float dtypes, int8 and uint8 as operands.");
   }
   if (o.ok() || !ImGui::BeginTable("fixes", 3, ImGuiTableFlags_SizingFixedFit)) return;
   for (const auto& f : promote::suggest_fixes(e, q)) {

@@ -34,6 +34,7 @@ class PromotionPanel final : public Panel {
     std::string select;              // "A,B": the selected pair
     std::string a_shape, b_shape;    // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
     std::string a_device, b_device;  // where a and b live: "cpu" or "cuda" (empty: the engine's own)
+    std::string bias = {};           // the bias dtype, for ops that take one (empty: none)
   };
   Status configure(const StartState& start);
   // What the grid shows: its engine's id and op (for the tests of links that set them).

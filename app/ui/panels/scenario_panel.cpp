@@ -27,6 +27,7 @@ std::string link_destination(const scenario::Scenario::PanelLink& link) {
            link.evidence.figure;
   if (link.panel == "checkpoint") return "the Checkpoint panel scanning " + link.checkpoint;
   std::string where = "the Promotion grid: " + link.framework + ", " + link.op;
+  if (!link.bias.empty()) where.append(" with a ").append(link.bias).append(" bias");
   if (!link.compare_with.empty()) where.append(" against ").append(link.compare_with);
   if (!link.a_device.empty()) where.append(", a on ").append(link.a_device);
   if (!link.b_device.empty()) where.append(", b on ").append(link.b_device);

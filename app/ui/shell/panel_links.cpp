@@ -28,6 +28,7 @@ Status open_panel_link(const scenario::Scenario::PanelLink& link, const LinkedPa
   st.select = link.select;
   st.a_device = link.a_device;
   st.b_device = link.b_device;
+  st.bias = link.bias;
   if (auto done = panels.promotion.configure(st); !done) return Error{"'" + link.label + "': " + done.error()};
   return {};
 }
