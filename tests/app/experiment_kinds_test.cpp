@@ -7,6 +7,7 @@
 
 #include "app/ui/views/experiment_kinds.h"
 #include "core/experiment/spec/sweep_json.h"
+#include "core/experiment/spec/train_json.h"
 
 namespace pl::ui {
 namespace {
@@ -54,6 +55,42 @@ TEST(ExperimentKinds, OtherKindsHaveNoEstimate) {
       to_json(m), false, [&](const std::string&) { estimated = true; }, {}, nullptr);
   ASSERT_TRUE(run) << run.error();
   EXPECT_FALSE(estimated);
+}
+
+// A training file opens in the panel (it was refused before) and comes back as the same file:
+// the models, the sizes, the steps, the learning rate, the noise and the seed.
+TEST(ExperimentKinds, ATrainFileOpensAndRunsInThePanel) {
+  const nlohmann::json file = {{"experiment", "train"}, {"models", {"float32", "bfloat16", "bfloat16:float32"}},
+                               {"features", 8},         {"samples", 64},
+                               {"steps", 30},           {"learning_rate", 0.1},
+                               {"noise", 0.02},         {"seed", 7u}};
+  MatmulSpec spec;
+  std::vector<Accumulation> models;
+  OtherKindParams params;
+  auto mode = read_other_kind(file, &spec, &models, &params);
+  ASSERT_TRUE(mode) << mode.error();
+  EXPECT_EQ(*mode, ExperimentMode::Train);
+  EXPECT_EQ(params.train_models, "float32,bfloat16,bfloat16:float32");
+  auto back = other_kind_file(ExperimentMode::Train, spec, models, params);
+  ASSERT_TRUE(back) << back.error();
+  auto config = train_config_from_json(*back);
+  ASSERT_TRUE(config) << config.error();
+  EXPECT_EQ(config->features, 8u);
+  EXPECT_EQ(config->samples, 64u);
+  EXPECT_EQ(config->steps, 30u);
+  EXPECT_EQ(config->learning_rate, 0.1);
+  EXPECT_EQ(config->noise, 0.02);
+  EXPECT_EQ(config->seed, 7u);
+  ASSERT_EQ(config->models.size(), 3u);
+  auto run = run_other_kind(*back, false, {}, {}, nullptr);
+  ASSERT_TRUE(run) << run.error();
+  ASSERT_TRUE(run->train);
+  EXPECT_EQ(run->train->rows.size(), 3u);
+  EXPECT_NE(other_kind_summary(*run).find("bfloat16:float32"), std::string::npos) << other_kind_summary(*run);
+  params.train_models = "float32,int8";  // the panel's field says what is wrong
+  auto bad = other_kind_file(ExperimentMode::Train, spec, models, params);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("int8"), std::string::npos) << bad.error();
 }
 
 }  // namespace

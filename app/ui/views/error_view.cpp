@@ -201,6 +201,7 @@ void ErrorView::draw(ExperimentMode mode, bool computing) {
   if (mode != ExperimentMode::Matrix) {
     const bool fits = other_run_ && (mode == ExperimentMode::Mlp         ? other_run_->mlp.has_value()
                                      : mode == ExperimentMode::Roundtrip ? other_run_->roundtrip.has_value()
+                                     : mode == ExperimentMode::Train     ? other_run_->train.has_value()
                                                                          : other_run_->dot_config.has_value());
     if (!fits) {
       ImGui::TextDisabled(computing ? "computing the first result..." : "no result yet");
@@ -209,6 +210,7 @@ void ErrorView::draw(ExperimentMode mode, bool computing) {
     split_.begin_top("other-kind");
     if (other_run_->mlp) draw_mlp_table(*other_run_->mlp);
     else if (other_run_->roundtrip) draw_cast_table(*other_run_->roundtrip);
+    else if (other_run_->train) draw_train_table(*other_run_->train);
     else draw_sweep_table(other_run_->dot_rows);
     split_.begin_bottom();
     figure_view_.draw("figures", other_figures_, std::to_string(run_id_));

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/experiment/spec/sweep_json.h"
+#include "core/experiment/spec/train_json.h"
 #include "core/util/join.h"
 
 namespace pl::ui {
@@ -61,6 +62,25 @@ Expected<nlohmann::json> roundtrip_file(const MatmulSpec& s, const std::vector<A
   return to_json(spec);
 }
 
+Expected<nlohmann::json> train_file(const MatmulSpec& s, const std::vector<Accumulation>&, const Params& p) {
+  TrainConfig t;
+  std::stringstream in(p.train_models);
+  for (std::string item; std::getline(in, item, ',');) {
+    auto m = parse_train_model(item);
+    if (!m) return Error{"models: " + m.error()};
+    t.models.push_back(*m);
+  }
+  if (t.models.empty()) return Error{"models: name at least one, e.g. float32,bfloat16:float32"};
+  t.features = p.features;
+  t.samples = p.samples;
+  t.steps = static_cast<size_t>(std::max(p.steps, 0));
+  t.learning_rate = p.learning_rate;
+  t.noise = p.noise;
+  t.seed = s.config.seed;
+  if (auto st = check(t); !st) return Error{st.error()};
+  return to_json(t);
+}
+
 Status read_mlp(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>* models, Params* p) {
   auto m = mlp_config_from_json(j);
   if (!m) return Error{m.error()};
@@ -103,6 +123,19 @@ Status read_roundtrip(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumu
   return {};
 }
 
+Status read_train(const nlohmann::json& j, MatmulSpec* s, std::vector<Accumulation>*, Params* p) {
+  auto t = train_config_from_json(j);
+  if (!t) return Error{t.error()};
+  p->train_models = join(t->models, ",", train_model_name);
+  p->features = t->features;
+  p->samples = t->samples;
+  p->steps = static_cast<int>(t->steps);
+  p->learning_rate = t->learning_rate;
+  p->noise = t->noise;
+  s->config.seed = t->seed;
+  return {};
+}
+
 struct OtherKind {
   ExperimentMode mode;
   std::string_view file_kind;  // the experiment file's "experiment"
@@ -114,6 +147,7 @@ constexpr OtherKind kOtherKinds[] = {
     {ExperimentMode::Mlp, "mlp", mlp_file, read_mlp},
     {ExperimentMode::DotSweep, "dot", dot_file, read_dot},
     {ExperimentMode::Roundtrip, "roundtrip", roundtrip_file, read_roundtrip},
+    {ExperimentMode::Train, "train", train_file, read_train},
 };
 
 }  // namespace
@@ -127,6 +161,8 @@ std::span<const PanelKind> panel_kinds() {
        "dot: dot products of growing length K against the gamma_K bound (a dot sweep)"},
       {"roundtrip", ExperimentMode::Roundtrip, MatmulOp::Linear,
        "roundtrip: an array through the input dtype and its scaling recipe and back"},
+      {"train", ExperimentMode::Train, MatmulOp::Linear,
+       "train: a linear regression fitted by gradient descent in each format's own arithmetic"},
   };
   return kKinds;
 }
@@ -197,8 +233,10 @@ void draw_mlp_table(const MlpResult& r) {
     ImGui::TextUnformatted(not_finite_text(l.network).c_str());
   }
   ImGui::EndTable();
+  ImGui::PushTextWrapPos(0.0f);  // a footnote wraps at the pane's edge
   ImGui::TextDisabled(
       "normwise relative errors; network: against the float64 network, own: the layer against its exact product");
+  ImGui::PopTextWrapPos();
 }
 
 void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
@@ -243,8 +281,8 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
 void draw_cast_table(const RoundtripResult& r) {
   const ErrorStats& s = r.stats;
   ImGui::TextWrapped("%s, %s, %s: %zu x %zu values; elements rounded on %s", std::string(name(r.config.dtype)).c_str(),
-                     scaling_spec(r.config.scaling).c_str(), rounding_name(r.config.cast.rounding),
-                     r.config.rows, r.config.cols, r.ran_on.c_str());
+                     scaling_spec(r.config.scaling).c_str(), rounding_name(r.config.cast.rounding), r.config.rows,
+                     r.config.cols, r.ran_on.c_str());
   if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "note: %s", r.backend_note.c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
   if (!ImGui::BeginTable("cast", 8, flags)) return;
@@ -264,8 +302,45 @@ void draw_cast_table(const RoundtripResult& r) {
   ImGui::Text("%zu", r.flushed);
   ImGui::EndTable();
   if (s.nan || s.inf) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "outright: %zu NaN, %zu Inf", s.nan, s.inf);
+  ImGui::PushTextWrapPos(0.0f);  // a footnote wraps at the pane's edge
   ImGui::TextDisabled("the dequantised values against the float64 originals; relative errors with the floor %.3g",
                       s.rel_floor);
+  ImGui::PopTextWrapPos();
+}
+
+void draw_train_table(const TrainResult& r) {
+  const TrainConfig& c = r.config;
+  ImGui::TextWrapped(
+      "%zu samples x %zu features, %zu steps at learning rate %g, noise %g; best loss %.4g "
+      "(float64 least squares)",
+      c.samples, c.features, c.steps, c.learning_rate, c.noise, r.best_loss);
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
+  if (!ImGui::BeginTable("train", 5, flags)) return;
+  for (const char* h : {"model", "final loss", "final / best", "updates lost, last step", "every update lost from"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const TrainRow& row : r.rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(train_model_name(row.model).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4g", row.final_loss);
+    ImGui::TableNextColumn();
+    if (r.best_loss > 0) ImGui::Text("%.3g", row.final_loss / r.best_loss);
+    else ImGui::TextUnformatted("-");
+    ImGui::TableNextColumn();
+    if (row.lost_updates.empty()) ImGui::TextUnformatted("-");
+    else ImGui::Text("%zu of %zu", row.lost_updates.back(), c.features);
+    ImGui::TableNextColumn();
+    if (row.stalled_at) ImGui::Text("step %zu", *row.stalled_at);
+    else ImGui::TextUnformatted("never");
+  }
+  ImGui::EndTable();
+  ImGui::PushTextWrapPos(0.0f);  // a footnote wraps at the pane's edge
+  ImGui::TextDisabled(
+      "loss: mean squared residual of the stored weights; an update is lost when it is too small against half an "
+      "ulp of its weight to change it");
+  ImGui::PopTextWrapPos();
 }
 
 std::string other_kind_summary(const ExperimentRun& run) {
@@ -275,8 +350,8 @@ std::string other_kind_summary(const ExperimentRun& run) {
     std::snprintf(buf, sizeof buf,
                   "cast %zu x %zu through %s (%s, %s): normwise %.3e, SQNR %.1f dB, out of range %zu, flushed %zu",
                   r.config.rows, r.config.cols, std::string(name(r.config.dtype)).c_str(),
-                  scaling_spec(r.config.scaling).c_str(), rounding_name(r.config.cast.rounding),
-                  r.stats.normwise_rel, r.stats.sqnr_db, r.saturated, r.flushed);
+                  scaling_spec(r.config.scaling).c_str(), rounding_name(r.config.cast.rounding), r.stats.normwise_rel,
+                  r.stats.sqnr_db, r.saturated, r.flushed);
     return std::string(buf) + ", on " + r.ran_on + (r.backend_note.empty() ? "" : " (" + r.backend_note + ")");
   }
   if (run.mlp) {
@@ -297,6 +372,19 @@ std::string other_kind_summary(const ExperimentRun& run) {
                   describe(last.model).c_str(), last.max_scaled, gamma_text(last.bounds.deterministic).c_str());
     // Where that row ran, and why not on the device asked for.
     return std::string(buf) + ", on " + last.ran_on + (last.note.empty() ? "" : " (" + last.note + ")");
+  }
+  if (run.train) {
+    const auto& r = *run.train;
+    std::string out = "train " + std::to_string(r.config.steps) + " steps:";
+    for (const TrainRow& row : r.rows) {
+      std::snprintf(buf, sizeof buf, " %s %.3g x best", train_model_name(row.model).c_str(),
+                    r.best_loss > 0 ? row.final_loss / r.best_loss : 0.0);
+      out += buf;
+      if (row.stalled_at) out += ", stalled at step " + std::to_string(*row.stalled_at);
+      out += ";";
+    }
+    out.pop_back();
+    return out;
   }
   return run.kind + " ran";
 }

@@ -19,7 +19,7 @@
 
 namespace pl::ui {
 
-enum class ExperimentMode { Matrix, Mlp, DotSweep, Roundtrip };
+enum class ExperimentMode { Matrix, Mlp, DotSweep, Roundtrip, Train };
 
 // The kinds the panel runs, in the op combo's order: each named as its experiment file names it
 // ("linear", "matmul", "mlp", "dot", "roundtrip"), so the combo, the files and `run` agree.
@@ -37,15 +37,21 @@ struct OtherKindParams {
   experiment::Activation activation = experiment::Activation::ReLU;
   std::string lengths = "16,64,256,1024,4096";  // the dot sweep's lengths, as typed
   int trials = 64;
+  // The training run's own setup (its data are its own: samples x features, drawn from the seed).
+  std::string train_models = "float32,bfloat16,bfloat16:float32";  // compute[:master], as `train --models` takes
+  size_t features = 16, samples = 256;
+  int steps = 400;
+  double learning_rate = 0.05, noise = 0.01;
 };
 
 // The experiment file for `mode` (Mlp: batch m, width k; Sweep: input and weight dtypes as the
 // dot product's a and b, every model in `models`; Cast: the input file's tensor, or m rows of k
-// values drawn, through the input dtype and its recipe), or what is wrong with the setup.
+// values drawn, through the input dtype and its recipe; Train: the params' models and sizes, the
+// setup's seed), or what is wrong with the setup.
 Expected<nlohmann::json> other_kind_file(ExperimentMode mode, const experiment::MatmulSpec& s,
                                          const std::vector<experiment::Accumulation>& models, const OtherKindParams& p);
 
-// Reads an mlp, dot or cast file back into the panel's setup (for --setup and the remembered one).
+// Reads an mlp, dot, cast or train file back into the panel's setup (for --setup and the remembered one).
 Expected<ExperimentMode> read_other_kind(const nlohmann::json& j, experiment::MatmulSpec* s,
                                          std::vector<experiment::Accumulation>* models, OtherKindParams* p);
 
@@ -59,8 +65,9 @@ Expected<experiment::ExperimentRun> run_other_kind(const nlohmann::json& file, b
                                                    const std::function<void(double)>& progress,
                                                    const std::atomic<bool>* cancel);
 
-// The result tables: per layer, per length and model, or the cast's statistics.
+// The result tables: per layer, per length and model, the cast's statistics, or per training run.
 void draw_mlp_table(const experiment::MlpResult& r);
+void draw_train_table(const experiment::TrainResult& r);
 void draw_sweep_table(const std::vector<experiment::DotSweepRow>& rows);
 void draw_cast_table(const experiment::RoundtripResult& r);
 // A one-line account for the status line and the log.

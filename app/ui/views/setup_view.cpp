@@ -277,6 +277,7 @@ bool SetupView::draw_shape_and_op() {
     if (!spec_.files.input.empty()) ImGui::TextDisabled("the shape is the file's");
     return changed;
   }
+  if (mode_ == ExperimentMode::Train) return changed | draw_training();
   if (mode_ == ExperimentMode::DotSweep) {
     changed |= ImGui::InputText("lengths (K)", &other_.lengths);
     if (ImGui::InputInt("trials", &other_.trials, 16, 256))
@@ -301,6 +302,28 @@ bool SetupView::draw_shape_and_op() {
   return changed;
 }
 
+// The training run's own fields: the models (compute[:master] formats), the regression's sizes,
+// the steps, the learning rate and the targets' noise.
+bool SetupView::draw_training() {
+  bool changed = ImGui::InputText("models", &other_.train_models);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "%s\n\nComma-separated: a float dtype computes and keeps the weights in it (bfloat16);\n"
+        "COMPUTE:MASTER computes in COMPUTE and keeps master weights in MASTER (bfloat16:float32)",
+        other_.train_models.c_str());
+  changed |= size_input("samples (n)", &other_.samples);
+  changed |= size_input("features (d)", &other_.features);
+  if (ImGui::InputInt("steps", &other_.steps, 50, 500))
+    other_.steps = std::clamp(other_.steps, 1, 100000), changed = true;
+  const double lr_step = 0.01, noise_step = 0.001;
+  if (ImGui::InputScalar("learning rate", ImGuiDataType_Double, &other_.learning_rate, &lr_step, nullptr, "%.4g"))
+    changed = true;
+  if (ImGui::InputScalar("noise", ImGuiDataType_Double, &other_.noise, &noise_step, nullptr, "%.4g")) changed = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the targets' noise sd: the best loss any model can reach is about its square");
+  return changed;
+}
+
 bool SetupView::check() {
   if (mode_ == ExperimentMode::Matrix) {
     setup_error_ = experiment::check(spec_).error();  // with a framework: its call may raise or convert
@@ -319,6 +342,7 @@ bool SetupView::draw_dtypes() {
   MatmulConfig& c = spec_.config;
   bool changed = false;
   // A roundtrip reads one dtype; a dot sweep's dot products only the input and weight dtypes.
+  if (mode_ == ExperimentMode::Train) return false;  // the models name the formats
   const bool cast = mode_ == ExperimentMode::Roundtrip, sweep = mode_ == ExperimentMode::DotSweep;
   changed |= dtype_combo(cast ? "dtype" : "input", &c.input, true);
   if (!cast) changed |= dtype_combo("weight", &c.weight, true);
@@ -335,7 +359,7 @@ bool SetupView::draw_dtypes() {
 }
 
 bool SetupView::draw_accumulate() {
-  if (mode_ == ExperimentMode::Roundtrip) return false;
+  if (mode_ == ExperimentMode::Roundtrip || mode_ == ExperimentMode::Train) return false;
   bool changed = false;
   if (ImGui::InputText("accumulate", accumulate_, sizeof accumulate_)) {
     // A dot sweep compares several models: a comma-separated list; the others take the first.
@@ -357,7 +381,8 @@ bool SetupView::draw_accumulate() {
 }
 
 bool SetupView::draw_rounding_and_data() {
-  if (mode_ == ExperimentMode::DotSweep) return false;
+  // (a training run rounds every operation to nearest, ties to even, and draws its own data)
+  if (mode_ == ExperimentMode::DotSweep || mode_ == ExperimentMode::Train) return false;
   MatmulConfig& c = spec_.config;
   const bool cast = mode_ == ExperimentMode::Roundtrip;
   bool changed = draw_rounding_combo("rounding", &c.cast.rounding);
@@ -436,6 +461,10 @@ bool SetupView::draw_framework() {
 }
 
 bool SetupView::draw_device() {
+  if (mode_ == ExperimentMode::Train) {  // (its arithmetic is emulated operation by operation)
+    ImGui::TextDisabled("runs on the CPU");
+    return false;
+  }
   MatmulConfig& c = spec_.config;
   bool changed = false;
   if (backend_.draw("backend")) c.backend = backend_.chosen(), changed = true;

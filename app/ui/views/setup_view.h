@@ -54,6 +54,7 @@ class SetupView {
  private:
   // Each group of fields; true when one changed.
   bool draw_shape_and_op();       // the op and the sizes it takes
+  bool draw_training();           // a training run's models, sizes, steps, learning rate, noise
   bool draw_dtypes();             // input, weight, output and bias dtypes (those the op reads)
   bool draw_accumulate();         // the accumulation model (a list for a dot sweep)
   bool draw_rounding_and_data();  // rounding, overflow, scaling recipes, data distributions
@@ -68,7 +69,7 @@ class SetupView {
   char accumulate_[48] = "f32:blas";
   std::string setup_error_;
   std::vector<std::string> pending_drops_;  // dropped tensors not yet placed in a field
-  // The MLP and the dot sweep run as experiment files (experiment_kinds.h).
+  // The MLP, the dot sweep, the cast and the training run run as experiment files (experiment_kinds.h).
   ExperimentMode mode_ = ExperimentMode::Matrix;
   OtherKindParams other_;
   std::vector<experiment::Accumulation> models_;  // the accumulate field's models (a list for dot sweeps)
