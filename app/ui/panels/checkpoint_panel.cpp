@@ -1,4 +1,5 @@
 #include "app/ui/panels/checkpoint_panel.h"
+#include "app/ui/widgets/flow_layout.h"
 
 #include <imgui.h>
 
@@ -236,7 +237,11 @@ void CheckpointPanel::draw_table() {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable |
                                 ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("tensors", columns, flags, {-1, -1})) return;
+  // As tall as its rows (the figures get the rest), scrolling when the pane is shorter; the pane
+  // takes up to its share of the height for them.
+  const float rows = float(r.tensors.size() + 1), row = table_row_height();
+  split_.reserve(rows * row + ImGui::GetStyle().ScrollbarSize);
+  if (!ImGui::BeginTable("tensors", columns, flags, {-1, table_height(rows, row)})) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("tensor", ImGuiTableColumnFlags_DefaultSort);
   for (const char* c : {"layer", "role", "params", "stored", "amax/rms", "kurtosis", "ch. spread"})

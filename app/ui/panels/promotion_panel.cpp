@@ -399,7 +399,9 @@ void PromotionPanel::draw_grid() {
   constexpr float kGridFontScale = 0.8f;
   ImGui::SetWindowFontScale(kGridFontScale);
   const float cell_w = ImGui::CalcTextSize("e4m3fnuz").x + 4;
-  // As tall as its rows (the pane below gets the rest), scrolling when the pane is shorter.
+  // As tall as its rows (the pane below gets the rest), scrolling when the pane is shorter; the
+  // pane takes up to its share of the height for them.
+  split_.reserve(float(rows.size() + 1) * table_row_height() + ImGui::GetStyle().ScrollbarSize);
   if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags,
                          {0, table_height(float(rows.size() + 1), table_row_height())})) {
     ImGui::SetWindowFontScale(1.0f);

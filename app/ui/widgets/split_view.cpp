@@ -10,10 +10,11 @@ namespace {
 
 float bar_height() { return std::max(6.0f, 0.35f * ImGui::GetFontSize()); }
 
-// How tall the current child window's content is (its cursor's reach, scrolling included).
+// How tall the current child window's content is (its cursor's reach, scrolling included, and
+// the window's own padding -- none for the panes, which have no border: counting the style's
+// padding made a pane whose content fills it grow by that much every frame).
 float content_height() {
-  const ImGuiStyle& style = ImGui::GetStyle();
-  return ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y;
+  return ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + ImGui::GetCursorStartPos().y;
 }
 
 }  // namespace
@@ -33,8 +34,13 @@ void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_
   ImGui::BeginChild((std::string(id) + "-top").c_str(), ImVec2(0, top_), false);
 }
 
+void SplitView::reserve(float height) {
+  reserved_ = std::max(reserved_, ImGui::GetCursorPosY() + height + ImGui::GetCursorStartPos().y);
+}
+
 void SplitView::begin_bottom(bool scrolls) {
-  if (fit_ == Fit::Top) content_ = content_height();
+  if (fit_ == Fit::Top) content_ = std::max(content_height(), reserved_);
+  reserved_ = 0;
   ImGui::EndChild();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x, h = bar_height();
@@ -61,7 +67,8 @@ void SplitView::begin_bottom(bool scrolls) {
 }
 
 void SplitView::end() {
-  if (fit_ == Fit::Bottom) content_ = content_height();
+  if (fit_ == Fit::Bottom) content_ = std::max(content_height(), reserved_);
+  reserved_ = 0;
   ImGui::EndChild();
 }
 

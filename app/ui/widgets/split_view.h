@@ -22,6 +22,10 @@ class SplitView {
   // begins the bottom pane: fixed for a figure drawn at its size, or scrolling for text.
   void begin_bottom(bool scrolls = false);
   void end();
+  // In the fitted pane: content that takes the room it gets (a table that scrolls) would reach
+  // `height` more pixels below the cursor with room enough. The pane takes up to its share for
+  // it at once, rather than fitting what was drawn in the room it had.
+  void reserve(float height);
 
  private:
   float share_;  // the most of the height the fitted pane takes
@@ -30,6 +34,7 @@ class SplitView {
   float total_ = 0;       // the height both panes share, this frame (the bar apart)
   float top_ = 0;         // the top pane's height, this frame
   float content_ = 1e9f;  // the fitted pane's content height, measured on the frame before
+  float reserved_ = 0;    // this frame's reserve(): how far the fitted pane's content would reach
   const char* id_ = "";
 };
 

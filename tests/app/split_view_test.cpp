@@ -1,0 +1,69 @@
+// The split between two panes settles at once. A pane whose content takes the room it gets (a
+// table that scrolls) measured its content one window padding taller than the pane, every frame,
+// so the pane grew by that much a frame: the first frames (and so a screenshot) showed it
+// mid-way, and the figure below was redrawn at a new size each frame.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <vector>
+
+#include "app/ui/widgets/split_view.h"
+
+namespace pl::ui {
+namespace {
+
+class SplitViewFrames : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(800, 600);
+    io.DeltaTime = 1.0f / 60.0f;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // (no renderer: the atlas is built, never drawn)
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  // Where the bottom pane starts on each of `frames` frames, with a top pane of a line of controls
+  // to which, from frame 3 on (a scan's result arriving), content that fills the room it gets is
+  // added, reserving `natural` pixels.
+  std::vector<float> bottom_tops(SplitView& split, int frames, float natural) {
+    std::vector<float> tops;
+    for (int f = 0; f < frames; ++f) {
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(ImVec2(800, 600));
+      ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
+      split.begin_top("split", 3, 5);
+      ImGui::TextUnformatted("controls");
+      if (f >= 3) {
+        if (natural > 0) split.reserve(natural);
+        ImGui::Dummy(ImVec2(100, ImGui::GetContentRegionAvail().y));  // a table drawn to the room it gets
+      }
+      split.begin_bottom();
+      tops.push_back(ImGui::GetCursorScreenPos().y);
+      ImGui::TextUnformatted("figure");
+      split.end();
+      ImGui::End();
+      ImGui::Render();
+    }
+    return tops;
+  }
+};
+
+TEST_F(SplitViewFrames, AFillingPaneStaysPut) {
+  SplitView split(0.5f);
+  const auto tops = bottom_tops(split, 12, 0);
+  for (size_t f = 5; f < tops.size(); ++f) EXPECT_EQ(tops[f], tops[4]) << "frame " << f;
+}
+
+TEST_F(SplitViewFrames, AReservingPaneTakesItsShareAtOnce) {
+  SplitView split(0.5f);
+  const auto tops = bottom_tops(split, 12, 2000);  // far more rows than fit: the pane takes its share
+  for (size_t f = 5; f < tops.size(); ++f) EXPECT_EQ(tops[f], tops[4]) << "frame " << f;
+  EXPECT_GT(tops.back(), 250.0f);  // about half of 600
+}
+
+}  // namespace
+}  // namespace pl::ui
