@@ -4,7 +4,6 @@
 // "bfloat16", or "bfloat16:float32" for float32 master weights): loss per step, lost updates.
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -47,15 +46,12 @@ Runner add_train(CLI::App& app) {
   app.add_flag("--force", args->force, "replace a non-empty --save folder as a whole");
   return [args]() {
     experiment::TrainConfig c;
-    std::stringstream ss(args->models);
-    for (std::string m; std::getline(ss, m, ',');) {
-      auto model = experiment::parse_train_model(m);
-      if (!model) {
-        std::fprintf(stderr, "error: --models: %s\n", model.error().c_str());
-        return kExitBadInput;
-      }
-      c.models.push_back(*model);
+    auto models = experiment::parse_train_models(args->models);
+    if (!models) {
+      std::fprintf(stderr, "error: --models: %s\n", models.error().c_str());
+      return kExitBadInput;
     }
+    c.models = std::move(models).value();
     c.features = args->features, c.samples = args->samples, c.steps = args->steps;
     c.learning_rate = args->learning_rate, c.noise = args->noise, c.seed = args->seed;
     if (auto st = experiment::check(c); !st) {

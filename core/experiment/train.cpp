@@ -141,6 +141,18 @@ Expected<TrainModel> parse_train_model(std::string_view text) {
   return m;
 }
 
+Expected<std::vector<TrainModel>> parse_train_models(std::string_view list) {
+  std::vector<TrainModel> models;
+  for (size_t start = 0; start < list.size();) {  // (a trailing comma ends the list)
+    const size_t end = std::min(list.find(',', start), list.size());
+    auto m = parse_train_model(list.substr(start, end - start));
+    if (!m) return Error{m.error()};
+    models.push_back(*m);
+    start = end + 1;
+  }
+  return models;
+}
+
 std::string train_model_name(const TrainModel& m) {
   std::string s(name(m.compute));
   if (m.master != m.compute) s.append(":").append(name(m.master));

@@ -29,6 +29,9 @@ struct TrainModel {
 // precision or less.
 Expected<TrainModel> parse_train_model(std::string_view text);
 std::string train_model_name(const TrainModel& m);  // the spelling parse_train_model reads
+// A comma-separated list of models ("float32,bfloat16:float32"), as `train --models` and the
+// Experiment panel take it; the error names the first that does not read.
+Expected<std::vector<TrainModel>> parse_train_models(std::string_view list);
 
 struct TrainConfig {
   std::vector<TrainModel> models;

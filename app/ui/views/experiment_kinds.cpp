@@ -64,13 +64,9 @@ Expected<nlohmann::json> roundtrip_file(const MatmulSpec& s, const std::vector<A
 
 Expected<nlohmann::json> train_file(const MatmulSpec& s, const std::vector<Accumulation>&, const Params& p) {
   TrainConfig t;
-  std::stringstream in(p.train_models);
-  for (std::string item; std::getline(in, item, ',');) {
-    auto m = parse_train_model(item);
-    if (!m) return Error{"models: " + m.error()};
-    t.models.push_back(*m);
-  }
-  if (t.models.empty()) return Error{"models: name at least one, e.g. float32,bfloat16:float32"};
+  auto models = parse_train_models(p.train_models);
+  if (!models) return Error{"models: " + models.error()};
+  t.models = std::move(models).value();
   t.features = p.features;
   t.samples = p.samples;
   t.steps = static_cast<size_t>(std::max(p.steps, 0));
