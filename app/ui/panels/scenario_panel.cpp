@@ -262,12 +262,10 @@ void ScenarioPanel::draw_content() {
     ImGui::EndChild();
     ImGui::SameLine();
   }
-  // The story, the buttons and the checks above (scrolling when long); the figures, if any, below.
-  const bool split = !figures_.empty();
-  ImGui::BeginChild("scenario-body", ImVec2(0, 0), false, split ? ImGuiWindowFlags_NoScrollbar : 0);
-  if (split) split_.begin_top("scenario");
-  draw_story();
-  ImGui::Spacing();
+  // The buttons on a bar of their own that never scrolls away (in presentation mode's large type
+  // a long story pushed them below the pane's edge); the story and the checks below it
+  // (scrolling when long); the figures, if any, below them.
+  ImGui::BeginChild("scenario-body", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
   if (ImGui::Button("< Previous") && current_ > 0) select(current_ - 1);
   ImGui::SameLine();
   if (ImGui::Button("Next >") && current_ + 1 < n) select(current_ + 1);
@@ -286,12 +284,18 @@ void ScenarioPanel::draw_content() {
   }
   ImGui::SameLine();
   ImGui::TextWrapped("%s", status_.c_str());
+  const bool split = !figures_.empty();
+  if (split) split_.begin_top("scenario");
+  else ImGui::BeginChild("scenario-text");
+  draw_story();
   ImGui::Separator();
   draw_checks();
   if (split) {
     split_.begin_bottom();
     figure_view_.draw("scenario-figures", figures_, library_.scenarios[current_].name + "#" + std::to_string(version_));
     split_.end();
+  } else {
+    ImGui::EndChild();
   }
   ImGui::EndChild();
 }
