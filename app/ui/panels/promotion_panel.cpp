@@ -398,7 +398,9 @@ void PromotionPanel::draw_grid() {
   // 23+ columns on a 1280-pixel screen: the grid uses a smaller font than the controls.
   constexpr float kGridFontScale = 0.8f;
   ImGui::SetWindowFontScale(kGridFontScale);
-  const float cell_w = ImGui::CalcTextSize("e4m3fnuz").x + 4;
+  // As wide as the widest header shown (ml_dtypes' "e4m3b11fnuz" is wider than the torch names).
+  float cell_w = ImGui::CalcTextSize("e4m3fnuz").x + 4;
+  for (int j : shown) cell_w = std::max(cell_w, ImGui::CalcTextSize(short_name(dtypes_[j]).c_str()).x + 4);
   // As tall as its rows (the pane below gets the rest), scrolling when the pane is shorter; the
   // pane takes up to its share of the height for them.
   split_.reserve(float(rows.size() + 1) * table_row_height() + ImGui::GetStyle().ScrollbarSize);
