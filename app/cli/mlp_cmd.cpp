@@ -44,7 +44,7 @@ int run_mlp_json(const nlohmann::json& j, const std::string& save, bool force, b
   if (!save.empty())
     if (const int status = write_output(save, force,
                                         [&](const std::string& dir) {
-                                          auto saved = save_figures({figure::mlp_figure(*r)}, dir);
+                                          auto saved = save_figures(figure::mlp_figures(*r), dir);
                                           if (saved) saved = save_json(dir, "result.json", experiment::to_json(*r));
                                           if (saved) saved = save_json(dir, "setup.json", experiment::to_json(*c));
                                           return saved;

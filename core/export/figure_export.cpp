@@ -364,16 +364,25 @@ void draw_bars(cairo_t* cr, const Figure& f, const Series& s, const Plot& p, dou
   }
 }
 
-// A line (solid or dashed) or points; a line's point with no drawable neighbour has no segment
+// Dashes for a bound, dots (round caps on dashes of length 0) for an estimate beside it.
+void set_line_pattern(cairo_t* cr, bool dashed, bool dotted, double fs) {
+  if (dotted) {
+    const double d[] = {0, 4 * fs};
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    cairo_set_dash(cr, d, 2, 0);
+  } else if (dashed) {
+    const double d[] = {6 * fs, 4 * fs};
+    cairo_set_dash(cr, d, 2, 0);
+  }
+}
+
+// A line (solid, dashed or dotted) or points; a line's point with no drawable neighbour has no segment
 // to show it (a bound that exists at one length of a dot sweep only): it gets a dot.
 void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Plot& p) {
   const double fs = p.fs;
   set_color(cr, s.color);
-  cairo_set_line_width(cr, 2 * fs);
-  if (s.dashed) {
-    const double d[] = {6 * fs, 4 * fs};
-    cairo_set_dash(cr, d, 2, 0);
-  }
+  cairo_set_line_width(cr, (s.width > 0 ? s.width : 2) * fs);
+  set_line_pattern(cr, s.dashed, s.dotted, fs);
   const size_t n = std::min(s.x.size(), s.y.size());
   auto drawable = [&](size_t i) {
     return i < n && std::isfinite(s.x[i]) && std::isfinite(s.y[i]) && (!f.x.log || s.x[i] > 0) &&
@@ -405,6 +414,7 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
   }
   if (s.kind == SeriesKind::Line) cairo_stroke(cr);
   cairo_set_dash(cr, nullptr, 0, 0);
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
   for (const auto& [px, py] : isolated) {
     cairo_arc(cr, px, py, 2.5 * fs, 0, 2 * M_PI);
     cairo_fill(cr);
@@ -441,7 +451,8 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
   const double lx = l.legend.left + 4 * fs;
   // Each swatch as its series is drawn: a bar's translucent fill and outline, a line's width, a
   // marker.
-  auto entry = [&](const std::string& label, const Color& c, bool dashed, bool box, double width, bool dot) {
+  auto entry = [&](const std::string& label, const Color& c, bool dashed, bool dotted, bool box, double width,
+                   bool dot) {
     if (label.empty()) return;
     cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
     cairo_rectangle(cr, lx - 4 * fs, ly - 8 * fs, lw - 4 * fs, 16 * fs);
@@ -461,14 +472,12 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
       cairo_fill(cr);
     } else {
       cairo_set_line_width(cr, (width > 0 ? width : 2) * fs);
-      if (dashed) {
-        const double d[] = {5 * fs, 3 * fs};
-        cairo_set_dash(cr, d, 2, 0);
-      }
+      set_line_pattern(cr, dashed, dotted, fs);
       cairo_move_to(cr, lx, ly);
       cairo_line_to(cr, lx + 18 * fs, ly);
       cairo_stroke(cr);
       cairo_set_dash(cr, nullptr, 0, 0);
+      cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
     }
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     // The box is held to 60% of the plot (plot_layout.cpp): a long label is fitted to it.
@@ -476,8 +485,8 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
     ly += 16 * fs;
   };
   for (const Series& s : f.series)
-    entry(s.label, s.color, s.dashed, s.kind == SeriesKind::Bars, s.width, s.kind == SeriesKind::Points);
-  for (const Annotation& a : f.annotations) entry(a.label, a.color, a.dashed, false, 0, false);
+    entry(s.label, s.color, s.dashed, s.dotted, s.kind == SeriesKind::Bars, s.width, s.kind == SeriesKind::Points);
+  for (const Annotation& a : f.annotations) entry(a.label, a.color, a.dashed, false, false, 0, false);
 }
 
 }  // namespace

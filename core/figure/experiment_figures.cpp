@@ -65,7 +65,7 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
   attr.subtitle = setup;
   attr.x.label = "|e| / max(|reference|, floor)";
   attr.x.log = true;
-  attr.y.label = "elements";
+  attr.y.label = "number of elements";
   attr.y.log = false;
   for (size_t i = 0; i < 4; ++i) {
     std::string label = parts[i]->name;
@@ -105,7 +105,7 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   bound.subtitle = setup + "; K = " + std::to_string(c.k);
   bound.x.label = "|Cacc - Rq| / (|A||B|)";
   bound.x.log = true;
-  bound.y.label = "elements";
+  bound.y.label = "number of elements";
   bound.y.log = false;
   std::string label = "measured";
   if (auto note = count_note(r.scaled_arithmetic); !note.empty()) label += " (" + note + ")";
@@ -131,7 +131,7 @@ Figure signed_figure(const MatmulResult& r, const std::string& setup) {
   sign.subtitle = setup;
   sign.x.label = "C - R";
   sign.x.log = false;
-  sign.y.label = "elements";
+  sign.y.label = "number of elements";
   sign.y.log = false;
   sign.series.push_back(bars("total", r.total.signed_error, palette(0)));
   return sign;
@@ -145,7 +145,7 @@ Figure ulp_figure(const MatmulResult& r, const std::string& setup) {
   ulp.subtitle = setup;
   ulp.x.label = "|e| / ulp(reference)";
   ulp.x.log = true;
-  ulp.y.label = "elements";
+  ulp.y.label = "number of elements";
   ulp.y.log = false;
   for (const auto& [part, color] : {std::pair{&r.total, palette(0)}, std::pair{&r.output, palette(3)}}) {
     std::string label = part->name;
@@ -194,6 +194,17 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
           heatmap_figure(r, setup)};
 }
 
+namespace {
+
+// Whether a sum's probabilistic estimate is sqrt(K) u (it rounds at each of its K additions),
+// or one over fewer rounding steps (blocked, pairwise and chunked sums).
+bool estimate_per_term(experiment::AccumKind kind) {
+  using experiment::AccumKind;
+  return kind == AccumKind::Sequential || kind == AccumKind::Blas || kind == AccumKind::Float64;
+}
+
+}  // namespace
+
 Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const experiment::DotSweepConfig& c) {
   Figure f;
   f.name = "error-vs-k";
@@ -207,51 +218,81 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   f.y.label = c.sum ? "max |e| / sum |a_k|" : "max |e| / sum |a_k b_k|";
   f.y.log = true;
   std::map<std::string, size_t> index;
+  std::vector<experiment::AccumKind> kinds;  // each model's, in index order
   bool zero = false, overflowed = false;
   for (const auto& r : rows) {
     const std::string model = experiment::describe(r.model);
     if (!index.count(model)) {
       const size_t i = index.size();
       index[model] = i;
+      kinds.push_back(r.model.kind);
       // Markers on the measurements too: a model whose neighbours are 0 or infinite (off a
       // log axis) still shows its point.
       Series measured{model, SeriesKind::Line, {}, {}, palette(i), false};
       Series points{"", SeriesKind::Points, {}, {}, palette(i), false};
-      Series bound{model + " bound", SeriesKind::Line, {}, {}, palette(i), true};
+      // The bound gamma_K dashed and the probabilistic estimate (sqrt(K) u for a sequential
+      // sum, Higham and Mary: where a typical error sits) dotted, in the model's colour; the
+      // legend names the colours and, once, the two patterns (four models' three lines each
+      // made a legend taller than the plot).
+      Series bound{"", SeriesKind::Line, {}, {}, palette(i), true};
+      Series estimate{"", SeriesKind::Line, {}, {}, palette(i), false};
+      estimate.dotted = true;
       f.series.push_back(measured);
       f.series.push_back(points);
       f.series.push_back(bound);
+      f.series.push_back(estimate);
     }
     const size_t i = index[model];
     // A length where every sum was NaN or Inf has no error to draw (NaN: a gap in the line).
     const bool compared = r.stats.count > 0;
-    for (size_t s : {3 * i, 3 * i + 1}) {
+    for (size_t s : {4 * i, 4 * i + 1}) {
       f.series[s].x.push_back(static_cast<double>(r.length));
       f.series[s].y.push_back(compared ? r.max_scaled : std::numeric_limits<double>::quiet_NaN());
     }
-    f.series[3 * i + 2].x.push_back(static_cast<double>(r.length));
-    f.series[3 * i + 2].y.push_back(r.bounds.deterministic);
+    f.series[4 * i + 2].x.push_back(static_cast<double>(r.length));
+    f.series[4 * i + 2].y.push_back(r.bounds.deterministic);
+    f.series[4 * i + 3].x.push_back(static_cast<double>(r.length));
+    f.series[4 * i + 3].y.push_back(r.bounds.probabilistic);
     zero |= compared && r.max_scaled == 0;
     overflowed |= r.stats.nan + r.stats.inf > 0;
   }
   // gamma_K exists only while K u < 1: a bound at some lengths only says where it ends, one at a
-  // single length is a marker (a one-point line draws nothing), and none leaves the legend.
-  for (size_t i = 0; i < index.size(); ++i) {
-    Series& b = f.series[3 * i + 2];
+  // single length is a marker (a one-point line draws nothing), and one at none says so.
+  bool any_bound = false, any_estimate = false, per_term = true;
+  for (const auto& [model, i] : index) {
+    // An estimate equal to the bound (compensated sums) or zero (exact integer sums) adds no line.
+    Series& e = f.series[4 * i + 3];
+    if (e.y == f.series[4 * i + 2].y || std::none_of(e.y.begin(), e.y.end(), [](double y) { return y > 0; })) {
+      e.x.clear();
+      e.y.clear();
+    }
+    if (!e.y.empty()) any_estimate = true, per_term &= estimate_per_term(kinds[i]);
+    Series& b = f.series[4 * i + 2];
     std::vector<double> at;
     for (size_t k = 0; k < b.x.size(); ++k)
       if (std::isfinite(b.y[k]) && b.y[k] > 0) at.push_back(b.x[k]);
+    any_bound |= !at.empty();
     if (at.size() == b.x.size()) continue;
     auto k_text = [](double k) { return std::to_string(static_cast<long long>(k)); };
     if (at.empty()) {
-      f.subtitle += "; " + b.label + ": none (K u >= 1 at every K)";
-      b.label.clear();
+      f.subtitle += "; " + model + ": no gamma_K (K u >= 1 at every K)";
     } else if (at.size() == 1) {
       b.kind = SeriesKind::Points;
-      b.label += " (only at K = " + k_text(at.front()) + "; K u >= 1 beyond)";
+      f.subtitle += "; " + model + ": gamma_K only at K = " + k_text(at.front()) + " (K u >= 1 beyond)";
     } else {
-      b.label += " (to K = " + k_text(at.back()) + "; K u >= 1 beyond)";
+      f.subtitle += "; " + model + ": gamma_K to K = " + k_text(at.back()) + " (K u >= 1 beyond)";
     }
+  }
+  const Color key{0.35, 0.35, 0.35, 1};
+  if (any_bound) f.series.push_back({"worst-case bound gamma_K (dashed)", SeriesKind::Line, {}, {}, key, true});
+  if (any_estimate) {
+    f.series.push_back({per_term ? "estimate sqrt(K) u (dotted)" : "estimate sqrt(n) u, n rounding steps (dotted)",
+                        SeriesKind::Line,
+                        {},
+                        {},
+                        key,
+                        false});
+    f.series.back().dotted = true;
   }
   if (zero) f.subtitle += "; an error of exactly 0 has no place on the log axis";
   if (overflowed) f.subtitle += "; NaN or Inf sums are left out (the table counts them)";
@@ -308,7 +349,7 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   err.subtitle = setup;
   err.x.label = "|e| / max(|x|, floor)";
   err.x.log = true;
-  err.y.label = "values";
+  err.y.label = "number of values";
   err.y.log = false;
   std::string label = "round trip";
   if (auto note = count_note(r.relative); !note.empty()) label += " (" + note + ")";
@@ -322,7 +363,7 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   range.subtitle = setup + " (before any scaling)";
   range.x.label = "|x|";
   range.x.log = true;
-  range.y.label = "values";
+  range.y.label = "number of values";
   range.y.log = false;
   range.series.push_back(bars("|x|", r.magnitudes, palette(2)));
   if (f) {
@@ -375,6 +416,30 @@ Figure mlp_figure(const experiment::MlpResult& r) {
   return f;
 }
 
+Figure mlp_rms_figure(const experiment::MlpResult& r) {
+  const auto& c = r.config;
+  Figure f;
+  f.name = "rms-vs-layer";
+  f.title = "How large the activations are through the layers";
+  f.subtitle = "the float64 network's outputs of each layer; " + std::to_string(c.layers) + " layers of width " +
+               std::to_string(c.layer.k) + ", " + std::string(experiment::activation_name(c.activation));
+  f.x.label = "layer";
+  f.x.log = false;
+  f.y.label = "RMS of the layer's outputs (float64 network)";
+  f.y.log = true;
+  Series rms{"reference RMS", SeriesKind::Line, {}, {}, palette(3), false};
+  for (const auto& l : r.layers) rms.x.push_back(l.layer), rms.y.push_back(l.reference_rms);
+  Series pts = rms;
+  pts.kind = SeriesKind::Points;
+  pts.label.clear();
+  f.series = {rms, pts};
+  f.x.min = 0.5;
+  f.x.max = c.layers + 0.5;
+  return f;
+}
+
+std::vector<Figure> mlp_figures(const experiment::MlpResult& r) { return {mlp_figure(r), mlp_rms_figure(r)}; }
+
 }  // namespace pl::figure
 
 namespace pl::figure {
@@ -401,7 +466,7 @@ Figure framework_fixes_figure(const experiment::FrameworkRun& f) {
 }
 
 std::vector<Figure> experiment_figures(const experiment::ExperimentRun& run) {
-  if (run.mlp) return {mlp_figure(*run.mlp)};
+  if (run.mlp) return mlp_figures(*run.mlp);
   if (run.dot_config) return {dot_sweep_figure(run.dot_rows, *run.dot_config)};
   if (run.roundtrip) return roundtrip_figures(*run.roundtrip);
   if (run.throughput) return throughput_run_figures(*run.throughput);

@@ -29,6 +29,10 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
 // error-vs-layer: the network's normwise relative error after each layer (against the
 // float64 network) and each layer's own error (against its exact product), log y.
 Figure mlp_figure(const experiment::MlpResult& r);
+// The float64 network's activation RMS by layer: whether the layers shrink or grow what they pass on.
+Figure mlp_rms_figure(const experiment::MlpResult& r);
+// Both, as the window and `mlp --save` show them.
+std::vector<Figure> mlp_figures(const experiment::MlpResult& r);
 
 // roundtrip-error: |e| / |x| of an array's round trip through a dtype and recipe, with the
 // format's unit roundoff; roundtrip-range: where the data's magnitudes lie against the format's

@@ -33,6 +33,8 @@ struct Series {
   double width = 0;  // a line's or outline's width at text scale 1; 0: the kind's own (2)
   // Points: a name beside each marker (a scan's candidates on its frontier plot); empty: none.
   std::vector<std::string> point_labels = {};
+  // A dotted line: a second reference beside a dashed one (an estimate beside a bound).
+  bool dotted = false;
 };
 
 enum class AnnotationKind : uint8_t { VerticalLine, HorizontalLine };

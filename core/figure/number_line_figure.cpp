@@ -47,8 +47,9 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
     const double right = std::max(values.x.back(), chosen.x.empty() ? values.x.back() : chosen.x.back()) + 1;
     const double lo = n.interval->lo.unbounded ? left : position(n.interval->lo.value);
     const double hi = n.interval->hi.unbounded ? right : position(n.interval->hi.value);
-    fig.series.push_back(
-        {"rounding interval " + interval_approx, SeriesKind::Line, {lo, hi}, {-0.35, -0.35}, palette(2), false});
+    // Its ends are in the subtitle: in the legend they made the box wide enough to cover the
+    // values on the right of the line.
+    fig.series.push_back({"rounding interval", SeriesKind::Line, {lo, hi}, {-0.35, -0.35}, palette(2), false});
     for (double end : {lo, hi})
       fig.series.push_back({"", SeriesKind::Line, {end, end}, {-0.5, -0.2}, palette(2), false});
   }

@@ -4,6 +4,7 @@
 // histogram), the plots are not blank, and unwritable paths are errors.
 #include <cairo.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -128,23 +129,40 @@ TEST(Figures, MatmulFiguresExportToEveryFormat) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(Figures, DotSweepFigureHasAMeasuredLineWithMarkersAndABoundLinePerModel) {
+// Each model: its measured line with markers, its bound gamma_K dashed and its probabilistic
+// estimate sqrt(K) u dotted, in its colour (the scenario that compares the error with both named
+// a sqrt(K) u the figure did not draw). The legend names the models, and the two patterns once.
+TEST(Figures, DotSweepFigureHasAMeasuredLineABoundAndAnEstimatePerModel) {
   experiment::DotSweepConfig c;
   c.lengths = {16, 256};
   c.trials = 4;
   c.models = {*experiment::parse_accumulation("f16:sequential"), *experiment::parse_accumulation("f32:kahan")};
   const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
-  ASSERT_EQ(f.series.size(), 6u);
+  ASSERT_EQ(f.series.size(), 10u);
   EXPECT_EQ(f.series[0].x, (std::vector<double>{16, 256}));
+  EXPECT_EQ(f.series[0].label, "f16 sequential rne");
   EXPECT_EQ(f.series[1].kind, SeriesKind::Points);
   EXPECT_EQ(f.series[1].y, f.series[0].y);
   EXPECT_TRUE(f.series[2].dashed);
+  EXPECT_TRUE(f.series[3].dotted);
+  EXPECT_EQ(f.series[3].y, (std::vector<double>{4 * std::ldexp(1.0, -11), 16 * std::ldexp(1.0, -11)}));
+  EXPECT_EQ(f.series[3].color.r, f.series[0].color.r);
+  EXPECT_EQ(f.series[3].color.b, f.series[0].color.b);
+  EXPECT_TRUE(f.series[7].y.empty());  // Kahan's estimate is its bound: no second line
+  // The key: the patterns, once, with no data.
+  EXPECT_EQ(f.series[8].label, "worst-case bound gamma_K (dashed)");
+  EXPECT_TRUE(f.series[8].dashed && f.series[8].x.empty());
+  EXPECT_EQ(f.series[9].label, "estimate sqrt(K) u (dotted)");
+  EXPECT_TRUE(f.series[9].dotted && f.series[9].x.empty());
+  size_t labelled = 0;
+  for (const Series& s : f.series) labelled += !s.label.empty();
+  EXPECT_EQ(labelled, 4u);  // two models, two patterns
   EXPECT_TRUE(f.x.log && f.y.log);
 }
 
 // gamma_K exists while K u < 1: float16's bound at K = 1024 only, of 1024 and 4096, was a
 // one-point line that drew nothing beside its legend entry; bfloat16's at neither, an entry with
-// no mark at all.
+// no mark at all. Each is a marker or nothing, and the subtitle says where it ends.
 TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
   experiment::DotSweepConfig c;
   c.lengths = {1024, 4096};
@@ -152,13 +170,13 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
   c.models = {*experiment::parse_accumulation("f16:sequential"), *experiment::parse_accumulation("bf16:sequential"),
               *experiment::parse_accumulation("f32:sequential")};
   const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
-  ASSERT_EQ(f.series.size(), 9u);
+  ASSERT_EQ(f.series.size(), 14u);
   EXPECT_EQ(f.series[2].kind, SeriesKind::Points);
-  EXPECT_EQ(f.series[2].label, "f16 sequential rne bound (only at K = 1024; K u >= 1 beyond)");
-  EXPECT_EQ(f.series[5].label, "");  // no bound at any K: out of the legend, said in the subtitle
-  EXPECT_NE(f.subtitle.find("bf16 sequential rne bound: none (K u >= 1 at every K)"), std::string::npos) << f.subtitle;
-  EXPECT_EQ(f.series[8].kind, SeriesKind::Line);  // float32's exists at both
-  EXPECT_EQ(f.series[8].label, "f32 sequential rne bound");
+  EXPECT_NE(f.subtitle.find("f16 sequential rne: gamma_K only at K = 1024 (K u >= 1 beyond)"), std::string::npos)
+      << f.subtitle;
+  EXPECT_NE(f.subtitle.find("bf16 sequential rne: no gamma_K (K u >= 1 at every K)"), std::string::npos) << f.subtitle;
+  EXPECT_EQ(f.series[10].kind, SeriesKind::Line);  // float32's exists at both
+  EXPECT_EQ(f.subtitle.find("f32 sequential rne:"), std::string::npos) << f.subtitle;
 }
 
 // A sum's normaliser is sum |a_k| (every b_k is 1): its axis said sum |a_k b_k|.
@@ -462,6 +480,13 @@ TEST(Figures, MlpFigureFollowsTheLayers) {
     EXPECT_LT(l.network.normwise_rel, 0.05);
   }
   EXPECT_EQ(f.subtitle.find("NaN or Inf"), std::string::npos);
+  // Beside it, the reference's activation RMS by layer (the scenario that told the reader to look
+  // at it had no figure of it).
+  const auto both = mlp_figures(*r);
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[1].name, "rms-vs-layer");
+  ASSERT_EQ(both[1].series[0].y.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(both[1].series[0].y[i], r->layers[i].reference_rms);
 }
 
 TEST(Figures, AnMlpWhoseOutputsOverflowShowsNoErrorOfZero) {
