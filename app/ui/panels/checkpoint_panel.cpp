@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app/ui/shell/theme.h"
+#include "app/ui/widgets/wrapped_text.h"
 #include "core/experiment/scan/checkpoint_scan.h"
 #include "core/experiment/scan/scan_spec.h"
 #include "core/experiment/spec/sweep_json.h"
@@ -321,13 +322,13 @@ void CheckpointPanel::draw_content() {
   split_.begin_top("checkpoint", 9, 14);  // the controls and a few of the table's rows at any size
   draw_controls();
   if (worker_.running()) draw_progress();
-  if (!error_.empty()) ImGui::TextWrapped("%s", error_.c_str());
+  if (!error_.empty()) wrapped_text(error_);
   if (!result_) {
     if (!worker_.running() && error_.empty())
-      ImGui::TextWrapped(
+      wrapped_text(printf_text(
           "Open a model's safetensors to see every weight under every candidate format (SQNR per tensor, a layers x "
           "candidates heat map) and a mixed-precision plan within a bit budget. precision-lab scan does the same "
-          "from the command line.");
+          "from the command line."));
     split_.begin_bottom();
     split_.end();
     return;

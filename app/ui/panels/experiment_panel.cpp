@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/ui/shell/theme.h"
+#include "app/ui/widgets/wrapped_text.h"
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
 #include "core/export/result_folder.h"
@@ -184,7 +185,7 @@ void ExperimentPanel::draw_progress() {
   const double progress = worker_.running() ? worker_.progress() : other_worker_.progress();
   ImGui::ProgressBar(static_cast<float>(progress), {-1, 0}, "computing...");
   if (other_worker_.running())
-    if (const std::string work = estimate_->get(); !work.empty()) ImGui::TextWrapped("%s", work.c_str());
+    if (const std::string work = estimate_->get(); !work.empty()) wrapped_text(work);
 }
 
 void ExperimentPanel::draw_setup() {
@@ -200,7 +201,7 @@ void ExperimentPanel::draw_setup() {
   ImGui::SameLine();
   if (ImGui::Button("Export all (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false)))
     status_ = export_all();
-  ImGui::TextWrapped("%s", status_.c_str());
+  wrapped_text(status_);
 }
 
 void ExperimentPanel::draw_content() {
@@ -227,7 +228,7 @@ void ExperimentPanel::draw_content() {
   } else if (worker_.running() || other_worker_.running() || dirty_) {
     draw_progress();
   } else if (status_.starts_with(kNotStarted)) {
-    ImGui::TextWrapped("%s", status_.c_str());  // the setup column, where it shows, is hidden
+    wrapped_text(status_);  // the setup column, where it shows, is hidden
   }
   if (setup_.place_pending_drops()) mark_changed();  // when the setup column is hidden
   ImGui::BeginChild("results", ImVec2(0, 0), false);

@@ -124,8 +124,10 @@ void FormatsPanel::draw_value_table() {
   const float rows = float(results_.size() + 1);
   if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, table_height(rows, table_row_height() + 1)))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
+  // The value, its errors and the flags before the bits: float64's 64 bits in presentation mode's
+  // large type pushed every column after them past the edge at 1280 px.
   for (const char* h :
-       {"format", "bits (sign | exponent | mantissa)", "value", "abs error", "rel error", "error (ulps)", "flags"})
+       {"format", "value", "abs error", "rel error", "error (ulps)", "flags", "bits (sign | exponent | mantissa)"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < results_.size(); ++i) {
@@ -136,9 +138,6 @@ void FormatsPanel::draw_value_table() {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(formats_[i].name.c_str());
     format_tooltip(formats_[i]);
-    ImGui::TableNextColumn();
-    bits_coloured(formats_[i].format, r.result.code);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.result.bits_hex.c_str());
     ImGui::TableNextColumn();
     // The stored value itself (10 significant digits), not the shortest decimal that reads back
     // to it: students should see that float16's "0.1" is 0.0999755859375.
@@ -162,6 +161,9 @@ void FormatsPanel::draw_value_table() {
     }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(flags_short(r.flags).c_str());
+    ImGui::TableNextColumn();
+    bits_coloured(formats_[i].format, r.result.code);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.result.bits_hex.c_str());
   }
   ImGui::EndTable();
 }

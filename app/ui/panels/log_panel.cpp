@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "app/ui/widgets/wrapped_text.h"
+
 namespace pl::ui {
 
 void LogPanel::draw_content() {
@@ -34,7 +36,7 @@ void LogPanel::draw_content() {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(e.source.c_str());
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", e.text.c_str());
+      wrapped_text(e.text);
     }
     ImGui::EndTable();
   }

@@ -17,6 +17,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include "app/ui/widgets/wrapped_text.h"
 #include "core/dtype/format_lookup.h"
 #include "core/promote/py_value.h"
 #include "core/promote/torch_engine.h"
@@ -502,17 +503,14 @@ void PromotionPanel::draw_selection() {
     log_.add("promotion", line);
     logged_ = line;
   }
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextColored(o.ok() ? ImVec4(0.6f, 0.85f, 1.0f, 1) : ImVec4(1.0f, 0.55f, 0.4f, 1), "%s",
-                     outcome_line(e, o).c_str());
-  ImGui::TextDisabled("%s", o.rule.c_str());
+  wrapped_text_colored(o.ok() ? ImVec4(0.6f, 0.85f, 1.0f, 1) : ImVec4(1.0f, 0.55f, 0.4f, 1), outcome_line(e, o));
+  wrapped_text_disabled(o.rule);
   draw_matmul_precision(e, q, o);
   if (compare_) {
     const Outcome& other = other_grid_.cells[selected_a_ * int(dtypes_.size()) + selected_b_];
-    ImGui::Text("compared setting: %s", outcome_line(engine(other_), other).c_str());
-    ImGui::TextDisabled("%s", other.rule.c_str());
+    wrapped_text("compared setting: " + outcome_line(engine(other_), other));
+    wrapped_text_disabled(other.rule);
   }
-  ImGui::PopTextWrapPos();
   if (run_pair_) {
     // The experiment takes float dtypes and the 8-bit integers as operands.
     // The experiment's operands share one device: a pair on two devices runs once a fix moves one.

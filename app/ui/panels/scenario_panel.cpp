@@ -8,6 +8,7 @@
 
 #include "app/ui/shell/theme.h"
 #include "app/ui/widgets/flow_layout.h"
+#include "app/ui/widgets/wrapped_text.h"
 #include "core/export/export_dir.h"
 #include "core/export/result_folder.h"
 #include "core/figure/experiment_figures.h"
@@ -112,10 +113,12 @@ void ScenarioPanel::collect() {
   for (size_t i = 0; i < shown_->evidence.size(); ++i) {
     const auto& e = shown_->evidence[i];
     if (!e.run) continue;
-    for (auto f : figure::experiment_figures(*e.run)) {
-      // One tab per figure, named by what it shows; the evidence's number only where two share
-      // a name (its label is the figure's subtitle and the tab's tooltip).
-      f.tab = figure_tab_text(f) + (made[f.name] > 1 ? " (" + std::to_string(i + 1) + ")" : "");
+    const std::vector<figure::Figure> made_here = figure::experiment_figures(*e.run);
+    for (auto f : made_here) {
+      // One tab per figure, named by what it shows; where two runs make a figure of the same
+      // name, by the run ("1.001 in bfloat16"), with the figure's kind when the run makes several.
+      if (made[f.name] > 1) f.tab = made_here.size() == 1 ? e.label : figure_tab_text(f) + ": " + e.label;
+      else f.tab = figure_tab_text(f);
       f.name = std::to_string(i + 1) + ": " + f.name;
       f.subtitle = e.label + (f.subtitle.empty() ? "" : " -- " + f.subtitle);
       figures_.push_back(std::move(f));
@@ -163,10 +166,10 @@ void ScenarioPanel::draw_list() {
 void ScenarioPanel::draw_story() {
   const scenario::Scenario& s = library_.scenarios[current_];
   ImGui::SetWindowFontScale(1.35f);
-  ImGui::TextWrapped("%zu/%zu  %s", current_ + 1, library_.scenarios.size(), s.title.c_str());
+  wrapped_text(printf_text("%zu/%zu  %s", current_ + 1, library_.scenarios.size(), s.title.c_str()));
   ImGui::SetWindowFontScale(1.0f);
   ImGui::Spacing();
-  ImGui::TextWrapped("%s", s.story.c_str());
+  wrapped_text(s.story);
   if (!s.look_at.empty()) {
     ImGui::Spacing();
     if (s.look_at_figure && !figures_.empty()) {  // a link: the figure it points to comes forward
@@ -179,7 +182,7 @@ void ScenarioPanel::draw_story() {
       ImGui::TextColored(ImVec4(0.95f, 0.80f, 0.35f, 1), "Look at:");
     }
     ImGui::SameLine();
-    ImGui::TextWrapped("%s", s.look_at.c_str());
+    wrapped_text(s.look_at);
   }
   // The panels the look-at names, each a link that opens it in the state the text means.
   for (size_t i = 0; i < s.look_at_panels.size() && open_link_; ++i) {
@@ -204,17 +207,17 @@ void ScenarioPanel::draw_checks() {
   for (const auto& c : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", c.label.c_str());
+    wrapped_text(c.label);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\nBacked by: %s", c.id.c_str(), c.backing.c_str());
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", c.expected.c_str());
+    wrapped_text(c.expected);
     if (!c.sources.empty() && ImGui::IsItemHovered()) {
       std::string from = "read from the evidence's result.json:";
       for (const std::string& s : c.sources) from.append("\n  ").append(s);
       ImGui::SetTooltip("%s", from.c_str());
     }
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", c.observed.empty() ? c.note.c_str() : c.observed.c_str());
+    wrapped_text(c.observed.empty() ? c.note : c.observed);
     ImGui::TableNextColumn();
     ImGui::TextColored(c.passed ? kPass : kFail, "%s", c.passed ? "pass" : "FAIL");
   }
@@ -230,8 +233,8 @@ void ScenarioPanel::draw_content() {
   collect();
   if (auto r = export_.take()) status_ = *r;
   if (library_.scenarios.empty()) {
-    ImGui::TextWrapped("No scenarios found: looked in %s/scenarios and %s/scenarios.",
-                       assets_dir().empty() ? "(no assets folder)" : assets_dir().c_str(), config_dir().c_str());
+    wrapped_text(printf_text("No scenarios found: looked in %s/scenarios and %s/scenarios.",
+                             assets_dir().empty() ? "(no assets folder)" : assets_dir().c_str(), config_dir().c_str()));
     return;
   }
   if (!started_) start_run();
@@ -283,9 +286,11 @@ void ScenarioPanel::draw_content() {
     if (ImGui::Button("Export slides")) status_ = export_set();
   }
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", status_.c_str());
+  wrapped_text(status_);
   const bool split = !figures_.empty();
-  if (split) split_.begin_top("scenario");
+  // In presentation mode the story is what the class reads: the figure keeps fewer lines of the
+  // large type (18 of them, 72% of the height, left the story four lines at 1280x800).
+  if (split) split_.begin_top("scenario", 3, presenting ? 14 : 18);
   else ImGui::BeginChild("scenario-text");
   draw_story();
   ImGui::Separator();
@@ -295,6 +300,7 @@ void ScenarioPanel::draw_content() {
     figure_view_.draw("scenario-figures", figures_, library_.scenarios[current_].name + "#" + std::to_string(version_));
     split_.end();
   } else {
+    mark_more_below();
     ImGui::EndChild();
   }
   ImGui::EndChild();

@@ -140,13 +140,27 @@ std::string ThroughputPanel::export_figures() {
 void ThroughputPanel::draw_controls() {
   if (auto done = export_.take()) export_status_ = *done;
   bool restart = false;
-  ImGui::TextUnformatted("dtypes:");
-  for (auto& c : choices_) {
-    const std::string label(pl::name(c.dtype));
-    same_line_if_fits(checkbox_width(label.c_str()));
-    restart |= ImGui::Checkbox(label.c_str(), &c.on);
-  }
   const float size_width = ImGui::GetFontSize() * 4.5f;
+  if (presentation_mode()) {
+    // In presentation mode's large type the row of checkboxes took two lines of the table's
+    // room: the dtypes are a list that drops down, its preview naming those timed.
+    std::string shown;
+    for (const auto& c : choices_)
+      if (c.on) shown += (shown.empty() ? "" : ", ") + std::string(pl::name(c.dtype));
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+    if (ImGui::BeginCombo("dtypes", shown.empty() ? "none" : shown.c_str())) {
+      for (auto& c : choices_) restart |= ImGui::Checkbox(std::string(pl::name(c.dtype)).c_str(), &c.on);
+      ImGui::EndCombo();
+    }
+    same_line_if_fits(labelled_width(size_width, "n (n x n x n)"));
+  } else {
+    ImGui::TextUnformatted("dtypes:");
+    for (auto& c : choices_) {
+      const std::string label(pl::name(c.dtype));
+      same_line_if_fits(checkbox_width(label.c_str()));
+      restart |= ImGui::Checkbox(label.c_str(), &c.on);
+    }
+  }
   ImGui::SetNextItemWidth(size_width);
   restart |= ImGui::Combo("n (n x n x n)", &size_index_, kSizeNames, IM_ARRAYSIZE(kSizeNames));
   const float device_width = ImGui::GetFontSize() * 14;
@@ -329,7 +343,10 @@ void ThroughputPanel::draw_content() {
     drawn_version_ = v;
     drawn_at_ = now;
   }
-  split_.begin_top("throughput");
+  // In presentation mode the pane keeps room for the controls' lines of large type, the table's
+  // header and its first rows (at 1280x800 the figure's share left the header a sliver), and
+  // leaves the figure room for its legend beside the plot.
+  split_.begin_top("throughput", presenting ? 6 : 3, presenting ? 10 : 18, presenting ? 0.36f : 1.0f);
   if (presenting) draw_controls();
   draw_table(shown_history_);
   if (presenting) draw_method_note();

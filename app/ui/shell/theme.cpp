@@ -3,12 +3,14 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "app/ui/shell/fonts.h"
 
 namespace pl::ui {
 namespace {
 
-float g_figure_scale = 1.0f;  // mirrors the theme, like ImGui's own style (one window per process)
+float g_ui_scale = 1.0f;  // mirrors the theme, like ImGui's own style (one window per process)
 bool g_presentation = false;
 
 void high_contrast(ImGuiStyle& s) {
@@ -36,7 +38,7 @@ const char* apply_theme(bool presentation, float dpi_scale) {
   const float scale = dpi_scale * (presentation ? kPresentationScale : 1.0f);
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
-  g_figure_scale = (presentation ? kPresentationFigureTextScale : kFigureTextScale) * scale;
+  g_ui_scale = scale;
   g_presentation = presentation;
   const char* font = load_fonts(kBaseFontPixels * scale);
   // A running renderer holds the old atlas as a texture: replace it. (Before it starts, its
@@ -48,7 +50,16 @@ const char* apply_theme(bool presentation, float dpi_scale) {
   return font;
 }
 
-float figure_font_scale() { return g_figure_scale; }
+float figure_font_scale(int width, int height) { return figure_text_scale(g_presentation, g_ui_scale, width, height); }
+
+float figure_text_scale(bool presentation, float ui_scale, int width, int height) {
+  if (!presentation) return kFigureTextScale * ui_scale;
+  // The pane's size in lines of the UI's text (its width counted at a figure's usual aspect).
+  const float lines =
+      std::min(static_cast<float>(height), 0.6f * static_cast<float>(width)) / (kBaseFontPixels * ui_scale);
+  const float t = std::clamp((lines - kCompactFigureLines) / (kRoomyFigureLines - kCompactFigureLines), 0.0f, 1.0f);
+  return (kPresentationFigureTextScale + t * (kFigureTextScale - kPresentationFigureTextScale)) * ui_scale;
+}
 bool presentation_mode() { return g_presentation; }
 
 }  // namespace pl::ui

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "app/ui/shell/theme.h"
+#include "app/ui/widgets/wrapped_text.h"
 #include "core/figure/experiment_figures.h"
 
 namespace pl::ui {
@@ -52,15 +53,13 @@ void ErrorView::show_result() {
 void ErrorView::draw_framework() {
   const FrameworkRun& f = *run_->framework;
   if (!run_->raised()) {
-    ImGui::TextWrapped("%s: %s -> %s (%s); the output dtype follows it.", f.engine.c_str(), f.call.c_str(),
-                       std::string(pl::name(*f.as_written.result)).c_str(), f.as_written.rule.c_str());
+    wrapped_text(printf_text("%s: %s -> %s (%s); the output dtype follows it.", f.engine.c_str(), f.call.c_str(),
+                             std::string(pl::name(*f.as_written.result)).c_str(), f.as_written.rule.c_str()));
     return;
   }
   ImGui::Text("%s: %s", f.engine.c_str(), f.call.c_str());
   ImGui::SetWindowFontScale(1.25f);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextColored({1.0f, 0.5f, 0.38f, 1}, "%s: %s", f.as_written.error_type.c_str(), f.as_written.message.c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text_colored({1.0f, 0.5f, 0.38f, 1}, f.as_written.error_type + ": " + f.as_written.message);
   ImGui::SetWindowFontScale(1.0f);
   ImGui::TextDisabled("%s", f.as_written.rule.c_str());
   ImGui::TextUnformatted(
@@ -110,7 +109,7 @@ void ErrorView::draw_stats(const MatmulResult& r) {
   const std::string on_short = on.substr(0, std::min(on.find(" ("), on.find(',')));
   const std::string& how = r.product_method;
   const std::string how_short = how.substr(0, how.find(" ("));  // "f32 OpenBLAS sgemm", its build string apart
-  ImGui::TextWrapped("%s   on: %s%s", how_short.c_str(), on_short.c_str(), device_time);
+  wrapped_text(printf_text("%s   on: %s%s", how_short.c_str(), on_short.c_str(), device_time));
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("products: %s\non: %s%s\nreference: %s\nstatistics: %s", r.product_method.c_str(), on.c_str(),
                       device_time, r.reference_method.c_str(), r.analysis_backend.c_str());

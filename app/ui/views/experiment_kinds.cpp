@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "app/ui/widgets/wrapped_text.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/experiment/spec/train_json.h"
 #include "core/util/join.h"
@@ -199,7 +200,7 @@ Expected<ExperimentRun> run_other_kind(const nlohmann::json& file, bool asked,
 }
 
 void draw_mlp_table(const MlpResult& r) {
-  ImGui::TextWrapped("products: %s   on: %s", r.product_method.c_str(), r.product_backend.c_str());
+  wrapped_text(printf_text("products: %s   on: %s", r.product_method.c_str(), r.product_backend.c_str()));
   if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", r.backend_note.c_str());
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_ScrollY;
@@ -266,19 +267,19 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
   }
   ImGui::EndTable();
   for (const auto& [what, note] : where_ran(rows)) {
-    ImGui::TextWrapped("%s", what.c_str());
+    wrapped_text(what);
     if (note.empty()) continue;
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1));
-    ImGui::TextWrapped("note: %s", note.c_str());
+    wrapped_text(printf_text("note: %s", note.c_str()));
     ImGui::PopStyleColor();
   }
 }
 
 void draw_cast_table(const RoundtripResult& r) {
   const ErrorStats& s = r.stats;
-  ImGui::TextWrapped("%s, %s, %s: %zu x %zu values; elements rounded on %s", std::string(name(r.config.dtype)).c_str(),
-                     scaling_spec(r.config.scaling).c_str(), rounding_name(r.config.cast.rounding), r.config.rows,
-                     r.config.cols, r.ran_on.c_str());
+  wrapped_text(printf_text("%s, %s, %s: %zu x %zu values; elements rounded on %s",
+                           std::string(name(r.config.dtype)).c_str(), scaling_spec(r.config.scaling).c_str(),
+                           rounding_name(r.config.cast.rounding), r.config.rows, r.config.cols, r.ran_on.c_str()));
   if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "note: %s", r.backend_note.c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
   if (!ImGui::BeginTable("cast", 8, flags)) return;
@@ -306,10 +307,10 @@ void draw_cast_table(const RoundtripResult& r) {
 
 void draw_train_table(const TrainResult& r) {
   const TrainConfig& c = r.config;
-  ImGui::TextWrapped(
-      "%zu samples x %zu features, %zu steps at learning rate %g, noise %g; best loss %.4g "
-      "(float64 least squares)",
-      c.samples, c.features, c.steps, c.learning_rate, c.noise, r.best_loss);
+  wrapped_text(
+      printf_text("%zu samples x %zu features, %zu steps at learning rate %g, noise %g; best loss %.4g "
+                  "(float64 least squares)",
+                  c.samples, c.features, c.steps, c.learning_rate, c.noise, r.best_loss));
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
   if (!ImGui::BeginTable("train", 5, flags)) return;
   for (const char* h : {"model", "final loss", "final / best", "updates lost, last step", "every update lost from"})

@@ -1,6 +1,7 @@
 #include "app/ui/views/figure_view.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -64,7 +65,15 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
     status_ = *done;
     if (log_) log_->add(source_, status_);
   }
-  if (ImGui::BeginTabBar(id)) {
+  // Tabs keep their names and scroll when there are more than fit, with a list of them all: a
+  // scenario's twenty runs squeezed every tab to "hist...".
+  const ImGuiTabBarFlags tab_flags =
+      ImGuiTabBarFlags_FittingPolicyScroll | (figures.size() > 3 ? ImGuiTabBarFlags_TabListPopupButton : 0);
+  // (ImGui 1.86 counts scrolled-away tabs in the window's content width, which would give the
+  // pane a sideways scroll range it has no bar for: the width is kept as it was.)
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float content_right = window->DC.CursorMaxPos.x;
+  if (ImGui::BeginTabBar(id, tab_flags)) {
     for (size_t i = 0; i < figures.size(); ++i) {
       ImGuiTabItemFlags flags = 0;
       if (!requested_figure().empty() && figures[i].name == requested_figure()) {
@@ -83,6 +92,7 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
     }
     ImGui::EndTabBar();
   }
+  window->DC.CursorMaxPos.x = content_right;
   if (chosen_ >= static_cast<int>(figures.size())) return;
   const figure::Figure& f = figures[chosen_];
   figure::View& v = views_[f.name];
@@ -99,7 +109,7 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
     shown_key_ = key;
   }
   if (!wanted.empty()) export_shown(v, wanted, w, h);
-  const float fs = figure_font_scale();
+  const float fs = figure_font_scale(w, h);
   if (!texture_.update(shown_, key, w, h, fs)) return;
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton(id, ImVec2(static_cast<float>(w), static_cast<float>(h)));
@@ -215,7 +225,7 @@ std::vector<figure::FileType> FigureView::draw_controls(const figure::Figure& f,
 void FigureView::handle_mouse(figure::View& v, const figure::PlotLayout& l, float x, float y, int width, int height) {
   if (!ImGui::IsItemHovered() && !ImGui::IsItemActive()) return;
   const ImGuiIO& io = ImGui::GetIO();
-  const float fs = figure_font_scale();
+  const float fs = figure_font_scale(width, height);
   const double px = io.MousePos.x - x, py = io.MousePos.y - y;
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2)) {
     const ImVec2 d = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 2);
@@ -244,7 +254,7 @@ void FigureView::export_shown(const figure::View& v, std::vector<figure::FileTyp
   figure::ExportOptions o;
   o.width = width;
   o.height = height;
-  o.font_scale = figure_font_scale();
+  o.font_scale = figure_font_scale(width, height);
   o.scale = png_scale_ + 1;
   std::string how = v.zoomed() ? "zoomed" : "";
   for (const auto& [on, what] :

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include "app/ui/widgets/wrapped_text.h"
 #include "core/backend/backend.h"
 
 namespace pl::ui {
@@ -65,9 +66,9 @@ void ProbeView::draw(BackendChoice backend) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%s)", r.model_note.c_str());
   }
-  ImGui::TextWrapped("%s (%s), %s x %s%s: %s", r.device.c_str(), r.backend.c_str(), std::string(name(r.input)).c_str(),
-                     std::string(name(r.input)).c_str(), r.fast_accumulation ? ", fast accumulation" : "",
-                     r.method.c_str());
+  wrapped_text(printf_text("%s (%s), %s x %s%s: %s", r.device.c_str(), r.backend.c_str(),
+                           std::string(name(r.input)).c_str(), std::string(name(r.input)).c_str(),
+                           r.fast_accumulation ? ", fast accumulation" : "", r.method.c_str()));
   if (ImGui::BeginTable("probe", 2,
                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("question");

@@ -10,6 +10,7 @@
 
 #include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/value_controls.h"
+#include "app/ui/widgets/wrapped_text.h"
 #include "core/accumulate/accumulation_spec.h"
 #include "core/dtype/custom_dtype.h"
 #include "core/dtype/format_lookup.h"
@@ -493,7 +494,7 @@ bool SetupView::draw_device() {
   const experiment::GemmShape shape = sweep ? experiment::GemmShape{1, 1, c.k} : experiment::GemmShape{c.m, c.n, c.k};
   if (const std::string where = backend_.where({shape, c.input, c.weight, c.accumulate, c.fast_accumulation});
       !where.empty())
-    ImGui::TextWrapped("%s", where.c_str());
+    wrapped_text(where);
   return changed;
 }
 

@@ -22,7 +22,29 @@ float content_height() {
 
 }  // namespace
 
-void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_lines) {
+// A pane whose content goes on below its edge fades out over its last line and says so: a line
+// cut through at the edge, with the scrollbar the only other sign, read as the end of the text
+// in presentation mode.
+void mark_more_below() {
+  const float hidden = ImGui::GetScrollMaxY() - ImGui::GetScrollY();
+  if (hidden < 1.0f) return;
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  const float right = pos.x + size.x - (ImGui::GetScrollMaxY() > 0 ? ImGui::GetStyle().ScrollbarSize : 0.0f);
+  const float bottom = pos.y + size.y, fade = std::min(1.5f * ImGui::GetTextLineHeightWithSpacing(), 0.4f * size.y);
+  ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
+              solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilledMultiColor(ImVec2(pos.x, bottom - fade), ImVec2(right, bottom), clear, clear, solid, solid);
+  const char* more = "more below (scroll)";
+  const ImVec2 text = ImGui::CalcTextSize(more);
+  const ImVec2 at(right - text.x - 2 * ImGui::GetStyle().ItemSpacing.x, bottom - text.y - 1);
+  const float pad = ImGui::GetStyle().ItemSpacing.x;
+  draw->AddRectFilled(ImVec2(at.x - pad, at.y - 1), ImVec2(right, bottom), solid);  // over the text it ends
+  draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), more);
+}
+
+void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_lines, float max_share) {
   if (first_share_ < 0) first_share_ = share_;
   id_ = id;
   total_ = std::max(ImGui::GetContentRegionAvail().y - bar_height() - ImGui::GetStyle().ItemSpacing.y * 2, 2.0f);
@@ -31,7 +53,7 @@ void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_
   // large type 18 lines left the table above a strip of 50 px.
   const float min_bottom = std::min({min_bottom_lines * line, 0.72f * total_, total_ - 1});
   const float min_top = std::max(std::min(min_top_lines * line, total_ - min_bottom), 1.0f);
-  const float fitted = std::min(share_ * total_, content_);
+  const float fitted = std::min((dragged_ ? share_ : std::min(share_, max_share)) * total_, content_);
   const float wanted = fit_ == Fit::Top ? fitted : total_ - fitted;
   top_ = std::clamp(wanted, min_top, std::max(total_ - min_bottom, min_top));
   ImGui::BeginChild((std::string(id) + "-top").c_str(), ImVec2(0, top_), false);
@@ -44,6 +66,7 @@ void SplitView::reserve(float height) {
 void SplitView::begin_bottom(bool scrolls) {
   if (fit_ == Fit::Top) content_ = std::max(content_height(), reserved_);
   reserved_ = 0;
+  mark_more_below();
   ImGui::EndChild();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x, h = bar_height();
@@ -54,12 +77,14 @@ void SplitView::begin_bottom(bool scrolls) {
     // Dragging starts from the split as drawn, which the content may have made smaller than the share.
     share_ = (fit_ == Fit::Top ? top_ : total_ - top_) / total_;
     content_ = 1e9f;
+    dragged_ = true;
   }
   if (ImGui::IsItemActive() && total_ > 0) {
     const float moved = ImGui::GetIO().MouseDelta.y / total_;
     share_ = std::clamp(share_ + (fit_ == Fit::Top ? moved : -moved), 0.05f, 0.95f);
   }
-  if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) share_ = first_share_;
+  if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
+    share_ = first_share_, dragged_ = false;
   if (ImGui::IsItemHovered() && !ImGui::IsItemActive())
     ImGui::SetTooltip("drag to share the height between the panes; double-click: as it was");
   const ImU32 colour = ImGui::GetColorU32(hot ? ImGuiCol_SeparatorActive : ImGuiCol_Separator);
@@ -72,6 +97,7 @@ void SplitView::begin_bottom(bool scrolls) {
 void SplitView::end() {
   if (fit_ == Fit::Bottom) content_ = std::max(content_height(), reserved_);
   reserved_ = 0;
+  mark_more_below();
   ImGui::EndChild();
 }
 

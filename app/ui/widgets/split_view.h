@@ -7,6 +7,10 @@
 
 namespace pl::ui {
 
+// In a scrolling child window, before its EndChild: when its content goes on below the edge,
+// fades out the last line and says "more below". (Each SplitView pane does it.)
+void mark_more_below();
+
 class SplitView {
  public:
   enum class Fit {
@@ -17,7 +21,9 @@ class SplitView {
   // Begins the top pane (it scrolls when its content needs more than it gets). Each pane keeps
   // at least its lines of text, the bottom at most 72% of the height that way; in a space
   // too small for both, the bottom keeps its lines first.
-  void begin_top(const char* id, float min_top_lines = 3, float min_bottom_lines = 18);
+  // `max_share`, until the bar is dragged, holds the fitted pane to less than its share (a panel's
+  // presentation mode, whose large type needs the figure's room).
+  void begin_top(const char* id, float min_top_lines = 3, float min_bottom_lines = 18, float max_share = 1.0f);
   // Ends the top pane, draws the bar (drag it; a double-click restores the first split) and
   // begins the bottom pane: fixed for a figure drawn at its size, or scrolling for text.
   void begin_bottom(bool scrolls = false);
@@ -30,6 +36,7 @@ class SplitView {
  private:
   float share_;  // the most of the height the fitted pane takes
   float first_share_ = -1;
+  bool dragged_ = false;  // the bar was dragged since the first split (or its double-click)
   Fit fit_;
   float total_ = 0;       // the height both panes share, this frame (the bar apart)
   float top_ = 0;         // the top pane's height, this frame

@@ -1,0 +1,95 @@
+#include "app/ui/widgets/wrapped_text.h"
+
+#include <algorithm>
+
+namespace pl::ui {
+namespace {
+
+bool continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// Where to cut `word`, which is wider than `width` alone: after its last punctuation that fits,
+// else after the last whole character that fits (at least one, so that the text moves on).
+size_t cut_long_word(std::string_view word, float width, const std::function<float(std::string_view)>& width_of) {
+  size_t fits = 0;  // the longest prefix, ending on a character boundary, that fits
+  for (size_t i = 1; i <= word.size(); ++i) {
+    if (i < word.size() && continuation_byte(word[i])) continue;
+    if (width_of(word.substr(0, i)) > width) break;
+    fits = i;
+  }
+  for (size_t i = fits; i > 0; --i)
+    if (std::string_view("./_,(").find(word[i - 1]) != std::string_view::npos) return i;
+  if (fits > 0) return fits;
+  size_t one = 1;
+  while (one < word.size() && continuation_byte(word[one])) ++one;
+  return one;
+}
+
+void wrap_paragraph(std::string_view p, float width, const std::function<float(std::string_view)>& width_of,
+                    std::vector<std::string_view>& lines) {
+  size_t start = 0;
+  while (true) {
+    while (start < p.size() && p[start] == ' ' && !lines.empty()) ++start;  // a break's spaces go
+    if (start >= p.size()) {
+      if (start == 0) lines.push_back(p);  // an empty paragraph is an empty line
+      return;
+    }
+    // The words that fit after `start`: each candidate end is a word's end.
+    size_t end = start;
+    while (true) {
+      const size_t word_start = p.find_first_not_of(' ', end);
+      if (word_start == std::string_view::npos) break;  // only spaces are left: they end the line
+      const size_t word_end = std::min(p.find(' ', word_start), p.size());
+      if (width_of(p.substr(start, word_end - start)) > width) {
+        if (end == start)  // the first word alone is too wide: cut inside it
+          end = word_start + cut_long_word(p.substr(word_start, word_end - word_start),
+                                           width - width_of(p.substr(start, word_start - start)), width_of);
+        break;
+      }
+      end = word_end;
+    }
+    if (end == start) end = p.size();  // nothing but spaces
+    lines.push_back(p.substr(start, end - start));
+    start = end;
+  }
+}
+
+void draw_lines(std::string_view text) {
+  const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize());
+  const auto measure = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
+  ImGui::BeginGroup();
+  for (std::string_view line : wrap_lines(text, width, measure))
+    ImGui::TextUnformatted(line.data(), line.data() + line.size());
+  ImGui::EndGroup();
+}
+
+}  // namespace
+
+std::vector<std::string_view> wrap_lines(std::string_view text, float width,
+                                         const std::function<float(std::string_view)>& width_of) {
+  std::vector<std::string_view> lines;
+  size_t from = 0;
+  while (true) {
+    const size_t nl = text.find('\n', from);
+    const std::string_view p = text.substr(from, nl == std::string_view::npos ? std::string_view::npos : nl - from);
+    std::vector<std::string_view> paragraph;
+    wrap_paragraph(p, width, width_of, paragraph);
+    lines.insert(lines.end(), paragraph.begin(), paragraph.end());
+    if (nl == std::string_view::npos) break;
+    from = nl + 1;
+  }
+  return lines;
+}
+
+void wrapped_text(std::string_view text) { draw_lines(text); }
+
+void wrapped_text_colored(const ImVec4& colour, std::string_view text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  draw_lines(text);
+  ImGui::PopStyleColor();
+}
+
+void wrapped_text_disabled(std::string_view text) {
+  wrapped_text_colored(ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], text);
+}
+
+}  // namespace pl::ui

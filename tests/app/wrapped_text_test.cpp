@@ -1,0 +1,75 @@
+// Wrapped text breaks only between words: ImGui's own wrapping breaks after '.', which split
+// "x.to(torch.float32)" across two lines in the scenarios' stories and fixes.
+#include "app/ui/widgets/wrapped_text.h"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace pl::ui {
+namespace {
+
+// One unit per byte: widths are lengths.
+float bytes(std::string_view s) { return static_cast<float>(s.size()); }
+
+std::vector<std::string> lines_of(std::string_view text, float width) {
+  std::vector<std::string> out;
+  for (std::string_view l : wrap_lines(text, width, bytes)) out.emplace_back(l);
+  return out;
+}
+
+TEST(WrapLines, BreaksBetweenWordsOnly) {
+  using L = std::vector<std::string>;
+  EXPECT_EQ(lines_of("call x.to(torch.float32) now", 20), (L{"call", "x.to(torch.float32)", "now"}));
+  EXPECT_EQ(lines_of("a b c d", 3), (L{"a b", "c d"}));
+  EXPECT_EQ(lines_of("fits whole", 10), (L{"fits whole"}));
+}
+
+TEST(WrapLines, KeepsNewlinesAndEmptyLines) {
+  using L = std::vector<std::string>;
+  EXPECT_EQ(lines_of("one\n\ntwo three", 5), (L{"one", "", "two", "three"}));
+  EXPECT_EQ(lines_of("", 5), (L{""}));
+  EXPECT_EQ(lines_of("  indented", 20), (L{"  indented"}));  // a paragraph's own indent stays
+}
+
+TEST(WrapLines, CutsAWordWiderThanALineAfterPunctuation) {
+  using L = std::vector<std::string>;
+  EXPECT_EQ(lines_of("torch.nn.functional.linear", 12), (L{"torch.nn.", "functional.", "linear"}));
+  EXPECT_EQ(lines_of("abcdefgh", 3), (L{"abc", "def", "gh"}));
+}
+
+TEST(WrapLines, NeverSplitsAUtf8Sequence) {
+  const std::string text = "\xC2\xB5\xC2\xB5\xC2\xB5";  // three 'µ', two bytes each
+  const auto lines = lines_of(text, 3);
+  ASSERT_EQ(lines.size(), 3u);
+  for (const auto& l : lines) EXPECT_EQ(l, "\xC2\xB5");
+}
+
+// The reason for all this: ImGui's wrapping, with room for the whole code span on a line of its
+// own, cuts it at a dot instead.
+TEST(WrapLines, ImGuiItselfBreaksAfterADot) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  ImFont* font = io.Fonts->Fonts[0];
+  const std::string text = "call x.to(torch.float32)";
+  const float size = font->FontSize;
+  const auto measure = [&](std::string_view s) {
+    return font->CalcTextSizeA(size, 1e9f, 0, s.data(), s.data() + s.size()).x;
+  };
+  const float width = measure("x.to(torch.float32)");  // room for the code, not for the line
+  const char* imgui_end = font->CalcWordWrapPositionA(1.0f, text.data(), text.data() + text.size(), width);
+  EXPECT_EQ(std::string(text.data(), imgui_end), "call x.to(torch.");
+  const auto ours = wrap_lines(text, width, measure);
+  ASSERT_EQ(ours.size(), 2u);
+  EXPECT_EQ(ours[0], "call");
+  EXPECT_EQ(ours[1], "x.to(torch.float32)");
+  ImGui::DestroyContext();
+}
+
+}  // namespace
+}  // namespace pl::ui
