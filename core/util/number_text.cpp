@@ -41,7 +41,9 @@ Expected<double> parse_number(std::string_view text) {
 }
 
 std::string shortest_double(double v) {
-  if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";
+  // A NaN's sign bit carries no sign of a value (an fnuz format's one NaN has it set): "nan",
+  // as Python and NumPy print every NaN.
+  if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
   char buf[64];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);

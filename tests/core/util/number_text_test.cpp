@@ -1,5 +1,7 @@
 #include <cmath>
+#include <limits>
 
+#include "core/dtype/codec.h"
 #include "core/dtype/dtype.h"
 #include "core/dtype/shortest_decimal.h"
 #include "core/util/number_text.h"
@@ -38,6 +40,14 @@ TEST(NumberText, ShortestDecimalIsPerFormat) {
   EXPECT_EQ(shortest_decimal(info(DType::float8_e5m2).format, 57344), "60000");  // one digit: 60000 rounds to 57344
   EXPECT_EQ(shortest_decimal(f16, std::ldexp(1.0, -16)), "0.00001526");          // 1.52587890625e-05
   EXPECT_EQ(shortest_decimal(info(DType::float32).format, 3.4028234663852886e38), "3.4028235e+38");
+}
+
+// Scenario 12's check of 250 in float8_e4m3fnuz observed "-nan": the format's one NaN, 0x80, has
+// its sign bit set.
+TEST(NumberText, EveryNanPrintsAsNan) {
+  EXPECT_EQ(shortest_double(std::numeric_limits<double>::quiet_NaN()), "nan");
+  EXPECT_EQ(shortest_double(-std::numeric_limits<double>::quiet_NaN()), "nan");
+  EXPECT_EQ(shortest_double(decode(info(DType::float8_e4m3fnuz).format, 0x80)), "nan");
 }
 
 TEST(NumberText, ExactDecimalHasEveryDigit) {
