@@ -301,6 +301,13 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
 
 namespace {
 
+// "to nearest, ties to even", "toward zero (truncate)", "stochastically (seeded)": after "rounded".
+std::string rounded_how(Rounding r) {
+  if (r == Rounding::Stochastic) return "stochastically (seeded)";
+  const std::string label = rounding_label(r);
+  return label.rfind("nearest", 0) == 0 ? "to " + label : label;
+}
+
 // The recipe's scales over the tensor, log2 of each block's dequantisation factor (scale_map.h).
 Figure scale_map_figure(const experiment::RoundtripResult& r, const std::string& setup) {
   const experiment::ScaleMap& m = r.scales;
@@ -338,11 +345,14 @@ Figure scale_map_figure(const experiment::RoundtripResult& r, const std::string&
 std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   const auto& c = r.config;
   const FloatFormat* f = is_float(c.dtype) ? &info(c.dtype).format : nullptr;
-  const std::string setup =
-      std::string(name(c.dtype)) + ", " + experiment::scaling_spec(c.scaling) + ", " + rounding_name(c.cast.rounding) +
-      "; " + (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) + ", " + std::to_string(c.rows) +
-      " x " + std::to_string(c.cols) + "; " + std::to_string(r.saturated) + " out of range (" + r.out_of_range + "), " +
-      std::to_string(r.flushed) + " flushed";
+  // A sentence, not a list of settings: "64 x 256 values of normal(scale 1e-07) into float16,
+  // unscaled, rounded to nearest, ties to even: 0 out of range (to Inf), 3923 flushed to zero".
+  const std::string scaling = experiment::scaling_spec(c.scaling);
+  const std::string setup = std::to_string(c.rows) + " x " + std::to_string(c.cols) + " values of " +
+                            (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) + " into " +
+                            std::string(name(c.dtype)) + ", " + (scaling == "none" ? "unscaled" : scaling + " scaled") +
+                            ", rounded " + rounded_how(c.cast.rounding) + ": " + std::to_string(r.saturated) +
+                            " out of range (" + r.out_of_range + "), " + std::to_string(r.flushed) + " flushed to zero";
   Figure err;
   err.name = "roundtrip-error";
   err.title = "Round trip through " + std::string(name(c.dtype)) + ": relative error per value";
