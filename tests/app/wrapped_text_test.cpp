@@ -47,6 +47,13 @@ TEST(WrapLines, NeverSplitsAUtf8Sequence) {
   for (const auto& l : lines) EXPECT_EQ(l, "\xC2\xB5");
 }
 
+// A scenario's title in the list: whole when it fits, else cut with "..." inside the width.
+TEST(FitText, CutsWithAnEllipsisInsideTheWidth) {
+  EXPECT_EQ(fit_text("short", 10, bytes), "short");
+  EXPECT_EQ(fit_text("a longer title", 10, bytes), "a longe...");
+  EXPECT_EQ(fit_text("\xC2\xB5\xC2\xB5\xC2\xB5\xC2\xB5", 6, bytes), "\xC2\xB5...");  // never half a character
+}
+
 // The reason for all this: ImGui's wrapping, with room for the whole code span on a line of its
 // own, cuts it at a dot instead.
 TEST(WrapLines, ImGuiItselfBreaksAfterADot) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "app/ui/shell/theme.h"
 #include "app/ui/widgets/wrapped_text.h"
@@ -13,6 +14,7 @@
 #include "core/experiment/scan/scan_spec.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/scan_figures.h"
+#include "core/util/paths.h"
 #include "core/util/printable.h"
 
 namespace pl::ui {
@@ -162,11 +164,10 @@ void CheckpointPanel::draw_controls() {
   if (presentation_mode()) return;  // (the candidates' line: room for the table's rows in large type)
   const float spacing = ImGui::GetStyle().ItemSpacing.x, width = ImGui::GetContentRegionAvail().x;
   const float format_width = ImGui::GetFontSize() * 9, inputs_width = width * 0.3f;
-  ImGui::SetNextItemWidth(width - inputs_width - format_width - 2 * spacing);
-  ImGui::InputText("##candidates", candidates_field_, sizeof candidates_field_);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("the candidates, DTYPE[:RECIPE], comma-separated (recipes: %s); Scan again to apply",
-                      scaling_names().c_str());
+  std::string candidates = candidates_field_;
+  const float label = ImGui::CalcTextSize("candidates").x + spacing;
+  if (candidate_editor_.draw("candidates", candidates, width - inputs_width - format_width - 2 * spacing - label))
+    std::snprintf(candidates_field_, sizeof candidates_field_, "%s", candidates.c_str());
   ImGui::SameLine();
   ImGui::SetNextItemWidth(inputs_width);
   ImGui::InputTextWithHint("##activations", "activations (optional)", activations_field_, sizeof activations_field_);
@@ -324,11 +325,18 @@ void CheckpointPanel::draw_content() {
   if (worker_.running()) draw_progress();
   if (!error_.empty()) wrapped_text(error_);
   if (!result_) {
-    if (!worker_.running() && error_.empty())
-      wrapped_text(printf_text(
-          "Open a model's safetensors to see every weight under every candidate format (SQNR per tensor, a layers x "
-          "candidates heat map) and a mixed-precision plan within a bit budget. precision-lab scan does the same "
-          "from the command line."));
+    if (!worker_.running() && error_.empty()) {
+      wrapped_text(
+          "Open a model's safetensors (type its path above, or drop it on the window) to see every weight under "
+          "every candidate format (SQNR per tensor, a layers x candidates heat map) and a mixed-precision plan within "
+          "a bit budget. precision-lab scan does the same from the command line.");
+      // Something to look at before one has a model at hand: scenario 29's checkpoint.
+      const std::string sample =
+          assets_dir().empty() ? "" : assets_dir() + "/scenarios/checkpoints/outlier-channels.safetensors";
+      if (!sample.empty() && std::filesystem::exists(sample) &&
+          ImGui::Button("Scan a sample: a small synthetic model with outlier channels"))
+        open(sample, "", "");
+    }
     split_.begin_bottom();
     split_.end();
     return;

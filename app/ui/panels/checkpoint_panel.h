@@ -21,6 +21,7 @@
 #include "app/ui/shell/run_log.h"
 #include "app/ui/tasks/cancellable_run.h"
 #include "app/ui/views/figure_view.h"
+#include "app/ui/widgets/candidate_editor.h"
 #include "app/ui/widgets/split_view.h"
 #include "core/experiment/scan/scan_json.h"
 #include "core/io/checkpoint.h"
@@ -60,6 +61,7 @@ class CheckpointPanel final : public Panel {
   RunLog& log_;
   char path_field_[1024] = "";
   char candidates_field_[512] = "";
+  CandidateEditor candidate_editor_;  // edits candidates_field_
   char activations_field_[1024] = "";
   char activation_format_field_[64] = "";
   std::string path_;  // what the last scan opened

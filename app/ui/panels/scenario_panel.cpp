@@ -154,12 +154,23 @@ std::string ScenarioPanel::export_set() {
   return "exporting...";
 }
 
+std::string ScenarioPanel::list_label(size_t i) const {
+  char number[32];
+  std::snprintf(number, sizeof number, "%2zu  ", i + 1);
+  return number + library_.scenarios[i].title;
+}
+
 void ScenarioPanel::draw_list() {
   ImGui::TextDisabled("Tour: Left/Right or PageUp/PageDown");
+  // Each by its number and title (the file names read as code), cut to the list's width; the
+  // tooltip has the whole title and the name `scenario run` takes.
+  const float width = ImGui::GetContentRegionAvail().x;
   for (size_t i = 0; i < library_.scenarios.size(); ++i) {
     const auto& s = library_.scenarios[i];
-    if (ImGui::Selectable(s.name.c_str(), i == current_) && i != current_) select(i);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.title.c_str());
+    const std::string label = fitted_text(list_label(i), width) + "##" + s.name;
+    if (ImGui::Selectable(label.c_str(), i == current_) && i != current_) select(i);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s\n(precision-lab scenario run %s)", s.title.c_str(), s.name.c_str());
   }
 }
 
@@ -253,13 +264,13 @@ void ScenarioPanel::draw_content() {
   }
   const bool presenting = presentation_mode();
   if (!presenting) {
-    // As wide as the longest name (up to a third of the window; past that it scrolls sideways):
-    // at a fixed width "19-framework-cast-vs-correct-rounding" lost its last letters.
+    // As wide as the longest title, up to 28% of the window: a longer one ends in "..." (at a
+    // fixed width "19-framework-cast-vs-correct-rounding" lost its last letters, unmarked).
     float names = ImGui::CalcTextSize("Tour: Left/Right or PageUp/PageDown").x;
-    for (const auto& s : library_.scenarios) names = std::max(names, ImGui::CalcTextSize(s.name.c_str()).x);
+    for (size_t i = 0; i < n; ++i) names = std::max(names, ImGui::CalcTextSize(list_label(i).c_str()).x);
     const ImGuiStyle& style = ImGui::GetStyle();
     const float width =
-        std::min(names + 2 * style.WindowPadding.x + style.ScrollbarSize + 2, ImGui::GetContentRegionAvail().x / 3);
+        std::min(names + 2 * style.WindowPadding.x + style.ScrollbarSize + 2, ImGui::GetContentRegionAvail().x * 0.28f);
     ImGui::BeginChild("scenario-list", ImVec2(width, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     draw_list();
     ImGui::EndChild();

@@ -44,6 +44,7 @@ class ScenarioPanel final : public Panel {
   void cancel_run();          // stops the run in flight and waits for it: the destructor only
   void collect();
   void draw_list();
+  std::string list_label(size_t i) const;  // " 7  bfloat16 versus float16: range versus precision"
   void draw_story();
   void draw_checks();
   std::string export_set();

@@ -80,6 +80,22 @@ std::vector<std::string_view> wrap_lines(std::string_view text, float width,
   return lines;
 }
 
+std::string fit_text(std::string_view text, float width, const std::function<float(std::string_view)>& width_of) {
+  if (width_of(text) <= width) return std::string(text);
+  const float room = width - width_of("...");
+  size_t fits = 0;
+  for (size_t i = 1; i <= text.size(); ++i) {
+    if (i < text.size() && continuation_byte(text[i])) continue;
+    if (width_of(text.substr(0, i)) > room) break;
+    fits = i;
+  }
+  return std::string(text.substr(0, fits)) + "...";
+}
+
+std::string fitted_text(std::string_view text, float width) {
+  return fit_text(text, width, [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; });
+}
+
 void wrapped_text(std::string_view text) { draw_lines(text); }
 
 void wrapped_text_colored(const ImVec4& colour, std::string_view text) {

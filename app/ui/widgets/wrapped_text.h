@@ -20,6 +20,11 @@ namespace pl::ui {
 std::vector<std::string_view> wrap_lines(std::string_view text, float width,
                                          const std::function<float(std::string_view)>& width_of);
 
+// `text` as it fits in `width`: whole, or cut between two characters and ended with "...".
+std::string fit_text(std::string_view text, float width, const std::function<float(std::string_view)>& width_of);
+// fit_text() in the current font.
+std::string fitted_text(std::string_view text, float width);
+
 // Draws `text` wrapped from the cursor to the right edge of the current window's content region,
 // as one item (hover it as a whole).
 void wrapped_text(std::string_view text);

@@ -1,0 +1,153 @@
+#include "app/ui/widgets/candidate_editor.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/dtype/dtype.h"
+#include "core/experiment/scan/candidate.h"
+#include "core/quantise/scaling.h"
+
+namespace pl::ui {
+namespace {
+
+using experiment::Candidate;
+using experiment::ScalingKind;
+
+std::string joined(const std::vector<Candidate>& cs) {
+  std::string out;
+  for (const Candidate& c : cs) {
+    if (!out.empty()) out += ',';
+    out += c.text();
+  }
+  return out;
+}
+
+// The spelling of a candidate from its parts: "int4:group:64", "float8_e4m3fn:mx", "bfloat16".
+std::string spelled(std::string_view dtype, ScalingKind kind, int group) {
+  std::string s(dtype);
+  if (kind != ScalingKind::None) s.append(":").append(experiment::scaling_name(kind));
+  if (experiment::is_group(kind)) s.append(":").append(std::to_string(group));
+  return s;
+}
+
+// Whether `dtype` takes the recipe (a checkpoint has no amax history: delayed scaling is left out).
+bool takes(DType dtype, ScalingKind kind) {
+  if (kind == ScalingKind::PerTensorDelayed) return false;
+  experiment::Scaling s;
+  s.kind = kind;
+  return static_cast<bool>(experiment::check(s, dtype));
+}
+
+}  // namespace
+
+bool CandidateEditor::draw(const char* label, std::string& list, float width) {
+  const auto dtypes = all_dtypes();
+  if (dtype_ < 0) {
+    const auto int8 =
+        std::find_if(dtypes.begin(), dtypes.end(), [](const DTypeInfo& d) { return d.id == DType::int8; });
+    dtype_ = int8 == dtypes.end() ? 0 : static_cast<int>(int8 - dtypes.begin());
+    recipe_ = static_cast<int>(ScalingKind::Group);
+  }
+  auto parsed = experiment::parse_candidates(list);
+  std::string preview;
+  if (parsed)
+    for (const Candidate& c : *parsed) {
+      if (!preview.empty()) preview += ", ";
+      preview += c.short_text();
+    }
+  else preview = "(" + parsed.error() + ")";
+  bool changed = false;
+  ImGui::SetNextItemWidth(width);
+  if (!ImGui::BeginCombo(label, preview.c_str(), ImGuiComboFlags_HeightLargest)) {
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "the formats every weight is scored in (scan --candidates): click to edit; Scan again to apply");
+    return false;
+  }
+  if (parsed) {
+    for (size_t i = 0; i < parsed->size(); ++i) {
+      const Candidate& c = (*parsed)[i];
+      ImGui::PushID(static_cast<int>(i));
+      const bool drop = ImGui::SmallButton("x") && parsed->size() > 1;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip(parsed->size() > 1 ? "leave it out" : "the last one stays");
+      ImGui::SameLine();
+      ImGui::TextUnformatted(c.text().c_str());
+      ImGui::SameLine();
+      ImGui::TextDisabled("(%s in the table)", c.short_text().c_str());
+      ImGui::PopID();
+      if (drop) {
+        std::vector<Candidate> kept = *parsed;
+        kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(i));
+        list = joined(kept);
+        changed = true;
+        break;
+      }
+    }
+  } else {
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", parsed.error().c_str());
+  }
+  ImGui::Separator();
+  // Add one: a dtype, then one of the recipes it takes.
+  const DType dtype = dtypes[static_cast<size_t>(dtype_)].id;
+  ImGui::TextUnformatted("add");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::BeginCombo("##add-dtype", std::string(dtypes[static_cast<size_t>(dtype_)].name).c_str())) {
+    for (size_t i = 0; i < dtypes.size(); ++i) {
+      bool any = false;  // a dtype that takes no recipe (complex, bool) is not offered
+      for (size_t k = 0; k < experiment::kScalingKindCount && !any; ++k)
+        any = takes(dtypes[i].id, static_cast<ScalingKind>(k));
+      if (any && ImGui::Selectable(std::string(dtypes[i].name).c_str(), static_cast<int>(i) == dtype_)) {
+        dtype_ = static_cast<int>(i);
+        if (!takes(dtypes[i].id, static_cast<ScalingKind>(recipe_)))
+          for (size_t k = 0; k < experiment::kScalingKindCount; ++k)
+            if (takes(dtypes[i].id, static_cast<ScalingKind>(k))) {
+              recipe_ = static_cast<int>(k);
+              break;
+            }
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  const auto kind = static_cast<ScalingKind>(recipe_);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::BeginCombo("##add-recipe", std::string(experiment::scaling_name(kind)).c_str())) {
+    for (size_t k = 0; k < experiment::kScalingKindCount; ++k)
+      if (takes(dtype, static_cast<ScalingKind>(k)) &&
+          ImGui::Selectable(std::string(experiment::scaling_name(static_cast<ScalingKind>(k))).c_str(),
+                            static_cast<int>(k) == recipe_))
+        recipe_ = static_cast<int>(k);
+    ImGui::EndCombo();
+  }
+  if (experiment::is_group(kind)) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    if (ImGui::InputInt("group", &group_, 32)) group_ = std::clamp(group_, 1, 1 << 20);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Add")) {
+    const std::string added = spelled(dtypes[static_cast<size_t>(dtype_)].name, kind, group_);
+    const std::string longer = parsed ? joined(*parsed) + "," + added : added;
+    if (auto ok = experiment::parse_candidates(longer)) {
+      list = joined(*ok);
+      changed = true;
+      error_.clear();
+    } else {
+      error_ = ok.error();
+    }
+  }
+  if (!error_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1), "%s", error_.c_str());
+  ImGui::Separator();
+  if (ImGui::Button("Defaults")) {
+    list = std::string(experiment::kDefaultCandidates);
+    changed = true;
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(experiment::kDefaultCandidates).c_str());
+  ImGui::EndCombo();
+  return changed;
+}
+
+}  // namespace pl::ui
