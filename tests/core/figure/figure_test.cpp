@@ -179,6 +179,27 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
   EXPECT_EQ(f.subtitle.find("f32 sequential rne:"), std::string::npos) << f.subtitle;
 }
 
+// Lines across the whole plot leave no free corner: the legend goes beside the plot where that
+// keeps the plot most of half the width (scenario 21's legend at 1280x800 covered its lines).
+TEST(Figures, ALegendWithNoFreeCornerGoesBesideThePlot) {
+  Figure f;
+  f.x.log = f.y.log = true;
+  for (int i = 0; i < 6; ++i) {
+    Series s{"model " + std::to_string(i) + ", a rather longer name: 2 extra bits, rtz",
+             SeriesKind::Line,
+             {},
+             {},
+             palette(static_cast<size_t>(i)),
+             false};
+    for (double k = 100; k <= 1e5; k *= 10) s.x.push_back(k), s.y.push_back(std::pow(10.0, -8 + i) * (1 + k / 1e5));
+    f.series.push_back(s);
+  }
+  const PlotLayout l = layout_figure(f, 950, 320, 1.3);
+  EXPECT_GE(l.legend.left, l.x1) << "legend at " << l.legend.left << ", plot to " << l.x1;
+  EXPECT_GE(l.x1 - l.x0, 0.45 * (950 - 78 * 1.3 - 24 * 1.3) - 1);
+  EXPECT_DOUBLE_EQ(l.y.hi, 1e-2);  // not padded for a legend row above the data
+}
+
 // A sum's normaliser is sum |a_k| (every b_k is 1): its axis said sum |a_k b_k|.
 TEST(Figures, SumFigureNamesItsOwnNormaliser) {
   experiment::DotSweepConfig c;
