@@ -158,10 +158,14 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
   unsigned char* data = cairo_image_surface_get_data(img);
   const int stride = cairo_image_surface_get_stride(img);
   const double span = h.vmax > h.vmin ? h.vmax - h.vmin : 1;
+  bool exact = false;
   for (size_t r = 0; r < h.rows; ++r)
     for (size_t c = 0; c < h.cols; ++c) {
       const double v = h.values[r * h.cols + c];
-      const Color col = std::isfinite(v) ? colormap(h.map, (v - h.vmin) / span) : Color{0.5, 0.5, 0.5, 1};
+      exact = exact || (std::isinf(v) && v > 0);
+      const Color col = std::isfinite(v)         ? colormap(h.map, (v - h.vmin) / span)
+                        : std::isinf(v) && v > 0 ? Color{1, 1, 1, 1}
+                                                 : Color{0.5, 0.5, 0.5, 1};
       auto* px = reinterpret_cast<uint32_t*>(data + r * stride) + c;
       *px = (static_cast<uint32_t>(col.r * 255 + 0.5) << 16) | (static_cast<uint32_t>(col.g * 255 + 0.5) << 8) |
             static_cast<uint32_t>(col.b * 255 + 0.5);
@@ -196,6 +200,16 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
   cairo_rotate(cr, -M_PI / 2);
   text(cr, h.colorbar_label, 0, 0, 11 * fs, 0.5, 0.5);
   cairo_restore(cr);
+  if (exact) {  // the colour outside the map, keyed under the bar
+    const double sy = y0 + hgt + 8 * fs;
+    cairo_rectangle(cr, bx, sy, bw, 10 * fs);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    cairo_set_line_width(cr, 0.8);
+    cairo_stroke(cr);
+    text(cr, "exact", bx + bw + 4 * fs, sy + 5 * fs, 10 * fs, 0, 0.5);
+  }
 }
 
 // The axes' titles: x centred under the plot, y turned up the left side at `y_label_x`.

@@ -70,7 +70,7 @@ Color colormap(Colormap m, double t);  // t in [0, 1]
 
 struct Heatmap {
   size_t rows = 0, cols = 0;
-  std::vector<double> values;  // row-major
+  std::vector<double> values;  // row-major; +inf: exact (drawn white), NaN or -inf: no value (grey)
   Colormap map = Colormap::Diverging;
   double vmin = 0, vmax = 1;  // the colour bar's range (values clamp to it)
   std::string colorbar_label;

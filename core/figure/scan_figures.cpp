@@ -84,12 +84,15 @@ Figure scan_heatmap_figure(const ScanResult& r) {
       exact = exact || (std::isinf(v) && v > 0);
     }
   if (!(lo <= hi)) lo = 0, hi = 1;
+  // Exact cells stay +inf, which the drawers colour white, outside the colour map: at the top of
+  // the scale they could not be told from the best lossy candidate (43 dB looked exact). Ruined
+  // ones (no finite SQNR left) go to the bottom.
   for (double& v : h.values)
-    if (std::isinf(v)) v = v > 0 ? hi : lo;  // exact cells at the top of the scale, ruined ones at the bottom
+    if (std::isinf(v) && v < 0) v = lo;
   h.vmin = std::floor(lo), h.vmax = std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1;
   f.heatmap = std::move(h);
   f.subtitle = std::to_string(r.tensors.size()) + " tensors of " + checkpoint_name(r.checkpoint) + inputs_text(r) +
-               (exact ? "; cells without any error take the top colour" : "");
+               (exact ? "; white cells: exact, without any error" : "");
   f.x.label = "candidate";
   for (const std::string& c : r.candidates) {
     auto parsed = experiment::parse_candidate(c);

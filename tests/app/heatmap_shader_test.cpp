@@ -1,7 +1,8 @@
 // The heat-map shader (shaders/heatmap.frag) against core's colour maps on the CPU: every pixel
 // it draws is the colour core gives that cell's value (within the 8-bit colour table's
-// rounding), values beyond the range take the ends, NaN is grey, row 0 is the top row, and the
-// framebuffer, viewport and textures the window was drawing with are put back. Runs on an EGL
+// rounding), values beyond the range take the ends, NaN is grey and +inf (an exact cell) white,
+// row 0 is the top row, and the framebuffer, viewport and textures the window was drawing with
+// are put back. Runs on an EGL
 // surfaceless context (Mesa); without one the test is skipped, visibly.
 #include <glad/gl.h>
 #include <gtest/gtest.h>
@@ -28,9 +29,8 @@ class HeatmapShaderTest : public ::testing::Test {
 };
 
 TEST_F(HeatmapShaderTest, EveryPixelIsCoresColourForItsCell) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  figure::Heatmap h{3, 4,  {-2, -1, -0.5, 0, 0.25, 0.5, 1, 2, 5, -7, nan, 1.75}, figure::Colormap::Diverging, -2,
-                    2, "e"};
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  figure::Heatmap h{3, 4, {-2, -1, -0.5, 0, 0.25, 0.5, 1, 2, 5, -7, nan, inf}, figure::Colormap::Diverging, -2, 2, "e"};
   gl::Framebuffer window(64, 64);  // what the window was drawing into
   window.bind();
   glViewport(3, 4, 50, 40);
@@ -51,6 +51,7 @@ TEST_F(HeatmapShaderTest, EveryPixelIsCoresColourForItsCell) {
         const size_t row = static_cast<size_t>(y) * 3 / 30, col = static_cast<size_t>(x) * 4 / 40;
         const double v = h.values[row * 4 + col];
         figure::Color want{0.5, 0.5, 0.5, 1};
+        if (std::isinf(v) && v > 0) want = {1, 1, 1, 1};  // an exact cell
         if (std::isfinite(v)) want = figure::colormap(map, std::clamp((v - h.vmin) / (h.vmax - h.vmin), 0.0, 1.0));
         const unsigned char* p = &px[(static_cast<size_t>(y) * 40 + x) * 4];
         for (int k = 0; k < 3; ++k) {

@@ -164,6 +164,10 @@ TEST(ScanFigures, TheHeatMapKeepsEachStacksLayersApart) {
   EXPECT_EQ(f.y.categories, (std::vector<std::string>{"decoder.layers 0", "encoder.layers 0", "lm_head"}));
   EXPECT_EQ(f.x.categories, (std::vector<std::string>{"bf16", "i8 channel"}));
   EXPECT_NEAR(f.heatmap->values[1], 10 * std::log10(4 / 1e-2), 1e-12);  // the decoder row, int8
+  // bfloat16 of float32 values with no error: +inf, drawn white, not the top colour of the map,
+  // which the best lossy candidate takes too.
+  EXPECT_TRUE(std::isinf(f.heatmap->values[0]) && f.heatmap->values[0] > 0);
+  EXPECT_NE(f.subtitle.find("white cells: exact"), std::string::npos) << f.subtitle;
 }
 
 TEST(ScanJson, PinsNameAScannedTensorAndCandidate) {
