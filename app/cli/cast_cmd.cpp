@@ -95,7 +95,7 @@ int run_cast(CastArgs a) {
   for (auto& v : a.values) v = restore_value(v);
   std::vector<double> xs;
   for (const auto& v : a.values) {
-    auto x = parse_number(v);
+    auto x = parse_number_expression(v);
     if (!x) {
       std::fprintf(stderr, "error: %s\n", x.error().c_str());
       return kExitBadInput;
@@ -161,7 +161,9 @@ Runner add_cast(CLI::App& app) {
   app.add_flag("--ftz", a->ftz, "Flush subnormal results to zero");
   add_int_overflow_option(app, &a->int_overflow, "integer targets: wrap as a C cast on x86-64, or saturate");
   app.add_flag("--json", a->json, "One JSON object per value (keys: input, value, bits, ...)");
-  app.add_option("values", a->values, "Decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0")->required();
+  app.add_option("values", a->values,
+                 "Decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0, or A/B or A*B of two (in float64)")
+      ->required();
   return [a]() { return run_cast(*a); };
 }
 

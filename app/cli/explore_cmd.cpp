@@ -63,7 +63,7 @@ void print_text(const FormatRef& ref, const Neighbourhood& n) {
 
 int run_explore(ExploreArgs a) {
   a.value = restore_value(a.value);
-  auto x = parse_number(a.value);
+  auto x = parse_number_expression(a.value);
   if (!x) {
     std::fprintf(stderr, "error: %s\n", x.error().c_str());
     return kExitBadInput;
@@ -113,7 +113,9 @@ int run_explore(ExploreArgs a) {
 
 Runner add_explore(CLI::App& app) {
   auto a = std::make_shared<ExploreArgs>();
-  app.add_option("value", a->value, "Decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0")->required();
+  app.add_option("value", a->value,
+                 "Decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0, or A/B or A*B of two (in float64)")
+      ->required();
   app.add_option("--format", a->formats,
                  "A float format (repeatable; default: every float of the table), "
                  "or a custom eXmY[bBIAS][:ieee|fn|fnuz|finite]");

@@ -118,7 +118,7 @@ Expected<std::string> promote_probe(const json& j) {
 Expected<std::string> cast_probe(const json& j) {
   Params p{j, {"value", "dtype", "rounding", "overflow", "path"}};
   if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
-  auto x = parse_value_expression(p.text("value"));
+  auto x = parse_number_expression(p.text("value"));
   if (!x) return Error{"'value': " + x.error()};
   if (!j.contains("dtype")) return Error{"'dtype' is required"};
   auto f = parse_float_format(p.text("dtype"));
@@ -146,7 +146,7 @@ Expected<std::string> int_cast_probe(const json& j) {
   const std::string digits = negative ? v.substr(1) : v;
   if (!digits.empty() && digits.size() <= 19 && digits.find_first_not_of("0123456789") == std::string::npos)
     return int_bits_to_string(*to, int_to_int(*to, negative, std::stoull(digits), m).bits);
-  auto x = parse_value_expression(v);
+  auto x = parse_number_expression(v);
   if (!x) return Error{"'value': " + x.error()};
   return int_bits_to_string(*to, float_to_int(*to, *x, m).bits);
 }
@@ -154,7 +154,7 @@ Expected<std::string> int_cast_probe(const json& j) {
 Expected<std::string> running_sum_probe(const json& j) {
   Params p{j, {"value", "count", "dtype", "rounding"}};
   if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
-  auto x = parse_value_expression(p.text("value"));
+  auto x = parse_number_expression(p.text("value"));
   if (!x) return Error{"'value': " + x.error()};
   if (!j.contains("count") || j["count"].get<uint64_t>() == 0 || j["count"].get<uint64_t>() > 100'000'000)
     return Error{"'count' must be between 1 and 100000000"};
@@ -185,7 +185,7 @@ Expected<std::string> sum_probe(const json& j) {
     std::string item = list.substr(at, comma - at);
     item.erase(0, item.find_first_not_of(' '));
     item.erase(item.find_last_not_of(' ') + 1);
-    auto x = parse_value_expression(item);
+    auto x = parse_number_expression(item);
     if (!x) return Error{"'terms': " + x.error()};
     if (static_cast<double>(static_cast<float>(*x)) != *x && !std::isnan(*x))
       return Error{"'terms': " + item + " is not a float32 number (the models' products must be exact)"};
@@ -227,18 +227,6 @@ Expected<std::string> peak_probe(const json& j) {
 }
 
 }  // namespace
-
-Expected<double> parse_value_expression(const std::string& text) {
-  for (char op : {'/', '*'}) {
-    const size_t at = text.find(op);
-    if (at == std::string::npos) continue;
-    auto a = parse_number(text.substr(0, at));
-    auto b = parse_number(text.substr(at + 1));
-    if (!a || !b) return Error{"'" + text + "' is not NUMBER" + std::string(1, op) + "NUMBER"};
-    return op == '/' ? *a / *b : *a * *b;
-  }
-  return parse_number(text);
-}
 
 bool same_answer(const std::string& a, const std::string& b) {
   auto x = parse_number(a), y = parse_number(b);

@@ -20,8 +20,4 @@ Expected<std::string> evaluate_probe(const Check& c);
 // with NaN; -0 and 0 differ), anything else as text.
 bool same_answer(const std::string& a, const std::string& b);
 
-// "50/49" or "1e-8*1024": the quotient or product of two numbers in float64 (one rounding),
-// or a plain number (parse_number's spellings).
-Expected<double> parse_value_expression(const std::string& text);
-
 }  // namespace pl::scenario

@@ -89,6 +89,8 @@ struct Scenario {
   //   {"label": "the checkpoint", "panel": "checkpoint", "checkpoint": "checkpoints/x.safetensors",
   //   "candidates": "int8:per-channel,float4_e2m1fn:mx"} (optional candidates; a relative path is
   //   the scenario file's folder's, as in evidence setups);
+  //   {"label": "through float32", "panel": "formats", "value": "0x1.1000000001p+0", "path":
+  //   "via-float32"}: the Formats panel casting through float32 first, as PyTorch does;
   //   {"label": "the MX run", "panel": "experiment", "evidence": 1, "figure": "scale-map"}: that
   //   evidence's setup opened in the Experiment panel, the figure brought forward.
   // Every name is checked when the scenario is read.
@@ -99,6 +101,7 @@ struct Scenario {
     std::string a_device, b_device;                           // promotion: where a and b live
     std::string bias;                                         // promotion: the bias dtype
     std::string value;                                        // formats: the value typed
+    std::string path;                                         // formats: "direct" or "via-float32"
     std::optional<DType> row;                                 // formats: the row marked
     std::string checkpoint, candidates;                       // checkpoint: the one scanned, with what
     FigureRef evidence;                                       // experiment: the evidence run and its figure

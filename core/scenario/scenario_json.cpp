@@ -2,12 +2,14 @@
 #include <filesystem>
 #include <set>
 
+#include "core/dtype/device/cast_policy.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/scan/candidate.h"
 #include "core/io/file_read.h"
 #include "core/promote/engine.h"
 #include "core/scenario/probe.h"
 #include "core/scenario/scenario.h"
+#include "core/util/number_text.h"
 
 namespace pl::scenario {
 namespace {
@@ -152,6 +154,7 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
                                                          {"op", &l.op},
                                                          {"b_kind", &l.b_kind},
                                                          {"value", &l.value},
+                                                         {"path", &l.path},
                                                          {"compare_with", &l.compare_with},
                                                          {"select", &l.select},
                                                          {"a_device", &l.a_device},
@@ -193,7 +196,8 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
   if (!l.checkpoint.empty() || !l.candidates.empty())
     return Error{"'checkpoint' and 'candidates' are for the checkpoint panel"};
   if (l.panel == "promotion") {
-    if (!row.empty() || !l.value.empty()) return Error{"'row' and 'value' are for the formats panel"};
+    if (!row.empty() || !l.value.empty() || !l.path.empty())
+      return Error{"'row', 'value' and 'path' are for the formats panel"};
     const promote::Engine* e = promote::find_engine(l.framework);
     if (!e) return Error{"'framework': unknown engine '" + l.framework + "' (" + promote::engine_names() + ")"};
     if (std::find(e->ops.begin(), e->ops.end(), l.op) == e->ops.end())
@@ -226,8 +230,11 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
   if (l.panel == "formats") {
     if (!l.framework.empty() || !l.op.empty() || !l.b_kind.empty() || !l.compare_with.empty() || !l.select.empty() ||
         !l.a_device.empty() || !l.b_device.empty() || !l.bias.empty())
-      return Error{"the formats panel takes 'value' and 'row'"};
+      return Error{"the formats panel takes 'value', 'row' and 'path'"};
     if (l.value.empty()) return Error{"'value' is required: what the Formats panel shows in every format"};
+    if (auto v = parse_number_expression(l.value); !v) return Error{"'value': " + v.error()};
+    if (CastPath p; !l.path.empty() && !parse_cast_path(l.path.c_str(), &p))
+      return Error{"'path' must be direct or via-float32"};
     if (!row.empty()) {
       auto t = parse_dtype(row);
       if (!t) return Error{"'row': " + t.error()};

@@ -102,4 +102,16 @@ std::string dimensions_text(const std::vector<int64_t>& dims) {
   return s;
 }
 
+Expected<double> parse_number_expression(const std::string& text) {
+  for (char op : {'/', '*'}) {
+    const size_t at = text.find(op);
+    if (at == std::string::npos) continue;
+    auto a = parse_number(text.substr(0, at));
+    auto b = parse_number(text.substr(at + 1));
+    if (!a || !b) return Error{"'" + text + "' is not NUMBER" + std::string(1, op) + "NUMBER"};
+    return op == '/' ? *a / *b : *a * *b;
+  }
+  return parse_number(text);
+}
+
 }  // namespace pl

@@ -15,6 +15,10 @@ namespace pl {
 // Correctly rounded to float64 (std::from_chars). Values beyond float64 read as +-inf,
 // values below its smallest subnormal as +-0, as Python's float() does.
 Expected<double> parse_number(std::string_view text);
+// "50/49" or "1e-8*1024": the quotient or product of two numbers in float64 (one rounding), or a
+// plain number (parse_number's spellings). What the Formats and Explorer panels, `cast` and
+// `explore` and the scenarios take as a value.
+Expected<double> parse_number_expression(const std::string& text);
 
 // Every digit of the binary value (all binary floats have finite decimal expansions).
 std::string exact_decimal(double value);

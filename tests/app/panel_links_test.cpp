@@ -86,6 +86,18 @@ TEST_F(PanelLinks, AFormatsLinkTypesTheValueAndMarksTheRow) {
   ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_STREQ(formats.value(), "448");
   EXPECT_EQ(formats.marked(), DType::float8_e4m3fn);
+  EXPECT_EQ(formats.path(), CastPath::Direct);
+  // Scenario 06's "50/49 in every format": the panel read only plain numbers and showed an error.
+  link.value = "50/49";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_EQ(formats.value_error(), "");
+  // Scenario 19's: the same value cast through float32 first, as PyTorch casts to float8.
+  link.value = "0x1.1000000001p+0", link.path = "via-float32";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_EQ(formats.path(), CastPath::ViaFloat32);
+  link.path = "direct";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_EQ(formats.path(), CastPath::Direct);
 }
 
 TEST_F(PanelLinks, ACheckpointLinkScansTheCheckpoint) {

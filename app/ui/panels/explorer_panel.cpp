@@ -50,7 +50,7 @@ std::vector<FormatRef> ExplorerPanel::shown_formats() const {
 }
 
 void ExplorerPanel::recompute() {
-  auto v = parse_number(value_text_);
+  auto v = parse_number_expression(value_text_);
   figures_.clear();
   if (!v) {
     error_ = v.error();

@@ -61,14 +61,15 @@ FormatsPanel::FormatsPanel(std::string initial_value) {
   recompute();
 }
 
-void FormatsPanel::show(const std::string& value, std::optional<DType> row) {
+void FormatsPanel::show(const std::string& value, std::optional<DType> row, const std::string& path) {
   std::snprintf(value_text_, sizeof value_text_, "%s", value.c_str());
   marked_ = row;
+  if (CastPath p; !path.empty() && parse_cast_path(path.c_str(), &p)) path_ = static_cast<int>(p);
   recompute();
 }
 
 void FormatsPanel::recompute() {
-  auto v = parse_number(value_text_);
+  auto v = parse_number_expression(value_text_);
   results_.clear();
   if (!v) {
     parse_error_ = v.error();

@@ -19,9 +19,12 @@ class FormatsPanel final : public Panel {
   const char* name() const override { return "Formats"; }
   void draw_content() override;
   // Shows `value` in every format, with `row`'s format marked (a scenario's look-at link).
-  void show(const std::string& value, std::optional<DType> row);
+  // Types `value`, marks `row` and, when given, casts along `path` ("direct" or "via-float32").
+  void show(const std::string& value, std::optional<DType> row, const std::string& path = {});
   const char* value() const { return value_text_; }
   std::optional<DType> marked() const { return marked_; }
+  CastPath path() const { return static_cast<CastPath>(path_); }
+  const std::string& value_error() const { return parse_error_; }  // why the value does not read; empty if it does
 
  private:
   void draw_controls();

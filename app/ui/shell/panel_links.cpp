@@ -6,7 +6,7 @@ namespace pl::ui {
 
 Status open_panel_link(const scenario::Scenario::PanelLink& link, const LinkedPanels& panels) {
   if (link.panel == "formats") {
-    panels.formats.show(link.value, link.row);
+    panels.formats.show(link.value, link.row, link.path);
     return {};
   }
   if (link.panel == "experiment") {

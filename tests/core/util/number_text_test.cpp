@@ -50,6 +50,14 @@ TEST(NumberText, EveryNanPrintsAsNan) {
   EXPECT_EQ(shortest_double(decode(info(DType::float8_e4m3fnuz).format, 0x80)), "nan");
 }
 
+TEST(NumberText, ExpressionsAreAQuotientOrAProduct) {
+  EXPECT_EQ(*parse_number_expression("50/49"), 50.0 / 49.0);
+  EXPECT_EQ(*parse_number_expression("1e-8*1024"), 1e-8 * 1024);
+  EXPECT_EQ(*parse_number_expression("0x1.1000000001p+0"), 1 + std::ldexp(1.0, -4) + std::ldexp(1.0, -40));
+  EXPECT_FALSE(parse_number_expression("1/x"));
+  EXPECT_FALSE(parse_number_expression("abc"));
+}
+
 TEST(NumberText, ExactDecimalHasEveryDigit) {
   EXPECT_EQ(exact_decimal(0.1), "0.1000000000000000055511151231257827021181583404541015625");
   EXPECT_EQ(exact_decimal(0.5), "0.5");
