@@ -59,5 +59,14 @@ TEST_F(SplitViewFrames, AReservingPaneTakesItsShareAtOnce) {
   EXPECT_GT(tops.back(), 250.0f);  // about half of 600
 }
 
+// A short table that fills the room it gets settles at its natural height: measured by its
+// cursor, which counts a padding the pane does not have, it grew 8 px a frame up to the share.
+TEST_F(SplitViewFrames, AShortReservingPaneSettlesAtItsNaturalHeight) {
+  SplitView split(0.5f);
+  const auto tops = bottom_tops(split, 60, 120);
+  for (size_t f = 6; f < tops.size(); ++f) EXPECT_EQ(tops[f], tops[5]) << "frame " << f;
+  EXPECT_LT(tops.back(), 250.0f);  // the controls' line and 120 px, not half of 600
+}
+
 }  // namespace
 }  // namespace pl::ui

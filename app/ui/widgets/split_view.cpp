@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace pl::ui {
@@ -60,11 +61,15 @@ void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_
 }
 
 void SplitView::reserve(float height) {
-  reserved_ = std::max(reserved_, ImGui::GetCursorPosY() + height + ImGui::GetCursorStartPos().y);
+  // (Whole pixels, up: a child window's height is, and the Promotion grid's 467.6 px in a 467 px
+  // pane lost a row to a scrollbar that never showed.)
+  reserved_ = std::max(reserved_, std::ceil(ImGui::GetCursorPosY() + height + ImGui::GetCursorStartPos().y));
 }
 
 void SplitView::begin_bottom(bool scrolls) {
-  if (fit_ == Fit::Top) content_ = std::max(content_height(), reserved_);
+  // Content that reserved its height fills the pane: its cursor says only how tall the pane is
+  // (and a padding more, which grew a short table's pane 8 px a frame up to its share).
+  if (fit_ == Fit::Top) content_ = reserved_ > 0 ? reserved_ : content_height();
   reserved_ = 0;
   mark_more_below();
   ImGui::EndChild();
@@ -95,7 +100,7 @@ void SplitView::begin_bottom(bool scrolls) {
 }
 
 void SplitView::end() {
-  if (fit_ == Fit::Bottom) content_ = std::max(content_height(), reserved_);
+  if (fit_ == Fit::Bottom) content_ = reserved_ > 0 ? reserved_ : content_height();
   reserved_ = 0;
   mark_more_below();
   ImGui::EndChild();

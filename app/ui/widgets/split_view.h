@@ -28,9 +28,9 @@ class SplitView {
   // begins the bottom pane: fixed for a figure drawn at its size, or scrolling for text.
   void begin_bottom(bool scrolls = false);
   void end();
-  // In the fitted pane: content that takes the room it gets (a table that scrolls) would reach
-  // `height` more pixels below the cursor with room enough. The pane takes up to its share for
-  // it at once, rather than fitting what was drawn in the room it had.
+  // In the fitted pane, last in it: content that takes the room it gets (a table that scrolls)
+  // would reach `height` more pixels below the cursor with room enough. The pane takes that
+  // height, up to its share, at once, rather than fitting what was drawn in the room it had.
   void reserve(float height);
 
  private:
