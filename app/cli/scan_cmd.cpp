@@ -1,6 +1,6 @@
 // precision-lab scan PATH [--candidates LIST] [--activations FILE [--activation-format CANDIDATE]]
-//   [--budget BITS] [--pin NAME=CANDIDATE]... [--tensors REGEX] [--rounding MODE] [--backend cpu|cuda|auto] [--threads
-//   N] [--json]
+//   [--budget BITS] [--pin NAME=CANDIDATE]... [--tensors REGEX] [--rounding MODE [--seed N]] [--backend cpu|cuda|auto]
+//   [--threads N] [--json]
 //   [--out DIR [--force]]
 // precision-lab scan --merge DIR... [--budget BITS] [--pin ...] [--json] [--out DIR]
 // Every tensor of a checkpoint under every candidate format, and a mixed-precision plan within
@@ -36,6 +36,7 @@ using namespace experiment;
 
 struct ScanArgs {
   std::string path, candidates = std::string(kDefaultCandidates), tensors, rounding = "rne", out;
+  uint64_t seed = 0;
   std::string activations, activation_format;
   std::vector<std::string> merge, pins;
   std::optional<double> budget;
@@ -145,7 +146,10 @@ Runner add_scan(CLI::App& app) {
   scan_only.push_back(app.add_option("--activation-format", a->activation_format,
                                      "with --activations: the inputs in this candidate too, for W8A8-style pairs "
                                      "(int8:per-channel is a scale per row: per token)"));
-  scan_only.push_back(add_rounding_option(app, &a->rounding, "the rounding of the elements (not stochastic)"));
+  scan_only.push_back(add_rounding_option(app, &a->rounding, "the rounding of the elements"));
+  scan_only.push_back(app.add_option("--seed", a->seed,
+                                     "with --rounding stochastic: the stream's seed (element i of a tensor draws "
+                                     "draw i, as the cast experiment of that tensor would)"));
   scan_only.push_back(add_backend_option(
       app, &a->backend,
       "where the elements are rounded (default cpu; scales and figures are the CPU's); what the device cannot round, "
@@ -185,6 +189,7 @@ Runner add_scan(CLI::App& app) {
     spec.activation_format = a->activation_format;
     spec.backend = a->backend;
     if (!parse_rounding(a->rounding.c_str(), &spec.cast.rounding)) return bad("unknown rounding '" + a->rounding + "'");
+    spec.cast.seed = a->seed;
     for (const CLI::Option* o : scan_only)
       if (o->count() > 0 && (o->get_name() == "--activations" || o->get_name() == "--activation-format") &&
           o->as<std::string>().empty())

@@ -316,7 +316,7 @@ check scan-group 0 '\[2\] int8:group:64 +8\.25 to 8\.333 bits/param' -- "$PL" sc
 check scan-group-size-bad 2 "candidate 'int8:group:1': a group holds 2 to 65536 elements, not 1" -- "$PL" scan "$CKPT" --candidates int8:group:1
 check roundtrip-group 0 'round trip through int8 \(group:64, rne\)' -- "$PL" roundtrip --dtype int8 --scaling group:64 --rows 4 --cols 256
 check roundtrip-group-unsigned 2 'symmetric groups take a signed integer' -- "$PL" roundtrip --dtype uint8 --scaling group --rows 4 --cols 256
-check scan-stochastic 2 'does not take stochastic rounding' -- "$PL" scan "$CKPT" --rounding stochastic
+check scan-stochastic 0 '"rounding": "stochastic, seed 5"' -- "$PL" scan "$CKPT" --rounding stochastic --seed 5 --json --candidates float8_e4m3fn:mx
 check scan-merge-scan-option 2 '--candidates is for a scan: --merge joins scans already made' -- "$PL" scan --merge "$TMP/none" --candidates bfloat16
 check scan-part-a 0 'wrote .*/scan-a: .*plan-frontier.svg, result.json, sqnr-heatmap.csv' -- "$PL" scan "$CKPT" --tensors 'layers\.0\..*proj' --out "$TMP/scan-a"
 check scan-part-b 0 '9 tensors scanned' -- "$PL" scan "$CKPT" --tensors 'layers\.1\..*proj|embed|lm_head' --out "$TMP/scan-b"

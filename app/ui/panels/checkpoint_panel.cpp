@@ -67,6 +67,8 @@ bool CheckpointPanel::try_start() {
   spec.candidates = candidates_field_;
   spec.activations = activations_field_;
   spec.activation_format = activation_format_field_;
+  spec.cast.rounding = rounding_;
+  spec.cast.seed = seed_;
   std::string refused = spec.checkpoint.empty() ? "name a .safetensors file, a checkpoint's index or its folder" : "";
   if (auto c = parse_candidates(spec.candidates); !c && refused.empty()) refused = c.error();
   if (!spec.activation_format.empty() && refused.empty()) {
@@ -163,10 +165,14 @@ void CheckpointPanel::draw_controls() {
   }
   if (presentation_mode()) return;  // (the candidates' line: room for the table's rows in large type)
   const float spacing = ImGui::GetStyle().ItemSpacing.x, width = ImGui::GetContentRegionAvail().x;
-  const float format_width = ImGui::GetFontSize() * 9, inputs_width = width * 0.3f;
+  const float format_width = ImGui::GetFontSize() * 7, inputs_width = width * 0.22f;
+  const float rounding_width = ImGui::GetFontSize() * (rounding_ == Rounding::Stochastic ? 11 : 5);
+  const float rounding_text = ImGui::CalcTextSize("rounding").x + spacing;
   std::string candidates = candidates_field_;
   const float label = ImGui::CalcTextSize("candidates").x + spacing;
-  if (candidate_editor_.draw("candidates", candidates, width - inputs_width - format_width - 2 * spacing - label))
+  if (candidate_editor_.draw(
+          "candidates", candidates,
+          width - inputs_width - format_width - rounding_width - rounding_text - 4 * spacing - label))
     std::snprintf(candidates_field_, sizeof candidates_field_, "%s", candidates.c_str());
   ImGui::SameLine();
   ImGui::SetNextItemWidth(inputs_width);
@@ -184,6 +190,27 @@ void CheckpointPanel::draw_controls() {
     ImGui::SetTooltip(
         "with activations: the inputs in this candidate too, for W8A8-style pairs (int8:per-channel is a scale per "
         "row: per token); empty: the inputs as captured");
+  // The elements' rounding, as `scan --rounding` (stochastic with its seed); Scan again to apply.
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+  if (ImGui::BeginCombo("##rounding", rounding_name(rounding_))) {
+    for (Rounding r : {Rounding::NearestEven, Rounding::NearestAway, Rounding::TowardZero, Rounding::Up, Rounding::Down,
+                       Rounding::Stochastic})
+      if (ImGui::Selectable(rounding_name(r), r == rounding_)) rounding_ = r;
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the elements' rounding: %s; Scan again to apply", rounding_label(rounding_));
+  if (rounding_ == Rounding::Stochastic) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6 - spacing);
+    ImGui::InputScalar("##seed", ImGuiDataType_U64, &seed_);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "the stochastic stream's seed: element i of each tensor draws draw i, as the cast experiment does");
+  }
+  ImGui::SameLine();
+  ImGui::TextUnformatted("rounding");
 }
 
 void CheckpointPanel::draw_progress() {
@@ -342,8 +369,9 @@ void CheckpointPanel::draw_content() {
     return;
   }
   const ScanResult& r = *result_;
-  ImGui::Text("%zu tensors scanned (%s), %zu left out (%s)", r.tensors.size(), bytes_text(r.bytes).c_str(),
-              r.skipped.size(), by_output(r) ? "no inputs, norms, biases, integers" : "norms, biases, integers");
+  ImGui::Text("%zu tensors scanned (%s), %zu left out (%s)%s%s", r.tensors.size(), bytes_text(r.bytes).c_str(),
+              r.skipped.size(), by_output(r) ? "no inputs, norms, biases, integers" : "norms, biases, integers",
+              r.rounding == "rne" ? "" : "; rounded ", r.rounding == "rne" ? "" : r.rounding.c_str());
   if (by_output(r)) {
     ImGui::SameLine();
     ImGui::TextDisabled("scored by the layers' outputs%s", r.activation_format.empty() ? "" : ", inputs quantised");

@@ -61,7 +61,9 @@ class CheckpointPanel final : public Panel {
   RunLog& log_;
   char path_field_[1024] = "";
   char candidates_field_[512] = "";
-  CandidateEditor candidate_editor_;  // edits candidates_field_
+  CandidateEditor candidate_editor_;           // edits candidates_field_
+  Rounding rounding_ = Rounding::NearestEven;  // the elements' rounding (scan --rounding)
+  uint64_t seed_ = 0;                          // its stream's seed, when stochastic
   char activations_field_[1024] = "";
   char activation_format_field_[64] = "";
   std::string path_;  // what the last scan opened

@@ -30,4 +30,11 @@ PL_HD inline uint32_t stochastic_bits(uint64_t seed, uint64_t index) {
   return static_cast<uint32_t>(z >> 32);
 }
 
+// The seed of the same stream from element `offset` on: stochastic_bits(stochastic_seed_at(s, k),
+// i) == stochastic_bits(s, k + i). A run of rows rounded on its own (the checkpoint scan's) draws
+// what the whole array would have drawn there.
+PL_HD inline uint64_t stochastic_seed_at(uint64_t seed, uint64_t offset) {
+  return seed + offset * 0x9E3779B97F4A7C15ull;
+}
+
 }  // namespace pl

@@ -30,10 +30,6 @@ struct Choice {
 
 Expected<Choice> choose(const io::Checkpoint& c, const ScanOptions& o) {
   if (o.candidates.empty()) return Error{"no candidate given"};
-  if (o.cast.rounding == Rounding::Stochastic)
-    return Error{
-        "the scan does not take stochastic rounding: its draws follow each element's place in the array "
-        "rounded, and a large tensor is rounded a run of rows at a time (the cast experiment takes it)"};
   if (o.activation_format && !o.activations) return Error{"an activation format needs the activations"};
   auto pattern = tensor_pattern(o.tensors);
   if (!pattern) return Error{pattern.error()};
@@ -124,7 +120,9 @@ Expected<ScanResult> scan_checkpoint(const io::Checkpoint& c, const ScanOptions&
   for (const Candidate& k : o.candidates) r.candidates.push_back(k.text());
   r.skipped = choice->skipped;
   r.bytes = choice->bytes;
-  r.rounding = rounding_name(o.cast.rounding);
+  // The seed is part of a stochastic scan's rounding: parts merge only when they drew alike.
+  r.rounding = o.cast.rounding == Rounding::Stochastic ? "stochastic, seed " + std::to_string(o.cast.seed)
+                                                       : std::string(rounding_name(o.cast.rounding));
   if (o.activations) r.activations = o.activations->path;
   if (o.activation_format) r.activation_format = o.activation_format->text();
   // A device only for float candidates (integers round on the CPU, as in the cast experiment).

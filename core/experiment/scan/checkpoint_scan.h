@@ -5,8 +5,9 @@
 // included -- so that a large checkpoint can also be scanned a part at a time and merged.
 // Given the layers' inputs (an activations file, layer_inputs.h), each weight is also scored by
 // its layer's output error, and only the weights whose inputs the file holds are scanned.
-// Stochastic rounding is refused: its draws follow an element's place in the array rounded, and
-// the scan rounds a tensor a run of rows at a time.
+// Stochastic rounding draws each element's bits from its place in its tensor (every tensor draws
+// from the same seeded stream, as the cast experiment of that tensor alone would), whatever runs
+// of rows the scan rounds it in.
 #pragma once
 
 #include <atomic>
@@ -51,7 +52,7 @@ struct SkippedTensor {
 struct ScanResult {
   std::string checkpoint;  // the path opened
   std::vector<std::string> candidates;
-  std::string rounding = "rne";     // the elements' rounding (rounding_name)
+  std::string rounding = "rne";     // the elements' rounding (rounding_name; "stochastic, seed 7")
   std::vector<TensorScan> tensors;  // in the checkpoint's order
   std::vector<SkippedTensor> skipped;
   uint64_t bytes = 0;          // the scanned tensors' bytes
@@ -72,7 +73,7 @@ double scored_energy(const ScanResult& r, const TensorScan& t);
 Expected<std::optional<std::regex>> tensor_pattern(const std::string& pattern);
 
 // The tensors the scan would read, in order; an error says why it cannot start -- no candidate,
-// stochastic rounding, a pattern that is not a regex, no tensor chosen, inputs that do not fit
+// a pattern that is not a regex, no tensor chosen, inputs that do not fit
 // their layer -- the user's to fix.
 // scan_checkpoint checks it first.
 Expected<std::vector<const io::CheckpointTensor*>> chosen_tensors(const io::Checkpoint& c, const ScanOptions& o);

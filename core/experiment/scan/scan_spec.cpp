@@ -12,8 +12,9 @@ using nlohmann::json;
 
 Expected<ScanSpec> scan_spec_from_json(const json& j) {
   if (!j.is_object()) return Error{"a scan is a JSON object"};
-  if (auto st = json_detail::unknown_key(j, {"experiment", "checkpoint", "candidates", "budget", "pins", "tensors",
-                                             "rounding", "activations", "activation_format", "backend", "comment"});
+  if (auto st =
+          json_detail::unknown_key(j, {"experiment", "checkpoint", "candidates", "budget", "pins", "tensors",
+                                       "rounding", "seed", "activations", "activation_format", "backend", "comment"});
       !st)
     return Error{st.error()};
   ScanSpec s;
@@ -21,7 +22,7 @@ Expected<ScanSpec> scan_spec_from_json(const json& j) {
   if (!j.contains("checkpoint")) return Error{"'checkpoint': a scan needs the checkpoint it scans"};
   r.string("checkpoint", &s.checkpoint) && r.string("candidates", &s.candidates) && r.string("tensors", &s.tensors) &&
       r.string("activations", &s.activations) && r.string("activation_format", &s.activation_format) &&
-      r.cast_policy(&s.cast) && r.backend(&s.backend);
+      r.cast_policy(&s.cast) && r.seed(&s.cast.seed) && r.backend(&s.backend);
   if (!r.error.empty()) return Error{r.error};
   if (s.checkpoint.empty()) return Error{"'checkpoint': must name a checkpoint"};
   for (const auto& [key, value] :
@@ -53,6 +54,7 @@ json to_json(const ScanSpec& s) {
          {"candidates", s.candidates},
          {"rounding", rounding_name(s.cast.rounding)},
          {"backend", backend_choice_name(s.backend)}};
+  if (s.cast.rounding == Rounding::Stochastic) j["seed"] = s.cast.seed;
   if (s.budget) j["budget"] = *s.budget;
   if (!s.pins.empty()) j["pins"] = s.pins;
   if (!s.tensors.empty()) j["tensors"] = s.tensors;

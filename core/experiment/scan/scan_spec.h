@@ -1,7 +1,7 @@
 // A checkpoint scan as an experiment file (docs/experiment-json.md), so that `run`, the
 // scenarios and the command line's `scan` mean one thing:
 //   {"experiment": "scan", "checkpoint": PATH, "candidates": "bfloat16,float8_e4m3fn:mx",
-//    "budget": 4.5, "pins": ["NAME=CANDIDATE"], "tensors": REGEX, "rounding": "rne",
+//    "budget": 4.5, "pins": ["NAME=CANDIDATE"], "tensors": REGEX, "rounding": "rne", "seed": 0,
 //    "activations": FILE, "activation_format": CANDIDATE, "backend": "cpu"}
 // Only "checkpoint" is required. A relative PATH is the reader's: the file's own folder for a
 // scenario (core/scenario resolves it), the working directory otherwise.

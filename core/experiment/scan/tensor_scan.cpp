@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "core/dtype/device/stochastic.h"
 #include "core/quantise/amax.h"
 #include "core/util/parallel.h"
 #include "core/util/printable.h"
@@ -249,10 +250,14 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
     const Central part = central_of(values, mean);
     central.c2 += part.c2, central.c4 += part.c4;
     if (output) out.output_energy += output->energy(values, k);
+    // Stochastic draws continue the tensor's stream: element j of the run draws what element
+    // r0 * cols + j of the whole tensor would, so a scan's figures do not depend on its runs.
+    CastOptions cast = o.cast;
+    cast.seed = stochastic_seed_at(o.cast.seed, r0 * cols);
     for (size_t i = 0; i < candidates.size(); ++i) {
       Scaling s = candidates[i].scaling;
       s.tensor_amax = out.stats.amax;
-      const Quantised q = quantise(values, k, cols, candidates[i].dtype, s, o.cast, 0,
+      const Quantised q = quantise(values, k, cols, candidates[i].dtype, s, cast, 0,
                                    is_float(candidates[i].dtype) ? o.device : nullptr);
       if (!q.device_error.empty() && device_error.empty()) device_error = q.device_error;
       on_device = on_device || q.on_device;

@@ -36,6 +36,15 @@ TEST(Stochastic, UnbiasedInExpectation) {
   }
 }
 
+// A run that starts at element k of a stream draws, from stochastic_seed_at(s, k), what the
+// whole stream draws there (the checkpoint scan rounds a tensor a run of rows at a time).
+TEST(Stochastic, ASeedAtAnOffsetContinuesTheStream) {
+  for (uint64_t seed : {uint64_t{0}, uint64_t{7}, ~uint64_t{0}})
+    for (uint64_t k : {uint64_t{0}, uint64_t{1}, uint64_t{100}, uint64_t{1} << 40})
+      for (uint64_t i : {uint64_t{0}, uint64_t{3}, uint64_t{12345}})
+        EXPECT_EQ(stochastic_bits(stochastic_seed_at(seed, k), i), stochastic_bits(seed, k + i)) << seed << " " << k;
+}
+
 TEST(Stochastic, UnbiasedInTheSubnormalRangeAndForFloat8) {
   const FloatFormat& f = info(DType::float8_e4m3fn).format;
   const double q = std::ldexp(1.0, -9);  // subnormal spacing

@@ -185,6 +185,33 @@ TEST(CheckpointScan, FiguresDoNotDependOnTheThreadsOrTheRunsOfRows) {
     }
 }
 
+// Stochastic rounding draws each element's bits from its place in its tensor: a scan one row at
+// a time rounds every element as one run of the whole tensor does (without carrying the
+// stream's place from run to run, each run drew the first row's bits again). The scan used to
+// refuse it for that reason.
+TEST(CheckpointScan, StochasticDrawsDoNotDependOnTheRunsOfRows) {
+  ScanOptions o = options_for(expected());
+  o.cast.rounding = Rounding::Stochastic;
+  o.cast.seed = 7;
+  const ScanResult whole = scan(o);
+  EXPECT_EQ(whole.rounding, "stochastic, seed 7");
+  o.chunk_elements = 100;  // one row at a time
+  const ScanResult rows = scan(o);
+  o.cast.rounding = Rounding::NearestEven;
+  const ScanResult nearest = scan(o);
+  ASSERT_EQ(whole.tensors.size(), rows.tensors.size());
+  bool any_differs = false;
+  for (size_t t = 0; t < whole.tensors.size(); ++t)
+    for (size_t c = 0; c < whole.tensors[t].scores.size(); ++c) {
+      const CandidateScore &a = whole.tensors[t].scores[c], &k = rows.tensors[t].scores[c];
+      EXPECT_EQ(a.max_abs, k.max_abs) << whole.tensors[t].name << " " << a.candidate;
+      EXPECT_EQ(a.flushed, k.flushed) << whole.tensors[t].name << " " << a.candidate;
+      expect_near_rel(k.error_energy, a.error_energy, 1e-13, whole.tensors[t].name);
+      any_differs |= a.error_energy != nearest.tensors[t].scores[c].error_energy;
+    }
+  EXPECT_TRUE(any_differs);  // it did round stochastically
+}
+
 TEST(CheckpointScan, ChoosesTensorsByPattern) {
   ScanOptions o = options_for(expected());
   o.tensors = "layers\\.1\\..*norm";
