@@ -2,17 +2,19 @@
 // An error heat map through a colour map: each cell's value (a float texture, one texel per
 // cell, sampled nearest) is placed in [vmin, vmax] and looked up in a 256-entry colour table the
 // application fills from core's colour maps (viridis, cividis, RdBu) -- the same table the
-// exported files and the colour bar use. Values outside the range clamp to its ends; +inf (an
-// exact cell) is white and NaN or -inf grey, as in the exported figure.
+// exported files and the colour bar use. Values outside the range clamp to its ends; NaN and
+// infinities are grey, except +inf where it means exact (a scan's SQNR): white, as in the
+// exported figure.
 in vec2 uv;
 out vec4 colour;
 uniform sampler2D values;
 uniform sampler2D lut;
 uniform float vmin;
 uniform float vmax;
+uniform int inf_is_exact;
 void main() {
   float v = texture(values, uv).r;
-  if (isinf(v) && v > 0.0) {
+  if (inf_is_exact != 0 && isinf(v) && v > 0.0) {
     colour = vec4(1.0, 1.0, 1.0, 1.0);
     return;
   }

@@ -2,7 +2,9 @@
 
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <array>
+#include <cfloat>
 #include <cmath>
 
 #include "app/gl/shader_sources.h"
@@ -150,7 +152,13 @@ bool HeatmapShader::render(const figure::Heatmap& h, const std::string& key, int
     lut_filled_ = true;
   }
   if (key != key_) {
-    std::vector<float> cells(h.values.begin(), h.values.end());
+    // Finite values beyond float's range stay finite (the top or bottom colour, as in the files).
+    std::vector<float> cells(h.values.size());
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const double v = h.values[i];
+      cells[i] = std::isfinite(v) ? static_cast<float>(std::clamp(v, -double(FLT_MAX), double(FLT_MAX)))
+                                  : static_cast<float>(v);
+    }
     glBindTexture(GL_TEXTURE_2D, values_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, static_cast<int>(h.cols), static_cast<int>(h.rows), 0, GL_RED, GL_FLOAT,
@@ -180,6 +188,7 @@ bool HeatmapShader::render(const figure::Heatmap& h, const std::string& key, int
   glUniform1i(glGetUniformLocation(program_, "lut"), 1);
   glUniform1f(glGetUniformLocation(program_, "vmin"), static_cast<float>(h.vmin));
   glUniform1f(glGetUniformLocation(program_, "vmax"), static_cast<float>(h.vmax));
+  glUniform1i(glGetUniformLocation(program_, "inf_is_exact"), h.inf_is_exact ? 1 : 0);
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLES, 0, 3);
   key_ = key;

@@ -162,10 +162,11 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
   for (size_t r = 0; r < h.rows; ++r)
     for (size_t c = 0; c < h.cols; ++c) {
       const double v = h.values[r * h.cols + c];
-      exact = exact || (std::isinf(v) && v > 0);
-      const Color col = std::isfinite(v)         ? colormap(h.map, (v - h.vmin) / span)
-                        : std::isinf(v) && v > 0 ? Color{1, 1, 1, 1}
-                                                 : Color{0.5, 0.5, 0.5, 1};
+      const bool is_exact = h.inf_is_exact && std::isinf(v) && v > 0;
+      exact = exact || is_exact;
+      const Color col = std::isfinite(v) ? colormap(h.map, (v - h.vmin) / span)
+                        : is_exact       ? Color{1, 1, 1, 1}
+                                         : Color{0.5, 0.5, 0.5, 1};
       auto* px = reinterpret_cast<uint32_t*>(data + r * stride) + c;
       *px = (static_cast<uint32_t>(col.r * 255 + 0.5) << 16) | (static_cast<uint32_t>(col.g * 255 + 0.5) << 8) |
             static_cast<uint32_t>(col.b * 255 + 0.5);
@@ -499,7 +500,8 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
     ly += 16 * fs;
   };
   for (const Series& s : f.series)
-    entry(s.label, s.color, s.dashed, s.dotted, s.kind == SeriesKind::Bars, s.width, s.kind == SeriesKind::Points);
+    if (s.in_legend)
+      entry(s.label, s.color, s.dashed, s.dotted, s.kind == SeriesKind::Bars, s.width, s.kind == SeriesKind::Points);
   for (const Annotation& a : f.annotations) entry(a.label, a.color, a.dashed, false, false, 0, false);
 }
 

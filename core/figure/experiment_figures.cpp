@@ -231,12 +231,15 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
       Series measured{model, SeriesKind::Line, {}, {}, palette(i), false};
       Series points{"", SeriesKind::Points, {}, {}, palette(i), false};
       // The bound gamma_K dashed and the probabilistic estimate (sqrt(K) u for a sequential
-      // sum, Higham and Mary: where a typical error sits) dotted, in the model's colour; the
-      // legend names the colours and, once, the two patterns (four models' three lines each
-      // made a legend taller than the plot).
-      Series bound{"", SeriesKind::Line, {}, {}, palette(i), true};
-      Series estimate{"", SeriesKind::Line, {}, {}, palette(i), false};
+      // sum, Higham and Mary: a rounding-error model's typical size, far below the worst case)
+      // dotted, in the model's colour. The legend names the colours and, once, the two patterns
+      // (four models' three lines each made a legend taller than the plot); the bounds keep
+      // their names for the CSV and the window's show/hide list.
+      Series bound{model + " bound", SeriesKind::Line, {}, {}, palette(i), true};
+      bound.in_legend = false;
+      Series estimate{model + " estimate", SeriesKind::Line, {}, {}, palette(i), false};
       estimate.dotted = true;
+      estimate.in_legend = false;
       f.series.push_back(measured);
       f.series.push_back(points);
       f.series.push_back(bound);
@@ -263,6 +266,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
     // An estimate equal to the bound (compensated sums) or zero (exact integer sums) adds no line.
     Series& e = f.series[4 * i + 3];
     if (e.y == f.series[4 * i + 2].y || std::none_of(e.y.begin(), e.y.end(), [](double y) { return y > 0; })) {
+      e.label.clear();
       e.x.clear();
       e.y.clear();
     }
@@ -275,6 +279,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
     if (at.size() == b.x.size()) continue;
     auto k_text = [](double k) { return std::to_string(static_cast<long long>(k)); };
     if (at.empty()) {
+      b.label.clear();  // nothing to show or hide
       f.subtitle += "; " + model + ": no gamma_K (K u >= 1 at every K)";
     } else if (at.size() == 1) {
       b.kind = SeriesKind::Points;

@@ -35,6 +35,9 @@ struct Series {
   std::vector<std::string> point_labels = {};
   // A dotted line: a second reference beside a dashed one (an estimate beside a bound).
   bool dotted = false;
+  // In the legend. A series left out keeps its label for the CSV and the window's show/hide list
+  // (a dot sweep's per-model bounds, which a legend key names once by their pattern).
+  bool in_legend = true;
 };
 
 enum class AnnotationKind : uint8_t { VerticalLine, HorizontalLine };
@@ -70,10 +73,13 @@ Color colormap(Colormap m, double t);  // t in [0, 1]
 
 struct Heatmap {
   size_t rows = 0, cols = 0;
-  std::vector<double> values;  // row-major; +inf: exact (drawn white), NaN or -inf: no value (grey)
+  std::vector<double> values;  // row-major; NaN and infinities: no value (grey), but see inf_is_exact
   Colormap map = Colormap::Diverging;
   double vmin = 0, vmax = 1;  // the colour bar's range (values clamp to it)
   std::string colorbar_label;
+  // +inf means exact (an SQNR without any error) and is drawn white, outside the map, keyed
+  // under the colour bar; elsewhere +inf is an overflow (an error map's Inf output), grey.
+  bool inf_is_exact = false;
 };
 
 struct Figure {

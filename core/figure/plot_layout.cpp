@@ -59,7 +59,8 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
     for (unsigned char c : label) chars += (c & 0xC0) != 0x80;  // UTF-8: count characters, not bytes
     longest = std::max(longest, chars);
   };
-  for (const Series& s : f.series) count(s.label);
+  for (const Series& s : f.series)
+    if (s.in_legend) count(s.label);
   for (const Annotation& a : f.annotations) count(a.label);
   if (entries == 0) return;
   // Wide enough for the longest label at DejaVu Sans' ~6 pixels a character at 10 pixels (a

@@ -74,6 +74,7 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   h.rows = rows.size(), h.cols = cols;
   h.map = Colormap::Viridis;
   h.colorbar_label = experiment::by_output(r) ? "output SQNR (dB)" : "SQNR (dB)";
+  h.inf_is_exact = true;
   double lo = INFINITY, hi = -INFINITY;
   bool exact = false;
   for (size_t row = 0; row < rows.size(); ++row)

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "app/gl/framebuffer.h"
 #include "app/gl/heatmap_shader.h"
@@ -34,33 +35,36 @@ TEST_F(HeatmapShaderTest, EveryPixelIsCoresColourForItsCell) {
   gl::Framebuffer window(64, 64);  // what the window was drawing into
   window.bind();
   glViewport(3, 4, 50, 40);
-  for (auto map : {figure::Colormap::Diverging, figure::Colormap::Viridis, figure::Colormap::Cividis}) {
-    SCOPED_TRACE(figure::colormap_name(map));
-    h.map = map;
-    gl::HeatmapShader shader;
-    ASSERT_TRUE(shader.render(h, "k", 40, 30)) << shader.error();
-    GLint viewport[4];
-    glGetIntegerv(GL_VIEWPORT, viewport);
-    EXPECT_EQ(viewport[0], 3);
-    EXPECT_EQ(viewport[3], 40);
-    const auto px = shader.read_pixels();
-    ASSERT_EQ(px.size(), 40u * 30 * 4);
-    int worst = 0;
-    for (int y = 0; y < 30; ++y)
-      for (int x = 0; x < 40; ++x) {
-        const size_t row = static_cast<size_t>(y) * 3 / 30, col = static_cast<size_t>(x) * 4 / 40;
-        const double v = h.values[row * 4 + col];
-        figure::Color want{0.5, 0.5, 0.5, 1};
-        if (std::isinf(v) && v > 0) want = {1, 1, 1, 1};  // an exact cell
-        if (std::isfinite(v)) want = figure::colormap(map, std::clamp((v - h.vmin) / (h.vmax - h.vmin), 0.0, 1.0));
-        const unsigned char* p = &px[(static_cast<size_t>(y) * 40 + x) * 4];
-        for (int k = 0; k < 3; ++k) {
-          const double c = k == 0 ? want.r : k == 1 ? want.g : want.b;
-          worst = std::max(worst, std::abs(int(p[k]) - int(std::lround(c * 255))));
+  for (int exact = 0; exact < 2; ++exact)
+    for (auto map : {figure::Colormap::Diverging, figure::Colormap::Viridis, figure::Colormap::Cividis}) {
+      SCOPED_TRACE(figure::colormap_name(map));
+      h.map = map;
+      h.inf_is_exact = exact == 1;
+      gl::HeatmapShader shader;
+      const std::string key = exact ? "exact" : "plain";
+    ASSERT_TRUE(shader.render(h, key, 40, 30)) << shader.error();
+      GLint viewport[4];
+      glGetIntegerv(GL_VIEWPORT, viewport);
+      EXPECT_EQ(viewport[0], 3);
+      EXPECT_EQ(viewport[3], 40);
+      const auto px = shader.read_pixels();
+      ASSERT_EQ(px.size(), 40u * 30 * 4);
+      int worst = 0;
+      for (int y = 0; y < 30; ++y)
+        for (int x = 0; x < 40; ++x) {
+          const size_t row = static_cast<size_t>(y) * 3 / 30, col = static_cast<size_t>(x) * 4 / 40;
+          const double v = h.values[row * 4 + col];
+          figure::Color want{0.5, 0.5, 0.5, 1};
+          if (h.inf_is_exact && std::isinf(v) && v > 0) want = {1, 1, 1, 1};  // an exact cell
+          if (std::isfinite(v)) want = figure::colormap(map, std::clamp((v - h.vmin) / (h.vmax - h.vmin), 0.0, 1.0));
+          const unsigned char* p = &px[(static_cast<size_t>(y) * 40 + x) * 4];
+          for (int k = 0; k < 3; ++k) {
+            const double c = k == 0 ? want.r : k == 1 ? want.g : want.b;
+            worst = std::max(worst, std::abs(int(p[k]) - int(std::lround(c * 255))));
+          }
         }
-      }
-    EXPECT_LE(worst, 2);  // an 8-bit table of 256 entries, sampled linearly
-  }
+      EXPECT_LE(worst, 2);  // an 8-bit table of 256 entries, sampled linearly
+    }
 }
 
 TEST_F(HeatmapShaderTest, KeepsTheWindowsFramebufferAndTexturesBound) {

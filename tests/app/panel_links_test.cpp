@@ -98,6 +98,12 @@ TEST_F(PanelLinks, AFormatsLinkTypesTheValueAndMarksTheRow) {
   link.path = "direct";
   ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_EQ(formats.path(), CastPath::Direct);
+  // A link that names no path casts directly, whatever path the link before chose.
+  link.path = "via-float32";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  link.path.clear();
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_EQ(formats.path(), CastPath::Direct);
 }
 
 TEST_F(PanelLinks, ACheckpointLinkScansTheCheckpoint) {

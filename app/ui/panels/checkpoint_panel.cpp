@@ -53,6 +53,8 @@ void CheckpointPanel::open(const std::string& path, const std::string& activatio
   // (Inputs typed for another checkpoint would not fit this one: the fields hold what is asked now.)
   std::snprintf(activations_field_, sizeof activations_field_, "%s", activations.c_str());
   activation_format_field_[0] = '\0';
+  rounding_ = Rounding::NearestEven;  // (as `scan` rounds unless told otherwise)
+  seed_ = 0;
   start_scan();
 }
 
@@ -172,7 +174,8 @@ void CheckpointPanel::draw_controls() {
   const float label = ImGui::CalcTextSize("candidates").x + spacing;
   if (candidate_editor_.draw(
           "candidates", candidates,
-          width - inputs_width - format_width - rounding_width - rounding_text - 4 * spacing - label))
+          width - inputs_width - format_width - rounding_width - rounding_text - 4 * spacing - label) &&
+      candidates.size() < sizeof candidates_field_)  // (a longer list would be cut mid-candidate: kept out)
     std::snprintf(candidates_field_, sizeof candidates_field_, "%s", candidates.c_str());
   ImGui::SameLine();
   ImGui::SetNextItemWidth(inputs_width);

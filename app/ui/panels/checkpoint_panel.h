@@ -60,7 +60,7 @@ class CheckpointPanel final : public Panel {
 
   RunLog& log_;
   char path_field_[1024] = "";
-  char candidates_field_[512] = "";
+  char candidates_field_[4096] = "";
   CandidateEditor candidate_editor_;           // edits candidates_field_
   Rounding rounding_ = Rounding::NearestEven;  // the elements' rounding (scan --rounding)
   uint64_t seed_ = 0;                          // its stream's seed, when stochastic

@@ -64,7 +64,11 @@ FormatsPanel::FormatsPanel(std::string initial_value) {
 void FormatsPanel::show(const std::string& value, std::optional<DType> row, const std::string& path) {
   std::snprintf(value_text_, sizeof value_text_, "%s", value.c_str());
   marked_ = row;
-  if (CastPath p; !path.empty() && parse_cast_path(path.c_str(), &p)) path_ = static_cast<int>(p);
+  // A link shows what its text means: a path it does not name is the direct one, not the one
+  // another link left.
+  CastPath p = CastPath::Direct;
+  if (!path.empty()) parse_cast_path(path.c_str(), &p);
+  path_ = static_cast<int>(p);
   recompute();
 }
 

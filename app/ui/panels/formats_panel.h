@@ -19,7 +19,7 @@ class FormatsPanel final : public Panel {
   const char* name() const override { return "Formats"; }
   void draw_content() override;
   // Shows `value` in every format, with `row`'s format marked (a scenario's look-at link).
-  // Types `value`, marks `row` and, when given, casts along `path` ("direct" or "via-float32").
+  // Types `value`, marks `row` and casts along `path` ("direct", the default, or "via-float32").
   void show(const std::string& value, std::optional<DType> row, const std::string& path = {});
   const char* value() const { return value_text_; }
   std::optional<DType> marked() const { return marked_; }

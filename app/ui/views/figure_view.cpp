@@ -20,7 +20,7 @@ ImU32 imgui_color(const figure::Color& c) {
   return IM_COL32(static_cast<int>(c.r * 255), static_cast<int>(c.g * 255), static_cast<int>(c.b * 255), 255);
 }
 
-// Every label a legend toggle can hide: the series, then the reference lines, each once.
+// Every label a legend toggle can hide: the series with data, then the reference lines, each once.
 std::vector<std::pair<std::string, figure::Color>> toggles(const figure::Figure& f) {
   std::vector<std::pair<std::string, figure::Color>> out;
   auto add = [&](const std::string& label, const figure::Color& c) {
@@ -29,7 +29,8 @@ std::vector<std::pair<std::string, figure::Color>> toggles(const figure::Figure&
       if (l == label) return;
     out.emplace_back(label, c);
   };
-  for (const auto& s : f.series) add(s.label, s.color);
+  for (const auto& s : f.series)
+    if (!s.x.empty()) add(s.label, s.color);  // (a legend key, with no data, hides nothing)
   for (const auto& a : f.annotations) add(a.label, a.color);
   return out;
 }

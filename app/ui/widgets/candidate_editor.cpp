@@ -125,13 +125,14 @@ bool CandidateEditor::draw(const char* label, std::string& list, float width) {
   if (experiment::is_group(kind)) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    if (ImGui::InputInt("group", &group_, 32)) group_ = std::clamp(group_, 1, 1 << 20);
+    if (ImGui::InputInt("group", &group_, 32)) group_ = std::clamp(group_, 2, experiment::kMaxGroup);
   }
   ImGui::SameLine();
   if (ImGui::Button("Add")) {
     const std::string added = spelled(dtypes[static_cast<size_t>(dtype_)].name, kind, group_);
-    const std::string longer = parsed ? joined(*parsed) + "," + added : added;
-    if (auto ok = experiment::parse_candidates(longer)) {
+    if (!parsed) {
+      error_ = "the list does not read (" + parsed.error() + "): Defaults first";  // never dropped unasked
+    } else if (auto ok = experiment::parse_candidates(joined(*parsed) + "," + added)) {
       list = joined(*ok);
       changed = true;
       error_.clear();

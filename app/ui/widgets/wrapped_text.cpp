@@ -9,12 +9,17 @@ bool continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) =
 
 // Where to cut `word`, which is wider than `width` alone: after its last punctuation that fits,
 // else after the last whole character that fits (at least one, so that the text moves on).
+// Widths add up character by character (ImGui's text has no kerning): one pass, not one
+// measure per prefix.
 size_t cut_long_word(std::string_view word, float width, const std::function<float(std::string_view)>& width_of) {
   size_t fits = 0;  // the longest prefix, ending on a character boundary, that fits
-  for (size_t i = 1; i <= word.size(); ++i) {
-    if (i < word.size() && continuation_byte(word[i])) continue;
-    if (width_of(word.substr(0, i)) > width) break;
-    fits = i;
+  float reach = 0;
+  for (size_t i = 0; i < word.size();) {
+    size_t next = i + 1;
+    while (next < word.size() && continuation_byte(word[next])) ++next;
+    reach += width_of(word.substr(i, next - i));
+    if (reach > width) break;
+    fits = i = next;
   }
   for (size_t i = fits; i > 0; --i)
     if (std::string_view("./_,(").find(word[i - 1]) != std::string_view::npos) return i;
@@ -33,18 +38,21 @@ void wrap_paragraph(std::string_view p, float width, const std::function<float(s
       if (start == 0) lines.push_back(p);  // an empty paragraph is an empty line
       return;
     }
-    // The words that fit after `start`: each candidate end is a word's end.
+    // The words that fit after `start`, each measured once with the spaces before it.
     size_t end = start;
+    float reach = 0;
     while (true) {
       const size_t word_start = p.find_first_not_of(' ', end);
       if (word_start == std::string_view::npos) break;  // only spaces are left: they end the line
       const size_t word_end = std::min(p.find(' ', word_start), p.size());
-      if (width_of(p.substr(start, word_end - start)) > width) {
+      const float added = width_of(p.substr(end, word_end - end));
+      if (reach + added > width) {
         if (end == start)  // the first word alone is too wide: cut inside it
           end = word_start + cut_long_word(p.substr(word_start, word_end - word_start),
                                            width - width_of(p.substr(start, word_start - start)), width_of);
         break;
       }
+      reach += added;
       end = word_end;
     }
     if (end == start) end = p.size();  // nothing but spaces
@@ -84,10 +92,13 @@ std::string fit_text(std::string_view text, float width, const std::function<flo
   if (width_of(text) <= width) return std::string(text);
   const float room = width - width_of("...");
   size_t fits = 0;
-  for (size_t i = 1; i <= text.size(); ++i) {
-    if (i < text.size() && continuation_byte(text[i])) continue;
-    if (width_of(text.substr(0, i)) > room) break;
-    fits = i;
+  float reach = 0;
+  for (size_t i = 0; i < text.size();) {
+    size_t next = i + 1;
+    while (next < text.size() && continuation_byte(text[next])) ++next;
+    reach += width_of(text.substr(i, next - i));
+    if (reach > room) break;
+    fits = i = next;
   }
   return std::string(text.substr(0, fits)) + "...";
 }

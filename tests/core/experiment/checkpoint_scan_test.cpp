@@ -187,8 +187,7 @@ TEST(CheckpointScan, FiguresDoNotDependOnTheThreadsOrTheRunsOfRows) {
 
 // Stochastic rounding draws each element's bits from its place in its tensor: a scan one row at
 // a time rounds every element as one run of the whole tensor does (without carrying the
-// stream's place from run to run, each run drew the first row's bits again). The scan used to
-// refuse it for that reason.
+// stream's place from run to run, each run would draw the first row's bits again).
 TEST(CheckpointScan, StochasticDrawsDoNotDependOnTheRunsOfRows) {
   ScanOptions o = options_for(expected());
   o.cast.rounding = Rounding::Stochastic;

@@ -167,6 +167,7 @@ TEST(ScanFigures, TheHeatMapKeepsEachStacksLayersApart) {
   // bfloat16 of float32 values with no error: +inf, drawn white, not the top colour of the map,
   // which the best lossy candidate takes too.
   EXPECT_TRUE(std::isinf(f.heatmap->values[0]) && f.heatmap->values[0] > 0);
+  EXPECT_TRUE(f.heatmap->inf_is_exact);
   EXPECT_NE(f.subtitle.find("white cells: exact"), std::string::npos) << f.subtitle;
 }
 

@@ -52,6 +52,7 @@ TEST(Figures, TheHeatmapShowsTheTotalErrorOfEachElement) {
   const auto result = test::values_of(r.result), reference = test::values_of(r.reference);
   ASSERT_EQ(heat->heatmap->values.size(), result.size());
   for (size_t e = 0; e < result.size(); ++e) EXPECT_EQ(heat->heatmap->values[e], result[e] - reference[e]) << e;
+  EXPECT_FALSE(heat->heatmap->inf_is_exact);  // an Inf output is an overflow, grey, not an exact cell
 }
 
 // The PyTorch story's fix x.to(w.dtype): float16 data converted to float32. Its input rounding
@@ -144,7 +145,11 @@ TEST(Figures, DotSweepFigureHasAMeasuredLineABoundAndAnEstimatePerModel) {
   EXPECT_EQ(f.series[1].kind, SeriesKind::Points);
   EXPECT_EQ(f.series[1].y, f.series[0].y);
   EXPECT_TRUE(f.series[2].dashed);
+  EXPECT_EQ(f.series[2].label, "f16 sequential rne bound");  // named for the CSV and the show/hide list
+  EXPECT_FALSE(f.series[2].in_legend);                       // the key names the pattern
   EXPECT_TRUE(f.series[3].dotted);
+  EXPECT_EQ(f.series[3].label, "f16 sequential rne estimate");
+  EXPECT_FALSE(f.series[3].in_legend);
   EXPECT_EQ(f.series[3].y, (std::vector<double>{4 * std::ldexp(1.0, -11), 16 * std::ldexp(1.0, -11)}));
   EXPECT_EQ(f.series[3].color.r, f.series[0].color.r);
   EXPECT_EQ(f.series[3].color.b, f.series[0].color.b);
@@ -154,9 +159,9 @@ TEST(Figures, DotSweepFigureHasAMeasuredLineABoundAndAnEstimatePerModel) {
   EXPECT_TRUE(f.series[8].dashed && f.series[8].x.empty());
   EXPECT_EQ(f.series[9].label, "estimate sqrt(K) u (dotted)");
   EXPECT_TRUE(f.series[9].dotted && f.series[9].x.empty());
-  size_t labelled = 0;
-  for (const Series& s : f.series) labelled += !s.label.empty();
-  EXPECT_EQ(labelled, 4u);  // two models, two patterns
+  size_t in_legend = 0;
+  for (const Series& s : f.series) in_legend += s.in_legend && !s.label.empty();
+  EXPECT_EQ(in_legend, 4u);  // two models, two patterns
   EXPECT_TRUE(f.x.log && f.y.log);
 }
 

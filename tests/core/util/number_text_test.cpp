@@ -42,8 +42,8 @@ TEST(NumberText, ShortestDecimalIsPerFormat) {
   EXPECT_EQ(shortest_decimal(info(DType::float32).format, 3.4028234663852886e38), "3.4028235e+38");
 }
 
-// Scenario 12's check of 250 in float8_e4m3fnuz observed "-nan": the format's one NaN, 0x80, has
-// its sign bit set.
+// An fnuz format's one NaN, 0x80, has its sign bit set: scenario 12's check of 250 in
+// float8_e4m3fnuz must read "nan", as Python and NumPy print it, not "-nan".
 TEST(NumberText, EveryNanPrintsAsNan) {
   EXPECT_EQ(shortest_double(std::numeric_limits<double>::quiet_NaN()), "nan");
   EXPECT_EQ(shortest_double(-std::numeric_limits<double>::quiet_NaN()), "nan");
