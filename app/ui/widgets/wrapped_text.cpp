@@ -7,20 +7,26 @@ namespace {
 
 bool continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
-// Where to cut `word`, which is wider than `width` alone: after its last punctuation that fits,
-// else after the last whole character that fits (at least one, so that the text moves on).
-// Widths add up character by character (ImGui's text has no kerning): one pass, not one
-// measure per prefix.
-size_t cut_long_word(std::string_view word, float width, const std::function<float(std::string_view)>& width_of) {
-  size_t fits = 0;  // the longest prefix, ending on a character boundary, that fits
+// The length of the longest prefix of `text` that ends on a character boundary and fits in
+// `width`. Widths add up character by character (ImGui's text has no kerning): one pass, not
+// one measure per prefix.
+size_t fitting_prefix(std::string_view text, float width, const std::function<float(std::string_view)>& width_of) {
+  size_t fits = 0;
   float reach = 0;
-  for (size_t i = 0; i < word.size();) {
+  for (size_t i = 0; i < text.size();) {
     size_t next = i + 1;
-    while (next < word.size() && continuation_byte(word[next])) ++next;
-    reach += width_of(word.substr(i, next - i));
+    while (next < text.size() && continuation_byte(text[next])) ++next;
+    reach += width_of(text.substr(i, next - i));
     if (reach > width) break;
     fits = i = next;
   }
+  return fits;
+}
+
+// Where to cut `word`, which is wider than `width` alone: after its last punctuation that fits,
+// else after the last whole character that fits (at least one, so that the text moves on).
+size_t cut_long_word(std::string_view word, float width, const std::function<float(std::string_view)>& width_of) {
+  const size_t fits = fitting_prefix(word, width, width_of);
   for (size_t i = fits; i > 0; --i)
     if (std::string_view("./_,(").find(word[i - 1]) != std::string_view::npos) return i;
   if (fits > 0) return fits;
@@ -90,17 +96,7 @@ std::vector<std::string_view> wrap_lines(std::string_view text, float width,
 
 std::string fit_text(std::string_view text, float width, const std::function<float(std::string_view)>& width_of) {
   if (width_of(text) <= width) return std::string(text);
-  const float room = width - width_of("...");
-  size_t fits = 0;
-  float reach = 0;
-  for (size_t i = 0; i < text.size();) {
-    size_t next = i + 1;
-    while (next < text.size() && continuation_byte(text[next])) ++next;
-    reach += width_of(text.substr(i, next - i));
-    if (reach > room) break;
-    fits = i = next;
-  }
-  return std::string(text.substr(0, fits)) + "...";
+  return std::string(text.substr(0, fitting_prefix(text, width - width_of("..."), width_of))) + "...";
 }
 
 std::string fitted_text(std::string_view text, float width) {
