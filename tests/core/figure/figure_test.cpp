@@ -205,6 +205,23 @@ TEST(Figures, ALegendWithNoFreeCornerGoesBesideThePlot) {
   EXPECT_DOUBLE_EQ(l.y.hi, 1e-2);  // not padded for a legend row above the data
 }
 
+// A legend a little taller than the plot still goes beside it, running on into the margin below
+// (scenario 28's six entries at 1280x800 in presentation mode covered two of its lines).
+TEST(Figures, ALegendBesideThePlotMayRunIntoTheMarginBelow) {
+  Figure f;
+  f.x.log = f.y.log = true;
+  for (int i = 0; i < 6; ++i) {
+    Series s{"model " + std::to_string(i), SeriesKind::Line, {}, {}, palette(static_cast<size_t>(i)), false};
+    for (double k = 100; k <= 1e5; k *= 10) s.x.push_back(k), s.y.push_back(std::pow(10.0, -8 + i) * (1 + k / 1e5));
+    f.series.push_back(s);
+  }
+  const double fs = 1.3;
+  const PlotLayout l = layout_figure(f, 950, 281, fs);
+  ASSERT_GT(l.legend.height, l.y1 - l.y0);  // taller than the plot
+  EXPECT_GE(l.legend.left, l.x1);
+  EXPECT_LE(l.legend.top + l.legend.height, 281 - 30 * fs);  // clear of the axis title's line
+}
+
 // A sum's normaliser is sum |a_k| (every b_k is 1): its axis said sum |a_k b_k|.
 TEST(Figures, SumFigureNamesItsOwnNormaliser) {
   experiment::DotSweepConfig c;
