@@ -35,11 +35,24 @@ Annotation vline(double v, const std::string& label, Color c) {
   return a;
 }
 
+// An operand's recipe without the scaling it does not have: "float16 -> float32" for
+// "float16 -> float32, none"; a scaled one keeps it: "float8_e4m3fn, per-tensor (amax 4.1)".
+std::string operand_text(const std::string& recipe) {
+  constexpr std::string_view kUnscaled = ", none";
+  return recipe.size() >= kUnscaled.size() &&
+                 recipe.compare(recipe.size() - kUnscaled.size(), kUnscaled.size(), kUnscaled) == 0
+             ? recipe.substr(0, recipe.size() - kUnscaled.size())
+             : recipe;
+}
+
+// "linear 128x512x128: inputs float16 -> float32, weights float32; f32 OpenBLAS sgemm; output
+// float32" -- a line that reads, not the settings one after another.
 std::string setup_line(const MatmulResult& r) {
   const auto& c = r.config;
   return std::string(experiment::matmul_op_name(c.op)) + " " + std::to_string(c.m) + "x" + std::to_string(c.k) + "x" +
-         std::to_string(c.n) + ": " + r.input_report.recipe + " x " + r.weight_report.recipe + ", " +
-         r.product_method.substr(0, r.product_method.find(" (")) + " -> " + std::string(name(c.output));
+         std::to_string(c.n) + ": inputs " + operand_text(r.input_report.recipe) + ", weights " +
+         operand_text(r.weight_report.recipe) + "; " + r.product_method.substr(0, r.product_method.find(" (")) +
+         "; output " + std::string(name(c.output));
 }
 
 std::string count_note(const Histogram& h) {
@@ -396,9 +409,9 @@ Figure mlp_figure(const experiment::MlpResult& r) {
   f.name = "error-vs-layer";
   f.title = "Error through the layers of an MLP";
   f.subtitle = std::to_string(c.layers) + " layers of width " + std::to_string(c.layer.k) + ", batch " +
-               std::to_string(c.layer.m) + ", " + std::string(experiment::activation_name(c.activation)) + "; " +
-               std::string(name(c.layer.input)) + " x " + std::string(name(c.layer.weight)) + ", " +
-               experiment::describe(c.layer.accumulate) + " -> " + std::string(name(c.layer.output));
+               std::to_string(c.layer.m) + ", " + std::string(experiment::activation_name(c.activation)) + "; inputs " +
+               std::string(name(c.layer.input)) + ", weights " + std::string(name(c.layer.weight)) + "; " +
+               experiment::describe(c.layer.accumulate) + "; output " + std::string(name(c.layer.output));
   f.x.label = "layer";
   f.x.log = false;
   f.y.label = "normwise relative error ||e||_F / ||ref||_F";

@@ -40,6 +40,25 @@ experiment::MatmulResult small_result() {
   return *r;
 }
 
+// A matmul figure's subtitle reads as a line: the operands and what ran, not the settings one after
+// another ("float16 -> float32, none x float32, none, f32 OpenBLAS sgemm -> float32").
+TEST(Figures, AMatmulSubtitleNamesTheOperandsAndWhatRan) {
+  experiment::MatmulConfig c;
+  c.m = c.n = 8;
+  c.k = 16;
+  c.input = DType::float16;
+  c.weight = DType::float32;
+  auto r = experiment::run_matmul(c);
+  ASSERT_TRUE(r) << r.error();
+  const std::string line = matmul_figures(*r)[0].subtitle;
+  EXPECT_EQ(line.rfind("linear 8x16x8: inputs float16", 0), 0u) << line;
+  EXPECT_NE(line.find(", weights float32; "), std::string::npos) << line;
+  EXPECT_NE(line.find("; output float32"), std::string::npos) << line;
+  EXPECT_EQ(line.find(", none"), std::string::npos) << line;
+  // A scaled operand keeps its recipe.
+  EXPECT_NE(matmul_figures(small_result())[0].subtitle.find("float8_e4m3fn, per-tensor (amax"), std::string::npos);
+}
+
 // The heat map holds C - R itself (pooled by the run, matmul.h's error_map) in each block's element of
 // largest magnitude: here an output small enough for one element a cell.
 TEST(Figures, TheHeatmapShowsTheTotalErrorOfEachElement) {
