@@ -12,6 +12,8 @@ requires every number in a story to be a fact, a check or an evidence setup.
 Run:   python3 tests/data/scenarios/gen_facts.py           (writes facts.json)
 Check: python3 tests/data/scenarios/gen_facts.py --check   (recomputes; exit 1 when a fact falls
        outside what its scenario says, or when the scenarios and facts.json name different facts)
+Add:   python3 tests/data/scenarios/gen_facts.py --add     (records only the facts facts.json lacks,
+       with the library versions it was recorded with; the timed facts stay the recording machine's)
 Timed facts (marked MEASURED) describe the machine that recorded them, named in facts.json: --check
 does not rerun them (tests never assert timings).
 """
@@ -415,6 +417,41 @@ def _():
     return f"{4096 * float(finfo('float16').eps) / 2:g}"
 
 
+# ---- 11: a deep float32 MLP -------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def mlp_activation_rms():
+    """The RMS of each layer's outputs in a 24-layer ReLU MLP of PyTorch's own nn.Linear(256, 256)
+    (its default initialisation), in float64, on a batch of 32 N(0,1) inputs: the mean over 8
+    seeds, so that the fact is the network's, not one draw's."""
+    per_seed = []
+    for seed in range(8):
+        torch.manual_seed(seed)
+        layers = [torch.nn.Linear(256, 256).double() for _ in range(24)]
+        h = torch.randn(32, 256, dtype=torch.float64)
+        rms = []
+        with torch.no_grad():
+            for layer in layers:
+                h = torch.relu(layer(h))
+                rms.append(float(h.pow(2).mean().sqrt()))
+        per_seed.append(rms)
+    return [sum(r[i] for r in per_seed) / len(per_seed) for i in range(24)]
+
+
+@fact("11-deep-mlp-float32", "rms-after-first")
+def _():
+    return mlp_activation_rms()[0]
+
+
+@fact("11-deep-mlp-float32", "rms-level")
+def _():
+    return mlp_activation_rms()[23]
+
+
+@fact("11-deep-mlp-float32", "rms-at-fifth")
+def _():
+    return mlp_activation_rms()[4]
+
+
 # ---- 12: the E4M3 family ----------------------------------------------------------------------
 @fact("12-which-e4m3", "fnuz-no-negative-zero")
 def _():
@@ -567,8 +604,14 @@ def cpu_flags():
 
 
 def main():
-    check = "--check" in sys.argv
+    args = sys.argv[1:]
+    if len(args) > 1 or (args and args[0] not in ("--check", "--add")):
+        print("usage: gen_facts.py [--check | --add]", file=sys.stderr)
+        return 2
+    check, add = args == ["--check"], args == ["--add"]
     stated = scenario_facts()
+    if add:
+        return add_missing(stated)
     problems = [f"{s}/{i}: the scenario states it but this script does not compute it" for s, i in stated if (s, i) not in FACTS]
     problems += [f"{s}/{i}: computed here but no scenario states it" for s, i in FACTS if (s, i) not in stated]
     recorded = json.loads(OUT.read_text()) if check and OUT.exists() else None
@@ -601,6 +644,39 @@ def main():
         print(f"wrote {OUT} ({sum(len(v) for v in values.values())} facts, {len(problems)} problems)")
     else:
         print(f"checked {sum(len(v) for v in values.values())} facts, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+def add_missing(stated):
+    """Records the facts the scenarios state and facts.json lacks, keeping every recorded value --
+    the timed ones describe the machine that recorded them -- with the same library versions
+    (refused otherwise: a file records one set of versions)."""
+    recorded = json.loads(OUT.read_text())
+    here = {"python": platform.python_version(), "numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__,
+            "torch": torch.__version__}
+    if here != recorded["versions"]:
+        print(f"refused: facts.json was recorded with {recorded['versions']}, this is {here}", file=sys.stderr)
+        return 1
+    problems, added = [], 0
+    for key in sorted(stated):
+        if key[1] in recorded["facts"].get(key[0], {}):
+            continue
+        if key not in FACTS:
+            problems.append(f"{key[0]}/{key[1]}: the scenario states it but this script does not compute it")
+            continue
+        if key in MEASURED:
+            problems.append(f"{key[0]}/{key[1]}: a timed fact: record the whole file on one machine")
+            continue
+        v = FACTS[key]()
+        if not within(stated[key], v):
+            problems.append(f"{key[0]}/{key[1]}: the scenario says '{stated[key]['says']}', the libraries give {v!r}")
+            continue
+        recorded["facts"].setdefault(key[0], {})[key[1]] = v
+        added += 1
+    for p in problems:
+        print(p, file=sys.stderr)
+    OUT.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
+    print(f"added {added} facts to {OUT}, {len(problems)} problems")
     return 1 if problems else 0
 
 
