@@ -76,18 +76,21 @@ def main():
     expect = sorted(n + ".input" for n, m in model.named_modules() if isinstance(m, torch.nn.Linear))
     if sorted(inputs) != expect:
         raise SystemExit(f"FAIL: captured {sorted(inputs)}, expected {expect}")
-    x = torch.cat([b.reshape(-1, 16) for b in batches])[:MAX_ROWS]
+    # Recomputed batch by batch, as the model ran them: a product of all the rows at once may round
+    # differently (another GEMM blocking), and the captured inputs are the model's own bits.
+    seen = {}
     with torch.no_grad():
-        for i, block in enumerate(model.layers):
-            up = block.mlp["up_proj"]
-            if not torch.equal(inputs[f"layers.{i}.mlp.up_proj.input"], x):
-                raise SystemExit(f"FAIL: layers.{i}.mlp.up_proj's inputs are not what it saw")
-            h = torch.nn.functional.gelu(up(x))
-            if not torch.equal(inputs[f"layers.{i}.mlp.down_proj.input"], h):
-                raise SystemExit(f"FAIL: layers.{i}.mlp.down_proj's inputs are not what it saw")
-            x = block(x)
-        if not torch.equal(inputs["lm_head.input"], x):
-            raise SystemExit("FAIL: lm_head's inputs are not what it saw")
+        for b in batches:
+            xb = b.reshape(-1, 16)
+            for i, block in enumerate(model.layers):
+                seen.setdefault(f"layers.{i}.mlp.up_proj.input", []).append(xb)
+                seen.setdefault(f"layers.{i}.mlp.down_proj.input", []).append(
+                    torch.nn.functional.gelu(block.mlp["up_proj"](xb)))
+                xb = block(xb)
+            seen.setdefault("lm_head.input", []).append(xb)
+    for name, parts in sorted(seen.items()):
+        if not torch.equal(inputs[name], torch.cat(parts)[:MAX_ROWS]):
+            raise SystemExit(f"FAIL: {name[:-len('.input')]}'s inputs are not what it saw")
 
     with tempfile.TemporaryDirectory() as d:
         model_file, acts_file = os.path.join(d, "model.safetensors"), os.path.join(d, "activations.safetensors")
