@@ -8,6 +8,7 @@
 #include "core/dtype/dtype.h"
 #include "core/experiment/scan/candidate.h"
 #include "core/quantise/scaling.h"
+#include "core/util/join.h"
 
 namespace pl::ui {
 namespace {
@@ -15,21 +16,9 @@ namespace {
 using experiment::Candidate;
 using experiment::ScalingKind;
 
+// The list as `scan --candidates` spells it.
 std::string joined(const std::vector<Candidate>& cs) {
-  std::string out;
-  for (const Candidate& c : cs) {
-    if (!out.empty()) out += ',';
-    out += c.text();
-  }
-  return out;
-}
-
-// The spelling of a candidate from its parts: "int4:group:64", "float8_e4m3fn:mx", "bfloat16".
-std::string spelled(std::string_view dtype, ScalingKind kind, int group) {
-  std::string s(dtype);
-  if (kind != ScalingKind::None) s.append(":").append(experiment::scaling_name(kind));
-  if (experiment::is_group(kind)) s.append(":").append(std::to_string(group));
-  return s;
+  return join(cs, ",", [](const Candidate& c) { return c.text(); });
 }
 
 // Whether `dtype` takes the recipe (a checkpoint has no amax history: delayed scaling is left out).
@@ -129,7 +118,11 @@ bool CandidateEditor::draw(const char* label, std::string& list, float width) {
   }
   ImGui::SameLine();
   if (ImGui::Button("Add")) {
-    const std::string added = spelled(dtypes[static_cast<size_t>(dtype_)].name, kind, group_);
+    Candidate add;
+    add.dtype = dtype;
+    add.scaling.kind = kind;
+    add.scaling.group = group_;
+    const std::string added = add.text();
     if (!parsed) {
       error_ = "the list does not read (" + parsed.error() + "): Defaults first";  // never dropped unasked
     } else if (auto ok = experiment::parse_candidates(joined(*parsed) + "," + added)) {
