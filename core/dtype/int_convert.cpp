@@ -72,11 +72,17 @@ IntResult float_to_int(DType to, double x, IntOverflow mode) {
     s.inexact = r.inexact;
     return s;
   }
-  // Wrap: the C cast as x86-64 executes it. uint64 gets an exact unsigned sequence in range.
-  if (to == DType::uint64 && !beyond_u64) {
-    IntResult s = int_to_int(to, negative, uint64_t(mag), mode);
-    s.inexact = r.inexact;
-    return s;
+  // Wrap: the C cast as x86-64 executes it. Into uint64, gcc's sequence: a signed 64-bit
+  // conversion below 2^63 (NaN too), and from 2^63 one of x - 2^63 with the top bit flipped back;
+  // each gives INT64_MIN's bits where its operand does not fit (2e19 and inf become 0, -1e19 and
+  // NaN 2^63, as NumPy and PyTorch print them).
+  if (to == DType::uint64) {
+    constexpr double k63 = 9223372036854775808.0;  // 2^63
+    constexpr uint64_t kTop = uint64_t{1} << 63;
+    const auto cvttsd2si = [](double v) { return v >= -k63 && v < k63 ? uint64_t(int64_t(v)) : kTop; };
+    r.bits = x >= k63 ? cvttsd2si(x - k63) ^ kTop : cvttsd2si(x);
+    r.out_of_range = r.nan_input || negative || beyond_u64;
+    return r;
   }
   const int w = x86_cast_width(to);
   const double limit = w == 32 ? 2147483648.0 : 9223372036854775808.0;  // 2^31, 2^63

@@ -3,10 +3,13 @@
 // What the frameworks do (x86-64; C++ leaves out-of-range float-to-int undefined):
 //  - PyTorch 2.x CPU and NumPy 2.x: float -> int truncates toward zero through a C cast.
 //    In range the result is exact. gcc/clang emit a 32-bit cvttsd2si for int8/16/32 and
-//    uint8/16 and a 64-bit one for int64/uint32; out of that range or NaN it returns the
-//    "integer indefinite" INT32_MIN / INT64_MIN, which a narrower target then wraps:
+//    uint8/16, a 64-bit one for int64/uint32, and for uint64 a 64-bit one of x or of x - 2^63;
+//    out of that range or NaN it returns the "integer indefinite" INT32_MIN / INT64_MIN, which
+//    a narrower target then wraps:
 //    300.0 -> int8 gives 44, NaN -> int8 gives 0, NaN -> int32 gives -2147483648.
-//    ARM saturates instead. We reproduce the x86-64 route as IntOverflow::Wrap.
+//    ARM saturates instead. We reproduce the x86-64 route as IntOverflow::Wrap; it is NumPy's
+//    astype everywhere and PyTorch 2.15's .to() except for uint32 out of range
+//    (tests/data/casts/int_casts.json records both).
 //  - JAX/XLA: float -> int saturates and NaN becomes 0 (XLA's convert semantics since 2023).
 //  - TensorFlow: tf.cast is a C cast (as PyTorch); tf.saturate_cast clamps.
 //  - int -> narrower int: two's complement wrap in all four (200 as int8 is -56).
