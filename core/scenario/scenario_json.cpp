@@ -238,7 +238,8 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
     if (!row.empty()) {
       auto t = parse_dtype(row);
       if (!t) return Error{"'row': " + t.error()};
-      if (!is_float(*t)) return Error{"'row': the Formats panel has float formats only"};
+      if (!is_float(*t) && !is_integer(*t) && *t != DType::bool_)
+        return Error{"'row': the Formats panel has no row for " + std::string(name(*t))};
       l.row = *t;
     }
     return l;

@@ -50,6 +50,13 @@ std::string shortest_double(double v) {
   return std::string(buf, end);
 }
 
+std::string significant_text(double v, int digits) {
+  if (!std::isfinite(v)) return shortest_double(v);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
 std::string exact_decimal(double v) {
   if (!std::isfinite(v)) return shortest_double(v);
   // 767 significant digits cover the longest binary64 expansion; glibc prints them exactly.

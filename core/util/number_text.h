@@ -26,6 +26,8 @@ std::string exact_decimal(double value);
 std::string hex_float(double value);
 // "nan", "inf", "-inf" or the shortest float64 decimal.
 std::string shortest_double(double value);
+// "nan", "inf", "-inf" or the value to `digits` significant digits, as printf's %g writes it.
+std::string significant_text(double value, int digits);
 // A tensor shape as people write it, "2,3,8,8": comma-separated whole numbers from 1 to 2^31,
 // without signs, spaces or empty parts. The error names the part that is not one.
 Expected<std::vector<int64_t>> parse_dimensions(std::string_view text);

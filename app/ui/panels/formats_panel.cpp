@@ -10,6 +10,8 @@
 #include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/format_limits_table.h"
 #include "app/ui/widgets/value_controls.h"
+#include "app/ui/widgets/wrapped_text.h"
+#include "core/dtype/int_convert.h"
 #include "core/util/number_text.h"
 
 namespace pl::ui {
@@ -64,6 +66,7 @@ FormatsPanel::FormatsPanel(std::string initial_value) {
 void FormatsPanel::show(const std::string& value, std::optional<DType> row, const std::string& path) {
   std::snprintf(value_text_, sizeof value_text_, "%s", value.c_str());
   marked_ = row;
+  scroll_to_marked_ = row.has_value();
   // A link shows what its text means: a path it does not name is the direct one, not the one
   // another link left.
   CastPath p = CastPath::Direct;
@@ -138,15 +141,14 @@ void FormatsPanel::draw_value_table() {
   for (size_t i = 0; i < results_.size(); ++i) {
     const CastReport& r = results_[i];
     ImGui::TableNextRow();
-    if (marked_ && formats_[i].dtype == marked_)  // the row a scenario points at
-      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(ImVec4(0.85f, 0.65f, 0.15f, 0.35f)));
+    if (formats_[i].dtype) mark_row(*formats_[i].dtype);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(formats_[i].name.c_str());
     format_tooltip(formats_[i]);
     ImGui::TableNextColumn();
     // The stored value itself (10 significant digits), not the shortest decimal that reads back
     // to it: students should see that float16's "0.1" is 0.0999755859375.
-    ImGui::Text("%.10g", r.result.value);
+    ImGui::TextUnformatted(significant_text(r.result.value, 10).c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("exact: %s\nshortest decimal that reads back: %s", r.result.value_exact.c_str(),
                         r.result.value_shortest.c_str());
@@ -173,6 +175,59 @@ void FormatsPanel::draw_value_table() {
   ImGui::EndTable();
 }
 
+void FormatsPanel::mark_row(DType t) {
+  if (marked_ != t) return;  // the row a scenario points at
+  ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(ImVec4(0.85f, 0.65f, 0.15f, 0.35f)));
+  if (!scroll_to_marked_ || !is_float(t)) return;  // (the integer table is brought up whole)
+  ImGui::SetScrollHereY(0.3f);
+  scroll_to_marked_ = false;
+}
+
+bool FormatsPanel::integer_marked() const { return marked_ && !is_float(*marked_); }
+
+// The value in each integer dtype: a float64 array holding it, cast. The C cast column is what
+// NumPy's astype prints on x86-64, and PyTorch's .to() but for uint32 out of range
+// (IntConvertGolden compares it with their recorded casts); the saturating one clamps.
+void FormatsPanel::draw_integer_table() {
+  if (!ImGui::CollapsingHeader("Into integer dtypes", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (scroll_to_marked_ && integer_marked()) {
+    ImGui::SetScrollHereY(0.0f);
+    scroll_to_marked_ = false;
+  }
+  if (results_.empty()) return;
+  wrapped_text(printf_text(
+      "%s as a float64 array cast to each integer dtype. Both casts drop the fraction toward zero. The C cast, "
+      "NumPy's astype on x86-64, gives a value that does not fit whatever the machine's conversion gives: the low "
+      "bits of a 32- or 64-bit conversion, which is why 300.0 becomes 44 in int8. PyTorch's .to() gives the same "
+      "but for uint32 out of its range. A saturating cast clamps to the dtype's range instead, and NaN becomes 0.",
+      value_text_));
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("integers", 4, flags)) return;
+  for (const char* h : {"dtype", "C cast (x86-64)", "saturating", "what happened"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const DTypeInfo& d : all_dtypes()) {
+    if (!is_integer(d.id) && d.id != DType::bool_) continue;
+    const IntResult c = float_to_int(d.id, value_, IntOverflow::Wrap);
+    const IntResult s = float_to_int(d.id, value_, IntOverflow::Saturate);
+    ImGui::TableNextRow();
+    mark_row(d.id);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(d.name.data(), d.name.data() + d.name.size());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(int_bits_to_string(d.id, c.bits).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(int_bits_to_string(d.id, s.bits).c_str());
+    ImGui::TableNextColumn();
+    const char* what = d.id == DType::bool_ ? (c.bits ? "nonzero: true" : "zero: false")
+                       : c.nan_input        ? "NaN: no integer holds it"
+                       : c.out_of_range     ? (c.inexact ? "fraction dropped; out of range" : "out of range")
+                       : c.inexact          ? "fraction dropped"
+                                            : "exact";
+    ImGui::TextUnformatted(what);
+  }
+  ImGui::EndTable();
+}
+
 void FormatsPanel::draw_properties_table() {
   if (!ImGui::CollapsingHeader("Format properties", ImGuiTreeNodeFlags_DefaultOpen)) return;
   draw_format_limits_table("props", formats_);
@@ -194,10 +249,15 @@ void FormatsPanel::draw_content() {
   if (add_named_custom_formats()) recompute();
   draw_controls();
   ImGui::Separator();
-  // The values above, as tall as they need up to half the height; the properties below.
+  // The values above, as tall as they need up to half the height; the integer casts and the
+  // properties below -- or the integer casts above, when a link marks an integer dtype.
+  const bool integers_first = integer_marked();
   split_.begin_top("formats", 4, 6);
-  draw_value_table();
+  if (integers_first) draw_integer_table();
+  else draw_value_table();
   split_.begin_bottom(/*scrolls=*/true);
+  if (integers_first) draw_value_table();
+  else draw_integer_table();
   draw_properties_table();
   split_.end();
 }

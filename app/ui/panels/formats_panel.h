@@ -1,5 +1,6 @@
 // The Formats panel: every float format, what a typed value becomes in each
-// (bits coloured by field, decoded value, error), and each format's limits.
+// (bits coloured by field, decoded value, error), each format's limits, and what the value
+// becomes in each integer dtype (a C cast and a saturating one).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,9 @@ class FormatsPanel final : public Panel {
   void draw_controls();
   void draw_value_table();
   void draw_properties_table();
+  void draw_integer_table();
+  void mark_row(DType t);       // the row background of a marked row, scrolled into view once
+  bool integer_marked() const;  // a link marks an integer dtype: its table comes first
   void recompute();
   bool add_named_custom_formats();  // true when rows were added
 
@@ -45,6 +49,7 @@ class FormatsPanel final : public Panel {
   size_t customs_seen_ = 0;  // custom_dtypes() already looked at
   std::vector<CastReport> results_;
   std::optional<DType> marked_;  // the row a link points at
+  bool scroll_to_marked_ = false;
 };
 
 }  // namespace pl::ui

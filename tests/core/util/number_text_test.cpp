@@ -48,6 +48,10 @@ TEST(NumberText, EveryNanPrintsAsNan) {
   EXPECT_EQ(shortest_double(std::numeric_limits<double>::quiet_NaN()), "nan");
   EXPECT_EQ(shortest_double(-std::numeric_limits<double>::quiet_NaN()), "nan");
   EXPECT_EQ(shortest_double(decode(info(DType::float8_e4m3fnuz).format, 0x80)), "nan");
+  // The Formats panel's value column, 300 in float8_e4m3fnuz: it read "-nan" through %.10g.
+  EXPECT_EQ(significant_text(decode(info(DType::float8_e4m3fnuz).format, 0x80), 10), "nan");
+  EXPECT_EQ(significant_text(-std::numeric_limits<double>::infinity(), 10), "-inf");
+  EXPECT_EQ(significant_text(0.0999755859375, 10), "0.09997558594");
 }
 
 TEST(NumberText, ExpressionsAreAQuotientOrAProduct) {
