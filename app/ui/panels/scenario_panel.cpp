@@ -70,6 +70,9 @@ void ScenarioPanel::show(size_t index) {
   exact_ = scenario::evaluate_exact_checks(library_.scenarios[index]);
   shown_.reset();
   figures_.clear();
+  const scenario::Scenario& s = library_.scenarios[index];
+  // No experiments to plot: the panel the first link opens takes the figures' place.
+  preview_.show(s.evidence.empty() ? s.look_at_panels : std::vector<scenario::Scenario::PanelLink>{});
   ++version_;
 }
 
@@ -298,17 +301,24 @@ void ScenarioPanel::draw_content() {
   }
   ImGui::SameLine();
   wrapped_text(status_);
-  const bool split = !figures_.empty();
+  // Not in presentation mode: there the story and the checks fill the pane in the large type,
+  // and a link opens its panel on the whole window.
+  const bool preview = figures_.empty() && preview_.active() && !presenting;
+  const bool split = !figures_.empty() || preview;
   // In presentation mode the story is what the class reads: the figure keeps fewer lines of the
-  // large type (18 of them, 72% of the height, left the story four lines at 1280x800).
-  if (split) split_.begin_top("scenario", 3, presenting ? 14 : 18);
+  // large type (18 of them, 72% of the height, left the story four lines at 1280x800). A live
+  // panel keeps as few: the story is the point there too.
+  if (split) split_.begin_top("scenario", 3, preview || presenting ? 14 : 18);
   else ImGui::BeginChild("scenario-text");
   draw_story();
   ImGui::Separator();
   draw_checks();
   if (split) {
     split_.begin_bottom();
-    figure_view_.draw("scenario-figures", figures_, library_.scenarios[current_].name + "#" + std::to_string(version_));
+    if (preview) preview_.draw(open_link_);
+    else
+      figure_view_.draw("scenario-figures", figures_,
+                        library_.scenarios[current_].name + "#" + std::to_string(version_));
     split_.end();
   } else {
     mark_more_below();

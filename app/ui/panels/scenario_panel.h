@@ -1,6 +1,7 @@
 // The Scenarios panel and its guided tour: the scenario library in order, the chosen story in
 // large type beside its live evidence -- every check with its expected and observed answer and
-// the figures of the experiments behind them -- run on a worker (progress, cancel). Left/Right
+// the figures of the experiments behind them -- run on a worker (progress, cancel); a scenario
+// with no experiments shows the panel its look-at links to, live, in the figures' place. Left/Right
 // or PageUp/PageDown (a presenter's clicker) step through the tour; Ctrl+E exports the
 // slide-ready set; Ctrl+R re-runs; Esc cancels.
 #pragma once
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/ui/panels/link_preview.h"
 #include "app/ui/panels/panel.h"
 #include "app/ui/shell/run_log.h"
 #include "app/ui/tasks/background_task.h"
@@ -62,7 +64,9 @@ class ScenarioPanel final : public Panel {
   std::vector<figure::Figure> figures_;
   int version_ = 0;
   FigureView figure_view_;
-  SplitView split_{0.55f};  // the story and checks above, the figures below
+  SplitView split_{0.55f};  // the story and checks above, the figures (or the preview) below
+  // A scenario with nothing to plot shows its first link's panel, live, where figures would be.
+  LinkPreview preview_{log_};
   std::string status_;
   LinkOpener open_link_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives

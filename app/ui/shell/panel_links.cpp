@@ -20,6 +20,12 @@ Status open_panel_link(const scenario::Scenario::PanelLink& link, const LinkedPa
     return {};
   }
   if (link.panel != "promotion") return Error{"no panel '" + link.panel + "' takes a link"};
+  if (auto done = panels.promotion.configure(promotion_state(link)); !done)
+    return Error{"'" + link.label + "': " + done.error()};
+  return {};
+}
+
+PromotionPanel::StartState promotion_state(const scenario::Scenario::PanelLink& link) {
   PromotionPanel::StartState st;
   st.framework = link.framework;
   st.op = link.op;
@@ -29,8 +35,7 @@ Status open_panel_link(const scenario::Scenario::PanelLink& link, const LinkedPa
   st.a_device = link.a_device;
   st.b_device = link.b_device;
   st.bias = link.bias;
-  if (auto done = panels.promotion.configure(st); !done) return Error{"'" + link.label + "': " + done.error()};
-  return {};
+  return st;
 }
 
 }  // namespace pl::ui

@@ -24,4 +24,7 @@ struct LinkedPanels {
 
 Status open_panel_link(const scenario::Scenario::PanelLink& link, const LinkedPanels& panels);
 
+// A Promotion link's state, as the Promotion panel takes it (its tab, or a scenario's preview).
+PromotionPanel::StartState promotion_state(const scenario::Scenario::PanelLink& link);
+
 }  // namespace pl::ui

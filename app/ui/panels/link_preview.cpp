@@ -1,0 +1,60 @@
+#include "app/ui/panels/link_preview.h"
+
+#include <imgui.h>
+
+#include "app/ui/shell/panel_links.h"
+#include "app/ui/widgets/flow_layout.h"
+
+namespace pl::ui {
+
+bool LinkPreview::previews(const scenario::Scenario::PanelLink& link) {
+  return link.panel == "promotion" || link.panel == "formats";
+}
+
+bool LinkPreview::show(const std::vector<scenario::Scenario::PanelLink>& links) {
+  links_.clear();
+  for (const auto& l : links)
+    if (previews(l)) links_.push_back(l);
+  shown_ = -1;
+  if (links_.empty()) return false;
+  configure(0);
+  return true;
+}
+
+void LinkPreview::configure(size_t index) {
+  shown_ = static_cast<int>(index);
+  const scenario::Scenario::PanelLink& link = links_[index];
+  if (link.panel == "formats") {
+    if (!formats_) formats_ = std::make_unique<FormatsPanel>(link.value);
+    formats_->show(link.value, link.row, link.path);
+    return;
+  }
+  if (!promotion_) promotion_ = std::make_unique<PromotionPanel>(log_);
+  // The reader checked every name the link gives; a refusal here is a bug worth a log line.
+  if (auto done = promotion_->configure(promotion_state(link)); !done)
+    log_.add("scenario", "preview of '" + link.label + "': " + done.error());
+}
+
+void LinkPreview::draw(const std::function<void(const scenario::Scenario::PanelLink&)>& open) {
+  if (shown_ < 0) return;
+  const scenario::Scenario::PanelLink& link = links_[size_t(shown_)];
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("Live:");
+  for (size_t i = 0; i < links_.size(); ++i) {
+    const std::string label = links_[i].label + "##preview" + std::to_string(i);
+    same_line_if_fits(button_width(label.c_str()));
+    const bool on = int(i) == shown_;
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(label.c_str()) && !on) configure(i);
+    if (on) ImGui::PopStyleColor();
+  }
+  const char* tab = link.panel == "formats" ? "open in the Formats tab" : "open in the Promotion tab";
+  same_line_if_fits(button_width(tab));
+  if (ImGui::Button(tab) && open) open(link);
+  ImGui::BeginChild("link-preview", ImVec2(0, 0), false);
+  if (link.panel == "formats") formats_->draw_content();
+  else promotion_->draw_content();
+  ImGui::EndChild();
+}
+
+}  // namespace pl::ui

@@ -1,0 +1,42 @@
+// A scenario's look-at link drawn live under its text. A scenario with no evidence to plot (a
+// promotion rule, an integer cast, a format's limits) left half its pane empty; there the panel
+// its first link opens -- the Promotion grid or the Formats table, in the state the link names --
+// is drawn in that space, its own copy, so trying another pair there leaves the panel's tab as
+// it was. A row of buttons picks among the scenario's links; "open in its tab" takes the link
+// to the full panel.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/ui/panels/formats_panel.h"
+#include "app/ui/panels/promotion_panel.h"
+#include "app/ui/shell/run_log.h"
+#include "core/scenario/scenario.h"
+
+namespace pl::ui {
+
+class LinkPreview {
+ public:
+  explicit LinkPreview(RunLog& log) : log_(log) {}
+  // The links a preview can draw: the Promotion and Formats panels'.
+  static bool previews(const scenario::Scenario::PanelLink& link);
+  // Takes a scenario's links and shows the first one it previews; false when there is none.
+  bool show(const std::vector<scenario::Scenario::PanelLink>& links);
+  bool active() const { return shown_ >= 0; }
+  // The link buttons, then the panel in the space left. `open` takes a link to its own tab.
+  void draw(const std::function<void(const scenario::Scenario::PanelLink&)>& open);
+
+ private:
+  void configure(size_t index);
+
+  RunLog& log_;
+  std::vector<scenario::Scenario::PanelLink> links_;
+  int shown_ = -1;  // the index in links_ drawn; -1: none
+  std::unique_ptr<PromotionPanel> promotion_;
+  std::unique_ptr<FormatsPanel> formats_;
+};
+
+}  // namespace pl::ui
