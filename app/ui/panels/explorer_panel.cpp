@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <tuple>
+#include <vector>
 
 #include <imgui.h>
 
+#include "app/ui/shell/theme.h"
 #include "app/ui/widgets/format_limits_table.h"
 #include "app/ui/widgets/value_controls.h"
 #include "core/dtype/describe.h"
@@ -24,6 +28,14 @@ const char* const kFieldName[3] = {"sign", "exponent", "mantissa"};
 
 std::string value_text(const FloatFormat& f, std::optional<uint64_t> code) {
   return code ? display_value(describe_code(f, *code)) : std::string("none");
+}
+
+// A neighbour in a narrow column: its exact value when that is short (float8_e4m3fn's 416 --
+// the shortest decimal that reads back to it, 420, would look like another value), else the
+// shortest decimal that reads back to it (float32's 447.99996948242188 is 447.99997).
+const std::string& neighbour_text(const CodeReport& r) {
+  constexpr size_t kShort = 10;
+  return r.value_exact.size() <= kShort ? r.value_exact : r.value_shortest;
 }
 
 }  // namespace
@@ -154,7 +166,8 @@ void ExplorerPanel::draw_bits(Row& row, size_t index) {
   const FloatFormat& f = row.format.format;
   const uint64_t code = row.n.rounded.code;
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {1, 1});
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {2, 0});
+  // Tighter boxes in presentation mode's large type: float32's 32 of them took half of 1280 px.
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {presentation_mode() ? 1.0f : 2.0f, 0});
   ImGui::PushStyleColor(ImGuiCol_Button, {0.14f, 0.14f, 0.16f, 1.0f});  // dark, so the field colours read
   for (int b = f.total_bits() - 1; b >= 0; --b) {
     const int field = f.is_signed() && b == f.total_bits() - 1 ? 0 : b >= f.mantissa_bits ? 1 : 2;
@@ -181,20 +194,49 @@ void ExplorerPanel::draw_bits(Row& row, size_t index) {
 void ExplorerPanel::draw_table() {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+  // Presentation mode's large type stacks the table into four columns: the ulp under the value,
+  // and the rounding interval between the neighbours below and above it, as on a number line.
+  // Side by side the columns needed 1800 px there: at 1280 px the interval, the ulp and the
+  // neighbours were off the edge.
+  const bool stacked = presentation_mode();
   int shown = 0;
   for (const Row& r : rows_) shown += r.shown;
   // Every row and the horizontal scrollbar, with room to spare: a close fit cut the last row.
-  const float height = ImGui::GetFrameHeightWithSpacing() * float(shown + 1) + ImGui::GetStyle().ScrollbarSize + 12;
+  const float row_height = stacked ? 3 * ImGui::GetFrameHeightWithSpacing() : ImGui::GetFrameHeightWithSpacing();
+  const float height =
+      ImGui::GetFrameHeightWithSpacing() + row_height * float(shown) + ImGui::GetStyle().ScrollbarSize + 12;
   // Its rows' height, not the space left: the pane above the figures fits its content, and a
   // table that fitted the pane shrank with it, frame after frame. (The pane scrolls instead.)
-  if (!ImGui::BeginTable("explorer", 7, flags, ImVec2(0, std::min(height, ImGui::GetFontSize() * 22)))) return;
+  struct Column {
+    const char* name;
+    const char* tip;
+  };
+  const std::vector<Column> columns =
+      stacked ? std::vector<Column>{{"format", nullptr},
+                                    {"bits (click one to flip it)", nullptr},
+                                    {"rounds to", "the value x rounds to; below it, the spacing of values there (ulp)"},
+                                    {"neighbours",
+                                     "the representable values below and above (click one to explore it), with "
+                                     "every x that rounds to the same value between them"}}
+              : std::vector<Column>{{"format", nullptr},
+                                    {"bits (click one to flip it)", nullptr},
+                                    {"rounds to", "the value x rounds to"},
+                                    {"rounding interval", "every x that rounds to the same value"},
+                                    {"ulp", "the spacing of representable values where x lies"},
+                                    {"neighbours", "the representable values either side: click one to explore it"}};
+  if (!ImGui::BeginTable("explorer", int(columns.size()), flags,
+                         ImVec2(0, std::min(height, ImGui::GetFontSize() * 22))))
+    return;
   ImGui::TableSetupScrollFreeze(1, 1);
   // The bits come second: at 1280 px the last column was off-screen, and they are what a class
   // clicks first.
-  for (const char* h : {"format", "bits (click one to flip it)", "rounds to",
-                        "rounding interval (every x that rounds here)", "ulp", "next below", "next above"})
-    ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
+  for (const Column& c : columns) ImGui::TableSetupColumn(c.name);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (size_t c = 0; c < columns.size(); ++c) {
+    ImGui::TableSetColumnIndex(int(c));
+    ImGui::TableHeader(columns[c].name);
+    if (columns[c].tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", columns[c].tip);
+  }
   for (size_t i = 0; i < rows_.size(); ++i) {
     Row& r = rows_[i];
     if (!r.shown) continue;
@@ -214,8 +256,20 @@ void ExplorerPanel::draw_table() {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("exact: %s\n%s", result.value_exact.c_str(),
                         n.rounded.flags.inexact ? "rounded (inexact)" : "exact: x is representable");
-    ImGui::TableNextColumn();
-    if (n.interval) {
+    auto draw_ulp = [&] {
+      const std::string two = power_of_two_text(n.ulp);
+      const std::string text = (stacked ? "ulp " : "") + (two.empty() ? significant_text(n.ulp, 6) : two);
+      if (stacked) ImGui::TextDisabled("%s", text.c_str());
+      else ImGui::TextUnformatted(text.c_str());
+      if (ImGui::IsItemHovered() && std::isfinite(n.ulp))
+        ImGui::SetTooltip("the spacing of representable values in this binade: %s",
+                          significant_text(n.ulp, 17).c_str());
+    };
+    auto draw_interval = [&] {
+      if (!n.interval) {
+        ImGui::TextDisabled("none: x is not a finite number");
+        return;
+      }
       const RoundingInterval& iv = *n.interval;
       ImGui::TextUnformatted(interval_text(iv, 9).c_str());
       if (ImGui::IsItemHovered()) {
@@ -226,28 +280,57 @@ void ExplorerPanel::draw_table() {
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
       }
-    } else {
-      ImGui::TextDisabled("none: x is not a finite number");
-    }
-    ImGui::TableNextColumn();
-    ImGui::Text("%.6g", n.ulp);
-    if (ImGui::IsItemHovered() && std::isfinite(n.ulp))
-      ImGui::SetTooltip("the spacing of representable values in this binade: %s", power_of_two_text(n.ulp).c_str());
-    for (const auto& [code, gap, label] :
-         {std::tuple{n.below, n.gap_below, "<"}, std::tuple{n.above, n.gap_above, ">"}}) {
-      ImGui::TableNextColumn();
-      ImGui::PushID(static_cast<int>(i * 2 + (label[0] == '>')));
-      if (code) {
-        if (ImGui::SmallButton(label))
-          set_value(decode(f, *code),
-                    std::string(label[0] == '>' ? "next above" : "next below") + " in " + r.format.name);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("explore this neighbour");
-        ImGui::SameLine();
+    };
+    // Each neighbour as neighbour_text() gives it, the exact value in its tooltip; stacked, the
+    // interval goes between them.
+    auto draw_neighbours = [&](const std::function<void()>& between) {
+      ImGui::PushID(static_cast<int>(i));
+      for (const auto& [code, gap, label] :
+           {std::tuple{n.below, n.gap_below, "<"}, std::tuple{n.above, n.gap_above, ">"}}) {
+        const bool above = label[0] == '>';
+        if (above && between) between();
+        if (above && !between) ImGui::SameLine(0, ImGui::GetFontSize());
+        if (!code) {
+          ImGui::TextDisabled(above ? "none >" : "< none");
+          continue;
+        }
+        const CodeReport v = describe_code(f, *code);
+        const char* where = above ? "next above" : "next below";
+        auto clicked = [&] {
+          if (ImGui::SmallButton(label)) set_value(decode(f, *code), std::string(where) + " in " + r.format.name);
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("explore this neighbour");
+        };
+        if (!above) {
+          clicked();
+          ImGui::SameLine();
+        }
+        ImGui::TextUnformatted(neighbour_text(v).c_str());
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s: %s\n%s\ngap to it: %s", where, v.value_exact.c_str(), v.bits_hex.c_str(),
+                            significant_text(gap, 17).c_str());
+        if (above) {
+          ImGui::SameLine();
+          clicked();
+        }
       }
-      ImGui::TextUnformatted(value_text(f, code).c_str());
-      if (code && ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s\ngap to it: %.17g", describe_code(f, *code).bits_hex.c_str(), gap);
       ImGui::PopID();
+    };
+    if (stacked) {
+      draw_ulp();
+      ImGui::TableNextColumn();
+      draw_neighbours([&] {
+        ImGui::AlignTextToFramePadding();
+        draw_interval();
+      });
+    } else {
+      ImGui::TableNextColumn();
+      ImGui::AlignTextToFramePadding();
+      draw_interval();
+      ImGui::TableNextColumn();
+      ImGui::AlignTextToFramePadding();
+      draw_ulp();
+      ImGui::TableNextColumn();
+      draw_neighbours(nullptr);
     }
   }
   ImGui::EndTable();
