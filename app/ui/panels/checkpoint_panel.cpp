@@ -14,6 +14,7 @@
 #include "core/experiment/scan/scan_spec.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/scan_figures.h"
+#include "core/io/safetensors.h"
 #include "core/util/paths.h"
 #include "core/util/printable.h"
 
@@ -21,6 +22,12 @@ namespace pl::ui {
 namespace {
 
 using namespace experiment;
+
+// A stored dtype by the name the rest of the window uses ("bfloat16", not the file's "BF16").
+std::string stored_name(const std::string& code) {
+  const io::StoredDtype* d = io::safetensors_dtype(code);
+  return d ? std::string(name(d->dtype)) : code;
+}
 
 constexpr int kFixedColumns = 8;  // tensor, layer, role, params, stored, amax/rms, kurtosis, spread
 
@@ -249,9 +256,9 @@ void CheckpointPanel::sort_rows() {
           return 0;
       }
     };
-    auto text = [&](size_t i) -> const std::string& {
+    auto text = [&](size_t i) -> std::string {
       const TensorScan& t = r.tensors[i];
-      return column == 2 ? t.place.role : column == 4 ? t.stored : t.name;
+      return column == 2 ? t.place.role : column == 4 ? stored_name(t.stored) : t.name;
     };
     const bool textual = column == 0 || column == 2 || column == 4;
     std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
@@ -268,7 +275,7 @@ void CheckpointPanel::draw_table() {
   const int columns = kFixedColumns + int(r.candidates.size()) + 1;
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable |
-                                ImGuiTableFlags_SizingFixedFit;
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Hideable;
   // As tall as its rows (the figures get the rest), scrolling when the pane is shorter; the pane
   // takes up to its share of the height for them.
   const float rows = float(r.tensors.size() + 1), row = table_row_height();
@@ -280,6 +287,16 @@ void CheckpointPanel::draw_table() {
     ImGui::TableSetupColumn(c);
   for (const std::string& c : r.candidates) ImGui::TableSetupColumn(short_candidate(c).c_str());
   ImGui::TableSetupColumn("plan");
+  // Presentation mode's large type hides what the tensor's name already says (layer, role) and
+  // its statistics, so that the candidates' SQNRs are on the screen at 1280 px; leaving it shows
+  // them again. A right-click on a header shows or hides any column.
+  // (A table with another number of columns, a scan with other candidates, starts afresh.)
+  const bool presenting = presentation_mode();
+  if (presenting != columns_for_presentation_ || columns != columns_set_) {
+    for (int c : {1, 2, 5, 6, 7}) ImGui::TableSetColumnEnabled(c, !presenting);
+    columns_for_presentation_ = presenting;
+    columns_set_ = columns;
+  }
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < columns; ++c) {
     ImGui::TableSetColumnIndex(c);
@@ -296,6 +313,7 @@ void CheckpointPanel::draw_table() {
       else if (c == 6) ImGui::SetTooltip("m4 / m2^2 about the mean (3 for a normal distribution)");
       else if (c == 7) ImGui::SetTooltip("the largest row (output channel) amax over the median row amax");
       else if (c == columns - 1) ImGui::SetTooltip("the candidate the plan chose (* pinned)");
+      else ImGui::SetTooltip("right-click a header to show or hide columns");
     }
   }
   sort_rows();
@@ -311,7 +329,8 @@ void CheckpointPanel::draw_table() {
     ImGui::TableNextColumn();
     ImGui::Text("%zu", t.params);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(t.stored.c_str());
+    ImGui::TextUnformatted(stored_name(t.stored).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("stored in the file as %s", t.stored.c_str());
     for (double v : {t.stats.amax_over_rms, t.stats.kurtosis, t.stats.channel_spread}) {
       ImGui::TableNextColumn();
       ImGui::Text("%.3g", v);

@@ -45,6 +45,9 @@ class CheckpointPanel final : public Panel {
 
  private:
   using Scanned = experiment::ScanResult;
+  // The mode and the number of columns the table's shown columns were set for.
+  bool columns_for_presentation_ = false;
+  int columns_set_ = 0;
   struct Progress {  // written by the worker
     std::atomic<size_t> tensors_done{0}, tensors_total{0};
     std::atomic<uint64_t> bytes_done{0}, bytes_total{0};
