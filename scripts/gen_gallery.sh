@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
-# Regenerates the README's scenario gallery (assets/figures/scenarios/gallery.tsv): exports each
-# listed scenario and copies the figure's PNG and CSV into place, so the pictures are always the
-# app's own current output. tests/app/gallery_test.sh fails when a committed CSV is stale.
+# Regenerates the figures the README and the docs show (assets/figures/gallery/gallery.tsv): runs
+# each listed command into a fresh folder (DIR in the command) and copies the figure's PNG and CSV
+# into place, so the pictures are always the app's own current output. tests/app/gallery_test.sh
+# fails when a committed CSV is stale.
 # Run: bash scripts/gen_gallery.sh [build/precision-lab]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PL=${1:-build/precision-lab}
-dir=assets/figures/scenarios
+dir=assets/figures/gallery
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The OpenBLAS kernel the "blas" figures' float32 products ran in (gallery_test.sh reads it).
 "$PL" devices | grep -oE 'core [A-Za-z0-9_]+' | head -1 | cut -d' ' -f2 > "$dir/blas-core.txt"
-grep -v '^#' "$dir/gallery.tsv" | while IFS=$'\t' read -r file scenario figure compare; do
-  [[ -d $tmp/$scenario ]] || "$PL" scenario export "$scenario" --out "$tmp/$scenario" >/dev/null
+declare -A made=()  # command -> the folder it wrote
+runs=0
+grep -v '^#' "$dir/gallery.tsv" | while IFS=$'\t' read -r file command figure compare claims; do
+  if [[ -z ${made[$command]:-} ]]; then
+    runs=$((runs + 1))
+    out=$tmp/$runs
+    read -ra args <<<"${command//DIR/$out}"
+    "$PL" "${args[@]}" >/dev/null
+    made[$command]=$out
+  fi
   for ext in png csv; do
-    cp "$tmp/$scenario/$figure.$ext" "$dir/$file.$ext"
+    cp "${made[$command]}/$figure.$ext" "$dir/$file.$ext"
   done
-  echo "$dir/$file.png <- scenario $scenario, $figure ($compare)"
+  echo "$dir/$file.png <- precision-lab $command: $figure ($compare)"
 done
