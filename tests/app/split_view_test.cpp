@@ -17,6 +17,7 @@ class SplitViewFrames : public ::testing::Test {
   void SetUp() override {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // a test leaves no imgui.ini behind in the folder it ran in
     io.DisplaySize = ImVec2(800, 600);
     io.DeltaTime = 1.0f / 60.0f;
     unsigned char* pixels = nullptr;

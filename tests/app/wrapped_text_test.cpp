@@ -59,6 +59,7 @@ TEST(FitText, CutsWithAnEllipsisInsideTheWidth) {
 TEST(WrapLines, ImGuiItselfBreaksAfterADot) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // a test leaves no imgui.ini behind in the folder it ran in
   unsigned char* pixels = nullptr;
   int w = 0, h = 0;
   io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
