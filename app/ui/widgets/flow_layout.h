@@ -29,15 +29,17 @@ inline void tooltip_if_cut(const char* preview, float width) {
 }
 
 // The height of one text row of a table, and the height for a table that scrolls both ways and
-// has `rows` rows of `row` pixels: all of them and a sideways scrollbar when the space left holds
-// that; else at least a row less than its rows, so that it scrolls. (Given the space left, a
-// pixel or two more than the rows, ImGui left the last rows under the sideways bar and drew no
-// vertical bar to reach them.)
+// has `rows` rows of `row` pixels (its header one of them): all of them and a sideways scrollbar
+// when the space left holds that; else less than its body rows by a scrollbar's height, so that
+// it scrolls. ImGui 1.86 draws the vertical bar only for content taller than the table, not
+// taller than the table less the sideways bar: a table a row or less short of its rows left the
+// last row under the sideways bar with no vertical bar to reach it (the Promotion grid at
+// 1400x650, and in scenario 02's live grid at 1600x1000).
 inline float table_row_height() { return ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y; }
 inline float table_height(float rows, float row) {
   const float space = ImGui::GetContentRegionAvail().y, bar = ImGui::GetStyle().ScrollbarSize;
   if (rows * row + bar <= space) return rows * row + bar;
-  return std::max(std::min(space, (rows - 1) * row), row);
+  return std::max(std::min(space, (rows - 1) * row - bar), row);
 }
 
 // Call between two items: SameLine() when `next_width` more pixels fit on this line.

@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include "app/ui/widgets/flow_layout.h"
 #include "core/dtype/device/float_format.h"
 
 namespace pl::ui {
@@ -41,7 +42,11 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
   };
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
-  if (!ImGui::BeginTable(id, IM_ARRAYSIZE(columns), flags)) return;
+  // As tall as all its rows (and the sideways scrollbar): the window around it scrolls. Filling
+  // the space left, below the Formats panel's integer casts, made it a row high, and its window
+  // scrolled by a different amount from frame to frame.
+  const float height = float(formats.size() + 1) * table_row_height() + ImGui::GetStyle().ScrollbarSize;
+  if (!ImGui::BeginTable(id, IM_ARRAYSIZE(columns), flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   for (const Column& c : columns) ImGui::TableSetupColumn(c.name);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
