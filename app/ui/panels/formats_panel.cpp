@@ -249,16 +249,20 @@ void FormatsPanel::draw_content() {
   if (add_named_custom_formats()) recompute();
   draw_controls();
   ImGui::Separator();
-  // The values above, as tall as they need up to half the height; the integer casts and the
-  // properties below -- or the integer casts above, when a link marks an integer dtype.
-  const bool integers_first = integer_marked();
+  // The values above, as tall as they need up to half the height; the formats' properties and
+  // the integer casts below -- or the integer casts above, when a link marks an integer dtype.
   split_.begin_top("formats", 4, 6);
-  if (integers_first) draw_integer_table();
-  else draw_value_table();
-  split_.begin_bottom(/*scrolls=*/true);
-  if (integers_first) draw_value_table();
-  else draw_integer_table();
-  draw_properties_table();
+  if (integer_marked()) {
+    draw_integer_table();
+    split_.begin_bottom(/*scrolls=*/true);
+    draw_value_table();
+    draw_properties_table();
+  } else {
+    draw_value_table();
+    split_.begin_bottom(/*scrolls=*/true);
+    draw_properties_table();
+    draw_integer_table();
+  }
   split_.end();
 }
 
