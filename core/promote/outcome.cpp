@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "core/dtype/device/float_format.h"
 #include "core/util/names.h"
 
 namespace pl::promote {
@@ -9,11 +10,31 @@ namespace {
 constexpr std::array<std::string_view, kOperandKindCount> kKindNames = {"tensor", "zerodim", "scalar"};
 }
 
+bool holds_every_value(DType from, DType to) {
+  if (from == to) return true;
+  const DTypeInfo &f = info(from), &t = info(to);
+  if (f.kind == DTypeKind::Bool) return true;  // 0 and 1
+  if (t.kind == DTypeKind::Bool) return false;
+  if (f.kind == DTypeKind::Complex && t.kind != DTypeKind::Complex) return false;  // the imaginary part
+  if (t.kind == DTypeKind::SignedInt || t.kind == DTypeKind::UnsignedInt) {
+    if (f.kind == DTypeKind::Float || f.kind == DTypeKind::Complex) return false;  // fractions
+    return int_min(to) <= int_min(from) && int_max(to) >= int_max(from);
+  }
+  // Into a float (or a complex's component): every value of `from` exact and in range.
+  const FloatFormat& into = t.format;
+  if (f.kind == DTypeKind::SignedInt || f.kind == DTypeKind::UnsignedInt) {
+    const int value_bits = f.storage_bits - (f.kind == DTypeKind::SignedInt ? 1 : 0);
+    return into.mantissa_bits + 1 >= value_bits && max_finite(into) >= double(int_max(from));
+  }
+  const FloatFormat& of = f.format;
+  return into.mantissa_bits >= of.mantissa_bits && max_finite(into) >= max_finite(of) &&
+         min_subnormal(into) <= min_subnormal(of);
+}
+
 OutcomeClass classify(DType a, DType b, const Outcome& o) {
   if (!o.ok()) return o.other_result.empty() ? OutcomeClass::Error : OutcomeClass::Object;
   const DType r = *o.result;
-  const int bits = info(r).storage_bits;
-  if (bits < info(a).storage_bits || bits < info(b).storage_bits) return OutcomeClass::Narrowed;
+  if (!holds_every_value(a, r) || !holds_every_value(b, r)) return OutcomeClass::Narrowed;
   if (r == a || r == b) return OutcomeClass::Kept;
   return OutcomeClass::Widened;
 }

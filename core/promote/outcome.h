@@ -46,14 +46,20 @@ inline Outcome raises(std::string type, std::string message, std::string rule) {
   return Outcome{std::nullopt, std::move(type), std::move(message), std::move(rule)};
 }
 
-// How a result relates to its operands, for colouring a promotion grid.
+// How a result relates to its operands, for colouring a promotion grid. Narrowed is about
+// values, not bytes: int32 + float32 -> float32 loses int32's digits past 2^24 although both
+// take four bytes (sized by bytes, the grid coloured it as keeping an operand's dtype while
+// scenario 23 says it loses digits).
 enum class OutcomeClass : uint8_t {
-  Kept,      // the result is one operand's dtype
-  Widened,   // a third dtype, wide enough for both (float16 + bfloat16 -> float32)
-  Narrowed,  // a dtype with fewer bits than one operand (int64 + float16 -> float16)
+  Kept,      // the result is one operand's dtype, and holds every value of the other
+  Widened,   // a third dtype that holds every value of both (float16 + bfloat16 -> float32)
+  Narrowed,  // a dtype that cannot hold every value of an operand (int32 + float32 -> float32)
   Error,     // the call raises
   Object,    // the call falls back to Python objects (np.dot of dtypes with no common type)
 };
+// Every value of `from` is a value of `to`: exactly (precision) and in range. A float never
+// fits an integer; a complex never fits a real dtype.
+bool holds_every_value(DType from, DType to);
 OutcomeClass classify(DType a, DType b, const Outcome& o);
 std::string_view outcome_class_name(OutcomeClass c);
 

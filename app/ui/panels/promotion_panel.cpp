@@ -85,7 +85,7 @@ std::string difference_label(const Outcome& a, const Outcome& b) {
 constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
 
 // A legend entry on the current line when it fits there, else on the next.
-void legend_chip(OutcomeClass c, const char* text) {
+void legend_chip(OutcomeClass c, const char* text, const char* meaning) {
   const float h = ImGui::GetTextLineHeight();
   same_line_if_fits(h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(text).x);
   ImVec2 p = ImGui::GetCursorScreenPos();
@@ -93,6 +93,7 @@ void legend_chip(OutcomeClass c, const char* text) {
   ImGui::Dummy({h, h});
   ImGui::SameLine();
   ImGui::TextUnformatted(text);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", meaning);
 }
 
 }  // namespace
@@ -413,12 +414,19 @@ void PromotionPanel::draw_grid() {
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("a \\ b", ImGuiTableColumnFlags_WidthFixed, cell_w);
   for (int j : shown) ImGui::TableSetupColumn(short_name(dtypes_[j]).c_str(), ImGuiTableColumnFlags_WidthFixed, cell_w);
-  ImGui::TableHeadersRow();
   const auto& e = engine(main_);
+  // The short names spelled out on hover ("bc32": torch.bcomplex32), in the engine's spelling.
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c <= int(shown.size()); ++c) {
+    ImGui::TableSetColumnIndex(c);
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    if (c > 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("b: %s", e.spell(dtypes_[shown[size_t(c - 1)]]).c_str());
+  }
   for (int i : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(short_name(dtypes_[i]).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("a: %s", e.spell(dtypes_[i]).c_str());
     for (int j : shown) {
       ImGui::TableNextColumn();
       const Outcome& o = grid_.cells[i * n + j];
@@ -445,7 +453,9 @@ void PromotionPanel::draw_grid() {
       if (selected)
         ImGui::GetWindowDrawList()->AddRect({lo.x - 1, lo.y - 1}, {hi.x + 1, hi.y + 1}, kSelected, 0, 0, 2.5f);
       if (ImGui::IsItemHovered()) {
-        ImGui::SetWindowFontScale(1.0f);
+        // (A tooltip is a window of its own, in the full-size font. Setting the scale here, in the
+        // table's own window, and back to kGridFontScale left that window at 0.8 of the 0.8 its
+        // parent gives it: after the first hover the whole grid's text shrank to 64%.)
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
         ImGui::Text("a: %s, b: %s", e.spell(dtypes_[i]).c_str(), e.spell(dtypes_[j]).c_str());
@@ -460,7 +470,6 @@ void PromotionPanel::draw_grid() {
         }
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
-        ImGui::SetWindowFontScale(kGridFontScale);
       }
       ImGui::PopID();
     }
@@ -611,11 +620,14 @@ void PromotionPanel::draw_content() {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
   ImGui::InputTextWithHint("##filter", "filter dtypes", filter_, sizeof filter_);
-  legend_chip(OutcomeClass::Kept, "one operand's dtype");
-  legend_chip(OutcomeClass::Widened, "widened");
-  legend_chip(OutcomeClass::Narrowed, "narrowed");
-  legend_chip(OutcomeClass::Error, "raises");
-  legend_chip(OutcomeClass::Object, "dtype=object");
+  legend_chip(OutcomeClass::Kept, "one operand's dtype",
+              "the result is one operand's dtype, and holds every value of the other");
+  legend_chip(OutcomeClass::Widened, "widened", "a third dtype that holds every value of both (float16 + bfloat16)");
+  legend_chip(OutcomeClass::Narrowed, "narrowed",
+              "the result cannot hold every value of an operand: digits or range are lost (int32 + float32 -> "
+              "float32 loses int32's digits past 2^24)");
+  legend_chip(OutcomeClass::Error, "raises", "the call raises: hover a cell for the exact message");
+  legend_chip(OutcomeClass::Object, "dtype=object", "the call falls back to Python objects");
   if (compare_) {
     float h = ImGui::GetTextLineHeight();
     same_line_if_fits(h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("settings disagree").x);

@@ -132,6 +132,27 @@ TEST(OutcomeClass, KeptWidenedNarrowedError) {
             OutcomeClass::Narrowed);
   EXPECT_EQ(classify(DType::float8_e4m3fn, DType::float32, eval(DType::float8_e4m3fn, DType::float32)),
             OutcomeClass::Error);
+  // By values, not bytes: float32 loses int32's digits past 2^24 and float16 int16's past 2^11
+  // (sized by bytes both read as keeping an operand's dtype); int8 fits float16 exactly.
+  EXPECT_EQ(classify(DType::int32, DType::float32, eval(DType::int32, DType::float32)), OutcomeClass::Narrowed);
+  EXPECT_EQ(classify(DType::int16, DType::float16, eval(DType::int16, DType::float16)), OutcomeClass::Narrowed);
+  EXPECT_EQ(classify(DType::int8, DType::float16, eval(DType::int8, DType::float16)), OutcomeClass::Kept);
+  EXPECT_EQ(classify(DType::uint8, DType::int8, eval(DType::uint8, DType::int8)), OutcomeClass::Widened);
+  EXPECT_EQ(classify(DType::int32, DType::float64, eval(DType::int32, DType::float64)), OutcomeClass::Kept);
+}
+
+TEST(OutcomeClass, HoldsEveryValueByPrecisionAndRange) {
+  EXPECT_TRUE(holds_every_value(DType::float16, DType::float32));
+  EXPECT_FALSE(holds_every_value(DType::float16, DType::bfloat16));  // 10 fraction bits into 7
+  EXPECT_FALSE(holds_every_value(DType::bfloat16, DType::float16));  // 3.4e38 into 65504
+  EXPECT_TRUE(holds_every_value(DType::uint8, DType::bfloat16));     // 8 bits, bfloat16's p = 8
+  EXPECT_FALSE(holds_every_value(DType::int64, DType::float64));
+  EXPECT_TRUE(holds_every_value(DType::bool_, DType::float8_e4m3fn));
+  EXPECT_FALSE(holds_every_value(DType::float32, DType::int64));
+  EXPECT_TRUE(holds_every_value(DType::float32, DType::complex64));
+  EXPECT_FALSE(holds_every_value(DType::complex64, DType::float64));
+  EXPECT_TRUE(holds_every_value(DType::uint16, DType::int32));
+  EXPECT_FALSE(holds_every_value(DType::int8, DType::uint64));
 }
 
 }  // namespace
