@@ -274,7 +274,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   }
   // gamma_K exists only while K u < 1: a bound at some lengths only says where it ends, one at a
   // single length is a marker (a one-point line draws nothing), and one at none says so.
-  bool any_bound = false, any_estimate = false, per_term = true;
+  bool any_bound = false, any_estimate = false, per_term = true, bound_dot = false;
   for (const auto& [model, i] : index) {
     // An estimate equal to the bound (compensated sums) or zero (exact integer sums) adds no line.
     Series& e = f.series[4 * i + 3];
@@ -296,13 +296,22 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
       f.subtitle += "; " + model + ": no gamma_K (K u >= 1 at every K)";
     } else if (at.size() == 1) {
       b.kind = SeriesKind::Points;
+      bound_dot = true;
       f.subtitle += "; " + model + ": gamma_K only at K = " + k_text(at.front()) + " (K u >= 1 beyond)";
     } else {
       f.subtitle += "; " + model + ": gamma_K to K = " + k_text(at.back()) + " (K u >= 1 beyond)";
     }
   }
   const Color key{0.35, 0.35, 0.35, 1};
-  if (any_bound) f.series.push_back({"worst-case bound gamma_K (dashed)", SeriesKind::Line, {}, {}, key, true});
+  // The key names the lone dot too: a legend saying "dashed" left it unexplained.
+  if (any_bound)
+    f.series.push_back({bound_dot ? "worst-case bound gamma_K (dashed; a dot where it exists at one K only)"
+                                  : "worst-case bound gamma_K (dashed)",
+                        SeriesKind::Line,
+                        {},
+                        {},
+                        key,
+                        true});
   if (any_estimate) {
     f.series.push_back({per_term ? "estimate sqrt(K) u (dotted)" : "estimate sqrt(n) u, n rounding steps (dotted)",
                         SeriesKind::Line,

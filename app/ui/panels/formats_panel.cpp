@@ -164,7 +164,8 @@ void FormatsPanel::draw_value_table() {
       ImGui::TableNextColumn();
       ImGui::Text("%.3g", r.rel_error);
       ImGui::TableNextColumn();
-      ImGui::Text("%+.3f", r.ulp_error);
+      // (A part in a thousand or less reads in significant digits: "-0.000" read as a negative zero.)
+      ImGui::Text(std::fabs(r.ulp_error) < 5e-4 && r.ulp_error != 0 ? "%+.2g" : "%+.3f", r.ulp_error);
     }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(flags_short(r.flags).c_str());
@@ -196,10 +197,10 @@ void FormatsPanel::draw_integer_table() {
   }
   if (results_.empty()) return;
   wrapped_text(printf_text(
-      "%s as a float64 array cast to each integer dtype. Both casts drop the fraction toward zero. The C cast, "
-      "NumPy's astype on x86-64, gives a value that does not fit whatever the machine's conversion gives: the low "
-      "bits of a 32- or 64-bit conversion, which is why 300.0 becomes 44 in int8. PyTorch's .to() gives the same "
-      "but for uint32 out of its range. A saturating cast clamps to the dtype's range instead, and NaN becomes 0.",
+      "%s as a float64 array cast to each integer dtype. Both casts drop the fraction toward zero. They differ "
+      "for a value the dtype cannot hold. The C cast, NumPy's astype on x86-64, keeps the low bits of a 32- or "
+      "64-bit conversion (300.0 into int8 is 44); PyTorch's .to() does the same except into uint32. The "
+      "saturating cast clamps to the dtype's range (300.0 into int8 is 127) and turns NaN into 0.",
       value_text_));
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("integers", 4, flags)) return;

@@ -201,6 +201,8 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
   EXPECT_NE(f.subtitle.find("bf16 sequential rne: no gamma_K (K u >= 1 at every K)"), std::string::npos) << f.subtitle;
   EXPECT_EQ(f.series[10].kind, SeriesKind::Line);  // float32's exists at both
   EXPECT_EQ(f.subtitle.find("f32 sequential rne:"), std::string::npos) << f.subtitle;
+  // The key names the lone marker (it said only "dashed", leaving the dot unexplained).
+  EXPECT_EQ(f.series[12].label, "worst-case bound gamma_K (dashed; a dot where it exists at one K only)");
 }
 
 // Lines across the whole plot leave no free corner: the legend goes beside the plot where that
