@@ -41,11 +41,13 @@ struct MetricRef {
   std::string pointer;
 };
 
-// What a metric must be: within [min, max], and/or above (below) factor times another metric.
+// What a metric must be: within [min, max], and/or above (below) factor times another metric,
+// plus `plus` (decibels compare by difference: "3 dB above" is plus 3, not a factor).
 struct Bounds {
   std::optional<double> min, max;
   std::optional<MetricRef> above, below;
   double factor = 1;
+  double plus = 0;
 };
 
 struct Check {

@@ -35,16 +35,18 @@ Expected<MetricRef> metric_ref(const json& j, const std::string& where) {
 }
 
 Expected<Bounds> bounds_from(const json& j, const std::string& where) {
-  if (!j.is_object()) return Error{where + ": a metric expects {\"min\", \"max\", \"above\", \"below\", \"factor\"}"};
+  if (!j.is_object())
+    return Error{where + ": a metric expects {\"min\", \"max\", \"above\", \"below\", \"factor\", \"plus\"}"};
   Bounds b;
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& k = it.key();
-    if (k == "min" || k == "max" || k == "factor") {
+    if (k == "min" || k == "max" || k == "factor" || k == "plus") {
       if (!it.value().is_number()) return Error{where + ": '" + k + "' must be a number"};
       const double v = it.value().get<double>();
       if (k == "min") b.min = v;
       else if (k == "max") b.max = v;
-      else b.factor = v;
+      else if (k == "factor") b.factor = v;
+      else b.plus = v;
     } else if (k == "above" || k == "below") {
       auto r = metric_ref(it.value(), where + "." + k);
       if (!r) return Error{r.error()};
@@ -54,6 +56,9 @@ Expected<Bounds> bounds_from(const json& j, const std::string& where) {
     }
   }
   if (!b.min && !b.max && !b.above && !b.below) return Error{where + ": a metric needs min, max, above or below"};
+  if ((b.factor != 1 || b.plus != 0) && !b.above && !b.below)
+    return Error{where + ": 'factor' and 'plus' apply to 'above' or 'below'"};
+  if (b.factor != 1 && b.plus != 0) return Error{where + ": a metric takes 'factor' or 'plus', not both"};
   return b;
 }
 

@@ -83,9 +83,11 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
       ok = false;
       continue;
     }
-    const double limit = b.factor * *y;
-    parts.push_back(std::string(above ? "> " : "< ") + (b.factor != 1 ? number_text(b.factor) + " x " : "") +
-                    number_text(*y));
+    const double limit = b.factor * *y + b.plus;
+    std::string bound =
+        std::string(above ? "> " : "< ") + (b.factor != 1 ? number_text(b.factor) + " x " : "") + number_text(*y);
+    if (b.plus != 0) bound.append(b.plus > 0 ? " + " : " - ").append(number_text(std::fabs(b.plus)));
+    parts.push_back(std::move(bound));
     r.sources.push_back(ref_text(*other));
     if (above ? !(*x > limit) : !(*x < limit)) ok = false;
   }

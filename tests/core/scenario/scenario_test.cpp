@@ -454,6 +454,28 @@ TEST(ScenarioRun, MetricChecksPassAndFail) {
   EXPECT_EQ(r->passed_count(), 1u);
 }
 
+// Decibels compare by difference: "3 dB above" is plus 3 (scenario 14 said "at least 3 dB above"
+// and checked 1.13 times the other's decibels). The metric against itself, plus or minus one.
+TEST(ScenarioRun, AMetricAboveAnotherPlusAnOffset) {
+  const char* self = R"({"evidence": 0, "pointer": "/flushed"})";
+  auto run = [&](const std::string& expect) {
+    auto s = scenario_from_json(with_evidence(expect.c_str()), "x");
+    EXPECT_TRUE(s) << s.error();
+    auto r = run_scenario(*s);
+    EXPECT_TRUE(r);
+    return r->checks[1];
+  };
+  const auto below = run(std::string(R"({"below": )") + self + R"(, "plus": 1})");
+  EXPECT_TRUE(below.passed) << below.expected;
+  EXPECT_NE(below.expected.find(" + 1"), std::string::npos) << below.expected;
+  EXPECT_FALSE(run(std::string(R"({"above": )") + self + R"(, "plus": 1})").passed);
+  EXPECT_TRUE(run(std::string(R"({"above": )") + self + R"(, "plus": -1})").passed);
+  json j = with_evidence(R"({"min": 0, "plus": 1})");
+  auto bad = scenario_from_json(j, "x");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("apply to 'above' or 'below'"), std::string::npos) << bad.error();
+}
+
 TEST(ScenarioRun, AMissingPointerFailsWithTheReason) {
   json j = with_evidence(R"({"min": 1})");
   j["checks"][1]["metric"]["pointer"] = "/no/such/number";
