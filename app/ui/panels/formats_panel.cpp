@@ -190,18 +190,21 @@ bool FormatsPanel::integer_marked() const { return marked_ && !is_float(*marked_
 // NumPy's astype prints on x86-64, and PyTorch's .to() but for uint32 out of range
 // (IntConvertGolden compares it with their recorded casts); the saturating one clamps.
 void FormatsPanel::draw_integer_table() {
-  if (!ImGui::CollapsingHeader("Into integer dtypes", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool open = ImGui::CollapsingHeader("Into integer dtypes", ImGuiTreeNodeFlags_DefaultOpen);
+  const std::string about = printf_text(
+      "%s as a float64 array cast to each integer dtype. Both casts drop the fraction toward zero. They differ "
+      "for a value the dtype cannot hold. The C cast, NumPy's astype on x86-64, keeps the low bits of a 32- or "
+      "64-bit conversion (300.0 into int8 is 44); PyTorch's .to() does the same except into uint32. The "
+      "saturating cast clamps to the dtype's range (300.0 into int8 is 127) and turns NaN into 0.",
+      value_text_);
+  if (compact_ && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", about.c_str());
+  if (!open) return;
   if (scroll_to_marked_ && integer_marked()) {
     ImGui::SetScrollHereY(0.0f);
     scroll_to_marked_ = false;
   }
   if (results_.empty()) return;
-  wrapped_text(printf_text(
-      "%s as a float64 array cast to each integer dtype. Both casts drop the fraction toward zero. They differ "
-      "for a value the dtype cannot hold. The C cast, NumPy's astype on x86-64, keeps the low bits of a 32- or "
-      "64-bit conversion (300.0 into int8 is 44); PyTorch's .to() does the same except into uint32. The "
-      "saturating cast clamps to the dtype's range (300.0 into int8 is 127) and turns NaN into 0.",
-      value_text_));
+  if (!compact_) wrapped_text(about);
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("integers", 4, flags)) return;
   for (const char* h : {"dtype", "C cast (x86-64)", "saturating", "what happened"}) ImGui::TableSetupColumn(h);
@@ -248,8 +251,27 @@ bool FormatsPanel::add_named_custom_formats() {
 
 void FormatsPanel::draw_content() {
   if (add_named_custom_formats()) recompute();
-  draw_controls();
-  ImGui::Separator();
+  if (!compact_) {
+    draw_controls();
+    ImGui::Separator();
+  } else {
+    // The one setting a link may change besides the value (scenario 19's two links differ in it).
+    ImGui::TextDisabled("%s", path_ == static_cast<int>(CastPath::ViaFloat32)
+                                  ? "each cast through float32 first, as PyTorch casts (two roundings)"
+                                  : "each cast directly from float64 (one rounding)");
+  }
+  // Compact: one scrolling column, the table the link marks first (no room for two panes). Its
+  // scrollbar always shows: coming and going, it left the tables sized for the width without it,
+  // 21 px past the edge.
+  if (compact_) {
+    ImGui::BeginChild("formats-compact", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
+    if (integer_marked()) draw_integer_table();
+    draw_value_table();
+    if (!integer_marked()) draw_integer_table();
+    mark_more_below();
+    ImGui::EndChild();
+    return;
+  }
   // The values above, as tall as they need up to half the height; the formats' properties and
   // the integer casts below -- or the integer casts above, when a link marks an integer dtype.
   split_.begin_top("formats", 4, 6);

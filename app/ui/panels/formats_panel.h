@@ -24,6 +24,9 @@ class FormatsPanel final : public Panel {
   void show(const std::string& value, std::optional<DType> row, const std::string& path = {});
   const char* value() const { return value_text_; }
   std::optional<DType> marked() const { return marked_; }
+  // Compact: the tables without the controls above them (a scenario's live panel, where the link
+  // chose the value and path); the integer table's explanation moves to its header's tooltip.
+  void set_compact(bool compact) { compact_ = compact; }
   CastPath path() const { return static_cast<CastPath>(path_); }
   const std::string& value_error() const { return parse_error_; }  // why the value does not read; empty if it does
 
@@ -50,6 +53,7 @@ class FormatsPanel final : public Panel {
   std::vector<CastReport> results_;
   std::optional<DType> marked_;  // the row a link points at
   bool scroll_to_marked_ = false;
+  bool compact_ = false;
 };
 
 }  // namespace pl::ui

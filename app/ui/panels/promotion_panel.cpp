@@ -179,6 +179,8 @@ Status PromotionPanel::configure(const StartState& st) {
   other_ = other;
   compare_ = st.compare || !st.compare_with.empty();
   selected_a_ = selected[0], selected_b_ = selected[1];
+  if (st.hide_narrow_floats) hide_narrow_floats_ = st.hide_narrow_floats;
+  scroll_to_selected_ = selected_a_ >= 0;
   return {};
 }
 
@@ -440,6 +442,11 @@ void PromotionPanel::draw_grid() {
                            !same_outcome(o, compared);
       ImGui::PushID(i * n + j);
       const bool selected = i == selected_a_ && j == selected_b_;
+      if (selected && scroll_to_selected_) {  // a link's pair, brought into view once
+        ImGui::SetScrollHereY(0.5f);
+        ImGui::SetScrollHereX(0.5f);
+        scroll_to_selected_ = false;
+      }
       // The selection is framed, not filled: the theme's fill is the widened class's blue.
       ImGui::PushStyleColor(ImGuiCol_Header, IM_COL32(0, 0, 0, 0));
       const std::string label = differs ? difference_label(o, compared) : cell_label(o);
@@ -601,25 +608,43 @@ void PromotionPanel::navigate() {
 
 // ---- the panel --------------------------------------------------------------------
 
+std::string PromotionPanel::setting_summary(const Setting& s) const {
+  const auto& e = engine(s);
+  std::string line = std::string(e.framework) + " " + std::string(e.version) + ", " + std::string(e.ops[s.op]);
+  const auto kind = [](int k) { return std::string(promote::operand_kind_name(static_cast<promote::OperandKind>(k))); };
+  line.append(": a ").append(kind(s.a_kind)).append(", b ").append(kind(s.b_kind));
+  if (s.bias > 0) line.append(", bias ").append(pl::name(dtypes_[s.bias - 1]));
+  return line;
+}
+
 void PromotionPanel::draw_content() {
   navigate();
-  draw_setting("main", main_);
-  same_line_if_fits(checkbox_width("compare with"));
-  ImGui::Checkbox("compare with", &compare_);
-  if (compare_) {
-    same_line_if_fits(11 * ImGui::GetFontSize());
-    draw_setting("other", other_);
+  if (compact_) {
+    // The settings a link chose, in a line (the Promotion tab changes them): the grid keeps the room.
+    ImGui::AlignTextToFramePadding();
+    std::string line = setting_summary(main_);
+    if (compare_) line.append("; framed where ").append(setting_summary(other_)).append(" differs");
+    wrapped_text(line);
+  } else {
+    draw_setting("main", main_);
+    same_line_if_fits(checkbox_width("compare with"));
+    ImGui::Checkbox("compare with", &compare_);
+    if (compare_) {
+      same_line_if_fits(11 * ImGui::GetFontSize());
+      draw_setting("other", other_);
+    }
+    ImGui::Spacing();
+    bool hide_narrow = hide_narrow_floats_.value_or(narrow_all_raise_);
+    if (ImGui::Checkbox("hide float8/6/4", &hide_narrow)) hide_narrow_floats_ = hide_narrow;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(narrow_all_raise_
+                            ? "Hidden until you show them: every pair with a float8, float6 or float4 "
+                              "dtype raises for this op."
+                            : "Some pairs with a float8, float6 or float4 dtype are answered for this op.");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
+    ImGui::InputTextWithHint("##filter", "filter dtypes", filter_, sizeof filter_);
   }
-  ImGui::Spacing();
-  bool hide_narrow = hide_narrow_floats_.value_or(narrow_all_raise_);
-  if (ImGui::Checkbox("hide float8/6/4", &hide_narrow)) hide_narrow_floats_ = hide_narrow;
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(narrow_all_raise_ ? "Hidden until you show them: every pair with a float8, float6 or float4 "
-                                          "dtype raises for this op."
-                                        : "Some pairs with a float8, float6 or float4 dtype are answered for this op.");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
-  ImGui::InputTextWithHint("##filter", "filter dtypes", filter_, sizeof filter_);
   legend_chip(OutcomeClass::Kept, "one operand's dtype",
               "the result is one operand's dtype, and holds every value of the other");
   legend_chip(OutcomeClass::Widened, "widened", "a third dtype that holds every value of both (float16 + bfloat16)");

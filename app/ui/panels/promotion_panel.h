@@ -31,10 +31,11 @@ class PromotionPanel final : public Panel {
     std::string compare_with;  // engine id for the compared grid; empty: same engine
     std::string b_kind;        // tensor | zerodim | scalar
     std::string b_value;
-    std::string select;              // "A,B": the selected pair
-    std::string a_shape, b_shape;    // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
-    std::string a_device, b_device;  // where a and b live: "cpu" or "cuda" (empty: the engine's own)
-    std::string bias = {};           // the bias dtype, for ops that take one (empty: none)
+    std::string select;                           // "A,B": the selected pair
+    std::string a_shape, b_shape;                 // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
+    std::string a_device, b_device;               // where a and b live: "cpu" or "cuda" (empty: the engine's own)
+    std::string bias = {};                        // the bias dtype, for ops that take one (empty: none)
+    std::optional<bool> hide_narrow_floats = {};  // unset: hidden while every pair with one raises
   };
   Status configure(const StartState& start);
   // What the grid shows: its engine's id and op (for the tests of links that set them).
@@ -50,6 +51,9 @@ class PromotionPanel final : public Panel {
     std::string engine, op;
   };
   void on_run_pair(std::function<void(const PairRun&)> f) { run_pair_ = std::move(f); }
+  // Compact: the settings as a line of text instead of their controls (a scenario's live panel,
+  // where the link chose them and the grid needs the room).
+  void set_compact(bool compact) { compact_ = compact; }
 
  private:
   // One side of the grid: which framework, op and operand kinds are asked.
@@ -97,6 +101,9 @@ class PromotionPanel final : public Panel {
   Grid grid_, other_grid_;
   std::string computed_for_;  // settings the grids were computed for
   int selected_a_ = -1, selected_b_ = -1;
+  bool scroll_to_selected_ = false;  // a configured pair not yet scrolled into view
+  bool compact_ = false;
+  std::string setting_summary(const Setting& s) const;  // "torch 2.15.0, mul: a tensor, b scalar"
   RunLog& log_;
   std::string logged_;  // the selection last written to the log
   std::function<void(const PairRun&)> run_pair_;

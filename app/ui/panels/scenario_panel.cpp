@@ -40,6 +40,24 @@ std::string look_at_tab(const scenario::Scenario::FigureRef& ref) {
   return std::to_string(ref.evidence + 1) + ": " + ref.figure;
 }
 
+// The evidence labels of runs that share a figure, less what they all begin with up to a comma:
+// scenario 29's "the checkpoint scanned, plan within 4.5 bits" and "... within 6 bits" made two
+// pairs of tabs cut to the same "SQNR by layer: the checkpoint scanned, pl...".
+std::map<size_t, std::string> distinct_labels(const std::vector<std::pair<size_t, std::string>>& runs) {
+  std::map<size_t, std::string> out;
+  if (runs.empty()) return out;
+  size_t common = runs.front().second.size();
+  for (const auto& [i, label] : runs) {
+    size_t k = 0;
+    while (k < common && k < label.size() && label[k] == runs.front().second[k]) ++k;
+    common = k;
+  }
+  const size_t comma = runs.front().second.rfind(", ", common == 0 ? 0 : common - 1);
+  const size_t cut = runs.size() > 1 && comma != std::string::npos && comma + 2 <= common ? comma + 2 : 0;
+  for (const auto& [i, label] : runs) out[i] = label.substr(cut);
+  return out;
+}
+
 const ImVec4 kPass{0.35f, 0.80f, 0.45f, 1.0f};
 const ImVec4 kFail{0.95f, 0.35f, 0.30f, 1.0f};
 
@@ -70,6 +88,8 @@ void ScenarioPanel::show(size_t index) {
   exact_ = scenario::evaluate_exact_checks(library_.scenarios[index]);
   shown_.reset();
   figures_.clear();
+  story_height_ = 1e9f;  // measured on the first frame that draws it
+  room_.reset();
   const scenario::Scenario& s = library_.scenarios[index];
   // No experiments to plot: the panel the first link opens takes the figures' place.
   preview_.show(s.evidence.empty() ? s.look_at_panels : std::vector<scenario::Scenario::PanelLink>{});
@@ -110,9 +130,15 @@ void ScenarioPanel::collect() {
   shown_ = std::make_shared<const scenario::ScenarioRun>(std::move(*done).value());
   figures_.clear();
   std::map<std::string, int> made;  // figures of each name: two evidence runs make the same ones
-  for (const auto& e : shown_->evidence)
-    if (e.run)
-      for (const auto& f : figure::experiment_figures(*e.run)) ++made[f.name];
+  std::map<std::string, std::vector<std::pair<size_t, std::string>>> makers;  // the runs making each
+  for (size_t i = 0; i < shown_->evidence.size(); ++i)
+    if (const auto& e = shown_->evidence[i]; e.run)
+      for (const auto& f : figure::experiment_figures(*e.run)) {
+        ++made[f.name];
+        makers[f.name].emplace_back(i, e.label);
+      }
+  std::map<std::string, std::map<size_t, std::string>> tab_labels;
+  for (const auto& [name, runs] : makers) tab_labels[name] = distinct_labels(runs);
   for (size_t i = 0; i < shown_->evidence.size(); ++i) {
     const auto& e = shown_->evidence[i];
     if (!e.run) continue;
@@ -120,7 +146,8 @@ void ScenarioPanel::collect() {
     for (auto f : made_here) {
       // One tab per figure, named by what it shows; where two runs make a figure of the same
       // name, by the run ("1.001 in bfloat16"), with the figure's kind when the run makes several.
-      if (made[f.name] > 1) f.tab = made_here.size() == 1 ? e.label : figure_tab_text(f) + ": " + e.label;
+      const std::string& label = tab_labels[f.name][i];
+      if (made[f.name] > 1) f.tab = made_here.size() == 1 ? label : figure_tab_text(f) + ": " + label;
       else f.tab = figure_tab_text(f);
       f.name = std::to_string(i + 1) + ": " + f.name;
       f.subtitle = e.label + (f.subtitle.empty() ? "" : " -- " + f.subtitle);
@@ -301,25 +328,38 @@ void ScenarioPanel::draw_content() {
   }
   ImGui::SameLine();
   wrapped_text(status_);
-  // Not in presentation mode: there the story and the checks fill the pane in the large type,
-  // and a link opens its panel on the whole window.
-  const bool preview = figures_.empty() && preview_.active() && !presenting;
-  const bool split = !figures_.empty() || preview;
+  // In presentation mode's large type, only where the story and the checks leave it the lines the
+  // pane below keeps (forced in, the Formats panel kept one row of its table at 1280x800, and
+  // cut the story); elsewhere a link opens its panel on the whole window.
+  // Decided once for the scenario, mode and height, from the story's height without the panel
+  // (with it, the story's pane scrolls, wraps otherwise, and the answer flipped frame by frame).
+  const float preview_lines = presenting ? 8 : 14, body = ImGui::GetContentRegionAvail().y;
+  if (body != room_for_.body || presenting != room_for_.presenting) room_.reset();
+  if (!room_ && story_height_ < 1e8f) {
+    room_ = !presenting || body - story_height_ >= (preview_lines + 1) * ImGui::GetTextLineHeightWithSpacing();
+    room_for_ = {body, presenting};
+  }
+  const bool room = room_.value_or(!presenting);
+  const bool preview = figures_.empty() && preview_.active() && room;
+  const bool split_panes = !figures_.empty() || preview;
   // In presentation mode the story is what the class reads: the figure keeps fewer lines of the
   // large type (18 of them, 72% of the height, left the story four lines at 1280x800). A live
-  // panel keeps as few: the story is the point there too.
-  if (split) split_.begin_top("scenario", 3, preview || presenting ? 14 : 18);
+  // panel keeps fewer still, and its split lets the story take up to 80% of the height where the
+  // figures' keeps 55%: the story fits whole, by the room test, and the panel takes what is left.
+  SplitView& split = preview ? preview_split_ : split_;
+  if (split_panes) split.begin_top("scenario", 3, preview ? preview_lines : presenting ? 14 : 18);
   else ImGui::BeginChild("scenario-text");
   draw_story();
   ImGui::Separator();
   draw_checks();
-  if (split) {
-    split_.begin_bottom();
+  story_height_ = ImGui::GetCursorPosY();
+  if (split_panes) {
+    split.begin_bottom();
     if (preview) preview_.draw(open_link_);
     else
       figure_view_.draw("scenario-figures", figures_,
                         library_.scenarios[current_].name + "#" + std::to_string(version_));
-    split_.end();
+    split.end();
   } else {
     mark_more_below();
     ImGui::EndChild();

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,13 @@ class ScenarioPanel final : public Panel {
   SplitView split_{0.55f};  // the story and checks above, the figures (or the preview) below
   // A scenario with nothing to plot shows its first link's panel, live, where figures would be.
   LinkPreview preview_{log_};
+  SplitView preview_split_{0.8f};  // the story above, the live panel below
+  float story_height_ = 1e9f;      // the story and checks' height, on the frame before
+  std::optional<bool> room_;       // presentation mode: room below the story for the live panel
+  struct {
+    float body = 0;
+    bool presenting = false;
+  } room_for_;  // the pane's height and the mode room_ was decided for
   std::string status_;
   LinkOpener open_link_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
