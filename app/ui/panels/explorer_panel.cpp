@@ -30,12 +30,14 @@ std::string value_text(const FloatFormat& f, std::optional<uint64_t> code) {
   return code ? display_value(describe_code(f, *code)) : std::string("none");
 }
 
-// A neighbour in a narrow column: its exact value when that is short (float8_e4m3fn's 416 --
-// the shortest decimal that reads back to it, 420, would look like another value), else the
-// shortest decimal that reads back to it (float32's 447.99996948242188 is 447.99997).
-const std::string& neighbour_text(const CodeReport& r) {
-  constexpr size_t kShort = 10;
-  return r.value_exact.size() <= kShort ? r.value_exact : r.value_shortest;
+// A value in a narrow column (what x rounds to, a neighbour): exact when that is short
+// (float8_e4m3fn's 416), else to 10 significant digits (float32's 0.100000001490116119384765625
+// is 0.1000000015). Never the shortest decimal that reads back to it: float16's 0.0999755859375
+// would read "0.1", as if nothing had been rounded, and e4m3fn's 416 "420". The tooltip has the
+// exact value.
+std::string compact_value_text(const CodeReport& r) {
+  constexpr size_t kShort = 12;
+  return r.value_exact.size() <= kShort ? r.value_exact : significant_text(r.value, 10);
 }
 
 }  // namespace
@@ -252,7 +254,7 @@ void ExplorerPanel::draw_table() {
     ImGui::TableNextColumn();
     const CodeReport result = describe_code(f, n.rounded.code);
     ImGui::AlignTextToFramePadding();
-    ImGui::Text("%s%s", display_value(result).c_str(), n.rounded.flags.overflow ? "  (overflow)" : "");
+    ImGui::Text("%s%s", compact_value_text(result).c_str(), n.rounded.flags.overflow ? "  (overflow)" : "");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("exact: %s\n%s", result.value_exact.c_str(),
                         n.rounded.flags.inexact ? "rounded (inexact)" : "exact: x is representable");
@@ -271,7 +273,7 @@ void ExplorerPanel::draw_table() {
         return;
       }
       const RoundingInterval& iv = *n.interval;
-      ImGui::TextUnformatted(interval_text(iv, 9).c_str());
+      ImGui::TextUnformatted(interval_text(iv, stacked ? 8 : 9).c_str());  // (8: the 1280 px of presentation mode)
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
@@ -281,7 +283,7 @@ void ExplorerPanel::draw_table() {
         ImGui::EndTooltip();
       }
     };
-    // Each neighbour as neighbour_text() gives it, the exact value in its tooltip; stacked, the
+    // Each neighbour as compact_value_text() gives it, the exact value in its tooltip; stacked, the
     // interval goes between them.
     auto draw_neighbours = [&](const std::function<void()>& between) {
       ImGui::PushID(static_cast<int>(i));
@@ -304,7 +306,7 @@ void ExplorerPanel::draw_table() {
           clicked();
           ImGui::SameLine();
         }
-        ImGui::TextUnformatted(neighbour_text(v).c_str());
+        ImGui::TextUnformatted(compact_value_text(v).c_str());
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s: %s\n%s\ngap to it: %s", where, v.value_exact.c_str(), v.bits_hex.c_str(),
                             significant_text(gap, 17).c_str());
