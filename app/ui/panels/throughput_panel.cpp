@@ -145,13 +145,22 @@ void ThroughputPanel::draw_controls() {
     // In presentation mode's large type the row of checkboxes took two lines of the table's
     // room: the dtypes are a list that drops down, its preview naming those timed.
     std::string shown;
+    size_t on = 0;
     for (const auto& c : choices_)
-      if (c.on) shown += (shown.empty() ? "" : ", ") + std::string(pl::name(c.dtype));
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-    if (ImGui::BeginCombo("dtypes", shown.empty() ? "none" : shown.c_str())) {
+      if (c.on) shown += (on++ ? ", " : "") + std::string(pl::name(c.dtype));
+    // The names when they fit the box, else how many (the box cut "float64, float32, bfloat1").
+    const float width = ImGui::GetFontSize() * 12;
+    const float room = width - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x;
+    const std::string preview = on == 0 ? "none"
+                                : ImGui::CalcTextSize(shown.c_str()).x <= room
+                                    ? shown
+                                    : std::to_string(on) + " of " + std::to_string(choices_.size()) + " timed";
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::BeginCombo("dtypes", preview.c_str())) {
       for (auto& c : choices_) restart |= ImGui::Checkbox(std::string(pl::name(c.dtype)).c_str(), &c.on);
       ImGui::EndCombo();
     }
+    if (preview != shown && on > 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", shown.c_str());
     same_line_if_fits(labelled_width(size_width, "n (n x n x n)"));
   } else {
     ImGui::TextUnformatted("dtypes:");

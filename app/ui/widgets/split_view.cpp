@@ -35,7 +35,10 @@ void mark_more_below() {
   ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
               solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
-  ImDrawList* draw = ImGui::GetWindowDrawList();
+  // Over everything in the pane, child windows too (a table's own window drew its rows over the
+  // marker); clipped to the pane.
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  draw->PushClipRect(pos, ImVec2(pos.x + size.x, bottom), false);
   draw->AddRectFilledMultiColor(ImVec2(pos.x, bottom - fade), ImVec2(right, bottom), clear, clear, solid, solid);
   const char* more = "more below (scroll)";
   const ImVec2 text = ImGui::CalcTextSize(more);
@@ -43,6 +46,7 @@ void mark_more_below() {
   const float pad = ImGui::GetStyle().ItemSpacing.x;
   draw->AddRectFilled(ImVec2(at.x - pad, at.y - 1), ImVec2(right, bottom), solid);  // over the text it ends
   draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), more);
+  draw->PopClipRect();
 }
 
 void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_lines, float max_share) {
