@@ -49,6 +49,9 @@ Figure throughput_over_time(const experiment::ThroughputHistory& h, const Throug
     f.series.push_back(std::move(points));
     f.series.push_back(std::move(line));
   }
+  // The dots say what they are once, in grey (they were in no legend entry).
+  if (!dtypes.empty())
+    f.series.push_back({"each dot: one sample", SeriesKind::Points, {}, {}, {0.45, 0.45, 0.45, 0.6}});
   return f;
 }
 

@@ -366,30 +366,50 @@ void CheckpointPanel::draw_table() {
   ImGui::EndTable();
 }
 
+void CheckpointPanel::draw_guide() {
+  wrapped_text(
+      "Open a model's safetensors (type its path above, or drop it on the window) to see every weight under every "
+      "candidate format, and a mixed-precision plan within a bit budget. A scan shows:");
+  for (const char* line :
+       {"a table: each weight's statistics and its SQNR in dB under each candidate, sortable by any column; click a "
+        "cell to open that cast in the Experiment panel, right-click it to pin it in the plan",
+        "a heat map of the SQNR, layers by candidates",
+        "the plan: one candidate per tensor within the budget the slider sets, and the frontier of error against bits "
+        "per parameter"}) {
+    ImGui::Bullet();
+    wrapped_text(line);
+  }
+  wrapped_text(
+      "A candidate is DTYPE[:RECIPE[:BLOCK]] (int8:per-channel, float8_e4m3fn:mx, int8:group:32). An activations "
+      "file of the layers' inputs (scripts/capture_activations.py writes one from a PyTorch model) scores each layer "
+      "by its output error instead. From the command line: precision-lab scan PATH --budget 4.5 --out DIR.");
+  // Something to look at before one has a model at hand: scenario 29's checkpoint.
+  const std::string sample =
+      assets_dir().empty() ? "" : assets_dir() + "/scenarios/checkpoints/outlier-channels.safetensors";
+  if (!sample.empty() && std::filesystem::exists(sample) &&
+      ImGui::Button("Scan a sample: a small synthetic model with outlier channels"))
+    open(sample, "", "");
+}
+
 void CheckpointPanel::draw_content() {
   collect();
   if (scan_asked_) try_start();
+  if (!result_) {
+    // Before a scan, no split: the controls and a guide to what a scan shows take the pane (a bar
+    // over an empty lower half read as something missing).
+    ImGui::BeginChild("checkpoint-start");
+    draw_controls();
+    if (worker_.running()) draw_progress();
+    if (!error_.empty()) wrapped_text(error_);
+    if (!worker_.running() && error_.empty()) draw_guide();
+    mark_more_below();
+    ImGui::EndChild();
+    return;
+  }
   split_.begin_top("checkpoint", 9, 14);  // the controls and a few of the table's rows at any size
   draw_controls();
   if (worker_.running()) draw_progress();
   if (!error_.empty()) wrapped_text(error_);
-  if (!result_) {
-    if (!worker_.running() && error_.empty()) {
-      wrapped_text(
-          "Open a model's safetensors (type its path above, or drop it on the window) to see every weight under "
-          "every candidate format (SQNR per tensor, a layers x candidates heat map) and a mixed-precision plan within "
-          "a bit budget. precision-lab scan does the same from the command line.");
-      // Something to look at before one has a model at hand: scenario 29's checkpoint.
-      const std::string sample =
-          assets_dir().empty() ? "" : assets_dir() + "/scenarios/checkpoints/outlier-channels.safetensors";
-      if (!sample.empty() && std::filesystem::exists(sample) &&
-          ImGui::Button("Scan a sample: a small synthetic model with outlier channels"))
-        open(sample, "", "");
-    }
-    split_.begin_bottom();
-    split_.end();
-    return;
-  }
   const ScanResult& r = *result_;
   ImGui::Text("%zu tensors scanned (%s), %zu left out (%s)%s%s", r.tensors.size(), bytes_text(r.bytes).c_str(),
               r.skipped.size(), by_output(r) ? "no inputs, norms, biases, integers" : "norms, biases, integers",

@@ -57,6 +57,7 @@ class CheckpointPanel final : public Panel {
   void collect();
   void replan();  // the plan and figures for the budget and pins
   void draw_controls();
+  void draw_guide();  // before a scan: what one shows, and a sample to scan
   void draw_progress();
   void draw_table();
   void sort_rows();  // order_ by the table's sort column, when it or the rows changed

@@ -181,7 +181,9 @@ TEST(ThroughputFigures, BarsCarryOneCategoryPerDtypeAndExport) {
   EXPECT_NE(bars.series[1].label.find("(1 sample)"), std::string::npos) << bars.series[1].label;
   EXPECT_NE(bars.subtitle.find("emulated"), std::string::npos);
   const figure::Figure live = figure::throughput_over_time(h, c);
-  ASSERT_EQ(live.series.size(), 4u);  // points and median line per dtype
+  ASSERT_EQ(live.series.size(), 5u);  // points and median line per dtype, and a key for the dots
+  EXPECT_EQ(live.series[4].label, "each dot: one sample");
+  EXPECT_TRUE(live.series[4].x.empty());
   EXPECT_EQ(live.series[0].kind, figure::SeriesKind::Points);
   EXPECT_EQ(live.series[1].y, (std::vector<double>{80, 90}));
   const auto dir = std::filesystem::temp_directory_path() / "pl_throughput_figures";
