@@ -448,6 +448,7 @@ Figure mlp_figure(const experiment::MlpResult& r) {
     pts.label.clear();
     f.series.push_back(std::move(pts));
   }
+  separate_coincident_lines(f);  // a float32 output adds no rounding: own error = arithmetic error
   f.x.min = 0.5;
   f.x.max = c.layers + 0.5;
   return f;

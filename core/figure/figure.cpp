@@ -59,6 +59,24 @@ const char* colormap_name(Colormap m) {
 
 bool sequential(Colormap m) { return m != Colormap::Diverging; }
 
+void separate_coincident_lines(Figure& f) {
+  for (size_t j = 1; j < f.series.size(); ++j) {
+    Series& later = f.series[j];
+    if (later.kind != SeriesKind::Line || later.label.empty() || later.x.empty()) continue;
+    for (size_t i = 0; i < j; ++i) {
+      Series& earlier = f.series[i];
+      if (earlier.kind != SeriesKind::Line || earlier.label.empty() || earlier.x != later.x) continue;
+      bool same = earlier.y.size() == later.y.size();
+      for (size_t k = 0; same && k < later.y.size(); ++k)
+        same = later.y[k] == earlier.y[k] || (std::isnan(later.y[k]) && std::isnan(earlier.y[k]));
+      if (!same) continue;
+      earlier.width = 5;
+      later.label += " (on " + earlier.label + ": equal at every point)";
+      break;
+    }
+  }
+}
+
 void category_axis(Figure& f, size_t count) {
   f.y.min = 0;
   f.x.min = 0;

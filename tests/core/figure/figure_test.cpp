@@ -207,6 +207,19 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
 
 // Lines across the whole plot leave no free corner: the legend goes beside the plot where that
 // keeps the plot most of half the width (scenario 21's legend at 1280x800 covered its lines).
+// A line exactly over another hid it: the earlier goes wide, the later's label says where it lies.
+TEST(Figures, ALineExactlyOverAnotherIsDrawnInsideIt) {
+  Figure f;
+  f.series = {{"own", SeriesKind::Line, {1, 2}, {1e-7, 2e-7}, {}},
+              {"arithmetic", SeriesKind::Line, {1, 2}, {1e-7, 2e-7}, {}},
+              {"network", SeriesKind::Line, {1, 2}, {1e-7, 3e-7}, {}}};
+  separate_coincident_lines(f);
+  EXPECT_EQ(f.series[0].width, 5);
+  EXPECT_EQ(f.series[1].label, "arithmetic (on own: equal at every point)");
+  EXPECT_EQ(f.series[2].label, "network");
+  EXPECT_EQ(f.series[2].width, 0);
+}
+
 TEST(Figures, ALegendWithNoFreeCornerGoesBesideThePlot) {
   Figure f;
   f.x.log = f.y.log = true;
