@@ -33,3 +33,4 @@ shot checkpoint 1600x1000 --checkpoint tests/data/checkpoint/sharded
 shot checkpoint-frontier 1280x800 --checkpoint tests/data/checkpoint/sharded --figure plan-frontier
 shot explorer 1600x1000 --panel explorer --value 448
 shot scenario-tour 1280x800 --scenario 10 --presentation on
+shot scenario-live-panel 1600x1000 --scenario 23
