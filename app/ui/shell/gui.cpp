@@ -46,7 +46,8 @@
 namespace pl::ui {
 namespace {
 
-constexpr int kScreenshotFrames = 4;         // ImGui sizes tables and columns over the first frames
+constexpr int kScreenshotFrames = 8;         // ImGui sizes tables and columns over the first frames, a
+                                             // scenario's live panel a level deeper
 constexpr int kScreenshotWaitFrames = 3000;  // 20 ms each: a minute for background work
 
 std::string lower(std::string s) {
