@@ -20,41 +20,38 @@ declare -A extra=(
   [checkpoint]="--checkpoint $(dirname "$0")/../data/checkpoint/sharded"
 )
 failed=0 checked=0
+# check WHAT SIZE ARGS...: one view through the layout check, its problems printed when it fails.
+check() {
+  local what=$1 size=$2
+  shift 2
+  local log rc
+  log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$tmp/shot.png" --size "$size" --no-settings \
+        --check-layout "$@" 2>&1)
+  rc=$?
+  checked=$((checked + 1))
+  if ((rc != 0)); then
+    echo "FAIL $what at $size (exit $rc):"
+    grep -E '^(layout|error)' <<<"$log" | head -10
+    failed=$((failed + 1))
+  else
+    echo "ok   $what at $size"
+  fi
+}
 for size in 1280x800 1600x1000 1920x1080; do
   for presentation in off on; do
     for panel in ${PANELS:-formats promotion experiment throughput log scenarios explorer checkpoint}; do
       # shellcheck disable=SC2086
-      log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$tmp/shot.png" --size "$size" --panel "$panel" \
-            --presentation "$presentation" --no-settings --check-layout ${extra[$panel]:-} 2>&1)
-      rc=$?
-      checked=$((checked + 1))
-      if ((rc != 0)); then
-        echo "FAIL $panel at $size, presentation $presentation (exit $rc):"
-        grep -E '^(layout|error)' <<<"$log" | head -10
-        failed=$((failed + 1))
-      else
-        echo "ok   $panel at $size, presentation $presentation"
-      fi
+      check "$panel, presentation $presentation" "$size" --panel "$panel" --presentation "$presentation" \
+        ${extra[$panel]:-}
     done
   done
 done
 # Sizes between and the scenarios' live panels: a table a row short of its rows hid its last row
 # with no scrollbar to reach it (the Promotion grid at 1400x650, scenario 02's live grid and
 # scenario 19's Formats panel at 1600x1000).
-for case in "1400x650 --panel promotion --op mul" "1600x1000 --scenario 2" "1600x1000 --scenario 19" \
-            "1280x800 --scenario 5"; do
-  read -ra args <<<"$case"
-  log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$tmp/shot.png" --size "${args[@]}" --no-settings \
-        --check-layout 2>&1)
-  rc=$?
-  checked=$((checked + 1))
-  if ((rc != 0)); then
-    echo "FAIL $case (exit $rc):"
-    grep -E '^(layout|error)' <<<"$log" | head -10
-    failed=$((failed + 1))
-  else
-    echo "ok   $case"
-  fi
-done
+check "promotion, mul" 1400x650 --panel promotion --op mul
+for scenario in 2 19; do check "scenario $scenario" 1600x1000 --scenario "$scenario"; done
+check "scenario 5" 1280x800 --scenario 5
+check "scenario 5, presentation on" 1600x1000 --scenario 5 --presentation on
 echo "layout: $checked views checked, $failed failed"
 ((failed == 0))
