@@ -2,11 +2,8 @@
 
 #include <imgui.h>
 
-#include <algorithm>
-
 #include "app/ui/shell/panel_links.h"
 #include "app/ui/widgets/flow_layout.h"
-#include "core/dtype/format_lookup.h"
 
 namespace pl::ui {
 
@@ -38,14 +35,7 @@ void LinkPreview::configure(size_t index) {
   // In the smaller space, the float8/6/4 rows and columns are hidden unless the link's pair is
   // one of them: with them, a mul grid's integer and complex columns were off the right edge.
   PromotionPanel::StartState st = promotion_state(link);
-  bool narrow_pair = false;
-  for (size_t from = 0; from < link.select.size();) {
-    const size_t comma = std::min(link.select.find(',', from), link.select.size());
-    const auto t = parse_dtype(link.select.substr(from, comma - from));
-    narrow_pair |= t && is_float(*t) && info(*t).storage_bits <= 8;
-    from = comma + 1;
-  }
-  st.hide_narrow_floats = !narrow_pair;
+  st.hide_narrow_floats = true;
   // The reader checked every name the link gives; a refusal here is a bug worth a log line.
   if (auto done = promotion_->configure(st); !done)
     log_.add("scenario", "preview of '" + link.label + "': " + done.error());

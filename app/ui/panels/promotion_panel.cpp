@@ -179,7 +179,11 @@ Status PromotionPanel::configure(const StartState& st) {
   other_ = other;
   compare_ = st.compare || !st.compare_with.empty();
   selected_a_ = selected[0], selected_b_ = selected[1];
-  if (st.hide_narrow_floats) hide_narrow_floats_ = st.hide_narrow_floats;
+  // Hidden as asked, unless the selected pair is one of them.
+  if (st.hide_narrow_floats)
+    hide_narrow_floats_ =
+        *st.hide_narrow_floats &&
+        !(selected_a_ >= 0 && (is_narrow_float(dtypes_[selected_a_]) || is_narrow_float(dtypes_[selected_b_])));
   scroll_to_selected_ = selected_a_ >= 0;
   return {};
 }

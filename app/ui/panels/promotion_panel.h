@@ -31,11 +31,13 @@ class PromotionPanel final : public Panel {
     std::string compare_with;  // engine id for the compared grid; empty: same engine
     std::string b_kind;        // tensor | zerodim | scalar
     std::string b_value;
-    std::string select;                           // "A,B": the selected pair
-    std::string a_shape, b_shape;                 // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
-    std::string a_device, b_device;               // where a and b live: "cpu" or "cuda" (empty: the engine's own)
-    std::string bias = {};                        // the bias dtype, for ops that take one (empty: none)
-    std::optional<bool> hide_narrow_floats = {};  // unset: hidden while every pair with one raises
+    std::string select;              // "A,B": the selected pair
+    std::string a_shape, b_shape;    // a convolution's shapes, "N,C,H,W" and "O,I,kH,kW"
+    std::string a_device, b_device;  // where a and b live: "cpu" or "cuda" (empty: the engine's own)
+    std::string bias = {};           // the bias dtype, for ops that take one (empty: none)
+    // The float8/6/4 rows and columns hidden (never when the selected pair is one of them);
+    // unset: hidden while every pair with one raises.
+    std::optional<bool> hide_narrow_floats = {};
   };
   Status configure(const StartState& start);
   // What the grid shows: its engine's id and op (for the tests of links that set them).

@@ -129,14 +129,11 @@ void ScenarioPanel::collect() {
   }
   shown_ = std::make_shared<const scenario::ScenarioRun>(std::move(*done).value());
   figures_.clear();
-  std::map<std::string, int> made;  // figures of each name: two evidence runs make the same ones
-  std::map<std::string, std::vector<std::pair<size_t, std::string>>> makers;  // the runs making each
+  // The runs that make each figure name (two evidence runs make the same ones), by index and label.
+  std::map<std::string, std::vector<std::pair<size_t, std::string>>> makers;
   for (size_t i = 0; i < shown_->evidence.size(); ++i)
     if (const auto& e = shown_->evidence[i]; e.run)
-      for (const auto& f : figure::experiment_figures(*e.run)) {
-        ++made[f.name];
-        makers[f.name].emplace_back(i, e.label);
-      }
+      for (const auto& f : figure::experiment_figures(*e.run)) makers[f.name].emplace_back(i, e.label);
   std::map<std::string, std::map<size_t, std::string>> tab_labels;
   for (const auto& [name, runs] : makers) tab_labels[name] = distinct_labels(runs);
   for (size_t i = 0; i < shown_->evidence.size(); ++i) {
@@ -147,7 +144,7 @@ void ScenarioPanel::collect() {
       // One tab per figure, named by what it shows; where two runs make a figure of the same
       // name, by the run ("1.001 in bfloat16"), with the figure's kind when the run makes several.
       const std::string& label = tab_labels[f.name][i];
-      if (made[f.name] > 1) f.tab = made_here.size() == 1 ? label : figure_tab_text(f) + ": " + label;
+      if (makers[f.name].size() > 1) f.tab = made_here.size() == 1 ? label : figure_tab_text(f) + ": " + label;
       else f.tab = figure_tab_text(f);
       f.name = std::to_string(i + 1) + ": " + f.name;
       f.subtitle = e.label + (f.subtitle.empty() ? "" : " -- " + f.subtitle);
