@@ -325,12 +325,12 @@ void ScenarioPanel::draw_content() {
   }
   ImGui::SameLine();
   wrapped_text(status_);
-  // In presentation mode's large type, only where the story and the checks leave it the lines the
+  // In presentation mode's large type, only where the story and the checks leave it the six lines the
   // pane below keeps (forced in, the Formats panel kept one row of its table at 1280x800, and
   // cut the story); elsewhere a link opens its panel on the whole window.
   // Decided once for the scenario, mode and height, from the story's height without the panel
   // (with it, the story's pane scrolls, wraps otherwise, and the answer flipped frame by frame).
-  const float preview_lines = presenting ? 8 : 14, body = ImGui::GetContentRegionAvail().y;
+  const float preview_lines = presenting ? 6 : 14, body = ImGui::GetContentRegionAvail().y;
   if (body != room_for_.body || presenting != room_for_.presenting) room_.reset();
   if (!room_ && story_height_ < 1e8f) {
     room_ = !presenting || body - story_height_ >= (preview_lines + 1) * ImGui::GetTextLineHeightWithSpacing();
