@@ -409,6 +409,15 @@ void PromotionPanel::draw_grid() {
   // As wide as the widest header shown (ml_dtypes' "e4m3b11fnuz" is wider than the torch names).
   float cell_w = ImGui::CalcTextSize("e4m3fnuz").x + 4;
   for (int j : shown) cell_w = std::max(cell_w, ImGui::CalcTextSize(short_name(dtypes_[j]).c_str()).x + 4);
+  // In compare mode, and as wide as the widest answer pair a framed cell shows ("err|e4m3fr" cut
+  // "e4m3fn" at 1280 px).
+  if (compare_)
+    for (int i : rows)
+      for (int j : shown) {
+        const Outcome &o = grid_.cells[i * n + j], &other = other_grid_.cells[i * n + j];
+        if (o.error_type != "precision-lab" && other.error_type != "precision-lab" && !same_outcome(o, other))
+          cell_w = std::max(cell_w, ImGui::CalcTextSize(difference_label(o, other).c_str()).x + 8);
+      }
   // As tall as its rows (the pane below gets the rest), scrolling when the pane is shorter; the
   // pane takes up to its share of the height for them.
   split_.reserve(float(rows.size() + 1) * table_row_height() + ImGui::GetStyle().ScrollbarSize);
@@ -665,6 +674,10 @@ void PromotionPanel::draw_content() {
     ImGui::Dummy({h, h});
     ImGui::SameLine();
     ImGui::TextUnformatted("settings disagree");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "a framed cell shows both answers, this setting's | the compared one's; err: the call "
+          "raises; type!= and text!=: both raise, another exception type or another message");
   }
   recompute();
   // The grid above, the selected pair's answer and its fixes below; the bar between moves.
