@@ -187,14 +187,15 @@ void FormatsPanel::mark_row(DType t) {
 bool FormatsPanel::integer_marked() const { return marked_ && !is_float(*marked_); }
 
 // The value in each integer dtype: a float64 array holding it, cast. The C cast column is what
-// NumPy's astype prints on x86-64, and PyTorch's .to() but for uint32 out of range
+// NumPy's astype prints on x86-64, and PyTorch's .to() but for some values past uint32's range
 // (IntConvertGolden compares it with their recorded casts); the saturating one clamps.
 void FormatsPanel::draw_integer_table() {
   const bool open = ImGui::CollapsingHeader("Into integer dtypes", ImGuiTreeNodeFlags_DefaultOpen);
   const std::string about = printf_text(
       "%s as a float64 array cast to each integer dtype. Both casts drop the fraction toward zero. They differ "
       "for a value the dtype cannot hold. The C cast, NumPy's astype on x86-64, keeps the low bits of a 32- or "
-      "64-bit conversion (300.0 into int8 is 44); PyTorch's .to() does the same except into uint32. The "
+      "64-bit conversion (300.0 into int8 is 44); PyTorch's .to() does the same except for some values past "
+      "uint32's range cast to uint32. The "
       "saturating cast clamps to the dtype's range (300.0 into int8 is 127) and turns NaN into 0.",
       value_text_);
   if (compact_ && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", about.c_str());
