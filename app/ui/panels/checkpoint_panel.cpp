@@ -297,25 +297,20 @@ void CheckpointPanel::draw_table() {
     columns_for_presentation_ = presenting;
     columns_set_ = columns;
   }
-  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-  for (int c = 0; c < columns; ++c) {
-    ImGui::TableSetColumnIndex(c);
-    ImGui::TableHeader(ImGui::TableGetColumnName(c));
-    if (ImGui::IsItemHovered()) {
-      if (c >= kFixedColumns && c < columns - 1)
-        ImGui::SetTooltip(
-            "%s in dB of %s: %s, higher is better; click a cell to open that cast in the Experiment panel, "
-            "right-click to pin it in the plan",
-            by_output(r) ? "the layer's output SQNR" : "SQNR", r.candidates[size_t(c - kFixedColumns)].c_str(),
-            by_output(r) ? "20 log10(||X W^T|| / ||Y_q - X W^T||) on the captured inputs X"
-                         : "20 log10(||x|| / ||q(x) - x||)");
-      else if (c == 5) ImGui::SetTooltip("the largest |x| over the root mean square: how far the largest stands out");
-      else if (c == 6) ImGui::SetTooltip("m4 / m2^2 about the mean (3 for a normal distribution)");
-      else if (c == 7) ImGui::SetTooltip("the largest row (output channel) amax over the median row amax");
-      else if (c == columns - 1) ImGui::SetTooltip("the candidate the plan chose (* pinned)");
-      else ImGui::SetTooltip("right-click a header to show or hide columns");
-    }
-  }
+  table_headers([&](int c) -> std::string {
+    if (c >= kFixedColumns && c < columns - 1)
+      return printf_text(
+          "%s in dB of %s: %s, higher is better; click a cell to open that cast in the Experiment panel, "
+          "right-click to pin it in the plan",
+          by_output(r) ? "the layer's output SQNR" : "SQNR", r.candidates[size_t(c - kFixedColumns)].c_str(),
+          by_output(r) ? "20 log10(||X W^T|| / ||Y_q - X W^T||) on the captured inputs X"
+                       : "20 log10(||x|| / ||q(x) - x||)");
+    if (c == 5) return "the largest |x| over the root mean square: how far the largest stands out";
+    if (c == 6) return "m4 / m2^2 about the mean (3 for a normal distribution)";
+    if (c == 7) return "the largest row (output channel) amax over the median row amax";
+    if (c == columns - 1) return "the candidate the plan chose (* pinned)";
+    return "right-click a header to show or hide columns";
+  });
   sort_rows();
   for (size_t i : order_) {
     const TensorScan& t = r.tensors[i];

@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include "app/ui/shell/theme.h"
+#include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/format_limits_table.h"
 #include "app/ui/widgets/value_controls.h"
 #include "core/dtype/describe.h"
@@ -233,12 +234,7 @@ void ExplorerPanel::draw_table() {
   // The bits come second: at 1280 px the last column was off-screen, and they are what a class
   // clicks first.
   for (const Column& c : columns) ImGui::TableSetupColumn(c.name);
-  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-  for (size_t c = 0; c < columns.size(); ++c) {
-    ImGui::TableSetColumnIndex(int(c));
-    ImGui::TableHeader(columns[c].name);
-    if (columns[c].tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", columns[c].tip);
-  }
+  table_headers([&](int c) { return std::string(columns[size_t(c)].tip ? columns[size_t(c)].tip : ""); });
   for (size_t i = 0; i < rows_.size(); ++i) {
     Row& r = rows_[i];
     if (!r.shown) continue;

@@ -431,12 +431,7 @@ void PromotionPanel::draw_grid() {
   for (int j : shown) ImGui::TableSetupColumn(short_name(dtypes_[j]).c_str(), ImGuiTableColumnFlags_WidthFixed, cell_w);
   const auto& e = engine(main_);
   // The short names spelled out on hover ("bc32": torch.bcomplex32), in the engine's spelling.
-  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-  for (int c = 0; c <= int(shown.size()); ++c) {
-    ImGui::TableSetColumnIndex(c);
-    ImGui::TableHeader(ImGui::TableGetColumnName(c));
-    if (c > 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("b: %s", e.spell(dtypes_[shown[size_t(c - 1)]]).c_str());
-  }
+  table_headers([&](int c) { return c > 0 ? "b: " + e.spell(dtypes_[shown[size_t(c - 1)]]) : std::string(); });
   for (int i : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();

@@ -150,9 +150,8 @@ void ThroughputPanel::draw_controls() {
       if (c.on) shown += (on++ ? ", " : "") + std::string(pl::name(c.dtype));
     // The names when they fit the box, else how many (the box cut "float64, float32, bfloat1").
     const float width = ImGui::GetFontSize() * 12;
-    const float room = width - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x;
     const std::string preview = on == 0 ? "none"
-                                : ImGui::CalcTextSize(shown.c_str()).x <= room
+                                : ImGui::CalcTextSize(shown.c_str()).x <= combo_preview_room(width)
                                     ? shown
                                     : std::to_string(on) + " of " + std::to_string(choices_.size()) + " timed";
     ImGui::SetNextItemWidth(width);

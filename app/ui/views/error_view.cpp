@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "app/ui/shell/theme.h"
+#include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/wrapped_text.h"
 #include "core/figure/experiment_figures.h"
 
@@ -131,12 +132,7 @@ void ErrorView::draw_stats(const MatmulResult& r) {
     };
     ImGui::TableSetupColumn(kColumns[0].first, ImGuiTableColumnFlags_WidthFixed);
     for (size_t i = 1; i < std::size(kColumns); ++i) ImGui::TableSetupColumn(kColumns[i].first);
-    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-    for (size_t i = 0; i < std::size(kColumns); ++i) {
-      ImGui::TableSetColumnIndex(static_cast<int>(i));
-      ImGui::TableHeader(kColumns[i].first);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kColumns[i].second);
-    }
+    table_headers([&](int c) { return std::string(kColumns[size_t(c)].second); });
     for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {
       const ErrorStats& s = e->stats;
       ImGui::TableNextRow();

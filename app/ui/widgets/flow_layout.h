@@ -6,6 +6,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 namespace pl::ui {
 
@@ -23,9 +25,13 @@ inline float labelled_width(float width, const char* label) {
 
 // Call right after a combo whose box was `width` wide (ImGui::CalcItemWidth() before it): its
 // whole preview as the tooltip when the box cut it ("nearest, ties to eve", "cpu (Intel(R) Xeon(R").
+// The room a combo box `width` wide leaves its preview text, beside the arrow.
+inline float combo_preview_room(float width) {
+  return width - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x;
+}
 inline void tooltip_if_cut(const char* preview, float width) {
-  const float room = width - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x;
-  if (ImGui::IsItemHovered() && ImGui::CalcTextSize(preview).x > room) ImGui::SetTooltip("%s", preview);
+  if (ImGui::IsItemHovered() && ImGui::CalcTextSize(preview).x > combo_preview_room(width))
+    ImGui::SetTooltip("%s", preview);
 }
 
 // The height of one text row of a table, and the height for a table that scrolls both ways and
@@ -40,6 +46,18 @@ inline float table_height(float rows, float row) {
   const float space = ImGui::GetContentRegionAvail().y, bar = ImGui::GetStyle().ScrollbarSize;
   if (rows * row + bar <= space) return rows * row + bar;
   return std::max(std::min(space, (rows - 1) * row - bar), row);
+}
+
+// The current table's header row, each column named as TableSetupColumn named it, with `tip(c)`
+// as column c's tooltip on hover (empty: none).
+inline void table_headers(const std::function<std::string(int)>& tip) {
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < ImGui::TableGetColumnCount(); ++c) {
+    ImGui::TableSetColumnIndex(c);
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    if (ImGui::IsItemHovered())
+      if (const std::string t = tip(c); !t.empty()) ImGui::SetTooltip("%s", t.c_str());
+  }
 }
 
 // Call between two items: SameLine() when `next_width` more pixels fit on this line.

@@ -49,12 +49,7 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
   if (!ImGui::BeginTable(id, IM_ARRAYSIZE(columns), flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   for (const Column& c : columns) ImGui::TableSetupColumn(c.name);
-  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-  for (int i = 0; i < IM_ARRAYSIZE(columns); ++i) {
-    ImGui::TableSetColumnIndex(i);
-    ImGui::TableHeader(columns[i].name);
-    if (columns[i].meaning[0] && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", columns[i].meaning);
-  }
+  table_headers([&](int c) { return std::string(columns[c].meaning); });
   for (const auto& r : formats) {
     const FloatFormat& f = r.format;
     ImGui::TableNextRow();
