@@ -70,8 +70,8 @@ Expected<std::vector<T>> download(const DeviceBuffer& b, size_t count, const cha
 static_assert(kPassOneSpan == kSpan, "a pass-one block takes one span of core's sums");
 static_assert(kPassKeys == kKeys);
 
-// Pass one counts the bound check's scaled errors with the relative errors' decade table.
-static_assert(experiment::BoundTally::kPerDecade == experiment::error_passes::kRelPerDecade);
+// Pass one counts the bound check's scaled errors with the relative errors' octave table.
+static_assert(experiment::BoundTally::kPerOctave == experiment::error_passes::kRelPerOctave);
 
 // Copies of pass 1's counters (error_stats.cuh): kCountReplicas, or PL_CUDA_COUNT_REPLICAS.
 unsigned count_replicas() {
@@ -192,7 +192,7 @@ struct Outputs {
 struct PassSizes {
   size_t spans;             // blocks of kSpan elements, one sums record each
   unsigned replicas;        // copies of the counters (count_replicas())
-  size_t stride4, stride8;  // counted slots of the relative and ulp decade tables
+  size_t rel_stride, ulp_stride;  // counted slots of the relative and ulp octave tables
 };
 
 // Pass 1's inputs and outputs for one comparison: its arrays where the device reads them, its
@@ -218,8 +218,8 @@ Status pass_one_inputs(const HeldComparison& held, const Comparison& cs, size_t 
   if (!keys) return Error{keys.error()};
   a.key_counts = *keys;
   if (cs.histograms) {
-    auto rel = zeroed<unsigned long long>(out.rel, z.stride4 * z.replicas, "out of GPU memory for the histograms");
-    auto ulps = zeroed<unsigned long long>(out.ulps, z.stride8 * z.replicas, "out of GPU memory for the histograms");
+    auto rel = zeroed<unsigned long long>(out.rel, z.rel_stride * z.replicas, "out of GPU memory for the histograms");
+    auto ulps = zeroed<unsigned long long>(out.ulps, z.ulp_stride * z.replicas, "out of GPU memory for the histograms");
     if (!rel || !ulps) return Error{!rel ? rel.error() : ulps.error()};
     a.rel_counts = *rel, a.ulp_counts = *ulps;
   }
@@ -242,7 +242,7 @@ Status pass_one_inputs(const HeldComparison& held, const Comparison& cs, size_t 
   }
   if (!b->bias.empty())
     if (auto ok = upload(out.bias, b->bias, "out of GPU memory for the bias"); !ok) return Error{ok.error()};
-  auto counts = zeroed<unsigned long long>(out.bound, z.stride4 * z.replicas, "out of GPU memory for the bound check");
+  auto counts = zeroed<unsigned long long>(out.bound, z.rel_stride * z.replicas, "out of GPU memory for the bound check");
   if (!counts) return Error{counts.error()};
   set_bound(a.params, *b, d_abs, out.bias.as<const double>());
   a.bound_counts = *counts;
@@ -256,11 +256,11 @@ Expected<FirstPass> read_first_pass(const Comparison& cs, Outputs& out, const Pa
   auto sums = download<PassSums>(out.span_sums, z.spans, "reading the sums back failed");
   auto keys = download<unsigned>(out.key_counts, kKeys, "reading the key counts back failed");
   auto rel =
-      download<unsigned long long>(out.rel, one.rel_counts ? z.stride4 : 0, "reading the histograms back failed");
+      download<unsigned long long>(out.rel, one.rel_counts ? z.rel_stride : 0, "reading the histograms back failed");
   auto ulps =
-      download<unsigned long long>(out.ulps, one.ulp_counts ? z.stride8 : 0, "reading the histograms back failed");
+      download<unsigned long long>(out.ulps, one.ulp_counts ? z.ulp_stride : 0, "reading the histograms back failed");
   auto bound =
-      download<unsigned long long>(out.bound, one.bound_counts ? z.stride4 : 0, "reading the bound check back failed");
+      download<unsigned long long>(out.bound, one.bound_counts ? z.rel_stride : 0, "reading the bound check back failed");
   if (!sums) return Error{sums.error()};
   if (!keys) return Error{keys.error()};
   if (!rel || !ulps) return Error{!rel ? rel.error() : ulps.error()};
@@ -302,16 +302,16 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   if (count == 0 || n == 0) return experiment::error_stats(cs, output, rel_floor);  // (no element to read)
   PhaseTrace trace("cuda error statistics (" + std::to_string(count) + " x " + std::to_string(n) + ")");
 
-  const experiment::DecadeBins& four = experiment::DecadeBins::get(passes::kRelPerDecade);
-  const experiment::DecadeBins& eight = experiment::DecadeBins::get(passes::kUlpPerDecade);
-  const size_t stride4 = four.counted_slots(), stride8 = eight.counted_slots();
-  DeviceBuffer d_four, d_eight;
-  if (auto ok = upload(d_four, four.entries(), "out of GPU memory for the decade tables"); !ok)
+  const experiment::OctaveBins& rel_bins = experiment::OctaveBins::get(passes::kRelPerOctave);
+  const experiment::OctaveBins& ulp_bins = experiment::OctaveBins::get(passes::kUlpPerOctave);
+  const size_t rel_stride = rel_bins.counted_slots(), ulp_stride = ulp_bins.counted_slots();
+  DeviceBuffer d_rel, d_ulp;
+  if (auto ok = upload(d_rel, rel_bins.entries(), "out of GPU memory for the octave tables"); !ok)
     return Error{ok.error()};
-  if (auto ok = upload(d_eight, eight.entries(), "out of GPU memory for the decade tables"); !ok)
+  if (auto ok = upload(d_ulp, ulp_bins.entries(), "out of GPU memory for the octave tables"); !ok)
     return Error{ok.error()};
-  const DecadeTables tables{d_four.as<const uint64_t>(), static_cast<uint32_t>(four.slots()),
-                            d_eight.as<const uint64_t>(), static_cast<uint32_t>(eight.slots())};
+  const OctaveTables tables{d_rel.as<const uint64_t>(), static_cast<uint32_t>(rel_bins.slots()),
+                            d_ulp.as<const uint64_t>(), static_cast<uint32_t>(ulp_bins.slots())};
 
   // Pass 1's inputs and outputs, one set per comparison.
   Uploads arrays(holder);
@@ -319,7 +319,7 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   std::vector<PassOneArrays> one(count);
   const unsigned replicas = count_replicas();
   for (size_t c = 0; c < count; ++c)
-    if (auto ok = pass_one_inputs(held[c], cs[c], n, {spans, replicas, stride4, stride8}, m, arrays, out[c], one[c],
+    if (auto ok = pass_one_inputs(held[c], cs[c], n, {spans, replicas, rel_stride, ulp_stride}, m, arrays, out[c], one[c],
                                   kept_abs);
         !ok)
       return Error{ok.error()};
@@ -341,13 +341,13 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
   std::vector<Plan> plans;
   bool second = false;
   for (size_t c = 0; c < count; ++c) {
-    auto f = read_first_pass(cs[c], out[c], one[c], {spans, replicas, stride4, stride8});
+    auto f = read_first_pass(cs[c], out[c], one[c], {spans, replicas, rel_stride, ulp_stride});
     if (!f) return Error{f.error()};
     first.push_back(std::move(f).value());
     plans.push_back(passes::plan(cs[c], first.back(), m));
     if (plans.back().log_histograms)
       return Error{
-          "relative or ulp errors range past the decade table (below 1e-307 or past 1e308): binned on the CPU"};
+          "relative or ulp errors range past the octave table (below 2^-1022 or past 2^1023): binned on the CPU"};
     second |= plans.back().needed;
   }
   trace.mark("plan");
@@ -363,8 +363,8 @@ Expected<std::vector<ErrorStats>> device_error_stats(std::span<const HeldCompari
     trace.mark("pass 2 (nothing to gather)");
   }
 
-  // A bound check whose scaled errors range past the decade table bins them from the arrays
-  // themselves: those of a device read back (rare: below 1e-307 or past 1e308).
+  // A bound check whose scaled errors range past the octave table bins them from the arrays
+  // themselves: those of a device read back (rare: below 2^-1022 or past 2^1023).
   for (size_t c = 0; c < count; ++c)
     if (cs[c].result.empty() && first[c].bound && first[c].bound->needs_arrays())
       if (auto ok = host_views(c); !ok) return Error{ok.error()};

@@ -29,7 +29,7 @@ PassParams pass_params(const experiment::error_passes::OutputMeasure& m);
 void set_bound(PassParams& p, const experiment::BoundInputs& b, const float* abs_product, const double* bias);
 
 // Pass 1's outputs for one comparison, as core's FirstPass: the span sums added in span order,
-// the key counts, and the decade counts (null spans where the comparison asked for none).
+// the key counts, and the octave counts (null spans where the comparison asked for none).
 experiment::error_passes::FirstPass assemble_first_pass(const experiment::Comparison& c,
                                                         std::span<const PassSums> span_sums,
                                                         std::span<const unsigned> key_counts,
@@ -72,7 +72,7 @@ struct KeptUpload {
 // The whole of error_stats() with the passes on the current device, over arrays the backend
 // (`holder`) keeps there and host arrays it uploads. An error value (the caller then runs the
 // CPU's) when the device cannot: out of memory, or relative or ulp errors ranging past the decade
-// table (below 1e-307 or past 1e308), which pass 2 would have to bin one by one.
+// table (below 2^-1022 or past 2^1023), which pass 2 would have to bin one by one.
 Expected<std::vector<experiment::ErrorStats>> device_error_stats(std::span<const HeldComparison> cs, DType output,
                                                                  double rel_floor, int sm_count, uint64_t holder,
                                                                  KeptUpload* kept_abs = nullptr);

@@ -1,5 +1,5 @@
 // The GPU's share of error_stats() (core/analysis/error_passes.h), one element at a time:
-// what an element adds to its span's sums and which key, decade slots and bound slot it counts
+// what an element adds to its span's sums and which key, octave slots and bound slot it counts
 // in (pass 1), and what pass 2 does with it. Written once for the kernels (error_stats.cu) and
 // the host, where a test runs these very functions over arrays in a block order of its own and
 // checks the assembled statistics against the CPU's error_stats() on every machine, GPU or not.
@@ -66,7 +66,7 @@ PL_HD inline void merge_sums(PassSums& s, const PassSums& o) {
 }
 
 // Where element i counts: its error key (kNoErrorKey when not compared), its relative and ulp
-// errors' decade slots, and its scaled arithmetic error's slot (the bound check's; `past + 3`,
+// errors' octave slots, and its scaled arithmetic error's slot (the bound check's; `past + 3`,
 // "not taken", when the comparison has none or the element is not compared there).
 struct ElementSlots {
   uint16_t key;
@@ -84,19 +84,19 @@ PL_HD inline double pass_log2(double x) {
 }
 
 // Pass 1 for element i of a comparison: its contribution to `s` and the slots it counts in.
-// table: the decade table's entries (histogram.h's DecadeBins::entries) at 4 a decade (relative
-// errors and the bound check) and 8 a decade (ulps); past4 / past8: their slots() (the first
-// slot past the table).
+// rel_table / ulp_table: the octave tables' entries (histogram.h's OctaveBins::entries) of the
+// relative errors (and the bound check) and of the ulps; rel_past / ulp_past: their slots() (the
+// first slot past the table).
 PL_HD inline ElementSlots pass_one(double r, double ref, size_t i, const PassParams& p, PassSums& s,
-                                   const uint64_t* table4, uint32_t past4, const uint64_t* table8, uint32_t past8) {
+                                   const uint64_t* rel_table, uint32_t rel_past, const uint64_t* ulp_table, uint32_t ulp_past) {
   using namespace experiment;
   const bool both = compared_pair(r, ref);
   const double ei = element_abs(r - ref);
   const uint64_t ref_bits = element_bits(ref);
   const double rel = relative_error(ei, ref, p.element.floor);
   const double ulps = error_in_ulps(ei, ref_bits, p.element);
-  ElementSlots out{both ? error_key(r - ref) : kNoErrorKey, decade_slot(rel, both, table4, past4),
-                   decade_slot(ulps, both, table8, past8), past4 + 3};
+  ElementSlots out{both ? error_key(r - ref) : kNoErrorKey, octave_slot(rel, both, rel_table, rel_past),
+                   octave_slot(ulps, both, ulp_table, ulp_past), rel_past + 3};
   if (!both) {
     const bool ref_finite = (ref_bits & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
     if (ref_finite) (r != r ? s.nan : s.inf) += 1;
@@ -132,7 +132,7 @@ PL_HD inline ElementSlots pass_one(double r, double ref, size_t i, const PassPar
     if (kept > 0 && kept <= 1.7976931348623157e308)
       s.bound_min_positive = pass_min(s.bound_min_positive, kept),
       s.bound_max_positive = pass_max(s.bound_max_positive, kept);
-    out.bound = decade_slot(v, take, table4, past4);
+    out.bound = octave_slot(v, take, rel_table, rel_past);
   }
   return out;
 }

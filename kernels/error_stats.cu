@@ -23,29 +23,29 @@ __device__ void warp_count(Counter* counts, unsigned value, bool active) {
 }
 
 __global__ void __launch_bounds__(kPassOneThreads)
-    pass_one_kernel(const PassOneArrays* comparisons, size_t n, DecadeTables tables) {
+    pass_one_kernel(const PassOneArrays* comparisons, size_t n, OctaveTables tables) {
   // Raw storage: a __shared__ array may not have a constructor, and PassSums initialises itself.
   __shared__ alignas(PassSums) unsigned char storage[kPassOneThreads * sizeof(PassSums)];
   PassSums* partial = reinterpret_cast<PassSums*>(storage);
   PassOneArrays c = comparisons[blockIdx.y];
   if (const unsigned r = blockIdx.x % c.replicas; r != 0) {  // this block's copy of the counters
     c.key_counts += size_t(r) * kPassKeys;
-    const size_t four = r * tables.counted_four(), eight = r * tables.counted_eight();
-    if (c.rel_counts) c.rel_counts += four, c.ulp_counts += eight;
-    if (c.bound_counts) c.bound_counts += four;
+    const size_t rel_off = r * tables.counted_rel(), ulp_off = r * tables.counted_ulp();
+    if (c.rel_counts) c.rel_counts += rel_off, c.ulp_counts += ulp_off;
+    if (c.bound_counts) c.bound_counts += rel_off;
   }
   const size_t span = blockIdx.x, begin = span * kPassOneSpan,
                end = begin + kPassOneSpan < n ? begin + kPassOneSpan : n;
   PassSums s;
-  const uint32_t not_taken4 = tables.past_four + 3, not_taken8 = tables.past_eight + 3;
+  const uint32_t not_taken4 = tables.past_rel + 3, not_taken8 = tables.past_ulp + 3;
   // Every lane of a warp runs the same number of rounds (warp_count needs them all).
   for (size_t base = begin; base < end; base += kPassOneThreads) {
     const size_t i = base + threadIdx.x;
     const bool in = i < end;
     ElementSlots slots{experiment::kNoErrorKey, not_taken4, not_taken8, not_taken4};
     if (in) {
-      slots = pass_one(c.result[i], c.reference[i], i, c.params, s, tables.four, tables.past_four, tables.eight,
-                       tables.past_eight);
+      slots = pass_one(c.result[i], c.reference[i], i, c.params, s, tables.rel, tables.past_rel, tables.ulp,
+                       tables.past_ulp);
       c.keys[i] = slots.key;
     }
     warp_count(c.key_counts, slots.key, in && slots.key != experiment::kNoErrorKey);
@@ -136,7 +136,7 @@ __global__ void pass_three_kernel(const PassThreeArrays* comparisons, size_t n) 
 
 }  // namespace
 
-cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, size_t n, DecadeTables tables,
+cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, size_t n, OctaveTables tables,
                                   cudaStream_t stream) {
   const size_t spans = (n + kPassOneSpan - 1) / kPassOneSpan;
   if (spans == 0 || count == 0) return cudaSuccess;
@@ -144,11 +144,11 @@ cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, s
   return cudaGetLastError();
 }
 
-cudaError_t launch_fold_replicas(const PassOneArrays& a, const DecadeTables& tables, cudaStream_t stream) {
+cudaError_t launch_fold_replicas(const PassOneArrays& a, const OctaveTables& tables, cudaStream_t stream) {
   cudaError_t e = fold(a.key_counts, kPassKeys, a.replicas, stream);
-  if (e == cudaSuccess) e = fold(a.rel_counts, tables.counted_four(), a.replicas, stream);
-  if (e == cudaSuccess) e = fold(a.ulp_counts, tables.counted_eight(), a.replicas, stream);
-  if (e == cudaSuccess) e = fold(a.bound_counts, tables.counted_four(), a.replicas, stream);
+  if (e == cudaSuccess) e = fold(a.rel_counts, tables.counted_rel(), a.replicas, stream);
+  if (e == cudaSuccess) e = fold(a.ulp_counts, tables.counted_ulp(), a.replicas, stream);
+  if (e == cudaSuccess) e = fold(a.bound_counts, tables.counted_rel(), a.replicas, stream);
   return e;
 }
 

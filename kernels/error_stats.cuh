@@ -20,8 +20,8 @@ inline constexpr size_t kPassOneSpan = size_t{1} << 16;
 inline constexpr size_t kPassKeys = size_t{1} << 16;
 
 // Pass 1's counters come in `replicas` copies, one after another (a stride apart: kPassKeys for the
-// key counts, DecadeTables' counted slots for a decade table's): block b counts into copy b % replicas,
-// and launch_fold_replicas adds them into the first. Neighbouring keys and decade slots share
+// key counts, OctaveTables' counted slots for a octave table's): block b counts into copy b % replicas,
+// and launch_fold_replicas adds them into the first. Neighbouring keys and octave slots share
 // cache lines, and the elements of a comparison crowd into a few of them, so with one copy every
 // block's atomics queued on the same few lines of L2 (the suspect for pass 1's 6.8 ms over four
 // 4096^2 comparisons on an H100, where reading the arrays takes under 1 ms).
@@ -36,28 +36,28 @@ struct PassOneArrays {
   uint16_t* keys = nullptr;                                         // out: every element's error key (n)
   PassSums* span_sums = nullptr;                                    // out: one per span
   unsigned* key_counts = nullptr;                                   // out: compared elements by key (65536; zeroed)
-  unsigned long long *rel_counts = nullptr, *ulp_counts = nullptr;  // out: decade slots (zeroed) or null
+  unsigned long long *rel_counts = nullptr, *ulp_counts = nullptr;  // out: octave slots (zeroed) or null
   unsigned long long* bound_counts = nullptr;                       // out: the bound check's slots (zeroed) or null
   unsigned replicas = 1;                                            // copies of each counter array (above)
 };
 
-// The decade tables (DecadeBins::entries) at 4 and 8 bins a decade, and their first slot past.
-struct DecadeTables {
-  const uint64_t* four = nullptr;
-  uint32_t past_four = 0;
-  const uint64_t* eight = nullptr;
-  uint32_t past_eight = 0;
-  // A count of each table's slots: its slots and the four past them (DecadeBins::counted_slots).
-  PL_HD size_t counted_four() const { return size_t{past_four} + 4; }
-  PL_HD size_t counted_eight() const { return size_t{past_eight} + 4; }
+// The octave tables (OctaveBins::entries) of the relative errors and of the ulps, and their first slot past.
+struct OctaveTables {
+  const uint64_t* rel = nullptr;
+  uint32_t past_rel = 0;
+  const uint64_t* ulp = nullptr;
+  uint32_t past_ulp = 0;
+  // A count of each table's slots: its slots and the four past them (OctaveBins::counted_slots).
+  PL_HD size_t counted_rel() const { return size_t{past_rel} + 4; }
+  PL_HD size_t counted_ulp() const { return size_t{past_ulp} + 4; }
 };
 
 // `comparisons` device structs; n elements each.
-cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, size_t n, DecadeTables tables,
+cudaError_t launch_error_pass_one(const PassOneArrays* comparisons, int count, size_t n, OctaveTables tables,
                                   cudaStream_t stream);
 // Adds copies 1 .. replicas-1 of one comparison's counters (`a`, the host's copy of its device
 // struct) into copy 0, which the host then reads.
-cudaError_t launch_fold_replicas(const PassOneArrays& a, const DecadeTables& tables, cudaStream_t stream);
+cudaError_t launch_fold_replicas(const PassOneArrays& a, const OctaveTables& tables, cudaStream_t stream);
 
 // One comparison's arrays for pass 2: the elements whose key's action is not 0 -- e appended to
 // `alone` (action & 1) at the place its counter hands out (the order does not matter: they are

@@ -107,7 +107,7 @@ BoundCheck BoundTally::finish(std::span<const double> accumulated, std::span<con
     b.scaled = std::move(*h);
     return b;
   }
-  // A range past the decade table's: the compared values again, binned the ordinary way.
+  // A range past the octave table's: the compared values again, binned the ordinary way.
   const BoundInputs& in = *in_;
   std::vector<double> scaled;
   scaled.reserve(compared_);
@@ -117,7 +117,7 @@ BoundCheck BoundTally::finish(std::span<const double> accumulated, std::span<con
                                   in.bias.empty() ? 0.0 : in.bias[e % in.n], is_compared);
     if (is_compared) scaled.push_back(v);
   }
-  b.scaled = log_histogram_auto(scaled, kPerDecade);
+  b.scaled = log_histogram_auto(scaled, kPerOctave);
   return b;
 }
 

@@ -18,7 +18,7 @@ struct BoundCheck {
   size_t compared = 0;  // elements with a finite sum and a positive denominator
   size_t within_deterministic = 0, within_probabilistic = 0;
   double max_scaled = 0;  // the largest scaled error
-  Histogram scaled;       // log10 bins, 4 a decade, over the positive ones
+  Histogram scaled;       // log bins, one an octave, over the positive ones
 };
 
 // What the check compares against. abs_product: (|A||B|)_ij in float32 (m x n row-major),
@@ -42,18 +42,18 @@ struct BoundInputs {
 // the counts do not depend on how the elements were split.
 class BoundTally {
  public:
-  static constexpr int kPerDecade = 4;  // log bins a decade of the scaled errors
+  static constexpr int kPerOctave = 1;  // log bins an octave of the scaled errors (ratio 1 is an edge)
   explicit BoundTally(const BoundInputs& in) : in_(&in) {}
   // Elements [first, first + len) of the output: the accumulated values and |acc - ref| as
   // std::fabs(acc - ref) gives it.
   void add(size_t first, const double* accumulated, const double* abs_error, size_t len);
   void merge(const BoundTally& o);
   // A tally made elsewhere (a device's, kernels/error_pass.h): its counts, extremes and the
-  // scaled errors' decade counts, one per slot of DecadeBins::get(kPerDecade).counted_slots().
+  // scaled errors' octave counts, one per slot of OctaveBins::get(kPerOctave).counted_slots().
   void add_counts(size_t compared, size_t within_deterministic, size_t within_probabilistic, double max,
                   double min_positive, double max_positive, std::span<const uint64_t> per_slot);
   // Whether finish() reads accumulated and reference: when the scaled errors range past the
-  // decade table (below 1e-307 or past 1e308).
+  // octave table (below 2^-1022 or past 2^1023).
   bool needs_arrays() const;
   // The result; accumulated and reference (the whole output) are read again only when
   // needs_arrays().
@@ -63,7 +63,7 @@ class BoundTally {
   const BoundInputs* in_;
   size_t compared_ = 0, deterministic_ = 0, probabilistic_ = 0;
   double max_ = 0, min_positive_ = INFINITY, max_positive_ = 0;
-  DecadeCounter counts_{kPerDecade};
+  OctaveCounter counts_{kPerOctave};
 };
 
 }  // namespace pl::experiment

@@ -4,7 +4,7 @@
 // statistics, histograms and percentiles are, whoever read the elements.
 //
 //   pass 1      every element: sums, ranges, counts by error key (error_element.h), the relative
-//               and ulp errors' decade counts, the bound check's tally
+//               and ulp errors' octave counts, the bound check's tally
 //   plan()      statistics from the sums; the signed histogram from the key counts; which keys
 //               pass 2 must look at (an edge runs through them, or a percentile rank falls there)
 //   pass 2      the elements of those keys only: binned one by one, or gathered for a selection
@@ -30,7 +30,7 @@ namespace pl::experiment::error_passes {
 constexpr size_t kKeys = size_t{1} << 16;  // error_key(): sign, exponent, four fraction bits
 constexpr size_t kMagnitudes = kKeys / 2;  // the same without the sign
 constexpr std::array<double, 3> kQuantiles = {0.50, 0.90, 0.99};
-constexpr int kRelPerDecade = 4, kUlpPerDecade = 8;  // log bins a decade
+constexpr int kRelPerOctave = 1, kUlpPerOctave = 2;  // log bins an octave (binary edges: histogram.h)
 // Floating-point sums are kept per span of kSpan elements and added in span order afterwards,
 // so that the statistics do not depend on how the elements were split.
 constexpr size_t kSpan = size_t{1} << 16;
@@ -47,7 +47,7 @@ OutputMeasure output_measure(DType output, double rel_floor);
 struct FirstPass {
   error_sums::Sums sums;                                         // merged in span order
   std::vector<uint32_t> keys = std::vector<uint32_t>(kKeys, 0);  // compared elements by key
-  std::optional<DecadeCounter> rel, ulps;                        // when histograms are asked for
+  std::optional<OctaveCounter> rel, ulps;                        // when histograms are asked for
   std::optional<BoundTally> bound;                               // when the bound check is
 };
 FirstPass fresh_first_pass(const Comparison& c);
@@ -57,7 +57,7 @@ struct Plan {
   ErrorStats stats;                                                      // all but the percentiles
   ErrorHistograms empty;                                                 // the histograms' bins, every count zero
   ErrorHistograms histograms;                                            // the signed one holding the keys binned whole
-  std::optional<Histogram> relative, ulps;                               // from pass 1's decade counts, when they could
+  std::optional<Histogram> relative, ulps;                               // from pass 1's octave counts, when they could
   std::array<size_t, kQuantiles.size()> magnitude{}, within{}, owner{};  // the percentile ranks' keys
   std::vector<uint8_t> action = std::vector<uint8_t>(kKeys, 0);          // per key: what pass 2 does
   bool log_histograms = false;  // pass 2 bins the relative and ulp errors one by one
@@ -76,7 +76,7 @@ struct Gathered {
 
 // The statistics with their percentiles; the histograms and the bound check go where the
 // comparison asks (its result and reference, n elements, are read again only for a bound check
-// whose range runs past the decade table).
+// whose range runs past the octave table).
 ErrorStats finish(const Comparison& c, size_t n, Plan& p, Gathered& g, const FirstPass& first);
 
 }  // namespace pl::experiment::error_passes

@@ -24,14 +24,14 @@
 
 // Two passes over the elements, each split between the CPU's threads, and nothing stored per
 // element but the signed errors a caller asks for. The first sums and finds the ranges, counts
-// the relative and ulp errors into every decade's bins (DecadeBins), and counts the signed
+// the relative and ulp errors into every octave's bins (OctaveBins), and counts the signed
 // errors by key (error_key: sign, exponent, four fraction bits), keeping each element's key
 // (two bytes). Those key counts then give the whole signed histogram, whose bins are powers of
 // two wide so that no edge runs through a key (signed_error_bins), and place each percentile
 // rank of |e| in a key. The second pass reads the kept keys, not the values, and only gathers
 // the elements of the percentile keys (a few percent) -- and, where the key counts
 // could not give a histogram (an edge through a key in a subnormal range, log ranges past
-// DecadeBins' table), bins those elements one by one. A million elements take a few
+// OctaveBins' table), bins those elements one by one. A million elements take a few
 // milliseconds a pass instead of the tens that storing three arrays of per-element errors and
 // sorting cost.
 
@@ -53,7 +53,7 @@ OutputMeasure output_measure(DType output, double rel_floor) {
 
 FirstPass fresh_first_pass(const Comparison& c) {
   FirstPass f;
-  if (c.histograms) f.rel.emplace(kRelPerDecade), f.ulps.emplace(kUlpPerDecade);
+  if (c.histograms) f.rel.emplace(kRelPerOctave), f.ulps.emplace(kUlpPerOctave);
   if (c.bound) f.bound.emplace(*c.bound);
   return f;
 }
@@ -112,7 +112,7 @@ void merge_counts(FirstPass& into, const FirstPass& o) {
 
 // Pass 1 over one span of elements, block by block, every comparison's block in turn (a block
 // of an array shared by two comparisons is read from memory once). sums: one per comparison;
-// counted: this thread's key and decade counts; keys_out: each comparison's error_key() of
+// counted: this thread's key and octave counts; keys_out: each comparison's error_key() of
 // every element, written here for pass 2.
 void first_pass(std::span<const Comparison> cs, const OutputMeasure& m, size_t begin, size_t end, Sums* sums,
                 std::vector<FirstPass>& counted, uint16_t* const* keys_out) {
@@ -311,11 +311,11 @@ Plan plan(const Comparison& c, const FirstPass& first, const OutputMeasure& m) {
   // (An error can overflow to inf between two finite values: then the bins stop at about
   // 1e307, whose edges are still finite, and it counts as not finite.)
   p.empty.signed_error = signed_error_bins(sums.max_abs);
-  p.empty.relative = log_bins_auto(sums.min_pos_rel, sums.top_rel, kRelPerDecade);
-  p.empty.ulps = log_bins_auto(sums.min_pos_ulp, sums.top_ulp, kUlpPerDecade);
+  p.empty.relative = log_bins_auto(sums.min_pos_rel, sums.top_rel, kRelPerOctave);
+  p.empty.ulps = log_bins_auto(sums.min_pos_ulp, sums.top_ulp, kUlpPerOctave);
   p.histograms = p.empty;
   if (p.stats.count == 0) return p;  // nothing for pass 2
-  // The log histograms from pass 1's counts, or (a range past DecadeBins' table) from pass 2.
+  // The log histograms from pass 1's counts, or (a range past OctaveBins' table) from pass 2.
   if (first.rel) {
     p.relative = first.rel->histogram(sums.min_pos_rel, sums.top_rel);
     p.ulps = first.ulps->histogram(sums.min_pos_ulp, sums.top_ulp);

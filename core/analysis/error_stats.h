@@ -50,8 +50,8 @@ ErrorStats error_stats(std::span<const double> result, std::span<const double> r
 
 // The histograms drawn for a comparison, over the elements where both are finite: the
 // signed error (linear bins a power of two wide over +-max |e|, signed_error_bins), the
-// relative error with the floor (log10, 4 bins a decade) and the error in ulps of the output
-// format (log10, 8 bins a decade).
+// relative error with the floor (log, one bin an octave) and the error in ulps of the output
+// format (log, two bins an octave).
 struct ErrorHistograms {
   Histogram signed_error, relative, ulps;
 };

@@ -172,14 +172,31 @@ Histogram log_bins(double lo, double hi, int bins) {
   return h;
 }
 
-Histogram log_bins_auto(double min_positive, double max_positive, int bins_per_decade) {
-  bins_per_decade = std::max(bins_per_decade, 1);
-  if (!(max_positive > 0) || !(min_positive > 0) || !std::isfinite(max_positive) || !std::isfinite(min_positive))
-    return log_bins(1e-1, 1, bins_per_decade);
-  const int d0 = static_cast<int>(std::floor(std::log10(min_positive)));
-  int d1 = static_cast<int>(std::ceil(std::log10(max_positive)));
-  if (d1 <= d0) d1 = d0 + 1;
-  return log_bins(std::pow(10.0, d0), std::pow(10.0, d1), (d1 - d0) * bins_per_decade);
+double octave_edge(int u, int per_octave) {
+  const int q = u >= 0 ? u / per_octave : -((-u + per_octave - 1) / per_octave);  // floor(u / per_octave)
+  const int r = u - q * per_octave;
+  return std::ldexp(r == 0 ? 1.0 : std::exp2(static_cast<double>(r) / per_octave), q);
+}
+
+Histogram log_bins_auto(double min_positive, double max_positive, int bins_per_octave) {
+  bins_per_octave = std::max(bins_per_octave, 1);
+  int o0 = -1, o1 = 0;  // 1/2 to 1 when there is no positive value
+  if (max_positive > 0 && min_positive > 0 && std::isfinite(max_positive) && std::isfinite(min_positive)) {
+    std::frexp(min_positive, &o0);  // 2^(o0 - 1) <= min_positive < 2^o0
+    --o0;
+    std::frexp(max_positive, &o1);  // max_positive < 2^o1, or 2^(o1 - 1) when it is a power of two
+    if (max_positive == std::ldexp(1.0, o1 - 1)) --o1;
+    o1 = std::max(o1, o0 + 1);
+    o1 = std::min(o1, 1024);
+  }
+  Histogram h;
+  h.scale = BinScale::Log10;
+  const int bins = (o1 - o0) * bins_per_octave;
+  for (int u = 0; u <= bins; ++u) h.edges.push_back(octave_edge(o0 * bins_per_octave + u, bins_per_octave));
+  // 2^1024 is past float64: the last edge becomes its largest finite value.
+  if (!std::isfinite(h.edges.back())) h.edges.back() = std::numeric_limits<double>::max();
+  h.counts.assign(static_cast<size_t>(bins), 0);
+  return h;
 }
 
 void add(Histogram& h, std::span<const double> values) {
@@ -228,15 +245,15 @@ Histogram log_histogram(std::span<const double> values, double lo, double hi, in
 
 // Both passes split between the CPU's threads (a million values is the usual size here): the
 // range, then the counts, each thread's into a histogram of its own, merged after.
-Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade) {
+Histogram log_histogram_auto(std::span<const double> values, int bins_per_octave) {
   std::mutex lock;
   double lo = INFINITY, hi = 0;
-  // One pass when the bins are DecadeBins' (1, 2, 4 or 8 a decade): the counts and the range
+  // One pass when the bins are OctaveBins' (1, 2 or 4 an octave): the counts and the range
   // together, the bins cut out after; else (or when the range leaves the table) the range first
   // and then the counts.
-  const bool decades = bins_per_decade == 1 || bins_per_decade == 2 || bins_per_decade == 4 || bins_per_decade == 8;
-  std::optional<DecadeCounter> counted;
-  if (decades) counted.emplace(bins_per_decade);
+  const bool tabled = bins_per_octave == 1 || bins_per_octave == 2 || bins_per_octave == 4;
+  std::optional<OctaveCounter> counted;
+  if (tabled) counted.emplace(bins_per_octave);
   parallel_for(values.size(), 0, [&](size_t b, size_t e) {
     double mine_lo = INFINITY, mine_hi = 0;
     for (size_t i = b; i < e; ++i) {
@@ -245,9 +262,9 @@ Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade
       mine_lo = std::min(mine_lo, use ? x : INFINITY);
       mine_hi = std::max(mine_hi, use ? x : 0.0);
     }
-    std::optional<DecadeCounter> mine;
-    if (decades) {
-      mine.emplace(bins_per_decade);
+    std::optional<OctaveCounter> mine;
+    if (tabled) {
+      mine.emplace(bins_per_octave);
       mine->add_block(values.data() + b, nullptr, e - b);
     }
     const std::lock_guard hold(lock);
@@ -256,7 +273,7 @@ Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade
   });
   if (counted)
     if (auto h = counted->histogram(lo, hi)) return std::move(*h);
-  Histogram h = log_bins_auto(lo, hi, bins_per_decade);
+  Histogram h = log_bins_auto(lo, hi, bins_per_octave);
   const Histogram empty = h;
   parallel_for(values.size(), 0, [&](size_t b, size_t e) {
     Histogram mine = empty;
@@ -267,10 +284,8 @@ Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade
   return h;
 }
 
-DecadeBins::DecadeBins(int per_decade) : per_decade_(per_decade) {
-  for (int d = kFirstDecade; d < kLastDecade; ++d)
-    for (int i = 0; i < per_decade; ++i) edges_.push_back(std::pow(10.0, d + static_cast<double>(i) / per_decade));
-  edges_.push_back(std::pow(10.0, static_cast<double>(kLastDecade)));
+OctaveBins::OctaveBins(int per_octave) : per_octave_(per_octave) {
+  for (int u = kFirstOctave * per_octave; u <= kLastOctave * per_octave; ++u) edges_.push_back(octave_edge(u, per_octave));
   // Walk the keys upwards; `next` is the first edge not below the current key's smallest value.
   size_t next = 0;
   constexpr uint64_t kNoEdge = kLowBits + 1;
@@ -284,7 +299,7 @@ DecadeBins::DecadeBins(int per_decade) : per_decade_(per_decade) {
     uint64_t edge = kNoEdge;
     if (next < edges_.size() && std::bit_cast<uint64_t>(edges_[next]) <= hi) {
       edge = std::bit_cast<uint64_t>(edges_[next]) & kLowBits;
-      // One edge per entry: bins are wider than an entry (a factor of 10^(1/8) against 17/16).
+      // One edge per entry: bins are wider than an entry (a factor of 2^(1/4) against 17/16).
       if (next + 1 < edges_.size() && std::bit_cast<uint64_t>(edges_[next + 1]) <= hi) std::abort();
     }
     entry_[key] = (uint64_t{2 * next} << kSlotShift) | edge;
@@ -292,37 +307,33 @@ DecadeBins::DecadeBins(int per_decade) : per_decade_(per_decade) {
 }
 
 // Each table is built on its first use only (one is ~33k entries).
-const DecadeBins& DecadeBins::get(int per_decade) {
-  switch (per_decade) {
+const OctaveBins& OctaveBins::get(int per_octave) {
+  switch (per_octave) {
     case 1: {
-      static const DecadeBins one(1);
+      static const OctaveBins one(1);
       return one;
     }
     case 2: {
-      static const DecadeBins two(2);
+      static const OctaveBins two(2);
       return two;
     }
-    case 4: {
-      static const DecadeBins four(4);
-      return four;
-    }
     default: {
-      static const DecadeBins eight(8);
-      return eight;
+      static const OctaveBins four(4);
+      return four;
     }
   }
 }
 
-DecadeCounter::DecadeCounter(int per_decade)
-    : bins_(&DecadeBins::get(per_decade)), stride_(bins_->counted_slots()), counts_(kSets * stride_, 0) {}
+OctaveCounter::OctaveCounter(int per_octave)
+    : bins_(&OctaveBins::get(per_octave)), stride_(bins_->counted_slots()), counts_(kSets * stride_, 0) {}
 
-PL_CLONES void DecadeBins::slots_of(const double* __restrict v, const int64_t* __restrict take, size_t n, uint32_t past,
+PL_CLONES void OctaveBins::slots_of(const double* __restrict v, const int64_t* __restrict take, size_t n, uint32_t past,
                                     uint32_t* __restrict out) const {
   const uint64_t* __restrict entries = entry_.data();
-  for (size_t i = 0; i < n; ++i) out[i] = decade_slot(v[i], take[i] != 0, entries, past);
+  for (size_t i = 0; i < n; ++i) out[i] = octave_slot(v[i], take[i] != 0, entries, past);
 }
 
-void DecadeCounter::add_block(const double* v, const int64_t* take, size_t n) {
+void OctaveCounter::add_block(const double* v, const int64_t* take, size_t n) {
   constexpr size_t kBlock = 1024;
   uint32_t slot_of_value[kBlock];
   int64_t every[kBlock];
@@ -341,15 +352,15 @@ void DecadeCounter::add_block(const double* v, const int64_t* take, size_t n) {
   }
 }
 
-void DecadeCounter::add_counts(std::span<const uint64_t> per_slot) {
+void OctaveCounter::add_counts(std::span<const uint64_t> per_slot) {
   for (size_t i = 0; i < std::min(stride_, per_slot.size()); ++i) counts_[i] += per_slot[i];
 }
 
-void DecadeCounter::merge(const DecadeCounter& o) {
+void OctaveCounter::merge(const OctaveCounter& o) {
   for (size_t i = 0; i < counts_.size(); ++i) counts_[i] += o.counts_[i];  // set by set
 }
 
-std::optional<Histogram> DecadeCounter::histogram(double min_positive, double max_positive) const {
+std::optional<Histogram> OctaveCounter::histogram(double min_positive, double max_positive) const {
   const size_t t = tiny();
   std::vector<uint64_t> total(counts_.begin(), counts_.begin() + static_cast<std::ptrdiff_t>(stride_));
   for (size_t s = 1; s < kSets; ++s)
@@ -357,9 +368,9 @@ std::optional<Histogram> DecadeCounter::histogram(double min_positive, double ma
   return bins_->histogram(std::span(total).first(t), total[t], total[t + 1], total[t + 2], min_positive, max_positive);
 }
 
-std::optional<Histogram> DecadeBins::histogram(std::span<const uint64_t> counts, uint64_t tiny, uint64_t zeros,
+std::optional<Histogram> OctaveBins::histogram(std::span<const uint64_t> counts, uint64_t tiny, uint64_t zeros,
                                                uint64_t nonfinite, double min_positive, double max_positive) const {
-  Histogram h = log_bins_auto(min_positive, max_positive, per_decade_);
+  Histogram h = log_bins_auto(min_positive, max_positive, per_octave_);
   // Where h's first edge is among ours, and whether all of h's edges are ours, bit for bit.
   const auto first = std::lower_bound(edges_.begin(), edges_.end(), h.edges.front());
   if (first == edges_.end() || static_cast<size_t>(edges_.end() - first) < h.edges.size()) return std::nullopt;

@@ -1,6 +1,9 @@
 // Histograms binned once in core, so the screen, the exported figures and the CSV all show
 // the same bins: linear bins for signed errors, log-spaced bins for magnitudes (relative
-// errors span many decades).
+// errors span many decades). Log bins are binary: their edges are powers of two (and, at
+// several bins an octave, the same fractions of each octave), so that a unit roundoff 2^-p,
+// half an ulp, or a bound's ratio 1 is an edge and no bar straddles it: a bar right of the
+// line then means errors above it, never a bin that merely began below it.
 #pragma once
 
 #include <bit>
@@ -39,9 +42,12 @@ Histogram linear_bins(double lo, double hi, int bins);
 Histogram signed_error_bins(double max_abs);
 // `bins` bins equal in log10 over [lo, hi] (0 < lo < hi);
 Histogram log_bins(double lo, double hi, int bins);
-// log bins over whole decades covering [min_positive, max_positive] (one decade, 0.1 to 1,
-// when there is no positive value).
-Histogram log_bins_auto(double min_positive, double max_positive, int bins_per_decade);
+// The edge u of the binary log grid with `per_octave` bins an octave: 2^(u / per_octave), exact
+// at whole octaves; log_bins_auto and OctaveBins both take their edges from here, bit for bit.
+double octave_edge(int u, int per_octave);
+// log bins of the binary grid (octave_edge) over whole octaves covering [min_positive,
+// max_positive] (one octave, 1/2 to 1, when there is no positive value).
+Histogram log_bins_auto(double min_positive, double max_positive, int bins_per_octave);
 
 // Counts values into h's bins (or below / above / zeros / nonfinite).
 void add(Histogram& h, std::span<const double> values);
@@ -60,25 +66,25 @@ Histogram linear_histogram(std::span<const double> values, double lo, double hi,
 // `bins` bins equal in log10 over [lo, hi] (0 < lo < hi).
 Histogram log_histogram(std::span<const double> values, double lo, double hi, int bins);
 
-// A log histogram whose range covers the positive finite values, widened to whole decades.
-Histogram log_histogram_auto(std::span<const double> values, int bins_per_decade = 4);
+// A log histogram (binary grid, log_bins_auto) whose range covers the positive finite values.
+Histogram log_histogram_auto(std::span<const double> values, int bins_per_octave = 1);
 
 // log_bins_auto()'s bins for values counted before their range is known, in one pass: every
-// bin of every decade a positive normal double reaches (10^-307 to 10^308, `per_decade` to each:
-// 1, 2, 4 or 8, so that each edge is the very pow(10, d + i / per_decade) log_bins computes), the
-// bin of a value found from a table indexed by its top 16 bits (sign, exponent, four fraction
-// bits: no two edges share an entry at eight bins a decade) and one comparison with the edge
-// inside the entry, if any. histogram() then cuts out log_bins_auto(min, max)'s bins.
-class DecadeBins {
+// bin of every octave a positive normal double reaches (2^-1022 to 2^1023, `per_octave` to each:
+// 1, 2 or 4, each edge the very octave_edge() log_bins_auto uses), the bin of a value found from
+// a table indexed by its top 16 bits (sign, exponent, four fraction bits: no two edges share an
+// entry, as edges 2^(1/4) apart are farther apart than an entry's 17/16) and one comparison with
+// the edge inside the entry, if any. histogram() then cuts out log_bins_auto(min, max)'s bins.
+class OctaveBins {
  public:
-  static const DecadeBins& get(int per_decade);  // built once, shared by every thread
+  static const OctaveBins& get(int per_octave);  // built once, shared by every thread
 
   // Slot 0: below the first edge; 2u + 1: exactly edge u; 2u + 2: between edges u and u + 1
   // (the last: above the last edge). An edge's own values are kept apart because the last bin
   // of a histogram takes its right edge while values past it count as above.
   size_t slots() const { return 2 * edges_.size() + 1; }
   // The slots a count of values needs: slots(), then the four slots_of() gives past them
-  // (subnormals, zeros and negatives, not finite, not taken) -- a DecadeCounter's, or a device's.
+  // (subnormals, zeros and negatives, not finite, not taken) -- a OctaveCounter's, or a device's.
   size_t counted_slots() const { return slots() + 4; }
   // Where a positive normal finite x counts (the caller sorts zeros, subnormals, Inf and NaN out:
   // is_normal_positive()).
@@ -89,7 +95,7 @@ class DecadeBins {
     const uint64_t b = std::bit_cast<uint64_t>(x);
     return static_cast<uint32_t>(entry_slot(b, entry_[b >> 48]));
   }
-  // The table by key (0x8000 entries; error_element.h's decade_slot reads it): for a device to
+  // The table by key (0x8000 entries; error_element.h's octave_slot reads it): for a device to
   // count on its own copy, slot for slot as slots_of() does.
   std::span<const uint64_t> entries() const { return entry_; }
   // The slots of v[0, n) where take[i] is not 0, in a loop without branches (it vectorises,
@@ -98,56 +104,55 @@ class DecadeBins {
   // past + 3 for the values not taken.
   void slots_of(const double* __restrict v, const int64_t* __restrict take, size_t n, uint32_t past,
                 uint32_t* __restrict out) const;
-  // log_bins_auto(min_positive, max_positive, per_decade) holding counts (one per slot) and
+  // log_bins_auto(min_positive, max_positive, per_octave) holding counts (one per slot) and
   // the values counted apart: positive subnormals (`tiny`), zeros and values that are not
-  // finite; or nothing when its edges are not this table's (a range reaching below 10^-307 or
-  // past 10^308), for the caller to bin the values again the ordinary way.
+  // finite; or nothing when its edges are not this table's (a range reaching below 2^-1022 or
+  // past 2^1023), for the caller to bin the values again the ordinary way.
   std::optional<Histogram> histogram(std::span<const uint64_t> counts, uint64_t tiny, uint64_t zeros,
                                      uint64_t nonfinite, double min_positive, double max_positive) const;
 
  private:
-  explicit DecadeBins(int per_decade);
+  explicit OctaveBins(int per_octave);
   static constexpr uint64_t kFirstKey = 0x0010, kLastKey = 0x7fef;  // normal positive doubles
-  static constexpr int kFirstDecade = -307, kLastDecade = 308;
-  int per_decade_;
-  std::vector<double> edges_;  // 10^(kFirstDecade + u / per_decade), u = 0 .. decades * per_decade
+  static constexpr int kFirstOctave = -1022, kLastOctave = 1023;  // normal positive doubles' edges
+  int per_octave_;
+  std::vector<double> edges_;  // octave_edge(u, per_octave), kFirstOctave to kLastOctave
   // By key (every positive one, so that an index needs no check; only kFirstKey .. kLastKey
   // are read for a slot), one 64-bit entry, so that a value's slot takes one load (a gather,
   // vectorised): the slot of the key's smallest value in the top 15 bits, and in the low 49
   // the low 48 bits of the edge among the key's values (its top 16 are the key itself), or
   // 2^48 when there is none -- which no value's low 48 bits reach. A value's slot from its
   // entry: error_element.h's entry_slot(), which a device runs too.
-  static constexpr uint64_t kLowBits = kDecadeLowBits;
-  static constexpr int kSlotShift = kDecadeSlotShift;
+  static constexpr uint64_t kLowBits = kOctaveLowBits;
+  static constexpr int kSlotShift = kOctaveSlotShift;
   std::vector<uint64_t> entry_;
 };
 
-// A log histogram counted before its range is known: values go into DecadeBins' slots as they
+// A log histogram counted before its range is known: values go into OctaveBins' slots as they
 // come, and histogram() cuts out log_bins_auto(min_positive, max_positive)'s bins at the end.
 // One counter per thread, merged after; the result equals add() on log_bins_auto's bins.
-class DecadeCounter {
+class OctaveCounter {
  public:
-  explicit DecadeCounter(int per_decade);
+  explicit OctaveCounter(int per_octave);
   // Counts v[i] where take[i] is not 0 (every v[i] when take is null): the slots of a block
-  // first (DecadeBins::slots_of, a loop without branches), then the counts, in kSets
+  // first (OctaveBins::slots_of, a loop without branches), then the counts, in kSets
   // interleaved sets: neighbours often share a slot, and one set would make each increment
   // wait for the previous one's store (BM_ErrorStats/1 4.7-5.8 -> 4.4-4.8 ms, four A/B pairs).
   void add_block(const double* v, const int64_t* take, size_t n);
-  void merge(const DecadeCounter& o);
-  // Counts made elsewhere (a device's, by error_element.h's decade_slot with the table's entries
-  // and past = slots()): one per slot of DecadeBins::counted_slots().
+  void merge(const OctaveCounter& o);
+  // Counts made elsewhere (a device's, by error_element.h's octave_slot with the table's entries
+  // and past = slots()): one per slot of OctaveBins::counted_slots().
   void add_counts(std::span<const uint64_t> per_slot);
-  // Nothing when the range reaches past the table (below 10^-307, a subnormal, or past
-  // 10^308): the caller then bins the values the ordinary way.
+  // Nothing when the range reaches past the table (a subnormal, or 2^1023 and past): the caller then bins the values the ordinary way.
   std::optional<Histogram> histogram(double min_positive, double max_positive) const;
 
  private:
-  // Past DecadeBins' slots: positive subnormals, zeros and negatives, values that are not
+  // Past OctaveBins' slots: positive subnormals, zeros and negatives, values that are not
   // finite, values not taken.
   size_t tiny() const { return bins_->slots(); }
   static constexpr size_t kSets = 4;  // interleaved counter sets (add_block)
-  const DecadeBins* bins_;
-  size_t stride_;                 // one set: DecadeBins::counted_slots()
+  const OctaveBins* bins_;
+  size_t stride_;                 // one set: OctaveBins::counted_slots()
   std::vector<uint64_t> counts_;  // kSets sets, one after the other
 };
 

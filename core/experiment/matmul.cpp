@@ -205,7 +205,7 @@ Expected<BoundCheck> measure_components(MatmulResult& r, const BoundInputs& boun
     c.stats = (*stats)[p];
     c.signed_error = std::move(h[p].signed_error);
     c.relative = std::move(h[p].relative);
-    // Ulps in log bins (8 a decade): near-zero references make ulp counts span decades.
+    // Ulps in log bins (two an octave): near-zero references make ulp counts span decades.
     c.ulps = std::move(h[p].ulps);
   }
   return check;

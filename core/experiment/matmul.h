@@ -97,7 +97,7 @@ struct ErrorComponent {
   ErrorStats stats;
   Histogram relative;      // log10 bins of |e| / max(|ref|, floor)
   Histogram signed_error;  // linear bins of e, symmetric about 0
-  Histogram ulps;          // log10 bins (8 a decade) of |e| in ulps of the output dtype
+  Histogram ulps;          // log bins (two an octave) of |e| in ulps of the output dtype
 };
 
 struct OperandReport {

@@ -30,14 +30,14 @@ using testing::AttributionComparisons;
 constexpr size_t kThreads = 128;  // error_stats.cu's pass-one block
 
 // error_stats.cu's two kernels and device_error_stats()'s host steps, on the host; nothing where
-// the device hands the comparisons to the CPU (relative or ulp errors past the decade table).
+// the device hands the comparisons to the CPU (relative or ulp errors past the octave table).
 std::optional<std::vector<experiment::ErrorStats>> emulated_device_stats(std::span<const experiment::Comparison> cs,
                                                                          DType output) {
   const passes::OutputMeasure m = passes::output_measure(output, 0);
   const size_t n = cs[0].result.size(), spans = (n + passes::kSpan - 1) / passes::kSpan;
-  const experiment::DecadeBins& four = experiment::DecadeBins::get(passes::kRelPerDecade);
-  const experiment::DecadeBins& eight = experiment::DecadeBins::get(passes::kUlpPerDecade);
-  const auto past4 = static_cast<uint32_t>(four.slots()), past8 = static_cast<uint32_t>(eight.slots());
+  const experiment::OctaveBins& rel_bins = experiment::OctaveBins::get(passes::kRelPerOctave);
+  const experiment::OctaveBins& ulp_bins = experiment::OctaveBins::get(passes::kUlpPerOctave);
+  const auto rel_past = static_cast<uint32_t>(rel_bins.slots()), ulp_past = static_cast<uint32_t>(ulp_bins.slots());
   std::vector<experiment::ErrorStats> stats;
   for (const experiment::Comparison& c : cs) {
     PassParams p = pass_params(m);
@@ -45,20 +45,20 @@ std::optional<std::vector<experiment::ErrorStats>> emulated_device_stats(std::sp
     std::vector<uint16_t> keys(n);
     std::vector<PassSums> span_sums(spans);
     std::vector<unsigned> key_counts(passes::kKeys, 0);
-    std::vector<unsigned long long> rel(four.counted_slots(), 0), ulps(eight.counted_slots(), 0),
-        bound(four.counted_slots(), 0);
+    std::vector<unsigned long long> rel(rel_bins.counted_slots(), 0), ulps(ulp_bins.counted_slots(), 0),
+        bound(rel_bins.counted_slots(), 0);
     for (size_t s = 0; s < spans; ++s) {
       const size_t begin = s * passes::kSpan, end = std::min(n, begin + passes::kSpan);
       std::array<PassSums, kThreads> thread{};
       for (size_t t = 0; t < kThreads; ++t)
         for (size_t i = begin + t; i < end; i += kThreads) {
-          const ElementSlots slots = pass_one(c.result[i], c.reference[i], i, p, thread[t], four.entries().data(),
-                                              past4, eight.entries().data(), past8);
+          const ElementSlots slots = pass_one(c.result[i], c.reference[i], i, p, thread[t], rel_bins.entries().data(),
+                                              rel_past, ulp_bins.entries().data(), ulp_past);
           keys[i] = slots.key;
           if (slots.key != experiment::kNoErrorKey) ++key_counts[slots.key];
-          if (slots.rel != past4 + 3) ++rel[slots.rel];
-          if (slots.ulps != past8 + 3) ++ulps[slots.ulps];
-          if (slots.bound != past4 + 3) ++bound[slots.bound];
+          if (slots.rel != rel_past + 3) ++rel[slots.rel];
+          if (slots.ulps != ulp_past + 3) ++ulps[slots.ulps];
+          if (slots.bound != rel_past + 3) ++bound[slots.bound];
         }
       for (size_t stride = kThreads / 2; stride > 0; stride /= 2)  // the kernel's tree
         for (size_t t = 0; t < stride; ++t) merge_sums(thread[t], thread[t + stride]);
@@ -126,9 +126,9 @@ TEST(DeviceErrorPasses, EqualTheCpuForAFloat64Output) {
 }
 
 // A float64 output's relative errors against subnormal references (over the floor 2^-1022) and
-// its ulps there (2^-1074) reach past 1e308, beyond the decade table: such values must be binned
+// its ulps there (2^-1074) reach past 1e308, beyond the octave table: such values must be binned
 // one by one, which the device leaves to the CPU (device_error_stats says so in its error).
-TEST(DeviceErrorPasses, DeclineWhenErrorsRangePastTheDecadeTable) {
+TEST(DeviceErrorPasses, DeclineWhenErrorsRangePastTheOctaveTable) {
   const AttributionArrays a = testing::attribution_arrays(129, 1000, 4, true);
   AttributionComparisons c;
   testing::fill_comparisons(a, c);

@@ -41,7 +41,7 @@ INSTANTIATE_TEST_SUITE_P(Attribution, ErrorStatsParity,
                                             ::testing::Values(false, true),
                                             ::testing::Values(size_t{5}, size_t{700}, size_t{2048})));
 
-TEST(ErrorStatsParity, Float64OutputsWithinTheDecadeTable) {
+TEST(ErrorStatsParity, Float64OutputsWithinTheOctaveTable) {
   if (!gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error();
   const auto a = cuda::testing::attribution_arrays(300, 301, 12, false);
   cuda::testing::AttributionComparisons cpu, device;
@@ -53,15 +53,15 @@ TEST(ErrorStatsParity, Float64OutputsWithinTheDecadeTable) {
   cuda::testing::expect_same_attribution(*got, device, want, cpu, "float64");
 }
 
-// Past the decade table the device declines with the reason (the experiment then uses the CPU).
-TEST(ErrorStatsParity, DeclinesErrorsPastTheDecadeTable) {
+// Past the octave table the device declines with the reason (the experiment then uses the CPU).
+TEST(ErrorStatsParity, DeclinesErrorsPastTheOctaveTable) {
   if (!gpu()) GTEST_SKIP() << "no CUDA device: " << make_cuda_backend().error();
   const auto a = cuda::testing::attribution_arrays(129, 1000, 4, true);
   cuda::testing::AttributionComparisons c;
   cuda::testing::fill_comparisons(a, c);
   auto got = gpu()->error_stats(c.list, DType::float64, 0);
   ASSERT_FALSE(got.ok());
-  EXPECT_NE(got.error().find("decade table"), std::string::npos) << got.error();
+  EXPECT_NE(got.error().find("octave table"), std::string::npos) << got.error();
 }
 
 // A whole experiment on CUDA: its statistics made there equal those the CPU makes of the very

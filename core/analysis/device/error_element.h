@@ -107,18 +107,18 @@ PL_HD inline double relative_error(double abs_error, double reference, double fl
   return abs_error / (a < floor ? floor : a);
 }
 
-// Where a value counts in a decade table (histogram.h's DecadeBins), from the table's entry for
+// Where a value counts in a octave table (histogram.h's OctaveBins), from the table's entry for
 // its top 16 bits: entry_slot() for positive normal values (the slot of the key's smallest value
 // in the entry's top 15 bits; the low 48 bits of the edge inside the key, if any, in its low 49),
 // then `past` for positive subnormals, past + 1 for zeros and negatives, past + 2 for values that
 // are not finite, and past + 3 for values not taken.
-constexpr int kDecadeSlotShift = 49;
-constexpr uint64_t kDecadeLowBits = (uint64_t{1} << 48) - 1, kDecadeEdgeBits = (uint64_t{1} << 49) - 1;
+constexpr int kOctaveSlotShift = 49;
+constexpr uint64_t kOctaveLowBits = (uint64_t{1} << 48) - 1, kOctaveEdgeBits = (uint64_t{1} << 49) - 1;
 PL_HD inline uint64_t entry_slot(uint64_t b, uint64_t entry) {
-  const uint64_t low = b & kDecadeLowBits, edge = entry & kDecadeEdgeBits;
-  return (entry >> kDecadeSlotShift) + (low >= edge) + (low > edge);
+  const uint64_t low = b & kOctaveLowBits, edge = entry & kOctaveEdgeBits;
+  return (entry >> kOctaveSlotShift) + (low >= edge) + (low > edge);
 }
-PL_HD inline uint32_t decade_slot(double v, bool take, const uint64_t* entries, uint32_t past) {
+PL_HD inline uint32_t octave_slot(double v, bool take, const uint64_t* entries, uint32_t past) {
   const uint64_t b = element_bits(v);
   const uint64_t p = past;
   const uint64_t normal = entry_slot(b, entries[(b >> 48) & 0x7fff]);

@@ -1,6 +1,6 @@
 // The bound check (bound_check.h), made by error_stats' first pass from the |e| it has, against
 // a plain loop over the elements: the counts, the largest scaled error and the histogram (the
-// plain loop's values binned by log_histogram_auto, not by the decade table) bit for bit.
+// plain loop's values binned by log_histogram_auto, not by the octave table) bit for bit.
 #include <cmath>
 #include <limits>
 #include <random>
@@ -83,7 +83,7 @@ TEST(BoundCheck, FromErrorStatsEqualsTheDefinition) {
     definition.within_deterministic = within_d;
     definition.within_probabilistic = within_p;
     definition.max_scaled = max;
-    definition.scaled = log_histogram_auto(scaled, 4);
+    definition.scaled = log_histogram_auto(scaled, BoundTally::kPerOctave);
     expect_same(definition, fused);
     EXPECT_EQ(fused.scaled.zeros, definition.scaled.zeros);
     EXPECT_EQ(compared, c.acc.size() - (with_bias ? 3 : 4));

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/analysis/error_passes.h"
 #include "core/analysis/error_stats.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/select_magnitude.h"
@@ -199,10 +200,10 @@ TEST(ErrorStats, BlockLoopsAgreeWithThePerElementDefinitions) {
 }
 
 // The three histograms equal the ones made the plain way from each element's errors (ranges
-// from the extremes, then add()): the relative and ulp ones come from pass 1's decade counts
-// (DecadeBins) and the signed one from pass 1's key counts -- on data with exact results (zero errors),
+// from the extremes, then add()): the relative and ulp ones come from pass 1's octave counts
+// (OctaveBins) and the signed one from pass 1's key counts -- on data with exact results (zero errors),
 // errors on decade edges, an overflowing error and, for float64 outputs, ulps below float64's
-// normal range (the decade table declines those and pass 2 bins them as before).
+// normal range (the octave table declines those and pass 2 bins them as before).
 TEST(ErrorStats, HistogramsEqualThePlainBinningOfEachElement) {
   std::mt19937_64 g(9);
   std::normal_distribution<double> d;
@@ -236,10 +237,10 @@ TEST(ErrorStats, HistogramsEqualThePlainBinningOfEachElement) {
     Histogram want_signed = signed_error_bins(max_abs);
     add(want_signed, signed_e);
     const auto [rlo, rhi] = positive_range(rel);
-    Histogram want_rel = log_bins_auto(rlo, rhi, 4);
+    Histogram want_rel = log_bins_auto(rlo, rhi, error_passes::kRelPerOctave);
     add(want_rel, rel);
     const auto [ulo, uhi] = positive_range(ulps);
-    Histogram want_ulps = log_bins_auto(ulo, uhi, 8);
+    Histogram want_ulps = log_bins_auto(ulo, uhi, error_passes::kUlpPerOctave);
     add(want_ulps, ulps);
     ErrorHistograms h;
     error_stats(got, ref, out, 0, &h);

@@ -89,16 +89,46 @@ TEST(Histogram, LogBinsSpanDecadesAndSetZerosApart) {
   EXPECT_EQ(h.total(), v.size());
 }
 
-TEST(Histogram, AutoRangeCoversTheDataInWholeDecades) {
+TEST(Histogram, AutoRangeCoversTheDataInWholeOctaves) {
   const std::vector<double> v = {3e-9, 2e-7, 4e-4};
   const Histogram h = log_histogram_auto(v, 2);
-  EXPECT_DOUBLE_EQ(h.edges.front(), 1e-9);
-  EXPECT_DOUBLE_EQ(h.edges.back(), 1e-3);
-  EXPECT_EQ(h.counts.size(), 12u);
+  EXPECT_EQ(h.edges.front(), 0x1p-29);  // 1.86e-9 <= 3e-9
+  EXPECT_EQ(h.edges.back(), 0x1p-11);   // 4e-4 < 4.88e-4
+  EXPECT_EQ(h.counts.size(), 36u);
+  EXPECT_EQ(h.edges[1], std::ldexp(std::sqrt(2.0), -29));
   EXPECT_EQ(h.below + h.above, 0u);
   uint64_t in = 0;
   for (auto c : h.counts) in += c;
   EXPECT_EQ(in, 3u);
+  // A maximum that is a power of two ends the range (the last bin takes its right edge).
+  EXPECT_EQ(log_bins_auto(0.3, 1.0, 1).edges, (std::vector<double>{0.25, 0.5, 1.0}));
+}
+
+// Bug: log bins were decades split in four, so a unit roundoff 2^-p fell inside a bin: the bar
+// holding errors just below u was drawn across the u line and read as errors above it. Every
+// power of two is now an edge, at every bins-an-octave, and nearest rounding's relative errors
+// (|fl(x) - x| / |x| <= u / (1 + u) < u) all count left of it.
+TEST(Histogram, UnitRoundoffIsAnEdgeAndNearestRoundingStaysLeftOfIt) {
+  for (int per_octave : {1, 2, 4}) {
+    const Histogram h = log_bins_auto(1e-9, 0.9, per_octave);
+    for (int p : {3, 8, 11, 24})
+      EXPECT_NE(std::find(h.edges.begin(), h.edges.end(), std::ldexp(1.0, -p)), h.edges.end()) << per_octave << " " << p;
+  }
+  // Relative errors of rounding values with 12 fraction bits in [1, 2) to 8 significant bits
+  // (bfloat16's): every one below u = 2^-8, and none in a bin at or right of u.
+  const double u = 0x1p-8;
+  std::vector<double> rel;
+  for (int k = 1; k < 4096; k += 2) {
+    const double x = 1 + k * 0x1p-12, q = std::nearbyint(x * 128) / 128;
+    rel.push_back(std::fabs(q - x) / x);
+  }
+  const Histogram h = log_histogram_auto(rel, 1);
+  ASSERT_NE(std::find(h.edges.begin(), h.edges.end(), u), h.edges.end());
+  for (size_t b = 0; b < h.counts.size(); ++b) {
+    if (h.edges[b] >= u) {
+      EXPECT_EQ(h.counts[b], 0u) << h.edges[b];
+    }
+  }
 }
 
 // The binning's guesses (vectorised, approximate log10) never decide a bin: on values from
@@ -133,22 +163,22 @@ TEST(Histogram, EveryValueLandsInTheBinItsEdgesSay) {
   }
 }
 
-// DecadeBins counts values before their range is known and gives the very histogram
+// OctaveBins counts values before their range is known and gives the very histogram
 // log_bins_auto + add would: ranges from a fraction of a decade to hundreds, values on every
-// edge and one pattern either side, the largest value exactly on a decade (the last bin takes
+// edge and one pattern either side, the largest value exactly on an edge (the last bin takes
 // its right edge), zeros, Inf and NaN; and it declines ranges past its table (a subnormal
-// value takes the range below 10^-307).
-TEST(Histogram, DecadeBinsEqualTheTwoPassHistogram) {
+// value takes the range below 2^-1022).
+TEST(Histogram, OctaveBinsEqualTheTwoPassHistogram) {
   std::mt19937_64 rng(12);
-  for (int per_decade : {4, 8}) {
-    const DecadeBins& bins = DecadeBins::get(per_decade);
+  for (int per_octave : {1, 2, 4}) {
+    const OctaveBins& bins = OctaveBins::get(per_octave);
     for (int trial = 0; trial < 60; ++trial) {
       const int d0 = static_cast<int>(rng() % 600) - 300, span = 1 + static_cast<int>(rng() % (trial < 30 ? 3 : 40));
       std::uniform_real_distribution<double> exponent(d0, std::min(d0 + span, 305));
       std::vector<double> values;
       for (int i = 0; i < 3000; ++i) values.push_back(std::pow(10.0, exponent(rng)));
       const Histogram edges = log_bins_auto(*std::min_element(values.begin(), values.end()),
-                                            *std::max_element(values.begin(), values.end()), per_decade);
+                                            *std::max_element(values.begin(), values.end()), per_octave);
       for (double e : edges.edges)
         for (double v : {e, std::nextafter(e, 0.0), std::nextafter(e, INFINITY)}) values.push_back(v);
       if (trial % 3 == 0) values.push_back(edges.edges.back());  // the maximum on an edge
@@ -157,26 +187,26 @@ TEST(Histogram, DecadeBinsEqualTheTwoPassHistogram) {
       uint64_t tiny = 0, zeros = 0, nonfinite = 0;
       double lo = INFINITY, hi = 0;
       for (double v : values) {
-        if (DecadeBins::is_normal_positive(v)) ++counts[bins.slot(v)];
+        if (OctaveBins::is_normal_positive(v)) ++counts[bins.slot(v)];
         else if (v == 0) ++zeros;
         else if (!std::isfinite(v)) ++nonfinite;
         else ++tiny;
         if (v > 0 && std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
       }
       const auto got = bins.histogram(counts, tiny, zeros, nonfinite, lo, hi);
-      Histogram want = log_bins_auto(lo, hi, per_decade);
+      Histogram want = log_bins_auto(lo, hi, per_octave);
       add(want, values);
-      ASSERT_TRUE(got) << per_decade << " " << d0 << " " << span;
+      ASSERT_TRUE(got) << per_octave << " " << d0 << " " << span;
       EXPECT_EQ(got->edges, want.edges);
-      EXPECT_EQ(got->counts, want.counts) << per_decade << " " << d0 << " " << span;
+      EXPECT_EQ(got->counts, want.counts) << per_octave << " " << d0 << " " << span;
       EXPECT_EQ(got->below, want.below);
       EXPECT_EQ(got->above, want.above);
       EXPECT_EQ(got->zeros, want.zeros);
       EXPECT_EQ(got->nonfinite, want.nonfinite);
     }
   }
-  // Past the table (10^308 and up): the caller bins the values the ordinary way.
-  const DecadeBins& bins = DecadeBins::get(8);
+  // Past the table (2^1023 and up): the caller bins the values the ordinary way.
+  const OctaveBins& bins = OctaveBins::get(4);
   std::vector<uint64_t> counts(bins.slots(), 0);
   EXPECT_FALSE(bins.histogram(counts, 0, 0, 0, 1e300, 1.5e308));
   EXPECT_FALSE(bins.histogram(counts, 0, 0, 0, 1e-310, 1.0));
@@ -202,10 +232,10 @@ TEST(Histogram, SlotOfIsWhereAddCounts) {
   }
 }
 
-// DecadeCounter, by blocks with some values left out or one at a time, and merged from two
+// OctaveCounter, by blocks with some values left out or one at a time, and merged from two
 // halves, gives add()'s histogram on log_bins_auto's bins; log_histogram_auto (which counts
 // through it) too, and past the table (a subnormal) it falls back to the two passes.
-TEST(Histogram, DecadeCounterEqualsAddOnTheAutoBins) {
+TEST(Histogram, OctaveCounterEqualsAddOnTheAutoBins) {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> exponent(-12, 3);
   std::vector<double> values;
@@ -223,18 +253,18 @@ TEST(Histogram, DecadeCounterEqualsAddOnTheAutoBins) {
       if (x > 0 && std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
     return std::pair{lo, hi};
   };
-  for (int per_decade : {1, 2, 4, 8}) {
-    SCOPED_TRACE(per_decade);
+  for (int per_octave : {1, 2, 4}) {
+    SCOPED_TRACE(per_octave);
     const auto [lo, hi] = range(taken);
-    Histogram want = log_bins_auto(lo, hi, per_decade);
+    Histogram want = log_bins_auto(lo, hi, per_octave);
     add(want, taken);
-    DecadeCounter blocks(per_decade), one_by_one(per_decade), second_half(per_decade);
+    OctaveCounter blocks(per_octave), one_by_one(per_octave), second_half(per_octave);
     const size_t half = values.size() / 2;
     blocks.add_block(values.data(), take.data(), half);
     second_half.add_block(values.data() + half, take.data() + half, values.size() - half);
     blocks.merge(second_half);
     for (double v : taken) one_by_one.add_block(&v, nullptr, 1);
-    for (const DecadeCounter* c : {&blocks, &one_by_one}) {
+    for (const OctaveCounter* c : {&blocks, &one_by_one}) {
       const auto got = c->histogram(lo, hi);
       ASSERT_TRUE(got);
       EXPECT_EQ(got->edges, want.edges);
@@ -244,7 +274,7 @@ TEST(Histogram, DecadeCounterEqualsAddOnTheAutoBins) {
       EXPECT_EQ(got->zeros, want.zeros);
       EXPECT_EQ(got->nonfinite, want.nonfinite);
     }
-    const Histogram automatic = log_histogram_auto(taken, per_decade);
+    const Histogram automatic = log_histogram_auto(taken, per_octave);
     EXPECT_EQ(automatic.edges, want.edges);
     EXPECT_EQ(automatic.counts, want.counts);
     EXPECT_EQ(automatic.zeros, want.zeros);
