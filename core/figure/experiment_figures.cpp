@@ -305,7 +305,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   const Color key{0.35, 0.35, 0.35, 1};
   // The key names the lone dot too: a legend saying "dashed" left it unexplained.
   if (any_bound)
-    f.series.push_back({bound_dot ? "worst-case bound gamma_K (dashed; a dot where it exists at one K only)"
+    f.series.push_back({bound_dot ? "worst-case bound gamma_K (dashed; dot: one K only)"
                                   : "worst-case bound gamma_K (dashed)",
                         SeriesKind::Line,
                         {},

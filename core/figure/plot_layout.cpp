@@ -24,7 +24,10 @@ struct Range {
 };
 
 // Data ranges, widened to whole decades on log axes and padded a little on linear ones.
-void finish(Range& r, const Axis& a, bool from_zero) {
+// `marks`: the values drawn as markers or line ends (not bars). A log axis whose whole decade
+// ends exactly at one (a bound of 1.0, a K of 1000) gets 3% of its span more on that side, so
+// that the dot is drawn whole instead of cut in half by the frame.
+void finish(Range& r, const Axis& a, bool from_zero, const Range& marks) {
   if (a.min && (!a.log || *a.min > 0)) r.lo = *a.min;
   if (a.max && (!a.log || *a.max > 0)) r.hi = *a.max;
   if (r.empty()) r = {a.log ? 1e-1 : 0, a.log ? 1e1 : 1};
@@ -32,6 +35,11 @@ void finish(Range& r, const Axis& a, bool from_zero) {
     if (!a.min) r.lo = std::pow(10, std::floor(std::log10(r.lo)));
     if (!a.max) r.hi = std::pow(10, std::ceil(std::log10(r.hi)));
     if (r.hi <= r.lo) r.hi = r.lo * 10;
+    const double pad = std::pow(r.hi / r.lo, 0.03);
+    const bool lo_on_mark = !marks.empty() && marks.lo <= r.lo * (1 + 1e-9);
+    const bool hi_on_mark = !marks.empty() && marks.hi >= r.hi * (1 - 1e-9);
+    if (!a.min && lo_on_mark) r.lo /= pad;
+    if (!a.max && hi_on_mark) r.hi *= pad;
     return;
   }
   if (from_zero && !a.min) r.lo = std::min(r.lo, 0.0);
@@ -78,14 +86,15 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   l.legend = best_corner();
   if (hidden == 0) return;
   // Every corner covers data. Where the figure is wide (a window's pane, a slide), the legend
-  // goes beside the plot, which keeps most of half the width: over the lines it hid them, and
+  // goes beside the plot, which keeps at least 35% of the width: over the lines it hid them, and
   // making room above them squeezed a log axis's data into its lower part. (At exactly half,
-  // scenario 21's legend at 1280x800 missed by a pixel and covered its lines.)
+  // scenario 21's legend at 1280x800 missed by a pixel and covered its lines; at 45% or 40%, scenario
+  // 22's figure alone on a 1280x800 presentation pane pushed its log axis up to 1e4.)
   // Beside the plot the legend may run on into the margin below it, down to where the tick labels
   // end (nothing else is drawn right of the plot there): scenario 28's six entries in presentation
   // mode at 1280x800 were 3 px taller than the plot and covered two of its lines.
   const double plot = l.y1 - l.y0, room = h + 8 * fs, beside = w + 12 * fs;
-  if (h <= plot + 24 * fs && l.x1 - l.x0 - beside >= 0.45 * (l.x1 - l.x0) && l.x1 - l.x0 - beside >= 320) {
+  if (h <= plot + 24 * fs && l.x1 - l.x0 - beside >= 0.35 * (l.x1 - l.x0) && l.x1 - l.x0 - beside >= 320) {
     l.x1 -= beside;
     l.x.p1 = l.x1;
     l.legend.left = l.x1 + 8 * fs;
@@ -130,7 +139,7 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
     l.y = {0, static_cast<double>(std::max<size_t>(f.heatmap->rows, 1)), false, l.y0, l.y1};
     return l;
   }
-  Range rx, ry;
+  Range rx, ry, marks_x, marks_y;
   bool bars = false;
   for (const Series& s : f.series) {
     if (s.kind == SeriesKind::Bars || s.kind == SeriesKind::Steps) {
@@ -138,7 +147,8 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
       for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i)
         if (s.y[i] > 0) rx.add(s.x[i], f.x.log), rx.add(s.x[i + 1], f.x.log);
     } else {
-      for (double v : s.x) rx.add(v, f.x.log);
+      for (double v : s.x) rx.add(v, f.x.log), marks_x.add(v, f.x.log);
+      for (double v : s.y) marks_y.add(v, f.y.log);
     }
     for (double v : s.y) ry.add(v, f.y.log);
   }
@@ -147,8 +157,8 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
     (vertical ? rx : ry).add(a.value, vertical ? f.x.log : f.y.log);
   }
   const double data_top = ry.hi;
-  finish(rx, f.x, false);
-  finish(ry, f.y, bars && !f.y.log);
+  finish(rx, f.x, false, marks_x);
+  finish(ry, f.y, bars && !f.y.log, marks_y);
   l.x = {rx.lo, rx.hi, f.x.log, l.x0, l.x1};
   l.y = {ry.lo, ry.hi, f.y.log, l.y1, l.y0};
   place_legend(f, l, fs, data_top);

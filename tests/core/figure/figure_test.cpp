@@ -202,7 +202,7 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
   EXPECT_EQ(f.series[10].kind, SeriesKind::Line);  // float32's exists at both
   EXPECT_EQ(f.subtitle.find("f32 sequential rne:"), std::string::npos) << f.subtitle;
   // The key names the lone marker (it said only "dashed", leaving the dot unexplained).
-  EXPECT_EQ(f.series[12].label, "worst-case bound gamma_K (dashed; a dot where it exists at one K only)");
+  EXPECT_EQ(f.series[12].label, "worst-case bound gamma_K (dashed; dot: one K only)");
 }
 
 // Lines across the whole plot leave no free corner: the legend goes beside the plot where that
@@ -406,6 +406,28 @@ TEST(Figures, ALinesLonePointIsDrawn) {
   f.series.push_back({"bound", SeriesKind::Line, {256, 1024, 4096}, {0.33, NAN, NAN}, red, true});
   const PlotLayout l = layout_figure(f, 900, 550);
   EXPECT_GT(pixels_of(f, red, l.x.to_pixel(256), l.y.to_pixel(0.33)), 10u);
+}
+
+// Bug: a log axis widened to whole decades ended exactly at a marker (scenario 22: e7m8's lone
+// bound dot at 1.0 sat on the top frame, half of it cut off). The axis now runs a little past
+// a marker on a decade; bars may still start and end on the frame.
+TEST(Figures, AMarkerOnAWholeDecadeIsDrawnWhole) {
+  Figure f;
+  f.x.log = f.y.log = true;
+  const Color green{0.1, 0.7, 0.3};
+  f.series.push_back({"bound", SeriesKind::Line, {256, 1024, 4096}, {1.0, NAN, NAN}, green, true});
+  f.series.push_back({"measured", SeriesKind::Line, {256, 1024, 4096}, {2e-3, 3e-3, 4e-3}, {0.1, 0.1, 0.9}});
+  const PlotLayout l = layout_figure(f, 900, 550);
+  EXPECT_GT(l.y.hi, 1.0);
+  EXPECT_LT(l.y.hi, 1.5);
+  EXPECT_GT(l.y.to_pixel(1.0), l.y0 + 4);  // the dot's centre at least its radius below the frame
+  EXPECT_EQ(l.y.lo, 1e-3);  // 2e-3 is no whole-decade end: no padding there
+  Figure bars;
+  bars.x.log = true;
+  bars.series.push_back({"counts", SeriesKind::Bars, {0.01, 0.1, 1.0}, {3, 4}, green});
+  const PlotLayout b = layout_figure(bars, 900, 550);
+  EXPECT_EQ(b.x.lo, 0.01);
+  EXPECT_EQ(b.x.hi, 1.0);
 }
 
 TEST(Figures, ALongTitleShrinksToTheFigure) {
