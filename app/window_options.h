@@ -31,6 +31,7 @@ struct GuiOptions {
   std::string activations;          // its layers' inputs: the scan weighs the outputs' errors
   std::string figure;               // the figure tab to bring forward ("error-heatmap")
   size_t look_at = 0;               // with `scenario`: its look-at link opened at start (1-based; 0: none)
+  bool figure_only = false;         // with `scenario`: its figures on the whole pane, the story hidden
   bool verbose = false;             // print the run log to stdout as it grows
   bool check_layout = false;        // a screenshot fails (exit 1) when a control or figure is cut off
   bool panel_given = false;         // --panel was on the command line (else the remembered one)

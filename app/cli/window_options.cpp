@@ -44,9 +44,12 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
                  "with --checkpoint: the layers' inputs (NAME.input for NAME.weight); the scan weighs their outputs' "
                  "errors")
       ->group(g);
-  app.add_option("--figure", o.figure, "the figure tab brought forward (error-heatmap, ...)")->group(g);
+  app.add_option("--figure", o.figure, "the figure tab brought forward (error-heatmap, ...; checks: a scenario's checks where they have a tab)")->group(g);
   app.add_option("--look-at", o.look_at,
                  "with --scenario: open its Nth look-at link (1, 2, ...), the panel in the state the text points at")
+      ->group(g);
+  app.add_flag("--figure-only", o.figure_only,
+               "with --scenario: its figures on the whole pane, the story hidden (F in the window)")
       ->group(g);
   app.add_flag("--check-layout", o.check_layout,
                "with --screenshot: list every control off the window and every figure too small or past its "
@@ -73,6 +76,8 @@ Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const Windo
   if (!o.checkpoint.empty()) o.implied_panel = "checkpoint";
   if (!o.activations.empty() && o.checkpoint.empty())
     return Error{"--activations are the inputs of a --checkpoint's layers: give --checkpoint too"};
+  if (o.figure_only && o.scenario.empty())
+    return Error{"--figure-only shows the figures of the --scenario given: give --scenario too"};
   if (o.look_at > 0 && o.scenario.empty())
     return Error{"--look-at opens a link of the --scenario given: give --scenario too"};
   return {};

@@ -441,6 +441,7 @@ check window-bad-setup 2 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setu
 check window-look-at-negative 2 "--look-at: '-1' is not a whole number" -- "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at -1
 check window-look-at-alone 2 'give --scenario too' -- "$PL" --screenshot "$TMP/x.png" --no-settings --look-at 1
 check window-look-at-past 2 '--look-at 3: scenario 12-which-e4m3 has 1 look-at link' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at 3
+check window-figure-only-alone 2 "--figure-only shows the figures of the --scenario given: give --scenario too" -- "$PL" --screenshot "$TMP/x.png" --no-settings --figure-only
 check dot-sum 0 'sums of bfloat16' -- "$PL" dot --sum --k 16,4096 --trials 4 --accumulate bf16:sequential,f32:sequential
 check dot-sum-json 0 '"sum": true' -- "$PL" dot --sum --k 16 --trials 2 --json
 check roundtrip-fp8 0 'round trip through float8_e4m3fn' -- "$PL" roundtrip --rows 16 --cols 64

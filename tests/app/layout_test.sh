@@ -53,5 +53,8 @@ check "promotion, mul" 1400x650 --panel promotion --op mul
 for scenario in 2 19; do check "scenario $scenario" 1600x1000 --scenario "$scenario"; done
 check "scenario 5" 1280x800 --scenario 5
 check "scenario 5, presentation on" 1600x1000 --scenario 5 --presentation on
+# A projector's presentation mode: the figures alone (F), and the checks in their tab.
+check "scenario 22, figure only, presentation on" 1280x800 --scenario 22 --figure-only --presentation on
+check "scenario 10, checks tab, presentation on" 1280x800 --scenario 10 --figure checks --presentation on
 echo "layout: $checked views checked, $failed failed"
 ((failed == 0))

@@ -89,7 +89,10 @@ void ScenarioPanel::show(size_t index) {
   shown_.reset();
   figures_.clear();
   story_height_ = 1e9f;  // measured on the first frame that draws it
+  checks_height_ = 0;
   room_.reset();
+  checks_in_tab_.reset();
+  figure_only_ = false;
   const scenario::Scenario& s = library_.scenarios[index];
   // No experiments to plot: the panel the first link opens takes the figures' place.
   preview_.show(s.evidence.empty() ? s.look_at_panels : std::vector<scenario::Scenario::PanelLink>{});
@@ -147,7 +150,10 @@ void ScenarioPanel::collect() {
       if (makers[f.name].size() > 1) f.tab = made_here.size() == 1 ? label : figure_tab_text(f) + ": " + label;
       else f.tab = figure_tab_text(f);
       f.name = std::to_string(i + 1) + ": " + f.name;
-      f.subtitle = e.label + (f.subtitle.empty() ? "" : " -- " + f.subtitle);
+      // The run's own description says what ran ("64 x 256 values of normal(scale 1) into
+      // bfloat16, ..."); the evidence label before it repeated it ("N(0,1) in bfloat16 -- ..."),
+      // and where runs share a figure the tab already names the run. As in the slide deck.
+      if (f.subtitle.empty()) f.subtitle = e.label;
       figures_.push_back(std::move(f));
     }
   }
@@ -156,7 +162,7 @@ void ScenarioPanel::collect() {
     const std::string wanted = look_at_tab(*ref);
     auto it = std::find_if(figures_.begin(), figures_.end(), [&](const figure::Figure& f) { return f.name == wanted; });
     if (it != figures_.end()) std::rotate(figures_.begin(), it, it + 1);
-    request_figure(wanted);
+    if (!figure_requested()) request_figure(wanted);  // --figure's tab, if given, wins
   }
   ++version_;
   char line[160];
@@ -284,6 +290,7 @@ void ScenarioPanel::draw_content() {
     const bool ctrl = ImGui::GetIO().KeyCtrl;
     if (ctrl && pressed(GLFW_KEY_E)) status_ = export_set();
     if (ctrl && pressed(GLFW_KEY_R)) start_run();
+    if (!ctrl && pressed(GLFW_KEY_F) && !figures_.empty()) figure_only_ = !figure_only_;
     if (pressed(GLFW_KEY_ESCAPE) && worker_.running()) {
       worker_.request_cancel();  // its outcome, "cancelled", arrives on a later frame
       status_ = "cancelling...";
@@ -323,6 +330,13 @@ void ScenarioPanel::draw_content() {
     ImGui::SameLine();
     if (ImGui::Button("Export slides")) status_ = export_set();
   }
+  if (!figures_.empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button(figure_only_ ? "Story (F)" : "Figure only (F)")) figure_only_ = !figure_only_;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(figure_only_ ? "show the story above the figures again"
+                                     : "the figures on the whole pane, the checks in a tab beside them");
+  }
   ImGui::SameLine();
   wrapped_text(status_);
   // In presentation mode's large type, only where the story and the checks leave it the six lines the
@@ -331,14 +345,34 @@ void ScenarioPanel::draw_content() {
   // Decided once for the scenario, mode and height, from the story's height without the panel
   // (with it, the story's pane scrolls, wraps otherwise, and the answer flipped frame by frame).
   const float preview_lines = presenting ? 6 : 14, body = ImGui::GetContentRegionAvail().y;
-  if (body != room_for_.body || presenting != room_for_.presenting) room_.reset();
+  if (body != room_for_.body || presenting != room_for_.presenting) room_.reset(), checks_in_tab_.reset();
   if (!room_ && story_height_ < 1e8f) {
     room_ = !presenting || body - story_height_ >= (preview_lines + 1) * ImGui::GetTextLineHeightWithSpacing();
     room_for_ = {body, presenting};
   }
+  // At 1280x800 the story and the checks above a figure got 230-330 px and scrolled, and the
+  // plot below them 150-200 px; with the checks a tab away both read whole. (The bar above
+  // says how many pass; the tab's name too.)
+  if (!checks_in_tab_ && story_height_ < 1e8f && !figures_.empty())
+    checks_in_tab_ = presenting && story_height_ > 0.45f * body;
+  const bool checks_tabbed = checks_in_tab_.value_or(false);
   const bool room = room_.value_or(!presenting);
   const bool preview = figures_.empty() && preview_.active() && room;
   const bool split_panes = !figures_.empty() || preview;
+  auto draw_figures = [&](bool with_checks_tab) {
+    const std::string version = library_.scenarios[current_].name + "#" + std::to_string(version_);
+    const std::vector<scenario::CheckResult>& rows = shown_ ? shown_->checks : exact_;
+    size_t passed = 0;
+    for (const auto& c : rows) passed += c.passed;
+    const FigureView::ExtraTab checks{"checks", printf_text("checks: %zu of %zu pass", passed, rows.size()),
+                                      [this] { draw_checks(); }};
+    figure_view_.draw("scenario-figures", figures_, version, with_checks_tab ? &checks : nullptr);
+  };
+  if (figure_only_ && !figures_.empty()) {
+    draw_figures(true);
+    ImGui::EndChild();
+    return;
+  }
   // In presentation mode the story is what the class reads: the figure keeps fewer lines of the
   // large type (18 of them, 72% of the height, left the story four lines at 1280x800). A live
   // panel keeps fewer still, and its split lets the story take up to 80% of the height where the
@@ -347,15 +381,22 @@ void ScenarioPanel::draw_content() {
   if (split_panes) split.begin_top("scenario", 3, preview ? preview_lines : presenting ? 14 : 18);
   else ImGui::BeginChild("scenario-text");
   draw_story();
-  ImGui::Separator();
-  draw_checks();
-  story_height_ = ImGui::GetCursorPosY();
+  if (checks_tabbed) {
+    story_height_ = ImGui::GetCursorPosY() + checks_height_;
+  } else {
+    ImGui::Separator();
+    const float checks_top = ImGui::GetCursorPosY();
+    draw_checks();
+    story_height_ = ImGui::GetCursorPosY();
+    checks_height_ = story_height_ - checks_top;
+  }
   if (split_panes) {
     split.begin_bottom();
-    if (preview) preview_.draw(open_link_);
-    else
-      figure_view_.draw("scenario-figures", figures_,
-                        library_.scenarios[current_].name + "#" + std::to_string(version_));
+    if (preview) {
+      preview_.draw(open_link_);
+    } else {
+      draw_figures(checks_tabbed);
+    }
     split.end();
   } else {
     mark_more_below();

@@ -266,6 +266,7 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
     else app.select_panel = link.panel;
   });
   if (!scenarios->start_error().empty()) return Error{scenarios->start_error() + " (precision-lab scenario list)"};
+  scenarios->set_figure_only(o.figure_only);
   if (o.look_at > 0) {
     const scenario::Scenario& s = scenarios->scenario();
     if (o.look_at > s.look_at_panels.size())

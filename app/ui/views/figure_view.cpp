@@ -9,6 +9,7 @@
 
 #include "app/ui/shell/layout_audit.h"
 #include "app/ui/shell/theme.h"
+#include "app/ui/widgets/split_view.h"
 #include "core/export/export_dir.h"
 #include "core/export/figure_export.h"
 #include "core/figure/plot_layout.h"
@@ -43,6 +44,7 @@ std::string& requested_figure() {
 }  // namespace
 
 void request_figure(const std::string& name) { requested_figure() = name; }
+bool figure_requested() { return !requested_figure().empty(); }
 
 std::string figure_tab_text(const figure::Figure& f) {
   if (!f.tab.empty()) return f.tab;
@@ -61,7 +63,8 @@ void FigureView::set_log(RunLog* log, std::string source) {
   source_ = std::move(source);
 }
 
-void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version) {
+void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version,
+                      const ExtraTab* extra) {
   if (auto done = export_.take()) {
     status_ = *done;
     if (log_) log_->add(source_, status_);
@@ -91,9 +94,27 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
         ImGui::EndTabItem();
       }
     }
+    if (extra) {
+      ImGuiTabItemFlags flags = 0;
+      if (!requested_figure().empty() && extra->name == requested_figure()) {
+        flags = ImGuiTabItemFlags_SetSelected;
+        requested_figure().clear();
+      }
+      if (ImGui::BeginTabItem((extra->label + "###" + extra->name).c_str(), nullptr, flags)) {
+        chosen_ = static_cast<int>(figures.size());
+        ImGui::EndTabItem();
+      }
+    }
     ImGui::EndTabBar();
   }
   window->DC.CursorMaxPos.x = content_right;
+  if (extra && chosen_ == static_cast<int>(figures.size())) {
+    ImGui::BeginChild("extra-tab", ImVec2(0, 0));
+    extra->body();
+    mark_more_below();
+    ImGui::EndChild();
+    return;
+  }
   if (chosen_ >= static_cast<int>(figures.size())) return;
   const figure::Figure& f = figures[chosen_];
   figure::View& v = views_[f.name];

@@ -8,6 +8,7 @@
 // colour-blind-safe maps.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ namespace pl::ui {
 
 // Asks the first view that shows a figure of this name to bring its tab forward (--figure).
 void request_figure(const std::string& name);
+// Whether a request is waiting for its tab (--figure's, until that tab is drawn).
+bool figure_requested();
 
 // A figure's size in pixels in the space left below its controls (`width` x `height`): all of
 // it, in either mode. The panels give figures a pane of their own (SplitView) that keeps a
@@ -42,9 +45,18 @@ class FigureView {
  public:
   // Exports are recorded in `log` under `source` (the panel's name).
   void set_log(RunLog* log, std::string source);
+  // A tab after the figures' that holds something else, drawn by `body` into the space left
+  // and scrolling there: a scenario's checks in presentation mode's large type, where above the
+  // figure they squeezed both the story and the plot.
+  struct ExtraTab {
+    std::string name;   // what request_figure() brings it forward by ("checks")
+    std::string label;  // its tab's text
+    std::function<void()> body;
+  };
   // `version` changes whenever the figures' data does (the texture is redrawn then).
   // The figures fill the space left (draw them in a SplitView's bottom pane).
-  void draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version);
+  void draw(const char* id, const std::vector<figure::Figure>& figures, const std::string& version,
+            const ExtraTab* extra = nullptr);
   int chosen() const { return chosen_; }  // the figure on screen (its tab)
   // How the figure of that name is shown (zoom, scales, hidden series); panels may set it.
   figure::View& view(const std::string& figure_name) { return views_[figure_name]; }
