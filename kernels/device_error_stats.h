@@ -71,7 +71,7 @@ struct KeptUpload {
 
 // The whole of error_stats() with the passes on the current device, over arrays the backend
 // (`holder`) keeps there and host arrays it uploads. An error value (the caller then runs the
-// CPU's) when the device cannot: out of memory, or relative or ulp errors ranging past the decade
+// CPU's) when the device cannot: out of memory, or relative or ulp errors ranging past the octave
 // table (below 2^-1022 or past 2^1023), which pass 2 would have to bin one by one.
 Expected<std::vector<experiment::ErrorStats>> device_error_stats(std::span<const HeldComparison> cs, DType output,
                                                                  double rel_floor, int sm_count, uint64_t holder,

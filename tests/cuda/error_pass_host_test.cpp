@@ -126,7 +126,7 @@ TEST(DeviceErrorPasses, EqualTheCpuForAFloat64Output) {
 }
 
 // A float64 output's relative errors against subnormal references (over the floor 2^-1022) and
-// its ulps there (2^-1074) reach past 1e308, beyond the octave table: such values must be binned
+// its ulps there (2^-1074) reach past 2^1023, beyond the octave table: such values must be binned
 // one by one, which the device leaves to the CPU (device_error_stats says so in its error).
 TEST(DeviceErrorPasses, DeclineWhenErrorsRangePastTheOctaveTable) {
   const AttributionArrays a = testing::attribution_arrays(129, 1000, 4, true);

@@ -202,7 +202,7 @@ TEST(ErrorStats, BlockLoopsAgreeWithThePerElementDefinitions) {
 // The three histograms equal the ones made the plain way from each element's errors (ranges
 // from the extremes, then add()): the relative and ulp ones come from pass 1's octave counts
 // (OctaveBins) and the signed one from pass 1's key counts -- on data with exact results (zero errors),
-// errors on decade edges, an overflowing error and, for float64 outputs, ulps below float64's
+// errors on octave edges, an overflowing error and, for float64 outputs, ulps below float64's
 // normal range (the octave table declines those and pass 2 bins them as before).
 TEST(ErrorStats, HistogramsEqualThePlainBinningOfEachElement) {
   std::mt19937_64 g(9);
@@ -213,8 +213,9 @@ TEST(ErrorStats, HistogramsEqualThePlainBinningOfEachElement) {
     ref.push_back(r);
     got.push_back(i % 5 == 0 ? r : r * (1 + d(g) * 1e-3));
   }
-  ref.insert(ref.end(), {1.0, 1.0, 10.0, -1e308});
-  got.insert(got.end(), {1.1, 1.01, 11.0, 1e308});  // relative errors near 0.1, 0.01; an Inf error
+  ref.insert(ref.end(), {1.0, 1.0, 10.0, -1e308, 1.0, 4.0, 0.5});
+  // relative errors near 0.1, 0.01; an Inf error; relative errors 2^-1, 2^-2, 2^-3 on edges
+  got.insert(got.end(), {1.1, 1.01, 11.0, 1e308, 1.5, 5.0, 0.5625});
   for (DType out : {DType::float32, DType::bfloat16, DType::float16, DType::float64}) {
     SCOPED_TRACE(std::string(name(out)));
     const FloatFormat& f = info(out).format;
