@@ -4,6 +4,7 @@
 
 #include "app/ui/shell/panel_links.h"
 #include "app/ui/widgets/flow_layout.h"
+#include "app/ui/widgets/split_view.h"
 
 namespace pl::ui {
 
@@ -16,6 +17,7 @@ bool LinkPreview::show(const std::vector<scenario::Scenario::PanelLink>& links) 
   for (const auto& l : links)
     if (previews(l)) links_.push_back(l);
   shown_ = -1;
+  extra_shown_ = false;
   if (links_.empty()) return false;
   configure(0);
   return true;
@@ -41,25 +43,39 @@ void LinkPreview::configure(size_t index) {
     log_.add("scenario", "preview of '" + link.label + "': " + done.error());
 }
 
-void LinkPreview::draw(const std::function<void(const scenario::Scenario::PanelLink&)>& open) {
+void LinkPreview::draw(const std::function<void(const scenario::Scenario::PanelLink&)>& open, const std::string& extra,
+                       const std::function<void()>& extra_body) {
   if (shown_ < 0) return;
   const scenario::Scenario::PanelLink& link = links_[size_t(shown_)];
+  const bool extra_on = extra_shown_ && !extra.empty() && extra_body;
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("Live:");
-  for (size_t i = 0; i < links_.size(); ++i) {
-    const std::string label = links_[i].label + "##preview" + std::to_string(i);
+  // One button a choice, the one shown lit.
+  auto choice = [&](const std::string& label, bool on) {
     same_line_if_fits(button_width(label.c_str()));
-    const bool on = int(i) == shown_;
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::Button(label.c_str()) && !on) configure(i);
+    const bool pressed = ImGui::Button(label.c_str()) && !on;
     if (on) ImGui::PopStyleColor();
-  }
+    return pressed;
+  };
+  for (size_t i = 0; i < links_.size(); ++i)
+    if (choice(links_[i].label + "##preview" + std::to_string(i), !extra_on && int(i) == shown_)) {
+      extra_shown_ = false;
+      configure(i);
+    }
+  if (!extra.empty() && extra_body && choice(extra + "##preview-extra", extra_on)) extra_shown_ = true;
   const char* tab = link.panel == "formats" ? "open in the Formats tab" : "open in the Promotion tab";
   same_line_if_fits(button_width(tab));
   if (ImGui::Button(tab) && open) open(link);
   ImGui::BeginChild("link-preview", ImVec2(0, 0), false);
-  if (link.panel == "formats") formats_->draw_content();
-  else promotion_->draw_content();
+  if (extra_on) {
+    extra_body();
+    mark_more_below();
+  } else if (link.panel == "formats") {
+    formats_->draw_content();
+  } else {
+    promotion_->draw_content();
+  }
   ImGui::EndChild();
 }
 

@@ -27,7 +27,10 @@ class LinkPreview {
   bool show(const std::vector<scenario::Scenario::PanelLink>& links);
   bool active() const { return shown_ >= 0; }
   // The link buttons, then the panel in the space left. `open` takes a link to its own tab.
-  void draw(const std::function<void(const scenario::Scenario::PanelLink&)>& open);
+  // `extra`, when given, is one more button after the links' (a scenario's checks in
+  // presentation mode): pressed, `extra_body` is drawn in the panel's place.
+  void draw(const std::function<void(const scenario::Scenario::PanelLink&)>& open, const std::string& extra = "",
+            const std::function<void()>& extra_body = {});
 
  private:
   void configure(size_t index);
@@ -35,6 +38,7 @@ class LinkPreview {
   RunLog& log_;
   std::vector<scenario::Scenario::PanelLink> links_;
   int shown_ = -1;  // the index in links_ drawn; -1: none
+  bool extra_shown_ = false;  // the extra button's content drawn instead of the link's panel
   std::unique_ptr<PromotionPanel> promotion_;
   std::unique_ptr<FormatsPanel> formats_;
 };

@@ -88,10 +88,8 @@ void ScenarioPanel::show(size_t index) {
   exact_ = scenario::evaluate_exact_checks(library_.scenarios[index]);
   shown_.reset();
   figures_.clear();
-  story_height_ = 1e9f;  // measured on the first frame that draws it
-  checks_height_ = 0;
+  story_height_ = story_only_height_ = 1e9f;  // measured on the first frame that draws them
   room_.reset();
-  checks_in_tab_.reset();
   figure_only_ = false;
   const scenario::Scenario& s = library_.scenarios[index];
   // No experiments to plot: the panel the first link opens takes the figures' place.
@@ -261,7 +259,13 @@ void ScenarioPanel::draw_checks() {
       ImGui::SetTooltip("%s", from.c_str());
     }
     ImGui::TableNextColumn();
-    wrapped_text(c.observed.empty() ? c.note : c.observed);
+    // A long text observed exactly as expected (an exception's message) is not printed twice.
+    if (c.passed && c.observed.size() > 24 && c.observed == c.expected) {
+      ImGui::TextDisabled("the same text");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("observed, character for character:\n%s", c.observed.c_str());
+    } else {
+      wrapped_text(c.observed.empty() ? c.note : c.observed);
+    }
     ImGui::TableNextColumn();
     ImGui::TextColored(c.passed ? kPass : kFail, "%s", c.passed ? "pass" : "FAIL");
   }
@@ -339,33 +343,28 @@ void ScenarioPanel::draw_content() {
   }
   ImGui::SameLine();
   wrapped_text(status_);
-  // In presentation mode's large type, only where the story and the checks leave it the six lines the
-  // pane below keeps (forced in, the Formats panel kept one row of its table at 1280x800, and
-  // cut the story); elsewhere a link opens its panel on the whole window.
+  // In presentation mode's large type, only where the story leaves it the six lines the pane
+  // below keeps (forced in, the Formats panel kept one row of its table at 1280x800, and cut the
+  // story); elsewhere a link opens its panel on the whole window. The checks are then a button
+  // beside the links, as they are a tab beside the figures.
   // Decided once for the scenario, mode and height, from the story's height without the panel
   // (with it, the story's pane scrolls, wraps otherwise, and the answer flipped frame by frame).
   const float preview_lines = presenting ? 6 : 14, body = ImGui::GetContentRegionAvail().y;
-  if (body != room_for_.body || presenting != room_for_.presenting) room_.reset(), checks_in_tab_.reset();
-  if (!room_ && story_height_ < 1e8f) {
-    room_ = !presenting || body - story_height_ >= (preview_lines + 1) * ImGui::GetTextLineHeightWithSpacing();
+  if (body != room_for_.body || presenting != room_for_.presenting) room_.reset();
+  if (!room_ && story_only_height_ < 1e8f) {
+    room_ = !presenting || body - story_only_height_ >= (preview_lines + 1) * ImGui::GetTextLineHeightWithSpacing();
     room_for_ = {body, presenting};
   }
-  // At 1280x800 the story and the checks above a figure got 230-330 px and scrolled, and the
-  // plot below them 150-200 px; with the checks a tab away both read whole. (The bar above
-  // says how many pass; the tab's name too.)
-  if (!checks_in_tab_ && story_height_ < 1e8f && !figures_.empty())
-    checks_in_tab_ = presenting && story_height_ > 0.45f * body;
-  const bool checks_tabbed = checks_in_tab_.value_or(false);
+  // In presentation mode the checks are a tab beside the figures' (or a button beside a live
+  // panel's links): above them, with the story, they left the plot 150-250 px of a 1280x800 or
+  // 1920x1080 projector and scrolled the story away. The bar above says how many pass.
   const bool room = room_.value_or(!presenting);
   const bool preview = figures_.empty() && preview_.active() && room;
+  const bool checks_tabbed = presenting && (!figures_.empty() || preview);
   const bool split_panes = !figures_.empty() || preview;
   auto draw_figures = [&](bool with_checks_tab) {
     const std::string version = library_.scenarios[current_].name + "#" + std::to_string(version_);
-    const std::vector<scenario::CheckResult>& rows = shown_ ? shown_->checks : exact_;
-    size_t passed = 0;
-    for (const auto& c : rows) passed += c.passed;
-    const FigureView::ExtraTab checks{"checks", printf_text("checks: %zu of %zu pass", passed, rows.size()),
-                                      [this] { draw_checks(); }};
+    const FigureView::ExtraTab checks{"checks", "checks", [this] { draw_checks(); }};
     figure_view_.draw("scenario-figures", figures_, version, with_checks_tab ? &checks : nullptr);
   };
   if (figure_only_ && !figures_.empty()) {
@@ -374,26 +373,25 @@ void ScenarioPanel::draw_content() {
     return;
   }
   // In presentation mode the story is what the class reads: the figure keeps fewer lines of the
-  // large type (18 of them, 72% of the height, left the story four lines at 1280x800). A live
+  // large type (18 of them, 72% of the height, left the story four lines at 1280x800; 11 left
+  // a plot under 140 px high there, and F gives the figures the whole pane). A live
   // panel keeps fewer still, and its split lets the story take up to 80% of the height where the
   // figures' keeps 55%: the story fits whole, by the room test, and the panel takes what is left.
   SplitView& split = preview ? preview_split_ : split_;
   if (split_panes) split.begin_top("scenario", 3, preview ? preview_lines : presenting ? 14 : 18);
   else ImGui::BeginChild("scenario-text");
   draw_story();
-  if (checks_tabbed) {
-    story_height_ = ImGui::GetCursorPosY() + checks_height_;
-  } else {
+  story_only_height_ = ImGui::GetCursorPosY();
+  if (!checks_tabbed) {
     ImGui::Separator();
-    const float checks_top = ImGui::GetCursorPosY();
     draw_checks();
-    story_height_ = ImGui::GetCursorPosY();
-    checks_height_ = story_height_ - checks_top;
   }
+  story_height_ = ImGui::GetCursorPosY();
   if (split_panes) {
     split.begin_bottom();
     if (preview) {
-      preview_.draw(open_link_);
+      if (checks_tabbed) preview_.draw(open_link_, "checks", [this] { draw_checks(); });
+      else preview_.draw(open_link_);
     } else {
       draw_figures(checks_tabbed);
     }

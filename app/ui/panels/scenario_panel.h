@@ -72,11 +72,8 @@ class ScenarioPanel final : public Panel {
   LinkPreview preview_{log_};
   SplitView preview_split_{0.8f};  // the story above, the live panel below
   float story_height_ = 1e9f;      // the story and checks' height, on the frame before
-  float checks_height_ = 0;        // the checks' own, on the last frame that drew them above
+  float story_only_height_ = 1e9f;  // the story's alone (the checks may be a tab away)
   std::optional<bool> room_;       // presentation mode: room below the story for the live panel
-  // Presentation mode: the checks go into a tab beside the figures' (when above them, with the
-  // story, they would take more than 45% of the height). Decided as room_ is.
-  std::optional<bool> checks_in_tab_;
   // The figures on the whole pane, the story hidden (F, or the button): a projector's 800 lines
   // hold a readable story or a readable figure, not both. Each scenario starts with its story.
   bool figure_only_ = false;

@@ -95,9 +95,10 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
       }
     }
     if (extra) {
-      ImGuiTabItemFlags flags = 0;
+      // At the right end, never scrolled away behind the arrows when the figures' tabs overflow.
+      ImGuiTabItemFlags flags = ImGuiTabItemFlags_Trailing;
       if (!requested_figure().empty() && extra->name == requested_figure()) {
-        flags = ImGuiTabItemFlags_SetSelected;
+        flags |= ImGuiTabItemFlags_SetSelected;
         requested_figure().clear();
       }
       if (ImGui::BeginTabItem((extra->label + "###" + extra->name).c_str(), nullptr, flags)) {
