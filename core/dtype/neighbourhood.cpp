@@ -239,8 +239,21 @@ std::string endpoint_exact(long double v) {
 
 // Appended: GCC 12 warns, falsely, of an overlap in the chain of + (bug 105329).
 std::string interval_text(const RoundingInterval& r, int significant_digits) {
+  // Rounded ends stay within an eighth of the interval's width of the true ends, taking more
+  // digits where that many do not: float32's 0.1 has its upper end at 0.1000000052, whose 8
+  // digits, 0.10000001, passed the next float32 value, 0.1000000089, shown beside it. The value
+  // and its neighbours lie at least a third of the width from the ends.
+  const long double width = r.hi.value - r.lo.value;
+  auto end_text = [&](const Endpoint& e) {
+    std::string t = endpoint_text(e, significant_digits);
+    if (significant_digits <= 0 || e.unbounded || !std::isfinite(width)) return t;
+    for (int d = significant_digits + 1; d <= 40 && std::fabs(std::strtold(t.c_str(), nullptr) - e.value) >= width / 8;
+         ++d)
+      t = endpoint_text(e, d);
+    return t;
+  };
   std::string s(r.lo.closed ? "[" : "(");
-  s.append(endpoint_text(r.lo, significant_digits)).append(", ").append(endpoint_text(r.hi, significant_digits));
+  s.append(end_text(r.lo)).append(", ").append(end_text(r.hi));
   return s.append(r.hi.closed ? "]" : ")");
 }
 

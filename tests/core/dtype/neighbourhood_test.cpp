@@ -132,6 +132,19 @@ TEST(Interval, Float16PointOne) {
   EXPECT_EQ(n.line[8], 0x2e66u);
 }
 
+// Bug: rounded to 8 digits for presentation mode's explorer, float32's 0.1 showed the interval
+// (0.099999998, 0.10000001): its upper end, 0.1000000052, read as past the next float32 value,
+// 0.1000000089, shown beside it. An end takes the digits that keep it near its true value.
+TEST(Interval, RoundedEndsStayBetweenTheValueAndItsNeighbours) {
+  const Neighbourhood n = neighbourhood(fmt("float32"), 0.1, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(interval_text(*n.interval, 8), "(0.099999998, 0.100000005)");
+  EXPECT_EQ(interval_text(*n.interval, 9), "(0.0999999978, 0.100000005)");
+  // Short ends keep their digits as they are.
+  const FloatFormat e4 = fmt("float8_e4m3fn");
+  EXPECT_EQ(interval_text(*neighbourhood(e4, 448, Rounding::NearestEven, Overflow::Saturate).interval, 8),
+            "[432, +inf]");
+}
+
 // OCP FP8: 448 = 1.110b * 2^8 is E4M3's largest; with an unbounded exponent the next would be
 // 480 (1.111b, odd), so the tie at 464 goes to 448 and anything above overflows to NaN.
 // float16's 65504 (odd significand) gives its tie at 65520 to Inf, and its tie at 65488 to
