@@ -618,7 +618,10 @@ void PromotionPanel::navigate() {
 
 std::string PromotionPanel::setting_summary(const Setting& s) const {
   const auto& e = engine(s);
-  std::string line = std::string(e.framework) + " " + std::string(e.version) + ", " + std::string(e.ops[s.op]);
+  // The engine's device and configuration too: "torch 2.15.0 (cuda, autocast float16)", so an
+  // autocast grid's float32 x float32 -> bfloat16 is never read as plain PyTorch's answer.
+  std::string line = std::string(e.framework) + " " + std::string(e.version) + " (" + std::string(e.device) + "), " +
+                     std::string(e.ops[s.op]);
   const auto kind = [](int k) { return std::string(promote::operand_kind_name(static_cast<promote::OperandKind>(k))); };
   line.append(": a ").append(kind(s.a_kind)).append(", b ").append(kind(s.b_kind));
   if (s.bias > 0) line.append(", bias ").append(pl::name(dtypes_[s.bias - 1]));
@@ -631,7 +634,7 @@ void PromotionPanel::draw_content() {
     // The settings a link chose, in a line (the Promotion tab changes them): the grid keeps the room.
     ImGui::AlignTextToFramePadding();
     std::string line = setting_summary(main_);
-    if (compare_) line.append("; framed where ").append(setting_summary(other_)).append(" differs");
+    if (compare_) line.append("; a framed cell: ").append(setting_summary(other_)).append(" answers otherwise");
     wrapped_text(line);
   } else {
     draw_setting("main", main_);
@@ -676,7 +679,8 @@ void PromotionPanel::draw_content() {
   }
   recompute();
   // The grid above, the selected pair's answer and its fixes below; the bar between moves.
-  split_.begin_top("promotion", 4, 5);
+  // With no pair selected the pane below holds one line of help: the grid takes its room.
+  split_.begin_top("promotion", 4, selected_a_ < 0 ? 2 : 5);
   draw_grid();
   split_.begin_bottom(/*scrolls=*/true);
   draw_selection();

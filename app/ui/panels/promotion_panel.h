@@ -105,7 +105,7 @@ class PromotionPanel final : public Panel {
   int selected_a_ = -1, selected_b_ = -1;
   bool scroll_to_selected_ = false;  // a configured pair not yet scrolled into view
   bool compact_ = false;
-  std::string setting_summary(const Setting& s) const;  // "torch 2.15.0, mul: a tensor, b scalar"
+  std::string setting_summary(const Setting& s) const;  // "torch 2.15.0 (cpu), mul: a tensor, b scalar"
   RunLog& log_;
   std::string logged_;  // the selection last written to the log
   std::function<void(const PairRun&)> run_pair_;
