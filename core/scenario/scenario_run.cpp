@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 
 #include "core/figure/experiment_figures.h"
 #include "core/scenario/probe.h"
@@ -13,10 +15,32 @@ namespace {
 
 using nlohmann::json;
 
-std::string number_text(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", x);
+std::string number_text(double x, int digits = 4) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, x);
   return buf;
+}
+
+// A scenario's own bound, as written: 4 digits where they hold it, else as many as it takes
+// (the bound 1.0001 of "within 0.01%" printed as "<= 1").
+std::string bound_text(double x) {
+  for (int d = 4; d < 17; ++d)
+    if (std::strtod(number_text(x, d).c_str(), nullptr) == x) return number_text(x, d);
+  return number_text(x, 17);
+}
+
+// An observed value with 4 digits, or more where 4 would read as on the other side of a bound
+// or on it ("1" against "<= 1.0001" is fine; 1.00012 must not read "1").
+std::string observed_text(double x, const Bounds& b) {
+  for (int d = 4; d < 17; ++d) {
+    const std::string t = number_text(x, d);
+    const double shown = std::strtod(t.c_str(), nullptr);
+    bool misleads = false;
+    for (const std::optional<double>& edge : {b.min, b.max})
+      if (edge && ((shown <= *edge) != (x <= *edge) || (shown >= *edge) != (x >= *edge))) misleads = true;
+    if (!misleads) return t;
+  }
+  return number_text(x, 17);
 }
 
 // The number at ref's pointer in its evidence's result.json.
@@ -61,9 +85,9 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
   CheckResult r = base_result(c);
   const Bounds& b = c.bounds;
   std::vector<std::string> parts;
-  if (b.min && b.max) parts.push_back("in [" + number_text(*b.min) + ", " + number_text(*b.max) + "]");
-  else if (b.min) parts.push_back(">= " + number_text(*b.min));
-  else if (b.max) parts.push_back("<= " + number_text(*b.max));
+  if (b.min && b.max) parts.push_back("in [" + bound_text(*b.min) + ", " + bound_text(*b.max) + "]");
+  else if (b.min) parts.push_back(">= " + bound_text(*b.min));
+  else if (b.max) parts.push_back("<= " + bound_text(*b.max));
   r.sources.push_back(ref_text(c.metric));
   auto x = read_metric(evidence, c.metric);
   if (!x) {
@@ -71,7 +95,7 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
     r.expected = parts.empty() ? "" : parts.front();
     return r;
   }
-  r.observed = number_text(*x);
+  r.observed = observed_text(*x, b);
   bool ok = std::isfinite(*x) || (b.min && std::isinf(*x) && *x > 0 && !b.max);
   if (b.min && !(*x >= *b.min)) ok = false;
   if (b.max && !(*x <= *b.max)) ok = false;
@@ -85,8 +109,8 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
     }
     const double limit = b.factor * *y + b.plus;
     std::string bound =
-        std::string(above ? "> " : "< ") + (b.factor != 1 ? number_text(b.factor) + " x " : "") + number_text(*y);
-    if (b.plus != 0) bound.append(b.plus > 0 ? " + " : " - ").append(number_text(std::fabs(b.plus)));
+        std::string(above ? "> " : "< ") + (b.factor != 1 ? bound_text(b.factor) + " x " : "") + number_text(*y);
+    if (b.plus != 0) bound.append(b.plus > 0 ? " + " : " - ").append(bound_text(std::fabs(b.plus)));
     parts.push_back(std::move(bound));
     r.sources.push_back(ref_text(*other));
     if (above ? !(*x > limit) : !(*x < limit)) ok = false;

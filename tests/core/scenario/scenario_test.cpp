@@ -476,6 +476,25 @@ TEST(ScenarioRun, AMetricAboveAnotherPlusAnOffset) {
   EXPECT_NE(bad.error().find("apply to 'above' or 'below'"), std::string::npos) << bad.error();
 }
 
+// Bug: bounds and values printed at 4 digits: scenario 28's "within 0.01%" read "<= 1" for its
+// bound 1.0001, and a value just past a bound could read as inside it. A bound is printed as
+// written; a value takes the digits that keep it on its side of the bound. (The run's normwise
+// error is 0.176248...)
+TEST(ScenarioRun, BoundsAndValuesPrintOnTheSideTheyAreOn) {
+  json j = with_evidence(R"({"max": 0.176245})");
+  j["checks"].back()["metric"]["pointer"] = "/stats/normwise_rel";
+  auto r = run_scenario(*scenario_from_json(j, "x"));
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_FALSE(r->checks[1].passed);
+  EXPECT_EQ(r->checks[1].expected, "<= 0.176245");
+  EXPECT_EQ(r->checks[1].observed, "0.17625");  // "0.1762" would read as within the bound
+  j["checks"].back()["expect"] = json::parse(R"({"max": 1.0001})");
+  r = run_scenario(*scenario_from_json(j, "x"));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->checks[1].expected, "<= 1.0001");
+  EXPECT_EQ(r->checks[1].observed, "0.1762");
+}
+
 TEST(ScenarioRun, AMissingPointerFailsWithTheReason) {
   json j = with_evidence(R"({"min": 1})");
   j["checks"][1]["metric"]["pointer"] = "/no/such/number";
