@@ -25,8 +25,9 @@ struct Range {
 
 // Data ranges, widened to whole decades on log axes and padded a little on linear ones.
 // `marks`: the values drawn as markers or line ends (not bars). A log axis whose whole decade
-// ends exactly at one (a bound of 1.0, a K of 1000) gets 3% of its span more on that side, so
-// that the dot is drawn whole instead of cut in half by the frame.
+// ends at one or within 2.5% of its span of one (a bound of 1.0 on the top frame; scenario 08's
+// 1.5e-9 on a 1e-9 to 1e-1 axis) gets 3% of its span more on that side, so that the dot is
+// drawn whole instead of cut in half by the frame.
 void finish(Range& r, const Axis& a, bool from_zero, const Range& marks) {
   if (a.min && (!a.log || *a.min > 0)) r.lo = *a.min;
   if (a.max && (!a.log || *a.max > 0)) r.hi = *a.max;
@@ -35,9 +36,9 @@ void finish(Range& r, const Axis& a, bool from_zero, const Range& marks) {
     if (!a.min) r.lo = std::pow(10, std::floor(std::log10(r.lo)));
     if (!a.max) r.hi = std::pow(10, std::ceil(std::log10(r.hi)));
     if (r.hi <= r.lo) r.hi = r.lo * 10;
-    const double pad = std::pow(r.hi / r.lo, 0.03);
-    const bool lo_on_mark = !marks.empty() && marks.lo <= r.lo * (1 + 1e-9);
-    const bool hi_on_mark = !marks.empty() && marks.hi >= r.hi * (1 - 1e-9);
+    const double pad = std::pow(r.hi / r.lo, 0.03), near = std::pow(r.hi / r.lo, 0.025);
+    const bool lo_on_mark = !marks.empty() && marks.lo <= r.lo * near;
+    const bool hi_on_mark = !marks.empty() && marks.hi >= r.hi / near;
     if (!a.min && lo_on_mark) r.lo /= pad;
     if (!a.max && hi_on_mark) r.hi *= pad;
     return;

@@ -421,7 +421,12 @@ TEST(Figures, AMarkerOnAWholeDecadeIsDrawnWhole) {
   EXPECT_GT(l.y.hi, 1.0);
   EXPECT_LT(l.y.hi, 1.5);
   EXPECT_GT(l.y.to_pixel(1.0), l.y0 + 4);  // the dot's centre at least its radius below the frame
-  EXPECT_EQ(l.y.lo, 1e-3);  // 2e-3 is no whole-decade end: no padding there
+  EXPECT_EQ(l.y.lo, 1e-3);  // 2e-3 is 10% of the span from the end: no padding there
+  // Near an end counts too: 1.5e-9 on an axis from 1e-9 to 1e-1 sat on the bottom frame.
+  f.series[1].y = {1.5e-9, 1e-3, 0.05};
+  const PlotLayout near = layout_figure(f, 900, 550);
+  EXPECT_LT(near.y.lo, 1e-9);
+  EXPECT_LT(near.y.to_pixel(1.5e-9), near.y1 - 4);  // the dot's centre a radius above the frame
   Figure bars;
   bars.x.log = true;
   bars.series.push_back({"counts", SeriesKind::Bars, {0.01, 0.1, 1.0}, {3, 4}, green});
