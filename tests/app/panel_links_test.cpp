@@ -22,6 +22,22 @@ class PanelLinks : public ::testing::Test {
   LinkedPanels panels{promotion, formats, checkpoint, experiment};
 };
 
+// Bug: scenario 17's autocast grid was captioned "torch 2.15.0, linear: a tensor, b tensor", so
+// float32 x float32 -> bfloat16 read as plain PyTorch's answer. The caption names the engine's
+// device and configuration.
+TEST_F(PanelLinks, AnAutocastGridSaysItIsAutocast) {
+  Link link;
+  link.label = "autocast";
+  link.panel = "promotion";
+  link.framework = "torch-autocast-cuda";
+  link.op = "linear";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_NE(promotion.caption().find("(cuda, autocast float16), linear"), std::string::npos) << promotion.caption();
+  link.framework = "torch";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_NE(promotion.caption().find("(cpu), linear"), std::string::npos) << promotion.caption();
+}
+
 TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
   Link link;
   link.label = "matmul";

@@ -628,14 +628,18 @@ std::string PromotionPanel::setting_summary(const Setting& s) const {
   return line;
 }
 
+std::string PromotionPanel::caption() const {
+  std::string line = setting_summary(main_);
+  if (compare_) line.append("; a framed cell: ").append(setting_summary(other_)).append(" answers otherwise");
+  return line;
+}
+
 void PromotionPanel::draw_content() {
   navigate();
   if (compact_) {
     // The settings a link chose, in a line (the Promotion tab changes them): the grid keeps the room.
     ImGui::AlignTextToFramePadding();
-    std::string line = setting_summary(main_);
-    if (compare_) line.append("; a framed cell: ").append(setting_summary(other_)).append(" answers otherwise");
-    wrapped_text(line);
+    wrapped_text(caption());
   } else {
     draw_setting("main", main_);
     same_line_if_fits(checkbox_width("compare with"));

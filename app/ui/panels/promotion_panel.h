@@ -44,6 +44,9 @@ class PromotionPanel final : public Panel {
   std::string_view framework() const { return engine(main_).id; }
   std::string_view op() const { return engine(main_).ops[main_.op]; }
   bool comparing() const { return compare_; }
+  // The settings in a line, as the compact panel shows them above its grid:
+  // "torch 2.15.0 (cuda, autocast float16), linear: a tensor, b tensor".
+  std::string caption() const;
   // What the main grid answers for the selected pair (none when no pair is selected).
   std::optional<promote::Outcome> selected_outcome() const;
   // The selected pair handed to the Experiment panel ("run this pair" under the grid): the
