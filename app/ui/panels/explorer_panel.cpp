@@ -352,7 +352,9 @@ void ExplorerPanel::draw_content() {
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("Left/Right: step through the shown format's values.  %s", status_.c_str());
     ImGui::PopTextWrapPos();
-    split_.begin_top("explorer");
+    // A number line reads in 13 lines of text (18, the default, left presentation mode's
+    // table one row at 1280x800, under a figure mostly white).
+    split_.begin_top("explorer", 3, 13);
     draw_table();
     if (ImGui::CollapsingHeader("Limits side by side")) draw_format_limits_table("explorer-limits", shown_formats());
     split_.begin_bottom();
