@@ -452,7 +452,7 @@ check roundtrip-bad-recipe 2 'MX blocks hold' -- "$PL" roundtrip --dtype bfloat1
 check scenario-list 0 '06-float16-50-over-49 +50/49 in float16' -- "$PL" scenario list
 check scenario-list-json 0 '"checks": 7' -- "$PL" scenario list --json
 check scenario-run-number 0 'pass  65520 in float16.*' -- "$PL" scenario run 6
-check scenario-run-short-name 0 '12 of 12 checks pass' -- "$PL" scenario run which-e4m3
+check scenario-run-short-name 0 '13 of 13 checks pass' -- "$PL" scenario run which-e4m3
 check scenario-unknown 2 "no scenario 'float17' \(01-numpy" -- "$PL" scenario run float17
 check scenario-export 0 'wrote .*story.md' -- "$PL" scenario export 13 --out "$TMP/sc13"
 check scenario-export-files 0 'roundtrip-error.png' -- ls "$TMP/sc13/evidence-3-float4-e2m1fn-mx-mxfp4"

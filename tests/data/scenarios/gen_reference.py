@@ -7,7 +7,7 @@ exact rational rounder over ml_dtypes' format limits (no code shared with the ap
 reference.json beside this script: {"scenario-name": {"check-id": "answer"}}; the C++ test
 ScenarioLibrary.EveryExpectedValueIsBacked requires each check's "expect" to agree with it.
 
-Recorded with: torch 2.15.0, numpy 2.4.6, ml_dtypes 0.6.0 (pyenv python 3.11).
+Recorded with: torch 2.15.0, numpy 2.4.6, ml_dtypes 0.7.0 (python 3.11).
 Run: python3 tests/data/scenarios/gen_reference.py   (prints any scenario that disagrees)
 """
 import json
