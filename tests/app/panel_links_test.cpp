@@ -36,6 +36,10 @@ TEST_F(PanelLinks, AnAutocastGridSaysItIsAutocast) {
   link.framework = "torch";
   ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_NE(promotion.caption().find("(cpu), linear"), std::string::npos) << promotion.caption();
+  // Operands placed on two devices say where (scenario 30's caption hid it).
+  link.a_device = "cpu", link.b_device = "cuda";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_NE(promotion.caption().find("a tensor on cpu, b tensor on cuda"), std::string::npos) << promotion.caption();
 }
 
 TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {

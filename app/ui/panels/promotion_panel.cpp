@@ -623,7 +623,12 @@ std::string PromotionPanel::setting_summary(const Setting& s) const {
   std::string line = std::string(e.framework) + " " + std::string(e.version) + " (" + std::string(e.device) + "), " +
                      std::string(e.ops[s.op]);
   const auto kind = [](int k) { return std::string(promote::operand_kind_name(static_cast<promote::OperandKind>(k))); };
-  line.append(": a ").append(kind(s.a_kind)).append(", b ").append(kind(s.b_kind));
+  // Where each operand lives, when placed (scenario 30's a on the CPU, b on the GPU).
+  const auto where = [](int d) {
+    return d < 0 ? std::string() : " on " + std::string(promote::device_name(static_cast<promote::Device>(d)));
+  };
+  line.append(": a ").append(kind(s.a_kind)).append(where(s.a_device));
+  line.append(", b ").append(kind(s.b_kind)).append(where(s.b_device));
   if (s.bias > 0) line.append(", bias ").append(pl::name(dtypes_[s.bias - 1]));
   return line;
 }
