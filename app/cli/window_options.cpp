@@ -49,7 +49,7 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
                  "with --scenario: open its Nth look-at link (1, 2, ...), the panel in the state the text points at")
       ->group(g);
   app.add_flag("--figure-only", o.figure_only,
-               "with --scenario: its figures on the whole pane, the story hidden (F in the window)")
+               "with --scenario: its figures (or live panel) on the whole pane, the story hidden (F in the window)")
       ->group(g);
   app.add_flag("--check-layout", o.check_layout,
                "with --screenshot: list every control off the window and every figure too small or past its "

@@ -56,5 +56,6 @@ check "scenario 5, presentation on" 1600x1000 --scenario 5 --presentation on
 # A projector's presentation mode: the figures alone (F), and the checks in their tab.
 check "scenario 22, figure only, presentation on" 1280x800 --scenario 22 --figure-only --presentation on
 check "scenario 10, checks tab, presentation on" 1280x800 --scenario 10 --figure checks --presentation on
+check "scenario 30, panel only, presentation on" 1280x800 --scenario 30 --figure-only --presentation on
 echo "layout: $checked views checked, $failed failed"
 ((failed == 0))

@@ -294,7 +294,7 @@ void ScenarioPanel::draw_content() {
     const bool ctrl = ImGui::GetIO().KeyCtrl;
     if (ctrl && pressed(GLFW_KEY_E)) status_ = export_set();
     if (ctrl && pressed(GLFW_KEY_R)) start_run();
-    if (!ctrl && pressed(GLFW_KEY_F) && !figures_.empty()) figure_only_ = !figure_only_;
+    if (!ctrl && pressed(GLFW_KEY_F) && (!figures_.empty() || preview_.active())) figure_only_ = !figure_only_;
     if (pressed(GLFW_KEY_ESCAPE) && worker_.running()) {
       worker_.request_cancel();  // its outcome, "cancelled", arrives on a later frame
       status_ = "cancelling...";
@@ -334,12 +334,15 @@ void ScenarioPanel::draw_content() {
     ImGui::SameLine();
     if (ImGui::Button("Export slides")) status_ = export_set();
   }
-  if (!figures_.empty()) {
+  if (!figures_.empty() || preview_.active()) {  // the figures, or the live panel in their place
+    const bool panel = figures_.empty();
     ImGui::SameLine();
-    if (ImGui::Button(figure_only_ ? "Story (F)" : "Figure only (F)")) figure_only_ = !figure_only_;
+    if (ImGui::Button(figure_only_ ? "Story (F)" : panel ? "Panel only (F)" : "Figure only (F)"))
+      figure_only_ = !figure_only_;
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(figure_only_ ? "show the story above the figures again"
-                                     : "the figures on the whole pane, the checks in a tab beside them");
+      ImGui::SetTooltip("%s", figure_only_ ? "show the story above them again"
+                              : panel      ? "the live panel on the whole pane, the checks a button beside its links"
+                                           : "the figures on the whole pane, the checks in a tab beside them");
   }
   ImGui::SameLine();
   wrapped_text(status_);
@@ -367,8 +370,9 @@ void ScenarioPanel::draw_content() {
     const FigureView::ExtraTab checks{"checks", "checks", [this] { draw_checks(); }};
     figure_view_.draw("scenario-figures", figures_, version, with_checks_tab ? &checks : nullptr);
   };
-  if (figure_only_ && !figures_.empty()) {
-    draw_figures(true);
+  if (figure_only_ && (!figures_.empty() || preview_.active())) {
+    if (!figures_.empty()) draw_figures(true);
+    else preview_.draw(open_link_, "checks", [this] { draw_checks(); });
     ImGui::EndChild();
     return;
   }

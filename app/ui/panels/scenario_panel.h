@@ -38,7 +38,8 @@ class ScenarioPanel final : public Panel {
   const scenario::Scenario& scenario() const { return library_.scenarios[current_]; }  // the one shown
   // Why `start` did not open ("" when it did), for --scenario's error.
   const std::string& start_error() const { return start_error_; }
-  // The figures on the whole pane, the story hidden (F); until another scenario is chosen.
+  // The figures (or the live panel in their place) on the whole pane, the story hidden (F);
+  // until another scenario is chosen.
   void set_figure_only(bool on) { figure_only_ = on; }
 
  private:
@@ -74,8 +75,9 @@ class ScenarioPanel final : public Panel {
   float story_height_ = 1e9f;      // the story and checks' height, on the frame before
   float story_only_height_ = 1e9f;  // the story's alone (the checks may be a tab away)
   std::optional<bool> room_;       // presentation mode: room below the story for the live panel
-  // The figures on the whole pane, the story hidden (F, or the button): a projector's 800 lines
-  // hold a readable story or a readable figure, not both. Each scenario starts with its story.
+  // The figures or the live panel on the whole pane, the story hidden (F, or the button): a
+  // projector's 800 lines hold a readable story or a readable figure, not both. Each scenario
+  // starts with its story.
   bool figure_only_ = false;
   struct {
     float body = 0;
