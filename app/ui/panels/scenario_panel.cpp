@@ -377,12 +377,13 @@ void ScenarioPanel::draw_content() {
     return;
   }
   // In presentation mode the story is what the class reads: the figure keeps fewer lines of the
-  // large type (18 of them, 72% of the height, left the story four lines at 1280x800; 11 left
-  // a plot under 140 px high there, and F gives the figures the whole pane). A live
+  // large type (18 of them, 72% of the height, left the story four lines at 1280x800; 14 hid
+  // most look-ats there, 11 left a plot under 140 px high; F gives the figures the whole pane,
+  // and 13 keeps the look-at's first line and a plot of about 150 px). A live
   // panel keeps fewer still, and its split lets the story take up to 80% of the height where the
   // figures' keeps 55%: the story fits whole, by the room test, and the panel takes what is left.
   SplitView& split = preview ? preview_split_ : split_;
-  if (split_panes) split.begin_top("scenario", 3, preview ? preview_lines : presenting ? 14 : 18);
+  if (split_panes) split.begin_top("scenario", 3, preview ? preview_lines : presenting ? 13 : 18);
   else ImGui::BeginChild("scenario-text");
   draw_story();
   story_only_height_ = ImGui::GetCursorPosY();
