@@ -16,6 +16,7 @@
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include "app/ui/widgets/wrapped_text.h"
 #include "core/dtype/format_lookup.h"
@@ -26,6 +27,17 @@
 
 namespace pl::ui {
 namespace {
+
+// A grid cell's colour, drawn with the cell's own clipping. (ImGui 1.86 drew a TableSetBgColor
+// colour of a row scrolled half under the frozen header over the header: scenario 23's grid,
+// scrolled to i32, showed the i8 row's blue and red in the u8, u16 and u32 headers.)
+void cell_background(ImU32 colour) {
+  ImGuiTable* table = ImGui::GetCurrentTable();
+  const ImRect r = ImGui::TableGetCellBgRect(table, ImGui::TableGetColumnIndex());
+  // A pixel short on the right and below: drawn with the text, over the table's inner borders,
+  // the full rectangle merged neighbouring cells of one colour into a block.
+  ImGui::GetWindowDrawList()->AddRectFilled(r.Min, {r.Max.x - 1, r.Max.y - 1}, colour);
+}
 
 using promote::Outcome;
 using promote::OutcomeClass;
@@ -433,7 +445,9 @@ void PromotionPanel::draw_grid() {
   // The short names spelled out on hover ("bc32": torch.bcomplex32), in the engine's spelling.
   table_headers([&](int c) { return c > 0 ? "b: " + e.spell(dtypes_[shown[size_t(c - 1)]]) : std::string(); });
   for (int i : rows) {
-    ImGui::TableNextRow();
+    // The row's height from its start (a line of text), so that a cell's rectangle is known
+    // before its text is drawn (cell_background).
+    ImGui::TableNextRow(0, ImGui::GetTextLineHeight());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(short_name(dtypes_[i]).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("a: %s", e.spell(dtypes_[i]).c_str());
@@ -443,7 +457,7 @@ void PromotionPanel::draw_grid() {
       // A Python scalar has no dtype of its own: only the array's dtype counts.
       const bool b_scalar = main_.b_kind == static_cast<int>(promote::OperandKind::Scalar);
       const OutcomeClass c = promote::classify(dtypes_[i], b_scalar ? dtypes_[i] : dtypes_[j], o);
-      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, not_applicable(o) ? kNotApplicable : class_colour(c));
+      cell_background(not_applicable(o) ? kNotApplicable : class_colour(c));
       // A cell one side does not model (CUDA's untested dtypes) is unknown, not a disagreement.
       const Outcome& compared = other_grid_.cells[i * n + j];
       const bool differs = compare_ && o.error_type != "precision-lab" && compared.error_type != "precision-lab" &&
