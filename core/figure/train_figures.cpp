@@ -14,6 +14,13 @@ std::string subtitle(const experiment::TrainConfig& c) {
   return buf;
 }
 
+// A model in the legend: "bfloat16", or "bfloat16, float32 master weights" for the
+// "bfloat16:float32" the command line spells (the key read as a cryptic pair).
+std::string legend_name(const experiment::TrainModel& m) {
+  if (m.master == m.compute) return experiment::train_model_name(m);
+  return std::string(name(m.compute)) + ", " + std::string(name(m.master)) + " master weights";
+}
+
 Figure loss_figure(const experiment::TrainResult& r) {
   Figure f;
   f.name = "loss-vs-step";
@@ -25,7 +32,7 @@ Figure loss_figure(const experiment::TrainResult& r) {
   f.y.log = true;
   for (size_t k = 0; k < r.rows.size(); ++k) {
     const auto& row = r.rows[k];
-    Series s{experiment::train_model_name(row.model), SeriesKind::Line, {}, {}, palette(k), false};
+    Series s{legend_name(row.model), SeriesKind::Line, {}, {}, palette(k), false};
     for (size_t i = 0; i < row.loss.size(); ++i) {
       s.x.push_back(static_cast<double>(i));
       // A loss of exactly 0 has no place on a log axis (a gap).
@@ -51,7 +58,7 @@ Figure lost_figure(const experiment::TrainResult& r) {
   f.y.max = 1.05;
   for (size_t k = 0; k < r.rows.size(); ++k) {
     const auto& row = r.rows[k];
-    Series s{experiment::train_model_name(row.model), SeriesKind::Line, {}, {}, palette(k), false};
+    Series s{legend_name(row.model), SeriesKind::Line, {}, {}, palette(k), false};
     for (size_t i = 0; i < row.lost_updates.size(); ++i) {
       s.x.push_back(static_cast<double>(i));
       s.y.push_back(static_cast<double>(row.lost_updates[i]) / static_cast<double>(r.config.features));

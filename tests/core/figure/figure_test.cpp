@@ -328,10 +328,14 @@ TEST(Figures, ALegendBoxCoversABarThatOnlyReachesIntoIt) {
   const PlotLayout lg = layout_figure(g, 900, 550);
   const double px = lg.x.to_pixel(2), py = lg.y.to_pixel(9);
   EXPECT_EQ(data_under(g, lg, px - 5, py - 5, 10, 10), 1u);
-  // And a reference line through the box (a bound drawn under the legend).
+  // A line crossing the box between two points outside it (scenario 21's dashed bounds ran
+  // under a legend that no point of theirs touched).
+  const double bx = lg.x.to_pixel(1.5), by = lg.y.to_pixel(6);
+  EXPECT_EQ(data_under(g, lg, bx - 5, by - 5, 10, 10), 1u);
+  EXPECT_EQ(data_under(g, lg, bx - 5, by - 60, 10, 10), 0u);  // above the line, off it
+  // And a reference line through the box (a bound drawn under the legend), besides the line.
   g.annotations.push_back({AnnotationKind::VerticalLine, 1.5, "bound", {}});
-  const double bx = lg.x.to_pixel(1.5);
-  EXPECT_EQ(data_under(g, lg, bx - 5, lg.y.to_pixel(6), 10, 10), 1u);
+  EXPECT_EQ(data_under(g, lg, bx - 5, by - 5, 10, 10), 2u);
 }
 
 TEST(Figures, LegendValuesFitTheBox) {
