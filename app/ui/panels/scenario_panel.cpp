@@ -88,7 +88,7 @@ void ScenarioPanel::show(size_t index) {
   exact_ = scenario::evaluate_exact_checks(library_.scenarios[index]);
   shown_.reset();
   figures_.clear();
-  story_height_ = story_only_height_ = 1e9f;  // measured on the first frame that draws them
+  story_height_ = 1e9f;  // measured on the first frame that draws it
   room_.reset();
   figure_only_ = false;
   const scenario::Scenario& s = library_.scenarios[index];
@@ -294,7 +294,7 @@ void ScenarioPanel::draw_content() {
     const bool ctrl = ImGui::GetIO().KeyCtrl;
     if (ctrl && pressed(GLFW_KEY_E)) status_ = export_set();
     if (ctrl && pressed(GLFW_KEY_R)) start_run();
-    if (!ctrl && pressed(GLFW_KEY_F) && (!figures_.empty() || preview_.active())) figure_only_ = !figure_only_;
+    if (!ctrl && pressed(GLFW_KEY_F) && has_view()) figure_only_ = !figure_only_;
     if (pressed(GLFW_KEY_ESCAPE) && worker_.running()) {
       worker_.request_cancel();  // its outcome, "cancelled", arrives on a later frame
       status_ = "cancelling...";
@@ -334,7 +334,7 @@ void ScenarioPanel::draw_content() {
     ImGui::SameLine();
     if (ImGui::Button("Export slides")) status_ = export_set();
   }
-  if (!figures_.empty() || preview_.active()) {  // the figures, or the live panel in their place
+  if (has_view()) {
     const bool panel = figures_.empty();
     ImGui::SameLine();
     if (ImGui::Button(figure_only_ ? "Story (F)" : panel ? "Panel only (F)" : "Figure only (F)"))
@@ -354,8 +354,8 @@ void ScenarioPanel::draw_content() {
   // (with it, the story's pane scrolls, wraps otherwise, and the answer flipped frame by frame).
   const float preview_lines = presenting ? 6 : 14, body = ImGui::GetContentRegionAvail().y;
   if (body != room_for_.body || presenting != room_for_.presenting) room_.reset();
-  if (!room_ && story_only_height_ < 1e8f) {
-    room_ = !presenting || body - story_only_height_ >= (preview_lines + 1) * ImGui::GetTextLineHeightWithSpacing();
+  if (!room_ && story_height_ < 1e8f) {
+    room_ = !presenting || body - story_height_ >= (preview_lines + 1) * ImGui::GetTextLineHeightWithSpacing();
     room_for_ = {body, presenting};
   }
   // In presentation mode the checks are a tab beside the figures' (or a button beside a live
@@ -370,7 +370,7 @@ void ScenarioPanel::draw_content() {
     const FigureView::ExtraTab checks{"checks", "checks", [this] { draw_checks(); }};
     figure_view_.draw("scenario-figures", figures_, version, with_checks_tab ? &checks : nullptr);
   };
-  if (figure_only_ && (!figures_.empty() || preview_.active())) {
+  if (figure_only_ && has_view()) {
     if (!figures_.empty()) draw_figures(true);
     else preview_.draw(open_link_, "checks", [this] { draw_checks(); });
     ImGui::EndChild();
@@ -386,12 +386,11 @@ void ScenarioPanel::draw_content() {
   if (split_panes) split.begin_top("scenario", 3, preview ? preview_lines : presenting ? 13 : 18);
   else ImGui::BeginChild("scenario-text");
   draw_story();
-  story_only_height_ = ImGui::GetCursorPosY();
+  story_height_ = ImGui::GetCursorPosY();
   if (!checks_tabbed) {
     ImGui::Separator();
     draw_checks();
   }
-  story_height_ = ImGui::GetCursorPosY();
   if (split_panes) {
     split.begin_bottom();
     if (preview) {

@@ -53,6 +53,8 @@ class ScenarioPanel final : public Panel {
   std::string list_label(size_t i) const;  // " 7  bfloat16 versus float16: range versus precision"
   void draw_story();
   void draw_checks();
+  // Something to show beside or instead of the story: the figures, or the live panel in their place.
+  bool has_view() const { return !figures_.empty() || preview_.active(); }
   std::string export_set();
 
   RunLog& log_;
@@ -72,8 +74,7 @@ class ScenarioPanel final : public Panel {
   // A scenario with nothing to plot shows its first link's panel, live, where figures would be.
   LinkPreview preview_{log_};
   SplitView preview_split_{0.8f};  // the story above, the live panel below
-  float story_height_ = 1e9f;      // the story and checks' height, on the frame before
-  float story_only_height_ = 1e9f;  // the story's alone (the checks may be a tab away)
+  float story_height_ = 1e9f;      // the story's height (without the checks), on the frame before
   std::optional<bool> room_;       // presentation mode: room below the story for the live panel
   // The figures or the live panel on the whole pane, the story hidden (F, or the button): a
   // projector's 800 lines hold a readable story or a readable figure, not both. Each scenario
