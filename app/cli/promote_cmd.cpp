@@ -116,8 +116,8 @@ int print_table(const Engine& e, const Query& base, bool json) {
   for (const auto& [side, device] : {std::pair{"a", base.a_device}, std::pair{"b", base.b_device}})
     if (device) bias_note.append(", ").append(side).append(" on ").append(promote::device_name(*device));
   if (!json) {
-    std::printf("%s %s (%s), op %s, a %s x b %s%s: rows a, columns b\n%-9s", std::string(e.framework).c_str(),
-                std::string(e.version).c_str(), std::string(e.device).c_str(), base.op.c_str(),
+    std::printf("%s (%s), op %s, a %s x b %s%s: rows a, columns b\n%-9s", promote::release_text(e).c_str(),
+                std::string(e.device).c_str(), base.op.c_str(),
                 std::string(operand_kind_name(base.a.kind)).c_str(),
                 std::string(operand_kind_name(base.b.kind)).c_str(), bias_note.c_str(), "");
     for (DType b : ts) std::printf(" %-8s", short_name(b).c_str());
@@ -220,8 +220,8 @@ int print_pair(const Engine& e, const Query& q, bool json,
         .append(", ")
         .append(std::to_string(q.conv->threads))
         .append(q.conv->threads == 1 ? " thread" : " threads");
-  std::printf("%s %s (%s): %s(a: %s, b: %s%s)\n", std::string(e.framework).c_str(), std::string(e.version).c_str(),
-              std::string(e.device).c_str(), q.op.c_str(), operand_text(e, q.a, q.a_device).c_str(),
+  std::printf("%s (%s): %s(a: %s, b: %s%s)\n", promote::release_text(e).c_str(), std::string(e.device).c_str(),
+              q.op.c_str(), operand_text(e, q.a, q.a_device).c_str(),
               operand_text(e, q.b, q.b_device).c_str(), bias_note.c_str());
   std::printf("  %s\n  rule: %s\n", outcome_text(e, o).c_str(), o.rule.c_str());
   if (internals && o.result == DType::float32) print_internals(setting, q.op, *internals);

@@ -174,8 +174,10 @@ const std::vector<Engine>& registry() {
         "model", torch::has_dtype, torch_spell, torch_autocast_cuda_evaluate<DType::bfloat16>);
     add("numpy", "numpy", numpy::numpy_version(numpy::Version::V2), "cpu", numpy_ops, kAll, "astype", "w",
         numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V2>);
+    out.back().companion = numpy::ml_dtypes_release(numpy::Version::V2);
     add("numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", numpy_ops, kAll, "astype", "w",
         numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V1>);
+    out.back().companion = numpy::ml_dtypes_release(numpy::Version::V1);
     add("jax", "jax", jax::kVersion, "cpu, x64 off", jax_ops, kAll, "astype", "w", jax::has_dtype, jax_spell,
         jax_evaluate<false, false>);
     add("jax-x64", "jax", jax::kVersion, "cpu, x64 on", jax_ops, kAll, "astype", "w", jax::has_dtype, jax_spell,
@@ -236,6 +238,12 @@ const Engine* find_engine(std::string_view id) {
   for (const Engine& e : registry())
     if (e.id == id) return &e;
   return nullptr;
+}
+
+std::string release_text(const Engine& e) {
+  std::string s = std::string(e.framework) + " " + std::string(e.version);
+  if (!e.companion.empty()) s.append(" with ").append(e.companion);
+  return s;
 }
 
 const Engine* find_variant(const Engine& base, std::string_view version, std::string_view device) {

@@ -67,7 +67,13 @@ struct Engine {
   bool (*has_dtype)(DType);
   std::string (*spell)(DType);  // "torch.float32"
   Outcome (*evaluate)(const Query&);
+  // A library whose release the answers also depend on: NumPy's ml_dtypes dtypes
+  // ("ml_dtypes 0.6.0"; 0.7.0 promotes bfloat16 + a Python float to bfloat16, 0.6.0 to float32).
+  std::string_view companion = {};
 };
+
+// "numpy 2.4.6 with ml_dtypes 0.6.0", "torch 2.15.0": the framework and the releases its answers are from.
+std::string release_text(const Engine& e);
 
 std::span<const Engine> engines();
 // Why `e` takes no value for an operand of kind `k` (models_value is false), in a sentence.

@@ -349,6 +349,7 @@ Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
 
 std::string_view numpy_version(Version v) { return v == Version::V2 ? "2.4.6" : "1.26.4"; }
 std::string_view ml_dtypes_version(Version v) { return v == Version::V2 ? "0.6.0" : "0.5.1"; }
+std::string_view ml_dtypes_release(Version v) { return v == Version::V2 ? "ml_dtypes 0.6.0" : "ml_dtypes 0.5.1"; }
 
 std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
 

@@ -23,6 +23,7 @@ namespace pl::promote::numpy {
 enum class Version : uint8_t { V2, V1 };
 std::string_view numpy_version(Version v);      // "2.4.6", "1.26.4"
 std::string_view ml_dtypes_version(Version v);  // "0.6.0", "0.5.1"
+std::string_view ml_dtypes_release(Version v);  // "ml_dtypes 0.6.0": the engine's companion (engine.h)
 
 enum class Op : uint8_t { Add, Subtract, Multiply, TrueDivide, Matmul, Dot, Astype };
 inline constexpr int kOpCount = 7;

@@ -278,8 +278,7 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
   if (ImGui::BeginCombo("##engine",
                         (std::string(engines[s.engine].id) + " " + std::string(engines[s.engine].version)).c_str())) {
     for (int i = 0; i < int(engines.size()); ++i) {
-      std::string label = std::string(engines[i].framework) + " " + std::string(engines[i].version) + " (" +
-                          std::string(engines[i].device) + ")";
+      std::string label = promote::release_text(engines[i]) + " (" + std::string(engines[i].device) + ")";
       if (ImGui::Selectable(label.c_str(), i == s.engine)) s = Setting{i};
     }
     ImGui::EndCombo();
@@ -528,7 +527,7 @@ void PromotionPanel::draw_selection() {
   std::string a_text = e.spell(q.a.dtype);
   if (q.a_device) a_text.append(" on ").append(promote::device_name(*q.a_device));
   if (q.b_device) b_text.append(" on ").append(promote::device_name(*q.b_device));
-  std::string call = std::string(e.framework) + " " + std::string(e.version) + " (" + std::string(e.device) +
+  std::string call = promote::release_text(e) + " (" + std::string(e.device) +
                      "): " + q.op + "(" + a_text + ", " + b_text + ")";
   if (q.conv)
     call.append(" on ")
@@ -634,7 +633,7 @@ std::string PromotionPanel::setting_summary(const Setting& s) const {
   const auto& e = engine(s);
   // The engine's device and configuration too: "torch 2.15.0 (cuda, autocast float16)", so an
   // autocast grid's float32 x float32 -> bfloat16 is never read as plain PyTorch's answer.
-  std::string line = std::string(e.framework) + " " + std::string(e.version) + " (" + std::string(e.device) + "), " +
+  std::string line = promote::release_text(e) + " (" + std::string(e.device) + "), " +
                      std::string(e.ops[s.op]);
   const auto kind = [](int k) { return std::string(promote::operand_kind_name(static_cast<promote::OperandKind>(k))); };
   // Where each operand lives, when placed (scenario 30's a on the CPU, b on the GPU).

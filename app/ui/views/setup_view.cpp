@@ -447,8 +447,7 @@ bool SetupView::draw_framework() {
   if (framework_open) {
     if (ImGui::Selectable("none (arithmetic alone)", spec_.framework.empty())) spec_.framework.clear(), changed = true;
     for (const auto& e : promote::engines()) {
-      const std::string label = std::string(e.id) + "  (" + std::string(e.framework) + " " + std::string(e.version) +
-                                ", " + std::string(e.device) + ")";
+      const std::string label = std::string(e.id) + "  (" + promote::release_text(e) + ", " + std::string(e.device) + ")";
       if (ImGui::Selectable(label.c_str(), spec_.framework == e.id))
         spec_.framework = std::string(e.id), changed = true;
     }

@@ -3,6 +3,7 @@
 // exception type and exact text.
 #include <sstream>
 
+#include "core/promote/engine.h"
 #include "core/promote/numpy_engine.h"
 #include "core/promote/numpy_types.h"
 #include "core/promote/py_value.h"
@@ -34,6 +35,18 @@ TEST_P(NumpyPromotion, GoldenIsTheReproducedRelease) {
   for (size_t i = 0; i < g.dtypes().size(); ++i)
     EXPECT_EQ(g.json()["type_numbers"][i].get<int>(), numpy::type_number(g.dtypes()[i]))
         << numpy::python_name(g.dtypes()[i]);
+}
+
+// Bug: the window and the CLI named the engine "numpy 2.4.6", but its answers for ml_dtypes'
+// types are ml_dtypes 0.6.0's, and 0.7.0 answers otherwise (a bfloat16 array + 1.0 is bfloat16
+// there, float32 here): the engine's name carries the ml_dtypes release its table was recorded with.
+TEST_P(NumpyPromotion, TheEnginesNameCarriesItsMlDtypesRelease) {
+  const promote::Engine* e = promote::find_engine(GetParam() == Version::V2 ? "numpy" : "numpy1");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(promote::release_text(*e), std::string(golden(GetParam()).json().value("framework", "")) + " " +
+                                           std::string(numpy::numpy_version(GetParam())) + " with ml_dtypes " +
+                                           golden(GetParam()).json().value("ml_dtypes", ""));
+  EXPECT_EQ(promote::release_text(*promote::find_engine("torch")).find(" with "), std::string::npos);
 }
 
 TEST_P(NumpyPromotion, SafeCastsEveryPair) {
