@@ -23,6 +23,10 @@ bool LinkPreview::show(const std::vector<scenario::Scenario::PanelLink>& links) 
   return true;
 }
 
+float LinkPreview::presentation_lines() const {
+  return shown_ >= 0 && links_[size_t(shown_)].panel == "promotion" ? 10 : 6;
+}
+
 void LinkPreview::configure(size_t index) {
   shown_ = static_cast<int>(index);
   const scenario::Scenario::PanelLink& link = links_[index];

@@ -26,6 +26,10 @@ class LinkPreview {
   // Takes a scenario's links and shows the first one it previews; false when there is none.
   bool show(const std::vector<scenario::Scenario::PanelLink>& links);
   bool active() const { return shown_ >= 0; }
+  // The lines of presentation mode's large type the panel shown needs to be read: a Promotion
+  // grid's caption, legend, header, rows and the rule below take 10 (in 6, scenarios 23, 25 and
+  // 30 showed one row of grid at 1280x800); the Formats table 6.
+  float presentation_lines() const;
   // The link buttons, then the panel in the space left. `open` takes a link to its own tab.
   // `extra`, when given, is one more button after the links' (a scenario's checks in
   // presentation mode): pressed, `extra_body` is drawn in the panel's place.

@@ -346,13 +346,13 @@ void ScenarioPanel::draw_content() {
   }
   ImGui::SameLine();
   wrapped_text(status_);
-  // In presentation mode's large type, only where the story leaves it the six lines the pane
-  // below keeps (forced in, the Formats panel kept one row of its table at 1280x800, and cut the
-  // story); elsewhere a link opens its panel on the whole window. The checks are then a button
-  // beside the links, as they are a tab beside the figures.
+  // In presentation mode's large type, only where the story leaves it the lines the panel needs
+  // (forced in, the Formats panel kept one row of its table at 1280x800, and cut the story);
+  // elsewhere "Panel only (F)" or a link shows it whole. The checks are then a button beside the
+  // links, as they are a tab beside the figures.
   // Decided once for the scenario, mode and height, from the story's height without the panel
   // (with it, the story's pane scrolls, wraps otherwise, and the answer flipped frame by frame).
-  const float preview_lines = presenting ? 6 : 14, body = ImGui::GetContentRegionAvail().y;
+  const float preview_lines = presenting ? preview_.presentation_lines() : 14, body = ImGui::GetContentRegionAvail().y;
   if (body != room_for_.body || presenting != room_for_.presenting) room_.reset();
   if (!room_ && story_height_ < 1e8f) {
     room_ = !presenting || body - story_height_ >= (preview_lines + 1) * ImGui::GetTextLineHeightWithSpacing();
