@@ -15,11 +15,8 @@ namespace {
 
 using nlohmann::json;
 
-std::string number_text(double x, int digits = 4) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.*g", digits, x);
-  return buf;
-}
+// number_text.h's significant_text, at the 4 digits checks print by default.
+std::string number_text(double x, int digits = 4) { return significant_text(x, digits); }
 
 // A scenario's own bound, as written: 4 digits where they hold it, else as many as it takes
 // (the bound 1.0001 of "within 0.01%" printed as "<= 1").
