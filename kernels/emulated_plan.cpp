@@ -14,7 +14,7 @@ namespace {
 using experiment::AccumKind;
 
 // Bits of precision a dtype's values can carry (an integer dtype: its width).
-int value_bits(DType t) {
+int precision_bits(DType t) {
   if (is_float(t)) return info(t).format.precision();
   return t == DType::int8 || t == DType::uint8 || t == DType::bool_ ? 8 : 64;
 }
@@ -57,7 +57,7 @@ Expected<EmulatedModel> plan_emulated_product(const ProductSpec& s) {
   if (acc.kind != AccumKind::Sequential && acc.kind != AccumKind::Chunked && acc.kind != AccumKind::Pairwise &&
       acc.kind != AccumKind::Kahan && acc.kind != AccumKind::Multiterm)
     return Error{"no CUDA kernel for " + std::string(experiment::accum_kind_name(acc.kind)) + " accumulation"};
-  if (value_bits(s.a) + value_bits(s.b) > 24)
+  if (precision_bits(s.a) + precision_bits(s.b) > 24)
     return Error{std::string(name(s.a)) + " x " + std::string(name(s.b)) + ": products are not exact float32 numbers"};
   EmulatedModel m;
   m.stream_base = s.stream_offset;

@@ -88,9 +88,7 @@ std::string operand_text(const Engine& e, const promote::Operand& x, std::option
 Expected<DType> engine_dtype(const Engine& e, const std::string& text) {
   auto t = parse_dtype(text);
   if (!t) return Error{t.error()};
-  if (!e.has_dtype(*t))
-    return Error{std::string(name(*t)) + " is not a " + std::string(e.framework) + " " + std::string(e.version) +
-                 " dtype" + (is_custom(*t) ? " (a custom format: no framework has one)" : "")};
+  if (!e.has_dtype(*t)) return Error{promote::missing_dtype_text(e, *t)};
   return *t;
 }
 

@@ -46,8 +46,10 @@ enum class DType : uint8_t {
   complex128 = 26,
   complex32 = 27,   // torch.complex32 (chalf): two float16
   bcomplex32 = 28,  // torch.bcomplex32: two bfloat16 (PyTorch 2.15)
+  int4 = 29,        // ml_dtypes.int4 / torch.int4: four-bit integers, one to a byte
+  uint4 = 30,
 };
-inline constexpr int kDTypeCount = 29;
+inline constexpr int kDTypeCount = 31;
 
 enum class DTypeKind : uint8_t { Float, Bool, SignedInt, UnsignedInt, Complex };
 
@@ -59,6 +61,9 @@ struct DTypeInfo {
   FloatFormat format;           // Float: the format; Complex: one component's format
   std::string_view aliases;     // space-separated extra spellings accepted on input
   std::string_view defined_by;  // the document that defines the encoding
+  // Integers narrower than their storage (int4: four bits in a byte): the bits that hold the
+  // value. 0: all storage_bits do.
+  int packed_bits = 0;
 };
 
 // Framework spellings, a parallel table indexed by DType (empty: the framework has no such dtype).
@@ -81,6 +86,10 @@ inline bool is_integer(DType t) {
 inline std::string_view name(DType t) { return info(t).name; }
 // A compact spelling for grids and axis labels: f32, bf16, e4m3fn, e2m1fn, i8, c64, bc32.
 std::string short_name(DType t);
+
+// The bits that hold a value: a float's format bits (4 for float4_e2m1fn, stored in a byte), an
+// integer's value bits (4 for int4), otherwise storage_bits.
+int value_bits(DType t);
 
 // Integer limits, for SignedInt / UnsignedInt / Bool rows.
 int64_t int_min(DType t);

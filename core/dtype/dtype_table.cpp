@@ -86,6 +86,9 @@ constexpr std::array<DTypeInfo, kDTypeCount> kTable = {{
    "chalf c32", "two IEEE 754 binary16"},
   {DType::bcomplex32, "bcomplex32", DTypeKind::Complex, 32, {8, 7, 127, Specials::IEEE},
    "", "two bfloat16 (Google Brain bfloat16)"},
+  // Four-bit integers as ml_dtypes and PyTorch hold them: one value a byte. -8..7 and 0..15.
+  {DType::int4, "int4", DTypeKind::SignedInt, 8, kNoFloat, "", "two's complement, 4 bits (ml_dtypes int4)", 4},
+  {DType::uint4, "uint4", DTypeKind::UnsignedInt, 8, kNoFloat, "", "unsigned binary, 4 bits (ml_dtypes uint4)", 4},
 }};
 
 constexpr std::array<FrameworkNames, kDTypeCount> kFrameworkNames = {{
@@ -96,11 +99,11 @@ constexpr std::array<FrameworkNames, kDTypeCount> kFrameworkNames = {{
   {"torch.bfloat16", "ml_dtypes.bfloat16", "jnp.bfloat16", "tf.bfloat16"},
   {"torch.float8_e4m3fn", "ml_dtypes.float8_e4m3fn", "jnp.float8_e4m3fn", "tf.dtypes.experimental.float8_e4m3fn"},
   {"torch.float8_e5m2", "ml_dtypes.float8_e5m2", "jnp.float8_e5m2", "tf.dtypes.experimental.float8_e5m2"},
-  {"torch.float8_e4m3fnuz", "ml_dtypes.float8_e4m3fnuz", "jnp.float8_e4m3fnuz", ""},
-  {"torch.float8_e5m2fnuz", "ml_dtypes.float8_e5m2fnuz", "jnp.float8_e5m2fnuz", ""},
+  {"torch.float8_e4m3fnuz", "ml_dtypes.float8_e4m3fnuz", "jnp.float8_e4m3fnuz", "tf.dtypes.experimental.float8_e4m3fnuz"},
+  {"torch.float8_e5m2fnuz", "ml_dtypes.float8_e5m2fnuz", "jnp.float8_e5m2fnuz", "tf.dtypes.experimental.float8_e5m2fnuz"},
   {"", "ml_dtypes.float8_e4m3", "jnp.float8_e4m3", ""},
   {"", "ml_dtypes.float8_e3m4", "jnp.float8_e3m4", ""},
-  {"", "ml_dtypes.float8_e4m3b11fnuz", "jnp.float8_e4m3b11fnuz", ""},
+  {"", "ml_dtypes.float8_e4m3b11fnuz", "jnp.float8_e4m3b11fnuz", "tf.dtypes.experimental.float8_e4m3b11fnuz"},
   {"torch.float8_e8m0fnu", "ml_dtypes.float8_e8m0fnu", "jnp.float8_e8m0fnu", ""},
   {"", "ml_dtypes.float6_e2m3fn", "jnp.float6_e2m3fn", ""},
   {"", "ml_dtypes.float6_e3m2fn", "jnp.float6_e3m2fn", ""},
@@ -119,6 +122,8 @@ constexpr std::array<FrameworkNames, kDTypeCount> kFrameworkNames = {{
   {"torch.complex128", "numpy.complex128", "jnp.complex128", "tf.complex128"},
   {"torch.complex32", "", "", ""},
   {"torch.bcomplex32", "", "", ""},
+  {"torch.int4", "ml_dtypes.int4", "jnp.int4", "tf.dtypes.experimental.int4"},
+  {"torch.uint4", "ml_dtypes.uint4", "jnp.uint4", "tf.dtypes.experimental.uint4"},
 }};
 // clang-format on
 
@@ -167,18 +172,25 @@ const FrameworkNames& framework_names(DType t) {
 }
 std::span<const DTypeInfo> all_dtypes() { return kTable; }
 
+int value_bits(DType t) {
+  const auto& i = info(t);
+  if (i.kind == DTypeKind::Float) return i.format.total_bits();
+  return i.packed_bits ? i.packed_bits : i.storage_bits;
+}
+
 int64_t int_min(DType t) {
   const auto& i = info(t);
   if (i.kind != DTypeKind::SignedInt) return 0;
-  return i.storage_bits == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (i.storage_bits - 1));
+  const int bits = value_bits(t);
+  return bits == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (bits - 1));
 }
 
 uint64_t int_max(DType t) {
   const auto& i = info(t);
+  const int bits = value_bits(t);
   if (i.kind == DTypeKind::Bool) return 1;
-  if (i.kind == DTypeKind::SignedInt) return (uint64_t{1} << (i.storage_bits - 1)) - 1;
-  if (i.kind == DTypeKind::UnsignedInt)
-    return i.storage_bits == 64 ? ~uint64_t{0} : (uint64_t{1} << i.storage_bits) - 1;
+  if (i.kind == DTypeKind::SignedInt) return (uint64_t{1} << (bits - 1)) - 1;
+  if (i.kind == DTypeKind::UnsignedInt) return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
   return 0;
 }
 

@@ -9,7 +9,7 @@ namespace pl {
 namespace {
 
 uint64_t width_mask(DType t) {
-  int bits = info(t).storage_bits;
+  const int bits = value_bits(t);
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }
 
@@ -97,7 +97,7 @@ IntResult float_to_int(DType to, double x, IntOverflow mode) {
 }
 
 std::string int_bits_to_string(DType t, uint64_t bits) {
-  const int width = info(t).storage_bits;
+  const int width = value_bits(t);
   if (info(t).kind != DTypeKind::SignedInt) return std::to_string(bits);
   if (width < 64 && (bits >> (width - 1)) & 1) bits |= ~width_mask(t);  // sign-extend
   return std::to_string(static_cast<int64_t>(bits));

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "core/dtype/custom_dtype.h"
 #include "core/promote/jax_engine.h"
 #include "core/promote/numpy_engine.h"
 #include "core/promote/numpy_types.h"
@@ -186,8 +187,10 @@ const std::vector<Engine>& registry() {
         jax_spell, jax_evaluate<false, true>);
     add("tf", "tensorflow", tf::kVersion, "cpu", tf_ops, kNone, "tf.cast", "w", tf::has_dtype, tf_spell,
         tf_evaluate<false>);
+    out.back().unmodelled = tf::unmodelled_dtypes();
     add("tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_ops, kNone, "tf.cast", "w",
         tf::has_dtype, tf_spell, tf_evaluate<true>);
+    out.back().unmodelled = tf::unmodelled_dtypes();
     // Last, so the positions settings keep for the engines above do not move.
     add("torch2.11-cuda", "torch", torch::kRecordedCudaVersion, "cuda", torch_ops, kNone, "to", "model",
         torch::recorded_cuda_has_dtype, torch_spell, torch211_cuda_evaluate);
@@ -197,6 +200,15 @@ const std::vector<Engine>& registry() {
 }
 
 }  // namespace
+
+std::string missing_dtype_text(const Engine& e, DType t) {
+  const std::string n(name(t));
+  if (std::find(e.unmodelled.begin(), e.unmodelled.end(), t) != e.unmodelled.end())
+    return n + " is a " + std::string(e.framework) + " " + std::string(e.version) + " dtype the " + std::string(e.id) +
+           " engine does not model";
+  return n + " is not a " + std::string(e.framework) + " " + std::string(e.version) + " dtype" +
+         (is_custom(t) ? " (a custom format: no framework has one)" : "");
+}
 
 std::span<const Engine> engines() { return registry(); }
 
@@ -288,12 +300,54 @@ std::string engine_names() {
   return out;
 }
 
+namespace {
+std::string name_of_cast(const Engine& e, DType from, DType to) {
+  return e.spell(from) + " to " + e.spell(to) + " has no conversion in " + std::string(e.framework) + " " +
+         std::string(e.version);
+}
+}  // namespace
+
 // The usual attempts, in the order people try them: cast the input to the weight's dtype,
 // cast the model (weight and bias) to the input's dtype, or make everything float32. A
 // Python scalar has no dtype to cast, so fixes leave it as it is.
+// A fix's casts run first: where one raises (torch.int4 has no copy to float32, and fp4 only
+// packed ones), the fix raises that error and never reaches the op. `module`: the cast is a
+// PyTorch module's .to(dtype), which takes float and complex dtypes only.
+std::optional<Outcome> cast_refused(const Engine& engine, const Operand& from, DType to, std::optional<Device> on,
+                                    bool module) {
+  if (from.dtype == to || from.kind == OperandKind::Scalar) return std::nullopt;
+  const DTypeKind kind = info(to).kind;
+  if (module && kind != DTypeKind::Float && kind != DTypeKind::Complex)  // torch/nn/modules/module.py, Module.to
+    return Outcome{std::nullopt, "TypeError",
+                   "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=" +
+                       engine.spell(to),
+                   "A module's parameters stay floating point: Module.to refuses an integer or bool dtype."};
+  const std::string_view m = engine.cast_method;
+  const std::string op(m == "tf.cast" ? "cast" : m);
+  if (std::find(engine.ops.begin(), engine.ops.end(), op) == engine.ops.end()) return std::nullopt;
+  Query cast;
+  cast.op = op;
+  cast.a = Operand{from.dtype};
+  cast.b = Operand{to};
+  cast.a_device = cast.b_device = on;
+  Outcome o = engine.evaluate(cast);
+  if (o.ok() || o.error_type == "precision-lab") return std::nullopt;  // converts, or is not modelled
+  o.rule = "The cast itself raises: " + name_of_cast(engine, from.dtype, to) + ". " + o.rule;
+  return o;
+}
+
 std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   std::vector<Fix> fixes;
   auto attempt = [&](std::string code, std::string effect, Query changed) {
+    // Each operand whose dtype the fix changes is cast first, on its own device.
+    const bool module = engine.weight_name == "model";
+    const std::array<std::tuple<const Operand*, DType, std::optional<Device>, bool>, 2> casts = {
+        std::tuple{&q.a, changed.a.dtype, q.a_device, false}, std::tuple{&q.b, changed.b.dtype, q.b_device, module}};
+    for (const auto& [from, to, on, is_module] : casts)
+      if (auto refused = cast_refused(engine, *from, to, on, is_module)) {
+        fixes.push_back({std::move(code), std::move(effect), std::move(*refused)});
+        return;
+      }
     fixes.push_back({std::move(code), std::move(effect), engine.evaluate(changed)});
   };
   const std::string w(engine.weight_name);

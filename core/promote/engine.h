@@ -70,7 +70,14 @@ struct Engine {
   // A library whose release the answers also depend on: NumPy's ml_dtypes dtypes
   // ("ml_dtypes 0.6.0"; 0.7.0 promotes bfloat16 + a Python float to bfloat16, 0.6.0 to float32).
   std::string_view companion = {};
+  // Dtypes the framework release has that this engine leaves out (has_dtype is false for them):
+  // TensorFlow's experimental float8 fnuz types and its int4 and uint4.
+  std::span<const DType> unmodelled = {};
 };
+
+// Why `e` takes no `t`, in words: "int4 is a tensorflow 2.21.0 dtype the tf engine does not
+// model", or "float8_e4m3 is not a torch 2.15.0 dtype".
+std::string missing_dtype_text(const Engine& e, DType t);
 
 // "numpy 2.4.6 with ml_dtypes 0.6.0", "torch 2.15.0": the framework and the releases its answers are from.
 std::string release_text(const Engine& e);

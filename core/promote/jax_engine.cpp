@@ -17,18 +17,21 @@ constexpr std::array<std::string_view, kOpCount> kOpNames = {"add",    "multiply
                                                              "matmul", "matmul_f32acc", "astype"};
 
 // The lattice's nodes: JAX's dtypes, then the weak types of Python int, float, complex.
-constexpr std::array<DType, 26> kDTypes = {
+constexpr std::array<DType, 28> kDTypes = {
     DType::bool_,         DType::int8,        DType::uint8,           DType::int16,           DType::uint16,
     DType::int32,         DType::uint32,      DType::int64,           DType::uint64,          DType::float16,
     DType::bfloat16,      DType::float32,     DType::float64,         DType::complex64,       DType::complex128,
     DType::float8_e4m3fn, DType::float8_e5m2, DType::float8_e4m3fnuz, DType::float8_e5m2fnuz, DType::float8_e4m3b11fnuz,
     DType::float8_e4m3,   DType::float8_e3m4, DType::float8_e8m0fnu,  DType::float6_e2m3fn,   DType::float6_e3m2fn,
-    DType::float4_e2m1fn};
-constexpr int kWeakInt = 26, kWeakFloat = 27, kWeakComplex = 28, kNodes = 29;
+    DType::float4_e2m1fn, DType::int4,        DType::uint4};
+constexpr int kDTypeNodes = int(kDTypes.size());
+constexpr int kWeakInt = kDTypeNodes, kWeakFloat = kDTypeNodes + 1, kWeakComplex = kDTypeNodes + 2,
+              kNodes = kDTypeNodes + 3;
 using Mask = uint32_t;
+static_assert(kNodes <= 32, "one bit a node");
 
 int node_of(DType t) {
-  for (int i = 0; i < 26; ++i)
+  for (int i = 0; i < kDTypeNodes; ++i)
     if (kDTypes[i] == t) return i;
   return -1;
 }
@@ -55,7 +58,7 @@ std::array<Mask, kNodes> lattice(const Config& c) {
   }
   using enum DType;
   out[node_of(bool_)] = Mask{1} << kWeakInt;
-  edges(kWeakInt, {uint8, int8});
+  edges(kWeakInt, {uint8, int8, uint4, int4});  // int4 and uint4 lead nowhere: no promotion
   edges(node_of(uint8), {int16, uint16});
   edges(node_of(uint16), {int32, uint32});
   // With x64 off JAX avoids forming a 64-bit type from 32-bit inputs: uint32 x int32
@@ -131,7 +134,7 @@ Lub least_upper_bound(const Config& c, const std::vector<int>& nodes) {
   const std::string head = "Input dtypes " + listed + " have no available implicit dtype promotion path";
   auto any = [&](auto pred) {
     for (int n : nodes)
-      if (n < 26 && pred(kDTypes[n])) return true;
+      if (n < kDTypeNodes && pred(kDTypes[n])) return true;
     return false;
   };
   auto float_bits = [](int bits) {
@@ -147,6 +150,11 @@ Lub least_upper_bound(const Config& c, const std::vector<int>& nodes) {
                       "-bit floats do not support implicit promotion. If you'd like your inputs "
                       "to be promoted to another type, you can do so explicitly using e.g. "
                       "x.astype('float32')"};
+  if (any([](DType t) { return t == DType::int4 || t == DType::uint4; }))
+    return {-1, head +
+                    ". To avoid unintended promotion, 1-bit, 2-bit and 4-bit integers do not support implicit "
+                    "promotion. If you'd like your inputs to be promoted to another type, you can do so "
+                    "explicitly using e.g. x.astype('int32')"};
   return {-1, head + ". Try explicitly casting inputs to the desired output type."};
 }
 
@@ -186,7 +194,7 @@ Outcome result_type(const Config& c, const Arg& a, const Arg& b) {
     return raises("TypePromotionError", lub.message,
                   c.strict ? "Strict promotion: arrays of different dtypes never promote implicitly."
                            : "The two types have no common upper bound in JAX's promotion lattice.");
-  const bool weak = lub.node >= 26;
+  const bool weak = lub.node >= kDTypeNodes;
   const DType r = canonical(c, weak ? weak_dtype(lub.node) : kDTypes[lub.node]);
   std::string rule = "JAX's promotion lattice: the least upper bound is " + node_name(lub.node);
   if (a.weak || b.weak) rule += weak ? "" : " (a Python scalar is weakly typed and adopts the array's type)";
@@ -203,7 +211,7 @@ std::tuple<bool, int, int, int, bool> dot_properties(DType t) {
     const auto& f = info(c).format;
     return {cplx, f.emax() + 1, f.mantissa_bits, f.total_bits(), true};
   }
-  const int bits = c == DType::bool_ ? 1 : info(c).storage_bits;
+  const int bits = c == DType::bool_ ? 1 : value_bits(c);
   return {cplx, -1, -1, bits, info(c).kind != DTypeKind::UnsignedInt};
 }
 
@@ -261,7 +269,7 @@ Outcome promote_types(const Config& c, DType a, DType b) {
   if (!has_dtype(b)) return not_jax(b);
   const Lub lub = least_upper_bound(c, {node_of(a), node_of(b)});
   if (lub.node < 0) return raises("TypePromotionError", lub.message, "No common upper bound in JAX's lattice.");
-  const DType r = lub.node >= 26 ? weak_dtype(lub.node) : kDTypes[lub.node];
+  const DType r = lub.node >= kDTypeNodes ? weak_dtype(lub.node) : kDTypes[lub.node];
   return returns(r, "JAX's promotion lattice: the least upper bound is " + node_name(lub.node) +
                         " (jnp.promote_types does not apply the x64 setting).");
 }

@@ -149,7 +149,7 @@ DType promote_small(MinScalar x, MinScalar y) {
     x.dtype = signed_twin(x.dtype);
   else if (y.small_unsigned && !is_user_dtype(x.dtype) && x.dtype != DType::bool_ && !is_unsigned(x.dtype))
     y.dtype = signed_twin(y.dtype);
-  return *common_type(x.dtype, y.dtype);  // builtins only: always defined
+  return *common_type(x.dtype, y.dtype, Version::V1);  // builtins only: always defined
 }
 
 // ---------------------------------------------------------------------------------------
@@ -173,36 +173,51 @@ std::vector<DType> builtin_loops(Op op) {
 // Python int, float or complex.
 bool pyscalar_casts_to(PyType py, DType to) {
   if (info(to).kind == DTypeKind::Complex) return true;
-  if (is_float(to) && !is_user_dtype(to)) return py != PyType::Complex;
+  // An ml_dtypes type: a Python int counts as int_common_dtype's pick (abstractdtypes.c),
+  // common(T, uint8), else common(T, int8), else common(T, intp), and must cast to T safely.
+  // Their floats take it as themselves; int4 takes it as int8 and uint4 as uint8, which do not
+  // cast back, so an int4 array + 2 runs the int8 loop. A Python float counts as float64.
+  if (is_user_dtype(to)) {
+    if (py != PyType::Int) return false;
+    for (DType d : {DType::uint8, DType::int8, DType::int64})
+      if (auto c = common_type(to, d, Version::V2)) return can_cast_safe(*c, to, Version::V2);
+    return false;
+  }
+  if (is_float(to)) return py != PyType::Complex;
   if (is_integer(to)) return py == PyType::Int;
-  if (is_user_dtype(to)) return py == PyType::Int;  // int -> common(T, uint8) = T; float -> float64
   return false;
 }
 
 // NumPy 1.x: can_cast_scalar_to -- a builtin number counts as its min_scalar_type, and a
 // small unsigned value as its signed twin unless the target is unsigned.
 bool scalar_value_casts_to(const Arg& a, DType to) {
-  if (is_user_dtype(a.dtype)) return can_cast_safe(a.dtype, to);
+  if (is_user_dtype(a.dtype)) return can_cast_safe(a.dtype, to, Version::V1);
   MinScalar m = min_scalar_type(a);
   if (m.small_unsigned && !is_unsigned(to)) m.dtype = signed_twin(m.dtype);
-  return can_cast_safe(m.dtype, to);
+  return can_cast_safe(m.dtype, to, Version::V1);
 }
 
 bool arg_casts_to(Version v, const Arg& a, DType to, bool value_based) {
   if (a.dtype == to && !(v == Version::V2 && a.weak())) return true;
   if (v == Version::V2 && a.weak()) return pyscalar_casts_to(a.value.type, to);
   if (value_based && a.zero_dim()) return scalar_value_casts_to(a, to);
-  return can_cast_safe(a.dtype, to);
+  return can_cast_safe(a.dtype, to, v);
 }
 
 std::string loop_name(DType t) { return nm(t) + "," + nm(t) + "->" + nm(t); }
 
+bool is_int4(DType t) { return t == DType::int4 || t == DType::uint4; }
+std::optional<Outcome> python_int_overflow(const Arg& s, DType t);
+
 Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
   const bool value_based = v == Version::V1 && use_min_scalar(a, b);
+  // ml_dtypes registers no true_divide loop for its integers.
+  auto has_loop = [&](DType t) { return !(op == Op::TrueDivide && is_int4(t)); };
   std::vector<DType> candidates;
   if (op != Op::Matmul) {
-    if (is_user_dtype(a.dtype) && !(v == Version::V2 && a.weak())) candidates.push_back(a.dtype);
-    if (is_user_dtype(b.dtype) && b.dtype != a.dtype && !(v == Version::V2 && b.weak())) candidates.push_back(b.dtype);
+    if (is_user_dtype(a.dtype) && has_loop(a.dtype) && !(v == Version::V2 && a.weak())) candidates.push_back(a.dtype);
+    if (is_user_dtype(b.dtype) && has_loop(b.dtype) && b.dtype != a.dtype && !(v == Version::V2 && b.weak()))
+      candidates.push_back(b.dtype);
   }
   const size_t user_loops = candidates.size();
   for (DType t : builtin_loops(op)) candidates.push_back(t);
@@ -216,6 +231,10 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
         return raises("TypeError", "expected number, got int",
                       "ml_dtypes converts the Python int through a C long, and " + int128_to_string(x->value.integer) +
                           " does not fit one.");
+    // A weak Python int in a builtin integer loop (an int4 array + 2 runs int8's) must fit it.
+    for (const Arg* x : {&a, &b})
+      if (v == Version::V2 && x->weak() && x->value.type == PyType::Int && is_integer(t) && !is_user_dtype(t))
+        if (auto e = python_int_overflow(*x, t)) return *e;
     std::string rule = "NumPy searches the loops of np." + std::string(op_name(op)) + " in order (";
     rule += i < user_loops ? "ml_dtypes' own loop for " + nm(t) + " first"
                            : "ml_dtypes' loops first, then the builtin ones";
@@ -293,7 +312,7 @@ std::string safe_cast_text(DType a, DType b, DType r) {
 Outcome builtin_result_v2(const Arg& a, const Arg& b) {
   if (a.weak() && !b.weak()) return nep50_result(b, a);
   if (b.weak() && !a.weak()) return nep50_result(a, b);
-  const DType r = *common_type(a.dtype, b.dtype);
+  const DType r = *common_type(a.dtype, b.dtype, Version::V2);
   return returns(r, "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) + ": " +
                         safe_cast_text(a.dtype, b.dtype, r) +
                         (a.zero_dim() || b.zero_dim() ? " NumPy 2 ignores values here." : ""));
@@ -301,7 +320,7 @@ Outcome builtin_result_v2(const Arg& a, const Arg& b) {
 
 Outcome builtin_result_v1(const Arg& a, const Arg& b) {
   if (!use_min_scalar(a, b)) {
-    const DType r = *common_type(a.dtype, b.dtype);
+    const DType r = *common_type(a.dtype, b.dtype, Version::V1);
     std::string rule = "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) + ".";
     if (a.zero_dim() != b.zero_dim())
       rule += " NumPy 1.x ignores " + std::string(a.zero_dim() ? a.what() : b.what()) +
@@ -364,10 +383,10 @@ Outcome not_numpy(DType t) {
 }
 }  // namespace
 
-Outcome promote_types(DType a, DType b) {
+Outcome promote_types(Version v, DType a, DType b) {
   if (!has_dtype(a)) return not_numpy(a);
   if (!has_dtype(b)) return not_numpy(b);
-  if (auto r = common_type(a, b)) {
+  if (auto r = common_type(a, b, v)) {
     std::string rule;
     if (!is_user_dtype(a) && !is_user_dtype(b)) rule = "NumPy's promotion table: " + safe_cast_text(a, b, *r);
     else if (a == b) rule = "Both are " + nm(a) + ".";
@@ -409,7 +428,7 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
   switch (op) {
     case Op::Matmul: return linear_search(v, op, *xa, *xb);
     case Op::Dot: {
-      Outcome r = promote_types(a.dtype, b.dtype);
+      Outcome r = promote_types(v, a.dtype, b.dtype);
       if (r.ok()) {
         r.rule =
             "np.dot computes in np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(*r.result) + ".";
@@ -429,6 +448,19 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
                       "Cannot cast array data from dtype(" + nm(a.dtype) + ") to dtype(" + nm(b.dtype) +
                           ") according to the rule 'unsafe'",
                       "ml_dtypes registers no cast between float8_e8m0fnu and its other small floats.");
+      // ml_dtypes registers no cast between int4 and uint4; 0.6.0 casts them to and from its
+      // floats but float6_e2m3fn (and e8m0, above), 0.5.1 to and from none of its floats.
+      bool no_int4_cast = false;
+      if (is_int4(a.dtype) && is_int4(b.dtype)) no_int4_cast = a.dtype != b.dtype;
+      else if (is_int4(a.dtype) || is_int4(b.dtype)) {
+        const DType other = is_int4(a.dtype) ? b.dtype : a.dtype;
+        no_int4_cast = is_user_dtype(other) && (v == Version::V1 || other == DType::float6_e2m3fn);
+      }
+      if (no_int4_cast)
+        return raises("TypeError",
+                      "Cannot cast array data from dtype(" + nm(a.dtype) + ") to dtype(" + nm(b.dtype) +
+                          ") according to the rule 'unsafe'",
+                      "ml_dtypes registers no cast between " + nm(a.dtype) + " and " + nm(b.dtype) + ".");
       return returns(b.dtype, "astype converts to the dtype asked for (casting='unsafe').");
     }
     default: return elementwise(v, op, *xa, *xb);

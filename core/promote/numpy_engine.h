@@ -16,11 +16,11 @@
 #include <optional>
 #include <string_view>
 
+#include "core/promote/numpy_types.h"
 #include "core/promote/outcome.h"
 
 namespace pl::promote::numpy {
 
-enum class Version : uint8_t { V2, V1 };
 std::string_view numpy_version(Version v);      // "2.4.6", "1.26.4"
 std::string_view ml_dtypes_version(Version v);  // "0.6.0", "0.5.1"
 std::string_view ml_dtypes_release(Version v);  // "ml_dtypes 0.6.0": the engine's companion (engine.h)
@@ -31,8 +31,8 @@ std::string_view op_name(Op op);  // the NumPy function name: "add", "true_divid
 std::optional<Op> parse_op(std::string_view name);
 bool op_is_elementwise(Op op);  // the ufuncs, where zero-dim and scalar operands are modelled
 
-// np.promote_types(a, b) (the same in both releases).
-Outcome promote_types(DType a, DType b);
+// np.promote_types(a, b).
+Outcome promote_types(Version v, DType a, DType b);
 
 // What op(a, b) returns or raises. Matmul, dot and astype are modelled for arrays only
 // (other kinds give error_type "precision-lab"); astype is a.astype(b's dtype).

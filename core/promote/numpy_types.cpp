@@ -39,8 +39,29 @@ constexpr std::array<int, kDTypeCount> kTypeNumber = [] {
   set(DType::float6_e3m2fn, 265);
   set(DType::float4_e2m1fn, 266);
   set(DType::float8_e8m0fnu, 267);
+  set(DType::int4, 272);  // ml_dtypes 0.6.0; 0.5.1 numbers them 270 and 271 (type_number)
+  set(DType::uint4, 273);
   return n;
 }();
+
+bool is_int4(DType t) { return t == DType::int4 || t == DType::uint4; }
+
+// ml_dtypes 0.6.0 registers int4's and uint4's casts with these small floats as safe both
+// ways (recorded: np.can_cast(int4, float8_e4m3fn, "safe") and back are True, with
+// float6_e2m3fn and float8_e5m2 left out); 0.5.1 registers none of them as safe.
+bool in_int4_safe_float_group(DType t) {
+  switch (t) {
+    case DType::float8_e4m3fn:
+    case DType::float8_e4m3fnuz:
+    case DType::float8_e5m2fnuz:
+    case DType::float8_e4m3:
+    case DType::float8_e3m4:
+    case DType::float8_e4m3b11fnuz:
+    case DType::float6_e3m2fn:
+    case DType::float4_e2m1fn: return true;
+    default: return false;
+  }
+}
 
 constexpr std::array<DType, 14> kLoopOrder = {
     DType::bool_, DType::int8,   DType::uint8,   DType::int16,   DType::uint16,  DType::int32,     DType::uint32,
@@ -112,9 +133,13 @@ DType builtin_promote(DType a, DType b) {
 }  // namespace
 
 // (A custom format, id past the table, is no NumPy type.)
-int type_number(DType t) { return static_cast<int>(t) < kDTypeCount ? kTypeNumber[static_cast<int>(t)] : -1; }
-bool has_dtype(DType t) { return type_number(t) >= 0; }
-bool is_user_dtype(DType t) { return type_number(t) >= 256; }
+int type_number(DType t, Version v) {
+  if (static_cast<int>(t) >= kDTypeCount) return -1;
+  const int n = kTypeNumber[static_cast<int>(t)];
+  return v == Version::V1 && is_int4(t) ? n - 2 : n;
+}
+bool has_dtype(DType t) { return type_number(t, Version::V2) >= 0; }
+bool is_user_dtype(DType t) { return type_number(t, Version::V2) >= 256; }
 
 std::string_view python_name(DType t) { return name(t); }
 
@@ -149,14 +174,24 @@ std::string class_repr(DType t) {
 
 std::span<const DType> builtin_loop_order() { return kLoopOrder; }
 
-bool can_cast_safe(DType from, DType to) {
+bool can_cast_safe(DType from, DType to, Version v) {
   if (from == to) return true;
   const bool uf = is_user_dtype(from), ut = is_user_dtype(to);
   if (!uf && !ut) return builtin_promote(from, to) == to;  // NumPy's safe casts, exactly
+  if (is_int4(from) || is_int4(to)) {
+    if (uf && ut) {
+      const DType other = is_int4(from) ? to : from;
+      return v == Version::V2 && !is_int4(other) && in_int4_safe_float_group(other);
+    }
+    // int4 and uint4 cast safely to every builtin that holds their values; only bool casts to them.
+    if (uf) return builtin_promote(from == DType::int4 ? DType::int8 : DType::uint8, to) == to ||
+                   (from == DType::uint4 && to == DType::int8);
+    return from == DType::bool_;
+  }
   if (uf && ut) return in_small_float_group(from) && in_small_float_group(to);
-  if (uf)  // ml_dtypes: every type casts safely to float32, float64, complex64, complex128
+  if (uf)  // ml_dtypes: every float type casts safely to float32, float64, complex64, complex128
     return to == DType::float32 || to == DType::float64 || to == DType::complex64 || to == DType::complex128;
-  // ... and bool, int8 and uint8 cast safely to every ml_dtypes type.
+  // ... and bool, int8 and uint8 cast safely to every ml_dtypes float type.
   return from == DType::bool_ || from == DType::int8 || from == DType::uint8;
 }
 
@@ -186,7 +221,7 @@ namespace {
 // The last resort of legacy_userdtype_common_dtype_function: when both DTypes have a
 // scalar kind, try the smallest type of the larger kind and grow (_npy_smallest_type_
 // of_kind_table, _npy_next_larger_type_table) until both cast to it safely.
-std::optional<DType> common_by_kind(DType a, DType b) {
+std::optional<DType> common_by_kind(DType a, DType b, Version v) {
   const int ka = scalar_kind(a), kb = scalar_kind(b);
   if (ka < 0 || kb < 0) return std::nullopt;
   static constexpr std::array<std::array<DType, 4>, 5> kLadder = {{
@@ -198,7 +233,7 @@ std::optional<DType> common_by_kind(DType a, DType b) {
   }};
   for (int k = std::max(ka, kb); k < 5; ++k)
     for (DType t : kLadder[k])
-      if (can_cast_safe(a, t) && can_cast_safe(b, t)) return t;
+      if (can_cast_safe(a, t, v) && can_cast_safe(b, t, v)) return t;
   return std::nullopt;
 }
 
@@ -209,13 +244,13 @@ std::optional<DType> common_by_kind(DType a, DType b) {
 // type number: if that one casts safely to the other, the other wins; else if the other
 // casts safely to it, it wins; else both need a scalar kind (common_by_kind), which only
 // float8_e5m2 among ml_dtypes' types has.
-std::optional<DType> common_type(DType a, DType b) {
+std::optional<DType> common_type(DType a, DType b, Version v) {
   if (!is_user_dtype(a) && !is_user_dtype(b)) return builtin_promote(a, b);
   if (a == b) return a;
-  const DType hi = type_number(a) > type_number(b) ? a : b, lo = hi == a ? b : a;
-  if (can_cast_safe(hi, lo)) return lo;
-  if (can_cast_safe(lo, hi)) return hi;
-  return common_by_kind(a, b);
+  const DType hi = type_number(a, v) > type_number(b, v) ? a : b, lo = hi == a ? b : a;
+  if (can_cast_safe(hi, lo, v)) return lo;
+  if (can_cast_safe(lo, hi, v)) return hi;
+  return common_by_kind(a, b, v);
 }
 
 }  // namespace pl::promote::numpy

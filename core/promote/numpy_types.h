@@ -1,7 +1,8 @@
 // What NumPy knows about each dtype, for the promotion rules in numpy_engine.cpp: the
 // type number (which decides ties and loop order), the class name NumPy prints, safe
 // casting, and np.promote_types. NumPy's builtin numeric types plus the ml_dtypes
-// extension types; identical in NumPy 1.26.4 (+ ml_dtypes 0.5.1) and 2.4.6 (+ 0.6.0).
+// extension types; identical in NumPy 1.26.4 (+ ml_dtypes 0.5.1) and 2.4.6 (+ 0.6.0) but
+// for int4 and uint4: their type numbers, and 0.6.0's safe casts with the small floats.
 #pragma once
 
 #include <optional>
@@ -13,9 +14,12 @@
 
 namespace pl::promote::numpy {
 
+// The releases reproduced (numpy_engine.h): NumPy 2.4.6 with ml_dtypes 0.6.0, 1.26.4 with 0.5.1.
+enum class Version : uint8_t { V2, V1 };
+
 bool has_dtype(DType t);                // NumPy or ml_dtypes defines it
 bool is_user_dtype(DType t);            // an ml_dtypes type (a "legacy user DType" to NumPy)
-int type_number(DType t);               // dtype.num: NPY_BOOL = 0 ..., ml_dtypes from 256
+int type_number(DType t, Version v);    // dtype.num: NPY_BOOL = 0 ..., ml_dtypes from 256
 std::string_view python_name(DType t);  // "float32", "bfloat16" (np.dtype(...).name)
 std::optional<DType> from_python_name(std::string_view name);
 std::string class_repr(DType t);  // "<class 'numpy.dtypes.Int16DType'>"
@@ -30,9 +34,9 @@ int scalar_kind(DType t);
 char kind_char(DType t);
 
 // np.can_cast(a, b, "safe").
-bool can_cast_safe(DType from, DType to);
+bool can_cast_safe(DType from, DType to, Version v);
 
 // np.promote_types(a, b): the dtype, or nullopt when NumPy raises DTypePromotionError.
-std::optional<DType> common_type(DType a, DType b);
+std::optional<DType> common_type(DType a, DType b, Version v);
 
 }  // namespace pl::promote::numpy

@@ -23,8 +23,8 @@ bool holds_every_value(DType from, DType to) {
   // Into a float (or a complex's component): every value of `from` exact and in range.
   const FloatFormat& into = t.format;
   if (f.kind == DTypeKind::SignedInt || f.kind == DTypeKind::UnsignedInt) {
-    const int value_bits = f.storage_bits - (f.kind == DTypeKind::SignedInt ? 1 : 0);
-    return into.mantissa_bits + 1 >= value_bits && max_finite(into) >= double(int_max(from));
+    const int magnitude_bits = value_bits(from) - (f.kind == DTypeKind::SignedInt ? 1 : 0);
+    return into.mantissa_bits + 1 >= magnitude_bits && max_finite(into) >= double(int_max(from));
   }
   const FloatFormat& of = f.format;
   return into.mantissa_bits >= of.mantissa_bits && max_finite(into) >= max_finite(of) &&

@@ -143,10 +143,10 @@ Expected<PyValue> scalar_operand_value(std::string_view literal, DType t) {
 }
 
 __int128 int_lo(DType t) {
-  return info(t).kind == DTypeKind::UnsignedInt ? 0 : -(static_cast<__int128>(1) << (info(t).storage_bits - 1));
+  return info(t).kind == DTypeKind::UnsignedInt ? 0 : -(static_cast<__int128>(1) << (value_bits(t) - 1));
 }
 __int128 int_hi(DType t) {
-  const int bits = info(t).storage_bits - (info(t).kind == DTypeKind::UnsignedInt ? 0 : 1);
+  const int bits = value_bits(t) - (info(t).kind == DTypeKind::UnsignedInt ? 0 : 1);
   return (static_cast<__int128>(1) << bits) - 1;
 }
 

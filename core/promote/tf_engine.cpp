@@ -299,6 +299,12 @@ std::optional<Op> parse_op(std::string_view n) { return find_named<Op>(kOpNames,
 bool op_is_elementwise(Op op) { return op <= Op::Truediv; }
 
 bool has_dtype(DType t) { return std::find(kDTypes.begin(), kDTypes.end(), t) != kDTypes.end(); }
+
+std::span<const DType> unmodelled_dtypes() {
+  static constexpr std::array kUnmodelled = {DType::float8_e4m3fnuz, DType::float8_e5m2fnuz, DType::float8_e4m3b11fnuz,
+                                             DType::int4, DType::uint4};
+  return kUnmodelled;
+}
 std::string_view python_name(DType t) { return name(t); }
 
 std::optional<DType> from_python_name(std::string_view n) { return find_dtype(kDTypes, n); }
@@ -335,10 +341,17 @@ Outcome evaluate_numpy_behavior(Op op, const In& x, const In& y) {
 }  // namespace
 
 Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
-  for (DType t : {a.dtype, b.dtype})
-    if (!has_dtype(t))
-      return raises("AttributeError", "module 'tensorflow' has no attribute '" + std::string(name(t)) + "'",
-                    "TensorFlow has no " + std::string(name(t)) + ".");
+  for (DType t : {a.dtype, b.dtype}) {
+    if (has_dtype(t)) continue;
+    const auto unmodelled = unmodelled_dtypes();
+    if (std::find(unmodelled.begin(), unmodelled.end(), t) != unmodelled.end())
+      return raises("precision-lab",
+                    "tf.dtypes.experimental." + std::string(name(t)) + " is not modelled by the tf engine",
+                    "TensorFlow " + std::string(kVersion) + " has " + std::string(name(t)) +
+                        " as an experimental dtype; its promotion was not recorded.");
+    return raises("AttributeError", "module 'tensorflow' has no attribute '" + std::string(name(t)) + "'",
+                  "TensorFlow has no " + std::string(name(t)) + ".");
+  }
   const bool a_scalar = a.kind == OperandKind::Scalar, b_scalar = b.kind == OperandKind::Scalar;
   if (!op_is_elementwise(op) && (a_scalar || b_scalar))
     return raises("precision-lab", "tf." + std::string(op_name(op)) + " is modelled for tensors only",

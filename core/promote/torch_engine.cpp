@@ -51,7 +51,10 @@ bool is_float8(DType t) {
   return in(t, {DType::float8_e4m3fn, DType::float8_e5m2, DType::float8_e4m3fnuz, DType::float8_e5m2fnuz,
                 DType::float8_e8m0fnu});
 }
-bool is_barebones_unsigned(DType t) { return in(t, {DType::uint16, DType::uint32, DType::uint64}); }
+// isBarebonesUnsignedType: uint1..uint7 (uint4 here) and uint16/32/64.
+bool is_barebones_unsigned(DType t) { return in(t, {DType::uint4, DType::uint16, DType::uint32, DType::uint64}); }
+// torch.int4 and torch.uint4 (of int1..int7, uint1..uint7): storage only, no kernels or casts.
+bool is_shell(DType t) { return in(t, {DType::int4, DType::uint4}); }
 bool is_floating(DType t) {
   return in(t, {DType::float16, DType::bfloat16, DType::float32, DType::float64, DType::float4_e2m1fn}) || is_float8(t);
 }
@@ -284,11 +287,14 @@ void require_kernel(std::string_view kernel, DType t, std::initializer_list<DTyp
 }
 
 // copy_ (aten/src/ATen/native/Copy.cpp and cpu/CopyKernel.cpp): every pair of dtypes
-// converts except to or from float4_e2m1fn_x2. float32 <-> fp4 on a dimensioned tensor
+// converts except to or from float4_e2m1fn_x2, int4 and uint4. float32 <-> fp4 on a dimensioned tensor
 // fails one level deeper, in copy_kernel; a single-element (zero-dim or scalar) source
 // takes the scalar path, where "copy_" itself refuses.
 void require_copy(DType from, DType to, bool single_element, Release r) {
   if (from == to) return;
+  // int4 and uint4 copy to and from nothing; the error names them unless fp4 is the destination.
+  if (to != DType::float4_e2m1fn && (is_shell(from) || is_shell(to)))
+    not_implemented("copy_", is_shell(to) ? to : from, r);
   if (from != DType::float4_e2m1fn && to != DType::float4_e2m1fn) return;
   const DType other = from == DType::float4_e2m1fn ? to : from;
   const bool kernel_level = !single_element && other == DType::float32;
@@ -354,7 +360,8 @@ Common elementwise(Op op, const Operand& a, const Operand& b, Release r) {
     case Op::Mul:
       if (is_cpu_scalar(b) && is_reduced_floating(c.dtype))
         require_kernel("mul_cpu_reduced_float", c.dtype, kReducedScalarTypes, r);
-      else if (c.dtype == DType::float4_e2m1fn || c.dtype == DType::bcomplex32) not_implemented("mul_cpu", c.dtype, r);
+      else if (c.dtype == DType::float4_e2m1fn || c.dtype == DType::bcomplex32 || is_shell(c.dtype))
+        not_implemented("mul_cpu", c.dtype, r);
       break;
     case Op::Div:
       if (is_cpu_scalar(b) && is_reduced_floating(c.dtype))
@@ -418,6 +425,7 @@ Common matrix(Op op, DType a, DType b, std::optional<DType> bias, Release r) {
     if (a != b)
       raise("RuntimeError", "mat1 and mat2 must have the same dtype, but got " + S(a) + " and " + S(b),
             kNoPromotionRule);
+    if (is_shell(a)) not_implemented("copy_kernel", a, r);  // the bias is copied into the result first
     require_kernel("addmm_impl_cpu_", a, kAddmmTypes, r);
     return {a, "Input, weight and bias share a dtype, and the result keeps it."};
   }
@@ -526,7 +534,8 @@ std::string_view release_version(Release r) { return is_1_13(r) ? "1.13.1" : kVe
 bool has_dtype(Release r, DType t) {
   if (!has_dtype(t)) return false;
   if (!is_1_13(r)) return true;
-  return !(is_float8(t) || is_barebones_unsigned(t) || t == DType::bcomplex32 || t == DType::float4_e2m1fn);
+  return !(is_float8(t) || is_barebones_unsigned(t) || is_shell(t) || t == DType::bcomplex32 ||
+           t == DType::float4_e2m1fn);
 }
 
 static Outcome not_a_torch_dtype(DType t) {

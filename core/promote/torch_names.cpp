@@ -38,6 +38,9 @@ constexpr std::array kNames = {
     Names{DType::float8_e8m0fnu, "float8_e8m0fnu", "Float8_e8m0fnu", "c10::Float8_e8m0fnu"},
     // PyTorch has fp4 only packed two to a byte.
     Names{DType::float4_e2m1fn, "float4_e2m1fn_x2", "Float4_e2m1fn_x2", "c10::Float4_e2m1fn_x2"},
+    // Shell dtypes: they exist for packed storage, with no arithmetic and no C++ value type.
+    Names{DType::int4, "int4", "Int4", "c10::dummy_int1_7_t<4>"},
+    Names{DType::uint4, "uint4", "UInt4", "c10::dummy_uint1_7_t<4>"},
 };
 
 const Names* find(DType t) {

@@ -388,6 +388,9 @@ std::string out_of_range_outcome(DType t, const Scaling& s, const CastOptions& o
 
 std::string scaling_names(std::string_view separator) { return join_names(kNames, separator); }
 
+// The integers asymmetric per-channel scaling takes: PyTorch's quint8/qint8 and the four-bit ones.
+static bool in_8_bits_or_less(DType t) { return is_integer(t) && value_bits(t) <= 8; }
+
 Status check(const Scaling& s, DType t) {
   const std::string n(name(t));
   const bool narrow_float = is_float(t) && info(t).format.total_bits() <= 8 && t != DType::float8_e8m0fnu;
@@ -398,16 +401,16 @@ Status check(const Scaling& s, DType t) {
     case ScalingKind::PerTensor:
     case ScalingKind::PerChannel:
       if (t == DType::float8_e8m0fnu) return Error{"float8_e8m0fnu holds scales, not data"};
-      if (is_float(t) || t == DType::int8) return {};
-      return Error{"symmetric scaling takes a float dtype or int8, not " + n};
+      if (is_float(t) || t == DType::int8 || t == DType::int4) return {};
+      return Error{"symmetric scaling takes a float dtype, int8 or int4, not " + n};
     case ScalingKind::PerTensorDelayed:
       if (s.history < 1 || s.history > 1024) return Error{"amax history must hold 1 to 1024 tensors"};
       if (!is_float(t) || t == DType::float8_e8m0fnu)
         return Error{"delayed scaling is a float8 recipe: give a float dtype, not " + n};
       return {};
     case ScalingKind::PerChannelAsymmetric:
-      if (t == DType::int8 || t == DType::uint8) return {};
-      return Error{"asymmetric scaling takes int8 or uint8, not " + n};
+      if (in_8_bits_or_less(t)) return {};
+      return Error{"asymmetric scaling takes int8, uint8, int4 or uint4, not " + n};
     case ScalingKind::MX:
       if (narrow_float) return {};
       return Error{"MX blocks hold float8/float6/float4 elements, not " + n};
@@ -416,12 +419,12 @@ Status check(const Scaling& s, DType t) {
       return Error{"NVFP4 elements are float4_e2m1fn, not " + n};
     case ScalingKind::Group:
       if (s.group < 2 || s.group > kMaxGroup) return Error{"a group holds 2 to 65536 elements"};
-      if (info(t).kind == DTypeKind::SignedInt && info(t).storage_bits <= 16) return {};
-      return Error{"symmetric groups take a signed integer dtype of at most 16 bits (int8), not " + n};
+      if (info(t).kind == DTypeKind::SignedInt && value_bits(t) <= 16) return {};
+      return Error{"symmetric groups take a signed integer dtype of at most 16 bits (int4, int8), not " + n};
     case ScalingKind::GroupAsymmetric:
       if (s.group < 2 || s.group > kMaxGroup) return Error{"a group holds 2 to 65536 elements"};
-      if (is_integer(t) && info(t).storage_bits <= 16) return {};
-      return Error{"asymmetric groups take an integer dtype of at most 16 bits (int8, uint8), not " + n};
+      if (is_integer(t) && value_bits(t) <= 16) return {};
+      return Error{"asymmetric groups take an integer dtype of at most 16 bits (int4, uint4, int8, uint8), not " + n};
   }
   return Error{"unknown scaling"};
 }
@@ -430,7 +433,7 @@ Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
                    double history_amax, const RoundArray* device) {
   Quantised q = empty(rows, cols);
   ArrayRounder round(t, o, s.kind != ScalingKind::None, device);
-  if (t == DType::int8 || s.kind == ScalingKind::Group) round.symmetric_integers();
+  if (t == DType::int8 || t == DType::int4 || s.kind == ScalingKind::Group) round.symmetric_integers();
   switch (s.kind) {
     case ScalingKind::None: round.round(x.first(q.values.size()), q.values, q); break;
     case ScalingKind::PerTensor:

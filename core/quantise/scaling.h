@@ -12,17 +12,18 @@
 //    DelayedScaling (amax_compute_algo "max", margin 0): scale = float32(max_finite / amax),
 //    q = saturate(round(x * scale)), scale_inv = float32(1 / scale).
 //  - per-channel symmetric: as above per row. int8 takes the same formulas with max 127 and
-//    the symmetric range [-127, 127]; integers round to nearest even.
-//  - per-channel asymmetric (int8/uint8): PyTorch's MinMax observer range including 0,
-//    scale = (max - min) / 255, zero point z, q = clamp(round(x / scale) + z).
+//    the symmetric range [-127, 127], int4 with max 7 and [-7, 7]; integers round to nearest even.
+//  - per-channel asymmetric (int8/uint8, int4/uint4): PyTorch's MinMax observer range including 0,
+//    scale = (max - min) / (qmax - qmin) (255 for 8 bits, 15 for 4), zero point z,
+//    q = clamp(round(x / scale) + z).
 //  - MX (OCP Microscaling Formats v1.0, section 6.3): blocks of 32 along K share an
 //    E8M0 scale 2^(floor(log2 amax) - emax_elem); elements saturate.
 //  - NVFP4 (NVIDIA, Transformer Engine NVFP4 recipe): blocks of 16 share a float8_e4m3fn
 //    scale, amax_block / 6 times a float32 tensor scale (448 * 6) / amax_tensor.
 //  - group-wise integers (GPTQ / AWQ weight-only): groups of G elements along K (128 unless
-//    given) share a float16 scale, stored as those projects store it. Symmetric ("group", int8):
+//    given) share a float16 scale, stored as those projects store it. Symmetric ("group", int4 or int8):
 //    scale = float16(amax_group / qmax), q = clamp(round(x / scale), -qmax, qmax). Asymmetric
-//    ("group-asymmetric", int8 or uint8): the group's range including 0 as PyTorch's MinMax
+//    ("group-asymmetric", int4, uint4, int8 or uint8): the group's range including 0 as PyTorch's MinMax
 //    observer takes it, scale = float16((max - min) / (qmax - qmin)), a zero point z in the
 //    dtype's range, q = clamp(round(x / scale) + z), dequantised as (q - z) * scale. A float16
 //    scale saturates at 65504; a group whose scale rounds to 0 becomes zeros (counted as flushed).

@@ -79,7 +79,7 @@ Expected<std::string> promote_probe(const json& j) {
   for (const char* side : {"a", "b"}) {
     auto t = dtype_param(p, side);
     if (!t) return Error{t.error()};
-    if (!e->has_dtype(*t)) return Error{quoted(side) + ": " + id + " has no " + std::string(name(*t))};
+    if (!e->has_dtype(*t)) return Error{quoted(side) + ": " + promote::missing_dtype_text(*e, *t)};
     promote::Operand& o = side[0] == 'a' ? q.a : q.b;
     o.dtype = *t;
     const std::string kind_key = std::string(side) + "_kind", value_key = std::string(side) + "_value";

@@ -150,7 +150,7 @@ Status PromotionPanel::configure(const StartState& st) {
     auto t = parse_dtype(st.bias);
     if (!t) return Error{"bias: " + t.error()};
     auto pos = std::find(dtypes_.begin(), dtypes_.end(), *t);
-    if (pos == dtypes_.end() || !e.has_dtype(*t)) return Error{"bias: " + std::string(e.id) + " has no " + st.bias};
+    if (pos == dtypes_.end() || !e.has_dtype(*t)) return Error{"bias: " + promote::missing_dtype_text(e, *t)};
     main.bias = int(pos - dtypes_.begin()) + 1;
   }
   promote::Query placed;

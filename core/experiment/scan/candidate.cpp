@@ -63,7 +63,7 @@ Expected<std::vector<Candidate>> parse_candidates(std::string_view list) {
   return out;
 }
 
-int element_bits(DType t) { return is_float(t) ? info(t).format.total_bits() : info(t).storage_bits; }
+int element_bits(DType t) { return value_bits(t); }
 
 double bits_per_param(const Candidate& c, size_t rows, size_t cols) {
   const double elem = element_bits(c.dtype);

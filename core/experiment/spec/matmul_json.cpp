@@ -97,8 +97,9 @@ Status framework_lacks(const MatmulConfig& c, const std::string& engine_id) {
   if (!e) return Error{"unknown framework '" + engine_id + "' (" + promote::engine_names() + ")"};
   for (DType t : {c.input, c.weight, c.bias.value_or(c.input)})
     if (!e->has_dtype(t))
-      return Error{std::string(e->framework) + " has no " + std::string(name(t)) +
-                   (is_custom(t) ? " (a custom format: leave the framework out to run its arithmetic alone)" : "")};
+      return Error{is_custom(t) ? std::string(e->framework) + " has no " + std::string(name(t)) +
+                                      " (a custom format: leave the framework out to run its arithmetic alone)"
+                                : promote::missing_dtype_text(*e, t)};
   return {};
 }
 

@@ -68,5 +68,20 @@ TEST(DTypeTable, DocumentedLimits) {
   EXPECT_EQ(int_max(DType::int32), 2147483647u);
 }
 
+// int4 and uint4 are stored a byte a value (as ml_dtypes and PyTorch store them) and hold four bits.
+TEST(DTypeTable, FourBitIntegersHoldFourBitsInAByte) {
+  EXPECT_EQ(info(DType::int4).storage_bits, 8);
+  EXPECT_EQ(value_bits(DType::int4), 4);
+  EXPECT_EQ(int_min(DType::int4), -8);
+  EXPECT_EQ(int_max(DType::int4), 7u);
+  EXPECT_EQ(int_min(DType::uint4), 0);
+  EXPECT_EQ(int_max(DType::uint4), 15u);
+  EXPECT_EQ(value_bits(DType::float4_e2m1fn), 4);
+  EXPECT_EQ(value_bits(DType::int8), 8);
+  EXPECT_EQ(short_name(DType::int4), "i4");
+  EXPECT_EQ(framework_names(DType::uint4).torch, "torch.uint4");
+  EXPECT_EQ(framework_names(DType::int4).numpy, "ml_dtypes.int4");
+}
+
 }  // namespace
 }  // namespace pl

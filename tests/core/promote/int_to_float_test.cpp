@@ -57,7 +57,8 @@ TEST(IntToFloatLoss, EveryNumberItStatesIsTheCodecs) {
         EXPECT_TRUE(std::isfinite(to_float(f.id, inf_from - 1)));
         EXPECT_LE(inf_from, hi);
       } else if (s.find("do not fit") != std::string::npos) {
-        EXPECT_GT(static_cast<double>(hi), max_finite(f.format));
+        // The larger magnitude does not fit: int4's -8 in float6_e2m3fn (7.5), say.
+        EXPECT_GT(std::max(static_cast<double>(hi), -static_cast<double>(is_bool ? 0 : int_lo(i.id))), max_finite(f.format));
       } else {
         EXPECT_TRUE(std::isfinite(to_float(f.id, hi)));
       }
@@ -104,7 +105,7 @@ TEST(IntToFloatLoss, NumpySaysSafeCastNotEveryValue) {
     ASSERT_TRUE(o.ok());
     EXPECT_EQ(o.rule.find("holds every value"), std::string::npos) << o.rule;
   }
-  const Outcome t = numpy::promote_types(DType::int64, DType::float64);
+  const Outcome t = numpy::promote_types(numpy::Version::V2, DType::int64, DType::float64);
   EXPECT_NE(t.rule.find("9007199254740993 becomes 9007199254740992"), std::string::npos) << t.rule;
 }
 

@@ -27,7 +27,7 @@ jax::Config config_named(const std::string& name) {
 
 TEST(JaxPromotion, GoldenIsJax0102) {
   EXPECT_EQ(golden().json().value("version", ""), std::string(jax::kVersion));
-  EXPECT_EQ(golden().dtypes().size(), 26u);
+  EXPECT_EQ(golden().dtypes().size(), 28u);
   EXPECT_EQ(golden().json()["configs"].size(), 3u);
 }
 
@@ -69,7 +69,7 @@ TEST(JaxPromotion, EveryConfigEveryOpEveryPair) {
   }
   // Per configuration: promote_types, 3 ops x (4 kind pairs of 26 x 26 + 26 x 36 values),
   // matmul, matmul_f32acc and astype.
-  EXPECT_EQ(cells, 3u * (26u * 26u + 3u * (4u * 26u * 26u + 26u * 36u) + 3u * 26u * 26u));
+  EXPECT_EQ(cells, 3u * (28u * 28u + 3u * (4u * 28u * 28u + 28u * 36u) + 3u * 28u * 28u));
 }
 
 }  // namespace

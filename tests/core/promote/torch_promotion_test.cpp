@@ -36,8 +36,8 @@ size_t check_table(const std::string& table, Fn&& engine) {
 }
 
 // Every table of a torch golden file but promote_types, through `evaluate` (plain PyTorch
-// or autocast): 4 elementwise ops x 7 operand-kind pairs and 7 two-operand ops, 23 x 23 cells
-// each; 4 ops with every bias dtype, 23^3 cells each. Returns the number of cells.
+// or autocast): 4 elementwise ops x 7 operand-kind pairs and 7 two-operand ops, 25 x 25 cells
+// each; 4 ops with every bias dtype, 25^3 cells each. Returns the number of cells.
 using TorchEvaluate = std::function<Outcome(torch::Op, Operand, Operand, std::optional<DType>)>;
 size_t check_op_tables(const testing::GoldenFile& g, TorchEvaluate evaluate) {
   size_t cells = 0;
@@ -58,7 +58,7 @@ size_t check_op_tables(const testing::GoldenFile& g, TorchEvaluate evaluate) {
   }
   return cells;
 }
-constexpr size_t kOpCells = (4u * 7u + 7u) * 23u * 23u + 4u * 23u * 23u * 23u;
+constexpr size_t kOpCells = (4u * 7u + 7u) * 25u * 25u + 4u * 25u * 25u * 25u;
 
 // A 1.13 table (Debian 12's python3-torch 1.13.1, which reports 1.13.0a0; only its 13 dtypes):
 // recorded with oneDNN as `mkldnn` says, its promote_types under `release`, every op table
@@ -85,13 +85,13 @@ const testing::GoldenFile& check_torch113_file(const std::string& file, const st
 TEST(TorchPromotion, GoldenIsPyTorch215) {
   EXPECT_EQ(golden().value("version", ""), std::string(torch::kVersion));
   EXPECT_EQ(golden().value("mkldnn", ""), "disabled");  // the path a CPU without AVX-512 takes
-  EXPECT_EQ(golden_dtypes().size(), 23u);
+  EXPECT_EQ(golden_dtypes().size(), 25u);
 }
 
 TEST(TorchPromotion, PromoteTypesEveryPair) {
   const size_t n =
       check_table("promote_types", [](const std::vector<DType>& t) { return torch::promote_types(t[0], t[1]); });
-  EXPECT_EQ(n, 23u * 23u);
+  EXPECT_EQ(n, 25u * 25u);
 }
 
 TEST(TorchPromotion, EveryOpEveryOperandKindEveryPair) {
@@ -173,6 +173,33 @@ TEST(PromotionFixes, LinearFloat32WithBFloat16Weight) {
   EXPECT_EQ(fixes[1].code, "model.to(x.dtype)");
   EXPECT_EQ(fixes[1].outcome.result, DType::float32);
   EXPECT_EQ(fixes[2].outcome.result, DType::float32);
+}
+
+// Bug: a fix's cast was taken to succeed, so torch.int4 + torch.float32 offered x.to(w.dtype)
+// giving float32, and an int8 input offered model.to(x.dtype) giving int8. PyTorch 2.15 has no
+// copy from int4 ("copy_" not implemented for 'Int4'), and Module.to refuses integer dtypes.
+TEST(PromotionFixes, AFixWhoseCastRaisesRaisesThatError) {
+  const Engine* e = find_engine("torch");
+  ASSERT_NE(e, nullptr);
+  const auto shell = suggest_fixes(*e, Query{"add", {DType::int4}, {DType::float32}, std::nullopt});
+  ASSERT_EQ(shell.size(), 3u);
+  for (size_t i : {0u, 2u}) {  // x.to(w.dtype); x.float(); model.float()
+    EXPECT_EQ(shell[i].outcome.error_type, "NotImplementedError") << shell[i].code;
+    EXPECT_EQ(shell[i].outcome.message, "\"copy_\" not implemented for 'Int4'") << shell[i].code;
+  }
+  EXPECT_EQ(shell[1].outcome.message,
+            "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch.int4");
+  const auto int8 = suggest_fixes(*e, Query{"linear", {DType::int8}, {DType::float32}, std::nullopt});
+  ASSERT_EQ(int8.size(), 3u);
+  EXPECT_EQ(int8[0].outcome.result, DType::float32);
+  EXPECT_EQ(int8[1].code, "model.to(x.dtype)");
+  EXPECT_EQ(int8[1].outcome.error_type, "TypeError");
+  EXPECT_EQ(int8[1].outcome.message,
+            "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch.int8");
+  // NumPy's astype of an array converts int8 freely: the fix stands.
+  const auto numpy = suggest_fixes(*find_engine("numpy"), Query{"matmul", {DType::int8}, {DType::float32}});
+  ASSERT_FALSE(numpy.empty());
+  EXPECT_TRUE(numpy[1].outcome.ok());
 }
 
 TEST(PromotionFixes, BiasOfAThirdDtype) {

@@ -46,7 +46,10 @@ HIDDEN, INTER, VOCAB, LAYERS = 64, 96, 80, 2
 
 CANDIDATES = ["bfloat16", "float8_e4m3fn:per-tensor", "float8_e4m3fn:per-channel", "float8_e4m3fn:mx",
               "int8:per-channel", "float6_e2m3fn:mx", "float4_e2m1fn:mx", "float4_e2m1fn:nvfp4",
-              "int8:group:32", "uint8:group-asymmetric:32"]
+              "int8:group:32", "uint8:group-asymmetric:32", "int4:per-channel", "int4:group:32",
+              "uint4:group-asymmetric:32"]
+
+INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int4": (-8, 7), "uint4": (0, 15)}
 
 FORMATS = {  # name: (ml_dtypes type, element bits)
     "bfloat16": (ml_dtypes.bfloat16, 16),
@@ -111,13 +114,14 @@ def quantise(x, candidate):
     if recipe == "none":
         q, sat = grid_round(x, fmt)
         return q, int(sat.sum())
-    if fmt == "int8":  # per-channel symmetric: scale = f32(127 / amax), [-127, 127]
+    if fmt in ("int8", "int4"):  # per-channel symmetric: scale = f32(qmax / amax), [-qmax, qmax]
+        qmax = INT_RANGES[fmt][1]
         amax = np.abs(x).max(axis=1, keepdims=True)
-        scale = np.where(amax > 0, f32(127.0 / np.where(amax > 0, amax, 1)), 1.0)
+        scale = np.where(amax > 0, f32(qmax / np.where(amax > 0, amax, 1)), 1.0)
         v = x * scale
         r = np.rint(v)
-        sat = (r < -127) | (r > 127)
-        return np.clip(r, -127, 127) * f32(1.0 / scale), int(sat.sum())
+        sat = (r < -qmax) | (r > qmax)
+        return np.clip(r, -qmax, qmax) * f32(1.0 / scale), int(sat.sum())
     top = float(ml_dtypes.finfo(FORMATS[fmt][0]).max)
     if recipe in ("per-tensor", "per-channel"):
         amax = np.abs(x).max() if recipe == "per-tensor" else np.abs(x).max(axis=1, keepdims=True)
@@ -154,7 +158,7 @@ def quantise(x, candidate):
 def group(x, size, asymmetric, fmt):
     """GPTQ/AWQ-style groups: a float16 scale (NumPy's float64 -> float16 cast rounds once, to
     nearest even; saturated at 65504), symmetric in [-qmax, qmax] or with a zero point."""
-    qmin, qmax = (0, 255) if fmt == "uint8" else (-128, 127)
+    qmin, qmax = INT_RANGES[fmt]
     if not asymmetric:
         qmin = -qmax
     out, sat = np.empty_like(x), 0
@@ -179,7 +183,7 @@ def group(x, size, asymmetric, fmt):
 def bits_per_param(candidate, rows, cols):
     parts = candidate.split(":")
     fmt, recipe = parts[0], parts[1] if len(parts) > 1 else "none"
-    elem = 8 if fmt in ("int8", "uint8") else FORMATS[fmt][1]
+    elem = {"int8": 8, "uint8": 8, "int4": 4, "uint4": 4}.get(fmt) or FORMATS[fmt][1]
     params = rows * cols
     if recipe.startswith("group"):
         groups = math.ceil(cols / int(parts[2])) * rows

@@ -37,7 +37,7 @@ NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
          "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
          "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
          "float8_e4m3b11fnuz", "float8_e4m3", "float8_e3m4", "float8_e8m0fnu",
-         "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn"]
+         "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "int4", "uint4"]
 DT = {n: jnp.dtype(n) if n != "bool" else jnp.dtype(bool) for n in NAMES}
 SCALAR = {"b": True, "i": 2, "u": 2, "f": 2.5, "V": 2.5, "c": 2.5 + 1j}
 VALUES = ["True", "2", "300", "-1", "2**31", "2**40", "2**63", "2.5", "1e300", "2.5+1j",
@@ -53,9 +53,13 @@ KIND_PAIRS = [("tensor", "tensor"), ("tensor", "zerodim"), ("tensor", "scalar"),
 CONFIGS = {"x32": (False, "standard"), "x64": (True, "standard"), "strict": (False, "strict")}
 
 
+# ml_dtypes gives its types kind 'V': a float's Python scalar is a float, int4's and uint4's an int.
+INT4_KINDS = {"int4": "i", "uint4": "u"}
+
+
 def kind_of(n):
     k = DT[n].kind
-    return "f" if k == "V" else k
+    return INT4_KINDS.get(n, "f" if k == "V" else k)
 
 
 def spec(n, kind, shape):

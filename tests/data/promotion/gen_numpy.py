@@ -32,7 +32,7 @@ BUILTIN = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64
            "float16", "float32", "float64", "complex64", "complex128"]
 ML = ["bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
       "float8_e4m3", "float8_e3m4", "float8_e4m3b11fnuz", "float8_e8m0fnu", "float6_e2m3fn",
-      "float6_e3m2fn", "float4_e2m1fn"]
+      "float6_e3m2fn", "float4_e2m1fn", "int4", "uint4"]
 NAMES = BUILTIN + [n for n in ML if hasattr(ml_dtypes, n)]
 DT = {n: np.dtype(getattr(ml_dtypes, n) if n in ML else n) for n in NAMES}
 DEFAULT = {"b": True, "i": 2, "u": 2, "f": 2.5, "c": 2.5 + 1j, "V": 2.5}
@@ -51,9 +51,12 @@ UFUNCS = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
           "true_divide": np.true_divide}
 
 
+# ml_dtypes gives its types kind 'V': a float's Python scalar is a float, int4's and uint4's an int.
+INT4_KINDS = {"int4": "i", "uint4": "u"}
+
+
 def category(n):
-    # ml_dtypes' floats have kind 'V'; their Python scalar is a float.
-    return DT[n].kind
+    return INT4_KINDS.get(n, DT[n].kind)
 
 
 def operand(n, kind):

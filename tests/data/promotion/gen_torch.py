@@ -66,7 +66,7 @@ NAMES = ["bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32",
          "float16", "bfloat16", "float32", "float64", "complex32", "bcomplex32", "complex64",
          "complex128",
          "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu",
-         "float4_e2m1fn_x2"]
+         "float4_e2m1fn_x2", "int4", "uint4"]
 NAMES = [n for n in NAMES if hasattr(torch, n)]  # older releases (1.13) lack the newer dtypes
 DT = {n: getattr(torch, n) for n in NAMES}
 SCALAR = {"bool": True, "int": 2, "float": 2.5, "complex": 2.5 + 1j}
