@@ -69,6 +69,10 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
 
 int cast_to_int(const CastArgs& a, DType to, const std::vector<double>& xs) {
   const IntOverflow mode = parse_int_overflow(a.int_overflow).value_or(IntOverflow::Wrap);  // (checked by the parser)
+  if (auto st = check_int_cast(to, mode); !st) {
+    std::fprintf(stderr, "error: %s\n", st.error().c_str());
+    return kExitBadInput;
+  }
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < xs.size(); ++i) {
     IntResult r = float_to_int(to, xs[i], mode);

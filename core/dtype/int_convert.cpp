@@ -20,6 +20,14 @@ uint64_t as_bits(DType t, bool negative, uint64_t magnitude) {
 
 }  // namespace
 
+Status check_int_cast(DType to, IntOverflow mode) {
+  if (mode == IntOverflow::Wrap && value_bits(to) < info(to).storage_bits)
+    return Error{std::string(name(to)) +
+                 " has no wrapping C cast (ml_dtypes and PyTorch convert into it their own ways, which are not "
+                 "modelled): use the saturating cast"};
+  return {};
+}
+
 IntResult int_to_int(DType to, bool negative, uint64_t magnitude, IntOverflow mode) {
   IntResult r{0, false, false, false};
   if (info(to).kind == DTypeKind::Bool) {

@@ -23,6 +23,7 @@
 #include <string_view>
 
 #include "core/dtype/dtype.h"
+#include "core/util/expected.h"
 
 namespace pl {
 
@@ -40,6 +41,11 @@ struct IntResult {
   bool nan_input;
   bool inexact;  // a fractional part was discarded
 };
+
+// Whether a conversion into `to` means anything. A wrapping C cast exists for the C integer
+// types only: int4 and uint4 have none (ml_dtypes sends some out-of-range values to 0, PyTorch
+// has no conversion into them at all), so only the saturating cast, a definition, is given.
+Status check_int_cast(DType to, IntOverflow mode);
 
 // `to` must be an integer or bool dtype.
 IntResult float_to_int(DType to, double x, IntOverflow mode);

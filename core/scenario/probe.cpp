@@ -139,6 +139,7 @@ Expected<std::string> int_cast_probe(const json& j) {
   const auto parsed_mode = parse_int_overflow(mode);
   if (!parsed_mode) return Error{"'mode' must be one of " + int_overflow_names()};
   const IntOverflow m = *parsed_mode;
+  if (auto st = check_int_cast(*to, m); !st) return Error{"'to': " + st.error()};
   const std::string v = p.text("value");
   // An integer literal converts as an integer (200 -> int8 wraps exactly); anything else is a
   // float value truncated toward zero, as a C cast does.

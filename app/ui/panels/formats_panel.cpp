@@ -141,7 +141,8 @@ void FormatsPanel::draw_value_table() {
   for (size_t i = 0; i < results_.size(); ++i) {
     const CastReport& r = results_[i];
     ImGui::TableNextRow();
-    if (formats_[i].dtype) mark_row(*formats_[i].dtype);
+    if (i == 0) first_row_y_ = ImGui::GetCursorPosY();
+    if (formats_[i].dtype) mark_row(*formats_[i].dtype, i);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(formats_[i].name.c_str());
     format_tooltip(formats_[i]);
@@ -176,11 +177,19 @@ void FormatsPanel::draw_value_table() {
   ImGui::EndTable();
 }
 
-void FormatsPanel::mark_row(DType t) {
+void FormatsPanel::mark_row(DType t, size_t row) {
   if (marked_ != t) return;  // the row a scenario points at
   ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(ImVec4(0.85f, 0.65f, 0.15f, 0.35f)));
   if (!scroll_to_marked_ || !is_float(t)) return;  // (the integer table is brought up whole)
-  ImGui::SetScrollHereY(0.3f);
+  // Two rows of context above it, scrolled by whole rows: the top row starts right under the
+  // frozen header instead of half hidden behind it.
+  const float y = ImGui::GetCursorPosY();
+  const float row_h = row > 0 ? (y - first_row_y_) / float(row) : table_row_height() + 1;
+  const int above = std::min(int(row), 2);
+  float target = float(int(row) - above) * row_h;
+  const float whole_rows_max = std::floor(ImGui::GetScrollMaxY() / row_h) * row_h;
+  if (ImGui::GetScrollMaxY() > 0) target = std::min(target, whole_rows_max);
+  ImGui::SetScrollY(target);
   scroll_to_marked_ = false;
 }
 
@@ -212,6 +221,7 @@ void FormatsPanel::draw_integer_table() {
   ImGui::TableHeadersRow();
   for (const DTypeInfo& d : all_dtypes()) {
     if (!is_integer(d.id) && d.id != DType::bool_) continue;
+    if (!check_int_cast(d.id, IntOverflow::Wrap)) continue;  // int4 and uint4: no C cast to show
     const IntResult c = float_to_int(d.id, value_, IntOverflow::Wrap);
     const IntResult s = float_to_int(d.id, value_, IntOverflow::Saturate);
     ImGui::TableNextRow();

@@ -35,7 +35,7 @@ class FormatsPanel final : public Panel {
   void draw_value_table();
   void draw_properties_table();
   void draw_integer_table();
-  void mark_row(DType t);       // the row background of a marked row, scrolled into view once
+  void mark_row(DType t, size_t row = 0);  // the row background of a marked row, scrolled into view once
   bool integer_marked() const;  // a link marks an integer dtype: its table comes first
   void recompute();
   bool add_named_custom_formats();  // true when rows were added
@@ -53,6 +53,7 @@ class FormatsPanel final : public Panel {
   std::vector<CastReport> results_;
   std::optional<DType> marked_;  // the row a link points at
   bool scroll_to_marked_ = false;
+  float first_row_y_ = 0;  // where the value table's first row starts, under its frozen header
   bool compact_ = false;
 };
 

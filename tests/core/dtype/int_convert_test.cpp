@@ -104,3 +104,20 @@ TEST(IntConvert, OverflowModesAndCastPathsReadFromTheirTables) {
 
 }  // namespace
 }  // namespace pl
+
+namespace pl {
+namespace {
+
+// Bug: `cast 300 --to int4` printed "-4 (C cast, x86-64, out of range)", a C cast int4 does not
+// have: NumPy with ml_dtypes gives 0 there and PyTorch cannot convert into int4 at all.
+TEST(IntConvert, FourBitIntegersHaveNoWrappingCast) {
+  EXPECT_FALSE(check_int_cast(DType::int4, IntOverflow::Wrap));
+  EXPECT_FALSE(check_int_cast(DType::uint4, IntOverflow::Wrap));
+  EXPECT_TRUE(check_int_cast(DType::int4, IntOverflow::Saturate));
+  EXPECT_TRUE(check_int_cast(DType::int8, IntOverflow::Wrap));
+  EXPECT_EQ(int_bits_to_string(DType::int4, float_to_int(DType::int4, 300.0, IntOverflow::Saturate).bits), "7");
+  EXPECT_EQ(int_bits_to_string(DType::int4, float_to_int(DType::int4, -9.5, IntOverflow::Saturate).bits), "-8");
+}
+
+}  // namespace
+}  // namespace pl
