@@ -275,6 +275,15 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   // gamma_K exists only while K u < 1: a bound at some lengths only says where it ends, one at a
   // single length is a marker (a one-point line draws nothing), and one at none says so.
   bool any_bound = false, any_estimate = false, per_term = true, bound_dot = false;
+  // Where each model's bound ends, grouped so one clause names every model that ends alike:
+  // "gamma_K needs K u < 1: at no K for bf16, only at K = 256 for e6m9 and e7m8, to K = 1024 for
+  // f16" (one clause a model overran two lines at 1280 px).
+  std::vector<std::pair<std::string, std::vector<std::string>>> ends;
+  auto note_end = [&ends](std::string where, const std::string& model) {
+    for (auto& [w, models] : ends)
+      if (w == where) return models.push_back(model);
+    ends.push_back({std::move(where), {model}});
+  };
   for (const auto& [model, i] : index) {
     // An estimate equal to the bound (compensated sums) or zero (exact integer sums) adds no line.
     Series& e = f.series[4 * i + 3];
@@ -293,13 +302,22 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
     auto k_text = [](double k) { return std::to_string(static_cast<long long>(k)); };
     if (at.empty()) {
       b.label.clear();  // nothing to show or hide
-      f.subtitle += "; " + model + ": no gamma_K (K u >= 1 at every K)";
+      note_end("at no K", model);
     } else if (at.size() == 1) {
       b.kind = SeriesKind::Points;
       bound_dot = true;
-      f.subtitle += "; " + model + ": gamma_K only at K = " + k_text(at.front()) + " (K u >= 1 beyond)";
+      note_end("only at K = " + k_text(at.front()), model);
     } else {
-      f.subtitle += "; " + model + ": gamma_K to K = " + k_text(at.back()) + " (K u >= 1 beyond)";
+      note_end("to K = " + k_text(at.back()), model);
+    }
+  }
+  if (!ends.empty()) {
+    f.subtitle += "; gamma_K needs K u < 1:";
+    for (size_t e = 0; e < ends.size(); ++e) {
+      const auto& [where, models] = ends[e];
+      f.subtitle += (e ? ", " : " ") + where + " for ";
+      for (size_t m = 0; m < models.size(); ++m)
+        f.subtitle += (m == 0 ? "" : m + 1 == models.size() ? " and " : ", ") + models[m];
     }
   }
   const Color key{0.35, 0.35, 0.35, 1};

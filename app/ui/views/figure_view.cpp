@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "app/ui/shell/layout_audit.h"
 #include "app/ui/shell/theme.h"
@@ -54,6 +56,24 @@ std::string figure_tab_text(const figure::Figure& f) {
   return words;
 }
 
+namespace {
+// A tab's text cut at a word to fit ImGui 1.86's widest tab (TabBarCalcMaxTabWidth: 20 times
+// the font size, padding included), which otherwise cuts it mid-word ("float16 d..."). The
+// tab's tooltip holds the figure's whole title.
+std::string fit_tab_text(const std::string& text) {
+  const float widest = ImGui::GetFontSize() * 20.0f - 2 * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::CalcTextSize(text.c_str()).x <= widest) return text;
+  for (size_t cut = text.rfind(' '); cut != std::string::npos && cut > 0; cut = text.rfind(' ', cut - 1)) {
+    std::string shorter = text.substr(0, cut);
+    while (!shorter.empty() && std::string_view(",;:(-").find(shorter.back()) != std::string_view::npos)
+      shorter.pop_back();
+    shorter += "...";
+    if (ImGui::CalcTextSize(shorter.c_str()).x <= widest) return shorter;
+  }
+  return text;
+}
+}  // namespace
+
 FigurePixels figure_pixels(float width, float height) {
   return {std::max(1, static_cast<int>(width)), std::max(1, static_cast<int>(height))};
 }
@@ -84,7 +104,7 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
         flags = ImGuiTabItemFlags_SetSelected;
         requested_figure().clear();
       }
-      const std::string label = figure_tab_text(figures[i]) + "###" + figures[i].name;
+      const std::string label = fit_tab_text(figure_tab_text(figures[i])) + "###" + figures[i].name;
       const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
       if (ImGui::IsItemHovered())  // a tab squeezed to "error att..." says what it holds
         ImGui::SetTooltip("%s%s%s", figures[i].title.c_str(), figures[i].subtitle.empty() ? "" : "\n",
