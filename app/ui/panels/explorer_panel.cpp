@@ -194,18 +194,30 @@ void ExplorerPanel::draw_bits(Row& row, size_t index) {
   ImGui::PopStyleVar(2);
 }
 
+namespace {
+// The spacing of values where x lies: "2^-27", or "ulp 2^-27" dimmed under the format's name.
+void draw_ulp(double ulp, bool stacked) {
+  const std::string two = power_of_two_text(ulp);
+  const std::string text = (stacked ? "ulp " : "") + (two.empty() ? significant_text(ulp, 6) : two);
+  if (stacked) ImGui::TextDisabled("%s", text.c_str());
+  else ImGui::TextUnformatted(text.c_str());
+  if (ImGui::IsItemHovered() && std::isfinite(ulp))
+    ImGui::SetTooltip("the spacing of representable values in this binade: %s", significant_text(ulp, 17).c_str());
+}
+}  // namespace
+
 void ExplorerPanel::draw_table() {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
-  // Presentation mode's large type stacks the table into four columns: the ulp under the value,
-  // and the rounding interval between the neighbours below and above it, as on a number line.
-  // Side by side the columns needed 1800 px there: at 1280 px the interval, the ulp and the
-  // neighbours were off the edge.
+  // Presentation mode's large type stacks the table into four columns of two lines: the ulp under
+  // the format's name, the rounding interval under the value, the neighbour above under the one
+  // below. Side by side the columns needed 1800 px there: at 1280 px the interval, the ulp and the
+  // neighbours were off the edge; three lines a row left one row in view above the number line.
   const bool stacked = presentation_mode();
   int shown = 0;
   for (const Row& r : rows_) shown += r.shown;
   // Every row and the horizontal scrollbar, with room to spare: a close fit cut the last row.
-  const float row_height = stacked ? 3 * ImGui::GetFrameHeightWithSpacing() : ImGui::GetFrameHeightWithSpacing();
+  const float row_height = stacked ? 2 * ImGui::GetFrameHeightWithSpacing() : ImGui::GetFrameHeightWithSpacing();
   const float height =
       ImGui::GetFrameHeightWithSpacing() + row_height * float(shown) + ImGui::GetStyle().ScrollbarSize + 12;
   // Its rows' height, not the space left: the pane above the figures fits its content, and a
@@ -215,12 +227,11 @@ void ExplorerPanel::draw_table() {
     const char* tip;
   };
   const std::vector<Column> columns =
-      stacked ? std::vector<Column>{{"format", nullptr},
+      stacked ? std::vector<Column>{{"format", "the format; below it, the spacing of values where x lies (ulp)"},
                                     {"bits (click one to flip it)", nullptr},
-                                    {"rounds to", "the value x rounds to; below it, the spacing of values there (ulp)"},
+                                    {"rounds to", "the value x rounds to; below it, every x that rounds to the same value"},
                                     {"neighbours",
-                                     "the representable values below and above (click one to explore it), with "
-                                     "every x that rounds to the same value between them"}}
+                                     "the representable values below and above x: click one to explore it"}}
               : std::vector<Column>{{"format", nullptr},
                                     {"bits (click one to flip it)", nullptr},
                                     {"rounds to", "the value x rounds to"},
@@ -245,6 +256,7 @@ void ExplorerPanel::draw_table() {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(r.format.name.c_str());
     format_tooltip(r.format);
+    if (stacked) draw_ulp(r.n.ulp, true);
     ImGui::TableNextColumn();
     draw_bits(r, i);
     ImGui::TableNextColumn();
@@ -254,15 +266,6 @@ void ExplorerPanel::draw_table() {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("exact: %s\n%s", result.value_exact.c_str(),
                         n.rounded.flags.inexact ? "rounded (inexact)" : "exact: x is representable");
-    auto draw_ulp = [&] {
-      const std::string two = power_of_two_text(n.ulp);
-      const std::string text = (stacked ? "ulp " : "") + (two.empty() ? significant_text(n.ulp, 6) : two);
-      if (stacked) ImGui::TextDisabled("%s", text.c_str());
-      else ImGui::TextUnformatted(text.c_str());
-      if (ImGui::IsItemHovered() && std::isfinite(n.ulp))
-        ImGui::SetTooltip("the spacing of representable values in this binade: %s",
-                          significant_text(n.ulp, 17).c_str());
-    };
     auto draw_interval = [&] {
       if (!n.interval) {
         ImGui::TextDisabled("none: x is not a finite number");
@@ -314,19 +317,16 @@ void ExplorerPanel::draw_table() {
       ImGui::PopID();
     };
     if (stacked) {
-      draw_ulp();
+      draw_interval();
       ImGui::TableNextColumn();
-      draw_neighbours([&] {
-        ImGui::AlignTextToFramePadding();
-        draw_interval();
-      });
+      draw_neighbours([] {});  // the neighbour above on a line of its own, under the one below
     } else {
       ImGui::TableNextColumn();
       ImGui::AlignTextToFramePadding();
       draw_interval();
       ImGui::TableNextColumn();
       ImGui::AlignTextToFramePadding();
-      draw_ulp();
+      draw_ulp(n.ulp, false);
       ImGui::TableNextColumn();
       draw_neighbours(nullptr);
     }
@@ -353,7 +353,7 @@ void ExplorerPanel::draw_content() {
     ImGui::TextDisabled("Left/Right: step through the shown format's values.  %s", status_.c_str());
     ImGui::PopTextWrapPos();
     // A number line reads in 13 lines of text (18, the default, left presentation mode's
-    // table one row at 1280x800, under a figure mostly white).
+    // table one row at 1280x800, under a figure mostly white; 10 left its plot 65 px tall).
     split_.begin_top("explorer", 3, 13);
     draw_table();
     if (ImGui::CollapsingHeader("Limits side by side")) draw_format_limits_table("explorer-limits", shown_formats());
