@@ -194,6 +194,10 @@ const std::vector<Engine>& registry() {
     // Last, so the positions settings keep for the engines above do not move.
     add("torch2.11-cuda", "torch", torch::kRecordedCudaVersion, "cuda", torch_ops, kNone, "to", "model",
         torch::recorded_cuda_has_dtype, torch_spell, torch211_cuda_evaluate);
+    // (After it, for the same reason.) NumPy with the ml_dtypes release pip installs today.
+    add("numpy-ml_dtypes0.7", "numpy", numpy::numpy_version(numpy::Version::V2Ml07), "cpu", numpy_ops, kAll,
+        "astype", "w", numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V2Ml07>);
+    out.back().companion = numpy::ml_dtypes_release(numpy::Version::V2Ml07);
     return out;
   }();
   return engines;

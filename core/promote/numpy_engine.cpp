@@ -171,8 +171,14 @@ std::vector<DType> builtin_loops(Op op) {
 
 // NumPy 2: can_cast_pyscalar_scalar_to (array_coercion / convert_datatype.c) for a weak
 // Python int, float or complex.
-bool pyscalar_casts_to(PyType py, DType to) {
+bool pyscalar_casts_to(PyType py, DType to, Version v) {
   if (info(to).kind == DTypeKind::Complex) return true;
+  // ml_dtypes 0.7.0's types are NumPy floats and integers: a Python scalar joins them as it
+  // joins float32 or int8 (a bfloat16 array + 2.5 is bfloat16, an int4 array + 2 is int4).
+  if (abstract_kinds(v) && is_user_dtype(to)) {
+    if (is_float(to)) return py != PyType::Complex;
+    return py == PyType::Int;
+  }
   // An ml_dtypes type: a Python int counts as int_common_dtype's pick (abstractdtypes.c),
   // common(T, uint8), else common(T, int8), else common(T, intp), and must cast to T safely.
   // Their floats take it as themselves; int4 takes it as int8 and uint4 as uint8, which do not
@@ -198,8 +204,8 @@ bool scalar_value_casts_to(const Arg& a, DType to) {
 }
 
 bool arg_casts_to(Version v, const Arg& a, DType to, bool value_based) {
-  if (a.dtype == to && !(v == Version::V2 && a.weak())) return true;
-  if (v == Version::V2 && a.weak()) return pyscalar_casts_to(a.value.type, to);
+  if (a.dtype == to && !(nep50(v) && a.weak())) return true;
+  if (nep50(v) && a.weak()) return pyscalar_casts_to(a.value.type, to, v);
   if (value_based && a.zero_dim()) return scalar_value_casts_to(a, to);
   return can_cast_safe(a.dtype, to, v);
 }
@@ -215,8 +221,8 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
   auto has_loop = [&](DType t) { return !(op == Op::TrueDivide && is_int4(t)); };
   std::vector<DType> candidates;
   if (op != Op::Matmul) {
-    if (is_user_dtype(a.dtype) && has_loop(a.dtype) && !(v == Version::V2 && a.weak())) candidates.push_back(a.dtype);
-    if (is_user_dtype(b.dtype) && has_loop(b.dtype) && b.dtype != a.dtype && !(v == Version::V2 && b.weak()))
+    if (is_user_dtype(a.dtype) && has_loop(a.dtype) && !(nep50(v) && a.weak())) candidates.push_back(a.dtype);
+    if (is_user_dtype(b.dtype) && has_loop(b.dtype) && b.dtype != a.dtype && !(nep50(v) && b.weak()))
       candidates.push_back(b.dtype);
   }
   const size_t user_loops = candidates.size();
@@ -224,17 +230,26 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
   for (size_t i = 0; i < candidates.size(); ++i) {
     const DType t = candidates[i];
     if (!arg_casts_to(v, a, t, value_based) || !arg_casts_to(v, b, t, value_based)) continue;
-    // ml_dtypes converts a Python int through a C long.
+    // ml_dtypes converts a Python int through a C long (0.7.0's floats take any int; its
+    // integers refuse one past int64 as NumPy's own do, below).
     for (const Arg* x : {&a, &b})
-      if (is_user_dtype(t) && x->kind == OperandKind::Scalar && x->value.type == PyType::Int &&
+      if (is_user_dtype(t) && !abstract_kinds(v) && x->kind == OperandKind::Scalar && x->value.type == PyType::Int &&
           (x->value.integer > int_hi(DType::int64) || x->value.integer < int_lo(DType::int64)))
         return raises("TypeError", "expected number, got int",
                       "ml_dtypes converts the Python int through a C long, and " + int128_to_string(x->value.integer) +
                           " does not fit one.");
-    // A weak Python int in a builtin integer loop (an int4 array + 2 runs int8's) must fit it.
+    // A weak Python int in a builtin integer loop (an int4 array + 2 runs int8's) must fit it; one
+    // joining ml_dtypes 0.7.0's int4 or uint4 must fit what int_common_dtype makes of it (int16
+    // for int4, uint8 for uint4: an int4 array + 200 is int4, a uint4 array + -1 raises).
     for (const Arg* x : {&a, &b})
-      if (v == Version::V2 && x->weak() && x->value.type == PyType::Int && is_integer(t) && !is_user_dtype(t))
-        if (auto e = python_int_overflow(*x, t)) return *e;
+      if (nep50(v) && x->weak() && x->value.type == PyType::Int && is_integer(t)) {
+        std::optional<DType> fits = is_user_dtype(t) ? std::nullopt : std::optional<DType>(t);
+        if (is_user_dtype(t) && abstract_kinds(v))
+          for (DType d : {DType::uint8, DType::int8, DType::int64})
+            if ((fits = common_type(t, d, v))) break;
+        if (fits)
+          if (auto e = python_int_overflow(*x, *fits)) return *e;
+      }
     std::string rule = "NumPy searches the loops of np." + std::string(op_name(op)) + " in order (";
     rule += i < user_loops ? "ml_dtypes' own loop for " + nm(t) + " first"
                            : "ml_dtypes' loops first, then the builtin ones";
@@ -342,7 +357,10 @@ Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
     return raises("precision-lab", "two Python scalars are combined by Python, not NumPy",
                   "Make one operand an array.");
   Outcome r;
-  if (user) {
+  // ml_dtypes 0.7.0's int4 and uint4 are integers to true_divide's promoter too: int4 / int4 is
+  // float64 (0.6.0 searched the loops and found float16's).
+  const bool user_integers_divide = abstract_kinds(v) && op == Op::TrueDivide;
+  if (user && !(user_integers_divide && is_int_or_bool(a.dtype) && is_int_or_bool(b.dtype))) {
     r = linear_search(v, op, a, b);
   } else if (op == Op::TrueDivide && is_int_or_bool(a.dtype) && is_int_or_bool(b.dtype)) {
     // TrueDivisionTypeResolver (1.x) and true_divide's promoter (2.x): integers and bools,
@@ -351,7 +369,7 @@ Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
   } else if (op == Op::TrueDivide && v == Version::V1) {
     return linear_search(v, op, a, b);  // DivisionTypeResolver: the ordinary loop search
   } else {
-    r = v == Version::V2 ? builtin_result_v2(a, b) : builtin_result_v1(a, b);
+    r = nep50(v) ? builtin_result_v2(a, b) : builtin_result_v1(a, b);
   }
   if (!r.ok()) return r;
   if (op == Op::Subtract && *r.result == DType::bool_)
@@ -366,9 +384,13 @@ Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
 
 }  // namespace
 
-std::string_view numpy_version(Version v) { return v == Version::V2 ? "2.4.6" : "1.26.4"; }
-std::string_view ml_dtypes_version(Version v) { return v == Version::V2 ? "0.6.0" : "0.5.1"; }
-std::string_view ml_dtypes_release(Version v) { return v == Version::V2 ? "ml_dtypes 0.6.0" : "ml_dtypes 0.5.1"; }
+std::string_view numpy_version(Version v) { return nep50(v) ? "2.4.6" : "1.26.4"; }
+std::string_view ml_dtypes_version(Version v) {
+  return v == Version::V2Ml07 ? "0.7.0" : v == Version::V2 ? "0.6.0" : "0.5.1";
+}
+std::string_view ml_dtypes_release(Version v) {
+  return v == Version::V2Ml07 ? "ml_dtypes 0.7.0" : v == Version::V2 ? "ml_dtypes 0.6.0" : "ml_dtypes 0.5.1";
+}
 
 std::string_view op_name(Op op) { return kOpNames[static_cast<int>(op)]; }
 
@@ -441,9 +463,12 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
     }
     case Op::Astype: {
       const bool e8m0_a = a.dtype == DType::float8_e8m0fnu, e8m0_b = b.dtype == DType::float8_e8m0fnu;
-      const bool small_a = is_user_dtype(a.dtype) && a.dtype != DType::bfloat16 && !e8m0_a;
-      const bool small_b = is_user_dtype(b.dtype) && b.dtype != DType::bfloat16 && !e8m0_b;
-      if ((e8m0_a && small_b) || (e8m0_b && small_a))
+      // ml_dtypes 0.7.0 registers a cast between every two of its types.
+      if (abstract_kinds(v)) return returns(b.dtype, "astype converts to the dtype asked for (casting='unsafe').");
+      auto refused = [&](DType t) {
+        return is_user_dtype(t) && t != DType::bfloat16 && t != DType::float8_e8m0fnu;
+      };
+      if ((e8m0_a && refused(b.dtype)) || (e8m0_b && refused(a.dtype)))
         return raises("TypeError",
                       "Cannot cast array data from dtype(" + nm(a.dtype) + ") to dtype(" + nm(b.dtype) +
                           ") according to the rule 'unsafe'",

@@ -8,7 +8,9 @@
 //                                     change a dtype, out-of-range Python ints raise;
 //   NumPy 1.26.4 + ml_dtypes 0.5.1 -- value-based casting: a zero-dim array or Python
 //                                     scalar counts as the smallest type holding its value
-//                                     when its kind is no higher than the arrays' kind.
+//                                     when its kind is no higher than the arrays' kind;
+//   NumPy 2.4.6 + ml_dtypes 0.7.0  -- NEP 50, with ml_dtypes' types as NumPy floats and
+//                                     integers (numpy_types.h, abstract_kinds).
 // With an ml_dtypes type involved both releases pick a loop by NumPy's legacy linear
 // search (numpy/_core/src/umath/ufunc_type_resolution.c); each function says which rule.
 #pragma once

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "core/promote/outcome.h"
+
 namespace pl::promote::numpy {
 namespace {
 
@@ -133,9 +135,31 @@ DType builtin_promote(DType a, DType b) {
 }  // namespace
 
 // (A custom format, id past the table, is no NumPy type.)
+// ml_dtypes 0.7.0 registers its types in another order (recorded by gen_numpy.py under it).
+int type_number_ml07(DType t, int n) {
+  switch (t) {
+    case DType::float8_e4m3: return 257;
+    case DType::float8_e4m3b11fnuz: return 258;
+    case DType::float8_e4m3fn: return 259;
+    case DType::float8_e4m3fnuz: return 260;
+    case DType::float8_e5m2: return 261;
+    case DType::float8_e5m2fnuz: return 262;
+    case DType::float8_e3m4: return 263;
+    case DType::float8_e8m0fnu: return 265;
+    case DType::float6_e2m3fn: return 266;
+    case DType::float6_e3m2fn: return 267;
+    case DType::float4_e2m1fn: return 268;
+    case DType::int4: return 273;
+    case DType::uint4: return 274;
+    default: return n;
+  }
+}
+
 int type_number(DType t, Version v) {
   if (static_cast<int>(t) >= kDTypeCount) return -1;
   const int n = kTypeNumber[static_cast<int>(t)];
+  if (n < 0) return n;
+  if (v == Version::V2Ml07) return type_number_ml07(t, n);
   return v == Version::V1 && is_int4(t) ? n - 2 : n;
 }
 bool has_dtype(DType t) { return type_number(t, Version::V2) >= 0; }
@@ -178,6 +202,14 @@ bool can_cast_safe(DType from, DType to, Version v) {
   if (from == to) return true;
   const bool uf = is_user_dtype(from), ut = is_user_dtype(to);
   if (!uf && !ut) return builtin_promote(from, to) == to;  // NumPy's safe casts, exactly
+  // ml_dtypes 0.7.0: among its types, the casts that keep every value, infinities and NaN
+  // included (recorded: float4_e2m1fn into every float8 and float6, any float8 into bfloat16,
+  // int4 into float8_e5m2 but not into float6_e2m3fn, whose 7.5 misses -8, nor float8_e4m3 into
+  // float8_e4m3fn, which has no infinity).
+  if (abstract_kinds(v) && uf && ut) {
+    const FloatFormat &f = info(from).format, &g = info(to).format;  // (no specials for integers)
+    return holds_every_value(from, to) && (!f.has_inf() || g.has_inf()) && (!f.has_nan() || g.has_nan());
+  }
   if (is_int4(from) || is_int4(to)) {
     if (uf && ut) {
       const DType other = is_int4(from) ? to : from;
@@ -197,9 +229,9 @@ bool can_cast_safe(DType from, DType to, Version v) {
 
 // NumPy's scalar kinds (NPY_SCALARKIND) from dtype.kind: b, u, i, f, c; -1 for none.
 // ml_dtypes gives its types kind 'V' -- except float8_e5m2, whose kind is 'f'.
-int scalar_kind(DType t) {
+int scalar_kind(DType t, Version v) {
   if (t == DType::float8_e5m2) return 3;
-  if (is_user_dtype(t)) return -1;
+  if (is_user_dtype(t) && !abstract_kinds(v)) return -1;
   switch (info(t).kind) {
     case DTypeKind::Bool: return 0;
     case DTypeKind::UnsignedInt: return 1;
@@ -212,7 +244,7 @@ int scalar_kind(DType t) {
 
 char kind_char(DType t) {
   constexpr std::string_view kChars = "buifc";
-  const int k = scalar_kind(t);
+  const int k = scalar_kind(t, Version::V2);  // dtype.kind: 'V' for ml_dtypes' types in every release
   return k < 0 ? 'V' : kChars[k];
 }
 
@@ -222,7 +254,7 @@ namespace {
 // scalar kind, try the smallest type of the larger kind and grow (_npy_smallest_type_
 // of_kind_table, _npy_next_larger_type_table) until both cast to it safely.
 std::optional<DType> common_by_kind(DType a, DType b, Version v) {
-  const int ka = scalar_kind(a), kb = scalar_kind(b);
+  const int ka = scalar_kind(a, v), kb = scalar_kind(b, v);
   if (ka < 0 || kb < 0) return std::nullopt;
   static constexpr std::array<std::array<DType, 4>, 5> kLadder = {{
       {DType::bool_, DType::bool_, DType::bool_, DType::bool_},

@@ -14,8 +14,15 @@
 
 namespace pl::promote::numpy {
 
-// The releases reproduced (numpy_engine.h): NumPy 2.4.6 with ml_dtypes 0.6.0, 1.26.4 with 0.5.1.
-enum class Version : uint8_t { V2, V1 };
+// The releases reproduced (numpy_engine.h): NumPy 2.4.6 with ml_dtypes 0.6.0, 1.26.4 with 0.5.1,
+// and 2.4.6 with ml_dtypes 0.7.0.
+enum class Version : uint8_t { V2, V1, V2Ml07 };
+// NEP 50's weak Python scalars: NumPy 2.
+inline bool nep50(Version v) { return v != Version::V1; }
+// ml_dtypes 0.7.0 makes its types subclasses of NumPy's abstract float and integer DTypes, so
+// NumPy treats them as floats and integers: they have a kind to promote by, a Python float or int
+// joins them as it joins float32 or int8, and their safe casts are those that keep every value.
+inline bool abstract_kinds(Version v) { return v == Version::V2Ml07; }
 
 bool has_dtype(DType t);                // NumPy or ml_dtypes defines it
 bool is_user_dtype(DType t);            // an ml_dtypes type (a "legacy user DType" to NumPy)
@@ -30,7 +37,7 @@ std::span<const DType> builtin_loop_order();
 
 // NumPy's scalar kind of a dtype (0 bool, 1 unsigned, 2 signed, 3 float, 4 complex; -1
 // none) and dtype.kind ('b', 'u', 'i', 'f', 'c', 'V').
-int scalar_kind(DType t);
+int scalar_kind(DType t, Version v);
 char kind_char(DType t);
 
 // np.can_cast(a, b, "safe").

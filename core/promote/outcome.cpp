@@ -1,5 +1,6 @@
 #include "core/promote/outcome.h"
 
+#include <algorithm>
 #include <array>
 
 #include "core/dtype/device/float_format.h"
@@ -24,7 +25,10 @@ bool holds_every_value(DType from, DType to) {
   const FloatFormat& into = t.format;
   if (f.kind == DTypeKind::SignedInt || f.kind == DTypeKind::UnsignedInt) {
     const int magnitude_bits = value_bits(from) - (f.kind == DTypeKind::SignedInt ? 1 : 0);
-    return into.mantissa_bits + 1 >= magnitude_bits && max_finite(into) >= double(int_max(from));
+    // The most negative value too: int4's -8 is past float6_e2m3fn's 7.5, though 7 is not.
+    const double largest = std::max(double(int_max(from)), -double(int_min(from)));
+    return into.mantissa_bits + 1 >= magnitude_bits && max_finite(into) >= largest &&
+           (int_min(from) == 0 || into.is_signed());
   }
   const FloatFormat& of = f.format;
   return into.mantissa_bits >= of.mantissa_bits && max_finite(into) >= max_finite(of) &&

@@ -93,7 +93,10 @@ check dot-custom 0 'e4m3b9:fnuz kahan rne' -- "$PL" dot --k 16 --trials 4 --a-dt
 check matmul-custom-framework 2 'torch has no e5m7b15:ieee \(a custom format: leave the framework out' -- \
   "$PL" matmul --m 4 --n 4 --k 8 --input-dtype e5m7 --weight-dtype float32 --framework torch
 check promote-custom 2 'e5m7b15:ieee is not a torch 2.15.0 dtype \(a custom format: no framework has one\)' -- "$PL" promote e5m7 float32
-check promote-help-ops 0 "numpy, numpy1: add subtract multiply true_divide matmul dot astype; jax" -- "$PL" promote --help
+check promote-help-ops 0 "numpy, numpy1, numpy-ml_dtypes0.7: add subtract multiply true_divide matmul dot astype" -- "$PL" promote --help
+# ml_dtypes 0.7.0 keeps a bfloat16 array's dtype with a Python float; 0.6.0 gives float32.
+check promote-ml-dtypes-0.7 0 '^  -> ml_dtypes.bfloat16$' -- "$PL" promote bfloat16 float32 --framework numpy-ml_dtypes0.7 --b-kind scalar
+check promote-ml-dtypes-0.6 0 '^  -> np.float32$' -- "$PL" promote bfloat16 float32 --framework numpy --b-kind scalar
 many=$(for b in $(seq 20 30); do for m in $(seq 1 20); do printf 'e6m%db%d:sequential,' "$m" "$b"; done; done)
 check custom-capacity 2 'too many custom formats' -- "$PL" dot --k 4 --trials 1 --accumulate "${many%,}"
 check no-subcommand-arg 2 'required' -- "$PL" cast 1

@@ -21,8 +21,9 @@ const GoldenFile& golden(Version v) {
         file, [](DType t) { return std::string(numpy::python_name(t)); },
         [](const std::string& n) { return numpy::from_python_name(n); });
   };
-  static const GoldenFile v2 = make("numpy2_cpu.json"), v1 = make("numpy1_cpu.json");
-  return v == Version::V2 ? v2 : v1;
+  static const GoldenFile v2 = make("numpy2_cpu.json"), v1 = make("numpy1_cpu.json"),
+                          v2_ml07 = make("numpy2_ml_dtypes0.7_cpu.json");
+  return v == Version::V2 ? v2 : v == Version::V1 ? v1 : v2_ml07;
 }
 
 class NumpyPromotion : public ::testing::TestWithParam<Version> {};
@@ -41,7 +42,9 @@ TEST_P(NumpyPromotion, GoldenIsTheReproducedRelease) {
 // types are ml_dtypes 0.6.0's, and 0.7.0 answers otherwise (a bfloat16 array + 1.0 is bfloat16
 // there, float32 here): the engine's name carries the ml_dtypes release its table was recorded with.
 TEST_P(NumpyPromotion, TheEnginesNameCarriesItsMlDtypesRelease) {
-  const promote::Engine* e = promote::find_engine(GetParam() == Version::V2 ? "numpy" : "numpy1");
+  const promote::Engine* e = promote::find_engine(GetParam() == Version::V2   ? "numpy"
+                                                  : GetParam() == Version::V1 ? "numpy1"
+                                                                              : "numpy-ml_dtypes0.7");
   ASSERT_TRUE(e);
   EXPECT_EQ(promote::release_text(*e), std::string(golden(GetParam()).json().value("framework", "")) + " " +
                                            std::string(numpy::numpy_version(GetParam())) + " with ml_dtypes " +
@@ -98,13 +101,17 @@ TEST_P(NumpyPromotion, EveryOpEveryOperandKindEveryPair) {
       return numpy::evaluate(GetParam(), *op, {ts[at[0]], *ka}, {ts[at[1]], *kb});
     });
   }
-  // 4 ufuncs x (7 operand-kind pairs of 26 x 26 + 26 arrays x 33 Python values);
-  // matmul, dot and astype 26 x 26 each.
+  // 4 ufuncs x (7 operand-kind pairs of 28 x 28 + 28 arrays x 33 Python values);
+  // matmul, dot and astype 28 x 28 each.
   EXPECT_EQ(cells, 4u * (7u * 28u * 28u + 28u * 33u) + 3u * 28u * 28u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Releases, NumpyPromotion, ::testing::Values(Version::V2, Version::V1),
-                         [](const auto& info) { return info.param == Version::V2 ? "NumPy2" : "NumPy1"; });
+INSTANTIATE_TEST_SUITE_P(Releases, NumpyPromotion, ::testing::Values(Version::V2, Version::V1, Version::V2Ml07),
+                         [](const auto& info) {
+                           return info.param == Version::V2   ? "NumPy2"
+                                  : info.param == Version::V1 ? "NumPy1"
+                                                              : "NumPy2MlDtypes07";
+                         });
 
 // Python int literals are held exactly up to 2**127 in magnitude (the engines model ints past
 // int64 and uint64); past that the parser says so instead of wrapping or saturating.
