@@ -57,6 +57,13 @@ std::string significant_text(double v, int digits) {
   return buf;
 }
 
+std::string stored_value_text(double v, int precision) {
+  const std::string exact = exact_decimal(v);
+  if (exact.size() <= 15) return exact;
+  const int max_digits10 = int(std::ceil(precision * std::log10(2.0))) + 1;
+  return significant_text(v, std::clamp(max_digits10, 10, 17));
+}
+
 std::string exact_decimal(double v) {
   if (!std::isfinite(v)) return shortest_double(v);
   // 767 significant digits cover the longest binary64 expansion; glibc prints them exactly.

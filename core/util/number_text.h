@@ -28,6 +28,11 @@ std::string hex_float(double value);
 std::string shortest_double(double value);
 // "nan", "inf", "-inf" or the value to `digits` significant digits, as printf's %g writes it.
 std::string significant_text(double value, int digits);
+// A format's stored value in a table cell: exact when that is short (1.125, 0.0999755859375),
+// else to 10 significant digits or as many as a format of `precision` bits tells apart
+// (max_digits10: 17 for float64), so a float64 that differs from 1.0625 by 2^-40 never reads
+// "1.0625".
+std::string stored_value_text(double value, int precision);
 // A tensor shape as people write it, "2,3,8,8": comma-separated whole numbers from 1 to 2^31,
 // without signs, spaces or empty parts. The error names the part that is not one.
 Expected<std::vector<int64_t>> parse_dimensions(std::string_view text);

@@ -69,5 +69,16 @@ TEST_F(SplitViewFrames, AShortReservingPaneSettlesAtItsNaturalHeight) {
   EXPECT_LT(tops.back(), 250.0f);  // the controls' line and 120 px, not half of 600
 }
 
+// Bug: the Promotion grid with no pair selected kept its 75% while the pane below held one line
+// of help: the grid scrolled above 130 px of blank. A preferred share lets it take the rest.
+TEST_F(SplitViewFrames, APreferredShareLetsTheFittedPaneTakeTheRest) {
+  SplitView kept(0.75f), preferred(0.75f);
+  preferred.prefer_share(1.0f);
+  const float at_share = bottom_tops(kept, 12, 2000).back();
+  const float at_preferred = bottom_tops(preferred, 12, 2000).back();
+  EXPECT_LT(at_share, 480.0f);      // 75% of 600
+  EXPECT_GT(at_preferred, 480.0f);  // all but the bottom's 5 lines
+}
+
 }  // namespace
 }  // namespace pl::ui

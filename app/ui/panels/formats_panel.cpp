@@ -67,6 +67,7 @@ void FormatsPanel::show(const std::string& value, std::optional<DType> row, cons
   std::snprintf(value_text_, sizeof value_text_, "%s", value.c_str());
   marked_ = row;
   scroll_to_marked_ = row.has_value();
+  scroll_frames_ = 0;
   // A link shows what its text means: a path it does not name is the direct one, not the one
   // another link left.
   CastPath p = CastPath::Direct;
@@ -147,9 +148,9 @@ void FormatsPanel::draw_value_table() {
     ImGui::TextUnformatted(formats_[i].name.c_str());
     format_tooltip(formats_[i]);
     ImGui::TableNextColumn();
-    // The stored value itself (10 significant digits), not the shortest decimal that reads back
-    // to it: students should see that float16's "0.1" is 0.0999755859375.
-    ImGui::TextUnformatted(significant_text(r.result.value, 10).c_str());
+    // The stored value itself, not the shortest decimal that reads back to it: students should
+    // see that float16's "0.1" is 0.0999755859375.
+    ImGui::TextUnformatted(stored_value_text(r.result.value, formats_[i].format.precision()).c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("exact: %s\nshortest decimal that reads back: %s", r.result.value_exact.c_str(),
                         r.result.value_shortest.c_str());
@@ -181,16 +182,9 @@ void FormatsPanel::mark_row(DType t, size_t row) {
   if (marked_ != t) return;  // the row a scenario points at
   ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(ImVec4(0.85f, 0.65f, 0.15f, 0.35f)));
   if (!scroll_to_marked_ || !is_float(t)) return;  // (the integer table is brought up whole)
-  // Two rows of context above it, scrolled by whole rows: the top row starts right under the
-  // frozen header instead of half hidden behind it.
-  const float y = ImGui::GetCursorPosY();
-  const float row_h = row > 0 ? (y - first_row_y_) / float(row) : table_row_height() + 1;
-  const int above = std::min(int(row), 2);
-  float target = float(int(row) - above) * row_h;
-  const float whole_rows_max = std::floor(ImGui::GetScrollMaxY() / row_h) * row_h;
-  if (ImGui::GetScrollMaxY() > 0) target = std::min(target, whole_rows_max);
-  ImGui::SetScrollY(target);
-  scroll_to_marked_ = false;
+  // Two rows of context above it (the first frame's scroll limit was 0, and at 1600x1000 the
+  // clamp that followed left float32's row half under the header).
+  if (scroll_to_row(row, first_row_y_, 2, scroll_frames_)) scroll_to_marked_ = false;
 }
 
 bool FormatsPanel::integer_marked() const { return marked_ && !is_float(*marked_); }

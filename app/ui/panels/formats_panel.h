@@ -54,6 +54,7 @@ class FormatsPanel final : public Panel {
   std::optional<DType> marked_;  // the row a link points at
   bool scroll_to_marked_ = false;
   float first_row_y_ = 0;  // where the value table's first row starts, under its frozen header
+  int scroll_frames_ = 0;  // frames the marked row's scroll waited for the table's scroll limit
   bool compact_ = false;
 };
 

@@ -106,7 +106,10 @@ class PromotionPanel final : public Panel {
   Grid grid_, other_grid_;
   std::string computed_for_;  // settings the grids were computed for
   int selected_a_ = -1, selected_b_ = -1;
-  bool scroll_to_selected_ = false;  // a configured pair not yet scrolled into view
+  bool scroll_to_selected_ = false;      // a configured pair's column not yet scrolled into view
+  bool scroll_to_selected_row_ = false;  // ... and its row
+  int scroll_frames_ = 0;                // frames the row's scroll waited for the grid's scroll limit
+  float first_row_y_ = 0;                // the grid's first row's y, under its frozen header
   bool compact_ = false;
   std::string setting_summary(const Setting& s) const;  // "torch 2.15.0 (cpu), mul: a tensor, b scalar"
   RunLog& log_;

@@ -6,6 +6,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -46,6 +48,23 @@ inline float table_height(float rows, float row) {
   const float space = ImGui::GetContentRegionAvail().y, bar = ImGui::GetStyle().ScrollbarSize;
   if (rows * row + bar <= space) return rows * row + bar;
   return std::max(std::min(space, (rows - 1) * row - bar), row);
+}
+
+// In a table with a frozen header that scrolls, called in row `row` (0: the first under the
+// header) with `first_row_y`, the cursor's y in the first row: scrolls by whole rows so that
+// `above` rows show above this one (SetScrollHereY left the top row half under the header).
+// Past the last whole row the scroll would stop at its limit, a part of a row short: it stops
+// at a whole row. The limit is known once the table has been laid out, a frame or two after it
+// first showed; returns whether the scroll is settled (false: call again next frame, up to
+// three frames for a table that does not scroll at all).
+inline bool scroll_to_row(size_t row, float first_row_y, int above, int& frames_waited) {
+  const float y = ImGui::GetCursorPosY();
+  const float row_h = row > 0 ? (y - first_row_y) / float(row) : table_row_height() + 1;
+  float target = float(std::max(0, int(row) - above)) * row_h;
+  const float limit = ImGui::GetScrollMaxY();
+  if (limit > 0) target = std::min(target, std::floor(limit / row_h) * row_h);
+  ImGui::SetScrollY(target);
+  return limit > 0 || ++frames_waited >= 3;
 }
 
 // The current table's header row, each column named as TableSetupColumn named it, with `tip(c)`

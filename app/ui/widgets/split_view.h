@@ -24,6 +24,12 @@ class SplitView {
   // `max_share`, until the bar is dragged, holds the fitted pane to less than its share (a panel's
   // presentation mode, whose large type needs the figure's room).
   void begin_top(const char* id, float min_top_lines = 3, float min_bottom_lines = 18, float max_share = 1.0f);
+  // Until the bar is dragged, the fitted pane's share from now on: a pane whose partner has
+  // little to show takes more (the Promotion grid while no pair is selected, whose pane below
+  // holds one line of help: at 75% it scrolled above 130 px left blank).
+  void prefer_share(float share) {
+    if (!dragged_) share_ = share;
+  }
   // Ends the top pane, draws the bar (drag it; a double-click restores the first split) and
   // begins the bottom pane: fixed for a figure drawn at its size, or scrolling for text.
   void begin_bottom(bool scrolls = false);
