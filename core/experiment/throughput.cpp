@@ -211,6 +211,15 @@ std::string spread_text(const Quartiles& q, double scale) {
   return buf;
 }
 
+std::string ratio_text(const Quartiles& q, const Quartiles& reference) {
+  if (reference.median <= 0) return "";
+  const bool spread = q.q3 > q.q1 || reference.q3 > reference.q1;
+  if (spread && q.q1 <= reference.q3 && reference.q1 <= q.q3) return "spreads overlap";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%", 100 * q.median / reference.median);
+  return buf;
+}
+
 Status sample_throughput(const std::vector<DType>& dtypes, size_t n, const std::atomic<bool>& stop,
                          const std::function<void(const ThroughputSample&)>& on_sample,
                          const std::function<void(const std::string&)>& on_status, BackendChoice backend,

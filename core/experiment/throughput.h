@@ -118,6 +118,11 @@ class ThroughputHistory {
 // hundredths the samples do not have). `scale` converts GFLOP/s to the unit shown.
 std::string spread_text(const Quartiles& q, double scale = 1);
 
+// One dtype's median rate against another's ("131%"), or, where their quartile ranges overlap,
+// "spreads overlap": the samples do not tell the two apart (a busy CPU's float8 emulation came
+// out at 212% of the float32 sgemm it runs on). One sample each (no spread): the ratio.
+std::string ratio_text(const Quartiles& q, const Quartiles& reference);
+
 // Samples the dtypes round-robin until `stop`: prepares each one's operands once, then times
 // one product per dtype in turn and hands each sample to `on_sample` (from the calling
 // thread). After every product it sleeps as long as the product took, so a live chart leaves

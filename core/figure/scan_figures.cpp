@@ -92,7 +92,12 @@ Figure scan_heatmap_figure(const ScanResult& r) {
     if (std::isinf(v) && v < 0) v = lo;
   h.vmin = std::floor(lo), h.vmax = std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1;
   f.heatmap = std::move(h);
+  // The rows are layers (and the tensors outside them): each cell is its row's tensors together,
+  // which "28 tensors" above 4 rows did not say.
   f.subtitle = std::to_string(r.tensors.size()) + " tensors of " + checkpoint_name(r.checkpoint) + inputs_text(r) +
+               (rows.size() < r.tensors.size()
+                    ? " in " + std::to_string(rows.size()) + " rows, a layer's (or a module's) tensors together in each"
+                    : "") +
                (exact ? "; white cells: exact, without any error" : "");
   f.x.label = "candidate";
   for (const std::string& c : r.candidates) {

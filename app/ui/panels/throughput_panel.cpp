@@ -283,12 +283,20 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("the median of every sample, and the quartiles: half the samples lie between them");
     ImGui::TableNextColumn();
-    if (f32 > 0) ImGui::Text("%.0f%%", 100 * h.median_gflops(t) / f32);
-    else ImGui::TextDisabled("(float32 not sampled)");
+    if (f32 > 0) {
+      const std::string ratio = t == DType::float32 ? std::string("100%")  // the reference itself
+                                                    : experiment::ratio_text(h.quartiles_gflops(t),
+                                                                             h.quartiles_gflops(DType::float32));
+      if (ratio == "spreads overlap") ImGui::TextDisabled("%s", ratio.c_str());
+      else ImGui::TextUnformatted(ratio.c_str());
+    } else {
+      ImGui::TextDisabled("(float32 not sampled)");
+    }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", gpu_ ? "The median against float32's, sampled on the same GPU in the same run."
-                                   : "The CPU backend has no tabulated peak: rates are compared with this CPU's "
-                                     "float32\nsgemm, measured in the same run.");
+      ImGui::SetTooltip("%s\nWhere the quartile ranges overlap the samples do not tell the two apart: no ratio.",
+                        gpu_ ? "The median against float32's, sampled on the same GPU in the same run."
+                             : "The CPU backend has no tabulated peak: rates are compared with this CPU's "
+                               "float32\nsgemm, measured in the same run.");
     if (sheet) {
       ImGui::TableNextColumn();
       const auto& d = shown_summary_.datasheet[i];

@@ -171,6 +171,18 @@ TEST(ScanFigures, TheHeatMapKeepsEachStacksLayersApart) {
   EXPECT_NE(f.subtitle.find("white cells: exact"), std::string::npos) << f.subtitle;
 }
 
+// Bug: the subtitle said "28 tensors" above a map of 4 rows labelled by layer, and never that a
+// row is a layer's tensors together.
+TEST(ScanFigures, TheHeatMapSaysARowHoldsALayersTensors) {
+  auto r = merge_scans({tiny_scan("model.layers.0.q.weight", 1e-3), tiny_scan("model.layers.0.k.weight", 1e-2),
+                        tiny_scan("lm_head.weight", 1e-4)});
+  ASSERT_TRUE(r) << r.error();
+  const figure::Figure f = figure::scan_heatmap_figure(*r);
+  EXPECT_NE(f.subtitle.find("3 tensors of "), std::string::npos) << f.subtitle;
+  EXPECT_NE(f.subtitle.find(" in 2 rows, a layer's (or a module's) tensors together in each"), std::string::npos)
+      << f.subtitle;
+}
+
 TEST(ScanJson, PinsNameAScannedTensorAndCandidate) {
   const ScanResult r = tiny_scan("a.weight", 1e-3);
   auto items = plan_items(r, {"a.weight=bf16"});

@@ -325,5 +325,14 @@ TEST(Throughput, RatesShowOnlyTheDigitsTheirSpreadSupports) {
   EXPECT_EQ(spread_text({2e3, 2e3, 2e3}, 1e-3), "2.00 (2.00-2.00)");   // one sample: three digits
 }
 
+// Bug: the Throughput panel printed float8_e4m3fn at "212%" of float32's sgemm, which it runs on,
+// from medians whose quartile ranges (16-124 and 26-102) overlapped: noise shown as a speed-up.
+TEST(Throughput, ARatioNeedsSpreadsThatDoNotOverlap) {
+  EXPECT_EQ(ratio_text({16, 103, 124}, {26, 49, 102}), "spreads overlap");
+  EXPECT_EQ(ratio_text({60, 64, 68}, {47, 49, 51}), "131%");
+  EXPECT_EQ(ratio_text({30, 30, 30}, {60, 60, 60}), "50%");  // one sample each: no spread to compare
+  EXPECT_EQ(ratio_text({30, 30, 30}, {0, 0, 0}), "");
+}
+
 }  // namespace
 }  // namespace pl::experiment
