@@ -42,6 +42,7 @@ Figure loss_figure(const experiment::TrainResult& r) {
   }
   f.annotations.push_back(
       {AnnotationKind::HorizontalLine, r.best_loss, "least-squares loss (float64)", palette(7), true});
+  separate_coincident_lines(f);  // float32's loss follows float64's within a line's width
   return f;
 }
 

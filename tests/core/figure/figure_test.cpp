@@ -221,6 +221,19 @@ TEST(Figures, ALineExactlyOverAnotherIsDrawnInsideIt) {
   EXPECT_EQ(f.series[2].width, 0);
 }
 
+// Bug: scenario 28's float64 loss lay under float32's (within 1e-6 of it) with a legend entry and
+// no visible line. A line within 1% of an earlier one at every point is drawn over it the same way.
+TEST(Figures, ALineWithinAPercentOfAnotherIsDrawnInsideIt) {
+  Figure f;
+  f.series = {{"float64", SeriesKind::Line, {1, 2}, {1e-2, 1e-4}, {}},
+              {"float32", SeriesKind::Line, {1, 2}, {1.00001e-2, 1.0000003e-4}, {}},
+              {"bfloat16", SeriesKind::Line, {1, 2}, {1.2e-2, 1e-2}, {}}};
+  separate_coincident_lines(f);
+  EXPECT_EQ(f.series[0].width, 5);
+  EXPECT_EQ(f.series[1].label, "float32 (on float64: within 1% at every point)");
+  EXPECT_EQ(f.series[2].label, "bfloat16");
+}
+
 TEST(Figures, ALegendWithNoFreeCornerGoesBesideThePlot) {
   Figure f;
   f.x.log = f.y.log = true;
