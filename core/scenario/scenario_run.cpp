@@ -56,12 +56,21 @@ Expected<double> read_metric(const std::vector<EvidenceRun>& evidence, const Met
 
 std::string ref_text(const MetricRef& r) { return "evidence " + std::to_string(r.evidence) + " " + r.pointer; }
 
+}  // namespace
+
+std::string expected_text(const CheckResult& c) {
+  return c.expectation_derived ? c.expected + " (derived from the source, not recorded)" : c.expected;
+}
+
+namespace {
+
 CheckResult base_result(const Check& c) {
   CheckResult r;
   r.id = c.id;
   r.label = c.label;
   r.kind = c.kind;
   r.backing = c.derivation.empty() ? "reference script (tests/data/scenarios/gen_reference.py)" : c.derivation;
+  r.expectation_derived = !c.derivation.empty() && c.kind != CheckKind::Metric;
   return r;
 }
 
@@ -193,6 +202,7 @@ json to_json(const ScenarioRun& r) {
                            {"passed", c.passed},
                            {"note", c.note},
                            {"backing", c.backing},
+                           {"expectation_derived", c.expectation_derived},
                            {"sources", c.sources}});
   for (const auto& e : r.evidence)
     j["evidence"].push_back(

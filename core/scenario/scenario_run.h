@@ -30,10 +30,17 @@ struct CheckResult {
   bool passed = false;
   std::string note;     // why it could not be evaluated
   std::string backing;  // "reference script" or the derivation
+  // An exact answer worked out by hand from the framework's source, which no script recorded
+  // (scenario 30's CUDA device errors: no GPU here): the panel and the slides say so beside it.
+  bool expectation_derived = false;
   // Where a metric's numbers are read: "evidence 0 /fixes/0/.../normwise_rel", then those it is
   // compared with (for tooltips and result.json, not the table's cells).
   std::vector<std::string> sources;
 };
+
+// The expected answer as the checks table shows it: marked where it was derived by hand, not
+// recorded ("... (derived from the source, not recorded)").
+std::string expected_text(const CheckResult& c);
 
 struct ScenarioRun {
   Scenario scenario;

@@ -253,6 +253,10 @@ void ScenarioPanel::draw_checks() {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\nBacked by: %s", c.id.c_str(), c.backing.c_str());
     ImGui::TableNextColumn();
     wrapped_text(c.expected);
+    if (c.expectation_derived) {
+      ImGui::TextDisabled("derived from the source, not recorded");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.backing.c_str());
+    }
     if (!c.sources.empty() && ImGui::IsItemHovered()) {
       std::string from = "read from the evidence's result.json:";
       for (const std::string& s : c.sources) from.append("\n  ").append(s);

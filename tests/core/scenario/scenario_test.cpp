@@ -495,6 +495,26 @@ TEST(ScenarioRun, BoundsAndValuesPrintOnTheSideTheyAreOn) {
   EXPECT_EQ(r->checks[1].observed, "0.1762");
 }
 
+// Bug: scenario 30's CUDA device errors, worked out from PyTorch's source with no GPU to record
+// them, showed as "observed: the same text, pass" like recorded answers. The table, the slides
+// and `scenario run` now mark an exact answer derived by hand.
+TEST(ScenarioRun, AnAnswerDerivedByHandIsMarkedAsNotRecorded) {
+  const Library lib = shipped();
+  const Scenario* s = find_scenario(lib, "30");
+  ASSERT_NE(s, nullptr);
+  auto r = run_scenario(*s);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_FALSE(r->checks.empty());
+  EXPECT_TRUE(r->checks[0].expectation_derived);
+  EXPECT_NE(expected_text(r->checks[0]).find("(derived from the source, not recorded)"), std::string::npos);
+  const Scenario* recorded = find_scenario(lib, "06");
+  ASSERT_NE(recorded, nullptr);
+  auto q = run_scenario(*recorded);
+  ASSERT_TRUE(q) << q.error();
+  EXPECT_FALSE(q->checks[0].expectation_derived);
+  EXPECT_EQ(expected_text(q->checks[0]), q->checks[0].expected);
+}
+
 TEST(ScenarioRun, AMissingPointerFailsWithTheReason) {
   json j = with_evidence(R"({"min": 1})");
   j["checks"][1]["metric"]["pointer"] = "/no/such/number";
