@@ -32,14 +32,15 @@ Runner add_formats(CLI::App& app) {
                     f.has_inf() ? "yes" : "-", f.has_nan() ? "yes" : "-", f.has_negative_zero() ? "yes" : "-",
                     j["overflow_default"].get<std::string>().c_str());
       } else if (*all) {
-        nlohmann::json j{{"name", row.name}, {"bits", row.storage_bits}};
+        // The bits that hold a value (int4: 4, stored in a byte as float4_e2m1fn is).
+        nlohmann::json j{{"name", row.name}, {"bits", value_bits(row.id)}};
         if (row.kind == DTypeKind::SignedInt || row.kind == DTypeKind::UnsignedInt || row.kind == DTypeKind::Bool) {
           j["min"] = int_min(row.id);
           j["max"] = int_max(row.id);
         }
         if (*json) rows.push_back(j);
         else
-          std::printf("%-20s %4d %s\n", std::string(row.name).c_str(), row.storage_bits,
+          std::printf("%-20s %4d %s\n", std::string(row.name).c_str(), value_bits(row.id),
                       row.kind == DTypeKind::Complex ? "complex (two floats)" : "integer");
       }
     }

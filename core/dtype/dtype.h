@@ -84,6 +84,8 @@ inline bool is_integer(DType t) {
   return k == DTypeKind::SignedInt || k == DTypeKind::UnsignedInt;
 }
 inline std::string_view name(DType t) { return info(t).name; }
+// int4 and uint4: integers narrower than the byte that stores each.
+inline bool is_packed_int(DType t) { return info(t).packed_bits != 0; }
 // A compact spelling for grids and axis labels: f32, bf16, e4m3fn, e2m1fn, i8, c64, bc32.
 std::string short_name(DType t);
 

@@ -21,7 +21,7 @@ uint64_t as_bits(DType t, bool negative, uint64_t magnitude) {
 }  // namespace
 
 Status check_int_cast(DType to, IntOverflow mode) {
-  if (mode == IntOverflow::Wrap && value_bits(to) < info(to).storage_bits)
+  if (mode == IntOverflow::Wrap && !has_c_cast(to))
     return Error{std::string(name(to)) +
                  " has no wrapping C cast (ml_dtypes and PyTorch convert into it their own ways, which are not "
                  "modelled): use the saturating cast"};

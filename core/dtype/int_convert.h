@@ -46,6 +46,7 @@ struct IntResult {
 // types only: int4 and uint4 have none (ml_dtypes sends some out-of-range values to 0, PyTorch
 // has no conversion into them at all), so only the saturating cast, a definition, is given.
 Status check_int_cast(DType to, IntOverflow mode);
+inline bool has_c_cast(DType to) { return !is_packed_int(to); }
 
 // `to` must be an integer or bool dtype.
 IntResult float_to_int(DType to, double x, IntOverflow mode);

@@ -194,6 +194,7 @@ const std::vector<Engine>& registry() {
     // Last, so the positions settings keep for the engines above do not move.
     add("torch2.11-cuda", "torch", torch::kRecordedCudaVersion, "cuda", torch_ops, kNone, "to", "model",
         torch::recorded_cuda_has_dtype, torch_spell, torch211_cuda_evaluate);
+    out.back().unmodelled = torch::recorded_cuda_unmodelled();
     // (After it, for the same reason.) NumPy with the ml_dtypes release pip installs today.
     add("numpy-ml_dtypes0.7", "numpy", numpy::numpy_version(numpy::Version::V2Ml07), "cpu", numpy_ops, kAll,
         "astype", "w", numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V2Ml07>);
@@ -342,16 +343,29 @@ std::optional<Outcome> cast_refused(const Engine& engine, const Operand& from, D
 
 std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   std::vector<Fix> fixes;
+  const bool module = engine.weight_name == "model";
   auto attempt = [&](std::string code, std::string effect, Query changed) {
-    // Each operand whose dtype the fix changes is cast first, on its own device.
-    const bool module = engine.weight_name == "model";
-    const std::array<std::tuple<const Operand*, DType, std::optional<Device>, bool>, 2> casts = {
-        std::tuple{&q.a, changed.a.dtype, q.a_device, false}, std::tuple{&q.b, changed.b.dtype, q.b_device, module}};
+    // Each operand whose dtype the fix changes is cast first, on its own device: the input, the
+    // weight and the bias (a module's parameters, which live with the weight).
+    const Operand bias_from{q.bias.value_or(q.a.dtype)};
+    const std::array<std::tuple<const Operand*, DType, std::optional<Device>, bool>, 3> casts = {
+        std::tuple{&q.a, changed.a.dtype, q.a_device, false}, std::tuple{&q.b, changed.b.dtype, q.b_device, module},
+        // (bias.to(x.dtype) alone is a tensor's cast; with the weight, the module's)
+        std::tuple{&bias_from, changed.bias.value_or(bias_from.dtype), q.b_device,
+                   module && changed.b.dtype != q.b.dtype}};
     for (const auto& [from, to, on, is_module] : casts)
       if (auto refused = cast_refused(engine, *from, to, on, is_module)) {
         fixes.push_back({std::move(code), std::move(effect), std::move(*refused)});
         return;
       }
+    // Module.to and Module.float convert a module's floating-point (and complex) parameters only:
+    // an integer weight stays as it is (torch/nn/modules/module.py).
+    auto floating = [](DType t) { return is_float(t) || info(t).kind == DTypeKind::Complex; };
+    if (module && !floating(q.b.dtype) && changed.b.dtype != q.b.dtype) {
+      changed.b.dtype = q.b.dtype;
+      effect += " (w stays " + engine.spell(q.b.dtype) + ": a module converts its floating-point parameters only)";
+    }
+    if (module && q.bias && !floating(*q.bias) && changed.bias) changed.bias = q.bias;
     fixes.push_back({std::move(code), std::move(effect), engine.evaluate(changed)});
   };
   const std::string w(engine.weight_name);

@@ -150,7 +150,7 @@ Lub least_upper_bound(const Config& c, const std::vector<int>& nodes) {
                       "-bit floats do not support implicit promotion. If you'd like your inputs "
                       "to be promoted to another type, you can do so explicitly using e.g. "
                       "x.astype('float32')"};
-  if (any([](DType t) { return t == DType::int4 || t == DType::uint4; }))
+  if (any(is_packed_int))
     return {-1, head +
                     ". To avoid unintended promotion, 1-bit, 2-bit and 4-bit integers do not support implicit "
                     "promotion. If you'd like your inputs to be promoted to another type, you can do so "

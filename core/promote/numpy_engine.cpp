@@ -212,13 +212,12 @@ bool arg_casts_to(Version v, const Arg& a, DType to, bool value_based) {
 
 std::string loop_name(DType t) { return nm(t) + "," + nm(t) + "->" + nm(t); }
 
-bool is_int4(DType t) { return t == DType::int4 || t == DType::uint4; }
 std::optional<Outcome> python_int_overflow(const Arg& s, DType t);
 
 Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
   const bool value_based = v == Version::V1 && use_min_scalar(a, b);
   // ml_dtypes registers no true_divide loop for its integers.
-  auto has_loop = [&](DType t) { return !(op == Op::TrueDivide && is_int4(t)); };
+  auto has_loop = [&](DType t) { return !(op == Op::TrueDivide && is_packed_int(t)); };
   std::vector<DType> candidates;
   if (op != Op::Matmul) {
     if (is_user_dtype(a.dtype) && has_loop(a.dtype) && !(nep50(v) && a.weak())) candidates.push_back(a.dtype);
@@ -476,9 +475,9 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
       // ml_dtypes registers no cast between int4 and uint4; 0.6.0 casts them to and from its
       // floats but float6_e2m3fn (and e8m0, above), 0.5.1 to and from none of its floats.
       bool no_int4_cast = false;
-      if (is_int4(a.dtype) && is_int4(b.dtype)) no_int4_cast = a.dtype != b.dtype;
-      else if (is_int4(a.dtype) || is_int4(b.dtype)) {
-        const DType other = is_int4(a.dtype) ? b.dtype : a.dtype;
+      if (is_packed_int(a.dtype) && is_packed_int(b.dtype)) no_int4_cast = a.dtype != b.dtype;
+      else if (is_packed_int(a.dtype) || is_packed_int(b.dtype)) {
+        const DType other = is_packed_int(a.dtype) ? b.dtype : a.dtype;
         no_int4_cast = is_user_dtype(other) && (v == Version::V1 || other == DType::float6_e2m3fn);
       }
       if (no_int4_cast)

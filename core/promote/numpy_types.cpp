@@ -46,8 +46,6 @@ constexpr std::array<int, kDTypeCount> kTypeNumber = [] {
   return n;
 }();
 
-bool is_int4(DType t) { return t == DType::int4 || t == DType::uint4; }
-
 constexpr std::array<DType, 14> kLoopOrder = {
     DType::bool_, DType::int8,   DType::uint8,   DType::int16,   DType::uint16,  DType::int32,     DType::uint32,
     DType::int64, DType::uint64, DType::float16, DType::float32, DType::float64, DType::complex64, DType::complex128};
@@ -148,7 +146,7 @@ int type_number(DType t, Version v) {
   const int n = kTypeNumber[static_cast<int>(t)];
   if (n < 0) return n;
   if (v == Version::V2Ml07) return type_number_ml07(t, n);
-  return v == Version::V1 && is_int4(t) ? n - 2 : n;
+  return v == Version::V1 && is_packed_int(t) ? n - 2 : n;
 }
 bool has_dtype(DType t) { return type_number(t, Version::V2) >= 0; }
 bool is_user_dtype(DType t) { return type_number(t, Version::V2) >= 256; }
@@ -198,10 +196,10 @@ bool can_cast_safe(DType from, DType to, Version v) {
     const FloatFormat &f = info(from).format, &g = info(to).format;  // (no specials for integers)
     return holds_every_value(from, to) && (!f.has_inf() || g.has_inf()) && (!f.has_nan() || g.has_nan());
   }
-  if (is_int4(from) || is_int4(to)) {
+  if (is_packed_int(from) || is_packed_int(to)) {
     if (uf && ut) {
-      const DType other = is_int4(from) ? to : from;
-      return v == Version::V2 && !is_int4(other) && in_int4_safe_float_group(other);
+      const DType other = is_packed_int(from) ? to : from;
+      return v == Version::V2 && !is_packed_int(other) && in_int4_safe_float_group(other);
     }
     // int4 and uint4 cast safely to every builtin that holds their values; only bool casts to them.
     if (uf) return builtin_promote(from == DType::int4 ? DType::int8 : DType::uint8, to) == to ||

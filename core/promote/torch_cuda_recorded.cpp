@@ -1,5 +1,6 @@
 #include "core/promote/torch_cuda_recorded.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -42,6 +43,11 @@ Outcome not_recorded(const std::string& what) {
 
 }  // namespace
 
+std::span<const DType> recorded_cuda_unmodelled() {
+  static constexpr std::array kLeftOut = {DType::int4, DType::uint4};
+  return kLeftOut;
+}
+
 // (A custom format, id past the table, is no PyTorch dtype.)
 bool recorded_cuda_has_dtype(DType t) {
   return static_cast<int>(t) < kDTypeCount && recording().index[static_cast<size_t>(t)] >= 0;
@@ -53,7 +59,8 @@ Outcome evaluate_recorded_cuda(Op op, Operand a, Operand b, std::optional<DType>
     if (!recorded_cuda_has_dtype(t)) {
       // 2.11 had int4 and uint4, which the recording leaves out; it had no bcomplex32, and tf32
       // and the like are no torch dtypes.
-      if (has_dtype(t) && t != DType::bcomplex32) return not_recorded(std::string(name(t)));
+      const auto left_out = recorded_cuda_unmodelled();
+      if (std::find(left_out.begin(), left_out.end(), t) != left_out.end()) return not_recorded(std::string(name(t)));
       return raises("AttributeError", "module 'torch' has no attribute '" + std::string(name(t)) + "'",
                     std::string(name(t)) + " is not a dtype of PyTorch " + std::string(kRecordedCudaVersion) + ".");
     }

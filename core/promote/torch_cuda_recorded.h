@@ -8,6 +8,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "core/promote/torch_engine.h"
@@ -18,6 +19,8 @@ inline constexpr std::string_view kRecordedCudaVersion = "2.11.0";
 
 // Does the recording hold this dtype? (2.11 has no bcomplex32.)
 bool recorded_cuda_has_dtype(DType t);
+// The dtypes PyTorch 2.11 has that the recording leaves out: int4 and uint4.
+std::span<const DType> recorded_cuda_unmodelled();
 
 // The recorded outcome of op(a, b[, bias]) with every tensor on the GPU; a combination the
 // recording has no table for (a zero-dim operand of a matrix product, a scalar against a

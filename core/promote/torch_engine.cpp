@@ -54,7 +54,7 @@ bool is_float8(DType t) {
 // isBarebonesUnsignedType: uint1..uint7 (uint4 here) and uint16/32/64.
 bool is_barebones_unsigned(DType t) { return in(t, {DType::uint4, DType::uint16, DType::uint32, DType::uint64}); }
 // torch.int4 and torch.uint4 (of int1..int7, uint1..uint7): storage only, no kernels or casts.
-bool is_shell(DType t) { return in(t, {DType::int4, DType::uint4}); }
+bool is_shell(DType t) { return is_packed_int(t); }
 bool is_floating(DType t) {
   return in(t, {DType::float16, DType::bfloat16, DType::float32, DType::float64, DType::float4_e2m1fn}) || is_float8(t);
 }

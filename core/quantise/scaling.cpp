@@ -390,6 +390,8 @@ std::string scaling_names(std::string_view separator) { return join_names(kNames
 
 // The integers asymmetric per-channel scaling takes: PyTorch's quint8/qint8 and the four-bit ones.
 static bool in_8_bits_or_less(DType t) { return is_integer(t) && value_bits(t) <= 8; }
+// The integers symmetric per-tensor and per-channel scaling take, in [-qmax, qmax].
+static bool symmetric_int(DType t) { return t == DType::int8 || t == DType::int4; }
 
 Status check(const Scaling& s, DType t) {
   const std::string n(name(t));
@@ -401,7 +403,7 @@ Status check(const Scaling& s, DType t) {
     case ScalingKind::PerTensor:
     case ScalingKind::PerChannel:
       if (t == DType::float8_e8m0fnu) return Error{"float8_e8m0fnu holds scales, not data"};
-      if (is_float(t) || t == DType::int8 || t == DType::int4) return {};
+      if (is_float(t) || symmetric_int(t)) return {};
       return Error{"symmetric scaling takes a float dtype, int8 or int4, not " + n};
     case ScalingKind::PerTensorDelayed:
       if (s.history < 1 || s.history > 1024) return Error{"amax history must hold 1 to 1024 tensors"};
@@ -433,7 +435,7 @@ Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType t,
                    double history_amax, const RoundArray* device) {
   Quantised q = empty(rows, cols);
   ArrayRounder round(t, o, s.kind != ScalingKind::None, device);
-  if (t == DType::int8 || t == DType::int4 || s.kind == ScalingKind::Group) round.symmetric_integers();
+  if (symmetric_int(t) || s.kind == ScalingKind::Group) round.symmetric_integers();
   switch (s.kind) {
     case ScalingKind::None: round.round(x.first(q.values.size()), q.values, q); break;
     case ScalingKind::PerTensor:

@@ -57,9 +57,9 @@ std::string significant_text(double v, int digits) {
   return buf;
 }
 
-std::string stored_value_text(double v, int precision) {
-  const std::string exact = exact_decimal(v);
-  if (exact.size() <= 15) return exact;
+std::string stored_value_text(double v, std::string_view exact, int precision) {
+  const size_t digits = exact.size() - (exact.starts_with('-') ? 1 : 0);  // -0.1 as 0.1
+  if (digits <= 15) return std::string(exact);
   const int max_digits10 = int(std::ceil(precision * std::log10(2.0))) + 1;
   return significant_text(v, std::clamp(max_digits10, 10, 17));
 }

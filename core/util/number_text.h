@@ -32,7 +32,7 @@ std::string significant_text(double value, int digits);
 // else to 10 significant digits or as many as a format of `precision` bits tells apart
 // (max_digits10: 17 for float64), so a float64 that differs from 1.0625 by 2^-40 never reads
 // "1.0625".
-std::string stored_value_text(double value, int precision);
+std::string stored_value_text(double value, std::string_view exact, int precision);
 // A tensor shape as people write it, "2,3,8,8": comma-separated whole numbers from 1 to 2^31,
 // without signs, spaces or empty parts. The error names the part that is not one.
 Expected<std::vector<int64_t>> parse_dimensions(std::string_view text);

@@ -283,14 +283,13 @@ void ExplorerPanel::draw_table() {
       }
     };
     // Each neighbour as compact_value_text() gives it, the exact value in its tooltip; stacked, the
-    // interval goes between them.
-    auto draw_neighbours = [&](const std::function<void()>& between) {
+    // one above on a line under the one below.
+    auto draw_neighbours = [&] {
       ImGui::PushID(static_cast<int>(i));
       for (const auto& [code, gap, label] :
            {std::tuple{n.below, n.gap_below, "<"}, std::tuple{n.above, n.gap_above, ">"}}) {
         const bool above = label[0] == '>';
-        if (above && between) between();
-        if (above && !between) ImGui::SameLine(0, ImGui::GetFontSize());
+        if (above && !stacked) ImGui::SameLine(0, ImGui::GetFontSize());
         if (!code) {
           ImGui::TextDisabled(above ? "none >" : "< none");
           continue;
@@ -319,7 +318,7 @@ void ExplorerPanel::draw_table() {
     if (stacked) {
       draw_interval();
       ImGui::TableNextColumn();
-      draw_neighbours([] {});  // the neighbour above on a line of its own, under the one below
+      draw_neighbours();
     } else {
       ImGui::TableNextColumn();
       ImGui::AlignTextToFramePadding();
@@ -328,7 +327,7 @@ void ExplorerPanel::draw_table() {
       ImGui::AlignTextToFramePadding();
       draw_ulp(n.ulp, false);
       ImGui::TableNextColumn();
-      draw_neighbours(nullptr);
+      draw_neighbours();
     }
   }
   ImGui::EndTable();

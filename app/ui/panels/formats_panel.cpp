@@ -150,7 +150,8 @@ void FormatsPanel::draw_value_table() {
     ImGui::TableNextColumn();
     // The stored value itself, not the shortest decimal that reads back to it: students should
     // see that float16's "0.1" is 0.0999755859375.
-    ImGui::TextUnformatted(stored_value_text(r.result.value, formats_[i].format.precision()).c_str());
+    ImGui::TextUnformatted(
+        stored_value_text(r.result.value, r.result.value_exact, formats_[i].format.precision()).c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("exact: %s\nshortest decimal that reads back: %s", r.result.value_exact.c_str(),
                         r.result.value_shortest.c_str());
@@ -215,15 +216,22 @@ void FormatsPanel::draw_integer_table() {
   ImGui::TableHeadersRow();
   for (const DTypeInfo& d : all_dtypes()) {
     if (!is_integer(d.id) && d.id != DType::bool_) continue;
-    if (!check_int_cast(d.id, IntOverflow::Wrap)) continue;  // int4 and uint4: no C cast to show
-    const IntResult c = float_to_int(d.id, value_, IntOverflow::Wrap);
+    // int4 and uint4 have no C cast (check_int_cast): the saturating one alone.
+    const bool c_cast = has_c_cast(d.id);
     const IntResult s = float_to_int(d.id, value_, IntOverflow::Saturate);
+    const IntResult c = c_cast ? float_to_int(d.id, value_, IntOverflow::Wrap) : s;
     ImGui::TableNextRow();
     mark_row(d.id);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(d.name.data(), d.name.data() + d.name.size());
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(int_bits_to_string(d.id, c.bits).c_str());
+    if (c_cast) {
+      ImGui::TextUnformatted(int_bits_to_string(d.id, c.bits).c_str());
+    } else {
+      ImGui::TextDisabled("-");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("no C type: NumPy with ml_dtypes and PyTorch convert into %s their own ways", d.name.data());
+    }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(int_bits_to_string(d.id, s.bits).c_str());
     ImGui::TableNextColumn();

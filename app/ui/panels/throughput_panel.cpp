@@ -243,7 +243,8 @@ std::string ThroughputPanel::datasheet() const {
 }
 
 void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
-  const double f32 = h.median_gflops(DType::float32);
+  const Quartiles f32_quartiles = h.quartiles_gflops(DType::float32);  // (each call sorts the samples)
+  const double f32 = f32_quartiles.median;
   const bool sheet = !shown_summary_.datasheet.empty();
   const peak::Part* peak = peak_part_.empty() ? nullptr : peak::find_part(peak_part_);
   // Its rows' height; the method column at its text's width, scrolling sideways (cut at the
@@ -279,16 +280,16 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     ImGui::TableNextColumn();
     ImGui::Text("%zu", h.of(t).size());
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(experiment::spread_text(h.quartiles_gflops(t), unit.scale).c_str());
+    const Quartiles quartiles = h.quartiles_gflops(t);
+    ImGui::TextUnformatted(experiment::spread_text(quartiles, unit.scale).c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("the median of every sample, and the quartiles: half the samples lie between them");
     ImGui::TableNextColumn();
     if (f32 > 0) {
       const std::string ratio = t == DType::float32 ? std::string("100%")  // the reference itself
-                                                    : experiment::ratio_text(h.quartiles_gflops(t),
-                                                                             h.quartiles_gflops(DType::float32));
-      if (ratio == "spreads overlap") ImGui::TextDisabled("%s", ratio.c_str());
-      else ImGui::TextUnformatted(ratio.c_str());
+                                                    : experiment::ratio_text(quartiles, f32_quartiles);
+      if (ratio.back() == '%') ImGui::TextUnformatted(ratio.c_str());
+      else ImGui::TextDisabled("%s", ratio.c_str());  // "spreads overlap"
     } else {
       ImGui::TextDisabled("(float32 not sampled)");
     }
@@ -313,7 +314,7 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     if (peak) {
       ImGui::TableNextColumn();
       auto rate = peak::fastest_rate(*peak, t);
-      if (rate) ImGui::Text("%.0f%%", 100 * h.median_gflops(t) / 1e3 / peak::published_value(*rate));
+      if (rate) ImGui::Text("%.0f%%", 100 * quartiles.median / 1e3 / peak::published_value(*rate));
       else ImGui::TextDisabled("-");
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", rate ? ("the median against " + std::string(peak->name) + "'s published dense peak, " +

@@ -202,6 +202,22 @@ TEST(PromotionFixes, AFixWhoseCastRaisesRaisesThatError) {
   EXPECT_TRUE(numpy[1].outcome.ok());
 }
 
+// A module's .to() and .float() convert its floating-point parameters only (an int8 weight stays
+// int8), and a fix casts the bias too: an int4 bias has no copy to float32 (torch 2.15.0).
+TEST(PromotionFixes, AModuleKeepsItsIntegerWeightAndTheBiasIsCastToo) {
+  const Engine* e = find_engine("torch");
+  ASSERT_NE(e, nullptr);
+  const auto int8_weight = suggest_fixes(*e, Query{"linear", {DType::float16}, {DType::int8}, std::nullopt});
+  ASSERT_EQ(int8_weight.size(), 3u);
+  EXPECT_EQ(int8_weight[2].code, "x.float(); model.float()");
+  EXPECT_NE(int8_weight[2].effect.find("w stays torch.int8"), std::string::npos) << int8_weight[2].effect;
+  EXPECT_EQ(int8_weight[2].outcome.error_type, "RuntimeError");  // float32 x against the int8 weight
+  const auto int4_bias = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::float32}, DType::int4});
+  ASSERT_FALSE(int4_bias.empty());
+  EXPECT_EQ(int4_bias[0].code, "bias.to(x.dtype)");
+  EXPECT_EQ(int4_bias[0].outcome.message, "\"copy_\" not implemented for 'Int4'");
+}
+
 TEST(PromotionFixes, BiasOfAThirdDtype) {
   const Engine* e = find_engine("torch");
   Query q{"conv2d", {DType::float16}, {DType::float16}, DType::float32};

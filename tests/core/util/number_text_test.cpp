@@ -95,12 +95,14 @@ namespace {
 // Bug: the Formats table showed every stored value to 10 digits, so float64's 1 + 2^-4 + 2^-40
 // (scenario 19's value) read "1.0625", as if the float64 had rounded the 2^-40 away.
 TEST(NumberText, AStoredValueShowsTheDigitsItsFormatHolds) {
-  EXPECT_EQ(stored_value_text(1.0 + 0x1p-4 + 0x1p-40, 53), "1.0625000000009095");
-  EXPECT_EQ(stored_value_text(1.125, 4), "1.125");                        // exact and short
-  EXPECT_EQ(stored_value_text(0.0999755859375, 11), "0.0999755859375");   // float16's 0.1, exact
-  EXPECT_EQ(stored_value_text(double(0.1f), 24), "0.1000000015");         // float32's 0.1, 10 digits
-  EXPECT_EQ(stored_value_text(0.1, 53), "0.10000000000000001");           // float64's 0.1 is not 0.1
-  EXPECT_EQ(stored_value_text(1.0 / 0.0, 53), "inf");
+  auto shown = [](double v, int precision) { return stored_value_text(v, exact_decimal(v), precision); };
+  EXPECT_EQ(shown(1.0 + 0x1p-4 + 0x1p-40, 53), "1.0625000000009095");
+  EXPECT_EQ(shown(1.125, 4), "1.125");                        // exact and short
+  EXPECT_EQ(shown(0.0999755859375, 11), "0.0999755859375");   // float16's 0.1, exact
+  EXPECT_EQ(shown(-0.0999755859375, 11), "-0.0999755859375"); // its sign costs no digits
+  EXPECT_EQ(shown(double(0.1f), 24), "0.1000000015");         // float32's 0.1, 10 digits
+  EXPECT_EQ(shown(0.1, 53), "0.10000000000000001");           // float64's 0.1 is not 0.1
+  EXPECT_EQ(shown(1.0 / 0.0, 53), "inf");
 }
 
 }  // namespace
