@@ -59,7 +59,7 @@ std::string ref_text(const MetricRef& r) { return "evidence " + std::to_string(r
 }  // namespace
 
 std::string expected_text(const CheckResult& c) {
-  return c.expectation_derived ? c.expected + " (derived from the source, not recorded)" : c.expected;
+  return c.expectation_derived ? c.expected + " (" + std::string(kDerivedNote) + ")" : c.expected;
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,6 +42,7 @@ struct CheckResult {
 // The expected answer as the checks table shows it: marked where it was derived by hand, not
 // recorded ("... (derived from the source, not recorded)").
 std::string expected_text(const CheckResult& c);
+inline constexpr std::string_view kDerivedNote = "derived from the source, not recorded";
 
 struct ScenarioRun {
   Scenario scenario;

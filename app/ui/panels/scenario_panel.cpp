@@ -254,7 +254,7 @@ void ScenarioPanel::draw_checks() {
     ImGui::TableNextColumn();
     wrapped_text(c.expected);
     if (c.expectation_derived) {
-      ImGui::TextDisabled("derived from the source, not recorded");
+      ImGui::TextDisabled("%s", std::string(scenario::kDerivedNote).c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.backing.c_str());
     }
     if (!c.sources.empty() && ImGui::IsItemHovered()) {
