@@ -332,7 +332,8 @@ std::optional<Outcome> cast_refused(const Engine& engine, const Operand& from, D
   if (std::find(engine.ops.begin(), engine.ops.end(), op) == engine.ops.end()) return std::nullopt;
   Query cast;
   cast.op = op;
-  cast.a = Operand{from.dtype};
+  // A zero-dim source keeps its kind: PyTorch copies it by another path, with another error.
+  cast.a = Operand{from.dtype, engine.cast_method == "to" ? from.kind : OperandKind::Tensor};
   cast.b = Operand{to};
   cast.a_device = cast.b_device = on;
   Outcome o = engine.evaluate(cast);

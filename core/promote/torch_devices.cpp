@@ -122,6 +122,10 @@ Outcome evaluate_on_devices(Op op, Operand a, Operand b, std::optional<DType> bi
   bool refused_early = false;
   for (DType t : {a.dtype, b.dtype, bias.value_or(a.dtype)}) refused_early |= !has_dtype(r, t);
   if (!op_is_elementwise(op) && (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor)) refused_early = true;
+  // A zero-dim tensor's .to(dtype) was recorded on the CPU only.
+  if (op == Op::To && a.kind == OperandKind::ZeroDim && a_device != Device::Cpu && has_dtype(r, a.dtype) &&
+      has_dtype(r, b.dtype))
+    return not_modelled("a zero-dim CUDA tensor's .to(dtype) is not modelled (recorded on the CPU only)");
   if (refused_early) return evaluate(op, a, b, bias, r, shape);
   // A Python scalar has no device: only the tensors' devices count; .to(dtype) converts where the
   // tensor is.

@@ -36,8 +36,8 @@ size_t check_table(const std::string& table, Fn&& engine) {
 }
 
 // Every table of a torch golden file but promote_types, through `evaluate` (plain PyTorch
-// or autocast): 4 elementwise ops x 7 operand-kind pairs and 7 two-operand ops, 25 x 25 cells
-// each; 4 ops with every bias dtype, 25^3 cells each. Returns the number of cells.
+// or autocast): 4 elementwise ops x 7 operand-kind pairs, 7 two-operand ops and .to from a
+// zero-dim source, 25 x 25 cells each; 4 ops with every bias dtype, 25^3 cells each. Returns the number of cells.
 using TorchEvaluate = std::function<Outcome(torch::Op, Operand, Operand, std::optional<DType>)>;
 size_t check_op_tables(const testing::GoldenFile& g, TorchEvaluate evaluate) {
   size_t cells = 0;
@@ -58,7 +58,7 @@ size_t check_op_tables(const testing::GoldenFile& g, TorchEvaluate evaluate) {
   }
   return cells;
 }
-constexpr size_t kOpCells = (4u * 7u + 7u) * 25u * 25u + 4u * 25u * 25u * 25u;
+constexpr size_t kOpCells = (4u * 7u + 8u) * 25u * 25u + 4u * 25u * 25u * 25u;
 
 // A 1.13 table (Debian 12's python3-torch 1.13.1, which reports 1.13.0a0; only its 13 dtypes):
 // recorded with oneDNN as `mkldnn` says, its promote_types under `release`, every op table
@@ -216,6 +216,22 @@ TEST(PromotionFixes, AModuleKeepsItsIntegerWeightAndTheBiasIsCastToo) {
   ASSERT_FALSE(int4_bias.empty());
   EXPECT_EQ(int4_bias[0].code, "bias.to(x.dtype)");
   EXPECT_EQ(int4_bias[0].outcome.message, "\"copy_\" not implemented for 'Int4'");
+}
+
+// Bug: a fix cast its operand as a dimensioned tensor whatever its kind, so a zero-dim fp4
+// input's x.to(w.dtype) raised "copy_kernel" not implemented; a zero-dim source takes copy_'s
+// scalar path, which names "copy_" (the to:zerodim,tensor table, recorded from torch 2.15.0).
+TEST(PromotionFixes, AZeroDimOperandIsCastAsZeroDim) {
+  const Engine* e = find_engine("torch");
+  ASSERT_NE(e, nullptr);
+  const auto tensor = suggest_fixes(*e, Query{"add", {DType::float4_e2m1fn}, {DType::float32}, std::nullopt});
+  ASSERT_FALSE(tensor.empty());
+  EXPECT_EQ(tensor[0].outcome.message, "\"copy_kernel\" not implemented for 'Float4_e2m1fn_x2'");
+  const auto zero_dim = suggest_fixes(
+      *e, Query{"add", {DType::float4_e2m1fn, OperandKind::ZeroDim}, {DType::float32}, std::nullopt});
+  ASSERT_FALSE(zero_dim.empty());
+  EXPECT_EQ(zero_dim[0].code, "x.to(w.dtype)");
+  EXPECT_EQ(zero_dim[0].outcome.message, "\"copy_\" not implemented for 'Float4_e2m1fn_x2'");
 }
 
 TEST(PromotionFixes, BiasOfAThirdDtype) {

@@ -191,6 +191,9 @@ def table_specs():
         "to": lambda a, b: tensor(a, (2,)).to(DT[b]),
     }
     specs += [(f"{op}:tensor,tensor", 2, fn) for op, fn in mats.items()]
+    # A zero-dim source takes copy_'s scalar path, which names "copy_" where a dimensioned
+    # float32 <-> fp4 copy names "copy_kernel".
+    specs.append(("to:zerodim,tensor", 2, lambda a, b: tensor(a, ()).to(DT[b])))
     biased = {
         "addmm": lambda a, b, c: torch.addmm(tensor(c, (2, 2)), tensor(a, (2, 3)), tensor(b, (3, 2))),
         "linear": lambda a, b, c: F.linear(tensor(a, (2, 3)), tensor(b, (4, 3)), tensor(c, (4,))),
