@@ -86,7 +86,7 @@ void print_report(const MatmulResult& r) {
   std::printf("\n%s\n", experiment::bounds_line(r).c_str());
   for (const auto& [label, o] : {std::pair{"input", &r.input_report}, std::pair{"weight", &r.weight_report}})
     if (o->saturated || o->flushed)
-      std::printf("%s: %zu values past the dtype's range (%s), %zu nonzero values flushed to zero by the recipe\n",
+      std::printf("%s: %zu values past the dtype's range (%s), %zu nonzero values rounded to zero by the recipe\n",
                   label, o->saturated, o->out_of_range.c_str(), o->flushed);
   std::printf("seconds: generate %.3f, quantise %.3f, reference %.3f, product %.3f, analysis %.3f, total %.3f\n",
               r.seconds.generate, r.seconds.quantise, r.seconds.reference, r.seconds.product, r.seconds.analysis,

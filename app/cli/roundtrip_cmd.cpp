@@ -108,7 +108,7 @@ Runner add_roundtrip(CLI::App& app) {
                 a->input.empty() ? a->data.c_str() : "loaded");
     std::printf("max |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB\n", st.max_abs,
                 st.mean_abs, st.max_rel, st.mean_rel, st.normwise_rel, st.sqnr_db);
-    std::printf("out of range %zu (%s), flushed to zero %zu, NaN %zu, Inf %zu\n", r->saturated, r->out_of_range.c_str(),
+    std::printf("out of range %zu (%s), rounded to zero %zu, NaN %zu, Inf %zu\n", r->saturated, r->out_of_range.c_str(),
                 r->flushed, st.nan, st.inf);
     print_cast_place(*r);
     return kExitOk;

@@ -597,7 +597,7 @@ std::string outright_line(const MatmulResult& r) {
   const ErrorStats& t = r.total.stats;
   if (!(t.nan || t.inf || t.saturated || t.flushed)) return "";
   char buf[200];
-  std::snprintf(buf, sizeof buf, "outright: %zu NaN, %zu overflow to Inf%s, %zu saturated, %zu flushed to zero", t.nan,
+  std::snprintf(buf, sizeof buf, "outright: %zu NaN, %zu overflow to Inf%s, %zu saturated, %zu rounded to zero", t.nan,
                 t.inf, t.nan || t.inf ? " (not in the statistics)" : "", t.saturated, t.flushed);
   return buf;
 }

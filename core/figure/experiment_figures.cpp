@@ -391,13 +391,13 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   const auto& c = r.config;
   const FloatFormat* f = is_float(c.dtype) ? &info(c.dtype).format : nullptr;
   // A sentence, not a list of settings: "64 x 256 values of normal(scale 1e-07) into float16,
-  // unscaled, rounded to nearest, ties to even: 0 out of range (to Inf), 3923 flushed to zero".
+  // unscaled, rounded to nearest, ties to even: 0 out of range (to Inf), 3923 rounded to zero".
   const std::string scaling = experiment::scaling_spec(c.scaling);
   const std::string setup = std::to_string(c.rows) + " x " + std::to_string(c.cols) + " values of " +
                             (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) + " into " +
                             std::string(name(c.dtype)) + ", " + (scaling == "none" ? "unscaled" : scaling + " scaled") +
                             ", rounded " + rounded_how(c.cast.rounding) + ": " + std::to_string(r.saturated) +
-                            " out of range (" + r.out_of_range + "), " + std::to_string(r.flushed) + " flushed to zero";
+                            " out of range (" + r.out_of_range + "), " + std::to_string(r.flushed) + " rounded to zero";
   Figure err;
   err.name = "roundtrip-error";
   err.title = "Round trip through " + std::string(name(c.dtype)) + ": relative error per value";

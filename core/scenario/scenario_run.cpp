@@ -91,9 +91,10 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
   CheckResult r = base_result(c);
   const Bounds& b = c.bounds;
   std::vector<std::string> parts;
-  if (b.min && b.max) parts.push_back("in [" + bound_text(*b.min) + ", " + bound_text(*b.max) + "]");
-  else if (b.min) parts.push_back(">= " + bound_text(*b.min));
-  else if (b.max) parts.push_back("<= " + bound_text(*b.max));
+  // In words, not operators: the expected column is read aloud in front of a class.
+  if (b.min && b.max) parts.push_back("between " + bound_text(*b.min) + " and " + bound_text(*b.max));
+  else if (b.min) parts.push_back("at least " + bound_text(*b.min));
+  else if (b.max) parts.push_back("at most " + bound_text(*b.max));
   r.sources.push_back(ref_text(c.metric));
   auto x = read_metric(evidence, c.metric);
   if (!x) {
@@ -115,7 +116,7 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
     }
     const double limit = b.factor * *y + b.plus;
     std::string bound =
-        std::string(above ? "> " : "< ") + (b.factor != 1 ? bound_text(b.factor) + " x " : "") + number_text(*y);
+        std::string(above ? "above " : "below ") + (b.factor != 1 ? bound_text(b.factor) + " x " : "") + number_text(*y);
     if (b.plus != 0) bound.append(b.plus > 0 ? " + " : " - ").append(bound_text(std::fabs(b.plus)));
     parts.push_back(std::move(bound));
     r.sources.push_back(ref_text(*other));

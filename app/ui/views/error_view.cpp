@@ -159,7 +159,7 @@ void ErrorView::draw_stats(const MatmulResult& r) {
     ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", outright.c_str());
   ImGui::TextUnformatted(experiment::bounds_line(r).c_str());
   if (r.input_report.saturated || r.weight_report.saturated || r.input_report.flushed || r.weight_report.flushed)
-    ImGui::Text("recipe: input %zu out of range (%s), %zu flushed; weight %zu out of range (%s), %zu flushed",
+    ImGui::Text("recipe: input %zu out of range (%s), %zu rounded to zero; weight %zu out of range (%s), %zu rounded to zero",
                 r.input_report.saturated, r.input_report.out_of_range.c_str(), r.input_report.flushed,
                 r.weight_report.saturated, r.weight_report.out_of_range.c_str(), r.weight_report.flushed);
 }

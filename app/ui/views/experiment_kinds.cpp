@@ -283,7 +283,7 @@ void draw_cast_table(const RoundtripResult& r) {
   if (!r.backend_note.empty()) ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "note: %s", r.backend_note.c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
   if (!ImGui::BeginTable("cast", 8, flags)) return;
-  for (const char* h : {"max |e|", "mean |e|", "max rel", "mean rel", "normwise", "SQNR dB", "out of range", "flushed"})
+  for (const char* h : {"max |e|", "mean |e|", "max rel", "mean rel", "normwise", "SQNR dB", "out of range", "to zero"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   ImGui::TableNextRow();
@@ -345,7 +345,7 @@ std::string other_kind_summary(const ExperimentRun& run) {
   if (run.roundtrip) {
     const auto& r = *run.roundtrip;
     std::snprintf(buf, sizeof buf,
-                  "cast %zu x %zu through %s (%s, %s): normwise %.3e, SQNR %.1f dB, out of range %zu, flushed %zu",
+                  "cast %zu x %zu through %s (%s, %s): normwise %.3e, SQNR %.1f dB, out of range %zu, rounded to zero %zu",
                   r.config.rows, r.config.cols, std::string(name(r.config.dtype)).c_str(),
                   scaling_spec(r.config.scaling).c_str(), rounding_name(r.config.cast.rounding), r.stats.normwise_rel,
                   r.stats.sqnr_db, r.saturated, r.flushed);

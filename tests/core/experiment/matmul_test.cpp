@@ -580,7 +580,7 @@ TEST(Matmul, TheOutrightLineCountsWhatTheStatisticsLeaveOut) {
   ASSERT_TRUE(r.ok()) << r.error();
   ASSERT_GT(r->total.stats.inf, 0u);
   EXPECT_EQ(outright_line(*r), "outright: 0 NaN, " + std::to_string(r->total.stats.inf) +
-                                   " overflow to Inf (not in the statistics), 0 saturated, 0 flushed to zero");
+                                   " overflow to Inf (not in the statistics), 0 saturated, 0 rounded to zero");
   // The figures, exported without the window around them, say it too.
   for (const figure::Figure& f : figure::matmul_figures(*r))
     EXPECT_NE(f.subtitle.find(std::to_string(r->total.stats.inf) + " outputs NaN or Inf, left out"), std::string::npos)

@@ -486,12 +486,12 @@ TEST(ScenarioRun, BoundsAndValuesPrintOnTheSideTheyAreOn) {
   auto r = run_scenario(*scenario_from_json(j, "x"));
   ASSERT_TRUE(r) << r.error();
   EXPECT_FALSE(r->checks[1].passed);
-  EXPECT_EQ(r->checks[1].expected, "<= 0.176245");
+  EXPECT_EQ(r->checks[1].expected, "at most 0.176245");
   EXPECT_EQ(r->checks[1].observed, "0.17625");  // "0.1762" would read as within the bound
   j["checks"].back()["expect"] = json::parse(R"({"max": 1.0001})");
   r = run_scenario(*scenario_from_json(j, "x"));
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->checks[1].expected, "<= 1.0001");
+  EXPECT_EQ(r->checks[1].expected, "at most 1.0001");
   EXPECT_EQ(r->checks[1].observed, "0.1762");
 }
 
