@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "app/ui/widgets/flow_layout.h"
+#include "app/ui/widgets/table_rows.h"
 
 namespace pl::ui {
 namespace {
@@ -74,6 +75,69 @@ TEST_F(TableScrollFrames, NearTheEndItStopsAtAWholeRow) {
   ASSERT_GT(row_h, 0);
   EXPECT_GT(scroll, 0);
   EXPECT_NEAR(std::fmod(scroll, row_h), 0.0f, 0.01f) << "scroll " << scroll << ", row " << row_h;
+}
+
+// Draws `frames` frames of a table of `rows` body rows, wider than the window (a sideways bar),
+// in a child `space` px tall, sized by table_height with the row pitch TableRows measured;
+// returns the table's height, its scroll limit and the row pitch on the last frame.
+struct Fitted {
+  float height = 0, scroll_max = 0, pitch = 0;
+};
+Fitted fitted_table(int frames, int rows, float space) {
+  TableRows measured;
+  Fitted out;
+  for (int f = 0; f < frames; ++f) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(800, 600));
+    ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
+    ImGui::BeginChild("pane", ImVec2(0, space));
+    const float row = measured.pitch(table_row_height());
+    out.pitch = row;
+    out.height = table_height(float(rows + 1), row);
+    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInner;
+    if (ImGui::BeginTable("t", 12, flags, ImVec2(0, out.height))) {
+      ImGui::TableSetupScrollFreeze(1, 1);
+      for (int c = 0; c < 12; ++c) ImGui::TableSetupColumn("column", ImGuiTableColumnFlags_WidthFixed, 100);
+      ImGui::TableHeadersRow();
+      for (int r = 0; r < rows; ++r) {
+        ImGui::TableNextRow();
+        measured.at_row(size_t(r), size_t(rows));
+        for (int c = 0; c < 12; ++c) {
+          ImGui::TableNextColumn();
+          ImGui::Text("%d", r);
+        }
+      }
+      out.scroll_max = ImGui::GetScrollMaxY();
+      ImGui::EndTable();
+    }
+    ImGui::EndChild();
+    ImGui::End();
+    ImGui::Render();
+  }
+  return out;
+}
+
+// Bug: a table whose rows fit its pane but for the sideways scrollbar was given a row and a
+// scrollbar less than its rows: the Promotion grid sat 53 px short of its pane (presentation
+// mode, 1280x800). It fills the pane now, and still scrolls to its last row.
+TEST_F(TableScrollFrames, ATableARowShortFillsItsPaneAndScrolls) {
+  const int rows = 19;
+  const float pitch = fitted_table(3, rows, 590).pitch;
+  ASSERT_GT(pitch, 0);
+  // The rows and the header fit, with a few pixels to spare; the sideways bar does not.
+  const float space = std::floor(float(rows + 1) * pitch + 0.4f * ImGui::GetStyle().ScrollbarSize);
+  const Fitted t = fitted_table(6, rows, space);
+  ASSERT_FLOAT_EQ(t.pitch, pitch);
+  EXPECT_GT(t.height, float(rows) * pitch) << "more than the body rows but one, pitch " << pitch;
+  EXPECT_GT(t.scroll_max, 0) << "no vertical scroll reaches the last row";
+}
+
+TEST_F(TableScrollFrames, ATableFarTallerThanItsPaneFillsIt) {
+  const Fitted t = fitted_table(6, 60, 300);
+  EXPECT_GT(t.height, 295);
+  EXPECT_GT(t.scroll_max, 0);
 }
 
 }  // namespace

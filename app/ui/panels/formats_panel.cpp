@@ -67,7 +67,7 @@ void FormatsPanel::show(const std::string& value, std::optional<DType> row, cons
   std::snprintf(value_text_, sizeof value_text_, "%s", value.c_str());
   marked_ = row;
   scroll_to_marked_ = row.has_value();
-  scroll_frames_ = 0;
+  value_rows_.cancel_scroll();
   // A link shows what its text means: a path it does not name is the direct one, not the one
   // another link left.
   CastPath p = CastPath::Direct;
@@ -131,7 +131,7 @@ void FormatsPanel::draw_value_table() {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
   const float rows = float(results_.size() + 1);
-  if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, table_height(rows, table_row_height() + 1)))) return;
+  if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, table_height(rows, value_rows_.pitch(table_row_height() + 1))))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   // The value, its errors and the flags before the bits: float64's 64 bits in presentation mode's
   // large type pushed every column after them past the edge at 1280 px.
@@ -142,8 +142,8 @@ void FormatsPanel::draw_value_table() {
   for (size_t i = 0; i < results_.size(); ++i) {
     const CastReport& r = results_[i];
     ImGui::TableNextRow();
-    if (i == 0) first_row_y_ = ImGui::GetCursorPosY();
     if (formats_[i].dtype) mark_row(*formats_[i].dtype, i);
+    value_rows_.at_row(i, results_.size());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(formats_[i].name.c_str());
     format_tooltip(formats_[i]);
@@ -185,7 +185,8 @@ void FormatsPanel::mark_row(DType t, size_t row) {
   if (!scroll_to_marked_ || !is_float(t)) return;  // (the integer table is brought up whole)
   // Two rows of context above it (the first frame's scroll limit was 0, and at 1600x1000 the
   // clamp that followed left float32's row half under the header).
-  if (scroll_to_row(row, first_row_y_, 2, scroll_frames_)) scroll_to_marked_ = false;
+  value_rows_.scroll_to(row);
+  scroll_to_marked_ = false;
 }
 
 bool FormatsPanel::integer_marked() const { return marked_ && !is_float(*marked_); }

@@ -10,6 +10,7 @@
 
 #include "app/ui/panels/panel.h"
 #include "app/ui/widgets/split_view.h"
+#include "app/ui/widgets/table_rows.h"
 #include "core/dtype/describe.h"
 
 namespace pl::ui {
@@ -52,9 +53,8 @@ class FormatsPanel final : public Panel {
   size_t customs_seen_ = 0;  // custom_dtypes() already looked at
   std::vector<CastReport> results_;
   std::optional<DType> marked_;  // the row a link points at
-  bool scroll_to_marked_ = false;
-  float first_row_y_ = 0;  // where the value table's first row starts, under its frozen header
-  int scroll_frames_ = 0;  // frames the marked row's scroll waited for the table's scroll limit
+  bool scroll_to_marked_ = false;  // the marked row (or the integer table) not yet brought into view
+  TableRows value_rows_;            // the value table's rows
   bool compact_ = false;
 };
 

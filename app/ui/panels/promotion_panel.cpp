@@ -197,7 +197,7 @@ Status PromotionPanel::configure(const StartState& st) {
         *st.hide_narrow_floats &&
         !(selected_a_ >= 0 && (is_narrow_float(dtypes_[selected_a_]) || is_narrow_float(dtypes_[selected_b_])));
   scroll_to_selected_ = scroll_to_selected_row_ = selected_a_ >= 0;
-  scroll_frames_ = 0;
+  grid_rows_.cancel_scroll();
   return {};
 }
 
@@ -432,9 +432,9 @@ void PromotionPanel::draw_grid() {
       }
   // As tall as its rows (the pane below gets the rest), scrolling when the pane is shorter; the
   // pane takes up to its share of the height for them.
-  split_.reserve(float(rows.size() + 1) * table_row_height() + ImGui::GetStyle().ScrollbarSize);
-  if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags,
-                         {0, table_height(float(rows.size() + 1), table_row_height())})) {
+  const float row_h = grid_rows_.pitch(table_row_height());
+  split_.reserve(float(rows.size() + 1) * row_h + ImGui::GetStyle().ScrollbarSize);
+  if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags, {0, table_height(float(rows.size() + 1), row_h)})) {
     ImGui::SetWindowFontScale(1.0f);
     return;
   }
@@ -449,11 +449,13 @@ void PromotionPanel::draw_grid() {
     // The row's height from its start (a line of text), so that a cell's rectangle is known
     // before its text is drawn (cell_background).
     ImGui::TableNextRow(0, ImGui::GetTextLineHeight());
-    if (r == 0) first_row_y_ = ImGui::GetCursorPosY();
     // A link's pair brought into view, by whole rows with two above it: SetScrollHereY(0.5) left
     // the row above half under the frozen header (scenario 23's i32 row at 1280x800).
-    if (i == selected_a_ && scroll_to_selected_row_ && scroll_to_row(r, first_row_y_, 2, scroll_frames_))
+    if (i == selected_a_ && scroll_to_selected_row_) {
+      grid_rows_.scroll_to(r);
       scroll_to_selected_row_ = false;
+    }
+    grid_rows_.at_row(r, rows.size());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(short_name(dtypes_[i]).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("a: %s", e.spell(dtypes_[i]).c_str());

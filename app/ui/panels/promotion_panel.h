@@ -13,6 +13,7 @@
 #include "app/ui/shell/run_log.h"
 #include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/split_view.h"
+#include "app/ui/widgets/table_rows.h"
 #include "core/promote/engine.h"
 #include "core/util/expected.h"
 
@@ -108,8 +109,7 @@ class PromotionPanel final : public Panel {
   int selected_a_ = -1, selected_b_ = -1;
   bool scroll_to_selected_ = false;      // a configured pair's column not yet scrolled into view
   bool scroll_to_selected_row_ = false;  // ... and its row
-  int scroll_frames_ = 0;                // frames the row's scroll waited for the grid's scroll limit
-  float first_row_y_ = 0;                // the grid's first row's y, under its frozen header
+  TableRows grid_rows_;                  // the grid's rows
   bool compact_ = false;
   std::string setting_summary(const Setting& s) const;  // "torch 2.15.0 (cpu), mul: a tensor, b scalar"
   RunLog& log_;

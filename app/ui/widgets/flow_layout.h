@@ -38,8 +38,8 @@ inline void tooltip_if_cut(const char* preview, float width) {
 
 // The height of one text row of a table, and the height for a table that scrolls both ways and
 // has `rows` rows of `row` pixels (its header one of them): all of them and a sideways scrollbar
-// when the space left holds that; else less than its body rows by a scrollbar's height, so that
-// it scrolls. ImGui 1.86 draws the vertical bar only for content taller than the table, not
+// when the space left holds that; else the space, and a little less than its rows so that it
+// scrolls. ImGui 1.86 draws the vertical bar only for content taller than the table, not
 // taller than the table less the sideways bar: a table a row or less short of its rows left the
 // last row under the sideways bar with no vertical bar to reach it (the Promotion grid at
 // 1400x650, and in scenario 02's live grid at 1600x1000).
@@ -47,7 +47,10 @@ inline float table_row_height() { return ImGui::GetTextLineHeight() + 2 * ImGui:
 inline float table_height(float rows, float row) {
   const float space = ImGui::GetContentRegionAvail().y, bar = ImGui::GetStyle().ScrollbarSize;
   if (rows * row + bar <= space) return rows * row + bar;
-  return std::max(std::min(space, (rows - 1) * row - bar), row);
+  // Else the table fills the space, but never holds all its rows: ImGui 1.86 would show no
+  // vertical bar to reach the last row under the sideways one. (A row and a scrollbar less left
+  // the Promotion grid 53 px short of its pane in presentation mode at 1280x800.)
+  return std::max(std::min(space, rows * row - std::max(2.0f, 0.25f * row)), row);
 }
 
 // In a table with a frozen header that scrolls, called in row `row` (0: the first under the
