@@ -186,7 +186,7 @@ bool pyscalar_casts_to(PyType py, DType to, Version v) {
   if (is_user_dtype(to)) {
     if (py != PyType::Int) return false;
     for (DType d : {DType::uint8, DType::int8, DType::int64})
-      if (auto c = common_type(to, d, Version::V2)) return can_cast_safe(*c, to, Version::V2);
+      if (auto c = common_type(to, d, v)) return can_cast_safe(*c, to, v);
     return false;
   }
   if (is_float(to)) return py != PyType::Complex;
@@ -323,10 +323,10 @@ std::string safe_cast_text(DType a, DType b, DType r) {
   return s;
 }
 
-Outcome builtin_result_v2(const Arg& a, const Arg& b) {
+Outcome builtin_result_v2(const Arg& a, const Arg& b, Version v) {
   if (a.weak() && !b.weak()) return nep50_result(b, a);
   if (b.weak() && !a.weak()) return nep50_result(a, b);
-  const DType r = *common_type(a.dtype, b.dtype, Version::V2);
+  const DType r = *common_type(a.dtype, b.dtype, v);
   return returns(r, "np.promote_types(" + nm(a.dtype) + ", " + nm(b.dtype) + ") = " + nm(r) + ": " +
                         safe_cast_text(a.dtype, b.dtype, r) +
                         (a.zero_dim() || b.zero_dim() ? " NumPy 2 ignores values here." : ""));
@@ -368,7 +368,7 @@ Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
   } else if (op == Op::TrueDivide && v == Version::V1) {
     return linear_search(v, op, a, b);  // DivisionTypeResolver: the ordinary loop search
   } else {
-    r = nep50(v) ? builtin_result_v2(a, b) : builtin_result_v1(a, b);
+    r = nep50(v) ? builtin_result_v2(a, b, v) : builtin_result_v1(a, b);
   }
   if (!r.ok()) return r;
   if (op == Op::Subtract && *r.result == DType::bool_)
