@@ -7,6 +7,7 @@
 #include <limits>
 #include <utility>
 
+#include "core/figure/text_width.h"
 #include "core/util/number_text.h"
 
 namespace pl::figure {
@@ -60,21 +61,21 @@ std::array<std::pair<double, double>, 4> corners(const PlotLayout& l, double w, 
 }
 
 void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
-  size_t entries = 0, longest = 0;  // labels, and the longest one's characters
+  size_t entries = 0;
+  double longest = 0;  // the widest label's width at 10 px
   auto count = [&](const std::string& label) {
     if (label.empty()) return;
     ++entries;
-    size_t chars = 0;
-    for (unsigned char c : label) chars += (c & 0xC0) != 0x80;  // UTF-8: count characters, not bytes
-    longest = std::max(longest, chars);
+    longest = std::max(longest, text_width(label, 10));
   };
   for (const Series& s : f.series)
     if (s.in_legend) count(s.label);
   for (const Annotation& a : f.annotations) count(a.label);
   if (entries == 0) return;
-  // Wide enough for the longest label at DejaVu Sans' ~6 pixels a character at 10 pixels (a
-  // rounding interval's two seven-digit ends ran past the box), at most 60% of the plot.
-  const double w = std::min(std::max(254.0, 34.0 + 6.0 * static_cast<double>(longest)) * fs, 0.6 * (l.x1 - l.x0));
+  // The swatch, its gap and the widest label, with 3% to spare for hinting, at most 60% of the
+  // plot (where the label is drawn smaller to fit). A fixed 254 px at least left most of a
+  // legend of short names blank beside the plot.
+  const double w = std::min((34.0 + 1.03 * longest) * fs, 0.6 * (l.x1 - l.x0));
   const double h = 16 * fs * static_cast<double>(entries) + 8 * fs;
   size_t hidden = 0;  // of the corner chosen
   auto best_corner = [&] {

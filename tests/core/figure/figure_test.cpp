@@ -485,14 +485,14 @@ TEST(Figures, WhenEveryCornerCoversDataANarrowFigureGivesTheLegendARowAboveIt) {
   for (int i = 0; i < 40; ++i) bars.y.push_back(100);
   f.series.push_back(bars);
   f.annotations.push_back({AnnotationKind::VerticalLine, 20, "a line", {}});
-  const PlotLayout l = layout_figure(f, 640, 550);
+  const PlotLayout l = layout_figure(f, 420, 550);
   ASSERT_EQ(l.legend.entries, 2u);
   EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
   EXPECT_GE(l.y.to_pixel(100), l.legend.top + l.legend.height);  // the bars stay below the box
   EXPECT_LE(l.legend.left + l.legend.width, l.x1);               // inside the plot
   // A fixed axis (a zoom) is left alone.
   f.y.max = 105;
-  const PlotLayout fixed = layout_figure(f, 640, 550);
+  const PlotLayout fixed = layout_figure(f, 420, 550);
   EXPECT_EQ(fixed.y.hi, 105);
 }
 
@@ -511,13 +511,45 @@ TEST(Figures, WhenEveryCornerCoversDataAWideFigureSetsTheLegendBesideThePlot) {
   EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
 }
 
-TEST(Figures, TheLegendBoxWidensForALongLabel) {
-  // "rounding interval [447.9999847, 448.0000153]" ran past a fixed 254-pixel box.
-  Figure f;
-  f.series.push_back({"short", SeriesKind::Line, {0, 1}, {1, 2}, {}});
-  EXPECT_EQ(layout_figure(f, 900, 550).legend.width, 254);
-  f.series.push_back({"rounding interval [447.9999847, 448.0000153]", SeriesKind::Line, {0, 1}, {2, 1}, {}});
-  EXPECT_EQ(layout_figure(f, 900, 550).legend.width, 34 + 6 * 44);  // 44 characters
+// The rightmost column of dark pixels in rows [y0, y1), columns [x0, x1) of `f` drawn at
+// 900 x 550 (-1: none).
+int rightmost_ink(const Figure& f, int y0, int y1, int x0, int x1) {
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 900, 550);
+  cairo_t* cr = cairo_create(img);
+  draw_figure(cr, f, 900, 550);
+  cairo_surface_flush(img);
+  const unsigned char* data = cairo_image_surface_get_data(img);
+  const int stride = cairo_image_surface_get_stride(img);
+  int right = -1;
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x) {
+      const uint32_t px = *reinterpret_cast<const uint32_t*>(data + y * stride + 4 * x);
+      if (((px >> 16) & 0xff) < 160 && ((px >> 8) & 0xff) < 160 && (px & 0xff) < 160) right = std::max(right, x);
+    }
+  cairo_destroy(cr);
+  cairo_surface_destroy(img);
+  return right;
+}
+
+// The box is as wide as its widest label as cairo draws it, in DejaVu Sans: "rounding interval
+// [447.9999847, 448.0000153]" ran past a fixed 254-pixel box, and counting 6 px a character (at
+// least 254) left most of a box of short names blank beside the plot.
+TEST(Figures, TheLegendBoxIsAsWideAsItsWidestLabel) {
+  for (const char* label : {"short", "|x|", "x.float(); model.float(): float32, 22.0 bits",
+                            "rounding interval [447.9999847, 448.0000153]", "WWW MMM mmm", "iii lll ..."}) {
+    Figure f;
+    // A pale line (not ink): only the label's text is dark in the legend's rows.
+    f.series.push_back({label, SeriesKind::Line, {0, 1}, {1, 2}, {.9, .9, .9}});
+    const PlotLayout l = layout_figure(f, 900, 550);
+    ASSERT_EQ(l.legend.entries, 1u) << label;
+    const double right = l.legend.left + l.legend.width;
+    const int ink_right = rightmost_ink(f, int(l.legend.top) + 2, int(l.legend.top + l.legend.height) - 2,
+                                        int(l.legend.left), int(l.x1) - 2);  // (the plot's frame apart)
+    // The label ends inside the box, and the box a few pixels after it: its padding, 3%, and at
+    // 10 px the hinting, which draws a digit 6 px wide where the font says 6.36.
+    EXPECT_LE(ink_right, right - 4) << label;
+    EXPECT_GE(ink_right, right - 8 - 0.1 * l.legend.width) << label << ": box " << l.legend.width;
+  }
 }
 
 TEST(Figures, ALegendLabelStaysInsideItsBoxOnASmallFigure) {

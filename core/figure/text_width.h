@@ -1,0 +1,16 @@
+// How wide a line of figure text is drawn. Every figure is drawn in DejaVu Sans
+// (core/export/figure_export.cpp); the layout, which draws nothing, measures its labels with the
+// font's own advance widths (dejavu_sans_widths.inc, read from the font file by
+// scripts/gen_font_widths.py). Counting 6 px a character at 10 px overstated a legend of
+// "x.float(); model.float()" by a third and left a blank band beside the plot.
+#pragma once
+
+#include <string_view>
+
+namespace pl::figure {
+
+// The advance of `utf8` set in DejaVu Sans at `font_px` pixels. A character past ASCII counts as
+// wide as a digit.
+double text_width(std::string_view utf8, double font_px);
+
+}  // namespace pl::figure
