@@ -232,7 +232,29 @@ void axis_labels(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, do
   // Within the figure's height: shrunk as far as 70%, then cut (scenario 11's "normwise relative
   // error ||e||_F / ||ref||_F" ran past both ends of a short figure in presentation mode).
   const double centre = (l.y0 + l.y1) / 2;
-  line_fitted(cr, f.y.label, 0, 0, 12 * fs, std::max(2 * (std::min(centre, H - centre) - 4 * fs), 40 * fs), 0.7, 0.5);
+  const double room = std::max(2 * (std::min(centre, H - centre) - 4 * fs), 40 * fs);
+  // A title longer than the plot is tall takes two lines, broken at the space that balances
+  // them, when both fit at full size: shrunk into one it ran from above the plot to the figure's
+  // bottom edge (scenarios 11 and 18 in presentation mode at 1280x800).
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, 12 * fs);
+  const double tall = l.y1 - l.y0 + 8 * fs;
+  if (advance(cr, f.y.label) > tall) {
+    size_t best = std::string::npos;
+    double widest = advance(cr, f.y.label);
+    for (size_t at = f.y.label.find(' '); at != std::string::npos; at = f.y.label.find(' ', at + 1)) {
+      const double w = std::max(advance(cr, f.y.label.substr(0, at)), advance(cr, f.y.label.substr(at + 1)));
+      if (w < widest) widest = w, best = at;
+    }
+    if (best != std::string::npos && widest <= room) {
+      const double gap = 7.5 * fs;  // half the distance between the two lines' centres
+      line_fitted(cr, f.y.label.substr(0, best), 0, -gap, 12 * fs, room, 1.0, 0.5);
+      line_fitted(cr, f.y.label.substr(best + 1), 0, gap, 12 * fs, room, 1.0, 0.5);
+      cairo_restore(cr);
+      return;
+    }
+  }
+  line_fitted(cr, f.y.label, 0, 0, 12 * fs, room, 0.7, 0.5);
   cairo_restore(cr);
 }
 
@@ -517,13 +539,18 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
   const double lw = l.legend.width;
   double ly = l.legend.top + 12 * fs;
   const double lx = l.legend.left + 4 * fs;
+  size_t k = 0;  // the entry's place in the legend, for its lines
   // Each swatch as its series is drawn: a bar's translucent fill and outline, a line's width, a
   // marker.
   auto entry = [&](const std::string& label, const Color& c, bool dashed, bool dotted, bool box, double width,
                    bool dot) {
     if (label.empty()) return;
+    const std::vector<std::string> lines =
+        k < l.legend.lines.size() ? l.legend.lines[k] : std::vector<std::string>{label};
+    ++k;
+    const double more = kLegendLine * fs * static_cast<double>(lines.size() - 1);
     cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-    cairo_rectangle(cr, lx - 4 * fs, ly - 8 * fs, lw - 4 * fs, 16 * fs);
+    cairo_rectangle(cr, lx - 4 * fs, ly - 8 * fs, lw - 4 * fs, kLegendEntry * fs + more);
     cairo_fill(cr);
     set_color(cr, c);
     if (box) {
@@ -549,8 +576,10 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
     }
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     // The box is held to 60% of the plot (plot_layout.cpp): a long label is fitted to it.
-    line_fitted(cr, label, lx + 24 * fs, ly, 10 * fs, lw - 34 * fs, 0.75, 0);
-    ly += 16 * fs;
+    for (size_t i = 0; i < lines.size(); ++i)
+      line_fitted(cr, lines[i], lx + 24 * fs, ly + kLegendLine * fs * static_cast<double>(i), 10 * fs, lw - 34 * fs,
+                  0.75, 0);
+    ly += kLegendEntry * fs + more;
   };
   for (const Series& s : f.series)
     if (s.in_legend)

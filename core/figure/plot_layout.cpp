@@ -60,26 +60,30 @@ std::array<std::pair<double, double>, 4> corners(const PlotLayout& l, double w, 
   return {{{right, top}, {left, top}, {right, bottom}, {left, bottom}}};
 }
 
-void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
-  size_t entries = 0;
-  double longest = 0;  // the widest label's width at 10 px
-  auto count = [&](const std::string& label) {
-    if (label.empty()) return;
-    ++entries;
-    longest = std::max(longest, text_width(label, 10));
-  };
+// The legend's labels in its order: the labelled series, then the reference lines.
+std::vector<std::string> legend_labels(const Figure& f) {
+  std::vector<std::string> out;
   for (const Series& s : f.series)
-    if (s.in_legend) count(s.label);
-  for (const Annotation& a : f.annotations) count(a.label);
+    if (s.in_legend && !s.label.empty()) out.push_back(s.label);
+  for (const Annotation& a : f.annotations)
+    if (!a.label.empty()) out.push_back(a.label);
+  return out;
+}
+
+void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
+  const std::vector<std::string> labels = legend_labels(f);
+  const size_t entries = labels.size();
+  double longest = 0;  // the widest label's width at 10 px
+  for (const std::string& label : labels) longest = std::max(longest, text_width(label, 10));
   if (entries == 0) return;
   // The swatch, its gap and the widest label, with 3% to spare for hinting, at most 60% of the
   // plot (where the label is drawn smaller to fit). A fixed 254 px at least left most of a
   // legend of short names blank beside the plot.
   const double w = std::min((34.0 + 1.03 * longest) * fs, 0.6 * (l.x1 - l.x0));
-  const double h = 16 * fs * static_cast<double>(entries) + 8 * fs;
+  const double h = kLegendEntry * fs * static_cast<double>(entries) + 8 * fs;
   size_t hidden = 0;  // of the corner chosen
   auto best_corner = [&] {
-    LegendBox box{0, 0, w, h, entries};
+    LegendBox box{0, 0, w, h, entries, {}};
     hidden = SIZE_MAX;
     for (const auto& [left, top] : corners(l, w, h, fs))
       if (const size_t n = data_under(f, l, left, top, w, h); n < hidden) box.left = left, box.top = top, hidden = n;
@@ -95,8 +99,27 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   // Beside the plot the legend may run on into the margin below it, down to where the tick labels
   // end (nothing else is drawn right of the plot there): scenario 28's six entries in presentation
   // mode at 1280x800 were 3 px taller than the plot and covered two of its lines.
-  const double plot = l.y1 - l.y0, room = h + 8 * fs, beside = w + 12 * fs;
-  if (h <= plot + 24 * fs && l.x1 - l.x0 - beside >= 0.35 * (l.x1 - l.x0) && l.x1 - l.x0 - beside >= 320) {
+  // Long labels are broken between words so that the plot keeps 62% of the width where the
+  // lines fit the height: a legend beside the plot in one line a label left scenario 08's plot a
+  // third of its Figure-only pane, with the space under the legend blank.
+  const double plot = l.y1 - l.y0, room = h + 8 * fs, width = l.x1 - l.x0;
+  LegendBox wrapped = l.legend;
+  wrapped.height = h;
+  const double label_room = (0.38 * width - 12 * fs) / fs - 34;  // at 10 px, for 62% of the width
+  if (1.03 * longest > label_room && label_room > 0) {
+    double widest = 0, extra = 0;
+    for (const std::string& label : labels) {
+      wrapped.lines.push_back(wrap_label(label, label_room / 1.03, 10));
+      for (const std::string& line : wrapped.lines.back()) widest = std::max(widest, text_width(line, 10));
+      extra += static_cast<double>(wrapped.lines.back().size() - 1);
+    }
+    wrapped.width = (34.0 + 1.03 * widest) * fs;
+    wrapped.height = h + kLegendLine * fs * extra;
+    if (wrapped.height > plot + 24 * fs) wrapped = l.legend, wrapped.height = h;  // too tall: one line each
+  }
+  const double beside = wrapped.width + 12 * fs;
+  if (wrapped.height <= plot + 24 * fs && width - beside >= 0.35 * width && width - beside >= 320) {
+    l.legend = wrapped;
     l.x1 -= beside;
     l.x.p1 = l.x1;
     l.legend.left = l.x1 + 8 * fs;
@@ -118,6 +141,26 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
 
 }  // namespace
 
+std::vector<std::string> wrap_label(const std::string& label, double width, double font_px) {
+  std::vector<std::string> lines;
+  std::string line;
+  size_t at = 0;
+  while (at < label.size()) {
+    const size_t space = label.find(' ', at);
+    const std::string word = label.substr(at, space == std::string::npos ? std::string::npos : space - at);
+    at = space == std::string::npos ? label.size() : space + 1;
+    const std::string joined = line.empty() ? word : line + " " + word;
+    if (line.empty() || text_width(joined, font_px) <= width) {
+      line = joined;
+    } else {
+      lines.push_back(line);
+      line = word;
+    }
+  }
+  lines.push_back(line);
+  return lines;
+}
+
 double AxisMap::to_pixel(double v) const {
   const double t = log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) : (v - lo) / (hi - lo);
   return p0 + t * (p1 - p0);
@@ -130,8 +173,12 @@ double AxisMap::to_value(double pixel) const {
 
 PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   PlotLayout l;
-  // Named heat-map rows (a scan's layers and roles) take a wider margin for their names.
-  l.x0 = (f.heatmap && !f.y.categories.empty() ? 140 : 78) * fs;
+  // Named heat-map rows (a scan's layers and roles) take a wider margin for their names, up to
+  // 140 px: as wide as the widest, so that rows "0" to "3" leave no blank band beside the title.
+  double names = 0;
+  if (f.heatmap)
+    for (const std::string& name : f.y.categories) names = std::max(names, 34 + 1.03 * text_width(name, 10));
+  l.x0 = std::clamp(names, 78.0, 140.0) * fs;
   l.x1 = W - (f.heatmap ? 120 : 24) * fs;
   l.y0 = 62 * fs;
   l.y1 = H - 58 * fs;

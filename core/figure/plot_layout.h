@@ -23,7 +23,16 @@ struct AxisMap {
 struct LegendBox {
   double left = 0, top = 0, width = 0, height = 0;
   size_t entries = 0;
+  // Each entry's label in lines, in the legend's order (the labelled series, then the reference
+  // lines), when the labels were broken between words to fit beside the plot; empty: one line
+  // each. An entry takes kLegendEntry, each further line of it kLegendLine (times the text scale).
+  std::vector<std::vector<std::string>> lines;
 };
+inline constexpr double kLegendEntry = 16, kLegendLine = 13;
+
+// `label` broken between words into lines no wider than `width` pixels at `font_px` (a word
+// wider than that is a line of its own).
+std::vector<std::string> wrap_label(const std::string& label, double width, double font_px);
 
 struct PlotLayout {
   double x0 = 0, x1 = 0, y0 = 0, y1 = 0;  // the plot rectangle in pixels (y0 is the top)

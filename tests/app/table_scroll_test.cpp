@@ -134,6 +134,19 @@ TEST_F(TableScrollFrames, ATableARowShortFillsItsPaneAndScrolls) {
   EXPECT_GT(t.scroll_max, 0) << "no vertical scroll reaches the last row";
 }
 
+// Bug: a grid narrow enough to need no sideways bar still kept room for one, a blank row under
+// scenario 30's 4 x 4 Promotion grid.
+TEST_F(TableScrollFrames, ATableThatFitsTheWidthKeepsNoRoomForASidewaysBar) {
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(800, 600));
+  ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
+  EXPECT_FLOAT_EQ(table_height(5, 20, /*sideways_bar=*/false), 100);
+  EXPECT_FLOAT_EQ(table_height(5, 20), 100 + ImGui::GetStyle().ScrollbarSize);
+  ImGui::End();
+  ImGui::Render();
+}
+
 TEST_F(TableScrollFrames, ATableFarTallerThanItsPaneFillsIt) {
   const Fitted t = fitted_table(6, 60, 300);
   EXPECT_GT(t.height, 295);

@@ -433,8 +433,12 @@ void PromotionPanel::draw_grid() {
   // As tall as its rows (the pane below gets the rest), scrolling when the pane is shorter; the
   // pane takes up to its share of the height for them.
   const float row_h = grid_rows_.pitch(table_row_height());
-  split_.reserve(float(rows.size() + 1) * row_h + ImGui::GetStyle().ScrollbarSize);
-  if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags, {0, table_height(float(rows.size() + 1), row_h)})) {
+  // A grid narrower than the pane needs no sideways scrollbar, nor room for one.
+  const float grid_w = float(shown.size() + 1) * (cell_w + 2 * ImGui::GetStyle().CellPadding.x + 1);
+  const bool sideways = grid_w > ImGui::GetContentRegionAvail().x;
+  split_.reserve(float(rows.size() + 1) * row_h + (sideways ? ImGui::GetStyle().ScrollbarSize : 0));
+  if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags,
+                         {0, table_height(float(rows.size() + 1), row_h, sideways)})) {
     ImGui::SetWindowFontScale(1.0f);
     return;
   }

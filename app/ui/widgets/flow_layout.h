@@ -44,8 +44,10 @@ inline void tooltip_if_cut(const char* preview, float width) {
 // last row under the sideways bar with no vertical bar to reach it (the Promotion grid at
 // 1400x650, and in scenario 02's live grid at 1600x1000).
 inline float table_row_height() { return ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y; }
-inline float table_height(float rows, float row) {
-  const float space = ImGui::GetContentRegionAvail().y, bar = ImGui::GetStyle().ScrollbarSize;
+// `sideways_bar`: false for a table known to fit the width, which keeps no room for that bar (a
+// blank row under scenario 30's 4 x 4 grid).
+inline float table_height(float rows, float row, bool sideways_bar = true) {
+  const float space = ImGui::GetContentRegionAvail().y, bar = sideways_bar ? ImGui::GetStyle().ScrollbarSize : 0;
   if (rows * row + bar <= space) return rows * row + bar;
   // Else the table fills the space, but never holds all its rows: ImGui 1.86 would show no
   // vertical bar to reach the last row under the sideways one. (A row and a scrollbar less left

@@ -14,6 +14,7 @@
 #include "core/export/figure_export.h"
 #include "core/figure/experiment_figures.h"
 #include "core/figure/plot_layout.h"
+#include "core/figure/text_width.h"
 #include "tests/core/test_util.h"
 
 namespace pl::figure {
@@ -270,6 +271,38 @@ TEST(Figures, ALegendBesideThePlotMayRunIntoTheMarginBelow) {
   EXPECT_LE(l.legend.top + l.legend.height, 281 - 30 * fs);  // clear of the axis title's line
 }
 
+// Bug: a y title longer than a short plot was shrunk into one line that ran from above the plot
+// to the figure's bottom edge (scenarios 11 and 18 in presentation mode at 1280x800). It takes
+// two lines at full size, each within the plot's height.
+TEST(Figures, ALongYTitleTakesTwoLinesWithinThePlotsHeight) {
+  Figure f;
+  f.y.label = "normwise relative error ||e||_F / ||ref||_F";
+  f.x.label = "layer";
+  f.series.push_back({"network", SeriesKind::Line, {1, 24}, {1e-7, 2e-7}, {.9, .9, .9}});
+  const double fs = 1.3, W = 950, H = 300;
+  const PlotLayout l = layout_figure(f, W, H, fs);
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, int(W), int(H));
+  cairo_t* cr = cairo_create(img);
+  draw_figure(cr, f, W, H, fs);
+  cairo_surface_flush(img);
+  const unsigned char* data = cairo_image_surface_get_data(img);
+  const int stride = cairo_image_surface_get_stride(img);
+  // The title's ink: left of the tick labels (x < 40 fs), rows top to bottom.
+  int top = int(H), bottom = -1, left = int(W), right = -1;
+  for (int y = 0; y < int(H); ++y)
+    for (int x = 0; x < int(40 * fs); ++x) {
+      const uint32_t px = *reinterpret_cast<const uint32_t*>(data + y * stride + 4 * x);
+      if (((px >> 16) & 0xff) < 160 && ((px >> 8) & 0xff) < 160 && (px & 0xff) < 160)
+        top = std::min(top, y), bottom = std::max(bottom, y), left = std::min(left, x), right = std::max(right, x);
+    }
+  cairo_destroy(cr);
+  cairo_surface_destroy(img);
+  ASSERT_GE(bottom, 0) << "no title drawn";
+  EXPECT_GE(top, l.y0 - 8 * fs) << "the title runs above the plot";
+  EXPECT_LE(bottom, l.y1 + 8 * fs) << "the title runs below the plot";
+  EXPECT_GT(right - left, 20 * fs) << "one line only";  // two lines of 12 fs text side by side
+}
+
 // A sum's normaliser is sum |a_k| (every b_k is 1): its axis said sum |a_k b_k|.
 TEST(Figures, SumFigureNamesItsOwnNormaliser) {
   experiment::DotSweepConfig c;
@@ -509,6 +542,41 @@ TEST(Figures, WhenEveryCornerCoversDataAWideFigureSetsTheLegendBesideThePlot) {
   EXPECT_EQ(l.x.p1, l.x1);                   // the x axis ends where the plot now does
   EXPECT_GE(l.x1 - l.x0, 0.5 * (876 - 78));  // the plot keeps half its width
   EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
+}
+
+// Bug: beside the plot each label took one line, and scenario 08's "worst-case bound gamma_K
+// (dashed; dot: one K only)" in presentation mode left the plot a third of its pane with the
+// space under the legend blank. A label too long for 38% of the width is broken between words.
+TEST(Figures, ALongLabelBesideThePlotIsBrokenIntoLines) {
+  Figure f;
+  Series bars{"bf16 sequential rne", SeriesKind::Bars, {}, {}, {}};
+  for (int i = 0; i <= 40; ++i) bars.x.push_back(i);
+  for (int i = 0; i < 40; ++i) bars.y.push_back(100);
+  f.series.push_back(bars);
+  f.annotations.push_back({AnnotationKind::HorizontalLine, 50, "worst-case bound gamma_K (dashed; dot: one K only)", {}});
+  const double fs = 2.0;  // presentation mode's figure text on a 1280x800 screen
+  const PlotLayout l = layout_figure(f, 1250, 630, fs);
+  ASSERT_EQ(l.legend.entries, 2u);
+  ASSERT_GT(l.legend.left, l.x1);  // beside the plot
+  EXPECT_GE(l.x1 - l.x0, 0.6 * (1250 - 2 * 78 * fs)) << "the plot keeps most of the width";
+  ASSERT_EQ(l.legend.lines.size(), 2u);
+  EXPECT_EQ(l.legend.lines[0], std::vector<std::string>{"bf16 sequential rne"});
+  ASSERT_GE(l.legend.lines[1].size(), 2u);
+  std::string joined;
+  for (const std::string& line : l.legend.lines[1]) {
+    EXPECT_LE(text_width(line, 10) * fs * 1.03 + 34 * fs, l.legend.width + 0.01) << line;
+    joined += (joined.empty() ? "" : " ") + line;
+  }
+  EXPECT_EQ(joined, "worst-case bound gamma_K (dashed; dot: one K only)");  // every word, in order
+  EXPECT_NEAR(l.legend.height, (2 * kLegendEntry + kLegendLine * double(l.legend.lines[1].size() - 1) + 8) * fs, 1e-9);
+}
+
+TEST(Figures, WrapLabelBreaksBetweenWordsOnly) {
+  EXPECT_EQ(wrap_label("one two three", 1e9, 10), std::vector<std::string>{"one two three"});
+  EXPECT_EQ(wrap_label("one two three", 1, 10), (std::vector<std::string>{"one", "two", "three"}));
+  const double two = text_width("one two", 10);
+  EXPECT_EQ(wrap_label("one two three", two, 10), (std::vector<std::string>{"one two", "three"}));
+  EXPECT_EQ(wrap_label("unbreakable", 1, 10), std::vector<std::string>{"unbreakable"});
 }
 
 // The rightmost column of dark pixels in rows [y0, y1), columns [x0, x1) of `f` drawn at
