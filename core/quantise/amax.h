@@ -7,17 +7,13 @@
 #include <mutex>
 #include <span>
 
+#include "core/quantise/array_counts.h"
 #include "core/util/parallel.h"
 
 namespace pl::experiment {
 
 // The largest finite |x| (0 when there is none), on the calling thread: a block's or a row's.
-inline double amax_of(std::span<const double> x) {
-  double m = 0;
-  for (double v : x)
-    if (std::isfinite(v)) m = std::max(m, std::fabs(v));
-  return m;
-}
+inline double amax_of(std::span<const double> x) { return finite_amax(x); }
 
 // amax_of over a whole tensor on every core (a maximum: the same in any order).
 inline double tensor_amax(std::span<const double> x) {

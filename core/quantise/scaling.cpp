@@ -12,6 +12,7 @@
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
 #include "core/quantise/amax.h"
+#include "core/quantise/array_counts.h"
 #include "core/util/names.h"
 #include "core/util/parallel.h"
 
@@ -81,8 +82,7 @@ class ArrayRounder {
                     } else {
                       round_integers(from, to, c);
                     }
-                    if (has_zero)
-                      for (double x : to) c.zeros_after += x == 0;
+                    if (has_zero) c.zeros_after += count_zeros(to);
                   }
                 }),
         has_zero, q);
@@ -117,11 +117,11 @@ class ArrayRounder {
   // Saturated: rounding with an unbounded exponent would have gone past the largest value (a hair
   // above it that rounds down to it anyway is not counted). With the zeros before rounding.
   void count_before(std::span<const double> v, Counts& c) const {
+    c.zeros_before += count_zeros(v);
+    if (count_past(v, top_) == 0) return;  // (nearly always: the slow test below only when needed)
     const double step = ulp_at(info(t_).format, top_), top = top_;
-    for (double x : v) {
-      c.saturated += std::fabs(x) > top && std::nearbyint(std::fabs(x) / step) * step > top;
-      c.zeros_before += x == 0;
-    }
+    for (double x : v)
+      if (std::fabs(x) > top) c.saturated += std::nearbyint(std::fabs(x) / step) * step > top;
   }
   // Integers round to nearest even and clamp to [lo, hi].
   void round_integers(std::span<const double> in, std::span<double> out, Counts& c) const {
@@ -249,15 +249,19 @@ void mx(std::span<const double> x, Quantised& q, const ArrayRounder& round, DTyp
   const size_t block = 32, per_row = (q.cols + block - 1) / block;
   q.block_scales.resize(q.rows * per_row);
   each_row(q.rows, q.cols, [&](size_t r) {
+    block_amaxes(x.subspan(r * q.cols, q.cols), block, &q.block_scales[r * per_row]);
     for (size_t c0 = 0, b = r * per_row; c0 < q.cols; c0 += block, ++b) {
       const size_t c1 = std::min(q.cols, c0 + block);
-      const double amax = amax_of(x.subspan(r * q.cols + c0, c1 - c0));
+      const double amax = q.block_scales[b];
       // OCP MX 6.3: X = 2^(floor(log2(amax)) - emax_elem), clamped to E8M0's range; a zero
       // block takes the smallest scale.
       const int e = amax > 0 ? std::clamp(std::ilogb(amax) - emax_elem, -127, 127) : -127;
       const double scale = std::ldexp(1.0, e);
       q.block_scales[b] = scale;
-      for (size_t c = c0; c < c1; ++c) q.values[r * q.cols + c] = x[r * q.cols + c] / scale;  // exact: a power of two
+      // x / scale, as the product with 1 / scale (a power of two, exactly), which rounds the same
+      // real number once: the same bits, without a division an element.
+      const double inverse = std::ldexp(1.0, -e);
+      for (size_t c = c0; c < c1; ++c) q.values[r * q.cols + c] = x[r * q.cols + c] * inverse;
     }
   });
   round.round(q.values, q);
@@ -276,9 +280,10 @@ void nvfp4(std::span<const double> x, Quantised& q, const ArrayRounder& round, d
   q.block_scales.resize(q.rows * per_row);
   each_row(q.rows, q.cols, [&](size_t r) {
     q.row_factor[r] = dec;
+    block_amaxes(x.subspan(r * q.cols, q.cols), block, &q.block_scales[r * per_row]);
     for (size_t c0 = 0, b = r * per_row; c0 < q.cols; c0 += block, ++b) {
       const size_t c1 = std::min(q.cols, c0 + block);
-      const double block_amax = amax_of(x.subspan(r * q.cols + c0, c1 - c0));
+      const double block_amax = q.block_scales[b];
       const double block_scale = round_to(e4m3, block_amax / 6.0 * enc, sat);  // e4m3, saturated
       q.block_scales[b] = block_scale;
       // x / (block_scale * dec) in float64; a zero block scale leaves zeros.
