@@ -112,7 +112,7 @@ std::string cut_to(cairo_t* cr, std::string t, double width) {
 // One line of text in `width`: at full size when it fits, else shrunk in 5% steps as far as
 // `smallest`, and only then cut. `x` is where its `align_x` point goes (0 left, 0.5 centre).
 void line_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width, double smallest,
-                 double align_x, bool bold = false) {
+                 double align_x, bool bold = false, bool by_line = false) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   double scale = 1.0;
@@ -121,7 +121,7 @@ void line_fitted(cairo_t* cr, const std::string& s, double x, double y, double s
     if (advance(cr, s) <= width) break;
   }
   cairo_set_font_size(cr, size * scale);
-  text(cr, cut_to(cr, s, width), x, y, size * scale, align_x, 0.5, bold);
+  text(cr, cut_to(cr, s, width), x, y, size * scale, align_x, 0.5, bold, by_line);
 }
 
 // A title in one line of `width`: shrunk as far as 65%, and only then cut (a figure drawn small
@@ -234,8 +234,8 @@ void axis_labels(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, do
   const double centre = (l.y0 + l.y1) / 2;
   const double room = std::max(2 * (std::min(centre, H - centre) - 4 * fs), 40 * fs);
   // A title longer than the plot is tall takes two lines, broken at the space that balances
-  // them, when both fit at full size: shrunk into one it ran from above the plot to the figure's
-  // bottom edge (scenarios 11 and 18 in presentation mode at 1280x800).
+  // them, when both fit the figure's height: shrunk into one it ran from above the plot to the
+  // figure's bottom edge (scenarios 11 and 18 in presentation mode at 1280x800).
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, 12 * fs);
   const double tall = l.y1 - l.y0 + 8 * fs;
@@ -247,9 +247,11 @@ void axis_labels(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, do
       if (w < widest) widest = w, best = at;
     }
     if (best != std::string::npos && widest <= room) {
-      const double gap = 7.5 * fs;  // half the distance between the two lines' centres
-      line_fitted(cr, f.y.label.substr(0, best), 0, -gap, 12 * fs, room, 1.0, 0.5);
-      line_fitted(cr, f.y.label.substr(best + 1), 0, gap, 12 * fs, room, 1.0, 0.5);
+      // Each line within the plot's height where 80% of the size does it, else at 80% and past it.
+      const double size = 12 * fs * std::clamp(tall / widest, 0.8, 1.0);
+      const double gap = 0.625 * size;  // half the distance between the two lines' centres
+      line_fitted(cr, f.y.label.substr(0, best), 0, -gap, size, room, 1.0, 0.5);
+      line_fitted(cr, f.y.label.substr(best + 1), 0, gap, size, room, 1.0, 0.5);
       cairo_restore(cr);
       return;
     }
@@ -577,8 +579,10 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     // The box is held to 60% of the plot (plot_layout.cpp): a long label is fitted to it.
     for (size_t i = 0; i < lines.size(); ++i)
+      // Centred by the font's line, not the label's ink: "input rounding" (a descender) sat 2 px
+      // higher than "arithmetic", and the entries looked unevenly spaced.
       line_fitted(cr, lines[i], lx + 24 * fs, ly + kLegendLine * fs * static_cast<double>(i), 10 * fs, lw - 34 * fs,
-                  0.75, 0);
+                  0.75, 0, false, true);
     ly += kLegendEntry * fs + more;
   };
   for (const Series& s : f.series)

@@ -717,7 +717,9 @@ void PromotionPanel::draw_content() {
   // In a scenario's live preview the pair's answer keeps 3 lines (5 left a crushed strip of grid
   // in presentation mode at 1280x800, scenario 25); the bar moves either way.
   split_.prefer_share(selected_a_ < 0 ? 1.0f : 0.75f);
-  split_.begin_top("promotion", 4, selected_a_ < 0 ? 2 : compact_ ? 3 : 5);
+  // (With no pair, one line of help below: two left a blank line under it while the grid's last
+  // row was cut, in presentation mode at 1280x800.)
+  split_.begin_top("promotion", 4, selected_a_ < 0 ? 1.2f : compact_ ? 3 : 5);
   draw_grid();
   split_.begin_bottom(/*scrolls=*/true);
   draw_selection();

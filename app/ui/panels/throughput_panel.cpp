@@ -330,6 +330,8 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
       how = it != methods_.end() ? it->second.first : experiment::product_method(t);
     }
     ImGui::TextUnformatted(how.c_str());
+    // The whole text on hover: at 1280 px the column starts near the pane's right edge.
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", how.c_str());
   }
   ImGui::EndTable();
 }

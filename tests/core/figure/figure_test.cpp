@@ -571,6 +571,42 @@ TEST(Figures, ALongLabelBesideThePlotIsBrokenIntoLines) {
   EXPECT_NEAR(l.legend.height, (2 * kLegendEntry + kLegendLine * double(l.legend.lines[1].size() - 1) + 8) * fs, 1e-9);
 }
 
+// Bug: each legend label was centred by its own ink, so "ggg" (descenders) sat higher than "aaa"
+// and the entries looked unevenly spaced. They share the font's line: the tops of their
+// x-height letters lie one entry apart.
+TEST(Figures, LegendLabelsShareTheFontsLine) {
+  Figure f;
+  for (const char* label : {"aaa", "ggg", "aaa", "ggg"})
+    f.series.push_back({label, SeriesKind::Line, {0, 1}, {1, 2}, {.9, .9, .9}});
+  const double fs = 2;  // (at 10 px the shift is under a pixel)
+  const PlotLayout l = layout_figure(f, 900, 550, fs);
+  ASSERT_EQ(l.legend.entries, 4u);
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 900, 550);
+  cairo_t* cr = cairo_create(img);
+  draw_figure(cr, f, 900, 550, fs);
+  cairo_surface_flush(img);
+  const unsigned char* data = cairo_image_surface_get_data(img);
+  const int stride = cairo_image_surface_get_stride(img);
+  std::vector<int> tops;
+  for (int k = 0; k < 4; ++k) {
+    const int centre = int(l.legend.top + (12 + kLegendEntry * k) * fs);
+    int top = -1;
+    for (int y = centre - int(8 * fs); y < centre + int(8 * fs) && top < 0; ++y)
+      for (int x = int(l.legend.left + 26 * fs); x < int(l.legend.left + l.legend.width) - 2; ++x) {
+        const uint32_t px = *reinterpret_cast<const uint32_t*>(data + y * stride + 4 * x);
+        if (((px >> 16) & 0xff) < 160 && ((px >> 8) & 0xff) < 160 && (px & 0xff) < 160) {
+          top = y;
+          break;
+        }
+      }
+    ASSERT_GE(top, 0) << "entry " << k;
+    tops.push_back(top - int(kLegendEntry * fs) * k);
+  }
+  cairo_destroy(cr);
+  cairo_surface_destroy(img);
+  for (int k = 1; k < 4; ++k) EXPECT_NEAR(tops[k], tops[0], 1) << "entry " << k;
+}
+
 TEST(Figures, WrapLabelBreaksBetweenWordsOnly) {
   EXPECT_EQ(wrap_label("one two three", 1e9, 10), std::vector<std::string>{"one two three"});
   EXPECT_EQ(wrap_label("one two three", 1, 10), (std::vector<std::string>{"one", "two", "three"}));
