@@ -6,6 +6,8 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <cstdio>
+#include <vector>
 
 #include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/table_rows.h"
@@ -145,6 +147,42 @@ TEST_F(TableScrollFrames, ATableThatFitsTheWidthKeepsNoRoomForASidewaysBar) {
   EXPECT_FLOAT_EQ(table_height(5, 20), 100 + ImGui::GetStyle().ScrollbarSize);
   ImGui::End();
   ImGui::Render();
+}
+
+// SidewaysBar learns on the first frame whether a table scrolls sideways, and keeps its answer.
+// Bug: the Formats panel's tables kept room for a bar at 1920x1080, where they fit the width.
+TEST_F(TableScrollFrames, SidewaysBarRoomOnlyForATableWiderThanItsWindow) {
+  for (const float column : {50.0f, 400.0f}) {  // 4 columns: 200 px, or 1600 px in an 800 px window
+    std::vector<bool> needed;
+    char id[16];
+    std::snprintf(id, sizeof id, "t%d", int(column));
+    for (int frame = 0; frame < 4; ++frame) {
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(ImVec2(800, 600));
+      ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
+      const SidewaysBar bar(id);
+      needed.push_back(bar.needed());
+      const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+      const float height = 6 * table_row_height() + bar.height();
+      if (ImGui::BeginTable(id, 4, flags, ImVec2(0, height))) {
+        for (int c = 0; c < 4; ++c) ImGui::TableSetupColumn("c", ImGuiTableColumnFlags_WidthFixed, column);
+        ImGui::TableHeadersRow();
+        for (int r = 0; r < 5; ++r) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::Text("%d", r);
+        }
+        bar.note();
+        ImGui::EndTable();
+      }
+      ImGui::End();
+      ImGui::Render();
+    }
+    EXPECT_TRUE(needed[0]) << "room until the table has drawn";
+    for (int frame = 2; frame < 4; ++frame)
+      EXPECT_EQ(needed[size_t(frame)], column > 100) << "column " << column << ", frame " << frame;
+  }
 }
 
 TEST_F(TableScrollFrames, ATableFarTallerThanItsPaneFillsIt) {

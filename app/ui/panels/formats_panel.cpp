@@ -131,7 +131,9 @@ void FormatsPanel::draw_value_table() {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
   const float rows = float(results_.size() + 1);
-  if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, table_height(rows, value_rows_.pitch(table_row_height() + 1))))) return;
+  const SidewaysBar bar("values");
+  const float height = table_height(rows, value_rows_.pitch(table_row_height() + 1), bar.needed());
+  if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   // The value, its errors and the flags before the bits: float64's 64 bits in presentation mode's
   // large type pushed every column after them past the edge at 1280 px.
@@ -176,6 +178,7 @@ void FormatsPanel::draw_value_table() {
     bits_coloured(formats_[i].format, r.result.code);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.result.bits_hex.c_str());
   }
+  bar.note();
   ImGui::EndTable();
 }
 

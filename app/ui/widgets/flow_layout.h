@@ -55,6 +55,31 @@ inline float table_height(float rows, float row, bool sideways_bar = true) {
   return std::max(std::min(space, rows * row - std::max(2.0f, 0.25f * row)), row);
 }
 
+// Whether a table needs room under its rows for a sideways scrollbar: one that fits the width
+// does not (a blank strip under the Formats panel's tables at 1920x1080). Made before
+// BeginTable, in the window around the table, whose storage keeps the answer; note() inside the
+// table, before EndTable. The room is kept until the table has drawn once, and for good once it
+// scrolled either way without it (a vertical bar narrows the table and may bring the sideways
+// one back: the table must not jump between the two from frame to frame).
+class SidewaysBar {
+ public:
+  explicit SidewaysBar(const char* table_id)
+      : storage_(ImGui::GetStateStorage()), key_(ImGui::GetID((std::string(table_id) + "#sideways").c_str())) {}
+  bool needed() const { return storage_->GetInt(key_, kUnknown) != kFits; }
+  float height() const { return needed() ? ImGui::GetStyle().ScrollbarSize : 0; }
+  void note() const {
+    const bool sideways = ImGui::GetScrollMaxX() > 0, either = sideways || ImGui::GetScrollMaxY() > 0;
+    const int state = storage_->GetInt(key_, kUnknown);
+    if (state == kUnknown) storage_->SetInt(key_, sideways ? kNeeded : kFits);
+    else if (state == kFits && either) storage_->SetInt(key_, kNeeded);
+  }
+
+ private:
+  static constexpr int kUnknown = 0, kFits = 1, kNeeded = 2;
+  ImGuiStorage* storage_;
+  ImGuiID key_;
+};
+
 // In a table with a frozen header that scrolls, called in row `row` (0: the first under the
 // header) with `first_row_y`, the cursor's y in the first row: scrolls by whole rows so that
 // `above` rows show above this one (SetScrollHereY left the top row half under the header).

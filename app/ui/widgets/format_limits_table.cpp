@@ -45,7 +45,8 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
   // As tall as all its rows (and the sideways scrollbar): the window around it scrolls. Filling
   // the space left, below the Formats panel's integer casts, made it a row high, and its window
   // scrolled by a different amount from frame to frame.
-  const float height = float(formats.size() + 1) * table_row_height() + ImGui::GetStyle().ScrollbarSize;
+  const SidewaysBar bar(id);
+  const float height = float(formats.size() + 1) * table_row_height() + bar.height();
   if (!ImGui::BeginTable(id, IM_ARRAYSIZE(columns), flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   for (const Column& c : columns) ImGui::TableSetupColumn(c.name);
@@ -72,6 +73,7 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
     ImGui::Text("%s / %s / %s, %s", f.has_inf() ? "yes" : "no", f.has_nan() ? "yes" : "no",
                 f.has_negative_zero() ? "yes" : "no", ovf);
   }
+  bar.note();
   ImGui::EndTable();
 }
 
