@@ -271,6 +271,33 @@ TEST(Figures, ALegendBesideThePlotMayRunIntoTheMarginBelow) {
   EXPECT_LE(l.legend.top + l.legend.height, 281 - 30 * fs);  // clear of the axis title's line
 }
 
+// A figure drawn with cairo into an RGB image, read back pixel by pixel.
+class Drawn {
+ public:
+  Drawn(const Figure& f, int width, int height, double fs = 1)
+      : img_(cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height)) {
+    cairo_t* cr = cairo_create(img_);
+    draw_figure(cr, f, width, height, fs);
+    cairo_destroy(cr);
+    cairo_surface_flush(img_);
+  }
+  ~Drawn() { cairo_surface_destroy(img_); }
+  Drawn(const Drawn&) = delete;
+  Drawn& operator=(const Drawn&) = delete;
+  uint32_t pixel(int x, int y) const {
+    return *reinterpret_cast<const uint32_t*>(cairo_image_surface_get_data(img_) +
+                                              y * cairo_image_surface_get_stride(img_) + 4 * x);
+  }
+  // Text and lines: every channel darker than 160.
+  bool dark(int x, int y) const {
+    const uint32_t px = pixel(x, y);
+    return ((px >> 16) & 0xff) < 160 && ((px >> 8) & 0xff) < 160 && (px & 0xff) < 160;
+  }
+
+ private:
+  cairo_surface_t* img_;
+};
+
 // Bug: a y title longer than a short plot was shrunk into one line that ran from above the plot
 // to the figure's bottom edge (scenarios 11 and 18 in presentation mode at 1280x800). It takes
 // two lines at full size, each within the plot's height.
@@ -281,22 +308,13 @@ TEST(Figures, ALongYTitleTakesTwoLinesWithinThePlotsHeight) {
   f.series.push_back({"network", SeriesKind::Line, {1, 24}, {1e-7, 2e-7}, {.9, .9, .9}});
   const double fs = 1.3, W = 950, H = 300;
   const PlotLayout l = layout_figure(f, W, H, fs);
-  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, int(W), int(H));
-  cairo_t* cr = cairo_create(img);
-  draw_figure(cr, f, W, H, fs);
-  cairo_surface_flush(img);
-  const unsigned char* data = cairo_image_surface_get_data(img);
-  const int stride = cairo_image_surface_get_stride(img);
+  const Drawn drawn(f, int(W), int(H), fs);
   // The title's ink: left of the tick labels (x < 40 fs), rows top to bottom.
   int top = int(H), bottom = -1, left = int(W), right = -1;
   for (int y = 0; y < int(H); ++y)
-    for (int x = 0; x < int(40 * fs); ++x) {
-      const uint32_t px = *reinterpret_cast<const uint32_t*>(data + y * stride + 4 * x);
-      if (((px >> 16) & 0xff) < 160 && ((px >> 8) & 0xff) < 160 && (px & 0xff) < 160)
+    for (int x = 0; x < int(40 * fs); ++x)
+      if (drawn.dark(x, y))
         top = std::min(top, y), bottom = std::max(bottom, y), left = std::min(left, x), right = std::max(right, x);
-    }
-  cairo_destroy(cr);
-  cairo_surface_destroy(img);
   ASSERT_GE(bottom, 0) << "no title drawn";
   EXPECT_GE(top, l.y0 - 8 * fs) << "the title runs above the plot";
   EXPECT_LE(bottom, l.y1 + 8 * fs) << "the title runs below the plot";
@@ -395,20 +413,10 @@ TEST(Figures, LegendValuesFitTheBox) {
 
 // Dark pixels (text) in rows [y0, y1) and columns [x0, x1) of a figure drawn at width x 550.
 size_t ink(const Figure& f, int y0, int y1, int x0 = 78, int x1 = 880, int width = 900) {
-  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, 550);
-  cairo_t* cr = cairo_create(img);
-  draw_figure(cr, f, width, 550);
-  cairo_surface_flush(img);
-  const unsigned char* data = cairo_image_surface_get_data(img);
-  const int stride = cairo_image_surface_get_stride(img);
+  const Drawn drawn(f, width, 550);
   size_t n = 0;
   for (int y = y0; y < y1; ++y)
-    for (int x = x0; x < x1; ++x) {
-      const uint32_t px = *reinterpret_cast<const uint32_t*>(data + y * stride + 4 * x);
-      n += ((px >> 16) & 0xff) < 160 && ((px >> 8) & 0xff) < 160 && (px & 0xff) < 160;
-    }
-  cairo_destroy(cr);
-  cairo_surface_destroy(img);
+    for (int x = x0; x < x1; ++x) n += drawn.dark(x, y);
   return n;
 }
 
@@ -429,21 +437,14 @@ TEST(Figures, ALongSubtitleWrapsOntoASecondLineInsteadOfLosingItsEnd) {
 // Pixels of colour c (within 40 of each channel) in the 13 x 13 square around (x, y), the
 // figure drawn at 900 x 550.
 size_t pixels_of(const Figure& f, Color c, double x, double y) {
-  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 900, 550);
-  cairo_t* cr = cairo_create(img);
-  draw_figure(cr, f, 900, 550);
-  cairo_surface_flush(img);
-  const unsigned char* data = cairo_image_surface_get_data(img);
-  const int stride = cairo_image_surface_get_stride(img);
+  const Drawn drawn(f, 900, 550);
   auto near = [](uint32_t v, double want) { return std::abs(int(v & 0xff) - int(want * 255)) < 40; };
   size_t n = 0;
   for (int py = int(y) - 6; py <= int(y) + 6; ++py)
     for (int px = int(x) - 6; px <= int(x) + 6; ++px) {
-      const uint32_t v = *reinterpret_cast<const uint32_t*>(data + py * stride + 4 * px);
+      const uint32_t v = drawn.pixel(px, py);
       n += near(v >> 16, c.r) && near(v >> 8, c.g) && near(v, c.b);
     }
-  cairo_destroy(cr);
-  cairo_surface_destroy(img);
   return n;
 }
 
@@ -509,14 +510,20 @@ TEST(Figures, TextCutToFitStaysValidUtf8) {
   cairo_surface_destroy(img);
 }
 
-TEST(Figures, WhenEveryCornerCoversDataANarrowFigureGivesTheLegendARowAboveIt) {
-  // Bars across the whole width: every corner covered the tallest ones (the attribution figure's
-  // legend lay over the arithmetic error's peak).
+// Forty bars of 100 across the whole width, labelled `label`: data in every corner of the plot.
+Figure wall_of_bars(const std::string& label) {
   Figure f;
-  Series bars{"bars", SeriesKind::Bars, {}, {}, {}};
+  Series bars{label, SeriesKind::Bars, {}, {}, {}};
   for (int i = 0; i <= 40; ++i) bars.x.push_back(i);
   for (int i = 0; i < 40; ++i) bars.y.push_back(100);
   f.series.push_back(bars);
+  return f;
+}
+
+TEST(Figures, WhenEveryCornerCoversDataANarrowFigureGivesTheLegendARowAboveIt) {
+  // Bars across the whole width: every corner covered the tallest ones (the attribution figure's
+  // legend lay over the arithmetic error's peak).
+  Figure f = wall_of_bars("bars");
   f.annotations.push_back({AnnotationKind::VerticalLine, 20, "a line", {}});
   const PlotLayout l = layout_figure(f, 420, 550);
   ASSERT_EQ(l.legend.entries, 2u);
@@ -531,11 +538,7 @@ TEST(Figures, WhenEveryCornerCoversDataANarrowFigureGivesTheLegendARowAboveIt) {
 
 TEST(Figures, WhenEveryCornerCoversDataAWideFigureSetsTheLegendBesideThePlot) {
   // On a wide pane the lines under the legend were hidden whichever corner it took.
-  Figure f;
-  Series bars{"bars", SeriesKind::Bars, {}, {}, {}};
-  for (int i = 0; i <= 40; ++i) bars.x.push_back(i);
-  for (int i = 0; i < 40; ++i) bars.y.push_back(100);
-  f.series.push_back(bars);
+  Figure f = wall_of_bars("bars");
   const PlotLayout l = layout_figure(f, 900, 550);
   EXPECT_GT(l.legend.left, l.x1);  // right of the plot area
   EXPECT_LE(l.legend.left + l.legend.width, 900.0);
@@ -548,11 +551,7 @@ TEST(Figures, WhenEveryCornerCoversDataAWideFigureSetsTheLegendBesideThePlot) {
 // (dashed; dot: one K only)" in presentation mode left the plot a third of its pane with the
 // space under the legend blank. A label too long for 38% of the width is broken between words.
 TEST(Figures, ALongLabelBesideThePlotIsBrokenIntoLines) {
-  Figure f;
-  Series bars{"bf16 sequential rne", SeriesKind::Bars, {}, {}, {}};
-  for (int i = 0; i <= 40; ++i) bars.x.push_back(i);
-  for (int i = 0; i < 40; ++i) bars.y.push_back(100);
-  f.series.push_back(bars);
+  Figure f = wall_of_bars("bf16 sequential rne");
   f.annotations.push_back({AnnotationKind::HorizontalLine, 50, "worst-case bound gamma_K (dashed; dot: one K only)", {}});
   const double fs = 2.0;  // presentation mode's figure text on a 1280x800 screen
   const PlotLayout l = layout_figure(f, 1250, 630, fs);
@@ -581,29 +580,17 @@ TEST(Figures, LegendLabelsShareTheFontsLine) {
   const double fs = 2;  // (at 10 px the shift is under a pixel)
   const PlotLayout l = layout_figure(f, 900, 550, fs);
   ASSERT_EQ(l.legend.entries, 4u);
-  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 900, 550);
-  cairo_t* cr = cairo_create(img);
-  draw_figure(cr, f, 900, 550, fs);
-  cairo_surface_flush(img);
-  const unsigned char* data = cairo_image_surface_get_data(img);
-  const int stride = cairo_image_surface_get_stride(img);
+  const Drawn drawn(f, 900, 550, fs);
   std::vector<int> tops;
   for (int k = 0; k < 4; ++k) {
     const int centre = int(l.legend.top + (12 + kLegendEntry * k) * fs);
     int top = -1;
     for (int y = centre - int(8 * fs); y < centre + int(8 * fs) && top < 0; ++y)
-      for (int x = int(l.legend.left + 26 * fs); x < int(l.legend.left + l.legend.width) - 2; ++x) {
-        const uint32_t px = *reinterpret_cast<const uint32_t*>(data + y * stride + 4 * x);
-        if (((px >> 16) & 0xff) < 160 && ((px >> 8) & 0xff) < 160 && (px & 0xff) < 160) {
-          top = y;
-          break;
-        }
-      }
+      for (int x = int(l.legend.left + 26 * fs); x < int(l.legend.left + l.legend.width) - 2 && top < 0; ++x)
+        if (drawn.dark(x, y)) top = y;
     ASSERT_GE(top, 0) << "entry " << k;
     tops.push_back(top - int(kLegendEntry * fs) * k);
   }
-  cairo_destroy(cr);
-  cairo_surface_destroy(img);
   for (int k = 1; k < 4; ++k) EXPECT_NEAR(tops[k], tops[0], 1) << "entry " << k;
 }
 
@@ -618,20 +605,11 @@ TEST(Figures, WrapLabelBreaksBetweenWordsOnly) {
 // The rightmost column of dark pixels in rows [y0, y1), columns [x0, x1) of `f` drawn at
 // 900 x 550 (-1: none).
 int rightmost_ink(const Figure& f, int y0, int y1, int x0, int x1) {
-  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 900, 550);
-  cairo_t* cr = cairo_create(img);
-  draw_figure(cr, f, 900, 550);
-  cairo_surface_flush(img);
-  const unsigned char* data = cairo_image_surface_get_data(img);
-  const int stride = cairo_image_surface_get_stride(img);
+  const Drawn drawn(f, 900, 550);
   int right = -1;
   for (int y = y0; y < y1; ++y)
-    for (int x = x0; x < x1; ++x) {
-      const uint32_t px = *reinterpret_cast<const uint32_t*>(data + y * stride + 4 * x);
-      if (((px >> 16) & 0xff) < 160 && ((px >> 8) & 0xff) < 160 && (px & 0xff) < 160) right = std::max(right, x);
-    }
-  cairo_destroy(cr);
-  cairo_surface_destroy(img);
+    for (int x = x0; x < x1; ++x)
+      if (drawn.dark(x, y)) right = std::max(right, x);
   return right;
 }
 
