@@ -249,9 +249,11 @@ void axis_labels(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, do
     if (best != std::string::npos && widest <= room) {
       // Each line within the plot's height where 80% of the size does it, else at 80% and past it.
       const double size = 12 * fs * std::clamp(tall / widest, 0.8, 1.0);
-      const double gap = 0.625 * size;  // half the distance between the two lines' centres
-      line_fitted(cr, f.y.label.substr(0, best), 0, -gap, size, room, 1.0, 0.5);
-      line_fitted(cr, f.y.label.substr(best + 1), 0, gap, size, room, 1.0, 0.5);
+      // The second line where one line would be, the first left of it (towards the edge, not
+      // into the tick labels), kept clear of the figure's edge.
+      const double step = 1.25 * size, first = std::max(-step, 0.55 * size - y_label_x);
+      line_fitted(cr, f.y.label.substr(0, best), 0, first, size, room, 1.0, 0.5);
+      line_fitted(cr, f.y.label.substr(best + 1), 0, first + step, size, room, 1.0, 0.5);
       cairo_restore(cr);
       return;
     }

@@ -77,8 +77,8 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   for (const std::string& label : labels) longest = std::max(longest, text_width(label, 10));
   if (entries == 0) return;
   // The swatch, its gap and the widest label, with 3% to spare for hinting, at most 60% of the
-  // plot (where the label is drawn smaller to fit). A fixed 254 px at least left most of a
-  // legend of short names blank beside the plot.
+  // plot (where the label is drawn smaller to fit): no wider than its text, so that a legend of
+  // short names beside the plot leaves the plot the width.
   const double w = std::min((34.0 + 1.03 * longest) * fs, 0.6 * (l.x1 - l.x0));
   const double h = kLegendEntry * fs * static_cast<double>(entries) + 8 * fs;
   size_t hidden = 0;  // of the corner chosen
@@ -99,8 +99,8 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   // Beside the plot the legend may run on into the margin below it, down to where the tick labels
   // end (nothing else is drawn right of the plot there): scenario 28's six entries in presentation
   // mode at 1280x800 were 3 px taller than the plot and covered two of its lines.
-  // Long labels are broken between words so that the plot keeps 62% of the width where the
-  // lines fit the height: a legend beside the plot in one line a label left scenario 08's plot a
+  // Long labels are broken between words so that the plot keeps most of the width (below) where
+  // the lines fit the height: a legend beside the plot in one line a label left scenario 08's plot a
   // third of its Figure-only pane, with the space under the legend blank.
   const double plot = l.y1 - l.y0, room = h + 8 * fs, width = l.x1 - l.x0;
   LegendBox wrapped = l.legend;

@@ -1,8 +1,8 @@
 // How wide a line of figure text is drawn. Every figure is drawn in DejaVu Sans
 // (core/export/figure_export.cpp); the layout, which draws nothing, measures its labels with the
 // font's own advance widths (dejavu_sans_widths.inc, read from the font file by
-// scripts/gen_font_widths.py). Counting 6 px a character at 10 px overstated a legend of
-// "x.float(); model.float()" by a third and left a blank band beside the plot.
+// scripts/gen_font_widths.py): DejaVu Sans's characters differ threefold in width ('i' against
+// 'm'), so a count of characters misjudges a label by a third either way.
 #pragma once
 
 #include <string_view>

@@ -46,6 +46,10 @@ Outcome evaluate_autocast(std::string_view device, DType lower, const Evaluate& 
   }
   if (!has(a.dtype) || !has(b.dtype) || (bias && !has(*bias)))
     return run(op, a, b, bias);  // the AttributeError, as without autocast
+  // An operand kind the op is not modelled for says so before any cast is tried (a zero-dim
+  // operand's own cast is modelled, the op with it is not).
+  if (!op_is_elementwise(op) && (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
+    return run(op, a, b, bias);
   // cached_cast walks the arguments in the op's signature order: addmm(self=bias, mat1, mat2).
   Operand c{bias.value_or(DType::float32)};
   std::vector<Operand*> args = {&a, &b};

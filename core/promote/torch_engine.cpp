@@ -641,9 +641,10 @@ bool conv_takes_onednn(Op op, DType input, const ConvShape& shape, Release r) {
 Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release r, const ConvShape* shape) {
   for (DType t : {a.dtype, b.dtype, bias.value_or(a.dtype)})
     if (!has_dtype(r, t)) return not_a_torch_dtype(t);
-  // .to(dtype) takes a zero-dim source too (recorded); the other matrix ops take tensors only.
-  const bool kinds_modelled = op == Op::To ? b.kind == OperandKind::Tensor && a.kind != OperandKind::Scalar
-                                           : a.kind == OperandKind::Tensor && b.kind == OperandKind::Tensor;
+  // .to(dtype) takes a zero-dim source too where it was recorded (the 2.x tables; 1.13's have no
+  // to:zerodim table); the other matrix ops take tensors only.
+  const bool zero_dim_to = op == Op::To && !is_1_13(r) && a.kind == OperandKind::ZeroDim;
+  const bool kinds_modelled = zero_dim_to || (a.kind == OperandKind::Tensor && b.kind == OperandKind::Tensor);
   if (!op_is_elementwise(op) && !kinds_modelled)
     return Outcome{std::nullopt, "precision-lab",
                    std::string(op_name(op)) + " is modelled for dimensioned tensors only",

@@ -42,8 +42,8 @@ PL_CLONES double amax(const double* v, size_t n) {
   return top;
 }
 
-// Whole blocks of a multiple of eight in eight lanes each (one running maximum was a chain of
-// dependent maxima, four cycles an element); the rest, and other sizes, one at a time.
+// Whole blocks of a multiple of eight in eight lanes each: a single running maximum is a chain of
+// dependent maxima, four cycles an element. The rest, and other sizes, one at a time.
 PL_CLONES void blocks(const double* v, size_t n, size_t block, double* out) {
   constexpr size_t kLanes = 8;
   size_t b0 = 0;
@@ -74,6 +74,7 @@ PL_CLONES void blocks(const double* v, size_t n, size_t block, double* out) {
 }  // namespace
 
 void block_amaxes(std::span<const double> row, size_t block, double* out) {
+  if (block == 0) return;  // (no blocks to take)
   blocks(row.data(), row.size(), block, out);
 }
 

@@ -1,6 +1,6 @@
 // Counts and maxima over a run of doubles, in loops the compiler vectorises: the quantisation
-// recipes and the checkpoint scan run them over every element of every candidate, and as scalar
-// loops (a compare, a set and a conditional move an element) they took a quarter of a scan.
+// recipes and the checkpoint scan run them over every element of every candidate, where scalar
+// loops (a compare, a set and a conditional move an element) would cost as much as the rounding.
 #pragma once
 
 #include <cstddef>

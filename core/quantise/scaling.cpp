@@ -249,7 +249,7 @@ void mx(std::span<const double> x, Quantised& q, const ArrayRounder& round, DTyp
   const size_t block = 32, per_row = (q.cols + block - 1) / block;
   q.block_scales.resize(q.rows * per_row);
   each_row(q.rows, q.cols, [&](size_t r) {
-    block_amaxes(x.subspan(r * q.cols, q.cols), block, &q.block_scales[r * per_row]);
+    block_amaxes(x.subspan(r * q.cols, q.cols), block, q.block_scales.data() + r * per_row);
     for (size_t c0 = 0, b = r * per_row; c0 < q.cols; c0 += block, ++b) {
       const size_t c1 = std::min(q.cols, c0 + block);
       const double amax = q.block_scales[b];
@@ -280,7 +280,7 @@ void nvfp4(std::span<const double> x, Quantised& q, const ArrayRounder& round, d
   q.block_scales.resize(q.rows * per_row);
   each_row(q.rows, q.cols, [&](size_t r) {
     q.row_factor[r] = dec;
-    block_amaxes(x.subspan(r * q.cols, q.cols), block, &q.block_scales[r * per_row]);
+    block_amaxes(x.subspan(r * q.cols, q.cols), block, q.block_scales.data() + r * per_row);
     for (size_t c0 = 0, b = r * per_row; c0 < q.cols; c0 += block, ++b) {
       const size_t c1 = std::min(q.cols, c0 + block);
       const double block_amax = q.block_scales[b];

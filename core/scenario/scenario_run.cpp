@@ -19,7 +19,7 @@ using nlohmann::json;
 std::string number_text(double x, int digits = 4) { return significant_text(x, digits); }
 
 // A scenario's own bound, as written: 4 digits where they hold it, else as many as it takes
-// (the bound 1.0001 of "within 0.01%" printed as "<= 1").
+// (the bound 1.0001 of "within 0.01%" printed as "at most 1").
 std::string bound_text(double x) {
   for (int d = 4; d < 17; ++d)
     if (std::strtod(number_text(x, d).c_str(), nullptr) == x) return number_text(x, d);
@@ -27,7 +27,7 @@ std::string bound_text(double x) {
 }
 
 // An observed value with 4 digits, or more where 4 would read as on the other side of a bound
-// or on it ("1" against "<= 1.0001" is fine; 1.00012 must not read "1").
+// or on it ("1" against "at most 1.0001" is fine; 1.00012 must not read "1").
 std::string observed_text(double x, const Bounds& b) {
   for (int d = 4; d < 17; ++d) {
     const std::string t = number_text(x, d);
@@ -122,7 +122,7 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
     r.sources.push_back(ref_text(*other));
     if (above ? !(*x > limit) : !(*x < limit)) ok = false;
   }
-  for (size_t i = 0; i < parts.size(); ++i) r.expected += (i ? " and " : "") + parts[i];
+  for (size_t i = 0; i < parts.size(); ++i) r.expected += (i ? "; " : "") + parts[i];  // ("between a and b" has its own "and")
   r.passed = ok && r.note.empty();
   return r;
 }

@@ -26,7 +26,7 @@ struct EvidenceRun {
 struct CheckResult {
   std::string id, label;
   CheckKind kind = CheckKind::Cast;
-  std::string expected;  // "1.0205078125", "in [1e-08, 1e-06]", "> 10 x 3.1e-07"
+  std::string expected;  // "1.0205078125", "between 1e-08 and 1e-06", "above 10 x 3.1e-07"
   std::string observed;  // the app's answer, or the metric's value
   bool passed = false;
   std::string note;     // why it could not be evaluated

@@ -50,17 +50,19 @@ inline float table_height(float rows, float row, bool sideways_bar = true) {
   const float space = ImGui::GetContentRegionAvail().y, bar = sideways_bar ? ImGui::GetStyle().ScrollbarSize : 0;
   if (rows * row + bar <= space) return rows * row + bar;
   // Else the table fills the space, but never holds all its rows: ImGui 1.86 would show no
-  // vertical bar to reach the last row under the sideways one. (A row and a scrollbar less left
-  // the Promotion grid 53 px short of its pane in presentation mode at 1280x800.)
+  // vertical bar to reach the last row under the sideways one. Not a whole row less: that left a
+  // band of blank pane under a grid whose last row was cut.
   return std::max(std::min(space, rows * row - std::max(2.0f, 0.25f * row)), row);
 }
 
 // Whether a table needs room under its rows for a sideways scrollbar: one that fits the width
 // does not (a blank strip under the Formats panel's tables at 1920x1080). Made before
 // BeginTable, in the window around the table, whose storage keeps the answer; note() inside the
-// table, before EndTable. The room is kept until the table has drawn once, and for good once it
+// table, before EndTable. ImGui knows a table's scroll range from the frame before, so the room
+// is kept for its first two frames and decided on the second; and kept for good once the table
 // scrolled either way without it (a vertical bar narrows the table and may bring the sideways
-// one back: the table must not jump between the two from frame to frame).
+// one back: the table must not jump between the two from frame to frame). A table that scrolled
+// once, in a pane too short or narrow, keeps the room after the window grows.
 class SidewaysBar {
  public:
   explicit SidewaysBar(const char* table_id)
@@ -70,12 +72,13 @@ class SidewaysBar {
   void note() const {
     const bool sideways = ImGui::GetScrollMaxX() > 0, either = sideways || ImGui::GetScrollMaxY() > 0;
     const int state = storage_->GetInt(key_, kUnknown);
-    if (state == kUnknown) storage_->SetInt(key_, sideways ? kNeeded : kFits);
+    if (state == kUnknown) storage_->SetInt(key_, kSeen);
+    else if (state == kSeen) storage_->SetInt(key_, sideways ? kNeeded : kFits);
     else if (state == kFits && either) storage_->SetInt(key_, kNeeded);
   }
 
  private:
-  static constexpr int kUnknown = 0, kFits = 1, kNeeded = 2;
+  static constexpr int kUnknown = 0, kSeen = 1, kFits = 2, kNeeded = 3;
   ImGuiStorage* storage_;
   ImGuiID key_;
 };

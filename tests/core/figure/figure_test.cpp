@@ -309,10 +309,11 @@ TEST(Figures, ALongYTitleTakesTwoLinesWithinThePlotsHeight) {
   const double fs = 1.3, W = 950, H = 300;
   const PlotLayout l = layout_figure(f, W, H, fs);
   const Drawn drawn(f, int(W), int(H), fs);
-  // The title's ink: left of the tick labels (x < 40 fs), rows top to bottom.
+  // The title's ink: left of the tick labels (x < 30 fs; they end at 72 fs, right-aligned, and
+  // this axis's are four characters), rows top to bottom.
   int top = int(H), bottom = -1, left = int(W), right = -1;
   for (int y = 0; y < int(H); ++y)
-    for (int x = 0; x < int(40 * fs); ++x)
+    for (int x = 0; x < int(30 * fs); ++x)
       if (drawn.dark(x, y))
         top = std::min(top, y), bottom = std::max(bottom, y), left = std::min(left, x), right = std::max(right, x);
   ASSERT_GE(bottom, 0) << "no title drawn";

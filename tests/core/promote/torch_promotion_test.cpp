@@ -234,6 +234,19 @@ TEST(PromotionFixes, AZeroDimOperandIsCastAsZeroDim) {
   EXPECT_EQ(zero_dim[0].outcome.message, "\"copy_\" not implemented for 'Float4_e2m1fn_x2'");
 }
 
+// A zero-dim source's .to is modelled where it was recorded (2.15's tables), not for 1.13, whose
+// tables have no to:zerodim; and autocast says a matrix op with a zero-dim operand is not
+// modelled before it tries the operand's cast.
+TEST(PromotionFixes, ZeroDimToOnlyWhereRecorded) {
+  const Operand zero_dim{DType::float4_e2m1fn, OperandKind::ZeroDim};
+  Query to{"to", zero_dim, {DType::float32}, std::nullopt};
+  EXPECT_EQ(find_engine("torch")->evaluate(to).message, "\"copy_\" not implemented for 'Float4_e2m1fn_x2'");
+  Query to_113{"to", {DType::float32, OperandKind::ZeroDim}, {DType::float16}, std::nullopt};
+  EXPECT_EQ(find_engine("torch1.13")->evaluate(to_113).error_type, "precision-lab");
+  Query mm{"mm", zero_dim, {DType::float32}, std::nullopt};
+  EXPECT_EQ(find_engine("torch-autocast-cpu")->evaluate(mm).error_type, "precision-lab");
+}
+
 TEST(PromotionFixes, BiasOfAThirdDtype) {
   const Engine* e = find_engine("torch");
   Query q{"conv2d", {DType::float16}, {DType::float16}, DType::float32};
