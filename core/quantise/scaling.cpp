@@ -169,19 +169,12 @@ Quantised empty(size_t rows, size_t cols) {
   return q;
 }
 
-// Transformer Engine's scale from an amax: float32(max / amax), 1 when amax is 0 or not finite.
-double te_scale(double max_value, double amax) {
-  if (!(amax > 0) || !std::isfinite(amax)) return 1.0;
-  const double s = to_f32(max_value / amax);
-  return std::isfinite(s) ? s : static_cast<double>(std::numeric_limits<float>::max());
-}
-
 // Per-tensor and per-channel symmetric scaling: q = round(x * scale), factor = 1 / scale. Writes
 // x * scale for the rows given; the caller rounds every row at once.
 void scale_symmetric(std::span<const double> x, Quantised& q, const ArrayRounder& round, size_t row0, size_t rows,
                      double amax) {
-  const double scale = te_scale(round.max_value(), amax);
-  const double scale_inv = to_f32(1.0 / scale);
+  const double scale = amax_scale(round.max_value(), amax);
+  const double scale_inv = amax_scale_inverse(scale);
   for (size_t r = row0; r < row0 + rows; ++r) {
     q.row_factor[r] = scale_inv;
     for (size_t c = 0; c < q.cols; ++c) q.values[r * q.cols + c] = x[r * q.cols + c] * scale;
@@ -245,7 +238,6 @@ void times_block_scales(Quantised& q, size_t block) {
 }
 
 void mx(std::span<const double> x, Quantised& q, const ArrayRounder& round, DType t) {
-  const int emax_elem = info(t).format.emax();
   const size_t block = 32, per_row = (q.cols + block - 1) / block;
   q.block_scales.resize(q.rows * per_row);
   each_row(q.rows, q.cols, [&](size_t r) {
@@ -253,9 +245,7 @@ void mx(std::span<const double> x, Quantised& q, const ArrayRounder& round, DTyp
     for (size_t c0 = 0, b = r * per_row; c0 < q.cols; c0 += block, ++b) {
       const size_t c1 = std::min(q.cols, c0 + block);
       const double amax = q.block_scales[b];
-      // OCP MX 6.3: X = 2^(floor(log2(amax)) - emax_elem), clamped to E8M0's range; a zero
-      // block takes the smallest scale.
-      const int e = amax > 0 ? std::clamp(std::ilogb(amax) - emax_elem, -127, 127) : -127;
+      const int e = mx_scale_exponent(t, amax);
       const double scale = std::ldexp(1.0, e);
       q.block_scales[b] = scale;
       // x / scale, as the product with 1 / scale (a power of two, exactly), which rounds the same
@@ -269,13 +259,10 @@ void mx(std::span<const double> x, Quantised& q, const ArrayRounder& round, DTyp
 }
 
 void nvfp4(std::span<const double> x, Quantised& q, const ArrayRounder& round, double given_amax) {
-  const FloatFormat& e4m3 = info(DType::float8_e4m3fn).format;
-  CastOptions sat;
-  sat.overflow = Overflow::Saturate;
   const double amax = given_amax > 0 ? given_amax : tensor_amax(x);
   q.amax = amax;
-  const double enc = te_scale(448.0 * 6.0, amax);  // float32 tensor scale
-  const double dec = to_f32(1.0 / enc);
+  const double enc = amax_scale(448.0 * 6.0, amax);  // float32 tensor scale
+  const double dec = amax_scale_inverse(enc);
   const size_t block = 16, per_row = (q.cols + block - 1) / block;
   q.block_scales.resize(q.rows * per_row);
   each_row(q.rows, q.cols, [&](size_t r) {
@@ -284,7 +271,7 @@ void nvfp4(std::span<const double> x, Quantised& q, const ArrayRounder& round, d
     for (size_t c0 = 0, b = r * per_row; c0 < q.cols; c0 += block, ++b) {
       const size_t c1 = std::min(q.cols, c0 + block);
       const double block_amax = q.block_scales[b];
-      const double block_scale = round_to(e4m3, block_amax / 6.0 * enc, sat);  // e4m3, saturated
+      const double block_scale = nvfp4_block_scale(block_amax, enc);
       q.block_scales[b] = block_scale;
       // x / (block_scale * dec) in float64; a zero block scale leaves zeros.
       for (size_t c = c0; c < c1; ++c)
@@ -321,7 +308,7 @@ void group(std::span<const double> x, Quantised& q, const ArrayRounder& round, D
         z = scale > 0 ? std::clamp(qmin - std::nearbyint(lo / scale), qmin, qmax) : 0;
         zero[b] = z;
       } else {
-        scale = float16_scale(amax_of(g) / qmax);
+        scale = group_scale(amax_of(g), qmax);
       }
       q.block_scales[b] = scale;
       for (size_t c = c0; c < c1; ++c) q.values[r * q.cols + c] = scale > 0 ? x[r * q.cols + c] / scale + z : 0.0;
@@ -339,6 +326,26 @@ void group(std::span<const double> x, Quantised& q, const ArrayRounder& round, D
 }
 
 }  // namespace
+
+double amax_scale(double max_value, double amax) {
+  if (!(amax > 0) || !std::isfinite(amax)) return 1.0;
+  const double s = to_f32(max_value / amax);
+  return std::isfinite(s) ? s : static_cast<double>(std::numeric_limits<float>::max());
+}
+
+double amax_scale_inverse(double scale) { return to_f32(1.0 / scale); }
+
+int mx_scale_exponent(DType elements, double block_amax) {
+  return block_amax > 0 ? std::clamp(std::ilogb(block_amax) - info(elements).format.emax(), -127, 127) : -127;
+}
+
+double nvfp4_block_scale(double block_amax, double encode) {
+  CastOptions sat;
+  sat.overflow = Overflow::Saturate;
+  return round_to(info(DType::float8_e4m3fn).format, block_amax / 6.0 * encode, sat);
+}
+
+double group_scale(double group_amax, double qmax) { return float16_scale(group_amax / qmax); }
 
 std::string_view scaling_name(ScalingKind k) { return kNames[static_cast<int>(k)]; }
 

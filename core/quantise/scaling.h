@@ -118,6 +118,26 @@ using RoundArray = std::function<Status(const FloatFormat&, const CastOptions&, 
 Quantised quantise(std::span<const double> x, size_t rows, size_t cols, DType dtype, const Scaling& s,
                    const CastOptions& o, double history_amax = 0, const RoundArray* device = nullptr);
 
+// The scale formulas quantise() applies, for passes that apply them on their own (the checkpoint
+// scan scores every candidate in one pass over cache-sized blocks, quantise's arrays never
+// written): one definition, so that both give the same bits.
+//
+// Transformer Engine's scale from an amax (per-tensor, per-channel, NVFP4's tensor scale):
+// float32(max_value / amax), 1 when amax is 0 or not finite. Elements are scaled as x * scale
+// and dequantised times float32(1 / scale).
+double amax_scale(double max_value, double amax);
+double amax_scale_inverse(double scale);  // the dequantising factor: float32(1 / scale)
+// OCP MX 6.3: a block's scale is 2^e, e = floor(log2(amax)) - the element format's emax,
+// clamped to E8M0's range; a zero block takes the smallest. Elements are scaled as x * 2^-e.
+int mx_scale_exponent(DType elements, double block_amax);
+// NVFP4: a block's float8_e4m3fn scale (saturated) from its amax and the tensor scale
+// `encode` = amax_scale(448 * 6, tensor amax). Elements are scaled as x / (scale * float32(1 /
+// encode)), and a block whose scale is 0 becomes zeros.
+double nvfp4_block_scale(double block_amax, double encode);
+// A symmetric group's float16 scale (nearest even, saturating at 65504) for integers up to
+// `qmax`. Elements are scaled as x / scale, and a group whose scale is 0 becomes zeros.
+double group_scale(double group_amax, double qmax);
+
 // What quantise() made of a value past the dtype's range (Quantised::saturated counts them):
 // "clamped" into an integer's; for a float, under the rounding and the overflow policy (scaled
 // recipes saturate), "to Inf", "to NaN" or "to the largest finite". "1 saturated" read wrong

@@ -7,6 +7,8 @@
 #include <optional>
 
 #include "core/dtype/device/stochastic.h"
+#include "core/experiment/scan/error_parts.h"
+#include "core/experiment/scan/fused_scores.h"
 #include "core/quantise/amax.h"
 #include "core/util/parallel.h"
 #include "core/util/printable.h"
@@ -14,8 +16,6 @@
 
 namespace pl::experiment {
 namespace {
-
-constexpr size_t kSumBlock = 4096;  // partial sums per block, added in block order
 
 // fn(begin, end) -> Part over fixed blocks of `n` elements, on every core; the parts folded in
 // block order with `add`, so the total does not depend on how the blocks were shared out.
@@ -82,70 +82,10 @@ Central central_of(std::span<const double> x, double mean) {
       [](Central& t, const Central& c) { t.c2 += c.c2, t.c4 += c.c4; });
 }
 
-struct ErrorPart {
-  double e2 = 0, max_abs = 0, max_rel = 0;
-};
-
-// The error sums of elements [b, e) one at a time: a NaN in the copy where x is finite counts as
-// an infinite error; an x that is not finite counts as none.
-ErrorPart errors_exactly(std::span<const double> q, std::span<const double> x, size_t b, size_t e) {
-  ErrorPart p;
-  for (size_t i = b; i < e; ++i) {
-    const double xi = x[i], d = std::fabs(q[i] - xi);
-    const double err = std::isfinite(xi) ? (d == d ? d : INFINITY) : 0.0;
-    const double ax = std::fabs(xi);
-    p.e2 += err * err;
-    p.max_abs = std::max(p.max_abs, err);
-    if (ax > 0 && ax <= DBL_MAX) p.max_rel = std::max(p.max_rel, err / ax);
-  }
-  return p;
-}
-
-// The same in four lanes whose sums and maxima are folded in a fixed order at the end of each
-// block, every value computed and then chosen between: a loop the compiler vectorises (one
-// running sum would be added in order, an element at a time, and a condition around a division
-// is not vectorised). Where the block holds a NaN or an Inf, in x or in the copy, its sum is not
-// finite and the block is summed again by errors_exactly.
-PL_CLONES ErrorPart error_block(const double* q, const double* x, size_t b, size_t e) {
-  constexpr size_t kLanes = 4;
-  double e2[kLanes] = {}, top[kLanes] = {}, rel[kLanes] = {};
-  size_t i = b;
-  for (; i + kLanes <= e; i += kLanes)
-    for (size_t l = 0; l < kLanes; ++l) {
-      const double xi = x[i + l], ax = std::fabs(xi), d = std::fabs(q[i + l] - xi);
-      const double r = d / ax;
-      e2[l] += d * d;
-      top[l] = d > top[l] ? d : top[l];
-      const double counted = ax > 0 ? r : 0.0;
-      rel[l] = counted > rel[l] ? counted : rel[l];
-    }
-  ErrorPart p;
-  for (size_t l = 0; l < kLanes; ++l) {
-    p.e2 += e2[l];
-    p.max_abs = std::max(p.max_abs, top[l]);
-    p.max_rel = std::max(p.max_rel, rel[l]);
-  }
-  for (; i < e; ++i) {  // the block's tail (the same figures: its elements are finite if the sum is)
-    const double xi = x[i], ax = std::fabs(xi), d = std::fabs(q[i] - xi);
-    p.e2 += d * d;
-    p.max_abs = std::max(p.max_abs, d);
-    if (ax > 0) p.max_rel = std::max(p.max_rel, d / ax);
-  }
-  return p;
-}
-
 ErrorPart errors_of(std::span<const double> q, std::span<const double> x) {
   return fold_blocks<ErrorPart>(
-      x.size(),
-      [&](size_t b, size_t e) {
-        const ErrorPart p = error_block(q.data(), x.data(), b, e);
-        return std::isfinite(p.e2) ? p : errors_exactly(q, x, b, e);
-      },
-      [](ErrorPart& t, const ErrorPart& p) {
-        t.e2 += p.e2;
-        t.max_abs = std::max(t.max_abs, p.max_abs);
-        t.max_rel = std::max(t.max_rel, p.max_rel);
-      });
+      x.size(), [&](size_t b, size_t e) { return block_errors(q.data() + b, x.data() + b, e - b); },
+      [](ErrorPart& t, const ErrorPart& p) { t.add(p); });
 }
 
 // The first pass: amax, rms and the mean (the kurtosis's central sums wait for the second pass,
@@ -243,6 +183,17 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
     out.input_rows = o.inputs->rows;
     output.emplace(*o.inputs);
   }
+  // The candidates the fused pass scores (not with the layer's inputs, which need each
+  // dequantised copy whole, nor a float rounded on a device), and those quantise() does.
+  std::vector<size_t> fused, unfused;
+  std::vector<Candidate> fused_candidates;
+  const bool on_a_device = o.device && *o.device;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate& c = candidates[i];
+    const bool fusable = o.fused && !output && !(on_a_device && is_float(c.dtype)) && fused_pass_takes(c, o.cast);
+    (fusable ? fused : unfused).push_back(i);
+    if (fusable) fused_candidates.push_back(c);
+  }
   for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
     if (cancel && cancel->load()) return Error{"cancelled"};
     const size_t k = std::min(chunk_rows, rows - r0);
@@ -254,7 +205,18 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
     // r0 * cols + j of the whole tensor would, so a scan's figures do not depend on its runs.
     CastOptions cast = o.cast;
     cast.seed = stochastic_seed_at(o.cast.seed, r0 * cols);
-    for (size_t i = 0; i < candidates.size(); ++i) {
+    if (!fused.empty()) {
+      const std::vector<FusedScore> scores = fused_scores(values, k, cols, out.stats.amax, fused_candidates, o.cast);
+      for (size_t j = 0; j < fused.size(); ++j) {
+        CandidateScore& c = out.scores[fused[j]];
+        c.error_energy += scores[j].errors.e2;
+        c.max_abs = std::max(c.max_abs, scores[j].errors.max_abs);
+        c.max_rel = std::max(c.max_rel, scores[j].errors.max_rel);
+        c.saturated += scores[j].saturated;
+        c.flushed += scores[j].flushed;
+      }
+    }
+    for (const size_t i : unfused) {
       Scaling s = candidates[i].scaling;
       s.tensor_amax = out.stats.amax;
       const Quantised q = quantise(values, k, cols, candidates[i].dtype, s, cast, 0,

@@ -75,6 +75,9 @@ struct TensorScanOptions {
   const RoundArray* device = nullptr;       // rounds float elements on a device (on_device.h)
   size_t chunk_elements = size_t{1} << 20;  // a run of rows holds about this many elements
   const LayerInputs* inputs = nullptr;      // the layer's inputs: the output error is scored too
+  // Candidates fused_scores.h takes are scored in its one pass over cache-sized blocks (the same
+  // bits); false sends every candidate through quantise(), for the tests that compare the two.
+  bool fused = true;
 };
 
 // `progress(bytes)`: how far the two passes are, in bytes of the tensor (half each). Stops with

@@ -1,0 +1,39 @@
+// Every candidate's error figures over a run of rows in one pass: each block of kSumBlock
+// elements is scaled, rounded and dequantised into buffers that stay in the core's cache and
+// compared with x there, for every candidate in turn, before the next block is read.
+// quantise() writes and reads back four to six arrays of eight bytes an element for each
+// candidate, and the scan's time went to that traffic. This pass gives the same bits without
+// them: the same scale formulas (scaling.h), the same rounding (round_nearest.h, and codec.h for
+// what that defers) and the same sums in the same order (error_parts.h); the tests compare the
+// two paths bit for bit.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "core/dtype/device/cast_policy.h"
+#include "core/experiment/scan/candidate.h"
+#include "core/experiment/scan/error_parts.h"
+
+namespace pl::experiment {
+
+struct FusedScore {
+  ErrorPart errors;    // over the run, its blocks added in order
+  size_t saturated = 0;  // quantise()'s counts
+  size_t flushed = 0;
+};
+
+// Whether fused_scores answers for the candidate under `o`: round to nearest even, without
+// flushing subnormals, into a float format round_nearest.h's fast path takes or into a symmetric
+// integer range, by any recipe but delayed scaling and the asymmetric ones (which take
+// quantise() itself).
+bool fused_pass_takes(const Candidate& c, const CastOptions& o);
+
+// x: a run of `rows` whole rows of `cols` elements of a tensor whose largest finite |x| is
+// `tensor_amax`. One score per candidate (each one fused_pass_takes), equal to what quantise()
+// and the scan's error sums over its dequantised copy give.
+std::vector<FusedScore> fused_scores(std::span<const double> x, size_t rows, size_t cols, double tensor_amax,
+                                     std::span<const Candidate> candidates, const CastOptions& o);
+
+}  // namespace pl::experiment
