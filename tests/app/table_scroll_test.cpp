@@ -186,6 +186,37 @@ TEST_F(TableScrollFrames, SidewaysBarRoomOnlyForATableWiderThanItsWindow) {
   }
 }
 
+// Bug: a table that needed the bar in a narrow window kept its room for good, a blank strip under
+// it once the window had grown wider than the table.
+TEST_F(TableScrollFrames, SidewaysBarLooksAgainWhenTheWindowGrows) {
+  std::vector<bool> needed;
+  for (int frame = 0; frame < 8; ++frame) {
+    const float window = frame < 4 ? 400.0f : 800.0f;  // 4 columns of 150 px: 600 px
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(window, 600));
+    ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
+    const SidewaysBar bar("grows");
+    needed.push_back(bar.needed());
+    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+    if (ImGui::BeginTable("grows", 4, flags, ImVec2(0, 6 * table_row_height() + bar.height()))) {
+      for (int c = 0; c < 4; ++c) ImGui::TableSetupColumn("c", ImGuiTableColumnFlags_WidthFixed, 150);
+      ImGui::TableHeadersRow();
+      for (int r = 0; r < 5; ++r) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%d", r);
+      }
+      bar.note();
+      ImGui::EndTable();
+    }
+    ImGui::End();
+    ImGui::Render();
+  }
+  EXPECT_TRUE(needed[3]) << "600 px of columns in a 400 px window";
+  EXPECT_FALSE(needed[7]) << "the same table in an 800 px window";
+}
+
 TEST_F(TableScrollFrames, ATableFarTallerThanItsPaneFillsIt) {
   const Fitted t = fitted_table(6, 60, 300);
   EXPECT_GT(t.height, 295);

@@ -65,22 +65,36 @@ inline float table_height(float rows, float row, bool sideways_bar = true) {
 // once, in a pane too short or narrow, keeps the room after the window grows.
 class SidewaysBar {
  public:
+  // Called before BeginTable, in the window around the table. A table that needed the bar is
+  // looked at again once that window is wider than when it was decided: a window grown past the
+  // table's width kept a blank strip under it for good.
   explicit SidewaysBar(const char* table_id)
-      : storage_(ImGui::GetStateStorage()), key_(ImGui::GetID((std::string(table_id) + "#sideways").c_str())) {}
+      : storage_(ImGui::GetStateStorage()),
+        key_(ImGui::GetID((std::string(table_id) + "#sideways").c_str())),
+        width_key_(ImGui::GetID((std::string(table_id) + "#sideways-width").c_str())),
+        width_(ImGui::GetContentRegionAvail().x) {
+    if (storage_->GetInt(key_, kUnknown) == kNeeded && width_ > storage_->GetFloat(width_key_, 0) + 0.5f)
+      storage_->SetInt(key_, kUnknown);
+  }
   bool needed() const { return storage_->GetInt(key_, kUnknown) != kFits; }
   float height() const { return needed() ? ImGui::GetStyle().ScrollbarSize : 0; }
   void note() const {
     const bool sideways = ImGui::GetScrollMaxX() > 0, either = sideways || ImGui::GetScrollMaxY() > 0;
     const int state = storage_->GetInt(key_, kUnknown);
-    if (state == kUnknown) storage_->SetInt(key_, kSeen);
-    else if (state == kSeen) storage_->SetInt(key_, sideways ? kNeeded : kFits);
-    else if (state == kFits && either) storage_->SetInt(key_, kNeeded);
+    int next = state;
+    if (state == kUnknown) next = kSeen;
+    else if (state == kSeen) next = sideways ? kNeeded : kFits;
+    else if (state == kFits && either) next = kNeeded;
+    if (next == state) return;
+    storage_->SetInt(key_, next);
+    if (next == kNeeded) storage_->SetFloat(width_key_, width_);
   }
 
  private:
   static constexpr int kUnknown = 0, kSeen = 1, kFits = 2, kNeeded = 3;
   ImGuiStorage* storage_;
-  ImGuiID key_;
+  ImGuiID key_, width_key_;
+  float width_;
 };
 
 // In a table with a frozen header that scrolls, called in row `row` (0: the first under the
