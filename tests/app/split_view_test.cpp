@@ -80,5 +80,34 @@ TEST_F(SplitViewFrames, APreferredShareLetsTheFittedPaneTakeTheRest) {
   EXPECT_GT(at_preferred, 480.0f);  // all but the bottom's 5 lines
 }
 
+// Bug: in a scenario's live preview at 1920x1080 the Promotion grid kept its 75% two rows short
+// of its rows, above 50 px of blank under the two lines of answer below it. A scrolling text pane
+// that needs less than the rest gives it to the pane above; a figure below keeps its share.
+TEST_F(SplitViewFrames, ShortTextBelowGivesItsRoomToThePaneAbove) {
+  auto bottom_top = [&](bool text_below) {
+    SplitView split(0.5f);
+    float top = 0;
+    for (int f = 0; f < 8; ++f) {
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(ImVec2(800, 600));
+      ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
+      split.begin_top("split", 3, 1);
+      split.reserve(2000);  // a grid of many rows
+      ImGui::Dummy(ImVec2(100, ImGui::GetContentRegionAvail().y));
+      split.begin_bottom(/*scrolls=*/text_below);
+      top = ImGui::GetCursorScreenPos().y;
+      ImGui::TextUnformatted("answer");
+      ImGui::TextUnformatted("-> torch.float32");
+      split.end();
+      ImGui::End();
+      ImGui::Render();
+    }
+    return top;
+  };
+  EXPECT_GT(bottom_top(true), 520.0f);  // 600 less the two lines and the bar
+  EXPECT_LT(bottom_top(false), 320.0f);  // a figure's pane: half of 600
+}
+
 }  // namespace
 }  // namespace pl::ui

@@ -58,7 +58,9 @@ void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_
   // large type 18 lines left the table above a strip of 50 px.
   const float min_bottom = std::min({min_bottom_lines * line, 0.72f * total_, total_ - 1});
   const float min_top = std::max(std::min(min_top_lines * line, total_ - min_bottom), 1.0f);
-  const float fitted = std::min((dragged_ ? share_ : std::min(share_, max_share)) * total_, content_);
+  float fitted = std::min((dragged_ ? share_ : std::min(share_, max_share)) * total_, content_);
+  if (fit_ == Fit::Top && !dragged_ && bottom_content_ > 0)
+    fitted = std::min(content_, std::max(fitted, total_ - bottom_content_));
   const float wanted = fit_ == Fit::Top ? fitted : total_ - fitted;
   top_ = std::clamp(wanted, min_top, std::max(total_ - min_bottom, min_top));
   ImGui::BeginChild((std::string(id) + "-top").c_str(), ImVec2(0, top_), false);
@@ -101,10 +103,13 @@ void SplitView::begin_bottom(bool scrolls) {
   ImGui::GetWindowDrawList()->AddLine(ImVec2(at.x, y), ImVec2(at.x + w, y), colour, hot ? 3.0f : 1.0f);
   ImGui::BeginChild((std::string(id_) + "-bottom").c_str(), ImVec2(0, 0), false,
                     scrolls ? 0 : ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  bottom_scrolls_ = scrolls;
 }
 
 void SplitView::end() {
   if (fit_ == Fit::Bottom) content_ = reserved_ > 0 ? reserved_ : content_height();
+  // (Text only: a figure below is drawn to the room it gets, which says nothing of its need.)
+  bottom_content_ = fit_ == Fit::Top && bottom_scrolls_ ? content_height() : 0;
   reserved_ = 0;
   mark_more_below();
   ImGui::EndChild();

@@ -48,6 +48,11 @@ class SplitView {
   float top_ = 0;         // the top pane's height, this frame
   float content_ = 1e9f;  // the fitted pane's content height, measured on the frame before
   float reserved_ = 0;    // this frame's reserve(): how far the fitted pane's content would reach
+  // A scrolling bottom pane's content height, measured on the frame before (0: none measured). A
+  // Fit::Top pane takes what the text below does not need, up to its content: the Promotion grid
+  // of a scenario's live preview stood two rows short above a 50 px blank under its answer.
+  float bottom_content_ = 0;
+  bool bottom_scrolls_ = false;
   const char* id_ = "";
 };
 
