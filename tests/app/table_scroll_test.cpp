@@ -149,6 +149,32 @@ TEST_F(TableScrollFrames, ATableThatFitsTheWidthKeepsNoRoomForASidewaysBar) {
   ImGui::Render();
 }
 
+// Draws one frame of table `id`, four columns of `column` px with five rows, in a `window` px
+// wide window, sized by a SidewaysBar; returns whether the bar wanted room on that frame.
+bool sideways_bar_frame(const char* id, float window, float column) {
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(window, 600));
+  ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
+  const SidewaysBar bar(id);
+  const bool needed = bar.needed();
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable(id, 4, flags, ImVec2(0, 6 * table_row_height() + bar.height()))) {
+    for (int c = 0; c < 4; ++c) ImGui::TableSetupColumn("c", ImGuiTableColumnFlags_WidthFixed, column);
+    ImGui::TableHeadersRow();
+    for (int r = 0; r < 5; ++r) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", r);
+    }
+    bar.note();
+    ImGui::EndTable();
+  }
+  ImGui::End();
+  ImGui::Render();
+  return needed;
+}
+
 // SidewaysBar learns on the first frame whether a table scrolls sideways, and keeps its answer.
 // Bug: the Formats panel's tables kept room for a bar at 1920x1080, where they fit the width.
 TEST_F(TableScrollFrames, SidewaysBarRoomOnlyForATableWiderThanItsWindow) {
@@ -156,29 +182,7 @@ TEST_F(TableScrollFrames, SidewaysBarRoomOnlyForATableWiderThanItsWindow) {
     std::vector<bool> needed;
     char id[16];
     std::snprintf(id, sizeof id, "t%d", int(column));
-    for (int frame = 0; frame < 4; ++frame) {
-      ImGui::NewFrame();
-      ImGui::SetNextWindowPos(ImVec2(0, 0));
-      ImGui::SetNextWindowSize(ImVec2(800, 600));
-      ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
-      const SidewaysBar bar(id);
-      needed.push_back(bar.needed());
-      const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-      const float height = 6 * table_row_height() + bar.height();
-      if (ImGui::BeginTable(id, 4, flags, ImVec2(0, height))) {
-        for (int c = 0; c < 4; ++c) ImGui::TableSetupColumn("c", ImGuiTableColumnFlags_WidthFixed, column);
-        ImGui::TableHeadersRow();
-        for (int r = 0; r < 5; ++r) {
-          ImGui::TableNextRow();
-          ImGui::TableNextColumn();
-          ImGui::Text("%d", r);
-        }
-        bar.note();
-        ImGui::EndTable();
-      }
-      ImGui::End();
-      ImGui::Render();
-    }
+    for (int frame = 0; frame < 4; ++frame) needed.push_back(sideways_bar_frame(id, 800, column));
     EXPECT_TRUE(needed[0]) << "room until the table has drawn";
     EXPECT_TRUE(needed[1]) << "room until ImGui knows the scroll range: no jump on the second frame";
     for (int frame = 2; frame < 4; ++frame)
@@ -190,29 +194,8 @@ TEST_F(TableScrollFrames, SidewaysBarRoomOnlyForATableWiderThanItsWindow) {
 // it once the window had grown wider than the table.
 TEST_F(TableScrollFrames, SidewaysBarLooksAgainWhenTheWindowGrows) {
   std::vector<bool> needed;
-  for (int frame = 0; frame < 8; ++frame) {
-    const float window = frame < 4 ? 400.0f : 800.0f;  // 4 columns of 150 px: 600 px
-    ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(ImVec2(window, 600));
-    ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
-    const SidewaysBar bar("grows");
-    needed.push_back(bar.needed());
-    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-    if (ImGui::BeginTable("grows", 4, flags, ImVec2(0, 6 * table_row_height() + bar.height()))) {
-      for (int c = 0; c < 4; ++c) ImGui::TableSetupColumn("c", ImGuiTableColumnFlags_WidthFixed, 150);
-      ImGui::TableHeadersRow();
-      for (int r = 0; r < 5; ++r) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::Text("%d", r);
-      }
-      bar.note();
-      ImGui::EndTable();
-    }
-    ImGui::End();
-    ImGui::Render();
-  }
+  for (int frame = 0; frame < 8; ++frame)  // 4 columns of 150 px: 600 px, in 400 px and then 800 px
+    needed.push_back(sideways_bar_frame("grows", frame < 4 ? 400.0f : 800.0f, 150));
   EXPECT_TRUE(needed[3]) << "600 px of columns in a 400 px window";
   EXPECT_FALSE(needed[7]) << "the same table in an 800 px window";
 }
