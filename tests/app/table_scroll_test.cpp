@@ -79,6 +79,43 @@ TEST_F(TableScrollFrames, NearTheEndItStopsAtAWholeRow) {
   EXPECT_NEAR(std::fmod(scroll, row_h), 0.0f, 0.01f) << "scroll " << scroll << ", row " << row_h;
 }
 
+// Bug: a row brought into view stayed there only until the table grew: ImGui clamped the scroll
+// to the new, smaller limit, inside a row, and the top row sat partly under the header (scenario
+// 23's live grid at 1920x1080, 3 px, its pane grown a few frames after the link scrolled it).
+TEST_F(TableScrollFrames, ARowBroughtIntoViewStaysByWholeRowsWhenTheTableGrows) {
+  TableRows rows;
+  rows.scroll_to(size_t{18});
+  float scroll = 0, pitch = 0, limit = 0;
+  for (int f = 0; f < 12; ++f) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(800, 600));
+    ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
+    if (ImGui::BeginTable("t", 2, ImGuiTableFlags_ScrollY, ImVec2(0, f < 5 ? 203.0f : 263.0f))) {
+      ImGui::TableSetupScrollFreeze(0, 1);
+      ImGui::TableSetupColumn("a");
+      ImGui::TableSetupColumn("b");
+      ImGui::TableHeadersRow();
+      for (int r = 0; r < 20; ++r) {
+        ImGui::TableNextRow();
+        rows.at_row(size_t(r), 20);
+        ImGui::TableNextColumn();
+        ImGui::Text("row %d", r);
+      }
+      scroll = ImGui::GetScrollY();
+      limit = ImGui::GetScrollMaxY();
+      pitch = rows.pitch(0);
+      ImGui::EndTable();
+    }
+    ImGui::End();
+    ImGui::Render();
+  }
+  ASSERT_GT(pitch, 0);
+  ASSERT_GT(std::fmod(limit, pitch), 0.5f) << "the grown table's limit falls inside a row";
+  EXPECT_GT(scroll, 0);
+  EXPECT_NEAR(std::fmod(scroll, pitch), 0.0f, 0.01f) << "scroll " << scroll << ", row " << pitch;
+}
+
 // Draws `frames` frames of a table of `rows` body rows, wider than the window (a sideways bar),
 // in a child `space` px tall, sized by table_height with the row pitch TableRows measured;
 // returns the table's height, its scroll limit and the row pitch on the last frame.

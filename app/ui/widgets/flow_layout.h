@@ -61,19 +61,20 @@ inline float table_height(float rows, float row, bool sideways_bar = true) {
 // table, before EndTable. ImGui knows a table's scroll range from the frame before, so the room
 // is kept for its first two frames and decided on the second; and kept for good once the table
 // scrolled either way without it (a vertical bar narrows the table and may bring the sideways
-// one back: the table must not jump between the two from frame to frame). A table that scrolled
-// once, in a pane too short or narrow, keeps the room after the window grows.
+// one back: the table must not jump between the two from frame to frame) -- until the window
+// around it grows wider by more than a scrollbar, when it is decided again.
 class SidewaysBar {
  public:
   // Called before BeginTable, in the window around the table. A table that needed the bar is
-  // looked at again once that window is wider than when it was decided: a window grown past the
-  // table's width kept a blank strip under it for good.
+  // looked at again once that window is wider than when it was decided by more than a scrollbar
+  // (a window grown past the table's width kept a blank strip under it for good; the window's own
+  // vertical scrollbar coming and going must not make the table jump).
   explicit SidewaysBar(const char* table_id)
       : storage_(ImGui::GetStateStorage()),
         key_(ImGui::GetID((std::string(table_id) + "#sideways").c_str())),
         width_key_(ImGui::GetID((std::string(table_id) + "#sideways-width").c_str())),
         width_(ImGui::GetContentRegionAvail().x) {
-    if (storage_->GetInt(key_, kUnknown) == kNeeded && width_ > storage_->GetFloat(width_key_, 0) + 0.5f)
+    if (storage_->GetInt(key_, kUnknown) == kNeeded && width_ > storage_->GetFloat(width_key_, 0) + ImGui::GetStyle().ScrollbarSize + 1)
       storage_->SetInt(key_, kUnknown);
   }
   bool needed() const { return storage_->GetInt(key_, kUnknown) != kFits; }
@@ -103,14 +104,16 @@ class SidewaysBar {
 // Past the last whole row the scroll would stop at its limit, a part of a row short: it stops
 // at a whole row. The limit is known once the table has been laid out, a frame or two after it
 // first showed; returns whether the scroll is settled (false: call again next frame, up to
-// three frames for a table that does not scroll at all).
-inline bool scroll_to_row(size_t row, float first_row_y, int above, int& frames_waited) {
+// three frames for a table that does not scroll at all). `target`, when given, gets the scroll
+// asked for.
+inline bool scroll_to_row(size_t row, float first_row_y, int above, int& frames_waited, float* target_out = nullptr) {
   const float y = ImGui::GetCursorPosY();
   const float row_h = row > 0 ? (y - first_row_y) / float(row) : table_row_height() + 1;
   float target = float(std::max(0, int(row) - above)) * row_h;
   const float limit = ImGui::GetScrollMaxY();
   if (limit > 0) target = std::min(target, std::floor(limit / row_h) * row_h);
   ImGui::SetScrollY(target);
+  if (target_out) *target_out = target;
   return limit > 0 || ++frames_waited >= 3;
 }
 

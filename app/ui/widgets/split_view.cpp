@@ -108,8 +108,12 @@ void SplitView::begin_bottom(bool scrolls) {
 
 void SplitView::end() {
   if (fit_ == Fit::Bottom) content_ = reserved_ > 0 ? reserved_ : content_height();
-  // (Text only: a figure below is drawn to the room it gets, which says nothing of its need.)
-  bottom_content_ = fit_ == Fit::Top && bottom_scrolls_ ? content_height() : 0;
+  // Text only (a figure below is drawn to the room it gets, which says nothing of its need), and
+  // only text that fits its pane: text that scrolls claims no height, so the top pane goes back to
+  // its share. (Without the padding content_height() counts: the panes have none, and with it the
+  // split moved 8 px a frame.)
+  const float text = content_height() - ImGui::GetStyle().WindowPadding.y;
+  bottom_content_ = fit_ == Fit::Top && bottom_scrolls_ && text <= ImGui::GetWindowHeight() + 0.5f ? text : 0;
   reserved_ = 0;
   mark_more_below();
   ImGui::EndChild();

@@ -4,7 +4,9 @@
 // and the Promotion grid keep one each.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 #include "app/ui/widgets/flow_layout.h"
@@ -15,23 +17,48 @@ class TableRows {
  public:
   // Brings body row `row` into view over the next frames, with two rows above it.
   void scroll_to(std::optional<size_t> row) {
-    wanted_ = row;
+    wanted_ = row.value_or(kNone);
+    kept_ = kNone;
     frames_waited_ = 0;
   }
-  void cancel_scroll() { wanted_.reset(); }
+  void cancel_scroll() { wanted_ = kept_ = kNone; }
   // First thing in each body row `r` of `count` (0: the first under the header), after
   // TableNextRow.
   void at_row(size_t r, size_t count) {
     const float y = ImGui::GetCursorPosY();
     if (r == 0) first_row_y_ = y;
     else if (r + 1 == count) pitch_ = (y - first_row_y_) / float(r);
-    if (wanted_ == r && scroll_to_row(r, first_row_y_, 2, frames_waited_)) wanted_.reset();
+    if (kept_ == r) keep_in_view(r);
+    if (wanted_ == r && scroll_to_row(r, first_row_y_, 2, frames_waited_, &kept_y_)) {
+      wanted_ = kNone;
+      kept_ = r;
+      kept_limit_ = ImGui::GetScrollMaxY();
+    }
   }
   // A body row's height as drawn on an earlier frame; `estimate` until one drew two rows.
   float pitch(float estimate) const { return pitch_ > 0 ? pitch_ : estimate; }
 
  private:
-  std::optional<size_t> wanted_;
+  // A row brought into view stays there, by whole rows, when the table's height changes before
+  // anyone scrolls it: ImGui clamped the scroll to the new, smaller limit, and the top row sat half
+  // under the header (scenario 23's live grid, its pane grown under it a few frames later).
+  void keep_in_view(size_t r) {
+    const float limit = ImGui::GetScrollMaxY(), y = ImGui::GetScrollY();
+    if (std::fabs(limit - kept_limit_) <= 0.5f) {
+      if (std::fabs(y - kept_y_) > 0.5f) kept_ = kNone;  // scrolled by hand: left where it is
+      return;
+    }
+    const bool only_clamped = std::fabs(y - kept_y_) <= 0.5f || std::fabs(y - limit) <= 0.5f;
+    kept_ = kNone;
+    if (only_clamped) scroll_to(r);
+  }
+
+  // (Rows as plain numbers, none as kNone: GCC 12 warned that an inlined std::optional<size_t>
+  // "may be used uninitialized".)
+  static constexpr size_t kNone = SIZE_MAX;
+  size_t wanted_ = kNone;
+  size_t kept_ = kNone;  // the row scrolled to, while the scroll is where it was put
+  float kept_y_ = 0, kept_limit_ = 0;
   int frames_waited_ = 0;  // frames the scroll waited for the table's scroll limit
   float first_row_y_ = 0;  // the first body row's y, under the frozen header
   float pitch_ = 0;

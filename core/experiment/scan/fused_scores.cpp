@@ -22,7 +22,9 @@ namespace {
 // What a scale does to the elements it covers: s = x * times, or x / over when over is set, or 0
 // where `zeros` (a block whose scale is 0); then q(x) = round(s) * back * the row's factor. The
 // order of the operations is quantise()'s: its arrays hold round(s), then round(s) * back, then
-// that times the row factor (a factor of 1 leaves every bit as it is).
+// that times the row factor (a factor of 1 leaves every bit as it is). A group's elements there
+// are x / scale + z with z = 0, which makes a -0 +0: the sign of a zero, which no figure here
+// reads (the errors take |q(x) - x|, the counts x == 0), so the sum is left out.
 struct Step {
   double times = 1, over = 0, back = 1;
   bool zeros = false;
@@ -234,8 +236,8 @@ struct ScaledCounts {
 // quantise()'s counts before rounding: the zeros, and the saturated: |s| past the largest finite
 // where rounding with an unbounded exponent would not come back down to it (`step` the
 // largest's ulp, a power of two, so the product with its inverse is scaling.cpp's quotient). A
-// loop the compiler vectorises: most MX blocks hold an element scaled past the largest (their
-// amax scales into [2^emax, 2^(emax+1))).
+// loop the compiler vectorises: many MX blocks hold an element scaled past the largest (a block's
+// amax scales into [2^emax, 2^(emax+1)), which goes past the largest finite).
 PL_CLONES ScaledCounts count_scaled(const double* s, size_t n, double top, double step, double inverse_step) {
   size_t saturated = 0, zeros = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -303,7 +305,7 @@ bool fused_pass_takes(const Candidate& c, const CastOptions& o) {
     case ScalingKind::PerChannel:
     case ScalingKind::MX:
     case ScalingKind::NVFP4: break;
-    case ScalingKind::Group: return info(c.dtype).kind == DTypeKind::SignedInt;
+    case ScalingKind::Group: return info(c.dtype).kind == DTypeKind::SignedInt && value_bits(c.dtype) <= 16;
     default: return false;
   }
   if (is_float(c.dtype)) return nearest_fast_path_applies(info(c.dtype).format);

@@ -2,8 +2,8 @@
 // elements is scaled, rounded and dequantised into buffers that stay in the core's cache and
 // compared with x there, for every candidate in turn, before the next block is read.
 // quantise() writes and reads back four to six arrays of eight bytes an element for each
-// candidate, and the scan's time went to that traffic. This pass gives the same bits without
-// them: the same scale formulas (scaling.h), the same rounding (round_nearest.h, and codec.h for
+// candidate, and the scan's time went to that traffic. This pass gives the same figures, bit
+// for bit, without them: the same scale formulas (scaling.h), the same rounding (round_nearest.h, and codec.h for
 // what that defers) and the same sums in the same order (error_parts.h); the tests compare the
 // two paths bit for bit.
 #pragma once

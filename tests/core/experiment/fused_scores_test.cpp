@@ -100,6 +100,28 @@ TEST(FusedScores, GiveQuantisesBitsForEveryRecipeItTakes) {
     }
 }
 
+// The plain casts under each overflow policy (Inf and NaN in x go to the codec, values past the
+// largest to its answer for the largest double), and a tensor of zeros (amax 0, every scale 1).
+TEST(FusedScores, GiveQuantisesBitsUnderEveryOverflowPolicyAndForZeros) {
+  std::vector<Candidate> plain, all;
+  for (const char* text : {"bfloat16", "float16", "float8_e4m3fn", "float8_e5m2", "float6_e3m2fn", "float4_e2m1fn"})
+    plain.push_back(*parse_candidate(text));
+  for (const char* text : kTaken) all.push_back(*parse_candidate(text));
+  const std::vector<double> x = tensor(30, 50, true, 7);
+  for (const Overflow policy : {Overflow::FormatDefault, Overflow::Saturate, Overflow::NonSaturating}) {
+    CastOptions o;
+    o.overflow = policy;
+    const auto fused = fused_scores(x, 30, 50, tensor_amax(x), plain, o);
+    for (size_t i = 0; i < plain.size(); ++i)
+      expect_same(fused[i], through_quantise(x, 30, 50, tensor_amax(x), plain[i], o),
+                  plain[i].text() + " overflow " + overflow_name(policy));
+  }
+  const std::vector<double> zeros(8 * 40, 0.0);
+  const auto fused = fused_scores(zeros, 8, 40, 0.0, all, CastOptions{});
+  for (size_t i = 0; i < all.size(); ++i)
+    expect_same(fused[i], through_quantise(zeros, 8, 40, 0.0, all[i], CastOptions{}), all[i].text() + " on zeros");
+}
+
 TEST(FusedScores, SaturatedFlushedAndNonFiniteAreCounted) {
   // A guard that the comparison above sees the counts move: the extremes saturate float8, the
   // tiny values round to zero in float4, and an Inf in x counts no error.
