@@ -255,7 +255,7 @@ PL_CLONES size_t settle_overflows(const double* s, size_t n, double largest, dou
   size_t left = 0;
   for (size_t i = 0; i < n; ++i) {
     const bool finite = std::fabs(s[i]) <= DBL_MAX;
-    r[i] = finite & (std::fabs(r[i]) > largest) ? (s[i] < 0 ? down : up) : r[i];
+    r[i] = (finite & (std::fabs(r[i]) > largest)) ? (s[i] < 0 ? down : up) : r[i];
     left += static_cast<size_t>(!finite);
   }
   return left;
