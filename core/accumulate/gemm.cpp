@@ -552,11 +552,11 @@ Expected<std::vector<double>> blas_gemm(const GemmShape& s, std::span<const doub
 Expected<std::vector<double>> int32_gemm(const GemmShape& s, std::span<const double> a, std::span<const double> b) {
   double max_a = 0, max_b = 0;
   for (double v : a) {
-    if (v != std::nearbyint(v)) return Error{"int32 accumulation needs integer operands (int8/uint8 with a recipe)"};
+    if (v != std::nearbyint(v)) return Error{"int32 accumulation needs integer operands (integer dtypes with a recipe)"};
     max_a = std::max(max_a, std::fabs(v));
   }
   for (double v : b) {
-    if (v != std::nearbyint(v)) return Error{"int32 accumulation needs integer operands (int8/uint8 with a recipe)"};
+    if (v != std::nearbyint(v)) return Error{"int32 accumulation needs integer operands (integer dtypes with a recipe)"};
     max_b = std::max(max_b, std::fabs(v));
   }
   if (max_a * max_b * static_cast<double>(s.k) >= 0x1p53)

@@ -57,10 +57,17 @@ enum : uint64_t { kInputId = 1, kWeightId = 2, kBiasId = 3, kHistoryId = 1000 };
 constexpr size_t kErrorMapCells = 512;  // the heat map's cells a side, at most
 constexpr double kMaxBytes = 8.0 * (1ull << 30);
 
-bool products_exact(DType a, DType b) {
-  auto p = [](DType t) { return is_float(t) ? info(t).format.precision() : 17; };  // int8/uint8: 8 bits, times a scale
-  return p(a) + p(b) <= 53;
-}
+// Bits of precision an operand's values carry. An integer of at most 8 bits times its scale: a
+// per-tensor or per-channel factor applies after the sum, MX's is a power of two, and a group's
+// float16 scale (11 significant bits) multiplies the values: 8 + 11.
+int value_precision(DType t) { return is_float(t) ? info(t).format.precision() : 19; }
+
+bool products_exact(DType a, DType b) { return value_precision(a) + value_precision(b) <= 53; }
+
+// The dtype an operand's values are in, for the backends: a group's integers times their float16
+// scale are float32 numbers (19 significant bits), not integers; a GPU kernel that took them for
+// int8's 8 bits would round products it thinks exact.
+DType product_dtype(DType t, const Scaling& s) { return is_group(s.kind) ? DType::float32 : t; }
 
 // In 8 x 8 tiles, each written row by row (contiguous writes; the reads stride through eight
 // cache lines that stay in L1): 0.6 ms for 1024 x 1024 against 3 ms for 32 x 32 tiles written
@@ -298,9 +305,12 @@ Status check_setup(const MatmulConfig& c) {
   if (bytes > kMaxBytes)
     return Error{"the shape needs about " + std::to_string(int(bytes / (1 << 30))) +
                  " GiB of working memory (limit 8 GiB)"};
+  // Integers of at most 8 bits, with a recipe: int8, uint8 and the four-bit int4 and uint4
+  // (W4A16's weights: int4 in groups with float16 scales).
   for (DType t : {c.input, c.weight})
-    if (!is_float(t) && t != DType::int8 && t != DType::uint8)
-      return Error{std::string(name(t)) + ": inputs and weights must be float dtypes, int8 or uint8"};
+    if (!is_float(t) && !(is_integer(t) && value_bits(t) <= 8 && t != DType::bool_))
+      return Error{std::string(name(t)) + ": inputs and weights must be float dtypes or integers of at most 8 bits "
+                                          "(int8, uint8, int4, uint4)"};
   if (!is_float(c.output)) return Error{"the output dtype must be a float dtype"};
   if (c.bias && !is_float(*c.bias)) return Error{"the bias dtype must be a float dtype"};
   if (auto st = check(c.input_scaling, c.input); !st) return Error{"input: " + st.error()};
@@ -317,7 +327,10 @@ Status check_setup(const MatmulConfig& c) {
 Status check(const MatmulConfig& c) {
   if (auto st = check_setup(c); !st) return st;
   if (c.accumulate.kind == AccumKind::Int32 && (is_float(c.input) || is_float(c.weight)))
-    return Error{"int32 accumulation takes int8/uint8 inputs and weights"};
+    return Error{"int32 accumulation takes integer inputs and weights (int8, uint8, int4, uint4)"};
+  if (c.accumulate.kind == AccumKind::Int32 && (is_group(c.input_scaling.kind) || is_group(c.weight_scaling.kind)))
+    return Error{"int32 accumulation takes integer values: a group's float16 scale multiplies them before the "
+                 "product (accumulate in float32 or float64)"};
   const bool hardware = c.accumulate.kind == AccumKind::Float64 ||
                         (c.accumulate.kind == AccumKind::Blas && c.accumulate.format == DType::float64);
   if (!hardware && !products_exact(c.input, c.weight))
@@ -482,7 +495,11 @@ OutputSteps output_steps(const MatmulConfig& c, const RunOperands& o) {
 // The product under the config's model, then its epilogue and output rounding.
 Status compute_output(const MatmulConfig& c, const RunOperands& o, Workers& workers, MatmulResult& r,
                       const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-  const ProductSpec product_spec{{c.m, c.n, c.k}, c.input, c.weight, c.accumulate, c.fast_accumulation};
+  const ProductSpec product_spec{{c.m, c.n, c.k},
+                                 product_dtype(c.input, c.input_scaling),
+                                 product_dtype(c.weight, c.weight_scaling),
+                                 c.accumulate,
+                                 c.fast_accumulation};
   // The quantised operands' owners let a device keep its copies of them for the next run.
   auto sums = backend_product(c.backend, product_spec, o.qa->values, o.qb->values, {progress, cancel, o.qa, o.qb}, r);
   if (!sums) return Error{sums.error()};

@@ -26,13 +26,13 @@ namespace {
 
 using namespace experiment;
 
-// dtypes offered for inputs and weights (floats and the 8-bit integers), and for outputs; the
-// cast experiment takes int4 and uint4 too (`packed`), which the products do not.
-std::vector<DType> operand_dtypes(bool integers, bool packed) {
+// dtypes offered for inputs and weights (floats, the 8-bit integers and the four-bit int4 and
+// uint4 the recipes pack), and for outputs (floats only).
+std::vector<DType> operand_dtypes(bool integers) {
   std::vector<DType> out;
   for (const auto& d : all_dtypes())
-    if (d.kind == DTypeKind::Float || (integers && (d.id == DType::int8 || d.id == DType::uint8)) ||
-        (packed && is_packed_int(d.id)))
+    if (d.kind == DTypeKind::Float ||
+        (integers && (d.id == DType::int8 || d.id == DType::uint8 || is_packed_int(d.id))))
       out.push_back(d.id);
   return out;
 }
@@ -80,13 +80,13 @@ bool custom_format_items(DType* t) {
 }
 
 // A dtype picker: the table's formats grouped, then custom formats.
-bool dtype_combo(const char* label, DType* t, bool integers, bool packed = false) {
+bool dtype_combo(const char* label, DType* t, bool integers) {
   bool changed = false;
   if (ImGui::BeginCombo(label, std::string(name(*t)).c_str(), ImGuiComboFlags_HeightLarge)) {
     // Grouped as the brief's users think of them: wide floats, the 8-bit and narrower floats,
     // integers.
     const char* group = nullptr;
-    for (DType d : operand_dtypes(integers, packed)) {
+    for (DType d : operand_dtypes(integers)) {
       const char* g = !is_float(d)                       ? "integers"
                       : info(d).format.total_bits() <= 8 ? "float8 / float6 / float4"
                                                          : "floats";
@@ -348,7 +348,7 @@ bool SetupView::draw_dtypes() {
   // A roundtrip reads one dtype; a dot sweep's dot products only the input and weight dtypes.
   if (mode_ == ExperimentMode::Train) return false;  // the models name the formats
   const bool cast = mode_ == ExperimentMode::Roundtrip, sweep = mode_ == ExperimentMode::DotSweep;
-  changed |= dtype_combo(cast ? "dtype" : "input", &c.input, true, /*packed=*/cast);
+  changed |= dtype_combo(cast ? "dtype" : "input", &c.input, true);
   if (!cast) changed |= dtype_combo("weight", &c.weight, true);
   if (sweep || cast) return changed;
   changed |= dtype_combo("output", &c.output, false);

@@ -1,6 +1,7 @@
 // The matrix experiment against an independent NumPy/ml_dtypes emulation
 // (tests/data/matmul/gen_matmul.py): every result and accumulator value bit for bit, the
 // rounded-input reference to double precision; and the experiment's own invariants.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <fstream>
@@ -321,6 +322,65 @@ TEST(Matmul, BadConfigsSayWhy) {
   auto r = run_matmul(c, MatmulOperands{std::vector<double>(5), std::vector<double>(7), {}});
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().find("the shape needs"), std::string::npos);
+}
+
+// W4A16: bfloat16 inputs against int4 weights in groups of 32 along K, each group's scale the
+// float16 of its amax / 7 (GPTQ's and AWQ's symmetric layout), computed here on its own and
+// compared with the product the experiment ran in float64.
+TEST(Matmul, Int4GroupWeightsAreDequantisedByTheirFloat16Scales) {
+  MatmulConfig c;
+  c.op = MatmulOp::Linear;
+  c.m = 3, c.n = 5, c.k = 96;
+  c.input = DType::bfloat16;
+  c.weight = DType::int4;
+  c.weight_scaling.kind = ScalingKind::Group;
+  c.weight_scaling.group = 32;
+  c.accumulate = {AccumKind::Float64, DType::float64};
+  c.output = DType::float64;
+  ASSERT_TRUE(check(c)) << check(c).error();
+  std::vector<double> x(c.m * c.k), w(c.n * c.k);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = double(int(i * 7 % 17) - 8) / 8;  // bfloat16 numbers
+  for (size_t i = 0; i < w.size(); ++i) w[i] = std::sin(double(i) * 0.37) * (i % 32 == 5 ? 3.0 : 0.2);
+  auto r = run_matmul(c, MatmulOperands{x, w, {}});
+  ASSERT_TRUE(r) << r.error();
+  std::vector<double> dequantised(w.size());
+  for (size_t j = 0; j < c.n; ++j)
+    for (size_t g = 0; g < c.k; g += 32) {
+      double amax = 0;
+      for (size_t t = g; t < g + 32; ++t) amax = std::max(amax, std::fabs(w[j * c.k + t]));
+      const double scale = double(static_cast<_Float16>(amax / 7));
+      for (size_t t = g; t < g + 32; ++t)
+        dequantised[j * c.k + t] = std::clamp(std::nearbyint(w[j * c.k + t] / scale), -7.0, 7.0) * scale;
+    }
+  auto host = r->result->host();
+  ASSERT_TRUE(host) << host.error();
+  const std::span<const double> y = *host;
+  for (size_t i = 0; i < c.m; ++i)
+    for (size_t j = 0; j < c.n; ++j) {
+      double expected = 0;
+      for (size_t t = 0; t < c.k; ++t) expected += x[i * c.k + t] * dequantised[j * c.k + t];
+      EXPECT_NEAR(y[i * c.n + j], expected, 1e-12 * std::max(1.0, std::fabs(expected))) << i << ", " << j;
+    }
+  EXPECT_GT(r->weight_report.flushed, 0u);  // the small weights beside each group's large one
+}
+
+TEST(Matmul, FourBitOperandsTakeTheirRecipesAndInt32SumsTakeNoGroups) {
+  MatmulConfig c = small(MatmulOp::Linear);
+  c.input = c.weight = DType::int4;
+  c.input_scaling.kind = c.weight_scaling.kind = ScalingKind::PerChannel;
+  c.accumulate = {AccumKind::Int32, DType::int32};
+  ASSERT_TRUE(check(c)) << check(c).error();
+  auto r = run_matmul(c);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->compared, c.m * c.n);
+  EXPECT_NE(r->weight_report.recipe.find("int4"), std::string::npos) << r->weight_report.recipe;
+  c.weight = DType::uint4;
+  c.weight_scaling.kind = ScalingKind::GroupAsymmetric;
+  EXPECT_NE(check(c).error().find("a group's float16 scale multiplies them"), std::string::npos) << check(c).error();
+  c.accumulate = {AccumKind::Blas, DType::float32};
+  EXPECT_TRUE(check(c)) << check(c).error();
+  c.weight = DType::int16;
+  EXPECT_NE(check(c).error().find("integers of at most 8 bits"), std::string::npos) << check(c).error();
 }
 
 // The bench reports the stages of a run that computed its references, not of the cached run
