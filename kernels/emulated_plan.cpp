@@ -13,10 +13,11 @@ namespace {
 
 using experiment::AccumKind;
 
-// Bits of precision a dtype's values can carry (an integer dtype: its width).
+// Bits of precision a dtype's values can carry (an integer of at most 8 bits, int4 and uint4
+// among them: 8; a group's scaled integers come as float32, matmul.h's product_dtype).
 int precision_bits(DType t) {
   if (is_float(t)) return info(t).format.precision();
-  return t == DType::int8 || t == DType::uint8 || t == DType::bool_ ? 8 : 64;
+  return t == DType::bool_ || (is_integer(t) && value_bits(t) <= 8) ? 8 : 64;
 }
 
 // Nearest-even and the other deterministic modes of a narrow format round on float32 (the

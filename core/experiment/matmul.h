@@ -89,6 +89,11 @@ struct MatmulOperands {
 // than OpenBLAS dgemm.
 bool double_double_reference(const MatmulConfig& c);
 
+// The dtype an operand's values are in, for the backends (ProductSpec): a group's integers times
+// their float16 scale are float32 numbers (up to 19 significant bits), not integers; a GPU kernel
+// that took them for int8's 8 bits would round products it thinks exact.
+DType product_dtype(DType operand, const Scaling& s);
+
 // Draws every operand the config needs (the data sources, the seed).
 MatmulOperands generate_operands(const MatmulConfig& c);
 

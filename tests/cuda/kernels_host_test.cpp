@@ -188,6 +188,19 @@ TEST(EmulatedPlan, TakesSequentialAndChunkedSumsOfExactProducts) {
   EXPECT_TRUE(chunked->outer.hardware_f32);
 }
 
+// int4 and uint4 values are integers of 8 bits or fewer, as int8's: their products with bfloat16
+// are exact float32 numbers (they were counted as 64 bits, and refused). A group's integers come
+// as float32 (matmul.h's product_dtype): against bfloat16 their products are not.
+TEST(EmulatedPlan, FourBitIntegersAreNarrowAndGroupValuesAreFloat32) {
+  for (DType t : {DType::int8, DType::int4, DType::uint4}) {
+    auto p = plan_emulated_product(spec(DType::bfloat16, t, AccumKind::Sequential, DType::float32));
+    EXPECT_TRUE(p.ok()) << name(t) << ": " << p.error();
+  }
+  auto group = plan_emulated_product(spec(DType::bfloat16, DType::float32, AccumKind::Sequential, DType::float32));
+  ASSERT_FALSE(group.ok());
+  EXPECT_NE(group.error().find("not exact float32"), std::string::npos) << group.error();
+}
+
 TEST(EmulatedPlan, TakesPairwiseAndKahanSums) {
   auto pw = spec(DType::float16, DType::float16, AccumKind::Pairwise, DType::float16);
   pw.accumulate.block = 8;

@@ -494,7 +494,9 @@ bool SetupView::draw_device() {
   }
   // A dot sweep's trials are 1 x 1 x K products, one model after another; the first decides here.
   const experiment::GemmShape shape = sweep ? experiment::GemmShape{1, 1, c.k} : experiment::GemmShape{c.m, c.n, c.k};
-  if (const std::string where = backend_.where({shape, c.input, c.weight, c.accumulate, c.fast_accumulation});
+  if (const std::string where = backend_.where({shape, experiment::product_dtype(c.input, c.input_scaling),
+                                                experiment::product_dtype(c.weight, c.weight_scaling), c.accumulate,
+                                                c.fast_accumulation});
       !where.empty())
     wrapped_text(where);
   return changed;

@@ -324,6 +324,14 @@ TEST(Matmul, BadConfigsSayWhy) {
   EXPECT_NE(r.error().find("the shape needs"), std::string::npos);
 }
 
+// float16's nearest value to v in [0, 65504], ties to even, worked out here on its own: an ulp of
+// 2^(e - 10) in binade e, of 2^-24 below the smallest normal 2^-14.
+double float16_nearest(double v) {
+  if (v == 0) return 0;
+  const double quantum = std::ldexp(1.0, std::max(std::ilogb(v), -14) - 10);
+  return std::nearbyint(v / quantum) * quantum;
+}
+
 // W4A16: bfloat16 inputs against int4 weights in groups of 32 along K, each group's scale the
 // float16 of its amax / 7 (GPTQ's and AWQ's symmetric layout), computed here on its own and
 // compared with the product the experiment ran in float64.
@@ -348,7 +356,7 @@ TEST(Matmul, Int4GroupWeightsAreDequantisedByTheirFloat16Scales) {
     for (size_t g = 0; g < c.k; g += 32) {
       double amax = 0;
       for (size_t t = g; t < g + 32; ++t) amax = std::max(amax, std::fabs(w[j * c.k + t]));
-      const double scale = double(static_cast<_Float16>(amax / 7));
+      const double scale = float16_nearest(amax / 7);
       for (size_t t = g; t < g + 32; ++t)
         dequantised[j * c.k + t] = std::clamp(std::nearbyint(w[j * c.k + t] / scale), -7.0, 7.0) * scale;
     }
