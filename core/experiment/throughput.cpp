@@ -34,8 +34,12 @@ MatmulConfig bench_config(DType dtype, size_t n, const Accumulation& acc) {
   c.input = c.weight = dtype;
   c.output = DType::float32;
   c.accumulate = acc;
-  // int8 needs a scale (per output channel, symmetric, as int8 inference quantises).
-  if (!is_float(dtype)) c.input_scaling.kind = c.weight_scaling.kind = ScalingKind::PerChannel;
+  // Integers need a scale per output channel: symmetric for int8, as int8 inference quantises;
+  // with a zero point for uint8, as PyTorch's quint8 (a symmetric recipe refuses uint8, and the
+  // experiment offered uint8 only to refuse it).
+  if (!is_float(dtype))
+    c.input_scaling.kind = c.weight_scaling.kind =
+        dtype == DType::uint8 ? ScalingKind::PerChannelAsymmetric : ScalingKind::PerChannel;
   return c;
 }
 

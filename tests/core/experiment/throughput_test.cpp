@@ -97,6 +97,15 @@ TEST(Throughput, OperandsAreValuesOfTheirDtypeAndNarrowDtypesAreLabelledEmulatio
   EXPECT_GT(*t, 0);
 }
 
+// Bug: uint8 was offered and then refused ("symmetric scaling takes a float dtype, int8 or int4,
+// not uint8"): it takes a zero point per channel.
+TEST(Throughput, EveryOfferedIntegerIsTimed) {
+  for (DType t : {DType::int8, DType::uint8}) {
+    auto b = prepare_product_bench(t, 16);
+    EXPECT_TRUE(b) << name(t) << ": " << b.error();
+  }
+}
+
 TEST(Throughput, BadSizesAndDtypesAreErrors) {
   EXPECT_FALSE(prepare_product_bench(DType::float32, 0));
   EXPECT_FALSE(prepare_product_bench(DType::float32, 5000));
