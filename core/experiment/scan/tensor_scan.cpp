@@ -1,7 +1,6 @@
 #include "core/experiment/scan/tensor_scan.h"
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -12,7 +11,6 @@
 #include "core/quantise/amax.h"
 #include "core/util/parallel.h"
 #include "core/util/printable.h"
-#include "core/util/target_clones.h"
 
 namespace pl::experiment {
 namespace {
