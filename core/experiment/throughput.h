@@ -42,6 +42,9 @@ Expected<Accumulation> default_product_accumulation(DType dtype);
 // (...; emulation)"), and whether that is emulation -- true unless the library computes in the
 // dtype itself. For labels; the dtype must have a default accumulation.
 std::string product_method(DType dtype);
+// A method as a table beside the device's name shows it: without "OpenBLAS, core Zen" (the
+// device line says it), "bfloat16 values in sgemm (emulation)"; other methods as they are.
+std::string method_without_library(const std::string& method);
 bool product_emulated(DType dtype);
 
 // The largest n a product is timed at on `backend`: 4096 on the CPU (a float64 product of that
@@ -61,8 +64,17 @@ Expected<ProductBench> product_bench_operands(DType dtype, size_t n, BackendChoi
 Expected<ProductBench> prepare_product_bench(DType dtype, size_t n, BackendChoice backend = BackendChoice::Cpu);
 
 // Seconds one product takes: wall clock on the CPU, CUDA events on a GPU (the calling thread
-// blocks either way). "cancelled" when `cancel`.
+// blocks either way). "cancelled" when `cancel`. On the CPU a product shorter than
+// kWarmBeforeSample is run right before it is timed (sample_seconds).
 Expected<double> time_product(const ProductBench& b, const std::atomic<bool>* cancel = nullptr);
+
+// One sample from `timed_once`, which runs and times one product: where that product took under
+// kWarmBeforeSample, it ran untimed and the sample is a second run's time. OpenBLAS parks its
+// threads between calls, and in a round of dtypes the one timed after another kernel paid for
+// waking them: float32, timed after int8's own kernel, came out 15-25% slower at n = 256 than
+// the same sgemm on bfloat16 values timed right after it. Longer products are timed once.
+inline constexpr double kWarmBeforeSample = 0.05;
+Expected<double> sample_seconds(const std::function<Expected<double>()>& timed_once);
 
 // 2 n^3 / seconds / 1e9, and back.
 double product_gflops(size_t n, double seconds);

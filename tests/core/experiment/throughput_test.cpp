@@ -4,6 +4,7 @@
 #include <cairo.h>
 
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -104,6 +105,37 @@ TEST(Throughput, EveryOfferedIntegerIsTimed) {
     auto b = prepare_product_bench(t, 16);
     EXPECT_TRUE(b) << name(t) << ": " << b.error();
   }
+}
+
+TEST(Throughput, TheTableShowsMethodsWithoutTheLibrarysCore) {
+  EXPECT_EQ(method_without_library(product_method(DType::float32)), "sgemm");
+  EXPECT_EQ(method_without_library(product_method(DType::bfloat16)), "bfloat16 values in sgemm (emulation)");
+  EXPECT_EQ(method_without_library(product_method(DType::int8)), product_method(DType::int8));
+  EXPECT_EQ(method_without_library("cuBLASLt bf16 (tensor cores)"), "cuBLASLt bf16 (tensor cores)");
+}
+
+TEST(Throughput, AShortProductRunsUntimedRightBeforeItsSample) {
+  // A fake product that takes `each` seconds the first time and `each` / 2 after: what a short
+  // sample keeps is the second run's time; a long product is timed once.
+  auto timed = [](std::vector<double> times) {
+    auto calls = std::make_shared<size_t>(0);
+    return std::pair{[times, calls]() -> Expected<double> { return times[std::min((*calls)++, times.size() - 1)]; },
+                     calls};
+  };
+  auto [short_run, short_calls] = timed({0.004, 0.002});
+  EXPECT_EQ(*sample_seconds(short_run), 0.002);
+  EXPECT_EQ(*short_calls, 2u);
+  auto [long_run, long_calls] = timed({2 * kWarmBeforeSample, kWarmBeforeSample});
+  EXPECT_EQ(*sample_seconds(long_run), 2 * kWarmBeforeSample);
+  EXPECT_EQ(*long_calls, 1u);
+  // An error in the first run (cancelled) is the sample's.
+  size_t calls = 0;
+  const auto failed = sample_seconds([&]() -> Expected<double> {
+    ++calls;
+    return Error{"cancelled"};
+  });
+  EXPECT_FALSE(failed);
+  EXPECT_EQ(calls, 1u);
 }
 
 TEST(Throughput, BadSizesAndDtypesAreErrors) {
