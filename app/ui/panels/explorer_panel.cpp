@@ -216,10 +216,11 @@ void ExplorerPanel::draw_table() {
   const bool stacked = presentation_mode();
   int shown = 0;
   for (const Row& r : rows_) shown += r.shown;
-  // Every row and the horizontal scrollbar, with room to spare: a close fit cut the last row.
+  // Every row and the horizontal scrollbar where the table needs one (its room kept read as a
+  // blank row), with room to spare: a close fit cut the last row.
   const float row_height = stacked ? 2 * ImGui::GetFrameHeightWithSpacing() : ImGui::GetFrameHeightWithSpacing();
-  const float height =
-      ImGui::GetFrameHeightWithSpacing() + row_height * float(shown) + ImGui::GetStyle().ScrollbarSize + 12;
+  const SidewaysBar bar("explorer");
+  const float height = ImGui::GetFrameHeightWithSpacing() + row_height * float(shown) + bar.height() + 6;
   // Its rows' height, not the space left: the pane above the figures fits its content, and a
   // table that fitted the pane shrank with it, frame after frame. (The pane scrolls instead.)
   struct Column {
@@ -330,6 +331,7 @@ void ExplorerPanel::draw_table() {
       draw_neighbours();
     }
   }
+  bar.note();
   ImGui::EndTable();
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/ui/shell/theme.h"
+#include "app/ui/widgets/flow_layout.h"
 #include "core/accumulate/blas.h"
 #include "core/backend/backend.h"
 #include "core/backend/peak_rates.h"
@@ -252,7 +253,10 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   const auto dtypes = h.dtypes();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float row = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1;
-  const float height = row * float(dtypes.size() + 1) + style.ScrollbarSize + 4;  // (ScrollX: its bar)
+  // (The headers take two lines: on one, the method column started past 1280 px in presentation
+  // mode. The sideways bar's room only where the table needs it: kept, it read as a blank row.)
+  const SidewaysBar bar("rates");
+  const float height = row * float(dtypes.size() + 1) + ImGui::GetTextLineHeight() + bar.height() + 4;
   if (!ImGui::BeginTable("rates", 5 + (sheet ? 1 : 0) + (peak ? 1 : 0),
                          ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                              ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY,
@@ -264,13 +268,13 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   ImGui::TableSetupColumn("dtype");
   ImGui::TableSetupColumn("samples");
   const experiment::RateUnit unit = experiment::rate_unit(gpu_);
-  const std::string rate_header = std::string("median ") + unit.name + " (quartiles)";
+  const std::string rate_header = std::string("median ") + unit.name + "\n(quartiles)";
   ImGui::TableSetupColumn(rate_header.c_str());
-  ImGui::TableSetupColumn(peak ? "vs float32" : "vs float32 sgemm");
-  const std::string sheet_header = shown_summary_.config.datasheet + " datasheet";
+  ImGui::TableSetupColumn(peak ? "vs\nfloat32" : "vs float32\nsgemm");
+  const std::string sheet_header = shown_summary_.config.datasheet + "\ndatasheet";
   if (sheet) ImGui::TableSetupColumn(sheet_header.c_str());
-  if (peak) ImGui::TableSetupColumn("% of peak");
-  ImGui::TableSetupColumn("how it is computed");
+  if (peak) ImGui::TableSetupColumn("% of\npeak");
+  ImGui::TableSetupColumn("how it is\ncomputed");
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < dtypes.size(); ++i) {
     const DType t = dtypes[i];
@@ -329,10 +333,12 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
       auto it = methods_.find(t);
       how = it != methods_.end() ? it->second.first : experiment::product_method(t);
     }
-    ImGui::TextUnformatted(how.c_str());
-    // The whole text on hover: at 1280 px the column starts near the pane's right edge.
+    ImGui::TextUnformatted(experiment::method_without_library(how).c_str());
+    // The whole text on hover (the library's core is in the line above the table): at 1280 px
+    // the column starts near the pane's right edge.
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", how.c_str());
   }
+  bar.note();
   ImGui::EndTable();
 }
 

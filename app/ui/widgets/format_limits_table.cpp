@@ -33,12 +33,12 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
       {"e", "exponent bits"},
       {"m", "mantissa (fraction) bits; precision p = m + 1 with the implicit bit"},
       {"bias", "exponent bias: stored exponent - bias = power of two"},
-      {"largest finite", "the largest finite value; above it a value overflows"},
-      {"smallest normal", "2^emin: below it values lose precision (subnormals)"},
-      {"smallest subnormal", "the smallest positive value; below half of it, values round to zero"},
-      {"machine epsilon", "the gap between 1 and the next larger value: 2^(1-p)"},
-      {"unit roundoff u", "the largest relative error of rounding to nearest: 2^-p = epsilon / 2"},
-      {"Inf / NaN / -0, overflow", "which specials the format has, and what overflow becomes by default"},
+      {"largest\nfinite", "the largest finite value; above it a value overflows"},
+      {"smallest\nnormal", "2^emin: below it values lose precision (subnormals)"},
+      {"smallest\nsubnormal", "the smallest positive value; below half of it, values round to zero"},
+      {"machine\nepsilon", "the gap between 1 and the next larger value: 2^(1-p)"},
+      {"unit\nroundoff u", "the largest relative error of rounding to nearest: 2^-p = epsilon / 2"},
+      {"Inf / NaN / -0,\noverflow", "which specials the format has, and what overflow becomes by default"},
   };
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
@@ -46,7 +46,9 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
   // the space left, below the Formats panel's integer casts, made it a row high, and its window
   // scrolled by a different amount from frame to frame.
   const SidewaysBar bar(id);
-  const float height = float(formats.size() + 1) * table_row_height() + bar.height();
+  // The headers take two lines: on one, at 1600 px in presentation mode, they pushed the last
+  // column (Inf, NaN, overflow) past the window's edge.
+  const float height = float(formats.size() + 1) * table_row_height() + ImGui::GetTextLineHeight() + bar.height();
   if (!ImGui::BeginTable(id, IM_ARRAYSIZE(columns), flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   for (const Column& c : columns) ImGui::TableSetupColumn(c.name);
