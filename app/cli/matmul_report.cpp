@@ -72,14 +72,18 @@ void print_report(const MatmulResult& r) {
               rounding_name(c.cast.rounding), overflow_name(c.cast.overflow));
   std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", "error", "max |e|", "mean |e|", "max rel", "normwise",
               "max ulp", "mean bits", "SQNR dB");
-  for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {
+  const ErrorComponent* parts[] = {&r.total, &r.input, &r.arithmetic, &r.output};
+  double largest_ulp = 0;
+  for (const ErrorComponent* e : parts)
+    if (e->stats.count > 0) largest_ulp = std::max(largest_ulp, e->stats.max_ulp);
+  for (const ErrorComponent* e : parts) {
     const ErrorStats& s = e->stats;
     if (s.count == 0) {  // every element NaN or Inf (the outright line counts them): no error to show
       std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", e->name.c_str(), "-", "-", "-", "-", "-", "-", "-");
       continue;
     }
     std::printf("%-16s %11.3e %11.3e %11.3e %11.3e %9s %9.2f %9.1f\n", e->name.c_str(), s.max_abs, s.mean_abs,
-                s.max_rel, s.normwise_rel, ulps_text(s.max_ulp).c_str(), s.mean_bits, s.sqnr_db);
+                s.max_rel, s.normwise_rel, ulps_text(s.max_ulp, largest_ulp).c_str(), s.mean_bits, s.sqnr_db);
   }
   if (const std::string outright = experiment::outright_line(r); !outright.empty())
     std::printf("%s\n", outright.c_str());

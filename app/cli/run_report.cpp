@@ -39,13 +39,16 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum)
               "bound", "prob.bound", "mean bits", "max ulp", "NaN/Inf");
   // gamma_K = K u / (1 - K u) exists only while K u < 1: past that the column says "none".
   bool unbounded = false;
+  double largest_ulp = 0;
+  for (const auto& r : rows)
+    if (r.stats.count > 0) largest_ulp = std::max(largest_ulp, r.stats.max_ulp);
   for (const auto& r : rows) {
     unbounded |= !std::isfinite(r.bounds.deterministic);
     const experiment::ErrorStats& s = r.stats;
     std::printf("%8zu  %-28s %14s %11s %11.3e %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
                 statistic("%.3e", r.max_scaled, s).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
                 r.bounds.probabilistic, statistic("%.2f", s.mean_bits, s).c_str(),
-                (s.count == 0 ? "-" : experiment::ulps_text(s.max_ulp)).c_str(),
+                (s.count == 0 ? "-" : experiment::ulps_text(s.max_ulp, largest_ulp)).c_str(),
                 experiment::not_finite_text(s).c_str());
   }
   if (unbounded)

@@ -379,9 +379,11 @@ std::string not_finite_text(const ErrorStats& s) {
   return bad == 0 ? "-" : std::to_string(bad) + " of " + std::to_string(bad + s.count);
 }
 
-std::string ulps_text(double ulps) {
+std::string ulps_text(double ulps) { return ulps_text(ulps, ulps); }
+
+std::string ulps_text(double ulps, double column_largest) {
   char text[32];
-  std::snprintf(text, sizeof text, ulps < 1e6 ? "%.2f" : "%.3e", ulps);
+  std::snprintf(text, sizeof text, column_largest < 1e6 ? "%.2f" : "%.3e", ulps);
   return text;
 }
 

@@ -40,6 +40,9 @@ std::string not_finite_text(const ErrorStats& s);
 // reference is near zero can be 1e9 ulps of the output format off; fixed digits overran the
 // column).
 std::string ulps_text(double ulps);
+// The same in a column whose largest value is `column_largest`: the column's format for every
+// row (a column read "1.137e+09", "39424.00", "0.00").
+std::string ulps_text(double ulps, double column_largest);
 
 // Compares result[i] with reference[i] for every i. `output` is the format the results are
 // in (for ulps, saturation and the cap on bits of agreement: its precision). rel_floor keeps

@@ -133,7 +133,11 @@ void ErrorView::draw_stats(const MatmulResult& r) {
     ImGui::TableSetupColumn(kColumns[0].first, ImGuiTableColumnFlags_WidthFixed);
     for (size_t i = 1; i < std::size(kColumns); ++i) ImGui::TableSetupColumn(kColumns[i].first);
     table_headers([&](int c) { return std::string(kColumns[size_t(c)].second); });
-    for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {
+    const ErrorComponent* parts[] = {&r.total, &r.input, &r.arithmetic, &r.output};
+    double largest_ulp = 0;
+    for (const ErrorComponent* e : parts)
+      if (e->stats.count > 0) largest_ulp = std::max(largest_ulp, e->stats.max_ulp);
+    for (const ErrorComponent* e : parts) {
       const ErrorStats& s = e->stats;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -147,7 +151,7 @@ void ErrorView::draw_stats(const MatmulResult& r) {
         ImGui::Text("%.3e", v);
       }
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(experiment::ulps_text(s.max_ulp).c_str());
+      ImGui::TextUnformatted(experiment::ulps_text(s.max_ulp, largest_ulp).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%.2f", s.mean_bits);
       ImGui::TableNextColumn();

@@ -366,6 +366,10 @@ TEST(ErrorStats, UlpsTextSwitchesToExponentFormPastAMillion) {
   EXPECT_EQ(ulps_text(999999.5), "999999.50");
   EXPECT_EQ(ulps_text(1887748588.94), "1.888e+09");
   EXPECT_EQ(ulps_text(std::numeric_limits<double>::infinity()), "inf");
+  // In a column, every row takes the format of the column's largest.
+  EXPECT_EQ(ulps_text(39424, 1.137e9), "3.942e+04");
+  EXPECT_EQ(ulps_text(0, 1.137e9), "0.000e+00");
+  EXPECT_EQ(ulps_text(0.5, 39424), "0.50");
 }
 
 }  // namespace
