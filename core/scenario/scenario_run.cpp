@@ -15,8 +15,16 @@ namespace {
 
 using nlohmann::json;
 
-// number_text.h's significant_text, at the 4 digits checks print by default.
-std::string number_text(double x, int digits = 4) { return significant_text(x, digits); }
+// number_text.h's significant_text, at the 4 digits checks print by default; a whole number
+// below a billion as it is (a count of 64970 values rounded to zero read "6.497e+04").
+std::string number_text(double x, int digits = 4) {
+  if (x == std::trunc(x) && std::fabs(x) < 1e9) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f", x == 0 ? 0.0 : x);
+    return text;
+  }
+  return significant_text(x, digits);
+}
 
 // A scenario's own bound, as written: 4 digits where they hold it, else as many as it takes
 // (the bound 1.0001 of "within 0.01%" printed as "at most 1").

@@ -495,6 +495,20 @@ TEST(ScenarioRun, BoundsAndValuesPrintOnTheSideTheyAreOn) {
   EXPECT_EQ(r->checks[1].observed, "0.1762");
 }
 
+// Bug: a count past 9999 printed at 4 significant digits: scenario 13's fp4 checks read "values
+// rounded to zero: observed 6.497e+04, expected at least 6e+04". Whole numbers print whole.
+TEST(ScenarioRun, CountsPrintWhole) {
+  json j = with_evidence(R"({"min": 12000})");
+  j["evidence"][0]["setup"]["rows"] = 256;
+  j["evidence"][0]["setup"]["data"]["scale"] = 1e-8;
+  auto r = run_scenario(*scenario_from_json(j, "x"));
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(r->checks[1].passed) << r->checks[1].observed;
+  EXPECT_EQ(r->checks[1].expected, "at least 12000");
+  EXPECT_GE(r->checks[1].observed.size(), 5u);
+  EXPECT_EQ(r->checks[1].observed.find_first_not_of("0123456789"), std::string::npos) << r->checks[1].observed;
+}
+
 // Bug: scenario 30's CUDA device errors, worked out from PyTorch's source with no GPU to record
 // them, showed as "observed: the same text, pass" like recorded answers. The table, the slides
 // and `scenario run` now mark an exact answer derived by hand.
