@@ -82,11 +82,17 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   const double w = std::min((34.0 + 1.03 * longest) * fs, 0.6 * (l.x1 - l.x0));
   const double h = kLegendEntry * fs * static_cast<double>(entries) + 8 * fs;
   size_t hidden = 0;  // of the corner chosen
+  // A corner is tried with its box widened by the widest stroke's half-width: a step whose drop
+  // lay 2 px left of the box ran its 4 px line under it (the error attribution at 1280x800).
+  double stroke = 2;
+  for (const Series& s : f.series) stroke = std::max(stroke, s.width);
+  const double m = stroke * fs / 2;
   auto best_corner = [&] {
     LegendBox box{0, 0, w, h, entries, {}};
     hidden = SIZE_MAX;
     for (const auto& [left, top] : corners(l, w, h, fs))
-      if (const size_t n = data_under(f, l, left, top, w, h); n < hidden) box.left = left, box.top = top, hidden = n;
+      if (const size_t n = data_under(f, l, left - m, top - m, w + 2 * m, h + 2 * m); n < hidden)
+        box.left = left, box.top = top, hidden = n;
     return box;
   };
   l.legend = best_corner();

@@ -521,6 +521,24 @@ Figure wall_of_bars(const std::string& label) {
   return f;
 }
 
+// Bug: the error attribution's legend at 1280x800 in presentation mode took the corner whose
+// left edge lay 2 px right of a step's drop: the step's 4 px stroke ran under the box. Wherever
+// a tall block of steps ends, the legend's box, widened by the stroke's half-width, covers none.
+TEST(Figures, TheLegendKeepsClearOfTheStrokesNotOnlyTheirCentres) {
+  for (int k = 300; k < 384; ++k) {  // (bins under a pixel wide: the block's end passes every pixel)
+    Figure f;
+    Series steps{"steps", SeriesKind::Steps, {}, {}, {}};
+    for (int i = 0; i <= 400; ++i) steps.x.push_back(i);
+    for (int i = 0; i < 400; ++i) steps.y.push_back(i >= k && i < k + 16 ? 100 : 1);
+    f.series.push_back(steps);
+    const PlotLayout l = layout_figure(f, 700, 400);
+    const double m = 2;  // the default stroke's half-width, 2 px at text scale 1
+    EXPECT_EQ(data_under(f, l, l.legend.left - m, l.legend.top - m, l.legend.width + 2 * m, l.legend.height + 2 * m),
+              0u)
+        << "block at " << k;
+  }
+}
+
 TEST(Figures, WhenEveryCornerCoversDataANarrowFigureGivesTheLegendARowAboveIt) {
   // Bars across the whole width: every corner covered the tallest ones (the attribution figure's
   // legend lay over the arithmetic error's peak).
