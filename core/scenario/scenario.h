@@ -18,9 +18,14 @@
 namespace pl::scenario {
 
 // One experiment file (docs/experiment-json.md) that shows the story.
+inline constexpr size_t kEvidenceTabChars = 24;
+
 struct Evidence {
   std::string label;     // "float16 accumulation"
   nlohmann::json setup;  // the experiment file, read by experiment::run_experiment_file
+  // Where runs make figures of the same name, the few words their tabs name this run by ("TF32
+  // on"); empty: the label, less what the runs' labels share.
+  std::string tab;
 };
 
 enum class CheckKind : uint8_t {

@@ -287,10 +287,17 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
       if (!v.is_array()) return Error{"'evidence' must be an array"};
       for (size_t i = 0; i < v.size(); ++i) {
         const json& e = v[i];
+        const bool has_tab = e.is_object() && e.contains("tab");
         if (!e.is_object() || !e.contains("label") || !e["label"].is_string() || !e.contains("setup") ||
-            !e["setup"].is_object() || e.size() != 2)
-          return Error{"evidence[" + std::to_string(i) + "]: must be {\"label\": ..., \"setup\": {experiment file}}"};
-        s.evidence.push_back({e["label"].get<std::string>(), e["setup"]});
+            !e["setup"].is_object() || e.size() != (has_tab ? 3u : 2u))
+          return Error{"evidence[" + std::to_string(i) +
+                       "]: must be {\"label\": ..., \"setup\": {experiment file}} with an optional \"tab\""};
+        // A tab's name is a few words: longer, the tab bar cuts it where the runs differ.
+        if (has_tab && (!e["tab"].is_string() || e["tab"].get<std::string>().empty() ||
+                        e["tab"].get<std::string>().size() > kEvidenceTabChars))
+          return Error{"evidence[" + std::to_string(i) + "]: 'tab' must be a text of 1 to " +
+                       std::to_string(kEvidenceTabChars) + " characters"};
+        s.evidence.push_back({e["label"].get<std::string>(), e["setup"], has_tab ? e["tab"].get<std::string>() : ""});
       }
     } else if (k == "checks") {
       if (!v.is_array()) return Error{"'checks' must be an array"};

@@ -130,11 +130,14 @@ void ScenarioPanel::collect() {
   }
   shown_ = std::make_shared<const scenario::ScenarioRun>(std::move(*done).value());
   figures_.clear();
-  // The runs that make each figure name (two evidence runs make the same ones), by index and label.
+  // The runs that make each figure name (two evidence runs make the same ones), by index and by
+  // the name the scenario gives the run's tabs, else its label.
   std::map<std::string, std::vector<std::pair<size_t, std::string>>> makers;
   for (size_t i = 0; i < shown_->evidence.size(); ++i)
-    if (const auto& e = shown_->evidence[i]; e.run)
-      for (const auto& f : figure::experiment_figures(*e.run)) makers[f.name].emplace_back(i, e.label);
+    if (const auto& e = shown_->evidence[i]; e.run) {
+      const std::string& tab = i < shown_->scenario.evidence.size() ? shown_->scenario.evidence[i].tab : "";
+      for (const auto& f : figure::experiment_figures(*e.run)) makers[f.name].emplace_back(i, tab.empty() ? e.label : tab);
+    }
   std::map<std::string, std::map<size_t, std::string>> tab_labels;
   for (const auto& [name, runs] : makers) tab_labels[name] = distinct_labels(runs);
   for (size_t i = 0; i < shown_->evidence.size(); ++i) {

@@ -168,6 +168,28 @@ TEST(ScenarioReader, ReadsAMinimalScenario) {
   EXPECT_EQ(s->panel, "experiment");
 }
 
+// Tabs named after the evidence's long labels were cut where the runs differed ("roundtrip error:
+// float8_e4m3fn, MX (a..."): an evidence run may name its tabs in a few words.
+TEST(ScenarioReader, AnEvidenceRunMayNameItsTabsInAFewWords) {
+  json j = minimal();
+  j["evidence"] = json::parse(R"j([{"label": "float8_e4m3fn, MX (a float8_e8m0fnu scale per 32 values)",
+      "tab": "fp8 MX", "setup": {"experiment": "roundtrip", "rows": 4, "cols": 64}},
+      {"label": "per-tensor", "setup": {"experiment": "roundtrip", "rows": 4, "cols": 64}}])j");
+  auto s = scenario_from_json(j, "x");
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->evidence[0].tab, "fp8 MX");
+  EXPECT_EQ(s->evidence[1].tab, "");
+  for (const char* bad : {R"("")", "3", R"("twenty-five characters ab")"}) {
+    j["evidence"][0]["tab"] = json::parse(bad);
+    auto refused = scenario_from_json(j, "x");
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error(), "evidence[0]: 'tab' must be a text of 1 to 24 characters");
+  }
+  j["evidence"][0].erase("tab");
+  j["evidence"][0]["tabs"] = "fp8 MX";
+  EXPECT_NE(scenario_from_json(j, "x").error().find("with an optional \"tab\""), std::string::npos);
+}
+
 // An Experiment-panel link carries its evidence's setup, and running the scenario fails, naming
 // the link, when that evidence makes no such figure.
 TEST(ScenarioReader, AnExperimentLinkCarriesItsEvidenceAndNamesAFigureItMakes) {
