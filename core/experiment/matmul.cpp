@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #if defined(__SSE2__)
@@ -502,6 +503,13 @@ Status compute_output(const MatmulConfig& c, const RunOperands& o, Workers& work
   // The quantised operands' owners let a device keep its copies of them for the next run.
   auto sums = backend_product(c.backend, product_spec, o.qa->values, o.qb->values, {progress, cancel, o.qa, o.qb}, r);
   if (!sums) return Error{sums.error()};
+  // A device's note names the dtypes it was asked to multiply: group-scaled integers arrive as
+  // their float32 values, and a note saying "float32" would not say the weights were int4.
+  for (const auto& [role, dtype, scaling] : {std::tuple{"inputs", c.input, c.input_scaling},
+                                             std::tuple{"weights", c.weight, c.weight_scaling}})
+    if (!r.backend_note.empty() && product_dtype(dtype, scaling) != dtype)
+      r.backend_note += std::string(" (the ") + std::string(name(dtype)) + " " + role +
+                        ", scaled by groups, are multiplied as their float32 values)";
   const OutputSteps steps = output_steps(c, o);
   const bool on_device = workers.holds(*sums);
   // (The CPU's own call takes the sums: a product's fresh vector is then worked on in place.)

@@ -372,6 +372,28 @@ TEST(Matmul, Int4GroupWeightsAreDequantisedByTheirFloat16Scales) {
   EXPECT_GT(r->weight_report.flushed, 0u);  // the small weights beside each group's large one
 }
 
+// A device's fallback note names the dtypes it was asked to multiply, and group-scaled int4
+// weights reach it as float32 values: the note says they were int4. (core_tests registers no
+// CUDA backend: asking for it falls back to the CPU with a note.)
+TEST(Matmul, AFallbackNoteSaysGroupScaledWeightsWereInt4) {
+  MatmulConfig c;
+  c.op = MatmulOp::Linear;
+  c.m = 2, c.n = 4, c.k = 64;
+  c.input = DType::bfloat16;
+  c.weight = DType::int4;
+  c.weight_scaling.kind = ScalingKind::Group;
+  c.weight_scaling.group = 32;
+  c.backend = BackendChoice::Cuda;
+  std::vector<double> x(c.m * c.k, 0.5), w(c.n * c.k, 0.25);
+  auto r = run_matmul(c, MatmulOperands{x, w, {}});
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_NE(r->backend_note.find("the product ran on the CPU"), std::string::npos) << r->backend_note;
+  EXPECT_NE(r->backend_note.find("the int4 weights, scaled by groups, are multiplied as their float32 values"),
+            std::string::npos)
+      << r->backend_note;
+  EXPECT_EQ(r->backend_note.find("bfloat16 inputs"), std::string::npos) << r->backend_note;
+}
+
 TEST(Matmul, FourBitOperandsTakeTheirRecipesAndInt32SumsTakeNoGroups) {
   MatmulConfig c = small(MatmulOp::Linear);
   c.input = c.weight = DType::int4;
