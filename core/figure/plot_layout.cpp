@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string_view>
 #include <utility>
 
 #include "core/figure/text_width.h"
@@ -156,21 +157,41 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
 
 std::vector<std::string> wrap_label(const std::string& label, double width, double font_px) {
   std::vector<std::string> lines;
-  std::string line;
+  std::vector<std::string> line;  // the current line's words
+  auto joined = [](const std::vector<std::string>& words, size_t from, size_t to) {
+    std::string s;
+    for (size_t i = from; i < to; ++i) s += (i > from ? " " : "") + words[i];
+    return s;
+  };
   size_t at = 0;
   while (at < label.size()) {
     const size_t space = label.find(' ', at);
     const std::string word = label.substr(at, space == std::string::npos ? std::string::npos : space - at);
     at = space == std::string::npos ? label.size() : space + 1;
-    const std::string joined = line.empty() ? word : line + " " + word;
-    if (line.empty() || text_width(joined, font_px) <= width) {
-      line = joined;
-    } else {
-      lines.push_back(line);
-      line = word;
+    line.push_back(word);
+    if (line.size() == 1 || text_width(joined(line, 0, line.size()), font_px) <= width) continue;
+    line.pop_back();
+    // Break after the line's last clause (a word ending in ',' or ';', else ':') when that keeps
+    // at least half the width and what follows it still fits with this word: "x.to(w.dtype):
+    // float32, 22.0 / bits" read as one figure split in two; "float32, / 22.0 bits" does not.
+    size_t cut = line.size();
+    for (const char* ends : {",;", ":"}) {
+      for (size_t i = line.size() - 1; i-- > 0;)
+        if (std::string_view(ends).find(line[i].back()) != std::string_view::npos) {
+          std::vector<std::string> rest(line.begin() + static_cast<long>(i) + 1, line.end());
+          rest.push_back(word);
+          if (text_width(joined(line, 0, i + 1), font_px) >= width / 2 &&
+              text_width(joined(rest, 0, rest.size()), font_px) <= width)
+            cut = i + 1;
+          break;
+        }
+      if (cut < line.size()) break;
     }
+    lines.push_back(joined(line, 0, cut));
+    line.erase(line.begin(), line.begin() + static_cast<long>(cut));
+    line.push_back(word);
   }
-  lines.push_back(line);
+  lines.push_back(joined(line, 0, line.size()));
   return lines;
 }
 

@@ -619,6 +619,13 @@ TEST(Figures, WrapLabelBreaksBetweenWordsOnly) {
   const double two = text_width("one two", 10);
   EXPECT_EQ(wrap_label("one two three", two, 10), (std::vector<std::string>{"one two", "three"}));
   EXPECT_EQ(wrap_label("unbreakable", 1, 10), std::vector<std::string>{"unbreakable"});
+  // A break after a clause is preferred to one inside it ("float32, 22.0 / bits").
+  const std::string fix = "x.to(w.dtype): float32, 22.0 bits";
+  const double most = text_width("x.to(w.dtype): float32, 22.0", 10);
+  EXPECT_EQ(wrap_label(fix, most, 10), (std::vector<std::string>{"x.to(w.dtype): float32,", "22.0 bits"}));
+  // Not where it would leave the first line under half the width.
+  EXPECT_EQ(wrap_label("a, bb cc dd ee", text_width("a, bb cc dd", 10), 10),
+            (std::vector<std::string>{"a, bb cc dd", "ee"}));
 }
 
 // The rightmost column of dark pixels in rows [y0, y1), columns [x0, x1) of `f` drawn at
