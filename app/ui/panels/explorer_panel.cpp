@@ -172,6 +172,9 @@ void ExplorerPanel::draw_bits(Row& row, size_t index) {
   // Tighter boxes in presentation mode's large type: float32's 32 of them took half of 1280 px.
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {presentation_mode() ? 1.0f : 2.0f, 0});
   ImGui::PushStyleColor(ImGuiCol_Button, {0.14f, 0.14f, 0.16f, 1.0f});  // dark, so the field colours read
+  // Presentation mode's rows have two lines: a format wider than 16 bits puts its mantissa on
+  // the second (float32's 32 boxes on one line pushed the neighbours past 1280 px).
+  const bool split = presentation_mode() && f.total_bits() > 16 && f.mantissa_bits > 0;
   for (int b = f.total_bits() - 1; b >= 0; --b) {
     const int field = f.is_signed() && b == f.total_bits() - 1 ? 0 : b >= f.mantissa_bits ? 1 : 2;
     ImGui::PushID(static_cast<int>(index * 64 + b));
@@ -186,6 +189,7 @@ void ExplorerPanel::draw_bits(Row& row, size_t index) {
                         describe_code(f, flipped).bits_hex.c_str());
     }
     ImGui::PopID();
+    if (split && b == f.mantissa_bits) continue;  // the mantissa starts the next line
     ImGui::SameLine();
     if (b > 0 && (field == 0 || b == f.mantissa_bits)) ImGui::SameLine(0, 6);
   }
