@@ -15,16 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-// number_text.h's significant_text, at the 4 digits checks print by default; a whole number
-// below a billion as it is (a count of 64970 values rounded to zero read "6.497e+04").
-std::string number_text(double x, int digits = 4) {
-  if (x == std::trunc(x) && std::fabs(x) < 1e9) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.0f", x == 0 ? 0.0 : x);
-    return text;
-  }
-  return significant_text(x, digits);
-}
+std::string number_text(double x, int digits = 4) { return check_number_text(x, digits); }
 
 // A scenario's own bound, as written: 4 digits where they hold it, else as many as it takes
 // (the bound 1.0001 of "within 0.01%" printed as "at most 1").
@@ -65,6 +56,20 @@ Expected<double> read_metric(const std::vector<EvidenceRun>& evidence, const Met
 std::string ref_text(const MetricRef& r) { return "evidence " + std::to_string(r.evidence) + " " + r.pointer; }
 
 }  // namespace
+
+std::string check_number_text(double x, int digits) {
+  char text[40];
+  if (x == std::trunc(x) && std::fabs(x) < 1e9) {
+    std::snprintf(text, sizeof text, "%.0f", x == 0 ? 0.0 : x);
+    return text;
+  }
+  std::string shown = significant_text(x, digits);
+  if (std::isfinite(x) && shown.find_first_of(".e") == std::string::npos) {  // "31" for 31.0039
+    std::snprintf(text, sizeof text, "%#.*g", digits, x);
+    shown = text;
+  }
+  return shown;
+}
 
 std::string expected_text(const CheckResult& c) {
   return c.expectation_derived ? c.expected + " (" + std::string(kDerivedNote) + ")" : c.expected;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <regex>
 
 #include <gtest/gtest.h>
@@ -529,6 +530,18 @@ TEST(ScenarioRun, CountsPrintWhole) {
   EXPECT_EQ(r->checks[1].expected, "at least 12000");
   EXPECT_GE(r->checks[1].observed.size(), 5u);
   EXPECT_EQ(r->checks[1].observed.find_first_not_of("0123456789"), std::string::npos) << r->checks[1].observed;
+}
+
+// Bug: an SQNR of 31.0039 dB printed "31", as if it were whole: a value that is not whole keeps
+// the zeros that say so.
+TEST(ScenarioRun, ANumberThatIsNotWholeDoesNotReadAsWhole) {
+  EXPECT_EQ(check_number_text(31.00391866200345), "31.00");
+  EXPECT_EQ(check_number_text(31.0), "31");
+  EXPECT_EQ(check_number_text(43.04123), "43.04");
+  EXPECT_EQ(check_number_text(0.000677199), "0.0006772");
+  EXPECT_EQ(check_number_text(-2.99999), "-3.000");
+  EXPECT_EQ(check_number_text(1.5e12), "1.5e+12");
+  EXPECT_EQ(check_number_text(std::numeric_limits<double>::infinity()), "inf");
 }
 
 // Bug: scenario 30's CUDA device errors, worked out from PyTorch's source with no GPU to record
