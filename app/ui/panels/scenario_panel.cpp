@@ -130,16 +130,21 @@ void ScenarioPanel::collect() {
   }
   shown_ = std::make_shared<const scenario::ScenarioRun>(std::move(*done).value());
   figures_.clear();
-  // The runs that make each figure name (two evidence runs make the same ones), by index and by
-  // the name the scenario gives the run's tabs, else its label.
+  // The runs that make each figure name (two evidence runs make the same ones), by index and label.
   std::map<std::string, std::vector<std::pair<size_t, std::string>>> makers;
   for (size_t i = 0; i < shown_->evidence.size(); ++i)
-    if (const auto& e = shown_->evidence[i]; e.run) {
-      const std::string& tab = i < shown_->scenario.evidence.size() ? shown_->scenario.evidence[i].tab : "";
-      for (const auto& f : figure::experiment_figures(*e.run)) makers[f.name].emplace_back(i, tab.empty() ? e.label : tab);
-    }
+    if (const auto& e = shown_->evidence[i]; e.run)
+      for (const auto& f : figure::experiment_figures(*e.run)) makers[f.name].emplace_back(i, e.label);
+  // Each run by the name the scenario gives its tabs, whole (cut where the names share a ", "
+  // scenario 07's "N(0, 1), bfloat16" read "1), bfloat16"); else by its label, less what the
+  // runs' labels share.
   std::map<std::string, std::map<size_t, std::string>> tab_labels;
-  for (const auto& [name, runs] : makers) tab_labels[name] = distinct_labels(runs);
+  for (const auto& [name, runs] : makers) {
+    tab_labels[name] = distinct_labels(runs);
+    for (const auto& [i, label] : runs)
+      if (i < shown_->scenario.evidence.size() && !shown_->scenario.evidence[i].tab.empty())
+        tab_labels[name][i] = shown_->scenario.evidence[i].tab;
+  }
   for (size_t i = 0; i < shown_->evidence.size(); ++i) {
     const auto& e = shown_->evidence[i];
     if (!e.run) continue;
