@@ -252,11 +252,11 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   // window's edge, "...; emu" was all a class could read).
   const auto dtypes = h.dtypes();
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float row = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1;
+  const float row = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
   // (The headers take two lines: on one, the method column started past 1280 px in presentation
   // mode. The sideways bar's room only where the table needs it: kept, it read as a blank row.)
   const SidewaysBar bar("rates");
-  const float height = row * float(dtypes.size() + 1) + ImGui::GetTextLineHeight() + bar.height() + 4;
+  const float height = row * float(dtypes.size() + 1) + ImGui::GetTextLineHeight() + bar.height() + 2;
   if (!ImGui::BeginTable("rates", 5 + (sheet ? 1 : 0) + (peak ? 1 : 0),
                          ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                              ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY,
