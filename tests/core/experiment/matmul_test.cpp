@@ -335,14 +335,20 @@ double float16_nearest(double v) {
 // W4A16: bfloat16 inputs against int4 weights in groups of 32 along K, each group's scale the
 // float16 of its amax / 7 (GPTQ's and AWQ's symmetric layout), computed here on its own and
 // compared with the product the experiment ran in float64.
-TEST(Matmul, Int4GroupWeightsAreDequantisedByTheirFloat16Scales) {
+// A linear layer of bfloat16 inputs against int4 weights in groups of 32.
+MatmulConfig w4a16(size_t m, size_t n, size_t k) {
   MatmulConfig c;
   c.op = MatmulOp::Linear;
-  c.m = 3, c.n = 5, c.k = 96;
+  c.m = m, c.n = n, c.k = k;
   c.input = DType::bfloat16;
   c.weight = DType::int4;
   c.weight_scaling.kind = ScalingKind::Group;
   c.weight_scaling.group = 32;
+  return c;
+}
+
+TEST(Matmul, Int4GroupWeightsAreDequantisedByTheirFloat16Scales) {
+  MatmulConfig c = w4a16(3, 5, 96);
   c.accumulate = {AccumKind::Float64, DType::float64};
   c.output = DType::float64;
   ASSERT_TRUE(check(c)) << check(c).error();
@@ -376,13 +382,7 @@ TEST(Matmul, Int4GroupWeightsAreDequantisedByTheirFloat16Scales) {
 // weights reach it as float32 values: the note says they were int4. (core_tests registers no
 // CUDA backend: asking for it falls back to the CPU with a note.)
 TEST(Matmul, AFallbackNoteSaysGroupScaledWeightsWereInt4) {
-  MatmulConfig c;
-  c.op = MatmulOp::Linear;
-  c.m = 2, c.n = 4, c.k = 64;
-  c.input = DType::bfloat16;
-  c.weight = DType::int4;
-  c.weight_scaling.kind = ScalingKind::Group;
-  c.weight_scaling.group = 32;
+  MatmulConfig c = w4a16(2, 4, 64);
   c.backend = BackendChoice::Cuda;
   std::vector<double> x(c.m * c.k, 0.5), w(c.n * c.k, 0.25);
   auto r = run_matmul(c, MatmulOperands{x, w, {}});
