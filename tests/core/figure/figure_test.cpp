@@ -539,6 +539,28 @@ TEST(Figures, TheLegendKeepsClearOfTheStrokesNotOnlyTheirCentres) {
   }
 }
 
+// Bug: scenario 22's legend at 1280x800 in presentation mode, beside a short plot, ran on below
+// it past the x axis's last label ("1e4" touched its last swatch), or stayed a line a label and
+// left the plot 48% of the width. Below the plot it now starts clear of that label.
+TEST(Figures, ALegendThatRunsOnBelowThePlotKeepsClearOfTheLastTickLabel) {
+  Figure f;
+  f.x.log = f.y.log = true;
+  f.x.label = "K";
+  const char* names[] = {"f16 sequential rne", "e6m9 sequential rne", "e7m8 sequential rne", "bf16 sequential rne",
+                         "worst-case bound gamma_K (dashed; dot: one K only)", "estimate sqrt(K) u (dotted)"};
+  for (int s = 0; s < 6; ++s)  // lines across the whole plot: every corner covers some
+    f.series.push_back({names[s], SeriesKind::Line, {256, 1024, 4096}, {1e-3 * (s + 1), 2e-3 * (s + 1), 1e-1}, {}});
+  const double fs = 1.6;
+  const PlotLayout l = layout_figure(f, 1130, 330, fs);
+  ASSERT_GT(l.legend.left, l.x1);                      // beside the plot
+  ASSERT_GT(l.legend.top + l.legend.height, l.y1);     // and running on below it
+  const std::vector<double> ticks = axis_ticks(l.x);
+  const double label_right =
+      l.x.to_pixel(ticks.back()) + text_width(tick_labels(ticks, true).back(), 10) * fs / 2;
+  EXPECT_GE(l.legend.left, label_right + 2 * fs) << "legend at " << l.legend.left << ", label to " << label_right;
+  EXPECT_GE(l.x1 - l.x0, 0.5 * (1130 - 102 * fs));  // the plot keeps half the width
+}
+
 TEST(Figures, WhenEveryCornerCoversDataANarrowFigureGivesTheLegendARowAboveIt) {
   // Bars across the whole width: every corner covered the tallest ones (the attribution figure's
   // legend lay over the arithmetic error's peak).
