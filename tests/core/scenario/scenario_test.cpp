@@ -538,7 +538,7 @@ TEST(ScenarioRun, ANumberThatIsNotWholeDoesNotReadAsWhole) {
   EXPECT_EQ(check_number_text(31.00391866200345), "31.00");
   EXPECT_EQ(check_number_text(31.0), "31");
   EXPECT_EQ(check_number_text(43.04123), "43.04");
-  EXPECT_EQ(check_number_text(0.000677199), "0.0006772");
+  EXPECT_EQ(check_number_text(6.77199e-4), "0.0006772");
   EXPECT_EQ(check_number_text(-2.99999), "-3.000");
   EXPECT_EQ(check_number_text(1.5e12), "1.5e+12");
   EXPECT_EQ(check_number_text(std::numeric_limits<double>::infinity()), "inf");
