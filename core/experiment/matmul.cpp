@@ -505,9 +505,10 @@ Status compute_output(const MatmulConfig& c, const RunOperands& o, Workers& work
   if (!sums) return Error{sums.error()};
   // A device's note names the dtypes it was asked to multiply: group-scaled integers arrive as
   // their float32 values, and a note saying "float32" would not say the weights were int4.
+  const bool product_fell_back = !r.backend_note.empty() && r.product_backend == "cpu";
   for (const auto& [role, dtype, scaling] : {std::tuple{"inputs", c.input, c.input_scaling},
                                              std::tuple{"weights", c.weight, c.weight_scaling}})
-    if (!r.backend_note.empty() && product_dtype(dtype, scaling) != dtype)
+    if (product_fell_back && product_dtype(dtype, scaling) != dtype)
       r.backend_note += std::string(" (the ") + std::string(name(dtype)) + " " + role +
                         ", scaled by groups, are multiplied as their float32 values)";
   const OutputSteps steps = output_steps(c, o);

@@ -187,16 +187,22 @@ std::vector<std::string> wrap_label(const std::string& label, double width, doub
     const size_t space = label.find(' ', at);
     const std::string word = label.substr(at, space == std::string::npos ? std::string::npos : space - at);
     at = space == std::string::npos ? label.size() : space + 1;
+    if (word.empty()) continue;  // (two spaces in a row)
     line.push_back(word);
     if (line.size() == 1 || text_width(joined(line, 0, line.size()), font_px) <= width) continue;
     line.pop_back();
     // Break after the line's last clause (a word ending in ',' or ';', else ':') when that keeps
     // at least half the width and what follows it still fits with this word: "x.to(w.dtype):
     // float32, 22.0 / bits" read as one figure split in two; "float32, / 22.0 bits" does not.
+    // (A line that already ends a clause breaks where it is.)
     size_t cut = line.size();
+    const auto ends_in = [](const std::string& w, std::string_view ends) {
+      return ends.find(w.back()) != std::string_view::npos;
+    };
     for (const char* ends : {",;", ":"}) {
+      if (ends_in(line.back(), ",;:")) break;
       for (size_t i = line.size() - 1; i-- > 0;)
-        if (std::string_view(ends).find(line[i].back()) != std::string_view::npos) {
+        if (ends_in(line[i], ends)) {
           std::vector<std::string> rest(line.begin() + static_cast<long>(i) + 1, line.end());
           rest.push_back(word);
           if (text_width(joined(line, 0, i + 1), font_px) >= width / 2 &&

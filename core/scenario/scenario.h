@@ -17,9 +17,10 @@
 
 namespace pl::scenario {
 
-// One experiment file (docs/experiment-json.md) that shows the story.
+// The most characters an evidence run's tab name may have.
 inline constexpr size_t kEvidenceTabChars = 24;
 
+// One experiment file (docs/experiment-json.md) that shows the story.
 struct Evidence {
   std::string label;     // "float16 accumulation"
   nlohmann::json setup;  // the experiment file, read by experiment::run_experiment_file

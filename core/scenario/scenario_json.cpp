@@ -293,8 +293,11 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
           return Error{"evidence[" + std::to_string(i) +
                        "]: must be {\"label\": ..., \"setup\": {experiment file}} with an optional \"tab\""};
         // A tab's name is a few words: longer, the tab bar cuts it where the runs differ.
+        auto characters = [](const std::string& s) {  // UTF-8: every byte but continuation bytes
+          return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+        };
         if (has_tab && (!e["tab"].is_string() || e["tab"].get<std::string>().empty() ||
-                        e["tab"].get<std::string>().size() > kEvidenceTabChars))
+                        characters(e["tab"].get<std::string>()) > kEvidenceTabChars))
           return Error{"evidence[" + std::to_string(i) + "]: 'tab' must be a text of 1 to " +
                        std::to_string(kEvidenceTabChars) + " characters"};
         s.evidence.push_back({e["label"].get<std::string>(), e["setup"], has_tab ? e["tab"].get<std::string>() : ""});

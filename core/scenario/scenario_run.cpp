@@ -64,9 +64,14 @@ std::string check_number_text(double x, int digits) {
     return text;
   }
   std::string shown = significant_text(x, digits);
-  if (std::isfinite(x) && shown.find_first_of(".e") == std::string::npos) {  // "31" for 31.0039
-    std::snprintf(text, sizeof text, "%#.*g", digits, x);
+  // "31" for 31.0039: the zeros that say it is not whole, and a digit more where "%#g" would end
+  // in a bare point ("1234." for 1234.4).
+  for (int d = digits; std::isfinite(x) && x != std::trunc(x) && shown.find_first_of(".e") == std::string::npos &&
+                       d <= 17;
+       ++d) {
+    std::snprintf(text, sizeof text, "%#.*g", d, x);
     shown = text;
+    if (shown.back() == '.') shown = significant_text(x, d + 1);
   }
   return shown;
 }

@@ -333,9 +333,9 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
       auto it = methods_.find(t);
       how = it != methods_.end() ? it->second.first : experiment::product_method(t);
     }
-    ImGui::TextUnformatted(experiment::method_without_library(how).c_str());
-    // The whole text on hover (the library's core is in the line above the table): at 1280 px
-    // the column starts near the pane's right edge.
+    // On the CPU without the library's core, which the line above the table names; the whole
+    // text on hover (at 1280 px the column starts near the pane's right edge).
+    ImGui::TextUnformatted(gpu_ ? how.c_str() : experiment::method_without_library(how).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", how.c_str());
   }
   bar.note();

@@ -532,7 +532,7 @@ TEST(Figures, TheLegendKeepsClearOfTheStrokesNotOnlyTheirCentres) {
     for (int i = 0; i < 400; ++i) steps.y.push_back(i >= k && i < k + 16 ? 100 : 1);
     f.series.push_back(steps);
     const PlotLayout l = layout_figure(f, 700, 400);
-    const double m = 2;  // the default stroke's half-width, 2 px at text scale 1
+    const double m = 1;  // the default stroke's half-width (2 px wide at text scale 1)
     EXPECT_EQ(data_under(f, l, l.legend.left - m, l.legend.top - m, l.legend.width + 2 * m, l.legend.height + 2 * m),
               0u)
         << "block at " << k;
@@ -645,9 +645,14 @@ TEST(Figures, WrapLabelBreaksBetweenWordsOnly) {
   const std::string fix = "x.to(w.dtype): float32, 22.0 bits";
   const double most = text_width("x.to(w.dtype): float32, 22.0", 10);
   EXPECT_EQ(wrap_label(fix, most, 10), (std::vector<std::string>{"x.to(w.dtype): float32,", "22.0 bits"}));
-  // Not where it would leave the first line under half the width.
-  EXPECT_EQ(wrap_label("a, bb cc dd ee", text_width("a, bb cc dd", 10), 10),
-            (std::vector<std::string>{"a, bb cc dd", "ee"}));
+  // Not where it would leave the first line under half the width ("bb cc dd e" would fit).
+  EXPECT_EQ(wrap_label("a, bb cc dd e", text_width("a, bb cc dd", 10), 10),
+            (std::vector<std::string>{"a, bb cc dd", "e"}));
+  // A line that already ends a clause breaks there, not at an earlier one.
+  EXPECT_EQ(wrap_label(fix, text_width("x.to(w.dtype): float32,", 10), 10),
+            (std::vector<std::string>{"x.to(w.dtype): float32,", "22.0 bits"}));
+  // Two spaces in a row are one.
+  EXPECT_EQ(wrap_label("one  two", 1e9, 10), std::vector<std::string>{"one two"});
 }
 
 // The rightmost column of dark pixels in rows [y0, y1), columns [x0, x1) of `f` drawn at

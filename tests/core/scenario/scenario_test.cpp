@@ -541,6 +541,9 @@ TEST(ScenarioRun, ANumberThatIsNotWholeDoesNotReadAsWhole) {
   EXPECT_EQ(check_number_text(6.77199e-4), "0.0006772");
   EXPECT_EQ(check_number_text(-2.99999), "-3.000");
   EXPECT_EQ(check_number_text(1.5e12), "1.5e+12");
+  EXPECT_EQ(check_number_text(1234.4), "1234.4");
+  EXPECT_EQ(check_number_text(999.97), "999.97");
+  EXPECT_EQ(check_number_text(1234567891.0, 12), "1234567891");
   EXPECT_EQ(check_number_text(std::numeric_limits<double>::infinity()), "inf");
 }
 
