@@ -72,11 +72,8 @@ void print_report(const MatmulResult& r) {
               rounding_name(c.cast.rounding), overflow_name(c.cast.overflow));
   std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", "error", "max |e|", "mean |e|", "max rel", "normwise",
               "max ulp", "mean bits", "SQNR dB");
-  const ErrorComponent* parts[] = {&r.total, &r.input, &r.arithmetic, &r.output};
-  double largest_ulp = 0;
-  for (const ErrorComponent* e : parts)
-    if (e->stats.count > 0) largest_ulp = std::max(largest_ulp, e->stats.max_ulp);
-  for (const ErrorComponent* e : parts) {
+  const double largest_ulp = experiment::largest_max_ulp(r);
+  for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {
     const ErrorStats& s = e->stats;
     if (s.count == 0) {  // every element NaN or Inf (the outright line counts them): no error to show
       std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", e->name.c_str(), "-", "-", "-", "-", "-", "-", "-");

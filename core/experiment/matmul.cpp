@@ -618,6 +618,13 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
 
 // ---- report lines ----------------------------------------------------------------
 
+double largest_max_ulp(const MatmulResult& r) {
+  double largest = 0;
+  for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output})
+    if (e->stats.count > 0) largest = std::max(largest, e->stats.max_ulp);
+  return largest;
+}
+
 std::string outright_line(const MatmulResult& r) {
   const ErrorStats& t = r.total.stats;
   if (!(t.nan || t.inf || t.saturated || t.flushed)) return "";

@@ -163,4 +163,8 @@ std::string bounds_line(const MatmulResult& r);
 // none of it: 29 float16 outputs overflowed to Inf under a clean-looking table.)
 std::string outright_line(const MatmulResult& r);
 
+// The largest max-ulp of the four parts that have an error to show: the scale of the statistics
+// table's max-ulp column, which ulps_text formats every row by.
+double largest_max_ulp(const MatmulResult& r);
+
 }  // namespace pl::experiment

@@ -200,7 +200,7 @@ std::vector<std::string> wrap_label(const std::string& label, double width, doub
       return ends.find(w.back()) != std::string_view::npos;
     };
     for (const char* ends : {",;", ":"}) {
-      if (ends_in(line.back(), ",;:")) break;
+      if (ends_in(line.back(), ",;:") || cut < line.size()) break;
       for (size_t i = line.size() - 1; i-- > 0;)
         if (ends_in(line[i], ends)) {
           std::vector<std::string> rest(line.begin() + static_cast<long>(i) + 1, line.end());
@@ -210,7 +210,6 @@ std::vector<std::string> wrap_label(const std::string& label, double width, doub
             cut = i + 1;
           break;
         }
-      if (cut < line.size()) break;
     }
     lines.push_back(joined(line, 0, cut));
     line.erase(line.begin(), line.begin() + static_cast<long>(cut));

@@ -15,28 +15,26 @@ namespace {
 
 using nlohmann::json;
 
-std::string number_text(double x, int digits = 4) { return check_number_text(x, digits); }
-
 // A scenario's own bound, as written: 4 digits where they hold it, else as many as it takes
 // (the bound 1.0001 of "within 0.01%" printed as "at most 1").
 std::string bound_text(double x) {
   for (int d = 4; d < 17; ++d)
-    if (std::strtod(number_text(x, d).c_str(), nullptr) == x) return number_text(x, d);
-  return number_text(x, 17);
+    if (std::strtod(check_number_text(x, d).c_str(), nullptr) == x) return check_number_text(x, d);
+  return check_number_text(x, 17);
 }
 
 // An observed value with 4 digits, or more where 4 would read as on the other side of a bound
 // or on it ("1" against "at most 1.0001" is fine; 1.00012 must not read "1").
 std::string observed_text(double x, const Bounds& b) {
   for (int d = 4; d < 17; ++d) {
-    const std::string t = number_text(x, d);
+    const std::string t = check_number_text(x, d);
     const double shown = std::strtod(t.c_str(), nullptr);
     bool misleads = false;
     for (const std::optional<double>& edge : {b.min, b.max})
       if (edge && ((shown <= *edge) != (x <= *edge) || (shown >= *edge) != (x >= *edge))) misleads = true;
     if (!misleads) return t;
   }
-  return number_text(x, 17);
+  return check_number_text(x, 17);
 }
 
 // The number at ref's pointer in its evidence's result.json.
@@ -133,8 +131,8 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
       continue;
     }
     const double limit = b.factor * *y + b.plus;
-    std::string bound =
-        std::string(above ? "above " : "below ") + (b.factor != 1 ? bound_text(b.factor) + " x " : "") + number_text(*y);
+    std::string bound = std::string(above ? "above " : "below ") + (b.factor != 1 ? bound_text(b.factor) + " x " : "") +
+                        check_number_text(*y);
     if (b.plus != 0) bound.append(b.plus > 0 ? " + " : " - ").append(bound_text(std::fabs(b.plus)));
     parts.push_back(std::move(bound));
     r.sources.push_back(ref_text(*other));

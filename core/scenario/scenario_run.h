@@ -42,12 +42,12 @@ struct CheckResult {
 // The expected answer as the checks table shows it: marked where it was derived by hand, not
 // recorded ("... (derived from the source, not recorded)").
 std::string expected_text(const CheckResult& c);
+inline constexpr std::string_view kDerivedNote = "derived from the source, not recorded";
 
 // A number in a check's text: a whole number below a billion as it is (a count of 64970 read
 // "6.497e+04"); any other with `digits` significant digits, keeping the zeros that say it is not
 // whole (an SQNR of 31.0039 dB read "31").
 std::string check_number_text(double x, int digits = 4);
-inline constexpr std::string_view kDerivedNote = "derived from the source, not recorded";
 
 struct ScenarioRun {
   Scenario scenario;

@@ -133,11 +133,8 @@ void ErrorView::draw_stats(const MatmulResult& r) {
     ImGui::TableSetupColumn(kColumns[0].first, ImGuiTableColumnFlags_WidthFixed);
     for (size_t i = 1; i < std::size(kColumns); ++i) ImGui::TableSetupColumn(kColumns[i].first);
     table_headers([&](int c) { return std::string(kColumns[size_t(c)].second); });
-    const ErrorComponent* parts[] = {&r.total, &r.input, &r.arithmetic, &r.output};
-    double largest_ulp = 0;
-    for (const ErrorComponent* e : parts)
-      if (e->stats.count > 0) largest_ulp = std::max(largest_ulp, e->stats.max_ulp);
-    for (const ErrorComponent* e : parts) {
+    const double largest_ulp = experiment::largest_max_ulp(r);
+    for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output}) {
       const ErrorStats& s = e->stats;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
