@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
@@ -132,27 +133,43 @@ void title_fitted(cairo_t* cr, const std::string& s, double x, double y, double 
 
 // Text in at most two lines of `width`, broken between words: at full size when it fits, else
 // shrunk (down to 80%), and only then is the second line cut. (One line shrunk and cut hid the
-// end of long subtitles -- the throughput figure's "not hardware speed".)
+// end of long subtitles -- the throughput figure's "not hardware speed".) Of the breaks that fit,
+// the one that makes the longer line shortest, as CSS's text-wrap: balance: the longest first
+// line left subtitles a last word alone below them ("... (K u >= 1)" over "fp16"). A break after
+// a clause (',' ';' ':') is taken when its longer line is at most 10% longer than that.
 void text_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  // The longest head of `s` that fits, ending at a space (or the whole of it; 0: none).
-  auto first_line = [&]() -> size_t {
-    if (advance(cr, s) <= width) return s.size();
-    size_t cut = 0;
-    for (size_t at = s.find(' '); at != std::string::npos && advance(cr, s.substr(0, at)) <= width;
-         at = s.find(' ', at + 1))
-      cut = at;
-    return cut;
+  // The balanced break (the space's index), or the longest head that fits when no break lets
+  // the rest fit too, or npos when no head fits.
+  struct Break {
+    size_t at = std::string::npos;
+    bool both_fit = false;
+  };
+  auto find_break = [&]() {
+    Break greedy, balanced, clause;
+    double best = 0, best_clause = 0;
+    for (size_t at = s.find(' '); at != std::string::npos; at = s.find(' ', at + 1)) {
+      const double head = advance(cr, s.substr(0, at));
+      if (head > width) break;
+      greedy.at = at;
+      const double tail = advance(cr, s.substr(at + 1));
+      if (tail > width) continue;
+      const double longer = std::max(head, tail);
+      if (!balanced.both_fit || longer < best) balanced = {at, true}, best = longer;
+      if (at > 0 && std::strchr(",;:", s[at - 1]) && (!clause.both_fit || longer < best_clause))
+        clause = {at, true}, best_clause = longer;
+    }
+    if (clause.both_fit && best_clause <= 1.1 * best) return clause;
+    return balanced.both_fit ? balanced : greedy;
   };
   for (double scale = 1.0; scale >= 0.8 - 1e-9; scale -= 0.05) {
     cairo_set_font_size(cr, size * scale);
-    const size_t cut = first_line();
-    if (cut == s.size()) return text(cr, s, x, y, size * scale, 0, 0.5);
-    if (cut == 0) continue;  // no space early enough: smaller
-    const std::string second = s.substr(cut + 1);
-    if (advance(cr, second) <= width || scale < 0.8 + 1e-9) {
-      text(cr, s.substr(0, cut), x, y - 3 * size / 11, size * scale, 0, 0.5);
-      return text(cr, cut_to(cr, second, width), x, y + 9 * size / 11, size * scale, 0, 0.5);
+    if (advance(cr, s) <= width) return text(cr, s, x, y, size * scale, 0, 0.5);
+    const Break b = find_break();
+    if (b.at == std::string::npos) continue;  // no space early enough: smaller
+    if (b.both_fit || scale < 0.8 + 1e-9) {
+      text(cr, s.substr(0, b.at), x, y - 3 * size / 11, size * scale, 0, 0.5);
+      return text(cr, cut_to(cr, s.substr(b.at + 1), width), x, y + 9 * size / 11, size * scale, 0, 0.5);
     }
   }
   // One unbroken run of characters wider than the figure: cut it.

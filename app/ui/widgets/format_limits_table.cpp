@@ -1,5 +1,6 @@
 #include "app/ui/widgets/format_limits_table.h"
 
+#include <cmath>
 #include <string>
 
 #include <imgui.h>
@@ -38,7 +39,7 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
       {"smallest\nsubnormal", "the smallest positive value; below half of it, values round to zero"},
       {"machine\nepsilon", "the gap between 1 and the next larger value: 2^(1-p)"},
       {"unit\nroundoff u", "the largest relative error of rounding to nearest: 2^-p = epsilon / 2"},
-      {"Inf / NaN / -0,\noverflow", "which specials the format has, and what overflow becomes by default"},
+      {"specials,\noverflow", "the special values the format has (Inf, NaN, negative zero), and what overflow becomes by default"},
   };
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
@@ -63,17 +64,30 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
       ImGui::TableNextColumn();
       ImGui::Text("%d", v);
     }
-    for (double v : {max_finite(f), min_normal(f), min_subnormal(f), machine_epsilon(f), unit_roundoff(f)}) {
+    ImGui::TableNextColumn();
+    ImGui::Text("%.6g", max_finite(f));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.17g (%a)", max_finite(f), max_finite(f));
+    // The other four are powers of two, written as such: the exponent is what a teacher writes
+    // on the board (float16's epsilon 2^-10), and six digits of each pushed the table's last
+    // column past a 1280 px window in presentation mode. The decimal is on hover.
+    for (double v : {min_normal(f), min_subnormal(f), machine_epsilon(f), unit_roundoff(f)}) {
       ImGui::TableNextColumn();
-      ImGui::Text("%.6g", v);
+      ImGui::Text("2^%d", std::ilogb(v));
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.17g (%a)", v, v);
     }
     ImGui::TableNextColumn();
     const char* ovf = f.overflow_default() == OverflowDefault::ToInf   ? "-> Inf"
                       : f.overflow_default() == OverflowDefault::ToNaN ? "-> NaN"
                                                                        : "saturates";
-    ImGui::Text("%s / %s / %s, %s", f.has_inf() ? "yes" : "no", f.has_nan() ? "yes" : "no",
-                f.has_negative_zero() ? "yes" : "no", ovf);
+    // Only the specials the format has: "yes / yes / no" asked the reader to map each word to the
+    // header, and pushed the column past a 1280 px window in presentation mode.
+    std::string specials;
+    if (f.has_inf()) specials += "Inf ";
+    if (f.has_nan()) specials += "NaN ";
+    if (f.has_negative_zero()) specials += "-0 ";
+    if (specials.empty()) specials = "none ";
+    specials.back() = ',';
+    ImGui::Text("%s %s", specials.c_str(), ovf);
   }
   bar.note();
   ImGui::EndTable();

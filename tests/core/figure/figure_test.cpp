@@ -435,6 +435,27 @@ TEST(Figures, ALongSubtitleWrapsOntoASecondLineInsteadOfLosingItsEnd) {
   EXPECT_GT(ink(f, 47, 57), 50u);  // the second line
 }
 
+// Bug: a subtitle a little too long for one line kept the longest first line that fitted, and
+// left its last word or two alone on the second. The two lines are balanced now.
+TEST(Figures, ASubtitleBreaksIntoTwoBalancedLines) {
+  Figure f;
+  f.title = "Balanced";
+  f.series.push_back({"s", SeriesKind::Line, {0, 1}, {1, 2}, {}});
+  std::string words;
+  for (int i = 10; i < 40; ++i) words += (words.empty() ? "w" : " w") + std::to_string(i) + "x";
+  f.subtitle = words;  // 30 words of 4 letters: one line and a bit at 900 points
+  const auto svg = figure_svg(f);
+  ASSERT_TRUE(svg) << svg.error();
+  std::vector<size_t> lines;  // the words on each line the subtitle was drawn in
+  for (size_t at = svg->find(">w10x"); at != std::string::npos; at = svg->find(">w", at + 1)) {
+    const std::string line = svg->substr(at + 1, svg->find("</text>", at) - at - 1);
+    lines.push_back(std::count(line.begin(), line.end(), ' ') + 1);
+  }
+  ASSERT_EQ(lines.size(), 2u) << *svg;
+  EXPECT_EQ(lines[0] + lines[1], 30u);
+  EXPECT_GE(std::min(lines[0], lines[1]), 12u) << lines[0] << " + " << lines[1];
+}
+
 // Pixels of colour c (within 40 of each channel) in the 13 x 13 square around (x, y), the
 // figure drawn at 900 x 550.
 size_t pixels_of(const Figure& f, Color c, double x, double y) {
