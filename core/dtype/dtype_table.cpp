@@ -108,7 +108,7 @@ constexpr std::array<FrameworkNames, kDTypeCount> kFrameworkNames = {{
   {"", "ml_dtypes.float6_e2m3fn", "jnp.float6_e2m3fn", ""},
   {"", "ml_dtypes.float6_e3m2fn", "jnp.float6_e3m2fn", ""},
   // PyTorch stores fp4 only packed two to a byte, as torch.float4_e2m1fn_x2.
-  {"torch.float4_e2m1fn_x2", "ml_dtypes.float4_e2m1fn", "jnp.float4_e2m1fn", ""},
+  {"torch.float4_e2m1fn_x2", "ml_dtypes.float4_e2m1fn", "jnp.float4_e2m1fn", "tf.dtypes.experimental.float4_e2m1fn"},
   {"torch.bool", "numpy.bool_", "jnp.bool_", "tf.bool"},
   {"torch.int8", "numpy.int8", "jnp.int8", "tf.int8"},
   {"torch.uint8", "numpy.uint8", "jnp.uint8", "tf.uint8"},

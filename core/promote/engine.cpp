@@ -187,10 +187,8 @@ const std::vector<Engine>& registry() {
         jax_spell, jax_evaluate<false, true>);
     add("tf", "tensorflow", tf::kVersion, "cpu", tf_ops, kNone, "tf.cast", "w", tf::has_dtype, tf_spell,
         tf_evaluate<false>);
-    out.back().unmodelled = tf::unmodelled_dtypes();
     add("tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_ops, kNone, "tf.cast", "w",
         tf::has_dtype, tf_spell, tf_evaluate<true>);
-    out.back().unmodelled = tf::unmodelled_dtypes();
     // Last, so the positions settings keep for the engines above do not move.
     add("torch2.11-cuda", "torch", torch::kRecordedCudaVersion, "cuda", torch_ops, kNone, "to", "model",
         torch::recorded_cuda_has_dtype, torch_spell, torch211_cuda_evaluate);

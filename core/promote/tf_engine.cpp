@@ -15,14 +15,40 @@ namespace {
 
 constexpr std::array<std::string_view, kOpCount> kOpNames = {"add", "multiply", "truediv", "matmul", "cast"};
 
-constexpr std::array<DType, 17> kDTypes = {
-    DType::bool_,   DType::int8,      DType::uint8,      DType::int16,         DType::uint16,     DType::int32,
-    DType::uint32,  DType::int64,     DType::uint64,     DType::float16,       DType::bfloat16,   DType::float32,
-    DType::float64, DType::complex64, DType::complex128, DType::float8_e4m3fn, DType::float8_e5m2};
+// The last six are tf.dtypes.experimental's: no op or cast kernel takes them on the CPU.
+constexpr std::array<DType, 23> kDTypes = {
+    DType::bool_,           DType::int8,           DType::uint8,    DType::int16,         DType::uint16,
+    DType::int32,           DType::uint32,         DType::int64,    DType::uint64,        DType::float16,
+    DType::bfloat16,        DType::float32,        DType::float64,  DType::complex64,     DType::complex128,
+    DType::float8_e4m3fn,   DType::float8_e5m2,    DType::int4,     DType::uint4,         DType::float8_e4m3fnuz,
+    DType::float8_e5m2fnuz, DType::float8_e4m3b11fnuz, DType::float4_e2m1fn};
 
 bool in(DType t, std::initializer_list<DType> set) { return std::find(set.begin(), set.end(), t) != set.end(); }
 
 bool is_fp8(DType t) { return t == DType::float8_e4m3fn || t == DType::float8_e5m2; }
+bool is_int4(DType t) { return t == DType::int4 || t == DType::uint4; }
+// The experimental floats no kernel but Cast's identity takes.
+bool is_cast_only_to_itself(DType t) {
+  return in(t, {DType::float8_e4m3fnuz, DType::float8_e5m2fnuz, DType::float8_e4m3b11fnuz, DType::float4_e2m1fn});
+}
+// What a Python int (converted through int64) or float (through double) cannot become: the
+// CPU has no Cast from int64 to a float8 or float4, nor from double to those Cast takes only to
+// themselves.
+bool no_cast_from_python(PyType p, DType t) {
+  if (p == PyType::Int) return is_fp8(t) || is_cast_only_to_itself(t);
+  return p == PyType::Float && is_cast_only_to_itself(t);
+}
+
+// The CPU's Cast kernels, as 2.21 registers them: int4 and uint4 to and from the integers only,
+// the fnuz float8s and float4_e2m1fn to nothing but themselves, and float8_e4m3fn and
+// float8_e5m2 from neither bool, the integers nor complex.
+bool has_cast_kernel(DType from, DType to) {
+  if (from == to) return true;
+  if (is_int4(from) || is_int4(to)) return is_integer(from) && is_integer(to);
+  if (is_cast_only_to_itself(from) || is_cast_only_to_itself(to)) return false;
+  if (is_fp8(to)) return is_float(from);
+  return true;
+}
 
 // DataTypeString: how TensorFlow's C++ core names a dtype in op errors.
 std::string core_name(DType t) {
@@ -66,21 +92,21 @@ const std::string kCastNode = "{{function_node __wrapped__Cast_device_/job:local
 // the TypeError. A Python bool goes through the integer converters TensorFlow has for
 // int32, int64, uint64 and the floats, not for the narrower integers (observed in 2.21).
 Outcome convert(PyType p, DType to) {
+  if (no_cast_from_python(p, to)) {
+    const std::string via = p == PyType::Int ? "int64" : "double", target(name(to));
+    return raises("TypeError",
+                  "Error while casting from dtype " + via + " to " + target + ". " + kCastNode + "Cast " + via +
+                      " to " + target + " is not supported",
+                  "TensorFlow converts a Python " + std::string(p == PyType::Int ? "int" : "float") + " through " +
+                      via + ", and has no " + via + " -> " + target + " cast on the CPU.");
+  }
   bool fits = false;
   switch (p) {
     case PyType::Bool:
       fits = in(to, {DType::bool_, DType::int32, DType::int64, DType::uint64, DType::float16, DType::float32,
                      DType::float64, DType::complex128});
       break;
-    case PyType::Int:
-      if (is_fp8(to))
-        return raises("TypeError",
-                      "Error while casting from dtype int64 to " + std::string(name(to)) + ". " + kCastNode +
-                          "Cast int64 to " + std::string(name(to)) + " is not supported",
-                      "TensorFlow converts a Python int through int64, and has no int64 -> " + std::string(name(to)) +
-                          " cast on the CPU.");
-      fits = to != DType::bool_;
-      break;
+    case PyType::Int: fits = to != DType::bool_; break;
     case PyType::Float: fits = is_float(to) || info(to).kind == DTypeKind::Complex; break;
     case PyType::Complex: fits = info(to).kind == DTypeKind::Complex; break;
   }
@@ -207,7 +233,7 @@ Outcome sparse_matmul(DType a, DType b) {
 std::optional<DType> truediv_type(DType t) {
   if (in(t, {DType::uint8, DType::int8, DType::uint16, DType::int16})) return DType::float32;
   if (in(t, {DType::uint32, DType::int32, DType::uint64, DType::int64})) return DType::float64;
-  if (is_float(t) && !is_fp8(t)) return t;
+  if (in(t, {DType::bfloat16, DType::float16, DType::float32, DType::float64})) return t;
   if (info(t).kind == DTypeKind::Complex) return t;
   return std::nullopt;
 }
@@ -268,7 +294,7 @@ int flex_result(int a, int b) {
 }
 
 // An input's (dtype, weakness) as _get_dtype_and_weakness sees it; -1: not in the table
-// (the float8 types), so the op falls back to the default semantics.
+// (the float8, float4 and four-bit integer types), so the op falls back to the default semantics.
 int flex_input(DType t, bool scalar, PyType p) {
   if (scalar) {
     switch (p) {
@@ -300,11 +326,6 @@ bool op_is_elementwise(Op op) { return op <= Op::Truediv; }
 
 bool has_dtype(DType t) { return std::find(kDTypes.begin(), kDTypes.end(), t) != kDTypes.end(); }
 
-std::span<const DType> unmodelled_dtypes() {
-  static constexpr std::array kUnmodelled = {DType::float8_e4m3fnuz, DType::float8_e5m2fnuz, DType::float8_e4m3b11fnuz,
-                                             DType::int4, DType::uint4};
-  return kUnmodelled;
-}
 std::string_view python_name(DType t) { return name(t); }
 
 std::optional<DType> from_python_name(std::string_view n) { return find_dtype(kDTypes, n); }
@@ -318,10 +339,9 @@ Outcome evaluate_numpy_behavior(Op op, const In& x, const In& y) {
   const int fx = flex_input(x.dtype, x.scalar, x.py), fy = flex_input(y.dtype, y.scalar, y.py);
   if (fx < 0 || fy < 0) {
     Outcome r = evaluate_default(op, x, y);
-    r.rule =
-        "float8 is outside TensorFlow's auto-conversion table, so the op falls back to the "
-        "default semantics. " +
-        r.rule;
+    r.rule = std::string(name(fx < 0 ? x.dtype : y.dtype)) +
+             " is outside TensorFlow's auto-conversion table, so the op falls back to the default semantics. " +
+             r.rule;
     return r;
   }
   const int fr = flex_result(fx, fy);
@@ -343,12 +363,6 @@ Outcome evaluate_numpy_behavior(Op op, const In& x, const In& y) {
 Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
   for (DType t : {a.dtype, b.dtype}) {
     if (has_dtype(t)) continue;
-    const auto unmodelled = unmodelled_dtypes();
-    if (std::find(unmodelled.begin(), unmodelled.end(), t) != unmodelled.end())
-      return raises("precision-lab",
-                    "tf.dtypes.experimental." + std::string(name(t)) + " is not modelled by the tf engine",
-                    "TensorFlow " + std::string(kVersion) + " has " + std::string(name(t)) +
-                        " as an experimental dtype; its promotion was not recorded.");
     return raises("AttributeError", "module 'tensorflow' has no attribute '" + std::string(name(t)) + "'",
                   "TensorFlow has no " + std::string(name(t)) + ".");
   }
@@ -372,10 +386,9 @@ Outcome evaluate_default(Op op, const In& x, const In& y) {
   const Operand a{x.dtype}, b{y.dtype};
   switch (op) {
     case Op::Cast:
-      if (is_fp8(b.dtype) &&
-          (a.dtype == DType::bool_ || is_integer(a.dtype) || info(a.dtype).kind == DTypeKind::Complex))
+      if (!has_cast_kernel(a.dtype, b.dtype))
         return raises("UnimplementedError",
-                      kCastNode + "Cast " + std::string(name(a.dtype)) + " to " + std::string(name(b.dtype)) +
+                      kCastNode + "Cast " + core_name(a.dtype) + " to " + core_name(b.dtype) +
                           " is not supported [Op:Cast] name: ",
                       "The CPU has no Cast kernel from " + std::string(name(a.dtype)) + " to " +
                           std::string(name(b.dtype)) + ".");

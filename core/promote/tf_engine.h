@@ -30,8 +30,6 @@ std::optional<Op> parse_op(std::string_view name);
 bool op_is_elementwise(Op op);  // add, multiply, truediv: Python scalar operands modelled
 
 bool has_dtype(DType t);
-// What TensorFlow 2.21 has under tf.dtypes.experimental that this engine leaves out (not recorded).
-std::span<const DType> unmodelled_dtypes();
 std::string_view python_name(DType t);  // tf.DType.name: "float32", "float8_e4m3fn"
 std::optional<DType> from_python_name(std::string_view name);
 

@@ -28,7 +28,9 @@ from golden_io import Outcomes, write_golden  # noqa: E402
 
 NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
          "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-         "float8_e4m3fn", "float8_e5m2"]
+         "float8_e4m3fn", "float8_e5m2",
+         # tf.dtypes.experimental's: ops and casts refuse them, each with its own text.
+         "int4", "uint4", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e4m3b11fnuz", "float4_e2m1fn"]
 SCALAR = {"b": True, "i": 2, "u": 2, "f": 2.5, "c": 2.5 + 1j}
 KIND_PAIRS = [("tensor", "tensor"), ("tensor", "scalar"), ("scalar", "tensor")]
 MODES = ["default", "all"]
@@ -48,8 +50,14 @@ def start_tf(mode):
 def np_dtype(n):
     import ml_dtypes
     import numpy as np
-    return np.dtype(getattr(ml_dtypes, n)) if n.startswith("float8") or n == "bfloat16" \
-        else np.dtype(n)
+    return np.dtype(getattr(ml_dtypes, n)) if hasattr(ml_dtypes, n) else np.dtype(n)
+
+
+def scalar_kind(n):
+    """The NumPy kind of the Python scalar that stands for dtype n: ml_dtypes' types are all
+    kind "V", and its int4 and uint4 are integers."""
+    k = np_dtype(n).kind
+    return k if k != "V" else {"int4": "i", "uint4": "u"}.get(n, "f")
 
 
 def zeros(tf, n, shape):
@@ -79,8 +87,7 @@ def tables_for(mode):
     def operand(n, kind, shape):
         if kind == "tensor":
             return tensor(n, shape)
-        k = np_dtype(n).kind
-        return SCALAR["f" if k == "V" else k]
+        return SCALAR[scalar_kind(n)]
 
     outcomes, tables = Outcomes(), {}
 
