@@ -85,6 +85,9 @@ struct Heatmap {
 struct Figure {
   std::string name;  // file stem: "error-histogram"
   std::string tab;   // what a tab shows, when not the name read as words ("error histogram")
+  // The run it comes from, when figures of several runs are shown together (a scenario's): the
+  // window's tabs name the runs, then the chosen run's figures.
+  std::string group;
   std::string title, subtitle;
   Axis x, y;
   std::vector<Series> series;

@@ -132,7 +132,10 @@ void FormatsPanel::draw_value_table() {
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
   const float rows = float(results_.size() + 1);
   const SidewaysBar bar("values");
-  const float height = table_height(rows, value_rows_.pitch(table_row_height() + 1), bar.needed());
+  // In the compact view (a scenario's live pane) as tall as all its rows, and the pane scrolls:
+  // filling the space left, it held two rows in a scrolling table of its own at 1600x1000.
+  const float pitch = value_rows_.pitch(table_row_height() + 1);
+  const float height = compact_ ? rows * pitch + bar.height() : table_height(rows, pitch, bar.needed());
   if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   // The value, its errors and the flags before the bits: float64's 64 bits in presentation mode's
@@ -179,6 +182,7 @@ void FormatsPanel::draw_value_table() {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.result.bits_hex.c_str());
   }
   bar.note();
+  mark_more_below();  // rows hidden below the pane's edge, as every pane marks them
   ImGui::EndTable();
 }
 

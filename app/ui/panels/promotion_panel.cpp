@@ -18,6 +18,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include "app/ui/shell/layout_audit.h"
 #include "app/ui/widgets/wrapped_text.h"
 #include "core/dtype/format_lookup.h"
 #include "core/promote/py_value.h"
@@ -415,26 +416,39 @@ void PromotionPanel::draw_grid() {
   }
   const ImGuiTableFlags flags =
       ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInner;
-  // 23+ columns on a 1280-pixel screen: the grid uses a smaller font than the controls.
-  constexpr float kGridFontScale = 0.8f;
-  ImGui::SetWindowFontScale(kGridFontScale);
-  // As wide as the widest header shown (ml_dtypes' "e4m3b11fnuz" is wider than the torch names).
-  float cell_w = ImGui::CalcTextSize("e4m3fnuz").x + 4;
-  for (int j : shown) cell_w = std::max(cell_w, ImGui::CalcTextSize(short_name(dtypes_[j]).c_str()).x + 4);
-  // In compare mode, and as wide as the widest answer pair a framed cell shows ("err|e4m3fr" cut
-  // "e4m3fn" at 1280 px).
-  if (compare_)
-    for (int i : rows)
+  // Each column as wide as the widest header or answer shown in the grid (a fixed minimum as wide
+  // as "e4m3fnuz" cut the grid at 1280 px in presentation mode when no float8 was shown, behind a
+  // sideways scrollbar), and in compare mode as the widest answer pair a framed cell shows
+  // ("err|e4m3fr" cut "e4m3fn" at 1280 px).
+  auto widest_cell = [&]() {
+    float w = ImGui::CalcTextSize("a \\ b").x;
+    for (int j : shown) w = std::max(w, ImGui::CalcTextSize(short_name(dtypes_[j]).c_str()).x);
+    for (int i : rows) {
+      w = std::max(w, ImGui::CalcTextSize(short_name(dtypes_[i]).c_str()).x);
       for (int j : shown) {
         const Outcome &o = grid_.cells[i * n + j], &other = other_grid_.cells[i * n + j];
-        if (o.error_type != "precision-lab" && other.error_type != "precision-lab" && !same_outcome(o, other))
-          cell_w = std::max(cell_w, ImGui::CalcTextSize(difference_label(o, other).c_str()).x + 8);
+        const bool differs = compare_ && o.error_type != "precision-lab" && other.error_type != "precision-lab" &&
+                             !same_outcome(o, other);
+        w = std::max(w, ImGui::CalcTextSize((differs ? difference_label(o, other) : cell_label(o)).c_str()).x +
+                            (differs ? 4 : 0));
       }
+    }
+    return w + 4;
+  };
+  const float pad = 2 * ImGui::GetStyle().CellPadding.x + 1;
+  // The grid's text as large as lets every column fit the pane (the controls' size where it
+  // can, for a projector), down to 0.8 of it; below that the grid scrolls sideways.
+  float cell_w = 0;
+  for (float scale : {1.0f, 0.9f, 0.8f}) {
+    ImGui::SetWindowFontScale(scale);
+    cell_w = widest_cell();
+    if (float(shown.size() + 1) * (cell_w + pad) <= ImGui::GetContentRegionAvail().x) break;
+  }
   // As tall as its rows (the pane below gets the rest), scrolling when the pane is shorter; the
   // pane takes up to its share of the height for them.
   const float row_h = grid_rows_.pitch(table_row_height());
   // A grid narrower than the pane needs no sideways scrollbar, nor room for one.
-  const float grid_w = float(shown.size() + 1) * (cell_w + 2 * ImGui::GetStyle().CellPadding.x + 1);
+  const float grid_w = float(shown.size() + 1) * (cell_w + pad);
   const bool sideways = grid_w > ImGui::GetContentRegionAvail().x;
   split_.reserve(float(rows.size() + 1) * row_h + (sideways ? ImGui::GetStyle().ScrollbarSize : 0));
   if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags,
@@ -442,6 +456,10 @@ void PromotionPanel::draw_grid() {
     ImGui::SetWindowFontScale(1.0f);
     return;
   }
+  // Fitted with the float8/6/4 hidden, unless the compare mode's answer pairs make it too wide
+  // even at 0.8 (--check-layout).
+  if (!compare_ && hide_narrow_floats_.value_or(narrow_all_raise_))
+    layout_audit::note_fits_width("the Promotion grid");
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("a \\ b", ImGuiTableColumnFlags_WidthFixed, cell_w);
   for (int j : shown) ImGui::TableSetupColumn(short_name(dtypes_[j]).c_str(), ImGuiTableColumnFlags_WidthFixed, cell_w);
@@ -494,7 +512,7 @@ void PromotionPanel::draw_grid() {
         ImGui::GetWindowDrawList()->AddRect({lo.x - 1, lo.y - 1}, {hi.x + 1, hi.y + 1}, kSelected, 0, 0, 2.5f);
       if (ImGui::IsItemHovered()) {
         // (A tooltip is a window of its own, in the full-size font. Setting the scale here, in the
-        // table's own window, and back to kGridFontScale left that window at 0.8 of the 0.8 its
+        // table's own window, and back to the grid's left that window at 0.8 of the 0.8 its
         // parent gives it: after the first hover the whole grid's text shrank to 64%.)
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);

@@ -145,15 +145,33 @@ void ScenarioPanel::collect() {
       if (i < shown_->scenario.evidence.size() && !shown_->scenario.evidence[i].tab.empty())
         tab_labels[name][i] = shown_->scenario.evidence[i].tab;
   }
+  // Several runs that make figures of the same name, one of them with several figures: the tabs
+  // name the runs, then the chosen run's figures by what they show (FigureView's two rows), each
+  // run by its tab name or label. (Runs whose figures differ keep one row: scenario 10's.)
+  std::vector<std::pair<size_t, std::string>> runs_with_figures;
+  bool several_in_a_run = false;
+  for (size_t i = 0; i < shown_->evidence.size(); ++i)
+    if (const auto& e = shown_->evidence[i]; e.run) {
+      const size_t made = figure::experiment_figures(*e.run).size();
+      if (made > 0) runs_with_figures.emplace_back(i, e.label);
+      several_in_a_run = several_in_a_run || made > 1;
+    }
+  const bool shared_name = std::any_of(makers.begin(), makers.end(), [](const auto& m) { return m.second.size() > 1; });
+  const bool grouped = runs_with_figures.size() > 1 && several_in_a_run && shared_name;
+  std::map<size_t, std::string> run_labels = distinct_labels(runs_with_figures);
+  for (auto& [i, label] : run_labels)
+    if (i < shown_->scenario.evidence.size() && !shown_->scenario.evidence[i].tab.empty())
+      label = shown_->scenario.evidence[i].tab;
   for (size_t i = 0; i < shown_->evidence.size(); ++i) {
     const auto& e = shown_->evidence[i];
     if (!e.run) continue;
     const std::vector<figure::Figure> made_here = figure::experiment_figures(*e.run);
     for (auto f : made_here) {
       // One tab per figure, named by what it shows; where two runs make a figure of the same
-      // name, by the run ("1.001 in bfloat16"), with the figure's kind when the run makes several.
+      // name, by the run ("1.001 in bfloat16").
       const std::string& label = tab_labels[f.name][i];
-      if (makers[f.name].size() > 1) f.tab = made_here.size() == 1 ? label : figure_tab_text(f) + ": " + label;
+      if (grouped) f.group = run_labels[i];
+      if (makers[f.name].size() > 1 && !grouped) f.tab = label;
       else f.tab = figure_tab_text(f);
       f.name = std::to_string(i + 1) + ": " + f.name;
       // The run's own description says what ran ("64 x 256 values of normal(scale 1) into
@@ -394,8 +412,12 @@ void ScenarioPanel::draw_content() {
   // and 13 keeps the look-at's first line and a plot of about 150 px). A live
   // panel keeps fewer still, and its split lets the story take up to 80% of the height where the
   // figures' keeps 55%: the story fits whole, by the room test, and the panel takes what is left.
+  // Figures of several runs take a second row of tabs (FigureView), and a line more for it.
   SplitView& split = preview ? preview_split_ : split_;
-  if (split_panes) split.begin_top("scenario", 3, preview ? preview_lines : presenting ? 13 : 18);
+  const bool two_tab_rows =
+      std::any_of(figures_.begin(), figures_.end(), [](const figure::Figure& f) { return !f.group.empty(); });
+  const float figure_lines = (presenting ? 13.0f : 18.0f) + (two_tab_rows ? 1.0f : 0.0f);
+  if (split_panes) split.begin_top("scenario", 3, preview ? preview_lines : figure_lines);
   else ImGui::BeginChild("scenario-text");
   draw_story();
   story_height_ = ImGui::GetCursorPosY();

@@ -19,6 +19,16 @@ std::vector<DrawnFigure>& figures() {
   return drawn;
 }
 
+struct FittedTable {
+  std::string what;
+  ImGuiID window;  // the table's own window, whose scroll range is known once the frame ends
+};
+
+std::vector<FittedTable>& fitted_tables() {
+  static std::vector<FittedTable> noted;
+  return noted;
+}
+
 std::string rect_text(const ImRect& r) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "%.0fx%.0f at (%.0f, %.0f)", r.GetWidth(), r.GetHeight(), r.Min.x, r.Min.y);
@@ -35,7 +45,14 @@ std::string short_name(const ImGuiWindow& w) {
 
 }  // namespace
 
-void begin_frame() { figures().clear(); }
+void begin_frame() {
+  figures().clear();
+  fitted_tables().clear();
+}
+
+void note_fits_width(const char* what) {
+  if (const ImGuiWindow* w = ImGui::GetCurrentWindowRead()) fitted_tables().push_back({what, w->ID});
+}
 
 void note_figure(const char* name, const ImVec2& min, const ImVec2& max, const ImVec2& plot_min, const ImVec2& plot_max,
                  const ImVec2& legend_min, const ImVec2& legend_max) {
@@ -75,6 +92,9 @@ std::vector<std::string> problems() {
                       std::to_string(int(room)) + " px wide, narrower than its header");
     }
   }
+  for (const FittedTable& t : fitted_tables())
+    if (const ImGuiWindow* w = ImGui::FindWindowByID(t.window); w && w->ScrollMax.x > 1)
+      out.push_back(t.what + " scrolls sideways: " + std::to_string(int(w->ScrollMax.x)) + " px past its pane");
   for (const DrawnFigure& f : figures()) {
     if (f.drawn.GetWidth() < kMinFigureWidth || f.drawn.GetHeight() < kMinFigureHeight)
       out.push_back("figure '" + f.name + "': drawn " + rect_text(f.drawn) + ", smaller than " +

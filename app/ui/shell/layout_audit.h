@@ -22,6 +22,10 @@ void begin_frame();  // forgets the previous frame's figures
 // (an empty legend box: none).
 void note_figure(const char* name, const ImVec2& min, const ImVec2& max, const ImVec2& plot_min, const ImVec2& plot_max,
                  const ImVec2& legend_min, const ImVec2& legend_max);
+// Call inside a table (after BeginTable) whose columns are meant to fit the pane's width, as the
+// Promotion grid's do (its text shrinks to 0.8 for them): a table that still scrolls sideways is
+// a problem, where other tables may scroll to their long last column.
+void note_fits_width(const char* what);
 // What the frame just ended got wrong, one line each; empty: nothing. Call after ImGui::Render().
 std::vector<std::string> problems();
 

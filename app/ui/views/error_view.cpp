@@ -167,6 +167,7 @@ void ErrorView::draw_stats(const MatmulResult& r) {
 
 void ErrorView::draw_attribution_toggle(const MatmulResult& r) {
   const std::string parts[] = {r.total.name, r.input.name, r.arithmetic.name, r.output.name};
+  ImGui::AlignTextToFramePadding();  // on the radio buttons' baseline, not 3 px above it
   ImGui::TextUnformatted("show");
   bool changed = false;
   for (int i = 0; i <= 4; ++i) {

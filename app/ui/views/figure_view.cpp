@@ -1,7 +1,6 @@
 #include "app/ui/views/figure_view.h"
 
 #include <imgui.h>
-#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +10,7 @@
 
 #include "app/ui/shell/layout_audit.h"
 #include "app/ui/shell/theme.h"
+#include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/split_view.h"
 #include "core/export/export_dir.h"
 #include "core/export/figure_export.h"
@@ -89,46 +89,78 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
     status_ = *done;
     if (log_) log_->add(source_, status_);
   }
-  // Tabs keep their names and scroll when there are more than fit, with a list of them all: a
-  // scenario's twenty runs squeezed every tab to "hist...".
-  const ImGuiTabBarFlags tab_flags =
-      ImGuiTabBarFlags_FittingPolicyScroll | (figures.size() > 3 ? ImGuiTabBarFlags_TabListPopupButton : 0);
-  // (ImGui 1.86 counts scrolled-away tabs in the window's content width, which would give the
-  // pane a sideways scroll range it has no bar for: the width is kept as it was.)
-  ImGuiWindow* window = ImGui::GetCurrentWindow();
-  const float content_right = window->DC.CursorMaxPos.x;
-  if (ImGui::BeginTabBar(id, tab_flags)) {
-    for (size_t i = 0; i < figures.size(); ++i) {
-      ImGuiTabItemFlags flags = 0;
-      if (!requested_figure().empty() && figures[i].name == requested_figure()) {
-        flags = ImGuiTabItemFlags_SetSelected;
-        requested_figure().clear();
-      }
-      const std::string label = fit_tab_text(figure_tab_text(figures[i])) + "###" + figures[i].name;
-      const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
-      if (ImGui::IsItemHovered())  // a tab squeezed to "error att..." says what it holds
-        ImGui::SetTooltip("%s%s%s", figures[i].title.c_str(), figures[i].subtitle.empty() ? "" : "\n",
-                          figures[i].subtitle.c_str());
-      if (open) {
-        chosen_ = static_cast<int>(i);
-        ImGui::EndTabItem();
-      }
+  // Tabs keep their names and wrap onto another line when there are more than fit: squeezed,
+  // a scenario's twenty runs read "hist..." each, and scrolled, the strip showed a stub of a tab
+  // ("ro") beside the last one and hid the rest behind arrows on a projector. Figures of several
+  // runs (a scenario's) take two rows: the runs, then the chosen run's figures (one row of every
+  // run's every figure took three lines of scenario 07's pane).
+  ImGui::PushID(id);
+  // Rows of tabs as close as a tab bar's line under them (a scenario's figure at 1280x800 had
+  // no pixel to spare).
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 2));
+  for (size_t i = 0; i < figures.size(); ++i)
+    if (!requested_figure().empty() && figures[i].name == requested_figure()) {
+      chosen_ = static_cast<int>(i);
+      requested_figure().clear();
     }
-    if (extra) {
-      // At the right end, never scrolled away behind the arrows when the figures' tabs overflow.
-      ImGuiTabItemFlags flags = ImGuiTabItemFlags_Trailing;
-      if (!requested_figure().empty() && extra->name == requested_figure()) {
-        flags |= ImGuiTabItemFlags_SetSelected;
-        requested_figure().clear();
-      }
-      if (ImGui::BeginTabItem((extra->label + "###" + extra->name).c_str(), nullptr, flags)) {
-        chosen_ = static_cast<int>(figures.size());
-        ImGui::EndTabItem();
-      }
-    }
-    ImGui::EndTabBar();
+  const int extra_at = static_cast<int>(figures.size());
+  if (extra && !requested_figure().empty() && extra->name == requested_figure()) {
+    chosen_ = extra_at;
+    requested_figure().clear();
   }
-  window->DC.CursorMaxPos.x = content_right;
+  if (chosen_ < 0 || chosen_ >= extra_at + (extra ? 1 : 0)) chosen_ = 0;
+  bool first = true;
+  auto tab = [&](const std::string& text, const std::string& item_id, bool selected) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    if (!first) same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + 2 * style.FramePadding.x);
+    first = false;
+    ImGui::PushStyleColor(ImGuiCol_Button, style.Colors[selected ? ImGuiCol_TabActive : ImGuiCol_Tab]);
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, style.Colors[ImGuiCol_TabHovered]);
+    ImGui::PushStyleColor(ImGuiCol_ButtonActive, style.Colors[ImGuiCol_TabActive]);
+    const bool pressed = ImGui::Button((text + "###" + item_id).c_str());
+    ImGui::PopStyleColor(3);
+    return pressed;
+  };
+  auto figure_tab = [&](int i) {
+    const figure::Figure& f = figures[size_t(i)];
+    if (tab(fit_tab_text(figure_tab_text(f)), f.name, chosen_ == i)) chosen_ = i;
+    if (ImGui::IsItemHovered())  // the figure's whole title, and what it shows
+      ImGui::SetTooltip("%s%s%s", f.title.c_str(), f.subtitle.empty() ? "" : "\n", f.subtitle.c_str());
+  };
+  std::vector<std::string> groups;
+  for (const figure::Figure& f : figures)
+    if (!f.group.empty() && std::find(groups.begin(), groups.end(), f.group) == groups.end()) groups.push_back(f.group);
+  if (groups.size() < 2) {
+    for (int i = 0; i < extra_at; ++i) figure_tab(i);
+  } else {
+    const std::string chosen_group = chosen_ < extra_at ? figures[size_t(chosen_)].group : "";
+    for (const std::string& g : groups)
+      if (tab(fit_tab_text(g), "group " + g, g == chosen_group)) {
+        // The same kind of figure in the run chosen, if it has one, else its first.
+        const std::string kind = chosen_ < extra_at ? figure_tab_text(figures[size_t(chosen_)]) : "";
+        int to = -1;
+        for (int i = 0; i < extra_at; ++i)
+          if (figures[size_t(i)].group == g && (to < 0 || figure_tab_text(figures[size_t(i)]) == kind)) to = i;
+        chosen_ = to;
+      }
+    if (extra && tab(extra->label, extra->name, chosen_ == extra_at)) chosen_ = extra_at;
+    if (chosen_ < extra_at) {
+      first = true;
+      for (int i = 0; i < extra_at; ++i)
+        if (figures[size_t(i)].group == figures[size_t(chosen_)].group) figure_tab(i);
+    }
+  }
+  if (extra && groups.size() < 2 && tab(extra->label, extra->name, chosen_ == extra_at)) chosen_ = extra_at;
+  ImGui::PopStyleVar();
+  ImGui::PopID();
+  // The line under the tabs, in the selected tab's colour, as a tab bar draws it.
+  {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float y = at.y - 1;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(at.x, y), ImVec2(at.x + ImGui::GetContentRegionAvail().x, y),
+                                        ImGui::GetColorU32(ImGuiCol_TabActive), 1.0f);
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + 3);
+  }
   if (extra && chosen_ == static_cast<int>(figures.size())) {
     ImGui::BeginChild("extra-tab", ImVec2(0, 0));
     extra->body();

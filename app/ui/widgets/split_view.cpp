@@ -31,7 +31,9 @@ void mark_more_below() {
   if (hidden < 1.0f) return;
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   const float right = pos.x + size.x - (ImGui::GetScrollMaxY() > 0 ? ImGui::GetStyle().ScrollbarSize : 0.0f);
-  const float bottom = pos.y + size.y, fade = std::min(1.5f * ImGui::GetTextLineHeightWithSpacing(), 0.4f * size.y);
+  // (Above a sideways scrollbar: a table that scrolls both ways marks its own rows.)
+  const float bottom = pos.y + size.y - (ImGui::GetScrollMaxX() > 0 ? ImGui::GetStyle().ScrollbarSize : 0.0f),
+              fade = std::min(1.5f * ImGui::GetTextLineHeightWithSpacing(), 0.4f * size.y);
   ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
               solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
