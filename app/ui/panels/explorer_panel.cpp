@@ -224,7 +224,8 @@ void ExplorerPanel::draw_table() {
   // blank row), with room to spare: a close fit cut the last row.
   const float row_height = stacked ? 2 * ImGui::GetFrameHeightWithSpacing() : ImGui::GetFrameHeightWithSpacing();
   const SidewaysBar bar("explorer");
-  const float height = ImGui::GetFrameHeightWithSpacing() + row_height * float(shown) + bar.height();
+  // (The header is a line of text: a frame's height for it left a blank strip below the rows.)
+  const float height = table_row_height() + row_height * float(shown) + bar.height();
   // Its rows' height, not the space left: the pane above the figures fits its content, and a
   // table that fitted the pane shrank with it, frame after frame. (The pane scrolls instead.)
   struct Column {
