@@ -15,7 +15,8 @@ namespace {
 
 constexpr std::array<std::string_view, kOpCount> kOpNames = {"add", "multiply", "truediv", "matmul", "cast"};
 
-// The last six are tf.dtypes.experimental's: no op or cast kernel takes them on the CPU.
+// The last six are more of tf.dtypes.experimental's (with the two float8s before them): no op
+// takes them on the CPU, and Cast only to and from the integers (int4, uint4) or to themselves.
 constexpr std::array<DType, 23> kDTypes = {
     DType::bool_,           DType::int8,           DType::uint8,    DType::int16,         DType::uint16,
     DType::int32,           DType::uint32,         DType::int64,    DType::uint64,        DType::float16,

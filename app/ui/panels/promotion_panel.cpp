@@ -420,17 +420,24 @@ void PromotionPanel::draw_grid() {
   // as "e4m3fnuz" cut the grid at 1280 px in presentation mode when no float8 was shown, behind a
   // sideways scrollbar), and in compare mode as the widest answer pair a framed cell shows
   // ("err|e4m3fr" cut "e4m3fn" at 1280 px).
+  // Whether the compared setting answers cell k otherwise (its grid is filled in compare mode
+  // only). A cell one side does not model (CUDA's untested dtypes) is unknown, not a disagreement.
+  auto differs_at = [&](size_t k) {
+    if (!compare_ || k >= other_grid_.cells.size()) return false;
+    const Outcome &o = grid_.cells[k], &other = other_grid_.cells[k];
+    return o.error_type != "precision-lab" && other.error_type != "precision-lab" && !same_outcome(o, other);
+  };
+  auto label_at = [&](size_t k) {
+    return differs_at(k) ? difference_label(grid_.cells[k], other_grid_.cells[k]) : cell_label(grid_.cells[k]);
+  };
   auto widest_cell = [&]() {
     float w = ImGui::CalcTextSize("a \\ b").x;
     for (int j : shown) w = std::max(w, ImGui::CalcTextSize(short_name(dtypes_[j]).c_str()).x);
     for (int i : rows) {
       w = std::max(w, ImGui::CalcTextSize(short_name(dtypes_[i]).c_str()).x);
       for (int j : shown) {
-        const Outcome &o = grid_.cells[i * n + j], &other = other_grid_.cells[i * n + j];
-        const bool differs = compare_ && o.error_type != "precision-lab" && other.error_type != "precision-lab" &&
-                             !same_outcome(o, other);
-        w = std::max(w, ImGui::CalcTextSize((differs ? difference_label(o, other) : cell_label(o)).c_str()).x +
-                            (differs ? 4 : 0));
+        const size_t k = size_t(i * n + j);
+        w = std::max(w, ImGui::CalcTextSize(label_at(k).c_str()).x + (differs_at(k) ? 4 : 0));
       }
     }
     return w + 4;
@@ -438,21 +445,28 @@ void PromotionPanel::draw_grid() {
   const float pad = 2 * ImGui::GetStyle().CellPadding.x + 1;
   // The grid's text as large as lets every column fit the pane (the controls' size where it
   // can, for a projector), down to 0.8 of it; below that the grid scrolls sideways.
+  // A grid taller than its pane has a vertical scrollbar, which takes its width from the columns'.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  auto width_needed = [&](float cell) {
+    const bool tall = float(rows.size() + 1) * grid_rows_.pitch(table_row_height()) > avail.y;
+    return float(shown.size() + 1) * (cell + pad) + (tall ? ImGui::GetStyle().ScrollbarSize : 0);
+  };
   float cell_w = 0;
   for (float scale : {1.0f, 0.9f, 0.8f}) {
     ImGui::SetWindowFontScale(scale);
     cell_w = widest_cell();
-    if (float(shown.size() + 1) * (cell_w + pad) <= ImGui::GetContentRegionAvail().x) break;
+    if (width_needed(cell_w) <= avail.x) break;
   }
   // As tall as its rows (the pane below gets the rest), scrolling when the pane is shorter; the
   // pane takes up to its share of the height for them.
   const float row_h = grid_rows_.pitch(table_row_height());
   // A grid narrower than the pane needs no sideways scrollbar, nor room for one.
-  const float grid_w = float(shown.size() + 1) * (cell_w + pad);
-  const bool sideways = grid_w > ImGui::GetContentRegionAvail().x;
+  const bool sideways = width_needed(cell_w) > avail.x;
   split_.reserve(float(rows.size() + 1) * row_h + (sideways ? ImGui::GetStyle().ScrollbarSize : 0));
   if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags,
-                         {0, table_height(float(rows.size() + 1), row_h, sideways)})) {
+                         // As wide as its columns: the header's band and the row lines ran on
+                         // across the pane past a grid that fitted.
+                         {sideways ? 0.0f : width_needed(cell_w), table_height(float(rows.size() + 1), row_h, sideways)})) {
     ImGui::SetWindowFontScale(1.0f);
     return;
   }
@@ -488,10 +502,7 @@ void PromotionPanel::draw_grid() {
       const bool b_scalar = main_.b_kind == static_cast<int>(promote::OperandKind::Scalar);
       const OutcomeClass c = promote::classify(dtypes_[i], b_scalar ? dtypes_[i] : dtypes_[j], o);
       cell_background(not_applicable(o) ? kNotApplicable : class_colour(c));
-      // A cell one side does not model (CUDA's untested dtypes) is unknown, not a disagreement.
-      const Outcome& compared = other_grid_.cells[i * n + j];
-      const bool differs = compare_ && o.error_type != "precision-lab" && compared.error_type != "precision-lab" &&
-                           !same_outcome(o, compared);
+      const bool differs = differs_at(size_t(i * n + j));
       ImGui::PushID(i * n + j);
       const bool selected = i == selected_a_ && j == selected_b_;
       if (selected && scroll_to_selected_) {  // a link's pair's column, brought into view once
@@ -500,7 +511,7 @@ void PromotionPanel::draw_grid() {
       }
       // The selection is framed, not filled: the theme's fill is the widened class's blue.
       ImGui::PushStyleColor(ImGuiCol_Header, IM_COL32(0, 0, 0, 0));
-      const std::string label = differs ? difference_label(o, compared) : cell_label(o);
+      const std::string label = label_at(size_t(i * n + j));
       if (ImGui::Selectable(label.c_str(), selected, 0, {cell_w - 4, 0})) {
         selected_a_ = i;
         selected_b_ = j;
@@ -512,8 +523,8 @@ void PromotionPanel::draw_grid() {
         ImGui::GetWindowDrawList()->AddRect({lo.x - 1, lo.y - 1}, {hi.x + 1, hi.y + 1}, kSelected, 0, 0, 2.5f);
       if (ImGui::IsItemHovered()) {
         // (A tooltip is a window of its own, in the full-size font. Setting the scale here, in the
-        // table's own window, and back to the grid's left that window at 0.8 of the 0.8 its
-        // parent gives it: after the first hover the whole grid's text shrank to 64%.)
+        // table's own window, and then back to the grid's scale left that window at 0.8 of the 0.8
+        // its parent gives it: after the first hover the whole grid's text shrank to 64%.)
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
         ImGui::Text("a: %s, b: %s", e.spell(dtypes_[i]).c_str(), e.spell(dtypes_[j]).c_str());
@@ -532,6 +543,7 @@ void PromotionPanel::draw_grid() {
       ImGui::PopID();
     }
   }
+  mark_more_below();  // rows below the pane's edge (a scenario's live grid in presentation mode)
   ImGui::EndTable();
   ImGui::SetWindowFontScale(1.0f);
 }

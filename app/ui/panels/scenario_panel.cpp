@@ -130,43 +130,46 @@ void ScenarioPanel::collect() {
   }
   shown_ = std::make_shared<const scenario::ScenarioRun>(std::move(*done).value());
   figures_.clear();
+  // Each run's figures, made once.
+  std::vector<std::vector<figure::Figure>> made(shown_->evidence.size());
+  for (size_t i = 0; i < shown_->evidence.size(); ++i)
+    if (const auto& e = shown_->evidence[i]; e.run) made[i] = figure::experiment_figures(*e.run);
   // The runs that make each figure name (two evidence runs make the same ones), by index and label.
   std::map<std::string, std::vector<std::pair<size_t, std::string>>> makers;
-  for (size_t i = 0; i < shown_->evidence.size(); ++i)
-    if (const auto& e = shown_->evidence[i]; e.run)
-      for (const auto& f : figure::experiment_figures(*e.run)) makers[f.name].emplace_back(i, e.label);
+  for (size_t i = 0; i < made.size(); ++i)
+    for (const auto& f : made[i]) makers[f.name].emplace_back(i, shown_->evidence[i].label);
   // Each run by the name the scenario gives its tabs, whole (cut where the names share a ", "
   // scenario 07's "N(0, 1), bfloat16" read "1), bfloat16"); else by its label, less what the
   // runs' labels share.
-  std::map<std::string, std::map<size_t, std::string>> tab_labels;
-  for (const auto& [name, runs] : makers) {
-    tab_labels[name] = distinct_labels(runs);
-    for (const auto& [i, label] : runs)
+  auto named = [&](std::map<size_t, std::string> labels) {
+    for (auto& [i, label] : labels)
       if (i < shown_->scenario.evidence.size() && !shown_->scenario.evidence[i].tab.empty())
-        tab_labels[name][i] = shown_->scenario.evidence[i].tab;
-  }
+        label = shown_->scenario.evidence[i].tab;
+    return labels;
+  };
+  std::map<std::string, std::map<size_t, std::string>> tab_labels;
+  for (const auto& [name, runs] : makers) tab_labels[name] = named(distinct_labels(runs));
   // Several runs that make figures of the same name, one of them with several figures: the tabs
   // name the runs, then the chosen run's figures by what they show (FigureView's two rows), each
   // run by its tab name or label. (Runs whose figures differ keep one row: scenario 10's.)
   std::vector<std::pair<size_t, std::string>> runs_with_figures;
   bool several_in_a_run = false;
-  for (size_t i = 0; i < shown_->evidence.size(); ++i)
-    if (const auto& e = shown_->evidence[i]; e.run) {
-      const size_t made = figure::experiment_figures(*e.run).size();
-      if (made > 0) runs_with_figures.emplace_back(i, e.label);
-      several_in_a_run = several_in_a_run || made > 1;
-    }
+  for (size_t i = 0; i < made.size(); ++i) {
+    if (!made[i].empty()) runs_with_figures.emplace_back(i, shown_->evidence[i].label);
+    several_in_a_run = several_in_a_run || made[i].size() > 1;
+  }
   const bool shared_name = std::any_of(makers.begin(), makers.end(), [](const auto& m) { return m.second.size() > 1; });
   const bool grouped = runs_with_figures.size() > 1 && several_in_a_run && shared_name;
-  std::map<size_t, std::string> run_labels = distinct_labels(runs_with_figures);
+  // A group is known by its label: two runs with the same one, or none, get "run N" (else their
+  // figures would share one button, or have none).
+  std::map<size_t, std::string> run_labels = named(distinct_labels(runs_with_figures));
   for (auto& [i, label] : run_labels)
-    if (i < shown_->scenario.evidence.size() && !shown_->scenario.evidence[i].tab.empty())
-      label = shown_->scenario.evidence[i].tab;
-  for (size_t i = 0; i < shown_->evidence.size(); ++i) {
+    if (label.empty() || std::count_if(run_labels.begin(), run_labels.end(),
+                                       [&](const auto& other) { return other.second == label; }) > 1)
+      label = "run " + std::to_string(i + 1);
+  for (size_t i = 0; i < made.size(); ++i) {
     const auto& e = shown_->evidence[i];
-    if (!e.run) continue;
-    const std::vector<figure::Figure> made_here = figure::experiment_figures(*e.run);
-    for (auto f : made_here) {
+    for (auto f : made[i]) {
       // One tab per figure, named by what it shows; where two runs make a figure of the same
       // name, by the run ("1.001 in bfloat16").
       const std::string& label = tab_labels[f.name][i];
@@ -181,11 +184,16 @@ void ScenarioPanel::collect() {
       figures_.push_back(std::move(f));
     }
   }
-  // The figure the look-at points to comes first, and its tab is brought forward.
+  // The figure the look-at points to comes first (in two rows of tabs, first of its run's), and
+  // its tab is brought forward.
   if (const auto& ref = shown_->scenario.look_at_figure) {
     const std::string wanted = look_at_tab(*ref);
     auto it = std::find_if(figures_.begin(), figures_.end(), [&](const figure::Figure& f) { return f.name == wanted; });
-    if (it != figures_.end()) std::rotate(figures_.begin(), it, it + 1);
+    if (it != figures_.end()) {
+      auto first = grouped ? std::find_if(figures_.begin(), it, [&](const figure::Figure& f) { return f.group == it->group; })
+                           : figures_.begin();
+      std::rotate(first, it, it + 1);
+    }
     if (!figure_requested()) request_figure(wanted);  // --figure's tab, if given, wins
   }
   ++version_;

@@ -57,9 +57,9 @@ std::string figure_tab_text(const figure::Figure& f) {
 }
 
 namespace {
-// A tab's text cut at a word to fit ImGui 1.86's widest tab (TabBarCalcMaxTabWidth: 20 times
-// the font size, padding included), which otherwise cuts it mid-word ("float16 d..."). The
-// tab's tooltip holds the figure's whole title.
+// A tab's text cut at a word to at most 20 times the font size, padding included (a tab as wide
+// as a run's whole label would take a row to itself). The tab's tooltip holds the figure's
+// whole title.
 std::string fit_tab_text(const std::string& text) {
   const float widest = ImGui::GetFontSize() * 20.0f - 2 * ImGui::GetStyle().FramePadding.x;
   if (ImGui::CalcTextSize(text.c_str()).x <= widest) return text;
@@ -98,32 +98,34 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
   // Rows of tabs as close as a tab bar's line under them (a scenario's figure at 1280x800 had
   // no pixel to spare).
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 2));
-  for (size_t i = 0; i < figures.size(); ++i)
-    if (!requested_figure().empty() && figures[i].name == requested_figure()) {
-      chosen_ = static_cast<int>(i);
-      requested_figure().clear();
-    }
   const int extra_at = static_cast<int>(figures.size());
-  if (extra && !requested_figure().empty() && extra->name == requested_figure()) {
-    chosen_ = extra_at;
-    requested_figure().clear();
-  }
-  if (chosen_ < 0 || chosen_ >= extra_at + (extra ? 1 : 0)) chosen_ = 0;
+  auto name_of = [&](int i) -> const std::string& { return i == extra_at ? extra->name : figures[size_t(i)].name; };
+  const int tabs = extra_at + (extra ? 1 : 0);
+  if (!requested_figure().empty())
+    for (int i = 0; i < tabs; ++i)
+      if (name_of(i) == requested_figure()) {
+        chosen_name_ = requested_figure();
+        requested_figure().clear();
+        break;
+      }
+  chosen_ = 0;
+  for (int i = 0; i < tabs; ++i)
+    if (name_of(i) == chosen_name_) chosen_ = i;
   bool first = true;
   auto tab = [&](const std::string& text, const std::string& item_id, bool selected) {
     const ImGuiStyle& style = ImGui::GetStyle();
     if (!first) same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + 2 * style.FramePadding.x);
     first = false;
-    ImGui::PushStyleColor(ImGuiCol_Button, style.Colors[selected ? ImGuiCol_TabActive : ImGuiCol_Tab]);
-    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, style.Colors[ImGuiCol_TabHovered]);
-    ImGui::PushStyleColor(ImGuiCol_ButtonActive, style.Colors[ImGuiCol_TabActive]);
+    // The chosen one in the pressed button's colour, as the scenarios' "Live:" links: the tab
+    // bar's two blues were hard to tell apart on a projector.
+    if (selected) ImGui::PushStyleColor(ImGuiCol_Button, style.Colors[ImGuiCol_ButtonActive]);
     const bool pressed = ImGui::Button((text + "###" + item_id).c_str());
-    ImGui::PopStyleColor(3);
+    if (selected) ImGui::PopStyleColor();
     return pressed;
   };
   auto figure_tab = [&](int i) {
     const figure::Figure& f = figures[size_t(i)];
-    if (tab(fit_tab_text(figure_tab_text(f)), f.name, chosen_ == i)) chosen_ = i;
+    if (tab(fit_tab_text(figure_tab_text(f)), f.name, chosen_ == i)) chosen_ = i, chosen_name_ = f.name;
     if (ImGui::IsItemHovered())  // the figure's whole title, and what it shows
       ImGui::SetTooltip("%s%s%s", f.title.c_str(), f.subtitle.empty() ? "" : "\n", f.subtitle.c_str());
   };
@@ -133,7 +135,15 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
   if (groups.size() < 2) {
     for (int i = 0; i < extra_at; ++i) figure_tab(i);
   } else {
+    // Each row says what it holds: two rows of like buttons read as one row wrapped, with two
+    // of its tabs chosen.
+    auto row_label = [&](const char* text) {
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextDisabled("%s", text);
+      first = false;
+    };
     const std::string chosen_group = chosen_ < extra_at ? figures[size_t(chosen_)].group : "";
+    row_label("run");
     for (const std::string& g : groups)
       if (tab(fit_tab_text(g), "group " + g, g == chosen_group)) {
         // The same kind of figure in the run chosen, if it has one, else its first.
@@ -142,15 +152,17 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
         for (int i = 0; i < extra_at; ++i)
           if (figures[size_t(i)].group == g && (to < 0 || figure_tab_text(figures[size_t(i)]) == kind)) to = i;
         chosen_ = to;
+        chosen_name_ = figures[size_t(to)].name;
       }
-    if (extra && tab(extra->label, extra->name, chosen_ == extra_at)) chosen_ = extra_at;
+    if (extra && tab(extra->label, extra->name, chosen_ == extra_at)) chosen_ = extra_at, chosen_name_ = extra->name;
     if (chosen_ < extra_at) {
-      first = true;
+      row_label("figure");
       for (int i = 0; i < extra_at; ++i)
         if (figures[size_t(i)].group == figures[size_t(chosen_)].group) figure_tab(i);
     }
   }
-  if (extra && groups.size() < 2 && tab(extra->label, extra->name, chosen_ == extra_at)) chosen_ = extra_at;
+  if (extra && groups.size() < 2 && tab(extra->label, extra->name, chosen_ == extra_at))
+    chosen_ = extra_at, chosen_name_ = extra->name;
   ImGui::PopStyleVar();
   ImGui::PopID();
   // The line under the tabs, in the selected tab's colour, as a tab bar draws it.

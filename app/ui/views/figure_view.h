@@ -1,4 +1,5 @@
-// A row of tabs, one per figure, and the chosen figure drawn into all the space left. The plot answers the
+// Tabs, one per figure (wrapped onto more rows, and in two rows of runs and their figures where
+// figures come from several runs), and the chosen figure drawn into all the space left. The plot answers the
 // mouse: hover reads out the point, bin or cell under it; the wheel zooms about the mouse, a drag
 // pans, a double-click resets; a row of controls switches either axis between linear and log,
 // shows or hides each series and reference line, and exports the plot exactly as it is on the
@@ -69,6 +70,9 @@ class FigureView {
   void export_shown(const figure::View& v, std::vector<figure::FileType> types, int width, int height);
 
   int chosen_ = 0;
+  // The chosen tab by name: the figures change (another run kind, a format hidden) and a
+  // position would then show another figure.
+  std::string chosen_name_;
   int png_scale_ = 0;  // the PNG export's resolution: 0: 1x (96 dpi), 1: 2x, 2: 3x
   FigureTexture texture_;
   figure::Figure shown_;                       // the chosen figure as its view shows it

@@ -39,7 +39,7 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
       {"smallest\nsubnormal", "the smallest positive value; below half of it, values round to zero"},
       {"machine\nepsilon", "the gap between 1 and the next larger value: 2^(1-p)"},
       {"unit\nroundoff u", "the largest relative error of rounding to nearest: 2^-p = epsilon / 2"},
-      {"specials,\noverflow", "the special values the format has (Inf, NaN, negative zero), and what overflow becomes by default"},
+      {"specials;\noverflow", "the special values the format has (Inf, NaN, negative zero -0); then what a value past the largest finite becomes by default: Inf, NaN, or the largest finite (saturates)"},
   };
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
@@ -48,7 +48,7 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
   // scrolled by a different amount from frame to frame.
   const SidewaysBar bar(id);
   // The headers take two lines: on one, at 1600 px in presentation mode, they pushed the last
-  // column (Inf, NaN, overflow) past the window's edge.
+  // column (the specials, overflow) past the window's edge.
   const float height = float(formats.size() + 1) * table_row_height() + ImGui::GetTextLineHeight() + bar.height();
   if (!ImGui::BeginTable(id, IM_ARRAYSIZE(columns), flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
@@ -76,8 +76,8 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.17g (%a)", v, v);
     }
     ImGui::TableNextColumn();
-    const char* ovf = f.overflow_default() == OverflowDefault::ToInf   ? "-> Inf"
-                      : f.overflow_default() == OverflowDefault::ToNaN ? "-> NaN"
+    const char* ovf = f.overflow_default() == OverflowDefault::ToInf   ? "to Inf"
+                      : f.overflow_default() == OverflowDefault::ToNaN ? "to NaN"
                                                                        : "saturates";
     // Only the specials the format has: "yes / yes / no" asked the reader to map each word to the
     // header, and pushed the column past a 1280 px window in presentation mode.
@@ -86,8 +86,8 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
     if (f.has_nan()) specials += "NaN ";
     if (f.has_negative_zero()) specials += "-0 ";
     if (specials.empty()) specials = "none ";
-    specials.back() = ',';
-    ImGui::Text("%s %s", specials.c_str(), ovf);
+    specials.back() = ';';
+    ImGui::Text("%s %s", specials.c_str(), ovf);  // "NaN -0; to NaN"
   }
   bar.note();
   ImGui::EndTable();

@@ -1,6 +1,7 @@
 #include "app/ui/widgets/split_view.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +11,26 @@ namespace pl::ui {
 namespace {
 
 float bar_height() { return std::max(6.0f, 0.35f * ImGui::GetFontSize()); }
+
+// Whether a window in front of the current one (the Start window, a combo's list) overlaps the
+// rectangle: the foreground list draws over every window, and drew the panel's "more below"
+// across the Start window.
+bool covered_from_in_front(const ImRect& r) {
+  const ImGuiContext& g = *GImGui;
+  const ImGuiWindow* root = ImGui::GetCurrentWindowRead()->RootWindow;
+  bool in_front = false;
+  for (const ImGuiWindow* w : g.Windows) {  // back to front
+    if (w == root) {
+      in_front = true;
+      continue;
+    }
+    if (!in_front || w->RootWindow != w || !(w->Active || w->WasActive) || w->Hidden ||
+        (w->Flags & ImGuiWindowFlags_Tooltip))
+      continue;
+    if (w->Rect().Overlaps(r)) return true;
+  }
+  return false;
+}
 
 // How tall the current child window's content is (its cursor's reach, scrolling included).
 // (It counts the style's window padding, which the panes, without a border, do not have: content
@@ -32,8 +53,9 @@ void mark_more_below() {
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   const float right = pos.x + size.x - (ImGui::GetScrollMaxY() > 0 ? ImGui::GetStyle().ScrollbarSize : 0.0f);
   // (Above a sideways scrollbar: a table that scrolls both ways marks its own rows.)
-  const float bottom = pos.y + size.y - (ImGui::GetScrollMaxX() > 0 ? ImGui::GetStyle().ScrollbarSize : 0.0f),
+  const float bottom = pos.y + size.y - (ImGui::GetCurrentWindowRead()->ScrollbarX ? ImGui::GetStyle().ScrollbarSize : 0.0f),
               fade = std::min(1.5f * ImGui::GetTextLineHeightWithSpacing(), 0.4f * size.y);
+  if (covered_from_in_front(ImRect(pos.x, bottom - fade, right, bottom))) return;
   ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
               solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));

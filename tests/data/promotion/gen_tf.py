@@ -29,7 +29,8 @@ from golden_io import Outcomes, write_golden  # noqa: E402
 NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
          "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
          "float8_e4m3fn", "float8_e5m2",
-         # tf.dtypes.experimental's: ops and casts refuse them, each with its own text.
+         # More of tf.dtypes.experimental's: no op takes them, and Cast only to and from the
+         # integers (int4, uint4) or to themselves.
          "int4", "uint4", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e4m3b11fnuz", "float4_e2m1fn"]
 SCALAR = {"b": True, "i": 2, "u": 2, "f": 2.5, "c": 2.5 + 1j}
 KIND_PAIRS = [("tensor", "tensor"), ("tensor", "scalar"), ("scalar", "tensor")]
