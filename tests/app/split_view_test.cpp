@@ -109,5 +109,37 @@ TEST_F(SplitViewFrames, ShortTextBelowGivesItsRoomToThePaneAbove) {
   EXPECT_LT(bottom_top(false), 320.0f);  // a figure's pane: half of 600
 }
 
+// Bug: "more below" is drawn on the foreground list (over a table's own window), and so it was
+// drawn over the Start window in front of the panel too. It is left out where a window in front
+// covers it. The foreground list's vertices after each frame: the marker's, or none.
+TEST_F(SplitViewFrames, MoreBelowIsNotDrawnOverAWindowInFront) {
+  auto foreground_vertices = [&](bool start_window) {
+    int drawn = 0;
+    for (int f = 0; f < 3; ++f) {
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(ImVec2(800, 600));
+      ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBringToFrontOnFocus);
+      ImGui::BeginChild("text", ImVec2(0, 300));
+      for (int line = 0; line < 60; ++line) ImGui::Text("line %d", line);
+      mark_more_below();
+      ImGui::EndChild();
+      ImGui::End();
+      if (start_window) {
+        ImGui::SetNextWindowPos(ImVec2(0, 200));
+        ImGui::SetNextWindowSize(ImVec2(800, 200));
+        ImGui::Begin("Start");
+        ImGui::TextUnformatted("in front");
+        ImGui::End();
+      }
+      ImGui::Render();
+      drawn = ImGui::GetForegroundDrawList()->VtxBuffer.Size;
+    }
+    return drawn;
+  };
+  EXPECT_GT(foreground_vertices(false), 0);
+  EXPECT_EQ(foreground_vertices(true), 0);
+}
+
 }  // namespace
 }  // namespace pl::ui

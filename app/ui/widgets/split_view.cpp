@@ -24,7 +24,8 @@ bool covered_from_in_front(const ImRect& r) {
       in_front = true;
       continue;
     }
-    if (!in_front || w->RootWindow != w || !(w->Active || w->WasActive) || w->Hidden ||
+    // (ImGui's implicit "Debug" window is begun every frame and drawn only when used.)
+    if (!in_front || w->RootWindow != w || !(w->Active || w->WasActive) || w->Hidden || w->IsFallbackWindow ||
         (w->Flags & ImGuiWindowFlags_Tooltip))
       continue;
     if (w->Rect().Overlaps(r)) return true;
