@@ -96,7 +96,7 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   // which "28 tensors" above 4 rows did not say.
   f.subtitle = std::to_string(r.tensors.size()) + " tensors of " + checkpoint_name(r.checkpoint) + inputs_text(r) +
                (rows.size() < r.tensors.size()
-                    ? " in " + std::to_string(rows.size()) + " rows, a layer's (or a module's) tensors together in each"
+                    ? " in " + std::to_string(rows.size()) + " rows: one per layer (or module), its tensors pooled"
                     : "") +
                (exact ? "; white cells: exact, without any error" : "");
   f.x.label = "candidate";

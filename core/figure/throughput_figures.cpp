@@ -125,8 +125,8 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
   f.name = "speedup-vs-datasheet";
   f.title = "Speed-up over " + base + ": measured here and on the datasheet";
   f.subtitle = r.datasheet.empty() ? "measured on " + r.device
-                                   : "measured on " + r.device + " | " + r.config.datasheet + " dense peaks (" +
-                                         r.datasheet_architecture + ")";
+                                   : "measured on " + r.device + " | " + r.config.datasheet + " dense peaks, " +
+                                         r.datasheet_architecture;  // ("(Hopper (sm_90))" nested)
   f.y.label = "speed-up over " + base + " (log scale)";
   f.y.log = true;
   f.x.min = 0;

@@ -42,6 +42,22 @@ TEST_F(PanelLinks, AnAutocastGridSaysItIsAutocast) {
   EXPECT_NE(promotion.caption().find("a tensor on cpu, b tensor on cuda"), std::string::npos) << promotion.caption();
 }
 
+// Bug: the caption named an operand kind by its command-line token, "b zerodim", beside the
+// picker's "zero-dim tensor" (scenario 25). It takes the picker's names.
+TEST_F(PanelLinks, TheCaptionNamesOperandKindsAsThePickersDo) {
+  Link link;
+  link.label = "zero-dim";
+  link.panel = "promotion";
+  link.framework = "numpy";
+  link.op = "multiply";
+  link.b_kind = "zerodim";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_NE(promotion.caption().find("a tensor, b zero-dim tensor"), std::string::npos) << promotion.caption();
+  link.b_kind = "scalar";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_NE(promotion.caption().find("b Python scalar"), std::string::npos) << promotion.caption();
+}
+
 TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
   Link link;
   link.label = "matmul";

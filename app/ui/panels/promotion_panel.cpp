@@ -10,6 +10,7 @@
 #include "app/ui/panels/promotion_panel.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <tuple>
@@ -93,6 +94,9 @@ std::string difference_label(const Outcome& a, const Outcome& b) {
   if (a_raises && b_raises) return a.error_type != b.error_type ? "type!=" : "text!=";
   return (a_raises ? std::string("err") : cell_label(a)) + "|" + (b_raises ? std::string("err") : cell_label(b));
 }
+
+// The operand kinds as the window names them (promote::OperandKind's order).
+constexpr std::array<std::string_view, 3> kKindLabels = {"tensor", "zero-dim tensor", "Python scalar"};
 
 // The selected cell: a white frame, unlike every class colour and the compare mode's yellow.
 constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
@@ -293,16 +297,20 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
       if (ImGui::Selectable(std::string(e.ops[i]).c_str(), i == s.op)) s.op = i, s.bias = 0;
     ImGui::EndCombo();
   }
-  const char* kinds = "tensor\0zero-dim tensor\0Python scalar\0";
+  static const std::string kinds = [] {  // kKindLabels as Combo takes them, each ending in a NUL
+    std::string all;
+    for (std::string_view k : kKindLabels) all.append(k).push_back('\0');
+    return all;
+  }();
   const bool kinds_modelled = std::find(e.kind_ops.begin(), e.kind_ops.end(), e.ops[s.op]) != e.kind_ops.end();
   if (!kinds_modelled) s.a_kind = s.b_kind = 0;
   ImGui::BeginDisabled(!kinds_modelled);
   same_line_if_fits(labelled_width(10 * fs, "a"));
   ImGui::SetNextItemWidth(10 * fs);
-  ImGui::Combo("a", &s.a_kind, kinds);
+  ImGui::Combo("a", &s.a_kind, kinds.c_str());
   same_line_if_fits(labelled_width(10 * fs, "b"));
   ImGui::SetNextItemWidth(10 * fs);
-  ImGui::Combo("b", &s.b_kind, kinds);
+  ImGui::Combo("b", &s.b_kind, kinds.c_str());
   ImGui::EndDisabled();
   if (kinds_modelled && promote::models_value(e.values, static_cast<promote::OperandKind>(s.b_kind))) {
     same_line_if_fits(labelled_width(6 * fs, "b value"));
@@ -677,7 +685,8 @@ std::string PromotionPanel::setting_summary(const Setting& s) const {
   // autocast grid's float32 x float32 -> bfloat16 is never read as plain PyTorch's answer.
   std::string line = promote::release_text(e) + " (" + std::string(e.device) + "), " +
                      std::string(e.ops[s.op]);
-  const auto kind = [](int k) { return std::string(promote::operand_kind_name(static_cast<promote::OperandKind>(k))); };
+  // As the operand pickers name the kinds (the command line's "zerodim" read as a typo in the caption).
+  const auto kind = [](int k) { return std::string(kKindLabels[size_t(std::clamp(k, 0, 2))]); };
   // Where each operand lives, when placed (scenario 30's a on the CPU, b on the GPU).
   const auto where = [](int d) {
     return d < 0 ? std::string() : " on " + std::string(promote::device_name(static_cast<promote::Device>(d)));

@@ -179,7 +179,7 @@ TEST(ScanFigures, TheHeatMapSaysARowHoldsALayersTensors) {
   ASSERT_TRUE(r) << r.error();
   const figure::Figure f = figure::scan_heatmap_figure(*r);
   EXPECT_NE(f.subtitle.find("3 tensors of "), std::string::npos) << f.subtitle;
-  EXPECT_NE(f.subtitle.find(" in 2 rows, a layer's (or a module's) tensors together in each"), std::string::npos)
+  EXPECT_NE(f.subtitle.find(" in 2 rows: one per layer (or module), its tensors pooled"), std::string::npos)
       << f.subtitle;
 }
 

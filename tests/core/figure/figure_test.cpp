@@ -15,6 +15,7 @@
 #include "core/figure/experiment_figures.h"
 #include "core/figure/plot_layout.h"
 #include "core/figure/text_width.h"
+#include "core/figure/throughput_figures.h"
 #include "tests/core/test_util.h"
 
 namespace pl::figure {
@@ -454,6 +455,18 @@ TEST(Figures, ASubtitleBreaksIntoTwoBalancedLines) {
   ASSERT_EQ(lines.size(), 2u) << *svg;
   EXPECT_EQ(lines[0] + lines[1], 30u);
   EXPECT_GE(std::min(lines[0], lines[1]), 12u) << lines[0] << " + " << lines[1];
+}
+
+// Bug: the speed-up chart's subtitle nested the part's architecture in parentheses of its own:
+// "H100 SXM5 dense peaks (Hopper (sm_90))".
+TEST(Figures, TheDatasheetSubtitleNestsNoParentheses) {
+  experiment::ThroughputResult r;
+  r.device = "cpu (AMD EPYC)";
+  r.datasheet_architecture = "Hopper (sm_90)";
+  r.datasheet.push_back({});
+  const Figure f = speedup_vs_datasheet(r);
+  EXPECT_NE(f.subtitle.find("H100 SXM5 dense peaks, Hopper (sm_90)"), std::string::npos) << f.subtitle;
+  EXPECT_EQ(f.subtitle.find("(Hopper"), std::string::npos) << f.subtitle;
 }
 
 // Pixels of colour c (within 40 of each channel) in the 13 x 13 square around (x, y), the
