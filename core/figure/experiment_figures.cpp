@@ -276,8 +276,9 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   // single length is a marker (a one-point line draws nothing), and one at none says so.
   bool any_bound = false, any_estimate = false, per_term = true, bound_dot = false;
   // Where each model's bound ends, grouped so one clause names every model that ends alike:
-  // "gamma_K needs K u < 1: at no K for bf16, only at K = 256 for e6m9 and e7m8, to K = 1024 for
-  // f16" (one clause a model overran two lines at 1280 px).
+  // "the bound gamma_K exists while K u < 1: at no K for bf16; only at K = 256 for e6m9 and e7m8;
+  // up to K = 1024 for f16" (one clause a model overran two lines at 1280 px; the clauses apart
+  // by semicolons, as the models within one are by commas).
   std::vector<std::pair<std::string, std::vector<std::string>>> ends;
   auto note_end = [&ends](std::string where, const std::string& model) {
     for (auto& [w, models] : ends)
@@ -308,14 +309,14 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
       bound_dot = true;
       note_end("only at K = " + k_text(at.front()), model);
     } else {
-      note_end("to K = " + k_text(at.back()), model);
+      note_end("up to K = " + k_text(at.back()), model);
     }
   }
   if (!ends.empty()) {
-    f.subtitle += "; gamma_K needs K u < 1:";
+    f.subtitle += "; the bound gamma_K exists while K u < 1:";
     for (size_t e = 0; e < ends.size(); ++e) {
       const auto& [where, models] = ends[e];
-      f.subtitle += (e ? ", " : " ") + where + " for ";
+      f.subtitle += (e ? "; " : " ") + where + " for ";
       for (size_t m = 0; m < models.size(); ++m)
         f.subtitle += (m == 0 ? "" : m + 1 == models.size() ? " and " : ", ") + models[m];
     }

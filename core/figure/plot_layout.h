@@ -29,6 +29,9 @@ struct LegendBox {
   std::vector<std::vector<std::string>> lines;
 };
 inline constexpr double kLegendEntry = 16, kLegendLine = 13;
+// The margin under the plot (times the text scale): tick labels (or category names in up to two
+// lines) and the x axis's title, or the labels alone where the axis has no title.
+inline constexpr double kBottomWithTitle = 58, kBottomWithoutTitle = 36;
 
 // `label` broken between words into lines no wider than `width` pixels at `font_px` (a word
 // wider than that is a line of its own).

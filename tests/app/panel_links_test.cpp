@@ -20,17 +20,23 @@ class PanelLinks : public ::testing::Test {
   CheckpointPanel checkpoint{log};
   ExperimentPanel experiment{log};
   LinkedPanels panels{promotion, formats, checkpoint, experiment};
+
+  // A link to the Promotion grid on one engine and op.
+  static Link promotion_link(const char* label, const char* framework, const char* op) {
+    Link link;
+    link.label = label;
+    link.panel = "promotion";
+    link.framework = framework;
+    link.op = op;
+    return link;
+  }
 };
 
 // Bug: scenario 17's autocast grid was captioned "torch 2.15.0, linear: a tensor, b tensor", so
 // float32 x float32 -> bfloat16 read as plain PyTorch's answer. The caption names the engine's
 // device and configuration.
 TEST_F(PanelLinks, AnAutocastGridSaysItIsAutocast) {
-  Link link;
-  link.label = "autocast";
-  link.panel = "promotion";
-  link.framework = "torch-autocast-cuda";
-  link.op = "linear";
+  Link link = promotion_link("autocast", "torch-autocast-cuda", "linear");
   ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_NE(promotion.caption().find("(cuda, autocast float16), linear"), std::string::npos) << promotion.caption();
   link.framework = "torch";
@@ -45,11 +51,7 @@ TEST_F(PanelLinks, AnAutocastGridSaysItIsAutocast) {
 // Bug: the caption named an operand kind by its command-line token, "b zerodim", beside the
 // picker's "zero-dim tensor" (scenario 25). It takes the picker's names.
 TEST_F(PanelLinks, TheCaptionNamesOperandKindsAsThePickersDo) {
-  Link link;
-  link.label = "zero-dim";
-  link.panel = "promotion";
-  link.framework = "numpy";
-  link.op = "multiply";
+  Link link = promotion_link("zero-dim", "numpy", "multiply");
   link.b_kind = "zerodim";
   ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_NE(promotion.caption().find("a tensor, b zero-dim tensor"), std::string::npos) << promotion.caption();
@@ -58,12 +60,24 @@ TEST_F(PanelLinks, TheCaptionNamesOperandKindsAsThePickersDo) {
   EXPECT_NE(promotion.caption().find("b Python scalar"), std::string::npos) << promotion.caption();
 }
 
+// Bug: a compared grid's caption named the same op and operands twice ("numpy 2.4.6 (cpu),
+// multiply: a tensor, b zero-dim tensor; a framed cell: numpy 1.26.4 (cpu), multiply: a tensor, b
+// zero-dim tensor answers otherwise"), two lines of presentation mode above scenario 25's grid.
+TEST_F(PanelLinks, AComparedCaptionNamesTheCallOnceWhenBothShareIt) {
+  Link link = promotion_link("zero-dim", "numpy", "multiply");
+  link.b_kind = "zerodim";
+  link.compare_with = "numpy1";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  const std::string caption = promotion.caption();
+  const std::string call = "multiply: a tensor, b zero-dim tensor";
+  ASSERT_NE(caption.find(call), std::string::npos) << caption;
+  EXPECT_EQ(caption.find(call, caption.find(call) + 1), std::string::npos) << caption;
+  EXPECT_NE(caption.find("; a framed cell: numpy 1."), std::string::npos) << caption;
+  EXPECT_NE(caption.find("answers otherwise"), std::string::npos) << caption;
+}
+
 TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
-  Link link;
-  link.label = "matmul";
-  link.panel = "promotion";
-  link.framework = "numpy";
-  link.op = "matmul";
+  Link link = promotion_link("matmul", "numpy", "matmul");
   ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_EQ(promotion.framework(), "numpy");
   EXPECT_EQ(promotion.op(), "matmul");
@@ -77,11 +91,7 @@ TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
 // A link can place the operands: a CPU batch into a model on the GPU raises the device error, and
 // a zero-dim CPU tensor joins CUDA tensors.
 TEST_F(PanelLinks, APromotionLinkPlacesTheOperands) {
-  Link link;
-  link.label = "CPU batch, GPU model";
-  link.panel = "promotion";
-  link.framework = "torch";
-  link.op = "linear";
+  Link link = promotion_link("CPU batch, GPU model", "torch", "linear");
   link.select = "float32,float32";
   ASSERT_TRUE(open_panel_link(link, panels));
   ASSERT_TRUE(promotion.selected_outcome());
@@ -102,11 +112,7 @@ TEST_F(PanelLinks, APromotionLinkPlacesTheOperands) {
 
 // A link the panel refuses part-way (here at its selected pair) leaves the grid as it was.
 TEST_F(PanelLinks, ARefusedLinkLeavesTheGridAsItWas) {
-  Link link;
-  link.label = "bad pair";
-  link.panel = "promotion";
-  link.framework = "numpy";
-  link.op = "matmul";
+  Link link = promotion_link("bad pair", "numpy", "matmul");
   link.select = "int32";  // no comma
   ASSERT_FALSE(open_panel_link(link, panels));
   EXPECT_EQ(promotion.framework(), "torch");

@@ -95,6 +95,14 @@ std::string difference_label(const Outcome& a, const Outcome& b) {
   return (a_raises ? std::string("err") : cell_label(a)) + "|" + (b_raises ? std::string("err") : cell_label(b));
 }
 
+// What a framed cell's label says, in words (its tooltip's first line: the legend alone
+// explained "type!=").
+std::string difference_meaning(const std::string& label) {
+  if (label == "type!=") return "the settings disagree: both raise, with different exception types";
+  if (label == "text!=") return "the settings disagree: both raise the same exception type with different messages";
+  return "the settings disagree: this setting's answer | the compared one's (err: the call raises)";
+}
+
 // The operand kinds as the window names them (promote::OperandKind's order).
 constexpr std::array<std::string_view, 3> kKindLabels = {"tensor", "zero-dim tensor", "Python scalar"};
 
@@ -438,18 +446,24 @@ void PromotionPanel::draw_grid() {
   auto label_at = [&](size_t k) {
     return differs_at(k) ? difference_label(grid_.cells[k], other_grid_.cells[k]) : cell_label(grid_.cells[k]);
   };
-  auto widest_cell = [&]() {
-    float w = ImGui::CalcTextSize("a \\ b").x;
-    for (int j : shown) w = std::max(w, ImGui::CalcTextSize(short_name(dtypes_[j]).c_str()).x);
-    for (int i : rows) {
-      w = std::max(w, ImGui::CalcTextSize(short_name(dtypes_[i]).c_str()).x);
-      for (int j : shown) {
-        const size_t k = size_t(i * n + j);
-        w = std::max(w, ImGui::CalcTextSize(label_at(k).c_str()).x + (differs_at(k) ? 4 : 0));
-      }
-    }
-    return w + 4;
+  // The widest header or answer, found once at the UI's font size: text widths scale with the
+  // font, so at a smaller scale only it is measured again (each cell's label is built and
+  // measured once a frame, not once per scale tried).
+  std::string widest_text = "a \\ b";
+  float widest_extra = 0, widest_w = ImGui::CalcTextSize(widest_text.c_str()).x;
+  auto consider = [&](std::string text, float extra) {
+    const float w = ImGui::CalcTextSize(text.c_str()).x + extra;
+    if (w > widest_w) widest_w = w, widest_text = std::move(text), widest_extra = extra;
   };
+  for (int j : shown) consider(short_name(dtypes_[j]), 0);
+  for (int i : rows) {
+    consider(short_name(dtypes_[i]), 0);
+    for (int j : shown) {
+      const size_t k = size_t(i * n + j);
+      consider(label_at(k), differs_at(k) ? 4 : 0);
+    }
+  }
+  auto widest_cell = [&]() { return ImGui::CalcTextSize(widest_text.c_str()).x + widest_extra + 4; };
   const float pad = 2 * ImGui::GetStyle().CellPadding.x + 1;
   // The grid's text as large as lets every column fit the pane (the controls' size where it
   // can, for a projector), down to 0.8 of it; below that the grid scrolls sideways.
@@ -535,6 +549,7 @@ void PromotionPanel::draw_grid() {
         // its parent gives it: after the first hover the whole grid's text shrank to 64%.)
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+        if (differs) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kDisagree), "%s", difference_meaning(label).c_str());
         ImGui::Text("a: %s, b: %s", e.spell(dtypes_[i]).c_str(), e.spell(dtypes_[j]).c_str());
         ImGui::TextUnformatted(outcome_line(e, o).c_str());
         ImGui::TextDisabled("%s", o.rule.c_str());
@@ -679,12 +694,15 @@ void PromotionPanel::navigate() {
 
 // ---- the panel --------------------------------------------------------------------
 
-std::string PromotionPanel::setting_summary(const Setting& s) const {
+std::string PromotionPanel::engine_summary(const Setting& s) const {
   const auto& e = engine(s);
   // The engine's device and configuration too: "torch 2.15.0 (cuda, autocast float16)", so an
   // autocast grid's float32 x float32 -> bfloat16 is never read as plain PyTorch's answer.
-  std::string line = promote::release_text(e) + " (" + std::string(e.device) + "), " +
-                     std::string(e.ops[s.op]);
+  return promote::release_text(e) + " (" + std::string(e.device) + ")";
+}
+
+std::string PromotionPanel::call_summary(const Setting& s) const {
+  std::string line(engine(s).ops[s.op]);
   // As the operand pickers name the kinds (the command line's "zerodim" read as a typo in the caption).
   const auto kind = [](int k) { return std::string(kKindLabels[size_t(std::clamp(k, 0, 2))]); };
   // Where each operand lives, when placed (scenario 30's a on the CPU, b on the GPU).
@@ -698,9 +716,14 @@ std::string PromotionPanel::setting_summary(const Setting& s) const {
 }
 
 std::string PromotionPanel::caption() const {
-  std::string line = setting_summary(main_);
-  if (compare_) line.append("; a framed cell: ").append(setting_summary(other_)).append(" answers otherwise");
-  return line;
+  std::string line = engine_summary(main_) + ", " + call_summary(main_);
+  if (!compare_) return line;
+  // The compared setting's call only where it is another (scenario 25's caption said the same op
+  // and operands twice, in two lines of presentation mode's type above a grid of two rows).
+  const std::string other_call = call_summary(other_);
+  line.append("; a framed cell: ").append(engine_summary(other_));
+  if (other_call != call_summary(main_)) line.append(", ").append(other_call);
+  return line.append(" answers otherwise");
 }
 
 void PromotionPanel::draw_content() {

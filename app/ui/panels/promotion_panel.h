@@ -111,7 +111,8 @@ class PromotionPanel final : public Panel {
   bool scroll_to_selected_row_ = false;  // ... and its row
   TableRows grid_rows_;                  // the grid's rows
   bool compact_ = false;
-  std::string setting_summary(const Setting& s) const;  // "torch 2.15.0 (cpu), mul: a tensor, b scalar"
+  std::string engine_summary(const Setting& s) const;  // "torch 2.15.0 (cpu)"
+  std::string call_summary(const Setting& s) const;    // "mul: a tensor, b Python scalar"
   RunLog& log_;
   std::string logged_;  // the selection last written to the log
   std::function<void(const PairRun&)> run_pair_;

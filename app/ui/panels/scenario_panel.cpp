@@ -239,7 +239,7 @@ void ScenarioPanel::draw_list() {
   }
 }
 
-void ScenarioPanel::draw_story() {
+void ScenarioPanel::draw_story(bool links_live) {
   const scenario::Scenario& s = library_.scenarios[current_];
   ImGui::SetWindowFontScale(1.35f);
   wrapped_text(printf_text("%zu/%zu  %s", current_ + 1, library_.scenarios.size(), s.title.c_str()));
@@ -260,8 +260,9 @@ void ScenarioPanel::draw_story() {
     ImGui::SameLine();
     wrapped_text(s.look_at);
   }
-  // The panels the look-at names, each a link that opens it in the state the text means.
-  for (size_t i = 0; i < s.look_at_panels.size() && open_link_; ++i) {
+  // The panels the look-at names, each a link that opens it in the state the text means (unless
+  // the live preview below has them: the same buttons twice took a line of a projector's grid).
+  for (size_t i = 0; i < s.look_at_panels.size() && open_link_ && !links_live; ++i) {
     const scenario::Scenario::PanelLink& link = s.look_at_panels[i];
     const std::string label = "open: " + link.label + "##link" + std::to_string(i);
     if (i > 0) same_line_if_fits(button_width(label.c_str()));
@@ -427,7 +428,7 @@ void ScenarioPanel::draw_content() {
   const float figure_lines = (presenting ? 13.0f : 18.0f) + (two_tab_rows ? 1.0f : 0.0f);
   if (split_panes) split.begin_top("scenario", 3, preview ? preview_lines : figure_lines);
   else ImGui::BeginChild("scenario-text");
-  draw_story();
+  draw_story(preview);
   story_height_ = ImGui::GetCursorPosY();
   if (!checks_tabbed) {
     ImGui::Separator();

@@ -51,7 +51,8 @@ class ScenarioPanel final : public Panel {
   void collect();
   void draw_list();
   std::string list_label(size_t i) const;  // " 7  bfloat16 versus float16: range versus precision"
-  void draw_story();
+  // `links_live`: the look-at's links are the live preview's buttons, so the story leaves out its own.
+  void draw_story(bool links_live);
   void draw_checks();
   // Something to show beside or instead of the story: the figures, or the live panel in their place.
   bool has_view() const { return !figures_.empty() || preview_.active(); }

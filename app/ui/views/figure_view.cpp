@@ -123,6 +123,10 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
     if (selected) ImGui::PopStyleColor();
     return pressed;
   };
+  // The extra tab ("checks") ends the first row: after the runs, or after the figures.
+  auto extra_tab = [&] {
+    if (extra && tab(extra->label, extra->name, chosen_ == extra_at)) chosen_ = extra_at, chosen_name_ = extra->name;
+  };
   auto figure_tab = [&](int i) {
     const figure::Figure& f = figures[size_t(i)];
     if (tab(fit_tab_text(figure_tab_text(f)), f.name, chosen_ == i)) chosen_ = i, chosen_name_ = f.name;
@@ -134,6 +138,7 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
     if (!f.group.empty() && std::find(groups.begin(), groups.end(), f.group) == groups.end()) groups.push_back(f.group);
   if (groups.size() < 2) {
     for (int i = 0; i < extra_at; ++i) figure_tab(i);
+    extra_tab();
   } else {
     // Each row says what it holds: two rows of like buttons read as one row wrapped, with two
     // of its tabs chosen.
@@ -154,15 +159,13 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
         chosen_ = to;
         chosen_name_ = figures[size_t(to)].name;
       }
-    if (extra && tab(extra->label, extra->name, chosen_ == extra_at)) chosen_ = extra_at, chosen_name_ = extra->name;
+    extra_tab();
     if (chosen_ < extra_at) {
       row_label("figure");
       for (int i = 0; i < extra_at; ++i)
         if (figures[size_t(i)].group == figures[size_t(chosen_)].group) figure_tab(i);
     }
   }
-  if (extra && groups.size() < 2 && tab(extra->label, extra->name, chosen_ == extra_at))
-    chosen_ = extra_at, chosen_name_ = extra->name;
   ImGui::PopStyleVar();
   ImGui::PopID();
   // The line under the tabs, in the selected tab's colour, as a tab bar draws it.
