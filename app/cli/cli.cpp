@@ -143,7 +143,7 @@ std::string restore_value(const std::string& arg) {
 
 int run(int argc, char** argv, const WindowRunner& window) {
   CLI::App app{
-      "Precision Lab: what happens to numbers when deep-learning code lowers dtypes.\n"
+      "Precision Lab: what happens to numbers when deep-learning code mixes and lowers dtypes.\n"
       "Without a command it opens the window (with the window options below).",
       "precision-lab"};
   app.require_subcommand(0, 1);

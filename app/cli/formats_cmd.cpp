@@ -26,9 +26,13 @@ Runner add_formats(CLI::App& app) {
           continue;
         }
         const FloatFormat& f = row.format;
-        std::printf("%-20s %4d %3d %3d %5d %12.5g %12.5g %12.5g %10.4g %10.4g %4s %4s %3s %-9s\n",
+        // A format without subnormals (float8_e8m0fnu) has none to list: its smallest positive
+        // value is its smallest normal, and the column said it twice.
+        char subnormal[16] = "-";
+        if (f.has_subnormals()) std::snprintf(subnormal, sizeof subnormal, "%.5g", min_subnormal(f));
+        std::printf("%-20s %4d %3d %3d %5d %12.5g %12.5g %12s %10.4g %10.4g %4s %4s %3s %-9s\n",
                     std::string(row.name).c_str(), f.total_bits(), f.exponent_bits, f.mantissa_bits, f.bias,
-                    max_finite(f), min_normal(f), min_subnormal(f), machine_epsilon(f), unit_roundoff(f),
+                    max_finite(f), min_normal(f), subnormal, machine_epsilon(f), unit_roundoff(f),
                     f.has_inf() ? "yes" : "-", f.has_nan() ? "yes" : "-", f.has_negative_zero() ? "yes" : "-",
                     j["overflow_default"].get<std::string>().c_str());
       } else if (*all) {

@@ -107,7 +107,7 @@ nlohmann::json format_json(const FormatRef& ref) {
                    {"emax", f.emax()},
                    {"max_finite", max_finite(f)},
                    {"min_normal", min_normal(f)},
-                   {"min_subnormal", min_subnormal(f)},
+                   {"min_subnormal", f.has_subnormals() ? nlohmann::json(min_subnormal(f)) : nlohmann::json()},  // null: none (E8M0)
                    {"epsilon", machine_epsilon(f)},
                    {"unit_roundoff", unit_roundoff(f)},
                    {"has_inf", f.has_inf()},

@@ -169,6 +169,21 @@ Expected<double> sample_seconds(const std::function<Expected<double>()>& timed_o
   return timed_once();
 }
 
+std::string rate_unit_name(const RateUnit& u, DType t) {
+  std::string name = u.name;
+  if (is_integer(t))
+    if (const size_t at = name.find("FLOP"); at != std::string::npos) name.replace(at, 4, "OP");
+  return name;
+}
+
+std::string rate_axis_name(const RateUnit& u, const std::vector<DType>& dtypes) {
+  std::string integers;
+  for (DType t : dtypes)
+    if (rate_unit_name(u, t) != u.name) integers.append(integers.empty() ? "" : ", ").append(pl::name(t));
+  if (integers.empty()) return u.name;
+  return std::string(u.name) + " (" + integers + ": " + rate_unit_name(u, DType::int8) + ")";
+}
+
 double product_gflops(size_t n, double seconds) {
   const double N = static_cast<double>(n);
   return seconds > 0 ? 2.0 * N * N * N / seconds / 1e9 : 0;

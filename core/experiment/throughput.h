@@ -88,6 +88,12 @@ struct RateUnit {
   double scale;
 };
 inline RateUnit rate_unit(bool gpu) { return gpu ? RateUnit{"TFLOP/s", 1e-3} : RateUnit{"GFLOP/s", 1.0}; }
+// The unit of dtype t's rate: an integer product's 2 n^3 operations are not floating-point ones
+// ("GOP/s" for int8, where "GFLOP/s" was written).
+std::string rate_unit_name(const RateUnit& u, DType t);
+// An axis or column of several dtypes' rates: "GFLOP/s (int8: GOP/s)" when an integer dtype is
+// among them.
+std::string rate_axis_name(const RateUnit& u, const std::vector<DType>& dtypes);
 
 // Where sample_throughput times the products for `backend`, in words: "AMD EPYC (2 threads,
 // OpenBLAS core Zen)", or "NVIDIA H100 80GB HBM3 (cuda; dtypes it cannot run are timed on the

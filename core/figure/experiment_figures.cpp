@@ -276,9 +276,10 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   // single length is a marker (a one-point line draws nothing), and one at none says so.
   bool any_bound = false, any_estimate = false, per_term = true, bound_dot = false;
   // Where each model's bound ends, grouped so one clause names every model that ends alike:
-  // "the bound gamma_K exists while K u < 1: at no K for bf16; only at K = 256 for e6m9 and e7m8;
-  // up to K = 1024 for f16" (one clause a model overran two lines at 1280 px; the clauses apart
-  // by semicolons, as the models within one are by commas).
+  // "gamma_K exists while K u < 1, so it is drawn at none of these K for bf16; only at K = 256 for
+  // e6m9 and e7m8; up to K = 1024 for f16" (one clause a model overran two lines at 1280 px; the
+  // clauses apart by semicolons, as the models within one are by commas). Of the K sampled: "at no
+  // K" read as if bfloat16 had no bound at any length, where it has one below K = 256.
   std::vector<std::pair<std::string, std::vector<std::string>>> ends;
   auto note_end = [&ends](std::string where, const std::string& model) {
     for (auto& [w, models] : ends)
@@ -303,7 +304,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
     auto k_text = [](double k) { return std::to_string(static_cast<long long>(k)); };
     if (at.empty()) {
       b.label.clear();  // nothing to show or hide
-      note_end("at no K", model);
+      note_end("at none of these K", model);
     } else if (at.size() == 1) {
       b.kind = SeriesKind::Points;
       bound_dot = true;
@@ -313,7 +314,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
     }
   }
   if (!ends.empty()) {
-    f.subtitle += "; the bound gamma_K exists while K u < 1:";
+    f.subtitle += "; gamma_K exists while K u < 1, so it is drawn";
     for (size_t e = 0; e < ends.size(); ++e) {
       const auto& [where, models] = ends[e];
       f.subtitle += (e ? "; " : " ") + where + " for ";

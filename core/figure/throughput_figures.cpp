@@ -35,9 +35,9 @@ Figure throughput_over_time(const experiment::ThroughputHistory& h, const Throug
   f.subtitle = subtitle(c);
   f.x.label = "seconds since sampling started";
   const experiment::RateUnit unit = experiment::rate_unit(c.gpu);
-  f.y.label = unit.name;
-  f.y.min = 0;
   const auto dtypes = h.dtypes();
+  f.y.label = experiment::rate_axis_name(unit, dtypes);
+  f.y.min = 0;
   for (size_t i = 0; i < dtypes.size(); ++i) {
     const auto samples = h.of(dtypes[i]);
     Series points{"", SeriesKind::Points, {}, {}, palette(i)};
@@ -61,8 +61,8 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
   f.title = "Matrix-product throughput by dtype (median of each dtype's samples)";
   f.subtitle = subtitle(c) + "; whiskers: the middle half of the samples";
   const experiment::RateUnit unit = experiment::rate_unit(c.gpu);
-  f.y.label = unit.name;
   const auto dtypes = h.dtypes();
+  f.y.label = experiment::rate_axis_name(unit, dtypes);
   category_axis(f, dtypes.size());
   // The quartiles of each dtype's samples, one vertical stroke over its bar (NaN between
   // strokes: no line joins two bars).
@@ -76,7 +76,7 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
     const size_t samples = h.of(dtypes[i]).size();
     // No more digits than the spread supports ("57 (50-63)", experiment/throughput.h).
     const std::string label = std::string(name(dtypes[i])) + "  " + experiment::spread_text(q, unit.scale) + " " +
-                              unit.name + " (" + std::to_string(samples) + (samples == 1 ? " sample)" : " samples)");
+                              experiment::rate_unit_name(unit, dtypes[i]) + " (" + std::to_string(samples) + (samples == 1 ? " sample)" : " samples)");
     f.series.push_back(category_bar(i, label, g));
     const double x = double(i) + 0.5;
     whiskers.x.insert(whiskers.x.end(), {x, x, nan});
@@ -96,14 +96,17 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
                std::to_string(r.config.repetitions) + " interleaved runs, dots: each run; Nx: speed-up over " +
                std::string(name(r.config.baseline));
   const experiment::RateUnit unit = experiment::rate_unit(r.gpu);
-  f.y.label = unit.name;
+  std::vector<DType> timed;
+  for (const auto& row : r.rows) timed.push_back(row.dtype);
+  f.y.label = experiment::rate_axis_name(unit, timed);
   category_axis(f, r.rows.size());
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const auto& row = r.rows[i];
     const double rate = row.gflops * unit.scale;
     f.x.categories.emplace_back(name(row.dtype));
     char label[128];
-    std::snprintf(label, sizeof label, "%s  %.1f %s, %.2fx%s", std::string(name(row.dtype)).c_str(), rate, unit.name,
+    std::snprintf(label, sizeof label, "%s  %.1f %s, %.2fx%s", std::string(name(row.dtype)).c_str(), rate,
+                  experiment::rate_unit_name(unit, row.dtype).c_str(),
                   row.speedup, row.emulated ? " (emulated)" : "");
     f.series.push_back(category_bar(i, label, rate));
     // Every timed run as a dot over its bar: the spread says how far to trust the median.

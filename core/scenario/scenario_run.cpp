@@ -108,7 +108,9 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
   const Bounds& b = c.bounds;
   std::vector<std::string> parts;
   // In words, not operators: the expected column is read aloud in front of a class.
-  if (b.min && b.max) parts.push_back("between " + bound_text(*b.min) + " and " + bound_text(*b.max));
+  // A count that must be none reads "exactly 0" (min = max): "at most 0" of a count read oddly.
+  if (b.min && b.max && *b.min == *b.max) parts.push_back("exactly " + bound_text(*b.min));
+  else if (b.min && b.max) parts.push_back("between " + bound_text(*b.min) + " and " + bound_text(*b.max));
   else if (b.min) parts.push_back("at least " + bound_text(*b.min));
   else if (b.max) parts.push_back("at most " + bound_text(*b.max));
   r.sources.push_back(ref_text(c.metric));
@@ -131,9 +133,12 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
       continue;
     }
     const double limit = b.factor * *y + b.plus;
-    std::string bound = std::string(above ? "above " : "below ") + (b.factor != 1 ? bound_text(b.factor) + " x " : "") +
-                        check_number_text(*y);
-    if (b.plus != 0) bound.append(b.plus > 0 ? " + " : " - ").append(bound_text(std::fabs(b.plus)));
+    // The limit as a value, then how it is made: "below 0.25 x 0.001395" read as a formula to
+    // work out in front of a class; "below 0.0003488 (0.25 x 0.001395)" does not.
+    std::string how = (b.factor != 1 ? bound_text(b.factor) + " x " : "") + check_number_text(*y);
+    if (b.plus != 0) how.append(b.plus > 0 ? " + " : " - ").append(bound_text(std::fabs(b.plus)));
+    std::string bound = std::string(above ? "above " : "below ") + check_number_text(limit);
+    if (b.factor != 1 || b.plus != 0) bound.append(" (").append(how).append(")");
     parts.push_back(std::move(bound));
     r.sources.push_back(ref_text(*other));
     if (above ? !(*x > limit) : !(*x < limit)) ok = false;

@@ -41,6 +41,9 @@ check() {  # check NAME EXPECTED_STATUS PATTERN -- COMMAND...
 check formats-text 0 'float8_e4m3fn +8 +4 +3 +7 +448' -- "$PL" formats
 check formats-json 0 '"unit_roundoff": 0.0625' -- "$PL" formats --json
 check formats-json-keys 0 '"min_subnormal"' -- "$PL" formats --json
+# A format without subnormals lists none (it repeated its smallest normal, 5.8775e-39).
+check formats-no-subnormals 0 'float8_e8m0fnu +8 +8 +0 +127 +1.7014e\+38 +5.8775e-39 +- ' -- "$PL" formats
+check formats-json-no-subnormals 0 '"min_subnormal": null' -- "$PL" formats --json
 check cast-fp16 0 'bits +0x2e66' -- "$PL" cast --to float16 0.1
 check cast-hexfloat 0 'value +12' -- "$PL" cast --to bfloat16 0x1.8p+3
 check cast-path-bad 2 'sideways not in \{direct,via-float32\}' -- "$PL" cast --to float16 --path sideways 1

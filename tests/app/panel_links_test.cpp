@@ -3,6 +3,7 @@
 // marked -- and every link of the shipped scenarios opens.
 #include <gtest/gtest.h>
 
+#include "app/ui/panels/promotion_columns.h"
 #include "app/ui/shell/panel_links.h"
 #include "core/scenario/library.h"
 
@@ -46,6 +47,7 @@ TEST_F(PanelLinks, AnAutocastGridSaysItIsAutocast) {
   link.a_device = "cpu", link.b_device = "cuda";
   ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_NE(promotion.caption().find("a tensor on cpu, b tensor on cuda"), std::string::npos) << promotion.caption();
+  EXPECT_EQ(promotion.caption().find("(cpu)"), std::string::npos) << promotion.caption();  // no engine device beside
 }
 
 // Bug: the caption named an operand kind by its command-line token, "b zerodim", beside the
@@ -117,6 +119,33 @@ TEST_F(PanelLinks, ARefusedLinkLeavesTheGridAsItWas) {
   ASSERT_FALSE(open_panel_link(link, panels));
   EXPECT_EQ(promotion.framework(), "torch");
   EXPECT_EQ(promotion.op(), "add");
+}
+
+// Bug: a Python scalar b showed a column per dtype, of which the four floats and the eight
+// integers answered alike (scenario 04's grid ran past the pane). A Python scalar has a Python
+// type: alike neighbours of one type are one column, headed by it.
+TEST(PromotionColumns, AScalarBsColumnsAreItsPythonTypes) {
+  const promote::Engine& e = promote::engines()[0];
+  const std::vector<DType> dtypes = {DType::float64, DType::float32, DType::bool_, DType::int8, DType::int64};
+  const size_t n = dtypes.size();
+  std::vector<promote::Outcome> cells(n * n, promote::returns(DType::float32, "same"));
+  for (size_t i = 0; i < n; ++i) cells[i * n + 2] = promote::returns(DType::bool_, "bool");  // the bool column
+  cells[0 * n + 4] = promote::returns(DType::int64, "another");  // int64 answers otherwise in one row
+  const std::vector<int> all = {0, 1, 2, 3, 4};
+  const auto merged = grid_columns(dtypes, cells, {}, all, all, /*scalar_b=*/true, e);
+  ASSERT_EQ(merged.size(), 4u);
+  EXPECT_EQ(merged[0].header, "float");
+  EXPECT_EQ(merged[0].members, (std::vector<int>{0, 1}));
+  EXPECT_NE(merged[0].tip.find("f64 and f32 columns answer alike"), std::string::npos) << merged[0].tip;
+  EXPECT_EQ(merged[1].header, "bool");
+  EXPECT_EQ(merged[2].header, "int i8");  // two int columns: each says which
+  EXPECT_EQ(merged[3].header, "int i64");
+  // A compared grid that tells two columns apart keeps them apart.
+  std::vector<promote::Outcome> other = cells;
+  other[1 * n + 1] = promote::raises("TypeError", "no", "no");
+  EXPECT_EQ(grid_columns(dtypes, cells, other, all, all, true, e).size(), 5u);
+  // A tensor b keeps a column per dtype.
+  EXPECT_EQ(grid_columns(dtypes, cells, {}, all, all, false, e).size(), 5u);
 }
 
 TEST_F(PanelLinks, AFormatsLinkTypesTheValueAndMarksTheRow) {

@@ -141,5 +141,30 @@ TEST_F(SplitViewFrames, MoreBelowIsNotDrawnOverAWindowInFront) {
   EXPECT_EQ(foreground_vertices(true), 0);
 }
 
+// Bug: the Promotion grid scrolled to a link's row (scenario 23's int32) hid its first rows with
+// nothing to say so; "more below" showed only the other way. A pane scrolled down marks it.
+TEST_F(SplitViewFrames, APaneScrolledDownSaysThereIsMoreAbove) {
+  auto foreground_vertices = [&](float scroll) {
+    int drawn = 0;
+    for (int f = 0; f < 3; ++f) {
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(ImVec2(800, 600));
+      ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
+      ImGui::BeginChild("text", ImVec2(0, 300));
+      for (int line = 0; line < 60; ++line) ImGui::Text("line %d", line);
+      ImGui::SetScrollY(scroll);
+      mark_more_above(20);
+      ImGui::EndChild();
+      ImGui::End();
+      ImGui::Render();
+      drawn = ImGui::GetForegroundDrawList()->VtxBuffer.Size;
+    }
+    return drawn;
+  };
+  EXPECT_EQ(foreground_vertices(0), 0);
+  EXPECT_GT(foreground_vertices(100), 0);
+}
+
 }  // namespace
 }  // namespace pl::ui

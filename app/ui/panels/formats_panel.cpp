@@ -99,17 +99,19 @@ void FormatsPanel::draw_controls() {
   bool changed = draw_value_rounding_overflow(value_text_, sizeof value_text_, &rounding_, &overflow_);
   const char* paths[] = {"direct (one rounding)", "via float32 (PyTorch, ml_dtypes)"};
   same_line_if_fits(labelled_width(ImGui::GetFontSize() * 14, "path"));
+  label_before("path");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  changed |= ImGui::Combo("path", &path_, paths, 2);
+  changed |= ImGui::Combo("##path", &path_, paths, 2);
   same_line_if_fits(checkbox_width("flush subnormal inputs (DAZ)"));
   changed |= ImGui::Checkbox("flush subnormal inputs (DAZ)", &daz_);
   same_line_if_fits(checkbox_width("flush subnormal results (FTZ)"));
   changed |= ImGui::Checkbox("flush subnormal results (FTZ)", &ftz_);
   if (rounding_ == static_cast<int>(Rounding::Stochastic)) {
     same_line_if_fits(labelled_width(ImGui::GetFontSize() * 6, "seed"));
+    label_before("seed");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     const uint64_t step = 1;
-    changed |= ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_, &step);
+    changed |= ImGui::InputScalar("##seed", ImGuiDataType_U64, &seed_, &step);
   }
   same_line_if_fits(ImGui::GetFontSize() * 7);
   if (auto added = draw_custom_format_adder(custom_text_, sizeof custom_text_); added && !*added) {

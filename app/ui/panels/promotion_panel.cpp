@@ -19,6 +19,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include "app/ui/panels/promotion_columns.h"
 #include "app/ui/shell/layout_audit.h"
 #include "app/ui/widgets/wrapped_text.h"
 #include "core/dtype/format_lookup.h"
@@ -299,8 +300,9 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
   }
   const auto& e = engines[s.engine];
   same_line_if_fits(labelled_width(6 * fs, "op"));
+  label_before("op");
   ImGui::SetNextItemWidth(6 * fs);
-  if (ImGui::BeginCombo("op", std::string(e.ops[s.op]).c_str())) {
+  if (ImGui::BeginCombo("##op", std::string(e.ops[s.op]).c_str())) {
     for (int i = 0; i < int(e.ops.size()); ++i)
       if (ImGui::Selectable(std::string(e.ops[i]).c_str(), i == s.op)) s.op = i, s.bias = 0;
     ImGui::EndCombo();
@@ -314,16 +316,19 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
   if (!kinds_modelled) s.a_kind = s.b_kind = 0;
   ImGui::BeginDisabled(!kinds_modelled);
   same_line_if_fits(labelled_width(10 * fs, "a"));
+  label_before("a");
   ImGui::SetNextItemWidth(10 * fs);
-  ImGui::Combo("a", &s.a_kind, kinds.c_str());
+  ImGui::Combo("##a", &s.a_kind, kinds.c_str());
   same_line_if_fits(labelled_width(10 * fs, "b"));
+  label_before("b");
   ImGui::SetNextItemWidth(10 * fs);
-  ImGui::Combo("b", &s.b_kind, kinds.c_str());
+  ImGui::Combo("##b", &s.b_kind, kinds.c_str());
   ImGui::EndDisabled();
   if (kinds_modelled && promote::models_value(e.values, static_cast<promote::OperandKind>(s.b_kind))) {
     same_line_if_fits(labelled_width(6 * fs, "b value"));
+    label_before("b value");
     ImGui::SetNextItemWidth(6 * fs);
-    ImGui::InputTextWithHint("b value", "2 / 2.5", s.b_value, sizeof s.b_value);
+    ImGui::InputTextWithHint("##b value", "2 / 2.5", s.b_value, sizeof s.b_value);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "The zero-dim or scalar b's value as a Python literal: 300, -1, 1e300, "
@@ -333,8 +338,9 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
   const bool takes_bias = std::find(e.bias_ops.begin(), e.bias_ops.end(), e.ops[s.op]) != e.bias_ops.end();
   if (takes_bias) {
     same_line_if_fits(labelled_width(7 * fs, "bias"));
+    label_before("bias");
     ImGui::SetNextItemWidth(7 * fs);
-    if (ImGui::BeginCombo("bias", s.bias ? std::string(pl::name(dtypes_[s.bias - 1])).c_str() : "none")) {
+    if (ImGui::BeginCombo("##bias", s.bias ? std::string(pl::name(dtypes_[s.bias - 1])).c_str() : "none")) {
       if (ImGui::Selectable("none", s.bias == 0)) s.bias = 0;
       for (int i = 0; i < int(dtypes_.size()); ++i)
         if (ImGui::Selectable(std::string(pl::name(dtypes_[i])).c_str(), s.bias == i + 1)) s.bias = i + 1;
@@ -358,9 +364,10 @@ void PromotionPanel::draw_devices(Setting& s) {
        {std::tuple{"a on", &s.a_device, s.a_kind}, std::tuple{"b on", &s.b_device, s.b_kind}}) {
     int shown = *device < 0 ? own : *device;
     same_line_if_fits(labelled_width(5 * fs, label));
-    ImGui::SetNextItemWidth(5 * fs);
     ImGui::BeginDisabled(kind == static_cast<int>(promote::OperandKind::Scalar));  // a Python scalar has no device
-    if (ImGui::Combo(label, &shown, devices)) *device = shown;
+    label_before(label);
+    ImGui::SetNextItemWidth(5 * fs);
+    if (ImGui::Combo((std::string("##") + label).c_str(), &shown, devices)) *device = shown;
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
@@ -430,6 +437,19 @@ void PromotionPanel::draw_grid() {
     ImGui::TextDisabled("no dtype matches the filter");
     return;
   }
+  // A Python scalar b has a Python type, not a dtype: neighbouring columns of one Python type that
+  // answer alike are one column, headed by the type ("float": 19 columns of which four floats and
+  // eight integers repeated each other pushed scenario 04's grid past the pane).
+  const auto& e = engine(main_);
+  const std::vector<GridColumn> columns =
+      grid_columns(dtypes_, grid_.cells, compare_ ? other_grid_.cells : std::vector<promote::Outcome>{}, rows, shown,
+                   main_.b_kind == static_cast<int>(promote::OperandKind::Scalar), e);
+  int selected_column = selected_b_;  // the column the selected pair is drawn in
+  shown.clear();
+  for (const GridColumn& c : columns) {
+    shown.push_back(c.dtype);
+    if (std::find(c.members.begin(), c.members.end(), selected_b_) != c.members.end()) selected_column = c.dtype;
+  }
   const ImGuiTableFlags flags =
       ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInner;
   // Each column as wide as the widest header or answer shown in the grid (a fixed minimum as wide
@@ -455,7 +475,7 @@ void PromotionPanel::draw_grid() {
     const float w = ImGui::CalcTextSize(text.c_str()).x + extra;
     if (w > widest_w) widest_w = w, widest_text = std::move(text), widest_extra = extra;
   };
-  for (int j : shown) consider(short_name(dtypes_[j]), 0);
+  for (const GridColumn& c : columns) consider(c.header, 0);
   for (int i : rows) {
     consider(short_name(dtypes_[i]), 0);
     for (int j : shown) {
@@ -498,10 +518,8 @@ void PromotionPanel::draw_grid() {
     layout_audit::note_fits_width("the Promotion grid");
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("a \\ b", ImGuiTableColumnFlags_WidthFixed, cell_w);
-  for (int j : shown) ImGui::TableSetupColumn(short_name(dtypes_[j]).c_str(), ImGuiTableColumnFlags_WidthFixed, cell_w);
-  const auto& e = engine(main_);
-  // The short names spelled out on hover ("bc32": torch.bcomplex32), in the engine's spelling.
-  table_headers([&](int c) { return c > 0 ? "b: " + e.spell(dtypes_[shown[size_t(c - 1)]]) : std::string(); });
+  for (const GridColumn& c : columns) ImGui::TableSetupColumn(c.header.c_str(), ImGuiTableColumnFlags_WidthFixed, cell_w);
+  table_headers([&](int c) { return c > 0 ? columns[size_t(c - 1)].tip : std::string(); });
   for (size_t r = 0; r < rows.size(); ++r) {
     const int i = rows[r];
     // The row's height from its start (a line of text), so that a cell's rectangle is known
@@ -526,7 +544,7 @@ void PromotionPanel::draw_grid() {
       cell_background(not_applicable(o) ? kNotApplicable : class_colour(c));
       const bool differs = differs_at(size_t(i * n + j));
       ImGui::PushID(i * n + j);
-      const bool selected = i == selected_a_ && j == selected_b_;
+      const bool selected = i == selected_a_ && j == selected_column;
       if (selected && scroll_to_selected_) {  // a link's pair's column, brought into view once
         ImGui::SetScrollHereX(0.5f);
         scroll_to_selected_ = false;
@@ -567,6 +585,7 @@ void PromotionPanel::draw_grid() {
     }
   }
   mark_more_below();  // rows below the pane's edge (a scenario's live grid in presentation mode)
+  mark_more_above(row_h);  // and above, under the header, when a link's row was scrolled to
   ImGui::EndTable();
   ImGui::SetWindowFontScale(1.0f);
 }
@@ -697,8 +716,12 @@ void PromotionPanel::navigate() {
 std::string PromotionPanel::engine_summary(const Setting& s) const {
   const auto& e = engine(s);
   // The engine's device and configuration too: "torch 2.15.0 (cuda, autocast float16)", so an
-  // autocast grid's float32 x float32 -> bfloat16 is never read as plain PyTorch's answer.
-  return promote::release_text(e) + " (" + std::string(e.device) + ")";
+  // autocast grid's float32 x float32 -> bfloat16 is never read as plain PyTorch's answer. Not a
+  // bare device where the operands are placed: "torch 2.15.0 (cpu), linear: ..., b tensor on
+  // cuda" contradicted itself (scenario 30).
+  const std::string device(e.device);
+  if ((s.a_device >= 0 || s.b_device >= 0) && (device == "cpu" || device == "cuda")) return promote::release_text(e);
+  return promote::release_text(e) + " (" + device + ")";
 }
 
 std::string PromotionPanel::call_summary(const Setting& s) const {

@@ -111,7 +111,8 @@ void ThroughputPanel::stop() {
     for (DType t : history_.dtypes()) {
       char buf[80];
       std::snprintf(buf, sizeof buf, " %s %.1f %s (%zu)", std::string(pl::name(t)).c_str(),
-                    history_.median_gflops(t) * unit.scale, unit.name, history_.of(t).size());
+                    history_.median_gflops(t) * unit.scale, experiment::rate_unit_name(unit, t).c_str(),
+                    history_.of(t).size());
       summary += buf;
     }
     log_.add("throughput", summary);
@@ -155,8 +156,9 @@ void ThroughputPanel::draw_controls() {
                                 : ImGui::CalcTextSize(shown.c_str()).x <= combo_preview_room(width)
                                     ? shown
                                     : std::to_string(on) + " of " + std::to_string(choices_.size()) + " timed";
+    label_before("dtypes");
     ImGui::SetNextItemWidth(width);
-    if (ImGui::BeginCombo("dtypes", preview.c_str())) {
+    if (ImGui::BeginCombo("##dtypes", preview.c_str())) {
       for (auto& c : choices_) restart |= ImGui::Checkbox(std::string(pl::name(c.dtype)).c_str(), &c.on);
       ImGui::EndCombo();
     }
@@ -170,18 +172,21 @@ void ThroughputPanel::draw_controls() {
       restart |= ImGui::Checkbox(label.c_str(), &c.on);
     }
   }
+  label_before("n (n x n x n)");
   ImGui::SetNextItemWidth(size_width);
-  restart |= ImGui::Combo("n (n x n x n)", &size_index_, kSizeNames, IM_ARRAYSIZE(kSizeNames));
+  restart |= ImGui::Combo("##n", &size_index_, kSizeNames, IM_ARRAYSIZE(kSizeNames));
   const float device_width = ImGui::GetFontSize() * 14;
   same_line_if_fits(labelled_width(device_width, "device"));
+  label_before("device");
   ImGui::SetNextItemWidth(device_width);
-  restart |= backend_.draw("device");
+  restart |= backend_.draw("##device");
   same_line_if_fits(checkbox_width("live (Space)"));
   if (ImGui::Checkbox("live (Space)", &live_)) restart = true;
   const float sheet_width = ImGui::GetFontSize() * 8;
   same_line_if_fits(labelled_width(sheet_width, "datasheet"));
+  label_before("datasheet");
   ImGui::SetNextItemWidth(sheet_width);
-  if (ImGui::BeginCombo("datasheet",
+  if (ImGui::BeginCombo("##datasheet",
                         datasheet_index_ == 0 ? "none" : peak::parts()[datasheet_index_ - 1].name.data())) {
     if (ImGui::Selectable("none", datasheet_index_ == 0)) datasheet_index_ = 0, drawn_version_ = -1;
     for (size_t i = 0; i < peak::parts().size(); ++i) {
@@ -286,8 +291,12 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     ImGui::TableNextColumn();
     const Quartiles quartiles = h.quartiles_gflops(t);
     ImGui::TextUnformatted(experiment::spread_text(quartiles, unit.scale).c_str());
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("the median of every sample, and the quartiles: half the samples lie between them");
+    if (ImGui::IsItemHovered()) {
+      const std::string in = experiment::rate_unit_name(unit, t);
+      ImGui::SetTooltip("the median of every sample, and the quartiles: half the samples lie between them%s",
+                        in == unit.name ? "" : ("\nin " + in + ": an integer product's 2 n^3 operations are not "
+                                                "floating-point ones").c_str());
+    }
     ImGui::TableNextColumn();
     if (f32 > 0) {
       const std::string ratio = t == DType::float32 ? std::string("100%")  // the reference itself

@@ -104,7 +104,7 @@ void draw_frame(App& app, int width, int height) {
   if (app.presentation)  // minimal chrome: the title and the panels
     ImGui::TextDisabled("(presentation mode: F11 to leave)");
   else {
-    ImGui::TextDisabled("what happens to numbers when deep-learning code lowers dtypes   |   %s", app.status.c_str());
+    ImGui::TextDisabled("what happens to numbers when deep-learning code mixes and lowers dtypes   |   %s", app.status.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", app.details.c_str());
   }
   {

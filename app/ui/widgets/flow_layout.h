@@ -20,9 +20,16 @@ inline float checkbox_width(const char* label) {
 inline float button_width(const char* label) {
   return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
 }
-// A combo or input of `width` followed by its label.
+// A combo or input of `width` with its label beside it.
 inline float labelled_width(float width, const char* label) {
   return width + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+// A control's label before it, in a row of controls (the control then takes "##" ids): ImGui's
+// label after its control read as naming the next one, "[add] op [tensor] a [tensor] b [cpu] a on".
+inline void label_before(const char* label) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
 }
 
 // Call right after a combo whose box was `width` wide (ImGui::CalcItemWidth() before it): its

@@ -16,7 +16,10 @@ void format_tooltip(const FormatRef& r) {
   ImGui::BeginTooltip();
   ImGui::Text("%s: 1 sign? %s, %d exponent bits, %d mantissa bits, bias %d", r.name.c_str(),
               f.is_signed() ? "yes" : "no", f.exponent_bits, f.mantissa_bits, f.bias);
-  ImGui::Text("range %.6g .. %.6g (smallest subnormal %.6g)", min_normal(f), max_finite(f), min_subnormal(f));
+  if (f.has_subnormals())
+    ImGui::Text("range %.6g .. %.6g (smallest subnormal %.6g)", min_normal(f), max_finite(f), min_subnormal(f));
+  else
+    ImGui::Text("range %.6g .. %.6g (no subnormals)", min_normal(f), max_finite(f));
   ImGui::Text("precision p = %d bits: epsilon 2^%d, unit roundoff u = 2^%d", f.precision(), -f.mantissa_bits,
               -f.precision());
   if (r.dtype) ImGui::Text("defined by: %s", std::string(info(*r.dtype).defined_by).c_str());
@@ -72,6 +75,13 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
     // column past a 1280 px window in presentation mode. The decimal is on hover.
     for (double v : {min_normal(f), min_subnormal(f), machine_epsilon(f), unit_roundoff(f)}) {
       ImGui::TableNextColumn();
+      // A format without subnormals (float8_e8m0fnu) has none: 2^-127 here repeated its
+      // smallest normal as if it were a subnormal.
+      if (v == min_subnormal(f) && !f.has_subnormals()) {
+        ImGui::TextDisabled("none");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("no subnormals: the smallest positive value is the smallest normal");
+        continue;
+      }
       ImGui::Text("2^%d", std::ilogb(v));
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.17g (%a)", v, v);
     }

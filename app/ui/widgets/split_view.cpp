@@ -74,6 +74,27 @@ void mark_more_below() {
   draw->PopClipRect();
 }
 
+void mark_more_above(float frozen) {
+  if (ImGui::GetScrollY() < 1.0f) return;
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  const float right = pos.x + size.x - (ImGui::GetScrollMaxY() > 0 ? ImGui::GetStyle().ScrollbarSize : 0.0f);
+  const float top = pos.y + frozen, fade = std::min(1.5f * ImGui::GetTextLineHeightWithSpacing(), 0.4f * size.y);
+  if (covered_from_in_front(ImRect(pos.x, top, right, top + fade))) return;
+  ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
+              solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  draw->PushClipRect(ImVec2(pos.x, top), ImVec2(pos.x + size.x, pos.y + size.y), false);
+  draw->AddRectFilledMultiColor(ImVec2(pos.x, top), ImVec2(right, top + fade), solid, solid, clear, clear);
+  const char* more = "more above (scroll)";
+  const ImVec2 text = ImGui::CalcTextSize(more);
+  const ImVec2 at(right - text.x - 2 * ImGui::GetStyle().ItemSpacing.x, top + 1);
+  const float pad = ImGui::GetStyle().ItemSpacing.x;
+  draw->AddRectFilled(ImVec2(at.x - pad, top), ImVec2(right, at.y + text.y + 1), solid);
+  draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), more);
+  draw->PopClipRect();
+}
+
 void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_lines, float max_share) {
   if (first_share_ < 0) first_share_ = share_;
   id_ = id;

@@ -10,6 +10,9 @@ namespace pl::ui {
 // In a scrolling child window, before its EndChild: when its content goes on below the edge,
 // fades out the last line and says "more below". (Each SplitView pane does it.)
 void mark_more_below();
+// The same at the top when it is scrolled down, under `frozen` pixels that stay in place (a
+// table's header row): a grid scrolled to a link's row hid its first rows without a word.
+void mark_more_above(float frozen = 0);
 
 class SplitView {
  public:

@@ -37,17 +37,20 @@ bool draw_overflow_combo(const char* label, Overflow* o) {
 
 bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding, int* overflow) {
   bool changed = false;
+  label_before("value");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  changed |= ImGui::InputText("value", value, value_size);
+  changed |= ImGui::InputText("##value", value, value_size);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0");
   same_line_if_fits(labelled_width(ImGui::GetFontSize() * 13, "rounding"));
+  label_before("rounding");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
   Rounding r = static_cast<Rounding>(*rounding);
-  if (draw_rounding_combo("rounding", &r)) *rounding = static_cast<int>(r), changed = true;
+  if (draw_rounding_combo("##rounding", &r)) *rounding = static_cast<int>(r), changed = true;
   same_line_if_fits(labelled_width(ImGui::GetFontSize() * 9, "overflow"));
+  label_before("overflow");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   Overflow o = static_cast<Overflow>(*overflow);
-  if (draw_overflow_combo("overflow", &o)) *overflow = static_cast<int>(o), changed = true;
+  if (draw_overflow_combo("##overflow", &o)) *overflow = static_cast<int>(o), changed = true;
   return changed;
 }
 

@@ -263,6 +263,16 @@ TEST(ThroughputFigures, AGpuShowsTflopsAndNamesOnlyWhatItEmulated) {
   EXPECT_EQ(rate_unit(true).scale, 1e-3);
 }
 
+// Bug: int8's rate was labelled GFLOP/s; an integer product's 2 n^3 operations are not
+// floating-point ones. The unit and the axis say so.
+TEST(ThroughputFigures, IntegerRatesAreOperationsNotFlops) {
+  EXPECT_EQ(rate_unit_name(rate_unit(false), DType::int8), "GOP/s");
+  EXPECT_EQ(rate_unit_name(rate_unit(true), DType::int8), "TOP/s");
+  EXPECT_EQ(rate_unit_name(rate_unit(false), DType::bfloat16), "GFLOP/s");
+  EXPECT_EQ(rate_axis_name(rate_unit(false), {DType::float32, DType::bfloat16}), "GFLOP/s");
+  EXPECT_EQ(rate_axis_name(rate_unit(false), {DType::float32, DType::int8}), "GFLOP/s (int8: GOP/s)");
+}
+
 TEST(ThroughputRun, ReadsItsFileStrictly) {
   auto c = throughput_config_from_json(
       {{"experiment", "throughput"}, {"dtypes", {"float32", "bfloat16"}}, {"n", 64}, {"repetitions", 2}});

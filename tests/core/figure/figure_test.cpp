@@ -198,8 +198,8 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
   const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
   ASSERT_EQ(f.series.size(), 14u);
   EXPECT_EQ(f.series[2].kind, SeriesKind::Points);
-  EXPECT_NE(f.subtitle.find("; the bound gamma_K exists while K u < 1: at no K for bf16 sequential rne; only at "
-                            "K = 1024 for f16 sequential rne"),
+  EXPECT_NE(f.subtitle.find("; gamma_K exists while K u < 1, so it is drawn at none of these K for bf16 sequential "
+                            "rne; only at K = 1024 for f16 sequential rne"),
             std::string::npos)
       << f.subtitle;
   EXPECT_EQ(f.series[10].kind, SeriesKind::Line);  // float32's exists at both

@@ -490,7 +490,10 @@ TEST(ScenarioRun, AMetricAboveAnotherPlusAnOffset) {
   };
   const auto below = run(std::string(R"({"below": )") + self + R"(, "plus": 1})");
   EXPECT_TRUE(below.passed) << below.expected;
-  EXPECT_NE(below.expected.find(" + 1"), std::string::npos) << below.expected;
+  EXPECT_NE(below.expected.find(" + 1)"), std::string::npos) << below.expected;
+  // The limit first, then how it is made (it read "below 0.25 x 0.001395", a formula to work out).
+  EXPECT_EQ(below.expected.rfind("below ", 0), 0u) << below.expected;
+  EXPECT_NE(below.expected.find(" ("), std::string::npos) << below.expected;
   EXPECT_FALSE(run(std::string(R"({"above": )") + self + R"(, "plus": 1})").passed);
   EXPECT_TRUE(run(std::string(R"({"above": )") + self + R"(, "plus": -1})").passed);
   json j = with_evidence(R"({"min": 0, "plus": 1})");
@@ -516,6 +519,17 @@ TEST(ScenarioRun, BoundsAndValuesPrintOnTheSideTheyAreOn) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->checks[1].expected, "at most 1.0001");
   EXPECT_EQ(r->checks[1].observed, "0.1762");
+}
+
+// Bug: a count that must be none read "expected at most 0" (scenarios 07 and 16). Equal bounds
+// read "exactly".
+TEST(ScenarioRun, EqualBoundsReadExactly) {
+  json j = with_evidence(R"({"min": 0, "max": 0})");
+  j["checks"].back()["metric"]["pointer"] = "/stats/inf";
+  auto r = run_scenario(*scenario_from_json(j, "x"));
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(r->checks[1].passed) << r->checks[1].observed;
+  EXPECT_EQ(r->checks[1].expected, "exactly 0");
 }
 
 // Bug: a count past 9999 printed at 4 significant digits: scenario 13's fp4 checks read "values
