@@ -61,7 +61,30 @@ std::string stored_value_text(double v, std::string_view exact, int precision) {
   const size_t digits = exact.size() - (exact.starts_with('-') ? 1 : 0);  // -0.1 as 0.1
   if (digits <= 15) return std::string(exact);
   const int max_digits10 = int(std::ceil(precision * std::log10(2.0))) + 1;
-  return significant_text(v, std::clamp(max_digits10, 10, 17));
+  return exact_digits_text(v, exact, std::clamp(max_digits10, 10, 17));
+}
+
+std::string exact_digits_text(double v, std::string_view exact, int digits) {
+  if (!std::isfinite(v)) return shortest_double(v);
+  const size_t e = exact.find_first_of("eE");
+  const std::string_view mantissa = exact.substr(0, e), exponent = e == std::string_view::npos ? "" : exact.substr(e);
+  const size_t point = mantissa.find('.');
+  std::string out;
+  int significant = 0;
+  for (size_t i = 0; i < mantissa.size(); ++i) {
+    const char c = mantissa[i];
+    if (c >= '0' && c <= '9' && (significant > 0 || c != '0')) {
+      // Past `digits`, on to the first non-zero digit: float64's 0.1 is 0.100000000000000005...,
+      // not 0.10000000000000000...
+      if (significant >= digits && out.back() != '0' && out.back() != '.') {
+        if (point == std::string_view::npos || i < point) return significant_text(v, digits);  // its whole part
+        return out + "..." + std::string(exponent);
+      }
+      ++significant;
+    }
+    out += c;
+  }
+  return std::string(exact);
 }
 
 std::string exact_decimal(double v) {

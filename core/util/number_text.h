@@ -29,10 +29,16 @@ std::string shortest_double(double value);
 // "nan", "inf", "-inf" or the value to `digits` significant digits, as printf's %g writes it.
 std::string significant_text(double value, int digits);
 // A format's stored value in a table cell: exact when that is short (1.125, 0.0999755859375),
-// else to 10 significant digits or as many as a format of `precision` bits tells apart
-// (max_digits10: 17 for float64), so a float64 that differs from 1.0625 by 2^-40 never reads
-// "1.0625".
+// else its first 10 significant digits or as many as a format of `precision` bits tells apart
+// (max_digits10: 17 for float64), and "..." (exact_digits_text), so a float64 that differs from
+// 1.0625 by 2^-40 never reads "1.0625".
 std::string stored_value_text(double value, std::string_view exact, int precision);
+// `exact` (exact_decimal's text) cut after `digits` significant digits, or after the first
+// non-zero one past them, with "..." where digits are left off: every digit shown is the
+// value's own, never rounded up ("0.1000000014..." for float32's 0.1, whose exact value is
+// 0.100000001490116...: rounded, "0.1000000015" read as exact beside float16's exact
+// 0.0999755859375). A value whose whole part would be cut is `value` to `digits` digits.
+std::string exact_digits_text(double value, std::string_view exact, int digits);
 // A tensor shape as people write it, "2,3,8,8": comma-separated whole numbers from 1 to 2^31,
 // without signs, spaces or empty parts. The error names the part that is not one.
 Expected<std::vector<int64_t>> parse_dimensions(std::string_view text);

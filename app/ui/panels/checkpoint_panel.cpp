@@ -172,15 +172,18 @@ void CheckpointPanel::draw_controls() {
   } else if (ImGui::Button("Scan") || entered) {
     start_scan();
   }
-  if (presentation_mode()) return;  // (the candidates' line: room for the table's rows in large type)
+  // In presentation mode the candidates' line gives the table's rows its room in large type, once
+  // there is a table: before a scan the page explains the candidates and had no line to set them.
+  if (presentation_mode() && result_) return;
   const float spacing = ImGui::GetStyle().ItemSpacing.x, width = ImGui::GetContentRegionAvail().x;
   const float format_width = ImGui::GetFontSize() * 7, inputs_width = width * 0.22f;
   const float rounding_width = ImGui::GetFontSize() * (rounding_ == Rounding::Stochastic ? 11 : 5);
   const float rounding_text = ImGui::CalcTextSize("rounding").x + spacing;
   std::string candidates = candidates_field_;
   const float label = ImGui::CalcTextSize("candidates").x + spacing;
+  label_before("candidates");
   if (candidate_editor_.draw(
-          "candidates", candidates,
+          "##candidates", candidates,
           width - inputs_width - format_width - rounding_width - rounding_text - 4 * spacing - label) &&
       candidates.size() < sizeof candidates_field_)  // (a longer list would be cut mid-candidate: kept out)
     std::snprintf(candidates_field_, sizeof candidates_field_, "%s", candidates.c_str());
@@ -202,6 +205,7 @@ void CheckpointPanel::draw_controls() {
         "row: per token); empty: the inputs as captured");
   // The elements' rounding, as `scan --rounding` (stochastic with its seed); Scan again to apply.
   ImGui::SameLine();
+  label_before("rounding");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
   if (ImGui::BeginCombo("##rounding", rounding_name(rounding_))) {
     for (Rounding r : {Rounding::NearestEven, Rounding::NearestAway, Rounding::TowardZero, Rounding::Up, Rounding::Down,
@@ -219,8 +223,6 @@ void CheckpointPanel::draw_controls() {
       ImGui::SetTooltip(
           "the stochastic stream's seed: element i of each tensor draws draw i, as the cast experiment does");
   }
-  ImGui::SameLine();
-  ImGui::TextUnformatted("rounding");
 }
 
 void CheckpointPanel::draw_progress() {

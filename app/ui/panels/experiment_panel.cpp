@@ -225,10 +225,17 @@ void ExperimentPanel::draw_content() {
     draw_setup();
     ImGui::EndChild();
     ImGui::SameLine();
-  } else if (worker_.running() || other_worker_.running() || dirty_) {
-    draw_progress();
-  } else if (status_.starts_with(kNotStarted)) {
-    wrapped_text(status_);  // the setup column, where it shows, is hidden
+  } else {
+    // The hidden column says how it comes back: in presentation mode nothing on screen set a dtype.
+    if (ImGui::SmallButton("Setup (Ctrl+B)")) setup_visible_ = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("show the setup column: op, dtypes, rounding, data, backend");
+    if (worker_.running() || other_worker_.running() || dirty_) {
+      ImGui::SameLine();
+      draw_progress();
+    } else if (status_.starts_with(kNotStarted)) {
+      ImGui::SameLine();
+      wrapped_text(status_);  // the setup column, where it shows, is hidden
+    }
   }
   if (setup_.place_pending_drops()) mark_changed();  // when the setup column is hidden
   ImGui::BeginChild("results", ImVec2(0, 0), false);

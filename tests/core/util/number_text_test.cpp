@@ -96,13 +96,25 @@ namespace {
 // (scenario 19's value) read "1.0625", as if the float64 had rounded the 2^-40 away.
 TEST(NumberText, AStoredValueShowsTheDigitsItsFormatHolds) {
   auto shown = [](double v, int precision) { return stored_value_text(v, exact_decimal(v), precision); };
-  EXPECT_EQ(shown(1.0 + 0x1p-4 + 0x1p-40, 53), "1.0625000000009095");
+  EXPECT_EQ(shown(1.0 + 0x1p-4 + 0x1p-40, 53), "1.0625000000009094...");
   EXPECT_EQ(shown(1.125, 4), "1.125");                        // exact and short
   EXPECT_EQ(shown(0.0999755859375, 11), "0.0999755859375");   // float16's 0.1, exact
   EXPECT_EQ(shown(-0.0999755859375, 11), "-0.0999755859375"); // its sign costs no digits
-  EXPECT_EQ(shown(double(0.1f), 24), "0.1000000015");         // float32's 0.1, 10 digits
-  EXPECT_EQ(shown(0.1, 53), "0.10000000000000001");           // float64's 0.1 is not 0.1
   EXPECT_EQ(shown(1.0 / 0.0, 53), "inf");
+}
+
+// Bug: float32's 0.1 read "0.1000000015", rounded at the tenth digit, beside float16's exact
+// 0.0999755859375: nothing said which were exact. Cut values show the value's own digits, then
+// "...".
+TEST(NumberText, ACutValueShowsItsOwnDigitsAndSaysItIsCut) {
+  auto shown = [](double v, int precision) { return stored_value_text(v, exact_decimal(v), precision); };
+  EXPECT_EQ(shown(double(0.1f), 24), "0.1000000014...");        // 0.100000001490116..., not ...15
+  EXPECT_EQ(shown(0.1, 53), "0.100000000000000005...");         // on to its first non-zero digit
+  EXPECT_EQ(shown(-double(0.1f), 24), "-0.1000000014...");
+  EXPECT_EQ(shown(double(1e-5f), 24), "9.999999747...e-06");     // exponent kept
+  EXPECT_EQ(shown(double(3.4028234663852886e38f), 24), "3.402823466e+38");  // never a cut whole part
+  EXPECT_EQ(exact_digits_text(0.10009765625, "0.10009765625", 10), "0.1000976562...");  // bfloat16's 0.1
+  EXPECT_EQ(exact_digits_text(0.125, "0.125", 10), "0.125");
 }
 
 }  // namespace
