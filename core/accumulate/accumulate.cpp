@@ -251,13 +251,16 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k) {
     }
     case AccumKind::Kahan: return {2 * u + n * u * u, 2 * u + n * u * u};
     case AccumKind::Multiterm: {
-      // A block's terms each lose less than one unit of the window, 2^(1 - p - extra) of the
+      // A block's terms each lose less than one unit of the window, w = 2^(1 - p - extra) of the
       // largest, before the sum is rounded once: one step of relative error at most
-      // u + (block + 1) 2^(1 - p - extra) (1 + u), taken ceil(k / block) times.
+      // u + (block + 1) w (1 + u), taken ceil(k / block) times. The estimate takes each source's
+      // m units as sqrt(m) of them, as for every other model: the steps' m = steps roundings and
+      // the m = steps (block + 1) terms cut to the window (taken as one unit a step, the dropped
+      // bits put a block adder's estimate above the float32 loop's, whose error it undercuts).
       const double steps = std::ceil(n / a.block);
-      const double dropped = (a.block + 1) * std::ldexp(1.0, 1 - info(a.format).format.precision() - a.extra_bits);
-      const double step_u = u + dropped * (1 + u);
-      return {gamma(steps, step_u), std::sqrt(steps) * step_u};
+      const double window = std::ldexp(1.0, 1 - info(a.format).format.precision() - a.extra_bits);
+      const double step_u = u + (a.block + 1) * window * (1 + u);
+      return {gamma(steps, step_u), std::sqrt(steps) * u + std::sqrt(steps * (a.block + 1)) * window * (1 + u)};
     }
     case AccumKind::Chunked: {
       const double inner = std::min(n, double(a.chunk)), outer = std::ceil(n / a.chunk);

@@ -509,8 +509,19 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
     }
     const double px = p.mx(s.x[i]), py = p.my(s.y[i]);
     if (s.kind == SeriesKind::Points) {
+      cairo_new_sub_path(cr);
       cairo_arc(cr, px, py, 3.5 * fs, 0, 2 * M_PI);
-      cairo_fill(cr);
+      if (s.dashed) {
+        // A dashed series' lone value (a bound that exists at one K only) is a ring: drawn as the
+        // measurements' dot, it read as one more measurement (scenarios 08 and 22).
+        cairo_save(cr);
+        cairo_set_dash(cr, nullptr, 0, 0);
+        cairo_set_line_width(cr, 1.8 * fs);
+        cairo_stroke(cr);
+        cairo_restore(cr);
+      } else {
+        cairo_fill(cr);
+      }
       if (i < s.point_labels.size()) {
         cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
         place_point_label(cr, s.point_labels[i], px, py, fs, {p.l.x0, p.l.y0, p.l.x1, p.l.y1}, placed);
@@ -641,7 +652,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   const double base = f.y.log ? l.y1 : p.my(std::max(l.y.lo, 0.0));
   for (const Series& s : f.series) {
     if (s.kind == SeriesKind::Steps) draw_steps(cr, f, s, p, base);
-    else if (s.kind == SeriesKind::Bars) draw_bars(cr, f, s, p, base);
+    else if (s.kind == SeriesKind::Bars) draw_bars(cr, f, s, p, std::isfinite(s.base) ? p.my(s.base) : base);
     else draw_line_or_points(cr, f, s, p);
   }
   draw_annotations(cr, f, p);

@@ -325,7 +325,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   const Color key{0.35, 0.35, 0.35, 1};
   // The key names the lone dot too: a legend saying "dashed" left it unexplained.
   if (any_bound)
-    f.series.push_back({bound_dot ? "worst-case bound gamma_K (dashed; dot: one K only)"
+    f.series.push_back({bound_dot ? "worst-case bound gamma_K (dashed; ring: one K only)"
                                   : "worst-case bound gamma_K (dashed)",
                         SeriesKind::Line,
                         {},
@@ -333,7 +333,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
                         key,
                         true});
   if (any_estimate) {
-    f.series.push_back({per_term ? "estimate sqrt(K) u (dotted)" : "estimate sqrt(n) u, n rounding steps (dotted)",
+    f.series.push_back({per_term ? "estimate sqrt(K) u (dotted)" : "estimate: each m u of the bound as sqrt(m) u (dotted)",
                         SeriesKind::Line,
                         {},
                         {},

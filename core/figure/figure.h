@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,10 @@ struct Series {
   // In the legend. A series left out keeps its label for the CSV and the window's show/hide list
   // (a dot sweep's per-model bounds, which a legend key names once by their pattern).
   bool in_legend = true;
+  // Bars: the value they grow from, up or down; NaN: the axis's bottom. A log axis has no zero,
+  // and bars from its arbitrary floor made a 1x speed-up look like a solid bar (scenario 18):
+  // a speed-up's bars grow from 1.
+  double base = std::numeric_limits<double>::quiet_NaN();
 };
 
 enum class AnnotationKind : uint8_t { VerticalLine, HorizontalLine };

@@ -313,7 +313,11 @@ size_t data_under(const Figure& f, const PlotLayout& l, double left, double top,
       if (is_bar && s.y[i] <= 0) continue;
       const double pa = l.x.to_pixel(xl), pb = l.x.to_pixel(xr), pl = std::min(pa, pb), pr = std::max(pa, pb);
       const double py = l.y.to_pixel(s.y[i]);
-      if (pr >= left && pl <= left + width && (is_bar ? py <= top + height : (py >= top && py <= top + height))) ++n;
+      // A bar runs from its value to its base (the plot's bottom, or a value it grows from).
+      const double pbase = is_bar && std::isfinite(s.base) ? l.y.to_pixel(s.base) : l.y1;
+      const bool covered = is_bar ? std::min(py, pbase) <= top + height && std::max(py, pbase) >= top
+                                  : py >= top && py <= top + height;
+      if (pr >= left && pl <= left + width && covered) ++n;
     }
   for (const Annotation& a : f.annotations) {  // a reference line (a bound, a unit roundoff) crossing the box
     if (!std::isfinite(a.value) || ((a.kind == AnnotationKind::VerticalLine ? f.x.log : f.y.log) && a.value <= 0))

@@ -205,7 +205,8 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
   EXPECT_EQ(f.series[10].kind, SeriesKind::Line);  // float32's exists at both
   EXPECT_EQ(f.subtitle.find("f32 sequential rne"), std::string::npos) << f.subtitle;
   // The key names the lone marker (it said only "dashed", leaving the dot unexplained).
-  EXPECT_EQ(f.series[12].label, "worst-case bound gamma_K (dashed; dot: one K only)");
+  EXPECT_EQ(f.series[12].label, "worst-case bound gamma_K (dashed; ring: one K only)");
+  EXPECT_TRUE(f.series[2].dashed);  // its lone value drawn as a ring, unlike the measurements' dots
 }
 
 // Lines across the whole plot leave no free corner: the legend goes beside the plot where that
@@ -299,6 +300,29 @@ class Drawn {
  private:
   cairo_surface_t* img_;
 };
+
+// Bug: bars on a log axis grew from its floor (0.1), so a 1x speed-up looked like a solid bar and
+// int8's 0.45x like half of one (scenario 18). A bar with a base grows from it: up or down.
+TEST(Figures, ABarGrowsFromItsBase) {
+  Figure f;
+  f.y.log = true;
+  f.y.min = 0.1, f.y.max = 100;
+  f.x.categories = {"a", "b"};
+  Series up{"up", SeriesKind::Bars, {0.2, 0.8, 1.2, 1.8}, {4, 0, 0.3}, {0, 0, 0, 1}};
+  up.base = 1;
+  f.series.push_back(up);
+  const PlotLayout l = layout_figure(f, 900, 550);
+  const Drawn drawn(f, 900, 550);
+  auto painted = [&](double x, double y) {
+    return (drawn.pixel(int(l.x.to_pixel(x)), int(l.y.to_pixel(y))) & 0xffffff) != 0xffffff;
+  };
+  // (Between grid lines: 1-2-5 ticks.)
+  EXPECT_TRUE(painted(0.5, 1.5));    // between 1 and 4
+  EXPECT_FALSE(painted(0.5, 0.7));   // below its base: it did reach down to the floor
+  EXPECT_TRUE(painted(1.5, 0.7));    // 0.3 grows down from 1
+  EXPECT_FALSE(painted(1.5, 0.15));  // ... to 0.3, not past it
+  EXPECT_FALSE(painted(1.5, 1.5));
+}
 
 // Bug: a y title longer than a short plot was shrunk into one line that ran from above the plot
 // to the figure's bottom edge (scenarios 11 and 18 in presentation mode at 1280x800). It takes
@@ -582,7 +606,7 @@ TEST(Figures, ALegendThatRunsOnBelowThePlotKeepsClearOfTheLastTickLabel) {
   f.x.log = f.y.log = true;
   f.x.label = "K";
   const char* names[] = {"f16 sequential rne", "e6m9 sequential rne", "e7m8 sequential rne", "bf16 sequential rne",
-                         "worst-case bound gamma_K (dashed; dot: one K only)", "estimate sqrt(K) u (dotted)"};
+                         "worst-case bound gamma_K (dashed; ring: one K only)", "estimate sqrt(K) u (dotted)"};
   for (int s = 0; s < 6; ++s)  // lines across the whole plot: every corner covers some
     f.series.push_back({names[s], SeriesKind::Line, {256, 1024, 4096}, {1e-3 * (s + 1), 2e-3 * (s + 1), 1e-1}, {}});
   const double fs = 1.6;
