@@ -243,5 +243,42 @@ TEST_F(TableScrollFrames, ATableFarTallerThanItsPaneFillsIt) {
   EXPECT_GT(t.scroll_max, 0);
 }
 
+// Bug: the pitch measured at one font scale was given at another: the Promotion grid, which
+// tries 1.0, 0.9 and 0.8 of the font until its columns fit, reserved its 0.9 rows at the 0.8
+// pitch, and its pane flipped between two heights frame by frame (scenario 25 at 1920x1080 was
+// caught at the shorter, its rows behind "more below"). The pitch follows the font size.
+TEST_F(TableScrollFrames, ThePitchFollowsTheFontScale) {
+  TableRows measured;
+  float at_small = 0, at_large = 0, drawn_large = 0;
+  for (int f = 0; f < 3; ++f) {
+    const float scale = f < 2 ? 0.8f : 1.0f;  // measured at 0.8, then asked at 1.0
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(800, 600));
+    ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
+    ImGui::SetWindowFontScale(scale);
+    if (f == 2) at_large = measured.pitch(0);
+    if (ImGui::BeginTable("t", 2, ImGuiTableFlags_ScrollY, ImVec2(0, 400))) {
+      ImGui::TableHeadersRow();
+      float first = 0;
+      for (int r = 0; r < 5; ++r) {
+        ImGui::TableNextRow();
+        if (r == 0) first = ImGui::GetCursorPosY();
+        if (r == 4 && f == 2) drawn_large = (ImGui::GetCursorPosY() - first) / 4;
+        measured.at_row(size_t(r), 5);
+        ImGui::TableNextColumn();
+        ImGui::Text("row %d", r);
+      }
+      ImGui::EndTable();
+    }
+    if (f == 1) at_small = measured.pitch(0);
+    ImGui::End();
+    ImGui::Render();
+  }
+  ASSERT_GT(at_small, 0);
+  EXPECT_GT(at_large, at_small);
+  EXPECT_NEAR(at_large, drawn_large, 0.5f);  // (rows snap to pixels: within half of one)
+}
+
 }  // namespace
 }  // namespace pl::ui

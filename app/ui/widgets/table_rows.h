@@ -27,7 +27,7 @@ class TableRows {
   void at_row(size_t r, size_t count) {
     const float y = ImGui::GetCursorPosY();
     if (r == 0) first_row_y_ = y;
-    else if (r + 1 == count) pitch_ = (y - first_row_y_) / float(r);
+    else if (r + 1 == count) pitch_ = (y - first_row_y_) / float(r), pitch_font_ = ImGui::GetFontSize();
     if (kept_ == r) keep_in_view(r);
     if (wanted_ == r && scroll_to_row(r, first_row_y_, 2, frames_waited_, &kept_y_)) {
       wanted_ = kNone;
@@ -35,8 +35,15 @@ class TableRows {
       kept_limit_ = ImGui::GetScrollMaxY();
     }
   }
-  // A body row's height as drawn on an earlier frame; `estimate` until one drew two rows.
-  float pitch(float estimate) const { return pitch_ > 0 ? pitch_ : estimate; }
+  // A body row's height as drawn on an earlier frame, at the font size now (the text's line
+  // grows with it, the padding does not); `estimate` until one drew two rows. (As drawn, it
+  // lagged a frame behind a grid that tries three font scales: at 0.9 it held the 0.8 pitch,
+  // and the Promotion grid's pane flipped between two heights, scenario 25 at 1920x1080.)
+  // (Whole pixels of the font, as the rows are laid out: 0.8 of a 13 px font makes 10 px lines;
+  // within a tenth of a pixel of the pitch drawn.)
+  float pitch(float estimate) const {
+    return pitch_ > 0 ? pitch_ + std::floor(ImGui::GetFontSize()) - std::floor(pitch_font_) : estimate;
+  }
 
  private:
   // A row brought into view stays there, by whole rows, when the table's height changes before
@@ -62,6 +69,7 @@ class TableRows {
   int frames_waited_ = 0;  // frames the scroll waited for the table's scroll limit
   float first_row_y_ = 0;  // the first body row's y, under the frozen header
   float pitch_ = 0;
+  float pitch_font_ = 0;  // the font size pitch_ was drawn at
 };
 
 }  // namespace pl::ui
