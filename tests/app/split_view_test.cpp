@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <functional>
 #include <vector>
 
 #include "app/ui/widgets/split_view.h"
@@ -109,61 +110,48 @@ TEST_F(SplitViewFrames, ShortTextBelowGivesItsRoomToThePaneAbove) {
   EXPECT_LT(bottom_top(false), 320.0f);  // a figure's pane: half of 600
 }
 
+// The foreground list's vertices after three frames of a pane of 60 lines, 300 px tall, scrolled
+// to `scroll`, with `mark` called in it: a marker's, or none. `start_window`: a window in front.
+int foreground_vertices(const std::function<void()>& mark, float scroll = 0, bool start_window = false) {
+  int drawn = 0;
+  for (int f = 0; f < 3; ++f) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(800, 600));
+    ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    ImGui::BeginChild("text", ImVec2(0, 300));
+    for (int line = 0; line < 60; ++line) ImGui::Text("line %d", line);
+    ImGui::SetScrollY(scroll);
+    mark();
+    ImGui::EndChild();
+    ImGui::End();
+    if (start_window) {
+      ImGui::SetNextWindowPos(ImVec2(0, 200));
+      ImGui::SetNextWindowSize(ImVec2(800, 200));
+      ImGui::Begin("Start");
+      ImGui::TextUnformatted("in front");
+      ImGui::End();
+    }
+    ImGui::Render();
+    drawn = ImGui::GetForegroundDrawList()->VtxBuffer.Size;
+  }
+  return drawn;
+}
+
 // Bug: "more below" is drawn on the foreground list (over a table's own window), and so it was
 // drawn over the Start window in front of the panel too. It is left out where a window in front
-// covers it. The foreground list's vertices after each frame: the marker's, or none.
+// covers it.
 TEST_F(SplitViewFrames, MoreBelowIsNotDrawnOverAWindowInFront) {
-  auto foreground_vertices = [&](bool start_window) {
-    int drawn = 0;
-    for (int f = 0; f < 3; ++f) {
-      ImGui::NewFrame();
-      ImGui::SetNextWindowPos(ImVec2(0, 0));
-      ImGui::SetNextWindowSize(ImVec2(800, 600));
-      ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBringToFrontOnFocus);
-      ImGui::BeginChild("text", ImVec2(0, 300));
-      for (int line = 0; line < 60; ++line) ImGui::Text("line %d", line);
-      mark_more_below();
-      ImGui::EndChild();
-      ImGui::End();
-      if (start_window) {
-        ImGui::SetNextWindowPos(ImVec2(0, 200));
-        ImGui::SetNextWindowSize(ImVec2(800, 200));
-        ImGui::Begin("Start");
-        ImGui::TextUnformatted("in front");
-        ImGui::End();
-      }
-      ImGui::Render();
-      drawn = ImGui::GetForegroundDrawList()->VtxBuffer.Size;
-    }
-    return drawn;
-  };
-  EXPECT_GT(foreground_vertices(false), 0);
-  EXPECT_EQ(foreground_vertices(true), 0);
+  EXPECT_GT(foreground_vertices(mark_more_below), 0);
+  EXPECT_EQ(foreground_vertices(mark_more_below, 0, /*start_window=*/true), 0);
 }
 
 // Bug: the Promotion grid scrolled to a link's row (scenario 23's int32) hid its first rows with
 // nothing to say so; "more below" showed only the other way. A pane scrolled down marks it.
 TEST_F(SplitViewFrames, APaneScrolledDownSaysThereIsMoreAbove) {
-  auto foreground_vertices = [&](float scroll) {
-    int drawn = 0;
-    for (int f = 0; f < 3; ++f) {
-      ImGui::NewFrame();
-      ImGui::SetNextWindowPos(ImVec2(0, 0));
-      ImGui::SetNextWindowSize(ImVec2(800, 600));
-      ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration);
-      ImGui::BeginChild("text", ImVec2(0, 300));
-      for (int line = 0; line < 60; ++line) ImGui::Text("line %d", line);
-      ImGui::SetScrollY(scroll);
-      mark_more_above(20);
-      ImGui::EndChild();
-      ImGui::End();
-      ImGui::Render();
-      drawn = ImGui::GetForegroundDrawList()->VtxBuffer.Size;
-    }
-    return drawn;
-  };
-  EXPECT_EQ(foreground_vertices(0), 0);
-  EXPECT_GT(foreground_vertices(100), 0);
+  const auto above = [] { mark_more_above(20); };
+  EXPECT_EQ(foreground_vertices(above, 0), 0);
+  EXPECT_GT(foreground_vertices(above, 100), 0);
 }
 
 }  // namespace
