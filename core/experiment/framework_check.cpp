@@ -49,6 +49,12 @@ MatmulConfig call_config(const MatmulConfig& c, DType r) {
 
 }  // namespace
 
+std::string fixes_reference_text(const FrameworkRun& f) {
+  const bool exact = std::any_of(f.fixes.begin(), f.fixes.end(),
+                                 [](const FixRun& x) { return x.result && double_double_reference(x.result->config); });
+  return exact ? "the exact product (double-double)" : "the float64 reference";
+}
+
 Expected<FrameworkRun> run_as_framework(const MatmulConfig& c, const std::string& engine_id,
                                         const MatmulOperands& operands, const std::function<void(double)>& progress,
                                         const std::atomic<bool>* cancel) {

@@ -35,6 +35,10 @@ struct FrameworkRun {
   std::vector<FixRun> fixes;  // only when as_written raises
 };
 
+// What the fixes ran against, in words: "the exact product (double-double)" where a float64
+// dtype is in play (the reference is double-double), else "the float64 reference".
+std::string fixes_reference_text(const FrameworkRun& f);
+
 // Asks the engine (`engine_id`, e.g. "torch") about the config's op and dtypes; runs the fixes
 // when the call raises. Errors: an unknown engine, a dtype the framework does not have.
 Expected<FrameworkRun> run_as_framework(const MatmulConfig& c, const std::string& engine_id,

@@ -25,7 +25,7 @@ std::string int_to_float_loss(DType from, DType to) {
   std::string s;
   if (rounds)
     s = tn + " holds integers exactly only up to 2^" + std::to_string(p) + " = " + int128_to_string(exact) +
-        ", so larger " + fn + " values are rounded (" + int128_to_string(exact + 1) + " becomes " +
+        ", so larger " + fn + " values can be rounded (" + int128_to_string(exact + 1) + " becomes " +
         int128_to_string(exact) + ")";
   if (overflows) {
     s += rounds ? ", and " : "";

@@ -52,6 +52,10 @@ done
 check "promotion, mul" 1400x650 --panel promotion --op mul
 for scenario in 2 19; do check "scenario $scenario" 1600x1000 --scenario "$scenario"; done
 check "scenario 5" 1280x800 --scenario 5
+# A long story over figures in presentation mode keeps its look-at in view (ten scenarios scrolled
+# it below their pane at 1280x800).
+check "scenario 18, presentation on" 1280x800 --scenario 18 --presentation on
+check "scenario 29, presentation on" 1280x800 --scenario 29 --presentation on
 check "scenario 5, presentation on" 1600x1000 --scenario 5 --presentation on
 # A projector's presentation mode: the figures alone (F), and the checks in their tab.
 check "scenario 22, figure only, presentation on" 1280x800 --scenario 22 --figure-only --presentation on

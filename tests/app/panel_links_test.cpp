@@ -5,6 +5,7 @@
 
 #include "app/ui/panels/promotion_columns.h"
 #include "app/ui/shell/panel_links.h"
+#include "app/ui/widgets/format_limits_table.h"
 #include "core/scenario/library.h"
 
 namespace pl::ui {
@@ -144,8 +145,24 @@ TEST(PromotionColumns, AScalarBsColumnsAreItsPythonTypes) {
   std::vector<promote::Outcome> other = cells;
   other[1 * n + 1] = promote::raises("TypeError", "no", "no");
   EXPECT_EQ(grid_columns(dtypes, cells, other, all, all, true, e).size(), 5u);
+  // ... but a column the compared engine does not answer (a dtype it lacks) says nothing against it.
+  other = cells;
+  other[1 * n + 1] = promote::raises("AttributeError", "module 'numpy' has no attribute", "lacks it");
+  EXPECT_EQ(grid_columns(dtypes, cells, other, all, all, true, e).size(), 4u);
   // A tensor b keeps a column per dtype.
   EXPECT_EQ(grid_columns(dtypes, cells, {}, all, all, false, e).size(), 5u);
+}
+
+// Bug: float8_e8m0fnu's smallest subnormal read 2^-127, its smallest normal; and then, mended by
+// value, its smallest normal read "none" too (the two are the same number). By column.
+TEST(FormatLimits, AFormatWithoutSubnormalsHasNoneAndStillItsSmallestNormal) {
+  const FloatFormat e8m0 = info(DType::float8_e8m0fnu).format, f16 = info(DType::float16).format;
+  EXPECT_EQ(power_limit_text(e8m0, PowerLimit::SmallestNormal), "2^-127");
+  EXPECT_EQ(power_limit_text(e8m0, PowerLimit::SmallestSubnormal), "none");
+  EXPECT_EQ(power_limit_text(f16, PowerLimit::SmallestNormal), "2^-14");
+  EXPECT_EQ(power_limit_text(f16, PowerLimit::SmallestSubnormal), "2^-24");
+  EXPECT_EQ(power_limit_text(f16, PowerLimit::Epsilon), "2^-10");
+  EXPECT_EQ(power_limit_text(f16, PowerLimit::UnitRoundoff), "2^-11");
 }
 
 TEST_F(PanelLinks, AFormatsLinkTypesTheValueAndMarksTheRow) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "app/ui/shell/layout_audit.h"
 #include "app/ui/shell/theme.h"
 #include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/wrapped_text.h"
@@ -89,6 +90,8 @@ void ScenarioPanel::show(size_t index) {
   shown_.reset();
   figures_.clear();
   story_height_ = 1e9f;  // measured on the first frame that draws it
+  story_text_height_ = 1e9f;
+  look_at_height_ = 0;
   room_.reset();
   figure_only_ = false;
   const scenario::Scenario& s = library_.scenarios[index];
@@ -240,12 +243,39 @@ void ScenarioPanel::draw_list() {
 }
 
 void ScenarioPanel::draw_story(bool links_live) {
+  draw_title_and_story();
+  draw_look_at(links_live);
+}
+
+void ScenarioPanel::draw_title_and_story() {
   const scenario::Scenario& s = library_.scenarios[current_];
   ImGui::SetWindowFontScale(1.35f);
   wrapped_text(printf_text("%zu/%zu  %s", current_ + 1, library_.scenarios.size(), s.title.c_str()));
   ImGui::SetWindowFontScale(1.0f);
   ImGui::Spacing();
   wrapped_text(s.story);
+}
+
+// A long story in presentation mode's large type scrolled its look-at, what the class is to look
+// at, below its pane (ten scenarios at 1280x800): the look-at stays in view under the story, which
+// scrolls on its own.
+void ScenarioPanel::draw_story_look_at_pinned() {
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float room = ImGui::GetContentRegionAvail().y - look_at_height_;
+  const float text = std::max(std::min(story_text_height_, room), 2 * line);
+  ImGui::BeginChild("story-text", ImVec2(0, text), false);
+  draw_title_and_story();
+  story_text_height_ = ImGui::GetCursorPosY();
+  mark_more_below();
+  ImGui::EndChild();
+  const float top = ImGui::GetCursorPosY();
+  draw_look_at(false);
+  layout_audit::note_in_view("the scenario's look-at");  // its last line
+  look_at_height_ = ImGui::GetCursorPosY() - top;
+}
+
+void ScenarioPanel::draw_look_at(bool links_live) {
+  const scenario::Scenario& s = library_.scenarios[current_];
   if (!s.look_at.empty()) {
     ImGui::Spacing();
     if (s.look_at_figure && !figures_.empty()) {  // a link: the figure it points to comes forward
@@ -282,8 +312,9 @@ void ScenarioPanel::draw_checks() {
   const auto same_text = [](const scenario::CheckResult& c) {
     return c.passed && c.observed.size() > 24 && c.observed == c.expected;
   };
+  // (Not numbers: "2.0503997802734375e-05" broke in three lines in a column a fifth wide.)
   const bool observed_short = std::all_of(rows.begin(), rows.end(), [&](const scenario::CheckResult& c) {
-    return same_text(c) || (c.observed.empty() ? c.note : c.observed).size() <= 24;
+    return same_text(c) || (c.observed.empty() ? c.note : c.observed).size() <= 12;
   });
   ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthStretch, 3.0f);
   ImGui::TableSetupColumn("expected", ImGuiTableColumnFlags_WidthStretch, observed_short ? 3.5f : 2.5f);
@@ -296,15 +327,12 @@ void ScenarioPanel::draw_checks() {
     wrapped_text(c.label);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\nBacked by: %s", c.id.c_str(), c.backing.c_str());
     ImGui::TableNextColumn();
-    wrapped_text(c.expected);
-    if (c.expectation_derived) {
-      // A word beside the value, the whole note on hover: a line of its own under every one of
-      // scenario 18's nine checks doubled the table's height above a plot of 240 px.
-      same_line_if_fits(ImGui::CalcTextSize("(derived)").x);
-      ImGui::TextDisabled("(derived)");
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s: %s", std::string(scenario::kDerivedNote).c_str(), c.backing.c_str());
-    }
+    // A derived expectation says so after its value, in its wrapped text, the whole note on hover:
+    // a line of its own under every one of scenario 18's nine checks doubled the table's height
+    // above a plot of 240 px (and a word placed beside the text ran into the next column).
+    wrapped_text(c.expectation_derived ? c.expected + " (derived)" : c.expected);
+    if (c.expectation_derived && ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s: %s", std::string(scenario::kDerivedNote).c_str(), c.backing.c_str());
     if (!c.sources.empty() && ImGui::IsItemHovered()) {
       std::string from = "read from the evidence's result.json:";
       for (const std::string& s : c.sources) from.append("\n  ").append(s);
@@ -441,7 +469,8 @@ void ScenarioPanel::draw_content() {
   const float figure_lines = (presenting ? 13.0f : 18.0f) + (two_tab_rows ? 1.0f : 0.0f);
   if (split_panes) split.begin_top("scenario", 3, preview ? preview_lines : figure_lines);
   else ImGui::BeginChild("scenario-text");
-  draw_story(preview);
+  if (presenting && !figures_.empty()) draw_story_look_at_pinned();
+  else draw_story(preview);
   story_height_ = ImGui::GetCursorPosY();
   if (!checks_tabbed) {
     ImGui::Separator();

@@ -29,6 +29,17 @@ std::vector<FittedTable>& fitted_tables() {
   return noted;
 }
 
+// An item that must be on screen, and the visible part of the window it is in.
+struct KeptInView {
+  std::string what;
+  ImRect item, visible;
+};
+
+std::vector<KeptInView>& kept_in_view() {
+  static std::vector<KeptInView> noted;
+  return noted;
+}
+
 std::string rect_text(const ImRect& r) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "%.0fx%.0f at (%.0f, %.0f)", r.GetWidth(), r.GetHeight(), r.Min.x, r.Min.y);
@@ -48,6 +59,12 @@ std::string short_name(const ImGuiWindow& w) {
 void begin_frame() {
   figures().clear();
   fitted_tables().clear();
+  kept_in_view().clear();
+}
+
+void note_in_view(const char* what) {
+  if (const ImGuiWindow* w = ImGui::GetCurrentWindowRead())
+    kept_in_view().push_back({what, ImRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax()), w->InnerClipRect});
 }
 
 void note_fits_width(const char* what) {
@@ -92,6 +109,9 @@ std::vector<std::string> problems() {
                       std::to_string(int(room)) + " px wide, narrower than its header");
     }
   }
+  for (const KeptInView& k : kept_in_view())
+    if (!k.visible.Contains(k.item))
+      out.push_back(k.what + " at " + rect_text(k.item) + " is not in view (" + rect_text(k.visible) + ")");
   for (const FittedTable& t : fitted_tables())
     if (const ImGuiWindow* w = ImGui::FindWindowByID(t.window); w && w->ScrollMax.x > 1)
       out.push_back(t.what + " scrolls sideways: " + std::to_string(int(w->ScrollMax.x)) + " px past its pane");

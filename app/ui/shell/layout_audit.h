@@ -26,6 +26,10 @@ void note_figure(const char* name, const ImVec2& min, const ImVec2& max, const I
 // Promotion grid's do (its text shrinks to 0.8 for them): a table that still scrolls sideways is
 // a problem, where other tables may scroll to their long last column.
 void note_fits_width(const char* what);
+// Call right after an item that must be in view, unscrolled (a scenario's look-at in presentation
+// mode, which a long story pushed below its pane): one outside its window's visible part is a
+// problem.
+void note_in_view(const char* what);
 // What the frame just ended got wrong, one line each; empty: nothing. Call after ImGui::Render().
 std::vector<std::string> problems();
 

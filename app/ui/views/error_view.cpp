@@ -63,8 +63,8 @@ void ErrorView::draw_framework() {
   wrapped_text_colored({1.0f, 0.5f, 0.38f, 1}, f.as_written.error_type + ": " + f.as_written.message);
   ImGui::SetWindowFontScale(1.0f);
   ImGui::TextDisabled("%s", f.as_written.rule.c_str());
-  ImGui::TextUnformatted(
-      "The fixes people try, each run against the same float64 reference (click one to see its figures):");
+  wrapped_text("The fixes people try, each run against " + experiment::fixes_reference_text(f) +
+               " (click one to see its figures):");
   if (!ImGui::BeginTable("fixes", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
     return;
   for (const char* h : {"fix", "computes in", "max rel", "normwise", "mean bits", "SQNR dB", "seconds"})

@@ -26,6 +26,22 @@ void format_tooltip(const FormatRef& r) {
   ImGui::EndTooltip();
 }
 
+double power_limit(const FloatFormat& f, PowerLimit k) {
+  switch (k) {
+    case PowerLimit::SmallestNormal: return min_normal(f);
+    case PowerLimit::SmallestSubnormal: return min_subnormal(f);
+    case PowerLimit::Epsilon: return machine_epsilon(f);
+    default: return unit_roundoff(f);
+  }
+}
+
+std::string power_limit_text(const FloatFormat& f, PowerLimit k) {
+  // A format without subnormals (float8_e8m0fnu) has none: 2^-127 there repeated its smallest
+  // normal as if it were a subnormal. (Its smallest normal is the same value, and is one.)
+  if (k == PowerLimit::SmallestSubnormal && !f.has_subnormals()) return "none";
+  return "2^" + std::to_string(std::ilogb(power_limit(f, k)));
+}
+
 void draw_format_limits_table(const char* id, const std::vector<FormatRef>& formats) {
   struct Column {
     const char* name;
@@ -73,16 +89,17 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
     // The other four are powers of two, written as such: the exponent is what a teacher writes
     // on the board (float16's epsilon 2^-10), and six digits of each pushed the table's last
     // column past a 1280 px window in presentation mode. The decimal is on hover.
-    for (double v : {min_normal(f), min_subnormal(f), machine_epsilon(f), unit_roundoff(f)}) {
+    for (PowerLimit k : {PowerLimit::SmallestNormal, PowerLimit::SmallestSubnormal, PowerLimit::Epsilon,
+                         PowerLimit::UnitRoundoff}) {
       ImGui::TableNextColumn();
-      // A format without subnormals (float8_e8m0fnu) has none: 2^-127 here repeated its
-      // smallest normal as if it were a subnormal.
-      if (v == min_subnormal(f) && !f.has_subnormals()) {
+      const std::string text = power_limit_text(f, k);
+      if (text == "none") {
         ImGui::TextDisabled("none");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("no subnormals: the smallest positive value is the smallest normal");
         continue;
       }
-      ImGui::Text("2^%d", std::ilogb(v));
+      ImGui::TextUnformatted(text.c_str());
+      const double v = power_limit(f, k);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.17g (%a)", v, v);
     }
     ImGui::TableNextColumn();

@@ -342,9 +342,13 @@ TEST(ThroughputRun, MeasuresEveryDtypeBesideTheDatasheet) {
   EXPECT_EQ(figures[0].series[1].y.size(), 3u);
   const figure::Figure& speed = figures[1];
   EXPECT_TRUE(speed.y.log);
-  ASSERT_EQ(speed.series.size(), 2u);
+  ASSERT_EQ(speed.series.size(), 4u);
   // Bars and zero-height gaps alternate: 4 bars, 3 gaps; the float8 datasheet bar is absent.
   EXPECT_EQ(speed.series[1].y, (std::vector<double>{1, 0, 16, 0, 0, 0, 32}));
+  // Each bar's value in words at its end (a speed-up of 1 has no height from the 1x base), out of
+  // the legend.
+  EXPECT_EQ(speed.series[3].point_labels, (std::vector<std::string>{"1.00x", "16.0x", "32.0x"}));
+  EXPECT_FALSE(speed.series[3].in_legend);
 }
 
 TEST(ThroughputRun, Cancels) {

@@ -812,6 +812,24 @@ TEST(Figures, AnAxisWithoutATitleLeavesNoBlankBandUnderItsLabels) {
   EXPECT_LE(layout_figure(f, 900, 550).y1, 550 - kBottomWithTitle);
 }
 
+// Bug: the fixes chart said "each fix against the float64 reference" where a float64 operand
+// makes the reference double-double (scenarios 01 and 03: the float64 fix agrees to 51 of 53
+// bits, against a float64 reference it could only equal). It names the reference it ran against.
+TEST(Figures, TheFixesChartNamesItsReference) {
+  experiment::MatmulConfig c;
+  c.m = c.n = c.k = 8;
+  c.input = DType::float64;
+  c.weight = DType::float32;
+  auto run = experiment::run_as_framework(c, "torch");
+  ASSERT_TRUE(run) << run.error();
+  EXPECT_NE(framework_fixes_figure(*run).subtitle.find("against the exact product (double-double)"),
+            std::string::npos);
+  c.input = DType::float16;
+  run = experiment::run_as_framework(c, "torch");
+  ASSERT_TRUE(run) << run.error();
+  EXPECT_NE(framework_fixes_figure(*run).subtitle.find("against the float64 reference"), std::string::npos);
+}
+
 TEST(Figures, TheFixesLegendCoversNoBarAtAnySize) {
   // Room above the bars was a fixed share of the tallest one: enough at 900 x 550, but drawn
   // 409 x 255 (a scenario's figure on a 1280x800 screen) the legend's three lines lay over the
