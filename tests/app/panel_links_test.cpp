@@ -52,15 +52,19 @@ TEST_F(PanelLinks, AnAutocastGridSaysItIsAutocast) {
 }
 
 // Bug: the caption named an operand kind by its command-line token, "b zerodim", beside the
-// picker's "zero-dim tensor" (scenario 25). It takes the picker's names.
+// picker's "zero-dim tensor" (scenario 25). It takes the picker's names, NumPy's arrays as arrays
+// (it said "tensor" under NumPy 2).
 TEST_F(PanelLinks, TheCaptionNamesOperandKindsAsThePickersDo) {
   Link link = promotion_link("zero-dim", "numpy", "multiply");
   link.b_kind = "zerodim";
   ASSERT_TRUE(open_panel_link(link, panels));
-  EXPECT_NE(promotion.caption().find("a tensor, b zero-dim tensor"), std::string::npos) << promotion.caption();
+  EXPECT_NE(promotion.caption().find("a array, b zero-dim array"), std::string::npos) << promotion.caption();
   link.b_kind = "scalar";
   ASSERT_TRUE(open_panel_link(link, panels));
   EXPECT_NE(promotion.caption().find("b Python scalar"), std::string::npos) << promotion.caption();
+  link.framework = "torch", link.op = "mul";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  EXPECT_NE(promotion.caption().find("a tensor, b Python scalar"), std::string::npos) << promotion.caption();
 }
 
 // Bug: a compared grid's caption named the same op and operands twice ("numpy 2.4.6 (cpu),
@@ -72,7 +76,7 @@ TEST_F(PanelLinks, AComparedCaptionNamesTheCallOnceWhenBothShareIt) {
   link.compare_with = "numpy1";
   ASSERT_TRUE(open_panel_link(link, panels));
   const std::string caption = promotion.caption();
-  const std::string call = "multiply: a tensor, b zero-dim tensor";
+  const std::string call = "multiply: a array, b zero-dim array";  // (NumPy's arrays)
   ASSERT_NE(caption.find(call), std::string::npos) << caption;
   EXPECT_EQ(caption.find(call, caption.find(call) + 1), std::string::npos) << caption;
   EXPECT_NE(caption.find("; a framed cell: numpy 1."), std::string::npos) << caption;

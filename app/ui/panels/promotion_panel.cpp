@@ -105,7 +105,13 @@ std::string difference_meaning(const std::string& label) {
 }
 
 // The operand kinds as the window names them (promote::OperandKind's order).
+// NumPy and JAX call theirs arrays ("a tensor" under NumPy 2's caption read as PyTorch's).
 constexpr std::array<std::string_view, 3> kKindLabels = {"tensor", "zero-dim tensor", "Python scalar"};
+constexpr std::array<std::string_view, 3> kArrayKindLabels = {"array", "zero-dim array", "Python scalar"};
+
+const std::array<std::string_view, 3>& kind_labels(const promote::Engine& e) {
+  return e.framework == "numpy" || e.framework == "jax" ? kArrayKindLabels : kKindLabels;
+}
 
 // The selected cell: a white frame, unlike every class colour and the compare mode's yellow.
 constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
@@ -307,11 +313,8 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
       if (ImGui::Selectable(std::string(e.ops[i]).c_str(), i == s.op)) s.op = i, s.bias = 0;
     ImGui::EndCombo();
   }
-  static const std::string kinds = [] {  // kKindLabels as Combo takes them, each ending in a NUL
-    std::string all;
-    for (std::string_view k : kKindLabels) all.append(k).push_back('\0');
-    return all;
-  }();
+  std::string kinds;  // the kinds as Combo takes them, each ending in a NUL
+  for (std::string_view k : kind_labels(e)) kinds.append(k).push_back('\0');
   const bool kinds_modelled = std::find(e.kind_ops.begin(), e.kind_ops.end(), e.ops[s.op]) != e.kind_ops.end();
   if (!kinds_modelled) s.a_kind = s.b_kind = 0;
   ImGui::BeginDisabled(!kinds_modelled);
@@ -727,7 +730,7 @@ std::string PromotionPanel::engine_summary(const Setting& s) const {
 std::string PromotionPanel::call_summary(const Setting& s) const {
   std::string line(engine(s).ops[s.op]);
   // As the operand pickers name the kinds (the command line's "zerodim" read as a typo in the caption).
-  const auto kind = [](int k) { return std::string(kKindLabels[size_t(std::clamp(k, 0, 2))]); };
+  const auto kind = [&](int k) { return std::string(kind_labels(engine(s))[size_t(std::clamp(k, 0, 2))]); };
   // Where each operand lives, when placed (scenario 30's a on the CPU, b on the GPU).
   const auto where = [](int d) {
     return d < 0 ? std::string() : " on " + std::string(promote::device_name(static_cast<promote::Device>(d)));
@@ -782,7 +785,13 @@ void PromotionPanel::draw_content() {
               "the result cannot hold every value of an operand: digits or range are lost (int32 + float32 -> "
               "float32 loses int32's digits past 2^24)");
   legend_chip(OutcomeClass::Error, "raises", "the call raises: hover a cell for the exact message");
-  legend_chip(OutcomeClass::Object, "dtype=object", "the call falls back to Python objects");
+  // Only where a cell falls back to objects (NumPy's np.dot of dtypes with no common type): the
+  // chip beside a torch grid named an answer torch never gives, on a line of its own.
+  const auto objects = [](const Grid& g) {
+    return std::any_of(g.cells.begin(), g.cells.end(), [](const Outcome& o) { return !o.other_result.empty(); });
+  };
+  if (objects(grid_) || (compare_ && objects(other_grid_)))
+    legend_chip(OutcomeClass::Object, "dtype=object", "the call falls back to Python objects");
   if (compare_) {
     float h = ImGui::GetTextLineHeight();
     same_line_if_fits(h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("settings disagree").x);

@@ -3,8 +3,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
+#include "app/ui/widgets/flow_layout.h"
 #include "core/dtype/dtype.h"
 #include "core/experiment/scan/candidate.h"
 #include "core/quantise/scaling.h"
@@ -40,19 +42,33 @@ bool CandidateEditor::draw(const char* label, std::string& list, float width) {
     recipe_ = static_cast<int>(ScalingKind::Group);
   }
   auto parsed = experiment::parse_candidates(list);
-  std::string preview;
-  if (parsed)
-    for (const Candidate& c : *parsed) {
-      if (!preview.empty()) preview += ", ";
-      preview += c.short_text();
+  // The table's short names, as many as fit the box and then "... (8 in all)": cut by the box, the
+  // list read as whole ("e4m3fn mx, i8 chann"). The hover spells each out as --candidates does.
+  std::string preview, spelled;
+  if (parsed) {
+    const float room = combo_preview_room(width);
+    for (size_t i = 0; i < parsed->size(); ++i) {
+      const Candidate& c = (*parsed)[i];
+      spelled.append(spelled.empty() ? "" : "\n").append(c.short_text()).append(": ").append(c.text());
+      const std::string more = preview + (preview.empty() ? "" : ", ") + c.short_text();
+      const std::string tail = i + 1 < parsed->size() ? ", ... (" + std::to_string(parsed->size()) + " in all)" : "";
+      if (ImGui::CalcTextSize((more + tail).c_str()).x <= room || preview.empty()) {
+        preview = more;
+        continue;
+      }
+      preview += ", ... (" + std::to_string(parsed->size()) + " in all)";
+      break;
     }
-  else preview = "(" + parsed.error() + ")";
+  } else {
+    preview = "(" + parsed.error() + ")";
+  }
   bool changed = false;
   ImGui::SetNextItemWidth(width);
   if (!ImGui::BeginCombo(label, preview.c_str(), ImGuiComboFlags_HeightLargest)) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
-          "the formats every weight is scored in (scan --candidates): click to edit; Scan again to apply");
+          "the formats every weight is scored in (scan --candidates): click to edit; Scan again to apply%s%s",
+          spelled.empty() ? "" : "\n\n", spelled.c_str());
     return false;
   }
   if (parsed) {
