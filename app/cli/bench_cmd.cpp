@@ -207,7 +207,8 @@ int run_throughput_bench(const BenchArgs& a) {
   std::vector<DType> emulated;
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json)
-    std::printf("%-16s %8s %24s  %s\n", "dtype", "samples", (std::string(unit.name) + " (quartiles)").c_str(), "how");
+    std::printf("%-16s %8s %24s  %s\n", "dtype", "samples",
+                (experiment::rate_axis_name(unit, dtypes) + " (quartiles)").c_str(), "how");
   for (DType t : dtypes) {
     const auto& [how, is_emulated] = methods[t];
     if (is_emulated) emulated.push_back(t);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "core/dtype/dtype.h"
 #include "core/util/printable.h"
@@ -89,7 +91,10 @@ void print_throughput_report(const experiment::ThroughputResult& r) {
               r.runtime.c_str(), r.config.repetitions);
   const bool sheet = !r.datasheet.empty();
   const experiment::RateUnit unit = experiment::rate_unit(r.gpu);
-  std::printf("%-15s %12s %10s", "dtype", unit.name, ("x " + base).c_str());
+  std::vector<DType> timed;
+  for (const auto& row : r.rows) timed.push_back(row.dtype);
+  // ("int8: GOP/s" where an integer dtype ran: its operations are not floating-point ones.)
+  std::printf("%-15s %12s %10s", "dtype", experiment::rate_axis_name(unit, timed).c_str(), ("x " + base).c_str());
   if (sheet) std::printf("   %-22s", (r.config.datasheet + " datasheet").c_str());
   std::printf("  how it runs here\n");
   for (size_t i = 0; i < r.rows.size(); ++i) {

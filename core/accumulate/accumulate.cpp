@@ -255,8 +255,7 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k) {
       // largest, before the sum is rounded once: one step of relative error at most
       // u + (block + 1) w (1 + u), taken ceil(k / block) times. The estimate takes each source's
       // m units as sqrt(m) of them, as for every other model: the steps' m = steps roundings and
-      // the m = steps (block + 1) terms cut to the window (taken as one unit a step, the dropped
-      // bits put a block adder's estimate above the float32 loop's, whose error it undercuts).
+      // the m = steps (block + 1) terms cut to the window.
       const double steps = std::ceil(n / a.block);
       const double window = std::ldexp(1.0, 1 - info(a.format).format.precision() - a.extra_bits);
       const double step_u = u + (a.block + 1) * window * (1 + u);

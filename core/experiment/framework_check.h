@@ -36,7 +36,8 @@ struct FrameworkRun {
 };
 
 // What the fixes ran against, in words: "the exact product (double-double)" where a float64
-// dtype is in play (the reference is double-double), else "the float64 reference".
+// dtype is in play (the reference is double-double), else "the float64 reference", and both
+// where the fixes differ.
 std::string fixes_reference_text(const FrameworkRun& f);
 
 // Asks the engine (`engine_id`, e.g. "torch") about the config's op and dtypes; runs the fixes

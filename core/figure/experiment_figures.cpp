@@ -424,7 +424,8 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   range.y.log = false;
   range.series.push_back(bars("|x|", r.magnitudes, palette(2)));
   if (f) {
-    range.annotations.push_back(vline(min_subnormal(*f), "smallest subnormal", palette(4)));
+    // (float8_e8m0fnu has none: its smallest value is its smallest normal.)
+    if (f->has_subnormals()) range.annotations.push_back(vline(min_subnormal(*f), "smallest subnormal", palette(4)));
     range.annotations.push_back(vline(min_normal(*f), "smallest normal", palette(5)));
     range.annotations.push_back(vline(max_finite(*f), "largest", palette(1)));
   }

@@ -26,7 +26,7 @@ struct EvidenceRun {
 struct CheckResult {
   std::string id, label;
   CheckKind kind = CheckKind::Cast;
-  std::string expected;  // "1.0205078125", "between 1e-08 and 1e-06", "above 10 x 3.1e-07"
+  std::string expected;  // "1.0205078125", "between 1e-08 and 1e-06", "above 3.1e-06 (10 x 3.1e-07)"
   std::string observed;  // the app's answer, or the metric's value
   bool passed = false;
   std::string note;     // why it could not be evaluated
@@ -39,8 +39,8 @@ struct CheckResult {
   std::vector<std::string> sources;
 };
 
-// The expected answer as the checks table shows it: marked where it was derived by hand, not
-// recorded ("... (derived from the source, not recorded)").
+// The expected answer as the slides and `scenario run` show it: marked where it was derived by
+// hand, not recorded ("... (derived from the source, not recorded)"; the panel writes "(derived)").
 std::string expected_text(const CheckResult& c);
 inline constexpr std::string_view kDerivedNote = "derived from the source, not recorded";
 

@@ -66,6 +66,7 @@ std::string stored_value_text(double v, std::string_view exact, int precision) {
 
 std::string exact_digits_text(double v, std::string_view exact, int digits) {
   if (!std::isfinite(v)) return shortest_double(v);
+  digits = std::max(digits, 1);
   const size_t e = exact.find_first_of("eE");
   const std::string_view mantissa = exact.substr(0, e), exponent = e == std::string_view::npos ? "" : exact.substr(e);
   const size_t point = mantissa.find('.');

@@ -273,7 +273,11 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   ImGui::TableSetupColumn("dtype");
   ImGui::TableSetupColumn("samples");
   const experiment::RateUnit unit = experiment::rate_unit(gpu_);
-  const std::string rate_header = std::string("median ") + unit.name + "\n(quartiles)";
+  // "(int8: GOP/s)" on its second line where an integer dtype is sampled: its operations are not
+  // floating-point ones (the cells' tooltip says the parentheses are quartiles).
+  const std::string axis = experiment::rate_axis_name(unit, dtypes);
+  const std::string rate_header =
+      "median " + std::string(unit.name) + "\n" + (axis == unit.name ? "(quartiles)" : axis.substr(axis.find('(')));
   ImGui::TableSetupColumn(rate_header.c_str());
   ImGui::TableSetupColumn(peak ? "vs\nfloat32" : "vs float32\nsgemm");
   const std::string sheet_header = shown_summary_.config.datasheet + "\ndatasheet";
