@@ -17,16 +17,19 @@ std::string_view python_type(DType t) {
   }
 }
 
-// A cell the engine does not answer: a dtype the framework lacks (NumPy has no complex32), or a
-// value of another Python type.
-bool unanswered(const promote::Outcome& o) { return o.error_type == "precision-lab" || o.error_type == "AttributeError"; }
-
-bool same_answer(const promote::Outcome& x, const promote::Outcome& y) {
-  return x.result == y.result && x.other_result == y.other_result && x.error_type == y.error_type &&
-         x.message == y.message && x.rule == y.rule;
-}
+// Alike, and for the same reason: a merged column shows one rule on hover.
+bool same_answer(const promote::Outcome& x, const promote::Outcome& y) { return same_outcome(x, y) && x.rule == y.rule; }
 
 }  // namespace
+
+bool same_outcome(const promote::Outcome& x, const promote::Outcome& y) {
+  return x.result == y.result && x.other_result == y.other_result && x.error_type == y.error_type &&
+         x.message == y.message;
+}
+
+bool not_applicable(const promote::Outcome& o) {
+  return o.error_type == "precision-lab" || o.error_type == "AttributeError";
+}
 
 std::vector<GridColumn> grid_columns(const std::vector<DType>& dtypes, const std::vector<promote::Outcome>& cells,
                                      const std::vector<promote::Outcome>& other, const std::vector<int>& rows,
@@ -44,7 +47,8 @@ std::vector<GridColumn> grid_columns(const std::vector<DType>& dtypes, const std
       // In the compared grid a column its engine does not answer says nothing against the merge:
       // a Python complex is the same value in NumPy whichever torch dtype named the column
       // (scenario 04's "complex c32" and "complex bc32" stood apart as NumPy "errors").
-      if (kq < other.size() && !unanswered(other[kp]) && !unanswered(other[kq]) && !same_answer(other[kp], other[kq]))
+      if (kq < other.size() && !not_applicable(other[kp]) && !not_applicable(other[kq]) &&
+          !same_answer(other[kp], other[kq]))
         return false;
     }
     return true;

@@ -11,6 +11,12 @@
 
 namespace pl::ui {
 
+// Two cells answer alike: the same dtype, or the same exception and text.
+bool same_outcome(const promote::Outcome& x, const promote::Outcome& y);
+// A cell the question does not apply to (a value that is no value of the column's Python type, a
+// dtype the framework lacks, as NumPy lacks complex32) is not an error the framework raises.
+bool not_applicable(const promote::Outcome& o);
+
 struct GridColumn {
   int dtype = 0;             // the index in the grid's dtypes of the column's cells
   std::vector<int> members;  // every dtype index the column stands for (itself first)

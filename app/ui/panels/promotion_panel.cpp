@@ -73,15 +73,6 @@ std::string outcome_line(const promote::Engine& e, const Outcome& o) {
   return o.error_type + ": " + o.message;
 }
 
-bool same_outcome(const Outcome& x, const Outcome& y) {
-  return x.result == y.result && x.other_result == y.other_result && x.error_type == y.error_type &&
-         x.message == y.message;
-}
-
-// A cell the question does not apply to (a value that is no value of the column's
-// Python type, a dtype the framework lacks) is not an error the framework raises.
-bool not_applicable(const Outcome& o) { return o.error_type == "precision-lab" || o.error_type == "AttributeError"; }
-
 std::string cell_label(const Outcome& o) {
   if (o.ok()) return short_name(*o.result);
   if (!o.other_result.empty()) return o.other_result;

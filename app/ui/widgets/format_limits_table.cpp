@@ -92,13 +92,12 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
     for (PowerLimit k : {PowerLimit::SmallestNormal, PowerLimit::SmallestSubnormal, PowerLimit::Epsilon,
                          PowerLimit::UnitRoundoff}) {
       ImGui::TableNextColumn();
-      const std::string text = power_limit_text(f, k);
-      if (text == "none") {
-        ImGui::TextDisabled("none");
+      if (k == PowerLimit::SmallestSubnormal && !f.has_subnormals()) {
+        ImGui::TextDisabled("%s", power_limit_text(f, k).c_str());  // "none"
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("no subnormals: the smallest positive value is the smallest normal");
         continue;
       }
-      ImGui::TextUnformatted(text.c_str());
+      ImGui::TextUnformatted(power_limit_text(f, k).c_str());
       const double v = power_limit(f, k);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.17g (%a)", v, v);
     }
