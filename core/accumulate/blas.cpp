@@ -70,6 +70,14 @@ void call_within_thread_limit(Call&& call) {
 }
 }  // namespace
 
+void quiet_idle_workers() {
+  configure_threads();
+  auto stop = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_"));
+  if (!stop) return;
+  const std::lock_guard hold(g_calls);  // (never while a product runs)
+  stop();
+}
+
 void gemm_nt(size_t m, size_t n, size_t k, const double* a, const double* b, double* c) {
   call_within_thread_limit([&] {
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(m), as_int(n), as_int(k), 1.0, a, as_int(k), b,

@@ -13,6 +13,13 @@
 
 namespace pl::blas {
 
+// Stops OpenBLAS's idle workers now (after setting their shorter idle timeout, blas.cpp); the
+// next product starts them again. OpenBLAS starts them when it is loaded, and they spin
+// (sched_yield in a loop) for about 0.1 s before they sleep: on a two-core machine a core the
+// program's own threads do not get for its first tenth of a second (a checkpoint scan of 0.5 s
+// lost a fifth of its second core to it). main() calls it first thing.
+void quiet_idle_workers();
+
 // C (m x n) = A (m x k) * B^T, with B stored n x k; all row-major.
 void gemm_nt(size_t m, size_t n, size_t k, const double* a, const double* b, double* c);
 void gemm_nt(size_t m, size_t n, size_t k, const float* a, const float* b, float* c);

@@ -47,5 +47,8 @@ Expected<Checkpoint> open_checkpoint(const std::string& path);
 // (`shard` maps Checkpoint::shards[t.shard]).
 Status read_elements(const MappedFile& shard, const CheckpointTensor& t, size_t first, size_t count,
                      std::vector<double>& out);
+// The same into out[0, out.size()): elements [first, first + out.size()). Safe to call from
+// several threads at once on parts of one tensor.
+Status read_elements(const MappedFile& shard, const CheckpointTensor& t, size_t first, std::span<double> out);
 
 }  // namespace pl::io

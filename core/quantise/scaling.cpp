@@ -336,13 +336,19 @@ double amax_scale(double max_value, double amax) {
 double amax_scale_inverse(double scale) { return to_f32(1.0 / scale); }
 
 int mx_scale_exponent(DType elements, double block_amax) {
-  return block_amax > 0 ? std::clamp(std::ilogb(block_amax) - info(elements).format.emax(), -127, 127) : -127;
+  return mx_scale_exponent(info(elements).format.emax(), block_amax);
 }
 
-double nvfp4_block_scale(double block_amax, double encode) {
+double nvfp4_block_scale(double block_amax, double tensor_encode) {
+  // round_to's arithmetic with its constants worked out once: the scan asks for one scale every
+  // 16 elements.
+  static const FloatFormat e4m3 = info(DType::float8_e4m3fn).format;
+  static const NearestEvenRounder nearest(e4m3);
+  const double v = block_amax / 6.0 * tensor_encode;
+  if (double fast; nearest(v, &fast)) return fast;
   CastOptions sat;
   sat.overflow = Overflow::Saturate;
-  return round_to(info(DType::float8_e4m3fn).format, block_amax / 6.0 * encode, sat);
+  return round_to(e4m3, v, sat);
 }
 
 double group_scale(double group_amax, double qmax) { return float16_scale(group_amax / qmax); }

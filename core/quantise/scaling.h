@@ -29,6 +29,8 @@
 //    scale saturates at 65504; a group whose scale rounds to 0 becomes zeros (counted as flushed).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -130,6 +132,10 @@ double amax_scale_inverse(double scale);  // the dequantising factor: float32(1 
 // OCP MX 6.3: a block's scale is 2^e, e = floor(log2(amax)) - the element format's emax,
 // clamped to E8M0's range; a zero block takes the smallest. Elements are scaled as x * 2^-e.
 int mx_scale_exponent(DType elements, double block_amax);
+// The same from the element format's emax (for loops over many blocks).
+inline int mx_scale_exponent(int element_emax, double block_amax) {
+  return block_amax > 0 ? std::clamp(std::ilogb(block_amax) - element_emax, -127, 127) : -127;
+}
 // NVFP4: a block's float8_e4m3fn scale (saturated) from its amax and the tensor scale
 // `encode` = amax_scale(448 * 6, tensor amax). Elements are scaled as x / (scale * float32(1 /
 // encode)), and a block whose scale is 0 becomes zeros.

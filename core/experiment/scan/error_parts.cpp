@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/experiment/scan/error_lanes.h"
 #include "core/util/target_clones.h"
 
 namespace pl::experiment {
@@ -27,48 +28,23 @@ ErrorPart errors_exactly(const double* q, const double* x, size_t n) {
   return p;
 }
 
-// The same in four lanes whose sums and maxima are folded in a fixed order at the end: lane l
-// takes elements l, l + 4, l + 8, ... in turn, every value computed and then chosen between.
-// Written with GCC's vector types: GCC would not vectorise the same four lanes written as
-// arrays (its SLP pass gave up at the absolute value), and a scalar loop cost a third of the
-// scan. Where the block holds a NaN or an Inf, in x or in the copy, its sum is not finite and the
-// caller sums it again with errors_exactly.
-using Lanes = double __attribute__((vector_size(32)));
-using LaneBits = long long __attribute__((vector_size(32)));
-
-inline Lanes abs_of(Lanes v) {
-  return reinterpret_cast<Lanes>(reinterpret_cast<LaneBits>(v) & ~(LaneBits{} + (1ll << 63)));
-}
-
+// The same in error_lanes.h's lanes. Where the block holds a NaN or an Inf, in x or in the copy,
+// its sum is not finite and the caller sums it again with errors_exactly.
 PL_CLONES ErrorPart lanes(const double* q, const double* x, size_t n) {
-  constexpr size_t kLanes = 4;
-  Lanes e2 = {}, top = {}, rel = {};
-  const Lanes zero = {};
+  ErrorLanes sums;
   size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
+  for (; i + kErrorLanes <= n; i += kErrorLanes) {
     Lanes xv, qv;
     std::memcpy(&xv, x + i, sizeof xv);
     std::memcpy(&qv, q + i, sizeof qv);
-    const Lanes ax = abs_of(xv), d = abs_of(qv - xv);
-    const Lanes r = d / ax;
-    e2 += d * d;
-    top = d > top ? d : top;
-    const Lanes counted = ax > zero ? r : zero;
-    rel = counted > rel ? counted : rel;
+    sums.add(qv, xv);
   }
-  ErrorPart p;
-  for (size_t l = 0; l < kLanes; ++l) {
-    p.e2 += e2[l];
-    p.max_abs = std::max(p.max_abs, top[l]);
-    p.max_rel = std::max(p.max_rel, rel[l]);
+  if (i < n) {  // the last partial vector, padded with zeros in both: no error
+    Lanes xv{}, qv{};
+    for (size_t l = 0; i + l < n; ++l) xv[l] = x[i + l], qv[l] = q[i + l];
+    sums.add(qv, xv);
   }
-  for (; i < n; ++i) {  // the tail (the same figures: its elements are finite if the sum is)
-    const double xi = x[i], ax = std::fabs(xi), d = std::fabs(q[i] - xi);
-    p.e2 += d * d;
-    p.max_abs = std::max(p.max_abs, d);
-    if (ax > 0) p.max_rel = std::max(p.max_rel, d / ax);
-  }
-  return p;
+  return sums.fold();
 }
 
 }  // namespace

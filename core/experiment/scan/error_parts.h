@@ -16,8 +16,8 @@ struct ErrorPart {
 };
 
 // The sums of q[0, n) against x[0, n): a NaN in q where x is finite counts as an infinite error;
-// an x that is not finite counts as none. (Four lanes, folded in a fixed order, when every value
-// is finite; element by element otherwise.)
+// an x that is not finite counts as none. (In error_lanes.h's lanes when every value is finite;
+// element by element otherwise.)
 ErrorPart block_errors(const double* q, const double* x, size_t n);
 
 }  // namespace pl::experiment

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
 
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
+#include "core/experiment/scan/error_lanes.h"
 #include "core/quantise/array_counts.h"
 #include "core/quantise/scaling.h"
 #include "core/util/parallel.h"
@@ -44,6 +46,15 @@ struct Plan {
   double top = 0, step = 0;    // the largest finite and its ulp: the saturated count
   double lo = 0, hi = 0;       // an integer's range
   bool has_zero = true;
+  bool divides = false;        // x / over (NVFP4's and a group's steps), not x * times
+  // The register pass's rounding (NearestEvenRounder's): the quantum's exponent is
+  // max(e, emin) - mantissa_bits. Rounding with an unbounded exponent takes |s| past the largest
+  // (count_scaled's test, and settle_overflows') exactly when |s| is past the midpoint above
+  // the largest, or on it where nearest-even rounds up: when |s| > `past`.
+  int emin = 0, mantissa_bits = 0;
+  double past = 0;  // |s| > past: the saturated
+  bool symmetric = true;  // overflow[1] is -overflow[0] (or both are NaN), as the register pass takes
+  int element_emax = 0;   // MX's scale exponents
 };
 
 double max_value(DType t) { return is_float(t) ? max_finite(info(t).format) : static_cast<double>(int_max(t)); }
@@ -95,6 +106,7 @@ Plan make_plan(const Candidate& c, size_t rows, size_t cols, const CastOptions& 
   p.steps.resize(rows * p.per_row);
   p.row_factor.assign(rows, 1.0);
   p.is_float = is_float(c.dtype);
+  p.divides = c.scaling.kind == ScalingKind::NVFP4 || c.scaling.kind == ScalingKind::Group;
   p.cast = o;
   if (c.scaling.kind != ScalingKind::None) p.cast.overflow = Overflow::Saturate;  // as quantise's rounder
   if (p.is_float) {
@@ -102,9 +114,16 @@ Plan make_plan(const Candidate& c, size_t rows, size_t cols, const CastOptions& 
     p.nearest.emplace(p.format);
     p.overflow[0] = decode(p.format, encode(p.format, std::numeric_limits<double>::max(), p.cast).code);
     p.overflow[1] = decode(p.format, encode(p.format, -std::numeric_limits<double>::max(), p.cast).code);
+    p.symmetric = p.overflow[1] == -p.overflow[0] || (std::isnan(p.overflow[0]) && std::isnan(p.overflow[1]));
     p.top = max_finite(p.format);
+    p.element_emax = p.format.emax();
     p.step = ulp_at(p.format, p.top);
     p.has_zero = p.format.has_zero();
+    p.emin = p.format.emin();
+    p.mantissa_bits = p.format.mantissa_bits;
+    const double mid = p.top + p.step / 2;  // (exact: the step is the largest's ulp)
+    const bool mid_rounds_up = static_cast<uint64_t>(p.top / p.step) % 2 == 1;
+    p.past = mid_rounds_up ? std::nextafter(mid, 0.0) : mid;
   } else {  // the symmetric range [-qmax, qmax] every integer recipe here takes
     p.hi = static_cast<double>(int_max(c.dtype));
     p.lo = -p.hi;
@@ -127,7 +146,7 @@ void fill_steps(const Candidate& c, Plan& p, size_t r, const double* block_amax,
     }
     case ScalingKind::MX:
       for (size_t b = 0; b < p.per_row; ++b) {
-        const int e = mx_scale_exponent(c.dtype, block_amax[b]);
+        const int e = mx_scale_exponent(p.element_emax, block_amax[b]);
         steps[b].times = pow2_bits(-e);  // (|e| <= 127: normal doubles, as std::ldexp gives)
         steps[b].back = pow2_bits(e);
       }
@@ -267,7 +286,159 @@ struct Buffers {
   Buffers() : scaled(kSumBlock), rounded(kSumBlock), copy(kSumBlock), defer(kSumBlock) {}
 };
 
-// One candidate over elements [b, e) of the run (e - b <= kSumBlock).
+// The register pass: each element stays in registers from its scaling to the error sums,
+// kErrorLanes at a time, one candidate over a sub-block of kSubBlock elements and then the next
+// while the sub-block is in the core's first cache. It does the staged functions' arithmetic
+// above, lane by lane and in the same order, and takes the counts from the same comparisons (the
+// saturated one for the overflow fix-up as well, as `past` says). The sums are error_lanes.h's,
+// in its order. What it cannot take -- a scaled value that is not finite (an Inf or a NaN in x),
+// or an error sum that is not -- it leaves to the staged functions for the whole block.
+constexpr size_t kSubBlock = 512;
+static_assert(kSumBlock % kSubBlock == 0 && kSubBlock % kErrorLanes == 0);
+
+size_t lane_total(LaneMask m) {  // of counts
+  size_t t = 0;
+  for (size_t l = 0; l < kErrorLanes; ++l) t += static_cast<size_t>(m[l]);
+  return t;
+}
+
+bool any_lane(LaneMask m) {
+  long long any = 0;
+  for (size_t l = 0; l < kErrorLanes; ++l) any |= m[l];
+  return any != 0;
+}
+
+struct LaneStep {  // a Step and its row's factor in each lane
+  Lanes times, over, back, factor;
+  LaneMask zeros;
+};
+
+// A Step in lane l. For a plan that divides, s = (x / over) * times with one of the two set to 1
+// (exact), as scale_elements divides where `over` is set and multiplies elsewhere.
+void set_lane(LaneStep& ls, size_t l, const Plan& p, const Step& st, double factor) {
+  const bool divide = p.divides && st.over != 0;
+  ls.times[l] = divide ? 1.0 : st.times;
+  ls.over[l] = divide ? st.over : 1.0;
+  ls.back[l] = st.back;
+  ls.factor[l] = factor;
+  ls.zeros[l] = st.zeros ? -1 : 0;
+}
+
+LaneStep every_lane(const Plan& p, const Step& st, double factor) {
+  const bool divide = p.divides && st.over != 0;
+  const Lanes zero{};
+  return {zero + (divide ? 1.0 : st.times), zero + (divide ? st.over : 1.0), zero + st.back, zero + factor,
+          LaneMask{} + (st.zeros ? -1ll : 0ll)};
+}
+
+struct LaneSums {  // one candidate's over a block, carried from sub-block to sub-block
+  ErrorLanes errors;
+  LaneMask saturated{}, zeros_before{}, zeros_after{}, not_finite{};
+};
+
+// The rounding works on |s| and gives the sign back at the end: nearest-even is symmetric, and
+// so is what a finite value past the largest becomes (make_plan checks).
+template <bool kFloat, bool kDivides>
+[[gnu::always_inline]] inline void lane_step(const Plan& p, Lanes x, const LaneStep& st, LaneSums& sums) {
+  const Lanes zero{};
+  Lanes s = kDivides ? (x / st.over) * st.times : x * st.times;
+  s = reinterpret_cast<Lanes>(reinterpret_cast<LaneMask>(s) & ~st.zeros);
+  const Lanes a = abs_of(s);
+  const LaneMask sign = reinterpret_cast<LaneMask>(s) & (1ll << 63);
+  sums.not_finite |= ~(a <= DBL_MAX);
+  Lanes rounded;  // |round(s)|, past the largest made what the plan says
+  if constexpr (kFloat) {
+    const LaneMask past = a > p.past;
+    sums.saturated -= past;
+    // The quantum's biased exponent is max(that of s, emin's) - mantissa_bits; down and up are
+    // 2^-q and 2^q (NearestEvenRounder's arithmetic on |s|).
+    const LaneMask biased = reinterpret_cast<LaneMask>(a) >> 52;
+    const LaneMask floor = LaneMask{} + (p.emin + 1023);
+    const LaneMask qb = biased > floor ? biased : floor;
+    const Lanes down = reinterpret_cast<Lanes>((2046 + p.mantissa_bits - qb) << 52);
+    const Lanes up = reinterpret_cast<Lanes>((qb - p.mantissa_bits) << 52);
+    const Lanes magic = zero + 6755399441055744.0;  // 1.5 * 2^52: integers are its ulps
+    const Lanes y = ((a * down + magic) - magic) * up;
+    rounded = past ? zero + p.overflow[0] : y;
+  } else {
+    const Lanes big = zero + 4503599627370496.0;  // 2^52: from here on every double is whole
+    const Lanes whole = a < big ? (a + big) - big : a;
+    const Lanes hi = zero + p.hi;  // the range is [-hi, hi]
+    const LaneMask past = whole > hi;
+    sums.saturated -= past;
+    rounded = past ? hi : whole;
+  }
+  // The flushed, as zeros after rounding less zeros before (two counts: GCC took the lanes of
+  // the two comparisons' conjunction apart one by one).
+  sums.zeros_before -= a == zero;
+  sums.zeros_after -= rounded == zero;
+  const Lanes r = reinterpret_cast<Lanes>(reinterpret_cast<LaneMask>(rounded) | sign);
+  sums.errors.add(r * st.back * st.factor, x);
+}
+
+// Elements [b, e) of the run (b - the block's start a multiple of kErrorLanes) into `sums`.
+template <bool kFloat, bool kDivides>
+[[gnu::always_inline]] inline void lanes_over(const Plan& p, const double* x, size_t b, size_t e, size_t cols,
+                                              LaneSums& into) {
+  LaneSums sums = into;  // (a copy the stores through x cannot alias, so it stays in registers)
+  LaneStep partial{};  // the lanes of a vector that stretches share, filled as they come
+  const auto load = [&](size_t i) {
+    Lanes v;
+    std::memcpy(&v, x + i, sizeof v);
+    return v;
+  };
+  Stretches walk(b, e, cols, p);
+  for (size_t i0, i1, k, row; walk.next(i0, i1, k, row);) {
+    const Step& st = p.steps[k];
+    const double factor = p.row_factor[row];
+    size_t i = i0;
+    while (i < i1 && ((i - b) % kErrorLanes != 0 || i1 - i < kErrorLanes)) {
+      set_lane(partial, (i - b) % kErrorLanes, p, st, factor);
+      if (++i, (i - b) % kErrorLanes == 0) lane_step<kFloat, kDivides>(p, load(i - kErrorLanes), partial, sums);
+    }
+    if (i < i1) {
+      const LaneStep whole = every_lane(p, st, factor);
+      for (; i + kErrorLanes <= i1; i += kErrorLanes) lane_step<kFloat, kDivides>(p, load(i), whole, sums);
+      for (; i < i1; ++i) set_lane(partial, (i - b) % kErrorLanes, p, st, factor);
+    }
+  }
+  if (const size_t left = (e - b) % kErrorLanes; left != 0) {  // padded with zeros in steps of zeros
+    Lanes xv{};
+    for (size_t l = 0; l < kErrorLanes; ++l) {
+      if (l < left) {
+        xv[l] = x[e - left + l];
+      } else {
+        partial.times[l] = partial.over[l] = partial.back[l] = partial.factor[l] = 1;
+        partial.zeros[l] = -1;
+      }
+    }
+    lane_step<kFloat, kDivides>(p, xv, partial, sums);
+  }
+  into = sums;
+}
+
+PL_CLONES void lanes_for(const Plan& p, const double* x, size_t b, size_t e, size_t cols, LaneSums& sums) {
+  if (p.is_float) {
+    if (p.divides) lanes_over<true, true>(p, x, b, e, cols, sums);
+    else lanes_over<true, false>(p, x, b, e, cols, sums);
+  } else {
+    if (p.divides) lanes_over<false, true>(p, x, b, e, cols, sums);
+    else lanes_over<false, false>(p, x, b, e, cols, sums);
+  }
+}
+
+// The block's score from the register pass, or nothing where it leaves the block to the stages.
+std::optional<FusedScore> lane_score(const Plan& p, const LaneSums& sums) {
+  if (!p.symmetric || any_lane(sums.not_finite)) return std::nullopt;
+  FusedScore out;
+  out.errors = sums.errors.fold();
+  if (!std::isfinite(out.errors.e2)) return std::nullopt;
+  out.saturated = lane_total(sums.saturated);
+  if (p.has_zero) out.flushed = lane_total(sums.zeros_after) - lane_total(sums.zeros_before);
+  return out;
+}
+
+// The staged functions: one candidate over elements [b, e) of the run (e - b <= kSumBlock).
 FusedScore score_block(const Plan& p, const double* x, size_t b, size_t e, size_t cols, Buffers& buf) {
   const size_t n = e - b;
   double* s = buf.scaled.data();
@@ -349,9 +520,18 @@ std::vector<FusedScore> fused_scores(std::span<const double> x, size_t rows, siz
       blocks, 0,
       [&](size_t b0, size_t b1) {
         Buffers buf;
-        for (size_t b = b0; b < b1; ++b)
-          for (size_t i = 0; i < k; ++i)
-            parts[b * k + i] = score_block(plans[i], x.data(), b * kSumBlock, std::min(n, (b + 1) * kSumBlock), cols, buf);
+        std::vector<LaneSums> sums(k);
+        for (size_t b = b0; b < b1; ++b) {
+          const size_t begin = b * kSumBlock, end = std::min(n, begin + kSumBlock);
+          std::fill(sums.begin(), sums.end(), LaneSums{});
+          for (size_t sub = begin; sub < end; sub += kSubBlock)
+            for (size_t i = 0; i < k; ++i)
+              if (plans[i].symmetric) lanes_for(plans[i], x.data(), sub, std::min(end, sub + kSubBlock), cols, sums[i]);
+          for (size_t i = 0; i < k; ++i) {
+            const std::optional<FusedScore> lane = lane_score(plans[i], sums[i]);
+            parts[b * k + i] = lane ? *lane : score_block(plans[i], x.data(), begin, end, cols, buf);
+          }
+        }
       },
       4);
   std::vector<FusedScore> total(k);

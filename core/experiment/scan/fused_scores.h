@@ -1,11 +1,13 @@
-// Every candidate's error figures over a run of rows in one pass: each block of kSumBlock
-// elements is scaled, rounded and dequantised into buffers that stay in the core's cache and
-// compared with x there, for every candidate in turn, before the next block is read.
-// quantise() writes and reads back four to six arrays of eight bytes an element for each
-// candidate, and the scan's time went to that traffic. This pass gives the same figures, bit
-// for bit, without them: the same scale formulas (scaling.h), the same rounding (round_nearest.h, and codec.h for
-// what that defers) and the same sums in the same order (error_parts.h); the tests compare the
-// two paths bit for bit.
+// Every candidate's error figures over a run of rows in one pass. Each sum block of kSumBlock
+// elements is taken a sub-block at a time, every candidate in turn while the sub-block is in the
+// core's cache, and each element stays in registers from its scaling to the error sums (the
+// register pass). quantise() writes and reads back four to six arrays of eight bytes an element
+// for each candidate, and the scan's time went to that traffic. This pass gives the same
+// figures, bit for bit, without them: the same scale formulas (scaling.h), the same rounding
+// (round_nearest.h's arithmetic, and codec.h for what that defers) and the same sums in the same
+// order (error_lanes.h). A block holding an Inf or a NaN, or whose error sum is not finite, goes
+// through the staged functions instead, which write small arrays as quantise() does. The tests
+// compare both paths with quantise() bit for bit.
 #pragma once
 
 #include <cstddef>

@@ -1,16 +1,21 @@
 #include "core/experiment/scan/tensor_scan.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <mutex>
 #include <optional>
 
 #include "core/dtype/device/stochastic.h"
+#include "core/experiment/scan/error_lanes.h"
 #include "core/experiment/scan/error_parts.h"
 #include "core/experiment/scan/fused_scores.h"
 #include "core/quantise/amax.h"
 #include "core/util/parallel.h"
 #include "core/util/printable.h"
+#include "core/util/target_clones.h"
 
 namespace pl::experiment {
 namespace {
@@ -41,43 +46,73 @@ struct Moments {  // over finite elements
   }
 };
 
-Moments moments_of(std::span<const double> x) {
-  return fold_blocks<Moments>(
-      x.size(),
+// A block's moments in error_lanes.h's eight lanes, folded in order (the tensor's sums then do
+// not depend on the threads either); an Inf or a NaN counts as nothing but itself.
+PL_CLONES Moments block_moments(const double* x, size_t n) {
+  const Lanes zero{};
+  Lanes s1{}, s2{}, top{};
+  LaneMask finite{};
+  for (size_t i = 0; i < n; i += kErrorLanes) {
+    Lanes v{};
+    if (i + kErrorLanes <= n) std::memcpy(&v, x + i, sizeof v);
+    else for (size_t l = 0; i + l < n; ++l) v[l] = x[i + l];  // padded with zeros
+    const Lanes a = abs_of(v);
+    const LaneMask ok = a <= DBL_MAX;
+    const Lanes kept = ok ? v : zero, kept_abs = ok ? a : zero;
+    s1 += kept, s2 += kept * kept;
+    top = kept_abs > top ? kept_abs : top;
+    finite -= ok;
+  }
+  Moments m;
+  for (size_t l = 0; l < kErrorLanes; ++l) {
+    m.s1 += s1[l], m.s2 += s2[l];
+    m.amax = std::max(m.amax, top[l]);
+    m.finite += static_cast<size_t>(finite[l]);
+  }
+  const size_t padded = (n + kErrorLanes - 1) / kErrorLanes * kErrorLanes;
+  m.finite -= padded - n;  // the padding's zeros
+  m.nonfinite = n - m.finite;
+  return m;
+}
+
+// Elements [first, first + values.size()) of the tensor decoded into `values` a sum block at a
+// time on every core, each block handed to fn(begin, end) -> Part while it is in the core's
+// cache, and the parts folded in block order. A failed read is put in `failed`.
+template <typename Part, typename Fn, typename Add>
+Part decode_and_fold(const io::MappedFile& shard, const io::CheckpointTensor& t, size_t first,
+                     std::vector<double>& values, Fn&& fn, Add&& add, Status& failed) {
+  std::mutex lock;
+  return fold_blocks<Part>(
+      values.size(),
       [&](size_t b, size_t e) {
-        Moments m;
-        for (size_t i = b; i < e; ++i) {
-          const double v = x[i];
-          if (!std::isfinite(v)) {
-            ++m.nonfinite;
-            continue;
-          }
-          m.s1 += v, m.s2 += v * v;
-          m.amax = std::max(m.amax, std::fabs(v));
-          ++m.finite;
+        if (auto st = io::read_elements(shard, t, first + b, std::span(values).subspan(b, e - b)); !st) {
+          const std::lock_guard hold(lock);
+          if (failed) failed = st;
+          return Part{};
         }
-        return m;
+        return fn(b, e);
       },
-      [](Moments& t, const Moments& m) { t.add(m); });
+      add);
 }
 
 struct Central {  // sums of (x - mean)^2 and (x - mean)^4 over finite elements: the kurtosis
   double c2 = 0, c4 = 0;
 };
 
-Central central_of(std::span<const double> x, double mean) {
-  return fold_blocks<Central>(
-      x.size(),
-      [&](size_t b, size_t e) {
-        Central c;
-        for (size_t i = b; i < e; ++i)
-          if (std::isfinite(x[i])) {
-            const double d2 = (x[i] - mean) * (x[i] - mean);
-            c.c2 += d2, c.c4 += d2 * d2;
-          }
-        return c;
-      },
-      [](Central& t, const Central& c) { t.c2 += c.c2, t.c4 += c.c4; });
+PL_CLONES Central block_central(const double* x, size_t n, double mean) {
+  const Lanes zero{};
+  Lanes c2{}, c4{};
+  for (size_t i = 0; i < n; i += kErrorLanes) {
+    Lanes v = zero + mean;  // the padding: no difference from the mean
+    if (i + kErrorLanes <= n) std::memcpy(&v, x + i, sizeof v);
+    else for (size_t l = 0; i + l < n; ++l) v[l] = x[i + l];
+    const Lanes d = abs_of(v) <= DBL_MAX ? v - mean : zero;
+    const Lanes d2 = d * d;
+    c2 += d2, c4 += d2 * d2;
+  }
+  Central c;
+  for (size_t l = 0; l < kErrorLanes; ++l) c.c2 += c2[l], c.c4 += c4[l];
+  return c;
 }
 
 ErrorPart errors_of(std::span<const double> q, std::span<const double> x) {
@@ -96,11 +131,11 @@ TensorStats stats_pass(const io::MappedFile& shard, const io::CheckpointTensor& 
   for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
     if (cancel && cancel->load()) return {};
     const size_t k = std::min(chunk_rows, rows - r0);
-    if (auto st = io::read_elements(shard, t, r0 * cols, k * cols, values); !st) {
-      failed = st;
-      return {};
-    }
-    m.add(moments_of(values));
+    values.resize(k * cols);
+    m.add(decode_and_fold<Moments>(
+        shard, t, r0 * cols, values, [&](size_t b, size_t e) { return block_moments(values.data() + b, e - b); },
+        [](Moments& total, const Moments& part) { total.add(part); }, failed));
+    if (!failed) return {};
     if (progress) progress((r0 + k) * cols * (t.bytes / t.params) / 2);  // the first of two passes
     parallel_for(
         k, 0,
@@ -195,8 +230,11 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
   for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
     if (cancel && cancel->load()) return Error{"cancelled"};
     const size_t k = std::min(chunk_rows, rows - r0);
-    if (auto st = io::read_elements(shard, t, r0 * cols, k * cols, values); !st) return Error{st.error()};
-    const Central part = central_of(values, mean);
+    values.resize(k * cols);
+    const Central part = decode_and_fold<Central>(
+        shard, t, r0 * cols, values, [&](size_t b, size_t e) { return block_central(values.data() + b, e - b, mean); },
+        [](Central& total, const Central& c) { total.c2 += c.c2, total.c4 += c.c4; }, failed);
+    if (!failed) return Error{failed.error()};
     central.c2 += part.c2, central.c4 += part.c4;
     if (output) out.output_energy += output->energy(values, k);
     // Stochastic draws continue the tensor's stream: element j of the run draws what element

@@ -626,6 +626,30 @@ TEST(Blas, ACallCappedAtOneThreadLeavesOpenBlasWorkersIdle) {
   EXPECT_EQ(c[9], double(n));
 }
 
+// OpenBLAS's workers, started at its load, spun for about 0.1 s of a two-core machine's second
+// core before they slept; main() now stops them first thing. Here: a product starts them, and
+// quieting them leaves the process with fewer threads until the next product. (Counted, not
+// timed.)
+TEST(Blas, QuietingTheIdleWorkersStopsThemUntilTheNextProduct) {
+  if (blas::info().threads < 2) GTEST_SKIP() << "one OpenBLAS thread: no worker";
+  if (!std::filesystem::exists("/proc/self/task")) GTEST_SKIP() << "no /proc: cannot see the threads";
+  const auto threads = [] {
+    size_t n = 0;
+    for ([[maybe_unused]] const auto& task : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+    return n;
+  };
+  const size_t n = 256;
+  std::vector<double> a(n * n, 1.0), c(n * n);
+  blas::gemm_nt(n, n, n, a.data(), a.data(), c.data());
+  const size_t working = threads();
+  blas::quiet_idle_workers();
+  const size_t quiet = threads();
+  EXPECT_LT(quiet, working);
+  blas::gemm_nt(n, n, n, a.data(), a.data(), c.data());
+  EXPECT_EQ(threads(), working) << "the next product starts them again";
+  EXPECT_EQ(c[7], double(n));
+}
+
 // Read as OpenBLAS reads it: an empty or zero value is its default (so not the user's choice
 // to keep), and a value outside [4, 30] is clamped. Before, an empty OPENBLAS_THREAD_TIMEOUT=
 // counted as set by the user: the workers spun 2^28 cycles and the statistics after an sgemm

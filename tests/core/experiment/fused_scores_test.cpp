@@ -134,6 +134,23 @@ TEST(FusedScores, SaturatedFlushedAndNonFiniteAreCounted) {
   EXPECT_TRUE(std::isfinite(scores[1].errors.e2));
 }
 
+// The order error_lanes.h defines, written out: lane l adds the squares of elements l, l + 8,
+// ... in turn, and the lanes are added in order. (Both of the scan's paths sum so; a change of
+// order would change every error energy in its last bits, and the tests above could not tell.)
+TEST(FusedScores, ErrorSumsRunInEightLanesFoldedInOrder) {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> normal;
+  for (const size_t n : {size_t{1}, size_t{7}, size_t{8}, size_t{100}, kSumBlock}) {
+    std::vector<double> x(n), q(n);
+    for (size_t i = 0; i < n; ++i) x[i] = normal(rng), q[i] = x[i] + 1e-3 * normal(rng);
+    double lane[8] = {};
+    for (size_t i = 0; i < n; ++i) lane[i % 8] += (q[i] - x[i]) * (q[i] - x[i]);
+    double e2 = 0;
+    for (const double l : lane) e2 += l;
+    EXPECT_EQ(block_errors(q.data(), x.data(), n).e2, e2) << n << " elements";
+  }
+}
+
 TEST(FusedScores, LeavesToQuantiseWhatItDoesNotTake) {
   CastOptions stochastic;
   stochastic.rounding = Rounding::Stochastic;
