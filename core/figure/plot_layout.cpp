@@ -232,12 +232,14 @@ double AxisMap::to_value(double pixel) const {
 
 PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   PlotLayout l;
-  // Named heat-map rows (a scan's layers and roles) take a wider margin for their names, up to
-  // 140 px: as wide as the widest, so that rows "0" to "3" leave no blank band beside the title.
+  // Named heat-map rows (a scan's layers and roles) take a wider margin for their names: as
+  // wide as the widest, so that rows "0" to "3" leave no blank band beside the title, up to 140
+  // px or a fifth of a wider figure. (At 140 px an exported 1200 px map shrank
+  // "embeddings.position_embeddings" to six pixels.)
   double names = 0;
   if (f.heatmap)
     for (const std::string& name : f.y.categories) names = std::max(names, 34 + 1.03 * text_width(name, 10));
-  l.x0 = std::clamp(names, 78.0, 140.0) * fs;
+  l.x0 = std::clamp(names, 78.0, std::max(140.0, W / fs / 5)) * fs;
   l.x1 = W - (f.heatmap ? 120 : 24) * fs;
   l.y0 = 62 * fs;
   // Below the plot: the tick labels (or category names, in up to two lines), then the x axis's

@@ -8,6 +8,7 @@
 
 #include "core/export/figure_export.h"
 #include "core/figure/figure_view_state.h"
+#include "core/figure/text_width.h"
 #include "tests/core/test_util.h"
 
 namespace pl::figure {
@@ -34,6 +35,20 @@ Figure histogram_figure() {
   f.series.push_back({"total", SeriesKind::Steps, {-1, 0, 1, 2}, {4, 6, 8}, palette(1)});
   f.annotations.push_back({AnnotationKind::VerticalLine, 1.5, "u", palette(2)});
   return f;
+}
+
+// A scan's heat map names rows by module ("embeddings.position_embeddings"): a figure wide enough
+// gives the names their room at full size, a narrow one keeps its plot.
+TEST(FigureLayout, HeatmapRowNamesTakeTheRoomAWideFigureHas) {
+  Figure f;
+  f.name = "sqnr-heatmap";
+  f.heatmap = Heatmap{};
+  f.heatmap->rows = 2, f.heatmap->cols = 1, f.heatmap->values = {1, 2};
+  const std::string name = "embeddings.position_embeddings";
+  f.y.categories = {"0", name};
+  const double needed = 34 + 1.03 * text_width(name, 10);
+  EXPECT_GE(layout_figure(f, 1200, 700).x0, needed);
+  EXPECT_LE(layout_figure(f, 600, 400).x0, 140);
 }
 
 TEST(FigureLayout, MapsEveryAxisValueToAPixelAndBack) {
