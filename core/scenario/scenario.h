@@ -108,6 +108,7 @@ struct Scenario {
     std::string framework, op, b_kind, compare_with, select;  // promotion
     std::string a_device, b_device;                           // promotion: where a and b live
     std::string bias;                                         // promotion: the bias dtype
+    std::string b_value;                                      // promotion: a zero-dim or scalar b's value
     std::string value;                                        // formats: the value typed
     std::string path;                                         // formats: "direct" or "via-float32"
     std::optional<DType> row;                                 // formats: the row marked

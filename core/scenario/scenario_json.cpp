@@ -7,6 +7,7 @@
 #include "core/experiment/scan/candidate.h"
 #include "core/io/file_read.h"
 #include "core/promote/engine.h"
+#include "core/promote/py_value.h"
 #include "core/scenario/probe.h"
 #include "core/scenario/scenario.h"
 #include "core/util/number_text.h"
@@ -165,6 +166,7 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
                                                          {"a_device", &l.a_device},
                                                          {"b_device", &l.b_device},
                                                          {"bias", &l.bias},
+                                                         {"b_value", &l.b_value},
                                                          {"checkpoint", &l.checkpoint},
                                                          {"candidates", &l.candidates}};
   std::string row;
@@ -209,6 +211,14 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
       return Error{"'op': " + l.framework + " has no op '" + l.op + "'"};
     if (!l.b_kind.empty() && !promote::parse_operand_kind(l.b_kind))
       return Error{"'b_kind' must be tensor, zerodim or scalar"};
+    if (!l.b_value.empty()) {
+      const auto kind = l.b_kind.empty() ? promote::OperandKind::Tensor : *promote::parse_operand_kind(l.b_kind);
+      if (kind == promote::OperandKind::Tensor) return Error{"'b_value' is for a zero-dim or scalar b ('b_kind')"};
+      if (auto v = promote::parse_py_value(l.b_value); !v) return Error{"'b_value': " + v.error()};
+      const promote::Engine* o = l.compare_with.empty() ? nullptr : promote::find_engine(l.compare_with);
+      if (!promote::models_value(e->values, kind) && !(o && promote::models_value(o->values, kind)))
+        return Error{"'b_value': neither grid's engine reads a value: " + promote::unmodelled_value_message(*e, kind)};
+    }
     if (!l.bias.empty()) {
       if (std::find(e->bias_ops.begin(), e->bias_ops.end(), l.op) == e->bias_ops.end())
         return Error{"'bias': " + l.framework + "'s " + l.op + " takes no bias"};
@@ -234,7 +244,7 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
   }
   if (l.panel == "formats") {
     if (!l.framework.empty() || !l.op.empty() || !l.b_kind.empty() || !l.compare_with.empty() || !l.select.empty() ||
-        !l.a_device.empty() || !l.b_device.empty() || !l.bias.empty())
+        !l.a_device.empty() || !l.b_device.empty() || !l.bias.empty() || !l.b_value.empty())
       return Error{"the formats panel takes 'value', 'row' and 'path'"};
     if (l.value.empty()) return Error{"'value' is required: what the Formats panel shows in every format"};
     if (auto v = parse_number_expression(l.value); !v) return Error{"'value': " + v.error()};

@@ -95,6 +95,23 @@ TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {
   EXPECT_TRUE(promotion.comparing());
 }
 
+// Scenario 04's headline pair: uint8 + the Python int 1000 stays uint8 in PyTorch (it wraps) and
+// raises in NumPy 2. Its link could not set b's value, and the grid answered for b = 2.
+TEST_F(PanelLinks, APromotionLinkSetsAScalarsValue) {
+  Link link = promotion_link("1000", "torch", "add");
+  link.b_kind = "scalar", link.b_value = "1000", link.select = "uint8,int64";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  ASSERT_TRUE(promotion.selected_outcome());
+  EXPECT_EQ(promotion.selected_outcome()->result, DType::uint8);
+  EXPECT_NE(promotion.caption().find("b Python scalar 1000"), std::string::npos) << promotion.caption();
+  link.framework = "numpy";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  ASSERT_TRUE(promotion.selected_outcome());
+  EXPECT_FALSE(promotion.selected_outcome()->result);
+  EXPECT_NE(promotion.selected_outcome()->message.find("Python integer 1000 out of bounds for uint8"), std::string::npos)
+      << promotion.selected_outcome()->message;
+}
+
 // A link can place the operands: a CPU batch into a model on the GPU raises the device error, and
 // a zero-dim CPU tensor joins CUDA tensors.
 TEST_F(PanelLinks, APromotionLinkPlacesTheOperands) {

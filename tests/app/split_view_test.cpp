@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -110,16 +111,18 @@ TEST_F(SplitViewFrames, ShortTextBelowGivesItsRoomToThePaneAbove) {
   EXPECT_LT(bottom_top(false), 320.0f);  // a figure's pane: half of 600
 }
 
-// The foreground list's vertices after three frames of a pane of 60 lines, 300 px tall, scrolled
-// to `scroll`, with `mark` called in it: a marker's, or none. `start_window`: a window in front.
-int foreground_vertices(const std::function<void()>& mark, float scroll = 0, bool start_window = false) {
+// The foreground list's vertices after three frames of a pane of 60 lines, 300 px tall and
+// `width` wide (0: the window's), scrolled to `scroll`, with `mark` called in it: a marker's, or
+// none. `start_window`: a window in front. `leftmost`: the least x of those vertices.
+int foreground_vertices(const std::function<void()>& mark, float scroll = 0, bool start_window = false,
+                        float width = 0, float* leftmost = nullptr) {
   int drawn = 0;
   for (int f = 0; f < 3; ++f) {
     ImGui::NewFrame();
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(ImVec2(800, 600));
     ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBringToFrontOnFocus);
-    ImGui::BeginChild("text", ImVec2(0, 300));
+    ImGui::BeginChild("text", ImVec2(width, 300));
     for (int line = 0; line < 60; ++line) ImGui::Text("line %d", line);
     ImGui::SetScrollY(scroll);
     mark();
@@ -133,7 +136,12 @@ int foreground_vertices(const std::function<void()>& mark, float scroll = 0, boo
       ImGui::End();
     }
     ImGui::Render();
-    drawn = ImGui::GetForegroundDrawList()->VtxBuffer.Size;
+    const ImDrawList* fg = ImGui::GetForegroundDrawList();
+    drawn = fg->VtxBuffer.Size;
+    if (leftmost) {
+      *leftmost = 1e9f;
+      for (const ImDrawVert& v : fg->VtxBuffer) *leftmost = std::min(*leftmost, v.pos.x);
+    }
   }
   return drawn;
 }
@@ -144,6 +152,17 @@ int foreground_vertices(const std::function<void()>& mark, float scroll = 0, boo
 TEST_F(SplitViewFrames, MoreBelowIsNotDrawnOverAWindowInFront) {
   EXPECT_GT(foreground_vertices(mark_more_below), 0);
   EXPECT_EQ(foreground_vertices(mark_more_below, 0, /*start_window=*/true), 0);
+}
+
+// Bug: a pane narrower than "more below (scroll)" (scenario 04's one-column grid in presentation
+// mode) drew the words from past its left edge, cut to "ore below (scroll)". Shorter words are
+// taken, and none where even "more" does not fit; the fade is drawn either way.
+TEST_F(SplitViewFrames, MoreBelowFitsItsWordsToTheNarrowestPane) {
+  for (const float width : {400.0f, 90.0f, 40.0f, 12.0f}) {
+    float leftmost = 0;
+    EXPECT_GT(foreground_vertices(mark_more_below, 0, false, width, &leftmost), 0) << width;
+    EXPECT_GE(leftmost, 0.0f) << width;  // nothing left of the pane (at x = 0)
+  }
 }
 
 // Bug: the Promotion grid scrolled to a link's row (scenario 23's int32) hid its first rows with

@@ -728,6 +728,9 @@ std::string PromotionPanel::call_summary(const Setting& s) const {
   };
   line.append(": a ").append(kind(s.a_kind)).append(where(s.a_device));
   line.append(", b ").append(kind(s.b_kind)).append(where(s.b_device));
+  // Its value where the engine reads one (scenario 04's 1000, which the grid answers for).
+  if (s.b_value[0] != '\0' && promote::models_value(engine(s).values, static_cast<promote::OperandKind>(s.b_kind)))
+    line.append(" ").append(s.b_value);
   if (s.bias > 0) line.append(", bias ").append(pl::name(dtypes_[s.bias - 1]));
   return line;
 }

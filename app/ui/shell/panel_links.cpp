@@ -31,6 +31,7 @@ PromotionPanel::StartState promotion_state(const scenario::Scenario::PanelLink& 
   st.op = link.op;
   st.compare_with = link.compare_with;
   st.b_kind = link.b_kind.empty() ? "tensor" : link.b_kind;
+  st.b_value = link.b_value;
   st.select = link.select;
   st.a_device = link.a_device;
   st.b_device = link.b_device;

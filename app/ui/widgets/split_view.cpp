@@ -45,54 +45,59 @@ float content_height() {
 
 }  // namespace
 
-// A pane whose content goes on below its edge fades out over its last line and says so: a line
+namespace {
+
+// A pane whose content goes on past its edge fades out over its last line and says so: a line
 // cut through at the edge, with the scrollbar the only other sign, read as the end of the text
-// in presentation mode.
-void mark_more_below() {
-  const float hidden = ImGui::GetScrollMaxY() - ImGui::GetScrollY();
-  if (hidden < 1.0f) return;
+// in presentation mode. The fade and its words at one edge of the current pane: at the bottom,
+// or at the top under `frozen` pixels. The words are the first of `words` that fit beside the
+// scrollbar (a one-column grid's pane cut "more below (scroll)" to "ore below (scroll)" at its
+// left edge); where none does, the fade alone says it.
+void mark_edge(bool bottom_edge, float frozen, std::initializer_list<const char*> words) {
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   const float right = pos.x + size.x - (ImGui::GetScrollMaxY() > 0 ? ImGui::GetStyle().ScrollbarSize : 0.0f);
-  // (Above a sideways scrollbar: a table that scrolls both ways marks its own rows.)
-  const float bottom = pos.y + size.y - (ImGui::GetCurrentWindowRead()->ScrollbarX ? ImGui::GetStyle().ScrollbarSize : 0.0f),
-              fade = std::min(1.5f * ImGui::GetTextLineHeightWithSpacing(), 0.4f * size.y);
-  if (covered_from_in_front(ImRect(pos.x, bottom - fade, right, bottom))) return;
+  // (At the bottom, above a sideways scrollbar: a table that scrolls both ways marks its own rows.)
+  const float bottom = pos.y + size.y - (ImGui::GetCurrentWindowRead()->ScrollbarX ? ImGui::GetStyle().ScrollbarSize : 0.0f);
+  const float top = pos.y + frozen;
+  const float fade = std::min(1.5f * ImGui::GetTextLineHeightWithSpacing(), 0.4f * size.y);
+  const ImRect band = bottom_edge ? ImRect(pos.x, bottom - fade, right, bottom) : ImRect(pos.x, top, right, top + fade);
+  if (covered_from_in_front(band)) return;
   ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
               solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
   // Over everything in the pane, child windows too (a table's own window drew its rows over the
   // marker); clipped to the pane.
   ImDrawList* draw = ImGui::GetForegroundDrawList();
-  draw->PushClipRect(pos, ImVec2(pos.x + size.x, bottom), false);
-  draw->AddRectFilledMultiColor(ImVec2(pos.x, bottom - fade), ImVec2(right, bottom), clear, clear, solid, solid);
-  const char* more = "more below (scroll)";
-  const ImVec2 text = ImGui::CalcTextSize(more);
-  const ImVec2 at(right - text.x - 2 * ImGui::GetStyle().ItemSpacing.x, bottom - text.y - 1);
-  const float pad = ImGui::GetStyle().ItemSpacing.x;
-  draw->AddRectFilled(ImVec2(at.x - pad, at.y - 1), ImVec2(right, bottom), solid);  // over the text it ends
-  draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), more);
+  draw->PushClipRect(ImVec2(pos.x, bottom_edge ? pos.y : top), ImVec2(pos.x + size.x, bottom_edge ? bottom : pos.y + size.y),
+                     false);
+  draw->AddRectFilledMultiColor(band.Min, band.Max, bottom_edge ? clear : solid, bottom_edge ? clear : solid,
+                                bottom_edge ? solid : clear, bottom_edge ? solid : clear);
+  const float pad = ImGui::GetStyle().ItemSpacing.x, room = right - pos.x - 3 * pad;
+  const char* said = nullptr;
+  for (const char* w : words)
+    if (!said && ImGui::CalcTextSize(w).x <= room) said = w;
+  if (!said) {
+    draw->PopClipRect();
+    return;
+  }
+  const ImVec2 text = ImGui::CalcTextSize(said);
+  const ImVec2 at(right - text.x - 2 * pad, bottom_edge ? bottom - text.y - 1 : top + 1);
+  draw->AddRectFilled(ImVec2(at.x - pad, bottom_edge ? at.y - 1 : top),
+                      ImVec2(right, bottom_edge ? bottom : at.y + text.y + 1), solid);  // over the text it ends
+  draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), said);
   draw->PopClipRect();
+}
+
+}  // namespace
+
+void mark_more_below() {
+  if (ImGui::GetScrollMaxY() - ImGui::GetScrollY() < 1.0f) return;
+  mark_edge(true, 0, {"more below (scroll)", "more below", "more"});
 }
 
 void mark_more_above(float frozen) {
   if (ImGui::GetScrollY() < 1.0f) return;
-  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-  const float right = pos.x + size.x - (ImGui::GetScrollMaxY() > 0 ? ImGui::GetStyle().ScrollbarSize : 0.0f);
-  const float top = pos.y + frozen, fade = std::min(1.5f * ImGui::GetTextLineHeightWithSpacing(), 0.4f * size.y);
-  if (covered_from_in_front(ImRect(pos.x, top, right, top + fade))) return;
-  ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
-              solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
-  ImDrawList* draw = ImGui::GetForegroundDrawList();
-  draw->PushClipRect(ImVec2(pos.x, top), ImVec2(pos.x + size.x, pos.y + size.y), false);
-  draw->AddRectFilledMultiColor(ImVec2(pos.x, top), ImVec2(right, top + fade), solid, solid, clear, clear);
-  const char* more = "more above (scroll)";
-  const ImVec2 text = ImGui::CalcTextSize(more);
-  const ImVec2 at(right - text.x - 2 * ImGui::GetStyle().ItemSpacing.x, top + 1);
-  const float pad = ImGui::GetStyle().ItemSpacing.x;
-  draw->AddRectFilled(ImVec2(at.x - pad, top), ImVec2(right, at.y + text.y + 1), solid);
-  draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), more);
-  draw->PopClipRect();
+  mark_edge(false, frozen, {"more above (scroll)", "more above", "more"});
 }
 
 void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_lines, float max_share) {

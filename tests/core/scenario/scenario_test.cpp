@@ -253,13 +253,14 @@ TEST(ScenarioExport, EvidenceFoldersAreNamedAfterTheirLabels) {
 TEST(ScenarioReader, LooksAtPanelsThroughCheckedLinks) {
   json j = minimal();
   j["look_at_panels"] = json::parse(R"([
-      {"label": "mul", "panel": "promotion", "framework": "torch", "op": "mul", "b_kind": "scalar"},
+      {"label": "mul", "panel": "promotion", "framework": "torch", "op": "mul", "b_kind": "scalar", "b_value": "1000"},
       {"label": "0.1", "panel": "formats", "value": "0.1", "row": "float32"},
       {"label": "300.0", "panel": "formats", "value": "300.0", "row": "int8"}])");
   auto s = scenario_from_json(j, "x");
   ASSERT_TRUE(s) << s.error();
   ASSERT_EQ(s->look_at_panels.size(), 3u);
   EXPECT_EQ(s->look_at_panels[0].op, "mul");
+  EXPECT_EQ(s->look_at_panels[0].b_value, "1000");
   EXPECT_EQ(s->look_at_panels[1].row, DType::float32);
   EXPECT_EQ(s->look_at_panels[2].row, DType::int8);  // the Formats panel's integer table
   const std::pair<const char*, const char*> bad[] = {
@@ -275,6 +276,12 @@ TEST(ScenarioReader, LooksAtPanelsThroughCheckedLinks) {
           "select": "int32"})",
        "'select' takes"},
       {R"({"label": "l", "panel": "formats", "value": "1", "row": "complex64"})", "no row for complex64"},
+      {R"({"label": "l", "panel": "promotion", "framework": "numpy", "op": "add", "b_value": "1000"})",
+       "'b_value' is for a zero-dim or scalar b"},
+      {R"({"label": "l", "panel": "promotion", "framework": "numpy", "op": "add", "b_kind": "scalar",
+          "b_value": "lots"})",
+       "'b_value': 'lots' is not a Python"},
+      {R"({"label": "l", "panel": "formats", "value": "1", "b_value": "2"})", "the formats panel takes"},
       {R"({"label": "l", "panel": "formats"})", "'value' is required"},
       {R"({"panel": "formats", "value": "1"})", "'label' is required"},
       {R"({"label": "l", "panel": "formats", "value": "1", "colour": "red"})", "unknown key 'colour'"},
