@@ -17,7 +17,7 @@ namespace pl::blas {
 // next product starts them again. OpenBLAS starts them when it is loaded, and they spin
 // (sched_yield in a loop) for about 0.1 s before they sleep: on a two-core machine a core the
 // program's own threads do not get for its first tenth of a second (a checkpoint scan of 0.5 s
-// lost a fifth of its second core to it). main() calls it first thing.
+// lost a fifth of its second core to it). main() calls it at its start.
 void quiet_idle_workers();
 
 // C (m x n) = A (m x k) * B^T, with B stored n x k; all row-major.

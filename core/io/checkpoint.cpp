@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "core/dtype/codec.h"
 #include "core/io/file_read.h"
@@ -158,8 +159,13 @@ Status read_elements(const MappedFile& shard, const CheckpointTensor& t, size_t 
     return {};
   }
   if (d->kind == 'r' && width == 1) {
-    std::array<double, 256> value{};
-    for (unsigned code = 0; code < 256; ++code) value[code] = decode(info(t.dtype).format, code);
+    // (The table kept per thread for the dtype last read: the scan asks for a block at a time.)
+    thread_local std::optional<DType> tabled;
+    thread_local std::array<double, 256> value{};
+    if (tabled != t.dtype) {
+      for (unsigned code = 0; code < 256; ++code) value[code] = decode(info(t.dtype).format, code);
+      tabled = t.dtype;
+    }
     for (size_t i = 0; i < count; ++i) out[i] = value[from[i]];
     return {};
   }

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -132,9 +133,13 @@ double amax_scale_inverse(double scale);  // the dequantising factor: float32(1 
 // OCP MX 6.3: a block's scale is 2^e, e = floor(log2(amax)) - the element format's emax,
 // clamped to E8M0's range; a zero block takes the smallest. Elements are scaled as x * 2^-e.
 int mx_scale_exponent(DType elements, double block_amax);
-// The same from the element format's emax (for loops over many blocks).
+// The same from the element format's emax (for loops over many blocks: a normal amax's exponent
+// is read from its bits, which is std::ilogb's answer without the library call).
 inline int mx_scale_exponent(int element_emax, double block_amax) {
-  return block_amax > 0 ? std::clamp(std::ilogb(block_amax) - element_emax, -127, 127) : -127;
+  if (!(block_amax > 0)) return -127;
+  const int biased = static_cast<int>((std::bit_cast<uint64_t>(block_amax) >> 52) & 0x7ff);
+  const int e = biased != 0 && biased != 0x7ff ? biased - 1023 : std::ilogb(block_amax);
+  return std::clamp(e - element_emax, -127, 127);
 }
 // NVFP4: a block's float8_e4m3fn scale (saturated) from its amax and the tensor scale
 // `encode` = amax_scale(448 * 6, tensor amax). Elements are scaled as x / (scale * float32(1 /

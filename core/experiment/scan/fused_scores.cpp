@@ -288,11 +288,14 @@ struct Buffers {
 
 // The register pass: each element stays in registers from its scaling to the error sums,
 // kErrorLanes at a time, one candidate over a sub-block of kSubBlock elements and then the next
-// while the sub-block is in the core's first cache. It does the staged functions' arithmetic
-// above, lane by lane and in the same order, and takes the counts from the same comparisons (the
-// saturated one for the overflow fix-up as well, as `past` says). The sums are error_lanes.h's,
-// in its order. What it cannot take -- a scaled value that is not finite (an Inf or a NaN in x),
-// or an error sum that is not -- it leaves to the staged functions for the whole block.
+// while the sub-block is in the core's first cache. Its arithmetic gives the staged functions'
+// bits, lane by lane, by equivalent steps: nearest-even on |s| with the sign put back, an
+// integer's rounding as (|s| + 2^52) - 2^52 below 2^52 (nearbyint's answer there), and one
+// comparison with `past` for both the saturated count and the overflow fix-up. The sums are
+// error_lanes.h's, in its order. What it cannot take -- a scaled value that is not finite (an Inf
+// or a NaN in x), an error sum that is not (an Inf or a NaN where a step of zeros hid it, an
+// overflow to Inf or NaN), or a format whose overflow is not symmetric -- it leaves to the staged
+// functions for the whole block.
 constexpr size_t kSubBlock = 512;
 static_assert(kSumBlock % kSubBlock == 0 && kSubBlock % kErrorLanes == 0);
 
@@ -376,17 +379,22 @@ template <bool kFloat, bool kDivides>
   sums.errors.add(r * st.back * st.factor, x);
 }
 
+// Eight elements from x. Always inlined, as everything that takes or returns lanes by value here:
+// a function of its own would be compiled for baseline x86-64, which returns 64 bytes through
+// memory, while the AVX-512 clone calling it expects them in a register (an unoptimised build
+// read garbage).
+[[gnu::always_inline]] inline Lanes load_lanes(const double* x) {
+  Lanes v;
+  std::memcpy(&v, x, sizeof v);
+  return v;
+}
+
 // Elements [b, e) of the run (b - the block's start a multiple of kErrorLanes) into `sums`.
 template <bool kFloat, bool kDivides>
 [[gnu::always_inline]] inline void lanes_over(const Plan& p, const double* x, size_t b, size_t e, size_t cols,
                                               LaneSums& into) {
-  LaneSums sums = into;  // (a copy the stores through x cannot alias, so it stays in registers)
+  LaneSums sums = into;  // (a local copy: stores through `into` could alias x and force reloads)
   LaneStep partial{};  // the lanes of a vector that stretches share, filled as they come
-  const auto load = [&](size_t i) {
-    Lanes v;
-    std::memcpy(&v, x + i, sizeof v);
-    return v;
-  };
   Stretches walk(b, e, cols, p);
   for (size_t i0, i1, k, row; walk.next(i0, i1, k, row);) {
     const Step& st = p.steps[k];
@@ -394,11 +402,11 @@ template <bool kFloat, bool kDivides>
     size_t i = i0;
     while (i < i1 && ((i - b) % kErrorLanes != 0 || i1 - i < kErrorLanes)) {
       set_lane(partial, (i - b) % kErrorLanes, p, st, factor);
-      if (++i, (i - b) % kErrorLanes == 0) lane_step<kFloat, kDivides>(p, load(i - kErrorLanes), partial, sums);
+      if (++i, (i - b) % kErrorLanes == 0) lane_step<kFloat, kDivides>(p, load_lanes(x + i - kErrorLanes), partial, sums);
     }
     if (i < i1) {
       const LaneStep whole = every_lane(p, st, factor);
-      for (; i + kErrorLanes <= i1; i += kErrorLanes) lane_step<kFloat, kDivides>(p, load(i), whole, sums);
+      for (; i + kErrorLanes <= i1; i += kErrorLanes) lane_step<kFloat, kDivides>(p, load_lanes(x + i), whole, sums);
       for (; i < i1; ++i) set_lane(partial, (i - b) % kErrorLanes, p, st, factor);
     }
   }

@@ -5,9 +5,10 @@
 // for each candidate, and the scan's time went to that traffic. This pass gives the same
 // figures, bit for bit, without them: the same scale formulas (scaling.h), the same rounding
 // (round_nearest.h's arithmetic, and codec.h for what that defers) and the same sums in the same
-// order (error_lanes.h). A block holding an Inf or a NaN, or whose error sum is not finite, goes
-// through the staged functions instead, which write small arrays as quantise() does. The tests
-// compare both paths with quantise() bit for bit.
+// order (error_lanes.h). A block holding an Inf or a NaN, or whose error sum is not finite (and
+// every block of a format whose overflow is not symmetric), goes through the staged functions
+// instead, which write small arrays as quantise() does. The tests compare both paths with
+// quantise() bit for bit.
 #pragma once
 
 #include <cstddef>

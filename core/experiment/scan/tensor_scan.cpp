@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -77,22 +78,25 @@ PL_CLONES Moments block_moments(const double* x, size_t n) {
 
 // Elements [first, first + values.size()) of the tensor decoded into `values` a sum block at a
 // time on every core, each block handed to fn(begin, end) -> Part while it is in the core's
-// cache, and the parts folded in block order. A failed read is put in `failed`.
+// cache, and the parts folded in block order. A failed read is put in `failed`: the first
+// block's that failed, whichever thread saw its failure first.
 template <typename Part, typename Fn, typename Add>
 Part decode_and_fold(const io::MappedFile& shard, const io::CheckpointTensor& t, size_t first,
                      std::vector<double>& values, Fn&& fn, Add&& add, Status& failed) {
   std::mutex lock;
-  return fold_blocks<Part>(
+  size_t failed_at = SIZE_MAX;
+  Part total = fold_blocks<Part>(
       values.size(),
       [&](size_t b, size_t e) {
         if (auto st = io::read_elements(shard, t, first + b, std::span(values).subspan(b, e - b)); !st) {
           const std::lock_guard hold(lock);
-          if (failed) failed = st;
+          if (b < failed_at) failed_at = b, failed = st;
           return Part{};
         }
         return fn(b, e);
       },
       add);
+  return total;
 }
 
 struct Central {  // sums of (x - mean)^2 and (x - mean)^4 over finite elements: the kurtosis

@@ -2,6 +2,7 @@
 // path included: widths that are not a multiple of its eight lanes), the BLAS paths agree
 // with their own library, and cancelling stops it.
 #include <cblas.h>
+#include <dlfcn.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -626,12 +627,13 @@ TEST(Blas, ACallCappedAtOneThreadLeavesOpenBlasWorkersIdle) {
   EXPECT_EQ(c[9], double(n));
 }
 
-// OpenBLAS's workers, started at its load, spun for about 0.1 s of a two-core machine's second
-// core before they slept; main() now stops them first thing. Here: a product starts them, and
+// OpenBLAS's workers, started at its load, spin for about 0.1 s of a two-core machine's second
+// core before they sleep, so main() stops them at its start. Here: a product starts them, and
 // quieting them leaves the process with fewer threads until the next product. (Counted, not
 // timed.)
 TEST(Blas, QuietingTheIdleWorkersStopsThemUntilTheNextProduct) {
   if (blas::info().threads < 2) GTEST_SKIP() << "one OpenBLAS thread: no worker";
+  if (!dlsym(RTLD_DEFAULT, "blas_thread_shutdown_")) GTEST_SKIP() << "a BLAS without OpenBLAS's blas_thread_shutdown_";
   if (!std::filesystem::exists("/proc/self/task")) GTEST_SKIP() << "no /proc: cannot see the threads";
   const auto threads = [] {
     size_t n = 0;

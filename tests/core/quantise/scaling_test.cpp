@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cfloat>
 #include <cmath>
 
 #include "core/dtype/codec.h"
@@ -26,6 +27,21 @@ Quantised q(const std::vector<double>& x, size_t rows, DType t, ScalingKind k, d
 // the element path takes. Long enough to be split between cores and into blocks with a ragged
 // end (scaling.cpp's ArrayRounder rounds and counts each block in cache), and stochastic
 // rounding checks that element i draws index i whichever block it falls in.
+// MX's scale exponent from a block's amax: the scan reads a normal amax's exponent from its bits;
+// it must be std::ilogb's, clamped to E8M0's range, for every amax (subnormals, powers of two,
+// the largest double, zero).
+TEST(Scaling, MxScaleExponentsAreIlogbsClamped) {
+  const double amaxes[] = {1.0,    0.75,   448.0,        1e-3,   std::nextafter(2.0, 0.0), 0x1p-126, 0x1p-140,
+                           1e-310, 5e-324, DBL_MAX,      1e300,  0.0};
+  for (const DType t : {DType::float8_e4m3fn, DType::float4_e2m1fn, DType::float6_e3m2fn})
+    for (const double a : amaxes) {
+      const int emax = info(t).format.emax();
+      const int expected = a > 0 ? std::clamp(std::ilogb(a) - emax, -127, 127) : -127;
+      EXPECT_EQ(mx_scale_exponent(emax, a), expected) << a;
+      EXPECT_EQ(mx_scale_exponent(t, a), expected) << a;
+    }
+}
+
 TEST(Scaling, NoneRoundsEachValueAndCountsWhatHappened) {
   std::vector<double> x(70007);  // 7 rows of 10001
   for (size_t i = 0; i < x.size(); ++i) x[i] = std::ldexp(std::sin(double(i)) * 1.7, int(i % 41) - 28);
