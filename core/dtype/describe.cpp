@@ -11,6 +11,7 @@ namespace pl {
 CodeReport describe_code(const FloatFormat& f, uint64_t code) {
   CodeReport r{};
   r.code = code & f.code_mask();
+  r.precision = f.precision();
   int hex_digits = (f.total_bits() + 3) / 4;
   char buf[32];
   std::snprintf(buf, sizeof buf, "0x%0*llx", hex_digits, static_cast<unsigned long long>(r.code));
@@ -39,9 +40,10 @@ std::optional<std::string> no_finite_error(const CastReport& r) {
   return (r.flags.overflow ? "overflow to " : "becomes ") + what;
 }
 
-const std::string& display_value(const CodeReport& r) {
+std::string display_value(const CodeReport& r) {
   constexpr size_t kShortEnough = 30;  // fits a terminal column beside the bits
-  return r.value_exact.size() <= kShortEnough ? r.value_exact : r.value_shortest;
+  if (r.value_exact.size() <= kShortEnough || !std::isfinite(r.value)) return r.value_exact;
+  return stored_value_text(r.value, r.value_exact, r.precision);
 }
 
 CastReport describe_cast(const FloatFormat& f, double x, const CastOptions& o, uint64_t index) {

@@ -26,6 +26,7 @@ struct CodeReport {
   double value;
   std::string value_shortest;  // shortest decimal that reads back to this code
   std::string value_exact;     // every digit
+  int precision = 0;           // the format's significand bits (display_value's digits)
 };
 
 struct CastReport {
@@ -43,8 +44,10 @@ std::optional<std::string> no_finite_error(const CastReport& r);
 
 CodeReport describe_code(const FloatFormat& f, uint64_t code);
 // The value as text for a person: the exact decimal when it is short (float16's "0.1" is
-// 0.0999755859375), else the shortest decimal that reads back to the same bits.
-const std::string& display_value(const CodeReport& r);
+// 0.0999755859375), else its own first digits, as many as the format tells apart, and "..."
+// (stored_value_text). Never the shortest decimal that reads back to the same bits: float32's
+// nearest value to 1e-40 read "1e-40", as if 1e-40 were representable.
+std::string display_value(const CodeReport& r);
 CastReport describe_cast(const FloatFormat& f, double x, const CastOptions& o, uint64_t index = 0);
 // ulp of the format at x: 2^(max(floor(log2|x|), emin) - m), capped at the top binade; NaN
 // for x not finite. Inline: error statistics call it for every element.

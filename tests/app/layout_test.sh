@@ -52,6 +52,10 @@ done
 check "promotion, mul" 1400x650 --panel promotion --op mul
 for scenario in 2 19; do check "scenario $scenario" 1600x1000 --scenario "$scenario"; done
 check "scenario 5" 1280x800 --scenario 5
+# The Explorer's table fits a projector's width with 0.1, the value it opens on (float32's
+# neighbours "0.09999999403... 0.1000000089... >" scrolled sideways at 1280x800).
+check "explorer, 0.1" 1280x800 --panel explorer --value 0.1
+check "explorer, 0.1, presentation on" 1280x800 --panel explorer --value 0.1 --presentation on
 # A long story over figures in presentation mode keeps its look-at in view (ten scenarios scrolled
 # it below their pane at 1280x800).
 check "scenario 18, presentation on" 1280x800 --scenario 18 --presentation on

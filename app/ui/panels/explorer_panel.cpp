@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include "app/ui/shell/layout_audit.h"
 #include "app/ui/shell/theme.h"
 #include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/format_limits_table.h"
@@ -169,8 +170,11 @@ void ExplorerPanel::draw_bits(Row& row, size_t index) {
   const FloatFormat& f = row.format.format;
   const uint64_t code = row.n.rounded.code;
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {1, 1});
-  // Tighter boxes in presentation mode's large type: float32's 32 of them took half of 1280 px.
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {presentation_mode() ? 1.0f : 2.0f, 0});
+  // Tighter boxes in presentation mode's large type (float32's 32 of them took half of 1280 px),
+  // and in a window narrower than 1400 px: at 1280 x 800 the 64 px they save keep the neighbours'
+  // "0.1000000089... >" in view, which scrolled sideways.
+  const bool tight = presentation_mode() || ImGui::GetMainViewport()->Size.x < 1400;
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {tight ? 1.0f : 2.0f, 0});
   ImGui::PushStyleColor(ImGuiCol_Button, {0.14f, 0.14f, 0.16f, 1.0f});  // dark, so the field colours read
   // Presentation mode's rows have two lines: a format wider than 16 bits puts its mantissa on
   // the second (float32's 32 boxes on one line pushed the neighbours past 1280 px).
@@ -247,6 +251,7 @@ void ExplorerPanel::draw_table() {
   if (!ImGui::BeginTable("explorer", int(columns.size()), flags,
                          ImVec2(0, std::min(height, ImGui::GetFontSize() * 22))))
     return;
+  layout_audit::note_fits_width("the Explorer table");
   ImGui::TableSetupScrollFreeze(1, 1);
   // The bits come second: at 1280 px the last column was off-screen, and they are what a class
   // clicks first.

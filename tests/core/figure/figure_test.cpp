@@ -11,8 +11,10 @@
 
 #include "core/accumulate/accumulation_spec.h"
 #include "core/experiment/framework_check.h"
+#include "core/dtype/neighbourhood.h"
 #include "core/export/figure_export.h"
 #include "core/figure/experiment_figures.h"
+#include "core/figure/number_line_figure.h"
 #include "core/figure/plot_layout.h"
 #include "core/figure/text_width.h"
 #include "core/figure/throughput_figures.h"
@@ -44,6 +46,20 @@ experiment::MatmulResult small_result() {
 
 // A matmul figure's subtitle reads as a line: the operands and what ran, not the settings one after
 // another ("float16 -> float32, none x float32, none, f32 OpenBLAS sgemm -> float32").
+// Bug: the number line said "1e-40 rounds to 1e-40" in float32, whose nearest value is the
+// subnormal 9.99994610111476e-41: the shortest decimal that reads back to it is "1e-40". The
+// subtitle gives the value's own digits, cut with "...".
+TEST(Figures, TheNumberLineSaysWhatXRoundsToByItsOwnDigits) {
+  const FloatFormat f32 = info(DType::float32).format;
+  const auto subtitle = [&](double x) {
+    return number_line_figure(f32, "float32", neighbourhood(f32, x, Rounding::NearestEven, Overflow::FormatDefault))
+        .subtitle;
+  };
+  EXPECT_NE(subtitle(1e-40).find("1e-40 rounds to 9.999946101...e-41"), std::string::npos) << subtitle(1e-40);
+  EXPECT_NE(subtitle(0.1).find("0.1 rounds to 0.100000001490116119384765625"), std::string::npos) << subtitle(0.1);
+  EXPECT_NE(subtitle(0.5).find("0.5 rounds to 0.5"), std::string::npos) << subtitle(0.5);
+}
+
 TEST(Figures, AMatmulSubtitleNamesTheOperandsAndWhatRan) {
   experiment::MatmulConfig c;
   c.m = c.n = 8;
