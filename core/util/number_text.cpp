@@ -64,6 +64,8 @@ std::string stored_value_text(double v, std::string_view exact, int precision) {
   return exact_digits_text(v, exact, std::clamp(max_digits10, 10, 17));
 }
 
+std::string float64_text(double v) { return std::isfinite(v) ? stored_value_text(v, exact_decimal(v), 53) : shortest_double(v); }
+
 std::string exact_digits_text(double v, std::string_view exact, int digits) {
   if (!std::isfinite(v)) return shortest_double(v);
   digits = std::max(digits, 1);

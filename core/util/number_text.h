@@ -33,6 +33,9 @@ std::string significant_text(double value, int digits);
 // (max_digits10: 17 for float64), and "..." (exact_digits_text), so a float64 that differs from
 // 1.0625 by 2^-40 never reads "1.0625".
 std::string stored_value_text(double value, std::string_view exact, int precision);
+// A float64 by its own digits: stored_value_text of its exact decimal ("1.0625000000009094..." for
+// 0x1.1000000001p+0, whose shortest decimal "1.0625000000009095" is not its value).
+std::string float64_text(double value);
 // `exact` (exact_decimal's text) cut after `digits` significant digits, or after the first
 // non-zero one past them, with "..." where digits are left off: every digit shown is the
 // value's own, never rounded up ("0.1000000014..." for float32's 0.1, whose exact value is

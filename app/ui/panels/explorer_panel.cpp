@@ -355,14 +355,25 @@ void ExplorerPanel::draw_content() {
   draw_controls();
   ImGui::Separator();
   if (error_.empty()) {
-    ImGui::Text("x = %s  (float64 %s, %s)", value_text_, shortest_double(x_).c_str(), hex_float(x_).c_str());
+    ImGui::Text("x = %s  (float64 %s, %s)", value_text_, float64_text(x_).c_str(), hex_float(x_).c_str());
     same_line_if_fits(button_width("Export (Ctrl+E)"));
+    const char* keys = "Left/Right: step through the shown format's values.";
     if (ImGui::Button("Export (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false)))
       status_ = export_all();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", keys);
+    // The keys beside the button where they fit on its line, and an export's outcome always; in
+    // presentation mode at 1280 px the keys wrapped under the float64's digits, and the line they
+    // took left the number line's plot 133 px tall.
+    std::string beside(keys);
+    if (!status_.empty()) beside.append("  ").append(status_);
     ImGui::SameLine();
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("Left/Right: step through the shown format's values.  %s", status_.c_str());
-    ImGui::PopTextWrapPos();
+    if (status_.empty() && ImGui::CalcTextSize(keys).x > ImGui::GetContentRegionAvail().x) {
+      ImGui::NewLine();  // (nothing beside the button: the line ends there)
+    } else {
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextDisabled("%s", beside.c_str());
+      ImGui::PopTextWrapPos();
+    }
     // A number line reads in 13 lines of text (18, the default, left presentation mode's
     // table one row at 1280x800, under a figure mostly white; 10 left its plot 65 px tall).
     split_.begin_top("explorer", 3, 13);

@@ -127,7 +127,9 @@ void FormatsPanel::draw_controls() {
 
 void FormatsPanel::draw_value_table() {
   if (results_.empty()) return;
-  ImGui::Text("%s as float64 is %s (%s)", value_text_, shortest_double(value_).c_str(), hex_float(value_).c_str());
+  // The float64 by its own digits, as the table's rows give theirs (the shortest decimal,
+  // 1.0625000000009095, stood over the float64 row's 1.0625000000009094...).
+  ImGui::Text("%s as float64 is %s (%s)", value_text_, float64_text(value_).c_str(), hex_float(value_).c_str());
   // Columns at their content's width, scrolling sideways when they do not fit (squeezed to the
   // window, the last five were a letter wide in presentation mode); as tall as its rows.
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |

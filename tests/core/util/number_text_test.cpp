@@ -30,6 +30,17 @@ TEST(NumberText, RejectsMalformed) {
   EXPECT_NE(parse_number("1.2.3").error().find("malformed number '1.2.3'"), std::string::npos);
 }
 
+// The Formats panel said "1 + 2^-4 + 2^-40 as float64 is 1.0625000000009095" over a float64 row
+// of 1.0625000000009094...: the shortest decimal that reads back, not the value. float64_text
+// gives the value's own digits.
+TEST(NumberText, AFloat64IsWrittenByItsOwnDigits) {
+  EXPECT_EQ(float64_text(0x1.1000000001p+0), "1.0625000000009094...");
+  EXPECT_EQ(float64_text(0.1), "0.100000000000000005...");
+  EXPECT_EQ(float64_text(1.0), "1");
+  EXPECT_EQ(float64_text(-2.5), "-2.5");
+  EXPECT_EQ(float64_text(INFINITY), "inf");
+}
+
 TEST(NumberText, ShortestDecimalIsPerFormat) {
   const FloatFormat& f16 = info(DType::float16).format;
   EXPECT_EQ(shortest_decimal(f16, 0.0999755859375), "0.1");  // float16(0.1)
