@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/util/target_clones.h"
+#include "core/util/vector_lanes.h"
 
 namespace pl::experiment {
 namespace {
@@ -22,9 +23,8 @@ PL_CLONES size_t past(const double* v, size_t n, double top) {
   return k;
 }
 
-// The maxima in eight lanes, written with GCC's vector types (GCC left the same lanes written as
-// arrays to scalar code for NVFP4's blocks of 16), folded by halves at the end.
-using Lanes = double __attribute__((vector_size(64), aligned(64)));
+// The maxima in vector_lanes.h's eight lanes (GCC left the same lanes written as arrays to scalar
+// code for NVFP4's blocks of 16), folded by halves at the end.
 using Half = double __attribute__((vector_size(32), aligned(32)));
 using Quarter = double __attribute__((vector_size(16), aligned(16)));
 
@@ -40,16 +40,14 @@ using Quarter = double __attribute__((vector_size(16), aligned(16)));
 // m and |x| where x is finite (an Inf or a NaN counts as nothing), the larger in each lane.
 [[gnu::always_inline]] inline Lanes finite_max(Lanes m, const double* v) {
   const Lanes zero{};
-  Lanes x;
-  __builtin_memcpy(&x, v, sizeof x);
-  const Lanes a = x < zero ? -x : x;
+  const Lanes a = abs_of(load_lanes(v));
   const Lanes finite = a <= DBL_MAX ? a : zero;
   return finite > m ? finite : m;
 }
 
 // Eight running maxima, folded at the end: a maximum is exact, so the order does not matter.
 PL_CLONES double amax(const double* v, size_t n) {
-  constexpr size_t kLanes = 8;
+  constexpr size_t kLanes = kVectorLanes;
   Lanes m{};
   size_t i = 0;
   for (; i + kLanes <= n; i += kLanes) m = finite_max(m, v + i);
@@ -64,7 +62,7 @@ PL_CLONES double amax(const double* v, size_t n) {
 // Whole blocks of a multiple of eight in eight lanes each: a single running maximum is a chain of
 // dependent maxima, four cycles an element. The rest, and other sizes, one at a time.
 PL_CLONES void blocks(const double* v, size_t n, size_t block, double* out) {
-  constexpr size_t kLanes = 8;
+  constexpr size_t kLanes = kVectorLanes;
   size_t b0 = 0;
   if (block % kLanes == 0)
     for (; b0 + block <= n; b0 += block) {

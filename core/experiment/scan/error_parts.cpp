@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <cstring>
 
 #include "core/experiment/scan/error_lanes.h"
 #include "core/util/target_clones.h"
@@ -32,18 +31,8 @@ ErrorPart errors_exactly(const double* q, const double* x, size_t n) {
 // its sum is not finite and the caller sums it again with errors_exactly.
 PL_CLONES ErrorPart lanes(const double* q, const double* x, size_t n) {
   ErrorLanes sums;
-  size_t i = 0;
-  for (; i + kErrorLanes <= n; i += kErrorLanes) {
-    Lanes xv, qv;
-    std::memcpy(&xv, x + i, sizeof xv);
-    std::memcpy(&qv, q + i, sizeof qv);
-    sums.add(qv, xv);
-  }
-  if (i < n) {  // the last partial vector, padded with zeros in both: no error
-    Lanes xv{}, qv{};
-    for (size_t l = 0; i + l < n; ++l) xv[l] = x[i + l], qv[l] = q[i + l];
-    sums.add(qv, xv);
-  }
+  for (size_t i = 0; i < n; i += kErrorLanes)  // (the last partial vector padded with zeros in both: no error)
+    sums.add(load_lanes(q + i, n - i, 0.0), load_lanes(x + i, n - i, 0.0));
   return sums.fold();
 }
 

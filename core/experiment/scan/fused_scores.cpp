@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
@@ -377,16 +376,6 @@ template <bool kFloat, bool kDivides>
   sums.zeros_after -= rounded == zero;
   const Lanes r = reinterpret_cast<Lanes>(reinterpret_cast<LaneMask>(rounded) | sign);
   sums.errors.add(r * st.back * st.factor, x);
-}
-
-// Eight elements from x. Always inlined, as everything that takes or returns lanes by value here:
-// a function of its own would be compiled for baseline x86-64, which returns 64 bytes through
-// memory, while the AVX-512 clone calling it expects them in a register (an unoptimised build
-// read garbage).
-[[gnu::always_inline]] inline Lanes load_lanes(const double* x) {
-  Lanes v;
-  std::memcpy(&v, x, sizeof v);
-  return v;
 }
 
 // Elements [b, e) of the run (b - the block's start a multiple of kErrorLanes) into `sums`.

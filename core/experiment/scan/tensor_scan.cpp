@@ -4,7 +4,6 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -54,9 +53,7 @@ PL_CLONES Moments block_moments(const double* x, size_t n) {
   Lanes s1{}, s2{}, top{};
   LaneMask finite{};
   for (size_t i = 0; i < n; i += kErrorLanes) {
-    Lanes v{};
-    if (i + kErrorLanes <= n) std::memcpy(&v, x + i, sizeof v);
-    else for (size_t l = 0; i + l < n; ++l) v[l] = x[i + l];  // padded with zeros
+    const Lanes v = load_lanes(x + i, n - i, 0.0);  // (padded with zeros)
     const Lanes a = abs_of(v);
     const LaneMask ok = a <= DBL_MAX;
     const Lanes kept = ok ? v : zero, kept_abs = ok ? a : zero;
@@ -85,7 +82,7 @@ Part decode_and_fold(const io::MappedFile& shard, const io::CheckpointTensor& t,
                      std::vector<double>& values, Fn&& fn, Add&& add, Status& failed) {
   std::mutex lock;
   size_t failed_at = SIZE_MAX;
-  Part total = fold_blocks<Part>(
+  return fold_blocks<Part>(
       values.size(),
       [&](size_t b, size_t e) {
         if (auto st = io::read_elements(shard, t, first + b, std::span(values).subspan(b, e - b)); !st) {
@@ -96,7 +93,6 @@ Part decode_and_fold(const io::MappedFile& shard, const io::CheckpointTensor& t,
         return fn(b, e);
       },
       add);
-  return total;
 }
 
 struct Central {  // sums of (x - mean)^2 and (x - mean)^4 over finite elements: the kurtosis
@@ -107,9 +103,7 @@ PL_CLONES Central block_central(const double* x, size_t n, double mean) {
   const Lanes zero{};
   Lanes c2{}, c4{};
   for (size_t i = 0; i < n; i += kErrorLanes) {
-    Lanes v = zero + mean;  // the padding: no difference from the mean
-    if (i + kErrorLanes <= n) std::memcpy(&v, x + i, sizeof v);
-    else for (size_t l = 0; i + l < n; ++l) v[l] = x[i + l];
+    const Lanes v = load_lanes(x + i, n - i, mean);  // (padded with the mean: no difference from it)
     const Lanes d = abs_of(v) <= DBL_MAX ? v - mean : zero;
     const Lanes d2 = d * d;
     c2 += d2, c4 += d2 * d2;
