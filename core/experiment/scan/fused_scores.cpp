@@ -11,6 +11,7 @@
 
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
+#include "core/experiment/scan/code_tally.h"
 #include "core/experiment/scan/error_lanes.h"
 #include "core/quantise/array_counts.h"
 #include "core/quantise/scaling.h"
@@ -338,20 +339,26 @@ struct LaneSums {  // one candidate's over a block, carried from sub-block to su
   LaneMask saturated{}, zeros_before{}, zeros_after{}, not_finite{};
 };
 
+// One vector's copies: q(x) = round(s) * back * the row's factor, and what the counts read.
+struct LaneCopy {
+  Lanes q;
+  LaneMask not_finite, past, zero_before, zero_after;  // -1 where true
+};
+
 // The rounding works on |s| and gives the sign back at the end: nearest-even is symmetric, and
 // so is what a finite value past the largest becomes (make_plan checks).
 template <bool kFloat, bool kDivides>
-[[gnu::always_inline]] inline void lane_step(const Plan& p, Lanes x, const LaneStep& st, LaneSums& sums) {
+[[gnu::always_inline]] inline LaneCopy lane_copy(const Plan& p, Lanes x, const LaneStep& st) {
   const Lanes zero{};
+  LaneCopy c;
   Lanes s = kDivides ? (x / st.over) * st.times : x * st.times;
   s = reinterpret_cast<Lanes>(reinterpret_cast<LaneMask>(s) & ~st.zeros);
   const Lanes a = abs_of(s);
   const LaneMask sign = reinterpret_cast<LaneMask>(s) & (1ll << 63);
-  sums.not_finite |= ~(a <= DBL_MAX);
+  c.not_finite = ~(a <= DBL_MAX);
   Lanes rounded;  // |round(s)|, past the largest made what the plan says
   if constexpr (kFloat) {
-    const LaneMask past = a > p.past;
-    sums.saturated -= past;
+    c.past = a > p.past;
     // The quantum's biased exponent is max(that of s, emin's) - mantissa_bits; down and up are
     // 2^-q and 2^q (NearestEvenRounder's arithmetic on |s|).
     const LaneMask biased = reinterpret_cast<LaneMask>(a) >> 52;
@@ -361,21 +368,31 @@ template <bool kFloat, bool kDivides>
     const Lanes up = reinterpret_cast<Lanes>((qb - p.mantissa_bits) << 52);
     const Lanes magic = zero + 6755399441055744.0;  // 1.5 * 2^52: integers are its ulps
     const Lanes y = ((a * down + magic) - magic) * up;
-    rounded = past ? zero + p.overflow[0] : y;
+    rounded = c.past ? zero + p.overflow[0] : y;
   } else {
     const Lanes big = zero + 4503599627370496.0;  // 2^52: from here on every double is whole
     const Lanes whole = a < big ? (a + big) - big : a;
     const Lanes hi = zero + p.hi;  // the range is [-hi, hi]
-    const LaneMask past = whole > hi;
-    sums.saturated -= past;
-    rounded = past ? hi : whole;
+    c.past = whole > hi;
+    rounded = c.past ? hi : whole;
   }
   // The flushed, as zeros after rounding less zeros before (two counts: GCC took the lanes of
   // the two comparisons' conjunction apart one by one).
-  sums.zeros_before -= a == zero;
-  sums.zeros_after -= rounded == zero;
+  c.zero_before = a == zero;
+  c.zero_after = rounded == zero;
   const Lanes r = reinterpret_cast<Lanes>(reinterpret_cast<LaneMask>(rounded) | sign);
-  sums.errors.add(r * st.back * st.factor, x);
+  c.q = r * st.back * st.factor;
+  return c;
+}
+
+template <bool kFloat, bool kDivides>
+[[gnu::always_inline]] inline void lane_step(const Plan& p, Lanes x, const LaneStep& st, LaneSums& sums) {
+  const LaneCopy c = lane_copy<kFloat, kDivides>(p, x, st);
+  sums.not_finite |= c.not_finite;
+  sums.saturated -= c.past;
+  sums.zeros_before -= c.zero_before;
+  sums.zeros_after -= c.zero_after;
+  sums.errors.add(c.q, x);
 }
 
 // Elements [b, e) of the run (b - the block's start a multiple of kErrorLanes) into `sums`.
@@ -461,6 +478,54 @@ FusedScore score_block(const Plan& p, const double* x, size_t b, size_t e, size_
   return out;
 }
 
+// A tally's pairs (code_tally.h), each a row of one element with its own block amax, their
+// errors weighted by their counts and summed in lanes of eight folded in order. Nothing where a
+// copy is not finite.
+template <bool kFloat>
+std::optional<FusedScore> weighted_score(const Plan& p, const CodeTally& t) {
+  const size_t n = t.values.size();
+  const Lanes zero{};
+  Lanes e2{}, max_abs{}, max_rel{}, saturated{}, flushed{};
+  LaneMask not_finite{};
+  for (size_t i = 0; i < n; i += kErrorLanes) {
+    LaneStep st{};
+    Lanes w{};
+    for (size_t l = 0; l < kErrorLanes; ++l) {
+      if (i + l < n) {
+        set_lane(st, l, p, p.steps[i + l], p.row_factor[i + l]);
+        w[l] = t.counts[i + l];
+      } else {  // padding: a zero in a step of zeros, counted no times
+        st.times[l] = st.over[l] = st.back[l] = st.factor[l] = 1;
+        st.zeros[l] = -1;
+      }
+    }
+    const Lanes x = load_lanes(t.values.data() + i, n - i, 0.0);
+    const LaneCopy c = lane_copy<kFloat, false>(p, x, st);
+    const Lanes d = abs_of(c.q - x), ax = abs_of(x);
+    e2 += d * d * w;
+    max_abs = d > max_abs ? d : max_abs;
+    const Lanes rel = ax > zero ? d / ax : zero;
+    max_rel = rel > max_rel ? rel : max_rel;
+    saturated += c.past ? w : zero;
+    flushed += (c.zero_after & ~c.zero_before) ? w : zero;
+    not_finite |= c.not_finite;
+  }
+  if (any_lane(not_finite)) return std::nullopt;
+  FusedScore out;
+  double saturated_total = 0, flushed_total = 0;
+  for (size_t l = 0; l < kErrorLanes; ++l) {
+    out.errors.e2 += e2[l];
+    out.errors.max_abs = std::max(out.errors.max_abs, max_abs[l]);
+    out.errors.max_rel = std::max(out.errors.max_rel, max_rel[l]);
+    saturated_total += saturated[l];
+    flushed_total += flushed[l];
+  }
+  if (!std::isfinite(out.errors.e2)) return std::nullopt;
+  out.saturated = static_cast<size_t>(saturated_total);
+  if (p.has_zero) out.flushed = static_cast<size_t>(flushed_total);
+  return out;
+}
+
 }  // namespace
 
 bool fused_pass_takes(const Candidate& c, const CastOptions& o) {
@@ -540,6 +605,23 @@ std::vector<FusedScore> fused_scores(std::span<const double> x, size_t rows, siz
       total[i].flushed += p.flushed;
     }
   return total;
+}
+
+}  // namespace pl::experiment
+
+namespace pl::experiment {
+
+std::vector<std::optional<FusedScore>> tallied_scores(const CodeTally& t, double tensor_amax,
+                                                      std::span<const Candidate> candidates, const CastOptions& o) {
+  const size_t n = t.values.size();
+  std::vector<std::optional<FusedScore>> out;
+  for (const Candidate& c : candidates) {
+    Plan p = make_plan(c, n, 1, o);  // each pair a row of one element: its own MX block
+    for (size_t i = 0; i < n; ++i) fill_steps(c, p, i, &t.block_amax[i], tensor_amax);
+    if (!p.symmetric || p.divides) out.emplace_back();
+    else out.push_back(p.is_float ? weighted_score<true>(p, t) : weighted_score<false>(p, t));
+  }
+  return out;
 }
 
 }  // namespace pl::experiment

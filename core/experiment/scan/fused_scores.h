@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -38,5 +39,12 @@ bool fused_pass_takes(const Candidate& c, const CastOptions& o);
 // and the scan's error sums over its dequantised copy give.
 std::vector<FusedScore> fused_scores(std::span<const double> x, size_t rows, size_t cols, double tensor_amax,
                                      std::span<const Candidate> candidates, const CastOptions& o);
+
+struct CodeTally;
+// The same figures from a tensor's tally (code_tally.h) for candidates tally_takes: each pair's
+// copy is the register pass's, its errors weighted by its count. Nothing for a candidate whose
+// copies are not all finite (the register pass then takes it).
+std::vector<std::optional<FusedScore>> tallied_scores(const CodeTally& t, double tensor_amax,
+                                                      std::span<const Candidate> candidates, const CastOptions& o);
 
 }  // namespace pl::experiment

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/dtype/device/stochastic.h"
+#include "core/experiment/scan/code_tally.h"
 #include "core/experiment/scan/error_lanes.h"
 #include "core/experiment/scan/error_parts.h"
 #include "core/experiment/scan/fused_scores.h"
@@ -159,6 +160,35 @@ TensorStats stats_pass(const io::MappedFile& shard, const io::CheckpointTensor& 
   return s;
 }
 
+// bfloat16 weights: the candidates the tally takes (code_tally.h) are scored from one count of
+// the stored codes, with or without the layer's inputs and a device (the weight's figures do not
+// depend on either); none of them when it does not take the tensor. Which it scored.
+std::vector<bool> tally_what_it_takes(const io::MappedFile& shard, const io::CheckpointTensor& t, size_t rows,
+                                      size_t cols, const std::vector<Candidate>& candidates, const CastOptions& cast,
+                                      TensorScan& out) {
+  std::vector<bool> scored(candidates.size());
+  std::vector<size_t> taken;
+  std::vector<Candidate> taken_candidates;
+  for (size_t i = 0; i < candidates.size(); ++i)
+    if (tally_takes(candidates[i], cast)) taken.push_back(i), taken_candidates.push_back(candidates[i]);
+  if (taken.empty() || t.dtype != DType::bfloat16 || out.stats.nonfinite != 0) return scored;
+  const std::optional<CodeTally> tally =
+      tally_bfloat16(shard.bytes().subspan(t.offset, t.bytes).data(), rows, cols, out.stats.amax);
+  if (!tally) return scored;
+  const std::vector<std::optional<FusedScore>> scores = tallied_scores(*tally, out.stats.amax, taken_candidates, cast);
+  for (size_t j = 0; j < taken.size(); ++j) {
+    if (!scores[j]) continue;
+    CandidateScore& c = out.scores[taken[j]];
+    c.error_energy = scores[j]->errors.e2;
+    c.max_abs = scores[j]->errors.max_abs;
+    c.max_rel = scores[j]->errors.max_rel;
+    c.saturated = scores[j]->saturated;
+    c.flushed = scores[j]->flushed;
+    scored[taken[j]] = true;
+  }
+  return scored;
+}
+
 }  // namespace
 
 size_t matrix_cols(const std::vector<size_t>& shape) { return shape.empty() ? 1 : std::max<size_t>(shape.back(), 1); }
@@ -219,8 +249,11 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
   std::vector<size_t> fused, unfused;
   std::vector<Candidate> fused_candidates;
   const bool on_a_device = o.device && *o.device;
+  const std::vector<bool> tallied =
+      o.tally ? tally_what_it_takes(shard, t, rows, cols, candidates, o.cast, out) : std::vector<bool>(candidates.size());
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Candidate& c = candidates[i];
+    if (tallied[i] && !output) continue;  // (with the inputs, quantise() makes the copy the outputs need)
     const bool fusable = o.fused && !output && !(on_a_device && is_float(c.dtype)) && fused_pass_takes(c, o.cast);
     (fusable ? fused : unfused).push_back(i);
     if (fusable) fused_candidates.push_back(c);
@@ -257,13 +290,15 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
                                    is_float(candidates[i].dtype) ? o.device : nullptr);
       if (!q.device_error.empty() && device_error.empty()) device_error = q.device_error;
       on_device = on_device || q.on_device;
-      const ErrorPart e = errors_of(q.dequantised(), values);
       CandidateScore& c = out.scores[i];
-      c.error_energy += e.e2;
-      c.max_abs = std::max(c.max_abs, e.max_abs);
-      c.max_rel = std::max(c.max_rel, e.max_rel);
-      c.saturated += q.saturated;
-      c.flushed += q.flushed;
+      if (!tallied[i]) {
+        const ErrorPart e = errors_of(q.dequantised(), values);
+        c.error_energy += e.e2;
+        c.max_abs = std::max(c.max_abs, e.max_abs);
+        c.max_rel = std::max(c.max_rel, e.max_rel);
+        c.saturated += q.saturated;
+        c.flushed += q.flushed;
+      }
       if (output) c.output.error_energy += output->error_energy(values, q.dequantised(), k);
     }
     if (progress) progress(t.bytes / 2 + (r0 + k) * cols * (t.bytes / t.params) / 2);

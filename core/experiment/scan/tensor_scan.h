@@ -76,8 +76,11 @@ struct TensorScanOptions {
   size_t chunk_elements = size_t{1} << 20;  // a run of rows holds about this many elements
   const LayerInputs* inputs = nullptr;      // the layer's inputs: the output error is scored too
   // Candidates fused_scores.h takes are scored in its one pass over cache-sized blocks (the same
-  // bits); false sends every candidate through quantise(), for the tests that compare the two.
+  // bits); false sends every candidate the tally has not scored through quantise().
   bool fused = true;
+  // bfloat16 weights: candidates code_tally.h takes are scored from a count of the stored codes
+  // (the same copies; the error energy summed pair by pair); false leaves them to the other paths.
+  bool tally = true;
 };
 
 // `progress(bytes)`: how far the two passes are, in bytes of the tensor (half each). Stops with
