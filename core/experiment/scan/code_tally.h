@@ -28,7 +28,7 @@ struct CodeTally {
   std::vector<double> counts;      // whole numbers (exact in a double below 2^53)
 };
 
-// Elements more than this many binades below their MX block's amax are counted by their code
+// Elements this many binades or more below their MX block's amax are counted by their code
 // alone, with a block amax this many binades above them: every MX candidate the tally takes
 // flushes them to zero under either.
 inline constexpr int kTallyDepth = 20;

@@ -6,12 +6,17 @@
 
 #include <bit>
 #include <cmath>
+#include <fstream>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "core/experiment/scan/candidate.h"
 #include "core/experiment/scan/code_tally.h"
 #include "core/experiment/scan/fused_scores.h"
+#include "core/experiment/scan/tensor_scan.h"
+#include "core/io/checkpoint.h"
+#include "core/io/mapped_file.h"
 #include "core/quantise/amax.h"
 #include "core/quantise/scaling.h"
 #include "core/util/thread_limit.h"
@@ -123,6 +128,33 @@ TEST(CodeTally, GivesTheRegisterPassFiguresForEveryCandidateItTakes) {
   EXPECT_GT(saturated, 0u);
 }
 
+// Elements on either side of kTallyDepth binades below their block's amax: at depth 18
+// float8_e4m3fn under MX keeps them as its smallest subnormal, from depth 19 it flushes them.
+TEST(CodeTally, ElementsAtTheDepthEdgeGetTheRegisterPassCopies) {
+  std::vector<float> v;
+  for (size_t block = 0; block < 6; ++block) {
+    v.push_back(block % 2 ? -1.0f : 1.0f);
+    for (int depth = 17; depth <= 22; ++depth)
+      for (const float m : {1.0f, 1.5f, 1.9921875f}) v.push_back(static_cast<float>(std::ldexp(m, -depth)));
+    v.push_back(0x1p-130f);  // a bfloat16 subnormal
+    while (v.size() % 32 != 0) v.push_back(static_cast<float>(std::ldexp(1.25, -static_cast<int>(v.size() % 24))));
+  }
+  const Bf16Tensor t = from_values(v, 3, 64);
+  const std::vector<Candidate> candidates = tallied_candidates();
+  const auto tally = tally_bfloat16(t.bytes.data(), 3, 64, 1.0);
+  ASSERT_TRUE(tally);
+  const auto tallied = tallied_scores(*tally, 1.0, candidates, CastOptions{});
+  const auto fused = fused_scores(t.values, 3, 64, 1.0, candidates, CastOptions{});
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    ASSERT_TRUE(tallied[i]) << candidates[i].text();
+    EXPECT_EQ(tallied[i]->errors.max_abs, fused[i].errors.max_abs) << candidates[i].text();
+    EXPECT_EQ(tallied[i]->errors.max_rel, fused[i].errors.max_rel) << candidates[i].text();
+    EXPECT_EQ(tallied[i]->flushed, fused[i].flushed) << candidates[i].text();
+    EXPECT_EQ(tallied[i]->saturated, fused[i].saturated) << candidates[i].text();
+    EXPECT_NEAR(tallied[i]->errors.e2, fused[i].errors.e2, 1e-13 * fused[i].errors.e2) << candidates[i].text();
+  }
+}
+
 // Every nonzero element is counted once, under its magnitude; the pairs are distinct.
 TEST(CodeTally, CountsEveryNonzeroElementOnce) {
   const Bf16Tensor t = weights(37, 96, 5);
@@ -172,6 +204,59 @@ TEST(CodeTally, LeavesTinyAndFarBlocksToTheRegisterPass) {
   for (size_t i = 64; i < 96; ++i) near[i] = static_cast<float>(std::ldexp(1.0, -31));
   const auto t = from_values(near, 2, 64);
   EXPECT_TRUE(tally_bfloat16(t.bytes.data(), 2, 64, 1.0));
+}
+
+// A one-tensor bfloat16 safetensors file.
+std::string bfloat16_file(const Bf16Tensor& t, const std::string& name) {
+  const std::string header = R"({"w":{"dtype":"BF16","shape":[)" + std::to_string(t.rows) + "," +
+                             std::to_string(t.cols) + R"(],"data_offsets":[0,)" + std::to_string(t.bytes.size()) +
+                             "]}}";
+  std::string bytes(8, '\0');
+  for (int i = 0; i < 8; ++i) bytes[size_t(i)] = char((header.size() >> (8 * i)) & 0xff);
+  bytes += header;
+  bytes.append(reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size());
+  const std::string path = ::testing::TempDir() + "/" + name + ".safetensors";
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+// Through scan_tensor: the tally's figures and those of the paths it stands in for, with the
+// default candidates, on a tensor it takes, one it leaves to the register pass (a block near
+// bfloat16's smallest normal) and one holding a NaN (the statistics leave it out).
+TEST(CodeTally, TheScanGivesTheSameFiguresWithAndWithoutIt) {
+  const std::vector<Candidate> candidates = *parse_candidates(kDefaultCandidates);
+  Bf16Tensor taken = weights(24, 96, 21);
+  std::vector<float> v(taken.values.begin(), taken.values.end());
+  std::vector<float> tiny = v, nan = v;
+  for (size_t i = 96; i < 128; ++i) tiny[i] = 0x1.8p-120f;
+  nan[100] = std::numeric_limits<float>::quiet_NaN();
+  const std::pair<const char*, Bf16Tensor> cases[] = {
+      {"taken", taken}, {"tiny", from_values(tiny, 24, 96)}, {"nan", from_values(nan, 24, 96)}};
+  for (const auto& [name, tensor] : cases) {
+    auto c = io::open_checkpoint(bfloat16_file(tensor, std::string("tally-") + name));
+    ASSERT_TRUE(c) << c.error();
+    auto shard = io::MappedFile::open(c->shards.at(0));
+    ASSERT_TRUE(shard) << shard.error();
+    TensorScanOptions with, without;
+    without.tally = false;
+    std::string device_error;
+    bool on_device = false;
+    const auto a = scan_tensor(*shard, c->tensors.at(0), candidates, with, nullptr, nullptr, device_error, on_device);
+    const auto b = scan_tensor(*shard, c->tensors.at(0), candidates, without, nullptr, nullptr, device_error, on_device);
+    ASSERT_TRUE(a && b) << name;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      const CandidateScore &x = a->scores[i], &y = b->scores[i];
+      const std::string what = std::string(name) + " " + x.candidate;
+      EXPECT_EQ(x.max_abs, y.max_abs) << what;
+      EXPECT_EQ(x.max_rel, y.max_rel) << what;
+      EXPECT_EQ(x.saturated, y.saturated) << what;
+      EXPECT_EQ(x.flushed, y.flushed) << what;
+      EXPECT_NEAR(x.error_energy, y.error_energy, 1e-13 * y.error_energy) << what;
+      if (std::string(name) != "taken") {
+        EXPECT_EQ(x.error_energy, y.error_energy) << what;  // (left to the same paths)
+      }
+    }
+  }
 }
 
 // The recipes whose copy depends on more than the code and the MX block's exponent, and MX in a
