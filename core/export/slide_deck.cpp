@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/export/figure_export.h"
+#include "core/export/pdf_dates.h"
 #include "core/io/checked_write.h"
 #include "core/util/markup_escape.h"
 
@@ -151,6 +152,10 @@ Status write_deck_pdf(const SlideDeck& deck, const std::string& path) {
       },
       &pdf, kSlideWidth, kSlideHeight);
   cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, deck.title.c_str());
+  if (Status dated = figure::stamp_source_date(s); !dated) {
+    cairo_surface_destroy(s);
+    return Error{"cannot write " + path + ": " + dated.error()};
+  }
   cairo_t* cr = cairo_create(s);
   for (const Slide& slide : deck.slides) {
     size_t row = 1;

@@ -1,0 +1,23 @@
+// A PDF's creation and modification dates. cairo stamps a PDF with the time it was written, so
+// drawing the same figure twice gives two different files; under SOURCE_DATE_EPOCH (the
+// reproducible-builds.org convention: seconds since 1970, UTC) both dates are that time instead,
+// and a figure drawn again from the same data is the same file, byte for byte.
+#pragma once
+
+#include <cairo.h>
+
+#include <optional>
+#include <string>
+
+#include "core/util/expected.h"
+
+namespace pl::figure {
+
+// The time SOURCE_DATE_EPOCH names, as cairo's ISO 8601 ("2023-11-14T22:13:20Z"); nothing when
+// it is unset or empty; an error when it is not a whole number of seconds from 0 to the year 9999.
+Expected<std::optional<std::string>> source_date(const char* epoch);
+
+// Both dates of `pdf` (a cairo PDF surface) from the environment's SOURCE_DATE_EPOCH, if set.
+Status stamp_source_date(cairo_surface_t* pdf);
+
+}  // namespace pl::figure
