@@ -132,12 +132,55 @@ RoundingInterval interval_of(const FloatFormat& f, uint64_t code, Rounding r, Ov
   return iv;
 }
 
-std::string endpoint_text(const Endpoint& e, int significant_digits) {
+// `exact` (endpoint_exact's text) to `digits` significant digits, rounded away from zero when
+// `away` and toward it otherwise, written as printf's %g writes a number of that precision.
+std::string directed_digits(const std::string& exact, int digits, bool away) {
+  const bool negative = !exact.empty() && exact[0] == '-';
+  const std::string body = negative ? exact.substr(1) : exact;
+  const size_t point = std::min(body.find('.'), body.size());
+  std::string all = body.substr(0, point) + (point < body.size() ? body.substr(point + 1) : "");
+  const size_t first = all.find_first_not_of('0');
+  if (first == std::string::npos) return negative ? "-0" : "0";
+  int exponent = static_cast<int>(point) - static_cast<int>(first) - 1;  // of the first digit
+  std::string kept = all.substr(first);
+  const size_t n = static_cast<size_t>(digits);
+  if (kept.size() > n) {
+    const bool dropped = kept.find_first_not_of('0', n) != std::string::npos;
+    kept.resize(n);
+    if (dropped && away) {  // add one in the last place kept, carrying
+      size_t i = n;
+      while (i > 0 && kept[i - 1] == '9') kept[--i] = '0';
+      if (i == 0) {
+        kept.insert(kept.begin(), '1'), kept.pop_back(), ++exponent;
+      } else {
+        ++kept[i - 1];
+      }
+    }
+  }
+  while (kept.size() > 1 && kept.back() == '0') kept.pop_back();
+  std::string out = negative ? "-" : "";
+  if (exponent < -4 || exponent >= digits) {
+    out += kept.substr(0, 1);
+    if (kept.size() > 1) out += "." + kept.substr(1);
+    char e[16];
+    std::snprintf(e, sizeof e, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+    return out + e;
+  }
+  if (exponent < 0) return out + "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + kept;
+  const size_t whole = static_cast<size_t>(exponent) + 1;
+  if (kept.size() <= whole) return out + kept + std::string(whole - kept.size(), '0');
+  return out + kept.substr(0, whole) + "." + kept.substr(whole);
+}
+
+// An end to `significant_digits` digits (0: every one), rounded toward the inside of the
+// interval (up for the lower end, down for the upper), so that every x the text encloses rounds
+// to the value: nearest rounding put float32's 1e-40 interval's upper end, 1.0000016166...e-40,
+// at 1.00000162e-40, past it.
+std::string endpoint_text(const Endpoint& e, int significant_digits, bool upper) {
   if (e.unbounded || std::isinf(e.value)) return e.value > 0 ? "+inf" : "-inf";
   if (significant_digits <= 0) return endpoint_exact(e.value);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*Lg", significant_digits, e.value);
-  return buf;
+  const bool negative = std::signbit(e.value);
+  return directed_digits(endpoint_exact(e.value), significant_digits, upper == negative);
 }
 
 }  // namespace
@@ -244,16 +287,16 @@ std::string interval_text(const RoundingInterval& r, int significant_digits) {
   // digits, 0.10000001, passed the next float32 value, 0.1000000089, shown beside it. The value
   // and its neighbours lie at least a third of the width from the ends.
   const long double width = r.hi.value - r.lo.value;
-  auto end_text = [&](const Endpoint& e) {
-    std::string t = endpoint_text(e, significant_digits);
+  auto end_text = [&](const Endpoint& e, bool upper) {
+    std::string t = endpoint_text(e, significant_digits, upper);
     if (significant_digits <= 0 || e.unbounded || !std::isfinite(width)) return t;
     for (int d = significant_digits + 1; d <= 40 && std::fabs(std::strtold(t.c_str(), nullptr) - e.value) >= width / 8;
          ++d)
-      t = endpoint_text(e, d);
+      t = endpoint_text(e, d, upper);
     return t;
   };
   std::string s(r.lo.closed ? "[" : "(");
-  s.append(end_text(r.lo)).append(", ").append(end_text(r.hi));
+  s.append(end_text(r.lo, false)).append(", ").append(end_text(r.hi, true));
   return s.append(r.hi.closed ? "]" : ")");
 }
 

@@ -24,8 +24,10 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
   const std::string interval_approx = n.interval ? interval_text(*n.interval, 10) : "";
   fig.subtitle = shortest_double(n.x) + " rounds to " + display_value(describe_code(f, n.rounded.code));
   if (n.interval) fig.subtitle += "; so does every x in " + interval_approx;
-  fig.x.label =
-      "distance from " + shortest_double(centre) + " in ulps of " + format_name + " (1 ulp = " + ulp_text + ")";
+  // The centre by its own digits, as the subtitle writes it (its shortest float64 decimal,
+  // 9.99994610111476e-41 for float32's nearest to 1e-40, is not its value).
+  const std::string centre_text = n.centre ? display_value(describe_code(f, *n.centre)) : shortest_double(centre);
+  fig.x.label = "distance from " + centre_text + " in ulps of " + format_name + " (1 ulp = " + ulp_text + ")";
   fig.y.label = "";
   fig.y.ticks = false;
   fig.y.min = -1;

@@ -73,7 +73,8 @@ check explore-json 0 '"text": "\[0\.96875, 1\.0625\]"' -- "$PL" explore 1 --form
 check explore-custom 0 'e5m7b15:ieee' -- "$PL" explore 3.14159 --format e5m7
 check explore-nan 0 'interval   none' -- "$PL" explore nan --format float16
 # A float64 subnormal's rounding interval ends in ~750 digits: 21 in the text, every one in JSON.
-check explore-long-ends 0 'interval   \[9\.99741834359762382141e-321, 1\.00023590000560362869e-320\]  \(ends to 21 digits' -- "$PL" explore 1e-320 --format float64
+# (Each end rounded toward the inside: ...382141|28... up to ...382142, ...362868|54... down.)
+check explore-long-ends 0 'interval   \[9\.99741834359762382142e-321, 1\.00023590000560362868e-320\]  \(ends to 21 digits' -- "$PL" explore 1e-320 --format float64
 check explore-long-ends-json 0 '99974183435976238214128695236884594698069851059008616081517262854' -- "$PL" explore 1e-320 --format float64 --json
 check explore-bad-format 2 "did you mean 'float16'" -- "$PL" explore 1 --format flaot16
 check explore-bad-number 2 "malformed number 'abc'" -- "$PL" explore abc

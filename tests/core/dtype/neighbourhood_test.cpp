@@ -5,7 +5,9 @@
 // a plain sort of every value.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <string>
 
 #include "core/dtype/format_lookup.h"
 #include "core/dtype/neighbourhood.h"
@@ -143,6 +145,48 @@ TEST(Interval, RoundedEndsStayBetweenTheValueAndItsNeighbours) {
   const FloatFormat e4 = fmt("float8_e4m3fn");
   EXPECT_EQ(interval_text(*neighbourhood(e4, 448, Rounding::NearestEven, Overflow::Saturate).interval, 8),
             "[432, +inf]");
+}
+
+// Bug: rounded to nearest, an end could fall outside the interval: float32's 1e-40 rounds to
+// 9.999946101...e-41, and so does every x up to 1.0000016166...e-40, but the Explorer's nine
+// digits said 1.00000162e-40, which rounds to the next value. Ends now round toward the inside.
+TEST(Interval, RoundedEndsRoundTowardTheInside) {
+  const Neighbourhood n = neighbourhood(fmt("float32"), 1e-40, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(interval_text(*n.interval, 9), "[9.99987604e-41, 1.00000161e-40]");
+  const Neighbourhood m = neighbourhood(fmt("float32"), -1e-40, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(interval_text(*m.interval, 9), "[-1.00000161e-40, -9.99987604e-41]");
+  // A carry: float16's 2048 takes every x from 2047.5 to 2049; at three digits the lower end
+  // would go up to 2050, past 2048 itself, so it takes the digits it needs.
+  const Neighbourhood c = neighbourhood(fmt("float16"), 2048, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(interval_text(*c.interval, 3), "[2047.5, 2049]");
+}
+
+// For every format, values across their range and both signs, and every label precision: the
+// ends as written lie inside the true interval, so every x between them rounds to the value.
+TEST(Interval, EveryRoundedEndLiesInsideTheInterval) {
+  size_t checked = 0;
+  for (const char* name : {"float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "float64"}) {
+    const FloatFormat f = fmt(name);
+    for (int e = -330; e <= 40; e += 7)
+      for (const double m : {1.0, 1.2345678901234567, 3.14159, 9.87654321, 7.0000001})
+        for (const double sign : {1.0, -1.0}) {
+          const double x = sign * m * std::pow(10.0, e);
+          const Neighbourhood n = neighbourhood(f, x, Rounding::NearestEven, Overflow::FormatDefault);
+          if (!n.interval || n.interval->lo.unbounded || n.interval->hi.unbounded) continue;
+          for (const int digits : {3, 6, 8, 9, 10, 21}) {
+            const std::string t = interval_text(*n.interval, digits);
+            const size_t comma = t.find(", ");
+            ASSERT_NE(comma, std::string::npos) << t;
+            const long double lo = std::strtold(t.substr(1, comma - 1).c_str(), nullptr);
+            const long double hi = std::strtold(t.substr(comma + 2, t.size() - comma - 3).c_str(), nullptr);
+            EXPECT_GE(lo, n.interval->lo.value) << name << " " << x << " " << digits << ": " << t;
+            EXPECT_LE(hi, n.interval->hi.value) << name << " " << x << " " << digits << ": " << t;
+            EXPECT_LE(lo, hi) << name << " " << x << " " << digits << ": " << t;
+            ++checked;
+          }
+        }
+  }
+  EXPECT_GT(checked, 1000u);
 }
 
 // OCP FP8: 448 = 1.110b * 2^8 is E4M3's largest; with an unbounded exponent the next would be

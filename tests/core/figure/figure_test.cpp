@@ -58,6 +58,13 @@ TEST(Figures, TheNumberLineSaysWhatXRoundsToByItsOwnDigits) {
   EXPECT_NE(subtitle(1e-40).find("1e-40 rounds to 9.999946101...e-41"), std::string::npos) << subtitle(1e-40);
   EXPECT_NE(subtitle(0.1).find("0.1 rounds to 0.100000001490116119384765625"), std::string::npos) << subtitle(0.1);
   EXPECT_NE(subtitle(0.5).find("0.5 rounds to 0.5"), std::string::npos) << subtitle(0.5);
+  // The interval's ends rounded toward its inside (1.000001617e-40 rounds to the next value).
+  EXPECT_NE(subtitle(1e-40).find("so does every x in [9.999876037e-41, 1.000001616e-40]"), std::string::npos)
+      << subtitle(1e-40);
+  // The axis measures from the same value, by the same digits.
+  const Figure f =
+      number_line_figure(f32, "float32", neighbourhood(f32, 1e-40, Rounding::NearestEven, Overflow::FormatDefault));
+  EXPECT_EQ(f.x.label, "distance from 9.999946101...e-41 in ulps of float32 (1 ulp = 2^-149)");
 }
 
 TEST(Figures, AMatmulSubtitleNamesTheOperandsAndWhatRan) {
