@@ -28,9 +28,11 @@ blasint as_int(size_t n) { return static_cast<blasint>(n); }
 constexpr const char* kThreadTimeout = "20";
 std::string g_thread_timeout;  // what the workers run with; "" when unknown (left alone)
 
-void configure_threads() {
+// True for the call that stopped the workers (their next start takes the new timeout).
+bool configure_threads() {
   static std::once_flag once;
-  std::call_once(once, [] {
+  bool stopped = false;
+  std::call_once(once, [&stopped] {
     if (auto user = user_thread_timeout(std::getenv("OPENBLAS_THREAD_TIMEOUT"))) {
       g_thread_timeout = std::to_string(*user);
       return;
@@ -41,8 +43,10 @@ void configure_threads() {
     setenv("OPENBLAS_THREAD_TIMEOUT", kThreadTimeout, 1);
     reread();
     stop();
+    stopped = true;
     g_thread_timeout = kThreadTimeout;
   });
+  return stopped;
 }
 
 // OpenBLAS 0.3.21 has one thread count for the whole process (openblas_set_num_threads; the
@@ -71,7 +75,7 @@ void call_within_thread_limit(Call&& call) {
 }  // namespace
 
 void quiet_idle_workers() {
-  configure_threads();
+  if (configure_threads()) return;  // (it has just stopped them)
   auto stop = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_"));
   if (!stop) return;
   const std::lock_guard hold(g_calls);  // (never while a product runs)
