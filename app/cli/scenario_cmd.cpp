@@ -70,7 +70,7 @@ void print_run(const scenario::ScenarioRun& r) {
     if (!c.note.empty()) std::printf("      %s\n", c.note.c_str());
   }
   if (!r.look_at_error.empty()) std::printf("FAIL  %s\n", r.look_at_error.c_str());
-  std::printf("\n%zu of %zu checks pass (%.2f s)\n", r.passed_count(), r.checks.size(), r.seconds);
+  std::printf("\n%s (%.2f s)\n", scenario::checks_summary(r).c_str(), r.seconds);
 }
 
 int run(const ScenarioArgs& a, bool export_only) {
@@ -97,9 +97,9 @@ int run(const ScenarioArgs& a, bool export_only) {
   if (a.json) std::cout << scenario::to_json(*r).dump(1) << "\n";
   else if (export_only)
     std::printf(
-        "%s: %zu of %zu checks pass; wrote %s/slides.pdf, slides.html, story.md, checks.json, checks.csv and "
+        "%s: %s; wrote %s/slides.pdf, slides.html, story.md, checks.json, checks.csv and "
         "an evidence-N-... folder per evidence run\n",
-        r->scenario.name.c_str(), r->passed_count(), r->checks.size(), a.out.c_str());
+        r->scenario.name.c_str(), scenario::checks_summary(*r).c_str(), a.out.c_str());
   else {
     print_run(*r);
     if (!a.out.empty())

@@ -41,7 +41,7 @@ std::string scenario_markdown(const scenario::ScenarioRun& run) {
           (c.passed ? "pass" : "FAIL" + (c.note.empty() ? "" : ": " + md_cell(c.note))) + " |\n";
   // Appended, not "\n" + std::to_string(...): GCC 12 warns falsely on that (-Wrestrict, bug 105329).
   md += "\n";
-  md += std::to_string(run.passed_count()) + " of " + std::to_string(run.checks.size()) + " checks pass.\n\n";
+  md += checks_summary(run) + ".\n\n";
   md += "## What backs each expected value\n\n";
   for (const auto& c : run.checks) md += "- **" + c.id + "**: " + c.backing + "\n";
   if (!run.evidence.empty()) {

@@ -170,6 +170,20 @@ size_t ScenarioRun::passed_count() const {
   return n;
 }
 
+std::string checks_summary(const ScenarioRun& r) {
+  size_t derived = 0;
+  for (const auto& c : r.checks) derived += c.expectation_derived;
+  std::string s = std::to_string(r.passed_count());
+  s += " of ";
+  s += std::to_string(r.checks.size());
+  s += " checks pass";
+  if (derived == 0) return s;
+  s += derived == r.checks.size() ? ", all" : ", " + std::to_string(derived) + " of them";
+  s += " against answers ";
+  s += kDerivedNote;
+  return s;
+}
+
 std::vector<CheckResult> evaluate_exact_checks(const Scenario& s) {
   std::vector<CheckResult> out;
   for (const Check& c : s.checks)

@@ -59,6 +59,11 @@ struct ScenarioRun {
   bool passed() const { return passed_count() == checks.size() && look_at_error.empty(); }
 };
 
+// "12 of 12 checks pass", and how many of them match an answer derived from the source instead
+// of one a script recorded: such a match explains, it does not prove ("9 of 9 checks pass, all
+// against answers derived from the source, not recorded").
+std::string checks_summary(const ScenarioRun& r);
+
 // Runs every evidence experiment (progress shared out evenly), then every check. A cancelled
 // run is an error ("cancelled"); a failing experiment is not: its metric checks fail with the
 // reason.

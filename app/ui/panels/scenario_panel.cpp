@@ -200,10 +200,9 @@ void ScenarioPanel::collect() {
     if (!figure_requested()) request_figure(wanted);  // --figure's tab, if given, wins
   }
   ++version_;
-  char line[160];
-  std::snprintf(line, sizeof line, "%zu of %zu checks pass (%.2f s)", shown_->passed_count(), shown_->checks.size(),
-                shown_->seconds);
-  status_ = line;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, " (%.2f s)", shown_->seconds);
+  status_ = scenario::checks_summary(*shown_) + seconds;
   log_.add("scenario", shown_->scenario.name + ": " + status_);
 }
 
