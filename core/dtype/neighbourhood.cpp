@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/dtype/describe.h"
+#include "core/util/number_text.h"
 
 namespace pl {
 namespace {
@@ -172,17 +173,6 @@ std::string directed_digits(const std::string& exact, int digits, bool away) {
   return out + kept.substr(0, whole) + "." + kept.substr(whole);
 }
 
-// An end to `significant_digits` digits (0: every one), rounded toward the inside of the
-// interval (up for the lower end, down for the upper), so that every x the text encloses rounds
-// to the value: nearest rounding put float32's 1e-40 interval's upper end, 1.0000016166...e-40,
-// at 1.00000162e-40, past it.
-std::string endpoint_text(const Endpoint& e, int significant_digits, bool upper) {
-  if (e.unbounded || std::isinf(e.value)) return e.value > 0 ? "+inf" : "-inf";
-  if (significant_digits <= 0) return endpoint_exact(e.value);
-  const bool negative = std::signbit(e.value);
-  return directed_digits(endpoint_exact(e.value), significant_digits, upper == negative);
-}
-
 }  // namespace
 
 std::optional<uint64_t> next_up(const FloatFormat& f, uint64_t code) {
@@ -281,18 +271,31 @@ std::string endpoint_exact(long double v) {
 }
 
 // Appended: GCC 12 warns, falsely, of an overlap in the chain of + (bug 105329).
-std::string interval_text(const RoundingInterval& r, int significant_digits) {
-  // Rounded ends stay within an eighth of the interval's width of the true ends, taking more
-  // digits where that many do not: float32's 0.1 has its upper end at 0.1000000052, whose 8
-  // digits, 0.10000001, passed the next float32 value, 0.1000000089, shown beside it. The value
-  // and its neighbours lie at least a third of the width from the ends.
+std::string interval_text(const RoundingInterval& r, int significant_digits, std::optional<double> value) {
+  // A shortened end is rounded toward the inside (the lower up, the upper down), so that every x
+  // the text encloses rounds to the value: to nearest, float32's 1e-40 interval, whose upper end
+  // is 1.0000016166...e-40, read 1.00000162e-40 at 9 digits, which rounds to the next value. It
+  // takes more digits where that many leave it an eighth of the width or more from the true end:
+  // float32's 0.1 has its upper end at 0.1000000052..., whose 8 digits, 0.1, fall below the value
+  // itself. An end that is the value (a directed rounding's closed end) is written as the value
+  // is, by its own leading digits and "...": rounded inward, the bracket beside it would close
+  // on a number that is not the value.
   const long double width = r.hi.value - r.lo.value;
-  auto end_text = [&](const Endpoint& e, bool upper) {
-    std::string t = endpoint_text(e, significant_digits, upper);
-    if (significant_digits <= 0 || e.unbounded || !std::isfinite(width)) return t;
-    for (int d = significant_digits + 1; d <= 40 && std::fabs(std::strtold(t.c_str(), nullptr) - e.value) >= width / 8;
-         ++d)
-      t = endpoint_text(e, d, upper);
+  auto end_text = [&](const Endpoint& e, bool upper) -> std::string {
+    if (e.unbounded || std::isinf(e.value)) return e.value > 0 ? "+inf" : "-inf";
+    const std::string exact = endpoint_exact(e.value);
+    if (significant_digits <= 0) return exact;
+    if (value && e.value == static_cast<long double>(*value)) {
+      // (at least its whole part's digits: cut there, exact_digits_text would round it)
+      const std::string own = exact_decimal(*value);
+      const size_t sign = own[0] == '-', whole = std::min(own.find_first_of(".e"), own.size()) - sign;
+      return exact_digits_text(*value, own, std::max(significant_digits, static_cast<int>(whole)));
+    }
+    const bool away = upper == std::signbit(e.value);
+    std::string t = directed_digits(exact, significant_digits, away);
+    for (int d = significant_digits + 1;
+         d <= 40 && std::isfinite(width) && std::fabs(std::strtold(t.c_str(), nullptr) - e.value) >= width / 8; ++d)
+      t = directed_digits(exact, d, away);
     return t;
   };
   std::string s(r.lo.closed ? "[" : "(");

@@ -65,10 +65,12 @@ struct Neighbourhood {
 Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, Overflow overflow, int radius = 8);
 
 // "[0.0999755859375, 0.100006103515625)" with every digit; "-inf" / "+inf" on unbounded ends.
-// With significant_digits > 0, each end rounded to that many digits (for labels), toward the
-// inside (every x the text encloses rounds to the value), or to more where that many would put
-// it a noticeable part of the way to the value or a neighbour.
-std::string interval_text(const RoundingInterval& r, int significant_digits = 0);
+// With significant_digits > 0 (labels), each end to that many digits, rounded toward the inside
+// (every x the text encloses rounds to the value), or to more where that many would put it a
+// noticeable part of the way to the value; an end equal to `value` (a directed rounding's
+// closed end), as the value is written, by its own digits and "...".
+std::string interval_text(const RoundingInterval& r, int significant_digits = 0,
+                          std::optional<double> value = std::nullopt);
 std::string endpoint_exact(long double v);  // every digit of a finite long double
 
 // `precision-lab explore --json`: codes as hex bits, values as json_number, ends as exact text.

@@ -732,10 +732,10 @@ Status export_figure(const Figure& f, const std::string& path, FileType type, co
     if (!svg) return Error{"cannot draw " + path + ": " + svg.error()};
     return io::write_file(path, *svg);
   }
-  if (type == FileType::Pdf) {  // (before the file is opened: a bad SOURCE_DATE_EPOCH leaves none)
-    const auto date = source_date(std::getenv("SOURCE_DATE_EPOCH"));
-    if (!date) return Error{"cannot write " + path + ": " + date.error()};
-  }
+  // Read before the file is opened: a bad SOURCE_DATE_EPOCH leaves none.
+  const auto date = type == FileType::Pdf ? source_date(std::getenv("SOURCE_DATE_EPOCH"))
+                                          : Expected<std::optional<std::string>>(std::optional<std::string>{});
+  if (!date) return Error{"cannot write " + path + ": " + date.error()};
   cairo_surface_t* s = nullptr;
   switch (type) {
     case FileType::Png:
@@ -750,7 +750,7 @@ Status export_figure(const Figure& f, const std::string& path, FileType type, co
     cairo_surface_destroy(s);
     return Error{"cannot create " + path};
   }
-  if (type == FileType::Pdf) (void)stamp_source_date(s);  // (checked above)
+  if (type == FileType::Pdf) stamp_date(s, *date);
   cairo_t* cr = cairo_create(s);
   if (type == FileType::Png) cairo_scale(cr, o.scale, o.scale);
   draw_figure(cr, f, o.width, o.height, o.font_scale);

@@ -26,13 +26,16 @@ Expected<std::optional<std::string>> source_date(const char* epoch) {
   return std::optional<std::string>{iso};
 }
 
+void stamp_date(cairo_surface_t* pdf, const std::optional<std::string>& date) {
+  if (!date) return;
+  cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATE_DATE, date->c_str());
+  cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_MOD_DATE, date->c_str());
+}
+
 Status stamp_source_date(cairo_surface_t* pdf) {
   const auto date = source_date(std::getenv("SOURCE_DATE_EPOCH"));
   if (!date) return Error{date.error()};
-  if (*date) {
-    cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATE_DATE, (*date)->c_str());
-    cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_MOD_DATE, (*date)->c_str());
-  }
+  stamp_date(pdf, *date);
   return {};
 }
 

@@ -1,5 +1,6 @@
-// A PDF's creation and modification dates. cairo stamps a PDF with the time it was written, so
-// drawing the same figure twice gives two different files; under SOURCE_DATE_EPOCH (the
+// A PDF's creation and modification dates. cairo stamps a PDF with the local time it was written
+// as its creation date, so drawing the same figure twice gives two different files; under
+// SOURCE_DATE_EPOCH (the
 // reproducible-builds.org convention: seconds since 1970, UTC) both dates are that time instead,
 // and a figure drawn again from the same data is the same file, byte for byte.
 #pragma once
@@ -17,7 +18,9 @@ namespace pl::figure {
 // it is unset or empty; an error when it is not a whole number of seconds from 0 to the year 9999.
 Expected<std::optional<std::string>> source_date(const char* epoch);
 
-// Both dates of `pdf` (a cairo PDF surface) from the environment's SOURCE_DATE_EPOCH, if set.
+// Both dates of `pdf` (a cairo PDF surface) from source_date()'s text; nothing when empty.
+void stamp_date(cairo_surface_t* pdf, const std::optional<std::string>& date);
+// Both dates of `pdf` from the environment's SOURCE_DATE_EPOCH, if set.
 Status stamp_source_date(cairo_surface_t* pdf);
 
 }  // namespace pl::figure

@@ -21,7 +21,7 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
   auto position = [&](long double v) { return static_cast<double>((v - centre) / ulp); };
 
   fig.title = format_name + ": the representable values around " + shortest_double(n.x);
-  const std::string interval_approx = n.interval ? interval_text(*n.interval, 10) : "";
+  const std::string interval_approx = n.interval ? interval_text(*n.interval, 10, decode(f, n.rounded.code)) : "";
   fig.subtitle = shortest_double(n.x) + " rounds to " + display_value(describe_code(f, n.rounded.code));
   if (n.interval) fig.subtitle += "; so does every x in " + interval_approx;
   // The centre by its own digits, as the subtitle writes it (its shortest float64 decimal,

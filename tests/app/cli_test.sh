@@ -82,6 +82,11 @@ ex=$(mktemp -d)
 check explore-out 0 'wrote 2 number lines' -- "$PL" explore 0.1 --format float16 --format float4_e2m1fn --out "$ex"
 check explore-out-files 0 'number-line-float4_e2m1fn.pdf' -- ls "$ex"
 rm -rf "$ex"
+# The PDFs' dates: a SOURCE_DATE_EPOCH that is not whole seconds is refused before any work,
+# and nothing is written.
+check explore-out-bad-date 2 "SOURCE_DATE_EPOCH is 'soon', not a whole number of seconds" -- \
+  env SOURCE_DATE_EPOCH=soon "$PL" explore 0.1 --format float16 --out "$ex"
+check explore-out-bad-date-nothing 2 'No such file' -- ls "$ex"
 check bad-format 2 "did you mean 'float16'" -- "$PL" cast --to flaot16 1
 check bad-number 2 "malformed number 'abc'" -- "$PL" cast --to float16 abc
 check bad-bits 2 'does not fit float8_e4m3fn' -- "$PL" decode --format float8_e4m3fn 0x100

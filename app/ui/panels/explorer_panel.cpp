@@ -283,7 +283,8 @@ void ExplorerPanel::draw_table() {
         return;
       }
       const RoundingInterval& iv = *n.interval;
-      ImGui::TextUnformatted(interval_text(iv, stacked ? 8 : 9).c_str());  // (8: the 1280 px of presentation mode)
+      // (8: the 1280 px of presentation mode)
+      ImGui::TextUnformatted(interval_text(iv, stacked ? 8 : 9, decode(f, n.rounded.code)).c_str());
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);

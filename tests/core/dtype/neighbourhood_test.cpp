@@ -149,44 +149,82 @@ TEST(Interval, RoundedEndsStayBetweenTheValueAndItsNeighbours) {
 
 // Bug: rounded to nearest, an end could fall outside the interval: float32's 1e-40 rounds to
 // 9.999946101...e-41, and so does every x up to 1.0000016166...e-40, but the Explorer's nine
-// digits said 1.00000162e-40, which rounds to the next value. Ends now round toward the inside.
+// digits said 1.00000162e-40, which rounds to the next value.
 TEST(Interval, RoundedEndsRoundTowardTheInside) {
-  const Neighbourhood n = neighbourhood(fmt("float32"), 1e-40, Rounding::NearestEven, Overflow::FormatDefault);
+  const FloatFormat f32 = fmt("float32");
+  const Neighbourhood n = neighbourhood(f32, 1e-40, Rounding::NearestEven, Overflow::FormatDefault);
   EXPECT_EQ(interval_text(*n.interval, 9), "[9.99987604e-41, 1.00000161e-40]");
-  const Neighbourhood m = neighbourhood(fmt("float32"), -1e-40, Rounding::NearestEven, Overflow::FormatDefault);
+  const Neighbourhood m = neighbourhood(f32, -1e-40, Rounding::NearestEven, Overflow::FormatDefault);
   EXPECT_EQ(interval_text(*m.interval, 9), "[-1.00000161e-40, -9.99987604e-41]");
-  // A carry: float16's 2048 takes every x from 2047.5 to 2049; at three digits the lower end
-  // would go up to 2050, past 2048 itself, so it takes the digits it needs.
-  const Neighbourhood c = neighbourhood(fmt("float16"), 2048, Rounding::NearestEven, Overflow::FormatDefault);
-  EXPECT_EQ(interval_text(*c.interval, 3), "[2047.5, 2049]");
+  // A carry that moves the exponent: float16's 0.001 (0.00100040435791015625) takes every x from
+  // 0.000999927520751953125; at three digits that end goes up to 0.001.
+  const Neighbourhood c = neighbourhood(fmt("float16"), 0.001, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(interval_text(*c.interval, 3).substr(1, 6), "0.001,") << interval_text(*c.interval, 3);
 }
 
-// For every format, values across their range and both signs, and every label precision: the
-// ends as written lie inside the true interval, so every x between them rounds to the value.
+// A directed rounding's interval ends at the value itself, closed: that end is written as the
+// value is, by its own digits and "...". Rounded inward, float32's 0.1 rounded up read
+// (0.0999999941, 0.100000001], a bracket closing on a number that is not the value
+// 0.1000000014901..., and 1234567.89 toward zero [1.23e+06, 1234568), below the value.
+TEST(Interval, AnEndThatIsTheValueIsWrittenAsTheValue) {
+  const FloatFormat f32 = fmt("float32");
+  auto text = [&](double x, Rounding r, int digits) {
+    const Neighbourhood n = neighbourhood(f32, x, r, Overflow::FormatDefault);
+    return interval_text(*n.interval, digits, decode(f32, n.rounded.code));
+  };
+  EXPECT_EQ(text(0.1, Rounding::Up, 9), "(0.0999999941, 0.100000001...]");
+  EXPECT_EQ(text(0.1, Rounding::TowardZero, 9), "[0.09999999403..., 0.100000001)");
+  EXPECT_EQ(text(-0.1, Rounding::TowardZero, 9), "(-0.100000001, -0.09999999403...]");
+  EXPECT_EQ(text(1234567.89, Rounding::TowardZero, 3), "[1234567.8..., 1234568)");
+  EXPECT_EQ(text(0.5, Rounding::Down, 9), "[0.5, 0.500000059)");
+}
+
+// For every format, values across their range and both signs, every rounding with a finite
+// interval and every label precision: the ends as written lie inside the true interval, so every
+// x between them rounds to the value, and the value lies between them; an end written with "..."
+// is the value itself.
 TEST(Interval, EveryRoundedEndLiesInsideTheInterval) {
-  size_t checked = 0;
+  size_t checked = 0, value_ends = 0;
   for (const char* name : {"float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "float64"}) {
     const FloatFormat f = fmt(name);
-    for (int e = -330; e <= 40; e += 7)
-      for (const double m : {1.0, 1.2345678901234567, 3.14159, 9.87654321, 7.0000001})
-        for (const double sign : {1.0, -1.0}) {
-          const double x = sign * m * std::pow(10.0, e);
-          const Neighbourhood n = neighbourhood(f, x, Rounding::NearestEven, Overflow::FormatDefault);
-          if (!n.interval || n.interval->lo.unbounded || n.interval->hi.unbounded) continue;
-          for (const int digits : {3, 6, 8, 9, 10, 21}) {
-            const std::string t = interval_text(*n.interval, digits);
-            const size_t comma = t.find(", ");
-            ASSERT_NE(comma, std::string::npos) << t;
-            const long double lo = std::strtold(t.substr(1, comma - 1).c_str(), nullptr);
-            const long double hi = std::strtold(t.substr(comma + 2, t.size() - comma - 3).c_str(), nullptr);
-            EXPECT_GE(lo, n.interval->lo.value) << name << " " << x << " " << digits << ": " << t;
-            EXPECT_LE(hi, n.interval->hi.value) << name << " " << x << " " << digits << ": " << t;
-            EXPECT_LE(lo, hi) << name << " " << x << " " << digits << ": " << t;
-            ++checked;
+    for (const Rounding rounding :
+         {Rounding::NearestEven, Rounding::NearestAway, Rounding::TowardZero, Rounding::Up, Rounding::Down})
+      for (int e = -330; e <= 40; e += 7)
+        for (const double m : {1.0, 1.2345678901234567, 3.14159, 9.87654321, 7.0000001})
+          for (const double sign : {1.0, -1.0}) {
+            const double x = sign * m * std::pow(10.0, e);
+            const Neighbourhood n = neighbourhood(f, x, rounding, Overflow::FormatDefault);
+            if (!n.interval || n.interval->lo.unbounded || n.interval->hi.unbounded) continue;
+            const double v = decode(f, n.rounded.code);
+            if (!std::isfinite(v)) continue;
+            for (const int digits : {3, 6, 8, 9, 10, 21}) {
+              const std::string t = interval_text(*n.interval, digits, v);
+              const std::string what =
+                  std::string(name) + " " + std::to_string(x) + " " + std::to_string(digits) + ": " + t;
+              const size_t comma = t.find(", ");
+              ASSERT_NE(comma, std::string::npos) << t;
+              const std::string lo_text = t.substr(1, comma - 1), hi_text = t.substr(comma + 2, t.size() - comma - 3);
+              const bool lo_is_value = lo_text.find("...") != std::string::npos;
+              const bool hi_is_value = hi_text.find("...") != std::string::npos;
+              if (lo_is_value) {
+                EXPECT_EQ(n.interval->lo.value, static_cast<long double>(v)) << what;
+              }
+              if (hi_is_value) {
+                EXPECT_EQ(n.interval->hi.value, static_cast<long double>(v)) << what;
+              }
+              value_ends += lo_is_value + hi_is_value;
+              const long double lo = lo_is_value ? v : std::strtold(lo_text.c_str(), nullptr);
+              const long double hi = hi_is_value ? v : std::strtold(hi_text.c_str(), nullptr);
+              EXPECT_GE(lo, n.interval->lo.value) << what;
+              EXPECT_LE(hi, n.interval->hi.value) << what;
+              EXPECT_LE(lo, static_cast<long double>(v)) << what;
+              EXPECT_GE(hi, static_cast<long double>(v)) << what;
+              ++checked;
+            }
           }
-        }
   }
-  EXPECT_GT(checked, 1000u);
+  EXPECT_GT(checked, 5000u);
+  EXPECT_GT(value_ends, 100u);  // (the directed roundings' closed ends)
 }
 
 // OCP FP8: 448 = 1.110b * 2^8 is E4M3's largest; with an unbounded exponent the next would be
