@@ -39,7 +39,7 @@ std::string flags_text(const CastFlags& f) {
 void print_text(const FormatRef& ref, const CastOptions& o, const std::string& input, const CastReport& r,
                 const CastReport* via) {
   const FloatFormat& f = ref.format;
-  std::printf("input      %s  (float64 %s)\n", input.c_str(), shortest_double(r.input).c_str());
+  std::printf("input      %s  (float64 %s)\n", input.c_str(), float64_text(r.input).c_str());
   std::printf("format     %s  rounding %s, overflow %s, path %s\n", ref.name.c_str(), rounding_name(o.rounding),
               overflow_name(o.overflow), cast_path_name(o.path));
   const std::string& shown = display_value(r.result);
@@ -59,7 +59,7 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
   std::printf("flags      %s\n", flags_text(r.flags).c_str());
   if (via) {
     std::printf("note       through float32 first it becomes %s (%s): double rounding\n",
-                via->result.value_shortest.c_str(), via->result.bits_hex.c_str());
+                display_value(via->result).c_str(), via->result.bits_hex.c_str());
     if (ref.dtype) {
       if (const std::string who = cast_path_attribution(*ref.dtype); !who.empty())
         std::printf("           from float64 to %s: %s\n", std::string(name(*ref.dtype)).c_str(), who.c_str());

@@ -33,7 +33,7 @@ std::string code_text(const FloatFormat& f, std::optional<uint64_t> code) {
 std::string gap_text(double g) {
   if (!std::isfinite(g)) return "";
   const std::string power = power_of_two_text(g);
-  return "  gap " + shortest_double(g) + (power.empty() ? "" : " = " + power);
+  return "  gap " + float64_text(g) + (power.empty() ? "" : " = " + power);  // (its own digits: 2^-27 is 7.450580596923828125e-09)
 }
 
 constexpr size_t kMaxIntervalChars = 170;  // two ends of up to ~80 digits each print whole (float64 near 1: ~60)
@@ -89,7 +89,7 @@ int run_explore(ExploreArgs a) {
   nlohmann::json out = nlohmann::json::array();
   std::vector<figure::Figure> figures;
   if (!a.json)
-    std::printf("x = %s  (float64 %s), rounding %s, overflow %s\n\n", a.value.c_str(), shortest_double(*x).c_str(),
+    std::printf("x = %s  (float64 %s), rounding %s, overflow %s\n\n", a.value.c_str(), float64_text(*x).c_str(),
                 rounding_name(rounding), overflow_name(overflow));
   for (size_t i = 0; i < formats.size(); ++i) {
     const Neighbourhood n = neighbourhood(formats[i].format, *x, rounding, overflow, a.radius);

@@ -85,7 +85,8 @@ class Prober {
   std::string method_;
 };
 
-std::string show(double v) { return shortest_double(v); }
+// By its own digits: "exact 1.0000001192092896" (the shortest decimal) is not 1 + 2^-23.
+std::string show(double v) { return float64_text(v); }
 
 const std::string kNormalisation = "normalisation of partial sums (raising one term by 2^-w)";
 
@@ -206,10 +207,8 @@ ProbeFinding model_check(Backend& backend, const ProductSpec& base, const Accumu
     if (rel > worst_rel) worst_rel = rel, worst = e;
   }
   const size_t all = device->c.size();
-  char share[32];
-  std::snprintf(share, sizeof share, "%.1f%%", 100.0 * double(same) / double(all));
   const std::string answer = std::to_string(same) + " of " + std::to_string(all) + " elements bit-identical" +
-                             (same == all ? "" : " (" + std::string(share) + ")");
+                             (same == all ? "" : " (" + share_text(same, all) + ")");
   const std::string evidence = "N(0,1) inputs rounded to " + std::string(name(base.a)) + ", seed 1, against " +
                                accumulation_spec(model) +
                                (same == all ? ""

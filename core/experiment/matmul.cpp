@@ -638,17 +638,16 @@ std::string bounds_line(const MatmulResult& r) {
   if (r.compared == 0)
     return "arithmetic error / (|A||B|): no element to compare (every accumulated value is Inf or NaN, or every "
            "|A||B| is zero)";
-  const double n = static_cast<double>(r.compared);
   char buf[256];
   std::snprintf(buf, sizeof buf, "arithmetic error / (|A||B|): max %.3e; ", r.max_scaled_arithmetic);
   std::string line = buf;
   if (std::isfinite(r.bounds.deterministic))
-    std::snprintf(buf, sizeof buf, "gamma_K %s (%.1f%% within); ", gamma_text(r.bounds.deterministic).c_str(),
-                  100.0 * static_cast<double>(r.within_deterministic) / n);
+    std::snprintf(buf, sizeof buf, "gamma_K %s (%s within); ", gamma_text(r.bounds.deterministic).c_str(),
+                  share_text(r.within_deterministic, r.compared).c_str());
   else std::snprintf(buf, sizeof buf, "no gamma_K (K u >= 1); ");
   line += buf;
-  std::snprintf(buf, sizeof buf, "sqrt(K) u %.3e (%.1f%% within)", r.bounds.probabilistic,
-                100.0 * static_cast<double>(r.within_probabilistic) / n);
+  std::snprintf(buf, sizeof buf, "sqrt(K) u %.3e (%s within)", r.bounds.probabilistic,
+                share_text(r.within_probabilistic, r.compared).c_str());
   return line + buf;
 }
 

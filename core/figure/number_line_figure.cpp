@@ -1,6 +1,7 @@
 #include "core/figure/number_line_figure.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 
@@ -8,6 +9,28 @@
 #include "core/util/number_text.h"
 
 namespace pl::figure {
+
+namespace {
+
+// Whether every real number that x's shortest decimal could stand for (everything that reads
+// back to the double) rounds in the format as the double does: the double's own rounding
+// interval lies inside the format's. Not so where the double is an end of the format's interval
+// (a tie, or a directed rounding's value): 1.0000000596046448 reads back to the tie
+// 1.000000059604644775390625, which goes to 1 in float32, but lies past it and would round up.
+bool shortest_rounds_alike(const Neighbourhood& n) {
+  const double d = n.x;
+  if (!std::isfinite(d) || !n.interval) return false;
+  const RoundingInterval& iv = *n.interval;
+  // (exact in a long double: half of a double's ulp takes one bit more)
+  const long double lo = d - (static_cast<long double>(d) - std::nextafter(d, -INFINITY)) / 2;
+  const long double hi = d + (static_cast<long double>(std::nextafter(d, INFINITY)) - d) / 2;
+  const bool closed = (std::bit_cast<uint64_t>(d) & 1) == 0;  // nearest-even gives d its ties
+  const bool lo_inside = iv.lo.unbounded || iv.lo.value < lo || (iv.lo.value == lo && (iv.lo.closed || !closed));
+  const bool hi_inside = iv.hi.unbounded || hi < iv.hi.value || (iv.hi.value == hi && (iv.hi.closed || !closed));
+  return lo_inside && hi_inside;
+}
+
+}  // namespace
 
 Figure number_line_figure(const FloatFormat& f, const std::string& format_name, const Neighbourhood& n) {
   Figure fig;
@@ -20,9 +43,11 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
   const std::string ulp_text = power_of_two_text(ulp).empty() ? shortest_double(ulp) : power_of_two_text(ulp);
   auto position = [&](long double v) { return static_cast<double>((v - centre) / ulp); };
 
-  fig.title = format_name + ": the representable values around " + shortest_double(n.x);
+  // x as typed where that decimal rounds as the double does, else by the double's own digits.
+  const std::string x_text = shortest_rounds_alike(n) ? shortest_double(n.x) : float64_text(n.x);
+  fig.title = format_name + ": the representable values around " + x_text;
   const std::string interval_approx = n.interval ? interval_text(*n.interval, 10, decode(f, n.rounded.code)) : "";
-  fig.subtitle = shortest_double(n.x) + " rounds to " + display_value(describe_code(f, n.rounded.code));
+  fig.subtitle = x_text + " rounds to " + display_value(describe_code(f, n.rounded.code));
   if (n.interval) fig.subtitle += "; so does every x in " + interval_approx;
   // The centre by its own digits, as the subtitle writes it (its shortest float64 decimal,
   // 9.99994610111476e-41 for float32's nearest to 1e-40, is not its value).
@@ -70,7 +95,7 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
   }
   if (std::isfinite(n.x) && std::isfinite(position(n.x)))
     fig.annotations.push_back(
-        {AnnotationKind::VerticalLine, position(n.x), "x = " + shortest_double(n.x), palette(5), true});
+        {AnnotationKind::VerticalLine, position(n.x), "x = " + x_text, palette(5), true});
   return fig;
 }
 

@@ -154,4 +154,13 @@ Expected<double> parse_number_expression(const std::string& text) {
   return parse_number(text);
 }
 
+std::string share_text(size_t part, size_t whole) {
+  if (whole == 0) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+  if (part != whole && std::string_view(text) == "100.0%") return ">99.9%";
+  if (part != 0 && std::string_view(text) == "0.0%") return "<0.1%";
+  return text;
+}
+
 }  // namespace pl

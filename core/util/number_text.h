@@ -47,6 +47,10 @@ std::string exact_digits_text(double value, std::string_view exact, int digits);
 Expected<std::vector<int64_t>> parse_dimensions(std::string_view text);
 // "2,3,8,8".
 std::string dimensions_text(const std::vector<int64_t>& dims);
+// part / whole as a percentage to a tenth ("99.2%"), never rounded to "100.0%" while some are
+// left out (">99.9%") nor to "0.0%" while some are in ("<0.1%"): "100.0% within" a bound read as
+// no element past it with one of 16384 past it.
+std::string share_text(size_t part, size_t whole);
 // "2^-14" when value is a positive power of two (an ulp, a gap, a scale), else "".
 std::string power_of_two_text(double value);
 

@@ -693,6 +693,11 @@ TEST(Matmul, TheBoundsLineSaysWhenThereIsNoGammaK) {
   r = run_matmul(c);
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_NE(bounds_line(*r).find("gamma_K 3.226e-02 (100.0% within)"), std::string::npos) << bounds_line(*r);
+  // One element of 16384 past the bound is not "100.0% within".
+  MatmulResult one_past = *r;
+  one_past.compared = 16384;
+  one_past.within_deterministic = 16383;
+  EXPECT_NE(bounds_line(one_past).find("(>99.9% within)"), std::string::npos) << bounds_line(one_past);
   // Every float32 sum overflows: nothing to compare, said so (it read "0.0% within").
   c.accumulate = {AccumKind::Sequential, DType::float32};
   c.input = c.weight = DType::float32;

@@ -61,6 +61,20 @@ TEST(Figures, TheNumberLineSaysWhatXRoundsToByItsOwnDigits) {
   // The interval's ends rounded toward its inside (1.000001617e-40 rounds to the next value).
   EXPECT_NE(subtitle(1e-40).find("so does every x in [9.999876037e-41, 1.000001616e-40]"), std::string::npos)
       << subtitle(1e-40);
+  // x by its shortest decimal only where that decimal rounds as the double does: the double
+  // 1.000000059604644775390625 is float32's tie between 1 and 1 + 2^-23 and goes to 1, but its
+  // shortest decimal, 1.0000000596046448, lies past the tie and would round up.
+  EXPECT_EQ(subtitle(0x1.000001p+0).rfind("1.0000000596046447... rounds to 1;", 0), 0u) << subtitle(0x1.000001p+0);
+  const FloatFormat f64 = info(DType::float64).format;
+  auto f64_subtitle = [&](double x, Rounding r) {
+    return number_line_figure(f64, "float64", neighbourhood(f64, x, r, Overflow::FormatDefault)).subtitle;
+  };
+  EXPECT_EQ(f64_subtitle(0.1, Rounding::NearestEven).rfind("0.1 rounds to", 0), 0u)
+      << f64_subtitle(0.1, Rounding::NearestEven);
+  // Rounded down, the number 0.1 goes below the double 0.1000000000000000055...: the figure
+  // speaks of the double.
+  EXPECT_EQ(f64_subtitle(0.1, Rounding::Down).rfind("0.100000000000000005... rounds to", 0), 0u)
+      << f64_subtitle(0.1, Rounding::Down);
   // The axis measures from the same value, by the same digits.
   const Figure f =
       number_line_figure(f32, "float32", neighbourhood(f32, 1e-40, Rounding::NearestEven, Overflow::FormatDefault));

@@ -130,3 +130,20 @@ TEST(NumberText, ACutValueShowsItsOwnDigitsAndSaysItIsCut) {
 
 }  // namespace
 }  // namespace pl
+
+namespace pl {
+namespace {
+
+// A share to a tenth of a percent never reads as all or none when it is not: 16383 of 16384
+// within a bound read "100.0% within", as if no element were past it.
+TEST(NumberText, AShareIsNeverRoundedToAllOrNone) {
+  EXPECT_EQ(share_text(16384, 16384), "100.0%");
+  EXPECT_EQ(share_text(16383, 16384), ">99.9%");
+  EXPECT_EQ(share_text(0, 16384), "0.0%");
+  EXPECT_EQ(share_text(1, 1000000), "<0.1%");
+  EXPECT_EQ(share_text(992, 1000), "99.2%");
+  EXPECT_EQ(share_text(0, 0), "-");
+}
+
+}  // namespace
+}  // namespace pl
