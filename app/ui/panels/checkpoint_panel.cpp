@@ -133,9 +133,10 @@ void CheckpointPanel::collect() {
   auto items = plan_items(r, {});
   const auto frontier = items ? plan_frontier(*items) : std::vector<PlanPoint>{};
   // A budget to start from: 6 bits per parameter (between fp8 and fp4), within what the plans span.
-  budget_ = frontier.empty()
-                ? 6.0f
-                : std::clamp(6.0f, float(frontier.front().bits_per_param), float(frontier.back().bits_per_param));
+  // (In doubles: clamped in floats, a budget could fall a float's rounding below the cheapest
+  // plan, which then refused it.)
+  budget_ = frontier.empty() ? 6.0
+                             : std::clamp(6.0, frontier.front().bits_per_param, frontier.back().bits_per_param);
   replan();
 }
 

@@ -5,7 +5,7 @@
 #include <queue>
 #include <string>
 
-#include <cstdio>
+#include "core/util/number_text.h"
 
 namespace pl::experiment {
 namespace {
@@ -107,10 +107,12 @@ class Greedy {
 }  // namespace
 
 std::string budget_too_small(double budget, double cheapest) {
-  char text[128];
-  std::snprintf(text, sizeof text, "a budget of %.4g bits per parameter is below the cheapest plan's %.4g", budget,
-                cheapest);
-  return text;
+  // Digits enough to tell the two apart: at four, a budget of 4.25 read as "below the cheapest
+  // plan's 4.25" (4.2503).
+  int digits = 4;
+  while (digits < 17 && significant_text(budget, digits) == significant_text(cheapest, digits)) ++digits;
+  return "a budget of " + significant_text(budget, digits) + " bits per parameter is below the cheapest plan's " +
+         significant_text(cheapest, digits);
 }
 
 std::vector<PlanPoint> plan_frontier(std::span<const PlanItem> items) {
@@ -126,12 +128,7 @@ Expected<Plan> plan_within(std::span<const PlanItem> items, double budget) {
   if (!g.complete()) return Error{"a tensor has no candidate with a finite error to plan with"};
   // A hair of slack so that a budget read back from a frontier point's printed value still fits.
   const double limit = budget * g.total_params() * (1 + 1e-12);
-  if (g.cost() > limit) {
-    char text[96];
-    std::snprintf(text, sizeof text, "a budget of %.4g bits per parameter is below the cheapest plan's %.4g", budget,
-                  g.average_bits());
-    return Error{text};
-  }
+  if (g.cost() > limit) return Error{budget_too_small(budget, g.average_bits())};
   g.walk([&](double extra) { return g.cost() + extra <= limit; }, [] {});
   return Plan{g.choice(), g.point()};
 }

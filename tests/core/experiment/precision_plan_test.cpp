@@ -123,5 +123,14 @@ TEST(PrecisionPlan, NeverChoosesACandidateWithAnInfiniteError) {
   EXPECT_FALSE(plan_within(items, 20));
 }
 
+// The two numbers of a refusal never read the same: at four digits a budget of 4.25 was "below
+// the cheapest plan's 4.25" (4.2503).
+TEST(PrecisionPlan, ABudgetTooSmallIsToldApartFromTheCheapestPlan) {
+  EXPECT_EQ(budget_too_small(4.25, 4.2503), "a budget of 4.25 bits per parameter is below the cheapest plan's 4.2503");
+  EXPECT_EQ(budget_too_small(3, 4.25), "a budget of 3 bits per parameter is below the cheapest plan's 4.25");
+  EXPECT_EQ(budget_too_small(8.0419998, 8.042),
+            "a budget of 8.0419998 bits per parameter is below the cheapest plan's 8.042");
+}
+
 }  // namespace
 }  // namespace pl::experiment
