@@ -66,7 +66,7 @@ void print_run(const scenario::ScenarioRun& r) {
   std::printf("\n\n");
   for (const auto& c : r.checks) {
     std::printf("%s  %s\n      expected %s\n      observed %s\n", c.passed ? "pass" : "FAIL", c.label.c_str(),
-                scenario::expected_text(c).c_str(), c.observed.empty() ? "-" : c.observed.c_str());
+                scenario::expected_text(c).c_str(), scenario::observed_text(c).c_str());
     if (!c.note.empty()) std::printf("      %s\n", c.note.c_str());
   }
   if (!r.look_at_error.empty()) std::printf("FAIL  %s\n", r.look_at_error.c_str());

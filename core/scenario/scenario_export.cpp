@@ -37,7 +37,7 @@ std::string scenario_markdown(const scenario::ScenarioRun& run) {
   if (!s.look_at.empty()) md += "**Look at:** " + s.look_at + "\n\n";
   md += "| check | expected | observed | verdict |\n|---|---|---|---|\n";
   for (const auto& c : run.checks)
-    md += "| " + md_cell(c.label) + " | " + md_cell(expected_text(c)) + " | " + md_cell(c.observed) + " | " +
+    md += "| " + md_cell(c.label) + " | " + md_cell(expected_text(c)) + " | " + md_cell(shown_answer(c, c.observed)) + " | " +
           (c.passed ? "pass" : "FAIL" + (c.note.empty() ? "" : ": " + md_cell(c.note))) + " |\n";
   // Appended, not "\n" + std::to_string(...): GCC 12 warns falsely on that (-Wrestrict, bug 105329).
   md += "\n";
@@ -100,7 +100,7 @@ SlideDeck scenario_deck(const scenario::ScenarioRun& run) {
       "The checks: " + std::to_string(run.passed_count()) + " of " + std::to_string(run.checks.size()) + " pass";
   checks.table.push_back({"check", "expected", "observed", "verdict"});
   for (const auto& c : run.checks)
-    checks.table.push_back({c.label, expected_text(c), c.observed.empty() ? "-" : c.observed,
+    checks.table.push_back({c.label, expected_text(c), observed_text(c),
                             c.passed ? "pass" : "FAIL" + (c.note.empty() ? "" : ": " + c.note)});
   if (!run.look_at_error.empty())
     checks.table.push_back({"the look-at's figure", "", "", "FAIL: " + run.look_at_error});

@@ -74,8 +74,17 @@ std::string check_number_text(double x, int digits) {
   return shown;
 }
 
+std::string shown_answer(const CheckResult& c, const std::string& answer) {
+  if (c.kind != CheckKind::Cast && c.kind != CheckKind::Sum && c.kind != CheckKind::RunningSum) return answer;
+  const auto x = parse_number(answer);
+  return x ? float64_text(*x) : answer;
+}
+
+std::string observed_text(const CheckResult& c) { return c.observed.empty() ? "-" : shown_answer(c, c.observed); }
+
 std::string expected_text(const CheckResult& c) {
-  return c.expectation_derived ? c.expected + " (" + std::string(kDerivedNote) + ")" : c.expected;
+  const std::string shown = shown_answer(c, c.expected);
+  return c.expectation_derived ? shown + " (" + std::string(kDerivedNote) + ")" : shown;
 }
 
 namespace {

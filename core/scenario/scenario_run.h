@@ -42,6 +42,12 @@ struct CheckResult {
 // The expected answer as the slides and `scenario run` show it: marked where it was derived by
 // hand, not recorded ("... (derived from the source, not recorded)"; the panel writes "(derived)").
 std::string expected_text(const CheckResult& c);
+// A check's answer as shown: a cast's, a sum's or a running sum's value by its own digits
+// ("0.100000001490116119..." for float32's 0.1: its shortest decimal, 0.10000000149011612,
+// which the reference records and the comparison reads, is not the value), any other as it is.
+std::string shown_answer(const CheckResult& c, const std::string& answer);
+// The observed answer as shown (shown_answer), or "-" when there is none.
+std::string observed_text(const CheckResult& c);
 inline constexpr std::string_view kDerivedNote = "derived from the source, not recorded";
 
 // A number in a check's text: a whole number below a billion as it is (a count of 64970 read

@@ -313,7 +313,7 @@ void ScenarioPanel::draw_checks() {
   };
   // (Not numbers: "2.0503997802734375e-05" broke in three lines in a column a fifth wide.)
   const bool observed_short = std::all_of(rows.begin(), rows.end(), [&](const scenario::CheckResult& c) {
-    return same_text(c) || (c.observed.empty() ? c.note : c.observed).size() <= 12;
+    return same_text(c) || (c.observed.empty() ? c.note : scenario::shown_answer(c, c.observed)).size() <= 12;
   });
   ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthStretch, 3.0f);
   ImGui::TableSetupColumn("expected", ImGuiTableColumnFlags_WidthStretch, observed_short ? 3.5f : 2.5f);
@@ -329,7 +329,8 @@ void ScenarioPanel::draw_checks() {
     // A derived expectation says so after its value, in its wrapped text, the whole note on hover:
     // a line of its own under every one of scenario 18's nine checks doubled the table's height
     // above a plot of 240 px (and a word placed beside the text ran into the next column).
-    wrapped_text(c.expectation_derived ? c.expected + " (derived)" : c.expected);
+    const std::string expected = scenario::shown_answer(c, c.expected);
+    wrapped_text(c.expectation_derived ? expected + " (derived)" : expected);
     if (c.expectation_derived && ImGui::IsItemHovered())
       ImGui::SetTooltip("%s: %s", std::string(scenario::kDerivedNote).c_str(), c.backing.c_str());
     if (!c.sources.empty() && ImGui::IsItemHovered()) {
@@ -343,7 +344,7 @@ void ScenarioPanel::draw_checks() {
       ImGui::TextDisabled("the same text");
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("observed, character for character:\n%s", c.observed.c_str());
     } else {
-      wrapped_text(c.observed.empty() ? c.note : c.observed);
+      wrapped_text(c.observed.empty() ? c.note : scenario::shown_answer(c, c.observed));
     }
     ImGui::TableNextColumn();
     ImGui::TextColored(c.passed ? kPass : kFail, "%s", c.passed ? "pass" : "FAIL");

@@ -482,6 +482,28 @@ TEST(ScenarioRun, TheSummarySaysHowManyChecksMatchDerivedAnswers) {
   EXPECT_EQ(checks_summary(r), "2 of 3 checks pass, all against answers derived from the source, not recorded");
 }
 
+// A cast's or a sum's answer is compared by its shortest decimal, which the reference records,
+// but shown by its own digits: scenario 26 showed "0.10000000149011612" for float32's 0.1, whose
+// value is 0.100000001490116119...; other answers are shown as they are.
+TEST(ScenarioRun, AValueAnswerIsShownByItsOwnDigits) {
+  CheckResult c;
+  c.kind = CheckKind::Cast;
+  c.expected = c.observed = "0.10000000149011612";
+  EXPECT_EQ(shown_answer(c, c.expected), "0.10000000149011611...");
+  EXPECT_EQ(expected_text(c), "0.10000000149011611...");
+  EXPECT_EQ(observed_text(c), "0.10000000149011611...");
+  EXPECT_EQ(shown_answer(c, "65504"), "65504");
+  EXPECT_EQ(shown_answer(c, "inf"), "inf");
+  c.kind = CheckKind::Sum;
+  EXPECT_EQ(shown_answer(c, "1.0000001192092896"), "1.0000001192092895...");
+  c.kind = CheckKind::Peak;  // a vendor's decimal figure
+  EXPECT_EQ(shown_answer(c, "989.4"), "989.4");
+  c.kind = CheckKind::Promote;
+  EXPECT_EQ(shown_answer(c, "float32"), "float32");
+  c.observed.clear();
+  EXPECT_EQ(observed_text(c), "-");
+}
+
 TEST(ScenarioRun, MetricChecksPassAndFail) {
   auto s = scenario_from_json(with_evidence(R"({"min": 1})"), "x");
   ASSERT_TRUE(s) << s.error();
