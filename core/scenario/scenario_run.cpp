@@ -23,18 +23,23 @@ std::string bound_text(double x) {
   return check_number_text(x, 17);
 }
 
-// An observed value with 4 digits, or more where 4 would read as on the other side of a bound
-// or on it ("1" against "at most 1.0001" is fine; 1.00012 must not read "1").
-std::string observed_text(double x, const Bounds& b) {
+// How many digits an observed value takes: 4, or more where 4 would read as on the other side
+// of a bound or on it ("1" against "at most 1.0001" is fine; 1.00012 must not read "1"). The
+// limits another metric makes are written with as many: an observed 5.1024e-4 below a limit of
+// 5.1026e-4 read "0.0005102" below "0.0005102".
+int observed_digits(double x, const Bounds& b, const std::vector<double>& limits) {
   for (int d = 4; d < 17; ++d) {
-    const std::string t = check_number_text(x, d);
-    const double shown = std::strtod(t.c_str(), nullptr);
+    const double shown = std::strtod(check_number_text(x, d).c_str(), nullptr);
     bool misleads = false;
     for (const std::optional<double>& edge : {b.min, b.max})
       if (edge && ((shown <= *edge) != (x <= *edge) || (shown >= *edge) != (x >= *edge))) misleads = true;
-    if (!misleads) return t;
+    for (const double limit : limits) {
+      const double edge = std::strtod(check_number_text(limit, d).c_str(), nullptr);
+      if ((shown < edge) != (x < limit) || (shown > edge) != (x > limit)) misleads = true;
+    }
+    if (!misleads) return d;
   }
-  return check_number_text(x, 17);
+  return 17;
 }
 
 // The number at ref's pointer in its evidence's result.json.
@@ -129,10 +134,14 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
     r.expected = parts.empty() ? "" : parts.front();
     return r;
   }
-  r.observed = observed_text(*x, b);
   bool ok = std::isfinite(*x) || (b.min && std::isinf(*x) && *x > 0 && !b.max);
   if (b.min && !(*x >= *b.min)) ok = false;
   if (b.max && !(*x <= *b.max)) ok = false;
+  struct Limit {
+    double value, other;
+    bool above;
+  };
+  std::vector<Limit> limits;
   for (const auto& [other, above] : {std::pair{b.above, true}, std::pair{b.below, false}}) {
     if (!other) continue;
     auto y = read_metric(evidence, *other);
@@ -141,16 +150,22 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
       ok = false;
       continue;
     }
-    const double limit = b.factor * *y + b.plus;
+    limits.push_back({b.factor * *y + b.plus, *y, above});
+    r.sources.push_back(ref_text(*other));
+    if (above ? !(*x > limits.back().value) : !(*x < limits.back().value)) ok = false;
+  }
+  std::vector<double> limit_values;
+  for (const Limit& l : limits) limit_values.push_back(l.value);
+  const int digits = observed_digits(*x, b, limit_values);
+  r.observed = check_number_text(*x, digits);
+  for (const Limit& l : limits) {
     // The limit as a value, then how it is made: "below 0.25 x 0.001395" read as a formula to
     // work out in front of a class; "below 0.0003488 (0.25 x 0.001395)" does not.
-    std::string how = (b.factor != 1 ? bound_text(b.factor) + " x " : "") + check_number_text(*y);
+    std::string how = (b.factor != 1 ? bound_text(b.factor) + " x " : "") + check_number_text(l.other);
     if (b.plus != 0) how.append(b.plus > 0 ? " + " : " - ").append(bound_text(std::fabs(b.plus)));
-    std::string bound = std::string(above ? "above " : "below ") + check_number_text(limit);
+    std::string bound = std::string(l.above ? "above " : "below ") + check_number_text(l.value, digits);
     if (b.factor != 1 || b.plus != 0) bound.append(" (").append(how).append(")");
     parts.push_back(std::move(bound));
-    r.sources.push_back(ref_text(*other));
-    if (above ? !(*x > limit) : !(*x < limit)) ok = false;
   }
   for (size_t i = 0; i < parts.size(); ++i) r.expected += (i ? "; " : "") + parts[i];  // ("between a and b" has its own "and")
   r.passed = ok && r.note.empty();

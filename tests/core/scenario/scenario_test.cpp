@@ -546,6 +546,21 @@ TEST(ScenarioRun, AMetricAboveAnotherPlusAnOffset) {
   EXPECT_NE(bad.error().find("apply to 'above' or 'below'"), std::string::npos) << bad.error();
 }
 
+// A value below another metric's limit close to it takes, and gives the limit, the digits that
+// tell them apart: at 4 the run's 0.176248... read "0.1762" below "0.1762".
+TEST(ScenarioRun, AValueAndAMetricsLimitNeverReadTheSame) {
+  json j = with_evidence(R"({"below": {"evidence": 0, "pointer": "/stats/normwise_rel"}, "factor": 1.00001})");
+  j["checks"].back()["metric"]["pointer"] = "/stats/normwise_rel";
+  auto r = run_scenario(*scenario_from_json(j, "x"));
+  ASSERT_TRUE(r) << r.error();
+  const CheckResult& c = r->checks[1];
+  EXPECT_TRUE(c.passed) << c.expected << " / " << c.observed;
+  ASSERT_EQ(c.expected.rfind("below ", 0), 0u) << c.expected;
+  const std::string limit = c.expected.substr(6, c.expected.find(' ', 6) - 6);
+  EXPECT_LT(std::strtod(c.observed.c_str(), nullptr), std::strtod(limit.c_str(), nullptr))
+      << c.observed << " below " << limit;
+}
+
 // Bug: bounds and values printed at 4 digits: scenario 28's "within 0.01%" read "<= 1" for its
 // bound 1.0001, and a value just past a bound could read as inside it. A bound is printed as
 // written; a value takes the digits that keep it on its side of the bound. (The run's normwise
