@@ -33,7 +33,8 @@ std::string code_text(const FloatFormat& f, std::optional<uint64_t> code) {
 std::string gap_text(double g) {
   if (!std::isfinite(g)) return "";
   const std::string power = power_of_two_text(g);
-  return "  gap " + float64_text(g) + (power.empty() ? "" : " = " + power);  // (its own digits: 2^-27 is 7.450580596923828125e-09)
+  // By its own digits: 2^-27 is 7.450580596923828125e-09, not its shortest decimal.
+  return "  gap " + float64_text(g) + (power.empty() ? "" : " = " + power);
 }
 
 constexpr size_t kMaxIntervalChars = 170;  // two ends of up to ~80 digits each print whole (float64 near 1: ~60)

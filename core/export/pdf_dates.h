@@ -1,8 +1,8 @@
 // A PDF's creation and modification dates. cairo stamps a PDF with the local time it was written
 // as its creation date, so drawing the same figure twice gives two different files; under
-// SOURCE_DATE_EPOCH (the
-// reproducible-builds.org convention: seconds since 1970, UTC) both dates are that time instead,
-// and a figure drawn again from the same data is the same file, byte for byte.
+// SOURCE_DATE_EPOCH (the reproducible-builds.org convention: seconds since 1970, UTC) both dates
+// are that time instead, and a figure drawn again from the same data is the same file, byte for
+// byte.
 #pragma once
 
 #include <cairo.h>

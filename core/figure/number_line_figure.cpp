@@ -94,8 +94,7 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
     }
   }
   if (std::isfinite(n.x) && std::isfinite(position(n.x)))
-    fig.annotations.push_back(
-        {AnnotationKind::VerticalLine, position(n.x), "x = " + x_text, palette(5), true});
+    fig.annotations.push_back({AnnotationKind::VerticalLine, position(n.x), "x = " + x_text, palette(5), true});
   return fig;
 }
 

@@ -135,8 +135,7 @@ void CheckpointPanel::collect() {
   // A budget to start from: 6 bits per parameter (between fp8 and fp4), within what the plans span.
   // (In doubles: clamped in floats, a budget could fall a float's rounding below the cheapest
   // plan, which then refused it.)
-  budget_ = frontier.empty() ? 6.0
-                             : std::clamp(6.0, frontier.front().bits_per_param, frontier.back().bits_per_param);
+  budget_ = frontier.empty() ? 6.0 : std::clamp(6.0, frontier.front().bits_per_param, frontier.back().bits_per_param);
   replan();
 }
 
