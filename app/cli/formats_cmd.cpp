@@ -5,6 +5,7 @@
 #include "app/cli/cli.h"
 #include "core/dtype/describe.h"
 #include "core/dtype/int_convert.h"
+#include "core/util/number_text.h"
 
 namespace pl::cli {
 
@@ -16,7 +17,7 @@ Runner add_formats(CLI::App& app) {
   return [json, all]() {
     nlohmann::json rows = nlohmann::json::array();
     if (!*json)
-      std::printf("%-20s %4s %3s %3s %5s %12s %12s %12s %10s %10s %4s %4s %3s %-9s\n", "name", "bits", "e", "m", "bias",
+      std::printf("%-20s %4s %3s %3s %5s %15s %15s %15s %14s %14s %4s %4s %3s %-9s\n", "name", "bits", "e", "m", "bias",
                   "max_finite", "min_normal", "min_subnorm", "epsilon", "unit_round", "inf", "nan", "-0", "overflow");
     for (const auto& row : all_dtypes()) {
       if (row.kind == DTypeKind::Float) {
@@ -26,15 +27,17 @@ Runner add_formats(CLI::App& app) {
           continue;
         }
         const FloatFormat& f = row.format;
+        // Each limit by its own leading digits: to nearest, float64's largest read 1.7977e+308,
+        // which overflows float64, and float16's epsilon 0.0009766, above 2^-10.
+        auto limit = [](double v) { return leading_digits_text(v, 5); };
         // A format without subnormals (float8_e8m0fnu) has none to list: its smallest positive
         // value is its smallest normal, and the column said it twice.
-        char subnormal[16] = "-";
-        if (f.has_subnormals()) std::snprintf(subnormal, sizeof subnormal, "%.5g", min_subnormal(f));
-        std::printf("%-20s %4d %3d %3d %5d %12.5g %12.5g %12s %10.4g %10.4g %4s %4s %3s %-9s\n",
-                    std::string(row.name).c_str(), f.total_bits(), f.exponent_bits, f.mantissa_bits, f.bias,
-                    max_finite(f), min_normal(f), subnormal, machine_epsilon(f), unit_roundoff(f),
-                    f.has_inf() ? "yes" : "-", f.has_nan() ? "yes" : "-", f.has_negative_zero() ? "yes" : "-",
-                    j["overflow_default"].get<std::string>().c_str());
+        const std::string subnormal = f.has_subnormals() ? limit(min_subnormal(f)) : "-";
+        std::printf("%-20s %4d %3d %3d %5d %15s %15s %15s %14s %14s %4s %4s %3s %-9s\n", std::string(row.name).c_str(),
+                    f.total_bits(), f.exponent_bits, f.mantissa_bits, f.bias, limit(max_finite(f)).c_str(),
+                    limit(min_normal(f)).c_str(), subnormal.c_str(), limit(machine_epsilon(f)).c_str(),
+                    limit(unit_roundoff(f)).c_str(), f.has_inf() ? "yes" : "-", f.has_nan() ? "yes" : "-",
+                    f.has_negative_zero() ? "yes" : "-", j["overflow_default"].get<std::string>().c_str());
       } else if (*all) {
         // The bits that hold a value (int4: 4, stored in a byte as float4_e2m1fn is).
         nlohmann::json j{{"name", row.name}, {"bits", value_bits(row.id)}};

@@ -133,46 +133,6 @@ RoundingInterval interval_of(const FloatFormat& f, uint64_t code, Rounding r, Ov
   return iv;
 }
 
-// `exact` (endpoint_exact's text) to `digits` significant digits, rounded away from zero when
-// `away` and toward it otherwise, written as printf's %g writes a number of that precision.
-std::string directed_digits(const std::string& exact, int digits, bool away) {
-  const bool negative = !exact.empty() && exact[0] == '-';
-  const std::string body = negative ? exact.substr(1) : exact;
-  const size_t point = std::min(body.find('.'), body.size());
-  std::string all = body.substr(0, point) + (point < body.size() ? body.substr(point + 1) : "");
-  const size_t first = all.find_first_not_of('0');
-  if (first == std::string::npos) return negative ? "-0" : "0";
-  int exponent = static_cast<int>(point) - static_cast<int>(first) - 1;  // of the first digit
-  std::string kept = all.substr(first);
-  const size_t n = static_cast<size_t>(digits);
-  if (kept.size() > n) {
-    const bool dropped = kept.find_first_not_of('0', n) != std::string::npos;
-    kept.resize(n);
-    if (dropped && away) {  // add one in the last place kept, carrying
-      size_t i = n;
-      while (i > 0 && kept[i - 1] == '9') kept[--i] = '0';
-      if (i == 0) {
-        kept.insert(kept.begin(), '1'), kept.pop_back(), ++exponent;
-      } else {
-        ++kept[i - 1];
-      }
-    }
-  }
-  while (kept.size() > 1 && kept.back() == '0') kept.pop_back();
-  std::string out = negative ? "-" : "";
-  if (exponent < -4 || exponent >= digits) {
-    out += kept.substr(0, 1);
-    if (kept.size() > 1) out += "." + kept.substr(1);
-    char e[16];
-    std::snprintf(e, sizeof e, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
-    return out + e;
-  }
-  if (exponent < 0) return out + "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + kept;
-  const size_t whole = static_cast<size_t>(exponent) + 1;
-  if (kept.size() <= whole) return out + kept + std::string(whole - kept.size(), '0');
-  return out + kept.substr(0, whole) + "." + kept.substr(whole);
-}
-
 }  // namespace
 
 std::optional<uint64_t> next_up(const FloatFormat& f, uint64_t code) {

@@ -62,12 +62,20 @@ std::string x_text(const Figure& f, double x) {
   return readout_number(x);
 }
 
+// A bin's end under the mouse, shortened toward the bin's inside (the lower end up, the upper
+// down): to nearest, the bin [0.0017782794..., 0.0031622776...) read "[0.001778, 0.003162)",
+// which begins below the bin, in the one before it.
+std::string bin_end_text(double v, bool upper) {
+  if (!std::isfinite(v) || (v == std::floor(v) && std::fabs(v) < 1e7)) return readout_number(v);
+  return directed_digits(exact_decimal(v), 4, upper == std::signbit(v));
+}
+
 // "[a, b)", built by appending (GCC 12 warns falsely on a chain of + here).
 std::string bin_text(double a, double b) {
   std::string s = "[";
-  s += readout_number(a);
+  s += bin_end_text(a, false);
   s += ", ";
-  s += readout_number(b);
+  s += bin_end_text(b, true);
   s += ")";
   return s;
 }

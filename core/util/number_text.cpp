@@ -66,6 +66,29 @@ std::string stored_value_text(double v, std::string_view exact, int precision) {
 
 std::string float64_text(double v) { return std::isfinite(v) ? stored_value_text(v, exact_decimal(v), 53) : shortest_double(v); }
 
+namespace {
+
+// `mantissa` (an exact fixed-point decimal) cut before its character `cut`, which lies in its whole
+// part, written in scientific notation: 2^70, 1180591620717411303424, cut after 10 digits reads
+// "1.180591620...e+21", never printf's "1.180591621e+21", which is not the value.
+std::string cut_whole_part_text(std::string_view mantissa, size_t cut) {
+  std::string out = mantissa.starts_with('-') ? "-" : "";
+  std::string kept;
+  size_t whole = 0;
+  for (size_t i = 0; i < mantissa.size() && mantissa[i] != '.'; ++i) {
+    if (mantissa[i] < '0' || mantissa[i] > '9' || (whole == 0 && mantissa[i] == '0')) continue;
+    ++whole;
+    if (i < cut) kept += mantissa[i];
+  }
+  out += kept.substr(0, 1);
+  if (kept.size() > 1) out.append(".").append(kept, 1);  // appended: GCC 12 bug 105329
+  char e[16];
+  std::snprintf(e, sizeof e, "...e+%02zu", whole - 1);
+  return out + e;
+}
+
+}  // namespace
+
 std::string exact_digits_text(double v, std::string_view exact, int digits) {
   if (!std::isfinite(v)) return shortest_double(v);
   digits = std::max(digits, 1);
@@ -80,7 +103,7 @@ std::string exact_digits_text(double v, std::string_view exact, int digits) {
       // Past `digits`, on to the first non-zero digit: float64's 0.1 is 0.100000000000000005...,
       // not 0.10000000000000000...
       if (significant >= digits && out.back() != '0' && out.back() != '.') {
-        if (point == std::string_view::npos || i < point) return significant_text(v, digits);  // its whole part
+        if (point == std::string_view::npos || i < point) return cut_whole_part_text(mantissa, i);
         return out + "..." + std::string(exponent);
       }
       ++significant;
@@ -90,12 +113,62 @@ std::string exact_digits_text(double v, std::string_view exact, int digits) {
   return std::string(exact);
 }
 
+std::string directed_digits(const std::string& exact, int digits, bool away) {
+  digits = std::max(digits, 1);
+  const bool negative = !exact.empty() && exact[0] == '-';
+  const size_t e = exact.find_first_of("eE");  // exact_decimal's text below 1e-4 has an exponent
+  const std::string body = exact.substr(negative ? 1 : 0, e == std::string::npos ? e : e - (negative ? 1 : 0));
+  const int shift = e == std::string::npos ? 0 : std::atoi(exact.c_str() + e + 1);
+  const size_t point = std::min(body.find('.'), body.size());
+  std::string all = body.substr(0, point) + (point < body.size() ? body.substr(point + 1) : "");
+  const size_t first = all.find_first_not_of('0');
+  if (first == std::string::npos) return negative ? "-0" : "0";
+  int exponent = static_cast<int>(point) - static_cast<int>(first) - 1 + shift;  // of the first digit
+  std::string kept = all.substr(first);
+  const size_t n = static_cast<size_t>(digits);
+  if (kept.size() > n) {
+    const bool dropped = kept.find_first_not_of('0', n) != std::string::npos;
+    kept.resize(n);
+    if (dropped && away) {  // add one in the last place kept, carrying
+      size_t i = n;
+      while (i > 0 && kept[i - 1] == '9') kept[--i] = '0';
+      if (i == 0) {
+        kept.insert(kept.begin(), '1'), kept.pop_back(), ++exponent;
+      } else {
+        ++kept[i - 1];
+      }
+    }
+  }
+  while (kept.size() > 1 && kept.back() == '0') kept.pop_back();
+  std::string out = negative ? "-" : "";
+  if (exponent < -4 || exponent >= digits) {
+    out += kept.substr(0, 1);
+    if (kept.size() > 1) out.append(".").append(kept, 1);  // appended: GCC 12 bug 105329
+    char e[16];
+    std::snprintf(e, sizeof e, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+    return out + e;
+  }
+  if (exponent < 0) return out + "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + kept;
+  const size_t whole = static_cast<size_t>(exponent) + 1;
+  if (kept.size() <= whole) return out + kept + std::string(whole - kept.size(), '0');
+  return out + kept.substr(0, whole) + "." + kept.substr(whole);
+}
+
+std::string leading_digits_text(double v, int digits) { return exact_digits_text(v, exact_decimal(v), digits); }
+
 std::string exact_decimal(double v) {
   if (!std::isfinite(v)) return shortest_double(v);
   // 767 significant digits cover the longest binary64 expansion; glibc prints them exactly.
   std::vector<char> buf(1200);
   std::snprintf(buf.data(), buf.size(), "%.767g", v);
   return buf.data();
+}
+
+std::string ulp_error_text(double ulps) {
+  const double a = std::fabs(ulps);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, (a < 5e-4 && a != 0) ? "%+.2g" : a >= 1e6 ? "%+.4g" : "%+.3f", ulps);
+  return buf;
 }
 
 std::string power_of_two_text(double v) {

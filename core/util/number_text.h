@@ -40,8 +40,18 @@ std::string float64_text(double value);
 // non-zero one past them, with "..." where digits are left off: every digit shown is the
 // value's own, never rounded up ("0.1000000014..." for float32's 0.1, whose exact value is
 // 0.100000001490116...: rounded, "0.1000000015" read as exact beside float16's exact
-// 0.0999755859375). A value whose whole part would be cut is `value` to `digits` digits.
+// 0.0999755859375). A value whose whole part would be cut is written in scientific notation, by
+// its own leading digits and "...": "3.4028...e+38" for float32's largest, where printf's "%.5g"
+// writes 3.4028e+38, past it, and float64's largest to five digits, 1.7977e+308, is past its
+// overflow threshold.
 std::string exact_digits_text(double value, std::string_view exact, int digits);
+// exact_digits_text of the value's exact decimal: a format's limits in tables and tooltips
+// (float16's smallest normal 6.1035...e-05, its largest 65504).
+std::string leading_digits_text(double value, int digits);
+// `exact` (a value's exact decimal: endpoint_exact's or exact_decimal's text) to `digits` significant digits, rounded
+// away from zero when `away` and toward it otherwise, written as printf's %g writes a number of that precision: the
+// ends of an interval shortened toward its inside, so that every number the text encloses lies in the interval.
+std::string directed_digits(const std::string& exact, int digits, bool away);
 // A tensor shape as people write it, "2,3,8,8": comma-separated whole numbers from 1 to 2^31,
 // without signs, spaces or empty parts. The error names the part that is not one.
 Expected<std::vector<int64_t>> parse_dimensions(std::string_view text);
@@ -51,6 +61,11 @@ std::string dimensions_text(const std::vector<int64_t>& dims);
 // left out (">99.9%") nor to "0.0%" while some are in ("<0.1%"): "100.0% within" a bound read as
 // no element past it with one of 16384 past it.
 std::string share_text(size_t part, size_t whole);
+// An error in ulps as the Formats table shows it: to three places ("+0.200"); a part in a thousand
+// or less in significant digits ("-0.000" read as a negative zero); a million or more in four
+// (float6_e2m3fn's 7.5 for 3e38 read "-6000000000000000024271790803693365886976.000", wider than
+// the table).
+std::string ulp_error_text(double ulps);
 // "2^-14" when value is a positive power of two (an ulp, a gap, a scale), else "".
 std::string power_of_two_text(double value);
 

@@ -42,7 +42,11 @@ check formats-text 0 'float8_e4m3fn +8 +4 +3 +7 +448' -- "$PL" formats
 check formats-json 0 '"unit_roundoff": 0.0625' -- "$PL" formats --json
 check formats-json-keys 0 '"min_subnormal"' -- "$PL" formats --json
 # A format without subnormals lists none (it repeated its smallest normal, 5.8775e-39).
-check formats-no-subnormals 0 'float8_e8m0fnu +8 +8 +0 +127 +1.7014e\+38 +5.8775e-39 +- ' -- "$PL" formats
+check formats-no-subnormals 0 'float8_e8m0fnu +8 +8 +0 +127 +1[.]7014[.][.][.]e\+38 +5[.]8774[.][.][.]e-39 +- ' -- "$PL" formats
+# Each limit by its own leading digits: to nearest, float64's largest read 1.7977e+308, which
+# overflows float64, and float16's epsilon 0.0009766, above 2^-10.
+check formats-own-digits 0 'float64 +64 +11 +52 +1023 +1[.]7976[.][.][.]e\+308 +2[.]22507[.][.][.]e-308' -- "$PL" formats
+check formats-own-digits-f16 0 'float16 +16 +5 +10 +15 +65504 +6[.]1035[.][.][.]e-05 +5[.]9604[.][.][.]e-08 +0[.]00097656[.][.][.] ' -- "$PL" formats
 check formats-json-no-subnormals 0 '"min_subnormal": null' -- "$PL" formats --json
 check cast-fp16 0 'bits +0x2e66' -- "$PL" cast --to float16 0.1
 check cast-hexfloat 0 'value +12' -- "$PL" cast --to bfloat16 0x1.8p+3

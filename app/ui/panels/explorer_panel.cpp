@@ -206,11 +206,11 @@ namespace {
 // The spacing of values where x lies: "2^-27", or "ulp 2^-27" dimmed under the format's name.
 void draw_ulp(double ulp, bool stacked) {
   const std::string two = power_of_two_text(ulp);
-  const std::string text = (stacked ? "ulp " : "") + (two.empty() ? significant_text(ulp, 6) : two);
+  const std::string text = (stacked ? "ulp " : "") + (two.empty() ? leading_digits_text(ulp, 6) : two);
   if (stacked) ImGui::TextDisabled("%s", text.c_str());
   else ImGui::TextUnformatted(text.c_str());
   if (ImGui::IsItemHovered() && std::isfinite(ulp))
-    ImGui::SetTooltip("the spacing of representable values in this binade: %s", significant_text(ulp, 17).c_str());
+    ImGui::SetTooltip("the spacing of representable values in this binade: %s", float64_text(ulp).c_str());
 }
 }  // namespace
 
@@ -319,7 +319,7 @@ void ExplorerPanel::draw_table() {
         ImGui::TextUnformatted(compact_value_text(v).c_str());
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s: %s\n%s\ngap to it: %s", where, v.value_exact.c_str(), v.bits_hex.c_str(),
-                            significant_text(gap, 17).c_str());
+                            float64_text(gap).c_str());
         if (above) {
           ImGui::SameLine();
           clicked();

@@ -176,8 +176,7 @@ void FormatsPanel::draw_value_table() {
       ImGui::TableNextColumn();
       ImGui::Text("%.3g", r.rel_error);
       ImGui::TableNextColumn();
-      // (A part in a thousand or less reads in significant digits: "-0.000" read as a negative zero.)
-      ImGui::Text(std::fabs(r.ulp_error) < 5e-4 && r.ulp_error != 0 ? "%+.2g" : "%+.3f", r.ulp_error);
+      ImGui::TextUnformatted(ulp_error_text(r.ulp_error).c_str());
     }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(flags_short(r.flags).c_str());

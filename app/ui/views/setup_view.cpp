@@ -19,6 +19,7 @@
 #include "core/io/file_read.h"
 #include "core/promote/engine.h"
 #include "core/util/join.h"
+#include "core/util/number_text.h"
 #include "core/util/thread_limit.h"
 
 namespace pl::ui {
@@ -42,8 +43,10 @@ bool dtype_item(DType d, DType* t) {
   const bool chosen = ImGui::Selectable(std::string(name(d)).c_str(), d == *t);
   if (chosen) *t = d;
   if (ImGui::IsItemHovered() && is_float(d))
-    ImGui::SetTooltip("max %g, smallest normal %g, unit roundoff %g", max_finite(info(d).format),
-                      min_normal(info(d).format), unit_roundoff(info(d).format));
+    ImGui::SetTooltip("max %s, smallest normal %s, unit roundoff %s",
+                      leading_digits_text(max_finite(info(d).format), 6).c_str(),
+                      leading_digits_text(min_normal(info(d).format), 6).c_str(),
+                      leading_digits_text(unit_roundoff(info(d).format), 6).c_str());
   return chosen;
 }
 

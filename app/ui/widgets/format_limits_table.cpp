@@ -7,6 +7,7 @@
 
 #include "app/ui/widgets/flow_layout.h"
 #include "core/dtype/device/float_format.h"
+#include "core/util/number_text.h"
 
 namespace pl::ui {
 
@@ -16,10 +17,13 @@ void format_tooltip(const FormatRef& r) {
   ImGui::BeginTooltip();
   ImGui::Text("%s: 1 sign? %s, %d exponent bits, %d mantissa bits, bias %d", r.name.c_str(),
               f.is_signed() ? "yes" : "no", f.exponent_bits, f.mantissa_bits, f.bias);
+  // Each limit by its own leading digits: printf's %.6g wrote float32's smallest normal as
+  // 1.17549e-38, below 2^-126, so the range began at a subnormal.
+  const std::string normal = leading_digits_text(min_normal(f), 6), largest = leading_digits_text(max_finite(f), 6);
   if (f.has_subnormals())
-    ImGui::Text("range %.6g .. %.6g (smallest subnormal %.6g)", min_normal(f), max_finite(f), min_subnormal(f));
-  else
-    ImGui::Text("range %.6g .. %.6g (no subnormals)", min_normal(f), max_finite(f));
+    ImGui::Text("range %s .. %s (smallest subnormal %s)", normal.c_str(), largest.c_str(),
+                leading_digits_text(min_subnormal(f), 6).c_str());
+  else ImGui::Text("range %s .. %s (no subnormals)", normal.c_str(), largest.c_str());
   ImGui::Text("precision p = %d bits: epsilon 2^%d, unit roundoff u = 2^%d", f.precision(), -f.mantissa_bits,
               -f.precision());
   if (r.dtype) ImGui::Text("defined by: %s", std::string(info(*r.dtype).defined_by).c_str());
@@ -84,8 +88,11 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
       ImGui::Text("%d", v);
     }
     ImGui::TableNextColumn();
-    ImGui::Text("%.6g", max_finite(f));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.17g (%a)", max_finite(f), max_finite(f));
+    // Whole up to six digits (float8_e5m2's 57344); past that four and "...", its digits on hover:
+    // six pushed the last column past a 1280 px window in presentation mode.
+    const double largest = max_finite(f);
+    ImGui::TextUnformatted(leading_digits_text(largest, largest < 1e6 ? 6 : 4).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%a)", float64_text(max_finite(f)).c_str(), max_finite(f));
     // The other four are powers of two, written as such: the exponent is what a teacher writes
     // on the board (float16's epsilon 2^-10), and six digits of each pushed the table's last
     // column past a 1280 px window in presentation mode. The decimal is on hover.
@@ -99,7 +106,7 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
       }
       ImGui::TextUnformatted(power_limit_text(f, k).c_str());
       const double v = power_limit(f, k);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.17g (%a)", v, v);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%a)", float64_text(v).c_str(), v);
     }
     ImGui::TableNextColumn();
     const char* ovf = f.overflow_default() == OverflowDefault::ToInf   ? "to Inf"

@@ -173,8 +173,24 @@ TEST(FigureReadout, NumbersHaveFourSignificantDigitsAndCountsStayWhole) {
   const auto r = readout_at(f, l, l.x.to_pixel(0.0024), l.y1 - 2);
   ASSERT_TRUE(r);
   ASSERT_GE(r->lines.size(), 2u);
-  EXPECT_EQ(r->lines[0], "[0.001778, 0.003162)");
+  EXPECT_EQ(r->lines[0], "[0.001779, 0.003162)");  // each end toward the bin's inside
   EXPECT_EQ(r->lines[1], "count: 1234567");
+}
+
+// Bug: a bin's ends were rounded to nearest, so [0.0017782794..., 0.0031622776...) read
+// "[0.001778, 0.003162)", which begins in the bin before it. The lower end is now rounded up and
+// the upper down, on either side of zero and with an exponent.
+TEST(FigureReadout, ABinsEndsAreShortenedTowardItsInside) {
+  Figure f;
+  f.series.push_back(
+      {"count", SeriesKind::Bars, {-0.0031622776601683794, -0.0017782794100389228, 1.23456e-5}, {3, 4}, {}});
+  const PlotLayout l = layout_figure(f, 900, 560);
+  auto r = readout_at(f, l, l.x.to_pixel(-0.0024), l.y1 - 2);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->lines[0], "[-0.003162, -0.001779)");
+  r = readout_at(f, l, l.x.to_pixel(-0.0001), l.y1 - 2);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->lines[0], "[-0.001778, 1.234e-05)");
 }
 
 TEST(FigureReadout, NamesTheNearestPointTheBinAndTheCell) {

@@ -1,5 +1,7 @@
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <string>
 
 #include "core/dtype/codec.h"
 #include "core/dtype/dtype.h"
@@ -123,9 +125,44 @@ TEST(NumberText, ACutValueShowsItsOwnDigitsAndSaysItIsCut) {
   EXPECT_EQ(shown(0.1, 53), "0.100000000000000005...");         // on to its first non-zero digit
   EXPECT_EQ(shown(-double(0.1f), 24), "-0.1000000014...");
   EXPECT_EQ(shown(double(1e-5f), 24), "9.999999747...e-06");     // exponent kept
-  EXPECT_EQ(shown(double(3.4028234663852886e38f), 24), "3.402823466e+38");  // never a cut whole part
+  EXPECT_EQ(shown(double(3.4028234663852886e38f), 24), "3.402823466...e+38");           // a cut whole part
   EXPECT_EQ(exact_digits_text(0.10009765625, "0.10009765625", 10), "0.1000976562...");  // bfloat16's 0.1
   EXPECT_EQ(exact_digits_text(0.125, "0.125", 10), "0.125");
+}
+
+// Bug: a value whose whole part was cut was rounded to nearest by printf, which can round up: 2^70
+// (1180591620717411303424) read "1.180591621e+21" to ten digits, and float64's largest to five digits read
+// 1.7977e+308, a number that overflows float64. The leading digits are now the value's own.
+TEST(NumberText, ACutWholePartKeepsTheValuesOwnDigits) {
+  EXPECT_EQ(leading_digits_text(0x1p70, 10), "1.1805916207...e+21");  // on past a kept zero
+  EXPECT_EQ(leading_digits_text(-0x1p70, 4), "-1.1805...e+21");       // on past the zero, as in a fraction
+  EXPECT_EQ(leading_digits_text(std::numeric_limits<double>::max(), 5), "1.7976...e+308");
+  EXPECT_EQ(leading_digits_text(1048576.0, 3), "1.04...e+06");  // printf's %.3g: 1.05e+06
+  EXPECT_EQ(leading_digits_text(1048576.0, 1), "1...e+06");
+  EXPECT_EQ(leading_digits_text(1048576.5, 7), "1048576.5");  // exact when nothing is left off
+  EXPECT_EQ(leading_digits_text(1000000.0, 3), "1000000");
+  EXPECT_EQ(leading_digits_text(65504.0, 5), "65504");
+  EXPECT_EQ(leading_digits_text(0x1p-14, 5), "6.1035...e-05");  // float16's smallest normal
+  EXPECT_EQ(leading_digits_text(0x1p-10, 5), "0.00097656...");
+  EXPECT_EQ(leading_digits_text(0x1p-6, 5), "0.015625");
+  for (int e = 0; e < 1024; ++e) {  // every power of two: the digits shown never exceed the value
+    const double v = std::ldexp(1.0, e);
+    std::string t = leading_digits_text(v, 5);
+    if (const size_t dots = t.find("..."); dots != std::string::npos) t.erase(dots, 3);
+    EXPECT_LE(std::strtod(t.c_str(), nullptr), v) << e;
+  }
+}
+
+// Bug: a saturated cast's error in ulps was written to three places whatever its size: 3e38 into
+// float6_e2m3fn read -6000000000000000024271790803693365886976.000, wider than the table.
+TEST(NumberText, AnUlpErrorKeepsToTheTablesWidth) {
+  EXPECT_EQ(ulp_error_text(0.2), "+0.200");
+  EXPECT_EQ(ulp_error_text(-0.4), "-0.400");
+  EXPECT_EQ(ulp_error_text(0), "+0.000");
+  EXPECT_EQ(ulp_error_text(-1e-5), "-1e-05");  // never "-0.000"
+  EXPECT_EQ(ulp_error_text(-6e38), "-6e+38");
+  EXPECT_EQ(ulp_error_text(123456.5), "+123456.500");
+  EXPECT_EQ(ulp_error_text(1234567.0), "+1.235e+06");
 }
 
 }  // namespace
