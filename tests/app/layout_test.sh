@@ -56,6 +56,14 @@ check "scenario 5" 1280x800 --scenario 5
 # neighbours "0.09999999403... 0.1000000089... >" scrolled sideways at 1280x800).
 check "explorer, 0.1" 1280x800 --panel explorer --value 0.1
 check "explorer, 0.1, presentation on" 1280x800 --panel explorer --value 0.1 --presentation on
+# Values whose neighbours and interval ends carry exponents and signs: float32's 32 bit boxes on
+# one line ran the table 69 px past 1280 px for 1e-40, and bfloat16's neighbours of -3e38 19 px.
+for value in 1e-40 -3e38; do
+  for presentation in off on; do
+    check "explorer, $value, presentation $presentation" 1280x800 --panel explorer --value "$value" \
+      --presentation "$presentation"
+  done
+done
 # A long story over figures in presentation mode keeps its look-at in view (ten scenarios scrolled
 # it below their pane at 1280x800).
 check "scenario 18, presentation on" 1280x800 --scenario 18 --presentation on

@@ -37,9 +37,20 @@ std::string value_text(const FloatFormat& f, std::optional<uint64_t> code) {
 // 0.100000001490116119384765625 is 0.1000000014...). Never the shortest decimal that reads back
 // to it: float16's 0.0999755859375 would read "0.1", as if nothing had been rounded, and e4m3fn's
 // 416 "420". The tooltip has the exact value.
-std::string compact_value_text(const CodeReport& r) {
+std::string compact_value_text(const CodeReport& r, int digits = 10) {
   constexpr size_t kShort = 12;
-  return r.value_exact.size() <= kShort ? r.value_exact : exact_digits_text(r.value, r.value_exact, 10);
+  return r.value_exact.size() <= kShort ? r.value_exact : exact_digits_text(r.value, r.value_exact, digits);
+}
+
+// A window narrower than 1400 px: the bits take tighter boxes there, a format wider than 16 bits
+// its mantissa on a second line and the neighbours eight digits (float32's 32 boxes on one line
+// ran the table 69 px past 1280 px for 1e-40, whose neighbours and interval ends carry exponents,
+// and bfloat16's neighbours of -3e38, -3.0173475504...e+38 at ten digits, 19 px).
+bool narrow_window() { return ImGui::GetMainViewport()->Size.x < 1400; }
+
+// Whether a format's bits take two lines: its mantissa under its sign and exponent.
+bool bits_split(const FloatFormat& f) {
+  return (presentation_mode() || narrow_window()) && f.total_bits() > 16 && f.mantissa_bits > 0;
 }
 
 }  // namespace
@@ -171,14 +182,15 @@ void ExplorerPanel::draw_bits(Row& row, size_t index) {
   const uint64_t code = row.n.rounded.code;
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {1, 1});
   // Tighter boxes in presentation mode's large type (float32's 32 of them took half of 1280 px),
-  // and in a window narrower than 1400 px: at 1280 x 800 the 64 px they save keep the neighbours'
+  // and in a narrow window: at 1280 x 800 the 64 px they save keep the neighbours'
   // "0.1000000089... >" in view, which scrolled sideways.
-  const bool tight = presentation_mode() || ImGui::GetMainViewport()->Size.x < 1400;
+  const bool tight = presentation_mode() || narrow_window();
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {tight ? 1.0f : 2.0f, 0});
   ImGui::PushStyleColor(ImGuiCol_Button, {0.14f, 0.14f, 0.16f, 1.0f});  // dark, so the field colours read
   // Presentation mode's rows have two lines: a format wider than 16 bits puts its mantissa on
-  // the second (float32's 32 boxes on one line pushed the neighbours past 1280 px).
-  const bool split = presentation_mode() && f.total_bits() > 16 && f.mantissa_bits > 0;
+  // the second (float32's 32 boxes on one line pushed the neighbours past 1280 px), as it does in
+  // a narrow window.
+  const bool split = bits_split(f);
   for (int b = f.total_bits() - 1; b >= 0; --b) {
     const int field = f.is_signed() && b == f.total_bits() - 1 ? 0 : b >= f.mantissa_bits ? 1 : 2;
     ImGui::PushID(static_cast<int>(index * 64 + b));
@@ -206,11 +218,15 @@ namespace {
 // The spacing of values where x lies: "2^-27", or "ulp 2^-27" dimmed under the format's name.
 void draw_ulp(double ulp, bool stacked) {
   const std::string two = power_of_two_text(ulp);
-  const std::string text = (stacked ? "ulp " : "") + (two.empty() ? leading_digits_text(ulp, 6) : two);
+  // (None where x rounds to Inf or NaN: the column read "nan" there, like a value.)
+  const std::string spacing = !std::isfinite(ulp) ? "-" : two.empty() ? leading_digits_text(ulp, 6) : two;
+  const std::string text = (stacked ? "ulp " : "") + spacing;
   if (stacked) ImGui::TextDisabled("%s", text.c_str());
   else ImGui::TextUnformatted(text.c_str());
-  if (ImGui::IsItemHovered() && std::isfinite(ulp))
-    ImGui::SetTooltip("the spacing of representable values in this binade: %s", float64_text(ulp).c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(std::isfinite(ulp) ? "the spacing of representable values in this binade: %s"
+                                         : "no spacing: x rounds to Inf or NaN%s",
+                      std::isfinite(ulp) ? float64_text(ulp).c_str() : "");
 }
 }  // namespace
 
@@ -222,14 +238,15 @@ void ExplorerPanel::draw_table() {
   // below. Side by side the columns needed 1800 px there: at 1280 px the interval, the ulp and the
   // neighbours were off the edge; three lines a row left one row in view above the number line.
   const bool stacked = presentation_mode();
-  int shown = 0;
-  for (const Row& r : rows_) shown += r.shown;
+  int shown = 0, split = 0;
+  for (const Row& r : rows_) shown += r.shown, split += r.shown && !stacked && bits_split(r.format.format);
   // Every row and the horizontal scrollbar where the table needs one (its room kept read as a
   // blank row), with room to spare: a close fit cut the last row.
   const float row_height = stacked ? 2 * ImGui::GetFrameHeightWithSpacing() : ImGui::GetFrameHeightWithSpacing();
   const SidewaysBar bar("explorer");
   // (The header is a line of text: a frame's height for it left a blank strip below the rows.)
-  const float height = table_row_height() + row_height * float(shown) + bar.height();
+  const float height =
+      table_row_height() + row_height * float(shown) + (ImGui::GetFontSize() + 1) * float(split) + bar.height();
   // Its rows' height, not the space left: the pane above the figures fits its content, and a
   // table that fitted the pane shrank with it, frame after frame. (The pane scrolls instead.)
   struct Column {
@@ -301,7 +318,7 @@ void ExplorerPanel::draw_table() {
       for (const auto& [code, gap, label] :
            {std::tuple{n.below, n.gap_below, "<"}, std::tuple{n.above, n.gap_above, ">"}}) {
         const bool above = label[0] == '>';
-        if (above && !stacked) ImGui::SameLine(0, ImGui::GetFontSize());
+        if (above && !stacked) ImGui::SameLine(0, ImGui::GetFontSize() * (narrow_window() ? 0.5f : 1.0f));
         if (!code) {
           ImGui::TextDisabled(above ? "none >" : "< none");
           continue;
@@ -316,7 +333,7 @@ void ExplorerPanel::draw_table() {
           clicked();
           ImGui::SameLine();
         }
-        ImGui::TextUnformatted(compact_value_text(v).c_str());
+        ImGui::TextUnformatted(compact_value_text(v, narrow_window() ? 8 : 10).c_str());
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s: %s\n%s\ngap to it: %s", where, v.value_exact.c_str(), v.bits_hex.c_str(),
                             float64_text(gap).c_str());
