@@ -48,7 +48,9 @@ void print_text(const FormatRef& ref, const Neighbourhood& n) {
                                         : "  (exact)");
   std::printf("  below      %s%s\n", code_text(f, n.below).c_str(), gap_text(n.gap_below).c_str());
   std::printf("  above      %s%s\n", code_text(f, n.above).c_str(), gap_text(n.gap_above).c_str());
-  std::printf("  ulp        %s\n", shortest_double(n.ulp).c_str());
+  // (By its own digits, as the gaps: float16's 2^-24 read 5.960464477539063e-08, rounded up.)
+  const std::string ulp_power = power_of_two_text(n.ulp);
+  std::printf("  ulp        %s%s\n", float64_text(n.ulp).c_str(), ulp_power.empty() ? "" : (" = " + ulp_power).c_str());
   if (n.interval) {
     // Every digit, unless an end runs to hundreds of them (a float64 subnormal's midpoint has
     // ~750): then 21 significant digits, and --json keeps every one.

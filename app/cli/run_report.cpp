@@ -47,9 +47,9 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum)
   for (const auto& r : rows) {
     unbounded |= !std::isfinite(r.bounds.deterministic);
     const experiment::ErrorStats& s = r.stats;
-    std::printf("%8zu  %-28s %14s %11s %11.3e %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
+    std::printf("%8zu  %-28s %14s %11s %11s %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
                 statistic("%.3e", r.max_scaled, s).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
-                r.bounds.probabilistic, statistic("%.2f", s.mean_bits, s).c_str(),
+                experiment::bound_value_text(r.bounds.probabilistic).c_str(), statistic("%.2f", s.mean_bits, s).c_str(),
                 (s.count == 0 ? "-" : experiment::ulps_text(s.max_ulp, largest_ulp)).c_str(),
                 experiment::not_finite_text(s).c_str());
   }

@@ -11,6 +11,7 @@
 #include "core/accumulate/multiterm.h"
 #include "core/dtype/codec.h"
 #include "core/util/names.h"
+#include "core/util/number_text.h"
 
 // Built with -ffp-contract=off (core/CMakeLists.txt): TwoSum and TwoProduct are exact only
 // if the compiler does not fuse or reassociate them.
@@ -230,8 +231,18 @@ double gamma(double m, double u) { return m * u < 1 ? m * u / (1 - m * u) : INFI
 
 std::string gamma_text(double deterministic) {
   if (!std::isfinite(deterministic)) return "none";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3e", deterministic);
+  return bound_value_text(deterministic);
+}
+
+std::string bound_value_text(double bound) {
+  if (!std::isfinite(bound) || bound <= 0) return shortest_double(bound);
+  char buf[40];
+  for (int digits = 4; digits <= 7; ++digits) {  // exact where seven digits hold it
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, bound);
+    if (std::strtod(buf, nullptr) == bound) return buf;
+  }
+  const double up = std::strtod(directed_digits(exact_decimal(bound), 4, true).c_str(), nullptr);
+  std::snprintf(buf, sizeof buf, "%.3e", up);  // (up has four digits: %.3e writes them as they are)
   return buf;
 }
 

@@ -90,9 +90,13 @@ struct ErrorBounds {
   double probabilistic = 0;
 };
 ErrorBounds accumulation_bounds(const Accumulation& a, size_t k);
-// The deterministic bound as text: "%.3e", or "none" past K u >= 1, where gamma_K does not
-// exist (it is not infinite; accumulation_bounds keeps +inf there for comparisons).
+// The deterministic bound as text (bound_value_text), or "none" past K u >= 1, where gamma_K
+// does not exist (it is not infinite; accumulation_bounds keeps +inf there for comparisons).
 std::string gamma_text(double deterministic);
+// A bound in scientific notation, exact where seven digits hold it (sqrt(4) 2^-8: 7.8125e-03),
+// else rounded up at four, so that it still bounds: gamma_4 of bfloat16, 1/63 = 0.015873...,
+// reads 1.588e-02; to nearest, "1.587e-02" stated a bound below it.
+std::string bound_value_text(double bound);
 
 // The double-double reference: hi + lo equals the exact dot product to about 106 bits.
 struct DoubleDouble {

@@ -246,7 +246,8 @@ std::string interval_text(const RoundingInterval& r, int significant_digits, std
     const std::string exact = endpoint_exact(e.value);
     if (significant_digits <= 0) return exact;
     if (value && e.value == static_cast<long double>(*value)) {
-      // (at least its whole part's digits: cut there, exact_digits_text would round it)
+      // (at least its whole part's digits, as the other end takes them where it must:
+      // "[1234567.8..., 1234568)", not "[1.23...e+06, 1234568)")
       const std::string own = exact_decimal(*value);
       const size_t sign = own[0] == '-', whole = std::min(own.find_first_of(".e"), own.size()) - sign;
       return exact_digits_text(*value, own, std::max(significant_digits, static_cast<int>(whole)));

@@ -646,7 +646,7 @@ std::string bounds_line(const MatmulResult& r) {
                   share_text(r.within_deterministic, r.compared).c_str());
   else std::snprintf(buf, sizeof buf, "no gamma_K (K u >= 1); ");
   line += buf;
-  std::snprintf(buf, sizeof buf, "sqrt(K) u %.3e (%s within)", r.bounds.probabilistic,
+  std::snprintf(buf, sizeof buf, "sqrt(K) u %s (%s within)", bound_value_text(r.bounds.probabilistic).c_str(),
                 share_text(r.within_probabilistic, r.compared).c_str());
   return line + buf;
 }

@@ -99,9 +99,12 @@ Series category_bar(size_t i, std::string legend, double value) {
 std::string legend_value(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);
-  // A power of two that four digits do not hold exactly (2^-24, not 5.96e-08); 0.25 stays 0.25.
-  if (std::string p = power_of_two_text(v); !p.empty() && std::strtod(buf, nullptr) != v) return p;
-  return buf;
+  if (!std::isfinite(v) || std::strtod(buf, nullptr) == v) return buf;  // 0.25 stays 0.25
+  // A power of two that four digits do not hold exactly (2^-24, not 5.96e-08); any other value by
+  // its own leading digits (bfloat16's gamma_4, 1/63, is 0.01587..., not the 0.01587 of %.4g,
+  // which states a bound below it).
+  if (std::string p = power_of_two_text(v); !p.empty()) return p;
+  return leading_digits_text(v, 4);
 }
 
 }  // namespace pl::figure

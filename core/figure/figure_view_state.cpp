@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "core/util/number_text.h"
 
@@ -65,17 +66,29 @@ std::string x_text(const Figure& f, double x) {
 // A bin's end under the mouse, shortened toward the bin's inside (the lower end up, the upper
 // down): to nearest, the bin [0.0017782794..., 0.0031622776...) read "[0.001778, 0.003162)",
 // which begins below the bin, in the one before it.
-std::string bin_end_text(double v, bool upper) {
+std::string bin_end_text(double v, bool upper, int digits) {
   if (!std::isfinite(v) || (v == std::floor(v) && std::fabs(v) < 1e7)) return readout_number(v);
-  return directed_digits(exact_decimal(v), 4, upper == std::signbit(v));
+  return directed_digits(exact_decimal(v), digits, upper == std::signbit(v));
 }
 
-// "[a, b)", built by appending (GCC 12 warns falsely on a chain of + here).
+// "[a, b)": four significant digits, or more where four move an end an eighth of the bin's width
+// or more (a bin [1.00001, 1.00002) read "[1.001, 1)" at four). Built by appending (GCC 12 warns
+// falsely on a chain of + here).
 std::string bin_text(double a, double b) {
+  const double width = b - a;
+  int digits = 4;
+  std::string lo, hi;
+  for (;; ++digits) {
+    lo = bin_end_text(a, false, digits), hi = bin_end_text(b, true, digits);
+    if (digits >= 17 || !std::isfinite(width) ||
+        (std::fabs(std::strtod(lo.c_str(), nullptr) - a) < width / 8 &&
+         std::fabs(std::strtod(hi.c_str(), nullptr) - b) < width / 8))
+      break;
+  }
   std::string s = "[";
-  s += bin_end_text(a, false);
+  s += lo;
   s += ", ";
-  s += bin_end_text(b, true);
+  s += hi;
   s += ")";
   return s;
 }
@@ -207,7 +220,7 @@ std::optional<Readout> readout_at(const Figure& f, const PlotLayout& l, double p
     if ((vertical ? l.x.log : l.y.log) && a.value <= 0) continue;
     const double at = vertical ? l.x.to_pixel(a.value) : l.y.to_pixel(a.value);
     if (std::fabs(at - (vertical ? px : py)) <= radius)
-      r.lines.push_back(label_or(a.label, "reference") + " at " + readout_number(a.value));
+      r.lines.push_back(label_or(a.label, "reference") + " at " + legend_value(a.value));  // a limit: its own digits
   }
   if (!r.lines.empty()) return r;
   r.lines = {

@@ -23,6 +23,12 @@ std::string bound_text(double x) {
   return check_number_text(x, 17);
 }
 
+// The number a check's text states ("0.1428..." states 0.1428).
+double text_value(std::string text) {
+  if (const size_t dots = text.find("..."); dots != std::string::npos) text.erase(dots, 3);
+  return std::strtod(text.c_str(), nullptr);
+}
+
 // How many digits an observed value takes: 4, or more where 4 would read as on the other side
 // of a bound or on it ("1" against "at most 1.0001" is fine; 1.00012 must not read "1"). The
 // limits another metric makes are written with as many: an observed 5.1024e-4 below a limit of
@@ -34,7 +40,7 @@ int observed_digits(double x, const Bounds& b, const std::vector<double>& limits
     for (const std::optional<double>& edge : {b.min, b.max})
       if (edge && ((shown <= *edge) != (x <= *edge) || (shown >= *edge) != (x >= *edge))) misleads = true;
     for (const double limit : limits) {
-      const double edge = std::strtod(check_number_text(limit, d).c_str(), nullptr);
+      const double edge = text_value(limit_text(limit, d));
       if ((shown < edge) != (x < limit) || (shown > edge) != (x > limit)) misleads = true;
     }
     if (!misleads) return d;
@@ -77,6 +83,12 @@ std::string check_number_text(double x, int digits) {
     if (shown.back() == '.') shown = significant_text(x, d + 1);
   }
   return shown;
+}
+
+std::string limit_text(double x, int digits) {
+  const std::string near = check_number_text(x, digits);
+  if (!std::isfinite(x) || std::strtod(near.c_str(), nullptr) == x) return near;
+  return exact_digits_text(x, exact_decimal(x), digits);
 }
 
 std::string shown_answer(const CheckResult& c, const std::string& answer) {
@@ -161,9 +173,9 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
   for (const Limit& l : limits) {
     // The limit as a value, then how it is made: "below 0.25 x 0.001395" read as a formula to
     // work out in front of a class; "below 0.0003488 (0.25 x 0.001395)" does not.
-    std::string how = (b.factor != 1 ? bound_text(b.factor) + " x " : "") + check_number_text(l.other);
+    std::string how = (b.factor != 1 ? bound_text(b.factor) + " x " : "") + limit_text(l.other, digits);
     if (b.plus != 0) how.append(b.plus > 0 ? " + " : " - ").append(bound_text(std::fabs(b.plus)));
-    std::string bound = std::string(l.above ? "above " : "below ") + check_number_text(l.value, digits);
+    std::string bound = std::string(l.above ? "above " : "below ") + limit_text(l.value, digits);
     if (b.factor != 1 || b.plus != 0) bound.append(" (").append(how).append(")");
     parts.push_back(std::move(bound));
   }

@@ -70,7 +70,8 @@ namespace {
 
 // `mantissa` (an exact fixed-point decimal) cut before its character `cut`, which lies in its whole
 // part, written in scientific notation: 2^70, 1180591620717411303424, cut after 10 digits reads
-// "1.180591620...e+21", never printf's "1.180591621e+21", which is not the value.
+// "1.1805916207...e+21" (on past the kept zero), never printf's "1.180591621e+21", which is not
+// the value. Without "..." where only zeros are left off: 123450000 to five digits is 1.2345e+08.
 std::string cut_whole_part_text(std::string_view mantissa, size_t cut) {
   std::string out = mantissa.starts_with('-') ? "-" : "";
   std::string kept;
@@ -83,7 +84,8 @@ std::string cut_whole_part_text(std::string_view mantissa, size_t cut) {
   out += kept.substr(0, 1);
   if (kept.size() > 1) out.append(".").append(kept, 1);  // appended: GCC 12 bug 105329
   char e[16];
-  std::snprintf(e, sizeof e, "...e+%02zu", whole - 1);
+  const bool left_off = mantissa.find_first_not_of("0.", cut) != std::string_view::npos;
+  std::snprintf(e, sizeof e, "%se+%02zu", left_off ? "..." : "", whole - 1);
   return out + e;
 }
 

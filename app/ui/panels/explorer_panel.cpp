@@ -33,7 +33,7 @@ std::string value_text(const FloatFormat& f, std::optional<uint64_t> code) {
 }
 
 // A value in a narrow column (what x rounds to, a neighbour): exact when that is short
-// (float8_e4m3fn's 416), else its first 10 significant digits and "..." (float32's
+// (float8_e4m3fn's 416), else its first `digits` significant digits and "..." (float32's
 // 0.100000001490116119384765625 is 0.1000000014...). Never the shortest decimal that reads back
 // to it: float16's 0.0999755859375 would read "0.1", as if nothing had been rounded, and e4m3fn's
 // 416 "420". The tooltip has the exact value.

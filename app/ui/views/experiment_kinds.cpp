@@ -9,6 +9,7 @@
 #include "core/experiment/spec/sweep_json.h"
 #include "core/experiment/spec/train_json.h"
 #include "core/util/join.h"
+#include "core/util/number_text.h"
 
 namespace pl::ui {
 
@@ -258,7 +259,7 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(gamma_text(r.bounds.deterministic).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%.3e", r.bounds.probabilistic);
+    ImGui::TextUnformatted(bound_value_text(r.bounds.probabilistic).c_str());
     ImGui::TableNextColumn();
     if (none) ImGui::TextUnformatted("-");
     else ImGui::Text("%.2f", r.stats.mean_bits);
@@ -300,8 +301,8 @@ void draw_cast_table(const RoundtripResult& r) {
   ImGui::EndTable();
   if (s.nan || s.inf) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "outright: %zu NaN, %zu Inf", s.nan, s.inf);
   ImGui::PushTextWrapPos(0.0f);  // a footnote wraps at the pane's edge
-  ImGui::TextDisabled("the dequantised values against the float64 originals; relative errors with the floor %.3g",
-                      s.rel_floor);
+  ImGui::TextDisabled("the dequantised values against the float64 originals; relative errors with the floor %s",
+                      leading_digits_text(s.rel_floor, 4).c_str());
   ImGui::PopTextWrapPos();
 }
 

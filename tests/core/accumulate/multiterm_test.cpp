@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -169,6 +170,25 @@ TEST(Multiterm, TheGemmsLanesAreTheDotProductsBitForBit) {
             << describe(acc) << " (" << i << ", " << j << "): gemm " << got << ", dot " << want;
       }
   }
+}
+
+// Bug: a bound was written to nearest, "%.3e": bfloat16's gamma_4 = 1/63 = 0.0158730... read
+// 1.587e-02, a bound below it. It is exact where seven digits hold it, else rounded up.
+TEST(BoundText, ABoundIsExactOrRoundedUp) {
+  EXPECT_EQ(bound_value_text(1.0 / 63), "1.588e-02");
+  EXPECT_EQ(gamma_text(1.0 / 63), "1.588e-02");
+  EXPECT_EQ(gamma_text(INFINITY), "none");
+  EXPECT_EQ(bound_value_text(std::ldexp(1.0, -8)), "3.90625e-03");  // exact
+  EXPECT_EQ(bound_value_text(0.03125), "3.125e-02");
+  EXPECT_EQ(bound_value_text(2.4420024420024420e-04), "2.443e-04");
+  EXPECT_EQ(bound_value_text(9.9995123456789e-3), "1.000e-02");  // the carry moves the exponent
+  for (int k = 1; k <= 4096; k *= 2)                             // every bound, as written, still bounds
+    for (const double u : {std::ldexp(1.0, -8), std::ldexp(1.0, -11), std::ldexp(1.0, -24)}) {
+      const double g = k * u / (1 - k * u);
+      if (k * u < 1) {
+        EXPECT_GE(std::strtod(bound_value_text(g).c_str(), nullptr), g) << k << " " << u;
+      }
+    }
 }
 
 }  // namespace

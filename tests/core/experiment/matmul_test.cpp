@@ -692,7 +692,10 @@ TEST(Matmul, TheBoundsLineSaysWhenThereIsNoGammaK) {
   c.k = 64;
   r = run_matmul(c);
   ASSERT_TRUE(r.ok()) << r.error();
-  EXPECT_NE(bounds_line(*r).find("gamma_K 3.226e-02 (100.0% within)"), std::string::npos) << bounds_line(*r);
+  // gamma_64 = 1/31 = 0.0322580... rounded up, so that it still bounds; sqrt(64) 2^-11 = 2^-8 exact.
+  EXPECT_NE(bounds_line(*r).find("gamma_K 3.226e-02 (100.0% within); sqrt(K) u 3.90625e-03 (100.0% within)"),
+            std::string::npos)
+      << bounds_line(*r);
   // One element of 16384 past the bound is not "100.0% within".
   MatmulResult one_past = *r;
   one_past.compared = 16384;

@@ -468,8 +468,11 @@ TEST(Figures, ALegendBoxCoversABarThatOnlyReachesIntoIt) {
 }
 
 TEST(Figures, LegendValuesFitTheBox) {
-  // gamma_K's seventeen digits ran out of the legend and the plot.
-  EXPECT_EQ(legend_value(3.051850947599719e-05), "3.052e-05");
+  // gamma_K's seventeen digits ran out of the legend and the plot; four of its own, not rounded
+  // up past it (a bound stated above what it is).
+  EXPECT_EQ(legend_value(3.051850947599719e-05), "3.051...e-05");
+  // Bug: to nearest, bfloat16's gamma_4 = 1/63 = 0.0158730... read 0.01587, a bound below it.
+  EXPECT_EQ(legend_value(1.0 / 63), "0.01587...");
   EXPECT_EQ(legend_value(std::ldexp(1.0, -24)), "2^-24");  // a unit roundoff says what it is
   EXPECT_EQ(legend_value(0.1), "0.1");
   EXPECT_EQ(legend_value(0.25), "0.25");  // four digits hold it: no 2^-2

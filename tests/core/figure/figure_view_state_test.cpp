@@ -191,6 +191,13 @@ TEST(FigureReadout, ABinsEndsAreShortenedTowardItsInside) {
   r = readout_at(f, l, l.x.to_pixel(-0.0001), l.y1 - 2);
   ASSERT_TRUE(r);
   EXPECT_EQ(r->lines[0], "[-0.001778, 1.234e-05)");
+  // A bin narrower than four digits tell apart takes more: never "[1.001, 1)".
+  Figure narrow;
+  narrow.series.push_back({"count", SeriesKind::Bars, {1.00001, 1.00002}, {5}, {}});
+  const PlotLayout nl = layout_figure(narrow, 900, 560);
+  r = readout_at(narrow, nl, nl.x.to_pixel(1.000015), nl.y1 - 2);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->lines[0], "[1.000011, 1.000019)");
 }
 
 TEST(FigureReadout, NamesTheNearestPointTheBinAndTheCell) {

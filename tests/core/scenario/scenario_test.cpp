@@ -561,6 +561,18 @@ TEST(ScenarioRun, AValueAndAMetricsLimitNeverReadTheSame) {
       << c.observed << " below " << limit;
 }
 
+// Bug: a limit another metric makes was rounded to nearest: scenario 10's gamma_256 = 1/7 read
+// "below 0.1429", a looser limit than the check enforces. It is written by its own digits where
+// four do not hold it.
+TEST(ScenarioRun, AMetricsLimitIsWrittenByItsOwnDigits) {
+  EXPECT_EQ(limit_text(1.0 / 7), "0.1428...");
+  EXPECT_EQ(limit_text(1.0 / 7, 6), "0.142857...");
+  EXPECT_EQ(limit_text(0.25), "0.25");  // four digits hold it
+  EXPECT_EQ(limit_text(1000), "1000");  // whole
+  EXPECT_EQ(limit_text(8.72599e-5), "8.725...e-05");
+  EXPECT_EQ(limit_text(5.96081e-07), "5.9608...e-07");  // on past a kept zero
+}
+
 // Bug: bounds and values printed at 4 digits: scenario 28's "within 0.01%" read "<= 1" for its
 // bound 1.0001, and a value just past a bound could read as inside it. A bound is printed as
 // written; a value takes the digits that keep it on its side of the bound. (The run's normwise

@@ -141,6 +141,10 @@ TEST(NumberText, ACutWholePartKeepsTheValuesOwnDigits) {
   EXPECT_EQ(leading_digits_text(1048576.0, 1), "1...e+06");
   EXPECT_EQ(leading_digits_text(1048576.5, 7), "1048576.5");  // exact when nothing is left off
   EXPECT_EQ(leading_digits_text(1000000.0, 3), "1000000");
+  EXPECT_EQ(leading_digits_text(123450000.0, 5), "1.2345e+08");  // only zeros left off: no "..."
+  EXPECT_EQ(float64_text(720575940379279360.0), "7.2057594037927936e+17");
+  EXPECT_EQ(leading_digits_text(10.0, 1), "1e+01");
+  EXPECT_EQ(leading_digits_text(1000.5, 1), "1...e+03");
   EXPECT_EQ(leading_digits_text(65504.0, 5), "65504");
   EXPECT_EQ(leading_digits_text(0x1p-14, 5), "6.1035...e-05");  // float16's smallest normal
   EXPECT_EQ(leading_digits_text(0x1p-10, 5), "0.00097656...");
