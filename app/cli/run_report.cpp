@@ -37,7 +37,7 @@ void print_cast_place(const experiment::RoundtripResult& r) {
 }
 
 void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum) {
-  std::printf("%8s  %-28s %14s %11s %11s %10s %9s %11s\n", "K", "accumulation", sum ? "max|e|/S|a|" : "max|e|/S|ab|",
+  std::printf("%8s  %-28s %14s %13s %13s %10s %9s %11s\n", "K", "accumulation", sum ? "max|e|/S|a|" : "max|e|/S|ab|",
               "bound", "prob.bound", "mean bits", "max ulp", "NaN/Inf");
   // gamma_K = K u / (1 - K u) exists only while K u < 1: past that the column says "none".
   bool unbounded = false;
@@ -47,7 +47,7 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum)
   for (const auto& r : rows) {
     unbounded |= !std::isfinite(r.bounds.deterministic);
     const experiment::ErrorStats& s = r.stats;
-    std::printf("%8zu  %-28s %14s %11s %11s %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
+    std::printf("%8zu  %-28s %14s %13s %13s %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
                 statistic("%.3e", r.max_scaled, s).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
                 experiment::bound_value_text(r.bounds.probabilistic).c_str(), statistic("%.2f", s.mean_bits, s).c_str(),
                 (s.count == 0 ? "-" : experiment::ulps_text(s.max_ulp, largest_ulp)).c_str(),

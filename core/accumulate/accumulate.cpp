@@ -236,13 +236,16 @@ std::string gamma_text(double deterministic) {
 
 std::string bound_value_text(double bound) {
   if (!std::isfinite(bound) || bound <= 0) return shortest_double(bound);
+  const std::string exact = exact_decimal(bound);
   char buf[40];
-  for (int digits = 4; digits <= 7; ++digits) {  // exact where seven digits hold it
-    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, bound);
-    if (std::strtod(buf, nullptr) == bound) return buf;
-  }
-  const double up = std::strtod(directed_digits(exact_decimal(bound), 4, true).c_str(), nullptr);
-  std::snprintf(buf, sizeof buf, "%.3e", up);  // (up has four digits: %.3e writes them as they are)
+  for (int digits = 4; digits <= 7; ++digits)  // exact where seven digits hold the value itself
+    if (exact_digits_text(bound, exact, digits).find("...") == std::string::npos) {
+      std::snprintf(buf, sizeof buf, "%.*e", digits - 1, bound);  // (its digits: printf has nothing to round)
+      return buf;
+    }
+  // In a long double, whose range holds a float64's largest rounded up (1.798e+308).
+  const long double up = std::strtold(directed_digits(exact, 4, true).c_str(), nullptr);
+  std::snprintf(buf, sizeof buf, "%.3Le", up);  // (up has four digits: %.3Le writes them as they are)
   return buf;
 }
 

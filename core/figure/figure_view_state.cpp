@@ -16,15 +16,17 @@ std::string g4(double v) {
   return buf;
 }
 
-// A number under the mouse: whole numbers (counts, K) as they are, others to four significant
-// digits ("[0.0017782794100389228, 0.0031622776601683794)" read as noise).
+// A number under the mouse: whole numbers (counts, K) as they are, others by their first four
+// significant digits, their own ("[0.0017782794100389228, 0.0031622776601683794)" read as noise,
+// and to nearest a bound drawn as a line, float32's gamma_4096 = 1/4095 = 0.00024420..., read
+// 0.0002442, below itself).
 std::string readout_number(double v) {
   if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e7) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.0f", v);
     return buf;
   }
-  return g4(v);
+  return leading_digits_text(v, 4);
 }
 
 bool is_histogram(const Series& s) { return s.kind == SeriesKind::Bars || s.kind == SeriesKind::Steps; }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -182,6 +183,9 @@ TEST(BoundText, ABoundIsExactOrRoundedUp) {
   EXPECT_EQ(bound_value_text(0.03125), "3.125e-02");
   EXPECT_EQ(bound_value_text(2.4420024420024420e-04), "2.443e-04");
   EXPECT_EQ(bound_value_text(9.9995123456789e-3), "1.000e-02");  // the carry moves the exponent
+  EXPECT_EQ(bound_value_text(0.1), "1.001e-01");                 // the float64 0.1 is 0.1000000000000000055...
+  EXPECT_EQ(bound_value_text(3 * std::ldexp(1.0, -1074)), "1.483e-323");          // not 1.482e-323, below it
+  EXPECT_EQ(bound_value_text(std::numeric_limits<double>::max()), "1.798e+308");  // finite, not "inf"
   for (int k = 1; k <= 4096; k *= 2)                             // every bound, as written, still bounds
     for (const double u : {std::ldexp(1.0, -8), std::ldexp(1.0, -11), std::ldexp(1.0, -24)}) {
       const double g = k * u / (1 - k * u);
