@@ -30,12 +30,15 @@ std::string code_text(const FloatFormat& f, std::optional<uint64_t> code) {
   return display_value(r) + " (" + r.bits_hex + ")";
 }
 
-std::string gap_text(double g) {
-  if (!std::isfinite(g)) return "";
+// A gap or an ulp by its own digits, and as the power of two it is: 2^-27 is
+// 7.450580596923828125e-09, not its shortest decimal (float16's ulp 2^-24 read
+// 5.960464477539063e-08, rounded up).
+std::string spacing_text(double g) {
   const std::string power = power_of_two_text(g);
-  // By its own digits: 2^-27 is 7.450580596923828125e-09, not its shortest decimal.
-  return "  gap " + float64_text(g) + (power.empty() ? "" : " = " + power);
+  return float64_text(g) + (power.empty() ? "" : " = " + power);
 }
+
+std::string gap_text(double g) { return std::isfinite(g) ? "  gap " + spacing_text(g) : ""; }
 
 constexpr size_t kMaxIntervalChars = 170;  // two ends of up to ~80 digits each print whole (float64 near 1: ~60)
 
@@ -48,9 +51,7 @@ void print_text(const FormatRef& ref, const Neighbourhood& n) {
                                         : "  (exact)");
   std::printf("  below      %s%s\n", code_text(f, n.below).c_str(), gap_text(n.gap_below).c_str());
   std::printf("  above      %s%s\n", code_text(f, n.above).c_str(), gap_text(n.gap_above).c_str());
-  // (By its own digits, as the gaps: float16's 2^-24 read 5.960464477539063e-08, rounded up.)
-  const std::string ulp_power = power_of_two_text(n.ulp);
-  std::printf("  ulp        %s%s\n", float64_text(n.ulp).c_str(), ulp_power.empty() ? "" : (" = " + ulp_power).c_str());
+  std::printf("  ulp        %s\n", spacing_text(n.ulp).c_str());
   if (n.interval) {
     // Every digit, unless an end runs to hundreds of them (a float64 subnormal's midpoint has
     // ~750): then 21 significant digits, and --json keeps every one.

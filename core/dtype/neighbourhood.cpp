@@ -252,12 +252,7 @@ std::string interval_text(const RoundingInterval& r, int significant_digits, std
       const size_t sign = own[0] == '-', whole = std::min(own.find_first_of(".e"), own.size()) - sign;
       return exact_digits_text(*value, own, std::max(significant_digits, static_cast<int>(whole)));
     }
-    const bool away = upper == std::signbit(e.value);
-    std::string t = directed_digits(exact, significant_digits, away);
-    for (int d = significant_digits + 1;
-         d <= 40 && std::isfinite(width) && std::fabs(std::strtold(t.c_str(), nullptr) - e.value) >= width / 8; ++d)
-      t = directed_digits(exact, d, away);
-    return t;
+    return inward_end_text(exact, e.value, upper, significant_digits, width);
   };
   std::string s(r.lo.closed ? "[" : "(");
   s.append(end_text(r.lo, false)).append(", ").append(end_text(r.hi, true));

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 #include "core/util/number_text.h"
 
@@ -65,32 +64,21 @@ std::string x_text(const Figure& f, double x) {
   return readout_number(x);
 }
 
-// A bin's end under the mouse, shortened toward the bin's inside (the lower end up, the upper
-// down): to nearest, the bin [0.0017782794..., 0.0031622776...) read "[0.001778, 0.003162)",
-// which begins below the bin, in the one before it.
-std::string bin_end_text(double v, bool upper, int digits) {
+// A bin's end under the mouse, to four digits shortened toward the bin's inside, or more where
+// four cross over (inward_end_text): to nearest, the bin [0.0017782794..., 0.0031622776...) read
+// "[0.001778, 0.003162)", which begins below the bin, in the one before it, and at four a bin
+// [1.00001, 1.00002) read "[1.001, 1)".
+std::string bin_end_text(double v, bool upper, double width) {
   if (!std::isfinite(v) || (v == std::floor(v) && std::fabs(v) < 1e7)) return readout_number(v);
-  return directed_digits(exact_decimal(v), digits, upper == std::signbit(v));
+  return inward_end_text(exact_decimal(v), v, upper, 4, width);
 }
 
-// "[a, b)": four significant digits, or more where four move an end an eighth of the bin's width
-// or more (a bin [1.00001, 1.00002) read "[1.001, 1)" at four). Built by appending (GCC 12 warns
-// falsely on a chain of + here).
+// "[a, b)", built by appending (GCC 12 warns falsely on a chain of + here).
 std::string bin_text(double a, double b) {
-  const double width = b - a;
-  int digits = 4;
-  std::string lo, hi;
-  for (;; ++digits) {
-    lo = bin_end_text(a, false, digits), hi = bin_end_text(b, true, digits);
-    if (digits >= 17 || !std::isfinite(width) ||
-        (std::fabs(std::strtod(lo.c_str(), nullptr) - a) < width / 8 &&
-         std::fabs(std::strtod(hi.c_str(), nullptr) - b) < width / 8))
-      break;
-  }
   std::string s = "[";
-  s += lo;
+  s += bin_end_text(a, false, b - a);
   s += ", ";
-  s += hi;
+  s += bin_end_text(b, true, b - a);
   s += ")";
   return s;
 }

@@ -88,7 +88,7 @@ std::string check_number_text(double x, int digits) {
 std::string limit_text(double x, int digits) {
   const std::string near = check_number_text(x, digits);
   if (!std::isfinite(x) || std::strtod(near.c_str(), nullptr) == x) return near;
-  return exact_digits_text(x, exact_decimal(x), digits);
+  return leading_digits_text(x, digits);
 }
 
 std::string shown_answer(const CheckResult& c, const std::string& answer) {

@@ -156,6 +156,15 @@ std::string directed_digits(const std::string& exact, int digits, bool away) {
   return out + kept.substr(0, whole) + "." + kept.substr(whole);
 }
 
+std::string inward_end_text(const std::string& exact, long double value, bool upper, int digits, long double width) {
+  const bool away = upper == std::signbit(value);
+  std::string t = directed_digits(exact, digits, away);
+  for (int d = digits + 1;
+       d <= 40 && std::isfinite(width) && std::fabs(std::strtold(t.c_str(), nullptr) - value) >= width / 8; ++d)
+    t = directed_digits(exact, d, away);
+  return t;
+}
+
 std::string leading_digits_text(double v, int digits) { return exact_digits_text(v, exact_decimal(v), digits); }
 
 std::string exact_decimal(double v) {

@@ -52,6 +52,11 @@ std::string leading_digits_text(double value, int digits);
 // away from zero when `away` and toward it otherwise, written as printf's %g writes a number of that precision: the
 // ends of an interval shortened toward its inside, so that every number the text encloses lies in the interval.
 std::string directed_digits(const std::string& exact, int digits, bool away);
+// An end of an interval `width` wide (its value and `exact`, its exact decimal), shortened toward
+// the interval's inside (the lower end up, the upper down) to `digits` significant digits, or to
+// more, up to 40, where that many leave it an eighth of the width or more from the end: every
+// number the text encloses lies in the interval, and the two ends still read apart.
+std::string inward_end_text(const std::string& exact, long double value, bool upper, int digits, long double width);
 // A tensor shape as people write it, "2,3,8,8": comma-separated whole numbers from 1 to 2^31,
 // without signs, spaces or empty parts. The error names the part that is not one.
 Expected<std::vector<int64_t>> parse_dimensions(std::string_view text);

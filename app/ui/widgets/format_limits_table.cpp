@@ -96,7 +96,7 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
     // six pushed the last column past a 1280 px window in presentation mode.
     const double largest = max_finite(f);
     ImGui::TextUnformatted(leading_digits_text(largest, largest < 1e6 ? 6 : 4).c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%a)", float64_text(max_finite(f)).c_str(), max_finite(f));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%a)", float64_text(largest).c_str(), largest);
     // The other four are powers of two, written as such: the exponent is what a teacher writes
     // on the board (float16's epsilon 2^-10), and six digits of each pushed the table's last
     // column past a 1280 px window in presentation mode. The decimal is on hover.
