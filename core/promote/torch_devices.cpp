@@ -10,8 +10,8 @@
 namespace pl::promote::torch {
 namespace {
 
-const std::string kNeverMoves =
-    "PyTorch never moves a tensor to another device by itself: every tensor of a call must be on one device "
+const std::string kNoMove =
+    "PyTorch's ops do not move their inputs to a common device: every tensor of a call must be on one device "
     "(move the input with x.to(w.device), or the model with model.to(x.device)).";
 
 // How c10::Device prints in messages: the CPU has no index, a CUDA tensor made by .cuda() or
@@ -44,11 +44,11 @@ Outcome wrapper_device_error(const std::vector<Argument>& args, const std::strin
       return raises("Expected all tensors to be on the same device, but found at least two devices, " +
                         device_text(common) + " and " + device_text(arg.device) +
                         "! (when checking argument for argument " + arg.name + " in method wrapper_" + kernel + ")",
-                    kNeverMoves);
+                    kNoMove);
     return raises("Expected all tensors to be on the same device, but got " + std::string(arg.name) + " is on " +
                       device_text(arg.device) + ", different from other tensors on " + device_text(common) +
                       " (when checking argument in method wrapper_CUDA_" + kernel + ")",
-                  kNeverMoves);
+                  kNoMove);
   }
   return not_modelled("every argument of " + kernel + " is on one device");  // (callers pass two devices)
 }
@@ -94,14 +94,14 @@ Outcome convolution(Op op, const Operand& a, const Operand& b, std::optional<DTy
     if (cuda_depthwise(shape))
       return not_modelled("a depthwise convolution of a CUDA input (CudaDepthwise2d) is not modelled");
     return raises("Input type (" + input_type + ") and weight type (" + weight_type + ") should be the same",
-                  kNeverMoves +
+                  kNoMove +
                       " A CUDA input takes cuDNN's path, whose check compares the tensor types, device "
                       "included.");
   }
   if (conv_takes_onednn(op, a.dtype, shape, r))
     return raises("Input type (" + input_type + ") and weight type (" + weight_type +
                       ") should be the same or input should be a MKLDNN tensor and weight is a dense tensor",
-                  kNeverMoves +
+                  kNoMove +
                       " This CPU input takes oneDNN's path (by its dtype and shapes), whose check "
                       "compares the tensor types, device included.");
   // PyTorch's own kernel: _slow_conv2d_forward(self, weight, kernel_size, bias, ...) goes to
@@ -155,7 +155,7 @@ Outcome evaluate_on_devices(Op op, Operand a, Operand b, std::optional<DType> bi
       return o;
     }
     return raises("Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
-                  kNeverMoves + " Elementwise ops check every operand's device against the first CUDA one's.");
+                  kNoMove + " Elementwise ops check every operand's device against the first CUDA one's.");
   }
   if (op == Op::Conv1d || op == Op::Conv2d) {
     const ConvShape given = shape ? *shape : default_conv_shape(op);

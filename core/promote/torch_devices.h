@@ -1,5 +1,5 @@
 // PyTorch with a call's tensors on two devices: a CPU tensor fed to a model on the GPU, and the
-// reverse. PyTorch never moves a tensor between devices by itself, so such a call raises -- but
+// reverse. PyTorch's ops do not move their inputs to a common device, so such a call raises -- but
 // which check raises, and its words, depend on the op, the release and, for a convolution, on the
 // path the input's device and shape select. Modelled from PyTorch's source, for the float types a
 // model is trained in (float16, bfloat16, float32, float64; other dtypes answer "not modelled"):

@@ -458,6 +458,18 @@ def _():
     return hex(int(np.array(-0.0, dtype=np.float32).astype(ml_dtypes.float8_e4m3fnuz).view(np.uint8)))
 
 
+@fact("12-which-e4m3", "ml-dtypes-480")
+def _():
+    return str(float(np.array(480.0, dtype=np.float32).astype(ml_dtypes.float8_e4m3fn)))
+
+
+@fact("12-which-e4m3", "torch-saturates")
+def _():
+    # Both a finite overflow and inf: the phrase claims both land on the largest finite value.
+    got = {float(v) for v in torch.tensor([480.0, math.inf]).to(torch.float8_e4m3fn).float()}
+    return f"{got.pop():g}" if len(got) == 1 else f"480 and inf differ: {sorted(got)}"
+
+
 # ---- 13: fp8 and fp4 ranges -------------------------------------------------------------------
 @fact("13-fp8-per-tensor-vs-mx", "e4m3fn-span")
 def _():
@@ -522,11 +534,36 @@ def _():
     return o / a
 
 
+@fact("15-where-did-the-error-come-from", "input-part")
+def _():
+    return bf16_components()[0] / 2.0 ** -8  # in units of bfloat16's unit roundoff
+
+
+@fact("15-where-did-the-error-come-from", "output-part")
+def _():
+    return bf16_components()[2] / 2.0 ** -8
+
+
 # ---- 16: float16's smallest subnormal ---------------------------------------------------------
 @fact("16-loss-scaling", "smallest-subnormal")
 def _():
     s = float(finfo("float16").smallest_subnormal)
     return f"2^{int(math.log2(s))}, about {s:.0e}".replace("e-0", "e-")  # 5.96e-8: "= 6e-8" was not true
+
+
+# ---- 17: what CPU autocast does beyond the matrix products -------------------------------------
+@fact("17-autocast", "cpu-prelu")
+def _():
+    x = torch.randn(4, 4)
+    with torch.autocast("cpu"):
+        return str(torch.nn.functional.prelu(x, torch.full((1,), 0.25)).dtype).removeprefix("torch.")
+
+
+@fact("17-autocast", "cpu-mse-loss")
+def _():
+    x = torch.randn(4, 4, dtype=torch.bfloat16)
+    with torch.autocast("cpu"):
+        return str(torch.nn.functional.mse_loss(x, x.flip(0)).dtype).removeprefix("torch.")
 
 
 # ---- 18: speed on this machine ----------------------------------------------------------------
