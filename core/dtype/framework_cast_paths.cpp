@@ -1,37 +1,40 @@
 #include "core/dtype/framework_cast_paths.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace pl {
 namespace {
 
 constexpr CastPath kVia = CastPath::ViaFloat32, kOnce = CastPath::Direct;
+constexpr PastLargest kInf = PastLargest::Inf, kNaN = PastLargest::NaN, kTop = PastLargest::Largest;
 
 // Recorded with torch 2.15.0 and numpy 2.4.6 and ml_dtypes 0.6.0 (PyPI), and with Debian 12's
 // python3-torch 1.13.1 and python3-numpy 1.24.2. PyTorch builds c10::Half, BFloat16 and the
 // Float8 types from float, and ml_dtypes converts a double through float; NumPy's own
-// npy_double_to_half rounds once.
+// npy_double_to_half rounds once. Past the largest: each a value three quarters of a spacing past
+// it, then +inf.
 constexpr FrameworkCastPath kPaths[] = {
-    {"PyTorch", "2.15", DType::float16, kVia},
-    {"PyTorch", "2.15", DType::bfloat16, kVia},
-    {"PyTorch", "2.15", DType::float8_e4m3fn, kVia},
-    {"PyTorch", "2.15", DType::float8_e5m2, kVia},
-    {"PyTorch", "2.15", DType::float8_e4m3fnuz, kVia},
-    {"PyTorch", "2.15", DType::float8_e5m2fnuz, kVia},
-    {"PyTorch", "1.13", DType::float16, kVia},
-    {"PyTorch", "1.13", DType::bfloat16, kVia},
-    {"NumPy", "2.4", DType::float16, kOnce},
-    {"NumPy", "1.24", DType::float16, kOnce},
-    {"ml_dtypes", "0.6.0", DType::bfloat16, kVia},
-    {"ml_dtypes", "0.6.0", DType::float8_e4m3fn, kVia},
-    {"ml_dtypes", "0.6.0", DType::float8_e5m2, kVia},
-    {"ml_dtypes", "0.6.0", DType::float8_e4m3fnuz, kVia},
-    {"ml_dtypes", "0.6.0", DType::float8_e5m2fnuz, kVia},
-    {"ml_dtypes", "0.6.0", DType::float8_e4m3, kVia},
-    {"ml_dtypes", "0.6.0", DType::float8_e3m4, kVia},
-    {"ml_dtypes", "0.6.0", DType::float6_e2m3fn, kVia},
-    {"ml_dtypes", "0.6.0", DType::float6_e3m2fn, kVia},
-    {"ml_dtypes", "0.6.0", DType::float4_e2m1fn, kVia},
+    {"PyTorch", "2.15", DType::float16, kVia, kInf, kInf},
+    {"PyTorch", "2.15", DType::bfloat16, kVia, kInf, kInf},
+    {"PyTorch", "2.15", DType::float8_e4m3fn, kVia, kTop, kTop},
+    {"PyTorch", "2.15", DType::float8_e5m2, kVia, kInf, kInf},
+    {"PyTorch", "2.15", DType::float8_e4m3fnuz, kVia, kNaN, kNaN},
+    {"PyTorch", "2.15", DType::float8_e5m2fnuz, kVia, kNaN, kNaN},
+    {"PyTorch", "1.13", DType::float16, kVia, kInf, kInf},
+    {"PyTorch", "1.13", DType::bfloat16, kVia, kInf, kInf},
+    {"NumPy", "2.4", DType::float16, kOnce, kInf, kInf},
+    {"NumPy", "1.24", DType::float16, kOnce, kInf, kInf},
+    {"ml_dtypes", "0.6.0", DType::bfloat16, kVia, kInf, kInf},
+    {"ml_dtypes", "0.6.0", DType::float8_e4m3fn, kVia, kNaN, kNaN},
+    {"ml_dtypes", "0.6.0", DType::float8_e5m2, kVia, kInf, kInf},
+    {"ml_dtypes", "0.6.0", DType::float8_e4m3fnuz, kVia, kNaN, kNaN},
+    {"ml_dtypes", "0.6.0", DType::float8_e5m2fnuz, kVia, kNaN, kNaN},
+    {"ml_dtypes", "0.6.0", DType::float8_e4m3, kVia, kInf, kInf},
+    {"ml_dtypes", "0.6.0", DType::float8_e3m4, kVia, kInf, kInf},
+    {"ml_dtypes", "0.6.0", DType::float6_e2m3fn, kVia, kTop, kTop},
+    {"ml_dtypes", "0.6.0", DType::float6_e3m2fn, kVia, kTop, kTop},
+    {"ml_dtypes", "0.6.0", DType::float4_e2m1fn, kVia, kTop, kTop},
 };
 
 // "PyTorch 2.15 and 1.13, ml_dtypes 0.6.0": each framework once, its releases joined.
@@ -56,11 +59,65 @@ std::string who(DType to, CastPath path) {
 
 std::span<const FrameworkCastPath> framework_cast_paths() { return kPaths; }
 
+const char* past_largest_name(PastLargest p) {
+  switch (p) {
+    case PastLargest::Inf: return "inf";
+    case PastLargest::NaN: return "nan";
+    case PastLargest::Largest: return "largest";
+  }
+  return "?";
+}
+
 std::string cast_path_attribution(DType to) {
   const std::string twice = who(to, kVia), once = who(to, kOnce);
   std::string s;
   if (!twice.empty()) s = twice + " round twice, through float32";
   if (!once.empty()) s += (s.empty() ? "" : "; ") + once + " round once";
+  return s;
+}
+
+namespace {
+// What a framework does past the largest, in words: "gives inf", "saturates to the largest
+// finite, inf too".
+std::string overflow_words(const FrameworkCastPath& p) {
+  if (p.past_largest == PastLargest::Largest)
+    return p.inf == PastLargest::Largest
+               ? "saturates to the largest finite, inf too"
+               : std::string("saturates to the largest finite, and gives ") + past_largest_name(p.inf) + " for inf";
+  std::string s = std::string("gives ") + past_largest_name(p.past_largest);
+  if (p.inf != p.past_largest && p.inf != PastLargest::Inf)
+    s += std::string(", and ") + (p.inf == PastLargest::Largest ? "the largest finite" : past_largest_name(p.inf)) +
+         " for inf";
+  return s;
+}
+}  // namespace
+
+std::string overflow_attribution(DType to) {
+  // Each framework once, its releases joined where they behave alike ("PyTorch 2.15 and 1.13
+  // give inf"), in the table's order.
+  struct Part {
+    std::string framework, releases, words;
+    bool plural = false;
+  };
+  std::vector<Part> parts;
+  for (const FrameworkCastPath& p : kPaths) {
+    if (p.to != to) continue;
+    std::string words = overflow_words(p);
+    auto same = std::find_if(parts.begin(), parts.end(),
+                             [&](const Part& q) { return q.framework == p.framework && q.words == words; });
+    if (same != parts.end()) {
+      same->releases += " and " + std::string(p.release);
+      same->plural = true;
+    } else {
+      parts.push_back({std::string(p.framework), std::string(p.release), std::move(words)});
+    }
+  }
+  std::string s;
+  for (const Part& q : parts) {
+    std::string words = q.words;  // "gives ..." / "saturates ...": the verb agrees with the releases
+    if (q.plural) words.erase(words.find(' ') - 1, 1);
+    s += (s.empty() ? "" : "; ") + q.framework + " " + q.releases + " " + words;
+  }
   return s;
 }
 

@@ -1,5 +1,7 @@
 // Which route each framework's float64 -> narrow-float cast takes, per target dtype and release:
-// one rounding, or two through float32 (CastPath). Recorded from the libraries themselves by
+// one rounding, or two through float32 (CastPath), and what it gives past the largest finite
+// value, which the formats leave to the framework (PyTorch's float8_e4m3fn saturates where
+// ml_dtypes' gives NaN). Recorded from the libraries themselves by
 // tests/data/casts/gen_cast_paths.py (cast_paths.json); the test FrameworkCastPaths compares
 // this table with that recording row by row.
 #pragma once
@@ -13,11 +15,17 @@
 
 namespace pl {
 
+// What a cast gives for a value past the halfway point above the largest finite one.
+enum class PastLargest : uint8_t { Inf, NaN, Largest };
+const char* past_largest_name(PastLargest p);  // "inf", "nan", "largest" (cast_paths.json's words)
+
 struct FrameworkCastPath {
   std::string_view framework;  // "PyTorch", "NumPy", "ml_dtypes"
   std::string_view release;    // "2.15", "1.13", "0.6.0"
   DType to;
   CastPath path;
+  PastLargest past_largest;  // a finite value past the largest's halfway point
+  PastLargest inf;           // +inf
 };
 
 std::span<const FrameworkCastPath> framework_cast_paths();
@@ -26,5 +34,10 @@ std::span<const FrameworkCastPath> framework_cast_paths();
 // twice, through float32; NumPy 2.4 and 1.24 round once". Empty when no recorded framework
 // has the dtype.
 std::string cast_path_attribution(DType to);
+
+// What each recorded framework's cast gives past the largest finite value, for a note beside an
+// overflow: "PyTorch 2.15 saturates to the largest finite, inf too; ml_dtypes 0.6.0 gives nan".
+// Empty when no recorded framework has the dtype.
+std::string overflow_attribution(DType to);
 
 }  // namespace pl

@@ -7,6 +7,7 @@
 
 #include "app/ui/widgets/flow_layout.h"
 #include "core/dtype/device/float_format.h"
+#include "core/dtype/framework_cast_paths.h"
 #include "core/util/number_text.h"
 
 namespace pl::ui {
@@ -125,6 +126,16 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
     if (specials.empty()) specials = "none ";
     specials.back() = ';';
     ImGui::Text("%s %s", specials.c_str(), ovf);  // "NaN -0; to NaN"
+    // The default is the format's rule; a framework's own cast may differ (PyTorch's
+    // float8_e4m3fn saturates, inf too, where ml_dtypes' gives NaN).
+    if (ImGui::IsItemHovered() && r.dtype) {
+      if (std::string who = overflow_attribution(*r.dtype); !who.empty()) {
+        for (size_t at = who.find("; "); at != std::string::npos; at = who.find("; ", at)) who.replace(at, 2, "\n  ");
+        ImGui::SetTooltip(
+            "past the largest finite, by the format's rule: %s\nthe frameworks' own casts, as recorded:\n  %s", ovf,
+            who.c_str());
+      }
+    }
   }
   bar.note();
   ImGui::EndTable();

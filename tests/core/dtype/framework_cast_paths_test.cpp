@@ -19,13 +19,14 @@ TEST(FrameworkCastPaths, AreTheRecordedOnes) {
   std::ifstream in(std::string(PL_CASTS_DIR) + "/cast_paths.json");
   ASSERT_TRUE(in);
   const auto rows = nlohmann::json::parse(in)["rows"];
-  using Row = std::tuple<std::string, std::string, std::string, std::string>;
+  using Row = std::tuple<std::string, std::string, std::string, std::string, std::string, std::string>;
   std::set<Row> recorded, table;
   for (const auto& r : rows)
     recorded.insert({r["framework"].get<std::string>(), r["release"].get<std::string>(), r["dtype"].get<std::string>(),
-                     r["path"].get<std::string>()});
+                     r["path"].get<std::string>(), r["past_largest"].get<std::string>(), r["inf"].get<std::string>()});
   for (const FrameworkCastPath& p : framework_cast_paths())
-    table.insert({std::string(p.framework), std::string(p.release), std::string(name(p.to)), cast_path_name(p.path)});
+    table.insert({std::string(p.framework), std::string(p.release), std::string(name(p.to)), cast_path_name(p.path),
+                  past_largest_name(p.past_largest), past_largest_name(p.inf)});
   EXPECT_EQ(table, recorded);
   EXPECT_GE(recorded.size(), 20u);
 }
@@ -35,6 +36,17 @@ TEST(FrameworkCastPaths, AttributesEachPathToItsFrameworks) {
             "PyTorch 2.15 and 1.13 round twice, through float32; NumPy 2.4 and 1.24 round once");
   EXPECT_EQ(cast_path_attribution(DType::float8_e4m3fn), "PyTorch 2.15, ml_dtypes 0.6.0 round twice, through float32");
   EXPECT_EQ(cast_path_attribution(DType::float32), "");
+}
+
+// The formats leave a value past the largest finite to the framework, and the note beside such a
+// cast said only what the format's rule gives: NaN for float8_e4m3fn, although PyTorch 2.15's own
+// cast saturates (480 and inf become 448).
+TEST(FrameworkCastPaths, SayWhatEachFrameworkGivesPastTheLargest) {
+  EXPECT_EQ(overflow_attribution(DType::float8_e4m3fn),
+            "PyTorch 2.15 saturates to the largest finite, inf too; ml_dtypes 0.6.0 gives nan");
+  EXPECT_EQ(overflow_attribution(DType::float16), "PyTorch 2.15 and 1.13 give inf; NumPy 2.4 and 1.24 give inf");
+  EXPECT_EQ(overflow_attribution(DType::float4_e2m1fn), "ml_dtypes 0.6.0 saturates to the largest finite, inf too");
+  EXPECT_EQ(overflow_attribution(DType::float32), "");
 }
 
 }  // namespace

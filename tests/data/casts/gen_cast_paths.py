@@ -7,8 +7,15 @@ leaves a tie that goes to even, 1.0. The framework's own cast of a float64 array
 A second probe near the top of the range, the largest finite value plus just under half its
 spacing, shows the same in overflow (float64 65519.999 -> float16: 65504 once, inf twice).
 
+Each row also records what the cast does past the largest finite value, which the formats leave
+to the framework: a value three quarters of a spacing past it (past the halfway point, where
+rounding to nearest overflows, and finite in float32, so the route does not decide it) and +inf
+each become "inf", "nan" or "largest" (the cast saturates). PyTorch's float8_e4m3fn saturates,
+inf too, where ml_dtypes' gives nan.
+
 Each run records the libraries of the interpreter that runs it and merges them into
-cast_paths.json beside this script: {"rows": [{"framework", "release", "dtype", "path"}]}.
+cast_paths.json beside this script: {"rows": [{"framework", "release", "dtype", "path",
+"past_largest", "inf"}]}.
 core/dtype/framework_cast_paths.cpp holds the same rows; FrameworkCastPaths.AreTheRecordedOnes
 compares them.
 
@@ -27,14 +34,14 @@ OUT = pathlib.Path(__file__).resolve().parent / "cast_paths.json"
 TARGETS = {  # name: (mantissa bits, largest finite, spacing of the top binade)
     "float16": (10, 65504.0, 32.0),
     "bfloat16": (7, 3.3895313892515355e38, 2.0 ** 120),
-    "float8_e4m3fn": (3, 448.0, 64.0),
-    "float8_e5m2": (2, 57344.0, 16384.0),
-    "float8_e4m3fnuz": (3, 240.0, 32.0),
+    "float8_e4m3fn": (3, 448.0, 32.0),
+    "float8_e5m2": (2, 57344.0, 8192.0),
+    "float8_e4m3fnuz": (3, 240.0, 16.0),
     "float8_e4m3": (3, 240.0, 16.0),
     "float8_e3m4": (4, 15.5, 0.5),
-    "float8_e5m2fnuz": (2, 57344.0, 16384.0),
-    "float6_e2m3fn": (3, 7.5, 1.0),
-    "float6_e3m2fn": (2, 28.0, 8.0),
+    "float8_e5m2fnuz": (2, 57344.0, 8192.0),
+    "float6_e2m3fn": (3, 7.5, 0.5),
+    "float6_e3m2fn": (2, 28.0, 4.0),
     "float4_e2m1fn": (1, 6.0, 2.0),
 }
 
@@ -69,6 +76,32 @@ def classify(name, cast):
     return path
 
 
+def overflow_of(name, cast):
+    """What the cast gives past the largest finite value and for +inf: each "inf", "nan" or
+    "largest"."""
+    _, top, spacing = TARGETS[name]
+    past = top + 0.75 * spacing
+    if float(np.float32(past)) != past or past <= top + spacing / 2:
+        raise SystemExit(f"{name}: the probe {past!r} is not past the halfway point and finite in float32")
+
+    def kind(v):
+        if math.isnan(v):
+            return "nan"
+        if v == math.inf:
+            return "inf"
+        if v == top:
+            return "largest"
+        raise SystemExit(f"{name}: a value past the largest finite became {v!r}")
+    got = cast(np.array([past, math.inf], dtype=np.float64))
+    return {"past_largest": kind(float(got[0])), "inf": kind(float(got[1]))}
+
+
+def row(framework, release, name, cast):
+    path = classify(name, cast)
+    return {"framework": framework, "release": release, "dtype": name, "path": path,
+            **overflow_of(name, cast)} if path else None
+
+
 def rows_for_this_interpreter():
     rows = []
     try:
@@ -78,23 +111,23 @@ def rows_for_this_interpreter():
             t = getattr(torch, name, None)
             if t is None:
                 continue
-            path = classify(name, lambda a, t=t: torch.from_numpy(a).to(t).to(torch.float64).numpy())
-            if path:
-                rows.append({"framework": "PyTorch", "release": release, "dtype": name, "path": path})
+            r = row("PyTorch", release, name, lambda a, t=t: torch.from_numpy(a).to(t).to(torch.float64).numpy())
+            if r:
+                rows.append(r)
     except ImportError:
         pass
     release = ".".join(np.__version__.split(".")[:2])
-    rows.append({"framework": "NumPy", "release": release, "dtype": "float16",
-                 "path": classify("float16", lambda a: a.astype(np.float16).astype(np.float64))})
+    with np.errstate(over="ignore"):  # (NumPy warns on the overflow it is asked to show)
+        rows.append(row("NumPy", release, "float16", lambda a: a.astype(np.float16).astype(np.float64)))
     try:
         import ml_dtypes
         for name in TARGETS:
             t = getattr(ml_dtypes, name, None)
             if t is None:
                 continue
-            path = classify(name, lambda a, t=t: a.astype(t).astype(np.float64))
-            if path:
-                rows.append({"framework": "ml_dtypes", "release": ml_dtypes.__version__, "dtype": name, "path": path})
+            r = row("ml_dtypes", ml_dtypes.__version__, name, lambda a, t=t: a.astype(t).astype(np.float64))
+            if r:
+                rows.append(r)
     except ImportError:
         pass
     return rows
@@ -108,7 +141,8 @@ def main():
     rows.sort(key=lambda r: (r["framework"], r["release"], r["dtype"]))
     OUT.write_text(json.dumps({"rows": rows}, indent=1) + "\n")
     for r in new:
-        print(f"{r['framework']} {r['release']}: float64 -> {r['dtype']}: {r['path']}")
+        print(f"{r['framework']} {r['release']}: float64 -> {r['dtype']}: {r['path']}; past the largest: "
+              f"{r['past_largest']}, inf: {r['inf']}")
     return 0
 
 
