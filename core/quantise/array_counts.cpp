@@ -25,13 +25,11 @@ PL_CLONES size_t past(const double* v, size_t n, double top) {
 
 // The maxima in vector_lanes.h's eight lanes (GCC left the same lanes written as arrays to scalar
 // code for NVFP4's blocks of 16), folded by halves at the end.
-using Half = double __attribute__((vector_size(32), aligned(32)));
 using Quarter = double __attribute__((vector_size(16), aligned(16)));
 
 // The largest of m's lanes.
 [[gnu::always_inline]] inline double lane_max(Lanes m) {
-  const Half h0 = __builtin_shufflevector(m, m, 0, 1, 2, 3), h1 = __builtin_shufflevector(m, m, 4, 5, 6, 7);
-  const Half h = h0 > h1 ? h0 : h1;
+  const HalfLanes h = m.h[0] > m.h[1] ? m.h[0] : m.h[1];
   const Quarter q0 = __builtin_shufflevector(h, h, 0, 1), q1 = __builtin_shufflevector(h, h, 2, 3);
   const Quarter q = q0 > q1 ? q0 : q1;
   return q[0] > q[1] ? q[0] : q[1];
@@ -41,8 +39,8 @@ using Quarter = double __attribute__((vector_size(16), aligned(16)));
 [[gnu::always_inline]] inline Lanes finite_max(Lanes m, const double* v) {
   const Lanes zero{};
   const Lanes a = abs_of(load_lanes(v));
-  const Lanes finite = a <= DBL_MAX ? a : zero;
-  return finite > m ? finite : m;
+  const Lanes finite = select(a <= DBL_MAX, a, zero);
+  return select(finite > m, finite, m);
 }
 
 // Eight running maxima, folded at the end: a maximum is exact, so the order does not matter.

@@ -25,9 +25,9 @@ struct ErrorLanes {
     const Lanes ax = abs_of(x), d = abs_of(q - x);
     const Lanes rel = d / ax;
     e2 += d * d;
-    max_abs = d > max_abs ? d : max_abs;
-    const Lanes counted = ax > zero ? rel : zero;
-    max_rel = counted > max_rel ? counted : max_rel;
+    max_abs = select(d > max_abs, d, max_abs);
+    const Lanes counted = select(ax > zero, rel, zero);
+    max_rel = select(counted > max_rel, counted, max_rel);
   }
 
   ErrorPart fold() const {

@@ -352,35 +352,35 @@ template <bool kFloat, bool kDivides>
   const Lanes zero{};
   LaneCopy c;
   Lanes s = kDivides ? (x / st.over) * st.times : x * st.times;
-  s = reinterpret_cast<Lanes>(reinterpret_cast<LaneMask>(s) & ~st.zeros);
+  s = lanes_of(bits_of(s) & ~st.zeros);
   const Lanes a = abs_of(s);
-  const LaneMask sign = reinterpret_cast<LaneMask>(s) & (1ll << 63);
+  const LaneMask sign = bits_of(s) & (1ll << 63);
   c.not_finite = ~(a <= DBL_MAX);
   Lanes rounded;  // |round(s)|, past the largest made what the plan says
   if constexpr (kFloat) {
     c.past = a > p.past;
     // The quantum's biased exponent is max(that of s, emin's) - mantissa_bits; down and up are
     // 2^-q and 2^q (NearestEvenRounder's arithmetic on |s|).
-    const LaneMask biased = reinterpret_cast<LaneMask>(a) >> 52;
+    const LaneMask biased = bits_of(a) >> 52;
     const LaneMask floor = LaneMask{} + (p.emin + 1023);
-    const LaneMask qb = biased > floor ? biased : floor;
-    const Lanes down = reinterpret_cast<Lanes>((2046 + p.mantissa_bits - qb) << 52);
-    const Lanes up = reinterpret_cast<Lanes>((qb - p.mantissa_bits) << 52);
+    const LaneMask qb = select(biased > floor, biased, floor);
+    const Lanes down = lanes_of((2046 + p.mantissa_bits - qb) << 52);
+    const Lanes up = lanes_of((qb - p.mantissa_bits) << 52);
     const Lanes magic = zero + 6755399441055744.0;  // 1.5 * 2^52: integers are its ulps
     const Lanes y = ((a * down + magic) - magic) * up;
-    rounded = c.past ? zero + p.overflow[0] : y;
+    rounded = select(c.past, zero + p.overflow[0], y);
   } else {
     const Lanes big = zero + 4503599627370496.0;  // 2^52: from here on every double is whole
-    const Lanes whole = a < big ? (a + big) - big : a;
+    const Lanes whole = select(a < big, (a + big) - big, a);
     const Lanes hi = zero + p.hi;  // the range is [-hi, hi]
     c.past = whole > hi;
-    rounded = c.past ? hi : whole;
+    rounded = select(c.past, hi, whole);
   }
   // The flushed, as zeros after rounding less zeros before (two counts: GCC took the lanes of
   // the two comparisons' conjunction apart one by one).
   c.zero_before = a == zero;
   c.zero_after = rounded == zero;
-  const Lanes r = reinterpret_cast<Lanes>(reinterpret_cast<LaneMask>(rounded) | sign);
+  const Lanes r = lanes_of(bits_of(rounded) | sign);
   c.q = r * st.back * st.factor;
   return c;
 }
@@ -503,11 +503,11 @@ std::optional<FusedScore> weighted_score(const Plan& p, const CodeTally& t) {
     const LaneCopy c = lane_copy<kFloat, false>(p, x, st);
     const Lanes d = abs_of(c.q - x), ax = abs_of(x);
     e2 += d * d * w;
-    max_abs = d > max_abs ? d : max_abs;
-    const Lanes rel = ax > zero ? d / ax : zero;
-    max_rel = rel > max_rel ? rel : max_rel;
-    saturated += c.past ? w : zero;
-    flushed += (c.zero_after & ~c.zero_before) ? w : zero;
+    max_abs = select(d > max_abs, d, max_abs);
+    const Lanes rel = select(ax > zero, d / ax, zero);
+    max_rel = select(rel > max_rel, rel, max_rel);
+    saturated += select(c.past, w, zero);
+    flushed += select(c.zero_after & ~c.zero_before, w, zero);
     not_finite |= c.not_finite;
   }
   if (any_lane(not_finite)) return std::nullopt;

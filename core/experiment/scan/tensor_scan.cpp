@@ -57,9 +57,9 @@ PL_CLONES Moments block_moments(const double* x, size_t n) {
     const Lanes v = load_lanes(x + i, n - i, 0.0);  // (padded with zeros)
     const Lanes a = abs_of(v);
     const LaneMask ok = a <= DBL_MAX;
-    const Lanes kept = ok ? v : zero, kept_abs = ok ? a : zero;
+    const Lanes kept = select(ok, v, zero), kept_abs = select(ok, a, zero);
     s1 += kept, s2 += kept * kept;
-    top = kept_abs > top ? kept_abs : top;
+    top = select(kept_abs > top, kept_abs, top);
     finite -= ok;
   }
   Moments m;
@@ -105,7 +105,7 @@ PL_CLONES Central block_central(const double* x, size_t n, double mean) {
   Lanes c2{}, c4{};
   for (size_t i = 0; i < n; i += kErrorLanes) {
     const Lanes v = load_lanes(x + i, n - i, mean);  // (padded with the mean: no difference from it)
-    const Lanes d = abs_of(v) <= DBL_MAX ? v - mean : zero;
+    const Lanes d = select(abs_of(v) <= DBL_MAX, v - mean, zero);
     const Lanes d2 = d * d;
     c2 += d2, c4 += d2 * d2;
   }
