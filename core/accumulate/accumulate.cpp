@@ -249,7 +249,13 @@ std::string bound_value_text(double bound) {
   return buf;
 }
 
-ErrorBounds accumulation_bounds(const Accumulation& a, size_t k) {
+bool exact_products(const Accumulation& acc, DType a, std::optional<DType> b) {
+  if (!is_float(a) || (b && !is_float(*b)) || !is_float(acc.format)) return false;
+  const int bits = info(a).format.precision() + (b ? info(*b).format.precision() : 0);
+  return bits <= info(acc.format).format.precision();
+}
+
+ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_products) {
   const double n = static_cast<double>(k);
   const double u = a.kind == AccumKind::Float64 ? std::ldexp(1.0, -53) : unit_roundoff(a.format, a.rounding);
   // (Blas in float64: unit_roundoff(float64) is 2^-53 too.)
@@ -263,7 +269,11 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k) {
       const double depth = std::min(n, double(a.block)) + std::ceil(std::log2(std::max(leaves, 1.0)));
       return {gamma(depth, u), std::sqrt(depth) * u};
     }
-    case AccumKind::Kahan: return {2 * u + n * u * u, 2 * u + n * u * u};
+    case AccumKind::Kahan: {
+      const double sum = 2 * u + n * u * u;
+      const double bound = exact_products ? sum : u + sum * (1 + u);
+      return {bound, bound};
+    }
     case AccumKind::Multiterm: {
       // A block's terms each lose less than one unit of the window, w = 2^(1 - p - extra) of the
       // largest, before the sum is rounded once: one step of relative error at most

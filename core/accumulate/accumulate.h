@@ -78,18 +78,28 @@ Status check_product_model(const Accumulation& a);
 // `stream_offset + step` of the counter-based stream at each rounding step.
 double dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc, uint64_t stream_offset = 0);
 
-// The classical bounds on |computed - exact| / sum_k |a_k b_k| for the model at length k
-// (products are exact, so only the summation counts; u = 2^-p of each format involved for
-// rounding to nearest, 2^(1-p) for directed and stochastic rounding):
+// The classical bounds on |computed - exact| / sum_k |a_k b_k| for the model at length k (u =
+// 2^-p of each format involved for rounding to nearest, 2^(1-p) for directed and stochastic
+// rounding). Each product is rounded into the accumulator with its first addition, which the
+// gamma bounds count; Kahan's rounds it on its own first, so its bound depends on whether the
+// products are exact in the format (exact_products):
 //   sequential gamma_k(u) = k u / (1 - k u); pairwise(B) gamma_{min(k,B) + ceil(log2 ceil(k/B))};
-//   Kahan 2u + k u^2; chunked(N) gamma_{min(k,N)}(u_inner) + gamma_{ceil(k/N)}(u_outer);
+//   Kahan 2u + k u^2 with exact products, else u + (2u + k u^2)(1 + u) (each product's rounding,
+//   at most u |a_k b_k|, then the sum of the rounded products, at most (1 + u) sum |a_k b_k|);
+//   chunked(N) gamma_{min(k,N)}(u_inner) + gamma_{ceil(k/N)}(u_outer);
 //   float64 gamma_k(2^-53); BLAS gamma_k(u) (it holds for every summation order). The probabilistic counterparts
 //   replace each m u by sqrt(m) u (Higham and Mary, 2019). Infinite where m u >= 1: the bound says nothing there.
 struct ErrorBounds {
   double deterministic = 0;
   double probabilistic = 0;
 };
-ErrorBounds accumulation_bounds(const Accumulation& a, size_t k);
+ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_products = false);
+
+// Whether every product of a value of `a` and one of `b` is exact in the model's accumulator:
+// floats whose significant bits add up to the accumulator's at most (bfloat16 x bfloat16 into
+// float32; not float32 x float32). Without b, whether a's values are (a plain sum). Integers
+// answer no.
+bool exact_products(const Accumulation& acc, DType a, std::optional<DType> b);
 // The deterministic bound as text (bound_value_text), or "none" past K u >= 1, where gamma_K
 // does not exist (it is not infinite; accumulation_bounds keeps +inf there for comparisons).
 std::string gamma_text(double deterministic);

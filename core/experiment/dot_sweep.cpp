@@ -171,14 +171,15 @@ bool cpu_trials(const TrialBatch& batch, const Accumulation& m, size_t k, std::v
 // A length's row for one model: each trial's error scaled by its sum of |a_k b_k|, the error
 // statistics and the model's bounds.
 DotSweepRow finish_row(DotSweepRow row, const std::vector<double>& results, const std::vector<double>& refs,
-                       const std::vector<double>& abs_sums) {
+                       const std::vector<double>& abs_sums, const DotSweepConfig& c) {
   for (size_t t = 0; t < results.size(); ++t) {
     const double scaled = std::fabs(results[t] - refs[t]) / abs_sums[t];
     row.scaled_errors.push_back(scaled);
     if (std::isfinite(scaled)) row.max_scaled = std::max(row.max_scaled, scaled);
   }
   row.stats = error_stats(results, refs, result_dtype(row.model));
-  row.bounds = accumulation_bounds(row.model, row.length);
+  const std::optional<DType> b = c.sum ? std::nullopt : std::optional(c.b_dtype);  // (a sum: a's own values)
+  row.bounds = accumulation_bounds(row.model, row.length, exact_products(row.model, c.a_dtype, b));
   return row;
 }
 
@@ -241,7 +242,7 @@ std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c, const std::function<
       }
     }
     for (size_t mi = 0; mi < models; ++mi)
-      rows.push_back(finish_row(std::move(cells[mi]), results[mi], refs, abs_sums));
+      rows.push_back(finish_row(std::move(cells[mi]), results[mi], refs, abs_sums, c));
   }
   return rows;
 }

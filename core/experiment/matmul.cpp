@@ -541,7 +541,7 @@ Status analyse(const MatmulConfig& c, const RunOperands& o, Workers& workers, Ma
   // The sgemm's |A||B| is 2^scale times the real one, and a little high.
   const double abs_prod_slack = std::ldexp(1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24), -abs->scale);
   const size_t epilogue_steps = (output_steps(c, o).scaled() ? 1 : 0) + (c.bias ? 1 : 0);
-  r.bounds = accumulation_bounds(c.accumulate, k + epilogue_steps);
+  r.bounds = accumulation_bounds(c.accumulate, k + epilogue_steps, exact_products(c.accumulate, c.input, c.weight));
   if (c.accumulate.kind == AccumKind::Int32) {  // exact sums; the epilogue's float32 steps round
     const double u = 0x1p-24, n_steps = static_cast<double>(epilogue_steps + 1);
     r.bounds = {n_steps * u / (1 - n_steps * u), n_steps * u / (1 - n_steps * u)};

@@ -54,6 +54,27 @@ TEST(DotSweep, NoMeasurementExceedsItsDeterministicBound) {
   }
 }
 
+// Kahan's bound was 2u + K u^2 whatever the inputs, but the model rounds each product into the
+// accumulator before it adds it: float32 x float32 products are not exact in float32, and three
+// of them reached 2.5u (1.51e-7 against the bound 1.19e-7 in 300000 trials).
+TEST(DotSweep, KahansBoundHoldsWhenTheProductsRound) {
+  DotSweepConfig c;
+  c.lengths = {3};
+  c.a_dtype = c.b_dtype = DType::float32;
+  c.trials = 100000;
+  c.seed = 1;
+  c.models = {parsed("f32:kahan")};
+  const auto rows = dot_sweep(c);
+  ASSERT_EQ(rows.size(), 1u);
+  const double u = 0x1p-24;
+  EXPECT_GT(rows[0].max_scaled, 2 * u + 3 * u * u) << "no trial passed the old bound: the test shows nothing";
+  EXPECT_LE(rows[0].max_scaled, rows[0].bounds.deterministic);
+  // Where the products are exact (bfloat16 inputs), the bound stays 2u + K u^2.
+  c.a_dtype = c.b_dtype = DType::bfloat16;
+  c.trials = 16;
+  EXPECT_EQ(dot_sweep(c)[0].bounds.deterministic, 2 * u + 3 * u * u);
+}
+
 // Sums of 4096 draws into float8_e3m4 (largest finite 15.5) run past it to Inf: the row showed
 // an error of 0 with nothing to say no trial was compared. Now the tables say how many.
 TEST(DotSweep, SumsThatOverflowAreCountedNotShownAsExact) {
