@@ -171,8 +171,9 @@ Runner add_cast(CLI::App& app) {
   auto* sat = app.add_flag("--saturate", a->saturate, "Clamp overflow (and Inf) to max finite");
   app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf")->excludes(sat);
   app.add_option("--seed", a->seed, "Seed of the stochastic-rounding stream");
-  add_cast_path_option(app, &a->path,
-                       "direct: one rounding; via-float32: through float32 first (PyTorch/ml_dtypes casts)");
+  add_cast_path_option(
+      app, &a->path,
+      "direct: one rounding (NumPy, ml_dtypes 0.7); via-float32: through float32 first (PyTorch, ml_dtypes 0.6)");
   app.add_flag("--daz", a->daz, "Read subnormal inputs as zero");
   app.add_flag("--ftz", a->ftz, "Flush subnormal results to zero");
   add_int_overflow_option(app, &a->int_overflow, "integer targets: wrap as a C cast on x86-64, or saturate");

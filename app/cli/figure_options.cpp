@@ -40,7 +40,8 @@ void add_figure_options(CLI::App& command) {
             figure::default_export_options().width = size->w;
             figure::default_export_options().height = size->h;
           },
-          "every figure's size, WIDTHxHEIGHT in points (pixels at 96 dpi; default 900x560)")
+          "every figure's size, WIDTHxHEIGHT (default 900x560): the PNG's pixels at 96 dpi, the SVG's and PDF's "
+          "points")
       ->group("Figures");
   command
       .add_option_function<int>(
@@ -51,7 +52,8 @@ void add_figure_options(CLI::App& command) {
                                          " to " + std::to_string(kMaxDpi));
             figure::default_export_options().scale = dpi / 96.0;
           },
-          "the PNGs' resolution in dots per inch (default 96: one pixel a point; 192 doubles them)")
+          "the PNGs' resolution in dots per inch: at 96 (the default) a PNG is the figure's size in pixels, at "
+          "192 twice that")
       ->group("Figures");
 }
 

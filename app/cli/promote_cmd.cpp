@@ -387,8 +387,8 @@ Runner add_promote(CLI::App& app) {
   app.add_option("--b-device", args->b_device, "Where b lives (and the bias, as a module's parameters): cpu or cuda");
   app.add_option("--groups", args->groups, "conv1d/conv2d: groups (default 1)");
   app.add_option("--torch-threads", args->torch_threads,
-                 "conv1d/conv2d: torch.get_num_threads() of the modelled process (default 2: a 1x1 kernel takes "
-                 "oneDNN only with more than one)");
+                 "conv1d/conv2d: torch.get_num_threads() of the modelled process (default 2; on one thread a 1x1 "
+                 "kernel takes oneDNN only from a batch of 16)");
   app.add_flag("--table", args->table, "Every dtype x dtype pair for the op and kinds");
   app.add_flag("--json", args->json, "Machine-readable output");
   app.add_option("dtypes", args->dtypes, "A B: the two operand dtypes (omit with --table)");

@@ -9,11 +9,11 @@ namespace {
 constexpr CastPath kVia = CastPath::ViaFloat32, kOnce = CastPath::Direct;
 constexpr PastLargest kInf = PastLargest::Inf, kNaN = PastLargest::NaN, kTop = PastLargest::Largest;
 
-// Recorded with torch 2.15.0 and numpy 2.4.6 and ml_dtypes 0.6.0 (PyPI), and with Debian 12's
-// python3-torch 1.13.1 and python3-numpy 1.24.2. PyTorch builds c10::Half, BFloat16 and the
-// Float8 types from float, and ml_dtypes converts a double through float; NumPy's own
-// npy_double_to_half rounds once. Past the largest: each a value three quarters of a spacing past
-// it, then +inf.
+// Recorded with torch 2.15.0, numpy 2.4.6 and ml_dtypes 0.6.0 and 0.7.0 (PyPI), and with Debian
+// 12's python3-torch 1.13.1 and python3-numpy 1.24.2. PyTorch builds c10::Half, BFloat16 and the
+// Float8 types from float, and ml_dtypes 0.6.0 converts a double through float, where 0.7.0
+// rounds it once; NumPy's own npy_double_to_half rounds once. Past the largest: each a value three quarters of a
+// spacing past it, then +inf.
 constexpr FrameworkCastPath kPaths[] = {
     {"PyTorch", "2.15", DType::float16, kVia, kInf, kInf},
     {"PyTorch", "2.15", DType::bfloat16, kVia, kInf, kInf},
@@ -35,6 +35,16 @@ constexpr FrameworkCastPath kPaths[] = {
     {"ml_dtypes", "0.6.0", DType::float6_e2m3fn, kVia, kTop, kTop},
     {"ml_dtypes", "0.6.0", DType::float6_e3m2fn, kVia, kTop, kTop},
     {"ml_dtypes", "0.6.0", DType::float4_e2m1fn, kVia, kTop, kTop},
+    {"ml_dtypes", "0.7.0", DType::bfloat16, kOnce, kInf, kInf},
+    {"ml_dtypes", "0.7.0", DType::float8_e4m3fn, kOnce, kNaN, kNaN},
+    {"ml_dtypes", "0.7.0", DType::float8_e5m2, kOnce, kInf, kInf},
+    {"ml_dtypes", "0.7.0", DType::float8_e4m3fnuz, kOnce, kNaN, kNaN},
+    {"ml_dtypes", "0.7.0", DType::float8_e5m2fnuz, kOnce, kNaN, kNaN},
+    {"ml_dtypes", "0.7.0", DType::float8_e4m3, kOnce, kInf, kInf},
+    {"ml_dtypes", "0.7.0", DType::float8_e3m4, kOnce, kInf, kInf},
+    {"ml_dtypes", "0.7.0", DType::float6_e2m3fn, kOnce, kTop, kTop},
+    {"ml_dtypes", "0.7.0", DType::float6_e3m2fn, kOnce, kTop, kTop},
+    {"ml_dtypes", "0.7.0", DType::float4_e2m1fn, kOnce, kTop, kTop},
 };
 
 // "PyTorch 2.15 and 1.13, ml_dtypes 0.6.0": each framework once, its releases joined.
@@ -70,9 +80,13 @@ const char* past_largest_name(PastLargest p) {
 
 std::string cast_path_attribution(DType to) {
   const std::string twice = who(to, kVia), once = who(to, kOnce);
+  // The verb agrees with its subject: "ml_dtypes 0.7.0 rounds once", "NumPy 2.4 and 1.24 round once".
+  auto verb = [](const std::string& subject, const char* one, const char* many) {
+    return subject.find(", ") != std::string::npos || subject.find(" and ") != std::string::npos ? many : one;
+  };
   std::string s;
-  if (!twice.empty()) s = twice + " round twice, through float32";
-  if (!once.empty()) s += (s.empty() ? "" : "; ") + once + " round once";
+  if (!twice.empty()) s = twice + verb(twice, " rounds twice", " round twice") + ", through float32";
+  if (!once.empty()) s += (s.empty() ? "" : "; ") + once + verb(once, " rounds once", " round once");
   return s;
 }
 

@@ -24,7 +24,7 @@ std::string int_to_float_loss(DType from, DType to) {
   if (!rounds && !overflows) return "every " + fn + " value converts to " + tn + " exactly";
   std::string s;
   if (rounds)
-    s = tn + " holds integers exactly only up to 2^" + std::to_string(p) + " = " + int128_to_string(exact) +
+    s = tn + " holds every integer only up to 2^" + std::to_string(p) + " = " + int128_to_string(exact) +
         ", so larger " + fn + " values can be rounded (" + int128_to_string(exact + 1) + " becomes " +
         int128_to_string(exact) + ")";
   if (overflows) {

@@ -9,7 +9,7 @@
 
 namespace pl::promote {
 
-// "float32 holds integers exactly only up to 2^24 = 16777216, so larger int32 values are
+// "float32 holds every integer only up to 2^24 = 16777216, so larger int32 values are
 // rounded (16777217 becomes 16777216)", "... and int32 values from 65520 up become inf", or
 // "every int8 value converts to float16 exactly". `from` an integer or bool dtype, `to` a
 // float dtype; empty for any other pair.

@@ -228,7 +228,8 @@ Outcome matmul_f32acc(const Config& c, DType a, DType b) {
                   "lax.dot_general argument type error: " + std::string(name(a)) + ", " + std::string(name(b)),
                   "With preferred_element_type, jnp.matmul does not promote: dot_general needs one "
                   "input of higher precision (range, then mantissa, then width), and these tie.");
-  const std::string picked = "dot_general takes the higher-precision input type " + std::string(name(r));
+  const std::string picked =
+      "dot_general takes the input type it ranks higher (range, then mantissa, then width): " + std::string(name(r));
   if (r == DType::float32) return returns(r, picked + ", which is the preferred float32.");
   if (!is_float(r) && bit_width(DType::float32) < bit_width(r))
     return raises("TypeError",

@@ -347,7 +347,10 @@ Outcome builtin_result_v1(const Arg& a, const Arg& b) {
   const DType r = promote_small(ma, mb);
   return returns(r, "NumPy 1.x value-based casting: " + std::string(sc.what()) + " counts as " + nm(ms.dtype) +
                         (ms.small_unsigned ? " (or its signed twin)" : "") +
-                        ", the smallest type holding its value, so the result is " + nm(r) + ".");
+                        (is_float(sc.dtype) ? " (np.min_scalar_type: a float counts as float16 below 65000 in "
+                                              "magnitude and as float32 below 3.4e38, whatever its digits)"
+                                            : ", the smallest type holding its value") +
+                        ", so the result is " + nm(r) + ".");
 }
 
 Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {

@@ -65,8 +65,12 @@ Outcome evaluate_autocast(std::string_view device, DType lower, const Evaluate& 
   }
   if (bias) bias = c.dtype;
   Outcome o = run(op, a, b, bias);
-  std::string why = "Autocast (" + std::string(device) + ", " + lower_name + ") runs " + std::string(op_name(op)) +
-                    " in " + lower_name;
+  // It runs in the lower dtype only where every input was cast or already was: float64 stays,
+  // integers stay, and a mix raises.
+  const bool lowered = o.result == lower;
+  std::string why = "Autocast (" + std::string(device) + ", " + lower_name + ") " +
+                    (lowered ? "runs " + std::string(op_name(op)) + " in " + lower_name
+                             : "casts " + std::string(op_name(op)) + "'s eligible inputs to " + lower_name);
   why += cast.empty() ? ": no input needed a cast" : ": it casts the " + cast + " input(s) to " + lower_name;
   why += "; float64 and non-float tensors are never cast. ";
   o.rule = why + o.rule;

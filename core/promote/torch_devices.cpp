@@ -11,7 +11,8 @@ namespace pl::promote::torch {
 namespace {
 
 const std::string kNoMove =
-    "PyTorch's ops do not move their inputs to a common device: every tensor of a call must be on one device "
+    "PyTorch's ops do not move their inputs to a common device: every dimensioned tensor of a call must be on one "
+    "device "
     "(move the input with x.to(w.device), or the model with model.to(x.device)).";
 
 // How c10::Device prints in messages: the CPU has no index, a CUDA tensor made by .cuda() or

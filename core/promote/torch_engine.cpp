@@ -136,7 +136,7 @@ DType promote(DType a, DType b, Release r) {
   if (a == b) return a;
   if (is_float8(a) || is_float8(b))
     raise("RuntimeError", "Promotion for Float8 Types is not supported, attempted to promote " + S(a) + " and " + S(b),
-          "PyTorch never promotes float8 implicitly: convert explicitly with .to().");
+          "PyTorch's promoteTypes refuses float8 with any other dtype: convert explicitly with .to().");
   if (is_barebones_unsigned(a) || is_barebones_unsigned(b)) {
     if (is_floating(a)) return a;
     if (is_floating(b)) return b;
@@ -224,15 +224,30 @@ struct Common {
   std::string rule;
 };
 
+// The float dtype of a complex dtype's real and imaginary parts.
+std::optional<DType> complex_part(DType c) {
+  switch (c) {
+    case DType::complex32: return DType::float16;
+    case DType::bcomplex32: return DType::bfloat16;
+    case DType::complex64: return DType::float32;
+    case DType::complex128: return DType::float64;
+    default: return std::nullopt;
+  }
+}
+
 // The result is one of the operands' dtypes. Within a category that is the wider one, which
 // holds the other's values; across categories it is the higher category's, whatever the
 // widths, and an integer turned float may lose digits or overflow (int_to_float.h).
 std::string picks_an_operand(std::span<const Operand> ops, DType result) {
+  // A complex result holds an integer in its real part, a float of the same precision:
+  // complex64's is float32, which rounds int32 2^24 + 1 as float32 does.
+  const std::optional<DType> part = is_complex(result) ? complex_part(result) : std::nullopt;
   for (const Operand& o : ops)
-    if (o.dtype != result && is_integral(o.dtype, true) && is_floating(result))
-      return "PyTorch promotes by category (bool < integer < float < complex): a float dtype beats an integer "
-             "dtype whatever their widths, so the result is " +
-             P(result) + "; " + int_to_float_loss(o.dtype, result) + ".";
+    if (o.dtype != result && is_integral(o.dtype, true) && (is_floating(result) || part))
+      return std::string("PyTorch promotes by category (bool < integer < float < complex): a ") +
+             (part ? "complex" : "float") + " dtype beats an integer dtype whatever their widths, so the result is " +
+             P(result) + "; " + (part ? "its real part is " + P(*part) + ", and " : "") +
+             int_to_float_loss(o.dtype, part.value_or(result)) + ".";
   return "Promotion picks the wider operand dtype (" + P(result) + "), which holds every value of the other.";
 }
 
@@ -257,7 +272,7 @@ Common common_dtype(std::span<const Operand> ops, Release r) {
         "A Python scalar does not change a zero-dim tensor's dtype unless its category "
         "is higher.";
   else if (wrapped && result == scalar_participates_as(ops.back().dtype) && !dim && !zero)
-    rule = "Python scalars alone take the default dtypes: int64, float32, complex64.";
+    rule = "Python scalars alone take the default dtypes: bool, int64, float32, complex64.";
   else if ((dim || zero) && wrapped && (is_floating(result) || is_complex(result)) &&
            std::none_of(ops.begin(), ops.end(),
                         [&](auto& o) { return o.kind != OperandKind::Scalar && o.dtype == result; }))
@@ -448,9 +463,10 @@ std::string onednn_reason(DType input, Release r) {
   if (input == DType::bfloat16)
     return " (On a CPU with AVX-512 PyTorch " + std::string(release_version(r)) +
            " runs bfloat16 convolutions in oneDNN, which words the error its own way.)";
-  return " (PyTorch runs this float32 convolution in oneDNN -- a batch above 1, groups, a kernel larger than 3 x 3 "
-         "or more than 20480 input elements pick it -- and oneDNN's check words the error its own way; a small "
-         "single-image convolution takes PyTorch's own kernel and says 'expected scalar type'.)";
+  return " (PyTorch runs this float32 convolution in oneDNN -- a batch above 1, groups, a kernel above 3 x 3 in "
+         "both sides or more than 20480 input elements pick it, but a 1 x 1 kernel on one thread needs a batch of "
+         "16 -- and oneDNN's check words the error its own way; a small single-image convolution takes PyTorch's "
+         "own kernel and says 'expected scalar type'.)";
 }
 
 const std::string kConvMismatchRule =

@@ -60,9 +60,13 @@ check cast-minus-zero 0 'bits +0x80 ' -- "$PL" cast --to float8_e4m3fn -0
 check cast-stash-lookalike 2 "malformed number '-9#x'" -- "$PL" cast --to float16 '-9#x'
 check cast-saturate 0 'value +448' -- "$PL" cast --to float8_e4m3fn --saturate 1000
 check cast-no-saturate 0 'value +nan' -- "$PL" cast --to float8_e4m3fn 1000
+# NumPy 1.x's min_scalar_type counts a float by magnitude, not digits: 65504 (exact in float16)
+# counts as float32, 0.1 (not in float16) as float16. The rule said "the smallest type holding
+# its value".
+check promote-numpy1-min-scalar 0 'counts as float32 [(]np[.]min_scalar_type: a float counts as float16 below 65000' -- "$PL" promote --framework numpy1 --op add float16 float64 --b-kind zerodim --b-value 65504
 # The format's rule gives nan there, but PyTorch 2.15's own cast saturates: the note says which
 # framework does what (recorded in tests/data/casts/cast_paths.json).
-check cast-frameworks-past-largest 0 'frameworks past the largest finite: PyTorch 2[.]15 saturates to the largest finite, inf too; ml_dtypes 0[.]6[.]0 gives nan' -- "$PL" cast --to float8_e4m3fn 480
+check cast-frameworks-past-largest 0 'frameworks past the largest finite: PyTorch 2[.]15 saturates to the largest finite, inf too; ml_dtypes 0[.]6[.]0 and 0[.]7[.]0 give nan' -- "$PL" cast --to float8_e4m3fn 480
 check cast-frameworks-past-largest-json 0 '"frameworks_past_largest": "PyTorch 2[.]15 saturates' -- "$PL" cast --to float8_e4m3fn --json inf
 check cast-rtz 0 'value +65504' -- "$PL" cast --to float16 --rounding rtz 1e6
 check cast-via-note 0 'through float32 first' -- "$PL" cast --to float8_e4m3fn 1.0625000000001

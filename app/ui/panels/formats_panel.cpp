@@ -202,15 +202,16 @@ void FormatsPanel::mark_row(DType t, size_t row) {
 bool FormatsPanel::integer_marked() const { return marked_ && !is_float(*marked_); }
 
 // The value in each integer dtype: a float64 array holding it, cast. The C cast column is what
-// NumPy's astype prints on x86-64, and PyTorch's .to() but for some values past uint32's range
-// (IntConvertGolden compares it with their recorded casts); the saturating one clamps.
+// NumPy's astype prints on x86-64, and PyTorch's .to() but for some values past int32's range into
+// uint8 and past uint32's range into uint32 (IntConvertGolden compares it with their recorded
+// casts); the saturating one clamps.
 void FormatsPanel::draw_integer_table() {
   const bool open = ImGui::CollapsingHeader("Into integer dtypes", ImGuiTreeNodeFlags_DefaultOpen);
   const std::string about = printf_text(
       "%s as a float64 array cast to each integer dtype. Both casts drop the fraction toward zero. They differ "
       "for a value the dtype cannot hold. The C cast, NumPy's astype on x86-64, keeps the low bits of a 32- or "
       "64-bit conversion (300.0 into int8 is 44); PyTorch's .to() does the same except for some values past "
-      "uint32's range cast to uint32. The "
+      "int32's range cast to uint8 and past uint32's range cast to uint32. The "
       "saturating cast clamps to the dtype's range (300.0 into int8 is 127) and turns NaN into 0.",
       value_text_);
   if (compact_ && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", about.c_str());
@@ -241,7 +242,10 @@ void FormatsPanel::draw_integer_table() {
     } else {
       ImGui::TextDisabled("-");
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("no C type: NumPy with ml_dtypes and PyTorch convert into %s their own ways", d.name.data());
+        ImGui::SetTooltip(
+            "no C type: NumPy with ml_dtypes converts into %s its own way; PyTorch 2.15 has no "
+            "conversion into it",
+            d.name.data());
     }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(int_bits_to_string(d.id, s.bits).c_str());

@@ -385,8 +385,9 @@ void PromotionPanel::draw_conv_shape(Setting& s) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "The input's shape, %s. On a CPU a float32 convolution runs in oneDNN when the batch is above 1, "
-        "there are groups, the kernel is larger than 3 x 3 or the input has more than 20480 elements; "
-        "oneDNN words a dtype error its own way. Empty: %s.",
+        "there are groups, the kernel is above 3 x 3 in both sides or the input has more than 20480 elements "
+        "(a 1 x 1 kernel on one thread only from a batch of 16); oneDNN words a dtype error its own way. "
+        "Empty: %s.",
         one_d ? "N,C,L" : "N,C,H,W", one_d ? "1,1,3" : "1,1,3,3");
   const char* weight_label = one_d ? "weight (O,I,kL)" : "weight (O,I,kH,kW)";
   same_line_if_fits(labelled_width(ImGui::CalcTextSize("0000,0000,0000,0000").x, weight_label));
@@ -402,7 +403,8 @@ void PromotionPanel::draw_conv_shape(Setting& s) {
   if (ImGui::InputInt("threads", &s.threads)) s.threads = std::max(1, s.threads);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
-        "torch.get_num_threads() of the modelled process: a 1 x 1 kernel takes oneDNN only with more than one.");
+        "torch.get_num_threads() of the modelled process: on one thread a 1 x 1 kernel takes oneDNN only from a "
+        "batch of 16.");
   if (auto shape = conv_shape(s); !shape) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(ImVec4(0.9f, 0.35f, 0.3f, 1), "%s (the grid uses the default shapes)", shape.error().c_str());

@@ -59,12 +59,13 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
       {"m", "mantissa (fraction) bits; precision p = m + 1 with the implicit bit"},
       {"bias", "exponent bias: stored exponent - bias = power of two"},
       {"largest\nfinite",
-       "the largest finite value; rounding to nearest, values less than half an ulp past it round to it, and from "
-       "there on overflow (float16: 65504, from 65520)"},
+       "the largest finite value; rounding to nearest, values up to half an ulp past it round to it (half an ulp "
+       "itself too where its last bit is even: float8_e4m3fn's 464 gives 448), and from there on overflow "
+       "(float16: 65504, from 65520)"},
       {"smallest\nnormal", "2^emin: below it values lose precision (subnormals)"},
       {"smallest\nsubnormal", "the smallest positive value; below half of it, values round to zero"},
       {"machine\nepsilon", "the gap between 1 and the next larger value: 2^(1-p)"},
-      {"unit\nroundoff u", "the largest relative error of rounding to nearest: 2^-p = epsilon / 2"},
+      {"unit\nroundoff u", "bounds the relative error of rounding to nearest in the normal range: 2^-p = epsilon / 2"},
       {"specials;\noverflow",
        "the special values the format has (Inf, NaN, negative zero -0); then what a value past the largest finite "
        "becomes by default: Inf, NaN, or the largest finite (saturates)"},

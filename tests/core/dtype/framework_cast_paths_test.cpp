@@ -34,7 +34,11 @@ TEST(FrameworkCastPaths, AreTheRecordedOnes) {
 TEST(FrameworkCastPaths, AttributesEachPathToItsFrameworks) {
   EXPECT_EQ(cast_path_attribution(DType::float16),
             "PyTorch 2.15 and 1.13 round twice, through float32; NumPy 2.4 and 1.24 round once");
-  EXPECT_EQ(cast_path_attribution(DType::float8_e4m3fn), "PyTorch 2.15, ml_dtypes 0.6.0 round twice, through float32");
+  // ml_dtypes 0.7.0 converts a double in one rounding, where 0.6.0 went through float.
+  EXPECT_EQ(cast_path_attribution(DType::float8_e4m3fn),
+            "PyTorch 2.15, ml_dtypes 0.6.0 round twice, through float32; ml_dtypes 0.7.0 rounds once");
+  EXPECT_EQ(cast_path_attribution(DType::float6_e2m3fn),
+            "ml_dtypes 0.6.0 rounds twice, through float32; ml_dtypes 0.7.0 rounds once");
   EXPECT_EQ(cast_path_attribution(DType::float32), "");
 }
 
@@ -43,9 +47,10 @@ TEST(FrameworkCastPaths, AttributesEachPathToItsFrameworks) {
 // cast saturates (480 and inf become 448).
 TEST(FrameworkCastPaths, SayWhatEachFrameworkGivesPastTheLargest) {
   EXPECT_EQ(overflow_attribution(DType::float8_e4m3fn),
-            "PyTorch 2.15 saturates to the largest finite, inf too; ml_dtypes 0.6.0 gives nan");
+            "PyTorch 2.15 saturates to the largest finite, inf too; ml_dtypes 0.6.0 and 0.7.0 give nan");
   EXPECT_EQ(overflow_attribution(DType::float16), "PyTorch 2.15 and 1.13 give inf; NumPy 2.4 and 1.24 give inf");
-  EXPECT_EQ(overflow_attribution(DType::float4_e2m1fn), "ml_dtypes 0.6.0 saturates to the largest finite, inf too");
+  EXPECT_EQ(overflow_attribution(DType::float4_e2m1fn),
+            "ml_dtypes 0.6.0 and 0.7.0 saturate to the largest finite, inf too");
   EXPECT_EQ(overflow_attribution(DType::float32), "");
 }
 

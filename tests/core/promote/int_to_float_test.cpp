@@ -70,7 +70,7 @@ TEST(IntToFloatLoss, EveryNumberItStatesIsTheCodecs) {
 // (Larger values "can be" rounded, not "are": 16777218 is exact in float32, as scenario 23 checks.)
 TEST(IntToFloatLoss, NamesTheClassicCases) {
   EXPECT_EQ(int_to_float_loss(DType::int32, DType::float32),
-            "float32 holds integers exactly only up to 2^24 = 16777216, so larger int32 values can be rounded "
+            "float32 holds every integer only up to 2^24 = 16777216, so larger int32 values can be rounded "
             "(16777217 becomes 16777216)");
   EXPECT_NE(int_to_float_loss(DType::int32, DType::float16).find("magnitude 65520 or more become inf"),
             std::string::npos);

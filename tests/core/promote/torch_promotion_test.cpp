@@ -218,6 +218,39 @@ TEST(PromotionFixes, AModuleKeepsItsIntegerWeightAndTheBiasIsCastToo) {
   EXPECT_EQ(int4_bias[0].outcome.message, "\"copy_\" not implemented for 'Int4'");
 }
 
+// Module.float() leaves a complex weight complex (it converts floating-point parameters only),
+// so "x.float(); model.float()" did not make every array float32 as the fix said; the fix now
+// writes model.to(torch.float32), which converts it (torch 2.15.0).
+TEST(PromotionFixes, AComplexWeightIsConvertedByModuleTo) {
+  const Engine* e = find_engine("torch");
+  ASSERT_NE(e, nullptr);
+  const auto fixes = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::complex64}, std::nullopt});
+  ASSERT_EQ(fixes.size(), 3u);
+  EXPECT_EQ(fixes[2].code, "x.float(); model.to(torch.float32)");
+  EXPECT_EQ(fixes[2].outcome.result, DType::float32);
+}
+
+// An integer meeting a complex dtype was explained as "the wider operand dtype, which holds
+// every value of the other": complex64 holds int32 2^24 + 1 no better than float32 does.
+TEST(TorchPromotion, AnIntegerIntoAComplexDtypeSaysWhatItsRealPartLoses) {
+  const Engine* e = find_engine("torch");
+  ASSERT_NE(e, nullptr);
+  const Outcome o = e->evaluate(Query{"add", {DType::int32}, {DType::complex64}, std::nullopt});
+  EXPECT_EQ(o.result, DType::complex64);
+  EXPECT_NE(o.rule.find("its real part is torch.float32"), std::string::npos) << o.rule;
+  EXPECT_NE(o.rule.find("16777217 becomes 16777216"), std::string::npos) << o.rule;
+}
+
+// Autocast's rule said it "runs matmul in bfloat16" for float64 inputs, which it leaves alone.
+TEST(TorchAutocastCpu, SaysItRunsInBFloat16OnlyWhereItDoes) {
+  const Outcome f64 = torch::evaluate_autocast_cpu(torch::Op::Matmul, {DType::float64}, {DType::float64});
+  EXPECT_EQ(f64.result, DType::float64);
+  EXPECT_EQ(f64.rule.find("runs matmul in bfloat16"), std::string::npos) << f64.rule;
+  const Outcome f32 = torch::evaluate_autocast_cpu(torch::Op::Matmul, {DType::float32}, {DType::float32});
+  EXPECT_EQ(f32.result, DType::bfloat16);
+  EXPECT_NE(f32.rule.find("runs matmul in bfloat16"), std::string::npos) << f32.rule;
+}
+
 // Bug: a fix cast its operand as a dimensioned tensor whatever its kind, so a zero-dim fp4
 // input's x.to(w.dtype) raised "copy_kernel" not implemented; a zero-dim source takes copy_'s
 // scalar path, which names "copy_" (the to:zerodim,tensor table, recorded from torch 2.15.0).
