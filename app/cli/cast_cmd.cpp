@@ -22,14 +22,6 @@ struct CastArgs {
   std::vector<std::string> values;
 };
 
-// Where a value lies past the largest finite (or is inf), what each recorded framework's own cast
-// makes of it: the formats leave it open, and PyTorch's float8_e4m3fn saturates where ml_dtypes'
-// gives NaN. Empty otherwise.
-std::string past_largest_note(const FormatRef& ref, const CastReport& r) {
-  const bool past = r.flags.overflow || r.flags.saturated || std::isinf(r.input);
-  return past && ref.dtype ? overflow_attribution(*ref.dtype) : std::string();
-}
-
 std::string flags_text(const CastFlags& f) {
   std::string s;
   auto add = [&](bool on, const char* n) {
@@ -66,7 +58,7 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
     std::printf("abs error  %s\nrel error  %s\nulp error  %s\n", shortest_double(r.abs_error).c_str(),
                 shortest_double(r.rel_error).c_str(), shortest_double(r.ulp_error).c_str());
   std::printf("flags      %s\n", flags_text(r.flags).c_str());
-  if (const std::string who = past_largest_note(ref, r); !who.empty())
+  if (const std::string who = past_largest_note(ref.dtype, r); !who.empty())
     std::printf("frameworks past the largest finite: %s\n", who.c_str());
   if (via) {
     std::printf("note       through float32 first it becomes %s (%s): double rounding\n",
@@ -148,7 +140,7 @@ int run_cast(CastArgs a) {
       j["overflow"] = overflow_name(o.overflow);
       j["path"] = cast_path_name(o.path);
       if (show_via) j["via_float32"] = to_json(via.result);
-      if (const std::string who = past_largest_note(*ref, r); !who.empty()) j["frameworks_past_largest"] = who;
+      if (const std::string who = past_largest_note(ref->dtype, r); !who.empty()) j["frameworks_past_largest"] = who;
       out.push_back(j);
     } else {
       if (i) std::printf("\n");

@@ -1,7 +1,10 @@
 #include "core/dtype/framework_cast_paths.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
+
+#include "core/dtype/describe.h"
 
 namespace pl {
 namespace {
@@ -106,7 +109,7 @@ std::string overflow_words(const FrameworkCastPath& p) {
 }
 }  // namespace
 
-std::string overflow_attribution(DType to) {
+std::string overflow_attribution(DType to, const char* separator) {
   // Each framework once, its releases joined where they behave alike ("PyTorch 2.15 and 1.13
   // give inf"), in the table's order.
   struct Part {
@@ -130,9 +133,14 @@ std::string overflow_attribution(DType to) {
   for (const Part& q : parts) {
     std::string words = q.words;  // "gives ..." / "saturates ...": the verb agrees with the releases
     if (q.plural) words.erase(words.find(' ') - 1, 1);
-    s += (s.empty() ? "" : "; ") + q.framework + " " + q.releases + " " + words;
+    s += (s.empty() ? "" : separator) + q.framework + " " + q.releases + " " + words;
   }
   return s;
+}
+
+std::string past_largest_note(std::optional<DType> to, const CastReport& r, const char* separator) {
+  const bool past = r.flags.overflow || r.flags.saturated || std::isinf(r.input);
+  return past && to ? overflow_attribution(*to, separator) : std::string();
 }
 
 }  // namespace pl

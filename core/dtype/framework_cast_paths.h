@@ -6,6 +6,7 @@
 // this table with that recording row by row.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,6 +15,8 @@
 #include "core/dtype/dtype.h"
 
 namespace pl {
+
+struct CastReport;
 
 // What a cast gives for a value past the halfway point above the largest finite one.
 enum class PastLargest : uint8_t { Inf, NaN, Largest };
@@ -37,7 +40,12 @@ std::string cast_path_attribution(DType to);
 
 // What each recorded framework's cast gives past the largest finite value, for a note beside an
 // overflow: "PyTorch 2.15 saturates to the largest finite, inf too; ml_dtypes 0.6.0 gives nan".
-// Empty when no recorded framework has the dtype.
-std::string overflow_attribution(DType to);
+// Empty when no recorded framework has the dtype. `separator` goes between frameworks.
+std::string overflow_attribution(DType to, const char* separator = "; ");
+
+// overflow_attribution(to) beside a cast whose value lay past the largest finite (it overflowed
+// or saturated) or was inf: the formats leave that to the framework. Empty otherwise, and for a
+// custom format (no dtype).
+std::string past_largest_note(std::optional<DType> to, const CastReport& r, const char* separator = "; ");
 
 }  // namespace pl

@@ -11,6 +11,7 @@
 #include "app/ui/widgets/format_limits_table.h"
 #include "app/ui/widgets/value_controls.h"
 #include "app/ui/widgets/wrapped_text.h"
+#include "core/dtype/framework_cast_paths.h"
 #include "core/dtype/int_convert.h"
 #include "core/util/number_text.h"
 
@@ -180,6 +181,12 @@ void FormatsPanel::draw_value_table() {
     }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(flags_short(r.flags).c_str());
+    // Past the largest the table shows the format's rule; PyTorch's float8_e4m3fn cast saturates
+    // where that rule (and ml_dtypes) gives NaN.
+    if (ImGui::IsItemHovered()) {
+      if (const std::string who = past_largest_note(formats_[i].dtype, r, "\n  "); !who.empty())
+        ImGui::SetTooltip("past the largest finite, the frameworks' own casts, as recorded:\n  %s", who.c_str());
+    }
     ImGui::TableNextColumn();
     bits_coloured(formats_[i].format, r.result.code);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.result.bits_hex.c_str());

@@ -130,8 +130,7 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
     // The default is the format's rule; a framework's own cast may differ (PyTorch's
     // float8_e4m3fn saturates, inf too, where ml_dtypes' gives NaN).
     if (ImGui::IsItemHovered() && r.dtype) {
-      if (std::string who = overflow_attribution(*r.dtype); !who.empty()) {
-        for (size_t at = who.find("; "); at != std::string::npos; at = who.find("; ", at)) who.replace(at, 2, "\n  ");
+      if (const std::string who = overflow_attribution(*r.dtype, "\n  "); !who.empty()) {
         ImGui::SetTooltip(
             "past the largest finite, by the format's rule: %s\nthe frameworks' own casts, as recorded:\n  %s", ovf,
             who.c_str());

@@ -3,6 +3,7 @@
 // every dtype, although PyTorch 1.13 rounds twice too and NumPy's float16 cast rounds once.
 #include "core/dtype/framework_cast_paths.h"
 
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <tuple>
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/dtype/describe.h"
 #include "core/dtype/format_lookup.h"
 
 namespace pl {
@@ -52,6 +54,22 @@ TEST(FrameworkCastPaths, SayWhatEachFrameworkGivesPastTheLargest) {
   EXPECT_EQ(overflow_attribution(DType::float4_e2m1fn),
             "ml_dtypes 0.6.0 and 0.7.0 saturate to the largest finite, inf too");
   EXPECT_EQ(overflow_attribution(DType::float32), "");
+}
+
+// The note stands beside a cast that went past the largest finite or started at inf, and only
+// there: 480 and inf into float8_e4m3fn, not 100, nor a custom format.
+TEST(FrameworkCastPaths, NoteThePastLargestOnlyWhereTheCastWentThere) {
+  const FormatRef e4m3 = format_ref(DType::float8_e4m3fn);
+  const CastOptions o;
+  for (double x : {480.0, double(INFINITY), -1e9})
+    EXPECT_NE(past_largest_note(e4m3.dtype, describe_cast(e4m3.format, x, o, 0)).find("PyTorch 2.15 saturates"),
+              std::string::npos)
+        << x;
+  EXPECT_EQ(past_largest_note(e4m3.dtype, describe_cast(e4m3.format, 100.0, o, 0)), "");
+  EXPECT_EQ(past_largest_note(std::nullopt, describe_cast(e4m3.format, 480.0, o, 0)), "");
+  CastOptions saturating;
+  saturating.overflow = Overflow::Saturate;
+  EXPECT_NE(past_largest_note(e4m3.dtype, describe_cast(e4m3.format, 480.0, saturating, 0)), "");
 }
 
 }  // namespace
