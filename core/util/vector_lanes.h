@@ -22,25 +22,44 @@ namespace pl {
 inline constexpr size_t kVectorLanes = 8;
 inline constexpr size_t kHalfLanes = kVectorLanes / 2;
 
-using HalfLanes = double __attribute__((vector_size(kHalfLanes * sizeof(double))));
-using HalfMask = long long __attribute__((vector_size(kHalfLanes * sizeof(long long))));
+// Aligned as wide as they are whatever the target: without AVX2 GCC aligns them to 16 bytes,
+// and the AVX2 or AVX-512 clone of a function reading them from the caller's memory would fault
+// on its aligned loads (a std::vector of them allocates to the type's alignment).
+using HalfLanes =
+    double __attribute__((vector_size(kHalfLanes * sizeof(double)), aligned(kHalfLanes * sizeof(double))));
+using HalfMask =
+    long long __attribute__((vector_size(kHalfLanes * sizeof(long long)), aligned(kHalfLanes * sizeof(long long))));
 
 // Every function here is always inlined: one of its own would be compiled for baseline x86-64,
 // which passes vectors through memory, while an AVX2 or AVX-512 clone calling it expects them
 // in registers (an unoptimised build read garbage).
 #define PL_LANES_INLINE [[gnu::always_inline]] inline
 
+// Lane l of a vector V (Lanes or LaneMask), to read or to assign: clang binds no reference to a
+// vector's element (GCC does), so non-const subscripts return this instead.
+template <typename V, typename T>
+struct LaneRef {
+  V* v;
+  size_t l;
+  PL_LANES_INLINE operator T() const { return v->h[l / kHalfLanes][l % kHalfLanes]; }
+  PL_LANES_INLINE LaneRef& operator=(T x) {
+    v->h[l / kHalfLanes][l % kHalfLanes] = x;
+    return *this;
+  }
+  PL_LANES_INLINE LaneRef& operator=(const LaneRef& o) { return *this = T(o); }  // (a[l] = b[l] = 1)
+};
+
 struct LaneMask {  // -1 (every bit set) or 0 in each lane; also 64-bit integers lane by lane
   HalfMask h[2];
 
-  PL_LANES_INLINE long long& operator[](size_t l) { return h[l / kHalfLanes][l % kHalfLanes]; }
+  PL_LANES_INLINE LaneRef<LaneMask, long long> operator[](size_t l) { return {this, l}; }
   PL_LANES_INLINE long long operator[](size_t l) const { return h[l / kHalfLanes][l % kHalfLanes]; }
 };
 
 struct Lanes {
   HalfLanes h[2];
 
-  PL_LANES_INLINE double& operator[](size_t l) { return h[l / kHalfLanes][l % kHalfLanes]; }
+  PL_LANES_INLINE LaneRef<Lanes, double> operator[](size_t l) { return {this, l}; }
   PL_LANES_INLINE double operator[](size_t l) const { return h[l / kHalfLanes][l % kHalfLanes]; }
 };
 

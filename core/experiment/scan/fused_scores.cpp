@@ -515,8 +515,8 @@ std::optional<FusedScore> weighted_score(const Plan& p, const CodeTally& t) {
   double saturated_total = 0, flushed_total = 0;
   for (size_t l = 0; l < kErrorLanes; ++l) {
     out.errors.e2 += e2[l];
-    out.errors.max_abs = std::max(out.errors.max_abs, max_abs[l]);
-    out.errors.max_rel = std::max(out.errors.max_rel, max_rel[l]);
+    out.errors.max_abs = std::max<double>(out.errors.max_abs, max_abs[l]);
+    out.errors.max_rel = std::max<double>(out.errors.max_rel, max_rel[l]);
     saturated_total += saturated[l];
     flushed_total += flushed[l];
   }

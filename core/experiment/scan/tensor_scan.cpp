@@ -65,7 +65,7 @@ PL_CLONES Moments block_moments(const double* x, size_t n) {
   Moments m;
   for (size_t l = 0; l < kErrorLanes; ++l) {
     m.s1 += s1[l], m.s2 += s2[l];
-    m.amax = std::max(m.amax, top[l]);
+    m.amax = std::max<double>(m.amax, top[l]);
     m.finite += static_cast<size_t>(finite[l]);
   }
   const size_t padded = (n + kErrorLanes - 1) / kErrorLanes * kErrorLanes;
