@@ -98,7 +98,8 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_prod
 // Whether every product of a value of `a` and one of `b` is exact in the model's accumulator:
 // floats whose significant bits add up to the accumulator's at most (bfloat16 x bfloat16 into
 // float32; not float32 x float32). Without b, whether a's values are (a plain sum). Integers
-// answer no.
+// answer no. By precision alone: as every classical bound here, it assumes no product
+// underflows or overflows the accumulator.
 bool exact_products(const Accumulation& acc, DType a, std::optional<DType> b);
 // The deterministic bound as text (bound_value_text), or "none" past K u >= 1, where gamma_K
 // does not exist (it is not infinite; accumulation_bounds keeps +inf there for comparisons).

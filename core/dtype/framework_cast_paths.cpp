@@ -139,8 +139,11 @@ std::string overflow_attribution(DType to, const char* separator) {
 }
 
 std::string past_largest_note(std::optional<DType> to, const CastReport& r, const char* separator) {
-  const bool past = r.flags.overflow || r.flags.saturated || std::isinf(r.input);
-  return past && to ? overflow_attribution(*to, separator) : std::string();
+  if (!to) return {};
+  // Where rounding to nearest even overflows, whatever the cast asked for: rounding up takes
+  // float16's 65505 past 65504, but every framework's cast rounds it to 65504.
+  const bool past = std::isinf(r.input) || describe_cast(info(*to).format, r.input, CastOptions{}).flags.overflow;
+  return past ? overflow_attribution(*to, separator) : std::string();
 }
 
 }  // namespace pl

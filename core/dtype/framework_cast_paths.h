@@ -43,9 +43,9 @@ std::string cast_path_attribution(DType to);
 // Empty when no recorded framework has the dtype. `separator` goes between frameworks.
 std::string overflow_attribution(DType to, const char* separator = "; ");
 
-// overflow_attribution(to) beside a cast whose value lay past the largest finite (it overflowed
-// or saturated) or was inf: the formats leave that to the framework. Empty otherwise, and for a
-// custom format (no dtype).
+// overflow_attribution(to) beside a cast whose value lay past the largest finite (where rounding to
+// nearest even overflows, whatever rounding the cast used) or was inf: the formats leave that to
+// the framework. Empty otherwise, and for a custom format (no dtype).
 std::string past_largest_note(std::optional<DType> to, const CastReport& r, const char* separator = "; ");
 
 }  // namespace pl

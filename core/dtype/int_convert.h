@@ -8,9 +8,9 @@
 //    a narrower target then wraps:
 //    300.0 -> int8 gives 44, NaN -> int8 gives 0, NaN -> int32 gives -2147483648.
 //    ARM saturates instead. We reproduce the x86-64 route as IntOverflow::Wrap; it is NumPy's
-//    astype everywhere and PyTorch 2.15's .to() except for uint32 out of range and uint8 from
-//    values past int32's range with a nonzero low byte (tests/data/casts/int_casts.json records
-//    both).
+//    astype everywhere and PyTorch 2.15's .to() except for uint32 out of range in arrays of four
+//    or more (its vectorised loop) and uint8 from values past int32's range with a nonzero low
+//    byte (tests/data/casts/int_casts.json records both, in one array of every value).
 //  - JAX/XLA: float -> int saturates and NaN becomes 0 (XLA's convert semantics since 2023).
 //  - TensorFlow: tf.cast is a C cast (as PyTorch); tf.saturate_cast clamps.
 //  - int -> narrower int: two's complement wrap in all four (200 as int8 is -56).

@@ -419,10 +419,11 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
     for (const auto& [var, castable] : {std::pair{std::string("x"), a_castable}, std::pair{w, b_castable}}) {
       if (!castable) continue;
       if (!code.empty()) code += "; ";
-      // Module.float() converts floating-point parameters only, and leaves a complex weight
-      // complex; Module.to(torch.float32) converts it too (discarding the imaginary parts).
-      const bool complex_weight = module && var == w && info(q.b.dtype).kind == DTypeKind::Complex;
-      code += engine.cast_method == "to" && !complex_weight ? var + ".float()" : cast_code(var, engine.spell(f32));
+      // Module.float() converts floating-point parameters only, and leaves a complex weight or
+      // bias complex; Module.to(torch.float32) converts them too (discarding the imaginary parts).
+      auto complex = [](std::optional<DType> t) { return t && info(*t).kind == DTypeKind::Complex; };
+      const bool complex_parameter = module && var == w && (complex(q.b.dtype) || complex(q.bias));
+      code += engine.cast_method == "to" && !complex_parameter ? var + ".float()" : cast_code(var, engine.spell(f32));
     }
     attempt(code, "every array becomes " + engine.spell(f32), all_float);
   }

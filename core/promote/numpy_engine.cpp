@@ -348,8 +348,12 @@ Outcome builtin_result_v1(const Arg& a, const Arg& b) {
   return returns(r, "NumPy 1.x value-based casting: " + std::string(sc.what()) + " counts as " + nm(ms.dtype) +
                         (ms.small_unsigned ? " (or its signed twin)" : "") +
                         (is_float(sc.dtype) ? " (np.min_scalar_type: a float counts as float16 below 65000 in "
-                                              "magnitude and as float32 below 3.4e38, whatever its digits)"
-                                            : ", the smallest type holding its value") +
+                                              "magnitude, inf and NaN too, and as float32 below 3.4e38, "
+                                              "whatever its digits)"
+                         : info(sc.dtype).kind == DTypeKind::Complex
+                             ? " (np.min_scalar_type: a complex counts as complex64 while both "
+                               "parts are below 3.4e38 in magnitude, whatever their digits)"
+                             : ", the smallest type holding its value") +
                         ", so the result is " + nm(r) + ".");
 }
 

@@ -64,6 +64,7 @@ check cast-no-saturate 0 'value +nan' -- "$PL" cast --to float8_e4m3fn 1000
 # counts as float32, 0.1 (not in float16) as float16. The rule said "the smallest type holding
 # its value".
 check promote-numpy1-min-scalar 0 'counts as float32 [(]np[.]min_scalar_type: a float counts as float16 below 65000' -- "$PL" promote --framework numpy1 --op add float16 float64 --b-kind zerodim --b-value 65504
+check promote-numpy1-min-scalar-inf 0 'counts as float16 [(]np[.]min_scalar_type: a float counts as float16 below 65000 in magnitude, inf and NaN too' -- "$PL" promote --framework numpy1 --op add float32 float64 --b-kind zerodim --b-value inf
 # The format's rule gives nan there, but PyTorch 2.15's own cast saturates: the note says which
 # framework does what (recorded in tests/data/casts/cast_paths.json).
 check cast-frameworks-past-largest 0 'frameworks past the largest finite: PyTorch 2[.]15 saturates to the largest finite, inf too; ml_dtypes 0[.]6[.]0 and 0[.]7[.]0 give nan' -- "$PL" cast --to float8_e4m3fn 480

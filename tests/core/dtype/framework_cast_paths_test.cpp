@@ -70,6 +70,12 @@ TEST(FrameworkCastPaths, NoteThePastLargestOnlyWhereTheCastWentThere) {
   CastOptions saturating;
   saturating.overflow = Overflow::Saturate;
   EXPECT_NE(past_largest_note(e4m3.dtype, describe_cast(e4m3.format, 480.0, saturating, 0)), "");
+  // Rounding up takes float16's 65505 past 65504, but every framework rounds it to nearest: 65504.
+  const FormatRef f16 = format_ref(DType::float16);
+  CastOptions up;
+  up.rounding = Rounding::Up;
+  EXPECT_EQ(past_largest_note(f16.dtype, describe_cast(f16.format, 65505.0, up, 0)), "");
+  EXPECT_NE(past_largest_note(f16.dtype, describe_cast(f16.format, 65520.0, up, 0)), "");
 }
 
 }  // namespace
