@@ -1,6 +1,5 @@
 // precision-lab cast --to FORMAT [--rounding MODE] [--saturate|--no-saturate] [--seed N]
 //                    [--path direct|via-float32] [--daz] [--ftz] [--json] VALUE...
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 

@@ -50,21 +50,51 @@ constexpr FrameworkCastPath kPaths[] = {
     {"ml_dtypes", "0.7.0", DType::float4_e2m1fn, kOnce, kTop, kTop},
 };
 
-// "PyTorch 2.15 and 1.13, ml_dtypes 0.6.0": each framework once, its releases joined.
-std::string who(DType to, CastPath path) {
-  std::vector<std::string> parts;
-  std::string_view last;
+// What a framework does past the largest, in words: "gives inf", "saturates to the largest
+// finite, inf too".
+std::string overflow_words(const FrameworkCastPath& p) {
+  if (p.past_largest == PastLargest::Largest)
+    return p.inf == PastLargest::Largest
+               ? "saturates to the largest finite, inf too"
+               : std::string("saturates to the largest finite, and gives ") + past_largest_name(p.inf) + " for inf";
+  std::string s = std::string("gives ") + past_largest_name(p.past_largest);
+  if (p.inf != p.past_largest && p.inf != PastLargest::Inf)
+    s += std::string(", and ") + (p.inf == PastLargest::Largest ? "the largest finite" : past_largest_name(p.inf)) +
+         " for inf";
+  return s;
+}
+
+// Who does what with a cast into `to`, one sentence per thing done: the rows grouped by `key`
+// (what `words` says, with the framework where each keeps a sentence of its own), in the
+// table's order; each group's frameworks once, their releases joined ("PyTorch 2.15 and 1.13,
+// ml_dtypes 0.6.0"), and the verb `words` gives in the singular ("rounds once") made plural for
+// more than one ("round once").
+template <typename Key, typename Words>
+std::string attribution(DType to, Key key, Words words, const char* separator) {
+  struct Group {
+    std::string key, subject, words;
+    std::string_view last_framework;
+    bool plural = false;
+  };
+  std::vector<Group> groups;
   for (const FrameworkCastPath& p : kPaths) {
-    if (p.to != to || p.path != path) continue;
-    if (p.framework == last) {
-      parts.back().append(" and ").append(p.release);
-    } else {
-      parts.push_back(std::string(p.framework) + " " + std::string(p.release));
-      last = p.framework;
+    if (p.to != to) continue;
+    const std::string k = key(p);
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.key == k; });
+    if (g == groups.end()) {
+      groups.push_back({k, std::string(p.framework) + " " + std::string(p.release), words(p), p.framework});
+      continue;
     }
+    if (p.framework == g->last_framework) g->subject += " and " + std::string(p.release);
+    else g->subject += ", " + std::string(p.framework) + " " + std::string(p.release);
+    g->last_framework = p.framework;
+    g->plural = true;
   }
   std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
+  for (Group& g : groups) {
+    if (g.plural) g.words.erase(g.words.find(' ') - 1, 1);  // "gives" -> "give"
+    s += (s.empty() ? "" : separator) + g.subject + " " + g.words;
+  }
   return s;
 }
 
@@ -82,60 +112,20 @@ const char* past_largest_name(PastLargest p) {
 }
 
 std::string cast_path_attribution(DType to) {
-  const std::string twice = who(to, kVia), once = who(to, kOnce);
-  // The verb agrees with its subject: "ml_dtypes 0.7.0 rounds once", "NumPy 2.4 and 1.24 round once".
-  auto verb = [](const std::string& subject, const char* one, const char* many) {
-    return subject.find(", ") != std::string::npos || subject.find(" and ") != std::string::npos ? many : one;
-  };
-  std::string s;
-  if (!twice.empty()) s = twice + verb(twice, " rounds twice", " round twice") + ", through float32";
-  if (!once.empty()) s += (s.empty() ? "" : "; ") + once + verb(once, " rounds once", " round once");
-  return s;
+  return attribution(
+      to, [](const FrameworkCastPath& p) { return std::string(cast_path_name(p.path)); },
+      [](const FrameworkCastPath& p) {
+        return std::string(p.path == kVia ? "rounds twice, through float32" : "rounds once");
+      },
+      "; ");
 }
-
-namespace {
-// What a framework does past the largest, in words: "gives inf", "saturates to the largest
-// finite, inf too".
-std::string overflow_words(const FrameworkCastPath& p) {
-  if (p.past_largest == PastLargest::Largest)
-    return p.inf == PastLargest::Largest
-               ? "saturates to the largest finite, inf too"
-               : std::string("saturates to the largest finite, and gives ") + past_largest_name(p.inf) + " for inf";
-  std::string s = std::string("gives ") + past_largest_name(p.past_largest);
-  if (p.inf != p.past_largest && p.inf != PastLargest::Inf)
-    s += std::string(", and ") + (p.inf == PastLargest::Largest ? "the largest finite" : past_largest_name(p.inf)) +
-         " for inf";
-  return s;
-}
-}  // namespace
 
 std::string overflow_attribution(DType to, const char* separator) {
-  // Each framework once, its releases joined where they behave alike ("PyTorch 2.15 and 1.13
-  // give inf"), in the table's order.
-  struct Part {
-    std::string framework, releases, words;
-    bool plural = false;
-  };
-  std::vector<Part> parts;
-  for (const FrameworkCastPath& p : kPaths) {
-    if (p.to != to) continue;
-    std::string words = overflow_words(p);
-    auto same = std::find_if(parts.begin(), parts.end(),
-                             [&](const Part& q) { return q.framework == p.framework && q.words == words; });
-    if (same != parts.end()) {
-      same->releases += " and " + std::string(p.release);
-      same->plural = true;
-    } else {
-      parts.push_back({std::string(p.framework), std::string(p.release), std::move(words)});
-    }
-  }
-  std::string s;
-  for (const Part& q : parts) {
-    std::string words = q.words;  // "gives ..." / "saturates ...": the verb agrees with the releases
-    if (q.plural) words.erase(words.find(' ') - 1, 1);
-    s += (s.empty() ? "" : separator) + q.framework + " " + q.releases + " " + words;
-  }
-  return s;
+  // Each framework keeps a sentence of its own ("PyTorch 2.15 and 1.13 give inf; NumPy 2.4 and
+  // 1.24 give inf").
+  return attribution(
+      to, [](const FrameworkCastPath& p) { return std::string(p.framework) + ": " + overflow_words(p); }, overflow_words,
+      separator);
 }
 
 std::string past_largest_note(std::optional<DType> to, const CastReport& r, const char* separator) {

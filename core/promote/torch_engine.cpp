@@ -224,24 +224,13 @@ struct Common {
   std::string rule;
 };
 
-// The float dtype of a complex dtype's real and imaginary parts.
-std::optional<DType> complex_part(DType c) {
-  switch (c) {
-    case DType::complex32: return DType::float16;
-    case DType::bcomplex32: return DType::bfloat16;
-    case DType::complex64: return DType::float32;
-    case DType::complex128: return DType::float64;
-    default: return std::nullopt;
-  }
-}
-
 // The result is one of the operands' dtypes. Within a category that is the wider one, which
 // holds the other's values; across categories it is the higher category's, whatever the
 // widths, and an integer turned float may lose digits or overflow (int_to_float.h).
 std::string picks_an_operand(std::span<const Operand> ops, DType result) {
   // A complex result holds an integer in its real part, a float of the same precision:
   // complex64's is float32, which rounds int32 2^24 + 1 as float32 does.
-  const std::optional<DType> part = is_complex(result) ? complex_part(result) : std::nullopt;
+  const std::optional<DType> part = is_complex(result) ? std::optional(complex_value_type(result)) : std::nullopt;
   for (const Operand& o : ops)
     if (o.dtype != result && is_integral(o.dtype, true) && (is_floating(result) || part))
       return std::string("PyTorch promotes by category (bool < integer < float < complex): a ") +
