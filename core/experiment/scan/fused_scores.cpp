@@ -3,6 +3,7 @@
 #include "core/experiment/scan/fused_scores.h"
 
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -55,6 +56,11 @@ struct Plan {
   double past = 0;  // |s| > past: the saturated
   bool symmetric = true;  // overflow[1] is -overflow[0] (or both are NaN), as the register pass takes
   int element_emax = 0;   // MX's scale exponents
+  // Blocks of a power-of-two width, kErrorLanes elements or more, that tile every row, with one
+  // row factor for all rows (MX, NVFP4 and groups of 8, 16, ...): element i's Step is
+  // i >> width_shift, and every vector of kErrorLanes elements lies in one block.
+  bool vector_steps = false;
+  int width_shift = 0;
 };
 
 double max_value(DType t) { return is_float(t) ? max_finite(info(t).format) : static_cast<double>(int_max(t)); }
@@ -107,6 +113,10 @@ Plan make_plan(const Candidate& c, size_t rows, size_t cols, const CastOptions& 
   p.row_factor.assign(rows, 1.0);
   p.is_float = is_float(c.dtype);
   p.divides = c.scaling.kind == ScalingKind::NVFP4 || c.scaling.kind == ScalingKind::Group;
+  const bool one_factor = c.scaling.kind == ScalingKind::MX || p.divides;
+  p.vector_steps =
+      one_factor && p.width < cols && p.width % kErrorLanes == 0 && std::has_single_bit(p.width) && cols % p.width == 0;
+  p.width_shift = std::countr_zero(p.width);
   p.cast = o;
   if (c.scaling.kind != ScalingKind::None) p.cast.overflow = Overflow::Saturate;  // as quantise's rounder
   if (p.is_float) {
@@ -292,24 +302,11 @@ struct Buffers {
 // bits, lane by lane, by equivalent steps: nearest-even on |s| with the sign put back, an
 // integer's rounding as (|s| + 2^52) - 2^52 below 2^52 (nearbyint's answer there), and one
 // comparison with `past` for both the saturated count and the overflow fix-up. The sums are
-// error_lanes.h's, in its order. What it cannot take -- a scaled value that is not finite (an Inf
-// or a NaN in x), an error sum that is not (an Inf or a NaN where a step of zeros hid it, an
-// overflow to Inf or NaN), or a format whose overflow is not symmetric -- it leaves to the staged
-// functions for the whole block.
+// error_lanes.h's, in its order. What it cannot take -- an error sum that is not finite (an Inf
+// or a NaN in x, or an overflow to NaN) -- it leaves to the staged functions for the whole block,
+// and a format whose overflow is not symmetric for every block.
 constexpr size_t kSubBlock = 512;
 static_assert(kSumBlock % kSubBlock == 0 && kSubBlock % kErrorLanes == 0);
-
-size_t lane_total(LaneMask m) {  // of counts
-  size_t t = 0;
-  for (size_t l = 0; l < kErrorLanes; ++l) t += static_cast<size_t>(m[l]);
-  return t;
-}
-
-bool any_lane(LaneMask m) {
-  long long any = 0;
-  for (size_t l = 0; l < kErrorLanes; ++l) any |= m[l];
-  return any != 0;
-}
 
 struct LaneStep {  // a Step and its row's factor in each lane
   Lanes times, over, back, factor;
@@ -317,7 +314,8 @@ struct LaneStep {  // a Step and its row's factor in each lane
 };
 
 // A Step in lane l. For a plan that divides, s = (x / over) * times with one of the two set to 1
-// (exact), as scale_elements divides where `over` is set and multiplies elsewhere.
+// (exact), as scale_elements divides where `over` is set and multiplies elsewhere; its Steps'
+// `times` are all 1 (fill_steps), so lane_copy leaves the product out.
 void set_lane(LaneStep& ls, size_t l, const Plan& p, const Step& st, double factor) {
   const bool divide = p.divides && st.over != 0;
   ls.times[l] = divide ? 1.0 : st.times;
@@ -334,15 +332,26 @@ LaneStep every_lane(const Plan& p, const Step& st, double factor) {
           LaneMask{} + (st.zeros ? -1ll : 0ll)};
 }
 
-struct LaneSums {  // one candidate's over a block, carried from sub-block to sub-block
+// One candidate's over a block, carried from sub-block to sub-block. The two counts share a
+// lane's 64 bits, the saturated in the low 32 and the flushed in the high (a lane takes at most
+// kSumBlock / kErrorLanes elements): on AVX2 each count of its own took two of the sixteen
+// vector registers, and the loop kept its sums in memory.
+struct LaneSums {
   ErrorLanes errors;
-  LaneMask saturated{}, zeros_before{}, zeros_after{}, not_finite{};
+  LaneMask counts{};
 };
 
+constexpr int kFlushedShift = 32;
+static_assert(kSumBlock / kErrorLanes < (1ull << kFlushedShift));
+
 // One vector's copies: q(x) = round(s) * back * the row's factor, and what the counts read.
+// Where x is an Inf or a NaN, so is q - x whatever q is, and the error sums are not finite. A
+// finite x that scales past the largest double needs no check: only a scaled recipe can take it
+// there, and it saturates, so the codec makes of the Inf what it makes of any value past the
+// largest, `overflow`, as here (the staged functions ask the codec).
 struct LaneCopy {
   Lanes q;
-  LaneMask not_finite, past, zero_before, zero_after;  // -1 where true
+  LaneMask past, flushed;  // -1 where true
 };
 
 // The rounding works on |s| and gives the sign back at the end: nearest-even is symmetric, and
@@ -351,11 +360,10 @@ template <bool kFloat, bool kDivides>
 [[gnu::always_inline]] inline LaneCopy lane_copy(const Plan& p, Lanes x, const LaneStep& st) {
   const Lanes zero{};
   LaneCopy c;
-  Lanes s = kDivides ? (x / st.over) * st.times : x * st.times;
+  Lanes s = kDivides ? x / st.over : x * st.times;
   s = lanes_of(bits_of(s) & ~st.zeros);
   const Lanes a = abs_of(s);
   const LaneMask sign = bits_of(s) & (1ll << 63);
-  c.not_finite = ~(a <= DBL_MAX);
   Lanes rounded;  // |round(s)|, past the largest made what the plan says
   if constexpr (kFloat) {
     c.past = a > p.past;
@@ -376,10 +384,9 @@ template <bool kFloat, bool kDivides>
     c.past = whole > hi;
     rounded = select(c.past, hi, whole);
   }
-  // The flushed, as zeros after rounding less zeros before (two counts: GCC took the lanes of
-  // the two comparisons' conjunction apart one by one).
-  c.zero_before = a == zero;
-  c.zero_after = rounded == zero;
+  // The flushed: zero after rounding, less zero before (a zero stays zero, so the difference is
+  // -1 or 0; GCC took the lanes of the two comparisons' conjunction apart one by one).
+  c.flushed = (rounded == zero) - (a == zero);
   const Lanes r = lanes_of(bits_of(rounded) | sign);
   c.q = r * st.back * st.factor;
   return c;
@@ -388,10 +395,8 @@ template <bool kFloat, bool kDivides>
 template <bool kFloat, bool kDivides>
 [[gnu::always_inline]] inline void lane_step(const Plan& p, Lanes x, const LaneStep& st, LaneSums& sums) {
   const LaneCopy c = lane_copy<kFloat, kDivides>(p, x, st);
-  sums.not_finite |= c.not_finite;
-  sums.saturated -= c.past;
-  sums.zeros_before -= c.zero_before;
-  sums.zeros_after -= c.zero_after;
+  sums.counts -= c.past;
+  sums.counts -= c.flushed << kFlushedShift;
   sums.errors.add(c.q, x);
 }
 
@@ -400,6 +405,13 @@ template <bool kFloat, bool kDivides>
 [[gnu::always_inline]] inline void lanes_over(const Plan& p, const double* x, size_t b, size_t e, size_t cols,
                                               LaneSums& into) {
   LaneSums sums = into;  // (a local copy: stores through `into` could alias x and force reloads)
+  if (p.vector_steps) {  // (b is a multiple of kErrorLanes, and so is every row: no partial vector)
+    const double factor = p.row_factor[0];
+    for (size_t i = b; i < e; i += kErrorLanes)
+      lane_step<kFloat, kDivides>(p, load_lanes(x + i), every_lane(p, p.steps[i >> p.width_shift], factor), sums);
+    into = sums;
+    return;
+  }
   LaneStep partial{};  // the lanes of a vector that stretches share, filled as they come
   Stretches walk(b, e, cols, p);
   for (size_t i0, i1, k, row; walk.next(i0, i1, k, row);) {
@@ -443,12 +455,15 @@ PL_CLONES void lanes_for(const Plan& p, const double* x, size_t b, size_t e, siz
 
 // The block's score from the register pass, or nothing where it leaves the block to the stages.
 std::optional<FusedScore> lane_score(const Plan& p, const LaneSums& sums) {
-  if (!p.symmetric || any_lane(sums.not_finite)) return std::nullopt;
+  if (!p.symmetric) return std::nullopt;
   FusedScore out;
   out.errors = sums.errors.fold();
   if (!std::isfinite(out.errors.e2)) return std::nullopt;
-  out.saturated = lane_total(sums.saturated);
-  if (p.has_zero) out.flushed = lane_total(sums.zeros_after) - lane_total(sums.zeros_before);
+  for (size_t l = 0; l < kErrorLanes; ++l) {
+    const long long counts = sums.counts[l];
+    out.saturated += static_cast<size_t>(counts & 0xffffffffll);
+    if (p.has_zero) out.flushed += static_cast<size_t>(counts >> kFlushedShift);
+  }
   return out;
 }
 
@@ -486,7 +501,6 @@ std::optional<FusedScore> weighted_score(const Plan& p, const CodeTally& t) {
   const size_t n = t.values.size();
   const Lanes zero{};
   Lanes e2{}, max_abs{}, max_rel{}, saturated{}, flushed{};
-  LaneMask not_finite{};
   for (size_t i = 0; i < n; i += kErrorLanes) {
     LaneStep st{};
     Lanes w{};
@@ -507,10 +521,8 @@ std::optional<FusedScore> weighted_score(const Plan& p, const CodeTally& t) {
     const Lanes rel = select(ax > zero, d / ax, zero);
     max_rel = select(rel > max_rel, rel, max_rel);
     saturated += select(c.past, w, zero);
-    flushed += select(c.zero_after & ~c.zero_before, w, zero);
-    not_finite |= c.not_finite;
+    flushed += select(c.flushed, w, zero);
   }
-  if (any_lane(not_finite)) return std::nullopt;
   FusedScore out;
   double saturated_total = 0, flushed_total = 0;
   for (size_t l = 0; l < kErrorLanes; ++l) {

@@ -134,6 +134,26 @@ TEST(FusedScores, SaturatedFlushedAndNonFiniteAreCounted) {
   EXPECT_TRUE(std::isfinite(scores[1].errors.e2));
 }
 
+// A finite element scaled past the largest double: a tensor amax below the real one (as delayed
+// scaling would pass) makes per-tensor and NVFP4 scales that take 1e300 to Inf. The register
+// pass does not look for it (fused_scores.cpp's LaneCopy); the figures must still be quantise()'s.
+TEST(FusedScores, FiniteValuesScaledPastTheLargestDoubleGiveQuantisesBits) {
+  std::vector<double> x = tensor(16, 64, false, 21);
+  x[70] = 1e300;
+  x[900] = -1e300;
+  std::vector<Candidate> candidates;
+  for (const char* text :
+       {"float8_e4m3fn:per-tensor", "float8_e5m2:per-tensor", "int8:per-tensor", "float4_e2m1fn:nvfp4"})
+    candidates.push_back(*parse_candidate(text));
+  const double amax = 1e-30;
+  const auto fused = fused_scores(x, 16, 64, amax, candidates, CastOptions{});
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const FusedScore reference = through_quantise(x, 16, 64, amax, candidates[i], CastOptions{});
+    EXPECT_GT(reference.saturated, 0u) << candidates[i].text();
+    expect_same(fused[i], reference, candidates[i].text() + " with 1e300 past the scale");
+  }
+}
+
 // The order error_lanes.h defines, written out: lane l adds the squares of elements l, l + 8,
 // ... in turn, and the lanes are added in order. (Both of the scan's paths sum so; a change of
 // order would change every error energy in its last bits, and the tests above could not tell.)
