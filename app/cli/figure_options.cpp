@@ -40,8 +40,8 @@ void add_figure_options(CLI::App& command) {
             figure::default_export_options().width = size->w;
             figure::default_export_options().height = size->h;
           },
-          "every figure's size, WIDTHxHEIGHT (default 900x560): the PNG's pixels at 96 dpi, the SVG's and PDF's "
-          "points")
+          "every figure's size, WIDTHxHEIGHT (default 900x560) in pixels at 96 dpi: the PNG's at --dpi 96, the "
+          "SVG's px, and the same inches in the PDF (3/4 as many points)")
       ->group("Figures");
   command
       .add_option_function<int>(

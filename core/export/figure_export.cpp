@@ -708,6 +708,8 @@ Expected<std::string> figure_svg(const Figure& f, const ExportOptions& o) {
   std::string svg;
   std::vector<SvgText> texts;
   cairo_surface_t* s = cairo_svg_surface_create_for_stream(append_to_string, &svg, o.width, o.height);
+  // Sized in px, as the PNG at 96 dpi (cairo writes pt unless told: 4/3 as large).
+  cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
   cairo_t* cr = cairo_create(s);
   g_svg_text = &texts;
   draw_figure(cr, f, o.width, o.height, o.font_scale);
@@ -743,7 +745,9 @@ Status export_figure(const Figure& f, const std::string& path, FileType type, co
                                      static_cast<int>(o.height * o.scale));
       break;
     case FileType::Svg: break;  // above
-    case FileType::Pdf: s = cairo_pdf_surface_create(path.c_str(), o.width, o.height); break;
+    case FileType::Pdf:
+      s = cairo_pdf_surface_create(path.c_str(), o.width * kPointsPerPixel, o.height * kPointsPerPixel);
+      break;
     case FileType::Csv: break;
   }
   if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
@@ -753,6 +757,7 @@ Status export_figure(const Figure& f, const std::string& path, FileType type, co
   if (type == FileType::Pdf) stamp_date(s, *date);
   cairo_t* cr = cairo_create(s);
   if (type == FileType::Png) cairo_scale(cr, o.scale, o.scale);
+  if (type == FileType::Pdf) cairo_scale(cr, kPointsPerPixel, kPointsPerPixel);
   draw_figure(cr, f, o.width, o.height, o.font_scale);
   cairo_destroy(cr);
   cairo_status_t st = CAIRO_STATUS_SUCCESS;

@@ -15,13 +15,18 @@ namespace pl::figure {
 enum class FileType : uint8_t { Png, Svg, Pdf, Csv };
 const char* extension(FileType t);  // "png", ...
 
+// A figure's size is in CSS pixels (1/96 inch): the PNG's pixels at `scale` 1, the SVG's px, and
+// the PDF's page in points (1/72 inch) at 3/4 as many, so that all three have the same size in
+// inches.
+inline constexpr double kPointsPerPixel = 72.0 / 96.0;
+
 struct ExportOptions {
-  double width = 900, height = 560;  // points (pixels for PNG, at `scale`)
+  double width = 900, height = 560;  // pixels at 96 dpi
   double scale = 1;                  // PNG only: 2 for HiDPI
   double font_scale = 1;             // presentation mode: larger text
 };
 
-// What the commands' exports use unless told otherwise: 900x560 points at 96 dpi, or the
+// What the commands' exports use unless told otherwise: 900x560 pixels at 96 dpi, or the
 // command line's --size and --dpi (app/cli/figure_options.h), set once before a command runs.
 ExportOptions& default_export_options();
 

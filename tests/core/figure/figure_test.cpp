@@ -149,6 +149,29 @@ TEST(Figures, SvgAndPdfKeepTheirTextAsText) {
   std::filesystem::remove_all(dir);
 }
 
+// --size is pixels at 96 dpi for all three files: the SVG says px (cairo's default unit is pt,
+// which made it 4/3 the PNG's size), and the PDF's page is the same inches in points.
+TEST(Figures, PngSvgAndPdfHaveTheSameSizeInInches) {
+  const Figure f = matmul_figures(small_result()).front();
+  const auto dir = std::filesystem::temp_directory_path() / "pl_figure_size_test";
+  std::filesystem::create_directories(dir);
+  ExportOptions o;
+  o.width = 800;
+  o.height = 500;
+  o.scale = 2;  // --dpi 192: twice the pixels, the same inches
+  const std::string png = (dir / "f.png").string(), svg = (dir / "f.svg").string(), pdf = (dir / "f.pdf").string();
+  ASSERT_TRUE(export_figure(f, png, FileType::Png, o));
+  ASSERT_TRUE(export_figure(f, svg, FileType::Svg, o));
+  ASSERT_TRUE(export_figure(f, pdf, FileType::Pdf, o));
+  cairo_surface_t* image = cairo_image_surface_create_from_png(png.c_str());
+  EXPECT_EQ(cairo_image_surface_get_width(image), 1600);
+  EXPECT_EQ(cairo_image_surface_get_height(image), 1000);
+  cairo_surface_destroy(image);
+  EXPECT_NE(slurp(svg).find("width=\"800px\" height=\"500px\" viewBox=\"0 0 800 500\""), std::string::npos);
+  EXPECT_NE(slurp(pdf).find("/MediaBox [ 0 0 600 375 ]"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Figures, MatmulFiguresExportToEveryFormat) {
   const auto figures = matmul_figures(small_result());
   ASSERT_EQ(figures.size(), 5u);
