@@ -43,8 +43,11 @@ Float32Internals float32_internals(MatmulPrecision p, Release r) {
     const std::string_view cpu = onednn_fp32_precision(p);
     out.flags.push_back({"mkldnn.matmul.fp32_precision", std::string(cpu)});
     out.cpu_matmul = cpu == "bf16" ? DType::bfloat16 : cpu == "tf32" ? DType::tf32 : DType::float32;
-    out.cpu_condition = cpu == "bf16"   ? "where the CPU has AVX512-BF16 or AMX (oneDNN); float32 elsewhere"
-                        : cpu == "tf32" ? "where oneDNN has TF32 on the CPU (AMX); float32 elsewhere"
+    out.cpu_condition = cpu == "bf16"
+                            ? "where the CPU has AMX (oneDNN rounds to bfloat16 only in its AMX kernels); float32 "
+                              "elsewhere"
+                        : cpu == "tf32" ? "where the CPU has AMX-FP16 (PyTorch asks for it before oneDNN's TF32 "
+                                          "mode); float32 elsewhere"
                                         : "always";
   }
   switch (p) {
@@ -60,7 +63,7 @@ Float32Internals float32_internals(MatmulPrecision p, Release r) {
       break;
     case MatmulPrecision::Medium:
       out.rule = is_1_13(r) ? "\"medium\" acts like \"high\" in PyTorch 1.13: TF32 on CUDA, nothing on the CPU."
-                            : "\"medium\" allows bfloat16 inputs where the CPU has them (oneDNN); on CUDA it "
+                            : "\"medium\" lets oneDNN round the inputs to bfloat16 on a CPU with AMX; on CUDA it "
                               "acts like \"high\" (TF32), never bfloat16.";
       break;
   }

@@ -9,9 +9,12 @@
 //    (compute capability 8.0 or newer); no setting uses bfloat16 on CUDA. cuDNN's own flag
 //    (torch.backends.cudnn.allow_tf32) is on by default, so float32 convolutions run in TF32
 //    even under "highest".
-//  - CPU (2.x, oneDNN): "high" asks for TF32 and "medium" for bfloat16 internally, used only
-//    where the CPU has the instructions (AMX, AVX512-BF16); elsewhere float32. 1.13 had no
-//    CPU switch at all.
+//  - CPU (2.x, oneDNN): "high" asks for TF32, which PyTorch uses only on a CPU with AMX-FP16
+//    (aten/src/ATen/native/mkldnn/Linear.cpp, use_mkldnn_tf32_linear). "medium" asks for
+//    bfloat16: PyTorch hands the product to oneDNN on a CPU with AVX-512 BW/VL/DQ or
+//    AVX-NE-CONVERT (mkldnn_bf16_device_check), and oneDNN rounds to bfloat16 only in its AMX
+//    kernels (brgemm's is_bf32 asks for avx512_core_amx); elsewhere float32. 1.13 had no CPU
+//    switch at all.
 #pragma once
 
 #include <optional>

@@ -50,6 +50,12 @@ done
 # with no scrollbar to reach it (the Promotion grid at 1400x650, scenario 02's live grid and
 # scenario 19's Formats panel at 1600x1000).
 check "promotion, mul" 1400x650 --panel promotion --op mul
+# A float32 matmul under PyTorch lists what each set_float32_matmul_precision setting runs in; the
+# line of its flags ran 1324 px past 1280 px with no scrollbar.
+for presentation in off on; do
+  check "promotion, float32 matmul, presentation $presentation" 1280x800 --panel promotion --op matmul \
+    --framework torch --select float32,float32 --presentation "$presentation"
+done
 for scenario in 2 19; do check "scenario $scenario" 1600x1000 --scenario "$scenario"; done
 check "scenario 5" 1280x800 --scenario 5
 # The Explorer's table fits a projector's width with 0.1, the value it opens on (float32's

@@ -674,7 +674,7 @@ void PromotionPanel::draw_matmul_precision(const promote::Engine& e, const promo
   const pt::MatmulPrecision p = kSettings[matmul_precision_];
   for (const std::string& line :
        pt::describe_internals(pt::matmul_precision_name(p), q.op, pt::float32_internals(p, pt::release_of(e))))
-    ImGui::TextDisabled("%s", line.c_str());
+    wrapped_text_disabled(line);  // (the flags line alone is wider than a projector's window)
 }
 
 // ---- keys -------------------------------------------------------------------------

@@ -464,8 +464,8 @@ void check_matmul_precision_file(const std::string& file, torch::Release release
                                    : f.value == "False" ? nlohmann::json(false)
                                                         : nlohmann::json(f.value);
     EXPECT_EQ(flags, recorded["flags"]) << file << " " << setting;
-    // The machine that recorded it has no AMX or AVX512-BF16, so its float32 CPU products
-    // must not have changed; the engine says reduced CPU precision needs those instructions.
+    // The machine that recorded it has no AMX, so its float32 CPU products must not have
+    // changed; the engine says reduced CPU precision needs AMX (AMX-FP16 for TF32).
     const std::string cap = j.value("cpu_capability", "");
     if (cap == "AVX2" || cap == "unknown") {
       EXPECT_TRUE(recorded["cpu_product_same_bits_as_highest"].get<bool>()) << setting;
@@ -483,6 +483,17 @@ TEST(TorchMatmulPrecision, FlagsAsRecordedFrom215) {
 TEST(TorchMatmulPrecision, FlagsAsRecordedFrom113) {
   check_matmul_precision_file("torch1.13_matmul_precision.json", torch::Release::V1_13);
   EXPECT_EQ(torch::float32_internals(torch::MatmulPrecision::Medium, torch::Release::V1_13).cpu_matmul, DType::float32);
+}
+
+// The conditions PyTorch and oneDNN check: TF32 takes AMX-FP16 (use_mkldnn_tf32_linear), and
+// bfloat16 AMX (oneDNN's bf32 kernels); AVX512-BF16 alone leaves float32 products in float32.
+TEST(TorchMatmulPrecision, TheCpuConditionsAreTheOnesPyTorchAndOneDnnCheck) {
+  const auto medium = torch::float32_internals(torch::MatmulPrecision::Medium);
+  const auto high = torch::float32_internals(torch::MatmulPrecision::High);
+  EXPECT_NE(medium.cpu_condition.find("where the CPU has AMX "), std::string::npos) << medium.cpu_condition;
+  EXPECT_EQ(medium.cpu_condition.find("AVX512-BF16"), std::string::npos) << medium.cpu_condition;
+  EXPECT_NE(high.cpu_condition.find("where the CPU has AMX-FP16"), std::string::npos) << high.cpu_condition;
+  EXPECT_NE(medium.rule.find("on a CPU with AMX"), std::string::npos) << medium.rule;
 }
 
 TEST(TorchMatmulPrecision, Names) {
