@@ -286,9 +286,13 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_prod
       return {gamma(steps, step_u), std::sqrt(steps) * u + std::sqrt(steps * (a.block + 1)) * window * (1 + u)};
     }
     case AccumKind::Chunked: {
+      // Each term carries (1 + theta) from its chunk, |theta| <= gamma_inner, and (1 + phi) from
+      // the outer sum, |phi| <= gamma_outer: the product's distance from 1 is at most
+      // gamma_inner + gamma_outer + gamma_inner gamma_outer (Higham's Lemma 3.3 with two u).
       const double inner = std::min(n, double(a.chunk)), outer = std::ceil(n / a.chunk);
       const double uo = unit_roundoff(a.outer, a.rounding);
-      return {gamma(inner, u) + gamma(outer, uo), std::sqrt(inner) * u + std::sqrt(outer) * uo};
+      const double gi = gamma(inner, u), go = gamma(outer, uo);
+      return {gi + go + gi * go, std::sqrt(inner) * u + std::sqrt(outer) * uo};
     }
   }
   return {INFINITY, INFINITY};

@@ -75,6 +75,15 @@ TEST(DotSweep, KahansBoundHoldsWhenTheProductsRound) {
   EXPECT_EQ(dot_sweep(c)[0].bounds.deterministic, 2 * u + 3 * u * u);
 }
 
+// A chunked sum's terms carry a rounding from their chunk and one from the outer sum: the bound is
+// (1 + gamma_inner)(1 + gamma_outer) - 1. It was gamma_inner + gamma_outer, short by their product.
+TEST(DotSweep, AChunkedBoundHoldsBothRoundingsProduct) {
+  const Accumulation m = parsed("f16:chunked:128");
+  const double u = 0x1p-11, uo = 0x1p-24;
+  const double gi = 128 * u / (1 - 128 * u), go = 32 * uo / (1 - 32 * uo);
+  EXPECT_EQ(accumulation_bounds(m, 4096).deterministic, gi + go + gi * go);
+}
+
 // Sums of 4096 draws into float8_e3m4 (largest finite 15.5) run past it to Inf: the row showed
 // an error of 0 with nothing to say no trial was compared. Now the tables say how many.
 TEST(DotSweep, SumsThatOverflowAreCountedNotShownAsExact) {
