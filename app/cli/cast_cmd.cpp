@@ -31,6 +31,7 @@ std::string flags_text(const CastFlags& f) {
   add(f.saturated, "saturated");
   add(f.underflow, "underflow");
   add(f.nan_to_zero, "nan->zero (format has no NaN)");
+  add(f.to_nan, "->nan (no code for the value)");
   add(f.flushed_input, "input flushed (DAZ)");
   add(f.flushed_output, "result flushed (FTZ)");
   return s.empty() ? "exact" : s;

@@ -49,6 +49,14 @@ Encoded nan_result(const FloatFormat& f, bool negative) {
   return e;
 }
 
+// A number float8_e8m0fnu has no code for (0, a negative, Inf): its NaN, and flags that say so.
+Encoded unencodable(const FloatFormat& f, bool negative) {
+  Encoded e = nan_result(f, negative);
+  e.flags.inexact = true;
+  e.flags.to_nan = true;
+  return e;
+}
+
 // What an over-large magnitude becomes, for a rounding that does not go toward zero.
 Encoded overflow_result(const FloatFormat& f, bool negative, Overflow policy) {
   const bool saturate = overflow_saturates(f, policy);
@@ -67,7 +75,11 @@ Encoded overflow_result(const FloatFormat& f, bool negative, Overflow policy) {
 }
 
 Encoded infinity_input(const FloatFormat& f, bool negative, Overflow policy) {
-  if (f.specials == Specials::E8M0 && policy != Overflow::Saturate) return nan_result(f, negative);
+  if (f.specials == Specials::E8M0 && policy != Overflow::Saturate) {
+    Encoded e = unencodable(f, negative);
+    e.flags.overflow = true;
+    return e;
+  }
   if (f.has_inf() && policy != Overflow::Saturate) return {sign_bit(f, negative) | f.inf_code(), {}};
   Encoded e = overflow_result(f, negative, policy);
   e.flags.inexact = true;
@@ -139,18 +151,22 @@ Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint6
   const bool negative = std::signbit(x);
   if (std::isnan(x)) return nan_result(f, negative);
   if (std::isinf(x) && !negative) return infinity_input(f, negative, o.overflow);
-  if (f.specials == Specials::E8M0 && (negative || x == 0.0)) return nan_result(f, negative);
+  if (f.specials == Specials::E8M0 && (negative || x == 0.0)) return unencodable(f, negative);
   if (std::isinf(x)) return infinity_input(f, negative, o.overflow);
   bool flushed = false;
   if (o.flush_input_subnormals && x != 0.0 && std::fabs(x) < source_min_normal) {
     x = negative ? -0.0 : 0.0;
     flushed = true;
-    if (f.specials == Specials::E8M0) return nan_result(f, negative);
+    if (f.specials == Specials::E8M0) {
+      Encoded e = unencodable(f, negative);
+      e.flags.flushed_input = true;
+      return e;
+    }
   }
   if (o.path == CastPath::ViaFloat32 && f.total_bits() < 32) {
     double narrowed = static_cast<double>(static_cast<float>(x));  // RNE, the hardware default
     if (std::isinf(narrowed)) return infinity_input(f, negative, o.overflow);
-    if (narrowed == 0.0 && f.specials == Specials::E8M0) return nan_result(f, negative);
+    if (narrowed == 0.0 && f.specials == Specials::E8M0) return unencodable(f, negative);
     x = narrowed;
   }
   if (x == 0.0) {
@@ -165,10 +181,10 @@ Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint6
 
 Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude, const CastOptions& o, uint64_t index) {
   if (magnitude == 0) {
-    if (f.specials == Specials::E8M0) return nan_result(f, negative);
+    if (f.specials == Specials::E8M0) return unencodable(f, negative);
     return zero_result(f, negative, false);
   }
-  if (f.specials == Specials::E8M0 && negative) return nan_result(f, negative);
+  if (f.specials == Specials::E8M0 && negative) return unencodable(f, negative);
   return encode_magnitude(f, negative, Magnitude{magnitude, 0}, o, index);
 }
 

@@ -14,10 +14,12 @@
 //  - NaN becomes the format's canonical NaN (sign kept where the format has
 //    one; the quiet bit set for IEEE formats; payloads are dropped, as
 //    ml_dtypes does). A format without NaN (fp6, fp4) turns NaN into a zero of
-//    the NaN's sign and raises flags.nan_to_zero.
+//    the NaN's sign and raises flags.nan_to_zero; ml_dtypes 0.6.0 and 0.7.0
+//    give the zero of the other sign (+NaN becomes -0), which is not followed.
 //  - fnuz formats have no -0: a negative value that rounds to zero gives +0.
 //  - float8_e8m0fnu has no zero and no sign: 0, negatives, Inf and NaN give
-//    NaN; a positive value below 2^-127 gives 2^-127 (ml_dtypes 0.6.0).
+//    NaN (the numbers among them inexact, with flags.to_nan; +Inf also with
+//    overflow); a positive value below 2^-127 gives 2^-127 (ml_dtypes 0.6.0).
 //  - decode() is exact: every code of every accepted format is a double.
 #pragma once
 
@@ -38,6 +40,7 @@ struct CastFlags {
   bool saturated = false;       // ... and max finite was returned
   bool underflow = false;       // tiny (below min normal) and inexact
   bool nan_to_zero = false;     // NaN had no encoding and became zero
+  bool to_nan = false;          // a number with no encoding became NaN (float8_e8m0fnu's 0, negatives, Inf)
   bool flushed_input = false;   // DAZ turned a subnormal input into zero
   bool flushed_output = false;  // FTZ turned a subnormal result into zero
 };

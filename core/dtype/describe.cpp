@@ -90,6 +90,7 @@ nlohmann::json to_json(const CastReport& r, const std::string& input_text) {
                 {"saturated", r.flags.saturated},
                 {"underflow", r.flags.underflow},
                 {"nan_to_zero", r.flags.nan_to_zero},
+                {"to_nan", r.flags.to_nan},
                 {"flushed_input", r.flags.flushed_input},
                 {"flushed_output", r.flags.flushed_output}};
   return j;

@@ -50,6 +50,7 @@ std::string flags_short(const CastFlags& f) {
   add(f.saturated, "saturated");
   add(f.underflow, "underflow");
   add(f.nan_to_zero, "nan->0");
+  add(f.to_nan, "->nan");
   add(f.flushed_input, "daz");
   add(f.flushed_output, "ftz");
   if (s.empty()) s = f.inexact ? "inexact" : "exact";

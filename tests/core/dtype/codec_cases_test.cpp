@@ -89,6 +89,23 @@ TEST(Float8E8m0, ScaleFormatRules) {
   EXPECT_EQ(encode(f, std::ldexp(1.5, 127), {}).code, 0xFFu);  // overflow: NaN
 }
 
+// Bug: 0, -1 and Inf became float8_e8m0fnu's NaN with no flag raised, and `cast` called them
+// "exact". Each is now inexact and flagged to_nan (+Inf also overflow; -Inf has no sign to keep
+// first); a NaN stays unflagged.
+TEST(Float8E8m0, NumbersWithNoCodeAreFlaggedAsTheyBecomeNan) {
+  const FloatFormat& f = fmt(DType::float8_e8m0fnu);
+  for (const double x :
+       {0.0, -0.0, -1.0, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()}) {
+    const Encoded e = encode(f, x, {});
+    EXPECT_EQ(e.code, 0xFFu) << x;
+    EXPECT_TRUE(e.flags.inexact && e.flags.to_nan) << x;
+    EXPECT_EQ(e.flags.overflow, x > 0 && std::isinf(x)) << x;
+  }
+  const Encoded nan = encode(f, std::numeric_limits<double>::quiet_NaN(), {});
+  EXPECT_FALSE(nan.flags.inexact || nan.flags.to_nan);
+  EXPECT_TRUE(encode(f, 2.0, {}).flags.to_nan == false);
+}
+
 TEST(Float4AndFloat6, SaturateAndTurnNanIntoZero) {
   const FloatFormat& f4 = fmt(DType::float4_e2m1fn);
   EXPECT_EQ(decode(f4, encode(f4, 100, {}).code), 6);
