@@ -53,9 +53,10 @@ constexpr std::array<DTypeInfo, kDTypeCount> kTable = {{
   // IEEE-754-style E3M4. max = (1 + 0b1111 * 2^-4) * 2^(0b110 - 3) = 15.5
   {DType::float8_e3m4, "float8_e3m4", DTypeKind::Float, 8, {3, 4, 3, Specials::IEEE},
    "e3m4", "IEEE 754-2019 rules applied to 1/3/4 bits (ml_dtypes float8_e3m4)"},
-  // E4M3 with bias 11, fnuz specials (Graphcore). max = (1 + 0b111 * 2^-3) * 2^(0b1111 - 11) = 30
+  // E4M3 with bias 11, fnuz specials. max = (1 + 0b111 * 2^-3) * 2^(0b1111 - 11) = 30
   {DType::float8_e4m3b11fnuz, "float8_e4m3b11fnuz", DTypeKind::Float, 8,
-   {4, 3, 11, Specials::FNUZ}, "e4m3b11fnuz", "Graphcore fp8 with bias 11 (ml_dtypes float8_e4m3b11fnuz)"},
+   {4, 3, 11, Specials::FNUZ}, "e4m3b11fnuz",
+   "E4M3 with exponent bias 11, no Inf, NaN at 0x80 (ml_dtypes float8_e4m3b11fnuz, LLVM Float8E4M3B11FNUZ)"},
   // OCP MX E8M0 scale: 2^(e - 127), e = 0..254; 0xFF is NaN. max = 2^(254 - 127) = 2^127
   {DType::float8_e8m0fnu, "float8_e8m0fnu", DTypeKind::Float, 8, {8, 0, 127, Specials::E8M0},
    "e8m0fnu e8m0", "OCP Microscaling Formats (MX) Specification v1.0, section 5.4.1"},

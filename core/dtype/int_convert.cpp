@@ -23,8 +23,8 @@ uint64_t as_bits(DType t, bool negative, uint64_t magnitude) {
 Status check_int_cast(DType to, IntOverflow mode) {
   if (mode == IntOverflow::Wrap && !has_c_cast(to))
     return Error{std::string(name(to)) +
-                 " has no wrapping C cast (ml_dtypes and PyTorch convert into it their own ways, which are not "
-                 "modelled): use the saturating cast"};
+                 " has no wrapping C cast (ml_dtypes converts into it its own way, which is not modelled, and "
+                 "PyTorch 2.15 has no conversion into it): use the saturating cast"};
   return {};
 }
 

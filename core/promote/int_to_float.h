@@ -15,4 +15,8 @@ namespace pl::promote {
 // float dtype; empty for any other pair.
 std::string int_to_float_loss(DType from, DType to);
 
+// Whether every value of `from` (an integer or bool dtype) converts to the float dtype `to`
+// exactly; false for any other pair.
+bool int_to_float_exact(DType from, DType to);
+
 }  // namespace pl::promote

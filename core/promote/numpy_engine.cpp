@@ -304,9 +304,13 @@ Outcome nep50_result(const Arg& strong, const Arg& weak) {
       DType r = s;
       if (is_int_or_bool(s) || s == DType::float64) r = DType::complex128;
       else if (s == DType::float16 || s == DType::float32) r = DType::complex64;
-      return returns(
-          r, "NEP 50: a Python complex is weak: it takes the complex dtype matching the array's precision, " + nm(r) +
-                 ".");
+      return returns(r, is_int_or_bool(s)
+                            ? "NEP 50: a Python complex is weak, but an integer or bool array has no complex dtype "
+                              "of its own: the default, " +
+                                  nm(r) + "."
+                            : "NEP 50: a Python complex is weak: it takes the smallest complex dtype whose parts "
+                              "hold the array's float dtype, " +
+                                  nm(r) + ".");
     }
   }
   return returns(s, "A Python bool is an ordinary bool: promote_types(" + nm(s) + ", bool) = " + nm(s) + ".");
@@ -316,10 +320,11 @@ Outcome nep50_result(const Arg& strong, const Arg& weak) {
 // safely cast" -- and its 'safe' table counts int64 -> float64 as safe, though float64 holds
 // integers exactly only up to 2^53.
 std::string safe_cast_text(DType a, DType b, DType r) {
-  std::string s = "the smallest type to which both cast safely by np.can_cast's table.";
+  std::string s = "the smallest type to which both cast safely by np.can_cast's table.", losses;
   for (DType x : {a, b})
-    if (x != r && is_int_or_bool(x) && is_float(r))
-      s += " That table is about kinds, not values: " + int_to_float_loss(x, r) + ".";
+    if (x != r && (x != b || a != b) && is_int_or_bool(x) && is_float(r) && !int_to_float_exact(x, r))
+      losses += losses.empty() ? int_to_float_loss(x, r) : "; " + nm(x) + " values too";
+  if (!losses.empty()) s += " That table is about kinds, not values: " + losses + ".";
   return s;
 }
 

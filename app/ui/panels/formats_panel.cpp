@@ -99,7 +99,7 @@ void FormatsPanel::recompute() {
 
 void FormatsPanel::draw_controls() {
   bool changed = draw_value_rounding_overflow(value_text_, sizeof value_text_, &rounding_, &overflow_);
-  const char* paths[] = {"direct (one rounding)", "via float32 (PyTorch, ml_dtypes)"};
+  const char* paths[] = {"direct (one rounding)", "via float32 (PyTorch, ml_dtypes 0.6)"};
   same_line_if_fits(labelled_width(ImGui::GetFontSize() * 14, "path"));
   label_before("path");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
@@ -210,17 +210,19 @@ void FormatsPanel::mark_row(DType t, size_t row) {
 bool FormatsPanel::integer_marked() const { return marked_ && !is_float(*marked_); }
 
 // The value in each integer dtype: a float64 array holding it, cast. The C cast column is what
-// NumPy's astype prints on x86-64, and PyTorch's .to() but for some values past int32's range into
-// uint8 and, in arrays of four or more (its vectorised loop), past uint32's range into uint32
-// (IntConvertGolden compares it with their recorded casts); the saturating one clamps.
+// NumPy's astype prints for an array of one element on x86-64; NumPy's and PyTorch's vectorised
+// loops (an array of 64) differ past uint32's range into uint32, and PyTorch's .to() also for some
+// values past int32's range into uint8 (IntConvertGolden compares it with their recorded casts);
+// the saturating one clamps.
 void FormatsPanel::draw_integer_table() {
   const bool open = ImGui::CollapsingHeader("Into integer dtypes", ImGuiTreeNodeFlags_DefaultOpen);
   const std::string about = printf_text(
       "%s as a float64 array cast to each integer dtype. Both casts drop the fraction toward zero. They differ "
-      "for a value the dtype cannot hold. The C cast, NumPy's astype on x86-64, keeps the low bits of a 32- or "
-      "64-bit conversion (300.0 into int8 is 44); PyTorch's .to() does the same except for some values past "
-      "int32's range cast to uint8 and, in arrays of four or more, past uint32's range cast to uint32. The "
-      "saturating cast clamps to the dtype's range (300.0 into int8 is 127) and turns NaN into 0.",
+      "for a value the dtype cannot hold. The C cast keeps the low bits of a 32- or 64-bit conversion (300.0 "
+      "into int8 is 44), as NumPy's astype of a one-element array does on x86-64. Longer arrays take NumPy's and "
+      "PyTorch's vectorised loops, which give other values past uint32's range cast to uint32; PyTorch's .to() "
+      "also differs for some values past int32's range cast to uint8. The saturating cast clamps to the dtype's "
+      "range (300.0 into int8 is 127) and turns NaN into 0.",
       value_text_);
   if (compact_ && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", about.c_str());
   if (!open) return;

@@ -63,7 +63,9 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
        "itself too where its last bit is even: float8_e4m3fn's 464 gives 448), and from there on overflow "
        "(float16: 65504, from 65520)"},
       {"smallest\nnormal", "2^emin: below it values lose precision (subnormals)"},
-      {"smallest\nsubnormal", "the smallest positive value; below half of it, values round to zero"},
+      {"smallest\nsubnormal",
+       "the smallest positive value; rounding to nearest, values up to half of it round to zero (half itself "
+       "too: the tie goes to the even zero)"},
       {"machine\nepsilon", "the gap between 1 and the next larger value: 2^(1-p)"},
       {"unit\nroundoff u", "bounds the relative error of rounding to nearest in the normal range: 2^-p = epsilon / 2"},
       {"specials;\noverflow",

@@ -30,7 +30,8 @@ bool draw_overflow_combo(const char* label, Overflow* o) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Beyond the largest finite value: the format's own rule (IEEE formats -> inf,\n"
-        "fn/fnuz -> NaN, fp6/fp4 saturate), clamp to max finite, or never saturate.");
+        "fn/fnuz -> NaN, fp6/fp4 saturate), clamp to max finite, or never saturate\n"
+        "(Inf, else NaN; fp6/fp4 have neither and still clamp).");
   if (changed) *o = static_cast<Overflow>(index);
   return changed;
 }

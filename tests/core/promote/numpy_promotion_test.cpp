@@ -52,6 +52,40 @@ TEST_P(NumpyPromotion, TheEnginesNameCarriesItsMlDtypesRelease) {
   EXPECT_EQ(promote::release_text(*promote::find_engine("torch")).find(" with "), std::string::npos);
 }
 
+// The caveat under np.promote_types' safe-cast rule came once per integer operand (twice for
+// uint64 + int64) and also where the conversion is exact (int8 into float16): now once, where
+// values are lost.
+TEST(NumpyRules, TheSafeCastCaveatComesOnceAndOnlyWhereValuesAreLost) {
+  const promote::Engine* e = promote::find_engine("numpy");
+  ASSERT_TRUE(e);
+  auto rule = [&](DType a, DType b) { return e->evaluate(promote::Query{"add", {a}, {b}, std::nullopt}).rule; };
+  auto count = [](const std::string& s, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::string both = rule(DType::uint64, DType::int64);
+  EXPECT_EQ(count(both, "about kinds, not values"), 1u) << both;
+  EXPECT_EQ(count(both, "holds every integer only up to 2^53"), 1u) << both;
+  EXPECT_NE(both.find("int64 values too"), std::string::npos) << both;
+  const std::string exact = rule(DType::int8, DType::float16);
+  EXPECT_EQ(exact.find("about kinds"), std::string::npos) << exact;
+}
+
+// The Python complex's rule said it matches "the array's precision", which an integer array has
+// not (it gets complex128) and float16's complex64 does not match.
+TEST(NumpyRules, APythonComplexSaysWhichComplexDtypeItTakes) {
+  const promote::Engine* e = promote::find_engine("numpy");
+  ASSERT_TRUE(e);
+  const promote::Operand scalar{DType::complex128, promote::OperandKind::Scalar};
+  const promote::Outcome i8 = e->evaluate(promote::Query{"add", {DType::int8}, scalar, std::nullopt});
+  EXPECT_EQ(i8.result, DType::complex128);
+  EXPECT_NE(i8.rule.find("no complex dtype of its own"), std::string::npos) << i8.rule;
+  const promote::Outcome f16 = e->evaluate(promote::Query{"add", {DType::float16}, scalar, std::nullopt});
+  EXPECT_EQ(f16.result, DType::complex64);
+  EXPECT_EQ(f16.rule.find("matching the array's precision"), std::string::npos) << f16.rule;
+}
+
 TEST_P(NumpyPromotion, SafeCastsEveryPair) {
   const auto& g = golden(GetParam());
   const auto& ts = g.dtypes();

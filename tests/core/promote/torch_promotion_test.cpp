@@ -244,6 +244,23 @@ TEST(TorchPromotion, AnIntegerIntoAComplexDtypeSaysWhatItsRealPartLoses) {
   EXPECT_NE(o.rule.find("16777217 becomes 16777216"), std::string::npos) << o.rule;
 }
 
+// A float tensor and a complex zero-dim tensor give the tensor's complex counterpart: float32 and
+// a complex128 1e300+1j give complex64 (inf+nanj, recorded from PyTorch 2.15 by a reviewer). The
+// rule said PyTorch "picks the smallest that holds both", which complex64 does not.
+TEST(TorchPromotion, AComplexZeroDimLiftsAFloatTensorToItsComplexCounterpart) {
+  const Engine* e = find_engine("torch");
+  ASSERT_NE(e, nullptr);
+  const Outcome o =
+      e->evaluate(Query{"add", {DType::float32}, {DType::complex128, OperandKind::ZeroDim}, std::nullopt});
+  EXPECT_EQ(o.result, DType::complex64);
+  EXPECT_EQ(o.rule.find("holds both"), std::string::npos) << o.rule;
+  EXPECT_NE(o.rule.find("complex counterpart (torch.complex64)"), std::string::npos) << o.rule;
+  const Outcome half =
+      e->evaluate(Query{"add", {DType::float16}, {DType::complex64, OperandKind::ZeroDim}, std::nullopt});
+  EXPECT_EQ(half.result, DType::complex32);
+  EXPECT_NE(half.rule.find("complex counterpart"), std::string::npos) << half.rule;
+}
+
 // Autocast's rule said it "runs matmul in bfloat16" for float64 inputs, which it leaves alone.
 TEST(TorchAutocastCpu, SaysItRunsInBFloat16OnlyWhereItDoes) {
   const Outcome f64 = torch::evaluate_autocast_cpu(torch::Op::Matmul, {DType::float64}, {DType::float64});

@@ -9,8 +9,10 @@ IntOverflow::Wrap (core/dtype/int_convert.h); IntConvertGolden.MatchesTheRecorde
 compares it with the casts recorded here, value by value.
 
 Writes int_casts.json beside this script: {"machine", "versions", "values", "rows": [{"framework",
-"to", "value", "result"}]}, values and results as text (bool as 0 or 1). PyTorch's rows are
-recorded when torch imports. Run: python3 tests/data/casts/gen_int_casts.py
+"to", "value", "result"}]}, values and results as text (bool as 0 or 1). NumPy's rows come from
+an array of one element ("numpy") and of 64 ("numpy-64"): a long array takes NumPy's vectorised
+loop, which does not convert as the scalar one does. PyTorch's rows are recorded when torch
+imports. Run: python3 tests/data/casts/gen_int_casts.py
 """
 import json
 import pathlib
@@ -31,14 +33,17 @@ def text(v):
     return str(int(v))  # bool as 0 or 1
 
 
-def numpy_rows():
+def numpy_rows(length, framework):
     rows = []
     for to in TARGETS:
         for v in VALUES:
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                got = np.array([float(v)], dtype=np.float64).astype(to)[0]
-            rows.append({"framework": "numpy", "to": to, "value": v, "result": text(got)})
+                got = np.full(length, float(v), dtype=np.float64).astype(to)
+            values = {text(x) for x in got}
+            if len(values) != 1:
+                sys.exit(f"numpy {to} {v}: elements disagree {sorted(values)}")
+            rows.append({"framework": framework, "to": to, "value": v, "result": values.pop()})
     return rows
 
 
@@ -59,7 +64,7 @@ def torch_rows(torch):
 
 def main():
     versions = {"python": platform.python_version(), "numpy": np.__version__}
-    rows = numpy_rows()
+    rows = numpy_rows(1, "numpy") + numpy_rows(64, "numpy-64")
     try:
         import torch
         torch.set_num_threads(1)
