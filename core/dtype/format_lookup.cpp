@@ -164,6 +164,8 @@ std::vector<FormatRef> table_float_formats() {
 Expected<FormatRef> parse_float_format(std::string_view text) {
   if (auto custom = parse_custom_spelling(lower(text))) {
     if (!*custom) return Error{custom->error()};
+    for (const auto& row : all_dtypes())  // a spelling of a table format is that row, as parse_dtype has it
+      if (row.kind == DTypeKind::Float && row.format == **custom) return format_ref(row.id);
     return FormatRef{std::nullopt, **custom, custom_format_name(**custom)};
   }
   auto t = parse_dtype(text);

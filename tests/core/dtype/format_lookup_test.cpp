@@ -26,6 +26,20 @@ TEST(Lookup, UnknownNameSuggestsClosestAndListsValid) {
   EXPECT_NE(parse_float_format("e5mq").error().find("custom float formats such as e5m7"), std::string::npos);
 }
 
+// Bug: `cast --to e5m10` and `explore --format e5m10` named the format e5m10b15:ieee and left out
+// the frameworks' notes that float16 carries, while `promote e5m10` said float16.
+TEST(Lookup, ASpellingOfATableFormatIsThatRowForTheCodecToo) {
+  for (const auto& [spelling, t] :
+       {std::pair{"e5m10", DType::float16}, std::pair{"e8m7", DType::bfloat16}, std::pair{"e5m2", DType::float8_e5m2},
+        std::pair{"e4m3:fn", DType::float8_e4m3fn}, std::pair{"e4m3b11:fnuz", DType::float8_e4m3b11fnuz}}) {
+    const auto f = parse_float_format(spelling);
+    ASSERT_TRUE(f.ok()) << spelling << ": " << f.error();
+    EXPECT_EQ(f->dtype, t) << spelling;
+    EXPECT_EQ(f->name, name(t)) << spelling;
+  }
+  EXPECT_FALSE(parse_float_format("e5m7")->dtype);  // no row: a custom format
+}
+
 TEST(Lookup, CustomFormats) {
   auto f = parse_float_format("e5m7");
   ASSERT_TRUE(f.ok()) << f.error();

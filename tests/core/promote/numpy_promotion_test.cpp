@@ -86,6 +86,26 @@ TEST(NumpyRules, APythonComplexSaysWhichComplexDtypeItTakes) {
   EXPECT_EQ(f16.rule.find("matching the array's precision"), std::string::npos) << f16.rule;
 }
 
+// features.md's account of ml_dtypes 0.7.0's safe casts, against the two recorded tables: it
+// named int8 -> float8_e4m3fn and float8_e4m3fn -> float16 as changes, which neither is.
+TEST(NumpyRules, TheSafeCastsThatChangedWithMlDtypes07AreTheOnesTheDocsName) {
+  EXPECT_TRUE(numpy::can_cast_safe(DType::float8_e4m3fn, DType::float4_e2m1fn, Version::V2));
+  EXPECT_FALSE(numpy::can_cast_safe(DType::float8_e4m3fn, DType::float4_e2m1fn, Version::V2Ml07));
+  EXPECT_FALSE(numpy::can_cast_safe(DType::float8_e4m3fn, DType::bfloat16, Version::V2));
+  EXPECT_TRUE(numpy::can_cast_safe(DType::float8_e4m3fn, DType::bfloat16, Version::V2Ml07));
+  for (const Version v : {Version::V2, Version::V2Ml07}) {
+    EXPECT_TRUE(numpy::can_cast_safe(DType::int8, DType::float8_e4m3fn, v));
+    EXPECT_FALSE(numpy::can_cast_safe(DType::float8_e4m3fn, DType::float16, v));
+  }
+  const auto& before = golden(Version::V2).json()["safe_casts"];
+  const auto& after = golden(Version::V2Ml07).json()["safe_casts"];
+  size_t changed = 0, cells = 0;
+  for (size_t i = 0; i < before.size(); ++i)
+    for (size_t j = 0; j < before[i].size(); ++j) changed += before[i][j] != after[i][j], ++cells;
+  EXPECT_EQ(cells, 784u);
+  EXPECT_EQ(changed, 90u);
+}
+
 TEST_P(NumpyPromotion, SafeCastsEveryPair) {
   const auto& g = golden(GetParam());
   const auto& ts = g.dtypes();
