@@ -322,7 +322,7 @@ Outcome nep50_result(const Arg& strong, const Arg& weak) {
 std::string safe_cast_text(DType a, DType b, DType r) {
   std::string s = "the smallest type to which both cast safely by np.can_cast's table.", losses;
   for (DType x : {a, b})
-    if (x != r && (x != b || a != b) && is_int_or_bool(x) && is_float(r) && !int_to_float_exact(x, r))
+    if (x != r && is_int_or_bool(x) && is_float(r) && !int_to_float_exact(x, r))
       losses += losses.empty() ? int_to_float_loss(x, r) : "; " + nm(x) + " values too";
   if (!losses.empty()) s += " That table is about kinds, not values: " + losses + ".";
   return s;
