@@ -77,11 +77,18 @@ TEST(NumpyRules, TheSafeCastCaveatComesOnceAndOnlyWhereValuesAreLost) {
 TEST(NumpyRules, APythonComplexSaysWhichComplexDtypeItTakes) {
   const promote::Engine* e = promote::find_engine("numpy");
   ASSERT_TRUE(e);
-  const promote::Operand scalar{DType::complex128, promote::OperandKind::Scalar};
-  const promote::Outcome i8 = e->evaluate(promote::Query{"add", {DType::int8}, scalar, std::nullopt});
+  auto with_complex = [&](DType a) {
+    promote::Query q;
+    q.op = "add";
+    q.a.dtype = a;
+    q.b.dtype = DType::complex128;
+    q.b.kind = promote::OperandKind::Scalar;
+    return e->evaluate(q);
+  };
+  const promote::Outcome i8 = with_complex(DType::int8);
   EXPECT_EQ(i8.result, DType::complex128);
   EXPECT_NE(i8.rule.find("no complex dtype of its own"), std::string::npos) << i8.rule;
-  const promote::Outcome f16 = e->evaluate(promote::Query{"add", {DType::float16}, scalar, std::nullopt});
+  const promote::Outcome f16 = with_complex(DType::float16);
   EXPECT_EQ(f16.result, DType::complex64);
   EXPECT_EQ(f16.rule.find("matching the array's precision"), std::string::npos) << f16.rule;
 }
