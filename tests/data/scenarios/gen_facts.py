@@ -599,6 +599,25 @@ def _():
     return repr(x.to(torch.float8_e4m3fn).to(torch.float64).item())
 
 
+# ---- 20: methods that do not exist -----------------------------------------------------------
+@fact("20-methods-that-do-not-exist", "set-another-dtype")
+def _():
+    x = torch.ones(2, 3)
+    try:
+        x.set_(torch.ones(2, 3, dtype=torch.float16))
+    except Exception as e:  # noqa: BLE001 -- the exception is the fact
+        return f"{type(e).__name__}: {e}"
+    return "no error"
+
+
+@fact("20-methods-that-do-not-exist", "data-assignment")
+def _():
+    m = torch.nn.Linear(3, 2)
+    w = m.weight
+    w.data = w.data.half()  # what Module._apply does to each parameter in m.half()
+    return str(m.weight.dtype).removeprefix("torch.") + (" (the same Parameter)" if m.weight is w else " (a new Parameter)")
+
+
 # ---- 22: sixteen bits -------------------------------------------------------------------------
 @fact("22-sixteen-bits-four-ways", "bits-after-sign")
 def _():
