@@ -10,6 +10,7 @@
 //   throughput: [--dtypes a,b,..] [--sizes N] [--seconds S] [--save DIR]
 //     The Throughput panel's sampler without the window: each dtype's product timed
 //     round-robin for S seconds; the median GFLOP/s per dtype (and the two figures).
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -33,6 +34,40 @@
 namespace pl::cli {
 namespace {
 
+// Each op and the options it reads: the help names the ops from here, and an option given to an
+// op that does not read it is refused rather than silently ignored.
+struct BenchOp {
+  const char* name;
+  const char* what;
+  std::vector<std::string_view> options;
+};
+const std::vector<BenchOp>& bench_ops() {
+  static const std::vector<BenchOp> ops = {
+      {"convert", "array round trip, default", {"--formats", "--elements", "--rounding", "--reps"}},
+      {"matmul", "whole experiment", {"--dtypes", "--sizes", "--accumulate", "--reps", "--threads"}},
+      {"product",
+       "the bare product on the backend, TFLOP/s and % of peak",
+       {"--dtypes", "--sizes", "--accumulate", "--fast-accum", "--reps"}},
+      {"throughput", "live sampler", {"--dtypes", "--sizes", "--seconds", "--save", "--force", "--size", "--dpi"}},
+  };
+  return ops;
+}
+
+// "matmul, product: " -- the ops that read `option`, as its help begins.
+std::string ops_reading(std::string_view option) {
+  std::string out;
+  for (const BenchOp& op : bench_ops())
+    if (std::find(op.options.begin(), op.options.end(), option) != op.options.end())
+      out += (out.empty() ? "" : ", ") + std::string(op.name);
+  return out + ": ";
+}
+
+std::string op_names() {
+  std::string out;
+  for (const BenchOp& op : bench_ops()) out += (out.empty() ? "" : " | ") + std::string(op.name);
+  return out;
+}
+
 struct BenchArgs {
   std::string op = "convert", rounding = "rne";
   BackendChoice backend = BackendChoice::Auto;
@@ -51,7 +86,22 @@ struct BenchArgs {
   uint64_t threads = 0;  // matmul: the run's cap (0: all cores)
   bool json = false;
   bool force = false;  // --save over a non-empty folder replaces it
+  std::vector<const CLI::Option*> given;  // the op-specific options, to check against the op
 };
+
+// The given options the op does not read, refused by name; 0 when there are none.
+int refuse_foreign_options(const BenchArgs& a, const BenchOp& op) {
+  for (const CLI::Option* o : a.given) {
+    if (o->count() == 0) continue;
+    const std::string flag = o->get_name();
+    if (std::find(op.options.begin(), op.options.end(), flag) == op.options.end()) {
+      std::fprintf(stderr, "error: %s does not apply to --op %s (it is for %s)\n", flag.c_str(), op.name,
+                   ops_reading(flag).substr(0, ops_reading(flag).size() - 2).c_str());
+      return kExitBadInput;
+    }
+  }
+  return kExitOk;
+}
 
 nlohmann::json stages_json(const experiment::StageTimes& s) {
   return {{"quantise", s.quantise * 1e3},
@@ -96,6 +146,15 @@ int run_matmul_bench(const BenchArgs& a) {
         std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, st.error().c_str());
         return kExitBadInput;
       }
+      // A model the CPU has no routine for, where the CPU is the one chosen: refused as matmul
+      // refuses it, before anything is timed.
+      const experiment::MatmulConfig& c = spec->config;
+      const ProductSpec product{{c.m, c.n, c.k}, c.input, c.weight, c.accumulate, c.fast_accumulation};
+      if (auto device = device_for(a.backend, product); device && !*device)
+        if (const Support s = make_cpu_backend()->supports_product(product); !s.ok) {
+          std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, s.why_not.c_str());
+          return kExitBadInput;
+        }
       runs.emplace_back(dtype, spec->config);
     }
   nlohmann::json rows = nlohmann::json::array();
@@ -251,6 +310,13 @@ int run_throughput_bench(const BenchArgs& a) {
 }
 
 int run_bench(const BenchArgs& a) {
+  const auto& ops = bench_ops();
+  const auto op = std::find_if(ops.begin(), ops.end(), [&](const BenchOp& o) { return a.op == o.name; });
+  if (op == ops.end()) {
+    std::fprintf(stderr, "error: unknown --op '%s' (%s)\n", a.op.c_str(), op_names().c_str());
+    return kExitBadInput;
+  }
+  if (const int status = refuse_foreign_options(a, *op); status != kExitOk) return status;
   if (a.op == "matmul") return run_matmul_bench(a);
   if (a.op == "throughput") {
     if (!a.save.empty() && output_refused(a.save, a.force)) return kExitBadInput;
@@ -259,10 +325,6 @@ int run_bench(const BenchArgs& a) {
   if (a.op == "product")
     return run_product_bench({a.backend, a.dtypes, a.sizes, a.accumulate_given ? a.accumulate : "", a.fast_accumulation,
                               a.reps_given ? a.reps : 20, a.json});
-  if (a.op != "convert") {
-    std::fprintf(stderr, "error: unknown --op '%s' (convert | matmul | throughput)\n", a.op.c_str());
-    return kExitBadInput;
-  }
   // The conversion bench holds the float32 input, its output and a copy's target: three arrays.
   constexpr size_t kMostElements = size_t{1} << 34;
   if (a.elements < 1 || a.elements > kMostElements) {
@@ -336,32 +398,48 @@ int run_bench(const BenchArgs& a) {
 
 Runner add_bench(CLI::App& app) {
   auto a = std::make_shared<BenchArgs>();
-  app.add_option("--op", a->op,
-                 "convert (array round trip, default) | matmul (whole experiment) | product (the bare "
-                 "product on the backend, TFLOP/s and % of peak) | throughput (live sampler)");
-  app.add_flag("--fast-accum", a->fast_accumulation, "product: float8 tensor cores' fast accumulation (CUDA)");
+  std::string op_help;
+  for (const BenchOp& op : bench_ops())
+    op_help += (op_help.empty() ? "" : " | ") + std::string(op.name) + " (" + op.what + ")";
+  app.add_option("--op", a->op, op_help);
+  const auto given = [a](const CLI::Option* o) { a->given.push_back(o); };
+  given(app.add_flag("--fast-accum", a->fast_accumulation,
+                     ops_reading("--fast-accum") + "float8 tensor cores' fast accumulation (CUDA)"));
   add_backend_option(app, &a->backend, "where it runs (default auto)");
-  app.add_option("--formats", a->formats, "convert: formats to convert through")->delimiter(',');
-  app.add_option("--dtypes", a->dtypes, "matmul, throughput: input = weight = output dtypes, one run each")
-      ->delimiter(',')
-      ->each([a](const std::string&) { a->dtypes_given = true; });
-  app.add_option("--seconds", a->seconds, "throughput: how long to sample (default 5)");
-  app.add_option("--save", a->save,
-                 "throughput: write both figures (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an "
-                 "existing folder must be empty)");
-  app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
-  app.add_option("--sizes", a->sizes, "matmul: N for N x N x N products")->delimiter(',');
-  app.add_option("--accumulate", a->accumulate, "matmul, product: accumulation model (as matmul --accumulate)")
-      ->each([a](const std::string&) { a->accumulate_given = true; });
-  app.add_option("--elements", a->elements, "Array length (float32 elements)");
-  app.add_option("--reps", a->reps, "Timed repetitions, median reported (convert: 7, matmul: 5)")
-      ->check(CLI::Range(1, 1000))
-      ->each([a](const std::string&) { a->reps_given = true; });
-  add_rounding_option(app, &a->rounding, "convert: the rounding of the round trip");
-  app.add_option("--threads", a->threads,
-                 "matmul: CPU threads the experiment and its bare OpenBLAS calls may use (default 0: all cores)");
+  given(
+      app.add_option("--formats", a->formats, ops_reading("--formats") + "formats to convert through")->delimiter(','));
+  given(app.add_option("--dtypes", a->dtypes, ops_reading("--dtypes") + "input = weight = output dtypes, one run each")
+            ->delimiter(',')
+            ->each([a](const std::string&) { a->dtypes_given = true; }));
+  given(app.add_option("--seconds", a->seconds, ops_reading("--seconds") + "how long to sample (default 5)"));
+  given(app.add_option("--save", a->save,
+                       ops_reading("--save") +
+                           "write both figures (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an "
+                           "existing folder must be empty)"));
+  given(app.add_flag("--force", a->force, ops_reading("--force") + "replace a non-empty --save folder as a whole"));
+  given(app.add_option("--sizes", a->sizes,
+                       ops_reading("--sizes") + "N for N x N x N products (throughput: one N, default 512)")
+            ->delimiter(','));
+  given(app.add_option("--accumulate", a->accumulate,
+                       ops_reading("--accumulate") + "accumulation model (as matmul --accumulate)")
+            ->each([a](const std::string&) { a->accumulate_given = true; }));
+  given(app.add_option("--elements", a->elements, ops_reading("--elements") + "array length (float32 elements)"));
+  given(
+      app.add_option("--reps", a->reps,
+                     ops_reading("--reps") + "timed repetitions, median reported (convert: 7, matmul: 5, product: 20)")
+          ->check(CLI::Range(1, 1000))
+          ->each([a](const std::string&) { a->reps_given = true; }));
+  given(add_rounding_option(app, &a->rounding, ops_reading("--rounding") + "the rounding of the round trip"));
+  given(app.add_option("--threads", a->threads,
+                       ops_reading("--threads") +
+                           "CPU threads the experiment and its bare OpenBLAS calls may use (default 0: all cores)"));
   app.add_flag("--json", a->json, "JSON output");
-  return [a]() { return run_bench(*a); };
+  return [a, &app]() {
+    // The figure options, added to every drawing command after this one, are the --save figures'.
+    for (const char* name : {"--size", "--dpi"})
+      if (const CLI::Option* o = app.get_option_no_throw(name)) a->given.push_back(o);
+    return run_bench(*a);
+  };
 }
 
 }  // namespace pl::cli

@@ -88,6 +88,13 @@ Runner add_accumulation_probe(CLI::App& app) {
       std::fprintf(stderr, "error: %s\n", shared.error().c_str());
       return kExitFailed;
     }
+    // A library model the CPU has no routine for is a request this machine cannot serve, refused
+    // before probing as matmul refuses it (the message says where it runs).
+    if (const Support s = shared->backend->supports_product({{1, 1, 1}, *t, *t, *acc, a->fast});
+        shared->backend->name() == "cpu" && !s.ok) {
+      std::fprintf(stderr, "error: %s\n", s.why_not.c_str());
+      return kExitBadInput;
+    }
     if (!a->check_models.empty()) {
       std::lock_guard lock(*shared->mutex);
       return check_models(*shared->backend, *t, *acc, *a);

@@ -30,7 +30,9 @@ int run_product_bench(const ProductBenchArgs& a) {
     std::printf("%-14s %6s %11s %10s %8s  %s\n", "dtype", "n", "median ms", "TFLOP/s", "% peak", "what ran, how timed");
   }
   nlohmann::json rows = nlohmann::json::array();
-  bool failed = false;
+  bool failed = false;         // an operand the request cannot have
+  bool device_failed = false;  // a timing the device could not make
+  size_t timed = 0, unsupported = 0;
   for (const std::string& dname : a.dtypes) {
     auto t = parse_dtype(dname);
     if (!t) {
@@ -58,6 +60,7 @@ int run_product_bench(const ProductBenchArgs& a) {
       if (Support s = device.supports_product(spec); !s.ok) {
         std::fprintf(stderr, "%s x %zu: not on %s: %s\n", dname.c_str(), n, device.name().c_str(), s.why_not.c_str());
         rows.push_back({{"dtype", dname}, {"n", n}, {"unsupported", s.why_not}});
+        ++unsupported;
         continue;
       }
       Expected<ProductTiming> timing = Error{""};
@@ -68,8 +71,10 @@ int run_product_bench(const ProductBenchArgs& a) {
       if (!timing) {
         std::fprintf(stderr, "error: %s x %zu: %s\n", dname.c_str(), n, timing.error().c_str());
         rows.push_back({{"dtype", dname}, {"n", n}, {"error", timing.error()}});
+        device_failed = true;
         continue;
       }
+      ++timed;
       const double tflops = experiment::product_gflops(n, timing->median) / 1e3;
       const std::string how = timing->method + "; " + timing->clock;
       double peak_tflops = 0;
@@ -105,7 +110,16 @@ int run_product_bench(const ProductBenchArgs& a) {
   else
     std::printf("%% peak: against the published dense rate of %s for the dtype (core/backend/peak_rates)\n",
                 part ? std::string(part->name).c_str() : "no known part");
-  return failed ? kExitBadInput : kExitOk;
+  if (failed) return kExitBadInput;
+  if (device_failed) return kExitFailed;
+  // Some rows the device cannot run, said above, beside others it timed: a bench across dtypes.
+  // None timed at all is a request this device cannot serve, refused as any other would be.
+  if (timed == 0 && unsupported > 0) {
+    std::fprintf(stderr, "error: nothing was timed: %s cannot run %s\n", device.name().c_str(),
+                 unsupported == 1 ? "the product asked for" : "any of the products asked for");
+    return kExitBadInput;
+  }
+  return kExitOk;
 }
 
 }  // namespace pl::cli
