@@ -2,6 +2,7 @@
 // Runs the experiment a JSON file describes (docs/experiment-json.md) and writes its results
 // (result.json, setup.json, figures and their CSV) into DIR, with a progress bar on a
 // terminal: matmul and linear, mlp, dot and sum (error versus length), cast, throughput.
+#include <algorithm>
 #include <iostream>
 
 #include "app/cli/choice_options.h"
@@ -70,7 +71,8 @@ Runner add_run(CLI::App& app) {
       ->required();
   add_backend_option(app, &a->backend,
                      "where the products (and a roundtrip experiment's rounding) run, overriding the file's "
-                     "\"backend\"; what the device cannot run falls back to the CPU, with a note");
+                     "\"backend\"; what the device cannot run falls back to the CPU, with a note (a train "
+                     "experiment runs on the CPU and refuses it)");
   app.add_option("--out", a->out,
                  "folder for the results: written whole or not at all; an existing folder must be empty")
       ->required();
@@ -92,7 +94,13 @@ Runner add_run(CLI::App& app) {
     // Every kind runs its device work where the backend says: matmul, linear, mlp (every
     // layer's product), dot and sum (each trial's product), throughput, and roundtrip (the
     // rounding of its elements).
-    if (a->backend) j["backend"] = backend_choice_name(*a->backend);
+    if (a->backend) {
+      const auto kinds = experiment::experiment_kinds();
+      const auto k = std::find_if(kinds.begin(), kinds.end(), [&](const auto& e) { return e.name == kind; });
+      if (k != kinds.end() && !k->takes_backend)
+        return fail(a->config + ": --backend: a " + kind + " experiment runs on the CPU and has no backend to choose");
+      j["backend"] = backend_choice_name(*a->backend);
+    }
     // A sweep far past interactive scale is announced first.
     if (const auto w = experiment::estimate_file_work(j);
         w && w->seconds > experiment::kInteractiveSeconds && !a->force)

@@ -99,15 +99,16 @@ Expected<ExperimentRun> run_product(const nlohmann::json& j, const Progress& pro
 }
 
 constexpr ExperimentKind kKinds[] = {
-    {"linear", "matmul --linear", "y = x W^T + b in any dtypes, its error split by where it came from", run_product},
-    {"matmul", "matmul", "C = A B in any dtypes, its error split by where it came from", run_product},
-    {"mlp", "mlp", "error through the layers of a small MLP against the float64 network", run_mlp_file},
-    {"dot", "dot", "dot-product error versus length K for accumulation models, with their bounds", run_sweep},
-    {"sum", "dot --sum", "sum error versus length K for accumulation models, with their bounds", run_sweep},
-    {"roundtrip", "roundtrip", "an array through a dtype and scaling recipe and back", run_roundtrip_file},
-    {"throughput", "bench --op throughput", "matrix-product rate per dtype on a backend", run_throughput_file},
-    {"train", "train", "a linear regression trained in each format's own arithmetic", run_train_file},
-    {"scan", "scan", "every weight of a checkpoint under every candidate format, and a mixed-precision plan",
+    {"linear", "matmul --linear", "y = x W^T + b in any dtypes, its error split by where it came from", true,
+     run_product},
+    {"matmul", "matmul", "C = A B in any dtypes, its error split by where it came from", true, run_product},
+    {"mlp", "mlp", "error through the layers of a small MLP against the float64 network", true, run_mlp_file},
+    {"dot", "dot", "dot-product error versus length K for accumulation models, with their bounds", true, run_sweep},
+    {"sum", "dot --sum", "sum error versus length K for accumulation models, with their bounds", true, run_sweep},
+    {"roundtrip", "roundtrip", "an array through a dtype and scaling recipe and back", true, run_roundtrip_file},
+    {"throughput", "bench --op throughput", "matrix-product rate per dtype on a backend", true, run_throughput_file},
+    {"train", "train", "a linear regression trained in each format's own arithmetic", false, run_train_file},
+    {"scan", "scan", "every weight of a checkpoint under every candidate format, and a mixed-precision plan", true,
      run_scan_file},
 };
 

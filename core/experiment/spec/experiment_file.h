@@ -65,6 +65,7 @@ struct ExperimentKind {
   std::string_view name;     // "linear", "matmul", "mlp", "dot", "sum", "roundtrip", "throughput", "train", "scan"
   std::string_view command;  // precision-lab COMMAND runs one alone ("matmul --linear", "roundtrip", ...)
   std::string_view what;     // one line, for help texts
+  bool takes_backend;        // its file may name a "backend" (every kind but train, which runs on the CPU)
   Expected<ExperimentRun> (*run)(const nlohmann::json& j, const std::function<void(double)>& progress,
                                  const std::atomic<bool>* cancel);
 };
