@@ -1,6 +1,11 @@
 #include "app/cli/window_options.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <utility>
+
+#include "core/util/number_text.h"
+#include "core/util/printable.h"
 
 namespace pl::cli {
 
@@ -44,7 +49,11 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
                  "with --checkpoint: the layers' inputs (NAME.input for NAME.weight); the scan weighs their outputs' "
                  "errors")
       ->group(g);
-  app.add_option("--figure", o.figure, "the figure tab brought forward (error-heatmap, ...; checks: a scenario's checks where they have a tab)")->group(g);
+  app.add_option("--figure", o.figure,
+                 "the figure tab brought forward (error-heatmap, ...; in a scenario the first run's of that name, or "
+                 "'N: NAME' run N's; checks: a scenario's checks where they have a tab); a screenshot without it "
+                 "exits 2")
+      ->group(g);
   app.add_option("--look-at", o.look_at,
                  "with --scenario: open its Nth look-at link (1, 2, ...), the panel in the state the text points at")
       ->group(g);
@@ -80,6 +89,17 @@ Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const Windo
     return Error{"--figure-only shows the figures of the --scenario given: give --scenario too"};
   if (o.look_at > 0 && o.scenario.empty())
     return Error{"--look-at opens a link of the --scenario given: give --scenario too"};
+  if (o.check_layout && o.screenshot_path.empty())
+    return Error{"--check-layout checks a --screenshot's frame: give --screenshot too"};
+  // A path or value the window would only report in its log is refused here, where it was typed.
+  for (const auto& [flag, path] : {std::pair{"--setup", &o.setup}, std::pair{"--checkpoint", &o.checkpoint},
+                                   std::pair{"--activations", &o.activations}})
+    if (!path->empty() && !std::filesystem::exists(*path))
+      return Error{std::string(flag) + " " + printable(*path, 200) + ": no such file or folder"};
+  for (const std::string& path : o.open)
+    if (!std::filesystem::is_regular_file(path)) return Error{"--open " + printable(path, 200) + ": no such file"};
+  if (app.count("--value") > 0)
+    if (auto v = parse_number_expression(o.value); !v) return Error{"--value: " + v.error()};
   return {};
 }
 

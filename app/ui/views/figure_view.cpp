@@ -47,6 +47,7 @@ std::string& requested_figure() {
 
 void request_figure(const std::string& name) { requested_figure() = name; }
 bool figure_requested() { return !requested_figure().empty(); }
+const std::string& pending_figure() { return requested_figure(); }
 
 std::string figure_tab_text(const figure::Figure& f) {
   if (!f.tab.empty()) return f.tab;
@@ -101,13 +102,21 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
   const int extra_at = static_cast<int>(figures.size());
   auto name_of = [&](int i) -> const std::string& { return i == extra_at ? extra->name : figures[size_t(i)].name; };
   const int tabs = extra_at + (extra ? 1 : 0);
-  if (!requested_figure().empty())
+  // A scenario's figures are named by their run ("2: roundtrip-range"): a bare name asks for the
+  // first run's figure of that name.
+  if (const std::string& asked = requested_figure(); !asked.empty()) {
+    const std::string of_a_run = ": " + asked;
+    auto is_asked = [&](const std::string& n) {
+      return n == asked ||
+             (n.size() > of_a_run.size() && n.compare(n.size() - of_a_run.size(), std::string::npos, of_a_run) == 0);
+    };
     for (int i = 0; i < tabs; ++i)
-      if (name_of(i) == requested_figure()) {
-        chosen_name_ = requested_figure();
+      if (is_asked(name_of(i))) {
+        chosen_name_ = name_of(i);
         requested_figure().clear();
         break;
       }
+  }
   chosen_ = 0;
   for (int i = 0; i < tabs; ++i)
     if (name_of(i) == chosen_name_) chosen_ = i;
