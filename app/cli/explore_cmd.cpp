@@ -90,6 +90,8 @@ int run_explore(ExploreArgs a) {
     }
     formats.push_back(*f);
   }
+  // A folder it may not write is refused before anything is printed.
+  if (!a.out.empty() && output_refused(a.out, a.force)) return kExitBadInput;
   nlohmann::json out = nlohmann::json::array();
   std::vector<figure::Figure> figures;
   if (!a.json)
@@ -103,7 +105,6 @@ int run_explore(ExploreArgs a) {
   }
   if (a.json) std::cout << out.dump(2) << "\n";
   if (!a.out.empty()) {
-    if (output_refused(a.out, a.force)) return kExitBadInput;
     if (const int status =
             write_output(a.out, a.force, [&](const std::string& dir) { return exporting::save_figures(figures, dir); });
         status != kExitOk)

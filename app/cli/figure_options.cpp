@@ -15,9 +15,9 @@ struct Size {
   int w = 0, h = 0;
 };
 
-// "1600x900": two whole numbers of points, each in [kMinSide, kMaxSide].
+// "1600x900": two whole numbers of pixels at 96 dpi, each in [kMinSide, kMaxSide].
 Expected<Size> read_size(const std::string& text) {
-  const Error why{"--size '" + text.substr(0, 80) + "': expected WIDTHxHEIGHT in points, each " +
+  const Error why{"--size '" + text.substr(0, 80) + "': expected WIDTHxHEIGHT in pixels at 96 dpi, each " +
                   std::to_string(kMinSide) + " to " + std::to_string(kMaxSide) + " (1600x900)"};
   const size_t x = text.find('x');
   if (x == std::string::npos) return why;

@@ -117,7 +117,7 @@ Runner add_scenario(CLI::App& app) {
   CLI::App* ls = app.add_subcommand("list", "List the scenarios and where each was read from");
   ls->add_flag("--json", a->json, "machine-readable output");
   CLI::App* rn = app.add_subcommand("run", "Run a scenario headless: evidence, then every check (exit 1 if one fails)");
-  rn->add_option("name", a->name, "name (06-float16-overflow), name without its number, or number")->required();
+  rn->add_option("name", a->name, "name (06-float16-50-over-49), name without its number, or number")->required();
   rn->add_option("--out", a->out,
                  "also write story.md, checks and the evidence figures here (whole or not at all; an existing folder "
                  "must be empty)");

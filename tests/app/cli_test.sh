@@ -15,7 +15,7 @@ if [[ $only == --list ]]; then
   exit 0
 fi
 declare -A needs=(
-  [explore-out-files]=explore-out [bench-throughput-files]=bench-throughput-save [matmul-out]=matmul-files
+  [explore-out-files]=explore-out [explore-out-refused-first]=explore-out [bench-throughput-files]=bench-throughput-save [matmul-out]=matmul-files
   [run-setup-reruns]=run-config [run-csv]=run-config [run-sum-reruns]=run-sum
   [run-throughput-figures]=run-throughput [run-cast-figures]=run-cast [mlp-figure]=mlp-save [mlp-rerun]=mlp-save
   [run-framework-files]=run-framework-raises [run-framework-fix-reruns]=run-framework-raises
@@ -94,6 +94,9 @@ check explore-bad-number 2 "malformed number 'abc'" -- "$PL" explore abc
 ex=$(mktemp -d)
 check explore-out 0 'wrote 2 number lines' -- "$PL" explore 0.1 --format float16 --format float4_e2m1fn --out "$ex"
 check explore-out-files 0 'number-line-float4_e2m1fn.pdf' -- ls "$ex"
+# A folder it may not write is refused before the numbers are printed, not after.
+check explore-out-refused-first 2 '^first line: error: .* is not empty' -- bash -c \
+  'out=$("$0" explore 0.1 --format float16 --out "$1" 2>&1); rc=$?; echo "first line: ${out%%$'"'"'\n'"'"'*}"; exit $rc' "$PL" "$ex"
 rm -rf "$ex"
 # The PDFs' dates: a SOURCE_DATE_EPOCH that is not whole seconds is refused before any work,
 # and nothing is written.
@@ -140,7 +143,13 @@ check bench-throughput-two-sizes 2 'one size in' -- "$PL" bench --op throughput 
 check bench-product 0 'bfloat16 +64 +[0-9.]+ +[0-9.]+ +- +f32 OpenBLAS sgemm; steady_clock' -- "$PL" bench --op product --backend cpu --dtypes bfloat16,int8 --sizes 64 --reps 2
 check bench-product-json 0 '"tflops"' -- "$PL" bench --op product --backend cpu --dtypes float32 --sizes 32 --reps 1 --json
 check bench-product-model 0 'bf16 sequential rne; steady_clock' -- "$PL" bench --op product --backend cpu --dtypes bfloat16 --accumulate bf16:sequential --sizes 32 --reps 1
-check bench-product-refused 0 'not on cpu: OpenBLAS has no float16 GEMM' -- "$PL" bench --op product --backend cpu --dtypes float16 --accumulate f16:blas --sizes 32 --reps 1
+check bench-product-refused 2 'error: nothing was timed: cpu cannot run the product asked for' -- "$PL" bench --op product --backend cpu --dtypes float16 --accumulate f16:blas --sizes 32 --reps 1
+check bench-matmul-refused 2 'bfloat16 x 32: OpenBLAS has no float16 GEMM' -- "$PL" bench --op matmul --backend cpu --accumulate f16:blas --sizes 32 --reps 1
+check probe-refused 2 'error: OpenBLAS has no float16 GEMM' -- "$PL" accumulation-probe --backend cpu --accumulate f16:blas
+check bench-option-of-another-op 2 'error: --save does not apply to --op convert \(it is for throughput\)' -- "$PL" bench --save "${TMPDIR:-/tmp}/pl-never-written-$$"
+check bench-formats-not-matmul 2 'error: --formats does not apply to --op matmul \(it is for convert\)' -- "$PL" bench --op matmul --formats float16
+check bench-figure-size-not-convert 2 'error: --size does not apply to --op convert' -- "$PL" bench --size 500x400
+check bench-dtypes-not-convert 2 'error: --dtypes does not apply to --op convert \(it is for matmul, product, throughput\)' -- "$PL" bench --dtypes float16
 check bench-product-bad-dtype 2 "unknown dtype 'nope'" -- "$PL" bench --op product --backend cpu --dtypes nope --sizes 32
 check probe-cpu 0 'rounding of a sum .* +to nearest' -- "$PL" accumulation-probe --backend cpu --dtype float16
 check probe-cpu-json 0 '"accumulator_bits": 24' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --json
@@ -161,7 +170,7 @@ tp=$(mktemp -d)
 check bench-throughput-save 0 'GFLOP/s' -- "$PL" bench --op throughput --dtypes float32 --sizes 32 --seconds 0.2 --save "$tp"
 check bench-throughput-files 0 'throughput-by-dtype.svg' -- ls "$tp"
 rm -rf "$tp"
-check bench-bad-op 2 "unknown --op 'gemv'" -- "$PL" bench --op gemv
+check bench-bad-op 2 "unknown --op 'gemv' \\(convert \\| matmul \\| product \\| throughput\\)" -- "$PL" bench --op gemv
 check promote-linear-error 0 'expected m1 and m2 to have the same dtype, but got: float != c10::BFloat16' -- "$PL" promote --op linear float32 bfloat16
 check promote-linear-fix 0 'x.to\(w.dtype\) .* -> torch.bfloat16' -- "$PL" promote --op linear float32 bfloat16
 check promote-conv-bias 0 'Input type \(c10::Half\) and bias type \(float\) should be the same' -- "$PL" promote --op conv2d float16 float16 --bias float32
@@ -272,6 +281,8 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 echo '{"experiment": "conv"}' > "$TMP/conv.json"
 check run-unknown-kind 2 "unknown kind 'conv' \\(linear, matmul, mlp, dot, sum, roundtrip, throughput, train, scan\\)" -- "$PL" run "$TMP/conv.json" --out "$TMP/conv"
+echo '{"experiment":"train","steps":2}' >"$TMP/train-small.json"
+check run-train-backend-refused 2 'train-small.json: --backend: a train experiment runs on the CPU and has no backend to choose' -- "$PL" run "$TMP/train-small.json" --out "$TMP/train-backend" --backend cpu
 check matmul-drawn 0 'output rounding' -- "$PL" matmul --m 16 --n 8 --k 64
 check matmul-fp8 0 'float8_e4m3fn, per-tensor \(amax' -- "$PL" matmul --linear --m 8 --n 8 --k 64 --input-dtype float8_e4m3fn --weight-dtype float8_e4m3fn --input-scaling per-tensor --weight-scaling per-tensor --accumulate f32:sequential
 check matmul-json 0 '"within_deterministic"' -- "$PL" matmul --m 4 --n 4 --k 32 --accumulate f16:chunked:8 --json
@@ -437,7 +448,7 @@ check dot-save 0 'error-vs-k.svg' -- bash -c "\"$PL\" dot --k 16,64 --trials 2 -
 check matmul-save-figures 0 'error-heatmap.pdf' -- bash -c "\"$PL\" matmul --m 8 --n 8 --k 16 --save \"$TMP/mm\" >/dev/null && ls \"$TMP/mm\""
 # Figures at the size and resolution asked for: 600x350 points at 192 dpi are 1200x700 pixels.
 check figure-size-dpi 0 '^1200x700$' -- bash -c "\"$PL\" matmul --m 8 --n 8 --k 16 --save \"$TMP/mm-size\" --size 600x350 --dpi 192 >/dev/null && python3 -c 'import struct,sys; d=open(sys.argv[1],\"rb\").read(24); print(\"%dx%d\" % struct.unpack(\">II\", d[16:24]))' \"$TMP/mm-size/error-attribution.png\""
-check figure-size-bad 2 "--size '12x7': expected WIDTHxHEIGHT in points, each 100 to 10000" -- "$PL" matmul --m 8 --n 8 --k 16 --save "$TMP/mm-bad" --size 12x7
+check figure-size-bad 2 "--size '12x7': expected WIDTHxHEIGHT in pixels at 96 dpi, each 100 to 10000" -- "$PL" matmul --m 8 --n 8 --k 16 --save "$TMP/mm-bad" --size 12x7
 check figure-dpi-bad 2 '--dpi 5: expected 24 to 1200' -- "$PL" run "$TMP/sum.json" --out "$TMP/sum-dpi" --dpi 5
 check scenario-export-size 0 'wrote ' -- "$PL" scenario export 08 --out "$TMP/sc08-size" --size 1600x900 --dpi 144
 check matmul-torch-raises 0 'x.to\(w.dtype\) +f32' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32
@@ -467,6 +478,14 @@ check window-look-at-negative 2 "--look-at: '-1' is not a whole number" -- "$PL"
 check window-look-at-alone 2 'give --scenario too' -- "$PL" --screenshot "$TMP/x.png" --no-settings --look-at 1
 check window-look-at-past 2 '--look-at 3: scenario 12-which-e4m3 has 1 look-at link' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at 3
 check window-figure-only-alone 2 "--figure-only shows the figures of the --scenario given: give --scenario too" -- "$PL" --screenshot "$TMP/x.png" --no-settings --figure-only
+# What the window would only have put in its log is refused where it was typed.
+check window-open-missing 2 'error: --open nope.npy: no such file' -- "$PL" --screenshot "$TMP/x.png" --no-settings --open nope.npy
+check window-checkpoint-missing 2 'error: --checkpoint nope.safetensors: no such file or folder' -- "$PL" --screenshot "$TMP/x.png" --no-settings --checkpoint nope.safetensors
+check window-value-malformed 2 "error: --value: malformed number 'abc'" -- "$PL" --screenshot "$TMP/x.png" --no-settings --value abc
+check window-check-layout-alone 2 'give --screenshot too' -- "$PL" --no-settings --check-layout
+check window-figure-unknown 2 '--figure nope: no figure of that name in this view' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --panel formats --figure nope
+# A scenario's figures are named by run ("3: roundtrip-range"); a bare name is the first run's.
+check window-figure-of-a-run 0 'wrote' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --scenario 13 --figure roundtrip-range
 check dot-sum 0 'sums of bfloat16' -- "$PL" dot --sum --k 16,4096 --trials 4 --accumulate bf16:sequential,f32:sequential
 check dot-sum-json 0 '"sum": true' -- "$PL" dot --sum --k 16 --trials 2 --json
 check roundtrip-fp8 0 'round trip through float8_e4m3fn' -- "$PL" roundtrip --rows 16 --cols 64
