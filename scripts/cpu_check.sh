@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The CPU figures the docs quote, recorded as files: the round trip against a copy
+# (docs/performance.md's CPU rows), the whole 1024^3 experiment against the bare OpenBLAS calls it
+# makes, and the checkpoint scan's 1B-parameter speed against NumPy + ml_dtypes
+# (docs/checkpoint-scan.md). Run it with nothing else on the machine; every result goes into
+# $OUT (default cpu-results/) with the machine's description.
+#   bash scripts/cpu_check.sh                 # after scripts/build.sh
+#   SCAN_RUNS=0 bash scripts/cpu_check.sh     # without the checkpoint scan (it needs numpy,
+#                                             # ml_dtypes and safetensors, and 2 GB of disk)
+# PYTHON picks the interpreter for the scan's peer (default python3).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/cpu-results}
+PL=${PL:-build/precision-lab}
+PYTHON=${PYTHON:-python3}
+SCAN_RUNS=${SCAN_RUNS:-4}
+mkdir -p "$OUT"
+fails=0
+run() {  # run FILE COMMAND...: the command's stdout into $OUT/FILE, a failure counted and said
+  local file=$1; shift
+  if ! "$@" >"$OUT/$file.tmp"; then
+    echo "failed: $*" >&2
+    fails=$((fails + 1))
+    rm -f "$OUT/$file.tmp"
+    return
+  fi
+  mv -f "$OUT/$file.tmp" "$OUT/$file"
+}
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "cpu: $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) threads"
+  echo "cpu vector flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx|fma|amx)' | tr '\n' ' ')"
+  echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  "$PL" devices
+} >"$OUT/device.txt" 2>&1
+for mode in rne rtz stochastic; do
+  run "bench_cpu_$mode.json" "$PL" bench --backend cpu --elements 67108864 --reps 7 --rounding "$mode" --json
+done
+run bench_matmul_cpu.json "$PL" bench --op matmul --backend cpu --dtypes bfloat16 --sizes 1024 --reps 7 --json
+if ((SCAN_RUNS > 0)); then
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  for i in $(seq 1 "$SCAN_RUNS"); do
+    run "peer_scan_1b_run$i.json" "$PYTHON" tests/bench/peer_scan.py --params 1e9 --dir "$dir" --pl "$PL"
+  done
+fi
+echo "wrote $OUT ($fails failed)"
+((fails == 0))
