@@ -54,9 +54,13 @@ CastReport describe_cast(const FloatFormat& f, double x, const CastOptions& o, u
   r.flags = e.flags;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   bool finite = std::isfinite(x) && std::isfinite(r.result.value);
-  r.abs_error = finite ? std::fabs(r.result.value - x) : nan;
-  r.rel_error = finite && x != 0.0 ? r.abs_error / std::fabs(x) : nan;
-  r.ulp_error = finite ? (r.result.value - x) / ulp_at(f, x) : nan;
+  // A finite value that overflows to an infinity is off by an infinite amount, not an undefined
+  // one; only a non-finite input (or a NaN result) leaves the errors undefined.
+  const bool overflowed = std::isfinite(x) && std::isinf(r.result.value);
+  const double inf = std::numeric_limits<double>::infinity();
+  r.abs_error = finite ? std::fabs(r.result.value - x) : overflowed ? inf : nan;
+  r.rel_error = (finite || overflowed) && x != 0.0 ? r.abs_error / std::fabs(x) : nan;
+  r.ulp_error = finite ? (r.result.value - x) / ulp_at(f, x) : overflowed ? std::copysign(inf, r.result.value) : nan;
   return r;
 }
 

@@ -33,8 +33,9 @@ struct CastReport {
   double input;
   CodeReport result;
   CastFlags flags;
-  double abs_error;  // |result - input|, NaN when not finite
-  double rel_error;  // abs_error / |input|, NaN for input 0 or non-finite
+  double abs_error;  // |result - input|: Inf when a finite input overflowed to an Inf, NaN for a
+                     // non-finite input or a NaN result
+  double rel_error;  // abs_error / |input|, NaN for input 0 or as abs_error
   double ulp_error;  // (result - input) / ulp(input) in the target format
 };
 

@@ -30,6 +30,18 @@ TEST(Float16, OverflowThresholdFollowsIeee) {
   EXPECT_EQ(rt(DType::float16, kInf, with(Rounding::NearestEven, Overflow::Saturate)), 65504);
 }
 
+// A finite value that overflows to an infinity is infinitely far from it (cast --json said "nan");
+// only a non-finite input or a NaN result has no error at all.
+TEST(Float16, AnOverflowToInfinityIsAnInfiniteError) {
+  const CastReport up = describe_cast(fmt(DType::float16), 70000, {});
+  EXPECT_EQ(up.abs_error, kInf);
+  EXPECT_EQ(up.rel_error, kInf);
+  EXPECT_EQ(up.ulp_error, kInf);
+  EXPECT_EQ(describe_cast(fmt(DType::float16), -70000, {}).ulp_error, -kInf);
+  EXPECT_TRUE(std::isnan(describe_cast(fmt(DType::float16), kInf, {}).abs_error));
+  EXPECT_TRUE(std::isnan(describe_cast(fmt(DType::float8_e4m3fnuz), 1000, {}).abs_error));  // becomes NaN
+}
+
 TEST(Float16, SubnormalBoundaries) {
   const double min_sub = std::ldexp(1.0, -24);
   EXPECT_EQ(rt(DType::float16, min_sub), min_sub);
