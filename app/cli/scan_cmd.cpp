@@ -191,6 +191,9 @@ Runner add_scan(CLI::App& app) {
     if (!parse_rounding(a->rounding.c_str(), &spec.cast.rounding)) return bad("unknown rounding '" + a->rounding + "'");
     spec.cast.seed = a->seed;
     for (const CLI::Option* o : scan_only)
+      if (o->get_name() == "--seed" && o->count() > 0 && spec.cast.rounding != Rounding::Stochastic)
+        return bad("--seed seeds stochastic rounding's draws: give --rounding stochastic, or no --seed");
+    for (const CLI::Option* o : scan_only)
       if (o->count() > 0 && (o->get_name() == "--activations" || o->get_name() == "--activation-format") &&
           o->as<std::string>().empty())
         return bad(o->get_name() + " must not be empty");

@@ -9,9 +9,11 @@ Expected<MatmulOperands> load_operands(MatmulSpec& spec) {
   MatmulConfig& c = spec.config;
   MatmulOperands ops;
   if (f.input.empty() != f.weight.empty())
-    return Error{"give both the input and the weight file, or neither (then both are drawn)"};
+    return Error{
+        "give both the input and the weight file ('input_file' and 'weight_file', matmul's --a and --b), "
+        "or neither (then both are drawn)"};
   if (f.input.empty()) {
-    if (!f.bias.empty()) return Error{"a bias file needs input and weight files too"};
+    if (!f.bias.empty()) return Error{"a bias file ('bias_file', --bias) needs input and weight files too"};
     return ops;
   }
   auto raw = [&](DType t) { return f.raw ? std::optional<DType>(t) : std::nullopt; };
@@ -27,17 +29,19 @@ Expected<MatmulOperands> load_operands(MatmulSpec& spec) {
   const size_t bk = c.op == MatmulOp::Matmul ? b->shape[0] : b->shape[1];
   c.n = c.op == MatmulOp::Matmul ? b->shape[1] : b->shape[0];
   if (bk != c.k)
-    return Error{std::string(c.op == MatmulOp::Matmul ? "matmul" : "linear") + ": input " + io::shape_text(a->shape) +
-                 " and " + (c.op == MatmulOp::Matmul ? "B " : "W ") + io::shape_text(b->shape) + " do not fit (" +
-                 (c.op == MatmulOp::Matmul ? "A is m x k, B is k x n" : "x is m x k, W is n x k") + ")"};
+    return Error{"the input " + f.input + " " + io::shape_text(a->shape) + " and the weight " + f.weight + " " +
+                 io::shape_text(b->shape) + " do not fit: " +
+                 (c.op == MatmulOp::Matmul ? "a matmul multiplies an m x k input by a k x n weight"
+                                           : "a linear layer takes an m x k input and an n x k weight")};
   ops.a = std::move(a->values);
   ops.b = std::move(b->values);
   if (!f.bias.empty()) {
-    if (!c.bias) return Error{"a bias file needs a bias dtype"};
+    if (!c.bias) return Error{"a bias file ('bias_file', --bias) needs a bias dtype ('bias', --bias-dtype)"};
     auto bias = io::load_tensor(f.bias, raw(*c.bias));
     if (!bias) return Error{"bias: " + bias.error()};
     if (bias->values.size() != c.n)
-      return Error{"bias " + io::shape_text(bias->shape) + " does not fit " + std::to_string(c.n) + " output columns"};
+      return Error{"the bias " + f.bias + " " + io::shape_text(bias->shape) + " does not fit " + std::to_string(c.n) +
+                   " output columns"};
     ops.bias = std::move(bias->values);
   }
   if (auto st = check(spec); !st) return Error{st.error()};

@@ -416,7 +416,16 @@ Status check(const Scaling& s, DType t) {
   const bool narrow_float = is_float(t) && info(t).format.total_bits() <= 8 && t != DType::float8_e8m0fnu;
   switch (s.kind) {
     case ScalingKind::None:
-      if (!is_float(t)) return Error{n + " needs a scaling recipe (per-tensor or per-channel)"};
+      if (!is_float(t)) {
+        // The recipes this dtype takes, from the checks below: int16 takes only the groups.
+        std::string takes;
+        for (size_t k = 1; k < kScalingKindCount; ++k) {
+          Scaling other;
+          other.kind = static_cast<ScalingKind>(k);
+          if (check(other, t)) takes += (takes.empty() ? "" : ", ") + std::string(kNames[k]);
+        }
+        return Error{n + " needs a scaling recipe (" + takes + ")"};
+      }
       return {};
     case ScalingKind::PerTensor:
     case ScalingKind::PerChannel:

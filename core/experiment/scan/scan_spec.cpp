@@ -25,6 +25,8 @@ Expected<ScanSpec> scan_spec_from_json(const json& j) {
       r.cast_policy(&s.cast) && r.seed(&s.cast.seed) && r.backend(&s.backend);
   if (!r.error.empty()) return Error{r.error};
   if (s.checkpoint.empty()) return Error{"'checkpoint': must name a checkpoint"};
+  if (j.contains("seed") && s.cast.rounding != Rounding::Stochastic)
+    return Error{"'seed': seeds stochastic rounding's draws: give \"rounding\": \"stochastic\", or no seed"};
   for (const auto& [key, value] :
        {std::pair{"activations", &s.activations}, {"activation_format", &s.activation_format}})
     if (j.contains(key) && value->empty()) return Error{std::string("'") + key + "': must not be empty"};

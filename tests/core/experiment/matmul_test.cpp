@@ -313,7 +313,15 @@ TEST(Matmul, BadConfigsSayWhy) {
   EXPECT_NE(check(c).error().find("GiB"), std::string::npos);
   c = small(MatmulOp::Linear);
   c.input = DType::int8;  // no recipe
-  EXPECT_NE(check(c).error().find("needs a scaling recipe"), std::string::npos);
+  EXPECT_NE(check(c).error().find("int8 needs a scaling recipe (per-tensor, per-channel, per-channel-asymmetric, "
+                                  "group, group-asymmetric)"),
+            std::string::npos)
+      << check(c).error();
+  // The message names only the recipes that take the dtype: a scan's int16:none said per-tensor or
+  // per-channel, which both refuse int16.
+  const Status int16_plain = check(Scaling{}, DType::int16);
+  EXPECT_NE(int16_plain.error().find("int16 needs a scaling recipe (group, group-asymmetric)"), std::string::npos)
+      << int16_plain.error();
   c = small(MatmulOp::Linear);
   c.input = DType::float64;  // float64 products are not exact in float64
   c.accumulate = {AccumKind::Sequential, DType::float32};

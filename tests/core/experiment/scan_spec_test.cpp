@@ -49,6 +49,7 @@ TEST(ScanSpec, RefusesWhatItCannotRead) {
       {R"({"activation_format": "int8:per-channel"})", "needs 'activations'"},
       {R"({"rounding": "sideways"})", "'rounding': 'sideways' is not one of"},
       {R"({"checkpoint": ""})", "'checkpoint': must name a checkpoint"},
+      {R"({"seed": 7})", "'seed': seeds stochastic rounding's draws"},  // a seed nothing would draw with
   };
   for (const auto& [extra, fragment] : bad) {
     auto s = scan_spec_from_json(file(extra));
