@@ -94,6 +94,12 @@ Runner add_roundtrip(CLI::App& app) {
                                           [&](const std::string& dir) {
                                             auto saved = save_figures(figure::roundtrip_figures(*r), dir);
                                             if (saved) saved = save_json(dir, "result.json", j);
+                                            // The setup too, as matmul's, mlp's and train's --save write
+                                            // theirs: `run DIR/setup.json` repeats the round trip.
+                                            if (saved)
+                                              saved = save_json(
+                                                  dir, "setup.json",
+                                                  experiment::to_json(experiment::RoundtripSpec{c, a->input}));
                                             return saved;
                                           });
           status != kExitOk)

@@ -79,7 +79,8 @@ Runner add_run(CLI::App& app) {
   app.add_flag("--force", a->force,
                "replace a non-empty --out folder (as a whole: nothing of the earlier run stays), and run a sweep "
                "estimated past 10 minutes");
-  app.add_flag("--json", a->json, "print result.json to stdout as well");
+  app.add_flag("--json", a->json,
+               "print result.json (framework.json when the framework's call raises) to stdout as well");
   return [a]() {
     auto read = io::read_json_file(a->config);
     if (!read) {

@@ -145,9 +145,10 @@ void print_scan_report(const experiment::ScanResult& r, const std::vector<experi
   }
   const char* sqnr = by_output(r) ? "output SQNR" : "SQNR";
   if (!frontier.empty())
-    std::printf("\nfrontier: %zu plans from %.4g bits/param (%s %s) to %.4g bits/param (%s %s)\n", frontier.size(),
-                frontier.front().bits_per_param, sqnr, db_text(total_sqnr_db(r, frontier.front().error)).c_str(),
-                frontier.back().bits_per_param, sqnr, db_text(total_sqnr_db(r, frontier.back().error)).c_str());
+    std::printf("\nfrontier: %zu plan%s from %.4g bits/param (%s %s) to %.4g bits/param (%s %s)\n", frontier.size(),
+                frontier.size() == 1 ? "" : "s", frontier.front().bits_per_param, sqnr,
+                db_text(total_sqnr_db(r, frontier.front().error)).c_str(), frontier.back().bits_per_param, sqnr,
+                db_text(total_sqnr_db(r, frontier.back().error)).c_str());
   if (!plan) return;
   std::printf("plan within %.4g bits/param: %.4g bits/param, %s %s over the scanned tensors\n", plan->budget,
               plan->plan.point.bits_per_param, sqnr, db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());

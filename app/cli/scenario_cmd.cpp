@@ -103,8 +103,10 @@ int run(const ScenarioArgs& a, bool export_only) {
   else {
     print_run(*r);
     if (!a.out.empty())
-      std::printf("wrote %s/story.md, checks.json, checks.csv and an evidence-N-... folder per evidence run\n",
-                  a.out.c_str());
+      std::printf(
+          "wrote %s/slides.pdf, slides.html, story.md, checks.json, checks.csv and an evidence-N-... folder per "
+          "evidence run\n",
+          a.out.c_str());
   }
   return r->passed() ? kExitOk : kExitFailed;
 }
@@ -119,8 +121,8 @@ Runner add_scenario(CLI::App& app) {
   CLI::App* rn = app.add_subcommand("run", "Run a scenario headless: evidence, then every check (exit 1 if one fails)");
   rn->add_option("name", a->name, "name (06-float16-50-over-49), name without its number, or number")->required();
   rn->add_option("--out", a->out,
-                 "also write story.md, checks and the evidence figures here (whole or not at all; an existing folder "
-                 "must be empty)");
+                 "also write the slides (PDF, HTML), story.md, checks and the evidence figures here (whole or not at "
+                 "all; an existing folder must be empty)");
   rn->add_flag("--force", a->force, "replace a non-empty --out folder as a whole");
   rn->add_flag("--json", a->json, "print checks.json to stdout");
   CLI::App* ex =

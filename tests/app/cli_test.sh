@@ -293,7 +293,7 @@ check mlp-threads 0 '"threads": 1' -- "$PL" mlp --layers 2 --width 16 --batch 4 
 check matmul-files 0 'linear: x \(3 x 4\)' -- "$PL" matmul --linear --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4" --out "$TMP/c.npy"
 check matmul-out 0 '\(3, 2\)' -- "$PL" tensors "$TMP/c.npy"
 check matmul-raw 0 'bfloat16, none' -- "$PL" matmul --linear --raw --a "$IO/bf16_raw.npy" --b "$IO/bf16_raw.npy" --input-dtype bfloat16 --weight-dtype bfloat16
-check matmul-shapes 2 'do not fit' -- "$PL" matmul --a "$IO/f64.npy" --b "$IO/f64.npy"
+check matmul-shapes 2 'the input .*/f64.npy \(3, 4\) and the weight .*/f64.npy \(3, 4\) do not fit: a matmul multiplies an m x k input by a k x n weight' -- "$PL" matmul --a "$IO/f64.npy" --b "$IO/f64.npy"
 check matmul-one-file 2 'give both the input and the weight' -- "$PL" matmul --a "$IO/f64.npy"
 check matmul-bad-tensor 2 "no tensor 'nope' \(the file holds: layer.weight" -- "$PL" matmul --a "$IO/f64.npy" --b "$IO/model.safetensors:nope"
 check matmul-bad-dtype 2 "did you mean" -- "$PL" matmul --input-dtype bfloat61
@@ -353,6 +353,7 @@ check scan-group-size-bad 2 "candidate 'int8:group:1': a group holds 2 to 65536 
 check roundtrip-group 0 'round trip through int8 \(group:64, rne\)' -- "$PL" roundtrip --dtype int8 --scaling group:64 --rows 4 --cols 256
 check roundtrip-group-unsigned 2 'symmetric groups take a signed integer' -- "$PL" roundtrip --dtype uint8 --scaling group --rows 4 --cols 256
 check scan-stochastic 0 '"rounding": "stochastic, seed 5"' -- "$PL" scan "$CKPT" --rounding stochastic --seed 5 --json --candidates float8_e4m3fn:mx
+check scan-seed-alone 2 'error: --seed seeds stochastic rounding.s draws: give --rounding stochastic' -- "$PL" scan "$CKPT" --seed 5 --candidates float8_e4m3fn:mx
 check scan-merge-scan-option 2 '--candidates is for a scan: --merge joins scans already made' -- "$PL" scan --merge "$TMP/none" --candidates bfloat16
 check scan-part-a 0 'wrote .*/scan-a: .*plan-frontier.svg, result.json, sqnr-heatmap.csv' -- "$PL" scan "$CKPT" --tensors 'layers\.0\..*proj' --out "$TMP/scan-a"
 check scan-part-b 0 '9 tensors scanned' -- "$PL" scan "$CKPT" --tensors 'layers\.1\..*proj|embed|lm_head' --out "$TMP/scan-b"
@@ -492,6 +493,9 @@ check roundtrip-fp8 0 'round trip through float8_e4m3fn' -- "$PL" roundtrip --ro
 check roundtrip-nvfp4 0 '"scaling": "nvfp4"' -- "$PL" roundtrip --dtype float4_e2m1fn --scaling nvfp4 --rows 8 --cols 64 --json
 check roundtrip-file 0 '3 x 4 loaded' -- "$PL" roundtrip --dtype bfloat16 --input "$IO/f64.npy"
 check roundtrip-save 0 'roundtrip-range.svg' -- bash -c "\"$PL\" roundtrip --rows 8 --cols 32 --save \"$TMP/rt\" >/dev/null && ls \"$TMP/rt\""
+# Its setup.json repeats it: the same result.json from `run`.
+check roundtrip-save-reruns 0 '^same$' -- bash -c "\"$PL\" roundtrip --rows 8 --cols 32 --dtype float8_e5m2 --scaling mx --save \"$TMP/rt2\" >/dev/null && \"$PL\" run \"$TMP/rt2/setup.json\" --out \"$TMP/rt2-again\" >/dev/null && cmp -s \"$TMP/rt2/result.json\" \"$TMP/rt2-again/result.json\" && echo same"
+check scenario-run-out-says-slides 0 'wrote .*/slides.pdf, slides.html, story.md' -- "$PL" scenario run 6 --out "$TMP/scenario-6"
 check roundtrip-bad-recipe 2 'MX blocks hold' -- "$PL" roundtrip --dtype bfloat16 --scaling mx
 check scenario-list 0 '06-float16-50-over-49 +50/49 in float16' -- "$PL" scenario list
 check scenario-list-json 0 '"checks": 7' -- "$PL" scenario list --json
