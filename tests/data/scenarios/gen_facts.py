@@ -357,6 +357,17 @@ def _():
     return min(x / y for x, y in zip(b, f) if y > 0)  # a float32 sum of few bfloat16 terms can be exact
 
 
+@fact("08-bfloat16-running-sum", "torch-bf16-sum")
+def _():
+    return str(int(torch.ones(1000, dtype=torch.bfloat16).sum().item()))
+
+
+@fact("08-bfloat16-running-sum", "numpy-bf16-sum")
+def _():
+    a = np.ones(1000, dtype=ml_dtypes.bfloat16)
+    return f"{int(float(a.sum()))} ({int(a.sum(dtype=np.float32))} with dtype=np.float32)"
+
+
 # ---- 09: TF32 ---------------------------------------------------------------------------------
 def round_tf32(x):
     """float32 to TF32 (10 fraction bits), nearest-even on the float32 bits (NVIDIA's TF32)."""
@@ -616,6 +627,14 @@ def _():
     w = m.weight
     w.data = w.data.half()  # what Module._apply does to each parameter in m.half()
     return str(m.weight.dtype).removeprefix("torch.") + (" (the same Parameter)" if m.weight is w else " (a new Parameter)")
+
+
+@fact("20-methods-that-do-not-exist", "swap-tensors")
+def _():
+    x = torch.ones(2, 3)
+    before = id(x)
+    torch.utils.swap_tensors(x, torch.ones(2, 3, dtype=torch.float16))
+    return str(x.dtype).removeprefix("torch.") + (" (the same object)" if id(x) == before else " (another object)")
 
 
 # ---- 22: sixteen bits -------------------------------------------------------------------------
