@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/export/label_place.h"
 #include "core/export/pdf_dates.h"
 #include "core/figure/plot_layout.h"
 #include "core/io/checked_write.h"
@@ -30,6 +31,7 @@ void set_color(cairo_t* cr, const Color& c) { cairo_set_source_rgba(cr, c.r, c.g
 struct SvgText {
   double x = 0, y = 0, degrees = 0, size = 10;  // the baseline's start, in the SVG's units
   bool bold = false;
+  double halo = 0;  // a white stroke this wide under the letters
   double r = 0, g = 0, b = 0, a = 1;
   std::string text;
 };
@@ -45,6 +47,13 @@ std::string svg_text_elements(const std::vector<SvgText>& items) {
                   t.x, t.y, t.size, t.bold ? " font-weight=\"bold\"" : "", int(std::lround(t.r * 255)),
                   int(std::lround(t.g * 255)), int(std::lround(t.b * 255)), t.a);
     out += buf;
+    if (t.halo > 0) {
+      std::snprintf(buf, sizeof buf,
+                    " stroke=\"rgb(255,255,255)\" stroke-width=\"%.2f\" stroke-linejoin=\"round\" "
+                    "paint-order=\"stroke\"",
+                    t.halo);
+      out += buf;
+    }
     if (t.degrees != 0) {
       std::snprintf(buf, sizeof buf, " transform=\"rotate(%.2f %.2f %.2f)\"", t.degrees, t.x, t.y);
       out += buf;
@@ -57,8 +66,9 @@ std::string svg_text_elements(const std::vector<SvgText>& items) {
 // `by_line`: place it vertically by the font's line box (ascent and descent) instead of its own
 // ink, so that names side by side share a baseline: centred by its ink, "float8_e4m3fn" (whose
 // underscores reach below the baseline) sat 2-3 px above "float16".
+// `halo`: a stroke of that width in white under the letters (a point's name over a line).
 void text(cairo_t* cr, const std::string& s, double x, double y, double size, double align_x, double align_y,
-          bool bold = false, bool by_line = false) {
+          bool bold = false, bool by_line = false, double halo = 0) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, size);
@@ -80,10 +90,21 @@ void text(cairo_t* cr, const std::string& s, double x, double y, double size, do
     t.degrees = std::atan2(m.yx, m.xx) * 180 / M_PI;
     t.size = size * std::hypot(m.xx, m.yx);
     t.bold = bold;
+    t.halo = halo * std::hypot(m.xx, m.yx);
     cairo_pattern_get_rgba(cairo_get_source(cr), &t.r, &t.g, &t.b, &t.a);
     t.text = s;
     g_svg_text->push_back(std::move(t));
     return;
+  }
+  if (halo > 0) {
+    cairo_save(cr);
+    cairo_move_to(cr, tx, ty);
+    cairo_text_path(cr, s.c_str());
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_set_line_width(cr, halo);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_stroke(cr);
+    cairo_restore(cr);
   }
   cairo_move_to(cr, tx, ty);
   cairo_show_text(cr, s.c_str());
@@ -289,49 +310,38 @@ struct Plot {
   double my(double v) const { return l.y.to_pixel(v); }
 };
 
-// A point's name beside its marker: right of it, else left, else up to three lines above or below,
-// the first place that covers no name already drawn and stays inside the plot (which clips) --
-// or, where every place does, the one that covers least, a part past the plot's edges counting
-// three times (two candidates of nearly equal bits and SQNR wrote their names over each other).
-struct LabelBox {
-  double x0, y0, x1, y1;
+// A point's name, drawn when every series is: no marker drawn later covers it (scenario 29's
+// frontier hid the first letter of "e4m3fn tensor" under the "int8 channel" dot).
+struct PointLabel {
+  std::string text;
+  double px, py;
 };
-void place_point_label(cairo_t* cr, const std::string& label, double px, double py, double fs, const LabelBox& plot,
-                       std::vector<LabelBox>& placed) {
+
+// The names beside their markers (label_place.h chooses where), each with a halo of the
+// background so that a line crossing it does not cut its letters, and a thin leader to its
+// marker when it moved off the marker's line.
+void draw_point_labels(cairo_t* cr, const std::vector<PointLabel>& labels, const std::vector<LabelBox>& markers,
+                       const LabelBox& plot, double fs) {
   const double size = 9 * fs;
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, size);
-  const double w = advance(cr, label), h = 1.5 * size, gap = 6 * fs;  // (h: a line with room between)
-  auto overlap = [](const LabelBox& a, const LabelBox& b) {
-    return std::max(0.0, std::min(a.x1, b.x1) - std::max(a.x0, b.x0)) *
-           std::max(0.0, std::min(a.y1, b.y1) - std::max(a.y0, b.y0));
-  };
-  // The area of names already drawn that `b` would cover, and of `b` past the plot's edges (the
-  // plot is clipped there: a name at the right edge goes to the left of its marker instead).
-  auto covered = [&](const LabelBox& b) {
-    double area = 3 * ((b.x1 - b.x0) * (b.y1 - b.y0) - overlap(b, plot));  // (a cut name is lost outright)
-    for (const LabelBox& o : placed) area += overlap(b, o);
-    return area;
-  };
-  std::vector<LabelBox> places;
-  for (const double dy : {0.0, -h, h, -2 * h, 2 * h, -3 * h, 3 * h})
-    for (const double x : {px + gap, px - gap - w}) places.push_back({x, py + dy - h / 2, x + w, py + dy + h / 2});
-  LabelBox best = places.front();
-  double least = INFINITY;
-  for (const LabelBox& b : places) {
-    const double c = covered(b);
-    if (c < least) least = c, best = b;
-    if (c == 0) break;
-  }
-  const double cy = (best.y0 + best.y1) / 2;
-  if (std::fabs(cy - py) > h / 4) {  // moved off the marker's line: a thin leader to it
-    cairo_set_line_width(cr, 0.6 * fs);
-    cairo_move_to(cr, px, py);
-    cairo_line_to(cr, best.x0 > px ? best.x0 - 1 * fs : best.x1 + 1 * fs, cy);
+  cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+  const double h = 1.5 * size, gap = 6 * fs;  // (h: a line with room between)
+  std::vector<LabelBox> placed;
+  for (const PointLabel& l : labels)
+    placed.push_back(choose_label_box(advance(cr, l.text), h, gap, l.px, l.py, plot, placed, markers));
+  // Every leader first, then every name over them: a later name's leader crossed an earlier name.
+  cairo_set_line_width(cr, 0.6 * fs);
+  for (size_t i = 0; i < labels.size(); ++i) {
+    const LabelBox& b = placed[i];
+    const double cy = (b.y0 + b.y1) / 2;
+    if (std::fabs(cy - labels[i].py) <= h / 4) continue;
+    cairo_move_to(cr, labels[i].px, labels[i].py);
+    cairo_line_to(cr, b.x0 > labels[i].px ? b.x0 - 1 * fs : b.x1 + 1 * fs, cy);
     cairo_stroke(cr);
   }
-  text(cr, label, best.x0, cy, size, 0, 0.5);
-  placed.push_back(best);
+  for (size_t i = 0; i < labels.size(); ++i)
+    text(cr, labels[i].text, placed[i].x0, (placed[i].y0 + placed[i].y1) / 2, size, 0, 0.5, false, false, 2.5 * fs);
 }
 
 // A heat map figure: the cells and colour bar, the axes' titles and the corner indices.
@@ -491,7 +501,8 @@ void set_line_pattern(cairo_t* cr, bool dashed, bool dotted, double fs) {
 
 // A line (solid, dashed or dotted) or points; a line's point with no drawable neighbour has no segment
 // to show it (a bound that exists at one length of a dot sweep only): it gets a dot.
-void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Plot& p) {
+void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Plot& p, std::vector<PointLabel>& labels,
+                         std::vector<LabelBox>& markers) {
   const double fs = p.fs;
   set_color(cr, s.color);
   cairo_set_line_width(cr, (s.width > 0 ? s.width : 2) * fs);
@@ -502,7 +513,6 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
            (!f.y.log || s.y[i] > 0);
   };
   std::vector<std::pair<double, double>> isolated;  // drawn after the line
-  std::vector<LabelBox> placed;                     // the point labels drawn so far
   bool pen = false;
   for (size_t i = 0; i < n; ++i) {
     if (!drawable(i)) {
@@ -524,11 +534,9 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
       } else {
         cairo_fill(cr);
       }
-      if (i < s.point_labels.size()) {
-        cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-        place_point_label(cr, s.point_labels[i], px, py, fs, {p.l.x0, p.l.y0, p.l.x1, p.l.y1}, placed);
-        set_color(cr, s.color);
-      }
+      const double r = 3.5 * fs + 1;  // (and a pixel for its edge)
+      markers.push_back({px - r, py - r, px + r, py + r});
+      if (i < s.point_labels.size()) labels.push_back({s.point_labels[i], px, py});
       continue;
     }
     if (!pen && !drawable(i + 1)) isolated.emplace_back(px, py);
@@ -652,12 +660,15 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   cairo_rectangle(cr, l.x0, l.y0, l.x1 - l.x0, l.y1 - l.y0);
   cairo_clip(cr);
   const double base = f.y.log ? l.y1 : p.my(std::max(l.y.lo, 0.0));
+  std::vector<PointLabel> labels;
+  std::vector<LabelBox> markers;
   for (const Series& s : f.series) {
     if (s.kind == SeriesKind::Steps) draw_steps(cr, f, s, p, base);
     else if (s.kind == SeriesKind::Bars) draw_bars(cr, f, s, p, std::isfinite(s.base) ? p.my(s.base) : base);
-    else draw_line_or_points(cr, f, s, p);
+    else draw_line_or_points(cr, f, s, p, labels, markers);
   }
   draw_annotations(cr, f, p);
+  draw_point_labels(cr, labels, markers, {l.x0, l.y0, l.x1, l.y1}, fs);
   cairo_restore(cr);
   draw_legend(cr, f, l, fs);
 }
