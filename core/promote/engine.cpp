@@ -122,6 +122,8 @@ std::string tf_spell(DType t) { return "tf." + std::string(tf::python_name(t)); 
 
 std::string jax_spell(DType t) { return "jnp." + std::string(jax::python_name(t)); }
 
+DType jax_x32_held(DType t) { return jax::held_as({false, false}, t); }
+
 std::string torch_spell(DType t) { return "torch." + std::string(torch::python_name(t)); }
 
 std::string numpy_spell(DType t) {
@@ -181,10 +183,12 @@ const std::vector<Engine>& registry() {
     out.back().companion = numpy::ml_dtypes_release(numpy::Version::V1);
     add("jax", "jax", jax::kVersion, "cpu, x64 off", jax_ops, kAll, "astype", "w", jax::has_dtype, jax_spell,
         jax_evaluate<false, false>);
+    out.back().held_as = jax_x32_held;
     add("jax-x64", "jax", jax::kVersion, "cpu, x64 on", jax_ops, kAll, "astype", "w", jax::has_dtype, jax_spell,
         jax_evaluate<true, false>);
     add("jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_ops, kAll, "astype", "w", jax::has_dtype,
         jax_spell, jax_evaluate<false, true>);
+    out.back().held_as = jax_x32_held;
     add("tf", "tensorflow", tf::kVersion, "cpu", tf_ops, kNone, "tf.cast", "w", tf::has_dtype, tf_spell,
         tf_evaluate<false>);
     add("tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_ops, kNone, "tf.cast", "w",
@@ -374,7 +378,14 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
       return std::string(engine.cast_method).append("(").append(var).append(", ").append(target).append(")");
     return std::string(var).append(".").append(engine.cast_method).append("(").append(target).append(")");
   };
-  const std::string wa = engine.spell(q.a.dtype), wb = engine.spell(q.b.dtype);
+  // What a cast makes of an operand, in words: the dtype its array holds, and a complex value's
+  // imaginary part dropped when it is cast to a real dtype.
+  auto becomes = [&](DType from, DType to) {
+    std::string s = engine.spell(engine.held_as ? engine.held_as(to) : to);
+    if (info(from).kind == DTypeKind::Complex && info(to).kind != DTypeKind::Complex)
+      s += ", its imaginary part dropped";
+    return s;
+  };
   const bool a_castable = q.a.kind != OperandKind::Scalar, b_castable = q.b.kind != OperandKind::Scalar;
   // Tensors on two devices: move one to the other's first; a cast alone leaves them apart.
   if (engine.operand_device && a_castable && b_castable) {
@@ -393,20 +404,20 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
     {
       Query x_to_w = q;
       x_to_w.a.dtype = q.b.dtype;
-      attempt(cast_code("x", "w.dtype"), "x becomes " + wb, x_to_w);
+      attempt(cast_code("x", "w.dtype"), "x becomes " + becomes(q.a.dtype, q.b.dtype), x_to_w);
     }
     {
       Query model_to_x = q;
       model_to_x.b.dtype = q.a.dtype;
       if (model_to_x.bias) model_to_x.bias = q.a.dtype;
       std::string effect = q.bias ? "w and bias become " : "w becomes ";
-      effect += wa;
+      effect += becomes(q.b.dtype, q.a.dtype);
       attempt(cast_code(w, "x.dtype"), std::move(effect), model_to_x);
     }
   } else if (q.bias && *q.bias != q.a.dtype) {
     Query bias_to_x = q;
     bias_to_x.bias = q.a.dtype;
-    attempt(cast_code("bias", "x.dtype"), "bias becomes " + wa, bias_to_x);
+    attempt(cast_code("bias", "x.dtype"), "bias becomes " + becomes(*q.bias, q.a.dtype), bias_to_x);
   }
   const DType f32 = DType::float32;
   if (engine.has_dtype(f32) &&
@@ -425,7 +436,12 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
       const bool complex_parameter = module && var == w && (complex(q.b.dtype) || complex(q.bias));
       code += engine.cast_method == "to" && !complex_parameter ? var + ".float()" : cast_code(var, engine.spell(f32));
     }
-    attempt(code, "every array becomes " + engine.spell(f32), all_float);
+    const bool complex_dropped = (a_castable && info(q.a.dtype).kind == DTypeKind::Complex) ||
+                                 (b_castable && info(q.b.dtype).kind == DTypeKind::Complex);
+    attempt(code,
+            "every array becomes " + engine.spell(f32) +
+                (complex_dropped ? ", a complex one's imaginary part dropped" : ""),
+            all_float);
   }
   return fixes;
 }

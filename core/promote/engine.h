@@ -73,6 +73,9 @@ struct Engine {
   // Dtypes the framework release has that this engine leaves out (has_dtype is false for them):
   // TensorFlow's experimental float8 fnuz types and its int4 and uint4.
   std::span<const DType> unmodelled = {};
+  // The dtype an array cast to t holds, where that is another (JAX with x64 off makes a cast to
+  // int64 an int32 array); null: t itself. Fixes name what the operand becomes by it.
+  DType (*held_as)(DType) = nullptr;
 };
 
 // Why `e` takes no `t`, in words: "int4 is a tensorflow 2.21.0 dtype the tf engine does not

@@ -128,8 +128,16 @@ Lub least_upper_bound(const Config& c, const std::vector<int>& nodes) {
     for (int m = 0; m < kNodes; ++m)
       if ((cub & (Mask{1} << m)) && (cub & ~ub[m]) == 0) lub |= Mask{1} << m;
   if (std::popcount(lub) == 1) return {std::countr_zero(lub), ""};
+  // As Python prints the tuple: a dtype 'int32', a weak type by its class, "<class 'float'>".
   std::string listed = "(";
-  for (size_t i = 0; i < nodes.size(); ++i) listed += (i ? ", '" : "'") + node_name(nodes[i]) + "'";
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (i) listed += ", ";
+    // (Appended piece by piece: a prefix + node_name(...) temporary trips GCC 12's false -Wrestrict.)
+    const bool weak = nodes[i] >= kDTypeNodes;
+    listed += weak ? "\"<class '" : "'";
+    listed += node_name(nodes[i]);
+    listed += weak ? "'>\"" : "'";
+  }
   listed += ")";
   const std::string head = "Input dtypes " + listed + " have no available implicit dtype promotion path";
   auto any = [&](auto pred) {
@@ -192,8 +200,12 @@ Outcome result_type(const Config& c, const Arg& a, const Arg& b) {
   const Lub lub = least_upper_bound(c, nodes);
   if (lub.node < 0)
     return raises("TypePromotionError", lub.message,
-                  c.strict ? "Strict promotion: arrays of different dtypes never promote implicitly."
-                           : "The two types have no common upper bound in JAX's promotion lattice.");
+                  !c.strict ? "The two types have no common upper bound in JAX's promotion lattice."
+                  : a.weak || b.weak
+                      ? "Strict promotion: a Python int, float or complex takes an array's dtype only when the "
+                        "array is of its kind or a higher one (int, then float, then complex; a Python bool is a "
+                        "bool array), and arrays of different dtypes never promote."
+                      : "Strict promotion: arrays of different dtypes never promote implicitly.");
   const bool weak = lub.node >= kDTypeNodes;
   const DType r = canonical(c, weak ? weak_dtype(lub.node) : kDTypes[lub.node]);
   std::string rule = "JAX's promotion lattice: the least upper bound is " + node_name(lub.node);
@@ -226,10 +238,13 @@ Outcome matmul_f32acc(const Config& c, DType a, DType b) {
   else if (!(pa > pb) && a != b)
     return raises("TypeError",
                   "lax.dot_general argument type error: " + std::string(name(a)) + ", " + std::string(name(b)),
-                  "With preferred_element_type, jnp.matmul does not promote: dot_general needs one "
-                  "input of higher precision (range, then mantissa, then width), and these tie.");
+                  "With preferred_element_type, jnp.matmul does not promote: dot_general's type rule needs "
+                  "one input to rank strictly higher (complex, then range, then mantissa, then width, then "
+                  "signedness), and these tie.");
   const std::string picked =
-      "dot_general takes the input type it ranks higher (range, then mantissa, then width): " + std::string(name(r));
+      "dot_general's type rule needs one input to rank strictly higher (complex, then range, then mantissa, then "
+      "width, then signedness): " +
+      std::string(name(r));
   if (r == DType::float32) return returns(r, picked + ", which is the preferred float32.");
   if (!is_float(r) && bit_width(DType::float32) < bit_width(r))
     return raises("TypeError",
@@ -237,7 +252,8 @@ Outcome matmul_f32acc(const Config& c, DType a, DType b) {
                   "preferred_element_type of float32 for result type of " +
                       std::string(name(r)) + ".",
                   picked + "; float32 has fewer bits, which dot_general refuses for non-float types.");
-  return returns(DType::float32, picked + " and accumulates/returns float32 as asked" +
+  return returns(DType::float32, picked + "; each input is converted to float32 as it is (not to " +
+                                     std::string(name(r)) + " first), and the product accumulates and returns float32" +
                                      (info(r).kind == DTypeKind::Complex ? " (the imaginary part is dropped)." : "."));
 }
 
@@ -254,6 +270,7 @@ std::optional<Op> parse_op(std::string_view n) { return find_named<Op>(kOpNames,
 
 bool op_is_elementwise(Op op) { return op <= Op::TrueDivide; }
 bool has_dtype(DType t) { return node_of(t) >= 0; }
+DType held_as(const Config& c, DType t) { return canonical(c, t); }
 std::string_view python_name(DType t) { return name(t); }
 
 std::optional<DType> from_python_name(std::string_view n) { return find_dtype(kDTypes, n); }
@@ -275,17 +292,25 @@ Outcome promote_types(const Config& c, DType a, DType b) {
                         " (jnp.promote_types does not apply the x64 setting).");
 }
 
-Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
+namespace {
+// What the op's trace gives (jax.eval_shape, as the tables were recorded).
+Outcome traced(const Config& c, Op op, const Operand& a, const Operand& b) {
   if (!has_dtype(a.dtype)) return not_jax(a.dtype);
   if (!has_dtype(b.dtype)) return not_jax(b.dtype);
   if (!op_is_elementwise(op) && (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
     return raises("precision-lab", "jnp." + std::string(op_name(op)) + " is modelled for arrays only",
                   "Python scalar operands are modelled for the elementwise functions.");
-  if (op == Op::Astype)
-    return returns(canonical(c, b.dtype),
-                   c.x64 || canonical(c, b.dtype) == b.dtype
-                       ? "astype converts to the dtype asked for."
-                       : "astype converts to the dtype asked for, made 32-bit because x64 is off.");
+  if (op == Op::Astype) {
+    Outcome o =
+        returns(canonical(c, b.dtype), c.x64 || canonical(c, b.dtype) == b.dtype
+                                           ? "astype converts to the dtype asked for."
+                                           : "astype converts to the dtype asked for, made 32-bit because x64 is off.");
+    if (info(a.dtype).kind == DTypeKind::Complex && info(b.dtype).kind != DTypeKind::Complex)
+      o.rule +=
+          " It drops the imaginary part, with a DeprecationWarning: \"Casting from complex to real dtypes will "
+          "soon raise a ValueError.\"";
+    return o;
+  }
   if (op == Op::MatmulF32Acc) return matmul_f32acc(c, a.dtype, b.dtype);
   if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar)
     return raises("precision-lab", "two Python scalars are combined by Python, not JAX", "Make one operand an array.");
@@ -325,6 +350,26 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
     const DType f = canonical(c, info(t).storage_bits == 64 ? DType::float64 : DType::float32);
     return returns(f, r.rule + " Division makes it inexact: " + std::string(name(f)) + ".");
   }
+  return r;
+}
+
+bool is_float6(DType t) { return is_float(t) && info(t).format.total_bits() == 6; }
+bool sub_byte(DType t) { return t == DType::int4 || t == DType::uint4 || t == DType::float4_e2m1fn; }
+}  // namespace
+
+// The traced answer, with what running it on XLA's CPU backend does where that differs: the
+// tables hold traces, and these raise when run (executed with JAX 0.10.2).
+Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
+  Outcome r = traced(c, op, a, b);
+  if (!r.ok()) return r;
+  if (is_float6(a.dtype) || is_float6(b.dtype) || is_float6(*r.result))
+    r.rule +=
+        " (That is the trace: XLA's CPU backend cannot make float6 arrays, and running it raises "
+        "JaxRuntimeError: Invalid XLA PrimitiveType.)";
+  else if (op == Op::MatmulF32Acc && (sub_byte(a.dtype) || sub_byte(b.dtype)))
+    r.rule +=
+        " (That is the trace: run on XLA's CPU backend it raises JaxRuntimeError: the backend does not support "
+        "custom element sizes on non-sub-byte types.)";
   return r;
 }
 

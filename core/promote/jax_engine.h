@@ -37,6 +37,8 @@ std::optional<Op> parse_op(std::string_view name);
 bool op_is_elementwise(Op op);
 
 bool has_dtype(DType t);
+// What an array cast to t holds under the configuration: with x64 off, the 64-bit types' 32-bit kin.
+DType held_as(const Config& c, DType t);
 std::string_view python_name(DType t);  // "float32", "bfloat16"
 std::optional<DType> from_python_name(std::string_view name);
 

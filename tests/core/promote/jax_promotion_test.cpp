@@ -2,6 +2,7 @@
 // tests/data/promotion/gen_jax.py) in each configuration: x64 off, x64 on, strict.
 #include <sstream>
 
+#include "core/promote/engine.h"
 #include "core/promote/jax_engine.h"
 #include "core/promote/py_value.h"
 #include "tests/core/promotion_golden.h"
@@ -70,6 +71,55 @@ TEST(JaxPromotion, EveryConfigEveryOpEveryPair) {
   // Per configuration: promote_types, 3 ops x (4 kind pairs of 26 x 26 + 26 x 36 values),
   // matmul, matmul_f32acc and astype.
   EXPECT_EQ(cells, 3u * (28u * 28u + 3u * (4u * 28u * 28u + 28u * 36u) + 3u * 28u * 28u));
+}
+
+// What the texts around the answers say, each checked by running JAX 0.10.2 (ml_dtypes 0.6.0):
+// an array cast to int64 with x64 off holds int32, so a fix said "x becomes jnp.int64" of an
+// array that became int32.
+TEST(JaxTexts, AFixSaysTheDtypeTheArrayHolds) {
+  const Engine* e = find_engine("jax-strict");
+  ASSERT_NE(e, nullptr);
+  const auto fixes = suggest_fixes(*e, Query{"add", {DType::uint64}, {DType::int64}, std::nullopt});
+  ASSERT_GE(fixes.size(), 2u);
+  EXPECT_EQ(fixes[0].effect, "x becomes jnp.int32");
+  EXPECT_EQ(fixes[1].effect, "w becomes jnp.uint32");
+  const Engine* x64 = find_engine("jax-x64");
+  ASSERT_NE(x64, nullptr);
+  EXPECT_EQ(suggest_fixes(*x64, Query{"add", {DType::float32}, {DType::float64}, std::nullopt}).at(0).effect,
+            "x becomes jnp.float64");
+  // A complex array cast to a real dtype loses its imaginary part, and the fix says so.
+  const auto complex = suggest_fixes(*e, Query{"add", {DType::complex64}, {DType::float32}, std::nullopt});
+  ASSERT_GE(complex.size(), 1u);
+  EXPECT_EQ(complex[0].effect, "x becomes jnp.float32, its imaginary part dropped");
+}
+
+TEST(JaxTexts, APythonScalarIsNamedByItsClassAndTheStrictRuleSaysWhatItTakes) {
+  Operand scalar{DType::float64, OperandKind::Scalar};
+  scalar.value = "2.5";
+  const Outcome o = jax::evaluate({false, true}, jax::Op::Add, {DType::int32}, scalar);
+  ASSERT_FALSE(o.ok());
+  EXPECT_NE(o.message.find("Input dtypes ('int32', \"<class 'float'>\") have no"), std::string::npos) << o.message;
+  EXPECT_NE(o.rule.find("a Python int, float or complex takes an array's dtype only when"), std::string::npos)
+      << o.rule;
+}
+
+TEST(JaxTexts, WhatTheTraceGivesButTheCpuCannotRunIsSaid) {
+  const jax::Config x32{false, false};
+  const Outcome f6 = jax::evaluate(x32, jax::Op::Add, {DType::float6_e2m3fn}, {DType::float6_e2m3fn});
+  ASSERT_TRUE(f6.ok());
+  EXPECT_NE(f6.rule.find("cannot make float6 arrays"), std::string::npos) << f6.rule;
+  const Outcome int4 = jax::evaluate(x32, jax::Op::MatmulF32Acc, {DType::int4}, {DType::int4});
+  ASSERT_TRUE(int4.ok());
+  EXPECT_NE(int4.rule.find("custom element sizes"), std::string::npos) << int4.rule;
+  const Outcome int8 = jax::evaluate(x32, jax::Op::MatmulF32Acc, {DType::int8}, {DType::uint8});
+  ASSERT_TRUE(int8.ok());
+  EXPECT_EQ(int8.rule.find("custom element sizes"), std::string::npos);
+  // The type rule picks int8 by signedness, but each input is converted to float32 as it is: a
+  // uint8 200 stays 200 (JAX gives [[200.]] for int8 1 times uint8 200).
+  EXPECT_NE(int8.rule.find("then signedness): int8; each input is converted to float32 as it is"), std::string::npos)
+      << int8.rule;
+  const Outcome drop = jax::evaluate(x32, jax::Op::Astype, {DType::complex64}, {DType::float32});
+  EXPECT_NE(drop.rule.find("drops the imaginary part"), std::string::npos) << drop.rule;
 }
 
 }  // namespace

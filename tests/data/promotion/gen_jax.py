@@ -21,6 +21,7 @@ writes them in call order.
 Layout as in gen_torch.py, with "configs": name -> {"tables": ...} and a shared "outcomes".
 Run: python3 tests/data/promotion/gen_jax.py > tests/data/promotion/jax_cpu.json
 """
+import ast
 import json
 import re
 import sys
@@ -69,15 +70,19 @@ def spec(n, kind, shape):
 
 
 def call_order(message, names):
-    """Rewrites JAX's set-ordered "Input dtypes (...)" tuple in call order."""
+    """Rewrites JAX's set-ordered "Input dtypes (...)" tuple in call order, each item as JAX
+    prints it (a weak type as "<class 'float'>")."""
     m = re.match(r"Input dtypes (\(.*?\)) have", message)
     if not m:
         return message
-    listed = re.findall(r"'([^']*)'", m.group(1))
+    try:
+        listed = list(ast.literal_eval(m.group(1)))
+    except (ValueError, SyntaxError):
+        return message
     want = [n for n in names if n in listed] + [n for n in listed if n not in names]
     if sorted(want) != sorted(listed):
         return message
-    return message.replace(m.group(1), "(" + ", ".join(f"'{n}'" for n in want) + ")", 1)
+    return message.replace(m.group(1), repr(tuple(want)), 1)
 
 
 def outcome(fn, names):
@@ -94,7 +99,7 @@ def node_names(*items):
         if isinstance(x, bool):
             out.append("bool")
         elif isinstance(x, (int, float, complex)):
-            out.append(type(x).__name__)  # JAX prints weak types as int, float, complex
+            out.append(str(type(x)))  # JAX prints a weak type as its class: "<class 'float'>"
         else:  # arrays are canonicalized first (float64 -> float32 with x64 off)
             out.append(str(jax.dtypes.canonicalize_dtype(x.dtype)))
     return out
