@@ -9,6 +9,7 @@
 #include "core/promote/jax_engine.h"
 #include "core/promote/numpy_engine.h"
 #include "core/promote/numpy_types.h"
+#include "core/promote/py_value.h"
 #include "core/promote/tf_engine.h"
 #include "core/promote/torch_autocast.h"
 #include "core/promote/torch_cuda.h"
@@ -443,6 +444,21 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
                 (complex_dropped ? ", a complex one's imaginary part dropped" : ""),
             all_float);
   }
+  // A Python int too large for the dtype it is read as (NumPy's out-of-bounds error, JAX's jit
+  // parsing it as the default integer) raises whatever the arrays are cast to: written as a
+  // Python float it is read as one.
+  if (const Outcome as_written = engine.evaluate(q); !as_written.ok() && as_written.error_type == "OverflowError")
+    for (Operand Query::*side : {&Query::a, &Query::b}) {
+      const Operand& x = q.*side;
+      if (x.kind != OperandKind::Scalar) continue;
+      const auto v = scalar_operand_value(x.value, x.dtype);
+      if (!v || v->type != PyType::Int) continue;
+      const std::string literal = x.value.empty() ? std::string(default_literal(PyType::Int)) : x.value;
+      Query as_float = q;
+      (as_float.*side).dtype = DType::float64;
+      (as_float.*side).value = int128_to_string(v->integer) + ".0";
+      attempt("float(" + literal + ")", "the Python int becomes a Python float", as_float);
+    }
   return fixes;
 }
 

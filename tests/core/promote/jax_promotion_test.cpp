@@ -103,6 +103,29 @@ TEST(JaxTexts, APythonScalarIsNamedByItsClassAndTheStrictRuleSaysWhatItTakes) {
       << o.rule;
 }
 
+// A Python int too large for jit's default integer raised OverflowError, and the only fix offered,
+// the arrays cast to float32, raised it too. Written as a Python float it works (JAX 0.10.2:
+// int32 + float(2**40) is float32 with x64 off; NumPy 2.4: uint8 + float(1000) is float64).
+TEST(JaxTexts, APythonIntTooLargeIsOfferedAsAFloat) {
+  const Engine* e = find_engine("jax");
+  ASSERT_NE(e, nullptr);
+  Query q{"add", {DType::int32}, {DType::int64, OperandKind::Scalar}, std::nullopt};
+  q.b.value = "2**40";
+  ASSERT_EQ(e->evaluate(q).error_type, "OverflowError");
+  const auto fixes = suggest_fixes(*e, q);
+  ASSERT_FALSE(fixes.empty());
+  EXPECT_EQ(fixes.back().code, "float(2**40)");
+  EXPECT_EQ(fixes.back().outcome.result, DType::float32);
+  const Engine* np = find_engine("numpy");
+  ASSERT_NE(np, nullptr);
+  Query u{"add", {DType::uint8}, {DType::int64, OperandKind::Scalar}, std::nullopt};
+  u.b.value = "1000";
+  const auto np_fixes = suggest_fixes(*np, u);
+  ASSERT_FALSE(np_fixes.empty());
+  EXPECT_EQ(np_fixes.back().code, "float(1000)");
+  EXPECT_EQ(np_fixes.back().outcome.result, DType::float64);
+}
+
 TEST(JaxTexts, WhatTheTraceGivesButTheCpuCannotRunIsSaid) {
   const jax::Config x32{false, false};
   const Outcome f6 = jax::evaluate(x32, jax::Op::Add, {DType::float6_e2m3fn}, {DType::float6_e2m3fn});
