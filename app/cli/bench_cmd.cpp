@@ -146,13 +146,14 @@ int run_matmul_bench(const BenchArgs& a) {
         std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, st.error().c_str());
         return kExitBadInput;
       }
-      // A model the CPU has no routine for, where the CPU is the one chosen: refused as matmul
-      // refuses it, before anything is timed.
+      // A model the CPU has no routine for, where the CPU runs the product (chosen, or taking over
+      // from a device that cannot): refused as matmul refuses it, before anything is timed.
       const experiment::MatmulConfig& c = spec->config;
       const ProductSpec product{{c.m, c.n, c.k}, c.input, c.weight, c.accumulate, c.fast_accumulation};
-      if (auto device = device_for(a.backend, product); device && !*device)
+      if (auto device = device_for(a.backend, product); !device || !*device)
         if (const Support s = make_cpu_backend()->supports_product(product); !s.ok) {
-          std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, s.why_not.c_str());
+          const std::string why = device ? s.why_not : device.error() + "; the CPU cannot either: " + s.why_not;
+          std::fprintf(stderr, "error: %s x %zu: %s\n", dtype.c_str(), n, why.c_str());
           return kExitBadInput;
         }
       runs.emplace_back(dtype, spec->config);

@@ -51,8 +51,8 @@ void add_window_options(CLI::App& app, ui::GuiOptions& o, WindowFlags& f) {
       ->group(g);
   app.add_option("--figure", o.figure,
                  "the figure tab brought forward (error-heatmap, ...; in a scenario the first run's of that name, or "
-                 "'N: NAME' run N's; checks: a scenario's checks where they have a tab); a screenshot without it "
-                 "exits 2")
+                 "'N: NAME' run N's; checks: a scenario's checks where they have a tab); a screenshot whose view "
+                 "draws no such figure exits 2")
       ->group(g);
   app.add_option("--look-at", o.look_at,
                  "with --scenario: open its Nth look-at link (1, 2, ...), the panel in the state the text points at")
@@ -89,6 +89,8 @@ Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const Windo
     return Error{"--figure-only shows the figures of the --scenario given: give --scenario too"};
   if (o.look_at > 0 && o.scenario.empty())
     return Error{"--look-at opens a link of the --scenario given: give --scenario too"};
+  if (!o.figure.empty() && o.look_at > 0)
+    return Error{"--figure and --look-at both choose the figure shown: give one of them"};
   if (o.check_layout && o.screenshot_path.empty())
     return Error{"--check-layout checks a --screenshot's frame: give --screenshot too"};
   // A path or value the window would only report in its log is refused here, where it was typed.
@@ -96,8 +98,8 @@ Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const Windo
                                    std::pair{"--activations", &o.activations}})
     if (!path->empty() && !std::filesystem::exists(*path))
       return Error{std::string(flag) + " " + printable(*path, 200) + ": no such file or folder"};
-  for (const std::string& path : o.open)
-    if (!std::filesystem::is_regular_file(path)) return Error{"--open " + printable(path, 200) + ": no such file"};
+  for (const std::string& path : o.open)  // (a folder is a checkpoint's, as when dropped)
+    if (!std::filesystem::exists(path)) return Error{"--open " + printable(path, 200) + ": no such file or folder"};
   if (app.count("--value") > 0)
     if (auto v = parse_number_expression(o.value); !v) return Error{"--value: " + v.error()};
   return {};

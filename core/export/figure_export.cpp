@@ -37,28 +37,35 @@ struct SvgText {
 };
 thread_local std::vector<SvgText>* g_svg_text = nullptr;
 
+// One <text> element; `paint` is its fill or, for a halo, its stroke (a halo is an element of
+// its own drawn first, not paint-order: renderers that ignore paint-order would stroke over the
+// letters).
+std::string svg_text_element(const SvgText& t, const char* paint) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "<text x=\"%.2f\" y=\"%.2f\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"%.2f\"%s %s", t.x, t.y,
+                t.size, t.bold ? " font-weight=\"bold\"" : "", paint);
+  std::string out = buf;
+  if (t.degrees != 0) {
+    std::snprintf(buf, sizeof buf, " transform=\"rotate(%.2f %.2f %.2f)\"", t.degrees, t.x, t.y);
+    out += buf;
+  }
+  return out + " xml:space=\"preserve\">" + markup_escaped(t.text) + "</text>\n";
+}
+
 std::string svg_text_elements(const std::vector<SvgText>& items) {
   std::string out;
-  char buf[512];
+  char paint[160];
   for (const SvgText& t : items) {
-    std::snprintf(buf, sizeof buf,
-                  "<text x=\"%.2f\" y=\"%.2f\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"%.2f\"%s "
-                  "fill=\"rgb(%d,%d,%d)\" fill-opacity=\"%.3g\"",
-                  t.x, t.y, t.size, t.bold ? " font-weight=\"bold\"" : "", int(std::lround(t.r * 255)),
-                  int(std::lround(t.g * 255)), int(std::lround(t.b * 255)), t.a);
-    out += buf;
     if (t.halo > 0) {
-      std::snprintf(buf, sizeof buf,
-                    " stroke=\"rgb(255,255,255)\" stroke-width=\"%.2f\" stroke-linejoin=\"round\" "
-                    "paint-order=\"stroke\"",
+      std::snprintf(paint, sizeof paint,
+                    "fill=\"none\" stroke=\"rgb(255,255,255)\" stroke-width=\"%.2f\" stroke-linejoin=\"round\"",
                     t.halo);
-      out += buf;
+      out += svg_text_element(t, paint);
     }
-    if (t.degrees != 0) {
-      std::snprintf(buf, sizeof buf, " transform=\"rotate(%.2f %.2f %.2f)\"", t.degrees, t.x, t.y);
-      out += buf;
-    }
-    out += " xml:space=\"preserve\">" + markup_escaped(t.text) + "</text>\n";
+    std::snprintf(paint, sizeof paint, "fill=\"rgb(%d,%d,%d)\" fill-opacity=\"%.3g\"", int(std::lround(t.r * 255)),
+                  int(std::lround(t.g * 255)), int(std::lround(t.b * 255)), t.a);
+    out += svg_text_element(t, paint);
   }
   return out;
 }
@@ -310,8 +317,7 @@ struct Plot {
   double my(double v) const { return l.y.to_pixel(v); }
 };
 
-// A point's name, drawn when every series is: no marker drawn later covers it (scenario 29's
-// frontier hid the first letter of "e4m3fn tensor" under the "int8 channel" dot).
+// A point's name, drawn after every series is: a marker drawn after its name would cover it.
 struct PointLabel {
   std::string text;
   double px, py;

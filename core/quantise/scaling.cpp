@@ -424,6 +424,10 @@ Status check(const Scaling& s, DType t) {
           other.kind = static_cast<ScalingKind>(k);
           if (check(other, t)) takes += (takes.empty() ? "" : ", ") + std::string(kNames[k]);
         }
+        if (takes.empty())
+          return Error{"no scaling recipe takes " + n +
+                       ": give a float dtype, or an integer of at most 16 bits with a recipe (int8, uint8, int4, "
+                       "uint4, int16, uint16)"};
         return Error{n + " needs a scaling recipe (" + takes + ")"};
       }
       return {};

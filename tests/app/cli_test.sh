@@ -480,12 +480,14 @@ check window-look-at-alone 2 'give --scenario too' -- "$PL" --screenshot "$TMP/x
 check window-look-at-past 2 '--look-at 3: scenario 12-which-e4m3 has 1 look-at link' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at 3
 check window-figure-only-alone 2 "--figure-only shows the figures of the --scenario given: give --scenario too" -- "$PL" --screenshot "$TMP/x.png" --no-settings --figure-only
 # What the window would only have put in its log is refused where it was typed.
-check window-open-missing 2 'error: --open nope.npy: no such file' -- "$PL" --screenshot "$TMP/x.png" --no-settings --open nope.npy
+check window-open-missing 2 'error: --open nope.npy: no such file or folder' -- "$PL" --screenshot "$TMP/x.png" --no-settings --open nope.npy
 check window-checkpoint-missing 2 'error: --checkpoint nope.safetensors: no such file or folder' -- "$PL" --screenshot "$TMP/x.png" --no-settings --checkpoint nope.safetensors
 check window-value-malformed 2 "error: --value: malformed number 'abc'" -- "$PL" --screenshot "$TMP/x.png" --no-settings --value abc
 check window-check-layout-alone 2 'give --screenshot too' -- "$PL" --no-settings --check-layout
 check window-figure-unknown 2 '--figure nope: no figure of that name in this view' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --panel formats --figure nope
 # A scenario's figures are named by run ("3: roundtrip-range"); a bare name is the first run's.
+check window-open-folder 0 'wrote' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --open "$PL_DATA/checkpoint/sharded"
+check window-figure-and-look-at 2 'give one of them' -- "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at 1 --figure checks
 check window-figure-of-a-run 0 'wrote' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --scenario 13 --figure roundtrip-range
 check dot-sum 0 'sums of bfloat16' -- "$PL" dot --sum --k 16,4096 --trials 4 --accumulate bf16:sequential,f32:sequential
 check dot-sum-json 0 '"sum": true' -- "$PL" dot --sum --k 16 --trials 2 --json

@@ -483,8 +483,11 @@ int run_gui(const GuiOptions& o) {
     if (!screenshot && ctx->glfw_window() && ImGui::IsKeyPressed(GLFW_KEY_F12, false)) capture_window(app, w, h);
     if (auto done = app.capture.take()) app.log.add("window", *done);
     if (screenshot && ++settled >= kScreenshotFrames) {
-      if (!o.figure.empty() && pending_figure() == o.figure)
+      if (!o.figure.empty() && !figure_served(o.figure)) {
+        if (waiting)  // the panels' work did not finish within the wait: nothing was drawn to choose from
+          return fail("--figure " + o.figure + ": the view's work was still running when the screenshot was taken");
         return fail("--figure " + o.figure + ": no figure of that name in this view", /*bad_input=*/true);
+      }
       if (auto saved = save_screenshot(o, *fbo, w, h); !saved) return fail(saved.error());
       break;
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -43,11 +44,16 @@ std::string& requested_figure() {
   return name;
 }
 
+std::string& served_figure() {  // the last request a view brought forward
+  static std::string name;
+  return name;
+}
+
 }  // namespace
 
 void request_figure(const std::string& name) { requested_figure() = name; }
 bool figure_requested() { return !requested_figure().empty(); }
-const std::string& pending_figure() { return requested_figure(); }
+bool figure_served(const std::string& name) { return served_figure() == name; }
 
 std::string figure_tab_text(const figure::Figure& f) {
   if (!f.tab.empty()) return f.tab;
@@ -104,18 +110,28 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
   const int tabs = extra_at + (extra ? 1 : 0);
   // A scenario's figures are named by their run ("2: roundtrip-range"): a bare name asks for the
   // first run's figure of that name.
+  // The tabs' order says nothing (a scenario brings its look-at figure forward): an exact name
+  // wins, then the lowest run's.
   if (const std::string& asked = requested_figure(); !asked.empty()) {
     const std::string of_a_run = ": " + asked;
-    auto is_asked = [&](const std::string& n) {
-      return n == asked ||
-             (n.size() > of_a_run.size() && n.compare(n.size() - of_a_run.size(), std::string::npos, of_a_run) == 0);
-    };
-    for (int i = 0; i < tabs; ++i)
-      if (is_asked(name_of(i))) {
-        chosen_name_ = name_of(i);
-        requested_figure().clear();
+    int best = -1;
+    long best_run = 0;
+    for (int i = 0; i < tabs; ++i) {
+      const std::string& n = name_of(i);
+      if (n == asked) {
+        best = i;
         break;
       }
+      if (n.size() <= of_a_run.size() || n.compare(n.size() - of_a_run.size(), std::string::npos, of_a_run) != 0)
+        continue;
+      const long run = std::strtol(n.c_str(), nullptr, 10);
+      if (best < 0 || run < best_run) best = i, best_run = run;
+    }
+    if (best >= 0) {
+      chosen_name_ = name_of(best);
+      served_figure() = asked;
+      requested_figure().clear();
+    }
   }
   chosen_ = 0;
   for (int i = 0; i < tabs; ++i)

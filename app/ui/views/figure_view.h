@@ -29,9 +29,8 @@ namespace pl::ui {
 void request_figure(const std::string& name);
 // Whether a request is waiting for its tab (--figure's, until that tab is drawn).
 bool figure_requested();
-// The name still waiting for its tab ("" when none): after a screenshot's frames, a --figure no
-// view drew.
-const std::string& pending_figure();
+// Whether a view brought this request's tab forward.
+bool figure_served(const std::string& name);
 
 // A figure's size in pixels in the space left below its controls (`width` x `height`): all of
 // it, in either mode. The panels give figures a pane of their own (SplitView) that keeps a

@@ -322,6 +322,9 @@ TEST(Matmul, BadConfigsSayWhy) {
   const Status int16_plain = check(Scaling{}, DType::int16);
   EXPECT_NE(int16_plain.error().find("int16 needs a scaling recipe (group, group-asymmetric)"), std::string::npos)
       << int16_plain.error();
+  // A dtype no recipe takes is told so, not given an empty list.
+  const Status int32_plain = check(Scaling{}, DType::int32);
+  EXPECT_NE(int32_plain.error().find("no scaling recipe takes int32"), std::string::npos) << int32_plain.error();
   c = small(MatmulOp::Linear);
   c.input = DType::float64;  // float64 products are not exact in float64
   c.accumulate = {AccumKind::Sequential, DType::float32};
