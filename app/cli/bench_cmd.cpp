@@ -320,6 +320,14 @@ int run_bench(const BenchArgs& a) {
   if (const int status = refuse_foreign_options(a, *op); status != kExitOk) return status;
   if (a.op == "matmul") return run_matmul_bench(a);
   if (a.op == "throughput") {
+    // --force and the figure options are --save's: without it nothing would read them.
+    if (a.save.empty())
+      for (const CLI::Option* o : a.given)
+        if (o->count() > 0 && (o->get_name() == "--force" || o->get_name() == "--size" || o->get_name() == "--dpi")) {
+          std::fprintf(stderr, "error: %s is for the figures --save writes: give --save DIR too\n",
+                       o->get_name().c_str());
+          return kExitBadInput;
+        }
     if (!a.save.empty() && output_refused(a.save, a.force)) return kExitBadInput;
     return run_throughput_bench(a);
   }

@@ -149,6 +149,8 @@ check probe-refused 2 'error: OpenBLAS has no float16 GEMM' -- "$PL" accumulatio
 check bench-option-of-another-op 2 'error: --save does not apply to --op convert \(it is for throughput\)' -- "$PL" bench --save "${TMPDIR:-/tmp}/pl-never-written-$$"
 check bench-formats-not-matmul 2 'error: --formats does not apply to --op matmul \(it is for convert\)' -- "$PL" bench --op matmul --formats float16
 check bench-figure-size-not-convert 2 'error: --size does not apply to --op convert' -- "$PL" bench --size 500x400
+check bench-force-without-save 2 'error: --force is for the figures --save writes: give --save DIR too' -- "$PL" bench --op throughput --force --seconds 0.1
+check bench-size-without-save 2 'error: --size is for the figures --save writes' -- "$PL" bench --op throughput --size 500x400 --seconds 0.1
 check bench-dtypes-not-convert 2 'error: --dtypes does not apply to --op convert \(it is for matmul, product, throughput\)' -- "$PL" bench --dtypes float16
 check bench-product-bad-dtype 2 "unknown dtype 'nope'" -- "$PL" bench --op product --backend cpu --dtypes nope --sizes 32
 check probe-cpu 0 'rounding of a sum .* +to nearest' -- "$PL" accumulation-probe --backend cpu --dtype float16
