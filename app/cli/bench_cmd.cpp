@@ -35,32 +35,41 @@ namespace pl::cli {
 namespace {
 
 // Each op and the options it reads: the help names the ops from here, and an option given to an
-// op that does not read it is refused rather than silently ignored.
+// op that does not read it is refused rather than silently ignored, as is one the op reads only
+// with --save (what --save writes reads it) given without --save.
 struct BenchOp {
   const char* name;
   const char* what;
-  std::vector<std::string_view> options;
+  std::vector<std::string_view> options, with_save;
+
+  bool reads(std::string_view option) const {
+    return std::find(options.begin(), options.end(), option) != options.end() ||
+           std::find(with_save.begin(), with_save.end(), option) != with_save.end();
+  }
 };
 const std::vector<BenchOp>& bench_ops() {
   static const std::vector<BenchOp> ops = {
-      {"convert", "array round trip, default", {"--formats", "--elements", "--rounding", "--reps"}},
-      {"matmul", "whole experiment", {"--dtypes", "--sizes", "--accumulate", "--reps", "--threads"}},
+      {"convert", "array round trip, default", {"--formats", "--elements", "--rounding", "--reps"}, {}},
+      {"matmul", "whole experiment", {"--dtypes", "--sizes", "--accumulate", "--reps", "--threads"}, {}},
       {"product",
        "the bare product on the backend, TFLOP/s and % of peak",
-       {"--dtypes", "--sizes", "--accumulate", "--fast-accum", "--reps"}},
-      {"throughput", "live sampler", {"--dtypes", "--sizes", "--seconds", "--save", "--force", "--size", "--dpi"}},
+       {"--dtypes", "--sizes", "--accumulate", "--fast-accum", "--reps"},
+       {}},
+      {"throughput", "live sampler", {"--dtypes", "--sizes", "--seconds", "--save"}, {"--force", "--size", "--dpi"}},
   };
   return ops;
 }
 
-// "matmul, product: " -- the ops that read `option`, as its help begins.
+// "matmul, product" -- the ops that read `option`.
 std::string ops_reading(std::string_view option) {
   std::string out;
   for (const BenchOp& op : bench_ops())
-    if (std::find(op.options.begin(), op.options.end(), option) != op.options.end())
-      out += (out.empty() ? "" : ", ") + std::string(op.name);
-  return out + ": ";
+    if (op.reads(option)) out += (out.empty() ? "" : ", ") + std::string(op.name);
+  return out;
 }
+
+// An option's help, begun with the ops that read it.
+std::string help_of(std::string_view option, const char* what) { return ops_reading(option) + ": " + what; }
 
 std::string op_names() {
   std::string out;
@@ -89,14 +98,19 @@ struct BenchArgs {
   std::vector<const CLI::Option*> given;  // the op-specific options, to check against the op
 };
 
-// The given options the op does not read, refused by name; 0 when there are none.
+// The given options the op does not read, or reads only with --save, refused by name; 0 when
+// there are none.
 int refuse_foreign_options(const BenchArgs& a, const BenchOp& op) {
   for (const CLI::Option* o : a.given) {
     if (o->count() == 0) continue;
     const std::string flag = o->get_name();
-    if (std::find(op.options.begin(), op.options.end(), flag) == op.options.end()) {
+    if (!op.reads(flag)) {
       std::fprintf(stderr, "error: %s does not apply to --op %s (it is for %s)\n", flag.c_str(), op.name,
-                   ops_reading(flag).substr(0, ops_reading(flag).size() - 2).c_str());
+                   ops_reading(flag).c_str());
+      return kExitBadInput;
+    }
+    if (a.save.empty() && std::find(op.with_save.begin(), op.with_save.end(), flag) != op.with_save.end()) {
+      std::fprintf(stderr, "error: %s is for the figures --save writes: give --save DIR too\n", flag.c_str());
       return kExitBadInput;
     }
   }
@@ -320,14 +334,6 @@ int run_bench(const BenchArgs& a) {
   if (const int status = refuse_foreign_options(a, *op); status != kExitOk) return status;
   if (a.op == "matmul") return run_matmul_bench(a);
   if (a.op == "throughput") {
-    // --force and the figure options are --save's: without it nothing would read them.
-    if (a.save.empty())
-      for (const CLI::Option* o : a.given)
-        if (o->count() > 0 && (o->get_name() == "--force" || o->get_name() == "--size" || o->get_name() == "--dpi")) {
-          std::fprintf(stderr, "error: %s is for the figures --save writes: give --save DIR too\n",
-                       o->get_name().c_str());
-          return kExitBadInput;
-        }
     if (!a.save.empty() && output_refused(a.save, a.force)) return kExitBadInput;
     return run_throughput_bench(a);
   }
@@ -413,35 +419,33 @@ Runner add_bench(CLI::App& app) {
   app.add_option("--op", a->op, op_help);
   const auto given = [a](const CLI::Option* o) { a->given.push_back(o); };
   given(app.add_flag("--fast-accum", a->fast_accumulation,
-                     ops_reading("--fast-accum") + "float8 tensor cores' fast accumulation (CUDA)"));
+                     help_of("--fast-accum", "float8 tensor cores' fast accumulation (CUDA)")));
   add_backend_option(app, &a->backend, "where it runs (default auto)");
-  given(
-      app.add_option("--formats", a->formats, ops_reading("--formats") + "formats to convert through")->delimiter(','));
-  given(app.add_option("--dtypes", a->dtypes, ops_reading("--dtypes") + "input = weight = output dtypes, one run each")
+  given(app.add_option("--formats", a->formats, help_of("--formats", "formats to convert through"))->delimiter(','));
+  given(app.add_option("--dtypes", a->dtypes, help_of("--dtypes", "input = weight = output dtypes, one run each"))
             ->delimiter(',')
             ->each([a](const std::string&) { a->dtypes_given = true; }));
-  given(app.add_option("--seconds", a->seconds, ops_reading("--seconds") + "how long to sample (default 5)"));
+  given(app.add_option("--seconds", a->seconds, help_of("--seconds", "how long to sample (default 5)")));
   given(app.add_option("--save", a->save,
-                       ops_reading("--save") +
-                           "write both figures (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an "
-                           "existing folder must be empty)"));
-  given(app.add_flag("--force", a->force, ops_reading("--force") + "replace a non-empty --save folder as a whole"));
+                       help_of("--save",
+                               "write both figures (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an "
+                               "existing folder must be empty)")));
+  given(app.add_flag("--force", a->force, help_of("--force", "replace a non-empty --save folder as a whole")));
   given(app.add_option("--sizes", a->sizes,
-                       ops_reading("--sizes") + "N for N x N x N products (throughput: one N, default 512)")
+                       help_of("--sizes", "N for N x N x N products (throughput: one N, default 512)"))
             ->delimiter(','));
   given(app.add_option("--accumulate", a->accumulate,
-                       ops_reading("--accumulate") + "accumulation model (as matmul --accumulate)")
+                       help_of("--accumulate", "accumulation model (as matmul --accumulate)"))
             ->each([a](const std::string&) { a->accumulate_given = true; }));
-  given(app.add_option("--elements", a->elements, ops_reading("--elements") + "array length (float32 elements)"));
-  given(
-      app.add_option("--reps", a->reps,
-                     ops_reading("--reps") + "timed repetitions, median reported (convert: 7, matmul: 5, product: 20)")
-          ->check(CLI::Range(1, 1000))
-          ->each([a](const std::string&) { a->reps_given = true; }));
-  given(add_rounding_option(app, &a->rounding, ops_reading("--rounding") + "the rounding of the round trip"));
-  given(app.add_option("--threads", a->threads,
-                       ops_reading("--threads") +
-                           "CPU threads the experiment and its bare OpenBLAS calls may use (default 0: all cores)"));
+  given(app.add_option("--elements", a->elements, help_of("--elements", "array length (float32 elements)")));
+  given(app.add_option("--reps", a->reps,
+                       help_of("--reps", "timed repetitions, median reported (convert: 7, matmul: 5, product: 20)"))
+            ->check(CLI::Range(1, 1000))
+            ->each([a](const std::string&) { a->reps_given = true; }));
+  given(add_rounding_option(app, &a->rounding, help_of("--rounding", "the rounding of the round trip")));
+  given(app.add_option(
+      "--threads", a->threads,
+      help_of("--threads", "CPU threads the experiment and its bare OpenBLAS calls may use (default 0: all cores)")));
   app.add_flag("--json", a->json, "JSON output");
   return [a, &app]() {
     // The figure options, added to every drawing command after this one, are the --save figures'.

@@ -108,10 +108,9 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
   const int extra_at = static_cast<int>(figures.size());
   auto name_of = [&](int i) -> const std::string& { return i == extra_at ? extra->name : figures[size_t(i)].name; };
   const int tabs = extra_at + (extra ? 1 : 0);
-  // A scenario's figures are named by their run ("2: roundtrip-range"): a bare name asks for the
-  // first run's figure of that name.
-  // The tabs' order says nothing (a scenario brings its look-at figure forward): an exact name
-  // wins, then the lowest run's.
+  // A scenario's figures are named by their run ("2: roundtrip-range"). An exact name wins; else
+  // a bare name takes the lowest run's figure of that name, whatever the tabs' order (a scenario
+  // brings its look-at figure forward).
   if (const std::string& asked = requested_figure(); !asked.empty()) {
     const std::string of_a_run = ": " + asked;
     int best = -1;
