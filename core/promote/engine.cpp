@@ -190,9 +190,10 @@ const std::vector<Engine>& registry() {
     add("jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_ops, kAll, "astype", "w", jax::has_dtype,
         jax_spell, jax_evaluate<false, true>);
     out.back().held_as = jax_x32_held;
-    add("tf", "tensorflow", tf::kVersion, "cpu", tf_ops, kNone, "tf.cast", "w", tf::has_dtype, tf_spell,
+    // Recorded with TF_ENABLE_ONEDNN_OPTS=0 (gen_tf.py): oneDNN renames MatMul in matmul's errors.
+    add("tf", "tensorflow", tf::kVersion, "cpu, oneDNN off", tf_ops, kNone, "tf.cast", "w", tf::has_dtype, tf_spell,
         tf_evaluate<false>);
-    add("tf-numpy", "tensorflow", tf::kVersion, "cpu, NumPy behaviour (all)", tf_ops, kNone, "tf.cast", "w",
+    add("tf-numpy", "tensorflow", tf::kVersion, "cpu, oneDNN off, NumPy behaviour (all)", tf_ops, kNone, "tf.cast", "w",
         tf::has_dtype, tf_spell, tf_evaluate<true>);
     // Last, so the positions settings keep for the engines above do not move.
     add("torch2.11-cuda", "torch", torch::kRecordedCudaVersion, "cuda", torch_ops, kNone, "to", "model",
@@ -235,7 +236,8 @@ std::string unmodelled_value_message(const Engine& e, OperandKind k) {
            " engine reads a zero-dim tensor's dtype, never its value (PyTorch's "
            "promotion does not look at it); a Python scalar's value is modelled";
   // (The torch engines that model no value are CUDA's.)
-  return "the " + std::string(e.id) + " engine models the default values only (True, 2, 2.5, 2.5+1j)" +
+  return "the " + std::string(e.id) +
+         " engine takes no value: it answers for the defaults, True, 2, 2.5 and 2.5+1j, when none is given" +
          (e.framework == "torch" ? "; PyTorch's values were recorded on the CPU: the torch engine models them"
                                  : "; values are modelled by the numpy, jax and torch engines");
 }

@@ -184,13 +184,19 @@ Outcome not_allowed(const OpDef& d, DType t) {
 // other input must have it -- TensorFlow never promotes.
 Outcome run_same_type_op(const OpDef& d, DType x, DType y) {
   if (std::find(d.allowed.begin(), d.allowed.end(), x) == d.allowed.end()) return not_allowed(d, x);
-  if (y != x)
+  if (y != x) {
+    std::string rule = "TensorFlow does not promote: both inputs of " + std::string(d.name) +
+                       " must have the first input's dtype " + std::string(name(x)) + ".";
+    // The one kernel oneDNN replaces here: with TF_ENABLE_ONEDNN_OPTS=1 the message names it
+    // (tf_onednn_cpu.json).
+    if (&d == &mat_mul() && x == DType::float32)
+      rule += " With oneDNN on (TF_ENABLE_ONEDNN_OPTS=1) the message begins \"cannot compute _MklMatMul\".";
     return raises("InvalidArgumentError",
                   "cannot compute " + std::string(d.name) + " as input #1(zero-based) was expected to be a " +
                       core_name(x) + " tensor but is a " + core_name(y) + " tensor [Op:" + std::string(d.name) +
                       "] name: ",
-                  "TensorFlow does not promote: both inputs of " + std::string(d.name) +
-                      " must have the first input's dtype " + std::string(name(x)) + ".");
+                  std::move(rule));
+  }
   return returns(x, "Both inputs are " + std::string(name(x)) + ".");
 }
 

@@ -259,7 +259,8 @@ check promote-tf-no-promotion 0 'cannot compute AddV2 as input #1\(zero-based\) 
 check promote-tf-fix 0 'tf.cast\(x, w.dtype\) .* -> tf.float32' -- "$PL" promote --framework tf int8 float32
 check promote-tf-sparse 0 'SparseMatMul' -- "$PL" promote --framework tf --op matmul float32 bfloat16
 check promote-tf-truediv 0 '-> tf.float64' -- "$PL" promote --framework tf --op truediv int32 int32
-check promote-tf-value 2 'default values only' -- "$PL" promote --framework tf --b-kind scalar --b-value 3 int8 int64
+check promote-tf-value 2 'engine takes no value: it answers for the defaults, True, 2, 2.5 and 2.5\+1j, when none is given' -- "$PL" promote --framework tf --b-kind scalar --b-value 3 int8 int64
+check promote-tf-default-value 2 'engine takes no value' -- "$PL" promote --framework tf --b-kind scalar --b-value 2 int8 int64
 check promote-tf-numpy 0 '-> tf.float32' -- "$PL" promote --framework tf-numpy int8 float32
 check promote-tf-numpy-weak 0 '-> tf.float64' -- "$PL" promote --framework tf-numpy --op multiply --b-kind scalar int8 float32
 check promote-autocast-linear 0 '-> torch.bfloat16' -- "$PL" promote --framework torch-autocast-cpu --op linear float16 bfloat16 --bias float32
@@ -473,7 +474,7 @@ check matmul-torch-save-files 0 'error-attribution.svg' -- ls "$TMP/fw-save/fix-
 check matmul-torch-json 0 '"code": "model.to\(x.dtype\)"' -- "$PL" matmul --linear --framework torch --input-dtype float16 --weight-dtype float32 --m 8 --n 8 --k 32 --json
 check matmul-bad-framework 2 "unknown framework 'mxnet'" -- "$PL" matmul --framework mxnet
 check matmul-framework-full-name 0 'torch 2.15.0 \(cpu\): linear' -- "$PL" matmul --linear --framework pytorch --m 8 --n 8 --k 8 --input-dtype float16 --weight-dtype float32
-check promote-tensorflow-full-name 0 'tensorflow 2.21.0 \(cpu\): add' -- "$PL" promote --framework tensorflow int8 float32
+check promote-tensorflow-full-name 0 'tensorflow 2.21.0 \(cpu, oneDNN off\): add' -- "$PL" promote --framework tensorflow int8 float32
 # An unknown panel is refused naming the window's panels, in tab order.
 check window-bad-panel 2 "unknown panel 'nope' \\(panels: formats, promotion, experiment, throughput, log, scenarios, explorer, checkpoint, start\\)" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --panel nope
 check window-bad-setup 2 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
