@@ -311,7 +311,11 @@ Expected<Query> query_of(const Engine& e, const PromoteArgs& a) {
   q.conv = *shape;
   if (auto placed = promote::place_operands(e, q, a.a_device, a.b_device, "--a-device", "--b-device"); !placed)
     return Error{placed.error()};
-  if (a.bias.empty()) return q;
+  if (a.bias.empty()) {
+    if (std::find(e.bias_needed_ops.begin(), e.bias_needed_ops.end(), a.op) != e.bias_needed_ops.end())
+      return Error{promote::bias_needed_message(a.op) + ": give --bias"};
+    return q;
+  }
   if (std::find(e.bias_ops.begin(), e.bias_ops.end(), a.op) == e.bias_ops.end()) return Error{a.op + " takes no bias"};
   auto t = engine_dtype(e, a.bias);
   if (!t) return Error{"--bias: " + t.error()};
@@ -371,7 +375,7 @@ Runner add_promote(CLI::App& app) {
   app.add_option("--op", args->op, ops_help());
   app.add_option("--a-kind", args->a_kind, "tensor | zerodim | scalar");
   app.add_option("--b-kind", args->b_kind, "tensor | zerodim | scalar");
-  app.add_option("--bias", args->bias, "Bias dtype, for ops that take one");
+  app.add_option("--bias", args->bias, "Bias dtype, for ops that take one (addmm needs one)");
   app.add_option("--a-value", args->a_value,
                  "Value of a zero-dim or scalar a, as a Python literal (300, 1e300, 2.5+1j, 2**63): numpy and jax "
                  "engines; torch's on the CPU for a scalar");

@@ -22,22 +22,32 @@ namespace pl::promote {
 namespace {
 
 // An engine's op names from its Op enum (numbered 0..kCount-1): every op, the ops that
-// take a bias, and the ops where zero-dim and scalar operands are modelled.
+// take a bias, those that need one, and the ops where zero-dim and scalar operands are modelled.
 struct OpLists {
-  std::vector<std::string_view> all, bias, kinds;
+  std::vector<std::string_view> all, bias, needs_bias, kinds;
 };
 
 template <typename OpT, int kCount>
-OpLists op_lists(std::string_view (*name)(OpT), bool (*kinds)(OpT), bool (*takes_bias)(OpT) = nullptr) {
+OpLists op_lists(std::string_view (*name)(OpT), bool (*kinds)(OpT), bool (*takes_bias)(OpT) = nullptr,
+                 bool (*needs_bias)(OpT) = nullptr) {
   OpLists out;
   for (int i = 0; i < kCount; ++i) {
     const auto op = static_cast<OpT>(i);
     out.all.push_back(name(op));
     if (takes_bias && takes_bias(op)) out.bias.push_back(name(op));
+    if (needs_bias && needs_bias(op)) out.needs_bias.push_back(name(op));
     if (kinds(op)) out.kinds.push_back(name(op));
   }
   return out;
 }
+
+}  // namespace
+
+std::string bias_needed_message(std::string_view op) {
+  return std::string(op) + " takes a bias: torch." + std::string(op) + "(bias, x, w) has no form without one";
+}
+
+namespace {
 
 Outcome unknown_op(const std::string& op) { return Outcome{std::nullopt, "ValueError", "unknown op " + op, ""}; }
 
@@ -46,6 +56,10 @@ template <typename Fn>
 Outcome torch_query(const Query& q, Fn&& evaluate) {
   auto op = torch::parse_op(q.op);
   if (!op) return unknown_op(q.op);
+  // torch.addmm(input, mat1, mat2) has no form without its input, the bias: PyTorch raises a
+  // TypeError about the arguments, which the recorded tables (every one with a bias) do not hold.
+  if (torch::op_needs_bias(*op) && !q.bias)
+    return Outcome{std::nullopt, "precision-lab", bias_needed_message(q.op), ""};
   return evaluate(*op, torch::op_takes_bias(*op) ? q.bias : std::nullopt);
 }
 
@@ -133,8 +147,8 @@ std::string numpy_spell(DType t) {
 
 const std::vector<Engine>& registry() {
   static const std::vector<Engine> engines = [] {
-    const auto torch_ops =
-        op_lists<torch::Op, torch::kOpCount>(torch::op_name, torch::op_is_elementwise, torch::op_takes_bias);
+    const auto torch_ops = op_lists<torch::Op, torch::kOpCount>(torch::op_name, torch::op_is_elementwise,
+                                                                torch::op_takes_bias, torch::op_needs_bias);
     const auto numpy_ops = op_lists<numpy::Op, numpy::kOpCount>(numpy::op_name, numpy::op_is_elementwise);
     const auto jax_ops = op_lists<jax::Op, jax::kOpCount>(jax::op_name, jax::op_is_elementwise);
     const auto tf_ops = op_lists<tf::Op, tf::kOpCount>(tf::op_name, tf::op_is_elementwise);
@@ -153,6 +167,7 @@ const std::vector<Engine>& registry() {
       if (framework == "torch" && device.starts_with("cpu")) shape_ops = {"conv1d", "conv2d"};
       out.push_back({id, framework, version, device, ops.all, ops.bias, ops.kinds, std::move(shape_ops), values, places,
                      cast, weight, has, spell, eval});
+      out.back().bias_needed_ops = ops.needs_bias;
     };
     add("torch", "torch", torch::kVersion, "cpu", torch_ops, kScalars, "to", "model", torch::has_dtype, torch_spell,
         torch_cpu_evaluate<torch::Release::V2_15>, Device::Cpu);
@@ -321,17 +336,9 @@ std::string name_of_cast(const Engine& e, DType from, DType to) {
 // cast the model (weight and bias) to the input's dtype, or make everything float32. A
 // Python scalar has no dtype to cast, so fixes leave it as it is.
 // A fix's casts run first: where one raises (torch.int4 has no copy to float32, and fp4 only
-// packed ones), the fix raises that error and never reaches the op. `module`: the cast is a
-// PyTorch module's .to(dtype), which takes float and complex dtypes only.
-std::optional<Outcome> cast_refused(const Engine& engine, const Operand& from, DType to, std::optional<Device> on,
-                                    bool module) {
+// packed ones), the fix raises that error and never reaches the op.
+std::optional<Outcome> cast_refused(const Engine& engine, const Operand& from, DType to, std::optional<Device> on) {
   if (from.dtype == to || from.kind == OperandKind::Scalar) return std::nullopt;
-  const DTypeKind kind = info(to).kind;
-  if (module && kind != DTypeKind::Float && kind != DTypeKind::Complex)  // torch/nn/modules/module.py, Module.to
-    return Outcome{std::nullopt, "TypeError",
-                   "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=" +
-                       engine.spell(to),
-                   "A module's parameters stay floating point: Module.to refuses an integer or bool dtype."};
   const std::string_view m = engine.cast_method;
   const std::string op(m == "tf.cast" ? "cast" : m);
   if (std::find(engine.ops.begin(), engine.ops.end(), op) == engine.ops.end()) return std::nullopt;
@@ -347,31 +354,55 @@ std::optional<Outcome> cast_refused(const Engine& engine, const Operand& from, D
   return o;
 }
 
+// A PyTorch module's .to(dtype) takes float and complex dtypes only, whatever its parameters are
+// (torch/nn/modules/module.py, Module.to).
+std::optional<Outcome> module_cast_refused(const Engine& engine, DType to) {
+  const DTypeKind kind = info(to).kind;
+  if (kind == DTypeKind::Float || kind == DTypeKind::Complex) return std::nullopt;
+  return Outcome{
+      std::nullopt, "TypeError",
+      "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=" + engine.spell(to),
+      "A module's parameters stay floating point: Module.to refuses an integer or bool dtype."};
+}
+
 std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   std::vector<Fix> fixes;
   const bool module = engine.weight_name == "model";
-  auto attempt = [&](std::string code, std::string effect, Query changed) {
-    // Each operand whose dtype the fix changes is cast first, on its own device: the input, the
-    // weight and the bias (a module's parameters, which live with the weight).
-    const Operand bias_from{q.bias.value_or(q.a.dtype)};
-    const std::array<std::tuple<const Operand*, DType, std::optional<Device>, bool>, 3> casts = {
-        std::tuple{&q.a, changed.a.dtype, q.a_device, false}, std::tuple{&q.b, changed.b.dtype, q.b_device, module},
-        // (bias.to(x.dtype) alone is a tensor's cast; with the weight, the module's)
-        std::tuple{&bias_from, changed.bias.value_or(bias_from.dtype), q.b_device,
-                   module && changed.b.dtype != q.b.dtype}};
-    for (const auto& [from, to, on, is_module] : casts)
-      if (auto refused = cast_refused(engine, *from, to, on, is_module)) {
+  // `module_to`: the dtype the fix gives a PyTorch module (model.to(T), or model.float()'s
+  // float32), whose parameters are the weight and the bias. A module converts its floating-point
+  // and complex parameters only: an integer or bool weight or bias is never cast, so it stays as
+  // it is and its cast cannot raise. Every other changed operand is a tensor's own cast.
+  auto floating = [](DType t) { return is_float(t) || info(t).kind == DTypeKind::Complex; };
+  auto attempt = [&](std::string code, std::string effect, Query changed, std::optional<DType> module_to) {
+    if (module_to)
+      if (auto refused = module_cast_refused(engine, *module_to)) {
         fixes.push_back({std::move(code), std::move(effect), std::move(*refused)});
         return;
       }
-    // Module.to and Module.float convert a module's floating-point (and complex) parameters only:
-    // an integer weight stays as it is (torch/nn/modules/module.py).
-    auto floating = [](DType t) { return is_float(t) || info(t).kind == DTypeKind::Complex; };
-    if (module && !floating(q.b.dtype) && changed.b.dtype != q.b.dtype) {
-      changed.b.dtype = q.b.dtype;
-      effect += " (w stays " + engine.spell(q.b.dtype) + ": a module converts its floating-point parameters only)";
+    std::string stays;
+    if (module_to) {
+      if (q.b.kind != OperandKind::Scalar && !floating(q.b.dtype) && changed.b.dtype != q.b.dtype) {
+        changed.b.dtype = q.b.dtype;
+        stays = "w stays " + engine.spell(q.b.dtype);
+      }
+      if (q.bias && changed.bias && !floating(*q.bias) && *changed.bias != *q.bias) {
+        changed.bias = q.bias;
+        stays += (stays.empty() ? "" : ", ") + std::string("bias stays ") + engine.spell(*q.bias);
+      }
     }
-    if (module && q.bias && !floating(*q.bias) && changed.bias) changed.bias = q.bias;
+    // Each operand whose dtype the fix changes is cast first, on its own device: the input, the
+    // weight and the bias (a module's parameters, which live with the weight).
+    const Operand bias_from{q.bias.value_or(q.a.dtype)};
+    const std::array<std::tuple<const Operand*, DType, std::optional<Device>>, 3> casts = {
+        std::tuple{&q.a, changed.a.dtype, q.a_device}, std::tuple{&q.b, changed.b.dtype, q.b_device},
+        std::tuple{&bias_from, changed.bias.value_or(bias_from.dtype), q.b_device}};
+    for (const auto& [from, to, on] : casts)
+      if (auto refused = cast_refused(engine, *from, to, on)) {
+        fixes.push_back({std::move(code), std::move(effect), std::move(*refused)});
+        return;
+      }
+    if (!stays.empty())
+      effect += (effect.empty() ? "" : "; ") + stays + ": a module converts its floating-point parameters only";
     fixes.push_back({std::move(code), std::move(effect), engine.evaluate(changed)});
   };
   const std::string w(engine.weight_name);
@@ -396,10 +427,10 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
     if (a_on != b_on) {
       Query x_moves = q;
       x_moves.a_device = b_on;
-      attempt("x.to(w.device)", "x moves to " + std::string(device_name(b_on)), x_moves);
+      attempt("x.to(w.device)", "x moves to " + std::string(device_name(b_on)), x_moves, std::nullopt);
       Query model_moves = q;
       model_moves.b_device = a_on;
-      attempt(w + ".to(x.device)", w + " moves to " + std::string(device_name(a_on)), model_moves);
+      attempt(w + ".to(x.device)", w + " moves to " + std::string(device_name(a_on)), model_moves, std::nullopt);
     }
   }
   // x.to(w.dtype) and model.to(x.dtype) need both operands to be arrays with a dtype.
@@ -407,20 +438,27 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
     {
       Query x_to_w = q;
       x_to_w.a.dtype = q.b.dtype;
-      attempt(cast_code("x", "w.dtype"), "x becomes " + becomes(q.a.dtype, q.b.dtype), x_to_w);
+      attempt(cast_code("x", "w.dtype"), "x becomes " + becomes(q.a.dtype, q.b.dtype), x_to_w, std::nullopt);
     }
     {
       Query model_to_x = q;
       model_to_x.b.dtype = q.a.dtype;
       if (model_to_x.bias) model_to_x.bias = q.a.dtype;
-      std::string effect = q.bias ? "w and bias become " : "w becomes ";
-      effect += becomes(q.b.dtype, q.a.dtype);
-      attempt(cast_code(w, "x.dtype"), std::move(effect), model_to_x);
+      // A module's integer or bool parameter stays (attempt says so), unless Module.to refuses
+      // the dtype: then the effect is what was asked for.
+      const bool all_asked = !module || !floating(q.a.dtype);
+      const bool w_cast = all_asked || floating(q.b.dtype), bias_cast = q.bias && (all_asked || floating(*q.bias));
+      std::string effect;
+      if (w_cast) effect = bias_cast ? "w and bias become " : "w becomes ";
+      else if (bias_cast) effect = "bias becomes ";
+      if (w_cast || bias_cast) effect += becomes(w_cast ? q.b.dtype : *q.bias, q.a.dtype);
+      attempt(cast_code(w, "x.dtype"), std::move(effect), model_to_x,
+              module ? std::optional<DType>(q.a.dtype) : std::nullopt);
     }
   } else if (q.bias && *q.bias != q.a.dtype) {
     Query bias_to_x = q;
     bias_to_x.bias = q.a.dtype;
-    attempt(cast_code("bias", "x.dtype"), "bias becomes " + becomes(*q.bias, q.a.dtype), bias_to_x);
+    attempt(cast_code("bias", "x.dtype"), "bias becomes " + becomes(*q.bias, q.a.dtype), bias_to_x, std::nullopt);
   }
   const DType f32 = DType::float32;
   if (engine.has_dtype(f32) &&
@@ -441,10 +479,24 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
     }
     const bool complex_dropped = (a_castable && info(q.a.dtype).kind == DTypeKind::Complex) ||
                                  (b_castable && info(q.b.dtype).kind == DTypeKind::Complex);
-    attempt(code,
-            "every array becomes " + engine.spell(f32) +
-                (complex_dropped ? ", a complex one's imaginary part dropped" : ""),
-            all_float);
+    // Where a module's integer or bool parameter stays (attempt says so), the others by name.
+    const bool w_stays = module && b_castable && !floating(q.b.dtype),
+               bias_stays = module && q.bias && !floating(*q.bias);
+    std::string cast = "every array";
+    if (w_stays || bias_stays) {
+      std::vector<std::string> names;
+      if (a_castable) names.push_back("x");
+      if (b_castable && !w_stays) names.push_back(w == "model" ? "w" : w);
+      if (q.bias && !bias_stays) names.push_back("bias");
+      cast.clear();
+      for (size_t i = 0; i < names.size(); ++i)
+        cast += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    }
+    std::string effect;
+    if (!cast.empty())
+      effect = cast + (cast == "every array" || cast.find(' ') == std::string::npos ? " becomes " : " become ") +
+               engine.spell(f32) + (complex_dropped ? ", a complex one's imaginary part dropped" : "");
+    attempt(code, std::move(effect), all_float, module && b_castable ? std::optional<DType>(f32) : std::nullopt);
   }
   // A Python int too large for the dtype it is read as (NumPy's out-of-bounds error, JAX's jit
   // parsing it as the default integer) raises whatever the arrays are cast to: written as a
@@ -459,7 +511,7 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
       Query as_float = q;
       (as_float.*side).dtype = DType::float64;
       (as_float.*side).value = int128_to_string(v->integer) + ".0";
-      attempt("float(" + literal + ")", "the Python int becomes a Python float", as_float);
+      attempt("float(" + literal + ")", "the Python int becomes a Python float", as_float, std::nullopt);
     }
   return fixes;
 }

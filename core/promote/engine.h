@@ -73,6 +73,7 @@ struct Engine {
   // Dtypes the framework release has that this engine leaves out (has_dtype is false for them):
   // TensorFlow's experimental float8 fnuz types and its int4 and uint4.
   std::span<const DType> unmodelled = {};
+  std::vector<std::string_view> bias_needed_ops = {};  // ops that have no form without a bias: addmm
   // The dtype an array cast to t holds, where that is another (JAX with x64 off makes a cast to
   // int64 an int32 array); null: t itself. Fixes name what the operand becomes by it.
   DType (*held_as)(DType) = nullptr;
@@ -88,6 +89,8 @@ std::string release_text(const Engine& e);
 std::span<const Engine> engines();
 // Why `e` takes no value for an operand of kind `k` (models_value is false), in a sentence.
 std::string unmodelled_value_message(const Engine& e, OperandKind k);
+// Why an op of Engine::bias_needed_ops cannot be asked without a bias.
+std::string bias_needed_message(std::string_view op);
 const Engine* find_engine(std::string_view id);  // also "pytorch", "tensorflow", "tensorflow-numpy"
 std::string engine_names();                      // "torch, numpy, numpy1" (the ids, for messages)
 

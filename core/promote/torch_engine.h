@@ -54,6 +54,7 @@ std::string_view op_name(Op op);
 std::optional<Op> parse_op(std::string_view name);
 bool op_is_elementwise(Op op);
 bool op_takes_bias(Op op);  // addmm, linear, conv1d, conv2d
+bool op_needs_bias(Op op);  // addmm: torch.addmm(input, mat1, mat2) has no form without its input
 
 // Does this release have the dtype? 1.13 lacks uint16/32/64, bcomplex32, float8 and fp4.
 bool has_dtype(Release r, DType t);

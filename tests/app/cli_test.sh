@@ -213,6 +213,8 @@ check promote-bad-op 2 "unknown op 'conv3d'" -- "$PL" promote --op conv3d float3
 check promote-bad-dtype 2 "did you mean 'float64'" -- "$PL" promote float32 flaot64
 check promote-not-torch 2 'not a torch 2.15.0 dtype' -- "$PL" promote float32 float6_e2m3fn
 check promote-bias-op 2 'takes no bias' -- "$PL" promote --op add --bias float32 float32 float32
+check promote-addmm-needs-bias 2 'error: addmm takes a bias: torch.addmm\(bias, x, w\) has no form without one: give --bias' -- "$PL" promote --op addmm float32 float32
+check promote-addmm-table-needs-bias 2 'addmm takes a bias' -- "$PL" promote --op addmm --table
 check promote-kind-matrix 2 'apply to elementwise ops' -- "$PL" promote --op mm --b-kind zerodim float32 float32
 check promote-one-dtype 2 'give two dtypes' -- "$PL" promote float32
 check promote-torch113-half-mm 0 "RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'" -- "$PL" promote --framework-version 1.13 --op mm float16 float16

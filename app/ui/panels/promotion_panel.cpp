@@ -330,12 +330,18 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
           "Columns of another Python type show n/a.");
   }
   const bool takes_bias = std::find(e.bias_ops.begin(), e.bias_ops.end(), e.ops[s.op]) != e.bias_ops.end();
+  // An op with no form without a bias (addmm) starts with a float32 one and offers no "none".
+  const bool needs_bias =
+      std::find(e.bias_needed_ops.begin(), e.bias_needed_ops.end(), e.ops[s.op]) != e.bias_needed_ops.end();
+  if (const auto f32 = std::find(dtypes_.begin(), dtypes_.end(), DType::float32);
+      needs_bias && s.bias == 0 && f32 != dtypes_.end())
+    s.bias = int(f32 - dtypes_.begin()) + 1;
   if (takes_bias) {
     same_line_if_fits(labelled_width(7 * fs, "bias"));
     label_before("bias");
     ImGui::SetNextItemWidth(7 * fs);
     if (ImGui::BeginCombo("##bias", s.bias ? std::string(pl::name(dtypes_[s.bias - 1])).c_str() : "none")) {
-      if (ImGui::Selectable("none", s.bias == 0)) s.bias = 0;
+      if (!needs_bias && ImGui::Selectable("none", s.bias == 0)) s.bias = 0;
       for (int i = 0; i < int(dtypes_.size()); ++i)
         if (ImGui::Selectable(std::string(pl::name(dtypes_[i])).c_str(), s.bias == i + 1)) s.bias = i + 1;
       ImGui::EndCombo();

@@ -218,6 +218,61 @@ TEST(PromotionFixes, AModuleKeepsItsIntegerWeightAndTheBiasIsCastToo) {
   EXPECT_EQ(int4_bias[0].outcome.message, "\"copy_\" not implemented for 'Int4'");
 }
 
+// Bugs a review found by running every fix in PyTorch 2.15: the module's rule (an integer or bool
+// parameter stays) was applied to a Python scalar b and to a bias's own .to(), and a module's
+// integer parameter was "cast" first, so the fix raised a copy error PyTorch never reaches; and
+// the effect said an integer bias became the new dtype.
+TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
+  const Engine* e = find_engine("torch");
+  ASSERT_NE(e, nullptr);
+  // float32 tensor + the Python int 2**64 (OverflowError): float(2**64) gives float32.
+  const auto big = suggest_fixes(*e, Query{"add", {DType::float32}, {DType::int64, OperandKind::Scalar, "2**64"}});
+  ASSERT_FALSE(big.empty());
+  EXPECT_EQ(big.back().code, "float(2**64)");
+  EXPECT_EQ(big.back().outcome.result, DType::float32) << big.back().outcome.message;
+  EXPECT_EQ(big.back().effect, "the Python int becomes a Python float");
+  // model.float() leaves an int4 weight alone: the product then refuses the two dtypes.
+  const auto int4 = suggest_fixes(*e, Query{"matmul", {DType::int8}, {DType::int4}, std::nullopt});
+  ASSERT_EQ(int4.size(), 3u);
+  EXPECT_EQ(int4[2].code, "x.float(); model.float()");
+  EXPECT_EQ(int4[2].outcome.message,
+            "expected m1 and m2 to have the same dtype, but got: float != c10::dummy_int1_7_t<4>");
+  EXPECT_EQ(int4[2].effect,
+            "x becomes torch.float32; w stays torch.int4: a module converts its floating-point parameters only");
+  const auto uint4 = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::uint4}, std::nullopt});
+  ASSERT_EQ(uint4.size(), 3u);
+  EXPECT_EQ(uint4[1].code, "model.to(x.dtype)");
+  EXPECT_EQ(uint4[1].outcome.error_type, "RuntimeError");
+  EXPECT_EQ(uint4[1].effect, "w stays torch.uint4: a module converts its floating-point parameters only");
+  // bias.to(x.dtype) is a tensor's cast: an int64 bias becomes float32.
+  const auto int_bias = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::float32}, DType::int64});
+  ASSERT_FALSE(int_bias.empty());
+  EXPECT_EQ(int_bias[0].code, "bias.to(x.dtype)");
+  EXPECT_EQ(int_bias[0].outcome.result, DType::float32) << int_bias[0].outcome.message;
+  // model.to(x.dtype) converts the float weight and leaves the int64 bias.
+  const auto half = suggest_fixes(*e, Query{"linear", {DType::float16}, {DType::float32}, DType::int64});
+  ASSERT_EQ(half.size(), 3u);
+  EXPECT_EQ(half[1].code, "model.to(x.dtype)");
+  EXPECT_EQ(half[1].effect,
+            "w becomes torch.float16; bias stays torch.int64: a module converts its floating-point parameters only");
+  EXPECT_EQ(half[1].outcome.message, "self and mat2 must have the same dtype, but got Long and Half");
+  // Module.to refuses an integer dtype whatever the parameters: the effect is what was asked.
+  const auto refused = suggest_fixes(*e, Query{"linear", {DType::int8}, {DType::int32}, DType::int64});
+  ASSERT_EQ(refused.size(), 3u);
+  EXPECT_EQ(refused[1].effect, "w and bias become torch.int8");
+  EXPECT_EQ(refused[1].outcome.error_type, "TypeError");
+}
+
+// torch.addmm(input, mat1, mat2) has no form without its input: the engine answered as mm.
+TEST(TorchPromotion, AddmmWithoutABiasIsNotAQuestion) {
+  for (const Engine& e : engines()) {
+    if (e.framework != "torch") continue;
+    const Outcome o = e.evaluate(Query{"addmm", {DType::float32}, {DType::float32}, std::nullopt});
+    EXPECT_EQ(o.error_type, "precision-lab") << e.id;
+    EXPECT_NE(o.message.find("addmm takes a bias"), std::string::npos) << e.id << ": " << o.message;
+  }
+}
+
 // Module.float() leaves a complex weight complex (it converts floating-point parameters only),
 // so "x.float(); model.float()" did not make every array float32 as the fix said; the fix now
 // writes model.to(torch.float32), which converts it (torch 2.15.0).

@@ -272,6 +272,8 @@ TEST(ScenarioReader, LooksAtPanelsThroughCheckedLinks) {
       {R"({"label": "l", "panel": "formats", "value": "1", "figure": "f"})", "are for the experiment panel"},
       {R"({"label": "l", "panel": "promotion", "framework": "pytorch2", "op": "mul"})", "unknown engine 'pytorch2'"},
       {R"({"label": "l", "panel": "promotion", "framework": "numpy", "op": "linear"})", "numpy has no op 'linear'"},
+      {R"({"label": "l", "panel": "promotion", "framework": "torch", "op": "addmm"})",
+       "'bias': addmm takes a bias: torch.addmm(bias, x, w) has no form without one"},
       {R"({"label": "l", "panel": "promotion", "framework": "torch", "op": "add", "compare_with": "jax",
           "select": "int32"})",
        "'select' takes"},
