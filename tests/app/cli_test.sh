@@ -482,6 +482,8 @@ check window-bad-panel 2 "unknown panel 'nope' \\(panels: formats, promotion, ex
 check window-bad-setup 2 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
 check window-look-at-negative 2 "--look-at: '-1' is not a whole number" -- "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at -1
 check window-look-at-alone 2 'give --scenario too' -- "$PL" --screenshot "$TMP/x.png" --no-settings --look-at 1
+# The Promotion panel starts addmm with a float32 bias (it has no form without one) and names it.
+check window-addmm-names-its-bias 0 'promotion: torch 2\.15\.0 \(cpu\): addmm\(torch\.float16, torch\.float32, bias: torch\.float32\) RuntimeError: mat1 and mat2' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --size 1280x800 --no-settings --panel promotion --op addmm --select float16,float32 --verbose
 check window-look-at-past 2 '--look-at 3: scenario 12-which-e4m3 has 1 look-at link' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at 3
 check window-figure-only-alone 2 "--figure-only shows the figures of the --scenario given: give --scenario too" -- "$PL" --screenshot "$TMP/x.png" --no-settings --figure-only
 # What the window would only have put in its log is refused where it was typed.

@@ -613,8 +613,10 @@ void PromotionPanel::draw_selection() {
   std::string a_text = e.spell(q.a.dtype);
   if (q.a_device) a_text.append(" on ").append(promote::device_name(*q.a_device));
   if (q.b_device) b_text.append(" on ").append(promote::device_name(*q.b_device));
-  std::string call = promote::release_text(e) + " (" + std::string(e.device) +
-                     "): " + q.op + "(" + a_text + ", " + b_text + ")";
+  std::string call =
+      promote::release_text(e) + " (" + std::string(e.device) + "): " + q.op + "(" + a_text + ", " + b_text;
+  if (q.bias) call.append(", bias: ").append(e.spell(*q.bias));
+  call += ")";
   if (q.conv)
     call.append(" on ")
         .append(dimensions_text(q.conv->input))
