@@ -35,8 +35,8 @@ namespace pl::cli {
 namespace {
 
 // Each op and the options it reads: the help names the ops from here, and an option given to an
-// op that does not read it is refused rather than silently ignored, as is one the op reads only
-// with --save (what --save writes reads it) given without --save.
+// op that does not read it is refused rather than silently ignored. `with_save`: options that
+// shape the files --save writes, refused without --save.
 struct BenchOp {
   const char* name;
   const char* what;
@@ -101,6 +101,8 @@ struct BenchArgs {
 // The given options the op does not read, or reads only with --save, refused by name; 0 when
 // there are none.
 int refuse_foreign_options(const BenchArgs& a, const BenchOp& op) {
+  const bool save_given = std::any_of(a.given.begin(), a.given.end(),
+                                      [](const CLI::Option* o) { return o->get_name() == "--save" && o->count() > 0; });
   for (const CLI::Option* o : a.given) {
     if (o->count() == 0) continue;
     const std::string flag = o->get_name();
@@ -109,7 +111,7 @@ int refuse_foreign_options(const BenchArgs& a, const BenchOp& op) {
                    ops_reading(flag).c_str());
       return kExitBadInput;
     }
-    if (a.save.empty() && std::find(op.with_save.begin(), op.with_save.end(), flag) != op.with_save.end()) {
+    if (!save_given && std::find(op.with_save.begin(), op.with_save.end(), flag) != op.with_save.end()) {
       std::fprintf(stderr, "error: %s is for the figures --save writes: give --save DIR too\n", flag.c_str());
       return kExitBadInput;
     }

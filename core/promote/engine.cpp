@@ -246,13 +246,15 @@ std::optional<Device> parse_device(std::string_view text) {
 
 std::string unmodelled_value_message(const Engine& e, OperandKind k) {
   if (k == OperandKind::Tensor) return "a value is for a zerodim or scalar operand";
-  if (e.values == ValuesModelled::PythonScalars)
-    return "the " + std::string(e.id) +
-           " engine reads a zero-dim tensor's dtype, never its value (PyTorch's "
-           "promotion does not look at it); a Python scalar's value is modelled";
+  const std::string engine = "the " + std::string(e.id) + " engine";
+  if (k == OperandKind::ZeroDim) {
+    if (e.framework == "torch")
+      return engine + " reads a zero-dim tensor's dtype, never its value (PyTorch's promotion does not look at it)" +
+             (e.values == ValuesModelled::PythonScalars ? "; a Python scalar's value is modelled" : "");
+    return engine + " takes a zero-dim operand as an ordinary tensor: its dtype, never its value";
+  }
   // (The torch engines that model no value are CUDA's.)
-  return "the " + std::string(e.id) +
-         " engine takes no value: it answers for the defaults, True, 2, 2.5 and 2.5+1j, when none is given" +
+  return engine + " takes no value: it answers for the defaults, True, 2, 2.5 and 2.5+1j, when none is given" +
          (e.framework == "torch" ? "; PyTorch's values were recorded on the CPU: the torch engine models them"
                                  : "; values are modelled by the numpy, jax and torch engines");
 }
@@ -284,12 +286,19 @@ std::string release_text(const Engine& e) {
 }
 
 const Engine* find_variant(const Engine& base, std::string_view version, std::string_view device) {
-  for (const Engine& e : registry()) {
-    if (e.framework != base.framework) continue;
-    if (!version.empty() ? !e.version.starts_with(version) : e.version != base.version) continue;
-    if (!device.empty() ? e.device != device : e.device != base.device) continue;
-    return &e;
-  }
+  // A device asked for is an engine's whole description or its first word, where it runs ("cpu"
+  // of "cpu, oneDNN off"); the base engine first, so that a device it runs on keeps it.
+  auto placement = [](std::string_view d) { return d.substr(0, d.find_first_of(", ")); };
+  auto fits = [&](const Engine& e, bool by_placement) {
+    if (e.framework != base.framework) return false;
+    if (!version.empty() ? !e.version.starts_with(version) : e.version != base.version) return false;
+    if (device.empty()) return e.device == base.device;
+    return by_placement ? placement(e.device) == device : e.device == device;
+  };
+  if (fits(base, false) || fits(base, true)) return &base;
+  for (const bool by_placement : {false, true})
+    for (const Engine& e : registry())
+      if (fits(e, by_placement)) return &e;
   return nullptr;
 }
 
@@ -367,7 +376,11 @@ std::optional<Outcome> module_cast_refused(const Engine& engine, DType to) {
 
 std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   std::vector<Fix> fixes;
-  const bool module = engine.weight_name == "model";
+  // The weight is a module's parameter in the ops that take one from a layer (the matrix products
+  // and convolutions); an elementwise op's or .to's second operand is a tensor of its own.
+  const bool module = engine.weight_name == "model" &&
+                      std::find(engine.kind_ops.begin(), engine.kind_ops.end(), q.op) == engine.kind_ops.end() &&
+                      q.op != "to";
   // `module_to`: the dtype the fix gives a PyTorch module (model.to(T), or model.float()'s
   // float32), whose parameters are the weight and the bias. A module converts its floating-point
   // and complex parameters only: an integer or bool weight or bias is never cast, so it stays as
@@ -401,11 +414,16 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
         fixes.push_back({std::move(code), std::move(effect), std::move(*refused)});
         return;
       }
+    // A fix that, so read, changes nothing would only repeat the question's own answer.
+    if (changed.a.dtype == q.a.dtype && changed.a.value == q.a.value && changed.b.dtype == q.b.dtype &&
+        changed.b.value == q.b.value && changed.bias == q.bias && changed.a_device == q.a_device &&
+        changed.b_device == q.b_device)
+      return;
     if (!stays.empty())
       effect += (effect.empty() ? "" : "; ") + stays + ": a module converts its floating-point parameters only";
     fixes.push_back({std::move(code), std::move(effect), engine.evaluate(changed)});
   };
-  const std::string w(engine.weight_name);
+  const std::string w(module ? engine.weight_name : std::string_view("w"));
   // x.to(T), x.astype(T) or tf.cast(x, T)
   auto cast_code = [&](const std::string& var, const std::string& target) {
     if (engine.cast_method.find('.') != std::string_view::npos)
@@ -447,7 +465,8 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
       // A module's integer or bool parameter stays (attempt says so), unless Module.to refuses
       // the dtype: then the effect is what was asked for.
       const bool all_asked = !module || !floating(q.a.dtype);
-      const bool w_cast = all_asked || floating(q.b.dtype), bias_cast = q.bias && (all_asked || floating(*q.bias));
+      const bool w_cast = all_asked || floating(q.b.dtype);
+      const bool bias_cast = q.bias && *q.bias != q.a.dtype && (all_asked || floating(*q.bias));
       std::string effect;
       if (w_cast) effect = bias_cast ? "w and bias become " : "w becomes ";
       else if (bias_cast) effect = "bias becomes ";
@@ -485,9 +504,9 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
     std::string cast = "every array";
     if (w_stays || bias_stays) {
       std::vector<std::string> names;
-      if (a_castable) names.push_back("x");
-      if (b_castable && !w_stays) names.push_back(w == "model" ? "w" : w);
-      if (q.bias && !bias_stays) names.push_back("bias");
+      if (a_castable && q.a.dtype != f32) names.push_back("x");
+      if (b_castable && !w_stays && q.b.dtype != f32) names.push_back("w");
+      if (q.bias && !bias_stays && *q.bias != f32) names.push_back("bias");
       cast.clear();
       for (size_t i = 0; i < names.size(); ++i)
         cast += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];

@@ -263,6 +263,11 @@ check promote-tf-sparse 0 'SparseMatMul' -- "$PL" promote --framework tf --op ma
 check promote-tf-truediv 0 '-> tf.float64' -- "$PL" promote --framework tf --op truediv int32 int32
 check promote-tf-value 2 'engine takes no value: it answers for the defaults, True, 2, 2.5 and 2.5\+1j, when none is given' -- "$PL" promote --framework tf --b-kind scalar --b-value 3 int8 int64
 check promote-tf-default-value 2 'engine takes no value' -- "$PL" promote --framework tf --b-kind scalar --b-value 2 int8 int64
+check promote-cuda-zerodim-value 2 "the torch-cuda engine reads a zero-dim tensor's dtype, never its value" -- "$PL" promote --framework torch-cuda --a-kind zerodim --a-value 3 int8 int64
+# --device names where an engine runs: tf's is "cpu, oneDNN off", jax's "cpu, x64 off".
+check promote-tf-device-cpu 0 'tensorflow 2\.21\.0 \(cpu, oneDNN off\): add' -- "$PL" promote --framework tf --device cpu int8 float32
+check promote-jax-device-cpu 0 'jax 0\.10\.2 \(cpu, x64 off\): add' -- "$PL" promote --framework jax --device cpu int8 float32
+check promote-autocast-device-cpu 0 'torch 2\.15\.0 \(cpu, autocast bfloat16\): linear' -- "$PL" promote --framework torch-autocast-cpu --device cpu --op linear float16 float32
 check promote-tf-numpy 0 '-> tf.float32' -- "$PL" promote --framework tf-numpy int8 float32
 check promote-tf-numpy-weak 0 '-> tf.float64' -- "$PL" promote --framework tf-numpy --op multiply --b-kind scalar int8 float32
 check promote-autocast-linear 0 '-> torch.bfloat16' -- "$PL" promote --framework torch-autocast-cpu --op linear float16 bfloat16 --bias float32

@@ -20,6 +20,8 @@ const GoldenFile& golden() {
 TEST(TfPromotion, GoldenIsTensorFlow221) {
   EXPECT_EQ(golden().json().value("version", ""), std::string(tf::kVersion));
   EXPECT_EQ(golden().dtypes().size(), 23u);
+  // The engines say "oneDNN off": the recording's setup (gen_tf.py refuses any other).
+  EXPECT_EQ(golden().json().value("device", ""), "cpu, TF_ENABLE_ONEDNN_OPTS=0");
 }
 
 TEST(TfPromotion, EveryOpEveryOperandKindEveryPair) {
@@ -54,6 +56,7 @@ TEST(TfPromotion, MatmulRuleSaysWhatOneDnnPrintsExactlyWhereItDiffers) {
       "tf_onednn_cpu.json", [](DType t) { return std::string(tf::python_name(t)); },
       [](const std::string& n) { return tf::from_python_name(n); });
   ASSERT_EQ(on.json().value("version", ""), std::string(tf::kVersion));
+  ASSERT_EQ(on.json().value("device", ""), "cpu, TF_ENABLE_ONEDNN_OPTS=1");
   ASSERT_EQ(on.dtypes(), off.dtypes());
   const std::string key = "matmul:tensor,tensor", note = "With oneDNN on (TF_ENABLE_ONEDNN_OPTS=1) the message begins";
   const auto& ts = off.dtypes();

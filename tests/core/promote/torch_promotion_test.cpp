@@ -183,12 +183,11 @@ TEST(PromotionFixes, AFixWhoseCastRaisesRaisesThatError) {
   ASSERT_NE(e, nullptr);
   const auto shell = suggest_fixes(*e, Query{"add", {DType::int4}, {DType::float32}, std::nullopt});
   ASSERT_EQ(shell.size(), 3u);
-  for (size_t i : {0u, 2u}) {  // x.to(w.dtype); x.float(); model.float()
+  for (size_t i : {0u, 1u, 2u}) {  // x.to(w.dtype); w.to(x.dtype); x.float(); w.float()
     EXPECT_EQ(shell[i].outcome.error_type, "NotImplementedError") << shell[i].code;
     EXPECT_EQ(shell[i].outcome.message, "\"copy_\" not implemented for 'Int4'") << shell[i].code;
   }
-  EXPECT_EQ(shell[1].outcome.message,
-            "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch.int4");
+  EXPECT_EQ(shell[1].code, "w.to(x.dtype)");  // an elementwise op's w is a tensor, not a module's
   const auto int8 = suggest_fixes(*e, Query{"linear", {DType::int8}, {DType::float32}, std::nullopt});
   ASSERT_EQ(int8.size(), 3u);
   EXPECT_EQ(int8[0].outcome.result, DType::float32);
@@ -208,20 +207,19 @@ TEST(PromotionFixes, AModuleKeepsItsIntegerWeightAndTheBiasIsCastToo) {
   const Engine* e = find_engine("torch");
   ASSERT_NE(e, nullptr);
   const auto int8_weight = suggest_fixes(*e, Query{"linear", {DType::float16}, {DType::int8}, std::nullopt});
-  ASSERT_EQ(int8_weight.size(), 3u);
-  EXPECT_EQ(int8_weight[2].code, "x.float(); model.float()");
-  EXPECT_NE(int8_weight[2].effect.find("w stays torch.int8"), std::string::npos) << int8_weight[2].effect;
-  EXPECT_EQ(int8_weight[2].outcome.error_type, "RuntimeError");  // float32 x against the int8 weight
+  ASSERT_EQ(int8_weight.size(), 2u);  // (model.to(x.dtype) leaves the int8 weight: no change, no fix)
+  EXPECT_EQ(int8_weight[1].code, "x.float(); model.float()");
+  EXPECT_NE(int8_weight[1].effect.find("w stays torch.int8"), std::string::npos) << int8_weight[1].effect;
+  EXPECT_EQ(int8_weight[1].outcome.error_type, "RuntimeError");  // float32 x against the int8 weight
   const auto int4_bias = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::float32}, DType::int4});
   ASSERT_FALSE(int4_bias.empty());
   EXPECT_EQ(int4_bias[0].code, "bias.to(x.dtype)");
   EXPECT_EQ(int4_bias[0].outcome.message, "\"copy_\" not implemented for 'Int4'");
 }
 
-// Bugs a review found by running every fix in PyTorch 2.15: the module's rule (an integer or bool
-// parameter stays) was applied to a Python scalar b and to a bias's own .to(), and a module's
-// integer parameter was "cast" first, so the fix raised a copy error PyTorch never reaches; and
-// the effect said an integer bias became the new dtype.
+// Module.to and Module.float convert a module's floating-point parameters only and never touch an
+// integer or bool one, so its cast cannot raise; a Python scalar, a bias's own .to() and an
+// elementwise op's w are no module's parameters. Every outcome here is PyTorch 2.15's, run.
 TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
   const Engine* e = find_engine("torch");
   ASSERT_NE(e, nullptr);
@@ -231,7 +229,8 @@ TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
   EXPECT_EQ(big.back().code, "float(2**64)");
   EXPECT_EQ(big.back().outcome.result, DType::float32) << big.back().outcome.message;
   EXPECT_EQ(big.back().effect, "the Python int becomes a Python float");
-  // model.float() leaves an int4 weight alone: the product then refuses the two dtypes.
+  // model.float() leaves an int4 weight alone: the product then refuses the two dtypes; and a fix
+  // that, so read, changes nothing (model.to(x.dtype) of a float16 or float32 x) is not offered.
   const auto int4 = suggest_fixes(*e, Query{"matmul", {DType::int8}, {DType::int4}, std::nullopt});
   ASSERT_EQ(int4.size(), 3u);
   EXPECT_EQ(int4[2].code, "x.float(); model.float()");
@@ -239,14 +238,18 @@ TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
             "expected m1 and m2 to have the same dtype, but got: float != c10::dummy_int1_7_t<4>");
   EXPECT_EQ(int4[2].effect,
             "x becomes torch.float32; w stays torch.int4: a module converts its floating-point parameters only");
-  const auto uint4 = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::uint4}, std::nullopt});
-  ASSERT_EQ(uint4.size(), 3u);
-  EXPECT_EQ(uint4[1].code, "model.to(x.dtype)");
+  const auto uint4 = suggest_fixes(*e, Query{"linear", {DType::float16}, {DType::uint4}, std::nullopt});
+  ASSERT_EQ(uint4.size(), 2u);  // model.to(x.dtype) leaves the uint4 weight: it changes nothing
+  EXPECT_EQ(uint4[1].code, "x.float(); model.float()");
   EXPECT_EQ(uint4[1].outcome.error_type, "RuntimeError");
-  EXPECT_EQ(uint4[1].effect, "w stays torch.uint4: a module converts its floating-point parameters only");
-  // bias.to(x.dtype) is a tensor's cast: an int64 bias becomes float32.
+  EXPECT_EQ(uint4[1].effect,
+            "x becomes torch.float32; w stays torch.uint4: a module converts its floating-point parameters only");
+  const auto unchanged = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::uint4}, std::nullopt});
+  ASSERT_EQ(unchanged.size(), 1u);  // model.to(x.dtype) and x.float(); model.float() change nothing
+  EXPECT_EQ(unchanged[0].code, "x.to(w.dtype)");
+  // bias.to(x.dtype) is a tensor's cast: an int64 bias becomes float32 (model.float() would not).
   const auto int_bias = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::float32}, DType::int64});
-  ASSERT_FALSE(int_bias.empty());
+  ASSERT_EQ(int_bias.size(), 1u);
   EXPECT_EQ(int_bias[0].code, "bias.to(x.dtype)");
   EXPECT_EQ(int_bias[0].outcome.result, DType::float32) << int_bias[0].outcome.message;
   // model.to(x.dtype) converts the float weight and leaves the int64 bias.
@@ -261,9 +264,16 @@ TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
   ASSERT_EQ(refused.size(), 3u);
   EXPECT_EQ(refused[1].effect, "w and bias become torch.int8");
   EXPECT_EQ(refused[1].outcome.error_type, "TypeError");
+  // An elementwise op's w is a tensor: w.float() casts a bool one (True - 1.0 works; bools do not).
+  const auto bools = suggest_fixes(*e, Query{"sub", {DType::bool_}, {DType::bool_}, std::nullopt});
+  ASSERT_EQ(bools.size(), 1u);
+  EXPECT_EQ(bools[0].code, "x.float(); w.float()");
+  EXPECT_EQ(bools[0].effect, "every array becomes torch.float32");
+  EXPECT_EQ(bools[0].outcome.result, DType::float32);
 }
 
-// torch.addmm(input, mat1, mat2) has no form without its input: the engine answered as mm.
+// torch.addmm(input, mat1, mat2) has no form without its input (PyTorch raises a TypeError about
+// its arguments): it is refused as a question, not answered as another op.
 TEST(TorchPromotion, AddmmWithoutABiasIsNotAQuestion) {
   for (const Engine& e : engines()) {
     if (e.framework != "torch") continue;

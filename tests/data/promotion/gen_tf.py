@@ -10,10 +10,11 @@ Two modes, each recorded in its own process because the switch is global:
   tensor: a 1-d tensor;  scalar: the Python scalar of the dtype's category (True, 2, 2.5,
   2.5+1j), converted by TensorFlow.
 
-Run: TF_ENABLE_ONEDNN_OPTS=0 python3 tests/data/promotion/gen_tf.py > tests/data/promotion/tf_cpu.json
-     (runs itself once per mode: gen_tf.py --mode MODE writes that mode's tables). Without
-     the variable, a CPU where TensorFlow turns oneDNN on prints _MklMatMul for MatMul in
-     matmul's errors (every other cell the same).
+Run: python3 tests/data/promotion/gen_tf.py > tests/data/promotion/tf_cpu.json
+     (runs itself once per mode: gen_tf.py --mode MODE writes that mode's tables). It records
+     with oneDNN off (TF_ENABLE_ONEDNN_OPTS=0, set here unless given, and refused otherwise):
+     a CPU where TensorFlow turns oneDNN on prints _MklMatMul for MatMul in matmul's errors,
+     which gen_tf_onednn.py records.
 """
 import json
 import os
@@ -22,6 +23,7 @@ import sys
 import warnings
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")  # (read when TensorFlow is imported)
 warnings.simplefilter("ignore")
 
 from golden_io import Outcomes, write_golden  # noqa: E402
@@ -110,6 +112,8 @@ def main():
         outcomes, tables, version = tables_for(sys.argv[2])
         json.dump({"version": version, "outcomes": outcomes, "tables": tables}, sys.stdout)
         return
+    if os.environ["TF_ENABLE_ONEDNN_OPTS"] != "0":
+        sys.exit("gen_tf.py records with oneDNN off: run it without TF_ENABLE_ONEDNN_OPTS, or with 0")
     merged, configs, version = Outcomes(), {}, None
     for mode in MODES:
         run = subprocess.run([sys.executable, __file__, "--mode", mode], check=True,
@@ -119,7 +123,7 @@ def main():
         remap = [merged.add(o) for o in part["outcomes"]]
         configs[mode] = {k: [[remap[x] for x in row] for row in v]
                          for k, v in part["tables"].items()}
-    header = {"framework": "tensorflow", "version": version, "device": "cpu"}
+    header = {"framework": "tensorflow", "version": version, "device": "cpu, TF_ENABLE_ONEDNN_OPTS=0"}
     write_golden(sys.stdout, header, NAMES, merged, configs=configs)
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """PyTorch with operands on different devices: the exact error texts, recorded on a GPU machine.
 
-For each op (add, mul, mm, matmul, bmm, addmm, F.linear and F.conv1d/F.conv2d with and without a
-bias, convolutions at a small shape that takes PyTorch's own CPU kernel and a batch of two that
+For each op (add, mul, mm, matmul, bmm, addmm with its bias, F.linear and F.conv1d/F.conv2d with
+and without a bias, convolutions at a small shape that takes PyTorch's own CPU kernel and a batch of two that
 takes oneDNN), each placement of a and b (cpu, cuda; the bias lives with b, as a module's
 parameters do), a's kind (a dimensioned tensor, or a zero-dim tensor, which a CUDA kernel takes
 from the CPU as a scalar) and a few dtype pairs, this records the result's dtype and device or the
@@ -41,7 +41,7 @@ def call(op, a, b, bias):
     if base in ("add", "mul", "mm", "matmul", "bmm"):
         return getattr(torch, base)(a, b)
     if base == "addmm":
-        return torch.addmm(bias, a, b) if bias is not None else torch.mm(a, b)
+        return torch.addmm(bias, a, b)
     if base == "linear":
         return F.linear(a, b, bias)
     return (F.conv2d if base == "conv2d" else F.conv1d)(a, b, bias)
@@ -63,7 +63,8 @@ for op, (sa, sb, takes_bias) in SHAPES.items():
                 if kind == "zerodim" and op not in ("add", "mul"):
                     continue
                 for ta, tb in DTYPES:
-                    for with_bias in ((False, True) if takes_bias else (False,)):
+                    # (addmm has no form without its bias)
+                    for with_bias in ((True,) if op == "addmm" else (False, True) if takes_bias else (False,)):
                         a = torch.ones(() if kind == "zerodim" else sa, dtype=getattr(torch, ta), device=da)
                         b = torch.ones(sb, dtype=getattr(torch, tb), device=db)
                         bias_len = sb[-1] if op == "addmm" else sb[0]
