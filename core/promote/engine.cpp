@@ -145,6 +145,9 @@ std::string numpy_spell(DType t) {
   return (numpy::is_user_dtype(t) ? "ml_dtypes." : "np.") + std::string(numpy::python_name(t));
 }
 
+// NumPy 1.26 has no np.bool (2.0 brought the name back as np.bool_'s): np.bool_.
+std::string numpy1_spell(DType t) { return t == DType::bool_ ? "np.bool_" : numpy_spell(t); }
+
 const std::vector<Engine>& registry() {
   static const std::vector<Engine> engines = [] {
     const auto torch_ops = op_lists<torch::Op, torch::kOpCount>(torch::op_name, torch::op_is_elementwise,
@@ -195,7 +198,7 @@ const std::vector<Engine>& registry() {
         numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V2>);
     out.back().companion = numpy::ml_dtypes_release(numpy::Version::V2);
     add("numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", numpy_ops, kAll, "astype", "w",
-        numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V1>);
+        numpy::has_dtype, numpy1_spell, numpy_evaluate<numpy::Version::V1>);
     out.back().companion = numpy::ml_dtypes_release(numpy::Version::V1);
     add("jax", "jax", jax::kVersion, "cpu, x64 off", jax_ops, kAll, "astype", "w", jax::has_dtype, jax_spell,
         jax_evaluate<false, false>);

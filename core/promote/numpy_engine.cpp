@@ -26,6 +26,7 @@ struct Arg {
   DType dtype;  // an array's dtype; for a Python scalar, the dtype NumPy 1.x gives it
   OperandKind kind;
   PyValue value;  // zero-dim and scalar operands
+  std::string note;  // a zero-dim integer that holds another value than the one written, said
   bool weak() const { return kind == OperandKind::Scalar && value.type != PyType::Bool; }
   bool zero_dim() const { return kind != OperandKind::Tensor; }
   // How a rule names it: NumPy 1.x treats a Python scalar as a zero-dim array, but the user
@@ -33,14 +34,95 @@ struct Arg {
   std::string_view what() const { return kind == OperandKind::Scalar ? "the Python scalar" : "the zero-dim operand"; }
 };
 
+}  // namespace
+
+ZeroDim build_zero_dim(Version v, DType t, const PyValue& x) {
+  auto raise = [](std::string type, std::string message, bool late = false) {
+    return ZeroDim{std::nullopt, type, message, late};
+  };
+  const bool ml = is_user_dtype(t);
+  const PyType want = py_type_of(t);
+  PyValue out = x;
+  out.type = want;
+  if (want == PyType::Bool) {  // bool(v): any nonzero part, NaN included
+    out.integer = x.integer != 0 || x.real != 0 || x.imag != 0;
+    out.real = static_cast<double>(out.integer), out.imag = 0;
+    return ZeroDim{out, "", "", false};
+  }
+  if (x.type == PyType::Complex && want != PyType::Complex) {
+    if (ml) return raise("TypeError", "expected number, got complex");
+    return raise("TypeError",
+                 want == PyType::Int
+                     ? "int() argument must be a string, a bytes-like object or a real number, not 'complex'"
+                     : "float() argument must be a string or a real number, not 'complex'");
+  }
+  // A Python int reaches NumPy's integers (and ml_dtypes') through a C long, or for uint32 and
+  // uint64 through an unsigned one too.
+  auto fits_c_long = [&](__int128 n) {
+    const bool unsigned_wide = !ml && (t == DType::uint32 || t == DType::uint64);
+    return (n >= int_lo(DType::int64) && n <= int_hi(DType::int64)) ||
+           (unsigned_wide && n >= 0 && n <= int_hi(DType::uint64));
+  };
+  if (want == PyType::Int) {
+    __int128 n = x.integer;
+    if (x.type == PyType::Float) {
+      if (std::isnan(x.real)) return raise("ValueError", "cannot convert float NaN to integer");
+      if (ml) {  // ml_dtypes checks a float against the type's own range
+        const double r = std::trunc(x.real);
+        if (!(r >= static_cast<double>(int_lo(t)) && r <= static_cast<double>(int_hi(t))))
+          return raise("OverflowError",
+                       std::isinf(x.real) && v != Version::V1
+                           ? "cannot convert float infinity to integer"
+                           // (0.5.1 and 0.6.0 name int4 for uint4 too)
+                           : "out of range value cannot be converted to " +
+                                 std::string(v == Version::V2Ml07 ? python_name(t) : "int4"),
+                       v == Version::V1);
+        n = static_cast<__int128>(r);
+      } else {
+        if (std::isinf(x.real)) return raise("OverflowError", "cannot convert float infinity to integer");
+        if (!(std::fabs(x.real) < 0x1p126)) return raise("OverflowError", "Python int too large to convert to C long");
+        n = static_cast<__int128>(std::trunc(x.real));
+      }
+    }
+    if (!fits_c_long(n)) {
+      if (ml && v == Version::V1) return raise("TypeError", "expected number, got int");
+      return raise("OverflowError", "Python int too large to convert to C long");
+    }
+    if (n < int_lo(t) || n > int_hi(t)) {
+      if (!ml && v != Version::V1)
+        return raise("OverflowError", "Python integer " + int128_to_string(n) + " out of bounds for " + nm(t));
+      // Wrapped to the type's width, two's complement.
+      const int bits = value_bits(t);
+      const __int128 span = static_cast<__int128>(1) << bits;
+      n %= span;
+      if (n < 0) n += span;
+      if (n > int_hi(t)) n -= span;
+    }
+    out.integer = n;
+    out.real = static_cast<double>(n), out.imag = 0;
+    return ZeroDim{out, "", "", false};
+  }
+  // ml_dtypes 0.5.1's and 0.6.0's floats take a Python int through a C long too (0.7.0's take any).
+  if (ml && x.type == PyType::Int && v != Version::V2Ml07 && !fits_c_long(x.integer))
+    return raise("TypeError", "expected number, got int");
+  if (t == DType::float32 || t == DType::complex64) {
+    out.real = static_cast<float>(x.real);
+    out.imag = static_cast<float>(x.imag);
+  }
+  if (want != PyType::Complex) out.imag = 0;
+  return ZeroDim{out, "", "", false};
+}
+
+namespace {
+
 // Builds the Arg, or the reason the operand cannot be built the way the user wrote it.
-Expected<Arg> make_arg(const Operand& op) {
-  Arg a{op.dtype, op.kind, default_py_value(py_type_of(op.dtype))};
+Expected<Arg> make_arg(Version v, const Operand& op) {
+  Arg a{op.dtype, op.kind, default_py_value(py_type_of(op.dtype)), ""};
   if (op.kind == OperandKind::Tensor) return a;
   if (op.kind == OperandKind::Scalar) {
-    auto v = scalar_operand_value(op.value, op.dtype);
-    if (!v) return Error{v.error()};
-    a.value = *v;
+    auto value = scalar_operand_value(op.value, op.dtype);
+    if (!value) return Error{value.error()};
+    a.value = *value;
     // NumPy 1.x turns Python scalars into zero-dim arrays of these dtypes.
     switch (a.value.type) {
       case PyType::Bool: a.dtype = DType::bool_; break;
@@ -50,26 +132,24 @@ Expected<Arg> make_arg(const Operand& op) {
     }
     return a;
   }
-  // np.array(value, dtype=...): the value as stored in the dtype.
-  if (!op.value.empty()) {
-    auto v = parse_py_value(op.value);
-    if (!v) return Error{v.error()};
-    a.value = *v;
+  if (op.value.empty()) return a;  // the default, which every dtype holds
+  auto value = parse_py_value(op.value);
+  if (!value) return Error{value.error()};
+  const ZeroDim built = build_zero_dim(v, op.dtype, *value);
+  const std::string call =
+      "np.array(" + op.value + ", dtype=" + (is_user_dtype(op.dtype) ? "ml_dtypes." : "np.") + nm(op.dtype) + ")";
+  if (!built.value && built.raised_late)
+    return Error{call + " returns with " + built.error_type + ": " + built.message + " pending (" +
+                 std::string(ml_dtypes_release(v)) + "): a later call raises it, or a SystemError from it"};
+  if (!built.value) return Error{call + " raises " + built.error_type + ": " + built.message};
+  a.value = *built.value;
+  if (py_type_of(op.dtype) == PyType::Int && (value->type != PyType::Int || value->integer != a.value.integer)) {
+    a.note = call + " holds " + int128_to_string(a.value.integer);
+    if (value->type == PyType::Float) a.note += " (int() of the float, toward zero)";
+    else if (is_user_dtype(op.dtype)) a.note += " (ml_dtypes wraps an integer to the type's four bits)";
+    else a.note += " (NumPy 1.x wraps an integer past the dtype's range, with a DeprecationWarning)";
+    a.note += ". ";
   }
-  const PyType want = py_type_of(op.dtype);
-  if (a.value.type == PyType::Complex && want != PyType::Complex)
-    return Error{"a zero-dim " + nm(op.dtype) + " cannot hold the complex value " + op.value};
-  if (want == PyType::Int) {
-    if (a.value.type == PyType::Float) a.value.integer = static_cast<__int128>(std::trunc(a.value.real));
-    if (a.value.integer < int_lo(op.dtype) || a.value.integer > int_hi(op.dtype))
-      return Error{"np.array(" + op.value + ", dtype=" + nm(op.dtype) +
-                   ") raises OverflowError in NumPy 2 (and wraps in 1.x); pick a value in range"};
-  } else if (op.dtype == DType::float32 || op.dtype == DType::complex64) {
-    a.value.real = static_cast<float>(a.value.real);
-    a.value.imag = static_cast<float>(a.value.imag);
-  }
-  a.value.type = want;
-  if (want == PyType::Bool) a.value.integer = a.value.integer != 0 || a.value.real != 0;
   return a;
 }
 
@@ -253,8 +333,10 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
     rule += i < user_loops ? "ml_dtypes' own loop for " + nm(t) + " first"
                            : "ml_dtypes' loops first, then the builtin ones";
     rule += ") and takes the first that both inputs cast to safely: " + loop_name(t) + ".";
-    if (value_based)
-      rule += " NumPy 1.x judges " + std::string(a.zero_dim() ? a.what() : b.what()) + " by its value here.";
+    // (min_scalar_type reads no value of bool or of ml_dtypes' types: their dtype stands)
+    const Arg& judged = a.zero_dim() ? a : b;
+    if (value_based && !is_user_dtype(judged.dtype) && judged.dtype != DType::bool_)
+      rule += " NumPy 1.x judges " + std::string(judged.what()) + " by its value here.";
     return returns(t, std::move(rule));
   }
   return raises("UFuncTypeError",
@@ -436,16 +518,30 @@ Outcome promote_types(Version v, DType a, DType b) {
                 "fall back on.");
 }
 
+namespace {
+Outcome evaluate_args(Version v, Op op, const Operand& a, const Operand& b, const Arg& arg_a, const Arg& arg_b);
+}  // namespace
+
 Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
   if (!has_dtype(a.dtype)) return not_numpy(a.dtype);
   if (!has_dtype(b.dtype)) return not_numpy(b.dtype);
   if (!op_is_elementwise(op) && (a.kind != OperandKind::Tensor || b.kind != OperandKind::Tensor))
     return raises("precision-lab", "np." + std::string(op_name(op)) + " is modelled for arrays with dimensions only",
                   "Zero-dim and scalar operands are modelled for the elementwise ufuncs.");
-  const auto xa = make_arg(a);
+  const auto xa = make_arg(v, a);
   if (!xa) return raises("precision-lab", xa.error(), "The operand cannot be built as written.");
-  const auto xb = make_arg(b);
+  const auto xb = make_arg(v, b);
   if (!xb) return raises("precision-lab", xb.error(), "The operand cannot be built as written.");
+  Outcome o = evaluate_args(v, op, a, b, *xa, *xb);
+  o.rule = xa->note + xb->note + o.rule;
+  return o;
+}
+
+namespace {
+
+Outcome evaluate_args(Version v, Op op, const Operand& a, const Operand& b, const Arg& arg_a, const Arg& arg_b) {
+  const Arg* xa = &arg_a;
+  const Arg* xb = &arg_b;
   // NumPy 1.x: a Python int that neither int64 nor uint64 holds becomes an object array, and
   // the ufunc runs on Python objects, whatever the other dtype (recorded: 2**64, -2**63 - 1,
   // +-2**100 with every array dtype and ufunc). (NumPy 2 raises or converts it: elementwise.)
@@ -456,7 +552,12 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
         return Outcome{std::nullopt, "", "",
                        "NumPy 1.x holds the Python int " + int128_to_string(x->value.integer) +
                            " in neither int64 nor uint64, so it makes an object array and np." +
-                           std::string(op_name(op)) + " runs on Python objects: dtype=object.",
+                           std::string(op_name(op)) + " runs on Python objects: dtype=object." +
+                           // (a ufunc unwraps a zero-dim result)
+                           (xa->zero_dim() && xb->zero_dim()
+                                ? " With no operand of any dimension the result is that Python object itself, "
+                                  "not an array."
+                                : ""),
                        "object"};
   switch (op) {
     case Op::Matmul: return linear_search(v, op, *xa, *xb);
@@ -503,4 +604,5 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
   }
 }
 
+}  // namespace
 }  // namespace pl::promote::numpy

@@ -20,6 +20,7 @@
 
 #include "core/promote/numpy_types.h"
 #include "core/promote/outcome.h"
+#include "core/promote/py_value.h"
 
 namespace pl::promote::numpy {
 
@@ -32,6 +33,19 @@ inline constexpr int kOpCount = 7;
 std::string_view op_name(Op op);  // the NumPy function name: "add", "true_divide", ...
 std::optional<Op> parse_op(std::string_view name);
 bool op_is_elementwise(Op op);  // the ufuncs, where zero-dim and scalar operands are modelled
+
+// np.array(value, dtype=t) for a zero-dim operand: the value the array holds, or the exception
+// building it raises (type and text), in the engine's NumPy and ml_dtypes. NumPy 2 refuses an
+// integer out of the dtype's range, NumPy 1.x wraps one that fits a C long, and ml_dtypes' int4
+// and uint4 wrap one in every release; checked against tests/data/promotion/numpy*_zero_dim.json.
+struct ZeroDim {
+  std::optional<PyValue> value;
+  std::string error_type, message;
+  // ml_dtypes 0.5.1 returns from a float's failed conversion to int4 or uint4 with the exception
+  // still set: a later call raises it, or a SystemError from it.
+  bool raised_late = false;
+};
+ZeroDim build_zero_dim(Version v, DType t, const PyValue& x);
 
 // np.promote_types(a, b).
 Outcome promote_types(Version v, DType a, DType b);

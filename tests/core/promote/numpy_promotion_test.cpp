@@ -1,6 +1,7 @@
 // Every cell of the NumPy golden tables (NumPy 2.4.6 + ml_dtypes 0.6.0 and NumPy 1.26.4 +
 // ml_dtypes 0.5.1, recorded by tests/data/promotion/gen_numpy.py): result dtype, or
 // exception type and exact text.
+#include <fstream>
 #include <sstream>
 
 #include "core/promote/engine.h"
@@ -215,12 +216,83 @@ TEST(PyValue, IntLiteralsAreExactUpTo2To127) {
   }
 }
 
+// np.array(v, dtype=T) for every recorded dtype and value (gen_numpy_zero_dim.py), in each
+// release: the integer it holds, or the exception and its text. The engines had shown a sum for
+// np.array(1e300, dtype=int8) (a cast past 2^127), refused an int4 or a bool NumPy builds (300
+// wraps to -4; 2.5+1j is True), and quoted NumPy 2's refusal for 1.x, which wraps.
+TEST_P(NumpyPromotion, ZeroDimOperandsAreBuiltAsNumpyBuildsThem) {
+  const char* file = GetParam() == Version::V2   ? "numpy2_zero_dim.json"
+                     : GetParam() == Version::V1 ? "numpy1_zero_dim.json"
+                                                 : "numpy2_ml_dtypes0.7_zero_dim.json";
+  std::ifstream in(std::string(PL_PROMOTION_DIR) + "/" + file);
+  ASSERT_TRUE(in) << file;
+  const auto rec = nlohmann::json::parse(in);
+  EXPECT_EQ(rec["numpy"].get<std::string>(), std::string(numpy::numpy_version(GetParam())));
+  EXPECT_EQ(rec["ml_dtypes"].get<std::string>(), std::string(numpy::ml_dtypes_version(GetParam())));
+  size_t cells = 0, errors = 0;
+  for (size_t i = 0; i < rec["dtypes"].size(); ++i) {
+    const auto t = numpy::from_python_name(rec["dtypes"][i].get<std::string>());
+    ASSERT_TRUE(t) << rec["dtypes"][i];
+    for (size_t j = 0; j < rec["values"].size(); ++j) {
+      const std::string literal = rec["values"][j].get<std::string>();
+      const auto v = parse_py_value(literal);
+      ASSERT_TRUE(v) << literal;
+      const auto& want = rec["cells"][i][j];
+      const numpy::ZeroDim got = numpy::build_zero_dim(GetParam(), *t, *v);
+      const std::string where = "np.array(" + literal + ", dtype=" + rec["dtypes"][i].get<std::string>() + ")";
+      ++cells;
+      if (want.contains("error")) {
+        ++errors;
+        EXPECT_FALSE(got.value) << where;
+        EXPECT_EQ(got.raised_late, want.value("raised_late", false)) << where;
+        EXPECT_EQ(got.error_type + ": " + got.message,
+                  want["error"].get<std::string>() + ": " + want["message"].get<std::string>())
+            << where;
+      } else {
+        ASSERT_TRUE(got.value) << where << ": " << got.error_type << ": " << got.message;
+        if (want.contains("int")) {
+          EXPECT_EQ(int128_to_string(got.value->integer), want["int"].get<std::string>()) << where;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(cells, 28u * 43u);
+  EXPECT_GT(errors, 200u);
+}
+
+// Checked in NumPy 1.26.4 with ml_dtypes 0.5.1: np.bool does not exist there (np.bool_ does);
+// min_scalar_type of an ml_dtypes zero-dim is its own dtype whatever its value; and a ufunc
+// of zero-dim operands returns a Python object, not an object array.
+TEST(NumpyRules, NumPy1SaysWhatNumPy1Does) {
+  const promote::Engine* v1 = promote::find_engine("numpy1");
+  ASSERT_TRUE(v1);
+  EXPECT_EQ(v1->spell(DType::bool_), "np.bool_");
+  EXPECT_EQ(promote::find_engine("numpy")->spell(DType::bool_), "np.bool");
+  const Outcome ml =
+      numpy::evaluate(Version::V1, numpy::Op::Add, {DType::float64}, {DType::float8_e5m2, OperandKind::ZeroDim});
+  EXPECT_EQ(ml.rule.find("by its value"), std::string::npos) << ml.rule;
+  const Outcome builtin =
+      numpy::evaluate(Version::V1, numpy::Op::Add, {DType::bfloat16}, {DType::int64, OperandKind::ZeroDim});
+  EXPECT_NE(builtin.rule.find("by its value"), std::string::npos) << builtin.rule;
+  const Outcome zero_dims = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::float64, OperandKind::ZeroDim},
+                                            {DType::int64, OperandKind::Scalar, "2**64"});
+  EXPECT_EQ(zero_dims.other_result, "object");
+  EXPECT_NE(zero_dims.rule.find("the result is that Python object itself"), std::string::npos) << zero_dims.rule;
+  const Outcome array =
+      numpy::evaluate(Version::V1, numpy::Op::Add, {DType::float64}, {DType::int64, OperandKind::Scalar, "2**64"});
+  EXPECT_EQ(array.rule.find("Python object itself"), std::string::npos) << array.rule;
+}
+
 TEST(NumpyOperands, ValuesAreCheckedNotGuessed) {
   // A Python float written for an integer operand, a zero-dim value that does not fit.
   Outcome o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::int8}, {DType::int64, OperandKind::Scalar, "2.5"});
   EXPECT_EQ(o.error_type, "precision-lab");
-  o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8}, {DType::int8, OperandKind::ZeroDim, "300"});
+  o = numpy::evaluate(Version::V2, numpy::Op::Add, {DType::int8}, {DType::int8, OperandKind::ZeroDim, "300"});
   EXPECT_EQ(o.error_type, "precision-lab");
+  EXPECT_EQ(o.message, "np.array(300, dtype=np.int8) raises OverflowError: Python integer 300 out of bounds for int8");
+  // NumPy 1.x wraps it (to 44), and the sum is int8's.
+  o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8}, {DType::int8, OperandKind::ZeroDim, "300"});
+  EXPECT_EQ(o.result, DType::int8);
   // Past int64 and uint64: an object array in 1.x (the recorded tables hold 2**64, 2**100, ...);
   // past 2**127 nothing is modelled, and the user is told so.
   o = numpy::evaluate(Version::V1, numpy::Op::Add, {DType::int8}, {DType::int64, OperandKind::Scalar, "2**70"});
