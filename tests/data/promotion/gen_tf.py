@@ -114,16 +114,22 @@ def main():
         return
     if os.environ["TF_ENABLE_ONEDNN_OPTS"] != "0":
         sys.exit("gen_tf.py records with oneDNN off: run it without TF_ENABLE_ONEDNN_OPTS, or with 0")
+    write_modes(__file__, "cpu, TF_ENABLE_ONEDNN_OPTS=0")
+
+
+def write_modes(script, device):
+    """Runs `script --mode MODE` once per mode, each in its own process (the switch is global),
+    and writes their tables as one golden file on stdout."""
     merged, configs, version = Outcomes(), {}, None
     for mode in MODES:
-        run = subprocess.run([sys.executable, __file__, "--mode", mode], check=True,
+        run = subprocess.run([sys.executable, script, "--mode", mode], check=True,
                              capture_output=True, text=True)
         part = json.loads(run.stdout)
         version = part["version"]
         remap = [merged.add(o) for o in part["outcomes"]]
         configs[mode] = {k: [[remap[x] for x in row] for row in v]
                          for k, v in part["tables"].items()}
-    header = {"framework": "tensorflow", "version": version, "device": "cpu, TF_ENABLE_ONEDNN_OPTS=0"}
+    header = {"framework": "tensorflow", "version": version, "device": device}
     write_golden(sys.stdout, header, NAMES, merged, configs=configs)
 
 if __name__ == "__main__":

@@ -11,39 +11,29 @@ Run: python3 tests/data/promotion/gen_tf_onednn.py > tests/data/promotion/tf_one
 """
 import json
 import os
-import subprocess
 import sys
 
 os.environ["TF_ENABLE_ONEDNN_OPTS"] = "1"  # (read when TensorFlow is imported)
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-from gen_tf import MODES, NAMES, outcome, start_tf, zeros  # noqa: E402
-from golden_io import Outcomes, write_golden  # noqa: E402
+from gen_tf import NAMES, outcome, start_tf, write_modes, zeros  # noqa: E402
+from golden_io import Outcomes  # noqa: E402
 
 
-def table_for(mode):
+def tables_for(mode):
     tf = start_tf(mode)
     outcomes = Outcomes()
     table = [[outcomes.add(outcome(lambda: tf.linalg.matmul(zeros(tf, a, (2, 3)), zeros(tf, b, (3, 2)))))
               for b in NAMES] for a in NAMES]
-    return outcomes.items, table, tf.__version__
+    return outcomes.items, {"matmul:tensor,tensor": table}, tf.__version__
 
 
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--mode":
-        outcomes, table, version = table_for(sys.argv[2])
-        json.dump({"version": version, "outcomes": outcomes, "table": table}, sys.stdout)
+        outcomes, tables, version = tables_for(sys.argv[2])
+        json.dump({"version": version, "outcomes": outcomes, "tables": tables}, sys.stdout)
         return
-    merged, configs, version = Outcomes(), {}, None
-    for mode in MODES:
-        run = subprocess.run([sys.executable, __file__, "--mode", mode], check=True,
-                             capture_output=True, text=True)
-        part = json.loads(run.stdout)
-        version = part["version"]
-        remap = [merged.add(o) for o in part["outcomes"]]
-        configs[mode] = {"matmul:tensor,tensor": [[remap[x] for x in row] for row in part["table"]]}
-    header = {"framework": "tensorflow", "version": version, "device": "cpu, TF_ENABLE_ONEDNN_OPTS=1"}
-    write_golden(sys.stdout, header, NAMES, merged, configs=configs)
+    write_modes(__file__, "cpu, TF_ENABLE_ONEDNN_OPTS=1")
 
 
 if __name__ == "__main__":
