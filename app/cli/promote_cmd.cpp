@@ -377,8 +377,8 @@ Runner add_promote(CLI::App& app) {
   app.add_option("--b-kind", args->b_kind, "tensor | zerodim | scalar");
   app.add_option("--bias", args->bias, "Bias dtype, for ops that take one (addmm needs one)");
   app.add_option("--a-value", args->a_value,
-                 "Value of a zero-dim or scalar a, as a Python literal (300, 1e300, 2.5+1j, 2**63): numpy and jax "
-                 "engines; torch's on the CPU for a scalar");
+                 "Value of a zero-dim or scalar a, as a Python literal (300, 1e300, 2.5+1j, 2**63): numpy engines; "
+                 "for a scalar, the jax engines and torch's on the CPU too");
   app.add_option("--b-value", args->b_value, "Value of a zero-dim or scalar b");
   app.add_option("--a-shape", args->a_shape,
                  "conv1d/conv2d: the input's shape, N,C,L or N,C,H,W (default 1,1,3 or 1,1,3,3). On a CPU PyTorch "

@@ -200,12 +200,12 @@ const std::vector<Engine>& registry() {
     add("numpy1", "numpy", numpy::numpy_version(numpy::Version::V1), "cpu", numpy_ops, kAll, "astype", "w",
         numpy::has_dtype, numpy1_spell, numpy_evaluate<numpy::Version::V1>);
     out.back().companion = numpy::ml_dtypes_release(numpy::Version::V1);
-    add("jax", "jax", jax::kVersion, "cpu, x64 off", jax_ops, kAll, "astype", "w", jax::has_dtype, jax_spell,
+    add("jax", "jax", jax::kVersion, "cpu, x64 off", jax_ops, kScalars, "astype", "w", jax::has_dtype, jax_spell,
         jax_evaluate<false, false>);
     out.back().held_as = jax_x32_held;
-    add("jax-x64", "jax", jax::kVersion, "cpu, x64 on", jax_ops, kAll, "astype", "w", jax::has_dtype, jax_spell,
+    add("jax-x64", "jax", jax::kVersion, "cpu, x64 on", jax_ops, kScalars, "astype", "w", jax::has_dtype, jax_spell,
         jax_evaluate<true, false>);
-    add("jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_ops, kAll, "astype", "w", jax::has_dtype,
+    add("jax-strict", "jax", jax::kVersion, "cpu, strict, x64 off", jax_ops, kScalars, "astype", "w", jax::has_dtype,
         jax_spell, jax_evaluate<false, true>);
     out.back().held_as = jax_x32_held;
     // Recorded with TF_ENABLE_ONEDNN_OPTS=0 (gen_tf.py): oneDNN renames MatMul in matmul's errors.
@@ -254,7 +254,11 @@ std::string unmodelled_value_message(const Engine& e, OperandKind k) {
     if (e.framework == "torch")
       return engine + " reads a zero-dim tensor's dtype, never its value (PyTorch's promotion does not look at it)" +
              (e.values == ValuesModelled::PythonScalars ? "; a Python scalar's value is modelled" : "");
-    return engine + " takes a zero-dim operand as an ordinary tensor: its dtype, never its value";
+    // (JAX's promotion reads a zero-dim array's dtype only; the value it was built from is not
+    // modelled, and a value it cannot hold would raise before the op)
+    return engine + " takes a zero-dim operand as an ordinary " + (e.framework == "tensorflow" ? "tensor" : "array") +
+           ": its dtype, never its value" +
+           (e.values == ValuesModelled::PythonScalars ? "; a Python scalar's value is modelled" : "");
   }
   // (The torch engines that model no value are CUDA's.)
   return engine + " takes no value: it answers for the defaults, True, 2, 2.5 and 2.5+1j, when none is given" +

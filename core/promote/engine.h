@@ -45,7 +45,7 @@ struct Query {
 enum class ValuesModelled : uint8_t {
   None,           // True, 2, 2.5 and 2.5+1j only
   PythonScalars,  // a Python scalar's value (PyTorch: only ints past int64 change anything)
-  All,            // zero-dim operands' values too (NumPy 1.x value-based casting, JAX)
+  All,            // zero-dim operands' values too (NumPy: np.array(v, dtype) and 1.x value-based casting)
 };
 bool models_value(ValuesModelled m, OperandKind k);
 

@@ -209,7 +209,15 @@ Outcome result_type(const Config& c, const Arg& a, const Arg& b) {
   const bool weak = lub.node >= kDTypeNodes;
   const DType r = canonical(c, weak ? weak_dtype(lub.node) : kDTypes[lub.node]);
   std::string rule = "JAX's promotion lattice: the least upper bound is " + node_name(lub.node);
-  if (a.weak || b.weak) rule += weak ? "" : " (a Python scalar is weakly typed and adopts the array's type)";
+  // A weak scalar adopts the array's type only where the bound is that type: float16 and a Python
+  // complex meet at complex64.
+  if ((a.weak != b.weak) && !weak) {
+    const Arg& array = a.weak ? b : a;
+    rule += node_of(array.dtype) == lub.node
+                ? " (a Python scalar is weakly typed and adopts the array's type)"
+                : " (a Python scalar is weakly typed, but " + std::string(name(array.dtype)) +
+                      " is not of its kind: the bound lies above both)";
+  }
   if (weak) rule += ", so the default " + std::string(name(r)) + " of its kind";
   if (!c.x64) rule += "; with x64 off, 64-bit types become 32-bit";
   return returns(r, rule + ".");

@@ -93,6 +93,36 @@ TEST(JaxTexts, AFixSaysTheDtypeTheArrayHolds) {
   EXPECT_EQ(complex[0].effect, "x becomes jnp.float32, its imaginary part dropped");
 }
 
+// A weak Python scalar adopts the array's dtype only where the bound is that dtype: float16 and a
+// Python complex give complex64 (jnp.add(jnp.zeros(2, jnp.float16), 2.5+1j).dtype, JAX 0.10.2),
+// which the rule had called the array's type.
+TEST(JaxTexts, AScalarAdoptsTheArraysTypeOnlyWhereTheBoundIsThatType) {
+  Operand complex{DType::complex128, OperandKind::Scalar};
+  complex.value = "2.5+1j";
+  const Outcome lifted = jax::evaluate({false, false}, jax::Op::Add, {DType::float16}, complex);
+  EXPECT_EQ(lifted.result, DType::complex64);
+  EXPECT_EQ(lifted.rule.find("adopts the array's type"), std::string::npos) << lifted.rule;
+  EXPECT_NE(lifted.rule.find("float16 is not of its kind"), std::string::npos) << lifted.rule;
+  Operand integer{DType::int64, OperandKind::Scalar};
+  integer.value = "3";
+  const Outcome adopted = jax::evaluate({false, false}, jax::Op::Add, {DType::int8}, integer);
+  EXPECT_EQ(adopted.result, DType::int8);
+  EXPECT_NE(adopted.rule.find("adopts the array's type"), std::string::npos) << adopted.rule;
+}
+
+// JAX's promotion reads a zero-dim array's dtype only, and the engines do not build one from a
+// value (jnp.asarray(300, dtype=jnp.int8) raises before any op): a zero-dim value is refused, a
+// Python scalar's is modelled.
+TEST(JaxTexts, AZeroDimValueIsRefusedAScalarsIsRead) {
+  for (const char* id : {"jax", "jax-x64", "jax-strict"}) {
+    const Engine* e = find_engine(id);
+    ASSERT_NE(e, nullptr);
+    EXPECT_FALSE(models_value(e->values, OperandKind::ZeroDim)) << id;
+    EXPECT_TRUE(models_value(e->values, OperandKind::Scalar)) << id;
+    EXPECT_NE(unmodelled_value_message(*e, OperandKind::ZeroDim).find("its dtype, never its value"), std::string::npos);
+  }
+}
+
 TEST(JaxTexts, APythonScalarIsNamedByItsClassAndTheStrictRuleSaysWhatItTakes) {
   Operand scalar{DType::float64, OperandKind::Scalar};
   scalar.value = "2.5";
