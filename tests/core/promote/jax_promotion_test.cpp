@@ -95,7 +95,7 @@ TEST(JaxTexts, AFixSaysTheDtypeTheArrayHolds) {
 
 // A weak Python scalar adopts the array's dtype only where the bound is that dtype: float16 and a
 // Python complex give complex64 (jnp.add(jnp.zeros(2, jnp.float16), 2.5+1j).dtype, JAX 0.10.2),
-// which the rule had called the array's type.
+// not the array's float16, and the rule must not say it adopts that.
 TEST(JaxTexts, AScalarAdoptsTheArraysTypeOnlyWhereTheBoundIsThatType) {
   Operand complex{DType::complex128, OperandKind::Scalar};
   complex.value = "2.5+1j";

@@ -217,9 +217,9 @@ TEST(PyValue, IntLiteralsAreExactUpTo2To127) {
 }
 
 // np.array(v, dtype=T) for every recorded dtype and value (gen_numpy_zero_dim.py), in each
-// release: the integer it holds, or the exception and its text. The engines had shown a sum for
-// np.array(1e300, dtype=int8) (a cast past 2^127), refused an int4 or a bool NumPy builds (300
-// wraps to -4; 2.5+1j is True), and quoted NumPy 2's refusal for 1.x, which wraps.
+// release: the integer it holds, or the exception and its text. The edges that matter: a float
+// past 2^127 into int8 (no cast to a 128-bit integer may take it), an int4 or a bool NumPy does
+// build (300 wraps to -4; 2.5+1j is True), and 1.x, which wraps where 2.x refuses.
 TEST_P(NumpyPromotion, ZeroDimOperandsAreBuiltAsNumpyBuildsThem) {
   const char* file = GetParam() == Version::V2   ? "numpy2_zero_dim.json"
                      : GetParam() == Version::V1 ? "numpy1_zero_dim.json"
