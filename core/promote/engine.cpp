@@ -141,9 +141,7 @@ DType jax_x32_held(DType t) { return jax::held_as({false, false}, t); }
 
 std::string torch_spell(DType t) { return "torch." + std::string(torch::python_name(t)); }
 
-std::string numpy_spell(DType t) {
-  return (numpy::is_user_dtype(t) ? "ml_dtypes." : "np.") + std::string(numpy::python_name(t));
-}
+std::string numpy_spell(DType t) { return numpy::qualified_name(t); }
 
 // NumPy 1.26 has no np.bool (2.0 brought the name back as np.bool_'s): np.bool_.
 std::string numpy1_spell(DType t) { return t == DType::bool_ ? "np.bool_" : numpy_spell(t); }

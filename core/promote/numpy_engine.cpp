@@ -21,6 +21,14 @@ std::string nm(DType t) { return std::string(python_name(t)); }
 bool is_int_or_bool(DType t) { return t == DType::bool_ || is_integer(t); }
 bool is_unsigned(DType t) { return info(t).kind == DTypeKind::UnsignedInt; }
 
+// Whether a Python int gets to dtype t at all: NumPy's integers and ml_dtypes' types take one
+// through a C long (int64), and NumPy's uint32 and uint64 through an unsigned one too.
+bool through_c_long(__int128 n, DType t) {
+  const bool unsigned_wide = !is_user_dtype(t) && (t == DType::uint32 || t == DType::uint64);
+  return (n >= int_lo(DType::int64) && n <= int_hi(DType::int64)) ||
+         (unsigned_wide && n >= 0 && n <= int_hi(DType::uint64));
+}
+
 // One operand as a ufunc sees it.
 struct Arg {
   DType dtype;  // an array's dtype; for a Python scalar, the dtype NumPy 1.x gives it
@@ -56,13 +64,6 @@ ZeroDim build_zero_dim(Version v, DType t, const PyValue& x) {
                      ? "int() argument must be a string, a bytes-like object or a real number, not 'complex'"
                      : "float() argument must be a string or a real number, not 'complex'");
   }
-  // A Python int reaches NumPy's integers (and ml_dtypes') through a C long, or for uint32 and
-  // uint64 through an unsigned one too.
-  auto fits_c_long = [&](__int128 n) {
-    const bool unsigned_wide = !ml && (t == DType::uint32 || t == DType::uint64);
-    return (n >= int_lo(DType::int64) && n <= int_hi(DType::int64)) ||
-           (unsigned_wide && n >= 0 && n <= int_hi(DType::uint64));
-  };
   if (want == PyType::Int) {
     __int128 n = x.integer;
     if (x.type == PyType::Float) {
@@ -84,7 +85,7 @@ ZeroDim build_zero_dim(Version v, DType t, const PyValue& x) {
         n = static_cast<__int128>(std::trunc(x.real));
       }
     }
-    if (!fits_c_long(n)) {
+    if (!through_c_long(n, t)) {
       if (ml && v == Version::V1) return raise("TypeError", "expected number, got int");
       return raise("OverflowError", "Python int too large to convert to C long");
     }
@@ -103,7 +104,7 @@ ZeroDim build_zero_dim(Version v, DType t, const PyValue& x) {
     return ZeroDim{out, "", "", false};
   }
   // ml_dtypes 0.5.1's and 0.6.0's floats take a Python int through a C long too (0.7.0's take any).
-  if (ml && x.type == PyType::Int && v != Version::V2Ml07 && !fits_c_long(x.integer))
+  if (ml && x.type == PyType::Int && v != Version::V2Ml07 && !through_c_long(x.integer, t))
     return raise("TypeError", "expected number, got int");
   if (t == DType::float32 || t == DType::complex64) {
     out.real = static_cast<float>(x.real);
@@ -136,8 +137,7 @@ Expected<Arg> make_arg(Version v, const Operand& op) {
   auto value = parse_py_value(op.value);
   if (!value) return Error{value.error()};
   const ZeroDim built = build_zero_dim(v, op.dtype, *value);
-  const std::string call =
-      "np.array(" + op.value + ", dtype=" + (is_user_dtype(op.dtype) ? "ml_dtypes." : "np.") + nm(op.dtype) + ")";
+  const std::string call = "np.array(" + op.value + ", dtype=" + qualified_name(op.dtype) + ")";
   if (!built.value && built.raised_late)
     return Error{call + " returns with " + built.error_type + ": " + built.message + " pending (" +
                  std::string(ml_dtypes_release(v)) + "): a later call raises it, or a SystemError from it"};
@@ -313,7 +313,7 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
     // integers refuse one past int64 as NumPy's own do, below).
     for (const Arg* x : {&a, &b})
       if (is_user_dtype(t) && !abstract_kinds(v) && x->kind == OperandKind::Scalar && x->value.type == PyType::Int &&
-          (x->value.integer > int_hi(DType::int64) || x->value.integer < int_lo(DType::int64)))
+          !through_c_long(x->value.integer, t))
         return raises("TypeError", "expected number, got int",
                       "ml_dtypes converts the Python int through a C long, and " + int128_to_string(x->value.integer) +
                           " does not fit one.");
@@ -348,17 +348,14 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
 // ---------------------------------------------------------------------------------------
 // Builtin dtypes only.
 
-// NumPy 2's message when a weak Python int does not fit the dtype it takes: NumPy first
-// converts through a C long (int64), or for uint32 and uint64 through an unsigned one too;
-// a value past both is "too large to convert to C long" (2**64, -2**63 - 1, recorded).
+// NumPy 2's message when a weak Python int does not fit the dtype it takes: a value that does not
+// get through a C long is "too large to convert to C long" (2**64, -2**63 - 1, recorded).
 std::optional<Outcome> python_int_overflow(const Arg& s, DType t) {
   const __int128 v = s.value.integer;
   if (v >= int_lo(t) && v <= int_hi(t)) return std::nullopt;
   const std::string rule = "NEP 50: a Python int takes the array's integer dtype, and " + int128_to_string(v) +
                            " does not fit " + nm(t) + ".";
-  const bool unsigned_wide = t == DType::uint32 || t == DType::uint64;
-  if (v < int_lo(DType::int64) || v > int_hi(unsigned_wide ? DType::uint64 : DType::int64))
-    return raises("OverflowError", "Python int too large to convert to C long", rule);
+  if (!through_c_long(v, t)) return raises("OverflowError", "Python int too large to convert to C long", rule);
   return raises("OverflowError", "Python integer " + int128_to_string(v) + " out of bounds for " + nm(t), rule);
 }
 
@@ -519,7 +516,7 @@ Outcome promote_types(Version v, DType a, DType b) {
 }
 
 namespace {
-Outcome evaluate_args(Version v, Op op, const Operand& a, const Operand& b, const Arg& arg_a, const Arg& arg_b);
+Outcome evaluate_args(Version v, Op op, const Operand& a, const Operand& b, const Arg& xa, const Arg& xb);
 }  // namespace
 
 Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
@@ -539,14 +536,12 @@ Outcome evaluate(Version v, Op op, const Operand& a, const Operand& b) {
 
 namespace {
 
-Outcome evaluate_args(Version v, Op op, const Operand& a, const Operand& b, const Arg& arg_a, const Arg& arg_b) {
-  const Arg* xa = &arg_a;
-  const Arg* xb = &arg_b;
+Outcome evaluate_args(Version v, Op op, const Operand& a, const Operand& b, const Arg& xa, const Arg& xb) {
   // NumPy 1.x: a Python int that neither int64 nor uint64 holds becomes an object array, and
   // the ufunc runs on Python objects, whatever the other dtype (recorded: 2**64, -2**63 - 1,
   // +-2**100 with every array dtype and ufunc). (NumPy 2 raises or converts it: elementwise.)
   if (v == Version::V1 && op_is_elementwise(op))
-    for (const Arg* x : {&*xa, &*xb})
+    for (const Arg* x : {&xa, &xb})
       if (x->kind == OperandKind::Scalar && x->value.type == PyType::Int &&
           (x->value.integer < int_lo(DType::int64) || x->value.integer > int_hi(DType::uint64)))
         return Outcome{std::nullopt, "", "",
@@ -554,13 +549,13 @@ Outcome evaluate_args(Version v, Op op, const Operand& a, const Operand& b, cons
                            " in neither int64 nor uint64, so it makes an object array and np." +
                            std::string(op_name(op)) + " runs on Python objects: dtype=object." +
                            // (a ufunc unwraps a zero-dim result)
-                           (xa->zero_dim() && xb->zero_dim()
+                           (xa.zero_dim() && xb.zero_dim()
                                 ? " With no operand of any dimension the result is that Python object itself, "
                                   "not an array."
                                 : ""),
                        "object"};
   switch (op) {
-    case Op::Matmul: return linear_search(v, op, *xa, *xb);
+    case Op::Matmul: return linear_search(v, op, xa, xb);
     case Op::Dot: {
       Outcome r = promote_types(v, a.dtype, b.dtype);
       if (r.ok()) {
@@ -600,7 +595,7 @@ Outcome evaluate_args(Version v, Op op, const Operand& a, const Operand& b, cons
                       "ml_dtypes registers no cast between " + nm(a.dtype) + " and " + nm(b.dtype) + ".");
       return returns(b.dtype, "astype converts to the dtype asked for (casting='unsafe').");
     }
-    default: return elementwise(v, op, *xa, *xb);
+    default: return elementwise(v, op, xa, xb);
   }
 }
 

@@ -153,6 +153,8 @@ bool is_user_dtype(DType t) { return type_number(t, Version::V2) >= 256; }
 
 std::string_view python_name(DType t) { return name(t); }
 
+std::string qualified_name(DType t) { return (is_user_dtype(t) ? "ml_dtypes." : "np.") + std::string(name(t)); }
+
 std::optional<DType> from_python_name(std::string_view n) {
   for (const DTypeInfo& d : all_dtypes())
     if (has_dtype(d.id) && d.name == n) return d.id;

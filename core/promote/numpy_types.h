@@ -28,6 +28,7 @@ bool has_dtype(DType t);                // NumPy or ml_dtypes defines it
 bool is_user_dtype(DType t);            // an ml_dtypes type (a "legacy user DType" to NumPy)
 int type_number(DType t, Version v);    // dtype.num: NPY_BOOL = 0 ..., ml_dtypes from 256
 std::string_view python_name(DType t);  // "float32", "bfloat16" (np.dtype(...).name)
+std::string qualified_name(DType t);    // "np.float32", "ml_dtypes.bfloat16": how Python code names it
 std::optional<DType> from_python_name(std::string_view name);
 std::string class_repr(DType t);  // "<class 'numpy.dtypes.Int16DType'>"
 
