@@ -312,8 +312,7 @@ Expected<Query> query_of(const Engine& e, const PromoteArgs& a) {
   if (auto placed = promote::place_operands(e, q, a.a_device, a.b_device, "--a-device", "--b-device"); !placed)
     return Error{placed.error()};
   if (a.bias.empty()) {
-    if (std::find(e.bias_needed_ops.begin(), e.bias_needed_ops.end(), a.op) != e.bias_needed_ops.end())
-      return Error{promote::bias_needed_message(a.op) + ": give --bias"};
+    if (promote::needs_bias(e, a.op)) return Error{promote::bias_needed_message(a.op) + ": give --bias"};
     return q;
   }
   if (std::find(e.bias_ops.begin(), e.bias_ops.end(), a.op) == e.bias_ops.end()) return Error{a.op + " takes no bias"};

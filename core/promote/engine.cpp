@@ -43,6 +43,10 @@ OpLists op_lists(std::string_view (*name)(OpT), bool (*kinds)(OpT), bool (*takes
 
 }  // namespace
 
+bool needs_bias(const Engine& e, std::string_view op) {
+  return std::find(e.bias_needed_ops.begin(), e.bias_needed_ops.end(), op) != e.bias_needed_ops.end();
+}
+
 std::string bias_needed_message(std::string_view op) {
   return std::string(op) + " takes a bias: torch." + std::string(op) + "(bias, x, w) has no form without one";
 }

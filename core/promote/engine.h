@@ -89,7 +89,8 @@ std::string release_text(const Engine& e);
 std::span<const Engine> engines();
 // Why `e` takes no value for an operand of kind `k` (models_value is false), in a sentence.
 std::string unmodelled_value_message(const Engine& e, OperandKind k);
-// Why an op of Engine::bias_needed_ops cannot be asked without a bias.
+// Whether op is one of Engine::bias_needed_ops, and why it cannot be asked without a bias.
+bool needs_bias(const Engine& e, std::string_view op);
 std::string bias_needed_message(std::string_view op);
 const Engine* find_engine(std::string_view id);  // also "pytorch", "tensorflow", "tensorflow-numpy"
 std::string engine_names();                      // "torch, numpy, numpy1" (the ids, for messages)

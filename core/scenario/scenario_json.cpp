@@ -219,9 +219,7 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
       if (!promote::models_value(e->values, kind) && !(o && promote::models_value(o->values, kind)))
         return Error{"'b_value': neither grid's engine reads a value: " + promote::unmodelled_value_message(*e, kind)};
     }
-    if (l.bias.empty() &&
-        std::find(e->bias_needed_ops.begin(), e->bias_needed_ops.end(), l.op) != e->bias_needed_ops.end())
-      return Error{"'bias': " + promote::bias_needed_message(l.op)};
+    if (l.bias.empty() && promote::needs_bias(*e, l.op)) return Error{"'bias': " + promote::bias_needed_message(l.op)};
     if (!l.bias.empty()) {
       if (std::find(e->bias_ops.begin(), e->bias_ops.end(), l.op) == e->bias_ops.end())
         return Error{"'bias': " + l.framework + "'s " + l.op + " takes no bias"};

@@ -331,8 +331,7 @@ void PromotionPanel::draw_setting(const char* id, Setting& s) {
   }
   const bool takes_bias = std::find(e.bias_ops.begin(), e.bias_ops.end(), e.ops[s.op]) != e.bias_ops.end();
   // An op with no form without a bias (addmm) starts with a float32 one and offers no "none".
-  const bool needs_bias =
-      std::find(e.bias_needed_ops.begin(), e.bias_needed_ops.end(), e.ops[s.op]) != e.bias_needed_ops.end();
+  const bool needs_bias = promote::needs_bias(e, e.ops[s.op]);
   if (const auto f32 = std::find(dtypes_.begin(), dtypes_.end(), DType::float32);
       needs_bias && s.bias == 0 && f32 != dtypes_.end())
     s.bias = int(f32 - dtypes_.begin()) + 1;
