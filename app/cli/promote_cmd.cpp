@@ -282,6 +282,9 @@ Expected<const Engine*> chosen_engine(const PromoteArgs& a) {
   std::string what = "no " + std::string(e->framework) + " engine for";
   if (!a.version.empty()) what.append(" version ").append(a.version);
   if (!a.device.empty()) what.append(" device ").append(a.device);
+  // Another device keeps the autocast the framework named (find_variant): say which.
+  if (const auto autocast = e->device.find("autocast"); !a.device.empty() && autocast != std::string_view::npos)
+    what.append(" with ").append(e->id).append("'s ").append(e->device.substr(autocast));
   return Error{what + " (available: " + have + ")"};
 }
 

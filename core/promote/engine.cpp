@@ -295,19 +295,32 @@ std::string release_text(const Engine& e) {
 }
 
 const Engine* find_variant(const Engine& base, std::string_view version, std::string_view device) {
-  // A device asked for is an engine's whole description or its first word, where it runs ("cpu"
-  // of "cpu, oneDNN off"); the base engine first, so that a device it runs on keeps it.
+  // A description is where an engine runs, its first word ("cpu" of "cpu, oneDNN off"), then its
+  // configuration. A device asked for is a whole description or a placement; a placement keeps
+  // base's configuration where an engine has it there ("cpu, autocast bfloat16" asked on cuda is
+  // "cuda, autocast bfloat16"). Autocast is switched on in the user's code, so it is never dropped
+  // for another device's plain engine; a configuration the other device lacks (oneDNN's) may be.
   auto placement = [](std::string_view d) { return d.substr(0, d.find_first_of(", ")); };
-  auto fits = [&](const Engine& e, bool by_placement) {
+  auto configuration = [&](std::string_view d) { return d.substr(placement(d).size()); };
+  auto released = [&](const Engine& e) {
     if (e.framework != base.framework) return false;
-    if (!version.empty() ? !e.version.starts_with(version) : e.version != base.version) return false;
-    if (device.empty()) return e.device == base.device;
-    return by_placement ? placement(e.device) == device : e.device == device;
+    return !version.empty() ? e.version.starts_with(version) : e.version == base.version;
   };
-  if (fits(base, false) || fits(base, true)) return &base;
-  for (const bool by_placement : {false, true})
+  const std::string_view config = configuration(base.device);
+  const bool keeps_config = config.find("autocast") != std::string_view::npos;
+  // A whole description, or a placement tried with base's configuration and then on its own.
+  const bool whole = device.empty() || placement(device) != device;
+  auto fits = [&](const Engine& e, int pass) {
+    if (!released(e)) return false;
+    if (whole) return e.device == (device.empty() ? base.device : device);
+    if (placement(e.device) != device) return false;
+    return pass == 0 ? configuration(e.device) == config : !keeps_config;
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    if (fits(base, pass)) return &base;
     for (const Engine& e : registry())
-      if (fits(e, by_placement)) return &e;
+      if (fits(e, pass)) return &e;
+  }
   return nullptr;
 }
 

@@ -103,7 +103,8 @@ Status place_operands(const Engine& e, Query& q, std::string_view a_device, std:
                       std::string_view a_label, std::string_view b_label);
 
 // The engine of base's framework that reproduces another release (version prefix: "1.13",
-// "1") or device ("cuda"); an empty string keeps base's. Null when there is none.
+// "1") or device ("cuda"); an empty string keeps base's. Another device keeps base's autocast
+// ("cpu, autocast bfloat16" on cuda is "cuda, autocast bfloat16"). Null when there is none.
 const Engine* find_variant(const Engine& base, std::string_view version, std::string_view device);
 
 // What a user would try after an error, and what each attempt gives.

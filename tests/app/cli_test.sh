@@ -268,6 +268,9 @@ check promote-cuda-zerodim-value 2 "the torch-cuda engine reads a zero-dim tenso
 check promote-tf-device-cpu 0 'tensorflow 2\.21\.0 \(cpu, oneDNN off\): add' -- "$PL" promote --framework tf --device cpu int8 float32
 check promote-jax-device-cpu 0 'jax 0\.10\.2 \(cpu, x64 off\): add' -- "$PL" promote --framework jax --device cpu int8 float32
 check promote-autocast-device-cpu 0 'torch 2\.15\.0 \(cpu, autocast bfloat16\): linear' -- "$PL" promote --framework torch-autocast-cpu --device cpu --op linear float16 float32
+# Another device keeps the autocast (and its dtype), or no engine answers.
+check promote-autocast-device-cuda 0 'torch 2\.15\.0 \(cuda, autocast bfloat16\): linear' -- "$PL" promote --framework torch-autocast-cpu --device cuda --op linear float16 float32
+check promote-autocast-f16-device-cpu 2 "no torch engine for device cpu with torch-autocast-cuda's autocast float16" -- "$PL" promote --framework torch-autocast-cuda --device cpu --op linear float16 float32
 check promote-tf-numpy 0 '-> tf.float32' -- "$PL" promote --framework tf-numpy int8 float32
 check promote-tf-numpy-weak 0 '-> tf.float64' -- "$PL" promote --framework tf-numpy --op multiply --b-kind scalar int8 float32
 check promote-autocast-linear 0 '-> torch.bfloat16' -- "$PL" promote --framework torch-autocast-cpu --op linear float16 bfloat16 --bias float32

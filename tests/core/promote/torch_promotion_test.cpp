@@ -680,6 +680,24 @@ TEST(TorchCuda, AutocastRunsProductsInTheLowerType) {
   EXPECT_EQ(find_variant(*find_engine("torch"), "", "cuda")->id, "torch-cuda");
 }
 
+// Asked on another device, an engine keeps the autocast the user's code switched on, with its
+// dtype; where no engine has it there, none answers in its place. oneDNN is the CPU's own.
+TEST(TorchEngines, AnotherDeviceKeepsAutocast) {
+  auto variant = [](std::string_view id, std::string_view version, std::string_view device) {
+    const Engine* e = find_variant(*find_engine(id), version, device);
+    return e ? std::string(e->id) : std::string("none");
+  };
+  EXPECT_EQ(variant("torch-autocast-cpu", "", "cuda"), "torch-autocast-cuda-bf16");
+  EXPECT_EQ(variant("torch-autocast-cuda-bf16", "", "cpu"), "torch-autocast-cpu");
+  EXPECT_EQ(variant("torch-autocast-cuda", "", "cpu"), "none");
+  EXPECT_EQ(variant("torch-autocast-cpu", "", "cpu"), "torch-autocast-cpu");
+  EXPECT_EQ(variant("torch-autocast-cpu", "", "cuda, autocast float16"), "torch-autocast-cuda");
+  EXPECT_EQ(variant("torch-autocast-cpu", "1.13", ""), "torch1.13-autocast-cpu");
+  EXPECT_EQ(variant("torch-onednn", "", "cuda"), "torch-cuda");
+  EXPECT_EQ(variant("torch-cuda", "", "cpu"), "torch");
+  EXPECT_EQ(variant("jax-x64", "", "cpu"), "jax-x64");
+}
+
 }  // namespace
 }  // namespace pl::promote
 
