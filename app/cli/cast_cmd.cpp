@@ -18,6 +18,9 @@ struct CastArgs {
   bool saturate = false, no_saturate = false, daz = false, ftz = false, json = false;
   std::string int_overflow = "wrap";
   uint64_t seed = 0;
+  // The options only a float target reads, and those only an integer target reads.
+  std::vector<const CLI::Option*> float_only, int_only;
+  const CLI::Option* seed_option = nullptr;
   std::vector<std::string> values;
 };
 
@@ -109,7 +112,22 @@ int run_cast(CastArgs a) {
     }
     xs.push_back(*x);
   }
-  if (auto t = parse_dtype(a.to); t && (is_integer(*t) || *t == DType::bool_)) return cast_to_int(a, *t, xs);
+  const auto t = parse_dtype(a.to);
+  const bool to_int = t && (is_integer(*t) || *t == DType::bool_);
+  // Options the target's cast does not read are refused, never ignored: an integer target
+  // truncates toward zero as a C cast does, and takes --int-overflow alone.
+  for (const CLI::Option* o : to_int ? a.float_only : a.int_only) {
+    if (o->count() == 0) continue;
+    if (to_int && o->get_name().find("saturate") != std::string::npos)
+      std::fprintf(stderr, "error: %s is for float targets: a cast to %s takes --int-overflow saturate (or wrap)\n",
+                   o->get_name().c_str(), a.to.c_str());
+    else if (to_int)
+      std::fprintf(stderr, "error: %s is for float targets: a cast to %s truncates toward zero, as a C cast does\n",
+                   o->get_name().c_str(), a.to.c_str());
+    else std::fprintf(stderr, "error: %s is for integer targets, not %s\n", o->get_name().c_str(), a.to.c_str());
+    return kExitBadInput;
+  }
+  if (to_int) return cast_to_int(a, *t, xs);
   auto ref = parse_float_format(a.to);
   if (!ref) {
     std::fprintf(stderr, "error: %s\n", ref.error().c_str());
@@ -124,6 +142,11 @@ int run_cast(CastArgs a) {
   o.flush_input_subnormals = a.daz;
   o.flush_output_subnormals = a.ftz;
   o.seed = a.seed;
+  if (a.seed_option->count() > 0 && o.rounding != Rounding::Stochastic) {
+    std::fprintf(stderr, "error: --seed is for --rounding stochastic (the %s rounding draws nothing)\n",
+                 rounding_name(o.rounding));
+    return kExitBadInput;
+  }
   if (!a.path.empty() && !parse_cast_path(a.path.c_str(), &o.path)) return kExitBadInput;  // (the parser refused it)
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < xs.size(); ++i) {
@@ -159,16 +182,19 @@ Runner add_cast(CLI::App& app) {
                  "Target format: a dtype name (float16, torch.bfloat16, int8, ...) "
                  "or a custom float eXmY[bBIAS][:ieee|fn|fnuz|finite]")
       ->required();
-  add_rounding_option(app, &a->rounding, "the rounding of the cast");
+  auto* rounding = add_rounding_option(app, &a->rounding, "the rounding of the cast");
   auto* sat = app.add_flag("--saturate", a->saturate, "Clamp overflow (and Inf) to max finite");
-  app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf")->excludes(sat);
-  app.add_option("--seed", a->seed, "Seed of the stochastic-rounding stream");
-  add_cast_path_option(
+  auto* no_sat =
+      app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf")->excludes(sat);
+  a->seed_option = app.add_option("--seed", a->seed, "Seed of the stochastic-rounding stream");
+  auto* path = add_cast_path_option(
       app, &a->path,
       "direct: one rounding (NumPy, ml_dtypes 0.7); via-float32: through float32 first (PyTorch, ml_dtypes 0.6)");
-  app.add_flag("--daz", a->daz, "Read subnormal inputs as zero");
-  app.add_flag("--ftz", a->ftz, "Flush subnormal results to zero");
-  add_int_overflow_option(app, &a->int_overflow, "integer targets: wrap as a C cast on x86-64, or saturate");
+  auto* daz = app.add_flag("--daz", a->daz, "Read subnormal inputs as zero");
+  auto* ftz = app.add_flag("--ftz", a->ftz, "Flush subnormal results to zero");
+  a->float_only = {rounding, sat, no_sat, a->seed_option, path, daz, ftz};
+  a->int_only = {
+      add_int_overflow_option(app, &a->int_overflow, "integer targets: wrap as a C cast on x86-64, or saturate")};
   app.add_flag("--json", a->json, "One JSON object per value (keys: input, value, bits, ...)");
   app.add_option("values", a->values,
                  "Decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0, or A/B or A*B of two (in float64)")

@@ -129,7 +129,7 @@ Status not_a_whole_number(int argc, char** argv) {
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
     if (ec == std::errc() && end == value.data() + value.size()) return {};
     return Error{std::string(name) + ": '" + std::string(value.substr(0, 40)) +
-                 "' is not a whole number from 0 to 2^64 - 1"};
+                 "' is not a whole number (digits only, no sign, below 2^64)"};
   });
 }
 

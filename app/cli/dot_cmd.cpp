@@ -54,7 +54,7 @@ Runner add_dot(CLI::App& app) {
   app.add_option("--k", args->lengths, "Comma-separated dot-product lengths");
   app.add_option("--a-dtype", args->a_dtype,
                  "dtype of a (inputs are N(0,1) rounded to it): a table name or a custom format (e5m7)");
-  app.add_option("--b-dtype", args->b_dtype, "dtype of b");
+  const CLI::Option* b_dtype = app.add_option("--b-dtype", args->b_dtype, "dtype of b");
   app.add_flag("--sum", args->sum, "sum reductions of a instead of dot products (every b_k is 1)");
   app.add_option("--accumulate", args->models,
                  "Comma-separated models: " + experiment::accumulation_grammar() +
@@ -70,7 +70,12 @@ Runner add_dot(CLI::App& app) {
                  "existing folder must be empty)");
   app.add_flag("--force", args->force,
                "replace a non-empty --save folder as a whole, and run a sweep estimated past 10 minutes");
-  return [args]() {
+  return [args, b_dtype]() {
+    // A sum reduction has no b: its b_k are 1, whatever dtype was named.
+    if (args->sum && b_dtype->count() > 0) {
+      std::fprintf(stderr, "error: --b-dtype is for dot products: --sum adds a's elements alone (every b_k is 1)\n");
+      return kExitBadInput;
+    }
     DotSweepConfig c;
     c.trials = args->trials;
     c.sum = args->sum;

@@ -149,8 +149,14 @@ Expected<uint64_t> header_size(const uint8_t* p, uint64_t file_size) {
   if (file_size < 8) return Error{"not a safetensors file (shorter than its 8-byte header length)"};
   uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | p[i];
-  if (n > kMaxHeader) return Error{"the safetensors header claims " + std::to_string(n) + " bytes (limit 100 MiB)"};
-  if (n > file_size - 8) return Error{"the safetensors header is truncated"};
+  if (n > kMaxHeader || n > file_size - 8) {
+    // A header that cannot be read: say first whether the file is a safetensors file at all
+    // (its JSON header opens with '{' right after the length), then what is wrong with it.
+    if (file_size < 9 || p[8] != '{')
+      return Error{"not a safetensors file (no JSON header after its first 8 bytes, the header's length)"};
+    if (n > kMaxHeader) return Error{"the safetensors header claims " + std::to_string(n) + " bytes (limit 100 MiB)"};
+    return Error{"the safetensors header is truncated"};
+  }
   return n;
 }
 

@@ -59,6 +59,12 @@ check cast-nan-json 0 '"value": "nan"' -- "$PL" cast --to float8_e4m3fn --json n
 check cast-minus-zero 0 'bits +0x80 ' -- "$PL" cast --to float8_e4m3fn -0
 check cast-stash-lookalike 2 "malformed number '-9#x'" -- "$PL" cast --to float16 '-9#x'
 check cast-saturate 0 'value +448' -- "$PL" cast --to float8_e4m3fn --saturate 1000
+# Options the target's cast does not read are refused, never ignored.
+check cast-int-saturate-refused 2 'a cast to int8 takes --int-overflow saturate' -- "$PL" cast --to int8 --saturate 300
+check cast-int-rounding-refused 2 '--rounding is for float targets' -- "$PL" cast --to int8 --rounding up 3.5
+check cast-float-int-overflow-refused 2 '--int-overflow is for integer targets, not float16' -- "$PL" cast --to float16 --int-overflow saturate 1.5
+check cast-seed-without-stochastic 2 '--seed is for --rounding stochastic' -- "$PL" cast --to float16 --seed 5 1
+check cast-seed-stochastic 0 'rounding stochastic' -- "$PL" cast --to float16 --rounding stochastic --seed 5 0.1
 check cast-no-saturate 0 'value +nan' -- "$PL" cast --to float8_e4m3fn 1000
 # NumPy 1.x's min_scalar_type counts a float by magnitude, not digits: 65504 (exact in float16)
 # counts as float32, 0.1 (not in float16) as float16. The rule said "the smallest type holding
@@ -159,6 +165,7 @@ check probe-model 0 'as a model: --accumulate f32:sequential' -- "$PL" accumulat
 check probe-normalisation 0 'normalisation of partial sums .* +not run' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16
 check probe-json-block 0 '"block_terms": 0' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --json
 check dot-multiterm 0 'f32 multi-term\(16 \+ sum, 2 extra bits\) rtz' -- "$PL" dot --k 64 --trials 2 --a-dtype bfloat16 --b-dtype bfloat16 --accumulate f32:multiterm:16:2:rtz
+check dot-sum-b-dtype-refused 2 '--b-dtype is for dot products' -- "$PL" dot --sum --k 16 --b-dtype float32
 check dot-multiterm-bad 2 'more than float64.s 53' -- "$PL" dot --k 64 --accumulate f32:multiterm:16:24
 check probe-int8 1 'integer sums are exact' -- "$PL" accumulation-probe --backend cpu --dtype int8 --accumulate i32
 check probe-bad-dtype 2 "error: .*flaot16" -- "$PL" accumulation-probe --backend cpu --dtype flaot16

@@ -234,7 +234,14 @@ TEST(Safetensors, BadNamesSlicesAndFilesAreErrors) {
     EXPECT_NE(r.error().find(expect), std::string::npos) << header << " -> " << r.error();
   }
   std::vector<uint8_t> huge(16, 0xff);
+  huge[8] = '{';
   EXPECT_NE(list_safetensors(huge).error().find("limit"), std::string::npos);
+  const std::vector<uint8_t> cut = {64, 0, 0, 0, 0, 0, 0, 0, '{', '"', 'x', '"'};  // 64 header bytes claimed, 4 there
+  EXPECT_NE(list_safetensors(cut).error().find("header is truncated"), std::string::npos);
+  // Another kind of file (JSON, text) is said to be no safetensors file, not a header of 10^17 bytes.
+  const std::string json = R"({"weight_map": {"a": "model.safetensors"}})";
+  EXPECT_NE(list_safetensors(std::vector<uint8_t>(json.begin(), json.end())).error().find("not a safetensors file"),
+            std::string::npos);
 }
 
 // As strict as the reference library (safetensors' Metadata::validate): the tensors follow one
