@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
+
+#include "core/io/checked_write.h"
 
 namespace pl {
 
@@ -24,10 +27,17 @@ Status write_png_rgba(const std::string& path, const std::vector<unsigned char>&
     }
   }
   cairo_surface_mark_dirty(s);
-  cairo_status_t st = cairo_surface_write_to_png(s, path.c_str());
+  // Encoded in memory, then written whole or not at all (a stopped run leaves no half a PNG, and
+  // a missing folder or a full disk is named as the system names it).
+  std::string png;
+  auto append = [](void* out, const unsigned char* bytes, unsigned int n) {
+    static_cast<std::string*>(out)->append(reinterpret_cast<const char*>(bytes), n);
+    return CAIRO_STATUS_SUCCESS;
+  };
+  const cairo_status_t st = cairo_surface_write_to_png_stream(s, append, &png);
   cairo_surface_destroy(s);
-  if (st != CAIRO_STATUS_SUCCESS) return Error{"could not write " + path + ": " + cairo_status_to_string(st)};
-  return {};
+  if (st != CAIRO_STATUS_SUCCESS) return Error{"could not encode " + path + ": " + cairo_status_to_string(st)};
+  return io::write_file_atomic(path, png);
 }
 
 }  // namespace pl

@@ -8,7 +8,8 @@
 
 namespace pl {
 
-// rgba: top row first, 4 bytes per pixel, straight (not premultiplied) alpha.
+// rgba: top row first, 4 bytes per pixel, straight (not premultiplied) alpha. The file is written
+// whole or not at all (io::write_file_atomic).
 Status write_png_rgba(const std::string& path, const std::vector<unsigned char>& rgba, int width, int height);
 
 }  // namespace pl
