@@ -270,6 +270,7 @@ class CudaBackend final : public Backend {
       return Error{cuda_error("out of GPU memory for the heat map", e)};
     experiment::PooledDifference h;
     h.rows = shape.rows, h.cols = shape.cols;
+    h.block_rows = shape.block_rows, h.block_cols = shape.block_cols;
     h.values.resize(shape.rows * shape.cols);
     cudaError_t e = cuda::launch_pooled_difference(da, db, rows, cols, shape, d_out.as<double>(), nullptr);
     if (e == cudaSuccess) e = cuda::copy_to_host(h.values.data(), d_out.get(), h.values.size() * sizeof(double));

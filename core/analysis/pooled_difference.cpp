@@ -20,6 +20,7 @@ PooledDifference pooled_difference(std::span<const double> a, std::span<const do
   const PoolShape s = pool_shape(rows, cols, limit);
   PooledDifference h;
   h.rows = s.rows, h.cols = s.cols;
+  h.block_rows = s.block_rows, h.block_cols = s.block_cols;
   h.values.assign(h.rows * h.cols, 0.0);
   // Bands of cell rows on every core, each swept row by row: every cell sees its elements in
   // pooled_cell's order (rows, then columns), and the reads stream. (Cell by cell, as the GPU's

@@ -12,7 +12,10 @@
 namespace pl::experiment {
 
 struct PooledDifference {
-  size_t rows = 0, cols = 0;
+  size_t rows = 0, cols = 0;  // cells
+  // The elements a cell covers (the last cell of a row or column may cover fewer): cell (i, j)
+  // holds rows i * block_rows ... and columns j * block_cols ... of the output matrix.
+  size_t block_rows = 1, block_cols = 1;
   std::vector<double> values;  // row-major
 };
 

@@ -239,6 +239,12 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
   cairo_paint(cr);
   cairo_restore(cr);
   cairo_surface_destroy(img);
+  // A frame just outside the cells (the window's shader paints over the cells only): a white
+  // exact cell at the map's edge is still a cell, not the figure's background.
+  cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+  cairo_set_line_width(cr, 1 * fs);
+  cairo_rectangle(cr, x0 - 0.5 * fs, y0 - 0.5 * fs, w + 1 * fs, hgt + 1 * fs);
+  cairo_stroke(cr);
   // Colour bar.
   const double bx = x0 + w + 18 * fs, bw = 16 * fs;
   for (int i = 0; i < 200; ++i) {
@@ -390,6 +396,26 @@ void category_labels(cairo_t* cr, const std::vector<std::string>& names, const s
   }
 }
 
+// The integer ticks along a heat map's side: the matrix's rows or columns where the map has a
+// matrix (a pooled map's cells cover blocks of them), else its cells; each at the edge of the
+// row or column it counts. draw(pixel, text) draws one.
+template <class Draw>
+void heatmap_ticks(size_t cells, size_t block, size_t matrix, double p0, double p1, double fs, Draw draw) {
+  if (cells == 0) return;
+  const double count = matrix > 0 ? double(matrix) : double(cells);
+  const double per_cell = matrix > 0 ? double(std::max<size_t>(block, 1)) : 1.0;
+  std::vector<double> ticks;
+  for (double v : axis_ticks(AxisMap{0, count, false, 0, std::fabs(p1 - p0) / fs}))
+    if (v == std::floor(v)) ticks.push_back(v);
+  if (ticks.empty() || ticks.back() != count) ticks.push_back(count);  // the far edge says how many
+  // A tick too close to the far edge's label gives way to it.
+  if (ticks.size() > 2 && (count - ticks[ticks.size() - 2]) / count * std::fabs(p1 - p0) < 36 * fs)
+    ticks.erase(ticks.end() - 2);
+  const std::vector<std::string> labels = tick_labels(ticks, false);
+  for (size_t i = 0; i < ticks.size(); ++i)
+    draw(p0 + std::min(ticks[i] / per_cell / double(cells), 1.0) * (p1 - p0), labels[i]);
+}
+
 void draw_heatmap_figure(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, double fs) {
   draw_heatmap(cr, *f.heatmap, l.x0, l.y0, l.x1 - l.x0, l.y1 - l.y0, fs);
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
@@ -403,16 +429,28 @@ void draw_heatmap_figure(cairo_t* cr, const Figure& f, const PlotLayout& l, doub
         cr, f.x.categories, [&](size_t i) { return l.x0 + (double(i) + 0.5) * cw; }, l.y1 + 14 * fs, 10 * fs,
         cw - 4 * fs, 0.6);
   } else {
-    text(cr, "0", l.x0, l.y1 + 14 * fs, 10 * fs, 0, 0.5);
-    text(cr, std::to_string(f.heatmap->cols), l.x1, l.y1 + 14 * fs, 10 * fs, 1, 0.5);
+    const Heatmap& h = *f.heatmap;
+    heatmap_ticks(h.cols, h.block_cols, h.matrix_cols, l.x0, l.x1, fs, [&](double x, const std::string& s) {
+      cairo_move_to(cr, x, l.y1);
+      cairo_line_to(cr, x, l.y1 + 4 * fs);
+      cairo_set_line_width(cr, 1 * fs);
+      cairo_stroke(cr);
+      text(cr, s, x, l.y1 + 14 * fs, 10 * fs, 0.5, 0.5);
+    });
   }
   if (f.y.categories.size() == f.heatmap->rows && !f.y.categories.empty()) {
     const size_t every = std::max<size_t>(1, static_cast<size_t>(std::ceil(11 * fs / std::max(rh, 1e-9))));
     for (size_t i = 0; i < f.y.categories.size(); i += every)
       line_fitted(cr, f.y.categories[i], l.x0 - 4 * fs, l.y0 + (double(i) + 0.5) * rh, 10 * fs, l.x0 - 30 * fs, 0.6, 1);
   } else {
-    text(cr, "0", l.x0 - 6 * fs, l.y0, 10 * fs, 1, 0.5);
-    text(cr, std::to_string(f.heatmap->rows), l.x0 - 6 * fs, l.y1, 10 * fs, 1, 0.5);
+    const Heatmap& h = *f.heatmap;
+    heatmap_ticks(h.rows, h.block_rows, h.matrix_rows, l.y0, l.y1, fs, [&](double y, const std::string& s) {
+      cairo_move_to(cr, l.x0 - 4 * fs, y);
+      cairo_line_to(cr, l.x0, y);
+      cairo_set_line_width(cr, 1 * fs);
+      cairo_stroke(cr);
+      text(cr, s, l.x0 - 6 * fs, y, 10 * fs, 1, 0.5);
+    });
   }
 }
 

@@ -185,6 +185,8 @@ Figure heatmap_figure(const MatmulResult& r, const std::string& setup) {
   heat.y.log = false;
   Heatmap h;
   h.rows = r.error_map.rows, h.cols = r.error_map.cols, h.values = r.error_map.values;
+  h.block_rows = r.error_map.block_rows, h.block_cols = r.error_map.block_cols;
+  h.matrix_rows = c.m, h.matrix_cols = c.n;
   double m = 0;
   for (double v : h.values)
     if (std::isfinite(v)) m = std::max(m, std::fabs(v));

@@ -85,6 +85,10 @@ struct Heatmap {
   // +inf means exact (an SQNR without any error) and is drawn white, outside the map, keyed
   // under the colour bar; elsewhere +inf is an overflow (an error map's Inf output), grey.
   bool inf_is_exact = false;
+  // A matrix's map whose cells each cover a block of elements (a pooled error map): cell (i, j)
+  // holds rows i * block_rows ... of matrix_rows, columns j * block_cols ... of matrix_cols. The
+  // axes then count the matrix's rows and columns, not the cells; 0: the map has no such matrix.
+  size_t block_rows = 1, block_cols = 1, matrix_rows = 0, matrix_cols = 0;
 };
 
 struct Figure {

@@ -170,9 +170,17 @@ std::optional<Readout> readout_at(const Figure& f, const PlotLayout& l, double p
     const double col = std::floor(l.x.to_value(px)), row = std::floor(l.y.to_value(py));
     if (row < 0 || col < 0 || row >= double(h.rows) || col >= double(h.cols)) return std::nullopt;
     const size_t i = static_cast<size_t>(row) * h.cols + static_cast<size_t>(col);
-    r.lines = {
-        "row " + std::to_string(static_cast<size_t>(row)) + ", column " + std::to_string(static_cast<size_t>(col)),
-        label_or(h.colorbar_label, "value") + " = " + (i < h.values.size() ? readout_number(h.values[i]) : "?")};
+    // A cell of a pooled map is a block of the matrix's rows and columns: it names them all.
+    auto span = [](const char* one, const char* many, size_t cell, size_t block, size_t matrix) {
+      if (matrix == 0 || block <= 1) return std::string(one) + " " + std::to_string(cell);
+      const size_t first = cell * block, last = std::min(matrix, first + block) - 1;
+      return first == last ? std::string(one) + " " + std::to_string(first)
+                           : std::string(many) + " " + std::to_string(first) + "-" + std::to_string(last);
+    };
+    r.lines = {span("row", "rows", static_cast<size_t>(row), h.block_rows, h.matrix_rows) + ", " +
+                   span("column", "columns", static_cast<size_t>(col), h.block_cols, h.matrix_cols),
+               label_or(h.colorbar_label, "value") + " = " + (i < h.values.size() ? readout_number(h.values[i]) : "?")};
+    if (h.block_rows * h.block_cols > 1 && h.matrix_rows > 0) r.lines[1] += " (the block's largest)";
     return r;
   }
   // The nearest point of a line or marker series.

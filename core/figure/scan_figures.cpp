@@ -39,14 +39,20 @@ std::string inputs_text(const ScanResult& r) {
 }  // namespace
 
 Figure scan_heatmap_figure(const ScanResult& r) {
-  // Rows: the layers in order -- of each stack, when there are several (an encoder's and a
-  // decoder's layer 3 are two rows) -- then each tensor outside them under its role, in
+  // Rows in the order a model runs them: the embeddings (a role naming "embed"), the layers in
+  // order -- of each stack, when there are several (an encoder's and a decoder's layer 3 are two
+  // rows) -- then each other tensor outside them under its role (the head, a final norm), in
   // checkpoint order.
   std::map<std::pair<std::string, long>, size_t> layer_row;
-  std::vector<std::string> outside;
-  for (const auto& t : r.tensors)
-    if (t.place.layer) layer_row.emplace(std::pair{t.place.stack, *t.place.layer}, 0);
-    else if (std::find(outside.begin(), outside.end(), t.place.role) == outside.end()) outside.push_back(t.place.role);
+  std::vector<std::string> before, after;
+  for (const auto& t : r.tensors) {
+    if (t.place.layer) {
+      layer_row.emplace(std::pair{t.place.stack, *t.place.layer}, 0);
+      continue;
+    }
+    auto& side = t.place.role.find("embed") != std::string::npos ? before : after;
+    if (std::find(side.begin(), side.end(), t.place.role) == side.end()) side.push_back(t.place.role);
+  }
   const bool stacks = !layer_row.empty() && layer_row.begin()->first.first != layer_row.rbegin()->first.first;
   Figure f;
   f.name = "sqnr-heatmap";
@@ -54,19 +60,23 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   f.title = experiment::by_output(r) ? "SQNR of each layer's output in each candidate"
                                      : "SQNR of each layer in each candidate";
   std::vector<std::string> rows;
+  std::map<std::string, size_t> role_row;
+  auto add_roles = [&](const std::vector<std::string>& roles) {
+    for (const std::string& role : roles) {  // "model.embed_tokens" as "embed_tokens"; "pooler.dense" whole
+      role_row[role] = rows.size();
+      rows.push_back(role.rfind("model.", 0) == 0 ? role.substr(6) : role);
+    }
+  };
+  add_roles(before);
   for (auto& [key, row] : layer_row) {
     row = rows.size();
     rows.push_back((stacks ? key.first + " " : std::string()) + std::to_string(key.second));
   }
-  for (const std::string& role : outside)  // "model.embed_tokens" as "embed_tokens"; "pooler.dense" whole
-    rows.push_back(role.rfind("model.", 0) == 0 ? role.substr(6) : role);
+  add_roles(after);
   const size_t cols = r.candidates.size();
   std::vector<double> energy(rows.size(), 0), error(rows.size() * cols, 0);
   for (const auto& t : r.tensors) {
-    const size_t row =
-        t.place.layer ? layer_row[{t.place.stack, *t.place.layer}]
-                      : layer_row.size() + static_cast<size_t>(std::find(outside.begin(), outside.end(), t.place.role) -
-                                                               outside.begin());
+    const size_t row = t.place.layer ? layer_row[{t.place.stack, *t.place.layer}] : role_row[t.place.role];
     energy[row] += experiment::scored_energy(r, t);
     for (size_t c = 0; c < cols; ++c) error[row * cols + c] += experiment::scored_error(r, t.scores[c]);
   }

@@ -171,6 +171,18 @@ TEST(ScanFigures, TheHeatMapKeepsEachStacksLayersApart) {
   EXPECT_NE(f.subtitle.find("white cells: exact"), std::string::npos) << f.subtitle;
 }
 
+// The rows run as the model does: the embeddings, the layers, then the head (a checkpoint lists
+// its tensors by name, so lm_head came before model.embed_tokens and both after the layers).
+TEST(ScanFigures, TheHeatMapRowsRunEmbeddingsLayersHead) {
+  auto r = merge_scans({tiny_scan("lm_head.weight", 1e-4), tiny_scan("model.embed_tokens.weight", 1e-3),
+                        tiny_scan("model.layers.1.fc.weight", 1e-2), tiny_scan("model.layers.0.fc.weight", 1e-3),
+                        tiny_scan("model.norm.weight", 1e-3)});
+  ASSERT_TRUE(r) << r.error();
+  const figure::Figure f = figure::scan_heatmap_figure(*r);
+  EXPECT_EQ(f.y.categories, (std::vector<std::string>{"embed_tokens", "0", "1", "lm_head", "norm"}));
+  EXPECT_NEAR(f.heatmap->values[2 * 2 + 1], 10 * std::log10(4 / 1e-2), 1e-12);  // layer 1's row, int8
+}
+
 // Bug: the subtitle said "28 tensors" above a map of 4 rows labelled by layer, and never that a
 // row is a layer's tensors together.
 TEST(ScanFigures, TheHeatMapSaysARowHoldsALayersTensors) {

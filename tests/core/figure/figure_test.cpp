@@ -10,10 +10,11 @@
 #include <sstream>
 
 #include "core/accumulate/accumulation_spec.h"
-#include "core/experiment/framework_check.h"
 #include "core/dtype/neighbourhood.h"
+#include "core/experiment/framework_check.h"
 #include "core/export/figure_export.h"
 #include "core/figure/experiment_figures.h"
+#include "core/figure/figure_view_state.h"
 #include "core/figure/number_line_figure.h"
 #include "core/figure/plot_layout.h"
 #include "core/figure/text_width.h"
@@ -989,6 +990,36 @@ TEST(Mlp, Float64NetworkMatchesItsReference) {
   for (const auto& l : r->layers) EXPECT_LT(l.network.normwise_rel, 1e-14);
   c.layer.n = 8;
   EXPECT_NE(experiment::check(c).error(), "");
+}
+
+}  // namespace
+}  // namespace pl::figure
+
+namespace pl::figure {
+namespace {
+
+// A pooled error map of a 1000 x 1000 output holds 500 x 500 cells of 2 x 2 elements: its axes
+// count the matrix's rows and columns (0 ... 1000), not the cells (0 ... 500), with ticks between,
+// and the read-out names the block of elements under the mouse.
+TEST(Figures, APooledHeatmapCountsTheMatrixRowsAndColumns) {
+  Figure f;
+  f.name = "error-heatmap";
+  f.x.label = "column j";
+  f.y.label = "row i";
+  Heatmap h{500, 500, std::vector<double>(500 * 500, 1e-5), Colormap::Diverging, -1e-5, 1e-5, "C - R"};
+  h.block_rows = h.block_cols = 2;
+  h.matrix_rows = h.matrix_cols = 1000;
+  f.heatmap = h;
+  const auto svg = figure_svg(f);
+  ASSERT_TRUE(svg) << svg.error();
+  EXPECT_NE(svg->find(">1000</text>"), std::string::npos) << *svg;
+  EXPECT_EQ(svg->find(">500</text>"), std::string::npos);  // 500 is no edge here: ticks run 0, 200, ...
+  EXPECT_NE(svg->find(">200</text>"), std::string::npos);
+  const PlotLayout l = layout_figure(f, 900, 560);
+  const auto r = readout_at(f, l, l.x.to_pixel(250.5), l.y.to_pixel(0.5), 4);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->lines[0], "rows 0-1, columns 500-501");
+  EXPECT_EQ(r->lines[1].find("(the block's largest)") != std::string::npos, true) << r->lines[1];
 }
 
 }  // namespace
