@@ -53,6 +53,7 @@ def main():
             return stats((a16 @ b16).astype(np.float64), a @ b)
         out["numpy_seconds"] = median_time(numpy_job, args.reps)
         out["numpy"] = np.__version__
+        out["ml_dtypes"] = ml_dtypes.__version__
     except ImportError as e:
         out["numpy_error"] = str(e)
     try:
