@@ -69,8 +69,8 @@ TEST(CancellableRun, AFinishedRunsOutcomeIsTakenOnce) {
 namespace pl::ui {
 namespace {
 
-// A run that throws (std::bad_alloc past the memory check) ends with its error: the exception
-// used to escape the worker thread, and std::terminate closed the window.
+// A run that throws (std::bad_alloc past the memory check) ends with its error: an exception that
+// escaped the worker thread would reach std::terminate and close the window.
 TEST(CancellableRun, ARunThatThrowsEndsWithItsError) {
   TextRun run;
   run.start([](const Progress&, const std::atomic<bool>*) -> Expected<std::string> { throw std::bad_alloc(); });

@@ -215,7 +215,7 @@ quit second
 echo "ok   second launch restored the panel and the setup"
 
 # 9. --setup alone opens on the Experiment panel and runs the file, though the remembered panel
-# is Throughput (it used to open on the remembered panel, where the setup never ran).
+# is Throughput (on the remembered panel the setup would never run).
 log=$work/window3.log
 "$PL" --setup setup.json --verbose >"$log" 2>&1 &
 pid=$!
@@ -227,7 +227,7 @@ echo "ok   --setup opened on the Experiment panel"
 # 10. The accumulation probe's model in the Experiment panel: open "How this device adds", probe
 # float16, press "Use in the Experiment panel": the window switches to the Experiment panel and
 # runs float16 x float16 with the model. (The Experiment tab is drawn before the Throughput tab,
-# and a switch asked for while drawing used to be dropped with that frame: nothing ran.) The
+# so a switch asked for while drawing must outlive that frame, or nothing runs.) The
 # clicks are places in the 1400x860 layout: the header under the six dtypes' table, the Probe
 # button, and the model's line, which comes first so that the device's description cannot move it.
 log=$work/window4.log

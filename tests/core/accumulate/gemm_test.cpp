@@ -684,8 +684,8 @@ TEST(Blas, AdvisesACoreTypeWhenOpenBlasPicksAnOlderFamilyThanTheCpuHas) {
   for (const char* modern : {"Haswell", "Zen", "SkylakeX", "Cooperlake", "SapphireRapids"})
     EXPECT_EQ(blas::core_advice(modern, avx512), "") << modern;
   // This machine's own answer appears in the CPU device's runtime line when there is one (and
-  // OPENBLAS_CORETYPE did not pick the family). (The line names OPENBLAS_CORETYPE when it is set:
-  // a session's machine had it set to Haswell, so the advice is looked for by its own words.)
+  // OPENBLAS_CORETYPE did not pick the family). (The line names OPENBLAS_CORETYPE when it is set,
+  // as some machines' environments do, so the advice is looked for by its own words.)
   const blas::Info i = blas::info();
   const std::string here = i.coretype_env.empty() ? blas::core_advice(i.core, blas::cpu_vectors()) : "";
   const std::string runtime = make_cpu_backend()->device_info().runtime;

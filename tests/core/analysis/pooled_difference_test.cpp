@@ -15,7 +15,7 @@
 namespace pl::experiment {
 namespace {
 
-// The loop of the figure code before (experiment_figures.cpp, up to d38996b).
+// The plainest pooling, cell by cell: the reference the parallel sweep must match.
 std::vector<double> plain_pooling(const std::vector<double>& a, const std::vector<double>& b, size_t rows, size_t cols,
                                   size_t limit) {
   const size_t br = (rows + limit - 1) / limit, bc = (cols + limit - 1) / limit;

@@ -80,7 +80,7 @@ TEST(CustomDType, BadSpellingsAreErrorsNotCrashes) {
     EXPECT_NE(t.error().find("invalid custom format"), std::string::npos) << bad << ": " << t.error();
     EXPECT_FALSE(parse_float_format(bad)) << bad;
   }
-  // Not a custom spelling at all: the table's error, which now offers custom formats.
+  // Not a custom spelling at all: the table's error, which offers custom formats too.
   auto unknown = parse_dtype("e5");
   ASSERT_FALSE(unknown);
   EXPECT_NE(unknown.error().find("custom float formats such as e5m7"), std::string::npos) << unknown.error();

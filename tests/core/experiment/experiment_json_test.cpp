@@ -178,8 +178,8 @@ TEST(ExperimentJson, IntegersThatWouldWrapAreRefusedNamingTheKey) {
 }
 
 // An MLP's weights and biases are drawn with nn.Linear's init and it runs no framework call, so
-// these keys did nothing: they were read, written back and ignored. Refused now, but for the
-// data sources earlier writers put in every MLP's setup.json, which say nothing.
+// these keys would do nothing, and are refused -- but for the data sources that setup.json files
+// written by earlier releases hold in every MLP's setup, which say nothing.
 TEST(ExperimentJson, MlpKeysWithoutEffectAreRefused) {
   EXPECT_EQ(mlp_error(R"({"experiment": "mlp", "framework": "torch"})"),
             "'framework' is not an MLP key (an MLP runs its layers' own arithmetic; a linear experiment runs a call "

@@ -425,7 +425,7 @@ TEST(Matmul, FourBitOperandsTakeTheirRecipesAndInt32SumsTakeNoGroups) {
 }
 
 // The bench reports the stages of a run that computed its references, not of the cached run
-// it times next (it used to report the cached one's: a reference stage of a few ms).
+// it times next (whose reference stage takes a few ms).
 TEST(MatmulBench, StagesAreTheUncachedRuns) {
   MatmulConfig c;
   c.m = c.n = c.k = 48;

@@ -94,7 +94,7 @@ TEST(Parallel, AnExceptionWaitsForTheWorkersAndLeavesThePoolUsable) {
 }
 
 // A task that throws on a worker (std::bad_alloc in a chunk): the caller rethrows it once every
-// worker is back. It used to escape the worker's thread and end the process in std::terminate.
+// worker is back. Escaping the worker's thread, it would end the process in std::terminate.
 TEST(Parallel, AnExceptionOnAWorkerIsRethrownOnTheCaller) {
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread: no pool";
   const std::thread::id caller = std::this_thread::get_id();
