@@ -145,6 +145,7 @@ Expected<std::vector<SafetensorsEntry>> parse_header(std::string_view text, uint
   return out;
 }
 
+// p holds the file's first min(file_size, 9) bytes: the header's length and its first byte.
 Expected<uint64_t> header_size(const uint8_t* p, uint64_t file_size) {
   if (file_size < 8) return Error{"not a safetensors file (shorter than its 8-byte header length)"};
   uint64_t n = 0;
@@ -257,10 +258,12 @@ Expected<SafetensorsLayout> safetensors_layout_file(const std::string& path) {
   if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
   const uint64_t size = static_cast<uint64_t>(in.tellg());
   in.seekg(0);
-  uint8_t len[8] = {};
-  in.read(reinterpret_cast<char*>(len), 8);
-  auto n = header_size(len, size);
+  uint8_t head[9] = {};  // the header's length and its first byte (header_size reads both)
+  in.read(reinterpret_cast<char*>(head), 9);
+  auto n = header_size(head, size);
   if (!n) return Error{path + ": " + n.error()};
+  in.clear();  // (a file of 8 bytes ended the read of 9; its header is empty or refused above)
+  in.seekg(8);
   std::string header(*n, '\0');
   if (!in.read(header.data(), static_cast<std::streamsize>(*n))) return Error{"cannot read " + path};
   auto all = parse_header(header, size - 8 - *n);

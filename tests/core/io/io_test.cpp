@@ -1,6 +1,9 @@
 // .npy and .safetensors readers against files written by NumPy and the safetensors package
 // (tests/data/io/gen_io.py), the .npy writer by round trip, and hostile files: every
 // truncation of a valid file, lying headers, huge shapes -- a clear error, never a crash.
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -242,6 +245,16 @@ TEST(Safetensors, BadNamesSlicesAndFilesAreErrors) {
   const std::string json = R"({"weight_map": {"a": "model.safetensors"}})";
   EXPECT_NE(list_safetensors(std::vector<uint8_t>(json.begin(), json.end())).error().find("not a safetensors file"),
             std::string::npos);
+  // The same through the file reader, which reads the header's length and first byte from the
+  // file: a JSON file, and files of 8 and 5 bytes (the reader's buffer is the first 9 bytes).
+  const std::string tmp = ::testing::TempDir() + "pl_not_safetensors_" + std::to_string(::getpid());
+  for (const std::string& bytes : {json, std::string("\xff\xff\xff\xff\xff\xff\xff\x7f"), std::string("abcde")}) {
+    std::ofstream(tmp, std::ios::binary) << bytes;
+    const auto r = list_safetensors_file(tmp);
+    ASSERT_FALSE(r) << bytes.size();
+    EXPECT_NE(r.error().find("not a safetensors file"), std::string::npos) << r.error();
+  }
+  std::remove(tmp.c_str());
 }
 
 // As strict as the reference library (safetensors' Metadata::validate): the tensors follow one
