@@ -114,6 +114,11 @@ int run_cast(CastArgs a) {
   }
   const auto t = parse_dtype(a.to);
   const bool to_int = t && (is_integer(*t) || *t == DType::bool_);
+  const Expected<FormatRef> ref = to_int ? Expected<FormatRef>(Error{""}) : parse_float_format(a.to);
+  if (!to_int && !ref) {  // the target first: a misspelt one is no reason to blame an option
+    std::fprintf(stderr, "error: %s\n", ref.error().c_str());
+    return kExitBadInput;
+  }
   // Options the target's cast does not read are refused, never ignored: an integer target
   // truncates toward zero as a C cast does, and takes --int-overflow alone.
   for (const CLI::Option* o : to_int ? a.float_only : a.int_only) {
@@ -122,17 +127,12 @@ int run_cast(CastArgs a) {
       std::fprintf(stderr, "error: %s is for float targets: a cast to %s takes --int-overflow saturate (or wrap)\n",
                    o->get_name().c_str(), a.to.c_str());
     else if (to_int)
-      std::fprintf(stderr, "error: %s is for float targets: a cast to %s truncates toward zero, as a C cast does\n",
-                   o->get_name().c_str(), a.to.c_str());
+      std::fprintf(stderr, "error: %s is for float targets: a cast to %s %s\n", o->get_name().c_str(), a.to.c_str(),
+                   *t == DType::bool_ ? "is true for every nonzero value" : "truncates toward zero, as a C cast does");
     else std::fprintf(stderr, "error: %s is for integer targets, not %s\n", o->get_name().c_str(), a.to.c_str());
     return kExitBadInput;
   }
   if (to_int) return cast_to_int(a, *t, xs);
-  auto ref = parse_float_format(a.to);
-  if (!ref) {
-    std::fprintf(stderr, "error: %s\n", ref.error().c_str());
-    return kExitBadInput;
-  }
   CastOptions o;
   if (!parse_rounding(a.rounding.c_str(), &o.rounding)) {
     std::fprintf(stderr, "error: unknown rounding '%s' (%s)\n", a.rounding.c_str(), rounding_names().c_str());

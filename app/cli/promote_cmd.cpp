@@ -218,9 +218,8 @@ int print_pair(const Engine& e, const Query& q, bool json,
         .append(", ")
         .append(std::to_string(q.conv->threads))
         .append(q.conv->threads == 1 ? " thread" : " threads");
-  std::printf("%s (%s): %s(a: %s, b: %s%s)\n", promote::release_text(e).c_str(), std::string(e.device).c_str(),
-              q.op.c_str(), operand_text(e, q.a, q.a_device).c_str(),
-              operand_text(e, q.b, q.b_device).c_str(), bias_note.c_str());
+  std::printf("%s: %s(a: %s, b: %s%s)\n", promote::engine_heading(e, q.a_device || q.b_device).c_str(), q.op.c_str(),
+              operand_text(e, q.a, q.a_device).c_str(), operand_text(e, q.b, q.b_device).c_str(), bias_note.c_str());
   std::printf("  %s\n  rule: %s\n", outcome_text(e, o).c_str(), o.rule.c_str());
   if (internals && o.result == DType::float32) print_internals(setting, q.op, *internals);
   if (!fixes.empty()) std::printf("  fixes:\n");

@@ -294,6 +294,11 @@ std::string release_text(const Engine& e) {
   return s;
 }
 
+std::string engine_heading(const Engine& e, bool operands_placed) {
+  if (operands_placed && (e.device == "cpu" || e.device == "cuda")) return release_text(e);
+  return release_text(e) + " (" + std::string(e.device) + ")";
+}
+
 const Engine* find_variant(const Engine& base, std::string_view version, std::string_view device) {
   // A description is where an engine runs, its first word ("cpu" of "cpu, oneDNN off"), then its
   // configuration. A device asked for is a whole description or a placement; a placement keeps
@@ -306,17 +311,24 @@ const Engine* find_variant(const Engine& base, std::string_view version, std::st
     if (e.framework != base.framework) return false;
     return !version.empty() ? e.version.starts_with(version) : e.version == base.version;
   };
-  const std::string_view config = configuration(base.device);
-  const bool keeps_config = config.find("autocast") != std::string_view::npos;
-  // A whole description, or a placement tried with base's configuration and then on its own.
+  // The autocast part of a description ("autocast bfloat16"), empty where there is none.
+  auto autocast = [](std::string_view d) {
+    const size_t at = d.find("autocast");
+    return at == std::string_view::npos ? std::string_view{} : d.substr(at);
+  };
+  const std::string_view config = configuration(base.device), base_autocast = autocast(base.device);
+  // A whole description; or a placement tried with base's whole configuration, then with its
+  // autocast alone (oneDNN's AVX-512 dropped), then on its own where neither autocasts.
   const bool whole = device.empty() || placement(device) != device;
   auto fits = [&](const Engine& e, int pass) {
     if (!released(e)) return false;
     if (whole) return e.device == (device.empty() ? base.device : device);
     if (placement(e.device) != device) return false;
-    return pass == 0 ? configuration(e.device) == config : !keeps_config;
+    if (pass == 0) return configuration(e.device) == config;
+    if (pass == 1) return !base_autocast.empty() && autocast(e.device) == base_autocast;
+    return base_autocast.empty() && autocast(e.device).empty();
   };
-  for (int pass = 0; pass < 2; ++pass) {
+  for (int pass = 0; pass < 3; ++pass) {
     if (fits(base, pass)) return &base;
     for (const Engine& e : registry())
       if (fits(e, pass)) return &e;

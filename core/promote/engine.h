@@ -85,6 +85,11 @@ std::string missing_dtype_text(const Engine& e, DType t);
 
 // "numpy 2.4.6 with ml_dtypes 0.6.0", "torch 2.15.0": the framework and the releases its answers are from.
 std::string release_text(const Engine& e);
+// What heads an answer: the release and the engine's device and configuration ("torch 2.15.0
+// (cuda, autocast float16)"), so an autocast answer is never read as plain PyTorch's. Where the
+// call places its operands on devices, they are named with the operands instead, and a bare
+// device here would contradict them ("torch 2.15.0 (cpu): linear(..., b: ... on cuda)").
+std::string engine_heading(const Engine& e, bool operands_placed);
 
 std::span<const Engine> engines();
 // Why `e` takes no value for an operand of kind `k` (models_value is false), in a sentence.

@@ -64,6 +64,8 @@ check cast-int-saturate-refused 2 'a cast to int8 takes --int-overflow saturate'
 check cast-int-rounding-refused 2 '--rounding is for float targets' -- "$PL" cast --to int8 --rounding up 3.5
 check cast-float-int-overflow-refused 2 '--int-overflow is for integer targets, not float16' -- "$PL" cast --to float16 --int-overflow saturate 1.5
 check cast-seed-without-stochastic 2 '--seed is for --rounding stochastic' -- "$PL" cast --to float16 --seed 5 1
+check cast-bool-rounding-refused 2 'a cast to bool is true for every nonzero value' -- "$PL" cast --to bool --rounding rtz 0.5
+check cast-bad-target-first 2 "unknown dtype 'in8'" -- "$PL" cast --to in8 --int-overflow saturate 1
 check cast-seed-stochastic 0 'rounding stochastic' -- "$PL" cast --to float16 --rounding stochastic --seed 5 0.1
 check cast-no-saturate 0 'value +nan' -- "$PL" cast --to float8_e4m3fn 1000
 # NumPy 1.x's min_scalar_type counts a float by magnitude, not digits: 65504 (exact in float16)
@@ -195,7 +197,8 @@ check promote-shape-cuda 2 'models one convolution shape' -- "$PL" promote --fra
 check promote-help-shapes 0 '--a-shape.*N,C,L or N,C,H,W' -- "$PL" promote --help
 check promote-device-linear 0 'but got mat1 is on cpu, different from other tensors on cuda:0 \(when checking argument in method wrapper_CUDA_addmm\)' -- "$PL" promote --op linear --bias float32 --a-device cpu --b-device cuda float32 float32
 check promote-device-fix 0 'x.to\(w.device\) +\(x moves to cuda\) +-> torch.float32' -- "$PL" promote --op linear --bias float32 --a-device cpu --b-device cuda float32 float32
-check promote-device-heading 0 'torch.float32 tensor on cpu, b: torch.float32 tensor on cuda' -- "$PL" promote --op mm --a-device cpu --b-device cuda float32 float32
+# Placed operands name their devices; the heading then names none, which would contradict them.
+check promote-device-heading 0 '^torch 2\.15\.0: mm\(a: torch.float32 tensor on cpu, b: torch.float32 tensor on cuda' -- "$PL" promote --op mm --a-device cpu --b-device cuda float32 float32
 check promote-device-json 0 '"device": "cuda"' -- "$PL" promote --op mm --b-device cuda --json float32 float32
 check promote-device-other 0 'torch.float32 tensor on cpu, b: torch.float32 tensor on cuda' -- "$PL" promote --framework torch-cuda --op mm --a-device cpu float32 float32
 check promote-device-depthwise 2 'depthwise convolution of a CUDA input' -- "$PL" promote --op conv2d --a-device cuda --b-device cpu --a-shape 1,4,8,8 --b-shape 4,1,3,3 --groups 4 float32 float32

@@ -612,8 +612,7 @@ void PromotionPanel::draw_selection() {
   std::string a_text = e.spell(q.a.dtype);
   if (q.a_device) a_text.append(" on ").append(promote::device_name(*q.a_device));
   if (q.b_device) b_text.append(" on ").append(promote::device_name(*q.b_device));
-  std::string call =
-      promote::release_text(e) + " (" + std::string(e.device) + "): " + q.op + "(" + a_text + ", " + b_text;
+  std::string call = promote::engine_heading(e, q.a_device || q.b_device) + ": " + q.op + "(" + a_text + ", " + b_text;
   if (q.bias) call.append(", bias: ").append(e.spell(*q.bias));
   call += ")";
   if (q.conv)
@@ -717,14 +716,7 @@ void PromotionPanel::navigate() {
 // ---- the panel --------------------------------------------------------------------
 
 std::string PromotionPanel::engine_summary(const Setting& s) const {
-  const auto& e = engine(s);
-  // The engine's device and configuration too: "torch 2.15.0 (cuda, autocast float16)", so an
-  // autocast grid's float32 x float32 -> bfloat16 is never read as plain PyTorch's answer. Not a
-  // bare device where the operands are placed: "torch 2.15.0 (cpu), linear: ..., b tensor on
-  // cuda" contradicted itself (scenario 30).
-  const std::string device(e.device);
-  if ((s.a_device >= 0 || s.b_device >= 0) && (device == "cpu" || device == "cuda")) return promote::release_text(e);
-  return promote::release_text(e) + " (" + device + ")";
+  return promote::engine_heading(engine(s), s.a_device >= 0 || s.b_device >= 0);
 }
 
 std::string PromotionPanel::call_summary(const Setting& s) const {

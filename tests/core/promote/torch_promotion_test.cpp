@@ -693,6 +693,8 @@ TEST(TorchEngines, AnotherDeviceKeepsAutocast) {
   EXPECT_EQ(variant("torch-autocast-cpu", "", "cpu"), "torch-autocast-cpu");
   EXPECT_EQ(variant("torch-autocast-cpu", "", "cuda, autocast float16"), "torch-autocast-cuda");
   EXPECT_EQ(variant("torch-autocast-cpu", "1.13", ""), "torch1.13-autocast-cpu");
+  EXPECT_EQ(variant("torch-autocast-cpu-onednn", "", "cuda"), "torch-autocast-cuda-bf16");  // AVX-512 dropped
+  EXPECT_EQ(variant("torch-autocast-cuda-bf16", "", "cpu"), "torch-autocast-cpu");
   EXPECT_EQ(variant("torch-onednn", "", "cuda"), "torch-cuda");
   EXPECT_EQ(variant("torch-cuda", "", "cpu"), "torch");
   EXPECT_EQ(variant("jax-x64", "", "cpu"), "jax-x64");
