@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <string_view>
 
 namespace pl::figure {
 namespace {
@@ -36,10 +37,21 @@ std::string inputs_text(const ScanResult& r) {
   return s;
 }
 
+// Whether a module outside the layers is an input embedding, by its last name as the common
+// model families spell it: Llama's embed_tokens, GPT-NeoX's embed_in, BART's embed_positions,
+// BERT's word_ / position_ / token_type_embeddings, GPT-2's wte and wpe, T5's shared. GPT-NeoX's
+// embed_out is its output head.
+bool is_input_embedding(std::string_view role) {
+  const std::string_view last = role.substr(role.rfind('.') == std::string_view::npos ? 0 : role.rfind('.') + 1);
+  static constexpr std::string_view kNames[] = {"embed_tokens", "embed_in", "embed_positions", "embeddings",
+                                                "wte",          "wpe",      "tok_embeddings",  "shared"};
+  return std::find(std::begin(kNames), std::end(kNames), last) != std::end(kNames) || last.ends_with("_embeddings");
+}
+
 }  // namespace
 
 Figure scan_heatmap_figure(const ScanResult& r) {
-  // Rows in the order a model runs them: the embeddings (a role naming "embed"), the layers in
+  // Rows in the order a model runs them: the input embeddings (is_input_embedding), the layers in
   // order -- of each stack, when there are several (an encoder's and a decoder's layer 3 are two
   // rows) -- then each other tensor outside them under its role (the head, a final norm), in
   // checkpoint order.
@@ -50,7 +62,7 @@ Figure scan_heatmap_figure(const ScanResult& r) {
       layer_row.emplace(std::pair{t.place.stack, *t.place.layer}, 0);
       continue;
     }
-    auto& side = t.place.role.find("embed") != std::string::npos ? before : after;
+    auto& side = is_input_embedding(t.place.role) ? before : after;
     if (std::find(side.begin(), side.end(), t.place.role) == side.end()) side.push_back(t.place.role);
   }
   const bool stacks = !layer_row.empty() && layer_row.begin()->first.first != layer_row.rbegin()->first.first;

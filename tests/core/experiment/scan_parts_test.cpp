@@ -171,8 +171,8 @@ TEST(ScanFigures, TheHeatMapKeepsEachStacksLayersApart) {
   EXPECT_NE(f.subtitle.find("white cells: exact"), std::string::npos) << f.subtitle;
 }
 
-// The rows run as the model does: the embeddings, the layers, then the head (a checkpoint lists
-// its tensors by name, so lm_head came before model.embed_tokens and both after the layers).
+// The rows run as the model does -- the input embeddings, the layers, then the head -- whatever
+// order the checkpoint lists its tensors in (by name: lm_head before model.embed_tokens).
 TEST(ScanFigures, TheHeatMapRowsRunEmbeddingsLayersHead) {
   auto r = merge_scans({tiny_scan("lm_head.weight", 1e-4), tiny_scan("model.embed_tokens.weight", 1e-3),
                         tiny_scan("model.layers.1.fc.weight", 1e-2), tiny_scan("model.layers.0.fc.weight", 1e-3),
@@ -181,6 +181,17 @@ TEST(ScanFigures, TheHeatMapRowsRunEmbeddingsLayersHead) {
   const figure::Figure f = figure::scan_heatmap_figure(*r);
   EXPECT_EQ(f.y.categories, (std::vector<std::string>{"embed_tokens", "0", "1", "lm_head", "norm"}));
   EXPECT_NEAR(f.heatmap->values[2 * 2 + 1], 10 * std::log10(4 / 1e-2), 1e-12);  // layer 1's row, int8
+  // GPT-NeoX: embed_in is the input, embed_out the head; GPT-2: wte and wpe are inputs.
+  auto neox = merge_scans({tiny_scan("embed_out.weight", 1e-4), tiny_scan("gpt_neox.embed_in.weight", 1e-3),
+                           tiny_scan("gpt_neox.layers.0.mlp.weight", 1e-3)});
+  ASSERT_TRUE(neox) << neox.error();
+  EXPECT_EQ(figure::scan_heatmap_figure(*neox).y.categories,
+            (std::vector<std::string>{"gpt_neox.embed_in", "0", "embed_out"}));
+  auto gpt2 = merge_scans({tiny_scan("transformer.h.0.mlp.c_fc.weight", 1e-3),
+                           tiny_scan("transformer.wpe.weight", 1e-3), tiny_scan("transformer.wte.weight", 1e-3)});
+  ASSERT_TRUE(gpt2) << gpt2.error();
+  EXPECT_EQ(figure::scan_heatmap_figure(*gpt2).y.categories,
+            (std::vector<std::string>{"transformer.wpe", "transformer.wte", "0"}));
 }
 
 // Bug: the subtitle said "28 tensors" above a map of 4 rows labelled by layer, and never that a
