@@ -30,9 +30,13 @@ Status write_png_rgba(const std::string& path, const std::vector<unsigned char>&
   // Encoded in memory, then written whole or not at all (a stopped run leaves no half a PNG, and
   // a missing folder or a full disk is named as the system names it).
   std::string png;
-  auto append = [](void* out, const unsigned char* bytes, unsigned int n) {
-    static_cast<std::string*>(out)->append(reinterpret_cast<const char*>(bytes), n);
-    return CAIRO_STATUS_SUCCESS;
+  auto append = [](void* out, const unsigned char* bytes, unsigned int n) noexcept {
+    try {  // (no exception may cross cairo's C code)
+      static_cast<std::string*>(out)->append(reinterpret_cast<const char*>(bytes), n);
+      return CAIRO_STATUS_SUCCESS;
+    } catch (...) {
+      return CAIRO_STATUS_NO_MEMORY;
+    }
   };
   const cairo_status_t st = cairo_surface_write_to_png_stream(s, append, &png);
   cairo_surface_destroy(s);

@@ -2,6 +2,8 @@
 // "x.to(torch.float32)" across two lines in the scenarios' stories and fixes.
 #include "app/ui/widgets/wrapped_text.h"
 
+#include "app/ui/panels/scenario_panel.h"
+
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -77,6 +79,17 @@ TEST(WrapLines, ImGuiItselfBreaksAfterADot) {
   EXPECT_EQ(ours[0], "call");
   EXPECT_EQ(ours[1], "x.to(torch.float32)");
   ImGui::DestroyContext();
+}
+
+// A scenario's status keeps its time whole where it wraps: "(0.00" ended one line of the bar and
+// "s)" stood alone on the next.
+TEST(WrapLines, AScenarioStatusKeepsItsTimeOnOneLine) {
+  const std::string status = run_status("9 of 9 checks pass", 0.0);
+  for (float width = 9; width <= static_cast<float>(status.size()); ++width) {  // 9: "(0.00 s)" itself
+    const std::vector<std::string> lines = lines_of(status, width);
+    EXPECT_NE(lines.back(), "s)") << width;
+    EXPECT_NE(lines.back().find("(0.00"), std::string::npos) << width << ": " << lines.back();
+  }
 }
 
 }  // namespace

@@ -166,10 +166,12 @@ void ScenarioPanel::collect() {
   // A group is known by its label: two runs with the same one, or none, get "run N" (else their
   // figures would share one button, or have none).
   std::map<size_t, std::string> run_labels = named(distinct_labels(runs_with_figures));
-  for (auto& [i, label] : run_labels)
-    if (label.empty() || std::count_if(run_labels.begin(), run_labels.end(),
-                                       [&](const auto& other) { return other.second == label; }) > 1)
+  for (auto& [i, label] : run_labels) {
+    const std::string& name = label;  // (clang before 16 captures no structured binding in a lambda)
+    if (name.empty() || std::count_if(run_labels.begin(), run_labels.end(),
+                                      [&](const auto& other) { return other.second == name; }) > 1)
       label = "run " + std::to_string(i + 1);
+  }
   for (size_t i = 0; i < made.size(); ++i) {
     const auto& e = shown_->evidence[i];
     for (auto f : made[i]) {
@@ -200,10 +202,17 @@ void ScenarioPanel::collect() {
     if (!figure_requested()) request_figure(wanted);  // --figure's tab, if given, wins
   }
   ++version_;
+  const std::string summary = scenario::checks_summary(*shown_);
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, " (%.2f s)", shown_->seconds);
-  status_ = scenario::checks_summary(*shown_) + seconds;
-  log_.add("scenario", shown_->scenario.name + ": " + status_);
+  log_.add("scenario", shown_->scenario.name + ": " + summary + seconds);
+  status_ = run_status(summary, shown_->seconds);
+}
+
+std::string run_status(std::string_view summary, double seconds) {
+  char time[32];
+  std::snprintf(time, sizeof time, " (%.2f\u00a0s)", seconds);  // a no-break space: wrap_lines keeps it
+  return std::string(summary) + time;
 }
 
 std::string ScenarioPanel::export_set() {

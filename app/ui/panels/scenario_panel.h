@@ -24,6 +24,10 @@
 
 namespace pl::ui {
 
+// The bar's status after a run: its checks' summary and how long the run took, the time kept on
+// one line where the status wraps ("9 of 9 checks pass (0.12 s)": "s)" never alone).
+std::string run_status(std::string_view summary, double seconds);
+
 class ScenarioPanel final : public Panel {
  public:
   // `start`: a scenario to open first (name, short name or number); "" for the first.
