@@ -44,11 +44,12 @@ for mode in rne rtz stochastic; do
 done
 run bench_matmul_cpu.json "$PL" bench --op matmul --backend cpu --dtypes bfloat16 --sizes 1024 --reps 7 --json
 run bench_throughput_cpu.json "$PL" bench --op throughput --backend cpu --sizes 1024 --seconds 8 --json
-if [[ -x build/tests/bench/experiment_bench ]]; then
-  run experiment_bench.json build/tests/bench/experiment_bench --benchmark_repetitions=3 \
+bench_binary=$(dirname "$PL")/tests/bench/experiment_bench  # the build that made $PL
+if [[ -x $bench_binary ]]; then
+  run experiment_bench.json "$bench_binary" --benchmark_repetitions=3 \
     --benchmark_report_aggregates_only=true --benchmark_format=json
 else
-  echo "skipped: build/tests/bench/experiment_bench is not built" >&2
+  echo "skipped: $bench_binary is not built" >&2
 fi
 if command -v perf >/dev/null; then
   OUT=$OUT PL=$PL bash scripts/profile_stochastic.sh >/dev/null || { echo "failed: the stochastic profile" >&2; fails=$((fails + 1)); }

@@ -29,8 +29,11 @@ loop=_ZN2pl12_GLOBAL__N_110short_spanILNS_8RoundingE5ELb0EEEvPKfPfmmRKNS_18Round
   echo "# objdump -d $PL: the 64-bit lane multiplies of short_span<Stochastic, false>'s clones"
   for clone in arch_x86_64_v4 arch_x86_64_v3 default; do
     listing=$(objdump -d --no-show-raw-insn "--disassemble=$loop.$clone" "$PL")
+    count=$(grep -cE '^\s+[0-9a-f]+:' <<<"$listing")
+    # A renamed loop would disassemble to nothing, which is no count of zero multiplies.
+    ((count > 0)) || { echo "profile_stochastic: no $loop.$clone in $PL" >&2; exit 1; }
     echo "$clone: $(grep -c vpmullq <<<"$listing") vpmullq, $(grep -c vpmuludq <<<"$listing") vpmuludq," \
-      "$(grep -cE '^\s+[0-9a-f]+:' <<<"$listing") instructions"
+      "$count instructions"
   done
 } >"$OUT/stochastic_clone_instructions.txt.tmp" || exit 1
 mv -f "$OUT/profile_stochastic.txt.tmp" "$OUT/profile_stochastic.txt" &&
