@@ -73,6 +73,10 @@ std::string outcome_line(const promote::Engine& e, const Outcome& o) {
   return o.error_type + ": " + o.message;
 }
 
+// Two errors in compare mode: another exception type, or the same one with another message.
+constexpr const char* kOtherError = "\u2260 error";
+constexpr const char* kOtherText = "\u2260 text";
+
 std::string cell_label(const Outcome& o) {
   if (o.ok()) return short_name(*o.result);
   if (!o.other_result.empty()) return o.other_result;
@@ -80,18 +84,18 @@ std::string cell_label(const Outcome& o) {
 }
 
 // In compare mode, what differs, in the cell: both dtypes ("f32|f16"), an answer against an
-// error ("f32|err"), or for two errors whether the exception type or only its text differs.
+// error ("f32|err"), or for two errors whether the exception differs ("≠ error") or only its
+// text ("≠ text"), in words a class reads on a projector.
 std::string difference_label(const Outcome& a, const Outcome& b) {
   const bool a_raises = !a.ok() && a.other_result.empty(), b_raises = !b.ok() && b.other_result.empty();
-  if (a_raises && b_raises) return a.error_type != b.error_type ? "type!=" : "text!=";
+  if (a_raises && b_raises) return a.error_type != b.error_type ? kOtherError : kOtherText;
   return (a_raises ? std::string("err") : cell_label(a)) + "|" + (b_raises ? std::string("err") : cell_label(b));
 }
 
-// What a framed cell's label says, in words (its tooltip's first line: the legend alone
-// explained "type!=").
+// What a framed cell's label says, in words (its tooltip's first line).
 std::string difference_meaning(const std::string& label) {
-  if (label == "type!=") return "the settings disagree: both raise, with different exception types";
-  if (label == "text!=") return "the settings disagree: both raise the same exception type with different messages";
+  if (label == kOtherError) return "the settings disagree: both raise, with different exception types";
+  if (label == kOtherText) return "the settings disagree: both raise the same exception type with different messages";
   return "the settings disagree: this setting's answer | the compared one's (err: the call raises)";
 }
 
@@ -798,7 +802,7 @@ void PromotionPanel::draw_content() {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "a framed cell shows both answers, this setting's | the compared one's; err: the call "
-          "raises; type!= and text!=: both raise, another exception type or another message");
+          "raises; \u2260 error and \u2260 text: both raise, another exception type or another message");
   }
   recompute();
   // The grid above, the selected pair's answer and its fixes below; the bar between moves.
