@@ -282,8 +282,8 @@ Expected<const Engine*> chosen_engine(const PromoteArgs& a) {
   if (!a.version.empty()) what.append(" version ").append(a.version);
   if (!a.device.empty()) what.append(" device ").append(a.device);
   // Another device keeps the autocast the framework named (find_variant): say which.
-  if (const auto autocast = e->device.find("autocast"); !a.device.empty() && autocast != std::string_view::npos)
-    what.append(" with ").append(e->id).append("'s ").append(e->device.substr(autocast));
+  if (const std::string_view autocast = promote::autocast_of(e->device); !a.device.empty() && !autocast.empty())
+    what.append(" with ").append(e->id).append("'s ").append(autocast);
   return Error{what + " (available: " + have + ")"};
 }
 

@@ -294,8 +294,17 @@ std::string release_text(const Engine& e) {
   return s;
 }
 
+std::string_view placement_of(std::string_view device) { return device.substr(0, device.find_first_of(", ")); }
+
+std::string_view configuration_of(std::string_view device) { return device.substr(placement_of(device).size()); }
+
+std::string_view autocast_of(std::string_view device) {
+  const size_t at = device.find("autocast");
+  return at == std::string_view::npos ? std::string_view{} : device.substr(at);
+}
+
 std::string engine_heading(const Engine& e, bool operands_placed) {
-  if (operands_placed && (e.device == "cpu" || e.device == "cuda")) return release_text(e);
+  if (operands_placed && configuration_of(e.device).empty()) return release_text(e);
   return release_text(e) + " (" + std::string(e.device) + ")";
 }
 
@@ -305,28 +314,21 @@ const Engine* find_variant(const Engine& base, std::string_view version, std::st
   // base's configuration where an engine has it there ("cpu, autocast bfloat16" asked on cuda is
   // "cuda, autocast bfloat16"). Autocast is switched on in the user's code, so it is never dropped
   // for another device's plain engine; a configuration the other device lacks (oneDNN's) may be.
-  auto placement = [](std::string_view d) { return d.substr(0, d.find_first_of(", ")); };
-  auto configuration = [&](std::string_view d) { return d.substr(placement(d).size()); };
   auto released = [&](const Engine& e) {
     if (e.framework != base.framework) return false;
     return !version.empty() ? e.version.starts_with(version) : e.version == base.version;
   };
-  // The autocast part of a description ("autocast bfloat16"), empty where there is none.
-  auto autocast = [](std::string_view d) {
-    const size_t at = d.find("autocast");
-    return at == std::string_view::npos ? std::string_view{} : d.substr(at);
-  };
-  const std::string_view config = configuration(base.device), base_autocast = autocast(base.device);
+  const std::string_view config = configuration_of(base.device), base_autocast = autocast_of(base.device);
   // A whole description; or a placement tried with base's whole configuration, then with its
   // autocast alone (oneDNN's AVX-512 dropped), then on its own where neither autocasts.
-  const bool whole = device.empty() || placement(device) != device;
+  const bool whole = device.empty() || placement_of(device) != device;
   auto fits = [&](const Engine& e, int pass) {
     if (!released(e)) return false;
     if (whole) return e.device == (device.empty() ? base.device : device);
-    if (placement(e.device) != device) return false;
-    if (pass == 0) return configuration(e.device) == config;
-    if (pass == 1) return !base_autocast.empty() && autocast(e.device) == base_autocast;
-    return base_autocast.empty() && autocast(e.device).empty();
+    if (placement_of(e.device) != device) return false;
+    if (pass == 0) return configuration_of(e.device) == config;
+    if (pass == 1) return !base_autocast.empty() && autocast_of(e.device) == base_autocast;
+    return base_autocast.empty() && autocast_of(e.device).empty();
   };
   for (int pass = 0; pass < 3; ++pass) {
     if (fits(base, pass)) return &base;

@@ -91,6 +91,14 @@ std::string release_text(const Engine& e);
 // device here would contradict them ("torch 2.15.0 (cpu): linear(..., b: ... on cuda)").
 std::string engine_heading(const Engine& e, bool operands_placed);
 
+// The parts of an engine's device description ("cpu with AVX-512, autocast bfloat16"): where it
+// runs, its first word ("cpu"); the configuration after it (" with AVX-512, autocast bfloat16",
+// empty for a bare placement); and the autocast part ("autocast bfloat16", empty where the
+// engine does not autocast).
+std::string_view placement_of(std::string_view device);
+std::string_view configuration_of(std::string_view device);
+std::string_view autocast_of(std::string_view device);
+
 std::span<const Engine> engines();
 // Why `e` takes no value for an operand of kind `k` (models_value is false), in a sentence.
 std::string unmodelled_value_message(const Engine& e, OperandKind k);

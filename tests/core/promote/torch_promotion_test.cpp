@@ -700,6 +700,24 @@ TEST(TorchEngines, AnotherDeviceKeepsAutocast) {
   EXPECT_EQ(variant("jax-x64", "", "cpu"), "jax-x64");
 }
 
+// An engine's description read in parts, the one reading find_variant, the heading and the CLI's
+// messages share.
+TEST(EngineDescription, PlacementConfigurationAutocast) {
+  EXPECT_EQ(placement_of("cpu"), "cpu");
+  EXPECT_EQ(configuration_of("cpu"), "");
+  EXPECT_EQ(autocast_of("cpu"), "");
+  EXPECT_EQ(placement_of("cpu with AVX-512, autocast bfloat16"), "cpu");
+  EXPECT_EQ(configuration_of("cpu with AVX-512, autocast bfloat16"), " with AVX-512, autocast bfloat16");
+  EXPECT_EQ(autocast_of("cpu with AVX-512, autocast bfloat16"), "autocast bfloat16");
+  EXPECT_EQ(placement_of("cuda, autocast float16"), "cuda");
+  EXPECT_EQ(autocast_of("cuda, autocast float16"), "autocast float16");
+  EXPECT_EQ(autocast_of("cpu, oneDNN off"), "");
+  // Placed operands name their devices; a configuration stays in the heading.
+  EXPECT_EQ(engine_heading(*find_engine("torch-cuda"), true), "torch 2.15.0");
+  EXPECT_EQ(engine_heading(*find_engine("torch-cuda"), false), "torch 2.15.0 (cuda)");
+  EXPECT_EQ(engine_heading(*find_engine("torch-autocast-cuda"), true), "torch 2.15.0 (cuda, autocast float16)");
+}
+
 }  // namespace
 }  // namespace pl::promote
 
