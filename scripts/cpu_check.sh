@@ -2,10 +2,12 @@
 # The CPU figures the docs quote, recorded as files: the round trip against a copy, the whole
 # 1024^3 experiment against the bare OpenBLAS calls it makes, the engine's Google Benchmark suite
 # (emulated accumulation in GFLOP/s, the bare BLAS calls, the statistics, quantising), the
-# Throughput panel's sampler, a profile of stochastic rounding (scripts/profile_stochastic.sh), the
-# window's frame rate while work runs beside it (scripts/window_fps.sh, docs/user-guide.md), the
-# NumPy/PyTorch peer of the experiment (docs/performance.md), and
-# the checkpoint scan's 1B-parameter speed against NumPy + ml_dtypes (docs/checkpoint-scan.md).
+# checkpoint scan's candidate passes (tests/bench/scan_bench.cpp), the Throughput panel's
+# sampler, profiles of stochastic rounding and of the scan (scripts/profile_stochastic.sh,
+# scripts/profile_scan.sh), the window's frame rate while work runs beside it
+# (scripts/window_fps.sh, docs/user-guide.md), the NumPy/PyTorch peer of the experiment
+# (docs/performance.md), and the checkpoint scan's 1B-parameter speed against NumPy + ml_dtypes
+# (docs/checkpoint-scan.md).
 # Run it with nothing else on the machine; every result goes into $OUT (default cpu-results/)
 # with the machine's description.
 #   bash scripts/cpu_check.sh                 # after scripts/build.sh
@@ -51,10 +53,22 @@ if [[ -x $bench_binary ]]; then
 else
   echo "skipped: $bench_binary is not built" >&2
 fi
+scan_bench=$(dirname "$PL")/tests/bench/scan_bench
+if [[ -x $scan_bench ]]; then
+  run scan_bench.json "$scan_bench" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+    --benchmark_format=json
+else
+  echo "skipped: $scan_bench is not built" >&2
+fi
 if command -v perf >/dev/null; then
   OUT=$OUT PL=$PL bash scripts/profile_stochastic.sh >/dev/null || { echo "failed: the stochastic profile" >&2; fails=$((fails + 1)); }
 else
   echo "skipped: perf is not installed (the stochastic rounding profile)" >&2
+fi
+if command -v perf >/dev/null && "$PYTHON" -c "import numpy, ml_dtypes" 2>/dev/null; then
+  OUT=$OUT PL=$PL PYTHON=$PYTHON bash scripts/profile_scan.sh >/dev/null || { echo "failed: the scan's profile" >&2; fails=$((fails + 1)); }
+else
+  echo "skipped: the scan's profile needs perf, and numpy and ml_dtypes under $PYTHON" >&2
 fi
 if command -v xvfb-run >/dev/null && command -v xdotool >/dev/null; then
   PL=$PL bash scripts/window_fps.sh "$OUT/window_fps.txt" || { echo "failed: the window's frame rate" >&2; fails=$((fails + 1)); }
