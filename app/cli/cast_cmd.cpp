@@ -63,6 +63,7 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
   std::printf("flags      %s\n", flags_text(r.flags).c_str());
   if (const std::string who = past_largest_note(ref.dtype, r); !who.empty())
     std::printf("frameworks past the largest finite: %s\n", who.c_str());
+  if (const std::string who = nan_note(ref.dtype, r); !who.empty()) std::printf("frameworks nan: %s\n", who.c_str());
   if (via) {
     std::printf("note       through float32 first it becomes %s (%s): double rounding\n",
                 display_value(via->result).c_str(), via->result.bits_hex.c_str());
@@ -164,6 +165,7 @@ int run_cast(CastArgs a) {
       j["path"] = cast_path_name(o.path);
       if (show_via) j["via_float32"] = to_json(via.result);
       if (const std::string who = past_largest_note(ref->dtype, r); !who.empty()) j["frameworks_past_largest"] = who;
+      if (const std::string who = nan_note(ref->dtype, r); !who.empty()) j["frameworks_nan"] = who;
       out.push_back(j);
     } else {
       if (i) std::printf("\n");

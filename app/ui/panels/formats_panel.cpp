@@ -183,10 +183,14 @@ void FormatsPanel::draw_value_table() {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(flags_short(r.flags).c_str());
     // Past the largest the table shows the format's rule; PyTorch's float8_e4m3fn cast saturates
-    // where that rule (and ml_dtypes) gives NaN.
+    // where that rule (and ml_dtypes) gives NaN. A NaN into a format without one is a zero of its
+    // sign, where ml_dtypes gives the other sign's.
     if (ImGui::IsItemHovered()) {
       if (const std::string who = past_largest_note(formats_[i].dtype, r, "\n  "); !who.empty())
         ImGui::SetTooltip("past the largest finite, the frameworks' own casts, as recorded:\n  %s", who.c_str());
+      else if (const std::string nan_who = nan_note(formats_[i].dtype, r, "\n  "); !nan_who.empty())
+        ImGui::SetTooltip("a NaN here is a zero of its sign; the frameworks' own casts, as recorded:\n  %s",
+                          nan_who.c_str());
     }
     ImGui::TableNextColumn();
     bits_coloured(formats_[i].format, r.result.code);

@@ -21,14 +21,15 @@ TEST(FrameworkCastPaths, AreTheRecordedOnes) {
   std::ifstream in(std::string(PL_CASTS_DIR) + "/cast_paths.json");
   ASSERT_TRUE(in);
   const auto rows = nlohmann::json::parse(in)["rows"];
-  using Row = std::tuple<std::string, std::string, std::string, std::string, std::string, std::string>;
+  using Row = std::tuple<std::string, std::string, std::string, std::string, std::string, std::string, std::string>;
   std::set<Row> recorded, table;
   for (const auto& r : rows)
     recorded.insert({r["framework"].get<std::string>(), r["release"].get<std::string>(), r["dtype"].get<std::string>(),
-                     r["path"].get<std::string>(), r["past_largest"].get<std::string>(), r["inf"].get<std::string>()});
+                     r["path"].get<std::string>(), r["past_largest"].get<std::string>(), r["inf"].get<std::string>(),
+                     r["nan"].get<std::string>()});
   for (const FrameworkCastPath& p : framework_cast_paths())
     table.insert({std::string(p.framework), std::string(p.release), std::string(name(p.to)), cast_path_name(p.path),
-                  past_largest_name(p.past_largest), past_largest_name(p.inf)});
+                  past_largest_name(p.past_largest), past_largest_name(p.inf), nan_becomes_name(p.nan)});
   EXPECT_EQ(table, recorded);
   EXPECT_GE(recorded.size(), 20u);
 }
@@ -54,6 +55,26 @@ TEST(FrameworkCastPaths, SayWhatEachFrameworkGivesPastTheLargest) {
   EXPECT_EQ(overflow_attribution(DType::float4_e2m1fn),
             "ml_dtypes 0.6.0 and 0.7.0 saturate to the largest finite, inf too");
   EXPECT_EQ(overflow_attribution(DType::float32), "");
+}
+
+// A format without NaN leaves a NaN to the framework: the codec gives the zero of the NaN's sign
+// and ml_dtypes the other sign's, which the cast said nothing of. The note stands beside a NaN
+// cast into float4 and float6, and nowhere else.
+TEST(FrameworkCastPaths, NoteWhereAFrameworksNaNZeroHasTheOtherSign) {
+  const CastOptions o;
+  for (DType t : {DType::float4_e2m1fn, DType::float6_e2m3fn, DType::float6_e3m2fn}) {
+    const FormatRef f = format_ref(t);
+    for (double nan : {double(NAN), -double(NAN)})
+      EXPECT_EQ(nan_note(f.dtype, describe_cast(f.format, nan, o, 0)),
+                "ml_dtypes 0.6.0 and 0.7.0 give the zero of the other sign (+nan becomes -0, -nan +0)")
+          << name(t);
+    EXPECT_EQ(nan_note(f.dtype, describe_cast(f.format, 1.0, o, 0)), "") << name(t);
+    EXPECT_EQ(nan_note(std::nullopt, describe_cast(f.format, double(NAN), o, 0)), "") << name(t);
+  }
+  for (DType t : {DType::float8_e4m3fn, DType::float16, DType::bfloat16}) {
+    const FormatRef f = format_ref(t);
+    EXPECT_EQ(nan_note(f.dtype, describe_cast(f.format, double(NAN), o, 0)), "") << name(t);
+  }
 }
 
 // The note stands beside a cast that went past the largest finite or started at inf, and only

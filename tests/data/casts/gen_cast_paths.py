@@ -11,16 +11,18 @@ Each row also records what the cast does past the largest finite value, which th
 to the framework: a value three quarters of a spacing past it (past the halfway point, where
 rounding to nearest overflows, and finite in float32, so the route does not decide it) and +inf
 each become "inf", "nan" or "largest" (the cast saturates). PyTorch's float8_e4m3fn saturates,
-inf too, where ml_dtypes' gives nan.
+inf too, where ml_dtypes' gives nan. And what a NaN becomes: a format without one leaves that to the
+framework too (ml_dtypes makes +NaN the zero of the other sign, -0).
 
 Each run records the libraries of the interpreter that runs it and merges them into
 cast_paths.json beside this script: {"rows": [{"framework", "release", "dtype", "path",
-"past_largest", "inf"}]}.
+"past_largest", "inf", "nan"}]}.
 core/dtype/framework_cast_paths.cpp holds the same rows; FrameworkCastPaths.AreTheRecordedOnes
 compares them.
 
 Run with each interpreter whose libraries are to be recorded:
-  python3 tests/data/casts/gen_cast_paths.py        (PyPI: torch 2.15, numpy 2.4, ml_dtypes 0.6)
+  python3 tests/data/casts/gen_cast_paths.py   (PyPI: torch 2.15, numpy 2.4, ml_dtypes 0.7.0)
+  python3 tests/data/casts/gen_cast_paths.py   (PyPI: numpy 2.4, ml_dtypes 0.6.0)
   /usr/bin/python3 tests/data/casts/gen_cast_paths.py   (Debian 12: python3-torch 1.13.1, numpy 1.24)
 """
 import json
@@ -96,10 +98,25 @@ def overflow_of(name, cast):
     return {"past_largest": kind(float(got[0])), "inf": kind(float(got[1]))}
 
 
+def nan_of(name, cast):
+    """What the cast makes of a NaN, which a format without one (float6, float4) leaves to the
+    framework: "nan" (a NaN stays one), "zero" (+NaN gives +0 and -NaN -0) or "zero-other-sign"
+    (+NaN gives -0)."""
+    got = cast(np.array([math.nan, -math.nan], dtype=np.float64))
+    if math.isnan(got[0]) and math.isnan(got[1]):
+        return {"nan": "nan"}
+    if got[0] == 0 and got[1] == 0:
+        same = not math.copysign(1, got[0]) < 0 and math.copysign(1, got[1]) < 0
+        other = math.copysign(1, got[0]) < 0 and not math.copysign(1, got[1]) < 0
+        if same or other:
+            return {"nan": "zero" if same else "zero-other-sign"}
+    raise SystemExit(f"{name}: +nan and -nan became {got[0]!r} and {got[1]!r}")
+
+
 def row(framework, release, name, cast):
     path = classify(name, cast)
     return {"framework": framework, "release": release, "dtype": name, "path": path,
-            **overflow_of(name, cast)} if path else None
+            **overflow_of(name, cast), **nan_of(name, cast)} if path else None
 
 
 def rows_for_this_interpreter():
@@ -142,7 +159,7 @@ def main():
     OUT.write_text(json.dumps({"rows": rows}, indent=1) + "\n")
     for r in new:
         print(f"{r['framework']} {r['release']}: float64 -> {r['dtype']}: {r['path']}; past the largest: "
-              f"{r['past_largest']}, inf: {r['inf']}")
+              f"{r['past_largest']}, inf: {r['inf']}, nan: {r['nan']}")
     return 0
 
 
