@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/export/cairo_memory.h"
 #include "core/export/label_place.h"
 #include "core/export/pdf_dates.h"
 #include "core/figure/plot_layout.h"
@@ -115,11 +116,6 @@ void text(cairo_t* cr, const std::string& s, double x, double y, double size, do
   }
   cairo_move_to(cr, tx, ty);
   cairo_show_text(cr, s.c_str());
-}
-
-cairo_status_t append_to_string(void* closure, const unsigned char* data, unsigned int length) {
-  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-  return CAIRO_STATUS_SUCCESS;
 }
 
 // How far `t` advances in the current font.
@@ -782,17 +778,20 @@ Expected<std::string> figure_svg(const Figure& f, const ExportOptions& o) {
 
 Status export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o) {
   if (type == FileType::Csv) {
-    return io::write_file(path, figure_csv(f));
+    return io::write_file_atomic(path, figure_csv(f));
   }
   if (type == FileType::Svg) {
     auto svg = figure_svg(f, o);
     if (!svg) return Error{"cannot draw " + path + ": " + svg.error()};
-    return io::write_file(path, *svg);
+    return io::write_file_atomic(path, *svg);
   }
   // Read before the file is opened: a bad SOURCE_DATE_EPOCH leaves none.
   const auto date = type == FileType::Pdf ? source_date(std::getenv("SOURCE_DATE_EPOCH"))
                                           : Expected<std::optional<std::string>>(std::optional<std::string>{});
   if (!date) return Error{"cannot write " + path + ": " + date.error()};
+  // Encoded in memory, then written whole or not at all: a stopped export or a full disk leaves
+  // no half a PNG or PDF under the file's name.
+  std::string bytes;
   cairo_surface_t* s = nullptr;
   switch (type) {
     case FileType::Png:
@@ -801,7 +800,8 @@ Status export_figure(const Figure& f, const std::string& path, FileType type, co
       break;
     case FileType::Svg: break;  // above
     case FileType::Pdf:
-      s = cairo_pdf_surface_create(path.c_str(), o.width * kPointsPerPixel, o.height * kPointsPerPixel);
+      s = cairo_pdf_surface_create_for_stream(append_to_string, &bytes, o.width * kPointsPerPixel,
+                                              o.height * kPointsPerPixel);
       break;
     case FileType::Csv: break;
   }
@@ -816,11 +816,12 @@ Status export_figure(const Figure& f, const std::string& path, FileType type, co
   draw_figure(cr, f, o.width, o.height, o.font_scale);
   cairo_destroy(cr);
   cairo_status_t st = CAIRO_STATUS_SUCCESS;
-  if (type == FileType::Png) st = cairo_surface_write_to_png(s, path.c_str());
+  if (type == FileType::Png) st = cairo_surface_write_to_png_stream(s, append_to_string, &bytes);
   cairo_surface_finish(s);
   if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
   cairo_surface_destroy(s);
-  if (st != CAIRO_STATUS_SUCCESS) return Error{"cannot write " + path + ": " + cairo_status_to_string(st)};
+  if (st != CAIRO_STATUS_SUCCESS) return Error{"cannot draw " + path + ": " + cairo_status_to_string(st)};
+  return io::write_file_atomic(path, type == FileType::Pdf ? with_date_prefix(std::move(bytes)) : bytes);
   return {};
 }
 

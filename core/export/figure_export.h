@@ -30,7 +30,8 @@ struct ExportOptions {
 // command line's --size and --dpi (app/cli/figure_options.h), set once before a command runs.
 ExportOptions& default_export_options();
 
-// Writes `path` (its extension need not match; `type` decides).
+// Writes `path` (its extension need not match; `type` decides), whole or not at all: the file
+// is drawn in memory first (io::write_file_atomic).
 Status export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o = {});
 
 // The figure as SVG text (what an .svg export holds; the slide deck's HTML page inlines it).

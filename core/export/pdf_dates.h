@@ -23,4 +23,12 @@ void stamp_date(cairo_surface_t* pdf, const std::optional<std::string>& date);
 // Both dates of `pdf` from the environment's SOURCE_DATE_EPOCH, if set.
 Status stamp_source_date(cairo_surface_t* pdf);
 
+// A PDF as cairo wrote it, with "D:" before its document information's dates where cairo 1.16
+// leaves it out ("/CreationDate (20231114221320Z)"): ISO 32000-1 (7.9.4) requires the prefix, and
+// readers such as LibreOffice's read no date without it. The cross-reference table's offsets
+// past each insertion and startxref move to match. A PDF whose dates have it already, or whose
+// trailer, table or information dictionary this does not find as cairo writes them, is returned
+// as it is.
+std::string with_date_prefix(std::string pdf);
+
 }  // namespace pl::figure

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/export/cairo_memory.h"
 #include "core/io/checked_write.h"
 
 namespace pl {
@@ -30,15 +31,7 @@ Status write_png_rgba(const std::string& path, const std::vector<unsigned char>&
   // Encoded in memory, then written whole or not at all (a stopped run leaves no half a PNG, and
   // a missing folder or a full disk is named as the system names it).
   std::string png;
-  auto append = [](void* out, const unsigned char* bytes, unsigned int n) noexcept {
-    try {  // (no exception may cross cairo's C code)
-      static_cast<std::string*>(out)->append(reinterpret_cast<const char*>(bytes), n);
-      return CAIRO_STATUS_SUCCESS;
-    } catch (...) {
-      return CAIRO_STATUS_NO_MEMORY;
-    }
-  };
-  const cairo_status_t st = cairo_surface_write_to_png_stream(s, append, &png);
+  const cairo_status_t st = cairo_surface_write_to_png_stream(s, figure::append_to_string, &png);
   cairo_surface_destroy(s);
   if (st != CAIRO_STATUS_SUCCESS) return Error{"could not encode " + path + ": " + cairo_status_to_string(st)};
   return io::write_file_atomic(path, png);

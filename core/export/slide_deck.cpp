@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/export/cairo_memory.h"
 #include "core/export/figure_export.h"
 #include "core/export/pdf_dates.h"
 #include "core/io/checked_write.h"
@@ -145,12 +146,7 @@ std::string with_id_prefix(std::string svg, const std::string& prefix) {
 
 Status write_deck_pdf(const SlideDeck& deck, const std::string& path) {
   std::string pdf;
-  cairo_surface_t* s = cairo_pdf_surface_create_for_stream(
-      [](void* closure, const unsigned char* data, unsigned int n) {
-        static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), n);
-        return CAIRO_STATUS_SUCCESS;
-      },
-      &pdf, kSlideWidth, kSlideHeight);
+  cairo_surface_t* s = cairo_pdf_surface_create_for_stream(figure::append_to_string, &pdf, kSlideWidth, kSlideHeight);
   cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, deck.title.c_str());
   if (Status dated = figure::stamp_source_date(s); !dated) {
     cairo_surface_destroy(s);
@@ -187,7 +183,7 @@ Status write_deck_pdf(const SlideDeck& deck, const std::string& path) {
   const cairo_status_t st = cairo_surface_status(s);
   cairo_surface_destroy(s);
   if (st != CAIRO_STATUS_SUCCESS) return Error{"cannot draw " + path + ": " + cairo_status_to_string(st)};
-  return io::write_file(path, pdf);
+  return io::write_file_atomic(path, figure::with_date_prefix(std::move(pdf)));
 }
 
 Expected<std::string> deck_html(const SlideDeck& deck) {

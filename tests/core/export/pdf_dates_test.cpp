@@ -44,15 +44,39 @@ class SourceDateEpoch {
   std::vector<char> old_;  // with its terminating zero; empty: unset
 };
 
-// A date of a PDF's document information, without the "D:" the PDF reference calls optional
-// (cairo 1.16 writes none).
+// A date of a PDF's document information after the "D:" ISO 32000-1 requires (cairo 1.16 writes
+// none; with_date_prefix puts it in); "no D:" where it is missing.
 std::string date_of(const std::string& pdf, const std::string& key) {
   size_t at = pdf.find(key + " (");
   if (at == std::string::npos) return "";
   at += key.size() + 2;
-  if (pdf.compare(at, 2, "D:") == 0) at += 2;
+  if (pdf.compare(at, 2, "D:") != 0) return "no D:";
+  at += 2;
   const size_t end = pdf.find(')', at);
   return end == std::string::npos ? "" : pdf.substr(at, end - at);
+}
+
+// Every object the cross-reference table says is in use starts where its entry says ("N 0 obj"),
+// and startxref names the table: what a reader follows to find the objects.
+void expect_table_true(const std::string& pdf) {
+  const size_t sx = pdf.rfind("startxref");
+  ASSERT_NE(sx, std::string::npos);
+  const size_t xref = std::stoull(pdf.substr(sx + 10));
+  ASSERT_EQ(pdf.compare(xref, 4, "xref"), 0) << "startxref " << xref;
+  std::istringstream table(pdf.substr(xref + 4));
+  size_t first = 0, count = 0, checked = 0;
+  table >> first >> count;
+  ASSERT_GT(count, 1u);
+  table.get();  // the end of the line
+  for (size_t i = 0; i < count; ++i) {
+    std::string offset, generation, use;
+    table >> offset >> generation >> use;
+    if (use != "n") continue;
+    const std::string obj = std::to_string(first + i) + " 0 obj";
+    EXPECT_EQ(pdf.compare(std::stoull(offset), obj.size(), obj), 0) << obj << " at " << offset;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
 }
 
 Figure small_figure() {
@@ -92,12 +116,15 @@ TEST(PdfDates, AFigureDrawnTwiceUnderSourceDateEpochIsTheSameFile) {
   EXPECT_EQ(a, slurp(dir / "b.pdf"));
   EXPECT_EQ(date_of(a, "/CreationDate"), "20231114221320Z");
   EXPECT_EQ(date_of(a, "/ModDate"), "20231114221320Z");
+  expect_table_true(a);
   {
     const SourceDateEpoch unset(nullptr);  // cairo's own stamp: now
     ASSERT_TRUE(export_figure(f, (dir / "c.pdf").string(), FileType::Pdf));
   }
   // (cairo's own stamp is the local time, with the zone's offset after its 14 digits)
-  const std::string now = date_of(slurp(dir / "c.pdf"), "/CreationDate");
+  const std::string c = slurp(dir / "c.pdf");
+  expect_table_true(c);
+  const std::string now = date_of(c, "/CreationDate");
   ASSERT_GE(now.size(), 14u) << now;
   EXPECT_TRUE(std::all_of(now.begin(), now.begin() + 14, [](char c) { return c >= '0' && c <= '9'; })) << now;
   EXPECT_NE(now.substr(0, 14), "20231114221320");
@@ -123,6 +150,7 @@ TEST(PdfDates, ASlideDeckWrittenTwiceUnderSourceDateEpochIsTheSameFile) {
   const std::string a = slurp(dir / "a.pdf");
   EXPECT_EQ(a, slurp(dir / "b.pdf"));
   EXPECT_EQ(date_of(a, "/CreationDate"), "20231114221320Z");
+  expect_table_true(a);
   {
     const SourceDateEpoch epoch("1.5");
     const Status s = exporting::write_deck_pdf(deck, (dir / "c.pdf").string());
@@ -142,6 +170,75 @@ TEST(PdfDates, ABadSourceDateEpochIsAnErrorAndWritesNothing) {
   EXPECT_NE(s.error().find("SOURCE_DATE_EPOCH is 'tomorrow'"), std::string::npos) << s.error();
   EXPECT_FALSE(std::filesystem::exists(path));
   EXPECT_TRUE(export_figure(small_figure(), (dir / "a.png").string(), FileType::Png));  // (only a PDF has dates)
+  std::filesystem::remove_all(dir);
+}
+
+// A PDF built as cairo 1.16 writes one: the information dictionary's dates without "D:", an
+// object after it, the table and the trailer.
+std::string cairo_like_pdf(const std::string& date) {
+  std::string pdf = "%PDF-1.5\n";
+  std::vector<size_t> at;
+  at.push_back(pdf.size());
+  pdf += "1 0 obj\n<< /Type /Pages /Kids [ ] /Count 0 >>\nendobj\n";
+  at.push_back(pdf.size());
+  pdf += "2 0 obj\n<< /Producer (cairo)\n   /CreationDate (" + date + ")\n   /ModDate (" + date + ")\n>>\nendobj\n";
+  at.push_back(pdf.size());
+  pdf += "3 0 obj\n<< /Type /Catalog /Pages 1 0 R >>\nendobj\n";
+  const size_t xref = pdf.size();
+  pdf += "xref\n0 4\n0000000000 65535 f \n";
+  for (size_t a : at) {
+    char entry[32];
+    std::snprintf(entry, sizeof entry, "%010zu 00000 n \n", a);
+    pdf += entry;
+  }
+  pdf += "trailer\n<< /Size 4\n   /Root 3 0 R\n   /Info 2 0 R\n>>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  return pdf;
+}
+
+// cairo 1.16 writes "/CreationDate (20231114221320Z)"; ISO 32000-1 requires "D:" before the
+// date, and LibreOffice's reader takes a date without it for none. The prefix goes in, and the
+// objects after it and the table are found where the table says.
+TEST(PdfDates, PutsTheDatePrefixInAndMovesTheTable) {
+  const std::string before = cairo_like_pdf("20231114221320Z");
+  expect_table_true(before);
+  EXPECT_EQ(date_of(before, "/CreationDate"), "no D:");
+  const std::string after = with_date_prefix(before);
+  EXPECT_EQ(after.size(), before.size() + 4);
+  EXPECT_EQ(date_of(after, "/CreationDate"), "20231114221320Z");
+  EXPECT_EQ(date_of(after, "/ModDate"), "20231114221320Z");
+  expect_table_true(after);
+  // Dates that have it, and what is not a PDF as cairo writes one, are left as they are.
+  EXPECT_EQ(with_date_prefix(after), after);
+  const std::string prefixed = cairo_like_pdf("D:20231114221320Z");
+  EXPECT_EQ(with_date_prefix(prefixed), prefixed);
+  for (const std::string& odd : {std::string(), std::string("not a pdf"), before.substr(0, before.size() / 2),
+                                 std::string("startxref\n99999\n")})
+    EXPECT_EQ(with_date_prefix(odd), odd);
+}
+
+// A PDF or PNG export is drawn in memory and written whole, by a new file renamed onto the
+// path: a reader never sees part of it, and a symbolic link at the path is replaced, where
+// cairo's own writer followed it and wrote over the file it named. Into a folder that does not
+// exist the export fails, names the file, and leaves nothing.
+TEST(PdfDates, AnExportIsWrittenWholeByANewFile) {
+  const auto dir = std::filesystem::temp_directory_path() / "pl_pdf_dates_whole";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (FileType type : {FileType::Pdf, FileType::Png}) {
+    const auto kept = dir / "kept.txt", link = dir / "figure";
+    { std::ofstream(kept) << "not to be written over"; }
+    std::filesystem::remove(link);
+    std::filesystem::create_symlink(kept, link);
+    ASSERT_TRUE(export_figure(small_figure(), link.string(), type));
+    EXPECT_EQ(slurp(kept), "not to be written over");
+    EXPECT_FALSE(std::filesystem::is_symlink(link));
+    EXPECT_GT(std::filesystem::file_size(link), 100u);
+    const std::string missing = (dir / "no-such-folder" / "f").string();
+    const Status s = export_figure(small_figure(), missing, type);
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().find(missing), std::string::npos) << s.error();
+    EXPECT_FALSE(std::filesystem::exists(dir / "no-such-folder"));
+  }
   std::filesystem::remove_all(dir);
 }
 
