@@ -228,7 +228,16 @@ int run(int argc, char** argv, const WindowRunner& window) {
     std::fprintf(stderr, "error: %s\n", st.error().c_str());
     return kExitBadInput;
   }
-  return window(window_options);
+  // Ctrl-C or SIGTERM closes the window on its own way out: its work is cancelled and joined,
+  // and whatever it was writing is finished whole or removed, as when the window is closed.
+  catch_interrupts();
+  const int status = window(window_options);
+  if (const int sig = interrupt_signal(); sig != 0) {
+    std::fprintf(stderr, "error: interrupted (%s): the window closed; nothing half-written was left behind\n",
+                 strsignal(sig));
+    return 128 + sig;
+  }
+  return status;
 }
 
 bool output_refused(const std::string& dir, bool force) {

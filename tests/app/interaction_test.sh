@@ -16,7 +16,8 @@
 #   Ctrl+Q -> the window closes cleanly, logging the throughput medians on the way out, and
 #            remembers its panel, mode and setup (XDG config): a second launch with no options
 #            opens on the Throughput panel with the experiment's setup restored;
-#   --setup alone -> the Experiment panel, over the remembered panel.
+#   --setup alone -> the Experiment panel, over the remembered panel;
+#   SIGINT (Ctrl-C in the terminal) -> the window closes on its own way out, status 130.
 # Exit 77 (ctest: skipped) when xvfb-run or xdotool is missing.
 set -u
 command -v xvfb-run >/dev/null || { echo "xvfb-run not installed: skipped"; exit 77; }
@@ -262,5 +263,27 @@ wait_for 'window: start: PyTorch: float16 input into a float32 layer'
 wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torch\.float32\) raises RuntimeError'
 quit fifth
 echo "ok   the start screen's first way in ran the PyTorch story"
+# 12. Ctrl-C in the terminal (SIGINT) while the Experiment panel runs a product: the window
+# closes on its own way out, cancelling the run, exits 130 and says so; it leaves no temporary
+# file behind.
+log=$work/window6.log
+cat > big.json <<'JSON'
+{"experiment": "matmul", "m": 2048, "n": 2048, "k": 8192, "input": "float16", "weight": "float16",
+ "output": "float32", "framework": "torch"}
+JSON
+"$PL" --setup big.json --verbose >"$log" 2>&1 &
+pid=$!
+wait_for 'window: opened'
+sleep 1  # (the product takes several seconds: it is still running)
+kill -INT "$pid"
+for _ in $(seq 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && fail "SIGINT did not close the window within 15 s"
+wait "$pid"
+status=$?
+((status == 130)) || fail "the interrupted window exited with status $status, not 130"
+wait_for 'error: interrupted \(Interrupt\): the window closed; nothing half-written was left behind' 1
+leftovers=$(find "$work" -name '*.tmp-*')
+[[ -z $leftovers ]] || fail "temporary files left behind: $leftovers"
+echo "ok   SIGINT closed the window (status 130)"
 grep -h '^\[frames\]' "$work"/window*.log | sed 's/^/     /'
 [[ -n "${PL_KEEP:-}" ]] && echo "kept $work" || rm -rf "$work"

@@ -42,6 +42,7 @@
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
 #include "core/export/png_writer.h"
+#include "core/util/interrupt.h"
 
 namespace pl::ui {
 namespace {
@@ -448,7 +449,8 @@ int run_gui(const GuiOptions& o) {
   std::unique_ptr<gl::Framebuffer> fbo;  // a screenshot's offscreen target
   int settled = 0;                       // frames drawn since the panels' background work finished
   FrameMeter meter;
-  for (int frame = 0; !ctx->should_close() && !app.quit; ++frame) {
+  // An interrupt (Ctrl-C in the terminal, SIGTERM) ends the loop as closing the window does.
+  for (int frame = 0; !ctx->should_close() && !app.quit && interrupt_signal() == 0; ++frame) {
     ctx->begin_frame(&w, &h, &scale);
     follow_theme(app, scale);
     if (ctx->glfw_window()) {
