@@ -329,23 +329,25 @@ struct PointLabel {
 // background so that a line crossing it does not cut its letters, and a thin leader to its
 // marker when it moved off the marker's line.
 void draw_point_labels(cairo_t* cr, const std::vector<PointLabel>& labels, const std::vector<LabelBox>& markers,
-                       const LabelBox& plot, double fs) {
+                       const std::vector<LabelSegment>& lines, const LabelBox& plot, const LabelBox* legend,
+                       double fs) {
   const double size = 9 * fs;
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, size);
   cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
   const double h = 1.5 * size, gap = 6 * fs;  // (h: a line with room between)
   std::vector<LabelBox> placed;
-  for (const PointLabel& l : labels)
-    placed.push_back(choose_label_box(advance(cr, l.text), h, gap, l.px, l.py, plot, placed, markers));
+  std::vector<LabelSegment> leaders;
+  for (const PointLabel& l : labels) {
+    placed.push_back(
+        choose_label_box(advance(cr, l.text), h, gap, l.px, l.py, plot, placed, markers, lines, legend, leaders));
+    if (const auto leader = leader_of(placed.back(), l.px, l.py, h, 1 * fs)) leaders.push_back(*leader);
+  }
   // Every leader first, then every name over them: a later name's leader crossed an earlier name.
   cairo_set_line_width(cr, 0.6 * fs);
-  for (size_t i = 0; i < labels.size(); ++i) {
-    const LabelBox& b = placed[i];
-    const double cy = (b.y0 + b.y1) / 2;
-    if (std::fabs(cy - labels[i].py) <= h / 4) continue;
-    cairo_move_to(cr, labels[i].px, labels[i].py);
-    cairo_line_to(cr, b.x0 > labels[i].px ? b.x0 - 1 * fs : b.x1 + 1 * fs, cy);
+  for (const LabelSegment& s : leaders) {
+    cairo_move_to(cr, s.x0, s.y0);
+    cairo_line_to(cr, s.x1, s.y1);
     cairo_stroke(cr);
   }
   for (size_t i = 0; i < labels.size(); ++i)
@@ -542,7 +544,7 @@ void set_line_pattern(cairo_t* cr, bool dashed, bool dotted, double fs) {
 // A line (solid, dashed or dotted) or points; a line's point with no drawable neighbour has no segment
 // to show it (a bound that exists at one length of a dot sweep only): it gets a dot.
 void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Plot& p, std::vector<PointLabel>& labels,
-                         std::vector<LabelBox>& markers) {
+                         std::vector<LabelBox>& markers, std::vector<LabelSegment>& lines) {
   const double fs = p.fs;
   set_color(cr, s.color);
   cairo_set_line_width(cr, (s.width > 0 ? s.width : 2) * fs);
@@ -580,8 +582,14 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
       continue;
     }
     if (!pen && !drawable(i + 1)) isolated.emplace_back(px, py);
-    if (pen) cairo_line_to(cr, px, py);
-    else cairo_move_to(cr, px, py);
+    if (pen) {
+      double x0 = 0, y0 = 0;
+      cairo_get_current_point(cr, &x0, &y0);
+      lines.push_back({x0, y0, px, py});
+      cairo_line_to(cr, px, py);
+    } else {
+      cairo_move_to(cr, px, py);
+    }
     pen = true;
   }
   if (s.kind == SeriesKind::Line) cairo_stroke(cr);
@@ -594,7 +602,7 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
 }
 
 // Vertical and horizontal reference lines across the plot.
-void draw_annotations(cairo_t* cr, const Figure& f, const Plot& p) {
+void draw_annotations(cairo_t* cr, const Figure& f, const Plot& p, std::vector<LabelSegment>& lines) {
   const PlotLayout& l = p.l;
   for (const Annotation& a : f.annotations) {
     set_color(cr, a.color);
@@ -606,9 +614,11 @@ void draw_annotations(cairo_t* cr, const Figure& f, const Plot& p) {
     if (a.kind == AnnotationKind::VerticalLine) {
       cairo_move_to(cr, p.mx(a.value), l.y0);
       cairo_line_to(cr, p.mx(a.value), l.y1);
+      lines.push_back({p.mx(a.value), l.y0, p.mx(a.value), l.y1});
     } else {
       cairo_move_to(cr, l.x0, p.my(a.value));
       cairo_line_to(cr, l.x1, p.my(a.value));
+      lines.push_back({l.x0, p.my(a.value), l.x1, p.my(a.value)});
     }
     cairo_stroke(cr);
     cairo_set_dash(cr, nullptr, 0, 0);
@@ -702,13 +712,15 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   const double base = f.y.log ? l.y1 : p.my(std::max(l.y.lo, 0.0));
   std::vector<PointLabel> labels;
   std::vector<LabelBox> markers;
+  std::vector<LabelSegment> lines;
   for (const Series& s : f.series) {
     if (s.kind == SeriesKind::Steps) draw_steps(cr, f, s, p, base);
     else if (s.kind == SeriesKind::Bars) draw_bars(cr, f, s, p, std::isfinite(s.base) ? p.my(s.base) : base);
-    else draw_line_or_points(cr, f, s, p, labels, markers);
+    else draw_line_or_points(cr, f, s, p, labels, markers, lines);
   }
-  draw_annotations(cr, f, p);
-  draw_point_labels(cr, labels, markers, {l.x0, l.y0, l.x1, l.y1}, fs);
+  draw_annotations(cr, f, p, lines);
+  const LabelBox legend{l.legend.left, l.legend.top, l.legend.left + l.legend.width, l.legend.top + l.legend.height};
+  draw_point_labels(cr, labels, markers, lines, {l.x0, l.y0, l.x1, l.y1}, l.legend.entries ? &legend : nullptr, fs);
   cairo_restore(cr);
   draw_legend(cr, f, l, fs);
 }
