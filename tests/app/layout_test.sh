@@ -70,10 +70,11 @@ for value in 1e-40 -3e38; do
       --presentation "$presentation"
   done
 done
-# A long story over figures in presentation mode keeps its look-at in view (ten scenarios scrolled
-# it below their pane at 1280x800).
-check "scenario 18, presentation on" 1280x800 --scenario 18 --presentation on
-check "scenario 29, presentation on" 1280x800 --scenario 29 --presentation on
+# A long story beside figures in presentation mode shows six lines at least and keeps its look-at
+# in view (stacked above the figures at 1280x800, two lines of it stood above them, and ten
+# scenarios scrolled the look-at below their pane); a link wider than its column wraps (scenario
+# 13's ran past the column's edge).
+for scenario in 18 29 13; do check "scenario $scenario, presentation on" 1280x800 --scenario "$scenario" --presentation on; done
 check "scenario 5, presentation on" 1600x1000 --scenario 5 --presentation on
 # A projector's presentation mode: the figures alone (F), and the checks in their tab.
 check "scenario 22, figure only, presentation on" 1280x800 --scenario 22 --figure-only --presentation on

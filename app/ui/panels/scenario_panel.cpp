@@ -17,6 +17,11 @@
 #include "core/util/paths.h"
 
 namespace pl::ui {
+
+// Presentation mode puts the story beside the figures on a pane at least this much wider than
+// high (1280x800's is 1.8, 1920x1080's 2.0), in this share of its width.
+constexpr float kBesideAspect = 1.5f, kBesideStoryShare = 0.4f;
+
 namespace {
 
 // Where a look-at link leads, for its tooltip.
@@ -274,6 +279,8 @@ void ScenarioPanel::draw_story_look_at_pinned() {
   ImGui::BeginChild("story-text", ImVec2(0, text), false);
   draw_title_and_story();
   story_text_height_ = ImGui::GetCursorPosY();
+  // A class reads the story from its pane: at least its first six lines, or all of a shorter one.
+  layout_audit::note_room("the scenario's story", text, std::min(story_text_height_, 6 * line));
   mark_more_below();
   ImGui::EndChild();
   const float top = ImGui::GetCursorPosY();
@@ -304,7 +311,7 @@ void ScenarioPanel::draw_look_at(bool links_live) {
     const scenario::Scenario::PanelLink& link = s.look_at_panels[i];
     const std::string label = "open: " + link.label + "##link" + std::to_string(i);
     if (i > 0) same_line_if_fits(button_width(label.c_str()));
-    if (ImGui::SmallButton(label.c_str())) open_link_(link);
+    if (wrapping_small_button(label.c_str())) open_link_(link);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", link_destination(link).c_str());
   }
 }
@@ -464,6 +471,26 @@ void ScenarioPanel::draw_content() {
     else preview_.draw(open_link_, "checks", [this] { draw_checks(); });
     ImGui::EndChild();
     return;
+  }
+  // In presentation mode on a landscape pane the story stands beside the figures, as on a slide:
+  // stacked above them in the large type, a long story kept one or two lines above a 1280x800
+  // projector's figure and scrolled, and the figure kept a third of the height. Beside them the
+  // story scrolls in its own column, its look-at pinned under it, and the figures take the
+  // whole height of theirs.
+  if (presenting && !figures_.empty()) {
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    if (avail.x >= kBesideAspect * avail.y) {
+      ImGui::BeginChild("scenario-text", ImVec2(std::floor(avail.x * kBesideStoryShare), 0), false);
+      draw_story_look_at_pinned();
+      story_height_ = ImGui::GetCursorPosY();
+      ImGui::EndChild();
+      ImGui::SameLine();
+      ImGui::BeginChild("scenario-figures-pane", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
+      draw_figures(true);
+      ImGui::EndChild();
+      ImGui::EndChild();
+      return;
+    }
   }
   // In presentation mode the story is what the class reads: the figure keeps fewer lines of the
   // large type (18 of them, 72% of the height, left the story four lines at 1280x800; 14 hid

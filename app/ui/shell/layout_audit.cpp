@@ -35,6 +35,16 @@ struct KeptInView {
   ImRect item, visible;
 };
 
+struct Room {
+  std::string what;
+  float shown, needed;
+};
+
+std::vector<Room>& rooms() {
+  static std::vector<Room> noted;
+  return noted;
+}
+
 std::vector<KeptInView>& kept_in_view() {
   static std::vector<KeptInView> noted;
   return noted;
@@ -60,7 +70,10 @@ void begin_frame() {
   figures().clear();
   fitted_tables().clear();
   kept_in_view().clear();
+  rooms().clear();
 }
+
+void note_room(const char* what, float shown, float needed) { rooms().push_back({what, shown, needed}); }
 
 void note_in_view(const char* what) {
   if (const ImGuiWindow* w = ImGui::GetCurrentWindowRead())
@@ -112,6 +125,10 @@ std::vector<std::string> problems() {
   for (const KeptInView& k : kept_in_view())
     if (!k.visible.Contains(k.item))
       out.push_back(k.what + " at " + rect_text(k.item) + " is not in view (" + rect_text(k.visible) + ")");
+  for (const Room& r : rooms())
+    if (r.shown + 0.5f < r.needed)
+      out.push_back(r.what + " is given " + std::to_string(int(r.shown)) + " px of height where it needs " +
+                    std::to_string(int(r.needed)));
   for (const FittedTable& t : fitted_tables())
     if (const ImGuiWindow* w = ImGui::FindWindowByID(t.window); w && w->ScrollMax.x > 1)
       out.push_back(t.what + " scrolls sideways: " + std::to_string(int(w->ScrollMax.x)) + " px past its pane");

@@ -30,6 +30,10 @@ void note_fits_width(const char* what);
 // mode, which a long story pushed below its pane): one outside its window's visible part is a
 // problem.
 void note_in_view(const char* what);
+// Text that was given `shown` pixels of height where it needs `needed` to be read (a scenario's
+// story in presentation mode: stacked above a figure at 1280x800, two lines of it stood above the
+// figure and the rest scrolled). Less than that is a problem.
+void note_room(const char* what, float shown, float needed);
 // What the frame just ended got wrong, one line each; empty: nothing. Call after ImGui::Render().
 std::vector<std::string> problems();
 

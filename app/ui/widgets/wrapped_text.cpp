@@ -115,4 +115,31 @@ void wrapped_text_disabled(std::string_view text) {
   wrapped_text_colored(ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], text);
 }
 
+bool wrapping_small_button(const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const std::string_view whole(label), shown = whole.substr(0, whole.find("##"));
+  const auto measure = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
+  if (measure(shown) + 2 * style.FramePadding.x <= width) return ImGui::SmallButton(label);
+  const std::vector<std::string_view> lines = wrap_lines(shown, width - 2 * style.FramePadding.x, measure);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float line = ImGui::GetTextLineHeight();
+  ImGui::PushID(label);
+  const bool clicked = ImGui::InvisibleButton("##wrapped", ImVec2(width, line * static_cast<float>(lines.size())));
+  ImGui::PopID();
+  const ImGuiCol colour = ImGui::IsItemActive()    ? ImGuiCol_ButtonActive
+                          : ImGui::IsItemHovered() ? ImGuiCol_ButtonHovered
+                                                   : ImGuiCol_Button;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetColorU32(colour),
+                      style.FrameRounding);
+  if (style.FrameBorderSize > 0)
+    draw->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetColorU32(ImGuiCol_Border),
+                  style.FrameRounding, 0, style.FrameBorderSize);
+  for (size_t i = 0; i < lines.size(); ++i)
+    draw->AddText(ImVec2(at.x + style.FramePadding.x, at.y + line * static_cast<float>(i)),
+                  ImGui::GetColorU32(ImGuiCol_Text), lines[i].data(), lines[i].data() + lines[i].size());
+  return clicked;
+}
+
 }  // namespace pl::ui

@@ -31,6 +31,11 @@ void wrapped_text(std::string_view text);
 void wrapped_text_colored(const ImVec4& colour, std::string_view text);
 void wrapped_text_disabled(std::string_view text);
 
+// ImGui::SmallButton(label) where it fits in the pane's width; else the same button with its
+// label wrapped onto as many lines as it needs (a look-at link in a narrow story column, wider
+// than the column, was cut). `label` may end in "##id". True when clicked.
+bool wrapping_small_button(const char* label);
+
 // printf into a string, for the calls that format their text.
 template <typename... Args>
 std::string printf_text(const char* format, Args... args) {
