@@ -12,7 +12,7 @@ PL=${PL:-build/precision-lab}
 PYTHON=${PYTHON:-python3}
 command -v perf >/dev/null || { echo "profile_scan: perf is not installed" >&2; exit 1; }
 mkdir -p "$OUT"
-dir=$(mktemp -d)
+dir=$(mktemp -d) || { echo "profile_scan: no temporary folder" >&2; exit 1; }
 trap 'rm -rf "$dir" "$OUT/profile_scan.txt.tmp"' EXIT
 (cd tests/bench && "$PYTHON" -c "import peer_scan, sys; peer_scan.write_checkpoint(sys.argv[1], peer_scan.shapes(2.5e8, 2048))" \
   "$dir/model.safetensors") || { echo "profile_scan: could not write the checkpoint" >&2; exit 1; }

@@ -69,12 +69,14 @@ std::string unknown_command_message(const CLI::App& app, const std::string& give
 }
 
 // Ctrl-C and SIGTERM ask the work to stop (interrupt.h); the command then cleans up on its
-// normal path and run() exits 128 + the signal.
+// normal path and run() exits 128 + the signal. The first one only: a second takes the default
+// action, so work slow to see the request can still be stopped at once.
 void on_signal(int sig) { note_interrupt(sig); }
 
 void catch_interrupts() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGINT, SIGTERM}) sigaction(sig, &sa, nullptr);
 }

@@ -797,7 +797,7 @@ Status export_figure(const Figure& f, const std::string& path, FileType type, co
     if (!svg) return Error{"cannot draw " + path + ": " + svg.error()};
     return io::write_file_atomic(path, *svg);
   }
-  // Read before the file is opened: a bad SOURCE_DATE_EPOCH leaves none.
+  // Read before anything is drawn: a bad SOURCE_DATE_EPOCH is refused without the work.
   const auto date = type == FileType::Pdf ? source_date(std::getenv("SOURCE_DATE_EPOCH"))
                                           : Expected<std::optional<std::string>>(std::optional<std::string>{});
   if (!date) return Error{"cannot write " + path + ": " + date.error()};
@@ -833,8 +833,8 @@ Status export_figure(const Figure& f, const std::string& path, FileType type, co
   if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
   cairo_surface_destroy(s);
   if (st != CAIRO_STATUS_SUCCESS) return Error{"cannot draw " + path + ": " + cairo_status_to_string(st)};
-  return io::write_file_atomic(path, type == FileType::Pdf ? with_date_prefix(std::move(bytes)) : bytes);
-  return {};
+  if (type == FileType::Pdf) bytes = with_date_prefix(std::move(bytes));
+  return io::write_file_atomic(path, bytes);
 }
 
 }  // namespace pl::figure

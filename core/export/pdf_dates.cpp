@@ -73,6 +73,8 @@ std::string with_date_prefix(std::string pdf) {
   // The trailer's information dictionary, "/Info N 0 R".
   const size_t trailer = s.find("trailer", xref), info_key = s.find("/Info", trailer);
   if (trailer == std::string_view::npos || info_key == std::string_view::npos) return pdf;
+  // A hybrid file's second table (a cross-reference stream) would keep offsets this leaves.
+  if (s.find("/XRefStm", trailer) != std::string_view::npos) return pdf;
   const auto info = number_at(s, skip_space(s, info_key + 5));
   if (!info) return pdf;
   // The table's entries: subsections of "FIRST COUNT", then COUNT entries of 20 bytes whose
@@ -101,6 +103,9 @@ std::string with_date_prefix(std::string pdf) {
     at = skip_space(s, at);
   }
   if (!info_offset || *info_offset >= xref) return pdf;
+  // The table's entry must lead to the dictionary's object ("20 0 obj").
+  if (const std::string obj = std::to_string(info->first) + " 0 obj"; s.substr(*info_offset, obj.size()) != obj)
+    return pdf;
   // The dates within the dictionary's object that lack the prefix.
   const size_t end = s.find("endobj", *info_offset);
   if (end == std::string_view::npos || end > xref) return pdf;

@@ -73,10 +73,12 @@ check cast-no-saturate 0 'value +nan' -- "$PL" cast --to float8_e4m3fn 1000
 # its value".
 check promote-numpy1-min-scalar 0 'counts as float32 [(]np[.]min_scalar_type: a float counts as float16 below 65000' -- "$PL" promote --framework numpy1 --op add float16 float64 --b-kind zerodim --b-value 65504
 check promote-numpy1-min-scalar-inf 0 'counts as float16 [(]np[.]min_scalar_type: a float counts as float16 below 65000 in magnitude, inf and NaN too' -- "$PL" promote --framework numpy1 --op add float32 float64 --b-kind zerodim --b-value inf
-# The format's rule gives nan there, but PyTorch 2.15's own cast saturates: the note says which
-# framework does what (recorded in tests/data/casts/cast_paths.json).
+# A format without NaN makes a NaN the zero of its sign here, where ml_dtypes gives the other
+# sign's: the note says so (recorded in tests/data/casts/cast_paths.json).
 check cast-frameworks-nan 0 'frameworks nan: ml_dtypes 0[.]6[.]0 and 0[.]7[.]0 give the zero of the other sign [(][+]nan becomes -0, -nan [+]0[)]' -- "$PL" cast --to float4_e2m1fn nan
 check cast-frameworks-nan-json 0 '"frameworks_nan": "ml_dtypes 0[.]6[.]0 and 0[.]7[.]0 give the zero of the other sign' -- "$PL" cast --to float6_e3m2fn --json nan
+# The format's rule gives nan there, but PyTorch 2.15's own cast saturates: the note says which
+# framework does what (recorded in tests/data/casts/cast_paths.json).
 check cast-frameworks-past-largest 0 'frameworks past the largest finite: PyTorch 2[.]15 saturates to the largest finite, inf too; ml_dtypes 0[.]6[.]0 and 0[.]7[.]0 give nan' -- "$PL" cast --to float8_e4m3fn 480
 check cast-frameworks-past-largest-json 0 '"frameworks_past_largest": "PyTorch 2[.]15 saturates' -- "$PL" cast --to float8_e4m3fn --json inf
 check cast-rtz 0 'value +65504' -- "$PL" cast --to float16 --rounding rtz 1e6

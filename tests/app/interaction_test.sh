@@ -263,9 +263,10 @@ wait_for 'window: start: PyTorch: float16 input into a float32 layer'
 wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torch\.float32\) raises RuntimeError'
 quit fifth
 echo "ok   the start screen's first way in ran the PyTorch story"
-# 12. Ctrl-C in the terminal (SIGINT) while the Experiment panel runs a product: the window
-# closes on its own way out, cancelling the run, exits 130 and says so; it leaves no temporary
-# file behind.
+# 12. Ctrl-C in the terminal (SIGINT) a second after the Experiment panel starts a product of
+# several seconds: the window closes on its own way out (its run cancelled and joined), exits
+# 130 and says so, and leaves no temporary file (the settings it remembers on the way out are
+# written whole).
 log=$work/window6.log
 cat > big.json <<'JSON'
 {"experiment": "matmul", "m": 2048, "n": 2048, "k": 8192, "input": "float16", "weight": "float16",

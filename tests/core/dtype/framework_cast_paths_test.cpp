@@ -58,8 +58,8 @@ TEST(FrameworkCastPaths, SayWhatEachFrameworkGivesPastTheLargest) {
 }
 
 // A format without NaN leaves a NaN to the framework: the codec gives the zero of the NaN's sign
-// and ml_dtypes the other sign's, which the cast said nothing of. The note stands beside a NaN
-// cast into float4 and float6, and nowhere else.
+// and ml_dtypes the other sign's, so a note beside such a cast says which frameworks differ. It
+// stands beside a NaN cast into float4 and float6, and nowhere else.
 TEST(FrameworkCastPaths, NoteWhereAFrameworksNaNZeroHasTheOtherSign) {
   const CastOptions o;
   for (DType t : {DType::float4_e2m1fn, DType::float6_e2m3fn, DType::float6_e3m2fn}) {

@@ -1,6 +1,7 @@
 // A PDF drawn twice from the same figure or slides under SOURCE_DATE_EPOCH is the same file,
 // dated by it; a SOURCE_DATE_EPOCH that is not a number of seconds is an error, and leaves no
-// file behind.
+// file behind. The dates carry the "D:" ISO 32000-1 asks for, with the cross-reference table
+// moved to match, and an exported figure is written whole.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -64,17 +65,20 @@ void expect_table_true(const std::string& pdf) {
   const size_t xref = std::stoull(pdf.substr(sx + 10));
   ASSERT_EQ(pdf.compare(xref, 4, "xref"), 0) << "startxref " << xref;
   std::istringstream table(pdf.substr(xref + 4));
-  size_t first = 0, count = 0, checked = 0;
-  table >> first >> count;
-  ASSERT_GT(count, 1u);
-  table.get();  // the end of the line
-  for (size_t i = 0; i < count; ++i) {
-    std::string offset, generation, use;
-    table >> offset >> generation >> use;
-    if (use != "n") continue;
-    const std::string obj = std::to_string(first + i) + " 0 obj";
-    EXPECT_EQ(pdf.compare(std::stoull(offset), obj.size(), obj), 0) << obj << " at " << offset;
-    ++checked;
+  size_t checked = 0;
+  for (std::string first; table >> first && first != "trailer";) {  // each subsection
+    size_t count = 0;
+    table >> count;
+    for (size_t i = 0; i < count; ++i) {
+      std::string offset, generation, use;
+      table >> offset >> generation >> use;
+      if (use != "n") continue;
+      const std::string obj = std::to_string(std::stoull(first) + i) + " 0 obj";
+      const size_t at = std::stoull(offset);
+      ASSERT_LT(at, pdf.size()) << obj;
+      EXPECT_EQ(pdf.compare(at, obj.size(), obj), 0) << obj << " at " << offset;
+      ++checked;
+    }
   }
   EXPECT_GT(checked, 0u);
 }
@@ -174,8 +178,9 @@ TEST(PdfDates, ABadSourceDateEpochIsAnErrorAndWritesNothing) {
 }
 
 // A PDF built as cairo 1.16 writes one: the information dictionary's dates without "D:", an
-// object after it, the table and the trailer.
-std::string cairo_like_pdf(const std::string& date) {
+// object after it, the table and the trailer. `eol` ends each table entry (" \n" or "\r\n",
+// two bytes either way); `split` writes the table as two subsections.
+std::string cairo_like_pdf(const std::string& date, const char* eol = " \n", bool split = false) {
   std::string pdf = "%PDF-1.5\n";
   std::vector<size_t> at;
   at.push_back(pdf.size());
@@ -185,10 +190,11 @@ std::string cairo_like_pdf(const std::string& date) {
   at.push_back(pdf.size());
   pdf += "3 0 obj\n<< /Type /Catalog /Pages 1 0 R >>\nendobj\n";
   const size_t xref = pdf.size();
-  pdf += "xref\n0 4\n0000000000 65535 f \n";
+  pdf += std::string("xref\n") + (split ? "0 1\n" : "0 4\n") + "0000000000 65535 f" + eol;
+  if (split) pdf += "1 3\n";
   for (size_t a : at) {
     char entry[32];
-    std::snprintf(entry, sizeof entry, "%010zu 00000 n \n", a);
+    std::snprintf(entry, sizeof entry, "%010zu 00000 n%s", a, eol);
     pdf += entry;
   }
   pdf += "trailer\n<< /Size 4\n   /Root 3 0 R\n   /Info 2 0 R\n>>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
@@ -216,10 +222,48 @@ TEST(PdfDates, PutsTheDatePrefixInAndMovesTheTable) {
     EXPECT_EQ(with_date_prefix(odd), odd);
 }
 
+// Tables as a PDF may hold them: entries ending in CR LF, two subsections.
+TEST(PdfDates, ReadsTheTableInItsForms) {
+  for (const auto& [eol, split] : {std::pair{" \n", true}, std::pair{"\r\n", false}, std::pair{"\r\n", true}}) {
+    const std::string after = with_date_prefix(cairo_like_pdf("20231114221320Z", eol, split));
+    EXPECT_EQ(date_of(after, "/CreationDate"), "20231114221320Z") << split;
+    expect_table_true(after);
+  }
+}
+
+// A table this does not read as cairo writes it leaves the PDF as it is: an information
+// dictionary's entry marked free, or leading elsewhere than its object, a table shorter than its
+// count, a hybrid file's second table. Every prefix of a PDF and every byte of it changed are
+// read without reading past the text (the sanitizers' builds run this).
+TEST(PdfDates, LeavesWhatItDoesNotReadAlone) {
+  const std::string before = cairo_like_pdf("20231114221320Z");
+  auto changed = [&](const std::string& from, const std::string& to) {
+    std::string pdf = before;
+    const size_t at = pdf.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return pdf.replace(at, from.size(), to);
+  };
+  const std::string info_entry = before.substr(before.find("xref\n") + 5 + 4 + 20 * 2, 20);  // object 2's
+  char moved_into_it[11];  // a few bytes into object 2: not where "2 0 obj" starts
+  std::snprintf(moved_into_it, sizeof moved_into_it, "%010zu", before.find("2 0 obj") + 4);
+  for (const std::string& odd :
+       {changed(info_entry, info_entry.substr(0, 17) + "f \n"),                        // marked free
+        changed(info_entry, moved_into_it + info_entry.substr(10)),                    // into it
+        changed("xref\n0 4", "xref\n0 9"),                                             // too few entries
+        changed("/Info 2 0 R", "/Info 2 0 R /XRefStm 5"), changed("/Info", "/Infx")})  // hybrid; no /Info
+    EXPECT_EQ(with_date_prefix(odd), odd);
+  for (size_t n = 0; n < before.size(); ++n) with_date_prefix(before.substr(0, n));
+  for (size_t i = 0; i < before.size(); ++i) {
+    std::string flipped = before;
+    flipped[i] = static_cast<char>(flipped[i] ^ 0x5a);
+    with_date_prefix(flipped);
+  }
+}
+
 // A PDF or PNG export is drawn in memory and written whole, by a new file renamed onto the
-// path: a reader never sees part of it, and a symbolic link at the path is replaced, where
-// cairo's own writer followed it and wrote over the file it named. Into a folder that does not
-// exist the export fails, names the file, and leaves nothing.
+// path: a reader never sees part of it, and a symbolic link at the path is replaced (written
+// through, it would overwrite the file it names). Into a folder that does not exist the export
+// fails, names the file, and leaves nothing.
 TEST(PdfDates, AnExportIsWrittenWholeByANewFile) {
   const auto dir = std::filesystem::temp_directory_path() / "pl_pdf_dates_whole";
   std::filesystem::remove_all(dir);
