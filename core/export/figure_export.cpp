@@ -136,10 +136,27 @@ std::string cut_to(cairo_t* cr, std::string t, double width) {
   return t + "...";
 }
 
+// t cut in the middle to fit `width`: its start and up to 40% of the width of its end kept, with
+// "..." between. A legend's labels often differ only in their last words ("..., rne)" and
+// "..., rtz)"), which a cut at the end made read the same.
+std::string cut_middle(cairo_t* cr, const std::string& t, double width) {
+  if (advance(cr, t) <= width) return t;
+  size_t tail = t.size();  // where the kept end starts (a character's first byte)
+  while (tail > 0) {
+    size_t before = tail - 1;
+    while (before > 0 && (static_cast<unsigned char>(t[before]) & 0xC0) == 0x80) --before;
+    if (advance(cr, t.substr(before)) > 0.4 * width) break;
+    tail = before;
+  }
+  const std::string end = t.substr(tail);
+  return cut_to(cr, t.substr(0, tail), width - advance(cr, end)) + end;
+}
+
 // One line of text in `width`: at full size when it fits, else shrunk in 5% steps as far as
-// `smallest`, and only then cut. `x` is where its `align_x` point goes (0 left, 0.5 centre).
+// `smallest`, and only then cut (at its end, or in its middle). `x` is where its `align_x` point
+// goes (0 left, 0.5 centre).
 void line_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width, double smallest,
-                 double align_x, bool bold = false, bool by_line = false) {
+                 double align_x, bool bold = false, bool by_line = false, bool cut_in_middle = false) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   double scale = 1.0;
@@ -148,7 +165,8 @@ void line_fitted(cairo_t* cr, const std::string& s, double x, double y, double s
     if (advance(cr, s) <= width) break;
   }
   cairo_set_font_size(cr, size * scale);
-  text(cr, cut_to(cr, s, width), x, y, size * scale, align_x, 0.5, bold, by_line);
+  text(cr, cut_in_middle ? cut_middle(cr, s, width) : cut_to(cr, s, width), x, y, size * scale, align_x, 0.5, bold,
+       by_line);
 }
 
 // A title in one line of `width`: shrunk as far as 65%, and only then cut (a figure drawn small
@@ -672,7 +690,7 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
       // Centred by the font's line, not the label's ink: "input rounding" (a descender) sat 2 px
       // higher than "arithmetic", and the entries looked unevenly spaced.
       line_fitted(cr, lines[i], lx + 24 * fs, ly + kLegendLine * fs * static_cast<double>(i), 10 * fs, lw - 34 * fs,
-                  0.75, 0, false, true);
+                  0.75, 0, false, true, /*cut_in_middle=*/true);
     ly += kLegendEntry * fs + more;
   };
   for (const Series& s : f.series)

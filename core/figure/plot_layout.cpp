@@ -81,7 +81,22 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   // plot (where the label is drawn smaller to fit): no wider than its text, so that a legend of
   // short names beside the plot leaves the plot the width.
   const double w = std::min((34.0 + 1.03 * longest) * fs, 0.6 * (l.x1 - l.x0));
-  const double h = kLegendEntry * fs * static_cast<double>(entries) + 8 * fs;
+  const double h = kLegendEntry * fs * static_cast<double>(entries) + 8 * fs;  // a line each
+  // In the plot, a label longer than the box allows is broken between words: drawn smaller and
+  // cut, two labels that differ in their last words read the same (scenario 21's
+  // "f32 multi-term(16 + sum, 2 extra bi..." twice, beside its story at 1280x800).
+  LegendBox inside{0, 0, w, h, entries, {}};
+  if (const double label_room = w / fs - 34; 1.03 * longest > label_room && label_room > 0) {
+    double extra = 0;
+    for (const std::string& label : labels) {
+      inside.lines.push_back(wrap_label(label, label_room / 1.03, 10));
+      extra += static_cast<double>(inside.lines.back().size() - 1);
+    }
+    inside.height = h + kLegendLine * fs * extra;
+    // Unless the lines make it too tall to be given room above the data (below): a small
+    // figure's legend then keeps a line an entry, cut, over no bar rather than whole over one.
+    if (inside.height + 8 * fs > 0.6 * (l.y1 - l.y0)) inside = LegendBox{0, 0, w, h, entries, {}};
+  }
   size_t hidden = 0;  // of the corner chosen
   // A corner is tried with its box widened by the widest stroke's half-width: a step whose drop
   // lay 2 px left of the box ran its 4 px line under it (the error attribution at 1280x800).
@@ -89,10 +104,10 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   for (const Series& s : f.series) stroke = std::max(stroke, s.width);
   const double m = stroke * fs / 2;
   auto best_corner = [&] {
-    LegendBox box{0, 0, w, h, entries, {}};
+    LegendBox box = inside;
     hidden = SIZE_MAX;
-    for (const auto& [left, top] : corners(l, w, h, fs))
-      if (const size_t n = data_under(f, l, left - m, top - m, w + 2 * m, h + 2 * m); n < hidden)
+    for (const auto& [left, top] : corners(l, inside.width, inside.height, fs))
+      if (const size_t n = data_under(f, l, left - m, top - m, inside.width + 2 * m, inside.height + 2 * m); n < hidden)
         box.left = left, box.top = top, hidden = n;
     return box;
   };
@@ -109,7 +124,7 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   // Long labels are broken between words so that the plot keeps most of the width (below) where
   // the lines fit the height: a legend beside the plot in one line a label left scenario 08's plot a
   // third of its Figure-only pane, with the space under the legend blank.
-  const double plot = l.y1 - l.y0, room = h + 8 * fs, width = l.x1 - l.x0;
+  const double plot = l.y1 - l.y0, room = inside.height + 8 * fs, width = l.x1 - l.x0;
   // A legend beside the plot that runs on below it passes the x axis's last label, centred on the
   // plot's right edge on a log axis: it starts clear of that label.
   double overhang = 0;
@@ -129,14 +144,16 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
     if (f.x.label.empty()) return (kBottomWithoutTitle - 8) * fs;
     return title <= width - legend_width - clear - 12 * fs ? (kBottomWithTitle - 14) * fs : 24 * fs;
   };
-  LegendBox wrapped = l.legend;
+  LegendBox wrapped = l.legend;  // beside the plot: a line each, unless broken below
+  wrapped.lines.clear();
+  wrapped.width = w;
   wrapped.height = h;
   // A short plot (a scenario's figure under its story) has room for fewer lines: the labels then
   // take the narrowest of 38%, 45% or 52% of the width whose lines fit its height.
   for (const double share : {0.38, 0.45, 0.52}) {
     const double label_room = (share * width - 12 * fs) / fs - 34;  // at 10 px
     if (1.03 * longest <= label_room || label_room <= 0) break;     // one line each fits
-    LegendBox box = l.legend;
+    LegendBox box = wrapped;
     double widest = 0, extra = 0;
     for (const std::string& label : labels) {
       box.lines.push_back(wrap_label(label, label_room / 1.03, 10));

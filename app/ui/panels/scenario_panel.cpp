@@ -18,9 +18,10 @@
 
 namespace pl::ui {
 
-// Presentation mode puts the story beside the figures on a pane at least this much wider than
-// high (1280x800's is 1.8, 1920x1080's 2.0), in this share of its width.
-constexpr float kBesideAspect = 1.5f, kBesideStoryShare = 0.4f;
+// Presentation mode puts the story beside the figures in a window at least this much wider than
+// high (1280x800 is 1.6, 1920x1080 1.78; a 4:3 projector's 1.33 keeps them stacked: beside them
+// at 1024x768 the story had two lines under its title), in this share of the pane's width.
+constexpr float kBesideAspect = 1.5f, kBesideStoryShare = 0.44f;
 
 namespace {
 
@@ -266,30 +267,32 @@ void ScenarioPanel::draw_title_and_story() {
   wrapped_text(printf_text("%zu/%zu  %s", current_ + 1, library_.scenarios.size(), s.title.c_str()));
   ImGui::SetWindowFontScale(1.0f);
   ImGui::Spacing();
+  title_height_ = ImGui::GetCursorPosY();
   wrapped_text(s.story);
 }
 
 // A long story in presentation mode's large type scrolled its look-at, what the class is to look
 // at, below its pane (ten scenarios at 1280x800): the look-at stays in view under the story, which
 // scrolls on its own.
-void ScenarioPanel::draw_story_look_at_pinned() {
+void ScenarioPanel::draw_story_look_at_pinned(bool look_at_under_its_label) {
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float room = ImGui::GetContentRegionAvail().y - look_at_height_;
   const float text = std::max(std::min(story_text_height_, room), 2 * line);
   ImGui::BeginChild("story-text", ImVec2(0, text), false);
   draw_title_and_story();
   story_text_height_ = ImGui::GetCursorPosY();
-  // A class reads the story from its pane: at least its first six lines, or all of a shorter one.
-  layout_audit::note_room("the scenario's story", text, std::min(story_text_height_, 6 * line));
+  // A class reads the story from its pane: its title and the first four lines of its text at
+  // least, or all of a shorter one.
+  layout_audit::note_room("the scenario's story", text, std::min(story_text_height_, title_height_ + 4 * line));
   mark_more_below();
   ImGui::EndChild();
   const float top = ImGui::GetCursorPosY();
-  draw_look_at(false);
+  draw_look_at(false, look_at_under_its_label);
   layout_audit::note_in_view("the scenario's look-at");  // its last line
   look_at_height_ = ImGui::GetCursorPosY() - top;
 }
 
-void ScenarioPanel::draw_look_at(bool links_live) {
+void ScenarioPanel::draw_look_at(bool links_live, bool under_its_label) {
   const scenario::Scenario& s = library_.scenarios[current_];
   if (!s.look_at.empty()) {
     ImGui::Spacing();
@@ -302,7 +305,9 @@ void ScenarioPanel::draw_look_at(bool links_live) {
     } else {
       ImGui::TextColored(ImVec4(0.95f, 0.80f, 0.35f, 1), "Look at:");
     }
-    ImGui::SameLine();
+    // Beside it in a wide pane; under it in a narrow column, where the label's indent took a
+    // fifth of every line and the look-at ran to twelve lines.
+    if (!under_its_label) ImGui::SameLine();
     wrapped_text(s.look_at);
   }
   // The panels the look-at names, each a link that opens it in the state the text means (unless
@@ -478,10 +483,10 @@ void ScenarioPanel::draw_content() {
   // story scrolls in its own column, its look-at pinned under it, and the figures take the
   // whole height of theirs.
   if (presenting && !figures_.empty()) {
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    if (avail.x >= kBesideAspect * avail.y) {
+    const ImVec2 window = ImGui::GetIO().DisplaySize, avail = ImGui::GetContentRegionAvail();
+    if (window.x >= kBesideAspect * window.y) {
       ImGui::BeginChild("scenario-text", ImVec2(std::floor(avail.x * kBesideStoryShare), 0), false);
-      draw_story_look_at_pinned();
+      draw_story_look_at_pinned(/*look_at_under_its_label=*/true);
       story_height_ = ImGui::GetCursorPosY();
       ImGui::EndChild();
       ImGui::SameLine();

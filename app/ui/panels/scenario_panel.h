@@ -58,10 +58,10 @@ class ScenarioPanel final : public Panel {
   // `links_live`: the look-at's links are the live preview's buttons, so the story leaves out its own.
   void draw_story(bool links_live);
   void draw_title_and_story();
-  void draw_look_at(bool links_live);
+  void draw_look_at(bool links_live, bool under_its_label = false);
   // Presentation mode over figures: the title and story scroll in a pane of their own, the
   // look-at pinned under them.
-  void draw_story_look_at_pinned();
+  void draw_story_look_at_pinned(bool look_at_under_its_label = false);
   void draw_checks();
   // Something to show beside or instead of the story: the figures, or the live panel in their place.
   bool has_view() const { return !figures_.empty() || preview_.active(); }
@@ -86,6 +86,7 @@ class ScenarioPanel final : public Panel {
   SplitView preview_split_{0.8f};  // the story above, the live panel below
   float story_height_ = 1e9f;      // the story's height (without the checks), on the frame before
   float story_text_height_ = 1e9f;  // the title and story alone, on the frame before
+  float title_height_ = 0;          // the title alone, this frame
   float look_at_height_ = 0;        // the look-at and its links, on the frame before
   std::optional<bool> room_;       // presentation mode: room below the story for the live panel
   // The figures or the live panel on the whole pane, the story hidden (F, or the button): a

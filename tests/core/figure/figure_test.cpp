@@ -735,6 +735,55 @@ TEST(Figures, ALongLabelBesideThePlotIsBrokenIntoLines) {
   EXPECT_NEAR(l.legend.height, (2 * kLegendEntry + kLegendLine * double(l.legend.lines[1].size() - 1) + 8) * fs, 1e-9);
 }
 
+// Lines low in the plot, named by labels too long for a legend inside it (the box is held to 60%
+// of the plot), the first two alike but for their last words.
+Figure long_labelled_lines(size_t series) {
+  Figure f;
+  const char* names[] = {"f32 multi-term(16 + sum, 2 extra bits) rne", "f32 multi-term(16 + sum, 2 extra bits) rtz",
+                         "f32 sequential rne", "estimate: each m u of the bound as sqrt(m) u (dotted)"};
+  for (size_t i = 0; i < series; ++i) {
+    Series s{names[i % 4], SeriesKind::Line, {}, {}, {}};
+    s.x = {0, 1, 2, 3};
+    s.y = {1 + double(i) * 0.1, 1.1, 1.2, 1.3};
+    f.series.push_back(s);
+  }
+  f.y.min = 0;
+  f.y.max = 10;  // (the lines low, the legend's corners above them free)
+  return f;
+}
+
+// Inside the plot a label longer than the box allows was drawn smaller and cut at its end:
+// scenario 21's two "f32 multi-term(16 + sum, 2 extra bi..." read the same beside its story at
+// 1280x800. Where the box has the room, each label is broken between words into lines.
+TEST(Figures, ALongLabelInsideThePlotIsBrokenIntoLines) {
+  const Figure f = long_labelled_lines(2);
+  const PlotLayout l = layout_figure(f, 520, 420);
+  ASSERT_EQ(l.legend.entries, 2u);
+  ASSERT_LE(l.legend.left + l.legend.width, l.x1);  // inside the plot
+  ASSERT_EQ(l.legend.lines.size(), 2u);
+  EXPECT_GE(l.legend.lines[0].size(), 2u);  // the longer label, in lines
+  for (size_t i = 0; i < 2; ++i) {
+    std::string joined;
+    for (const std::string& line : l.legend.lines[i]) {
+      EXPECT_LE(34 + 1.03 * text_width(line, 10), l.legend.width + 0.01) << line;
+      joined += (joined.empty() ? "" : " ") + line;
+    }
+    EXPECT_EQ(joined, f.series[i].label);  // every word, in order
+  }
+}
+
+// Where the lines would make it too tall, a label stays on one line, cut in its middle: both
+// ends kept, so labels alike but for their last words still read apart.
+TEST(Figures, ALegendLabelCutKeepsItsEnd) {
+  const Figure f = long_labelled_lines(4);
+  const PlotLayout l = layout_figure(f, 420, 260);
+  ASSERT_TRUE(l.legend.lines.empty());  // a line each
+  const auto svg = figure_svg(f, {.width = 420, .height = 260});
+  ASSERT_TRUE(svg) << svg.error();
+  EXPECT_NE(svg->find("bits) rne"), std::string::npos);
+  EXPECT_NE(svg->find("bits) rtz"), std::string::npos);
+}
+
 // Bug: each legend label was centred by its own ink, so "ggg" (descenders) sat higher than "aaa"
 // and the entries looked unevenly spaced. They share the font's line: the tops of their
 // x-height letters lie one entry apart.
