@@ -82,20 +82,31 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   // short names beside the plot leaves the plot the width.
   const double w = std::min((34.0 + 1.03 * longest) * fs, 0.6 * (l.x1 - l.x0));
   const double h = kLegendEntry * fs * static_cast<double>(entries) + 8 * fs;  // a line each
+  // The labels broken between words into lines of `label_room` (pixels at 10 px), in a box as
+  // high as its lines and as wide as the widest.
+  auto broken = [&](double label_room) {
+    LegendBox box{0, 0, 0, h, entries, {}};
+    double widest = 0, extra = 0;
+    for (const std::string& label : labels) {
+      box.lines.push_back(wrap_label(label, label_room / 1.03, 10));
+      for (const std::string& line : box.lines.back()) widest = std::max(widest, text_width(line, 10));
+      extra += static_cast<double>(box.lines.back().size() - 1);
+    }
+    box.width = (34.0 + 1.03 * widest) * fs;
+    box.height = h + kLegendLine * fs * extra;
+    return box;
+  };
   // In the plot, a label longer than the box allows is broken between words: drawn smaller and
   // cut, two labels that differ in their last words read the same (scenario 21's
-  // "f32 multi-term(16 + sum, 2 extra bi..." twice, beside its story at 1280x800).
+  // "f32 multi-term(16 + sum, 2 extra bi..." twice, beside its story at 1280x800). Unless the
+  // lines make it too tall to be given room above the data (below): a small figure's legend then
+  // keeps a line an entry, cut, over no bar rather than whole over one.
   LegendBox inside{0, 0, w, h, entries, {}};
   if (const double label_room = w / fs - 34; 1.03 * longest > label_room && label_room > 0) {
-    double extra = 0;
-    for (const std::string& label : labels) {
-      inside.lines.push_back(wrap_label(label, label_room / 1.03, 10));
-      extra += static_cast<double>(inside.lines.back().size() - 1);
+    if (LegendBox lines = broken(label_room); lines.height + 8 * fs <= 0.6 * (l.y1 - l.y0)) {
+      lines.width = w;
+      inside = lines;
     }
-    inside.height = h + kLegendLine * fs * extra;
-    // Unless the lines make it too tall to be given room above the data (below): a small
-    // figure's legend then keeps a line an entry, cut, over no bar rather than whole over one.
-    if (inside.height + 8 * fs > 0.6 * (l.y1 - l.y0)) inside = LegendBox{0, 0, w, h, entries, {}};
   }
   size_t hidden = 0;  // of the corner chosen
   // A corner is tried with its box widened by the widest stroke's half-width: a step whose drop
@@ -153,15 +164,7 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   for (const double share : {0.38, 0.45, 0.52}) {
     const double label_room = (share * width - 12 * fs) / fs - 34;  // at 10 px
     if (1.03 * longest <= label_room || label_room <= 0) break;     // one line each fits
-    LegendBox box = wrapped;
-    double widest = 0, extra = 0;
-    for (const std::string& label : labels) {
-      box.lines.push_back(wrap_label(label, label_room / 1.03, 10));
-      for (const std::string& line : box.lines.back()) widest = std::max(widest, text_width(line, 10));
-      extra += static_cast<double>(box.lines.back().size() - 1);
-    }
-    box.width = (34.0 + 1.03 * widest) * fs;
-    box.height = h + kLegendLine * fs * extra;
+    const LegendBox box = broken(label_room);
     if (box.height <= plot + below(box.width)) {
       wrapped = box;
       break;
