@@ -81,6 +81,15 @@ void catch_interrupts() {
   for (int sig : {SIGINT, SIGTERM}) sigaction(sig, &sa, nullptr);
 }
 
+// After the work, where Ctrl-C or SIGTERM stopped it: the signal said on stderr with what became
+// of the work, and the exit status, 128 + the signal. 0 where nothing interrupted it.
+int interrupted_exit(const char* outcome) {
+  const int sig = interrupt_signal();
+  if (sig == 0) return 0;
+  std::fprintf(stderr, "error: interrupted (%s): %s\n", strsignal(sig), outcome);
+  return 128 + sig;
+}
+
 // What a command printed must have reached its destination: a full disk or a closed pipe
 // under standard output is an error, not a success (coreutils' close_stdout).
 int finish_stdout(int status) {
@@ -220,10 +229,7 @@ int run(int argc, char** argv, const WindowRunner& window) {
       } catch (...) {  // (std::bad_alloc from a file or run past the checks): said, not std::terminate
         std::fprintf(stderr, "error: %s\n", exception_text(std::current_exception()).c_str());
       }
-      if (const int sig = interrupt_signal(); sig != 0) {
-        std::fprintf(stderr, "error: interrupted (%s): nothing half-written was left behind\n", strsignal(sig));
-        return 128 + sig;
-      }
+      if (const int interrupted = interrupted_exit("nothing half-written was left behind")) return interrupted;
       return finish_stdout(status);
     }
   if (auto st = finish_window_options(app, window_options, window_flags); !st) {
@@ -234,11 +240,8 @@ int run(int argc, char** argv, const WindowRunner& window) {
   // and whatever it was writing is finished whole or removed, as when the window is closed.
   catch_interrupts();
   const int status = window(window_options);
-  if (const int sig = interrupt_signal(); sig != 0) {
-    std::fprintf(stderr, "error: interrupted (%s): the window closed; nothing half-written was left behind\n",
-                 strsignal(sig));
-    return 128 + sig;
-  }
+  if (const int interrupted = interrupted_exit("the window closed; nothing half-written was left behind"))
+    return interrupted;
   return status;
 }
 
