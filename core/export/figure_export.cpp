@@ -175,50 +175,65 @@ void title_fitted(cairo_t* cr, const std::string& s, double x, double y, double 
   line_fitted(cr, s, x, y, size, width, 0.65, 0, true);
 }
 
-// Text in at most two lines of `width`, broken between words: at full size when it fits, else
-// shrunk (down to 80%), and only then is the second line cut. (One line shrunk and cut hid the
-// end of long subtitles -- the throughput figure's "not hardware speed".) Of the breaks that fit,
-// the one that makes the longer line shortest, as CSS's text-wrap: balance: the longest first
-// line left subtitles a last word alone below them ("... (K u >= 1)" over "fp16"). A break after
-// a clause (',' ';' ':') is taken when its longer line is at most 10% longer than that.
+// Where text_fitted breaks `s` in two at the current font size: the balanced break (the
+// space's index), or the longest head that fits when no break lets the rest fit too, or npos
+// when no head fits. Of the breaks that fit, the one that makes the longer line shortest, as
+// CSS's text-wrap: balance: the longest first line left subtitles a last word alone below them
+// ("... (K u >= 1)" over "fp16"). A break after a clause (',' ';' ':') is taken when its longer
+// line is at most 10% longer than that.
+struct Break {
+  size_t at = std::string::npos;
+  bool both_fit = false;
+};
+Break find_break(cairo_t* cr, const std::string& s, double width) {
+  Break greedy, balanced, clause;
+  double best = 0, best_clause = 0;
+  for (size_t at = s.find(' '); at != std::string::npos; at = s.find(' ', at + 1)) {
+    const double head = advance(cr, s.substr(0, at));
+    if (head > width) break;
+    greedy.at = at;
+    const double tail = advance(cr, s.substr(at + 1));
+    if (tail > width) continue;
+    const double longer = std::max(head, tail);
+    if (!balanced.both_fit || longer < best) balanced = {at, true}, best = longer;
+    if (at > 0 && std::strchr(",;:", s[at - 1]) && (!clause.both_fit || longer < best_clause))
+      clause = {at, true}, best_clause = longer;
+  }
+  if (clause.both_fit && best_clause <= 1.1 * best) return clause;
+  return balanced.both_fit ? balanced : greedy;
+}
+
+constexpr double kTextSmallest = 0.8;  // text_fitted's smallest size, and a title's before it is cut
+
+// Text in at most two lines of `width`, broken between words (find_break): at full size when it
+// fits, else shrunk (down to kTextSmallest), and only then is the second line cut. (One line
+// shrunk and cut hid the end of long subtitles -- the throughput figure's "not hardware speed".)
 void text_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  // The balanced break (the space's index), or the longest head that fits when no break lets
-  // the rest fit too, or npos when no head fits.
-  struct Break {
-    size_t at = std::string::npos;
-    bool both_fit = false;
-  };
-  auto find_break = [&]() {
-    Break greedy, balanced, clause;
-    double best = 0, best_clause = 0;
-    for (size_t at = s.find(' '); at != std::string::npos; at = s.find(' ', at + 1)) {
-      const double head = advance(cr, s.substr(0, at));
-      if (head > width) break;
-      greedy.at = at;
-      const double tail = advance(cr, s.substr(at + 1));
-      if (tail > width) continue;
-      const double longer = std::max(head, tail);
-      if (!balanced.both_fit || longer < best) balanced = {at, true}, best = longer;
-      if (at > 0 && std::strchr(",;:", s[at - 1]) && (!clause.both_fit || longer < best_clause))
-        clause = {at, true}, best_clause = longer;
-    }
-    if (clause.both_fit && best_clause <= 1.1 * best) return clause;
-    return balanced.both_fit ? balanced : greedy;
-  };
-  for (double scale = 1.0; scale >= 0.8 - 1e-9; scale -= 0.05) {
+  for (double scale = 1.0; scale >= kTextSmallest - 1e-9; scale -= 0.05) {
     cairo_set_font_size(cr, size * scale);
     if (advance(cr, s) <= width) return text(cr, s, x, y, size * scale, 0, 0.5);
-    const Break b = find_break();
+    const Break b = find_break(cr, s, width);
     if (b.at == std::string::npos) continue;  // no space early enough: smaller
-    if (b.both_fit || scale < 0.8 + 1e-9) {
+    if (b.both_fit || scale < kTextSmallest + 1e-9) {
       text(cr, s.substr(0, b.at), x, y - 3 * size / 11, size * scale, 0, 0.5);
       return text(cr, cut_to(cr, s.substr(b.at + 1), width), x, y + 9 * size / 11, size * scale, 0, 0.5);
     }
   }
   // One unbroken run of characters wider than the figure: cut it.
-  cairo_set_font_size(cr, size * 0.8);
-  text(cr, cut_to(cr, s, width), x, y, size * 0.8, 0, 0.5);
+  cairo_set_font_size(cr, size * kTextSmallest);
+  text(cr, cut_to(cr, s, width), x, y, size * kTextSmallest, 0, 0.5);
+}
+
+// Whether the title (bold, one line) and the subtitle (text_fitted's two lines) fit `width`
+// whole at kTextSmallest of their sizes or larger.
+bool header_fits(cairo_t* cr, const Figure& f, double fs, double width) {
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_font_size(cr, 15 * fs * kTextSmallest);
+  if (advance(cr, f.title) > width) return false;
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, 11 * fs * kTextSmallest);
+  return advance(cr, f.subtitle) <= width || find_break(cr, f.subtitle, width).both_fit;
 }
 
 void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w, double hgt, double fs) {
@@ -715,10 +730,14 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
   const PlotLayout l = layout_figure(f, W, H, fs);
+  // The title and subtitle start in line with the plot's left edge, or at the figure's left
+  // margin where either would be cut there: a scenario's figure beside its story in
+  // presentation mode (690 px at 1280x800) cut the title or subtitle of 13 of the 18.
+  const double margin = 12 * fs, left = header_fits(cr, f, fs, W - l.x0 - margin) ? l.x0 : margin;
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  title_fitted(cr, f.title, l.x0, 22 * fs, 15 * fs, W - l.x0 - 12 * fs);
+  title_fitted(cr, f.title, left, 22 * fs, 15 * fs, W - left - margin);
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-  text_fitted(cr, f.subtitle, l.x0, 42 * fs, 11 * fs, W - l.x0 - 12 * fs);
+  text_fitted(cr, f.subtitle, left, 42 * fs, 11 * fs, W - left - margin);
   if (f.heatmap) return draw_heatmap_figure(cr, f, l, H, fs);
 
   const Plot p{l, fs};

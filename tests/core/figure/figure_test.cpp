@@ -547,6 +547,50 @@ TEST(Figures, ASubtitleBreaksIntoTwoBalancedLines) {
   EXPECT_GE(std::min(lines[0], lines[1]), 12u) << lines[0] << " + " << lines[1];
 }
 
+// The width of `s` in DejaVu Sans at `size` pixels, as the renderer measures it.
+double advance_of(const std::string& s, double size, bool bold) {
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+  cairo_t* cr = cairo_create(img);
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                         bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, size);
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, s.c_str(), &e);
+  cairo_destroy(cr);
+  cairo_surface_destroy(img);
+  return e.x_advance;
+}
+
+// Bug: a figure's title and subtitle always started in line with the plot's left edge, and
+// were cut with "..." in a narrow figure while the margin left of the plot stayed empty (a
+// scenario's figure beside its story in presentation mode: 13 of 18 titles or subtitles cut at
+// 1280x800). Where either would be cut there, both start at the figure's left margin.
+TEST(Figures, AHeaderTooLongBesideThePlotStartsAtTheMargin) {
+  Figure f;
+  f.series.push_back({"a", SeriesKind::Line, {0, 1}, {1, 2}, {.2, .2, .8}});
+  f.title = "Round trip through float8_e4m3fn: relative error per value";
+  f.subtitle = "64 x 1024 values";
+  // Wide enough for the title at 80% of its 15 px from the margin (12 px), not from the plot's
+  // left edge (78 px), with 10 px to spare either way.
+  const double title = advance_of(f.title, 12, true);
+  const double width = std::ceil(title + 24 + 10);
+  ASSERT_GT(title, width - 78 - 12);
+  // The x where the SVG draws `text` whole (its first glyph's origin), or -1 where it does not.
+  const auto drawn_at = [&](double figure_width, const std::string& text) {
+    const auto svg = figure_svg(f, {.width = figure_width, .height = 320});
+    EXPECT_TRUE(svg) << svg.error();
+    const size_t at = svg ? svg->find(">" + text + "<") : std::string::npos;
+    const size_t x = at == std::string::npos ? at : svg->rfind(" x=\"", at);
+    return x == std::string::npos ? -1.0 : std::stod(svg->substr(x + 4));
+  };
+  EXPECT_NEAR(drawn_at(width, f.title), 12, 2);
+  EXPECT_NEAR(drawn_at(width, f.subtitle), 12, 2);
+  // Where both fit beside the plot, they start in line with it.
+  const double wide = std::ceil(title + 78 + 12 + 10);
+  EXPECT_NEAR(drawn_at(wide, f.title), 78, 2);
+  EXPECT_NEAR(drawn_at(wide, f.subtitle), 78, 2);
+}
+
 // Bug: the speed-up chart's subtitle nested the part's architecture in parentheses of its own:
 // "H100 SXM5 dense peaks (Hopper (sm_90))".
 TEST(Figures, TheDatasheetSubtitleNestsNoParentheses) {
