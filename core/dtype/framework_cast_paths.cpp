@@ -68,9 +68,9 @@ std::string overflow_words(const FrameworkCastPath& p) {
 
 // Who does what with a cast into `to`, one sentence per thing done: the rows `keep` takes,
 // grouped by `key` (what `words` says, with the framework where each keeps a sentence of its
-// own), in the table's order; each group's frameworks once, their releases joined ("PyTorch 2.15 and 1.13,
-// ml_dtypes 0.6.0"), and the verb `words` gives in the singular ("rounds once") made plural for
-// more than one ("round once").
+// own), in the table's order; each group's frameworks once, their releases joined ("PyTorch
+// 2.15 and 1.13, ml_dtypes 0.6.0"), and the verb `words` gives in the singular ("rounds once")
+// made plural for more than one ("round once").
 template <typename Key, typename Words, typename Keep = bool (*)(const FrameworkCastPath&)>
 std::string attribution(
     DType to, Key key, Words words, const char* separator, Keep keep = [](const FrameworkCastPath&) { return true; }) {

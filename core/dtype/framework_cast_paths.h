@@ -1,9 +1,9 @@
 // Which route each framework's float64 -> narrow-float cast takes, per target dtype and release:
 // one rounding, or two through float32 (CastPath), and what it gives past the largest finite
 // value, which the formats leave to the framework (PyTorch's float8_e4m3fn saturates where
-// ml_dtypes' gives NaN), and what a NaN becomes where the format has none. Recorded from the libraries themselves by
-// tests/data/casts/gen_cast_paths.py (cast_paths.json); the test FrameworkCastPaths compares
-// this table with that recording row by row.
+// ml_dtypes' gives NaN), and what a NaN becomes where the format has none. Recorded from the
+// libraries themselves by tests/data/casts/gen_cast_paths.py (cast_paths.json); the test
+// FrameworkCastPaths compares this table with that recording row by row.
 #pragma once
 
 #include <optional>
@@ -48,9 +48,9 @@ std::string cast_path_attribution(DType to);
 // Empty when no recorded framework has the dtype. `separator` goes between frameworks.
 std::string overflow_attribution(DType to, const char* separator = "; ");
 
-// overflow_attribution(to) beside a cast whose value lay past the largest finite (where rounding to
-// nearest even overflows, whatever rounding the cast used) or was inf: the formats leave that to
-// the framework. Empty otherwise, and for a custom format (no dtype).
+// overflow_attribution(to) beside a cast whose value lay past the largest finite (where rounding
+// to nearest even overflows, whatever rounding the cast used) or was inf: the formats leave that
+// to the framework. Empty otherwise, and for a custom format (no dtype).
 std::string past_largest_note(std::optional<DType> to, const CastReport& r, const char* separator = "; ");
 
 // Beside a cast of a NaN into a format without one, where a recorded framework's zero differs

@@ -486,8 +486,9 @@ void ScenarioPanel::draw_content() {
     const ImVec2 window = ImGui::GetIO().DisplaySize, avail = ImGui::GetContentRegionAvail();
     if (window.x >= kBesideAspect * window.y) {
       ImGui::BeginChild("scenario-text", ImVec2(std::floor(avail.x * kBesideStoryShare), 0), false);
+      // (story_height_ is left as it is: only the stacked layout's room test for a live panel
+      // reads it, and the narrow column's height would mislead it.)
       draw_story_look_at_pinned(/*look_at_under_its_label=*/true);
-      story_height_ = ImGui::GetCursorPosY();
       ImGui::EndChild();
       ImGui::SameLine();
       ImGui::BeginChild("scenario-figures-pane", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
