@@ -63,6 +63,9 @@ struct Axis {
   // A categorical axis (bar charts of dtypes): category i spans [i, i + 1] and is labelled at
   // its centre instead of numeric ticks. Empty: a numeric axis.
   std::vector<std::string> categories;
+  // The same categories named shorter ("f32", "bf16", "e4m3fn"), drawn where the names would be
+  // cut; empty: the names are cut.
+  std::vector<std::string> short_categories;
   bool ticks = true;  // false: no tick marks or numbers (a number line's vertical axis)
 };
 

@@ -72,6 +72,7 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
   const double nan = std::nan("");
   for (size_t i = 0; i < dtypes.size(); ++i) {
     f.x.categories.emplace_back(name(dtypes[i]));
+    f.x.short_categories.emplace_back(short_name(dtypes[i]));
     const Quartiles q = h.quartiles_gflops(dtypes[i]);
     const double g = h.median_gflops(dtypes[i]) * unit.scale;
     const size_t samples = h.of(dtypes[i]).size();
@@ -105,6 +106,7 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
     const auto& row = r.rows[i];
     const double rate = row.gflops * unit.scale;
     f.x.categories.emplace_back(name(row.dtype));
+    f.x.short_categories.emplace_back(short_name(row.dtype));
     char label[128];
     std::snprintf(label, sizeof label, "%s  %.1f %s, %.2fx%s", std::string(name(row.dtype)).c_str(), rate,
                   experiment::rate_unit_name(unit, row.dtype).c_str(),
@@ -148,6 +150,7 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
   double lo = 1, hi = 4;
   for (size_t i = 0; i < r.rows.size(); ++i) {
     f.x.categories.emplace_back(name(r.rows[i].dtype));
+    f.x.short_categories.emplace_back(short_name(r.rows[i].dtype));
     const double x = double(i);
     auto bar = [&](Series& s, Series& values, double from, double to, double v) {
       if (!s.x.empty()) s.y.push_back(0);  // the gap since the previous bar

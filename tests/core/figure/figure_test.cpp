@@ -603,6 +603,28 @@ TEST(Figures, TheDatasheetSubtitleNestsNoParentheses) {
   EXPECT_EQ(f.subtitle.find("(Hopper"), std::string::npos) << f.subtitle;
 }
 
+// Bug: a speed-up chart narrow enough to cut its dtypes' names drew "float...", "bflo..." under
+// its bars (scenario 18 beside its story at 1280x800): where the names would be cut it names
+// them as the short dtype names do, and where they fit it keeps the names.
+TEST(Figures, CategoriesTooLongForTheirBarsGoByTheirShortNames) {
+  experiment::ThroughputResult r;
+  r.device = "cpu (AMD EPYC)";
+  for (const DType t : {DType::float32, DType::float16, DType::bfloat16, DType::float8_e4m3fn, DType::int8})
+    r.rows.push_back(
+        {.dtype = t, .method = "", .emulated = false, .seconds = {}, .median_seconds = 1, .gflops = 1, .speedup = 1.5});
+  const Figure f = speedup_vs_datasheet(r);
+  const auto narrow = figure_svg(f, {.width = 300, .height = 300});
+  ASSERT_TRUE(narrow) << narrow.error();
+  for (const char* name : {">f32<", ">f16<", ">bf16<", ">e4m3fn<", ">i8<"})
+    EXPECT_NE(narrow->find(name), std::string::npos) << name;
+  EXPECT_EQ(narrow->find(">bflo"), std::string::npos);  // (no name cut)
+  EXPECT_EQ(narrow->find(">float8"), std::string::npos);
+  const auto wide = figure_svg(f, {.width = 1200, .height = 500});
+  ASSERT_TRUE(wide) << wide.error();
+  for (const char* name : {">float32<", ">bfloat16<", ">float8_e4m3fn<", ">int8<"})
+    EXPECT_NE(wide->find(name), std::string::npos) << name;
+}
+
 // Pixels of colour c (within 40 of each channel) in the 13 x 13 square around (x, y), the
 // figure drawn at 900 x 550.
 size_t pixels_of(const Figure& f, Color c, double x, double y) {
