@@ -6,7 +6,9 @@ core/figure, which draws nothing and so cannot ask cairo how wide a label is. Th
 widths from the font file itself (its cmap and hmtx tables) and prints them as a C++ array in
 units of 1/units_per_em of the font size.
 
-Run: python3 scripts/gen_font_widths.py [/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf]
+Run: python3 scripts/gen_font_widths.py > core/figure/dejavu_sans_widths.inc
+     python3 scripts/gen_font_widths.py --bold > core/figure/dejavu_sans_bold_widths.inc
+(the regular face's array is kAdvance, the bold face's kBoldAdvance; a font file's path may follow)
 """
 import struct
 import sys
@@ -51,7 +53,12 @@ def cmap_format4(cmap):
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    args = sys.argv[1:]
+    bold = "--bold" in args
+    args = [a for a in args if a != "--bold"]
+    face = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    path = args[0] if args else "/usr/share/fonts/truetype/dejavu/" + face
+    prefix = "kBold" if bold else "k"
     data = open(path, "rb").read()
     t = tables(data)
     units = struct.unpack(">H", t["head"][18:20])[0]
@@ -64,8 +71,8 @@ def main():
 
     widths = [advance(glyph(c)) for c in range(32, 127)]
     print(f"// {path.rsplit('/', 1)[-1]}: {units} units per em; characters 32 (space) to 126 (~).")
-    print(f"constexpr double kUnitsPerEm = {units};")
-    print("constexpr std::array<unsigned short, 95> kAdvance = {")
+    print(f"constexpr double {prefix}UnitsPerEm = {units};")
+    print(f"constexpr std::array<unsigned short, 95> {prefix}Advance = {{")
     for i in range(0, 95, 12):
         print("    " + ", ".join(str(w) for w in widths[i:i + 12]) + ",")
     print("};")

@@ -203,7 +203,7 @@ Break find_break(cairo_t* cr, const std::string& s, double width) {
   return balanced.both_fit ? balanced : greedy;
 }
 
-constexpr double kTextSmallest = 0.8;  // text_fitted's smallest size, and a title's before it is cut
+constexpr double kTextSmallest = 0.8;  // text_fitted's smallest size
 
 // Text in at most two lines of `width`, broken between words (find_break): at full size when it
 // fits, else shrunk (down to kTextSmallest), and only then is the second line cut. (One line
@@ -225,11 +225,28 @@ void text_fitted(cairo_t* cr, const std::string& s, double x, double y, double s
   text(cr, cut_to(cr, s, width), x, y, size * kTextSmallest, 0, 0.5);
 }
 
+// A title in two lines of `width` (the layout's title_lines), broken between words as
+// text_fitted breaks: at the largest size down to kTitleSmallest at which both lines fit, else
+// there with the second line cut; one line, as title_fitted, when it has no space to break at.
+void title_in_two_lines(cairo_t* cr, const std::string& s, double x, double y, double size, double line, double width) {
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  for (double scale = 1.0; scale >= kTitleSmallest - 1e-9; scale -= 0.05) {
+    cairo_set_font_size(cr, size * scale);
+    const Break b = find_break(cr, s, width);
+    if (b.at == std::string::npos) break;
+    if (b.both_fit || scale < kTitleSmallest + 1e-9) {
+      text(cr, s.substr(0, b.at), x, y, size * scale, 0, 0.5, true);
+      return text(cr, cut_to(cr, s.substr(b.at + 1), width), x, y + line, size * scale, 0, 0.5, true);
+    }
+  }
+  title_fitted(cr, s, x, y, size, width);
+}
+
 // Whether the title (bold, one line) and the subtitle (text_fitted's two lines) fit `width`
-// whole at kTextSmallest of their sizes or larger.
+// whole at kTitleSmallest and kTextSmallest of their sizes or larger.
 bool header_fits(cairo_t* cr, const Figure& f, double fs, double width) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-  cairo_set_font_size(cr, 15 * fs * kTextSmallest);
+  cairo_set_font_size(cr, 15 * fs * kTitleSmallest);
   if (advance(cr, f.title) > width) return false;
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, 11 * fs * kTextSmallest);
@@ -745,12 +762,19 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   const PlotLayout l = layout_figure(f, W, H, fs);
   // The title and subtitle start in line with the plot's left edge, or at the figure's left
   // margin where either would be cut there: a scenario's figure beside its story in
-  // presentation mode (690 px at 1280x800) cut the title or subtitle of 13 of the 18.
-  const double margin = 12 * fs, left = header_fits(cr, f, fs, W - l.x0 - margin) ? l.x0 : margin;
+  // presentation mode (690 px at 1280x800) cut the title or subtitle of 13 of the 18. A title
+  // too long for one line even so takes two (the layout's title_lines).
+  const double margin = kHeaderMargin * fs;
+  const double left = l.title_lines == 1 && header_fits(cr, f, fs, W - l.x0 - margin) ? l.x0 : margin;
+  const double title_y = kTitleY * fs, last_title_line = title_y + kTitleLine * fs * (l.title_lines - 1);
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  title_fitted(cr, f.title, left, 22 * fs, 15 * fs, W - left - margin);
+  if (l.title_lines == 2) {
+    title_in_two_lines(cr, f.title, left, title_y, 15 * fs, kTitleLine * fs, W - left - margin);
+  } else {
+    title_fitted(cr, f.title, left, title_y, 15 * fs, W - left - margin);
+  }
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-  text_fitted(cr, f.subtitle, left, 42 * fs, 11 * fs, W - left - margin);
+  text_fitted(cr, f.subtitle, left, last_title_line + kSubtitleY * fs, 11 * fs, W - left - margin);
   if (f.heatmap) return draw_heatmap_figure(cr, f, l, H, fs);
 
   const Plot p{l, fs};

@@ -261,7 +261,9 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
     for (const std::string& name : f.y.categories) names = std::max(names, 34 + 1.03 * text_width(name, 10));
   l.x0 = std::clamp(names, 78.0, std::max(140.0, W / fs / 5)) * fs;
   l.x1 = W - (f.heatmap ? 120 : 24) * fs;
-  l.y0 = 62 * fs;
+  // (3% to spare for hinting, as the legend's widths)
+  l.title_lines = 1.03 * text_width(f.title, 15 * kTitleSmallest, true) > W / fs - 2 * kHeaderMargin ? 2 : 1;
+  l.y0 = (kTitleY + kTitleLine * (l.title_lines - 1) + kSubtitleY + kPlotTop) * fs;
   // Below the plot: the tick labels (or category names, in up to two lines), then the x axis's
   // title. Without a title the tick labels alone: a bar chart over categories kept a blank band
   // of 24 px under its names (scenario 18's speed-up chart).

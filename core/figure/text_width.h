@@ -9,8 +9,8 @@
 
 namespace pl::figure {
 
-// The advance of `utf8` set in DejaVu Sans at `font_px` pixels. A character past ASCII counts as
-// wide as a digit.
-double text_width(std::string_view utf8, double font_px);
+// The advance of `utf8` set in DejaVu Sans (Bold where `bold`) at `font_px` pixels. A character
+// past ASCII counts as wide as a digit.
+double text_width(std::string_view utf8, double font_px, bool bold = false);
 
 }  // namespace pl::figure

@@ -570,10 +570,10 @@ TEST(Figures, AHeaderTooLongBesideThePlotStartsAtTheMargin) {
   f.series.push_back({"a", SeriesKind::Line, {0, 1}, {1, 2}, {.2, .2, .8}});
   f.title = "Round trip through float8_e4m3fn: relative error per value";
   f.subtitle = "64 x 1024 values";
-  // Wide enough for the title at 80% of its 15 px from the margin (12 px), not from the plot's
-  // left edge (78 px), with 10 px to spare either way.
+  // Wide enough for the title at 80% of its 15 px from the margin (12 px), with the layout's 3%
+  // to spare, and not from the plot's left edge (78 px).
   const double title = advance_of(f.title, 12, true);
-  const double width = std::ceil(title + 24 + 10);
+  const double width = std::ceil(1.03 * title + 24 + 4);
   ASSERT_GT(title, width - 78 - 12);
   // The x where the SVG draws `text` whole (its first glyph's origin), or -1 where it does not.
   const auto drawn_at = [&](double figure_width, const std::string& text) {
@@ -601,6 +601,44 @@ TEST(Figures, TheDatasheetSubtitleNestsNoParentheses) {
   const Figure f = speedup_vs_datasheet(r);
   EXPECT_NE(f.subtitle.find("H100 SXM5 dense peaks, Hopper (sm_90)"), std::string::npos) << f.subtitle;
   EXPECT_EQ(f.subtitle.find("(Hopper"), std::string::npos) << f.subtitle;
+}
+
+// The layout measures text with the font's own advance widths (text_width), regular and bold
+// (about 10% wider): within 3% of cairo's measure of a line, which rounds each glyph's advance
+// to whole pixels.
+TEST(Figures, TextWidthsAreTheFontsOwn) {
+  for (const bool bold : {false, true})
+    for (const char* s : {"The fixes for linear(x: torch.float64, w: torch.float32)",
+                          "Round trip through float8_e4m3fn: relative error per value"})
+      for (const double px : {10.0, 12.0, 26.55}) {
+        const double cairo = advance_of(s, px, bold);
+        EXPECT_NEAR(text_width(s, px, bold), cairo, 0.03 * cairo) << s << " at " << px << (bold ? " bold" : "");
+      }
+}
+
+// Bug: a title too long for one line of the figure was shrunk to 65% and cut with "..."
+// (scenario 1's "The fixes for linear(x: torch.float64, w: torch.float32, bias: torc..." beside
+// its story at 1280x800). It takes two lines, broken between words, and the subtitle and the
+// plot move a line down.
+TEST(Figures, ATitleTooLongForOneLineTakesTwo) {
+  Figure f;
+  f.series.push_back({"a", SeriesKind::Line, {0, 1}, {1, 2}, {.2, .2, .8}});
+  f.title = "The fixes for linear(x: torch.float64, w: torch.float32, bias: torch.float32)";
+  f.subtitle = "torch 2.15.0 (cpu) raises RuntimeError";
+  const double width = std::ceil(advance_of(f.title, 12, true) * 0.7);
+  const PlotLayout one = layout_figure(f, 2 * width, 400), two = layout_figure(f, width, 400);
+  EXPECT_EQ(one.title_lines, 1);
+  EXPECT_EQ(two.title_lines, 2);
+  EXPECT_EQ(two.y0, one.y0 + kTitleLine);
+  const auto svg = figure_svg(f, {.width = width, .height = 400});
+  ASSERT_TRUE(svg) << svg.error();
+  EXPECT_EQ(svg->find("..."), std::string::npos) << *svg;
+  const size_t first = svg->find(">The fixes for linear(");
+  ASSERT_NE(first, std::string::npos) << *svg;
+  const std::string head = svg->substr(first + 1, svg->find('<', first) - first - 1);
+  ASSERT_LT(head.size(), f.title.size());
+  EXPECT_NE(svg->find(">" + f.title.substr(head.size() + 1) + "<"), std::string::npos) << head;
+  EXPECT_NE(svg->find(">" + f.subtitle + "<"), std::string::npos);
 }
 
 // Bug: a speed-up chart narrow enough to cut its dtypes' names drew "float...", "bflo..." under
