@@ -203,54 +203,34 @@ Break find_break(cairo_t* cr, const std::string& s, double width) {
   return balanced.both_fit ? balanced : greedy;
 }
 
-constexpr double kTextSmallest = 0.8;  // text_fitted's smallest size
-
-// Text in at most two lines of `width`, broken between words (find_break): at full size when it
-// fits, else shrunk (down to kTextSmallest), and only then is the second line cut. (One line
-// shrunk and cut hid the end of long subtitles -- the throughput figure's "not hardware speed".)
-void text_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width) {
-  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  for (double scale = 1.0; scale >= kTextSmallest - 1e-9; scale -= 0.05) {
+// `s` in at most two lines of `width` from x, in 5% steps from `size` down to `smallest` of it:
+// in one line centred on `y_one` where it fits (and `one_line` allows), else broken between words
+// (find_break) into two that fit, the first centred on `y_first` and the second `step` below;
+// failing both, at `smallest` with the second line cut, or, with no space to break at, in one
+// line cut. (One line shrunk and cut hid the end of long subtitles -- the throughput figure's
+// "not hardware speed".)
+void lines_fitted(cairo_t* cr, const std::string& s, double x, double y_one, double y_first, double step, double size,
+                  double width, double smallest, bool bold, bool one_line) {
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                         bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  for (double scale = 1.0; scale >= smallest - 1e-9; scale -= 0.05) {
     cairo_set_font_size(cr, size * scale);
-    if (advance(cr, s) <= width) return text(cr, s, x, y, size * scale, 0, 0.5);
+    if (one_line && advance(cr, s) <= width) return text(cr, s, x, y_one, size * scale, 0, 0.5, bold);
     const Break b = find_break(cr, s, width);
     if (b.at == std::string::npos) continue;  // no space early enough: smaller
-    if (b.both_fit || scale < kTextSmallest + 1e-9) {
-      text(cr, s.substr(0, b.at), x, y - 3 * size / 11, size * scale, 0, 0.5);
-      return text(cr, cut_to(cr, s.substr(b.at + 1), width), x, y + 9 * size / 11, size * scale, 0, 0.5);
+    if (b.both_fit || scale < smallest + 1e-9) {
+      text(cr, s.substr(0, b.at), x, y_first, size * scale, 0, 0.5, bold);
+      return text(cr, cut_to(cr, s.substr(b.at + 1), width), x, y_first + step, size * scale, 0, 0.5, bold);
     }
   }
   // One unbroken run of characters wider than the figure: cut it.
-  cairo_set_font_size(cr, size * kTextSmallest);
-  text(cr, cut_to(cr, s, width), x, y, size * kTextSmallest, 0, 0.5);
+  cairo_set_font_size(cr, size * smallest);
+  text(cr, cut_to(cr, s, width), x, y_one, size * smallest, 0, 0.5, bold);
 }
 
-// A title in two lines of `width` (the layout's title_lines), broken between words as
-// text_fitted breaks: at the largest size down to kTitleSmallest at which both lines fit, else
-// there with the second line cut; one line, as title_fitted, when it has no space to break at.
-void title_in_two_lines(cairo_t* cr, const std::string& s, double x, double y, double size, double line, double width) {
-  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-  for (double scale = 1.0; scale >= kTitleSmallest - 1e-9; scale -= 0.05) {
-    cairo_set_font_size(cr, size * scale);
-    const Break b = find_break(cr, s, width);
-    if (b.at == std::string::npos) break;
-    if (b.both_fit || scale < kTitleSmallest + 1e-9) {
-      text(cr, s.substr(0, b.at), x, y, size * scale, 0, 0.5, true);
-      return text(cr, cut_to(cr, s.substr(b.at + 1), width), x, y + line, size * scale, 0, 0.5, true);
-    }
-  }
-  title_fitted(cr, s, x, y, size, width);
-}
-
-// Whether the title (bold, one line) and the subtitle (text_fitted's two lines) fit `width`
-// whole at kTitleSmallest and kTextSmallest of their sizes or larger.
-bool header_fits(cairo_t* cr, const Figure& f, double fs, double width) {
-  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-  cairo_set_font_size(cr, 15 * fs * kTitleSmallest);
-  if (advance(cr, f.title) > width) return false;
-  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size(cr, 11 * fs * kTextSmallest);
-  return advance(cr, f.subtitle) <= width || find_break(cr, f.subtitle, width).both_fit;
+// Text in at most two lines of `width` centred on y (lines_fitted), down to kHeaderSmallest.
+void text_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width) {
+  lines_fitted(cr, s, x, y, y - 3 * size / 11, 12 * size / 11, size, width, kHeaderSmallest, false, true);
 }
 
 void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w, double hgt, double fs) {
@@ -330,8 +310,10 @@ void axis_labels(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, do
   cairo_rotate(cr, -M_PI / 2);
   // Within the figure's height: shrunk as far as 70%, then cut (scenario 11's "normwise relative
   // error ||e||_F / ||ref||_F" ran past both ends of a short figure in presentation mode).
+  // (Below the subtitle where the header starts at the figure's margin, over the label's x.)
   const double centre = (l.y0 + l.y1) / 2;
-  const double room = std::max(2 * (std::min(centre, H - centre) - 4 * fs), 40 * fs);
+  const double top = l.header_left < l.x0 ? l.y0 - kPlotBelow * fs / 2 : 4 * fs;
+  const double room = std::max(2 * (std::min(centre - top, H - 4 * fs - centre)), 40 * fs);
   // A title longer than the plot is tall takes two lines, broken at the space that balances
   // them, when both fit the figure's height: shrunk into one it ran from above the plot to the
   // figure's bottom edge (scenarios 11 and 18 in presentation mode at 1280x800).
@@ -760,21 +742,18 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
   const PlotLayout l = layout_figure(f, W, H, fs);
-  // The title and subtitle start in line with the plot's left edge, or at the figure's left
-  // margin where either would be cut there: a scenario's figure beside its story in
-  // presentation mode (690 px at 1280x800) cut the title or subtitle of 13 of the 18. A title
-  // too long for one line even so takes two (the layout's title_lines).
-  const double margin = kHeaderMargin * fs;
-  const double left = l.title_lines == 1 && header_fits(cr, f, fs, W - l.x0 - margin) ? l.x0 : margin;
-  const double title_y = kTitleY * fs, last_title_line = title_y + kTitleLine * fs * (l.title_lines - 1);
+  // The title and subtitle from where the layout starts them, the title in its lines.
+  const double left = l.header_left, width = W - left - kHeaderMargin * fs;
+  const double title_y = kTitleY * fs, last_title_line = title_y + kTitleStep * fs * (l.title_lines - 1);
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
   if (l.title_lines == 2) {
-    title_in_two_lines(cr, f.title, left, title_y, 15 * fs, kTitleLine * fs, W - left - margin);
+    lines_fitted(cr, f.title, left, title_y, title_y, kTitleStep * fs, kTitlePx * fs, width, kHeaderSmallest, true,
+                 false);
   } else {
-    title_fitted(cr, f.title, left, title_y, 15 * fs, W - left - margin);
+    title_fitted(cr, f.title, left, title_y, kTitlePx * fs, width);
   }
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-  text_fitted(cr, f.subtitle, left, last_title_line + kSubtitleY * fs, 11 * fs, W - left - margin);
+  text_fitted(cr, f.subtitle, left, last_title_line + kSubtitleBelow * fs, kSubtitlePx * fs, width);
   if (f.heatmap) return draw_heatmap_figure(cr, f, l, H, fs);
 
   const Plot p{l, fs};

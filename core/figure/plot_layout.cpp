@@ -261,9 +261,21 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
     for (const std::string& name : f.y.categories) names = std::max(names, 34 + 1.03 * text_width(name, 10));
   l.x0 = std::clamp(names, 78.0, std::max(140.0, W / fs / 5)) * fs;
   l.x1 = W - (f.heatmap ? 120 : 24) * fs;
-  // (3% to spare for hinting, as the legend's widths)
-  l.title_lines = 1.03 * text_width(f.title, 15 * kTitleSmallest, true) > W / fs - 2 * kHeaderMargin ? 2 : 1;
-  l.y0 = (kTitleY + kTitleLine * (l.title_lines - 1) + kSubtitleY + kPlotTop) * fs;
+  // The header in line with the plot where the title (in one line) and the subtitle (in two,
+  // the fewest lines greedy wrapping needs) fit beside it at kHeaderSmallest of their sizes, with
+  // 3% to spare for hinting as the legend's widths; else from the margin: a scenario's figure
+  // beside its story in presentation mode (690 px at 1280x800) cut the title or subtitle of 13
+  // of the 18 there.
+  const auto title_fits = [&](double width) {
+    return 1.03 * text_width(f.title, kTitlePx * kHeaderSmallest, true) <= width;
+  };
+  const auto header_fits = [&](double width) {
+    return title_fits(width) && wrap_label(f.subtitle, width / 1.03, kSubtitlePx * kHeaderSmallest).size() <= 2;
+  };
+  const bool in_line = header_fits(W / fs - l.x0 / fs - kHeaderMargin);
+  l.header_left = in_line ? l.x0 : kHeaderMargin * fs;
+  l.title_lines = !in_line && !title_fits(W / fs - 2 * kHeaderMargin) && f.title.find(' ') != std::string::npos ? 2 : 1;
+  l.y0 = (kTitleY + kTitleStep * (l.title_lines - 1) + kSubtitleBelow + kPlotBelow) * fs;
   // Below the plot: the tick labels (or category names, in up to two lines), then the x axis's
   // title. Without a title the tick labels alone: a bar chart over categories kept a blank band
   // of 24 px under its names (scenario 18's speed-up chart).

@@ -37,18 +37,22 @@ inline constexpr double kBottomWithTitle = 58, kBottomWithoutTitle = 36;
 // wider than that is a line of its own).
 std::vector<std::string> wrap_label(const std::string& label, double width, double font_px);
 
-// The header above the plot (times the text scale): the title's line at 15 px bold, centred on
-// kTitleY (a second line kTitleLine below it), and the subtitle at 11 px in one or two lines,
-// centred on kSubtitleY below the title's last line; the plot's top kPlotTop below that.
-inline constexpr double kTitleY = 22, kTitleLine = 18, kSubtitleY = 20, kPlotTop = 20;
-// The smallest a title is drawn before it takes a second line (or is cut), of its size; and the
-// figure's margin left of the title where it does not start in line with the plot.
-inline constexpr double kTitleSmallest = 0.8, kHeaderMargin = 12;
+// The header above the plot (times the text scale): the title, kTitlePx bold, centred on kTitleY
+// (a second line kTitleStep below it), then the subtitle, kSubtitlePx in one or two lines,
+// centred kSubtitleBelow under the title's last line, and the plot's top kPlotBelow under that.
+inline constexpr double kTitlePx = 15, kSubtitlePx = 11;
+inline constexpr double kTitleY = 22, kTitleStep = 18, kSubtitleBelow = 20, kPlotBelow = 20;
+// The smallest the title and the subtitle are drawn before the title takes a second line or
+// either is cut (of their sizes); and the figure's margin, left of a header that does not start
+// in line with the plot and right of every header.
+inline constexpr double kHeaderSmallest = 0.8, kHeaderMargin = 12;
 
 struct PlotLayout {
   double x0 = 0, x1 = 0, y0 = 0, y1 = 0;  // the plot rectangle in pixels (y0 is the top)
-  // 2 where the title is too wide for one line of the figure (from its left margin, at
-  // kTitleSmallest of its size), which moves the subtitle and the plot a title line down.
+  // Where the title and subtitle start: in line with the plot, or at the figure's margin where
+  // either would be cut there. The title takes 2 lines where it is too wide for one even from
+  // the margin (and has a space to break at), which moves the subtitle and the plot a line down.
+  double header_left = 0;
   int title_lines = 1;
   AxisMap x, y;                           // y.p0 is the bottom edge (y1), y.p1 the top (y0)
   LegendBox legend;

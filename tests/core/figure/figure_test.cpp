@@ -571,10 +571,12 @@ TEST(Figures, AHeaderTooLongBesideThePlotStartsAtTheMargin) {
   f.title = "Round trip through float8_e4m3fn: relative error per value";
   f.subtitle = "64 x 1024 values";
   // Wide enough for the title at 80% of its 15 px from the margin (12 px), with the layout's 3%
-  // to spare, and not from the plot's left edge (78 px).
-  const double title = advance_of(f.title, 12, true);
-  const double width = std::ceil(1.03 * title + 24 + 4);
+  // to spare, and not from the plot's left edge (78 px): measured as the layout measures it.
+  const double title = 1.03 * text_width(f.title, 12, true);
+  const double width = std::ceil(title + 24 + 4);
   ASSERT_GT(title, width - 78 - 12);
+  ASSERT_EQ(layout_figure(f, width, 320).title_lines, 1);
+  ASSERT_EQ(layout_figure(f, width, 320).header_left, 12);
   // The x where the SVG draws `text` whole (its first glyph's origin), or -1 where it does not.
   const auto drawn_at = [&](double figure_width, const std::string& text) {
     const auto svg = figure_svg(f, {.width = figure_width, .height = 320});
@@ -586,7 +588,8 @@ TEST(Figures, AHeaderTooLongBesideThePlotStartsAtTheMargin) {
   EXPECT_NEAR(drawn_at(width, f.title), 12, 2);
   EXPECT_NEAR(drawn_at(width, f.subtitle), 12, 2);
   // Where both fit beside the plot, they start in line with it.
-  const double wide = std::ceil(title + 78 + 12 + 10);
+  const double wide = std::ceil(title + 78 + 12 + 4);
+  ASSERT_EQ(layout_figure(f, wide, 320).header_left, 78);
   EXPECT_NEAR(drawn_at(wide, f.title), 78, 2);
   EXPECT_NEAR(drawn_at(wide, f.subtitle), 78, 2);
 }
@@ -629,16 +632,27 @@ TEST(Figures, ATitleTooLongForOneLineTakesTwo) {
   const PlotLayout one = layout_figure(f, 2 * width, 400), two = layout_figure(f, width, 400);
   EXPECT_EQ(one.title_lines, 1);
   EXPECT_EQ(two.title_lines, 2);
-  EXPECT_EQ(two.y0, one.y0 + kTitleLine);
+  EXPECT_EQ(two.y0, one.y0 + kTitleStep);
   const auto svg = figure_svg(f, {.width = width, .height = 400});
   ASSERT_TRUE(svg) << svg.error();
   EXPECT_EQ(svg->find("..."), std::string::npos) << *svg;
+  // The baseline of the text element that draws `text` whole.
+  const auto baseline = [&](const std::string& text) {
+    const size_t at = svg->find(">" + text + "<");
+    const size_t y = at == std::string::npos ? at : svg->rfind(" y=\"", at);
+    return y == std::string::npos ? -1.0 : std::stod(svg->substr(y + 4));
+  };
   const size_t first = svg->find(">The fixes for linear(");
   ASSERT_NE(first, std::string::npos) << *svg;
   const std::string head = svg->substr(first + 1, svg->find('<', first) - first - 1);
   ASSERT_LT(head.size(), f.title.size());
-  EXPECT_NE(svg->find(">" + f.title.substr(head.size() + 1) + "<"), std::string::npos) << head;
-  EXPECT_NE(svg->find(">" + f.subtitle + "<"), std::string::npos);
+  const double line1 = baseline(head), line2 = baseline(f.title.substr(head.size() + 1)), sub = baseline(f.subtitle);
+  ASSERT_GT(line1, 0);
+  ASSERT_GT(line2, 0) << head;
+  ASSERT_GT(sub, 0);
+  EXPECT_NEAR(line2 - line1, kTitleStep, 0.01);  // (the same size: the centres' distance)
+  EXPECT_GT(sub - line2, 11);                    // the subtitle's 11 px clear of the title's line
+  EXPECT_LT(sub, two.y0);                        // and above the plot
 }
 
 // Bug: a speed-up chart narrow enough to cut its dtypes' names drew "float...", "bflo..." under
