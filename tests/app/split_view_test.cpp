@@ -173,5 +173,49 @@ TEST_F(SplitViewFrames, APaneScrolledDownSaysThereIsMoreAbove) {
   EXPECT_GT(foreground_vertices(above, 100), 0);
 }
 
+// The foreground list's vertices after three frames of a 12-column table with a frozen header,
+// sideways scrolling, in a pane `width` wide, scrolled sideways to `scroll`, marking its right
+// edge.
+int right_edge_vertices(float width, float scroll) {
+  int drawn = 0;
+  for (int f = 0; f < 3; ++f) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(800, 600));
+    ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    ImGui::BeginChild("pane", ImVec2(width, 300));
+    const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+    if (ImGui::BeginTable("t", 12, flags, ImVec2(0, 200))) {
+      ImGui::TableSetupScrollFreeze(1, 1);
+      for (int c = 0; c < 12; ++c) ImGui::TableSetupColumn("column");
+      ImGui::TableHeadersRow();
+      for (int r = 0; r < 4; ++r) {
+        ImGui::TableNextRow();
+        for (int c = 0; c < 12; ++c) {
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted("0 01111111111 0001");
+        }
+      }
+      ImGui::SetScrollX(scroll);
+      mark_more_right();
+      ImGui::EndTable();
+    }
+    ImGui::EndChild();
+    ImGui::End();
+    ImGui::Render();
+    drawn = ImGui::GetForegroundDrawList()->VtxBuffer.Size;
+  }
+  return drawn;
+}
+
+// Bug: a scenario's live Formats table (as tall as its rows, in a pane that scrolls) kept its
+// sideways scrollbar below the pane's edge, and float64's bits ran off the right edge with
+// nothing to say so (scenario 19's 2^-40 bit at 1280x800 in presentation mode). A table that
+// goes on past its right edge says so there; one scrolled to its end does not.
+TEST_F(SplitViewFrames, ATableCutAtItsRightEdgeSaysThereIsMoreRight) {
+  EXPECT_GT(right_edge_vertices(400, 0), 0);
+  EXPECT_EQ(right_edge_vertices(400, 1e6f), 0);  // (clamped to the end)
+}
+
 }  // namespace
 }  // namespace pl::ui

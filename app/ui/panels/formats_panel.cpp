@@ -197,6 +197,7 @@ void FormatsPanel::draw_value_table() {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.result.bits_hex.c_str());
   }
   bar.note();
+  mark_more_right();
   mark_more_below();  // rows hidden below the pane's edge, as every pane marks them
   ImGui::EndTable();
 }

@@ -100,6 +100,35 @@ void mark_more_above(float frozen) {
   mark_edge(false, frozen, {"more above (scroll)", "more above", "more"});
 }
 
+void mark_more_right() {
+  if (ImGui::GetScrollMaxX() - ImGui::GetScrollX() < 1.0f) return;
+  // The window's visible part, its parents' clipping included (a scenario's live pane scrolls
+  // the table's own sideways scrollbar out of sight).
+  const ImRect seen = ImGui::GetCurrentWindowRead()->InnerClipRect;
+  if (seen.GetWidth() <= 0 || seen.GetHeight() <= 0) return;
+  const float fade = std::min(1.5f * ImGui::GetFontSize(), 0.3f * seen.GetWidth());
+  const ImRect band(seen.Max.x - fade, seen.Min.y, seen.Max.x, seen.Max.y);
+  if (covered_from_in_front(band)) return;
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
+              solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
+  ImDrawList* draw = ImGui::GetForegroundDrawList();  // (over the table's cells, as mark_edge)
+  draw->PushClipRect(seen.Min, seen.Max, false);
+  draw->AddRectFilledMultiColor(band.Min, band.Max, clear, solid, solid, clear);
+  // The words at the top of the band, over a table's header row rather than its values, where
+  // they fit the pane.
+  const float pad = ImGui::GetStyle().ItemSpacing.x;
+  for (const char* words : {"more right (scroll)", "more right", "more"}) {
+    const ImVec2 text = ImGui::CalcTextSize(words);
+    if (text.x + 3 * pad > seen.GetWidth()) continue;
+    const ImVec2 at(seen.Max.x - text.x - pad, band.Min.y + 1);
+    draw->AddRectFilled(ImVec2(at.x - pad, band.Min.y), ImVec2(seen.Max.x, at.y + text.y + 1), solid);
+    draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), words);
+    break;
+  }
+  draw->PopClipRect();
+}
+
 void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_lines, float max_share) {
   if (first_share_ < 0) first_share_ = share_;
   id_ = id;

@@ -13,6 +13,11 @@ void mark_more_below();
 // The same at the top when it is scrolled down, under `frozen` pixels that stay in place (a
 // table's header row): a grid scrolled to a link's row hid its first rows without a word.
 void mark_more_above(float frozen = 0);
+// The same at the right edge when the content goes on past it, its words at the top (over a
+// table's header row); in a table that scrolls sideways, before its EndTable. A scenario's live
+// Formats table, as tall as its rows, kept its sideways scrollbar below the pane's edge, and
+// float64's bits ran off the right edge with nothing to say so (scenario 19's 2^-40).
+void mark_more_right();
 
 class SplitView {
  public:
