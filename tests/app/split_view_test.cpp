@@ -111,21 +111,19 @@ TEST_F(SplitViewFrames, ShortTextBelowGivesItsRoomToThePaneAbove) {
   EXPECT_LT(bottom_top(false), 320.0f);  // a figure's pane: half of 600
 }
 
-// The foreground list's vertices after three frames of a pane of 60 lines, 300 px tall and
-// `width` wide (0: the window's), scrolled to `scroll`, with `mark` called in it: a marker's, or
-// none. `start_window`: a window in front. `leftmost`: the least x of those vertices.
-int foreground_vertices(const std::function<void()>& mark, float scroll = 0, bool start_window = false,
-                        float width = 0, float* leftmost = nullptr) {
+// The foreground list's vertices after three frames of a pane 300 px tall and `width` wide (0:
+// the window's) holding what `draw` draws: a marker's, or none. `start_window`: a window in
+// front. `leftmost`: the least x of those vertices.
+int foreground_vertices(const std::function<void()>& draw, bool start_window = false, float width = 0,
+                        float* leftmost = nullptr) {
   int drawn = 0;
   for (int f = 0; f < 3; ++f) {
     ImGui::NewFrame();
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(ImVec2(800, 600));
     ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBringToFrontOnFocus);
-    ImGui::BeginChild("text", ImVec2(width, 300));
-    for (int line = 0; line < 60; ++line) ImGui::Text("line %d", line);
-    ImGui::SetScrollY(scroll);
-    mark();
+    ImGui::BeginChild("pane", ImVec2(width, 300));
+    draw();
     ImGui::EndChild();
     ImGui::End();
     if (start_window) {
@@ -146,12 +144,21 @@ int foreground_vertices(const std::function<void()>& mark, float scroll = 0, boo
   return drawn;
 }
 
+// Sixty lines, scrolled to `scroll`, then `mark` called.
+std::function<void()> lines_then(const std::function<void()>& mark, float scroll = 0) {
+  return [mark, scroll] {
+    for (int line = 0; line < 60; ++line) ImGui::Text("line %d", line);
+    ImGui::SetScrollY(scroll);
+    mark();
+  };
+}
+
 // Bug: "more below" is drawn on the foreground list (over a table's own window), and so it was
 // drawn over the Start window in front of the panel too. It is left out where a window in front
 // covers it.
 TEST_F(SplitViewFrames, MoreBelowIsNotDrawnOverAWindowInFront) {
-  EXPECT_GT(foreground_vertices(mark_more_below), 0);
-  EXPECT_EQ(foreground_vertices(mark_more_below, 0, /*start_window=*/true), 0);
+  EXPECT_GT(foreground_vertices(lines_then(mark_more_below)), 0);
+  EXPECT_EQ(foreground_vertices(lines_then(mark_more_below), /*start_window=*/true), 0);
 }
 
 // Bug: a pane narrower than "more below (scroll)" (scenario 04's one-column grid in presentation
@@ -160,7 +167,7 @@ TEST_F(SplitViewFrames, MoreBelowIsNotDrawnOverAWindowInFront) {
 TEST_F(SplitViewFrames, MoreBelowFitsItsWordsToTheNarrowestPane) {
   for (const float width : {400.0f, 90.0f, 40.0f, 12.0f}) {
     float leftmost = 0;
-    EXPECT_GT(foreground_vertices(mark_more_below, 0, false, width, &leftmost), 0) << width;
+    EXPECT_GT(foreground_vertices(lines_then(mark_more_below), false, width, &leftmost), 0) << width;
     EXPECT_GE(leftmost, 0.0f) << width;  // nothing left of the pane (at x = 0)
   }
 }
@@ -169,43 +176,34 @@ TEST_F(SplitViewFrames, MoreBelowFitsItsWordsToTheNarrowestPane) {
 // nothing to say so; "more below" showed only the other way. A pane scrolled down marks it.
 TEST_F(SplitViewFrames, APaneScrolledDownSaysThereIsMoreAbove) {
   const auto above = [] { mark_more_above(20); };
-  EXPECT_EQ(foreground_vertices(above, 0), 0);
-  EXPECT_GT(foreground_vertices(above, 100), 0);
+  EXPECT_EQ(foreground_vertices(lines_then(above, 0)), 0);
+  EXPECT_GT(foreground_vertices(lines_then(above, 100)), 0);
 }
 
 // The foreground list's vertices after three frames of a 12-column table with a frozen header,
-// sideways scrolling, in a pane `width` wide, scrolled sideways to `scroll`, marking its right
+// scrolling sideways, in a pane `width` wide, scrolled sideways to `scroll`, marking its right
 // edge.
 int right_edge_vertices(float width, float scroll) {
-  int drawn = 0;
-  for (int f = 0; f < 3; ++f) {
-    ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(ImVec2(800, 600));
-    ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBringToFrontOnFocus);
-    ImGui::BeginChild("pane", ImVec2(width, 300));
-    const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
-    if (ImGui::BeginTable("t", 12, flags, ImVec2(0, 200))) {
-      ImGui::TableSetupScrollFreeze(1, 1);
-      for (int c = 0; c < 12; ++c) ImGui::TableSetupColumn("column");
-      ImGui::TableHeadersRow();
-      for (int r = 0; r < 4; ++r) {
-        ImGui::TableNextRow();
-        for (int c = 0; c < 12; ++c) {
-          ImGui::TableNextColumn();
-          ImGui::TextUnformatted("0 01111111111 0001");
+  return foreground_vertices(
+      [scroll] {
+        const ImGuiTableFlags flags =
+            ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+        if (!ImGui::BeginTable("t", 12, flags, ImVec2(0, 200))) return;
+        ImGui::TableSetupScrollFreeze(1, 1);
+        for (int c = 0; c < 12; ++c) ImGui::TableSetupColumn("column");
+        ImGui::TableHeadersRow();
+        for (int r = 0; r < 4; ++r) {
+          ImGui::TableNextRow();
+          for (int c = 0; c < 12; ++c) {
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted("0 01111111111 0001");
+          }
         }
-      }
-      ImGui::SetScrollX(scroll);
-      mark_more_right();
-      ImGui::EndTable();
-    }
-    ImGui::EndChild();
-    ImGui::End();
-    ImGui::Render();
-    drawn = ImGui::GetForegroundDrawList()->VtxBuffer.Size;
-  }
-  return drawn;
+        ImGui::SetScrollX(scroll);
+        mark_more_right();
+        ImGui::EndTable();
+      },
+      false, width);
 }
 
 // Bug: a scenario's live Formats table (as tall as its rows, in a pane that scrolls) kept its
