@@ -7,6 +7,13 @@
 namespace pl::figure {
 namespace {
 
+// A bar's category: the dtype's name, and its short name where the names would be cut (the two
+// lists kept in step here).
+void add_dtype_category(Figure& f, DType t) {
+  f.x.categories.emplace_back(name(t));
+  f.x.short_categories.emplace_back(short_name(t));
+}
+
 // On the CPU every dtype narrower than float32 is emulated; on a GPU only those the device
 // cannot compute in (its methods say which), so the subtitle names them.
 std::string subtitle(const ThroughputContext& c) {
@@ -71,8 +78,7 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
   whiskers.width = 2.5;
   const double nan = std::nan("");
   for (size_t i = 0; i < dtypes.size(); ++i) {
-    f.x.categories.emplace_back(name(dtypes[i]));
-    f.x.short_categories.emplace_back(short_name(dtypes[i]));
+    add_dtype_category(f, dtypes[i]);
     const Quartiles q = h.quartiles_gflops(dtypes[i]);
     const double g = h.median_gflops(dtypes[i]) * unit.scale;
     const size_t samples = h.of(dtypes[i]).size();
@@ -105,8 +111,7 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const auto& row = r.rows[i];
     const double rate = row.gflops * unit.scale;
-    f.x.categories.emplace_back(name(row.dtype));
-    f.x.short_categories.emplace_back(short_name(row.dtype));
+    add_dtype_category(f, row.dtype);
     char label[128];
     std::snprintf(label, sizeof label, "%s  %.1f %s, %.2fx%s", std::string(name(row.dtype)).c_str(), rate,
                   experiment::rate_unit_name(unit, row.dtype).c_str(),
@@ -149,8 +154,7 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
   here_values.in_legend = sheet_values.in_legend = false;
   double lo = 1, hi = 4;
   for (size_t i = 0; i < r.rows.size(); ++i) {
-    f.x.categories.emplace_back(name(r.rows[i].dtype));
-    f.x.short_categories.emplace_back(short_name(r.rows[i].dtype));
+    add_dtype_category(f, r.rows[i].dtype);
     const double x = double(i);
     auto bar = [&](Series& s, Series& values, double from, double to, double v) {
       if (!s.x.empty()) s.y.push_back(0);  // the gap since the previous bar
