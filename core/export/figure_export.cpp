@@ -175,7 +175,7 @@ void title_fitted(cairo_t* cr, const std::string& s, double x, double y, double 
   line_fitted(cr, s, x, y, size, width, 0.65, 0, true);
 }
 
-// Where text_fitted breaks `s` in two at the current font size: the balanced break (the
+// Where lines_fitted breaks `s` in two at the current font size: the balanced break (the
 // space's index), or the longest head that fits when no break lets the rest fit too, or npos
 // when no head fits. Of the breaks that fit, the one that makes the longer line shortest, as
 // CSS's text-wrap: balance: the longest first line left subtitles a last word alone below them

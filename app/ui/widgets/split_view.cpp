@@ -43,61 +43,71 @@ float content_height() {
   return ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y;
 }
 
-}  // namespace
-
-namespace {
+enum class Edge { Top, Bottom, Right };
 
 // A pane whose content goes on past its edge fades out over its last line and says so: a line
 // cut through at the edge, with the scrollbar the only other sign, read as the end of the text
-// in presentation mode. The fade and its words at one edge of the current pane: at the bottom,
-// or at the top under `frozen` pixels. The words are the first of `words` that fit beside the
-// scrollbar (a one-column grid's pane cut "more below (scroll)" to "ore below (scroll)" at its
-// left edge); where none does, the fade alone says it.
-void mark_edge(bool bottom_edge, float frozen, std::initializer_list<const char*> words) {
-  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-  const float right = pos.x + size.x - (ImGui::GetScrollMaxY() > 0 ? ImGui::GetStyle().ScrollbarSize : 0.0f);
-  // (At the bottom, above a sideways scrollbar: a table that scrolls both ways marks its own rows.)
-  const float bottom = pos.y + size.y - (ImGui::GetCurrentWindowRead()->ScrollbarX ? ImGui::GetStyle().ScrollbarSize : 0.0f);
-  const float top = pos.y + frozen;
-  const float fade = std::min(1.5f * ImGui::GetTextLineHeightWithSpacing(), 0.4f * size.y);
-  const ImRect band = bottom_edge ? ImRect(pos.x, bottom - fade, right, bottom) : ImRect(pos.x, top, right, top + fade);
+// in presentation mode. The fade, `fade` pixels deep, and its words at one edge of `area` (the
+// part of the pane the content shows in), clipped to it. The words sit in the edge's corner on
+// the right (at the top for the right edge, over a table's header row rather than its values);
+// they are the first of `words` that fit (a one-column grid's pane cut "more below (scroll)" to
+// "ore below (scroll)" at its left edge); where none does, the fade alone says it.
+void mark_edge(Edge edge, const ImRect& area, float fade, std::initializer_list<const char*> words) {
+  if (area.GetWidth() <= 0 || area.GetHeight() <= 0) return;
+  const ImRect band = edge == Edge::Bottom ? ImRect(area.Min.x, area.Max.y - fade, area.Max.x, area.Max.y)
+                      : edge == Edge::Top  ? ImRect(area.Min, ImVec2(area.Max.x, area.Min.y + fade))
+                                           : ImRect(area.Max.x - fade, area.Min.y, area.Max.x, area.Max.y);
   if (covered_from_in_front(band)) return;
-  ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
               solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
   // Over everything in the pane, child windows too (a table's own window drew its rows over the
   // marker); clipped to the pane.
   ImDrawList* draw = ImGui::GetForegroundDrawList();
-  draw->PushClipRect(ImVec2(pos.x, bottom_edge ? pos.y : top), ImVec2(pos.x + size.x, bottom_edge ? bottom : pos.y + size.y),
-                     false);
-  draw->AddRectFilledMultiColor(band.Min, band.Max, bottom_edge ? clear : solid, bottom_edge ? clear : solid,
-                                bottom_edge ? solid : clear, bottom_edge ? solid : clear);
-  const float pad = ImGui::GetStyle().ItemSpacing.x, room = right - pos.x - 3 * pad;
-  const char* said = nullptr;
-  for (const char* w : words)
-    if (!said && ImGui::CalcTextSize(w).x <= room) said = w;
-  if (!said) {
-    draw->PopClipRect();
-    return;
+  draw->PushClipRect(area.Min, area.Max, false);
+  // (Corners from the upper left, clockwise: solid towards the edge.)
+  const bool top = edge == Edge::Top, bottom = edge == Edge::Bottom, right = edge == Edge::Right;
+  draw->AddRectFilledMultiColor(band.Min, band.Max, top ? solid : clear, top || right ? solid : clear,
+                                bottom || right ? solid : clear, bottom ? solid : clear);
+  const float pad = ImGui::GetStyle().ItemSpacing.x;
+  for (const char* said : words) {
+    const ImVec2 text = ImGui::CalcTextSize(said);
+    if (text.x + 3 * pad > area.GetWidth()) continue;
+    const ImVec2 at(area.Max.x - text.x - 2 * pad, bottom ? area.Max.y - text.y - 1 : area.Min.y + 1);
+    draw->AddRectFilled(ImVec2(at.x - pad, bottom ? at.y - 1 : area.Min.y),
+                        ImVec2(area.Max.x, bottom ? area.Max.y : at.y + text.y + 1), solid);  // over the text it ends
+    draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), said);
+    break;
   }
-  const ImVec2 text = ImGui::CalcTextSize(said);
-  const ImVec2 at(right - text.x - 2 * pad, bottom_edge ? bottom - text.y - 1 : top + 1);
-  draw->AddRectFilled(ImVec2(at.x - pad, bottom_edge ? at.y - 1 : top),
-                      ImVec2(right, bottom_edge ? bottom : at.y + text.y + 1), solid);  // over the text it ends
-  draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), said);
   draw->PopClipRect();
+}
+
+// The current window's rectangle less its scrollbars, from `frozen` pixels below its top, and
+// the depth of a fade at its top or bottom edge.
+ImRect pane_area(float frozen) {
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  const ImGuiWindow* w = ImGui::GetCurrentWindowRead();
+  const float bar = ImGui::GetStyle().ScrollbarSize;
+  // (At the bottom, above a sideways scrollbar: a table that scrolls both ways marks its own rows.)
+  return ImRect(pos.x, pos.y + frozen, pos.x + size.x - (ImGui::GetScrollMaxY() > 0 ? bar : 0.0f),
+                pos.y + size.y - (w->ScrollbarX ? bar : 0.0f));
+}
+float row_fade(const ImRect& area) {
+  return std::min(1.5f * ImGui::GetTextLineHeightWithSpacing(), 0.4f * area.GetHeight());
 }
 
 }  // namespace
 
 void mark_more_below() {
   if (ImGui::GetScrollMaxY() - ImGui::GetScrollY() < 1.0f) return;
-  mark_edge(true, 0, {"more below (scroll)", "more below", "more"});
+  const ImRect area = pane_area(0);
+  mark_edge(Edge::Bottom, area, row_fade(area), {"more below (scroll)", "more below", "more"});
 }
 
 void mark_more_above(float frozen) {
   if (ImGui::GetScrollY() < 1.0f) return;
-  mark_edge(false, frozen, {"more above (scroll)", "more above", "more"});
+  const ImRect area = pane_area(frozen);
+  mark_edge(Edge::Top, area, row_fade(area), {"more above (scroll)", "more above", "more"});
 }
 
 void mark_more_right() {
@@ -105,28 +115,8 @@ void mark_more_right() {
   // The window's visible part, its parents' clipping included (a scenario's live pane scrolls
   // the table's own sideways scrollbar out of sight).
   const ImRect seen = ImGui::GetCurrentWindowRead()->InnerClipRect;
-  if (seen.GetWidth() <= 0 || seen.GetHeight() <= 0) return;
-  const float fade = std::min(1.5f * ImGui::GetFontSize(), 0.3f * seen.GetWidth());
-  const ImRect band(seen.Max.x - fade, seen.Min.y, seen.Max.x, seen.Max.y);
-  if (covered_from_in_front(band)) return;
-  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
-              solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
-  ImDrawList* draw = ImGui::GetForegroundDrawList();  // (over the table's cells, as mark_edge)
-  draw->PushClipRect(seen.Min, seen.Max, false);
-  draw->AddRectFilledMultiColor(band.Min, band.Max, clear, solid, solid, clear);
-  // The words at the top of the band, over a table's header row rather than its values, where
-  // they fit the pane.
-  const float pad = ImGui::GetStyle().ItemSpacing.x;
-  for (const char* words : {"more right (scroll)", "more right", "more"}) {
-    const ImVec2 text = ImGui::CalcTextSize(words);
-    if (text.x + 3 * pad > seen.GetWidth()) continue;
-    const ImVec2 at(seen.Max.x - text.x - pad, band.Min.y + 1);
-    draw->AddRectFilled(ImVec2(at.x - pad, band.Min.y), ImVec2(seen.Max.x, at.y + text.y + 1), solid);
-    draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), words);
-    break;
-  }
-  draw->PopClipRect();
+  mark_edge(Edge::Right, seen, std::min(1.5f * ImGui::GetFontSize(), 0.3f * seen.GetWidth()),
+            {"more right (scroll)", "more right", "more"});
 }
 
 void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_lines, float max_share) {
