@@ -502,6 +502,9 @@ void PromotionPanel::draw_grid() {
   for (float scale : {1.0f, 0.9f, 0.8f}) {
     ImGui::SetWindowFontScale(scale);
     cell_w = widest_cell();
+    // (At full size, with room for a scrollbar whatever the pane's height, which the layout it
+    // chooses changes.)
+    if (scale == 1.0f) natural_width_ = float(shown.size() + 1) * (cell_w + pad) + ImGui::GetStyle().ScrollbarSize;
     if (width_needed(cell_w) <= avail.x) break;
   }
   // As tall as its rows (the pane below gets the rest), scrolling when the pane is shorter; the
@@ -509,7 +512,7 @@ void PromotionPanel::draw_grid() {
   const float row_h = grid_rows_.pitch(table_row_height());
   // A grid narrower than the pane needs no sideways scrollbar, nor room for one.
   const bool sideways = width_needed(cell_w) > avail.x;
-  split_.reserve(float(rows.size() + 1) * row_h + (sideways ? ImGui::GetStyle().ScrollbarSize : 0));
+  if (!beside_) split_.reserve(float(rows.size() + 1) * row_h + (sideways ? ImGui::GetStyle().ScrollbarSize : 0));
   if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags,
                          // As wide as its columns: the header's band and the row lines ran on
                          // across the pane past a grid that fitted.
@@ -805,6 +808,23 @@ void PromotionPanel::draw_content() {
           "raises; \u2260 error and \u2260 text: both raise, another exception type or another message");
   }
   recompute();
+  // A grid narrow enough (a Python scalar's few columns, a filter) has the answer and its fixes
+  // beside it, in the whole height: below it, scenario 04's two-column grid showed six rows
+  // over a cut answer, beside 1000 px left empty. (Its width from the frame before: the grid
+  // measures it as it draws.)
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  beside_ = natural_width_ > 0 && natural_width_ <= kBesideShare * avail.x;
+  if (beside_) {
+    ImGui::BeginChild("promotion-grid", ImVec2(natural_width_, avail.y), false, ImGuiWindowFlags_NoScrollbar);
+    draw_grid();
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("promotion-answer", ImVec2(0, avail.y), false);
+    draw_selection();
+    mark_more_below();
+    ImGui::EndChild();
+    return;
+  }
   // The grid above, the selected pair's answer and its fixes below; the bar between moves.
   // With no pair selected the pane below holds one line of help: the grid takes its room.
   // In a scenario's live preview the pair's answer keeps 3 lines (5 left a crushed strip of grid

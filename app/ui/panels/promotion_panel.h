@@ -117,6 +117,11 @@ class PromotionPanel final : public Panel {
   std::string logged_;  // the selection last written to the log
   std::function<void(const PairRun&)> run_pair_;
   SplitView split_{0.75f};  // the grid above, the selection and its fixes below
+  // The grid's width at full size, with room for a scrollbar, as last drawn (0: not yet drawn);
+  // at most kBesideShare of the panel's width, the selection and its fixes sit beside it.
+  float natural_width_ = 0;
+  static constexpr float kBesideShare = 0.45f;
+  bool beside_ = false;  // this frame
 };
 
 }  // namespace pl::ui
