@@ -203,34 +203,51 @@ Break find_break(cairo_t* cr, const std::string& s, double width) {
   return balanced.both_fit ? balanced : greedy;
 }
 
-// `s` in at most two lines of `width` from x, in 5% steps from `size` down to `smallest` of it:
-// in one line centred on `y_one` where it fits (and `one_line` allows), else broken between words
-// (find_break) into two that fit, the first centred on `y_first` and the second `step` below;
-// failing both, at `smallest` with the second line cut, or, with no space to break at, in one
-// line cut. (One line shrunk and cut hid the end of long subtitles -- the throughput figure's
-// "not hardware speed".)
+// `s` broken between words into two to `most` lines no wider than `width` at the current font
+// size: two at find_break's break where both fit, else a first line as long as fits and the
+// rest in the lines left; none where they do not fit, unless `cut`, which cuts the last line.
+std::vector<std::string> broken_lines(cairo_t* cr, const std::string& s, double width, int most, bool cut) {
+  const Break b = find_break(cr, s, width);
+  if (b.at == std::string::npos) return {};
+  if (b.both_fit) return {s.substr(0, b.at), s.substr(b.at + 1)};
+  if (most > 2) {  // (b.at is the longest head that fits: no break let the rest fit in a line)
+    std::vector<std::string> lines = broken_lines(cr, s.substr(b.at + 1), width, most - 1, cut);
+    if (!lines.empty()) lines.insert(lines.begin(), s.substr(0, b.at));
+    return lines;
+  }
+  if (cut) return {s.substr(0, b.at), cut_to(cr, s.substr(b.at + 1), width)};
+  return {};
+}
+
+// `s` in at most `most` lines of `width` from x, in 5% steps from `size` down to `smallest` of
+// it: in one line centred on `y_one` where it fits (and `one_line` allows), else broken between
+// words (broken_lines) into lines that fit, the first centred on `y_first` and each next `step`
+// below; failing that, at `smallest` with the last line cut, or, with no space to break at, in
+// one line cut. (One line shrunk and cut hid the end of long subtitles -- the throughput
+// figure's "not hardware speed".)
 void lines_fitted(cairo_t* cr, const std::string& s, double x, double y_one, double y_first, double step, double size,
-                  double width, double smallest, bool bold, bool one_line) {
+                  double width, double smallest, bool bold, bool one_line, int most = 2) {
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   for (double scale = 1.0; scale >= smallest - 1e-9; scale -= 0.05) {
     cairo_set_font_size(cr, size * scale);
     if (one_line && advance(cr, s) <= width) return text(cr, s, x, y_one, size * scale, 0, 0.5, bold);
-    const Break b = find_break(cr, s, width);
-    if (b.at == std::string::npos) continue;  // no space early enough: smaller
-    if (b.both_fit || scale < smallest + 1e-9) {
-      text(cr, s.substr(0, b.at), x, y_first, size * scale, 0, 0.5, bold);
-      return text(cr, cut_to(cr, s.substr(b.at + 1), width), x, y_first + step, size * scale, 0, 0.5, bold);
-    }
+    const std::vector<std::string> lines = broken_lines(cr, s, width, most, scale < smallest + 1e-9);
+    if (lines.empty()) continue;  // no space early enough, or more lines than `most`: smaller
+    for (size_t i = 0; i < lines.size(); ++i)
+      text(cr, lines[i], x, y_first + step * double(i), size * scale, 0, 0.5, bold);
+    return;
   }
   // One unbroken run of characters wider than the figure: cut it.
   cairo_set_font_size(cr, size * smallest);
   text(cr, cut_to(cr, s, width), x, y_one, size * smallest, 0, 0.5, bold);
 }
 
-// Text in at most two lines of `width` centred on y (lines_fitted), down to kHeaderSmallest.
-void text_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width) {
-  lines_fitted(cr, s, x, y, y - 3 * size / 11, 12 * size / 11, size, width, kHeaderSmallest, false, true);
+// Text in at most `most` lines of `width` (lines_fitted), down to kHeaderSmallest: one line
+// centred on y, or lines kSubtitleStep apart at `size` kSubtitlePx from a first just above y.
+void text_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width, int most = 2) {
+  lines_fitted(cr, s, x, y, y - 3 * size / kSubtitlePx, kSubtitleStep * size / kSubtitlePx, size, width,
+               kHeaderSmallest, false, true, most);
 }
 
 void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w, double hgt, double fs) {
@@ -753,7 +770,7 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
     title_fitted(cr, f.title, left, title_y, kTitlePx * fs, width);
   }
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-  text_fitted(cr, f.subtitle, left, last_title_line + kSubtitleBelow * fs, kSubtitlePx * fs, width);
+  text_fitted(cr, f.subtitle, left, last_title_line + kSubtitleBelow * fs, kSubtitlePx * fs, width, l.subtitle_lines);
   if (f.heatmap) return draw_heatmap_figure(cr, f, l, H, fs);
 
   const Plot p{l, fs};

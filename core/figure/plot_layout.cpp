@@ -265,17 +265,24 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   // the fewest lines greedy wrapping needs) fit beside it at kHeaderSmallest of their sizes, with
   // 3% to spare for hinting as the legend's widths; else from the margin: a scenario's figure
   // beside its story in presentation mode (690 px at 1280x800) cut the title or subtitle of 13
-  // of the 18 there.
+  // of the 18 there. From the margin, a title too wide for a line takes two, and a subtitle too
+  // long for two lines three (scenario 1's ended "... higher bars..." there).
   const auto title_fits = [&](double width) {
     return 1.03 * text_width(f.title, kTitlePx * kHeaderSmallest, true) <= width;
   };
-  const auto header_fits = [&](double width) {
-    return title_fits(width) && wrap_label(f.subtitle, width / 1.03, kSubtitlePx * kHeaderSmallest).size() <= 2;
+  const auto subtitle_lines = [&](double width) {
+    return wrap_label(f.subtitle, width, kSubtitlePx * kHeaderSmallest).size();
   };
-  const bool in_line = header_fits(W / fs - l.x0 / fs - kHeaderMargin);
+  const double beside = (W - l.x0) / fs - kHeaderMargin, from_margin = W / fs - 2 * kHeaderMargin;
+  const bool in_line = title_fits(beside) && subtitle_lines(beside / 1.03) <= 2;
   l.header_left = in_line ? l.x0 : kHeaderMargin * fs;
-  l.title_lines = !in_line && !title_fits(W / fs - 2 * kHeaderMargin) && f.title.find(' ') != std::string::npos ? 2 : 1;
-  l.y0 = (kTitleY + kTitleStep * (l.title_lines - 1) + kSubtitleBelow + kPlotBelow) * fs;
+  l.title_lines = !in_line && !title_fits(from_margin) && f.title.find(' ') != std::string::npos ? 2 : 1;
+  // (Only where two lines surely cut it, 3% narrower: a subtitle drawn in two lines a little
+  // smaller took three at full size and moved scenario 10's plot down a line.)
+  l.subtitle_lines = !in_line && subtitle_lines(from_margin * 1.03) > 2 ? 3 : 2;
+  l.y0 = (kTitleY + kTitleStep * (l.title_lines - 1) + kSubtitleBelow + kSubtitleStep * (l.subtitle_lines - 2) +
+          kPlotBelow) *
+         fs;
   // Below the plot: the tick labels (or category names, in up to two lines), then the x axis's
   // title. Without a title the tick labels alone: a bar chart over categories kept a blank band
   // of 24 px under its names (scenario 18's speed-up chart).

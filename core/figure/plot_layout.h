@@ -38,10 +38,11 @@ inline constexpr double kBottomWithTitle = 58, kBottomWithoutTitle = 36;
 std::vector<std::string> wrap_label(const std::string& label, double width, double font_px);
 
 // The header above the plot (times the text scale): the title, kTitlePx bold, centred on kTitleY
-// (a second line kTitleStep below it), then the subtitle, kSubtitlePx in one or two lines,
-// centred kSubtitleBelow under the title's last line, and the plot's top kPlotBelow under that.
+// (a second line kTitleStep below it), then the subtitle, kSubtitlePx in one or two lines
+// kSubtitleStep apart, centred kSubtitleBelow under the title's last line, and the plot's top
+// kPlotBelow under that (a third line of subtitle moves it kSubtitleStep further down).
 inline constexpr double kTitlePx = 15, kSubtitlePx = 11;
-inline constexpr double kTitleY = 22, kTitleStep = 18, kSubtitleBelow = 20, kPlotBelow = 20;
+inline constexpr double kTitleY = 22, kTitleStep = 18, kSubtitleStep = 12, kSubtitleBelow = 20, kPlotBelow = 20;
 // The smallest the title and the subtitle are drawn before the title takes a second line or
 // either is cut (of their sizes); and the figure's margin, left of a header that does not start
 // in line with the plot and right of every header.
@@ -52,8 +53,10 @@ struct PlotLayout {
   // Where the title and subtitle start: in line with the plot, or at the figure's margin where
   // either would be cut there. The title takes 2 lines where it is too wide for one even from
   // the margin (and has a space to break at), which moves the subtitle and the plot a line down.
+  // The subtitle takes 3 lines where 2 would cut it even from the margin (moving the plot down).
   double header_left = 0;
   int title_lines = 1;
+  int subtitle_lines = 2;                 // the most the subtitle takes
   AxisMap x, y;                           // y.p0 is the bottom edge (y1), y.p1 the top (y0)
   LegendBox legend;
   bool contains(double px, double py) const { return px >= x0 && px <= x1 && py >= y0 && py <= y1; }

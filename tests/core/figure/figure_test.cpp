@@ -655,6 +655,53 @@ TEST(Figures, ATitleTooLongForOneLineTakesTwo) {
   EXPECT_LT(sub, two.y0);                        // and above the plot
 }
 
+// Bug: a subtitle too long for two lines of the figure even from its margin was cut with "..."
+// at the end of the second (scenario 1's "... where float64 is in play, else the float64
+// reference, higher bars..." beside its story at 1280x800). It takes three lines, and the plot
+// moves a line down.
+TEST(Figures, ASubtitleTooLongForTwoLinesTakesThree) {
+  Figure f;
+  f.series.push_back({"a", SeriesKind::Line, {0, 1}, {1, 2}, {.2, .2, .8}});
+  f.title = "The fixes";
+  f.subtitle =
+      "torch 2.15.0 (cpu) raises RuntimeError; each fix against the exact product (double-double) where "
+      "float64 is in play, else the float64 reference, higher bars agree with more bits";
+  const double width = std::ceil(advance_of(f.subtitle, 11, false) * 0.4);
+  const PlotLayout two = layout_figure(f, 2 * width, 400), three = layout_figure(f, width, 400);
+  EXPECT_EQ(two.subtitle_lines, 2);
+  EXPECT_EQ(three.subtitle_lines, 3);
+  EXPECT_EQ(three.header_left, kHeaderMargin);
+  EXPECT_EQ(three.y0, two.y0 + kSubtitleStep);
+  const auto svg = figure_svg(f, {.width = width, .height = 400});
+  ASSERT_TRUE(svg) << svg.error();
+  EXPECT_EQ(svg->find("..."), std::string::npos) << *svg;
+  // The subtitle's lines, in order: the text elements from its first words on, with their
+  // baselines, until the words run out.
+  std::string said;
+  std::vector<double> baselines;
+  for (size_t at = svg->find(">torch 2.15.0"); at != std::string::npos && said.size() < f.subtitle.size();
+       at = svg->find('>', svg->find("<text", at))) {
+    const std::string line = svg->substr(at + 1, svg->find('<', at) - at - 1);
+    said += (said.empty() ? "" : " ") + line;
+    const size_t y = svg->rfind(" y=\"", at);
+    baselines.push_back(std::stod(svg->substr(y + 4)));
+  }
+  EXPECT_EQ(said, f.subtitle);
+  ASSERT_EQ(baselines.size(), 3u) << *svg;
+  EXPECT_NEAR(baselines[1] - baselines[0], baselines[2] - baselines[1], 0.01);
+  EXPECT_GT(baselines[1] - baselines[0], 9);  // (at least 80% of 12 px apart)
+  EXPECT_LT(baselines[2], three.y0);          // all above the plot
+  // One that fits two lines a little smaller keeps two, with the plot's room: the layout takes
+  // a third line only where two surely do not fit (its widths are the font's, within 3% of
+  // cairo's).
+  f.subtitle =
+      "float16 x float16, N(0,1) inputs, 32 trials per point, seed 10; gamma_K exists while K u < 1, so it is "
+      "drawn up to K = 256 for f16 sequential rne";
+  const double snug = std::ceil(advance_of(f.subtitle, kSubtitlePx * 0.9, false) / 2 * 1.1 + 2 * kHeaderMargin);
+  ASSERT_EQ(layout_figure(f, snug, 400).header_left, kHeaderMargin);
+  EXPECT_EQ(layout_figure(f, snug, 400).subtitle_lines, 2);
+}
+
 // Bug: a speed-up chart narrow enough to cut its dtypes' names drew "float...", "bflo..." under
 // its bars (scenario 18 beside its story at 1280x800): where the names would be cut it names
 // them as the short dtype names do, and where they fit it keeps the names.
