@@ -756,6 +756,14 @@ const char* extension(FileType t) {
 }
 
 void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
+  // Text as wide as the font's own advances at every size, which the layout measures it by
+  // (text_width): an image surface hints its metrics by default, rounding each glyph's advance
+  // to whole pixels, and a label or subtitle the layout gave room was cut or broken when drawn
+  // (scenario 14's "... rounded to z..." and its legend's "round" over "trip").
+  cairo_font_options_t* unhinted = cairo_font_options_create();
+  cairo_font_options_set_hint_metrics(unhinted, CAIRO_HINT_METRICS_OFF);
+  cairo_set_font_options(cr, unhinted);
+  cairo_font_options_destroy(unhinted);
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
   const PlotLayout l = layout_figure(f, W, H, fs);

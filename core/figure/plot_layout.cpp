@@ -80,7 +80,7 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   // The swatch, its gap and the widest label, with 3% to spare for hinting, at most 60% of the
   // plot (where the label is drawn smaller to fit): no wider than its text, so that a legend of
   // short names beside the plot leaves the plot the width.
-  const double w = std::min((34.0 + 1.03 * longest) * fs, 0.6 * (l.x1 - l.x0));
+  const double natural = (34.0 + 1.03 * longest) * fs, w = std::min(natural, 0.6 * (l.x1 - l.x0));
   const double h = kLegendEntry * fs * static_cast<double>(entries) + 8 * fs;  // a line each
   // The labels broken between words into lines of `label_room` (pixels at 10 px), in a box as
   // high as its lines and as wide as the widest.
@@ -102,7 +102,9 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   // lines make it too tall to be given room above the data (below): a small figure's legend then
   // keeps a line an entry, cut, over no bar rather than whole over one.
   LegendBox inside{0, 0, w, h, entries, {}};
-  if (const double label_room = w / fs - 34; 1.03 * longest > label_room && label_room > 0) {
+  // (Narrower than its labels only where the plot caps it: w / fs - 34 against 1.03 * longest
+  // differed in the last bit, and broke scenario 14's one label, "round trip", in two.)
+  if (const double label_room = w / fs - 34; w < natural && label_room > 0) {
     if (LegendBox lines = broken(label_room); lines.height + 8 * fs <= 0.6 * (l.y1 - l.y0)) {
       lines.width = w;
       inside = lines;
@@ -266,7 +268,7 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   // 3% to spare for hinting as the legend's widths; else from the margin: a scenario's figure
   // beside its story in presentation mode (690 px at 1280x800) cut the title or subtitle of 13
   // of the 18 there. From the margin, a title too wide for a line takes two, and a subtitle too
-  // long for two lines three (scenario 1's ended "... higher bars..." there).
+  // long for two lines three or four (scenario 1's ended "... higher bars..." there).
   const auto title_fits = [&](double width) {
     return 1.03 * text_width(f.title, kTitlePx * kHeaderSmallest, true) <= width;
   };
@@ -277,9 +279,8 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   const bool in_line = title_fits(beside) && subtitle_lines(beside / 1.03) <= 2;
   l.header_left = in_line ? l.x0 : kHeaderMargin * fs;
   l.title_lines = !in_line && !title_fits(from_margin) && f.title.find(' ') != std::string::npos ? 2 : 1;
-  // (Only where two lines surely cut it, 3% narrower: a subtitle drawn in two lines a little
-  // smaller took three at full size and moved scenario 10's plot down a line.)
-  l.subtitle_lines = !in_line && subtitle_lines(from_margin * 1.03) > 2 ? 3 : 2;
+  // (With 1% to spare: the text is drawn at the font's own widths, as measured here.)
+  l.subtitle_lines = in_line ? 2 : static_cast<int>(std::clamp<size_t>(subtitle_lines(from_margin / 1.01), 2, 4));
   l.y0 = (kTitleY + kTitleStep * (l.title_lines - 1) + kSubtitleBelow + kSubtitleStep * (l.subtitle_lines - 2) +
           kPlotBelow) *
          fs;

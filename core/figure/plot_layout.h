@@ -40,7 +40,7 @@ std::vector<std::string> wrap_label(const std::string& label, double width, doub
 // The header above the plot (times the text scale): the title, kTitlePx bold, centred on kTitleY
 // (a second line kTitleStep below it), then the subtitle, kSubtitlePx in one or two lines
 // kSubtitleStep apart, centred kSubtitleBelow under the title's last line, and the plot's top
-// kPlotBelow under that (a third line of subtitle moves it kSubtitleStep further down).
+// kPlotBelow under that (each line of subtitle past two moves it kSubtitleStep further down).
 inline constexpr double kTitlePx = 15, kSubtitlePx = 11;
 inline constexpr double kTitleY = 22, kTitleStep = 18, kSubtitleStep = 12, kSubtitleBelow = 20, kPlotBelow = 20;
 // The smallest the title and the subtitle are drawn before the title takes a second line or
@@ -53,7 +53,8 @@ struct PlotLayout {
   // Where the title and subtitle start: in line with the plot, or at the figure's margin where
   // either would be cut there. The title takes 2 lines where it is too wide for one even from
   // the margin (and has a space to break at), which moves the subtitle and the plot a line down.
-  // The subtitle takes 3 lines where 2 would cut it even from the margin (moving the plot down).
+  // The subtitle takes 3 or 4 lines where 2 would cut it even from the margin (moving the plot
+  // down a line each).
   double header_left = 0;
   int title_lines = 1;
   int subtitle_lines = 2;                 // the most the subtitle takes

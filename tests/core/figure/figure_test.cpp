@@ -655,10 +655,53 @@ TEST(Figures, ATitleTooLongForOneLineTakesTwo) {
   EXPECT_LT(sub, two.y0);                        // and above the plot
 }
 
+// Bug: a figure drawn to an image (a PNG, the window's texture) rounded each glyph's advance to
+// whole pixels, as cairo does by default there, while the layout measures the font's own
+// advances: at the window's text scales a subtitle the layout gave two lines was cut when drawn
+// (scenario 14's "... 15143 rounded to z..."). The text drawn is as wide as the layout says.
+TEST(Figures, TextDrawnIsAsWideAsTheLayoutMeasuresIt) {
+  Figure f;
+  f.series.push_back({"", SeriesKind::Line, {0, 1}, {1, 2}, {.2, .2, .8}});
+  f.subtitle = "256 x 256 values of outlier-channels(1% x20, scale 1) into int8, per-tensor scaled";
+  const int W = 1600, H = 300;
+  for (double fs = 1.0; fs <= 2.001; fs += 0.05) {
+    cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+    cairo_t* cr = cairo_create(img);
+    draw_figure(cr, f, W, H, fs);
+    cairo_destroy(cr);
+    cairo_surface_flush(img);
+    // The subtitle's ink (the only text above the plot): its leftmost and rightmost columns.
+    const PlotLayout l = layout_figure(f, W, H, fs);
+    const unsigned char* data = cairo_image_surface_get_data(img);
+    const int stride = cairo_image_surface_get_stride(img);
+    int left = W, right = -1;
+    for (int y = 0; y < static_cast<int>(l.y0 - 4 * fs); ++y)
+      for (int x = 0; x < W; ++x)
+        if (data[y * stride + 4 * x + 1] < 200) left = std::min(left, x), right = std::max(right, x);
+    cairo_surface_destroy(img);
+    const double measured = text_width(f.subtitle, kSubtitlePx * fs);
+    ASSERT_GT(right, left) << fs;
+    EXPECT_NEAR(right - left + 1, measured, 0.005 * measured + 2) << "at text scale " << fs;
+  }
+}
+
+// Bug: a legend as wide as its label broke the label in two ("round" over "trip", scenario 14 at
+// 1280x800 and 1920x1080): the test of whether the plot narrowed the box compared two sums that
+// differed in their last bit. Only a box the plot narrows breaks its labels.
+TEST(Figures, ALegendAsWideAsItsLabelKeepsTheLabelWhole) {
+  Figure f;
+  f.series.push_back({"round trip", SeriesKind::Line, {0, 1}, {1, 2}, {.2, .2, .8}});
+  for (double fs = 0.8; fs <= 2.0; fs += 0.01)
+    for (const double W : {690.0, 1200.0}) {  // (the plot wide enough for the box at every scale)
+      const PlotLayout l = layout_figure(f, W, 400, fs);
+      for (const auto& lines : l.legend.lines) EXPECT_EQ(lines.size(), 1u) << "at text scale " << fs << ", " << W;
+    }
+}
+
 // Bug: a subtitle too long for two lines of the figure even from its margin was cut with "..."
 // at the end of the second (scenario 1's "... where float64 is in play, else the float64
-// reference, higher bars..." beside its story at 1280x800). It takes three lines, and the plot
-// moves a line down.
+// reference, higher bars..." beside its story at 1280x800). It takes three lines, or four, and
+// the plot moves down a line for each past two.
 TEST(Figures, ASubtitleTooLongForTwoLinesTakesThree) {
   Figure f;
   f.series.push_back({"a", SeriesKind::Line, {0, 1}, {1, 2}, {.2, .2, .8}});
@@ -691,6 +734,10 @@ TEST(Figures, ASubtitleTooLongForTwoLinesTakesThree) {
   EXPECT_NEAR(baselines[1] - baselines[0], baselines[2] - baselines[1], 0.01);
   EXPECT_GT(baselines[1] - baselines[0], 9);  // (at least 80% of 12 px apart)
   EXPECT_LT(baselines[2], three.y0);          // all above the plot
+  // Narrower still, four lines (scenario 22's at 1280x800), each moving the plot down.
+  const PlotLayout four = layout_figure(f, std::ceil(width * 0.75), 400);
+  EXPECT_EQ(four.subtitle_lines, 4);
+  EXPECT_EQ(four.y0, two.y0 + 2 * kSubtitleStep);
   // One that fits two lines a little smaller keeps two, with the plot's room: the layout takes
   // a third line only where two surely do not fit (its widths are the font's, within 3% of
   // cairo's).
