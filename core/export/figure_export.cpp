@@ -321,7 +321,8 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
 
 // The axes' titles: x centred under the plot, y turned up the left side at `y_label_x`.
 void axis_labels(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, double y_label_x, double fs) {
-  text(cr, f.x.label, (l.x0 + l.x1) / 2, H - 18 * fs, 12 * fs, 0.5, 0.5);
+  const double foot = l.legend.columns.empty() ? 0 : l.legend.height;  // a legend under it
+  text(cr, f.x.label, (l.x0 + l.x1) / 2, H - 18 * fs - foot, 12 * fs, 0.5, 0.5);
   cairo_save(cr);
   cairo_translate(cr, y_label_x, (l.y0 + l.y1) / 2);
   cairo_rotate(cr, -M_PI / 2);
@@ -690,15 +691,26 @@ void draw_annotations(cairo_t* cr, const Figure& f, const Plot& p, std::vector<L
 // Legend: series, then annotations, in the corner of the plot that hides the least data.
 void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
   if (l.legend.entries == 0) return;
-  const double lw = l.legend.width;
+  double lw = l.legend.width;
   double ly = l.legend.top + 12 * fs;
-  const double lx = l.legend.left + 4 * fs;
+  double lx = l.legend.left + 4 * fs;
   size_t k = 0;  // the entry's place in the legend, for its lines
+  // In columns (a legend under the figure): entry k in column k % columns, row by row.
+  const std::vector<double>& columns = l.legend.columns;
+  const auto place = [&] {
+    if (columns.empty()) return;
+    const size_t col = k % columns.size(), row = k / columns.size();
+    lx = l.legend.left + 4 * fs;
+    for (size_t c = 0; c < col; ++c) lx += columns[c] + kLegendColumnGap * fs;
+    lw = columns[col];
+    ly = l.legend.top + 12 * fs + kLegendEntry * fs * static_cast<double>(row);
+  };
   // Each swatch as its series is drawn: a bar's translucent fill and outline, a line's width, a
   // marker.
   auto entry = [&](const std::string& label, const Color& c, bool dashed, bool dotted, bool box, double width,
                    bool dot) {
     if (label.empty()) return;
+    place();
     const std::vector<std::string> lines =
         k < l.legend.lines.size() ? l.legend.lines[k] : std::vector<std::string>{label};
     ++k;

@@ -71,7 +71,34 @@ std::vector<std::string> legend_labels(const Figure& f) {
   return out;
 }
 
-void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
+// A legend over the data in every corner of the plot, under the x axis's title instead (scenario
+// 9's six entries at 1280x800 in presentation mode, too tall to be given room above the data, hid
+// a histogram's peak): across the figure's width less its margins, in as many columns as fit, at
+// least two (each as wide as its widest label, the entries row by row), where that takes less
+// than `most` of the height. Whether it did.
+bool place_legend_below(PlotLayout& l, const std::vector<std::string>& labels, double W, double H, double fs,
+                        double most) {
+  const double room = W - 2 * kHeaderMargin * fs, gap = kLegendColumnGap * fs;
+  std::vector<double> natural;  // each entry's width, one line
+  for (const std::string& label : labels) natural.push_back((34.0 + 1.03 * text_width(label, 10)) * fs);
+  for (size_t cols = labels.size(); cols >= 2; --cols) {
+    std::vector<double> widths(cols, 0.0);
+    for (size_t k = 0; k < labels.size(); ++k) widths[k % cols] = std::max(widths[k % cols], natural[k]);
+    double total = gap * static_cast<double>(cols - 1);
+    for (const double w : widths) total += w;
+    if (total > room) continue;
+    const size_t rows = (labels.size() + cols - 1) / cols;
+    const double height = kLegendEntry * fs * static_cast<double>(rows) + 8 * fs;
+    if (height >= most) return false;
+    l.y1 -= height;
+    l.y.p0 = l.y1;
+    l.legend = LegendBox{(W - total) / 2, H - height, total, height, labels.size(), {}, widths};
+    return true;
+  }
+  return false;
+}
+
+void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs, double data_top) {
   const std::vector<std::string> labels = legend_labels(f);
   const size_t entries = labels.size();
   double longest = 0;  // the widest label's width at 10 px
@@ -85,7 +112,7 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   // The labels broken between words into lines of `label_room` (pixels at 10 px), in a box as
   // high as its lines and as wide as the widest.
   auto broken = [&](double label_room) {
-    LegendBox box{0, 0, 0, h, entries, {}};
+    LegendBox box{0, 0, 0, h, entries, {}, {}};
     double widest = 0, extra = 0;
     for (const std::string& label : labels) {
       box.lines.push_back(wrap_label(label, label_room / 1.03, 10));
@@ -101,7 +128,7 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
   // "f32 multi-term(16 + sum, 2 extra bi..." twice, beside its story at 1280x800). Unless the
   // lines make it too tall to be given room above the data (below): a small figure's legend then
   // keeps a line an entry, cut, over no bar rather than whole over one.
-  LegendBox inside{0, 0, w, h, entries, {}};
+  LegendBox inside{0, 0, w, h, entries, {}, {}};
   // (Narrower than its labels only where the plot caps it: w / fs - 34 against 1.03 * longest
   // differed in the last bit, and broke scenario 14's one label, "round trip", in two.)
   if (const double label_room = w / fs - 34; w < natural && label_room > 0) {
@@ -183,8 +210,13 @@ void place_legend(const Figure& f, PlotLayout& l, double fs, double data_top) {
     return;
   }
   // Else make room above the tallest value for the legend's row (unless the axis is fixed, or
-  // the legend would take most of the plot).
-  if (f.y.max || !std::isfinite(data_top) || room > plot * 0.6) return;
+  // the legend would take most of the plot: then under the figure, in columns).
+  if (f.y.max || !std::isfinite(data_top)) return;
+  // Under the figure where room above the data would take more than a third of the plot (scenario
+  // 15's histograms filled the lower half of their axis) and the legend there takes less; the
+  // legend over the data where room above them would take most of the plot and none is left there.
+  if (room > plot / 3 && place_legend_below(l, labels, W, H, fs, std::min(room, 0.4 * plot))) return;
+  if (room > plot * 0.6) return;
   const double share = plot / (plot - room);  // the data's span grows by this factor
   if (l.y.log) {
     if (!(data_top > 0)) return;
@@ -316,7 +348,7 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   finish(ry, f.y, bars && !f.y.log, marks_y);
   l.x = {rx.lo, rx.hi, f.x.log, l.x0, l.x1};
   l.y = {ry.lo, ry.hi, f.y.log, l.y1, l.y0};
-  place_legend(f, l, fs, data_top);
+  place_legend(f, l, W, H, fs, data_top);
   return l;
 }
 

@@ -27,7 +27,11 @@ struct LegendBox {
   // lines), when the labels were broken between words to fit beside the plot; empty: one line
   // each. An entry takes kLegendEntry, each further line of it kLegendLine (times the text scale).
   std::vector<std::vector<std::string>> lines;
+  // Under the x axis's title, across the figure's foot, in columns of these widths with the
+  // entries row by row, one line each; empty: one column, in the plot or beside it.
+  std::vector<double> columns;
 };
+inline constexpr double kLegendColumnGap = 8;
 inline constexpr double kLegendEntry = 16, kLegendLine = 13;
 // The margin under the plot (times the text scale): tick labels (or category names in up to two
 // lines) and the x axis's title, or the labels alone where the axis has no title.

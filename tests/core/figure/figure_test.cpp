@@ -698,6 +698,38 @@ TEST(Figures, ALegendAsWideAsItsLabelKeepsTheLabelWhole) {
     }
 }
 
+// Bug: a legend too tall to be given room above the data (more than 60% of the plot) stayed in
+// the corner that hid the least, over the data: scenario 9's six entries at 1280x800 in
+// presentation mode hid the peak of a histogram. It goes under the figure, in columns, and the
+// plot keeps the rest of the height.
+TEST(Figures, ATallLegendOverTheDataGoesUnderTheFigureInColumns) {
+  Figure f;
+  f.x.label = "relative error";
+  // Lines across the whole plot near its top and its bottom: every corner covers some.
+  const char* names[] = {"total",  "input rounding",     "arithmetic (1 exact)", "output rounding (16384 exact)",
+                         "u tf32", "u f32 (accumulator)"};
+  for (int k = 0; k < 6; ++k)
+    f.series.push_back(
+        {names[k], SeriesKind::Line, {0, 0.5, 1}, {k % 2 ? 0.0 : 10.0, 5, k % 2 ? 0.0 : 10.0}, {.2, .2, .8}});
+  const double W = 690, H = 500, fs = 1.75;  // (a plot of 290 px, a legend of 196)
+  const PlotLayout l = layout_figure(f, W, H, fs);
+  ASSERT_GE(l.legend.columns.size(), 2u);
+  EXPECT_GE(l.legend.top, l.y1 + 40 * fs);       // under the tick labels and the axis's title
+  EXPECT_LE(l.legend.top + l.legend.height, H);  // on the figure
+  EXPECT_GE(l.legend.left, 0);
+  EXPECT_LE(l.legend.left + l.legend.width, W);
+  EXPECT_EQ(l.y.p0, l.y1);  // the y axis maps to the shorter plot
+  const PlotLayout roomy = layout_figure(f, 2 * W, 2 * H, 1);
+  EXPECT_TRUE(roomy.legend.columns.empty());  // with room, in or beside the plot as before
+  // The axis's title drawn above the legend, every label drawn whole.
+  const auto svg = figure_svg(f, {.width = W, .height = H, .font_scale = fs});
+  ASSERT_TRUE(svg) << svg.error();
+  const size_t title = svg->find(">relative error<");
+  ASSERT_NE(title, std::string::npos);
+  EXPECT_LT(std::stod(svg->substr(svg->rfind(" y=\"", title) + 4)), l.legend.top);
+  for (const char* name : names) EXPECT_NE(svg->find(std::string(">") + name + "<"), std::string::npos) << name;
+}
+
 // Bug: a subtitle too long for two lines of the figure even from its margin was cut with "..."
 // at the end of the second (scenario 1's "... where float64 is in play, else the float64
 // reference, higher bars..." beside its story at 1280x800). It takes three lines, or four, and
