@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "app/ui/panels/check_columns.h"
 #include "app/ui/shell/layout_audit.h"
 #include "app/ui/shell/theme.h"
 #include "app/ui/widgets/flow_layout.h"
@@ -325,20 +326,15 @@ void ScenarioPanel::draw_checks() {
   const std::vector<scenario::CheckResult>& rows = shown_ ? shown_->checks : exact_;
   const ImGuiTableFlags flags =
       ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  const float table_width = ImGui::GetContentRegionAvail().x;
   if (!ImGui::BeginTable("checks", 4, flags)) return;
-  // A long text observed exactly as expected (an exception's message) reads "the same text": where
-  // every row's does, or is short, the expected column takes the observed one's room (scenario
-  // 30's messages wrapped to five lines beside a column that said "the same text").
-  const auto same_text = [](const scenario::CheckResult& c) {
-    return c.passed && c.observed.size() > 24 && c.observed == c.expected;
-  };
-  // (Not numbers: "2.0503997802734375e-05" broke in three lines in a column a fifth wide.)
-  const bool observed_short = std::all_of(rows.begin(), rows.end(), [&](const scenario::CheckResult& c) {
-    return same_text(c) || (c.observed.empty() ? c.note : scenario::shown_answer(c, c.observed)).size() <= 12;
-  });
-  ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-  ImGui::TableSetupColumn("expected", ImGuiTableColumnFlags_WidthStretch, observed_short ? 3.5f : 2.5f);
-  ImGui::TableSetupColumn("observed", ImGuiTableColumnFlags_WidthStretch, observed_short ? 1.5f : 2.5f);
+  const CheckColumns cols =
+      check_columns(rows, table_width, [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; });
+  ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthStretch, cols.check_weight);
+  ImGui::TableSetupColumn("expected", ImGuiTableColumnFlags_WidthStretch, cols.expected_weight);
+  if (cols.observed_width > 0)
+    ImGui::TableSetupColumn("observed", ImGuiTableColumnFlags_WidthFixed, cols.observed_width);
+  else ImGui::TableSetupColumn("observed", ImGuiTableColumnFlags_WidthStretch, cols.observed_weight);
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("FAIL").x + 8);
   ImGui::TableHeadersRow();
   for (const auto& c : rows) {
@@ -360,12 +356,11 @@ void ScenarioPanel::draw_checks() {
       ImGui::SetTooltip("%s", from.c_str());
     }
     ImGui::TableNextColumn();
-    // A long text observed exactly as expected (an exception's message) is not printed twice.
-    if (same_text(c)) {
-      ImGui::TextDisabled("the same text");
+    if (observed_same_text(c)) {
+      ImGui::TextDisabled("%s", observed_shown(c).c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("observed, character for character:\n%s", c.observed.c_str());
     } else {
-      wrapped_text(c.observed.empty() ? c.note : scenario::shown_answer(c, c.observed));
+      wrapped_text(observed_shown(c));
     }
     ImGui::TableNextColumn();
     ImGui::TextColored(c.passed ? kPass : kFail, "%s", c.passed ? "pass" : "FAIL");
