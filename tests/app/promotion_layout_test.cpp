@@ -4,7 +4,9 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "app/ui/panels/promotion_panel.h"
 
@@ -26,8 +28,8 @@ class PromotionLayout : public ::testing::Test {
   void TearDown() override { ImGui::DestroyContext(); }
 
   // Draws the panel for a few frames in a window filling the display.
-  void draw(PromotionPanel& panel) {
-    for (int f = 0; f < 4; ++f) {
+  void draw(PromotionPanel& panel, int frames = 4) {
+    for (int f = 0; f < frames; ++f) {
       ImGui::NewFrame();
       ImGui::SetNextWindowPos(ImVec2(0, 0));
       ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
@@ -69,6 +71,47 @@ TEST_F(PromotionLayout, ANarrowGridHasItsAnswerBesideIt) {
   EXPECT_GE(answer->Pos.x, grid->Pos.x + grid->Size.x);  // the answer right of the grid
   EXPECT_LT(grid->Size.x, 0.45f * 1280);
   EXPECT_GT(grid->Size.y, 0.5f * 700);  // the whole height, not a share of it
+}
+
+// The tops of the colour key's swatches the panel's window drew on the last frame: its filled
+// squares a line of text high.
+std::vector<float> swatch_tops() {
+  const ImGuiWindow* panel = ImGui::FindWindowByName("panel");
+  const ImDrawList* draw = panel->DrawList;
+  const float h = ImGui::GetTextLineHeight();
+  std::vector<float> tops;
+  for (int i = 0; i + 3 < draw->VtxBuffer.Size; ++i) {
+    const ImDrawVert* v = &draw->VtxBuffer[i];
+    if (v[0].col != v[1].col || v[0].col != v[2].col || v[0].col != v[3].col) continue;
+    if (v[0].uv.x != v[2].uv.x || v[0].uv.y != v[2].uv.y) continue;  // (a glyph's quad samples the font)
+    const float w = v[2].pos.x - v[0].pos.x, hh = v[2].pos.y - v[0].pos.y;
+    if (std::abs(w - h) < 0.5f && std::abs(hh - h) < 0.5f) tops.push_back(v[0].pos.y), i += 3;
+  }
+  return tops;
+}
+
+// Bug: the colour key's chips each went on the line before them where each fitted: after a
+// scenario's caption "one operand's dtype" stood at the end of the caption's last line and the
+// rest of the key under it (scenario 04 at 1920x1080), and at 1280x800 "raises" took a line
+// alone. The key stays on one line wherever the window is wide enough for it.
+TEST_F(PromotionLayout, TheColourKeyStaysOnOneLine) {
+  PromotionPanel panel{log};
+  PromotionPanel::StartState start;
+  start.framework = "torch";
+  start.op = "add";
+  start.b_kind = "scalar";
+  start.b_value = "1000";
+  start.compare = true;
+  start.compare_with = "numpy";
+  panel.set_compact(true);  // (the caption in a line of text, as a scenario shows it)
+  ASSERT_TRUE(panel.configure(start).ok());
+  for (float width = 500; width <= 1500; width += 10) {
+    ImGui::GetIO().DisplaySize = ImVec2(width, 700);
+    draw(panel, 3);
+    const std::vector<float> tops = swatch_tops();
+    ASSERT_GE(tops.size(), 4u) << width;
+    for (const float top : tops) EXPECT_EQ(top, tops[0]) << "at " << width << " px";
+  }
 }
 
 // A grid of every dtype keeps the answer below it, where the split between them moves.

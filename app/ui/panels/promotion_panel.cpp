@@ -112,9 +112,13 @@ const std::array<std::string_view, 3>& kind_labels(const promote::Engine& e) {
 constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
 
 // A legend entry on the current line when it fits there, else on the next.
-void legend_chip(OutcomeClass c, const char* text, const char* meaning) {
+// A swatch and its name, on the line so far where `fit` pixels more fit there (0: the chip's own width).
+float chip_width(const char* text) {
+  return ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(text).x;
+}
+void legend_chip(OutcomeClass c, const char* text, const char* meaning, float fit = 0) {
   const float h = ImGui::GetTextLineHeight();
-  same_line_if_fits(h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(text).x);
+  same_line_if_fits(fit > 0 ? fit : chip_width(text));
   ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::GetWindowDrawList()->AddRectFilled(p, {p.x + h, p.y + h}, class_colour(c));
   ImGui::Dummy({h, h});
@@ -780,23 +784,35 @@ void PromotionPanel::draw_content() {
     ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
     ImGui::InputTextWithHint("##filter", "filter dtypes", filter_, sizeof filter_);
   }
-  legend_chip(OutcomeClass::Kept, "one operand's dtype",
-              "the result is one operand's dtype, and holds every value of the other");
-  legend_chip(OutcomeClass::Widened, "widened", "a third dtype that holds every value of both (float16 + bfloat16)");
-  legend_chip(OutcomeClass::Narrowed, "narrowed",
-              "the result cannot hold every value of an operand: digits or range are lost (int32 + float32 -> "
-              "float32 loses int32's digits past 2^24)");
-  legend_chip(OutcomeClass::Error, "raises", "the call raises: hover a cell for the exact message");
+  struct Chip {
+    OutcomeClass c;
+    const char* text;
+    const char* meaning;
+  };
+  std::vector<Chip> chips = {
+      {OutcomeClass::Kept, "one operand's dtype",
+       "the result is one operand's dtype, and holds every value of the other"},
+      {OutcomeClass::Widened, "widened", "a third dtype that holds every value of both (float16 + bfloat16)"},
+      {OutcomeClass::Narrowed, "narrowed",
+       "the result cannot hold every value of an operand: digits or range are lost (int32 + float32 -> "
+       "float32 loses int32's digits past 2^24)"},
+      {OutcomeClass::Error, "raises", "the call raises: hover a cell for the exact message"}};
   // Only where a cell falls back to objects (NumPy's np.dot of dtypes with no common type): the
   // chip beside a torch grid named an answer torch never gives, on a line of its own.
   const auto objects = [](const Grid& g) {
     return std::any_of(g.cells.begin(), g.cells.end(), [](const Outcome& o) { return !o.other_result.empty(); });
   };
   if (objects(grid_) || (compare_ && objects(other_grid_)))
-    legend_chip(OutcomeClass::Object, "dtype=object", "the call falls back to Python objects");
+    chips.push_back({OutcomeClass::Object, "dtype=object", "the call falls back to Python objects"});
+  // The key kept whole: on the line before it where all of it fits there, else from a line of its
+  // own (at 1920x1080 "one operand's dtype" stood at the end of a scenario's caption and the rest
+  // of the key under it; at 1280x800 "raises" took a line alone).
+  float key = compare_ ? chip_width("settings disagree") : 0;
+  for (const Chip& chip : chips) key += chip_width(chip.text) + (key > 0 ? ImGui::GetStyle().ItemSpacing.x : 0);
+  for (size_t i = 0; i < chips.size(); ++i) legend_chip(chips[i].c, chips[i].text, chips[i].meaning, i == 0 ? key : 0);
   if (compare_) {
     float h = ImGui::GetTextLineHeight();
-    same_line_if_fits(h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("settings disagree").x);
+    same_line_if_fits(chip_width("settings disagree"));
     ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::GetWindowDrawList()->AddRect(p, {p.x + h, p.y + h}, kDisagree, 0, 0, 2.0f);
     ImGui::Dummy({h, h});
