@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -74,10 +75,9 @@ std::vector<std::string> legend_labels(const Figure& f) {
 // A legend over the data in every corner of the plot, under the x axis's title instead (scenario
 // 9's six entries at 1280x800 in presentation mode, too tall to be given room above the data, hid
 // a histogram's peak): across the figure's width less its margins, in as many columns as fit, at
-// least two (each as wide as its widest label, the entries row by row), where that takes less
-// than `most` of the height. Whether it did.
-bool place_legend_below(PlotLayout& l, const std::vector<std::string>& labels, double W, double H, double fs,
-                        double most) {
+// least two (each as wide as its widest label, the entries row by row). Its box, at the figure's
+// foot; none where no two columns fit.
+std::optional<LegendBox> legend_below(const std::vector<std::string>& labels, double W, double H, double fs) {
   const double room = W - 2 * kHeaderMargin * fs, gap = kLegendColumnGap * fs;
   std::vector<double> natural;  // each entry's width, one line
   for (const std::string& label : labels) natural.push_back((34.0 + 1.03 * text_width(label, 10)) * fs);
@@ -89,13 +89,16 @@ bool place_legend_below(PlotLayout& l, const std::vector<std::string>& labels, d
     if (total > room) continue;
     const size_t rows = (labels.size() + cols - 1) / cols;
     const double height = kLegendEntry * fs * static_cast<double>(rows) + 8 * fs;
-    if (height >= most) return false;
-    l.y1 -= height;
-    l.y.p0 = l.y1;
-    l.legend = LegendBox{(W - total) / 2, H - height, total, height, labels.size(), {}, widths};
-    return true;
+    return LegendBox{(W - total) / 2, H - height, total, height, labels.size(), {}, widths};
   }
-  return false;
+  return std::nullopt;
+}
+
+// The plot shortened for a legend under the figure.
+void set_legend_below(PlotLayout& l, const LegendBox& box) {
+  l.y1 -= box.height;
+  l.y.p0 = l.y1;
+  l.legend = box;
 }
 
 void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs, double data_top) {
@@ -215,7 +218,10 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   // Under the figure where room above the data would take more than a third of the plot (scenario
   // 15's histograms filled the lower half of their axis) and the legend there takes less; the
   // legend over the data where room above them would take most of the plot and none is left there.
-  if (room > plot / 3 && place_legend_below(l, labels, W, H, fs, std::min(room, 0.4 * plot))) return;
+  if (room > plot / 3)
+    if (const std::optional<LegendBox> foot = legend_below(labels, W, H, fs);
+        foot && foot->height < std::min(room, 0.4 * plot))
+      return set_legend_below(l, *foot);
   if (room > plot * 0.6) return;
   const double share = plot / (plot - room);  // the data's span grows by this factor
   if (l.y.log) {
