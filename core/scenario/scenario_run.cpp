@@ -206,7 +206,7 @@ size_t ScenarioRun::passed_count() const {
   return n;
 }
 
-std::string checks_summary(const ScenarioRun& r) {
+std::string checks_summary(const ScenarioRun& r, bool brief) {
   size_t derived = 0;
   for (const auto& c : r.checks) derived += c.expectation_derived;
   std::string s = std::to_string(r.passed_count());
@@ -214,7 +214,9 @@ std::string checks_summary(const ScenarioRun& r) {
   s += std::to_string(r.checks.size());
   s += " checks pass";
   if (derived == 0) return s;
-  s += derived == r.checks.size() ? ", all" : ", " + std::to_string(derived) + " of them";
+  const bool all = derived == r.checks.size();
+  if (brief) return s + (all ? ", all" : ", " + std::to_string(derived)) + " derived";
+  s += all ? ", all" : ", " + std::to_string(derived) + " of them";
   s += " against answers ";
   s += kDerivedNote;
   return s;

@@ -71,8 +71,9 @@ struct ScenarioRun {
 
 // "12 of 12 checks pass", and how many of them match an answer derived from the source instead
 // of one a script recorded: such a match explains, it does not prove ("9 of 9 checks pass, all
-// against answers derived from the source, not recorded").
-std::string checks_summary(const ScenarioRun& r);
+// against answers derived from the source, not recorded"; `brief`: "9 of 9 checks pass, all
+// derived", for a line that explains the word on hover).
+std::string checks_summary(const ScenarioRun& r, bool brief = false);
 
 // Runs every evidence experiment (progress shared out evenly), then every check. A cancelled
 // run is an error ("cancelled"); a failing experiment is not: its metric checks fail with the

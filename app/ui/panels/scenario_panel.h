@@ -98,6 +98,11 @@ class ScenarioPanel final : public Panel {
     bool presenting = false;
   } room_for_;  // the pane's height and the mode room_ was decided for
   std::string status_;
+  std::string status_tip_;  // the status's whole sentence, where the line says it briefly
+  void set_status(std::string status, std::string tip = "") {
+    status_ = std::move(status);
+    status_tip_ = std::move(tip);
+  }
   LinkOpener open_link_;
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };
