@@ -22,6 +22,17 @@ std::vector<std::string> lines_of(std::string_view text, float width) {
   return out;
 }
 
+// Bug: at 1920x1080 half the Scenarios list's titles ended in "..." above 300 px of empty list.
+// Where every title's lines fit the list's height, each takes its lines; else none is wrapped
+// (and the list cuts each to a line).
+TEST(WrapLines, AllTextsWrapOnlyWhereAllTheirLinesFit) {
+  const std::vector<std::string_view> titles = {"a short one", "a title that takes two lines", "one"};
+  const auto wrapped = wrap_all_within(titles, 16, 4, bytes);
+  ASSERT_EQ(wrapped.size(), 3u);
+  EXPECT_EQ(wrapped[1], (std::vector<std::string_view>{"a title that", "takes two lines"}));
+  EXPECT_TRUE(wrap_all_within(titles, 16, 3, bytes).empty());
+}
+
 TEST(WrapLines, BreaksBetweenWordsOnly) {
   using L = std::vector<std::string>;
   EXPECT_EQ(lines_of("call x.to(torch.float32) now", 20), (L{"call", "x.to(torch.float32)", "now"}));

@@ -241,21 +241,45 @@ std::string ScenarioPanel::export_set() {
   return "exporting...";
 }
 
-std::string ScenarioPanel::list_label(size_t i) const {
+std::string ScenarioPanel::list_label(size_t i, bool with_title) const {
   char number[32];
   std::snprintf(number, sizeof number, "%2zu  ", i + 1);
-  return number + library_.scenarios[i].title;
+  return with_title ? number + library_.scenarios[i].title : number;
 }
 
 void ScenarioPanel::draw_list() {
   ImGui::TextDisabled("Tour: Left/Right or PageUp/PageDown");
-  // Each by its number and title (the file names read as code), cut to the list's width; the
-  // tooltip has the whole title and the name `scenario run` takes.
-  const float width = ImGui::GetContentRegionAvail().x;
+  // Each by its number and title (the file names read as code); the tooltip has the whole title
+  // and the name `scenario run` takes. A title wider than the list goes on under its first word
+  // where the list has the height for every title's lines (at 1920x1080 half of them ended in
+  // "..." above 300 px of empty list), else it is cut to the list's width.
+  const size_t count = library_.scenarios.size();
+  const float width = ImGui::GetContentRegionAvail().x,
+              indent = ImGui::CalcTextSize(list_label(count - 1, false).c_str()).x;  // the widest number
+  const auto width_of = [](std::string_view t) { return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x; };
+  std::vector<std::string_view> names;
+  for (const scenario::Scenario& s : library_.scenarios) names.push_back(s.title);
+  const float line = ImGui::GetTextLineHeight();
+  const auto titles =
+      wrap_all_within(names, width - indent,
+                      size_t(ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing()), width_of);
+  const bool wrap = !titles.empty();
   for (size_t i = 0; i < library_.scenarios.size(); ++i) {
     const auto& s = library_.scenarios[i];
-    const std::string label = fitted_text(list_label(i), width) + "##" + s.name;
-    if (ImGui::Selectable(label.c_str(), i == current_) && i != current_) select(i);
+    const size_t n = wrap ? titles[i].size() : 1;
+    const std::string label = (wrap ? std::string() : fitted_text(list_label(i), width)) + "##" + s.name;
+    if (ImGui::Selectable(label.c_str(), i == current_, 0, ImVec2(0, float(n) * line)) && i != current_) select(i);
+    if (wrap) {  // the number, then the title's lines, each from the same indent
+      const ImVec2 at = ImGui::GetItemRectMin();
+      ImDrawList* draw = ImGui::GetWindowDrawList();
+      const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
+      const std::string number = list_label(i, false);
+      draw->AddText(at, colour, number.c_str());
+      for (size_t k = 0; k < n; ++k) {
+        const std::string_view t = titles[i][k];
+        draw->AddText(ImVec2(at.x + indent, at.y + float(k) * line), colour, t.data(), t.data() + t.size());
+      }
+    }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s\n(precision-lab scenario run %s)", s.title.c_str(), s.name.c_str());
   }

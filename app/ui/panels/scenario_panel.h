@@ -54,7 +54,8 @@ class ScenarioPanel final : public Panel {
   void cancel_run();          // stops the run in flight and waits for it: the destructor only
   void collect();
   void draw_list();
-  std::string list_label(size_t i) const;  // " 7  bfloat16 versus float16: range versus precision"
+  // " 7  bfloat16 versus float16: range versus precision", or its number alone (" 7  ").
+  std::string list_label(size_t i, bool with_title = true) const;
   // `links_live`: the look-at's links are the live preview's buttons, so the story leaves out its own.
   void draw_story(bool links_live);
   void draw_title_and_story();

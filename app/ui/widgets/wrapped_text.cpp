@@ -78,6 +78,19 @@ void draw_lines(std::string_view text) {
 
 }  // namespace
 
+std::vector<std::vector<std::string_view>> wrap_all_within(const std::vector<std::string_view>& texts, float width,
+                                                           size_t most,
+                                                           const std::function<float(std::string_view)>& width_of) {
+  std::vector<std::vector<std::string_view>> out;
+  size_t lines = 0;
+  for (const std::string_view t : texts) {
+    out.push_back(wrap_lines(t, width, width_of));
+    lines += out.back().size();
+    if (lines > most) return {};
+  }
+  return out;
+}
+
 std::vector<std::string_view> wrap_lines(std::string_view text, float width,
                                          const std::function<float(std::string_view)>& width_of) {
   std::vector<std::string_view> lines;

@@ -20,6 +20,12 @@ namespace pl::ui {
 std::vector<std::string_view> wrap_lines(std::string_view text, float width,
                                          const std::function<float(std::string_view)>& width_of);
 
+// Each of `texts` in its lines at `width` (wrap_lines), where all of them together take at most
+// `most` lines; else none (a list then cuts each to a line).
+std::vector<std::vector<std::string_view>> wrap_all_within(const std::vector<std::string_view>& texts, float width,
+                                                           size_t most,
+                                                           const std::function<float(std::string_view)>& width_of);
+
 // `text` as it fits in `width`: whole, or cut between two characters and ended with "...".
 std::string fit_text(std::string_view text, float width, const std::function<float(std::string_view)>& width_of);
 // fit_text() in the current font.
