@@ -211,7 +211,9 @@ std::vector<std::string> broken_lines(cairo_t* cr, const std::string& s, double 
   if (b.at == std::string::npos) return {};
   if (b.both_fit) return {s.substr(0, b.at), s.substr(b.at + 1)};
   if (most > 2) {  // (b.at is the longest head that fits: no break let the rest fit in a line)
-    std::vector<std::string> lines = broken_lines(cr, s.substr(b.at + 1), width, most - 1, cut);
+    const std::string rest = s.substr(b.at + 1);
+    std::vector<std::string> lines = broken_lines(cr, rest, width, most - 1, cut);
+    if (lines.empty() && cut) lines = {cut_to(cr, rest, width)};  // (the rest one unbroken run)
     if (!lines.empty()) lines.insert(lines.begin(), s.substr(0, b.at));
     return lines;
   }

@@ -72,6 +72,10 @@ std::vector<std::string> legend_labels(const Figure& f) {
   return out;
 }
 
+// A legend entry's width in pixels for a label `label_width` wide at 10 px: the swatch and its
+// gap, and the label with 3% to spare (for the drawn text's rounding).
+double legend_entry_width(double label_width, double fs) { return (34.0 + 1.03 * label_width) * fs; }
+
 // A legend over the data in every corner of the plot, under the x axis's title instead (scenario
 // 9's six entries at 1280x800 in presentation mode, too tall to be given room above the data, hid
 // a histogram's peak): across the figure's width less its margins, in as many columns as fit, at
@@ -80,7 +84,7 @@ std::vector<std::string> legend_labels(const Figure& f) {
 std::optional<LegendBox> legend_below(const std::vector<std::string>& labels, double W, double H, double fs) {
   const double room = W - 2 * kHeaderMargin * fs, gap = kLegendColumnGap * fs;
   std::vector<double> natural;  // each entry's width, one line
-  for (const std::string& label : labels) natural.push_back((34.0 + 1.03 * text_width(label, 10)) * fs);
+  for (const std::string& label : labels) natural.push_back(legend_entry_width(text_width(label, 10), fs));
   for (size_t cols = labels.size(); cols >= 2; --cols) {
     std::vector<double> widths(cols, 0.0);
     for (size_t k = 0; k < labels.size(); ++k) widths[k % cols] = std::max(widths[k % cols], natural[k]);
@@ -107,10 +111,10 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   double longest = 0;  // the widest label's width at 10 px
   for (const std::string& label : labels) longest = std::max(longest, text_width(label, 10));
   if (entries == 0) return;
-  // The swatch, its gap and the widest label, with 3% to spare for hinting, at most 60% of the
-  // plot (where the label is drawn smaller to fit): no wider than its text, so that a legend of
-  // short names beside the plot leaves the plot the width.
-  const double natural = (34.0 + 1.03 * longest) * fs, w = std::min(natural, 0.6 * (l.x1 - l.x0));
+  // As wide as the widest entry (legend_entry_width), at most 60% of the plot (where the label is
+  // drawn smaller to fit): no wider than its text, so that a legend of short names beside the
+  // plot leaves the plot the width.
+  const double natural = legend_entry_width(longest, fs), w = std::min(natural, 0.6 * (l.x1 - l.x0));
   const double h = kLegendEntry * fs * static_cast<double>(entries) + 8 * fs;  // a line each
   // The labels broken between words into lines of `label_room` (pixels at 10 px), in a box as
   // high as its lines and as wide as the widest.
@@ -122,7 +126,7 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
       for (const std::string& line : box.lines.back()) widest = std::max(widest, text_width(line, 10));
       extra += static_cast<double>(box.lines.back().size() - 1);
     }
-    box.width = (34.0 + 1.03 * widest) * fs;
+    box.width = legend_entry_width(widest, fs);
     box.height = h + kLegendLine * fs * extra;
     return box;
   };
@@ -212,12 +216,13 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
     l.legend.top = l.y0;
     return;
   }
-  // Else make room above the tallest value for the legend's row (unless the axis is fixed, or
-  // the legend would take most of the plot: then under the figure, in columns).
+  // Else make room above the tallest value for the legend's row, unless the axis is fixed (a
+  // zoom: the legend stays over the data).
   if (f.y.max || !std::isfinite(data_top)) return;
-  // Under the figure where room above the data would take more than a third of the plot (scenario
-  // 15's histograms filled the lower half of their axis) and the legend there takes less; the
-  // legend over the data where room above them would take most of the plot and none is left there.
+  // Under the figure instead where room above the data would take more than a third of the plot
+  // (scenario 15's histograms filled the lower half of their axis), two columns fit across the
+  // figure, and they take less height than that room and 40% of the plot. Over the data where
+  // neither is possible and room above them would take more than 60% of the plot.
   if (room > plot / 3)
     if (const std::optional<LegendBox> foot = legend_below(labels, W, H, fs);
         foot && foot->height < std::min(room, 0.4 * plot))
@@ -303,7 +308,7 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   l.x1 = W - (f.heatmap ? 120 : 24) * fs;
   // The header in line with the plot where the title (in one line) and the subtitle (in two,
   // the fewest lines greedy wrapping needs) fit beside it at kHeaderSmallest of their sizes, with
-  // 3% to spare for hinting as the legend's widths; else from the margin: a scenario's figure
+  // 3% to spare as the legend's widths; else from the margin: a scenario's figure
   // beside its story in presentation mode (690 px at 1280x800) cut the title or subtitle of 13
   // of the 18 there. From the margin, a title too wide for a line takes two, and a subtitle too
   // long for two lines three or four (scenario 1's ended "... higher bars..." there).

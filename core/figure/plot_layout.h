@@ -42,7 +42,7 @@ inline constexpr double kBottomWithTitle = 58, kBottomWithoutTitle = 36;
 std::vector<std::string> wrap_label(const std::string& label, double width, double font_px);
 
 // The header above the plot (times the text scale): the title, kTitlePx bold, centred on kTitleY
-// (a second line kTitleStep below it), then the subtitle, kSubtitlePx in one or two lines
+// (a second line kTitleStep below it), then the subtitle, kSubtitlePx in one to four lines
 // kSubtitleStep apart, centred kSubtitleBelow under the title's last line, and the plot's top
 // kPlotBelow under that (each line of subtitle past two moves it kSubtitleStep further down).
 inline constexpr double kTitlePx = 15, kSubtitlePx = 11;

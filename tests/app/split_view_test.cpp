@@ -164,13 +164,14 @@ TEST_F(SplitViewFrames, MoreBelowIsNotDrawnOverAWindowInFront) {
 // Bug: a pane narrower than "more below (scroll)" (scenario 04's one-column grid in presentation
 // mode) drew the words from past its left edge, cut to "ore below (scroll)". Shorter words are
 // taken, and none where even "more" does not fit; the fade is drawn either way (at 24 px, 10 px
-// beside the 14 px scrollbar).
+// beside the 14 px scrollbar), and nothing in a pane no wider than its scrollbar.
 TEST_F(SplitViewFrames, MoreBelowFitsItsWordsToTheNarrowestPane) {
   for (const float width : {400.0f, 90.0f, 40.0f, 24.0f}) {
     float leftmost = 0;
     EXPECT_GT(foreground_vertices(lines_then(mark_more_below), false, width, &leftmost), 0) << width;
     EXPECT_GE(leftmost, 0.0f) << width;  // nothing left of the pane (at x = 0)
   }
+  EXPECT_EQ(foreground_vertices(lines_then(mark_more_below), false, 12), 0);
 }
 
 // Bug: the Promotion grid scrolled to a link's row (scenario 23's int32) hid its first rows with

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <tuple>
@@ -111,11 +112,12 @@ const std::array<std::string_view, 3>& kind_labels(const promote::Engine& e) {
 // The selected cell: a white frame, unlike every class colour and the compare mode's yellow.
 constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
 
-// A legend entry on the current line when it fits there, else on the next.
-// A swatch and its name, on the line so far where `fit` pixels more fit there (0: the chip's own width).
+// A colour key's entry: a swatch and its name.
 float chip_width(const char* text) {
   return ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(text).x;
 }
+// An entry on the line so far where `fit` pixels more fit there (0: the entry's own width), else
+// on the next.
 void legend_chip(OutcomeClass c, const char* text, const char* meaning, float fit = 0) {
   const float h = ImGui::GetTextLineHeight();
   same_line_if_fits(fit > 0 ? fit : chip_width(text));
@@ -216,6 +218,7 @@ Status PromotionPanel::configure(const StartState& st) {
         *st.hide_narrow_floats &&
         !(selected_a_ >= 0 && (is_narrow_float(dtypes_[selected_a_]) || is_narrow_float(dtypes_[selected_b_])));
   scroll_to_selected_ = scroll_to_selected_row_ = selected_a_ >= 0;
+  natural_width_ = 0;  // (the grid of the settings before: measured again as drawn)
   grid_rows_.cancel_scroll();
   return {};
 }
@@ -443,6 +446,7 @@ void PromotionPanel::draw_grid() {
     if (applies(i, false)) shown.push_back(i);
   }
   if (shown.empty() || rows.empty()) {
+    natural_width_ = 0;
     ImGui::TextDisabled("no dtype matches the filter");
     return;
   }
@@ -508,7 +512,10 @@ void PromotionPanel::draw_grid() {
     cell_w = widest_cell();
     // (At full size, with room for a scrollbar whatever the pane's height, which the layout it
     // chooses changes.)
-    if (scale == 1.0f) natural_width_ = float(shown.size() + 1) * (cell_w + pad) + ImGui::GetStyle().ScrollbarSize;
+    // (Whole pixels, up: a child window's width is, and a grid a fraction of a pixel wider than
+    // its pane's width drew at 90%.)
+    if (scale == 1.0f)
+      natural_width_ = std::ceil(float(shown.size() + 1) * (cell_w + pad) + ImGui::GetStyle().ScrollbarSize);
     if (width_needed(cell_w) <= avail.x) break;
   }
   // As tall as its rows (the pane below gets the rest), scrolling when the pane is shorter; the
@@ -824,12 +831,15 @@ void PromotionPanel::draw_content() {
           "raises; \u2260 error and \u2260 text: both raise, another exception type or another message");
   }
   recompute();
-  // A grid narrow enough (a Python scalar's few columns, a filter) has the answer and its fixes
-  // beside it, in the whole height: below it, scenario 04's two-column grid showed six rows
-  // over a cut answer, beside 1000 px left empty. (Its width from the frame before: the grid
-  // measures it as it draws.)
+  // A grid narrow enough (a Python scalar's one column, a filter) has the answer and its fixes
+  // beside it, in the whole height: below it, scenario 04's grid showed six rows over a cut
+  // answer, beside 1000 px left empty. (Its width from the frame before: the grid measures it as
+  // it draws. Where the layout changes, the grid is another table, scrolled afresh to the
+  // selected pair.)
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const bool was_beside = beside_;
   beside_ = natural_width_ > 0 && natural_width_ <= kBesideShare * avail.x;
+  if (beside_ != was_beside && selected_a_ >= 0) scroll_to_selected_ = scroll_to_selected_row_ = true;
   if (beside_) {
     ImGui::BeginChild("promotion-grid", ImVec2(natural_width_, avail.y), false, ImGuiWindowFlags_NoScrollbar);
     draw_grid();

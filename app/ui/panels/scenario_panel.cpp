@@ -268,9 +268,9 @@ void ScenarioPanel::draw_list() {
     const auto& s = library_.scenarios[i];
     const size_t n = wrap ? titles[i].size() : 1;
     const std::string label = (wrap ? std::string() : fitted_text(list_label(i), width)) + "##" + s.name;
+    const ImVec2 at = ImGui::GetCursorScreenPos();  // (where a label starts: the item's box is wider)
     if (ImGui::Selectable(label.c_str(), i == current_, 0, ImVec2(0, float(n) * line)) && i != current_) select(i);
     if (wrap) {  // the number, then the title's lines, each from the same indent
-      const ImVec2 at = ImGui::GetItemRectMin();
       ImDrawList* draw = ImGui::GetWindowDrawList();
       const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
       const std::string number = list_label(i, false);
@@ -426,8 +426,9 @@ void ScenarioPanel::draw_content() {
   }
   const bool presenting = presentation_mode();
   if (!presenting) {
-    // As wide as the longest title, up to 28% of the window: a longer one ends in "..." (at a
-    // fixed width "19-framework-cast-vs-correct-rounding" lost its last letters, unmarked).
+    // As wide as the longest title, up to 28% of the window: a longer one wraps or ends in "..."
+    // (draw_list; at a fixed width "19-framework-cast-vs-correct-rounding" lost its last
+    // letters, unmarked).
     float names = ImGui::CalcTextSize("Tour: Left/Right or PageUp/PageDown").x;
     for (size_t i = 0; i < n; ++i) names = std::max(names, ImGui::CalcTextSize(list_label(i).c_str()).x);
     const ImGuiStyle& style = ImGui::GetStyle();

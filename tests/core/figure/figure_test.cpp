@@ -694,14 +694,18 @@ TEST(Figures, ALegendAsWideAsItsLabelKeepsTheLabelWhole) {
   for (double fs = 0.8; fs <= 2.0; fs += 0.01)
     for (const double W : {690.0, 1200.0}) {  // (the plot wide enough for the box at every scale)
       const PlotLayout l = layout_figure(f, W, 400, fs);
+      // (No lines at all: each label in one line, as drawn.)
       for (const auto& lines : l.legend.lines) EXPECT_EQ(lines.size(), 1u) << "at text scale " << fs << ", " << W;
+      EXPECT_EQ(l.legend.entries, 1u);
+      EXPECT_GE(l.legend.width, (34 + text_width(f.series[0].label, 10)) * fs);  // as wide as the label
     }
 }
 
 // Bug: a legend too tall to be given room above the data (more than 60% of the plot) stayed in
 // the corner that hid the least, over the data: scenario 9's six entries at 1280x800 in
-// presentation mode hid the peak of a histogram. It goes under the figure, in columns, and the
-// plot keeps the rest of the height.
+// presentation mode hid the peak of a histogram. Where room above the data would take more than
+// a third of the plot, it goes under the figure, in columns, and the plot keeps the rest of the
+// height.
 TEST(Figures, ATallLegendOverTheDataGoesUnderTheFigureInColumns) {
   Figure f;
   f.x.label = "relative error";
