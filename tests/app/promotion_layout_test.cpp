@@ -9,23 +9,14 @@
 #include <vector>
 
 #include "app/ui/panels/promotion_panel.h"
+#include "tests/app/imgui_frames.h"
 
 namespace pl::ui {
 namespace {
 
-class PromotionLayout : public ::testing::Test {
+class PromotionLayout : public ImGuiFrames {
  protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // a test leaves no imgui.ini behind in the folder it ran in
-    io.DisplaySize = ImVec2(1280, 700);
-    io.DeltaTime = 1.0f / 60.0f;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // (no renderer: the atlas is built, never drawn)
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
+  PromotionLayout() : ImGuiFrames(ImVec2(1280, 700)) {}
 
   // Draws the panel for a few frames in a window filling the display.
   void draw(PromotionPanel& panel, int frames = 4) {
@@ -46,6 +37,18 @@ class PromotionLayout : public ::testing::Test {
     return nullptr;
   }
 
+  // Scenario 04's grid: PyTorch's add of a tensor and the Python int 1000, against NumPy's.
+  static PromotionPanel::StartState scenario_04() {
+    PromotionPanel::StartState start;
+    start.framework = "torch";
+    start.op = "add";
+    start.b_kind = "scalar";
+    start.b_value = "1000";
+    start.compare = true;
+    start.compare_with = "numpy";
+    return start;
+  }
+
   RunLog log{false};
 };
 
@@ -54,13 +57,7 @@ class PromotionLayout : public ::testing::Test {
 // answer beside it, in the whole height.
 TEST_F(PromotionLayout, ANarrowGridHasItsAnswerBesideIt) {
   PromotionPanel panel{log};
-  PromotionPanel::StartState start;
-  start.framework = "torch";
-  start.op = "add";
-  start.b_kind = "scalar";
-  start.b_value = "1000";
-  start.compare = true;
-  start.compare_with = "numpy";
+  PromotionPanel::StartState start = scenario_04();
   start.select = "uint8,int64";
   ASSERT_TRUE(panel.configure(start).ok());
   draw(panel);
@@ -96,13 +93,7 @@ std::vector<float> swatch_tops() {
 // alone. The key stays on one line wherever the window is wide enough for it.
 TEST_F(PromotionLayout, TheColourKeyStaysOnOneLine) {
   PromotionPanel panel{log};
-  PromotionPanel::StartState start;
-  start.framework = "torch";
-  start.op = "add";
-  start.b_kind = "scalar";
-  start.b_value = "1000";
-  start.compare = true;
-  start.compare_with = "numpy";
+  const PromotionPanel::StartState start = scenario_04();
   panel.set_compact(true);  // (the caption in a line of text, as a scenario shows it)
   ASSERT_TRUE(panel.configure(start).ok());
   for (float width = 500; width <= 1500; width += 10) {

@@ -10,24 +10,13 @@
 #include <vector>
 
 #include "app/ui/widgets/split_view.h"
+#include "tests/app/imgui_frames.h"
 
 namespace pl::ui {
 namespace {
 
-class SplitViewFrames : public ::testing::Test {
+class SplitViewFrames : public ImGuiFrames {
  protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // a test leaves no imgui.ini behind in the folder it ran in
-    io.DisplaySize = ImVec2(800, 600);
-    io.DeltaTime = 1.0f / 60.0f;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // (no renderer: the atlas is built, never drawn)
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
-
   // Where the bottom pane starts on each of `frames` frames, with a top pane of a line of controls
   // to which, from frame 3 on (a scan's result arriving), content that fills the room it gets is
   // added, reserving `natural` pixels.

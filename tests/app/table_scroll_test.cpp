@@ -11,24 +11,13 @@
 
 #include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/table_rows.h"
+#include "tests/app/imgui_frames.h"
 
 namespace pl::ui {
 namespace {
 
-class TableScrollFrames : public ::testing::Test {
+class TableScrollFrames : public ImGuiFrames {
  protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(800, 600);
-    io.DeltaTime = 1.0f / 60.0f;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
-
   // Draws `frames` frames of a `rows`-row table `height` px tall with a frozen header, scrolling
   // to `target`; returns the table's scroll and its row height on the last frame.
   std::pair<float, float> scroll_after(int frames, int rows, float height, int target) {
