@@ -511,9 +511,8 @@ void PromotionPanel::draw_grid() {
     ImGui::SetWindowFontScale(scale);
     cell_w = widest_cell();
     // (At full size, with room for a scrollbar whatever the pane's height, which the layout it
-    // chooses changes.)
-    // (Whole pixels, up: a child window's width is, and a grid a fraction of a pixel wider than
-    // its pane's width drew at 90%.)
+    // chooses changes; in whole pixels, up, as a child window's width is: a grid a fraction of a
+    // pixel wider than its pane drew at 90%.)
     if (scale == 1.0f)
       natural_width_ = std::ceil(float(shown.size() + 1) * (cell_w + pad) + ImGui::GetStyle().ScrollbarSize);
     if (width_needed(cell_w) <= avail.x) break;

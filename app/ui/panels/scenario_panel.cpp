@@ -264,7 +264,7 @@ void ScenarioPanel::draw_list() {
       wrap_all_within(names, width - indent,
                       size_t(ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing()), width_of);
   const bool wrap = !titles.empty();
-  for (size_t i = 0; i < library_.scenarios.size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     const auto& s = library_.scenarios[i];
     const size_t n = wrap ? titles[i].size() : 1;
     const std::string label = (wrap ? std::string() : fitted_text(list_label(i), width)) + "##" + s.name;
