@@ -203,6 +203,13 @@ std::vector<DType> ThroughputHistory::dtypes() const {
   return out;
 }
 
+std::vector<DType> ThroughputHistory::rows(const std::vector<DType>& chosen) const {
+  std::vector<DType> out = chosen;
+  for (DType t : dtypes())
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  return out;
+}
+
 std::vector<ThroughputSample> ThroughputHistory::of(DType t) const {
   std::vector<ThroughputSample> out;
   for (const auto& s : samples_)

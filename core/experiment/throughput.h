@@ -120,6 +120,10 @@ class ThroughputHistory {
   void clear() { samples_.clear(); }
   const std::vector<ThroughputSample>& samples() const { return samples_; }
   std::vector<DType> dtypes() const;
+  // A table's rows: every dtype in `chosen`, in its order, then those sampled and not chosen
+  // (sampled before a restart), in the order first sampled. The rows stand from the start of
+  // sampling: a table that grew a row with each dtype's first sample moved what sat under it.
+  std::vector<DType> rows(const std::vector<DType>& chosen) const;
   std::vector<ThroughputSample> of(DType t) const;
   // The median of the last `window` samples of `t` ending at each of its samples.
   std::vector<double> sliding_median(DType t, size_t window) const;

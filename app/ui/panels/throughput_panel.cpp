@@ -254,8 +254,12 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   const bool sheet = !shown_summary_.datasheet.empty();
   const peak::Part* peak = peak_part_.empty() ? nullptr : peak::find_part(peak_part_);
   // Its rows' height; the method column at its text's width, scrolling sideways (cut at the
-  // window's edge, "...; emu" was all a class could read).
-  const auto dtypes = h.dtypes();
+  // window's edge, "...; emu" was all a class could read). A row for every chosen dtype from
+  // the start: what sits under the table stays put while the first samples come in.
+  std::vector<DType> chosen;
+  for (const auto& c : choices_)
+    if (c.on) chosen.push_back(c.dtype);
+  const auto dtypes = h.rows(chosen);
   const ImGuiStyle& style = ImGui::GetStyle();
   const float row = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
   // (The headers take two lines: on one, the method column started past 1280 px in presentation
@@ -285,24 +289,28 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   if (peak) ImGui::TableSetupColumn("% of\npeak");
   ImGui::TableSetupColumn("how it is\ncomputed");
   ImGui::TableHeadersRow();
-  for (size_t i = 0; i < dtypes.size(); ++i) {
-    const DType t = dtypes[i];
+  for (const DType t : dtypes) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(std::string(pl::name(t)).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%zu", h.of(t).size());
+    const size_t samples = h.of(t).size();
+    const bool sampled = samples > 0;
+    ImGui::Text("%zu", samples);
     ImGui::TableNextColumn();
     const Quartiles quartiles = h.quartiles_gflops(t);
-    ImGui::TextUnformatted(experiment::spread_text(quartiles, unit.scale).c_str());
-    if (ImGui::IsItemHovered()) {
+    if (sampled) ImGui::TextUnformatted(experiment::spread_text(quartiles, unit.scale).c_str());
+    else ImGui::TextDisabled("%s", running_ ? "waiting" : "-");
+    if (sampled && ImGui::IsItemHovered()) {
       const std::string in = experiment::rate_unit_name(unit, t);
       ImGui::SetTooltip("the median of every sample, and the quartiles: half the samples lie between them%s",
                         in == unit.name ? "" : ("\nin " + in + ": an integer product's 2 n^3 operations are not "
                                                 "floating-point ones").c_str());
     }
     ImGui::TableNextColumn();
-    if (f32 > 0) {
+    if (!sampled) {
+      ImGui::TextDisabled("-");
+    } else if (f32 > 0) {
       const std::string ratio = t == DType::float32 ? std::string("100%")  // the reference itself
                                                     : experiment::ratio_text(quartiles, f32_quartiles);
       if (ratio.back() == '%') ImGui::TextUnformatted(ratio.c_str());
@@ -310,30 +318,34 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     } else {
       ImGui::TextDisabled("(float32 not sampled)");
     }
-    if (ImGui::IsItemHovered())
+    if (sampled && ImGui::IsItemHovered())
       ImGui::SetTooltip("%s\nWhere the quartile ranges overlap the samples do not tell the two apart: no ratio.",
                         gpu_ ? "The median against float32's, sampled on the same GPU in the same run."
                              : "The CPU backend has no tabulated peak: rates are compared with this CPU's "
                                "float32\nsgemm, measured in the same run.");
     if (sheet) {
       ImGui::TableNextColumn();
-      const auto& d = shown_summary_.datasheet[i];
-      if (d.supported)
+      // The summary has rows only for the dtypes sampled.
+      const auto row = std::find_if(shown_summary_.datasheet.begin(), shown_summary_.datasheet.end(),
+                                    [t](const experiment::DatasheetRow& d) { return d.dtype == t; });
+      if (row == shown_summary_.datasheet.end()) {
+        ImGui::TextDisabled("-");
+      } else if (const auto& d = *row; d.supported)
         ImGui::Text("%.1f T, %gx %s", d.tflops, d.speedup,
                     std::string(pl::name(shown_summary_.config.baseline)).c_str());
       else ImGui::TextDisabled("no such arithmetic");
-      if (ImGui::IsItemHovered())
+      if (row != shown_summary_.datasheet.end() && ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "%s\n%s",
-            d.supported ? ("dense peak on " + d.unit + ", TFLOP/s (TOPS for int8)").c_str() : d.why_not.c_str(),
+            row->supported ? ("dense peak on " + row->unit + ", TFLOP/s (TOPS for int8)").c_str() : row->why_not.c_str(),
             shown_summary_.datasheet_source.c_str());
     }
     if (peak) {
       ImGui::TableNextColumn();
       auto rate = peak::fastest_rate(*peak, t);
-      if (rate) ImGui::Text("%.0f%%", 100 * quartiles.median / 1e3 / peak::published_value(*rate));
+      if (rate && sampled) ImGui::Text("%.0f%%", 100 * quartiles.median / 1e3 / peak::published_value(*rate));
       else ImGui::TextDisabled("-");
-      if (ImGui::IsItemHovered())
+      if ((sampled || !rate) && ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", rate ? ("the median against " + std::string(peak->name) + "'s published dense peak, " +
                                         std::to_string(int(peak::published_value(*rate))) + " TFLOP/s")
                                            .c_str()

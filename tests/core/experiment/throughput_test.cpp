@@ -168,6 +168,21 @@ TEST(Throughput, HistoryKeepsFirstSeenOrderAndSlidingMedians) {
   EXPECT_EQ(h.of(DType::float32).size(), 5u);
 }
 
+// Bug: the Throughput panel's table had a row only for each dtype sampled so far, so it grew
+// while the first samples came in and moved what sat under it (a click aimed at the probe's
+// header below it missed). Its rows are every chosen dtype from the start.
+TEST(Throughput, ATablesRowsAreTheChosenDtypesBeforeTheirFirstSamples) {
+  ThroughputHistory h;
+  const std::vector<DType> chosen{DType::float64, DType::float32, DType::int8};
+  EXPECT_EQ(h.rows(chosen), chosen);
+  h.add({DType::float32, 0, 10});
+  EXPECT_EQ(h.rows(chosen), chosen);
+  // A dtype sampled and no longer chosen keeps its row, after the chosen ones.
+  h.add({DType::bfloat16, 1, 5});
+  EXPECT_EQ(h.rows(chosen), (std::vector<DType>{DType::float64, DType::float32, DType::int8, DType::bfloat16}));
+  EXPECT_EQ(h.rows({}), h.dtypes());
+}
+
 TEST(Throughput, SamplerGoesRoundTheDtypesAndStopsWhenTold) {
   std::atomic<bool> stop{false};
   std::vector<ThroughputSample> got;
