@@ -40,6 +40,9 @@ inline constexpr double kBottomWithTitle = 58, kBottomWithoutTitle = 36;
 // `label` broken between words into lines no wider than `width` pixels at `font_px` (a word
 // wider than that is a line of its own).
 std::vector<std::string> wrap_label(const std::string& label, double width, double font_px);
+// wrap_label's lines at the narrowest width that needs no more of them: a legend's label broken
+// in two reads "float32 (on float64: within / 1% at every point)", not "... at every / point)".
+std::vector<std::string> balanced_label(const std::string& label, double width, double font_px);
 
 // The header above the plot (times the text scale): the title, kTitlePx bold, centred on kTitleY
 // (a second line kTitleStep below it), then the subtitle, kSubtitlePx in one to four lines
