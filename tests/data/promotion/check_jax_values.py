@@ -9,7 +9,8 @@ the error's type and text, must agree.
     python check_jax_values.py --pl build/precision-lab      # JAX 0.10.2, ml_dtypes 0.6.0
 
 Integers of magnitude 2**127 or more are refused by the engines (not modelled). Not run by CTest:
-it needs JAX; the recorded tables are the test.
+it needs JAX; the recorded tables are the test. Each run's last line, with the releases, is kept
+in check_values.txt.
 """
 import argparse
 import sys

@@ -13,8 +13,9 @@ Run: python3 tests/data/promotion/gen_torch.py --no-mkldnn > tests/data/promotio
      python3 tests/data/promotion/gen_torch.py --onednn --autocast-cpu > .../torch_autocast_cpu_onednn.json
      (torch 2.15.0 from PyPI, recorded on an AMD EPYC with AVX-512; the tables
      recorded before without a flag were byte-identical to --no-mkldnn's but for the header:
-     the machine that made them took the path without oneDNN. With oneDNN, 2.15 differs in 88
-     cells, 2,016 under autocast: every bfloat16 convolution whose weight dtype differs.)
+     the machine that made them took the path without oneDNN. With oneDNN, 2.15 differs in 96
+     cells, 2,304 under autocast: every bfloat16 convolution whose weight dtype differs;
+     onednn_differences.py counts them.)
      /usr/bin/python3 tests/data/promotion/gen_torch.py --no-mkldnn > .../torch1.13_cpu.json
      /usr/bin/python3 tests/data/promotion/gen_torch.py --no-mkldnn --autocast-cpu > .../torch1.13_autocast_cpu.json
      /usr/bin/python3 tests/data/promotion/gen_torch.py --onednn > .../torch1.13_cpu_onednn.json
