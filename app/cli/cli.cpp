@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <string>
@@ -17,6 +18,7 @@
 #include "app/cli/window_options.h"
 #include "core/export/pdf_dates.h"
 #include "core/export/result_folder.h"
+#include "core/io/load.h"
 #include "core/util/edit_distance.h"
 #include "core/util/exception_text.h"
 #include "core/util/interrupt.h"
@@ -245,14 +247,29 @@ int run(int argc, char** argv, const WindowRunner& window) {
   return status;
 }
 
-bool output_refused(const std::string& dir, bool force) {
-  Status st = exporting::ResultFolder::refusal(dir, force);
+bool output_refused(const std::string& dir, bool force, const std::vector<std::string>& inputs) {
+  Status st = exporting::ResultFolder::refusal(dir, force, inputs);
   // The PDFs' dates (pdf_dates.h): a malformed SOURCE_DATE_EPOCH is refused before the work,
   // not after it, when the first PDF is written.
   if (st)
     if (const auto date = figure::source_date(std::getenv("SOURCE_DATE_EPOCH")); !date) st = Error{date.error()};
   if (!st) std::fprintf(stderr, "error: %s\n", st.error().c_str());
   return !st;
+}
+
+std::vector<std::string> experiment_inputs(const std::string& file, const nlohmann::json& j) {
+  std::vector<std::string> out{file};
+  const auto walk = [&](const auto& self, const nlohmann::json& v) -> void {
+    if (v.is_string()) {
+      std::error_code ec;
+      if (const std::string path = io::tensor_file(v.get<std::string>()); std::filesystem::exists(path, ec))
+        out.push_back(path);
+    } else if (v.is_structured()) {
+      for (const auto& e : v) self(self, e);
+    }
+  };
+  walk(walk, j);
+  return out;
 }
 
 int write_output(const std::string& dir, bool force, const std::function<Status(const std::string&)>& fill) {

@@ -15,6 +15,7 @@
 #include "core/accumulate/accumulation_spec.h"
 #include "core/experiment/framework_check.h"
 #include "core/experiment/matmul_files.h"
+#include "core/io/load.h"
 #include "core/io/npy.h"
 #include "core/quantise/data_source.h"
 #include "core/quantise/scaling.h"
@@ -125,7 +126,8 @@ Runner add_matmul(CLI::App& app) {
       return kExitBadInput;
     }
     experiment::MatmulSpec& s = spec.value();
-    if (!a->save.empty() && output_refused(a->save, a->force)) return kExitBadInput;
+    if (!a->save.empty() && output_refused(a->save, a->force, {io::tensor_file(a->a), io::tensor_file(a->b), a->bias}))
+      return kExitBadInput;
     auto run = run_spec_with_progress(s, a->json);
     if (interrupt_signal()) return 128 + interrupt_signal();
     if (!run) {

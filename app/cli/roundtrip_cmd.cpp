@@ -14,6 +14,7 @@
 #include "core/experiment/roundtrip.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/experiment_figures.h"
+#include "core/io/load.h"
 #include "core/quantise/data_source.h"
 #include "core/quantise/scaling.h"
 #include "core/util/interrupt.h"
@@ -84,7 +85,7 @@ Runner add_roundtrip(CLI::App& app) {
     c.cols = a->cols;
     c.seed = a->seed;
     c.backend = a->backend;
-    if (!a->save.empty() && output_refused(a->save, a->force)) return kExitBadInput;
+    if (!a->save.empty() && output_refused(a->save, a->force, {io::tensor_file(a->input)})) return kExitBadInput;
     auto r = experiment::run_roundtrip({c, a->input}, {}, interrupt_flag());
     if (interrupt_signal()) return 128 + interrupt_signal();
     if (!r) return bad(r.error());

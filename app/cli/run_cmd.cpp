@@ -88,7 +88,7 @@ Runner add_run(CLI::App& app) {
       return kExitBadInput;
     }
     nlohmann::json j = std::move(read).value();
-    if (output_refused(a->out, a->force)) return kExitBadInput;
+    if (output_refused(a->out, a->force, experiment_inputs(a->config, j))) return kExitBadInput;
     if (const std::string note = experiment::kind_alias_note(j); !note.empty())
       std::fprintf(stderr, "note: %s: %s\n", a->config.c_str(), note.c_str());
     const std::string kind = experiment::experiment_kind(j);

@@ -171,7 +171,10 @@ Runner add_scan(CLI::App& app) {
                                   : "give a checkpoint or --merge, not both");
     if (a->budget && !(*a->budget > 0 && std::isfinite(*a->budget)))
       return bad("--budget must be a positive number of bits per parameter");
-    if (!a->out.empty() && output_refused(a->out, a->force)) return kExitBadInput;
+    std::vector<std::string> inputs = a->merge;
+    inputs.push_back(a->path);
+    inputs.push_back(a->activations);
+    if (!a->out.empty() && output_refused(a->out, a->force, inputs)) return kExitBadInput;
     if (!a->merge.empty()) {
       for (const CLI::Option* o : scan_only)
         if (o->count() > 0) return bad(o->get_name() + " is for a scan: --merge joins scans already made");

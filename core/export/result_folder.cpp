@@ -29,9 +29,20 @@ std::string sibling(const fs::path& dest, const char* what) {
   return (parent / name).string();
 }
 
+// `path` is `folder` or lies in it, both as they resolve now (links followed, ".." taken).
+bool within(const fs::path& path, const fs::path& folder) {
+  std::error_code ec;
+  const fs::path p = fs::weakly_canonical(path, ec);
+  if (ec) return false;
+  const fs::path f = fs::weakly_canonical(folder, ec);
+  if (ec) return false;
+  const fs::path rel = p.lexically_relative(f);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
 }  // namespace
 
-Status ResultFolder::refusal(const std::string& dest, bool replace) {
+Status ResultFolder::refusal(const std::string& dest, bool replace, const std::vector<std::string>& inputs) {
   if (dest.empty()) return Error{"the output folder's name is empty"};
   std::error_code ec;
   const fs::path d = folder_path(dest);
@@ -41,6 +52,11 @@ Status ResultFolder::refusal(const std::string& dest, bool replace) {
   if (!fs::is_directory(st)) return Error{dest + " exists and is not a folder"};
   if (!fs::is_empty(d, ec) && !replace)
     return Error{dest + " is not empty: give --force to replace its contents, or another folder"};
+  for (const std::string& input : inputs)
+    if (!input.empty() && fs::exists(fs::path(input), ec) && within(input, d))
+      return Error{(folder_path(input) == d ? dest + " is" : dest + " holds " + input + ",") +
+                   " an input of this run: replacing the folder would remove it; write the results to another "
+                   "folder"};
   return {};
 }
 

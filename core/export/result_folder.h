@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/util/expected.h"
 
@@ -16,9 +17,10 @@ namespace pl::exporting {
 class ResultFolder {
  public:
   // Why `dest` cannot take results -- an empty name, a symbolic link, something that is not a
-  // folder, a folder that is not empty unless `replace` (the commands' --force) -- as an error.
-  // The user's to fix; a command checks it before it starts the work.
-  static Status refusal(const std::string& dest, bool replace);
+  // folder, a folder that is not empty unless `replace` (the commands' --force), a folder that
+  // is or holds one of `inputs` (the paths the run reads: replacing the folder would remove
+  // them) -- as an error. The user's to fix; a command checks it before it starts the work.
+  static Status refusal(const std::string& dest, bool replace, const std::vector<std::string>& inputs = {});
   // Prepares `dest` (refusal() first, then the temporary folder beside it).
   static Expected<ResultFolder> begin(const std::string& dest, bool replace);
 

@@ -11,6 +11,11 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }
 }  // namespace
 
+std::string tensor_file(const std::string& spec) {
+  const size_t st = spec.find(".safetensors:");
+  return st == std::string::npos ? spec : spec.substr(0, st + 12);
+}
+
 Expected<Tensor> load_tensor(const std::string& spec, std::optional<DType> raw_as) {
   // FILE.safetensors:TENSOR -- the file's name ends in .safetensors and a colon follows; a folder
   // named models.safetensors.d/ holding x.npy is no tensor reference.
@@ -30,7 +35,7 @@ Expected<Tensor> load_tensor(const std::string& spec, std::optional<DType> raw_a
       return Error{why.append(shown).append("': name a .npy file or FILE.safetensors:TENSOR[@ROWS,COLS]")};
     return read_npy(spec, raw_as);
   }
-  const std::string path = spec.substr(0, st + 12);
+  const std::string path = tensor_file(spec);
   std::string rest = spec.substr(st + 12);
   rest = rest.substr(1);
   std::optional<Slice> slice;

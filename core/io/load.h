@@ -14,5 +14,7 @@ namespace pl::io {
 
 // `raw_as`: .npy integer elements are raw codes of this dtype (bfloat16, float8, ...).
 Expected<Tensor> load_tensor(const std::string& spec, std::optional<DType> raw_as = {});
+// The file a spec reads: model.safetensors for model.safetensors:layer.weight@0:128,0:256.
+std::string tensor_file(const std::string& spec);
 
 }  // namespace pl::io

@@ -47,6 +47,17 @@ status_is run-nonempty 2 'is not empty: give --force' -- "$PL" run "$train" --ou
 [[ -f $tmp/used/framework.json ]] && ok run-nonempty-untouched || bad run-nonempty-untouched
 status_is run-force 0 '' -- "$PL" run "$train" --out "$tmp/used" --force
 if [[ ! -e $tmp/used/framework.json ]] && complete "$tmp/used"; then ok run-force-replaces-whole; else bad run-force-replaces-whole; fi
+# --force never replaces a folder that is or holds an input of the run.
+mkdir -p "$tmp/inputs"
+cp "$train" "$tmp/inputs/train.json"
+status_is run-force-over-its-input 2 'holds .*train.json, an input of this run' -- \
+  "$PL" run "$tmp/inputs/train.json" --out "$tmp/inputs" --force
+"$PL" matmul --m 4 --n 4 --k 4 --out "$tmp/inputs/a.npy" >/dev/null 2>&1
+status_is matmul-force-over-its-operand 2 'an input of this run' -- \
+  "$PL" matmul --a "$tmp/inputs/a.npy" --b "$tmp/inputs/a.npy" --save "$tmp/inputs" --force
+status_is matmul-force-over-its-operand-parent 2 'an input of this run' -- \
+  "$PL" matmul --a "$tmp/inputs/a.npy" --b "$tmp/inputs/a.npy" --save "$tmp" --force
+if [[ -f $tmp/inputs/train.json && -f $tmp/inputs/a.npy ]]; then ok inputs-kept; else bad inputs-kept; fi
 echo x >"$tmp/a-file"
 status_is run-out-is-file 2 'exists and is not a folder' -- "$PL" run "$train" --out "$tmp/a-file"
 ln -s "$tmp/used" "$tmp/a-link"

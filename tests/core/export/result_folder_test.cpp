@@ -57,6 +57,27 @@ TEST(ResultFolder, RefusesToMixRunsUnlessForcedThenReplacesWhole) {
   EXPECT_EQ(entries(t.p), 1u);
 }
 
+// Bug: --force replaced a folder that held what the run read (`scan ck --out ck --force` removed
+// the checkpoint it had just scanned, `matmul --a md/a.npy --save md --force` its operands). A
+// folder that is or holds an input is refused, with or without a trailing slash or "..".
+TEST(ResultFolder, ReplacingAFolderThatHoldsAnInputIsRefused) {
+  TempDir t;
+  const fs::path dest = t.p / "ck";
+  fs::create_directories(dest / "sub");
+  std::ofstream(dest / "sub/model.safetensors") << "x";
+  std::ofstream(t.p / "elsewhere.npy") << "x";
+  const std::string model = (dest / "sub/model.safetensors").string();
+  const std::string is_dest = ResultFolder::refusal(dest.string(), true, {dest.string() + "/"}).error();
+  EXPECT_NE(is_dest.find("ck is an input of this run"), std::string::npos) << is_dest;
+  const std::string holds = ResultFolder::refusal(dest.string(), true, {model}).error();
+  EXPECT_NE(holds.find("holds " + model + ", an input of this run"), std::string::npos) << holds;
+  EXPECT_FALSE(ResultFolder::refusal((t.p / "ck/sub/../").string(), true, {model}));
+  EXPECT_FALSE(ResultFolder::refusal(t.p.string(), true, {model}));  // a folder above it too
+  // Inputs elsewhere, or not there at all, leave --force as it was.
+  EXPECT_TRUE(ResultFolder::refusal(dest.string(), true, {(t.p / "elsewhere.npy").string(), "", "absent.npy"}));
+  EXPECT_TRUE(fs::exists(model));
+}
+
 TEST(ResultFolder, AnEmptyFolderIsTakenWithoutForce) {
   TempDir t;
   fs::create_directories(t.p / "out");
