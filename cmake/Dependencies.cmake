@@ -6,6 +6,7 @@ find_package(nlohmann_json 3 REQUIRED)
 find_package(GTest REQUIRED)
 pkg_check_modules(CAIRO REQUIRED IMPORTED_TARGET cairo)
 pkg_check_modules(OPENBLAS REQUIRED IMPORTED_TARGET openblas)  # Debian's libopenblas-dev (pthread)
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)  # Debian's libre2-dev: linear-time regular expressions
 
 if(NOT PL_CORE_ONLY)
   find_package(CLI11 REQUIRED)

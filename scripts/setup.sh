@@ -10,6 +10,7 @@ PACKAGES=(
   libopenblas-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcairo2-dev fonts-dejavu-core
+  libre2-dev                                   # scan --tensors: linear-time regular expressions
   clang                                        # libFuzzer for the file parsers (scripts/fuzz.sh)
   xvfb xauth libgl1-mesa-dri libegl-mesa0      # headless GUI tests on Mesa
   xdotool                                      # synthesised X input for the window-interaction test

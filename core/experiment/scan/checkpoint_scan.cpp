@@ -11,8 +11,8 @@ namespace pl::experiment {
 namespace {
 
 // Why the tensor is left out, or nothing when it is scanned.
-std::optional<std::string> left_out(const io::CheckpointTensor& t, const std::optional<std::regex>& pattern) {
-  if (pattern && !std::regex_search(t.name, *pattern)) return "does not match --tensors";
+std::optional<std::string> left_out(const io::CheckpointTensor& t, const std::optional<NamePattern>& pattern) {
+  if (pattern && !pattern->found_in(t.name)) return "does not match --tensors";
   if (!t.is_float()) return t.stored + " integers: not weights";
   if (t.params == 0) return "empty";
   if (!pattern && t.shape.size() < 2)
@@ -100,13 +100,11 @@ double scored_sqnr_db(const ScanResult& r, const CandidateScore& c) {
 
 double scored_energy(const ScanResult& r, const TensorScan& t) { return by_output(r) ? t.output_energy : t.energy; }
 
-Expected<std::optional<std::regex>> tensor_pattern(const std::string& pattern) {
-  if (pattern.empty()) return std::optional<std::regex>{};
-  try {
-    return std::optional<std::regex>{std::regex(pattern, std::regex::ECMAScript)};
-  } catch (const std::regex_error& e) {
-    return Error{"--tensors '" + printable(pattern) + "' is not a regular expression: " + e.what()};
-  }
+Expected<std::optional<NamePattern>> tensor_pattern(const std::string& pattern) {
+  if (pattern.empty()) return std::optional<NamePattern>{};
+  auto compiled = NamePattern::compile(pattern);
+  if (!compiled) return Error{"--tensors '" + printable(pattern) + "' is not a regular expression: " + compiled.error()};
+  return std::optional<NamePattern>{std::move(compiled).value()};
 }
 
 Expected<ScanResult> scan_checkpoint(const io::Checkpoint& c, const ScanOptions& o,

@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -23,6 +22,7 @@
 #include "core/experiment/scan/tensor_scan.h"
 #include "core/io/checkpoint.h"
 #include "core/util/expected.h"
+#include "core/util/name_pattern.h"
 
 namespace pl::experiment {
 
@@ -69,8 +69,8 @@ double scored_error(const ScanResult& r, const CandidateScore& c);
 double scored_sqnr_db(const ScanResult& r, const CandidateScore& c);
 double scored_energy(const ScanResult& r, const TensorScan& t);
 
-// The pattern as a regex: an error names what is wrong with it.
-Expected<std::optional<std::regex>> tensor_pattern(const std::string& pattern);
+// The pattern as a regular expression (RE2 syntax): an error names what is wrong with it.
+Expected<std::optional<NamePattern>> tensor_pattern(const std::string& pattern);
 
 // The tensors the scan would read, in order; an error says why it cannot start -- no candidate,
 // a pattern that is not a regex, no tensor chosen, inputs that do not fit
