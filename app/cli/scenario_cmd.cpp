@@ -94,19 +94,21 @@ int run(const ScenarioArgs& a, bool export_only) {
             write_output(a.out, a.force, [&](const std::string& dir) { return exporting::save_scenario_run(*r, dir); });
         status != kExitOk)
       return status;
+  // The evidence folders written: one for each evidence run that ran.
+  const size_t ran = r->evidence.size() - r->evidence_failed();
+  const std::string folders = ran == r->evidence.size() ? "an evidence-N-... folder per evidence run"
+                              : ran == 0                ? "no evidence folder (no evidence run ran)"
+                                                        : "an evidence-N-... folder for each of the " +
+                                                             std::to_string(ran) + " evidence runs that ran";
   if (a.json) std::cout << scenario::to_json(*r).dump(1) << "\n";
   else if (export_only)
-    std::printf(
-        "%s: %s; wrote %s/slides.pdf, slides.html, story.md, checks.json, checks.csv and "
-        "an evidence-N-... folder per evidence run\n",
-        r->scenario.name.c_str(), scenario::checks_summary(*r).c_str(), a.out.c_str());
+    std::printf("%s: %s; wrote %s/slides.pdf, slides.html, story.md, checks.json, checks.csv and %s\n",
+                r->scenario.name.c_str(), scenario::checks_summary(*r).c_str(), a.out.c_str(), folders.c_str());
   else {
     print_run(*r);
     if (!a.out.empty())
-      std::printf(
-          "wrote %s/slides.pdf, slides.html, story.md, checks.json, checks.csv and an evidence-N-... folder per "
-          "evidence run\n",
-          a.out.c_str());
+      std::printf("wrote %s/slides.pdf, slides.html, story.md, checks.json, checks.csv and %s\n", a.out.c_str(),
+                  folders.c_str());
   }
   return r->passed() ? kExitOk : kExitFailed;
 }

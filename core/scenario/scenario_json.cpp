@@ -5,6 +5,7 @@
 #include "core/dtype/device/cast_policy.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/scan/candidate.h"
+#include "core/experiment/spec/experiment_file.h"
 #include "core/io/file_read.h"
 #include "core/promote/engine.h"
 #include "core/promote/py_value.h"
@@ -311,6 +312,11 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
                         characters(e["tab"].get<std::string>()) > kEvidenceTabChars))
           return Error{"evidence[" + std::to_string(i) + "]: 'tab' must be a text of 1 to " +
                        std::to_string(kEvidenceTabChars) + " characters"};
+        // A sweep `run` would refuse without --force has no place in a scenario, which runs its
+        // evidence on every Run with no such flag: a dot sweep of a thousand hours started.
+        if (const auto w = experiment::estimate_file_work(e["setup"]); w && w->seconds > experiment::kInteractiveSeconds)
+          return Error{"evidence[" + std::to_string(i) + "]: this sweep is " + experiment::work_text(*w) +
+                       ": a scenario's evidence must run in minutes"};
         s.evidence.push_back({e["label"].get<std::string>(), e["setup"], has_tab ? e["tab"].get<std::string>() : ""});
       }
     } else if (k == "checks") {

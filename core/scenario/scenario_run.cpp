@@ -206,6 +206,12 @@ size_t ScenarioRun::passed_count() const {
   return n;
 }
 
+size_t ScenarioRun::evidence_failed() const {
+  size_t n = 0;
+  for (const auto& e : evidence) n += !e.run;
+  return n;
+}
+
 std::string checks_summary(const ScenarioRun& r, bool brief) {
   size_t derived = 0;
   for (const auto& c : r.checks) derived += c.expectation_derived;
@@ -213,6 +219,8 @@ std::string checks_summary(const ScenarioRun& r, bool brief) {
   s += " of ";
   s += std::to_string(r.checks.size());
   s += " checks pass";
+  if (const size_t failed = r.evidence_failed(); failed > 0)
+    s += "; " + std::to_string(failed) + (failed == 1 ? " evidence run" : " evidence runs") + " failed";
   if (derived == 0) return s;
   const bool all = derived == r.checks.size();
   if (brief) return s + (all ? ", all" : ", " + std::to_string(derived)) + " derived";

@@ -65,11 +65,15 @@ struct ScenarioRun {
   std::vector<CheckResult> checks;
   double seconds = 0;
   size_t passed_count() const;
-  std::string look_at_error;  // the look-at's figure is not one the evidence made; empty: it is
-  bool passed() const { return passed_count() == checks.size() && look_at_error.empty(); }
+  size_t evidence_failed() const;  // evidence runs that did not run (their error says why)
+  std::string look_at_error;       // the look-at's figure is not one the evidence made; empty: it is
+  // Every check passed and every evidence run ran: an evidence run no check reads still stands
+  // behind the story (its figures are what the slides show).
+  bool passed() const { return passed_count() == checks.size() && evidence_failed() == 0 && look_at_error.empty(); }
 };
 
-// "12 of 12 checks pass", and how many of them match an answer derived from the source instead
+// "12 of 12 checks pass" (then "; 1 evidence run failed" where one did), and how many of them
+// match an answer derived from the source instead
 // of one a script recorded: such a match explains, it does not prove ("9 of 9 checks pass, all
 // against answers derived from the source, not recorded"; `brief`: "9 of 9 checks pass, all
 // derived", for a line that explains the word on hover).

@@ -169,6 +169,34 @@ TEST(ScenarioReader, ReadsAMinimalScenario) {
   EXPECT_EQ(s->panel, "experiment");
 }
 
+// Bug: a scenario whose evidence run failed passed when no check read that run: `scenario run`
+// printed "evidence 0: x (failed)", exited 0 and said it wrote an evidence folder it had not.
+// The run fails, and its summary says why.
+TEST(ScenarioRun, AFailedEvidenceRunFailsTheScenario) {
+  json j = minimal();
+  j["evidence"] = json::parse(R"([{"label": "x", "setup": {"experiment": "matmul", "m": 0}}])");
+  auto s = scenario_from_json(j, "x");
+  ASSERT_TRUE(s) << s.error();
+  auto run = run_scenario(*s);
+  ASSERT_TRUE(run) << run.error();
+  EXPECT_EQ(run->passed_count(), run->checks.size());  // the check itself passes
+  EXPECT_EQ(run->evidence_failed(), 1u);
+  EXPECT_FALSE(run->passed());
+  EXPECT_EQ(checks_summary(*run), "1 of 1 checks pass; 1 evidence run failed");
+}
+
+// Bug: `run` refuses a sweep estimated past ten minutes without --force, but a scenario's
+// evidence ran one (a dot sweep of about 1,500 hours). The reader refuses it.
+TEST(ScenarioReader, EvidenceMustRunAtInteractiveScale) {
+  json j = minimal();
+  j["evidence"] = json::parse(
+      R"([{"label": "x", "setup": {"experiment": "dot", "lengths": [16777216], "trials": 1000000}}])");
+  const auto s = scenario_from_json(j, "x");
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().find("evidence[0]: this sweep is about"), std::string::npos) << s.error();
+  EXPECT_NE(s.error().find("must run in minutes"), std::string::npos) << s.error();
+}
+
 // Tabs named after the evidence's long labels were cut where the runs differed ("roundtrip error:
 // float8_e4m3fn, MX (a..."): an evidence run may name its tabs in a few words.
 TEST(ScenarioReader, AnEvidenceRunMayNameItsTabsInAFewWords) {
