@@ -206,12 +206,15 @@ int run(int argc, char** argv, const WindowRunner& window) {
   std::vector<std::string> args = protect_negative_values(argc, argv);
   std::vector<const char*> cargs{argv[0]};
   for (auto& a : args) cargs.push_back(a.c_str());
+  // A closed pipe under standard output is a write error said (EPIPE, exit 1), not a silent
+  // death by SIGPIPE in the middle of a command, perhaps with a result folder half-written.
+  std::signal(SIGPIPE, SIG_IGN);
   try {
     app.parse(static_cast<int>(cargs.size()), cargs.data());
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return finish_stdout(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return finish_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitBadInput;

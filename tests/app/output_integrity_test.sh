@@ -36,6 +36,12 @@ for cmd in "formats --json" "promote float16 float32" "cast --to float16 0.1" "s
     bash -c "\"\$0\" $cmd >/dev/full" "$PL"
 done
 
+# Help is standard output too; a closed pipe is a write error said, not a silent SIGPIPE death.
+status_is help-to-dev-full 1 'writing to standard output failed' -- bash -c '"$0" --help >/dev/full' "$PL"
+status_is cast-help-to-dev-full 1 'writing to standard output failed' -- bash -c '"$0" cast --help >/dev/full' "$PL"
+status_is closed-pipe 1 'writing to standard output failed: Broken pipe' -- \
+  bash -c '"$0" promote --table --json | head -c 10 >/dev/null; exit "${PIPESTATUS[0]}"' "$PL"
+
 # A single output file: checked, written whole, never renamed over a device.
 status_is npy-to-dev-full 1 'cannot write /dev/full: No space left on device' -- \
   "$PL" matmul --m 4 --n 4 --k 4 --out /dev/full
