@@ -28,6 +28,22 @@ Expected<Size> read_size(const std::string& text) {
   return s;
 }
 
+// A PNG is the size times the scale in pixels, and cairo's image surfaces hold at most 32767 a
+// side: past that each PNG failed to be written after the whole run, with exit 1. Checked
+// whichever of --size and --dpi comes last, against the other's value so far.
+constexpr double kMostPngPixels = 32767;
+void check_png_pixels() {
+  const auto& o = figure::default_export_options();
+  const double w = o.width * o.scale, h = o.height * o.scale;
+  if (w <= kMostPngPixels && h <= kMostPngPixels) return;
+  throw CLI::ValidationError("--size " + std::to_string(static_cast<long>(o.width)) + "x" +
+                             std::to_string(static_cast<long>(o.height)) + " at --dpi " +
+                             std::to_string(static_cast<int>(o.scale * 96 + 0.5)) + " makes PNGs of " +
+                             std::to_string(static_cast<long>(w + 0.5)) + " x " +
+                             std::to_string(static_cast<long>(h + 0.5)) + " pixels; a PNG is at most " +
+                             std::to_string(static_cast<int>(kMostPngPixels)) + " a side: lower one of them");
+}
+
 }  // namespace
 
 void add_figure_options(CLI::App& command) {
@@ -39,6 +55,7 @@ void add_figure_options(CLI::App& command) {
             if (!size) throw CLI::ValidationError(size.error());
             figure::default_export_options().width = size->w;
             figure::default_export_options().height = size->h;
+            check_png_pixels();
           },
           "every figure's size, WIDTHxHEIGHT (default 900x560) in pixels at 96 dpi: the PNG's at --dpi 96, the "
           "SVG's px, and the same inches in the PDF (3/4 as many points)")
@@ -51,6 +68,7 @@ void add_figure_options(CLI::App& command) {
               throw CLI::ValidationError("--dpi " + std::to_string(dpi) + ": expected " + std::to_string(kMinDpi) +
                                          " to " + std::to_string(kMaxDpi));
             figure::default_export_options().scale = dpi / 96.0;
+            check_png_pixels();
           },
           "the PNGs' resolution in dots per inch: at 96 (the default) a PNG is the figure's size in pixels, at "
           "192 twice that")

@@ -6,6 +6,7 @@
 //   [--backend auto|cpu|cuda] [--fast-accum] [--threads N]
 // One product and its error statistics against the float64 reference, split into input
 // rounding, arithmetic and output rounding. Operands from .npy / .safetensors files, or drawn.
+#include <filesystem>
 #include <iostream>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "core/accumulate/accumulation_spec.h"
 #include "core/experiment/framework_check.h"
 #include "core/experiment/matmul_files.h"
+#include "core/export/result_folder.h"
 #include "core/io/load.h"
 #include "core/io/npy.h"
 #include "core/quantise/data_source.h"
@@ -128,6 +130,19 @@ Runner add_matmul(CLI::App& app) {
     experiment::MatmulSpec& s = spec.value();
     if (!a->save.empty() && output_refused(a->save, a->force, {io::tensor_file(a->a), io::tensor_file(a->b), a->bias}))
       return kExitBadInput;
+    // --out's file is checked before the work too: a folder there, or a file inside --save's
+    // folder (the .npy written, then the folder refused over it), is the user's to change.
+    if (!a->out.empty()) {
+      std::error_code ec;
+      std::string why;
+      if (std::filesystem::is_directory(a->out, ec)) why = "--out " + a->out + " is a folder: name the .npy file";
+      else if (!a->save.empty() && exporting::within(a->out, a->save))
+        why = "--out " + a->out + " lies in the --save folder " + a->save + ": write it elsewhere";
+      if (!why.empty()) {
+        std::fprintf(stderr, "error: %s\n", why.c_str());
+        return kExitBadInput;
+      }
+    }
     auto run = run_spec_with_progress(s, a->json);
     if (interrupt_signal()) return 128 + interrupt_signal();
     if (!run) {

@@ -29,8 +29,10 @@ std::string sibling(const fs::path& dest, const char* what) {
   return (parent / name).string();
 }
 
+}  // namespace
+
 // `path` is `folder` or lies in it, both as they resolve now (links followed, ".." taken).
-bool within(const fs::path& path, const fs::path& folder) {
+bool within(const std::filesystem::path& path, const std::filesystem::path& folder) {
   std::error_code ec;
   const fs::path p = fs::weakly_canonical(path, ec);
   if (ec) return false;
@@ -40,14 +42,22 @@ bool within(const fs::path& path, const fs::path& folder) {
   return !rel.empty() && *rel.begin() != "..";
 }
 
-}  // namespace
 
 Status ResultFolder::refusal(const std::string& dest, bool replace, const std::vector<std::string>& inputs) {
   if (dest.empty()) return Error{"the output folder's name is empty"};
   std::error_code ec;
   const fs::path d = folder_path(dest);
   const auto st = fs::symlink_status(d, ec);
-  if (!fs::exists(st)) return {};
+  if (!fs::exists(st)) {
+    // The nearest ancestor that exists must be a folder to make it in (out.json/x: bad input,
+    // not a failure of the machine).
+    for (fs::path up = d.parent_path(); !up.empty(); up = up.parent_path()) {
+      if (!fs::exists(up, ec)) continue;
+      if (!fs::is_directory(up, ec)) return Error{up.string() + " is not a folder: " + dest + " cannot be made in it"};
+      break;
+    }
+    return {};
+  }
   if (fs::is_symlink(st)) return Error{dest + " is a symbolic link; give the folder itself"};
   if (!fs::is_directory(st)) return Error{dest + " exists and is not a folder"};
   if (!fs::is_empty(d, ec) && !replace)
@@ -64,11 +74,14 @@ Expected<ResultFolder> ResultFolder::begin(const std::string& dest, bool replace
   if (auto st = refusal(dest, replace); !st) return Error{st.error()};
   const fs::path d = folder_path(dest);
   std::error_code ec;
+  ResultFolder f;
   if (!d.parent_path().empty()) {
+    // The folders made for it are removed with it when it is never committed.
+    for (fs::path up = d.parent_path(); !up.empty() && !fs::exists(up, ec); up = up.parent_path())
+      f.made_.push_back(up.string());
     fs::create_directories(d.parent_path(), ec);
     if (ec) return Error{"cannot create " + d.parent_path().string() + ": " + ec.message()};
   }
-  ResultFolder f;
   f.dest_ = d.string();
   f.replace_ = replace;
   f.tmp_ = sibling(d, "tmp");
@@ -88,13 +101,18 @@ ResultFolder& ResultFolder::operator=(ResultFolder&& o) noexcept {
   std::swap(tmp_, o.tmp_);
   std::swap(replace_, o.replace_);
   std::swap(committed_, o.committed_);
+  std::swap(made_, o.made_);
   return *this;
 }
 
 ResultFolder::~ResultFolder() {
-  if (committed_ || tmp_.empty()) return;
+  if (committed_) return;
   std::error_code ec;
-  fs::remove_all(tmp_, ec);
+  if (!tmp_.empty()) fs::remove_all(tmp_, ec);
+  for (const std::string& dir : made_) {  // deepest first; each only while empty
+    fs::remove(dir, ec);
+    if (ec) break;
+  }
 }
 
 std::string ResultFolder::in_destination(std::string text) const {

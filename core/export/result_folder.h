@@ -41,7 +41,11 @@ class ResultFolder {
   ResultFolder() = default;
   std::string dest_, tmp_;
   bool replace_ = false, committed_ = false;
+  std::vector<std::string> made_;  // the parent folders begin() made, deepest first
 };
+
+// `path` is `folder` or lies in it, both as they resolve now (links followed, ".." taken).
+bool within(const std::filesystem::path& path, const std::filesystem::path& folder);
 
 // The usual use: `fill` writes into the folder it is given; the folder is committed when it
 // returns true, abandoned otherwise (its error is returned).

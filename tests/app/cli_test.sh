@@ -158,6 +158,7 @@ check bench-product-model 0 'bf16 sequential rne; steady_clock' -- "$PL" bench -
 check bench-product-refused 2 'error: nothing was timed: cpu cannot run the product asked for' -- "$PL" bench --op product --backend cpu --dtypes float16 --accumulate f16:blas --sizes 32 --reps 1
 check bench-matmul-refused 2 'bfloat16 x 32: OpenBLAS has no float16 GEMM' -- "$PL" bench --op matmul --backend cpu --accumulate f16:blas --sizes 32 --reps 1
 check probe-refused 2 'error: OpenBLAS has no float16 GEMM' -- "$PL" accumulation-probe --backend cpu --accumulate f16:blas
+check probe-int8-f32 2 'the probes need a float input dtype' -- "$PL" accumulation-probe --backend cpu --dtype int8
 check bench-option-of-another-op 2 'error: --save does not apply to --op convert \(it is for throughput\)' -- "$PL" bench --save "${TMPDIR:-/tmp}/pl-never-written-$$"
 check bench-formats-not-matmul 2 'error: --formats does not apply to --op matmul \(it is for convert\)' -- "$PL" bench --op matmul --formats float16
 check bench-figure-size-not-convert 2 'error: --size does not apply to --op convert' -- "$PL" bench --size 500x400
@@ -173,7 +174,7 @@ check probe-json-block 0 '"block_terms": 0' -- "$PL" accumulation-probe --backen
 check dot-multiterm 0 'f32 multi-term\(16 \+ sum, 2 extra bits\) rtz' -- "$PL" dot --k 64 --trials 2 --a-dtype bfloat16 --b-dtype bfloat16 --accumulate f32:multiterm:16:2:rtz
 check dot-sum-b-dtype-refused 2 '--b-dtype is for dot products' -- "$PL" dot --sum --k 16 --b-dtype float32
 check dot-multiterm-bad 2 'more than float64.s 53' -- "$PL" dot --k 64 --accumulate f32:multiterm:16:24
-check probe-int8 1 'integer sums are exact' -- "$PL" accumulation-probe --backend cpu --dtype int8 --accumulate i32
+check probe-int8 2 'integer sums are exact' -- "$PL" accumulation-probe --backend cpu --dtype int8 --accumulate i32
 check probe-bad-dtype 2 "error: .*flaot16" -- "$PL" accumulation-probe --backend cpu --dtype flaot16
 check probe-bad-backend 2 "'tpu': expected cpu, cuda or auto" -- "$PL" accumulation-probe --backend tpu
 # --check-model: candidate models against the device's product, one line each

@@ -66,6 +66,16 @@ status_is matmul-force-over-its-operand-parent 2 'an input of this run' -- \
 if [[ -f $tmp/inputs/train.json && -f $tmp/inputs/a.npy ]]; then ok inputs-kept; else bad inputs-kept; fi
 echo x >"$tmp/a-file"
 status_is run-out-is-file 2 'exists and is not a folder' -- "$PL" run "$train" --out "$tmp/a-file"
+status_is run-out-under-a-file 2 'a-file is not a folder: .* cannot be made in it' -- \
+  "$PL" run "$train" --out "$tmp/a-file/sub"
+status_is npy-out-is-a-folder 2 'is a folder: name the .npy file' -- "$PL" matmul --m 4 --n 4 --k 4 --out "$tmp/used"
+status_is npy-out-in-save 2 'lies in the --save folder' -- \
+  "$PL" matmul --m 4 --n 4 --k 4 --save "$tmp/s" --out "$tmp/s/c.npy"
+[[ ! -e $tmp/s ]] && ok npy-out-in-save-wrote-nothing || bad npy-out-in-save-wrote-nothing
+# A PNG past cairo's 32767 pixels a side is refused before the work, not after it.
+status_is png-too-large 2 'a PNG is at most 32767 a side' -- \
+  "$PL" run "$train" --out "$tmp/p1/p2/big" --size 10000x10000 --dpi 400
+[[ ! -e $tmp/p1 ]] && ok png-too-large-made-nothing || bad png-too-large-made-nothing
 ln -s "$tmp/used" "$tmp/a-link"
 status_is run-out-is-link 2 'symbolic link' -- "$PL" run "$train" --out "$tmp/a-link"
 status_is scenario-export-nonempty 2 'is not empty' -- "$PL" scenario export 6 --out "$tmp/used"

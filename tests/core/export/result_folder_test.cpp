@@ -78,6 +78,31 @@ TEST(ResultFolder, ReplacingAFolderThatHoldsAnInputIsRefused) {
   EXPECT_TRUE(fs::exists(model));
 }
 
+// Bug: the folders made to hold a result folder stayed behind, empty, when it was never
+// committed (`run x.json --out p1/p2/x` that failed left p1/p2); a path under a file was
+// refused only when made, as a failure of the machine (exit 1), not as bad input.
+TEST(ResultFolder, AnAbandonedFolderTakesTheFoldersMadeForItAlong) {
+  TempDir t;
+  std::ofstream(t.p / "file") << "x";
+  {
+    auto begun = ResultFolder::begin((t.p / "p1/p2/out").string(), false);
+    ASSERT_TRUE(begun) << begun.error();
+    EXPECT_TRUE(fs::is_directory(t.p / "p1/p2"));
+  }
+  EXPECT_FALSE(fs::exists(t.p / "p1"));
+  EXPECT_EQ(entries(t.p), 1u);
+  {
+    auto begun = ResultFolder::begin((t.p / "p1/out").string(), false);
+    ASSERT_TRUE(begun);
+    ResultFolder folder = std::move(begun).value();
+    ASSERT_TRUE(io::write_file(folder.path() + "/a", "a"));
+    ASSERT_TRUE(folder.commit());
+  }
+  EXPECT_TRUE(fs::exists(t.p / "p1/out/a"));  // committed: kept with its parent
+  const std::string under = ResultFolder::refusal((t.p / "file/sub/out").string(), false).error();
+  EXPECT_NE(under.find("file is not a folder"), std::string::npos) << under;
+}
+
 TEST(ResultFolder, AnEmptyFolderIsTakenWithoutForce) {
   TempDir t;
   fs::create_directories(t.p / "out");
