@@ -4,9 +4,10 @@
 // reference, with each model's deterministic and probabilistic bounds beside it.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -32,18 +33,22 @@ struct DotArgs {
   std::string lengths = "16,256,4096";
   std::string a_dtype = "bfloat16", b_dtype = "bfloat16";
   std::string models = "f64,f32:sequential,f32:pairwise:32,f32:kahan,f16:sequential,f16:chunked:128";
-  int trials = 64;
+  int64_t trials = 64;  // (wide: a count past int's range is refused by its range, not a conversion)
   uint64_t seed = 0;
   bool json = false, sum = false, force = false;
   std::string save;
   BackendChoice backend = BackendChoice::Cpu;
 };
 
-std::vector<std::string> split(const std::string& s) {
+// The comma-separated items; an empty one (two commas, or one at an end) is an error.
+Expected<std::vector<std::string>> split(const std::string& s) {
   std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string part; std::getline(ss, part, ',');)
-    if (!part.empty()) out.push_back(part);
+  for (size_t start = 0; start <= s.size();) {
+    const size_t end = std::min(s.find(',', start), s.size());
+    if (end == start) return Error{"--accumulate '" + s + "': an empty model in the list (two commas, or one at an end)"};
+    out.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
   return out;
 }
 
@@ -59,7 +64,7 @@ Runner add_dot(CLI::App& app) {
   app.add_option("--accumulate", args->models,
                  "Comma-separated models: " + experiment::accumulation_grammar() +
                      ". chunked sums N products in FMT, then in float32; multiterm is a tensor core's block adder");
-  app.add_option("--trials", args->trials, "Dot products per length and model");
+  app.add_option("--trials", args->trials, "Dot products per length and model (1 to 1000000)");
   app.add_option("--seed", args->seed, "Seed of the input draws");
   add_backend_option(app, &args->backend,
                      "where the dot products run (default cpu; auto: cuda when there); a model the device cannot "
@@ -77,7 +82,12 @@ Runner add_dot(CLI::App& app) {
       return kExitBadInput;
     }
     DotSweepConfig c;
-    c.trials = args->trials;
+    if (args->trials < 1 || args->trials > experiment::kMaxTrials) {
+      std::fprintf(stderr, "error: --trials %lld: must be from 1 to %d\n", static_cast<long long>(args->trials),
+                   experiment::kMaxTrials);
+      return kExitBadInput;
+    }
+    c.trials = static_cast<int>(args->trials);
     c.sum = args->sum;
     c.seed = args->seed;
     c.backend = args->backend;
@@ -95,7 +105,12 @@ Runner add_dot(CLI::App& app) {
       }
       *out = *t;
     }
-    for (const auto& m : split(args->models)) {
+    const auto models = split(args->models);
+    if (!models) {
+      std::fprintf(stderr, "error: %s\n", models.error().c_str());
+      return kExitBadInput;
+    }
+    for (const auto& m : *models) {
       auto a = experiment::parse_accumulation(m);
       if (!a) {
         std::fprintf(stderr, "error: %s\n", a.error().c_str());

@@ -18,6 +18,7 @@
 #include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "app/cli/run_report.h"
+#include "core/experiment/matmul.h"
 #include "core/experiment/scan/checkpoint_scan.h"
 #include "core/experiment/scan/scan_json.h"
 #include "core/experiment/scan/scan_spec.h"
@@ -154,7 +155,8 @@ Runner add_scan(CLI::App& app) {
       app, &a->backend,
       "where the elements are rounded (default cpu; scales and figures are the CPU's); what the device cannot round, "
       "the CPU does, with a note"));
-  scan_only.push_back(app.add_option("--threads", a->threads, "CPU threads the scan may use (default 0: all cores)"));
+  scan_only.push_back(app.add_option("--threads", a->threads, "CPU threads the scan may use (default 0: all cores)")
+                          ->check(CLI::Range(0u, experiment::kMaxThreads)));
   app.add_option("--merge", a->merge,
                  "join the results of scans of parts of one checkpoint: folders written with --out, or their "
                  "result.json")

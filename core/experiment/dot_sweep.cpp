@@ -104,8 +104,11 @@ Status check(const DotSweepConfig& c) {
   if (c.lengths.empty()) return Error{"give at least one length"};
   for (size_t k : c.lengths)
     if (k == 0 || k > kMaxSweepLength) return Error{"lengths must lie in [1, 2^24]"};
-  if (c.trials < 1) return Error{"trials must be at least 1"};
+  if (c.trials < 1 || c.trials > kMaxTrials) return Error{"trials must be from 1 to " + std::to_string(kMaxTrials)};
   if (c.models.empty()) return Error{"give at least one accumulation model"};
+  for (size_t i = 0; i < c.models.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (describe(c.models[i]) == describe(c.models[k])) return Error{describe(c.models[i]) + " is given twice"};
   for (const Accumulation& m : c.models) {
     if (auto st = check(m); !st) return Error{describe(m) + ": " + st.error()};
     if (m.kind == AccumKind::Int32) return Error{"int32 accumulation needs integer inputs (use matmul with int8)"};

@@ -19,12 +19,14 @@
 
 namespace pl::experiment {
 
+inline constexpr int kMaxTrials = 1000000;  // a sweep's trials per (length, model)
+
 struct DotSweepConfig {
   std::vector<size_t> lengths = {16, 256, 4096};
   DType a_dtype = DType::bfloat16, b_dtype = DType::bfloat16;
   bool sum = false;  // a plain sum of a: every b_k is 1 (b_dtype is then unused)
   std::vector<Accumulation> models;
-  int trials = 64;    // independent dot products per (length, model)
+  int trials = 64;    // independent dot products per (length, model), 1 to kMaxTrials
   uint64_t seed = 0;  // inputs: standard normal draws, rounded to nearest even
   // Where the dot products run: "cpu", "cuda" or "auto" (backend.h). A dot product is a
   // 1 x 1 x K product (gemm.h), so a device runs each trial as one; a model it cannot run

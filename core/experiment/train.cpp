@@ -143,8 +143,9 @@ Expected<TrainModel> parse_train_model(std::string_view text) {
 
 Expected<std::vector<TrainModel>> parse_train_models(std::string_view list) {
   std::vector<TrainModel> models;
-  for (size_t start = 0; start < list.size();) {  // (a trailing comma ends the list)
+  for (size_t start = 0; start <= list.size();) {
     const size_t end = std::min(list.find(',', start), list.size());
+    if (end == start) return Error{"an empty model in the list (two commas, or one at an end)"};
     auto m = parse_train_model(list.substr(start, end - start));
     if (!m) return Error{m.error()};
     models.push_back(*m);
@@ -161,6 +162,10 @@ std::string train_model_name(const TrainModel& m) {
 
 Status check(const TrainConfig& c) {
   if (c.models.empty()) return Error{"give at least one model"};
+  for (size_t i = 0; i < c.models.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (train_model_name(c.models[i]) == train_model_name(c.models[k]))
+        return Error{train_model_name(c.models[i]) + " is given twice"};
   if (c.features < 1 || c.features > 4096) return Error{"features must be from 1 to 4096"};
   if (c.samples < 1 || c.samples > (1u << 20)) return Error{"samples must be from 1 to 2^20"};
   if (c.steps < 1 || c.steps > 100000) return Error{"steps must be from 1 to 100000"};

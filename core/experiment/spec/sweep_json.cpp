@@ -36,6 +36,8 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
     const json& v = j["accumulate"];
     std::vector<std::string> specs;
     if (v.is_string()) specs.push_back(v.get<std::string>());
+    else if (v.is_array() && v.empty())
+      r.fail("accumulate", "must be a model or a list of models, not an empty list");  // (was the default, unsaid)
     else if (v.is_array())
       for (const auto& s : v)
         if (s.is_string()) specs.push_back(s.get<std::string>());
@@ -47,7 +49,7 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
     }
   }
   if (c.models.empty()) c.models = {{AccumKind::Sequential, DType::float32}};
-  r.integer("trials", 1, 1000000, &c.trials);
+  r.integer("trials", 1, kMaxTrials, &c.trials);
   r.seed(&c.seed);
   r.backend(&c.backend);
   if (!r.error.empty()) return Error{r.error};

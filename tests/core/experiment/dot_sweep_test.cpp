@@ -193,6 +193,27 @@ TEST(DotSweep, ConfigJsonRoundTrips) {
   EXPECT_EQ(back->backend, BackendChoice::Auto);
 }
 
+// Bug: "accumulate": [] ran the default f32:sequential without a word ("lengths": [] was refused).
+TEST(DotSweep, AnEmptyListOfModelsIsRefused) {
+  const auto refused = dot_config_from_json(nlohmann::json::parse(R"({"experiment": "dot", "accumulate": []})"));
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().find("'accumulate': must be a model or a list of models, not an empty list"),
+            std::string::npos)
+      << refused.error();
+}
+
+// Bug: the command line took 1,000,001 trials (a file, at most 1,000,000) and a model twice.
+TEST(DotSweep, TrialsAndModelsHaveTheFilesLimits) {
+  DotSweepConfig c;
+  c.models = {parsed("f32:sequential")};
+  c.trials = kMaxTrials + 1;
+  EXPECT_EQ(check(c).error(), "trials must be from 1 to 1000000");
+  c.trials = kMaxTrials;
+  EXPECT_EQ(check(c).error(), "");
+  c.models.push_back(parsed("f32:sequential"));
+  EXPECT_NE(check(c).error().find("is given twice"), std::string::npos) << check(c).error();
+}
+
 TEST(DotSweep, BadConfigsAreRefused) {
   DotSweepConfig c;
   c.models = {parsed("f32:sequential")};

@@ -31,6 +31,20 @@ TEST(Train, ParsesModelsAndNamesWhatIsWrong) {
   EXPECT_FALSE(parse_train_model("complex64"));
 }
 
+// Bug: "float32," and "float32,float32" were taken (the first as one model, the second trained
+// twice), while ",float32" was refused as "unknown dtype ''".
+TEST(Train, AListOfModelsHasNoEmptyOrRepeatedEntry) {
+  ASSERT_TRUE(parse_train_models("float32,bfloat16:float32"));
+  for (const char* list : {"float32,", ",float32", "float32,,bfloat16", ""}) {
+    const auto refused = parse_train_models(list);
+    ASSERT_FALSE(refused) << list;
+    EXPECT_NE(refused.error().find("an empty model in the list"), std::string::npos) << refused.error();
+  }
+  const auto twice = check(small({"float32", "float32"}));
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error(), "float32 is given twice");
+}
+
 TEST(Train, Float64ReachesTheLeastSquaresLoss) {
   const auto r = run_train(small({"float64"}));
   ASSERT_TRUE(r) << r.error();

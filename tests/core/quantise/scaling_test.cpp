@@ -150,6 +150,13 @@ TEST(Scaling, GroupsShareAFloat16ScaleAndAsymmetricGroupsAZeroPoint) {
   EXPECT_FALSE(parse_scaling_spec("group:1"));
   EXPECT_FALSE(parse_scaling_spec("mx:16"));
   EXPECT_FALSE(parse_scaling_spec("per-channel:8"));
+  EXPECT_TRUE(parse_scaling_spec("mx:32"));  // a block as it is, said
+  // Bug: ":0" was read as the recipe alone where the recipe has no blocks.
+  for (const char* spec : {"none:0", "per-tensor:0", "delayed:0", "per-channel:0"}) {
+    const auto refused = parse_scaling_spec(spec);
+    ASSERT_FALSE(refused) << spec;
+    EXPECT_NE(refused.error().find("has no blocks"), std::string::npos) << refused.error();
+  }
 }
 
 TEST(Scaling, PerTensorMapsAmaxToTheLargestValue) {
