@@ -154,8 +154,8 @@ int run_matmul_bench(const BenchArgs& a) {
                                 {"backend", backend_choice_name(a.backend)},
                                 {"threads", a.threads}};
       auto spec = experiment::matmul_spec_from_json(j);
-      if (!spec) {
-        std::fprintf(stderr, "error: %s\n", spec.error().c_str());
+      if (!spec) {  // (said with the options that made it: the file's keys were never given)
+        std::fprintf(stderr, "error: --dtypes %s --sizes %zu: %s\n", dtype.c_str(), n, spec.error().c_str());
         return kExitBadInput;
       }
       if (auto st = experiment::check(spec->config); !st) {

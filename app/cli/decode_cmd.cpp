@@ -9,7 +9,8 @@
 namespace pl::cli {
 namespace {
 
-// 0x... hex, 0b... binary, or decimal.
+// 0x... hex, 0b... binary, or decimal. A code past 64 bits is well formed, only too wide for
+// every format: said as such (it read "malformed bit pattern").
 Expected<uint64_t> parse_bits(const std::string& s) {
   int base = 10;
   std::string_view d = s;
@@ -17,6 +18,8 @@ Expected<uint64_t> parse_bits(const std::string& s) {
   else if (d.size() > 2 && d[0] == '0' && (d[1] == 'b' || d[1] == 'B')) base = 2, d.remove_prefix(2);
   uint64_t v = 0;
   auto [end, ec] = std::from_chars(d.data(), d.data() + d.size(), v, base);
+  if (ec == std::errc::result_out_of_range && end == d.data() + d.size())
+    return Error{s + " has more than 64 bits: no format's codes are that wide"};
   if (ec != std::errc() || end != d.data() + d.size() || d.empty())
     return Error{"malformed bit pattern '" + s + "' (use 0x.. hex, 0b.. binary or decimal)"};
   return v;

@@ -213,7 +213,8 @@ struct Layout {
 };
 
 Expected<Layout> parse_layout(std::span<const uint8_t> b) {
-  if (b.size() < 10 || std::memcmp(b.data(), kMagic, 6) != 0) return Error{"not a .npy file (no \\x93NUMPY magic)"};
+  if (b.size() < 6 || std::memcmp(b.data(), kMagic, 6) != 0) return Error{"not a .npy file (no \\x93NUMPY magic)"};
+  if (b.size() < 10) return Error{"truncated: " + std::to_string(b.size()) + " bytes, not even the header's length"};
   const int major = b[6];
   size_t header_len, offset;
   if (major == 1) {

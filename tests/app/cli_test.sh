@@ -89,6 +89,7 @@ check cast-int8-wrap 0 'int8 -56' -- "$PL" cast --to int8 200
 check cast-int8-sat 0 'int8 127' -- "$PL" cast --to int8 --int-overflow saturate 200
 check decode 0 '0x7e = 0 1111 110 +normal +448' -- "$PL" decode --format float8_e4m3fn 0x7e
 check decode-nan 0 'nan' -- "$PL" decode --format float8_e4m3fnuz 0x80
+check decode-past-64-bits 2 'has more than 64 bits' -- "$PL" decode --format float64 0x1ffffffffffffffff
 check explore-interval 0 'interval   \[0\.099945068359375, 0\.100006103515625\]' -- "$PL" explore 0.1 --format float16
 check explore-e4m3-top 0 'interval   \[432, 464\]' -- "$PL" explore 448 --format float8_e4m3fn
 check explore-overflow 0 'interval   \(464, \+inf\]' -- "$PL" explore 500 --format float8_e4m3fn
