@@ -155,7 +155,7 @@ int run_matmul_bench(const BenchArgs& a) {
                                 {"threads", a.threads}};
       auto spec = experiment::matmul_spec_from_json(j);
       if (!spec) {  // (said with the options that made it: the file's keys were never given)
-        std::fprintf(stderr, "error: --dtypes %s --sizes %zu: %s\n", dtype.c_str(), n, spec.error().c_str());
+        std::fprintf(stderr, "error: bench --op matmul, %s at %zu^3: %s\n", dtype.c_str(), n, spec.error().c_str());
         return kExitBadInput;
       }
       if (auto st = experiment::check(spec->config); !st) {

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <string>
@@ -18,7 +17,7 @@
 #include "app/cli/window_options.h"
 #include "core/export/pdf_dates.h"
 #include "core/export/result_folder.h"
-#include "core/io/load.h"
+#include "core/experiment/spec/experiment_file.h"
 #include "core/util/edit_distance.h"
 #include "core/util/exception_text.h"
 #include "core/util/interrupt.h"
@@ -207,7 +206,7 @@ int run(int argc, char** argv, const WindowRunner& window) {
   std::vector<const char*> cargs{argv[0]};
   for (auto& a : args) cargs.push_back(a.c_str());
   // A closed pipe under standard output is a write error said (EPIPE, exit 1), not a silent
-  // death by SIGPIPE in the middle of a command, perhaps with a result folder half-written.
+  // death by SIGPIPE in the middle of a command, which leaves a result folder's temporary behind.
   std::signal(SIGPIPE, SIG_IGN);
   try {
     app.parse(static_cast<int>(cargs.size()), cargs.data());
@@ -261,17 +260,8 @@ bool output_refused(const std::string& dir, bool force, const std::vector<std::s
 }
 
 std::vector<std::string> experiment_inputs(const std::string& file, const nlohmann::json& j) {
-  std::vector<std::string> out{file};
-  const auto walk = [&](const auto& self, const nlohmann::json& v) -> void {
-    if (v.is_string()) {
-      std::error_code ec;
-      if (const std::string path = io::tensor_file(v.get<std::string>()); std::filesystem::exists(path, ec))
-        out.push_back(path);
-    } else if (v.is_structured()) {
-      for (const auto& e : v) self(self, e);
-    }
-  };
-  walk(walk, j);
+  std::vector<std::string> out = experiment::experiment_file_paths(j);
+  out.push_back(file);
   return out;
 }
 

@@ -47,8 +47,7 @@ int run(int argc, char** argv, const WindowRunner& window);
 // is refused -- not empty without --force, not a folder, a link, or with --force a folder that
 // is or holds one of `inputs`, the paths the command reads (exit 2).
 bool output_refused(const std::string& dir, bool force, const std::vector<std::string>& inputs = {});
-// The paths an experiment file names (every string in it that names a file or folder, read as a
-// tensor spec: model.safetensors for model.safetensors:w), and the file itself: a run's inputs.
+// A run's inputs: the experiment file itself and the paths it names (experiment_file_paths).
 std::vector<std::string> experiment_inputs(const std::string& file, const nlohmann::json& j);
 // Writes the result folder `dir` through `fill` (core/export/result_folder.h: complete or
 // absent). kExitOk, kExitFailed with the reason said, or 128 + signal when interrupted.

@@ -10,7 +10,7 @@ namespace pl::cli {
 namespace {
 
 // 0x... hex, 0b... binary, or decimal. A code past 64 bits is well formed, only too wide for
-// every format: said as such (it read "malformed bit pattern").
+// every format, and is said to be so.
 Expected<uint64_t> parse_bits(const std::string& s) {
   int base = 10;
   std::string_view d = s;

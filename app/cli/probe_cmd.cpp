@@ -83,12 +83,8 @@ Runner add_accumulation_probe(CLI::App& app) {
       std::fprintf(stderr, "error: --accumulate: %s\n", acc.error().c_str());
       return kExitBadInput;
     }
-    // The probes' own refusals, said before a device is opened: the request is what is wrong.
-    if (acc->kind == experiment::AccumKind::Int32 || !is_float(*t)) {
-      std::fprintf(stderr, "error: %s\n",
-                   acc->kind == experiment::AccumKind::Int32 ? "integer sums are exact: there is nothing to probe"
-                                                 : ("--dtype " + std::string(name(*t)) +
-                                                    ": the probes need a float input dtype").c_str());
+    if (auto st = experiment::check_probe_request(*t, *acc); !st) {  // (before a device is opened)
+      std::fprintf(stderr, "error: %s\n", st.error().c_str());
       return kExitBadInput;
     }
     auto shared = shared_backend(a->backend);

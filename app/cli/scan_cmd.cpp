@@ -137,7 +137,7 @@ Runner add_scan(CLI::App& app) {
   app.add_option("--pin", a->pins, "keep tensor NAME in CANDIDATE in the plan (NAME=CANDIDATE; repeatable)");
   scan_only.push_back(app.add_option(
       "--tensors", a->tensors,
-      "scan the tensors whose names this regular expression (RE2 syntax) matches (default: every float tensor of two or more "
+      "scan the tensors whose names this regular expression (RE2 syntax: no look-ahead) matches (default: every float tensor of two or more "
       "dimensions)"));
   scan_only.push_back(app.add_option(
       "--activations", a->activations,

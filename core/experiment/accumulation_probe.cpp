@@ -219,14 +219,19 @@ ProbeFinding model_check(Backend& backend, const ProductSpec& base, const Accumu
 
 // The library product every probe runs (its shape aside), if the backend has it.
 Expected<ProductSpec> probed_product(Backend& backend, DType input, const Accumulation& acc, bool fast_accumulation) {
-  if (acc.kind == AccumKind::Int32) return Error{"integer sums are exact: there is nothing to probe"};
-  if (!is_float(input)) return Error{std::string(name(input)) + ": the probes need a float input dtype"};
+  if (auto st = check_probe_request(input, acc); !st) return Error{st.error()};
   const ProductSpec base{{kRows, kRows, kRows}, input, input, acc, fast_accumulation};
   if (Support s = backend.supports_product(base); !s.ok) return Error{s.why_not};
   return base;
 }
 
 }  // namespace
+
+Status check_probe_request(DType input, const Accumulation& acc) {
+  if (acc.kind == AccumKind::Int32) return Error{"integer sums are exact: there is nothing to probe"};
+  if (!is_float(input)) return Error{std::string(name(input)) + ": the probes need a float input dtype"};
+  return {};
+}
 
 Expected<ProbeFinding> check_model(Backend& backend, DType input, const Accumulation& acc, bool fast_accumulation,
                                    const Accumulation& model) {

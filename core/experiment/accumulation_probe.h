@@ -53,6 +53,10 @@ struct ProbeReport {
   std::string model_note;
 };
 
+// Why the probes cannot ask about this input and model (an integer sum, an integer input), or
+// nothing: the request's own fault, checked before a device is opened.
+Status check_probe_request(DType input, const Accumulation& acc);
+
 // Runs every probe on `backend` (which must support the library product of `input` x `input`
 // under `accumulate`, by default float32 accumulation).
 Expected<ProbeReport> probe_accumulation(Backend& backend, DType input,

@@ -266,9 +266,15 @@ std::vector<WhereRan> where_ran(const std::vector<DotSweepRow>& rows) {
   return entries;
 }
 
+double sweep_terms(const DotSweepConfig& c) {
+  double terms = 0;
+  for (size_t k : c.lengths) terms += static_cast<double>(k) * c.trials * static_cast<double>(c.models.size());
+  return terms;
+}
+
 WorkEstimate estimate_dot_sweep(const DotSweepConfig& c) {
   WorkEstimate w;
-  for (size_t k : c.lengths) w.terms += static_cast<double>(k) * c.trials * static_cast<double>(c.models.size());
+  w.terms = sweep_terms(c);
   // The sample: the same models and dtypes, 4 trials of length 4096 (or the sweep itself if smaller).
   DotSweepConfig sample = c;
   sample.lengths = {4096};

@@ -64,6 +64,8 @@ struct WorkEstimate {
   double seconds_per_term = 0;  // measured on the sample
 };
 WorkEstimate estimate_dot_sweep(const DotSweepConfig& c);
+// The products the sweep sums: every length times the trials and the models (untimed).
+double sweep_terms(const DotSweepConfig& c);
 // Past this a command asks for --force and the window says how long before it starts.
 inline constexpr double kInteractiveSeconds = 600;
 std::string work_text(const WorkEstimate& w);  // "about 3.2e12 terms, an estimated 41 hours here"

@@ -52,8 +52,11 @@ Status ResultFolder::refusal(const std::string& dest, bool replace, const std::v
     // The nearest ancestor that exists must be a folder to make it in (out.json/x: bad input,
     // not a failure of the machine).
     for (fs::path up = d.parent_path(); !up.empty(); up = up.parent_path()) {
-      if (!fs::exists(up, ec)) continue;
-      if (!fs::is_directory(up, ec)) return Error{up.string() + " is not a folder: " + dest + " cannot be made in it"};
+      const auto s = fs::symlink_status(up, ec);
+      if (!fs::exists(s)) continue;
+      // (A link to a folder is followed; a dangling one, or one to a file, is no folder.)
+      if (!fs::is_directory(fs::status(up, ec)))
+        return Error{up.string() + " is not a folder: " + dest + " cannot be made in it"};
       break;
     }
     return {};
@@ -76,11 +79,15 @@ Expected<ResultFolder> ResultFolder::begin(const std::string& dest, bool replace
   std::error_code ec;
   ResultFolder f;
   if (!d.parent_path().empty()) {
-    // The folders made for it are removed with it when it is never committed.
-    for (fs::path up = d.parent_path(); !up.empty() && !fs::exists(up, ec); up = up.parent_path())
-      f.made_.push_back(up.string());
-    fs::create_directories(d.parent_path(), ec);
-    if (ec) return Error{"cannot create " + d.parent_path().string() + ": " + ec.message()};
+    // Made a level at a time, top down, and each one this call made is noted, to be removed with
+    // the folder when it is never committed (one that was there, or a link, is never noted).
+    std::vector<fs::path> levels;  // those not there, deepest first
+    for (fs::path up = d.parent_path(); !up.empty() && !fs::exists(fs::symlink_status(up, ec)); up = up.parent_path())
+      levels.push_back(up);
+    for (auto it = levels.rbegin(); it != levels.rend(); ++it) {
+      if (fs::create_directory(*it, ec)) f.made_.insert(f.made_.begin(), it->string());
+      if (ec) return Error{"cannot create " + it->string() + ": " + ec.message()};
+    }
   }
   f.dest_ = d.string();
   f.replace_ = replace;

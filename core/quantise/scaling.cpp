@@ -379,8 +379,8 @@ Expected<Scaling> parse_scaling_spec(std::string_view text) {
     s.group = n;
     return s;
   }
-  // A recipe without blocks takes no number at all: ":0" matched its block of 0 and was read as
-  // the recipe alone (delayed:0 as delayed, whose history is the file's own key).
+  // A recipe without blocks takes no number at all, not even its block size of 0 (delayed's
+  // history is the file's own key, not a number here).
   if (scaling_block(*kind) == 0) return Error{std::string(name) + " has no blocks"};
   if (n != scaling_block(*kind))
     return Error{std::string(name) + " blocks hold " + std::to_string(scaling_block(*kind)) + " elements"};

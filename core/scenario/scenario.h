@@ -19,6 +19,9 @@ namespace pl::scenario {
 
 // The most characters an evidence run's tab name may have.
 inline constexpr size_t kEvidenceTabChars = 24;
+// The most products a dot or sum sweep in a scenario's evidence may sum: minutes at the slowest
+// emulated formats' rate (the shipped ones sum at most a few million).
+inline constexpr double kEvidenceMostTerms = 1e9;
 
 // One experiment file (docs/experiment-json.md) that shows the story.
 struct Evidence {

@@ -102,6 +102,8 @@ SlideDeck scenario_deck(const scenario::ScenarioRun& run) {
   for (const auto& c : run.checks)
     checks.table.push_back({c.label, expected_text(c), observed_text(c),
                             c.passed ? "pass" : "FAIL" + (c.note.empty() ? "" : ": " + c.note)});
+  for (const auto& e : run.evidence)  // a run that did not run fails the scenario as a check does
+    if (!e.run) checks.table.push_back({"evidence: " + e.label, "it runs", "-", "FAIL: " + e.error});
   if (!run.look_at_error.empty())
     checks.table.push_back({"the look-at's figure", "", "", "FAIL: " + run.look_at_error});
   deck.slides.push_back(std::move(checks));

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 
@@ -312,11 +313,14 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
                         characters(e["tab"].get<std::string>()) > kEvidenceTabChars))
           return Error{"evidence[" + std::to_string(i) + "]: 'tab' must be a text of 1 to " +
                        std::to_string(kEvidenceTabChars) + " characters"};
-        // A sweep `run` would refuse without --force has no place in a scenario, which runs its
-        // evidence on every Run with no such flag: a dot sweep of a thousand hours started.
-        if (const auto w = experiment::estimate_file_work(e["setup"]); w && w->seconds > experiment::kInteractiveSeconds)
-          return Error{"evidence[" + std::to_string(i) + "]: this sweep is " + experiment::work_text(*w) +
-                       ": a scenario's evidence must run in minutes"};
+        // A scenario runs its evidence on every Run, with no --force to confirm a long sweep: a
+        // dot sweep of a thousand hours started. Bounded by its count of products, not by a timed
+        // sample: reading a file must not run one (nor open a device for it).
+        if (const auto terms = experiment::file_sweep_terms(e["setup"]); terms && *terms > kEvidenceMostTerms) {
+          char what[96];
+          std::snprintf(what, sizeof what, "this sweep sums %.2g products, past %.0g", *terms, kEvidenceMostTerms);
+          return Error{"evidence[" + std::to_string(i) + "]: " + what + ": a scenario's evidence must run in minutes"};
+        }
         s.evidence.push_back({e["label"].get<std::string>(), e["setup"], has_tab ? e["tab"].get<std::string>() : ""});
       }
     } else if (k == "checks") {

@@ -219,14 +219,18 @@ std::string checks_summary(const ScenarioRun& r, bool brief) {
   s += " of ";
   s += std::to_string(r.checks.size());
   s += " checks pass";
+  if (derived > 0) {
+    const bool all = derived == r.checks.size();
+    if (brief) {
+      s += (all ? ", all" : ", " + std::to_string(derived)) + " derived";
+    } else {
+      s += all ? ", all" : ", " + std::to_string(derived) + " of them";
+      s += " against answers ";
+      s += kDerivedNote;
+    }
+  }
   if (const size_t failed = r.evidence_failed(); failed > 0)
     s += "; " + std::to_string(failed) + (failed == 1 ? " evidence run" : " evidence runs") + " failed";
-  if (derived == 0) return s;
-  const bool all = derived == r.checks.size();
-  if (brief) return s + (all ? ", all" : ", " + std::to_string(derived)) + " derived";
-  s += all ? ", all" : ", " + std::to_string(derived) + " of them";
-  s += " against answers ";
-  s += kDerivedNote;
   return s;
 }
 

@@ -72,16 +72,16 @@ struct ScenarioRun {
   bool passed() const { return passed_count() == checks.size() && evidence_failed() == 0 && look_at_error.empty(); }
 };
 
-// "12 of 12 checks pass" (then "; 1 evidence run failed" where one did), and how many of them
-// match an answer derived from the source instead
+// "12 of 12 checks pass", and how many of them match an answer derived from the source instead
 // of one a script recorded: such a match explains, it does not prove ("9 of 9 checks pass, all
 // against answers derived from the source, not recorded"; `brief`: "9 of 9 checks pass, all
-// derived", for a line that explains the word on hover).
+// derived", for a line that explains the word on hover); then "; 1 evidence run failed" where
+// one did not run.
 std::string checks_summary(const ScenarioRun& r, bool brief = false);
 
 // Runs every evidence experiment (progress shared out evenly), then every check. A cancelled
 // run is an error ("cancelled"); a failing experiment is not: its metric checks fail with the
-// reason.
+// reason, and the run does not pass (passed()).
 Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(double)>& progress = {},
                                    const std::atomic<bool>* cancel = nullptr);
 

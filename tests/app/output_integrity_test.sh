@@ -64,6 +64,10 @@ status_is matmul-force-over-its-operand 2 'an input of this run' -- \
 status_is matmul-force-over-its-operand-parent 2 'an input of this run' -- \
   "$PL" matmul --a "$tmp/inputs/a.npy" --b "$tmp/inputs/a.npy" --save "$tmp" --force
 if [[ -f $tmp/inputs/train.json && -f $tmp/inputs/a.npy ]]; then ok inputs-kept; else bad inputs-kept; fi
+# Only the keys that name files are inputs: a folder named like the experiment's kind is not one.
+echo '{"experiment": "train", "models": ["float32"], "steps": 50}' >"$tmp/train-kind.json"
+(cd "$tmp" && "$PL" run train-kind.json --out train >/dev/null 2>&1)
+status_is run-force-over-a-folder-named-like-a-value 0 '' -- bash -c 'cd "$0" && "$1" run train-kind.json --out train --force' "$tmp" "$PL"
 echo x >"$tmp/a-file"
 status_is run-out-is-file 2 'exists and is not a folder' -- "$PL" run "$train" --out "$tmp/a-file"
 status_is run-out-under-a-file 2 'a-file is not a folder: .* cannot be made in it' -- \

@@ -1,5 +1,7 @@
 #include "core/experiment/spec/experiment_file.h"
 
+#include "core/io/load.h"
+
 #include "core/experiment/spec/matmul_json.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/experiment/spec/train_json.h"
@@ -168,12 +170,28 @@ Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::
   return out;
 }
 
+std::vector<std::string> experiment_file_paths(const nlohmann::json& j) {
+  std::vector<std::string> out;
+  if (!j.is_object()) return out;
+  for (const char* key : {"input_file", "weight_file", "bias_file", "checkpoint", "activations"})
+    if (const auto it = j.find(key); it != j.end() && it->is_string()) out.push_back(io::tensor_file(*it));
+  return out;
+}
+
 std::optional<WorkEstimate> estimate_file_work(const nlohmann::json& j) {
   const std::string kind = experiment_kind(j);
   if (kind != "dot" && kind != "sum") return std::nullopt;
   auto c = dot_config_from_json(j);
   if (!c) return std::nullopt;
   return estimate_dot_sweep(*c);
+}
+
+std::optional<double> file_sweep_terms(const nlohmann::json& j) {
+  const std::string kind = experiment_kind(j);
+  if (kind != "dot" && kind != "sum") return std::nullopt;
+  auto c = dot_config_from_json(j);
+  if (!c) return std::nullopt;
+  return sweep_terms(*c);
 }
 
 }  // namespace pl::experiment

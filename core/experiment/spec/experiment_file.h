@@ -78,10 +78,18 @@ std::string experiment_kind_names(std::string_view separator = ", ");
 Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::function<void(double)>& progress = {},
                                             const std::atomic<bool>* cancel = nullptr);
 
+// The files and folders the file names, as the readers read them (the file keys of every kind:
+// input_file, weight_file, bias_file, checkpoint, activations), each a tensor spec's file
+// (model.safetensors for model.safetensors:w): what a run of it reads besides the file itself.
+std::vector<std::string> experiment_file_paths(const nlohmann::json& j);
+
 // How long the file would run here, for the kinds whose work can grow past interactive scale
 // (dot and sum sweeps: estimate_dot_sweep); nullopt for the others and for a file its kind's
 // reader refuses (running it reports why). `run` and the window announce a sweep past
 // kInteractiveSeconds before starting it.
 std::optional<WorkEstimate> estimate_file_work(const nlohmann::json& j);
+// The products a dot or sum sweep's file sums (sweep_terms, nothing run); nullopt for the other
+// kinds and for a file its kind's reader refuses.
+std::optional<double> file_sweep_terms(const nlohmann::json& j);
 
 }  // namespace pl::experiment

@@ -37,7 +37,7 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
     std::vector<std::string> specs;
     if (v.is_string()) specs.push_back(v.get<std::string>());
     else if (v.is_array() && v.empty())
-      r.fail("accumulate", "must be a model or a list of models, not an empty list");  // (was the default, unsaid)
+      r.fail("accumulate", "must be a model or a list of models, not an empty list");  // (not the default)
     else if (v.is_array())
       for (const auto& s : v)
         if (s.is_string()) specs.push_back(s.get<std::string>());

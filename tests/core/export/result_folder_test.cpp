@@ -101,6 +101,12 @@ TEST(ResultFolder, AnAbandonedFolderTakesTheFoldersMadeForItAlong) {
   EXPECT_TRUE(fs::exists(t.p / "p1/out/a"));  // committed: kept with its parent
   const std::string under = ResultFolder::refusal((t.p / "file/sub/out").string(), false).error();
   EXPECT_NE(under.find("file is not a folder"), std::string::npos) << under;
+  // A dangling link on the way is no folder, and is never taken for one the folder made.
+  fs::create_symlink(t.p / "nowhere", t.p / "dangling");
+  const std::string dangling = ResultFolder::refusal((t.p / "dangling/out").string(), false).error();
+  EXPECT_NE(dangling.find("dangling is not a folder"), std::string::npos) << dangling;
+  EXPECT_FALSE(ResultFolder::begin((t.p / "dangling/out").string(), false));
+  EXPECT_TRUE(fs::is_symlink(t.p / "dangling"));
 }
 
 TEST(ResultFolder, AnEmptyFolderIsTakenWithoutForce) {

@@ -183,17 +183,26 @@ TEST(ScenarioRun, AFailedEvidenceRunFailsTheScenario) {
   EXPECT_EQ(run->evidence_failed(), 1u);
   EXPECT_FALSE(run->passed());
   EXPECT_EQ(checks_summary(*run), "1 of 1 checks pass; 1 evidence run failed");
+  // The slides' checks table fails it too, with the reason.
+  const exporting::SlideDeck deck = exporting::scenario_deck(*run);
+  const auto& rows = deck.slides.back().table;
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows.back()[0], "evidence: x");
+  EXPECT_NE(rows.back()[3].find("FAIL: evidence 'x': 'm': must be a positive integer"), std::string::npos)
+      << rows.back()[3];
 }
 
 // Bug: `run` refuses a sweep estimated past ten minutes without --force, but a scenario's
-// evidence ran one (a dot sweep of about 1,500 hours). The reader refuses it.
+// evidence ran one (a dot sweep of about 1,500 hours). The reader refuses it by its count of
+// products, without running a sample.
 TEST(ScenarioReader, EvidenceMustRunAtInteractiveScale) {
   json j = minimal();
   j["evidence"] = json::parse(
       R"([{"label": "x", "setup": {"experiment": "dot", "lengths": [16777216], "trials": 1000000}}])");
   const auto s = scenario_from_json(j, "x");
   ASSERT_FALSE(s);
-  EXPECT_NE(s.error().find("evidence[0]: this sweep is about"), std::string::npos) << s.error();
+  EXPECT_NE(s.error().find("evidence[0]: this sweep sums 1.7e+13 products, past 1e+09"), std::string::npos)
+      << s.error();
   EXPECT_NE(s.error().find("must run in minutes"), std::string::npos) << s.error();
 }
 

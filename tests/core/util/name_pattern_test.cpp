@@ -35,9 +35,13 @@ TEST(NamePattern, NoPatternOrNameMakesTheSearchBacktrackOrRecurse) {
   const auto any = NamePattern::compile("(.*)*\\.weight$");
   ASSERT_TRUE(any);
   EXPECT_FALSE(any->found_in("model.layers.10.self_attn.q_proj.bias_with_long_suffix"));
-  const auto alternatives = NamePattern::compile("(a|b)*");
+  const std::string long_name(1 << 20, 'a');  // read whole by both patterns
+  const auto alternatives = NamePattern::compile("^(a|b)*$");
   ASSERT_TRUE(alternatives);
-  EXPECT_TRUE(alternatives->found_in(std::string(1 << 20, 'a')));
+  EXPECT_TRUE(alternatives->found_in(long_name));
+  const auto ending = NamePattern::compile(".*x$");
+  ASSERT_TRUE(ending);
+  EXPECT_FALSE(ending->found_in(long_name));
 }
 
 }  // namespace
