@@ -178,20 +178,28 @@ std::vector<std::string> experiment_file_paths(const nlohmann::json& j) {
   return out;
 }
 
-std::optional<WorkEstimate> estimate_file_work(const nlohmann::json& j) {
+namespace {
+
+// A dot or sum sweep's config, as its reader reads it; nullopt for the other kinds and a file
+// the reader refuses.
+std::optional<DotSweepConfig> sweep_config(const nlohmann::json& j) {
   const std::string kind = experiment_kind(j);
   if (kind != "dot" && kind != "sum") return std::nullopt;
   auto c = dot_config_from_json(j);
   if (!c) return std::nullopt;
-  return estimate_dot_sweep(*c);
+  return std::move(c).value();
+}
+
+}  // namespace
+
+std::optional<WorkEstimate> estimate_file_work(const nlohmann::json& j) {
+  const auto c = sweep_config(j);
+  return c ? std::optional<WorkEstimate>(estimate_dot_sweep(*c)) : std::nullopt;
 }
 
 std::optional<double> file_sweep_terms(const nlohmann::json& j) {
-  const std::string kind = experiment_kind(j);
-  if (kind != "dot" && kind != "sum") return std::nullopt;
-  auto c = dot_config_from_json(j);
-  if (!c) return std::nullopt;
-  return sweep_terms(*c);
+  const auto c = sweep_config(j);
+  return c ? std::optional<double>(sweep_terms(*c)) : std::nullopt;
 }
 
 }  // namespace pl::experiment
