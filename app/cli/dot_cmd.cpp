@@ -4,7 +4,6 @@
 // reference, with each model's deterministic and probabilistic bounds beside it.
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -21,6 +20,7 @@
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/experiment_figures.h"
+#include "core/util/comma_items.h"
 #include "core/util/interrupt.h"
 
 namespace pl::cli {
@@ -39,18 +39,6 @@ struct DotArgs {
   std::string save;
   BackendChoice backend = BackendChoice::Cpu;
 };
-
-// The comma-separated items; an empty one (two commas, or one at an end) is an error.
-Expected<std::vector<std::string>> split(const std::string& s) {
-  std::vector<std::string> out;
-  for (size_t start = 0; start <= s.size();) {
-    const size_t end = std::min(s.find(',', start), s.size());
-    if (end == start) return Error{"--accumulate '" + s + "': an empty model in the list (two commas, or one at an end)"};
-    out.push_back(s.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -105,9 +93,9 @@ Runner add_dot(CLI::App& app) {
       }
       *out = *t;
     }
-    const auto models = split(args->models);
+    const auto models = comma_items(args->models, "model");
     if (!models) {
-      std::fprintf(stderr, "error: %s\n", models.error().c_str());
+      std::fprintf(stderr, "error: --accumulate '%s': %s\n", args->models.c_str(), models.error().c_str());
       return kExitBadInput;
     }
     for (const auto& m : *models) {

@@ -5,6 +5,7 @@
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
 #include "core/quantise/data_source.h"
+#include "core/util/comma_items.h"
 
 namespace pl::experiment {
 namespace {
@@ -142,14 +143,13 @@ Expected<TrainModel> parse_train_model(std::string_view text) {
 }
 
 Expected<std::vector<TrainModel>> parse_train_models(std::string_view list) {
+  const auto items = comma_items(list, "model");
+  if (!items) return Error{items.error()};
   std::vector<TrainModel> models;
-  for (size_t start = 0; start <= list.size();) {
-    const size_t end = std::min(list.find(',', start), list.size());
-    if (end == start) return Error{"an empty model in the list (two commas, or one at an end)"};
-    auto m = parse_train_model(list.substr(start, end - start));
+  for (const std::string& item : *items) {
+    auto m = parse_train_model(item);
     if (!m) return Error{m.error()};
     models.push_back(*m);
-    start = end + 1;
   }
   return models;
 }

@@ -116,6 +116,16 @@ constexpr ExperimentKind kKinds[] = {
 
 constexpr KindAlias kAliases[] = {{"cast", "roundtrip"}};
 
+// A dot or sum sweep's config, as its reader reads it; nullopt for the other kinds and a file
+// the reader refuses.
+std::optional<DotSweepConfig> sweep_config(const nlohmann::json& j) {
+  const std::string kind = experiment_kind(j);
+  if (kind != "dot" && kind != "sum") return std::nullopt;
+  auto c = dot_config_from_json(j);
+  if (!c) return std::nullopt;
+  return std::move(c).value();
+}
+
 }  // namespace
 
 std::span<const KindAlias> experiment_kind_aliases() { return kAliases; }
@@ -177,20 +187,6 @@ std::vector<std::string> experiment_file_paths(const nlohmann::json& j) {
     if (const auto it = j.find(key); it != j.end() && it->is_string()) out.push_back(io::tensor_file(*it));
   return out;
 }
-
-namespace {
-
-// A dot or sum sweep's config, as its reader reads it; nullopt for the other kinds and a file
-// the reader refuses.
-std::optional<DotSweepConfig> sweep_config(const nlohmann::json& j) {
-  const std::string kind = experiment_kind(j);
-  if (kind != "dot" && kind != "sum") return std::nullopt;
-  auto c = dot_config_from_json(j);
-  if (!c) return std::nullopt;
-  return std::move(c).value();
-}
-
-}  // namespace
 
 std::optional<WorkEstimate> estimate_file_work(const nlohmann::json& j) {
   const auto c = sweep_config(j);
