@@ -119,6 +119,26 @@ int refuse_foreign_options(const BenchArgs& a, const BenchOp& op) {
   return kExitOk;
 }
 
+// The first item of `items` that an earlier one repeats, or null.
+template <class T>
+const T* first_repeat(const std::vector<T>& items) {
+  for (auto it = items.begin(); it != items.end(); ++it)
+    if (std::find(items.begin(), it, *it) != it) return &*it;
+  return nullptr;
+}
+
+// A list naming an item twice would time it twice and print it twice, as if two were asked for:
+// refused by name.
+int refuse_repeats(const BenchArgs& a) {
+  std::string why;
+  if (const std::string* f = first_repeat(a.formats)) why = "--formats names " + *f + " twice";
+  else if (const std::string* d = first_repeat(a.dtypes)) why = "--dtypes names " + *d + " twice";
+  else if (const size_t* n = first_repeat(a.sizes)) why = "--sizes names " + std::to_string(*n) + " twice";
+  if (why.empty()) return kExitOk;
+  std::fprintf(stderr, "error: %s\n", why.c_str());
+  return kExitBadInput;
+}
+
 nlohmann::json stages_json(const experiment::StageTimes& s) {
   return {{"quantise", s.quantise * 1e3},
           {"reference", s.reference * 1e3},
@@ -334,6 +354,7 @@ int run_bench(const BenchArgs& a) {
     return kExitBadInput;
   }
   if (const int status = refuse_foreign_options(a, *op); status != kExitOk) return status;
+  if (const int status = refuse_repeats(a); status != kExitOk) return status;
   if (a.op == "matmul") return run_matmul_bench(a);
   if (a.op == "throughput") {
     if (!a.save.empty() && output_refused(a.save, a.force)) return kExitBadInput;

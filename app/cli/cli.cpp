@@ -17,7 +17,6 @@
 #include "app/cli/window_options.h"
 #include "core/export/pdf_dates.h"
 #include "core/export/result_folder.h"
-#include "core/experiment/spec/experiment_file.h"
 #include "core/util/edit_distance.h"
 #include "core/util/exception_text.h"
 #include "core/util/interrupt.h"
@@ -165,13 +164,24 @@ int run(int argc, char** argv, const WindowRunner& window) {
   WindowFlags window_flags;
   add_window_options(app, window_options, window_flags);
   std::map<CLI::App*, Runner> runners;
+  // The commands that write figures take their size and resolution, and the folder option the
+  // figures go to (scenario: on `export`, which always writes; bench checks its own, as --save
+  // is one op's).
+  struct Drawing {
+    std::string_view command, folder;
+  };
+  static constexpr Drawing kDrawing[] = {{"explore", "--out"}, {"bench", ""}, {"dot", "--save"},
+                                         {"matmul", "--save"}, {"run", "--out"},    {"mlp", "--save"},
+                                         {"train", "--save"},  {"roundtrip", "--save"}, {"scan", "--out"}};
+  std::map<CLI::App*, std::string_view> figure_folders;
   auto add = [&](const char* name, const char* help, Runner (*adder)(CLI::App&)) {
     CLI::App* sub = app.add_subcommand(name, help);
     runners[sub] = adder(*sub);
-    // The commands that write figures take their size and resolution (scenario: on `export`).
-    static constexpr std::string_view kDrawing[] = {"explore", "bench", "dot",   "matmul",
-                                                    "run",     "mlp",   "train", "roundtrip", "scan"};
-    if (std::find(std::begin(kDrawing), std::end(kDrawing), name) != std::end(kDrawing)) add_figure_options(*sub);
+    for (const Drawing& d : kDrawing)
+      if (d.command == name) {
+        add_figure_options(*sub);
+        if (!d.folder.empty()) figure_folders[sub] = d.folder;
+      }
   };
   add("formats", "Print the table of number formats", add_formats);
   add("cast", "Round values into a format and show bits and error", add_cast);
@@ -226,6 +236,14 @@ int run(int argc, char** argv, const WindowRunner& window) {
                        sub->get_name().c_str());
           return kExitBadInput;
         }
+      // --size and --dpi without the folder the figures go to would change nothing.
+      if (const auto f = figure_folders.find(sub); f != figure_folders.end())
+        for (const char* figure_option : {"--size", "--dpi"})
+          if (sub->get_option(figure_option)->count() > 0 && sub->get_option(std::string(f->second))->count() == 0) {
+            std::fprintf(stderr, "error: %s sets the figures %s writes: give %s, the folder they go to\n",
+                         figure_option, sub->get_name().c_str(), std::string(f->second).c_str());
+            return kExitBadInput;
+          }
       catch_interrupts();
       int status = kExitFailed;
       try {
@@ -259,10 +277,20 @@ bool output_refused(const std::string& dir, bool force, const std::vector<std::s
   return !st;
 }
 
-std::vector<std::string> experiment_inputs(const std::string& file, const nlohmann::json& j) {
-  std::vector<std::string> out = experiment::experiment_file_paths(j);
-  out.push_back(file);
-  return out;
+std::string in_option_terms(const std::string& message, std::initializer_list<KeyOption> renamed) {
+  // The reader's refusals start "'KEY': " (json_reader.h's Reader::fail).
+  if (message.size() < 4 || message[0] != '\'') return message;
+  const size_t close = message.find("': ", 1);
+  if (close == std::string::npos) return message;
+  const std::string key = message.substr(1, close - 1);
+  std::string option;
+  for (const KeyOption& r : renamed)
+    if (r.key == key) option = r.option;
+  if (option.empty()) {
+    option = "--" + key;
+    std::replace(option.begin(), option.end(), '_', '-');
+  }
+  return option + message.substr(close + 1);
 }
 
 int write_output(const std::string& dir, bool force, const std::function<Status(const std::string&)>& fill) {

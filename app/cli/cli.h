@@ -47,8 +47,14 @@ int run(int argc, char** argv, const WindowRunner& window);
 // is refused -- not empty without --force, not a folder, a link, or with --force a folder that
 // is or holds one of `inputs`, the paths the command reads (exit 2).
 bool output_refused(const std::string& dir, bool force, const std::vector<std::string>& inputs = {});
-// A run's inputs: the experiment file itself and the paths it names (experiment_file_paths).
-std::vector<std::string> experiment_inputs(const std::string& file, const nlohmann::json& j);
+// A refusal of an experiment's key said in the terms of the options that set it: matmul and mlp
+// build an experiment from their options, and the reader names the key ("'input_scaling': ...");
+// the user typed --input-scaling. `renamed` lists the keys whose option is not the key with
+// dashes for underscores ({"input", "--input-dtype"}); the rest are "--" + the key so spelled.
+struct KeyOption {
+  std::string_view key, option;
+};
+std::string in_option_terms(const std::string& message, std::initializer_list<KeyOption> renamed);
 // Writes the result folder `dir` through `fill` (core/export/result_folder.h: complete or
 // absent). kExitOk, kExitFailed with the reason said, or 128 + signal when interrupted.
 int write_output(const std::string& dir, bool force, const std::function<Status(const std::string&)>& fill);

@@ -124,7 +124,16 @@ Runner add_matmul(CLI::App& app) {
     if (a->threads) j["threads"] = a->threads;  // its range checked with the file's key
     auto spec = experiment::matmul_spec_from_json(j);
     if (!spec) {
-      std::fprintf(stderr, "error: %s\n", spec.error().c_str());
+      const std::string why = in_option_terms(spec.error(), {{"input", "--input-dtype"},
+                                                             {"weight", "--weight-dtype"},
+                                                             {"output", "--output-dtype"},
+                                                             {"bias", "--bias-dtype"},
+                                                             {"input_data", "--data"},
+                                                             {"input_file", "--a"},
+                                                             {"weight_file", "--b"},
+                                                             {"bias_file", "--bias"},
+                                                             {"fast_accumulation", "--fast-accum"}});
+      std::fprintf(stderr, "error: %s\n", why.c_str());
       return kExitBadInput;
     }
     experiment::MatmulSpec& s = spec.value();
@@ -167,17 +176,20 @@ Runner add_matmul(CLI::App& app) {
                   std::string(name(run->spec.config.output)).c_str());
     }
     const experiment::MatmulResult* r = &*run->result;
+    // The folder first: when it cannot be written, neither is the .npy (it was, and the command
+    // failed with one of its two outputs on disk).
+    if (const int status = save(); status != kExitOk) return status;
     if (!a->out.empty()) {
       // (Read back from the device that made it, when one did.)
       auto values = r->result->host();
       auto w = values ? io::write_npy(a->out, {r->config.m, r->config.n}, *values, r->config.output)
                       : Status(Error{"reading the result back: " + values.error()});
       if (!w) {
-        std::fprintf(stderr, "error: %s\n", w.error().c_str());
+        std::fprintf(stderr, "error: %s%s\n", w.error().c_str(),
+                     a->save.empty() ? "" : ("; the --save folder " + a->save + " was written whole").c_str());
         return kExitFailed;
       }
     }
-    if (const int status = save(); status != kExitOk) return status;
     if (a->json) std::cout << experiment::to_json(*r).dump(1) << "\n";
     else print_report(*r);
     return kExitOk;

@@ -31,7 +31,12 @@ struct MlpArgs {
 int run_mlp_json(const nlohmann::json& j, const std::string& save, bool force, bool json_out) {
   auto c = experiment::mlp_config_from_json(j);
   if (!c) {
-    std::fprintf(stderr, "error: %s\n", c.error().c_str());
+    const std::string why = in_option_terms(c.error(), {{"input", "--input-dtype"},
+                                                        {"weight", "--weight-dtype"},
+                                                        {"output", "--output-dtype"},
+                                                        {"bias", "--bias-dtype"},
+                                                        {"input_data", "--data"}});
+    std::fprintf(stderr, "error: %s\n", why.c_str());
     return kExitBadInput;
   }
   if (!save.empty() && output_refused(save, force)) return kExitBadInput;

@@ -88,7 +88,9 @@ Runner add_run(CLI::App& app) {
       return kExitBadInput;
     }
     nlohmann::json j = std::move(read).value();
-    if (output_refused(a->out, a->force, experiment_inputs(a->config, j))) return kExitBadInput;
+    std::vector<std::string> inputs = experiment::experiment_file_paths(j);  // (the files it names)
+    inputs.push_back(a->config);
+    if (output_refused(a->out, a->force, inputs)) return kExitBadInput;
     if (const std::string note = experiment::kind_alias_note(j); !note.empty())
       std::fprintf(stderr, "note: %s: %s\n", a->config.c_str(), note.c_str());
     const std::string kind = experiment::experiment_kind(j);

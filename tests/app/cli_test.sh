@@ -187,6 +187,18 @@ tp=$(mktemp -d)
 check bench-throughput-save 0 'GFLOP/s' -- "$PL" bench --op throughput --dtypes float32 --sizes 32 --seconds 0.2 --save "$tp"
 check bench-throughput-files 0 'throughput-by-dtype.svg' -- ls "$tp"
 rm -rf "$tp"
+check bench-formats-repeated 2 'error: --formats names float16 twice' -- "$PL" bench --formats float16,bfloat16,float16
+check bench-dtypes-repeated 2 'error: --dtypes names int8 twice' -- "$PL" bench --op product --dtypes int8,int8 --sizes 32
+check bench-sizes-repeated 2 'error: --sizes names 64 twice' -- "$PL" bench --op matmul --sizes 64,64
+# A refusal of the experiment a command builds names the option the user typed, not the file key.
+check mlp-bad-layers-option 2 'error: --layers: must be an integer from 1' -- "$PL" mlp --layers 0
+check mlp-bad-dtype-option 2 "error: --input-dtype: unknown dtype 'foo'" -- "$PL" mlp --input-dtype foo
+check mlp-bad-data-option 2 "error: --data: unknown distribution 'x'" -- "$PL" mlp --data x
+check matmul-bad-size-option 2 'error: --m: must be a positive integer' -- "$PL" matmul --m 0
+check matmul-bad-recipe-option 2 "error: --weight-scaling: no recipe 'x'" -- "$PL" matmul --weight-scaling x
+# --size and --dpi without the folder the figures go to would change nothing.
+check dot-size-without-save 2 'error: --size sets the figures dot writes: give --save' -- "$PL" dot --k 8 --size 500x400
+check scan-dpi-without-out 2 'error: --dpi sets the figures scan writes: give --out' -- "$PL" scan "${TMPDIR:-/tmp}/pl-no-checkpoint-$$" --dpi 192
 check bench-bad-op 2 "unknown --op 'gemv' \\(convert \\| matmul \\| product \\| throughput\\)" -- "$PL" bench --op gemv
 check promote-linear-error 0 'expected m1 and m2 to have the same dtype, but got: float != c10::BFloat16' -- "$PL" promote --op linear float32 bfloat16
 check promote-linear-fix 0 'x.to\(w.dtype\) .* -> torch.bfloat16' -- "$PL" promote --op linear float32 bfloat16
@@ -318,7 +330,7 @@ check matmul-fp8 0 'float8_e4m3fn, per-tensor \(amax' -- "$PL" matmul --linear -
 check matmul-json 0 '"within_deterministic"' -- "$PL" matmul --m 4 --n 4 --k 32 --accumulate f16:chunked:8 --json
 check matmul-threads 0 'f16 sequential rne \(own kernels, 1 thread\)' -- "$PL" matmul --m 16 --n 8 --k 64 --accumulate f16:sequential --threads 1
 check matmul-threads-blas 0 'OpenBLAS sgemm \(.*, 1 thread' -- "$PL" matmul --m 16 --n 8 --k 64 --threads 1
-check matmul-threads-range 2 "'threads': must be an integer from 0 \(all cores\) to 4096" -- "$PL" matmul --m 16 --n 8 --k 64 --threads 4294967297
+check matmul-threads-range 2 "--threads: must be an integer from 0 \(all cores\) to 4096" -- "$PL" matmul --m 16 --n 8 --k 64 --threads 4294967297
 check mlp-threads 0 '"threads": 1' -- "$PL" mlp --layers 2 --width 16 --batch 4 --threads 1 --json
 check matmul-files 0 'linear: x \(3 x 4\)' -- "$PL" matmul --linear --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4" --out "$TMP/c.npy"
 check matmul-out 0 '\(3, 2\)' -- "$PL" tensors "$TMP/c.npy"

@@ -46,6 +46,10 @@ status_is closed-pipe 1 'writing to standard output failed: Broken pipe' -- \
 status_is npy-to-dev-full 1 'cannot write /dev/full: No space left on device' -- \
   "$PL" matmul --m 4 --n 4 --k 4 --out /dev/full
 [[ -c /dev/full ]] && ok "dev-full-still-a-device" || bad "dev-full-still-a-device"
+# A folder that cannot be made fails the command before its .npy is written: not one output of two.
+status_is npy-with-unwritable-folder 1 'error: ' -- \
+  "$PL" matmul --m 4 --n 4 --k 4 --save /proc/pl-never-made --out "$tmp/c.npy"
+[[ ! -e $tmp/c.npy ]] && ok npy-not-written-without-its-folder || bad npy-not-written-without-its-folder
 
 # Folders that would mix runs, or are not folders.
 mkdir -p "$tmp/used" && echo stale >"$tmp/used/framework.json"
