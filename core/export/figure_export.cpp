@@ -260,12 +260,10 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
   unsigned char* data = cairo_image_surface_get_data(img);
   const int stride = cairo_image_surface_get_stride(img);
   const double span = h.vmax > h.vmin ? h.vmax - h.vmin : 1;
-  bool exact = false;
   for (size_t r = 0; r < h.rows; ++r)
     for (size_t c = 0; c < h.cols; ++c) {
       const double v = h.values[r * h.cols + c];
       const bool is_exact = h.inf_is_exact && std::isinf(v) && v > 0;
-      exact = exact || is_exact;
       const Color col = std::isfinite(v) ? colormap(h.map, (v - h.vmin) / span)
                         : is_exact       ? Color{1, 1, 1, 1}
                                          : Color{0.5, 0.5, 0.5, 1};
@@ -291,7 +289,8 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
   cairo_rectangle(cr, x0 - 0.5 * fs, y0 - 0.5 * fs, w + 1 * fs, hgt + 1 * fs);
   cairo_stroke(cr);
   // Colour bar.
-  const double bx = x0 + w + 18 * fs, bw = 16 * fs;
+  const ColourBar c = colour_bar(h, y0, y0 + hgt);
+  const double bx = x0 + w + c.bar * fs, bw = c.width * fs;
   for (int i = 0; i < 200; ++i) {
     set_color(cr, colormap(h.map, i / 199.0));
     const double yy = y0 + hgt - (i + 1) * hgt / 200;
@@ -299,17 +298,15 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
     cairo_fill(cr);
   }
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-  // The colour bar's scale ticked as an axis is: 1-2-5 steps, one format.
   const AxisMap bar{h.vmin, h.vmax, false, y0 + hgt, y0};
-  const std::vector<double> bt = span > 0 ? axis_ticks(bar) : std::vector<double>{h.vmin};
-  const std::vector<std::string> bs = tick_labels(bt, false);
-  for (size_t i = 0; i < bt.size(); ++i) text(cr, bs[i], bx + bw + 4 * fs, bar.to_pixel(bt[i]), 10 * fs, 0, 0.5);
+  for (size_t i = 0; i < c.ticks.size(); ++i)
+    text(cr, c.labels[i], x0 + w + c.texts * fs, bar.to_pixel(c.ticks[i]), 10 * fs, 0, 0.5);
   cairo_save(cr);
-  cairo_translate(cr, bx + bw + 62 * fs, y0 + hgt / 2);
+  cairo_translate(cr, x0 + w + c.title * fs, y0 + hgt / 2);
   cairo_rotate(cr, -M_PI / 2);
   text(cr, h.colorbar_label, 0, 0, 11 * fs, 0.5, 0.5);
   cairo_restore(cr);
-  if (exact) {  // the colour outside the map, keyed under the bar
+  if (c.exact) {  // the colour outside the map, keyed under the bar
     const double sy = y0 + hgt + 8 * fs;
     cairo_rectangle(cr, bx, sy, bw, 10 * fs);
     cairo_set_source_rgb(cr, 1, 1, 1);
@@ -317,7 +314,7 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
     cairo_set_line_width(cr, 0.8);
     cairo_stroke(cr);
-    text(cr, "exact", bx + bw + 4 * fs, sy + 5 * fs, 10 * fs, 0, 0.5);
+    text(cr, "exact", x0 + w + c.texts * fs, sy + 5 * fs, 10 * fs, 0, 0.5);
   }
 }
 

@@ -342,11 +342,15 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   // wide as the widest, so that rows "0" to "3" leave no blank band beside the title, up to 140
   // px or a fifth of a wider figure. (At 140 px an exported 1200 px map shrank
   // "embeddings.position_embeddings" to six pixels.)
+  // Short names ("0" to "3") take no more than they need beside the axis's title: the 78 px
+  // kept for numbered ticks left scenario 29's six candidates narrow columns whose names were
+  // drawn at 60%.
   double names = 0;
   if (f.heatmap)
     for (const std::string& name : f.y.categories) names = std::max(names, 34 + 1.03 * text_width(name, 10));
-  l.x0 = std::clamp(names, 78.0, std::max(140.0, W / fs / 5)) * fs;
-  l.x1 = W - (f.heatmap ? 120 : 24) * fs;
+  const bool named_rows = f.heatmap && !f.y.categories.empty() && f.y.categories.size() == f.heatmap->rows;
+  l.x0 = std::clamp(names, named_rows ? 48.0 : 78.0, std::max(140.0, W / fs / 5)) * fs;
+  l.x1 = W - 24 * fs;  // (a heat map's: its colour bar's room, below)
   // The header in line with the plot where the title (in one line) and the subtitle (in two,
   // the fewest lines greedy wrapping needs) fit beside it at kHeaderSmallest of their sizes, with
   // 3% to spare as the legend's widths; else from the margin: a scenario's figure
@@ -373,6 +377,7 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   // of 24 px under its names (scenario 18's speed-up chart).
   l.y1 = H - (f.x.label.empty() && !f.heatmap ? kBottomWithoutTitle : kBottomWithTitle) * fs;
   if (f.heatmap) {
+    l.x1 = W - colour_bar(*f.heatmap, l.y0, l.y1).room * fs;
     l.x = {0, static_cast<double>(std::max<size_t>(f.heatmap->cols, 1)), false, l.x0, l.x1};
     // Row 0 is drawn at the top: value rows at pixel y0, value 0 at pixel y0.
     l.y = {0, static_cast<double>(std::max<size_t>(f.heatmap->rows, 1)), false, l.y0, l.y1};
@@ -527,6 +532,21 @@ std::vector<std::string> tick_labels(const std::vector<double>& ticks, bool log)
     out.push_back(buf);
   }
   return out;
+}
+
+ColourBar colour_bar(const Heatmap& h, double y0, double y1) {
+  ColourBar c;
+  const AxisMap bar{h.vmin, h.vmax, false, y1, y0};
+  c.ticks = h.vmax > h.vmin ? axis_ticks(bar) : std::vector<double>{h.vmin};
+  c.labels = tick_labels(c.ticks, false);
+  for (double v : h.values) c.exact = c.exact || (h.inf_is_exact && std::isinf(v) && v > 0);
+  double widest = c.exact ? text_width("exact", 10) : 0;
+  for (const std::string& label : c.labels) widest = std::max(widest, text_width(label, 10));
+  // The title (11 px, turned on its side: 11 px across) 8 px past the widest text, with 3% to
+  // spare on the widths as the legend's; 10 px of margin after it.
+  c.title = c.texts + 1.03 * widest + 8 + 5.5;
+  c.room = c.title + 5.5 + 10;
+  return c;
 }
 
 }  // namespace pl::figure

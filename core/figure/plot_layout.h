@@ -92,4 +92,20 @@ std::vector<double> axis_ticks(const AxisMap& axis);
 // its values reach a million or stay under a thousandth.
 std::vector<std::string> tick_labels(const std::vector<double>& ticks, bool log);
 
+// A heat map's colour bar beside a plot from pixel y0 (top) to y1: its scale ticked as an axis
+// is (1-2-5 steps, one format), and where its parts sit right of the plot's edge, in pixels at
+// font scale 1: the bar, its tick texts (and "exact" under it where a cell is exact), then the
+// title, as close as the widest text allows. The layout leaves the plot `room` less than the
+// figure's width: the colour bar's fixed 120 px left short texts ("40") 60 px of blank.
+struct ColourBar {
+  std::vector<double> ticks;
+  std::vector<std::string> labels;
+  bool exact = false;         // a cell is +inf read as exact (Heatmap::inf_is_exact): keyed under the bar
+  double bar = 18, width = 16;  // the bar's left edge from the plot, and its width
+  double texts = 38;            // where the tick texts start
+  double title = 0;             // the rotated title's centre
+  double room = 0;              // from the plot's edge to the figure's
+};
+ColourBar colour_bar(const Heatmap& h, double y0, double y1);
+
 }  // namespace pl::figure

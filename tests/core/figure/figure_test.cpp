@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "core/accumulate/accumulation_spec.h"
@@ -1377,6 +1378,45 @@ TEST(Figures, APooledHeatmapCountsTheMatrixRowsAndColumns) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->lines[0], "rows 0-1, columns 500-501");
   EXPECT_EQ(r->lines[1].find("(the block's largest)") != std::string::npos, true) << r->lines[1];
+}
+
+// A scan's SQNR map: six named columns, four rows named "0" to "3", a colour bar of two-digit
+// texts. The colour bar takes the room its texts need and the row names what they need beside
+// the axis's title: at a fixed 120 px and 78 px, the columns of scenario 29's map at 1280x800 in
+// presentation mode were narrow and their names drawn at 60%.
+TEST(Figures, AHeatMapsMarginsTakeTheRoomTheirTextsNeed) {
+  Figure f;
+  f.name = "sqnr-by-layer";
+  f.x.label = "candidate";
+  f.y.label = "layer";
+  f.x.categories = {"e4m3fn tensor", "e4m3fn mx", "i8 channel", "e2m3fn mx", "e2m1fn mx", "e2m1fn nvfp4"};
+  f.y.categories = {"0", "1", "2", "3"};
+  Heatmap h{4, 6, std::vector<double>(24, 30), Colormap::Viridis, 15, 45, "SQNR (dB)"};
+  f.heatmap = h;
+  const double W = 690, H = 600, fs = 1.75;
+  const PlotLayout l = layout_figure(f, W, H, fs);
+  EXPECT_LT(l.x0, 78 * fs - 20);
+  const ColourBar c = colour_bar(h, l.y0, l.y1);
+  EXPECT_LT(c.room, 120 - 20);
+  EXPECT_DOUBLE_EQ(l.x1, W - c.room * fs);
+  // The title clears the widest tick text, and the figure's edge.
+  double widest = 0;
+  for (const std::string& label : c.labels) widest = std::max(widest, text_width(label, 10));
+  EXPECT_GE(c.title - 5.5, c.texts + widest);
+  EXPECT_LE(c.title + 5.5, c.room);
+  // Wider texts push the title out: "-1e-05" and "exact" under the bar.
+  Heatmap wide{2, 2, {-1e-5, 1e-5, 0, std::numeric_limits<double>::infinity()}, Colormap::Diverging, -1e-5, 1e-5, "C - R"};
+  wide.inf_is_exact = true;
+  const ColourBar cw = colour_bar(wide, l.y0, l.y1);
+  EXPECT_TRUE(cw.exact);
+  double wider = text_width("exact", 10);
+  for (const std::string& label : cw.labels) wider = std::max(wider, text_width(label, 10));
+  EXPECT_GT(wider, widest);
+  EXPECT_GE(cw.title - 5.5, cw.texts + wider);
+  EXPECT_GT(cw.room, c.room);
+  // Numbered rows keep the tick labels' margin.
+  f.y.categories.clear();
+  EXPECT_DOUBLE_EQ(layout_figure(f, W, H, fs).x0, 78 * fs);
 }
 
 }  // namespace
