@@ -39,7 +39,8 @@ void print_cast_place(const experiment::RoundtripResult& r) {
 void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum) {
   std::printf("%8s  %-28s %14s %13s %13s %10s %9s %11s\n", "K", "accumulation", sum ? "max|e|/S|a|" : "max|e|/S|ab|",
               "bound", "prob.bound", "mean bits", "max ulp", "NaN/Inf");
-  // gamma_K = K u / (1 - K u) exists only while K u < 1: past that the column says "none".
+  // gamma_m = m u / (1 - m u) exists only while m u < 1 (m = K for a sequential sum): past that the
+  // column says "none".
   bool unbounded = false;
   double largest_ulp = 0;
   for (const auto& r : rows)
@@ -54,7 +55,9 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum)
                 experiment::not_finite_text(s).c_str());
   }
   if (unbounded)
-    std::printf("\nnone: K u >= 1, where the deterministic bound gamma_K = K u / (1 - K u) no longer exists\n");
+    std::printf(
+        "\nnone: m u >= 1 (m = K for a sequential sum, fewer rounding steps for the others), where the "
+        "deterministic bound gamma_m = m u / (1 - m u) no longer exists\n");
   std::printf("\n");
   for (const auto& [what, note] : experiment::where_ran(rows)) {
     std::printf("%s\n", what.c_str());

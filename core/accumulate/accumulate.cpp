@@ -229,6 +229,15 @@ double unit_roundoff(DType t, Rounding r) {
 double gamma(double m, double u) { return m * u < 1 ? m * u / (1 - m * u) : INFINITY; }
 }  // namespace
 
+bool rounds_at_each_addition(AccumKind kind) {
+  return kind == AccumKind::Sequential || kind == AccumKind::Blas || kind == AccumKind::Float64;
+}
+
+BoundNames bound_names(AccumKind kind) {
+  if (rounds_at_each_addition(kind)) return {"gamma_K", "sqrt(K) u", "K u >= 1"};
+  return {"worst-case bound", "probabilistic bound", "m u >= 1"};
+}
+
 std::string gamma_text(double deterministic) {
   if (!std::isfinite(deterministic)) return "none";
   return bound_value_text(deterministic);

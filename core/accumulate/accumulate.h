@@ -101,6 +101,18 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_prod
 // answer no. By precision alone: as every classical bound here, it assumes no product
 // underflows or overflows the accumulator.
 bool exact_products(const Accumulation& acc, DType a, std::optional<DType> b);
+// Whether the model rounds at each of its K additions (sequential, the BLAS order, float64):
+// its bounds are then gamma_K and sqrt(K) u themselves. Pairwise, Kahan, chunked and
+// multi-term sums have bounds of their own over fewer rounding steps (accumulation_bounds).
+bool rounds_at_each_addition(AccumKind kind);
+// What the model's two bounds are called where they are shown: "gamma_K" and "sqrt(K) u" where
+// rounds_at_each_addition, else "worst-case bound" and "probabilistic bound" (a pairwise sum's
+// worst case is gamma of its leaf plus its levels, not gamma_K); and where the worst case does
+// not exist, why ("K u >= 1", else "m u >= 1" of the model's m rounding steps).
+struct BoundNames {
+  std::string_view worst, probable, none_when;
+};
+BoundNames bound_names(AccumKind kind);
 // The deterministic bound as text (bound_value_text), or "none" past K u >= 1, where gamma_K
 // does not exist (it is not infinite; accumulation_bounds keeps +inf there for comparisons).
 std::string gamma_text(double deterministic);

@@ -641,13 +641,14 @@ std::string bounds_line(const MatmulResult& r) {
   char buf[256];
   std::snprintf(buf, sizeof buf, "arithmetic error / (|A||B|): max %.3e; ", r.max_scaled_arithmetic);
   std::string line = buf;
+  const BoundNames named = bound_names(r.config.accumulate.kind);
   if (std::isfinite(r.bounds.deterministic))
-    std::snprintf(buf, sizeof buf, "gamma_K %s (%s within); ", gamma_text(r.bounds.deterministic).c_str(),
-                  share_text(r.within_deterministic, r.compared).c_str());
-  else std::snprintf(buf, sizeof buf, "no gamma_K (K u >= 1); ");
+    std::snprintf(buf, sizeof buf, "%s %s (%s within); ", named.worst.data(),
+                  gamma_text(r.bounds.deterministic).c_str(), share_text(r.within_deterministic, r.compared).c_str());
+  else std::snprintf(buf, sizeof buf, "no %s (%s); ", named.worst.data(), named.none_when.data());
   line += buf;
-  std::snprintf(buf, sizeof buf, "sqrt(K) u %s (%s within)", bound_value_text(r.bounds.probabilistic).c_str(),
-                share_text(r.within_probabilistic, r.compared).c_str());
+  std::snprintf(buf, sizeof buf, "%s %s (%s within)", named.probable.data(),
+                bound_value_text(r.bounds.probabilistic).c_str(), share_text(r.within_probabilistic, r.compared).c_str());
   return line + buf;
 }
 

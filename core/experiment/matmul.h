@@ -154,7 +154,8 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& o
 
 // The arithmetic error against the model's bounds in one line, as the report and the window
 // show it: "arithmetic error / (|A||B|): max 1.4e-07; gamma_K 3.052e-05 (100.0% within); sqrt(K) u
-// 1.349e-06 (100.0% within)". Past K u >= 1 there is no gamma_K, and the line says so.
+// 1.349e-06 (100.0% within)". Past K u >= 1 there is no gamma_K, and the line says so. A model
+// with bounds of its own (pairwise, Kahan, chunked, multi-term) names them as such (bound_names).
 std::string bounds_line(const MatmulResult& r);
 
 // The output's elements the table's statistics leave out or that hit the format's edges, in one

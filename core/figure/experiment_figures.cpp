@@ -123,17 +123,23 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   std::string label = "measured";
   if (auto note = count_note(r.scaled_arithmetic); !note.empty()) label += " (" + note + ")";
   bound.series.push_back(bars(label, r.scaled_arithmetic, palette(2)));
-  if (!std::isfinite(r.bounds.deterministic)) bound.subtitle += "; no deterministic bound (K u >= 1)";
+  // gamma_K and sqrt(K) u by name only where they are the model's bounds (bound_names).
+  const experiment::BoundNames named = experiment::bound_names(c.accumulate.kind);
+  const bool gamma = experiment::rounds_at_each_addition(c.accumulate.kind);
+  if (!std::isfinite(r.bounds.deterministic))
+    bound.subtitle += "; no deterministic bound (" + std::string(named.none_when) + ")";
   if (std::isfinite(r.bounds.deterministic))
-    bound.annotations.push_back(
-        vline(r.bounds.deterministic,
-              "deterministic gamma_K at K = " + std::to_string(c.k) + ": " + legend_value(r.bounds.deterministic),
-              palette(1)));
+    bound.annotations.push_back(vline(r.bounds.deterministic,
+                                      (gamma ? "deterministic gamma_K" : "the model's worst-case bound") +
+                                          std::string(" at K = ") + std::to_string(c.k) + ": " +
+                                          legend_value(r.bounds.deterministic),
+                                      palette(1)));
   if (std::isfinite(r.bounds.probabilistic))
-    bound.annotations.push_back(
-        vline(r.bounds.probabilistic,
-              "probabilistic sqrt(K) u at K = " + std::to_string(c.k) + ": " + legend_value(r.bounds.probabilistic),
-              palette(0)));
+    bound.annotations.push_back(vline(r.bounds.probabilistic,
+                                      (gamma ? "probabilistic sqrt(K) u" : "the model's probabilistic bound") +
+                                          std::string(" at K = ") + std::to_string(c.k) + ": " +
+                                          legend_value(r.bounds.probabilistic),
+                                      palette(0)));
   return bound;
 }
 
@@ -208,17 +214,6 @@ std::vector<Figure> matmul_figures(const MatmulResult& r) {
   return {attribution_figure(r, setup), bound_figure(r, setup), signed_figure(r, setup), ulp_figure(r, setup),
           heatmap_figure(r, setup)};
 }
-
-namespace {
-
-// Whether a sum's probabilistic estimate is sqrt(K) u (it rounds at each of its K additions),
-// or one over fewer rounding steps (blocked, pairwise and chunked sums).
-bool estimate_per_term(experiment::AccumKind kind) {
-  using experiment::AccumKind;
-  return kind == AccumKind::Sequential || kind == AccumKind::Blas || kind == AccumKind::Float64;
-}
-
-}  // namespace
 
 Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const experiment::DotSweepConfig& c) {
   Figure f;
@@ -296,13 +291,13 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
       e.x.clear();
       e.y.clear();
     }
-    if (!e.y.empty()) any_estimate = true, per_term &= estimate_per_term(kinds[i]);
+    if (!e.y.empty()) any_estimate = true, per_term &= experiment::rounds_at_each_addition(kinds[i]);
     Series& b = f.series[4 * i + 2];
     std::vector<double> at;
     for (size_t k = 0; k < b.x.size(); ++k)
       if (std::isfinite(b.y[k]) && b.y[k] > 0) at.push_back(b.x[k]);
     any_bound |= !at.empty();
-    gamma_k &= at.empty() || estimate_per_term(kinds[i]);  // (the models whose bound is gamma_K itself)
+    gamma_k &= at.empty() || experiment::rounds_at_each_addition(kinds[i]);  // (the models whose bound is gamma_K itself)
     if (at.size() == b.x.size()) continue;
     auto k_text = [](double k) { return std::to_string(static_cast<long long>(k)); };
     if (at.empty()) {

@@ -447,7 +447,7 @@ Status check(const Scaling& s, DType t) {
       return Error{"asymmetric scaling takes int8, uint8, int4 or uint4, not " + n};
     case ScalingKind::MX:
       if (narrow_float) return {};
-      return Error{"MX blocks hold float8/float6/float4 elements, not " + n};
+      return Error{"the MX recipe takes float8/float6/float4 elements (MXINT8 is not modelled), not " + n};
     case ScalingKind::NVFP4:
       if (t == DType::float4_e2m1fn) return {};
       return Error{"NVFP4 elements are float4_e2m1fn, not " + n};

@@ -315,7 +315,7 @@ check matmul-help-recipes 0 'none, per-tensor, delayed, per-channel, per-channel
 check dot-bad-dtype 2 "at most float32 precision" -- "$PL" dot --a-dtype float64
 check dot-bad-k 2 "is not a length" -- "$PL" dot --k 16,abc
 check dot-no-gamma 0 'f16 sequential rne +[0-9.e+-]+ +none ' -- "$PL" dot --k 4096 --trials 2 --accumulate f16:sequential
-check dot-no-gamma-says-why 0 '^none: K u >= 1, where the deterministic bound' -- "$PL" dot --k 4096 --trials 2 --accumulate f16:sequential
+check dot-no-gamma-says-why 0 '^none: m u >= 1 \(m = K for a sequential sum.*where the deterministic bound gamma_m' -- "$PL" dot --k 4096 --trials 2 --accumulate f16:sequential
 check promote-zerodim-range 2 'error: np.array\(300, dtype=np.int8\) raises OverflowError: Python integer 300 out of bounds for int8' -- "$PL" promote --framework numpy --b-kind zerodim --b-value 300 int8 int8
 check promote-zerodim-wraps-numpy1 0 'rule: np.array\(300, dtype=np.int8\) holds 44 \(NumPy 1.x wraps' -- "$PL" promote --framework numpy1 --b-kind zerodim --b-value 300 int8 int8
 IO="$PL_DATA/io"
@@ -474,7 +474,7 @@ check run-cast-file 0 '"rows": 3' -- "$PL" run "$TMP/castfile.json" --out "$TMP/
 # The round trip's old kind name ("cast") is still read, with a note naming the new one.
 check run-roundtrip-old-name 0 "note: .*castfile.json: 'cast' is the old name of the experiment 'roundtrip'" -- "$PL" run "$TMP/castfile.json" --out "$TMP/cast5"
 echo '{"experiment": "roundtrip", "dtype": "bfloat16", "scaling": "mx"}' > "$TMP/badcast.json"
-check run-cast-bad-recipe 2 'MX blocks hold' -- "$PL" run "$TMP/badcast.json" --out "$TMP/o7"
+check run-cast-bad-recipe 2 'the MX recipe takes float8/float6/float4 elements' -- "$PL" run "$TMP/badcast.json" --out "$TMP/o7"
 check mlp-table 0 'network err' -- "$PL" mlp --layers 3 --width 32 --batch 8
 # Every output NaN or Inf: the table shows no error ('-') rather than zeros, and counts them.
 echo '{"experiment": "linear", "m": 16, "n": 16, "k": 64, "input": "float16", "weight": "float16",
@@ -542,7 +542,7 @@ check roundtrip-save 0 'roundtrip-range.svg' -- bash -c "\"$PL\" roundtrip --row
 # Its setup.json repeats it: the same result.json from `run`.
 check roundtrip-save-reruns 0 '^same$' -- bash -c "\"$PL\" roundtrip --rows 8 --cols 32 --dtype float8_e5m2 --scaling mx --save \"$TMP/rt2\" >/dev/null && \"$PL\" run \"$TMP/rt2/setup.json\" --out \"$TMP/rt2-again\" >/dev/null && cmp -s \"$TMP/rt2/result.json\" \"$TMP/rt2-again/result.json\" && echo same"
 check scenario-run-out-says-slides 0 'wrote .*/slides.pdf, slides.html, story.md' -- "$PL" scenario run 6 --out "$TMP/scenario-6"
-check roundtrip-bad-recipe 2 'MX blocks hold' -- "$PL" roundtrip --dtype bfloat16 --scaling mx
+check roundtrip-bad-recipe 2 'the MX recipe takes float8/float6/float4 elements' -- "$PL" roundtrip --dtype bfloat16 --scaling mx
 check scenario-list 0 '06-float16-50-over-49 +50/49 in float16' -- "$PL" scenario list
 check scenario-list-json 0 '"checks": 7' -- "$PL" scenario list --json
 check scenario-run-number 0 'pass  65520 in float16.*' -- "$PL" scenario run 6

@@ -227,7 +227,8 @@ void FormatsPanel::draw_integer_table() {
       "into int8 is 44), as NumPy's astype of a one-element array does on x86-64. Longer arrays take NumPy's and "
       "PyTorch's vectorised loops, which give other values past uint32's range cast to uint32; PyTorch's .to() "
       "also differs for some values past int32's range cast to uint8. The saturating cast clamps to the dtype's "
-      "range (300.0 into int8 is 127) and turns NaN into 0.",
+      "range (300.0 into int8 is 127) and turns NaN into 0. bool is neither: any nonzero value, NaN included, is "
+      "true in both.",
       value_text_);
   if (compact_ && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", about.c_str());
   if (!open) return;

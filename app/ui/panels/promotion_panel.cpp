@@ -667,7 +667,8 @@ void PromotionPanel::draw_selection() {
                               "under this framework's rules: when it raises, every fix runs side by side."
                         : apart ? "The operands are on two devices: the experiment runs them on one (a fix below "
                                   "moves one)."
-                                : "The experiment takes float dtypes, int8 and uint8 as operands.");
+                                : "This button runs float dtypes, int8 and uint8; int4 and uint4 run from the "
+                                  "Experiment panel, with a group recipe.");
   }
   if (o.ok() || !ImGui::BeginTable("fixes", 3, ImGuiTableFlags_SizingFixedFit)) return;
   for (const auto& f : promote::suggest_fixes(e, q)) {

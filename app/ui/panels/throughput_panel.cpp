@@ -347,7 +347,7 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
       else ImGui::TextDisabled("-");
       if ((sampled || !rate) && ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", rate ? ("the median against " + std::string(peak->name) + "'s published dense peak, " +
-                                        std::to_string(int(peak::published_value(*rate))) + " TFLOP/s")
+                                        std::string(rate->published) + (is_integer(t) ? " TOPS" : " TFLOP/s"))
                                            .c_str()
                                      : rate.error().c_str());
     }

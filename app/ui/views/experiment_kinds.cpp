@@ -156,7 +156,7 @@ std::span<const PanelKind> panel_kinds() {
       {"matmul", ExperimentMode::Matrix, MatmulOp::Matmul, "matmul: C = A B"},
       {"mlp", ExperimentMode::Mlp, MatmulOp::Linear, "mlp: layers of linear + activation, the error through the depth"},
       {"dot", ExperimentMode::DotSweep, MatmulOp::Linear,
-       "dot: dot products of growing length K against the gamma_K bound (a dot sweep)"},
+       "dot: dot products of growing length K against each model's bounds (a dot sweep)"},
       {"roundtrip", ExperimentMode::Roundtrip, MatmulOp::Linear,
        "roundtrip: an array through the input dtype and its scaling recipe and back"},
       {"train", ExperimentMode::Train, MatmulOp::Linear,
@@ -243,7 +243,9 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
   const float shown = float(std::min<size_t>(rows.size(), 8) + 1);
   if (!ImGui::BeginTable("sweep", 7, flags, ImVec2(0, shown * ImGui::GetFrameHeightWithSpacing()))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"K", "accumulation", "max |e| / sum|ab|", "gamma_K bound", "sqrt(K) u", "mean bits", "NaN/Inf"})
+  // (gamma_K and sqrt(K) u are the bounds of sequential sums only: a pairwise sum's are its own.)
+  for (const char* h : {"K", "accumulation", "max |e| / sum|ab|", "worst-case bound", "probabilistic bound", "mean bits",
+                        "NaN/Inf"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const auto& r : rows) {
@@ -364,10 +366,11 @@ std::string other_kind_summary(const ExperimentRun& run) {
   if (run.dot_config && !run.dot_rows.empty()) {
     const auto& last = run.dot_rows.back();
     std::snprintf(buf, sizeof buf,
-                  "dot sweep %s x %s, %zu rows: at K = %zu (%s) max |e|/sum|ab| %.3e against gamma_K %s",
+                  "dot sweep %s x %s, %zu rows: at K = %zu (%s) max |e|/sum|ab| %.3e against %s %s",
                   std::string(name(run.dot_config->a_dtype)).c_str(),
                   std::string(name(run.dot_config->b_dtype)).c_str(), run.dot_rows.size(), last.length,
-                  describe(last.model).c_str(), last.max_scaled, gamma_text(last.bounds.deterministic).c_str());
+                  describe(last.model).c_str(), last.max_scaled, bound_names(last.model.kind).worst.data(),
+                  gamma_text(last.bounds.deterministic).c_str());
     // Where that row ran, and why not on the device asked for.
     return std::string(buf) + ", on " + last.ran_on + (last.note.empty() ? "" : " (" + last.note + ")");
   }

@@ -59,8 +59,9 @@ void ProbeView::draw(BackendChoice backend) {
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "The next experiment's accumulate model becomes %s, its input and weight %s:\n"
-            "emulated by Precision Lab's own code on any backend (the CPU's and the GPU's agree bit for bit;\n"
-            "the hardware may still differ in details the probes do not see).",
+            "emulated by Precision Lab's own code on any backend (the CPU's and the GPU's agree bit for bit).\n"
+            "How closely it matches this device's own product is the probe's last finding: its\n"
+            "share of random-input elements bit for bit.",
             r.model.c_str(), std::string(name(r.input)).c_str());
     }
     ImGui::SameLine();

@@ -437,8 +437,10 @@ bool SetupView::draw_seed_and_threads() {
     c.threads = std::min(threads, kMaxThreads), changed = true;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
-        "CPU threads the run may use, OpenBLAS's included (0: all %u); the results are\n"
-        "the same bits whatever the count, only the time changes",
+        "CPU threads the run may use, OpenBLAS's included (0: all %u). Precision Lab's own\n"
+        "sums, references and statistics give the same bits on any count; the blas models\n"
+        "take OpenBLAS's order, which moves with it (its sgemm gives other bits on one thread\n"
+        "than on two).",
         hardware_threads());
   return changed;
 }
@@ -489,8 +491,9 @@ bool SetupView::draw_device() {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "float8 tensor cores' fast accumulation (cuBLASLt CUBLASLT_MATMUL_DESC_FAST_ACCUM):\n"
-          "partial sums kept narrower, never promoted. A CUDA mode: the CPU sums without it\n"
-          "and its product's description says so.");
+          "partial sums kept in the tensor core's 14-bit accumulator, not promoted to float32\n"
+          "(the accumulation probe on an H100 and an H200: none within 4096 products, every 128\n"
+          "without it). A CUDA mode: the CPU sums without it and its product's description says so.");
   } else if (c.fast_accumulation) {  // not offered for these dtypes: not asked for either
     c.fast_accumulation = false;
     changed = true;

@@ -692,6 +692,33 @@ TEST(Matmul, TheOutrightLineCountsWhatTheStatisticsLeaveOut) {
   EXPECT_EQ(outright_line(*r), "");
 }
 
+// A pairwise sum's bounds are its own (gamma of its leaf plus its levels), not gamma_K and
+// sqrt(K) u: bfloat16 pairwise:8 at K = 1024 has a worst-case bound (gamma_15) where gamma_1024
+// does not exist (K u = 4), and the line called it gamma_K.
+TEST(Matmul, TheBoundsLineNamesGammaKOnlyForSumsThatRoundAtEachAddition) {
+  MatmulConfig c;
+  c.m = c.n = 4, c.k = 1024;
+  c.input = c.weight = DType::bfloat16;
+  c.accumulate = {AccumKind::Pairwise, DType::bfloat16, Rounding::NearestEven, 8};
+  auto r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  const std::string line = bounds_line(*r);
+  EXPECT_EQ(line.find("gamma_K"), std::string::npos) << line;
+  EXPECT_EQ(line.find("sqrt(K)"), std::string::npos) << line;
+  EXPECT_NE(line.find("; worst-case bound 6.225e-02 ("), std::string::npos) << line;
+  EXPECT_NE(line.find("; probabilistic bound "), std::string::npos) << line;
+  c.accumulate = {AccumKind::Sequential, DType::bfloat16};
+  r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_NE(bounds_line(*r).find("no gamma_K (K u >= 1); sqrt(K) u "), std::string::npos) << bounds_line(*r);
+  // The figure's lines say the same.
+  c.accumulate = {AccumKind::Pairwise, DType::bfloat16, Rounding::NearestEven, 8};
+  r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  for (const figure::Figure& f : figure::matmul_figures(*r))
+    for (const figure::Annotation& a : f.annotations) EXPECT_EQ(a.label.find("gamma_K"), std::string::npos) << a.label;
+}
+
 TEST(Matmul, TheBoundsLineSaysWhenThereIsNoGammaK) {
   // float16 sums of length 4096: K u = 2 >= 1, where gamma_K does not exist (the line said "inf").
   MatmulConfig c;
