@@ -217,6 +217,11 @@ std::vector<ThroughputSample> ThroughputHistory::of(DType t) const {
   return out;
 }
 
+size_t ThroughputHistory::count(DType t) const {
+  return static_cast<size_t>(
+      std::count_if(samples_.begin(), samples_.end(), [t](const ThroughputSample& s) { return s.dtype == t; }));
+}
+
 std::vector<double> ThroughputHistory::sliding_median(DType t, size_t window) const {
   const auto mine = of(t);
   std::vector<double> out;

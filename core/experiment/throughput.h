@@ -125,6 +125,7 @@ class ThroughputHistory {
   // sampling: a table that grew a row with each dtype's first sample moved what sat under it.
   std::vector<DType> rows(const std::vector<DType>& chosen) const;
   std::vector<ThroughputSample> of(DType t) const;
+  size_t count(DType t) const;  // how many samples of `t` (of(t).size(), without the copy)
   // The median of the last `window` samples of `t` ending at each of its samples.
   std::vector<double> sliding_median(DType t, size_t window) const;
   // The median of all of `t`'s samples (0 when none), and its quartiles.

@@ -42,7 +42,6 @@ bool within(const std::filesystem::path& path, const std::filesystem::path& fold
   return !rel.empty() && *rel.begin() != "..";
 }
 
-
 Status ResultFolder::refusal(const std::string& dest, bool replace, const std::vector<std::string>& inputs) {
   if (dest.empty()) return Error{"the output folder's name is empty"};
   std::error_code ec;

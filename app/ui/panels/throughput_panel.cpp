@@ -35,19 +35,23 @@ ThroughputPanel::ThroughputPanel(RunLog& log) : log_(log), probe_(log) {
                                t == DType::float8_e4m3fn || t == DType::int8});
 }
 
-ThroughputPanel::~ThroughputPanel() { stop(); }
+ThroughputPanel::~ThroughputPanel() { sampler_.cancel(); }
 
 bool ThroughputPanel::busy() const {
-  if (!running_) return false;
+  if (!sampler_.running()) return false;
   std::lock_guard<std::mutex> lock(mutex_);
   if (!error_.empty()) return false;
   for (const auto& c : choices_)
-    if (c.on && history_.of(c.dtype).size() < kSettledSamples) return true;
+    if (c.on && history_.count(c.dtype) < kSettledSamples) return true;
   return false;
 }
 
 void ThroughputPanel::start(bool fresh) {
-  stop();
+  if (sampler_.running()) {  // stopped first, never waited for: started when it has (collect)
+    request_stop();
+    pending_start_ = pending_start_.value_or(false) || fresh;
+    return;
+  }
   std::vector<DType> dtypes;
   for (const auto& c : choices_)
     if (c.on) dtypes.push_back(c.dtype);
@@ -68,42 +72,55 @@ void ThroughputPanel::start(bool fresh) {
   ++version_;
   log_.add("throughput",
            "sampling " + std::to_string(dtypes.size()) + " dtypes, " + std::to_string(n) + "^3 products on " + device_);
-  running_ = true;
-  worker_ = std::thread([this, dtypes, n, offset, backend] {
-    Status ok = Error{""};
-    try {
-      ok = experiment::sample_throughput(
-          dtypes, n, stop_,
-          [this, offset](experiment::ThroughputSample s) {
-            s.at += offset;
-            std::lock_guard<std::mutex> lock(mutex_);
-            history_.add(s);
-            ++version_;
-          },
-          [this](const std::string& s) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            status_ = s;
-          },
-          backend,
-          [this](const experiment::ProductBench& b) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            methods_[b.dtype] = {b.method, b.emulated};
-          });
-    } catch (...) {  // (std::bad_alloc): the sampler's error, not the window's end
-      ok = Error{exception_text(std::current_exception())};
-    }
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!ok) error_ = ok.error();
-    status_ = ok ? "stopped" : "error";
-    running_ = false;
+  stopping_ = false;
+  sampler_.start_when_idle([this, dtypes, n, offset, backend](const std::function<void(double)>&,
+                                                              const std::atomic<bool>* stop) -> Expected<bool> {
+    const Status ok = experiment::sample_throughput(
+        dtypes, n, *stop,
+        [this, offset](experiment::ThroughputSample s) {
+          s.at += offset;
+          std::lock_guard<std::mutex> lock(mutex_);
+          history_.add(s);
+          ++version_;
+        },
+        [this](const std::string& s) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          status_ = s;
+        },
+        backend,
+        [this](const experiment::ProductBench& b) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          methods_[b.dtype] = {b.method, b.emulated};
+        });
+    if (!ok) return Error{ok.error()};
+    return true;
   });
 }
 
-void ThroughputPanel::stop() {
-  if (!worker_.joinable()) return;
-  stop_ = true;
-  worker_.join();
-  stop_ = false;
+void ThroughputPanel::request_stop() {
+  if (!sampler_.running()) return;
+  sampler_.request_cancel();
+  stopping_ = true;
+}
+
+void ThroughputPanel::collect() {
+  if (auto done = sampler_.take()) {
+    stopping_ = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      status_ = *done ? "stopped" : "error";
+      if (!*done) error_ = done->error();
+    }
+    log_summary();
+  }
+  if (pending_start_ && !sampler_.running()) {
+    const bool fresh = *pending_start_;
+    pending_start_.reset();
+    if (live_) start(fresh);
+  }
+}
+
+void ThroughputPanel::log_summary() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!history_.samples().empty()) {
     const experiment::RateUnit unit = experiment::rate_unit(gpu_);
@@ -112,7 +129,7 @@ void ThroughputPanel::stop() {
       char buf[80];
       std::snprintf(buf, sizeof buf, " %s %.1f %s (%zu)", std::string(pl::name(t)).c_str(),
                     history_.median_gflops(t) * unit.scale, experiment::rate_unit_name(unit, t).c_str(),
-                    history_.of(t).size());
+                    history_.count(t));
       summary += buf;
     }
     log_.add("throughput", summary);
@@ -121,7 +138,10 @@ void ThroughputPanel::stop() {
 }
 
 void ThroughputPanel::hidden() {
-  if (running_) stop();  // a chart nobody sees does not take the CPU; resumes when shown
+  // A chart nobody sees does not take the CPU; it resumes when shown.
+  pending_start_.reset();
+  request_stop();
+  collect();
 }
 
 std::string ThroughputPanel::export_figures() {
@@ -141,6 +161,7 @@ std::string ThroughputPanel::export_figures() {
 
 void ThroughputPanel::draw_controls() {
   if (auto done = export_.take()) export_status_ = *done;
+  collect();
   bool restart = false;
   const float size_width = ImGui::GetFontSize() * 4.5f;
   if (presentation_mode()) {
@@ -216,13 +237,16 @@ void ThroughputPanel::draw_controls() {
     error = error_;
   }
   if (restart) {
-    stop();
     if (live_) start(true);
-  } else if (live_ && !running_ && error.empty()) {
+    else pending_start_.reset(), request_stop();
+  } else if (live_ && !sampler_.running() && !pending_start_ && error.empty()) {
     start(false);  // first shown, or shown again after a pause: the chart goes on
   }
-  ImGui::TextDisabled("%s; %s%s%s", device_.c_str(), running_ ? status.c_str() : "paused",
-                      export_status_.empty() ? "" : "; ", export_status_.c_str());
+  const char* state = !sampler_.running() ? "paused"
+                      : stopping_         ? "stopping: the product under way finishes first"
+                                          : status.c_str();
+  ImGui::TextDisabled("%s; %s%s%s", device_.c_str(), state, export_status_.empty() ? "" : "; ",
+                      export_status_.c_str());
   if (!error.empty()) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "error: %s", error.c_str());
   if (!presentation_mode()) draw_method_note();
 }
@@ -294,13 +318,13 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(std::string(pl::name(t)).c_str());
     ImGui::TableNextColumn();
-    const size_t samples = h.of(t).size();
+    const size_t samples = h.count(t);
     const bool sampled = samples > 0;
     ImGui::Text("%zu", samples);
     ImGui::TableNextColumn();
     const Quartiles quartiles = h.quartiles_gflops(t);
     if (sampled) ImGui::TextUnformatted(experiment::spread_text(quartiles, unit.scale).c_str());
-    else ImGui::TextDisabled("%s", running_ ? "waiting" : "-");
+    else ImGui::TextDisabled("%s", sampler_.running() ? "waiting" : "-");
     if (sampled && ImGui::IsItemHovered()) {
       const std::string in = experiment::rate_unit_name(unit, t);
       ImGui::SetTooltip("the median of every sample, and the quartiles: half the samples lie between them%s",
@@ -364,6 +388,7 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", how.c_str());
   }
   bar.note();
+  mark_more_right();  // (its last column, "how it is computed", ran off the edge in presentation mode)
   ImGui::EndTable();
 }
 

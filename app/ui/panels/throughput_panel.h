@@ -11,13 +11,14 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "app/ui/panels/panel.h"
 #include "app/ui/shell/run_log.h"
 #include "app/ui/tasks/background_task.h"
+#include "app/ui/tasks/cancellable_run.h"
 #include "app/ui/views/figure_view.h"
 #include "app/ui/views/probe_view.h"
 #include "app/ui/widgets/backend_picker.h"
@@ -45,8 +46,13 @@ class ThroughputPanel final : public Panel {
     DType dtype;
     bool on;
   };
+  // Starts sampling; with the sampler still running, asks it to stop and starts when it has
+  // (collect). Nothing here waits on a frame: a product under way -- seconds at n = 4096 on a
+  // CPU, and a product has no cancel check -- finishes first.
   void start(bool fresh);  // fresh: a new chart; else the samples go on after the last
-  void stop();
+  void request_stop();     // the sampler stops after the product under way
+  void collect();          // a stopped sampler's outcome, then the start asked for meanwhile
+  void log_summary();      // the medians so far, in the log
   void draw_method_note() const;  // what the rates measure here (emulation on a CPU)
   void draw_controls();
   void draw_table(const experiment::ThroughputHistory& h);
@@ -64,9 +70,6 @@ class ThroughputPanel final : public Panel {
   BackendPicker backend_;  // where the products are timed (a GPU: its own clock, % of its peak)
   std::string peak_part_;  // the sampled device's entry in the peak table; "" for none
 
-  std::thread worker_;
-  std::atomic<bool> stop_{false};
-  std::atomic<bool> running_{false};
   mutable std::mutex mutex_;               // guards history_, status_, error_
   experiment::ThroughputHistory history_;  // written by the worker
   std::string status_, error_;
@@ -81,6 +84,11 @@ class ThroughputPanel final : public Panel {
   FigureView figure_view_;
   SplitView split_{0.5f};  // the table and the probe above, the figures below
   std::string export_status_;
+  // The sampler, after what it writes: joined before those go. A start asked for while it stops:
+  // whether fresh.
+  CancellableRun<bool> sampler_;
+  std::optional<bool> pending_start_;
+  bool stopping_ = false;  // asked to stop; its product under way still running
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };
 
