@@ -102,9 +102,9 @@ TEST_F(SplitViewFrames, ShortTextBelowGivesItsRoomToThePaneAbove) {
 
 // The foreground list's vertices after three frames of a pane 300 px tall and `width` wide (0:
 // the window's) holding what `draw` draws: a marker's, or none. `start_window`: a window in
-// front. `leftmost`: the least x of those vertices.
+// front, at `front` (x, y, width, height). `leftmost`: the least x of those vertices.
 int foreground_vertices(const std::function<void()>& draw, bool start_window = false, float width = 0,
-                        float* leftmost = nullptr) {
+                        float* leftmost = nullptr, ImVec4 front = ImVec4(0, 200, 800, 200)) {
   int drawn = 0;
   for (int f = 0; f < 3; ++f) {
     ImGui::NewFrame();
@@ -116,8 +116,8 @@ int foreground_vertices(const std::function<void()>& draw, bool start_window = f
     ImGui::EndChild();
     ImGui::End();
     if (start_window) {
-      ImGui::SetNextWindowPos(ImVec2(0, 200));
-      ImGui::SetNextWindowSize(ImVec2(800, 200));
+      ImGui::SetNextWindowPos(ImVec2(front.x, front.y));
+      ImGui::SetNextWindowSize(ImVec2(front.z, front.w));
       ImGui::Begin("Start");
       ImGui::TextUnformatted("in front");
       ImGui::End();
@@ -174,7 +174,8 @@ TEST_F(SplitViewFrames, APaneScrolledDownSaysThereIsMoreAbove) {
 // The foreground list's vertices after three frames of a 12-column table with a frozen header,
 // scrolling sideways, in a pane `width` wide, scrolled sideways to `scroll`, marking its right
 // edge.
-int right_edge_vertices(float width, float scroll) {
+int right_edge_vertices(float width, float scroll, bool start_window = false,
+                        ImVec4 front = ImVec4(0, 200, 800, 200)) {
   return foreground_vertices(
       [scroll] {
         const ImGuiTableFlags flags =
@@ -194,7 +195,7 @@ int right_edge_vertices(float width, float scroll) {
         mark_more_right();
         ImGui::EndTable();
       },
-      false, width);
+      start_window, width, nullptr, front);
 }
 
 // Bug: a scenario's live Formats table (as tall as its rows, in a pane that scrolls) kept its
@@ -204,6 +205,16 @@ int right_edge_vertices(float width, float scroll) {
 TEST_F(SplitViewFrames, ATableCutAtItsRightEdgeSaysThereIsMoreRight) {
   EXPECT_GT(right_edge_vertices(400, 0), 0);
   EXPECT_EQ(right_edge_vertices(400, 1e6f), 0);  // (clamped to the end)
+}
+
+// Bug: the words of "more right (scroll)" reach further in than its fade, and a window in front
+// of the words but clear of the fade did not stop them: the Formats table's words were drawn over
+// the Start window's first line (1280x800 in presentation mode). Words a window covers are left
+// out; the fade at the edge (a gradient's four vertices) stays.
+TEST_F(SplitViewFrames, MoreRightsWordsAreNotDrawnOverAWindowInFront) {
+  EXPECT_GT(right_edge_vertices(400, 0), 4);
+  // A window over the table's header, from its left to 40 px short of its right edge.
+  EXPECT_EQ(right_edge_vertices(400, 0, true, ImVec4(0, 0, 360, 60)), 4);
 }
 
 }  // namespace

@@ -287,7 +287,9 @@ void CheckpointPanel::draw_table() {
   ImGui::TableSetupColumn("tensor", ImGuiTableColumnFlags_DefaultSort);
   for (const char* c : {"layer", "role", "params", "stored", "amax/rms", "kurtosis", "ch. spread"})
     ImGui::TableSetupColumn(c);
-  for (const std::string& c : r.candidates) ImGui::TableSetupColumn(short_candidate(c).c_str());
+  std::vector<std::string> shorts;  // the candidates' short names, for the headers and the plan column
+  for (const std::string& c : r.candidates) shorts.push_back(short_candidate(c));
+  for (const std::string& c : shorts) ImGui::TableSetupColumn(c.c_str());
   ImGui::TableSetupColumn("plan");
   // Presentation mode's large type hides what the tensor's name already says (layer, role) and
   // its statistics, so that the candidates' SQNRs are on the screen at 1280 px; leaving it shows
@@ -314,53 +316,62 @@ void CheckpointPanel::draw_table() {
     return "right-click a header to show or hide columns";
   });
   sort_rows();
-  for (size_t i : order_) {
-    const TensorScan& t = r.tensors[i];
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(t.name.c_str());
-    ImGui::TableNextColumn();
-    if (t.place.layer) ImGui::Text("%ld", *t.place.layer);
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(t.place.role.c_str());
-    ImGui::TableNextColumn();
-    ImGui::Text("%zu", t.params);
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(stored_name(t.stored).c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("stored in the file as %s", t.stored.c_str());
-    for (double v : {t.stats.amax_over_rms, t.stats.kurtosis, t.stats.channel_spread}) {
-      ImGui::TableNextColumn();
-      ImGui::Text("%.3g", v);
-    }
-    for (size_t c = 0; c < t.scores.size(); ++c) {
-      ImGui::TableNextColumn();
-      ImGui::PushID(int(i * t.scores.size() + c));
-      const bool chosen = plan_ && plan_->plan.choice[i] == c;
-      const std::string label = sqnr_text(scored_sqnr_db(r, t.scores[c])) + (pins_[i] == c ? " *" : "");
-      if (ImGui::Selectable(label.c_str(), chosen) && open_cast_) {
-        RoundtripSpec spec;
-        auto parsed = parse_candidate(r.candidates[c]);
-        if (parsed) {
-          spec.config.dtype = parsed->dtype;
-          spec.config.scaling = parsed->scaling;
-          spec.input_file = t.file + ":" + t.name;
-          open_cast_(to_json(spec));
-          log_.add("checkpoint", "opened " + t.name + " in " + r.candidates[c] + " in the Experiment panel");
-        }
-      }
-      if (ImGui::BeginPopupContextItem("pin")) {
-        if (ImGui::MenuItem(pins_[i] == c ? "Unpin" : "Pin in the plan")) {
-          pins_[i] = pins_[i] == c ? std::nullopt : std::optional<size_t>(c);
-          replan();
-        }
-        ImGui::EndPopup();
-      }
-      ImGui::PopID();
-    }
-    ImGui::TableNextColumn();
-    if (plan_) ImGui::TextUnformatted(short_candidate(r.candidates[plan_->plan.choice[i]]).c_str());
-  }
+  // Only the rows in view are drawn: a large model's thousands of tensors times its candidates
+  // are tens of thousands of cells, each a formatted number, every frame.
+  ImGuiListClipper clipper;
+  clipper.Begin(int(order_.size()));
+  while (clipper.Step())
+    for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) draw_row(order_[size_t(row)], shorts);
+  mark_more_right();  // (the plan's column, last, is off the edge below 1920 px)
   ImGui::EndTable();
+}
+
+void CheckpointPanel::draw_row(size_t i, const std::vector<std::string>& shorts) {
+  const ScanResult& r = *result_;
+  const TensorScan& t = r.tensors[i];
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(t.name.c_str());
+  ImGui::TableNextColumn();
+  if (t.place.layer) ImGui::Text("%ld", *t.place.layer);
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(t.place.role.c_str());
+  ImGui::TableNextColumn();
+  ImGui::Text("%zu", t.params);
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(stored_name(t.stored).c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("stored in the file as %s", t.stored.c_str());
+  for (double v : {t.stats.amax_over_rms, t.stats.kurtosis, t.stats.channel_spread}) {
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3g", v);
+  }
+  for (size_t c = 0; c < t.scores.size(); ++c) {
+    ImGui::TableNextColumn();
+    ImGui::PushID(int(i * t.scores.size() + c));
+    const bool chosen = plan_ && plan_->plan.choice[i] == c;
+    const std::string label = sqnr_text(scored_sqnr_db(r, t.scores[c])) + (pins_[i] == c ? " *" : "");
+    if (ImGui::Selectable(label.c_str(), chosen) && open_cast_) {
+      RoundtripSpec spec;
+      auto parsed = parse_candidate(r.candidates[c]);
+      if (parsed) {
+        spec.config.dtype = parsed->dtype;
+        spec.config.scaling = parsed->scaling;
+        spec.input_file = t.file + ":" + t.name;
+        open_cast_(to_json(spec));
+        log_.add("checkpoint", "opened " + t.name + " in " + r.candidates[c] + " in the Experiment panel");
+      }
+    }
+    if (ImGui::BeginPopupContextItem("pin")) {
+      if (ImGui::MenuItem(pins_[i] == c ? "Unpin" : "Pin in the plan")) {
+        pins_[i] = pins_[i] == c ? std::nullopt : std::optional<size_t>(c);
+        replan();
+      }
+      ImGui::EndPopup();
+    }
+    ImGui::PopID();
+  }
+  ImGui::TableNextColumn();
+  if (plan_) ImGui::TextUnformatted(shorts[plan_->plan.choice[i]].c_str());
 }
 
 void CheckpointPanel::draw_guide() {

@@ -60,6 +60,7 @@ class CheckpointPanel final : public Panel {
   void draw_guide();  // before a scan: what one shows, and a sample to scan
   void draw_progress();
   void draw_table();
+  void draw_row(size_t tensor, const std::vector<std::string>& short_candidates);  // one of the table's rows
   void sort_rows();  // order_ by the table's sort column, when it or the rows changed
 
   RunLog& log_;

@@ -74,8 +74,12 @@ void mark_edge(Edge edge, const ImRect& area, float fade, std::initializer_list<
     const ImVec2 text = ImGui::CalcTextSize(said);
     if (text.x + 3 * pad > area.GetWidth()) continue;
     const ImVec2 at(area.Max.x - text.x - 2 * pad, bottom ? area.Max.y - text.y - 1 : area.Min.y + 1);
-    draw->AddRectFilled(ImVec2(at.x - pad, bottom ? at.y - 1 : area.Min.y),
-                        ImVec2(area.Max.x, bottom ? area.Max.y : at.y + text.y + 1), solid);  // over the text it ends
+    const ImRect behind(ImVec2(at.x - pad, bottom ? at.y - 1 : area.Min.y),
+                        ImVec2(area.Max.x, bottom ? area.Max.y : at.y + text.y + 1));
+    // The words reach further in than the fade: a window in front of them hides them too (the
+    // Formats table's "more right (scroll)" was drawn over the Start screen's first line).
+    if (covered_from_in_front(behind)) continue;
+    draw->AddRectFilled(behind.Min, behind.Max, solid);  // over the text it ends
     draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), said);
     break;
   }
