@@ -204,7 +204,8 @@ Runner add_scan(CLI::App& app) {
         return bad(o->get_name() + " must not be empty");
     if (!spec.activation_format.empty() && spec.activations.empty())
       return bad("--activation-format needs --activations");
-    auto prepared = prepare_scan(spec);
+    auto prepared = prepare_scan(spec, {}, interrupt_flag());
+    if (interrupt_signal()) return 128 + interrupt_signal();
     if (!prepared) return bad(prepared.error());
     Expected<ScanResult> r = Error{""};
     {

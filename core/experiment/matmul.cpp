@@ -648,7 +648,8 @@ std::string bounds_line(const MatmulResult& r) {
   else std::snprintf(buf, sizeof buf, "no %s (%s); ", named.worst.data(), named.none_when.data());
   line += buf;
   std::snprintf(buf, sizeof buf, "%s %s (%s within)", named.probable.data(),
-                bound_value_text(r.bounds.probabilistic).c_str(), share_text(r.within_probabilistic, r.compared).c_str());
+                bound_value_text(r.bounds.probabilistic).c_str(),
+                share_text(r.within_probabilistic, r.compared).c_str());
   return line + buf;
 }
 

@@ -297,7 +297,8 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
     for (size_t k = 0; k < b.x.size(); ++k)
       if (std::isfinite(b.y[k]) && b.y[k] > 0) at.push_back(b.x[k]);
     any_bound |= !at.empty();
-    gamma_k &= at.empty() || experiment::rounds_at_each_addition(kinds[i]);  // (the models whose bound is gamma_K itself)
+    // (the models whose bound is gamma_K itself)
+    gamma_k &= at.empty() || experiment::rounds_at_each_addition(kinds[i]);
     if (at.size() == b.x.size()) continue;
     auto k_text = [](double k) { return std::to_string(static_cast<long long>(k)); };
     if (at.empty()) {

@@ -93,7 +93,13 @@ bool CheckpointPanel::try_start() {
   // The files are opened and checked on the worker (prepare_scan reads the inputs through).
   const bool started = worker_.start_when_idle([spec, progress](const std::function<void(double)>& fraction,
                                                                 const std::atomic<bool>* cancel) -> Expected<Scanned> {
-    auto prepared = prepare_scan(spec);
+    auto prepared = prepare_scan(
+        spec,
+        [&](size_t checked, size_t total) {
+          progress->inputs_checked = checked, progress->inputs_total = total;
+          fraction(0);
+        },
+        cancel);
     if (!prepared) return Error{prepared.error()};
     return scan_checkpoint(
         prepared->checkpoint, prepared->options,
@@ -230,6 +236,12 @@ void CheckpointPanel::draw_progress() {
   const double done = p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   char text[160];
+  if (p.tensors_total == 0 && p.inputs_total > 0) {  // reading the layers' inputs through, before the scan
+    std::snprintf(text, sizeof text, "checking the layers' inputs: %zu of %zu", p.inputs_checked.load(),
+                  p.inputs_total.load());
+    ImGui::ProgressBar(float(p.inputs_checked) / float(p.inputs_total), {-1, 0}, text);
+    return;
+  }
   std::snprintf(
       text, sizeof text, "%zu of %zu tensors, %.2f of %.2f GB%s", p.tensors_done.load(), p.tensors_total.load(),
       double(p.bytes_done) / 1e9, double(p.bytes_total) / 1e9,

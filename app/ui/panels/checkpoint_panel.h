@@ -35,6 +35,7 @@ class CheckpointPanel final : public Panel {
   const char* name() const override { return "Checkpoint"; }
   void draw_content() override;
   bool busy() const override { return scan_asked_ || worker_.running(); }
+  void stop_work() override { worker_.request_cancel(); }
   // Opens and scans PATH (a file dropped on the window, --checkpoint, a scenario's link), scored
   // by the layers' outputs on the inputs in `activations` when one is named (--activations), under
   // `candidates` when given (else the field's).
@@ -51,6 +52,7 @@ class CheckpointPanel final : public Panel {
   struct Progress {  // written by the worker
     std::atomic<size_t> tensors_done{0}, tensors_total{0};
     std::atomic<uint64_t> bytes_done{0}, bytes_total{0};
+    std::atomic<size_t> inputs_checked{0}, inputs_total{0};  // before the scan: the layers' inputs read through
   };
   void start_scan();  // asks for a scan of the path field; it starts once no scan is in flight
   bool try_start();   // starts the scan asked for, or asks the one in flight to stop (false)

@@ -29,6 +29,7 @@ class ExperimentPanel final : public Panel {
   const char* name() const override { return "Experiment"; }
   void draw_content() override;
   bool busy() const override;
+  void stop_work() override { worker_.request_cancel(), other_worker_.request_cancel(); }
   // Start state from an experiment file (precision-lab --setup FILE.json).
   Status load_setup(const std::string& path);
   // Start state from an experiment file's contents (a tensor's cast chosen in the Checkpoint

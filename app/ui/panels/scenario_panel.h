@@ -36,6 +36,7 @@ class ScenarioPanel final : public Panel {
   const char* name() const override { return "Scenarios"; }
   void draw_content() override;
   bool busy() const override { return worker_.running() || run_pending_; }
+  void stop_work() override { worker_.request_cancel(); }
   // A look-at link clicked: the shell opens its panel in its state (panel_links.h).
   using LinkOpener = std::function<void(const scenario::Scenario::PanelLink&)>;
   void on_open_link(LinkOpener f) { open_link_ = std::move(f); }

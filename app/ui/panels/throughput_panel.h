@@ -36,6 +36,7 @@ class ThroughputPanel final : public Panel {
   const char* name() const override { return "Throughput"; }
   void draw_content() override;
   void hidden() override;
+  void stop_work() override { request_stop(); }
   // Sampling until every chosen dtype has a few samples (a screenshot waits for that).
   bool busy() const override;
   // The probe's "Use in the Experiment panel" (ProbeView::on_use_model).

@@ -500,6 +500,11 @@ int run_gui(const GuiOptions& o) {
     }
   }
   if (!screenshot && remembered) remember(app, settings.panel, w, h);
+  // The panels' runs are asked to stop together, and the window goes at once: their destructors
+  // (at the end of this scope, before the window's) join each run, which stops at its next check,
+  // and wait for an export to be written whole.
+  for (auto& p : app.panels) p->stop_work();
+  if (ctx->glfw_window()) glfwHideWindow(ctx->glfw_window());
   ImGui_ImplOpenGL3_Shutdown();
   if (ctx->glfw_window()) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -65,7 +65,8 @@ json to_json(const ScanSpec& s) {
   return j;
 }
 
-Expected<PreparedScan> prepare_scan(const ScanSpec& s) {
+Expected<PreparedScan> prepare_scan(const ScanSpec& s, const std::function<void(size_t, size_t)>& checked,
+                                    const std::atomic<bool>* cancel) {
   PreparedScan p;
   ScanOptions& o = p.options;
   auto candidates = parse_candidates(s.candidates);
@@ -103,10 +104,16 @@ Expected<PreparedScan> prepare_scan(const ScanSpec& s) {
   if (o.activations) {
     std::map<std::string, const io::CheckpointTensor*> inputs;
     for (const io::CheckpointTensor& in : o.activations->tensors) inputs.emplace(in.name, &in);
+    std::vector<const io::CheckpointTensor*> layer_inputs;
     for (const io::CheckpointTensor* t : *chosen)
       if (auto in = inputs.find(input_name(t->name).value_or("")); in != inputs.end())
-        if (auto read = read_layer_inputs(*o.activations, *in->second, std::nullopt, o.cast); !read)
-          return Error{read.error()};
+        layer_inputs.push_back(in->second);
+    for (size_t i = 0; i < layer_inputs.size(); ++i) {
+      if (checked) checked(i, layer_inputs.size());
+      if (cancel && cancel->load()) return Error{"cancelled"};
+      if (auto read = read_layer_inputs(*o.activations, *layer_inputs[i], std::nullopt, o.cast); !read)
+        return Error{read.error()};
+    }
   }
   return p;
 }
@@ -126,7 +133,7 @@ Expected<ScanPlans> plan_scan(const ScanResult& r, std::optional<double> budget,
 
 Expected<ScanRun> run_scan_spec(const ScanSpec& s, const std::function<void(double)>& progress,
                                 const std::atomic<bool>* cancel) {
-  auto prepared = prepare_scan(s);
+  auto prepared = prepare_scan(s, {}, cancel);
   if (!prepared) return Error{prepared.error()};
   auto result = scan_checkpoint(
       prepared->checkpoint, prepared->options,

@@ -55,7 +55,11 @@ struct PreparedScan {
   io::Checkpoint checkpoint;
   ScanOptions options;
 };
-Expected<PreparedScan> prepare_scan(const ScanSpec& s);
+// Reading the layers' inputs through takes a while for a large activations file: `checked`
+// hears how many of them are read (of how many), and `cancel` stops it ("cancelled").
+Expected<PreparedScan> prepare_scan(const ScanSpec& s,
+                                    const std::function<void(size_t checked, size_t total)>& checked = {},
+                                    const std::atomic<bool>* cancel = nullptr);
 
 // The frontier and, with a budget, the plan (an error: a pin or budget no plan can keep).
 Expected<ScanPlans> plan_scan(const ScanResult& r, std::optional<double> budget, const std::vector<std::string>& pins);

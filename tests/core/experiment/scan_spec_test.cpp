@@ -79,6 +79,32 @@ TEST(ScanSpec, RefusesBeforeTheScanWhatNoScanCouldDo) {
   }
 }
 
+// Bug: the layers' inputs were read through before the scan with no cancel and no progress: the
+// Checkpoint panel's Cancel waited for a large activations file to be read whole, under a bar
+// that said "0 of 0 tensors". Each layer's inputs are counted as they are read, and a cancel
+// stops the reading.
+TEST(ScanSpec, ReadingTheInputsThroughCountsAndStopsOnCancel) {
+  json j = file();
+  j["activations"] = kCheckpointDir + "/activations.safetensors";
+  auto s = scan_spec_from_json(j);
+  ASSERT_TRUE(s) << s.error();
+  size_t calls = 0, total = 0;
+  const auto count = [&](size_t checked, size_t of) {
+    EXPECT_EQ(checked, calls);
+    ++calls, total = of;
+  };
+  auto p = prepare_scan(*s, count);
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_GT(total, 0u);
+  EXPECT_EQ(calls, total);
+  const std::atomic<bool> cancel{true};
+  calls = 0;
+  p = prepare_scan(*s, count, &cancel);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), "cancelled");
+  EXPECT_EQ(calls, 1u);  // stopped before the first layer's inputs were read
+}
+
 TEST(ScanSpec, RunsAsAnExperimentFileWithItsFigures) {
   auto run = run_experiment_file(file(R"({"budget": 6})"));
   ASSERT_TRUE(run) << run.error();

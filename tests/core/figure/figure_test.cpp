@@ -1405,7 +1405,8 @@ TEST(Figures, AHeatMapsMarginsTakeTheRoomTheirTextsNeed) {
   EXPECT_GE(c.title - 5.5, c.texts + widest);
   EXPECT_LE(c.title + 5.5, c.room);
   // Wider texts push the title out: "-1e-05" and "exact" under the bar.
-  Heatmap wide{2, 2, {-1e-5, 1e-5, 0, std::numeric_limits<double>::infinity()}, Colormap::Diverging, -1e-5, 1e-5, "C - R"};
+  const double inf = std::numeric_limits<double>::infinity();
+  Heatmap wide{2, 2, {-1e-5, 1e-5, 0, inf}, Colormap::Diverging, -1e-5, 1e-5, "C - R"};
   wide.inf_is_exact = true;
   const ColourBar cw = colour_bar(wide, l.y0, l.y1);
   EXPECT_TRUE(cw.exact);
