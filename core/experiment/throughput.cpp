@@ -194,7 +194,13 @@ double product_seconds(size_t n, double gflops) {
   return gflops > 0 ? 2.0 * N * N * N / (gflops * 1e9) : 0;
 }
 
-void ThroughputHistory::add(const ThroughputSample& s) { samples_.push_back(s); }
+void ThroughputHistory::add(const ThroughputSample& s) {
+  samples_.push_back(s);
+  if (count(s.dtype) <= kKept) return;
+  const auto same = [&](const ThroughputSample& o) { return o.dtype == s.dtype; };
+  samples_.erase(std::find_if(samples_.begin(), samples_.end(), same));
+  trimmed_ = true;
+}
 
 std::vector<DType> ThroughputHistory::dtypes() const {
   std::vector<DType> out;

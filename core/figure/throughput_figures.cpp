@@ -29,6 +29,11 @@ std::string subtitle(const ThroughputContext& c) {
   return what + ", CUDA events; emulated (values in a wider type), not hardware speed: " + list;
 }
 
+// Where the history let a dtype's earliest samples go, the figures say whose they show.
+std::string kept_note(const experiment::ThroughputHistory& h) {
+  return h.trimmed() ? "; each dtype's last " + std::to_string(experiment::ThroughputHistory::kKept) + " samples" : "";
+}
+
 std::vector<double> scaled(std::vector<double> v, double by) {
   for (double& x : v) x *= by;
   return v;
@@ -40,7 +45,7 @@ Figure throughput_over_time(const experiment::ThroughputHistory& h, const Throug
   Figure f;
   f.name = "throughput-over-time";
   f.title = "Matrix-product throughput, live";
-  f.subtitle = subtitle(c);
+  f.subtitle = subtitle(c) + kept_note(h);
   f.x.label = "seconds since sampling started";
   const experiment::RateUnit unit = experiment::rate_unit(c.gpu);
   const auto dtypes = h.dtypes();
@@ -67,7 +72,7 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
   Figure f;
   f.name = "throughput-by-dtype";
   f.title = "Matrix-product throughput by dtype (median of each dtype's samples)";
-  f.subtitle = subtitle(c) + "; whiskers: the middle half of the samples";
+  f.subtitle = subtitle(c) + kept_note(h) + "; whiskers: the middle half of the samples";
   const experiment::RateUnit unit = experiment::rate_unit(c.gpu);
   const auto dtypes = h.dtypes();
   f.y.label = experiment::rate_axis_name(unit, dtypes);

@@ -320,7 +320,7 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     ImGui::TableNextColumn();
     const size_t samples = h.count(t);
     const bool sampled = samples > 0;
-    ImGui::Text("%zu", samples);
+    ImGui::Text("%zu%s", samples, h.trimmed() && samples == h.kKept ? " (the last)" : "");
     ImGui::TableNextColumn();
     const Quartiles quartiles = h.quartiles_gflops(t);
     if (sampled) ImGui::TextUnformatted(experiment::spread_text(quartiles, unit.scale).c_str());

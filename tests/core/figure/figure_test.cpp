@@ -950,38 +950,61 @@ TEST(Figures, WhenEveryCornerCoversDataANarrowFigureGivesTheLegendARowAboveIt) {
   EXPECT_EQ(fixed.y.hi, 105);
 }
 
-TEST(Figures, WhenEveryCornerCoversDataAWideFigureSetsTheLegendBesideThePlot) {
-  // On a wide pane the lines under the legend were hidden whichever corner it took.
-  Figure f = wall_of_bars("bars");
-  const PlotLayout l = layout_figure(f, 900, 550);
-  EXPECT_GT(l.legend.left, l.x1);  // right of the plot area
-  EXPECT_LE(l.legend.left + l.legend.width, 900.0);
-  EXPECT_EQ(l.x.p1, l.x1);                   // the x axis ends where the plot now does
-  EXPECT_GE(l.x1 - l.x0, 0.5 * (876 - 78));  // the plot keeps half its width
-  EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
+// A wall of bars named by `entries` labels ("series 1", ...): every corner covers data.
+Figure wall_of_named_bars(size_t entries) {
+  Figure f = wall_of_bars("series 0");
+  for (size_t i = 1; i < entries; ++i)
+    f.annotations.push_back({AnnotationKind::HorizontalLine, 50, "series " + std::to_string(i), {}});
+  return f;
+}
+
+// Where every corner covers data the legend goes beside the plot or over a band made for it above
+// the data, whichever costs the plot the smaller share: beside a scenario's bar chart at 1600x1000
+// in presentation mode, three labels took 40% of the width and cut the bars' names
+// ("model.to(x.dt..."), where a band took 19% of the height. A legend too tall for a band (more
+// than a third of the plot) goes beside.
+TEST(Figures, WhenEveryCornerCoversDataTheLegendTakesTheCheaperOfABandAndAColumn) {
+  // One short entry on a wide pane: a band of one line.
+  Figure f = wall_of_named_bars(1);
+  const PlotLayout band = layout_figure(f, 900, 550);
+  EXPECT_LE(band.legend.left + band.legend.width, band.x1);  // over the plot
+  EXPECT_EQ(band.x1, 900 - 24);                              // which keeps its width
+  EXPECT_GT(band.y.hi, 106);                                 // the y range grown above the bars
+  EXPECT_EQ(data_under(f, band, band.legend.left, band.legend.top, band.legend.width, band.legend.height), 0u);
+  // Twelve entries: a band would take more than a third of the plot.
+  f = wall_of_named_bars(12);
+  const PlotLayout beside = layout_figure(f, 900, 550);
+  EXPECT_GT(beside.legend.left, beside.x1);  // right of the plot area
+  EXPECT_LE(beside.legend.left + beside.legend.width, 900.0);
+  EXPECT_EQ(beside.x.p1, beside.x1);                   // the x axis ends where the plot now does
+  EXPECT_GE(beside.x1 - beside.x0, 0.5 * (876 - 78));  // the plot keeps half its width
+  EXPECT_LT(beside.y.hi, band.y.hi);                   // and its y range: no band made
+  EXPECT_EQ(data_under(f, beside, beside.legend.left, beside.legend.top, beside.legend.width, beside.legend.height),
+            0u);
 }
 
 // Bug: beside the plot each label took one line, and scenario 08's "worst-case bound gamma_K
 // (dashed; dot: one K only)" in presentation mode left the plot a third of its pane with the
 // space under the legend blank. A label too long for 38% of the width is broken between words.
 TEST(Figures, ALongLabelBesideThePlotIsBrokenIntoLines) {
-  Figure f = wall_of_bars("bf16 sequential rne");
+  Figure f = wall_of_named_bars(7);  // (too many entries for a band: beside the plot)
   f.annotations.push_back({AnnotationKind::HorizontalLine, 50, "worst-case bound gamma_K (dashed; dot: one K only)", {}});
   const double fs = 2.0;  // presentation mode's figure text on a 1280x800 screen
   const PlotLayout l = layout_figure(f, 1250, 630, fs);
-  ASSERT_EQ(l.legend.entries, 2u);
+  ASSERT_EQ(l.legend.entries, 8u);
   ASSERT_GT(l.legend.left, l.x1);  // beside the plot
   EXPECT_GE(l.x1 - l.x0, 0.6 * (1250 - 2 * 78 * fs)) << "the plot keeps most of the width";
-  ASSERT_EQ(l.legend.lines.size(), 2u);
-  EXPECT_EQ(l.legend.lines[0], std::vector<std::string>{"bf16 sequential rne"});
-  ASSERT_GE(l.legend.lines[1].size(), 2u);
+  ASSERT_EQ(l.legend.lines.size(), 8u);
+  EXPECT_EQ(l.legend.lines[0], std::vector<std::string>{"series 0"});
+  const std::vector<std::string>& broken = l.legend.lines[7];
+  ASSERT_GE(broken.size(), 2u);
   std::string joined;
-  for (const std::string& line : l.legend.lines[1]) {
+  for (const std::string& line : broken) {
     EXPECT_LE(text_width(line, 10) * fs * 1.03 + 34 * fs, l.legend.width + 0.01) << line;
     joined += (joined.empty() ? "" : " ") + line;
   }
   EXPECT_EQ(joined, "worst-case bound gamma_K (dashed; dot: one K only)");  // every word, in order
-  EXPECT_NEAR(l.legend.height, (2 * kLegendEntry + kLegendLine * double(l.legend.lines[1].size() - 1) + 8) * fs, 1e-9);
+  EXPECT_NEAR(l.legend.height, (8 * kLegendEntry + kLegendLine * double(broken.size() - 1) + 8) * fs, 1e-9);
 }
 
 // Lines low in the plot, named by labels too long for a legend inside it (the box is held to 60%
