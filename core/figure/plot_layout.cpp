@@ -236,46 +236,58 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   // A band made above the data (below) costs the plot the band's share of its height, a legend
   // beside it its share of the width: the cheaper wins. Beside a scenario's bar chart at 1600x1000
   // in presentation mode, three labels broken into eleven lines took 40% of the width and cut the
-  // bars' names ("model.to(x.dt..."), where a band of three lines took 19% of the height.
-  const bool band_possible = !f.y.max && std::isfinite(data_top) && (!l.y.log || data_top > 0);
-  LegendBox over_band = inside;
-  if (const std::optional<LegendBox> box = whole_labels(1.0)) over_band = *box;
-  const double band_room = over_band.height + 8 * fs;
-  const bool band_cheaper = band_possible && band_room <= plot / 3 && band_room / plot < beside / width;
-  if (!band_cheaper && wrapped.height <= plot + below(wrapped.width) && width - beside >= 0.35 * width &&
-      width - beside >= 320) {
+  // bars' names ("model.to(x.dt..."), where a band took 19% of the height.
+  const bool beside_fits = wrapped.height <= plot + below(wrapped.width) && width - beside >= 0.35 * width &&
+                           width - beside >= 320;
+  auto set_beside = [&] {
     l.legend = wrapped;
     l.x1 -= beside;
     l.x.p1 = l.x1;
     l.legend.left = l.x1 + 8 * fs + extra;
     l.legend.top = l.y0;
+  };
+  // A band needs a y axis free to grow (a zoom fixes it: the legend then stays over the data).
+  if (f.y.max || !std::isfinite(data_top) || (l.y.log && !(data_top > 0))) {
+    if (beside_fits) set_beside();
     return;
   }
-  // Else make room above the tallest value for the legend's row, unless the axis is fixed (a
-  // zoom: the legend stays over the data).
-  if (f.y.max || !std::isfinite(data_top)) return;
   // Over a band made for it above the data the legend hides nothing: it takes its labels whole,
   // across the plot (held to 60% of the width, scenario 21's labels were drawn smaller and cut in
   // the middle, "f32 multi-term(16 + ... extra bits) rtz", over a band with room beside them).
-  inside = over_band;
-  const double room = band_room;
+  // (Whole across the plot, and so in as few lines as the width allows: a corner's box held to
+  // 60% of it broke scenario 21's labels into lines that made a band dearer than a column.)
+  {
+    const double across = l.x1 - l.x0 - 12 * fs;
+    LegendBox whole{0, 0, natural, h, entries, {}, {}};
+    if (natural > across) whole = broken(across / fs - 34), whole.width = std::min(whole.width, across);
+    if (whole.height <= inside.height) inside = whole;
+  }
+  const double room = inside.height + 8 * fs;
+  if (beside_fits && beside / width <= room / plot) return set_beside();
   // Under the figure instead where room above the data would take more than a third of the plot
   // (scenario 15's histograms filled the lower half of their axis), two columns fit across the
-  // figure, and they take less height than that room and 40% of the plot. Over the data where
-  // neither is possible and room above them would take more than 60% of the plot.
+  // figure, and they take less height than that room and 40% of the plot (and less of it than a
+  // column beside the plot would of the width). Over the data where none is possible and room
+  // above them would take more than 60% of the plot.
   if (room > plot / 3)
     if (const std::optional<LegendBox> foot = legend_below(labels, W, H, fs);
-        foot && foot->height < std::min(room, 0.4 * plot))
+        foot && foot->height < std::min(room, 0.4 * plot) && !(beside_fits && beside / width <= foot->height / plot))
       return set_legend_below(l, *foot);
-  if (room > plot * 0.6) return;
-  const double share = plot / (plot - room);  // the data's span grows by this factor
-  if (l.y.log) {
-    if (!(data_top > 0)) return;
-    l.y.hi = std::pow(10, std::log10(l.y.lo) + (std::log10(data_top) - std::log10(l.y.lo)) * share);
-  } else {
-    l.y.hi = l.y.lo + (data_top - l.y.lo) * share;
+  if (room > plot * 0.6) {
+    if (beside_fits) set_beside();
+    return;
   }
+  const double share = plot / (plot - room);  // the data's span grows by this factor
+  const AxisMap y = l.y;
+  if (l.y.log) l.y.hi = std::pow(10, std::log10(l.y.lo) + (std::log10(data_top) - std::log10(l.y.lo)) * share);
+  else l.y.hi = l.y.lo + (data_top - l.y.lo) * share;
   l.legend = best_corner();
+  // A vertical line runs through any band (scenario 6's "largest" at 1600x1000 in presentation
+  // mode went under the legend): beside the plot instead, where it fits.
+  if (hidden > 0 && beside_fits) {
+    l.y = y;
+    set_beside();
+  }
 }
 
 }  // namespace

@@ -983,6 +983,22 @@ TEST(Figures, WhenEveryCornerCoversDataTheLegendTakesTheCheaperOfABandAndAColumn
             0u);
 }
 
+// Bug: a vertical reference line runs through any band above the data, and scenario 6's
+// "largest" (x = 65504) at 1600x1000 in presentation mode went under a legend over a band that
+// was cheaper than a column. Where the band's legend would cover data, it goes beside the plot.
+TEST(Figures, ALegendOverABandThatWouldCoverAVerticalLineGoesBesideThePlot) {
+  Figure f = wall_of_named_bars(1);
+  // (Labels long enough that a column would cost more of the width than a band of the height.)
+  f.annotations.push_back({AnnotationKind::VerticalLine, 39, "the largest finite value of the format", {}});
+  PlotLayout l = layout_figure(f, 900, 550);
+  EXPECT_LT(l.legend.left + l.legend.width, l.x1);  // over a band, in the corner the line leaves free
+  EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
+  f.annotations.push_back({AnnotationKind::VerticalLine, 1, "the smallest subnormal of the format", {}});  // none free
+  l = layout_figure(f, 900, 550);
+  EXPECT_GT(l.legend.left, l.x1);  // beside the plot
+  EXPECT_EQ(data_under(f, l, l.legend.left, l.legend.top, l.legend.width, l.legend.height), 0u);
+}
+
 // Bug: beside the plot each label took one line, and scenario 08's "worst-case bound gamma_K
 // (dashed; dot: one K only)" in presentation mode left the plot a third of its pane with the
 // space under the legend blank. A label too long for 38% of the width is broken between words.
