@@ -22,7 +22,10 @@ void LogPanel::draw_content() {
     ImGui::SetClipboardText(all.c_str());
   }
   ImGui::SameLine();
-  ImGui::TextDisabled("%zu %s", entries.size(), entries.size() == 1 ? "entry" : "entries");
+  if (const size_t dropped = log_.dropped(); dropped > 0)
+    ImGui::TextDisabled("the last %zu entries (%zu earlier let go; --verbose prints every one)", entries.size(),
+                        dropped);
+  else ImGui::TextDisabled("%zu %s", entries.size(), entries.size() == 1 ? "entry" : "entries");
   ImGui::BeginChild("entries", {0, 0}, true);
   if (ImGui::BeginTable("log", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("time");

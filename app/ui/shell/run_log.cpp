@@ -21,6 +21,17 @@ void RunLog::add(const std::string& source, const std::string& text) {
     std::printf("[%8.3f] %s: %s\n", entries_.back().at, source.c_str(), text.c_str());
     std::fflush(stdout);
   }
+  // Let go in batches of a tenth, so that adding is not a shift of the whole vector every time.
+  if (entries_.size() > kKept + kKept / 10) {
+    const size_t extra = entries_.size() - kKept;
+    entries_.erase(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(extra));
+    dropped_ += extra;
+  }
+}
+
+size_t RunLog::dropped() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return dropped_;
 }
 
 std::vector<LogEntry> RunLog::entries() const {

@@ -15,15 +15,22 @@ struct LogEntry {
   std::string text;
 };
 
+// The most recent kKept entries are kept (and up to a tenth more between the batches let go;
+// --verbose prints every one): the Log panel copies and
+// wraps what it holds every frame it is shown, and a session of edit-triggered re-runs grew it
+// without end, each frame slower.
 class RunLog {
  public:
+  static constexpr size_t kKept = 2000;
   explicit RunLog(bool echo = false);
   void add(const std::string& source, const std::string& text);
   std::vector<LogEntry> entries() const;  // a copy, oldest first
+  size_t dropped() const;                 // the earlier entries let go
 
  private:
   mutable std::mutex mutex_;
   std::vector<LogEntry> entries_;
+  size_t dropped_ = 0;
   bool echo_;
   double start_;
 };
