@@ -56,8 +56,9 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum)
   }
   if (unbounded)
     std::printf(
-        "\nnone: m u >= 1 (m = K for a sequential sum, fewer rounding steps for the others), where the "
-        "deterministic bound gamma_m = m u / (1 - m u) no longer exists\n");
+        "\nnone: the worst-case bound no longer exists at that length: gamma_m = m u / (1 - m u) needs "
+        "m u < 1, m being K for a sequential sum and the model's own rounding steps (each with the u it "
+        "rounds to) for the others\n");
   std::printf("\n");
   for (const auto& [what, note] : experiment::where_ran(rows)) {
     std::printf("%s\n", what.c_str());

@@ -108,7 +108,8 @@ bool rounds_at_each_addition(AccumKind kind);
 // What the model's two bounds are called where they are shown: "gamma_K" and "sqrt(K) u" where
 // rounds_at_each_addition, else "worst-case bound" and "probabilistic bound" (a pairwise sum's
 // worst case is gamma of its leaf plus its levels, not gamma_K); and where the worst case does
-// not exist, why ("K u >= 1", else "m u >= 1" of the model's m rounding steps).
+// not exist, why ("K u >= 1", else that the model's own rounding steps reach m u >= 1, each
+// stage or adder with the u it rounds to).
 struct BoundNames {
   std::string_view worst, probable, none_when;
 };

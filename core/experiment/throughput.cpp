@@ -196,7 +196,7 @@ double product_seconds(size_t n, double gflops) {
 
 void ThroughputHistory::add(const ThroughputSample& s) {
   samples_.push_back(s);
-  if (count(s.dtype) <= kKept) return;
+  if (count(s.dtype) <= kept_) return;
   const auto same = [&](const ThroughputSample& o) { return o.dtype == s.dtype; };
   samples_.erase(std::find_if(samples_.begin(), samples_.end(), same));
   trimmed_ = true;

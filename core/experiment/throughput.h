@@ -113,12 +113,15 @@ struct ThroughputSample {
   double gflops = 0;
 };
 
-// Samples per dtype, in the order dtypes were first sampled, with sliding medians. Each dtype's
-// most recent kKept samples are kept: at n = 128 a CPU takes 200 samples a second, and a chart
-// left running drew and sorted every one of them, slower each frame.
+// Samples per dtype, in the order dtypes were first sampled, with sliding medians. A history may
+// keep only each dtype's most recent `kept` samples: the window's live chart draws and sorts
+// what it holds several times a second, and at n = 128 a CPU takes 200 samples a second (the
+// command line's bench keeps every sample its --seconds take).
 class ThroughputHistory {
  public:
-  static constexpr size_t kKept = 2000;
+  static constexpr size_t kWindowKept = 2000;  // the window's
+  explicit ThroughputHistory(size_t kept = SIZE_MAX) : kept_(kept) {}
+  size_t kept() const { return kept_; }
   void add(const ThroughputSample& s);
   void clear() { samples_.clear(), trimmed_ = false; }
   bool trimmed() const { return trimmed_; }  // a dtype's earliest samples were let go
@@ -138,6 +141,7 @@ class ThroughputHistory {
 
  private:
   std::vector<ThroughputSample> samples_;
+  size_t kept_;
   bool trimmed_ = false;
 };
 

@@ -278,6 +278,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   // clauses apart by semicolons, as the models within one are by commas). Of the K sampled: "at no
   // K" read as if bfloat16 had no bound at any length, where it has one below K = 256.
   std::vector<std::pair<std::string, std::vector<std::string>>> ends;
+  bool ends_gamma_k = true;  // every model whose bound ends is one whose bound is gamma_K
   auto note_end = [&ends](std::string where, const std::string& model) {
     for (auto& [w, models] : ends)
       if (w == where) return models.push_back(model);
@@ -300,6 +301,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
     // (the models whose bound is gamma_K itself)
     gamma_k &= at.empty() || experiment::rounds_at_each_addition(kinds[i]);
     if (at.size() == b.x.size()) continue;
+    ends_gamma_k &= experiment::rounds_at_each_addition(kinds[i]);
     auto k_text = [](double k) { return std::to_string(static_cast<long long>(k)); };
     if (at.empty()) {
       b.label.clear();  // nothing to show or hide
@@ -313,7 +315,11 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
     }
   }
   if (!ends.empty()) {
-    f.subtitle += "; gamma_K exists while K u < 1, so it is drawn";
+    // (A pairwise, chunked or multi-term sum's bound ends where its own rounding steps' m u reach
+    // one: f16 chunked(4096) at K = 8192 by its chunk, not by K.)
+    f.subtitle += ends_gamma_k ? "; gamma_K exists while K u < 1, so it is drawn"
+                               : "; a worst-case bound exists while its m u < 1 (m = K for a sequential sum), so it "
+                                 "is drawn";
     for (size_t e = 0; e < ends.size(); ++e) {
       const auto& [where, models] = ends[e];
       f.subtitle += (e ? "; " : " ") + where + " for ";

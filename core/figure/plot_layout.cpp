@@ -266,12 +266,12 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   if (beside_fits && beside / width <= room / plot) return set_beside();
   // Under the figure instead where room above the data would take more than a third of the plot
   // (scenario 15's histograms filled the lower half of their axis), two columns fit across the
-  // figure, and they take less height than that room and 40% of the plot (and less of it than a
-  // column beside the plot would of the width). Over the data where none is possible and room
-  // above them would take more than 60% of the plot.
+  // figure, and they take less height than that room and 40% of the plot (so less of it than a
+  // column beside the plot, dearer than the room, would of the width). Over the data where none
+  // is possible and room above them would take more than 60% of the plot.
   if (room > plot / 3)
     if (const std::optional<LegendBox> foot = legend_below(labels, W, H, fs);
-        foot && foot->height < std::min(room, 0.4 * plot) && !(beside_fits && beside / width <= foot->height / plot))
+        foot && foot->height < std::min(room, 0.4 * plot))
       return set_legend_below(l, *foot);
   if (room > plot * 0.6) {
     if (beside_fits) set_beside();

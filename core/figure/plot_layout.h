@@ -96,7 +96,7 @@ std::vector<std::string> tick_labels(const std::vector<double>& ticks, bool log)
 // is (1-2-5 steps, one format), and where its parts sit right of the plot's edge, in pixels at
 // font scale 1: the bar, its tick texts (and "exact" under it where a cell is exact), then the
 // title, as close as the widest text allows. The layout leaves the plot `room` less than the
-// figure's width: the colour bar's fixed 120 px left short texts ("40") 60 px of blank.
+// figure's width, so that short texts ("40") leave no blank band for the cells to lose.
 struct ColourBar {
   std::vector<double> ticks;
   std::vector<std::string> labels;

@@ -31,7 +31,7 @@ std::string subtitle(const ThroughputContext& c) {
 
 // Where the history let a dtype's earliest samples go, the figures say whose they show.
 std::string kept_note(const experiment::ThroughputHistory& h) {
-  return h.trimmed() ? "; each dtype's last " + std::to_string(experiment::ThroughputHistory::kKept) + " samples" : "";
+  return h.trimmed() ? "; each dtype's last " + std::to_string(h.kept()) + " samples" : "";
 }
 
 std::vector<double> scaled(std::vector<double> v, double by) {

@@ -9,7 +9,8 @@
 namespace pl::ui {
 
 void LogPanel::draw_content() {
-  const auto entries = log_.entries();
+  size_t dropped = 0;
+  const auto entries = log_.entries(&dropped);
   ImGui::Checkbox("follow new entries", &follow_);
   ImGui::SameLine();
   if (ImGui::Button("Copy all")) {
@@ -22,7 +23,7 @@ void LogPanel::draw_content() {
     ImGui::SetClipboardText(all.c_str());
   }
   ImGui::SameLine();
-  if (const size_t dropped = log_.dropped(); dropped > 0)
+  if (dropped > 0)
     ImGui::TextDisabled("the last %zu entries (%zu earlier let go; --verbose prints every one)", entries.size(),
                         dropped);
   else ImGui::TextDisabled("%zu %s", entries.size(), entries.size() == 1 ? "entry" : "entries");
@@ -43,8 +44,9 @@ void LogPanel::draw_content() {
     }
     ImGui::EndTable();
   }
-  if (follow_ && entries.size() != seen_) ImGui::SetScrollHereY(1.0f);
-  seen_ = entries.size();
+  // (Counted with those let go: after a trim the entries held can number the same as before.)
+  if (follow_ && dropped + entries.size() != seen_) ImGui::SetScrollHereY(1.0f);
+  seen_ = dropped + entries.size();
   ImGui::EndChild();
 }
 

@@ -13,9 +13,10 @@ class Panel {
   virtual bool busy() const { return false; }
   // Called on frames the panel's tab is not showing (a live panel pauses its work).
   virtual void hidden() {}
-  // The window is closing: asks every run off the UI thread to stop, without waiting, so that
-  // each panel's destructor, which joins its runs, waits only for the one step under way rather
-  // than in turn (a cancel is seen at a run's next check). Exports are left to finish whole.
+  // The window is closing: asks every cancellable run off the UI thread to stop, without
+  // waiting, so that each panel's destructor, which joins its runs, waits only for the one step
+  // under way rather than in turn (a cancel is seen at a run's next check). Exports and the
+  // accumulation probe, which have no cancel, are waited for whole.
   virtual void stop_work() {}
 };
 

@@ -35,7 +35,11 @@ ThroughputPanel::ThroughputPanel(RunLog& log) : log_(log), probe_(log) {
                                t == DType::float8_e4m3fn || t == DType::int8});
 }
 
-ThroughputPanel::~ThroughputPanel() { sampler_.cancel(); }
+ThroughputPanel::~ThroughputPanel() {
+  pending_start_.reset();
+  sampler_.cancel();
+  collect();  // the medians so far, in the log, as on any stop
+}
 
 bool ThroughputPanel::busy() const {
   if (!sampler_.running()) return false;
@@ -47,6 +51,7 @@ bool ThroughputPanel::busy() const {
 }
 
 void ThroughputPanel::start(bool fresh) {
+  collect();  // (an outcome not taken yet would be dropped by the start)
   if (sampler_.running()) {  // stopped first, never waited for: started when it has (collect)
     request_stop();
     pending_start_ = pending_start_.value_or(false) || fresh;
@@ -56,6 +61,7 @@ void ThroughputPanel::start(bool fresh) {
   for (const auto& c : choices_)
     if (c.on) dtypes.push_back(c.dtype);
   if (dtypes.empty()) return;
+  resume_fresh_ = false;
   const size_t n = kSizes[size_index_];
   const BackendChoice backend = backend_.chosen();
   const experiment::ThroughputDevice where = experiment::throughput_device(backend);
@@ -117,6 +123,7 @@ void ThroughputPanel::collect() {
     const bool fresh = *pending_start_;
     pending_start_.reset();
     if (live_) start(fresh);
+    else resume_fresh_ = resume_fresh_ || fresh;
   }
 }
 
@@ -138,7 +145,9 @@ void ThroughputPanel::log_summary() {
 }
 
 void ThroughputPanel::hidden() {
-  // A chart nobody sees does not take the CPU; it resumes when shown.
+  // A chart nobody sees does not take the CPU; it resumes when shown, as a fresh chart where a
+  // restart (Clear, another n or device) was asked for and is still to come.
+  if (pending_start_) resume_fresh_ = resume_fresh_ || *pending_start_;
   pending_start_.reset();
   request_stop();
   collect();
@@ -240,7 +249,7 @@ void ThroughputPanel::draw_controls() {
     if (live_) start(true);
     else pending_start_.reset(), request_stop();
   } else if (live_ && !sampler_.running() && !pending_start_ && error.empty()) {
-    start(false);  // first shown, or shown again after a pause: the chart goes on
+    start(resume_fresh_);  // first shown, or shown again after a pause: the chart goes on
   }
   const char* state = !sampler_.running() ? "paused"
                       : stopping_         ? "stopping: the product under way finishes first"
@@ -320,7 +329,7 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     ImGui::TableNextColumn();
     const size_t samples = h.count(t);
     const bool sampled = samples > 0;
-    ImGui::Text("%zu%s", samples, h.trimmed() && samples == h.kKept ? " (the last)" : "");
+    ImGui::Text("%zu%s", samples, h.trimmed() && samples == h.kept() ? " (the last)" : "");
     ImGui::TableNextColumn();
     const Quartiles quartiles = h.quartiles_gflops(t);
     if (sampled) ImGui::TextUnformatted(experiment::spread_text(quartiles, unit.scale).c_str());

@@ -72,7 +72,7 @@ class ThroughputPanel final : public Panel {
   std::string peak_part_;  // the sampled device's entry in the peak table; "" for none
 
   mutable std::mutex mutex_;               // guards history_, status_, error_
-  experiment::ThroughputHistory history_;  // written by the worker
+  experiment::ThroughputHistory history_{experiment::ThroughputHistory::kWindowKept};  // written by the worker
   std::string status_, error_;
   std::map<DType, std::pair<std::string, bool>> methods_;  // per dtype: what ran it, emulated
   std::atomic<int> version_{0};                            // bumped on every sample
@@ -89,7 +89,8 @@ class ThroughputPanel final : public Panel {
   // whether fresh.
   CancellableRun<bool> sampler_;
   std::optional<bool> pending_start_;
-  bool stopping_ = false;  // asked to stop; its product under way still running
+  bool stopping_ = false;      // asked to stop; its product under way still running
+  bool resume_fresh_ = false;  // a fresh chart asked for while hidden or paused: the next start's
   BackgroundTask export_;  // declared last: joined first, while the log it writes to lives
 };
 

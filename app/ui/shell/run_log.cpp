@@ -34,8 +34,9 @@ size_t RunLog::dropped() const {
   return dropped_;
 }
 
-std::vector<LogEntry> RunLog::entries() const {
+std::vector<LogEntry> RunLog::entries(size_t* dropped) const {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (dropped) *dropped = dropped_;
   return entries_;
 }
 }  // namespace pl::ui

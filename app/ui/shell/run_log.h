@@ -16,16 +16,16 @@ struct LogEntry {
 };
 
 // The most recent kKept entries are kept (and up to a tenth more between the batches let go;
-// --verbose prints every one): the Log panel copies and
-// wraps what it holds every frame it is shown, and a session of edit-triggered re-runs grew it
-// without end, each frame slower.
+// --verbose prints every one): the Log panel copies and wraps what it holds every frame it is
+// shown, and a long session's edit-triggered re-runs add entries without end.
 class RunLog {
  public:
   static constexpr size_t kKept = 2000;
   explicit RunLog(bool echo = false);
   void add(const std::string& source, const std::string& text);
-  std::vector<LogEntry> entries() const;  // a copy, oldest first
-  size_t dropped() const;                 // the earlier entries let go
+  // A copy, oldest first; with `dropped`, how many earlier entries were let go, read together.
+  std::vector<LogEntry> entries(size_t* dropped = nullptr) const;
+  size_t dropped() const;  // the earlier entries let go
 
  private:
   mutable std::mutex mutex_;

@@ -243,7 +243,8 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
   const float shown = float(std::min<size_t>(rows.size(), 8) + 1);
   if (!ImGui::BeginTable("sweep", 7, flags, ImVec2(0, shown * ImGui::GetFrameHeightWithSpacing()))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  // (gamma_K and sqrt(K) u are the bounds of sequential sums only: a pairwise sum's are its own.)
+  // (gamma_K and sqrt(K) u are the bounds of the sums that round at each addition -- sequential,
+  // the BLAS order, float64 -- only: a pairwise sum's are its own.)
   for (const char* h :
        {"K", "accumulation", "max |e| / sum|ab|", "worst-case bound", "probabilistic bound", "mean bits", "NaN/Inf"})
     ImGui::TableSetupColumn(h);

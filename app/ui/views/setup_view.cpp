@@ -438,9 +438,9 @@ bool SetupView::draw_seed_and_threads() {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "CPU threads the run may use, OpenBLAS's included (0: all %u). Precision Lab's own\n"
-        "sums, references and statistics give the same bits on any count; the blas models\n"
-        "take OpenBLAS's order, which moves with it (its sgemm gives other bits on one thread\n"
-        "than on two).",
+        "sums, its double-double reference and its statistics give the same bits on any count;\n"
+        "what OpenBLAS computes (the blas models, the float64 reference) takes an order that\n"
+        "moves with it (its sgemm gives other bits on one thread than on two).",
         hardware_threads());
   return changed;
 }

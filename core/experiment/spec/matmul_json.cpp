@@ -30,7 +30,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   // "" is not "not given": a key written empty took its default silently.
   for (const char* key : {"accumulate", "framework", "backend", "input_file", "weight_file", "bias_file"})
     if (j.contains(key) && j[key].is_string() && j[key].get<std::string>().empty())
-      r.fail(key, "is empty: leave the key out for its default, or give a value");
+      r.fail(key, "is empty: leave it out for its default, or give a value");
   std::string op = "linear", accumulate;
   r.string("experiment", &op);
   if (op == "matmul") c.op = MatmulOp::Matmul;

@@ -168,16 +168,16 @@ TEST(Throughput, HistoryKeepsFirstSeenOrderAndSlidingMedians) {
   EXPECT_EQ(h.of(DType::float32).size(), 5u);
 }
 
-// Bug: the history grew without end, and the live chart drew and sorted every sample each time
-// it was redrawn (200 samples a second at n = 128 on a CPU: slower frame after frame). Each
-// dtype's most recent kKept samples are kept, and the figures say so once any went.
+// Bug: the window's history grew without end, and the live chart drew and sorted every sample
+// each time it was redrawn (200 samples a second at n = 128 on a CPU: slower frame after frame).
+// The window's keeps each dtype's most recent 2000 samples, and the figures say so once any went.
 TEST(Throughput, HistoryKeepsEachDtypesMostRecentSamples) {
-  ThroughputHistory h;
-  const size_t n = ThroughputHistory::kKept + 100;
+  ThroughputHistory h(ThroughputHistory::kWindowKept);
+  const size_t n = ThroughputHistory::kWindowKept + 100;
   for (size_t i = 0; i < n; ++i) h.add({DType::float32, double(i), double(i)});
   for (int i = 0; i < 10; ++i) h.add({DType::bfloat16, double(n + i), 1});
   EXPECT_TRUE(h.trimmed());
-  EXPECT_EQ(h.count(DType::float32), ThroughputHistory::kKept);
+  EXPECT_EQ(h.count(DType::float32), ThroughputHistory::kWindowKept);
   EXPECT_EQ(h.of(DType::float32).front().at, 100);  // the first 100 let go
   EXPECT_EQ(h.of(DType::float32).back().at, double(n - 1));
   EXPECT_EQ(h.count(DType::bfloat16), 10u);
@@ -186,6 +186,11 @@ TEST(Throughput, HistoryKeepsEachDtypesMostRecentSamples) {
   EXPECT_NE(figure::throughput_over_time(h, c).subtitle.find("; each dtype's last 2000 samples"), std::string::npos);
   h.clear();
   EXPECT_FALSE(h.trimmed());
+  // The command line's history keeps every sample.
+  ThroughputHistory all;
+  for (size_t i = 0; i < n; ++i) all.add({DType::float32, double(i), double(i)});
+  EXPECT_EQ(all.count(DType::float32), n);
+  EXPECT_FALSE(all.trimmed());
 }
 
 // Bug: the Throughput panel's table had a row only for each dtype sampled so far, so it grew

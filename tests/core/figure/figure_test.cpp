@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <regex>
 #include <sstream>
 
 #include "core/accumulate/accumulation_spec.h"
@@ -270,6 +271,22 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
   // The key names the lone marker (it said only "dashed", leaving the dot unexplained).
   EXPECT_EQ(f.series[12].label, "worst-case bound gamma_K (dashed; ring: one K only)");
   EXPECT_TRUE(f.series[2].dashed);  // its lone value drawn as a ring, unlike the measurements' dots
+}
+
+// A chunked sum's bound ends where its chunk's m u reaches one, not where K u does: f16
+// chunked(4096) has none at K = 8192 (4096 x 2^-11 = 2) though f32 carries the chunks. The
+// subtitle said "gamma_K exists while K u < 1" of it.
+TEST(Figures, ABoundThatEndsByItsOwnStepsIsNotCalledGammaK) {
+  experiment::DotSweepConfig c;
+  c.lengths = {1024, 8192};
+  c.trials = 2;
+  c.models = {*experiment::parse_accumulation("f16:chunked:4096")};
+  const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
+  EXPECT_EQ(f.subtitle.find("gamma_K"), std::string::npos) << f.subtitle;
+  EXPECT_NE(f.subtitle.find("; a worst-case bound exists while its m u < 1 (m = K for a sequential sum), so it is "
+                            "drawn only at K = 1024 for "),
+            std::string::npos)
+      << f.subtitle;
 }
 
 // Lines across the whole plot leave no free corner: the legend goes beside the plot where that
@@ -961,8 +978,8 @@ Figure wall_of_named_bars(size_t entries) {
 // Where every corner covers data the legend goes beside the plot or over a band made for it above
 // the data, whichever costs the plot the smaller share: beside a scenario's bar chart at 1600x1000
 // in presentation mode, three labels took 40% of the width and cut the bars' names
-// ("model.to(x.dt..."), where a band took 19% of the height. A legend too tall for a band (more
-// than a third of the plot) goes beside.
+// ("model.to(x.dt..."), where a band took 19% of the height. Where a column costs less of the
+// width than a band would of the height, the legend goes beside.
 TEST(Figures, WhenEveryCornerCoversDataTheLegendTakesTheCheaperOfABandAndAColumn) {
   // One short entry on a wide pane: a band of one line.
   Figure f = wall_of_named_bars(1);
@@ -971,7 +988,7 @@ TEST(Figures, WhenEveryCornerCoversDataTheLegendTakesTheCheaperOfABandAndAColumn
   EXPECT_EQ(band.x1, 900 - 24);                              // which keeps its width
   EXPECT_GT(band.y.hi, 106);                                 // the y range grown above the bars
   EXPECT_EQ(data_under(f, band, band.legend.left, band.legend.top, band.legend.width, band.legend.height), 0u);
-  // Twelve entries: a band would take more than a third of the plot.
+  // Twelve entries: a band would take about half the plot's height, a column less of its width.
   f = wall_of_named_bars(12);
   const PlotLayout beside = layout_figure(f, 900, 550);
   EXPECT_GT(beside.legend.left, beside.x1);  // right of the plot area
@@ -1003,7 +1020,7 @@ TEST(Figures, ALegendOverABandThatWouldCoverAVerticalLineGoesBesideThePlot) {
 // (dashed; dot: one K only)" in presentation mode left the plot a third of its pane with the
 // space under the legend blank. A label too long for 38% of the width is broken between words.
 TEST(Figures, ALongLabelBesideThePlotIsBrokenIntoLines) {
-  Figure f = wall_of_named_bars(7);  // (too many entries for a band: beside the plot)
+  Figure f = wall_of_named_bars(7);  // (entries enough that a band costs more than a column)
   f.annotations.push_back({AnnotationKind::HorizontalLine, 50, "worst-case bound gamma_K (dashed; dot: one K only)", {}});
   const double fs = 2.0;  // presentation mode's figure text on a 1280x800 screen
   const PlotLayout l = layout_figure(f, 1250, 630, fs);
@@ -1457,6 +1474,36 @@ TEST(Figures, AHeatMapsMarginsTakeTheRoomTheirTextsNeed) {
   // Numbered rows keep the tick labels' margin.
   f.y.categories.clear();
   EXPECT_DOUBLE_EQ(layout_figure(f, W, H, fs).x0, 78 * fs);
+}
+
+// The drawing follows the layout: in the SVG (900 x 560), the colour bar's title, turned on its
+// side (11 px across, centred on its x), lies right of every text beside the bar and inside the
+// figure.
+TEST(Figures, AHeatMapsColourBarTitleClearsItsTextsInTheDrawing) {
+  Figure f;
+  f.name = "sqnr-by-layer";
+  f.x.label = "candidate";
+  f.y.label = "layer";
+  f.x.categories = {"e4m3fn tensor", "i8 channel"};
+  f.y.categories = {"0", "1"};
+  f.heatmap = Heatmap{2, 2, {20, 30, 40, std::numeric_limits<double>::infinity()}, Colormap::Viridis, 15, 45,
+                      "SQNR (dB)"};
+  f.heatmap->inf_is_exact = true;  // "exact" keyed under the bar too
+  const auto svg = figure_svg(f);
+  ASSERT_TRUE(svg) << svg.error();
+  const PlotLayout l = layout_figure(f, 900, 560);
+  const std::regex text_re(R"re(<text x="([0-9.]+)"[^>]*>([^<]*)</text>)re");
+  double title = -1, rightmost = 0;
+  for (auto it = std::sregex_iterator(svg->begin(), svg->end(), text_re); it != std::sregex_iterator(); ++it) {
+    const double x = std::stod((*it)[1]);
+    const std::string said = (*it)[2];
+    if (said == "SQNR (dB)") title = x;
+    else if (x > l.x1) rightmost = std::max(rightmost, x + text_width(said, 10));  // beside the bar
+  }
+  ASSERT_GT(title, 0) << *svg;
+  EXPECT_GT(rightmost, l.x1);  // (the bar's texts were found)
+  EXPECT_GE(title - 5.5, rightmost);
+  EXPECT_LE(title + 5.5, 900);
 }
 
 }  // namespace
