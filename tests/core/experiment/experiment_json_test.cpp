@@ -100,7 +100,7 @@ TEST(ExperimentJson, AnEmptyValueIsNotAMissingOne) {
     const auto spec = experiment::matmul_spec_from_json({{"experiment", "matmul"}, {key, ""}});
     ASSERT_FALSE(spec) << key;
     EXPECT_EQ(spec.error(),
-              std::string("'").append(key).append("': is empty: leave the key out for its default, or give a value"));
+              std::string("'").append(key).append("': is empty: leave it out for its default, or give a value"));
   }
 }
 
