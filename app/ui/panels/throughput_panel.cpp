@@ -38,7 +38,7 @@ ThroughputPanel::ThroughputPanel(RunLog& log) : log_(log), probe_(log) {
 ThroughputPanel::~ThroughputPanel() {
   pending_start_.reset();
   sampler_.cancel();
-  collect();  // the medians so far, in the log, as on any stop
+  take_outcome();  // the medians so far, in the log, as on any stop
 }
 
 bool ThroughputPanel::busy() const {
@@ -51,7 +51,7 @@ bool ThroughputPanel::busy() const {
 }
 
 void ThroughputPanel::start(bool fresh) {
-  collect();  // (an outcome not taken yet would be dropped by the start)
+  take_outcome();  // (one not taken yet would be dropped by the start)
   if (sampler_.running()) {  // stopped first, never waited for: started when it has (collect)
     request_stop();
     pending_start_ = pending_start_.value_or(false) || fresh;
@@ -109,16 +109,20 @@ void ThroughputPanel::request_stop() {
   stopping_ = true;
 }
 
-void ThroughputPanel::collect() {
-  if (auto done = sampler_.take()) {
-    stopping_ = false;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      status_ = *done ? "stopped" : "error";
-      if (!*done) error_ = done->error();
-    }
-    log_summary();
+void ThroughputPanel::take_outcome() {
+  auto done = sampler_.take();
+  if (!done) return;
+  stopping_ = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    status_ = *done ? "stopped" : "error";
+    if (!*done) error_ = done->error();
   }
+  log_summary();
+}
+
+void ThroughputPanel::collect() {
+  take_outcome();
   if (pending_start_ && !sampler_.running()) {
     const bool fresh = *pending_start_;
     pending_start_.reset();

@@ -52,7 +52,8 @@ class ThroughputPanel final : public Panel {
   // CPU, and a product has no cancel check -- finishes first.
   void start(bool fresh);  // fresh: a new chart; else the samples go on after the last
   void request_stop();     // the sampler stops after the product under way
-  void collect();          // a stopped sampler's outcome, then the start asked for meanwhile
+  void take_outcome();     // a stopped sampler's outcome: its status, error and medians
+  void collect();          // take_outcome(), then the start asked for meanwhile
   void log_summary();      // the medians so far, in the log
   void draw_method_note() const;  // what the rates measure here (emulation on a CPU)
   void draw_controls();
