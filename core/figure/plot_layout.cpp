@@ -158,15 +158,21 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
         box.left = left, box.top = top, hidden = n;
     return box;
   };
+  // The labels whole within `room` pixels: a line each where they fit, else broken between words.
+  auto whole_within = [&](double room) {
+    if (natural <= room) return LegendBox{0, 0, natural, h, entries, {}, {}};
+    LegendBox whole = broken(room / fs - 34);
+    whole.width = std::min(whole.width, room);
+    return whole;
+  };
   // Where the plot's 60% cuts the labels, the legend `share` of the plot's width less the
-  // corners' margins, its labels whole (broken between words where wider still), where those
-  // lines take no more than 60% of the plot's height; else none.
+  // corners' margins, its labels whole, where those lines take no more than 60% of the plot's
+  // height; else none.
   const bool cut = inside.lines.empty() && w < natural;
   auto whole_labels = [&](double share) -> std::optional<LegendBox> {
     const double room = share * (l.x1 - l.x0 - 12 * fs);
     if (!cut || room <= w) return std::nullopt;
-    LegendBox whole{0, 0, natural, h, entries, {}, {}};
-    if (natural > room) whole = broken(room / fs - 34), whole.width = std::min(whole.width, room);
+    const LegendBox whole = whole_within(room);
     if (whole.height + 8 * fs > 0.6 * (l.y1 - l.y0)) return std::nullopt;
     return whole;
   };
@@ -256,12 +262,7 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   // the middle, "f32 multi-term(16 + ... extra bits) rtz", over a band with room beside them).
   // (Whole across the plot, and so in as few lines as the width allows: a corner's box held to
   // 60% of it broke scenario 21's labels into lines that made a band dearer than a column.)
-  {
-    const double across = l.x1 - l.x0 - 12 * fs;
-    LegendBox whole{0, 0, natural, h, entries, {}, {}};
-    if (natural > across) whole = broken(across / fs - 34), whole.width = std::min(whole.width, across);
-    if (whole.height <= inside.height) inside = whole;
-  }
+  if (const LegendBox whole = whole_within(l.x1 - l.x0 - 12 * fs); whole.height <= inside.height) inside = whole;
   const double room = inside.height + 8 * fs;
   if (beside_fits && beside / width <= room / plot) return set_beside();
   // Under the figure instead where room above the data would take more than a third of the plot
