@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <set>
 
 #include "core/accumulate/accumulate.h"
@@ -152,7 +153,8 @@ Expected<std::string> int_cast_probe(const json& j) {
   return int_bits_to_string(*to, float_to_int(*to, *x, m).bits);
 }
 
-Expected<std::string> running_sum_probe(const json& j) {
+// `steps`: at most this many of the count's steps (check_probe takes one).
+Expected<std::string> running_sum_probe(const json& j, const std::atomic<bool>* cancel, uint64_t steps) {
   Params p{j, {"value", "count", "dtype", "rounding"}};
   if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
   auto x = parse_number_expression(p.text("value"));
@@ -168,7 +170,12 @@ Expected<std::string> running_sum_probe(const json& j) {
   // innocuous (53 >= 2p + 2; Figueroa, "When is double rounding innocuous?", 1995).
   const double term = round_to(f->format, *x, *o);
   double s = 0;
-  for (uint64_t i = 0, n = j["count"].get<uint64_t>(); i < n; ++i) s = round_to(f->format, s + term, *o);
+  const uint64_t n = std::min(steps, j["count"].get<uint64_t>());
+  constexpr uint64_t kStretch = uint64_t{1} << 20;  // steps between looks at the cancel flag
+  for (uint64_t i = 0; i < n; i += kStretch) {
+    if (cancel && cancel->load()) return Error{"cancelled"};
+    for (uint64_t k = i, end = std::min(n, i + kStretch); k < end; ++k) s = round_to(f->format, s + term, *o);
+  }
   return shortest_double(s);
 }
 
@@ -236,18 +243,31 @@ bool same_answer(const std::string& a, const std::string& b) {
   return *x == *y && std::signbit(*x) == std::signbit(*y);
 }
 
-Expected<std::string> evaluate_probe(const Check& c) {
+namespace {
+
+Expected<std::string> probe(const Check& c, const std::atomic<bool>* cancel, uint64_t running_sum_steps) {
   switch (c.kind) {
     case CheckKind::Promote: return promote_probe(c.params);
     case CheckKind::Cast: return cast_probe(c.params);
     case CheckKind::IntCast: return int_cast_probe(c.params);
-    case CheckKind::RunningSum: return running_sum_probe(c.params);
+    case CheckKind::RunningSum: return running_sum_probe(c.params, cancel, running_sum_steps);
     case CheckKind::Api: return api_probe(c.params);
     case CheckKind::Peak: return peak_probe(c.params);
     case CheckKind::Sum: return sum_probe(c.params);
     case CheckKind::Metric: break;
   }
   return Error{"a metric check has no probe: it reads an evidence run"};
+}
+
+}  // namespace
+
+Expected<std::string> evaluate_probe(const Check& c, const std::atomic<bool>* cancel) {
+  return probe(c, cancel, UINT64_MAX);
+}
+
+Status check_probe(const Check& c) {
+  if (auto r = probe(c, nullptr, 1); !r) return Error{r.error()};
+  return {};
 }
 
 }  // namespace pl::scenario

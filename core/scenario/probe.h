@@ -5,6 +5,7 @@
 // spelling ("1.0205078125", "inf", "-56").
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "core/scenario/scenario.h"
@@ -13,8 +14,13 @@
 namespace pl::scenario {
 
 // The answer of a Promote, Cast, IntCast, RunningSum, Api or Peak check. Errors: a bad parameter (an
-// unknown dtype, framework, op or key), named.
-Expected<std::string> evaluate_probe(const Check& c);
+// unknown dtype, framework, op or key), named; "cancelled" once `cancel` is set (a running sum of
+// up to 1e8 steps, some seconds, looks at it between its stretches of steps).
+Expected<std::string> evaluate_probe(const Check& c, const std::atomic<bool>* cancel = nullptr);
+
+// The check's parameters, checked as evaluate_probe reads them, without its work: a running sum
+// takes one step, whatever its count (reading a scenario file runs no long loop).
+Status check_probe(const Check& c);
 
 // Whether two answers agree: numbers as numbers (so "65504" and "65504.0" agree; NaN agrees
 // with NaN; -0 and 0 differ), anything else as text.

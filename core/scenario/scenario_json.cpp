@@ -114,9 +114,8 @@ Expected<Check> check_from(const json& j, size_t index) {
   // No framework computes a modelled adder's sum: the check shows the sum worked by hand.
   if (c.kind == CheckKind::Sum && c.derivation.empty())
     return Error{where + ": a sum check needs a 'derivation': the sum worked by hand"};
-  // Run the probe once: a bad dtype or value in a check is found when the file is read.
-  auto observed = evaluate_probe(c);
-  if (!observed) return Error{where + ": " + observed.error()};
+  // A bad dtype or value in a check is found when the file is read.
+  if (auto ok = check_probe(c); !ok) return Error{where + ": " + ok.error()};
   return c;
 }
 

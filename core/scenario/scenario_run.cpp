@@ -116,10 +116,12 @@ CheckResult base_result(const Check& c) {
   return r;
 }
 
-CheckResult exact_check(const Check& c) {
+// An exact check's result; "cancelled" once `cancel` is set.
+Expected<CheckResult> exact_check(const Check& c, const std::atomic<bool>* cancel) {
   CheckResult r = base_result(c);
   r.expected = *c.expect;
-  auto observed = evaluate_probe(c);
+  auto observed = evaluate_probe(c, cancel);
+  if (!observed && cancel && cancel->load()) return Error{"cancelled"};
   if (!observed) {
     r.note = observed.error();
     return r;
@@ -234,10 +236,14 @@ std::string checks_summary(const ScenarioRun& r, bool brief) {
   return s;
 }
 
-std::vector<CheckResult> evaluate_exact_checks(const Scenario& s) {
+Expected<std::vector<CheckResult>> evaluate_exact_checks(const Scenario& s, const std::atomic<bool>* cancel) {
   std::vector<CheckResult> out;
-  for (const Check& c : s.checks)
-    if (c.kind != CheckKind::Metric) out.push_back(exact_check(c));
+  for (const Check& c : s.checks) {
+    if (c.kind == CheckKind::Metric) continue;
+    auto r = exact_check(c, cancel);
+    if (!r) return Error{r.error()};
+    out.push_back(std::move(r).value());
+  }
   return out;
 }
 
@@ -263,8 +269,15 @@ Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(d
     else e.error = "evidence '" + e.label + "': " + r.error();
     run.evidence.push_back(std::move(e));
   }
-  for (const Check& c : s.checks)
-    run.checks.push_back(c.kind == CheckKind::Metric ? metric_check(c, run.evidence) : exact_check(c));
+  for (const Check& c : s.checks) {
+    if (c.kind == CheckKind::Metric) {
+      run.checks.push_back(metric_check(c, run.evidence));
+    } else if (auto r = exact_check(c, cancel); r) {
+      run.checks.push_back(std::move(r).value());
+    } else {
+      return Error{r.error()};
+    }
+  }
   if (s.look_at_figure) run.look_at_error = look_at_error(*s.look_at_figure, run.evidence);
   for (const Scenario::PanelLink& l : s.look_at_panels)
     if (l.panel == "experiment" && run.look_at_error.empty())

@@ -85,8 +85,9 @@ std::string checks_summary(const ScenarioRun& r, bool brief = false);
 Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(double)>& progress = {},
                                    const std::atomic<bool>* cancel = nullptr);
 
-// Only the exact checks (no evidence is run): instant, for the tour's first frame.
-std::vector<CheckResult> evaluate_exact_checks(const Scenario& s);
+// Only the exact checks (no evidence is run), for the tour to show while the evidence runs: most
+// take microseconds, a running sum of 1e8 steps some seconds. "cancelled" once `cancel` is set.
+Expected<std::vector<CheckResult>> evaluate_exact_checks(const Scenario& s, const std::atomic<bool>* cancel = nullptr);
 
 // checks.json: the scenario's story and each check with expected, observed and verdict.
 nlohmann::json to_json(const ScenarioRun& r);

@@ -89,11 +89,17 @@ ScenarioPanel::ScenarioPanel(RunLog& log, const std::string& start)
 
 ScenarioPanel::~ScenarioPanel() { cancel_run(); }
 
-void ScenarioPanel::cancel_run() { worker_.cancel(); }
+void ScenarioPanel::cancel_run() {
+  worker_.request_cancel();
+  exact_worker_.request_cancel();
+  worker_.cancel();
+  exact_worker_.cancel();
+}
 
 void ScenarioPanel::show(size_t index) {
   current_ = index;
-  exact_ = scenario::evaluate_exact_checks(library_.scenarios[index]);
+  exact_.clear();
+  exact_pending_ = true;
   shown_.reset();
   figures_.clear();
   story_height_ = 1e9f;  // measured on the first frame that draws it
@@ -128,7 +134,18 @@ void ScenarioPanel::start_pending() {
   set_status("running the evidence...");
 }
 
+void ScenarioPanel::start_exact_pending() {
+  if (!exact_pending_) return;
+  const bool started = exact_worker_.start_when_idle(
+      [s = library_.scenarios[current_]](const std::function<void(double)>&, const std::atomic<bool>* cancel) {
+        return scenario::evaluate_exact_checks(s, cancel);
+      });
+  if (started) exact_pending_ = false;  // else the checks in flight were asked to stop: a later frame
+}
+
 void ScenarioPanel::collect() {
+  // The exact checks of a scenario no longer shown (another was chosen since) are dropped.
+  if (auto exact = exact_worker_.take(); exact && *exact && !exact_pending_) exact_ = std::move(*exact).value();
   auto done = worker_.take();
   if (!done) return;
   // A run asked to stop for another (a new scenario chosen) may still finish its work: its
@@ -351,7 +368,7 @@ void ScenarioPanel::draw_look_at(bool links_live, bool under_its_label) {
 }
 
 void ScenarioPanel::draw_checks() {
-  const std::vector<scenario::CheckResult>& rows = shown_ ? shown_->checks : exact_;
+  const std::vector<scenario::CheckResult>& rows = checks_shown();
   const ImGuiTableFlags flags =
       ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
   const float table_width = ImGui::GetContentRegionAvail().x;
@@ -393,6 +410,11 @@ void ScenarioPanel::draw_checks() {
     ImGui::TableNextColumn();
     ImGui::TextColored(c.passed ? kPass : kFail, "%s", c.passed ? "pass" : "FAIL");
   }
+  if (!shown_ && (exact_pending_ || exact_worker_.running())) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("working the exact checks out...");
+  }
   if (!shown_ && worker_.running()) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -410,6 +432,7 @@ void ScenarioPanel::draw_content() {
     return;
   }
   if (!started_) start_run();
+  start_exact_pending();
   start_pending();
   const size_t n = library_.scenarios.size();
   if (!ImGui::GetIO().WantTextInput) {

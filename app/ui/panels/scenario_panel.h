@@ -35,12 +35,19 @@ class ScenarioPanel final : public Panel {
   ~ScenarioPanel() override;
   const char* name() const override { return "Scenarios"; }
   void draw_content() override;
-  bool busy() const override { return worker_.running() || run_pending_; }
-  void stop_work() override { worker_.request_cancel(); }
+  bool busy() const override {
+    return worker_.running() || run_pending_ || exact_worker_.running() || (started_ && exact_pending_);
+  }
+  void stop_work() override {
+    worker_.request_cancel();
+    exact_worker_.request_cancel();
+  }
   // A look-at link clicked: the shell opens its panel in its state (panel_links.h).
   using LinkOpener = std::function<void(const scenario::Scenario::PanelLink&)>;
   void on_open_link(LinkOpener f) { open_link_ = std::move(f); }
   const scenario::Scenario& scenario() const { return library_.scenarios[current_]; }  // the one shown
+  // The rows of the table of checks: the run's, else the exact checks worked out so far.
+  const std::vector<scenario::CheckResult>& checks_shown() const { return shown_ ? shown_->checks : exact_; }
   // Why `start` did not open ("" when it did), for --scenario's error.
   const std::string& start_error() const { return start_error_; }
   // The figures (or the live panel in their place) on the whole pane, the story hidden (F);
@@ -48,8 +55,9 @@ class ScenarioPanel final : public Panel {
   void set_figure_only(bool on) { figure_only_ = on; }
 
  private:
-  void select(size_t index);  // shows its exact checks at once, then runs the evidence
-  void show(size_t index);    // the exact checks only
+  void select(size_t index);  // shows its exact checks as soon as they are worked out, then runs the evidence
+  void show(size_t index);    // the exact checks only (asked of their worker)
+  void start_exact_pending();  // works out the exact checks asked for once none are in flight
   void start_run();           // asks for a run of the current scenario: start_pending starts it
   void start_pending();       // starts the run asked for once none is in flight (never waits for one)
   void cancel_run();          // stops the run in flight and waits for it: the destructor only
@@ -73,7 +81,11 @@ class ScenarioPanel final : public Panel {
   scenario::Library library_;
   size_t current_ = 0;
   std::string start_error_;
-  std::vector<scenario::CheckResult> exact_;  // instant answers while the evidence runs
+  // The exact checks' answers, shown while the evidence runs. Worked out off the UI thread: most
+  // take microseconds, but a running sum of 1e8 steps takes seconds.
+  std::vector<scenario::CheckResult> exact_;
+  bool exact_pending_ = false;  // the scenario shown wants its exact checks worked out
+  CancellableRun<std::vector<scenario::CheckResult>> exact_worker_;
 
   bool started_ = false;  // the first run waits until the panel is shown (not at start-up)
   bool run_pending_ = false;

@@ -2,6 +2,7 @@
 // reference script's answer or a derivation, the exact checks pass; the reader rejects bad files
 // by naming the key; metric checks can fail.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -140,10 +141,13 @@ TEST(ScenarioLibrary, EveryNumberInTheTextIsBacked) {
 }
 
 TEST(ScenarioLibrary, EveryExactCheckPasses) {
-  for (const auto& s : shipped().scenarios)
-    for (const auto& r : evaluate_exact_checks(s))
+  for (const auto& s : shipped().scenarios) {
+    const auto results = evaluate_exact_checks(s);
+    ASSERT_TRUE(results) << s.name << ": " << results.error();
+    for (const auto& r : *results)
       EXPECT_TRUE(r.passed) << s.name << "/" << r.id << ": expected " << r.expected << ", observed " << r.observed
                             << " " << r.note;
+  }
 }
 
 TEST(ScenarioLibrary, FindsByNameNumberOrShortName) {
@@ -389,6 +393,48 @@ TEST(ScenarioReader, RejectsBadFilesNamingTheKey) {
   j["checks"][0]["derivation"] = "d";
   j["checks"][0]["sum"]["accumulate"] = "f32:multiterm:4:99";
   expect_error(j, "x", "'accumulate':");
+}
+
+// A scenario's running sum may ask for 1e8 steps, some seconds: the tour works its exact checks
+// out on a worker, and a scenario chosen meanwhile stops them.
+TEST(ScenarioProbe, ALongRunningSumStopsWhenCancelled) {
+  Check c;
+  c.kind = CheckKind::RunningSum;
+  c.params = json::parse(R"({"value": "1", "count": 100000000, "dtype": "float64"})");
+  const std::atomic<bool> cancel{true};
+  const auto r = evaluate_probe(c, &cancel);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "cancelled");
+
+  Scenario s;
+  s.checks.push_back(c);
+  s.checks.back().expect = "100000000";
+  const auto exact = evaluate_exact_checks(s, &cancel);
+  ASSERT_FALSE(exact);
+  EXPECT_EQ(exact.error(), "cancelled");
+  const auto run = run_scenario(s, {}, &cancel);
+  ASSERT_FALSE(run);
+  EXPECT_EQ(run.error(), "cancelled");
+}
+
+// Reading a scenario file checks each probe's parameters by the probe's own reading, but a running
+// sum takes one step there, not its count.
+TEST(ScenarioProbe, CheckingAProbesParametersReportsWhatEvaluatingWould) {
+  auto checked = [](CheckKind kind, const char* params) {
+    Check c;
+    c.kind = kind;
+    c.params = json::parse(params);
+    const Status ok = check_probe(c);
+    const auto r = evaluate_probe(c);
+    EXPECT_EQ(bool(ok), bool(r)) << params;
+    return ok ? std::string("ok") : ok.error();
+  };
+  EXPECT_EQ(checked(CheckKind::RunningSum, R"({"value": "1", "count": 1000, "dtype": "bfloat16"})"), "ok");
+  EXPECT_EQ(checked(CheckKind::RunningSum, R"({"value": "1", "count": 0, "dtype": "bfloat16"})"),
+            "'count' must be between 1 and 100000000");
+  EXPECT_EQ(checked(CheckKind::RunningSum, R"({"value": "1", "count": 10, "dtype": "bfloat17"})").substr(0, 8),
+            "'dtype':");
+  EXPECT_EQ(checked(CheckKind::Cast, R"({"value": "1/", "dtype": "float16"})").substr(0, 8), "'value':");
 }
 
 TEST(ScenarioProbe, AnswersInTheirShortestSpelling) {

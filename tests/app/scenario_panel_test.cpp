@@ -1,0 +1,77 @@
+// The Scenarios panel works a scenario's exact checks out off the UI thread: a running sum may
+// take seconds, and the tour's frames go on meanwhile.
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "app/ui/panels/scenario_panel.h"
+#include "tests/app/imgui_frames.h"
+
+namespace pl::ui {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ScenarioPanelFrames : public ImGuiFrames {
+ protected:
+  void SetUp() override {
+    ImGuiFrames::SetUp();
+    config_ = fs::temp_directory_path() / ("pl-scenario-panel-" + std::to_string(::getpid()));
+    fs::create_directories(config_ / "precision-lab" / "scenarios");
+    ASSERT_EQ(::setenv("XDG_CONFIG_HOME", config_.c_str(), 1), 0);
+  }
+  void TearDown() override {
+    ::unsetenv("XDG_CONFIG_HOME");
+    fs::remove_all(config_);
+    ImGuiFrames::TearDown();
+  }
+  void write_scenario(const std::string& file, const std::string& text) {
+    std::ofstream(config_ / "precision-lab" / "scenarios" / file) << text;
+  }
+  static void frame(ScenarioPanel& panel) {
+    ImGui::NewFrame();
+    ImGui::Begin("scenarios");
+    panel.draw_content();
+    ImGui::End();
+    ImGui::Render();
+  }
+
+ private:
+  fs::path config_;
+};
+
+// Bug: choosing a scenario worked its exact checks out on the UI thread, and reading the file ran
+// each probe once more: a user's scenario whose running sum takes 1e8 steps in float64 (3 s here)
+// froze the window at start and at each visit. (2e7 steps keep the test short, and still take
+// hundreds of frames' time.)
+TEST_F(ScenarioPanelFrames, ALongExactCheckIsWorkedOutOffTheUIThread) {
+  write_scenario("99-long-sum.json", R"({
+    "name": "99-long-sum", "title": "A long running sum", "story": "1 added 2e7 times in float64.",
+    "look_at": "the check", "panel": "formats",
+    "checks": [{"id": "long", "label": "1 added 2e7 times in float64",
+                "running_sum": {"value": "1", "count": 20000000, "dtype": "float64"}, "expect": "20000000"}]})");
+  RunLog log{false};
+  ScenarioPanel panel(log, "99-long-sum");
+  ASSERT_EQ(panel.start_error(), "");
+  ASSERT_EQ(panel.scenario().name, "99-long-sum");
+  frame(panel);
+  // The frame came back with the sum still under way.
+  EXPECT_TRUE(panel.busy());
+  EXPECT_TRUE(panel.checks_shown().empty());
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (panel.busy() && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    frame(panel);
+  }
+  ASSERT_FALSE(panel.busy());
+  frame(panel);
+  ASSERT_EQ(panel.checks_shown().size(), 1u);
+  EXPECT_TRUE(panel.checks_shown()[0].passed) << panel.checks_shown()[0].observed << " " << panel.checks_shown()[0].note;
+}
+
+}  // namespace
+}  // namespace pl::ui
