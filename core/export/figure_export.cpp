@@ -17,6 +17,7 @@
 #include "core/export/cairo_memory.h"
 #include "core/export/label_place.h"
 #include "core/export/pdf_dates.h"
+#include "core/figure/line_thinning.h"
 #include "core/figure/plot_layout.h"
 #include "core/io/checked_write.h"
 #include "core/util/markup_escape.h"
@@ -617,13 +618,36 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
            (!f.y.log || s.y[i] > 0);
   };
   std::vector<std::pair<double, double>> isolated;  // drawn after the line
-  bool pen = false;
+  // A line on a raster (the window, a PNG) is thinned to what its pixels show (line_thinning.h):
+  // `column` a device pixel's width in the drawing's units, 0 where a vector export (SVG, PDF)
+  // keeps every point for a reader who zooms in.
+  double column = 0;
+  if (s.kind == SeriesKind::Line && cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE) {
+    double dx = 1, dy = 0;
+    cairo_user_to_device_distance(cr, &dx, &dy);
+    if (dx > 0 && dy == 0) column = 1 / dx;
+  }
+  std::vector<PixelPoint> run;  // the line's drawable points since its last gap
+  auto draw_run = [&] {
+    if (run.size() == 1) isolated.emplace_back(run[0].x, run[0].y);
+    const std::vector<PixelPoint> drawn = column > 0 ? thin_to_columns(run, column) : run;
+    for (size_t k = 0; k < drawn.size(); ++k) {
+      if (k == 0) {
+        cairo_move_to(cr, drawn[k].x, drawn[k].y);
+        continue;
+      }
+      lines.push_back({drawn[k - 1].x, drawn[k - 1].y, drawn[k].x, drawn[k].y});
+      cairo_line_to(cr, drawn[k].x, drawn[k].y);
+    }
+    run.clear();
+  };
+  const std::vector<double> xs = p.l.x.to_pixels(s.x), ys = p.l.y.to_pixels(s.y);
   for (size_t i = 0; i < n; ++i) {
     if (!drawable(i)) {
-      pen = false;
+      draw_run();
       continue;
     }
-    const double px = p.mx(s.x[i]), py = p.my(s.y[i]);
+    const double px = xs[i], py = ys[i];
     if (s.kind == SeriesKind::Points) {
       cairo_new_sub_path(cr);
       cairo_arc(cr, px, py, 3.5 * fs, 0, 2 * M_PI);
@@ -643,18 +667,16 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
       if (i < s.point_labels.size()) labels.push_back({s.point_labels[i], px, py});
       continue;
     }
-    if (!pen && !drawable(i + 1)) isolated.emplace_back(px, py);
-    if (pen) {
-      double x0 = 0, y0 = 0;
-      cairo_get_current_point(cr, &x0, &y0);
-      lines.push_back({x0, y0, px, py});
-      cairo_line_to(cr, px, py);
-    } else {
-      cairo_move_to(cr, px, py);
-    }
-    pen = true;
+    run.push_back({px, py});
   }
-  if (s.kind == SeriesKind::Line) cairo_stroke(cr);
+  draw_run();
+  if (s.kind == SeriesKind::Line) {
+    // Round joins: a mitre at a sharp turn (a noisy loss's every step) drew a spike up to ten
+    // line widths past the data, where no value lies.
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_stroke(cr);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
+  }
   cairo_set_dash(cr, nullptr, 0, 0);
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
   for (const auto& [px, py] : isolated) {

@@ -16,6 +16,7 @@ struct AxisMap {
   bool log = false;
   double p0 = 0, p1 = 1;
   double to_pixel(double v) const;
+  std::vector<double> to_pixels(const std::vector<double>& v) const;  // to_pixel's bits, the logs of lo and hi once
   double to_value(double pixel) const;
 };
 
@@ -81,6 +82,14 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double font_scale 
 // points inside it, the bars whose top lies in or under it anywhere across their width, and the
 // reference lines crossing it. The legend goes in the corner where this is least.
 size_t data_under(const Figure& f, const PlotLayout& l, double left, double top, double width, double height);
+// Each series' x and y in pixels of a layout (NaN or an infinity where the data has no place on a
+// log axis), for data_under to compare many boxes without mapping the data again.
+struct DataPixels {
+  DataPixels(const Figure& f, const PlotLayout& l);
+  std::vector<std::vector<double>> x, y;  // by series, then point
+};
+size_t data_under(const DataPixels& pixels, const Figure& f, const PlotLayout& l, double left, double top,
+                  double width, double height);
 
 // Where an axis is ticked: whole decades on a log axis (every few when there are many; 1, 2 and
 // 5 times each decade when it spans fewer than two), else whole multiples of a 1-2-5 step (so

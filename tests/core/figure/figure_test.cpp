@@ -381,6 +381,20 @@ class Drawn {
   cairo_surface_t* img_;
 };
 
+// Bug: a line's sharp turn was mitred: a spike of about six line widths stood past the data (a
+// noisy loss drew one at every step). Lines join round: nothing is drawn more than half the
+// line's width past its highest point.
+TEST(Figures, ALinesSharpTurnDrawsNothingPastItsPoint) {
+  Figure f;
+  f.x.min = 0, f.x.max = 2, f.y.min = 0, f.y.max = 2;
+  f.series.push_back({"", SeriesKind::Line, {0.9, 1.0, 1.1}, {0.5, 1.5, 0.5}, {0, 0, 0, 1}});
+  const PlotLayout l = layout_figure(f, 600, 400);
+  const Drawn drawn(f, 600, 400);
+  const int x = static_cast<int>(std::lround(l.x.to_pixel(1.0))), y = static_cast<int>(std::lround(l.y.to_pixel(1.5)));
+  EXPECT_TRUE(drawn.dark(x, y + 3));  // the line, under its top (grid lines are light)
+  for (int dy = 3; dy < 14; ++dy) EXPECT_FALSE(drawn.dark(x, y - dy)) << dy << " px above the point";
+}
+
 // Bug: bars on a log axis grew from its floor (0.1), so a 1x speed-up looked like a solid bar and
 // int8's 0.45x like half of one (scenario 18). A bar with a base grows from it: up or down.
 TEST(Figures, ABarGrowsFromItsBase) {
