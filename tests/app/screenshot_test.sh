@@ -15,6 +15,9 @@ if [[ $mode == settings ]]; then  # the remembered size and panel apply, unless 
   log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --verbose 2>&1) || { echo "$log"; exit 1; }
   grep -q "wrote $out (900x700)" <<<"$log" || { echo "remembered size not used:"; echo "$log"; exit 1; }
   grep -q "window: opened 900x700" <<<"$log" || { echo "$log"; exit 1; }
+  # The backend is looked for off the UI thread (opening CUDA takes a while): its line comes when
+  # found, and the screenshot waits for it.
+  grep -q "window: backend: cpu" <<<"$log" || { echo "backend not logged:"; echo "$log"; exit 1; }
   log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --no-settings 2>&1) || { echo "$log"; exit 1; }
   grep -q "wrote $out (1400x860)" <<<"$log" || { echo "--no-settings read them:"; echo "$log"; exit 1; }
   # A screenshot never writes them back.

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -61,6 +62,9 @@ struct App {
   RunLog log;  // before the panels, which write to it until they are gone
   std::vector<std::unique_ptr<Panel>> panels;
   std::string status;         // the header's line: the backend
+  // The backend's line, found off the UI thread: opening CUDA can take a second before the first
+  // frame otherwise. Taken into `status` (and the log) by the frame that finds it ready.
+  std::future<std::string> backend_found;
   std::string details;        // its tooltip and the Log: the font file and the like
   std::string warning;        // shown under the header until dismissed (a settings file set aside)
   std::string select_panel;   // lower-case name to select on the next frame (then cleared)
@@ -380,7 +384,8 @@ void remember(const App& app, const std::string& remembered_panel, int w, int h)
 Status start_panels(App& app, const GuiOptions& o, const Settings& settings, bool remembered, const char* font) {
   if (!o.figure.empty()) request_figure(o.figure);
   if (auto added = add_panels(app, o, remembered); !added) return added;
-  app.status = backend_status();
+  app.status = "backend: looking for devices...";
+  app.backend_found = std::async(std::launch::async, backend_status);
   app.details = std::string("font: ") + font;
   if (auto chosen = select_first_panel(app, o, settings.panel, remembered, settings.first_run); !chosen) return chosen;
   if (app.start.is_open()) app.log.add("window", "start screen shown");
@@ -443,8 +448,7 @@ int run_gui(const GuiOptions& o) {
 
   if (auto started = start_panels(app, o, settings, remembered, font); !started)
     return fail(started.error(), /*bad_input=*/true);
-  app.log.add("window",
-              "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.status + ", " + app.details);
+  app.log.add("window", "opened " + std::to_string(w) + "x" + std::to_string(h) + ", " + app.details);
 
   std::unique_ptr<gl::Framebuffer> fbo;  // a screenshot's offscreen target
   int settled = 0;                       // frames drawn since the panels' background work finished
@@ -461,6 +465,10 @@ int run_gui(const GuiOptions& o) {
     }
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
+    if (app.backend_found.valid() && app.backend_found.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+      app.status = app.backend_found.get();
+      app.log.add("window", app.status);
+    }
     take_drops(app);
     layout_audit::begin_frame();
     draw_frame(app, int(io.DisplaySize.x), int(io.DisplaySize.y));
@@ -472,7 +480,8 @@ int run_gui(const GuiOptions& o) {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     // A screenshot waits (up to a minute) for work the panels run off the UI thread.
-    const bool waiting = std::any_of(app.panels.begin(), app.panels.end(), [](auto& p) { return p->busy(); });
+    const bool waiting = app.backend_found.valid() ||
+                         std::any_of(app.panels.begin(), app.panels.end(), [](auto& p) { return p->busy(); });
     if (screenshot && waiting && frame < kScreenshotWaitFrames) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       settled = 0;
