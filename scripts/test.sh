@@ -24,7 +24,8 @@ cmake --build build-tsan --parallel
 sweeps=(RoundtripF32.ShortPathsAreTheGenericFunctions RoundtripF64.EveryFormatModePolicyFlushAndPathMatchesTheCodec)
 threadless=(NarrowLanes.KahansLastDifferenceIsAValueOfTheFormat Gemm.SumsOfTwoNarrowValuesRoundCorrectlyThroughFloat32
   Interval.EveryRoundedEndLiesInsideTheInterval NarrowLanes.SplitOfTwoValuesSumIsTheFormatsRounding
-  Small/EveryInterval.CodecAgreesOnBothSidesOfEveryEnd/bfloat16 Small/EveryInterval.CodecAgreesOnBothSidesOfEveryEnd/float16)
+  Small/EveryInterval.CodecAgreesOnBothSidesOfEveryEnd/bfloat16
+  Small/EveryInterval.CodecAgreesOnBothSidesOfEveryEnd/float16)
 for t in "${sweeps[@]}" "${threadless[@]}"; do
   (cd build-tsan && ctest -N -R "^${t//./\\.}( |\$)" | grep -q "Total Tests: 1") ||
     { echo "test.sh: no test named $t to leave out of the sanitized runs"; exit 1; }

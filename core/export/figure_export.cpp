@@ -604,6 +604,19 @@ void set_line_pattern(cairo_t* cr, bool dashed, bool dotted, double fs) {
   }
 }
 
+}  // namespace
+
+std::optional<PixelColumns> raster_columns(cairo_t* cr) {
+  if (cairo_surface_get_type(cairo_get_target(cr)) != CAIRO_SURFACE_TYPE_IMAGE) return std::nullopt;
+  cairo_matrix_t m;
+  cairo_get_matrix(cr, &m);
+  if (!(m.xx > 0) || m.xy != 0 || m.yx != 0) return std::nullopt;
+  // Device x = xx * x + x0: a device pixel is 1 / xx wide, and device x = 0 lies at -x0 / xx.
+  return PixelColumns{1 / m.xx, -m.x0 / m.xx};
+}
+
+namespace {
+
 // A line (solid, dashed or dotted) or points; a line's point with no drawable neighbour has no segment
 // to show it (a bound that exists at one length of a dot sweep only): it gets a dot.
 void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Plot& p, std::vector<PointLabel>& labels,
@@ -618,19 +631,14 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
            (!f.y.log || s.y[i] > 0);
   };
   std::vector<std::pair<double, double>> isolated;  // drawn after the line
-  // A line on a raster (the window, a PNG) is thinned to what its pixels show (line_thinning.h):
-  // `column` a device pixel's width in the drawing's units, 0 where a vector export (SVG, PDF)
-  // keeps every point for a reader who zooms in.
-  double column = 0;
-  if (s.kind == SeriesKind::Line && cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE) {
-    double dx = 1, dy = 0;
-    cairo_user_to_device_distance(cr, &dx, &dy);
-    if (dx > 0 && dy == 0) column = 1 / dx;
-  }
+  // A solid line on a raster is thinned to what its pixels show. (A dashed or dotted one keeps
+  // every point: its pattern is laid along the path's length, which thinning shortens.)
+  const std::optional<PixelColumns> columns =
+      s.kind == SeriesKind::Line && !s.dashed && !s.dotted ? raster_columns(cr) : std::nullopt;
   std::vector<PixelPoint> run;  // the line's drawable points since its last gap
   auto draw_run = [&] {
     if (run.size() == 1) isolated.emplace_back(run[0].x, run[0].y);
-    const std::vector<PixelPoint> drawn = column > 0 ? thin_to_columns(run, column) : run;
+    const std::vector<PixelPoint> drawn = columns ? thin_to_columns(run, *columns) : run;
     for (size_t k = 0; k < drawn.size(); ++k) {
       if (k == 0) {
         cairo_move_to(cr, drawn[k].x, drawn[k].y);
@@ -671,7 +679,7 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
   }
   draw_run();
   if (s.kind == SeriesKind::Line) {
-    // Round joins: a mitre at a sharp turn (a noisy loss's every step) drew a spike up to ten
+    // Round joins: a mitre at a sharp turn (a noisy loss's every step) drew a spike up to five
     // line widths past the data, where no value lies.
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_stroke(cr);

@@ -3,9 +3,11 @@
 // (fonts-dejavu-core), falling back to cairo's default sans-serif.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/figure/figure.h"
+#include "core/figure/line_thinning.h"
 #include "core/util/expected.h"
 
 typedef struct _cairo cairo_t;
@@ -39,6 +41,10 @@ Expected<std::string> figure_svg(const Figure& f, const ExportOptions& o = {});
 
 // Draws into any cairo context (the window's offscreen surface uses this too).
 void draw_figure(cairo_t* cr, const Figure& f, double width, double height, double font_scale = 1);
+// The device pixel columns a solid line drawn on `cr` is thinned to (line_thinning.h): on an image
+// surface (the window, a PNG) whose matrix scales and moves x alone; none on a vector surface (SVG,
+// PDF: every point kept for a reader who zooms in) or under a rotation or shear.
+std::optional<PixelColumns> raster_columns(cairo_t* cr);
 
 std::string figure_csv(const Figure& f);
 

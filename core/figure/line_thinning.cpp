@@ -7,10 +7,10 @@
 
 namespace pl::figure {
 
-std::vector<PixelPoint> thin_to_columns(const std::vector<PixelPoint>& run, double column_width) {
-  if (run.size() <= 4 || !(column_width > 0)) return run;
+std::vector<PixelPoint> thin_to_columns(const std::vector<PixelPoint>& run, PixelColumns columns) {
+  if (run.size() <= 4 || !(columns.width > 0)) return run;
   std::vector<PixelPoint> out;
-  const auto column = [&](size_t i) { return std::floor(run[i].x / column_width); };
+  const auto column = [&](size_t i) { return std::floor((run[i].x - columns.origin) / columns.width); };
   for (size_t i = 0; i < run.size();) {
     const double c = column(i);
     size_t j = i + 1, lo = i, hi = i;

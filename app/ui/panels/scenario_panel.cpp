@@ -145,7 +145,10 @@ void ScenarioPanel::start_exact_pending() {
 
 void ScenarioPanel::collect() {
   // The exact checks of a scenario no longer shown (another was chosen since) are dropped.
-  if (auto exact = exact_worker_.take(); exact && *exact && !exact_pending_) exact_ = std::move(*exact).value();
+  if (auto exact = exact_worker_.take(); exact && !exact_pending_) {
+    if (*exact) exact_ = std::move(*exact).value();
+    else if (exact->error() != "cancelled") set_status("the exact checks failed: " + exact->error());
+  }
   auto done = worker_.take();
   if (!done) return;
   // A run asked to stop for another (a new scenario chosen) may still finish its work: its

@@ -48,6 +48,8 @@ class ScenarioPanel final : public Panel {
   const scenario::Scenario& scenario() const { return library_.scenarios[current_]; }  // the one shown
   // The rows of the table of checks: the run's, else the exact checks worked out so far.
   const std::vector<scenario::CheckResult>& checks_shown() const { return shown_ ? shown_->checks : exact_; }
+  // The exact checks' worker's answers for the scenario shown (empty until they come).
+  const std::vector<scenario::CheckResult>& exact_checks() const { return exact_; }
   // Why `start` did not open ("" when it did), for --scenario's error.
   const std::string& start_error() const { return start_error_; }
   // The figures (or the live panel in their place) on the whole pane, the story hidden (F);

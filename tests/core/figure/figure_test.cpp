@@ -381,8 +381,8 @@ class Drawn {
   cairo_surface_t* img_;
 };
 
-// Bug: a line's sharp turn was mitred: a spike of about six line widths stood past the data (a
-// noisy loss drew one at every step). Lines join round: nothing is drawn more than half the
+// Bug: a line's sharp turn was mitred: a spike stood about 6 px (three line widths) past the data
+// (a noisy loss drew one at every step). Lines join round: nothing is drawn more than half the
 // line's width past its highest point.
 TEST(Figures, ALinesSharpTurnDrawsNothingPastItsPoint) {
   Figure f;

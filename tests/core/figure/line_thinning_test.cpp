@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -21,27 +22,29 @@ bool same(const PixelPoint& a, const PixelPoint& b) { return a.x == b.x && a.y =
 TEST(LineThinning, KeepsEachColumnsFirstLowestHighestAndLastInOrder) {
   // Column 0: six points, the lowest third and the highest fourth; column 1: one point.
   const std::vector<PixelPoint> run{{0.1, 5}, {0.2, 7}, {0.3, 1}, {0.4, 9}, {0.5, 6}, {0.6, 4}, {1.5, 2}};
-  const std::vector<PixelPoint> kept = thin_to_columns(run, 1.0);
+  const std::vector<PixelPoint> kept = thin_to_columns(run, {});
   const std::vector<PixelPoint> want{{0.1, 5}, {0.3, 1}, {0.4, 9}, {0.6, 4}, {1.5, 2}};
   ASSERT_EQ(kept.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) EXPECT_TRUE(same(kept[i], want[i])) << i;
   // The first is the highest, the last the lowest: each kept once.
   const std::vector<PixelPoint> falling{{0.1, 9}, {0.2, 7}, {0.3, 8}, {0.4, 5}, {0.5, 3}, {0.6, 1}};
-  const std::vector<PixelPoint> ends = thin_to_columns(falling, 1.0);
+  const std::vector<PixelPoint> ends = thin_to_columns(falling, {});
   ASSERT_EQ(ends.size(), 2u);
   EXPECT_TRUE(same(ends[0], falling.front()));
   EXPECT_TRUE(same(ends[1], falling.back()));
   // Four points or fewer come back whole, whatever their columns.
   const std::vector<PixelPoint> few{{0.1, 1}, {0.2, 2}, {0.3, 3}, {0.4, 4}};
-  EXPECT_EQ(thin_to_columns(few, 1.0).size(), 4u);
+  EXPECT_EQ(thin_to_columns(few, {}).size(), 4u);
   // Columns half a unit wide (a PNG at twice the resolution) split the first column in two.
-  EXPECT_EQ(thin_to_columns(run, 0.5).size(), 6u);
+  EXPECT_EQ(thin_to_columns(run, {0.5, 0}).size(), 6u);
+  // Columns that start at 0.35 split it between 0.3 and 0.4.
+  EXPECT_EQ(thin_to_columns(run, {1, 0.35}).size(), 6u);
 }
 
 TEST(LineThinning, ALongRunKeepsAtMostFourPointsAColumnAndEveryColumnsSpan) {
   std::vector<PixelPoint> run;
   for (int i = 0; i < 100000; ++i) run.push_back({i * 0.009, 300 + 200 * std::sin(i * 0.37) * std::cos(i * 0.0011)});
-  const std::vector<PixelPoint> kept = thin_to_columns(run, 1.0);
+  const std::vector<PixelPoint> kept = thin_to_columns(run, {});
   EXPECT_LE(kept.size(), 4u * 900);
   EXPECT_TRUE(same(kept.front(), run.front()));
   EXPECT_TRUE(same(kept.back(), run.back()));
@@ -55,6 +58,34 @@ TEST(LineThinning, ALongRunKeepsAtMostFourPointsAColumnAndEveryColumnsSpan) {
   };
   EXPECT_EQ(spans(kept), spans(run));
   for (size_t i = 1; i < kept.size(); ++i) EXPECT_LT(kept[i - 1].x, kept[i].x) << i;  // the run's order
+}
+
+// A solid line is thinned on an image surface, to its device pixels; SVG and PDF (any surface
+// but an image) keep every point.
+TEST(LineThinning, OnlyARasterThinsItsLines) {
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 10, 10);
+  cairo_t* cr = cairo_create(img);
+  std::optional<PixelColumns> c = raster_columns(cr);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->width, 1);
+  EXPECT_EQ(c->origin, 0);
+  cairo_translate(cr, 0.5, 0);
+  cairo_scale(cr, 2, 2);  // a PNG at 192 dpi, moved half a pixel
+  c = raster_columns(cr);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->width, 0.5);
+  EXPECT_EQ(c->origin, -0.25);
+  cairo_matrix_t shear;
+  cairo_matrix_init(&shear, 1, 0, 0.3, 1, 0, 0);
+  cairo_set_matrix(cr, &shear);
+  EXPECT_FALSE(raster_columns(cr));  // columns slanted on the device
+  cairo_destroy(cr);
+  cairo_surface_destroy(img);
+  cairo_surface_t* rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, nullptr);
+  cairo_t* vector = cairo_create(rec);
+  EXPECT_FALSE(raster_columns(vector));
+  cairo_destroy(vector);
+  cairo_surface_destroy(rec);
 }
 
 // A figure's pixels: drawn on an image surface (a raster: thinned), or recorded with every point
