@@ -64,10 +64,12 @@ void ThroughputPanel::start(bool fresh) {
   resume_fresh_ = false;
   const size_t n = kSizes[size_index_];
   const BackendChoice backend = backend_.chosen();
-  const experiment::ThroughputDevice where = experiment::throughput_device(backend);
-  device_ = where.name;
-  gpu_ = where.gpu;
-  peak_part_ = where.info.peak_part;
+  if (backend != sampled_backend_) {  // another device: not the last one's name until it is found
+    device_ = kLookingForDevice;
+    gpu_ = false;
+    peak_part_.clear();
+    sampled_backend_ = backend;
+  }
   double offset = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -76,11 +78,20 @@ void ThroughputPanel::start(bool fresh) {
     error_.clear();
   }
   ++version_;
-  log_.add("throughput",
-           "sampling " + std::to_string(dtypes.size()) + " dtypes, " + std::to_string(n) + "^3 products on " + device_);
   stopping_ = false;
   sampler_.start_when_idle([this, dtypes, n, offset, backend](const std::function<void(double)>&,
                                                               const std::atomic<bool>* stop) -> Expected<bool> {
+    // The device found here, off the UI thread, so that a backend still being opened elsewhere
+    // (shared_backend's lock) never holds up a frame.
+    const experiment::ThroughputDevice where = experiment::throughput_device(backend);
+    if (stop->load()) return true;  // stopped while it was found: the next sampler says its own
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      found_ = FoundDevice{where.name, where.gpu, where.info.peak_part};
+    }
+    ++version_;
+    log_.add("throughput", "sampling " + std::to_string(dtypes.size()) + " dtypes, " + std::to_string(n) +
+                               "^3 products on " + where.name);
     const Status ok = experiment::sample_throughput(
         dtypes, n, *stop,
         [this, offset](experiment::ThroughputSample s) {
@@ -109,7 +120,21 @@ void ThroughputPanel::request_stop() {
   stopping_ = true;
 }
 
+void ThroughputPanel::adopt_found_device() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  adopt_found_device_locked();
+}
+
+void ThroughputPanel::adopt_found_device_locked() {
+  if (!found_) return;
+  device_ = std::move(found_->name);
+  gpu_ = found_->gpu;
+  peak_part_ = std::move(found_->peak_part);
+  found_.reset();
+}
+
 void ThroughputPanel::take_outcome() {
+  adopt_found_device();  // (the medians logged below are in its unit)
   auto done = sampler_.take();
   if (!done) return;
   stopping_ = false;
@@ -416,7 +441,10 @@ void ThroughputPanel::draw_content() {
   const int v = version_;
   if (v != drawn_version_ && std::chrono::duration<double>(now - drawn_at_).count() > kRedrawSeconds) {
     {
+      // The device with the samples it found, whichever of the controls (which adopt it too)
+      // comes first: in presentation mode they follow this.
       std::lock_guard<std::mutex> lock(mutex_);
+      adopt_found_device_locked();
       shown_history_ = history_;
     }
     figure::ThroughputContext c{kSizes[size_index_], device_, kMedianWindow, gpu_, {}};

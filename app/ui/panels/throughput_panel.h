@@ -66,13 +66,25 @@ class ThroughputPanel final : public Panel {
   int size_index_ = 2;       // into kSizes
   bool live_ = true;         // sample while the panel is shown
   int datasheet_index_ = 1;  // 0: none, else 1 + index into peak::parts()
-  std::string device_;
+  static constexpr const char* kLookingForDevice = "looking for the device...";
+  std::string device_ = kLookingForDevice;  // the sampled device, as its sampler found it
+  BackendChoice sampled_backend_ = BackendChoice::Cpu;  // the backend device_ belongs to
   bool gpu_ = false;       // device_ is a GPU: rates in TFLOP/s
   ProbeView probe_;        // how the chosen device adds
   BackendPicker backend_;  // where the products are timed (a GPU: its own clock, % of its peak)
   std::string peak_part_;  // the sampled device's entry in the peak table; "" for none
 
-  mutable std::mutex mutex_;               // guards history_, status_, error_
+  // The device a sampler found (set by its worker), taken into device_, gpu_ and peak_part_ by
+  // the UI thread.
+  struct FoundDevice {
+    std::string name;
+    bool gpu = false;
+    std::string peak_part;
+  };
+  std::optional<FoundDevice> found_;
+  void adopt_found_device();
+  void adopt_found_device_locked();  // with mutex_ held
+  mutable std::mutex mutex_;               // guards history_, status_, error_, found_
   experiment::ThroughputHistory history_{experiment::ThroughputHistory::kWindowKept};  // written by the worker
   std::string status_, error_;
   std::map<DType, std::pair<std::string, bool>> methods_;  // per dtype: what ran it, emulated
