@@ -384,10 +384,10 @@ void remember(const App& app, const std::string& remembered_panel, int w, int h)
 Status start_panels(App& app, const GuiOptions& o, const Settings& settings, bool remembered, const char* font) {
   if (!o.figure.empty()) request_figure(o.figure);
   if (auto added = add_panels(app, o, remembered); !added) return added;
-  app.status = "backend: looking for devices...";
-  app.backend_found = std::async(std::launch::async, backend_status);
   app.details = std::string("font: ") + font;
   if (auto chosen = select_first_panel(app, o, settings.panel, remembered, settings.first_run); !chosen) return chosen;
+  app.status = "backend: looking for devices...";
+  app.backend_found = std::async(std::launch::async, backend_status);
   if (app.start.is_open()) app.log.add("window", "start screen shown");
   if (!settings.problem.empty()) {
     app.log.add("window", settings.problem);
