@@ -29,11 +29,6 @@ void RunLog::add(const std::string& source, const std::string& text) {
   }
 }
 
-size_t RunLog::dropped() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return dropped_;
-}
-
 std::vector<LogEntry> RunLog::entries(size_t* dropped) const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (dropped) *dropped = dropped_;

@@ -25,7 +25,6 @@ class RunLog {
   void add(const std::string& source, const std::string& text);
   // A copy, oldest first; with `dropped`, how many earlier entries were let go, read together.
   std::vector<LogEntry> entries(size_t* dropped = nullptr) const;
-  size_t dropped() const;  // the earlier entries let go
 
  private:
   mutable std::mutex mutex_;
