@@ -317,7 +317,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   if (!ends.empty()) {
     // (A pairwise, chunked or multi-term sum's bound ends where its own rounding steps' m u reach
     // one: f16 chunked(4096) at K = 8192 by its chunk, not by K.)
-    f.subtitle += ends_gamma_k ? "; gamma_K exists while K u < 1, so it is drawn"
+    f.subtitle += ends_gamma_k ? "; the worst-case bound gamma_K exists while K u < 1, so it is drawn"
                                : "; a worst-case bound exists while its m u < 1 (m = K for a sequential sum), so it "
                                  "is drawn";
     for (size_t e = 0; e < ends.size(); ++e) {
@@ -330,10 +330,18 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   const Color key{0.35, 0.35, 0.35, 1};
   // The key names the lone dot too: a legend saying "dashed" left it unexplained.
   // Pairwise, chunked, compensated and multi-term sums have bounds of their own, not gamma_K.
-  const std::string bound_name = gamma_k ? "worst-case bound gamma_K" : "worst-case bound";
+  // Where the subtitle calls gamma_K the worst-case bound, a ring's key says only "gamma_K": in
+  // full it was cut in scenario 22's legend at 1280x800 in presentation mode.
+  const bool short_key = gamma_k && bound_dot && ends_gamma_k;
+  const std::string bound_name = short_key ? "gamma_K" : gamma_k ? "worst-case bound gamma_K" : "worst-case bound";
   if (any_bound)
-    f.series.push_back(
-        {bound_name + (bound_dot ? " (dashed; ring: one K only)" : " (dashed)"), SeriesKind::Line, {}, {}, key, true});
+    f.series.push_back({bound_name + (bound_dot ? " (dashed; ring: one K" + std::string(short_key ? ")" : " only)")
+                                                : " (dashed)"),
+                        SeriesKind::Line,
+                        {},
+                        {},
+                        key,
+                        true});
   if (any_estimate) {
     f.series.push_back({per_term ? "estimate sqrt(K) u (dotted)" : "estimate: each m u of the bound as sqrt(m) u (dotted)",
                         SeriesKind::Line,

@@ -262,14 +262,14 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
   const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
   ASSERT_EQ(f.series.size(), 14u);
   EXPECT_EQ(f.series[2].kind, SeriesKind::Points);
-  EXPECT_NE(f.subtitle.find("; gamma_K exists while K u < 1, so it is drawn at none of these K for bf16 sequential "
-                            "rne; only at K = 1024 for f16 sequential rne"),
+  EXPECT_NE(f.subtitle.find("; the worst-case bound gamma_K exists while K u < 1, so it is drawn at none of these K "
+                            "for bf16 sequential rne; only at K = 1024 for f16 sequential rne"),
             std::string::npos)
       << f.subtitle;
   EXPECT_EQ(f.series[10].kind, SeriesKind::Line);  // float32's exists at both
   EXPECT_EQ(f.subtitle.find("f32 sequential rne"), std::string::npos) << f.subtitle;
   // The key names the lone marker (it said only "dashed", leaving the dot unexplained).
-  EXPECT_EQ(f.series[12].label, "worst-case bound gamma_K (dashed; ring: one K only)");
+  EXPECT_EQ(f.series[12].label, "gamma_K (dashed; ring: one K)");
   EXPECT_TRUE(f.series[2].dashed);  // its lone value drawn as a ring, unlike the measurements' dots
 }
 
@@ -1086,6 +1086,34 @@ void expect_labels_whole(const Figure& f, const LegendBox& box) {
     }
     EXPECT_EQ(joined, f.series[i].label);  // every word, in order
   }
+}
+
+// Bug: scenario 22's figure beside its story at 1280x800 in presentation mode (a 690 x 600 pane
+// at text scale 1.77) cut its bound's key to "worst-case bound ga...g: one K only)": seven entries
+// too tall to be broken into lines, in a box held to 60% of the plot. The subtitle now calls
+// gamma_K the worst-case bound, and the key of a bound with a ring says "gamma_K" alone.
+TEST(Figures, ARingedBoundsKeyStaysWholeBesideAStoryInPresentationMode) {
+  experiment::DotSweepConfig c;
+  c.lengths = {256, 1024, 4096};
+  c.a_dtype = c.b_dtype = DType::float32;
+  c.trials = 64;
+  c.seed = 22;
+  for (const char* m : {"f16:sequential", "e6m9:sequential", "e7m8:sequential", "bf16:sequential"})
+    c.models.push_back(*experiment::parse_accumulation(m));
+  const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
+  EXPECT_NE(f.subtitle.find("the worst-case bound gamma_K exists while K u < 1"), std::string::npos) << f.subtitle;
+  const double fs = 1.77;
+  const PlotLayout l = layout_figure(f, 690, 600, fs);
+  size_t keys = 0;
+  for (const Series& s : f.series) {
+    if (!s.in_legend || s.label.empty()) continue;
+    ++keys;
+    if (l.legend.lines.empty()) {
+      EXPECT_LE((34 + 1.03 * text_width(s.label, 10)) * fs, l.legend.width + 0.01) << s.label;
+    }
+  }
+  EXPECT_EQ(keys, 6u);
+  EXPECT_EQ(f.series[f.series.size() - 2].label, "gamma_K (dashed; ring: one K)");
 }
 
 // Inside the plot a label longer than the box allows was drawn smaller and cut at its end:
