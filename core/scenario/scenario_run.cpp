@@ -236,18 +236,20 @@ std::string checks_summary(const ScenarioRun& r, bool brief) {
   return s;
 }
 
-Expected<std::vector<CheckResult>> evaluate_exact_checks(const Scenario& s, const std::atomic<bool>* cancel) {
-  std::vector<CheckResult> out;
+Expected<ExactChecks> evaluate_exact_checks(const Scenario& s, const std::atomic<bool>* cancel) {
+  const auto start = std::chrono::steady_clock::now();
+  ExactChecks out;
   for (const Check& c : s.checks) {
     if (c.kind == CheckKind::Metric) continue;
     auto r = exact_check(c, cancel);
     if (!r) return Error{r.error()};
-    out.push_back(std::move(r).value());
+    out.checks.push_back(std::move(r).value());
   }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
 
-Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(double)>& progress,
+Expected<ScenarioRun> run_evidence(const Scenario& s, const std::function<void(double)>& progress,
                                    const std::atomic<bool>* cancel) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
@@ -269,15 +271,8 @@ Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(d
     else e.error = "evidence '" + e.label + "': " + r.error();
     run.evidence.push_back(std::move(e));
   }
-  for (const Check& c : s.checks) {
-    if (c.kind == CheckKind::Metric) {
-      run.checks.push_back(metric_check(c, run.evidence));
-    } else if (auto r = exact_check(c, cancel); r) {
-      run.checks.push_back(std::move(r).value());
-    } else {
-      return Error{r.error()};
-    }
-  }
+  for (const Check& c : s.checks)
+    if (c.kind == CheckKind::Metric) run.checks.push_back(metric_check(c, run.evidence));
   if (s.look_at_figure) run.look_at_error = look_at_error(*s.look_at_figure, run.evidence);
   for (const Scenario::PanelLink& l : s.look_at_panels)
     if (l.panel == "experiment" && run.look_at_error.empty())
@@ -286,6 +281,31 @@ Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(d
   if (progress) progress(1.0);
   run.seconds = std::chrono::duration<double>(clock::now() - start).count();
   return run;
+}
+
+ScenarioRun with_exact_checks(ScenarioRun evidence_run, const ExactChecks& exact) {
+  std::vector<CheckResult> metrics = std::move(evidence_run.checks);
+  evidence_run.checks.clear();
+  auto metric = metrics.begin();
+  auto other = exact.checks.begin();
+  for (const Check& c : evidence_run.scenario.checks) {
+    if (c.kind == CheckKind::Metric) {
+      if (metric != metrics.end()) evidence_run.checks.push_back(std::move(*metric++));
+    } else if (other != exact.checks.end()) {
+      evidence_run.checks.push_back(*other++);
+    }
+  }
+  evidence_run.seconds += exact.seconds;
+  return evidence_run;
+}
+
+Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(double)>& progress,
+                                   const std::atomic<bool>* cancel) {
+  auto run = run_evidence(s, progress, cancel);
+  if (!run) return run;
+  auto exact = evaluate_exact_checks(s, cancel);
+  if (!exact) return Error{exact.error()};
+  return with_exact_checks(std::move(run).value(), *exact);
 }
 
 json to_json(const ScenarioRun& r) {

@@ -81,13 +81,28 @@ std::string checks_summary(const ScenarioRun& r, bool brief = false);
 
 // Runs every evidence experiment (progress shared out evenly), then every check. A cancelled
 // run is an error ("cancelled"); a failing experiment is not: its metric checks fail with the
-// reason, and the run does not pass (passed()).
+// reason, and the run does not pass (passed()). run_evidence, then evaluate_exact_checks, then
+// with_exact_checks.
 Expected<ScenarioRun> run_scenario(const Scenario& s, const std::function<void(double)>& progress = {},
                                    const std::atomic<bool>* cancel = nullptr);
 
-// Only the exact checks (no evidence is run), for the tour to show while the evidence runs: most
-// take microseconds, a running sum of 1e8 steps some seconds. "cancelled" once `cancel` is set.
-Expected<std::vector<CheckResult>> evaluate_exact_checks(const Scenario& s, const std::atomic<bool>* cancel = nullptr);
+// The exact checks' answers (no evidence is run), in the scenario's order, and the seconds they
+// took: most take microseconds, a running sum of 1e8 steps some seconds. The tour shows them while
+// the evidence runs. "cancelled" once `cancel` is set.
+struct ExactChecks {
+  std::vector<CheckResult> checks;
+  double seconds = 0;
+};
+Expected<ExactChecks> evaluate_exact_checks(const Scenario& s, const std::atomic<bool>* cancel = nullptr);
+
+// run_scenario less the exact checks, for a caller that works them out on their own (the tour,
+// on a worker of their own, once a scenario is shown): `checks` holds only the metric checks, and
+// the run is whole only once with_exact_checks adds the others.
+Expected<ScenarioRun> run_evidence(const Scenario& s, const std::function<void(double)>& progress = {},
+                                   const std::atomic<bool>* cancel = nullptr);
+// The run with `exact`'s checks among its metric checks, in the scenario's order, and their seconds
+// added to its own. `exact` is evaluate_exact_checks' answer for the run's scenario.
+ScenarioRun with_exact_checks(ScenarioRun evidence_run, const ExactChecks& exact);
 
 // checks.json: the scenario's story and each check with expected, observed and verdict.
 nlohmann::json to_json(const ScenarioRun& r);

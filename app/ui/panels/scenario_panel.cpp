@@ -98,8 +98,10 @@ void ScenarioPanel::cancel_run() {
 
 void ScenarioPanel::show(size_t index) {
   current_ = index;
-  exact_.clear();
+  exact_ = {};
+  exact_ready_ = false;
   exact_pending_ = true;
+  evidence_.reset();
   shown_.reset();
   figures_.clear();
   story_height_ = 1e9f;  // measured on the first frame that draws it
@@ -127,7 +129,7 @@ void ScenarioPanel::start_pending() {
   if (!run_pending_) return;
   const bool started = worker_.start_when_idle(
       [s = library_.scenarios[current_]](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-        return scenario::run_scenario(s, progress, cancel);
+        return scenario::run_evidence(s, progress, cancel);
       });
   if (!started) return;  // the run in flight was asked to stop: a later frame starts this one
   run_pending_ = false;
@@ -146,19 +148,21 @@ void ScenarioPanel::start_exact_pending() {
 void ScenarioPanel::collect() {
   // The exact checks of a scenario no longer shown (another was chosen since) are dropped.
   if (auto exact = exact_worker_.take(); exact && !exact_pending_) {
-    if (*exact) exact_ = std::move(*exact).value();
+    if (*exact) exact_ = std::move(*exact).value(), exact_ready_ = true;
     else if (exact->error() != "cancelled") set_status("the exact checks failed: " + exact->error());
   }
-  auto done = worker_.take();
-  if (!done) return;
   // A run asked to stop for another (a new scenario chosen) may still finish its work: its
   // evidence belongs to the scenario before, not to the one now shown.
-  if (run_pending_) return;
-  if (!*done) {
-    set_status(done->error());
-    return;
+  if (auto done = worker_.take(); done && !run_pending_) {
+    if (!*done) {
+      set_status(done->error());
+      return;
+    }
+    evidence_ = std::move(*done).value();
   }
-  shown_ = std::make_shared<const scenario::ScenarioRun>(std::move(*done).value());
+  if (!evidence_ || !exact_ready_) return;
+  shown_ = std::make_shared<const scenario::ScenarioRun>(scenario::with_exact_checks(std::move(*evidence_), exact_));
+  evidence_.reset();
   figures_.clear();
   // Each run's figures, made once.
   std::vector<std::vector<figure::Figure>> made(shown_->evidence.size());

@@ -47,9 +47,11 @@ class ScenarioPanel final : public Panel {
   void on_open_link(LinkOpener f) { open_link_ = std::move(f); }
   const scenario::Scenario& scenario() const { return library_.scenarios[current_]; }  // the one shown
   // The rows of the table of checks: the run's, else the exact checks worked out so far.
-  const std::vector<scenario::CheckResult>& checks_shown() const { return shown_ ? shown_->checks : exact_; }
+  const std::vector<scenario::CheckResult>& checks_shown() const { return shown_ ? shown_->checks : exact_.checks; }
   // The exact checks' worker's answers for the scenario shown (empty until they come).
-  const std::vector<scenario::CheckResult>& exact_checks() const { return exact_; }
+  const std::vector<scenario::CheckResult>& exact_checks() const { return exact_.checks; }
+  // The evidence has run and waits for the exact checks' answers to be shown with them.
+  bool evidence_waits_for_exact_checks() const { return evidence_.has_value(); }
   // Why `start` did not open ("" when it did), for --scenario's error.
   const std::string& start_error() const { return start_error_; }
   // The figures (or the live panel in their place) on the whole pane, the story hidden (F);
@@ -83,11 +85,15 @@ class ScenarioPanel final : public Panel {
   scenario::Library library_;
   size_t current_ = 0;
   std::string start_error_;
-  // The exact checks' answers, shown while the evidence runs. Worked out off the UI thread: most
-  // take microseconds, but a running sum of 1e8 steps takes seconds.
-  std::vector<scenario::CheckResult> exact_;
+  // The exact checks' answers, shown while the evidence runs. Worked out off the UI thread, once
+  // a scenario is shown: most take microseconds, but a running sum of 1e8 steps takes seconds.
+  // The evidence run leaves them out, and each run of it (Run again too) is shown with these.
+  scenario::ExactChecks exact_;
+  bool exact_ready_ = false;    // exact_ holds the scenario shown's answers
   bool exact_pending_ = false;  // the scenario shown wants its exact checks worked out
-  CancellableRun<std::vector<scenario::CheckResult>> exact_worker_;
+  CancellableRun<scenario::ExactChecks> exact_worker_;
+  // The evidence run done, waiting for the exact checks to be shown with them.
+  std::optional<scenario::ScenarioRun> evidence_;
 
   bool started_ = false;  // the first run waits until the panel is shown (not at start-up)
   bool run_pending_ = false;

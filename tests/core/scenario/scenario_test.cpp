@@ -144,7 +144,7 @@ TEST(ScenarioLibrary, EveryExactCheckPasses) {
   for (const auto& s : shipped().scenarios) {
     const auto results = evaluate_exact_checks(s);
     ASSERT_TRUE(results) << s.name << ": " << results.error();
-    for (const auto& r : *results)
+    for (const auto& r : results->checks)
       EXPECT_TRUE(r.passed) << s.name << "/" << r.id << ": expected " << r.expected << ", observed " << r.observed
                             << " " << r.note;
   }
@@ -516,6 +516,44 @@ TEST(ScenarioRun, TheLookAtFigureIsOneTheEvidenceMakes) {
   EXPECT_EQ(scenario_from_json(j, "x").error(), "'look_at_figure': evidence 1 does not exist (there are 1)");
   j["look_at_figure"] = "roundtrip-range";
   EXPECT_EQ(scenario_from_json(j, "x").error(), "'look_at_figure' must be {\"evidence\": N, \"figure\": \"NAME\"}");
+}
+
+// The tour works a scenario's exact checks out once, on a worker of their own, and its evidence
+// run leaves them out: with them, a running sum of 1e8 steps was worked out twice at each visit.
+// The whole run puts them back among the metric checks in the scenario's order.
+TEST(ScenarioRun, TheEvidenceRunLeavesTheExactChecksToTheirOwnWorker) {
+  json j = with_evidence(R"({"min": 1})");  // an exact check "c", then a metric check "m"
+  j["checks"].push_back(json::parse(R"({"id": "sum", "label": "1 added 1e8 times", "expect": "100000000",
+      "running_sum": {"value": "1", "count": 100000000, "dtype": "float64"}})"));
+  auto s = scenario_from_json(j, "x");
+  ASSERT_TRUE(s) << s.error();
+  auto evidence = run_evidence(*s);  // milliseconds: the 1e8 steps are not taken
+  ASSERT_TRUE(evidence) << evidence.error();
+  ASSERT_EQ(evidence->checks.size(), 1u);  // the metric check alone
+  EXPECT_EQ(evidence->checks[0].id, "m");
+  EXPECT_TRUE(evidence->checks[0].kind == CheckKind::Metric);
+
+  Scenario shorter = *s;  // the whole run, kept short
+  shorter.checks.back().params["count"] = json::parse("1000");
+  shorter.checks.back().expect = "1000";
+  evidence = run_evidence(shorter);
+  ASSERT_TRUE(evidence) << evidence.error();
+  const auto exact = evaluate_exact_checks(shorter);
+  ASSERT_TRUE(exact) << exact.error();
+  ASSERT_EQ(exact->checks.size(), 2u);
+  const ScenarioRun whole = with_exact_checks(*evidence, *exact);
+  const auto direct = run_scenario(shorter);
+  ASSERT_TRUE(direct) << direct.error();
+  ASSERT_EQ(whole.checks.size(), 3u);
+  ASSERT_EQ(direct->checks.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(whole.checks[i].id, shorter.checks[i].id);
+    EXPECT_EQ(direct->checks[i].id, shorter.checks[i].id);
+    EXPECT_EQ(whole.checks[i].observed, direct->checks[i].observed);
+    EXPECT_TRUE(whole.checks[i].passed) << whole.checks[i].id << ": " << whole.checks[i].observed;
+  }
+  EXPECT_GE(whole.seconds, evidence->seconds + exact->seconds);
+  EXPECT_TRUE(whole.passed());
 }
 
 // The export is a slide deck: one PDF page for the story, one per figure (the look-at's first)
