@@ -33,6 +33,20 @@ TEST(WrapLines, AllTextsWrapOnlyWhereAllTheirLinesFit) {
   EXPECT_TRUE(wrap_all_within(titles, 16, 3, bytes).empty());
 }
 
+// Bug: at 1920x1080 five of the Scenarios list's titles ended in one word on a line of its own
+// ("...float32 matmul against float64, and error growth with" over "K"; "really?", "int32",
+// "you"). The list's titles take as many lines as before, as even as the words allow.
+TEST(WrapLines, AListsTitlesAreBalancedOverTheirLines) {
+  using V = std::vector<std::string_view>;
+  EXPECT_EQ(balanced_lines("aaa bbb ccc ddd e", 15, bytes), (V{"aaa bbb", "ccc ddd e"}));  // greedy: "e" alone
+  EXPECT_EQ(balanced_lines("fits whole", 20, bytes), (V{"fits whole"}));
+  const std::vector<std::string_view> titles = {"A 1000 x 1000 float32 matmul against float64, and error growth with K"};
+  const auto wrapped = wrap_all_within(titles, 66, 10, bytes);
+  ASSERT_EQ(wrapped.size(), 1u);
+  EXPECT_EQ(wrapped[0], (V{"A 1000 x 1000 float32 matmul against", "float64, and error growth with K"}));
+  EXPECT_EQ(wrap_lines(titles[0], 66, bytes).size(), 2u);  // as many lines as greedy wrapping
+}
+
 TEST(WrapLines, BreaksBetweenWordsOnly) {
   using L = std::vector<std::string>;
   EXPECT_EQ(lines_of("call x.to(torch.float32) now", 20), (L{"call", "x.to(torch.float32)", "now"}));

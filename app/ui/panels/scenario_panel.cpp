@@ -281,12 +281,16 @@ void ScenarioPanel::draw_list() {
   const float width = ImGui::GetContentRegionAvail().x,
               indent = ImGui::CalcTextSize(list_label(count - 1, false).c_str()).x;  // the widest number
   const auto width_of = [](std::string_view t) { return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x; };
-  std::vector<std::string_view> names;
-  for (const scenario::Scenario& s : library_.scenarios) names.push_back(s.title);
   const float line = ImGui::GetTextLineHeight();
-  const auto titles =
-      wrap_all_within(names, width - indent,
-                      size_t(ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing()), width_of);
+  const size_t most = size_t(ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing());
+  // Worked out again only when the list's width, height or font changes: balancing a title's
+  // lines wraps it a dozen times.
+  if (const ListWrap::Key key{width - indent, most, ImGui::GetFontSize()}; !(key == list_wrap_.key)) {
+    std::vector<std::string_view> names;
+    for (const scenario::Scenario& s : library_.scenarios) names.push_back(s.title);
+    list_wrap_ = {key, wrap_all_within(names, key.width, most, width_of)};
+  }
+  const auto& titles = list_wrap_.titles;
   const bool wrap = !titles.empty();
   for (size_t i = 0; i < count; ++i) {
     const auto& s = library_.scenarios[i];

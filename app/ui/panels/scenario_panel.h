@@ -83,6 +83,16 @@ class ScenarioPanel final : public Panel {
 
   RunLog& log_;
   scenario::Library library_;
+  // The list's titles in their lines (views into library_), for the list's room and font.
+  struct ListWrap {
+    struct Key {
+      float width = -1;
+      size_t lines = 0;
+      float font = 0;
+      bool operator==(const Key&) const = default;
+    } key;
+    std::vector<std::vector<std::string_view>> titles;
+  } list_wrap_;
   size_t current_ = 0;
   std::string start_error_;
   // The exact checks' answers, shown while the evidence runs. Worked out off the UI thread, once

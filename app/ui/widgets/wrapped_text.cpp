@@ -84,11 +84,26 @@ std::vector<std::vector<std::string_view>> wrap_all_within(const std::vector<std
   std::vector<std::vector<std::string_view>> out;
   size_t lines = 0;
   for (const std::string_view t : texts) {
-    out.push_back(wrap_lines(t, width, width_of));
+    out.push_back(balanced_lines(t, width, width_of));
     lines += out.back().size();
     if (lines > most) return {};
   }
   return out;
+}
+
+std::vector<std::string_view> balanced_lines(std::string_view text, float width,
+                                             const std::function<float(std::string_view)>& width_of) {
+  std::vector<std::string_view> best = wrap_lines(text, width, width_of);
+  if (best.size() < 2) return best;
+  // (Fewer lines never come at a narrower width: `hi` takes best's count, `lo` more.)
+  float lo = 0, hi = width;
+  while (hi - lo > 1) {
+    const float mid = (lo + hi) / 2;
+    if (std::vector<std::string_view> lines = wrap_lines(text, mid, width_of); lines.size() <= best.size())
+      hi = mid, best = std::move(lines);
+    else lo = mid;
+  }
+  return best;
 }
 
 std::vector<std::string_view> wrap_lines(std::string_view text, float width,

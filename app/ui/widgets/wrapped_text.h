@@ -20,8 +20,14 @@ namespace pl::ui {
 std::vector<std::string_view> wrap_lines(std::string_view text, float width,
                                          const std::function<float(std::string_view)>& width_of);
 
-// Each of `texts` in its lines at `width` (wrap_lines), where all of them together take at most
-// `most` lines; else none (a list then cuts each to a line).
+// wrap_lines at the narrowest width, to the pixel, that takes no more lines than `width` does:
+// the lines as even as the words allow, so that a title does not end in one word under a full
+// line ("A 1000 x 1000 float32 matmul against float64, and error growth with" over "K").
+std::vector<std::string_view> balanced_lines(std::string_view text, float width,
+                                             const std::function<float(std::string_view)>& width_of);
+
+// Each of `texts` in its balanced lines at `width` (balanced_lines), where all of them together
+// take at most `most` lines; else none (a list then cuts each to a line).
 std::vector<std::vector<std::string_view>> wrap_all_within(const std::vector<std::string_view>& texts, float width,
                                                            size_t most,
                                                            const std::function<float(std::string_view)>& width_of);
