@@ -182,6 +182,13 @@ std::string ulp_error_text(double ulps) {
   return buf;
 }
 
+std::string error_size_text(double value, int digits) {
+  if (value == 0) return "0";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*e", std::max(digits, 1) - 1, value);
+  return buf;
+}
+
 std::string power_of_two_text(double v) {
   int e = 0;
   if (!(v > 0) || !std::isfinite(v) || std::frexp(v, &e) != 0.5) return "";

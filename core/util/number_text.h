@@ -71,6 +71,11 @@ std::string share_text(size_t part, size_t whole);
 // (float6_e2m3fn's 7.5 for 3e38 read "-6000000000000000024271790803693365886976.000", wider than
 // the table).
 std::string ulp_error_text(double ulps);
+// An error's size in a table's column: in scientific notation to `digits` significant digits,
+// every row alike ("1.490e-09" over "1.562e-03"), or "0". printf's %g wrote "1.49e-09",
+// "2.441e-05" and "0.001562" in one column of the Formats table, their digits and orders of
+// magnitude out of line.
+std::string error_size_text(double value, int digits);
 // "2^-14" when value is a positive power of two (an ulp, a gap, a scale), else "".
 std::string power_of_two_text(double value);
 

@@ -174,9 +174,9 @@ void FormatsPanel::draw_value_table() {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted("-");
     } else {
-      ImGui::Text("%.4g", r.abs_error);
+      ImGui::TextUnformatted(error_size_text(r.abs_error, 4).c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%.3g", r.rel_error);
+      ImGui::TextUnformatted(error_size_text(r.rel_error, 3).c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(ulp_error_text(r.ulp_error).c_str());
     }

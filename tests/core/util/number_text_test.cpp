@@ -169,6 +169,18 @@ TEST(NumberText, AnUlpErrorKeepsToTheTablesWidth) {
   EXPECT_EQ(ulp_error_text(1234567.0), "+1.235e+06");
 }
 
+// Bug: the Formats table's error columns mixed "1.49e-09", "2.441e-05" and "0.001562" (printf's
+// %.4g): neither their digits nor their orders of magnitude lined up. Every row now alike.
+TEST(NumberText, ErrorSizesInAColumnAreWrittenAlike) {
+  EXPECT_EQ(error_size_text(1.4901161193847656e-09, 4), "1.490e-09");
+  EXPECT_EQ(error_size_text(2.44140625e-05, 4), "2.441e-05");
+  EXPECT_EQ(error_size_text(0.1015625 - 0.1, 4), "1.562e-03");  // float8_e4m3fn's 0.1: 0.00156249999...
+  EXPECT_EQ(error_size_text(0.00625, 4), "6.250e-03");
+  EXPECT_EQ(error_size_text(0.015625, 3), "1.56e-02");
+  EXPECT_EQ(error_size_text(0, 4), "0");  // exact
+  EXPECT_EQ(error_size_text(3e38, 3), "3.00e+38");
+}
+
 }  // namespace
 }  // namespace pl
 
