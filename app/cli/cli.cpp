@@ -68,8 +68,8 @@ std::string unknown_command_message(const CLI::App& app, const std::string& give
   return "unknown command '" + given + "'; " + (close ? "did you mean '" + nearest + "'? " : "") + "commands: " + names;
 }
 
-// Ctrl-C and SIGTERM ask the work to stop (interrupt.h); the command then cleans up on its
-// normal path and run() exits 128 + the signal. The first one only: a second takes the default
+// Ctrl-C, SIGTERM and SIGHUP (the terminal closed, an ssh session dropped) ask the work to stop
+// (interrupt.h); the command then cleans up on its normal path and run() exits 128 + the signal. The first one only: a second takes the default
 // action, so work slow to see the request can still be stopped at once.
 void on_signal(int sig) { note_interrupt(sig); }
 
@@ -78,10 +78,10 @@ void catch_interrupts() {
   sa.sa_handler = on_signal;
   sa.sa_flags = SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGINT, SIGTERM}) sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 }
 
-// After the work, where Ctrl-C or SIGTERM stopped it: the signal said on stderr with what became
+// After the work, where one of those signals stopped it: the signal said on stderr with what became
 // of the work, and the exit status, 128 + the signal. 0 where nothing interrupted it.
 int interrupted_exit(const char* outcome) {
   const int sig = interrupt_signal();
@@ -258,8 +258,8 @@ int run(int argc, char** argv, const WindowRunner& window) {
     std::fprintf(stderr, "error: %s\n", st.error().c_str());
     return kExitBadInput;
   }
-  // Ctrl-C or SIGTERM closes the window on its own way out: its work is cancelled and joined,
-  // and whatever it was writing is finished whole or removed, as when the window is closed.
+  // Ctrl-C, SIGTERM or SIGHUP closes the window on its own way out: its work is cancelled and
+  // joined, and whatever it was writing is finished whole or removed, as when the window is closed.
   catch_interrupts();
   const int status = window(window_options);
   if (const int interrupted = interrupted_exit("the window closed; nothing half-written was left behind"))

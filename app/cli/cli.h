@@ -39,7 +39,7 @@ std::string restore_value(const std::string& arg);
 
 // Parses argv and runs the chosen subcommand, or without one opens the window through `window`
 // with the window's options (app/cli/window_options.h). Exit status 128 + N after signal N
-// (Ctrl-C: 130, SIGTERM: 143); a failed write of standard output is an error (1).
+// (Ctrl-C: 130, SIGTERM: 143, SIGHUP: 129); a failed write of standard output is an error (1).
 using WindowRunner = std::function<int(const ui::GuiOptions&)>;
 int run(int argc, char** argv, const WindowRunner& window);
 

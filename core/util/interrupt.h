@@ -1,7 +1,7 @@
-// Ctrl-C and SIGTERM as a request to stop: the front end's signal handler records the signal,
-// long work sees it through the cancel flag it already polls, and whatever was being written is
-// abandoned on the normal path (nothing half-written is left behind). Safe to call from a
-// signal handler: note_interrupt only stores to lock-free atomics.
+// Ctrl-C, SIGTERM and SIGHUP as a request to stop: the front end's signal handler records the
+// signal, long work sees it through the cancel flag it already polls, and whatever was being
+// written is abandoned on the normal path (nothing half-written is left behind). Safe to call
+// from a signal handler: note_interrupt only stores to lock-free atomics.
 #pragma once
 
 #include <atomic>

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fault injection on what the binary ($PL) writes: a full standard output, a full disk, a file or
-# a link where a folder is expected, a folder that would mix two runs, and Ctrl-C or SIGTERM at
-# random points of a run. Each case ends with exit 0 (valid), 2 (bad input), 1 (the environment
-# failed) or 130/143 (signal), and never with a partial result folder.
+# a link where a folder is expected, a folder that would mix two runs, and Ctrl-C, SIGTERM or
+# SIGHUP at random points of a run. Each case ends with exit 0 (valid), 2 (bad input), 1 (the
+# environment failed) or 130/143/129 (signal), and never with a partial result folder.
 set -u
 fails=0 passes=0 skips=0
 tmp=$(mktemp -d)
@@ -122,10 +122,27 @@ else
   skip "tiny-disk: this machine does not let us mount a tmpfs (not root, or no mount namespace)"
 fi
 
-# Ctrl-C and SIGTERM at random points: the folder is absent (exit 130/143) or complete (exit 0).
+# SIGHUP (a closed terminal, a dropped ssh session) while the work runs: it stopped the process
+# with no word, and one that came while the results were written left their temporary folder
+# behind. It now stops the work as Ctrl-C does, and says so.
+out=$tmp/hup
+"$PL" run "$long" --out "$out" >/dev/null 2>"$tmp/hup.err" &
+pid=$!
+sleep 0.5  # (the run takes seconds: the signal comes during the work)
+kill -s HUP "$pid"
+wait "$pid"; rc=$?
+if [[ $rc -eq 129 && ! -e $out ]] && grep -q 'interrupted (Hangup)' "$tmp/hup.err"; then
+  ok "sighup-stops-the-work (status 129, no folder, said so)"
+else
+  bad "sighup-stops-the-work: status $rc, folder: $(ls -A "$out" 2>/dev/null | tr '\n' ' '), stderr: $(cat "$tmp/hup.err")"
+fi
+
+# Ctrl-C, SIGTERM and SIGHUP at random points: the folder is absent (exit 130/143/129) or
+# complete (exit 0).
 for i in 1 2 3 4 5 6; do
   sig=INT want=130
-  ((i % 2 == 0)) && sig=TERM want=143
+  ((i % 3 == 2)) && sig=TERM want=143
+  ((i % 3 == 0)) && sig=HUP want=129
   out=$tmp/sig-$i
   "$PL" run "$long" --out "$out" >/dev/null 2>&1 &
   pid=$!

@@ -453,7 +453,7 @@ int run_gui(const GuiOptions& o) {
   std::unique_ptr<gl::Framebuffer> fbo;  // a screenshot's offscreen target
   int settled = 0;                       // frames drawn since the panels' background work finished
   FrameMeter meter;
-  // An interrupt (Ctrl-C in the terminal, SIGTERM) ends the loop as closing the window does.
+  // An interrupt (Ctrl-C in the terminal, SIGTERM, SIGHUP) ends the loop as closing the window does.
   for (int frame = 0; !ctx->should_close() && !app.quit && interrupt_signal() == 0; ++frame) {
     ctx->begin_frame(&w, &h, &scale);
     follow_theme(app, scale);
