@@ -225,7 +225,17 @@ int run(int argc, char** argv, const WindowRunner& window) {
   } catch (const CLI::CallForAllHelp& e) {
     return finish_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // One line, as every other error says it (CLI11's own took two, without "error:"), with the
+    // help of the command it was reading.
+    std::string command = "precision-lab";
+    for (const CLI::App* at = &app; at;) {
+      const std::vector<const CLI::App*> parsed = at->get_subcommands([](const CLI::App* s) { return s->parsed(); });
+      at = parsed.empty() ? nullptr : parsed.front();
+      if (at) command += " " + at->get_name();
+    }
+    std::string what = e.what();
+    if (what == "A subcommand is required") what = "a subcommand is required";
+    std::fprintf(stderr, "error: %s (see %s --help)\n", what.c_str(), command.c_str());
     return kExitBadInput;
   }
   for (auto& [sub, runner] : runners)
