@@ -22,6 +22,7 @@
 #include "app/cli/product_bench.h"
 #include "core/accumulate/blas.h"
 #include "core/backend/backend.h"
+#include "core/dtype/format_lookup.h"
 #include "core/dtype/describe.h"
 #include "core/experiment/matmul_bench.h"
 #include "core/experiment/spec/matmul_json.h"
@@ -127,12 +128,24 @@ const T* first_repeat(const std::vector<T>& items) {
   return nullptr;
 }
 
-// A list naming an item twice would time it twice and print it twice, as if two were asked for:
-// refused by name.
+// Each name as the table knows it ("e5m10" and "torch.float16" are float16), or as given where it
+// names nothing (refused later, with the reason).
+std::vector<std::string> canonical_names(const std::vector<std::string>& names, bool formats) {
+  std::vector<std::string> out;
+  for (const std::string& n : names) {
+    if (formats) out.push_back(parse_float_format(n) ? parse_float_format(n)->name : n);
+    else out.push_back(parse_dtype(n) ? std::string(name(*parse_dtype(n))) : n);
+  }
+  return out;
+}
+
+// A list naming an item twice, under any of its names, would time it twice and print it twice,
+// as if two were asked for: refused.
 int refuse_repeats(const BenchArgs& a) {
   std::string why;
-  if (const std::string* f = first_repeat(a.formats)) why = "--formats names " + *f + " twice";
-  else if (const std::string* d = first_repeat(a.dtypes)) why = "--dtypes names " + *d + " twice";
+  const std::vector<std::string> formats = canonical_names(a.formats, true), dtypes = canonical_names(a.dtypes, false);
+  if (const std::string* f = first_repeat(formats)) why = "--formats names " + *f + " twice";
+  else if (const std::string* d = first_repeat(dtypes)) why = "--dtypes names " + *d + " twice";
   else if (const size_t* n = first_repeat(a.sizes)) why = "--sizes names " + std::to_string(*n) + " twice";
   if (why.empty()) return kExitOk;
   std::fprintf(stderr, "error: %s\n", why.c_str());

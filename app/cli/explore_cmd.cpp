@@ -3,12 +3,14 @@
 // The float explorer on the command line: for each format, what VALUE rounds to, its
 // neighbours and the gaps to them, the ulp, and the rounding interval (every real number that
 // rounds to the same bits); --out writes each format's number line as PNG/SVG/PDF/CSV.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "core/dtype/describe.h"
+#include "core/dtype/format_lookup.h"
 #include "core/dtype/neighbourhood.h"
 #include "core/export/experiment_export.h"
 #include "core/figure/number_line_figure.h"
@@ -86,6 +88,12 @@ int run_explore(ExploreArgs a) {
     auto f = parse_float_format(name);
     if (!f) {
       std::fprintf(stderr, "error: --format: %s\n", f.error().c_str());
+      return kExitBadInput;
+    }
+    // Named twice (under any of its names), a format's section was printed twice, and --out wrote
+    // one set of files for the two, each over the other.
+    if (std::any_of(formats.begin(), formats.end(), [&](const FormatRef& g) { return g.name == f->name; })) {
+      std::fprintf(stderr, "error: --format: '%s' names %s twice\n", name.c_str(), f->name.c_str());
       return kExitBadInput;
     }
     formats.push_back(*f);

@@ -22,6 +22,29 @@ int run_product_bench(const ProductBenchArgs& a) {
     return kExitFailed;
   }
   Backend& device = *shared->backend;
+  const BackendChoice sized_for = parse_backend_choice(device.name()).value_or(a.backend);
+  // Every dtype, accumulation and size checked before anything is printed: a bad one after the
+  // first rows (--sizes 8 0) left a table, or a whole JSON document, above its error.
+  std::vector<std::pair<DType, experiment::Accumulation>> runs;
+  for (const std::string& dname : a.dtypes) {
+    auto t = parse_dtype(dname);
+    if (!t) {
+      std::fprintf(stderr, "error: --dtypes: %s\n", t.error().c_str());
+      return kExitBadInput;
+    }
+    auto acc = a.accumulate.empty() ? experiment::default_product_accumulation(*t)
+                                    : experiment::parse_accumulation(a.accumulate);
+    if (!acc) {
+      std::fprintf(stderr, "error: %s\n", acc.error().c_str());
+      return kExitBadInput;
+    }
+    for (size_t n : a.sizes)
+      if (Status st = experiment::check_product_bench(*t, n, sized_for); !st) {
+        std::fprintf(stderr, "error: %s x %zu: %s\n", dname.c_str(), n, st.error().c_str());
+        return kExitBadInput;
+      }
+    runs.emplace_back(*t, *acc);
+  }
   const DeviceInfo info = device.device_info();
   const peak::Part* part = info.peak_part.empty() ? nullptr : peak::find_part(info.peak_part);
   if (!a.json) {
@@ -33,30 +56,19 @@ int run_product_bench(const ProductBenchArgs& a) {
   bool failed = false;         // an operand the request cannot have
   bool device_failed = false;  // a timing the device could not make
   size_t timed = 0, unsupported = 0;
-  for (const std::string& dname : a.dtypes) {
-    auto t = parse_dtype(dname);
-    if (!t) {
-      std::fprintf(stderr, "error: unknown dtype '%s'\n", dname.c_str());
-      return kExitBadInput;
-    }
-    auto acc = experiment::default_product_accumulation(*t);
-    if (!a.accumulate.empty()) {
-      acc = experiment::parse_accumulation(a.accumulate);
-    }
-    if (!acc) {
-      std::fprintf(stderr, "error: %s\n", acc.error().c_str());
-      return kExitBadInput;
-    }
+  for (size_t d = 0; d < runs.size(); ++d) {
+    const std::string& dname = a.dtypes[d];
+    const auto& [t, acc] = runs[d];
     for (size_t n : a.sizes) {
       // The operands only, sized for the device that times them (8192 and up on a GPU).
-      auto bench = experiment::product_bench_operands(*t, n, parse_backend_choice(device.name()).value_or(a.backend));
+      auto bench = experiment::product_bench_operands(t, n, sized_for);
       if (!bench) {  // recorded, and the other sizes and dtypes still run
         std::fprintf(stderr, "error: %s x %zu: %s\n", dname.c_str(), n, bench.error().c_str());
         rows.push_back({{"dtype", dname}, {"n", n}, {"error", bench.error()}});
         failed = true;
         continue;
       }
-      const ProductSpec spec{{n, n, n}, *t, *t, *acc, a.fast_accumulation};
+      const ProductSpec spec{{n, n, n}, t, t, acc, a.fast_accumulation};
       if (Support s = device.supports_product(spec); !s.ok) {
         std::fprintf(stderr, "%s x %zu: not on %s: %s\n", dname.c_str(), n, device.name().c_str(), s.why_not.c_str());
         rows.push_back({{"dtype", dname}, {"n", n}, {"unsupported", s.why_not}});
@@ -79,7 +91,7 @@ int run_product_bench(const ProductBenchArgs& a) {
       const std::string how = timing->method + "; " + timing->clock;
       double peak_tflops = 0;
       if (part)
-        if (auto r = peak::fastest_rate(*part, *t)) peak_tflops = peak::published_value(*r);
+        if (auto r = peak::fastest_rate(*part, t)) peak_tflops = peak::published_value(*r);
       const double share = peak_tflops > 0 ? 100 * tflops / peak_tflops : 0;
       rows.push_back({{"dtype", dname},
                       {"n", n},

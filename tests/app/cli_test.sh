@@ -103,6 +103,9 @@ check explore-nan 0 'interval   none' -- "$PL" explore nan --format float16
 check explore-long-ends 0 'interval   \[9\.99741834359762382142e-321, 1\.00023590000560362868e-320\]  \(ends to 21 digits' -- "$PL" explore 1e-320 --format float64
 check explore-long-ends-json 0 '99974183435976238214128695236884594698069851059008616081517262854' -- "$PL" explore 1e-320 --format float64 --json
 check explore-bad-format 2 "did you mean 'float16'" -- "$PL" explore 1 --format flaot16
+# A format named twice printed its section twice, and --out wrote its files over each other.
+check explore-format-twice 2 "error: --format: 'torch.float16' names float16 twice" -- \
+  "$PL" explore 1.5 --format float16 --format torch.float16
 check explore-bad-number 2 "malformed number 'abc'" -- "$PL" explore abc
 ex=$(mktemp -d)
 check explore-out 0 'wrote 2 number lines' -- "$PL" explore 0.1 --format float16 --format float4_e2m1fn --out "$ex"
@@ -197,6 +200,16 @@ rm -rf "$tp"
 check bench-formats-repeated 2 'error: --formats names float16 twice' -- "$PL" bench --formats float16,bfloat16,float16
 check bench-dtypes-repeated 2 'error: --dtypes names int8 twice' -- "$PL" bench --op product --dtypes int8,int8 --sizes 32
 check bench-sizes-repeated 2 'error: --sizes names 64 twice' -- "$PL" bench --op matmul --sizes 64,64
+# Every size and dtype checked before the first row: a bad one after it left a table (or a whole
+# JSON document) above its error.
+check bench-product-checks-first 0 '^status 2, 1 line: error: bfloat16 x 0: the product size must lie in' \
+  -- one_line bench --op product --sizes 8 0 --reps 1 --backend cpu
+check bench-product-dtype-first 0 "^status 2, 1 line: error: --dtypes: unknown dtype 'bogus'; did you mean" \
+  -- one_line bench --op product --dtypes float32,bogus --sizes 8 --reps 1 --backend cpu
+# Under another of its names too: e5m10 and torch.half are float16.
+check bench-formats-repeated-alias 2 'error: --formats names float16 twice' -- "$PL" bench --formats float16,e5m10
+check bench-dtypes-repeated-alias 2 'error: --dtypes names float16 twice' -- \
+  "$PL" bench --op matmul --dtypes float16,torch.half --sizes 8
 # A refusal of the experiment a command builds names the option the user typed, not the file key.
 check mlp-bad-layers-option 2 'error: --layers: must be an integer from 1' -- "$PL" mlp --layers 0
 check mlp-bad-dtype-option 2 "error: --input-dtype: unknown dtype 'foo'" -- "$PL" mlp --input-dtype foo
