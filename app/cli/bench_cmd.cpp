@@ -370,7 +370,7 @@ int run_bench(const BenchArgs& a) {
   if (const int status = refuse_repeats(a); status != kExitOk) return status;
   if (a.op == "matmul") return run_matmul_bench(a);
   if (a.op == "throughput") {
-    if (!a.save.empty() && output_refused(a.save, a.force)) return kExitBadInput;
+    if (const int st = !a.save.empty() ? output_problem(a.save, a.force) : 0) return st;
     return run_throughput_bench(a);
   }
   if (a.op == "product")

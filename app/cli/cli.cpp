@@ -246,12 +246,18 @@ int run(int argc, char** argv, const WindowRunner& window) {
                        sub->get_name().c_str());
           return kExitBadInput;
         }
-      // --size and --dpi without the folder the figures go to would change nothing.
+      // --size, --dpi and --force without the folder the figures go to would change nothing
+      // (--force was taken silently, as if a folder were being replaced).
       if (const auto f = figure_folders.find(sub); f != figure_folders.end())
-        for (const char* figure_option : {"--size", "--dpi"})
-          if (sub->get_option(figure_option)->count() > 0 && sub->get_option(std::string(f->second))->count() == 0) {
-            std::fprintf(stderr, "error: %s sets the figures %s writes: give %s, the folder they go to\n",
-                         figure_option, sub->get_name().c_str(), std::string(f->second).c_str());
+        for (const std::string option : {"--size", "--dpi", "--force"})
+          if (sub->get_option(option)->count() > 0 && sub->get_option(std::string(f->second))->count() == 0) {
+            const std::string folder(f->second);
+            if (option == "--force")
+              std::fprintf(stderr, "error: --force replaces the folder %s writes: give %s too\n",
+                           sub->get_name().c_str(), folder.c_str());
+            else
+              std::fprintf(stderr, "error: %s sets the figures %s writes: give %s, the folder they go to\n",
+                           option.c_str(), sub->get_name().c_str(), folder.c_str());
             return kExitBadInput;
           }
       catch_interrupts();
@@ -277,14 +283,22 @@ int run(int argc, char** argv, const WindowRunner& window) {
   return status;
 }
 
-bool output_refused(const std::string& dir, bool force, const std::vector<std::string>& inputs) {
+int output_problem(const std::string& dir, bool force, const std::vector<std::string>& inputs) {
   Status st = exporting::ResultFolder::refusal(dir, force, inputs);
   // The PDFs' dates (pdf_dates.h): a malformed SOURCE_DATE_EPOCH is refused before the work,
   // not after it, when the first PDF is written.
   if (st)
     if (const auto date = figure::source_date(std::getenv("SOURCE_DATE_EPOCH")); !date) st = Error{date.error()};
-  if (!st) std::fprintf(stderr, "error: %s\n", st.error().c_str());
-  return !st;
+  if (!st) {
+    std::fprintf(stderr, "error: %s\n", st.error().c_str());
+    return kExitBadInput;
+  }
+  // (The trial's folders go when it does: nothing is left.)
+  if (auto trial = exporting::ResultFolder::begin(dir, force); !trial) {
+    std::fprintf(stderr, "error: %s\n", trial.error().c_str());
+    return kExitFailed;
+  }
+  return kExitOk;
 }
 
 std::string in_option_terms(const std::string& message, std::initializer_list<KeyOption> renamed) {

@@ -43,10 +43,13 @@ std::string restore_value(const std::string& arg);
 using WindowRunner = std::function<int(const ui::GuiOptions&)>;
 int run(int argc, char** argv, const WindowRunner& window);
 
-// A command's output folder, checked before the work starts: true (and said on stderr) when it
-// is refused -- not empty without --force, not a folder, a link, or with --force a folder that
-// is or holds one of `inputs`, the paths the command reads (exit 2).
-bool output_refused(const std::string& dir, bool force, const std::vector<std::string>& inputs = {});
+// A command's output folder, checked before the work starts: the exit status when it cannot take
+// the results (said on stderr), else 0. Refused (2): not empty without --force, not a folder, a
+// link, the folder the command runs in or one above it, or with --force a folder that is or holds
+// one of `inputs`, the paths the command reads. Not made (1): its temporary folder, tried beside
+// it and removed, cannot be (a read-only disk, a parent that cannot hold folders): found after
+// the work, that threw an hour's scan away.
+int output_problem(const std::string& dir, bool force, const std::vector<std::string>& inputs = {});
 // A refusal of an experiment's key said in the terms of the options that set it: matmul and mlp
 // build an experiment from their options, and the reader names the key ("'input_scaling': ...");
 // the user typed --input-scaling. `renamed` lists the keys whose option is not the key with

@@ -110,7 +110,7 @@ Runner add_dot(CLI::App& app) {
       std::fprintf(stderr, "error: %s\n", st.error().c_str());
       return kExitBadInput;
     }
-    if (!args->save.empty() && output_refused(args->save, args->force)) return kExitBadInput;
+    if (const int st = !args->save.empty() ? output_problem(args->save, args->force) : 0) return st;
     if (const auto w = experiment::estimate_dot_sweep(c); w.seconds > experiment::kInteractiveSeconds && !args->force) {
       std::fprintf(stderr,
                    "error: this sweep is %s; give --force to run it anyway, or fewer trials or shorter lengths\n",

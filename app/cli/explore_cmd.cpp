@@ -99,7 +99,7 @@ int run_explore(ExploreArgs a) {
     formats.push_back(*f);
   }
   // A folder it may not write is refused before anything is printed.
-  if (!a.out.empty() && output_refused(a.out, a.force)) return kExitBadInput;
+  if (const int st = !a.out.empty() ? output_problem(a.out, a.force) : 0) return st;
   nlohmann::json out = nlohmann::json::array();
   std::vector<figure::Figure> figures;
   if (!a.json)

@@ -137,8 +137,10 @@ Runner add_matmul(CLI::App& app) {
       return kExitBadInput;
     }
     experiment::MatmulSpec& s = spec.value();
-    if (!a->save.empty() && output_refused(a->save, a->force, {io::tensor_file(a->a), io::tensor_file(a->b), io::tensor_file(a->bias)}))
-      return kExitBadInput;
+    if (!a->save.empty())
+      if (const int st = output_problem(a->save, a->force,
+                                        {io::tensor_file(a->a), io::tensor_file(a->b), io::tensor_file(a->bias)}))
+        return st;
     // --out's file is checked before the work too: a folder there, or a file inside --save's
     // folder (the .npy written, then the folder refused over it), is the user's to change.
     if (!a->out.empty()) {

@@ -39,7 +39,7 @@ int run_mlp_json(const nlohmann::json& j, const std::string& save, bool force, b
     std::fprintf(stderr, "error: %s\n", why.c_str());
     return kExitBadInput;
   }
-  if (!save.empty() && output_refused(save, force)) return kExitBadInput;
+  if (const int st = !save.empty() ? output_problem(save, force) : 0) return st;
   auto r = experiment::run_mlp(*c, {}, interrupt_flag());
   if (interrupt_signal()) return 128 + interrupt_signal();
   if (!r) {

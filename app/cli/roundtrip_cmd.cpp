@@ -85,7 +85,8 @@ Runner add_roundtrip(CLI::App& app) {
     c.cols = a->cols;
     c.seed = a->seed;
     c.backend = a->backend;
-    if (!a->save.empty() && output_refused(a->save, a->force, {io::tensor_file(a->input)})) return kExitBadInput;
+    if (!a->save.empty())
+      if (const int st = output_problem(a->save, a->force, {io::tensor_file(a->input)})) return st;
     auto r = experiment::run_roundtrip({c, a->input}, {}, interrupt_flag());
     if (interrupt_signal()) return 128 + interrupt_signal();
     if (!r) return bad(r.error());

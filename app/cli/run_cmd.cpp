@@ -90,7 +90,7 @@ Runner add_run(CLI::App& app) {
     nlohmann::json j = std::move(read).value();
     std::vector<std::string> inputs = experiment::experiment_file_paths(j);  // (the files it names)
     inputs.push_back(a->config);
-    if (output_refused(a->out, a->force, inputs)) return kExitBadInput;
+    if (const int st = output_problem(a->out, a->force, inputs)) return st;
     if (const std::string note = experiment::kind_alias_note(j); !note.empty())
       std::fprintf(stderr, "note: %s: %s\n", a->config.c_str(), note.c_str());
     const std::string kind = experiment::experiment_kind(j);

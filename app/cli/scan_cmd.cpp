@@ -176,7 +176,7 @@ Runner add_scan(CLI::App& app) {
     std::vector<std::string> inputs = a->merge;
     inputs.push_back(a->path);
     inputs.push_back(a->activations);
-    if (!a->out.empty() && output_refused(a->out, a->force, inputs)) return kExitBadInput;
+    if (const int st = !a->out.empty() ? output_problem(a->out, a->force, inputs) : 0) return st;
     if (!a->merge.empty()) {
       for (const CLI::Option* o : scan_only)
         if (o->count() > 0) return bad(o->get_name() + " is for a scan: --merge joins scans already made");

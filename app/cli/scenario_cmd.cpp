@@ -81,7 +81,8 @@ int run(const ScenarioArgs& a, bool export_only) {
     for (const auto& x : lib.scenarios) names += (names.empty() ? "" : ", ") + x.name;
     return fail("no scenario '" + a.name + "' (" + (names.empty() ? "none found" : names) + ")", kExitBadInput);
   }
-  if (!a.out.empty() && output_refused(a.out, a.force)) return kExitBadInput;
+  if (a.force && a.out.empty()) return fail("--force replaces the folder --out names: give --out too", kExitBadInput);
+  if (const int st = !a.out.empty() ? output_problem(a.out, a.force) : 0) return st;
   Expected<scenario::ScenarioRun> r = Error{""};
   {
     const ProgressBar bar(a.json);

@@ -58,7 +58,7 @@ Runner add_train(CLI::App& app) {
       std::fprintf(stderr, "error: %s\n", st.error().c_str());
       return kExitBadInput;
     }
-    if (!args->save.empty() && output_refused(args->save, args->force)) return kExitBadInput;
+    if (const int st = !args->save.empty() ? output_problem(args->save, args->force) : 0) return st;
     auto r = experiment::run_train(c, {}, interrupt_flag());
     if (interrupt_signal()) return 128 + interrupt_signal();
     if (!r) {

@@ -62,6 +62,11 @@ Status ResultFolder::refusal(const std::string& dest, bool replace, const std::v
   }
   if (fs::is_symlink(st)) return Error{dest + " is a symbolic link; give the folder itself"};
   if (!fs::is_directory(st)) return Error{dest + " exists and is not a folder"};
+  // Replaced as a whole, the folder a command runs in cannot be renamed aside ("--out . --force"
+  // failed after the work, "Device or resource busy", as if the machine were at fault).
+  if (const fs::path here = fs::current_path(ec); !ec && within(here, d))
+    return Error{dest + (fs::equivalent(here, d, ec) ? " is" : " holds") +
+                 " the folder this command runs in: it cannot be replaced; give another folder"};
   if (!fs::is_empty(d, ec) && !replace)
     return Error{dest + " is not empty: give --force to replace its contents, or another folder"};
   for (const std::string& input : inputs)

@@ -200,6 +200,11 @@ rm -rf "$tp"
 check bench-formats-repeated 2 'error: --formats names float16 twice' -- "$PL" bench --formats float16,bfloat16,float16
 check bench-dtypes-repeated 2 'error: --dtypes names int8 twice' -- "$PL" bench --op product --dtypes int8,int8 --sizes 32
 check bench-sizes-repeated 2 'error: --sizes names 64 twice' -- "$PL" bench --op matmul --sizes 64,64
+# --force without the folder it replaces was taken silently, as if one were being replaced.
+check force-without-folder 2 'error: --force replaces the folder matmul writes: give --save too' -- \
+  "$PL" matmul --m 2 --n 2 --k 2 --force
+check scenario-force-without-out 2 'error: --force replaces the folder --out names: give --out too' -- \
+  "$PL" scenario run 6 --force
 # Every size and dtype checked before the first row: a bad one after it left a table (or a whole
 # JSON document) above its error.
 check bench-product-checks-first 0 '^status 2, 1 line: error: bfloat16 x 0: the product size must lie in' \

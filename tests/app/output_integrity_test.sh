@@ -72,6 +72,22 @@ if [[ -f $tmp/inputs/train.json && -f $tmp/inputs/a.npy ]]; then ok inputs-kept;
 echo '{"experiment": "train", "models": ["float32"], "steps": 50}' >"$tmp/train-kind.json"
 (cd "$tmp" && "$PL" run train-kind.json --out train >/dev/null 2>&1)
 status_is run-force-over-a-folder-named-like-a-value 0 '' -- bash -c 'cd "$0" && "$1" run train-kind.json --out train --force' "$tmp" "$PL"
+# The folder the command runs in, or one above it, cannot be replaced: "--out . --force" failed
+# after the work, "Device or resource busy" (exit 1, as if the machine were at fault).
+mkdir -p "$tmp/here/deeper"
+status_is out-is-the-working-folder 2 '\. is the folder this command runs in' -- \
+  bash -c 'cd "$0" && "$1" explore 1 --format float16 --out . --force' "$tmp/here" "$PL"
+status_is out-holds-the-working-folder 2 '\.\. holds the folder this command runs in' -- \
+  bash -c 'cd "$0" && "$1" explore 1 --format float16 --out .. --force' "$tmp/here/deeper" "$PL"
+[[ -d $tmp/here/deeper && -z $(ls -A "$tmp/here/deeper") ]] && ok working-folder-kept || bad working-folder-kept
+# A folder that cannot be made is found before the work, not after it (an hour's scan was thrown
+# away): nothing printed, exit 1.
+out=$("$PL" explore 1 --format float16 --out /proc/precision-lab-nope/x 2>"$tmp/nope.err"); rc=$?
+if [[ $rc -eq 1 && -z $out ]] && grep -q 'cannot create /proc/precision-lab-nope' "$tmp/nope.err"; then
+  ok out-cannot-be-made-before-the-work
+else
+  bad "out-cannot-be-made-before-the-work: status $rc, stdout: ${out:0:80}, stderr: $(cat "$tmp/nope.err")"
+fi
 echo x >"$tmp/a-file"
 status_is run-out-is-file 2 'exists and is not a folder' -- "$PL" run "$train" --out "$tmp/a-file"
 status_is run-out-under-a-file 2 'a-file is not a folder: .* cannot be made in it' -- \
