@@ -114,8 +114,18 @@ Runner add_roundtrip(CLI::App& app) {
     std::printf("round trip through %s (%s, %s), %zu x %zu %s values\n", std::string(name(c.dtype)).c_str(),
                 a->scaling.c_str(), a->rounding.c_str(), r->config.rows, r->config.cols,
                 a->input.empty() ? a->data.c_str() : "loaded");
-    std::printf("max |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB\n", st.max_abs,
-                st.mean_abs, st.max_rel, st.mean_rel, st.normwise_rel, st.sqnr_db);
+    // The statistics are over the elements whose original and round trip are both finite: where
+    // none is (an input of NaNs), zeros read as an exact round trip.
+    const size_t values = r->config.rows * r->config.cols;
+    if (st.count == 0)
+      std::printf("no element to compare: of the %zu values, none is finite with a finite round trip\n", values);
+    else
+      std::printf("max |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB%s\n",
+                  st.max_abs, st.mean_abs, st.max_rel, st.mean_rel, st.normwise_rel, st.sqnr_db,
+                  st.count < values ? (" (over " + std::to_string(st.count) + " of " + std::to_string(values) +
+                                       " values: the others or their round trips are not finite)")
+                                          .c_str()
+                                    : "");
     std::printf("out of range %zu (%s), rounded to zero %zu, NaN %zu, Inf %zu\n", r->saturated, r->out_of_range.c_str(),
                 r->flushed, st.nan, st.inf);
     print_cast_place(*r);

@@ -372,6 +372,15 @@ check matmul-files-drawn-shape 2 "--m is for drawn operands: with --a and --b th
 check matmul-files-drawn-data 2 "--weight-data is for drawn operands" -- "$PL" matmul --linear --weight-data uniform --a "$IO/f64.npy" --b "$IO/f64.npy"
 check matmul-files-seed-draws-bias 0 '\+ bias float32' -- "$PL" matmul --linear --seed 3 --bias-dtype float32 --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4"
 check matmul-raw-no-files 2 '--raw reads the .npy files of --a and --b as raw codes' -- "$PL" matmul --raw
+# Bug: an input of NaNs read as an exact round trip ("max |e| 0.000e+00 ... SQNR 0.0 dB"): the
+# statistics take only the elements whose original and round trip are both finite.
+python3 -c 'import sys
+h = "{\x27descr\x27: \x27<f4\x27, \x27fortran_order\x27: False, \x27shape\x27: (2,), }"
+h += " " * (63 - 10 - len(h)) + "\n"
+sys.stdout.buffer.write(b"\x93NUMPY\x01\x00" + bytes([len(h), 0]) + h.encode() + b"\x00\x00\xc0\x7f" * 2)' \
+  >"$TMP/nan.npy"
+check roundtrip-all-nan 0 '^no element to compare: of the 2 values, none is finite with a finite round trip$' -- \
+  "$PL" roundtrip --input "$TMP/nan.npy" --dtype float16
 check roundtrip-input-rows 2 "--cols is for drawn values: with --input the shape is the tensor's" -- "$PL" roundtrip --input "$IO/f64.npy" --cols 8
 check roundtrip-input-data 2 '--data is for drawn values' -- "$PL" roundtrip --input "$IO/f64.npy" --data uniform
 check roundtrip-input-delayed-data 0 '\(delayed, rne\), 3 x 4 loaded values' -- "$PL" roundtrip --input "$IO/f64.npy" --data uniform --scaling delayed
