@@ -20,6 +20,7 @@
 #include "core/figure/line_thinning.h"
 #include "core/figure/plot_layout.h"
 #include "core/io/checked_write.h"
+#include "core/util/interrupt.h"
 #include "core/util/markup_escape.h"
 #include "core/util/number_text.h"
 
@@ -910,6 +911,9 @@ Expected<std::string> figure_svg(const Figure& f, const ExportOptions& o) {
 }
 
 Status export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o) {
+  // Ctrl-C between figures stops the rest: at --size 3000x3000 --dpi 300 a matmul's figures took
+  // 14 s after it, all drawn, then thrown away with the folder.
+  if (interrupt_signal() != 0) return Error{"interrupted: " + path + " was not drawn"};
   if (type == FileType::Csv) {
     return io::write_file_atomic(path, figure_csv(f));
   }
