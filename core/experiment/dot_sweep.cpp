@@ -102,8 +102,12 @@ Status check(const DotSweepConfig& c) {
     if (!is_float(t) || info(t).format.precision() > 24)
       return Error{std::string(name(t)) + ": inputs must be float formats of at most float32 precision"};
   if (c.lengths.empty()) return Error{"give at least one length"};
-  for (size_t k : c.lengths)
-    if (k == 0 || k > kMaxSweepLength) return Error{"lengths must lie in [1, 2^24]"};
+  for (size_t i = 0; i < c.lengths.size(); ++i) {
+    if (c.lengths[i] == 0 || c.lengths[i] > kMaxSweepLength) return Error{"lengths must lie in [1, 2^24]"};
+    // (Each row was computed and printed twice, as if two lengths were asked for.)
+    if (std::find(c.lengths.begin(), c.lengths.begin() + i, c.lengths[i]) != c.lengths.begin() + i)
+      return Error{"length " + std::to_string(c.lengths[i]) + " is given twice"};
+  }
   if (c.trials < 1 || c.trials > kMaxTrials) return Error{"trials must be from 1 to " + std::to_string(kMaxTrials)};
   if (c.models.empty()) return Error{"give at least one accumulation model"};
   for (size_t i = 0; i < c.models.size(); ++i)

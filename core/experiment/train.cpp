@@ -136,6 +136,13 @@ Expected<TrainModel> parse_train_model(std::string_view text) {
       why.append(part.substr(0, 40)).append("' is not a float dtype of float64 precision or less");
       return Error{why};
     }
+    // A scale format (float8_e8m0fnu: powers of two, no sign, no zero) holds no weights or
+    // gradients: its "training" ran to a loss of nan.
+    if (!info(*t).format.is_signed() || !info(*t).format.has_zero()) {
+      std::string why = "'";
+      why.append(part.substr(0, 40)).append("' has no sign or no zero: it cannot hold weights and gradients");
+      return Error{why};
+    }
     (side == 0 ? m.compute : m.master) = *t;
     if (side == 0) m.master = *t;
   }

@@ -40,6 +40,13 @@ Expected<Tensor> load_tensor(const std::string& spec, std::optional<DType> raw_a
   rest = rest.substr(1);
   std::optional<Slice> slice;
   if (const size_t at = rest.rfind('@'); at != std::string::npos) {
+    // ("NAME@" was read as the whole tensor, as if no slice had been asked for.) (Built by
+    // append: GCC 12 warns of an overlap in a chain of + here, -Wrestrict, that is not there.)
+    if (at + 1 == rest.size()) {
+      std::string why = "'";
+      return Error{why.append(printable(spec))
+                       .append("': nothing after '@': give ROWS,COLS (e.g. 0:128,0:256), or leave '@' out")};
+    }
     auto s = parse_slice(rest.substr(at + 1));
     if (!s) return Error{s.error()};
     slice = *s;

@@ -255,6 +255,9 @@ check promote-device-table 0 'op linear, a tensor x b tensor, a on cpu, b on cud
 check train-table 0 'bfloat16:float32 .* never' -- "$PL" train --steps 200
 check train-json 0 '"final_over_best"' -- "$PL" train --models float16 --steps 50 --json
 check train-bad-model 2 "'int8' is not a float dtype" -- "$PL" train --models float32,int8
+# A scale format's "training" ran to a loss of nan and exited 0.
+check train-scale-format 2 "'float8_e8m0fnu' has no sign or no zero: it cannot hold weights" -- \
+  "$PL" train --models float8_e8m0fnu --steps 5
 check train-too-big 2 'past 2e9' -- "$PL" train --steps 100000 --samples 1000000
 check promote-scalar 0 '-> torch.float32' -- "$PL" promote --op add --b-kind scalar int32 float64
 check promote-zerodim 0 '-> torch.float16' -- "$PL" promote --op mul --b-kind zerodim float16 float64
@@ -339,6 +342,7 @@ check matmul-help-models 0 'f64 \| i32 \| f32:blas \| f64:blas \| FMT:sequential
 check matmul-help-recipes 0 'none, per-tensor, delayed, per-channel, per-channel-asymmetric, mx, nvfp4' -- "$PL" matmul --help
 check dot-bad-dtype 2 "at most float32 precision" -- "$PL" dot --a-dtype float64
 check dot-bad-k 2 "is not a length" -- "$PL" dot --k 16,abc
+check dot-k-twice 2 'length 4 is given twice' -- "$PL" dot --k 4,4 --trials 1
 check dot-no-gamma 0 'f16 sequential rne +[0-9.e+-]+ +none ' -- "$PL" dot --k 4096 --trials 2 --accumulate f16:sequential
 check dot-no-gamma-says-why 0 '^none: the worst-case bound no longer exists at that length: gamma_m = m u / \(1 - m u\) needs m u < 1, m being K' -- "$PL" dot --k 4096 --trials 2 --accumulate f16:sequential
 check promote-zerodim-range 2 'error: np.array\(300, dtype=np.int8\) raises OverflowError: Python integer 300 out of bounds for int8' -- "$PL" promote --framework numpy --b-kind zerodim --b-value 300 int8 int8
@@ -370,6 +374,9 @@ check tensors-list 0 'layer.weight +F32 +\(6, 5\)' -- "$PL" tensors "$IO/model.s
 # Options for drawn operands, given with files, are refused (they were silently ignored).
 check matmul-files-drawn-shape 2 "--m is for drawn operands: with --a and --b the shapes and values are the files'" -- "$PL" matmul --linear --m 99 --a "$IO/f64.npy" --b "$IO/f64.npy"
 check matmul-files-drawn-data 2 "--weight-data is for drawn operands" -- "$PL" matmul --linear --weight-data uniform --a "$IO/f64.npy" --b "$IO/f64.npy"
+# "NAME@" was read as the whole tensor.
+check matmul-empty-slice 2 "nothing after '@': give ROWS,COLS" -- \
+  "$PL" matmul --linear --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@"
 check matmul-files-seed-draws-bias 0 '\+ bias float32' -- "$PL" matmul --linear --seed 3 --bias-dtype float32 --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4"
 check matmul-raw-no-files 2 '--raw reads the .npy files of --a and --b as raw codes' -- "$PL" matmul --raw
 # Bug: an input of NaNs read as an exact round trip ("max |e| 0.000e+00 ... SQNR 0.0 dB"): the
