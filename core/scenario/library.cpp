@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/experiment/spec/experiment_file.h"
+
 namespace pl::scenario {
 namespace {
 
@@ -17,9 +19,10 @@ std::pair<std::string, std::string> split_number(const std::string& name) {
 
 }  // namespace
 
-Library load_library(const std::vector<std::string>& dirs) {
+Library load_library(const std::vector<std::string>& dirs, size_t shipped) {
   Library lib;
-  for (const std::string& dir : dirs) {
+  for (size_t d = 0; d < dirs.size(); ++d) {
+    const std::string& dir = dirs[d];
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) continue;
     std::vector<std::string> files;
@@ -31,6 +34,16 @@ Library load_library(const std::vector<std::string>& dirs) {
       if (!s) {
         lib.errors.push_back(s.error());
         continue;
+      }
+      if (d >= shipped) {
+        std::string bad;
+        for (const Evidence& e : s->evidence)
+          if (Status st = experiment::check_experiment_file(e.setup); !st && bad.empty())
+            bad = f + ": evidence '" + e.label + "': " + st.error();
+        if (!bad.empty()) {
+          lib.errors.push_back(bad);
+          continue;
+        }
       }
       auto same = std::find_if(lib.scenarios.begin(), lib.scenarios.end(),
                                [&](const Scenario& x) { return x.name == s->name; });

@@ -2,6 +2,7 @@
 // (assets/ of the source tree the binary was built from, or beside the binary when installed).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -16,5 +17,7 @@ std::string assets_dir();
 
 // The scenario library's folders, shipped first: assets/scenarios, then config_dir()/scenarios.
 std::vector<std::string> scenario_dirs();
+// How many of scenario_dirs() are shipped (load_library's `shipped`).
+inline constexpr size_t kShippedScenarioDirs = 1;
 
 }  // namespace pl

@@ -74,7 +74,7 @@ bool pressed(int key) { return ImGui::IsKeyPressed(key, false); }
 }  // namespace
 
 ScenarioPanel::ScenarioPanel(RunLog& log, const std::string& start)
-    : log_(log), library_(scenario::load_library(scenario_dirs())) {
+    : log_(log), library_(scenario::load_library(scenario_dirs(), kShippedScenarioDirs)) {
   figure_view_.set_log(&log_, "scenario");
   for (const auto& e : library_.errors) log_.add("scenario", "skipped " + e);
   if (library_.scenarios.empty()) return;

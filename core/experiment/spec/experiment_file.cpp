@@ -180,6 +180,12 @@ Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::
   return out;
 }
 
+Status check_experiment_file(const nlohmann::json& j) {
+  const std::atomic<bool> stop{true};
+  if (auto r = run_experiment_file(j, {}, &stop); !r && r.error() != "cancelled") return Error{r.error()};
+  return {};
+}
+
 std::vector<std::string> experiment_file_paths(const nlohmann::json& j) {
   std::vector<std::string> out;
   if (!j.is_object()) return out;

@@ -78,6 +78,13 @@ std::string experiment_kind_names(std::string_view separator = ", ");
 Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::function<void(double)>& progress = {},
                                             const std::atomic<bool>* cancel = nullptr);
 
+// Why the file would be refused, if it would: read as strictly as run_experiment_file reads it,
+// with nothing run past the reading (the run starts with its cancel flag set, and every kind
+// stops at its first look at it: tens of milliseconds at most). A user's scenario's evidence is
+// checked so as the scenario is read: a bad setup ran, failed, and exited 1 with its slides
+// written.
+Status check_experiment_file(const nlohmann::json& j);
+
 // The files and folders the file names, as the readers read them (the file keys of every kind:
 // input_file, weight_file, bias_file, checkpoint, activations), each a tensor spec's file
 // (model.safetensors for model.safetensors:w): what a run of it reads besides the file itself.

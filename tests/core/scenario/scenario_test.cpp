@@ -9,10 +9,12 @@
 #include <iterator>
 #include <limits>
 #include <regex>
+#include <set>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/experiment/spec/experiment_file.h"
 #include "core/scenario/library.h"
 #include "core/scenario/probe.h"
 #include "core/scenario/scenario_export.h"
@@ -23,7 +25,7 @@ namespace {
 
 using nlohmann::json;
 
-Library shipped() { return load_library({PL_SCENARIO_DIR}); }
+Library shipped() { return load_library({PL_SCENARIO_DIR}, 1); }
 
 TEST(ScenarioLibrary, EveryShippedScenarioReads) {
   const Library lib = shipped();
@@ -824,6 +826,42 @@ TEST(ScenarioLibraryLoad, ALaterFolderReplacesAScenarioOfTheSameName) {
   ASSERT_EQ(lib.errors.size(), 1u);
   EXPECT_NE(lib.errors[0].find("02-broken.json is not valid JSON"), std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+// Bug: a user's scenario whose evidence setup its reader refuses was read, ran, failed, and
+// `scenario run` exited 1 (`scenario export` wrote its slides, "no evidence run ran"). Past the
+// shipped folders (whose evidence the tests run), each evidence setup is read as `run` reads it,
+// and a file with one that does not read is listed with its error, as one with a bad check is.
+TEST(ScenarioLibraryLoad, AUsersScenarioWithAnEvidenceSetupThatDoesNotReadIsSkipped) {
+  const auto dir = std::filesystem::temp_directory_path() / ("pl-scenarios-setup-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "shipped");
+  std::filesystem::create_directories(dir / "user");
+  json bad = with_evidence(R"({"min": 1})");
+  bad["evidence"][0]["setup"]["rows"] = 0;
+  std::ofstream(dir / "user" / "44-bad-setup.json") << bad.dump();
+  std::ofstream(dir / "user" / "45-good.json") << with_evidence(R"({"min": 1})").dump();
+  const Library lib = load_library({(dir / "shipped").string(), (dir / "user").string()}, 1);
+  ASSERT_EQ(lib.scenarios.size(), 1u);
+  EXPECT_EQ(lib.scenarios[0].name, "45-good");
+  ASSERT_EQ(lib.errors.size(), 1u);
+  EXPECT_NE(lib.errors[0].find("44-bad-setup.json: evidence 'f16': 'rows'"), std::string::npos) << lib.errors[0];
+  // In a shipped folder it is read as it stands (the tests run its evidence).
+  EXPECT_EQ(load_library({(dir / "user").string()}, 1).scenarios.size(), 2u);
+  std::filesystem::remove_all(dir);
+}
+
+// check_experiment_file runs nothing past the reading: every kind stops at its first look at the
+// cancel flag. Each shipped evidence setup, of every kind, reads.
+TEST(ScenarioLibraryLoad, EveryKindsSetupIsCheckedWithoutRunning) {
+  std::set<std::string> kinds;
+  for (const Scenario& s : shipped().scenarios)
+    for (const Evidence& e : s.evidence) {
+      const Status st = experiment::check_experiment_file(e.setup);
+      EXPECT_TRUE(st) << s.name << " / " << e.label << ": " << st.error();
+      kinds.insert(experiment::experiment_kind(e.setup));
+    }
+  for (const experiment::ExperimentKind& k : experiment::experiment_kinds())
+    EXPECT_EQ(kinds.count(std::string(k.name)), 1u) << "no shipped evidence of kind " << k.name;
 }
 
 }  // namespace
