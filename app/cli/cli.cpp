@@ -69,8 +69,9 @@ std::string unknown_command_message(const CLI::App& app, const std::string& give
 }
 
 // Ctrl-C, SIGTERM and SIGHUP (the terminal closed, an ssh session dropped) ask the work to stop
-// (interrupt.h); the command then cleans up on its normal path and run() exits 128 + the signal. The first one only: a second takes the default
-// action, so work slow to see the request can still be stopped at once.
+// (interrupt.h); the command then cleans up on its normal path and run() exits 128 + the
+// signal. The first one only: a second takes the default action, so work slow to see the
+// request can still be stopped at once.
 void on_signal(int sig) { note_interrupt(sig); }
 
 void catch_interrupts() {

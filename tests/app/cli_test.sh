@@ -144,10 +144,11 @@ check no-subcommand-arg 2 'required' -- "$PL" cast 1
 # The argument parser's own refusals are one line as every other error (they took two, without
 # "error:"), with the help of the command being read.
 one_line() { local out rc; out=$("$PL" "$@" 2>&1); rc=$?; echo "status $rc, $(wc -l <<<"$out") line: $out"; }
-check parse-error-one-line 0 '^status 2, 1 line: error: --rounding: foo not in \{rne,.*\} \(see precision-lab cast --help\)$' \
+check parse-error-one-line 0 \
+  '^status 2, 1 line: error: --rounding: foo not in \{rne,.*\} \(see precision-lab cast --help\)$' \
   -- one_line cast 1 --to float16 --rounding foo
-check parse-error-subcommand 0 '^status 2, 1 line: error: a subcommand is required \(see precision-lab scenario --help\)$' \
-  -- one_line scenario
+check parse-error-subcommand 0 \
+  '^status 2, 1 line: error: a subcommand is required \(see precision-lab scenario --help\)$' -- one_line scenario
 check unknown-subcommand 2 "unknown command 'frobnicate'; commands: formats" -- "$PL" frobnicate
 # (CLI11 said only "A subcommand is required", hiding the typo)
 check mistyped-subcommand 2 "did you mean 'promote'?" -- "$PL" promot float16 bfloat16

@@ -150,7 +150,8 @@ wait "$pid"; rc=$?
 if [[ $rc -eq 129 && ! -e $out ]] && grep -q 'interrupted (Hangup)' "$tmp/hup.err"; then
   ok "sighup-stops-the-work (status 129, no folder, said so)"
 else
-  bad "sighup-stops-the-work: status $rc, folder: $(ls -A "$out" 2>/dev/null | tr '\n' ' '), stderr: $(cat "$tmp/hup.err")"
+  left=$(ls -A "$out" 2>/dev/null | tr '\n' ' ')
+  bad "sighup-stops-the-work: status $rc, folder: $left, stderr: $(cat "$tmp/hup.err")"
 fi
 
 # Ctrl-C, SIGTERM and SIGHUP at random points: the folder is absent (exit 130/143/129) or

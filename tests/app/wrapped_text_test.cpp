@@ -40,7 +40,8 @@ TEST(WrapLines, AListsTitlesAreBalancedOverTheirLines) {
   using V = std::vector<std::string_view>;
   EXPECT_EQ(balanced_lines("aaa bbb ccc ddd e", 15, bytes), (V{"aaa bbb", "ccc ddd e"}));  // greedy: "e" alone
   EXPECT_EQ(balanced_lines("fits whole", 20, bytes), (V{"fits whole"}));
-  const std::vector<std::string_view> titles = {"A 1000 x 1000 float32 matmul against float64, and error growth with K"};
+  const std::vector<std::string_view> titles = {
+      "A 1000 x 1000 float32 matmul against float64, and error growth with K"};
   const auto wrapped = wrap_all_within(titles, 66, 10, bytes);
   ASSERT_EQ(wrapped.size(), 1u);
   EXPECT_EQ(wrapped[0], (V{"A 1000 x 1000 float32 matmul against", "float64, and error growth with K"}));

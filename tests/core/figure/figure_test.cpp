@@ -144,7 +144,8 @@ TEST(Figures, AnInterruptStopsTheNextFigureBeforeItIsDrawn) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   note_interrupt(2);
-  for (const auto& [name, type] : {std::pair{"f.png", FileType::Png}, {"f.svg", FileType::Svg}, {"f.csv", FileType::Csv}}) {
+  for (const auto& [name, type] :
+       {std::pair{"f.png", FileType::Png}, {"f.svg", FileType::Svg}, {"f.csv", FileType::Csv}}) {
     const std::string path = (dir / name).string();
     const Status st = export_figure(f, path, type);
     ASSERT_FALSE(st) << name;
