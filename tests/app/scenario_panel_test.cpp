@@ -41,6 +41,24 @@ class ScenarioPanelFrames : public ImGuiFrames {
     ImGui::End();
     ImGui::Render();
   }
+  // A user's scenario "99-long-sum" whose one exact check adds 1 `count` times in float64.
+  void write_long_sum(long long count) {
+    const std::string n = std::to_string(count);
+    write_scenario("99-long-sum.json", R"({"name": "99-long-sum", "title": "A long running sum",
+      "story": "1 added )" + n + R"( times in float64.", "look_at": "the check", "panel": "formats",
+      "checks": [{"id": "long", "label": "1 added )" + n + R"( times in float64", "expect": ")" + n + R"(",
+                  "running_sum": {"value": "1", "count": )" + n + R"(, "dtype": "float64"}}]})");
+  }
+  // Frames until the panel's work is done, at most `seconds`; then one more, which takes its results.
+  static void frames_until_idle(ScenarioPanel& panel, int seconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    while (panel.busy() && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      frame(panel);
+    }
+    ASSERT_FALSE(panel.busy());
+    frame(panel);
+  }
 
  private:
   fs::path config_;
@@ -51,11 +69,7 @@ class ScenarioPanelFrames : public ImGuiFrames {
 // froze the window at start and at each visit. (2e7 steps keep the test short, and still take
 // far longer than a frame.)
 TEST_F(ScenarioPanelFrames, ALongExactCheckIsWorkedOutOffTheUIThread) {
-  write_scenario("99-long-sum.json", R"({
-    "name": "99-long-sum", "title": "A long running sum", "story": "1 added 2e7 times in float64.",
-    "look_at": "the check", "panel": "formats",
-    "checks": [{"id": "long", "label": "1 added 2e7 times in float64",
-                "running_sum": {"value": "1", "count": 20000000, "dtype": "float64"}, "expect": "20000000"}]})");
+  write_long_sum(20000000);
   RunLog log{false};
   ScenarioPanel panel(log, "99-long-sum");
   ASSERT_EQ(panel.start_error(), "");
@@ -64,13 +78,7 @@ TEST_F(ScenarioPanelFrames, ALongExactCheckIsWorkedOutOffTheUIThread) {
   // The frame came back with the sum still under way.
   EXPECT_TRUE(panel.busy());
   EXPECT_TRUE(panel.checks_shown().empty());
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (panel.busy() && std::chrono::steady_clock::now() < until) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    frame(panel);
-  }
-  ASSERT_FALSE(panel.busy());
-  frame(panel);
+  frames_until_idle(panel, 120);
   // The exact checks' own worker answered, and the table shows its answers with the evidence run.
   for (const auto* rows : {&panel.exact_checks(), &panel.checks_shown()}) {
     ASSERT_EQ(rows->size(), 1u);
@@ -84,23 +92,13 @@ TEST_F(ScenarioPanelFrames, ALongExactCheckIsWorkedOutOffTheUIThread) {
 // evidence run that took it too, "cancelled"; this scenario has no evidence, so its evidence run
 // is done, and waits for exact checks that will not come.
 TEST_F(ScenarioPanelFrames, TheEvidenceRunLeavesTheExactChecksToTheirOwnWorker) {
-  write_scenario("99-long-sum.json", R"({
-    "name": "99-long-sum", "title": "A long running sum", "story": "1 added 1e8 times in float64.",
-    "look_at": "the check", "panel": "formats",
-    "checks": [{"id": "long", "label": "1 added 1e8 times in float64",
-                "running_sum": {"value": "1", "count": 100000000, "dtype": "float64"}, "expect": "100000000"}]})");
+  write_long_sum(100000000);
   RunLog log{false};
   ScenarioPanel panel(log, "99-long-sum");
   ASSERT_EQ(panel.start_error(), "");
   frame(panel);
   panel.stop_work();
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (panel.busy() && std::chrono::steady_clock::now() < until) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    frame(panel);
-  }
-  ASSERT_FALSE(panel.busy());
-  frame(panel);
+  frames_until_idle(panel, 60);
   EXPECT_TRUE(panel.evidence_waits_for_exact_checks());
   EXPECT_TRUE(panel.exact_checks().empty());  // cancelled
   EXPECT_TRUE(panel.checks_shown().empty());
