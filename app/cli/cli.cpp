@@ -10,6 +10,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -79,7 +80,13 @@ void catch_interrupts() {
   sa.sa_handler = on_signal;
   sa.sa_flags = SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    // A SIGHUP the caller ignores stays ignored: `nohup precision-lab scan ...` is asked to
+    // outlive its terminal.
+    struct sigaction was {};
+    if (sig == SIGHUP && sigaction(sig, nullptr, &was) == 0 && was.sa_handler == SIG_IGN) continue;
+    sigaction(sig, &sa, nullptr);
+  }
 }
 
 // After the work, where one of those signals stopped it: the signal said on stderr with what became
@@ -170,11 +177,13 @@ int run(int argc, char** argv, const WindowRunner& window) {
   // is one op's).
   struct Drawing {
     std::string_view command, folder;
+    bool force_is_for_the_folder = true;  // dot's --force also runs a sweep estimated past 10 minutes
   };
-  static constexpr Drawing kDrawing[] = {{"explore", "--out"}, {"bench", ""}, {"dot", "--save"},
-                                         {"matmul", "--save"}, {"run", "--out"},    {"mlp", "--save"},
-                                         {"train", "--save"},  {"roundtrip", "--save"}, {"scan", "--out"}};
+  static constexpr Drawing kDrawing[] = {
+      {"explore", "--out"}, {"bench", ""},      {"dot", "--save", false}, {"matmul", "--save"},    {"run", "--out"},
+      {"mlp", "--save"},    {"train", "--save"}, {"roundtrip", "--save"},  {"scan", "--out"}};
   std::map<CLI::App*, std::string_view> figure_folders;
+  std::set<CLI::App*> force_is_for_the_folder;
   auto add = [&](const char* name, const char* help, Runner (*adder)(CLI::App&)) {
     CLI::App* sub = app.add_subcommand(name, help);
     runners[sub] = adder(*sub);
@@ -182,6 +191,7 @@ int run(int argc, char** argv, const WindowRunner& window) {
       if (d.command == name) {
         add_figure_options(*sub);
         if (!d.folder.empty()) figure_folders[sub] = d.folder;
+        if (!d.folder.empty() && d.force_is_for_the_folder) force_is_for_the_folder.insert(sub);
       }
   };
   add("formats", "Print the table of number formats", add_formats);
@@ -235,7 +245,11 @@ int run(int argc, char** argv, const WindowRunner& window) {
       if (at) command += " " + at->get_name();
     }
     std::string what = e.what();
-    if (what == "A subcommand is required") what = "a subcommand is required";
+    // ("The following argument was not expected", "A subcommand is required": a sentence's
+    // capital, in the middle of ours; an acronym keeps its.)
+    if (what.size() > 1 && std::isupper(static_cast<unsigned char>(what[0])) &&
+        (std::islower(static_cast<unsigned char>(what[1])) || what[1] == ' '))
+      what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
     std::fprintf(stderr, "error: %s (see %s --help)\n", what.c_str(), command.c_str());
     return kExitBadInput;
   }
@@ -251,7 +265,8 @@ int run(int argc, char** argv, const WindowRunner& window) {
       // (--force was taken silently, as if a folder were being replaced).
       if (const auto f = figure_folders.find(sub); f != figure_folders.end())
         for (const std::string option : {"--size", "--dpi", "--force"})
-          if (sub->get_option(option)->count() > 0 && sub->get_option(std::string(f->second))->count() == 0) {
+          if (sub->get_option(option)->count() > 0 && sub->get_option(std::string(f->second))->count() == 0 &&
+              (option != "--force" || force_is_for_the_folder.count(sub))) {
             const std::string folder(f->second);
             if (option == "--force")
               std::fprintf(stderr, "error: --force replaces the folder %s writes: give %s too\n",

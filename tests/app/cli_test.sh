@@ -147,6 +147,8 @@ one_line() { local out rc; out=$("$PL" "$@" 2>&1); rc=$?; echo "status $rc, $(wc
 check parse-error-one-line 0 \
   '^status 2, 1 line: error: --rounding: foo not in \{rne,.*\} \(see precision-lab cast --help\)$' \
   -- one_line cast 1 --to float16 --rounding foo
+check parse-error-lowercase 2 '^error: the following argument was not expected: --bogus \(see precision-lab matmul' \
+  -- "$PL" matmul --bogus
 check parse-error-subcommand 0 \
   '^status 2, 1 line: error: a subcommand is required \(see precision-lab scenario --help\)$' -- one_line scenario
 check unknown-subcommand 2 "unknown command 'frobnicate'; commands: formats" -- "$PL" frobnicate
@@ -204,6 +206,8 @@ check bench-sizes-repeated 2 'error: --sizes names 64 twice' -- "$PL" bench --op
 # --force without the folder it replaces was taken silently, as if one were being replaced.
 check force-without-folder 2 'error: --force replaces the folder matmul writes: give --save too' -- \
   "$PL" matmul --m 2 --n 2 --k 2 --force
+# dot's --force also runs a sweep estimated past 10 minutes: it needs no folder.
+check dot-force-without-save 0 'f16 sequential rne' -- "$PL" dot --k 4 --trials 1 --accumulate f16:sequential --force
 check scenario-force-without-out 2 'error: --force replaces the folder --out names: give --out too' -- \
   "$PL" scenario run 6 --force
 # Every size and dtype checked before the first row: a bad one after it left a table (or a whole

@@ -144,7 +144,13 @@ fi
 out=$tmp/hup
 "$PL" run "$long" --out "$out" >/dev/null 2>"$tmp/hup.err" &
 pid=$!
-sleep 0.5  # (the run takes seconds: the signal comes during the work)
+# Once its handler is in place (SIGHUP, signal 1, is bit 0 of the caught signals' mask; before
+# it, the signal kills with no word): the run takes seconds, so the signal comes during the work.
+for _ in $(seq 100); do
+  mask=$(awk '/^SigCgt:/ {print $2}' "/proc/$pid/status" 2>/dev/null)
+  [[ -n $mask ]] && (((16#$mask) & 1)) && break
+  sleep 0.05
+done
 kill -s HUP "$pid"
 wait "$pid"; rc=$?
 if [[ $rc -eq 129 && ! -e $out ]] && grep -q 'interrupted (Hangup)' "$tmp/hup.err"; then
@@ -152,6 +158,19 @@ if [[ $rc -eq 129 && ! -e $out ]] && grep -q 'interrupted (Hangup)' "$tmp/hup.er
 else
   left=$(ls -A "$out" 2>/dev/null | tr '\n' ' ')
   bad "sighup-stops-the-work: status $rc, folder: $left, stderr: $(cat "$tmp/hup.err")"
+fi
+
+# A SIGHUP the caller ignores (nohup) stays ignored: the work outlives its terminal.
+out=$tmp/nohup
+bash -c 'trap "" HUP; exec "$0" run "$1" --out "$2"' "$PL" "$long" "$out" >/dev/null 2>&1 &
+pid=$!
+sleep 0.5  # (the run takes seconds)
+kill -s HUP "$pid"
+wait "$pid"; rc=$?
+if [[ $rc -eq 0 ]] && complete "$out"; then
+  ok sighup-under-nohup-is-ignored
+else
+  bad "sighup-under-nohup-is-ignored: status $rc"
 fi
 
 # Ctrl-C, SIGTERM and SIGHUP at random points: the folder is absent (exit 130/143/129) or
