@@ -30,7 +30,7 @@ int fail(const std::string& why, int status) {
 }
 
 scenario::Library library_or_report() {
-  auto lib = scenario::load_library(scenario_dirs(), kShippedScenarioDirs);
+  auto lib = scenario::load_library(scenario_dirs(), shipped_scenario_dirs());
   for (const auto& e : lib.errors) std::fprintf(stderr, "warning: skipped %s\n", e.c_str());
   return lib;
 }

@@ -28,6 +28,8 @@ std::string assets_dir() {
   return "";
 }
 
+size_t shipped_scenario_dirs() { return assets_dir().empty() ? 0 : 1; }
+
 std::vector<std::string> scenario_dirs() {
   std::vector<std::string> dirs;
   if (std::string a = assets_dir(); !a.empty()) dirs.push_back(a + "/scenarios");

@@ -17,7 +17,8 @@ std::string assets_dir();
 
 // The scenario library's folders, shipped first: assets/scenarios, then config_dir()/scenarios.
 std::vector<std::string> scenario_dirs();
-// How many of scenario_dirs() are shipped (load_library's `shipped`).
-inline constexpr size_t kShippedScenarioDirs = 1;
+// How many of scenario_dirs() are shipped (load_library's `shipped`): 1, or 0 where no assets
+// folder was found (the user's folder is then the first).
+size_t shipped_scenario_dirs();
 
 }  // namespace pl

@@ -100,18 +100,32 @@ Expected<ExperimentRun> run_product(const nlohmann::json& j, const Progress& pro
   return run;
 }
 
+// A kind's check: its reader's answer, the config dropped.
+template <auto Read>
+Status reads(const nlohmann::json& j) {
+  if (auto c = Read(j); !c) return Error{c.error()};
+  return {};
+}
+
 constexpr ExperimentKind kKinds[] = {
     {"linear", "matmul --linear", "y = x W^T + b in any dtypes, its error split by where it came from", true,
-     run_product},
-    {"matmul", "matmul", "C = A B in any dtypes, its error split by where it came from", true, run_product},
-    {"mlp", "mlp", "error through the layers of a small MLP against the float64 network", true, run_mlp_file},
-    {"dot", "dot", "dot-product error versus length K for accumulation models, with their bounds", true, run_sweep},
-    {"sum", "dot --sum", "sum error versus length K for accumulation models, with their bounds", true, run_sweep},
-    {"roundtrip", "roundtrip", "an array through a dtype and scaling recipe and back", true, run_roundtrip_file},
-    {"throughput", "bench --op throughput", "matrix-product rate per dtype on a backend", true, run_throughput_file},
-    {"train", "train", "a linear regression trained in each format's own arithmetic", false, run_train_file},
+     run_product, reads<matmul_spec_from_json>},
+    {"matmul", "matmul", "C = A B in any dtypes, its error split by where it came from", true, run_product,
+     reads<matmul_spec_from_json>},
+    {"mlp", "mlp", "error through the layers of a small MLP against the float64 network", true, run_mlp_file,
+     reads<mlp_config_from_json>},
+    {"dot", "dot", "dot-product error versus length K for accumulation models, with their bounds", true, run_sweep,
+     reads<dot_config_from_json>},
+    {"sum", "dot --sum", "sum error versus length K for accumulation models, with their bounds", true, run_sweep,
+     reads<dot_config_from_json>},
+    {"roundtrip", "roundtrip", "an array through a dtype and scaling recipe and back", true, run_roundtrip_file,
+     reads<roundtrip_spec_from_json>},
+    {"throughput", "bench --op throughput", "matrix-product rate per dtype on a backend", true, run_throughput_file,
+     reads<throughput_config_from_json>},
+    {"train", "train", "a linear regression trained in each format's own arithmetic", false, run_train_file,
+     reads<train_config_from_json>},
     {"scan", "scan", "every weight of a checkpoint under every candidate format, and a mixed-precision plan", true,
-     run_scan_file},
+     run_scan_file, reads<scan_spec_from_json>},
 };
 
 constexpr KindAlias kAliases[] = {{"cast", "roundtrip"}};
@@ -165,25 +179,36 @@ std::string experiment_kind_names(std::string_view separator) {
   return out;
 }
 
-Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::function<void(double)>& progress,
-                                            const std::atomic<bool>* cancel) {
+namespace {
+
+// The kind the file names, or why it names none.
+Expected<const ExperimentKind*> kind_of(const nlohmann::json& j) {
   if (!j.is_object()) return Error{"an experiment is a JSON object"};
   if (j.contains("experiment") && !j["experiment"].is_string())
     return Error{"'experiment': must be a string, one of " + experiment_kind_names()};
   const std::string name = experiment_kind(j);
   const ExperimentKind* kind = find_experiment_kind(name);
   if (!kind) return Error{"'experiment': unknown kind '" + name + "' (" + experiment_kind_names() + ")"};
-  auto run = kind->run(j, progress, cancel);
+  return kind;
+}
+
+}  // namespace
+
+Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::function<void(double)>& progress,
+                                            const std::atomic<bool>* cancel) {
+  const auto kind = kind_of(j);
+  if (!kind) return Error{kind.error()};
+  auto run = (*kind)->run(j, progress, cancel);
   if (!run) return run;
   ExperimentRun out = std::move(run).value();
-  out.kind = name;
+  out.kind = std::string((*kind)->name);
   return out;
 }
 
 Status check_experiment_file(const nlohmann::json& j) {
-  const std::atomic<bool> stop{true};
-  if (auto r = run_experiment_file(j, {}, &stop); !r && r.error() != "cancelled") return Error{r.error()};
-  return {};
+  const auto kind = kind_of(j);
+  if (!kind) return Error{kind.error()};
+  return (*kind)->check(j);
 }
 
 std::vector<std::string> experiment_file_paths(const nlohmann::json& j) {

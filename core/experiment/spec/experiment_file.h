@@ -68,6 +68,7 @@ struct ExperimentKind {
   bool takes_backend;        // its file may name a "backend" (every kind but train, which runs on the CPU)
   Expected<ExperimentRun> (*run)(const nlohmann::json& j, const std::function<void(double)>& progress,
                                  const std::atomic<bool>* cancel);
+  Status (*check)(const nlohmann::json& j);  // its reader alone: why the file would be refused
 };
 std::span<const ExperimentKind> experiment_kinds();
 const ExperimentKind* find_experiment_kind(std::string_view name);  // nullptr: no such kind
@@ -78,11 +79,10 @@ std::string experiment_kind_names(std::string_view separator = ", ");
 Expected<ExperimentRun> run_experiment_file(const nlohmann::json& j, const std::function<void(double)>& progress = {},
                                             const std::atomic<bool>* cancel = nullptr);
 
-// Why the file would be refused, if it would: read as strictly as run_experiment_file reads it,
-// with nothing run past the reading (the run starts with its cancel flag set, and every kind
-// stops at its first look at it: tens of milliseconds at most). A user's scenario's evidence is
-// checked so as the scenario is read: a bad setup ran, failed, and exited 1 with its slides
-// written.
+// Why the file would be refused, if it would: read by its kind's reader, as run_experiment_file
+// reads it, and nothing run, drawn or opened (the files it names are read when it runs). A
+// user's scenario's evidence is checked so as the scenario is read: a bad setup ran, failed, and
+// exited 1 with its slides written.
 Status check_experiment_file(const nlohmann::json& j);
 
 // The files and folders the file names, as the readers read them (the file keys of every kind:

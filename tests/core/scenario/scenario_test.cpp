@@ -850,9 +850,14 @@ TEST(ScenarioLibraryLoad, AUsersScenarioWithAnEvidenceSetupThatDoesNotReadIsSkip
   std::filesystem::remove_all(dir);
 }
 
-// check_experiment_file runs nothing past the reading: every kind stops at its first look at the
-// cancel flag. Each shipped evidence setup, of every kind, reads.
+// check_experiment_file reads a setup by its kind's reader and runs nothing: a user's scenario is
+// read at start, on the window's thread. Each shipped evidence setup, of every kind, reads; a
+// sweep of hours reads at once (run, it would outlast the test's time).
 TEST(ScenarioLibraryLoad, EveryKindsSetupIsCheckedWithoutRunning) {
+  EXPECT_TRUE(experiment::check_experiment_file(json::parse(
+      R"({"experiment": "dot", "lengths": [16777216], "trials": 1000, "accumulate": ["f16:sequential"]})")));
+  EXPECT_EQ(experiment::check_experiment_file(json::parse(R"({"experiment": "dot", "lengths": [0]})")).error(),
+            experiment::run_experiment_file(json::parse(R"({"experiment": "dot", "lengths": [0]})")).error());
   std::set<std::string> kinds;
   for (const Scenario& s : shipped().scenarios)
     for (const Evidence& e : s.evidence) {
