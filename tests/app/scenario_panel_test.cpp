@@ -49,15 +49,17 @@ class ScenarioPanelFrames : public ImGuiFrames {
       "checks": [{"id": "long", "label": "1 added )" + n + R"( times in float64", "expect": ")" + n + R"(",
                   "running_sum": {"value": "1", "count": )" + n + R"(, "dtype": "float64"}}]})");
   }
-  // Frames until the panel's work is done, at most `seconds`; then one more, which takes its results.
-  static void frames_until_idle(ScenarioPanel& panel, int seconds) {
+  // Frames until the panel's work is done, at most `seconds`; then one more, which takes its
+  // results. False where the work outlasted them.
+  [[nodiscard]] static bool frames_until_idle(ScenarioPanel& panel, int seconds) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     while (panel.busy() && std::chrono::steady_clock::now() < until) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
       frame(panel);
     }
-    ASSERT_FALSE(panel.busy());
+    if (panel.busy()) return false;
     frame(panel);
+    return true;
   }
 
  private:
@@ -78,7 +80,7 @@ TEST_F(ScenarioPanelFrames, ALongExactCheckIsWorkedOutOffTheUIThread) {
   // The frame came back with the sum still under way.
   EXPECT_TRUE(panel.busy());
   EXPECT_TRUE(panel.checks_shown().empty());
-  frames_until_idle(panel, 120);
+  ASSERT_TRUE(frames_until_idle(panel, 120));
   // The exact checks' own worker answered, and the table shows its answers with the evidence run.
   for (const auto* rows : {&panel.exact_checks(), &panel.checks_shown()}) {
     ASSERT_EQ(rows->size(), 1u);
@@ -98,7 +100,7 @@ TEST_F(ScenarioPanelFrames, TheEvidenceRunLeavesTheExactChecksToTheirOwnWorker) 
   ASSERT_EQ(panel.start_error(), "");
   frame(panel);
   panel.stop_work();
-  frames_until_idle(panel, 60);
+  ASSERT_TRUE(frames_until_idle(panel, 60));
   EXPECT_TRUE(panel.evidence_waits_for_exact_checks());
   EXPECT_TRUE(panel.exact_checks().empty());  // cancelled
   EXPECT_TRUE(panel.checks_shown().empty());

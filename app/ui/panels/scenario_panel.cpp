@@ -74,7 +74,7 @@ bool pressed(int key) { return ImGui::IsKeyPressed(key, false); }
 }  // namespace
 
 ScenarioPanel::ScenarioPanel(RunLog& log, const std::string& start)
-    : log_(log), library_(scenario::load_library(scenario_dirs(), kShippedScenarioDirs)) {
+    : log_(log), library_(scenario::load_library(scenario_dirs(), shipped_scenario_dirs())) {
   figure_view_.set_log(&log_, "scenario");
   for (const auto& e : library_.errors) log_.add("scenario", "skipped " + e);
   if (library_.scenarios.empty()) return;
@@ -100,6 +100,7 @@ void ScenarioPanel::show(size_t index) {
   current_ = index;
   exact_ = {};
   exact_ready_ = false;
+  exact_error_.clear();
   exact_pending_ = true;
   evidence_.reset();
   shown_.reset();
@@ -123,6 +124,9 @@ void ScenarioPanel::select(size_t index) {
 void ScenarioPanel::start_run() {
   started_ = true;
   run_pending_ = true;
+  // Exact checks that failed (or were stopped) are asked for again: the run is shown only with
+  // them, and Run again was left "running the evidence..." for good.
+  if (!exact_ready_ && !exact_worker_.running()) exact_pending_ = true, exact_error_.clear();
 }
 
 void ScenarioPanel::start_pending() {
@@ -133,6 +137,7 @@ void ScenarioPanel::start_pending() {
       });
   if (!started) return;  // the run in flight was asked to stop: a later frame starts this one
   run_pending_ = false;
+  run_started_ = std::chrono::steady_clock::now();
   set_status("running the evidence...");
 }
 
@@ -149,7 +154,8 @@ void ScenarioPanel::collect() {
   // The exact checks of a scenario no longer shown (another was chosen since) are dropped.
   if (auto exact = exact_worker_.take(); exact && !exact_pending_) {
     if (*exact) exact_ = std::move(*exact).value(), exact_ready_ = true;
-    else if (exact->error() != "cancelled") set_status("the exact checks failed: " + exact->error());
+    else if (exact->error() != "cancelled") exact_error_ = exact->error();
+    if (!exact_error_.empty()) set_status("the exact checks failed: " + exact_error_ + " (Run again asks again)");
   }
   // A run asked to stop for another (a new scenario chosen) may still finish its work: its
   // evidence belongs to the scenario before, not to the one now shown.
@@ -159,10 +165,17 @@ void ScenarioPanel::collect() {
       return;
     }
     evidence_ = std::move(*done).value();
+    // (Its status said "running the evidence..." while no exact checks were coming.)
+    if (!exact_error_.empty()) set_status("the exact checks failed: " + exact_error_ + " (Run again asks again)");
   }
   if (!evidence_ || !exact_ready_) return;
-  shown_ = std::make_shared<const scenario::ScenarioRun>(scenario::with_exact_checks(std::move(*evidence_), exact_));
+  scenario::ScenarioRun run = scenario::with_exact_checks(std::move(*evidence_), exact_);
   evidence_.reset();
+  // The time the user waited, from the run's start until both its parts came: the two parts run
+  // side by side, and Run again reuses the exact checks (their seconds added each time read 3 s
+  // for a run of milliseconds beside a long running sum).
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_started_).count();
+  shown_ = std::make_shared<const scenario::ScenarioRun>(std::move(run));
   figures_.clear();
   // Each run's figures, made once.
   std::vector<std::vector<figure::Figure>> made(shown_->evidence.size());

@@ -6,6 +6,7 @@
 // slide-ready set; Ctrl+R re-runs; Esc cancels.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -102,8 +103,10 @@ class ScenarioPanel final : public Panel {
   bool exact_ready_ = false;    // exact_ holds the scenario shown's answers
   bool exact_pending_ = false;  // the scenario shown wants its exact checks worked out
   CancellableRun<scenario::ExactChecks> exact_worker_;
+  std::string exact_error_;     // their worker's error (Run again asks again)
   // The evidence run done, waiting for the exact checks to be shown with them.
   std::optional<scenario::ScenarioRun> evidence_;
+  std::chrono::steady_clock::time_point run_started_;  // the evidence run's start
 
   bool started_ = false;  // the first run waits until the panel is shown (not at start-up)
   bool run_pending_ = false;

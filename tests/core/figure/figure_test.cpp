@@ -3,6 +3,7 @@
 // what it claims to be (PNG signature and size, SVG and PDF headers, CSV rows that match the
 // histogram), the plots are not blank, and unwritable paths are errors.
 #include <cairo.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -140,10 +141,14 @@ TEST(Figures, AFixMarksTheUnitRoundoffOfTheDtypeItsDataWasStoredIn) {
 // figure is not drawn and nothing is written.
 TEST(Figures, AnInterruptStopsTheNextFigureBeforeItIsDrawn) {
   const Figure f = matmul_figures(small_result()).front();
-  const auto dir = std::filesystem::temp_directory_path() / "pl_figure_interrupt_test";
+  const auto dir = std::filesystem::temp_directory_path() / ("pl_figure_interrupt_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   note_interrupt(2);
+  // Cleared however the test ends: a later test in this process would find every figure refused.
+  struct Cleared {
+    ~Cleared() { clear_interrupt(); }
+  } cleared;
   for (const auto& [name, type] :
        {std::pair{"f.png", FileType::Png}, {"f.svg", FileType::Svg}, {"f.csv", FileType::Csv}}) {
     const std::string path = (dir / name).string();
