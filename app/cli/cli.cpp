@@ -69,7 +69,7 @@ std::string unknown_command_message(const CLI::App& app, const std::string& give
   return "unknown command '" + given + "'; " + (close ? "did you mean '" + nearest + "'? " : "") + "commands: " + names;
 }
 
-// Ctrl-C, SIGTERM and SIGHUP (the terminal closed, an ssh session dropped) ask the work to stop
+// Ctrl-C, SIGTERM and SIGHUP (the terminal closed, an ssh connection dropped) ask the work to stop
 // (interrupt.h); the command then cleans up on its normal path and run() exits 128 + the
 // signal. The first one only: a second takes the default action, so work slow to see the
 // request can still be stopped at once.

@@ -138,7 +138,7 @@ else
   skip "tiny-disk: this machine does not let us mount a tmpfs (not root, or no mount namespace)"
 fi
 
-# SIGHUP (a closed terminal, a dropped ssh session) while the work runs: it stopped the process
+# SIGHUP (a closed terminal, a dropped ssh connection) while the work runs: it stopped the process
 # with no word, and one that came while the results were written left their temporary folder
 # behind. It now stops the work as Ctrl-C does, and says so.
 out=$tmp/hup
