@@ -151,11 +151,14 @@ void ScenarioPanel::start_exact_pending() {
 }
 
 void ScenarioPanel::collect() {
+  const auto say_if_exact_failed = [this] {
+    if (!exact_error_.empty()) set_status("the exact checks failed: " + exact_error_ + " (Run again asks again)");
+  };
   // The exact checks of a scenario no longer shown (another was chosen since) are dropped.
   if (auto exact = exact_worker_.take(); exact && !exact_pending_) {
     if (*exact) exact_ = std::move(*exact).value(), exact_ready_ = true;
     else if (exact->error() != "cancelled") exact_error_ = exact->error();
-    if (!exact_error_.empty()) set_status("the exact checks failed: " + exact_error_ + " (Run again asks again)");
+    say_if_exact_failed();
   }
   // A run asked to stop for another (a new scenario chosen) may still finish its work: its
   // evidence belongs to the scenario before, not to the one now shown.
@@ -165,8 +168,7 @@ void ScenarioPanel::collect() {
       return;
     }
     evidence_ = std::move(*done).value();
-    // (Its status said "running the evidence..." while no exact checks were coming.)
-    if (!exact_error_.empty()) set_status("the exact checks failed: " + exact_error_ + " (Run again asks again)");
+    say_if_exact_failed();  // (its status said "running the evidence..." while none were coming)
   }
   if (!evidence_ || !exact_ready_) return;
   scenario::ScenarioRun run = scenario::with_exact_checks(std::move(*evidence_), exact_);
