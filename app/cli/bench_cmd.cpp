@@ -133,8 +133,13 @@ const T* first_repeat(const std::vector<T>& items) {
 std::vector<std::string> canonical_names(const std::vector<std::string>& names, bool formats) {
   std::vector<std::string> out;
   for (const std::string& n : names) {
-    if (formats) out.push_back(parse_float_format(n) ? parse_float_format(n)->name : n);
-    else out.push_back(parse_dtype(n) ? std::string(name(*parse_dtype(n))) : n);
+    if (formats) {
+      const auto f = parse_float_format(n);
+      out.push_back(f ? f->name : n);
+    } else {
+      const auto t = parse_dtype(n);
+      out.push_back(t ? std::string(name(*t)) : n);
+    }
   }
   return out;
 }

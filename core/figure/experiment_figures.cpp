@@ -335,8 +335,9 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   const bool short_key = gamma_k && bound_dot && ends_gamma_k;
   const std::string bound_name = short_key ? "gamma_K" : gamma_k ? "worst-case bound gamma_K" : "worst-case bound";
   if (any_bound)
-    f.series.push_back({bound_name + (bound_dot ? " (dashed; ring: one K" + std::string(short_key ? ")" : " only)")
-                                                : " (dashed)"),
+    f.series.push_back({bound_name + (!bound_dot ? " (dashed)"
+                                      : short_key ? " (dashed; ring: one K)"
+                                                  : " (dashed; ring: one K only)"),
                         SeriesKind::Line,
                         {},
                         {},

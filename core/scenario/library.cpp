@@ -36,10 +36,12 @@ Library load_library(const std::vector<std::string>& dirs, size_t shipped) {
         continue;
       }
       if (d >= shipped) {
-        std::string bad;
+        std::string bad;  // the first setup that does not read
         for (const Evidence& e : s->evidence)
-          if (Status st = experiment::check_experiment_file(e.setup); !st && bad.empty())
+          if (Status st = experiment::check_experiment_file(e.setup); !st) {
             bad = f + ": evidence '" + e.label + "': " + st.error();
+            break;
+          }
         if (!bad.empty()) {
           lib.errors.push_back(bad);
           continue;

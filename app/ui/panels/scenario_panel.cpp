@@ -300,7 +300,7 @@ void ScenarioPanel::draw_list() {
   const size_t most = size_t(ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing());
   // Worked out again only when the list's width, height or font changes: balancing a title's
   // lines wraps it a dozen times.
-  if (const ListWrap::Key key{width - indent, most, ImGui::GetFontSize()}; !(key == list_wrap_.key)) {
+  if (const ListWrap::Key key{width - indent, most, ImGui::GetFontSize()}; key != list_wrap_.key) {
     std::vector<std::string_view> names;
     for (const scenario::Scenario& s : library_.scenarios) names.push_back(s.title);
     list_wrap_ = {key, wrap_all_within(names, key.width, most, width_of)};
