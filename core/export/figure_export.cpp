@@ -735,7 +735,13 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
     lx = l.legend.left + 4 * fs;
     for (size_t c = 0; c < col; ++c) lx += columns[c] + kLegendColumnGap * fs;
     lw = columns[col];
-    ly = l.legend.top + 12 * fs + kLegendEntry * fs * static_cast<double>(row);
+    ly = l.legend.top + 12 * fs;
+    for (size_t above = 0; above < row * columns.size(); above += columns.size()) {  // each row above
+      size_t most = 1;
+      for (size_t e = above; e < above + columns.size() && e < l.legend.lines.size(); ++e)
+        most = std::max(most, l.legend.lines[e].size());
+      ly += (kLegendEntry + kLegendLine * static_cast<double>(most - 1)) * fs;
+    }
   };
   // Each swatch as its series is drawn: a bar's translucent fill and outline, a line's width, a
   // marker.

@@ -80,8 +80,10 @@ double legend_entry_width(double label_width, double fs) { return (34.0 + 1.03 *
 // 9's six entries at 1280x800 in presentation mode, too tall to be given room above the data, hid
 // a histogram's peak): across the figure's width less its margins, in as many columns as fit, at
 // least two (each as wide as its widest label, the entries row by row). Its box, at the figure's
-// foot; none where no two columns fit.
-std::optional<LegendBox> legend_below(const std::vector<std::string>& labels, double W, double H, double fs) {
+// foot; none where no two columns fit. With `may_break`, labels too long for two columns on one
+// line each are broken between words, in the number of columns that makes the box least tall.
+std::optional<LegendBox> legend_below(const std::vector<std::string>& labels, double W, double H, double fs,
+                                      bool may_break = false) {
   const double room = W - 2 * kHeaderMargin * fs, gap = kLegendColumnGap * fs;
   std::vector<double> natural;  // each entry's width, one line
   for (const std::string& label : labels) natural.push_back(legend_entry_width(text_width(label, 10), fs));
@@ -95,7 +97,52 @@ std::optional<LegendBox> legend_below(const std::vector<std::string>& labels, do
     const double height = kLegendEntry * fs * static_cast<double>(rows) + 8 * fs;
     return LegendBox{(W - total) / 2, H - height, total, height, labels.size(), {}, widths};
   }
-  return std::nullopt;
+  if (!may_break) return std::nullopt;
+  std::optional<LegendBox> best;
+  for (size_t cols = labels.size(); cols >= 2; --cols) {
+    const double column = (room - gap * static_cast<double>(cols - 1)) / static_cast<double>(cols);
+    const double label_room = column / fs - 34;  // at 10 px
+    if (label_room <= 0) continue;
+    LegendBox box{0, 0, 0, 8 * fs, labels.size(), {}, std::vector<double>(cols, 0.0)};
+    std::vector<size_t> row_lines((labels.size() + cols - 1) / cols, 1);
+    bool fits = true;
+    for (size_t k = 0; k < labels.size() && fits; ++k) {
+      box.lines.push_back(balanced_label(labels[k], label_room / 1.03, 10));
+      double widest = 0;
+      for (const std::string& line : box.lines.back()) widest = std::max(widest, text_width(line, 10));
+      const double entry = legend_entry_width(widest, fs);
+      fits = entry <= column;  // (a word longer than the column is not broken)
+      box.columns[k % cols] = std::max(box.columns[k % cols], entry);
+      row_lines[k / cols] = std::max(row_lines[k / cols], box.lines.back().size());
+    }
+    if (!fits) continue;
+    box.width = gap * static_cast<double>(cols - 1);
+    for (const double w : box.columns) box.width += w;
+    for (const size_t n : row_lines) box.height += (kLegendEntry + kLegendLine * static_cast<double>(n - 1)) * fs;
+    if (!best || box.height < best->height) best = box;
+  }
+  if (best) best->left = (W - best->width) / 2, best->top = H - best->height;
+  return best;
+}
+
+// Whether every category name fits its slot of a plot `plot_width` wide as category_labels draws
+// them: the names at 75% of the size or more, or their short forms whole; each on one line or
+// broken at one space.
+bool categories_fit(const Figure& f, double plot_width, double fs) {
+  const size_t n = f.x.categories.size();
+  if (n == 0) return true;
+  const double slot = plot_width / static_cast<double>(n) - 6 * fs;
+  auto need = [](const std::string& name) {  // at 10 px
+    double w = text_width(name, 10);
+    for (size_t at = name.find(' '); at != std::string::npos; at = name.find(' ', at + 1))
+      w = std::min(w, std::max(text_width(name.substr(0, at), 10), text_width(name.substr(at + 1), 10)));
+    return w;
+  };
+  auto all_fit = [&](const std::vector<std::string>& names, double scale) {
+    return std::all_of(names.begin(), names.end(),
+                       [&](const std::string& name) { return 1.03 * need(name) * scale * fs <= slot; });
+  };
+  return all_fit(f.x.categories, 0.75) || (f.x.short_categories.size() == n && all_fit(f.x.short_categories, 1));
 }
 
 // The plot shortened for a legend under the figure.
@@ -257,9 +304,22 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
     l.legend.left = l.x1 + 8 * fs + extra;
     l.legend.top = l.y0;
   };
+  // Beside a bar chart the legend takes the bars' slots from their names: scenario 18's six dtypes
+  // beside its story at 1280x800 in presentation mode shrank to 60% ("e4m3fn"), and the labels
+  // of the bars' values crowded them. Under the figure instead, in columns, where the names then
+  // fit and it takes less than 40% of the plot's height.
+  auto foot_for_names = [&]() -> std::optional<LegendBox> {
+    if (categories_fit(f, width - beside, fs) || !categories_fit(f, width, fs)) return std::nullopt;
+    const std::optional<LegendBox> foot = legend_below(labels, W, H, fs, /*may_break=*/true);
+    return foot && foot->height < 0.4 * plot ? foot : std::nullopt;
+  };
+  auto beside_or_foot = [&] {
+    if (const std::optional<LegendBox> foot = foot_for_names()) return set_legend_below(l, *foot);
+    set_beside();
+  };
   // A band needs a y axis free to grow (a zoom fixes it: the legend then stays over the data).
   if (f.y.max || !std::isfinite(data_top) || (l.y.log && !(data_top > 0))) {
-    if (beside_fits) set_beside();
+    if (beside_fits) beside_or_foot();
     return;
   }
   // Over a band made for it above the data the legend hides nothing: it takes its labels whole,
@@ -269,7 +329,7 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   // 60% of it broke scenario 21's labels into lines that made a band dearer than a column.)
   if (const LegendBox whole = whole_within(l.x1 - l.x0 - 12 * fs); whole.height <= inside.height) inside = whole;
   const double room = inside.height + 8 * fs;
-  if (beside_fits && beside / width <= room / plot) return set_beside();
+  if (beside_fits && beside / width <= room / plot) return beside_or_foot();
   // Under the figure instead where room above the data would take more than a third of the plot
   // (scenario 15's histograms filled the lower half of their axis), two columns fit across the
   // figure, and they take less height than that room and 40% of the plot (so less of it than a

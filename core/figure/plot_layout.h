@@ -29,7 +29,8 @@ struct LegendBox {
   // each. An entry takes kLegendEntry, each further line of it kLegendLine (times the text scale).
   std::vector<std::vector<std::string>> lines;
   // Under the x axis's title, across the figure's foot, in columns of these widths with the
-  // entries row by row, one line each; empty: one column, in the plot or beside it.
+  // entries row by row (a row as tall as its entry of most lines); empty: one column, in the plot
+  // or beside it.
   std::vector<double> columns;
 };
 inline constexpr double kLegendColumnGap = 8;

@@ -886,6 +886,47 @@ TEST(Figures, CategoriesTooLongForTheirBarsGoByTheirShortNames) {
     EXPECT_NE(wide->find(name), std::string::npos) << name;
 }
 
+// Bug: beside its story at 1280x800 in presentation mode (692 x 633 at text scale 1.77) the
+// speed-up chart's legend took a column beside the plot, which left each of the six dtypes a
+// slot where even their short names shrank to 60% ("e4m3fn"). The legend goes under the figure
+// in columns, its long labels broken between words, each row as tall as its entry of most lines.
+TEST(Figures, ABarChartsLegendGoesUnderItWhereBesideItWouldShrinkTheNames) {
+  experiment::ThroughputResult r;
+  r.device = "cpu (AMD EPYC)";
+  r.datasheet_architecture = "Hopper (sm_90)";
+  const std::vector<std::pair<DType, double>> sheet = {{DType::float32, 1},          {DType::tf32, 7.39},
+                                                       {DType::float16, 14.8},       {DType::bfloat16, 14.8},
+                                                       {DType::float8_e4m3fn, 29.6}, {DType::int8, 29.6}};
+  for (const auto& [t, speedup] : sheet) {
+    r.rows.push_back(
+        {.dtype = t, .method = "", .emulated = false, .seconds = {}, .median_seconds = 1, .gflops = 1, .speedup = 1});
+    r.datasheet.push_back({.dtype = t, .supported = true, .unit = "", .tflops = 1, .speedup = speedup, .why_not = ""});
+  }
+  const Figure f = speedup_vs_datasheet(r);
+  const double W = 692, H = 633, fs = 1.77375;
+  const PlotLayout l = layout_figure(f, W, H, fs);
+  EXPECT_FALSE(l.legend.columns.empty()) << "legend at " << l.legend.left << ", " << l.legend.top;
+  EXPECT_GE(l.legend.top, l.y1);
+  const double slot = (l.x1 - l.x0) / double(sheet.size()) - 6 * fs;
+  EXPECT_GE(slot, 1.03 * text_width("e4m3fn", 10) * fs) << "plot " << l.x0 << " to " << l.x1;
+  const auto svg = figure_svg(f, {.width = W, .height = H, .font_scale = fs});
+  ASSERT_TRUE(svg) << svg.error();
+  const auto baseline = [&](const std::string& text) {
+    const size_t at = svg->find(">" + text + "<");
+    const size_t y = at == std::string::npos ? at : svg->rfind(" y=\"", at);
+    return y == std::string::npos ? -1.0 : std::stod(svg->substr(y + 4));
+  };
+  for (const char* name : {"f32", "tf32", "f16", "bf16", "e4m3fn", "i8"}) EXPECT_GT(baseline(name), 0) << name;
+  // The second row starts below the first row's two-line entry.
+  const double first_row_end = baseline("datasheet"), second_row = baseline("measured here") + kLegendEntry * fs;
+  ASSERT_GT(first_row_end, 0) << *svg;
+  const size_t quoted = svg->find("2x faster");
+  ASSERT_NE(quoted, std::string::npos) << *svg;
+  const double second_row_top = std::stod(svg->substr(svg->rfind(" y=\"", quoted) + 4));
+  EXPECT_GT(second_row_top, first_row_end + 0.5 * kLegendEntry * fs);
+  EXPECT_GT(second_row_top, second_row);
+}
+
 // Pixels of colour c (within 40 of each channel) in the 13 x 13 square around (x, y), the
 // figure drawn at 900 x 550.
 size_t pixels_of(const Figure& f, Color c, double x, double y) {
