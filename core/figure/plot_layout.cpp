@@ -80,10 +80,9 @@ double legend_entry_width(double label_width, double fs) { return (34.0 + 1.03 *
 // 9's six entries at 1280x800 in presentation mode, too tall to be given room above the data, hid
 // a histogram's peak): across the figure's width less its margins, in as many columns as fit, at
 // least two (each as wide as its widest label, the entries row by row). Its box, at the figure's
-// foot; none where no two columns fit. With `may_break`, labels too long for two columns on one
-// line each are broken between words, in the number of columns that makes the box least tall.
-std::optional<LegendBox> legend_below(const std::vector<std::string>& labels, double W, double H, double fs,
-                                      bool may_break = false) {
+// foot; none where no two columns fit. Labels too long for two columns on one line each are broken
+// between words, in the number of columns that makes the box least tall.
+std::optional<LegendBox> legend_below(const std::vector<std::string>& labels, double W, double H, double fs) {
   const double room = W - 2 * kHeaderMargin * fs, gap = kLegendColumnGap * fs;
   std::vector<double> natural;  // each entry's width, one line
   for (const std::string& label : labels) natural.push_back(legend_entry_width(text_width(label, 10), fs));
@@ -97,7 +96,6 @@ std::optional<LegendBox> legend_below(const std::vector<std::string>& labels, do
     const double height = kLegendEntry * fs * static_cast<double>(rows) + 8 * fs;
     return LegendBox{(W - total) / 2, H - height, total, height, labels.size(), {}, widths};
   }
-  if (!may_break) return std::nullopt;
   std::optional<LegendBox> best;
   for (size_t cols = labels.size(); cols >= 2; --cols) {
     const double column = (room - gap * static_cast<double>(cols - 1)) / static_cast<double>(cols);
@@ -310,7 +308,7 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   // fit and it takes less than 40% of the plot's height.
   auto foot_for_names = [&]() -> std::optional<LegendBox> {
     if (categories_fit(f, width - beside, fs) || !categories_fit(f, width, fs)) return std::nullopt;
-    const std::optional<LegendBox> foot = legend_below(labels, W, H, fs, /*may_break=*/true);
+    const std::optional<LegendBox> foot = legend_below(labels, W, H, fs);
     return foot && foot->height < 0.4 * plot ? foot : std::nullopt;
   };
   auto beside_or_foot = [&] {
@@ -333,8 +331,10 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   // Under the figure instead where room above the data would take more than a third of the plot
   // (scenario 15's histograms filled the lower half of their axis), two columns fit across the
   // figure, and they take less height than that room and 40% of the plot (so less of it than a
-  // column beside the plot, dearer than the room, would of the width). Over the data where none
-  // is possible and room above them would take more than 60% of the plot.
+  // column beside the plot, dearer than the room, would of the width). Their labels whole, broken
+  // between words where need be: over a band, scenario 21's two longest were cut in the middle
+  // beside its story at 1280x800 in presentation mode. Over the data where none is possible and
+  // room above them would take more than 60% of the plot.
   if (room > plot / 3)
     if (const std::optional<LegendBox> foot = legend_below(labels, W, H, fs);
         foot && foot->height < std::min(room, 0.4 * plot))

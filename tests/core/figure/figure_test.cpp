@@ -927,6 +927,38 @@ TEST(Figures, ABarChartsLegendGoesUnderItWhereBesideItWouldShrinkTheNames) {
   EXPECT_GT(second_row_top, second_row);
 }
 
+// Bug: beside its story at 1280x800 in presentation mode scenario 21's legend went over a band
+// above its lines, one line an entry, and its two longest labels were cut in the middle ("f32
+// multi-term(16 + ... extra bits) rtz"). Under the figure, broken between words, they are whole.
+TEST(Figures, ALegendUnderTheFigureBreaksLabelsTooLongForItsColumns) {
+  Figure f;
+  f.y.log = true;
+  const std::vector<std::string> names = {"f32 sequential rne", "f32 sequential rtz",
+                                          "f32 multi-term(16 + sum, 2 extra bits) rtz",
+                                          "f32 multi-term(16 + sum, 2 extra bits) rne"};
+  for (size_t i = 0; i < names.size(); ++i)
+    f.series.push_back({names[i], SeriesKind::Line, {256, 4096, 65536}, {2e-8 * (i + 1), 6e-8 * (i + 1), 1e-6 * (i + 1)},
+                        palette(i)});
+  Series bound{"worst-case bound (dashed)", SeriesKind::Line, {256, 65536}, {1e-5, 1e-2}, palette(0)};
+  bound.dashed = true;
+  Series estimate{"estimate: each m u of the bound as sqrt(m) u (dotted)", SeriesKind::Line, {256, 65536},
+                  {1e-6, 3e-5}, palette(1)};
+  estimate.dotted = true;
+  f.series.push_back(bound);
+  f.series.push_back(estimate);
+  f.x.log = true;
+  f.x.label = "K";
+  f.y.label = "max |e| / sum |a_k b_k|";
+  f.title = "Dot-product error versus length";
+  const double W = 692, H = 633, fs = 1.77375;
+  const PlotLayout l = layout_figure(f, W, H, fs);
+  EXPECT_FALSE(l.legend.columns.empty()) << "legend at " << l.legend.left << ", " << l.legend.top;
+  const auto svg = figure_svg(f, {.width = W, .height = H, .font_scale = fs});
+  ASSERT_TRUE(svg) << svg.error();
+  EXPECT_EQ(svg->find("..."), std::string::npos) << *svg;
+  EXPECT_NE(svg->find(">sum, 2 extra bits) rtz<"), std::string::npos) << *svg;
+}
+
 // Pixels of colour c (within 40 of each channel) in the 13 x 13 square around (x, y), the
 // figure drawn at 900 x 550.
 size_t pixels_of(const Figure& f, Color c, double x, double y) {
