@@ -70,6 +70,14 @@ for value in 1e-40 -3e38; do
       --presentation "$presentation"
   done
 done
+# The Experiment panel's lines and cells under long counts: the fp8 run's recipe line ran 48 px
+# past 1280 px, and the roundtrip table's "82 (to the largest finite)" was cut mid-word.
+setups=$(dirname "$0")/../../assets/screenshots/setups
+check "experiment, fp8 outliers" 1280x800 --setup "$setups/fp8-outliers.json"
+for presentation in off on; do
+  check "experiment, mx roundtrip, presentation $presentation" 1280x800 --setup "$setups/roundtrip-mx.json" \
+    --presentation "$presentation"
+done
 # A long story beside figures in presentation mode shows six lines at least and keeps its look-at
 # in view (stacked above the figures at 1280x800, two lines of it stood above them, and ten
 # scenarios scrolled the look-at below their pane); a link wider than its column wraps (scenario

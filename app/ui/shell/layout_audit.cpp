@@ -120,6 +120,12 @@ std::vector<std::string> problems() {
       if (header_width > 0 && room + 1 < need)
         out.push_back("table in '" + short_name(*t->OuterWindow) + "': column '" + header + "' " +
                       std::to_string(int(room)) + " px wide, narrower than its header");
+      // A cell's text past its column, where the column cannot be widened: the roundtrip table's
+      // "82 (to the largest finite)" read "82 (to the larg".
+      const float cells = std::max(col.ContentMaxXFrozen, col.ContentMaxXUnfrozen) - col.WorkMinX;
+      if (room > 0 && cells > room + 1)
+        out.push_back("table in '" + short_name(*t->OuterWindow) + "': column '" + header + "' cuts its cells (" +
+                      std::to_string(int(cells)) + " px in " + std::to_string(int(room)) + ")");
     }
   }
   for (const KeptInView& k : kept_in_view())

@@ -1,6 +1,7 @@
 // The check behind `--screenshot FILE --check-layout`: after a frame, every window whose content
 // runs past its edge with no scrollbar to reach it (a control off the window); every table
-// column drawn narrower than its header (its cells cut to "0 0 +" with no way to read them);
+// column drawn narrower than its header (its cells cut to "0 0 +" with no way to read them), or
+// narrower than its cells' text;
 // every figure drawn smaller than the minimum, past the pane it is drawn in, with a plot area
 // too small to read, or with its legend running out of the figure. The tests take every panel
 // at 1280x800, 1600x1000 and 1920x1080, in normal and presentation mode, through it.

@@ -156,13 +156,15 @@ void ErrorView::draw_stats(const MatmulResult& r) {
     }
     ImGui::EndTable();
   }
+  // Wrapped: at 1280x800 the recipe's line ran 48 px past the pane.
   if (const std::string outright = experiment::outright_line(r); !outright.empty())
-    ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "%s", outright.c_str());
-  ImGui::TextUnformatted(experiment::bounds_line(r).c_str());
+    wrapped_text_colored({1.0f, 0.45f, 0.4f, 1}, outright);
+  wrapped_text(experiment::bounds_line(r));
   if (r.input_report.saturated || r.weight_report.saturated || r.input_report.flushed || r.weight_report.flushed)
-    ImGui::Text("recipe: input %zu out of range (%s), %zu rounded to zero; weight %zu out of range (%s), %zu rounded to zero",
-                r.input_report.saturated, r.input_report.out_of_range.c_str(), r.input_report.flushed,
-                r.weight_report.saturated, r.weight_report.out_of_range.c_str(), r.weight_report.flushed);
+    wrapped_text(printf_text(
+        "recipe: input %zu out of range (%s), %zu rounded to zero; weight %zu out of range (%s), %zu rounded to zero",
+        r.input_report.saturated, r.input_report.out_of_range.c_str(), r.input_report.flushed,
+        r.weight_report.saturated, r.weight_report.out_of_range.c_str(), r.weight_report.flushed));
 }
 
 void ErrorView::draw_attribution_toggle(const MatmulResult& r) {

@@ -298,14 +298,18 @@ void draw_cast_table(const RoundtripResult& r) {
   ImGui::TableNextColumn();
   ImGui::Text("%.1f", s.sqnr_db);
   ImGui::TableNextColumn();
-  ImGui::Text("%zu (%s)", r.saturated, r.out_of_range.c_str());
+  // Where they went is said under the table: in the cell it was cut mid-word at 1920x1080 in
+  // presentation mode and below ("82 (to the larg").
+  ImGui::Text("%zu", r.saturated);
   ImGui::TableNextColumn();
   ImGui::Text("%zu", r.flushed);
   ImGui::EndTable();
   if (s.nan || s.inf) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "outright: %zu NaN, %zu Inf", s.nan, s.inf);
   ImGui::PushTextWrapPos(0.0f);  // a footnote wraps at the pane's edge
-  ImGui::TextDisabled("the dequantised values against the float64 originals; relative errors with the floor %s",
-                      leading_digits_text(s.rel_floor, 4).c_str());
+  ImGui::TextDisabled(
+      "the dequantised values against the float64 originals; a value out of range goes %s; relative errors with "
+      "the floor %s",
+      r.out_of_range.c_str(), leading_digits_text(s.rel_floor, 4).c_str());
   ImGui::PopTextWrapPos();
 }
 
