@@ -81,8 +81,11 @@ bool ExperimentPanel::start_run() {
     return other_worker_.start_when_idle(
         [file = setup_.other_file(), asked = asked_, estimate = estimate_](const std::function<void(double)>& progress,
                                                                            const std::atomic<bool>* cancel) {
-          return run_other_kind(
+          const auto start = std::chrono::steady_clock::now();
+          Expected<ExperimentRun> run = run_other_kind(
               file, asked, [&](const std::string& text) { estimate->set(text); }, progress, cancel);
+          if (run) run.value().seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          return run;
         });
   }
   return worker_.start_when_idle(
@@ -113,6 +116,10 @@ std::string summary(const SpecRun& run) {
   return (run.framework ? run.framework->engine + ": " : std::string()) + what + buf;
 }
 
+// The status line after a run, with its time: a roundtrip, a dot sweep or a training run said
+// only "computed", where a matrix product said how long it took.
+std::string computed_text(double seconds) { return printf_text("computed in %.3f s", seconds); }
+
 }  // namespace
 
 void ExperimentPanel::collect() {
@@ -124,8 +131,8 @@ void ExperimentPanel::collect() {
     } else {
       auto run = std::make_shared<const ExperimentRun>(std::move(*other).value());
       log_.add("experiment", other_kind_summary(*run));
+      status_ = computed_text(run->seconds);
       results_.show(std::move(run));
-      status_ = "computed";
     }
   }
   auto done = worker_.take();
@@ -141,7 +148,7 @@ void ExperimentPanel::collect() {
   setup_.follow_file_shapes(run->spec);  // not a change: no re-run
   log_.add("experiment", summary(*run));
   status_ = run->raised() ? "the call raises: its fixes ran instead"
-                          : "computed in " + std::to_string(run->result->seconds.total()).substr(0, 5) + " s";
+                          : computed_text(run->result->seconds.total());
   results_.show(std::move(run));
 }
 

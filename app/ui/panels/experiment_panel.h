@@ -45,6 +45,7 @@ class ExperimentPanel final : public Panel {
   void use_pair(DType input, DType weight, const std::string& framework, const std::string& op);
   // The accumulation probe's model, with the input dtype it probed (SetupView::use_model).
   void use_model(const std::string& spec, DType input);
+  const std::string& status() const { return status_; }  // the line under Run: "computed in ...", an error
 
  private:
   void draw_setup();     // the Setup view, then run / cancel / export and the status line

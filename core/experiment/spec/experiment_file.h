@@ -39,6 +39,7 @@ struct ExperimentRun {
   std::optional<ThroughputResult> throughput;
   std::optional<TrainResult> train;
   std::optional<ScanRun> scan;
+  double seconds = 0;  // the run's wall time, where the caller timed it (the window's status line)
 };
 
 // The kind a file names ("linear" when it names none, as matmul_spec_from_json reads it), an
