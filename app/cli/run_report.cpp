@@ -156,6 +156,8 @@ void print_scan_report(const experiment::ScanResult& r, const std::vector<experi
   if (!plan) return;
   std::printf("plan within %.4g bits/param: %.4g bits/param, %s %s over the scanned tensors\n", plan->budget,
               plan->plan.point.bits_per_param, sqnr, db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());
+  if (const std::string dominant = experiment::dominant_energy_text(r); !dominant.empty())
+    std::printf("(pooled: %s, and sets these SQNRs)\n", dominant.c_str());
   if (const auto& w = plan->by_weights_alone)
     std::printf("(the plan the weights' own errors choose: %.4g bits/param, output SQNR %s)\n", w->bits_per_param,
                 db_text(total_sqnr_db(r, w->error)).c_str());

@@ -140,6 +140,8 @@ Figure frontier_figure(const ScanResult& r, const std::vector<experiment::PlanPo
   f.subtitle = (experiment::by_output(r) ? "SQNR of the outputs of the " : "SQNR over the ") +
                std::to_string(r.tensors.size()) + " scanned tensors" + inputs_text(r) + " (higher is better); " +
                std::to_string(frontier.size()) + " plans on the frontier";
+  if (const std::string dominant = experiment::dominant_energy_text(r); !dominant.empty())
+    f.subtitle += "; pooled, so mostly one tensor's: " + dominant;
   f.x.label = "bits per parameter (average, scales included)";
   f.y.label = experiment::by_output(r) ? "output SQNR (dB)" : "SQNR (dB)";
   double energy = 0, params = 0;

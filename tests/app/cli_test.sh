@@ -426,6 +426,10 @@ check scan-sharded 0 '16 tensors scanned .*6 left out' -- "$PL" scan "$CKPT"
 check scan-index 0 'model.layers.1.mlp.down_proj.weight +exact' -- "$PL" scan "$CKPT/model.safetensors.index.json"
 check scan-json 0 '"frontier": \[' -- "$PL" scan "$CKPT" --json --candidates bfloat16,float8_e4m3fn:per-channel
 check scan-plan 0 'plan within 6 bits/param: 5\.953 bits/param' -- "$PL" scan "$CKPT" --budget 6
+# One tensor (a float8-stored v_proj) holds 99% of the synthetic checkpoint's energy: the pooled
+# SQNR says it is mostly that tensor's.
+check scan-plan-pooled 0 'pooled: model\.layers\.1\.self_attn\.v_proj\.weight holds 99% of the energy' -- \
+  "$PL" scan "$CKPT" --budget 6
 check scan-pin 0 'lm_head.weight +bfloat16 ' -- "$PL" scan "$CKPT" --budget 6 --pin lm_head.weight=bf16
 check scan-threads 0 'plan within 6 bits/param: 5\.953 bits/param' -- "$PL" scan "$CKPT" --budget 6 --threads 1
 check scan-budget-too-small 2 'a budget of 3 bits per parameter is below the cheapest plan.s 4\.25' -- "$PL" scan "$CKPT" --budget 3

@@ -514,6 +514,20 @@ double total_sqnr_db(const ScanResult& r, double error) {
   return sqnr_db(energy, error);
 }
 
+std::string dominant_energy_text(const ScanResult& r) {
+  double total = 0, most = 0;
+  const TensorScan* top = nullptr;
+  for (const TensorScan& t : r.tensors) {
+    const double e = scored_energy(r, t);
+    total += e;
+    if (e > most) most = e, top = &t;
+  }
+  if (!top || !(most > 0.5 * total)) return "";
+  char share[16];
+  std::snprintf(share, sizeof share, "%.0f%%", std::floor(100 * most / total));
+  return top->name + " holds " + share + " of the " + (by_output(r) ? "outputs' energy" : "energy");
+}
+
 std::string sqnr_text(double db) {
   if (std::isinf(db)) return db > 0 ? "exact" : "-inf";
   char s[16];

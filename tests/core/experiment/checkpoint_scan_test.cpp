@@ -248,5 +248,22 @@ TEST(CheckpointScan, ReportsProgressUpToEveryByte) {
   EXPECT_GT(calls, 16u);
 }
 
+// Bug: the synthetic checkpoint's plan said "SQNR 54.6 dB" where 11 of its 16 tensors were at
+// about 20 dB: a float8-stored v_proj held 99% of the energy, and exact under float8_e4m3fn
+// per-tensor it set every pooled figure. The pooled figures now say which tensor sets them.
+TEST(CheckpointScan, SaysWhichTensorAPooledSqnrIsMostly) {
+  ScanResult r;
+  r.tensors.resize(3);
+  r.tensors[0].name = "a", r.tensors[0].energy = 1;
+  r.tensors[1].name = "big", r.tensors[1].energy = 97;
+  r.tensors[2].name = "c", r.tensors[2].energy = 2;
+  EXPECT_EQ(dominant_energy_text(r), "big holds 97% of the energy");
+  r.tensors[1].energy = 3;  // none holds more than half
+  EXPECT_EQ(dominant_energy_text(r), "");
+  r.tensors[0].energy = 0.6, r.tensors[1].energy = 0.4, r.tensors[2].energy = 0;
+  EXPECT_EQ(dominant_energy_text(r), "a holds 60% of the energy");
+  EXPECT_EQ(dominant_energy_text(ScanResult{}), "");
+}
+
 }  // namespace
 }  // namespace pl::experiment
