@@ -450,16 +450,18 @@ void CheckpointPanel::draw_content() {
       ImGui::Text("plan: %.3f bits/param, %s %s dB", plan_->plan.point.bits_per_param,
                   by_output(r) ? "output SQNR" : "SQNR", sqnr_text(total_sqnr_db(r, plan_->plan.point.error)).c_str());
       if (const std::string dominant = dominant_energy_text(r); !dominant.empty()) {
-        ImGui::SameLine();
-        ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "(pooled: mostly one tensor's)");
+        const char* pooled = "(pooled: mostly one tensor's)";
+        same_line_if_fits(ImGui::CalcTextSize(pooled).x);  // (at 1280x800 in presentation mode: below)
+        ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", pooled);
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s: the plan's SQNR is its total error energy against the scanned tensors' total "
                             "energy, so it is mostly that tensor's. Each tensor's own SQNR is in the table.",
                             dominant.c_str());
       }
       if (const auto& w = plan_->by_weights_alone) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("(by the weights alone: %s dB)", sqnr_text(total_sqnr_db(r, w->error)).c_str());
+        const std::string alone = "(by the weights alone: " + sqnr_text(total_sqnr_db(r, w->error)) + " dB)";
+        same_line_if_fits(ImGui::CalcTextSize(alone.c_str()).x);
+        ImGui::TextDisabled("%s", alone.c_str());
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("the output SQNR of the plan the weights' own errors would choose within the same budget");
       }
