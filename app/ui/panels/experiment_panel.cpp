@@ -84,7 +84,8 @@ bool ExperimentPanel::start_run() {
           const auto start = std::chrono::steady_clock::now();
           Expected<ExperimentRun> run = run_other_kind(
               file, asked, [&](const std::string& text) { estimate->set(text); }, progress, cancel);
-          if (run) run.value().seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+          if (run) run.value().seconds = took.count();
           return run;
         });
   }

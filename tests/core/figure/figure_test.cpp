@@ -936,9 +936,10 @@ TEST(Figures, ALegendUnderTheFigureBreaksLabelsTooLongForItsColumns) {
   const std::vector<std::string> names = {"f32 sequential rne", "f32 sequential rtz",
                                           "f32 multi-term(16 + sum, 2 extra bits) rtz",
                                           "f32 multi-term(16 + sum, 2 extra bits) rne"};
-  for (size_t i = 0; i < names.size(); ++i)
-    f.series.push_back({names[i], SeriesKind::Line, {256, 4096, 65536}, {2e-8 * (i + 1), 6e-8 * (i + 1), 1e-6 * (i + 1)},
-                        palette(i)});
+  for (size_t i = 0; i < names.size(); ++i) {
+    const double k = double(i + 1);
+    f.series.push_back({names[i], SeriesKind::Line, {256, 4096, 65536}, {2e-8 * k, 6e-8 * k, 1e-6 * k}, palette(i)});
+  }
   Series bound{"worst-case bound (dashed)", SeriesKind::Line, {256, 65536}, {1e-5, 1e-2}, palette(0)};
   bound.dashed = true;
   Series estimate{"estimate: each m u of the bound as sqrt(m) u (dotted)", SeriesKind::Line, {256, 65536},
