@@ -213,8 +213,27 @@ TEST_F(SplitViewFrames, ATableCutAtItsRightEdgeSaysThereIsMoreRight) {
 // out; the fade at the edge (a gradient's four vertices) stays.
 TEST_F(SplitViewFrames, MoreRightsWordsAreNotDrawnOverAWindowInFront) {
   EXPECT_GT(right_edge_vertices(400, 0), 4);
-  // A window over the table's header, from its left to 40 px short of its right edge.
-  EXPECT_EQ(right_edge_vertices(400, 0, true, ImVec4(0, 0, 360, 60)), 4);
+  // A window over the table's header, from its left to 30 px short of its right edge.
+  EXPECT_EQ(right_edge_vertices(400, 0, true, ImVec4(0, 0, 370, 60)), 4);
+}
+
+// Bug: over the header row, "more right (scroll)" hid most of the name of the column at the
+// table's right edge (the Checkpoint table's "e4m3fn channel" read "e4n" at 1280x800). Its words
+// take no more than six characters' width.
+TEST_F(SplitViewFrames, MoreRightsWordsLeaveTheHeaderReadable) {
+  float leftmost = 0;
+  ASSERT_GT(foreground_vertices(
+                [] {
+                  const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+                  if (!ImGui::BeginTable("t", 12, flags, ImVec2(0, 200))) return;
+                  for (int c = 0; c < 12; ++c) ImGui::TableSetupColumn("a long column name");
+                  ImGui::TableHeadersRow();
+                  mark_more_right();
+                  ImGui::EndTable();
+                },
+                false, 400, &leftmost),
+            4);
+  EXPECT_GE(leftmost, 400 - ImGui::CalcTextSize("more >").x - 3 * ImGui::GetStyle().ItemSpacing.x - 1);
 }
 
 }  // namespace
