@@ -105,6 +105,34 @@ TEST_F(PromotionLayout, TheColourKeyStaysOnOneLine) {
   }
 }
 
+// Bug: with the compared setting run on after the first one, its controls wrapped under the
+// first setting's and read as its own ("b zero-dim tensor  a on cpu  b on cpu" under "... b on
+// cpu  compare with torch 2.15.0  op add  a tensor" at 1600x1000). The compared setting starts
+// a line of its own, with its checkbox at the panel's left edge.
+TEST_F(PromotionLayout, TheComparedSettingStartsALineOfItsOwn) {
+  PromotionPanel panel{log};
+  ASSERT_TRUE(panel.configure(scenario_04()).ok());
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 1000);
+  draw(panel, 3);
+  const ImGuiWindow* window = ImGui::FindWindowByName("panel");
+  const float box = ImGui::GetFrameHeight();
+  // The first square in the frames' colour: the "compare with" checkbox (a combo's arrow is a
+  // square in the buttons' colour).
+  const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);
+  float first_box_x = -1;
+  for (int i = 0; i + 3 < window->DrawList->VtxBuffer.Size; ++i) {
+    const ImDrawVert* v = &window->DrawList->VtxBuffer[i];
+    if (v[0].col != frame || v[2].col != frame || v[0].uv.x != v[2].uv.x || v[0].uv.y != v[2].uv.y) continue;
+    const float w = v[2].pos.x - v[0].pos.x, h = v[2].pos.y - v[0].pos.y;
+    if (std::abs(w - box) < 0.5f && std::abs(h - box) < 0.5f) {
+      first_box_x = v[0].pos.x;
+      break;
+    }
+  }
+  ASSERT_GE(first_box_x, 0);
+  EXPECT_NEAR(first_box_x, window->Pos.x + ImGui::GetStyle().WindowPadding.x, 0.5f);
+}
+
 // A grid of every dtype keeps the answer below it, where the split between them moves.
 TEST_F(PromotionLayout, AWideGridHasItsAnswerBelowIt) {
   PromotionPanel panel{log};

@@ -93,6 +93,12 @@ std::string difference_label(const Outcome& a, const Outcome& b) {
   return (a_raises ? std::string("err") : cell_label(a)) + "|" + (b_raises ? std::string("err") : cell_label(b));
 }
 
+// Whether the compared setting answers a cell otherwise. A cell one side does not model (CUDA's
+// untested dtypes) is unknown, not a disagreement.
+bool answers_differ(const Outcome& o, const Outcome& other) {
+  return o.error_type != "precision-lab" && other.error_type != "precision-lab" && !same_outcome(o, other);
+}
+
 // What a framed cell's label says, in words (its tooltip's first line).
 std::string difference_meaning(const std::string& label) {
   if (label == kOtherError) return "the settings disagree: both raise, with different exception types";
@@ -469,12 +475,9 @@ void PromotionPanel::draw_grid() {
   // as "e4m3fnuz" cut the grid at 1280 px in presentation mode when no float8 was shown, behind a
   // sideways scrollbar), and in compare mode as the widest answer pair a framed cell shows
   // ("err|e4m3fr" cut "e4m3fn" at 1280 px).
-  // Whether the compared setting answers cell k otherwise (its grid is filled in compare mode
-  // only). A cell one side does not model (CUDA's untested dtypes) is unknown, not a disagreement.
+  // Whether the compared setting answers cell k otherwise (its grid is filled in compare mode only).
   auto differs_at = [&](size_t k) {
-    if (!compare_ || k >= other_grid_.cells.size()) return false;
-    const Outcome &o = grid_.cells[k], &other = other_grid_.cells[k];
-    return o.error_type != "precision-lab" && other.error_type != "precision-lab" && !same_outcome(o, other);
+    return compare_ && k < other_grid_.cells.size() && answers_differ(grid_.cells[k], other_grid_.cells[k]);
   };
   auto label_at = [&](size_t k) {
     return differs_at(k) ? difference_label(grid_.cells[k], other_grid_.cells[k]) : cell_label(grid_.cells[k]);
@@ -773,7 +776,10 @@ void PromotionPanel::draw_content() {
     wrapped_text(caption());
   } else {
     draw_setting("main", main_);
-    same_line_if_fits(checkbox_width("compare with"));
+    // The compared setting starts a line of its own with its checkbox: run on after the first
+    // setting, its controls read as the first one's ("b zero-dim tensor  a on cpu  b on cpu" wrapped
+    // under "... a on cpu  b on cpu  compare with torch 2.15.0  op add  a tensor" at 1600x1000).
+    if (!compare_) same_line_if_fits(checkbox_width("compare with"));
     ImGui::Checkbox("compare with", &compare_);
     if (compare_) {
       same_line_if_fits(11 * ImGui::GetFontSize());
@@ -814,21 +820,34 @@ void PromotionPanel::draw_content() {
   // The key kept whole: on the line before it where all of it fits there, else from a line of its
   // own (at 1920x1080 "one operand's dtype" stood at the end of a scenario's caption and the rest
   // of the key under it; at 1280x800 "raises" took a line alone).
-  float key = compare_ ? chip_width("settings disagree") : 0;
+  // The framed cells' notation on the key itself (a projector shows no tooltip): "f64|f32".
+  const char* disagree = "settings disagree: this | compared";
+  float key = compare_ ? chip_width(disagree) : 0;
   for (const Chip& chip : chips) key += chip_width(chip.text) + (key > 0 ? ImGui::GetStyle().ItemSpacing.x : 0);
   for (size_t i = 0; i < chips.size(); ++i) legend_chip(chips[i].c, chips[i].text, chips[i].meaning, i == 0 ? key : 0);
   if (compare_) {
     float h = ImGui::GetTextLineHeight();
-    same_line_if_fits(chip_width("settings disagree"));
+    same_line_if_fits(chip_width(disagree));
     ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::GetWindowDrawList()->AddRect(p, {p.x + h, p.y + h}, kDisagree, 0, 0, 2.0f);
     ImGui::Dummy({h, h});
     ImGui::SameLine();
-    ImGui::TextUnformatted("settings disagree");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "a framed cell shows both answers, this setting's | the compared one's; err: the call "
-          "raises; \u2260 error and \u2260 text: both raise, another exception type or another message");
+    ImGui::TextUnformatted(disagree);
+    const char* tip =
+        "a framed cell shows both answers, this setting's | the compared one's; err: the call raises; "
+        "\u2260 error and \u2260 text: both raise, another exception type or another message";
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+    // The two-error cells' notation too, where the grid shows one (a projector shows no tooltip).
+    bool both_raise = false;
+    for (size_t k = 0; k < grid_.cells.size() && k < other_grid_.cells.size() && !both_raise; ++k)
+      both_raise = answers_differ(grid_.cells[k], other_grid_.cells[k]) &&
+                   difference_label(grid_.cells[k], other_grid_.cells[k]).rfind("\u2260", 0) == 0;
+    if (both_raise) {
+      const char* neq = "\u2260: both raise, but differently";
+      same_line_if_fits(ImGui::CalcTextSize(neq).x);
+      ImGui::TextUnformatted(neq);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+    }
   }
   recompute();
   // A grid narrow enough (a Python scalar's one column, a filter) has the answer and its fixes
