@@ -78,6 +78,11 @@ for presentation in off on; do
   check "experiment, mx roundtrip, presentation $presentation" 1280x800 --setup "$setups/roundtrip-mx.json" \
     --presentation "$presentation"
 done
+# At 1920x1080 in presentation mode the Explorer's columns stand side by side (stacked, two lines
+# a row, they left five formats in view): they fit the width with every value's neighbours.
+for value in 0.1 1e-40 -3e38; do
+  check "explorer, $value, presentation on" 1920x1080 --panel explorer --value "$value" --presentation on
+done
 # A long story beside figures in presentation mode shows six lines at least and keeps its look-at
 # in view (stacked above the figures at 1280x800, two lines of it stood above them, and ten
 # scenarios scrolled the look-at below their pane); a link wider than its column wraps (scenario

@@ -237,7 +237,9 @@ void ExplorerPanel::draw_table() {
   // the format's name, the rounding interval under the value, the neighbour above under the one
   // below. Side by side the columns needed 1800 px there: at 1280 px the interval, the ulp and the
   // neighbours were off the edge; three lines a row left one row in view above the number line.
-  const bool stacked = presentation_mode();
+  // A window wide enough for the columns side by side keeps them so (at 1920x1080 the stacked rows,
+  // two lines each, left five formats in view).
+  const bool stacked = presentation_mode() && ImGui::GetContentRegionAvail().x < 75 * ImGui::GetFontSize();
   int shown = 0, split = 0;
   for (const Row& r : rows_) shown += r.shown, split += r.shown && !stacked && bits_split(r.format.format);
   // Every row and the horizontal scrollbar where the table needs one (its room kept read as a
@@ -333,7 +335,9 @@ void ExplorerPanel::draw_table() {
           clicked();
           ImGui::SameLine();
         }
-        ImGui::TextUnformatted(compact_value_text(v, narrow_window() ? 8 : 10).c_str());
+        // (Eight digits side by side in presentation mode too: ten ran 0.1's table 12 px past 1920 px.)
+        const int digits = narrow_window() || (presentation_mode() && !stacked) ? 8 : 10;
+        ImGui::TextUnformatted(compact_value_text(v, digits).c_str());
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s: %s\n%s\ngap to it: %s", where, v.value_exact.c_str(), v.bits_hex.c_str(),
                             float64_text(gap).c_str());
