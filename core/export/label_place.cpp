@@ -63,6 +63,10 @@ LabelBox choose_label_box(double w, double h, double gap, double px, double py, 
       for (const LabelSegment& s : leaders)
         if (cross(*mine, s)) area += h * h;
       for (const LabelBox& o : placed) area += h * length_inside(*mine, o);
+      // Through another marker, a leader reads as that marker's (the plan frontier's "i8 channel"
+      // below its dot, its leader running up past "e4m3fn channel"'s, at 1280x800).
+      for (const LabelBox& m : markers)
+        if (!(m.x0 <= px && px <= m.x1 && m.y0 <= py && py <= m.y1)) area += 2 * h * length_inside(*mine, m);
     }
     return area;
   };

@@ -53,6 +53,21 @@ TEST(LabelPlace, NotAcrossALine) {
   EXPECT_LT(left.x1, 100);
 }
 
+// Bug: a leader ran from its name past another marker (the plan frontier's "i8 channel" below its
+// dot, the leader up past "e4m3fn channel"'s, at 1280x800 in presentation mode), and read as
+// that marker's. A place whose leader passes through another marker is dearer than one clear.
+TEST(LabelPlace, NoLeaderThroughAnotherMarker) {
+  const std::vector<LabelBox> beside = {{105, 144, 165, 156}, {35, 144, 95, 156}};  // the line's own places taken
+  const std::vector<LabelBox> markers = {{96, 146, 104, 154}, {101, 143, 104, 147}};  // its own, and one up-right
+  const LabelBox b = choose_label_box(60, 12, 5, 100, 150, kPlot, beside, markers);
+  const auto leader = leader_of(b, 100, 150, 12, 0);
+  ASSERT_TRUE(leader.has_value()) << b.x0 << "," << b.y0;
+  for (double t = 0; t <= 1; t += 0.01) {  // no point of the leader inside the other marker
+    const double x = leader->x0 + t * (leader->x1 - leader->x0), y = leader->y0 + t * (leader->y1 - leader->y0);
+    EXPECT_FALSE(x > 101 && x < 104 && y > 143 && y < 147) << "name at " << b.x0 << "," << b.y0;
+  }
+}
+
 // The legend is drawn over the plot after the names: a name under it is hidden.
 TEST(LabelPlace, NotUnderTheLegend) {
   const LabelBox legend{100, 100, 250, 200};
