@@ -153,11 +153,12 @@ void print_scan_report(const experiment::ScanResult& r, const std::vector<experi
                 frontier.size() == 1 ? "" : "s", frontier.front().bits_per_param, sqnr,
                 db_text(total_sqnr_db(r, frontier.front().error)).c_str(), frontier.back().bits_per_param, sqnr,
                 db_text(total_sqnr_db(r, frontier.back().error)).c_str());
+  // Under the frontier, the first pooled figure, and so for the plan's below it too.
+  if (const std::string dominant = experiment::dominant_energy_text(r); !dominant.empty() && !frontier.empty())
+    std::printf("(pooled: %s, and sets these SQNRs)\n", dominant.c_str());
   if (!plan) return;
   std::printf("plan within %.4g bits/param: %.4g bits/param, %s %s over the scanned tensors\n", plan->budget,
               plan->plan.point.bits_per_param, sqnr, db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());
-  if (const std::string dominant = experiment::dominant_energy_text(r); !dominant.empty())
-    std::printf("(pooled: %s, and sets these SQNRs)\n", dominant.c_str());
   if (const auto& w = plan->by_weights_alone)
     std::printf("(the plan the weights' own errors choose: %.4g bits/param, output SQNR %s)\n", w->bits_per_param,
                 db_text(total_sqnr_db(r, w->error)).c_str());

@@ -740,7 +740,7 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
       size_t most = 1;
       for (size_t e = above; e < above + columns.size() && e < l.legend.lines.size(); ++e)
         most = std::max(most, l.legend.lines[e].size());
-      ly += (kLegendEntry + kLegendLine * static_cast<double>(most - 1)) * fs;
+      ly += legend_entry_height(most, fs);
     }
   };
   // Each swatch as its series is drawn: a bar's translucent fill and outline, a line's width, a

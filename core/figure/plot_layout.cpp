@@ -116,7 +116,7 @@ std::optional<LegendBox> legend_below(const std::vector<std::string>& labels, do
     if (!fits) continue;
     box.width = gap * static_cast<double>(cols - 1);
     for (const double w : box.columns) box.width += w;
-    for (const size_t n : row_lines) box.height += (kLegendEntry + kLegendLine * static_cast<double>(n - 1)) * fs;
+    for (const size_t n : row_lines) box.height += legend_entry_height(n, fs);
     if (!best || box.height < best->height) best = box;
   }
   if (best) best->left = (W - best->width) / 2, best->top = H - best->height;
@@ -305,20 +305,18 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   // Beside a bar chart the legend takes the bars' slots from their names: scenario 18's six dtypes
   // beside its story at 1280x800 in presentation mode shrank to 60% ("e4m3fn"), and the labels
   // of the bars' values crowded them. Under the figure instead, in columns, where the names then
-  // fit and it takes less than 40% of the plot's height.
-  auto foot_for_names = [&]() -> std::optional<LegendBox> {
-    if (categories_fit(f, width - beside, fs) || !categories_fit(f, width, fs)) return std::nullopt;
+  // fit and it takes less than `most` pixels of height.
+  const bool beside_shrinks_names = !categories_fit(f, width - beside, fs) && categories_fit(f, width, fs);
+  auto foot_for_names = [&](double most) -> std::optional<LegendBox> {
+    if (!beside_shrinks_names) return std::nullopt;
     const std::optional<LegendBox> foot = legend_below(labels, W, H, fs);
-    return foot && foot->height < 0.4 * plot ? foot : std::nullopt;
-  };
-  auto beside_or_foot = [&] {
-    if (const std::optional<LegendBox> foot = foot_for_names()) return set_legend_below(l, *foot);
-    set_beside();
+    return foot && foot->height < most ? foot : std::nullopt;
   };
   // A band needs a y axis free to grow (a zoom fixes it: the legend then stays over the data).
   if (f.y.max || !std::isfinite(data_top) || (l.y.log && !(data_top > 0))) {
-    if (beside_fits) beside_or_foot();
-    return;
+    if (!beside_fits) return;
+    if (const std::optional<LegendBox> foot = foot_for_names(0.4 * plot)) return set_legend_below(l, *foot);
+    return set_beside();
   }
   // Over a band made for it above the data the legend hides nothing: it takes its labels whole,
   // across the plot (held to 60% of the width, scenario 21's labels were drawn smaller and cut in
@@ -327,7 +325,13 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   // 60% of it broke scenario 21's labels into lines that made a band dearer than a column.)
   if (const LegendBox whole = whole_within(l.x1 - l.x0 - 12 * fs); whole.height <= inside.height) inside = whole;
   const double room = inside.height + 8 * fs;
-  if (beside_fits && beside / width <= room / plot) return beside_or_foot();
+  // Beside where that costs less than the band, unless it shrinks the names: then under the
+  // figure where that costs less than the band too, else the band.
+  if (beside_fits && beside / width <= room / plot) {
+    if (!beside_shrinks_names) return set_beside();
+    if (const std::optional<LegendBox> foot = foot_for_names(std::min(room, 0.4 * plot)))
+      return set_legend_below(l, *foot);
+  }
   // Under the figure instead where room above the data would take more than a third of the plot
   // (scenario 15's histograms filled the lower half of their axis), two columns fit across the
   // figure, and they take less height than that room and 40% of the plot (so less of it than a

@@ -3,6 +3,7 @@
 // zoom and pan (app/ui/figure_view) use, so a mouse position maps to the value drawn under it.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,8 @@ struct LegendBox {
   double left = 0, top = 0, width = 0, height = 0;
   size_t entries = 0;
   // Each entry's label in lines, in the legend's order (the labelled series, then the reference
-  // lines), when the labels were broken between words to fit beside the plot; empty: one line
-  // each. An entry takes kLegendEntry, each further line of it kLegendLine (times the text scale).
+  // lines), when the labels were broken between words to fit their box (in the plot, beside it or
+  // under the figure); empty: one line each. An entry takes legend_entry_height.
   std::vector<std::vector<std::string>> lines;
   // Under the x axis's title, across the figure's foot, in columns of these widths with the
   // entries row by row (a row as tall as its entry of most lines); empty: one column, in the plot
@@ -35,6 +36,11 @@ struct LegendBox {
 };
 inline constexpr double kLegendColumnGap = 8;
 inline constexpr double kLegendEntry = 16, kLegendLine = 13;
+// An entry of `lines` lines (or a row of entries under the figure, its most), at text scale fs:
+// kLegendEntry, and kLegendLine for each further line.
+inline double legend_entry_height(size_t lines, double fs) {
+  return (kLegendEntry + kLegendLine * static_cast<double>(lines > 0 ? lines - 1 : 0)) * fs;
+}
 // The margin under the plot (times the text scale): tick labels (or category names in up to two
 // lines) and the x axis's title, or the labels alone where the axis has no title.
 inline constexpr double kBottomWithTitle = 58, kBottomWithoutTitle = 36;

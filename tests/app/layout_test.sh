@@ -80,8 +80,11 @@ for presentation in off on; do
 done
 # At 1920x1080 in presentation mode the Explorer's columns stand side by side (stacked, two lines
 # a row, they left five formats in view): they fit the width with every value's neighbours.
+# Just past where they start to stand side by side, -3e38's neighbours ran 2 px past 1850 px.
 for value in 0.1 1e-40 -3e38; do
-  check "explorer, $value, presentation on" 1920x1080 --panel explorer --value "$value" --presentation on
+  for size in 1920x1080 1850x1000; do
+    check "explorer, $value, presentation on" "$size" --panel explorer --value "$value" --presentation on
+  done
 done
 # A long story beside figures in presentation mode shows six lines at least and keeps its look-at
 # in view (stacked above the figures at 1280x800, two lines of it stood above them, and ten

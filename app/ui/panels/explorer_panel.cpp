@@ -238,8 +238,9 @@ void ExplorerPanel::draw_table() {
   // below. Side by side the columns needed 1800 px there: at 1280 px the interval, the ulp and the
   // neighbours were off the edge; three lines a row left one row in view above the number line.
   // A window wide enough for the columns side by side keeps them so (at 1920x1080 the stacked rows,
-  // two lines each, left five formats in view).
-  const bool stacked = presentation_mode() && ImGui::GetContentRegionAvail().x < 75 * ImGui::GetFontSize();
+  // two lines each, left five formats in view): 78 of the text's heights, where -3e38's neighbours
+  // ran 2 px past a 1850 px window at 75.
+  const bool stacked = presentation_mode() && ImGui::GetContentRegionAvail().x < 78 * ImGui::GetFontSize();
   int shown = 0, split = 0;
   for (const Row& r : rows_) shown += r.shown, split += r.shown && !stacked && bits_split(r.format.format);
   // Every row and the horizontal scrollbar where the table needs one (its room kept read as a

@@ -87,8 +87,10 @@ std::string cell_label(const Outcome& o) {
 // In compare mode, what differs, in the cell: both dtypes ("f32|f16"), an answer against an
 // error ("f32|err"), or for two errors whether the exception differs ("≠ error") or only its
 // text ("≠ text"), in words a class reads on a projector.
+bool raises(const Outcome& o) { return !o.ok() && o.other_result.empty(); }
+
 std::string difference_label(const Outcome& a, const Outcome& b) {
-  const bool a_raises = !a.ok() && a.other_result.empty(), b_raises = !b.ok() && b.other_result.empty();
+  const bool a_raises = raises(a), b_raises = raises(b);
   if (a_raises && b_raises) return a.error_type != b.error_type ? kOtherError : kOtherText;
   return (a_raises ? std::string("err") : cell_label(a)) + "|" + (b_raises ? std::string("err") : cell_label(b));
 }
@@ -839,9 +841,12 @@ void PromotionPanel::draw_content() {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
     // The two-error cells' notation too, where the grid shows one (a projector shows no tooltip).
     bool both_raise = false;
-    for (size_t k = 0; k < grid_.cells.size() && k < other_grid_.cells.size() && !both_raise; ++k)
-      both_raise = answers_differ(grid_.cells[k], other_grid_.cells[k]) &&
-                   difference_label(grid_.cells[k], other_grid_.cells[k]).rfind("\u2260", 0) == 0;
+    const size_t n = dtypes_.size();
+    for (size_t k = 0; k < grid_.cells.size() && k < other_grid_.cells.size() && !both_raise; ++k) {
+      const Outcome &o = grid_.cells[k], &other = other_grid_.cells[k];
+      both_raise = visible(dtypes_[k / n]) && visible(dtypes_[k % n]) && answers_differ(o, other) && raises(o) &&
+                   raises(other);
+    }
     if (both_raise) {
       const char* neq = "\u2260: both raise, but differently";
       same_line_if_fits(ImGui::CalcTextSize(neq).x);

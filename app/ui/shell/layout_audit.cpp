@@ -112,20 +112,23 @@ std::vector<std::string> problems() {
     if (!t || t->LastFrameActive != g.FrameCount || !t->OuterWindow || t->OuterWindow->Hidden) continue;
     for (int c = 0; c < t->ColumnsCount; ++c) {
       const ImGuiTableColumn& col = t->Columns[c];
+      if (!col.IsEnabled) continue;
       const char* header = ImGui::TableGetColumnName(t, c);
-      if (!col.IsEnabled || !header || !*header) continue;
-      // The header's width as drawn (in the table's own font scale), at most six characters' room.
-      const float header_width = col.ContentMaxXHeadersIdeal - col.WorkMinX;
-      const float need = std::min(header_width, 6 * g.FontSize), room = col.WorkMaxX - col.WorkMinX;
-      if (header_width > 0 && room + 1 < need)
-        out.push_back("table in '" + short_name(*t->OuterWindow) + "': column '" + header + "' " +
-                      std::to_string(int(room)) + " px wide, narrower than its header");
-      // A cell's text past its column, where the column cannot be widened: the roundtrip table's
-      // "82 (to the largest finite)" read "82 (to the larg".
+      const std::string name = header && *header ? std::string(header) : std::string("#").append(std::to_string(c));
+      const float room = col.WorkMaxX - col.WorkMinX;
+      // A cell's text past its column (the roundtrip table's "82 (to the largest finite)" read
+      // "82 (to the larg"), named or not.
       const float cells = std::max(col.ContentMaxXFrozen, col.ContentMaxXUnfrozen) - col.WorkMinX;
       if (room > 0 && cells > room + 1)
-        out.push_back("table in '" + short_name(*t->OuterWindow) + "': column '" + header + "' cuts its cells (" +
+        out.push_back("table in '" + short_name(*t->OuterWindow) + "': column '" + name + "' cuts its cells (" +
                       std::to_string(int(cells)) + " px in " + std::to_string(int(room)) + ")");
+      if (!header || !*header) continue;
+      // The header's width as drawn (in the table's own font scale), at most six characters' room.
+      const float header_width = col.ContentMaxXHeadersIdeal - col.WorkMinX;
+      const float need = std::min(header_width, 6 * g.FontSize);
+      if (header_width > 0 && room + 1 < need)
+        out.push_back("table in '" + short_name(*t->OuterWindow) + "': column '" + name + "' " +
+                      std::to_string(int(room)) + " px wide, narrower than its header");
     }
   }
   for (const KeptInView& k : kept_in_view())

@@ -307,8 +307,7 @@ void draw_cast_table(const RoundtripResult& r) {
   if (s.nan || s.inf) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "outright: %zu NaN, %zu Inf", s.nan, s.inf);
   ImGui::PushTextWrapPos(0.0f);  // a footnote wraps at the pane's edge
   ImGui::TextDisabled(
-      "the dequantised values against the float64 originals; a value out of range goes %s; relative errors with "
-      "the floor %s",
+      "the dequantised values against the float64 originals; out of range: %s; relative errors with the floor %s",
       r.out_of_range.c_str(), leading_digits_text(s.rel_floor, 4).c_str());
   ImGui::PopTextWrapPos();
 }

@@ -522,10 +522,10 @@ std::string dominant_energy_text(const ScanResult& r) {
     total += e;
     if (e > most) most = e, top = &t;
   }
-  if (!top || !(most > 0.5 * total)) return "";
-  char share[16];
-  std::snprintf(share, sizeof share, "%.0f%%", std::floor(100 * most / total));
-  return top->name + " holds " + share + " of the " + (by_output(r) ? "outputs' energy" : "energy");
+  if (r.tensors.size() < 2 || !(most > 0.5 * total)) return "";  // (one tensor: the pooled SQNR is its own)
+  char share[16];  // (floored, never "100%" for a share short of it; the 1e-9 keeps 0.57 at 57)
+  std::snprintf(share, sizeof share, "%.0f%%", std::floor(100 * most / total + 1e-9));
+  return printable(top->name) + " holds " + share + " of the " + (by_output(r) ? "outputs' energy" : "energy");
 }
 
 std::string sqnr_text(double db) {

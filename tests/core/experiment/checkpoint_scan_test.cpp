@@ -250,7 +250,8 @@ TEST(CheckpointScan, ReportsProgressUpToEveryByte) {
 
 // Bug: the synthetic checkpoint's plan said "SQNR 54.6 dB" where 11 of its 16 tensors were at
 // about 20 dB: a float8-stored v_proj held 99% of the energy, and exact under float8_e4m3fn
-// per-tensor it set every pooled figure. The pooled figures now say which tensor sets them.
+// per-tensor it set every pooled figure. The pooled figures say which tensor sets them; one tensor
+// alone is no pool, and a share is floored without losing a whole percent to rounding.
 TEST(CheckpointScan, SaysWhichTensorAPooledSqnrIsMostly) {
   ScanResult r;
   r.tensors.resize(3);
@@ -263,6 +264,10 @@ TEST(CheckpointScan, SaysWhichTensorAPooledSqnrIsMostly) {
   r.tensors[0].energy = 0.6, r.tensors[1].energy = 0.4, r.tensors[2].energy = 0;
   EXPECT_EQ(dominant_energy_text(r), "a holds 60% of the energy");
   EXPECT_EQ(dominant_energy_text(ScanResult{}), "");
+  r.tensors[0].energy = 0.57, r.tensors[1].energy = 0.43;
+  EXPECT_EQ(dominant_energy_text(r), "a holds 57% of the energy");
+  r.tensors.resize(1);
+  EXPECT_EQ(dominant_energy_text(r), "");
 }
 
 }  // namespace
