@@ -328,8 +328,10 @@ void ExplorerPanel::draw_table() {
         }
         const CodeReport v = describe_code(f, *code);
         const char* where = above ? "next above" : "next below";
+        const char* button = label;  // (clang before 16 captures no structured binding)
+        const auto neighbour = *code;
         auto clicked = [&] {
-          if (ImGui::SmallButton(label)) set_value(decode(f, *code), std::string(where) + " in " + r.format.name);
+          if (ImGui::SmallButton(button)) set_value(decode(f, neighbour), std::string(where) + " in " + r.format.name);
           if (ImGui::IsItemHovered()) ImGui::SetTooltip("explore this neighbour");
         };
         if (!above) {
