@@ -14,13 +14,7 @@ namespace {
 
 class ExperimentPanelFrames : public ImGuiFrames {
  protected:
-  static void frame(ExperimentPanel& panel) {
-    ImGui::NewFrame();
-    ImGui::Begin("experiment");
-    panel.draw_content();
-    ImGui::End();
-    ImGui::Render();
-  }
+  static void frame(ExperimentPanel& panel) { panel_frame(panel, "experiment"); }
 };
 
 // Bug: a roundtrip, a dot sweep or a training run left the status line at "computed", where a

@@ -22,6 +22,16 @@ class ImGuiFrames : public ::testing::Test {
   }
   void TearDown() override { ImGui::DestroyContext(); }
 
+  // One frame of a panel's content in a window of its own, `window`.
+  template <class Panel>
+  static void panel_frame(Panel& panel, const char* window) {
+    ImGui::NewFrame();
+    ImGui::Begin(window);
+    panel.draw_content();
+    ImGui::End();
+    ImGui::Render();
+  }
+
  private:
   ImVec2 display_;
 };

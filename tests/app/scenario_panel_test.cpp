@@ -34,13 +34,7 @@ class ScenarioPanelFrames : public ImGuiFrames {
   void write_scenario(const std::string& file, const std::string& text) {
     std::ofstream(config_ / "precision-lab" / "scenarios" / file) << text;
   }
-  static void frame(ScenarioPanel& panel) {
-    ImGui::NewFrame();
-    ImGui::Begin("scenarios");
-    panel.draw_content();
-    ImGui::End();
-    ImGui::Render();
-  }
+  static void frame(ScenarioPanel& panel) { panel_frame(panel, "scenarios"); }
   // A user's scenario "99-long-sum" whose one exact check adds 1 `count` times in float64.
   void write_long_sum(long long count) {
     const std::string n = std::to_string(count);
