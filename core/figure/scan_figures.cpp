@@ -174,8 +174,11 @@ Figure frontier_figure(const ScanResult& r, const std::vector<experiment::PlanPo
   f.series.push_back(std::move(uniform));
   if (plan) {
     Series chosen;
+    // Its SQNR as the panel's plan line and scan's output write it (the key said 54.59 dB where
+    // the plan line above said 54.6).
+    const double db = sqnr_db(energy, plan->plan.point.error);
     chosen.label = "the plan: " + bits_text(plan->plan.point.bits_per_param) + " bits, " +
-                   bits_text(sqnr_db(energy, plan->plan.point.error)) + " dB";
+                   (std::isinf(db) && db > 0 ? "exact" : experiment::sqnr_text(db) + " dB");
     chosen.kind = SeriesKind::Points;
     chosen.color = palette(4);
     if (std::isfinite(sqnr_db(energy, plan->plan.point.error))) {

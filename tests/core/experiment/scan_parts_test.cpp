@@ -2,6 +2,9 @@
 // and its results written as JSON and read back, merged from parts scanned apart.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/experiment/scan/candidate.h"
 #include "core/experiment/scan/checkpoint_scan.h"
 #include "core/experiment/scan/scan_json.h"
@@ -204,6 +207,20 @@ TEST(ScanFigures, TheHeatMapSaysARowHoldsALayersTensors) {
   EXPECT_NE(f.subtitle.find("3 tensors of "), std::string::npos) << f.subtitle;
   EXPECT_NE(f.subtitle.find(" in 2 rows: one per layer (or module), its tensors pooled"), std::string::npos)
       << f.subtitle;
+}
+
+// Bug: the frontier's key said "the plan: 5.953 bits, 54.59 dB" where the plan line above it and
+// scan's output said 54.6 dB. It writes the SQNR as they do.
+TEST(ScanFigures, TheFrontiersKeyWritesThePlansSqnrAsThePlanLineDoes) {
+  const ScanResult r = tiny_scan("a.weight", 4 * std::pow(10.0, -5.459));  // energy 4: 54.59 dB
+  PlanReport plan;
+  plan.plan.choice = {1};
+  plan.plan.point = {.bits_per_param = 8 + 32.0 / 3, .error = r.tensors[0].scores[1].error_energy};
+  const figure::Figure f = figure::frontier_figure(r, {}, plan);
+  const auto key = std::find_if(f.series.begin(), f.series.end(),
+                                [](const figure::Series& s) { return s.label.starts_with("the plan: "); });
+  ASSERT_NE(key, f.series.end());
+  EXPECT_TRUE(key->label.ends_with(" bits, 54.6 dB")) << key->label;
 }
 
 TEST(ScanJson, PinsNameAScannedTensorAndCandidate) {
