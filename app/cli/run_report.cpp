@@ -115,14 +115,9 @@ void print_throughput_report(const experiment::ThroughputResult& r) {
   if (sheet) std::printf("datasheet: %s\n", r.datasheet_source.c_str());
 }
 
-namespace {
-// An SQNR with its unit, or "exact".
-std::string db_text(double v) { return std::isinf(v) && v > 0 ? "exact" : experiment::sqnr_text(v) + " dB"; }
-
-}  // namespace
-
 void print_scan_report(const experiment::ScanResult& r, const std::vector<experiment::PlanPoint>& frontier,
                        const std::optional<experiment::PlanReport>& plan) {
+  using experiment::sqnr_db_text;
   std::printf("%s: %zu tensors scanned (%.3g GB), %zu left out; rounded on %s\n", r.checkpoint.c_str(),
               r.tensors.size(), double(r.bytes) / 1e9, r.skipped.size(), r.ran_on.c_str());
   if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
@@ -151,21 +146,21 @@ void print_scan_report(const experiment::ScanResult& r, const std::vector<experi
   if (!frontier.empty())
     std::printf("\nfrontier: %zu plan%s from %.4g bits/param (%s %s) to %.4g bits/param (%s %s)\n", frontier.size(),
                 frontier.size() == 1 ? "" : "s", frontier.front().bits_per_param, sqnr,
-                db_text(total_sqnr_db(r, frontier.front().error)).c_str(), frontier.back().bits_per_param, sqnr,
-                db_text(total_sqnr_db(r, frontier.back().error)).c_str());
+                sqnr_db_text(total_sqnr_db(r, frontier.front().error)).c_str(), frontier.back().bits_per_param, sqnr,
+                sqnr_db_text(total_sqnr_db(r, frontier.back().error)).c_str());
   // Under the frontier, the first pooled figure, and so for the plan's below it too.
   if (const std::string dominant = experiment::dominant_energy_text(r); !dominant.empty() && !frontier.empty())
     std::printf("(pooled: %s, and sets these SQNRs)\n", dominant.c_str());
   if (!plan) return;
   std::printf("plan within %.4g bits/param: %.4g bits/param, %s %s over the scanned tensors\n", plan->budget,
-              plan->plan.point.bits_per_param, sqnr, db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());
+              plan->plan.point.bits_per_param, sqnr, sqnr_db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());
   if (const auto& w = plan->by_weights_alone)
     std::printf("(the plan the weights' own errors choose: %.4g bits/param, output SQNR %s)\n", w->bits_per_param,
-                db_text(total_sqnr_db(r, w->error)).c_str());
+                sqnr_db_text(total_sqnr_db(r, w->error)).c_str());
   for (size_t i = 0; i < r.tensors.size(); ++i) {
     const experiment::CandidateScore& c = r.tensors[i].scores[plan->plan.choice[i]];
     std::printf("  %-44s %-28s %s\n", printable(r.tensors[i].name, 41).c_str(), c.candidate.c_str(),
-                db_text(scored_sqnr_db(r, c)).c_str());
+                sqnr_db_text(scored_sqnr_db(r, c)).c_str());
   }
 }
 

@@ -178,7 +178,7 @@ Figure frontier_figure(const ScanResult& r, const std::vector<experiment::PlanPo
     // the plan line above said 54.6).
     const double db = sqnr_db(energy, plan->plan.point.error);
     chosen.label = "the plan: " + bits_text(plan->plan.point.bits_per_param) + " bits, " +
-                   (std::isinf(db) && db > 0 ? "exact" : experiment::sqnr_text(db) + " dB");
+                   experiment::sqnr_db_text(db);
     chosen.kind = SeriesKind::Points;
     chosen.color = palette(4);
     if (std::isfinite(sqnr_db(energy, plan->plan.point.error))) {

@@ -528,6 +528,8 @@ std::string dominant_energy_text(const ScanResult& r) {
   return printable(top->name) + " holds " + share + " of the " + (by_output(r) ? "outputs' energy" : "energy");
 }
 
+std::string sqnr_db_text(double db) { return std::isinf(db) && db > 0 ? "exact" : sqnr_text(db) + " dB"; }
+
 std::string sqnr_text(double db) {
   if (std::isinf(db)) return db > 0 ? "exact" : "-inf";
   char s[16];

@@ -70,5 +70,7 @@ double total_sqnr_db(const ScanResult& r, double error);
 std::string dominant_energy_text(const ScanResult& r);
 // An SQNR for tables: one decimal, "exact" for +Inf (no error).
 std::string sqnr_text(double db);
+// The same with its unit, for sentences and keys: "54.6 dB", or "exact".
+std::string sqnr_db_text(double db);
 
 }  // namespace pl::experiment
