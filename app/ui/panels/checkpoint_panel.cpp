@@ -145,6 +145,19 @@ void CheckpointPanel::collect() {
   replan();
 }
 
+std::string CheckpointPanel::plan_line() const {
+  if (!result_ || !plan_) return {};
+  // "highlighted" ties the line to the table's marked cells: below 1920 px the plan column is off
+  // the edge.
+  char bits[64];
+  std::snprintf(bits, sizeof bits, "%.3f", plan_->plan.point.bits_per_param);
+  return std::string("plan (highlighted): ")
+      .append(bits)
+      .append(" bits/param, ")
+      .append(by_output(*result_) ? "output SQNR " : "SQNR ")
+      .append(sqnr_db_text(total_sqnr_db(*result_, plan_->plan.point.error)));
+}
+
 void CheckpointPanel::replan() {
   const ScanResult& r = *result_;
   std::vector<std::string> pins;
@@ -447,10 +460,7 @@ void CheckpointPanel::draw_content() {
     if (ImGui::SliderScalar("budget (bits per parameter)", ImGuiDataType_Double, &budget_, &lo, &hi, "%.2f")) replan();
     ImGui::SameLine();
     if (plan_) {
-      // (Named as the table marks it: the highlighted cells were unexplained below 1920 px, where
-      // the plan column is off the edge.)
-      ImGui::Text("plan (highlighted): %.3f bits/param, %s %s dB", plan_->plan.point.bits_per_param,
-                  by_output(r) ? "output SQNR" : "SQNR", sqnr_text(total_sqnr_db(r, plan_->plan.point.error)).c_str());
+      ImGui::TextUnformatted(plan_line().c_str());
       if (const std::string dominant = dominant_energy_text(r); !dominant.empty()) {
         const char* pooled = "(pooled: mostly one tensor's)";
         same_line_if_fits(ImGui::CalcTextSize(pooled).x);  // (at 1280x800 in presentation mode: below)
@@ -461,7 +471,7 @@ void CheckpointPanel::draw_content() {
                             dominant.c_str());
       }
       if (const auto& w = plan_->by_weights_alone) {
-        const std::string alone = "(by the weights alone: " + sqnr_text(total_sqnr_db(r, w->error)) + " dB)";
+        const std::string alone = "(by the weights alone: " + sqnr_db_text(total_sqnr_db(r, w->error)) + ")";
         same_line_if_fits(ImGui::CalcTextSize(alone.c_str()).x);
         ImGui::TextDisabled("%s", alone.c_str());
         if (ImGui::IsItemHovered())

@@ -41,6 +41,9 @@ class CheckpointPanel final : public Panel {
   // `candidates` when given (else the field's).
   void open(const std::string& path, const std::string& activations = {}, const std::string& candidates = {});
   std::string path_field() const { return path_field_; }  // what Scan opens
+  // "plan (highlighted): 4.500 bits/param, SQNR 31.2 dB" for the plan under the budget; empty
+  // before one.
+  std::string plan_line() const;
   // A tensor's cast under a candidate, as an experiment file, for the Experiment panel.
   void on_open_cast(std::function<void(const nlohmann::json& setup)> f) { open_cast_ = std::move(f); }
 

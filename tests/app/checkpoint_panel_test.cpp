@@ -1,0 +1,82 @@
+// The Checkpoint panel driven through Dear ImGui frames with no window: its plan line.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/ui/panels/checkpoint_panel.h"
+#include "app/ui/shell/run_log.h"
+#include "tests/app/imgui_frames.h"
+
+namespace pl::ui {
+namespace {
+
+class CheckpointPanelFrames : public ImGuiFrames {
+ protected:
+  static void frame(CheckpointPanel& panel) { panel_frame(panel, "checkpoint"); }
+
+  // Draws frames until the panel's scan is done (a minute at most).
+  static void until_scanned(CheckpointPanel& panel) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    frame(panel);
+    while (panel.busy() && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      frame(panel);
+    }
+    ASSERT_FALSE(panel.busy());
+    frame(panel);
+  }
+};
+
+// One float32 tensor `w` of 4 x 64 values, each a bfloat16, as safetensors: an 8-byte header
+// length, the header, the data.
+void write_bfloat16_valued_file(const std::string& file) {
+  std::vector<float> v(4 * 64);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 17) * 0.25f - 2;
+  const std::string header = R"({"w":{"dtype":"F32","shape":[4,64],"data_offsets":[0,)" +
+                             std::to_string(4 * v.size()) + "]}}";
+  std::string bytes(8, '\0');
+  for (int i = 0; i < 8; ++i) bytes[size_t(i)] = char((header.size() >> (8 * i)) & 0xff);
+  bytes += header;
+  bytes.append(reinterpret_cast<const char*>(v.data()), 4 * v.size());
+  std::ofstream out(file, std::ios::binary);
+  out << bytes;
+  ASSERT_TRUE(out.flush()) << file;
+}
+
+// Bug: a plan without error read "SQNR exact dB". It reads "SQNR exact", as scan's does.
+TEST_F(CheckpointPanelFrames, AnErrorFreePlansLineSaysExactWithoutAUnit) {
+  const std::string file = ::testing::TempDir() + "/bfloat16-valued.safetensors";
+  write_bfloat16_valued_file(file);
+  RunLog log{false};
+  CheckpointPanel panel{log};
+  EXPECT_EQ(panel.plan_line(), "");  // no plan before a scan
+  panel.open(file, {}, "bfloat16");
+  until_scanned(panel);
+  EXPECT_EQ(panel.plan_line(), "plan (highlighted): 16.000 bits/param, SQNR exact");
+  std::filesystem::remove(file);
+}
+
+// A plan with error gives its SQNR in dB.
+TEST_F(CheckpointPanelFrames, APlansLineGivesItsSqnrInDecibels) {
+  const std::string file = ::testing::TempDir() + "/float8-lossy.safetensors";
+  write_bfloat16_valued_file(file);
+  RunLog log{false};
+  CheckpointPanel panel{log};
+  panel.open(file, {}, "float8_e4m3fn:per-channel");
+  until_scanned(panel);
+  const std::string line = panel.plan_line();
+  EXPECT_TRUE(line.starts_with("plan (highlighted): 8.500 bits/param, SQNR ")) << line;
+  EXPECT_TRUE(line.ends_with(" dB")) << line;
+  EXPECT_EQ(line.find("exact"), std::string::npos) << line;
+  std::filesystem::remove(file);
+}
+
+}  // namespace
+}  // namespace pl::ui
