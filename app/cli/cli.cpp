@@ -177,10 +177,12 @@ int run(int argc, char** argv, const WindowRunner& window) {
   // is one op's).
   struct Drawing {
     std::string_view command, folder;
-    bool force_is_for_the_folder = true;  // dot's --force also runs a sweep estimated past 10 minutes
+    // false where the command checks its own --force: dot's also runs a sweep estimated past 10
+    // minutes, matmul's also replaces --out's file
+    bool force_is_for_the_folder = true;
   };
   static constexpr Drawing kDrawing[] = {
-      {"explore", "--out"}, {"bench", ""},      {"dot", "--save", false}, {"matmul", "--save"},    {"run", "--out"},
+      {"explore", "--out"}, {"bench", ""},       {"dot", "--save", false}, {"matmul", "--save", false}, {"run", "--out"},
       {"mlp", "--save"},    {"train", "--save"}, {"roundtrip", "--save"},  {"scan", "--out"}};
   std::map<CLI::App*, std::string_view> figure_folders;
   std::set<CLI::App*> force_is_for_the_folder;

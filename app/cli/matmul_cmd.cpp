@@ -75,7 +75,7 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--save", a->save,
                  "write result.json, setup.json, histograms.csv and the figures into this folder (whole or not at "
                  "all; an existing folder must be empty)");
-  app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
+  app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole, and an existing --out file");
   app.add_flag("--json", a->json, "machine-readable results");
   app.add_option("--framework", a->framework,
                  "run it as this framework would (torch, numpy, jax, tf, ...): when the call raises, "
@@ -86,6 +86,10 @@ Runner add_matmul(CLI::App& app) {
   app.add_flag("--fast-accum", a->fast_accumulation, "float8 products on CUDA: the tensor cores' fast accumulation");
   app.add_option("--threads", a->threads, "CPU threads the run may use, OpenBLAS's included (default 0: all cores)");
   return [a, drawn_only]() {
+    if (a->force && a->save.empty() && a->out.empty()) {
+      std::fprintf(stderr, "error: --force replaces the folder --save or the file --out names: give one\n");
+      return kExitBadInput;
+    }
     if (!a->a.empty() || !a->b.empty()) {
       for (const CLI::Option* o : drawn_only)
         if (o->count() > 0) {
@@ -142,13 +146,21 @@ Runner add_matmul(CLI::App& app) {
                                         {io::tensor_file(a->a), io::tensor_file(a->b), io::tensor_file(a->bias)}))
         return st;
     // --out's file is checked before the work too: a folder there, or a file inside --save's
-    // folder (the .npy written, then the folder refused over it), is the user's to change.
+    // folder (the .npy written, then the folder refused over it), is the user's to change. A file
+    // there is replaced only with --force, and never when the run reads it.
     if (!a->out.empty()) {
       std::error_code ec;
       std::string why;
       if (std::filesystem::is_directory(a->out, ec)) why = "--out " + a->out + " is a folder: name the .npy file";
       else if (!a->save.empty() && exporting::within(a->out, a->save))
         why = "--out " + a->out + " lies in the --save folder " + a->save + ": write it elsewhere";
+      else if (std::filesystem::is_regular_file(a->out, ec)) {
+        for (const auto& [option, spec] : {std::pair{"--a", &a->a}, {"--b", &a->b}, {"--bias", &a->bias}})
+          if (const std::string input = io::tensor_file(*spec);
+              why.empty() && !input.empty() && std::filesystem::equivalent(a->out, input, ec))
+            why = "--out " + a->out + " is " + option + ", an input of this run: write it elsewhere";
+        if (why.empty() && !a->force) why = "--out " + a->out + " exists: give --force to replace it";
+      }
       if (!why.empty()) {
         std::fprintf(stderr, "error: %s\n", why.c_str());
         return kExitBadInput;

@@ -39,8 +39,8 @@ class CheckpointPanelFrames : public ImGuiFrames {
 void write_bfloat16_valued_file(const std::string& file) {
   std::vector<float> v(4 * 64);
   for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 17) * 0.25f - 2;
-  const std::string header = R"({"w":{"dtype":"F32","shape":[4,64],"data_offsets":[0,)" +
-                             std::to_string(4 * v.size()) + "]}}";
+  const std::string header =
+      R"({"w":{"dtype":"F32","shape":[4,64],"data_offsets":[0,)" + std::to_string(4 * v.size()) + "]}}";
   std::string bytes(8, '\0');
   for (int i = 0; i < 8; ++i) bytes[size_t(i)] = char((header.size() >> (8 * i)) & 0xff);
   bytes += header;

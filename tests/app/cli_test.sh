@@ -204,7 +204,7 @@ check bench-formats-repeated 2 'error: --formats names float16 twice' -- "$PL" b
 check bench-dtypes-repeated 2 'error: --dtypes names int8 twice' -- "$PL" bench --op product --dtypes int8,int8 --sizes 32
 check bench-sizes-repeated 2 'error: --sizes names 64 twice' -- "$PL" bench --op matmul --sizes 64,64
 # --force without the folder it replaces was taken silently, as if one were being replaced.
-check force-without-folder 2 'error: --force replaces the folder matmul writes: give --save too' -- \
+check force-without-folder 2 'error: --force replaces the folder --save or the file --out names: give one' -- \
   "$PL" matmul --m 2 --n 2 --k 2 --force
 # dot's --force also runs a sweep estimated past 10 minutes: it needs no folder.
 check dot-force-without-save 0 'f16 sequential rne' -- "$PL" dot --k 4 --trials 1 --accumulate f16:sequential --force

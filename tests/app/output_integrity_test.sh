@@ -93,6 +93,17 @@ status_is run-out-is-file 2 'exists and is not a folder' -- "$PL" run "$train" -
 status_is run-out-under-a-file 2 'a-file is not a folder: .* cannot be made in it' -- \
   "$PL" run "$train" --out "$tmp/a-file/sub"
 status_is npy-out-is-a-folder 2 'is a folder: name the .npy file' -- "$PL" matmul --m 4 --n 4 --k 4 --out "$tmp/used"
+# An existing --out file is replaced only with --force (a second run wrote over the first's
+# result without a word), and never when the run reads it.
+"$PL" matmul --m 4 --n 4 --k 4 --seed 1 --out "$tmp/kept.npy" >/dev/null 2>&1
+sum_before=$(cksum <"$tmp/kept.npy")
+status_is npy-out-exists 2 'kept.npy exists: give --force to replace it' -- \
+  "$PL" matmul --m 4 --n 4 --k 4 --seed 2 --out "$tmp/kept.npy"
+[[ $(cksum <"$tmp/kept.npy") == "$sum_before" ]] && ok npy-out-exists-untouched || bad npy-out-exists-untouched
+status_is npy-out-force 0 '' -- "$PL" matmul --m 4 --n 4 --k 4 --seed 2 --out "$tmp/kept.npy" --force
+[[ $(cksum <"$tmp/kept.npy") != "$sum_before" ]] && ok npy-out-force-replaces || bad npy-out-force-replaces
+status_is npy-out-is-its-operand 2 'is --b, an input of this run' -- \
+  "$PL" matmul --a "$tmp/inputs/a.npy" --b "$tmp/kept.npy" --out "$tmp/kept.npy" --force
 status_is npy-out-in-save 2 'lies in the --save folder' -- \
   "$PL" matmul --m 4 --n 4 --k 4 --save "$tmp/s" --out "$tmp/s/c.npy"
 [[ ! -e $tmp/s ]] && ok npy-out-in-save-wrote-nothing || bad npy-out-in-save-wrote-nothing
