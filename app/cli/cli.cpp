@@ -22,6 +22,7 @@
 #include "core/util/exception_text.h"
 #include "core/util/interrupt.h"
 #include "core/util/number_text.h"
+#include "core/util/scratch_paths.h"
 
 namespace pl::cli {
 namespace {
@@ -71,14 +72,24 @@ std::string unknown_command_message(const CLI::App& app, const std::string& give
 
 // Ctrl-C, SIGTERM and SIGHUP (the terminal closed, an ssh connection dropped) ask the work to stop
 // (interrupt.h); the command then cleans up on its normal path and run() exits 128 + the
-// signal. The first one only: a second takes the default action, so work slow to see the
-// request can still be stopped at once.
-void on_signal(int sig) { note_interrupt(sig); }
+// signal. A second one ends the process at once, so that work slow to see the request can still
+// be stopped: what it was writing under a temporary name is removed first (scratch_paths.h).
+void on_signal(int sig) {
+  if (interrupt_signal() == 0) {
+    note_interrupt(sig);
+    return;
+  }
+  remove_scratch_paths();
+  // The default action once the handler returns (the signal is blocked until then): the shell
+  // sees the process killed by it.
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
 
 void catch_interrupts() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESETHAND;
+  sa.sa_flags = 0;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     // A SIGHUP the caller ignores stays ignored: `nohup precision-lab scan ...` is asked to

@@ -102,6 +102,7 @@ Expected<ResultFolder> ResultFolder::begin(const std::string& dest, bool replace
     return Error{"cannot create a folder beside " + dest + ": " + why};
   }
   ::chmod(f.tmp_.c_str(), 0755);
+  f.scratch_ = ScratchPath(f.tmp_, int(f.made_.size()));
   return f;
 }
 
@@ -113,6 +114,7 @@ ResultFolder& ResultFolder::operator=(ResultFolder&& o) noexcept {
   std::swap(replace_, o.replace_);
   std::swap(committed_, o.committed_);
   std::swap(made_, o.made_);
+  std::swap(scratch_, o.scratch_);
   return *this;
 }
 
@@ -154,6 +156,7 @@ Status ResultFolder::commit() {
     return Error{"cannot move the results into " + dest_ + ": " + why};
   }
   committed_ = true;
+  scratch_.release();
   if (!old.empty()) fs::remove_all(old, ec);
   const fs::path parent = d.parent_path().empty() ? fs::path(".") : d.parent_path();
   return io::sync_folder(parent.string());

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/util/expected.h"
+#include "core/util/scratch_paths.h"
 
 namespace pl::exporting {
 
@@ -42,6 +43,7 @@ class ResultFolder {
   std::string dest_, tmp_;
   bool replace_ = false, committed_ = false;
   std::vector<std::string> made_;  // the parent folders begin() made, deepest first
+  ScratchPath scratch_;             // tmp_ and made_, for a second Ctrl-C to remove
 };
 
 // `path` is `folder` or lies in it, both as they resolve now (links followed, ".." taken).

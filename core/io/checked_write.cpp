@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/util/scratch_paths.h"
+
 namespace pl::io {
 namespace {
 
@@ -66,6 +68,7 @@ Status write_file_atomic(const std::string& path, std::string_view bytes) {
   std::string tmp = parent_of(path) + "/." + std::filesystem::path(path).filename().string() + ".tmp-XXXXXX";
   const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) return Error{reason("write a temporary file beside", path)};
+  const ScratchPath scratch(tmp);
   ::fchmod(fd, 0644);
   if (auto written = fill(fd, bytes, path); !written) {
     ::unlink(tmp.c_str());

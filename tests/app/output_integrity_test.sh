@@ -184,6 +184,26 @@ else
   bad "sighup-under-nohup-is-ignored: status $rc"
 fi
 
+# A second signal ends the process at once, without waiting for the work to see the first: what
+# it was writing (the hidden .NAME.tmp-* folder) went with it, left behind, and now does not.
+# Large figures keep the writing going for seconds; both signals come while it is.
+out=$tmp/twice/deeper/out
+"$PL" run "$long" --out "$out" --size 3000x2000 --dpi 300 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1500); do
+  compgen -G "$tmp/twice/deeper/.out.tmp-*" >/dev/null && break
+  sleep 0.02
+done
+kill -s TERM "$pid"
+sleep 0.05
+kill -s TERM "$pid" 2>/dev/null
+wait "$pid"; rc=$?
+if [[ $rc -eq 143 && ! -e $tmp/twice ]]; then
+  ok "second-signal-leaves-nothing (status 143, no folder, no temporary folder)"
+else
+  bad "second-signal-leaves-nothing: status $rc, left: $(find "$tmp/twice" 2>/dev/null | head -5 | tr '\n' ' ')"
+fi
+
 # Ctrl-C, SIGTERM and SIGHUP at random points: the folder is absent (exit 130/143/129) or
 # complete (exit 0).
 for i in 1 2 3 4 5 6; do
