@@ -229,7 +229,9 @@ void CheckpointPanel::draw_controls() {
   if (ImGui::BeginCombo("##rounding", rounding_name(rounding_))) {
     for (Rounding r : {Rounding::NearestEven, Rounding::NearestAway, Rounding::TowardZero, Rounding::Up, Rounding::Down,
                        Rounding::Stochastic})
-      if (ImGui::Selectable(rounding_name(r), r == rounding_)) rounding_ = r;
+      // (Short, as `scan --rounding` spells it, in the field; what it means in the list.)
+      if (ImGui::Selectable((std::string(rounding_name(r)) + ": " + rounding_label(r)).c_str(), r == rounding_))
+        rounding_ = r;
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered())
