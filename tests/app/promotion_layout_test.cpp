@@ -105,6 +105,21 @@ TEST_F(PromotionLayout, TheColourKeyStaysOnOneLine) {
   }
 }
 
+// Where the panel's window drew its first checkbox on the last frame: the first square in the
+// frames' colour (a combo's arrow is a square in the buttons' colour). That is "compare with".
+ImVec2 first_checkbox() {
+  const ImGuiWindow* window = ImGui::FindWindowByName("panel");
+  const float box = ImGui::GetFrameHeight();
+  const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);
+  for (int i = 0; i + 3 < window->DrawList->VtxBuffer.Size; ++i) {
+    const ImDrawVert* v = &window->DrawList->VtxBuffer[i];
+    if (v[0].col != frame || v[2].col != frame || v[0].uv.x != v[2].uv.x || v[0].uv.y != v[2].uv.y) continue;
+    const float w = v[2].pos.x - v[0].pos.x, h = v[2].pos.y - v[0].pos.y;
+    if (std::abs(w - box) < 0.5f && std::abs(h - box) < 0.5f) return v[0].pos;
+  }
+  return ImVec2(-1, -1);
+}
+
 // Bug: with the compared setting run on after the first one, its controls wrapped under the
 // first setting's and read as its own ("b zero-dim tensor  a on cpu  b on cpu" under "... b on
 // cpu  compare with torch 2.15.0  op add  a tensor" at 1600x1000). The compared setting starts
@@ -114,23 +129,33 @@ TEST_F(PromotionLayout, TheComparedSettingStartsALineOfItsOwn) {
   ASSERT_TRUE(panel.configure(scenario_04()).ok());
   ImGui::GetIO().DisplaySize = ImVec2(1600, 1000);
   draw(panel, 3);
-  const ImGuiWindow* window = ImGui::FindWindowByName("panel");
-  const float box = ImGui::GetFrameHeight();
-  // The first square in the frames' colour: the "compare with" checkbox (a combo's arrow is a
-  // square in the buttons' colour).
-  const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);
-  float first_box_x = -1;
-  for (int i = 0; i + 3 < window->DrawList->VtxBuffer.Size; ++i) {
-    const ImDrawVert* v = &window->DrawList->VtxBuffer[i];
-    if (v[0].col != frame || v[2].col != frame || v[0].uv.x != v[2].uv.x || v[0].uv.y != v[2].uv.y) continue;
-    const float w = v[2].pos.x - v[0].pos.x, h = v[2].pos.y - v[0].pos.y;
-    if (std::abs(w - box) < 0.5f && std::abs(h - box) < 0.5f) {
-      first_box_x = v[0].pos.x;
-      break;
-    }
+  const ImVec2 box = first_checkbox();
+  ASSERT_GE(box.x, 0);
+  EXPECT_NEAR(box.x, ImGui::FindWindowByName("panel")->Pos.x + ImGui::GetStyle().WindowPadding.x, 0.5f);
+}
+
+// Bug: ticking "compare with" moved its checkbox from the end of the first line to the start of
+// the second, away from the pointer that ticked it. It stays where it was.
+TEST_F(PromotionLayout, TheCompareCheckboxStaysWhereItIsWhenTicked) {
+  for (const float width : {1280.0f, 1600.0f, 1920.0f}) {
+    PromotionPanel panel{log};
+    PromotionPanel::StartState start;
+    start.framework = "torch";
+    start.op = "add";
+    start.b_kind = "tensor";
+    ASSERT_TRUE(panel.configure(start).ok());
+    ImGui::GetIO().DisplaySize = ImVec2(width, 1000);
+    draw(panel, 3);
+    const ImVec2 unticked = first_checkbox();
+    start.compare = true;
+    start.compare_with = "numpy";
+    ASSERT_TRUE(panel.configure(start).ok());
+    draw(panel, 3);
+    const ImVec2 ticked = first_checkbox();
+    ASSERT_GE(unticked.x, 0) << width;
+    EXPECT_EQ(ticked.x, unticked.x) << width;
+    EXPECT_EQ(ticked.y, unticked.y) << width;
   }
-  ASSERT_GE(first_box_x, 0);
-  EXPECT_NEAR(first_box_x, window->Pos.x + ImGui::GetStyle().WindowPadding.x, 0.5f);
 }
 
 // A grid of every dtype keeps the answer below it, where the split between them moves.

@@ -781,13 +781,16 @@ void PromotionPanel::draw_content() {
     // The compared setting starts a line of its own with its checkbox: run on after the first
     // setting, its controls read as the first one's ("b zero-dim tensor  a on cpu  b on cpu" wrapped
     // under "... a on cpu  b on cpu  compare with torch 2.15.0  op add  a tensor" at 1600x1000).
-    if (!compare_) same_line_if_fits(checkbox_width("compare with"));
+    // The checkbox starts that line ticked or not, so ticking it does not move it from under the
+    // pointer; unticked, the view's controls follow it.
     ImGui::Checkbox("compare with", &compare_);
     if (compare_) {
       same_line_if_fits(11 * ImGui::GetFontSize());
       draw_setting("other", other_);
+      ImGui::Spacing();
+    } else {
+      ImGui::SameLine(0, 2 * ImGui::GetFontSize());
     }
-    ImGui::Spacing();
     bool hide_narrow = hide_narrow_floats_.value_or(narrow_all_raise_);
     if (ImGui::Checkbox("hide float8/6/4", &hide_narrow)) hide_narrow_floats_ = hide_narrow;
     if (ImGui::IsItemHovered())
