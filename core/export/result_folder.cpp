@@ -157,7 +157,11 @@ Status ResultFolder::commit() {
   }
   committed_ = true;
   scratch_.release();
-  if (!old.empty()) fs::remove_all(old, ec);
+  if (!old.empty()) {
+    // Only now is the previous folder scratch: before the rename it was all the results there were.
+    const ScratchPath previous(old);
+    fs::remove_all(old, ec);
+  }
   const fs::path parent = d.parent_path().empty() ? fs::path(".") : d.parent_path();
   return io::sync_folder(parent.string());
 }
