@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/dtype/dtype.h"
+#include "core/util/number_text.h"
 #include "core/util/printable.h"
 
 namespace pl::cli {
@@ -118,9 +119,11 @@ void print_throughput_report(const experiment::ThroughputResult& r) {
 void print_scan_report(const experiment::ScanResult& r, const std::vector<experiment::PlanPoint>& frontier,
                        const std::optional<experiment::PlanReport>& plan) {
   using experiment::sqnr_db_text;
-  std::printf("%s: %zu tensors scanned (%.3g GB), %zu left out; rounded on %s\n", r.checkpoint.c_str(),
-              r.tensors.size(), double(r.bytes) / 1e9, r.skipped.size(), r.ran_on.c_str());
+  std::printf("%s: %zu tensor%s scanned (%s), %zu left out; rounded on %s\n", r.checkpoint.c_str(), r.tensors.size(),
+              r.tensors.size() == 1 ? "" : "s", bytes_text(r.bytes).c_str(), r.skipped.size(), r.ran_on.c_str());
   if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
+  if (const std::string nonfinite = experiment::nonfinite_text(r); !nonfinite.empty())
+    std::printf("note: %s\n", nonfinite.c_str());
   if (by_output(r))
     std::printf("scored by the layers' outputs on %s%s\n", r.activations.c_str(),
                 r.activation_format.empty() ? "" : (", inputs in " + r.activation_format).c_str());
@@ -131,7 +134,7 @@ void print_scan_report(const experiment::ScanResult& r, const std::vector<experi
   for (const experiment::TensorScan& t : r.tensors) {
     std::printf("%-44s", printable(t.name, 41).c_str());
     for (const experiment::CandidateScore& c : t.scores)
-      std::printf(" %8s", experiment::sqnr_text(scored_sqnr_db(r, c)).c_str());
+      std::printf(" %8s", experiment::has_finite_elements(t) ? experiment::sqnr_text(scored_sqnr_db(r, c)).c_str() : "-");
     std::printf("\n");
   }
   for (size_t c = 0; c < r.candidates.size(); ++c) {
@@ -160,7 +163,8 @@ void print_scan_report(const experiment::ScanResult& r, const std::vector<experi
   for (size_t i = 0; i < r.tensors.size(); ++i) {
     const experiment::CandidateScore& c = r.tensors[i].scores[plan->plan.choice[i]];
     std::printf("  %-44s %-28s %s\n", printable(r.tensors[i].name, 41).c_str(), c.candidate.c_str(),
-                sqnr_db_text(scored_sqnr_db(r, c)).c_str());
+                experiment::has_finite_elements(r.tensors[i]) ? sqnr_db_text(scored_sqnr_db(r, c)).c_str()
+                                                              : "not scored (no finite element)");
   }
 }
 

@@ -87,8 +87,10 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   add_roles(after);
   const size_t cols = r.candidates.size();
   std::vector<double> energy(rows.size(), 0), error(rows.size() * cols, 0);
+  std::vector<char> scored(rows.size(), 0);  // a tensor with a finite element in the row
   for (const auto& t : r.tensors) {
     const size_t row = t.place.layer ? layer_row[{t.place.stack, *t.place.layer}] : role_row[t.place.role];
+    scored[row] |= experiment::has_finite_elements(t);
     energy[row] += experiment::scored_energy(r, t);
     for (size_t c = 0; c < cols; ++c) error[row * cols + c] += experiment::scored_error(r, t.scores[c]);
   }
@@ -98,10 +100,12 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   h.colorbar_label = experiment::by_output(r) ? "output SQNR (dB)" : "SQNR (dB)";
   h.inf_is_exact = true;
   double lo = INFINITY, hi = -INFINITY;
-  bool exact = false;
+  bool exact = false, unscored = false;
   for (size_t row = 0; row < rows.size(); ++row)
     for (size_t c = 0; c < cols; ++c) {
-      const double v = sqnr_db(energy[row], error[row * cols + c]);
+      // (A row of tensors without a finite element has no figure: grey, not "exact".)
+      unscored = unscored || !scored[row];
+      const double v = scored[row] ? sqnr_db(energy[row], error[row * cols + c]) : NAN;
       h.values.push_back(v);
       if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
       exact = exact || (std::isinf(v) && v > 0);
@@ -116,11 +120,13 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   f.heatmap = std::move(h);
   // The rows are layers (and the tensors outside them): each cell is its row's tensors together,
   // which "28 tensors" above 4 rows did not say.
-  f.subtitle = std::to_string(r.tensors.size()) + " tensors of " + checkpoint_name(r.checkpoint) + inputs_text(r) +
+  f.subtitle = std::to_string(r.tensors.size()) + (r.tensors.size() == 1 ? " tensor of " : " tensors of ") +
+               checkpoint_name(r.checkpoint) + inputs_text(r) +
                (rows.size() < r.tensors.size()
                     ? " in " + std::to_string(rows.size()) + " rows: one per layer (or module), its tensors pooled"
                     : "") +
-               (exact ? "; white cells: exact, without any error" : "");
+               (exact ? "; white cells: exact, without any error" : "") +
+               (unscored ? "; grey cells: no finite element to score (all Inf or NaN)" : "");
   f.x.label = "candidate";
   for (const std::string& c : r.candidates) {
     auto parsed = experiment::parse_candidate(c);

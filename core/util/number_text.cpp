@@ -254,4 +254,14 @@ std::string share_text(size_t part, size_t whole) {
   return text;
 }
 
+std::string bytes_text(uint64_t bytes) {
+  char s[32];
+  const double b = static_cast<double>(bytes);
+  if (b >= 1e9) std::snprintf(s, sizeof s, "%.3g GB", b / 1e9);
+  else if (b >= 1e6) std::snprintf(s, sizeof s, "%.3g MB", b / 1e6);
+  else if (b >= 1e3) std::snprintf(s, sizeof s, "%.3g kB", b / 1e3);
+  else std::snprintf(s, sizeof s, "%llu bytes", static_cast<unsigned long long>(bytes));
+  return s;
+}
+
 }  // namespace pl

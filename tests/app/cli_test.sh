@@ -430,6 +430,15 @@ check scan-plan 0 'plan within 6 bits/param: 5\.953 bits/param' -- "$PL" scan "$
 # SQNR says it is mostly that tensor's.
 check scan-plan-pooled 0 'pooled: model\.layers\.1\.self_attn\.v_proj\.weight holds 99% of the energy' -- \
   "$PL" scan "$CKPT" --budget 6
+# A tensor of NaNs read "exact" under every candidate, without a word: it is named, and not scored.
+python3 -c "
+import struct, json, sys
+h = json.dumps({'a.weight': {'dtype': 'F32', 'shape': [8, 8], 'data_offsets': [0, 256]}}).encode()
+sys.stdout.buffer.write(struct.pack('<Q', len(h)) + h + b'\xff' * 256)" >"$TMP/all-nan.safetensors"
+check scan-all-nan-said 0 'note: 1 tensor holds Inf or NaN elements, left out of every figure: a\.weight \(all 64: not scored\)' -- \
+  "$PL" scan "$TMP/all-nan.safetensors" --candidates float8_e4m3fn:per-tensor,int8:per-channel
+check scan-all-nan-not-exact 0 '^a\.weight +- +- *$' -- \
+  "$PL" scan "$TMP/all-nan.safetensors" --candidates float8_e4m3fn:per-tensor,int8:per-channel
 check scan-pin 0 'lm_head.weight +bfloat16 ' -- "$PL" scan "$CKPT" --budget 6 --pin lm_head.weight=bf16
 check scan-threads 0 'plan within 6 bits/param: 5\.953 bits/param' -- "$PL" scan "$CKPT" --budget 6 --threads 1
 check scan-budget-too-small 2 'a budget of 3 bits per parameter is below the cheapest plan.s 4\.25' -- "$PL" scan "$CKPT" --budget 3

@@ -15,6 +15,7 @@
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/scan_figures.h"
 #include "core/io/safetensors.h"
+#include "core/util/number_text.h"
 #include "core/util/paths.h"
 #include "core/util/printable.h"
 
@@ -30,15 +31,6 @@ std::string stored_name(const std::string& code) {
 }
 
 constexpr int kFixedColumns = 8;  // tensor, layer, role, params, stored, amax/rms, kurtosis, spread
-
-std::string bytes_text(uint64_t bytes) {
-  char s[32];
-  const double b = double(bytes);
-  if (b >= 1e9) std::snprintf(s, sizeof s, "%.3g GB", b / 1e9);
-  else if (b >= 1e6) std::snprintf(s, sizeof s, "%.3g MB", b / 1e6);
-  else std::snprintf(s, sizeof s, "%.3g kB", b / 1e3);
-  return s;
-}
 
 std::string short_candidate(const std::string& c) {
   auto parsed = parse_candidate(c);
@@ -376,7 +368,8 @@ void CheckpointPanel::draw_row(size_t i, const std::vector<std::string>& shorts)
     ImGui::TableNextColumn();
     ImGui::PushID(int(i * t.scores.size() + c));
     const bool chosen = plan_ && plan_->plan.choice[i] == c;
-    const std::string label = sqnr_text(scored_sqnr_db(r, t.scores[c])) + (pins_[i] == c ? " *" : "");
+    const std::string label = (has_finite_elements(t) ? sqnr_text(scored_sqnr_db(r, t.scores[c])) : "-") +
+                              (pins_[i] == c ? " *" : "");
     if (ImGui::Selectable(label.c_str(), chosen) && open_cast_) {
       RoundtripSpec spec;
       auto parsed = parse_candidate(r.candidates[c]);
@@ -446,9 +439,15 @@ void CheckpointPanel::draw_content() {
   if (worker_.running()) draw_progress();
   if (!error_.empty()) wrapped_text(error_);
   const ScanResult& r = *result_;
-  ImGui::Text("%zu tensors scanned (%s), %zu left out (%s)%s%s", r.tensors.size(), bytes_text(r.bytes).c_str(),
+  ImGui::Text("%zu tensor%s scanned (%s), %zu left out (%s)%s%s", r.tensors.size(), r.tensors.size() == 1 ? "" : "s",
+              bytes_text(r.bytes).c_str(),
               r.skipped.size(), by_output(r) ? "no inputs, norms, biases, integers" : "norms, biases, integers",
               r.rounding == "rne" ? "" : "; rounded ", r.rounding == "rne" ? "" : r.rounding.c_str());
+  if (const std::string nonfinite = nonfinite_text(r); !nonfinite.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1));
+    wrapped_text(nonfinite);
+    ImGui::PopStyleColor();
+  }
   if (by_output(r)) {
     ImGui::SameLine();
     ImGui::TextDisabled("scored by the layers' outputs%s", r.activation_format.empty() ? "" : ", inputs quantised");

@@ -528,6 +528,25 @@ std::string dominant_energy_text(const ScanResult& r) {
   return printable(top->name) + " holds " + share + " of the " + (by_output(r) ? "outputs' energy" : "energy");
 }
 
+std::string nonfinite_text(const ScanResult& r) {
+  std::vector<const TensorScan*> with;
+  for (const TensorScan& t : r.tensors)
+    if (t.stats.nonfinite > 0) with.push_back(&t);
+  if (with.empty()) return "";
+  std::string text = std::to_string(with.size()) + (with.size() == 1 ? " tensor holds" : " tensors hold") +
+                     " Inf or NaN elements, left out of every figure: ";
+  constexpr size_t kNamed = 3;
+  for (size_t i = 0; i < with.size() && i < kNamed; ++i) {
+    const TensorScan& t = *with[i];
+    text.append(i ? ", " : "").append(printable(t.name)).append(" (");
+    if (has_finite_elements(t)) text.append(std::to_string(t.stats.nonfinite) + " of " + std::to_string(t.params));
+    else text.append("all " + std::to_string(t.params) + ": not scored");
+    text.append(")");
+  }
+  if (with.size() > kNamed) text.append(" and ").append(std::to_string(with.size() - kNamed)).append(" more");
+  return text;
+}
+
 std::string sqnr_db_text(double db) { return std::isinf(db) && db > 0 ? "exact" : sqnr_text(db) + " dB"; }
 
 std::string sqnr_text(double db) {

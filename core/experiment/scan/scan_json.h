@@ -68,6 +68,13 @@ double total_sqnr_db(const ScanResult& r, double error);
 // exact under float8_e4m3fn per-tensor, gave that candidate 53 dB where its other tensors scored
 // 31): "NAME holds 95% of the energy"; empty where no tensor holds more than half.
 std::string dominant_energy_text(const ScanResult& r);
+// The tensors holding an Inf or a NaN, whose figures leave those elements out: "2 tensors hold
+// Inf or NaN elements, left out of every figure: a.weight (all 64: not scored), b.weight (2 of
+// 64)"; empty where none does. (An all-NaN tensor read "exact" under every candidate, without a
+// word.)
+std::string nonfinite_text(const ScanResult& r);
+// Whether the tensor has a finite element to be scored on: without one its figures are empty.
+inline bool has_finite_elements(const TensorScan& t) { return t.stats.nonfinite < t.params; }
 // An SQNR for tables: one decimal, "exact" for +Inf (no error).
 std::string sqnr_text(double db);
 // The same with its unit, for sentences and keys: "54.6 dB", or "exact".

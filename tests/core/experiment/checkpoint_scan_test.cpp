@@ -152,6 +152,52 @@ TEST(CheckpointScan, LeavesOutNonFiniteValuesAndMarksCopiesThatLoseOne) {
   std::filesystem::remove(file);
 }
 
+// Bug: a tensor of NaNs scored "exact" under every candidate, and one with a few Infs left them
+// out, both without a word (its figures are over its finite elements). The scan says which
+// tensors hold them, and that one with no finite element is not scored.
+TEST(CheckpointScan, SaysWhichTensorsHoldInfOrNaN) {
+  const std::string dir = ::testing::TempDir() + "/nonfinite-said";
+  std::filesystem::create_directories(dir);
+  std::vector<float> v(4 * 64, NAN);
+  {
+    std::ofstream out(dir + "/all-nan.safetensors", std::ios::binary);
+    out << one_tensor_file(v, 4, 64);
+  }
+  auto c = io::open_checkpoint(dir + "/all-nan.safetensors");
+  ASSERT_TRUE(c) << c.error();
+  ScanOptions o;
+  o.candidates = *parse_candidates("float8_e4m3fn:per-tensor,int8:per-channel");
+  auto r = scan_checkpoint(*c, o);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_FALSE(has_finite_elements(r->tensors.at(0)));
+  EXPECT_EQ(nonfinite_text(*r), "1 tensor holds Inf or NaN elements, left out of every figure: w (all 256: not scored)");
+
+  for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 17) * 0.25f - 2;
+  v[3] = INFINITY;
+  {
+    std::ofstream out(dir + "/one-inf.safetensors", std::ios::binary);
+    out << one_tensor_file(v, 4, 64);
+  }
+  c = io::open_checkpoint(dir + "/one-inf.safetensors");
+  ASSERT_TRUE(c) << c.error();
+  r = scan_checkpoint(*c, o);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(has_finite_elements(r->tensors.at(0)));
+  EXPECT_EQ(nonfinite_text(*r), "1 tensor holds Inf or NaN elements, left out of every figure: w (1 of 256)");
+
+  v[3] = 1;
+  {
+    std::ofstream out(dir + "/finite.safetensors", std::ios::binary);
+    out << one_tensor_file(v, 4, 64);
+  }
+  c = io::open_checkpoint(dir + "/finite.safetensors");
+  ASSERT_TRUE(c) << c.error();
+  r = scan_checkpoint(*c, o);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(nonfinite_text(*r), "");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CheckpointScan, OutlierChannelsShowInTheStatisticsAndTheRecipes) {
   const ScanResult r = scan(options_for(expected()));
   for (const TensorScan& t : r.tensors) {

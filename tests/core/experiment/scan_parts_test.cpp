@@ -209,6 +209,24 @@ TEST(ScanFigures, TheHeatMapSaysARowHoldsALayersTensors) {
       << f.subtitle;
 }
 
+// Bug: a layer whose tensors held only NaNs was a white cell, "exact, without any error". It has
+// no figure: a grey cell, said in the subtitle; a layer with a finite element keeps its own.
+TEST(ScanFigures, ALayerWithNoFiniteElementIsGreyNotExact) {
+  ScanResult nan_layer = tiny_scan("model.layers.0.q.weight", 1e-3);
+  TensorScan& t = nan_layer.tensors[0];
+  t.stats.nonfinite = t.params, t.energy = 0;
+  for (CandidateScore& c : t.scores) c.error_energy = 0, c.sqnr_db = INFINITY;
+  auto r = merge_scans({nan_layer, tiny_scan("model.layers.1.q.weight", 1e-3)});
+  ASSERT_TRUE(r) << r.error();
+  const figure::Figure f = figure::scan_heatmap_figure(*r);
+  ASSERT_EQ(f.y.categories, (std::vector<std::string>{"0", "1"}));
+  EXPECT_TRUE(std::isnan(f.heatmap->values[0]));  // layer 0, bfloat16
+  EXPECT_TRUE(std::isnan(f.heatmap->values[1]));  // layer 0, int8
+  EXPECT_TRUE(std::isinf(f.heatmap->values[2]));  // layer 1, bfloat16: exact
+  EXPECT_NE(f.subtitle.find("grey cells: no finite element to score"), std::string::npos) << f.subtitle;
+  EXPECT_EQ(figure::scan_heatmap_figure(tiny_scan("a.weight", 1e-3)).subtitle.find("grey"), std::string::npos);
+}
+
 // Bug: the frontier's key said "the plan: 5.953 bits, 54.59 dB" where the plan line above it and
 // scan's output said 54.6 dB. It writes the SQNR as they do.
 TEST(ScanFigures, TheFrontiersKeyWritesThePlansSqnrAsThePlanLineDoes) {

@@ -198,5 +198,13 @@ TEST(NumberText, AShareIsNeverRoundedToAllOrNone) {
   EXPECT_EQ(share_text(0, 0), "-");
 }
 
+// Bug: a scan of a small file said "2.56e-07 GB". A size is in the largest unit it reaches.
+TEST(BytesText, ASizeIsInTheLargestUnitItReaches) {
+  EXPECT_EQ(bytes_text(256), "256 bytes");
+  EXPECT_EQ(bytes_text(236000), "236 kB");
+  EXPECT_EQ(bytes_text(33554432), "33.6 MB");
+  EXPECT_EQ(bytes_text(2014000000), "2.01 GB");
+}
+
 }  // namespace
 }  // namespace pl
