@@ -149,6 +149,16 @@ int run_cast(CastArgs a) {
     return kExitBadInput;
   }
   if (!a.path.empty() && !parse_cast_path(a.path.c_str(), &o.path)) return kExitBadInput;  // (the parser refused it)
+  // The route through float32 is for formats narrower than it (codec.h): to a wider one a cast
+  // rounds once whatever the route, and "path via-float32" over a float64 that was never
+  // narrowed (1e300 stayed 1e300) said what did not happen. (To float32 itself both are one.)
+  if (o.path == CastPath::ViaFloat32 && ref->format.total_bits() >= 32 && ref->dtype != DType::float32) {
+    std::fprintf(stderr,
+                 "error: --path via-float32 is for formats narrower than float32; a cast to %s rounds once, "
+                 "directly\n",
+                 a.to.c_str());
+    return kExitBadInput;
+  }
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < xs.size(); ++i) {
     CastReport r = describe_cast(ref->format, xs[i], o, i);

@@ -51,6 +51,11 @@ check formats-json-no-subnormals 0 '"min_subnormal": null' -- "$PL" formats --js
 check cast-fp16 0 'bits +0x2e66' -- "$PL" cast --to float16 0.1
 check cast-hexfloat 0 'value +12' -- "$PL" cast --to bfloat16 0x1.8p+3
 check cast-path-bad 2 'sideways not in \{direct,via-float32\}' -- "$PL" cast --to float16 --path sideways 1
+# A float64 target was never narrowed through float32 (1e300 stayed 1e300) under a heading that
+# said "path via-float32": refused. To float32 itself the two routes are one.
+check cast-path-wider-than-float32 2 'via-float32 is for formats narrower than float32; a cast to float64 rounds once' -- \
+  "$PL" cast --to float64 --path via-float32 1e300
+check cast-path-float32 0 'value +inf' -- "$PL" cast --to float32 --path via-float32 1e300
 check cast-int-overflow-bad 2 'clamp not in \{wrap,saturate\}' -- "$PL" cast --to int8 --int-overflow clamp 300
 check mlp-rounding-bad 2 'nope not in \{rne,rna,rtz,up,down,stochastic\}' -- "$PL" mlp --layers 1 --width 4 --batch 2 --rounding nope
 check cast-negative 0 'value +-inf' -- "$PL" cast --to float16 -65520
