@@ -83,11 +83,20 @@ RoundingInterval interval_of(const FloatFormat& f, uint64_t code, Rounding r, Ov
     case Rounding::NearestAway:
       iv.lo = {midpoint(v, p.value), tie_goes_to_v(f, r, code, v, p), false};
       iv.hi = {midpoint(v, s.value), tie_goes_to_v(f, r, code, v, s), false};
-      iv.rule = r == Rounding::NearestEven
+      // (With no significand bits stored, "the last bit is 0" chooses nothing between two
+      // nonzero values, each a lone implicit 1: float8_e8m0fnu's 3 goes to 4, as in ml_dtypes.)
+      iv.rule = r == Rounding::NearestAway
+                    ? "round to nearest: the ends are the midpoints to the neighbours, and a tie "
+                      "goes to the larger magnitude (ties away from zero)"
+                : f.mantissa_bits > 0
                     ? "round to nearest: the ends are the midpoints to the neighbours, and a tie "
                       "goes to the neighbour whose last significand bit is 0 (ties to even)"
-                    : "round to nearest: the ends are the midpoints to the neighbours, and a tie "
-                      "goes to the larger magnitude (ties away from zero)";
+                : f.has_zero()
+                    ? "round to nearest: the ends are the midpoints to the neighbours; a tie between two "
+                      "nonzero values goes to the larger (with no significand bits stored, each is a lone "
+                      "1, neither even), one with zero to zero"
+                    : "round to nearest: the ends are the midpoints to the neighbours, and a tie goes to "
+                      "the larger (with no significand bits stored, each is a lone 1, neither even)";
       break;
     case Rounding::TowardZero:
       if (v == 0 && !f.has_negative_zero()) iv.lo = {p.value, false, false}, iv.hi = {s.value, false, false};

@@ -134,6 +134,22 @@ TEST(Interval, Float16PointOne) {
   EXPECT_EQ(n.line[8], 0x2e66u);
 }
 
+// Bug: float8_e8m0fnu's rule said a tie "goes to the neighbour whose last significand bit is 0
+// (ties to even)", but it has no significand bit: 3 goes to 4 (code 0x81, odd) and 6 to 8, as in
+// ml_dtypes. The rule says what happens for a format without stored significand bits.
+TEST(Interval, TiesWithoutSignificandBitsGoToTheLarger) {
+  const Neighbourhood e8m0 = neighbourhood(fmt("float8_e8m0fnu"), 3, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(e8m0.rounded.code, 0x81u);  // 2^(129 - 127) = 4
+  EXPECT_EQ(interval_text(*e8m0.interval), "[3, 6)");
+  EXPECT_EQ(e8m0.interval->rule.find("last significand bit"), std::string::npos) << e8m0.interval->rule;
+  EXPECT_NE(e8m0.interval->rule.find("a tie goes to the larger"), std::string::npos) << e8m0.interval->rule;
+  const Neighbourhood e3m0 = neighbourhood(fmt("e3m0:finite"), 0.25, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(interval_text(*e3m0.interval), "(0.125, 0.375)");  // ties: 0.125 to zero, 0.375 up to 0.5
+  EXPECT_NE(e3m0.interval->rule.find("one with zero to zero"), std::string::npos) << e3m0.interval->rule;
+  const Neighbourhood f16 = neighbourhood(fmt("float16"), 0.1, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_NE(f16.interval->rule.find("last significand bit is 0 (ties to even)"), std::string::npos);
+}
+
 // Bug: rounded to 8 digits for presentation mode's explorer, float32's 0.1 showed the interval
 // (0.099999998, 0.10000001): its upper end, 0.1000000052, read as past the next float32 value,
 // 0.1000000089, shown beside it. An end takes the digits that keep it near its true value.
