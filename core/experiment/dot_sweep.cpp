@@ -101,6 +101,9 @@ Status check(const DotSweepConfig& c) {
   for (DType t : {c.a_dtype, c.b_dtype})
     if (!is_float(t) || info(t).format.precision() > 24)
       return Error{std::string(name(t)) + ": inputs must be float formats of at most float32 precision"};
+  for (DType t : {c.a_dtype, c.b_dtype})  // (N(0,1) draws: half of them NaN in a scale format)
+    if (!info(t).format.is_signed())
+      return Error{std::string(name(t)) + " has no sign, and the drawn inputs are signed: half of them would be NaN"};
   if (c.lengths.empty()) return Error{"give at least one length"};
   for (size_t i = 0; i < c.lengths.size(); ++i) {
     if (c.lengths[i] == 0 || c.lengths[i] > kMaxSweepLength) return Error{"lengths must lie in [1, 2^24]"};

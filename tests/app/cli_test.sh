@@ -268,6 +268,12 @@ check train-bad-model 2 "'int8' is not a float dtype" -- "$PL" train --models fl
 # A scale format's "training" ran to a loss of nan and exited 0.
 check train-scale-format 2 "'float8_e8m0fnu' has no sign or no zero: it cannot hold weights" -- \
   "$PL" train --models float8_e8m0fnu --steps 5
+# Drawn operands are signed: in float8_e8m0fnu half were NaN, and a dot sweep's table read "-"
+# in every column, its NaN/Inf column included (exit 0).
+check dot-scale-format 2 'float8_e8m0fnu has no sign, and the drawn inputs are signed' -- \
+  "$PL" dot --k 16 --trials 2 --a-dtype float8_e8m0fnu
+check matmul-scale-format 2 'float8_e8m0fnu has no sign, and a drawn weight is signed' -- \
+  "$PL" matmul --m 4 --n 4 --k 4 --weight-dtype float8_e8m0fnu
 check train-too-big 2 'past 2e9' -- "$PL" train --steps 100000 --samples 1000000
 check promote-scalar 0 '-> torch.float32' -- "$PL" promote --op add --b-kind scalar int32 float64
 check promote-zerodim 0 '-> torch.float16' -- "$PL" promote --op mul --b-kind zerodim float16 float64

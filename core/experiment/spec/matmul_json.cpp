@@ -1,6 +1,8 @@
 #include "core/experiment/spec/matmul_json.h"
 
 #include <cmath>
+#include <string>
+#include <tuple>
 
 #include "core/accumulate/accumulation_spec.h"
 #include "core/dtype/custom_dtype.h"
@@ -87,6 +89,15 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
 }
 
 Status check(const MatmulSpec& s) {
+  // Drawn operands are signed: in a format without a sign (float8_e8m0fnu, a scale format) half
+  // of them were NaN, and every output with them.
+  const MatmulConfig& c = s.config;
+  for (const auto& [t, file, what] : {std::tuple{c.input, s.files.input, "input"},
+                                      {c.weight, s.files.weight, "weight"},
+                                      {c.bias.value_or(c.input), s.files.bias, "bias"}})
+    if (file.empty() && is_float(t) && !info(t).format.is_signed())
+      return Error{std::string(name(t)) + " has no sign, and a drawn " + what +
+                   " is signed: its negative half would be NaN (give a file of positive values, or another dtype)"};
   if (s.framework.empty()) return check(s.config);
   if (auto st = check_setup(s.config); !st) return st;
   return framework_lacks(s.config, s.framework);
