@@ -55,6 +55,7 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum)
                 (s.count == 0 ? "-" : experiment::ulps_text(s.max_ulp, largest_ulp)).c_str(),
                 experiment::not_finite_text(s).c_str());
   }
+  for (const std::string& note : experiment::unreferenced_notes(rows)) std::printf("note: %s\n", note.c_str());
   if (unbounded)
     std::printf(
         "\nnone: the worst-case bound no longer exists at that length: gamma_m = m u / (1 - m u) needs "

@@ -188,12 +188,27 @@ DotSweepRow finish_row(DotSweepRow row, const std::vector<double>& results, cons
     if (std::isfinite(scaled)) row.max_scaled = std::max(row.max_scaled, scaled);
   }
   row.stats = error_stats(results, refs, result_dtype(row.model));
+  row.unreferenced = size_t(std::count_if(refs.begin(), refs.end(), [](double r) { return !std::isfinite(r); }));
   const std::optional<DType> b = c.sum ? std::nullopt : std::optional(c.b_dtype);  // (a sum: a's own values)
   row.bounds = accumulation_bounds(row.model, row.length, exact_products(row.model, c.a_dtype, b));
   return row;
 }
 
 }  // namespace
+
+std::vector<std::string> unreferenced_notes(const std::vector<DotSweepRow>& rows) {
+  std::vector<std::string> notes;
+  std::vector<size_t> said;  // lengths (every model of a length has the same inputs)
+  for (const DotSweepRow& r : rows) {
+    if (r.unreferenced == 0 || std::find(said.begin(), said.end(), r.length) != said.end()) continue;
+    said.push_back(r.length);
+    const size_t trials = r.unreferenced + r.stats.count + r.stats.nan + r.stats.inf;
+    notes.push_back("K = " + std::to_string(r.length) + ": " + std::to_string(r.unreferenced) + " of " +
+                    std::to_string(trials) +
+                    " trials' inputs held an Inf or a NaN once rounded, so they have no reference and are left out");
+  }
+  return notes;
+}
 
 std::vector<DotSweepRow> dot_sweep(const DotSweepConfig& c, const std::function<void(double)>& progress,
                                    const std::atomic<bool>* cancel, double batch_bytes) {

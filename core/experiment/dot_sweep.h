@@ -44,7 +44,15 @@ struct DotSweepRow {
   std::string ran_on = "cpu";         // "cpu", or the device: "cuda (NVIDIA H100 80GB HBM3)"
   std::string method;                 // what summed the trials: the device's kernel, or describe(model) on the CPU
   std::string note;                   // why a device that was asked for did not run them; empty otherwise
+  // Trials whose rounded inputs held an Inf or a NaN (a format too narrow for N(0,1) draws):
+  // their reference is not finite, so they are in no statistic.
+  size_t unreferenced = 0;
 };
+
+// One line for each length some of whose trials had no finite reference: "K = 16: 2 of 2
+// trials' inputs held an Inf or a NaN once rounded, so they have no reference and are left out"
+// (every column read "-" without a word).
+std::vector<std::string> unreferenced_notes(const std::vector<DotSweepRow>& rows);
 
 // The longest length a sweep takes, and the lengths from their text ("16,256,4096"), each a
 // whole number in [1, kMaxSweepLength]: one reader for the command line and the window.

@@ -270,6 +270,11 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
     ImGui::TextUnformatted(not_finite_text(r.stats).c_str());
   }
   ImGui::EndTable();
+  for (const std::string& note : unreferenced_notes(rows)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1));
+    wrapped_text("note: " + note);
+    ImGui::PopStyleColor();
+  }
   for (const auto& [what, note] : where_ran(rows)) {
     wrapped_text(what);
     if (note.empty()) continue;

@@ -86,6 +86,7 @@ json to_json(const DotSweepRow& r) {
           {"bound", number(r.bounds.deterministic)},
           {"probabilistic_bound", number(r.bounds.probabilistic)},
           {"stats", to_json(s)},
+          {"trials_without_reference", r.unreferenced},
           {"histogram", to_json(log_histogram_auto(r.scaled_errors))},
           {"ran_on", r.ran_on},
           {"method", r.method},

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/accumulate/accumulation_spec.h"
+#include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/experiment_figures.h"
@@ -52,6 +53,36 @@ TEST(DotSweep, NoMeasurementExceedsItsDeterministicBound) {
     EXPECT_EQ(r.stats.count, 16u) << describe(r.model);
     EXPECT_LE(r.max_scaled, r.bounds.deterministic) << "K=" << r.length << " " << describe(r.model);
   }
+}
+
+// Bug: in a format too narrow for N(0,1) draws (e1m1: 1 is its largest finite) every trial's
+// rounded inputs held an Inf, its reference was not finite, and the row read "-" in every column,
+// its NaN/Inf column included, without a word. The trials are counted and said.
+TEST(DotSweep, TrialsWithoutAFiniteReferenceAreCountedAndSaid) {
+  DotSweepConfig c;
+  c.lengths = {16, 64};
+  c.a_dtype = *parse_dtype("e1m1");
+  c.b_dtype = DType::bfloat16;
+  c.trials = 4;
+  c.models = {parsed("f32:sequential"), parsed("f16:sequential")};
+  ASSERT_EQ(check(c).error(), "");
+  const auto rows = dot_sweep(c);
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& r : rows) {
+    EXPECT_EQ(r.unreferenced, 4u);
+    EXPECT_EQ(r.stats.count, 0u);
+  }
+  EXPECT_EQ(unreferenced_notes(rows),
+            (std::vector<std::string>{
+                "K = 16: 4 of 4 trials' inputs held an Inf or a NaN once rounded, so they have no reference and are "
+                "left out",
+                "K = 64: 4 of 4 trials' inputs held an Inf or a NaN once rounded, so they have no reference and are "
+                "left out"}));
+  EXPECT_EQ(to_json(rows[0])["trials_without_reference"], 4);
+  c.a_dtype = DType::float16;
+  const auto fine = dot_sweep(c);
+  EXPECT_EQ(fine[0].unreferenced, 0u);
+  EXPECT_TRUE(unreferenced_notes(fine).empty());
 }
 
 // Kahan's bound is 2u + K u^2 only when the products are exact: the model rounds each product
