@@ -303,7 +303,12 @@ int run_throughput_bench(const BenchArgs& a) {
       dtypes, n, stop,
       [&](const experiment::ThroughputSample& s) {
         history.add(s);
-        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= a.seconds) stop = true;
+        // --seconds is a least time: every dtype is sampled at least once (a dtype the time ran
+        // out before was printed as a rate of 0 from 0 samples).
+        const bool each_sampled =
+            std::all_of(dtypes.begin(), dtypes.end(), [&](DType t) { return !history.of(t).empty(); });
+        if (each_sampled && std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= a.seconds)
+          stop = true;
       },
       {}, a.backend,
       [&](const experiment::ProductBench& b) {
@@ -356,7 +361,7 @@ int run_throughput_bench(const BenchArgs& a) {
                      .dump(2)
               << "\n";
   } else {
-    std::printf("%zu^3 products on %s, median of each dtype's samples over %.1f s (half duty cycle); %s\n", n,
+    std::printf("%zu^3 products on %s, median of each dtype's samples over %.3g s (half duty cycle); %s\n", n,
                 backend.c_str(), a.seconds,
                 gpu ? "rows marked emulation measure it, not the GPU's own arithmetic"
                     : "on a CPU narrower dtypes are emulated, not hardware speed");
@@ -466,7 +471,8 @@ Runner add_bench(CLI::App& app) {
   given(app.add_option("--dtypes", a->dtypes, help_of("--dtypes", "input = weight = output dtypes, one run each"))
             ->delimiter(',')
             ->each([a](const std::string&) { a->dtypes_given = true; }));
-  given(app.add_option("--seconds", a->seconds, help_of("--seconds", "how long to sample (default 5)")));
+  given(app.add_option("--seconds", a->seconds,
+                       help_of("--seconds", "how long to sample, at least (default 5): every dtype gets one sample")));
   given(app.add_option("--save", a->save,
                        help_of("--save",
                                "write both figures (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an "
