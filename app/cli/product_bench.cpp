@@ -39,7 +39,7 @@ int run_product_bench(const ProductBenchArgs& a) {
       return kExitBadInput;
     }
     for (size_t n : a.sizes)
-      if (Status st = experiment::check_product_bench(*t, n, sized_for); !st) {
+      if (Status st = experiment::check_product_bench(*t, n, sized_for, *acc); !st) {
         std::fprintf(stderr, "error: %s x %zu: %s\n", dname.c_str(), n, st.error().c_str());
         return kExitBadInput;
       }

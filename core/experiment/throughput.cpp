@@ -45,10 +45,10 @@ MatmulConfig bench_config(DType dtype, size_t n, const Accumulation& acc) {
 
 }  // namespace
 
-Status check_product_bench(DType dtype, size_t n, BackendChoice backend) {
+Status check_product_bench(DType dtype, size_t n, BackendChoice backend, const std::optional<Accumulation>& with) {
   const size_t largest = largest_product_bench(backend);
   if (n == 0 || n > largest) return Error{"the product size must lie in [1, " + std::to_string(largest) + "]"};
-  auto acc = default_product_accumulation(dtype);
+  auto acc = with ? Expected<Accumulation>(*with) : default_product_accumulation(dtype);
   if (!acc) return Error{acc.error()};
   // The dtypes and recipes as an experiment checks them; not its working-memory limit, which
   // counts references and error arrays a bare product never makes (8192 would need "12 GiB").

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,8 +52,11 @@ bool product_emulated(DType dtype);
 // size takes seconds there), 16384 elsewhere.
 size_t largest_product_bench(BackendChoice backend);
 
-// Why a product bench of `dtype` at n cannot be prepared for `backend`, if it cannot.
-Status check_product_bench(DType dtype, size_t n, BackendChoice backend);
+// Why a product bench of `dtype` at n cannot be prepared for `backend`, if it cannot, with the
+// accumulation `with` (else the dtype's default): f32:blas over float64 was found only after the
+// rows before it were printed.
+Status check_product_bench(DType dtype, size_t n, BackendChoice backend,
+                           const std::optional<Accumulation>& with = std::nullopt);
 
 // Draws normal operands (seed 0) and rounds them to `dtype`, for a product timed on `backend`
 // (n in [1, largest_product_bench(backend)]); times nothing.

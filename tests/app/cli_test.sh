@@ -182,6 +182,14 @@ check bench-product-refused 2 'error: nothing was timed: cpu cannot run the prod
 check bench-matmul-refused 2 'bfloat16 x 32: OpenBLAS has no float16 GEMM' -- "$PL" bench --op matmul --backend cpu --accumulate f16:blas --sizes 32 --reps 1
 check probe-refused 2 'error: OpenBLAS has no float16 GEMM' -- "$PL" accumulation-probe --backend cpu --accumulate f16:blas
 check probe-int8-f32 2 'the probes need a float input dtype' -- "$PL" accumulation-probe --backend cpu --dtype int8
+# f32:blas over float64 values was found after the output: bench printed float32's row (exit 1),
+# the probe ran its probes through sgemm and said "not run" at the end (exit 0). Both refuse first.
+check bench-product-f32-blas-float64 2 '^error: float64 x 8: f32:blas, the float32 library product .*takes float32 values' -- \
+  "$PL" bench --op product --dtypes float32,float64 --sizes 8 --reps 1 --backend cpu --accumulate f32:blas
+check bench-product-f32-blas-float64-nothing-printed 2 '^error' -- \
+  bash -c '"$0" bench --op product --dtypes float32,float64 --sizes 8 --reps 1 --backend cpu --accumulate f32:blas 2>&1 | head -1; exit "${PIPESTATUS[0]}"' "$PL"
+check probe-f32-blas-float64 2 'f32:blas, the float32 library product, takes float32 values: float64 has more bits' -- \
+  "$PL" accumulation-probe --backend cpu --dtype float64
 check bench-option-of-another-op 2 'error: --save does not apply to --op convert \(it is for throughput\)' -- "$PL" bench --save "${TMPDIR:-/tmp}/pl-never-written-$$"
 check bench-formats-not-matmul 2 'error: --formats does not apply to --op matmul \(it is for convert\)' -- "$PL" bench --op matmul --formats float16
 check bench-figure-size-not-convert 2 'error: --size does not apply to --op convert' -- "$PL" bench --size 500x400
