@@ -316,7 +316,11 @@ const Engine* find_variant(const Engine& base, std::string_view version, std::st
   // for another device's plain engine; a configuration the other device lacks (oneDNN's) may be.
   auto released = [&](const Engine& e) {
     if (e.framework != base.framework) return false;
-    return !version.empty() ? e.version.starts_with(version) : e.version == base.version;
+    // A release or its leading parts ("1.13" of "1.13.1"), never part of a number ("1.1" took
+    // torch 1.13.1, "0.1" jax 0.10.2).
+    if (version.empty()) return e.version == base.version;
+    return e.version == version ||
+           (e.version.starts_with(version) && e.version.size() > version.size() && e.version[version.size()] == '.');
   };
   const std::string_view config = configuration_of(base.device), base_autocast = autocast_of(base.device);
   // A whole description; or a placement tried with base's whole configuration, then with its

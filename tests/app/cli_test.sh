@@ -306,6 +306,8 @@ check promote-torch113-conv1d-bias 0 'never checked the bias dtype' -- "$PL" pro
 check promote-torch113-no-fp8 2 'not a torch 1.13.1 dtype' -- "$PL" promote --framework-version 1.13 float8_e4m3fn float32
 check promote-numpy-version 0 'numpy 1\.' -- "$PL" promote --framework numpy --framework-version 1 int8 int64
 check promote-bad-version 2 'no torch engine for version 1.7' -- "$PL" promote --framework-version 1.7 float32 float32
+check promote-version-not-a-prefix-of-a-number 2 'no torch engine for version 1.1 ' -- \
+  "$PL" promote --framework-version 1.1 float32 float32
 check promote-precision-high 0 'CUDA \(compute capability >= 8.0\): the float32 operands run as tf32' -- "$PL" promote --op linear --matmul-precision high float32 float32
 check promote-precision-conv 0 'float32 convolutions on a GPU still run in TF32' -- "$PL" promote --op conv2d --matmul-precision highest float32 float32
 check promote-precision-113 0 'CPU: float32 -- PyTorch 1.13 has no' -- "$PL" promote --framework-version 1.13 --op mm --matmul-precision medium float32 float32

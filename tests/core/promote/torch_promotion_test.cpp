@@ -680,6 +680,25 @@ TEST(TorchCuda, AutocastRunsProductsInTheLowerType) {
   EXPECT_EQ(find_variant(*find_engine("torch"), "", "cuda")->id, "torch-cuda");
 }
 
+// Bug: a version matched as a prefix of the text, so "1.1" answered for torch 1.13.1 and "0.1" for
+// jax 0.10.2. A version is a release or its leading parts.
+TEST(TorchEngines, AVersionIsAReleaseOrItsLeadingParts) {
+  auto variant = [](std::string_view id, std::string_view version) {
+    const Engine* e = find_variant(*find_engine(id), version, "");
+    return e ? std::string(e->id) : std::string("none");
+  };
+  EXPECT_EQ(variant("torch", "1.13"), "torch1.13");
+  EXPECT_EQ(variant("torch", "1.13.1"), "torch1.13");
+  EXPECT_EQ(variant("torch", "1"), "torch1.13");
+  EXPECT_EQ(variant("torch", "2"), "torch");
+  EXPECT_EQ(variant("torch", "1.1"), "none");
+  EXPECT_EQ(variant("torch", "1.13.10"), "none");
+  EXPECT_EQ(variant("jax", "0.1"), "none");
+  EXPECT_EQ(variant("jax", "0.10"), "jax");
+  EXPECT_EQ(variant("numpy", "1.2"), "none");
+  EXPECT_EQ(variant("numpy", "1.26"), "numpy1");
+}
+
 // Asked on another device, an engine keeps the autocast the user's code switched on, with its
 // dtype; where no engine has it there, none answers in its place. oneDNN is the CPU's own.
 TEST(TorchEngines, AnotherDeviceKeepsAutocast) {
