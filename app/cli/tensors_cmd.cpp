@@ -19,7 +19,7 @@ Runner add_tensors(CLI::App& app) {
         std::fprintf(stderr, "error: %s\n", h.error().c_str());
         return kExitBadInput;
       }
-      std::printf("%-40s %-8s %s\n", "(array)", h->descr.c_str(), io::shape_text(h->shape).c_str());
+      std::printf("%-40s %-8s %s\n", "(array)", printable(h->descr).c_str(), io::shape_text(h->shape).c_str());
       return kExitOk;
     }
     auto list = io::list_safetensors_file(*path);
@@ -28,7 +28,7 @@ Runner add_tensors(CLI::App& app) {
       return kExitBadInput;
     }
     for (const auto& e : *list)
-      std::printf("%-40s %-8s %s\n", printable(e.name, 256).c_str(), e.dtype.c_str(), io::shape_text(e.shape).c_str());
+      std::printf("%-40s %-8s %s\n", printable(e.name, 256).c_str(), printable(e.dtype).c_str(), io::shape_text(e.shape).c_str());
     return kExitOk;
   };
 }

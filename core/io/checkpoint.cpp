@@ -75,7 +75,7 @@ Expected<Checkpoint> open_index(const std::string& index_path) {
     const std::string file = (folder / shard).string();
     std::error_code ec;
     if (!fs::exists(file, ec) && !ec)
-      return Error{index_path + " names shard " + shard + " (for tensor '" + printable(names.front()) + "'" +
+      return Error{index_path + " names shard " + printable(shard) + " (for tensor '" + printable(names.front()) + "'" +
                    (names.size() > 1 ? " and " + std::to_string(names.size() - 1) + " more" : std::string()) +
                    "), which is missing"};
     const size_t first = c.tensors.size();

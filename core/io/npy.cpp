@@ -97,20 +97,21 @@ struct Descr {
 };
 
 Expected<Descr> parse_descr(const std::string& d) {
-  if (d.size() < 3) return Error{"dtype '" + d + "' is not a simple NumPy type string"};
+  const std::string shown = printable(d);  // (from the file: no escape sequence reaches a terminal)
+  if (d.size() < 3) return Error{"dtype '" + shown + "' is not a simple NumPy type string"};
   const char order = d[0], kind = d[1];
   const std::string size = d.substr(2);
-  if (order != '<' && order != '>' && order != '|' && order != '=') return Error{"dtype '" + d + "' has no byte order"};
+  if (order != '<' && order != '>' && order != '|' && order != '=') return Error{"dtype '" + shown + "' has no byte order"};
   int bytes = 0;
   for (char c : size) {
-    if (c < '0' || c > '9' || bytes > 1000) return Error{"dtype '" + d + "' has a bad size"};
+    if (c < '0' || c > '9' || bytes > 1000) return Error{"dtype '" + shown + "' has a bad size"};
     bytes = bytes * 10 + (c - '0');
   }
   const bool big = order == '>';
   switch (kind) {
     case 'f':
       if (bytes == 2 || bytes == 4 || bytes == 8) return Descr{kind, bytes, big};
-      return Error{"dtype '" + d + "': float" + std::to_string(8 * bytes) + " is not supported"};
+      return Error{"dtype '" + shown + "': float" + std::to_string(8 * bytes) + " is not supported"};
     case 'i':
     case 'u':
       if (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8) return Descr{kind, bytes, big};
@@ -121,10 +122,10 @@ Expected<Descr> parse_descr(const std::string& d) {
     case 'V':
       if (bytes == 1 || bytes == 2) return Descr{kind, bytes, big};
       break;
-    case 'c': return Error{"dtype '" + d + "' is complex: save its .real (and .imag) separately"};
+    case 'c': return Error{"dtype '" + shown + "' is complex: save its .real (and .imag) separately"};
     default: break;
   }
-  return Error{"dtype '" + d + "' is not a numeric type Precision Lab reads"};
+  return Error{"dtype '" + shown + "' is not a numeric type Precision Lab reads"};
 }
 
 std::string header_dict(const std::string& descr, const std::vector<size_t>& shape) {
@@ -245,8 +246,14 @@ Expected<Layout> parse_layout(std::span<const uint8_t> b) {
 Status check_data_size(const Layout& l, size_t file_size) {
   const size_t have = file_size - l.data_offset;
   if (have / l.d.bytes < l.count)
-    return Error{"the file is truncated: shape " + shape_text(l.h.shape) + " of '" + l.h.descr + "' needs " +
-                 std::to_string(l.count * l.d.bytes) + " bytes of data, it has " + std::to_string(have)};
+    return Error{std::string("the file is truncated: shape ")
+                     .append(shape_text(l.h.shape))
+                     .append(" of '")
+                     .append(printable(l.h.descr))
+                     .append("' needs ")
+                     .append(std::to_string(l.count * l.d.bytes))
+                     .append(" bytes of data, it has ")
+                     .append(std::to_string(have))};
   if (have != l.count * l.d.bytes)
     return Error{"the file has " + std::to_string(have - l.count * l.d.bytes) + " bytes after the array's data"};
   return {};
@@ -288,14 +295,20 @@ Expected<Tensor> parse_npy(std::span<const uint8_t> b, std::optional<DType> raw_
       return Error{std::string(name(*raw_as)) +
                    " is read natively; a raw view is for bfloat16, float8, float6 and float4"};
     if (kind == 'f' || kind == 'b' || d->bytes != raw_bytes)
-      return Error{"'" + h->descr + "' cannot hold raw " + std::string(name(*raw_as)) + " codes (they need " +
-                   std::to_string(raw_bytes) + "-byte integer or void elements)"};
+      return Error{std::string("'")
+                       .append(printable(h->descr))
+                       .append("' cannot hold raw ")
+                       .append(name(*raw_as))
+                       .append(" codes (they need ")
+                       .append(std::to_string(raw_bytes))
+                       .append("-byte integer or void elements)")};
     kind = 'r';
     t.dtype = *raw_as;
     t.stored_as += " viewed as " + std::string(name(*raw_as));
   } else {
     if (kind == 'V')
-      return Error{"'" + h->descr + "' holds raw bytes: name the dtype they encode (bfloat16, float8_e4m3fn, ...)"};
+      return Error{std::string("'").append(printable(h->descr)).append(
+          "' holds raw bytes: name the dtype they encode (bfloat16, float8_e4m3fn, ...)")};
     static const std::pair<std::string_view, DType> kNative[] = {
         {"f8", DType::float64}, {"f4", DType::float32}, {"f2", DType::float16}, {"b1", DType::bool_},
         {"i1", DType::int8},    {"u1", DType::uint8},   {"i2", DType::int16},   {"u2", DType::uint16},

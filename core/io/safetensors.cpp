@@ -117,7 +117,7 @@ Expected<std::vector<SafetensorsEntry>> parse_header(std::string_view text, uint
     if (!v["dtype"].is_string()) return Error{where + "dtype is not a string"};
     e.dtype = v["dtype"].get<std::string>();
     const StoredDtype* d = safetensors_dtype(e.dtype);
-    if (!d) return Error{where + "dtype " + e.dtype + " is not supported"};
+    if (!d) return Error{where + "dtype " + printable(e.dtype) + " is not supported"};
     if (!v["shape"].is_array()) return Error{where + "shape is not a list"};
     for (const auto& s : v["shape"]) {
       if (!s.is_number_unsigned()) return Error{where + "shape holds something other than non-negative integers"};

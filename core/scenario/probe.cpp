@@ -1,3 +1,4 @@
+#include "core/util/printable.h"
 #include "core/scenario/probe.h"
 
 #include <algorithm>
@@ -30,7 +31,7 @@ struct Params {
   Status check_keys() const {
     if (!j.is_object()) return Error{"must be an object"};
     for (auto it = j.begin(); it != j.end(); ++it) {
-      if (!known.count(it.key())) return Error{"unknown key '" + it.key() + "'"};
+      if (!known.count(it.key())) return Error{"unknown key '" + printable(it.key()) + "'"};
       const bool count = it.key() == "count";
       if (count ? !it.value().is_number_unsigned() : !it.value().is_string())
         return Error{"'" + it.key() + "' must be a " + (it.key() == "count" ? "positive integer" : "string")};

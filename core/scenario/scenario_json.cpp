@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <set>
 
+#include "core/util/printable.h"
 #include "core/dtype/device/cast_policy.h"
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/scan/candidate.h"
@@ -31,7 +32,7 @@ Expected<MetricRef> metric_ref(const json& j, const std::string& where) {
     else if (it.key() == "pointer" && it.value().is_string()) r.pointer = it.value().get<std::string>();
     else if (it.key() == "evidence" || it.key() == "pointer")
       return Error{where + ": '" + it.key() + "' must be " + (it.key() == "evidence" ? "an index" : "a string")};
-    else return Error{where + ": unknown key '" + it.key() + "'"};
+    else return Error{where + ": unknown key '" + printable(it.key()) + "'"};
   }
   if (r.pointer.empty() || r.pointer[0] != '/') return Error{where + ": 'pointer' must start with '/'"};
   return r;
@@ -55,7 +56,7 @@ Expected<Bounds> bounds_from(const json& j, const std::string& where) {
       if (!r) return Error{r.error()};
       (k == "above" ? b.above : b.below) = *r;
     } else {
-      return Error{where + ": unknown key '" + k + "'"};
+      return Error{where + ": unknown key '" + printable(k) + "'"};
     }
   }
   if (!b.min && !b.max && !b.above && !b.below) return Error{where + ": a metric needs min, max, above or below"};
@@ -85,7 +86,7 @@ Expected<Check> check_from(const json& j, size_t index) {
       c.kind = static_cast<CheckKind>(std::find(std::begin(kKindKeys), std::end(kKindKeys), k) - std::begin(kKindKeys));
       c.params = v;
     } else {
-      return Error{where + ": unknown key '" + k + "'"};
+      return Error{where + ": unknown key '" + printable(k) + "'"};
     }
   }
   if (c.id.empty()) return Error{where + ": 'id' is required"};
@@ -136,7 +137,7 @@ Expected<Fact> fact_from(const json& j, size_t index) {
       if (!v.is_number()) return Error{where + ": '" + k + "' must be a number"};
       (k == "min" ? f.min : f.max) = v.get<double>();
     } else {
-      return Error{where + ": unknown key '" + k + "'"};
+      return Error{where + ": unknown key '" + printable(k) + "'"};
     }
   }
   if (f.id.empty() || f.says.empty()) return Error{where + ": 'id' and 'says' are required"};

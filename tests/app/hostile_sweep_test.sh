@@ -83,11 +83,15 @@ files = {
     "huge": struct.pack("<Q", 1 << 40) + b"{}",
     "short": b"\x01\x02",
     "dtype": st({"a": {"dtype": "C64", "shape": [1], "data_offsets": [0, 8]}}, 8),
+    "escdtype": st({"a": {"dtype": "F\x1b[2J32", "shape": [2], "data_offsets": [0, 8]}}, 8),
 }
 for name, b in files.items():
     open(name + ".safetensors", "wb").write(b)
-import numpy as np
-np.save("good.npy", np.zeros((2, 2), dtype=np.float32))
+# A 2 x 2 float32 .npy as np.save writes it (without NumPy, which the test machine may lack):
+# magic, version 1.0, the header padded with spaces to a multiple of 64 bytes, the data.
+h = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }"
+h = h + " " * (63 - (10 + len(h)) % 64) + "\n"
+open("good.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + bytes(16))
 raw = open("good.npy", "rb").read()
 hdr_len = struct.unpack("<H", raw[8:10])[0]
 hdr = raw[10:10 + hdr_len].decode()
@@ -97,6 +101,9 @@ def npy(h):
 open("dupkey.npy", "wb").write(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'shape': (4,), }"))
 open("zeros.npy", "wb").write(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (02, 2), }"))
 open("truncated.npy", "wb").write(raw[:-3])
+open("escdescr.npy", "wb").write(npy("{'descr': '<f\x1b[2J4', 'fortran_order': False, 'shape': (2, 2), }"))
+json.dump({"weight_map": {"a.weight": "x\x1b[2Jy.safetensors"}}, open("esc.safetensors.index.json", "w"))
+json.dump({"experiment": "matmul", "colo\x1b[2Jur": 1}, open("esckey.json", "w"))
 EOF
 for f in gap overlap trailing twice meta huge short dtype; do
   expect2 tensors "$f.safetensors"
@@ -112,6 +119,14 @@ expect2 matmul --m 4 --n 4 --k 4 --raw
 # An escape sequence in a name never reaches the terminal raw (the file itself is valid).
 expect2 matmul --a "escape.safetensors:a" --b "escape.safetensors:a"
 if "$PL" tensors escape.safetensors 2>&1 | grep -q $'\033'; then echo "FAIL: an escape sequence reached the terminal"; fails=$((fails + 1)); else passes=$((passes + 1)); fi
+# Nor in a dtype, a shard's name or a key of an experiment file: each was printed raw.
+for cmd in "tensors escdtype.safetensors" "tensors escdescr.npy" "matmul --a escdescr.npy --b good.npy" \
+  "scan esc.safetensors.index.json" "run esckey.json --out out-esckey"; do
+  # shellcheck disable=SC2086
+  expect2 $cmd
+  # shellcheck disable=SC2086
+  if "$PL" $cmd 2>&1 | grep -q $'\033'; then echo "FAIL: an escape sequence reached the terminal: $cmd"; fails=$((fails + 1)); else passes=$((passes + 1)); fi
+done
 
 echo "hostile sweep: $passes passed, $fails failed"
 ((passes >= 150)) || { echo "FAIL: fewer than 150 hostile invocations ran"; exit 1; }

@@ -289,7 +289,7 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
     if (!a.is_object()) return Error{what + ": \"activations\" is not an object"};
     for (auto it = a.begin(); it != a.end(); ++it)
       if (it.key() != "file" && it.key() != "format")
-        return Error{what + ": the activations' unknown key \"" + it.key() + "\""};
+        return Error{what + ": the activations' unknown key \"" + printable(it.key()) + "\""};
     auto file = text_of(a, "file", what + " activations");
     if (!file) return Error{file.error()};
     if (file->empty()) return Error{what + ": the activations' \"file\" is empty"};

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/printable.h"
 #include "core/backend/backend_choice.h"
 #include "core/dtype/device/cast_policy.h"
 #include "core/dtype/format_lookup.h"
@@ -45,7 +46,7 @@ inline std::optional<int64_t> integer_in(const json& v, int64_t lo, int64_t hi) 
 // names a key it does not take instead of ignoring it.
 inline Status unknown_key(const json& j, std::initializer_list<std::string_view> known) {
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (std::find(known.begin(), known.end(), it.key()) == known.end()) return Error{"unknown key '" + it.key() + "'"};
+    if (std::find(known.begin(), known.end(), it.key()) == known.end()) return Error{"unknown key '" + printable(it.key()) + "'"};
   return {};
 }
 
@@ -113,7 +114,7 @@ struct Reader {
           out->group = static_cast<int>(*group);
           continue;
         }
-        if (it.key() != "history") return fail(key, "unknown key '" + it.key() + "'");
+        if (it.key() != "history") return fail(key, "unknown key '" + printable(it.key()) + "'");
         const auto history = integer_in(it.value(), 1, 1024);
         if (!history) return fail(key, "history must be an integer from 1 to 1024");
         out->history = static_cast<int>(*history);
@@ -143,7 +144,7 @@ struct Reader {
                         : it.key() == "outlier_fraction" ? &out->outlier_fraction
                         : it.key() == "outlier_gain"     ? &out->outlier_gain
                                                          : nullptr;
-        if (!field) return fail(key, "unknown key '" + it.key() + "'");
+        if (!field) return fail(key, "unknown key '" + printable(it.key()) + "'");
         if (!it.value().is_number()) return fail(key, it.key() + " must be a number");
         *field = it.value().get<double>();
       }
