@@ -51,7 +51,7 @@ Runner add_roundtrip(CLI::App& app) {
       app.add_option("--rows", a->rows, "rows (channels, for per-channel recipes)"),
       app.add_option("--cols", a->cols, "values per row (MX / NVFP4 blocks run along rows)")};
   app.add_option("--input", a->input, "a 2-D tensor from FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1]");
-  app.add_option("--seed", a->seed, "seed");
+  CLI::Option* seed_option = app.add_option("--seed", a->seed, "seed");
   add_backend_option(app, &a->backend,
                      "where the elements are rounded (default cpu; scales, counts and statistics are the CPU's); "
                      "what the device cannot round, the CPU does, with a note");
@@ -60,7 +60,7 @@ Runner add_roundtrip(CLI::App& app) {
                  "existing folder must be empty)");
   app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
   app.add_flag("--json", a->json, "machine-readable results");
-  return [a, data, shape]() {
+  return [a, data, shape, seed_option]() {
     if (!a->input.empty()) {
       for (const CLI::Option* o : shape)
         if (o->count() > 0) return bad(o->get_name() + " is for drawn values: with --input the shape is the tensor's");
@@ -85,6 +85,10 @@ Runner add_roundtrip(CLI::App& app) {
     c.cols = a->cols;
     c.seed = a->seed;
     c.backend = a->backend;
+    if (!a->input.empty() && seed_option->count() > 0 && !experiment::seed_read_with_file(c))
+      return bad(
+          "--seed is for drawn values, --rounding stochastic and a delayed recipe's history: with --input and "
+          "none of the others it changes nothing");
     if (!a->save.empty())
       if (const int st = output_problem(a->save, a->force, {io::tensor_file(a->input)})) return st;
     auto r = experiment::run_roundtrip({c, a->input}, {}, interrupt_flag());

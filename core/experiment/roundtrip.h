@@ -44,6 +44,11 @@ struct RoundtripResult {
 };
 
 Status check(const RoundtripConfig& c);
+// Whether the seed is read when the values come from a file: by a stochastic rounding's stream
+// or a delayed recipe's drawn history (else it changes nothing, and is refused).
+inline bool seed_read_with_file(const RoundtripConfig& c) {
+  return c.cast.rounding == Rounding::Stochastic || c.scaling.kind == ScalingKind::PerTensorDelayed;
+}
 // `progress` gets fractions in [0, 1] as the stages end; `cancel` stops the run between them
 // (the error says "cancelled").
 Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values = {},

@@ -420,6 +420,20 @@ check roundtrip-all-nan 0 '^no element to compare: of the 2 values, none is fini
   "$PL" roundtrip --input "$TMP/nan.npy" --dtype float16
 check roundtrip-input-rows 2 "--cols is for drawn values: with --input the shape is the tensor's" -- "$PL" roundtrip --input "$IO/f64.npy" --cols 8
 check roundtrip-input-data 2 '--data is for drawn values' -- "$PL" roundtrip --input "$IO/f64.npy" --data uniform
+# Options and keys that changed nothing were taken, and --seed even written into setup.json: each
+# is refused now (a helper's audit of hostile input found them).
+check roundtrip-input-seed 2 '--seed is for drawn values, --rounding stochastic' -- \
+  "$PL" roundtrip --input "$IO/f64.npy" --dtype float16 --seed 3
+check roundtrip-input-seed-stochastic 0 'round trip through float16' -- \
+  "$PL" roundtrip --input "$IO/f64.npy" --dtype float16 --seed 3 --rounding stochastic
+echo '{"experiment": "roundtrip", "dtype": "float16", "input_file": "'"$IO/f64.npy"'", "seed": 3}' >"$TMP/rt-seed.json"
+check run-roundtrip-input-seed 2 "'seed': is for drawn values" -- "$PL" run "$TMP/rt-seed.json" --out "$TMP/rt-seed"
+check roundtrip-int-overflow 2 "an overflow policy is for float formats: int8's values are clamped" -- \
+  "$PL" roundtrip --dtype int8 --scaling per-tensor --overflow no-saturate
+echo '{"experiment": "sum", "b": "float16"}' >"$TMP/sum-b.json"
+check run-sum-b 2 "'b': is for a dot product" -- "$PL" run "$TMP/sum-b.json" --out "$TMP/sum-b"
+echo '{"experiment": "linear", "m": 4, "n": 4, "k": 4, "bias_data": "uniform"}' >"$TMP/bias-data.json"
+check run-bias-data-without-bias 2 "'bias_data': draws a bias" -- "$PL" run "$TMP/bias-data.json" --out "$TMP/bias-data"
 check roundtrip-input-delayed-data 0 '\(delayed, rne\), 3 x 4 loaded values' -- "$PL" roundtrip --input "$IO/f64.npy" --data uniform --scaling delayed
 cat > "$TMP/exp.json" <<'JSON'
 {"experiment": "linear", "m": 8, "n": 8, "k": 64, "input": "float8_e4m3fn", "weight": "float8_e5m2",

@@ -397,7 +397,14 @@ bool SetupView::draw_rounding_and_data() {
     ImGui::SetTooltip("%s", cast ? "How the scaled values are rounded to the dtype."
                                  : "How the input, weight, bias and output are rounded to their dtypes\n"
                                    "(the accumulator's own rounding is part of the accumulate model).");
-  changed |= draw_overflow_combo("overflow", &c.cast.overflow);
+  // A cast to an integer dtype clamps to its range: no overflow policy to choose (one set for a
+  // float dtype before would refuse the cast).
+  if (cast && !is_float(c.input)) {
+    changed |= c.cast.overflow != Overflow::FormatDefault;
+    c.cast.overflow = Overflow::FormatDefault;
+  } else {
+    changed |= draw_overflow_combo("overflow", &c.cast.overflow);
+  }
   using experiment::kDistributionCount, experiment::kScalingKindCount;
   changed |= enum_combo<ScalingKind, kScalingKindCount>(cast ? "scaling" : "input scaling", &c.input_scaling.kind,
                                                         scaling_name);

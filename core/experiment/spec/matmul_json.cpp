@@ -81,6 +81,10 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   }
   if (!spec.files.bias.empty() && j.contains("bias_data"))
     r.fail("bias_data", "is for a drawn bias: with bias_file the values are the file's");
+  // Without a bias, bias_data was taken and ignored, and copied into setup.json. Files written so
+  // say the writer's default, which is taken as saying nothing; any other source is refused.
+  else if (!c.bias && j.contains("bias_data") && data_json(c.bias_data) != data_json(MatmulConfig{}.bias_data))
+    r.fail("bias_data", "draws a bias: give \"bias\" its dtype too, or leave bias_data out");
   if (r.string("framework", &spec.framework) && !spec.framework.empty() && !promote::find_engine(spec.framework))
     r.fail("framework", "unknown framework '" + spec.framework + "' (" + promote::engine_names() + ")");
   if (!r.error.empty()) return Error{r.error};
@@ -143,7 +147,7 @@ json to_json(const MatmulSpec& s) {
   // What the files give is not written (matmul_spec_from_json refuses it beside them).
   if (!s.files.input.empty() || !s.files.weight.empty())
     for (const char* key : {"m", "n", "k", "input_data", "weight_data"}) j.erase(key);
-  if (!s.files.bias.empty()) j.erase("bias_data");
+  if (!s.files.bias.empty() || !c.bias) j.erase("bias_data");
   if (s.files.raw && (!s.files.input.empty() || !s.files.weight.empty())) j["raw"] = true;
   if (!s.framework.empty()) j["framework"] = s.framework;
   if (c.backend != BackendChoice::Cpu) j["backend"] = backend_choice_name(c.backend);

@@ -22,6 +22,8 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
   r.string("experiment", &kind);
   if (kind != "dot" && kind != "sum") r.fail("experiment", "'" + kind + "' is not dot or sum");
   c.sum = kind == "sum";
+  // A sum adds a's values alone (dot --sum refuses --b-dtype): a "b" was taken and ignored.
+  if (c.sum && j.contains("b")) r.fail("b", "is for a dot product: a sum adds the values of a alone");
   if (j.contains("lengths")) {
     if (!j["lengths"].is_array() || j["lengths"].empty()) r.fail("lengths", "must be a list of positive integers");
     else {
@@ -67,6 +69,7 @@ json to_json(const DotSweepConfig& c) {
             {"accumulate", models},
             {"trials", c.trials},
             {"seed", c.seed}};
+  if (c.sum) j.erase("b");  // (a sum has no b: dot_config_from_json refuses one)
   if (c.backend != BackendChoice::Cpu) j["backend"] = backend_choice_name(c.backend);
   return j;
 }
@@ -121,6 +124,10 @@ Expected<RoundtripSpec> roundtrip_spec_from_json(const json& j) {
     if (j.contains("data") && c.scaling.kind != ScalingKind::PerTensorDelayed)
       r.fail("data",
              "is for drawn values (and a delayed recipe's history): with input_file the values are the tensor's");
+    if (j.contains("seed") && !seed_read_with_file(c))
+      r.fail("seed",
+             "is for drawn values, stochastic rounding and a delayed recipe's history: with input_file and none "
+             "of the others it changes nothing");
   }
   if (!r.error.empty()) return Error{r.error};
   if (auto st = check(c); !st) return Error{st.error()};
@@ -143,6 +150,7 @@ json to_json(const RoundtripSpec& s) {
     j.erase("rows");
     j.erase("cols");
     if (c.scaling.kind != ScalingKind::PerTensorDelayed) j.erase("data");
+    if (!seed_read_with_file(c)) j.erase("seed");
   }
   if (c.backend != BackendChoice::Cpu) j["backend"] = backend_choice_name(c.backend);
   return j;
