@@ -396,13 +396,7 @@ int run_bench(const BenchArgs& a) {
     std::fprintf(stderr, "error: %s\n", st.error().c_str());
     return kExitFailed;
   }
-  auto opened = open_backend(a.backend);
-  if (!opened) {
-    std::fprintf(stderr, "error: %s\n", opened.error().c_str());
-    return kExitFailed;  // the device, not the input
-  }
-  if (!opened->note.empty()) std::fprintf(stderr, "note: %s\n", opened->note.c_str());
-  Backend* const backend = opened->backend.get();
+  // The input first, then the device: a bad format came after the device's note.
   CastOptions o;
   if (!parse_rounding(a.rounding.c_str(), &o.rounding)) {
     std::fprintf(stderr, "error: unknown rounding '%s'\n", a.rounding.c_str());
@@ -417,6 +411,13 @@ int run_bench(const BenchArgs& a) {
     }
     refs.push_back(*r);
   }
+  auto opened = open_backend(a.backend);
+  if (!opened) {
+    std::fprintf(stderr, "error: %s\n", opened.error().c_str());
+    return kExitFailed;  // the device, not the input
+  }
+  if (!opened->note.empty()) std::fprintf(stderr, "note: %s\n", opened->note.c_str());
+  Backend* const backend = opened->backend.get();
   DeviceInfo dev = backend->device_info();
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json)

@@ -218,6 +218,9 @@ check bench-throughput-save 0 'GFLOP/s' -- "$PL" bench --op throughput --dtypes 
 check bench-throughput-files 0 'throughput-by-dtype.svg' -- ls "$tp"
 rm -rf "$tp"
 check bench-formats-repeated 2 'error: --formats names float16 twice' -- "$PL" bench --formats float16,bfloat16,float16
+# The format before the device: a CUDA note came first, on a second line of stderr.
+check bench-formats-bad-first 2 "^error: 'int8' is not a floating-point format" -- \
+  bash -c '"$0" bench --formats int8 2>&1 | head -1; exit "${PIPESTATUS[0]}"' "$PL"
 check bench-dtypes-repeated 2 'error: --dtypes names int8 twice' -- "$PL" bench --op product --dtypes int8,int8 --sizes 32
 check bench-sizes-repeated 2 'error: --sizes names 64 twice' -- "$PL" bench --op matmul --sizes 64,64
 # --force without the folder it replaces was taken silently, as if one were being replaced.
@@ -401,6 +404,11 @@ check matmul-bad-dtype 2 "did you mean" -- "$PL" matmul --input-dtype bfloat61
 check matmul-bad-recipe 2 'NVFP4 elements are float4_e2m1fn' -- "$PL" matmul --input-scaling nvfp4
 check matmul-missing-file 2 'cannot open' -- "$PL" matmul --a "$TMP/none.npy" --b "$TMP/none.npy"
 check tensors-list 0 'layer.weight +F32 +\(6, 5\)' -- "$PL" tensors "$IO/model.safetensors"
+python3 -c "
+import struct, sys
+h = b'{\"__metadata__\": {\"format\": \"pt\"}}'
+sys.stdout.buffer.write(struct.pack('<Q', len(h)) + h)" >"$TMP/meta-only.safetensors"
+check tensors-none 0 'meta-only\.safetensors holds no tensors' -- "$PL" tensors "$TMP/meta-only.safetensors"
 # Options for drawn operands, given with files, are refused (they were silently ignored).
 check matmul-files-drawn-shape 2 "--m is for drawn operands: with --a and --b the shapes and values are the files'" -- "$PL" matmul --linear --m 99 --a "$IO/f64.npy" --b "$IO/f64.npy"
 check matmul-files-drawn-data 2 "--weight-data is for drawn operands" -- "$PL" matmul --linear --weight-data uniform --a "$IO/f64.npy" --b "$IO/f64.npy"
@@ -617,6 +625,12 @@ check window-bad-panel 2 "unknown panel 'nope' \\(panels: formats, promotion, ex
 check window-bad-setup 2 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
 check window-look-at-negative 2 "--look-at: '-1' is not a whole number" -- "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at -1
 check window-look-at-alone 2 'give --scenario too' -- "$PL" --screenshot "$TMP/x.png" --no-settings --look-at 1
+# A folder named as the screenshot was found only when the frame was written (exit 1), and the
+# window's errors began "precision-lab:" where every command's begin "error:".
+mkdir -p "$TMP/shot.png"
+check window-screenshot-folder 2 '^error: --screenshot .*shot\.png is a folder: name the PNG file' -- \
+  "$PL" --screenshot "$TMP/shot.png" --no-settings
+check window-error-prefix 2 '^error: --select takes A,B' -- "$PL" --screenshot "$TMP/x.png" --no-settings --select float16
 # The Promotion panel starts addmm with a float32 bias (it has no form without one) and names it.
 check window-addmm-names-its-bias 0 'promotion: torch 2\.15\.0 \(cpu\): addmm\(torch\.float16, torch\.float32, bias: torch\.float32\) RuntimeError: mat1 and mat2' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --size 1280x800 --no-settings --panel promotion --op addmm --select float16,float32 --verbose
 check window-look-at-past 2 '--look-at 3: scenario 12-which-e4m3 has 1 look-at link' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at 3

@@ -204,7 +204,7 @@ std::string self_command() {
 // Exit 1: the environment failed (no display, no OpenGL); bad_input: what the command line
 // named is wrong (an unknown panel, a setup file that does not read), exit 2 as every command.
 int fail(const std::string& message, bool bad_input = false) {
-  std::fprintf(stderr, "precision-lab: %s\n", message.c_str());
+  std::fprintf(stderr, "error: %s\n", message.c_str());  // (as every command says it)
   return bad_input ? 2 : 1;
 }
 
