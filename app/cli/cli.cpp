@@ -10,6 +10,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "core/util/exception_text.h"
 #include "core/util/interrupt.h"
 #include "core/util/number_text.h"
+#include "core/util/printable.h"
 #include "core/util/scratch_paths.h"
 
 namespace pl::cli {
@@ -68,6 +70,20 @@ std::string unknown_command_message(const CLI::App& app, const std::string& give
   // (a third of the letters wrong, at least two: "promot", "matmull", "roundtrp", not "x")
   const bool close = nearest_d <= std::max<size_t>(2, given.size() / 3) && nearest_d < given.size();
   return "unknown command '" + given + "'; " + (close ? "did you mean '" + nearest + "'? " : "") + "commands: " + names;
+}
+
+// CLI11's wording of three errors, said as the others are: "--m: At Most 1 required but
+// received 2", "could not convert: --lr = 1,5", "--size: 1 required TEXT missing".
+std::string plain_parse_error(const std::string& what) {
+  static const std::regex repeated(R"(^(-[-\w]+): At Most 1 required but received (\d+)$)");
+  static const std::regex conversion(R"(^[Cc]ould not convert: (-[-\w]+) = (.*)$)");
+  static const std::regex missing(R"(^(-[-\w]+): 1 required \w+ missing$)");
+  std::smatch m;
+  if (std::regex_match(what, m, repeated)) return m[1].str() + " is given " + m[2].str() + " times: give it once";
+  if (std::regex_match(what, m, conversion))
+    return m[1].str() + ": '" + printable(m[2].str()) + "' is not a value it takes";
+  if (std::regex_match(what, m, missing)) return m[1].str() + " needs a value";
+  return what;
 }
 
 // Ctrl-C, SIGTERM and SIGHUP (the terminal closed, an ssh connection dropped) ask the work to stop
@@ -257,7 +273,7 @@ int run(int argc, char** argv, const WindowRunner& window) {
       at = parsed.empty() ? nullptr : parsed.front();
       if (at) command += " " + at->get_name();
     }
-    std::string what = e.what();
+    std::string what = plain_parse_error(e.what());
     // ("The following argument was not expected", "A subcommand is required": a sentence's
     // capital, in the middle of ours; an acronym keeps its.)
     if (what.size() > 1 && std::isupper(static_cast<unsigned char>(what[0])) &&

@@ -624,6 +624,12 @@ check promote-tensorflow-full-name 0 'tensorflow 2.21.0 \(cpu, oneDNN off\): add
 check window-bad-panel 2 "unknown panel 'nope' \\(panels: formats, promotion, experiment, throughput, log, scenarios, explorer, checkpoint, start\\)" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --panel nope
 check window-bad-setup 2 'unknown key' -- "$PL" --screenshot "$TMP/x.png" --setup "$TMP/bad.json"
 check window-look-at-negative 2 "--look-at: '-1' is not a whole number" -- "$PL" --screenshot "$TMP/x.png" --no-settings --scenario 12 --look-at -1
+# CLI11's own wording of three parse errors ("--m: At Most 1 required but received 2", "could
+# not convert: --lr = 1,5", "--size: 1 required TEXT missing"), said as the others are.
+check parse-repeated 2 '^error: --m is given 2 times: give it once \(see precision-lab matmul --help\)' -- \
+  "$PL" matmul --m 4 --m 5
+check parse-conversion 2 "^error: --lr: '1,5' is not a value it takes" -- "$PL" train --lr 1,5
+check parse-missing-value 2 '^error: --merge needs a value' -- "$PL" scan --merge
 check window-look-at-alone 2 'give --scenario too' -- "$PL" --screenshot "$TMP/x.png" --no-settings --look-at 1
 # A folder named as the screenshot was found only when the frame was written (exit 1), and the
 # window's errors began "precision-lab:" where every command's begin "error:".
