@@ -3,10 +3,12 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 
 #include "core/io/checked_write.h"
 #include "core/util/interrupt.h"
@@ -27,6 +29,36 @@ std::string sibling(const fs::path& dest, const char* what) {
   std::string name = ".";
   name.append(dest.filename().string()).append(".").append(what).append("-XXXXXX");
   return (parent / name).string();
+}
+
+// The first entry of `dir` that no run writes, relative to it, or "" where there is none: what
+// --force may remove is an earlier run's results -- files of the kinds a run writes, in folders
+// a few levels deep -- never a folder of other things ("explore 1 --out /dev" told root to give
+// --force, which would have moved /dev aside and removed it).
+std::string foreign_entry(const fs::path& dir) {
+  static constexpr std::string_view kWritten[] = {".json", ".csv", ".png", ".svg", ".pdf", ".md", ".html"};
+  constexpr int kDeepest = 3;
+  constexpr size_t kMostEntries = 100000;
+  std::error_code ec;
+  size_t seen = 0;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end;
+  if (ec) return ".";
+  for (; it != end; it.increment(ec)) {
+    if (ec) return ".";
+    const fs::path rel = it->path().lexically_relative(dir);
+    if (++seen > kMostEntries) return rel.string() + " (and more entries than a run writes)";
+    const fs::file_status st = it->symlink_status(ec);
+    if (ec) return rel.string();
+    if (fs::is_directory(st)) {
+      if (it.depth() + 1 > kDeepest) return rel.string();
+      continue;
+    }
+    const std::string ext = it->path().extension().string();
+    if (!fs::is_regular_file(st) ||
+        std::find(std::begin(kWritten), std::end(kWritten), ext) == std::end(kWritten))
+      return rel.string();
+  }
+  return "";
 }
 
 }  // namespace
@@ -67,12 +99,20 @@ Status ResultFolder::refusal(const std::string& dest, bool replace, const std::v
   if (const fs::path here = fs::current_path(ec); !ec && within(here, d))
     return Error{dest + (fs::equivalent(here, d, ec) ? " is" : " holds") +
                  " the folder this command runs in: it cannot be replaced; give another folder"};
-  if (!fs::is_empty(d, ec) && !replace)
+  if (!fs::is_empty(d, ec) && !replace) {
+    if (const std::string foreign = foreign_entry(d); !foreign.empty())
+      return Error{dest + " holds " + foreign + ", which no run writes: write the results to another folder"};
     return Error{dest + " is not empty: give --force to replace its contents, or another folder"};
+  }
   for (const std::string& input : inputs)
     if (!input.empty() && fs::exists(fs::path(input), ec) && within(input, d))
       return Error{(folder_path(input) == d ? dest + " is" : dest + " holds " + input + ",") +
                    " an input of this run: replacing the folder would remove it; write the results to another "
+                   "folder"};
+  if (replace)
+    if (const std::string foreign = foreign_entry(d); !foreign.empty())
+      return Error{dest + " holds " + foreign +
+                   ", which no run writes: --force replaces only an earlier run's results; write these to another "
                    "folder"};
   return {};
 }

@@ -68,6 +68,14 @@ status_is matmul-force-over-its-operand 2 'an input of this run' -- \
 status_is matmul-force-over-its-operand-parent 2 'an input of this run' -- \
   "$PL" matmul --a "$tmp/inputs/a.npy" --b "$tmp/inputs/a.npy" --save "$tmp" --force
 if [[ -f $tmp/inputs/train.json && -f $tmp/inputs/a.npy ]]; then ok inputs-kept; else bad inputs-kept; fi
+# --force replaces an earlier run's results, never a folder of other things ("explore 1 --out
+# /dev" advised --force, which would have moved /dev aside and removed it).
+mkdir -p "$tmp/mine" && echo "my notes" >"$tmp/mine/notes.txt" && echo '{}' >"$tmp/mine/result.json"
+status_is force-over-other-files 2 'mine holds notes.txt, which no run writes: --force replaces only' -- \
+  "$PL" explore 1 --format float16 --out "$tmp/mine" --force
+status_is other-files-no-force-advice 2 'holds notes.txt, which no run writes: write the results to another folder' -- \
+  "$PL" explore 1 --format float16 --out "$tmp/mine"
+[[ -f $tmp/mine/notes.txt && -f $tmp/mine/result.json ]] && ok other-files-kept || bad other-files-kept
 # Only the keys that name files are inputs: a folder named like the experiment's kind is not one.
 echo '{"experiment": "train", "models": ["float32"], "steps": 50}' >"$tmp/train-kind.json"
 (cd "$tmp" && "$PL" run train-kind.json --out train >/dev/null 2>&1)

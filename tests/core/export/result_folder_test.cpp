@@ -73,9 +73,47 @@ TEST(ResultFolder, ReplacingAFolderThatHoldsAnInputIsRefused) {
   EXPECT_NE(holds.find("holds " + model + ", an input of this run"), std::string::npos) << holds;
   EXPECT_FALSE(ResultFolder::refusal((t.p / "ck/sub/../").string(), true, {model}));
   EXPECT_FALSE(ResultFolder::refusal(t.p.string(), true, {model}));  // a folder above it too
-  // Inputs elsewhere, or not there at all, leave --force as it was.
-  EXPECT_TRUE(ResultFolder::refusal(dest.string(), true, {(t.p / "elsewhere.npy").string(), "", "absent.npy"}));
+  // Inputs elsewhere, or not there at all, do not refuse it; the model does, as a file no run
+  // writes.
+  const std::string foreign =
+      ResultFolder::refusal(dest.string(), true, {(t.p / "elsewhere.npy").string(), "", "absent.npy"}).error();
+  EXPECT_NE(foreign.find("holds sub/model.safetensors, which no run writes"), std::string::npos) << foreign;
   EXPECT_TRUE(fs::exists(model));
+}
+
+// Bug: "explore 1 --out /dev" told root to give --force, which would have moved /dev aside and
+// removed it. --force replaces an earlier run's results -- the files a run writes, in folders a
+// few levels deep -- and nothing else.
+TEST(ResultFolder, ForceReplacesOnlyAnEarlierRunsResults) {
+  TempDir t;
+  const fs::path dest = t.p / "out";
+  fs::create_directories(dest / "fix-1");
+  for (const char* f : {"result.json", "setup.json", "histograms.csv", "error.png", "error.svg", "error.pdf",
+                        "story.md", "slides.html", "fix-1/result.json"})
+    std::ofstream(dest / f) << "x";
+  EXPECT_TRUE(ResultFolder::refusal(dest.string(), true)) << ResultFolder::refusal(dest.string(), true).error();
+  const std::string without_force = ResultFolder::refusal(dest.string(), false).error();
+  EXPECT_NE(without_force.find("give --force"), std::string::npos) << without_force;
+  auto refused_for = [&](const fs::path& extra) {
+    const std::string why = ResultFolder::refusal(dest.string(), true).error();
+    std::error_code ec;
+    fs::remove_all(extra, ec);
+    return why;
+  };
+  std::ofstream(dest / "notes.txt") << "mine";
+  EXPECT_NE(refused_for(dest / "notes.txt").find("out holds notes.txt, which no run writes: --force replaces only"),
+            std::string::npos);
+  fs::create_directory_symlink(t.p, dest / "link");
+  EXPECT_NE(refused_for(dest / "link").find("holds link,"), std::string::npos);
+  fs::create_directories(dest / "a/b/c/d");
+  EXPECT_NE(refused_for(dest / "a").find("holds a/b/c/d,"), std::string::npos);
+  std::ofstream(dest / "fix-1/model.npy") << "x";
+  const std::string without = ResultFolder::refusal(dest.string(), false).error();
+  EXPECT_NE(without.find("holds fix-1/model.npy, which no run writes: write the results to another folder"),
+            std::string::npos)
+      << without;  // (no advice to give --force)
+  EXPECT_NE(refused_for(dest / "fix-1/model.npy").find("holds fix-1/model.npy,"), std::string::npos);
+  EXPECT_TRUE(ResultFolder::refusal(dest.string(), true));
 }
 
 // Bug: the folders made to hold a result folder stayed behind, empty, when it was never
