@@ -57,7 +57,12 @@ std::optional<Expected<FloatFormat>> parse_custom_spelling(const std::string& ke
   const long e = number(match[1]), m = number(match[2]);
   if (e < 1 || e > 11 || m > 52)
     return Error{"invalid custom format '" + key + "': exponent bits must be 1..11 and mantissa bits 0..52"};
-  const long bias = match[3].matched ? number(match[3]) : default_custom_bias(static_cast<int>(e));
+  // (A bias past 7 digits was taken as +9999999 whatever its sign: "e4m3b-99999999" said its range
+  // was 2^-10000001 .. 2^-9999985.)
+  if (match[3].matched && match[3].length() > (match[3].str()[0] == '-' ? 8 : 7))
+    return Error{"invalid custom format '" + key + "': a bias of " + match[3].str() +
+                 " puts its range far outside float64's, which the codec uses"};
+  const long bias = match[3].matched ? std::stol(match[3]) : default_custom_bias(static_cast<int>(e));
   const Specials s = match[4].matched ? *parse_custom_specials(match[4].str()) : Specials::IEEE;
   return make_custom_format(static_cast<int>(e), static_cast<int>(m), static_cast<int>(bias), s);
 }

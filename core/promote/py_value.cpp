@@ -20,14 +20,23 @@ constexpr __int128 kIntLimit = static_cast<__int128>((static_cast<unsigned __int
 // Decimal digits (underscores allowed, as in Python) into a non-negative int128 of at most
 // kIntLimit; nullopt when they are not digits, or with *too_large set when they are but exceed it.
 std::optional<__int128> parse_digits(std::string_view s, bool* too_large) {
-  if (s.empty()) return std::nullopt;
+  // 0x, 0o and 0b as in Python ("0x10" was "not a Python int literal").
+  int radix = 10;
+  if (s.size() > 2 && s[0] == '0') {
+    const char p = static_cast<char>(s[1] | 0x20);
+    radix = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 10;
+    if (radix != 10) s.remove_prefix(2);
+  }
+  if (s.empty() || (s.front() == '_' && radix == 10)) return std::nullopt;
   __int128 v = 0;
   bool big = false;
   for (char c : s) {
     if (c == '_') continue;
-    if (c < '0' || c > '9') return std::nullopt;
-    if (big || v > (kIntLimit - (c - '0')) / 10) big = true;
-    else v = v * 10 + (c - '0');
+    const int lower = c | 0x20;
+    const int d = c >= '0' && c <= '9' ? c - '0' : lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : 99;
+    if (d >= radix) return std::nullopt;
+    if (big || v > (kIntLimit - d) / radix) big = true;
+    else v = v * radix + d;
   }
   if (big) {
     *too_large = true;
@@ -169,7 +178,10 @@ Expected<PyValue> parse_py_value(std::string_view text) {
     v.real = static_cast<double>(v.integer);
     return v;
   }
-  const bool looks_float = s.find_first_of(".eEn") != std::string_view::npos;  // n: inf, nan
+  const std::string_view unsigned_part = s.substr(!s.empty() && (s[0] == '-' || s[0] == '+'));
+  const bool radix_int = unsigned_part.size() > 2 && unsigned_part[0] == '0' &&
+                         std::string_view("xXoObB").find(unsigned_part[1]) != std::string_view::npos;
+  const bool looks_float = !radix_int && s.find_first_of(".eEn") != std::string_view::npos;  // n: inf, nan
   if (!s.empty() && (s.back() == 'j' || s.back() == 'J')) {
     // a+bj, a-bj or bj
     const std::string_view body = s.substr(0, s.size() - 1);

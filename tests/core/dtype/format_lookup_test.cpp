@@ -57,5 +57,18 @@ TEST(Lookup, CustomFormats) {
   EXPECT_FALSE(parse_float_format("int8").ok());
 }
 
+// Bug: a bias of more than 7 digits was taken as +9999999 whatever its sign: "e4m3b-99999999"
+// said its range was 2^-10000001 .. 2^-9999985. It is refused as the bias typed.
+TEST(Lookup, AHugeBiasIsRefusedWithItsSign) {
+  const auto negative = parse_float_format("e4m3b-99999999");
+  ASSERT_FALSE(negative);
+  EXPECT_NE(negative.error().find("a bias of -99999999 puts its range far outside float64's"), std::string::npos)
+      << negative.error();
+  const auto seven = parse_float_format("e4m3b-9999999");  // as many digits as are read
+  ASSERT_FALSE(seven);
+  EXPECT_NE(seven.error().find("its range (2^9999997 .. 2^10000013)"), std::string::npos) << seven.error();
+  EXPECT_TRUE(parse_float_format("e4m3b-200"));
+}
+
 }  // namespace
 }  // namespace pl

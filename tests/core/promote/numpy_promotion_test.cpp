@@ -175,6 +175,22 @@ INSTANTIATE_TEST_SUITE_P(Releases, NumpyPromotion, ::testing::Values(Version::V2
                                                               : "NumPy2MlDtypes07";
                          });
 
+// Bug: "0x10" was "not a Python bool, int, float or complex literal". Hex, octal and binary ints
+// are read as Python reads them, underscores included.
+TEST(PyValue, HexOctalAndBinaryIntsAreInts) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"0x10", "16"}, {"0X1F", "31"}, {"-0x10", "-16"}, {"0o17", "15"}, {"0b101", "5"}, {"0x_ff", "255"},
+      {"0x1e", "30"},  // (an e that is a hex digit, not an exponent)
+      {"0x10**2", "256"}};
+  for (const auto& [text, want] : cases) {
+    const auto v = parse_py_value(text);
+    ASSERT_TRUE(v) << text << ": " << v.error();
+    EXPECT_EQ(v->type, PyType::Int) << text;
+    EXPECT_EQ(int128_to_string(v->integer), want) << text;
+  }
+  for (const char* bad : {"0x", "0xg", "0b2", "0o8", "_1"}) EXPECT_FALSE(parse_py_value(bad)) << bad;
+}
+
 // Python int literals are held exactly up to 2**127 in magnitude (the engines model ints past
 // int64 and uint64); past that the parser says so instead of wrapping or saturating.
 TEST(PyValue, IntLiteralsAreExactUpTo2To127) {
