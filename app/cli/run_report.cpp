@@ -24,7 +24,10 @@ std::string statistic(const char* format, double v, const experiment::ErrorStats
 
 void print_cast(const experiment::RoundtripResult& r) {
   const auto& s = r.stats;
-  std::printf("cast through %s (%s): max rel %.3e, normwise %.3e, SQNR %.1f dB, out of range %zu (%s), rounded to zero %zu\n",
+  // ("round trip", as `roundtrip` itself and the experiment's kind say it)
+  std::printf(
+      "round trip through %s (%s): max rel %.3e, normwise %.3e, SQNR %.1f dB, out of range %zu (%s), rounded to "
+      "zero %zu\n",
               std::string(name(r.config.dtype)).c_str(), experiment::scaling_spec(r.config.scaling).c_str(), s.max_rel,
               s.normwise_rel, s.sqnr_db, r.saturated, r.out_of_range.c_str(), r.flushed);
   print_cast_place(r);

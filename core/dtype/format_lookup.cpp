@@ -127,6 +127,8 @@ Expected<DType> parse_dtype(std::string_view text) {
   // Refused by length before the did-you-mean search (a 10 MB string took that search seconds);
   // the longest spelling of any dtype or custom format is far shorter.
   constexpr size_t kLongestName = 64;
+  // ("float32:" asked "did you mean 'int8'?" of the empty name after the colon.)
+  if (text.empty()) return Error{"a dtype name is empty; " + valid_names_message() + kCustomFormats};
   if (text.size() > kLongestName)
     return Error{"'" + printable(text, 40) + "' (" + std::to_string(text.size()) + " characters) is not a dtype name"};
   std::string key = strip_prefix(lower(text));

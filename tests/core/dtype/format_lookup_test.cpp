@@ -57,6 +57,14 @@ TEST(Lookup, CustomFormats) {
   EXPECT_FALSE(parse_float_format("int8").ok());
 }
 
+// Bug: "float32:" asked "did you mean 'int8'?" of the empty name after the colon.
+TEST(Lookup, AnEmptyNameIsSaidToBeEmpty) {
+  const auto empty = parse_dtype("");
+  ASSERT_FALSE(empty);
+  EXPECT_TRUE(empty.error().starts_with("a dtype name is empty; valid names: ")) << empty.error();
+  EXPECT_EQ(empty.error().find("did you mean"), std::string::npos) << empty.error();
+}
+
 // Bug: a bias of more than 7 digits was taken as +9999999 whatever its sign: "e4m3b-99999999"
 // said its range was 2^-10000001 .. 2^-9999985. It is refused as the bias typed.
 TEST(Lookup, AHugeBiasIsRefusedWithItsSign) {
