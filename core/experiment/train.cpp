@@ -1,6 +1,7 @@
 #include "core/experiment/train.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "core/dtype/codec.h"
 #include "core/dtype/format_lookup.h"
@@ -159,6 +160,27 @@ Expected<std::vector<TrainModel>> parse_train_models(std::string_view list) {
     models.push_back(*m);
   }
   return models;
+}
+
+std::optional<size_t> diverged_at(const TrainRow& row) {
+  for (size_t i = 0; i < row.loss.size(); ++i)
+    if (!std::isfinite(row.loss[i])) return i;
+  if (!std::isfinite(row.final_loss)) return row.loss.size();
+  return std::nullopt;
+}
+
+std::string final_loss_text(const TrainRow& row) {
+  if (std::isnan(row.final_loss)) return "nan";  // (printf wrote "-nan")
+  if (std::isinf(row.final_loss)) return "inf";
+  char s[32];
+  std::snprintf(s, sizeof s, "%.4g", row.final_loss);
+  return s;
+}
+
+std::string stall_text(const TrainRow& row) {
+  if (const auto d = diverged_at(row)) return "diverged at step " + std::to_string(*d);
+  if (row.stalled_at) return "stalled at step " + std::to_string(*row.stalled_at);
+  return "never";
 }
 
 std::string train_model_name(const TrainModel& m) {

@@ -53,6 +53,14 @@ struct TrainRow {
   double final_loss = 0;
 };
 
+// Where a row's training diverged: the first step whose loss is not finite (a learning rate
+// too large for the format), or none. Its table read "-nan" and "stalled at never".
+std::optional<size_t> diverged_at(const TrainRow& row);
+// The row's final loss for a table: "%.4g", or "nan" / "inf" where it diverged.
+std::string final_loss_text(const TrainRow& row);
+// Where the row's training stopped learning: "diverged at step N", "stalled at step N" or "never".
+std::string stall_text(const TrainRow& row);
+
 struct TrainResult {
   TrainConfig config;
   double best_loss = 0;  // the exact least-squares loss of the data (float64 normal equations)

@@ -278,6 +278,8 @@ check promote-device-not-modelled 2 'int32 tensors on two devices are not modell
 check promote-help-devices 0 '--a-device' -- "$PL" promote --help
 check promote-device-table 0 'op linear, a tensor x b tensor, a on cpu, b on cuda' -- "$PL" promote --op linear --a-device cpu --b-device cuda --table
 check train-table 0 'bfloat16:float32 .* never' -- "$PL" train --steps 200
+check train-diverged 0 'float16 +nan +- +[0-9]+ of 16 +diverged at step [0-9]+' -- \
+  "$PL" train --models float16 --lr 1e30 --steps 20
 check train-json 0 '"final_over_best"' -- "$PL" train --models float16 --steps 50 --json
 check train-bad-model 2 "'int8' is not a float dtype" -- "$PL" train --models float32,int8
 # A scale format's "training" ran to a loss of nan and exited 0.

@@ -325,7 +325,7 @@ void draw_train_table(const TrainResult& r) {
                   c.samples, c.features, c.steps, c.learning_rate, c.noise, r.best_loss));
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame;
   if (!ImGui::BeginTable("train", 5, flags)) return;
-  for (const char* h : {"model", "final loss", "final / best", "updates lost, last step", "every update lost from"})
+  for (const char* h : {"model", "final loss", "final / best", "updates lost, last step", "learning stopped"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const TrainRow& row : r.rows) {
@@ -333,16 +333,15 @@ void draw_train_table(const TrainResult& r) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(train_model_name(row.model).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%.4g", row.final_loss);
+    ImGui::TextUnformatted(final_loss_text(row).c_str());
     ImGui::TableNextColumn();
-    if (r.best_loss > 0) ImGui::Text("%.3g", row.final_loss / r.best_loss);
+    if (r.best_loss > 0 && std::isfinite(row.final_loss)) ImGui::Text("%.3g", row.final_loss / r.best_loss);
     else ImGui::TextUnformatted("-");
     ImGui::TableNextColumn();
     if (row.lost_updates.empty()) ImGui::TextUnformatted("-");
     else ImGui::Text("%zu of %zu", row.lost_updates.back(), c.features);
     ImGui::TableNextColumn();
-    if (row.stalled_at) ImGui::Text("step %zu", *row.stalled_at);
-    else ImGui::TextUnformatted("never");
+    ImGui::TextUnformatted(stall_text(row).c_str());
   }
   ImGui::EndTable();
   ImGui::PushTextWrapPos(0.0f);  // a footnote wraps at the pane's edge
@@ -387,10 +386,14 @@ std::string other_kind_summary(const ExperimentRun& run) {
     const auto& r = *run.train;
     std::string out = "train " + std::to_string(r.config.steps) + " steps:";
     for (const TrainRow& row : r.rows) {
+      if (diverged_at(row)) {
+        out.append(" ").append(train_model_name(row.model)).append(" ").append(stall_text(row)).append(";");
+        continue;
+      }
       std::snprintf(buf, sizeof buf, " %s %.3g x best", train_model_name(row.model).c_str(),
                     r.best_loss > 0 ? row.final_loss / r.best_loss : 0.0);
       out += buf;
-      if (row.stalled_at) out += ", stalled at step " + std::to_string(*row.stalled_at);
+      if (row.stalled_at) out.append(", ").append(stall_text(row));
       out += ";";
     }
     out.pop_back();

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/experiment/spec/train_json.h"
 
 namespace pl::experiment {
@@ -63,6 +65,28 @@ TEST(Train, Bfloat16StallsAndMasterWeightsKeepLearning) {
   EXPECT_FALSE(master.stalled_at.has_value());
   EXPECT_EQ(master.lost_updates.back(), 0u);
   EXPECT_NEAR(f32.final_loss / r->best_loss, 1.0, 1e-3);
+}
+
+// Bug: a learning rate too large for the format ran the loss to NaN, and the table read "-nan",
+// "-nan" and "stalled at: never". It says where the training diverged.
+TEST(Train, ADivergedRunSaysWhereItDiverged) {
+  TrainConfig c = small({"float16", "float32"});
+  c.learning_rate = 1e30;
+  c.steps = 20;
+  const auto r = run_train(c);
+  ASSERT_TRUE(r) << r.error();
+  for (const TrainRow& row : r->rows) {
+    const auto at = diverged_at(row);
+    ASSERT_TRUE(at.has_value()) << train_model_name(row.model);
+    EXPECT_TRUE(std::isfinite(row.loss[0]));  // (the loss before any step)
+    EXPECT_FALSE(std::isfinite(row.loss[*at]));
+    EXPECT_EQ(stall_text(row), "diverged at step " + std::to_string(*at));
+    EXPECT_TRUE(final_loss_text(row) == "nan" || final_loss_text(row) == "inf") << final_loss_text(row);
+  }
+  const auto fine = run_train(small({"bfloat16"}));
+  ASSERT_TRUE(fine) << fine.error();
+  EXPECT_FALSE(diverged_at(fine->rows[0]).has_value());
+  EXPECT_EQ(stall_text(fine->rows[0]), "stalled at step " + std::to_string(*fine->rows[0].stalled_at));
 }
 
 TEST(Train, SameSeedSameRunAndCancelStops) {
