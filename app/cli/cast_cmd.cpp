@@ -58,8 +58,10 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
               (unsigned long long)r.result.fields.exponent, (unsigned long long)r.result.fields.mantissa);
   if (const auto why = no_finite_error(r)) std::printf("error      none finite: %s\n", why->c_str());
   else
+    // (Relative to 0 there is no relative error: "nan" read as a failure of the cast.)
     std::printf("abs error  %s\nrel error  %s\nulp error  %s\n", shortest_double(r.abs_error).c_str(),
-                shortest_double(r.rel_error).c_str(), shortest_double(r.ulp_error).c_str());
+                r.input == 0 ? "-  (relative to 0: none)" : shortest_double(r.rel_error).c_str(),
+                shortest_double(r.ulp_error).c_str());
   std::printf("flags      %s\n", flags_text(r.flags).c_str());
   if (const std::string who = past_largest_note(ref.dtype, r); !who.empty())
     std::printf("frameworks past the largest finite: %s\n", who.c_str());

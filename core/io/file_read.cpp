@@ -58,7 +58,19 @@ Expected<nlohmann::json> parse_json_strictly(std::string_view text, const std::s
   };
   nlohmann::json j = nlohmann::json::parse(text, check, /*allow_exceptions=*/false);
   if (!problem.empty()) return Error{problem};
-  if (j.is_discarded()) return Error{what + " is not valid JSON"};
+  if (j.is_discarded()) {
+    // Where, as the parser says it ("line 1, column 24: syntax error while parsing object key -
+    // unexpected ','; expected string literal"): the bare "is not valid JSON" left a long file to
+    // be searched by hand.
+    std::string where;
+    try {
+      const nlohmann::json again = nlohmann::json::parse(text);  // (throws: it did not parse)
+    } catch (const nlohmann::json::parse_error& e) {
+      const std::string said = e.what();
+      if (const size_t at = said.find(" at line "); at != std::string::npos) where = said.substr(at + 4);
+    }
+    return Error{what + " is not valid JSON" + (where.empty() ? std::string() : ": " + printable(where, 200))};
+  }
   return j;
 }
 

@@ -60,6 +60,11 @@ TEST(FileRead, MissingTooLargeAndMalformedAreNamed) {
   const std::string bad = (s.dir / "bad.json").string();
   std::ofstream(bad) << "{\"experiment\": ";
   expect_error(read_json_file(bad), bad + " is not valid JSON");
+  // Where it stops parsing, as the parser says it (the bare sentence left a file to be searched).
+  expect_error(read_json_file(bad), "is not valid JSON: line 1, column 16: syntax error while parsing value");
+  const std::string comma = (s.dir / "comma.json").string();
+  std::ofstream(comma) << "{\n  \"m\": 3,\n}\n";
+  expect_error(read_json_file(comma), "is not valid JSON: line 3, column 1:");
   expect_error(read_file(bad, 4), bad + " is 15 bytes (limit 4)");
   const std::string good = (s.dir / "good.json").string();
   std::ofstream(good) << "{\"m\": 3}";
