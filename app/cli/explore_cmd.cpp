@@ -4,6 +4,7 @@
 // neighbours and the gaps to them, the ulp, and the rounding interval (every real number that
 // rounds to the same bits); --out writes each format's number line as PNG/SVG/PDF/CSV.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -64,7 +65,12 @@ void print_text(const FormatRef& ref, const Neighbourhood& n) {
                 long_ends ? "  (ends to 21 digits; --json has every digit)" : "");
     std::printf("             %s\n", n.interval->rule.c_str());
   } else {
-    std::printf("  interval   none (%s is not a rounding of a finite number)\n", shortest_double(n.x).c_str());
+    // (For 0 in a format without a zero, "0 is not a rounding of a finite number" named the wrong
+    // culprit: 0 is finite, and rounds to NaN.)
+    if (!std::isfinite(n.x)) std::printf("  interval   none (%s is not a finite number)\n", shortest_double(n.x).c_str());
+    else
+      std::printf("  interval   none (%s rounds to %s)\n", shortest_double(n.x).c_str(),
+                  shortest_double(decode(f, n.rounded.code)).c_str());
   }
 }
 

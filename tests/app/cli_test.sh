@@ -98,6 +98,10 @@ check decode-past-64-bits 2 'has more than 64 bits' -- "$PL" decode --format flo
 check explore-interval 0 'interval   \[0\.099945068359375, 0\.100006103515625\]' -- "$PL" explore 0.1 --format float16
 check explore-e4m3-top 0 'interval   \[432, 464\]' -- "$PL" explore 448 --format float8_e4m3fn
 check explore-overflow 0 'interval   \(464, \+inf\]' -- "$PL" explore 500 --format float8_e4m3fn
+# 0 is finite: in a format without a zero it rounds to NaN ("0 is not a rounding of a finite
+# number" said otherwise).
+check explore-no-zero 0 'interval   none \(0 rounds to nan\)' -- "$PL" explore 0 --format float8_e8m0fnu
+check explore-inf 0 'interval   none \(inf is not a finite number\)' -- "$PL" explore inf --format float16
 check explore-saturate 0 'interval   \[432, \+inf\]' -- "$PL" explore 448 --format float8_e4m3fn --saturate
 check explore-neighbours 0 'above      1\.0009765625 \(0x3c01\)  gap 0\.0009765625 = 2\^-10' -- "$PL" explore 1 --format float16
 check explore-json 0 '"text": "\[0\.96875, 1\.0625\]"' -- "$PL" explore 1 --format float8_e4m3fn --json
