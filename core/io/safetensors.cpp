@@ -131,11 +131,14 @@ Expected<std::vector<SafetensorsEntry>> parse_header(std::string_view text, uint
     const auto counted = element_count(e.shape, size_t{1} << 40);
     if (!counted) return Error{where + counted.error()};
     const size_t count = *counted;
-    if (e.end < e.begin || e.end > data_size)
+    if (e.end < e.begin)  // (said to "lie outside" the data, which they may not)
+      return Error{where + "data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
+                   "] end before they begin"};
+    if (e.end > data_size)
       return Error{where + "data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
                    "] lie outside the " + std::to_string(data_size) + "-byte data section"};
     if (e.end - e.begin != count * static_cast<size_t>(d->bytes))
-      return Error{where + "shape " + shape_text(e.shape) + " of " + e.dtype + " needs " +
+      return Error{where + "shape " + shape_text(e.shape) + " of " + printable(e.dtype) + " needs " +
                    std::to_string(count * d->bytes) + " bytes, data_offsets give " + std::to_string(e.end - e.begin)};
     out.push_back(std::move(e));
   }

@@ -228,6 +228,7 @@ TEST(Safetensors, BadNamesSlicesAndFilesAreErrors) {
   };
   const std::pair<std::string, std::string> cases[] = {
       {R"({"x":{"dtype":"F32","shape":[4],"data_offsets":[0,32]}})", "outside"},
+      {R"({"x":{"dtype":"F32","shape":[4],"data_offsets":[16,0]}})", "data_offsets [16, 0] end before they begin"},
       {R"({"x":{"dtype":"F32","shape":[5],"data_offsets":[0,16]}})", "needs 20 bytes"},
       {R"({"x":{"dtype":"F32","shape":[4294967296,4294967296,4294967296],"data_offsets":[0,16]}})", "elements"},
       {R"({"x":{"dtype":"C64","shape":[2],"data_offsets":[0,16]}})", "not supported"},
