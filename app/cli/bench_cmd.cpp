@@ -303,8 +303,8 @@ int run_throughput_bench(const BenchArgs& a) {
       dtypes, n, stop,
       [&](const experiment::ThroughputSample& s) {
         history.add(s);
-        // --seconds is a least time: every dtype is sampled at least once (a dtype the time ran
-        // out before was printed as a rate of 0 from 0 samples).
+        // --seconds is a least time: every dtype is sampled at least once, or it would have no
+        // rate to print (0 from 0 samples).
         const bool each_sampled =
             std::all_of(dtypes.begin(), dtypes.end(), [&](DType t) { return !history.of(t).empty(); });
         if (each_sampled && std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= a.seconds)

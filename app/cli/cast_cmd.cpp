@@ -58,7 +58,7 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
               (unsigned long long)r.result.fields.exponent, (unsigned long long)r.result.fields.mantissa);
   if (const auto why = no_finite_error(r)) std::printf("error      none finite: %s\n", why->c_str());
   else
-    // (Relative to 0 there is no relative error: "nan" read as a failure of the cast.)
+    // (Relative to 0 there is no relative error; "nan" would read as a failure of the cast.)
     std::printf("abs error  %s\nrel error  %s\nulp error  %s\n", shortest_double(r.abs_error).c_str(),
                 r.input == 0 ? "-  (relative to 0: none)" : shortest_double(r.rel_error).c_str(),
                 shortest_double(r.ulp_error).c_str());
@@ -152,8 +152,8 @@ int run_cast(CastArgs a) {
   }
   if (!a.path.empty() && !parse_cast_path(a.path.c_str(), &o.path)) return kExitBadInput;  // (the parser refused it)
   // The route through float32 is for formats narrower than it (codec.h): to a wider one a cast
-  // rounds once whatever the route, and "path via-float32" over a float64 that was never
-  // narrowed (1e300 stayed 1e300) said what did not happen. (To float32 itself both are one.)
+  // rounds once whatever the route, so "path via-float32" above a float64 never narrowed (1e300,
+  // not inf) would say what did not happen. (To float32 itself both routes are one.)
   if (o.path == CastPath::ViaFloat32 && ref->format.total_bits() >= 32 && ref->dtype != DType::float32) {
     std::fprintf(stderr,
                  "error: --path via-float32 is for formats narrower than float32; a cast to %s rounds once, "

@@ -106,7 +106,9 @@ void catch_interrupts() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sa.sa_flags = 0;
+  // One handler at a time: a SIGTERM during a SIGINT's removal of the scratch paths waits for it.
   sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&sa.sa_mask, sig);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     // A SIGHUP the caller ignores stays ignored: `nohup precision-lab scan ...` is asked to
     // outlive its terminal.

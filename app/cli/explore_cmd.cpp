@@ -65,8 +65,8 @@ void print_text(const FormatRef& ref, const Neighbourhood& n) {
                 long_ends ? "  (ends to 21 digits; --json has every digit)" : "");
     std::printf("             %s\n", n.interval->rule.c_str());
   } else {
-    // (For 0 in a format without a zero, "0 is not a rounding of a finite number" named the wrong
-    // culprit: 0 is finite, and rounds to NaN.)
+    // Which of the two: a value that is not finite, or one that rounds to NaN (0 in a format
+    // without a zero).
     if (!std::isfinite(n.x)) std::printf("  interval   none (%s is not a finite number)\n", shortest_double(n.x).c_str());
     else
       std::printf("  interval   none (%s rounds to %s)\n", shortest_double(n.x).c_str(),

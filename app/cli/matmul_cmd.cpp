@@ -154,9 +154,10 @@ Runner add_matmul(CLI::App& app) {
       if (std::filesystem::is_directory(a->out, ec)) why = "--out " + a->out + " is a folder: name the .npy file";
       else if (!a->save.empty() && exporting::within(a->out, a->save))
         why = "--out " + a->out + " lies in the --save folder " + a->save + ": write it elsewhere";
-      else if (std::filesystem::is_regular_file(a->out, ec)) {
-        for (const auto& [option, spec] : {std::pair{"--a", &a->a}, {"--b", &a->b}, {"--bias", &a->bias}})
-          if (const std::string input = io::tensor_file(*spec);
+      else if (const auto st = std::filesystem::symlink_status(a->out, ec);  // (a device is written, not replaced)
+               std::filesystem::is_regular_file(st) || std::filesystem::is_symlink(st)) {
+        for (const auto& [option, file] : {std::pair{"--a", &a->a}, {"--b", &a->b}, {"--bias", &a->bias}})
+          if (const std::string input = io::tensor_file(*file);
               why.empty() && !input.empty() && std::filesystem::equivalent(a->out, input, ec))
             why = "--out " + a->out + " is " + option + ", an input of this run: write it elsewhere";
         if (why.empty() && !a->force) why = "--out " + a->out + " exists: give --force to replace it";

@@ -183,15 +183,16 @@ void print_run_summary(const experiment::ExperimentRun& run) {
 
 void print_train_table(const experiment::TrainResult& r) {
   std::printf("least-squares loss of the data (float64): %.4g\n\n", r.best_loss);
-  std::printf("%-22s %12s %12s %16s  %s\n", "model (compute:master)", "final loss", "x best", "lost at the end",
+  std::printf("%-22s %12s %12s %17s  %s\n", "model (compute:master)", "final loss", "x best", "lost at the end",
               "stopped learning");
   for (const auto& row : r.rows) {
     const size_t lost = row.lost_updates.empty() ? 0 : row.lost_updates.back();
     char times[32] = "-";  // (a diverged row's loss is no multiple of the best)
     if (std::isfinite(row.final_loss) && r.best_loss > 0)
       std::snprintf(times, sizeof times, "%.3g", row.final_loss / r.best_loss);
-    std::printf("%-22s %12s %12s %9zu of %-4zu  %s\n", experiment::train_model_name(row.model).c_str(),
-                experiment::final_loss_text(row).c_str(), times, lost, r.config.features,
+    const std::string lost_text = std::to_string(lost) + " of " + std::to_string(r.config.features);
+    std::printf("%-22s %12s %12s %17s  %s\n", experiment::train_model_name(row.model).c_str(),
+                experiment::final_loss_text(row).c_str(), times, lost_text.c_str(),
                 experiment::stall_text(row).c_str());
   }
 }

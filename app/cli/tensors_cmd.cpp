@@ -27,7 +27,7 @@ Runner add_tensors(CLI::App& app) {
       std::fprintf(stderr, "error: %s\n", list.error().c_str());
       return kExitBadInput;
     }
-    // (A header of __metadata__ alone listed nothing at all, which read as a failure.)
+    // (A header of __metadata__ alone: an empty listing would read as a failure.)
     if (list->empty()) std::printf("%s holds no tensors\n", printable(*path, 200).c_str());
     for (const auto& e : *list)
       std::printf("%-40s %-8s %s\n", printable(e.name, 256).c_str(), printable(e.dtype).c_str(),

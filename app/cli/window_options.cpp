@@ -93,7 +93,8 @@ Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const Windo
     return Error{"--figure and --look-at both choose the figure shown: give one of them"};
   if (o.check_layout && o.screenshot_path.empty())
     return Error{"--check-layout checks a --screenshot's frame: give --screenshot too"};
-  // (Found when the frame was written, exit 1, as if the machine had failed.)
+  // (Bad input, refused here: found only when the frame is written, it would exit 1, as if the
+  // machine had failed.)
   if (std::error_code ec; !o.screenshot_path.empty() && std::filesystem::is_directory(o.screenshot_path, ec))
     return Error{"--screenshot " + printable(o.screenshot_path, 200) + " is a folder: name the PNG file"};
   // A path or value the window would only report in its log is refused here, where it was typed.

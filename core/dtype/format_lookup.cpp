@@ -57,11 +57,15 @@ std::optional<Expected<FloatFormat>> parse_custom_spelling(const std::string& ke
   const long e = number(match[1]), m = number(match[2]);
   if (e < 1 || e > 11 || m > 52)
     return Error{"invalid custom format '" + key + "': exponent bits must be 1..11 and mantissa bits 0..52"};
-  // (A bias past 7 digits was taken as +9999999 whatever its sign: "e4m3b-99999999" said its range
-  // was 2^-10000001 .. 2^-9999985.)
-  if (match[3].matched && match[3].length() > (match[3].str()[0] == '-' ? 8 : 7))
-    return Error{"invalid custom format '" + key + "': a bias of " + match[3].str() +
-                 " puts its range far outside float64's, which the codec uses"};
+  // A bias of more than 7 significant digits is refused as typed, with its sign, before it is
+  // converted (std::stol throws past long's range).
+  if (match[3].matched) {
+    const std::string typed = match[3].str();
+    const size_t first = typed.find_first_not_of("-0");
+    if (first != std::string::npos && typed.size() - first > 7)
+      return Error{"invalid custom format '" + key + "': a bias of " + typed +
+                   " puts its range far outside float64's, which the codec uses"};
+  }
   const long bias = match[3].matched ? std::stol(match[3]) : default_custom_bias(static_cast<int>(e));
   const Specials s = match[4].matched ? *parse_custom_specials(match[4].str()) : Specials::IEEE;
   return make_custom_format(static_cast<int>(e), static_cast<int>(m), static_cast<int>(bias), s);
@@ -127,7 +131,7 @@ Expected<DType> parse_dtype(std::string_view text) {
   // Refused by length before the did-you-mean search (a 10 MB string took that search seconds);
   // the longest spelling of any dtype or custom format is far shorter.
   constexpr size_t kLongestName = 64;
-  // ("float32:" asked "did you mean 'int8'?" of the empty name after the colon.)
+  // (Said as empty: the nearest name to "" means nothing, "float32:" would be asked about int8.)
   if (text.empty()) return Error{"a dtype name is empty; " + valid_names_message() + kCustomFormats};
   if (text.size() > kLongestName)
     return Error{"'" + printable(text, 40) + "' (" + std::to_string(text.size()) + " characters) is not a dtype name"};

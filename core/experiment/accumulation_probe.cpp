@@ -231,7 +231,7 @@ Expected<ProductSpec> probed_product(Backend& backend, DType input, const Accumu
 Status check_probe_request(DType input, const Accumulation& acc) {
   if (acc.kind == AccumKind::Int32) return Error{"integer sums are exact: there is nothing to probe"};
   if (!is_float(input)) return Error{std::string(name(input)) + ": the probes need a float input dtype"};
-  // (Found only by the last probe, after the others had run through sgemm on float64 values.)
+  // (Refused before any probe: only the last would find it, after the others ran through sgemm.)
   if (acc.kind == AccumKind::Blas && acc.format == DType::float32 && !promote::holds_every_value(input, DType::float32))
     return Error{"f32:blas, the float32 library product, takes float32 values: " + std::string(name(input)) +
                  " has more bits (probe f64:blas)"};

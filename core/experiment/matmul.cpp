@@ -333,7 +333,7 @@ Status check(const MatmulConfig& c) {
                  "product (accumulate in float32 or float64)"};
   const bool hardware = c.accumulate.kind == AccumKind::Float64 ||
                         (c.accumulate.kind == AccumKind::Blas && c.accumulate.format == DType::float64);
-  // (f32:blas, the default, is no emulation: said as what it is, with what to give instead.)
+  // (f32:blas, the default, is no emulation: named as what it is, with what to give instead.)
   if (!hardware && !products_exact(c.input, c.weight) && c.accumulate.kind == AccumKind::Blas)
     return Error{"f32:blas, the float32 library product (the default), takes float32 values: " +
                  std::string(name(c.input)) + " x " + std::string(name(c.weight)) +

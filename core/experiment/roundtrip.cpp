@@ -15,7 +15,7 @@ Status check(const RoundtripConfig& c) {
   if (c.rows == 0 || c.cols == 0 || double(c.rows) * double(c.cols) > double(1u << 28))
     return Error{"the array must hold between 1 and 2^28 values"};
   if (auto st = check(c.scaling, c.dtype); !st) return st;
-  // (int8 --overflow no-saturate still clamped, and said nothing.)
+  // (An integer cast clamps whatever the policy: one asked for would be ignored.)
   if (!is_float(c.dtype) && c.cast.overflow != Overflow::FormatDefault)
     return Error{"an overflow policy is for float formats: " + std::string(name(c.dtype)) +
                  "'s values are clamped to its range"};

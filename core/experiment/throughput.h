@@ -53,8 +53,8 @@ bool product_emulated(DType dtype);
 size_t largest_product_bench(BackendChoice backend);
 
 // Why a product bench of `dtype` at n cannot be prepared for `backend`, if it cannot, with the
-// accumulation `with` (else the dtype's default): f32:blas over float64 was found only after the
-// rows before it were printed.
+// accumulation `with` (else the dtype's default), so that f32:blas over float64 is refused before
+// any row is printed.
 Status check_product_bench(DType dtype, size_t n, BackendChoice backend,
                            const std::optional<Accumulation>& with = std::nullopt);
 

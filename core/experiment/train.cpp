@@ -163,9 +163,11 @@ Expected<std::vector<TrainModel>> parse_train_models(std::string_view list) {
 }
 
 std::optional<size_t> diverged_at(const TrainRow& row) {
+  // loss[i] is the loss before step i: the step that made it not finite is i - 1, counted as
+  // stalled_at counts steps.
   for (size_t i = 0; i < row.loss.size(); ++i)
-    if (!std::isfinite(row.loss[i])) return i;
-  if (!std::isfinite(row.final_loss)) return row.loss.size();
+    if (!std::isfinite(row.loss[i])) return i == 0 ? 0 : i - 1;
+  if (!std::isfinite(row.final_loss)) return row.loss.empty() ? 0 : row.loss.size() - 1;
   return std::nullopt;
 }
 

@@ -53,8 +53,9 @@ struct TrainRow {
   double final_loss = 0;
 };
 
-// Where a row's training diverged: the first step whose loss is not finite (a learning rate
-// too large for the format), or none. Its table read "-nan" and "stalled at never".
+// Where a row's training diverged: the step after which its loss was first not finite (a
+// learning rate too large for the format), counted as stalled_at is, or none. Its table read
+// "-nan" and "stalled at never".
 std::optional<size_t> diverged_at(const TrainRow& row);
 // The row's final loss for a table: "%.4g", or "nan" / "inf" where it diverged.
 std::string final_loss_text(const TrainRow& row);

@@ -31,10 +31,10 @@ std::string sibling(const fs::path& dest, const char* what) {
   return (parent / name).string();
 }
 
-// The first entry of `dir` that no run writes, relative to it, or "" where there is none: what
-// --force may remove is an earlier run's results -- files of the kinds a run writes, in folders
-// a few levels deep -- never a folder of other things ("explore 1 --out /dev" told root to give
-// --force, which would have moved /dev aside and removed it).
+// What in `dir` no run writes, as "notes.txt, which no run writes", or "" where there is none:
+// what --force may remove is an earlier run's results -- files of the kinds a run writes, in
+// folders a few levels deep -- never a folder of other things ("explore 1 --out /dev" told root
+// to give --force, which would have moved /dev aside and removed it).
 std::string foreign_entry(const fs::path& dir) {
   static constexpr std::string_view kWritten[] = {".json", ".csv", ".png", ".svg", ".pdf", ".md", ".html"};
   constexpr int kDeepest = 3;
@@ -42,21 +42,20 @@ std::string foreign_entry(const fs::path& dir) {
   std::error_code ec;
   size_t seen = 0;
   fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end;
-  if (ec) return ".";
+  if (ec) return "what cannot be read (" + ec.message() + ")";
   for (; it != end; it.increment(ec)) {
-    if (ec) return ".";
-    const fs::path rel = it->path().lexically_relative(dir);
-    if (++seen > kMostEntries) return rel.string() + " (and more entries than a run writes)";
+    if (ec) return "what cannot be read (" + ec.message() + ")";
+    const std::string rel = it->path().lexically_relative(dir).string();
+    if (++seen > kMostEntries) return "more than " + std::to_string(kMostEntries) + " entries, more than a run writes";
     const fs::file_status st = it->symlink_status(ec);
-    if (ec) return rel.string();
+    if (ec) return rel + ", which cannot be read (" + ec.message() + ")";
     if (fs::is_directory(st)) {
-      if (it.depth() + 1 > kDeepest) return rel.string();
+      if (it.depth() + 1 > kDeepest) return rel + ", a folder deeper than a run writes";
       continue;
     }
     const std::string ext = it->path().extension().string();
-    if (!fs::is_regular_file(st) ||
-        std::find(std::begin(kWritten), std::end(kWritten), ext) == std::end(kWritten))
-      return rel.string();
+    if (!fs::is_regular_file(st) || std::find(std::begin(kWritten), std::end(kWritten), ext) == std::end(kWritten))
+      return rel + ", which no run writes";
   }
   return "";
 }
@@ -101,7 +100,7 @@ Status ResultFolder::refusal(const std::string& dest, bool replace, const std::v
                  " the folder this command runs in: it cannot be replaced; give another folder"};
   if (!fs::is_empty(d, ec) && !replace) {
     if (const std::string foreign = foreign_entry(d); !foreign.empty())
-      return Error{dest + " holds " + foreign + ", which no run writes: write the results to another folder"};
+      return Error{dest + " holds " + foreign + ": write the results to another folder"};
     return Error{dest + " is not empty: give --force to replace its contents, or another folder"};
   }
   for (const std::string& input : inputs)
@@ -112,8 +111,7 @@ Status ResultFolder::refusal(const std::string& dest, bool replace, const std::v
   if (replace)
     if (const std::string foreign = foreign_entry(d); !foreign.empty())
       return Error{dest + " holds " + foreign +
-                   ", which no run writes: --force replaces only an earlier run's results; write these to another "
-                   "folder"};
+                   ": --force replaces only an earlier run's results; write these to another folder"};
   return {};
 }
 
@@ -179,26 +177,36 @@ Status ResultFolder::commit() {
   if (committed_) return {};
   if (interrupt_signal() != 0) return Error{"interrupted: nothing was written to " + dest_};
   if (auto synced = io::sync_folder(tmp_); !synced) return synced;
+  // Taken back from a second Ctrl-C's handler before anything is renamed (it could be emptying the
+  // folder through a descriptor the rename would carry into the destination).
+  if (!scratch_.claim()) return Error{"interrupted: nothing was written to " + dest_};
+  auto note_again = [&] { scratch_ = ScratchPath(tmp_, int(made_.size())); };
   std::error_code ec;
   const fs::path d(dest_);
   const bool exists = fs::exists(fs::symlink_status(d, ec));
   std::string old;
   if (exists && !fs::is_empty(d, ec)) {
-    if (!replace_) return Error{dest_ + " is not empty (it was written meanwhile): nothing was replaced"};
+    if (!replace_) {
+      note_again();
+      return Error{dest_ + " is not empty (it was written meanwhile): nothing was replaced"};
+    }
     old = sibling(d, "old");
-    if (::mkdtemp(old.data()) == nullptr || ::rmdir(old.c_str()) != 0 || ::rename(dest_.c_str(), old.c_str()) != 0)
-      return Error{"cannot move the previous " + dest_ + " aside: " + std::strerror(errno)};
+    if (::mkdtemp(old.data()) == nullptr || ::rmdir(old.c_str()) != 0 || ::rename(dest_.c_str(), old.c_str()) != 0) {
+      const std::string why = std::strerror(errno);
+      note_again();
+      return Error{"cannot move the previous " + dest_ + " aside: " + why};
+    }
   }
   // rename(2) also replaces an empty folder.
   if (::rename(tmp_.c_str(), dest_.c_str()) != 0) {
     const std::string why = std::strerror(errno);
     if (!old.empty()) ::rename(old.c_str(), dest_.c_str());  // put the previous folder back
+    note_again();
     return Error{"cannot move the results into " + dest_ + ": " + why};
   }
   committed_ = true;
-  scratch_.release();
   if (!old.empty()) {
-    // Only now is the previous folder scratch: before the rename it was all the results there were.
+    // Only now is the previous folder scratch: before the rename it held the only results there were.
     const ScratchPath previous(old);
     fs::remove_all(old, ec);
   }

@@ -20,7 +20,8 @@ class ResultFolder {
   // Why `dest` cannot take results -- an empty name, a symbolic link, something that is not a
   // folder, a folder that is not empty unless `replace` (the commands' --force), a folder that
   // is or holds one of `inputs` (the paths the run reads: replacing the folder would remove
-  // them) -- as an error. The user's to fix; a command checks it before it starts the work.
+  // them), a folder holding anything no run writes (--force replaces only an earlier run's
+  // results) -- as an error. The user's to fix; a command checks it before it starts the work.
   static Status refusal(const std::string& dest, bool replace, const std::vector<std::string>& inputs = {});
   // Prepares `dest` (refusal() first, then the temporary folder beside it).
   static Expected<ResultFolder> begin(const std::string& dest, bool replace);

@@ -60,8 +60,7 @@ Expected<nlohmann::json> parse_json_strictly(std::string_view text, const std::s
   if (!problem.empty()) return Error{problem};
   if (j.is_discarded()) {
     // Where, as the parser says it ("line 1, column 24: syntax error while parsing object key -
-    // unexpected ','; expected string literal"): the bare "is not valid JSON" left a long file to
-    // be searched by hand.
+    // unexpected ','; expected string literal"), so a long file need not be searched by hand.
     std::string where;
     try {
       const nlohmann::json again = nlohmann::json::parse(text);  // (throws: it did not parse)

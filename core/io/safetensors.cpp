@@ -131,7 +131,7 @@ Expected<std::vector<SafetensorsEntry>> parse_header(std::string_view text, uint
     const auto counted = element_count(e.shape, size_t{1} << 40);
     if (!counted) return Error{where + counted.error()};
     const size_t count = *counted;
-    if (e.end < e.begin)  // (said to "lie outside" the data, which they may not)
+    if (e.end < e.begin)  // (not "outside" the data: they may lie within it)
       return Error{where + "data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
                    "] end before they begin"};
     if (e.end > data_size)

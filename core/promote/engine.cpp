@@ -316,8 +316,8 @@ const Engine* find_variant(const Engine& base, std::string_view version, std::st
   // for another device's plain engine; a configuration the other device lacks (oneDNN's) may be.
   auto released = [&](const Engine& e) {
     if (e.framework != base.framework) return false;
-    // A release or its leading parts ("1.13" of "1.13.1"), never part of a number ("1.1" took
-    // torch 1.13.1, "0.1" jax 0.10.2).
+    // A release or its leading parts ("1.13" of "1.13.1"), never part of a number ("1.1" is not
+    // torch 1.13.1, nor "0.1" jax 0.10.2).
     if (version.empty()) return e.version == base.version;
     return e.version == version ||
            (e.version.starts_with(version) && e.version.size() > version.size() && e.version[version.size()] == '.');

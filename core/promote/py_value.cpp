@@ -20,14 +20,18 @@ constexpr __int128 kIntLimit = static_cast<__int128>((static_cast<unsigned __int
 // Decimal digits (underscores allowed, as in Python) into a non-negative int128 of at most
 // kIntLimit; nullopt when they are not digits, or with *too_large set when they are but exceed it.
 std::optional<__int128> parse_digits(std::string_view s, bool* too_large) {
-  // 0x, 0o and 0b as in Python ("0x10" was "not a Python int literal").
+  // 0x, 0o and 0b as in Python.
   int radix = 10;
   if (s.size() > 2 && s[0] == '0') {
     const char p = static_cast<char>(s[1] | 0x20);
     radix = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 10;
     if (radix != 10) s.remove_prefix(2);
   }
-  if (s.empty() || (s.front() == '_' && radix == 10)) return std::nullopt;
+  // An underscore only between digits, or right after a base's prefix ("0x_ff"), as Python
+  // allows: "0x_", "1_", "1__0" and "_1" are not ints.
+  if (s.empty() || (s.front() == '_' && radix == 10) || s.back() == '_' ||
+      s.find("__") != std::string_view::npos)
+    return std::nullopt;
   __int128 v = 0;
   bool big = false;
   for (char c : s) {

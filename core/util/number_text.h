@@ -77,7 +77,7 @@ std::string ulp_error_text(double ulps);
 // magnitude out of line.
 std::string error_size_text(double value, int digits);
 // A size in bytes to three significant digits in the largest unit it reaches: "236 kB", "2.01 GB"
-// (a scan of a small file said "2.56e-07 GB").
+// (not "2.56e-07 GB" for a small file).
 std::string bytes_text(uint64_t bytes);
 // "2^-14" when value is a positive power of two (an ulp, a gap, a scale), else "".
 std::string power_of_two_text(double value);

@@ -100,6 +100,15 @@ void ScratchPath::release() {
   slot_ = -1;
 }
 
+bool ScratchPath::claim() {
+  if (slot_ < 0) return true;  // (not noted: nothing can be removing it)
+  int held = Held;
+  const bool ours = g_slots[slot_].state.compare_exchange_strong(held, Free);
+  if (!ours) release();
+  slot_ = -1;
+  return ours;
+}
+
 void remove_scratch_paths() {
   for (Slot& s : g_slots) {
     int held = Held;

@@ -22,6 +22,10 @@ class ScratchPath {
   ScratchPath& operator=(const ScratchPath&) = delete;
   // No longer scratch: committed, or removed by its owner.
   void release();
+  // Takes the path back before its owner renames it into place: false when a signal handler
+  // already has it (it may be emptying the folder through a descriptor that the rename would
+  // carry into the destination), and then it must not be renamed. Released either way.
+  bool claim();
 
  private:
   int slot_ = -1;

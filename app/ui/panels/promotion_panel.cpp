@@ -659,9 +659,13 @@ void PromotionPanel::draw_selection() {
   if (run_pair_) {
     // The experiment takes float dtypes and the 8-bit integers as operands.
     // The experiment's operands share one device: a pair on two devices runs once a fix moves one.
+    // Drawn operands are signed: a format without a sign (float8_e8m0fnu) would hold NaN for half
+    // of them, and the experiment refuses it.
     auto operand = [](DType t) { return is_float(t) || t == DType::int8 || t == DType::uint8; };
+    auto signed_format = [](DType t) { return !is_float(t) || info(t).format.is_signed(); };
     const bool apart = q.a_device && q.b_device && *q.a_device != *q.b_device;
-    const bool can = operand(q.a.dtype) && operand(q.b.dtype) && !apart;
+    const bool unsigned_operand = !signed_format(q.a.dtype) || !signed_format(q.b.dtype);
+    const bool can = operand(q.a.dtype) && operand(q.b.dtype) && !apart && !unsigned_operand;
     ImGui::BeginDisabled(!can);
     const bool enter = !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_ENTER, false);
     if (ImGui::Button("Run this pair in the Experiment panel (Enter)") || (can && enter))
@@ -672,8 +676,11 @@ void PromotionPanel::draw_selection() {
                               "under this framework's rules: when it raises, every fix runs side by side."
                         : apart ? "The operands are on two devices: the experiment runs them on one (a fix below "
                                   "moves one)."
-                                : "This button runs float dtypes, int8 and uint8; int4 and uint4 run from the "
-                                  "Experiment panel, with a group recipe.");
+                        : unsigned_operand
+                            ? "float8_e8m0fnu has no sign: the experiment's drawn operands are signed, and half of "
+                              "them would be NaN.\nIt is a scale format (MX's block scales)."
+                            : "This button runs float dtypes, int8 and uint8; int4 and uint4 run from the "
+                              "Experiment panel, with a group recipe.");
   }
   if (o.ok() || !ImGui::BeginTable("fixes", 3, ImGuiTableFlags_SizingFixedFit)) return;
   for (const auto& f : promote::suggest_fixes(e, q)) {

@@ -253,7 +253,7 @@ nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& f
 
 Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& what) {
   if (!j.is_object()) return Error{what + " is not a scan's result (not a JSON object)"};
-  // (Another command's result said only '"checkpoint" is not a string'.)
+  // (Named as another command's result, not by its first missing key.)
   if (!j.contains("checkpoint") && !j.contains("tensors"))
     return Error{what +
                  " is not a scan's result (no \"checkpoint\" or \"tensors\"): merge the folders scan --out wrote"};

@@ -1,6 +1,7 @@
 #include "core/experiment/spec/matmul_json.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -81,8 +82,8 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   }
   if (!spec.files.bias.empty() && j.contains("bias_data"))
     r.fail("bias_data", "is for a drawn bias: with bias_file the values are the file's");
-  // Without a bias, bias_data was taken and ignored, and copied into setup.json. Files written so
-  // say the writer's default, which is taken as saying nothing; any other source is refused.
+  // Without a bias, bias_data draws nothing: refused, but for the writer's default, which files
+  // written before said and which is taken as saying nothing (as the MLP reader takes its own).
   else if (!c.bias && j.contains("bias_data") && data_json(c.bias_data) != data_json(MatmulConfig{}.bias_data))
     r.fail("bias_data", "draws a bias: give \"bias\" its dtype too, or leave bias_data out");
   if (r.string("framework", &spec.framework) && !spec.framework.empty() && !promote::find_engine(spec.framework))
@@ -94,13 +95,13 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
 
 Status check(const MatmulSpec& s) {
   // Drawn operands are signed: in a format without a sign (float8_e8m0fnu, a scale format) half
-  // of them were NaN, and every output with them.
+  // of them would be NaN, and every output with them. (A bias only where there is one.)
   const MatmulConfig& c = s.config;
-  for (const auto& [t, file, what] : {std::tuple{c.input, s.files.input, "input"},
-                                      {c.weight, s.files.weight, "weight"},
-                                      {c.bias.value_or(c.input), s.files.bias, "bias"}})
-    if (file.empty() && is_float(t) && !info(t).format.is_signed())
-      return Error{std::string(name(t)) + " has no sign, and a drawn " + what +
+  for (const auto& [t, file, what] : {std::tuple{std::optional(c.input), s.files.input, "input"},
+                                      {std::optional(c.weight), s.files.weight, "weight"},
+                                      {c.bias, s.files.bias, "bias"}})
+    if (t && file.empty() && is_float(*t) && !info(*t).format.is_signed())
+      return Error{std::string(name(*t)) + " has no sign, and a drawn " + what +
                    " is signed: its negative half would be NaN (give a file of positive values, or another dtype)"};
   if (s.framework.empty()) return check(s.config);
   if (auto st = check_setup(s.config); !st) return st;

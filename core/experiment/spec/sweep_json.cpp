@@ -22,7 +22,7 @@ Expected<DotSweepConfig> dot_config_from_json(const json& j) {
   r.string("experiment", &kind);
   if (kind != "dot" && kind != "sum") r.fail("experiment", "'" + kind + "' is not dot or sum");
   c.sum = kind == "sum";
-  // A sum adds a's values alone (dot --sum refuses --b-dtype): a "b" was taken and ignored.
+  // A sum adds a's values alone (dot --sum refuses --b-dtype): a "b" would be ignored.
   if (c.sum && j.contains("b")) r.fail("b", "is for a dot product: a sum adds the values of a alone");
   if (j.contains("lengths")) {
     if (!j["lengths"].is_array() || j["lengths"].empty()) r.fail("lengths", "must be a list of positive integers");

@@ -65,6 +65,7 @@ json to_json(const TrainResult& r) {
                     {"final_loss", number(row.final_loss)},
                     {"final_over_best", number(row.final_loss / r.best_loss)},
                     {"stalled_at", row.stalled_at ? json(*row.stalled_at) : json(nullptr)},
+                    {"diverged_at", diverged_at(row) ? json(*diverged_at(row)) : json(nullptr)},
                     {"lost_updates", row.lost_updates},
                     {"loss", loss}});
   }

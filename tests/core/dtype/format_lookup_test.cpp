@@ -76,6 +76,9 @@ TEST(Lookup, AHugeBiasIsRefusedWithItsSign) {
   ASSERT_FALSE(seven);
   EXPECT_NE(seven.error().find("its range (2^9999997 .. 2^10000013)"), std::string::npos) << seven.error();
   EXPECT_TRUE(parse_float_format("e4m3b-200"));
+  const auto zeros = parse_float_format("e4m3b00000001");  // (leading zeros are no size)
+  ASSERT_TRUE(zeros) << zeros.error();
+  EXPECT_EQ(zeros->format.bias, 1);
 }
 
 }  // namespace

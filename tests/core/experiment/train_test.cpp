@@ -78,11 +78,12 @@ TEST(Train, ADivergedRunSaysWhereItDiverged) {
   for (const TrainRow& row : r->rows) {
     const auto at = diverged_at(row);
     ASSERT_TRUE(at.has_value()) << train_model_name(row.model);
-    EXPECT_TRUE(std::isfinite(row.loss[0]));  // (the loss before any step)
-    EXPECT_FALSE(std::isfinite(row.loss[*at]));
+    EXPECT_TRUE(std::isfinite(row.loss[*at]));  // (the loss before the step that diverged)
+    EXPECT_FALSE(std::isfinite(row.loss[*at + 1]));
     EXPECT_EQ(stall_text(row), "diverged at step " + std::to_string(*at));
     EXPECT_TRUE(final_loss_text(row) == "nan" || final_loss_text(row) == "inf") << final_loss_text(row);
   }
+  EXPECT_EQ(to_json(*r)["rows"][0]["diverged_at"], *diverged_at(r->rows[0]));
   const auto fine = run_train(small({"bfloat16"}));
   ASSERT_TRUE(fine) << fine.error();
   EXPECT_FALSE(diverged_at(fine->rows[0]).has_value());

@@ -188,7 +188,8 @@ TEST(PyValue, HexOctalAndBinaryIntsAreInts) {
     EXPECT_EQ(v->type, PyType::Int) << text;
     EXPECT_EQ(int128_to_string(v->integer), want) << text;
   }
-  for (const char* bad : {"0x", "0xg", "0b2", "0o8", "_1"}) EXPECT_FALSE(parse_py_value(bad)) << bad;
+  for (const char* bad : {"0x", "0xg", "0b2", "0o8", "_1", "0x_", "0x1_", "1_", "1__0"})
+    EXPECT_FALSE(parse_py_value(bad)) << bad;
 }
 
 // Python int literals are held exactly up to 2**127 in magnitude (the engines model ints past

@@ -77,6 +77,24 @@ TEST_F(ScratchPaths, AReleasedPathStays) {
   EXPECT_TRUE(fs::exists(tmp / "result.json"));
 }
 
+// An owner takes its path back before renaming it into place, and then a handler leaves it alone;
+// a path a handler has taken is not its owner's to rename (a commit on another thread would have
+// carried the folder being emptied into the destination).
+TEST_F(ScratchPaths, AClaimedPathStaysAndATakenOneCannotBeClaimed) {
+  const fs::path tmp = root_ / ".out.tmp-123456";
+  fs::create_directories(tmp);
+  touch(tmp / "result.json");
+  ScratchPath mine(tmp.string());
+  EXPECT_TRUE(mine.claim());
+  remove_scratch_paths();
+  EXPECT_TRUE(fs::exists(tmp / "result.json"));
+  ScratchPath taken(tmp.string());
+  remove_scratch_paths();
+  EXPECT_FALSE(fs::exists(tmp));
+  EXPECT_FALSE(taken.claim());
+  EXPECT_TRUE(ScratchPath().claim());  // (nothing noted: nothing to lose)
+}
+
 // A link in a scratch folder goes, not what it points to.
 TEST_F(ScratchPaths, ALinkGoesNotWhatItPointsTo) {
   const fs::path tmp = root_ / ".out.tmp-123456", outside = root_ / "outside";
