@@ -211,8 +211,9 @@ int run(int argc, char** argv, const WindowRunner& window) {
     bool force_is_for_the_folder = true;
   };
   static constexpr Drawing kDrawing[] = {
-      {"explore", "--out"}, {"bench", ""},       {"dot", "--save", false}, {"matmul", "--save", false}, {"run", "--out"},
-      {"mlp", "--save"},    {"train", "--save"}, {"roundtrip", "--save"},  {"scan", "--out"}};
+      {"explore", "--out"}, {"bench", ""},          {"dot", "--save", false}, {"matmul", "--save", false},
+      {"run", "--out"},     {"mlp", "--save"},      {"train", "--save"},      {"roundtrip", "--save"},
+      {"scan", "--out"}};
   std::map<CLI::App*, std::string_view> figure_folders;
   std::set<CLI::App*> force_is_for_the_folder;
   auto add = [&](const char* name, const char* help, Runner (*adder)(CLI::App&)) {

@@ -67,7 +67,8 @@ void print_text(const FormatRef& ref, const Neighbourhood& n) {
   } else {
     // Which of the two: a value that is not finite, or one that rounds to NaN (0 in a format
     // without a zero).
-    if (!std::isfinite(n.x)) std::printf("  interval   none (%s is not a finite number)\n", shortest_double(n.x).c_str());
+    if (!std::isfinite(n.x))
+      std::printf("  interval   none (%s is not a finite number)\n", shortest_double(n.x).c_str());
     else
       std::printf("  interval   none (%s rounds to %s)\n", shortest_double(n.x).c_str(),
                   shortest_double(decode(f, n.rounded.code)).c_str());

@@ -138,7 +138,8 @@ void print_scan_report(const experiment::ScanResult& r, const std::vector<experi
   for (const experiment::TensorScan& t : r.tensors) {
     std::printf("%-44s", printable(t.name, 41).c_str());
     for (const experiment::CandidateScore& c : t.scores)
-      std::printf(" %8s", experiment::has_finite_elements(t) ? experiment::sqnr_text(scored_sqnr_db(r, c)).c_str() : "-");
+      std::printf(" %8s",
+                  experiment::has_finite_elements(t) ? experiment::sqnr_text(scored_sqnr_db(r, c)).c_str() : "-");
     std::printf("\n");
   }
   for (size_t c = 0; c < r.candidates.size(); ++c) {

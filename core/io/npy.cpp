@@ -101,7 +101,8 @@ Expected<Descr> parse_descr(const std::string& d) {
   if (d.size() < 3) return Error{"dtype '" + shown + "' is not a simple NumPy type string"};
   const char order = d[0], kind = d[1];
   const std::string size = d.substr(2);
-  if (order != '<' && order != '>' && order != '|' && order != '=') return Error{"dtype '" + shown + "' has no byte order"};
+  if (order != '<' && order != '>' && order != '|' && order != '=')
+    return Error{"dtype '" + shown + "' has no byte order"};
   int bytes = 0;
   for (char c : size) {
     if (c < '0' || c > '9' || bytes > 1000) return Error{"dtype '" + shown + "' has a bad size"};

@@ -2,12 +2,10 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "app/ui/panels/checkpoint_panel.h"
@@ -19,19 +17,7 @@ namespace {
 
 class CheckpointPanelFrames : public ImGuiFrames {
  protected:
-  static void frame(CheckpointPanel& panel) { panel_frame(panel, "checkpoint"); }
-
-  // Draws frames until the panel's scan is done (a minute at most).
-  static void until_scanned(CheckpointPanel& panel) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    frame(panel);
-    while (panel.busy() && std::chrono::steady_clock::now() < until) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      frame(panel);
-    }
-    ASSERT_FALSE(panel.busy());
-    frame(panel);
-  }
+  static void until_scanned(CheckpointPanel& panel) { frames_until_idle(panel, "checkpoint"); }
 };
 
 // One float32 tensor `w` of 4 x 64 values, each a bfloat16, as safetensors: an 8-byte header

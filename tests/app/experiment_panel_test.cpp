@@ -2,9 +2,6 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
-#include <chrono>
-#include <thread>
-
 #include "app/ui/panels/experiment_panel.h"
 #include "app/ui/shell/run_log.h"
 #include "tests/app/imgui_frames.h"
@@ -12,10 +9,7 @@
 namespace pl::ui {
 namespace {
 
-class ExperimentPanelFrames : public ImGuiFrames {
- protected:
-  static void frame(ExperimentPanel& panel) { panel_frame(panel, "experiment"); }
-};
+class ExperimentPanelFrames : public ImGuiFrames {};
 
 // Bug: a roundtrip, a dot sweep or a training run left the status line at "computed", where a
 // matrix product's said "computed in 0.010 s". Every kind says how long it took.
@@ -24,14 +18,7 @@ TEST_F(ExperimentPanelFrames, ARoundtripsStatusSaysHowLongItTook) {
   ExperimentPanel panel{log};
   ASSERT_TRUE(panel.use_setup(nlohmann::json::parse(
       R"({"experiment": "roundtrip", "rows": 512, "cols": 4096, "dtype": "float8_e4m3fn", "scaling": "mx"})")));
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  frame(panel);
-  while (panel.busy() && std::chrono::steady_clock::now() < until) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    frame(panel);
-  }
-  ASSERT_FALSE(panel.busy());
-  frame(panel);
+  frames_until_idle(panel, "experiment");
   EXPECT_TRUE(panel.status().starts_with("computed in ")) << panel.status();
   EXPECT_TRUE(panel.status().ends_with(" s")) << panel.status();
   // (Two million values take milliseconds anywhere: a time the worker did not take reads 0.000.)

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <chrono>
+#include <thread>
+
 namespace pl::ui {
 
 class ImGuiFrames : public ::testing::Test {
@@ -30,6 +33,20 @@ class ImGuiFrames : public ::testing::Test {
     panel.draw_content();
     ImGui::End();
     ImGui::Render();
+  }
+
+  // Frames of the panel until its work is done (a minute at most), then one more, as the window
+  // draws them while a worker runs.
+  template <class Panel>
+  static void frames_until_idle(Panel& panel, const char* window) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    panel_frame(panel, window);
+    while (panel.busy() && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      panel_frame(panel, window);
+    }
+    ASSERT_FALSE(panel.busy());
+    panel_frame(panel, window);
   }
 
  private:

@@ -46,7 +46,8 @@ inline std::optional<int64_t> integer_in(const json& v, int64_t lo, int64_t hi) 
 // names a key it does not take instead of ignoring it.
 inline Status unknown_key(const json& j, std::initializer_list<std::string_view> known) {
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (std::find(known.begin(), known.end(), it.key()) == known.end()) return Error{"unknown key '" + printable(it.key()) + "'"};
+    if (std::find(known.begin(), known.end(), it.key()) == known.end())
+      return Error{"unknown key '" + printable(it.key()) + "'"};
   return {};
 }
 

@@ -158,43 +158,31 @@ TEST(CheckpointScan, LeavesOutNonFiniteValuesAndMarksCopiesThatLoseOne) {
 TEST(CheckpointScan, SaysWhichTensorsHoldInfOrNaN) {
   const std::string dir = ::testing::TempDir() + "/nonfinite-said";
   std::filesystem::create_directories(dir);
-  std::vector<float> v(4 * 64, NAN);
-  {
-    std::ofstream out(dir + "/all-nan.safetensors", std::ios::binary);
-    out << one_tensor_file(v, 4, 64);
-  }
-  auto c = io::open_checkpoint(dir + "/all-nan.safetensors");
-  ASSERT_TRUE(c) << c.error();
   ScanOptions o;
   o.candidates = *parse_candidates("float8_e4m3fn:per-tensor,int8:per-channel");
-  auto r = scan_checkpoint(*c, o);
-  ASSERT_TRUE(r) << r.error();
-  EXPECT_FALSE(has_finite_elements(r->tensors.at(0)));
-  EXPECT_EQ(nonfinite_text(*r), "1 tensor holds Inf or NaN elements, left out of every figure: w (all 256: not scored)");
-
+  // The scan of one 4 x 64 float32 tensor `w` of these values.
+  auto scanned = [&](const std::vector<float>& v, const std::string& name) {
+    {
+      std::ofstream out(dir + "/" + name, std::ios::binary);
+      out << one_tensor_file(v, 4, 64);
+    }
+    auto c = io::open_checkpoint(dir + "/" + name);
+    EXPECT_TRUE(c) << c.error();
+    auto r = scan_checkpoint(*c, o);
+    EXPECT_TRUE(r) << r.error();
+    return *r;
+  };
+  std::vector<float> v(4 * 64, NAN);
+  ScanResult r = scanned(v, "all-nan.safetensors");
+  EXPECT_FALSE(has_finite_elements(r.tensors.at(0)));
+  EXPECT_EQ(nonfinite_text(r), "1 tensor holds Inf or NaN elements, left out of every figure: w (all 256: not scored)");
   for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 17) * 0.25f - 2;
   v[3] = INFINITY;
-  {
-    std::ofstream out(dir + "/one-inf.safetensors", std::ios::binary);
-    out << one_tensor_file(v, 4, 64);
-  }
-  c = io::open_checkpoint(dir + "/one-inf.safetensors");
-  ASSERT_TRUE(c) << c.error();
-  r = scan_checkpoint(*c, o);
-  ASSERT_TRUE(r) << r.error();
-  EXPECT_TRUE(has_finite_elements(r->tensors.at(0)));
-  EXPECT_EQ(nonfinite_text(*r), "1 tensor holds Inf or NaN elements, left out of every figure: w (1 of 256)");
-
+  r = scanned(v, "one-inf.safetensors");
+  EXPECT_TRUE(has_finite_elements(r.tensors.at(0)));
+  EXPECT_EQ(nonfinite_text(r), "1 tensor holds Inf or NaN elements, left out of every figure: w (1 of 256)");
   v[3] = 1;
-  {
-    std::ofstream out(dir + "/finite.safetensors", std::ios::binary);
-    out << one_tensor_file(v, 4, 64);
-  }
-  c = io::open_checkpoint(dir + "/finite.safetensors");
-  ASSERT_TRUE(c) << c.error();
-  r = scan_checkpoint(*c, o);
-  ASSERT_TRUE(r) << r.error();
-  EXPECT_EQ(nonfinite_text(*r), "");
+  EXPECT_EQ(nonfinite_text(scanned(v, "finite.safetensors")), "");
   std::filesystem::remove_all(dir);
 }
 
