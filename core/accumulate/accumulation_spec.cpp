@@ -51,6 +51,9 @@ Expected<Accumulation> parse_accumulation(const std::string& spec) {
   Accumulation a;
   if (parts.size() > 1 && parse_rounding(parts.back().c_str(), &a.rounding))
     parts.pop_back();  // a trailing rounding mode
+  // (Two of them: the first would be read as a size, "'rtz' is not a size".)
+  if (Rounding second; parts.size() > 1 && parse_rounding(parts.back().c_str(), &second))
+    return fail("gives two roundings: give one, at the end");
   // A custom format's specials follow a ':' too ("e4m3b9:fnuz:kahan"); no model has their names.
   if (parts.size() > 1 && parse_custom_specials(parts[1])) {
     parts[0] += ":" + parts[1];

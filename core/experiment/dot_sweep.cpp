@@ -117,7 +117,8 @@ Status check(const DotSweepConfig& c) {
     for (size_t k = 0; k < i; ++k)
       if (describe(c.models[i]) == describe(c.models[k])) return Error{describe(c.models[i]) + " is given twice"};
   for (const Accumulation& m : c.models) {
-    if (auto st = check(m); !st) return Error{describe(m) + ": " + st.error()};
+    // (Named as it was spelled: the description would repeat the error's own words.)
+    if (auto st = check(m); !st) return Error{accumulation_spec(m) + ": " + st.error()};
     if (m.kind == AccumKind::Int32) return Error{"int32 accumulation needs integer inputs (use matmul with int8)"};
   }
   return {};

@@ -291,6 +291,8 @@ check train-scale-format 2 "'float8_e8m0fnu' has no sign or no zero: it cannot h
   "$PL" train --models float8_e8m0fnu --steps 5
 # Drawn operands are signed: in float8_e8m0fnu half were NaN, and a dot sweep's table read "-"
 # in every column, its NaN/Inf column included (exit 0).
+check dot-f16-blas-said-once 2 '^error: f16:blas: float16 library accumulation \(cuBLAS CUBLAS_COMPUTE_16F\) runs' -- \
+  "$PL" dot --k 16 --accumulate f16:blas
 check dot-scale-format 2 'float8_e8m0fnu has no sign, and the drawn inputs are signed' -- \
   "$PL" dot --k 16 --trials 2 --a-dtype float8_e8m0fnu
 check matmul-scale-format 2 'float8_e8m0fnu has no sign, and a drawn weight is signed' -- \

@@ -37,5 +37,15 @@ TEST(AccumulationSpec, EveryExampleOfTheGrammarParses) {
   EXPECT_NE(sideways.error().find(accumulation_grammar()), std::string::npos) << sideways.error();
 }
 
+// Bug: "f32:sequential:rtz:rne" said "'rtz' is not a size": two roundings are said to be two.
+TEST(AccumulationSpec, TwoRoundingsAreSaidToBeTwo) {
+  for (const char* spec : {"f32:sequential:rtz:rne", "f16:pairwise:8:up:down"}) {
+    const auto a = parse_accumulation(spec);
+    ASSERT_FALSE(a) << spec;
+    EXPECT_NE(a.error().find("gives two roundings: give one, at the end"), std::string::npos) << a.error();
+  }
+  EXPECT_TRUE(parse_accumulation("f16:pairwise:8:rtz"));
+}
+
 }  // namespace
 }  // namespace pl::experiment
