@@ -210,7 +210,9 @@ ProbeFinding model_check(Backend& backend, const ProductSpec& base, const Accumu
   const size_t all = device->c.size();
   const std::string answer = std::to_string(same) + " of " + std::to_string(all) + " elements bit-identical" +
                              (same == all ? "" : " (" + share_text(same, all) + ")");
-  const std::string evidence = "N(0,1) inputs rounded to " + std::string(name(base.a)) + ", seed 1, against " +
+  // (Both sides named: "against f32:sequential" alone read as the model's own name for the device.)
+  const std::string evidence = "N(0,1) inputs rounded to " + std::string(name(base.a)) + ", seed 1: the device's " +
+                               accumulation_spec(base.accumulate) + " product against the model " +
                                accumulation_spec(model) +
                                (same == all ? ""
                                             : "; the largest difference " + show(worst_rel) + " of the element, at (" +

@@ -214,6 +214,8 @@ check probe-bad-dtype 2 "error: .*flaot16" -- "$PL" accumulation-probe --backend
 check probe-bad-backend 2 "'tpu': expected cpu, cuda or auto" -- "$PL" accumulation-probe --backend tpu
 # --check-model: candidate models against the device's product, one line each
 check probe-check-model 0 'f32:pairwise:32 +[0-9]+ of 4096 elements bit-identical' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --check-model f32:sequential --check-model f32:pairwise:32
+check probe-check-model-names-both 0 "the device's f32:blas product against the model f32:sequential" -- \
+  "$PL" accumulation-probe --backend cpu --dtype bfloat16 --check-model f32:sequential
 check probe-check-model-json 0 '"model": "f32:multiterm:16:2:rtz"' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --check-model f32:multiterm:16:2:rtz --json
 check probe-check-model-bad 2 'error: --check-model f32:sideways' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --check-model f32:sideways
 check bench-throughput-bad-seconds 2 'seconds must lie' -- "$PL" bench --op throughput --seconds 0
