@@ -78,6 +78,13 @@ for presentation in off on; do
   check "experiment, mx roundtrip, presentation $presentation" 1280x800 --setup "$setups/roundtrip-mx.json" \
     --presentation "$presentation"
 done
+# The dot sweep's table: in equal shares its accumulation column cut "f32 sequential rne" (126 px
+# in 113) at 1280x800.
+cat > "$tmp/dot.json" <<'JSON'
+{"experiment": "dot", "lengths": [16, 256], "trials": 8,
+ "accumulate": ["f32:sequential", "f16:chunked:128", "bf16:pairwise:32:rtz"]}
+JSON
+check "experiment, dot sweep" 1280x800 --setup "$tmp/dot.json"
 # At 1920x1080 in presentation mode the Explorer's columns stand side by side (stacked, two lines
 # a row, they left five formats in view): they fit the width with every value's neighbours.
 # Just past where they start to stand side by side, -3e38's neighbours ran 2 px past 1850 px.

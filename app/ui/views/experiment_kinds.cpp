@@ -238,8 +238,10 @@ void draw_mlp_table(const MlpResult& r) {
 }
 
 void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
+  // Columns as wide as their text needs, in proportion (equal shares cut "f16 chunked(128) -> f32
+  // rne" at 1280 px while K's column stood mostly empty).
   const ImGuiTableFlags flags =
-      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_ScrollY;
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
   const float shown = float(std::min<size_t>(rows.size(), 8) + 1);
   if (!ImGui::BeginTable("sweep", 7, flags, ImVec2(0, shown * ImGui::GetFrameHeightWithSpacing()))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
