@@ -151,10 +151,11 @@ int run_cast(CastArgs a) {
     return kExitBadInput;
   }
   if (!a.path.empty() && !parse_cast_path(a.path.c_str(), &o.path)) return kExitBadInput;  // (the parser refused it)
-  // The route through float32 is for formats narrower than it (codec.h): to a wider one a cast
-  // rounds once whatever the route, so "path via-float32" above a float64 never narrowed (1e300,
-  // not inf) would say what did not happen. (To float32 itself both routes are one.)
-  if (o.path == CastPath::ViaFloat32 && ref->format.total_bits() >= 32 && ref->dtype != DType::float32) {
+  // The route through float32 is for formats narrower than it (narrows_through_float32): to a
+  // wider one a cast rounds once whatever the route, so "path via-float32" above a float64 never
+  // narrowed (1e300, not inf) would say what did not happen. (To float32 itself both routes are one.)
+  if (o.path == CastPath::ViaFloat32 && !narrows_through_float32(ref->format, o.path) &&
+      ref->dtype != DType::float32) {
     std::fprintf(stderr,
                  "error: --path via-float32 is for formats narrower than float32; a cast to %s rounds once, "
                  "directly\n",
@@ -203,7 +204,8 @@ Runner add_cast(CLI::App& app) {
   a->seed_option = app.add_option("--seed", a->seed, "Seed of the stochastic-rounding stream");
   auto* path = add_cast_path_option(
       app, &a->path,
-      "direct: one rounding (NumPy, ml_dtypes 0.7); via-float32: through float32 first (PyTorch, ml_dtypes 0.6)");
+      "direct: one rounding (NumPy, ml_dtypes 0.7); via-float32: through float32 first (PyTorch, ml_dtypes 0.6, "
+      "but for their float8_e8m0fnu bug below 1.5*2^-127: docs/numerics.md)");
   auto* daz = app.add_flag("--daz", a->daz, "Read subnormal inputs as zero");
   auto* ftz = app.add_flag("--ftz", a->ftz, "Flush subnormal results to zero");
   a->float_only = {rounding, sat, no_sat, a->seed_option, path, daz, ftz};

@@ -163,7 +163,7 @@ Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint6
       return e;
     }
   }
-  if (o.path == CastPath::ViaFloat32 && f.total_bits() < 32) {
+  if (narrows_through_float32(f, o.path)) {
     double narrowed = static_cast<double>(static_cast<float>(x));  // RNE, the hardware default
     if (std::isinf(narrowed)) return infinity_input(f, negative, o.overflow);
     if (narrowed == 0.0 && f.specials == Specials::E8M0) return unencodable(f, negative);

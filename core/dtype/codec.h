@@ -64,6 +64,13 @@ Encoded encode_f32(const FloatFormat& f, float x, const CastOptions& o, uint64_t
 Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude, const CastOptions& o,
                        uint64_t index = 0);
 
+// Whether a cast to `f` along `path` rounds to float32 first: the route through float32 narrows
+// only a format narrower than float32 (to float32 itself, or to a wider format, both routes
+// round once). The codec, the float64 round trip and the CLI's refusal share this one rule.
+inline bool narrows_through_float32(const FloatFormat& f, CastPath path) {
+  return path == CastPath::ViaFloat32 && f.total_bits() < 32;
+}
+
 // Whether a magnitude beyond max finite (rounded away from zero) becomes +-max finite under
 // `policy`, rather than Inf or NaN.
 bool overflow_saturates(const FloatFormat& f, Overflow policy);

@@ -33,7 +33,7 @@ RoundtripF64Params make_roundtrip_f64_params(const FloatFormat& f, const CastOpt
   p.unsigned_zero = !f.has_negative_zero();
   p.flush_input = o.flush_input_subnormals;
   p.flush_output = o.flush_output_subnormals;
-  p.via_float32 = o.path == CastPath::ViaFloat32 && f.total_bits() < 32;
+  p.via_float32 = narrows_through_float32(f, o.path);
   p.rounding = o.rounding;
   p.seed = o.seed;
   return p;

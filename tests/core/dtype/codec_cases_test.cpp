@@ -148,6 +148,19 @@ TEST(CastPath, ViaFloat32DoubleRoundsWhereDirectDoesNot) {
   EXPECT_EQ(rt(DType::float16, y, via), 1.0);
 }
 
+// Only a format narrower than float32 has a narrowing step on the route through float32: to
+// float64 the route would say 1e300 went through float32 (it would be Inf) when it did not.
+TEST(CastPath, OnlyFormatsNarrowerThanFloat32NarrowThroughIt) {
+  EXPECT_TRUE(narrows_through_float32(fmt(DType::bfloat16), CastPath::ViaFloat32));
+  EXPECT_TRUE(narrows_through_float32(fmt(DType::tf32), CastPath::ViaFloat32));
+  EXPECT_FALSE(narrows_through_float32(fmt(DType::bfloat16), CastPath::Direct));
+  EXPECT_FALSE(narrows_through_float32(fmt(DType::float32), CastPath::ViaFloat32));
+  EXPECT_FALSE(narrows_through_float32(fmt(DType::float64), CastPath::ViaFloat32));
+  CastOptions via;
+  via.path = CastPath::ViaFloat32;
+  EXPECT_EQ(rt(DType::float64, 1e300, via), 1e300);
+}
+
 TEST(Subnormals, DazReadsSourceSubnormalsAsZero) {
   CastOptions daz;
   daz.flush_input_subnormals = true;
