@@ -277,6 +277,14 @@ int run(int argc, char** argv, const WindowRunner& window) {
       if (at) command += " " + at->get_name();
     }
     std::string what = plain_parse_error(e.what());
+    // CLI11 lists the unexpected words last first ("--lengths 16,256" read "16,256 --lengths").
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+      const std::vector<std::string> extra = app.remaining(true);
+      if (!extra.empty()) {
+        what = extra.size() > 1 ? "the following arguments were not expected:" : "the following argument was not expected:";
+        for (const std::string& word : extra) what.append(" ").append(printable(word));
+      }
+    }
     // ("The following argument was not expected", "A subcommand is required": a sentence's
     // capital, in the middle of ours; an acronym keeps its.)
     if (what.size() > 1 && std::isupper(static_cast<unsigned char>(what[0])) &&

@@ -158,6 +158,10 @@ check parse-error-one-line 0 \
   -- one_line cast 1 --to float16 --rounding foo
 check parse-error-lowercase 2 '^error: the following argument was not expected: --bogus \(see precision-lab matmul' \
   -- "$PL" matmul --bogus
+# In the order typed (CLI11 listed them last first), a control character escaped.
+check parse-error-extras-in-order 2 \
+  '^error: the following arguments were not expected: --lengths 16,256 a\\x1bb \(see precision-lab dot --help\)$' \
+  -- "$PL" dot --lengths 16,256 $'a\eb'
 check parse-error-subcommand 0 \
   '^status 2, 1 line: error: a subcommand is required \(see precision-lab scenario --help\)$' -- one_line scenario
 check unknown-subcommand 2 "unknown command 'frobnicate'; commands: formats" -- "$PL" frobnicate
