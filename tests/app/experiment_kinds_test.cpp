@@ -2,12 +2,15 @@
 // 2^24 with 10^6 trials: days) never starts on the automatic re-run after an edit -- the panel
 // shows its estimate and waits for Run -- while a small one runs and reports its estimate.
 #include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
 
 #include <string>
 
 #include "app/ui/views/experiment_kinds.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/experiment/spec/train_json.h"
+#include "tests/app/imgui_frames.h"
 
 namespace pl::ui {
 namespace {
@@ -93,5 +96,33 @@ TEST(ExperimentKinds, ATrainFileOpensAndRunsInThePanel) {
   EXPECT_NE(bad.error().find("int8"), std::string::npos) << bad.error();
 }
 
+// The sweep's table is as tall as its rows: sized a frame's height a row, it left an empty row's
+// band under six rows of text.
+class SweepTable : public ImGuiFrames {};
+
+TEST_F(SweepTable, IsAsTallAsItsRows) {
+  std::vector<DotSweepRow> rows(6);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].length = size_t{16} << i;
+    rows[i].model = *parse_accumulation("f32:sequential");
+    rows[i].stats.count = 1;
+  }
+  float height = 0, row = 0;
+  for (int frame = 0; frame < 2; ++frame) {
+    ImGui::NewFrame();
+    ImGui::Begin("sweep table");
+    draw_sweep_table(rows);
+    const ImGuiTable* table = ImGui::TableFindByID(ImGui::GetID("sweep"));
+    ASSERT_NE(table, nullptr);
+    height = table->OuterRect.GetHeight();
+    row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+    ImGui::End();
+    ImGui::Render();
+  }
+  // The header and six rows, and the border's pixel or two.
+  EXPECT_NEAR(height, 7 * row, 3.0f);
+}
+
 }  // namespace
 }  // namespace pl::ui
+

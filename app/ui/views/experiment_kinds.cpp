@@ -240,10 +240,13 @@ void draw_mlp_table(const MlpResult& r) {
 void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
   // Columns as wide as their text needs, in proportion (equal shares cut "f16 chunked(128) -> f32
   // rne" at 1280 px while K's column stood mostly empty).
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
-  const float shown = float(std::min<size_t>(rows.size(), 8) + 1);
-  if (!ImGui::BeginTable("sweep", 7, flags, ImVec2(0, shown * ImGui::GetFrameHeightWithSpacing()))) return;
+  // Up to 8 rows, as tall as they are; more scroll, in 8 rows' height. (A frame's height a row
+  // left an empty row's band under 6 rows: a row of text is shorter than a frame.)
+  const bool scrolls = rows.size() > 8;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp |
+                                (scrolls ? ImGuiTableFlags_ScrollY : 0);
+  const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+  if (!ImGui::BeginTable("sweep", 7, flags, ImVec2(0, scrolls ? 9 * row + 2 : 0))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   // (gamma_K and sqrt(K) u are the bounds of the sums that round at each addition -- sequential,
   // the BLAS order, float64 -- only: a pairwise sum's are its own.)
