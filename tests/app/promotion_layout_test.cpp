@@ -175,5 +175,26 @@ TEST_F(PromotionLayout, AWideGridHasItsAnswerBelowIt) {
   EXPECT_GE(bottom->Pos.y, top->Pos.y + top->Size.y);
 }
 
+// Bug: at 1920 px the grid of every dtype (about half the width) stood above its answer with the
+// pane beside it and the lower half of the window empty. A grid up to 55% of the width has its
+// answer beside it.
+TEST_F(PromotionLayout, AGridOfHalfTheWidthHasItsAnswerBesideIt) {
+  const ImVec2 display(1920, 1080);
+  PromotionPanel panel{log};
+  PromotionPanel::StartState start;
+  start.framework = "torch";
+  start.op = "add";
+  start.b_kind = "tensor";
+  start.select = "int32,float32";
+  ASSERT_TRUE(panel.configure(start).ok());
+  ImGui::GetIO().DisplaySize = display;
+  draw(panel);
+  const ImGuiWindow *grid = drawn("promotion-grid"), *answer = drawn("promotion-answer");
+  ASSERT_NE(grid, nullptr);
+  ASSERT_NE(answer, nullptr);
+  EXPECT_GT(grid->Size.x, 0.45f * display.x) << "a grid this narrow was beside its answer before";
+  EXPECT_GE(answer->Pos.x, grid->Pos.x + grid->Size.x);
+}
+
 }  // namespace
 }  // namespace pl::ui

@@ -120,7 +120,7 @@ class PromotionPanel final : public Panel {
   // The grid's width at full size, with room for a scrollbar, as last drawn (0: not yet drawn);
   // at most kBesideShare of the panel's width, the selection and its fixes sit beside it.
   float natural_width_ = 0;
-  static constexpr float kBesideShare = 0.45f;
+  static constexpr float kBesideShare = 0.55f;
   bool beside_ = false;  // this frame
 };
 
