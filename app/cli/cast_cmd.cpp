@@ -40,6 +40,19 @@ std::string flags_text(const CastFlags& f) {
   return s.empty() ? "exact" : s;
 }
 
+// The fields of a format's code, high to low: "sign | exponent 5 bits | mantissa 10 bits";
+// float8_e8m0fnu has no sign and no mantissa ("exponent 8 bits; no sign, no mantissa"), and a
+// one-bit field is "1 bit".
+std::string layout_text(const FloatFormat& f) {
+  const auto bits = [](int n) { return std::to_string(n) + (n == 1 ? " bit" : " bits"); };
+  std::string s = f.is_signed() ? "sign | " : "";
+  s += "exponent " + bits(f.exponent_bits);
+  if (f.mantissa_bits > 0) s += " | mantissa " + bits(f.mantissa_bits);
+  if (!f.is_signed() || f.mantissa_bits == 0)
+    s += std::string("; no ") + (f.is_signed() ? "mantissa" : f.mantissa_bits > 0 ? "sign" : "sign, no mantissa");
+  return s;
+}
+
 void print_text(const FormatRef& ref, const CastOptions& o, const std::string& input, const CastReport& r,
                 const CastReport* via) {
   const FloatFormat& f = ref.format;
@@ -51,11 +64,13 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
   if (shown != r.result.value_exact) std::printf("exact      %s\n", r.result.value_exact.c_str());
   if (r.result.value_shortest != r.result.value_exact)
     std::printf("shortest   %s  (shortest decimal that reads back to these bits)\n", r.result.value_shortest.c_str());
-  std::printf("bits       %s  = %s  (sign | exponent %d bits | mantissa %d bits)\n", r.result.bits_hex.c_str(),
-              r.result.bits_binary.c_str(), f.exponent_bits, f.mantissa_bits);
-  std::printf("class      %s  sign %llu  exponent field %llu  mantissa field %llu\n",
-              value_class_name(r.result.value_class), (unsigned long long)r.result.fields.sign,
-              (unsigned long long)r.result.fields.exponent, (unsigned long long)r.result.fields.mantissa);
+  std::printf("bits       %s  = %s  (%s)\n", r.result.bits_hex.c_str(), r.result.bits_binary.c_str(),
+              layout_text(f).c_str());
+  std::printf("class      %s", value_class_name(r.result.value_class));
+  if (f.is_signed()) std::printf("  sign %llu", (unsigned long long)r.result.fields.sign);
+  std::printf("  exponent field %llu", (unsigned long long)r.result.fields.exponent);
+  if (f.mantissa_bits > 0) std::printf("  mantissa field %llu", (unsigned long long)r.result.fields.mantissa);
+  std::printf("\n");
   if (const auto why = no_finite_error(r)) std::printf("error      none finite: %s\n", why->c_str());
   else
     // (Relative to 0 there is no relative error; "nan" would read as a failure of the cast.)

@@ -1,7 +1,7 @@
 // precision-lab dot [--k 16,256,4096] [--a-dtype T] [--b-dtype T] [--accumulate M,M,...]
 //                   [--trials N] [--seed S] [--sum] [--backend auto|cpu|cuda] [--json] [--save DIR]
 // Error of K-long dot products versus K, per accumulation model, against the double-double
-// reference, with each model's deterministic and probabilistic bounds beside it.
+// reference, with each model's deterministic bound and probabilistic estimate beside it.
 #include <unistd.h>
 
 #include <cstdint>
@@ -50,7 +50,7 @@ Runner add_dot(CLI::App& app) {
   const CLI::Option* b_dtype = app.add_option("--b-dtype", args->b_dtype, "dtype of b");
   app.add_flag("--sum", args->sum, "sum reductions of a instead of dot products (every b_k is 1)");
   app.add_option("--accumulate", args->models,
-                 "Comma-separated models: " + experiment::accumulation_grammar() +
+                 "Comma-separated models: " + experiment::accumulation_grammar(/*with_int32=*/false) +
                      ". chunked sums N products in FMT, then in float32; multiterm is a tensor core's block adder");
   app.add_option("--trials", args->trials, "Dot products per length and model (1 to 1000000)");
   app.add_option("--seed", args->seed, "Seed of the input draws");

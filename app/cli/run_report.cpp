@@ -42,7 +42,7 @@ void print_cast_place(const experiment::RoundtripResult& r) {
 
 void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum) {
   std::printf("%8s  %-28s %14s %13s %13s %10s %9s %11s\n", "K", "accumulation", sum ? "max|e|/S|a|" : "max|e|/S|ab|",
-              "bound", "prob.bound", "mean bits", "max ulp", "NaN/Inf");
+              "bound", "estimate", "mean bits", "max ulp", "NaN/Inf");
   // gamma_m = m u / (1 - m u) exists only while m u < 1 (m = K for a sequential sum): past that the
   // column says "none".
   bool unbounded = false;

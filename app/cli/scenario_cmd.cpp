@@ -51,7 +51,8 @@ int list(bool json) {
     return kExitOk;
   }
   for (const auto& s : lib.scenarios)
-    std::printf("%-40s %s (%zu checks)\n", s.name.c_str(), s.title.c_str(), s.checks.size());
+    std::printf("%-40s %s (%zu check%s)\n", s.name.c_str(), s.title.c_str(), s.checks.size(),
+                s.checks.size() == 1 ? "" : "s");
   return kExitOk;
 }
 

@@ -235,7 +235,7 @@ bool rounds_at_each_addition(AccumKind kind) {
 
 BoundNames bound_names(AccumKind kind) {
   if (rounds_at_each_addition(kind)) return {"gamma_K", "sqrt(K) u", "K u >= 1"};
-  return {"worst-case bound", "probabilistic bound", "its rounding steps' m u >= 1"};
+  return {"worst-case bound", "probabilistic estimate", "its rounding steps' m u >= 1"};
 }
 
 std::string gamma_text(double deterministic) {

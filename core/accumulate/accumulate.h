@@ -105,8 +105,11 @@ bool exact_products(const Accumulation& acc, DType a, std::optional<DType> b);
 // its bounds are then gamma_K and sqrt(K) u themselves. Pairwise, Kahan, chunked and
 // multi-term sums have bounds of their own over fewer rounding steps (accumulation_bounds).
 bool rounds_at_each_addition(AccumKind kind);
-// What the model's two bounds are called where they are shown: "gamma_K" and "sqrt(K) u" where
-// rounds_at_each_addition, else "worst-case bound" and "probabilistic bound" (a pairwise sum's
+// What the model's bound and estimate are called where they are shown: "gamma_K" and "sqrt(K) u"
+// where rounds_at_each_addition, else "worst-case bound" and "probabilistic estimate". sqrt(K) u
+// is the typical size of the error when the roundings' errors are independent, not a bound:
+// Higham and Mary's probabilistic bound is lambda sqrt(K) u with a probability that is vacuous at
+// lambda = 1, and measured errors exceed sqrt(K) u at small K. (A pairwise sum's
 // worst case is gamma of its leaf plus its levels, not gamma_K); and where the worst case does
 // not exist, why ("K u >= 1", else that the model's own rounding steps reach m u >= 1, each
 // stage or adder with the u it rounds to).

@@ -27,8 +27,8 @@ constexpr std::pair<AccumKind, std::string_view> kModelSyntax[] = {{AccumKind::S
 
 }  // namespace
 
-std::string accumulation_grammar() {
-  std::string g = "f64 | i32 | f32:blas | f64:blas";
+std::string accumulation_grammar(bool with_int32) {
+  std::string g = with_int32 ? "f64 | i32 | f32:blas | f64:blas" : "f64 | f32:blas | f64:blas";
   for (const auto& [kind, syntax] : kModelSyntax) g.append(" | FMT:").append(syntax);
   g.append(", optionally ending in a rounding (");
   for (int r = 0; r < kRoundingCount; ++r)

@@ -16,8 +16,9 @@ namespace pl::experiment {
 Expected<Accumulation> parse_accumulation(const std::string& spec);
 // Every spelling parse_accumulation takes, from the tables of models and roundings: "f64 | i32 |
 // f32:blas | f64:blas | FMT:sequential | FMT:pairwise[:BLOCK] | ..., optionally ending :rtz ...".
-// The commands' help and the window's tooltip show this text.
-std::string accumulation_grammar();
+// The commands' help and the window's tooltip show this text. Without `with_int32`, no "i32":
+// the dot sweep draws float inputs only, and refuses it.
+std::string accumulation_grammar(bool with_int32 = true);
 // The spec string parse_accumulation reads back: "f32:pairwise:32", "bf16:sequential:rtz".
 std::string accumulation_spec(const Accumulation& a);
 

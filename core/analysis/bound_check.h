@@ -1,7 +1,8 @@
 // The arithmetic error of a matrix product against its accumulation model's bounds: for each
 // output element, |Cacc - Rq| / ((|A||B|)_ij + |bias_j|) -- the error the accumulation made,
-// relative to the sum of the magnitudes it added -- compared with the deterministic and the
-// probabilistic bound, and binned for the figures.
+// relative to the sum of the magnitudes it added -- compared with the deterministic bound and the
+// probabilistic estimate (the share within it is a measurement, not a bound's promise), and binned
+// for the figures.
 #pragma once
 
 #include <cmath>

@@ -1,6 +1,6 @@
 // The dot-product experiment: error versus length K for several accumulation models, on
 // random inputs rounded to their dtypes, against the double-double reference, with each
-// model's classical deterministic and probabilistic bounds beside the measurement.
+// model's classical deterministic bound and probabilistic estimate beside the measurement.
 #pragma once
 
 #include <atomic>

@@ -3,7 +3,8 @@
 // framework computing in that dtype rounds each operation; with master weights, the forward and
 // backward passes compute in the low format and the update is applied to weights kept in the
 // master format (mixed-precision training). The figure of merit: the loss per step, and how
-// many weight updates were lost -- too small against half an ulp of the weight to change it.
+// many weight updates were lost: w - update rounded back to w (the update under about half the
+// spacing next to w in the direction it moves; exactly half can be lost to a tie).
 #pragma once
 
 #include <atomic>

@@ -109,7 +109,8 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
   return attr;
 }
 
-// The arithmetic error scaled by |A||B|, against the model's deterministic and probabilistic bounds.
+// The arithmetic error scaled by |A||B|, against the model's deterministic bound and its
+// probabilistic estimate.
 Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   const auto& c = r.config;
   Figure bound;
@@ -136,7 +137,7 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
                                       palette(1)));
   if (std::isfinite(r.bounds.probabilistic))
     bound.annotations.push_back(vline(r.bounds.probabilistic,
-                                      (gamma ? "probabilistic sqrt(K) u" : "the model's probabilistic bound") +
+                                      (gamma ? "estimate sqrt(K) u" : "the model's probabilistic estimate") +
                                           std::string(" at K = ") + std::to_string(c.k) + ": " +
                                           legend_value(r.bounds.probabilistic),
                                       palette(0)));

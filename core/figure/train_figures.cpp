@@ -50,7 +50,7 @@ Figure lost_figure(const experiment::TrainResult& r) {
   Figure f;
   f.name = "lost-updates";
   f.title = "Weight updates lost to rounding, per step";
-  f.subtitle = subtitle(r.config) + "; an update is lost when it is under half an ulp of its weight";
+  f.subtitle = subtitle(r.config) + "; an update is lost when w - update rounds back to w";
   f.x.label = "step";
   f.x.log = false;
   f.y.label = "share of the weights left unchanged by a nonzero update";

@@ -50,6 +50,10 @@ check formats-own-digits-f16 0 'float16 +16 +5 +10 +15 +65504 +6[.]1035[.][.][.]
 check formats-json-no-subnormals 0 '"min_subnormal": null' -- "$PL" formats --json
 check cast-fp16 0 'bits +0x2e66' -- "$PL" cast --to float16 0.1
 check cast-hexfloat 0 'value +12' -- "$PL" cast --to bfloat16 0x1.8p+3
+# float8_e8m0fnu's 8 bits are all exponent: no sign field was printed with its value 0.
+check cast-e8m0-layout 0 '\(exponent 8 bits; no sign, no mantissa\)$' -- "$PL" cast --to float8_e8m0fnu 3
+check cast-e8m0-no-sign 0 '^class +normal  exponent field 129$' -- "$PL" cast --to float8_e8m0fnu 3
+check cast-fp4-one-bit 0 '\(sign \| exponent 2 bits \| mantissa 1 bit\)$' -- "$PL" cast --to float4_e2m1fn 3
 check cast-path-bad 2 'sideways not in \{direct,via-float32\}' -- "$PL" cast --to float16 --path sideways 1
 # A float64 target was never narrowed through float32 (1e300 stayed 1e300) under a heading that
 # said "path via-float32": refused. To float32 itself the two routes are one.
@@ -379,7 +383,7 @@ check promote-tf-numpy-weak 0 '-> tf.float64' -- "$PL" promote --framework tf-nu
 check promote-autocast-linear 0 '-> torch.bfloat16' -- "$PL" promote --framework torch-autocast-cpu --op linear float16 bfloat16 --bias float32
 check promote-autocast-f64 0 'c10::BFloat16 != double' -- "$PL" promote --framework torch-autocast-cpu --op linear float32 float64
 check dot-table 0 'f16 chunked\(128\) -> f32 rne' -- "$PL" dot --k 16,256 --trials 4
-check dot-json 0 '"probabilistic_bound"' -- "$PL" dot --k 8 --trials 2 --accumulate f32:kahan --json
+check dot-json 0 '"probabilistic_estimate"' -- "$PL" dot --k 8 --trials 2 --accumulate f32:kahan --json
 check dot-histogram 0 '"scale": "log10"' -- "$PL" dot --k 64 --trials 16 --accumulate f16:sequential --json
 check dot-bad-model 2 "not a model: f64 \\| i32 \\| f32:blas .*FMT:multiterm" -- "$PL" dot --accumulate f32:sideways
 # One reader of sweep lengths: the command line refuses 0 in the window's words.
@@ -577,7 +581,7 @@ check run-bad-json 2 'not valid JSON' -- "$PL" run "$TMP/bad3.json" --out "$TMP/
 echo '{"experiment": "sum", "lengths": [16, 256], "a": "bfloat16", "accumulate": ["bf16:sequential", "f32:pairwise:32"], "trials": 4}' > "$TMP/sum.json"
 check run-sum 0 'wrote .*error-vs-k' -- "$PL" run "$TMP/sum.json" --out "$TMP/sum"
 check run-sum-reruns 0 '"experiment": "sum"' -- bash -c "\"$PL\" run \"$TMP/sum/setup.json\" --out \"$TMP/sum2\" >/dev/null && cat \"$TMP/sum2/setup.json\""
-check run-dot-json 0 '"probabilistic_bound"' -- "$PL" run "$TMP/sum.json" --out "$TMP/sum3" --json
+check run-dot-json 0 '"probabilistic_estimate"' -- "$PL" run "$TMP/sum.json" --out "$TMP/sum3" --json
 echo '{"experiment": "dot", "accumulate": "f32:sideways"}' > "$TMP/baddot.json"
 check run-dot-bad-model 2 "'accumulate'" -- "$PL" run "$TMP/baddot.json" --out "$TMP/o6"
 echo '{"experiment": "roundtrip", "dtype": "float4_e2m1fn", "scaling": "nvfp4", "rows": 8, "cols": 64, "data": "heavy-tailed"}' > "$TMP/cast.json"
@@ -701,6 +705,7 @@ cat > "$TMP/xdg/precision-lab/scenarios/99-mine.json" <<'JSON'
  {"id": "wrong", "label": "65520 in float16", "cast": {"value": "65520", "dtype": "float16"}, "expect": "65504"}]}
 JSON
 check scenario-user-folder 1 'FAIL  65520 in float16' -- env XDG_CONFIG_HOME="$TMP/xdg" "$PL" scenario run mine
+check scenario-list-one-check 0 '99-mine +My own \(1 check\)$' -- env XDG_CONFIG_HOME="$TMP/xdg" "$PL" scenario list
 echo '{"title": "bad"' > "$TMP/xdg/precision-lab/scenarios/98-bad.json"
 check scenario-bad-file-warns 0 'warning: skipped .*98-bad.json is not valid JSON' -- env XDG_CONFIG_HOME="$TMP/xdg" "$PL" scenario list
 check devices 0 'cpu' -- "$PL" devices

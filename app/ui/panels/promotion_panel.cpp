@@ -817,10 +817,13 @@ void PromotionPanel::draw_content() {
   std::vector<Chip> chips = {
       {OutcomeClass::Kept, "one operand's dtype",
        "the result is one operand's dtype, and holds every value of the other"},
-      {OutcomeClass::Widened, "widened", "a third dtype that holds every value of both (float16 + bfloat16)"},
+      // (The examples hold in PyTorch and JAX; NumPy gives float64 for int32 + float32 and has no
+      // common type for float16 and bfloat16, TensorFlow raises for both.)
+      {OutcomeClass::Widened, "widened",
+       "a third dtype that holds every value of both (in PyTorch and JAX, float16 + bfloat16 -> float32)"},
       {OutcomeClass::Narrowed, "narrowed",
-       "the result cannot hold every value of an operand: digits or range are lost (int32 + float32 -> "
-       "float32 loses int32's digits past 2^24)"},
+       "the result cannot hold every value of an operand: digits or range are lost (in PyTorch and JAX, "
+       "int32 + float32 -> float32 loses int32's digits past 2^24)"},
       {OutcomeClass::Error, "raises", "the call raises: hover a cell for the exact message"}};
   // Only where a cell falls back to objects (NumPy's np.dot of dtypes with no common type): the
   // chip beside a torch grid named an answer torch never gives, on a line of its own.

@@ -251,7 +251,7 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
   // (gamma_K and sqrt(K) u are the bounds of the sums that round at each addition -- sequential,
   // the BLAS order, float64 -- only: a pairwise sum's are its own.)
   for (const char* h :
-       {"K", "accumulation", "max |e| / sum|ab|", "worst-case bound", "probabilistic bound", "mean bits", "NaN/Inf"})
+       {"K", "accumulation", "max |e| / sum|ab|", "worst-case bound", "probabilistic estimate", "mean bits", "NaN/Inf"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const auto& r : rows) {
@@ -351,8 +351,8 @@ void draw_train_table(const TrainResult& r) {
   ImGui::EndTable();
   ImGui::PushTextWrapPos(0.0f);  // a footnote wraps at the pane's edge
   ImGui::TextDisabled(
-      "loss: mean squared residual of the stored weights; an update is lost when it is too small against half an "
-      "ulp of its weight to change it");
+      "loss: mean squared residual of the stored weights; an update is lost when w - update rounds back to w "
+      "(roughly: when it is under half the spacing of the values next to w)");
   ImGui::PopTextWrapPos();
 }
 

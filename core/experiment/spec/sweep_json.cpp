@@ -87,7 +87,7 @@ json to_json(const DotSweepRow& r) {
           {"spec", accumulation_spec(r.model)},
           {"max_error_over_abs_sum", number(r.max_scaled)},
           {"bound", number(r.bounds.deterministic)},
-          {"probabilistic_bound", number(r.bounds.probabilistic)},
+          {"probabilistic_estimate", number(r.bounds.probabilistic)},
           {"stats", to_json(s)},
           {"trials_without_reference", r.unreferenced},
           {"histogram", to_json(log_histogram_auto(r.scaled_errors))},

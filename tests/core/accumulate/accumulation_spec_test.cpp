@@ -9,6 +9,13 @@
 namespace pl::experiment {
 namespace {
 
+// The dot sweep's help offered i32, which the sweep refuses (its inputs are floats).
+TEST(AccumulationSpec, TheFloatOnlyGrammarLeavesOutInt32) {
+  EXPECT_EQ(accumulation_grammar(false).find("i32"), std::string::npos);
+  EXPECT_NE(accumulation_grammar(false).find("f32:blas"), std::string::npos);
+  EXPECT_NE(accumulation_grammar().find("i32"), std::string::npos);
+}
+
 TEST(AccumulationSpec, TheGrammarNamesEveryModel) {
   const std::string g = accumulation_grammar();
   for (int k = 0; k < 8; ++k) {

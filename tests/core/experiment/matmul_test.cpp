@@ -709,7 +709,7 @@ TEST(Matmul, TheBoundsLineNamesGammaKOnlyForSumsThatRoundAtEachAddition) {
   EXPECT_EQ(line.find("gamma_K"), std::string::npos) << line;
   EXPECT_EQ(line.find("sqrt(K)"), std::string::npos) << line;
   EXPECT_NE(line.find("; worst-case bound 6.225e-02 ("), std::string::npos) << line;
-  EXPECT_NE(line.find("; probabilistic bound "), std::string::npos) << line;
+  EXPECT_NE(line.find("; probabilistic estimate "), std::string::npos) << line;
   c.accumulate = {AccumKind::Sequential, DType::bfloat16};
   r = run_matmul(c);
   ASSERT_TRUE(r.ok()) << r.error();

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/experiment/spec/train_json.h"
+#include "core/figure/train_figures.h"
 
 namespace pl::experiment {
 namespace {
@@ -65,6 +66,18 @@ TEST(Train, Bfloat16StallsAndMasterWeightsKeepLearning) {
   EXPECT_FALSE(master.stalled_at.has_value());
   EXPECT_EQ(master.lost_updates.back(), 0u);
   EXPECT_NEAR(f32.final_loss / r->best_loss, 1.0, 1e-3);
+}
+
+// Bug: the lost-updates figure said an update is lost "when it is under half an ulp of its weight",
+// but the run counts w - update == w: below a power of two the spacing halves, so an update under
+// half an ulp of w = 1 (3e-4 in float16, whose half ulp at 1 is 4.9e-4) still moves it to 0.99951.
+TEST(Train, TheLostUpdatesFigureSaysWhatTheCountCounts) {
+  const auto r = run_train(small({"float16"}));
+  ASSERT_TRUE(r) << r.error();
+  const auto figures = figure::train_figures(*r);
+  ASSERT_EQ(figures.size(), 2u);
+  EXPECT_NE(figures[1].subtitle.find("w - update rounds back to w"), std::string::npos) << figures[1].subtitle;
+  EXPECT_EQ(figures[1].subtitle.find("half an ulp"), std::string::npos) << figures[1].subtitle;
 }
 
 // Bug: a learning rate too large for the format ran the loss to NaN, and the table read "-nan",
