@@ -73,15 +73,18 @@ std::string unknown_command_message(const CLI::App& app, const std::string& give
 }
 
 // CLI11's wording of three errors, said as the others are: "--m: At Most 1 required but
-// received 2", "could not convert: --lr = 1,5", "--size: 1 required TEXT missing".
+// received 2", "could not convert: --lr = 1,5", "--size: 1 required TEXT missing". (`what`
+// is printable already.)
 std::string plain_parse_error(const std::string& what) {
   static const std::regex repeated(R"(^(-[-\w]+): At Most 1 required but received (\d+)$)");
   static const std::regex conversion(R"(^[Cc]ould not convert: (-[-\w]+) = (.*)$)");
   static const std::regex missing(R"(^(-[-\w]+): 1 required \w+ missing$)");
   std::smatch m;
   if (std::regex_match(what, m, repeated)) return m[1].str() + " is given " + m[2].str() + " times: give it once";
-  if (std::regex_match(what, m, conversion))
-    return m[1].str() + ": '" + printable(m[2].str()) + "' is not a value it takes";
+  if (std::regex_match(what, m, conversion)) {
+    const std::string value = m[2].str();  // (a long paste cut)
+    return m[1].str() + ": '" + (value.size() > 80 ? value.substr(0, 80) + "..." : value) + "' is not a value it takes";
+  }
   if (std::regex_match(what, m, missing)) return m[1].str() + " needs a value";
   return what;
 }
@@ -276,7 +279,8 @@ int run(int argc, char** argv, const WindowRunner& window) {
       at = parsed.empty() ? nullptr : parsed.front();
       if (at) command += " " + at->get_name();
     }
-    std::string what = plain_parse_error(e.what());
+    // (CLI11 quotes what was typed: "--rounding: r<ESC> not in {...}".)
+    std::string what = plain_parse_error(printable_whole(e.what()));
     // CLI11 lists the unexpected words last first ("--lengths 16,256" read "16,256 --lengths").
     if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
       const std::vector<std::string> extra = app.remaining(true);

@@ -120,8 +120,9 @@ Expected<Checkpoint> open_folder(const std::string& dir) {
 Expected<Checkpoint> open_checkpoint(const std::string& path) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
-  if (ec && ec != std::errc::no_such_file_or_directory) return Error{"cannot read " + path + ": " + ec.message()};
-  if (!fs::exists(status)) return Error{path + " does not exist"};
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    return Error{"cannot read " + printable_whole(path) + ": " + ec.message()};
+  if (!fs::exists(status)) return Error{printable_whole(path) + " does not exist"};
   if (fs::is_directory(status)) return open_folder(path);
   if (path.ends_with(".json")) return open_index(path);
   Checkpoint c;

@@ -21,7 +21,7 @@ Expected<std::vector<uint8_t>> read_file(const std::string& path, size_t limit) 
   if (auto st = not_a_file(path); !st) return Error{st.error()};
   // istream::read catches what the filebuf throws and sets badbit instead.
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
+  if (!in) return Error{"cannot open " + printable_whole(path) + ": " + std::strerror(errno)};
   const std::streamoff size = in.tellg();
   if (size < 0) return Error{"cannot read " + path};
   if (static_cast<uint64_t>(size) > limit)

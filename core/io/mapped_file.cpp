@@ -10,13 +10,14 @@
 #include <utility>
 
 #include "core/io/file_read.h"
+#include "core/util/printable.h"
 
 namespace pl::io {
 
 Expected<MappedFile> MappedFile::open(const std::string& path) {
   if (auto st = not_a_file(path); !st) return Error{st.error()};
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error{"cannot open " + path + ": " + std::strerror(errno)};
+  if (fd < 0) return Error{"cannot open " + printable_whole(path) + ": " + std::strerror(errno)};
   struct stat info {};
   if (::fstat(fd, &info) != 0) {
     const int e = errno;

@@ -264,7 +264,7 @@ Status check_data_size(const Layout& l, size_t file_size) {
 Expected<Layout> read_layout(const std::string& path) {
   if (auto st = not_a_file(path); !st) return Error{st.error()};
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
+  if (!in) return Error{"cannot open " + printable_whole(path) + ": " + std::strerror(errno)};
   const auto size = static_cast<size_t>(in.tellg());
   in.seekg(0);
   std::vector<uint8_t> prefix(std::min(size, kMaxHeader + 12));

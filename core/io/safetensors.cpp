@@ -258,7 +258,7 @@ Expected<Tensor> read_safetensors(std::span<const uint8_t> f, const std::string&
 Expected<SafetensorsLayout> safetensors_layout_file(const std::string& path) {
   if (auto st = not_a_file(path); !st) return Error{st.error()};
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return Error{"cannot open " + path + ": " + std::strerror(errno)};
+  if (!in) return Error{"cannot open " + printable_whole(path) + ": " + std::strerror(errno)};
   const uint64_t size = static_cast<uint64_t>(in.tellg());
   in.seekg(0);
   uint8_t head[9] = {};  // the header's length and its first byte (header_size reads both)

@@ -8,11 +8,13 @@
 #include <cstring>
 #include <vector>
 
+#include "core/util/printable.h"
+
 namespace pl {
 
 Expected<double> parse_number(std::string_view text) {
   auto bad = [&] {
-    return Error{"malformed number '" + std::string(text) +
+    return Error{"malformed number '" + printable_whole(text) +
                  "' (expected decimal, hex-float like 0x1.8p+3, nan, inf, -inf or -0)"};
   };
   std::string_view s = text;

@@ -166,6 +166,10 @@ check parse-error-lowercase 2 '^error: the following argument was not expected: 
 check parse-error-extras-in-order 2 \
   '^error: the following arguments were not expected: --lengths 16,256 a\\x1bb \(see precision-lab dot --help\)$' \
   -- "$PL" dot --lengths 16,256 $'a\eb'
+# What the user typed, quoted back in an error, with its control characters escaped.
+check typed-number-escaped 2 "^error: malformed number 'x\\\\x1bb'" -- "$PL" cast --to float16 $'x\eb'
+check typed-path-escaped 2 '^error: /tmp/no\\x1bpe does not exist$' -- "$PL" scan $'/tmp/no\epe'
+check typed-choice-escaped 2 '^error: --rounding: r\\x1b not in' -- "$PL" cast --to float16 --rounding $'r\e' 1
 check parse-error-subcommand 0 \
   '^status 2, 1 line: error: a subcommand is required \(see precision-lab scenario --help\)$' -- one_line scenario
 check unknown-subcommand 2 "unknown command 'frobnicate'; commands: formats" -- "$PL" frobnicate
