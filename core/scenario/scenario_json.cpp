@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "core/util/printable.h"
@@ -265,10 +266,41 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
   return Error{"'panel' must be promotion, formats, checkpoint or experiment"};
 }
 
+
+// The first string (a value or a key) holding a control character other than a line break, as a
+// JSON pointer and the character: a scenario's texts are printed and drawn as written, and an
+// escape sequence in a story would reach the terminal as one.
+std::optional<std::string> control_character(const json& j, const std::string& at) {
+  auto bad = [](const std::string& s) -> std::optional<unsigned char> {
+    for (unsigned char c : s)
+      if ((c < 0x20 && c != '\n') || c == 0x7f) return c;
+    return std::nullopt;
+  };
+  auto said = [](const std::string& where, unsigned char c) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "\\x%02x", c);
+    return "'" + (where.empty() ? std::string("/") : where) + "' holds the control character " + hex;
+  };
+  if (j.is_string()) {
+    if (auto c = bad(j.get_ref<const std::string&>())) return said(at, *c);
+  } else if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      const std::string where = at + "/" + printable(it.key());
+      if (auto c = bad(it.key())) return said(where, *c);
+      if (auto found = control_character(it.value(), where)) return found;
+    }
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i)
+      if (auto found = control_character(j[i], at + "/" + std::to_string(i))) return found;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
   if (!j.is_object()) return Error{"a scenario must be a JSON object"};
+  if (auto found = control_character(j, "")) return Error{*found};
   Scenario s;
   s.name = name;
   s.panel = "experiment";

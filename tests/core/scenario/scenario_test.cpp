@@ -175,6 +175,25 @@ TEST(ScenarioReader, ReadsAMinimalScenario) {
   EXPECT_EQ(s->panel, "experiment");
 }
 
+// Bug: a user's scenario printed its texts as written: an escape sequence in its story or a check's
+// label reached the terminal as one. A control character other than a line break is refused,
+// named by where it is.
+TEST(ScenarioReader, RefusesControlCharactersInItsTexts) {
+  json j = minimal();
+  j["story"] = "one line\nand \x1b[2Jthe next";
+  auto s = scenario_from_json(j, "x");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error(), "'/story' holds the control character \\x1b");
+  j = minimal();
+  j["checks"][0]["label"] = "tab\there";
+  s = scenario_from_json(j, "x");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error(), "'/checks/0/label' holds the control character \\x09");
+  j = minimal();
+  j["story"] = "line breaks\nare fine";
+  EXPECT_TRUE(scenario_from_json(j, "x")) << scenario_from_json(j, "x").error();
+}
+
 // Bug: a scenario whose evidence run failed passed when no check read that run: `scenario run`
 // printed "evidence 0: x (failed)", exited 0 and said it wrote an evidence folder it had not.
 // The run fails, and its summary says why.
