@@ -22,6 +22,37 @@ Status check(const RoundtripConfig& c) {
   return check(c.data);
 }
 
+namespace {
+
+std::vector<double> abs_values(std::span<const double> x) {
+  std::vector<double> mags(x.size());
+  for (size_t i = 0; i < x.size(); ++i) mags[i] = std::fabs(x[i]);
+  return mags;
+}
+
+bool scaled_magnitudes_apply(ScalingKind k) {
+  return k != ScalingKind::None && k != ScalingKind::PerChannelAsymmetric && k != ScalingKind::GroupAsymmetric;
+}
+
+// |x| over its element's dequantisation factor: the row's (per-tensor, per-channel, NVFP4's
+// tensor scale) times the block's (MX, NVFP4, groups), as quantise() divides (or multiplies by
+// the inverse: within float32's rounding of the factor, which a log histogram does not see). A
+// block whose scale is 0 holds zeros.
+std::vector<double> scaled_magnitudes(std::span<const double> x, const Quantised& q, const Scaling& s) {
+  const size_t block = is_group(s.kind) ? static_cast<size_t>(s.group) : static_cast<size_t>(scaling_block(s.kind));
+  const size_t per_row = block ? (q.cols + block - 1) / block : 0;
+  std::vector<double> mags(x.size());
+  for (size_t r = 0; r < q.rows; ++r)
+    for (size_t col = 0; col < q.cols; ++col) {
+      const size_t i = r * q.cols + col;
+      const double factor = q.row_factor[r] * (block ? q.block_scales[r * per_row + col / block] : 1.0);
+      mags[i] = factor > 0 ? std::fabs(x[i]) / factor : 0.0;
+    }
+  return mags;
+}
+
+}  // namespace
+
 Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values,
                                         const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
   if (auto st = check(c); !st) return Error{st.error()};
@@ -62,9 +93,8 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   r.stats = error_stats(q.dequantised(), values, DType::float64, 0, &h);
   r.relative = std::move(h.relative);
   if (!stage_done(0.85)) return Error{"cancelled"};
-  std::vector<double> mags(values.size());
-  for (size_t i = 0; i < values.size(); ++i) mags[i] = std::fabs(values[i]);
-  r.magnitudes = log_histogram_auto(mags);
+  r.magnitudes_scaled = scaled_magnitudes_apply(c.scaling.kind);
+  r.magnitudes = log_histogram_auto(r.magnitudes_scaled ? scaled_magnitudes(values, q, c.scaling) : abs_values(values));
   r.saturated = q.saturated;
   r.out_of_range = out_of_range_outcome(c.dtype, c.scaling, c.cast);
   r.flushed = q.flushed;

@@ -34,7 +34,11 @@ struct RoundtripResult {
   RoundtripConfig config;
   ErrorStats stats;                   // in the float64 sense: the dequantised values against the originals
   Histogram relative;                 // log10 bins of |e| / max(|x|, floor)
-  Histogram magnitudes;               // log10 bins of |x|: where the data lies against the format's range
+  // log10 bins of the magnitudes the format rounds: |x| times its element's scale where a
+  // symmetric recipe scales (magnitudes_scaled), else |x| (no recipe, or an asymmetric one, whose
+  // zero point shifts the values the integer range applies to).
+  Histogram magnitudes;
+  bool magnitudes_scaled = false;
   size_t saturated = 0, flushed = 0;  // past the dtype's range; nonzero values that became zero
   std::string out_of_range;           // what the saturated became (out_of_range_outcome)
   std::string input_file;             // the tensor's file (RoundtripSpec::input_file); empty: drawn from config.data

@@ -426,20 +426,34 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   if (f)
     err.annotations.push_back(
         vline(unit_roundoff(*f), "unit roundoff u = " + legend_value(unit_roundoff(*f)), palette(1)));
+  // Where a recipe scales symmetrically the bars are the magnitudes the format rounds, each value
+  // times its scale, so that the format's limits apply to them (drawn against the unscaled data,
+  // an MX run's 64,968 values rounded to zero sat right of the smallest subnormal). An asymmetric
+  // recipe's zero point shifts the values the integer range applies to: its bars are |x|, and no
+  // limit is drawn.
+  const bool asymmetric = !r.magnitudes_scaled && scaling != "none";
   Figure range;
   range.name = "roundtrip-range";
-  range.title = "The data's magnitudes against the range of " + std::string(name(c.dtype));
-  range.subtitle = setup + " (before any scaling)";
-  range.x.label = "|x|";
+  range.title = asymmetric ? "The data's magnitudes"
+                           : "The data's magnitudes against the range of " + std::string(name(c.dtype));
+  range.subtitle = setup + (r.magnitudes_scaled ? " (each value times its scale, as the format rounds it)"
+                            : asymmetric        ? " (before scaling: the recipe maps each row's or group's [min, max] "
+                                                  "onto the integer range)"
+                                                : "");
+  range.x.label = r.magnitudes_scaled ? "|x| times its scale" : "|x|";
   range.x.log = true;
   range.y.label = "number of values";
   range.y.log = false;
-  range.series.push_back(bars("|x|", r.magnitudes, palette(2)));
+  range.series.push_back(bars(r.magnitudes_scaled ? "|x| scaled" : "|x|", r.magnitudes, palette(2)));
   if (f) {
     // (float8_e8m0fnu has none: its smallest value is its smallest normal.)
     if (f->has_subnormals()) range.annotations.push_back(vline(min_subnormal(*f), "smallest subnormal", palette(4)));
     range.annotations.push_back(vline(min_normal(*f), "smallest normal", palette(5)));
     range.annotations.push_back(vline(max_finite(*f), "largest", palette(1)));
+  } else if (!asymmetric) {
+    // An integer: below one half rounds to 0; past the largest, clamped.
+    range.annotations.push_back(vline(0.5, "0.5: below it, 0", palette(4)));
+    range.annotations.push_back(vline(static_cast<double>(int_max(c.dtype)), "largest", palette(1)));
   }
   if (r.scales.empty()) return {err, range};
   return {err, range, scale_map_figure(r, setup)};

@@ -169,6 +169,7 @@ json to_json(const RoundtripResult& r) {
           {"stats", to_json(r.stats)},
           {"relative_histogram", to_json(r.relative)},
           {"magnitude_histogram", to_json(r.magnitudes)},
+          {"magnitudes_scaled", r.magnitudes_scaled},
           {"ran_on", r.ran_on},
           {"backend_note", r.backend_note},
           {"input_file", r.input_file}};

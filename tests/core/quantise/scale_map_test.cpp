@@ -122,5 +122,59 @@ TEST(ScaleMap, TheCastExperimentDrawsItForBlockAndRowRecipes) {
   EXPECT_EQ(figure::roundtrip_figures(*r).size(), 2u);
 }
 
+// The largest nonempty bin's range and the count of values in bins entirely below `limit`.
+std::pair<double, uint64_t> top_and_below(const Histogram& h, double limit) {
+  double top = 0;
+  uint64_t below = h.below;
+  for (size_t i = 0; i < h.counts.size(); ++i) {
+    if (h.counts[i] > 0) top = h.edges[i + 1];
+    if (h.edges[i + 1] <= limit) below += h.counts[i];
+  }
+  return {top, below};
+}
+
+// Bug: the range figure drew the format's limits against the unscaled data: an fp4 per-tensor run
+// that rounded 64,968 of 65,536 values to zero showed most of them right of the smallest
+// subnormal. With a symmetric recipe the bars are the magnitudes the format rounds, each value
+// times its scale.
+TEST(RoundtripRange, ScaledRecipesHistogramWhatTheFormatRounds) {
+  RoundtripConfig c;
+  c.rows = 64, c.cols = 1024;
+  c.dtype = DType::float4_e2m1fn;
+  c.data.distribution = Distribution::OutlierChannels;
+  c.data.scale = 100;  // far from float4's range until scaled
+  c.scaling = recipe(ScalingKind::PerTensor);
+  auto r = run_roundtrip(c);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(r->magnitudes_scaled);
+  // The amax maps onto the largest value, 6; values under a quarter (half the smallest
+  // subnormal, 0.5) round to zero, and at least the bins wholly below it hold no more than that.
+  const auto [top, below] = top_and_below(r->magnitudes, 0.25);
+  EXPECT_GE(top, 6.0);
+  EXPECT_LT(top, 6.0 * 1.5);
+  EXPECT_LE(below, r->flushed);
+  EXPECT_GT(below, r->flushed / 2);
+  const auto figures = figure::roundtrip_figures(*r);
+  EXPECT_EQ(figures[1].x.label, "|x| times its scale");
+  for (ScalingKind k : {ScalingKind::MX, ScalingKind::NVFP4, ScalingKind::PerChannel}) {
+    c.scaling = recipe(k);
+    r = run_roundtrip(c);
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_TRUE(r->magnitudes_scaled) << scaling_name(k);
+    EXPECT_LT(top_and_below(r->magnitudes, 0).first, 6.0 * 2) << scaling_name(k);  // each block near its scale
+  }
+  c.scaling = recipe(ScalingKind::None);
+  r = run_roundtrip(c);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_FALSE(r->magnitudes_scaled);
+  EXPECT_GE(top_and_below(r->magnitudes, 0).first, 100.0);
+  c.dtype = DType::int8;
+  c.scaling = recipe(ScalingKind::PerChannelAsymmetric);
+  r = run_roundtrip(c);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_FALSE(r->magnitudes_scaled);
+  EXPECT_EQ(figure::roundtrip_figures(*r)[1].title, "The data's magnitudes");
+}
+
 }  // namespace
 }  // namespace pl::experiment
