@@ -264,10 +264,14 @@ std::string spread_text(const Quartiles& q, double scale) {
   return buf;
 }
 
+bool spreads_overlap(const Quartiles& q, const Quartiles& reference) {
+  const bool spread = q.q3 > q.q1 || reference.q3 > reference.q1;
+  return spread && q.q1 <= reference.q3 && reference.q1 <= q.q3;
+}
+
 std::string ratio_text(const Quartiles& q, const Quartiles& reference) {
   if (reference.median <= 0) return "";
-  const bool spread = q.q3 > q.q1 || reference.q3 > reference.q1;
-  if (spread && q.q1 <= reference.q3 && reference.q1 <= q.q3) return "spreads overlap";
+  if (spreads_overlap(q, reference)) return "spreads overlap";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f%%", 100 * q.median / reference.median);
   return buf;

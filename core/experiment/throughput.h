@@ -158,6 +158,9 @@ std::string spread_text(const Quartiles& q, double scale = 1);
 // "spreads overlap": the samples do not tell the two apart (a busy CPU's float8 emulation came
 // out at 212% of the float32 sgemm it runs on). One sample each (no spread): the ratio.
 std::string ratio_text(const Quartiles& q, const Quartiles& reference);
+// Whether two dtypes' samples have spread and their quartile ranges overlap (ratio_text's
+// "spreads overlap"; the speed-up figure marks such a bar's value the same way).
+bool spreads_overlap(const Quartiles& q, const Quartiles& reference);
 
 // Samples the dtypes round-robin until `stop`: prepares each one's operands once, then times
 // one product per dtype in turn and hands each sample to `on_sample` (from the calling

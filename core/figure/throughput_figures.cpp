@@ -158,10 +158,19 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
   Series sheet_values{r.config.datasheet + " datasheet (values)", SeriesKind::Points, {}, {}, palette(1)};
   here_values.in_legend = sheet_values.in_legend = false;
   double lo = 1, hi = 4;
+  // A measured speed-up whose samples' quartile ranges overlap the baseline's is marked, as the
+  // table's "spreads overlap": the samples do not tell the two apart, whatever the medians say.
+  const auto rates = [&](const experiment::ThroughputRow& row) {
+    std::vector<double> g;
+    for (double s : row.seconds) g.push_back(experiment::product_gflops(r.config.n, s));
+    return quartiles(std::move(g));
+  };
+  const experiment::ThroughputRow* base_row = r.row(r.config.baseline);
+  bool any_overlap = false;
   for (size_t i = 0; i < r.rows.size(); ++i) {
     add_dtype_category(f, r.rows[i].dtype);
     const double x = double(i);
-    auto bar = [&](Series& s, Series& values, double from, double to, double v) {
+    auto bar = [&](Series& s, Series& values, double from, double to, double v, bool overlaps = false) {
       if (!s.x.empty()) s.y.push_back(0);  // the gap since the previous bar
       s.x.push_back(x + from);
       s.x.push_back(x + to);
@@ -169,15 +178,20 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
       if (!(v > 0)) return;
       lo = std::min(lo, v), hi = std::max(hi, v);
       char text[32];
-      std::snprintf(text, sizeof text, v < 10 ? "%.2fx" : "%.1fx", v);
+      std::snprintf(text, sizeof text, v < 10 ? "%.2fx%s" : "%.1fx%s", v, overlaps ? " (overlap)" : "");
       values.x.push_back(x + (from + to) / 2);
       values.y.push_back(v);
       values.point_labels.emplace_back(text);
     };
-    bar(here, here_values, 0.1, 0.5, r.rows[i].speedup);
+    const bool overlaps = base_row && &r.rows[i] != base_row &&
+                          experiment::spreads_overlap(rates(r.rows[i]), rates(*base_row));
+    any_overlap |= overlaps;
+    bar(here, here_values, 0.1, 0.5, r.rows[i].speedup, overlaps);
     if (i < r.datasheet.size())
       bar(sheet, sheet_values, 0.5, 0.9, r.datasheet[i].supported ? r.datasheet[i].speedup : 0);
   }
+  if (any_overlap)
+    f.subtitle += "; (overlap): its samples' quartile range overlaps " + base + "'s, so they do not tell the two apart";
   f.series.push_back(std::move(here));
   if (!r.datasheet.empty()) f.series.push_back(std::move(sheet));
   f.series.push_back(std::move(here_values));

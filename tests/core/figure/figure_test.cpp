@@ -886,6 +886,31 @@ TEST(Figures, CategoriesTooLongForTheirBarsGoByTheirShortNames) {
     EXPECT_NE(wide->find(name), std::string::npos) << name;
 }
 
+// Bug: the table beside the speed-up figure said "spreads overlap" where the samples' quartile
+// ranges overlap float32's, while the figure printed an exact factor ("1.41x") for the same
+// dtype. The figure marks such a value, and says what the mark means.
+TEST(Figures, ASpeedUpTheSamplesCannotTellFromOneIsMarked) {
+  experiment::ThroughputResult r;
+  r.device = "cpu (AMD EPYC)";
+  r.config.n = 512;
+  r.config.baseline = DType::float32;
+  const double f32 = experiment::product_seconds(512, 60);
+  r.rows.push_back({.dtype = DType::float32, .method = "", .emulated = false,
+                    .seconds = {0.8 * f32, f32, 1.2 * f32}, .median_seconds = f32, .gflops = 60, .speedup = 1});
+  r.rows.push_back({.dtype = DType::float16, .method = "", .emulated = false,
+                    .seconds = {0.6 * f32, 0.7 * f32, 0.9 * f32}, .median_seconds = 0.7 * f32, .gflops = 0,
+                    .speedup = 1 / 0.7});
+  r.rows.push_back({.dtype = DType::int8, .method = "", .emulated = false,
+                    .seconds = {3 * f32, 3.2 * f32, 3.5 * f32}, .median_seconds = 3.2 * f32, .gflops = 0,
+                    .speedup = 1 / 3.2});
+  const Figure f = speedup_vs_datasheet(r);
+  std::vector<std::string> labels;
+  for (const Series& s : f.series) labels.insert(labels.end(), s.point_labels.begin(), s.point_labels.end());
+  EXPECT_EQ(labels, (std::vector<std::string>{"1.00x", "1.43x (overlap)", "0.31x"}));
+  EXPECT_NE(f.subtitle.find("(overlap): its samples' quartile range overlaps float32's"), std::string::npos)
+      << f.subtitle;
+}
+
 // Bug: beside its story at 1280x800 in presentation mode (692 x 633 at text scale 1.77) the
 // speed-up chart's legend took a column beside the plot, which left each of the six dtypes a
 // slot where even their short names shrank to 60% ("e4m3fn"). The legend goes under the figure
