@@ -85,6 +85,8 @@ cat > "$tmp/dot.json" <<'JSON'
  "accumulate": ["f32:sequential", "f16:chunked:128", "bf16:pairwise:32:rtz"]}
 JSON
 check "experiment, dot sweep" 1280x800 --setup "$tmp/dot.json"
+# In presentation mode a longer estimate header left "f16 chunked(128) -> f32 rne" 296 px in 293.
+check "experiment, dot sweep, presentation on" 1280x800 --setup "$tmp/dot.json" --presentation on
 # At 1920x1080 in presentation mode the Explorer's columns stand side by side (stacked, two lines
 # a row, they left five formats in view): they fit the width with every value's neighbours.
 # Just past where they start to stand side by side, -3e38's neighbours ran 2 px past 1850 px.

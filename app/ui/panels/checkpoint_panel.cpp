@@ -342,6 +342,9 @@ void CheckpointPanel::draw_table() {
   while (clipper.Step())
     for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) draw_row(order_[size_t(row)], shorts);
   mark_more_right();  // (the plan's column, last, is off the edge below 1920 px)
+  // Rows below the table's edge: in presentation mode at 1600x1000 its last row was cut through
+  // with nothing to say so.
+  mark_more_below();
   ImGui::EndTable();
 }
 

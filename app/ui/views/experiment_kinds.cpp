@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "app/ui/widgets/split_view.h"
 #include "app/ui/widgets/wrapped_text.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/experiment/spec/train_json.h"
@@ -251,7 +252,7 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
   // (gamma_K and sqrt(K) u are the bounds of the sums that round at each addition -- sequential,
   // the BLAS order, float64 -- only: a pairwise sum's are its own.)
   for (const char* h :
-       {"K", "accumulation", "max |e| / sum|ab|", "worst-case bound", "probabilistic estimate", "mean bits", "NaN/Inf"})
+       {"K", "accumulation", "max |e| / sum|ab|", "worst-case bound", "estimate", "mean bits", "NaN/Inf"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const auto& r : rows) {
@@ -274,6 +275,7 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(not_finite_text(r.stats).c_str());
   }
+  if (scrolls) mark_more_below();  // (12 rows showed 8, ending cleanly, without a word)
   ImGui::EndTable();
   for (const std::string& note : unreferenced_notes(rows)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1));
