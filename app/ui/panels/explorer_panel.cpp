@@ -14,6 +14,7 @@
 #include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/format_limits_table.h"
 #include "app/ui/widgets/value_controls.h"
+#include "app/ui/widgets/wrapped_text.h"
 #include "core/dtype/describe.h"
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
@@ -395,9 +396,7 @@ void ExplorerPanel::draw_content() {
     if (status_.empty() && ImGui::CalcTextSize(keys).x > ImGui::GetContentRegionAvail().x) {
       ImGui::NewLine();  // (nothing beside the button: the line ends there)
     } else {
-      ImGui::PushTextWrapPos(0);
-      ImGui::TextDisabled("%s", beside.c_str());
-      ImGui::PopTextWrapPos();
+      wrapped_text_disabled(beside);
     }
     // A number line reads in 13 lines of text (18, the default, left presentation mode's
     // table one row at 1280x800, under a figure mostly white; 10 left its plot 65 px tall).

@@ -7,6 +7,7 @@
 
 #include "app/ui/shell/theme.h"
 #include "app/ui/widgets/flow_layout.h"
+#include "app/ui/widgets/wrapped_text.h"
 #include "core/accumulate/blas.h"
 #include "core/backend/backend.h"
 #include "core/backend/peak_rates.h"
@@ -292,18 +293,16 @@ void ThroughputPanel::draw_controls() {
 // What the rates measure on this device. In presentation mode it goes below the table, in the
 // pane that scrolls: above it, its three lines of large type left the figure a strip.
 void ThroughputPanel::draw_method_note() const {
-  ImGui::PushTextWrapPos(0);
   if (device_.find("(cuda") == std::string::npos)
-    ImGui::TextColored({0.95f, 0.8f, 0.35f, 1},
+    wrapped_text_colored({0.95f, 0.8f, 0.35f, 1},
                        "On the CPU only float64 and float32 run in the library's own arithmetic: every narrower "
                        "dtype is emulated (rounded values in float32 sgemm, int8 in an integer kernel), so its rate "
                        "measures emulation on this CPU, not what hardware with native support reaches.");
   else
-    ImGui::TextColored({0.95f, 0.8f, 0.35f, 1},
+    wrapped_text_colored({0.95f, 0.8f, 0.35f, 1},
                        "On the GPU each dtype runs cuBLASLt's own kernel for it (tensor cores where the GPU has "
                        "them), timed by CUDA events; a row whose method says \"values as float32\" or \"on the "
                        "CPU\" is emulated or was not run on the GPU.");
-  ImGui::PopTextWrapPos();
 }
 
 std::string ThroughputPanel::datasheet() const {

@@ -232,10 +232,8 @@ void draw_mlp_table(const MlpResult& r) {
     ImGui::TextUnformatted(not_finite_text(l.network).c_str());
   }
   ImGui::EndTable();
-  ImGui::PushTextWrapPos(0.0f);  // a footnote wraps at the pane's edge
-  ImGui::TextDisabled(
+  wrapped_text_disabled(
       "normwise relative errors; network: against the float64 network, own: the layer against its exact product");
-  ImGui::PopTextWrapPos();
 }
 
 void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
@@ -317,11 +315,10 @@ void draw_cast_table(const RoundtripResult& r) {
   ImGui::Text("%zu", r.flushed);
   ImGui::EndTable();
   if (s.nan || s.inf) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "outright: %zu NaN, %zu Inf", s.nan, s.inf);
-  ImGui::PushTextWrapPos(0.0f);  // a footnote wraps at the pane's edge
-  ImGui::TextDisabled(
+  // (Broken between words only: ImGui's own wrapping cut "floor 2." from "225...e-308".)
+  wrapped_text_disabled(printf_text(
       "the dequantised values against the float64 originals; out of range: %s; relative errors with the floor %s",
-      r.out_of_range.c_str(), leading_digits_text(s.rel_floor, 4).c_str());
-  ImGui::PopTextWrapPos();
+      r.out_of_range.c_str(), leading_digits_text(s.rel_floor, 4).c_str()));
 }
 
 void draw_train_table(const TrainResult& r) {
@@ -351,11 +348,9 @@ void draw_train_table(const TrainResult& r) {
     ImGui::TextUnformatted(stall_text(row).c_str());
   }
   ImGui::EndTable();
-  ImGui::PushTextWrapPos(0.0f);  // a footnote wraps at the pane's edge
-  ImGui::TextDisabled(
+  wrapped_text_disabled(
       "loss: mean squared residual of the stored weights; an update is lost when w - update rounds back to w "
       "(roughly: when it is under half the spacing of the values next to w)");
-  ImGui::PopTextWrapPos();
 }
 
 std::string other_kind_summary(const ExperimentRun& run) {
