@@ -546,6 +546,7 @@ Status analyse(const MatmulConfig& c, const RunOperands& o, Workers& workers, Ma
   // The sgemm's |A||B| is 2^scale times the real one, and a little high.
   const double abs_prod_slack = std::ldexp(1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24), -abs->scale);
   const size_t epilogue_steps = (output_steps(c, o).scaled() ? 1 : 0) + (c.bias ? 1 : 0);
+  r.epilogue_roundings = epilogue_steps;
   r.bounds = accumulation_bounds(c.accumulate, k + epilogue_steps, exact_products(c.accumulate, c.input, c.weight));
   if (c.accumulate.kind == AccumKind::Int32) {  // exact sums; the epilogue's float32 steps round
     const double u = 0x1p-24, n_steps = static_cast<double>(epilogue_steps + 1);
@@ -647,12 +648,18 @@ std::string bounds_line(const MatmulResult& r) {
   std::snprintf(buf, sizeof buf, "arithmetic error / (|A||B|): max %.3e; ", r.max_scaled_arithmetic);
   std::string line = buf;
   const BoundNames named = bound_names(r.config.accumulate.kind);
+  // Taken at K plus the epilogue's roundings: gamma_{K+1} after a scale (its figure says so too).
+  std::string worst(named.worst), probable(named.probable);
+  if (r.epilogue_roundings > 0 && rounds_at_each_addition(r.config.accumulate.kind)) {
+    const std::string length = "K+" + std::to_string(r.epilogue_roundings);
+    worst = "gamma_{" + length + "}", probable = "sqrt(" + length + ") u";
+  }
   if (std::isfinite(r.bounds.deterministic))
-    std::snprintf(buf, sizeof buf, "%s %s (%s within); ", named.worst.data(),
+    std::snprintf(buf, sizeof buf, "%s %s (%s within); ", worst.c_str(),
                   gamma_text(r.bounds.deterministic).c_str(), share_text(r.within_deterministic, r.compared).c_str());
-  else std::snprintf(buf, sizeof buf, "no %s (%s); ", named.worst.data(), named.none_when.data());
+  else std::snprintf(buf, sizeof buf, "no %s (%s); ", worst.c_str(), named.none_when.data());
   line += buf;
-  std::snprintf(buf, sizeof buf, "%s %s (%s within)", named.probable.data(),
+  std::snprintf(buf, sizeof buf, "%s %s (%s within)", probable.c_str(),
                 bound_value_text(r.bounds.probabilistic).c_str(),
                 share_text(r.within_probabilistic, r.compared).c_str());
   return line + buf;

@@ -132,7 +132,8 @@ struct MatmulResult {
   // The arithmetic error against the accumulation model's bounds: |Cacc - Rq| / (|A||B|)_ij.
   double max_scaled_arithmetic = 0;
   size_t within_deterministic = 0, within_probabilistic = 0, compared = 0;
-  ErrorBounds bounds;           // of the model at length k (see accumulate.h)
+  ErrorBounds bounds;           // of the model at length k + epilogue_roundings (see accumulate.h)
+  size_t epilogue_roundings = 0;  // after the sum: the scale's, the bias's (each one more rounding)
   Histogram scaled_arithmetic;  // log10 bins of |Cacc - Rq| / (|A||B|)_ij
   OperandReport input_report, weight_report, bias_report;
   std::string reference_method;       // "OpenBLAS dgemm" or "double-double (Dot2)"

@@ -129,18 +129,22 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   const bool gamma = experiment::rounds_at_each_addition(c.accumulate.kind);
   if (!std::isfinite(r.bounds.deterministic))
     bound.subtitle += "; no deterministic bound (" + std::string(named.none_when) + ")";
+  // The bound is taken at K plus the epilogue's roundings (a scale's, a bias's): an fp8 run's
+  // "gamma_K at K = 512" was gamma_513.
+  const std::string length = r.epilogue_roundings > 0 ? "K+" + std::to_string(r.epilogue_roundings) : "K";
+  const std::string at = " at K = " + std::to_string(c.k) + ": ";
   if (std::isfinite(r.bounds.deterministic))
-    bound.annotations.push_back(vline(r.bounds.deterministic,
-                                      (gamma ? "deterministic gamma_K" : "the model's worst-case bound") +
-                                          std::string(" at K = ") + std::to_string(c.k) + ": " +
-                                          legend_value(r.bounds.deterministic),
-                                      palette(1)));
+    bound.annotations.push_back(vline(
+        r.bounds.deterministic,
+        (gamma ? "deterministic gamma_" + (r.epilogue_roundings > 0 ? "{" + length + "}" : length) : std::string("the model's worst-case bound")) + at +
+            legend_value(r.bounds.deterministic),
+        palette(1)));
   if (std::isfinite(r.bounds.probabilistic))
-    bound.annotations.push_back(vline(r.bounds.probabilistic,
-                                      (gamma ? "estimate sqrt(K) u" : "the model's probabilistic estimate") +
-                                          std::string(" at K = ") + std::to_string(c.k) + ": " +
-                                          legend_value(r.bounds.probabilistic),
-                                      palette(0)));
+    bound.annotations.push_back(vline(
+        r.bounds.probabilistic,
+        (gamma ? "estimate sqrt(" + length + ") u" : std::string("the model's probabilistic estimate")) + at +
+            legend_value(r.bounds.probabilistic),
+        palette(0)));
   return bound;
 }
 

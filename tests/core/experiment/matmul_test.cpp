@@ -722,6 +722,25 @@ TEST(Matmul, TheBoundsLineNamesGammaKOnlyForSumsThatRoundAtEachAddition) {
     for (const figure::Annotation& a : f.annotations) EXPECT_EQ(a.label.find("gamma_K"), std::string::npos) << a.label;
 }
 
+// Bug: a scaled fp8 product's bound is taken at K + 1 (the scale is one more rounding), but the
+// line and the figure called it "gamma_K at K = 512": its value was gamma_513's.
+TEST(Matmul, ABoundTakenPastKSaysSo) {
+  MatmulConfig c;
+  c.m = c.n = 8, c.k = 512;
+  c.input = c.weight = DType::float8_e4m3fn;
+  c.input_scaling.kind = c.weight_scaling.kind = ScalingKind::PerTensor;
+  c.accumulate = {AccumKind::Sequential, DType::float32};
+  auto r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->epilogue_roundings, 1u);
+  EXPECT_NE(bounds_line(*r).find("gamma_{K+1} 3.058e-05"), std::string::npos) << bounds_line(*r);
+  EXPECT_NE(bounds_line(*r).find("; sqrt(K+1) u "), std::string::npos) << bounds_line(*r);
+  bool named = false;
+  for (const figure::Figure& f : figure::matmul_figures(*r))
+    for (const figure::Annotation& a : f.annotations) named |= a.label.starts_with("deterministic gamma_{K+1} at K = 512");
+  EXPECT_TRUE(named);
+}
+
 TEST(Matmul, TheBoundsLineSaysWhenThereIsNoGammaK) {
   // float16 sums of length 4096: K u = 2 >= 1, where gamma_K does not exist (the line said "inf").
   MatmulConfig c;
