@@ -194,7 +194,7 @@ void print_train_table(const experiment::TrainResult& r) {
     const std::string lost_text = std::to_string(lost) + " of " + std::to_string(r.config.features);
     std::printf("%-22s %12s %12s %17s  %s\n", experiment::train_model_name(row.model).c_str(),
                 experiment::final_loss_text(row).c_str(), times, lost_text.c_str(),
-                experiment::stall_text(row).c_str());
+                experiment::stall_text(row, r.best_loss).c_str());
   }
 }
 

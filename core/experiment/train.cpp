@@ -179,8 +179,10 @@ std::string final_loss_text(const TrainRow& row) {
   return s;
 }
 
-std::string stall_text(const TrainRow& row) {
+std::string stall_text(const TrainRow& row, double best_loss) {
   if (const auto d = diverged_at(row)) return "diverged at step " + std::to_string(*d);
+  if (row.stalled_at && best_loss > 0 && row.final_loss <= best_loss * 1.001)
+    return "converged by step " + std::to_string(*row.stalled_at);
   if (row.stalled_at) return "stalled at step " + std::to_string(*row.stalled_at);
   return "never";
 }

@@ -345,7 +345,7 @@ void draw_train_table(const TrainResult& r) {
     if (row.lost_updates.empty()) ImGui::TextUnformatted("-");
     else ImGui::Text("%zu of %zu", row.lost_updates.back(), c.features);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(stall_text(row).c_str());
+    ImGui::TextUnformatted(stall_text(row, r.best_loss).c_str());
   }
   ImGui::EndTable();
   wrapped_text_disabled(
@@ -389,13 +389,13 @@ std::string other_kind_summary(const ExperimentRun& run) {
     std::string out = "train " + std::to_string(r.config.steps) + " steps:";
     for (const TrainRow& row : r.rows) {
       if (diverged_at(row)) {
-        out.append(" ").append(train_model_name(row.model)).append(" ").append(stall_text(row)).append(";");
+        out.append(" ").append(train_model_name(row.model)).append(" ").append(stall_text(row, r.best_loss)).append(";");
         continue;
       }
       std::snprintf(buf, sizeof buf, " %s %.3g x best", train_model_name(row.model).c_str(),
                     r.best_loss > 0 ? row.final_loss / r.best_loss : 0.0);
       out += buf;
-      if (row.stalled_at) out.append(", ").append(stall_text(row));
+      if (row.stalled_at) out.append(", ").append(stall_text(row, r.best_loss));
       out += ";";
     }
     out.pop_back();
