@@ -466,9 +466,10 @@ void CheckpointPanel::draw_content() {
     if (plan_) {
       ImGui::TextUnformatted(plan_line().c_str());
       if (const std::string dominant = dominant_energy_text(r); !dominant.empty()) {
-        const char* pooled = "(pooled: mostly one tensor's)";
-        same_line_if_fits(ImGui::CalcTextSize(pooled).x);  // (at 1280x800 in presentation mode: below)
-        ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", pooled);
+        // Named: "(pooled: mostly one tensor's)" left the reader to find which.
+        const std::string pooled = "(SQNR pooled: " + dominant + ")";
+        same_line_if_fits(ImGui::CalcTextSize(pooled.c_str()).x);  // (at 1280x800 in presentation mode: below)
+        ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", pooled.c_str());
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s: the plan's SQNR is its total error energy against the scanned tensors' total "
                             "energy, so it is mostly that tensor's. Each tensor's own SQNR is in the table.",
