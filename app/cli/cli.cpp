@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/cli/figure_options.h"
+#include "app/cli/stderr_filter.h"
 #include "app/cli/window_options.h"
 #include "core/export/pdf_dates.h"
 #include "core/export/result_folder.h"
@@ -81,10 +82,7 @@ std::string plain_parse_error(const std::string& what) {
   static const std::regex missing(R"(^(-[-\w]+): 1 required \w+ missing$)");
   std::smatch m;
   if (std::regex_match(what, m, repeated)) return m[1].str() + " is given " + m[2].str() + " times: give it once";
-  if (std::regex_match(what, m, conversion)) {
-    const std::string value = m[2].str();  // (a long paste cut)
-    return m[1].str() + ": '" + (value.size() > 80 ? value.substr(0, 80) + "..." : value) + "' is not a value it takes";
-  }
+  if (std::regex_match(what, m, conversion)) return m[1].str() + ": '" + m[2].str() + "' is not a value it takes";
   if (std::regex_match(what, m, missing)) return m[1].str() + " needs a value";
   return what;
 }
@@ -195,6 +193,7 @@ std::string restore_value(const std::string& arg) {
 }
 
 int run(int argc, char** argv, const WindowRunner& window) {
+  filter_stderr();  // (where it cannot be made, messages go out as written)
   CLI::App app{
       "Precision Lab: what happens to numbers when deep-learning code mixes and lowers dtypes.\n"
       "Without a command it opens the window (with the window options below).",
@@ -286,7 +285,7 @@ int run(int argc, char** argv, const WindowRunner& window) {
       const std::vector<std::string> extra = app.remaining(true);
       if (!extra.empty()) {
         what = extra.size() > 1 ? "the following arguments were not expected:" : "the following argument was not expected:";
-        for (const std::string& word : extra) what.append(" ").append(printable(word));
+        for (const std::string& word : extra) what.append(" ").append(printable_whole(restore_value(word)));
       }
     }
     // ("The following argument was not expected", "A subcommand is required": a sentence's

@@ -87,8 +87,9 @@ double dot(std::span<const double> a, std::span<const double> b, const Accumulat
 //   Kahan 2u + k u^2 with exact products, else u + (2u + k u^2)(1 + u) (each product's rounding,
 //   at most u |a_k b_k|, then the sum of the rounded products, at most (1 + u) sum |a_k b_k|);
 //   chunked(N) gamma_{min(k,N)}(u_inner) + gamma_{ceil(k/N)}(u_outer);
-//   float64 gamma_k(2^-53); BLAS gamma_k(u) (it holds for every summation order). The probabilistic counterparts
-//   replace each m u by sqrt(m) u (Higham and Mary, 2019). Infinite where m u >= 1: the bound says nothing there.
+//   float64 gamma_k(2^-53); BLAS gamma_k(u) (it holds for every summation order). The probabilistic estimates
+//   replace each m u by sqrt(m) u (Higham and Mary, 2019: the typical size, not a bound). Infinite
+//   where m u >= 1: the bound says nothing there.
 struct ErrorBounds {
   double deterministic = 0;
   double probabilistic = 0;
@@ -102,8 +103,8 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_prod
 // underflows or overflows the accumulator.
 bool exact_products(const Accumulation& acc, DType a, std::optional<DType> b);
 // Whether the model rounds at each of its K additions (sequential, the BLAS order, float64):
-// its bounds are then gamma_K and sqrt(K) u themselves. Pairwise, Kahan, chunked and
-// multi-term sums have bounds of their own over fewer rounding steps (accumulation_bounds).
+// its bound and estimate are then gamma_K and sqrt(K) u themselves. Pairwise, Kahan, chunked and
+// multi-term sums have their own, over fewer rounding steps (accumulation_bounds).
 bool rounds_at_each_addition(AccumKind kind);
 // What the model's bound and estimate are called where they are shown: "gamma_K" and "sqrt(K) u"
 // where rounds_at_each_addition, else "worst-case bound" and "probabilistic estimate". sqrt(K) u

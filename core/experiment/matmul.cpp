@@ -640,6 +640,20 @@ std::string outright_line(const MatmulResult& r) {
   return buf;
 }
 
+MatmulBoundNames matmul_bound_names(const MatmulResult& r) {
+  const BoundNames named = bound_names(r.config.accumulate.kind);
+  MatmulBoundNames n{std::string(named.worst), std::string(named.probable), std::string(named.none_when), "K"};
+  // A scale or a bias after the sum is one more rounding each: the bound of a scaled fp8 product
+  // is gamma_{K+1}, and it stops existing where (K+1) u reaches one.
+  if (r.epilogue_roundings > 0 && rounds_at_each_addition(r.config.accumulate.kind)) {
+    n.length = "K+" + std::to_string(r.epilogue_roundings);
+    n.worst = "gamma_{" + n.length + "}";
+    n.probable = "sqrt(" + n.length + ") u";
+    n.none_when = "(" + n.length + ") u >= 1";
+  }
+  return n;
+}
+
 std::string bounds_line(const MatmulResult& r) {
   if (r.compared == 0)
     return "arithmetic error / (|A||B|): no element to compare (every accumulated value is Inf or NaN, or every "
@@ -647,19 +661,13 @@ std::string bounds_line(const MatmulResult& r) {
   char buf[256];
   std::snprintf(buf, sizeof buf, "arithmetic error / (|A||B|): max %.3e; ", r.max_scaled_arithmetic);
   std::string line = buf;
-  const BoundNames named = bound_names(r.config.accumulate.kind);
-  // Taken at K plus the epilogue's roundings: gamma_{K+1} after a scale (its figure says so too).
-  std::string worst(named.worst), probable(named.probable);
-  if (r.epilogue_roundings > 0 && rounds_at_each_addition(r.config.accumulate.kind)) {
-    const std::string length = "K+" + std::to_string(r.epilogue_roundings);
-    worst = "gamma_{" + length + "}", probable = "sqrt(" + length + ") u";
-  }
+  const MatmulBoundNames named = matmul_bound_names(r);
   if (std::isfinite(r.bounds.deterministic))
-    std::snprintf(buf, sizeof buf, "%s %s (%s within); ", worst.c_str(),
+    std::snprintf(buf, sizeof buf, "%s %s (%s within); ", named.worst.c_str(),
                   gamma_text(r.bounds.deterministic).c_str(), share_text(r.within_deterministic, r.compared).c_str());
-  else std::snprintf(buf, sizeof buf, "no %s (%s); ", worst.c_str(), named.none_when.data());
+  else std::snprintf(buf, sizeof buf, "no %s (%s); ", named.worst.c_str(), named.none_when.c_str());
   line += buf;
-  std::snprintf(buf, sizeof buf, "%s %s (%s within)", probable.c_str(),
+  std::snprintf(buf, sizeof buf, "%s %s (%s within)", named.probable.c_str(),
                 bound_value_text(r.bounds.probabilistic).c_str(),
                 share_text(r.within_probabilistic, r.compared).c_str());
   return line + buf;

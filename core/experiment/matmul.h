@@ -158,6 +158,13 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& o
 // 1.349e-06 (100.0% within)". Past K u >= 1 there is no gamma_K, and the line says so. A model
 // with bounds of its own (pairwise, Kahan, chunked, multi-term) names them as such (bound_names).
 std::string bounds_line(const MatmulResult& r);
+// The run's bound and estimate as the line and the figure call them: bound_names(), with the
+// length the bound is taken at where the epilogue adds roundings ("gamma_{K+1}", "sqrt(K+1) u",
+// "(K+1) u >= 1"); `length` is "K" or "K+1".
+struct MatmulBoundNames {
+  std::string worst, probable, none_when, length;
+};
+MatmulBoundNames matmul_bound_names(const MatmulResult& r);
 
 // The output's elements the table's statistics leave out or that hit the format's edges, in one
 // line, as the report and the window show it: "outright: 0 NaN, 29 overflow to Inf (not in the

@@ -181,7 +181,10 @@ std::string final_loss_text(const TrainRow& row) {
 
 std::string stall_text(const TrainRow& row, double best_loss) {
   if (const auto d = diverged_at(row)) return "diverged at step " + std::to_string(*d);
-  if (row.stalled_at && best_loss > 0 && row.final_loss <= best_loss * 1.001)
+  // (Noise-free data's best loss is 0, which no rounded run reaches: there, within 1e-12 of the
+  // loss it started from, below float16's and bfloat16's stalls and above float32's rounding.)
+  const double start = row.loss.empty() ? 0 : row.loss.front();
+  if (row.stalled_at && (row.final_loss <= best_loss * 1.001 || row.final_loss <= 1e-12 * start))
     return "converged by step " + std::to_string(*row.stalled_at);
   if (row.stalled_at) return "stalled at step " + std::to_string(*row.stalled_at);
   return "never";

@@ -61,8 +61,8 @@ std::optional<size_t> diverged_at(const TrainRow& row);
 // The row's final loss for a table: "%.4g", or "nan" / "inf" where it diverged.
 std::string final_loss_text(const TrainRow& row);
 // Where the row's training stopped learning: "diverged at step N", "converged by step N" (every
-// update lost from then, with the loss within 0.1% of `best_loss`: float32 at 1.00000002 times the
-// best was "stalled"), "stalled at step N" (lost short of the best) or "never".
+// update lost from then on, the loss within 0.1% of `best_loss`: float32 ends at 1.00000002 times
+// it), "stalled at step N" (every update lost short of the best) or "never".
 std::string stall_text(const TrainRow& row, double best_loss);
 
 struct TrainResult {

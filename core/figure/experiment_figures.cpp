@@ -124,27 +124,22 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   std::string label = "measured";
   if (auto note = count_note(r.scaled_arithmetic); !note.empty()) label += " (" + note + ")";
   bound.series.push_back(bars(label, r.scaled_arithmetic, palette(2)));
-  // gamma_K and sqrt(K) u by name only where they are the model's bounds (bound_names).
-  const experiment::BoundNames named = experiment::bound_names(c.accumulate.kind);
+  // gamma_K and sqrt(K) u by name only where they are the model's bound and estimate, with the
+  // length they are taken at (matmul_bound_names: gamma_{K+1} after a scale).
+  const experiment::MatmulBoundNames named = experiment::matmul_bound_names(r);
   const bool gamma = experiment::rounds_at_each_addition(c.accumulate.kind);
-  if (!std::isfinite(r.bounds.deterministic))
-    bound.subtitle += "; no deterministic bound (" + std::string(named.none_when) + ")";
-  // The bound is taken at K plus the epilogue's roundings (a scale's, a bias's): an fp8 run's
-  // "gamma_K at K = 512" was gamma_513.
-  const std::string length = r.epilogue_roundings > 0 ? "K+" + std::to_string(r.epilogue_roundings) : "K";
+  if (!std::isfinite(r.bounds.deterministic)) bound.subtitle += "; no deterministic bound (" + named.none_when + ")";
   const std::string at = " at K = " + std::to_string(c.k) + ": ";
   if (std::isfinite(r.bounds.deterministic))
-    bound.annotations.push_back(vline(
-        r.bounds.deterministic,
-        (gamma ? "deterministic gamma_" + (r.epilogue_roundings > 0 ? "{" + length + "}" : length) : std::string("the model's worst-case bound")) + at +
-            legend_value(r.bounds.deterministic),
-        palette(1)));
+    bound.annotations.push_back(vline(r.bounds.deterministic,
+                                      (gamma ? "deterministic " + named.worst : "the model's worst-case bound") + at +
+                                          legend_value(r.bounds.deterministic),
+                                      palette(1)));
   if (std::isfinite(r.bounds.probabilistic))
-    bound.annotations.push_back(vline(
-        r.bounds.probabilistic,
-        (gamma ? "estimate sqrt(" + length + ") u" : std::string("the model's probabilistic estimate")) + at +
-            legend_value(r.bounds.probabilistic),
-        palette(0)));
+    bound.annotations.push_back(vline(r.bounds.probabilistic,
+                                      (gamma ? "estimate " + named.probable : "the model's probabilistic estimate") +
+                                          at + legend_value(r.bounds.probabilistic),
+                                      palette(0)));
   return bound;
 }
 
@@ -432,7 +427,8 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
         vline(unit_roundoff(*f), "unit roundoff u = " + legend_value(unit_roundoff(*f)), palette(1)));
   // Where a recipe scales symmetrically the bars are the magnitudes the format rounds, each value
   // times its scale, so that the format's limits apply to them (drawn against the unscaled data,
-  // an MX run's 64,968 values rounded to zero sat right of the smallest subnormal). An asymmetric
+  // scenario 13's fp4 per-tensor run, 64,968 of 65,536 values rounded to zero, sat right of the
+  // smallest subnormal). An asymmetric
   // recipe's zero point shifts the values the integer range applies to: its bars are |x|, and no
   // limit is drawn.
   const bool asymmetric = !r.magnitudes_scaled && scaling != "none";

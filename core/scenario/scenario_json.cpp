@@ -266,19 +266,25 @@ Expected<Scenario::PanelLink> panel_link_from(const json& v) {
   return Error{"'panel' must be promotion, formats, checkpoint or experiment"};
 }
 
-
 // The first string (a value or a key) holding a control character other than a line break, as a
 // JSON pointer and the character: a scenario's texts are printed and drawn as written, and an
-// escape sequence in a story would reach the terminal as one.
+// escape sequence in a story would reach the terminal as one. The C1 controls (U+0080 to U+009F,
+// 0xC2 0x80 to 0xC2 0x9F in UTF-8) are refused too: a terminal may read U+009B as CSI.
 std::optional<std::string> control_character(const json& j, const std::string& at) {
-  auto bad = [](const std::string& s) -> std::optional<unsigned char> {
-    for (unsigned char c : s)
+  auto bad = [](const std::string& s) -> std::optional<unsigned> {
+    for (size_t i = 0; i < s.size(); ++i) {
+      const auto c = static_cast<unsigned char>(s[i]);
       if ((c < 0x20 && c != '\n') || c == 0x7f) return c;
+      if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) <= 0x9f &&
+          static_cast<unsigned char>(s[i + 1]) >= 0x80)
+        return 0x100u + static_cast<unsigned char>(s[i + 1]);  // (a C1 control, said as U+00NN)
+    }
     return std::nullopt;
   };
-  auto said = [](const std::string& where, unsigned char c) {
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "\\x%02x", c);
+  auto said = [](const std::string& where, unsigned c) {
+    char hex[12];
+    if (c >= 0x100) std::snprintf(hex, sizeof hex, "U+%04X", c - 0x100);
+    else std::snprintf(hex, sizeof hex, "\\x%02x", c);
     return "'" + (where.empty() ? std::string("/") : where) + "' holds the control character " + hex;
   };
   if (j.is_string()) {

@@ -170,6 +170,10 @@ check parse-error-extras-in-order 2 \
 check typed-number-escaped 2 "^error: malformed number 'x\\\\x1bb'" -- "$PL" cast --to float16 $'x\eb'
 check typed-path-escaped 2 '^error: /tmp/no\\x1bpe does not exist$' -- "$PL" scan $'/tmp/no\epe'
 check typed-choice-escaped 2 '^error: --rounding: r\\x1b not in' -- "$PL" cast --to float16 --rounding $'r\e' 1
+# Every message goes out through standard error's filter: what no call site escaped is too.
+check typed-command-escaped 2 "^error: unknown command 'fr\\\\x1bob'" -- "$PL" $'fr\eob'
+check typed-expression-escaped 2 "^error: '1/x\\\\x1b' is not NUMBER/NUMBER" -- "$PL" cast --to float16 $'1/x\e'
+check typed-c1-escaped 2 "^error: unknown command 'a\\\\u009bb'" -- "$PL" $'a\xc2\x9bb'
 check parse-error-subcommand 0 \
   '^status 2, 1 line: error: a subcommand is required \(see precision-lab scenario --help\)$' -- one_line scenario
 check unknown-subcommand 2 "unknown command 'frobnicate'; commands: formats" -- "$PL" frobnicate

@@ -247,8 +247,8 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
   const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
   if (!ImGui::BeginTable("sweep", 7, flags, ImVec2(0, scrolls ? 9 * row + 2 : 0))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  // (gamma_K and sqrt(K) u are the bounds of the sums that round at each addition -- sequential,
-  // the BLAS order, float64 -- only: a pairwise sum's are its own.)
+  // (gamma_K and sqrt(K) u are the bound and the estimate of the sums that round at each
+  // addition -- sequential, the BLAS order, float64 -- only: a pairwise sum's are its own.)
   for (const char* h :
        {"K", "accumulation", "max |e| / sum|ab|", "worst-case bound", "estimate", "mean bits", "NaN/Inf"})
     ImGui::TableSetupColumn(h);

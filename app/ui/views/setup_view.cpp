@@ -383,7 +383,7 @@ bool SetupView::draw_accumulate() {
     ImGui::SetTooltip(
         "%s.\nmultiterm is a tensor core's block adder: BLOCK products aligned to the largest, EXTRA "
         "bits kept;\na dot sweep takes a comma-separated list of models to compare",
-        experiment::accumulation_grammar().c_str());
+        experiment::accumulation_grammar(/*with_int32=*/mode_ != ExperimentMode::DotSweep).c_str());
   return changed;
 }
 

@@ -115,6 +115,18 @@ TEST(Train, ARunThatReachedTheBestConverged) {
   ASSERT_TRUE(row.stalled_at.has_value());
   EXPECT_LE(row.final_loss, r->best_loss * 1.001);
   EXPECT_EQ(stall_text(row, r->best_loss), "converged by step " + std::to_string(*row.stalled_at));
+  // Noise-free data: the best loss is (about) 0, which float32 cannot reach, and bfloat16 stalls.
+  c = small({"float32", "bfloat16"});
+  c.steps = 1500;
+  c.noise = 0;
+  const auto exact = run_train(c);
+  ASSERT_TRUE(exact) << exact.error();
+  ASSERT_TRUE(exact->rows[0].stalled_at.has_value());
+  EXPECT_TRUE(stall_text(exact->rows[0], exact->best_loss).starts_with("converged by step"))
+      << stall_text(exact->rows[0], exact->best_loss) << ", loss " << exact->rows[0].final_loss << " from "
+      << exact->rows[0].loss.front();
+  EXPECT_TRUE(stall_text(exact->rows[1], exact->best_loss).starts_with("stalled at step"))
+      << stall_text(exact->rows[1], exact->best_loss);
 }
 
 TEST(Train, SameSeedSameRunAndCancelStops) {

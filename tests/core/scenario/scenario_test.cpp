@@ -190,7 +190,12 @@ TEST(ScenarioReader, RefusesControlCharactersInItsTexts) {
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error(), "'/checks/0/label' holds the control character \\x09");
   j = minimal();
-  j["story"] = "line breaks\nare fine";
+  j["title"] = "a C1 control \xc2\x9b" "2J";  // U+009B, CSI to some terminals
+  s = scenario_from_json(j, "x");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error(), "'/title' holds the control character U+009B");
+  j = minimal();
+  j["story"] = "line breaks\nare fine, and \xc2\xb7 (U+00B7) too";
   EXPECT_TRUE(scenario_from_json(j, "x")) << scenario_from_json(j, "x").error();
 }
 
