@@ -284,7 +284,8 @@ int run(int argc, char** argv, const WindowRunner& window) {
     if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
       const std::vector<std::string> extra = app.remaining(true);
       if (!extra.empty()) {
-        what = extra.size() > 1 ? "the following arguments were not expected:" : "the following argument was not expected:";
+        what = extra.size() > 1 ? "the following arguments were not expected:"
+                                : "the following argument was not expected:";
         for (const std::string& word : extra) what.append(" ").append(printable_whole(restore_value(word)));
       }
     }

@@ -89,8 +89,8 @@ Runner add_mlp(CLI::App& app) {
                      "to the CPU, with a note");
   app.add_option("--threads", a->threads, "CPU threads the run may use, OpenBLAS's included (default 0: all cores)");
   app.add_option("--save", a->save,
-                 "write the figures (error-vs-layer, rms-vs-layer), result.json and setup.json into this folder (whole or not at all; an existing "
-                 "folder must be empty)");
+                 "write the figures (error-vs-layer, rms-vs-layer), result.json and setup.json into this folder "
+                 "(whole or not at all; an existing folder must be empty)");
   app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
   app.add_flag("--json", a->json, "machine-readable results");
   return [a]() {

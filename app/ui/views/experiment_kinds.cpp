@@ -389,7 +389,8 @@ std::string other_kind_summary(const ExperimentRun& run) {
     std::string out = "train " + std::to_string(r.config.steps) + " steps:";
     for (const TrainRow& row : r.rows) {
       if (diverged_at(row)) {
-        out.append(" ").append(train_model_name(row.model)).append(" ").append(stall_text(row, r.best_loss)).append(";");
+        out.append(" ").append(train_model_name(row.model)).append(" ");
+        out.append(stall_text(row, r.best_loss)).append(";");
         continue;
       }
       std::snprintf(buf, sizeof buf, " %s %.3g x best", train_model_name(row.model).c_str(),

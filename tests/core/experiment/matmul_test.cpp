@@ -737,7 +737,8 @@ TEST(Matmul, ABoundTakenPastKSaysSo) {
   EXPECT_NE(bounds_line(*r).find("; sqrt(K+1) u "), std::string::npos) << bounds_line(*r);
   bool named = false;
   for (const figure::Figure& f : figure::matmul_figures(*r))
-    for (const figure::Annotation& a : f.annotations) named |= a.label.starts_with("deterministic gamma_{K+1} at K = 512");
+    for (const figure::Annotation& a : f.annotations)
+      named |= a.label.starts_with("deterministic gamma_{K+1} at K = 512");
   EXPECT_TRUE(named);
 }
 
