@@ -49,6 +49,16 @@ class PromotionLayout : public ImGuiFrames {
     return start;
   }
 
+  // PyTorch's add of two tensors, every dtype, int32 and float32 selected.
+  static PromotionPanel::StartState every_torch_dtype() {
+    PromotionPanel::StartState start;
+    start.framework = "torch";
+    start.op = "add";
+    start.b_kind = "tensor";
+    start.select = "int32,float32";
+    return start;
+  }
+
   RunLog log{false};
 };
 
@@ -161,12 +171,7 @@ TEST_F(PromotionLayout, TheCompareCheckboxStaysWhereItIsWhenTicked) {
 // A grid of every dtype keeps the answer below it, where the split between them moves.
 TEST_F(PromotionLayout, AWideGridHasItsAnswerBelowIt) {
   PromotionPanel panel{log};
-  PromotionPanel::StartState start;
-  start.framework = "torch";
-  start.op = "add";
-  start.b_kind = "tensor";
-  start.select = "int32,float32";
-  ASSERT_TRUE(panel.configure(start).ok());
+  ASSERT_TRUE(panel.configure(every_torch_dtype()).ok());
   draw(panel);
   EXPECT_EQ(drawn("promotion-answer"), nullptr);
   const ImGuiWindow *top = drawn("promotion-top"), *bottom = drawn("promotion-bottom");
@@ -181,12 +186,7 @@ TEST_F(PromotionLayout, AWideGridHasItsAnswerBelowIt) {
 TEST_F(PromotionLayout, AGridOfHalfTheWidthHasItsAnswerBesideIt) {
   const ImVec2 display(1920, 1080);
   PromotionPanel panel{log};
-  PromotionPanel::StartState start;
-  start.framework = "torch";
-  start.op = "add";
-  start.b_kind = "tensor";
-  start.select = "int32,float32";
-  ASSERT_TRUE(panel.configure(start).ok());
+  ASSERT_TRUE(panel.configure(every_torch_dtype()).ok());
   ImGui::GetIO().DisplaySize = display;
   draw(panel);
   const ImGuiWindow *grid = drawn("promotion-grid"), *answer = drawn("promotion-answer");
