@@ -39,7 +39,7 @@ bool scaled_magnitudes_apply(ScalingKind k) {
 // the inverse: within float32's rounding of the factor, which a log histogram does not see). A
 // block whose scale is 0 holds zeros.
 std::vector<double> scaled_magnitudes(std::span<const double> x, const Quantised& q, const Scaling& s) {
-  const size_t block = is_group(s.kind) ? static_cast<size_t>(s.group) : static_cast<size_t>(scaling_block(s.kind));
+  const size_t block = block_elements(s);
   const size_t per_row = block ? (q.cols + block - 1) / block : 0;
   std::vector<double> mags(x.size());
   for (size_t r = 0; r < q.rows; ++r)

@@ -9,7 +9,7 @@ namespace pl::experiment {
 ScaleMap scale_map(const Quantised& q, const Scaling& s, size_t max_side) {
   ScaleMap m;
   const bool per_row = s.kind == ScalingKind::PerChannel || s.kind == ScalingKind::PerChannelAsymmetric;
-  const size_t block = per_row ? q.cols : is_group(s.kind) ? size_t(s.group) : size_t(scaling_block(s.kind));
+  const size_t block = per_row ? q.cols : block_elements(s);
   if (block == 0 || q.rows == 0 || q.cols == 0 || q.row_factor.size() != q.rows) return m;
   const size_t blocks = per_row ? 1 : (q.cols + block - 1) / block;
   if (!per_row && q.block_scales.size() != q.rows * blocks) return m;

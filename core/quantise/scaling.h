@@ -77,6 +77,11 @@ std::optional<ScalingKind> parse_scaling(std::string_view name);
 std::string scaling_names(std::string_view separator = ", ");
 int scaling_block(ScalingKind k);  // 32 for MX, 16 for NVFP4, 0 otherwise (a group's size is Scaling::group)
 bool is_group(ScalingKind k);      // Group or GroupAsymmetric
+// The elements along a row that share a block scale: MX's 32, NVFP4's 16, a group's size; 0 for
+// a recipe without blocks.
+inline size_t block_elements(const Scaling& s) {
+  return is_group(s.kind) ? static_cast<size_t>(s.group) : static_cast<size_t>(scaling_block(s.kind));
+}
 inline constexpr int kMaxGroup = 1 << 16;
 
 // A recipe written NAME[:BLOCK] ("per-channel", "mx:32", "group:64"): the block must be MX's or
