@@ -166,6 +166,7 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
     return quartiles(std::move(g));
   };
   const experiment::ThroughputRow* base_row = r.row(r.config.baseline);
+  const Quartiles base_rates = base_row ? rates(*base_row) : Quartiles{};
   bool any_overlap = false;
   for (size_t i = 0; i < r.rows.size(); ++i) {
     add_dtype_category(f, r.rows[i].dtype);
@@ -184,7 +185,7 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
       values.point_labels.emplace_back(text);
     };
     const bool overlaps = base_row && &r.rows[i] != base_row &&
-                          experiment::spreads_overlap(rates(r.rows[i]), rates(*base_row));
+                          experiment::spreads_overlap(rates(r.rows[i]), base_rates);
     any_overlap |= overlaps;
     bar(here, here_values, 0.1, 0.5, r.rows[i].speedup, overlaps);
     if (i < r.datasheet.size())
