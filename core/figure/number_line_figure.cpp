@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "core/dtype/describe.h"
 #include "core/util/number_text.h"
@@ -69,16 +70,23 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
   if (!chosen.x.empty()) fig.series.push_back(chosen);
 
   if (n.interval && !values.x.empty()) {
-    // Unbounded ends run to the edge of the line drawn.
-    const double left = std::min(values.x.front(), chosen.x.empty() ? values.x.front() : chosen.x.front()) - 1;
-    const double right = std::max(values.x.back(), chosen.x.empty() ? values.x.back() : chosen.x.back()) + 1;
-    const double lo = n.interval->lo.unbounded ? left : position(n.interval->lo.value);
-    const double hi = n.interval->hi.unbounded ? right : position(n.interval->hi.value);
+    // An unbounded end runs past everything drawn, x included (448 lies 221 ulps beyond
+    // float4_e2m1fn's (5, +inf]: an end at the last value drew a 1-ulp bracket around 6 and
+    // left x outside it), and has no end mark: nothing closes it.
+    double left = std::min(values.x.front(), chosen.x.empty() ? values.x.front() : chosen.x.front());
+    double right = std::max(values.x.back(), chosen.x.empty() ? values.x.back() : chosen.x.back());
+    if (std::isfinite(n.x) && std::isfinite(position(n.x))) {
+      left = std::min(left, position(n.x));
+      right = std::max(right, position(n.x));
+    }
+    const double margin = std::max(1.0, (right - left) / 20);
+    const double lo = n.interval->lo.unbounded ? left - margin : position(n.interval->lo.value);
+    const double hi = n.interval->hi.unbounded ? right + margin : position(n.interval->hi.value);
     // Its ends are in the subtitle: in the legend they made the box wide enough to cover the
     // values on the right of the line.
     fig.series.push_back({"rounding interval", SeriesKind::Line, {lo, hi}, {-0.35, -0.35}, palette(2), false});
-    for (double end : {lo, hi})
-      fig.series.push_back({"", SeriesKind::Line, {end, end}, {-0.5, -0.2}, palette(2), false});
+    for (const auto& [end, unbounded] : {std::pair{lo, n.interval->lo.unbounded}, {hi, n.interval->hi.unbounded}})
+      if (!unbounded) fig.series.push_back({"", SeriesKind::Line, {end, end}, {-0.5, -0.2}, palette(2), false});
   }
   // At max finite, mark where overflow begins and leave room to see past it.
   if (finite && n.interval && std::fabs(n.value) == max_finite(f)) {

@@ -86,6 +86,29 @@ TEST(Figures, TheNumberLineSaysWhatXRoundsToByItsOwnDigits) {
   EXPECT_EQ(f.x.label, "distance from 9.999946101...e-41 in ulps of float32 (1 ulp = 2^-149)");
 }
 
+// Bug: 448 in float4_e2m1fn rounds (saturating) to 6 from the interval (5, +inf], but the
+// figure drew the interval as a closed 1-ulp bracket around 6, with x far to its right.
+TEST(Figures, TheNumberLineRunsAnUnboundedIntervalPastX) {
+  const FloatFormat f4 = info(DType::float4_e2m1fn).format;
+  const Figure f = number_line_figure(f4, "float4_e2m1fn",
+                                      neighbourhood(f4, 448, Rounding::NearestEven, Overflow::FormatDefault));
+  const auto interval = std::find_if(f.series.begin(), f.series.end(),
+                                     [](const Series& s) { return s.label == "rounding interval"; });
+  ASSERT_NE(interval, f.series.end());
+  const double ulp = 2, at_x = (448 - 6) / ulp, at_5 = (5 - 6) / ulp;
+  ASSERT_EQ(interval->x.size(), 2u);
+  EXPECT_EQ(interval->x[0], at_5);
+  EXPECT_GT(interval->x[1], at_x);
+  // One end mark, at 5: the unbounded end has none.
+  size_t marks = 0;
+  for (const Series& s : f.series)
+    if (s.label.empty() && s.kind == SeriesKind::Line) {
+      ++marks;
+      EXPECT_EQ(s.x[0], at_5);
+    }
+  EXPECT_EQ(marks, 1u);
+}
+
 TEST(Figures, AMatmulSubtitleNamesTheOperandsAndWhatRan) {
   experiment::MatmulConfig c;
   c.m = c.n = 8;
