@@ -1,6 +1,7 @@
 // The Scenarios panel works a scenario's exact checks out off the UI thread: a running sum may
 // take seconds, and the tour's frames go on meanwhile.
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -59,6 +60,24 @@ class ScenarioPanelFrames : public ImGuiFrames {
  private:
   fs::path config_;
 };
+
+// Bug: beside the figures, presentation mode gave every story 44% of the pane's width, and a
+// short one (scenario 15 at 1920x1080) filled half its column beside a plot 430 px wide.
+TEST(BesideStoryShare, AShortStoryLeavesItsWidthToTheFigures) {
+  const float pane_w = 1900, pane_h = 960, widest = std::floor(pane_w * kBesideStoryShare);
+  // A story that fills its column at the widest share keeps it; so does one that overflows it.
+  EXPECT_EQ(beside_story_share(pane_h, widest, pane_w, pane_h), kBesideStoryShare);
+  EXPECT_EQ(beside_story_share(3 * pane_h, widest, pane_w, pane_h), kBesideStoryShare);
+  // One a third as high is narrowed to the narrowest share; one of 70% in between, wrapped to
+  // fill three quarters of the pane.
+  EXPECT_EQ(beside_story_share(pane_h / 3, widest, pane_w, pane_h), kNarrowestStoryShare);
+  const float most = beside_story_share(0.7f * pane_h, widest, pane_w, pane_h);
+  EXPECT_GT(most, kNarrowestStoryShare);
+  EXPECT_LT(most, kBesideStoryShare);
+  EXPECT_NEAR(most * pane_w * 0.75f * pane_h, widest * 0.7f * pane_h, 100.0f);
+  // Nothing measured yet: the widest.
+  EXPECT_EQ(beside_story_share(0, widest, pane_w, pane_h), kBesideStoryShare);
+}
 
 // Bug: choosing a scenario worked its exact checks out on the UI thread, and reading the file ran
 // each probe once more: a user's scenario whose running sum takes 1e8 steps in float64 (3 s here)

@@ -29,6 +29,17 @@ namespace pl::ui {
 // one line where the status wraps ("9 of 9 checks pass (0.12 s)": "s)" never alone).
 std::string run_status(std::string_view summary, double seconds);
 
+// Presentation mode's story column beside the figures takes this share of the pane's width
+// for a story that fills it, and less, down to the narrowest, for a short one: the figures
+// take the width it would leave empty (scenario 15 at 1920x1080 filled half its column, beside a
+// plot 430 px wide).
+constexpr float kBesideStoryShare = 0.44f, kNarrowestStoryShare = 0.30f;
+
+// The story column's share of `pane_width` for a story and look-at `content_height` high when
+// wrapped to `measured_width`: narrowed until, wrapped to about the same area, they fill three
+// quarters of `pane_height`.
+float beside_story_share(float content_height, float measured_width, float pane_width, float pane_height);
+
 class ScenarioPanel final : public Panel {
  public:
   // `start`: a scenario to open first (name, short name or number); "" for the first.
@@ -123,6 +134,13 @@ class ScenarioPanel final : public Panel {
   float story_text_height_ = 1e9f;  // the title and story alone, on the frame before
   float title_height_ = 0;          // the title alone, this frame
   float look_at_height_ = 0;        // the look-at and its links, on the frame before
+  // The story column's share beside the figures, decided from a frame drawn at
+  // kBesideStoryShare for this scenario, pane and font; 0 until then.
+  struct {
+    float share = 0;
+    size_t scenario = 0;
+    float width = 0, height = 0, font = 0;
+  } beside_;
   std::optional<bool> room_;       // presentation mode: room below the story for the live panel
   // The figures or the live panel on the whole pane, the story hidden (F, or the button): a
   // projector's 800 lines hold a readable story or a readable figure, not both. Each scenario
