@@ -163,6 +163,18 @@ TEST(FigureView, ASequentialColourMapShowsTheMagnitudeOfSignedErrors) {
   EXPECT_LT(colormap(Colormap::Cividis, 1).b, 0.3);
 }
 
+// Bug: the palette's seventh colour, Okabe-Ito's yellow, drew the unit roundoff of a dtype an
+// operand was stored in first (and a dot sweep's seventh model) at 1.3:1 against the white
+// plot. Every line colour keeps at least 2:1 (WCAG's relative luminance).
+TEST(Palette, EveryColourStandsOutOnTheWhitePlot) {
+  auto linear = [](double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+  for (size_t i = 0; i < 8; ++i) {
+    const Color c = palette(i);
+    const double luminance = 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
+    EXPECT_GE(1.05 / (luminance + 0.05), 2.0) << "palette(" << i << ")";
+  }
+}
+
 // A log-spaced bin read "[0.0017782794100389228, 0.0031622776601683794)": four significant digits
 // say as much; counts stay whole.
 TEST(FigureReadout, NumbersHaveFourSignificantDigitsAndCountsStayWhole) {
