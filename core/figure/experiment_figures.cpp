@@ -125,7 +125,8 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   if (auto note = count_note(r.scaled_arithmetic); !note.empty()) label += " (" + note + ")";
   bound.series.push_back(bars(label, r.scaled_arithmetic, palette(2)));
   // gamma_K and sqrt(K) u by name only where they are the model's bound and estimate, with the
-  // length they are taken at (matmul_bound_names: gamma_{K+1} after a scale).
+  // length they are taken at (matmul_bound_names: gamma_{K+1} after a scale), and their values
+  // as the run's table and report write them (a bound rounded up, "3.058e-05", not "3.057...").
   const experiment::MatmulBoundNames named = experiment::matmul_bound_names(r);
   const bool gamma = experiment::rounds_at_each_addition(c.accumulate.kind);
   if (!std::isfinite(r.bounds.deterministic)) bound.subtitle += "; no deterministic bound (" + named.none_when + ")";
@@ -133,12 +134,12 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   if (std::isfinite(r.bounds.deterministic))
     bound.annotations.push_back(vline(r.bounds.deterministic,
                                       (gamma ? "deterministic " + named.worst : "the model's worst-case bound") + at +
-                                          legend_value(r.bounds.deterministic),
+                                          experiment::bound_value_text(r.bounds.deterministic),
                                       palette(1)));
   if (std::isfinite(r.bounds.probabilistic))
     bound.annotations.push_back(vline(r.bounds.probabilistic,
                                       (gamma ? "estimate " + named.probable : "the model's probabilistic estimate") +
-                                          at + legend_value(r.bounds.probabilistic),
+                                          at + experiment::bound_value_text(r.bounds.probabilistic),
                                       palette(0)));
   return bound;
 }

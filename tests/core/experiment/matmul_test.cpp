@@ -742,6 +742,26 @@ TEST(Matmul, ABoundTakenPastKSaysSo) {
   EXPECT_TRUE(named);
 }
 
+// Bug: the figure's legend gave the bound by its leading digits, "3.057...e-05", where the
+// line, the table and the report round it up, "3.058e-05": two values for one bound.
+TEST(Matmul, TheBoundFigureWritesTheBoundsAsTheLineDoes) {
+  MatmulConfig c;
+  c.m = c.n = 8, c.k = 512;
+  c.input = c.weight = DType::float8_e4m3fn;
+  c.input_scaling.kind = c.weight_scaling.kind = ScalingKind::PerTensor;
+  c.accumulate = {AccumKind::Sequential, DType::float32};
+  auto r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  std::vector<std::string> labels;
+  for (const figure::Figure& f : figure::matmul_figures(*r))
+    if (f.name == "arithmetic-vs-bound")
+      for (const figure::Annotation& a : f.annotations) labels.push_back(a.label);
+  ASSERT_EQ(labels.size(), 2u);
+  EXPECT_TRUE(labels[0].ends_with(": 3.058e-05")) << labels[0];
+  EXPECT_TRUE(labels[1].ends_with(": " + bound_value_text(r->bounds.probabilistic))) << labels[1];
+  EXPECT_NE(bounds_line(*r).find(bound_value_text(r->bounds.probabilistic)), std::string::npos) << bounds_line(*r);
+}
+
 TEST(Matmul, TheBoundsLineSaysWhenThereIsNoGammaK) {
   // float16 sums of length 4096: K u = 2 >= 1, where gamma_K does not exist (the line said "inf").
   MatmulConfig c;
