@@ -304,8 +304,9 @@ void ExplorerPanel::draw_table() {
         return;
       }
       const RoundingInterval& iv = *n.interval;
-      // (8: the 1280 px of presentation mode)
-      ImGui::TextUnformatted(interval_text(iv, stacked ? 8 : 9, decode(f, n.rounded.code)).c_str());
+      // (one digit fewer in the 1280 px of presentation mode)
+      const int digits = kIntervalLabelDigits - (stacked ? 1 : 0);
+      ImGui::TextUnformatted(interval_text(iv, digits, decode(f, n.rounded.code)).c_str());
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
