@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ namespace pl::figure {
 // A series' name without the note a run appends to its label: "arithmetic (881 exact)" is
 // "arithmetic". Hiding goes by name, so a series stays hidden when the next run's note differs.
 std::string series_name(const std::string& label);
+
+// How many of `parts` (series names: an error's total and its sources) the figure plots as
+// series: a choice between them means something only where it plots more than one.
+size_t error_parts_plotted(const Figure& f, std::span<const std::string> parts);
 
 struct View {
   std::optional<double> x_lo, x_hi, y_lo, y_hi;  // a zoomed range; unset: the figure's own

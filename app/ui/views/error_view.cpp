@@ -169,17 +169,28 @@ void ErrorView::draw_stats(const MatmulResult& r) {
 
 void ErrorView::draw_attribution_toggle(const MatmulResult& r) {
   const std::string parts[] = {r.total.name, r.input.name, r.arithmetic.name, r.output.name};
+  // The figure on screen plots parts to choose from (the signed-error and heat map figures plot
+  // the total alone, under a choice that read "every part").
+  const int tab = figure_view_.chosen();
+  const bool has_parts =
+      tab >= 0 && size_t(tab) < figures_.size() && figure::error_parts_plotted(figures_[size_t(tab)], parts) > 1;
   ImGui::AlignTextToFramePadding();  // on the radio buttons' baseline, not 3 px above it
   ImGui::TextUnformatted("show");
   bool changed = false;
+  ImGui::BeginDisabled(!has_parts);
   for (int i = 0; i <= 4; ++i) {
     ImGui::SameLine();
     changed |= ImGui::RadioButton(i == 0 ? "every part" : parts[i - 1].c_str(), &attribution_, i);
   }
-  if (ImGui::IsItemHovered())
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(
         "where the error came from: rounding the inputs, the products and their accumulation, "
         "rounding the output -- or all of it (total)");
+  if (!has_parts) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(this figure plots the total alone)");
+  }
   if (!changed) return;
   for (const figure::Figure& f : figures_) {
     // A figure without the chosen part (the ulp figure has no arithmetic series) shows them all.

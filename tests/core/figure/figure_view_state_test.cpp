@@ -5,8 +5,10 @@
 #include <cairo.h>
 
 #include <cmath>
+#include <map>
 
 #include "core/export/figure_export.h"
+#include "core/figure/experiment_figures.h"
 #include "core/figure/figure_view_state.h"
 #include "core/figure/text_width.h"
 #include "tests/core/test_util.h"
@@ -161,6 +163,24 @@ TEST(FigureView, ASequentialColourMapShowsTheMagnitudeOfSignedErrors) {
   EXPECT_LT(colormap(Colormap::Cividis, 0).r, 0.05);
   EXPECT_GT(colormap(Colormap::Cividis, 1).r, 0.95);
   EXPECT_LT(colormap(Colormap::Cividis, 1).b, 0.3);
+}
+
+// Bug: the Experiment panel offered "show: every part" above the signed-error and heat map
+// figures, which plot the total alone. It offers the choice where the figure plots parts.
+TEST(FigureView, ErrorPartsAreCountedByTheSeriesAFigurePlots) {
+  experiment::MatmulConfig c;
+  c.m = c.n = 8;
+  c.k = 32;
+  c.input = c.weight = DType::bfloat16;
+  auto r = experiment::run_matmul(c);
+  ASSERT_TRUE(r) << r.error();
+  const std::string parts[] = {r->total.name, r->input.name, r->arithmetic.name, r->output.name};
+  std::map<std::string, size_t> plotted;
+  for (const Figure& f : matmul_figures(*r)) plotted[f.name] = error_parts_plotted(f, parts);
+  EXPECT_EQ(plotted.at("error-attribution"), 4u);
+  EXPECT_EQ(plotted.at("ulp-error"), 2u);
+  EXPECT_EQ(plotted.at("signed-error"), 1u);
+  EXPECT_EQ(plotted.at("error-heatmap"), 0u);
 }
 
 // Bug: the palette's seventh colour, Okabe-Ito's yellow, drew the unit roundoff of a dtype an
