@@ -222,7 +222,9 @@ for f in ("bench_product.json", "bench_product_fp8_fast.json", "bench_product_em
     print(f"{f}: {j['device']} ({j['runtime']})")
     for r in j["results"]:
         if "tflops" in r:
-            print(f"  {r['dtype']:14s} {r['n']:6d} {r['tflops']:9.1f} TFLOP/s {r['percent_of_peak']:5.0f}% of peak  {r['method']}")
+            share = r['percent_of_peak']  # null: no published peak for the dtype
+            share = f"{share:5.0f}%" if share is not None else "    -"
+            print(f"  {r['dtype']:14s} {r['n']:6d} {r['tflops']:9.1f} TFLOP/s {share} of peak  {r['method']}")
         else:
             print(f"  {r['dtype']:14s} {r['n']:6d} {r.get('unsupported', r.get('error'))}")
 # Each library path against the same product called bare through PyTorch in this run.

@@ -113,6 +113,7 @@ Runner add_accumulation_probe(CLI::App& app) {
       return kExitFailed;
     }
     if (a->json) {
+      auto found = [](bool seen, int value) { return seen ? nlohmann::json(value) : nlohmann::json(nullptr); };
       nlohmann::json rows = nlohmann::json::array();
       for (const auto& f : r->findings)
         rows.push_back({{"question", f.question}, {"answer", f.answer}, {"evidence", f.evidence}});
@@ -123,9 +124,11 @@ Runner add_accumulation_probe(CLI::App& app) {
                                   {"accumulate", experiment::accumulation_spec(r->accumulate)},
                                   {"fast_accumulation", r->fast_accumulation},
                                   {"accumulator_bits", r->accumulator_bits},
-                                  {"promotion_interval", r->promotion_interval},
-                                  {"block_terms", r->block_terms},
-                                  {"extra_bits", r->extra_bits},
+                                  // null where the probes found none (or did not run: the findings say
+                                  // which), not the report's 0 and -1, which read as measured values
+                                  {"promotion_interval", found(r->promotion_interval > 0, r->promotion_interval)},
+                                  {"block_terms", found(r->block_terms > 0, r->block_terms)},
+                                  {"extra_bits", found(r->extra_bits >= 0, r->extra_bits)},
                                   {"model", r->model},
                                   {"model_note", r->model_note},
                                   {"findings", rows}}

@@ -97,8 +97,10 @@ int run_product_bench(const ProductBenchArgs& a) {
                       {"n", n},
                       {"median_ms", timing->median * 1e3},
                       {"tflops", tflops},
-                      {"peak_tflops", peak_tflops},
-                      {"percent_of_peak", share},
+                      // null where no peak is published for the part and dtype (the text's "-"): 0 read as
+                      // a measured zero
+                      {"peak_tflops", peak_tflops > 0 ? nlohmann::json(peak_tflops) : nlohmann::json(nullptr)},
+                      {"percent_of_peak", peak_tflops > 0 ? nlohmann::json(share) : nlohmann::json(nullptr)},
                       {"native", timing->native},
                       {"seconds", timing->seconds},
                       {"method", how}});

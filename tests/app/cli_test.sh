@@ -197,6 +197,10 @@ check bench-throughput-bad-dtype 2 'bool: products are timed for float dtypes' -
 check bench-throughput-two-sizes 2 'one size in' -- "$PL" bench --op throughput --sizes 64,128
 check bench-product 0 'bfloat16 +64 +[0-9.]+ +[0-9.]+ +- +f32 OpenBLAS sgemm; steady_clock' -- "$PL" bench --op product --backend cpu --dtypes bfloat16,int8 --sizes 64 --reps 2
 check bench-product-json 0 '"tflops"' -- "$PL" bench --op product --backend cpu --dtypes float32 --sizes 32 --reps 1 --json
+# Without a published peak (a CPU) the share is unknown: null, not a measured 0.
+check bench-product-json-no-peak 0 '"percent_of_peak": null' -- "$PL" bench --op product --backend cpu --dtypes float32 --sizes 32 --reps 1 --json
+# What the probes did not find is null, not the report's 0 and -1.
+check probe-json-none-found 0 '"extra_bits": null' -- "$PL" accumulation-probe --backend cpu --json
 check bench-product-model 0 'bf16 sequential rne; steady_clock' -- "$PL" bench --op product --backend cpu --dtypes bfloat16 --accumulate bf16:sequential --sizes 32 --reps 1
 check bench-product-refused 2 'error: nothing was timed: cpu cannot run the product asked for' -- "$PL" bench --op product --backend cpu --dtypes float16 --accumulate f16:blas --sizes 32 --reps 1
 check bench-matmul-refused 2 'bfloat16 x 32: OpenBLAS has no float16 GEMM' -- "$PL" bench --op matmul --backend cpu --accumulate f16:blas --sizes 32 --reps 1
