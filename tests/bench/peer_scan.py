@@ -7,7 +7,8 @@ never holds more than one tensor; then times
   1. `precision-lab scan` over the whole checkpoint with the default 8 candidates (wall time,
      peak resident memory of the process, GB/s of checkpoint per candidate pass), and
   2. the NumPy peer (tests/data/checkpoint/gen_checkpoint.py's recipes, which the scan's tests
-     check figure for figure) against `precision-lab scan --tensors` on the same first layer.
+     check figure for figure) against `precision-lab scan --tensors` on the same first layer:
+     the same tensors, read from the same file, under the same candidates.
 Prints one JSON object. Run: python3 tests/bench/peer_scan.py --params 1e9 --dir /tmp/ckpt
 (numpy, ml_dtypes, safetensors; about 2 bytes of disk per parameter).
 """
@@ -62,6 +63,16 @@ def write_checkpoint(path, tensors, seed=0):
     return offset
 
 
+def read_tensor(path, name):
+    """A bfloat16 tensor of the checkpoint, mapped from the file as the scan maps it."""
+    with open(path, "rb") as f:
+        (n,) = struct.unpack("<Q", f.read(8))
+        entry = json.loads(f.read(n))[name]
+    begin, end = entry["data_offsets"]
+    return np.memmap(path, dtype=ml_dtypes.bfloat16, mode="r", offset=8 + n + begin,
+                     shape=tuple(entry["shape"]))
+
+
 def timed(cmd):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -102,11 +113,9 @@ def main():
     # The peer on layer 0 only (it would take far longer on all of it), against the scan of the same.
     layer0 = [(n, s) for n, s in tensors if n.startswith("model.layers.0.")]
     _, scan0_s, _ = timed([a.pl, "scan", path, "--json", "--tensors", r"^model\.layers\.0\."])
-    rng = np.random.default_rng(0)
     t0 = time.perf_counter()
-    for name, shape in layer0:
-        w = rng.standard_normal(shape, dtype=np.float32) * 0.02  # (re-drawn: the peer's own input)
-        gen_checkpoint.figures(w.astype(ml_dtypes.bfloat16).astype(np.float64))
+    for name, _ in layer0:  # the scan's own candidates, on the tensors the scan read
+        gen_checkpoint.figures(np.asarray(read_tensor(path, name)).astype(np.float64), result["candidates"])
     peer_s = time.perf_counter() - t0
     layer0_params = sum(int(np.prod(s)) for _, s in layer0)
     json.dump({

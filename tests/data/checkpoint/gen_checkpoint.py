@@ -195,7 +195,7 @@ def bits_per_param(candidate, rows, cols):
             "nvfp4": elem + 8 * math.ceil(cols / 16) * rows / params + 32 / params}[recipe]
 
 
-def figures(x):
+def figures(x, candidates=CANDIDATES):
     m = x.reshape(-1, x.shape[-1]) if x.ndim > 1 else x.reshape(1, -1)
     energy = float(np.sum(m * m))
     mean = m.mean()
@@ -206,7 +206,7 @@ def figures(x):
              "channel_amax_spread": float(row_amax.max() / np.sort(row_amax)[len(row_amax) // 2])
              if len(row_amax) > 1 else 1.0}
     out = {"energy": energy, "stats": stats, "candidates": []}
-    for c in CANDIDATES:
+    for c in candidates:
         q, sat = quantise(m, c)
         err = q - m
         e2 = float(np.sum(err * err))
