@@ -396,7 +396,8 @@ check promote-autocast-linear 0 '-> torch.bfloat16' -- "$PL" promote --framework
 check promote-autocast-f64 0 'c10::BFloat16 != double' -- "$PL" promote --framework torch-autocast-cpu --op linear float32 float64
 check dot-table 0 'f16 chunked\(128\) -> f32 rne' -- "$PL" dot --k 16,256 --trials 4
 check dot-json 0 '"probabilistic_estimate"' -- "$PL" dot --k 8 --trials 2 --accumulate f32:kahan --json
-check dot-histogram 0 '"scale": "log10"' -- "$PL" dot --k 64 --trials 16 --accumulate f16:sequential --json
+# "log", not "log10": the bins are octaves and fractions of one, not decades.
+check dot-histogram 0 '"scale": "log"' -- "$PL" dot --k 64 --trials 16 --accumulate f16:sequential --json
 check dot-bad-model 2 "not a model: f64 \\| i32 \\| f32:blas .*FMT:multiterm" -- "$PL" dot --accumulate f32:sideways
 # One reader of sweep lengths: the command line refuses 0 in the window's words.
 check dot-zero-length 2 "lengths: '0' is not a length from 1 to 16777216" -- "$PL" dot --k 16,0

@@ -183,7 +183,9 @@ json to_json(const ErrorStats& s) {
 json to_json(const Histogram& h) {
   json edges = json::array();
   for (double e : h.edges) edges.push_back(number(e));
-  return {{"scale", h.scale == BinScale::Log10 ? "log10" : "linear"},
+  // "log": edges evenly spaced in the logarithm, a power of two or a fixed fraction of an octave
+  // apart ("log10" read as decades); `edges` gives them.
+  return {{"scale", h.scale == BinScale::Log10 ? "log" : "linear"},
           {"edges", edges},
           {"counts", h.counts},
           {"below", h.below},
