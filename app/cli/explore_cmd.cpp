@@ -2,7 +2,7 @@
 //                     [--radius N] [--json] [--out DIR]
 // The float explorer on the command line: for each format, what VALUE rounds to, its
 // neighbours and the gaps to them, the ulp, and the rounding interval (every real number that
-// rounds to the same bits); --out writes each format's number line as PNG/SVG/PDF/CSV.
+// rounds to the same bits); --out writes each format's number line as PNG/SVG/PDF/CSV, and explore.json.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -114,17 +114,23 @@ int run_explore(ExploreArgs a) {
                 rounding_name(rounding), overflow_name(overflow));
   for (size_t i = 0; i < formats.size(); ++i) {
     const Neighbourhood n = neighbourhood(formats[i].format, *x, rounding, overflow, a.radius);
-    if (a.json) out.push_back(to_json(formats[i].format, formats[i].name, n));
-    else print_text(formats[i], n), std::printf(i + 1 < formats.size() ? "\n" : "");
+    out.push_back(to_json(formats[i].format, formats[i].name, n));
+    if (!a.json) print_text(formats[i], n), std::printf(i + 1 < formats.size() ? "\n" : "");
     if (!a.out.empty()) figures.push_back(figure::number_line_figure(formats[i].format, formats[i].name, n));
   }
   if (a.json) std::cout << out.dump(2) << "\n";
   if (!a.out.empty()) {
-    if (const int status =
-            write_output(a.out, a.force, [&](const std::string& dir) { return exporting::save_figures(figures, dir); });
+    // The number lines and explore.json, as the window's export writes them.
+    const nlohmann::json record = explore_record(a.value, rounding, overflow, out);
+    if (const int status = write_output(a.out, a.force,
+                                        [&](const std::string& dir) {
+                                          auto s = exporting::save_figures(figures, dir);
+                                          if (s) s = exporting::save_json(dir, "explore.json", record);
+                                          return s;
+                                        });
         status != kExitOk)
       return status;
-    std::fprintf(a.json ? stderr : stdout, "%swrote %zu number lines (PNG, SVG, PDF, CSV) into %s\n",
+    std::fprintf(a.json ? stderr : stdout, "%swrote %zu number lines (PNG, SVG, PDF, CSV) and explore.json into %s\n",
                  a.json ? "" : "\n", figures.size(), a.out.c_str());
   }
   return kExitOk;
@@ -147,8 +153,9 @@ Runner add_explore(CLI::App& app) {
       ->check(CLI::Range(0, 64));
   app.add_flag("--json", a->json, "One JSON object per format");
   app.add_option("--out", a->out,
-                 "Write each format's number line (PNG, SVG, PDF, CSV) into this folder (whole or not at all; an "
-                 "existing folder must be empty)");
+                 "Write each format's number line (PNG, SVG, PDF, CSV) and explore.json (the --json objects, "
+                 "with x, the rounding and the overflow) into this folder (whole or not at all; an existing folder "
+                 "must be empty)");
   app.add_flag("--force", a->force, "replace a non-empty --out folder as a whole");
   return [a]() { return run_explore(*a); };
 }

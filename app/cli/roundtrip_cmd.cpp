@@ -56,8 +56,8 @@ Runner add_roundtrip(CLI::App& app) {
                      "where the elements are rounded (default cpu; scales, counts and statistics are the CPU's); "
                      "what the device cannot round, the CPU does, with a note");
   app.add_option("--save", a->save,
-                 "write the figures (PNG, SVG, PDF, CSV) and result.json into this folder (whole or not at all; an "
-                 "existing folder must be empty)");
+                 "write the figures (PNG, SVG, PDF, CSV), result.json and setup.json into this folder (whole or "
+                 "not at all; an existing folder must be empty)");
   app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole");
   app.add_flag("--json", a->json, "machine-readable results");
   return [a, data, shape, seed_option]() {

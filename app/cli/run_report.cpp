@@ -185,7 +185,7 @@ void print_run_summary(const experiment::ExperimentRun& run) {
 void print_train_table(const experiment::TrainResult& r) {
   std::printf("least-squares loss of the data (float64): %.4g\n\n", r.best_loss);
   std::printf("%-22s %12s %12s %17s  %s\n", "model (compute:master)", "final loss", "x best", "lost at the end",
-              "stopped learning");
+              "learning stopped");
   for (const auto& row : r.rows) {
     const size_t lost = row.lost_updates.empty() ? 0 : row.lost_updates.back();
     char times[32] = "-";  // (a diverged row's loss is no multiple of the best)

@@ -300,4 +300,9 @@ nlohmann::json to_json(const FloatFormat& f, const std::string& format_name, con
   return j;
 }
 
+nlohmann::json explore_record(const std::string& x, Rounding rounding, Overflow overflow, nlohmann::json formats) {
+  return {{"x", x}, {"rounding", rounding_name(rounding)}, {"overflow", overflow_name(overflow)},
+          {"formats", std::move(formats)}};
+}
+
 }  // namespace pl

@@ -78,5 +78,8 @@ std::string endpoint_exact(long double v);  // every digit of a finite long doub
 
 // `precision-lab explore --json`: codes as hex bits, values as json_number, ends as exact text.
 nlohmann::json to_json(const FloatFormat& f, const std::string& format_name, const Neighbourhood& n);
+// `explore.json`, as the window's export and `explore --out` write it: x as typed, the rounding,
+// the overflow and `formats`, one to_json object each.
+nlohmann::json explore_record(const std::string& x, Rounding rounding, Overflow overflow, nlohmann::json formats);
 
 }  // namespace pl

@@ -123,6 +123,8 @@ check explore-bad-number 2 "malformed number 'abc'" -- "$PL" explore abc
 ex=$(mktemp -d)
 check explore-out 0 'wrote 2 number lines' -- "$PL" explore 0.1 --format float16 --format float4_e2m1fn --out "$ex"
 check explore-out-files 0 'number-line-float4_e2m1fn.pdf' -- ls "$ex"
+# The window's export writes explore.json beside the number lines; so does --out.
+check explore-out-json 0 '"overflow": "default"' -- cat "$ex/explore.json"
 # A folder it may not write is refused before the numbers are printed, not after.
 check explore-out-refused-first 2 '^first line: error: .* is not empty' -- bash -c \
   'out=$("$0" explore 0.1 --format float16 --out "$1" 2>&1); rc=$?; echo "first line: ${out%%$'"'"'\n'"'"'*}"; exit $rc' "$PL" "$ex"

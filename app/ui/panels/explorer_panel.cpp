@@ -129,12 +129,11 @@ std::string ExplorerPanel::export_all() {
   if (figures_.empty()) return "nothing to export";
   auto folder = exporting::new_export_dir("explorer");
   if (!folder) return "export failed: " + folder.error();
-  nlohmann::json j{{"x", value_text_},
-                   {"rounding", rounding_name(static_cast<Rounding>(rounding_))},
-                   {"overflow", overflow_name(static_cast<Overflow>(overflow_))},
-                   {"formats", nlohmann::json::array()}};
+  nlohmann::json shown = nlohmann::json::array();
   for (const Row& r : rows_)
-    if (r.shown) j["formats"].push_back(to_json(r.format.format, r.format.name, r.n));
+    if (r.shown) shown.push_back(to_json(r.format.format, r.format.name, r.n));
+  nlohmann::json j = explore_record(value_text_, static_cast<Rounding>(rounding_), static_cast<Overflow>(overflow_),
+                                    std::move(shown));
   export_.start([figures = figures_, j = std::move(j), dir = *folder, this] {
     auto saved = exporting::fill_export_dir(dir, [&](const std::string& tmp) {
       auto s = exporting::save_figures(figures, tmp);
