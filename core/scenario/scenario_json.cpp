@@ -291,7 +291,10 @@ std::optional<std::string> control_character(const json& j, const std::string& a
     if (auto c = bad(j.get_ref<const std::string&>())) return said(at, *c);
   } else if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) {
-      const std::string where = at + "/" + printable(it.key());
+      // (a JSON pointer's token: '~' as "~0" and '/' as "~1", RFC 6901, so that "a/b" is one key)
+      std::string token;
+      for (char c : printable(it.key())) token += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+      const std::string where = at + "/" + token;
       if (auto c = bad(it.key())) return said(where, *c);
       if (auto found = control_character(it.value(), where)) return found;
     }

@@ -194,6 +194,12 @@ TEST(ScenarioReader, RefusesControlCharactersInItsTexts) {
   s = scenario_from_json(j, "x");
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error(), "'/title' holds the control character U+009B");
+  // A key's '/' and '~' are escaped in the pointer (RFC 6901): "a/b" is one key, not two.
+  j = minimal();
+  j["a/b~c"] = "bell\x07";
+  s = scenario_from_json(j, "x");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error(), "'/a~1b~0c' holds the control character \\x07");
   j = minimal();
   j["story"] = "line breaks\nare fine, and \xc2\xb7 (U+00B7) too";
   EXPECT_TRUE(scenario_from_json(j, "x")) << scenario_from_json(j, "x").error();
