@@ -17,6 +17,7 @@
 #            remembers its panel, mode and setup (XDG config): a second launch with no options
 #            opens on the Throughput panel with the experiment's setup restored;
 #   --setup alone -> the Experiment panel, over the remembered panel;
+#   Scan pressed again in the Checkpoint panel -> a second scan, the window alive;
 #   SIGINT (Ctrl-C in the terminal) -> the window closes on its own way out, status 130.
 # Exit 77 (ctest: skipped) when xvfb-run or xdotool is missing.
 set -u
@@ -25,6 +26,7 @@ command -v xdotool >/dev/null || { echo "xdotool not installed: skipped"; exit 7
 if [[ -z "${PL_INSIDE_XVFB:-}" ]]; then
   exec env PL_INSIDE_XVFB=1 xvfb-run -a -s '-screen 0 1400x900x24' bash "$0" "$@"
 fi
+data=$(cd "$(dirname "$0")/../data" && pwd)  # (before the cd below: $0 may be relative)
 work=$(mktemp -d)
 cd "$work" || exit 1
 log=$work/window.log
@@ -266,6 +268,31 @@ wait_for 'window: start: PyTorch: float16 input into a float32 layer'
 wait_for 'experiment: torch 2\.15\.0 \(cpu\): linear\(x: torch\.float16, w: torch\.float32\) raises RuntimeError'
 quit fifth
 echo "ok   the start screen's first way in ran the PyTorch story"
+# 11. The Checkpoint panel, its first scan from --checkpoint done: Scan again starts a second one.
+# Bug: the button started it mid-frame, emptying the result the table went on to draw (the
+# window died of std::bad_alloc or std::length_error).
+log=$work/window-checkpoint.log
+"$PL" --panel checkpoint --checkpoint "$data/checkpoint/sharded" --size 1400x860 --presentation off --verbose \
+  >"$log" 2>&1 &
+pid=$!
+wait_for 'checkpoint: scanned 16 tensors'
+win=$(xdotool search --sync --onlyvisible --name 'Precision Lab' | head -1)
+xdotool windowfocus --sync "$win" 2>/dev/null
+sleep 1
+for _ in 1 2; do
+  xdotool mousemove --window "$win" 1352 65 click 1  # Scan, at the path field's end
+  sleep 1.5
+done
+for _ in $(seq 300); do  # the second scan's result, within 30 s
+  (($(grep -c 'checkpoint: scanned 16 tensors' "$log") >= 2)) && break
+  kill -0 "$pid" 2>/dev/null || fail "the window died after Scan was pressed again"
+  sleep 0.1
+done
+(($(grep -c 'checkpoint: scanned 16 tensors' "$log") >= 2)) || fail "Scan pressed again scanned nothing"
+sleep 1
+kill -0 "$pid" 2>/dev/null || fail "the window died after Scan was pressed again"
+quit sixth
+echo "ok   Scan pressed again in the Checkpoint panel scanned again"
 # 12. Ctrl-C in the terminal (SIGINT) a second after the Experiment panel starts a product of
 # several seconds: the window closes on its own way out (its run cancelled and joined), exits
 # 130 and says so, and leaves no temporary file (the settings it remembers on the way out are

@@ -107,7 +107,7 @@ bool CheckpointPanel::try_start() {
   scan_asked_ = false;
   error_.clear();
   path_ = path;
-  result_.reset();
+  result_stale_ = true;
   progress_ = progress;
   started_ = std::chrono::steady_clock::now();
   log_.add("checkpoint", "scanning " + path_);
@@ -423,8 +423,10 @@ void CheckpointPanel::draw_guide() {
 }
 
 void CheckpointPanel::draw_content() {
+  if (result_stale_) result_.reset(), result_stale_ = false;
   collect();
   if (scan_asked_) try_start();
+  if (result_stale_) result_.reset(), result_stale_ = false;
   if (!result_) {
     // Before a scan, no split: the controls and a guide to what a scan shows take the pane (a bar
     // over an empty lower half read as something missing).

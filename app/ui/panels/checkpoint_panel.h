@@ -81,6 +81,10 @@ class CheckpointPanel final : public Panel {
   std::shared_ptr<Progress> progress_ = std::make_shared<Progress>();
   std::chrono::steady_clock::time_point started_{};
   std::optional<Scanned> result_;
+  // A new scan started: the last one's result goes at the start of the next frame, not while
+  // this frame still draws it (the Scan button and the path field start one mid-frame, and the
+  // table went on to read the result just emptied: a crash).
+  bool result_stale_ = false;
   std::string error_;
   std::vector<experiment::PlanPoint> frontier_;
   std::optional<experiment::PlanReport> plan_;
