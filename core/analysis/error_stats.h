@@ -38,7 +38,7 @@ std::string not_finite_text(const ErrorStats& s);
 
 // An error in ulps for a table: "%.2f" up to a million, "%.3e" past it (an element whose
 // reference is near zero can be 1e9 ulps of the output format off; fixed digits overran the
-// column).
+// column); a nonzero error that "%.2f" would write 0.00 is "<0.01".
 std::string ulps_text(double ulps);
 // The same in a column whose largest value is `column_largest`: the column's format for every
 // row (a column read "1.137e+09", "39424.00", "0.00").

@@ -121,7 +121,7 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   bound.x.log = true;
   bound.y.label = "number of elements";
   bound.y.log = false;
-  std::string label = "measured";
+  std::string label = r.arithmetic.name;  // (the part it plots, by the name the part choice knows)
   if (auto note = count_note(r.scaled_arithmetic); !note.empty()) label += " (" + note + ")";
   bound.series.push_back(bars(label, r.scaled_arithmetic, palette(2)));
   // gamma_K and sqrt(K) u by name only where they are the model's bound and estimate, with the

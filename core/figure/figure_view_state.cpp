@@ -92,10 +92,12 @@ std::string series_name(const std::string& label) {
   return note == std::string::npos ? label : label.substr(0, note);
 }
 
-size_t error_parts_plotted(const Figure& f, std::span<const std::string> parts) {
-  return static_cast<size_t>(std::count_if(parts.begin(), parts.end(), [&](const std::string& part) {
-    return std::any_of(f.series.begin(), f.series.end(), [&](const Series& s) { return series_name(s.label) == part; });
-  }));
+std::vector<std::string> error_parts_plotted(const Figure& f, std::span<const std::string> parts) {
+  std::vector<std::string> plotted;
+  for (const std::string& part : parts)
+    if (std::any_of(f.series.begin(), f.series.end(), [&](const Series& s) { return series_name(s.label) == part; }))
+      plotted.push_back(part);
+  return plotted;
 }
 
 bool View::hides(const std::string& label) const {

@@ -17,9 +17,9 @@ namespace pl::figure {
 // "arithmetic". Hiding goes by name, so a series stays hidden when the next run's note differs.
 std::string series_name(const std::string& label);
 
-// How many of `parts` (series names: an error's total and its sources) the figure plots as
-// series: a choice between them means something only where it plots more than one.
-size_t error_parts_plotted(const Figure& f, std::span<const std::string> parts);
+// Which of `parts` (series names: an error's total and its sources) the figure plots as series,
+// in the order of `parts`: a choice between them means something only among these.
+std::vector<std::string> error_parts_plotted(const Figure& f, std::span<const std::string> parts);
 
 struct View {
   std::optional<double> x_lo, x_hi, y_lo, y_hi;  // a zoomed range; unset: the figure's own

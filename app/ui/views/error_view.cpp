@@ -169,27 +169,34 @@ void ErrorView::draw_stats(const MatmulResult& r) {
 
 void ErrorView::draw_attribution_toggle(const MatmulResult& r) {
   const std::string parts[] = {r.total.name, r.input.name, r.arithmetic.name, r.output.name};
-  // The figure on screen plots parts to choose from (the signed-error and heat map figures plot
-  // the total alone, under a choice that read "every part").
+  // The parts the figure on screen plots, the only ones to choose between: the signed-error
+  // figure plots the total, the bound figure the arithmetic, the ulp figure two parts, the heat
+  // map none as a series (a choice that read "every part" above them all).
   const int tab = figure_view_.chosen();
-  const bool has_parts =
-      tab >= 0 && size_t(tab) < figures_.size() && figure::error_parts_plotted(figures_[size_t(tab)], parts) > 1;
+  const std::vector<std::string> plotted = tab >= 0 && size_t(tab) < figures_.size()
+                                               ? figure::error_parts_plotted(figures_[size_t(tab)], parts)
+                                               : std::vector<std::string>{};
+  auto plots = [&](const std::string& part) { return std::find(plotted.begin(), plotted.end(), part) != plotted.end(); };
   ImGui::AlignTextToFramePadding();  // on the radio buttons' baseline, not 3 px above it
   ImGui::TextUnformatted("show");
   bool changed = false;
-  ImGui::BeginDisabled(!has_parts);
   for (int i = 0; i <= 4; ++i) {
     ImGui::SameLine();
+    ImGui::BeginDisabled(i == 0 ? plotted.size() < 2 : plotted.size() < 2 || !plots(parts[i - 1]));
     changed |= ImGui::RadioButton(i == 0 ? "every part" : parts[i - 1].c_str(), &attribution_, i);
+    ImGui::EndDisabled();
   }
-  ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(
         "where the error came from: rounding the inputs, the products and their accumulation, "
         "rounding the output -- or all of it (total)");
-  if (!has_parts) {
+  if (plotted.size() < 4) {
+    std::string note = "(this figure plots ";
+    if (plotted.empty()) note = "(this figure has no parts to choose between)";
+    for (size_t i = 0; i < plotted.size(); ++i)
+      note += (i == 0 ? "the " : " and the ") + plotted[i] + (i + 1 == plotted.size() ? plotted.size() == 1 ? " alone)" : ")" : "");
     ImGui::SameLine();
-    ImGui::TextDisabled("(this figure plots the total alone)");
+    ImGui::TextDisabled("%s", note.c_str());
   }
   if (!changed) return;
   for (const figure::Figure& f : figures_) {

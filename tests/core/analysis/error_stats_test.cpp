@@ -370,6 +370,10 @@ TEST(ErrorStats, UlpsTextSwitchesToExponentFormPastAMillion) {
   EXPECT_EQ(ulps_text(39424, 1.137e9), "3.942e+04");
   EXPECT_EQ(ulps_text(0, 1.137e9), "0.000e+00");
   EXPECT_EQ(ulps_text(0.5, 39424), "0.50");
+  // Bug: a nonzero error under 0.005 ulps read "0.00", as an exact one does.
+  EXPECT_EQ(ulps_text(1.2e-4, 0.5), "<0.01");
+  EXPECT_EQ(ulps_text(0.005, 0.5), "0.01");
+  EXPECT_EQ(ulps_text(0, 0.5), "0.00");
 }
 
 }  // namespace
