@@ -117,7 +117,7 @@ Runner add_dot(CLI::App& app) {
                    experiment::work_text(w).c_str());
       return kExitBadInput;
     }
-    const bool tty = isatty(fileno(stderr)) && !args->json;
+    const bool tty = isatty(STDERR_FILENO) && !args->json;
     const auto rows = experiment::dot_sweep(
         c,
         [tty](double f) {

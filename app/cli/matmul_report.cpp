@@ -13,7 +13,7 @@ namespace pl::cli {
 
 using namespace experiment;
 
-ProgressBar::ProgressBar(bool quiet) : shown_(!quiet && isatty(fileno(stderr))) {}
+ProgressBar::ProgressBar(bool quiet) : shown_(!quiet && isatty(STDERR_FILENO)) {}
 ProgressBar::~ProgressBar() {
   if (shown_) std::fprintf(stderr, "\r%45s\r", "");
 }

@@ -54,7 +54,7 @@ int bad(const std::string& why) {
 // A progress line on stderr while scanning, on a terminal: tensors, bytes and the time left.
 class ScanProgressLine {
  public:
-  ScanProgressLine() : shown_(isatty(fileno(stderr))), start_(std::chrono::steady_clock::now()) {}
+  ScanProgressLine() : shown_(isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()) {}
   ~ScanProgressLine() {
     if (shown_) std::fprintf(stderr, "\r%78s\r", "");
   }

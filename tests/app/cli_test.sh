@@ -511,6 +511,11 @@ check bench-throughput-gpu-size-on-cpu 1 'a 16384\^3 product would run on the CP
 check tensors-header-only 0 '<f8 +\(8192, 16384\)' -- limited "$PL" tensors "$TMP/big.npy"
 CKPT="$PL_DATA/checkpoint/sharded"
 check scan-sharded 0 '16 tensors scanned .*6 left out' -- "$PL" scan "$CKPT"
+# On a terminal (script(1) gives one) the scan shows its progress on stderr. Bug: the filter that
+# escapes stderr (a stream of its own, with no file descriptor) read as no terminal, and every
+# progress line (scan, matmul, dot) stayed silent.
+check scan-progress-on-a-terminal 0 'scan: 0 of 16 tensors' -- \
+  script -qec "\"$PL\" scan \"$CKPT\" > /dev/null" /dev/null
 check scan-index 0 'model.layers.1.mlp.down_proj.weight +exact' -- "$PL" scan "$CKPT/model.safetensors.index.json"
 check scan-json 0 '"frontier": \[' -- "$PL" scan "$CKPT" --json --candidates bfloat16,float8_e4m3fn:per-channel
 check scan-plan 0 'plan within 6 bits/param: 5\.953 bits/param' -- "$PL" scan "$CKPT" --budget 6
