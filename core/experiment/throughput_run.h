@@ -43,8 +43,8 @@ struct ThroughputRow {
   bool emulated = false;
   std::vector<double> seconds;  // one per repetition, in order
   double median_seconds = 0;
-  double gflops = 0;   // 2 n^3 / median
-  double speedup = 0;  // the baseline's median over this one's
+  double gflops = 0;   // the median of the runs' rates, 2 n^3 / seconds
+  double speedup = 0;  // this one's rate over the baseline's
 };
 
 struct DatasheetRow {
