@@ -303,9 +303,7 @@ void ExplorerPanel::draw_table() {
         return;
       }
       const RoundingInterval& iv = *n.interval;
-      // (one digit fewer in the 1280 px of presentation mode)
-      const int digits = kIntervalLabelDigits - (stacked ? 1 : 0);
-      ImGui::TextUnformatted(interval_text(iv, digits, decode(f, n.rounded.code)).c_str());
+      ImGui::TextUnformatted(interval_text(iv, kIntervalLabelDigits, decode(f, n.rounded.code)).c_str());
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
