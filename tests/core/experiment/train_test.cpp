@@ -80,6 +80,20 @@ TEST(Train, TheLostUpdatesFigureSaysWhatTheCountCounts) {
   EXPECT_EQ(figures[1].subtitle.find("half an ulp"), std::string::npos) << figures[1].subtitle;
 }
 
+// Bug: in the lost-updates figure a converged float32 and a stalled bfloat16 both reach 1.0,
+// and the curves read alike. Each legend entry says how its learning ended.
+TEST(Train, TheLostUpdatesLegendSaysHowEachModelEnded) {
+  const auto r = run_train(small({"bfloat16", "bfloat16:float32", "float32"}));
+  ASSERT_TRUE(r) << r.error();
+  const figure::Figure lost = figure::train_figures(*r)[1];
+  ASSERT_EQ(lost.series.size(), 3u);
+  EXPECT_EQ(lost.series[0].label, "bfloat16 (" + stall_text(r->rows[0], r->best_loss) + ")");
+  EXPECT_TRUE(lost.series[0].label.find("stalled at step") != std::string::npos) << lost.series[0].label;
+  EXPECT_EQ(lost.series[1].label, "bfloat16, float32 master weights");  // never stopped: nothing added
+  const std::string f32 = stall_text(r->rows[2], r->best_loss);
+  EXPECT_EQ(lost.series[2].label, f32 == "never" ? "float32" : "float32 (" + f32 + ")");
+}
+
 // Bug: a learning rate too large for the format ran the loss to NaN, and the table read "-nan",
 // "-nan" and "stalled at: never". It says where the training diverged.
 TEST(Train, ADivergedRunSaysWhereItDiverged) {
