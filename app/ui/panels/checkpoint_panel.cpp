@@ -147,7 +147,8 @@ std::string CheckpointPanel::plan_line() const {
       .append(bits)
       .append(" bits/param, ")
       .append(by_output(*result_) ? "output SQNR " : "SQNR ")
-      .append(sqnr_db_text(total_sqnr_db(*result_, plan_->plan.point.error)));
+      .append(sqnr_db_text(total_sqnr_db(*result_, plan_->plan.point.error)))
+      .append(plan_->plan.optimal ? "" : " (" + experiment::plan_optimality_text(plan_->plan) + ")");
 }
 
 void CheckpointPanel::replan() {

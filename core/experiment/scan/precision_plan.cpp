@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <queue>
 #include <string>
 
@@ -72,7 +73,7 @@ class Greedy {
       queue_.pop();
       const size_t i = u.item;
       const double extra = cost(i, at_[i] + 1) - cost(i, at_[i]);
-      if (!take(extra)) continue;  // this tensor stays where it is
+      if (!take(extra, u.gain)) continue;  // this tensor stays where it is
       cost_ += extra;
       error_ += items_[i].error_energy[hulls_[i][at_[i] + 1]] - items_[i].error_energy[hulls_[i][at_[i]]];
       ++at_[i];
@@ -104,7 +105,121 @@ class Greedy {
   double cost_ = 0, error_ = 0, total_params_ = 0;
 };
 
+// The exact search (see the header): depth first over the tensors in the order of how much
+// error their choice can move, each tensor's Pareto front tried in the order of the Lagrangian
+// cost e + lambda c, a branch cut where the error so far plus the Lagrangian bound of the rest,
+// sum over the rest of min (e + lambda c) - lambda (budget left), cannot beat the best plan (weak
+// duality: a bound for any lambda >= 0; lambda the greedy walk's first upgrade that did not
+// fit, the LP's multiplier), or where the rest's cheapest choices no longer fit.
+class ExactSearch {
+ public:
+  ExactSearch(std::span<const PlanItem> items, double limit, double lambda, const std::vector<size_t>& incumbent,
+              double incumbent_error)
+      : items_(items), limit_(limit), lambda_(lambda), best_(incumbent), pick_(incumbent), best_error_(incumbent_error) {
+    fronts_.resize(items.size());
+    std::vector<double> spread(items.size(), 0);
+    for (size_t i = 0; i < items.size(); ++i) {
+      const PlanItem& it = items[i];
+      std::vector<size_t> order;
+      for (size_t j = 0; j < it.bits.size(); ++j)
+        if (std::isfinite(it.error_energy[j]) && (!it.pinned || j == *it.pinned)) order.push_back(j);
+      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return it.bits[a] != it.bits[b] ? it.bits[a] < it.bits[b] : it.error_energy[a] < it.error_energy[b];
+      });
+      for (size_t j : order)  // the Pareto front: each costs more and errs less than the one before
+        if (fronts_[i].empty() || it.error_energy[j] < fronts_[i].back().error)
+          fronts_[i].push_back({it.bits[j] * it.params, it.error_energy[j], j});
+      std::sort(fronts_[i].begin(), fronts_[i].end(), [&](const Option& a, const Option& b) {
+        return a.error + lambda_ * a.cost < b.error + lambda_ * b.cost;
+      });
+      double lo = INFINITY, hi = 0;
+      for (const Option& o : fronts_[i]) lo = std::min(lo, o.error), hi = std::max(hi, o.error);
+      spread[i] = hi - lo;
+    }
+    order_.resize(items.size());
+    for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+    std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) { return spread[a] > spread[b]; });
+    // Over the tensors from the k-th on: their cheapest cost, and their Lagrangian minimum for
+    // each multiplier of a ladder about lambda (deeper in the search the budget left per tensor
+    // moves, and with it the multiplier that bounds best).
+    rest_cost_.assign(items.size() + 1, 0);
+    for (int m = -kLadder; m <= kLadder; ++m) lambdas_.push_back(lambda_ * std::exp2(m / 4.0));
+    rest_bound_.assign((items.size() + 1) * lambdas_.size(), 0);
+    for (size_t k = items.size(); k-- > 0;) {
+      double cheapest = INFINITY;
+      for (const Option& o : fronts_[order_[k]]) cheapest = std::min(cheapest, o.cost);
+      rest_cost_[k] = rest_cost_[k + 1] + cheapest;
+      for (size_t m = 0; m < lambdas_.size(); ++m) {
+        double least = INFINITY;
+        for (const Option& o : fronts_[order_[k]]) least = std::min(least, o.error + lambdas_[m] * o.cost);
+        rest_bound_[k * lambdas_.size() + m] = rest_bound_[(k + 1) * lambdas_.size() + m] + least;
+      }
+    }
+  }
+  void run() { search(0, 0, 0); }
+  // No plan within the budget errs less than this (the bound at the search's root).
+  double lower_bound() const {
+    double bound = 0;
+    for (size_t m = 0; m < lambdas_.size(); ++m) bound = std::max(bound, rest_bound_[m] - lambdas_[m] * limit_);
+    return bound;
+  }
+  bool finished() const { return nodes_ <= kPlanSearchNodes; }
+  const std::vector<size_t>& best() const { return best_; }
+
+ private:
+  struct Option {
+    double cost, error;
+    size_t candidate;
+  };
+  void search(size_t k, double cost, double error) {
+    if (++nodes_ > kPlanSearchNodes) return;
+    if (k == order_.size()) {
+      if (error < best_error_) best_error_ = error, best_ = pick_;
+      return;
+    }
+    double bound = 0;
+    for (size_t m = 0; m < lambdas_.size(); ++m)
+      bound = std::max(bound, rest_bound_[k * lambdas_.size() + m] - lambdas_[m] * (limit_ - cost));
+    // (a relative hair: a plan no better than the best by rounding alone is no better)
+    if (error + bound >= best_error_ * (1 - 1e-12)) return;
+    const size_t i = order_[k];
+    for (const Option& o : fronts_[i]) {
+      if (cost + o.cost + rest_cost_[k + 1] > limit_) continue;
+      pick_[i] = o.candidate;
+      search(k + 1, cost + o.cost, error + o.error);
+      if (nodes_ > kPlanSearchNodes) return;
+    }
+  }
+
+  static constexpr int kLadder = 8;  // multipliers lambda 2^(m/4), m in [-8, 8]
+
+  std::span<const PlanItem> items_;
+  double limit_, lambda_;
+  std::vector<double> lambdas_;
+  std::vector<std::vector<Option>> fronts_;
+  std::vector<size_t> order_, best_, pick_;
+  std::vector<double> rest_cost_, rest_bound_;
+  double best_error_;
+  size_t nodes_ = 0;
+};
+
 }  // namespace
+
+std::string plan_optimality_text(const Plan& plan) {
+  if (plan.optimal) return "";
+  const double share = plan.least_possible > 0 ? 100 * (plan.point.error / plan.least_possible - 1) : INFINITY;
+  std::string within = "an unknown share";
+  if (std::isfinite(share) && share > 0) {
+    const double step = std::pow(10.0, std::floor(std::log10(share)) - 1);  // two significant digits, up
+    char text[32];
+    std::snprintf(text, sizeof text, "%g%%", std::ceil(share / step - 1e-9) * step);  // (0.12 is 0.12000000000000011)
+    within = text;
+  } else if (share <= 0) {
+    within = "0%";
+  }
+  return "within " + within + " of the least error possible (the search stopped after " +
+         std::to_string(kPlanSearchNodes) + " steps)";
+}
 
 std::string budget_too_small(double budget, double cheapest) {
   // Digits enough to tell the two apart: at four, a budget of 4.25 read as "below the cheapest
@@ -119,7 +234,7 @@ std::vector<PlanPoint> plan_frontier(std::span<const PlanItem> items) {
   Greedy g(items);
   if (!g.complete()) return {};
   std::vector<PlanPoint> points{g.point()};
-  g.walk([](double) { return true; }, [&] { points.push_back(g.point()); });
+  g.walk([](double, double) { return true; }, [&] { points.push_back(g.point()); });
   return points;
 }
 
@@ -129,8 +244,27 @@ Expected<Plan> plan_within(std::span<const PlanItem> items, double budget) {
   // A hair of slack so that a budget read back from a frontier point's printed value still fits.
   const double limit = budget * g.total_params() * (1 + 1e-12);
   if (g.cost() > limit) return Error{budget_too_small(budget, g.average_bits())};
-  g.walk([&](double extra) { return g.cost() + extra <= limit; }, [] {});
-  return Plan{g.choice(), g.point()};
+  double lambda = 0;  // the gain of the first upgrade that did not fit: the LP's multiplier
+  g.walk(
+      [&](double extra, double gain) {
+        const bool fits = g.cost() + extra <= limit;
+        if (!fits && lambda == 0) lambda = std::isfinite(gain) ? gain : 0;
+        return fits;
+      },
+      [] {});
+  const std::vector<size_t> greedy = g.choice();
+  if (lambda == 0) return Plan{greedy, g.point(), true, g.point().error};  // every upgrade fitted: the least of all
+  ExactSearch exact(items, limit, lambda, greedy, g.point().error);
+  exact.run();
+  Plan plan{exact.best(), {}, exact.finished(), 0};
+  double cost = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    cost += items[i].bits[plan.choice[i]] * items[i].params;
+    plan.point.error += items[i].error_energy[plan.choice[i]];
+  }
+  plan.point.bits_per_param = g.total_params() > 0 ? cost / g.total_params() : 0;
+  plan.least_possible = plan.optimal ? plan.point.error : std::min(exact.lower_bound(), plan.point.error);
+  return plan;
 }
 
 }  // namespace pl::experiment

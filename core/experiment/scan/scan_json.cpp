@@ -241,6 +241,8 @@ nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& f
                  {"bits_per_param", number(plan->plan.point.bits_per_param)},
                  {"error_energy", number(plan->plan.point.error)},
                  {"sqnr_db", number(total_sqnr_db(r, plan->plan.point.error))},
+                 {"optimal", plan->plan.optimal},
+                 {"least_possible_error_energy", number(plan->plan.least_possible)},
                  {"pinned", plan->pins},
                  {"tensors", std::move(choices)}};
     if (plan->by_weights_alone)
