@@ -26,7 +26,13 @@ import json
 import os
 import sys
 
-import torch
+try:
+    import torch
+except ModuleNotFoundError:  # an environment's failure, said in a line, not a traceback
+    if __name__ == "__main__":
+        sys.exit("capture_activations: PyTorch is not installed here (apt install python3-torch, "
+                 "or pip install torch); it runs the model whose layers' inputs it records")
+    raise
 
 STORED = {torch.float32: "F32", torch.float64: "F64"}
 

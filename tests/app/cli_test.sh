@@ -511,6 +511,11 @@ check bench-throughput-gpu-size-on-cpu 1 'a 16384\^3 product would run on the CP
 check tensors-header-only 0 '<f8 +\(8192, 16384\)' -- limited "$PL" tensors "$TMP/big.npy"
 CKPT="$PL_DATA/checkpoint/sharded"
 check scan-sharded 0 '16 tensors scanned .*6 left out' -- "$PL" scan "$CKPT"
+# Without PyTorch the capture script says so in a line (exit 1: the environment), not a traceback.
+if ! python3 -c 'import torch' 2>/dev/null; then
+  check capture-without-torch 1 '^capture_activations: PyTorch is not installed here' -- \
+    python3 "$PL_DATA/../../scripts/capture_activations.py" --help
+fi
 # On a terminal (script(1) gives one) the scan shows its progress on stderr. Bug: the filter that
 # escapes stderr (a stream of its own, with no file descriptor) read as no terminal, and every
 # progress line (scan, matmul, dot) stayed silent.
