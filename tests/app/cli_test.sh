@@ -15,7 +15,7 @@ if [[ $only == --list ]]; then
   exit 0
 fi
 declare -A needs=(
-  [explore-out-files]=explore-out [explore-out-refused-first]=explore-out [bench-throughput-files]=bench-throughput-save [matmul-out]=matmul-files
+  [explore-out-files]=explore-out [explore-out-json]=explore-out [explore-out-refused-first]=explore-out [bench-throughput-files]=bench-throughput-save [matmul-out]=matmul-files
   [run-setup-reruns]=run-config [run-csv]=run-config [run-sum-reruns]=run-sum
   [run-throughput-figures]=run-throughput [run-cast-figures]=run-cast [mlp-figure]=mlp-save [mlp-rerun]=mlp-save
   [run-framework-files]=run-framework-raises [run-framework-fix-reruns]=run-framework-raises
