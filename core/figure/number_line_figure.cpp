@@ -47,7 +47,8 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
   // x as typed where that decimal rounds as the double does, else by the double's own digits.
   const std::string x_text = shortest_rounds_alike(n) ? shortest_double(n.x) : float64_text(n.x);
   fig.title = format_name + ": the representable values around " + x_text;
-  const std::string interval_approx = n.interval ? interval_text(*n.interval, kIntervalLabelDigits, decode(f, n.rounded.code)) : "";
+  const std::string interval_approx =
+      n.interval ? interval_text(*n.interval, kIntervalLabelDigits, decode(f, n.rounded.code)) : "";
   fig.subtitle = x_text + " rounds to " + display_value(describe_code(f, n.rounded.code));
   if (n.interval) fig.subtitle += "; so does every x in " + interval_approx;
   // The centre by its own digits, as the subtitle writes it (its shortest float64 decimal,

@@ -176,7 +176,9 @@ void ErrorView::draw_attribution_toggle(const MatmulResult& r) {
   const std::vector<std::string> plotted = tab >= 0 && size_t(tab) < figures_.size()
                                                ? figure::error_parts_plotted(figures_[size_t(tab)], parts)
                                                : std::vector<std::string>{};
-  auto plots = [&](const std::string& part) { return std::find(plotted.begin(), plotted.end(), part) != plotted.end(); };
+  auto plots = [&](const std::string& part) {
+    return std::find(plotted.begin(), plotted.end(), part) != plotted.end();
+  };
   ImGui::AlignTextToFramePadding();  // on the radio buttons' baseline, not 3 px above it
   ImGui::TextUnformatted("show");
   bool changed = false;
@@ -193,8 +195,10 @@ void ErrorView::draw_attribution_toggle(const MatmulResult& r) {
   if (plotted.size() < 4) {
     std::string note = "(this figure plots ";
     if (plotted.empty()) note = "(this figure has no parts to choose between)";
-    for (size_t i = 0; i < plotted.size(); ++i)
-      note += (i == 0 ? "the " : " and the ") + plotted[i] + (i + 1 == plotted.size() ? plotted.size() == 1 ? " alone)" : ")" : "");
+    for (size_t i = 0; i < plotted.size(); ++i) {
+      note += (i == 0 ? "the " : " and the ") + plotted[i];
+      if (i + 1 == plotted.size()) note += plotted.size() == 1 ? " alone)" : ")";
+    }
     ImGui::SameLine();
     ImGui::TextDisabled("%s", note.c_str());
   }

@@ -115,7 +115,11 @@ class ExactSearch {
  public:
   ExactSearch(std::span<const PlanItem> items, double limit, double lambda, const std::vector<size_t>& incumbent,
               double incumbent_error)
-      : items_(items), limit_(limit), lambda_(lambda), best_(incumbent), pick_(incumbent), best_error_(incumbent_error) {
+      : limit_(limit),
+        lambda_(lambda),
+        best_(incumbent),
+        pick_(incumbent),
+        best_error_(incumbent_error) {
     fronts_.resize(items.size());
     std::vector<double> spread(items.size(), 0);
     for (size_t i = 0; i < items.size(); ++i) {
@@ -193,7 +197,6 @@ class ExactSearch {
 
   static constexpr int kLadder = 8;  // multipliers lambda 2^(m/4), m in [-8, 8]
 
-  std::span<const PlanItem> items_;
   double limit_, lambda_;
   std::vector<double> lambdas_;
   std::vector<std::vector<Option>> fronts_;
