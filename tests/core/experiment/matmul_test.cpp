@@ -722,15 +722,20 @@ TEST(Matmul, TheBoundsLineNamesGammaKOnlyForSumsThatRoundAtEachAddition) {
     for (const figure::Annotation& a : f.annotations) EXPECT_EQ(a.label.find("gamma_K"), std::string::npos) << a.label;
 }
 
-// Bug: a scaled fp8 product's bound is taken at K + 1 (the scale is one more rounding), but the
-// line and the figure called it "gamma_K at K = 512": its value was gamma_513's.
-TEST(Matmul, ABoundTakenPastKSaysSo) {
+// 8 x 512 x 8 in float8_e4m3fn, scaled per tensor, summed in float32: its bound is gamma_513.
+MatmulConfig scaled_fp8_product() {
   MatmulConfig c;
   c.m = c.n = 8, c.k = 512;
   c.input = c.weight = DType::float8_e4m3fn;
   c.input_scaling.kind = c.weight_scaling.kind = ScalingKind::PerTensor;
   c.accumulate = {AccumKind::Sequential, DType::float32};
-  auto r = run_matmul(c);
+  return c;
+}
+
+// Bug: a scaled fp8 product's bound is taken at K + 1 (the scale is one more rounding), but the
+// line and the figure called it "gamma_K at K = 512": its value was gamma_513's.
+TEST(Matmul, ABoundTakenPastKSaysSo) {
+  auto r = run_matmul(scaled_fp8_product());
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r->epilogue_roundings, 1u);
   EXPECT_NE(bounds_line(*r).find("gamma_{K+1} 3.058e-05"), std::string::npos) << bounds_line(*r);
@@ -745,12 +750,7 @@ TEST(Matmul, ABoundTakenPastKSaysSo) {
 // Bug: the figure's legend gave the bound by its leading digits, "3.057...e-05", where the
 // line, the table and the report round it up, "3.058e-05": two values for one bound.
 TEST(Matmul, TheBoundFigureWritesTheBoundsAsTheLineDoes) {
-  MatmulConfig c;
-  c.m = c.n = 8, c.k = 512;
-  c.input = c.weight = DType::float8_e4m3fn;
-  c.input_scaling.kind = c.weight_scaling.kind = ScalingKind::PerTensor;
-  c.accumulate = {AccumKind::Sequential, DType::float32};
-  auto r = run_matmul(c);
+  auto r = run_matmul(scaled_fp8_product());
   ASSERT_TRUE(r.ok()) << r.error();
   std::vector<std::string> labels;
   for (const figure::Figure& f : figure::matmul_figures(*r))
