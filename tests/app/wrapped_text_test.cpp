@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,30 @@ TEST(WrapLines, ImGuiItselfBreaksAfterADot) {
   ASSERT_EQ(ours.size(), 2u);
   EXPECT_EQ(ours[0], "call");
   EXPECT_EQ(ours[1], "x.to(torch.float32)");
+  ImGui::DestroyContext();
+}
+
+// Bug: a link button that wraps ("open: 65520 in every format, float16" over "marked") was
+// exactly its lines high, and the last line's descenders touched its border.
+TEST(WrappingSmallButton, LeavesRoomAroundItsLines) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(400, 300);
+  io.DeltaTime = 1.0f / 60.0f;
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  ImGui::NewFrame();
+  ImGui::SetNextWindowSize(ImVec2(200, 200));
+  ImGui::Begin("links");
+  wrapping_small_button("open: 65520 in every format, float16 marked##link0");
+  const float height = ImGui::GetItemRectSize().y, line = ImGui::GetTextLineHeight();
+  ImGui::End();
+  ImGui::Render();
+  const float lines = std::round(height / line);
+  EXPECT_GE(lines, 2.0f);  // (it wrapped)
+  EXPECT_GE(height, lines * line + 2.0f);
   ImGui::DestroyContext();
 }
 

@@ -1,6 +1,7 @@
 #include "app/ui/widgets/wrapped_text.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pl::ui {
 namespace {
@@ -152,8 +153,12 @@ bool wrapping_small_button(const char* label) {
   const std::vector<std::string_view> lines = wrap_lines(shown, width - 2 * style.FramePadding.x, measure);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float line = ImGui::GetTextLineHeight();
+  // A little room above and below the lines: flush with the frame, the last line's descenders
+  // touched its border ("open: 65520 in every format, float16 / marked").
+  const float pad = std::floor(line * 0.12f);
   ImGui::PushID(label);
-  const bool clicked = ImGui::InvisibleButton("##wrapped", ImVec2(width, line * static_cast<float>(lines.size())));
+  const bool clicked =
+      ImGui::InvisibleButton("##wrapped", ImVec2(width, line * static_cast<float>(lines.size()) + 2 * pad));
   ImGui::PopID();
   const ImGuiCol colour = ImGui::IsItemActive()    ? ImGuiCol_ButtonActive
                           : ImGui::IsItemHovered() ? ImGuiCol_ButtonHovered
@@ -165,7 +170,7 @@ bool wrapping_small_button(const char* label) {
     draw->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetColorU32(ImGuiCol_Border),
                   style.FrameRounding, 0, style.FrameBorderSize);
   for (size_t i = 0; i < lines.size(); ++i)
-    draw->AddText(ImVec2(at.x + style.FramePadding.x, at.y + line * static_cast<float>(i)),
+    draw->AddText(ImVec2(at.x + style.FramePadding.x, at.y + pad + line * static_cast<float>(i)),
                   ImGui::GetColorU32(ImGuiCol_Text), lines[i].data(), lines[i].data() + lines[i].size());
   return clicked;
 }
