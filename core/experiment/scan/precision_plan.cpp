@@ -11,20 +11,27 @@
 namespace pl::experiment {
 namespace {
 
-// A tensor's candidates on the lower convex hull of (cost, error), cheapest first: each next
-// point costs more and removes less error per extra bit than the one before. A pinned tensor's
-// hull is its pin. Candidates with an infinite error (an Inf or NaN in the copy) never join.
-std::vector<size_t> hull_of(const PlanItem& it) {
-  if (it.pinned) return {*it.pinned};
+// A tensor's candidates a plan may choose, cheapest first, each costing more and erring less
+// than the one before (its Pareto front): the pin alone for a pinned tensor; never a candidate
+// with an infinite error (an Inf or NaN in the copy), pinned or not.
+std::vector<size_t> pareto_front(const PlanItem& it) {
   std::vector<size_t> order;
   for (size_t j = 0; j < it.bits.size(); ++j)
-    if (std::isfinite(it.error_energy[j])) order.push_back(j);
+    if (std::isfinite(it.error_energy[j]) && (!it.pinned || j == *it.pinned)) order.push_back(j);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return it.bits[a] != it.bits[b] ? it.bits[a] < it.bits[b] : it.error_energy[a] < it.error_energy[b];
   });
+  std::vector<size_t> front;
+  for (size_t j : order)
+    if (front.empty() || it.error_energy[j] < it.error_energy[front.back()]) front.push_back(j);
+  return front;
+}
+
+// The front's lower convex hull, cheapest first: each next point removes less error per extra
+// bit than the one before.
+std::vector<size_t> hull_of(const PlanItem& it) {
   std::vector<size_t> hull;
-  for (size_t j : order) {
-    if (!hull.empty() && it.error_energy[j] >= it.error_energy[hull.back()]) continue;  // costs more, no better
+  for (size_t j : pareto_front(it)) {
     // Drop the last point while it lies on or above the line from the one before it to j.
     while (hull.size() >= 2) {
       const size_t a = hull[hull.size() - 2], b = hull.back();
@@ -44,7 +51,7 @@ struct Upgrade {
   bool operator<(const Upgrade& o) const { return gain != o.gain ? gain < o.gain : item > o.item; }
 };
 
-// Walks the greedy path; `take(item, next)` says whether to take each upgrade offered (the
+// Walks the greedy path; `take(extra bits, gain)` says whether to take each upgrade offered (the
 // frontier takes all; a budget those that fit). Returns the choice per item's hull position.
 class Greedy {
  public:
@@ -114,8 +121,9 @@ class Greedy {
 class ExactSearch {
  public:
   ExactSearch(std::span<const PlanItem> items, double limit, double lambda, const std::vector<size_t>& incumbent,
-              double incumbent_error)
-      : limit_(limit),
+              double incumbent_error, size_t max_nodes)
+      : max_nodes_(max_nodes),
+        limit_(limit),
         lambda_(lambda),
         best_(incumbent),
         pick_(incumbent),
@@ -124,15 +132,7 @@ class ExactSearch {
     std::vector<double> spread(items.size(), 0);
     for (size_t i = 0; i < items.size(); ++i) {
       const PlanItem& it = items[i];
-      std::vector<size_t> order;
-      for (size_t j = 0; j < it.bits.size(); ++j)
-        if (std::isfinite(it.error_energy[j]) && (!it.pinned || j == *it.pinned)) order.push_back(j);
-      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return it.bits[a] != it.bits[b] ? it.bits[a] < it.bits[b] : it.error_energy[a] < it.error_energy[b];
-      });
-      for (size_t j : order)  // the Pareto front: each costs more and errs less than the one before
-        if (fronts_[i].empty() || it.error_energy[j] < fronts_[i].back().error)
-          fronts_[i].push_back({it.bits[j] * it.params, it.error_energy[j], j});
+      for (size_t j : pareto_front(it)) fronts_[i].push_back({it.bits[j] * it.params, it.error_energy[j], j});
       std::sort(fronts_[i].begin(), fronts_[i].end(), [&](const Option& a, const Option& b) {
         return a.error + lambda_ * a.cost < b.error + lambda_ * b.cost;
       });
@@ -167,7 +167,7 @@ class ExactSearch {
     for (size_t m = 0; m < lambdas_.size(); ++m) bound = std::max(bound, rest_bound_[m] - lambdas_[m] * limit_);
     return bound;
   }
-  bool finished() const { return nodes_ <= kPlanSearchNodes; }
+  bool finished() const { return nodes_ <= max_nodes_; }
   const std::vector<size_t>& best() const { return best_; }
 
  private:
@@ -176,7 +176,7 @@ class ExactSearch {
     size_t candidate;
   };
   void search(size_t k, double cost, double error) {
-    if (++nodes_ > kPlanSearchNodes) return;
+    if (++nodes_ > max_nodes_) return;
     if (k == order_.size()) {
       if (error < best_error_) best_error_ = error, best_ = pick_;
       return;
@@ -191,12 +191,13 @@ class ExactSearch {
       if (cost + o.cost + rest_cost_[k + 1] > limit_) continue;
       pick_[i] = o.candidate;
       search(k + 1, cost + o.cost, error + o.error);
-      if (nodes_ > kPlanSearchNodes) return;
+      if (nodes_ > max_nodes_) return;
     }
   }
 
   static constexpr int kLadder = 8;  // multipliers lambda 2^(m/4), m in [-8, 8]
 
+  size_t max_nodes_;
   double limit_, lambda_;
   std::vector<double> lambdas_;
   std::vector<std::vector<Option>> fronts_;
@@ -220,8 +221,8 @@ std::string plan_optimality_text(const Plan& plan) {
   } else if (share <= 0) {
     within = "0%";
   }
-  return "within " + within + " of the least error possible (the search stopped after " +
-         std::to_string(kPlanSearchNodes) + " steps)";
+  return "within " + within + " of the least error possible; the search stopped after " +
+         std::to_string(kPlanSearchNodes) + " steps";
 }
 
 std::string budget_too_small(double budget, double cheapest) {
@@ -241,32 +242,56 @@ std::vector<PlanPoint> plan_frontier(std::span<const PlanItem> items) {
   return points;
 }
 
-Expected<Plan> plan_within(std::span<const PlanItem> items, double budget) {
+Expected<Plan> plan_within(std::span<const PlanItem> items, double budget, size_t max_nodes) {
   Greedy g(items);
   if (!g.complete()) return Error{"a tensor has no candidate with a finite error to plan with"};
   // A hair of slack so that a budget read back from a frontier point's printed value still fits.
   const double limit = budget * g.total_params() * (1 + 1e-12);
   if (g.cost() > limit) return Error{budget_too_small(budget, g.average_bits())};
+  bool refused = false;
   double lambda = 0;  // the gain of the first upgrade that did not fit: the LP's multiplier
   g.walk(
       [&](double extra, double gain) {
         const bool fits = g.cost() + extra <= limit;
-        if (!fits && lambda == 0) lambda = std::isfinite(gain) ? gain : 0;
+        if (!fits && !refused) refused = true, lambda = gain;
         return fits;
       },
       [] {});
-  const std::vector<size_t> greedy = g.choice();
-  if (lambda == 0) return Plan{greedy, g.point(), true, g.point().error};  // every upgrade fitted: the least of all
-  ExactSearch exact(items, limit, lambda, greedy, g.point().error);
+  // Every plan's figures summed from its choices alike (the walk's running sums drift in their
+  // last bits, and the search compares plans by them).
+  auto evaluate = [&](std::vector<size_t> choice, bool optimal) {
+    Plan plan{std::move(choice), {}, optimal, 0};
+    double cost = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+      cost += items[i].bits[plan.choice[i]] * items[i].params;
+      plan.point.error += items[i].error_energy[plan.choice[i]];
+    }
+    plan.point.bits_per_param = g.total_params() > 0 ? cost / g.total_params() : 0;
+    plan.least_possible = plan.point.error;
+    return plan;
+  };
+  Plan greedy = evaluate(g.choice(), !refused);  // every upgrade fitted: the least error of all
+  if (!refused) return greedy;
+  ExactSearch exact(items, limit, std::isfinite(lambda) && lambda > 0 ? lambda : 0, greedy.choice, greedy.point.error,
+                    max_nodes);
   exact.run();
-  Plan plan{exact.best(), {}, exact.finished(), 0};
-  double cost = 0;
-  for (size_t i = 0; i < items.size(); ++i) {
-    cost += items[i].bits[plan.choice[i]] * items[i].params;
-    plan.point.error += items[i].error_energy[plan.choice[i]];
+  Plan plan = evaluate(exact.best(), exact.finished());
+  if (!plan.optimal) {
+    // The LP relaxation's optimum bounds every plan too, and is the tightest the search knows:
+    // the greedy path up to the first upgrade that does not fit, and that upgrade in part.
+    Greedy lp(items);
+    bool broke = false;
+    double part = 0;
+    lp.walk(
+        [&](double extra, double gain) {
+          if (broke) return false;
+          if (lp.cost() + extra <= limit) return true;
+          broke = true, part = std::isfinite(gain) ? gain * (limit - lp.cost()) : 0;
+          return false;
+        },
+        [] {});
+    plan.least_possible = std::min(std::max(exact.lower_bound(), lp.point().error - part), plan.point.error);
   }
-  plan.point.bits_per_param = g.total_params() > 0 ? cost / g.total_params() : 0;
-  plan.least_possible = plan.optimal ? plan.point.error : std::min(exact.lower_bound(), plan.point.error);
   return plan;
 }
 

@@ -52,12 +52,13 @@ inline constexpr size_t kPlanSearchNodes = 1'000'000;
 // tensor at its cheapest candidate, the last at its least error).
 std::vector<PlanPoint> plan_frontier(std::span<const PlanItem> items);
 
-// The plan of least error for `budget` bits per parameter (see `Plan::optimal`); an error when
-// even the cheapest plan costs more.
-Expected<Plan> plan_within(std::span<const PlanItem> items, double budget);
+// The plan of least error for `budget` bits per parameter (see `Plan::optimal`; `max_nodes`
+// bounds the search, 0 for the greedy fill alone); an error when even the cheapest plan costs
+// more.
+Expected<Plan> plan_within(std::span<const PlanItem> items, double budget, size_t max_nodes = kPlanSearchNodes);
 
 // "" for an optimal plan; else how far from the optimum it can be: "within 0.12% of the least
-// error possible (the search stopped after 1000000 steps)", the share rounded up.
+// error possible; the search stopped after 1000000 steps", the share rounded up.
 std::string plan_optimality_text(const Plan& plan);
 
 // "a budget of B bits per parameter is below the cheapest plan's C".
