@@ -2,7 +2,6 @@
 //                   [--trials N] [--seed S] [--sum] [--backend auto|cpu|cuda] [--json] [--save DIR]
 // Error of K-long dot products versus K, per accumulation model, against the double-double
 // reference, with each model's deterministic bound and probabilistic estimate beside it.
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +13,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
+#include "app/cli/stderr_filter.h"
 #include "core/accumulate/accumulation_spec.h"
 #include "core/analysis/histogram.h"
 #include "core/dtype/format_lookup.h"
@@ -117,7 +117,7 @@ Runner add_dot(CLI::App& app) {
                    experiment::work_text(w).c_str());
       return kExitBadInput;
     }
-    const bool tty = isatty(STDERR_FILENO) && !args->json;
+    const bool tty = stderr_is_terminal() && !args->json;
     const auto rows = experiment::dot_sweep(
         c,
         [tty](double f) {

@@ -1,11 +1,10 @@
 #include "app/cli/matmul_report.h"
+
 #include <algorithm>
-
-#include <unistd.h>
-
 #include <cstdio>
 #include <iostream>
 
+#include "app/cli/stderr_filter.h"
 #include "core/experiment/matmul_files.h"
 #include "core/util/interrupt.h"
 
@@ -13,7 +12,7 @@ namespace pl::cli {
 
 using namespace experiment;
 
-ProgressBar::ProgressBar(bool quiet) : shown_(!quiet && isatty(STDERR_FILENO)) {}
+ProgressBar::ProgressBar(bool quiet) : shown_(!quiet && stderr_is_terminal()) {}
 ProgressBar::~ProgressBar() {
   if (shown_) std::fprintf(stderr, "\r%45s\r", "");
 }

@@ -6,7 +6,6 @@
 // Every tensor of a checkpoint under every candidate format, and a mixed-precision plan within
 // a bit budget. --merge joins scans of parts of one checkpoint (--tensors per job). With
 // --activations each weight is scored by its layer's output error on the inputs the file holds.
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -18,6 +17,7 @@
 #include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
 #include "app/cli/run_report.h"
+#include "app/cli/stderr_filter.h"
 #include "core/experiment/matmul.h"
 #include "core/experiment/scan/checkpoint_scan.h"
 #include "core/experiment/scan/scan_json.h"
@@ -54,7 +54,7 @@ int bad(const std::string& why) {
 // A progress line on stderr while scanning, on a terminal: tensors, bytes and the time left.
 class ScanProgressLine {
  public:
-  ScanProgressLine() : shown_(isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()) {}
+  ScanProgressLine() : shown_(stderr_is_terminal()), start_(std::chrono::steady_clock::now()) {}
   ~ScanProgressLine() {
     if (shown_) std::fprintf(stderr, "\r%78s\r", "");
   }

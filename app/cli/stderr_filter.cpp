@@ -52,6 +52,8 @@ ssize_t write_escaped(void*, const char* data, size_t size) {
 
 }  // namespace
 
+bool stderr_is_terminal() { return isatty(STDERR_FILENO) != 0; }
+
 bool filter_stderr() {
   cookie_io_functions_t io{};
   io.write = write_escaped;

@@ -20,4 +20,9 @@ std::string escape_controls(std::string_view text, bool* pending_c2);
 // where the stream cannot be made.
 bool filter_stderr();
 
+// Whether standard error is a terminal (a progress line's question). Asked of file descriptor 2:
+// the filtered stream has no descriptor of its own, and isatty(fileno(stderr)) said no on
+// every terminal.
+bool stderr_is_terminal();
+
 }  // namespace pl::cli

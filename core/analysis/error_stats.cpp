@@ -382,7 +382,7 @@ std::string not_finite_text(const ErrorStats& s) {
 std::string ulps_text(double ulps) { return ulps_text(ulps, ulps); }
 
 std::string ulps_text(double ulps, double column_largest) {
-  // Fixed digits wrote an error of 1.2e-4 ulps "0.00", as an exact result reads.
+  // A nonzero error is never written as an exact result reads ("0.00" for 1.2e-4 ulps).
   if (column_largest < 1e6 && ulps > 0 && ulps < 0.005) return "<0.01";
   char text[32];
   std::snprintf(text, sizeof text, column_largest < 1e6 ? "%.2f" : "%.3e", ulps);

@@ -72,7 +72,7 @@ Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, O
 std::string interval_text(const RoundingInterval& r, int significant_digits = 0,
                           std::optional<double> value = std::nullopt);
 // The digits the Explorer's table and its number line give an interval's ends: one interval,
-// one text on one screen (the table's 9 beside the figure's 10 read as two intervals).
+// one text on one screen (two digit counts read as two intervals).
 constexpr int kIntervalLabelDigits = 9;
 std::string endpoint_exact(long double v);  // every digit of a finite long double
 

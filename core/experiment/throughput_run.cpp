@@ -135,13 +135,13 @@ std::vector<DatasheetRow> datasheet_rows(const ThroughputConfig& c, const peak::
 // The medians, speed-ups and datasheet rows of rows whose seconds are filled in.
 void finish(ThroughputResult& r) {
   for (auto& row : r.rows) {
-    row.median_seconds = median(row.seconds);
-    // The median of the runs' rates, as the window's table takes it: with an even number of
-    // runs the rate of the median time differs (the Throughput panel's table read float64 at
-    // 0.83x of float32 and its figure 0.76x).
+    // The median of the runs' rates, as the window's table takes it, and the time of that run:
+    // with an even number of runs the median time is another run's (the slower of the middle
+    // two), and a speed-up from it disagreed with the table's.
     std::vector<double> rates;
     for (double s : row.seconds) rates.push_back(product_gflops(r.config.n, s));
     row.gflops = median(std::move(rates));
+    row.median_seconds = row.gflops > 0 ? product_seconds(r.config.n, row.gflops) : median(row.seconds);
   }
   const ThroughputRow* base = r.row(r.config.baseline);
   for (auto& row : r.rows) row.speedup = base && base->gflops > 0 ? row.gflops / base->gflops : 0;

@@ -42,8 +42,8 @@ struct ThroughputRow {
   std::string method;  // how the product is computed here (ProductBench::method)
   bool emulated = false;
   std::vector<double> seconds;  // one per repetition, in order
-  double median_seconds = 0;
-  double gflops = 0;   // the median of the runs' rates, 2 n^3 / seconds
+  double median_seconds = 0;  // the time of the run at the median rate
+  double gflops = 0;          // the median of the runs' rates, 2 n^3 / seconds
   double speedup = 0;  // this one's rate over the baseline's
 };
 

@@ -70,16 +70,30 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
   fig.series.push_back(values);
   if (!chosen.x.empty()) fig.series.push_back(chosen);
 
+  // x more than kOffAxisUlps past the values drawn stays off the axis, and the subtitle says
+  // where: on it, 1e300 in float4_e2m1fn (5e299 ulps past 6) would crush every value into one
+  // dot.
+  constexpr double kOffAxisUlps = 64;
+  const double at_x = std::isfinite(n.x) ? position(n.x) : NAN;
+  double first = INFINITY, last = -INFINITY;  // the values drawn
+  for (const Series* s : {&values, &chosen})
+    for (double v : s->x) first = std::min(first, v), last = std::max(last, v);
+  const bool drawn = first <= last;
+  const bool x_on_axis =
+      std::isfinite(at_x) && (!drawn || (at_x >= first - kOffAxisUlps && at_x <= last + kOffAxisUlps));
+  if (std::isfinite(at_x) && !x_on_axis) {
+    char past[64];
+    std::snprintf(past, sizeof past, "%.3g", at_x > last ? at_x - last : first - at_x);
+    fig.subtitle += std::string("; x is off the axis, ") + past + " ulps " + (at_x > last ? "right" : "left") +
+                    " of the last value drawn";
+  }
+
   if (n.interval && !values.x.empty()) {
-    // An unbounded end runs past everything drawn, x included (448 lies 221 ulps beyond
-    // float4_e2m1fn's (5, +inf]: an end at the last value drew a 1-ulp bracket around 6 and
-    // left x outside it), and has no end mark: nothing closes it.
-    double left = std::min(values.x.front(), chosen.x.empty() ? values.x.front() : chosen.x.front());
-    double right = std::max(values.x.back(), chosen.x.empty() ? values.x.back() : chosen.x.back());
-    if (std::isfinite(n.x) && std::isfinite(position(n.x))) {
-      left = std::min(left, position(n.x));
-      right = std::max(right, position(n.x));
-    }
+    // An unbounded end runs past everything drawn, x included where it is on the axis (7 lies
+    // half an ulp past float4_e2m1fn's 6 in (5, +inf], and an end at the last value would read
+    // as a 1-ulp bracket that leaves x outside), and has no end mark: nothing closes it.
+    double left = first, right = last;
+    if (x_on_axis) left = std::min(left, at_x), right = std::max(right, at_x);
     const double margin = std::max(1.0, (right - left) / 20);
     const double lo = n.interval->lo.unbounded ? left - margin : position(n.interval->lo.value);
     const double hi = n.interval->hi.unbounded ? right + margin : position(n.interval->hi.value);
@@ -102,8 +116,7 @@ Figure number_line_figure(const FloatFormat& f, const std::string& format_name, 
       (n.value > 0 ? fig.x.max : fig.x.min) = at + (n.value > 0 ? 1.5 : -1.5);
     }
   }
-  if (std::isfinite(n.x) && std::isfinite(position(n.x)))
-    fig.annotations.push_back({AnnotationKind::VerticalLine, position(n.x), "x = " + x_text, palette(5), true});
+  if (x_on_axis) fig.annotations.push_back({AnnotationKind::VerticalLine, at_x, "x = " + x_text, palette(5), true});
   return fig;
 }
 

@@ -423,11 +423,15 @@ void CheckpointPanel::draw_guide() {
     open(sample, "", "");
 }
 
-void CheckpointPanel::draw_content() {
+void CheckpointPanel::drop_stale_result() {
   if (result_stale_) result_.reset(), result_stale_ = false;
+}
+
+void CheckpointPanel::draw_content() {
+  drop_stale_result();
   collect();
   if (scan_asked_) try_start();
-  if (result_stale_) result_.reset(), result_stale_ = false;
+  drop_stale_result();
   if (!result_) {
     // Before a scan, no split: the controls and a guide to what a scan shows take the pane (a bar
     // over an empty lower half read as something missing).

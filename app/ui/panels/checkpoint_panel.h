@@ -82,9 +82,10 @@ class CheckpointPanel final : public Panel {
   std::chrono::steady_clock::time_point started_{};
   std::optional<Scanned> result_;
   // A new scan started: the last one's result goes at the start of the next frame, not while
-  // this frame still draws it (the Scan button and the path field start one mid-frame, and the
-  // table went on to read the result just emptied: a crash).
+  // this frame still draws it (the Scan button and the path field start a scan mid-frame, with
+  // the table still to draw from the result).
   bool result_stale_ = false;
+  void drop_stale_result();  // at the top of a frame
   std::string error_;
   std::vector<experiment::PlanPoint> frontier_;
   std::optional<experiment::PlanReport> plan_;

@@ -20,8 +20,8 @@
 namespace pl::ui {
 
 // Presentation mode puts the story beside the figures in a window at least this much wider than
-// high (1280x800 is 1.6, 1920x1080 1.78; a 4:3 projector's 1.33 keeps them stacked: beside them
-// at 1024x768 the story had two lines under its title).
+// high (1280x800 is 1.6, 1920x1080 1.78; a 4:3 projector's 1.33 keeps them stacked, where beside
+// them the story would have two lines under its title).
 constexpr float kBesideAspect = 1.5f;
 
 float beside_story_share(float content_height, float measured_width, float pane_width, float pane_height) {
@@ -567,19 +567,22 @@ void ScenarioPanel::draw_content() {
   if (presenting && !figures_.empty()) {
     const ImVec2 window = ImGui::GetIO().DisplaySize, avail = ImGui::GetContentRegionAvail();
     if (window.x >= kBesideAspect * window.y) {
-      // The first frame for this scenario, pane and font measures the story at the widest
-      // share; the frames after it draw it at the share that measure gives.
+      // The first frame for this scenario, pane and font measures the story at the share it has
+      // (the widest before any); the frames after it draw it at the share that measure gives
+      // (the wrapped area is about the same at any width, so no frame at the widest is needed:
+      // a window being resized keeps its column).
       const float font = ImGui::GetFontSize();
       if (beside_.scenario != current_ || beside_.width != avail.x || beside_.height != avail.y || beside_.font != font)
-        beside_ = {0, current_, avail.x, avail.y, font};
+        beside_ = {beside_.share, false, current_, avail.x, avail.y, font};
       const float column = std::floor(avail.x * (beside_.share > 0 ? beside_.share : kBesideStoryShare));
       ImGui::BeginChild("scenario-text", ImVec2(column, 0), false);
       // (story_height_ is left as it is: only the stacked layout's room test for a live panel
       // reads it, and the narrow column's height would mislead it.)
       draw_story_look_at_pinned(/*look_at_under_its_label=*/true);
       ImGui::EndChild();
-      if (beside_.share == 0)
-        beside_.share = beside_story_share(story_text_height_ + look_at_height_, column, avail.x, avail.y);
+      if (!beside_.measured)
+        beside_.share = beside_story_share(story_text_height_ + look_at_height_, column, avail.x, avail.y),
+        beside_.measured = true;
       ImGui::SameLine();
       ImGui::BeginChild("scenario-figures-pane", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
       draw_figures(true);

@@ -31,8 +31,7 @@ std::string run_status(std::string_view summary, double seconds);
 
 // Presentation mode's story column beside the figures takes this share of the pane's width
 // for a story that fills it, and less, down to the narrowest, for a short one: the figures
-// take the width it would leave empty (scenario 15 at 1920x1080 filled half its column, beside a
-// plot 430 px wide).
+// take the width it would leave empty (a short story at 1920x1080 fills half its column).
 constexpr float kBesideStoryShare = 0.44f, kNarrowestStoryShare = 0.30f;
 
 // The story column's share of `pane_width` for a story and look-at `content_height` high when
@@ -134,10 +133,11 @@ class ScenarioPanel final : public Panel {
   float story_text_height_ = 1e9f;  // the title and story alone, on the frame before
   float title_height_ = 0;          // the title alone, this frame
   float look_at_height_ = 0;        // the look-at and its links, on the frame before
-  // The story column's share beside the figures, decided from a frame drawn at
-  // kBesideStoryShare for this scenario, pane and font; 0 until then.
+  // The story column's share beside the figures (0: none yet, kBesideStoryShare), measured on
+  // the first frame for this scenario, pane and font.
   struct {
     float share = 0;
+    bool measured = false;
     size_t scenario = 0;
     float width = 0, height = 0, font = 0;
   } beside_;

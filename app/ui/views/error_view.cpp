@@ -171,7 +171,7 @@ void ErrorView::draw_attribution_toggle(const MatmulResult& r) {
   const std::string parts[] = {r.total.name, r.input.name, r.arithmetic.name, r.output.name};
   // The parts the figure on screen plots, the only ones to choose between: the signed-error
   // figure plots the total, the bound figure the arithmetic, the ulp figure two parts, the heat
-  // map none as a series (a choice that read "every part" above them all).
+  // map none as a series ("every part" above them would promise what is not drawn).
   const int tab = figure_view_.chosen();
   const std::vector<std::string> plotted = tab >= 0 && size_t(tab) < figures_.size()
                                                ? figure::error_parts_plotted(figures_[size_t(tab)], parts)

@@ -406,8 +406,6 @@ TEST(ThroughputRun, Cancels) {
 namespace pl::experiment {
 namespace {
 
-// A median of 57.48 beside quartiles 50.1 and 63.0 claimed hundredths the samples do not have:
-// the text keeps two significant digits of the spread.
 // Bug: with an even number of samples the figure's speed-up (from the median time) and the
 // table's (from the median rate) differed: float64 0.76x in the figure, 0.83x in the table.
 TEST(ThroughputRun, ASpeedUpIsTheRatioOfTheTablesMedianRates) {
@@ -426,6 +424,8 @@ TEST(ThroughputRun, ASpeedUpIsTheRatioOfTheTablesMedianRates) {
   EXPECT_NEAR(dbl->speedup, h.median_gflops(DType::float64) / h.median_gflops(DType::float32), 1e-12);
 }
 
+// A median of 57.48 beside quartiles 50.1 and 63.0 claimed hundredths the samples do not have:
+// the text keeps two significant digits of the spread.
 TEST(Throughput, RatesShowOnlyTheDigitsTheirSpreadSupports) {
   ThroughputHistory h;
   for (double g : {50.1, 52.0, 57.48, 61.2, 63.0, 48.0, 70.3}) h.add({DType::float32, 0, g});

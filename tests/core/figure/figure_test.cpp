@@ -87,27 +87,44 @@ TEST(Figures, TheNumberLineSaysWhatXRoundsToByItsOwnDigits) {
   EXPECT_EQ(f.x.label, "distance from 9.999946101...e-41 in ulps of float32 (1 ulp = 2^-149)");
 }
 
-// Bug: 448 in float4_e2m1fn rounds (saturating) to 6 from the interval (5, +inf], but the
-// figure drew the interval as a closed 1-ulp bracket around 6, with x far to its right.
+// Bug: 7 and 448 in float4_e2m1fn round (saturating) to 6 from the interval (5, +inf], but
+// the figure drew the interval as a closed 1-ulp bracket around 6, with x to its right.
 TEST(Figures, TheNumberLineRunsAnUnboundedIntervalPastX) {
   const FloatFormat f4 = info(DType::float4_e2m1fn).format;
-  const Figure f = number_line_figure(f4, "float4_e2m1fn",
-                                      neighbourhood(f4, 448, Rounding::NearestEven, Overflow::FormatDefault));
-  const auto interval = std::find_if(f.series.begin(), f.series.end(),
-                                     [](const Series& s) { return s.label == "rounding interval"; });
-  ASSERT_NE(interval, f.series.end());
-  const double ulp = 2, at_x = (448 - 6) / ulp, at_5 = (5 - 6) / ulp;
-  ASSERT_EQ(interval->x.size(), 2u);
-  EXPECT_EQ(interval->x[0], at_5);
-  EXPECT_GT(interval->x[1], at_x);
+  auto line = [&](double x) {
+    return number_line_figure(f4, "float4_e2m1fn",
+                              neighbourhood(f4, x, Rounding::NearestEven, Overflow::FormatDefault));
+  };
+  auto interval_of = [](const Figure& f) {
+    return *std::find_if(f.series.begin(), f.series.end(),
+                         [](const Series& s) { return s.label == "rounding interval"; });
+  };
   // One end mark, at 5: the unbounded end has none.
-  size_t marks = 0;
-  for (const Series& s : f.series)
-    if (s.label.empty() && s.kind == SeriesKind::Line) {
-      ++marks;
-      EXPECT_EQ(s.x[0], at_5);
-    }
-  EXPECT_EQ(marks, 1u);
+  auto marks = [](const Figure& f) {
+    std::vector<double> at;
+    for (const Series& s : f.series)
+      if (s.label.empty() && s.kind == SeriesKind::Line) at.push_back(s.x[0]);
+    return at;
+  };
+  const double ulp = 2, at_5 = (5 - 6) / ulp;
+  // 7, half an ulp past 6: on the axis, inside the interval drawn.
+  const Figure seven = line(7);
+  ASSERT_EQ(interval_of(seven).x.size(), 2u);
+  EXPECT_EQ(interval_of(seven).x[0], at_5);
+  EXPECT_GT(interval_of(seven).x[1], (7 - 6) / ulp);
+  EXPECT_EQ(marks(seven), std::vector<double>{at_5});
+  EXPECT_EQ(seven.annotations.back().label, "x = 7");
+  // 448, 221 ulps past 6: off the axis (every value would crowd into one dot), said in the
+  // subtitle; the interval still runs past the last value, open.
+  const Figure far = line(448);
+  EXPECT_EQ(interval_of(far).x[0], at_5);
+  EXPECT_GT(interval_of(far).x[1], 0.0);
+  EXPECT_LT(interval_of(far).x[1], 64.0);
+  EXPECT_EQ(marks(far), std::vector<double>{at_5});
+  EXPECT_TRUE(std::none_of(far.annotations.begin(), far.annotations.end(),
+                           [](const Annotation& a) { return a.label.starts_with("x = "); }));
+  EXPECT_NE(far.subtitle.find("; x is off the axis, 221 ulps right of the last value drawn"), std::string::npos)
+      << far.subtitle;
 }
 
 TEST(Figures, AMatmulSubtitleNamesTheOperandsAndWhatRan) {
