@@ -63,8 +63,7 @@ Figure lost_figure(const experiment::TrainResult& r) {
     // converged and once it has stalled far from the best loss, and the curves alone read the
     // same (scenario 28's float32 at 1.0 beside bfloat16's).
     std::string label = legend_name(row.model);
-    if (const std::string ended = experiment::stall_text(row, r.best_loss); ended != "never")
-      label += " (" + ended + ")";
+    if (row.stalled_at || experiment::diverged_at(row)) label += " (" + experiment::stall_text(row, r.best_loss) + ")";
     Series s{label, SeriesKind::Line, {}, {}, palette(k), false};
     for (size_t i = 0; i < row.lost_updates.size(); ++i) {
       s.x.push_back(static_cast<double>(i));
