@@ -248,12 +248,16 @@ Expected<Plan> plan_within(std::span<const PlanItem> items, double budget, size_
   // A hair of slack so that a budget read back from a frontier point's printed value still fits.
   const double limit = budget * g.total_params() * (1 + 1e-12);
   if (g.cost() > limit) return Error{budget_too_small(budget, g.average_bits())};
+  // Up to the first upgrade that does not fit the walk is the LP relaxation's: its multiplier
+  // is that upgrade's gain, and its optimum, a bound on every plan, takes that upgrade in part.
   bool refused = false;
-  double lambda = 0;  // the gain of the first upgrade that did not fit: the LP's multiplier
+  double lambda = 0, lp_bound = 0;
   g.walk(
       [&](double extra, double gain) {
         const bool fits = g.cost() + extra <= limit;
-        if (!fits && !refused) refused = true, lambda = gain;
+        if (!fits && !refused)
+          refused = true, lambda = gain,
+          lp_bound = g.point().error - (std::isfinite(gain) ? gain * (limit - g.cost()) : 0);
         return fits;
       },
       [] {});
@@ -276,22 +280,7 @@ Expected<Plan> plan_within(std::span<const PlanItem> items, double budget, size_
                     max_nodes);
   exact.run();
   Plan plan = evaluate(exact.best(), exact.finished());
-  if (!plan.optimal) {
-    // The LP relaxation's optimum bounds every plan too, and is the tightest the search knows:
-    // the greedy path up to the first upgrade that does not fit, and that upgrade in part.
-    Greedy lp(items);
-    bool broke = false;
-    double part = 0;
-    lp.walk(
-        [&](double extra, double gain) {
-          if (broke) return false;
-          if (lp.cost() + extra <= limit) return true;
-          broke = true, part = std::isfinite(gain) ? gain * (limit - lp.cost()) : 0;
-          return false;
-        },
-        [] {});
-    plan.least_possible = std::min(std::max(exact.lower_bound(), lp.point().error - part), plan.point.error);
-  }
+  if (!plan.optimal) plan.least_possible = std::min(std::max(exact.lower_bound(), lp_bound), plan.point.error);
   return plan;
 }
 
