@@ -192,8 +192,9 @@ check bench-matmul-huge-size 2 'm = 16777217: every dimension must lie' -- "$PL"
 check bench-throughput 0 'bfloat16 +[0-9]+ +[0-9.]+ \([0-9.]+-[0-9.]+\) +bfloat16 values in sgemm .*emulation' -- "$PL" bench --op throughput --backend cpu --dtypes float32,bfloat16,int8 --sizes 64 --seconds 0.5
 check bench-throughput-json 0 '"gflops_median"' -- "$PL" bench --op throughput --backend cpu --dtypes float16 --sizes 32 --seconds 0.2 --json
 # --seconds is a least time: a dtype the time ran out before was printed as "0 (0-0)" from 0
-# samples (exit 0).
-check bench-throughput-each-sampled 0 'int8 +1 +[1-9][0-9.]* \(' -- \
+# samples (exit 0). Any rate above zero passes: a first sample on a loaded machine can take
+# 0.127 GOP/s, and a test asserts no speed.
+check bench-throughput-each-sampled 0 'int8 +1 +(0\.0*[1-9]|[1-9])[0-9.]* \(' -- \
   "$PL" bench --op throughput --backend cpu --dtypes float32,bfloat16,float16,int8 --sizes 64 --seconds 1e-300
 check bench-throughput-bad-dtype 2 'bool: products are timed for float dtypes' -- "$PL" bench --op throughput --dtypes bool
 check bench-throughput-two-sizes 2 'one size in' -- "$PL" bench --op throughput --sizes 64,128
