@@ -196,5 +196,70 @@ TEST_F(PromotionLayout, AGridOfHalfTheWidthHasItsAnswerBesideIt) {
   EXPECT_GE(answer->Pos.x, grid->Pos.x + grid->Size.x);
 }
 
+// The narrowed-class buttons the window `w` drew on the last frame: filled rectangles of the
+// narrowed class's colour wider than two lines of text (its key's swatch is a square).
+std::vector<ImVec2> narrowed_button_centres(const ImGuiWindow* w) {
+  const ImU32 narrowed = IM_COL32(150, 100, 0, 255);
+  const float h = ImGui::GetTextLineHeight();
+  std::vector<ImVec2> centres;
+  const ImDrawList* draw = w->DrawList;
+  for (int i = 0; i + 3 < draw->VtxBuffer.Size; ++i) {
+    const ImDrawVert* v = &draw->VtxBuffer[i];
+    if (v[0].col != narrowed || v[1].col != narrowed || v[2].col != narrowed || v[3].col != narrowed) continue;
+    if (v[2].pos.x - v[0].pos.x > 2 * h)
+      centres.push_back({(v[0].pos.x + v[2].pos.x) / 2, (v[0].pos.y + v[2].pos.y) / 2}), i += 3;
+  }
+  return centres;
+}
+
+// Bug: with no pair chosen, the pane beside the grid of every dtype held one line of help, and
+// 900 px of nothing under it at 1920x1080. It sums the grid up by class, and each pair that
+// narrows is a button to its cell.
+TEST_F(PromotionLayout, TheEmptyPaneBesideTheGridSumsItUp) {
+  ImGui::GetIO().DisplaySize = ImVec2(1920, 1080);
+  PromotionPanel panel{log};
+  PromotionPanel::StartState start = every_torch_dtype();
+  start.select.clear();
+  ASSERT_TRUE(panel.configure(start).ok());
+  draw(panel);
+  const PromotionPanel::Overview& overview = panel.overview();
+  // Every cell drawn counted once: a square grid, each pair of the dtypes shown.
+  int total = 0;
+  for (int k : overview.count) total += k;
+  const int side = int(std::lround(std::sqrt(double(total))));
+  EXPECT_EQ(side * side, total);
+  EXPECT_GT(side, 10);
+  EXPECT_EQ(size_t(overview.count[size_t(promote::OutcomeClass::Narrowed)]), overview.narrowed.size());
+  EXPECT_GT(overview.count[size_t(promote::OutcomeClass::Widened)], 0);  // float16 + bfloat16 among them
+  auto listed = [&](const char* label) {
+    for (const auto& pair : overview.narrowed)
+      if (pair.label == label) return true;
+    return false;
+  };
+  EXPECT_TRUE(listed("i32, f32 -> f32"));  // int32's digits past 2^24
+  EXPECT_TRUE(listed("f16, i16 -> f16"));
+  EXPECT_FALSE(listed("f16, bf16 -> f32"));  // widened
+  EXPECT_FALSE(panel.selected_outcome().has_value());
+
+  // A click on the first button chooses its pair, as a click on its cell does.
+  const ImGuiWindow* answer = drawn("promotion-answer");
+  ASSERT_NE(answer, nullptr);
+  const std::vector<ImVec2> buttons = narrowed_button_centres(answer);
+  ASSERT_EQ(buttons.size(), overview.narrowed.size());
+  const PromotionPanel::NarrowedPair first = overview.narrowed.front();
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = buttons.front();
+  draw(panel, 1);
+  io.MouseDown[0] = true;
+  draw(panel, 1);
+  io.MouseDown[0] = false;
+  draw(panel, 1);
+  const auto chosen = panel.selected_outcome();
+  ASSERT_TRUE(chosen.has_value());
+  ASSERT_TRUE(chosen->ok());
+  EXPECT_NE(first.label.find(" -> " + short_name(*chosen->result)), std::string::npos) << first.label;
+  EXPECT_EQ(first.label, "f64, i64 -> f64");  // the first row's first narrowing pair
+}
+
 }  // namespace
 }  // namespace pl::ui

@@ -543,6 +543,7 @@ void PromotionPanel::draw_grid() {
   ImGui::TableSetupColumn("a \\ b", ImGuiTableColumnFlags_WidthFixed, cell_w);
   for (const GridColumn& c : columns) ImGui::TableSetupColumn(c.header.c_str(), ImGuiTableColumnFlags_WidthFixed, cell_w);
   table_headers([&](int c) { return c > 0 ? columns[size_t(c - 1)].tip : std::string(); });
+  overview_ = {};
   for (size_t r = 0; r < rows.size(); ++r) {
     const int i = rows[r];
     // The row's height from its start (a line of text), so that a cell's rectangle is known
@@ -558,12 +559,19 @@ void PromotionPanel::draw_grid() {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(short_name(dtypes_[i]).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("a: %s", e.spell(dtypes_[i]).c_str());
-    for (int j : shown) {
+    for (size_t column = 0; column < shown.size(); ++column) {
+      const int j = shown[column];
       ImGui::TableNextColumn();
       const Outcome& o = grid_.cells[i * n + j];
       // A Python scalar has no dtype of its own: only the array's dtype counts.
       const bool b_scalar = main_.b_kind == static_cast<int>(promote::OperandKind::Scalar);
       const OutcomeClass c = promote::classify(dtypes_[i], b_scalar ? dtypes_[i] : dtypes_[j], o);
+      if (!not_applicable(o)) {
+        ++overview_.count[size_t(c)];
+        if (c == OutcomeClass::Narrowed)
+          overview_.narrowed.push_back(
+              {i, j, short_name(dtypes_[i]) + ", " + columns[column].header + " -> " + cell_label(o)});
+      }
       cell_background(not_applicable(o) ? kNotApplicable : class_colour(c));
       const bool differs = differs_at(size_t(i * n + j));
       ImGui::PushID(i * n + j);
@@ -618,6 +626,7 @@ void PromotionPanel::draw_selection() {
     ImGui::TextDisabled(
         "Click a cell to make that pair the current input (a) and weight (b) "
         "dtypes and see the fixes people try.");
+    if (beside_) draw_overview();
     return;
   }
   const auto& e = engine(main_);
@@ -692,6 +701,58 @@ void PromotionPanel::draw_selection() {
     ImGui::TextUnformatted(outcome_line(e, f.outcome).c_str());
   }
   ImGui::EndTable();
+}
+
+// While no pair is chosen, the pane beside the grid sums the grid up: how many of its pairs fall
+// in each class, and the pairs that narrow, each a button to its cell (at 1920x1080 the pane held
+// one line of help beside a grid of 400 cells and 900 px of nothing under it).
+void PromotionPanel::draw_overview() {
+  int total = 0;
+  for (int k : overview_.count) total += k;
+  if (total == 0) return;
+  ImGui::Spacing();
+  wrapped_text("Of the " + std::to_string(total) + (total == 1 ? " pair" : " pairs") + " shown" +
+               (compare_ ? ", this setting's answers:" : ":"));
+  struct Line {
+    OutcomeClass c;
+    const char *one, *many;
+  };
+  static constexpr Line kLines[] = {
+      {OutcomeClass::Kept, "gives one operand's dtype", "give one operand's dtype"},
+      {OutcomeClass::Widened, "widens to a third dtype", "widen to a third dtype"},
+      {OutcomeClass::Narrowed, "narrows: an operand's values do not all fit the result",
+       "narrow: an operand's values do not all fit the result"},
+      {OutcomeClass::Error, "raises", "raise"},
+      {OutcomeClass::Object, "falls back to Python objects", "fall back to Python objects"}};
+  const float h = ImGui::GetTextLineHeight();
+  for (const Line& line : kLines) {
+    const int k = overview_.count[size_t(line.c)];
+    if (k == 0) continue;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::GetWindowDrawList()->AddRectFilled(p, {p.x + h, p.y + h}, class_colour(line.c));
+    ImGui::Dummy({h, h});
+    ImGui::SameLine();
+    wrapped_text(std::to_string(k) + " " + (k == 1 ? line.one : line.many));
+  }
+  if (overview_.narrowed.empty()) return;
+  ImGui::Spacing();
+  wrapped_text_disabled("The pairs that narrow, a, b -> result (click one for its answer and fixes):");
+  ImGui::PushStyleColor(ImGuiCol_Button, class_colour(OutcomeClass::Narrowed));
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, IM_COL32(190, 130, 0, 255));
+  ImGui::PushStyleColor(ImGuiCol_ButtonActive, IM_COL32(215, 150, 0, 255));
+  const int n = int(dtypes_.size());
+  for (size_t k = 0; k < overview_.narrowed.size(); ++k) {
+    const NarrowedPair& pair = overview_.narrowed[k];
+    if (k > 0) same_line_if_fits(button_width(pair.label.c_str()));
+    ImGui::PushID(pair.a * n + pair.b);
+    if (ImGui::Button(pair.label.c_str())) {
+      selected_a_ = pair.a;
+      selected_b_ = pair.b;
+      scroll_to_selected_ = scroll_to_selected_row_ = true;
+    }
+    ImGui::PopID();
+  }
+  ImGui::PopStyleColor(3);
 }
 
 // A float32 matrix product or convolution under PyTorch: what it computes in under each

@@ -4,6 +4,7 @@
 // full rule and exact message on hover, and the chosen pair with its fixes.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
@@ -60,6 +61,19 @@ class PromotionPanel final : public Panel {
   // Compact: the settings as a line of text instead of their controls (a scenario's live panel,
   // where the link chose them and the grid needs the room).
   void set_compact(bool compact) { compact_ = compact; }
+  // The grid as last drawn, for the overview beside it while no pair is chosen: how many of its
+  // cells fall in each outcome class (promote::OutcomeClass order; cells the question does not
+  // apply to are in none), and the pairs whose result cannot hold every value of an operand,
+  // row by row, each with its label ("i64, f16 -> f16").
+  struct NarrowedPair {
+    int a = 0, b = 0;  // dtype indices of the cell
+    std::string label;
+  };
+  struct Overview {
+    std::array<int, 5> count{};
+    std::vector<NarrowedPair> narrowed;
+  };
+  const Overview& overview() const { return overview_; }
 
  private:
   // One side of the grid: which framework, op and operand kinds are asked.
@@ -85,6 +99,7 @@ class PromotionPanel final : public Panel {
   void draw_devices(Setting& s);
   void draw_grid();
   void draw_selection();
+  void draw_overview();
   void draw_matmul_precision(const promote::Engine& e, const promote::Query& q, const promote::Outcome& o);
   int matmul_precision_ = 0;  // torch.set_float32_matmul_precision: highest, high, medium
   void navigate();
@@ -122,6 +137,7 @@ class PromotionPanel final : public Panel {
   float natural_width_ = 0;
   static constexpr float kBesideShare = 0.55f;
   bool beside_ = false;  // this frame
+  Overview overview_;    // of the grid as last drawn
 };
 
 }  // namespace pl::ui
