@@ -161,6 +161,12 @@ class ExactSearch {
     }
   }
   void run() { search(0, 0, 0); }
+  // The search by cost (see the header), after a depth-first search that stopped: false where
+  // it gave up after `max_work` partial plans; else the least error of any plan within the
+  // budget is least_by_cost(), and best() that plan where it is one (the costs are whole bits
+  // here, snapped, so the plan is checked against the budget again by the caller).
+  bool run_by_cost(size_t max_work);
+  double least_by_cost() const { return least_by_cost_; }
   // No plan within the budget errs less than this (the bound at the search's root).
   double lower_bound() const {
     double bound = 0;
@@ -181,11 +187,8 @@ class ExactSearch {
       if (error < best_error_) best_error_ = error, best_ = pick_;
       return;
     }
-    double bound = 0;
-    for (size_t m = 0; m < lambdas_.size(); ++m)
-      bound = std::max(bound, rest_bound_[k * lambdas_.size() + m] - lambdas_[m] * (limit_ - cost));
     // (a relative hair: a plan no better than the best by rounding alone is no better)
-    if (error + bound >= best_error_ * (1 - 1e-12)) return;
+    if (error + rest_bound(k, limit_ - cost) >= best_error_ * (1 - 1e-12)) return;
     const size_t i = order_[k];
     for (const Option& o : fronts_[i]) {
       if (cost + o.cost + rest_cost_[k + 1] > limit_) continue;
@@ -193,6 +196,14 @@ class ExactSearch {
       search(k + 1, cost + o.cost, error + o.error);
       if (nodes_ > max_nodes_) return;
     }
+  }
+
+  // The bound of the tensors from the k-th on, given the budget left to them.
+  double rest_bound(size_t k, double left) const {
+    double bound = 0;
+    for (size_t m = 0; m < lambdas_.size(); ++m)
+      bound = std::max(bound, rest_bound_[k * lambdas_.size() + m] - lambdas_[m] * left);
+    return bound;
   }
 
   static constexpr int kLadder = 8;  // multipliers lambda 2^(m/4), m in [-8, 8]
@@ -205,7 +216,84 @@ class ExactSearch {
   std::vector<double> rest_cost_, rest_bound_;
   double best_error_;
   size_t nodes_ = 0;
+  double least_by_cost_ = 0;
 };
+
+// A tensor's cost in a candidate is a whole number of bits (its codes and its scales); the
+// product bits x params misses it by rounding, and sums of such products taken in another order
+// differ in their last bits, so partial plans of one cost would not be told alike.
+double whole_bits(double cost) {
+  const double whole = std::nearbyint(cost);
+  return std::fabs(cost - whole) <= 1e-9 * std::max(1.0, std::fabs(cost)) ? whole : cost;
+}
+
+// Partial plans over the tensors in the search's order, each step's kept by cost, cheapest
+// first, each erring less than every cheaper one (a plan costing more and erring no less can be
+// beaten by the cheaper one's completions), cut by the budget and the bound as the depth-first
+// search cuts its branches. Many near-identical tensors, which the depth-first search tries in
+// every order, give few distinct costs here: 32 layers of 7 roles, each of the same 8 candidates,
+// at most one plan per cost.
+bool ExactSearch::run_by_cost(size_t max_work) {
+  struct Partial {
+    double cost, error;
+    uint32_t parent;  // in the step before
+    uint32_t option;  // in fronts_[order_[k]]
+  };
+  // The costs whole bits, and the budget by as much more as that snapping can have taken off
+  // any plan: every plan within the budget is then within it here, so that the least error
+  // found is a bound whether or not its plan fits the budget exactly.
+  double slack = 0;
+  std::vector<std::vector<double>> cost(fronts_.size());
+  for (size_t i = 0; i < fronts_.size(); ++i) {
+    double most = 0;
+    for (const Option& o : fronts_[i]) {
+      cost[i].push_back(whole_bits(o.cost));
+      most = std::max(most, std::fabs(o.cost - cost[i].back()));
+    }
+    slack += most;
+  }
+  const double limit = limit_ + slack;
+  std::vector<std::vector<Partial>> steps(order_.size() + 1);
+  steps[0].push_back({0, 0, 0, 0});
+  size_t work = 0;
+  std::vector<Partial> next;
+  for (size_t k = 0; k < order_.size(); ++k) {
+    const size_t i = order_[k];
+    const std::vector<Partial>& now = steps[k];
+    next.clear();
+    for (size_t o = 0; o < fronts_[i].size(); ++o)
+      for (size_t p = 0; p < now.size(); ++p) {
+        const double c = now[p].cost + cost[i][o], e = now[p].error + fronts_[i][o].error;
+        if (c + rest_cost_[k + 1] > limit) continue;
+        if (e + rest_bound(k + 1, limit - c) >= best_error_ * (1 - 1e-12) && k + 1 < order_.size()) continue;
+        next.push_back({c, e, uint32_t(p), uint32_t(o)});
+      }
+    work += next.size();
+    if (work > max_work) return false;
+    std::sort(next.begin(), next.end(),
+              [](const Partial& a, const Partial& b) { return a.cost != b.cost ? a.cost < b.cost : a.error < b.error; });
+    std::vector<Partial>& kept = steps[k + 1];
+    for (const Partial& q : next)
+      if (kept.empty() || q.error < kept.back().error) kept.push_back(q);
+  }
+  // Cheapest first and each erring less: the last errs least. None left: no plan beats the
+  // best one known, whose error is then the least.
+  const std::vector<Partial>& last = steps.back();
+  if (last.empty() || last.back().error >= best_error_) {
+    least_by_cost_ = best_error_;
+    return true;
+  }
+  least_by_cost_ = last.back().error;
+  std::vector<size_t> pick(order_.size());
+  for (size_t k = order_.size(), at = last.size() - 1; k-- > 0;) {
+    const Partial& q = steps[k + 1][at];
+    pick[order_[k]] = fronts_[order_[k]][q.option].candidate;
+    at = q.parent;
+  }
+  best_ = pick;
+  best_error_ = least_by_cost_;
+  return true;
+}
 
 }  // namespace
 
@@ -221,8 +309,7 @@ std::string plan_optimality_text(const Plan& plan) {
   } else if (share <= 0) {
     within = "0%";
   }
-  return "within " + within + " of the least error possible; the search stopped after " +
-         std::to_string(kPlanSearchNodes) + " steps";
+  return "within " + within + " of the least error possible; both searches stopped at their limits";
 }
 
 std::string budget_too_small(double budget, double cheapest) {
@@ -242,7 +329,7 @@ std::vector<PlanPoint> plan_frontier(std::span<const PlanItem> items) {
   return points;
 }
 
-Expected<Plan> plan_within(std::span<const PlanItem> items, double budget, size_t max_nodes) {
+Expected<Plan> plan_within(std::span<const PlanItem> items, double budget, size_t max_nodes, size_t max_partials) {
   Greedy g(items);
   if (!g.complete()) return Error{"a tensor has no candidate with a finite error to plan with"};
   // A hair of slack so that a budget read back from a frontier point's printed value still fits.
@@ -280,7 +367,22 @@ Expected<Plan> plan_within(std::span<const PlanItem> items, double budget, size_
                     max_nodes);
   exact.run();
   Plan plan = evaluate(exact.best(), exact.finished());
-  if (!plan.optimal) plan.least_possible = std::min(std::max(exact.lower_bound(), lp_bound), plan.point.error);
+  if (plan.optimal) return plan;
+  double least = std::max(exact.lower_bound(), lp_bound);
+  // Where the depth-first search stopped, the search by cost, from its best plan.
+  if (max_partials > 0 && exact.run_by_cost(max_partials)) {
+    least = std::max(least, exact.least_by_cost());
+    Plan by_cost = evaluate(exact.best(), true);
+    // (Its costs were whole bits: a plan a hair over the budget in the products is not taken.)
+    double cost = 0;
+    for (size_t i = 0; i < items.size(); ++i) cost += items[i].bits[by_cost.choice[i]] * items[i].params;
+    if (cost <= limit && by_cost.point.error <= plan.point.error) {
+      if (by_cost.point.error <= least * (1 + 1e-12)) return by_cost;
+      plan = by_cost;
+    }
+  }
+  plan.optimal = false;
+  plan.least_possible = std::min(least, plan.point.error);
   return plan;
 }
 

@@ -7,8 +7,12 @@
 // budgets). Between two frontier points that greedy fill can fall short of the optimum, so the
 // plan within a budget is then searched exactly:
 // depth first over the tensors, each tensor's candidates on its Pareto front, pruned by the
-// Lagrangian bound of the tensors left, from the greedy plan. The search stops after
-// kPlanSearchNodes nodes with the best plan found, and says so.
+// Lagrangian bound of the tensors left, from the greedy plan. Where that search stops after
+// kPlanSearchNodes nodes (many near-identical tensors, which it tries in every order), the
+// plan is searched by cost: the partial plans over the first k tensors, at most one for each
+// cost, each erring less than every cheaper one, cut by the same bound. Where that search too
+// gives up (kPlanCostWork), the plan is the best found, and says how far from the optimum it
+// can be.
 #pragma once
 
 #include <cstddef>
@@ -47,18 +51,22 @@ struct Plan {
 // The exact search's limit: milliseconds, so that the window's budget slider re-plans as it
 // moves.
 inline constexpr size_t kPlanSearchNodes = 1'000'000;
+// Where the depth-first search stops, the search by cost makes at most this many partial plans:
+// about a hundred megabytes and a tenth of a second at most.
+inline constexpr size_t kPlanCostWork = 2'000'000;
 
 // Every plan on the greedy path, cheapest first (the frontier's corners; the first is every
 // tensor at its cheapest candidate, the last at its least error).
 std::vector<PlanPoint> plan_frontier(std::span<const PlanItem> items);
 
 // The plan of least error for `budget` bits per parameter (see `Plan::optimal`; `max_nodes`
-// bounds the search, 0 for the greedy fill alone); an error when even the cheapest plan costs
-// more.
-Expected<Plan> plan_within(std::span<const PlanItem> items, double budget, size_t max_nodes = kPlanSearchNodes);
+// bounds the depth-first search and `max_partials` the search by cost, both 0 for the greedy
+// fill alone); an error when even the cheapest plan costs more.
+Expected<Plan> plan_within(std::span<const PlanItem> items, double budget, size_t max_nodes = kPlanSearchNodes,
+                           size_t max_partials = kPlanCostWork);
 
 // "" for an optimal plan; else how far from the optimum it can be: "within 0.12% of the least
-// error possible; the search stopped after 1000000 steps", the share rounded up.
+// error possible; both searches stopped at their limits", the share rounded up.
 std::string plan_optimality_text(const Plan& plan);
 
 // "a budget of B bits per parameter is below the cheapest plan's C".

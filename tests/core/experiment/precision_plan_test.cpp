@@ -3,6 +3,8 @@
 // and a plan within a budget is feasible and reaches the least error of any plan.
 #include "core/experiment/scan/precision_plan.h"
 
+#include "core/experiment/scan/candidate.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -114,9 +116,10 @@ TEST(PrecisionPlan, AModelsWorthOfRandomTensorsIsSearchedToTheEnd) {
   }
 }
 
-// Many near-identical tensors (32 layers of the same 7 roles) can stop the search at its limit:
-// the plan is then no worse than the greedy fill, and within 3% of its bound on the optimum.
-TEST(PrecisionPlan, RepeatedLayersAreBoundedWhereTheSearchStops) {
+// Bug: many near-identical tensors (32 layers of the same 7 roles) stopped the depth-first
+// search at its limit at 18 of these 23 budgets (it tries equal plans in every order), the plan
+// then up to 2.7% over the bound. The search by cost keeps one partial plan per cost and ends.
+TEST(PrecisionPlan, RepeatedLayersAreSearchedToTheEnd) {
   std::mt19937_64 rng(14);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const double kBits[] = {4.25, 4.5, 6.25, 8.0, 8.0625, 8.5, 16.0, 4.5};
@@ -131,23 +134,53 @@ TEST(PrecisionPlan, RepeatedLayersAreBoundedWhereTheSearchStops) {
       items.push_back(it);
     }
   const auto frontier = plan_frontier(items);
-  size_t stopped = 0;
-  double widest = 0;
   for (int b = 1; b < 24; ++b) {
     const double budget = frontier.front().bits_per_param +
                           b / 24.0 * (frontier.back().bits_per_param - frontier.front().bits_per_param);
     auto plan = plan_within(items, budget);
-    auto greedy = plan_within(items, budget, 0);
+    auto greedy = plan_within(items, budget, 0, 0);
     ASSERT_TRUE(plan && greedy);
+    EXPECT_TRUE(plan->optimal) << "budget " << budget;
     EXPECT_LE(plan->point.bits_per_param, budget * (1 + 1e-12));
     EXPECT_LE(plan->point.error, greedy->point.error);
-    EXPECT_LE(plan->least_possible, plan->point.error);
-    if (!plan->optimal) ++stopped, widest = std::max(widest, plan->point.error / plan->least_possible - 1);
+    // (The depth-first search alone, stopped, is no better.)
+    auto first = plan_within(items, budget, kPlanSearchNodes, 0);
+    ASSERT_TRUE(first);
+    EXPECT_LE(plan->point.error, first->point.error);
   }
-  // (stopped at 18 of the 23, the widest 2.7% over the bound: docs/checkpoint-scan.md quotes 3%)
-  EXPECT_LT(widest, 0.03) << stopped << " of 23 budgets stopped at the limit";
-  RecordProperty("stopped", std::to_string(stopped));
-  RecordProperty("widest_gap", std::to_string(widest));
+}
+
+// A model's shapes (Llama-style, 32 layers of 7 roles in 5 shapes) and the default candidates'
+// bits with their scales: each tensor's cost a whole number of bits, which the products
+// bits x params miss by rounding. Searched to the end at every budget.
+TEST(PrecisionPlan, AModelsShapesWithTheDefaultCandidatesAreSearchedToTheEnd) {
+  auto candidates = parse_candidates(kDefaultCandidates);
+  ASSERT_TRUE(candidates);
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const size_t shapes[7][2] = {{4096, 4096}, {1024, 4096}, {1024, 4096}, {4096, 4096},
+                               {14336, 4096}, {14336, 4096}, {4096, 14336}};
+  std::vector<PlanItem> items;
+  for (int layer = 0; layer < 32; ++layer)
+    for (int role = 0; role < 7; ++role) {
+      const auto [rows, cols] = shapes[role];
+      PlanItem it{double(rows) * double(cols), {}, {}, std::nullopt};
+      for (const Candidate& c : *candidates) {
+        const double bits = bits_per_param(c, rows, cols);
+        it.bits.push_back(bits);
+        it.error_energy.push_back(it.params * std::exp2(-2 * bits) * (1 + role % 3) * (0.9 + 0.2 * unit(rng)));
+      }
+      items.push_back(it);
+    }
+  const auto frontier = plan_frontier(items);
+  for (int b = 1; b < 12; ++b) {
+    const double budget = frontier.front().bits_per_param +
+                          b / 12.0 * (frontier.back().bits_per_param - frontier.front().bits_per_param);
+    auto plan = plan_within(items, budget);
+    ASSERT_TRUE(plan);
+    EXPECT_TRUE(plan->optimal) << "budget " << budget << ": " << plan_optimality_text(*plan);
+    EXPECT_LE(plan->point.bits_per_param, budget * (1 + 1e-12));
+  }
 }
 
 // A search stopped early keeps what it says true: the plan fits, is no worse than the greedy
@@ -161,8 +194,8 @@ TEST(PrecisionPlan, AStoppedSearchsBoundAndPlanEncloseTheOptimum) {
     const auto frontier = plan_frontier(items);
     const double budget = frontier.front().bits_per_param +
                           unit(rng) * (frontier.back().bits_per_param - frontier.front().bits_per_param);
-    auto plan = plan_within(items, budget, 3);
-    auto greedy = plan_within(items, budget, 0);
+    auto plan = plan_within(items, budget, 3, 3);
+    auto greedy = plan_within(items, budget, 0, 0);
     ASSERT_TRUE(plan && greedy);
     const double best = exhaustive_best(items, budget);
     EXPECT_LE(plan->point.bits_per_param, budget * (1 + 1e-12));
@@ -177,6 +210,32 @@ TEST(PrecisionPlan, AStoppedSearchsBoundAndPlanEncloseTheOptimum) {
   EXPECT_GT(stopped, 0u);  // (3 steps stop most searches: the path is exercised)
 }
 
+// Where the depth-first search stops (here at once), the search by cost finds the least error
+// of any plan, and says it is the least.
+TEST(PrecisionPlan, TheSearchByCostFindsTheOptimumWhereTheDepthFirstStops) {
+  std::mt19937_64 rng(16);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int trial = 0; trial < 60; ++trial) {
+    auto items = random_items(rng, 3 + trial % 4, 3 + trial % 3);
+    if (trial % 5 == 0) items[1].pinned = trial % 3;
+    const auto frontier = plan_frontier(items);
+    for (int b = 0; b < 10; ++b) {
+      const double budget = frontier.front().bits_per_param +
+                            unit(rng) * (frontier.back().bits_per_param - frontier.front().bits_per_param);
+      auto plan = plan_within(items, budget, 1);
+      ASSERT_TRUE(plan) << plan.error();
+      EXPECT_TRUE(plan->optimal) << "trial " << trial << " budget " << budget;
+      EXPECT_LE(plan->point.bits_per_param, budget * (1 + 1e-12));
+      if (items[1].pinned) {
+        EXPECT_EQ(plan->choice[1], *items[1].pinned);
+      }
+      const double best = exhaustive_best(items, budget);
+      EXPECT_NEAR(plan->point.error, best, 1e-9 * best) << "trial " << trial << " budget " << budget;
+      EXPECT_EQ(plan->least_possible, plan->point.error);
+    }
+  }
+}
+
 // A plan the search did not prove optimal says how far from the optimum it can be, rounded up.
 TEST(PrecisionPlan, APlanNotProvenOptimalSaysHowFarItCanBe) {
   Plan plan;
@@ -186,7 +245,7 @@ TEST(PrecisionPlan, APlanNotProvenOptimalSaysHowFarItCanBe) {
   plan.optimal = false;
   plan.least_possible = 1;
   EXPECT_EQ(plan_optimality_text(plan),
-            "within 0.12% of the least error possible; the search stopped after 1000000 steps");
+            "within 0.12% of the least error possible; both searches stopped at their limits");
   plan.point.error = 1.00113;  // 0.113% rounds up
   EXPECT_EQ(plan_optimality_text(plan).substr(0, 12), "within 0.12%");
 }
