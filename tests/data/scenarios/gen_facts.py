@@ -268,6 +268,41 @@ def _():
     return str(int(np.iinfo(np.uint8).max) + 1)
 
 
+@fact("04-int-float-bool-promotion", "torch-uint8-plus-1000")
+def _():
+    return str(int((torch.tensor([1], dtype=torch.uint8) + 1000)[0]))
+
+
+def int4_uint4_raise(others):
+    """"raises" when PyTorch raises for int4 and uint4 tensors against each dtype of `others`, on
+    either side (torch.empty: PyTorch cannot even fill a 4-bit tensor with ones)."""
+    for four in (torch.int4, torch.uint4):
+        for other in others:
+            for a, b in ((four, other), (other, four)):
+                try:
+                    torch.add(torch.empty((2, 2), dtype=a), torch.empty((2, 2), dtype=b))
+                except Exception:  # noqa: BLE001 -- raising is the answer
+                    continue
+                return f"{a} + {b} does not raise"
+    return "raises"
+
+
+@fact("04-int-float-bool-promotion", "torch-int4-uint4-raise")
+def _():
+    return int4_uint4_raise((torch.bool, torch.float16, torch.bfloat16, torch.float32, torch.float64))
+
+
+@fact("23-int-to-float-loses-digits", "torch-int4-uint4-with-floats-raise")
+def _():
+    return int4_uint4_raise((torch.float16, torch.bfloat16, torch.float32, torch.float64))
+
+
+# ---- 05: integer conversions ------------------------------------------------------------------
+@fact("05-float-to-int-casts", "torch-arange-uint8")
+def _():
+    return str(int(torch.arange(-5, 5, dtype=torch.uint8)[0]))
+
+
 # ---- 06: float16's precision and range --------------------------------------------------------
 @fact("06-float16-50-over-49", "significant-bits")
 def _():
