@@ -630,7 +630,10 @@ def torch_seconds(dtype, n=1024, repeats=20):
 @fact("18-measured-speed", "recording-machine", measured=True)
 def _():
     bf16 = "avx512_bf16" in cpu_flags()
-    return f"{os.cpu_count()} cores {'with' if bf16 else 'without'} AVX-512 BF16, PyTorch {'.'.join(torch.__version__.split('.')[:2])}"
+    # (The instructions PyTorch's kernels use, which may be fewer than the CPU has: a build or
+    # ATEN_CPU_CAPABILITY can hold them to AVX2.)
+    return (f"{os.cpu_count()} cores {'with' if bf16 else 'without'} AVX-512 BF16, PyTorch "
+            f"{'.'.join(torch.__version__.split('.')[:2])} using {torch.backends.cpu.get_cpu_capability()}")
 
 
 @fact("18-measured-speed", "torch-cpu-bf16-speedup", measured=True)
@@ -747,6 +750,7 @@ def main():
             "versions": {"python": platform.python_version(), "numpy": np.__version__,
                          "ml_dtypes": ml_dtypes.__version__, "torch": torch.__version__},
             "machine": {"cpu_flags": cpu_flags(), "torch_threads": torch.get_num_threads(),
+                        "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
                         "measured": sorted(f"{s}/{i}" for s, i in MEASURED)},
             "facts": values,
         }
