@@ -159,13 +159,15 @@ void CheckpointPanel::replan() {
   plan_.reset();
   plan_error_.clear();
   auto items = plan_items(r, pins);
+  frontier_.clear();
   if (!items) {
     plan_error_ = items.error();
-    return;
+  } else {
+    frontier_ = plan_frontier(*items);
+    if (auto p = plan_report(r, budget_, pins)) plan_ = *p;
+    else plan_error_ = p.error();
   }
-  frontier_ = plan_frontier(*items);
-  if (auto p = plan_report(r, budget_, pins)) plan_ = *p;
-  else plan_error_ = p.error();
+  // (Without a plan, a scan's figures still show it: its heat map, an empty frontier.)
   figures_ = figure::scan_figures(r, frontier_, plan_);
   ++version_;
   resort_ = true;
@@ -366,7 +368,8 @@ void CheckpointPanel::draw_row(size_t i, const std::vector<std::string>& shorts)
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("stored in the file as %s", t.stored.c_str());
   for (double v : {t.stats.amax_over_rms, t.stats.kurtosis, t.stats.channel_spread}) {
     ImGui::TableNextColumn();
-    ImGui::Text("%.3g", v);
+    if (has_finite_elements(t)) ImGui::Text("%.3g", v);
+    else ImGui::TextUnformatted("-");  // (no finite element: no statistics)
   }
   for (size_t c = 0; c < t.scores.size(); ++c) {
     ImGui::TableNextColumn();
@@ -492,6 +495,8 @@ void CheckpointPanel::draw_content() {
     } else {
       ImGui::TextUnformatted(plan_error_.c_str());
     }
+  } else if (!plan_error_.empty()) {
+    ImGui::TextDisabled("%s", plan_error_.c_str());  // (no frontier: no slider to put it beside)
   }
   draw_table();
   split_.begin_bottom();

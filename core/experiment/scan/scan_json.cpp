@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 
+#include "core/io/safetensors.h"
 #include "core/io/tensor.h"
 #include "core/util/printable.h"
 
@@ -25,6 +26,26 @@ Expected<double> number_of(const json& j, const char* key, const std::string& wh
   return v.get<double>();
 }
 
+// Every key of `j` is one the writer writes: an edited or foreign result is refused, not read in
+// part (a key of another version's figures would be dropped from the merge without a word).
+Status known_keys(const json& j, std::initializer_list<std::string_view> keys, const std::string& where) {
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+      return Error{where + ": unknown key \"" + printable(it.key()) + "\""};
+  return {};
+}
+
+// A figure the reader recomputes (an SQNR, a normwise error) is still there and says the same.
+Status agrees(const json& j, const char* key, double recomputed, const std::string& where) {
+  auto v = number_of(j, key, where);
+  if (!v) return Error{v.error()};
+  const bool same = std::isinf(recomputed) || std::isnan(recomputed)
+                        ? std::isinf(*v)
+                        : std::fabs(*v - recomputed) <= 1e-9 * std::max(1.0, std::fabs(recomputed));
+  if (!same) return Error{where + ": \"" + key + "\" is not what its energies give"};
+  return {};
+}
+
 Expected<size_t> count_of(const json& j, const char* key, const std::string& where) {
   if (!j.contains(key) || !j[key].is_number_unsigned()) return Error{where + ": \"" + key + "\" is not a count"};
   return j[key].get<size_t>();
@@ -35,36 +56,55 @@ Expected<std::string> text_of(const json& j, const char* key, const std::string&
   return j[key].get<std::string>();
 }
 
-json stats_json(const TensorStats& s) {
-  return {{"amax", number(s.amax)},
-          {"rms", number(s.rms)},
-          {"amax_over_rms", number(s.amax_over_rms)},
-          {"kurtosis", number(s.kurtosis)},
-          {"channel_amax_spread", number(s.channel_spread)},
+// A tensor with no finite element has no statistics: null, not the zeros of an empty sum.
+json stats_json(const TensorStats& s, bool scored) {
+  auto figure = [&](double v) { return scored ? number(v) : json(nullptr); };
+  return {{"amax", figure(s.amax)},
+          {"rms", figure(s.rms)},
+          {"amax_over_rms", figure(s.amax_over_rms)},
+          {"kurtosis", figure(s.kurtosis)},
+          {"channel_amax_spread", figure(s.channel_spread)},
           {"nonfinite", s.nonfinite}};
 }
 
-json score_json(const CandidateScore& c, bool by_output) {
+// The figures a tensor with no finite element does not have: null, as its statistics (its zeros
+// would read as an exact copy).
+constexpr const char* kScoreFigures[] = {"sqnr_db", "normwise", "error_energy", "max_abs", "max_rel"};
+
+json score_json(const CandidateScore& c, bool by_output, bool scored) {
+  auto figure = [&](double v) { return scored ? number(v) : json(nullptr); };
   json j{{"candidate", c.candidate},
          {"bits_per_param", number(c.bits_per_param)},
-         {"sqnr_db", number(c.sqnr_db)},
-         {"normwise", number(c.normwise)},
-         {"error_energy", number(c.error_energy)},
-         {"max_abs", number(c.max_abs)},
-         {"max_rel", number(c.max_rel)},
+         {"sqnr_db", figure(c.sqnr_db)},
+         {"normwise", figure(c.normwise)},
+         {"error_energy", figure(c.error_energy)},
+         {"max_abs", figure(c.max_abs)},
+         {"max_rel", figure(c.max_rel)},
          {"saturated", c.saturated},
          {"flushed", c.flushed}};
   if (by_output)
-    j["output"] = {{"sqnr_db", number(c.output.sqnr_db)},
-                   {"normwise", number(c.output.normwise)},
-                   {"error_energy", number(c.output.error_energy)}};
+    j["output"] = {{"sqnr_db", figure(c.output.sqnr_db)},
+                   {"normwise", figure(c.output.normwise)},
+                   {"error_energy", figure(c.output.error_energy)}};
   return j;
+}
+
+// A tensor with no finite element: every figure null (the scan's zeros stand for them).
+Status unscored_figures(const json& c, bool by_output, const std::string& where) {
+  for (const char* key : kScoreFigures)
+    if (!c.contains(key) || !c[key].is_null())
+      return Error{where + ": \"" + key + "\" is not null, but no element is finite"};
+  if (by_output)
+    for (const char* key : {"sqnr_db", "normwise", "error_energy"})
+      if (!c["output"].contains(key) || !c["output"][key].is_null())
+        return Error{where + " output: \"" + key + "\" is not null, but no element is finite"};
+  return {};
 }
 
 json tensor_json(const TensorScan& t, bool by_output) {
   json j{
       {"name", t.name},       {"shape", t.shape},       {"dtype", t.stored},          {"params", t.params},
-      {"role", t.place.role}, {"param", t.place.param}, {"energy", number(t.energy)}, {"stats", stats_json(t.stats)}};
+      {"role", t.place.role}, {"param", t.place.param}, {"energy", number(t.energy)}, {"stats", stats_json(t.stats, has_finite_elements(t))}};
   j["layer"] = t.place.layer ? json(*t.place.layer) : json(nullptr);
   j["stack"] = t.place.stack;
   if (!t.file.empty()) j["file"] = t.file;
@@ -73,7 +113,7 @@ json tensor_json(const TensorScan& t, bool by_output) {
     j["output_energy"] = number(t.output_energy);
   }
   json scores = json::array();
-  for (const CandidateScore& c : t.scores) scores.push_back(score_json(c, by_output));
+  for (const CandidateScore& c : t.scores) scores.push_back(score_json(c, by_output, has_finite_elements(t)));
   j["candidates"] = std::move(scores);
   return j;
 }
@@ -94,11 +134,32 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
   if (!name) return Error{name.error()};
   t.name = *name;
   where += " ('" + printable(t.name) + "')";
+  if (auto keys = by_output ? known_keys(j,
+                                         {"name", "shape", "dtype", "params", "role", "param", "energy", "stats",
+                                          "layer", "stack", "file", "input_rows", "output_energy", "candidates"},
+                                         where)
+                            : known_keys(j,
+                                         {"name", "shape", "dtype", "params", "role", "param", "energy", "stats",
+                                          "layer", "stack", "file", "candidates"},
+                                         where);
+      !keys)
+    return Error{keys.error()};
+  // Where the name puts the tensor, as the scan wrote it.
   t.place = place_of(t.name);
+  auto role = text_of(j, "role", where), param = text_of(j, "param", where), stack = text_of(j, "stack", where);
+  if (!role || !param || !stack) return Error{!role ? role.error() : !param ? param.error() : stack.error()};
+  const bool layer_ok = j.contains("layer") && (t.place.layer ? j["layer"].is_number_integer() &&
+                                                                    j["layer"].get<long>() == *t.place.layer
+                                                              : j["layer"].is_null());
+  if (*role != t.place.role || *param != t.place.param || *stack != t.place.stack || !layer_ok)
+    return Error{where + ": \"layer\", \"stack\", \"role\" or \"param\" is not what the name gives"};
   auto stored = text_of(j, "dtype", where);
   auto params = count_of(j, "params", where);
   auto energy = amount_of(j, "energy", where);
   if (!stored || !params || !energy) return Error{!stored ? stored.error() : !params ? params.error() : energy.error()};
+  const io::StoredDtype* dtype = io::safetensors_dtype(*stored);
+  if (!dtype || !is_float(dtype->dtype))
+    return Error{where + ": \"dtype\" " + printable(*stored) + " is not a float dtype a scan reads"};
   t.stored = *stored, t.params = *params, t.energy = *energy;
   if (by_output) {
     auto rows = count_of(j, "input_rows", where);
@@ -123,17 +184,28 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
   }
   if (!j.contains("stats") || !j["stats"].is_object()) return Error{where + ": no \"stats\" object"};
   const json& s = j["stats"];
+  if (auto keys = known_keys(s, {"amax", "rms", "amax_over_rms", "kurtosis", "channel_amax_spread", "nonfinite"},
+                             where + " stats");
+      !keys)
+    return Error{keys.error()};
+  auto nonfinite = count_of(s, "nonfinite", where + " stats");
+  if (!nonfinite) return Error{nonfinite.error()};
+  if (*nonfinite > t.params) return Error{where + " stats: \"nonfinite\" is more than \"params\""};
+  t.stats.nonfinite = *nonfinite;
   double* stat_fields[] = {&t.stats.amax, &t.stats.rms, &t.stats.amax_over_rms, &t.stats.kurtosis,
                            &t.stats.channel_spread};
   const char* stat_keys[] = {"amax", "rms", "amax_over_rms", "kurtosis", "channel_amax_spread"};
   for (size_t i = 0; i < 5; ++i) {
+    // (null for a tensor with no finite element, and only there)
+    if (!has_finite_elements(t)) {
+      if (!s.contains(stat_keys[i]) || !s[stat_keys[i]].is_null())
+        return Error{where + " stats: \"" + stat_keys[i] + "\" is not null, but no element is finite"};
+      continue;
+    }
     auto v = number_of(s, stat_keys[i], where + " stats");
     if (!v) return Error{v.error()};
     *stat_fields[i] = *v;
   }
-  auto nonfinite = count_of(s, "nonfinite", where + " stats");
-  if (!nonfinite) return Error{nonfinite.error()};
-  t.stats.nonfinite = *nonfinite;
   if (!j.contains("candidates") || !j["candidates"].is_array() || j["candidates"].size() != candidates.size())
     return Error{where + ": \"candidates\" does not list the scan's " + std::to_string(candidates.size())};
   const size_t cols = matrix_cols(t.shape), rows = t.params / cols;
@@ -141,6 +213,16 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
     const json& c = j["candidates"][i];
     const std::string cw = where + " candidates[" + std::to_string(i) + "]";
     if (!c.is_object()) return Error{cw + " is not an object"};
+    if (auto keys = by_output ? known_keys(c,
+                                           {"candidate", "bits_per_param", "sqnr_db", "normwise", "error_energy",
+                                            "max_abs", "max_rel", "saturated", "flushed", "output"},
+                                           cw)
+                              : known_keys(c,
+                                           {"candidate", "bits_per_param", "sqnr_db", "normwise", "error_energy",
+                                            "max_abs", "max_rel", "saturated", "flushed"},
+                                           cw);
+        !keys)
+      return Error{keys.error()};
     CandidateScore sc;
     auto cand = text_of(c, "candidate", cw);
     if (!cand) return Error{cand.error()};
@@ -151,7 +233,8 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
     sc.bits_per_param = bits_per_param(candidates[i], rows, cols);
     double* fields[] = {&sc.error_energy, &sc.max_abs, &sc.max_rel};
     const char* keys[] = {"error_energy", "max_abs", "max_rel"};
-    for (size_t k = 0; k < 3; ++k) {
+    const bool scored = has_finite_elements(t);
+    for (size_t k = 0; k < 3 && scored; ++k) {
       auto v = amount_of(c, keys[k], cw);
       if (!v) return Error{v.error()};
       *fields[k] = *v;
@@ -162,11 +245,25 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
       return Error{cw + ": bits_per_param is not the " + std::to_string(sc.bits_per_param) + " its shape gives"};
     if (by_output) {
       if (!c.contains("output") || !c["output"].is_object()) return Error{cw + ": no \"output\" object"};
-      auto e = amount_of(c["output"], "error_energy", cw + " output");
-      if (!e) return Error{e.error()};
-      sc.output.error_energy = *e;
+      if (auto keys = known_keys(c["output"], {"sqnr_db", "normwise", "error_energy"}, cw + " output"); !keys)
+        return Error{keys.error()};
+      if (scored) {
+        auto e = amount_of(c["output"], "error_energy", cw + " output");
+        if (!e) return Error{e.error()};
+        sc.output.error_energy = *e;
+      }
     }
     finish_score(sc, t.energy, t.output_energy);
+    if (!scored) {
+      if (auto none = unscored_figures(c, by_output, cw); !none) return Error{none.error()};
+    } else {
+      for (const auto& [key, value] : {std::pair{"sqnr_db", sc.sqnr_db}, std::pair{"normwise", sc.normwise}})
+      if (auto same = agrees(c, key, value, cw); !same) return Error{same.error()};
+    if (by_output)
+      for (const auto& [key, value] :
+           {std::pair{"sqnr_db", sc.output.sqnr_db}, std::pair{"normwise", sc.output.normwise}})
+        if (auto same = agrees(c["output"], key, value, cw + " output"); !same) return Error{same.error()};
+    }
     auto sat = count_of(c, "saturated", cw);
     auto fl = count_of(c, "flushed", cw);
     if (!sat || !fl) return Error{!sat ? sat.error() : fl.error()};
@@ -232,10 +329,11 @@ nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& f
     json choices = json::object();
     for (size_t i = 0; i < r.tensors.size(); ++i) {
       const CandidateScore& c = r.tensors[i].scores[plan->plan.choice[i]];
+      const bool scored = has_finite_elements(r.tensors[i]);
       choices[r.tensors[i].name] = {{"candidate", c.candidate},
                                     {"bits_per_param", number(c.bits_per_param)},
-                                    {"sqnr_db", number(scored_sqnr_db(r, c))},
-                                    {"error_energy", number(scored_error(r, c))}};
+                                    {"sqnr_db", scored ? number(scored_sqnr_db(r, c)) : json(nullptr)},
+                                    {"error_energy", scored ? number(scored_error(r, c)) : json(nullptr)}};
     }
     j["plan"] = {{"budget_bits_per_param", plan->budget},
                  {"bits_per_param", number(plan->plan.point.bits_per_param)},
@@ -259,6 +357,12 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
   if (!j.contains("checkpoint") && !j.contains("tensors"))
     return Error{what +
                  " is not a scan's result (no \"checkpoint\" or \"tensors\"): merge the folders scan --out wrote"};
+  if (auto keys = known_keys(j,
+                             {"checkpoint", "candidates", "rounding", "bytes", "ran_on", "scored_by", "backend_note",
+                              "activations", "tensors", "skipped", "frontier", "plan"},
+                             what);
+      !keys)
+    return Error{keys.error()};
   ScanResult r;
   auto checkpoint = text_of(j, "checkpoint", what);
   auto rounding = text_of(j, "rounding", what);
@@ -315,10 +419,49 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
     if (!t) return Error{t.error()};
     r.tensors.push_back(std::move(t).value());
   }
-  if (j.contains("skipped")) {
+  // The bytes are the scanned tensors' (a part's figure the merge adds up).
+  uint64_t bytes = 0;
+  for (const TensorScan& t : r.tensors) bytes += uint64_t(t.params) * uint64_t(io::safetensors_dtype(t.stored)->bytes);
+  if (bytes != r.bytes)
+    return Error{what + ": \"bytes\" is " + std::to_string(r.bytes) + ", the tensors' shapes and dtypes give " +
+                 std::to_string(bytes)};
+  // A sharded checkpoint's tensors each name their shard; a single file's none.
+  const auto with_file = std::count_if(j["tensors"].begin(), j["tensors"].end(),
+                                       [](const json& t) { return t.contains("file"); });
+  if (with_file != 0 && size_t(with_file) != r.tensors.size())
+    return Error{what + ": some tensors name their shard (\"file\") and some do not"};
+  // The frontier and the plan are drawn again from the tensors (a merge plans the whole); what the
+  // part holds of them is still the writer's.
+  if (!j.contains("frontier") || !j["frontier"].is_array()) return Error{what + ": \"frontier\" is not a list"};
+  for (const json& p : j["frontier"]) {
+    const std::string fw = what + " frontier";
+    if (!p.is_object()) return Error{fw + " holds something other than objects"};
+    if (auto keys = known_keys(p, {"bits_per_param", "error_energy", "sqnr_db"}, fw); !keys) return Error{keys.error()};
+    for (const char* key : {"bits_per_param", "error_energy", "sqnr_db"})
+      if (auto v = number_of(p, key, fw); !v) return Error{v.error()};
+  }
+  if (j.contains("plan")) {
+    const json& p = j["plan"];
+    const std::string pw = what + " plan";
+    if (!p.is_object()) return Error{pw + " is not an object"};
+    if (auto keys = known_keys(p,
+                               {"budget_bits_per_param", "bits_per_param", "error_energy", "sqnr_db", "optimal",
+                                "least_possible_error_energy", "pinned", "tensors", "by_weights_alone"},
+                               pw);
+        !keys)
+      return Error{keys.error()};
+    for (const char* key : {"budget_bits_per_param", "bits_per_param", "error_energy", "sqnr_db"})
+      if (auto v = number_of(p, key, pw); !v) return Error{v.error()};
+    if (!p.contains("tensors") || !p["tensors"].is_object() || p["tensors"].size() != r.tensors.size())
+      return Error{pw + ": \"tensors\" does not choose for each scanned tensor"};
+    if (!p.contains("pinned") || !p["pinned"].is_array()) return Error{pw + ": \"pinned\" is not a list"};
+  }
+  if (!j.contains("skipped")) return Error{what + ": no \"skipped\" list"};
+  {
     if (!j["skipped"].is_array()) return Error{what + ": \"skipped\" is not a list"};
     for (const json& s : j["skipped"]) {
       if (!s.is_object()) return Error{what + ": \"skipped\" holds something other than objects"};
+      if (auto keys = known_keys(s, {"name", "reason"}, what + " skipped"); !keys) return Error{keys.error()};
       auto name = text_of(s, "name", what + " skipped");
       auto reason = text_of(s, "reason", what + " skipped");
       if (!name || !reason) return Error{!name ? name.error() : reason.error()};
@@ -385,16 +528,17 @@ std::string scan_csv(const ScanResult& r) {
       s.append(t.place.layer ? std::to_string(*t.place.layer) : "").append(",");
       s.append(csv_text(t.place.role)).append(",").append(shape_field(t.shape)).append(",");
       s.append(std::to_string(t.params)).append(",").append(t.stored).append(",");
+      // (A tensor with no finite element has no statistics and no figures: empty fields.)
+      const bool scored = has_finite_elements(t);
+      auto field = [&](double v) { return scored ? csv_number(v) : std::string(); };
       for (double v : {t.stats.amax, t.stats.rms, t.stats.amax_over_rms, t.stats.kurtosis, t.stats.channel_spread})
-        s.append(csv_number(v)).append(",");
-      s.append(c.candidate).append(",");
-      for (double v : {c.bits_per_param, c.sqnr_db, c.normwise, c.error_energy, c.max_abs, c.max_rel})
-        s.append(csv_number(v)).append(",");
+        s.append(field(v)).append(",");
+      s.append(c.candidate).append(",").append(csv_number(c.bits_per_param)).append(",");
+      for (double v : {c.sqnr_db, c.normwise, c.error_energy, c.max_abs, c.max_rel}) s.append(field(v)).append(",");
       s.append(std::to_string(c.saturated)).append(",").append(std::to_string(c.flushed));
       if (by_output(r)) {
         s.append(",").append(std::to_string(t.input_rows));
-        for (double v : {c.output.sqnr_db, c.output.normwise, c.output.error_energy})
-          s.append(",").append(csv_number(v));
+        for (double v : {c.output.sqnr_db, c.output.normwise, c.output.error_energy}) s.append(",").append(field(v));
       }
       s.append("\n");
     }
@@ -408,7 +552,11 @@ std::string plan_csv(const ScanResult& r, const PlanReport& p) {
     const CandidateScore& c = r.tensors[i].scores[p.plan.choice[i]];
     s.append(csv_text(r.tensors[i].name)).append(",").append(std::to_string(r.tensors[i].params)).append(",");
     s.append(c.candidate).append(",").append(csv_number(c.bits_per_param)).append(",");
-    s.append(csv_number(scored_sqnr_db(r, c))).append(",").append(csv_number(scored_error(r, c))).append("\n");
+    if (has_finite_elements(r.tensors[i]))
+      s.append(csv_number(scored_sqnr_db(r, c))).append(",").append(csv_number(scored_error(r, c)));
+    else
+      s.append(",");  // (no finite element: no figures)
+    s.append("\n");
   }
   return s;
 }
@@ -455,6 +603,7 @@ Expected<std::vector<PlanItem>> items_weighing(const ScanResult& r, const std::v
 }  // namespace
 
 Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vector<std::string>& pins) {
+  if (!std::any_of(r.tensors.begin(), r.tensors.end(), has_finite_elements)) return Error{kNothingToPlan};
   return items_weighing(r, pins, by_output(r));
 }
 

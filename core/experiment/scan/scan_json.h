@@ -50,8 +50,10 @@ std::string plan_csv(const ScanResult& r, const PlanReport& p);
 std::string frontier_csv(const ScanResult& r, const std::vector<PlanPoint>& frontier);
 
 // The plan's items from a scan (`pins` chosen by the user: NAME=CANDIDATE, NAME exact), each
-// candidate weighed by its scored error (the layer's output error when the scan had activations).
+// candidate weighed by its scored error (the layer's output error when the scan had activations);
+// kNothingToPlan where no tensor has a finite element (its "error" would read as none at all).
 Expected<std::vector<PlanItem>> plan_items(const ScanResult& r, const std::vector<std::string>& pins);
+inline constexpr const char* kNothingToPlan = "no scanned tensor has a finite element: there is nothing to plan";
 // The pins as (tensor, candidate) indexes into `names` and `candidates` (canonical spellings);
 // an error names the pin that is wrong.
 Expected<std::vector<std::pair<size_t, size_t>>> resolve_pins(const std::vector<std::string>& names,

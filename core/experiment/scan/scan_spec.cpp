@@ -119,9 +119,11 @@ Expected<PreparedScan> prepare_scan(const ScanSpec& s, const std::function<void(
 }
 
 Expected<ScanPlans> plan_scan(const ScanResult& r, std::optional<double> budget, const std::vector<std::string>& pins) {
+  ScanPlans out;
+  // A scan of nothing but Inf and NaN has no frontier; asked for a plan, it says why there is none.
+  if (!budget && !std::any_of(r.tensors.begin(), r.tensors.end(), has_finite_elements)) return out;
   auto items = plan_items(r, pins);
   if (!items) return Error{items.error()};
-  ScanPlans out;
   out.frontier = plan_frontier(*items);
   if (budget) {
     auto plan = plan_report(r, *budget, pins);

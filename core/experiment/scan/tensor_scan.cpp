@@ -267,6 +267,13 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
         [](Central& total, const Central& c) { total.c2 += c.c2, total.c4 += c.c4; }, failed);
     if (!failed) return Error{failed.error()};
     central.c2 += part.c2, central.c4 += part.c4;
+    // A stored Inf or NaN is left out of every figure from here on: as a zero, which adds no
+    // error and counts as neither saturated nor flushed, and moves no scale (the amaxes are over
+    // the finite elements, and an asymmetric range holds zero). As itself, quantise() and the
+    // register pass counted an Inf as saturated and a NaN as flushed where the format has no NaN.
+    if (out.stats.nonfinite > 0)
+      for (double& v : values)
+        if (!std::isfinite(v)) v = 0;
     if (output) out.output_energy += output->energy(values, k);
     // Stochastic draws continue the tensor's stream: element j of the run draws what element
     // r0 * cols + j of the whole tensor would, so a scan's figures do not depend on its runs.

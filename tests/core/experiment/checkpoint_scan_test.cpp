@@ -152,6 +152,53 @@ TEST(CheckpointScan, LeavesOutNonFiniteValuesAndMarksCopiesThatLoseOne) {
   std::filesystem::remove(file);
 }
 
+// Bug: a stored Inf counted as saturated under every candidate, and a NaN as flushed where the
+// format has no NaN (a tensor of 16 NaNs and 16 Infs: "saturated 16", "flushed 16"), though the
+// scan leaves them out of every figure. Its figures, counts and all, are those of the same tensor
+// with zeros in their place (a zero adds no error and counts as neither), and a tensor of nothing
+// else counts none.
+TEST(CheckpointScan, InfAndNaNCountForNothing) {
+  const std::string dir = ::testing::TempDir() + "/nonfinite-counts";
+  std::filesystem::create_directories(dir);
+  ScanOptions o;
+  o.candidates = *parse_candidates(std::string(kDefaultCandidates) +
+                                   ",float8_e4m3fn,float8_e5m2:per-tensor,int8:per-channel-asymmetric,int4:group:32,"
+                                   "uint4:group-asymmetric:32,float4_e2m1fn:per-channel");
+  auto scanned = [&](const std::vector<float>& v, const std::string& name) {
+    {
+      std::ofstream out(dir + "/" + name, std::ios::binary);
+      out << one_tensor_file(v, 4, 64);
+    }
+    auto c = io::open_checkpoint(dir + "/" + name);
+    EXPECT_TRUE(c) << c.error();
+    auto r = scan_checkpoint(*c, o);
+    EXPECT_TRUE(r) << r.error();
+    return r->tensors.at(0);
+  };
+  std::vector<float> v(4 * 64), zeros;
+  for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 17) * 0.25f - 2 + (i % 5 == 0 ? 0.001f : 0);
+  zeros = v;
+  for (size_t i : {3, 40, 64, 130, 200, 255}) v[i] = i % 2 ? INFINITY : -INFINITY, zeros[i] = 0;
+  for (size_t i : {7, 71, 150}) v[i] = NAN, zeros[i] = 0;
+  const TensorScan with = scanned(v, "with.safetensors"), without = scanned(zeros, "zeros.safetensors");
+  ASSERT_EQ(with.stats.nonfinite, 9u);
+  for (size_t c = 0; c < o.candidates.size(); ++c) {
+    SCOPED_TRACE(o.candidates[c].text());
+    EXPECT_EQ(with.scores[c].saturated, without.scores[c].saturated);
+    EXPECT_EQ(with.scores[c].flushed, without.scores[c].flushed);
+    EXPECT_EQ(with.scores[c].error_energy, without.scores[c].error_energy);
+    EXPECT_EQ(with.scores[c].max_abs, without.scores[c].max_abs);
+    EXPECT_EQ(with.scores[c].max_rel, without.scores[c].max_rel);
+  }
+  for (size_t i = 0; i < v.size(); ++i) v[i] = i % 2 ? NAN : INFINITY;
+  const TensorScan none = scanned(v, "none.safetensors");
+  for (const CandidateScore& c : none.scores) {
+    EXPECT_EQ(c.saturated, 0u) << c.candidate;
+    EXPECT_EQ(c.flushed, 0u) << c.candidate;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // Bug: a tensor of NaNs scored "exact" under every candidate, and one with a few Infs left them
 // out, both without a word (its figures are over its finite elements). The scan says which
 // tensors hold them, and that one with no finite element is not scored.

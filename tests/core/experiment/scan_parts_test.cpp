@@ -2,6 +2,8 @@
 // and its results written as JSON and read back, merged from parts scanned apart.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <algorithm>
 #include <cmath>
 
@@ -84,11 +86,12 @@ ScanResult tiny_scan(const std::string& name, double err) {
     s.candidate = r.candidates[c];
     s.bits_per_param = c ? 8 + 32.0 / 3 : 16;
     s.error_energy = c ? err : 0;  // bfloat16 exact: SQNR Inf, written as null
-    s.sqnr_db = c ? 10 * std::log10(4 / err) : INFINITY;
+    finish_score(s, t.energy, 0);
     s.saturated = c;
     t.scores.push_back(s);
   }
   r.tensors.push_back(t);
+  r.bytes = 6 * 4;  // float32
   return r;
 }
 
@@ -137,6 +140,74 @@ TEST(ScanJson, ReadsBackWhatItWrites) {
   broken = j;
   broken["tensors"][0]["candidates"][1]["candidate"] = "float8_e4m3fn:mx";
   EXPECT_NE(scan_from_json(broken, "r.json").error().find("not the scan's int8:per-channel"), std::string::npos);
+}
+
+// Bug: a part's result.json read for a merge took a key removed (a tensor's "file", "layer",
+// "role", the "frontier", a candidate's "sqnr_db"), a key added, a dtype no scan reads, and
+// "bytes" that its tensors do not add up to, without a word: the merge then lost the field or
+// carried the wrong figure. Each is refused, naming where.
+TEST(ScanJson, RefusesWhatItsWriterNeverWrites) {
+  auto merged = merge_scans({tiny_scan("model.layers.0.mlp.up_proj.weight", 1e-3), tiny_scan("lm_head.weight", 1e-4)});
+  ASSERT_TRUE(merged) << merged.error();
+  ScanResult two = *merged;
+  two.tensors[0].file = "model-00001-of-00002.safetensors";
+  two.tensors[1].file = "model-00002-of-00002.safetensors";
+  auto items = plan_items(two, {});
+  ASSERT_TRUE(items) << items.error();
+  auto plan = plan_report(two, 17, {});
+  ASSERT_TRUE(plan) << plan.error();
+  const auto j = nlohmann::json::parse(scan_to_json(two, plan_frontier(*items), *plan).dump());
+  ASSERT_TRUE(scan_from_json(j, "r.json")) << scan_from_json(j, "r.json").error();
+  auto refused = [&](const std::function<void(nlohmann::json&)>& edit, const std::string& says) {
+    auto broken = j;
+    edit(broken);
+    auto back = scan_from_json(broken, "r.json");
+    ASSERT_FALSE(back) << "accepted an edit that should say: " << says;
+    EXPECT_NE(back.error().find(says), std::string::npos) << back.error();
+  };
+  auto t0 = [](nlohmann::json& b) -> nlohmann::json& { return b["tensors"][0]; };
+  refused([&](auto& b) { t0(b).erase("file"); }, "some tensors name their shard");
+  refused([&](auto& b) { t0(b).erase("layer"); }, "is not what the name gives");
+  refused([&](auto& b) { t0(b)["layer"] = 3; }, "is not what the name gives");
+  refused([&](auto& b) { t0(b).erase("role"); }, "\"role\" is not a string");
+  refused([&](auto& b) { t0(b)["role"] = "mlp.down_proj"; }, "is not what the name gives");
+  refused([&](auto& b) { b.erase("frontier"); }, "\"frontier\" is not a list");
+  refused([&](auto& b) { b["frontier"] = {{{"bits_per_param", "x"}, {"error_energy", 0}, {"sqnr_db", 1}}}; },
+          "\"bits_per_param\" is not a number");
+  refused([&](auto& b) { b.erase("skipped"); }, "no \"skipped\" list");
+  refused([&](auto& b) { b["plan"] = {{"bogus", 1}}; }, "plan: unknown key \"bogus\"");
+  refused([&](auto& b) { b["plan"]["tensors"].erase("lm_head.weight"); }, "does not choose for each");
+  refused([&](auto& b) { t0(b)["candidates"][1].erase("sqnr_db"); }, "no \"sqnr_db\"");
+  refused([&](auto& b) { t0(b)["candidates"][1]["normwise"] = 0.5; }, "\"normwise\" is not what its energies give");
+  refused([&](auto& b) { t0(b)["dtype"] = "F99"; }, "not a float dtype a scan reads");
+  refused([&](auto& b) { t0(b)["dtype"] = "I8"; }, "not a float dtype a scan reads");
+  refused([&](auto& b) { b["bytes"] = 1u; }, "the tensors' shapes and dtypes give 48");
+  refused([&](auto& b) { b["bogus"] = 1; }, "r.json: unknown key \"bogus\"");
+  refused([&](auto& b) { t0(b)["bogus"] = 1; }, "unknown key \"bogus\"");
+  refused([&](auto& b) { t0(b)["candidates"][0]["bogus"] = 1; }, "candidates[0]: unknown key \"bogus\"");
+  refused([&](auto& b) { t0(b)["stats"]["bogus"] = 1; }, "stats: unknown key \"bogus\"");
+  refused([&](auto& b) { t0(b)["stats"]["nonfinite"] = 6u; }, "is not null, but no element is finite");
+
+  // A tensor with no finite element has null statistics and figures (its zeros read as exact),
+  // and reads back so; a number among them is refused.
+  ScanResult none = tiny_scan("w", 0);
+  none.tensors[0].stats = {};
+  none.tensors[0].stats.nonfinite = 6;
+  none.tensors[0].energy = 0;
+  for (CandidateScore& c : none.tensors[0].scores) c.error_energy = 0, finish_score(c, 0, 0), c.saturated = 0;
+  const auto written = nlohmann::json::parse(scan_to_json(none, {}, std::nullopt).dump());
+  EXPECT_TRUE(written["tensors"][0]["stats"]["amax"].is_null());
+  EXPECT_TRUE(written["tensors"][0]["candidates"][1]["error_energy"].is_null());
+  EXPECT_TRUE(written["tensors"][0]["candidates"][1]["normwise"].is_null());
+  auto back = scan_from_json(written, "r.json");
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->tensors[0].scores[1].error_energy, 0);
+  EXPECT_FALSE(has_finite_elements(back->tensors[0]));
+  auto broken = written;
+  broken["tensors"][0]["candidates"][1]["max_abs"] = 0.0;
+  EXPECT_NE(scan_from_json(broken, "r.json").error().find("\"max_abs\" is not null, but no element is finite"),
+            std::string::npos);
+  EXPECT_EQ(plan_items(none, {}).error(), kNothingToPlan);
 }
 
 TEST(ScanJson, MergesPartsAndRefusesOverlapsAndMismatches) {
