@@ -392,9 +392,10 @@ int run_bench(const BenchArgs& a) {
     std::fprintf(stderr, "error: --elements must be from 1 to 2^34 (%zu given)\n", a.elements);
     return kExitBadInput;
   }
+  // (A size past the memory there is: bad input, as every other command's.)
   if (auto st = check_room(3.0 * 4.0 * static_cast<double>(a.elements), "--elements", memory_room()); !st) {
     std::fprintf(stderr, "error: %s\n", st.error().c_str());
-    return kExitFailed;
+    return kExitBadInput;
   }
   // The input first, then the device: a bad format came after the device's note.
   CastOptions o;

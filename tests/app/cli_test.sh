@@ -506,6 +506,7 @@ limited() { bash -c 'ulimit -v 1500000 && exec "$@"' limited "$@"; }
 check matmul-past-memory 2 'the shape needs about 7.5 GiB of working memory; [0-9.]+ GiB is free here \(ulimit -v\)' -- limited "$PL" matmul --m 8192 --n 8192 --k 2048
 check roundtrip-past-memory 2 'the array needs about 10.0 GiB of working memory; .*\(ulimit -v\)' -- limited "$PL" roundtrip --rows 16384 --cols 16384
 check npy-past-memory 2 "reading $TMP/big.npy needs about 2.0 GiB of working memory" -- limited "$PL" roundtrip --input "$TMP/big.npy"
+check bench-past-memory 2 '\-\-elements needs about 4.5 GiB of working memory; .*\(ulimit -v\)' -- limited "$PL" bench --elements 400000000 --reps 1 --formats float16
 # (Under the limit: the refusal must come before any operand is drawn -- drawing them needs
 # 12 GiB, which the limit would refuse with another message.)
 check bench-throughput-gpu-size-on-cpu 1 'a 16384\^3 product would run on the CPU \(no GPU opened\), which takes n up to 4096' -- limited "$PL" bench --op throughput --sizes 16384 --backend auto --dtypes float32
