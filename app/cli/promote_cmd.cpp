@@ -189,6 +189,7 @@ int print_pair(const Engine& e, const Query& q, bool json,
     j["a"] = operand_json(q.a, q.a_device);
     j["b"] = operand_json(q.b, q.b_device);
     if (q.bias) j["bias"] = name(*q.bias);
+    if (const std::string lost = promote::scalar_not_held(e, q, o); !lost.empty()) j["value_not_held"] = lost;
     if (q.conv)
       j["shapes"] = {
           {"a", q.conv->input}, {"b", q.conv->weight}, {"groups", q.conv->groups}, {"threads", q.conv->threads}};
@@ -221,6 +222,8 @@ int print_pair(const Engine& e, const Query& q, bool json,
   std::printf("%s: %s(a: %s, b: %s%s)\n", promote::engine_heading(e, q.a_device || q.b_device).c_str(), q.op.c_str(),
               operand_text(e, q.a, q.a_device).c_str(), operand_text(e, q.b, q.b_device).c_str(), bias_note.c_str());
   std::printf("  %s\n  rule: %s\n", outcome_text(e, o).c_str(), o.rule.c_str());
+  if (const std::string lost = promote::scalar_not_held(e, q, o); !lost.empty())
+    std::printf("  note: %s\n", lost.c_str());
   if (internals && o.result == DType::float32) print_internals(setting, q.op, *internals);
   if (!fixes.empty()) std::printf("  fixes:\n");
   for (const auto& f : fixes) {

@@ -303,6 +303,14 @@ std::string_view autocast_of(std::string_view device) {
   return at == std::string_view::npos ? std::string_view{} : device.substr(at);
 }
 
+std::string scalar_not_held(const Engine& e, const Query& q, const Outcome& o) {
+  if (q.b.kind != OperandKind::Scalar || !o.ok()) return "";
+  const auto v = scalar_operand_value(q.b.value, q.b.dtype);
+  if (!v) return "";
+  const std::string literal = q.b.value.empty() ? std::string(default_literal(py_type_of(q.b.dtype))) : q.b.value;
+  return scalar_lost_text(literal, *v, *o.result, e.spell(*o.result));
+}
+
 std::string engine_heading(const Engine& e, bool operands_placed) {
   if (operands_placed && configuration_of(e.device).empty()) return release_text(e);
   return release_text(e) + " (" + std::string(e.device) + ")";

@@ -90,6 +90,9 @@ std::string release_text(const Engine& e);
 // call places its operands on devices, they are named with the operands instead, and a bare
 // device here would contradict them ("torch 2.15.0 (cpu): linear(..., b: ... on cuda)").
 std::string engine_heading(const Engine& e, bool operands_placed);
+// For a Python scalar b whose value the result cannot hold, why, in the engine's spelling ("1000
+// is not a torch.uint8 value (0 to 255): the result cannot hold it"); "" otherwise.
+std::string scalar_not_held(const Engine& e, const Query& q, const Outcome& o);
 
 // The parts of an engine's device description ("cpu with AVX-512, autocast bfloat16"): where it
 // runs, its first word ("cpu"); the configuration after it (" with AVX-512, autocast bfloat16",

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
+#include "core/dtype/codec.h"
 #include "core/dtype/device/float_format.h"
 #include "core/util/names.h"
 
@@ -41,6 +43,52 @@ OutcomeClass classify(DType a, DType b, const Outcome& o) {
   if (!holds_every_value(a, r) || !holds_every_value(b, r)) return OutcomeClass::Narrowed;
   if (r == a || r == b) return OutcomeClass::Kept;
   return OutcomeClass::Widened;
+}
+
+bool holds_value(const PyValue& v, DType to) {
+  const DTypeInfo& t = info(to);
+  const bool whole = v.type == PyType::Bool || v.type == PyType::Int;
+  if (v.type == PyType::Complex && v.imag != 0 && t.kind != DTypeKind::Complex) return false;
+  switch (t.kind) {
+    case DTypeKind::Bool: return whole && (v.integer == 0 || v.integer == 1);
+    case DTypeKind::SignedInt:
+    case DTypeKind::UnsignedInt: {
+      __int128 n = v.integer;
+      if (!whole) {  // a float holding a whole number in range
+        if (!(std::fabs(v.real) < 0x1p126) || std::trunc(v.real) != v.real) return false;
+        n = static_cast<__int128>(v.real);
+      }
+      return int_lo(to) <= n && n <= int_hi(to);
+    }
+    default: break;
+  }
+  // A float, or each part of a complex, in the format.
+  const FloatFormat& f = t.format;
+  auto fits = [&](double x) {
+    if (std::isnan(x)) return f.has_nan();
+    if (std::isinf(x)) return f.has_inf();
+    return decode(f, encode(f, x, CastOptions{}).code) == x;
+  };
+  if (whole) {
+    const double x = static_cast<double>(v.integer);
+    return static_cast<__int128>(x) == v.integer && fits(x);  // (past float64's digits: no narrower float holds it)
+  }
+  return fits(v.real) && fits(v.type == PyType::Complex ? v.imag : 0.0);
+}
+
+OutcomeClass classify_scalar(DType a, const PyValue& b, const Outcome& o) {
+  if (!o.ok()) return o.other_result.empty() ? OutcomeClass::Error : OutcomeClass::Object;
+  const DType r = *o.result;
+  if (!holds_every_value(a, r) || !holds_value(b, r)) return OutcomeClass::Narrowed;
+  return r == a ? OutcomeClass::Kept : OutcomeClass::Widened;
+}
+
+std::string scalar_lost_text(std::string_view literal, const PyValue& v, DType result, std::string_view spelled) {
+  if (holds_value(v, result)) return "";
+  std::string range;
+  if (const DTypeKind k = info(result).kind; k == DTypeKind::SignedInt || k == DTypeKind::UnsignedInt)
+    range = " (" + int128_to_string(int_lo(result)) + " to " + int128_to_string(int_hi(result)) + ")";
+  return std::string(literal) + " is not a " + std::string(spelled) + " value" + range + ": the result cannot hold it";
 }
 
 std::string_view outcome_class_name(OutcomeClass c) {

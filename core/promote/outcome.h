@@ -5,8 +5,10 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/dtype/dtype.h"
+#include "core/promote/py_value.h"
 
 namespace pl::promote {
 
@@ -61,6 +63,15 @@ enum class OutcomeClass : uint8_t {
 // fits an integer; a complex never fits a real dtype.
 bool holds_every_value(DType from, DType to);
 OutcomeClass classify(DType a, DType b, const Outcome& o);
+// The same for a Python scalar b, which has a value and no dtype: narrowed where the result
+// cannot hold that value (uint8 + 1000 -> uint8: 1000 is no uint8 value, and the sum wraps).
+OutcomeClass classify_scalar(DType a, const PyValue& b, const Outcome& o);
+// Whether `to` holds the value exactly: an integer in its range, a float (each part of a
+// complex) that rounds to itself in its format.
+bool holds_value(const PyValue& v, DType to);
+// "" where the result holds the scalar; else why not, to follow the result: "1000 is not a
+// torch.uint8 value (0 to 255): the result cannot hold it", the dtype spelled `spelled`.
+std::string scalar_lost_text(std::string_view literal, const PyValue& v, DType result, std::string_view spelled);
 std::string_view outcome_class_name(OutcomeClass c);
 
 std::string_view operand_kind_name(OperandKind k);  // "tensor", "zerodim", "scalar"

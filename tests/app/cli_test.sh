@@ -148,6 +148,9 @@ check matmul-custom 0 'A \(8 x 32\) e5m7b15:ieee, none  x  B \(32 x 8\) e3m4b3:f
 check dot-custom 0 'e4m3b9:fnuz kahan rne' -- "$PL" dot --k 16 --trials 4 --a-dtype e5m7 --accumulate e6m9:sequential,e4m3b9:fnuz:kahan
 check matmul-custom-framework 2 'torch has no e5m7b15:ieee \(a custom format: leave the framework out' -- \
   "$PL" matmul --m 4 --n 4 --k 8 --input-dtype e5m7 --weight-dtype float32 --framework torch
+# A Python scalar the result cannot hold is said (uint8 + 1000 -> uint8 wraps).
+check promote-scalar-not-held 0 'note: 1000 is not a torch.uint8 value \(0 to 255\): the result cannot hold it' -- "$PL" promote uint8 int64 --b-kind scalar --b-value 1000
+check promote-scalar-not-held-json 0 '"value_not_held": "1000 is not a torch.uint8 value \(0 to 255\): the result cannot hold it"' -- "$PL" promote uint8 int64 --b-kind scalar --b-value 1000 --json
 check promote-custom 2 'e5m7b15:ieee is not a torch 2.15.0 dtype \(a custom format: no framework has one\)' -- "$PL" promote e5m7 float32
 check promote-help-ops 0 "numpy, numpy1, numpy-ml_dtypes0.7: add subtract multiply true_divide matmul dot astype" -- "$PL" promote --help
 # ml_dtypes 0.7.0 keeps a bfloat16 array's dtype with a Python float; 0.6.0 gives float32.

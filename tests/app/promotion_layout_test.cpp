@@ -4,6 +4,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -259,6 +260,41 @@ TEST_F(PromotionLayout, TheEmptyPaneBesideTheGridSumsItUp) {
   ASSERT_TRUE(chosen->ok());
   EXPECT_NE(first.label.find(" -> " + short_name(*chosen->result)), std::string::npos) << first.label;
   EXPECT_EQ(first.label, "f64, i64 -> f64");  // the first row's first narrowing pair
+}
+
+// The same where the grid stands above the pane (1600x1000: the grid is wider than 55% of the
+// window), which held one line of help over 480 px.
+TEST_F(PromotionLayout, ThePaneBelowTheGridSumsItUpToo) {
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 1000);
+  PromotionPanel panel{log};
+  PromotionPanel::StartState start = every_torch_dtype();
+  start.select.clear();
+  ASSERT_TRUE(panel.configure(start).ok());
+  draw(panel);
+  EXPECT_EQ(drawn("promotion-answer"), nullptr);  // stacked
+  const ImGuiWindow* bottom = drawn("promotion-bottom");
+  ASSERT_NE(bottom, nullptr);
+  EXPECT_FALSE(narrowed_button_centres(bottom).empty());
+}
+
+// Bug: uint8 + the Python int 1000 -> uint8 was drawn as keeping an operand's dtype, though 1000
+// is no uint8 value (scenario 04: the sum wraps). Such a scalar's cells are narrowed.
+TEST_F(PromotionLayout, AScalarTheResultCannotHoldIsNarrowed) {
+  ImGui::GetIO().DisplaySize = ImVec2(1920, 1080);
+  PromotionPanel panel{log};
+  PromotionPanel::StartState start;
+  start.framework = "torch";
+  start.op = "add";
+  start.b_kind = "scalar";
+  start.b_value = "1000";
+  ASSERT_TRUE(panel.configure(start).ok());
+  draw(panel);
+  std::vector<std::string> labels;
+  for (const auto& pair : panel.overview().narrowed) labels.push_back(pair.label);
+  for (const char* label : {"u8, int -> u8", "i8, int -> i8"})
+    EXPECT_NE(std::find(labels.begin(), labels.end(), label), labels.end()) << label;
+  for (const char* label : {"i16, int -> i16", "i64, int -> i64"})  // 1000 fits
+    EXPECT_EQ(std::find(labels.begin(), labels.end(), label), labels.end()) << label;
 }
 
 }  // namespace

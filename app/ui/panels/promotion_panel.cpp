@@ -544,6 +544,12 @@ void PromotionPanel::draw_grid() {
   for (const GridColumn& c : columns) ImGui::TableSetupColumn(c.header.c_str(), ImGuiTableColumnFlags_WidthFixed, cell_w);
   table_headers([&](int c) { return c > 0 ? columns[size_t(c - 1)].tip : std::string(); });
   overview_ = {};
+  // A Python scalar b's value, for each column (its Python type's): the class asks whether the
+  // result holds that value, not b's dtype's every value.
+  const bool b_scalar = main_.b_kind == static_cast<int>(promote::OperandKind::Scalar);
+  std::vector<std::optional<promote::PyValue>> scalar(shown.size());
+  for (size_t column = 0; column < shown.size() && b_scalar; ++column)
+    if (auto v = promote::scalar_operand_value(main_.b_value, dtypes_[shown[column]])) scalar[column] = *v;
   for (size_t r = 0; r < rows.size(); ++r) {
     const int i = rows[r];
     // The row's height from its start (a line of text), so that a cell's rectangle is known
@@ -563,9 +569,8 @@ void PromotionPanel::draw_grid() {
       const int j = shown[column];
       ImGui::TableNextColumn();
       const Outcome& o = grid_.cells[i * n + j];
-      // A Python scalar has no dtype of its own: only the array's dtype counts.
-      const bool b_scalar = main_.b_kind == static_cast<int>(promote::OperandKind::Scalar);
-      const OutcomeClass c = promote::classify(dtypes_[i], b_scalar ? dtypes_[i] : dtypes_[j], o);
+      const OutcomeClass c = scalar[column] ? promote::classify_scalar(dtypes_[i], *scalar[column], o)
+                                            : promote::classify(dtypes_[i], b_scalar ? dtypes_[i] : dtypes_[j], o);
       if (!not_applicable(o)) {
         ++overview_.count[size_t(c)];
         if (c == OutcomeClass::Narrowed)
@@ -626,7 +631,7 @@ void PromotionPanel::draw_selection() {
     ImGui::TextDisabled(
         "Click a cell to make that pair the current input (a) and weight (b) "
         "dtypes and see the fixes people try.");
-    if (beside_) draw_overview();
+    if (!compact_) draw_overview();  // (below the grid, the pane below scrolls to it)
     return;
   }
   const auto& e = engine(main_);
@@ -658,6 +663,8 @@ void PromotionPanel::draw_selection() {
     logged_ = line;
   }
   wrapped_text_colored(o.ok() ? ImVec4(0.6f, 0.85f, 1.0f, 1) : ImVec4(1.0f, 0.55f, 0.4f, 1), outcome_line(e, o));
+  if (const std::string lost = promote::scalar_not_held(e, q, o); !lost.empty())
+    wrapped_text_colored(ImVec4(1.0f, 0.75f, 0.3f, 1), lost);  // (its cell is the narrowed class's)
   wrapped_text_disabled(o.rule);
   draw_matmul_precision(e, q, o);
   if (compare_) {

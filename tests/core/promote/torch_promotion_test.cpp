@@ -155,6 +155,47 @@ TEST(OutcomeClass, HoldsEveryValueByPrecisionAndRange) {
   EXPECT_FALSE(holds_every_value(DType::int8, DType::uint64));
 }
 
+// Bug: a Python scalar b counted by its dtype's category alone, so uint8 + 1000 -> uint8 was
+// drawn grey ("one operand's dtype") though 1000 is no uint8 value and the sum wraps (scenario 04).
+// A scalar's class asks whether the result holds its value.
+TEST(OutcomeClass, AScalarIsNarrowedWhereTheResultCannotHoldItsValue) {
+  auto value = [](const char* literal, DType t) { return *scalar_operand_value(literal, t); };
+  EXPECT_FALSE(holds_value(value("1000", DType::int64), DType::uint8));
+  EXPECT_TRUE(holds_value(value("200", DType::int64), DType::uint8));
+  EXPECT_FALSE(holds_value(value("-1", DType::int64), DType::uint8));
+  EXPECT_TRUE(holds_value(value("-128", DType::int64), DType::int8));
+  EXPECT_TRUE(holds_value(value("2048", DType::int64), DType::float16));
+  EXPECT_FALSE(holds_value(value("2049", DType::int64), DType::float16));  // 11 significant bits
+  EXPECT_FALSE(holds_value(value("9007199254740993", DType::int64), DType::float64));
+  EXPECT_TRUE(holds_value(value("0.5", DType::float64), DType::float16));
+  EXPECT_FALSE(holds_value(value("0.1", DType::float64), DType::float16));
+  EXPECT_FALSE(holds_value(value("1e6", DType::float64), DType::float16));  // past 65504
+  EXPECT_TRUE(holds_value(value("3.0", DType::float64), DType::int8));
+  EXPECT_FALSE(holds_value(value("2.5", DType::float64), DType::int8));
+  EXPECT_TRUE(holds_value(value("1+2j", DType::complex128), DType::complex64));
+  EXPECT_FALSE(holds_value(value("1+2j", DType::complex128), DType::float32));
+  EXPECT_TRUE(holds_value(value("True", DType::bool_), DType::bool_));
+  auto add = [](DType a, const char* literal, DType b) {
+    Operand scalar{b, OperandKind::Scalar};
+    scalar.value = literal;
+    return torch::evaluate(torch::Op::Add, {a}, scalar);
+  };
+  EXPECT_EQ(classify_scalar(DType::uint8, value("1000", DType::int64), add(DType::uint8, "1000", DType::int64)),
+            OutcomeClass::Narrowed);
+  EXPECT_EQ(classify_scalar(DType::uint8, value("200", DType::int64), add(DType::uint8, "200", DType::int64)),
+            OutcomeClass::Kept);
+  EXPECT_EQ(classify_scalar(DType::bool_, value("1000", DType::int64), add(DType::bool_, "1000", DType::int64)),
+            OutcomeClass::Widened);  // -> int64
+  const Engine* torch = find_engine("torch");
+  ASSERT_NE(torch, nullptr);
+  Query q{"add", {DType::uint8}, {DType::int64, OperandKind::Scalar}, std::nullopt};
+  q.b.value = "1000";
+  EXPECT_EQ(scalar_not_held(*torch, q, torch->evaluate(q)),
+            "1000 is not a torch.uint8 value (0 to 255): the result cannot hold it");
+  q.b.value = "100";
+  EXPECT_EQ(scalar_not_held(*torch, q, torch->evaluate(q)), "");
+}
+
 }  // namespace
 }  // namespace pl::promote
 
