@@ -101,6 +101,19 @@ Figure throughput_bars(const experiment::ThroughputHistory& h, const ThroughputC
 
 namespace {
 
+// A row's sampled rates, GFLOP/s, as quartiles: how far its median can be trusted.
+Quartiles row_rates(const experiment::ThroughputResult& r, const experiment::ThroughputRow& row) {
+  std::vector<double> g;
+  for (double s : row.seconds) g.push_back(experiment::product_gflops(r.config.n, s));
+  return quartiles(std::move(g));
+}
+
+// Whether a row's samples cannot tell it from the baseline's: their quartile ranges overlap.
+bool overlaps_baseline(const experiment::ThroughputResult& r, const experiment::ThroughputRow& row) {
+  const experiment::ThroughputRow* base = r.row(r.config.baseline);
+  return base && &row != base && experiment::spreads_overlap(row_rates(r, row), row_rates(r, *base));
+}
+
 Figure measured_rate(const experiment::ThroughputResult& r) {
   Figure f;
   f.name = "measured-rate";
@@ -113,14 +126,22 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
   for (const auto& row : r.rows) timed.push_back(row.dtype);
   f.y.label = experiment::rate_axis_name(unit, timed);
   category_axis(f, r.rows.size());
+  bool any_overlap = false;
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const auto& row = r.rows[i];
     const double rate = row.gflops * unit.scale;
     add_dtype_category(f, row.dtype);
-    char label[128];
-    std::snprintf(label, sizeof label, "%s  %.1f %s, %.2fx%s", std::string(name(row.dtype)).c_str(), rate,
-                  experiment::rate_unit_name(unit, row.dtype).c_str(),
-                  row.speedup, row.emulated ? " (emulated)" : "");
+    // The median with its quartiles, as the Throughput table writes it, and the speed-up marked
+    // where the spreads overlap the baseline's (scenario 24's legend read "0.25x" in one run and
+    // "1.00x" in another, with nothing to say the samples could not tell them apart).
+    const bool overlaps = overlaps_baseline(r, row);
+    any_overlap |= overlaps;
+    char speedup[32];
+    std::snprintf(speedup, sizeof speedup, "%.2fx%s", row.speedup, overlaps ? "*" : "");
+    const std::string label = std::string(name(row.dtype)) + "  " +
+                              experiment::spread_text(row_rates(r, row), unit.scale) + " " +
+                              experiment::rate_unit_name(unit, row.dtype) + ", " + speedup +
+                              (row.emulated ? " (emulated)" : "");
     f.series.push_back(category_bar(i, label, rate));
     // Every timed run as a dot over its bar: the spread says how far to trust the median.
     Series runs{"", SeriesKind::Points, {}, {}, {0.15, 0.15, 0.15, 0.8}};
@@ -130,6 +151,9 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
     }
     f.series.push_back(std::move(runs));
   }
+  if (any_overlap)
+    f.subtitle += "; *: its runs' quartile range overlaps " + std::string(name(r.config.baseline)) +
+                  "'s, so they do not tell the two apart";
   return f;
 }
 
@@ -160,13 +184,6 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
   double lo = 1, hi = 4;
   // A measured speed-up whose samples' quartile ranges overlap the baseline's is marked, as the
   // table's "spreads overlap": the samples do not tell the two apart, whatever the medians say.
-  const auto rates = [&](const experiment::ThroughputRow& row) {
-    std::vector<double> g;
-    for (double s : row.seconds) g.push_back(experiment::product_gflops(r.config.n, s));
-    return quartiles(std::move(g));
-  };
-  const experiment::ThroughputRow* base_row = r.row(r.config.baseline);
-  const Quartiles base_rates = base_row ? rates(*base_row) : Quartiles{};
   bool any_overlap = false;
   for (size_t i = 0; i < r.rows.size(); ++i) {
     add_dtype_category(f, r.rows[i].dtype);
@@ -179,20 +196,21 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
       if (!(v > 0)) return;
       lo = std::min(lo, v), hi = std::max(hi, v);
       char text[32];
-      std::snprintf(text, sizeof text, v < 10 ? "%.2fx%s" : "%.1fx%s", v, overlaps ? " (overlap)" : "");
+      // (The mark a star: "1.03x (overlap)" pushed the labels of values near 1x, which crowd the
+      // base line, beside other dtypes' bars at 1280x800.)
+      std::snprintf(text, sizeof text, v < 10 ? "%.2fx%s" : "%.1fx%s", v, overlaps ? "*" : "");
       values.x.push_back(x + (from + to) / 2);
       values.y.push_back(v);
       values.point_labels.emplace_back(text);
     };
-    const bool overlaps = base_row && &r.rows[i] != base_row &&
-                          experiment::spreads_overlap(rates(r.rows[i]), base_rates);
+    const bool overlaps = overlaps_baseline(r, r.rows[i]);
     any_overlap |= overlaps;
     bar(here, here_values, 0.1, 0.5, r.rows[i].speedup, overlaps);
     if (i < r.datasheet.size())
       bar(sheet, sheet_values, 0.5, 0.9, r.datasheet[i].supported ? r.datasheet[i].speedup : 0);
   }
   if (any_overlap)
-    f.subtitle += "; (overlap): its samples' quartile range overlaps " + base + "'s, so they do not tell the two apart";
+    f.subtitle += "; *: its samples' quartile range overlaps " + base + "'s, so they do not tell the two apart";
   f.series.push_back(std::move(here));
   if (!r.datasheet.empty()) f.series.push_back(std::move(sheet));
   f.series.push_back(std::move(here_values));
