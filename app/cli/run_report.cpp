@@ -162,6 +162,8 @@ void print_scan_report(const experiment::ScanResult& r, const std::vector<experi
   if (!plan) return;
   std::printf("plan within %.4g bits/param: %.4g bits/param, %s %s over the scanned tensors\n", plan->budget,
               plan->plan.point.bits_per_param, sqnr, sqnr_db_text(total_sqnr_db(r, plan->plan.point.error)).c_str());
+  if (const std::string spread = experiment::plan_tensors_text(r, plan->plan.choice); !spread.empty())
+    std::printf("(by tensor: %s)\n", spread.c_str());
   if (const std::string far = experiment::plan_optimality_text(plan->plan); !far.empty())
     std::printf("(not proven the least error: %s)\n", far.c_str());
   if (const auto& w = plan->by_weights_alone)

@@ -683,6 +683,18 @@ std::string dominant_energy_text(const ScanResult& r) {
   return printable(top->name) + " holds " + share + " of the " + (by_output(r) ? "outputs' energy" : "energy");
 }
 
+std::string plan_tensors_text(const ScanResult& r, const std::vector<size_t>& choice) {
+  std::vector<std::pair<double, const TensorScan*>> scored;
+  for (size_t i = 0; i < r.tensors.size() && i < choice.size(); ++i)
+    if (has_finite_elements(r.tensors[i]))
+      scored.emplace_back(scored_sqnr_db(r, r.tensors[i].scores[choice[i]]), &r.tensors[i]);
+  if (scored.size() < 2) return "";
+  // (NaN cannot come: an SQNR is +-Inf or a number. Ties keep the tensors' order.)
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return "the worst " + sqnr_db_text(scored.front().first) + " (" + printable(scored.front().second->name) +
+         "); half at " + sqnr_db_text(scored[(scored.size() - 1) / 2].first) + " or less";
+}
+
 std::string nonfinite_text(const ScanResult& r) {
   std::vector<const TensorScan*> with;
   for (const TensorScan& t : r.tensors)

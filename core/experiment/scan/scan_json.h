@@ -70,6 +70,11 @@ double total_sqnr_db(const ScanResult& r, double error);
 // exact under float8_e4m3fn per-tensor, gave that candidate 53 dB where its other tensors scored
 // 31): "NAME holds 95% of the energy"; empty where no tensor holds more than half.
 std::string dominant_energy_text(const ScanResult& r);
+// What the pooled SQNR of a plan (`choice`, a candidate per tensor) hides of its tensors: the
+// worst one's SQNR and name, and the SQNR half the tensors are at or below (the lower middle
+// one), "the worst 18.6 dB (a.weight); half at 20.4 dB or less"; empty for fewer than two
+// scored tensors.
+std::string plan_tensors_text(const ScanResult& r, const std::vector<size_t>& choice);
 // The tensors holding an Inf or a NaN, whose figures leave those elements out: "2 tensors hold
 // Inf or NaN elements, left out of every figure: a.weight (all 64: not scored), b.weight (2 of
 // 64)"; empty where none does. (An all-NaN tensor read "exact" under every candidate, without a

@@ -210,6 +210,23 @@ TEST(ScanJson, RefusesWhatItsWriterNeverWrites) {
   EXPECT_EQ(plan_items(none, {}).error(), kNothingToPlan);
 }
 
+// A plan's pooled SQNR is its total error against the total energy, which one tensor can set;
+// the plan line names the worst tensor and the SQNR half of them are at or below.
+TEST(ScanJson, APlansTensorsAreSummedUpBesideItsPooledSqnr) {
+  // Errors 1e-2, 1e-3, 1e-4 in int8 against an energy of 4: 26.0, 36.0 and 46.0 dB.
+  auto parts = merge_scans({tiny_scan("a.weight", 1e-2), tiny_scan("b.weight", 1e-3), tiny_scan("c.weight", 1e-4)});
+  ASSERT_TRUE(parts) << parts.error();
+  ScanResult scan = *parts;
+  const ScanResult* merged = &scan;
+  EXPECT_EQ(plan_tensors_text(*merged, {1, 1, 1}), "the worst 26.0 dB (a.weight); half at 36.0 dB or less");
+  // bfloat16 (exact) for a: the worst is b's; of two, the lower one.
+  EXPECT_EQ(plan_tensors_text(*merged, {0, 1, 1}), "the worst 36.0 dB (b.weight); half at 46.0 dB or less");
+  scan.tensors.pop_back();
+  EXPECT_EQ(plan_tensors_text(scan, {1, 1}), "the worst 26.0 dB (a.weight); half at 26.0 dB or less");
+  scan.tensors.pop_back();
+  EXPECT_EQ(plan_tensors_text(scan, {1}), "");  // one tensor: the pooled SQNR is its own
+}
+
 TEST(ScanJson, MergesPartsAndRefusesOverlapsAndMismatches) {
   auto merged = merge_scans({tiny_scan("a.weight", 1e-3), tiny_scan("b.weight", 1e-4)});
   ASSERT_TRUE(merged) << merged.error();
