@@ -69,7 +69,9 @@ TEST_F(PanelLinks, TheCaptionNamesOperandKindsAsThePickersDo) {
 
 // Bug: a compared grid's caption named the same op and operands twice ("numpy 2.4.6 (cpu),
 // multiply: a tensor, b zero-dim tensor; a framed cell: numpy 1.26.4 (cpu), multiply: a tensor, b
-// zero-dim tensor answers otherwise"), two lines of presentation mode above scenario 25's grid.
+// zero-dim tensor answers otherwise"), two lines of presentation mode above scenario 25's grid;
+// and scenario 04's twice where the frameworks name the same operands otherwise (PyTorch's
+// "a tensor", NumPy's "a array").
 TEST_F(PanelLinks, AComparedCaptionNamesTheCallOnceWhenBothShareIt) {
   Link link = promotion_link("zero-dim", "numpy", "multiply");
   link.b_kind = "zerodim";
@@ -79,8 +81,20 @@ TEST_F(PanelLinks, AComparedCaptionNamesTheCallOnceWhenBothShareIt) {
   const std::string call = "multiply: a array, b zero-dim array";  // (NumPy's arrays)
   ASSERT_NE(caption.find(call), std::string::npos) << caption;
   EXPECT_EQ(caption.find(call, caption.find(call) + 1), std::string::npos) << caption;
-  EXPECT_NE(caption.find("; a framed cell: numpy 1."), std::string::npos) << caption;
+  EXPECT_NE(caption.find("; framed where numpy 1."), std::string::npos) << caption;
   EXPECT_NE(caption.find("answers otherwise"), std::string::npos) << caption;
+}
+
+TEST_F(PanelLinks, AComparedCaptionNamesTheCallOnceAcrossFrameworks) {
+  Link link = promotion_link("1000", "torch", "add");
+  link.b_kind = "scalar";
+  link.b_value = "1000";
+  link.compare_with = "numpy";
+  ASSERT_TRUE(open_panel_link(link, panels));
+  const std::string caption = promotion.caption();
+  EXPECT_EQ(caption.find("a array"), std::string::npos) << caption;
+  EXPECT_NE(caption.find("add: a tensor, b Python scalar 1000; framed where numpy 2."), std::string::npos) << caption;
+  EXPECT_NE(caption.find(") answers otherwise"), std::string::npos) << caption;
 }
 
 TEST_F(PanelLinks, APromotionLinkSetsTheGridsEngineAndOp) {

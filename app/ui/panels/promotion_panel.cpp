@@ -837,11 +837,16 @@ std::string PromotionPanel::call_summary(const Setting& s) const {
 std::string PromotionPanel::caption() const {
   std::string line = engine_summary(main_) + ", " + call_summary(main_);
   if (!compare_) return line;
-  // The compared setting's call only where it is another (scenario 25's caption said the same op
-  // and operands twice, in two lines of presentation mode's type above a grid of two rows).
-  const std::string other_call = call_summary(other_);
-  line.append("; a framed cell: ").append(engine_summary(other_));
-  if (other_call != call_summary(main_)) line.append(", ").append(other_call);
+  // The compared setting's call only where it asks another question (scenario 25's caption said
+  // the same op and operands twice, in two lines of presentation mode's type above a grid of two
+  // rows; scenario 04's named PyTorch's "a tensor" and NumPy's "a array" as two calls): another
+  // op, other operand kinds, devices, value or bias.
+  const bool same_call = engine(main_).ops[main_.op] == engine(other_).ops[other_.op] &&
+                         main_.a_kind == other_.a_kind && main_.b_kind == other_.b_kind &&
+                         main_.a_device == other_.a_device && main_.b_device == other_.b_device &&
+                         std::strcmp(main_.b_value, other_.b_value) == 0 && main_.bias == other_.bias;
+  line.append("; framed where ").append(engine_summary(other_));
+  if (!same_call) line.append(", ").append(call_summary(other_)).append(",");
   return line.append(" answers otherwise");
 }
 
