@@ -256,6 +256,8 @@ void text_fitted(cairo_t* cr, const std::string& s, double x, double y, double s
                kHeaderSmallest, false, true, most);
 }
 
+constexpr double kCellLabelPx = 10;  // a heat map cell's label, as the tick labels beside the map
+
 void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w, double hgt, double fs) {
   if (h.rows == 0 || h.cols == 0) return;
   cairo_surface_t* img =
@@ -263,14 +265,9 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
   cairo_surface_flush(img);
   unsigned char* data = cairo_image_surface_get_data(img);
   const int stride = cairo_image_surface_get_stride(img);
-  const double span = h.vmax > h.vmin ? h.vmax - h.vmin : 1;
   for (size_t r = 0; r < h.rows; ++r)
     for (size_t c = 0; c < h.cols; ++c) {
-      const double v = h.values[r * h.cols + c];
-      const bool is_exact = h.inf_is_exact && std::isinf(v) && v > 0;
-      const Color col = std::isfinite(v) ? colormap(h.map, (v - h.vmin) / span)
-                        : is_exact       ? Color{1, 1, 1, 1}
-                                         : Color{0.5, 0.5, 0.5, 1};
+      const Color col = heatmap_cell_colour(h, h.values[r * h.cols + c]);
       auto* px = reinterpret_cast<uint32_t*>(data + r * stride) + c;
       *px = (static_cast<uint32_t>(col.r * 255 + 0.5) << 16) | (static_cast<uint32_t>(col.g * 255 + 0.5) << 8) |
             static_cast<uint32_t>(col.b * 255 + 0.5);
@@ -286,6 +283,11 @@ void draw_heatmap(cairo_t* cr, const Heatmap& h, double x0, double y0, double w,
   cairo_paint(cr);
   cairo_restore(cr);
   cairo_surface_destroy(img);
+  for (const CellLabel& label : heatmap_cell_labels(h, w, hgt, kCellLabelPx * fs)) {
+    const double shade = label.dark ? 0.1 : 0.96;
+    cairo_set_source_rgb(cr, shade, shade, shade);
+    text(cr, std::string(label.text), x0 + label.x, y0 + label.y, kCellLabelPx * fs, 0.5, 0.5);
+  }
   // A frame just outside the cells (the window's shader paints over the cells only): a white
   // exact cell at the map's edge is still a cell, not the figure's background.
   cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/figure/text_width.h"
 #include "core/util/number_text.h"
 
 namespace pl::figure {
@@ -31,6 +32,30 @@ Color palette(size_t i) {
   static constexpr std::array<uint32_t, 8> kColors = {0x0072B2, 0xD55E00, 0x009E73, 0xE69F00,
                                                       0xCC79A7, 0x56B4E9, 0x737373, 0x000000};
   return hex(kColors[i % kColors.size()]);
+}
+
+Color heatmap_cell_colour(const Heatmap& h, double v) {
+  const double span = h.vmax > h.vmin ? h.vmax - h.vmin : 1;
+  if (std::isfinite(v)) return colormap(h.map, (v - h.vmin) / span);
+  return h.inf_is_exact && std::isinf(v) && v > 0 ? Color{1, 1, 1, 1} : Color{0.5, 0.5, 0.5, 1};
+}
+
+std::vector<CellLabel> heatmap_cell_labels(const Heatmap& h, double w, double hgt, double font_px) {
+  std::vector<CellLabel> out;
+  if (h.rows == 0 || h.cols == 0 || h.cell_labels.size() != h.rows * h.cols) return out;
+  const double cw = w / double(h.cols), rh = hgt / double(h.rows);
+  if (rh < 1.4 * font_px) return out;
+  for (size_t r = 0; r < h.rows; ++r)
+    for (size_t c = 0; c < h.cols; ++c) {
+      const std::string& text = h.cell_labels[r * h.cols + c];
+      if (text.empty()) continue;
+      if (text_width(text, font_px) + 0.6 * font_px > cw) return {};
+      const Color col = heatmap_cell_colour(h, h.values[r * h.cols + c]);
+      // Dark on a light cell (viridis's yellow, an exact cell's white), light on a dark one.
+      const double luminance = 0.2126 * col.r + 0.7152 * col.g + 0.0722 * col.b;
+      out.push_back({(double(c) + 0.5) * cw, (double(r) + 0.5) * rh, text, luminance > 0.45});
+    }
+  return out;
 }
 
 Color colormap(Colormap m, double t) {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pl::figure {
@@ -92,7 +93,24 @@ struct Heatmap {
   // holds rows i * block_rows ... of matrix_rows, columns j * block_cols ... of matrix_cols. The
   // axes then count the matrix's rows and columns, not the cells; 0: the map has no such matrix.
   size_t block_rows = 1, block_cols = 1, matrix_rows = 0, matrix_cols = 0;
+  // Row-major, one per cell ("" for none), written in the cells where every one fits (a scan's
+  // SQNRs: viridis draws 31 dB and 33 dB alike); empty: no labels.
+  std::vector<std::string> cell_labels = {};
 };
+
+// A cell's colour as the map draws it: its value's, white for an exact cell, grey for none.
+Color heatmap_cell_colour(const Heatmap& h, double v);
+
+// Where a heat map's cell labels go in a plot area `w` x `hgt` pixels, at `font_px` pixels of
+// text: each one's centre (from the area's top left), its text, and whether it is written dark
+// (on a light cell) or light. None unless every label fits its cell with room around it: a few
+// numbers on a map of many would read as all there are.
+struct CellLabel {
+  double x, y;
+  std::string_view text;
+  bool dark;
+};
+std::vector<CellLabel> heatmap_cell_labels(const Heatmap& h, double w, double hgt, double font_px);
 
 struct Figure {
   std::string name;  // file stem: "error-histogram"

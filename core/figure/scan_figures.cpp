@@ -110,6 +110,9 @@ Figure scan_heatmap_figure(const ScanResult& r) {
       if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
       exact = exact || (std::isinf(v) && v > 0);
     }
+  // Each cell's SQNR in words as well (viridis draws 31 dB and 33 dB alike), "exact" for an
+  // exact cell; none for a grey one.
+  for (double v : h.values) h.cell_labels.push_back(std::isnan(v) ? "" : experiment::sqnr_text(v));
   if (!(lo <= hi)) lo = 0, hi = 1;
   // Exact cells stay +inf, which the drawers colour white, outside the colour map: at the top of
   // the scale they could not be told from the best lossy candidate (43 dB looked exact). Ruined

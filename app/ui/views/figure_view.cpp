@@ -243,8 +243,17 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
     const int pw = static_cast<int>(l.x1 - l.x0), ph = static_cast<int>(l.y1 - l.y0);
     if (heatmap_.render(*shown_.heatmap, key, pw, ph)) {
       const ImVec2 p0(at.x + static_cast<float>(l.x0), at.y + static_cast<float>(l.y0));
-      ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(heatmap_.texture())), p0,
-                                           ImVec2(p0.x + static_cast<float>(pw), p0.y + static_cast<float>(ph)));
+      ImDrawList* draw = ImGui::GetWindowDrawList();
+      draw->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(heatmap_.texture())), p0,
+                     ImVec2(p0.x + static_cast<float>(pw), p0.y + static_cast<float>(ph)));
+      // The cells' labels over the shader's cells (cairo's under them are covered), in the
+      // window's type.
+      for (const figure::CellLabel& label : figure::heatmap_cell_labels(*shown_.heatmap, pw, ph, ImGui::GetFontSize())) {
+        const std::string text(label.text);
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        draw->AddText(ImVec2(p0.x + static_cast<float>(label.x) - size.x / 2, p0.y + static_cast<float>(label.y) - size.y / 2),
+                      label.dark ? IM_COL32(25, 25, 25, 255) : IM_COL32(245, 245, 245, 255), text.c_str());
+      }
     } else if (heatmap_error_ != heatmap_.error()) {
       heatmap_error_ = heatmap_.error();  // cairo's cells stay on screen
       if (log_) log_->add(source_, "heat map shader: " + heatmap_error_);

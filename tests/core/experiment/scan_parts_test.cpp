@@ -315,6 +315,37 @@ TEST(ScanFigures, ALayerWithNoFiniteElementIsGreyNotExact) {
   EXPECT_EQ(figure::scan_heatmap_figure(tiny_scan("a.weight", 1e-3)).subtitle.find("grey"), std::string::npos);
 }
 
+// Bug: the heat map's cells were colour alone, and viridis draws 31 dB and 33 dB alike (a window
+// audit could not read scenario 29's "int8 falls to fp8's level" from it). Each cell carries its
+// SQNR as the table writes it, "exact" for an exact one and nothing for a grey one; they are
+// written where every one fits, dark on light cells and light on dark ones.
+TEST(ScanFigures, EachHeatMapCellSaysItsSqnr) {
+  ScanResult nan_layer = tiny_scan("model.layers.0.q.weight", 1e-3);
+  TensorScan& t = nan_layer.tensors[0];
+  t.stats.nonfinite = t.params, t.energy = 0;
+  for (CandidateScore& c : t.scores) c.error_energy = 0, c.sqnr_db = INFINITY;
+  auto r = merge_scans({nan_layer, tiny_scan("model.layers.1.q.weight", 1e-3)});
+  ASSERT_TRUE(r) << r.error();
+  const figure::Figure f = figure::scan_heatmap_figure(*r);
+  const figure::Heatmap& h = *f.heatmap;
+  EXPECT_EQ(h.cell_labels, (std::vector<std::string>{"", "", "exact", "36.0"}));
+  // In 400 x 200 pixels each cell has room; in 40 x 20 none does, and none is written.
+  const auto placed = figure::heatmap_cell_labels(h, 400, 200, 10);
+  ASSERT_EQ(placed.size(), 2u);
+  EXPECT_EQ(placed[0].text, "exact");
+  EXPECT_DOUBLE_EQ(placed[0].x, 100);
+  EXPECT_DOUBLE_EQ(placed[0].y, 150);
+  EXPECT_TRUE(placed[0].dark);  // on the white of an exact cell
+  EXPECT_TRUE(figure::heatmap_cell_labels(h, 40, 20, 10).empty());
+  figure::Heatmap dark = h;
+  dark.values = {0, 0, 0, 0}, dark.vmin = 0, dark.vmax = 1, dark.cell_labels = {"0.0", "0.0", "0.0", "0.0"};
+  const auto purple = figure::heatmap_cell_labels(dark, 200, 200, 10);
+  ASSERT_EQ(purple.size(), 4u);
+  for (const auto& label : purple) EXPECT_FALSE(label.dark);  // viridis's purple
+  dark.cell_labels[3] = "a label far too wide for its cell";
+  EXPECT_TRUE(figure::heatmap_cell_labels(dark, 200, 200, 10).empty());  // one does not fit: none
+}
+
 // Bug: the frontier's key said "the plan: 5.953 bits, 54.59 dB" where the plan line above it and
 // scan's output said 54.6 dB. It writes the SQNR as they do.
 TEST(ScanFigures, TheFrontiersKeyWritesThePlansSqnrAsThePlanLineDoes) {
