@@ -138,10 +138,9 @@ Figure measured_rate(const experiment::ThroughputResult& r) {
     any_overlap |= overlaps;
     char speedup[32];
     std::snprintf(speedup, sizeof speedup, "%.2fx%s", row.speedup, overlaps ? "*" : "");
-    const std::string label = std::string(name(row.dtype)) + "  " +
-                              experiment::spread_text(row_rates(r, row), unit.scale) + " " +
-                              experiment::rate_unit_name(unit, row.dtype) + ", " + speedup +
-                              (row.emulated ? " (emulated)" : "");
+    const std::string label =
+        std::string(name(row.dtype)) + "  " + experiment::spread_text(row_rates(r, row), unit.scale) + " " +
+        experiment::rate_unit_name(unit, row.dtype) + ", " + speedup + (row.emulated ? " (emulated)" : "");
     f.series.push_back(category_bar(i, label, rate));
     // Every timed run as a dot over its bar: the spread says how far to trust the median.
     Series runs{"", SeriesKind::Points, {}, {}, {0.15, 0.15, 0.15, 0.8}};

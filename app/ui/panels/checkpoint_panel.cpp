@@ -492,8 +492,9 @@ void CheckpointPanel::draw_content() {
         same_line_if_fits(ImGui::CalcTextSize(by.c_str()).x);
         ImGui::TextDisabled("%s", by.c_str());
         if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("each tensor's SQNR in the candidate the plan gives it: the plan's SQNR pools them, "
-                            "its total error energy against the total energy");
+          ImGui::SetTooltip(
+              "each tensor's SQNR in the candidate the plan gives it: the plan's SQNR pools them, "
+              "its total error energy against the total energy");
       }
       if (const auto& w = plan_->by_weights_alone) {
         const std::string alone = "(by the weights alone: " + sqnr_db_text(total_sqnr_db(r, w->error)) + ")";

@@ -248,11 +248,13 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
                      ImVec2(p0.x + static_cast<float>(pw), p0.y + static_cast<float>(ph)));
       // The cells' labels over the shader's cells (cairo's under them are covered), in the
       // window's type.
-      for (const figure::CellLabel& label : figure::heatmap_cell_labels(*shown_.heatmap, pw, ph, ImGui::GetFontSize())) {
+      for (const figure::CellLabel& label :
+           figure::heatmap_cell_labels(*shown_.heatmap, pw, ph, ImGui::GetFontSize())) {
         const std::string text(label.text);
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-        draw->AddText(ImVec2(p0.x + static_cast<float>(label.x) - size.x / 2, p0.y + static_cast<float>(label.y) - size.y / 2),
-                      label.dark ? IM_COL32(25, 25, 25, 255) : IM_COL32(245, 245, 245, 255), text.c_str());
+        draw->AddText(
+            ImVec2(p0.x + static_cast<float>(label.x) - size.x / 2, p0.y + static_cast<float>(label.y) - size.y / 2),
+            label.dark ? IM_COL32(25, 25, 25, 255) : IM_COL32(245, 245, 245, 255), text.c_str());
       }
     } else if (heatmap_error_ != heatmap_.error()) {
       heatmap_error_ = heatmap_.error();  // cairo's cells stay on screen

@@ -270,8 +270,9 @@ bool ExactSearch::run_by_cost(size_t max_work) {
       }
     work += next.size();
     if (work > max_work) return false;
-    std::sort(next.begin(), next.end(),
-              [](const Partial& a, const Partial& b) { return a.cost != b.cost ? a.cost < b.cost : a.error < b.error; });
+    std::sort(next.begin(), next.end(), [](const Partial& a, const Partial& b) {
+      return a.cost != b.cost ? a.cost < b.cost : a.error < b.error;
+    });
     std::vector<Partial>& kept = steps[k + 1];
     for (const Partial& q : next)
       if (kept.empty() || q.error < kept.back().error) kept.push_back(q);

@@ -102,9 +102,14 @@ Status unscored_figures(const json& c, bool by_output, const std::string& where)
 }
 
 json tensor_json(const TensorScan& t, bool by_output) {
-  json j{
-      {"name", t.name},       {"shape", t.shape},       {"dtype", t.stored},          {"params", t.params},
-      {"role", t.place.role}, {"param", t.place.param}, {"energy", number(t.energy)}, {"stats", stats_json(t.stats, has_finite_elements(t))}};
+  json j{{"name", t.name},
+         {"shape", t.shape},
+         {"dtype", t.stored},
+         {"params", t.params},
+         {"role", t.place.role},
+         {"param", t.place.param},
+         {"energy", number(t.energy)},
+         {"stats", stats_json(t.stats, has_finite_elements(t))}};
   j["layer"] = t.place.layer ? json(*t.place.layer) : json(nullptr);
   j["stack"] = t.place.stack;
   if (!t.file.empty()) j["file"] = t.file;
@@ -148,9 +153,9 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
   t.place = place_of(t.name);
   auto role = text_of(j, "role", where), param = text_of(j, "param", where), stack = text_of(j, "stack", where);
   if (!role || !param || !stack) return Error{!role ? role.error() : !param ? param.error() : stack.error()};
-  const bool layer_ok = j.contains("layer") && (t.place.layer ? j["layer"].is_number_integer() &&
-                                                                    j["layer"].get<long>() == *t.place.layer
-                                                              : j["layer"].is_null());
+  const bool layer_ok =
+      j.contains("layer") && (t.place.layer ? j["layer"].is_number_integer() && j["layer"].get<long>() == *t.place.layer
+                                            : j["layer"].is_null());
   if (*role != t.place.role || *param != t.place.param || *stack != t.place.stack || !layer_ok)
     return Error{where + ": \"layer\", \"stack\", \"role\" or \"param\" is not what the name gives"};
   auto stored = text_of(j, "dtype", where);
@@ -258,11 +263,11 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
       if (auto none = unscored_figures(c, by_output, cw); !none) return Error{none.error()};
     } else {
       for (const auto& [key, value] : {std::pair{"sqnr_db", sc.sqnr_db}, std::pair{"normwise", sc.normwise}})
-      if (auto same = agrees(c, key, value, cw); !same) return Error{same.error()};
-    if (by_output)
-      for (const auto& [key, value] :
-           {std::pair{"sqnr_db", sc.output.sqnr_db}, std::pair{"normwise", sc.output.normwise}})
-        if (auto same = agrees(c["output"], key, value, cw + " output"); !same) return Error{same.error()};
+        if (auto same = agrees(c, key, value, cw); !same) return Error{same.error()};
+      if (by_output)
+        for (const auto& [key, value] :
+             {std::pair{"sqnr_db", sc.output.sqnr_db}, std::pair{"normwise", sc.output.normwise}})
+          if (auto same = agrees(c["output"], key, value, cw + " output"); !same) return Error{same.error()};
     }
     auto sat = count_of(c, "saturated", cw);
     auto fl = count_of(c, "flushed", cw);
@@ -426,8 +431,8 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
     return Error{what + ": \"bytes\" is " + std::to_string(r.bytes) + ", the tensors' shapes and dtypes give " +
                  std::to_string(bytes)};
   // A sharded checkpoint's tensors each name their shard; a single file's none.
-  const auto with_file = std::count_if(j["tensors"].begin(), j["tensors"].end(),
-                                       [](const json& t) { return t.contains("file"); });
+  const auto with_file =
+      std::count_if(j["tensors"].begin(), j["tensors"].end(), [](const json& t) { return t.contains("file"); });
   if (with_file != 0 && size_t(with_file) != r.tensors.size())
     return Error{what + ": some tensors name their shard (\"file\") and some do not"};
   // The frontier and the plan are drawn again from the tensors (a merge plans the whole); what the
@@ -554,8 +559,7 @@ std::string plan_csv(const ScanResult& r, const PlanReport& p) {
     s.append(c.candidate).append(",").append(csv_number(c.bits_per_param)).append(",");
     if (has_finite_elements(r.tensors[i]))
       s.append(csv_number(scored_sqnr_db(r, c))).append(",").append(csv_number(scored_error(r, c)));
-    else
-      s.append(",");  // (no finite element: no figures)
+    else s.append(",");  // (no finite element: no figures)
     s.append("\n");
   }
   return s;

@@ -38,8 +38,8 @@ TEST(ErrorParts, TheLargestRelativeErrorIsTheLargestQuotient) {
       x[i] = std::ldexp(1 + unit(rng), exponent) * (rng() % 2 ? 1 : -1);
       double target = level;
       switch (rng() % 6) {
-        case 0: target = 1; break;                                            // rounded to zero
-        case 1: target = 0; break;                                            // exact
+        case 0: target = 1; break;                                           // rounded to zero
+        case 1: target = 0; break;                                           // exact
         case 2: target = std::nextafter(level, 2 * level); break;            // a double past it
         case 3: target = std::nextafter(level, 0.0); break;                  // a double short of it
         default: target = level * (1 + (unit(rng) - 0.5) * 0x1p-49); break;  // within a few doubles

@@ -158,7 +158,7 @@ TEST(PrecisionPlan, AModelsShapesWithTheDefaultCandidatesAreSearchedToTheEnd) {
   ASSERT_TRUE(candidates);
   std::mt19937_64 rng(17);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  const size_t shapes[7][2] = {{4096, 4096}, {1024, 4096}, {1024, 4096}, {4096, 4096},
+  const size_t shapes[7][2] = {{4096, 4096},  {1024, 4096},  {1024, 4096}, {4096, 4096},
                                {14336, 4096}, {14336, 4096}, {4096, 14336}};
   std::vector<PlanItem> items;
   for (int layer = 0; layer < 32; ++layer)
@@ -174,8 +174,8 @@ TEST(PrecisionPlan, AModelsShapesWithTheDefaultCandidatesAreSearchedToTheEnd) {
     }
   const auto frontier = plan_frontier(items);
   for (int b = 1; b < 12; ++b) {
-    const double budget = frontier.front().bits_per_param +
-                          b / 12.0 * (frontier.back().bits_per_param - frontier.front().bits_per_param);
+    const double budget =
+        frontier.front().bits_per_param + b / 12.0 * (frontier.back().bits_per_param - frontier.front().bits_per_param);
     auto plan = plan_within(items, budget);
     ASSERT_TRUE(plan);
     EXPECT_TRUE(plan->optimal) << "budget " << budget << ": " << plan_optimality_text(*plan);

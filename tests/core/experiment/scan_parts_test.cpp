@@ -172,8 +172,11 @@ TEST(ScanJson, RefusesWhatItsWriterNeverWrites) {
   refused([&](auto& b) { t0(b).erase("role"); }, "\"role\" is not a string");
   refused([&](auto& b) { t0(b)["role"] = "mlp.down_proj"; }, "is not what the name gives");
   refused([&](auto& b) { b.erase("frontier"); }, "\"frontier\" is not a list");
-  refused([&](auto& b) { b["frontier"] = {{{"bits_per_param", "x"}, {"error_energy", 0}, {"sqnr_db", 1}}}; },
-          "\"bits_per_param\" is not a number");
+  refused(
+      [&](auto& b) {
+        b["frontier"] = {{{"bits_per_param", "x"}, {"error_energy", 0}, {"sqnr_db", 1}}};
+      },
+      "\"bits_per_param\" is not a number");
   refused([&](auto& b) { b.erase("skipped"); }, "no \"skipped\" list");
   refused([&](auto& b) { b["plan"] = {{"bogus", 1}}; }, "plan: unknown key \"bogus\"");
   refused([&](auto& b) { b["plan"]["tensors"].erase("lm_head.weight"); }, "does not choose for each");

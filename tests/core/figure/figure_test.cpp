@@ -948,8 +948,7 @@ TEST(Figures, ASpeedUpTheSamplesCannotTellFromOneIsMarked) {
   std::vector<std::string> labels;
   for (const Series& s : f.series) labels.insert(labels.end(), s.point_labels.begin(), s.point_labels.end());
   EXPECT_EQ(labels, (std::vector<std::string>{"1.00x", "1.43x*", "0.31x"}));
-  EXPECT_NE(f.subtitle.find("*: its samples' quartile range overlaps float32's"), std::string::npos)
-      << f.subtitle;
+  EXPECT_NE(f.subtitle.find("*: its samples' quartile range overlaps float32's"), std::string::npos) << f.subtitle;
 }
 
 // Bug: beside its story at 1280x800 in presentation mode (692 x 633 at text scale 1.77) the
