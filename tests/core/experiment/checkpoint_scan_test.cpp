@@ -152,6 +152,20 @@ TEST(CheckpointScan, LeavesOutNonFiniteValuesAndMarksCopiesThatLoseOne) {
   std::filesystem::remove(file);
 }
 
+// The scan with `o` of one 4 x 64 float32 tensor `w` of these values, written to dir/name.
+ScanResult scan_of_one(const std::string& dir, const std::string& name, const std::vector<float>& v,
+                       const ScanOptions& o) {
+  {
+    std::ofstream out(dir + "/" + name, std::ios::binary);
+    out << one_tensor_file(v, 4, 64);
+  }
+  auto c = io::open_checkpoint(dir + "/" + name);
+  EXPECT_TRUE(c) << c.error();
+  auto r = scan_checkpoint(*c, o);
+  EXPECT_TRUE(r) << r.error();
+  return r ? *r : ScanResult{};
+}
+
 // Bug: a stored Inf counted as saturated under every candidate, and a NaN as flushed where the
 // format has no NaN (a tensor of 16 NaNs and 16 Infs: "saturated 16", "flushed 16"), though the
 // scan leaves them out of every figure. Its figures, counts and all, are those of the same tensor
@@ -165,15 +179,7 @@ TEST(CheckpointScan, InfAndNaNCountForNothing) {
                                    ",float8_e4m3fn,float8_e5m2:per-tensor,int8:per-channel-asymmetric,int4:group:32,"
                                    "uint4:group-asymmetric:32,float4_e2m1fn:per-channel");
   auto scanned = [&](const std::vector<float>& v, const std::string& name) {
-    {
-      std::ofstream out(dir + "/" + name, std::ios::binary);
-      out << one_tensor_file(v, 4, 64);
-    }
-    auto c = io::open_checkpoint(dir + "/" + name);
-    EXPECT_TRUE(c) << c.error();
-    auto r = scan_checkpoint(*c, o);
-    EXPECT_TRUE(r) << r.error();
-    return r->tensors.at(0);
+    return scan_of_one(dir, name, v, o).tensors.at(0);
   };
   std::vector<float> v(4 * 64), zeros;
   for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 17) * 0.25f - 2 + (i % 5 == 0 ? 0.001f : 0);
@@ -207,18 +213,7 @@ TEST(CheckpointScan, SaysWhichTensorsHoldInfOrNaN) {
   std::filesystem::create_directories(dir);
   ScanOptions o;
   o.candidates = *parse_candidates("float8_e4m3fn:per-tensor,int8:per-channel");
-  // The scan of one 4 x 64 float32 tensor `w` of these values.
-  auto scanned = [&](const std::vector<float>& v, const std::string& name) {
-    {
-      std::ofstream out(dir + "/" + name, std::ios::binary);
-      out << one_tensor_file(v, 4, 64);
-    }
-    auto c = io::open_checkpoint(dir + "/" + name);
-    EXPECT_TRUE(c) << c.error();
-    auto r = scan_checkpoint(*c, o);
-    EXPECT_TRUE(r) << r.error();
-    return *r;
-  };
+  auto scanned = [&](const std::vector<float>& v, const std::string& name) { return scan_of_one(dir, name, v, o); };
   std::vector<float> v(4 * 64, NAN);
   ScanResult r = scanned(v, "all-nan.safetensors");
   EXPECT_FALSE(has_finite_elements(r.tensors.at(0)));

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 namespace pl::experiment {
@@ -67,37 +68,48 @@ TEST(PrecisionPlan, EveryFrontierPointIsOptimalForItsBits) {
   }
 }
 
-// Bug: between two frontier points the plan was the greedy fill, which missed the optimum in some
-// of these cases; the search makes it the least error of any plan.
-TEST(PrecisionPlan, APlanFitsItsBudgetWithTheLeastErrorOfAnyPlan) {
-  std::mt19937_64 rng(12);
+// Random small cases (3 to 6 tensors of 3 to 5 candidates; tensor `pinned` pinned in every
+// `pin_every`-th), each planned at ten random budgets between its cheapest and its dearest plan
+// with `max_nodes` steps of the depth-first search; `check` sees each plan.
+void for_random_budgets(uint64_t seed, size_t pinned, int pin_every, size_t max_nodes,
+                        const std::function<void(const std::vector<PlanItem>&, double, const Plan&)>& check) {
+  std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (int trial = 0; trial < 60; ++trial) {
     auto items = random_items(rng, 3 + trial % 4, 3 + trial % 3);
-    if (trial % 7 == 0) items[0].pinned = trial % 3;
+    if (trial % pin_every == 0) items[pinned].pinned = trial % 3;
     const auto frontier = plan_frontier(items);
     for (int b = 0; b < 10; ++b) {
       const double budget = frontier.front().bits_per_param +
                             unit(rng) * (frontier.back().bits_per_param - frontier.front().bits_per_param);
-      auto plan = plan_within(items, budget);
+      SCOPED_TRACE("trial " + std::to_string(trial) + " budget " + std::to_string(budget));
+      auto plan = plan_within(items, budget, max_nodes);
       ASSERT_TRUE(plan) << plan.error();
       EXPECT_TRUE(plan->optimal);
-      double params = 0, cost = 0, error = 0;
-      for (size_t i = 0; i < items.size(); ++i) {
-        params += items[i].params;
-        cost += items[i].bits[plan->choice[i]] * items[i].params;
-        error += items[i].error_energy[plan->choice[i]];
+      if (items[pinned].pinned) {
+        EXPECT_EQ(plan->choice[pinned], *items[pinned].pinned);
       }
-      if (items[0].pinned) {
-        EXPECT_EQ(plan->choice[0], *items[0].pinned);
-      }
-      EXPECT_LE(cost / params, budget * (1 + 1e-12));
-      EXPECT_NEAR(plan->point.error, error, 1e-9 * error);
-      EXPECT_NEAR(plan->point.bits_per_param, cost / params, 1e-12);
-      const double best = exhaustive_best(items, budget);
-      EXPECT_NEAR(error, best, 1e-9 * best) << "trial " << trial << " budget " << budget;
+      check(items, budget, *plan);
     }
   }
+}
+
+// Bug: between two frontier points the plan was the greedy fill, which missed the optimum in some
+// of these cases; the search makes it the least error of any plan.
+TEST(PrecisionPlan, APlanFitsItsBudgetWithTheLeastErrorOfAnyPlan) {
+  for_random_budgets(12, 0, 7, kPlanSearchNodes, [](const std::vector<PlanItem>& items, double budget, const Plan& plan) {
+    double params = 0, cost = 0, error = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+      params += items[i].params;
+      cost += items[i].bits[plan.choice[i]] * items[i].params;
+      error += items[i].error_energy[plan.choice[i]];
+    }
+    EXPECT_LE(cost / params, budget * (1 + 1e-12));
+    EXPECT_NEAR(plan.point.error, error, 1e-9 * error);
+    EXPECT_NEAR(plan.point.bits_per_param, cost / params, 1e-12);
+    const double best = exhaustive_best(items, budget);
+    EXPECT_NEAR(error, best, 1e-9 * best);
+  });
 }
 
 // A checkpoint's worth of tensors of the random kind above (a 7B model has about 220 weights)
@@ -213,27 +225,12 @@ TEST(PrecisionPlan, AStoppedSearchsBoundAndPlanEncloseTheOptimum) {
 // Where the depth-first search stops (here at once), the search by cost finds the least error
 // of any plan, and says it is the least.
 TEST(PrecisionPlan, TheSearchByCostFindsTheOptimumWhereTheDepthFirstStops) {
-  std::mt19937_64 rng(16);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  for (int trial = 0; trial < 60; ++trial) {
-    auto items = random_items(rng, 3 + trial % 4, 3 + trial % 3);
-    if (trial % 5 == 0) items[1].pinned = trial % 3;
-    const auto frontier = plan_frontier(items);
-    for (int b = 0; b < 10; ++b) {
-      const double budget = frontier.front().bits_per_param +
-                            unit(rng) * (frontier.back().bits_per_param - frontier.front().bits_per_param);
-      auto plan = plan_within(items, budget, 1);
-      ASSERT_TRUE(plan) << plan.error();
-      EXPECT_TRUE(plan->optimal) << "trial " << trial << " budget " << budget;
-      EXPECT_LE(plan->point.bits_per_param, budget * (1 + 1e-12));
-      if (items[1].pinned) {
-        EXPECT_EQ(plan->choice[1], *items[1].pinned);
-      }
-      const double best = exhaustive_best(items, budget);
-      EXPECT_NEAR(plan->point.error, best, 1e-9 * best) << "trial " << trial << " budget " << budget;
-      EXPECT_EQ(plan->least_possible, plan->point.error);
-    }
-  }
+  for_random_budgets(16, 1, 5, 1, [](const std::vector<PlanItem>& items, double budget, const Plan& plan) {
+    EXPECT_LE(plan.point.bits_per_param, budget * (1 + 1e-12));
+    const double best = exhaustive_best(items, budget);
+    EXPECT_NEAR(plan.point.error, best, 1e-9 * best);
+    EXPECT_EQ(plan.least_possible, plan.point.error);
+  });
 }
 
 // A plan the search did not prove optimal says how far from the optimum it can be, rounded up.

@@ -300,14 +300,19 @@ TEST(ScanFigures, TheHeatMapSaysARowHoldsALayersTensors) {
       << f.subtitle;
 }
 
-// Bug: a layer whose tensors held only NaNs was a white cell, "exact, without any error". It has
-// no figure: a grey cell, said in the subtitle; a layer with a finite element keeps its own.
-TEST(ScanFigures, ALayerWithNoFiniteElementIsGreyNotExact) {
+// Layer 0's tensor holds nothing but NaNs (not scored); layer 1's is scored (tiny_scan's 1e-3).
+Expected<ScanResult> nan_layer_then_a_scored_one() {
   ScanResult nan_layer = tiny_scan("model.layers.0.q.weight", 1e-3);
   TensorScan& t = nan_layer.tensors[0];
   t.stats.nonfinite = t.params, t.energy = 0;
   for (CandidateScore& c : t.scores) c.error_energy = 0, c.sqnr_db = INFINITY;
-  auto r = merge_scans({nan_layer, tiny_scan("model.layers.1.q.weight", 1e-3)});
+  return merge_scans({nan_layer, tiny_scan("model.layers.1.q.weight", 1e-3)});
+}
+
+// Bug: a layer whose tensors held only NaNs was a white cell, "exact, without any error". It has
+// no figure: a grey cell, said in the subtitle; a layer with a finite element keeps its own.
+TEST(ScanFigures, ALayerWithNoFiniteElementIsGreyNotExact) {
+  auto r = nan_layer_then_a_scored_one();
   ASSERT_TRUE(r) << r.error();
   const figure::Figure f = figure::scan_heatmap_figure(*r);
   ASSERT_EQ(f.y.categories, (std::vector<std::string>{"0", "1"}));
@@ -323,11 +328,7 @@ TEST(ScanFigures, ALayerWithNoFiniteElementIsGreyNotExact) {
 // SQNR as the table writes it, "exact" for an exact one and nothing for a grey one; they are
 // written where every one fits, dark on light cells and light on dark ones.
 TEST(ScanFigures, EachHeatMapCellSaysItsSqnr) {
-  ScanResult nan_layer = tiny_scan("model.layers.0.q.weight", 1e-3);
-  TensorScan& t = nan_layer.tensors[0];
-  t.stats.nonfinite = t.params, t.energy = 0;
-  for (CandidateScore& c : t.scores) c.error_energy = 0, c.sqnr_db = INFINITY;
-  auto r = merge_scans({nan_layer, tiny_scan("model.layers.1.q.weight", 1e-3)});
+  auto r = nan_layer_then_a_scored_one();
   ASSERT_TRUE(r) << r.error();
   const figure::Figure f = figure::scan_heatmap_figure(*r);
   const figure::Heatmap& h = *f.heatmap;
