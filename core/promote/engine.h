@@ -91,7 +91,8 @@ std::string release_text(const Engine& e);
 // device here would contradict them ("torch 2.15.0 (cpu): linear(..., b: ... on cuda)").
 std::string engine_heading(const Engine& e, bool operands_placed);
 // For a Python scalar b whose value the result cannot hold, why, in the engine's spelling ("1000
-// is not a torch.uint8 value (0 to 255): the result cannot hold it"); "" otherwise.
+// is not a torch.uint8 value (0 to 255): the result cannot hold it"); "" otherwise. (b only: the
+// grid and the panel ask b's kind; an a that is a Python scalar is not said.)
 std::string scalar_not_held(const Engine& e, const Query& q, const Outcome& o);
 
 // The parts of an engine's device description ("cpu with AVX-512, autocast bfloat16"): where it

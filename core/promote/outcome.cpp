@@ -71,7 +71,9 @@ bool holds_value(const PyValue& v, DType to) {
   };
   if (whole) {
     const double x = static_cast<double>(v.integer);
-    return static_cast<__int128>(x) == v.integer && fits(x);  // (past float64's digits: no narrower float holds it)
+    // (2^127 - 1 rounds up to 2^127, which no __int128 holds; past float64's digits no narrower
+    // float holds the value either.)
+    return x < 0x1p127 && static_cast<__int128>(x) == v.integer && fits(x);
   }
   return fits(v.real) && fits(v.type == PyType::Complex ? v.imag : 0.0);
 }

@@ -485,8 +485,8 @@ void CheckpointPanel::draw_content() {
                             "energy, so it is mostly that tensor's. Each tensor's own SQNR is in the table.",
                             dominant.c_str());
       }
-      // The pooled SQNR hides the tensors the plan leaves worst (a synthetic checkpoint's 6-bit
-      // plan read 54.7 dB with ten of its sixteen tensors in fp4 at 18.6 to 20.5).
+      // The pooled SQNR can hide the tensors the plan leaves worst (the synthetic checkpoint's
+      // 6-bit plan pools to 54.7 dB with half its sixteen tensors at 20.5 dB or less).
       if (const std::string spread = plan_tensors_text(r, plan_->plan.choice); !spread.empty()) {
         const std::string by = "(by tensor: " + spread + ")";
         same_line_if_fits(ImGui::CalcTextSize(by.c_str()).x);

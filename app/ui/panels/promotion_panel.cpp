@@ -710,9 +710,9 @@ void PromotionPanel::draw_selection() {
   ImGui::EndTable();
 }
 
-// While no pair is chosen, the pane beside the grid sums the grid up: how many of its pairs fall
-// in each class, and the pairs that narrow, each a button to its cell (at 1920x1080 the pane held
-// one line of help beside a grid of 400 cells and 900 px of nothing under it).
+// While no pair is chosen, the pane beside or below the grid sums the grid up: how many of its
+// pairs fall in each class, and the pairs that narrow, each a button to its cell (else the pane
+// holds one line of help, with hundreds of pixels of nothing under it at 1600x1000 and up).
 void PromotionPanel::draw_overview() {
   int total = 0;
   for (int k : overview_.count) total += k;
@@ -841,10 +841,15 @@ std::string PromotionPanel::caption() const {
   // the same op and operands twice, in two lines of presentation mode's type above a grid of two
   // rows; scenario 04's named PyTorch's "a tensor" and NumPy's "a array" as two calls): another
   // op, other operand kinds, devices, value or bias.
-  const bool same_call = engine(main_).ops[main_.op] == engine(other_).ops[other_.op] &&
+  bool same_call = engine(main_).ops[main_.op] == engine(other_).ops[other_.op] &&
                          main_.a_kind == other_.a_kind && main_.b_kind == other_.b_kind &&
                          main_.a_device == other_.a_device && main_.b_device == other_.b_device &&
-                         std::strcmp(main_.b_value, other_.b_value) == 0 && main_.bias == other_.bias;
+                         main_.bias == other_.bias;
+  // (b's value only where an engine reads it: a value left in a hidden field asks nothing.)
+  const auto reads_value = [&](const Setting& s) {
+    return promote::models_value(engine(s).values, static_cast<promote::OperandKind>(s.b_kind));
+  };
+  same_call = same_call && (!(reads_value(main_) || reads_value(other_)) || std::strcmp(main_.b_value, other_.b_value) == 0);
   line.append("; framed where ").append(engine_summary(other_));
   if (!same_call) line.append(", ").append(call_summary(other_)).append(",");
   return line.append(" answers otherwise");

@@ -253,6 +253,7 @@ bool ExactSearch::run_by_cost(size_t max_work) {
     slack += most;
   }
   const double limit = limit_ + slack;
+  max_work = std::min<size_t>(max_work, UINT32_MAX);  // (a partial plan's parent is 32 bits)
   std::vector<std::vector<Partial>> steps(order_.size() + 1);
   steps[0].push_back({0, 0, 0, 0});
   size_t work = 0;
@@ -260,6 +261,9 @@ bool ExactSearch::run_by_cost(size_t max_work) {
   for (size_t k = 0; k < order_.size(); ++k) {
     const size_t i = order_[k];
     const std::vector<Partial>& now = steps[k];
+    // (Every extension of every partial plan could be kept: that many must fit the cap before
+    // they are made, or a step could hold eight times the cap.)
+    if (fronts_[i].size() * now.size() > max_work) return false;
     next.clear();
     for (size_t o = 0; o < fronts_[i].size(); ++o)
       for (size_t p = 0; p < now.size(); ++p) {
@@ -310,7 +314,7 @@ std::string plan_optimality_text(const Plan& plan) {
   } else if (share <= 0) {
     within = "0%";
   }
-  return "within " + within + " of the least error possible; both searches stopped at their limits";
+  return "within " + within + " of the least error possible; the searches did not prove a plan the least";
 }
 
 std::string budget_too_small(double budget, double cheapest) {
@@ -377,10 +381,16 @@ Expected<Plan> plan_within(std::span<const PlanItem> items, double budget, size_
     // (Its costs were whole bits: a plan a hair over the budget in the products is not taken.)
     double cost = 0;
     for (size_t i = 0; i < items.size(); ++i) cost += items[i].bits[by_cost.choice[i]] * items[i].params;
-    if (cost <= limit && by_cost.point.error <= plan.point.error) {
+    // (Errors summed in another order differ in their last bits: a hair is no difference.)
+    if (cost <= limit && by_cost.point.error <= plan.point.error * (1 + 1e-12)) {
       if (by_cost.point.error <= least * (1 + 1e-12)) return by_cost;
       plan = by_cost;
     }
+  }
+  if (plan.point.error <= least * (1 + 1e-12)) {  // the depth-first search's plan, proven least
+    plan.optimal = true;
+    plan.least_possible = plan.point.error;
+    return plan;
   }
   plan.optimal = false;
   plan.least_possible = std::min(least, plan.point.error);

@@ -40,11 +40,12 @@ struct PlanPoint {
 struct Plan {
   std::vector<size_t> choice;  // per item, the candidate chosen
   PlanPoint point;
-  // The search ended: no plan within the budget has less error. False where it stopped at
-  // kPlanSearchNodes, the plan the best it found (never worse than the greedy fill).
+  // A search proved it: no plan within the budget has less error. False where neither finished
+  // (the depth-first one at kPlanSearchNodes, the one by cost at kPlanCostWork), the plan the best
+  // found (never worse than the greedy fill).
   bool optimal = true;
   // No plan within the budget has less error than this: the plan's own error where it is
-  // optimal, else the search's Lagrangian bound (how far from the optimum it can be).
+  // optimal, else the best of the searches' bounds (how far from the optimum it can be).
   double least_possible = 0;
 };
 
@@ -66,7 +67,7 @@ Expected<Plan> plan_within(std::span<const PlanItem> items, double budget, size_
                            size_t max_partials = kPlanCostWork);
 
 // "" for an optimal plan; else how far from the optimum it can be: "within 0.12% of the least
-// error possible; both searches stopped at their limits", the share rounded up.
+// error possible; the searches did not prove a plan the least", the share rounded up.
 std::string plan_optimality_text(const Plan& plan);
 
 // "a budget of B bits per parameter is below the cheapest plan's C".

@@ -41,7 +41,7 @@ Status agrees(const json& j, const char* key, double recomputed, const std::stri
   if (!v) return Error{v.error()};
   const bool same = std::isinf(recomputed) || std::isnan(recomputed)
                         ? std::isinf(*v)
-                        : std::fabs(*v - recomputed) <= 1e-9 * std::max(1.0, std::fabs(recomputed));
+                        : *v == recomputed || std::fabs(*v - recomputed) <= 1e-9 * std::fabs(recomputed);
   if (!same) return Error{where + ": \"" + key + "\" is not what its energies give"};
   return {};
 }
@@ -430,7 +430,7 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
   if (bytes != r.bytes)
     return Error{what + ": \"bytes\" is " + std::to_string(r.bytes) + ", the tensors' shapes and dtypes give " +
                  std::to_string(bytes)};
-  // A sharded checkpoint's tensors each name their shard; a single file's none.
+  // Each tensor names the file it was read from (a shard's, or the single file's), or none does.
   const auto with_file =
       std::count_if(j["tensors"].begin(), j["tensors"].end(), [](const json& t) { return t.contains("file"); });
   if (with_file != 0 && size_t(with_file) != r.tensors.size())
@@ -457,8 +457,9 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
       return Error{keys.error()};
     for (const char* key : {"budget_bits_per_param", "bits_per_param", "error_energy", "sqnr_db"})
       if (auto v = number_of(p, key, pw); !v) return Error{v.error()};
-    if (!p.contains("tensors") || !p["tensors"].is_object() || p["tensors"].size() != r.tensors.size())
-      return Error{pw + ": \"tensors\" does not choose for each scanned tensor"};
+    bool each = p.contains("tensors") && p["tensors"].is_object() && p["tensors"].size() == r.tensors.size();
+    for (size_t i = 0; i < r.tensors.size() && each; ++i) each = p["tensors"].contains(r.tensors[i].name);
+    if (!each) return Error{pw + ": \"tensors\" does not choose for each scanned tensor"};
     if (!p.contains("pinned") || !p["pinned"].is_array()) return Error{pw + ": \"pinned\" is not a list"};
   }
   if (!j.contains("skipped")) return Error{what + ": no \"skipped\" list"};

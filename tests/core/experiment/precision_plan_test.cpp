@@ -146,6 +146,7 @@ TEST(PrecisionPlan, RepeatedLayersAreSearchedToTheEnd) {
       items.push_back(it);
     }
   const auto frontier = plan_frontier(items);
+  size_t stopped = 0;  // budgets where the depth-first search alone stops
   for (int b = 1; b < 24; ++b) {
     const double budget = frontier.front().bits_per_param +
                           b / 24.0 * (frontier.back().bits_per_param - frontier.front().bits_per_param);
@@ -159,7 +160,9 @@ TEST(PrecisionPlan, RepeatedLayersAreSearchedToTheEnd) {
     auto first = plan_within(items, budget, kPlanSearchNodes, 0);
     ASSERT_TRUE(first);
     EXPECT_LE(plan->point.error, first->point.error);
+    stopped += !first->optimal;
   }
+  EXPECT_GT(stopped, 0u);  // (18 of the 23: the search by cost is what ends them)
 }
 
 // A model's shapes (Llama-style, 32 layers of 7 roles in 5 shapes) and the default candidates'
@@ -185,6 +188,7 @@ TEST(PrecisionPlan, AModelsShapesWithTheDefaultCandidatesAreSearchedToTheEnd) {
       items.push_back(it);
     }
   const auto frontier = plan_frontier(items);
+  size_t stopped = 0;  // budgets where the depth-first search alone stops
   for (int b = 1; b < 12; ++b) {
     const double budget =
         frontier.front().bits_per_param + b / 12.0 * (frontier.back().bits_per_param - frontier.front().bits_per_param);
@@ -192,7 +196,11 @@ TEST(PrecisionPlan, AModelsShapesWithTheDefaultCandidatesAreSearchedToTheEnd) {
     ASSERT_TRUE(plan);
     EXPECT_TRUE(plan->optimal) << "budget " << budget << ": " << plan_optimality_text(*plan);
     EXPECT_LE(plan->point.bits_per_param, budget * (1 + 1e-12));
+    auto first = plan_within(items, budget, kPlanSearchNodes, 0);
+    ASSERT_TRUE(first);
+    stopped += !first->optimal;
   }
+  EXPECT_GT(stopped, 0u);  // (10 of the 11)
 }
 
 // A search stopped early keeps what it says true: the plan fits, is no worse than the greedy
@@ -242,7 +250,7 @@ TEST(PrecisionPlan, APlanNotProvenOptimalSaysHowFarItCanBe) {
   plan.optimal = false;
   plan.least_possible = 1;
   EXPECT_EQ(plan_optimality_text(plan),
-            "within 0.12% of the least error possible; both searches stopped at their limits");
+            "within 0.12% of the least error possible; the searches did not prove a plan the least");
   plan.point.error = 1.00113;  // 0.113% rounds up
   EXPECT_EQ(plan_optimality_text(plan).substr(0, 12), "within 0.12%");
 }

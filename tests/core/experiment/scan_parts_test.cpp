@@ -180,6 +180,12 @@ TEST(ScanJson, RefusesWhatItsWriterNeverWrites) {
   refused([&](auto& b) { b.erase("skipped"); }, "no \"skipped\" list");
   refused([&](auto& b) { b["plan"] = {{"bogus", 1}}; }, "plan: unknown key \"bogus\"");
   refused([&](auto& b) { b["plan"]["tensors"].erase("lm_head.weight"); }, "does not choose for each");
+  refused(
+      [&](auto& b) {
+        b["plan"]["tensors"]["other.weight"] = b["plan"]["tensors"]["lm_head.weight"];
+        b["plan"]["tensors"].erase("lm_head.weight");
+      },
+      "does not choose for each");
   refused([&](auto& b) { t0(b)["candidates"][1].erase("sqnr_db"); }, "no \"sqnr_db\"");
   refused([&](auto& b) { t0(b)["candidates"][1]["normwise"] = 0.5; }, "\"normwise\" is not what its energies give");
   refused([&](auto& b) { t0(b)["dtype"] = "F99"; }, "not a float dtype a scan reads");

@@ -167,6 +167,8 @@ TEST(OutcomeClass, AScalarIsNarrowedWhereTheResultCannotHoldItsValue) {
   EXPECT_TRUE(holds_value(value("2048", DType::int64), DType::float16));
   EXPECT_FALSE(holds_value(value("2049", DType::int64), DType::float16));  // 11 significant bits
   EXPECT_FALSE(holds_value(value("9007199254740993", DType::int64), DType::float64));
+  // 2^127 - 1 rounds to the double 2^127, which no __int128 holds (its conversion is undefined).
+  EXPECT_FALSE(holds_value(value("170141183460469231731687303715884105727", DType::int64), DType::float32));
   EXPECT_TRUE(holds_value(value("0.5", DType::float64), DType::float16));
   EXPECT_FALSE(holds_value(value("0.1", DType::float64), DType::float16));
   EXPECT_FALSE(holds_value(value("1e6", DType::float64), DType::float16));  // past 65504

@@ -279,8 +279,9 @@ def int4_uint4_raise(others):
     for four in (torch.int4, torch.uint4):
         for other in others:
             for a, b in ((four, other), (other, four)):
+                x, y = torch.empty((2, 2), dtype=a), torch.empty((2, 2), dtype=b)  # (outside: the add must raise)
                 try:
-                    torch.add(torch.empty((2, 2), dtype=a), torch.empty((2, 2), dtype=b))
+                    torch.add(x, y)
                 except Exception:  # noqa: BLE001 -- raising is the answer
                     continue
                 return f"{a} + {b} does not raise"
