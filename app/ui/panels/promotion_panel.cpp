@@ -841,15 +841,15 @@ std::string PromotionPanel::caption() const {
   // the same op and operands twice, in two lines of presentation mode's type above a grid of two
   // rows; scenario 04's named PyTorch's "a tensor" and NumPy's "a array" as two calls): another
   // op, other operand kinds, devices, value or bias.
-  bool same_call = engine(main_).ops[main_.op] == engine(other_).ops[other_.op] &&
-                         main_.a_kind == other_.a_kind && main_.b_kind == other_.b_kind &&
-                         main_.a_device == other_.a_device && main_.b_device == other_.b_device &&
-                         main_.bias == other_.bias;
+  bool same_call = engine(main_).ops[main_.op] == engine(other_).ops[other_.op] && main_.a_kind == other_.a_kind &&
+                   main_.b_kind == other_.b_kind && main_.a_device == other_.a_device &&
+                   main_.b_device == other_.b_device && main_.bias == other_.bias;
   // (b's value only where an engine reads it: a value left in a hidden field asks nothing.)
   const auto reads_value = [&](const Setting& s) {
     return promote::models_value(engine(s).values, static_cast<promote::OperandKind>(s.b_kind));
   };
-  same_call = same_call && (!(reads_value(main_) || reads_value(other_)) || std::strcmp(main_.b_value, other_.b_value) == 0);
+  same_call =
+      same_call && (!(reads_value(main_) || reads_value(other_)) || std::strcmp(main_.b_value, other_.b_value) == 0);
   line.append("; framed where ").append(engine_summary(other_));
   if (!same_call) line.append(", ").append(call_summary(other_)).append(",");
   return line.append(" answers otherwise");

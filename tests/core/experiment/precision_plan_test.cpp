@@ -97,7 +97,7 @@ void for_random_budgets(uint64_t seed, size_t pinned, int pin_every, size_t max_
 // Bug: between two frontier points the plan was the greedy fill, which missed the optimum in some
 // of these cases; the search makes it the least error of any plan.
 TEST(PrecisionPlan, APlanFitsItsBudgetWithTheLeastErrorOfAnyPlan) {
-  for_random_budgets(12, 0, 7, kPlanSearchNodes, [](const std::vector<PlanItem>& items, double budget, const Plan& plan) {
+  auto least = [](const std::vector<PlanItem>& items, double budget, const Plan& plan) {
     double params = 0, cost = 0, error = 0;
     for (size_t i = 0; i < items.size(); ++i) {
       params += items[i].params;
@@ -109,7 +109,8 @@ TEST(PrecisionPlan, APlanFitsItsBudgetWithTheLeastErrorOfAnyPlan) {
     EXPECT_NEAR(plan.point.bits_per_param, cost / params, 1e-12);
     const double best = exhaustive_best(items, budget);
     EXPECT_NEAR(error, best, 1e-9 * best);
-  });
+  };
+  for_random_budgets(12, 0, 7, kPlanSearchNodes, least);
 }
 
 // A checkpoint's worth of tensors of the random kind above (a 7B model has about 220 weights)
