@@ -468,7 +468,7 @@ Runner add_bench(CLI::App& app) {
   const auto given = [a](const CLI::Option* o) { a->given.push_back(o); };
   given(app.add_flag("--fast-accum", a->fast_accumulation,
                      help_of("--fast-accum", "float8 tensor cores' fast accumulation (CUDA)")));
-  add_backend_option(app, &a->backend, "where it runs (default auto)");
+  add_backend_option(app, &a->backend, "where it runs (default auto); cuda with no GPU to run on exits 1");
   given(app.add_option("--formats", a->formats, help_of("--formats", "formats to convert through"))->delimiter(','));
   given(app.add_option("--dtypes", a->dtypes, help_of("--dtypes", "input = weight = output dtypes, one run each"))
             ->delimiter(',')

@@ -703,6 +703,14 @@ check window-figure-only-alone 2 "--figure-only shows the figures of the --scena
 # What the window would only have put in its log is refused where it was typed.
 check window-open-missing 2 'error: --open nope.npy: no such file or folder' -- "$PL" --screenshot "$TMP/x.png" --no-settings --open nope.npy
 check window-checkpoint-missing 2 'error: --checkpoint nope.safetensors: no such file or folder' -- "$PL" --screenshot "$TMP/x.png" --no-settings --checkpoint nope.safetensors
+# A named file that could not be opened left its panel as before and still wrote the picture,
+# exit 0: a setup given to --open, a file no panel takes, a checkpoint that is not one.
+printf '{bad' > "$TMP/broken.json"
+printf 'garbage' > "$TMP/broken.safetensors"
+: > "$TMP/notes.txt"
+check window-open-bad-setup 2 '^error: --open: .*broken\.json is not valid JSON' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --open "$TMP/broken.json"
+check window-open-unknown-kind 2 "^error: --open: .*notes\.txt: not a file the window opens" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --open "$TMP/notes.txt"
+check window-checkpoint-bad 2 '^error: checkpoint: .*broken\.safetensors: not a safetensors file' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --checkpoint "$TMP/broken.safetensors"
 check window-value-malformed 2 "error: --value: malformed number 'abc'" -- "$PL" --screenshot "$TMP/x.png" --no-settings --value abc
 check window-check-layout-alone 2 'give --screenshot too' -- "$PL" --no-settings --check-layout
 check window-figure-unknown 2 '--figure nope: no figure of that name in this view' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --panel formats --figure nope

@@ -78,6 +78,7 @@ bool CheckpointPanel::try_start() {
   }
   if (!refused.empty()) {
     error_ = refused;
+    error_environment_ = false;
     scan_asked_ = false;
     return true;
   }
@@ -93,7 +94,7 @@ bool CheckpointPanel::try_start() {
         },
         cancel);
     if (!prepared) return Error{prepared.error()};
-    return scan_checkpoint(
+    auto scanned = scan_checkpoint(
         prepared->checkpoint, prepared->options,
         [&](const ScanProgress& p) {
           progress->tensors_done = p.tensors_done, progress->tensors_total = p.tensors_total;
@@ -101,6 +102,8 @@ bool CheckpointPanel::try_start() {
           fraction(p.bytes_total ? double(p.bytes_done) / double(p.bytes_total) : 0);
         },
         cancel);
+    if (!scanned) return Error{scanned.error(), /*environment=*/true};
+    return scanned;
   });
   const std::string path = spec.checkpoint;
   if (!started) return false;  // the scan in flight was asked to stop; this one starts on a later frame
@@ -114,11 +117,17 @@ bool CheckpointPanel::try_start() {
   return true;
 }
 
+std::optional<Error> CheckpointPanel::failure() const {
+  if (error_.empty()) return std::nullopt;
+  return Error{error_, error_environment_};
+}
+
 void CheckpointPanel::collect() {
   auto done = worker_.take();
   if (!done) return;
   if (!*done) {
     error_ = done->error();
+    error_environment_ = done->environment_failure();
     log_.add("checkpoint", "scan of " + path_ + ": " + error_);
     return;
   }

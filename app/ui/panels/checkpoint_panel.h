@@ -41,6 +41,10 @@ class CheckpointPanel final : public Panel {
   // `candidates` when given (else the field's).
   void open(const std::string& path, const std::string& activations = {}, const std::string& candidates = {});
   std::string path_field() const { return path_field_; }  // what Scan opens
+  // Why the last scan asked for did not give a table (nothing while one did or none was asked
+  // for): `environment` where the checkpoint read and checked could not then be scanned, as the
+  // scan command tells exit 1 from exit 2.
+  std::optional<Error> failure() const;
   // "plan (highlighted): 4.500 bits/param, SQNR 31.2 dB" for the plan under the budget; empty
   // before one.
   std::string plan_line() const;
@@ -87,6 +91,7 @@ class CheckpointPanel final : public Panel {
   bool result_stale_ = false;
   void drop_stale_result();  // at the top of a frame
   std::string error_;
+  bool error_environment_ = false;  // error_ is the scan's own, after the files were checked
   std::vector<experiment::PlanPoint> frontier_;
   std::optional<experiment::PlanReport> plan_;
   std::vector<std::optional<size_t>> pins_;  // per tensor

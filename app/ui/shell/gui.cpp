@@ -43,6 +43,7 @@
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
 #include "core/export/png_writer.h"
+#include "core/util/printable.h"
 #include "core/util/interrupt.h"
 
 namespace pl::ui {
@@ -151,29 +152,36 @@ void draw_frame(App& app, int width, int height) {
 // A file dropped on the window (or named by --open): an experiment file opens in the Experiment
 // panel, a tensor becomes one of its operands, a checkpoint's index or folder is scanned in the
 // Checkpoint panel; anything else is logged and ignored.
-void open_file(App& app, const std::string& path) {
+// A file dropped on the window or named by --open, opened in the panel that takes it; why not,
+// when it cannot be.
+Status open_file(App& app, const std::string& path) {
   switch (drop_kind(path)) {
     case DropKind::Checkpoint:
       app.checkpoint->open(path);
       app.select_panel = "checkpoint";
-      return;
+      return {};
     case DropKind::Setup:
-      if (auto loaded = app.experiment->load_setup(path); !loaded)
-        app.log.add("window", "not opened: " + loaded.error());
-      else app.log.add("window", "opened the setup " + path);
+      if (auto loaded = app.experiment->load_setup(path); !loaded) return loaded;
+      app.log.add("window", "opened the setup " + path);
       break;
     case DropKind::Tensor: app.experiment->drop_tensor(path); break;
     case DropKind::Unknown:
-      app.log.add("window",
-                  "ignored " + path +
-                      ": drop an experiment .json, a .npy or .safetensors file, or a checkpoint's index or folder");
-      return;
+      return Error{printable(path, 200) +
+                   ": not a file the window opens: an experiment .json, a .npy or .safetensors file, or a "
+                   "checkpoint's index or folder"};
   }
   app.select_panel = "experiment";
+  return {};
 }
 
+// A drop that cannot be opened is said under the header as well as in the log: the window shows
+// nothing else of it.
 void take_drops(App& app) {
-  for (const std::string& path : take_dropped_files()) open_file(app, path);
+  for (const std::string& path : take_dropped_files())
+    if (auto opened = open_file(app, path); !opened) {
+      app.log.add("window", "not opened: " + opened.error());
+      app.warning = "Not opened: " + opened.error();
+    }
 }
 
 std::string backend_status() {
@@ -393,7 +401,8 @@ Status start_panels(App& app, const GuiOptions& o, const Settings& settings, boo
     app.log.add("window", settings.problem);
     app.warning = "Settings: " + settings.problem;
   }
-  for (const std::string& path : o.open) open_file(app, path);
+  for (const std::string& path : o.open)
+    if (auto opened = open_file(app, path); !opened) return Error{"--open: " + opened.error()};
   return {};
 }
 
@@ -499,6 +508,10 @@ int run_gui(const GuiOptions& o) {
           return fail("--figure " + o.figure + ": the view's work was still running when the screenshot was taken");
         return fail("--figure " + o.figure + ": no figure of that name in this view", /*bad_input=*/true);
       }
+      // A checkpoint that did not scan is drawn as its error, but the command named it: bad input
+      // (or a failed read) as `scan` would say, not a picture of an empty panel.
+      if (auto failed = app.checkpoint->failure())
+        return fail("checkpoint: " + failed->message, /*bad_input=*/!failed->environment);
       if (auto saved = save_screenshot(o, *fbo, w, h); !saved) return fail(saved.error());
       break;
     }
