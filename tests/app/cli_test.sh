@@ -38,6 +38,41 @@ check() {  # check NAME EXPECTED_STATUS PATTERN -- COMMAND...
     passes=$((passes + 1))
   fi
 }
+# "same" when two result folders' result.json agree in everything but their timings (any key
+# named "seconds" or ending in "_seconds"), else the first key path where they differ.
+same_result() {
+  python3 - "$1/result.json" "$2/result.json" <<'PY'
+import json, sys
+def strip(v):
+    if isinstance(v, dict):
+        return {k: strip(x) for k, x in v.items() if k != "seconds" and not k.endswith("_seconds")}
+    if isinstance(v, list):
+        return [strip(x) for x in v]
+    return v
+def first_difference(a, b, path="$"):
+    if type(a) is not type(b):
+        return path
+    if isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return path + "." + k
+            if (d := first_difference(a[k], b[k], path + "." + k)):
+                return d
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return path + " (length)"
+        for i, (x, y) in enumerate(zip(a, b)):
+            if (d := first_difference(x, y, "%s[%d]" % (path, i))):
+                return d
+        return None
+    return None if a == b else path
+a, b = (strip(json.load(open(f))) for f in sys.argv[1:3])
+d = first_difference(a, b)
+print("same" if d is None else "differs at " + d)
+PY
+}
+export -f same_result  # (for the checks' bash -c)
 check formats-text 0 'float8_e4m3fn +8 +4 +3 +7 +448' -- "$PL" formats
 check formats-json 0 '"unit_roundoff": 0.0625' -- "$PL" formats --json
 check formats-json-keys 0 '"min_subnormal"' -- "$PL" formats --json
@@ -138,7 +173,7 @@ check bad-format 2 "did you mean 'float16'" -- "$PL" cast --to flaot16 1
 check bad-number 2 "malformed number 'abc'" -- "$PL" cast --to float16 abc
 check bad-bits 2 'does not fit float8_e4m3fn' -- "$PL" decode --format float8_e4m3fn 0x100
 check bad-bits-text 2 'malformed bit pattern' -- "$PL" decode --format float16 0xzz
-check bad-rounding 2 'rounding' -- "$PL" cast --to float16 --rounding sideways 1
+check bad-rounding 2 '^error: --rounding: sideways not in \{rne,rna,rtz,up,down,stochastic\}' -- "$PL" cast --to float16 --rounding sideways 1
 check bad-custom 2 'invalid custom format' -- "$PL" cast --to e3m0:ieee 1
 # (std::stoi threw on these digits, and the CLI ended in std::terminate.)
 check bad-custom-digits 2 'invalid custom format' -- "$PL" cast --to e99999999999m2 1
@@ -308,7 +343,7 @@ check promote-device-scalar 2 'a Python scalar has no device' -- "$PL" promote -
 check promote-device-engine 2 'are for the engines that place operands' -- "$PL" promote --framework numpy --a-device cuda float32 float32
 check promote-device-not-modelled 2 'int32 tensors on two devices are not modelled' -- "$PL" promote --b-device cuda int32 float32
 check promote-help-devices 0 '--a-device' -- "$PL" promote --help
-check promote-device-table 0 'op linear, a tensor x b tensor, a on cpu, b on cuda' -- "$PL" promote --op linear --a-device cpu --b-device cuda --table
+check promote-device-table 0 '^f32 +ERR +ERR +ERR +ERR +n/m ' -- "$PL" promote --op linear --a-device cpu --b-device cuda --table
 check train-table 0 'bfloat16:float32 .* never' -- "$PL" train --steps 200
 check train-diverged 0 'float16 +nan +- +[0-9]+ of 16 +diverged at step [0-9]+' -- \
   "$PL" train --models float16 --lr 1e30 --steps 20
@@ -326,8 +361,8 @@ check dot-scale-format 2 'float8_e8m0fnu has no sign, and the drawn inputs are s
 check matmul-scale-format 2 'float8_e8m0fnu has no sign, and a drawn weight is signed' -- \
   "$PL" matmul --m 4 --n 4 --k 4 --weight-dtype float8_e8m0fnu
 check train-too-big 2 'past 2e9' -- "$PL" train --steps 100000 --samples 1000000
-check promote-scalar 0 '-> torch.float32' -- "$PL" promote --op add --b-kind scalar int32 float64
-check promote-zerodim 0 '-> torch.float16' -- "$PL" promote --op mul --b-kind zerodim float16 float64
+check promote-scalar 0 '^  -> torch\.float32$' -- "$PL" promote --op add --b-kind scalar int32 float64
+check promote-zerodim 0 '^  -> torch\.float16$' -- "$PL" promote --op mul --b-kind zerodim float16 float64
 check promote-json 0 '"error_type": "RuntimeError"' -- "$PL" promote --op mm --json float32 float64
 check promote-table 0 '^bf16 +bf16' -- "$PL" promote --op add --b-kind zerodim --table
 check promote-table-json 0 '"cells"' -- "$PL" promote --op matmul --table --json
@@ -356,36 +391,36 @@ check promote-precision-op 2 'setting for matrix products' -- "$PL" promote --op
 check promote-cuda-conv 0 'Input type \(torch.cuda.FloatTensor\) and weight type \(CUDABFloat16Type\) should be the same' -- "$PL" promote --device cuda --op conv2d float32 bfloat16
 check promote-cuda-not-modelled 2 'int32 is not modelled on CUDA' -- "$PL" promote --device cuda --op mm int32 int32
 check promote-cuda-table 0 '^f32 +ERR +f32 ' -- "$PL" promote --framework torch-cuda --op conv2d --table
-check promote-autocast-cuda 0 '-> torch.float16' -- "$PL" promote --framework torch-autocast-cuda --op linear float32 float32
+check promote-autocast-cuda 0 '^  -> torch\.float16$' -- "$PL" promote --framework torch-autocast-cuda --op linear float32 float32
 check promote-numpy2-overflow 0 'OverflowError: Python integer 300 out of bounds for int8' -- "$PL" promote --framework numpy --b-kind scalar --b-value 300 int8 int64
-check promote-numpy1-value 0 '-> np.int16' -- "$PL" promote --framework numpy1 --b-kind scalar --b-value 300 int8 int64
-check promote-numpy-mldtypes 0 '-> np.float32' -- "$PL" promote --framework numpy bfloat16 float16
-check promote-numpy-dot-object 0 '-> dtype=object' -- "$PL" promote --framework numpy --op dot bfloat16 float16
+check promote-numpy1-value 0 '^  -> np\.int16$' -- "$PL" promote --framework numpy1 --b-kind scalar --b-value 300 int8 int64
+check promote-numpy-mldtypes 0 '^  -> np\.float32$' -- "$PL" promote --framework numpy bfloat16 float16
+check promote-numpy-dot-object 0 '^  -> dtype=object$' -- "$PL" promote --framework numpy --op dot bfloat16 float16
 check promote-numpy-fix 0 'x.astype\(w.dtype\) .* -> np.float16' -- "$PL" promote --framework numpy --op dot bfloat16 float16
 check promote-numpy-json 0 '"result": "object"' -- "$PL" promote --framework numpy --op dot --json float8_e4m3fn bfloat16
-check promote-negative-inf 0 '-> np.float16' -- "$PL" promote --framework numpy --b-kind scalar --b-value -inf float16 float64
+check promote-negative-inf 0 '^  -> np\.float16$' -- "$PL" promote --framework numpy --b-kind scalar --b-value -inf float16 float64
 check promote-negative-point 0 'add\(a: Python float -.5, b: np.int8 tensor' -- "$PL" promote --framework numpy --a-kind scalar --a-value -.5 float64 int8
 check promote-bad-value 2 "'abc' is not a Python" -- "$PL" promote --framework numpy --b-kind scalar --b-value abc float32 float64
 check promote-value-type 2 'is a Python float' -- "$PL" promote --framework numpy --b-kind scalar --b-value 2.5 int8 int64
 check promote-value-tensor 2 'zerodim or scalar operand' -- "$PL" promote --framework numpy --b-value 3 int8 int64
 # PyTorch's Python-scalar values (recorded: torch_values_cpu.json): an int past int64 is a uint64
 # scalar in 2.15, an OverflowError past uint64, and 1.13 knew neither
-check promote-value-torch 0 'torch.int8' -- "$PL" promote --b-kind scalar --b-value 300 int8 int64
+check promote-value-torch 0 '^  -> torch\.int8$' -- "$PL" promote --b-kind scalar --b-value 300 int8 int64
 check promote-value-torch-uint64 0 'attempted to promote Bool and UInt64' -- "$PL" promote --b-kind scalar --b-value 2**63 bool int64
 check promote-value-torch-too-big 0 'OverflowError: int too big to convert' -- "$PL" promote --b-kind scalar --b-value 2**64 float32 int64
 check promote-value-torch113 0 'Overflow when unpacking long' -- "$PL" promote --framework torch --framework-version 1.13 --b-kind scalar --b-value 2**63 float32 int64
 check promote-value-torch-zerodim 2 "never its value" -- "$PL" promote --b-kind zerodim --b-value 3 int8 int64
 check promote-value-torch-cuda 2 'recorded on the CPU' -- "$PL" promote --device cuda --b-kind scalar --b-value 3 float16 int64
 check promote-jax-fp8 0 '8-bit floats do not support implicit promotion' -- "$PL" promote --framework jax float8_e4m3fn float16
-check promote-jax-x64 0 '-> jnp.float64' -- "$PL" promote --framework jax-x64 float32 float64
-check promote-jax-x32 0 '-> jnp.float32' -- "$PL" promote --framework jax float32 float64
+check promote-jax-x64 0 '^  -> jnp\.float64$' -- "$PL" promote --framework jax-x64 float32 float64
+check promote-jax-x32 0 '^  -> jnp\.float32$' -- "$PL" promote --framework jax float32 float64
 check promote-jax-strict 0 'jax_numpy_dtype_promotion=strict' -- "$PL" promote --framework jax-strict float32 float16
 check promote-jax-pet 0 'argument type error: float8_e5m2, float8_e5m2fnuz' -- "$PL" promote --framework jax --op matmul_f32acc float8_e5m2 float8_e5m2fnuz
 check promote-jax-overflow 0 'argument path is y' -- "$PL" promote --framework jax --b-kind scalar --b-value 2**40 int8 int64
 check promote-tf-no-promotion 0 'cannot compute AddV2 as input #1\(zero-based\) was expected to be a int8 tensor but is a float tensor' -- "$PL" promote --framework tf int8 float32
 check promote-tf-fix 0 'tf.cast\(x, w.dtype\) .* -> tf.float32' -- "$PL" promote --framework tf int8 float32
 check promote-tf-sparse 0 'SparseMatMul' -- "$PL" promote --framework tf --op matmul float32 bfloat16
-check promote-tf-truediv 0 '-> tf.float64' -- "$PL" promote --framework tf --op truediv int32 int32
+check promote-tf-truediv 0 '^  -> tf\.float64$' -- "$PL" promote --framework tf --op truediv int32 int32
 check promote-tf-value 2 'engine takes no value: it answers for the defaults, True, 2, 2.5 and 2.5\+1j, when none is given' -- "$PL" promote --framework tf --b-kind scalar --b-value 3 int8 int64
 check promote-tf-default-value 2 'engine takes no value' -- "$PL" promote --framework tf --b-kind scalar --b-value 2 int8 int64
 check promote-cuda-zerodim-value 2 "the torch-cuda engine reads a zero-dim tensor's dtype, never its value" -- "$PL" promote --framework torch-cuda --a-kind zerodim --a-value 3 int8 int64
@@ -396,9 +431,9 @@ check promote-autocast-device-cpu 0 'torch 2\.15\.0 \(cpu, autocast bfloat16\): 
 # Another device keeps the autocast (and its dtype), or no engine answers.
 check promote-autocast-device-cuda 0 'torch 2\.15\.0 \(cuda, autocast bfloat16\): linear' -- "$PL" promote --framework torch-autocast-cpu --device cuda --op linear float16 float32
 check promote-autocast-f16-device-cpu 2 "no torch engine for device cpu with torch-autocast-cuda's autocast float16" -- "$PL" promote --framework torch-autocast-cuda --device cpu --op linear float16 float32
-check promote-tf-numpy 0 '-> tf.float32' -- "$PL" promote --framework tf-numpy int8 float32
-check promote-tf-numpy-weak 0 '-> tf.float64' -- "$PL" promote --framework tf-numpy --op multiply --b-kind scalar int8 float32
-check promote-autocast-linear 0 '-> torch.bfloat16' -- "$PL" promote --framework torch-autocast-cpu --op linear float16 bfloat16 --bias float32
+check promote-tf-numpy 0 '^  -> tf\.float32$' -- "$PL" promote --framework tf-numpy int8 float32
+check promote-tf-numpy-weak 0 '^  -> tf\.float64$' -- "$PL" promote --framework tf-numpy --op multiply --b-kind scalar int8 float32
+check promote-autocast-linear 0 '^  -> torch\.bfloat16$' -- "$PL" promote --framework torch-autocast-cpu --op linear float16 bfloat16 --bias float32
 check promote-autocast-f64 0 'c10::BFloat16 != double' -- "$PL" promote --framework torch-autocast-cpu --op linear float32 float64
 check dot-table 0 'f16 chunked\(128\) -> f32 rne' -- "$PL" dot --k 16,256 --trials 4
 check dot-json 0 '"probabilistic_estimate"' -- "$PL" dot --k 8 --trials 2 --accumulate f32:kahan --json
@@ -494,7 +529,7 @@ cat > "$TMP/exp.json" <<'JSON'
  "input_data": {"distribution": "outlier-channels", "outlier_gain": 50}}
 JSON
 check run-config 0 'wrote .*result.json' -- "$PL" run "$TMP/exp.json" --out "$TMP/out"
-check run-setup-reruns 0 'arithmetic' -- "$PL" run "$TMP/out/setup.json" --out "$TMP/out2"
+check run-setup-reruns 0 '^same$' -- bash -c "\"$PL\" run \"$TMP/out/setup.json\" --out \"$TMP/out2\" >/dev/null && same_result \"$TMP/out\" \"$TMP/out2\""
 check run-backend-cpu 0 'arithmetic: ' -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend cpu
 check run-directory 2 "is a directory, not a file" -- "$PL" run "$TMP" --out "$TMP/out6"
 check tensors-directory 2 "is a directory, not a file" -- "$PL" tensors "$TMP"
@@ -605,12 +640,12 @@ check run-csv 0 'arithmetic,ulps' -- cat "$TMP/out/histograms.csv"
 echo '{"experiment": "linear", "colour": 3}' > "$TMP/bad.json"
 check run-unknown-key 2 "unknown key 'colour'" -- "$PL" run "$TMP/bad.json" --out "$TMP/o3"
 echo '{"m": 0}' > "$TMP/bad2.json"
-check run-bad-shape 2 "'m': must be a positive integer|dimension" -- "$PL" run "$TMP/bad2.json" --out "$TMP/o4"
+check run-bad-shape 2 "'m': must be a positive integer" -- "$PL" run "$TMP/bad2.json" --out "$TMP/o4"
 echo '{"m": ' > "$TMP/bad3.json"
 check run-bad-json 2 'not valid JSON' -- "$PL" run "$TMP/bad3.json" --out "$TMP/o5"
 echo '{"experiment": "sum", "lengths": [16, 256], "a": "bfloat16", "accumulate": ["bf16:sequential", "f32:pairwise:32"], "trials": 4}' > "$TMP/sum.json"
 check run-sum 0 'wrote .*error-vs-k' -- "$PL" run "$TMP/sum.json" --out "$TMP/sum"
-check run-sum-reruns 0 '"experiment": "sum"' -- bash -c "\"$PL\" run \"$TMP/sum/setup.json\" --out \"$TMP/sum2\" >/dev/null && cat \"$TMP/sum2/setup.json\""
+check run-sum-reruns 0 '^same$' -- bash -c "\"$PL\" run \"$TMP/sum/setup.json\" --out \"$TMP/sum2\" >/dev/null && same_result \"$TMP/sum\" \"$TMP/sum2\""
 check run-dot-json 0 '"probabilistic_estimate"' -- "$PL" run "$TMP/sum.json" --out "$TMP/sum3" --json
 echo '{"experiment": "dot", "accumulate": "f32:sideways"}' > "$TMP/baddot.json"
 check run-dot-bad-model 2 "'accumulate'" -- "$PL" run "$TMP/baddot.json" --out "$TMP/o6"
@@ -650,7 +685,7 @@ check dot-all-overflow 0 '4096  e3m4 sequential rne +- +none .* +- +- +16 of 16$
 check mlp-json 0 '"reference_rms"' -- "$PL" mlp --layers 2 --width 16 --batch 4 --activation gelu --json
 check mlp-save 0 'layer' -- "$PL" mlp --layers 2 --width 16 --batch 4 --save "$TMP/mlp"
 check mlp-figure 0 'error-vs-layer.png' -- ls "$TMP/mlp"
-check mlp-rerun 0 'wrote' -- "$PL" run "$TMP/mlp/setup.json" --out "$TMP/mlp2"
+check mlp-rerun 0 '^same$' -- bash -c "\"$PL\" run \"$TMP/mlp/setup.json\" --out \"$TMP/mlp2\" >/dev/null && same_result \"$TMP/mlp\" \"$TMP/mlp2\""
 check mlp-bad-activation 2 "relu, gelu or identity" -- "$PL" mlp --activation swish
 check dot-save 0 'error-vs-k.svg' -- bash -c "\"$PL\" dot --k 16,64 --trials 2 --save \"$TMP/dot\" >/dev/null && ls \"$TMP/dot\""
 check matmul-save-figures 0 'error-heatmap.pdf' -- bash -c "\"$PL\" matmul --m 8 --n 8 --k 16 --save \"$TMP/mm\" >/dev/null && ls \"$TMP/mm\""
@@ -665,8 +700,8 @@ cat > "$TMP/fw.json" <<'JSON'
 {"experiment": "linear", "m": 8, "n": 8, "k": 32, "input": "float16", "weight": "float32", "output": "float32", "framework": "torch"}
 JSON
 check run-framework-raises 0 'raises RuntimeError: expected m1 and m2 to have the same dtype.*' -- "$PL" run "$TMP/fw.json" --out "$TMP/fw"
-check run-framework-files 0 'fix-1.*fix-2|framework.json' -- bash -c "ls \"$TMP/fw\" \"$TMP/fw/fix-1\""
-check run-framework-fix-reruns 0 'arithmetic' -- "$PL" run "$TMP/fw/fix-1/setup.json" --out "$TMP/fw-fix"
+check run-framework-files 0 '^fix-1 fix-2 fix-3 .*framework\.json .*setup\.json $' -- bash -c "ls \"$TMP/fw\" | tr '\\n' ' '"
+check run-framework-fix-reruns 0 '^same$' -- bash -c "\"$PL\" run \"$TMP/fw/fix-1/setup.json\" --out \"$TMP/fw-fix\" >/dev/null && same_result \"$TMP/fw/fix-1\" \"$TMP/fw-fix\""
 # Every figure the window shows for the setup, the fixes' comparison too, and the message says so.
 check run-framework-fixes-figure 0 'framework-fixes.png' -- ls "$TMP/fw"
 check run-framework-says-figures 0 'wrote .*framework-fixes' -- "$PL" run "$TMP/fw.json" --out "$TMP/fw-says"
@@ -736,7 +771,7 @@ check scenario-unknown 2 "no scenario 'float17' \(01-numpy" -- "$PL" scenario ru
 check scenario-export 0 'wrote .*story.md' -- "$PL" scenario export 13 --out "$TMP/sc13"
 check scenario-export-files 0 'roundtrip-error.png' -- ls "$TMP/sc13/evidence-3-float4-e2m1fn-mx-mxfp4"
 check scenario-export-story 0 '\| fp4 per-tensor: values rounded to zero \(of 65536\) \| at least 60000 \| 649[0-9][0-9] \|' -- cat "$TMP/sc13/story.md"
-check scenario-export-rerun 0 'round trip through float4_e2m1fn' -- "$PL" run "$TMP/sc13/evidence-3-float4-e2m1fn-mx-mxfp4/setup.json" --out "$TMP/sc13-rerun"
+check scenario-export-rerun 0 '^same$' -- bash -c "\"$PL\" run \"$TMP/sc13/evidence-3-float4-e2m1fn-mx-mxfp4/setup.json\" --out \"$TMP/sc13-rerun\" >/dev/null && same_result \"$TMP/sc13/evidence-3-float4-e2m1fn-mx-mxfp4\" \"$TMP/sc13-rerun\""
 mkdir -p "$TMP/xdg/precision-lab/scenarios"
 cat > "$TMP/xdg/precision-lab/scenarios/99-mine.json" <<'JSON'
 {"title": "My own", "story": "A user's scenario.", "checks": [
@@ -746,7 +781,6 @@ check scenario-user-folder 1 'FAIL  65520 in float16' -- env XDG_CONFIG_HOME="$T
 check scenario-list-one-check 0 '99-mine +My own \(1 check\)$' -- env XDG_CONFIG_HOME="$TMP/xdg" "$PL" scenario list
 echo '{"title": "bad"' > "$TMP/xdg/precision-lab/scenarios/98-bad.json"
 check scenario-bad-file-warns 0 'warning: skipped .*98-bad.json is not valid JSON' -- env XDG_CONFIG_HOME="$TMP/xdg" "$PL" scenario list
-check devices 0 'cpu' -- "$PL" devices
 check devices-cpu-no-peaks 0 'no published peaks: the peak table holds GPUs' -- "$PL" devices
 check devices-cpu-line 0 '^cpu +.+, [0-9]+ threads, [0-9]+\.[0-9] GiB' -- "$PL" devices
 check devices-peaks 0 'bfloat16 +tensor cores +989\.4 += 132 SMs x  4096 ops/clock x 1830 MHz' -- "$PL" devices --peaks

@@ -35,10 +35,8 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
   echo "ok: $(basename "$deb")"
 fi
 out=$prefix/shot.png
-if ! said=$(env -u DISPLAY -u WAYLAND_DISPLAY "$pl" --screenshot "$out" --size 640x400 --no-settings 2>&1); then
-  # No EGL surfaceless context here (the screenshot tests skip likewise): say so, do not fail.
-  grep -qi 'egl' <<<"$said" && { echo "ok (no headless GL here: screenshot skipped)"; exit 0; }
+# (Headless, through EGL, as every screenshot test: a machine without it fails them all.)
+said=$(env -u DISPLAY -u WAYLAND_DISPLAY "$pl" --screenshot "$out" --size 640x400 --no-settings 2>&1) ||
   fail "screenshot from the prefix: $said"
-fi
 [[ $(head -c 8 "$out" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "screenshot is no PNG"
 echo "ok: installed into $prefix and ran formats, scenarios and a screenshot from there"

@@ -5,7 +5,8 @@ A scenario's story or look-at says things like "about 1e-5 per element" or "11 s
 bits". Each such phrase is a fact in the scenario file ({"id", "says", "min"/"max" or
 "equals"}); this script computes every fact with NumPy, ml_dtypes and PyTorch -- no code shared
 with the app -- and writes facts.json beside it with the libraries' versions and the machine
-facts that matter. The C++ test ScenarioLibrary.EveryStatedFactIsRecorded requires each fact to
+facts that matter. The two constants no library defines (the MX block size, TF32's fraction
+bits) are cited instead, each with its specification under "cited" in facts.json. The C++ test ScenarioLibrary.EveryStatedFactIsRecorded requires each fact to
 have a recorded value inside what the scenario says; ScenarioLibrary.EveryNumberInTheTextIsBacked
 requires every number in a story to be a fact, a check or an evidence setup.
 
@@ -41,13 +42,16 @@ OUT = pathlib.Path(__file__).resolve().parent / "facts.json"
 
 FACTS = {}      # (scenario, fact id) -> function returning a number or a string
 MEASURED = set()  # facts that are timings on the recording machine
+CITED = {}  # (scenario, fact id) -> the specification a constant is taken from: no library computes it
 
 
-def fact(scenario, fid, measured=False):
+def fact(scenario, fid, measured=False, cited=None):
     def register(fn):
         FACTS[(scenario, fid)] = fn
         if measured:
             MEASURED.add((scenario, fid))
+        if cited:
+            CITED[(scenario, fid)] = cited
         return fn
     return register
 
@@ -412,9 +416,11 @@ def round_tf32(x):
     return b.astype(np.uint32).view(np.float32)
 
 
-@fact("09-tf32-matmul", "bits")
+@fact("09-tf32-matmul", "bits",
+      cited="NVIDIA A100 Tensor Core GPU Architecture whitepaper: TF32 has float32's 8 exponent bits and 10 "
+            "fraction bits")
 def _():
-    tf32_fraction_bits = 10  # NVIDIA A100 whitepaper: TF32 keeps float32's 8 exponent bits and 10 fraction bits
+    tf32_fraction_bits = 10  # (no library here holds a TF32 type to ask)
     return f"{tf32_fraction_bits + 1} significant bits instead of {int(finfo('float32').nmant) + 1}"
 
 
@@ -530,10 +536,10 @@ def _():
     return f"{float(f.smallest_subnormal):g} to {float(f.max):g}"
 
 
-@fact("13-fp8-per-tensor-vs-mx", "mx-block")
+@fact("13-fp8-per-tensor-vs-mx", "mx-block",
+      cited="OCP Microscaling Formats (MX) Specification v1.0, section 5.2: k = 32 elements share one scale")
 def _():
-    ocp_mx_block = 32  # OCP Microscaling Formats (MX) v1.0, section 5.2: k = 32 elements share one scale
-    return str(ocp_mx_block)
+    return "32"  # (no library here defines an MX block)
 
 
 @fact("13-fp8-per-tensor-vs-mx", "e4m3fn-max")
@@ -753,6 +759,7 @@ def main():
             "machine": {"cpu_flags": cpu_flags(), "torch_threads": torch.get_num_threads(),
                         "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
                         "measured": sorted(f"{s}/{i}" for s, i in MEASURED)},
+            "cited": {f"{s}/{i}": source for (s, i), source in sorted(CITED.items())},
             "facts": values,
         }
         OUT.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
@@ -788,6 +795,7 @@ def add_missing(stated):
             continue
         recorded["facts"].setdefault(key[0], {})[key[1]] = v
         added += 1
+    recorded["cited"] = {f"{s}/{i}": source for (s, i), source in sorted(CITED.items())}
     for p in problems:
         print(p, file=sys.stderr)
     OUT.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
