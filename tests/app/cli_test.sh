@@ -746,6 +746,11 @@ printf 'garbage' > "$TMP/broken.safetensors"
 check window-open-bad-setup 2 '^error: --open: .*broken\.json is not valid JSON' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --open "$TMP/broken.json"
 check window-open-unknown-kind 2 "^error: --open: .*notes\.txt: not a file the window opens" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --open "$TMP/notes.txt"
 check window-checkpoint-bad 2 '^error: checkpoint: .*broken\.safetensors: not a safetensors file' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --checkpoint "$TMP/broken.safetensors"
+# A remembered last-setup.json that does not read was only logged, and the window's next save
+# wrote over it: it is set aside, as a bad settings.json is.
+mkdir -p "$TMP/xdg-bad-setup/precision-lab"
+printf '{bad' > "$TMP/xdg-bad-setup/precision-lab/last-setup.json"
+check window-bad-last-setup-set-aside 0 '^last-setup\.json\.bad-[0-9]+$' -- bash -c "XDG_CONFIG_HOME=\"$TMP/xdg-bad-setup\" env -u DISPLAY -u WAYLAND_DISPLAY \"$PL\" --screenshot \"$TMP/x.png\" --size 640x480 --panel experiment >/dev/null && ls \"$TMP/xdg-bad-setup/precision-lab\""
 check window-value-malformed 2 "error: --value: malformed number 'abc'" -- "$PL" --screenshot "$TMP/x.png" --no-settings --value abc
 check window-check-layout-alone 2 'give --screenshot too' -- "$PL" --no-settings --check-layout
 check window-figure-unknown 2 '--figure nope: no figure of that name in this view' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --panel formats --figure nope

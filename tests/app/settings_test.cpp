@@ -2,12 +2,17 @@
 // bad keys, never the start of the window.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
+#include <thread>
 
+#include "app/ui/shell/remembered_state.h"
 #include "app/ui/shell/settings.h"
 
 namespace pl::ui {
@@ -93,6 +98,64 @@ TEST_F(SettingsFile, AnUnusableFileMeansDefaultsAndSaysWhy) {
   problem = s.problem;
   EXPECT_EQ(s.panel, "formats");
   EXPECT_NE(problem.find("is a directory"), std::string::npos) << problem;
+}
+
+std::string text_of(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The remembered files are written as they change, each only when its text does, and never over
+// the file on disk when the text did not change.
+TEST_F(SettingsFile, RememberedFilesAreWrittenWhenTheirTextChanges) {
+  const std::filesystem::path dir = file().parent_path();
+  write("{\"panel\": \"log\"}\n");
+  RememberedState saver(dir.string());
+  const std::string settings = text_of(file());
+  ASSERT_TRUE(saver.save_changed_now({settings, "{\"m\": 8}\n", ""}).ok());
+  EXPECT_EQ(text_of(dir / "last-setup.json"), "{\"m\": 8}\n");
+  EXPECT_FALSE(std::filesystem::exists(dir / "imgui.ini"));  // no text yet: nothing written
+  EXPECT_FALSE(saver.save_changed({settings, "{\"m\": 8}\n", ""}));  // nothing changed
+  ASSERT_TRUE(saver.save_changed({settings, "{\"m\": 16}\n", "[Table][0x1]\n"}));
+  while (saver.saving()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(saver.take_failure(), std::nullopt);
+  EXPECT_EQ(text_of(dir / "last-setup.json"), "{\"m\": 16}\n");
+  EXPECT_EQ(text_of(dir / "imgui.ini"), "[Table][0x1]\n");
+  EXPECT_EQ(text_of(file()), settings);
+}
+
+// A save that fails leaves the file that was there, and says why; the window wrote last-setup.json
+// in place, and a failed write left no file at all.
+TEST_F(SettingsFile, AFailedSaveKeepsTheFileBeforeItAndSaysWhy) {
+  const std::filesystem::path dir = file().parent_path();
+  const std::string before = "{\"m\": 8}\n";
+  std::ofstream(dir / "last-setup.json") << before;
+  RememberedState saver(dir.string());
+  // Files past 64 bytes cannot be written while the limit holds (EFBIG, the signal ignored).
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old;
+  small.rlim_cur = 64;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  const Status saved = saver.save_changed_now({"", "{\"m\": 8, \"note\": \"" + std::string(200, 'x') + "\"}\n", ""});
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  ASSERT_FALSE(saved.ok());
+  EXPECT_NE(saved.error().find("last-setup.json"), std::string::npos) << saved.error();
+  EXPECT_EQ(text_of(dir / "last-setup.json"), before);
+  // The same from the worker: the failure is handed out once, for the header.
+  setrlimit(RLIMIT_FSIZE, &small);
+  std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_TRUE(saver.save_changed({"", "{\"m\": 9, \"note\": \"" + std::string(200, 'y') + "\"}\n", ""}));
+  while (saver.saving()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  const std::optional<std::string> failure = saver.take_failure();
+  ASSERT_TRUE(failure.has_value());
+  EXPECT_NE(failure->find("last-setup.json"), std::string::npos) << *failure;
+  EXPECT_EQ(saver.take_failure(), std::nullopt);
+  EXPECT_EQ(text_of(dir / "last-setup.json"), before);
 }
 
 }  // namespace

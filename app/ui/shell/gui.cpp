@@ -33,16 +33,19 @@
 #include "app/ui/shell/gl_context.h"
 #include "app/ui/shell/layout_audit.h"
 #include "app/ui/shell/panel_links.h"
+#include "app/ui/shell/remembered_state.h"
 #include "app/ui/shell/run_log.h"
 #include "app/ui/shell/settings.h"
 #include "app/ui/shell/start_screen.h"
 #include "app/ui/shell/theme.h"
 #include "app/ui/tasks/background_task.h"
 #include "app/ui/views/figure_view.h"
+#include "app/ui/widgets/wrapped_text.h"
 #include "core/backend/backend.h"
 #include "core/export/experiment_export.h"
 #include "core/export/export_dir.h"
 #include "core/export/png_writer.h"
+#include "core/io/file_read.h"
 #include "core/util/printable.h"
 #include "core/util/interrupt.h"
 
@@ -79,7 +82,18 @@ struct App {
   CheckpointPanel* checkpoint = nullptr;
   StartScreen start;
   BackgroundTask capture;  // F12's PNG, encoded and written off the UI thread (joined first)
+  std::chrono::steady_clock::time_point next_remember{};  // when keep_remembered next compares
 };
+
+// What went wrong where the user cannot see it otherwise (a drop, a link, a save): in the log and
+// under the header, until dismissed.
+void warn(App& app, const std::string& source, const std::string& message) {
+  app.log.add(source, message);
+  app.warning = message;
+  if (!app.warning.empty()) app.warning[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(app.warning[0])));
+}
+
+constexpr const char* kCaptureFailed = "window capture failed: ";
 
 // Window-wide shortcuts: Ctrl+1..9 pick a panel, F11 or Ctrl+P toggles presentation mode, Ctrl+Q
 // quits. (Ctrl+R, Ctrl+E, Esc, Space and the arrow keys belong to the panel on screen; F12 saves
@@ -120,10 +134,12 @@ void draw_frame(App& app, int width, int height) {
         ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(start).x - 2 * ImGui::GetStyle().FramePadding.x));
     if (ImGui::SmallButton(start)) app.start.open();
   }
+  // The button first: a message of a path and a parser's words can be longer than the window,
+  // and wraps below it.
   if (!app.warning.empty()) {
-    ImGui::TextColored(ImVec4(0.95f, 0.7f, 0.25f, 1), "%s", app.warning.c_str());
-    ImGui::SameLine();
     if (ImGui::SmallButton("dismiss")) app.warning.clear();
+    ImGui::SameLine();
+    wrapped_text_colored(ImVec4(0.95f, 0.7f, 0.25f, 1), app.warning);
   }
   // Asked once: selecting a tab every frame would pin it and ignore the user's clicks. Taken
   // before the panels draw, so that a panel asking for another (the Throughput panel's probe
@@ -178,10 +194,7 @@ Status open_file(App& app, const std::string& path) {
 // nothing else of it.
 void take_drops(App& app) {
   for (const std::string& path : take_dropped_files())
-    if (auto opened = open_file(app, path); !opened) {
-      app.log.add("window", "not opened: " + opened.error());
-      app.warning = "Not opened: " + opened.error();
-    }
+    if (auto opened = open_file(app, path); !opened) warn(app, "window", "not opened: " + opened.error());
 }
 
 std::string backend_status() {
@@ -247,8 +260,9 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
                std::error_code ec;
                return std::filesystem::exists(last, ec);
              }()) {
+    // (Set aside, as a bad settings.json is: the next save would write over it.)
     if (auto loaded = experiment->load_setup(last); !loaded)
-      app.log.add("window", "last setup not restored: " + loaded.error());
+      warn(app, "window", "last setup not restored: " + loaded.error() + set_aside(last));
   }
   app.experiment = experiment.get();
   promotion_panel->on_run_pair([&app](const PromotionPanel::PairRun& p) {
@@ -266,7 +280,7 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
   // (Made before the scenarios, whose links open it; it joins the tabs last.)
   auto checkpoint = std::make_unique<CheckpointPanel>(app.log);
   checkpoint->on_open_cast([&app](const nlohmann::json& setup) {
-    if (auto used = app.experiment->use_setup(setup); !used) app.log.add("checkpoint", "not opened: " + used.error());
+    if (auto used = app.experiment->use_setup(setup); !used) warn(app, "checkpoint", "cast not opened: " + used.error());
     else app.select_panel = "experiment";
   });
   app.checkpoint = checkpoint.get();
@@ -274,8 +288,7 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
   const LinkedPanels linked{*promotion_panel, *formats_panel, *checkpoint, *app.experiment};
   auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
   scenarios->on_open_link([&app, linked](const scenario::Scenario::PanelLink& link) {
-    if (auto opened = open_panel_link(link, linked); !opened)
-      app.log.add("scenarios", "link not opened: " + opened.error());
+    if (auto opened = open_panel_link(link, linked); !opened) warn(app, "scenarios", "link not opened: " + opened.error());
     else app.select_panel = link.panel;
   });
   if (!scenarios->start_error().empty()) return Error{scenarios->start_error() + " (precision-lab scenario list)"};
@@ -343,26 +356,30 @@ void capture_window(App& app, int w, int h) {
   if (app.capture.running()) {
     app.log.add("window", "a window capture is still being written");
   } else if (auto path = exporting::new_export_file("window", "png"); !path) {
-    app.log.add("window", "window capture failed: " + path.error());
+    warn(app, "window", std::string(kCaptureFailed) + path.error());
   } else {
     app.capture.start([pixels = gl::read_rgba(0, w, h), file = *path, w, h] {
       Status ok = write_png_rgba(file, pixels, w, h);
       return ok ? "saved the window to " + file + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
-                : "window capture failed: " + ok.error();
+                : kCaptureFailed + ok.error();
     });
   }
 }
 
-// Table column widths and the like persist in the config folder (not for screenshots, nor
-// with --no-settings).
-void use_ini_file(ImGuiIO& io, bool persist) {
-  static std::string ini;
+// Table column widths and the like persist in the config folder's imgui.ini (not for
+// screenshots, nor with --no-settings): read here, and written with the other remembered files
+// (RememberedState) rather than by ImGui, which writes in place and checks nothing. The text as
+// read ("" when there is none).
+std::string load_ini_file(ImGuiIO& io, bool persist) {
   io.IniFilename = nullptr;
-  if (!persist || config_dir().empty()) return;
+  if (!persist || config_dir().empty()) return "";
+  const std::string path = config_dir() + "/imgui.ini";
   std::error_code ec;
-  std::filesystem::create_directories(config_dir(), ec);
-  ini = config_dir() + "/imgui.ini";
-  if (!ec) io.IniFilename = ini.c_str();
+  if (!std::filesystem::is_regular_file(path, ec)) return "";
+  auto read = io::read_file(path, 1 << 20);
+  if (!read) return "";  // (widths only: the defaults serve)
+  ImGui::LoadIniSettingsFromMemory(reinterpret_cast<const char*>(read->data()), read->size());
+  return ImGui::SaveIniSettingsToMemory();
 }
 
 // Presentation mode toggled, or the window moved to a monitor of another scale (HiDPI): fonts
@@ -376,15 +393,31 @@ void follow_theme(App& app, float scale) {
   app.theme_scale = scale;
 }
 
-// What the next start reopens: the panel, presentation mode, size and the Experiment setup.
-void remember(const App& app, const std::string& remembered_panel, int w, int h) {
+// What the next start reopens: the panel, presentation mode, size and the Experiment setup, and
+// the ini text `ini` (the last ImGui gave).
+RememberedState::Texts remembered_texts(const App& app, const std::string& remembered_panel, int w, int h,
+                                        const std::string& ini) {
   Settings settings;
   settings.panel = app.current_panel.empty() ? remembered_panel : app.current_panel;
   settings.presentation = app.presentation;
   settings.width = w, settings.height = h;
-  auto saved = save_settings(settings);
-  if (saved) saved = exporting::save_json(config_dir(), "last-setup.json", app.experiment->setup_json());
-  if (!saved) std::fprintf(stderr, "precision-lab: settings not saved: %s\n", saved.error().c_str());
+  return {settings_text(settings), app.experiment->setup_json().dump(1) + "\n", ini};
+}
+
+// The remembered files written as they change (ImGui asks for its ini a few seconds after a column
+// moves; the rest is looked at once a second), and a failed write said under the header.
+void keep_remembered(App& app, RememberedState& saver, const std::string& remembered_panel, int w, int h,
+                     std::string& ini) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantSaveIniSettings) {
+    ini = ImGui::SaveIniSettingsToMemory();
+    io.WantSaveIniSettings = false;
+  }
+  if (const auto now = std::chrono::steady_clock::now(); now >= app.next_remember) {
+    app.next_remember = now + std::chrono::seconds(1);
+    saver.save_changed(remembered_texts(app, remembered_panel, w, h, ini));
+  }
+  if (auto failed = saver.take_failure()) warn(app, "window", "settings not saved: " + *failed);
 }
 
 // The panels made, put in the state the options ask for, and the first one chosen; the files
@@ -441,7 +474,10 @@ int run_gui(const GuiOptions& o) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  use_ini_file(io, !screenshot && remembered);
+  // Only the window a person uses writes the remembered files back.
+  std::string ini = load_ini_file(io, !screenshot && remembered);
+  std::unique_ptr<RememberedState> saver;
+  if (!screenshot && remembered && !config_dir().empty()) saver = std::make_unique<RememberedState>(config_dir());
   App app(o.verbose);
   app.presentation = o.presentation.value_or(settings.presentation);
   int w = 0, h = 0;
@@ -501,7 +537,11 @@ int run_gui(const GuiOptions& o) {
     // The pixels are read here (the GL context is this thread's); the PNG is encoded and
     // written off it, so a large window does not stall a frame.
     if (!screenshot && ctx->glfw_window() && ImGui::IsKeyPressed(GLFW_KEY_F12, false)) capture_window(app, w, h);
-    if (auto done = app.capture.take()) app.log.add("window", *done);
+    if (auto done = app.capture.take()) {
+      if (done->rfind(kCaptureFailed, 0) == 0) warn(app, "window", *done);
+      else app.log.add("window", *done);
+    }
+    if (saver) keep_remembered(app, *saver, settings.panel, w, h, ini);
     if (screenshot && ++settled >= kScreenshotFrames) {
       if (!o.figure.empty() && !figure_served(o.figure)) {
         if (waiting)  // the panels' work did not finish within the wait: nothing was drawn to choose from
@@ -521,7 +561,11 @@ int run_gui(const GuiOptions& o) {
       std::fflush(stdout);
     }
   }
-  if (!screenshot && remembered) remember(app, settings.panel, w, h);
+  if (saver) {
+    if (auto saved = saver->save_changed_now(remembered_texts(app, settings.panel, w, h, ImGui::SaveIniSettingsToMemory()));
+        !saved)
+      std::fprintf(stderr, "precision-lab: settings not saved: %s\n", saved.error().c_str());
+  }
   // The panels' runs are asked to stop together, and the window goes at once: their destructors
   // (at the end of this scope, before the window's) join each run, which stops at its next check,
   // and wait for an export to be written whole.

@@ -26,11 +26,7 @@ Settings load_settings() {
   if (!read || !read->is_object()) {
     std::string why = (read ? path + " is not a JSON object" : read.error()) + "; using defaults";
     // What the user wrote is kept: the next save would otherwise write over it.
-    if (std::filesystem::is_regular_file(path, ec)) {
-      const std::string aside = path + ".bad-" + std::to_string(static_cast<long long>(std::time(nullptr)));
-      std::filesystem::rename(path, aside, ec);
-      why += ec ? " (it could not be moved aside: " + ec.message() + ")" : "; the file was kept as " + aside;
-    }
+    if (std::filesystem::is_regular_file(path, ec)) why += set_aside(path);
     s.problem = why;
     return s;
   }
@@ -49,15 +45,26 @@ Settings load_settings() {
   return s;
 }
 
+std::string set_aside(const std::string& path) {
+  const std::string aside = path + ".bad-" + std::to_string(static_cast<long long>(std::time(nullptr)));
+  std::error_code ec;
+  std::filesystem::rename(path, aside, ec);
+  return ec ? " (it could not be moved aside: " + ec.message() + ")" : "; the file was kept as " + aside;
+}
+
+std::string settings_text(const Settings& s) {
+  const nlohmann::json j = {
+      {"panel", s.panel}, {"presentation", s.presentation}, {"width", s.width}, {"height", s.height}};
+  return j.dump(2) + "\n";
+}
+
 Status save_settings(const Settings& s) {
   const std::string dir = config_dir();
   if (dir.empty()) return Error{"no config directory (XDG_CONFIG_HOME and HOME are unset)"};
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
-  const nlohmann::json j = {
-      {"panel", s.panel}, {"presentation", s.presentation}, {"width", s.width}, {"height", s.height}};
-  return io::write_file_atomic(dir + "/settings.json", j.dump(2) + "\n");
+  return io::write_file_atomic(dir + "/settings.json", settings_text(s));
 }
 
 }  // namespace pl::ui

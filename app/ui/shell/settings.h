@@ -24,5 +24,10 @@ using pl::config_dir;  // core/util/paths.h: the folder, or "" when neither XDG_
 // Defaults when the file is missing; with `problem` set when a file that exists was not used.
 Settings load_settings();
 Status save_settings(const Settings& s);
+// settings.json's text for `s`, as save_settings writes it.
+std::string settings_text(const Settings& s);
+// A remembered file that could not be used, renamed PATH.bad-TIME so that the next save does not
+// write over what the user had; says where it went (or why it could not be moved).
+std::string set_aside(const std::string& path);
 
 }  // namespace pl::ui
