@@ -1,11 +1,11 @@
 #include "core/io/file_read.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
+#include <unordered_set>
 
 #include "core/util/printable.h"
 
@@ -34,7 +34,8 @@ Expected<std::vector<uint8_t>> read_file(const std::string& path, size_t limit) 
 
 Expected<nlohmann::json> parse_json_strictly(std::string_view text, const std::string& what) {
   // One set of keys per open object: a key given twice is an error, not "the last one wins".
-  std::vector<std::vector<std::string>> open;
+  // (Hashed: a list searched from its start took 14 s over a tokenizer.json's 128,256 keys.)
+  std::vector<std::unordered_set<std::string>> open;
   std::string problem;
   const auto check = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using E = nlohmann::json::parse_event_t;
@@ -47,12 +48,10 @@ Expected<nlohmann::json> parse_json_strictly(std::string_view text, const std::s
     if (event == E::object_end && !open.empty()) open.pop_back();
     if (event == E::key && !open.empty()) {
       std::string key = parsed.get<std::string>();
-      auto& keys = open.back();
-      if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+      if (!open.back().insert(key).second) {
         problem = what + " gives the key '" + printable(key) + "' twice in one object";
         return false;
       }
-      keys.push_back(std::move(key));
     }
     return true;
   };

@@ -93,6 +93,15 @@ TEST(FileRead, DeepDocumentsAndRepeatedKeysAreRefused) {
   EXPECT_FALSE(parse_json_strictly(std::string(65, '[') + std::string(65, ']'), "x"));
 }
 
+// A key repeated far from its first place in a large object (a tokenizer.json's vocabulary
+// dropped on the window) is found, and a large object of distinct keys reads.
+TEST(FileRead, RepeatedKeysAreFoundInALargeObject) {
+  std::string text = "{";
+  for (int i = 0; i < 50000; ++i) text += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  EXPECT_TRUE(parse_json_strictly(text + "\"end\": 0}", "vocab.json"));
+  expect_error(parse_json_strictly(text + "\"k7\": 0}", "vocab.json"), "vocab.json gives the key 'k7' twice in one object");
+}
+
 // A 10 MB name was searched for its nearest dtype (seconds) and quoted whole in the message.
 TEST(FileRead, HugeNamesAreRefusedByLength) {
   const std::string huge(10'000'000, 'f');
