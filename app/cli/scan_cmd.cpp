@@ -22,9 +22,7 @@
 #include "core/experiment/scan/checkpoint_scan.h"
 #include "core/experiment/scan/scan_json.h"
 #include "core/experiment/scan/scan_spec.h"
-#include "core/export/experiment_export.h"
-#include "core/figure/scan_figures.h"
-#include "core/io/checked_write.h"
+#include "core/export/scan_export.h"
 #include "core/io/file_read.h"
 #include "core/util/interrupt.h"
 #include "core/util/printable.h"
@@ -90,25 +88,13 @@ int finish(const ScanArgs& a, const ScanResult& r) {
   if (!plans) return bad(plans.error());
   const std::vector<PlanPoint>& frontier = plans->frontier;
   const std::optional<PlanReport>& plan = plans->plan;
-  const nlohmann::json j = scan_to_json(r, frontier, plan);
   if (!a.out.empty())
-    if (const int status = write_output(a.out, a.force,
-                                        [&](const std::string& dir) -> Status {
-                                          auto saved = exporting::save_json(dir, "result.json", j);
-                                          if (saved) saved = io::write_file(dir + "/tensors.csv", scan_csv(r));
-                                          if (saved)
-                                            saved = io::write_file(dir + "/frontier.csv", frontier_csv(r, frontier));
-                                          if (saved && plan)
-                                            saved = io::write_file(dir + "/plan.csv", plan_csv(r, *plan));
-                                          if (saved)
-                                            saved =
-                                                exporting::save_figures(figure::scan_figures(r, frontier, plan), dir);
-                                          return saved;
-                                        });
+    if (const int status = write_output(
+            a.out, a.force, [&](const std::string& dir) { return exporting::save_scan(r, frontier, plan, dir); });
         status != kExitOk)
       return status;
   if (a.json) {
-    std::cout << j.dump(1) << "\n";
+    std::cout << scan_to_json(r, frontier, plan).dump(1) << "\n";
     return kExitOk;
   }
   print_scan_report(r, frontier, plan);

@@ -63,6 +63,19 @@ TEST(CancellableRun, AFinishedRunsOutcomeIsTakenOnce) {
   EXPECT_EQ(run.progress(), 1.0);
 }
 
+// A finished run whose outcome is not taken is still pending: a panel that starts more work when
+// it takes one (the Checkpoint panel's plan after its scan) is not idle until then.
+TEST(CancellableRun, AnOutcomeNotYetTakenIsPending) {
+  TextRun run;
+  EXPECT_FALSE(run.pending());
+  EXPECT_TRUE(run.start_when_idle(
+      [](const Progress&, const std::atomic<bool>*) -> Expected<std::string> { return std::string("done"); }));
+  while (run.running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_TRUE(run.pending());
+  ASSERT_NE(run.take(), nullptr);
+  EXPECT_FALSE(run.pending());
+}
+
 }  // namespace
 }  // namespace pl::ui
 

@@ -10,6 +10,8 @@
 
 #include "app/ui/panels/checkpoint_panel.h"
 #include "app/ui/shell/run_log.h"
+#include "core/experiment/scan/scan_json.h"
+#include "core/io/file_read.h"
 #include "tests/app/imgui_frames.h"
 
 namespace pl::ui {
@@ -61,6 +63,37 @@ TEST_F(CheckpointPanelFrames, APlansLineGivesItsSqnrInDecibels) {
   EXPECT_TRUE(line.starts_with("plan (highlighted): 8.500 bits/param, SQNR ")) << line;
   EXPECT_TRUE(line.ends_with(" dB")) << line;
   EXPECT_EQ(line.find("exact"), std::string::npos) << line;
+  std::filesystem::remove(file);
+}
+
+// Export plan writes the folder scan --out writes, off the UI thread: the result reads back as
+// scan --merge reads a part, with the plan on screen in it.
+TEST_F(CheckpointPanelFrames, ExportPlanWritesTheFolderScanOutWrites) {
+  const std::string file = ::testing::TempDir() + "/export-plan.safetensors";
+  const std::string root = ::testing::TempDir() + "/export-plan-root";
+  std::filesystem::remove_all(root);
+  write_bfloat16_valued_file(file);
+  RunLog log{false};
+  CheckpointPanel panel{log};
+  EXPECT_EQ(panel.export_plan(root), "nothing to export yet");
+  panel.open(file, {}, "float8_e4m3fn:per-channel,bfloat16");
+  until_scanned(panel);
+  ASSERT_NE(panel.plan_line(), "");
+  EXPECT_TRUE(panel.export_plan(root).starts_with("exporting to " + root + "/")) << panel.export_status();
+  until_scanned(panel);
+  const std::string said = panel.export_status();
+  ASSERT_TRUE(said.starts_with("exported to " + root + "/")) << said;
+  const std::string dir = said.substr(12, said.find(' ', 12) - 12);
+  for (const char* name : {"result.json", "tensors.csv", "frontier.csv", "plan.csv", "sqnr-heatmap.png", "plan-frontier.svg"})
+    EXPECT_TRUE(std::filesystem::exists(dir + "/" + name)) << dir << "/" << name;
+  auto j = io::read_json_file(dir + "/result.json");
+  ASSERT_TRUE(j) << j.error();
+  auto back = experiment::scan_from_json(*j, dir);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->tensors.size(), 1u);
+  ASSERT_TRUE(j->contains("plan"));
+  EXPECT_EQ((*j)["plan"]["choices"].size(), 1u) << (*j)["plan"].dump();
+  std::filesystem::remove_all(root);
   std::filesystem::remove(file);
 }
 

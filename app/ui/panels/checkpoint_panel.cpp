@@ -13,6 +13,9 @@
 #include "core/experiment/scan/checkpoint_scan.h"
 #include "core/experiment/scan/scan_spec.h"
 #include "core/experiment/spec/sweep_json.h"
+#include "core/export/export_dir.h"
+#include "core/export/result_folder.h"
+#include "core/export/scan_export.h"
 #include "core/figure/scan_figures.h"
 #include "core/io/safetensors.h"
 #include "core/util/number_text.h"
@@ -131,7 +134,7 @@ void CheckpointPanel::collect() {
     log_.add("checkpoint", "scan of " + path_ + ": " + error_);
     return;
   }
-  result_ = std::move(*done).value();
+  result_ = std::make_shared<const Scanned>(std::move(*done).value());
   const ScanResult& r = *result_;
   log_.add("checkpoint", "scanned " + std::to_string(r.tensors.size()) + " tensors of " + r.checkpoint);
   pins_.assign(r.tensors.size(), std::nullopt);
@@ -161,29 +164,73 @@ std::string CheckpointPanel::plan_line() const {
 }
 
 void CheckpointPanel::replan() {
+  replan_asked_ = true;
+  try_replan();
+}
+
+void CheckpointPanel::try_replan() {
+  if (!result_) return;
   const ScanResult& r = *result_;
   std::vector<std::string> pins;
   for (size_t i = 0; i < pins_.size(); ++i)
     if (pins_[i]) pins.push_back(r.tensors[i].name + "=" + r.candidates[*pins_[i]]);
-  plan_.reset();
-  plan_error_.clear();
-  auto items = plan_items(r, pins);
-  frontier_.clear();
-  if (!items) {
-    plan_error_ = items.error();
-  } else {
-    frontier_ = plan_frontier(*items);
-    if (auto p = plan_report(r, budget_, pins)) plan_ = *p;
-    else plan_error_ = p.error();
-  }
-  // (Without a plan, a scan's figures still show it: its heat map, an empty frontier.)
-  figures_ = figure::scan_figures(r, frontier_, plan_);
+  const bool started = planner_.start_when_idle(
+      [from = result_, pins = std::move(pins), budget = budget_](const std::function<void(double)>&,
+                                                                  const std::atomic<bool>*) -> Expected<Planned> {
+        Planned out;
+        out.from = from;
+        auto items = plan_items(*from, pins);
+        if (!items) {
+          out.error = items.error();
+        } else {
+          out.frontier = plan_frontier(*items);
+          if (auto p = plan_report(*from, budget, pins)) out.plan = *p;
+          else out.error = p.error();
+        }
+        // (Without a plan, a scan's figures still show it: its heat map, an empty frontier.)
+        out.figures = figure::scan_figures(*from, out.frontier, out.plan);
+        return out;
+      });
+  if (started) replan_asked_ = false;
+}
+
+void CheckpointPanel::collect_plan() {
+  auto done = planner_.take();
+  if (!done || !*done) return;  // (a plan has no cancel point: only a failure to allocate ends one early)
+  Planned p = std::move(*done).value();
+  if (p.from != result_) return;  // worked out for a scan since replaced
+  frontier_ = std::move(p.frontier);
+  plan_ = std::move(p.plan);
+  plan_error_ = std::move(p.error);
+  figures_ = std::move(p.figures);
   ++version_;
   resort_ = true;
 }
 
+std::string CheckpointPanel::export_plan(const std::string& root) {
+  if (export_.running()) return export_status_ = "an export is still being written";
+  if (!result_) return export_status_ = "nothing to export yet";
+  auto folder = exporting::new_export_dir("checkpoint", root);
+  if (!folder) return export_status_ = "export failed: " + folder.error();
+  export_.start([r = result_, frontier = frontier_, plan = plan_, dir = *folder, this] {
+    auto saved = exporting::fill_export_dir(
+        dir, [&](const std::string& tmp) { return exporting::save_scan(*r, frontier, plan, tmp); });
+    const std::string what = saved ? "exported to " + dir + " (result.json, plan.csv; scan --merge reads it)"
+                                   : "export failed: " + saved.error();
+    log_.add("checkpoint", what);
+    return what;
+  });
+  return export_status_ = "exporting to " + *folder + "...";
+}
+
+// The folder scan --out writes, of the scan and the plan on screen (Ctrl+E).
+constexpr const char* kExportLabel = "Export plan (Ctrl+E)";
+
 void CheckpointPanel::draw_controls() {
-  ImGui::SetNextItemWidth(-ImGui::CalcTextSize("  Scan  ").x - ImGui::GetStyle().ItemSpacing.x * 2);
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float export_width =
+      result_ ? ImGui::CalcTextSize(kExportLabel).x + ImGui::GetStyle().FramePadding.x * 2 + spacing : 0;
+  ImGui::SetNextItemWidth(-ImGui::CalcTextSize("  Scan  ").x - spacing * 2 - export_width);
   const bool entered =
       ImGui::InputTextWithHint("##path", "a .safetensors file, model.safetensors.index.json or a folder", path_field_,
                                sizeof path_field_, ImGuiInputTextFlags_EnterReturnsTrue);
@@ -195,10 +242,21 @@ void CheckpointPanel::draw_controls() {
   } else if (ImGui::Button("Scan") || entered) {
     start_scan();
   }
+  if (result_) {
+    ImGui::SameLine();
+    ImGui::BeginDisabled(export_.running());
+    const bool ctrl_e = ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false);
+    if (ImGui::Button(kExportLabel) || (ctrl_e && !export_.running())) export_plan();
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("result.json, tensors.csv, frontier.csv, plan.csv and the figures, as scan --out writes "
+                        "them, in a new folder under precision-lab-export/");
+    if (!export_status_.empty()) wrapped_text_disabled(export_status_);
+  }
   // In presentation mode the candidates' line gives the table's rows its room in large type, once
   // there is a table: before a scan the page explains the candidates and had no line to set them.
   if (presentation_mode() && result_) return;
-  const float spacing = ImGui::GetStyle().ItemSpacing.x, width = ImGui::GetContentRegionAvail().x;
+  const float width = ImGui::GetContentRegionAvail().x;
   const float format_width = ImGui::GetFontSize() * 7, inputs_width = width * 0.22f;
   const float rounding_width = ImGui::GetFontSize() * (rounding_ == Rounding::Stochastic ? 11 : 5);
   const float rounding_text = ImGui::CalcTextSize("rounding").x + spacing;
@@ -443,6 +501,9 @@ void CheckpointPanel::draw_content() {
   drop_stale_result();
   collect();
   if (scan_asked_) try_start();
+  collect_plan();
+  if (replan_asked_) try_replan();
+  if (auto said = export_.take()) export_status_ = *said;  // (the panel's line: "exported to ...")
   drop_stale_result();
   if (!result_) {
     // Before a scan, no split: the controls and a guide to what a scan shows take the pane (a bar

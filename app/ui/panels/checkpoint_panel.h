@@ -19,11 +19,13 @@
 
 #include "app/ui/panels/panel.h"
 #include "app/ui/shell/run_log.h"
+#include "app/ui/tasks/background_task.h"
 #include "app/ui/tasks/cancellable_run.h"
 #include "app/ui/views/figure_view.h"
 #include "app/ui/widgets/candidate_editor.h"
 #include "app/ui/widgets/split_view.h"
 #include "core/experiment/scan/scan_json.h"
+#include "core/export/export_dir.h"
 #include "core/io/checkpoint.h"
 
 namespace pl::ui {
@@ -34,8 +36,14 @@ class CheckpointPanel final : public Panel {
   ~CheckpointPanel() override;
   const char* name() const override { return "Checkpoint"; }
   void draw_content() override;
-  bool busy() const override { return scan_asked_ || worker_.running(); }
-  void stop_work() override { worker_.request_cancel(); }
+  bool busy() const override {
+    // (An outcome not yet taken counts: taking a scan's starts its plan.)
+    return scan_asked_ || worker_.pending() || replan_asked_ || planner_.pending() || export_.running();
+  }
+  void stop_work() override {
+    worker_.request_cancel();
+    planner_.request_cancel();
+  }
   // Opens and scans PATH (a file dropped on the window, --checkpoint, a scenario's link), scored
   // by the layers' outputs on the inputs in `activations` when one is named (--activations), under
   // `candidates` when given (else the field's).
@@ -48,6 +56,11 @@ class CheckpointPanel final : public Panel {
   // "plan (highlighted): 4.500 bits/param, SQNR 31.2 dB" for the plan under the budget; empty
   // before one.
   std::string plan_line() const;
+  // Writes the scan and the plan on screen into a new folder under `root`, as scan --out does, off
+  // the UI thread (Export plan, Ctrl+E); says what it started. exporting() while it writes.
+  std::string export_plan(const std::string& root = exporting::kExportRoot);
+  bool exporting() const { return export_.running(); }
+  std::string export_status() const { return export_status_; }  // the last export's line
   // A tensor's cast under a candidate, as an experiment file, for the Experiment panel.
   void on_open_cast(std::function<void(const nlohmann::json& setup)> f) { open_cast_ = std::move(f); }
 
@@ -64,7 +77,12 @@ class CheckpointPanel final : public Panel {
   void start_scan();  // asks for a scan of the path field; it starts once no scan is in flight
   bool try_start();   // starts the scan asked for, or asks the one in flight to stop (false)
   void collect();
-  void replan();  // the plan and figures for the budget and pins
+  // The plan and figures for the budget and pins, worked out off the UI thread (a search over a
+  // thousand tensors can take a few hundred milliseconds): the last one asked for starts once no
+  // plan is in flight, and the table and figures show the plan before it meanwhile.
+  void replan();
+  void try_replan();
+  void collect_plan();
   void draw_controls();
   void draw_guide();  // before a scan: what one shows, and a sample to scan
   void draw_progress();
@@ -84,7 +102,8 @@ class CheckpointPanel final : public Panel {
   CancellableRun<Scanned> worker_;
   std::shared_ptr<Progress> progress_ = std::make_shared<Progress>();
   std::chrono::steady_clock::time_point started_{};
-  std::optional<Scanned> result_;
+  // Shared with the plan in flight, which reads it on its thread.
+  std::shared_ptr<const Scanned> result_;
   // A new scan started: the last one's result goes at the start of the next frame, not while
   // this frame still draws it (the Scan button and the path field start a scan mid-frame, with
   // the table still to draw from the result).
@@ -92,6 +111,17 @@ class CheckpointPanel final : public Panel {
   void drop_stale_result();  // at the top of a frame
   std::string error_;
   bool error_environment_ = false;  // error_ is the scan's own, after the files were checked
+  struct Planned {  // a worker's plan, for the result it was worked out from
+    std::shared_ptr<const Scanned> from;
+    std::vector<experiment::PlanPoint> frontier;
+    std::optional<experiment::PlanReport> plan;
+    std::string error;
+    std::vector<figure::Figure> figures;
+  };
+  CancellableRun<Planned> planner_;
+  bool replan_asked_ = false;
+  BackgroundTask export_;      // the plan's folder, written off the UI thread
+  std::string export_status_;  // what the last export said
   std::vector<experiment::PlanPoint> frontier_;
   std::optional<experiment::PlanReport> plan_;
   std::vector<std::optional<size_t>> pins_;  // per tensor

@@ -70,6 +70,12 @@ class CancellableRun {
   void request_cancel() { cancel_ = true; }
 
   bool running() const { return running_; }
+  // Running, or finished with an outcome not yet taken: work the frame loop has still to show.
+  bool pending() const {
+    if (running_) return true;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return done_ != nullptr;
+  }
   double progress() const { return progress_; }
 
   // The finished run's outcome, handed out once; null while none is waiting.
@@ -88,7 +94,7 @@ class CancellableRun {
   std::atomic<bool> cancel_{false};
   std::atomic<bool> running_{false};
   std::atomic<double> progress_{0};
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::unique_ptr<Expected<T>> done_;  // set by the worker, taken by the frame loop
 };
 
