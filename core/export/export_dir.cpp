@@ -1,5 +1,10 @@
 #include "core/export/export_dir.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 
@@ -38,8 +43,18 @@ Expected<std::string> new_export_file(const std::string& what, const std::string
   std::error_code ec;
   std::filesystem::create_directories(root, ec);
   if (ec) return Error{"cannot create " + root + ": " + ec.message()};
-  for (int n = 1; n <= kMaxSameSecond; ++n)
-    if (const std::string path = stem(root, what, n) + "." + ext; !std::filesystem::exists(path, ec)) return path;
+  // The name is taken by creating the file (O_EXCL), empty: two exports of one figure name in
+  // one second, checked for a free name at once, were both given it, and the second renamed its
+  // file over the first's.
+  for (int n = 1; n <= kMaxSameSecond; ++n) {
+    const std::string path = stem(root, what, n) + "." + ext;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      ::close(fd);
+      return path;
+    }
+    if (errno != EEXIST) return Error{"cannot create " + path + ": " + std::strerror(errno)};
+  }
   return Error{"too many exports in one second under " + root};
 }
 

@@ -14,7 +14,8 @@ constexpr const char* kExportRoot = "precision-lab-export";
 // Creates and returns a folder that did not exist: ROOT/STAMP[-what][-N].
 Expected<std::string> new_export_dir(const std::string& what = "", const std::string& root = kExportRoot);
 
-// A file path that does not exist yet, ROOT/STAMP[-what][-N].EXT, ROOT created if needed.
+// A new file's path, ROOT/STAMP[-what][-N].EXT, ROOT created if needed: the file is created empty,
+// so no other export takes the name; write it (write_file_atomic replaces it), or remove it.
 Expected<std::string> new_export_file(const std::string& what, const std::string& ext,
                                       const std::string& root = kExportRoot);
 

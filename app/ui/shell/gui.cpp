@@ -360,6 +360,10 @@ void capture_window(App& app, int w, int h) {
   } else {
     app.capture.start([pixels = gl::read_rgba(0, w, h), file = *path, w, h] {
       Status ok = write_png_rgba(file, pixels, w, h);
+      if (!ok) {
+        std::error_code ec;
+        std::filesystem::remove(file, ec);  // (the empty file that held the name)
+      }
       return ok ? "saved the window to " + file + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
                 : kCaptureFailed + ok.error();
     });

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -393,7 +394,11 @@ void FigureView::export_shown(const figure::View& v, std::vector<figure::FileTyp
     for (const figure::FileType type : types) {
       auto path = exporting::new_export_file(copy->name, figure::extension(type));
       if (!path) return "export failed: " + path.error();
-      if (auto ok = figure::export_figure(*copy, *path, type, o); !ok) return "export failed: " + ok.error();
+      if (auto ok = figure::export_figure(*copy, *path, type, o); !ok) {
+        std::error_code ec;
+        std::filesystem::remove(*path, ec);  // (the empty file that held the name)
+        return "export failed: " + ok.error();
+      }
       wrote += (wrote.empty() ? "" : " ") + *path;
     }
     return "wrote " + wrote + " (" + std::to_string(static_cast<int>(o.width)) + "x" +
