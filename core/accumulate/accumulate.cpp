@@ -219,13 +219,12 @@ double dot(std::span<const double> a, std::span<const double> b, const Accumulat
   return NAN;
 }
 
-namespace {
-// u = 2^-p for rounding to nearest; a directed or stochastic rounding can be off by a whole
-// unit in the last place, so u = 2^(1-p) there.
 double unit_roundoff(DType t, Rounding r) {
   const bool nearest = r == Rounding::NearestEven || r == Rounding::NearestAway;
   return std::ldexp(1.0, (nearest ? 0 : 1) - info(t).format.precision());
 }
+
+namespace {
 double gamma(double m, double u) { return m * u < 1 ? m * u / (1 - m * u) : INFINITY; }
 }  // namespace
 
@@ -259,9 +258,20 @@ std::string bound_value_text(double bound) {
 }
 
 bool exact_products(const Accumulation& acc, DType a, std::optional<DType> b) {
-  if (!is_float(a) || (b && !is_float(*b)) || !is_float(acc.format)) return false;
-  const int bits = info(a).format.precision() + (b ? info(*b).format.precision() : 0);
-  return bits <= info(acc.format).format.precision();
+  if (!is_float(a) || (b && !is_float(*b))) return false;
+  return exact_products(acc, info(a).format.precision() + (b ? info(*b).format.precision() : 0));
+}
+
+bool exact_products(const Accumulation& acc, int product_bits) {
+  return is_float(acc.format) && product_bits <= info(acc.format).format.precision();
+}
+
+ErrorBounds with_roundings_after(ErrorBounds sum, size_t steps, double u) {
+  if (steps == 0) return sum;
+  const double n = static_cast<double>(steps);
+  const double grows = std::expm1(n * std::log1p(u));  // (1 + u)^steps - 1, without cancellation
+  return {sum.deterministic + (1 + sum.deterministic) * grows,
+          std::sqrt(sum.probabilistic * sum.probabilistic + n * u * u)};
 }
 
 ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_products) {

@@ -90,11 +90,22 @@ double dot(std::span<const double> a, std::span<const double> b, const Accumulat
 //   float64 gamma_k(2^-53); BLAS gamma_k(u) (it holds for every summation order). The probabilistic estimates
 //   replace each m u by sqrt(m) u (Higham and Mary, 2019: the typical size, not a bound). Infinite
 //   where m u >= 1: the bound says nothing there.
+// The most one rounding into t changes a value, relative: u = 2^-p for rounding to nearest; a
+// directed or stochastic rounding can be off by a whole unit in the last place, so 2^(1-p).
+double unit_roundoff(DType t, Rounding r);
+
 struct ErrorBounds {
   double deterministic = 0;
   double probabilistic = 0;
 };
 ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_products = false);
+// The bounds after `steps` more roundings of the sum, each at most u relative (a GEMM epilogue's
+// scale and bias in the accumulator's format, an int32 sum's conversion to float32): relative to
+// (|A||B|)_ij + |b_j|, (1 + bound)(1 + u)^steps - 1, and the estimate with steps more sqrt terms,
+// sqrt(estimate^2 + steps u^2). Counting them as `steps` more terms of the sum instead held only
+// for the sequential models: a Kahan sum's 2u + (k + steps) u^2 missed each step's u, and a
+// pairwise depth of k + steps can be less than depth(k) + steps.
+ErrorBounds with_roundings_after(ErrorBounds sum, size_t steps, double u);
 
 // Whether every product of a value of `a` and one of `b` is exact in the model's accumulator:
 // floats whose significant bits add up to the accumulator's at most (bfloat16 x bfloat16 into
@@ -102,6 +113,9 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_prod
 // answer no. By precision alone: as every classical bound here, it assumes no product
 // underflows or overflows the accumulator.
 bool exact_products(const Accumulation& acc, DType a, std::optional<DType> b);
+// The same for values of `product_bits` significant bits together (a's plus b's): for operands
+// whose values carry more bits than their dtype (NVFP4's block scale folded in).
+bool exact_products(const Accumulation& acc, int product_bits);
 // Whether the model rounds at each of its K additions (sequential, the BLAS order, float64):
 // its bound and estimate are then gamma_K and sqrt(K) u themselves. Pairwise, Kahan, chunked and
 // multi-term sums have their own, over fewer rounding steps (accumulation_bounds).

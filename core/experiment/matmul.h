@@ -93,6 +93,12 @@ bool double_double_reference(const MatmulConfig& c);
 // their float16 scale are float32 numbers (up to 19 significant bits), not integers; a GPU kernel
 // that took them for int8's 8 bits would round products it thinks exact.
 DType product_dtype(DType operand, const Scaling& s);
+// The significant bits of an operand's values as the products see them, for whether those are
+// exact in the accumulator (a Kahan sum's bound): its product_dtype's, and NVFP4's e4m3 block
+// scale's 4 more (the block scales are folded into the values; an e2m1 value times one has up to
+// 6). MX's scales are powers of two; per-tensor and per-channel scales wait for the epilogue.
+// Nothing for integers.
+std::optional<int> value_bits(DType operand, const Scaling& s);
 
 // Draws every operand the config needs (the data sources, the seed).
 MatmulOperands generate_operands(const MatmulConfig& c);
@@ -132,7 +138,7 @@ struct MatmulResult {
   // The arithmetic error against the accumulation model's bounds: |Cacc - Rq| / (|A||B|)_ij.
   double max_scaled_arithmetic = 0;
   size_t within_deterministic = 0, within_probabilistic = 0, compared = 0;
-  ErrorBounds bounds;           // of the model at length k + epilogue_roundings (see accumulate.h)
+  ErrorBounds bounds;           // of the model at length k, then epilogue_roundings more (with_roundings_after)
   size_t epilogue_roundings = 0;  // after the sum: the scale's, the bias's (each one more rounding)
   Histogram scaled_arithmetic;  // log10 bins of |Cacc - Rq| / (|A||B|)_ij
   OperandReport input_report, weight_report, bias_report;

@@ -13,6 +13,8 @@
 //    q = saturate(round(x * scale)), scale_inv = float32(1 / scale).
 //  - per-channel symmetric: as above per row. int8 takes the same formulas with max 127 and
 //    the symmetric range [-127, 127], int4 with max 7 and [-7, 7]; integers round to nearest even.
+//    (TensorRT's and ModelOpt's convention; PyTorch's default symmetric observer takes amax / 127.5
+//    over [-128, 127].)
 //  - per-channel asymmetric (int8/uint8, int4/uint4): PyTorch's MinMax observer range including 0,
 //    scale = (max - min) / (qmax - qmin) (255 for 8 bits, 15 for 4), zero point z,
 //    q = clamp(round(x / scale) + z).
@@ -20,9 +22,11 @@
 //    E8M0 scale 2^(floor(log2 amax) - emax_elem); elements saturate.
 //  - NVFP4 (NVIDIA, Transformer Engine NVFP4 recipe): blocks of 16 share a float8_e4m3fn
 //    scale, amax_block / 6 times a float32 tensor scale (448 * 6) / amax_tensor.
-//  - group-wise integers (GPTQ / AWQ weight-only): groups of G elements along K (128 unless
-//    given) share a float16 scale, stored as those projects store it. Symmetric ("group", int4 or int8):
-//    scale = float16(amax_group / qmax), q = clamp(round(x / scale), -qmax, qmax). Asymmetric
+//  - group-wise integers (weight-only, as AWQ and GPTQ store them): groups of G elements along K
+//    (128 unless given) share a float16 scale. Symmetric ("group", int4 or int8): AWQ's
+//    zero_point=False, scale = float16(amax_group / qmax), q = clamp(round(x / scale), -qmax,
+//    qmax) -- GPTQ's sym differs: scale 2 amax / 15 over the whole [-8, 7] with zero point 8
+//    (Quantizer.find_params). Asymmetric
 //    ("group-asymmetric", int4, uint4, int8 or uint8): the group's range including 0 as PyTorch's MinMax
 //    observer takes it, scale = float16((max - min) / (qmax - qmin)), a zero point z in the
 //    dtype's range, q = clamp(round(x / scale) + z), dequantised as (q - z) * scale. A float16

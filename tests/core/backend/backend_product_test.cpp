@@ -174,6 +174,28 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   EXPECT_NE(failed->backend_note.find("device lost"), std::string::npos) << failed->backend_note;
 }
 
+// A library product on a device is not held to float32's bound without a word: its tensor cores
+// add bfloat16 products with truncation (recorded on H100 and H200). Float32 operands, or the
+// CPU's library, take the bound as it is.
+TEST(MatmulBackend, ADevicesLibraryProductSaysTheBoundIsTheModels) {
+  const FakeDeviceRegistered fake;
+  auto c = small_config(AccumKind::Blas, 32);
+  c.backend = BackendChoice::Cuda;
+  auto gpu = experiment::run_matmul(c);  // bfloat16 operands
+  ASSERT_TRUE(gpu.ok()) << gpu.error();
+  ASSERT_EQ(gpu->product_backend, "cuda (Fake GPU)");
+  EXPECT_NE(gpu->backend_note.find("the bound is the float32 model's"), std::string::npos) << gpu->backend_note;
+  c.input = c.weight = DType::float32;
+  auto f32 = experiment::run_matmul(c);
+  ASSERT_TRUE(f32.ok()) << f32.error();
+  EXPECT_EQ(f32->backend_note.find("the bound is"), std::string::npos) << f32->backend_note;
+  c.input = c.weight = DType::bfloat16;
+  c.backend = BackendChoice::Cpu;
+  auto cpu = experiment::run_matmul(c);
+  ASSERT_TRUE(cpu.ok()) << cpu.error();
+  EXPECT_EQ(cpu->backend_note.find("the bound is"), std::string::npos) << cpu->backend_note;
+}
+
 // The error statistics (and the bound check's |A||B|) are made where the product ran when that
 // is a device, and where the device fails, on the CPU with the reason in the note -- the same numbers either way here
 // (the stand-in makes them with the CPU's code). The float32 GEMM of float32 arrays (the bound check's |A||B|): the
