@@ -116,7 +116,7 @@ Runner add_scan(CLI::App& app) {
   app.add_option("path", a->path, "a .safetensors file, a *.safetensors.index.json, or a folder of them");
   std::vector<CLI::Option*> scan_only;
   scan_only.push_back(app.add_option("--candidates", a->candidates,
-                                     "comma-separated DTYPE[:RECIPE[:BLOCK]] (recipes: " + scaling_names() +
+                                     "comma-separated DTYPE[:RECIPE[:BLOCK]] (recipes: " + candidate_recipe_names() +
                                          "; default " + std::string(kDefaultCandidates) + ")"));
   app.add_option("--budget", a->budget,
                  "plan within this many bits per parameter, on average over the scanned tensors");

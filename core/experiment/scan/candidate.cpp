@@ -46,6 +46,14 @@ Expected<Candidate> parse_candidate(std::string_view text) {
   return c;
 }
 
+std::string candidate_recipe_names() {
+  std::string names;
+  for (size_t k = 0; k < kScalingKindCount; ++k)
+    if (const auto kind = static_cast<ScalingKind>(k); kind != ScalingKind::PerTensorDelayed)
+      names.append(names.empty() ? "" : ", ").append(scaling_name(kind));
+  return names;
+}
+
 Expected<std::vector<Candidate>> parse_candidates(std::string_view list) {
   std::vector<Candidate> out;
   for (size_t start = 0; start <= list.size();) {

@@ -24,6 +24,9 @@ struct Candidate {
 };
 
 Expected<Candidate> parse_candidate(std::string_view text);
+// The recipes a candidate takes, "none, per-tensor, per-channel, ...": every scaling recipe but
+// delayed scaling, which needs earlier steps' amax.
+std::string candidate_recipe_names();
 // A comma-separated list; a candidate named twice is an error.
 Expected<std::vector<Candidate>> parse_candidates(std::string_view list);
 

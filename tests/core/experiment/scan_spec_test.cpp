@@ -20,6 +20,26 @@ json file(const char* extra = "{}") {
   return j;
 }
 
+// The recipes scan --help lists are the ones a candidate takes: it listed "delayed", which every
+// scan refuses (a checkpoint has no earlier steps' amax).
+TEST(ScanSpec, TheRecipesListedAreTheOnesACandidateTakes) {
+  const std::string names = candidate_recipe_names();
+  EXPECT_EQ(names.find("delayed"), std::string::npos) << names;
+  EXPECT_FALSE(parse_candidate("float8_e4m3fn:delayed"));
+  for (size_t at = 0; at < names.size();) {
+    const size_t end = std::min(names.find(", ", at), names.size());
+    const std::string recipe = names.substr(at, end - at);
+    at = end + 2;
+    // A dtype each recipe takes: floats for none, per-tensor, per-channel, mx and nvfp4; signed
+    // integers for symmetric groups, unsigned for the asymmetric recipes.
+    const std::string dtype = recipe == "nvfp4"                 ? "float4_e2m1fn"
+                              : recipe == "group"               ? "int4"
+                              : recipe.ends_with("asymmetric")  ? "uint4"
+                                                                : "float8_e4m3fn";
+    EXPECT_TRUE(parse_candidate(dtype + ":" + recipe)) << dtype << ":" << recipe;
+  }
+}
+
 TEST(ScanSpec, ReadsEveryKeyAndWritesItBack) {
   auto s = scan_spec_from_json(file(R"({"budget": 8, "pins": ["lm_head.weight=bfloat16"], "tensors": "proj",
       "rounding": "rtz", "activations": "a.safetensors", "activation_format": "int8:per-channel",
