@@ -88,7 +88,7 @@ bool CheckpointPanel::try_start() {
   auto progress = std::make_shared<Progress>();
   // The files are opened and checked on the worker (prepare_scan reads the inputs through).
   const bool started = worker_.start_when_idle([spec, progress](const std::function<void(double)>& fraction,
-                                                                const std::atomic<bool>* cancel) -> Expected<Scanned> {
+                                                                const std::atomic<bool>* cancel) -> Expected<Opened> {
     auto prepared = prepare_scan(
         spec,
         [&](size_t checked, size_t total) {
@@ -106,7 +106,18 @@ bool CheckpointPanel::try_start() {
         },
         cancel);
     if (!scanned) return Error{scanned.error(), /*environment=*/true};
-    return scanned;
+    // The first plan with the scan, so that the table's first frame has it (and its order).
+    Opened out;
+    out.result = std::make_shared<const Scanned>(std::move(scanned).value());
+    auto items = plan_items(*out.result, {});
+    const auto frontier = items ? plan_frontier(*items) : std::vector<PlanPoint>{};
+    // A budget to start from: 6 bits per parameter (between fp8 and fp4), within what the plans
+    // span. (In doubles: clamped in floats, a budget could fall a float's rounding below the
+    // cheapest plan, which then refused it.)
+    out.budget =
+        frontier.empty() ? 6.0 : std::clamp(6.0, frontier.front().bits_per_param, frontier.back().bits_per_param);
+    out.plan = plan_for(out.result, {}, out.budget);
+    return out;
   });
   const std::string path = spec.checkpoint;
   if (!started) return false;  // the scan in flight was asked to stop; this one starts on a later frame
@@ -134,19 +145,16 @@ void CheckpointPanel::collect() {
     log_.add("checkpoint", "scan of " + path_ + ": " + error_);
     return;
   }
-  result_ = std::make_shared<const Scanned>(std::move(*done).value());
+  Opened opened = std::move(*done).value();
+  result_ = opened.result;
   const ScanResult& r = *result_;
   log_.add("checkpoint", "scanned " + std::to_string(r.tensors.size()) + " tensors of " + r.checkpoint);
   pins_.assign(r.tensors.size(), std::nullopt);
   order_.resize(r.tensors.size());
   for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
-  auto items = plan_items(r, {});
-  const auto frontier = items ? plan_frontier(*items) : std::vector<PlanPoint>{};
-  // A budget to start from: 6 bits per parameter (between fp8 and fp4), within what the plans span.
-  // (In doubles: clamped in floats, a budget could fall a float's rounding below the cheapest
-  // plan, which then refused it.)
-  budget_ = frontier.empty() ? 6.0 : std::clamp(6.0, frontier.front().bits_per_param, frontier.back().bits_per_param);
-  replan();
+  budget_ = opened.budget;
+  replan_asked_ = false;  // (a plan asked for the scan before is not this one's)
+  use_plan(std::move(opened.plan));
 }
 
 std::string CheckpointPanel::plan_line() const {
@@ -175,29 +183,37 @@ void CheckpointPanel::try_replan() {
   for (size_t i = 0; i < pins_.size(); ++i)
     if (pins_[i]) pins.push_back(r.tensors[i].name + "=" + r.candidates[*pins_[i]]);
   const bool started = planner_.start_when_idle(
-      [from = result_, pins = std::move(pins), budget = budget_](const std::function<void(double)>&,
-                                                                  const std::atomic<bool>*) -> Expected<Planned> {
-        Planned out;
-        out.from = from;
-        auto items = plan_items(*from, pins);
-        if (!items) {
-          out.error = items.error();
-        } else {
-          out.frontier = plan_frontier(*items);
-          if (auto p = plan_report(*from, budget, pins)) out.plan = *p;
-          else out.error = p.error();
-        }
-        // (Without a plan, a scan's figures still show it: its heat map, an empty frontier.)
-        out.figures = figure::scan_figures(*from, out.frontier, out.plan);
-        return out;
+      [from = result_, pins = std::move(pins), budget = budget_](
+          const std::function<void(double)>&, const std::atomic<bool>*) -> Expected<Planned> {
+        return plan_for(from, pins, budget);
       });
   if (started) replan_asked_ = false;
+}
+
+CheckpointPanel::Planned CheckpointPanel::plan_for(std::shared_ptr<const Scanned> from,
+                                                   const std::vector<std::string>& pins, double budget) {
+  Planned out;
+  out.from = std::move(from);
+  auto items = plan_items(*out.from, pins);
+  if (!items) {
+    out.error = items.error();
+  } else {
+    out.frontier = plan_frontier(*items);
+    if (auto p = plan_report(*out.from, budget, pins)) out.plan = *p;
+    else out.error = p.error();
+  }
+  // (Without a plan, a scan's figures still show it: its heat map, an empty frontier.)
+  out.figures = figure::scan_figures(*out.from, out.frontier, out.plan);
+  return out;
 }
 
 void CheckpointPanel::collect_plan() {
   auto done = planner_.take();
   if (!done || !*done) return;  // (a plan has no cancel point: only a failure to allocate ends one early)
-  Planned p = std::move(*done).value();
+  use_plan(std::move(*done).value());
+}
+
+void CheckpointPanel::use_plan(Planned p) {
   if (p.from != result_) return;  // worked out for a scan since replaced
   frontier_ = std::move(p.frontier);
   plan_ = std::move(p.plan);

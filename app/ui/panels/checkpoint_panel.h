@@ -99,7 +99,21 @@ class CheckpointPanel final : public Panel {
   char activations_field_[1024] = "";
   char activation_format_field_[64] = "";
   std::string path_;  // what the last scan opened
-  CancellableRun<Scanned> worker_;
+  struct Planned {  // a plan, for the result it was worked out from
+    std::shared_ptr<const Scanned> from;
+    std::vector<experiment::PlanPoint> frontier;
+    std::optional<experiment::PlanReport> plan;
+    std::string error;
+    std::vector<figure::Figure> figures;
+  };
+  static Planned plan_for(std::shared_ptr<const Scanned> from, const std::vector<std::string>& pins, double budget);
+  void use_plan(Planned p);
+  struct Opened {  // a scan, with the plan at the budget it starts from
+    std::shared_ptr<const Scanned> result;
+    double budget = 0;
+    Planned plan;
+  };
+  CancellableRun<Opened> worker_;
   std::shared_ptr<Progress> progress_ = std::make_shared<Progress>();
   std::chrono::steady_clock::time_point started_{};
   // Shared with the plan in flight, which reads it on its thread.
@@ -111,13 +125,6 @@ class CheckpointPanel final : public Panel {
   void drop_stale_result();  // at the top of a frame
   std::string error_;
   bool error_environment_ = false;  // error_ is the scan's own, after the files were checked
-  struct Planned {  // a worker's plan, for the result it was worked out from
-    std::shared_ptr<const Scanned> from;
-    std::vector<experiment::PlanPoint> frontier;
-    std::optional<experiment::PlanReport> plan;
-    std::string error;
-    std::vector<figure::Figure> figures;
-  };
   CancellableRun<Planned> planner_;
   bool replan_asked_ = false;
   BackgroundTask export_;      // the plan's folder, written off the UI thread
