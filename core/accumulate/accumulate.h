@@ -78,6 +78,10 @@ Status check_product_model(const Accumulation& a);
 // `stream_offset + step` of the counter-based stream at each rounding step.
 double dot(std::span<const double> a, std::span<const double> b, const Accumulation& acc, uint64_t stream_offset = 0);
 
+// The most one rounding into t changes a value, relative: u = 2^-p for rounding to nearest; a
+// directed or stochastic rounding can be off by a whole unit in the last place, so 2^(1-p).
+double unit_roundoff(DType t, Rounding r);
+
 // The classical bounds on |computed - exact| / sum_k |a_k b_k| for the model at length k (u =
 // 2^-p of each format involved for rounding to nearest, 2^(1-p) for directed and stochastic
 // rounding). Each product is rounded into the accumulator with its first addition, which the
@@ -90,10 +94,6 @@ double dot(std::span<const double> a, std::span<const double> b, const Accumulat
 //   float64 gamma_k(2^-53); BLAS gamma_k(u) (it holds for every summation order). The probabilistic estimates
 //   replace each m u by sqrt(m) u (Higham and Mary, 2019: the typical size, not a bound). Infinite
 //   where m u >= 1: the bound says nothing there.
-// The most one rounding into t changes a value, relative: u = 2^-p for rounding to nearest; a
-// directed or stochastic rounding can be off by a whole unit in the last place, so 2^(1-p).
-double unit_roundoff(DType t, Rounding r);
-
 struct ErrorBounds {
   double deterministic = 0;
   double probabilistic = 0;
@@ -102,9 +102,8 @@ ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_prod
 // The bounds after `steps` more roundings of the sum, each at most u relative (a GEMM epilogue's
 // scale and bias in the accumulator's format, an int32 sum's conversion to float32): relative to
 // (|A||B|)_ij + |b_j|, (1 + bound)(1 + u)^steps - 1, and the estimate with steps more sqrt terms,
-// sqrt(estimate^2 + steps u^2). Counting them as `steps` more terms of the sum instead held only
-// for the sequential models: a Kahan sum's 2u + (k + steps) u^2 missed each step's u, and a
-// pairwise depth of k + steps can be less than depth(k) + steps.
+// sqrt(estimate^2 + steps u^2). They are not more terms of the sum: a Kahan sum's bound does not
+// grow by u a term, and a pairwise sum's depth does not grow by one.
 ErrorBounds with_roundings_after(ErrorBounds sum, size_t steps, double u);
 
 // Whether every product of a value of `a` and one of `b` is exact in the model's accumulator:

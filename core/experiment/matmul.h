@@ -98,7 +98,7 @@ DType product_dtype(DType operand, const Scaling& s);
 // scale's 4 more (the block scales are folded into the values; an e2m1 value times one has up to
 // 6). MX's scales are powers of two; per-tensor and per-channel scales wait for the epilogue.
 // Nothing for integers.
-std::optional<int> value_bits(DType operand, const Scaling& s);
+std::optional<int> significant_bits(DType operand, const Scaling& s);
 
 // Draws every operand the config needs (the data sources, the seed).
 MatmulOperands generate_operands(const MatmulConfig& c);
@@ -146,6 +146,7 @@ struct MatmulResult {
   std::string product_method;         // what ran the product (the backend's own account)
   std::string product_backend;        // "cpu" or "cuda (NVIDIA H100 80GB HBM3)"
   std::string backend_note;           // why the product (or the statistics) did not run where the config asked
+  std::string bound_note;             // what the bounds do not cover ("" when nothing): a device library's adder
   std::string analysis_backend;       // where the error statistics were made: "cpu" or "cuda (NVIDIA H100 ...)"
   std::string bound_method;           // how |A||B| for the bound check was made: "OpenBLAS sgemm, ..." or on the device
   double product_device_seconds = 0;  // the product alone, timed on the device (CUDA events)

@@ -43,9 +43,8 @@ Expected<std::string> new_export_file(const std::string& what, const std::string
   std::error_code ec;
   std::filesystem::create_directories(root, ec);
   if (ec) return Error{"cannot create " + root + ": " + ec.message()};
-  // The name is taken by creating the file (O_EXCL), empty: two exports of one figure name in
-  // one second, checked for a free name at once, were both given it, and the second renamed its
-  // file over the first's.
+  // The name is taken by creating the file (O_EXCL), empty: a name only seen free could be handed
+  // to two exports in the same second, and the second's rename would replace the first's file.
   for (int n = 1; n <= kMaxSameSecond; ++n) {
     const std::string path = stem(root, what, n) + "." + ext;
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);

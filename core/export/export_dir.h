@@ -3,6 +3,7 @@
 // earlier export is still being written on its own thread.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include "core/util/expected.h"
@@ -18,5 +19,22 @@ Expected<std::string> new_export_dir(const std::string& what = "", const std::st
 // so no other export takes the name; write it (write_file_atomic replaces it), or remove it.
 Expected<std::string> new_export_file(const std::string& what, const std::string& ext,
                                       const std::string& root = kExportRoot);
+
+// Fills new_export_file's file with `write` (a Status), and removes it unless `write` succeeds --
+// a failure or an exception leaves no empty file behind.
+template <typename Write>
+Status fill_export_file(const std::string& path, Write&& write) {
+  struct RemoveUnlessKept {
+    const std::string& path;
+    bool keep = false;
+    ~RemoveUnlessKept() {
+      std::error_code ec;
+      if (!keep) std::filesystem::remove(path, ec);
+    }
+  } guard{path};
+  Status ok = write();
+  guard.keep = ok.ok();
+  return ok;
+}
 
 }  // namespace pl::exporting

@@ -63,8 +63,8 @@ TEST(CancellableRun, AFinishedRunsOutcomeIsTakenOnce) {
   EXPECT_EQ(run.progress(), 1.0);
 }
 
-// A finished run whose outcome is not taken is still pending: a panel that starts more work when
-// it takes one (the Checkpoint panel's plan after its scan) is not idle until then.
+// A finished run whose outcome is not taken is still pending: a panel whose outcome waits to be
+// shown is not idle (a screenshot or a test's frames would stop before it is drawn).
 TEST(CancellableRun, AnOutcomeNotYetTakenIsPending) {
   TextRun run;
   EXPECT_FALSE(run.pending());

@@ -17,7 +17,8 @@
 #            remembers its panel, mode and setup (XDG config): a second launch with no options
 #            opens on the Throughput panel with the experiment's setup restored;
 #   --setup alone -> the Experiment panel, over the remembered panel;
-#   Scan pressed again in the Checkpoint panel -> a second scan, the window alive;
+#   Scan pressed again in the Checkpoint panel -> a second scan, the window alive; Ctrl+E there
+#            -> the folder scan --out writes;
 #   SIGINT (Ctrl-C in the terminal) -> the window closes on its own way out, status 130.
 # Exit 77 (ctest: skipped) when xvfb-run or xdotool is missing.
 set -u
@@ -280,7 +281,7 @@ win=$(xdotool search --sync --onlyvisible --name 'Precision Lab' | head -1)
 xdotool windowfocus --sync "$win" 2>/dev/null
 sleep 1
 for _ in 1 2; do
-  xdotool mousemove --window "$win" 1352 65 click 1  # Scan, at the path field's end
+  xdotool mousemove --window "$win" 1197 65 click 1  # Scan, after the path field, before Export plan
   sleep 1.5
 done
 for _ in $(seq 300); do  # the second scan's result, within 30 s
@@ -291,8 +292,16 @@ done
 (($(grep -c 'checkpoint: scanned 16 tensors' "$log") >= 2)) || fail "Scan pressed again scanned nothing"
 sleep 1
 kill -0 "$pid" 2>/dev/null || fail "the window died after Scan was pressed again"
+grep -q 'checkpoint: exported' "$log" && fail "the click meant for Scan exported the plan"
+# Ctrl+E writes the folder scan --out writes, the plan in it.
+press ctrl+e
+wait_for 'checkpoint: exported to precision-lab-export/[0-9-]+-checkpoint \(result\.json, plan\.csv'
+folder=$(grep -oE 'exported to precision-lab-export/[0-9-]+-checkpoint' "$log" | tail -1 | cut -d' ' -f3)
+for f in result.json tensors.csv frontier.csv plan.csv sqnr-heatmap.png plan-frontier.pdf; do
+  [[ -s "$folder/$f" ]] || fail "the Checkpoint panel's export has no $f in $folder"
+done
 quit sixth
-echo "ok   Scan pressed again in the Checkpoint panel scanned again"
+echo "ok   Scan pressed again in the Checkpoint panel scanned again; Ctrl+E exported the plan"
 # 12. Ctrl-C in the terminal (SIGINT) a second after the Experiment panel starts a product of
 # several seconds: the window closes on its own way out (its run cancelled and joined), exits
 # 130 and says so, and leaves no temporary file (the settings it remembers on the way out are

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <csignal>
 #include <cstdlib>
@@ -112,6 +113,11 @@ TEST_F(SettingsFile, RememberedFilesAreWrittenWhenTheirTextChanges) {
   write("{\"panel\": \"log\"}\n");
   RememberedState saver(dir.string());
   const std::string settings = text_of(file());
+  const auto inode = [](const std::filesystem::path& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 ? st.st_ino : ino_t{0};
+  };
+  const ino_t settings_inode = inode(file());  // (an atomic write renames a new file into place)
   ASSERT_TRUE(saver.save_changed_now({settings, "{\"m\": 8}\n", ""}).ok());
   EXPECT_EQ(text_of(dir / "last-setup.json"), "{\"m\": 8}\n");
   EXPECT_FALSE(std::filesystem::exists(dir / "imgui.ini"));  // no text yet: nothing written
@@ -122,7 +128,32 @@ TEST_F(SettingsFile, RememberedFilesAreWrittenWhenTheirTextChanges) {
   EXPECT_EQ(text_of(dir / "last-setup.json"), "{\"m\": 16}\n");
   EXPECT_EQ(text_of(dir / "imgui.ini"), "[Table][0x1]\n");
   EXPECT_EQ(text_of(file()), settings);
+  EXPECT_EQ(inode(file()), settings_inode);  // never written: its text did not change
 }
+
+// Files past `bytes` cannot be written while one of these lives (EFBIG, SIGXFSZ ignored); the
+// limit and the handler come back however the test leaves the scope.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) : old_handler_(std::signal(SIGXFSZ, SIG_IGN)) {
+    getrlimit(RLIMIT_FSIZE, &old_);
+    rlimit small = old_;
+    small.rlim_cur = bytes;
+    ok_ = setrlimit(RLIMIT_FSIZE, &small) == 0;
+  }
+  ~FileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, old_handler_);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+  bool ok() const { return ok_; }
+
+ private:
+  rlimit old_{};
+  void (*old_handler_)(int);
+  bool ok_ = false;
+};
 
 // A save that fails leaves the file that was there, and says why; the window wrote last-setup.json
 // in place, and a failed write left no file at all.
@@ -131,31 +162,37 @@ TEST_F(SettingsFile, AFailedSaveKeepsTheFileBeforeItAndSaysWhy) {
   const std::string before = "{\"m\": 8}\n";
   std::ofstream(dir / "last-setup.json") << before;
   RememberedState saver(dir.string());
-  // Files past 64 bytes cannot be written while the limit holds (EFBIG, the signal ignored).
-  rlimit old{};
-  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
-  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-  rlimit small = old;
-  small.rlim_cur = 64;
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
-  const Status saved = saver.save_changed_now({"", "{\"m\": 8, \"note\": \"" + std::string(200, 'x') + "\"}\n", ""});
-  setrlimit(RLIMIT_FSIZE, &old);
-  std::signal(SIGXFSZ, old_handler);
+  Status saved;
+  {
+    const FileSizeLimit limit(64);
+    ASSERT_TRUE(limit.ok());
+    saved = saver.save_changed_now({"", "{\"m\": 8, \"note\": \"" + std::string(200, 'x') + "\"}\n", ""});
+  }
   ASSERT_FALSE(saved.ok());
   EXPECT_NE(saved.error().find("last-setup.json"), std::string::npos) << saved.error();
   EXPECT_EQ(text_of(dir / "last-setup.json"), before);
   // The same from the worker: the failure is handed out once, for the header.
-  setrlimit(RLIMIT_FSIZE, &small);
-  std::signal(SIGXFSZ, SIG_IGN);
-  ASSERT_TRUE(saver.save_changed({"", "{\"m\": 9, \"note\": \"" + std::string(200, 'y') + "\"}\n", ""}));
-  while (saver.saving()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  setrlimit(RLIMIT_FSIZE, &old);
-  std::signal(SIGXFSZ, old_handler);
+  {
+    const FileSizeLimit limit(64);
+    ASSERT_TRUE(limit.ok());
+    ASSERT_TRUE(saver.save_changed({"", "{\"m\": 9, \"note\": \"" + std::string(200, 'y') + "\"}\n", ""}));
+    while (saver.saving()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   const std::optional<std::string> failure = saver.take_failure();
   ASSERT_TRUE(failure.has_value());
   EXPECT_NE(failure->find("last-setup.json"), std::string::npos) << *failure;
   EXPECT_EQ(saver.take_failure(), std::nullopt);
   EXPECT_EQ(text_of(dir / "last-setup.json"), before);
+}
+
+// An ini text ImGui has not given (the window could not read the file it had) is not written:
+// an empty one would replace the user's table widths.
+TEST_F(SettingsFile, AnEmptyTextIsNeverWrittenOverAFile) {
+  const std::filesystem::path dir = file().parent_path();
+  std::ofstream(dir / "imgui.ini") << "[Table][0x1]\n";
+  RememberedState saver(dir.string());
+  ASSERT_TRUE(saver.save_changed_now({"", "", ""}).ok());
+  EXPECT_EQ(text_of(dir / "imgui.ini"), "[Table][0x1]\n");
 }
 
 }  // namespace

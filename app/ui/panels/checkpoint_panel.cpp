@@ -116,7 +116,7 @@ bool CheckpointPanel::try_start() {
     // cheapest plan, which then refused it.)
     out.budget =
         frontier.empty() ? 6.0 : std::clamp(6.0, frontier.front().bits_per_param, frontier.back().bits_per_param);
-    out.plan = plan_for(out.result, {}, out.budget);
+    out.first_plan = plan_for(out.result, {}, out.budget);
     return out;
   });
   const std::string path = spec.checkpoint;
@@ -154,7 +154,7 @@ void CheckpointPanel::collect() {
   for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
   budget_ = opened.budget;
   replan_asked_ = false;  // (a plan asked for the scan before is not this one's)
-  use_plan(std::move(opened.plan));
+  use_plan(std::move(opened.first_plan));
 }
 
 std::string CheckpointPanel::plan_line() const {
@@ -228,12 +228,14 @@ std::string CheckpointPanel::export_plan(const std::string& root) {
   if (!result_) return export_status_ = "nothing to export yet";
   auto folder = exporting::new_export_dir("checkpoint", root);
   if (!folder) return export_status_ = "export failed: " + folder.error();
-  export_.start([r = result_, frontier = frontier_, plan = plan_, dir = *folder, this] {
+  export_.start([r = result_, frontier = frontier_, plan = plan_, dir = *folder, &log = log_] {
     auto saved = exporting::fill_export_dir(
         dir, [&](const std::string& tmp) { return exporting::save_scan(*r, frontier, plan, tmp); });
-    const std::string what = saved ? "exported to " + dir + " (result.json, plan.csv; scan --merge reads it)"
-                                   : "export failed: " + saved.error();
-    log_.add("checkpoint", what);
+    const std::string what =
+        saved ? "exported to " + dir + (plan ? " (result.json, plan.csv; " : " (result.json, no plan; ") +
+                    "scan --merge reads it)"
+              : "export failed: " + saved.error();
+    log.add("checkpoint", what);
     return what;
   });
   return export_status_ = "exporting to " + *folder + "...";
@@ -510,7 +512,8 @@ void CheckpointPanel::draw_guide() {
 }
 
 void CheckpointPanel::drop_stale_result() {
-  if (result_stale_) result_.reset(), result_stale_ = false;
+  // (A plan asked for the old result is not this one's to make.)
+  if (result_stale_) result_.reset(), result_stale_ = false, replan_asked_ = false;
 }
 
 void CheckpointPanel::draw_content() {

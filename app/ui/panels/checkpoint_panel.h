@@ -37,7 +37,7 @@ class CheckpointPanel final : public Panel {
   const char* name() const override { return "Checkpoint"; }
   void draw_content() override;
   bool busy() const override {
-    // (An outcome not yet taken counts: taking a scan's starts its plan.)
+    // (An outcome not yet taken counts: it is work still to show.)
     return scan_asked_ || worker_.pending() || replan_asked_ || planner_.pending() || export_.running();
   }
   void stop_work() override {
@@ -111,7 +111,7 @@ class CheckpointPanel final : public Panel {
   struct Opened {  // a scan, with the plan at the budget it starts from
     std::shared_ptr<const Scanned> result;
     double budget = 0;
-    Planned plan;
+    Planned first_plan;
   };
   CancellableRun<Opened> worker_;
   std::shared_ptr<Progress> progress_ = std::make_shared<Progress>();

@@ -165,11 +165,9 @@ void draw_frame(App& app, int width, int height) {
     app.log.add("window", "start: " + app.start.title(way));
 }
 
-// A file dropped on the window (or named by --open): an experiment file opens in the Experiment
-// panel, a tensor becomes one of its operands, a checkpoint's index or folder is scanned in the
-// Checkpoint panel; anything else is logged and ignored.
-// A file dropped on the window or named by --open, opened in the panel that takes it; why not,
-// when it cannot be.
+// A file dropped on the window or named by --open, opened in the panel that takes it (an experiment
+// file in the Experiment panel, a tensor as one of its operands, a checkpoint's index or folder
+// scanned in the Checkpoint panel); why not, when it cannot be.
 Status open_file(App& app, const std::string& path) {
   switch (drop_kind(path)) {
     case DropKind::Checkpoint:
@@ -359,11 +357,7 @@ void capture_window(App& app, int w, int h) {
     warn(app, "window", std::string(kCaptureFailed) + path.error());
   } else {
     app.capture.start([pixels = gl::read_rgba(0, w, h), file = *path, w, h] {
-      Status ok = write_png_rgba(file, pixels, w, h);
-      if (!ok) {
-        std::error_code ec;
-        std::filesystem::remove(file, ec);  // (the empty file that held the name)
-      }
+      Status ok = exporting::fill_export_file(file, [&] { return write_png_rgba(file, pixels, w, h); });
       return ok ? "saved the window to " + file + " (" + std::to_string(w) + "x" + std::to_string(h) + ")"
                 : kCaptureFailed + ok.error();
     });
@@ -547,15 +541,16 @@ int run_gui(const GuiOptions& o) {
     }
     if (saver) keep_remembered(app, *saver, settings.panel, w, h, ini);
     if (screenshot && ++settled >= kScreenshotFrames) {
+      // A checkpoint that did not scan is drawn as its error, but the command named it: bad input
+      // (or a failed read) as `scan` would say, not a picture of an empty panel -- and said before
+      // a --figure the failed scan could not draw.
+      if (auto failed = app.checkpoint->failure())
+        return fail("checkpoint: " + failed->message, /*bad_input=*/!failed->environment);
       if (!o.figure.empty() && !figure_served(o.figure)) {
         if (waiting)  // the panels' work did not finish within the wait: nothing was drawn to choose from
           return fail("--figure " + o.figure + ": the view's work was still running when the screenshot was taken");
         return fail("--figure " + o.figure + ": no figure of that name in this view", /*bad_input=*/true);
       }
-      // A checkpoint that did not scan is drawn as its error, but the command named it: bad input
-      // (or a failed read) as `scan` would say, not a picture of an empty panel.
-      if (auto failed = app.checkpoint->failure())
-        return fail("checkpoint: " + failed->message, /*bad_input=*/!failed->environment);
       if (auto saved = save_screenshot(o, *fbo, w, h); !saved) return fail(saved.error());
       break;
     }

@@ -44,7 +44,7 @@ RememberedState::Outcome RememberedState::write(const std::string& dir, const Te
   for (const auto& [name, text, on_disk] :
        {std::tuple{kSettingsFile, &now.settings, &written.settings}, std::tuple{kSetupFile, &now.setup, &written.setup},
         std::tuple{kIniFile, &now.ini, &written.ini}}) {
-    if (*text == *on_disk) continue;
+    if (*text == *on_disk || text->empty()) continue;  // (empty: nothing to remember yet)
     if (Status ok = io::write_file_atomic(dir + "/" + name, *text); !ok) {
       out.failure += (out.failure.empty() ? "" : "; ") + ok.error();
       continue;

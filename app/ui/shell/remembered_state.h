@@ -25,8 +25,8 @@ class RememberedState {
   RememberedState& operator=(const RememberedState&) = delete;
   ~RememberedState();  // waits for a save in flight
 
-  // Starts writing, off this thread, each file whose text differs from what was last tried;
-  // false when none does or a save is still in flight.
+  // Starts writing, off this thread, each file whose text differs from what was last tried (an
+  // empty text is never written); false when none does or a save is still in flight.
   bool save_changed(const Texts& now);
   bool saving() const;
   // A finished save's failure ("cannot write .../settings.json: ..."), handed out once.

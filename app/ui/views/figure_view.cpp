@@ -394,11 +394,9 @@ void FigureView::export_shown(const figure::View& v, std::vector<figure::FileTyp
     for (const figure::FileType type : types) {
       auto path = exporting::new_export_file(copy->name, figure::extension(type));
       if (!path) return "export failed: " + path.error();
-      if (auto ok = figure::export_figure(*copy, *path, type, o); !ok) {
-        std::error_code ec;
-        std::filesystem::remove(*path, ec);  // (the empty file that held the name)
+      if (auto ok = exporting::fill_export_file(*path, [&] { return figure::export_figure(*copy, *path, type, o); });
+          !ok)
         return "export failed: " + ok.error();
-      }
       wrote += (wrote.empty() ? "" : " ") + *path;
     }
     return "wrote " + wrote + " (" + std::to_string(static_cast<int>(o.width)) + "x" +

@@ -215,6 +215,7 @@ json to_json(const MatmulResult& r) {
       {"product", r.product_method},
       {"product_backend", r.product_backend},
       {"backend_note", r.backend_note},
+      {"bound_note", r.bound_note},
       {"analysis_backend", r.analysis_backend},
       {"bound_method", r.bound_method},
       {"product_device_seconds", number(r.product_device_seconds)},

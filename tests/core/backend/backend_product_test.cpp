@@ -184,16 +184,18 @@ TEST(MatmulBackend, ADevicesLibraryProductSaysTheBoundIsTheModels) {
   auto gpu = experiment::run_matmul(c);  // bfloat16 operands
   ASSERT_TRUE(gpu.ok()) << gpu.error();
   ASSERT_EQ(gpu->product_backend, "cuda (Fake GPU)");
-  EXPECT_NE(gpu->backend_note.find("the bound is the float32 model's"), std::string::npos) << gpu->backend_note;
+  EXPECT_NE(gpu->bound_note.find("the bound is the float32 model's"), std::string::npos) << gpu->bound_note;
+  EXPECT_NE(bounds_line(*gpu).find("; the bound is the float32 model's"), std::string::npos) << bounds_line(*gpu);
+  EXPECT_TRUE(gpu->backend_note.empty()) << gpu->backend_note;  // (it ran where it was asked to)
   c.input = c.weight = DType::float32;
   auto f32 = experiment::run_matmul(c);
   ASSERT_TRUE(f32.ok()) << f32.error();
-  EXPECT_EQ(f32->backend_note.find("the bound is"), std::string::npos) << f32->backend_note;
+  EXPECT_TRUE(f32->bound_note.empty()) << f32->bound_note;
   c.input = c.weight = DType::bfloat16;
   c.backend = BackendChoice::Cpu;
   auto cpu = experiment::run_matmul(c);
   ASSERT_TRUE(cpu.ok()) << cpu.error();
-  EXPECT_EQ(cpu->backend_note.find("the bound is"), std::string::npos) << cpu->backend_note;
+  EXPECT_TRUE(cpu->bound_note.empty()) << cpu->bound_note;
 }
 
 // The error statistics (and the bound check's |A||B|) are made where the product ran when that

@@ -26,6 +26,9 @@ TEST(ScanSpec, TheRecipesListedAreTheOnesACandidateTakes) {
   const std::string names = candidate_recipe_names();
   EXPECT_EQ(names.find("delayed"), std::string::npos) << names;
   EXPECT_FALSE(parse_candidate("float8_e4m3fn:delayed"));
+  const auto unknown = parse_candidate("float8_e4m3fn:foo");  // its message lists the same recipes
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().find("(recipes: " + names + ")"), std::string::npos) << unknown.error();
   for (size_t at = 0; at < names.size();) {
     const size_t end = std::min(names.find(", ", at), names.size());
     const std::string recipe = names.substr(at, end - at);

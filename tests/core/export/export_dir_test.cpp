@@ -2,6 +2,7 @@
 // while the first export is still writing) get -2, -3, ...
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -41,6 +42,29 @@ TEST(ExportDir, AFileNameIsNeverOneThatExists) {
     ASSERT_TRUE(next) << next.error();
     EXPECT_TRUE(seen.insert(*next).second) << *next << " handed out twice";
   }
+  std::filesystem::remove_all(root);
+}
+
+// The empty file that holds an export's name goes when the export fails or throws, and stays
+// filled when it succeeds.
+TEST(ExportDir, AFailedExportLeavesNoEmptyFile) {
+  const auto root = std::filesystem::temp_directory_path() / "pl_export_fill_test";
+  std::filesystem::remove_all(root);
+  auto failed = new_export_file("x", "png", root.string());
+  ASSERT_TRUE(failed) << failed.error();
+  EXPECT_FALSE(fill_export_file(*failed, [] { return Status(Error{"disk full"}); }).ok());
+  EXPECT_FALSE(std::filesystem::exists(*failed));
+  auto threw = new_export_file("x", "png", root.string());
+  ASSERT_TRUE(threw);
+  EXPECT_THROW(fill_export_file(*threw, []() -> Status { throw std::bad_alloc(); }), std::bad_alloc);
+  EXPECT_FALSE(std::filesystem::exists(*threw));
+  auto written = new_export_file("x", "png", root.string());
+  ASSERT_TRUE(written);
+  EXPECT_TRUE(fill_export_file(*written, [&] {
+                std::ofstream(*written) << "png";
+                return Status();
+              }).ok());
+  EXPECT_EQ(std::filesystem::file_size(*written), 3u);
   std::filesystem::remove_all(root);
 }
 
