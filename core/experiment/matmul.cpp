@@ -555,7 +555,8 @@ Status analyse(const MatmulConfig& c, const RunOperands& o, Workers& workers, Ma
   const double abs_prod_slack = std::ldexp(1.0 - std::min(0.5, static_cast<double>(k + 2) * 0x1p-24), -abs->scale);
   const size_t epilogue_steps = (output_steps(c, o).scaled() ? 1 : 0) + (c.bias ? 1 : 0);
   r.epilogue_roundings = epilogue_steps;
-  const std::optional<int> bits_a = significant_bits(c.input, c.input_scaling), bits_b = significant_bits(c.weight, c.weight_scaling);
+  const std::optional<int> bits_a = significant_bits(c.input, c.input_scaling),
+                           bits_b = significant_bits(c.weight, c.weight_scaling);
   const bool exact = bits_a && bits_b && exact_products(c.accumulate, *bits_a + *bits_b);
   const bool int32 = c.accumulate.kind == AccumKind::Int32;  // exact sums, then converted to float32
   const double epilogue_u = unit_roundoff(result_dtype(c.accumulate), c.accumulate.rounding);
@@ -566,8 +567,8 @@ Status analyse(const MatmulConfig& c, const RunOperands& o, Workers& workers, Ma
   if (rounds_at_each_addition(c.accumulate.kind) && epilogue_u <= sum_u)
     r.bounds = accumulation_bounds(c.accumulate, k + epilogue_steps, exact);
   else
-    r.bounds = with_roundings_after(accumulation_bounds(c.accumulate, k, exact), epilogue_steps + (int32 ? 1 : 0),
-                                    epilogue_u);
+    r.bounds =
+        with_roundings_after(accumulation_bounds(c.accumulate, k, exact), epilogue_steps + (int32 ? 1 : 0), epilogue_u);
   // The BLAS model's bound is float32's, for a library that adds as float32 does; on a GPU the
   // library's tensor cores add 16-bit products with truncation and fp8 ones in about 14 bits
   // between float32 promotions (the accumulation probe's record on H100 and H200), so the device

@@ -138,7 +138,7 @@ struct MatmulResult {
   // The arithmetic error against the accumulation model's bounds: |Cacc - Rq| / (|A||B|)_ij.
   double max_scaled_arithmetic = 0;
   size_t within_deterministic = 0, within_probabilistic = 0, compared = 0;
-  ErrorBounds bounds;           // of the model at length k, then epilogue_roundings more (with_roundings_after)
+  ErrorBounds bounds;             // of the model at length k, then epilogue_roundings more (with_roundings_after)
   size_t epilogue_roundings = 0;  // after the sum: the scale's, the bias's (each one more rounding)
   Histogram scaled_arithmetic;  // log10 bins of |Cacc - Rq| / (|A||B|)_ij
   OperandReport input_report, weight_report, bias_report;

@@ -84,7 +84,8 @@ TEST_F(CheckpointPanelFrames, ExportPlanWritesTheFolderScanOutWrites) {
   const std::string said = panel.export_status();
   ASSERT_TRUE(said.starts_with("exported to " + root + "/")) << said;
   const std::string dir = said.substr(12, said.find(' ', 12) - 12);
-  for (const char* name : {"result.json", "tensors.csv", "frontier.csv", "plan.csv", "sqnr-heatmap.png", "plan-frontier.svg"})
+  for (const char* name :
+       {"result.json", "tensors.csv", "frontier.csv", "plan.csv", "sqnr-heatmap.png", "plan-frontier.svg"})
     EXPECT_TRUE(std::filesystem::exists(dir + "/" + name)) << dir << "/" << name;
   auto j = io::read_json_file(dir + "/result.json");
   ASSERT_TRUE(j) << j.error();

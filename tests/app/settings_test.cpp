@@ -120,7 +120,7 @@ TEST_F(SettingsFile, RememberedFilesAreWrittenWhenTheirTextChanges) {
   const ino_t settings_inode = inode(file());  // (an atomic write renames a new file into place)
   ASSERT_TRUE(saver.save_changed_now({settings, "{\"m\": 8}\n", ""}).ok());
   EXPECT_EQ(text_of(dir / "last-setup.json"), "{\"m\": 8}\n");
-  EXPECT_FALSE(std::filesystem::exists(dir / "imgui.ini"));  // no text yet: nothing written
+  EXPECT_FALSE(std::filesystem::exists(dir / "imgui.ini"));          // no text yet: nothing written
   EXPECT_FALSE(saver.save_changed({settings, "{\"m\": 8}\n", ""}));  // nothing changed
   ASSERT_TRUE(saver.save_changed({settings, "{\"m\": 16}\n", "[Table][0x1]\n"}));
   while (saver.saving()) std::this_thread::sleep_for(std::chrono::milliseconds(1));

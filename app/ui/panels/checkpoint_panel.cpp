@@ -182,9 +182,9 @@ void CheckpointPanel::try_replan() {
   std::vector<std::string> pins;
   for (size_t i = 0; i < pins_.size(); ++i)
     if (pins_[i]) pins.push_back(r.tensors[i].name + "=" + r.candidates[*pins_[i]]);
-  const bool started = planner_.start_when_idle(
-      [from = result_, pins = std::move(pins), budget = budget_](
-          const std::function<void(double)>&, const std::atomic<bool>*) -> Expected<Planned> {
+  const bool started =
+      planner_.start_when_idle([from = result_, pins = std::move(pins), budget = budget_](
+                                   const std::function<void(double)>&, const std::atomic<bool>*) -> Expected<Planned> {
         return plan_for(from, pins, budget);
       });
   if (started) replan_asked_ = false;
@@ -231,10 +231,10 @@ std::string CheckpointPanel::export_plan(const std::string& root) {
   export_.start([r = result_, frontier = frontier_, plan = plan_, dir = *folder, &log = log_] {
     auto saved = exporting::fill_export_dir(
         dir, [&](const std::string& tmp) { return exporting::save_scan(*r, frontier, plan, tmp); });
-    const std::string what =
-        saved ? "exported to " + dir + (plan ? " (result.json, plan.csv; " : " (result.json, no plan; ") +
-                    "scan --merge reads it)"
-              : "export failed: " + saved.error();
+    const std::string what = saved ? "exported to " + dir +
+                                         (plan ? " (result.json, plan.csv; " : " (result.json, no plan; ") +
+                                         "scan --merge reads it)"
+                                   : "export failed: " + saved.error();
     log.add("checkpoint", what);
     return what;
   });
@@ -267,8 +267,9 @@ void CheckpointPanel::draw_controls() {
     if (ImGui::Button(kExportLabel) || (ctrl_e && !export_.running())) export_plan();
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("result.json, tensors.csv, frontier.csv, plan.csv and the figures, as scan --out writes "
-                        "them, in a new folder under precision-lab-export/");
+      ImGui::SetTooltip(
+          "result.json, tensors.csv, frontier.csv, plan.csv and the figures, as scan --out writes "
+          "them, in a new folder under precision-lab-export/");
     if (!export_status_.empty()) wrapped_text_disabled(export_status_);
   }
   // In presentation mode the candidates' line gives the table's rows its room in large type, once

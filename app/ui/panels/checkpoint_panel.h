@@ -99,7 +99,7 @@ class CheckpointPanel final : public Panel {
   char activations_field_[1024] = "";
   char activation_format_field_[64] = "";
   std::string path_;  // what the last scan opened
-  struct Planned {  // a plan, for the result it was worked out from
+  struct Planned {    // a plan, for the result it was worked out from
     std::shared_ptr<const Scanned> from;
     std::vector<experiment::PlanPoint> frontier;
     std::optional<experiment::PlanReport> plan;

@@ -46,8 +46,8 @@
 #include "core/export/export_dir.h"
 #include "core/export/png_writer.h"
 #include "core/io/file_read.h"
-#include "core/util/printable.h"
 #include "core/util/interrupt.h"
+#include "core/util/printable.h"
 
 namespace pl::ui {
 namespace {
@@ -90,7 +90,8 @@ struct App {
 void warn(App& app, const std::string& source, const std::string& message) {
   app.log.add(source, message);
   app.warning = message;
-  if (!app.warning.empty()) app.warning[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(app.warning[0])));
+  if (!app.warning.empty())
+    app.warning[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(app.warning[0])));
 }
 
 constexpr const char* kCaptureFailed = "window capture failed: ";
@@ -278,7 +279,8 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
   // (Made before the scenarios, whose links open it; it joins the tabs last.)
   auto checkpoint = std::make_unique<CheckpointPanel>(app.log);
   checkpoint->on_open_cast([&app](const nlohmann::json& setup) {
-    if (auto used = app.experiment->use_setup(setup); !used) warn(app, "checkpoint", "cast not opened: " + used.error());
+    if (auto used = app.experiment->use_setup(setup); !used)
+      warn(app, "checkpoint", "cast not opened: " + used.error());
     else app.select_panel = "experiment";
   });
   app.checkpoint = checkpoint.get();
@@ -286,7 +288,8 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
   const LinkedPanels linked{*promotion_panel, *formats_panel, *checkpoint, *app.experiment};
   auto scenarios = std::make_unique<ScenarioPanel>(app.log, o.scenario);
   scenarios->on_open_link([&app, linked](const scenario::Scenario::PanelLink& link) {
-    if (auto opened = open_panel_link(link, linked); !opened) warn(app, "scenarios", "link not opened: " + opened.error());
+    if (auto opened = open_panel_link(link, linked); !opened)
+      warn(app, "scenarios", "link not opened: " + opened.error());
     else app.select_panel = link.panel;
   });
   if (!scenarios->start_error().empty()) return Error{scenarios->start_error() + " (precision-lab scenario list)"};
@@ -561,7 +564,8 @@ int run_gui(const GuiOptions& o) {
     }
   }
   if (saver) {
-    if (auto saved = saver->save_changed_now(remembered_texts(app, settings.panel, w, h, ImGui::SaveIniSettingsToMemory()));
+    if (auto saved =
+            saver->save_changed_now(remembered_texts(app, settings.panel, w, h, ImGui::SaveIniSettingsToMemory()));
         !saved)
       std::fprintf(stderr, "precision-lab: settings not saved: %s\n", saved.error().c_str());
   }

@@ -3,9 +3,9 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>

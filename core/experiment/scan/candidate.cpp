@@ -36,7 +36,8 @@ Expected<Candidate> parse_candidate(std::string_view text) {
   c.dtype = *dtype;
   if (count >= 2) {
     const std::string spec = count == 3 ? std::string(parts[1]) + ":" + std::string(parts[2]) : std::string(parts[1]);
-    if (!parse_scaling(parts[1])) return Error{quoted + "no recipe '" + std::string(parts[1]) + "' (recipes: " + candidate_recipe_names() + ")"};
+    if (!parse_scaling(parts[1]))
+      return Error{quoted + "no recipe '" + std::string(parts[1]) + "' (recipes: " + candidate_recipe_names() + ")"};
     auto scaling = parse_scaling_spec(spec);
     if (!scaling) return Error{quoted + scaling.error()};
     c.scaling = *scaling;

@@ -35,10 +35,10 @@ TEST(ScanSpec, TheRecipesListedAreTheOnesACandidateTakes) {
     at = end + 2;
     // A dtype each recipe takes: floats for none, per-tensor, per-channel, mx and nvfp4; signed
     // integers for symmetric groups, unsigned for the asymmetric recipes.
-    const std::string dtype = recipe == "nvfp4"                 ? "float4_e2m1fn"
-                              : recipe == "group"               ? "int4"
-                              : recipe.ends_with("asymmetric")  ? "uint4"
-                                                                : "float8_e4m3fn";
+    const std::string dtype = recipe == "nvfp4"                ? "float4_e2m1fn"
+                              : recipe == "group"              ? "int4"
+                              : recipe.ends_with("asymmetric") ? "uint4"
+                                                               : "float8_e4m3fn";
     EXPECT_TRUE(parse_candidate(dtype + ":" + recipe)) << dtype << ":" << recipe;
   }
 }

@@ -99,7 +99,8 @@ TEST(FileRead, RepeatedKeysAreFoundInALargeObject) {
   std::string text = "{";
   for (int i = 0; i < 50000; ++i) text += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
   EXPECT_TRUE(parse_json_strictly(text + "\"end\": 0}", "vocab.json"));
-  expect_error(parse_json_strictly(text + "\"k7\": 0}", "vocab.json"), "vocab.json gives the key 'k7' twice in one object");
+  expect_error(parse_json_strictly(text + "\"k7\": 0}", "vocab.json"),
+               "vocab.json gives the key 'k7' twice in one object");
 }
 
 // A 10 MB name was searched for its nearest dtype (seconds) and quoted whole in the message.
