@@ -56,7 +56,7 @@ TEST(ExportDir, AFailedExportLeavesNoEmptyFile) {
   EXPECT_FALSE(std::filesystem::exists(*failed));
   auto threw = new_export_file("x", "png", root.string());
   ASSERT_TRUE(threw);
-  EXPECT_THROW(fill_export_file(*threw, []() -> Status { throw std::bad_alloc(); }), std::bad_alloc);
+  EXPECT_THROW((void)fill_export_file(*threw, []() -> Status { throw std::bad_alloc(); }), std::bad_alloc);
   EXPECT_FALSE(std::filesystem::exists(*threw));
   auto written = new_export_file("x", "png", root.string());
   ASSERT_TRUE(written);
