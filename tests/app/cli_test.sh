@@ -26,6 +26,13 @@ declare -A needs=(
 chain=" $only "  # the check asked for and what it needs, transitively
 step=$only
 while [[ -n $step && -n ${needs[$step]:-} ]]; do step=${needs[$step]}; chain+="$step "; done
+# Whether any of the named checks runs: a fixture that takes a process to make (python3, the
+# binary) is made only for the checks that read it, so that running one check alone stays quick.
+needed() {
+  [[ -z $only ]] && return 0
+  local name; for name; do [[ $chain == *" $name "* ]] && return 0; done
+  return 1
+}
 check() {  # check NAME EXPECTED_STATUS PATTERN -- COMMAND...
   local name=$1 want=$2 pattern=$3; shift 4
   [[ -z $only || $chain == *" $name "* ]] || return 0
@@ -467,11 +474,13 @@ check matmul-threads-blas 0 'OpenBLAS sgemm \(.*, 1 thread' -- "$PL" matmul --m 
 check matmul-threads-range 2 "--threads: must be an integer from 0 \(all cores\) to 4096" -- "$PL" matmul --m 16 --n 8 --k 64 --threads 4294967297
 check mlp-threads 0 '"threads": 1' -- "$PL" mlp --layers 2 --width 16 --batch 4 --threads 1 --json
 # float8_e8m0fnu from a file of positive values (powers of two), with no bias, it runs.
+if needed matmul-scale-format-from-file; then
 python3 -c "
 import struct, sys
 h = \"{'descr': '<f8', 'fortran_order': False, 'shape': (2, 4), }\"
 h = h + ' ' * (63 - (10 + len(h)) % 64) + '\\n'
 sys.stdout.buffer.write(b'\\x93NUMPY\\x01\\x00' + struct.pack('<H', len(h)) + h.encode() + struct.pack('<8d', *[2.0 ** i for i in range(8)]))" >"$TMP/powers.npy"
+fi
 check matmul-scale-format-from-file 0 'float8_e8m0fnu' -- \
   "$PL" matmul --linear --a "$TMP/powers.npy" --b "$TMP/powers.npy" --input-dtype float8_e8m0fnu --weight-dtype float32
 check matmul-files 0 'linear: x \(3 x 4\)' -- "$PL" matmul --linear --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4" --out "$TMP/c.npy"
@@ -484,10 +493,12 @@ check matmul-bad-dtype 2 "did you mean" -- "$PL" matmul --input-dtype bfloat61
 check matmul-bad-recipe 2 'NVFP4 elements are float4_e2m1fn' -- "$PL" matmul --input-scaling nvfp4
 check matmul-missing-file 2 'cannot open' -- "$PL" matmul --a "$TMP/none.npy" --b "$TMP/none.npy"
 check tensors-list 0 'layer.weight +F32 +\(6, 5\)' -- "$PL" tensors "$IO/model.safetensors"
+if needed tensors-none; then
 python3 -c "
 import struct, sys
 h = b'{\"__metadata__\": {\"format\": \"pt\"}}'
 sys.stdout.buffer.write(struct.pack('<Q', len(h)) + h)" >"$TMP/meta-only.safetensors"
+fi
 check tensors-none 0 'meta-only\.safetensors holds no tensors' -- "$PL" tensors "$TMP/meta-only.safetensors"
 # Options for drawn operands, given with files, are refused (they were silently ignored).
 check matmul-files-drawn-shape 2 "--m is for drawn operands: with --a and --b the shapes and values are the files'" -- "$PL" matmul --linear --m 99 --a "$IO/f64.npy" --b "$IO/f64.npy"
@@ -499,11 +510,13 @@ check matmul-files-seed-draws-bias 0 '\+ bias float32' -- "$PL" matmul --linear 
 check matmul-raw-no-files 2 '--raw reads the .npy files of --a and --b as raw codes' -- "$PL" matmul --raw
 # Bug: an input of NaNs read as an exact round trip ("max |e| 0.000e+00 ... SQNR 0.0 dB"): the
 # statistics take only the elements whose original and round trip are both finite.
+if needed roundtrip-all-nan; then
 python3 -c 'import sys
 h = "{\x27descr\x27: \x27<f4\x27, \x27fortran_order\x27: False, \x27shape\x27: (2,), }"
 h += " " * (63 - 10 - len(h)) + "\n"
 sys.stdout.buffer.write(b"\x93NUMPY\x01\x00" + bytes([len(h), 0]) + h.encode() + b"\x00\x00\xc0\x7f" * 2)' \
   >"$TMP/nan.npy"
+fi
 check roundtrip-all-nan 0 '^no element to compare: of the 2 values, none is finite with a finite round trip$' -- \
   "$PL" roundtrip --input "$TMP/nan.npy" --dtype float16
 check roundtrip-input-rows 2 "--cols is for drawn values: with --input the shape is the tensor's" -- "$PL" roundtrip --input "$IO/f64.npy" --cols 8
@@ -552,7 +565,7 @@ check tensors-header-only 0 '<f8 +\(8192, 16384\)' -- limited "$PL" tensors "$TM
 CKPT="$PL_DATA/checkpoint/sharded"
 check scan-sharded 0 '16 tensors scanned .*6 left out' -- "$PL" scan "$CKPT"
 # Without PyTorch the capture script says so in a line (exit 1: the environment), not a traceback.
-if ! python3 -c 'import torch' 2>/dev/null; then
+if needed capture-without-torch && ! python3 -c 'import torch' 2>/dev/null; then
   check capture-without-torch 1 '^capture_activations: PyTorch is not installed here' -- \
     python3 "$PL_DATA/../../scripts/capture_activations.py" --help
 fi
@@ -569,10 +582,12 @@ check scan-plan 0 'plan within 6 bits/param: 5\.996 bits/param' -- "$PL" scan "$
 check scan-plan-pooled 0 'pooled: model\.layers\.1\.self_attn\.v_proj\.weight holds 99% of the energy' -- \
   "$PL" scan "$CKPT" --budget 6
 # A tensor of NaNs read "exact" under every candidate, without a word: it is named, and not scored.
+if needed scan-all-nan-said scan-all-nan-not-exact; then
 python3 -c "
 import struct, json, sys
 h = json.dumps({'a.weight': {'dtype': 'F32', 'shape': [8, 8], 'data_offsets': [0, 256]}}).encode()
 sys.stdout.buffer.write(struct.pack('<Q', len(h)) + h + b'\xff' * 256)" >"$TMP/all-nan.safetensors"
+fi
 check scan-all-nan-said 0 'note: 1 tensor holds Inf or NaN elements, left out of every figure: a\.weight \(all 64: not scored\)' -- \
   "$PL" scan "$TMP/all-nan.safetensors" --candidates float8_e4m3fn:per-tensor,int8:per-channel
 check scan-all-nan-not-exact 0 '^a\.weight +- +- *$' -- \
@@ -593,7 +608,9 @@ check roundtrip-group 0 'round trip through int8 \(group:64, rne\)' -- "$PL" rou
 check roundtrip-group-unsigned 2 'symmetric groups take a signed integer' -- "$PL" roundtrip --dtype uint8 --scaling group --rows 4 --cols 256
 check scan-stochastic 0 '"rounding": "stochastic, seed 5"' -- "$PL" scan "$CKPT" --rounding stochastic --seed 5 --json --candidates float8_e4m3fn:mx
 check scan-seed-alone 2 'error: --seed seeds stochastic rounding.s draws: give --rounding stochastic' -- "$PL" scan "$CKPT" --seed 5 --candidates float8_e4m3fn:mx
+if needed scan-merge-not-a-scan; then
 "$PL" matmul --m 4 --n 4 --k 4 --save "$TMP/not-a-scan" >/dev/null 2>&1
+fi
 check scan-merge-not-a-scan 2 'not-a-scan/result\.json is not a scan.s result \(no "checkpoint" or "tensors"\)' -- \
   "$PL" scan --merge "$TMP/not-a-scan"
 check scan-merge-scan-option 2 '--candidates is for a scan: --merge joins scans already made' -- "$PL" scan --merge "$TMP/none" --candidates bfloat16
@@ -621,7 +638,13 @@ check scan-activations-nan 2 "inputs 'lm_head.input' hold 64 Inf or NaN elements
 echo '{"experiment": "mlp", "width": 16, "batch": 4, "layers": 2}' > "$TMP/mlp-b.json"
 check run-mlp-backend 0 "products: .* on cpu" -- "$PL" run "$TMP/mlp-b.json" --out "$TMP/out7" --backend cpu
 check run-backend-bad 2 "'tpu': expected cpu, cuda or auto" -- "$PL" run "$TMP/exp.json" --out "$TMP/out5" --backend tpu
-if ! "$PL" devices | grep -qE '^cuda +[^u ]'; then  # no GPU here: the product falls back, saying why
+# Whether this machine has no GPU, asked of `devices` once and only by checks that need it.
+no_gpu() {
+  [[ -n ${no_gpu_here:-} ]] || { "$PL" devices | grep -qE '^cuda +[^u ]' && no_gpu_here=no || no_gpu_here=yes; }
+  [[ $no_gpu_here == yes ]]
+}
+if needed run-backend-cuda-fallback run-backend-cuda-json matmul-backend-cuda-fallback mlp-backend-cuda-fallback \
+  scan-backend-cuda-fallback && no_gpu; then  # no GPU here: the product falls back, saying why
   check run-backend-cuda-fallback 0 'note: +cuda unavailable: .*the product ran on the CPU' -- "$PL" run "$TMP/exp.json" --out "$TMP/out6" --backend cuda
   check run-backend-cuda-json 0 '"product_backend": "cpu"' -- "$PL" run "$TMP/exp.json" --out "$TMP/out6" --force --backend cuda --json
   check matmul-backend-cuda-fallback 0 'note: +cuda unavailable: .*the product ran on the CPU' -- "$PL" matmul --m 16 --n 16 --k 16 --backend cuda
@@ -658,7 +681,9 @@ check run-throughput-bad-part 2 "'datasheet': no part 'H300' in the peak table" 
 check run-cast 0 'round trip through float4_e2m1fn \(nvfp4\)' -- "$PL" run "$TMP/cast.json" --out "$TMP/cast"
 check run-cast-figures 0 'roundtrip-range.png' -- ls "$TMP/cast"
 check run-cast-cpu 0 'rounded on cpu' -- "$PL" run "$TMP/cast.json" --out "$TMP/cast3" --backend cpu
-if ! "$PL" devices | grep -qE '^cuda +[^u ]'; then  # no GPU here: the CPU rounds, saying why
+if ! needed run-cast-cuda-fallback roundtrip-cuda-json run-cast-cuda roundtrip-cuda-e8m0; then
+  :
+elif no_gpu; then  # no GPU here: the CPU rounds, saying why
   check run-cast-cuda-fallback 0 'note: cuda unavailable: .*the CPU rounded the values' -- "$PL" run "$TMP/cast.json" --out "$TMP/cast4" --backend cuda
   check roundtrip-cuda-json 0 '"ran_on": "cpu"' -- "$PL" roundtrip --rows 4 --cols 32 --backend cuda --json
 else  # a GPU: every table format but e8m0 is rounded there
