@@ -274,10 +274,13 @@ ErrorBounds with_roundings_after(ErrorBounds sum, size_t steps, double u) {
           std::sqrt(sum.probabilistic * sum.probabilistic + n * u * u)};
 }
 
+double accumulation_unit(const Accumulation& a) {
+  return a.kind == AccumKind::Float64 ? std::ldexp(1.0, -53) : unit_roundoff(a.format, a.rounding);
+}
+
 ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_products) {
   const double n = static_cast<double>(k);
-  const double u = a.kind == AccumKind::Float64 ? std::ldexp(1.0, -53) : unit_roundoff(a.format, a.rounding);
-  // (Blas in float64: unit_roundoff(float64) is 2^-53 too.)
+  const double u = accumulation_unit(a);
   switch (a.kind) {
     case AccumKind::Float64:
     case AccumKind::Sequential:

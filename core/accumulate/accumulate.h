@@ -99,6 +99,9 @@ struct ErrorBounds {
   double probabilistic = 0;
 };
 ErrorBounds accumulation_bounds(const Accumulation& a, size_t k, bool exact_products = false);
+// The u each of the model's additions rounds to: 2^-53 for float64, else unit_roundoff of its
+// format and rounding (a BLAS sum in float64 has 2^-53 too).
+double accumulation_unit(const Accumulation& a);
 // The bounds after `steps` more roundings of the sum, each at most u relative (a GEMM epilogue's
 // scale and bias in the accumulator's format, an int32 sum's conversion to float32): relative to
 // (|A||B|)_ij + |b_j|, (1 + bound)(1 + u)^steps - 1, and the estimate with steps more sqrt terms,

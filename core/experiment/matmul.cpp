@@ -560,8 +560,7 @@ Status analyse(const MatmulConfig& c, const RunOperands& o, Workers& workers, Ma
   const bool exact = bits_a && bits_b && exact_products(c.accumulate, *bits_a + *bits_b);
   const bool int32 = c.accumulate.kind == AccumKind::Int32;  // exact sums, then converted to float32
   const double epilogue_u = unit_roundoff(result_dtype(c.accumulate), c.accumulate.rounding);
-  const double sum_u =
-      c.accumulate.kind == AccumKind::Float64 ? 0x1p-53 : unit_roundoff(c.accumulate.format, c.accumulate.rounding);
+  const double sum_u = accumulation_unit(c.accumulate);
   // A model that rounds at each addition, with the epilogue's u no larger, takes gamma_{K+s}, the
   // name its figures and lines give it (a little above the composition, and as valid).
   if (rounds_at_each_addition(c.accumulate.kind) && epilogue_u <= sum_u)

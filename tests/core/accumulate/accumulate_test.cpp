@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/accumulate/accumulate.h"
+#include "core/accumulate/accumulation_spec.h"
 #include "core/dtype/format_lookup.h"
 
 namespace pl::experiment {
@@ -135,6 +136,16 @@ TEST(Accumulate, SumNextToAMidpointRoundsLikeTheExactSum) {
   // The same through the codec's own rounding of the exact value's two parts.
   const double hi = 1.0 + a * b, lo = std::fma(a, b, 1.0 - hi);
   EXPECT_EQ(round_exact_sum(info(DType::float32).format, hi, lo, {}, 0), 1.0 + 0x1p-23);
+}
+
+// Each model's additions round to its format's u for its rounding; float64's loop to 2^-53.
+TEST(Accumulate, EachModelsUnitIsItsFormatsForItsRounding) {
+  const auto unit = [](const char* spec) { return accumulation_unit(parse_accumulation(spec).value()); };
+  EXPECT_EQ(unit("f64"), 0x1p-53);
+  EXPECT_EQ(unit("f32:blas"), 0x1p-24);
+  EXPECT_EQ(unit("bf16:sequential"), 0x1p-8);
+  EXPECT_EQ(unit("f16:sequential:rtz"), 0x1p-10);
+  EXPECT_EQ(unit("f32:kahan"), 0x1p-24);
 }
 
 }  // namespace
