@@ -109,14 +109,7 @@ bool CheckpointPanel::try_start() {
     // The first plan with the scan, so that the table's first frame has it (and its order).
     Opened out;
     out.result = std::make_shared<const Scanned>(std::move(scanned).value());
-    auto items = plan_items(*out.result, {});
-    const auto frontier = items ? plan_frontier(*items) : std::vector<PlanPoint>{};
-    // A budget to start from: 6 bits per parameter (between fp8 and fp4), within what the plans
-    // span. (In doubles: clamped in floats, a budget could fall a float's rounding below the
-    // cheapest plan, which then refused it.)
-    out.budget =
-        frontier.empty() ? 6.0 : std::clamp(6.0, frontier.front().bits_per_param, frontier.back().bits_per_param);
-    out.first_plan = plan_for(out.result, {}, out.budget);
+    out.first_plan = plan_for(out.result, {}, std::nullopt);
     return out;
   });
   const std::string path = spec.checkpoint;
@@ -152,7 +145,7 @@ void CheckpointPanel::collect() {
   pins_.assign(r.tensors.size(), std::nullopt);
   order_.resize(r.tensors.size());
   for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
-  budget_ = opened.budget;
+  budget_ = opened.first_plan.budget;
   replan_asked_ = false;  // (a plan asked for the scan before is not this one's)
   use_plan(std::move(opened.first_plan));
 }
@@ -191,15 +184,23 @@ void CheckpointPanel::try_replan() {
 }
 
 CheckpointPanel::Planned CheckpointPanel::plan_for(std::shared_ptr<const Scanned> from,
-                                                   const std::vector<std::string>& pins, double budget) {
+                                                   const std::vector<std::string>& pins, std::optional<double> budget) {
   Planned out;
   out.from = std::move(from);
   auto items = plan_items(*out.from, pins);
   if (!items) {
     out.error = items.error();
+    out.budget = budget.value_or(6.0);
   } else {
     out.frontier = plan_frontier(*items);
-    if (auto p = plan_report(*out.from, budget, pins)) out.plan = *p;
+    // A budget to start from: 6 bits per parameter (between fp8 and fp4), within what the plans
+    // span. (In doubles: clamped in floats, a budget could fall a float's rounding below the
+    // cheapest plan, which then refused it.)
+    out.budget = budget ? *budget
+                 : out.frontier.empty()
+                     ? 6.0
+                     : std::clamp(6.0, out.frontier.front().bits_per_param, out.frontier.back().bits_per_param);
+    if (auto p = plan_report(*out.from, out.budget, pins)) out.plan = *p;
     else out.error = p.error();
   }
   // (Without a plan, a scan's figures still show it: its heat map, an empty frontier.)

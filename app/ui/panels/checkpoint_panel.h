@@ -105,12 +105,14 @@ class CheckpointPanel final : public Panel {
     std::optional<experiment::PlanReport> plan;
     std::string error;
     std::vector<figure::Figure> figures;
+    double budget = 0;  // the plan's budget
   };
-  static Planned plan_for(std::shared_ptr<const Scanned> from, const std::vector<std::string>& pins, double budget);
+  // The plan within `budget`, or, without one, within the budget a new scan starts from.
+  static Planned plan_for(std::shared_ptr<const Scanned> from, const std::vector<std::string>& pins,
+                          std::optional<double> budget);
   void use_plan(Planned p);
-  struct Opened {  // a scan, with the plan at the budget it starts from
+  struct Opened {  // a scan, with its first plan
     std::shared_ptr<const Scanned> result;
-    double budget = 0;
     Planned first_plan;
   };
   CancellableRun<Opened> worker_;
