@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/ui/shell/layout_audit.h"
 #include "app/ui/shell/theme.h"
 #include "app/ui/widgets/wrapped_text.h"
 #include "core/experiment/scan/checkpoint_scan.h"
@@ -424,6 +425,8 @@ void CheckpointPanel::draw_table() {
     if (c == columns - 1) return "the candidate the plan chose (* pinned)";
     return "right-click a header to show or hide columns";
   });
+  layout_audit::note_rows_in_view("the Checkpoint panel's tensor table", float(std::min<size_t>(2, r.tensors.size())),
+                                  row);
   sort_rows();
   // Only the rows in view are drawn: a large model's thousands of tensors times its candidates
   // are tens of thousands of cells, each a formatted number, every frame.
@@ -518,7 +521,7 @@ void CheckpointPanel::drop_stale_result() {
   if (result_stale_) result_.reset(), result_stale_ = false, replan_asked_ = false;
 }
 
-void CheckpointPanel::draw_content() {
+void CheckpointPanel::keep_up() {
   drop_stale_result();
   collect();
   if (scan_asked_) try_start();
@@ -526,6 +529,10 @@ void CheckpointPanel::draw_content() {
   if (replan_asked_) try_replan();
   if (auto said = export_.take()) export_status_ = *said;  // (the panel's line: "exported to ...")
   drop_stale_result();
+}
+
+void CheckpointPanel::draw_content() {
+  keep_up();
   if (!result_) {
     // Before a scan, no split: the controls and a guide to what a scan shows take the pane (a bar
     // over an empty lower half read as something missing).
@@ -538,7 +545,10 @@ void CheckpointPanel::draw_content() {
     ImGui::EndChild();
     return;
   }
-  split_.begin_top("checkpoint", 9, 14);  // the controls and a few of the table's rows at any size
+  // The controls and a few of the table's rows at any size. In presentation mode the controls'
+  // large type took the 9 lines, leaving the table one row at 1280x800; the figure keeps 13.
+  const bool presenting = presentation_mode();
+  split_.begin_top("checkpoint", presenting ? 10 : 9, presenting ? 13 : 14);
   draw_controls();
   if (worker_.running()) draw_progress();
   if (!error_.empty()) wrapped_text(error_);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/ui/shell/layout_audit.h"
 #include "app/ui/shell/theme.h"
 #include "app/ui/widgets/flow_layout.h"
 #include "app/ui/widgets/wrapped_text.h"
@@ -350,6 +351,7 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   if (peak) ImGui::TableSetupColumn("% of\npeak");
   ImGui::TableSetupColumn("how it is\ncomputed");
   ImGui::TableHeadersRow();
+  layout_audit::note_rows_in_view("the Throughput panel's table", float(std::min<size_t>(2, dtypes.size())), row);
   for (const DType t : dtypes) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -462,7 +464,7 @@ void ThroughputPanel::draw_content() {
   // header and its first rows (at 1280x800 the figure's share left the header a sliver), and
   // leaves the figure 15 lines, room for its legend beside the plot. (A share of the height
   // instead, 36%, hid the table's note under "more below" at 1920x1080 with room to spare.)
-  split_.begin_top("throughput", presenting ? 6 : 3, presenting ? 15 : 18);
+  split_.begin_top("throughput", presenting ? 7 : 3, presenting ? 14 : 18);
   if (presenting) draw_controls();
   draw_table(shown_history_);
   if (presenting) draw_method_note();

@@ -75,6 +75,18 @@ void begin_frame() {
 
 void note_room(const char* what, float shown, float needed) { rooms().push_back({what, shown, needed}); }
 
+void note_rows_in_view(const char* what, float rows, float row) {
+  const ImGuiWindow* w = ImGui::GetCurrentWindowRead();
+  if (!w) return;
+  // The lowest edge the rows show above: the table's own window and each child pane it is in.
+  float bottom = w->InnerClipRect.Max.y;
+  for (const ImGuiWindow* in = w; (in->Flags & ImGuiWindowFlags_ChildWindow) && in->ParentWindow;) {
+    in = in->ParentWindow;
+    bottom = std::min(bottom, in->InnerClipRect.Max.y);
+  }
+  rooms().push_back({what, bottom - ImGui::GetCursorScreenPos().y, rows * row});
+}
+
 void note_in_view(const char* what) {
   if (const ImGuiWindow* w = ImGui::GetCurrentWindowRead())
     kept_in_view().push_back({what, ImRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax()), w->InnerClipRect});
