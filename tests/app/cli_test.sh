@@ -771,6 +771,9 @@ printf 'garbage' > "$TMP/broken.safetensors"
 check window-open-bad-setup 2 '^error: --open: .*broken\.json is not valid JSON' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --open "$TMP/broken.json"
 check window-open-unknown-kind 2 "^error: --open: .*notes\.txt: not a file the window opens" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --open "$TMP/notes.txt"
 check window-checkpoint-bad 2 '^error: checkpoint: .*broken\.safetensors: not a safetensors file' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --checkpoint "$TMP/broken.safetensors"
+# The same with another panel showing: the scan waited for the Checkpoint tab to start, and the
+# screenshot a minute for it, then wrote the picture, exit 0.
+check window-checkpoint-bad-other-panel 2 '^error: checkpoint: .*broken\.safetensors: not a safetensors file' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --panel formats --checkpoint "$TMP/broken.safetensors"
 # A remembered last-setup.json that does not read was only logged, and the window's next save
 # wrote over it: it is set aside, as a bad settings.json is.
 mkdir -p "$TMP/xdg-bad-setup/precision-lab"

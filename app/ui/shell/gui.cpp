@@ -54,7 +54,9 @@ namespace {
 
 constexpr int kScreenshotFrames = 8;         // ImGui sizes tables and columns over the first frames, a
                                              // scenario's live panel a level deeper
-constexpr int kScreenshotWaitFrames = 3000;  // 20 ms each: a minute for background work
+// How long a screenshot waits for background work, by the clock: counted in frames, the wait
+// grows with each frame's drawing (3,000 frames of 20 ms took over two minutes at 1920x1080).
+constexpr std::chrono::seconds kScreenshotWait{60};
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -498,9 +500,10 @@ int run_gui(const GuiOptions& o) {
 
   std::unique_ptr<gl::Framebuffer> fbo;  // a screenshot's offscreen target
   int settled = 0;                       // frames drawn since the panels' background work finished
+  const auto started = std::chrono::steady_clock::now();
   FrameMeter meter;
   // An interrupt (Ctrl-C in the terminal, SIGTERM, SIGHUP) ends the loop as closing the window does.
-  for (int frame = 0; !ctx->should_close() && !app.quit && interrupt_signal() == 0; ++frame) {
+  while (!ctx->should_close() && !app.quit && interrupt_signal() == 0) {
     ctx->begin_frame(&w, &h, &scale);
     follow_theme(app, scale);
     if (ctx->glfw_window()) {
@@ -528,7 +531,7 @@ int run_gui(const GuiOptions& o) {
     // A screenshot waits (up to a minute) for work the panels run off the UI thread.
     const bool waiting = app.backend_found.valid() ||
                          std::any_of(app.panels.begin(), app.panels.end(), [](auto& p) { return p->busy(); });
-    if (screenshot && waiting && frame < kScreenshotWaitFrames) {
+    if (screenshot && waiting && std::chrono::steady_clock::now() - started < kScreenshotWait) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       settled = 0;
       ctx->end_frame();
