@@ -117,10 +117,25 @@ std::vector<std::pair<size_t, double>> numbers_in(std::string text, bool in_name
 
 // Every number in a story or look-at is a recorded fact, a check's value or an evidence
 // setup's -- never a number only a hand derivation backs.
+// A check's parameters without where its values are read from: the digits of a JSON pointer
+// ("/rows/10/stats/mean_abs") and an evidence index back no number in the text (they backed
+// scenario 22's "the mantissa 10" and "8 times as large").
+json without_addresses(json v) {
+  if (v.is_object()) {
+    v.erase("pointer");
+    v.erase("evidence");
+    for (auto& [key, item] : v.items()) item = without_addresses(item);
+  } else if (v.is_array()) {
+    for (auto& item : v) item = without_addresses(item);
+  }
+  return v;
+}
+
 TEST(ScenarioLibrary, EveryNumberInTheTextIsBacked) {
   for (const auto& s : shipped().scenarios) {
     json parts = json::array();
-    for (const auto& c : s.checks) parts.push_back({c.label, c.params, c.expect ? json(*c.expect) : json(nullptr)});
+    for (const auto& c : s.checks)
+      parts.push_back({c.label, without_addresses(c.params), c.expect ? without_addresses(json(*c.expect)) : json(nullptr)});
     for (const auto& e : s.evidence) parts.push_back(e.setup);
     std::vector<double> backed;
     for (const auto& [at, v] : numbers_in(parts.dump(), false)) backed.push_back(v);

@@ -410,7 +410,11 @@ def _():
 
 # ---- 09: TF32 ---------------------------------------------------------------------------------
 def round_tf32(x):
-    """float32 to TF32 (10 fraction bits), nearest-even on the float32 bits (NVIDIA's TF32)."""
+    """float32 to TF32 (10 fraction bits), to nearest with ties to even on the float32 bits.
+
+    NVIDIA documents the inputs only as rounded, and PTX's cvt.rna.tf32.f32 breaks ties away from
+    zero. The two differ on ties alone (one float32 in 8192): on tf32-over-f32's operands, ties
+    away gives a ratio of 853.706 against 853.711."""
     b = x.astype(np.float32).view(np.uint32).astype(np.uint64)
     b = (b + 0xFFF + ((b >> 13) & 1)) & ~np.uint64(0x1FFF)
     return b.astype(np.uint32).view(np.float32)
@@ -689,9 +693,20 @@ def _():
     return str(int(f.nexp) + int(f.nmant))
 
 
+@fact("22-sixteen-bits-four-ways", "f16-mantissa")
+def _():
+    return str(int(finfo("float16").nmant))
+
+
 @fact("22-sixteen-bits-four-ways", "bf16-mantissa")
 def _():
     return str(int(finfo("bfloat16").nmant))
+
+
+@fact("22-sixteen-bits-four-ways", "bf16-u-over-f16-u")
+def _():
+    ratio = Fraction(float(finfo("bfloat16").eps)) / Fraction(float(finfo("float16").eps))
+    return str(ratio)
 
 
 # -----------------------------------------------------------------------------------------------
