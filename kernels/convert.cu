@@ -9,13 +9,13 @@ namespace {
 
 // One params set's element function, chosen at the launch as bulk_convert.cpp chooses it per
 // array: with roundtrip_f32's per-element choice inlined four times, the stochastic kernel's PTX
-// grew from 544 to 852 lines, and its throughput on an H100 fell from 0.83x to 0.58x
-// of a copy (docs/performance.md).
+// would grow by half, and its throughput on an H100 would fall by about a third, to well under
+// the copy's (docs/performance.md).
 // Every mode takes its short path for finite values normal in the format
-// (roundtrip_f32_short_first): the generic function's 87 instructions an element, measured in
-// the SASS, left the stochastic kernel at 0.61x of a copy on an H100; and on an
-// H200 (4.2 TB/s) nearest-even's own branch-free function, with its subnormal and
-// special selects for every element, ran at 0.76x where toward zero's short path ran at 0.92x.
+// (roundtrip_f32_short_first): the generic function's 87 instructions an element (in the SASS)
+// would hold the stochastic kernel to about 0.6x of a copy on an H100; and on an H200
+// (4.2 TB/s) nearest-even's own branch-free function, with its subnormal and special selects for
+// every element, would run well behind toward zero's short path.
 template <Rounding R, bool kE8m0>
 __device__ __forceinline__ float element(float x, const RoundtripF32Params& p, uint64_t index) {
   if constexpr (kE8m0) return roundtrip_f32_e8m0<R, true>(x, p, index);

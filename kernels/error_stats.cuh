@@ -23,8 +23,8 @@ inline constexpr size_t kPassKeys = size_t{1} << 16;
 // key counts, OctaveTables' counted slots for a octave table's): block b counts into copy b % replicas,
 // and launch_fold_replicas adds them into the first. Neighbouring keys and octave slots share
 // cache lines, and the elements of a comparison crowd into a few of them, so with one copy every
-// block's atomics queued on the same few lines of L2 (the suspect for pass 1's 6.8 ms over four
-// 4096^2 comparisons on an H100, where reading the arrays takes under 1 ms).
+// block's atomics would queue on the same few lines of L2, and pass 1 could take several times as
+// long as reading the arrays.
 // PL_CUDA_COUNT_REPLICAS (1 to 64) overrides kCountReplicas, so that one GPU run can time both.
 inline constexpr int kCountReplicas = 16;
 

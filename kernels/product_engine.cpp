@@ -122,8 +122,8 @@ Expected<std::vector<double>> download_result(const DeviceBuffer& d, size_t m, s
       return Error{cuda_error("copy from the GPU failed", err)};
     return out;
   }
-  // (Uninitialised: the copy writes every byte; zeroing it first, 64 MB at 4096^2, was counted
-  // in the download phase.)
+  // (Uninitialised: the copy writes every byte; zeroing it first, 64 MB at 4096^2, would be
+  // counted in the download phase.)
   const size_t bytes = m * ld * element_bytes(e);
   const std::unique_ptr<uint8_t[]> host(new uint8_t[bytes]);
   if (cudaError_t err = copy_to_host(host.get(), d.get(), bytes); err != cudaSuccess)

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-30}"
 # At -O1 with line tables only: a report still names its files and lines, and the build takes
-# less time (about 7.9 min on the 2-core VM against 8.6 at -O2 -g) for a few seconds more of tests.
+# less time than at -O2 -g, for a few seconds more of tests.
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DPL_CORE_ONLY=ON -DPL_SANITIZE=ON -DPL_FUZZ=ON -DPL_CUDA=OFF >/dev/null

@@ -116,13 +116,14 @@ step 40 "$BIN/precision-lab" bench --op product --backend cuda --dtypes float8_e
   >"$OUT/bench_product_fp8_fast.json"
 step 120 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --sizes 4096,8192 --reps 20 >"$OUT/bare_product.json"
 step 40 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --dtypes float8_e4m3fn --fast-accum --sizes 8192 --reps 20 >"$OUT/bare_product_fp8_fast.json"
-# The same through PyTorch's cuBLASLt path (a "bare cuBLASLt call"): float64 ran 6-10% behind
-# the default (cuBLAS) call, and none of cuBLASLt's own candidates was faster.
+# The same through PyTorch's cuBLASLt path (a "bare cuBLASLt call"): float64 runs several percent
+# behind the default (cuBLAS) call there, and none of cuBLASLt's own candidates is faster.
 step 60 env -u LD_LIBRARY_PATH python3 scripts/gpu_bare_products.py --blas cublaslt --dtypes float64,float32,bfloat16 --sizes 4096,8192 --reps 20 \
   >"$OUT/bare_product_cublaslt.json"
 # Our products again through the cuBLASLt that PyTorch brings (its nvidia-cublas wheel), when it is
-# another file than the one above: float64 ran 6-12% behind the bare call (on an H200)
-# with every candidate the machine's cuBLASLt 13.1 offered -- the library's build, or our call?
+# another file than the one above: float64 through the machine's cuBLASLt (13.1 on an H200) can
+# trail the bare call by several percent with every candidate it offers, and this run tells
+# whether the library's build or our call is the cause.
 torch_lt=$(env -u LD_LIBRARY_PATH python3 -c 'import os, torch; print(os.path.dirname(os.path.dirname(torch.__file__)))' 2>/dev/null)
 [[ -z $torch_lt ]] || torch_lt=$(find "$torch_lt" -name 'libcublasLt.so.13*' 2>/dev/null | head -n 1)
 if [[ -n $torch_lt && $(readlink -f "$torch_lt") != $(readlink -f "${lt:-/nonexistent}") ]]; then

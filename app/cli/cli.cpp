@@ -154,8 +154,8 @@ Status first_option_problem(int argc, char** argv, Check&& check) {
   return {};
 }
 
-// An option given an empty value (--out "", --backend=) was read as "not given" and silently
-// took its default; it is refused instead.
+// An option given an empty value (--out "", --backend=) is refused: read as "not given", it
+// would silently take its default.
 Status empty_option_value(int argc, char** argv) {
   return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) -> Status {
     if (!value.empty()) return {};
@@ -270,7 +270,7 @@ int run(int argc, char** argv, const WindowRunner& window) {
   } catch (const CLI::CallForAllHelp& e) {
     return finish_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
-    // One line, as every other error says it (CLI11's own took two, without "error:"), with the
+    // One line, as every other error says it (CLI11's own takes two, without "error:"), with the
     // help of the command it was reading.
     std::string command = "precision-lab";
     for (const CLI::App* at = &app; at;) {
@@ -280,7 +280,7 @@ int run(int argc, char** argv, const WindowRunner& window) {
     }
     // (CLI11 quotes what was typed: "--rounding: r<ESC> not in {...}".)
     std::string what = plain_parse_error(printable_whole(e.what()));
-    // CLI11 lists the unexpected words last first ("--lengths 16,256" read "16,256 --lengths").
+    // CLI11 lists the unexpected words last first ("--lengths 16,256" would read "16,256 --lengths").
     if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
       const std::vector<std::string> extra = app.remaining(true);
       if (!extra.empty()) {
@@ -306,7 +306,7 @@ int run(int argc, char** argv, const WindowRunner& window) {
           return kExitBadInput;
         }
       // --size, --dpi and --force without the folder the figures go to would change nothing
-      // (--force was taken silently, as if a folder were being replaced).
+      // (--force would be taken silently, as if a folder were being replaced).
       if (const auto f = figure_folders.find(sub); f != figure_folders.end())
         for (const std::string option : {"--size", "--dpi", "--force"})
           if (sub->get_option(option)->count() > 0 && sub->get_option(std::string(f->second))->count() == 0 &&

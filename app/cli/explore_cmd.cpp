@@ -97,8 +97,8 @@ int run_explore(ExploreArgs a) {
       std::fprintf(stderr, "error: --format: %s\n", f.error().c_str());
       return kExitBadInput;
     }
-    // Named twice (under any of its names), a format's section was printed twice, and --out wrote
-    // one set of files for the two, each over the other.
+    // Named twice (under any of its names), a format's section would be printed twice, and --out
+    // would write one set of files for the two, each over the other.
     if (std::any_of(formats.begin(), formats.end(), [&](const FormatRef& g) { return g.name == f->name; })) {
       std::fprintf(stderr, "error: --format: '%s' names %s twice\n", name.c_str(), f->name.c_str());
       return kExitBadInput;

@@ -32,8 +32,8 @@ Expected<std::vector<double>> gemm(const GemmShape& s, std::span<const double> a
 
 // The float64 product the way a reference wants it: OpenBLAS dgemm, or (high_precision) the
 // double-double dot product of every element, rounded to float64 -- for judging float64
-// results themselves. The double-double rows check `cancel` (1.9 s at 1024^3 on this VM's two
-// cores, minutes at 4096^3): "cancelled" when it was raised.
+// results themselves. The double-double rows check `cancel` (seconds at 1024^3 on two cores,
+// minutes at 4096^3): "cancelled" when it was raised.
 Expected<std::vector<double>> reference_gemm(const GemmShape& s, std::span<const double> a, std::span<const double> b,
                                              bool high_precision, const std::atomic<bool>* cancel = nullptr);
 

@@ -21,9 +21,9 @@
 //   midpoint (tie_watched), and a step with one is redone exactly (narrow_sum_wide: TwoSum in
 //   float64, rounding to odd) -- rare, as such products have more bits than float32 holds.
 //   float32_step, and rounded_products for Kahan's products. (The same watch in place of
-//   narrow_sum was tried and measured slower: sums with exact float32 products land on midpoints
-//   exactly -- no double rounding, but the watch cannot tell -- in 2.7% of additions of bfloat16
-//   products into float16.)
+//   narrow_sum would be slower: sums with exact float32 products land on midpoints exactly --
+//   no double rounding, but the watch cannot tell -- in 2.7% of additions of bfloat16 products
+//   into float16.)
 //
 // Three ways to the accumulator's format, one policy each: formats whose smallest exponent is
 // float32's (bfloat16) round the float32 bit pattern, subnormals included (RoundOnBits);
@@ -101,7 +101,7 @@ namespace {
 
 // Eight float32 lanes as one GCC vector (no intrinsics: SSE2 runs it as two halves, AVX2 as one
 // register). Written as vectors rather than as loops left to the auto-vectoriser: its cost
-// model gave up on this kernel after small changes and ran it 6x slower.
+// model gives up on this kernel after small changes, which leaves it several times slower.
 using LaneF = float __attribute__((vector_size(4 * kNarrowLanes)));
 using LaneU = uint32_t __attribute__((vector_size(4 * kNarrowLanes)));
 using LaneI = int32_t __attribute__((vector_size(4 * kNarrowLanes)));
@@ -177,12 +177,12 @@ struct RoundScaled {
 
 // Veltkamp's split: with C = 2^(24 - p) + 1 and sigma = C x, sigma - (sigma - x) is x rounded to
 // p bits, to nearest even, for every normal float32 x below about 2^(120 - p); from there up
-// sigma overflows and the result is NaN. (Checked on every normal float32 for p = 2..12 when
-// this was written; narrow_lanes_test's VeltkampSplitRoundsToNearestEven samples every binade.)
+// sigma overflows and the result is NaN. (It holds on every normal float32 for p = 2..12,
+// checked exhaustively; narrow_lanes_test's VeltkampSplitRoundsToNearestEven samples every binade.)
 // Three floating-point operations in place of a pattern rounding's five integer ones or F16C's
 // two conversions: Kahan's sums, four to a product, take it (with eight rows in flight and the
-// reduced watch: float16 Kahan 6.6 -> 10.1 GFLOP/s at 512^3, bfloat16 6.9-8.2 -> 12.1-12.6 on
-// this project's machine; docs/performance.md).
+// reduced watch, float16 and bfloat16 Kahan run about 1.5x as fast as with either of those;
+// docs/performance.md has their rates).
 // It rounds relative to the value, so it is the format's rounding only where the format's grid
 // is float32's with p bits: at or above the format's smallest normal, or for a value that is a
 // multiple of the format's smallest quantum (2^(emin - mantissa_bits)) -- below the smallest
@@ -460,8 +460,8 @@ template <size_t R, Products kP, KahanWatch kWatch, typename Round, typename Sum
                                                       const NarrowFormat f, float (*s)[kNarrowLanes],
                                                       uint32_t (*bad)[kNarrowLanes]) {
   // Eight rows at a time: each step is a chain of four dependent additions and roundings (about
-  // 48 cycles with the split; 39 since the last rounding is left out), and four chains left the
-  // units idle: float16 7.3 -> 8.0-8.5 GFLOP/s, bfloat16 8.7 -> 10.5. AVX2's 16
+  // 48 cycles with the split; 39 with the last rounding left out), and four chains would leave
+  // the units idle (eight make float16 and bfloat16 Kahan 10-20% faster). AVX2's 16
   // registers spill some of the sixteen sums and compensations; AVX-512's 32 (the clones) do
   // not, which the breadth-first order below needs.
   constexpr size_t kGroup = R < 8 ? R : 8;

@@ -60,7 +60,8 @@ void apply_epilogue(const OutputSteps& s, std::vector<double>& values) {
   const Epilogue epilogue(s.accumulate);
   const bool scaled = s.scaled(), int32 = s.accumulate.kind == AccumKind::Int32;
   // Rows split between the cores: each element's steps draw its own stochastic indices, so the
-  // split changes no bit (it ran on one core: ~20 ms of each 1024^2 float8 run here).
+  // split changes no bit (on one core the steps would take a noticeable share of a 1024^2 float8
+  // run).
   parallel_for(
       s.m, 0,
       [&](size_t i0, size_t i1) {

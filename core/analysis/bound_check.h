@@ -39,7 +39,7 @@ struct BoundInputs {
 
 // One thread's share of the check, fed block by block with |Cacc - Rq| by a caller that has it
 // anyway: error_stats' first pass, which reads Cacc and Rq for the arithmetic error's
-// statistics (checking apart read both again: ~2 ms at 1024^2). Tallies merge in any order;
+// statistics (checking apart would read both again). Tallies merge in any order;
 // the counts do not depend on how the elements were split.
 class BoundTally {
  public:

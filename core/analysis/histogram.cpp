@@ -69,7 +69,7 @@ PL_CLONES void correct_slots(const double* x, size_t n, const double* edges, int
 // Three simple passes over blocks of values, each one a loop the CPU runs without stalls:
 // guess every slot (a bin, or one of four slots past the bins for below / above / zero / not
 // finite), correct the guesses against the edges, count the slots into four interleaved
-// sets of counters. Doing all three per value is ~3x slower here: a count's load runs ahead
+// sets of counters. Doing all three per value is several times slower: a count's load runs ahead
 // of earlier stores whose addresses are still being computed, and the CPU must undo it
 // whenever two neighbouring values share a bin, which is most of the time.
 void add_values(Histogram& h, std::span<const double> values) {

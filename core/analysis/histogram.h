@@ -137,7 +137,7 @@ class OctaveCounter {
   // Counts v[i] where take[i] is not 0 (every v[i] when take is null): the slots of a block
   // first (OctaveBins::slots_of, a loop without branches), then the counts, in kSets
   // interleaved sets: neighbours often share a slot, and one set would make each increment
-  // wait for the previous one's store (BM_ErrorStats/1 4.7-5.8 -> 4.4-4.8 ms, four A/B pairs).
+  // wait for the previous one's store.
   void add_block(const double* v, const int64_t* take, size_t n);
   void merge(const OctaveCounter& o);
   // Counts made elsewhere (a device's, by error_element.h's octave_slot with the table's entries

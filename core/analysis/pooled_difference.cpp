@@ -24,7 +24,7 @@ PooledDifference pooled_difference(std::span<const double> a, std::span<const do
   h.values.assign(h.rows * h.cols, 0.0);
   // Bands of cell rows on every core, each swept row by row: every cell sees its elements in
   // pooled_cell's order (rows, then columns), and the reads stream. (Cell by cell, as the GPU's
-  // threads go, took 45-50 ms at 4096^2 on this VM's two cores; this sweep 23-30 ms.)
+  // threads go, would take about twice as long.)
   parallel_for(
       h.rows, 0,
       [&](size_t cr0, size_t cr1) {

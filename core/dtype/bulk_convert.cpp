@@ -85,8 +85,9 @@ using SpanFn = void (*)(const float*, float*, size_t, size_t, const RoundtripF32
 // as the generic function throughout. Needs 23 - mantissa bits >= 1. Returns how many elements
 // the short path missed; the caller sends a block with many of them through the generic loop
 // instead (then `buf` is left unfinished). Always inlined: it must be compiled for the caller's
-// clone (PL_CLONES); left out of line for stochastic rounding, GCC built it for the baseline
-// target, without the vector 64-bit multiplies of the draws, and the loop ran 3.6x slower.
+// clone (PL_CLONES); left out of line for stochastic rounding, GCC would build it for the
+// baseline target, without the vector 64-bit multiplies of the draws, and the loop would run
+// several times slower.
 template <Rounding R, bool kMayFlush>
 [[gnu::always_inline]] inline size_t short_block(const float* __restrict in, float* __restrict buf, size_t n,
                                                  uint64_t first, const RoundtripF32Params& p) {

@@ -128,7 +128,7 @@ std::string closest_dtype_name(std::string_view text) {
 }
 
 Expected<DType> parse_dtype(std::string_view text) {
-  // Refused by length before the did-you-mean search (a 10 MB string took that search seconds);
+  // Refused by length before the did-you-mean search (a 10 MB string would take it seconds);
   // the longest spelling of any dtype or custom format is far shorter.
   constexpr size_t kLongestName = 64;
   // (Said as empty: the nearest name to "" means nothing, "float32:" would be asked about int8.)

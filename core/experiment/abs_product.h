@@ -2,7 +2,7 @@
 // power of two when the values lie far from 1), their float32 product on the experiment's
 // backend (on_device.h's abs_product). Kept for the very operand objects of the last call: a
 // re-run whose quantised operands quantised_cache.h handed back gets it again instead of a
-// second sgemm (about 50 ms of each 2048^3 window update on this project's 2-core VM).
+// second sgemm (on two cores, a large share of each 2048^3 window update).
 #pragma once
 
 #include <cstddef>

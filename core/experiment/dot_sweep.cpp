@@ -107,7 +107,7 @@ Status check(const DotSweepConfig& c) {
   if (c.lengths.empty()) return Error{"give at least one length"};
   for (size_t i = 0; i < c.lengths.size(); ++i) {
     if (c.lengths[i] == 0 || c.lengths[i] > kMaxSweepLength) return Error{"lengths must lie in [1, 2^24]"};
-    // (Each row was computed and printed twice, as if two lengths were asked for.)
+    // (Each row would be computed and printed twice, as if two lengths were asked for.)
     if (std::find(c.lengths.begin(), c.lengths.begin() + i, c.lengths[i]) != c.lengths.begin() + i)
       return Error{"length " + std::to_string(c.lengths[i]) + " is given twice"};
   }

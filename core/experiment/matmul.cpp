@@ -68,12 +68,12 @@ bool products_exact(DType a, DType b) { return value_precision(a) + value_precis
 
 
 // In 8 x 8 tiles, each written row by row (contiguous writes; the reads stride through eight
-// cache lines that stay in L1): 0.6 ms for 1024 x 1024 against 3 ms for 32 x 32 tiles written
-// column by column (measured here). Bands of tile rows split between the threads. A whole tile
-// writes each of its eight output rows as one full cache line, stored past the caches
-// (_mm_stream_pd, SSE2: every x86-64): a plain store first reads the line it writes from
-// memory, and the 8 MB of a 1024^2 transpose are not in cache when an experiment starts --
-// 1.7-2.2 ms in the bench before, ~1 ms after (0.6 -> 0.55 ms with the data in L3).
+// cache lines that stay in L1): several times faster than 32 x 32 tiles written column by
+// column. Bands of tile rows split between the threads. A whole tile writes each of its eight
+// output rows as one full cache line, stored past the caches (_mm_stream_pd, SSE2: every
+// x86-64): a plain store first reads the line it writes from memory, and the 8 MB of a 1024^2
+// transpose are not in cache when an experiment starts, so plain stores would take about twice
+// as long there (and a little longer even with the data in L3).
 std::vector<double> transpose(const std::vector<double>& x, size_t rows, size_t cols) {
   constexpr size_t kTile = 8;
   std::vector<double> t(x.size());
@@ -295,7 +295,7 @@ std::string_view matmul_op_name(MatmulOp op) { return op == MatmulOp::Matmul ? "
 
 // An upper bound on a run's working memory: the operands with their quantised and dequantised
 // copies, and the m x n arrays (references, sums, result, errors). A bf16 run's peak resident
-// size on the 2-core VM was 0.47-0.74 of it (2048^3, 4096 x 4096 x 256, 256 x 256 x 16384).
+// size is about half to three quarters of it (2048^3, 4096 x 4096 x 256, 256 x 256 x 16384).
 static double working_memory_bytes(const MatmulConfig& c) {
   const double mk = double(c.m) * c.k, nk = double(c.n) * c.k, mn = double(c.m) * c.n;
   return 8.0 * (6 * (mk + nk) + 12 * mn);

@@ -175,8 +175,8 @@ MatmulBoundNames matmul_bound_names(const MatmulResult& r);
 
 // The output's elements the table's statistics leave out or that hit the format's edges, in one
 // line, as the report and the window show it: "outright: 0 NaN, 29 overflow to Inf (not in the
-// statistics), 0 saturated, 0 rounded to zero". Empty when there are none. (The window showed
-// none of it: 29 float16 outputs overflowed to Inf under a clean-looking table.)
+// statistics), 0 saturated, 0 rounded to zero". Empty when there are none. (Without it, outputs
+// that overflow to Inf would sit unseen under a clean-looking table.)
 std::string outright_line(const MatmulResult& r);
 
 // The largest max-ulp of the four parts that have an error to show: the scale of the statistics

@@ -30,7 +30,7 @@ uint64_t operand_hash(std::span<const double> a, std::span<const double> b);
 // operand_hash, remembered for operands whose owners keep them unchanged while they live (an
 // experiment's drawn and quantised operands): asked again for the same arrays of the same living
 // owners, it hands back the hash made before instead of reading them again (2 x 128 MB at 4096^2,
-// twice an update: 17 ms each on this project's 2-core VM). Null owners: hashed every time.
+// twice an update). Null owners: hashed every time.
 uint64_t owned_operand_hash(std::span<const double> a, std::span<const double> b,
                             const std::shared_ptr<const void>& a_owner, const std::shared_ptr<const void>& b_owner);
 

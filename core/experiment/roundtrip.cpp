@@ -56,8 +56,9 @@ std::vector<double> scaled_magnitudes(std::span<const double> x, const Quantised
 Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<double> values,
                                         const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
   if (auto st = check(c); !st) return Error{st.error()};
-  // The values, their rounded and dequantised copies and the errors: 30-33 bytes a value at its
-  // peak on the 2-core VM (4096^2, none, MX and per-channel); refused before it is allocated.
+  // The values, their rounded and dequantised copies and the errors: under 40 bytes a value at
+  // its peak (about 32 at 4096^2, with no scaling, MX or per-channel); refused before it is
+  // allocated.
   const double working_bytes = 40.0 * double(c.rows) * double(c.cols);
   if (auto st = check_room(working_bytes, "the array", memory_room()); !st) return Error{st.error()};
   // Progress by stage (drawing, quantising, the statistics, the range), cancel between them.

@@ -93,7 +93,7 @@ struct RateUnit {
 };
 inline RateUnit rate_unit(bool gpu) { return gpu ? RateUnit{"TFLOP/s", 1e-3} : RateUnit{"GFLOP/s", 1.0}; }
 // The unit of dtype t's rate: an integer product's 2 n^3 operations are not floating-point ones
-// ("GOP/s" for int8, where "GFLOP/s" was written).
+// ("GOP/s" for int8, not "GFLOP/s").
 std::string rate_unit_name(const RateUnit& u, DType t);
 // An axis or column of several dtypes' rates: "GFLOP/s (int8: GOP/s)" when an integer dtype is
 // among them.

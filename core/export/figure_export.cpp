@@ -75,7 +75,7 @@ std::string svg_text_elements(const std::vector<SvgText>& items) {
 
 // `by_line`: place it vertically by the font's line box (ascent and descent) instead of its own
 // ink, so that names side by side share a baseline: centred by its ink, "float8_e4m3fn" (whose
-// underscores reach below the baseline) sat 2-3 px above "float16".
+// underscores reach below the baseline) would sit 2-3 px above "float16".
 // `halo`: a stroke of that width in white under the letters (a point's name over a line).
 void text(cairo_t* cr, const std::string& s, double x, double y, double size, double align_x, double align_y,
           bool bold = false, bool by_line = false, double halo = 0) {
@@ -140,7 +140,7 @@ std::string cut_to(cairo_t* cr, std::string t, double width) {
 
 // t cut in the middle to fit `width`: its start and up to 40% of the width of its end kept, with
 // "..." between. A legend's labels often differ only in their last words ("..., rne)" and
-// "..., rtz)"), which a cut at the end made read the same.
+// "..., rtz)"), which a cut at the end would make read the same.
 std::string cut_middle(cairo_t* cr, const std::string& t, double width) {
   if (advance(cr, t) <= width) return t;
   size_t tail = t.size();  // where the kept end starts (a character's first byte)
@@ -171,8 +171,8 @@ void line_fitted(cairo_t* cr, const std::string& s, double x, double y, double s
        by_line);
 }
 
-// A title in one line of `width`: shrunk as far as 65%, and only then cut (a figure drawn small
-// in the window cut "The fixes for linear(x: torch.float64, ..." mid-word).
+// A title in one line of `width`: shrunk as far as 65%, and only then cut (cut at once, a figure
+// drawn small in the window would cut "The fixes for linear(x: torch.float64, ..." mid-word).
 void title_fitted(cairo_t* cr, const std::string& s, double x, double y, double size, double width) {
   line_fitted(cr, s, x, y, size, width, 0.65, 0, true);
 }
@@ -180,11 +180,11 @@ void title_fitted(cairo_t* cr, const std::string& s, double x, double y, double 
 // Where lines_fitted breaks `s` in two at the current font size: the balanced break (the
 // space's index), or the longest head that fits when no break lets the rest fit too, or npos
 // when no head fits. Of the breaks that fit, the one that makes the longer line shortest, as
-// CSS's text-wrap: balance: the longest first line left subtitles a last word alone below them
-// ("... (K u >= 1)" over "fp16"). A break after a clause (',' ';' ':') is taken when its longer
-// line is at most 20% longer than that: held to 10%, "inputs tf32, weights" over "tf32; f32
-// OpenBLAS sgemm" parted a dtype from its operand, where the break after "weights tf32;" was 15%
-// longer.
+// CSS's text-wrap: balance: the longest first line would leave subtitles a last word alone below
+// them ("... (K u >= 1)" over "fp16"). A break after a clause (',' ';' ':') is taken when its
+// longer line is at most 20% longer than that: held to 10%, "inputs tf32, weights" over "tf32; f32
+// OpenBLAS sgemm" would part a dtype from its operand, where the break after "weights tf32;" is
+// 15% longer.
 struct Break {
   size_t at = std::string::npos;
   bool both_fit = false;
@@ -229,7 +229,7 @@ std::vector<std::string> broken_lines(cairo_t* cr, const std::string& s, double 
 // it: in one line centred on `y_one` where it fits (and `one_line` allows), else broken between
 // words (broken_lines) into lines that fit, the first centred on `y_first` and each next `step`
 // below; failing that, at `smallest` with the last line cut, or, with no space to break at, in
-// one line cut. (One line shrunk and cut hid the end of long subtitles -- the throughput
+// one line cut. (One line shrunk and cut would hide the end of long subtitles -- the throughput
 // figure's "not hardware speed".)
 void lines_fitted(cairo_t* cr, const std::string& s, double x, double y_one, double y_first, double step, double size,
                   double width, double smallest, bool bold, bool one_line, int most = 2) {
@@ -332,14 +332,14 @@ void axis_labels(cairo_t* cr, const Figure& f, const PlotLayout& l, double H, do
   cairo_translate(cr, y_label_x, (l.y0 + l.y1) / 2);
   cairo_rotate(cr, -M_PI / 2);
   // Within the figure's height: shrunk as far as 70%, then cut (scenario 11's "normwise relative
-  // error ||e||_F / ||ref||_F" ran past both ends of a short figure in presentation mode).
+  // error ||e||_F / ||ref||_F" would run past both ends of a short figure in presentation mode).
   // (Below the subtitle where the header starts at the figure's margin, over the label's x.)
   const double centre = (l.y0 + l.y1) / 2;
   const double top = l.header_left < l.x0 ? l.y0 - kPlotBelow * fs / 2 : 4 * fs;
   const double room = std::max(2 * (std::min(centre - top, H - 4 * fs - centre)), 40 * fs);
   // A title longer than the plot is tall takes two lines, broken at the space that balances
-  // them, when both fit the figure's height: shrunk into one it ran from above the plot to the
-  // figure's bottom edge (scenarios 11 and 18 in presentation mode at 1280x800).
+  // them, when both fit the figure's height: shrunk into one it would run from above the plot to
+  // the figure's bottom edge (scenarios 11 and 18 in presentation mode at 1280x800).
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, 12 * fs);
   const double tall = l.y1 - l.y0 + 8 * fs;
@@ -382,7 +382,7 @@ struct PointLabel {
 
 // The names beside their markers (label_place.h chooses where), each with a halo of the
 // background so that a line crossing it does not cut its letters, and a thin leader to its
-// marker when it moved off the marker's line.
+// marker when it moves off the marker's line.
 void draw_point_labels(cairo_t* cr, const std::vector<PointLabel>& labels, const std::vector<LabelBox>& markers,
                        const std::vector<LabelSegment>& lines, const LabelBox& plot, const LabelBox* legend,
                        double fs) {
@@ -398,7 +398,7 @@ void draw_point_labels(cairo_t* cr, const std::vector<PointLabel>& labels, const
         choose_label_box(advance(cr, l.text), h, gap, l.px, l.py, plot, placed, markers, lines, legend, leaders));
     if (const auto leader = leader_of(placed.back(), l.px, l.py, h, 1 * fs)) leaders.push_back(*leader);
   }
-  // Every leader first, then every name over them: a later name's leader crossed an earlier name.
+  // Every leader first, then every name over them: a later name's leader would cross an earlier name.
   cairo_set_line_width(cr, 0.6 * fs);
   for (const LabelSegment& s : leaders) {
     cairo_move_to(cr, s.x0, s.y0);
@@ -413,7 +413,7 @@ void draw_point_labels(cairo_t* cr, const std::vector<PointLabel>& labels, const
 // Category names under an axis, all in one size, each centred at centre(i) within `width`: on
 // one line at full size when every name fits; else a name too wide breaks at a space onto a
 // second line; only when one still does not fit do all shrink together (to `smallest`), and only
-// then is one cut. (Shrunk each on its own, "e4m3fn channel" stood in half the type of "bf16".)
+// then is one cut. (Shrunk each on its own, "e4m3fn channel" would stand in half the type of "bf16".)
 void category_labels(cairo_t* cr, const std::vector<std::string>& names, const std::vector<std::string>& shorter,
                      const std::function<double(size_t)>& centre, double y, double size, double width,
                      double smallest) {
@@ -446,8 +446,8 @@ void category_labels(cairo_t* cr, const std::vector<std::string>& names, const s
     return 0.0;
   };
   // The names, or their shorter forms where the names would be cut and those fit, down to 60% of
-  // the size (a speed-up chart's dtypes beside a story at 1280x800 read "float...", "bflo...",
-  // and its "e4m3fn" needed 62%), or the names cut.
+  // the size (cut, a speed-up chart's dtypes beside a story at 1280x800 would read "float...",
+  // "bflo...", and its "e4m3fn" needs 62%), or the names cut.
   const std::vector<std::string>* shown = &names;
   double scale = fitting_scale(names, smallest);
   if (scale == 0 && shorter.size() == names.size())
@@ -527,7 +527,7 @@ void draw_axes(cairo_t* cr, const Figure& f, const Plot& p, double H) {
   cairo_set_line_width(cr, 1);
   if (!f.x.categories.empty()) {
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    // Each name within its own bar's slot, less a gap (drawn small, neighbours ran together).
+    // Each name within its own bar's slot, less a gap (drawn small, neighbours would run together).
     category_labels(
         cr, f.x.categories, f.x.short_categories, [&](size_t i) { return p.mx(double(i) + 0.5); }, l.y1 + 14 * fs,
         10 * fs, std::fabs(p.mx(1) - p.mx(0)) - 6 * fs, 0.75);
@@ -666,7 +666,7 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
       cairo_arc(cr, px, py, 3.5 * fs, 0, 2 * M_PI);
       if (s.dashed) {
         // A dashed series' lone value (a bound that exists at one K only) is a ring: drawn as the
-        // measurements' dot, it read as one more measurement (scenarios 08 and 22).
+        // measurements' dot, it would read as one more measurement (scenarios 08 and 22).
         cairo_save(cr);
         cairo_set_dash(cr, nullptr, 0, 0);
         cairo_set_line_width(cr, 1.8 * fs);
@@ -684,8 +684,8 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
   }
   draw_run();
   if (s.kind == SeriesKind::Line) {
-    // Round joins: a mitre at a sharp turn (a noisy loss's every step) drew a spike up to five
-    // line widths past the data, where no value lies.
+    // Round joins: a mitre at a sharp turn (a noisy loss's every step) would draw a spike up to
+    // five line widths past the data, where no value lies.
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_stroke(cr);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
@@ -783,8 +783,9 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     // The box is held to 60% of the plot (plot_layout.cpp): a long label is fitted to it.
     for (size_t i = 0; i < lines.size(); ++i)
-      // Centred by the font's line, not the label's ink: "input rounding" (a descender) sat 2 px
-      // higher than "arithmetic", and the entries looked unevenly spaced.
+      // Centred by the font's line, not the label's ink: by its ink, "input rounding" (a
+      // descender) would sit 2 px higher than "arithmetic", and the entries would look unevenly
+      // spaced.
       line_fitted(cr, lines[i], lx + 24 * fs, ly + kLegendLine * fs * static_cast<double>(i), 10 * fs, lw - 34 * fs,
                   0.75, 0, false, true, /*cut_in_middle=*/true);
     ly += kLegendEntry * fs + more;
@@ -810,7 +811,7 @@ const char* extension(FileType t) {
 void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
   // Text as wide as the font's own advances at every size, which the layout measures it by
   // (text_width): an image surface hints its metrics by default, rounding each glyph's advance
-  // to whole pixels, and a label or subtitle the layout gave room was cut or broken when drawn
+  // to whole pixels, and a label or subtitle the layout gave room would be cut or broken when drawn
   // (scenario 14's "... rounded to z..." and its legend's "round" over "trip").
   cairo_font_options_t* unhinted = cairo_font_options_create();
   cairo_font_options_set_hint_metrics(unhinted, CAIRO_HINT_METRICS_OFF);
@@ -919,8 +920,8 @@ Expected<std::string> figure_svg(const Figure& f, const ExportOptions& o) {
 }
 
 Status export_figure(const Figure& f, const std::string& path, FileType type, const ExportOptions& o) {
-  // Ctrl-C between figures stops the rest: at --size 3000x3000 --dpi 300 a matmul's figures took
-  // 14 s after it, all drawn, then thrown away with the folder.
+  // Ctrl-C between figures stops the rest: at --size 3000x3000 --dpi 300 a matmul's figures would
+  // otherwise take many seconds after it, all drawn, then thrown away with the folder.
   if (interrupt_signal() != 0) return Error{"interrupted: " + path + " was not drawn"};
   if (type == FileType::Csv) {
     return io::write_file_atomic(path, figure_csv(f));

@@ -129,9 +129,9 @@ struct Figure {
 // zero; a bar for category i, narrower than its slot so neighbours stand apart, coloured by i.
 // The legend carries the numbers; its room above the tallest bar is made by the layout, in
 // pixels (plot_layout.cpp's place_legend), so that it holds at any size the figure is drawn.
-// A labelled line drawn exactly over an earlier one hid it (scenario 11's "the layer's own error"
-// under its arithmetic error, every point equal): the earlier is drawn wide, so the later shows
-// inside it, and the later's label says which line it lies on.
+// A labelled line drawn exactly over an earlier one would hide it (scenario 11's "the layer's own
+// error" lies on its arithmetic error, every point equal): the earlier is drawn wide, so the later
+// shows inside it, and the later's label says which line it lies on.
 void separate_coincident_lines(Figure& f);
 void category_axis(Figure& f, size_t count);
 Series category_bar(size_t i, std::string legend, double value);

@@ -3,9 +3,9 @@
 // highest and leaves it where the last one is: the first, the lowest, the highest and the last
 // (in their order) draw nearly the same pixels, the edges' antialiasing aside (M4: Jugel, Jerzak,
 // Hackenbroich and Markl, "M4: a visualization-oriented time series data aggregation", VLDB
-// 2014). A training run's loss over 100,000 steps, five models, took cairo 3.6 s to stroke at
-// 900 x 560 on a 2-core VM, on the UI thread at each zoom; thinned, at most four points a column
-// are left of each run.
+// 2014). Unthinned, a training run's loss over 100,000 steps, five models, would take cairo
+// seconds to stroke at 900 x 560, on the UI thread at each zoom; thinned, at most four points a
+// column are left of each run.
 #pragma once
 
 #include <cstddef>

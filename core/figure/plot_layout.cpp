@@ -77,11 +77,11 @@ std::vector<std::string> legend_labels(const Figure& f) {
 double legend_entry_width(double label_width, double fs) { return (34.0 + 1.03 * label_width) * fs; }
 
 // A legend over the data in every corner of the plot, under the x axis's title instead (scenario
-// 9's six entries at 1280x800 in presentation mode, too tall to be given room above the data, hid
-// a histogram's peak): across the figure's width less its margins, in as many columns as fit, at
-// least two (each as wide as its widest label, the entries row by row). Its box, at the figure's
-// foot; none where no two columns fit. Labels too long for two columns on one line each are broken
-// between words, in the number of columns that makes the box least tall.
+// 9's six entries at 1280x800 in presentation mode, too tall to be given room above the data,
+// would hide a histogram's peak): across the figure's width less its margins, in as many columns
+// as fit, at least two (each as wide as its widest label, the entries row by row). Its box, at the
+// figure's foot; none where no two columns fit. Labels too long for two columns on one line each
+// are broken between words, in the number of columns that makes the box least tall.
 std::optional<LegendBox> legend_below(const std::vector<std::string>& labels, double W, double H, double fs) {
   const double room = W - 2 * kHeaderMargin * fs, gap = kLegendColumnGap * fs;
   std::vector<double> natural;  // each entry's width, one line
@@ -182,7 +182,7 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   // keeps a line an entry, cut, over no bar rather than whole over one.
   LegendBox inside{0, 0, w, h, entries, {}, {}};
   // (Narrower than its labels only where the plot caps it: w / fs - 34 against 1.03 * longest
-  // differed in the last bit, and broke scenario 14's one label, "round trip", in two.)
+  // can differ in the last bit, which would break scenario 14's one label, "round trip", in two.)
   if (const double label_room = w / fs - 34; w < natural && label_room > 0) {
     if (LegendBox lines = broken(label_room); lines.height + 8 * fs <= 0.6 * (l.y1 - l.y0)) {
       lines.width = w;
@@ -191,13 +191,13 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   }
   size_t hidden = 0;  // of the corner chosen
   // A corner is tried with its box widened by the widest stroke's half-width: a step whose drop
-  // lay 2 px left of the box ran its 4 px line under it (the error attribution at 1280x800).
+  // lies 2 px left of the box would run its 4 px line under it (the error attribution at 1280x800).
   double stroke = 2;
   for (const Series& s : f.series) stroke = std::max(stroke, s.width);
   const double m = stroke * fs / 2;
   // The data's pixels under the axes as they are (computed again where the band moves the y axis):
-  // each corner's count reads them (a training run's 100,000 steps, five models, made a log
-  // axis's log10 take 0.3 s for the corners otherwise).
+  // each corner's count reads them (otherwise, for a training run's 100,000 steps, five models,
+  // a log axis's log10 of every point again for each corner would make a visible pause).
   DataPixels pixels(f, l);
   auto best_corner = [&] {
     LegendBox box = inside;
@@ -228,8 +228,8 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   };
   l.legend = best_corner();
   // In a corner over no data, the widest such box that hides none either: held to 60% of the
-  // width, scenario 28's "float32 (on float64: within 1% at every point)" was drawn
-  // smaller and cut in the middle where a wider box left the lines clear.
+  // width, scenario 28's "float32 (on float64: within 1% at every point)" would be drawn
+  // smaller and cut in the middle where a wider box leaves the lines clear.
   if (hidden == 0) {
     for (const double share : {1.0, 0.9, 0.8, 0.7})
       if (const std::optional<LegendBox> box = whole_labels(share)) {
@@ -242,16 +242,17 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
     return;  // (the first corner's box, in l.legend)
   }
   // Every corner covers data. Where the figure is wide (a window's pane, a slide), the legend
-  // goes beside the plot, which keeps at least 35% of the width: over the lines it hid them, and
-  // making room above them squeezed a log axis's data into its lower part. (At exactly half,
-  // scenario 21's legend at 1280x800 missed by a pixel and covered its lines; at 45% or 40%, scenario
-  // 22's figure alone on a 1280x800 presentation pane pushed its log axis up to 1e4.)
+  // goes beside the plot, which keeps at least 35% of the width: over the lines it would hide
+  // them, and making room above them would squeeze a log axis's data into its lower part. (At
+  // exactly half, scenario 21's legend at 1280x800 would miss by a pixel and cover its lines; at
+  // 45% or 40%, scenario 22's figure alone on a 1280x800 presentation pane would push its log
+  // axis up to 1e4.)
   // Beside the plot the legend may run on into the margin below it, down to where the tick labels
   // end (nothing else is drawn right of the plot there): scenario 28's six entries in presentation
-  // mode at 1280x800 were 3 px taller than the plot and covered two of its lines.
+  // mode at 1280x800 are 3 px taller than the plot and would otherwise cover two of its lines.
   // Long labels are broken between words so that the plot keeps most of the width (below) where
-  // the lines fit the height: a legend beside the plot in one line a label left scenario 08's plot a
-  // third of its Figure-only pane, with the space under the legend blank.
+  // the lines fit the height: a legend beside the plot in one line a label would leave scenario 08's
+  // plot a third of its Figure-only pane, with the space under the legend blank.
   const double plot = l.y1 - l.y0, width = l.x1 - l.x0;
   // A legend beside the plot that runs on below it passes the x axis's last label, centred on the
   // plot's right edge on a log axis: it starts clear of that label.
@@ -264,9 +265,9 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   }
   const double clear = std::max(0.0, overhang - 4 * fs);  // past the legend's 8 px gap, less 4 to spare
   // How far below the plot it may run: to where the tick labels end, or to where the x axis's
-  // title ends when that title, centred under the plot, stays within its width (scenario 22's
-  // legend at 1280x800 in presentation mode missed by a pixel, stayed on one line a label and
-  // left the plot 48% of the width).
+  // title ends when that title, centred under the plot, stays within its width (else scenario
+  // 22's legend at 1280x800 in presentation mode would miss by a pixel, stay on one line a label
+  // and leave the plot 48% of the width).
   const double title = 1.03 * text_width(f.x.label, 12) * fs;
   auto below = [&](double legend_width) {
     if (f.x.label.empty()) return (kBottomWithoutTitle - 8) * fs;
@@ -291,8 +292,8 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   const double beside = wrapped.width + 12 * fs + extra;
   // A band made above the data (below) costs the plot the band's share of its height, a legend
   // beside it its share of the width: the cheaper wins. Beside a scenario's bar chart at 1600x1000
-  // in presentation mode, three labels broken into eleven lines took 40% of the width and cut the
-  // bars' names ("model.to(x.dt..."), where a band took 19% of the height.
+  // in presentation mode, three labels broken into eleven lines would take 40% of the width and
+  // cut the bars' names ("model.to(x.dt..."), where a band takes 19% of the height.
   const bool beside_fits = wrapped.height <= plot + below(wrapped.width) && width - beside >= 0.35 * width &&
                            width - beside >= 320;
   auto set_beside = [&] {
@@ -303,9 +304,9 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
     l.legend.top = l.y0;
   };
   // Beside a bar chart the legend takes the bars' slots from their names: scenario 18's six dtypes
-  // beside its story at 1280x800 in presentation mode shrank to 60% ("e4m3fn"), and the labels
-  // of the bars' values crowded them. Under the figure instead, in columns, where the names then
-  // fit and it takes less than `most` pixels of height.
+  // beside its story at 1280x800 in presentation mode would shrink to 60% ("e4m3fn"), and the
+  // labels of the bars' values would crowd them. Under the figure instead, in columns, where the
+  // names then fit and it takes less than `most` pixels of height.
   const bool beside_shrinks_names = !categories_fit(f, width - beside, fs) && categories_fit(f, width, fs);
   auto foot_for_names = [&](double most) -> std::optional<LegendBox> {
     if (!beside_shrinks_names) return std::nullopt;
@@ -319,10 +320,10 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
     return set_beside();
   }
   // Over a band made for it above the data the legend hides nothing: it takes its labels whole,
-  // across the plot (held to 60% of the width, scenario 21's labels were drawn smaller and cut in
-  // the middle, "f32 multi-term(16 + ... extra bits) rtz", over a band with room beside them).
+  // across the plot (held to 60% of the width, scenario 21's labels would be drawn smaller and cut
+  // in the middle, "f32 multi-term(16 + ... extra bits) rtz", over a band with room beside them).
   // (Whole across the plot, and so in as few lines as the width allows: a corner's box held to
-  // 60% of it broke scenario 21's labels into lines that made a band dearer than a column.)
+  // 60% of it would break scenario 21's labels into lines that make a band dearer than a column.)
   if (const LegendBox whole = whole_within(l.x1 - l.x0 - 12 * fs); whole.height <= inside.height) inside = whole;
   const double room = inside.height + 8 * fs;
   // Beside where that costs less than the band, unless it shrinks the names: then under the
@@ -333,10 +334,10 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
       return set_legend_below(l, *foot);
   }
   // Under the figure instead where room above the data would take more than a third of the plot
-  // (scenario 15's histograms filled the lower half of their axis), two columns fit across the
+  // (scenario 15's histograms would fill the lower half of their axis), two columns fit across the
   // figure, and they take less height than that room and 40% of the plot (so less of it than a
   // column beside the plot, dearer than the room, would of the width). Their labels whole, broken
-  // between words where need be: over a band, scenario 21's two longest were cut in the middle
+  // between words where need be: over a band, scenario 21's two longest would be cut in the middle
   // beside its story at 1280x800 in presentation mode. Over the data where none is possible and
   // room above them would take more than 60% of the plot.
   if (room > plot / 3)
@@ -354,7 +355,7 @@ void place_legend(const Figure& f, PlotLayout& l, double W, double H, double fs,
   pixels = DataPixels(f, l);
   l.legend = best_corner();
   // A vertical line runs through any band (scenario 6's "largest" at 1600x1000 in presentation
-  // mode went under the legend): beside the plot instead, where it fits.
+  // mode would go under the legend): beside the plot instead, where it fits.
   if (hidden > 0 && beside_fits) {
     l.y = y;
     set_beside();
@@ -382,7 +383,7 @@ std::vector<std::string> wrap_label(const std::string& label, double width, doub
     line.pop_back();
     // Break after the line's last clause (a word ending in ',' or ';', else ':') when that keeps
     // at least half the width and what follows it still fits with this word: "x.to(w.dtype):
-    // float32, 22.0 / bits" read as one figure split in two; "float32, / 22.0 bits" does not.
+    // float32, 22.0 / bits" reads as one figure split in two; "float32, / 22.0 bits" does not.
     // (A line that already ends a clause breaks where it is.)
     size_t cut = line.size();
     const auto ends_in = [](const std::string& w, std::string_view ends) {
@@ -440,11 +441,11 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   PlotLayout l;
   // Named heat-map rows (a scan's layers and roles) take a wider margin for their names: as
   // wide as the widest, so that rows "0" to "3" leave no blank band beside the title, up to 140
-  // px or a fifth of a wider figure. (At 140 px an exported 1200 px map shrank
+  // px or a fifth of a wider figure. (Held to 140 px, an exported 1200 px map would shrink
   // "embeddings.position_embeddings" to six pixels.)
   // Short names ("0" to "3") take no more than they need beside the axis's title: the 78 px
-  // kept for numbered ticks left scenario 29's six candidates narrow columns whose names were
-  // drawn at 60%.
+  // kept for numbered ticks would leave scenario 29's six candidates narrow columns whose names
+  // are drawn at 60%.
   double names = 0;
   if (f.heatmap)
     for (const std::string& name : f.y.categories) names = std::max(names, 34 + 1.03 * text_width(name, 10));
@@ -454,9 +455,9 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
   // The header in line with the plot where the title (in one line) and the subtitle (in two,
   // the fewest lines greedy wrapping needs) fit beside it at kHeaderSmallest of their sizes, with
   // 3% to spare as the legend's widths; else from the margin: a scenario's figure
-  // beside its story in presentation mode (690 px at 1280x800) cut the title or subtitle of 13
-  // of the 18 there. From the margin, a title too wide for a line takes two, and a subtitle too
-  // long for two lines three or four (scenario 1's ended "... higher bars..." there).
+  // beside its story in presentation mode (690 px at 1280x800) would cut the title or subtitle of
+  // 13 of the 18 there. From the margin, a title too wide for a line takes two, and a subtitle too
+  // long for two lines three or four (in two, scenario 1's would end "... higher bars...").
   const auto title_fits = [&](double width) {
     return 1.03 * text_width(f.title, kTitlePx * kHeaderSmallest, true) <= width;
   };
@@ -473,8 +474,8 @@ PlotLayout layout_figure(const Figure& f, double W, double H, double fs) {
           kPlotBelow) *
          fs;
   // Below the plot: the tick labels (or category names, in up to two lines), then the x axis's
-  // title. Without a title the tick labels alone: a bar chart over categories kept a blank band
-  // of 24 px under its names (scenario 18's speed-up chart).
+  // title. Without a title the tick labels alone: a bar chart over categories would otherwise keep
+  // a blank band of 24 px under its names (scenario 18's speed-up chart).
   l.y1 = H - (f.x.label.empty() && !f.heatmap ? kBottomWithoutTitle : kBottomWithTitle) * fs;
   if (f.heatmap) {
     l.x1 = W - colour_bar(*f.heatmap, l.y0, l.y1).room * fs;
@@ -527,7 +528,7 @@ size_t data_under(const DataPixels& pixels, const Figure& f, const PlotLayout& l
     return px >= left && px <= left + width && py >= top && py <= top + height;
   };
   // A line between two points can cross the box with both points outside it (scenario 21's
-  // dashed bounds ran under a legend no point of theirs touched): sixteen steps along each
+  // dashed bounds would run under a legend no point of theirs touches): sixteen steps along each
   // segment count too.
   const auto drawable = [&](double x, double y) {
     return std::isfinite(x) && std::isfinite(y) && !(f.x.log && x <= 0) && !(f.y.log && y <= 0);
@@ -603,7 +604,7 @@ std::vector<double> axis_ticks(const AxisMap& r) {
     return t;
   }
   // About one tick per 60 pixels (2 to 6 steps): a short axis (a figure drawn small, or in
-  // presentation mode's large type) crowded ten labels into 200 pixels.
+  // presentation mode's large type) would otherwise crowd ten labels into 200 pixels.
   const double steps = std::clamp(std::fabs(r.p1 - r.p0) / 60.0, 2.0, 6.0);
   const double raw = (r.hi - r.lo) / steps;
   if (!(raw > 0) || !std::isfinite(raw)) return t;

@@ -40,8 +40,9 @@ Expected<Tensor> load_tensor(const std::string& spec, std::optional<DType> raw_a
   rest = rest.substr(1);
   std::optional<Slice> slice;
   if (const size_t at = rest.rfind('@'); at != std::string::npos) {
-    // ("NAME@" was read as the whole tensor, as if no slice had been asked for.) (Built by
-    // append: GCC 12 warns of an overlap in a chain of + here, -Wrestrict, that is not there.)
+    // ("NAME@" is refused rather than read as the whole tensor, as if no slice had been asked
+    // for.) (Built by append: GCC 12 warns of an overlap in a chain of + here, -Wrestrict, that
+    // is not there.)
     if (at + 1 == rest.size()) {
       std::string why = "'";
       return Error{why.append(printable(spec))

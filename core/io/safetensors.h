@@ -30,8 +30,8 @@ struct SafetensorsEntry {
 };
 
 struct Slice {  // [row0, row1) x [col0, col1) of the matrix view
-  // An end not given runs to the end of the range. (It was 0, so an explicit "0:0" -- an empty
-  // range -- read as the whole of it.)
+  // An end not given runs to the end of the range. (Not 0: an explicit "0:0" -- an empty range
+  // -- would then read as the whole of it.)
   static constexpr size_t kToTheEnd = SIZE_MAX;
   size_t row0 = 0, row1 = kToTheEnd, col0 = 0, col1 = kToTheEnd;
 };

@@ -219,7 +219,8 @@ const std::vector<Engine>& registry() {
     add("torch2.11-cuda", "torch", torch::kRecordedCudaVersion, "cuda", torch_ops, kNone, "to", "model",
         torch::recorded_cuda_has_dtype, torch_spell, torch211_cuda_evaluate);
     out.back().unmodelled = torch::recorded_cuda_unmodelled();
-    // (After it, for the same reason.) NumPy with the ml_dtypes release pip installs today.
+    // (After it, for the same reason.) NumPy with ml_dtypes 0.7, whose types promote by kind
+    // (numpy_types.h).
     add("numpy-ml_dtypes0.7", "numpy", numpy::numpy_version(numpy::Version::V2Ml07), "cpu", numpy_ops, kAll,
         "astype", "w", numpy::has_dtype, numpy_spell, numpy_evaluate<numpy::Version::V2Ml07>);
     out.back().companion = numpy::ml_dtypes_release(numpy::Version::V2Ml07);

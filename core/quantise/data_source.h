@@ -59,9 +59,9 @@ std::string source_key(const DataSource& s);
 
 // The largest finite |x| over `count` tensors drawn from `s` -- rows x cols each, ids first_id,
 // first_id + 1, ... -- a delayed-scaling recipe's amax history. Kept for the inputs last asked
-// (the window re-runs a setup on every change of a setting: the 2 x 16 tensors of a 1024^2
-// experiment took 0.6 s of each run here). Empty when `cancel` was raised between two tensors;
-// `hit` (optional) says whether it was kept from before.
+// (the window re-runs a setup on every change of a setting, and drawing the 2 x 16 tensors of a
+// 1024^2 experiment again would take most of each run). Empty when `cancel` was raised between
+// two tensors; `hit` (optional) says whether it was kept from before.
 std::optional<double> drawn_amax(const DataSource& s, size_t rows, size_t cols, uint64_t seed, uint64_t first_id,
                                  int count, size_t fan_in = 0, const std::atomic<bool>* cancel = nullptr,
                                  bool* hit = nullptr);

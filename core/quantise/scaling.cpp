@@ -27,8 +27,8 @@ float to_f32(double x) { return static_cast<float>(x); }  // round to nearest ev
 
 // fn(r) for every row r in [0, rows), rows of `cols` elements split between the cores. Every
 // recipe's steps are per row (or per element), so splitting changes no bit: only the time.
-// (A 4096^2 operand's recipe ran on one core, the rounding on all -- 183 ms for two operands on
-// a 16-core machine.)
+// (Left on one core, a 4096^2 operand's recipe would take far longer than its rounding, which
+// runs on all of them.)
 template <typename Fn>
 void each_row(size_t rows, size_t cols, Fn&& fn) {
   parallel_for(
@@ -137,7 +137,7 @@ class ArrayRounder {
   // The device rounds the whole array in one call (round_each's contract); the CPU does it when
   // the device cannot, and q says why.
   void round_on_device(std::span<const double> in, std::span<double> out, Quantised& q, bool has_zero) const {
-    if (in.data() != out.data())  // (on every core, as the copy into an operand's values was before)
+    if (in.data() != out.data())  // (on every core, as the counting passes below)
       parallel_for(in.size(), 0,
                    [&](size_t b, size_t e) { std::copy(in.begin() + b, in.begin() + e, out.begin() + b); });
     Counts c =

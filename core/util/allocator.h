@@ -12,9 +12,9 @@ namespace pl {
 //
 // Not past 64 MB on a thread other than main (the window's experiment worker, the matmul's
 // operand threads): glibc gives each such thread its own heap of at most 64 MB, and maps a
-// larger array apart whatever this says -- a 4096^2 float64 array is faulted in anew every run
-// (measured: ~55 ms each on the 2-core VM). Sharing main's heap instead (M_ARENA_MAX 1) made
-// a 2048^3 re-run's statistics 51 -> 60 ms. What helps there is a first touch on every core:
+// larger array apart whatever this says -- a 4096^2 float64 array is faulted in anew every run,
+// tens of milliseconds each time. Sharing main's heap instead (M_ARENA_MAX 1) would make a
+// 2048^3 re-run's statistics slower. What helps there is a first touch on every core:
 // no_init_vector.h, for the arrays that a parallel loop fills.
 void keep_freed_memory();
 

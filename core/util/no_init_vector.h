@@ -16,9 +16,9 @@ namespace pl {
 //
 // Why: std::vector<double>(n) zeroes its n elements on the calling thread before the loop that
 // fills them on every core. On fresh pages that zeroing is also where the kernel faults each
-// page in, one at a time: ~50 ms for a 4096^2 float64 array on the 2-core VM (four times the
-// memset itself), and it does not shrink with more cores -- an H100 host's 16 took 111 ms to
-// quantise two 4096^2 operands (docs/gpu-results/). Left uninitialised, the
+// page in, one at a time: several times the cost of the memset itself, tens of milliseconds
+// for a 4096^2 float64 array, and it does not shrink with more cores -- an H100 host's 16 took
+// 111 ms to quantise two 4096^2 operands (docs/gpu-results/). Left uninitialised, the
 // array's first touch is the parallel fill's, each core faulting in its own share.
 template <typename T>
 class NoInitAllocator : public std::allocator<T> {

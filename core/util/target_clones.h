@@ -1,6 +1,6 @@
 // PL_CLONES: compile a hot loop for x86-64-v4 (AVX-512), for x86-64-v3 (AVX2 and FMA) and for
 // baseline x86-64; the loader picks one at run time from the CPU it finds. (The AVX-512 build of
-// the error statistics is ~10% faster on this project's Zen 4 machine.) The FMA the first two
+// the error statistics is about a tenth faster than the AVX2 one on Zen 4.) The FMA the first two
 // allow is never used implicitly (-ffp-contract=off, everywhere), only where code asks for a
 // fused multiply-add (the float32 GEMM lanes). Off under AddressSanitizer and ThreadSanitizer
 // (the loader runs an ifunc's resolver before the sanitizer's runtime is up: a TSan build of the

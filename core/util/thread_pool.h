@@ -1,7 +1,7 @@
 // The worker threads parallel_for runs on: started once (one fewer than the hardware threads:
 // the caller is the last), instead of a thread started and joined for every loop, which costs
-// ~40 us a thread here -- a millisecond over the twenty-odd loops of one experiment, a fifth
-// of a small one the window re-runs live.
+// tens of microseconds a thread -- about a millisecond over the twenty-odd loops of one
+// experiment, a large part of a small one the window re-runs live.
 #pragma once
 
 #include <cstddef>

@@ -160,9 +160,9 @@ else
   skip "tiny-disk: this machine does not let us mount a tmpfs (not root, or no mount namespace)"
 fi
 
-# SIGHUP (a closed terminal, a dropped ssh connection) while the work runs: it stopped the process
-# with no word, and one that came while the results were written left their temporary folder
-# behind. It now stops the work as Ctrl-C does, and says so.
+# SIGHUP (a closed terminal, a dropped ssh connection) while the work runs stops the work as
+# Ctrl-C does, and says so: by default it would end the process with no word, and one that came
+# while the results were written would leave their temporary folder behind.
 out=$tmp/hup
 "$PL" run "$long" --out "$out" >/dev/null 2>"$tmp/hup.err" &
 pid=$!
@@ -196,10 +196,10 @@ else
 fi
 
 # A second signal ends the process at once, without waiting for the work to see the first: what
-# it was writing (the hidden .NAME.tmp-* folder, and the folders made for it) went with it, left
-# behind, and now does not. Large figures keep the writing going for seconds; both signals come
+# it was writing (the hidden .NAME.tmp-* folder, and the folders made for it) goes with it, not
+# left behind. Large figures keep the writing going for seconds; both signals come
 # while it is. Where the work saw the first before the second came (it says "interrupted"), the
-# second did nothing: tried again, up to five times.
+# second does nothing: tried again, up to five times.
 second_signal_cut=false
 for attempt in 1 2 3 4 5; do
   out=$tmp/twice/deeper/out

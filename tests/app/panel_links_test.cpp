@@ -188,8 +188,9 @@ TEST(PromotionColumns, AScalarBsColumnsAreItsPythonTypes) {
   EXPECT_EQ(grid_columns(dtypes, cells, {}, all, all, false, e).size(), 5u);
 }
 
-// Bug: float8_e8m0fnu's smallest subnormal read 2^-127, its smallest normal; and then, mended by
-// value, its smallest normal read "none" too (the two are the same number). By column.
+// Bug: float8_e8m0fnu's smallest subnormal read 2^-127, its smallest normal. The two are the
+// same number, so each limit is told by its column, not by its value (by value, the smallest
+// normal would read "none" too).
 TEST(FormatLimits, AFormatWithoutSubnormalsHasNoneAndStillItsSmallestNormal) {
   const FloatFormat e8m0 = info(DType::float8_e8m0fnu).format, f16 = info(DType::float16).format;
   EXPECT_EQ(power_limit_text(e8m0, PowerLimit::SmallestNormal), "2^-127");

@@ -80,7 +80,7 @@ TEST(BesideStoryShare, AShortStoryLeavesItsWidthToTheFigures) {
 }
 
 // Bug: choosing a scenario worked its exact checks out on the UI thread, and reading the file ran
-// each probe once more: a user's scenario whose running sum takes 1e8 steps in float64 (3 s here)
+// each probe once more: a user's scenario whose running sum takes 1e8 steps in float64 (seconds)
 // froze the window at start and at each visit. (2e7 steps keep the test short, and still take
 // far longer than a frame.)
 TEST_F(ScenarioPanelFrames, ALongExactCheckIsWorkedOutOffTheUIThread) {
@@ -102,8 +102,8 @@ TEST_F(ScenarioPanelFrames, ALongExactCheckIsWorkedOutOffTheUIThread) {
 }
 
 // Bug: the evidence run worked the exact checks out again after their own worker had (a running
-// sum of 1e8 steps, seconds, twice at each visit). It now leaves them to that worker. Both are
-// asked to stop as soon as they start: the sum stops at its next look at the flag, and so did an
+// sum of 1e8 steps, seconds, twice at each visit). It must leave them to that worker. Both are
+// asked to stop as soon as they start: the sum stops at its next look at the flag, and so would an
 // evidence run that took it too, "cancelled"; this scenario has no evidence, so its evidence run
 // is done, and waits for exact checks that will not come.
 TEST_F(ScenarioPanelFrames, TheEvidenceRunLeavesTheExactChecksToTheirOwnWorker) {

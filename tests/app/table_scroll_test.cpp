@@ -149,7 +149,7 @@ Fitted fitted_table(int frames, int rows, float space) {
 
 // Bug: a table whose rows fit its pane but for the sideways scrollbar was given a row and a
 // scrollbar less than its rows: the Promotion grid sat 53 px short of its pane (presentation
-// mode, 1280x800). It fills the pane now, and still scrolls to its last row.
+// mode, 1280x800). It fills the pane, and still scrolls to its last row.
 TEST_F(TableScrollFrames, ATableARowShortFillsItsPaneAndScrolls) {
   const int rows = 19;
   const float pitch = fitted_table(3, rows, 590).pitch;

@@ -32,7 +32,9 @@ CheckColumns check_columns(const std::vector<scenario::CheckResult>& rows, float
   for (const scenario::CheckResult& c : rows) widest = std::max(widest, width_of(observed_shown(c)));
   const bool fixed = widest <= 0.25f * table_width;
   out.expected_weight = short_ones || fixed ? 3.5f : 2.5f;
-  out.observed_width = fixed ? std::ceil(widest) + 1 : 0;  // (a fixed column's width is whole pixels, down)
+  // ImGui floors a fixed column's width to whole pixels: the width rounded up, and a pixel to
+  // spare, keep the widest observation inside it.
+  out.observed_width = fixed ? std::ceil(widest) + 1 : 0;
   out.observed_weight = short_ones ? 1.5f : 2.5f;
   return out;
 }

@@ -117,8 +117,8 @@ std::string summary(const SpecRun& run) {
   return (run.framework ? run.framework->engine + ": " : std::string()) + what + buf;
 }
 
-// The status line after a run, with its time: a roundtrip, a dot sweep or a training run said
-// only "computed", where a matrix product said how long it took.
+// The status line after a run, with how long it took ("computed in 0.412 s"): the same words
+// for every kind of run, a matrix product as a roundtrip, a dot sweep or a training run.
 std::string computed_text(double seconds) { return printf_text("computed in %.3f s", seconds); }
 
 }  // namespace

@@ -45,7 +45,7 @@ std::string compact_value_text(const CodeReport& r, int digits = 10) {
 
 // A window narrower than 1400 px: the bits take tighter boxes there, a format wider than 16 bits
 // its mantissa on a second line and the neighbours eight digits (float32's 32 boxes on one line
-// ran the table 69 px past 1280 px for 1e-40, whose neighbours and interval ends carry exponents,
+// would run the table 69 px past 1280 px for 1e-40, whose neighbours and interval ends carry exponents,
 // and bfloat16's neighbours of -3e38, -3.0173475504...e+38 at ten digits, 19 px).
 bool narrow_window() { return ImGui::GetMainViewport()->Size.x < 1400; }
 
@@ -94,7 +94,7 @@ void ExplorerPanel::recompute() {
     if (!r.shown) continue;
     r.n = neighbourhood(r.format.format, x_, rounding, overflow, radius_);
     figures_.push_back(figure::number_line_figure(r.format.format, r.format.name, r.n));
-    figures_.back().tab = r.format.name;  // six "number-line-..." tabs could not be told apart
+    figures_.back().tab = r.format.name;  // else six "number-line-..." tabs look alike
     version_ += r.format.name + ",";
   }
 }
@@ -181,14 +181,14 @@ void ExplorerPanel::draw_bits(Row& row, size_t index) {
   const FloatFormat& f = row.format.format;
   const uint64_t code = row.n.rounded.code;
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {1, 1});
-  // Tighter boxes in presentation mode's large type (float32's 32 of them took half of 1280 px),
-  // and in a narrow window: at 1280 x 800 the 64 px they save keep the neighbours'
-  // "0.1000000089... >" in view, which scrolled sideways.
+  // Tighter boxes in presentation mode's large type (float32's 32 of them would take half of
+  // 1280 px), and in a narrow window: at 1280 x 800 the 64 px they save keep the neighbours'
+  // "0.1000000089... >" in view, which would otherwise scroll sideways.
   const bool tight = presentation_mode() || narrow_window();
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {tight ? 1.0f : 2.0f, 0});
   ImGui::PushStyleColor(ImGuiCol_Button, {0.14f, 0.14f, 0.16f, 1.0f});  // dark, so the field colours read
   // Presentation mode's rows have two lines: a format wider than 16 bits puts its mantissa on
-  // the second (float32's 32 boxes on one line pushed the neighbours past 1280 px), as it does in
+  // the second (float32's 32 boxes on one line would push the neighbours past 1280 px), as it does in
   // a narrow window.
   const bool split = bits_split(f);
   for (int b = f.total_bits() - 1; b >= 0; --b) {
@@ -218,7 +218,7 @@ namespace {
 // The spacing of values where x lies: "2^-27", or "ulp 2^-27" dimmed under the format's name.
 void draw_ulp(double ulp, bool stacked) {
   const std::string two = power_of_two_text(ulp);
-  // (None where x rounds to Inf or NaN: the column read "nan" there, like a value.)
+  // (None where x rounds to Inf or NaN: the column would read "nan" there, like a value.)
   const std::string spacing = !std::isfinite(ulp) ? "-" : two.empty() ? leading_digits_text(ulp, 6) : two;
   const std::string text = (stacked ? "ulp " : "") + spacing;
   if (stacked) ImGui::TextDisabled("%s", text.c_str());
@@ -235,23 +235,23 @@ void ExplorerPanel::draw_table() {
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
   // Presentation mode's large type stacks the table into four columns of two lines: the ulp under
   // the format's name, the rounding interval under the value, the neighbour above under the one
-  // below. Side by side the columns needed 1800 px there: at 1280 px the interval, the ulp and the
-  // neighbours were off the edge; three lines a row left one row in view above the number line.
-  // A window wide enough for the columns side by side keeps them so (at 1920x1080 the stacked rows,
-  // two lines each, left five formats in view): 78 of the text's heights, where -3e38's neighbours
-  // ran 2 px past a 1850 px window at 75.
+  // below. Side by side the columns need 1800 px there: at 1280 px the interval, the ulp and the
+  // neighbours would be off the edge; three lines a row would leave one row in view above the
+  // number line. A window wide enough for the columns side by side keeps them so (at 1920x1080 the
+  // stacked rows, two lines each, would leave five formats in view): 78 of the text's heights,
+  // where at 75 -3e38's neighbours would run 2 px past a 1850 px window.
   const bool stacked = presentation_mode() && ImGui::GetContentRegionAvail().x < 78 * ImGui::GetFontSize();
   int shown = 0, split = 0;
   for (const Row& r : rows_) shown += r.shown, split += r.shown && !stacked && bits_split(r.format.format);
-  // Every row and the horizontal scrollbar where the table needs one (its room kept read as a
-  // blank row), with room to spare: a close fit cut the last row.
+  // Every row and the horizontal scrollbar where the table needs one (its room kept would read as
+  // a blank row), with room to spare: a close fit would cut the last row.
   const float row_height = stacked ? 2 * ImGui::GetFrameHeightWithSpacing() : ImGui::GetFrameHeightWithSpacing();
   const SidewaysBar bar("explorer");
-  // (The header is a line of text: a frame's height for it left a blank strip below the rows.)
+  // (The header is a line of text: a frame's height for it would leave a blank strip below the rows.)
   const float height =
       table_row_height() + row_height * float(shown) + (ImGui::GetFontSize() + 1) * float(split) + bar.height();
   // Its rows' height, not the space left: the pane above the figures fits its content, and a
-  // table that fitted the pane shrank with it, frame after frame. (The pane scrolls instead.)
+  // table that fitted the pane would shrink with it, frame after frame. (The pane scrolls instead.)
   struct Column {
     const char* name;
     const char* tip;
@@ -273,7 +273,7 @@ void ExplorerPanel::draw_table() {
     return;
   layout_audit::note_fits_width("the Explorer table");
   ImGui::TableSetupScrollFreeze(1, 1);
-  // The bits come second: at 1280 px the last column was off-screen, and they are what a class
+  // The bits come second: at 1280 px the last column can be off-screen, and they are what a class
   // clicks first.
   for (const Column& c : columns) ImGui::TableSetupColumn(c.name);
   table_headers([&](int c) { return std::string(columns[size_t(c)].tip ? columns[size_t(c)].tip : ""); });
@@ -337,7 +337,7 @@ void ExplorerPanel::draw_table() {
           clicked();
           ImGui::SameLine();
         }
-        // (Eight digits side by side in presentation mode too: ten ran 0.1's table 12 px past 1920 px.)
+        // (Eight digits side by side in presentation mode too: ten would run 0.1's table 12 px past 1920 px.)
         const int digits = narrow_window() || (presentation_mode() && !stacked) ? 8 : 10;
         ImGui::TextUnformatted(compact_value_text(v, digits).c_str());
         if (ImGui::IsItemHovered())
@@ -386,8 +386,8 @@ void ExplorerPanel::draw_content() {
       status_ = export_all();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", keys);
     // The keys beside the button where they fit on its line, and an export's outcome always; in
-    // presentation mode at 1280 px the keys wrapped under the float64's digits, and the line they
-    // took left the number line's plot 133 px tall.
+    // presentation mode at 1280 px the keys would wrap under the float64's digits, and the line
+    // they take would leave the number line's plot 133 px tall.
     std::string beside(keys);
     if (!status_.empty()) beside.append("  ").append(status_);
     ImGui::SameLine();
@@ -396,8 +396,8 @@ void ExplorerPanel::draw_content() {
     } else {
       wrapped_text_disabled(beside);
     }
-    // A number line reads in 13 lines of text (18, the default, left presentation mode's
-    // table one row at 1280x800, under a figure mostly white; 10 left its plot 65 px tall).
+    // A number line reads in 13 lines of text (18, the default, would leave presentation mode's
+    // table one row at 1280x800, under a figure mostly white; 10 would leave its plot 65 px tall).
     split_.begin_top("explorer", 3, 13);
     draw_table();
     if (ImGui::CollapsingHeader("Limits side by side")) draw_format_limits_table("explorer-limits", shown_formats());

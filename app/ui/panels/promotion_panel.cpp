@@ -32,14 +32,14 @@
 namespace pl::ui {
 namespace {
 
-// A grid cell's colour, drawn with the cell's own clipping. (ImGui 1.86 drew a TableSetBgColor
+// A grid cell's colour, drawn with the cell's own clipping. (ImGui 1.86 draws a TableSetBgColor
 // colour of a row scrolled half under the frozen header over the header: scenario 23's grid,
-// scrolled to i32, showed the i8 row's blue and red in the u8, u16 and u32 headers.)
+// scrolled to i32, would show the i8 row's blue and red in the u8, u16 and u32 headers.)
 void cell_background(ImU32 colour) {
   ImGuiTable* table = ImGui::GetCurrentTable();
   const ImRect r = ImGui::TableGetCellBgRect(table, ImGui::TableGetColumnIndex());
   // A pixel short on the right and below: drawn with the text, over the table's inner borders,
-  // the full rectangle merged neighbouring cells of one colour into a block.
+  // the full rectangle would merge neighbouring cells of one colour into a block.
   ImGui::GetWindowDrawList()->AddRectFilled(r.Min, {r.Max.x - 1, r.Max.y - 1}, colour);
 }
 
@@ -109,7 +109,7 @@ std::string difference_meaning(const std::string& label) {
 }
 
 // The operand kinds as the window names them (promote::OperandKind's order).
-// NumPy and JAX call theirs arrays ("a tensor" under NumPy 2's caption read as PyTorch's).
+// NumPy and JAX call theirs arrays ("a tensor" under NumPy 2's caption would read as PyTorch's).
 constexpr std::array<std::string_view, 3> kKindLabels = {"tensor", "zero-dim tensor", "Python scalar"};
 constexpr std::array<std::string_view, 3> kArrayKindLabels = {"array", "zero-dim array", "Python scalar"};
 
@@ -459,8 +459,8 @@ void PromotionPanel::draw_grid() {
     return;
   }
   // A Python scalar b has a Python type, not a dtype: neighbouring columns of one Python type that
-  // answer alike are one column, headed by the type ("float": 19 columns of which four floats and
-  // eight integers repeated each other pushed scenario 04's grid past the pane).
+  // answer alike are one column, headed by the type ("float": otherwise 19 columns, four floats and
+  // eight integers repeating each other, would push scenario 04's grid past the pane).
   const auto& e = engine(main_);
   const std::vector<GridColumn> columns =
       grid_columns(dtypes_, grid_.cells, compare_ ? other_grid_.cells : std::vector<promote::Outcome>{}, rows, shown,
@@ -474,9 +474,9 @@ void PromotionPanel::draw_grid() {
   const ImGuiTableFlags flags =
       ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInner;
   // Each column as wide as the widest header or answer shown in the grid (a fixed minimum as wide
-  // as "e4m3fnuz" cut the grid at 1280 px in presentation mode when no float8 was shown, behind a
-  // sideways scrollbar), and in compare mode as the widest answer pair a framed cell shows
-  // ("err|e4m3fr" cut "e4m3fn" at 1280 px).
+  // as "e4m3fnuz" would cut the grid at 1280 px in presentation mode when no float8 is shown,
+  // behind a sideways scrollbar), and in compare mode as the widest answer pair a framed cell shows
+  // ("err|e4m3fr" would cut "e4m3fn" at 1280 px).
   // Whether the compared setting answers cell k otherwise (its grid is filled in compare mode only).
   auto differs_at = [&](size_t k) {
     return compare_ && k < other_grid_.cells.size() && answers_differ(grid_.cells[k], other_grid_.cells[k]);
@@ -517,7 +517,7 @@ void PromotionPanel::draw_grid() {
     cell_w = widest_cell();
     // (At full size, with room for a scrollbar whatever the pane's height, which the layout it
     // chooses changes; in whole pixels, up, as a child window's width is: a grid a fraction of a
-    // pixel wider than its pane drew at 90%.)
+    // pixel wider than its pane would draw at 90%.)
     if (scale == 1.0f)
       natural_width_ = std::ceil(float(shown.size() + 1) * (cell_w + pad) + ImGui::GetStyle().ScrollbarSize);
     if (width_needed(cell_w) <= avail.x) break;
@@ -529,8 +529,8 @@ void PromotionPanel::draw_grid() {
   const bool sideways = width_needed(cell_w) > avail.x;
   if (!beside_) split_.reserve(float(rows.size() + 1) * row_h + (sideways ? ImGui::GetStyle().ScrollbarSize : 0));
   if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags,
-                         // As wide as its columns: the header's band and the row lines ran on
-                         // across the pane past a grid that fitted.
+                         // As wide as its columns: the header's band and the row lines would run
+                         // on across the pane past a grid that fits.
                          {sideways ? 0.0f : width_needed(cell_w), table_height(float(rows.size() + 1), row_h, sideways)})) {
     ImGui::SetWindowFontScale(1.0f);
     return;
@@ -555,8 +555,8 @@ void PromotionPanel::draw_grid() {
     // The row's height from its start (a line of text), so that a cell's rectangle is known
     // before its text is drawn (cell_background).
     ImGui::TableNextRow(0, ImGui::GetTextLineHeight());
-    // A link's pair brought into view, by whole rows with two above it: SetScrollHereY(0.5) left
-    // the row above half under the frozen header (scenario 23's i32 row at 1280x800).
+    // A link's pair brought into view, by whole rows with two above it: SetScrollHereY(0.5) would
+    // leave the row above half under the frozen header (scenario 23's i32 row at 1280x800).
     if (i == selected_a_ && scroll_to_selected_row_) {
       grid_rows_.scroll_to(r);
       scroll_to_selected_row_ = false;
@@ -599,8 +599,9 @@ void PromotionPanel::draw_grid() {
         ImGui::GetWindowDrawList()->AddRect({lo.x - 1, lo.y - 1}, {hi.x + 1, hi.y + 1}, kSelected, 0, 0, 2.5f);
       if (ImGui::IsItemHovered()) {
         // (A tooltip is a window of its own, in the full-size font. Setting the scale here, in the
-        // table's own window, and then back to the grid's scale left that window at 0.8 of the 0.8
-        // its parent gives it: after the first hover the whole grid's text shrank to 64%.)
+        // table's own window, and then back to the grid's scale would leave that window at 0.8 of
+        // the 0.8 its parent gives it: after the first hover the whole grid's text would shrink to
+        // 64%.)
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
         if (differs) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kDisagree), "%s", difference_meaning(label).c_str());
@@ -819,7 +820,7 @@ std::string PromotionPanel::engine_summary(const Setting& s) const {
 
 std::string PromotionPanel::call_summary(const Setting& s) const {
   std::string line(engine(s).ops[s.op]);
-  // As the operand pickers name the kinds (the command line's "zerodim" read as a typo in the caption).
+  // As the operand pickers name the kinds (the command line's "zerodim" would read as a typo in the caption).
   const auto kind = [&](int k) { return std::string(kind_labels(engine(s))[size_t(std::clamp(k, 0, 2))]); };
   // Where each operand lives, when placed (scenario 30's a on the CPU, b on the GPU).
   const auto where = [](int d) {
@@ -837,10 +838,10 @@ std::string PromotionPanel::call_summary(const Setting& s) const {
 std::string PromotionPanel::caption() const {
   std::string line = engine_summary(main_) + ", " + call_summary(main_);
   if (!compare_) return line;
-  // The compared setting's call only where it asks another question (scenario 25's caption said
-  // the same op and operands twice, in two lines of presentation mode's type above a grid of two
-  // rows; scenario 04's named PyTorch's "a tensor" and NumPy's "a array" as two calls): another
-  // op, other operand kinds, devices, value or bias.
+  // The compared setting's call only where it asks another question (scenario 25's caption would
+  // say the same op and operands twice, in two lines of presentation mode's type above a grid of
+  // two rows; scenario 04's would name PyTorch's "a tensor" and NumPy's "a array" as two calls):
+  // another op, other operand kinds, devices, value or bias.
   bool same_call = engine(main_).ops[main_.op] == engine(other_).ops[other_.op] && main_.a_kind == other_.a_kind &&
                    main_.b_kind == other_.b_kind && main_.a_device == other_.a_device &&
                    main_.b_device == other_.b_device && main_.bias == other_.bias;
@@ -864,8 +865,9 @@ void PromotionPanel::draw_content() {
   } else {
     draw_setting("main", main_);
     // The compared setting starts a line of its own with its checkbox: run on after the first
-    // setting, its controls read as the first one's ("b zero-dim tensor  a on cpu  b on cpu" wrapped
-    // under "... a on cpu  b on cpu  compare with torch 2.15.0  op add  a tensor" at 1600x1000).
+    // setting, its controls would read as the first one's ("b zero-dim tensor  a on cpu  b on cpu"
+    // wrapped under "... a on cpu  b on cpu  compare with torch 2.15.0  op add  a tensor" at
+    // 1600x1000).
     // The checkbox starts that line ticked or not, so ticking it does not move it from under the
     // pointer; unticked, the view's controls follow it.
     ImGui::Checkbox("compare with", &compare_);
@@ -904,15 +906,15 @@ void PromotionPanel::draw_content() {
        "int32 + float32 -> float32 loses int32's digits past 2^24)"},
       {OutcomeClass::Error, "raises", "the call raises: hover a cell for the exact message"}};
   // Only where a cell falls back to objects (NumPy's np.dot of dtypes with no common type): the
-  // chip beside a torch grid named an answer torch never gives, on a line of its own.
+  // chip beside a torch grid would name an answer torch never gives, on a line of its own.
   const auto objects = [](const Grid& g) {
     return std::any_of(g.cells.begin(), g.cells.end(), [](const Outcome& o) { return !o.other_result.empty(); });
   };
   if (objects(grid_) || (compare_ && objects(other_grid_)))
     chips.push_back({OutcomeClass::Object, "dtype=object", "the call falls back to Python objects"});
   // The key kept whole: on the line before it where all of it fits there, else from a line of its
-  // own (at 1920x1080 "one operand's dtype" stood at the end of a scenario's caption and the rest
-  // of the key under it; at 1280x800 "raises" took a line alone).
+  // own (else at 1920x1080 "one operand's dtype" would stand at the end of a scenario's caption and
+  // the rest of the key under it; at 1280x800 "raises" would take a line alone).
   // The framed cells' notation on the key itself (a projector shows no tooltip): "f64|f32".
   const char* disagree = "settings disagree: this | compared";
   float key = compare_ ? chip_width(disagree) : 0;
@@ -947,7 +949,7 @@ void PromotionPanel::draw_content() {
   }
   recompute();
   // A grid narrow enough (a Python scalar's one column, a filter) has the answer and its fixes
-  // beside it, in the whole height: below it, scenario 04's grid showed six rows over a cut
+  // beside it, in the whole height: below it, scenario 04's grid would show six rows over a cut
   // answer, beside 1000 px left empty. (Its width from the frame before: the grid measures it as
   // it draws. Where the layout changes, the grid is another table, scrolled afresh to the
   // selected pair.)
@@ -968,11 +970,11 @@ void PromotionPanel::draw_content() {
   }
   // The grid above, the selected pair's answer and its fixes below; the bar between moves.
   // With no pair selected the pane below holds one line of help: the grid takes its room.
-  // In a scenario's live preview the pair's answer keeps 3 lines (5 left a crushed strip of grid
+  // In a scenario's live preview the pair's answer keeps 3 lines (5 would leave a crushed strip of grid
   // in presentation mode at 1280x800, scenario 25); the bar moves either way.
   split_.prefer_share(selected_a_ < 0 ? 1.0f : 0.75f);
-  // (With no pair, one line of help below: two left a blank line under it while the grid's last
-  // row was cut, in presentation mode at 1280x800.)
+  // (With no pair, one line of help below: two would leave a blank line under it while the grid's
+  // last row is cut, in presentation mode at 1280x800.)
   split_.begin_top("promotion", 4, selected_a_ < 0 ? 1.2f : compact_ ? 3 : 5);
   draw_grid();
   split_.begin_bottom(/*scrolls=*/true);

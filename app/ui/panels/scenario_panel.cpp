@@ -133,7 +133,7 @@ void ScenarioPanel::start_run() {
   started_ = true;
   run_pending_ = true;
   // Exact checks that failed (or were stopped) are asked for again: the run is shown only with
-  // them, and Run again was left "running the evidence..." for good.
+  // them, and Run again would otherwise stay at "running the evidence..." for good.
   if (!exact_ready_ && !exact_worker_.running()) exact_pending_ = true, exact_error_.clear();
 }
 
@@ -176,14 +176,14 @@ void ScenarioPanel::collect() {
       return;
     }
     evidence_ = std::move(*done).value();
-    say_if_exact_failed();  // (its status said "running the evidence..." while none were coming)
+    say_if_exact_failed();  // (else its status would say "running the evidence..." while none are coming)
   }
   if (!evidence_ || !exact_ready_) return;
   scenario::ScenarioRun run = scenario::with_exact_checks(std::move(*evidence_), exact_);
   evidence_.reset();
   // The time the user waited, from the run's start until both its parts came: the two parts run
-  // side by side, and Run again reuses the exact checks (their seconds added each time read 3 s
-  // for a run of milliseconds beside a long running sum).
+  // side by side, and Run again reuses the exact checks (their seconds, added each time, would
+  // read seconds for a run of milliseconds beside a long running sum).
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_started_).count();
   shown_ = std::make_shared<const scenario::ScenarioRun>(std::move(run));
   figures_.clear();
@@ -592,9 +592,9 @@ void ScenarioPanel::draw_content() {
     }
   }
   // In presentation mode the story is what the class reads: the figure keeps fewer lines of the
-  // large type (18 of them, 72% of the height, left the story four lines at 1280x800; 14 hid
-  // most look-ats there, 11 left a plot under 140 px high; F gives the figures the whole pane,
-  // and 13 keeps the look-at's first line and a plot of about 150 px). A live
+  // large type, 13, which at 1280x800 keeps the look-at's first line and a plot of about 150 px
+  // (18, 72% of the height, would leave the story four lines; 14 would hide most look-ats there,
+  // 11 leave a plot under 140 px high; F gives the figures the whole pane). A live
   // panel keeps fewer still, and its split lets the story take up to 80% of the height where the
   // figures' keeps 55%: the story fits whole, by the room test, and the panel takes what is left.
   // Figures of several runs take a second row of tabs (FigureView), and a line more for it.

@@ -460,10 +460,11 @@ void ThroughputPanel::draw_content() {
     drawn_version_ = v;
     drawn_at_ = now;
   }
-  // In presentation mode the pane keeps room for the controls' lines of large type, the table's
-  // header and its first rows (at 1280x800 the figure's share left the header a sliver), and
-  // leaves the figure 15 lines, room for its legend beside the plot. (A share of the height
-  // instead, 36%, hid the table's note under "more below" at 1920x1080 with room to spare.)
+  // In presentation mode the pane keeps at least 7 lines of large type, room for the controls,
+  // the table's header and its first rows (at 1280x800 the figure's share would otherwise leave
+  // the header a sliver), and leaves the figure 14, room for its legend beside the plot. (A share
+  // of the height instead, 36%, would hide the table's note under "more below" at 1920x1080 with
+  // room to spare.)
   split_.begin_top("throughput", presenting ? 7 : 3, presenting ? 14 : 18);
   if (presenting) draw_controls();
   draw_table(shown_history_);

@@ -2,8 +2,9 @@
 // that re-run work while the window keeps drawing (Experiment, Scenarios). The frame loop takes
 // each run's outcome once -- a cancelled run's too, as the error "cancelled" -- and starts the
 // next run with start_when_idle(), which never waits: a run stops only at its next check of the
-// cancel flag, and some steps have none (an OpenBLAS dgemm: 2.7 s at 4096^2 on a 2-core VM; a
-// double-double reference, longer), so joining it on the UI thread froze the window that long.
+// cancel flag, and some steps have none (an OpenBLAS dgemm: seconds at 4096^2 on two cores; a
+// double-double reference, longer), so joining it on the UI thread would freeze the window that
+// long.
 #pragma once
 
 #include <atomic>

@@ -98,12 +98,12 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
     if (log_) log_->add(source_, status_);
   }
   // Tabs keep their names and wrap onto another line when there are more than fit: squeezed,
-  // a scenario's twenty runs read "hist..." each, and scrolled, the strip showed a stub of a tab
-  // ("ro") beside the last one and hid the rest behind arrows on a projector. Figures of several
-  // runs (a scenario's) take two rows: the runs, then the chosen run's figures (one row of every
-  // run's every figure took three lines of scenario 07's pane).
+  // a scenario's twenty runs would read "hist..." each, and scrolled, the strip would show a stub
+  // of a tab ("ro") beside the last one and hide the rest behind arrows on a projector. Figures of
+  // several runs (a scenario's) take two rows: the runs, then the chosen run's figures (one row of
+  // every run's every figure would take three lines of scenario 07's pane).
   ImGui::PushID(id);
-  // Rows of tabs as close as a tab bar's line under them (a scenario's figure at 1280x800 had
+  // Rows of tabs as close as a tab bar's line under them (a scenario's figure at 1280x800 has
   // no pixel to spare).
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 2));
   const int extra_at = static_cast<int>(figures.size());
@@ -142,7 +142,7 @@ void FigureView::draw(const char* id, const std::vector<figure::Figure>& figures
     if (!first) same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + 2 * style.FramePadding.x);
     first = false;
     // The chosen one in the pressed button's colour, as the scenarios' "Live:" links: the tab
-    // bar's two blues were hard to tell apart on a projector.
+    // bar's two blues are hard to tell apart on a projector.
     if (selected) ImGui::PushStyleColor(ImGuiCol_Button, style.Colors[ImGuiCol_ButtonActive]);
     const bool pressed = ImGui::Button((text + "###" + item_id).c_str());
     if (selected) ImGui::PopStyleColor();

@@ -34,8 +34,8 @@ bool figure_served(const std::string& name);
 
 // A figure's size in pixels in the space left below its controls (`width` x `height`): all of
 // it, in either mode. The panels give figures a pane of their own (SplitView) that keeps a
-// readable height; a figure at a fixed aspect left a 780 px chart in a 1280 px window, and one
-// kept taller than its space ran past the window's edge.
+// readable height; a figure at a fixed aspect would leave a 780 px chart in a 1280 px window,
+// and one kept taller than its space would run past the window's edge.
 struct FigurePixels {
   int width = 0, height = 0;
 };

@@ -1,6 +1,6 @@
 // Rows of controls that wrap instead of running off the window's right edge: the next item goes
 // on the current line when it fits there, else it starts the next line. (At 1280x800 in
-// presentation mode the Throughput panel's Export button and int8 box were past the edge.)
+// presentation mode the Throughput panel's Export button and int8 box would otherwise be past the edge.)
 #pragma once
 
 #include <imgui.h>
@@ -25,7 +25,7 @@ inline float labelled_width(float width, const char* label) {
   return width + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
 }
 // A control's label before it, in a row of controls (the control then takes "##" ids): ImGui's
-// label after its control read as naming the next one, "[add] op [tensor] a [tensor] b [cpu] a on".
+// label after its control reads as naming the next one, "[add] op [tensor] a [tensor] b [cpu] a on".
 inline void label_before(const char* label) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
@@ -33,7 +33,7 @@ inline void label_before(const char* label) {
 }
 
 // Call right after a combo whose box was `width` wide (ImGui::CalcItemWidth() before it): its
-// whole preview as the tooltip when the box cut it ("nearest, ties to eve", "cpu (Intel(R) Xeon(R").
+// whole preview as the tooltip when the box cuts it ("nearest, ties to eve", "cpu (Intel(R) Xeon(R").
 // The room a combo box `width` wide leaves its preview text, beside the arrow.
 inline float combo_preview_room(float width) {
   return width - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x;
@@ -47,8 +47,8 @@ inline void tooltip_if_cut(const char* preview, float width) {
 // has `rows` rows of `row` pixels (its header one of them): all of them and a sideways scrollbar
 // when the space left holds that; else the space, and a little less than its rows so that it
 // scrolls. ImGui 1.86 draws the vertical bar only for content taller than the table, not
-// taller than the table less the sideways bar: a table a row or less short of its rows left the
-// last row under the sideways bar with no vertical bar to reach it (the Promotion grid at
+// taller than the table less the sideways bar: a table a row or less short of its rows would leave
+// the last row under the sideways bar with no vertical bar to reach it (the Promotion grid at
 // 1400x650, and in scenario 02's live grid at 1600x1000).
 inline float table_row_height() { return ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y; }
 // `sideways_bar`: false for a table known to fit the width, which keeps no room for that bar (a
@@ -57,8 +57,8 @@ inline float table_height(float rows, float row, bool sideways_bar = true) {
   const float space = ImGui::GetContentRegionAvail().y, bar = sideways_bar ? ImGui::GetStyle().ScrollbarSize : 0;
   if (rows * row + bar <= space) return rows * row + bar;
   // Else the table fills the space, but never holds all its rows: ImGui 1.86 would show no
-  // vertical bar to reach the last row under the sideways one. Not a whole row less: that left a
-  // band of blank pane under a grid whose last row was cut.
+  // vertical bar to reach the last row under the sideways one. Not a whole row less: that would
+  // leave a band of blank pane under a grid whose last row is cut.
   return std::max(std::min(space, rows * row - std::max(2.0f, 0.25f * row)), row);
 }
 
@@ -74,7 +74,7 @@ class SidewaysBar {
  public:
   // Called before BeginTable, in the window around the table. A table that needed the bar is
   // looked at again once that window is wider than when it was decided by more than a scrollbar
-  // (a window grown past the table's width kept a blank strip under it for good; the window's own
+  // (a window grown past the table's width would keep a blank strip under it for good; the window's own
   // vertical scrollbar coming and going must not make the table jump).
   explicit SidewaysBar(const char* table_id)
       : storage_(ImGui::GetStateStorage()),
@@ -107,7 +107,7 @@ class SidewaysBar {
 
 // In a table with a frozen header that scrolls, called in row `row` (0: the first under the
 // header) with `first_row_y`, the cursor's y in the first row: scrolls by whole rows so that
-// `above` rows show above this one (SetScrollHereY left the top row half under the header).
+// `above` rows show above this one (SetScrollHereY would leave the top row half under the header).
 // Past the last whole row the scroll would stop at its limit, a part of a row short: it stops
 // at a whole row. The limit is known once the table has been laid out, a frame or two after it
 // first showed; returns whether the scroll is settled (false: call again next frame, up to

@@ -13,8 +13,8 @@ namespace {
 float bar_height() { return std::max(6.0f, 0.35f * ImGui::GetFontSize()); }
 
 // Whether a window in front of the current one (the Start window, a combo's list) overlaps the
-// rectangle: the foreground list draws over every window, and drew the panel's "more below"
-// across the Start window.
+// rectangle: the foreground list draws over every window, and would draw the panel's "more
+// below" across the Start window.
 bool covered_from_in_front(const ImRect& r) {
   const ImGuiContext& g = *GImGui;
   const ImGuiWindow* root = ImGui::GetCurrentWindowRead()->RootWindow;
@@ -36,7 +36,7 @@ bool covered_from_in_front(const ImRect& r) {
 // How tall the current child window's content is (its cursor's reach, scrolling included).
 // (It counts the style's window padding, which the panes, without a border, do not have: content
 // that fills its pane measures 8 px taller and the pane grows that much a frame towards its share.
-// Measuring exactly cost the Promotion grid its scrollbar with the numpy engines at 1280x800, so
+// Measuring exactly would cost the Promotion grid its scrollbar with the numpy engines at 1280x800, so
 // content that fills its pane says how tall it would be instead: reserve().)
 float content_height() {
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -46,11 +46,11 @@ float content_height() {
 enum class Edge { Top, Bottom, Right };
 
 // A pane whose content goes on past its edge fades out over its last line and says so: a line
-// cut through at the edge, with the scrollbar the only other sign, read as the end of the text
+// cut through at the edge, with the scrollbar the only other sign, would read as the end of the text
 // in presentation mode. The fade, `fade` pixels deep, and its words at one edge of `area` (the
 // part of the pane the content shows in), clipped to it. The words sit in the edge's corner on
 // the right (at the top for the right edge, over a table's header row rather than its values);
-// they are the first of `words` that fit (a one-column grid's pane cut "more below (scroll)" to
+// they are the first of `words` that fit (a one-column grid's pane would cut "more below (scroll)" to
 // "ore below (scroll)" at its left edge); where none does, the fade alone says it.
 void mark_edge(Edge edge, const ImRect& area, float fade, std::initializer_list<const char*> words) {
   if (area.GetWidth() <= 0 || area.GetHeight() <= 0) return;
@@ -61,8 +61,8 @@ void mark_edge(Edge edge, const ImRect& area, float fade, std::initializer_list<
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
               solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
-  // Over everything in the pane, child windows too (a table's own window drew its rows over the
-  // marker); clipped to the pane.
+  // Over everything in the pane, child windows too (a table's own window would draw its rows over
+  // the marker); clipped to the pane.
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   draw->PushClipRect(area.Min, area.Max, false);
   // (Corners from the upper left, clockwise: solid towards the edge.)
@@ -77,7 +77,7 @@ void mark_edge(Edge edge, const ImRect& area, float fade, std::initializer_list<
     const ImRect behind(ImVec2(at.x - pad, bottom ? at.y - 1 : area.Min.y),
                         ImVec2(area.Max.x, bottom ? area.Max.y : at.y + text.y + 1));
     // The words reach further in than the fade: a window in front of them hides them too (the
-    // Formats table's "more right (scroll)" was drawn over the Start screen's first line).
+    // Formats table's "more right (scroll)" would be drawn over the Start screen's first line).
     if (covered_from_in_front(behind)) continue;
     draw->AddRectFilled(behind.Min, behind.Max, solid);  // over the text it ends
     draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), said);
@@ -119,8 +119,8 @@ void mark_more_right() {
   // The window's visible part, its parents' clipping included (a scenario's live pane scrolls
   // the table's own sideways scrollbar out of sight).
   const ImRect seen = ImGui::GetCurrentWindowRead()->InnerClipRect;
-  // Short words: over the header row, "more right (scroll)" hid most of a column's name (the
-  // Checkpoint table's "e4m3fn channel" read "e4n" at 1280x800).
+  // Short words: over the header row, "more right (scroll)" would hide most of a column's name
+  // (the Checkpoint table's "e4m3fn channel" would read "e4n" at 1280x800).
   mark_edge(Edge::Right, seen, std::min(1.5f * ImGui::GetFontSize(), 0.3f * seen.GetWidth()), {"more >", "more"});
 }
 
@@ -130,7 +130,7 @@ void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_
   total_ = std::max(ImGui::GetContentRegionAvail().y - bar_height() - ImGui::GetStyle().ItemSpacing.y * 2, 2.0f);
   const float line = ImGui::GetTextLineHeightWithSpacing();
   // The bottom's lines, but never more than 72% of the height: in presentation mode's
-  // large type 18 lines left the table above a strip of 50 px.
+  // large type 18 lines would leave the table above a strip of 50 px.
   const float min_bottom = std::min({min_bottom_lines * line, 0.72f * total_, total_ - 1});
   const float min_top = std::max(std::min(min_top_lines * line, total_ - min_bottom), 1.0f);
   float fitted = std::min((dragged_ ? share_ : std::min(share_, max_share)) * total_, content_);
@@ -143,13 +143,13 @@ void SplitView::begin_top(const char* id, float min_top_lines, float min_bottom_
 
 void SplitView::reserve(float height) {
   // (Whole pixels, up: a child window's height is, and the Promotion grid's 467.6 px in a 467 px
-  // pane lost a row to a scrollbar that never showed.)
+  // pane would lose a row to a scrollbar that never shows.)
   reserved_ = std::max(reserved_, std::ceil(ImGui::GetCursorPosY() + height + ImGui::GetCursorStartPos().y));
 }
 
 void SplitView::begin_bottom(bool scrolls) {
   // Content that reserved its height fills the pane: its cursor says only how tall the pane is
-  // (and a padding more, which grew a short table's pane 8 px a frame up to its share).
+  // (and a padding more, which would grow a short table's pane 8 px a frame up to its share).
   if (fit_ == Fit::Top) content_ = reserved_ > 0 ? reserved_ : content_height();
   reserved_ = 0;
   mark_more_below();
@@ -186,7 +186,7 @@ void SplitView::end() {
   // Text only (a figure below is drawn to the room it gets, which says nothing of its need), and
   // only text that fits its pane: text that scrolls claims no height, so the top pane goes back to
   // its share. (Without the padding content_height() counts: the panes have none, and with it the
-  // split moved 8 px a frame.)
+  // split would move 8 px a frame.)
   const float text = content_height() - ImGui::GetStyle().WindowPadding.y;
   bottom_content_ = fit_ == Fit::Top && bottom_scrolls_ && text <= ImGui::GetWindowHeight() + 0.5f ? text : 0;
   reserved_ = 0;

@@ -1,8 +1,8 @@
 // Two panes stacked in the space left, with a bar between them that is dragged to move the
 // split. One pane fits its content, up to its share of the height (the rest goes to the other,
 // so no blank band sits above a squashed figure); in a space too small, each keeps a minimum
-// and the panes scroll. Fixed pixel reserves left the Promotion panel's third fix below the
-// window's edge with 300 px of grid empty above it.
+// and the panes scroll. Fixed pixel reserves would leave the Promotion panel's third fix below
+// the window's edge with hundreds of pixels of grid empty above it.
 #pragma once
 
 namespace pl::ui {
@@ -11,12 +11,14 @@ namespace pl::ui {
 // fades out the last line and says "more below". (Each SplitView pane does it.)
 void mark_more_below();
 // The same at the top when it is scrolled down, under `frozen` pixels that stay in place (a
-// table's header row): a grid scrolled to a link's row hid its first rows without a word.
+// table's header row): a grid scrolled to a link's row would otherwise hide its first rows
+// without a word.
 void mark_more_above(float frozen = 0);
 // The same at the right edge when the content goes on past it, its words at the top (over a
-// table's header row); in a table that scrolls sideways, before its EndTable. A scenario's live
-// Formats table, as tall as its rows, kept its sideways scrollbar below the pane's edge, and
-// float64's bits ran off the right edge with nothing to say so (scenario 19's 2^-40).
+// table's header row); in a table that scrolls sideways, before its EndTable. Without it, a
+// scenario's live Formats table, as tall as its rows, would keep its sideways scrollbar below the
+// pane's edge, and float64's bits would run off the right edge with nothing to say so (scenario
+// 19's 2^-40).
 void mark_more_right();
 
 class SplitView {
@@ -34,7 +36,7 @@ class SplitView {
   void begin_top(const char* id, float min_top_lines = 3, float min_bottom_lines = 18, float max_share = 1.0f);
   // Until the bar is dragged, the fitted pane's share from now on: a pane whose partner has
   // little to show takes more (the Promotion grid while no pair is selected, whose pane below
-  // holds one line of help: at 75% it scrolled above 130 px left blank).
+  // holds one line of help: at 75% it would scroll above 130 px left blank).
   void prefer_share(float share) {
     if (!dragged_) share_ = share;
   }
@@ -57,8 +59,9 @@ class SplitView {
   float content_ = 1e9f;  // the fitted pane's content height, measured on the frame before
   float reserved_ = 0;    // this frame's reserve(): how far the fitted pane's content would reach
   // A scrolling bottom pane's content height, measured on the frame before (0: none measured). A
-  // Fit::Top pane takes what the text below does not need, up to its content: the Promotion grid
-  // of a scenario's live preview stood two rows short above a 50 px blank under its answer.
+  // Fit::Top pane takes what the text below does not need, up to its content: else the Promotion
+  // grid of a scenario's live preview would stand two rows short above a 50 px blank under its
+  // answer.
   float bottom_content_ = 0;
   bool bottom_scrolls_ = false;
   const char* id_ = "";

@@ -37,8 +37,8 @@ class TableRows {
   }
   // A body row's height as drawn on an earlier frame, at the font size now (the text's line
   // grows with it, the padding does not); `estimate` until one drew two rows. (As drawn, it
-  // lagged a frame behind a grid that tries three font scales: at 0.9 it held the 0.8 pitch,
-  // and the Promotion grid's pane flipped between two heights, scenario 25 at 1920x1080.)
+  // would lag a frame behind a grid that tries three font scales: at 0.9 it would hold the 0.8
+  // pitch, and the Promotion grid's pane would flip between two heights, scenario 25 at 1920x1080.)
   // (Whole pixels of the font, as the rows are laid out: 0.8 of a 13 px font makes 10 px lines;
   // within a tenth of a pixel of the pitch drawn.)
   float pitch(float estimate) const {
@@ -47,8 +47,8 @@ class TableRows {
 
  private:
   // A row brought into view stays there, by whole rows, when the table's height changes before
-  // anyone scrolls it: ImGui clamped the scroll to the new, smaller limit, and the top row sat half
-  // under the header (scenario 23's live grid, its pane grown under it a few frames later).
+  // anyone scrolls it: ImGui clamps the scroll to the new, smaller limit, and the top row would sit
+  // half under the header (scenario 23's live grid, its pane grown under it a few frames later).
   void keep_in_view(size_t r) {
     const float limit = ImGui::GetScrollMaxY(), y = ImGui::GetScrollY();
     if (std::fabs(limit - kept_limit_) <= 0.5f) {
@@ -60,7 +60,7 @@ class TableRows {
     if (only_clamped) scroll_to(r);
   }
 
-  // (Rows as plain numbers, none as kNone: GCC 12 warned that an inlined std::optional<size_t>
+  // (Rows as plain numbers, none as kNone: GCC 12 warns that an inlined std::optional<size_t>
   // "may be used uninitialized".)
   static constexpr size_t kNone = SIZE_MAX;
   size_t wanted_ = kNone;

@@ -106,7 +106,7 @@ TEST(Histogram, AutoRangeCoversTheDataInWholeOctaves) {
 
 // Bug: log bins were decades split in four, so a unit roundoff 2^-p fell inside a bin: the bar
 // holding errors just below u was drawn across the u line and read as errors above it. Every
-// power of two is now an edge, at every bins-an-octave, and nearest rounding's relative errors
+// power of two is an edge, at every bins-an-octave, and nearest rounding's relative errors
 // (|fl(x) - x| / |x| <= u / (1 + u) < u) all count left of it.
 TEST(Histogram, UnitRoundoffIsAnEdgeAndNearestRoundingStaysLeftOfIt) {
   for (int per_octave : {1, 2, 4}) {

@@ -102,7 +102,7 @@ TEST(Float8E8m0, ScaleFormatRules) {
 }
 
 // Bug: 0, -1 and Inf became float8_e8m0fnu's NaN with no flag raised, and `cast` called them
-// "exact". Each is now inexact and flagged to_nan (+Inf also overflow; -Inf has no sign to keep
+// "exact". Each is inexact and flagged to_nan (+Inf also overflow; -Inf has no sign to keep
 // first); a NaN stays unflagged.
 TEST(Float8E8m0, NumbersWithNoCodeAreFlaggedAsTheyBecomeNan) {
   const FloatFormat& f = fmt(DType::float8_e8m0fnu);

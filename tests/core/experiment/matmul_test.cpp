@@ -180,8 +180,8 @@ TEST(Matmul, ARunOnOneThreadGivesTheSameBitsAsOnAll) {
   EXPECT_NE(check(too_many).error().find("threads must lie in [0, 4096]"), std::string::npos);
 }
 
-// OpenBLAS 0.3.21's sgemm gives other bits on one thread than on two (measured on this 2-core
-// VM: 1,033 of the 7,680 sums of this shape). Splitting the rows between threads changes which
+// OpenBLAS 0.3.21's sgemm gives other bits on one thread than on two (on a 2-core machine,
+// 1,033 of the 7,680 sums of this shape). Splitting the rows between threads changes which
 // of its kernels sums an element. So f32:blas is "OpenBLAS's order on this many threads": the
 // method records the count, and each run is within the model's bound.
 TEST(Matmul, TheBlasModelNamesItsThreadCountAndHoldsItsBoundOnEach) {

@@ -177,7 +177,7 @@ TEST(Figures, AFixMarksTheUnitRoundoffOfTheDtypeItsDataWasStoredIn) {
   EXPECT_EQ(f16->value, std::ldexp(1.0, -11));
 }
 
-// Bug: Ctrl-C during a command's figures was seen only after the last was drawn (14 s of them at
+// Bug: Ctrl-C during a command's figures was seen only after the last was drawn (many seconds at
 // --size 3000x3000 --dpi 300, then thrown away with the folder). Once an interrupt is noted, a
 // figure is not drawn and nothing is written.
 TEST(Figures, AnInterruptStopsTheNextFigureBeforeItIsDrawn) {
@@ -628,7 +628,7 @@ TEST(Figures, ALongSubtitleWrapsOntoASecondLineInsteadOfLosingItsEnd) {
 }
 
 // Bug: a subtitle a little too long for one line kept the longest first line that fitted, and
-// left its last word or two alone on the second. The two lines are balanced now.
+// left its last word or two alone on the second. The two lines are balanced.
 TEST(Figures, ASubtitleBreaksIntoTwoBalancedLines) {
   Figure f;
   f.title = "Balanced";
@@ -651,7 +651,7 @@ TEST(Figures, ASubtitleBreaksIntoTwoBalancedLines) {
 // Bug: scenario 9's subtitle beside its story at 1280x800 in presentation mode broke between an
 // operand and its dtype, "inputs tf32, weights" over "tf32; f32 OpenBLAS sgemm; output float32":
 // the break after "weights tf32;" made a line 15% longer than the balanced break's, and only 10%
-// was allowed a clause. It breaks after the clause now.
+// was allowed a clause. It breaks after the clause.
 TEST(Figures, ASubtitleBreaksAfterAClauseOverAFewPercentOfBalance) {
   Figure f;
   f.title = "Where the error comes from";
@@ -1052,7 +1052,7 @@ TEST(Figures, ALinesLonePointIsDrawn) {
 }
 
 // Bug: a log axis widened to whole decades ended exactly at a marker (scenario 22: e7m8's lone
-// bound dot at 1.0 sat on the top frame, half of it cut off). The axis now runs a little past
+// bound dot at 1.0 sat on the top frame, half of it cut off). The axis runs a little past
 // a marker on a decade; bars may still start and end on the frame.
 TEST(Figures, AMarkerOnAWholeDecadeIsDrawnWhole) {
   Figure f;
@@ -1131,7 +1131,7 @@ TEST(Figures, TheLegendKeepsClearOfTheStrokesNotOnlyTheirCentres) {
 
 // Bug: scenario 22's legend at 1280x800 in presentation mode, beside a short plot, ran on below
 // it past the x axis's last label ("1e4" touched its last swatch), or stayed a line a label and
-// left the plot 48% of the width. Below the plot it now starts clear of that label.
+// left the plot 48% of the width. Below the plot it starts clear of that label.
 TEST(Figures, ALegendThatRunsOnBelowThePlotKeepsClearOfTheLastTickLabel) {
   Figure f;
   f.x.log = f.y.log = true;
@@ -1276,7 +1276,7 @@ void expect_labels_whole(const Figure& f, const LegendBox& box) {
 
 // Bug: scenario 22's figure beside its story at 1280x800 in presentation mode (a 690 x 600 pane
 // at text scale 1.77) cut its bound's key to "worst-case bound ga...g: one K only)": seven entries
-// too tall to be broken into lines, in a box held to 60% of the plot. The subtitle now calls
+// too tall to be broken into lines, in a box held to 60% of the plot. The subtitle calls
 // gamma_K the worst-case bound, and the key of a bound with a ring says "gamma_K" alone.
 TEST(Figures, ARingedBoundsKeyStaysWholeBesideAStoryInPresentationMode) {
   experiment::DotSweepConfig c;
@@ -1485,7 +1485,7 @@ TEST(Figures, CategoryLabelsStayInTheirOwnSlots) {
 }
 
 // Bug: category names were centred by their own ink, so "float8_e4m3fn" (whose underscores reach
-// below the baseline) stood 2-3 px above "float16" beside it. They share a baseline now.
+// below the baseline) stood 2-3 px above "float16" beside it. They share a baseline.
 TEST(Figures, CategoryNamesShareABaseline) {
   Figure f;
   f.x.categories = {"float16", "float8_e4m3fn", "int8"};

@@ -213,7 +213,7 @@ TEST(FigureReadout, NumbersHaveFourSignificantDigitsAndCountsStayWhole) {
 }
 
 // Bug: a bin's ends were rounded to nearest, so [0.0017782794..., 0.0031622776...) read
-// "[0.001778, 0.003162)", which begins in the bin before it. The lower end is now rounded up and
+// "[0.001778, 0.003162)", which begins in the bin before it. The lower end is rounded up and
 // the upper down, on either side of zero and with an exponent.
 TEST(FigureReadout, ABinsEndsAreShortenedTowardItsInside) {
   Figure f;

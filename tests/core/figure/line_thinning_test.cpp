@@ -115,7 +115,7 @@ std::vector<uint32_t> pixels(const Figure& f, int w, int h, bool every_point) {
   return out;
 }
 
-// Bug: a training run's loss over 100,000 steps (five models) took cairo 3.6 s to stroke at
+// Bug: a training run's loss over 100,000 steps (five models) took cairo seconds to stroke at
 // 900 x 560, on the UI thread at each zoom. Thinned, the raster shows the same line.
 TEST(LineThinning, ARasterOfALongLineLooksAsEveryPointDrawsIt) {
   Figure f;

@@ -53,9 +53,9 @@ TEST_P(NumpyPromotion, TheEnginesNameCarriesItsMlDtypesRelease) {
   EXPECT_EQ(promote::release_text(*promote::find_engine("torch")).find(" with "), std::string::npos);
 }
 
-// The caveat under np.promote_types' safe-cast rule came once per integer operand (twice for
-// uint64 + int64) and also where the conversion is exact (int8 into float16): now once, where
-// values are lost.
+// The caveat under np.promote_types' safe-cast rule comes once, where values are lost: not once
+// per integer operand (twice for uint64 + int64), nor where the conversion is exact (int8 into
+// float16).
 TEST(NumpyRules, TheSafeCastCaveatComesOnceAndOnlyWhereValuesAreLost) {
   const promote::Engine* e = promote::find_engine("numpy");
   ASSERT_TRUE(e);

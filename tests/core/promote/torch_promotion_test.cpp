@@ -327,7 +327,7 @@ TEST(TorchPromotion, AddmmWithoutABiasIsNotAQuestion) {
 }
 
 // Module.float() leaves a complex weight complex (it converts floating-point parameters only),
-// so "x.float(); model.float()" did not make every array float32 as the fix said; the fix now
+// so "x.float(); model.float()" would not make every array float32 as the fix says; the fix
 // writes model.to(torch.float32), which converts it (torch 2.15.0).
 TEST(PromotionFixes, AComplexWeightIsConvertedByModuleTo) {
   const Engine* e = find_engine("torch");

@@ -132,7 +132,7 @@ TEST(NumberText, ACutValueShowsItsOwnDigitsAndSaysItIsCut) {
 
 // Bug: a value whose whole part was cut was rounded to nearest by printf, which can round up: 2^70
 // (1180591620717411303424) read "1.180591621e+21" to ten digits, and float64's largest to five digits read
-// 1.7977e+308, a number that overflows float64. The leading digits are now the value's own.
+// 1.7977e+308, a number that overflows float64. The leading digits are the value's own.
 TEST(NumberText, ACutWholePartKeepsTheValuesOwnDigits) {
   EXPECT_EQ(leading_digits_text(0x1p70, 10), "1.1805916207...e+21");  // on past a kept zero
   EXPECT_EQ(leading_digits_text(-0x1p70, 4), "-1.1805...e+21");       // on past the zero, as in a fraction
@@ -170,7 +170,7 @@ TEST(NumberText, AnUlpErrorKeepsToTheTablesWidth) {
 }
 
 // Bug: the Formats table's error columns mixed "1.49e-09", "2.441e-05" and "0.001562" (printf's
-// %.4g): neither their digits nor their orders of magnitude lined up. Every row now alike.
+// %.4g): neither their digits nor their orders of magnitude lined up. Every row is written alike.
 TEST(NumberText, ErrorSizesInAColumnAreWrittenAlike) {
   EXPECT_EQ(error_size_text(1.4901161193847656e-09, 4), "1.490e-09");
   EXPECT_EQ(error_size_text(2.44140625e-05, 4), "2.441e-05");
