@@ -403,9 +403,12 @@ void PromotionPanel::draw_conv_shape(Setting& s) {
   const std::string_view op = e.ops[s.op];
   if (std::find(e.shape_ops.begin(), e.shape_ops.end(), op) == e.shape_ops.end()) return;
   const bool one_d = op == "conv1d";
+  // Each label before its field, as the row above has them: after, "[1] groups [2] threads" read
+  // as a weight of 1 and 2 groups.
+  const char* input_label = one_d ? "input (N,C,L)" : "input (N,C,H,W)";
+  label_before(input_label);
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000,0000,0000,0000").x);
-  ImGui::InputTextWithHint(one_d ? "input (N,C,L)" : "input (N,C,H,W)", one_d ? "1,1,3" : "1,1,3,3", s.a_shape,
-                           sizeof s.a_shape);
+  ImGui::InputTextWithHint("##input-shape", one_d ? "1,1,3" : "1,1,3,3", s.a_shape, sizeof s.a_shape);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "The input's shape, %s. On a CPU a float32 convolution runs in oneDNN when the batch is above 1, "
@@ -415,16 +418,18 @@ void PromotionPanel::draw_conv_shape(Setting& s) {
         one_d ? "N,C,L" : "N,C,H,W", one_d ? "1,1,3" : "1,1,3,3");
   const char* weight_label = one_d ? "weight (O,I,kL)" : "weight (O,I,kH,kW)";
   same_line_if_fits(labelled_width(ImGui::CalcTextSize("0000,0000,0000,0000").x, weight_label));
+  label_before(weight_label);
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000,0000,0000,0000").x);
-  ImGui::InputTextWithHint(one_d ? "weight (O,I,kL)" : "weight (O,I,kH,kW)", one_d ? "1,1,2" : "1,1,2,2", s.b_shape,
-                           sizeof s.b_shape);
+  ImGui::InputTextWithHint("##weight-shape", one_d ? "1,1,2" : "1,1,2,2", s.b_shape, sizeof s.b_shape);
   const float int_width = ImGui::CalcTextSize("000000").x + ImGui::GetFrameHeight() * 2;
   same_line_if_fits(labelled_width(int_width, "groups"));
-  ImGui::SetNextItemWidth(ImGui::CalcTextSize("000000").x + ImGui::GetFrameHeight() * 2);
-  if (ImGui::InputInt("groups", &s.groups)) s.groups = std::max(1, s.groups);
+  label_before("groups");
+  ImGui::SetNextItemWidth(int_width);
+  if (ImGui::InputInt("##groups", &s.groups)) s.groups = std::max(1, s.groups);
   same_line_if_fits(labelled_width(int_width, "threads"));
-  ImGui::SetNextItemWidth(ImGui::CalcTextSize("000000").x + ImGui::GetFrameHeight() * 2);
-  if (ImGui::InputInt("threads", &s.threads)) s.threads = std::max(1, s.threads);
+  label_before("threads");
+  ImGui::SetNextItemWidth(int_width);
+  if (ImGui::InputInt("##threads", &s.threads)) s.threads = std::max(1, s.threads);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "torch.get_num_threads() of the modelled process: on one thread a 1 x 1 kernel takes oneDNN only from a "
@@ -629,10 +634,18 @@ void PromotionPanel::draw_grid() {
 
 void PromotionPanel::draw_selection() {
   if (selected_a_ < 0) {
+    const float top = ImGui::GetCursorScreenPos().y;
     ImGui::TextDisabled(
         "Click a cell to make that pair the current input (a) and weight (b) "
         "dtypes and see the fixes people try.");
-    if (!compact_) draw_overview();  // (below the grid, the pane below scrolls to it)
+    if (!compact_) {
+      // The overview follows, so the pane's last line is faded under "more below": the help
+      // needs a line more than its own to be read whole.
+      if (const ImGuiWindow* w = ImGui::GetCurrentWindowRead())
+        layout_audit::note_room("the Promotion panel's help line", w->InnerClipRect.Max.y - top,
+                                ImGui::GetCursorScreenPos().y - top + ImGui::GetTextLineHeightWithSpacing());
+      draw_overview();  // (below the grid, the pane below scrolls to it)
+    }
     return;
   }
   const auto& e = engine(main_);
@@ -973,9 +986,9 @@ void PromotionPanel::draw_content() {
   // In a scenario's live preview the pair's answer keeps 3 lines (5 would leave a crushed strip of grid
   // in presentation mode at 1280x800, scenario 25); the bar moves either way.
   split_.prefer_share(selected_a_ < 0 ? 1.0f : 0.75f);
-  // (With no pair, one line of help below: two would leave a blank line under it while the grid's
-  // last row is cut, in presentation mode at 1280x800.)
-  split_.begin_top("promotion", 4, selected_a_ < 0 ? 1.2f : compact_ ? 3 : 5);
+  // (With no pair, the line of help and the overview's first line below it, which "more below"
+  // fades: the help alone would sit under that fade. In a scenario's preview, the help alone.)
+  split_.begin_top("promotion", 4, selected_a_ < 0 ? (compact_ ? 1.2f : 2.2f) : compact_ ? 3 : 5);
   draw_grid();
   split_.begin_bottom(/*scrolls=*/true);
   draw_selection();
