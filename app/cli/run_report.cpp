@@ -104,16 +104,19 @@ void print_throughput_report(const experiment::ThroughputResult& r) {
   for (const auto& row : r.rows) timed.push_back(row.dtype);
   // ("int8: GOP/s" where an integer dtype ran: its operations are not floating-point ones.)
   std::printf("%-15s %12s %10s", "dtype", experiment::rate_axis_name(unit, timed).c_str(), ("x " + base).c_str());
-  if (sheet) std::printf("   %-22s", (r.config.datasheet + " datasheet").c_str());
+  if (sheet) std::printf("   %-25s", (r.config.datasheet + " datasheet").c_str());
   std::printf("  how it runs here\n");
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const auto& row = r.rows[i];
     std::printf("%-15s %12.2f %10.2f", std::string(name(row.dtype)).c_str(), row.gflops * unit.scale, row.speedup);
     if (sheet) {
       const auto& d = r.datasheet[i];
+      // The unit in the cell: a bare "T" beside the GFLOP/s column reads as a thousand of them.
       char cell[64] = "no such arithmetic";
-      if (d.supported) std::snprintf(cell, sizeof cell, "%7.1f T  x%-6g", d.tflops, d.speedup);
-      std::printf("   %-22s", cell);
+      if (d.supported)
+        std::snprintf(cell, sizeof cell, "%7.1f %-7s x%-6g", d.tflops, is_integer(row.dtype) ? "TOPS" : "TFLOP/s",
+                      d.speedup);
+      std::printf("   %-25s", cell);
     }
     std::printf("  %s\n", row.method.c_str());
   }

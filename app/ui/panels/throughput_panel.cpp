@@ -394,7 +394,8 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
       if (row == shown_summary_.datasheet.end()) {
         ImGui::TextDisabled("-");
       } else if (const auto& d = *row; d.supported)
-        ImGui::Text("%.1f T, %gx %s", d.tflops, d.speedup,
+        // The unit in the cell: a bare "T" beside the GFLOP/s column read as a thousand of them.
+        ImGui::Text("%.1f %s, %gx %s", d.tflops, is_integer(t) ? "TOPS" : "TFLOP/s", d.speedup,
                     std::string(pl::name(shown_summary_.config.baseline)).c_str());
       else ImGui::TextDisabled("no such arithmetic");
       if (row != shown_summary_.datasheet.end() && ImGui::IsItemHovered())
