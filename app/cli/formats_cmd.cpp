@@ -27,11 +27,11 @@ Runner add_formats(CLI::App& app) {
           continue;
         }
         const FloatFormat& f = row.format;
-        // Each limit by its own leading digits: to nearest, float64's largest read 1.7977e+308,
+        // Each limit by its own leading digits: to nearest, float64's largest would read 1.7977e+308,
         // which overflows float64, and float16's epsilon 0.0009766, above 2^-10.
         auto limit = [](double v) { return leading_digits_text(v, 5); };
         // A format without subnormals (float8_e8m0fnu) has none to list: its smallest positive
-        // value is its smallest normal, and the column said it twice.
+        // value is its smallest normal, and the column would say it twice.
         const std::string subnormal = f.has_subnormals() ? limit(min_subnormal(f)) : "-";
         std::printf("%-20s %4d %3d %3d %5d %15s %15s %15s %14s %14s %4s %4s %3s %-9s\n", std::string(row.name).c_str(),
                     f.total_bits(), f.exponent_bits, f.mantissa_bits, f.bias, limit(max_finite(f)).c_str(),

@@ -24,7 +24,7 @@ int run_product_bench(const ProductBenchArgs& a) {
   Backend& device = *shared->backend;
   const BackendChoice sized_for = parse_backend_choice(device.name()).value_or(a.backend);
   // Every dtype, accumulation and size checked before anything is printed: a bad one after the
-  // first rows (--sizes 8 0) left a table, or a whole JSON document, above its error.
+  // first rows (--sizes 8 0) would leave a table, or a whole JSON document, above its error.
   std::vector<std::pair<DType, experiment::Accumulation>> runs;
   for (const std::string& dname : a.dtypes) {
     auto t = parse_dtype(dname);
@@ -97,7 +97,7 @@ int run_product_bench(const ProductBenchArgs& a) {
                       {"n", n},
                       {"median_ms", timing->median * 1e3},
                       {"tflops", tflops},
-                      // null where no peak is published for the part and dtype (the text's "-"): 0 read as
+                      // null where no peak is published for the part and dtype (the text's "-"): 0 would read as
                       // a measured zero
                       {"peak_tflops", peak_tflops > 0 ? nlohmann::json(peak_tflops) : nlohmann::json(nullptr)},
                       {"percent_of_peak", peak_tflops > 0 ? nlohmann::json(share) : nlohmann::json(nullptr)},

@@ -21,7 +21,7 @@ std::string escape_controls(std::string_view text, bool* pending_c2);
 bool filter_stderr();
 
 // Whether standard error is a terminal (a progress line's question). Asked of file descriptor 2:
-// the filtered stream has no descriptor of its own, and isatty(fileno(stderr)) said no on
+// the filtered stream has no descriptor of its own, and isatty(fileno(stderr)) would say no on
 // every terminal.
 bool stderr_is_terminal();
 

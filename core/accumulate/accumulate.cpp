@@ -37,7 +37,7 @@ class Accumulator {
   double add(double x, double y) {
     TwoSumResult s = two_sum(x, y);
     // IEEE 754 6.3: an exact zero sum is +0, except -0 when rounding toward -Inf (unless
-    // both operands are +0). The float64 addition above ran in the default mode.
+    // both operands are +0). The float64 addition above runs in the default mode.
     if (s.hi == 0.0 && options_.rounding == Rounding::Down &&
         !(x == 0.0 && y == 0.0 && !std::signbit(x) && !std::signbit(y)))
       s.hi = -0.0;
@@ -128,7 +128,7 @@ Status check(const Accumulation& a) {
   }
   if (!is_float(a.format)) return Error{std::string(name(a.format)) + " is not a floating-point format"};
   // A scale format (e8m0: powers of two only) cannot hold a sum: its first negative partial sum
-  // was NaN, and a sweep of such sums showed no error at all (nothing left to compare).
+  // would be NaN, and a sweep of such sums would show no error at all (nothing left to compare).
   for (DType t : {a.format, a.kind == AccumKind::Chunked ? a.outer : a.format})
     if (is_float(t) && (!info(t).format.is_signed() || !info(t).format.has_zero()))
       return Error{std::string(name(t)) + " cannot hold a sum: it has no sign and no zero"};

@@ -32,16 +32,16 @@ struct ErrorStats {
 };
 
 // The elements whose result was NaN or Inf where the reference is finite, of all ("3 of 16"; "-"
-// for none): the statistics are over the others, so a comparison where every result overflowed
-// read as an error of 0 (a dot sweep's row, an MLP's layers).
+// for none): the statistics are over the others, so a comparison where every result overflows
+// would otherwise read as an error of 0 (a dot sweep's row, an MLP's layers).
 std::string not_finite_text(const ErrorStats& s);
 
 // An error in ulps for a table: "%.2f" up to a million, "%.3e" past it (an element whose
-// reference is near zero can be 1e9 ulps of the output format off; fixed digits overran the
-// column); a nonzero error that "%.2f" would write 0.00 is "<0.01".
+// reference is near zero can be 1e9 ulps of the output format off; fixed digits would overrun
+// the column); a nonzero error that "%.2f" would write 0.00 is "<0.01".
 std::string ulps_text(double ulps);
 // The same in a column whose largest value is `column_largest`: the column's format for every
-// row (a column read "1.137e+09", "39424.00", "0.00").
+// row (else a column could read "1.137e+09", "39424.00", "0.00").
 std::string ulps_text(double ulps, double column_largest);
 
 // Compares result[i] with reference[i] for every i. `output` is the format the results are

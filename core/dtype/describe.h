@@ -47,7 +47,7 @@ CodeReport describe_code(const FloatFormat& f, uint64_t code);
 // The value as text for a person: the exact decimal when it is short (float16's "0.1" is
 // 0.0999755859375), else its own first digits, as many as the format tells apart, and "..."
 // (stored_value_text). Never the shortest decimal that reads back to the same bits: float32's
-// nearest value to 1e-40 read "1e-40", as if 1e-40 were representable.
+// nearest value to 1e-40 would read "1e-40", as if 1e-40 were representable.
 std::string display_value(const CodeReport& r);
 CastReport describe_cast(const FloatFormat& f, double x, const CastOptions& o, uint64_t index = 0);
 // ulp of the format at x: 2^(max(floor(log2|x|), emin) - m), capped at the top binade; NaN

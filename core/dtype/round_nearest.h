@@ -22,10 +22,10 @@ namespace pl {
 inline double pow2_bits(int k) { return std::bit_cast<double>(static_cast<uint64_t>(1023 + k) << 52); }
 
 // Whether round_nearest_even_fast may answer for this format at all. The quantum's exponent
-// q = e - mantissa_bits must leave 2^-q a normal double for every finite x (e up to 1023): a
-// format without mantissa bits (e2m0) gave q = 1023 near float64's largest, 2^-q's bits were
-// those of zero, and x rounded to 0 instead of overflowing (seen on the GPU, whose round trip
-// disagreed with round_each's). Those formats take the codec.
+// q = e - mantissa_bits must leave 2^-q a normal double for every finite x (e up to 1023): for a
+// format without mantissa bits (e2m0), q would be 1023 near float64's largest, 2^-q's bits those
+// of zero, and x would round to 0 instead of overflowing (the GPU's round trip would then
+// disagree with round_each's). Those formats take the codec.
 constexpr bool nearest_fast_path_applies(const FloatFormat& f) {
   return f.has_subnormals() && f.has_negative_zero() && f.mantissa_bits >= 1 && f.precision() <= 52 &&
          f.emin() - f.mantissa_bits >= -1022 && f.emax() <= 1023;

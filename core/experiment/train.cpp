@@ -138,7 +138,7 @@ Expected<TrainModel> parse_train_model(std::string_view text) {
       return Error{why};
     }
     // A scale format (float8_e8m0fnu: powers of two, no sign, no zero) holds no weights or
-    // gradients: its "training" ran to a loss of nan.
+    // gradients: its "training" would run to a loss of nan.
     if (!info(*t).format.is_signed() || !info(*t).format.has_zero()) {
       std::string why = "'";
       why.append(part.substr(0, 40)).append("' has no sign or no zero: it cannot hold weights and gradients");
@@ -172,7 +172,7 @@ std::optional<size_t> diverged_at(const TrainRow& row) {
 }
 
 std::string final_loss_text(const TrainRow& row) {
-  if (std::isnan(row.final_loss)) return "nan";  // (printf wrote "-nan")
+  if (std::isnan(row.final_loss)) return "nan";  // (printf would write "-nan")
   if (std::isinf(row.final_loss)) return "inf";
   char s[32];
   std::snprintf(s, sizeof s, "%.4g", row.final_loss);

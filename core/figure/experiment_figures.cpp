@@ -84,7 +84,7 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
     std::string label = parts[i]->name;
     if (auto note = count_note(parts[i]->relative); !note.empty()) label += " (" + note + ")";
     attr.series.push_back(bars(label, parts[i]->relative, palette(i)));
-    // Outlines, not translucent fills that mixed into mud where the parts overlap; the total
+    // Outlines, not translucent fills that would mix into mud where the parts overlap; the total
     // wide and first, so that a part drawn exactly over it shows inside it.
     attr.series.back().kind = SeriesKind::Steps;
     attr.series.back().width = i == 0 ? 5 : 1.8;
@@ -244,7 +244,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
       // The bound gamma_K dashed and the probabilistic estimate (sqrt(K) u for a sequential
       // sum, Higham and Mary: a rounding-error model's typical size, far below the worst case)
       // dotted, in the model's colour. The legend names the colours and, once, the two patterns
-      // (four models' three lines each made a legend taller than the plot); the bounds keep
+      // (four models' three lines each would make a legend taller than the plot); the bounds keep
       // their names for the CSV and the window's show/hide list.
       Series bound{model + " bound", SeriesKind::Line, {}, {}, palette(i), true};
       bound.in_legend = false;
@@ -275,9 +275,9 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   bool any_bound = false, any_estimate = false, per_term = true, bound_dot = false, gamma_k = true;
   // Where each model's bound ends, grouped so one clause names every model that ends alike:
   // "gamma_K exists while K u < 1, so it is drawn at none of these K for bf16; only at K = 256 for
-  // e6m9 and e7m8; up to K = 1024 for f16" (one clause a model overran two lines at 1280 px; the
-  // clauses apart by semicolons, as the models within one are by commas). Of the K sampled: "at no
-  // K" read as if bfloat16 had no bound at any length, where it has one below K = 256.
+  // e6m9 and e7m8; up to K = 1024 for f16" (one clause a model would overrun two lines at 1280 px;
+  // the clauses apart by semicolons, as the models within one are by commas). Of the K sampled: "at
+  // no K" would read as if bfloat16 had no bound at any length, where it has one below K = 256.
   std::vector<std::pair<std::string, std::vector<std::string>>> ends;
   bool ends_gamma_k = true;  // every model whose bound ends is one whose bound is gamma_K
   auto note_end = [&ends](std::string where, const std::string& model) {
@@ -329,10 +329,10 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
     }
   }
   const Color key{0.35, 0.35, 0.35, 1};
-  // The key names the lone dot too: a legend saying "dashed" left it unexplained.
+  // The key names the lone dot too: a legend saying "dashed" would leave it unexplained.
   // Pairwise, chunked, compensated and multi-term sums have bounds of their own, not gamma_K.
   // Where the subtitle calls gamma_K the worst-case bound, a ring's key says only "gamma_K": in
-  // full it was cut in scenario 22's legend at 1280x800 in presentation mode.
+  // full it would be cut in scenario 22's legend at 1280x800 in presentation mode.
   const bool short_key = gamma_k && bound_dot && ends_gamma_k;
   const std::string bound_name = short_key ? "gamma_K" : gamma_k ? "worst-case bound gamma_K" : "worst-case bound";
   if (any_bound)
@@ -428,8 +428,8 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
         vline(unit_roundoff(*f), "unit roundoff u = " + legend_value(unit_roundoff(*f)), palette(1)));
   // Where a recipe scales symmetrically the bars are the magnitudes the format rounds, each value
   // times its scale, so that the format's limits apply to them (drawn against the unscaled data,
-  // scenario 13's fp4 per-tensor run, 64,968 of 65,536 values rounded to zero, sat right of the
-  // smallest subnormal). An asymmetric
+  // scenario 13's fp4 per-tensor run, 64,968 of 65,536 values rounded to zero, would sit right of
+  // the smallest subnormal). An asymmetric
   // recipe's zero point shifts the values the integer range applies to: its bars are |x|, and no
   // limit is drawn.
   const bool asymmetric = !r.magnitudes_scaled && scaling != "none";
@@ -536,7 +536,7 @@ Figure framework_fixes_figure(const experiment::FrameworkRun& f) {
   fig.title = "The fixes for " + f.call;
   // The reference each fix ran against: double-double (exact to about 106 bits) where a float64
   // dtype is in play, else float64. "The float64 reference" under a float64 fix that agrees to
-  // 51 of 53 bits read as float64 scored against itself (scenarios 01 and 03 say "exactly").
+  // 51 of 53 bits would read as float64 scored against itself (scenarios 01 and 03 say "exactly").
   fig.subtitle = f.engine + " raises " + f.as_written.error_type + "; each fix against " +
                  experiment::fixes_reference_text(f) + ", higher bars agree with more bits";
   fig.y.label = "mean bits of agreement";

@@ -26,8 +26,8 @@ Color lerp_table(const uint32_t* table, size_t n, double t) {
 
 Color palette(size_t i) {
   // Okabe-Ito: blue, vermillion, bluish green, orange, reddish purple, sky blue, grey, black.
-  // Its yellow (F0E442) is replaced by a grey: as a thin line on the white plot it had 1.3:1
-  // contrast and all but vanished; the grey has 4.7:1, and having no hue, no colour-vision
+  // Its yellow (F0E442) is replaced by a grey: as a thin line on the white plot it has 1.3:1
+  // contrast and all but vanishes; the grey has 4.7:1, and having no hue, no colour-vision
   // deficiency confuses it with the others.
   static constexpr std::array<uint32_t, 8> kColors = {0x0072B2, 0xD55E00, 0x009E73, 0xE69F00,
                                                       0xCC79A7, 0x56B4E9, 0x737373, 0x000000};

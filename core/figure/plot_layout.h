@@ -102,7 +102,7 @@ size_t data_under(const DataPixels& pixels, const Figure& f, const PlotLayout& l
 // 5 times each decade when it spans fewer than two), else whole multiples of a 1-2-5 step (so
 // that zero, when in range, is exactly 0), about one per 60 pixels of the axis.
 std::vector<double> axis_ticks(const AxisMap& axis);
-// An axis's tick texts, one format for all of them (a log axis read "0.01, 1e-3" and "1000, 1e4"):
+// An axis's tick texts, one format for all of them (else a log axis could read "0.01, 1e-3" and "1000, 1e4"):
 // a log axis in plain decimals when every tick lies in [0.01, 1000], else all as 1e-3, 2e-3;
 // a linear axis with as many decimals as its step has (0.0, 0.5, 1.0), or all as 2e6, 4e6 when
 // its values reach a million or stay under a thousandth.

@@ -115,14 +115,14 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   for (double v : h.values) h.cell_labels.push_back(std::isnan(v) ? "" : experiment::sqnr_text(v));
   if (!(lo <= hi)) lo = 0, hi = 1;
   // Exact cells stay +inf, which the drawers colour white, outside the colour map: at the top of
-  // the scale they could not be told from the best lossy candidate (43 dB looked exact). Ruined
+  // the scale they could not be told from the best lossy candidate (43 dB would look exact). Ruined
   // ones (no finite SQNR left) go to the bottom.
   for (double& v : h.values)
     if (std::isinf(v) && v < 0) v = lo;
   h.vmin = std::floor(lo), h.vmax = std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1;
   f.heatmap = std::move(h);
   // The rows are layers (and the tensors outside them): each cell is its row's tensors together,
-  // which "28 tensors" above 4 rows did not say.
+  // which "28 tensors" above 4 rows would not say.
   f.subtitle = std::to_string(r.tensors.size()) + (r.tensors.size() == 1 ? " tensor of " : " tensors of ") +
                checkpoint_name(r.checkpoint) + inputs_text(r) +
                (rows.size() < r.tensors.size()
@@ -183,8 +183,8 @@ Figure frontier_figure(const ScanResult& r, const std::vector<experiment::PlanPo
   f.series.push_back(std::move(uniform));
   if (plan) {
     Series chosen;
-    // Its SQNR as the panel's plan line and scan's output write it (the key said 54.59 dB where
-    // the plan line above said 54.6).
+    // Its SQNR as the panel's plan line and scan's output write it (else the key would say
+    // 54.59 dB where the plan line above says 54.6).
     const double db = sqnr_db(energy, plan->plan.point.error);
     chosen.label = "the plan: " + bits_text(plan->plan.point.bits_per_param) + " bits, " +
                    experiment::sqnr_db_text(db);

@@ -19,7 +19,7 @@ void add_dtype_category(Figure& f, DType t) {
 std::string subtitle(const ThroughputContext& c) {
   const std::string what = std::to_string(c.n) + "^3 products on " + c.device;
   if (!c.gpu)
-    // (int8 runs an integer kernel, not float32 arithmetic; "the library" read as Precision Lab.)
+    // (int8 runs an integer kernel, not float32 arithmetic; "the library" would read as Precision Lab.)
     return what +
            "; float64/float32 are OpenBLAS's dgemm/sgemm, narrower dtypes are emulated on this CPU "
            "(floats in float32 arithmetic, int8 in an integer kernel), not hardware speed";
@@ -62,7 +62,7 @@ Figure throughput_over_time(const experiment::ThroughputHistory& h, const Throug
     f.series.push_back(std::move(points));
     f.series.push_back(std::move(line));
   }
-  // The dots say what they are once, in grey (they were in no legend entry).
+  // The dots say what they are once, in grey (their own series have no legend entry).
   if (!dtypes.empty())
     f.series.push_back({"each dot: one sample", SeriesKind::Points, {}, {}, {0.45, 0.45, 0.45, 0.6}});
   return f;
@@ -176,7 +176,7 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
   Series sheet{r.config.datasheet + " datasheet", SeriesKind::Bars, {}, {}, palette(1)};
   here.base = sheet.base = 1;  // up for a speed-up, down for a slow-down
   // Each bar's value at its end, in words: grown from 1x, a speed-up of about 1 has no height, and
-  // scenario 18's chart showed nothing for four of its five measured dtypes.
+  // scenario 18's chart would show nothing for four of its five measured dtypes.
   Series here_values{"measured here (values)", SeriesKind::Points, {}, {}, palette(0)};
   Series sheet_values{r.config.datasheet + " datasheet (values)", SeriesKind::Points, {}, {}, palette(1)};
   here_values.in_legend = sheet_values.in_legend = false;
@@ -195,7 +195,7 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
       if (!(v > 0)) return;
       lo = std::min(lo, v), hi = std::max(hi, v);
       char text[32];
-      // (The mark a star: "1.03x (overlap)" pushed the labels of values near 1x, which crowd the
+      // (The mark a star: "1.03x (overlap)" would push the labels of values near 1x, which crowd the
       // base line, beside other dtypes' bars at 1280x800.)
       std::snprintf(text, sizeof text, v < 10 ? "%.2fx%s" : "%.1fx%s", v, overlaps ? "*" : "");
       values.x.push_back(x + (from + to) / 2);

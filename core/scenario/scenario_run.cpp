@@ -16,7 +16,7 @@ namespace {
 using nlohmann::json;
 
 // A scenario's own bound, as written: 4 digits where they hold it, else as many as it takes
-// (the bound 1.0001 of "within 0.01%" printed as "at most 1").
+// (at 4 digits alone, the bound 1.0001 of "within 0.01%" would print as "at most 1").
 std::string bound_text(double x) {
   for (int d = 4; d < 17; ++d)
     if (std::strtod(check_number_text(x, d).c_str(), nullptr) == x) return check_number_text(x, d);
@@ -32,7 +32,7 @@ double text_value(std::string text) {
 // How many digits an observed value takes: 4, or more where 4 would read as on the other side
 // of a bound or on it ("1" against "at most 1.0001" is fine; 1.00012 must not read "1"). The
 // limits another metric makes are written with as many: an observed 5.1024e-4 below a limit of
-// 5.1026e-4 read "0.0005102" below "0.0005102".
+// 5.1026e-4 would otherwise read "0.0005102" below "0.0005102".
 int observed_digits(double x, const Bounds& b, const std::vector<double>& limits) {
   for (int d = 4; d < 17; ++d) {
     const double shown = std::strtod(check_number_text(x, d).c_str(), nullptr);
@@ -136,7 +136,7 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
   const Bounds& b = c.bounds;
   std::vector<std::string> parts;
   // In words, not operators: the expected column is read aloud in front of a class.
-  // A count that must be none reads "exactly 0" (min = max): "at most 0" of a count read oddly.
+  // A count that must be none reads "exactly 0" (min = max): "at most 0" of a count reads oddly.
   if (b.min && b.max && *b.min == *b.max) parts.push_back("exactly " + bound_text(*b.min));
   else if (b.min && b.max) parts.push_back("between " + bound_text(*b.min) + " and " + bound_text(*b.max));
   else if (b.min) parts.push_back("at least " + bound_text(*b.min));
@@ -173,8 +173,8 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
   const int digits = observed_digits(*x, b, limit_values);
   r.observed = check_number_text(*x, digits);
   for (const Limit& l : limits) {
-    // The limit as a value, then how it is made: "below 0.25 x 0.001395" read as a formula to
-    // work out in front of a class; "below 0.0003488 (0.25 x 0.001395)" does not.
+    // The limit as a value, then how it is made: "below 0.25 x 0.001395" would read as a formula
+    // to work out in front of a class; "below 0.0003488 (0.25 x 0.001395)" does not.
     std::string how = (b.factor != 1 ? bound_text(b.factor) + " x " : "") + limit_text(l.other, digits);
     if (b.plus != 0) how.append(b.plus > 0 ? " + " : " - ").append(bound_text(std::fabs(b.plus)));
     std::string bound = std::string(l.above ? "above " : "below ") + limit_text(l.value, digits);

@@ -50,13 +50,13 @@ std::string shown_answer(const CheckResult& c, const std::string& answer);
 std::string observed_text(const CheckResult& c);
 inline constexpr std::string_view kDerivedNote = "derived from the source, not recorded";
 
-// A number in a check's text: a whole number below a billion as it is (a count of 64970 read
-// "6.497e+04"); any other with `digits` significant digits, keeping the zeros that say it is not
-// whole (an SQNR of 31.0039 dB read "31").
+// A number in a check's text: a whole number below a billion as it is (else a count of 64970
+// would read "6.497e+04"); any other with `digits` significant digits, keeping the zeros that say
+// it is not whole (else an SQNR of 31.0039 dB would read "31").
 std::string check_number_text(double x, int digits = 4);
 // A limit another metric makes (and that metric, in how the limit is made): check_number_text
 // where its digits hold it exactly, else its own leading digits and "...": to nearest, scenario
-// 10's gamma_256 = 1/7 read "below 0.1429", a looser limit than the check enforces.
+// 10's gamma_256 = 1/7 would read "below 0.1429", a looser limit than the check enforces.
 std::string limit_text(double x, int digits = 4);
 
 struct ScenarioRun {

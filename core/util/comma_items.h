@@ -12,7 +12,7 @@ namespace pl {
 
 // The items of `list`, in order. An empty item -- two commas, or one at an end, or no list at
 // all -- is an error naming `what` an item is ("an empty model in the list ..."), not an item
-// dropped: "float32," read as one model hid a typo.
+// dropped: "float32," read as one model would hide a typo.
 inline Expected<std::vector<std::string>> comma_items(std::string_view list, std::string_view what) {
   std::vector<std::string> out;
   for (size_t start = 0; start <= list.size();) {

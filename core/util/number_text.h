@@ -39,7 +39,7 @@ std::string float64_text(double value);
 // `exact` (exact_decimal's text) cut after `digits` significant digits, or after the first
 // non-zero one past them, with "..." where digits are left off: every digit shown is the
 // value's own, never rounded up ("0.1000000014..." for float32's 0.1, whose exact value is
-// 0.100000001490116...: rounded, "0.1000000015" read as exact beside float16's exact
+// 0.100000001490116...: rounded, "0.1000000015" would read as exact beside float16's exact
 // 0.0999755859375). A value whose whole part would be cut is written in scientific notation, by
 // its own leading digits and "...": "3.4028...e+38" for float32's largest, where printf's "%.5g"
 // writes 3.4028e+38, past it, and float64's largest to five digits, 1.7977e+308, is past its
@@ -63,16 +63,16 @@ Expected<std::vector<int64_t>> parse_dimensions(std::string_view text);
 // "2,3,8,8".
 std::string dimensions_text(const std::vector<int64_t>& dims);
 // part / whole as a percentage to a tenth ("99.2%"), never rounded to "100.0%" while some are
-// left out (">99.9%") nor to "0.0%" while some are in ("<0.1%"): "100.0% within" a bound read as
-// no element past it with one of 16384 past it.
+// left out (">99.9%") nor to "0.0%" while some are in ("<0.1%"): "100.0% within" a bound would
+// read as no element past it where one of 16384 is past it.
 std::string share_text(size_t part, size_t whole);
 // An error in ulps as the Formats table shows it: to three places ("+0.200"); a part in a thousand
-// or less in significant digits ("-0.000" read as a negative zero); a million or more in four
-// (float6_e2m3fn's 7.5 for 3e38 read "-6000000000000000024271790803693365886976.000", wider than
-// the table).
+// or less in significant digits ("-0.000" would read as a negative zero); a million or more in
+// four (float6_e2m3fn's 7.5 for 3e38 would read "-6000000000000000024271790803693365886976.000",
+// wider than the table).
 std::string ulp_error_text(double ulps);
 // An error's size in a table's column: in scientific notation to `digits` significant digits,
-// every row alike ("1.490e-09" over "1.562e-03"), or "0". printf's %g wrote "1.49e-09",
+// every row alike ("1.490e-09" over "1.562e-03"), or "0". printf's %g would write "1.49e-09",
 // "2.441e-05" and "0.001562" in one column of the Formats table, their digits and orders of
 // magnitude out of line.
 std::string error_size_text(double value, int digits);

@@ -196,7 +196,7 @@ CheckpointPanel::Planned CheckpointPanel::plan_for(std::shared_ptr<const Scanned
     out.frontier = plan_frontier(*items);
     // A budget to start from: 6 bits per parameter (between fp8 and fp4), within what the plans
     // span. (In doubles: clamped in floats, a budget could fall a float's rounding below the
-    // cheapest plan, which then refused it.)
+    // cheapest plan, which would then refuse it.)
     out.budget = budget ? *budget
                  : out.frontier.empty()
                      ? 6.0
@@ -275,7 +275,7 @@ void CheckpointPanel::draw_controls() {
     if (!export_status_.empty()) wrapped_text_disabled(export_status_);
   }
   // In presentation mode the candidates' line gives the table's rows its room in large type, once
-  // there is a table: before a scan the page explains the candidates and had no line to set them.
+  // there is a table: before a scan the page explains the candidates and has no line to set them.
   if (presentation_mode() && result_) return;
   const float width = ImGui::GetContentRegionAvail().x;
   const float format_width = ImGui::GetFontSize() * 7, inputs_width = width * 0.22f;
@@ -435,8 +435,8 @@ void CheckpointPanel::draw_table() {
   while (clipper.Step())
     for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) draw_row(order_[size_t(row)], shorts);
   mark_more_right();  // (the plan's column, last, is off the edge below 1920 px)
-  // Rows below the table's edge: in presentation mode at 1600x1000 its last row was cut through
-  // with nothing to say so.
+  // Rows below the table's edge: in presentation mode at 1600x1000 its last row would otherwise be
+  // cut through with nothing to say so.
   mark_more_below();
   ImGui::EndTable();
 }
@@ -535,7 +535,7 @@ void CheckpointPanel::draw_content() {
   keep_up();
   if (!result_) {
     // Before a scan, no split: the controls and a guide to what a scan shows take the pane (a bar
-    // over an empty lower half read as something missing).
+    // over an empty lower half would read as something missing).
     ImGui::BeginChild("checkpoint-start");
     draw_controls();
     if (worker_.running()) draw_progress();
@@ -546,7 +546,8 @@ void CheckpointPanel::draw_content() {
     return;
   }
   // The controls and a few of the table's rows at any size. In presentation mode the controls'
-  // large type took the 9 lines, leaving the table one row at 1280x800; the figure keeps 13.
+  // large type would take all of 9 lines, leaving the table one row at 1280x800: the top keeps 10
+  // there, and the figure 13.
   const bool presenting = presentation_mode();
   split_.begin_top("checkpoint", presenting ? 10 : 9, presenting ? 13 : 14);
   draw_controls();
@@ -577,9 +578,9 @@ void CheckpointPanel::draw_content() {
     if (plan_) {
       ImGui::TextUnformatted(plan_line().c_str());
       if (const std::string dominant = dominant_energy_text(r); !dominant.empty()) {
-        // Named: "(pooled: mostly one tensor's)" left the reader to find which.
+        // Named: "(pooled: mostly one tensor's)" would leave the reader to find which.
         const std::string pooled = "(SQNR pooled: " + dominant + ")";
-        same_line_if_fits(ImGui::CalcTextSize(pooled.c_str()).x);  // (at 1280x800 in presentation mode: below)
+        same_line_if_fits(ImGui::CalcTextSize(pooled.c_str()).x);  // (else below, as at 1280x800 in presentation mode)
         ImGui::TextColored({1.0f, 0.75f, 0.3f, 1}, "%s", pooled.c_str());
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s: the plan's SQNR is its total error energy against the scanned tensors' total "

@@ -234,7 +234,7 @@ void ExperimentPanel::draw_content() {
     ImGui::EndChild();
     ImGui::SameLine();
   } else {
-    // The hidden column says how it comes back: in presentation mode nothing on screen set a dtype.
+    // The hidden column says how it comes back: in presentation mode nothing on screen sets a dtype.
     if (ImGui::SmallButton("Setup (Ctrl+B)")) setup_visible_ = true;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("show the setup column: op, dtypes, rounding, data, backend");
     if (worker_.running() || other_worker_.running() || dirty_) {

@@ -130,22 +130,22 @@ void FormatsPanel::draw_controls() {
 void FormatsPanel::draw_value_table() {
   if (results_.empty()) return;
   // The float64 by its own digits, as the table's rows give theirs (the shortest decimal,
-  // 1.0625000000009095, stood over the float64 row's 1.0625000000009094...).
+  // 1.0625000000009095, would stand over the float64 row's 1.0625000000009094...).
   ImGui::Text("%s as float64 is %s (%s)", value_text_, float64_text(value_).c_str(), hex_float(value_).c_str());
   // Columns at their content's width, scrolling sideways when they do not fit (squeezed to the
-  // window, the last five were a letter wide in presentation mode); as tall as its rows.
+  // window, the last five would be a letter wide in presentation mode); as tall as its rows.
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
   const float rows = float(results_.size() + 1);
   const SidewaysBar bar("values");
   // In the compact view (a scenario's live pane) as tall as all its rows, and the pane scrolls:
-  // filling the space left, it held two rows in a scrolling table of its own at 1600x1000.
+  // filling the space left, it would hold two rows in a scrolling table of its own at 1600x1000.
   const float pitch = value_rows_.pitch(table_row_height() + 1);
   const float height = compact_ ? rows * pitch + bar.height() : table_height(rows, pitch, bar.needed());
   if (!ImGui::BeginTable("values", 7, flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   // The value, its errors and the flags before the bits: float64's 64 bits in presentation mode's
-  // large type pushed every column after them past the edge at 1280 px.
+  // large type would push every column after them past the edge at 1280 px.
   for (const char* h :
        {"format", "value", "abs error", "rel error", "error (ulps)", "flags", "bits (sign | exponent | mantissa)"})
     ImGui::TableSetupColumn(h);
@@ -206,8 +206,8 @@ void FormatsPanel::mark_row(DType t, size_t row) {
   if (marked_ != t) return;  // the row a scenario points at
   ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(ImVec4(0.85f, 0.65f, 0.15f, 0.35f)));
   if (!scroll_to_marked_ || !is_float(t)) return;  // (the integer table is brought up whole)
-  // Two rows of context above it (the first frame's scroll limit was 0, and at 1600x1000 the
-  // clamp that followed left float32's row half under the header).
+  // Two rows of context above it (the first frame's scroll limit is 0, and at 1600x1000 the
+  // clamp that follows would leave float32's row half under the header).
   value_rows_.scroll_to(row);
   scroll_to_marked_ = false;
 }
@@ -305,8 +305,8 @@ void FormatsPanel::draw_content() {
                                   : "each cast directly from float64 (one rounding)");
   }
   // Compact: one scrolling column, the table the link marks first (no room for two panes). Its
-  // scrollbar always shows: coming and going, it left the tables sized for the width without it,
-  // 21 px past the edge.
+  // scrollbar always shows: coming and going, it would leave the tables sized for the width without
+  // it, 21 px past the edge.
   if (compact_) {
     ImGui::BeginChild("formats-compact", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
     if (integer_marked()) draw_integer_table();

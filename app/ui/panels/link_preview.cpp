@@ -39,7 +39,7 @@ void LinkPreview::configure(size_t index) {
   if (!promotion_) promotion_ = std::make_unique<PromotionPanel>(log_);
   promotion_->set_compact(true);
   // In the smaller space, the float8/6/4 rows and columns are hidden unless the link's pair is
-  // one of them: with them, a mul grid's integer and complex columns were off the right edge.
+  // one of them: with them, a mul grid's integer and complex columns would be off the right edge.
   PromotionPanel::StartState st = promotion_state(link);
   st.hide_narrow_floats = true;
   // The reader checked every name the link gives; a refusal here is a bug worth a log line.

@@ -1,9 +1,9 @@
 // A scenario's look-at link drawn live under its text. A scenario with no evidence to plot (a
-// promotion rule, an integer cast, a format's limits) left half its pane empty; there the panel
-// its first link opens -- the Promotion grid or the Formats table, in the state the link names --
-// is drawn in that space, its own copy, so trying another pair there leaves the panel's tab as
-// it was. A row of buttons picks among the scenario's links; "open in its tab" takes the link
-// to the full panel.
+// promotion rule, an integer cast, a format's limits) would otherwise leave half its pane empty;
+// there the panel its first link opens -- the Promotion grid or the Formats table, in the state
+// the link names -- is drawn in that space, its own copy, so trying another pair there leaves the
+// panel's tab as it was. A row of buttons picks among the scenario's links; "open in its tab"
+// takes the link to the full panel.
 #pragma once
 
 #include <functional>
@@ -28,7 +28,7 @@ class LinkPreview {
   bool active() const { return shown_ >= 0; }
   // The lines of presentation mode's large type the panel shown needs to be read: a Promotion
   // grid's caption, legend, header, rows and the rule below take 10 (in 6, scenarios 23, 25 and
-  // 30 showed one row of grid at 1280x800); the Formats table 6.
+  // 30 would show one row of grid at 1280x800); the Formats table 6.
   float presentation_lines() const;
   // The link buttons, then the panel in the space left. `open` takes a link to its own tab.
   // `extra`, when given, is one more button after the links' (a scenario's checks in

@@ -46,7 +46,7 @@ std::vector<GridColumn> grid_columns(const std::vector<DType>& dtypes, const std
       if (!same_answer(cells[kp], cells[kq])) return false;
       // In the compared grid a column its engine does not answer says nothing against the merge:
       // a Python complex is the same value in NumPy whichever torch dtype named the column
-      // (scenario 04's "complex c32" and "complex bc32" stood apart as NumPy "errors").
+      // (else scenario 04's "complex c32" and "complex bc32" would stand apart as NumPy "errors").
       if (kq < other.size() && !not_applicable(other[kp]) && !not_applicable(other[kq]) &&
           !same_answer(other[kp], other[kq]))
         return false;

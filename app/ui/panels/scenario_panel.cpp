@@ -57,8 +57,8 @@ std::string look_at_tab(const scenario::Scenario::FigureRef& ref) {
 }
 
 // The evidence labels of runs that share a figure, less what they all begin with up to a comma:
-// scenario 29's "the checkpoint scanned, plan within 4.5 bits" and "... within 6 bits" made two
-// pairs of tabs cut to the same "SQNR by layer: the checkpoint scanned, pl...".
+// else scenario 29's "the checkpoint scanned, plan within 4.5 bits" and "... within 6 bits" would
+// make two pairs of tabs cut to the same "SQNR by layer: the checkpoint scanned, pl...".
 std::map<size_t, std::string> distinct_labels(const std::vector<std::pair<size_t, std::string>>& runs) {
   std::map<size_t, std::string> out;
   if (runs.empty()) return out;
@@ -196,7 +196,7 @@ void ScenarioPanel::collect() {
   for (size_t i = 0; i < made.size(); ++i)
     for (const auto& f : made[i]) makers[f.name].emplace_back(i, shown_->evidence[i].label);
   // Each run by the name the scenario gives its tabs, whole (cut where the names share a ", "
-  // scenario 07's "N(0, 1), bfloat16" read "1), bfloat16"); else by its label, less what the
+  // scenario 07's "N(0, 1), bfloat16" would read "1), bfloat16"); else by its label, less what the
   // runs' labels share.
   auto named = [&](std::map<size_t, std::string> labels) {
     for (auto& [i, label] : labels)
@@ -237,7 +237,7 @@ void ScenarioPanel::collect() {
       else f.tab = figure_tab_text(f);
       f.name = std::to_string(i + 1) + ": " + f.name;
       // The run's own description says what ran ("64 x 256 values of normal(scale 1) into
-      // bfloat16, ..."); the evidence label before it repeated it ("N(0,1) in bfloat16 -- ..."),
+      // bfloat16, ..."); the evidence label before it would repeat it ("N(0,1) in bfloat16 -- ..."),
       // and where runs share a figure the tab already names the run. As in the slide deck.
       if (f.subtitle.empty()) f.subtitle = e.label;
       figures_.push_back(std::move(f));
@@ -260,7 +260,7 @@ void ScenarioPanel::collect() {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, " (%.2f s)", shown_->seconds);
   log_.add("scenario", shown_->scenario.name + ": " + summary + seconds);
-  // Briefly beside the buttons, the whole sentence on hover: it wrapped the toolbar to two lines
+  // Briefly beside the buttons, the whole sentence on hover: it would wrap the toolbar to two lines
   // at 1280x800 in presentation mode (scenarios 17, 18, 21, 24 and 30).
   const std::string brief = scenario::checks_summary(*shown_, /*brief=*/true);
   set_status(run_status(brief, shown_->seconds),
@@ -298,8 +298,8 @@ void ScenarioPanel::draw_list() {
   ImGui::TextDisabled("Tour: Left/Right or PageUp/PageDown");
   // Each by its number and title (the file names read as code); the tooltip has the whole title
   // and the name `scenario run` takes. A title wider than the list goes on under its first word
-  // where the list has the height for every title's lines (at 1920x1080 half of them ended in
-  // "..." above 300 px of empty list), else it is cut to the list's width.
+  // where the list has the height for every title's lines (cut, at 1920x1080 half of them would
+  // end in "..." above 300 px of empty list), else it is cut to the list's width.
   const size_t count = library_.scenarios.size();
   const float width = ImGui::GetContentRegionAvail().x,
               indent = ImGui::CalcTextSize(list_label(count - 1, false).c_str()).x;  // the widest number
@@ -351,9 +351,9 @@ void ScenarioPanel::draw_title_and_story() {
   wrapped_text(s.story);
 }
 
-// A long story in presentation mode's large type scrolled its look-at, what the class is to look
-// at, below its pane (ten scenarios at 1280x800): the look-at stays in view under the story, which
-// scrolls on its own.
+// A long story in presentation mode's large type would scroll its look-at, what the class is to
+// look at, below its pane (ten scenarios at 1280x800): the look-at stays in view under the story,
+// which scrolls on its own.
 void ScenarioPanel::draw_story_look_at_pinned(bool look_at_under_its_label) {
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float room = ImGui::GetContentRegionAvail().y - look_at_height_;
@@ -385,13 +385,13 @@ void ScenarioPanel::draw_look_at(bool links_live, bool under_its_label) {
     } else {
       ImGui::TextColored(ImVec4(0.95f, 0.80f, 0.35f, 1), "Look at:");
     }
-    // Beside it in a wide pane; under it in a narrow column, where the label's indent took a
-    // fifth of every line and the look-at ran to twelve lines.
+    // Beside it in a wide pane; under it in a narrow column, where the label's indent would take a
+    // fifth of every line and the look-at run to twelve lines.
     if (!under_its_label) ImGui::SameLine();
     wrapped_text(s.look_at);
   }
   // The panels the look-at names, each a link that opens it in the state the text means (unless
-  // the live preview below has them: the same buttons twice took a line of a projector's grid).
+  // the live preview below has them: the same buttons twice would take a line of a projector's grid).
   for (size_t i = 0; i < s.look_at_panels.size() && open_link_ && !links_live; ++i) {
     const scenario::Scenario::PanelLink& link = s.look_at_panels[i];
     const std::string label = "open: " + link.label + "##link" + std::to_string(i);
@@ -423,8 +423,9 @@ void ScenarioPanel::draw_checks() {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\nBacked by: %s", c.id.c_str(), c.backing.c_str());
     ImGui::TableNextColumn();
     // A derived expectation says so after its value, in its wrapped text, the whole note on hover:
-    // a line of its own under every one of scenario 18's nine checks doubled the table's height
-    // above a plot of 240 px (and a word placed beside the text ran into the next column).
+    // a line of its own under every one of scenario 18's nine checks would double the table's
+    // height above a plot of 240 px (and a word placed beside the text would run into the next
+    // column).
     const std::string expected = scenario::shown_answer(c, c.expected);
     wrapped_text(c.expectation_derived ? expected + " (derived)" : expected);
     if (c.expectation_derived && ImGui::IsItemHovered())
@@ -484,7 +485,7 @@ void ScenarioPanel::draw_content() {
   const bool presenting = presentation_mode();
   if (!presenting) {
     // As wide as the longest title, up to 28% of the window: a longer one wraps or ends in "..."
-    // (draw_list; at a fixed width "19-framework-cast-vs-correct-rounding" lost its last
+    // (draw_list; at a fixed width "19-framework-cast-vs-correct-rounding" would lose its last
     // letters, unmarked).
     float names = ImGui::CalcTextSize("Tour: Left/Right or PageUp/PageDown").x;
     for (size_t i = 0; i < n; ++i) names = std::max(names, ImGui::CalcTextSize(list_label(i).c_str()).x);
@@ -497,7 +498,7 @@ void ScenarioPanel::draw_content() {
     ImGui::SameLine();
   }
   // The buttons on a bar of their own that never scrolls away (in presentation mode's large type
-  // a long story pushed them below the pane's edge); the story and the checks below it
+  // a long story would push them below the pane's edge); the story and the checks below it
   // (scrolling when long); the figures, if any, below them.
   ImGui::BeginChild("scenario-body", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
   if (ImGui::Button("< Previous") && current_ > 0) select(current_ - 1);
@@ -530,11 +531,11 @@ void ScenarioPanel::draw_content() {
   wrapped_text(status_);
   if (!status_tip_.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", status_tip_.c_str());
   // In presentation mode's large type, only where the story leaves it the lines the panel needs
-  // (forced in, the Formats panel kept one row of its table at 1280x800, and cut the story);
+  // (forced in, the Formats panel would keep one row of its table at 1280x800, and cut the story);
   // elsewhere "Panel only (F)" or a link shows it whole. The checks are then a button beside the
   // links, as they are a tab beside the figures.
   // Decided once for the scenario, mode and height, from the story's height without the panel
-  // (with it, the story's pane scrolls, wraps otherwise, and the answer flipped frame by frame).
+  // (with it, the story's pane scrolls, wraps otherwise, and the answer would flip frame by frame).
   const float preview_lines = presenting ? preview_.presentation_lines() : 14, body = ImGui::GetContentRegionAvail().y;
   if (body != room_for_.body || presenting != room_for_.presenting) room_.reset();
   if (!room_ && story_height_ < 1e8f) {
@@ -542,8 +543,8 @@ void ScenarioPanel::draw_content() {
     room_for_ = {body, presenting};
   }
   // In presentation mode the checks are a tab beside the figures' (or a button beside a live
-  // panel's links): above them, with the story, they left the plot 150-250 px of a 1280x800 or
-  // 1920x1080 projector and scrolled the story away. The bar above says how many pass.
+  // panel's links): above them, with the story, they would leave the plot 150-250 px of a 1280x800
+  // or 1920x1080 projector and scroll the story away. The bar above says how many pass.
   const bool room = room_.value_or(!presenting);
   const bool preview = figures_.empty() && preview_.active() && room;
   const bool checks_tabbed = presenting && (!figures_.empty() || preview);
@@ -560,8 +561,8 @@ void ScenarioPanel::draw_content() {
     return;
   }
   // In presentation mode on a landscape pane the story stands beside the figures, as on a slide:
-  // stacked above them in the large type, a long story kept one or two lines above a 1280x800
-  // projector's figure and scrolled, and the figure kept a third of the height. Beside them the
+  // stacked above them in the large type, a long story would keep one or two lines above a 1280x800
+  // projector's figure and scroll, and the figure would keep a third of the height. Beside them the
   // story scrolls in its own column, its look-at pinned under it, and the figures take the
   // whole height of theirs.
   if (presenting && !figures_.empty()) {

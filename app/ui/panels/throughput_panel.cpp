@@ -205,13 +205,13 @@ void ThroughputPanel::draw_controls() {
   bool restart = false;
   const float size_width = ImGui::GetFontSize() * 4.5f;
   if (presentation_mode()) {
-    // In presentation mode's large type the row of checkboxes took two lines of the table's
+    // In presentation mode's large type a row of checkboxes would take two lines of the table's
     // room: the dtypes are a list that drops down, its preview naming those timed.
     std::string shown;
     size_t on = 0;
     for (const auto& c : choices_)
       if (c.on) shown += (on++ ? ", " : "") + std::string(pl::name(c.dtype));
-    // The names when they fit the box, else how many (the box cut "float64, float32, bfloat1").
+    // The names when they fit the box, else how many (the box would cut "float64, float32, bfloat1").
     const float width = ImGui::GetFontSize() * 12;
     const std::string preview = on == 0 ? "none"
                                 : ImGui::CalcTextSize(shown.c_str()).x <= combo_preview_room(width)
@@ -292,7 +292,7 @@ void ThroughputPanel::draw_controls() {
 }
 
 // What the rates measure on this device. In presentation mode it goes below the table, in the
-// pane that scrolls: above it, its three lines of large type left the figure a strip.
+// pane that scrolls: above it, its three lines of large type would leave the figure a strip.
 void ThroughputPanel::draw_method_note() const {
   if (device_.find("(cuda") == std::string::npos)
     wrapped_text_colored({0.95f, 0.8f, 0.35f, 1},
@@ -316,7 +316,7 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   const bool sheet = !shown_summary_.datasheet.empty();
   const peak::Part* peak = peak_part_.empty() ? nullptr : peak::find_part(peak_part_);
   // Its rows' height; the method column at its text's width, scrolling sideways (cut at the
-  // window's edge, "...; emu" was all a class could read). A row for every chosen dtype from
+  // window's edge, "...; emu" would be all a class could read). A row for every chosen dtype from
   // the start: what sits under the table stays put while the first samples come in.
   std::vector<DType> chosen;
   for (const auto& c : choices_)
@@ -324,15 +324,17 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
   const auto dtypes = h.rows(chosen);
   const ImGuiStyle& style = ImGui::GetStyle();
   const float row = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
-  // (The headers take two lines: on one, the method column started past 1280 px in presentation
-  // mode. The sideways bar's room only where the table needs it: kept, it read as a blank row.)
+  // (The headers take two lines: on one, the method column would start past 1280 px in
+  // presentation mode. The sideways bar's room only where the table needs it: kept, it would read
+  // as a blank row.)
   const SidewaysBar bar("rates");
   const float height = row * float(dtypes.size() + 1) + ImGui::GetTextLineHeight() + bar.height() + 2;
   if (!ImGui::BeginTable("rates", 5 + (sheet ? 1 : 0) + (peak ? 1 : 0),
                          ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                              ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY,
-                         // Its rows' height, not the space left: the pane above the figure fits its content, and a
-                         // table that fitted the pane shrank with it, frame after frame. (The pane scrolls instead.)
+                         // Its rows' height, not the space left: the pane above the figure fits its content,
+                         // and a table that fitted the pane would shrink with it, frame after frame. (The pane
+                         // scrolls instead.)
                          ImVec2(0, height)))
     return;
   ImGui::TableSetupScrollFreeze(1, 1);
@@ -394,7 +396,7 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
       if (row == shown_summary_.datasheet.end()) {
         ImGui::TextDisabled("-");
       } else if (const auto& d = *row; d.supported)
-        // The unit in the cell: a bare "T" beside the GFLOP/s column read as a thousand of them.
+        // The unit in the cell: a bare "T" beside the GFLOP/s column would read as a thousand of them.
         ImGui::Text("%.1f %s, %gx %s", d.tflops, is_integer(t) ? "TOPS" : "TFLOP/s", d.speedup,
                     std::string(pl::name(shown_summary_.config.baseline)).c_str());
       else ImGui::TextDisabled("no such arithmetic");
@@ -428,13 +430,13 @@ void ThroughputPanel::draw_table(const experiment::ThroughputHistory& h) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", how.c_str());
   }
   bar.note();
-  mark_more_right();  // (its last column, "how it is computed", ran off the edge in presentation mode)
+  mark_more_right();  // (its last column, "how it is computed", can run off the edge in presentation mode)
   ImGui::EndTable();
 }
 
 void ThroughputPanel::draw_content() {
   // In presentation mode the controls scroll with the table, above the figure: at 1280x800 their
-  // four rows of large type left the chart 130 px.
+  // four rows of large type would otherwise leave the chart 130 px.
   const bool presenting = presentation_mode();
   if (!presenting) draw_controls();
   // The worker's history is copied (and the figures rebuilt) only when it has new samples, at

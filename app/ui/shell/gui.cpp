@@ -55,7 +55,8 @@ namespace {
 constexpr int kScreenshotFrames = 8;         // ImGui sizes tables and columns over the first frames, a
                                              // scenario's live panel a level deeper
 // How long a screenshot waits for background work, by the clock: counted in frames, the wait
-// grows with each frame's drawing (3,000 frames of 20 ms took over two minutes at 1920x1080).
+// grows with each frame's drawing (at 1920x1080, 3,000 frames counted as a minute of 20 ms each
+// would take over two minutes).
 constexpr std::chrono::seconds kScreenshotWait{60};
 
 std::string lower(std::string s) {

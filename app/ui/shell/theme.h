@@ -16,10 +16,10 @@ const char* apply_theme(bool presentation, float dpi_scale);
 // Figures on screen set their text at this many times the files' sizes (ticks of 10 px): the
 // UI's own scale (the monitor's, and kPresentationScale in presentation mode) times
 // kFigureTextScale, so that a tick label reads at about four fifths of the UI's text -- at
-// 1x, 10 px ticks beside 16 px controls read as fine print, and stayed so in presentation mode.
+// 1x, 10 px ticks beside 16 px controls read as fine print, and would stay so in presentation mode.
 constexpr float kFigureTextScale = 1.3f;
 // In presentation mode a small figure pane sets its text smaller than that: a figure's margins
-// grown with the UI's 1.5x took 230 of a 400 px pane at 1280x800. A pane of kRoomyFigureLines
+// grown with the UI's 1.5x would take 230 of a 400 px pane at 1280x800. A pane of kRoomyFigureLines
 // lines of the UI's text or more gets the full kFigureTextScale; one of kCompactFigureLines or
 // fewer gets kPresentationFigureTextScale; one between, a scale between.
 constexpr float kPresentationFigureTextScale = 1.1f;

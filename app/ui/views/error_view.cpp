@@ -118,7 +118,7 @@ void ErrorView::draw_stats(const MatmulResult& r) {
   if (ImGui::BeginTable("stats", 8,
                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
     // The parts' names at their own width, the numbers sharing the rest (at 1280 wide, equal
-    // columns cut "output rounding" and a ten-digit ulp count).
+    // columns would cut "output rounding" and a ten-digit ulp count).
     // Each statistic's header says, on hover, what it is (core/analysis/error_stats.h).
     static constexpr std::pair<const char*, const char*> kColumns[] = {
         {"error", "the whole error, and its parts: rounding the inputs, the arithmetic, rounding the output"},
@@ -156,7 +156,7 @@ void ErrorView::draw_stats(const MatmulResult& r) {
     }
     ImGui::EndTable();
   }
-  // Wrapped: at 1280x800 the recipe's line ran 48 px past the pane.
+  // Wrapped: at 1280x800 the recipe's line would run 48 px past the pane.
   if (const std::string outright = experiment::outright_line(r); !outright.empty())
     wrapped_text_colored({1.0f, 0.45f, 0.4f, 1}, outright);
   wrapped_text(experiment::bounds_line(r));
@@ -248,8 +248,8 @@ void ErrorView::draw(ExperimentMode mode, bool computing) {
     return;
   }
   // The verdict, the fixes and the statistics above (scrolling when long); the figures below. In
-  // presentation mode the figures keep fewer lines of the large type: 18 of them left the fixes
-  // table one row at 1280x800.
+  // presentation mode the figures keep fewer lines of the large type: 18 of them would leave the
+  // fixes table one row at 1280x800.
   split_.begin_top("matrix", 3, presentation_mode() ? 13 : 18);
   if (run_->framework) draw_framework();
   if (run_->raised()) {

@@ -237,10 +237,10 @@ void draw_mlp_table(const MlpResult& r) {
 }
 
 void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
-  // Columns as wide as their text needs, in proportion (equal shares cut "f16 chunked(128) -> f32
-  // rne" at 1280 px while K's column stood mostly empty).
+  // Columns as wide as their text needs, in proportion (equal shares would cut "f16 chunked(128)
+  // -> f32 rne" at 1280 px while K's column stands mostly empty).
   // Up to 8 rows, as tall as they are; more scroll, in 8 rows' height. (A frame's height a row
-  // left an empty row's band under 6 rows: a row of text is shorter than a frame.)
+  // would leave an empty row's band under 6 rows: a row of text is shorter than a frame.)
   const bool scrolls = rows.size() > 8;
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp |
                                 (scrolls ? ImGuiTableFlags_ScrollY : 0);
@@ -273,7 +273,7 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(not_finite_text(r.stats).c_str());
   }
-  if (scrolls) mark_more_below();  // (12 rows showed 8, ending cleanly, without a word)
+  if (scrolls) mark_more_below();  // (else 12 rows would show 8, ending cleanly, without a word)
   ImGui::EndTable();
   for (const std::string& note : unreferenced_notes(rows)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1));
@@ -308,14 +308,14 @@ void draw_cast_table(const RoundtripResult& r) {
   ImGui::TableNextColumn();
   ImGui::Text("%.1f", s.sqnr_db);
   ImGui::TableNextColumn();
-  // Where they went is said under the table: in the cell it was cut mid-word at 1920x1080 in
+  // Where they went is said under the table: in the cell it would be cut mid-word at 1920x1080 in
   // presentation mode and below ("82 (to the larg").
   ImGui::Text("%zu", r.saturated);
   ImGui::TableNextColumn();
   ImGui::Text("%zu", r.flushed);
   ImGui::EndTable();
   if (s.nan || s.inf) ImGui::TextColored({1.0f, 0.45f, 0.4f, 1}, "outright: %zu NaN, %zu Inf", s.nan, s.inf);
-  // (Broken between words only: ImGui's own wrapping cut "floor 2." from "225...e-308".)
+  // (Broken between words only: ImGui's own wrapping would cut "floor 2." from "225...e-308".)
   wrapped_text_disabled(printf_text(
       "the dequantised values against the float64 originals; out of range: %s; relative errors with the floor %s",
       r.out_of_range.c_str(), leading_digits_text(s.rel_floor, 4).c_str()));

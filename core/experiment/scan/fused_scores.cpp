@@ -334,8 +334,8 @@ LaneStep every_lane(const Plan& p, const Step& st, double factor) {
 
 // One candidate's over a block, carried from sub-block to sub-block. The two counts share a
 // lane's 64 bits, the saturated in the low 32 and the flushed in the high (a lane takes at most
-// kSumBlock / kErrorLanes elements): on AVX2 each count of its own took two of the sixteen
-// vector registers, and the loop kept its sums in memory.
+// kSumBlock / kErrorLanes elements): on AVX2 each count of its own would take two of the sixteen
+// vector registers, and the loop would keep its sums in memory.
 struct LaneSums {
   ErrorLanes errors;
   LaneMask counts{};
@@ -385,7 +385,7 @@ template <bool kFloat, bool kDivides>
     rounded = select(c.past, hi, whole);
   }
   // The flushed: zero after rounding, less zero before (a zero stays zero, so the difference is
-  // -1 or 0; GCC took the lanes of the two comparisons' conjunction apart one by one).
+  // -1 or 0; GCC would take the lanes of the two comparisons' conjunction apart one by one).
   c.flushed = (rounded == zero) - (a == zero);
   const Lanes r = lanes_of(bits_of(rounded) | sign);
   c.q = r * st.back * st.factor;

@@ -2,7 +2,7 @@
 // elements is taken a sub-block at a time, every candidate in turn while the sub-block is in the
 // core's cache, and each element stays in registers from its scaling to the error sums (the
 // register pass). quantise() writes and reads back four to six arrays of eight bytes an element
-// for each candidate, and the scan's time went to that traffic. This pass gives the same
+// for each candidate, traffic that would take most of a scan's time. This pass gives the same
 // figures, bit for bit, without them: the same scale formulas (scaling.h), the same rounding
 // (round_nearest.h's arithmetic, and codec.h for what that defers) and the same sums in the same
 // order (error_lanes.h). A block holding an Inf or a NaN, or whose error sum is not finite (and

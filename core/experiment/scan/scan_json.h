@@ -67,7 +67,7 @@ double cheapest_bits(const std::vector<std::vector<size_t>>& shapes, const std::
 double total_sqnr_db(const ScanResult& r, double error);
 // What a whole-checkpoint SQNR hides where one tensor holds most of the energy it is taken over
 // (a pooled SQNR is then mostly that tensor's: a synthetic checkpoint's float8-stored v_proj,
-// exact under float8_e4m3fn per-tensor, gave that candidate 53 dB where its other tensors scored
+// exact under float8_e4m3fn per-tensor, gives that candidate 53 dB where its other tensors score
 // 31): "NAME holds 95% of the energy"; empty where no tensor holds more than half.
 std::string dominant_energy_text(const ScanResult& r);
 // What the pooled SQNR of a plan (`choice`, a candidate per tensor) hides of its tensors: the
@@ -77,8 +77,8 @@ std::string dominant_energy_text(const ScanResult& r);
 std::string plan_tensors_text(const ScanResult& r, const std::vector<size_t>& choice);
 // The tensors holding an Inf or a NaN, whose figures leave those elements out: "2 tensors hold
 // Inf or NaN elements, left out of every figure: a.weight (all 64: not scored), b.weight (2 of
-// 64)"; empty where none does. (An all-NaN tensor read "exact" under every candidate, without a
-// word.)
+// 64)"; empty where none does. (Else an all-NaN tensor would read "exact" under every candidate,
+// without a word.)
 std::string nonfinite_text(const ScanResult& r);
 // Whether the tensor has a finite element to be scored on: without one its figures are empty.
 inline bool has_finite_elements(const TensorScan& t) { return t.stats.nonfinite < t.params; }

@@ -33,7 +33,7 @@ inline json number(double x) {
 
 // v when it is an integer in [lo, hi], signed or unsigned in the JSON (a file's parse as
 // unsigned, a config written by to_json may hold signed ones); read in 64 bits, so that a value
-// past int's range is refused instead of wrapped into it (threads 2^32 + 1 ran on one thread).
+// past int's range is refused instead of wrapped into it (threads 2^32 + 1 would run on one thread).
 inline std::optional<int64_t> integer_in(const json& v, int64_t lo, int64_t hi) {
   if (!v.is_number_integer()) return std::nullopt;
   if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
@@ -61,7 +61,7 @@ struct Reader {
   }
   bool size(const char* key, size_t* out) {
     if (!j.contains(key)) return true;
-    // Each caller's check says how large a size may be; 0 is no size (m = 0 was let through to
+    // Each caller's check says how large a size may be; 0 is no size (m = 0 would get through to
     // a message naming no key).
     const auto v = integer_in(j[key], 1, INT64_MAX);
     if (!v) return fail(key, "must be a positive integer");

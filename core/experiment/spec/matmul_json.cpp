@@ -30,7 +30,7 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   MatmulSpec spec;
   MatmulConfig& c = spec.config;
   Reader r{j, {}};
-  // "" is not "not given": a key written empty took its default silently.
+  // "" is not "not given": a key written empty would take its default silently.
   for (const char* key : {"accumulate", "framework", "backend", "input_file", "weight_file", "bias_file"})
     if (j.contains(key) && j[key].is_string() && j[key].get<std::string>().empty())
       r.fail(key, "is empty: leave it out for its default, or give a value");
@@ -82,8 +82,8 @@ Expected<MatmulSpec> matmul_spec_from_json(const json& j) {
   }
   if (!spec.files.bias.empty() && j.contains("bias_data"))
     r.fail("bias_data", "is for a drawn bias: with bias_file the values are the file's");
-  // Without a bias, bias_data draws nothing: refused, but for the writer's default, which files
-  // written before said and which is taken as saying nothing (as the MLP reader takes its own).
+  // Without a bias, bias_data draws nothing: refused, but for the writer's default, which older
+  // files say and which is taken as saying nothing (as the MLP reader takes its own).
   else if (!c.bias && j.contains("bias_data") && data_json(c.bias_data) != data_json(MatmulConfig{}.bias_data))
     r.fail("bias_data", "draws a bias: give \"bias\" its dtype too, or leave bias_data out");
   if (r.string("framework", &spec.framework) && !spec.framework.empty() && !promote::find_engine(spec.framework))
@@ -184,7 +184,7 @@ json to_json(const Histogram& h) {
   json edges = json::array();
   for (double e : h.edges) edges.push_back(number(e));
   // "log": edges evenly spaced in the logarithm, a power of two or a fixed fraction of an octave
-  // apart ("log10" read as decades); `edges` gives them.
+  // apart ("log10" would read as decades); `edges` gives them.
   return {{"scale", h.scale == BinScale::Log10 ? "log" : "linear"},
           {"edges", edges},
           {"counts", h.counts},
@@ -263,8 +263,8 @@ Expected<MlpConfig> mlp_config_from_json(const json& j) {
         "'framework' is not an MLP key (an MLP runs its layers' own arithmetic; a linear experiment runs a "
         "call as a framework would)"};
   // The weights and biases are drawn with nn.Linear's init (run_mlp), so their data sources
-  // were read and written back without effect. Files written before say the writer's defaults,
-  // which are taken as saying nothing; any other source is refused.
+  // would have no effect. Older files say the writer's defaults, which are taken as saying
+  // nothing; any other source is refused.
   for (const auto& [key, written_before] :
        {std::pair{"weight_data", DataSource{}}, std::pair{"bias_data", DataSource{Distribution::TorchLinear}}}) {
     DataSource given = written_before;
