@@ -158,6 +158,12 @@ void ExplorerPanel::draw_controls() {
 }
 
 void ExplorerPanel::draw_format_picker() {
+  // Beside the controls before it where they leave room for it and the custom format's box and
+  // button after it (kept together): on a line of their own they take a line the table's rows
+  // need in presentation mode at 1280x800.
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  same_line_if_fits(button_width("Formats shown...") + spacing + ImGui::GetFontSize() * 7 + spacing +
+                    button_width("add custom format"));
   if (ImGui::Button("Formats shown...")) ImGui::OpenPopup("explorer-formats");
   if (ImGui::BeginPopup("explorer-formats")) {
     for (Row& r : rows_)
