@@ -45,20 +45,27 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum)
               "bound", "estimate", "mean bits", "max ulp", "NaN/Inf");
   // gamma_m = m u / (1 - m u) exists only while m u < 1 (m = K for a sequential sum): past that the
   // column says "none".
-  bool unbounded = false;
+  bool unbounded = false, estimate_is_bound = false;
   double largest_ulp = 0;
   for (const auto& r : rows)
     if (r.stats.count > 0) largest_ulp = std::max(largest_ulp, r.stats.max_ulp);
   for (const auto& r : rows) {
     unbounded |= !std::isfinite(r.bounds.deterministic);
+    const bool same = experiment::estimate_is_the_bound(r.bounds);
+    estimate_is_bound |= same;
     const experiment::ErrorStats& s = r.stats;
     std::printf("%8zu  %-28s %14s %13s %13s %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
                 statistic("%.3e", r.max_scaled, s).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
-                experiment::bound_value_text(r.bounds.probabilistic).c_str(), statistic("%.2f", s.mean_bits, s).c_str(),
+                same ? "= bound" : experiment::bound_value_text(r.bounds.probabilistic).c_str(),
+                statistic("%.2f", s.mean_bits, s).c_str(),
                 (s.count == 0 ? "-" : experiment::ulps_text(s.max_ulp, largest_ulp)).c_str(),
                 experiment::not_finite_text(s).c_str());
   }
   for (const std::string& note : experiment::unreferenced_notes(rows)) std::printf("note: %s\n", note.c_str());
+  if (estimate_is_bound)
+    std::printf(
+        "\n= bound: a compensated (Kahan) sum's estimate is its bound: the bound's leading term, 2u (3u with "
+        "rounded products), does not grow with K\n");
   if (unbounded)
     std::printf(
         "\nnone: the worst-case bound no longer exists at that length: gamma_m = m u / (1 - m u) needs "

@@ -693,9 +693,15 @@ std::string bounds_line(const MatmulResult& r) {
                   gamma_text(r.bounds.deterministic).c_str(), share_text(r.within_deterministic, r.compared).c_str());
   else std::snprintf(buf, sizeof buf, "no %s (%s); ", named.worst.c_str(), named.none_when.c_str());
   line += buf;
-  std::snprintf(buf, sizeof buf, "%s %s (%s within)", named.probable.c_str(),
-                bound_value_text(r.bounds.probabilistic).c_str(),
-                share_text(r.within_probabilistic, r.compared).c_str());
+  // A compensated sum's estimate is its bound (estimate_is_the_bound): the same number twice
+  // would read as two findings.
+  if (estimate_is_the_bound(r.bounds))
+    std::snprintf(buf, sizeof buf, "%s: the bound itself (its leading term does not grow with K)",
+                  named.probable.c_str());
+  else
+    std::snprintf(buf, sizeof buf, "%s %s (%s within)", named.probable.c_str(),
+                  bound_value_text(r.bounds.probabilistic).c_str(),
+                  share_text(r.within_probabilistic, r.compared).c_str());
   return line + buf + (r.bound_note.empty() ? "" : "; " + r.bound_note);
 }
 

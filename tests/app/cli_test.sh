@@ -444,6 +444,8 @@ check promote-autocast-linear 0 '^  -> torch\.bfloat16$' -- "$PL" promote --fram
 check promote-autocast-f64 0 'c10::BFloat16 != double' -- "$PL" promote --framework torch-autocast-cpu --op linear float32 float64
 check dot-table 0 'f16 chunked\(128\) -> f32 rne' -- "$PL" dot --k 16,256 --trials 4
 check dot-json 0 '"probabilistic_estimate"' -- "$PL" dot --k 8 --trials 2 --accumulate f32:kahan --json
+# A Kahan sum's estimate is its bound: said, not printed as a second number.
+check dot-kahan-estimate-is-bound 0 'f16 kahan rne +[0-9.e+-]+ +[0-9.e+-]+ += bound .*= bound: a compensated \(Kahan\) sum' -- bash -c '"$0" dot --k 1024 --trials 2 --accumulate f16:kahan | tr "\n" " "' "$PL"
 # "log", not "log10": the bins are octaves and fractions of one, not decades.
 check dot-histogram 0 '"scale": "log"' -- "$PL" dot --k 64 --trials 16 --accumulate f16:sequential --json
 check dot-bad-model 2 "not a model: f64 \\| i32 \\| f32:blas .*FMT:multiterm" -- "$PL" dot --accumulate f32:sideways

@@ -802,6 +802,28 @@ TEST(Matmul, TheBoundFigureWritesTheBoundsAsTheLineDoes) {
   EXPECT_NE(bounds_line(*r).find(bound_value_text(r->bounds.probabilistic)), std::string::npos) << bounds_line(*r);
 }
 
+// A Kahan sum's estimate is its bound: the line says so instead of printing the number twice, as
+// if the two were separate findings.
+TEST(Matmul, AKahanSumsEstimateIsSaidToBeItsBound) {
+  MatmulConfig c;
+  c.m = c.n = 4, c.k = 256;
+  c.accumulate = {AccumKind::Kahan, DType::float16};
+  auto r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_TRUE(estimate_is_the_bound(r->bounds));
+  const std::string line = bounds_line(*r);
+  EXPECT_NE(line.find("probabilistic estimate: the bound itself"), std::string::npos) << line;
+  const std::string bound = gamma_text(r->bounds.deterministic);
+  EXPECT_EQ(line.find(bound), line.rfind(bound)) << line;  // the number once
+  // With a bias after the sum, the estimate takes the bias's rounding as a random walk and the
+  // bound as a worst case: two numbers again, each printed.
+  c.bias = DType::float16;
+  r = run_matmul(c);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_FALSE(estimate_is_the_bound(r->bounds));
+  EXPECT_NE(bounds_line(*r).find(bound_value_text(r->bounds.probabilistic)), std::string::npos) << bounds_line(*r);
+}
+
 TEST(Matmul, TheBoundsLineSaysWhenThereIsNoGammaK) {
   // float16 sums of length 4096: K u = 2 >= 1, where gamma_K does not exist (the line said "inf").
   MatmulConfig c;
