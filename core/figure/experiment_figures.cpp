@@ -131,12 +131,16 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   const bool gamma = experiment::rounds_at_each_addition(c.accumulate.kind);
   if (!std::isfinite(r.bounds.deterministic)) bound.subtitle += "; no deterministic bound (" + named.none_when + ")";
   const std::string at = " at K = " + std::to_string(c.k) + ": ";
+  // A Kahan sum's estimate is its bound: one line, named for both (two lines at one x would hide
+  // the first under the second).
+  const bool one_line = experiment::estimate_is_the_bound(r.bounds);
   if (std::isfinite(r.bounds.deterministic))
     bound.annotations.push_back(vline(r.bounds.deterministic,
-                                      (gamma ? "deterministic " + named.worst : "the model's worst-case bound") + at +
+                                      (gamma ? "deterministic " + named.worst : "the model's worst-case bound") +
+                                          (one_line ? ", also its estimate," : "") + at +
                                           experiment::bound_value_text(r.bounds.deterministic),
                                       palette(1)));
-  if (std::isfinite(r.bounds.probabilistic))
+  if (std::isfinite(r.bounds.probabilistic) && !one_line)
     bound.annotations.push_back(vline(r.bounds.probabilistic,
                                       (gamma ? "estimate " + named.probable : "the model's probabilistic estimate") +
                                           at + experiment::bound_value_text(r.bounds.probabilistic),

@@ -815,6 +815,13 @@ TEST(Matmul, AKahanSumsEstimateIsSaidToBeItsBound) {
   EXPECT_NE(line.find("probabilistic estimate: the bound itself"), std::string::npos) << line;
   const std::string bound = gamma_text(r->bounds.deterministic);
   EXPECT_EQ(line.find(bound), line.rfind(bound)) << line;  // the number once
+  // The figure draws one line for both (two at one x hid the bound's under the estimate's).
+  std::vector<std::string> labels;
+  for (const figure::Figure& f : figure::matmul_figures(*r))
+    if (f.name == "arithmetic-vs-bound")
+      for (const figure::Annotation& a : f.annotations) labels.push_back(a.label);
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_NE(labels[0].find("worst-case bound, also its estimate, at K = 256: "), std::string::npos) << labels[0];
   // With a bias after the sum, the estimate takes the bias's rounding as a random walk and the
   // bound as a worst case: two numbers again, each printed.
   c.bias = DType::float16;
