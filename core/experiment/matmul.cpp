@@ -65,8 +65,6 @@ int value_precision(DType t) { return is_float(t) ? info(t).format.precision() :
 
 bool products_exact(DType a, DType b) { return value_precision(a) + value_precision(b) <= 53; }
 
-
-
 // In 8 x 8 tiles, each written row by row (contiguous writes; the reads stride through eight
 // cache lines that stay in L1): several times faster than 32 x 32 tiles written column by
 // column. Bands of tile rows split between the threads. A whole tile writes each of its eight

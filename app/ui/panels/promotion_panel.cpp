@@ -533,10 +533,11 @@ void PromotionPanel::draw_grid() {
   // A grid narrower than the pane needs no sideways scrollbar, nor room for one.
   const bool sideways = width_needed(cell_w) > avail.x;
   if (!beside_) split_.reserve(float(rows.size() + 1) * row_h + (sideways ? ImGui::GetStyle().ScrollbarSize : 0));
-  if (!ImGui::BeginTable("grid", int(shown.size()) + 1, flags,
-                         // As wide as its columns: the header's band and the row lines would run
-                         // on across the pane past a grid that fits.
-                         {sideways ? 0.0f : width_needed(cell_w), table_height(float(rows.size() + 1), row_h, sideways)})) {
+  if (!ImGui::BeginTable(
+          "grid", int(shown.size()) + 1, flags,
+          // As wide as its columns: the header's band and the row lines would run
+          // on across the pane past a grid that fits.
+          {sideways ? 0.0f : width_needed(cell_w), table_height(float(rows.size() + 1), row_h, sideways)})) {
     ImGui::SetWindowFontScale(1.0f);
     return;
   }

@@ -135,7 +135,8 @@ TEST(ScenarioLibrary, EveryNumberInTheTextIsBacked) {
   for (const auto& s : shipped().scenarios) {
     json parts = json::array();
     for (const auto& c : s.checks)
-      parts.push_back({c.label, without_addresses(c.params), c.expect ? without_addresses(json(*c.expect)) : json(nullptr)});
+      parts.push_back(
+          {c.label, without_addresses(c.params), c.expect ? without_addresses(json(*c.expect)) : json(nullptr)});
     for (const auto& e : s.evidence) parts.push_back(e.setup);
     std::vector<double> backed;
     for (const auto& [at, v] : numbers_in(parts.dump(), false)) backed.push_back(v);
