@@ -65,7 +65,7 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum)
   if (estimate_is_bound)
     std::printf(
         "\n= bound: a compensated (Kahan) sum's estimate is its bound: the bound's leading term, 2u (3u with "
-        "rounded products), does not grow with K\n");
+        "rounded products), is a fixed number of roundings, not K of them; only its K u^2 term grows with K\n");
   if (unbounded)
     std::printf(
         "\nnone: the worst-case bound no longer exists at that length: gamma_m = m u / (1 - m u) needs "

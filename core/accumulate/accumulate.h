@@ -108,9 +108,10 @@ double accumulation_unit(const Accumulation& a);
 // sqrt(estimate^2 + steps u^2). They are not more terms of the sum: a Kahan sum's bound does not
 // grow by u a term, and a pairwise sum's depth does not grow by one.
 ErrorBounds with_roundings_after(ErrorBounds sum, size_t steps, double u);
-// Whether the estimate is the bound itself: a Kahan sum's, whose leading term (2u, or 3u with
-// rounded products) does not grow with K, so no random walk of roundings makes a smaller one.
-// (Not an exact sum's zeros: there both say "no error".)
+// Whether the estimate is the bound itself: a Kahan sum's (accumulation_bounds takes its bound as
+// its estimate), whose leading term, 2u or 3u with rounded products, is a fixed number of
+// roundings, not K of them: only its K u^2 term grows with K. (Not an exact sum's zeros: there
+// both say "no error".)
 inline bool estimate_is_the_bound(const ErrorBounds& b) {
   return b.deterministic > 0 && b.probabilistic == b.deterministic;
 }

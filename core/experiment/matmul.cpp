@@ -694,7 +694,7 @@ std::string bounds_line(const MatmulResult& r) {
   // A compensated sum's estimate is its bound (estimate_is_the_bound): the same number twice
   // would read as two findings.
   if (estimate_is_the_bound(r.bounds))
-    std::snprintf(buf, sizeof buf, "%s: the bound itself (its leading term does not grow with K)",
+    std::snprintf(buf, sizeof buf, "%s: the bound itself (its leading term is a fixed number of roundings, not K)",
                   named.probable.c_str());
   else
     std::snprintf(buf, sizeof buf, "%s %s (%s within)", named.probable.c_str(),

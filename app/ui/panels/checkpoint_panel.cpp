@@ -425,15 +425,20 @@ void CheckpointPanel::draw_table() {
     if (c == columns - 1) return "the candidate the plan chose (* pinned)";
     return "right-click a header to show or hide columns";
   });
-  layout_audit::note_rows_in_view("the Checkpoint panel's tensor table", float(std::min<size_t>(2, r.tensors.size())),
-                                  row);
   sort_rows();
   // Only the rows in view are drawn: a large model's thousands of tensors times its candidates
   // are tens of thousands of cells, each a formatted number, every frame.
   ImGuiListClipper clipper;
   clipper.Begin(int(order_.size()));
+  bool first = true;
   while (clipper.Step())
-    for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) draw_row(order_[size_t(row)], shorts);
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      draw_row(order_[size_t(i)], shorts);
+      if (first)
+        layout_audit::note_rows_in_view("the Checkpoint panel's tensor table",
+                                        float(std::min<size_t>(2, r.tensors.size())), row);
+      first = false;
+    }
   mark_more_right();  // (the plan's column, last, is off the edge below 1920 px)
   // Rows below the table's edge: in presentation mode at 1600x1000 its last row would otherwise be
   // cut through with nothing to say so.

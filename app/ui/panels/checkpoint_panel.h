@@ -40,9 +40,9 @@ class CheckpointPanel final : public Panel {
     // (An outcome not yet taken counts: it is work still to show.)
     return scan_asked_ || worker_.pending() || replan_asked_ || planner_.pending() || export_.running();
   }
-  // A scan asked for while another tab shows (`--checkpoint` with another `--panel`) starts and
-  // is taken when it ends: left for the panel's own frames, it would not start until the tab
-  // showed, and a screenshot would wait its full minute for it (and miss a bad path's error).
+  // A scan asked for while another tab shows (`--checkpoint` with another `--panel`) is taken
+  // when it ends: left for the panel's own frames, its outcome would wait for the tab, and a
+  // screenshot would wait its full minute for it (and miss a bad path's error).
   void hidden() override { keep_up(); }
   void stop_work() override {
     worker_.request_cancel();
@@ -128,7 +128,7 @@ class CheckpointPanel final : public Panel {
   // this frame still draws it (the Scan button and the path field start a scan mid-frame, with
   // the table still to draw from the result).
   bool result_stale_ = false;
-  void drop_stale_result();  // at the top of a frame
+  void drop_stale_result();  // before anything of the panel draws (a frame's top, or hidden())
   void keep_up();            // starts what was asked and takes what finished, shown or not
   std::string error_;
   bool error_environment_ = false;  // error_ is the scan's own, after the files were checked

@@ -403,8 +403,8 @@ void PromotionPanel::draw_conv_shape(Setting& s) {
   const std::string_view op = e.ops[s.op];
   if (std::find(e.shape_ops.begin(), e.shape_ops.end(), op) == e.shape_ops.end()) return;
   const bool one_d = op == "conv1d";
-  // Each label before its field, as the row above has them: after, "[1] groups [2] threads" read
-  // as a weight of 1 and 2 groups.
+  // Each label before its field, as the row above has them: after, "[1] groups [2] threads" would
+  // read as a weight of 1 and 2 groups.
   const char* input_label = one_d ? "input (N,C,L)" : "input (N,C,H,W)";
   label_before(input_label);
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000,0000,0000,0000").x);
@@ -983,7 +983,8 @@ void PromotionPanel::draw_content() {
     return;
   }
   // The grid above, the selected pair's answer and its fixes below; the bar between moves.
-  // With no pair selected the pane below holds one line of help: the grid takes its room.
+  // With no pair selected the pane below holds a line of help (and the overview, scrolled to):
+  // the grid takes its room.
   // In a scenario's live preview the pair's answer keeps 3 lines (5 would leave a crushed strip of grid
   // in presentation mode at 1280x800, scenario 25); the bar moves either way.
   split_.prefer_share(selected_a_ < 0 ? 1.0f : 0.75f);

@@ -55,8 +55,8 @@ namespace {
 constexpr int kScreenshotFrames = 8;         // ImGui sizes tables and columns over the first frames, a
                                              // scenario's live panel a level deeper
 // How long a screenshot waits for background work, by the clock: counted in frames, the wait
-// grows with each frame's drawing (at 1920x1080, 3,000 frames counted as a minute of 20 ms each
-// would take over two minutes).
+// would grow with each frame's drawing time. Past it the picture is taken as it is, and stderr
+// says the work was still running.
 constexpr std::chrono::seconds kScreenshotWait{60};
 
 std::string lower(std::string s) {
@@ -558,6 +558,9 @@ int run_gui(const GuiOptions& o) {
           return fail("--figure " + o.figure + ": the view's work was still running when the screenshot was taken");
         return fail("--figure " + o.figure + ": no figure of that name in this view", /*bad_input=*/true);
       }
+      if (waiting)  // (the picture is still written: what the view shows at the end of the wait)
+        std::fprintf(stderr, "warning: the view's background work was still running after %lld s: the screenshot "
+                     "shows it unfinished\n", static_cast<long long>(kScreenshotWait.count()));
       if (auto saved = save_screenshot(o, *fbo, w, h); !saved) return fail(saved.error());
       break;
     }

@@ -84,7 +84,11 @@ void note_rows_in_view(const char* what, float rows, float row) {
     in = in->ParentWindow;
     bottom = std::min(bottom, in->InnerClipRect.Max.y);
   }
-  rooms().push_back({what, bottom - ImGui::GetCursorScreenPos().y, rows * row});
+  // From the top of the row begun last: the first body row's, under the header however tall its
+  // cells or whichever columns are hidden.
+  const ImGuiTable* table = ImGui::GetCurrentTable();
+  const float top = table ? table->RowPosY1 : ImGui::GetCursorScreenPos().y;
+  rooms().push_back({what, bottom - top, rows * row});
 }
 
 void note_in_view(const char* what) {

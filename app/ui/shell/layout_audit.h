@@ -35,9 +35,9 @@ void note_in_view(const char* what);
 // story in presentation mode: stacked above a figure at 1280x800, two lines of it stood above the
 // figure and the rest scrolled). Less than that is a problem.
 void note_room(const char* what, float shown, float needed);
-// Call inside a table, after its headers and before its first body row: fewer than `rows` body
-// rows of `row` pixels in view under them, in the table and the panes around it, is a problem
-// (presentation mode's controls at 1280x800 left the Checkpoint table one row above its figure).
+// Call inside a table, right after its first body row's TableNextRow: fewer than `rows` body rows
+// of `row` pixels in view from there, in the table and the panes around it, is a problem (a table
+// with one row in view above a figure is a table in name only).
 void note_rows_in_view(const char* what, float rows, float row);
 // What the frame just ended got wrong, one line each; empty: nothing. Call after ImGui::Render().
 std::vector<std::string> problems();

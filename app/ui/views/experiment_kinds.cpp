@@ -266,7 +266,15 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(gamma_text(r.bounds.deterministic).c_str());
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(bound_value_text(r.bounds.probabilistic).c_str());
+    if (estimate_is_the_bound(r.bounds)) {  // (a Kahan sum's, as the dot command's table says it)
+      ImGui::TextUnformatted("= bound");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "A compensated (Kahan) sum's estimate is its bound: the bound's leading term, 2u (3u with rounded "
+            "products), is a fixed number of roundings, not K of them; only its K u^2 term grows with K.");
+    } else {
+      ImGui::TextUnformatted(bound_value_text(r.bounds.probabilistic).c_str());
+    }
     ImGui::TableNextColumn();
     if (none) ImGui::TextUnformatted("-");
     else ImGui::Text("%.2f", r.stats.mean_bits);

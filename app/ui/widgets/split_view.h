@@ -36,7 +36,7 @@ class SplitView {
   void begin_top(const char* id, float min_top_lines = 3, float min_bottom_lines = 18, float max_share = 1.0f);
   // Until the bar is dragged, the fitted pane's share from now on: a pane whose partner has
   // little to show takes more (the Promotion grid while no pair is selected, whose pane below
-  // holds one line of help: at 75% it would scroll above 130 px left blank).
+  // starts with a line of help: at 75% it would scroll above 130 px left blank).
   void prefer_share(float share) {
     if (!dragged_) share_ = share;
   }

@@ -814,8 +814,9 @@ TEST(Matmul, AKahanSumsEstimateIsSaidToBeItsBound) {
   const std::string line = bounds_line(*r);
   EXPECT_NE(line.find("probabilistic estimate: the bound itself"), std::string::npos) << line;
   const std::string bound = gamma_text(r->bounds.deterministic);
+  EXPECT_NE(line.find(bound), std::string::npos) << line;
   EXPECT_EQ(line.find(bound), line.rfind(bound)) << line;  // the number once
-  // The figure draws one line for both (two at one x hid the bound's under the estimate's).
+  // The figure draws one line for both (two at one x would hide the bound's under the estimate's).
   std::vector<std::string> labels;
   for (const figure::Figure& f : figure::matmul_figures(*r))
     if (f.name == "arithmetic-vs-bound")

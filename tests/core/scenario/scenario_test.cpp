@@ -118,8 +118,8 @@ std::vector<std::pair<size_t, double>> numbers_in(std::string text, bool in_name
 // Every number in a story or look-at is a recorded fact, a check's value or an evidence
 // setup's -- never a number only a hand derivation backs.
 // A check's parameters without where its values are read from: the digits of a JSON pointer
-// ("/rows/10/stats/mean_abs") and an evidence index back no number in the text (they backed
-// scenario 22's "the mantissa 10" and "8 times as large").
+// ("/rows/10/stats/mean_abs") and an evidence index back no number in the text (counted, they
+// would back any "10" a story states).
 json without_addresses(json v) {
   if (v.is_object()) {
     v.erase("pointer");
