@@ -559,8 +559,10 @@ int run_gui(const GuiOptions& o) {
         return fail("--figure " + o.figure + ": no figure of that name in this view", /*bad_input=*/true);
       }
       if (waiting)  // (the picture is still written: what the view shows at the end of the wait)
-        std::fprintf(stderr, "warning: the view's background work was still running after %lld s: the screenshot "
-                     "shows it unfinished\n", static_cast<long long>(kScreenshotWait.count()));
+        std::fprintf(stderr,
+                     "warning: the view's background work was still running after %lld s: the screenshot "
+                     "shows it unfinished\n",
+                     static_cast<long long>(kScreenshotWait.count()));
       if (auto saved = save_screenshot(o, *fbo, w, h); !saved) return fail(saved.error());
       break;
     }
