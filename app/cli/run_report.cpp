@@ -63,9 +63,8 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum)
   }
   for (const std::string& note : experiment::unreferenced_notes(rows)) std::printf("note: %s\n", note.c_str());
   if (estimate_is_bound)
-    std::printf(
-        "\n= bound: a compensated (Kahan) sum's estimate is its bound: the bound's leading term, 2u (3u with "
-        "rounded products), is a fixed number of roundings, not K of them; only its K u^2 term grows with K\n");
+    std::printf("\n= bound: %.*s\n", static_cast<int>(experiment::estimate_is_the_bound_text().size()),
+                experiment::estimate_is_the_bound_text().data());
   if (unbounded)
     std::printf(
         "\nnone: the worst-case bound no longer exists at that length: gamma_m = m u / (1 - m u) needs "

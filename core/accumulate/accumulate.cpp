@@ -242,6 +242,11 @@ std::string gamma_text(double deterministic) {
   return bound_value_text(deterministic);
 }
 
+std::string_view estimate_is_the_bound_text() {
+  return "a compensated (Kahan) sum's estimate is its bound: the bound's leading term, 2u (3u with rounded "
+         "products), is a fixed number of roundings, not K of them; only its K u^2 term grows with K";
+}
+
 std::string bound_value_text(double bound) {
   if (!std::isfinite(bound) || bound <= 0) return shortest_double(bound);
   const std::string exact = exact_decimal(bound);

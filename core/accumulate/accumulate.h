@@ -115,6 +115,9 @@ ErrorBounds with_roundings_after(ErrorBounds sum, size_t steps, double u);
 inline bool estimate_is_the_bound(const ErrorBounds& b) {
   return b.deterministic > 0 && b.probabilistic == b.deterministic;
 }
+// Why a table's estimate column says "= bound" (estimate_is_the_bound), as one sentence without a
+// final stop, for the dot command's note and the window's tooltip alike.
+std::string_view estimate_is_the_bound_text();
 
 // Whether every product of a value of `a` and one of `b` is exact in the model's accumulator:
 // floats whose significant bits add up to the accumulator's at most (bfloat16 x bfloat16 into

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <cctype>
 #include <cstdio>
 #include <sstream>
 
@@ -268,10 +269,11 @@ void draw_sweep_table(const std::vector<DotSweepRow>& rows) {
     ImGui::TableNextColumn();
     if (estimate_is_the_bound(r.bounds)) {  // (a Kahan sum's, as the dot command's table says it)
       ImGui::TextUnformatted("= bound");
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
-            "A compensated (Kahan) sum's estimate is its bound: the bound's leading term, 2u (3u with rounded "
-            "products), is a fixed number of roundings, not K of them; only its K u^2 term grows with K.");
+      if (ImGui::IsItemHovered()) {
+        std::string why(estimate_is_the_bound_text());
+        why[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(why[0])));  // (a note's start)
+        ImGui::SetTooltip("%s.", why.c_str());
+      }
     } else {
       ImGui::TextUnformatted(bound_value_text(r.bounds.probabilistic).c_str());
     }
