@@ -29,6 +29,15 @@ namespace {
 using namespace experiment;
 
 // A stored dtype by the name the rest of the window uses ("bfloat16", not the file's "BF16").
+// A budget to start from: 6 bits per parameter (between fp8 and fp4), within what the plans span.
+// (In doubles: clamped in floats, a budget could fall a float's rounding below the cheapest plan,
+// which would then refuse it.)
+double starting_budget(const std::vector<PlanPoint>& frontier) {
+  constexpr double kStart = 6.0;
+  if (frontier.empty()) return kStart;
+  return std::clamp(kStart, frontier.front().bits_per_param, frontier.back().bits_per_param);
+}
+
 std::string stored_name(const std::string& code) {
   const io::StoredDtype* d = io::safetensors_dtype(code);
   return d ? std::string(name(d->dtype)) : code;
@@ -189,18 +198,10 @@ CheckpointPanel::Planned CheckpointPanel::plan_for(std::shared_ptr<const Scanned
   Planned out;
   out.from = std::move(from);
   auto items = plan_items(*out.from, pins);
-  if (!items) {
-    out.error = items.error();
-    out.budget = budget.value_or(6.0);
-  } else {
-    out.frontier = plan_frontier(*items);
-    // A budget to start from: 6 bits per parameter (between fp8 and fp4), within what the plans
-    // span. (In doubles: clamped in floats, a budget could fall a float's rounding below the
-    // cheapest plan, which would then refuse it.)
-    out.budget = budget ? *budget
-                 : out.frontier.empty()
-                     ? 6.0
-                     : std::clamp(6.0, out.frontier.front().bits_per_param, out.frontier.back().bits_per_param);
+  if (items) out.frontier = plan_frontier(*items);
+  else out.error = items.error();
+  out.budget = budget.value_or(starting_budget(out.frontier));
+  if (items) {
     if (auto p = plan_report(*out.from, out.budget, pins)) out.plan = *p;
     else out.error = p.error();
   }
