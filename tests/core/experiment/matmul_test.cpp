@@ -787,15 +787,21 @@ TEST(Matmul, ABoundTakenPastKSaysSo) {
   EXPECT_TRUE(named);
 }
 
+// The labels of the lines the arithmetic-vs-bound figure draws at the bound and the estimate.
+std::vector<std::string> bound_labels(const MatmulResult& r) {
+  std::vector<std::string> labels;
+  for (const figure::Figure& f : figure::matmul_figures(r))
+    if (f.name == "arithmetic-vs-bound")
+      for (const figure::Annotation& a : f.annotations) labels.push_back(a.label);
+  return labels;
+}
+
 // Bug: the figure's legend gave the bound by its leading digits, "3.057...e-05", where the
 // line, the table and the report round it up, "3.058e-05": two values for one bound.
 TEST(Matmul, TheBoundFigureWritesTheBoundsAsTheLineDoes) {
   auto r = run_matmul(scaled_fp8_product());
   ASSERT_TRUE(r.ok()) << r.error();
-  std::vector<std::string> labels;
-  for (const figure::Figure& f : figure::matmul_figures(*r))
-    if (f.name == "arithmetic-vs-bound")
-      for (const figure::Annotation& a : f.annotations) labels.push_back(a.label);
+  const std::vector<std::string> labels = bound_labels(*r);
   ASSERT_EQ(labels.size(), 2u);
   EXPECT_TRUE(labels[0].ends_with(": 3.058e-05")) << labels[0];
   EXPECT_TRUE(labels[1].ends_with(": " + bound_value_text(r->bounds.probabilistic))) << labels[1];
@@ -817,10 +823,7 @@ TEST(Matmul, AKahanSumsEstimateIsSaidToBeItsBound) {
   EXPECT_NE(line.find(bound), std::string::npos) << line;
   EXPECT_EQ(line.find(bound), line.rfind(bound)) << line;  // the number once
   // The figure draws one line for both (two at one x would hide the bound's under the estimate's).
-  std::vector<std::string> labels;
-  for (const figure::Figure& f : figure::matmul_figures(*r))
-    if (f.name == "arithmetic-vs-bound")
-      for (const figure::Annotation& a : f.annotations) labels.push_back(a.label);
+  const std::vector<std::string> labels = bound_labels(*r);
   ASSERT_EQ(labels.size(), 1u);
   EXPECT_NE(labels[0].find("worst-case bound, also its estimate, at K = 256: "), std::string::npos) << labels[0];
   // With a bias after the sum, the estimate takes the bias's rounding as a random walk and the
