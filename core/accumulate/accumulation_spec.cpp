@@ -1,6 +1,6 @@
 #include "core/accumulate/accumulation_spec.h"
 
-#include <cstdlib>
+#include <charconv>
 #include <sstream>
 #include <vector>
 
@@ -77,10 +77,11 @@ Expected<Accumulation> parse_accumulation(const std::string& spec) {
     if (!kind || *kind == AccumKind::Float64) return fail("not a model: " + accumulation_grammar());
     a.kind = *kind;
     if (a.kind == AccumKind::Multiterm) a.block = 16;  // an MMA step's K for 16-bit inputs
+    // Digits alone: strtol would also take " 8" and "+8".
     auto number = [&](const std::string& text, long low, long high, long* out) {
-      char* end = nullptr;
-      *out = std::strtol(text.c_str(), &end, 10);
-      return !text.empty() && !*end && *out >= low && *out <= high;
+      const char* last = text.data() + text.size();
+      const auto [end, ec] = std::from_chars(text.data(), last, *out);
+      return ec == std::errc{} && end == last && !text.empty() && *out >= low && *out <= high;
     };
     if (parts.size() > 2) {
       long n = 0;

@@ -54,5 +54,16 @@ TEST(AccumulationSpec, TwoRoundingsAreSaidToBeTwo) {
   EXPECT_TRUE(parse_accumulation("f16:pairwise:8:rtz"));
 }
 
+// Bug: a size with a space or a sign before its digits ("f32:pairwise: 8", "+8") was taken.
+TEST(AccumulationSpec, ASizeIsDigitsAlone) {
+  for (const char* spec : {"f32:pairwise: 8", "f32:pairwise:+8", "f32:chunked:8 ", "f32:pairwise:0x8",
+                           "f16:multiterm:16: 3"}) {
+    const auto a = parse_accumulation(spec);
+    EXPECT_FALSE(a) << spec;
+  }
+  EXPECT_TRUE(parse_accumulation("f32:pairwise:8"));
+  EXPECT_TRUE(parse_accumulation("f16:multiterm:16:3"));
+}
+
 }  // namespace
 }  // namespace pl::experiment
