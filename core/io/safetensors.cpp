@@ -42,10 +42,11 @@ constexpr StoredDtype kDtypes[] = {
 constexpr int kMaxHeaderDepth = 16;
 
 // The header as JSON, refusing what a JSON object silently merges or the reference library
-// refuses: a byte-order mark, a name given twice, nesting past kMaxHeaderDepth.
+// refuses: a byte-order mark, a name given twice, a field given twice in one tensor's entry
+// (serde's "duplicate field"), nesting past kMaxHeaderDepth.
 Expected<nlohmann::json> header_json(std::string_view text) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") return Error{"the safetensors header starts with a byte-order mark"};
-  std::vector<std::string> names;
+  std::vector<std::string> names, fields;  // the tensors', and the fields of the entry being read
   std::string problem;
   const auto check = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     if (depth > kMaxHeaderDepth && problem.empty())
@@ -55,6 +56,12 @@ Expected<nlohmann::json> header_json(std::string_view text) {
       if (std::find(names.begin(), names.end(), name) != names.end() && problem.empty())
         problem = "tensor '" + printable(name) + "' is named twice in the safetensors header";
       names.push_back(std::move(name));
+      fields.clear();
+    } else if (event == nlohmann::json::parse_event_t::key && depth == 2 && names.back() != "__metadata__") {
+      std::string field = parsed.get<std::string>();
+      if (std::find(fields.begin(), fields.end(), field) != fields.end() && problem.empty())
+        problem = "tensor '" + printable(names.back()) + "' gives " + printable(field) + " twice";
+      fields.push_back(std::move(field));
     }
     return problem.empty();
   };

@@ -279,6 +279,8 @@ TEST(Safetensors, LayoutNamesAndMetadataAreAsStrictAsTheReference) {
   const std::string b = R"("b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]})";
   ASSERT_TRUE(list_safetensors(file("{" + a + "," + b + "}", 16)));
   ASSERT_TRUE(list_safetensors(file("{" + b + "," + a + "}", 16)));  // any order in the header
+  // A field named in two entries, and __metadata__'s own names, are no field given twice.
+  ASSERT_TRUE(list_safetensors(file("{" + a + R"(,"__metadata__":{"dtype":"x","format":"pt"}})", 8)));
   const std::tuple<std::string, size_t, std::string> cases[] = {
       {"{" + a + R"(,"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})", 16,
        "tensor 'b' [4, 12) overlaps tensor 'a' [0, 8)"},
@@ -288,6 +290,10 @@ TEST(Safetensors, LayoutNamesAndMetadataAreAsStrictAsTheReference) {
        "a gap of 4 bytes before tensor 'b' [4, 12) (the data section starts at 0)"},
       {"{" + a + "," + b + "}", 20, "4 bytes after the last tensor ('b' ends at 16)"},
       {"{" + a + "," + a + "}", 8, "tensor 'a' is named twice"},
+      // (the last value won: F16 read as F32)
+      {R"({"a":{"dtype":"F16","dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 8, "tensor 'a' gives dtype twice"},
+      {"{" + a + R"(,"b":{"shape":[2],"dtype":"F32","data_offsets":[8,16],"shape":[2]}})", 16,
+       "tensor 'b' gives shape twice"},
       {"{" + a + R"(,"__metadata__":{"format":3}})", 8, "__metadata__ 'format' is not a string"},
       {"{" + a + R"(,"__metadata__":["pt"]})", 8, "__metadata__ is not a map of strings to strings"},
       {"\xEF\xBB\xBF{" + a + "}", 8, "byte-order mark"},
