@@ -145,23 +145,21 @@ Runner add_matmul(CLI::App& app) {
       if (const int st = output_problem(a->save, a->force,
                                         {io::tensor_file(a->a), io::tensor_file(a->b), io::tensor_file(a->bias)}))
         return st;
-    // --out's file is checked before the work too: a folder there, or a file inside --save's
-    // folder (the .npy written, then the folder refused over it), is the user's to change. A file
-    // there is replaced only with --force, and never when the run reads it.
+    // --out's file is checked before the work too: a folder there, no folder to write it in, or a
+    // file inside --save's folder (the .npy written, then the folder refused over it), is the
+    // user's to change. A file there is replaced only with --force, and never when the run reads it.
     if (!a->out.empty()) {
       std::error_code ec;
       std::string why;
-      if (std::filesystem::is_directory(a->out, ec)) why = "--out " + a->out + " is a folder: name the .npy file";
-      else if (!a->save.empty() && exporting::within(a->out, a->save))
+      const Status writable = exporting::file_refusal(
+          a->out, "the .npy file",
+          {{"--a", io::tensor_file(a->a)}, {"--b", io::tensor_file(a->b)}, {"--bias", io::tensor_file(a->bias)}});
+      if (!a->save.empty() && exporting::within(a->out, a->save))
         why = "--out " + a->out + " lies in the --save folder " + a->save + ": write it elsewhere";
+      else if (!writable) why = "--out " + writable.error();
       else if (const auto st = std::filesystem::symlink_status(a->out, ec);  // (a device is written, not replaced)
-               std::filesystem::is_regular_file(st) || std::filesystem::is_symlink(st)) {
-        for (const auto& [option, file] : {std::pair{"--a", &a->a}, {"--b", &a->b}, {"--bias", &a->bias}})
-          if (const std::string input = io::tensor_file(*file);
-              why.empty() && !input.empty() && std::filesystem::equivalent(a->out, input, ec))
-            why = "--out " + a->out + " is " + option + ", an input of this run: write it elsewhere";
-        if (why.empty() && !a->force) why = "--out " + a->out + " exists: give --force to replace it";
-      }
+               !a->force && (std::filesystem::is_regular_file(st) || std::filesystem::is_symlink(st)))
+        why = "--out " + a->out + " exists: give --force to replace it";
       if (!why.empty()) {
         std::fprintf(stderr, "error: %s\n", why.c_str());
         return kExitBadInput;

@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <utility>
+#include <vector>
 
+#include "core/export/result_folder.h"
 #include "core/util/number_text.h"
 #include "core/util/printable.h"
 
@@ -95,8 +97,18 @@ Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const Windo
     return Error{"--check-layout checks a --screenshot's frame: give --screenshot too"};
   // (Bad input, refused here: found only when the frame is written, it would exit 1, as if the
   // machine had failed.)
-  if (std::error_code ec; !o.screenshot_path.empty() && std::filesystem::is_directory(o.screenshot_path, ec))
-    return Error{"--screenshot " + printable(o.screenshot_path, 200) + " is a folder: name the PNG file"};
+  // Nor may the picture replace a file the run reads (--setup x.json --screenshot x.json), or a
+  // symbolic link: with no --force to ask for it, the link would be replaced without a word.
+  if (!o.screenshot_path.empty()) {
+    std::vector<exporting::NamedInput> inputs = {
+        {"--setup", o.setup}, {"--checkpoint", o.checkpoint}, {"--activations", o.activations}};
+    for (const std::string& path : o.open) inputs.push_back({"--open", path});
+    if (Status st = exporting::file_refusal(o.screenshot_path, "the PNG file", inputs); !st)
+      return Error{"--screenshot " + st.error()};
+    if (std::error_code ec; std::filesystem::is_symlink(o.screenshot_path, ec))
+      return Error{"--screenshot " + printable(o.screenshot_path, 200) +
+                   " is a symbolic link: name the file itself"};
+  }
   // A path or value the window would only report in its log is refused here, where it was typed.
   for (const auto& [flag, path] : {std::pair{"--setup", &o.setup}, std::pair{"--checkpoint", &o.checkpoint},
                                    std::pair{"--activations", &o.activations}})

@@ -12,6 +12,7 @@
 
 #include "core/io/checked_write.h"
 #include "core/util/interrupt.h"
+#include "core/util/printable.h"
 
 namespace pl::exporting {
 namespace fs = std::filesystem;
@@ -71,6 +72,23 @@ bool within(const std::filesystem::path& path, const std::filesystem::path& fold
   if (ec) return false;
   const fs::path rel = p.lexically_relative(f);
   return !rel.empty() && *rel.begin() != "..";
+}
+
+Status file_refusal(const std::string& file, std::string_view kind, const std::vector<NamedInput>& inputs) {
+  if (file.empty()) return Error{"the output file's name is empty"};
+  std::error_code ec;
+  const fs::path f(file);
+  const std::string said = printable(file, 200);
+  if (fs::is_directory(f, ec)) return Error{said + " is a folder: name " + std::string(kind)};
+  const fs::path parent = f.parent_path().empty() ? fs::path(".") : f.parent_path();
+  if (const auto st = fs::status(parent, ec); !fs::exists(st))
+    return Error{said + ": there is no folder " + printable(parent.string(), 200) + " to write it in"};
+  else if (!fs::is_directory(st))
+    return Error{said + ": " + printable(parent.string(), 200) + " is not a folder"};
+  for (const NamedInput& input : inputs)
+    if (!input.path.empty() && fs::exists(f, ec) && fs::equivalent(f, fs::path(input.path), ec))
+      return Error{said + " is " + input.option + ", an input of this run: write it elsewhere"};
+  return {};
 }
 
 Status ResultFolder::refusal(const std::string& dest, bool replace, const std::vector<std::string>& inputs) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/util/expected.h"
@@ -49,6 +50,16 @@ class ResultFolder {
 
 // `path` is `folder` or lies in it, both as they resolve now (links followed, ".." taken).
 bool within(const std::filesystem::path& path, const std::filesystem::path& folder);
+
+// An input of a run: the option that names it, and its path.
+struct NamedInput {
+  std::string option, path;
+};
+// Why a single output file (a screenshot, matmul's .npy) cannot be written at `file`, found
+// before the work: a folder there ("name `kind`"), a folder to write it in that does not exist or
+// is a file, or one of the run's `inputs` there. Nothing where it can be written (an existing
+// file there is the caller's to refuse or replace).
+Status file_refusal(const std::string& file, std::string_view kind, const std::vector<NamedInput>& inputs);
 
 // The usual use: `fill` writes into the folder it is given; the folder is committed when it
 // returns true, abandoned otherwise (its error is returned).

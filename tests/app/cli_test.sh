@@ -760,6 +760,15 @@ check window-look-at-alone 2 'give --scenario too' -- "$PL" --screenshot "$TMP/x
 mkdir -p "$TMP/shot.png"
 check window-screenshot-folder 2 '^error: --screenshot .*shot\.png is a folder: name the PNG file' -- \
   "$PL" --screenshot "$TMP/shot.png" --no-settings
+# The picture replaced the run's own --setup file (exit 0, the JSON gone), replaced a symbolic
+# link without a word, and a missing folder for it was found only after the frame (exit 1).
+check window-screenshot-over-its-setup 2 '^error: --screenshot .*own-setup\.json is --setup, an input of this run' -- \
+  bash -c 'echo "{\"experiment\": \"linear\", \"m\": 8, \"n\": 8, \"k\": 16}" > "$1/own-setup.json" &&
+    env -u DISPLAY -u WAYLAND_DISPLAY "$0" --no-settings --setup "$1/own-setup.json" --screenshot "$1/own-setup.json"' "$PL" "$TMP"
+check window-screenshot-link 2 '^error: --screenshot .*shot-link\.png is a symbolic link: name the file itself' -- \
+  bash -c 'ln -sf /dev/null "$1/shot-link.png" && "$0" --no-settings --screenshot "$1/shot-link.png"' "$PL" "$TMP"
+check window-screenshot-no-folder 2 '^error: --screenshot .*/nowhere/x\.png: there is no folder .*/nowhere to write it in' -- \
+  "$PL" --screenshot "$TMP/nowhere/x.png" --no-settings
 check window-error-prefix 2 '^error: --select takes A,B' -- "$PL" --screenshot "$TMP/x.png" --no-settings --select float16
 # The Promotion panel starts addmm with a float32 bias (it has no form without one) and names it.
 check window-addmm-names-its-bias 0 'promotion: torch 2\.15\.0 \(cpu\): addmm\(torch\.float16, torch\.float32, bias: torch\.float32\) RuntimeError: mat1 and mat2' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --size 1280x800 --no-settings --panel promotion --op addmm --select float16,float32 --verbose
