@@ -25,5 +25,28 @@ TEST_F(ExperimentPanelFrames, ARoundtripsStatusSaysHowLongItTook) {
   EXPECT_NE(panel.status(), "computed in 0.000 s");
 }
 
+// Bug: the setup column, taller than its pane, was cut through its last line (a setup's error
+// under Run) with nothing but the scrollbar to say more follows. It marks its edge, as every pane
+// that scrolls does: the marker is drawn on the foreground list.
+TEST_F(ExperimentPanelFrames, ASetupColumnPastItsPanesEdgeSaysSo) {
+  RunLog log;
+  ExperimentPanel panel{log};
+  const auto foreground_vertices = [&](float height) {
+    int vertices = 0;
+    for (int frame = 0; frame < 3; ++frame) {  // (the child's scroll range is known from its second frame)
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(ImVec2(800, height));
+      ImGui::Begin("experiment", nullptr, ImGuiWindowFlags_NoDecoration);
+      panel.draw_content();
+      ImGui::End();
+      vertices = ImGui::GetForegroundDrawList()->VtxBuffer.Size;
+      ImGui::Render();
+    }
+    return vertices;
+  };
+  EXPECT_GT(foreground_vertices(300), 0);  // the column runs past a 300 px pane
+}
+
 }  // namespace
 }  // namespace pl::ui
