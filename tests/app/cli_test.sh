@@ -783,6 +783,9 @@ printf '{bad' > "$TMP/broken.json"
 printf 'garbage' > "$TMP/broken.safetensors"
 : > "$TMP/notes.txt"
 check window-open-bad-setup 2 '^error: --open: .*broken\.json is not valid JSON' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --open "$TMP/broken.json"
+# A tensor file that is no .npy was taken unread: the screenshot showed the last run's results, exit 0.
+check window-open-bad-npy 2 '^error: --open: .*not-a\.npy: not a \.npy file' -- \
+  bash -c 'printf garbage > "$1/not-a.npy" && env -u DISPLAY -u WAYLAND_DISPLAY "$0" --screenshot "$1/x.png" --no-settings --size 640x480 --open "$1/not-a.npy"' "$PL" "$TMP"
 check window-open-unknown-kind 2 "^error: --open: .*notes\.txt: not a file the window opens" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --open "$TMP/notes.txt"
 check window-checkpoint-bad 2 '^error: checkpoint: .*broken\.safetensors: not a safetensors file' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --checkpoint "$TMP/broken.safetensors"
 # The same with another panel showing: the scan's outcome is taken without the Checkpoint tab

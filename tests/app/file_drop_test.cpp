@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 namespace pl::ui {
 namespace {
 
@@ -14,6 +16,28 @@ TEST(FileDrop, ACheckpointsIndexOrFolderIsScannedAndTheRestKeepTheirPanels) {
   EXPECT_EQ(drop_kind(sharded + "/model-00001-of-00002.safetensors"), DropKind::Tensor);  // one tensor of it
   EXPECT_EQ(drop_kind("/tmp/x.npy"), DropKind::Tensor);
   EXPECT_EQ(drop_kind("/tmp/notes.txt"), DropKind::Unknown);
+}
+
+// Bug: a dropped (or --open) tensor file was placed in the Experiment's field unread: a file that
+// is no .npy said nothing until the run, and a screenshot of it showed the last run's results with
+// exit 0. Its header is read first; a file the run can read passes.
+TEST(FileDrop, ATensorDropsHeaderIsReadBeforeItIsTaken) {
+  const std::string io = std::string(PL_DATA_DIR) + "/io";
+  EXPECT_TRUE(tensor_drop_problem(io + "/f32_big_endian.npy"));
+  EXPECT_TRUE(tensor_drop_problem(std::string(PL_CHECKPOINT_DIR) + "/sharded/model-00001-of-00002.safetensors"));
+  const std::string dir = ::testing::TempDir();
+  for (const char* name : {"garbage.npy", "garbage.safetensors"}) {
+    const std::string file = dir + "/" + name;
+    {
+      std::ofstream out(file, std::ios::binary);
+      out << "garbage";
+      ASSERT_TRUE(out.flush()) << file;
+    }
+    const Status st = tensor_drop_problem(file);
+    ASSERT_FALSE(st) << file;
+    EXPECT_NE(st.error().find(name), std::string::npos) << st.error();  // it names the file
+  }
+  EXPECT_FALSE(tensor_drop_problem(dir + "/no-such-file.npy"));
 }
 
 }  // namespace

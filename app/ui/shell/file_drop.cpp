@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/io/npy.h"
+#include "core/io/safetensors.h"
+#include "core/util/printable.h"
+
 namespace pl::ui {
 namespace {
 
@@ -41,6 +45,20 @@ DropKind drop_kind(const std::string& path) {
   if (ends_with(path, ".json")) return DropKind::Setup;
   if (ends_with(path, ".npy") || ends_with(path, ".safetensors")) return DropKind::Tensor;
   return DropKind::Unknown;
+}
+
+Status tensor_drop_problem(const std::string& path) {
+  Status read;
+  if (ends_with(path, ".npy")) {
+    if (auto h = io::read_npy_header(path); !h) read = Error{h.error()};
+  } else if (auto l = io::list_safetensors_file(path); !l) {
+    read = Error{l.error()};
+  }
+  if (read) return {};
+  const std::string shown = printable(path, 200);
+  // (The readers' messages name the file, or not: said once either way.)
+  if (read.error().find(shown) != std::string::npos) return read;
+  return Error{shown + ": " + read.error()};
 }
 
 }  // namespace pl::ui

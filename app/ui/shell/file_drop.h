@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/util/expected.h"
+
 struct GLFWwindow;
 
 namespace pl::ui {
@@ -16,5 +18,8 @@ std::vector<std::string> take_dropped_files();
 // checkpoint to scan (a sharded checkpoint's index, or a folder), or none of them.
 enum class DropKind { Setup, Tensor, Checkpoint, Unknown };
 DropKind drop_kind(const std::string& path);
+// Why a Tensor drop cannot be an operand, from its header alone (the data is read by the run): a
+// .npy whose header or size is wrong, a .safetensors whose header is. Nothing where it can.
+Status tensor_drop_problem(const std::string& path);
 
 }  // namespace pl::ui

@@ -182,7 +182,10 @@ Status open_file(App& app, const std::string& path) {
       if (auto loaded = app.experiment->load_setup(path); !loaded) return loaded;
       app.log.add("window", "opened the setup " + path);
       break;
-    case DropKind::Tensor: app.experiment->drop_tensor(path); break;
+    case DropKind::Tensor:
+      if (Status st = tensor_drop_problem(path); !st) return st;
+      app.experiment->drop_tensor(path);
+      break;
     case DropKind::Unknown:
       return Error{printable(path, 200) +
                    ": not a file the window opens: an experiment .json, a .npy or .safetensors file, or a "
