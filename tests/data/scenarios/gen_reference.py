@@ -4,15 +4,18 @@
 Reads every assets/scenarios/*.json and computes, for each check that carries no hand
 derivation, the answer with the real frameworks -- PyTorch (CPU), NumPy 2 -- and, for casts, an
 exact rational rounder over ml_dtypes' format limits (no code shared with the app). Writes
-reference.json beside this script: {"scenario-name": {"check-id": "answer"}}; the C++ test
-ScenarioLibrary.EveryExpectedValueIsBacked requires each check's "expect" to agree with it.
+reference.json beside this script: {"versions": {library: version}, "answers": {"scenario-name":
+{"check-id": "answer"}}}; the C++ test ScenarioLibrary.EveryExpectedValueIsBacked requires each
+check's "expect" to agree with it.
 
-Recorded with: torch 2.15.0, numpy 2.4.6, ml_dtypes 0.7.0 (python 3.11).
+Recorded with the versions reference.json names (torch 2.15.0, numpy 2.4.6, ml_dtypes 0.6.0;
+ml_dtypes 0.7.0 gives the same answers).
 Run: python3 tests/data/scenarios/gen_reference.py   (prints any scenario that disagrees)
 """
 import json
 import math
 import pathlib
+import platform
 import sys
 from fractions import Fraction
 
@@ -224,7 +227,9 @@ def main():
                 print(f"{path.stem}/{c['id']}: scenario expects {c['expect']!r}, reference gives {got!r}", file=sys.stderr)
                 disagreements += 1
         reference[path.stem] = answers
-    OUT.write_text(json.dumps(reference, indent=1, sort_keys=True) + "\n")
+    versions = {"python": platform.python_version(), "numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__,
+                "torch": torch.__version__}
+    OUT.write_text(json.dumps({"versions": versions, "answers": reference}, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT} ({sum(len(v) for v in reference.values())} answers, {disagreements} disagreements)")
     return 1 if disagreements else 0
 
