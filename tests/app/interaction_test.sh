@@ -19,7 +19,8 @@
 #   --setup alone -> the Experiment panel, over the remembered panel;
 #   Scan pressed again in the Checkpoint panel -> a second scan, the window alive; Ctrl+E there
 #            -> the folder scan --out writes;
-#   SIGINT (Ctrl-C in the terminal) -> the window closes on its own way out, status 130.
+#   SIGINT (Ctrl-C in the terminal) -> the window closes on its own way out, status 130;
+#   settings that cannot be saved on the way out -> exit 1, said on stderr.
 # Exit 77 (ctest: skipped) when xvfb-run or xdotool is missing.
 set -u
 command -v xvfb-run >/dev/null || { echo "xvfb-run not installed: skipped"; exit 77; }
@@ -325,5 +326,23 @@ wait_for 'error: interrupted \(Interrupt\): the window closed; nothing half-writ
 leftovers=$(find "$work" -name '*.tmp-*')
 [[ -z $leftovers ]] || fail "temporary files left behind: $leftovers"
 echo "ok   SIGINT closed the window (status 130)"
+# 13. Settings that cannot be written on the way out (the config folder's place taken by a file)
+# are an environment failure: exit 1, said as every command says an error (it exited 0).
+log=$work/window7.log
+mkdir -p "$work/config-blocked" && : >"$work/config-blocked/precision-lab"
+XDG_CONFIG_HOME=$work/config-blocked "$PL" --panel formats --size 800x600 --verbose >"$log" 2>&1 &
+pid=$!
+wait_for 'window: opened'
+win=$(xdotool search --sync --onlyvisible --name 'Precision Lab' | head -1)
+xdotool windowfocus --sync "$win" 2>/dev/null || xdotool windowactivate --sync "$win" 2>/dev/null
+sleep 0.5
+press ctrl+q
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the window whose settings cannot be saved"
+wait "$pid"
+status=$?
+((status == 1)) || fail "the window whose settings could not be saved exited with status $status, not 1"
+wait_for '^error: settings not saved: cannot create .*config-blocked/precision-lab' 1
+echo "ok   settings that could not be saved: exit 1"
 grep -h '^\[frames\]' "$work"/window*.log | sed 's/^/     /'
 [[ -n "${PL_KEEP:-}" ]] && echo "kept $work" || rm -rf "$work"

@@ -575,11 +575,14 @@ int run_gui(const GuiOptions& o) {
       std::fflush(stdout);
     }
   }
+  // Settings that could not be written are an environment failure: exit 1, said as every
+  // command says an error, after the window has closed.
+  int status = 0;
   if (saver) {
     if (auto saved =
             saver->save_changed_now(remembered_texts(app, settings.panel, w, h, ImGui::SaveIniSettingsToMemory()));
         !saved)
-      std::fprintf(stderr, "precision-lab: settings not saved: %s\n", saved.error().c_str());
+      status = fail("settings not saved: " + saved.error());
   }
   // The panels' runs are asked to stop together, and the window goes at once: their destructors
   // (at the end of this scope, before the window's) join each run, which stops at its next check,
@@ -589,7 +592,7 @@ int run_gui(const GuiOptions& o) {
   ImGui_ImplOpenGL3_Shutdown();
   if (ctx->glfw_window()) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
-  return 0;
+  return status;
 }
 
 }  // namespace pl::ui
