@@ -395,7 +395,10 @@ void CheckpointPanel::draw_table() {
   split_.reserve(rows * row + ImGui::GetStyle().ScrollbarSize);
   if (!ImGui::BeginTable("tensors", columns, flags, {-1, table_height(rows, row)})) return;
   ImGui::TableSetupScrollFreeze(1, 1);
-  ImGui::TableSetupColumn("tensor", ImGuiTableColumnFlags_DefaultSort);
+  // The candidates' columns hold SQNRs, said in the first header: their own hold the candidates'
+  // names, and the tensors' names make this column wide enough for it.
+  ImGui::TableSetupColumn(by_output(r) ? "tensor (candidates: output SQNR dB)" : "tensor (candidates: SQNR dB)",
+                          ImGuiTableColumnFlags_DefaultSort);
   for (const char* c : {"layer", "role", "params", "stored", "amax/rms", "kurtosis", "ch. spread"})
     ImGui::TableSetupColumn(c);
   std::vector<std::string> shorts;  // the candidates' short names, for the headers and the plan column
@@ -604,7 +607,9 @@ void CheckpointPanel::draw_content() {
               "each tensor's SQNR in the candidate the plan gives it: the plan's SQNR pools them, "
               "its total error energy against the total energy");
       }
-      if (const auto& w = plan_->by_weights_alone) {
+      // (Not in presentation mode: its line would leave the table one row at 1280x800, and the
+      // figure no room to give.)
+      if (const auto& w = plan_->by_weights_alone; w && !presentation_mode()) {
         const std::string alone = "(by the weights alone: " + sqnr_db_text(total_sqnr_db(r, w->error)) + ")";
         same_line_if_fits(ImGui::CalcTextSize(alone.c_str()).x);
         ImGui::TextDisabled("%s", alone.c_str());
