@@ -595,6 +595,18 @@ void check_matmul_precision_file(const std::string& file, torch::Release release
     if (cap == "AVX2" || cap == "unknown") {
       EXPECT_TRUE(recorded["cpu_product_same_bits_as_highest"].get<bool>()) << setting;
     }
+    // Where the recording gives the CPU's flags and error: with no AMX, every setting computes in
+    // float32, whether or not its bits change (an AVX-512 BF16 CPU's "medium" takes another
+    // float32 kernel): its error stays a float32 product's, far below bfloat16 inputs'.
+    if (j.contains("cpu_flags")) {
+      bool amx = false;
+      for (const auto& f : j["cpu_flags"]) amx |= f.get<std::string>().starts_with("amx");
+      if (!amx) {
+        const double error = recorded["cpu_product_normwise_error"].get<double>();
+        EXPECT_LT(error, 10 * j["settings"]["highest"]["cpu_product_normwise_error"].get<double>()) << setting;
+        EXPECT_LT(error, j["bfloat16_inputs_normwise_error"].get<double>() / 100) << setting;
+      }
+    }
     EXPECT_EQ(in_engine.cuda_conv, DType::tf32);
     EXPECT_EQ(in_engine.cuda_matmul, *p == torch::MatmulPrecision::Highest ? DType::float32 : DType::tf32);
   }
@@ -603,6 +615,12 @@ void check_matmul_precision_file(const std::string& file, torch::Release release
 TEST(TorchMatmulPrecision, FlagsAsRecordedFrom215) {
   check_matmul_precision_file("torch_matmul_precision.json", torch::Release::V2_15);
   EXPECT_EQ(torch::float32_internals(torch::MatmulPrecision::Medium).cpu_matmul, DType::bfloat16);
+}
+
+// Recorded on an AVX-512 CPU with AVX512-BF16 and no AMX: "medium" changes the product's bits
+// there, but not its precision.
+TEST(TorchMatmulPrecision, FlagsAsRecordedFrom215OnAvx512) {
+  check_matmul_precision_file("torch_matmul_precision_avx512.json", torch::Release::V2_15);
 }
 
 TEST(TorchMatmulPrecision, FlagsAsRecordedFrom113) {
