@@ -72,6 +72,7 @@ class ScanProgressLine {
 // Each part's result.json: a folder a scan wrote with --out, or the file itself.
 Expected<ScanResult> merged(const std::vector<std::string>& parts) {
   std::vector<ScanResult> read;
+  std::vector<std::string> files;
   for (const std::string& p : parts) {
     const std::string file = std::filesystem::is_directory(p) ? p + "/result.json" : p;
     auto j = io::read_json_file(file);
@@ -79,8 +80,9 @@ Expected<ScanResult> merged(const std::vector<std::string>& parts) {
     auto r = scan_from_json(*j, file);
     if (!r) return Error{r.error()};
     read.push_back(std::move(r).value());
+    files.push_back(file);
   }
-  return merge_scans(std::move(read));
+  return merge_scans(std::move(read), files);
 }
 
 int finish(const ScanArgs& a, const ScanResult& r) {

@@ -1,11 +1,14 @@
 #include "core/experiment/scan/scan_json.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <set>
+#include <string_view>
 
+#include "core/dtype/device/cast_policy.h"
 #include "core/io/safetensors.h"
 #include "core/io/tensor.h"
 #include "core/util/printable.h"
@@ -207,7 +210,7 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
         return Error{where + " stats: \"" + stat_keys[i] + "\" is not null, but no element is finite"};
       continue;
     }
-    auto v = number_of(s, stat_keys[i], where + " stats");
+    auto v = amount_of(s, stat_keys[i], where + " stats");  // (each a magnitude or a ratio of them)
     if (!v) return Error{v.error()};
     *stat_fields[i] = *v;
   }
@@ -272,6 +275,8 @@ Expected<TensorScan> tensor_from_json(const json& j, const std::vector<Candidate
     auto sat = count_of(c, "saturated", cw);
     auto fl = count_of(c, "flushed", cw);
     if (!sat || !fl) return Error{!sat ? sat.error() : fl.error()};
+    if (*sat > t.params || *fl > t.params)
+      return Error{cw + ": \"" + (*sat > t.params ? "saturated" : "flushed") + "\" is more than \"params\""};
     sc.saturated = *sat, sc.flushed = *fl;
     t.scores.push_back(sc);
   }
@@ -356,6 +361,23 @@ nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& f
   return j;
 }
 
+namespace {
+
+// A rounding as the scan writes it: a rounding's name, or "stochastic, seed N" (N a count).
+bool rounding_as_written(const std::string& text) {
+  constexpr std::string_view kSeeded = "stochastic, seed ";
+  if (text.starts_with(kSeeded)) {
+    const std::string_view seed = std::string_view(text).substr(kSeeded.size());
+    uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(seed.data(), seed.data() + seed.size(), v);
+    return !seed.empty() && ec == std::errc{} && end == seed.data() + seed.size();
+  }
+  Rounding r{};
+  return parse_rounding(text.c_str(), &r) && r != Rounding::Stochastic;  // (a stochastic one names its seed)
+}
+
+}  // namespace
+
 Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& what) {
   if (!j.is_object()) return Error{what + " is not a scan's result (not a JSON object)"};
   // (Named as another command's result, not by its first missing key.)
@@ -375,6 +397,11 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
   if (!checkpoint || !rounding || !ran_on)
     return Error{!checkpoint ? checkpoint.error() : !rounding ? rounding.error() : ran_on.error()};
   r.checkpoint = *checkpoint, r.rounding = *rounding, r.ran_on = *ran_on;
+  if (r.checkpoint.empty()) return Error{what + ": \"checkpoint\" is empty"};
+  if (r.ran_on.empty()) return Error{what + ": \"ran_on\" is empty"};
+  if (!rounding_as_written(r.rounding))
+    return Error{what + ": \"rounding\" is " + printable(r.rounding) + ", not one of " + rounding_names() +
+                 " (stochastic as \"stochastic, seed N\")"};
   if (!j.contains("bytes") || !j["bytes"].is_number_unsigned()) return Error{what + ": \"bytes\" is not a count"};
   r.bytes = j["bytes"].get<uint64_t>();
   if (j.contains("backend_note")) {
@@ -477,7 +504,8 @@ Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& 
   return r;
 }
 
-Expected<ScanResult> merge_scans(std::vector<ScanResult> parts) {
+Expected<ScanResult> merge_scans(std::vector<ScanResult> parts, const std::vector<std::string>& names) {
+  const auto named = [&](size_t p) { return p < names.size() ? names[p] : "part " + std::to_string(p + 1); };
   if (parts.empty()) return Error{"nothing to merge"};
   ScanResult out;
   out.checkpoint = parts.front().checkpoint;
@@ -491,23 +519,22 @@ Expected<ScanResult> merge_scans(std::vector<ScanResult> parts) {
   for (size_t p = 0; p < parts.size(); ++p) {
     ScanResult& part = parts[p];
     if (part.candidates != out.candidates)
-      return Error{"part " + std::to_string(p + 1) + " scanned other candidates than part 1"};
+      return Error{named(p) + " scanned other candidates than " + named(0)};
     if (part.checkpoint != out.checkpoint)
-      return Error{"part " + std::to_string(p + 1) + " scanned " + part.checkpoint + ", part 1 " + out.checkpoint +
+      return Error{named(p) + " scanned " + part.checkpoint + ", " + named(0) + " " + out.checkpoint +
                    " (scan every part with the same PATH)"};
     if (part.activations != out.activations || part.activation_format != out.activation_format)
-      return Error{"part " + std::to_string(p + 1) + " was scored " + scored_text(part) + ", part 1 " +
+      return Error{named(p) + " was scored " + scored_text(part) + ", " + named(0) + " " +
                    scored_text(out)};
     if (part.rounding != out.rounding)
-      return Error{"part " + std::to_string(p + 1) + " rounded " + part.rounding + ", part 1 " + out.rounding};
+      return Error{named(p) + " rounded " + part.rounding + ", " + named(0) + " " + out.rounding};
     if (!part.backend_note.empty() && out.backend_note.find(part.backend_note) == std::string::npos)
       out.backend_note.append(out.backend_note.empty() ? "" : "; ").append(part.backend_note);
     ran_on.insert(part.ran_on);
     out.bytes += part.bytes;
     for (TensorScan& t : part.tensors) {
       if (!scanned.insert(t.name).second)
-        return Error{"tensor '" + printable(t.name) + "' is in more than one part (part " + std::to_string(p + 1) +
-                     ")"};
+        return Error{"tensor '" + printable(t.name) + "' is in more than one part (" + named(p) + ")"};
       out.tensors.push_back(std::move(t));
     }
   }

@@ -37,8 +37,8 @@ nlohmann::json scan_to_json(const ScanResult& r, const std::vector<PlanPoint>& f
 Expected<ScanResult> scan_from_json(const nlohmann::json& j, const std::string& what);
 
 // Several scans of parts of one checkpoint as one: the same candidates in the same order, no
-// tensor twice.
-Expected<ScanResult> merge_scans(std::vector<ScanResult> parts);
+// tensor twice. A refusal names a part by `names` (its file), else as "part N".
+Expected<ScanResult> merge_scans(std::vector<ScanResult> parts, const std::vector<std::string>& names = {});
 
 // One row per tensor and candidate: name, layer, role, shape, params, stored dtype, the
 // tensor's statistics and the candidate's figures (and its output's, with activations).

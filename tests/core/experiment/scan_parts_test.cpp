@@ -196,6 +196,23 @@ TEST(ScanJson, RefusesWhatItsWriterNeverWrites) {
   refused([&](auto& b) { t0(b)["candidates"][0]["bogus"] = 1; }, "candidates[0]: unknown key \"bogus\"");
   refused([&](auto& b) { t0(b)["stats"]["bogus"] = 1; }, "stats: unknown key \"bogus\"");
   refused([&](auto& b) { t0(b)["stats"]["nonfinite"] = 6u; }, "is not null, but no element is finite");
+  // Bug: values no scan writes passed and were merged and printed back: a rounding that is none,
+  // an empty checkpoint or machine, counts past the tensor's size, a negative statistic.
+  refused([&](auto& b) { b["rounding"] = "bogus"; }, "\"rounding\" is bogus, not one of rne, ");
+  refused([&](auto& b) { b["rounding"] = "stochastic"; }, "\"rounding\" is stochastic, not one of");
+  refused([&](auto& b) { b["rounding"] = "stochastic, seed x"; }, "\"rounding\" is stochastic, seed x");
+  refused([&](auto& b) { b["checkpoint"] = ""; }, "\"checkpoint\" is empty");
+  refused([&](auto& b) { b["ran_on"] = ""; }, "\"ran_on\" is empty");
+  refused([&](auto& b) { t0(b)["candidates"][0]["saturated"] = 1000000000000000u; },
+          "\"saturated\" is more than \"params\"");
+  refused([&](auto& b) { t0(b)["candidates"][1]["flushed"] = 1000000u; }, "\"flushed\" is more than \"params\"");
+  refused([&](auto& b) { t0(b)["stats"]["rms"] = -3; }, "stats: \"rms\" is negative");
+  refused([&](auto& b) { t0(b)["stats"]["amax"] = -1; }, "stats: \"amax\" is negative");
+  {
+    auto seeded = j;
+    seeded["rounding"] = "stochastic, seed 7";
+    EXPECT_TRUE(scan_from_json(seeded, "r.json")) << scan_from_json(seeded, "r.json").error();
+  }
 
   // A tensor with no finite element has null statistics and figures (its zeros read as exact),
   // and reads back so; a number among them is refused.
@@ -252,6 +269,9 @@ TEST(ScanJson, MergesPartsAndRefusesOverlapsAndMismatches) {
   other = tiny_scan("c.weight", 1e-3);
   other.rounding = "rtz";
   EXPECT_NE(merge_scans({tiny_scan("a.weight", 1e-3), other}).error().find("rounded rtz"), std::string::npos);
+  // Bug: a refusal named a part by its place, "part 2"; given the parts' files, it names them.
+  EXPECT_EQ(merge_scans({tiny_scan("a.weight", 1e-3), other}, {"one/result.json", "two/result.json"}).error(),
+            "two/result.json rounded rtz, one/result.json rne");
 }
 
 // An encoder's and a decoder's layer 0 are two rows of the heat map, not one.
