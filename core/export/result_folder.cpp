@@ -218,8 +218,12 @@ Status ResultFolder::commit() {
   // rename(2) also replaces an empty folder.
   if (::rename(tmp_.c_str(), dest_.c_str()) != 0) {
     const std::string why = std::strerror(errno);
-    if (!old.empty()) ::rename(old.c_str(), dest_.c_str());  // put the previous folder back
     note_again();
+    // The previous folder is put back; where it cannot be, the message says where it is (it holds
+    // the only results there are).
+    if (!old.empty() && ::rename(old.c_str(), dest_.c_str()) != 0)
+      return Error{"cannot move the results into " + dest_ + ": " + why + "; nor the previous results back from " +
+                   old + " (" + std::strerror(errno) + "): they are there"};
     return Error{"cannot move the results into " + dest_ + ": " + why};
   }
   committed_ = true;
