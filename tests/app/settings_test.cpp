@@ -59,7 +59,7 @@ TEST_F(SettingsFile, SizesOutOfRangeAreDroppedNotWrapped) {
   // 4294967396 is 2^32 + 100: read as an int it wrapped to a 100-pixel-wide window.
   write(R"({"panel": "promotion", "width": 4294967396, "height": 18446744073709551615})");
   const Settings s = load_settings();
-  EXPECT_EQ(s.problem, "");
+  EXPECT_NE(s.problem.find("\"width\" is not a size in pixels from 1 to 8192"), std::string::npos) << s.problem;
   EXPECT_EQ(s.panel, "promotion");  // the good key is kept
   EXPECT_EQ(s.width, 0);            // the default size
   EXPECT_EQ(s.height, 0);
@@ -71,6 +71,20 @@ TEST_F(SettingsFile, SizesOutOfRangeAreDroppedNotWrapped) {
   EXPECT_EQ(t.width, 8192);
   EXPECT_EQ(t.height, 0);        // not an integer
   EXPECT_FALSE(t.presentation);  // not a boolean
+}
+
+// Bug: a value of the wrong type, out of range, or an unknown key was dropped without a word (and
+// the next save wrote the defaults over it). Each one not used is said; the rest are used.
+TEST_F(SettingsFile, EachValueNotUsedIsSaid) {
+  write(R"({"panel": 5, "width": 99999, "height": "tall", "presentation": "yes", "bogus": 1})");
+  const Settings s = load_settings();
+  for (const char* says : {"\"panel\" is not a panel's name", "\"width\" is not a size in pixels",
+                           "\"height\" is not a size in pixels", "\"presentation\" is neither true nor false",
+                           "unknown key \"bogus\"", "(the rest used; defaults for these)"})
+    EXPECT_NE(s.problem.find(says), std::string::npos) << says << " in: " << s.problem;
+  EXPECT_TRUE(std::filesystem::exists(file()));  // (a file that reads is not set aside)
+  write(R"({"panel": "log", "width": 1600})");
+  EXPECT_EQ(load_settings().problem, "");
 }
 
 TEST_F(SettingsFile, AnUnusableFileMeansDefaultsAndSaysWhy) {

@@ -4,11 +4,14 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/io/checked_write.h"
 #include "core/io/file_read.h"
+#include "core/util/printable.h"
 
 namespace pl::ui {
 
@@ -31,16 +34,34 @@ Settings load_settings() {
     return s;
   }
   const nlohmann::json& j = *read;
-  // Each key on its own: one bad value does not cost the others.
-  if (j.contains("panel") && j["panel"].is_string()) s.panel = j["panel"].get<std::string>();
-  if (j.contains("presentation") && j["presentation"].is_boolean()) s.presentation = j["presentation"].get<bool>();
+  // Each key on its own: one bad value does not cost the others, but each one not used is said
+  // (the next save writes the defaults over it).
+  std::vector<std::string> unused;
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (it.key() != "panel" && it.key() != "presentation" && it.key() != "width" && it.key() != "height")
+      unused.push_back(std::string("unknown key \"").append(printable(it.key(), 40)).append("\""));
+  if (j.contains("panel")) {
+    if (j["panel"].is_string()) s.panel = j["panel"].get<std::string>();
+    else unused.push_back("\"panel\" is not a panel's name");
+  }
+  if (j.contains("presentation")) {
+    if (j["presentation"].is_boolean()) s.presentation = j["presentation"].get<bool>();
+    else unused.push_back("\"presentation\" is neither true nor false");
+  }
   // Read as 64 bits before the range check: get<int>() would wrap 4294967396 to 100, a size
   // nobody saved (and 2^64 - 1, stored unsigned, reads as -1 here: refused too).
   for (const auto& [key, field] : {std::pair{"width", &s.width}, std::pair{"height", &s.height}}) {
     const auto it = j.find(key);
-    if (it == j.end() || !it->is_number_integer()) continue;
-    const auto v = it->get<std::int64_t>();
-    if (v > 0 && v <= 8192) *field = static_cast<int>(v);
+    if (it == j.end()) continue;
+    const bool whole = it->is_number_integer();
+    const auto v = whole ? it->get<std::int64_t>() : 0;
+    if (whole && v > 0 && v <= 8192) *field = static_cast<int>(v);
+    else unused.push_back(std::string("\"").append(key).append("\" is not a size in pixels from 1 to 8192"));
+  }
+  if (!unused.empty()) {
+    s.problem = path + ": ";
+    for (size_t i = 0; i < unused.size(); ++i) s.problem += (i ? "; " : "") + unused[i];
+    s.problem += " (the rest used; defaults for these)";
   }
   return s;
 }
