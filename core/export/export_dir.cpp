@@ -47,7 +47,7 @@ Expected<std::string> new_export_file(const std::string& what, const std::string
   // to two exports in the same second, and the second's rename would replace the first's file.
   for (int n = 1; n <= kMaxSameSecond; ++n) {
     const std::string path = stem(root, what, n) + "." + ext;
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {
       ::close(fd);
       return path;

@@ -157,7 +157,7 @@ Expected<ResultFolder> ResultFolder::begin(const std::string& dest, bool replace
     f.tmp_.clear();
     return Error{"cannot create a folder beside " + dest + ": " + why};
   }
-  ::chmod(f.tmp_.c_str(), 0755);
+  ::chmod(f.tmp_.c_str(), io::created_mode(0777));  // (mkdtemp makes it 0700)
   f.scratch_ = ScratchPath(f.tmp_, int(f.made_.size()));
   return f;
 }

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -47,8 +49,22 @@ std::string parent_of(const std::string& path) {
 
 }  // namespace
 
+unsigned created_mode(unsigned mode) {
+  unsigned mask = 022;
+  if (FILE* f = std::fopen("/proc/self/status", "re")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f))
+      if (std::strncmp(line, "Umask:", 6) == 0) {
+        mask = static_cast<unsigned>(std::strtoul(line + 6, nullptr, 8));
+        break;
+      }
+    std::fclose(f);
+  }
+  return mode & ~mask & 0777u;
+}
+
 Status write_file(const std::string& path, std::string_view bytes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) return Error{errno == ELOOP ? "cannot write " + path + ": it is a symbolic link" : reason("write", path)};
   auto written = fill(fd, bytes, path);
   if (!written) ::unlink(path.c_str());
@@ -69,7 +85,7 @@ Status write_file_atomic(const std::string& path, std::string_view bytes) {
   const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) return Error{reason("write a temporary file beside", path)};
   const ScratchPath scratch(tmp);
-  ::fchmod(fd, 0644);
+  ::fchmod(fd, created_mode(0666));  // (mkostemp makes it 0600)
   if (auto written = fill(fd, bytes, path); !written) {
     ::unlink(tmp.c_str());
     return written;

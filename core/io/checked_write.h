@@ -20,6 +20,12 @@ Status write_file(const std::string& path, std::string_view bytes);
 // replaced, not followed; a device or a pipe there is written directly, every write checked.
 Status write_file_atomic(const std::string& path, std::string_view bytes);
 
+// `mode` as a file or folder created now gets it: less the process's umask (Linux's
+// /proc/self/status, read without umask(2)'s change of it, which would race other threads; 022
+// where it cannot be read). For a temporary made 0600 or 0700 and given its final mode, as
+// open(2) and mkdir(2) would have given it.
+unsigned created_mode(unsigned mode);
+
 // Flushes a folder's entries (new files, renames) to the disk.
 Status sync_folder(const std::string& dir);
 

@@ -3,6 +3,7 @@
 // that fails says so and leaves nothing.
 #include "core/export/result_folder.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -39,6 +40,25 @@ TEST(ResultFolder, WritesANewFolderWhole) {
   ASSERT_TRUE(ok) << ok.error();
   EXPECT_EQ(read(dest / "result.json"), "{}\n");
   EXPECT_EQ(entries(t.p), 1u);  // no temporary folder left beside it
+}
+
+// Bug: a result folder was made 0755 and an atomically written file 0644 whatever the umask, so
+// results were readable by every user under umask 077. They get what mkdir(2) and open(2) give.
+TEST(ResultFolder, FoldersAndFilesTakeTheUmask) {
+  TempDir t;
+  const mode_t before = ::umask(077);
+  const fs::path dest = t.p / "private";
+  auto ok = write_result_folder(dest.string(), false,
+                                [](const std::string& dir) { return io::write_file(dir + "/a.json", "{}\n"); });
+  const Status atomic = io::write_file_atomic((t.p / "b.json").string(), "{}\n");
+  ::umask(before);
+  ASSERT_TRUE(ok) << ok.error();
+  ASSERT_TRUE(atomic) << atomic.error();
+  const auto mode = [](const fs::path& p) { return fs::status(p).permissions() & fs::perms::mask; };
+  EXPECT_EQ(mode(dest), fs::perms::owner_all);
+  EXPECT_EQ(mode(dest / "a.json"), fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(mode(t.p / "b.json"), fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(io::created_mode(0666), 0666u & ~static_cast<unsigned>(before));
 }
 
 TEST(ResultFolder, RefusesToMixRunsUnlessForcedThenReplacesWhole) {
