@@ -25,6 +25,7 @@ import ctypes
 import json
 import os
 import sys
+import tempfile
 
 try:
     import torch
@@ -89,9 +90,11 @@ def save_safetensors(tensors, path, metadata=None):
         header["__metadata__"] = {str(k): str(v) for k, v in metadata.items()}
     text = json.dumps(header, separators=(",", ":")).encode()
     text += b" " * (-len(text) % 8)
-    temp = path + ".partial"
+    # A temporary of its own beside the file (two runs writing one path do not share one).
+    fd, temp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
+                                prefix="." + os.path.basename(path) + ".", suffix=".partial")
     try:
-        with open(temp, "wb") as f:
+        with os.fdopen(fd, "wb") as f:
             f.write(len(text).to_bytes(8, "little"))
             f.write(text)
             for b in blobs:
@@ -149,7 +152,11 @@ def main():
         print(f"capture_activations: {a.text} holds no tokens", file=sys.stderr)
         return 2
     inputs = capture(model, batches, a.max_rows, a.prefix)
-    save_safetensors(inputs, a.out, {"model": os.path.abspath(a.model), "torch": torch.__version__})
+    try:
+        save_safetensors(inputs, a.out, {"model": os.path.abspath(a.model), "torch": torch.__version__})
+    except OSError as e:  # (the machine's failure, not the input's: exit 1, said without a traceback)
+        print(f"capture_activations: cannot write {a.out}: {e.strerror or e}", file=sys.stderr)
+        return 1
     rows = max((t.shape[0] for t in inputs.values()), default=0)
     print(f"wrote {a.out}: the inputs of {len(inputs)} linear layers, up to {rows} rows each")
     return 0

@@ -92,6 +92,18 @@ def main():
         if not torch.equal(inputs[name], torch.cat(parts)[:MAX_ROWS]):
             raise SystemExit(f"FAIL: {name[:-len('.input')]}'s inputs are not what it saw")
 
+    # A write that fails (here the rename, onto a folder) leaves nothing beside the file.
+    with tempfile.TemporaryDirectory() as d:
+        taken = os.path.join(d, "taken.safetensors")
+        os.mkdir(taken)
+        try:
+            save_safetensors(inputs, taken)
+            raise SystemExit("FAIL: a write over a folder succeeded")
+        except OSError:
+            pass
+        if sorted(os.listdir(d)) != ["taken.safetensors"]:
+            raise SystemExit(f"FAIL: a failed write left {sorted(os.listdir(d))}")
+
     with tempfile.TemporaryDirectory() as d:
         model_file, acts_file = os.path.join(d, "model.safetensors"), os.path.join(d, "activations.safetensors")
         save_safetensors(model.state_dict(), model_file)
