@@ -265,7 +265,10 @@ void ExplorerPanel::draw_table() {
   const std::vector<Column> columns =
       stacked ? std::vector<Column>{{"format", "the format; below it, the spacing of values where x lies (ulp)"},
                                     {"bits (click one to flip it)", nullptr},
-                                    {"rounds to", "the value x rounds to; below it, every x that rounds to the same value"},
+                                    // (The header names both lines: "448" over a bare "[447.875, 448.125]"
+                                    // read as 448 rounding to an interval.)
+                                    {"rounds to; from", "the value x rounds to; below it, every x that rounds to the "
+                                                        "same value"},
                                     {"neighbours",
                                      "the representable values below and above x: click one to explore it"}}
               : std::vector<Column>{{"format", nullptr},
