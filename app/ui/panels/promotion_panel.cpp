@@ -129,12 +129,16 @@ float chip_width(const char* text) {
 void legend_chip(OutcomeClass c, const char* text, const char* meaning, float fit = 0) {
   const float h = ImGui::GetTextLineHeight();
   same_line_if_fits(fit > 0 ? fit : chip_width(text));
-  ImVec2 p = ImGui::GetCursorScreenPos();
-  ImGui::GetWindowDrawList()->AddRectFilled(p, {p.x + h, p.y + h}, class_colour(c));
+  const float x = ImGui::GetCursorScreenPos().x;
   ImGui::Dummy({h, h});
   ImGui::SameLine();
   ImGui::TextUnformatted(text);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", meaning);
+  // The swatch level with its words, drawn once they are placed: on a line of checkboxes the
+  // words sit a frame's padding lower than the line's top, and a swatch at the top stood above
+  // them like another checkbox.
+  const float y = ImGui::GetItemRectMin().y;
+  ImGui::GetWindowDrawList()->AddRectFilled({x, y}, {x + h, y + h}, class_colour(c));
 }
 
 }  // namespace
@@ -918,7 +922,7 @@ void PromotionPanel::draw_content() {
       {OutcomeClass::Narrowed, "narrowed",
        "the result cannot hold every value of an operand: digits or range are lost (in PyTorch and JAX, "
        "int32 + float32 -> float32 loses int32's digits past 2^24)"},
-      {OutcomeClass::Error, "raises", "the call raises: hover a cell for the exact message"}};
+      {OutcomeClass::Error, "error", "the call raises: hover a cell for the exact message"}};
   // Only where a cell falls back to objects (NumPy's np.dot of dtypes with no common type): the
   // chip beside a torch grid would name an answer torch never gives, on a line of its own.
   const auto objects = [](const Grid& g) {
@@ -931,9 +935,13 @@ void PromotionPanel::draw_content() {
   // the rest of the key under it; at 1280x800 "raises" would take a line alone).
   // The framed cells' notation on the key itself (a projector shows no tooltip): "f64|f32".
   const char* disagree = "settings disagree: this | compared";
-  float key = compare_ ? chip_width(disagree) : 0;
-  for (const Chip& chip : chips) key += chip_width(chip.text) + (key > 0 ? ImGui::GetStyle().ItemSpacing.x : 0);
-  for (size_t i = 0; i < chips.size(); ++i) legend_chip(chips[i].c, chips[i].text, chips[i].meaning, i == 0 ? key : 0);
+  // "cells:" before the swatches: beside the checkboxes a grey swatch read as one more of them.
+  const char* cells = "cells:";
+  float key = ImGui::CalcTextSize(cells).x + (compare_ ? chip_width(disagree) : 0);
+  for (const Chip& chip : chips) key += chip_width(chip.text) + ImGui::GetStyle().ItemSpacing.x;
+  same_line_if_fits(key);
+  ImGui::TextDisabled("%s", cells);
+  for (size_t i = 0; i < chips.size(); ++i) legend_chip(chips[i].c, chips[i].text, chips[i].meaning);
   if (compare_) {
     float h = ImGui::GetTextLineHeight();
     same_line_if_fits(chip_width(disagree));
