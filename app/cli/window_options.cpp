@@ -106,8 +106,7 @@ Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const Windo
     if (Status st = exporting::file_refusal(o.screenshot_path, "the PNG file", inputs); !st)
       return Error{"--screenshot " + st.error()};
     if (std::error_code ec; std::filesystem::is_symlink(o.screenshot_path, ec))
-      return Error{"--screenshot " + printable(o.screenshot_path, 200) +
-                   " is a symbolic link: name the file itself"};
+      return Error{"--screenshot " + printable(o.screenshot_path, 200) + " is a symbolic link: name the file itself"};
   }
   // A path or value the window would only report in its log is refused here, where it was typed.
   for (const auto& [flag, path] : {std::pair{"--setup", &o.setup}, std::pair{"--checkpoint", &o.checkpoint},

@@ -83,8 +83,7 @@ Status file_refusal(const std::string& file, std::string_view kind, const std::v
   const fs::path parent = f.parent_path().empty() ? fs::path(".") : f.parent_path();
   if (const auto st = fs::status(parent, ec); !fs::exists(st))
     return Error{said + ": there is no folder " + printable(parent.string(), 200) + " to write it in"};
-  else if (!fs::is_directory(st))
-    return Error{said + ": " + printable(parent.string(), 200) + " is not a folder"};
+  else if (!fs::is_directory(st)) return Error{said + ": " + printable(parent.string(), 200) + " is not a folder"};
   for (const NamedInput& input : inputs)
     if (!input.path.empty() && fs::exists(f, ec) && fs::equivalent(f, fs::path(input.path), ec))
       return Error{said + " is " + input.option + ", an input of this run: write it elsewhere"};

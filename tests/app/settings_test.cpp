@@ -78,9 +78,9 @@ TEST_F(SettingsFile, SizesOutOfRangeAreDroppedNotWrapped) {
 TEST_F(SettingsFile, EachValueNotUsedIsSaid) {
   write(R"({"panel": 5, "width": 99999, "height": "tall", "presentation": "yes", "bogus": 1})");
   const Settings s = load_settings();
-  for (const char* says : {"\"panel\" is not a panel's name", "\"width\" is not a size in pixels",
-                           "\"height\" is not a size in pixels", "\"presentation\" is neither true nor false",
-                           "unknown key \"bogus\"", "(the rest used; defaults for these)"})
+  for (const char* says :
+       {"\"panel\" is not a panel's name", "\"width\" is not a size in pixels", "\"height\" is not a size in pixels",
+        "\"presentation\" is neither true nor false", "unknown key \"bogus\"", "(the rest used; defaults for these)"})
     EXPECT_NE(s.problem.find(says), std::string::npos) << says << " in: " << s.problem;
   EXPECT_TRUE(std::filesystem::exists(file()));  // (a file that reads is not set aside)
   write(R"({"panel": "log", "width": 1600})");

@@ -262,21 +262,20 @@ void ExplorerPanel::draw_table() {
     const char* name;
     const char* tip;
   };
+  // Stacked, the value's column holds its rounding interval too, and its header names both lines
+  // ("448" over a bare "[447.875, 448.125]" read as 448 rounding to an interval).
   const std::vector<Column> columns =
-      stacked ? std::vector<Column>{{"format", "the format; below it, the spacing of values where x lies (ulp)"},
-                                    {"bits (click one to flip it)", nullptr},
-                                    // (The header names both lines: "448" over a bare "[447.875, 448.125]"
-                                    // read as 448 rounding to an interval.)
-                                    {"rounds to; from", "the value x rounds to; below it, every x that rounds to the "
-                                                        "same value"},
-                                    {"neighbours",
-                                     "the representable values below and above x: click one to explore it"}}
-              : std::vector<Column>{{"format", nullptr},
-                                    {"bits (click one to flip it)", nullptr},
-                                    {"rounds to", "the value x rounds to"},
-                                    {"rounding interval", "every x that rounds to the same value"},
-                                    {"ulp", "the spacing of representable values where x lies"},
-                                    {"neighbours", "the representable values either side: click one to explore it"}};
+      stacked
+          ? std::vector<Column>{{"format", "the format; below it, the spacing of values where x lies (ulp)"},
+                                {"bits (click one to flip it)", nullptr},
+                                {"rounds to; from", "the value x rounds to; below it, every x that rounds to it"},
+                                {"neighbours", "the representable values below and above x: click one to explore it"}}
+          : std::vector<Column>{{"format", nullptr},
+                                {"bits (click one to flip it)", nullptr},
+                                {"rounds to", "the value x rounds to"},
+                                {"rounding interval", "every x that rounds to the same value"},
+                                {"ulp", "the spacing of representable values where x lies"},
+                                {"neighbours", "the representable values either side: click one to explore it"}};
   if (!ImGui::BeginTable("explorer", int(columns.size()), flags,
                          ImVec2(0, std::min(height, ImGui::GetFontSize() * 22))))
     return;

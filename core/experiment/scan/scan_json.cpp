@@ -518,14 +518,12 @@ Expected<ScanResult> merge_scans(std::vector<ScanResult> parts, const std::vecto
   std::set<std::string> ran_on;
   for (size_t p = 0; p < parts.size(); ++p) {
     ScanResult& part = parts[p];
-    if (part.candidates != out.candidates)
-      return Error{named(p) + " scanned other candidates than " + named(0)};
+    if (part.candidates != out.candidates) return Error{named(p) + " scanned other candidates than " + named(0)};
     if (part.checkpoint != out.checkpoint)
       return Error{named(p) + " scanned " + part.checkpoint + ", " + named(0) + " " + out.checkpoint +
                    " (scan every part with the same PATH)"};
     if (part.activations != out.activations || part.activation_format != out.activation_format)
-      return Error{named(p) + " was scored " + scored_text(part) + ", " + named(0) + " " +
-                   scored_text(out)};
+      return Error{named(p) + " was scored " + scored_text(part) + ", " + named(0) + " " + scored_text(out)};
     if (part.rounding != out.rounding)
       return Error{named(p) + " rounded " + part.rounding + ", " + named(0) + " " + out.rounding};
     if (!part.backend_note.empty() && out.backend_note.find(part.backend_note) == std::string::npos)

@@ -56,8 +56,8 @@ TEST(AccumulationSpec, TwoRoundingsAreSaidToBeTwo) {
 
 // Bug: a size with a space or a sign before its digits ("f32:pairwise: 8", "+8") was taken.
 TEST(AccumulationSpec, ASizeIsDigitsAlone) {
-  for (const char* spec : {"f32:pairwise: 8", "f32:pairwise:+8", "f32:chunked:8 ", "f32:pairwise:0x8",
-                           "f16:multiterm:16: 3"}) {
+  for (const char* spec :
+       {"f32:pairwise: 8", "f32:pairwise:+8", "f32:chunked:8 ", "f32:pairwise:0x8", "f16:multiterm:16: 3"}) {
     const auto a = parse_accumulation(spec);
     EXPECT_FALSE(a) << spec;
   }
