@@ -366,15 +366,19 @@ bool sub_byte(DType t) { return t == DType::int4 || t == DType::uint4 || t == DT
 }  // namespace
 
 // The traced answer, with what running it on XLA's CPU backend does where that differs: the
-// tables hold traces, and these raise when run (executed with JAX 0.10.2).
+// tables hold traces, and these raise when run (tests/data/promotion/jax_runtime_cpu.json, run
+// with JAX 0.10.2): any call with a float6 array (a float6 dtype that only labels a Python
+// scalar makes none), and a matmul into float32 of two 4-bit arrays of one dtype (a 4-bit array
+// with any other dtype runs).
 Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
   Outcome r = traced(c, op, a, b);
   if (!r.ok()) return r;
-  if (is_float6(a.dtype) || is_float6(b.dtype) || is_float6(*r.result))
+  const auto float6_array = [](const Operand& o) { return is_float6(o.dtype) && o.kind != OperandKind::Scalar; };
+  if (float6_array(a) || float6_array(b) || is_float6(*r.result))
     r.rule +=
         " (That is the trace: XLA's CPU backend cannot make float6 arrays, and running it raises "
         "JaxRuntimeError: Invalid XLA PrimitiveType.)";
-  else if (op == Op::MatmulF32Acc && (sub_byte(a.dtype) || sub_byte(b.dtype)))
+  else if (op == Op::MatmulF32Acc && sub_byte(a.dtype) && a.dtype == b.dtype)
     r.rule +=
         " (That is the trace: run on XLA's CPU backend it raises JaxRuntimeError: the backend does not support "
         "custom element sizes on non-sub-byte types.)";

@@ -1,6 +1,9 @@
 // Every cell of the JAX golden tables (JAX 0.10.2 on the CPU, recorded by
 // tests/data/promotion/gen_jax.py) in each configuration: x64 off, x64 on, strict.
+#include <fstream>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "core/promote/engine.h"
 #include "core/promote/jax_engine.h"
@@ -173,6 +176,36 @@ TEST(JaxTexts, WhatTheTraceGivesButTheCpuCannotRunIsSaid) {
       << int8.rule;
   const Outcome drop = jax::evaluate(x32, jax::Op::Astype, {DType::complex64}, {DType::float32});
   EXPECT_NE(drop.rule.find("drops the imaginary part"), std::string::npos) << drop.rule;
+}
+
+// Bug: the run-time notes were added wider than they hold: every matmul into float32 with one
+// 4-bit operand was said to raise (only two arrays of one 4-bit dtype do), and a float6 dtype
+// labelling a Python scalar's column was said to make a float6 array. Each call run on the CPU
+// (gen_jax_runtime.py) gets the note exactly where it raised.
+TEST(JaxTexts, TheRunTimeNotesAreWhereTheRecordedRunsRaised) {
+  std::ifstream in(std::string(PL_PROMOTION_DIR) + "/jax_runtime_cpu.json");
+  ASSERT_TRUE(in);
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["versions"]["jax"], std::string(jax::kVersion));
+  const jax::Config x32{false, false};
+  size_t raised = 0, calls = 0;
+  for (const auto& call : j["calls"]) {
+    const auto a = jax::from_python_name(call["a"].get<std::string>());
+    const auto b = jax::from_python_name(call["b"].get<std::string>());
+    ASSERT_TRUE(a && b) << call.dump();
+    const auto kind = [](const nlohmann::json& k) {
+      return k.get<std::string>() == "scalar" ? OperandKind::Scalar : OperandKind::Tensor;
+    };
+    const jax::Op op = call["op"] == "add" ? jax::Op::Add : jax::Op::MatmulF32Acc;
+    const Outcome o = jax::evaluate(x32, op, {*a, kind(call["a_kind"])}, {*b, kind(call["b_kind"])});
+    if (!o.ok()) continue;  // (a trace that raises says so itself; the runs are about traces that succeed)
+    const bool raises = call.contains("raises");
+    EXPECT_EQ(o.rule.find("(That is the trace:") != std::string::npos, raises) << call.dump() << "\n" << o.rule;
+    raised += raises;
+    ++calls;
+  }
+  EXPECT_GE(calls, 100u);
+  EXPECT_GE(raised, 20u);
 }
 
 }  // namespace
