@@ -425,11 +425,11 @@ std::optional<Outcome> module_cast_refused(const Engine& engine, DType to) {
 
 std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   std::vector<Fix> fixes;
-  // The weight is a module's parameter in the ops that take one from a layer (the matrix products
-  // and convolutions); an elementwise op's or .to's second operand is a tensor of its own.
-  const bool module = engine.weight_name == "model" &&
-                      std::find(engine.kind_ops.begin(), engine.kind_ops.end(), q.op) == engine.kind_ops.end() &&
-                      q.op != "to";
+  // The weight is a module's parameter in the ops that are a layer's (F.linear, the
+  // convolutions: nn.Linear's and nn.Conv's forward); the plain products (matmul, mm, bmm,
+  // addmm), the elementwise ops and .to take tensors of their own, which w.float() converts
+  // whatever their dtype.
+  const bool module = engine.weight_name == "model" && (q.op == "linear" || q.op.starts_with("conv"));
   // `module_to`: the dtype the fix gives a PyTorch module (model.to(T), or model.float()'s
   // float32), whose parameters are the weight and the bias. A module converts its floating-point
   // and complex parameters only: an integer or bool weight or bias is never cast, so it stays as
@@ -510,12 +510,12 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
     {
       Query model_to_x = q;
       model_to_x.b.dtype = q.a.dtype;
-      if (model_to_x.bias) model_to_x.bias = q.a.dtype;
+      if (model_to_x.bias && module) model_to_x.bias = q.a.dtype;  // (a module's; addmm's is a tensor of its own)
       // A module's integer or bool parameter stays (attempt says so), unless Module.to refuses
       // the dtype: then the effect is what was asked for.
       const bool all_asked = !module || !floating(q.a.dtype);
       const bool w_cast = all_asked || floating(q.b.dtype);
-      const bool bias_cast = q.bias && *q.bias != q.a.dtype && (all_asked || floating(*q.bias));
+      const bool bias_cast = module && q.bias && *q.bias != q.a.dtype && (all_asked || floating(*q.bias));
       std::string effect;
       if (w_cast) effect = bias_cast ? "w and bias become " : "w becomes ";
       else if (bias_cast) effect = "bias becomes ";
@@ -536,7 +536,10 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
     if (b_castable) all_float.b.dtype = f32;
     if (all_float.bias) all_float.bias = f32;
     std::string code;
-    for (const auto& [var, castable] : {std::pair{std::string("x"), a_castable}, std::pair{w, b_castable}}) {
+    // (A module's bias goes with model.float(); addmm's, a tensor of its own, is cast itself.)
+    const bool own_bias = !module && q.bias && *q.bias != f32;
+    for (const auto& [var, castable] :
+         {std::pair{std::string("x"), a_castable}, std::pair{w, b_castable}, std::pair{std::string("bias"), own_bias}}) {
       if (!castable) continue;
       if (!code.empty()) code += "; ";
       // Module.float() converts floating-point parameters only, and leaves a complex weight or

@@ -274,7 +274,7 @@ TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
   EXPECT_EQ(big.back().effect, "the Python int becomes a Python float");
   // model.float() leaves an int4 weight alone: the product then refuses the two dtypes; and a fix
   // that, so read, changes nothing (model.to(x.dtype) of a float16 or float32 x) is not offered.
-  const auto int4 = suggest_fixes(*e, Query{"matmul", {DType::int8}, {DType::int4}, std::nullopt});
+  const auto int4 = suggest_fixes(*e, Query{"linear", {DType::int8}, {DType::int4}, std::nullopt});
   ASSERT_EQ(int4.size(), 3u);
   EXPECT_EQ(int4[2].code, "x.float(); model.float()");
   EXPECT_EQ(int4[2].outcome.message,
@@ -290,6 +290,23 @@ TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
   const auto unchanged = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::uint4}, std::nullopt});
   ASSERT_EQ(unchanged.size(), 1u);  // model.to(x.dtype) and x.float(); model.float() change nothing
   EXPECT_EQ(unchanged[0].code, "x.to(w.dtype)");
+  // Bug: the plain products (matmul, mm, bmm, addmm) were given a module's fixes: mm(float16,
+  // int32) said model.float() leaves w int32 and raises, and offered no w.to(x.dtype), where
+  // torch.mm(x, w.to(x.dtype)) gives float16 and x.float(); w.float() float32 (run in PyTorch 2.15).
+  const auto mm = suggest_fixes(*e, Query{"mm", {DType::float16}, {DType::int32}, std::nullopt});
+  ASSERT_EQ(mm.size(), 3u);
+  EXPECT_EQ(mm[1].code, "w.to(x.dtype)");
+  EXPECT_EQ(mm[1].outcome.result, DType::float16) << mm[1].outcome.message;
+  EXPECT_EQ(mm[2].code, "x.float(); w.float()");
+  EXPECT_EQ(mm[2].outcome.result, DType::float32) << mm[2].outcome.message;
+  // addmm's bias is a tensor of its own: w.to(x.dtype) leaves it (PyTorch then refuses the float16
+  // bias: "self and mat2 must have the same dtype"), and the all-float32 fix casts it itself.
+  const auto addmm = suggest_fixes(*e, Query{"addmm", {DType::float32}, {DType::float16}, DType::float16});
+  ASSERT_EQ(addmm.size(), 3u);
+  EXPECT_EQ(addmm[1].code, "w.to(x.dtype)");
+  EXPECT_EQ(addmm[1].outcome.message, "self and mat2 must have the same dtype, but got Half and Float");
+  EXPECT_EQ(addmm[2].code, "x.float(); w.float(); bias.float()");
+  EXPECT_EQ(addmm[2].outcome.result, DType::float32) << addmm[2].outcome.message;
   // bias.to(x.dtype) is a tensor's cast: an int64 bias becomes float32 (model.float() would not).
   const auto int_bias = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::float32}, DType::int64});
   ASSERT_EQ(int_bias.size(), 1u);
