@@ -271,8 +271,8 @@ Common common_dtype(std::span<const Operand> ops, Release r) {
   else if (dim && zero && is_floating(*dim) && is_complex(result) && result == to_complex(*dim, r) &&
            std::none_of(ops.begin(), ops.end(), [&](auto& o) { return o.dtype == result; }))
     rule = "A complex zero-dim tensor lifts a float tensor to its complex counterpart (" + P(result) +
-           "), the tensor's precision: the zero-dim tensor's " + P(*zero) +
-           " values are cast to it, and may round or overflow.";
+           "), the tensor's precision: the zero-dim tensor's " + P(*zero) + " values are cast to it" +
+           (holds_every_value(*zero, result) ? " exactly." : ", and may round or overflow.");
   else if (ops.size() == 2 && ops[0].dtype == ops[1].dtype) rule = "Both operands have the same dtype.";
   else if (std::any_of(ops.begin(), ops.end(), [&](auto& o) { return o.dtype == result; }))
     rule = picks_an_operand(ops, result);

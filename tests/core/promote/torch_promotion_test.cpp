@@ -384,6 +384,14 @@ TEST(TorchPromotion, AComplexZeroDimLiftsAFloatTensorToItsComplexCounterpart) {
       e->evaluate(Query{"add", {DType::float16}, {DType::complex64, OperandKind::ZeroDim}, std::nullopt});
   EXPECT_EQ(half.result, DType::complex32);
   EXPECT_NE(half.rule.find("complex counterpart"), std::string::npos) << half.rule;
+  EXPECT_NE(o.rule.find("may round or overflow"), std::string::npos) << o.rule;
+  // Bug: a widening cast was said to "round or overflow" too: complex64 into complex128 is exact
+  // (PyTorch 2.15: z.to(complex128).to(complex64) == z for any complex64 z).
+  const Outcome wide =
+      e->evaluate(Query{"add", {DType::float64}, {DType::complex64, OperandKind::ZeroDim}, std::nullopt});
+  EXPECT_EQ(wide.result, DType::complex128);
+  EXPECT_EQ(wide.rule.find("round or overflow"), std::string::npos) << wide.rule;
+  EXPECT_NE(wide.rule.find("values are cast to it exactly"), std::string::npos) << wide.rule;
 }
 
 // Autocast's rule said it "runs matmul in bfloat16" for float64 inputs, which it leaves alone.
