@@ -329,9 +329,11 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
         if (fits)
           if (auto e = python_int_overflow(*x, *fits)) return *e;
       }
+    // (ml_dtypes registers no matmul loop: np.matmul searches NumPy's own alone.)
     std::string rule = "NumPy searches the loops of np." + std::string(op_name(op)) + " in order (";
-    rule += i < user_loops ? "ml_dtypes' own loop for " + nm(t) + " first"
-                           : "ml_dtypes' loops first, then the builtin ones";
+    rule += i < user_loops      ? "ml_dtypes' own loop for " + nm(t) + " first"
+            : op == Op::Matmul ? std::string("NumPy's own: ml_dtypes registers none for it")
+                               : "ml_dtypes' loops first, then the builtin ones";
     rule += ") and takes the first that both inputs cast to safely: " + loop_name(t) + ".";
     // (min_scalar_type reads no value of bool or of ml_dtypes' types: their dtype stands)
     const Arg& judged = a.zero_dim() ? a : b;

@@ -73,6 +73,19 @@ TEST(NumpyRules, TheSafeCastCaveatComesOnceAndOnlyWhereValuesAreLost) {
   EXPECT_EQ(exact.find("about kinds"), std::string::npos) << exact;
 }
 
+// Bug: np.matmul's rule said NumPy searches "ml_dtypes' loops first, then the builtin ones";
+// ml_dtypes registers no matmul loop (np.matmul.types holds NumPy's own alone), so bfloat16 @
+// bfloat16 goes to NumPy's float32 loop.
+TEST(NumpyRules, MatmulSearchesNumPysOwnLoopsAlone) {
+  const promote::Engine* e = promote::find_engine("numpy");
+  ASSERT_TRUE(e);
+  for (const DType t : {DType::bfloat16, DType::float64}) {
+    const Outcome o = e->evaluate(promote::Query{"matmul", {t}, {t}, std::nullopt});
+    EXPECT_EQ(o.rule.find("ml_dtypes' loops first"), std::string::npos) << o.rule;
+    EXPECT_NE(o.rule.find("NumPy's own: ml_dtypes registers none for it"), std::string::npos) << o.rule;
+  }
+}
+
 // The Python complex's rule said it matches "the array's precision", which an integer array has
 // not (it gets complex128) and float16's complex64 does not match.
 TEST(NumpyRules, APythonComplexSaysWhichComplexDtypeItTakes) {
