@@ -190,8 +190,9 @@ struct Arg {
 
 // lattice_result_type for two arguments; the dtype is canonicalized.
 Outcome result_type(const Config& c, const Arg& a, const Arg& b) {
-  if (a.dtype == b.dtype && !(a.weak && b.weak))
-    return returns(a.dtype, "Both are " + std::string(name(a.dtype)) + ".");
+  // (Two arrays only: a Python scalar canonicalized to the array's dtype is still weakly typed,
+  // and the lattice says why it gives way.)
+  if (a.dtype == b.dtype && !a.weak && !b.weak) return returns(a.dtype, "Both are " + std::string(name(a.dtype)) + ".");
   std::vector<int> nodes;
   for (const Arg* x : {&a, &b}) {
     const int n = x->weak ? x->weak_node : node_of(x->dtype);

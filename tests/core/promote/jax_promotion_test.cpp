@@ -178,6 +178,21 @@ TEST(JaxTexts, WhatTheTraceGivesButTheCpuCannotRunIsSaid) {
   EXPECT_NE(drop.rule.find("drops the imaginary part"), std::string::npos) << drop.rule;
 }
 
+// Bug: a float32 array and a Python float (2.5) were said to be "Both float32": the scalar is
+// weakly typed (jax reports weak_type=True for it) and gives way to the array.
+TEST(JaxTexts, APythonScalarIsNotSaidToHaveTheArraysDtype) {
+  const jax::Config x32{false, false};
+  for (const DType t : {DType::float32, DType::int32}) {
+    const Outcome o = jax::evaluate(x32, jax::Op::Add, {t}, {t, OperandKind::Scalar});
+    ASSERT_TRUE(o.ok());
+    EXPECT_EQ(o.result, t);
+    EXPECT_EQ(o.rule.find("Both are"), std::string::npos) << o.rule;
+    EXPECT_NE(o.rule.find("a Python scalar is weakly typed and adopts the array's type"), std::string::npos) << o.rule;
+  }
+  EXPECT_NE(jax::evaluate(x32, jax::Op::Add, {DType::float32}, {DType::float32}).rule.find("Both are float32"),
+            std::string::npos);
+}
+
 // Bug: the run-time notes were added wider than they hold: every matmul into float32 with one
 // 4-bit operand was said to raise (only two arrays of one 4-bit dtype do), and a float6 dtype
 // labelling a Python scalar's column was said to make a float6 array. Each call run on the CPU
