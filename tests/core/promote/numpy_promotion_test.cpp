@@ -73,6 +73,19 @@ TEST(NumpyRules, TheSafeCastCaveatComesOnceAndOnlyWhereValuesAreLost) {
   EXPECT_EQ(exact.find("about kinds"), std::string::npos) << exact;
 }
 
+// Bug: two Python scalars were said to be "combined by Python, not NumPy": np.add(2, 2.5) is
+// NumPy's (a float64 scalar). The pair is not modelled, and says so.
+TEST(NumpyRules, TwoPythonScalarsAreSaidNotModelled) {
+  for (const char* name : {"numpy", "jax", "tf"}) {
+    const promote::Engine* e = promote::find_engine(name);
+    ASSERT_TRUE(e) << name;
+    const Outcome o = e->evaluate(promote::Query{
+        "add", {DType::int64, OperandKind::Scalar}, {DType::float64, OperandKind::Scalar}, std::nullopt});
+    EXPECT_EQ(o.error_type, "precision-lab") << name;
+    EXPECT_EQ(o.message, "two Python scalars are not modelled: a + b of two is Python's own arithmetic") << name;
+  }
+}
+
 // Bug: np.matmul's rule said NumPy searches "ml_dtypes' loops first, then the builtin ones";
 // ml_dtypes registers no matmul loop (np.matmul.types holds NumPy's own alone), so bfloat16 @
 // bfloat16 goes to NumPy's float32 loop.
