@@ -57,7 +57,8 @@ Expected<nlohmann::json> header_json(std::string_view text) {
         problem = "tensor '" + printable(name) + "' is named twice in the safetensors header";
       names.push_back(std::move(name));
       fields.clear();
-    } else if (event == nlohmann::json::parse_event_t::key && depth == 2 && names.back() != "__metadata__") {
+    } else if (event == nlohmann::json::parse_event_t::key && depth == 2 && !names.empty() &&
+               names.back() != "__metadata__") {  // (no name yet: a header that is no object, refused below)
       std::string field = parsed.get<std::string>();
       if (std::find(fields.begin(), fields.end(), field) != fields.end() && problem.empty())
         problem = "tensor '" + printable(names.back()) + "' gives " + printable(field) + " twice";

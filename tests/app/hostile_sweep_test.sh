@@ -84,6 +84,7 @@ files = {
     "short": b"\x01\x02",
     "dtype": st({"a": {"dtype": "C64", "shape": [1], "data_offsets": [0, 8]}}, 8),
     "escdtype": st({"a": {"dtype": "F\x1b[2J32", "shape": [2], "data_offsets": [0, 8]}}, 8),
+    "array": st(b'[{"dtype":"F32","dtype":"F16"}]', 8),
 }
 for name, b in files.items():
     open(name + ".safetensors", "wb").write(b)
@@ -105,7 +106,7 @@ open("escdescr.npy", "wb").write(npy("{'descr': '<f\x1b[2J4', 'fortran_order': F
 json.dump({"weight_map": {"a.weight": "x\x1b[2Jy.safetensors"}}, open("esc.safetensors.index.json", "w"))
 json.dump({"experiment": "matmul", "colo\x1b[2Jur": 1}, open("esckey.json", "w"))
 EOF
-for f in gap overlap trailing twice meta huge short dtype; do
+for f in gap overlap trailing twice meta huge short dtype array; do
   expect2 tensors "$f.safetensors"
   expect2 matmul --a "$f.safetensors:a" --b "$f.safetensors:a"
 done

@@ -290,13 +290,15 @@ TEST(Safetensors, LayoutNamesAndMetadataAreAsStrictAsTheReference) {
        "a gap of 4 bytes before tensor 'b' [4, 12) (the data section starts at 0)"},
       {"{" + a + "," + b + "}", 20, "4 bytes after the last tensor ('b' ends at 16)"},
       {"{" + a + "," + a + "}", 8, "tensor 'a' is named twice"},
-      // (the last value won: F16 read as F32)
+      // Bug: a field given twice took the last value (F16 read as F32).
       {R"({"a":{"dtype":"F16","dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 8, "tensor 'a' gives dtype twice"},
       {"{" + a + R"(,"b":{"shape":[2],"dtype":"F32","data_offsets":[8,16],"shape":[2]}})", 16,
        "tensor 'b' gives shape twice"},
       {"{" + a + R"(,"__metadata__":{"format":3}})", 8, "__metadata__ 'format' is not a string"},
       {"{" + a + R"(,"__metadata__":["pt"]})", 8, "__metadata__ is not a map of strings to strings"},
       {"\xEF\xBB\xBF{" + a + "}", 8, "byte-order mark"},
+      // Bug: an array's object had its keys at depth 2 before any tensor's name: a crash.
+      {R"([{"dtype":"F32","dtype":"F16"}])", 8, "not a JSON object"},
       {R"({"a\u0000b":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 8, "NUL"},
       {R"({"a":)" + std::string(40, '[') + std::string(40, ']') + "}", 8, "nested deeper than 16"},
   };
