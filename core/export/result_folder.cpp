@@ -81,9 +81,12 @@ Status file_refusal(const std::string& file, std::string_view kind, const std::v
   const std::string said = printable(file, 200);
   if (fs::is_directory(f, ec)) return Error{said + " is a folder: name " + std::string(kind)};
   const fs::path parent = f.parent_path().empty() ? fs::path(".") : f.parent_path();
-  if (const auto st = fs::status(parent, ec); !fs::exists(st))
+  // (A folder that cannot be looked at, for want of permission, is left to the write, whose
+  // failure is the machine's: exit 1, not bad input.)
+  if (const auto st = fs::status(parent, ec); st.type() == fs::file_type::not_found)
     return Error{said + ": there is no folder " + printable(parent.string(), 200) + " to write it in"};
-  else if (!fs::is_directory(st)) return Error{said + ": " + printable(parent.string(), 200) + " is not a folder"};
+  else if (fs::exists(st) && !fs::is_directory(st))
+    return Error{said + ": " + printable(parent.string(), 200) + " is not a folder"};
   for (const NamedInput& input : inputs)
     if (!input.path.empty() && fs::exists(f, ec) && fs::equivalent(f, fs::path(input.path), ec))
       return Error{said + " is " + input.option + ", an input of this run: write it elsewhere"};
@@ -220,9 +223,11 @@ Status ResultFolder::commit() {
     note_again();
     // The previous folder is put back; where it cannot be, the message says where it is (it holds
     // the only results there are).
-    if (!old.empty() && ::rename(old.c_str(), dest_.c_str()) != 0)
+    if (!old.empty() && ::rename(old.c_str(), dest_.c_str()) != 0) {
+      const std::string back = std::strerror(errno);  // (read before any allocation can change errno)
       return Error{"cannot move the results into " + dest_ + ": " + why + "; nor the previous results back from " +
-                   old + " (" + std::strerror(errno) + "): they are there"};
+                   old + " (" + back + "): they are there"};
+    }
     return Error{"cannot move the results into " + dest_ + ": " + why};
   }
   committed_ = true;

@@ -61,6 +61,27 @@ TEST(ResultFolder, FoldersAndFilesTakeTheUmask) {
   EXPECT_EQ(io::created_mode(0666), 0666u & ~static_cast<unsigned>(before));
 }
 
+// A single output file is checked before the work: a folder there, no folder to write it in, a
+// file where its folder should be, or an input of the run there; a plain new file or one already
+// there (the caller's to replace) passes.
+TEST(FileRefusal, NamesWhyASingleFileCannotBeWritten) {
+  TempDir t;
+  ASSERT_TRUE(io::write_file((t.p / "a-file").string(), "x"));
+  ASSERT_TRUE(io::write_file((t.p / "input.json").string(), "{}"));
+  const auto why = [&](const fs::path& p, std::vector<NamedInput> inputs = {}) {
+    const Status st = file_refusal(p.string(), "the PNG file", inputs);
+    return st ? std::string() : st.error();
+  };
+  EXPECT_NE(why(t.p).find("is a folder: name the PNG file"), std::string::npos);
+  EXPECT_NE(why(t.p / "nowhere" / "x.png").find("there is no folder"), std::string::npos);
+  EXPECT_NE(why(t.p / "a-file" / "x.png").find("a-file is not a folder"), std::string::npos);
+  EXPECT_NE(why(t.p / "input.json", {{"--setup", (t.p / "input.json").string()}}).find("is --setup, an input"),
+            std::string::npos);
+  EXPECT_EQ(why(t.p / "new.png"), "");
+  EXPECT_EQ(why(t.p / "a-file"), "");  // (replacing it is the caller's choice)
+  EXPECT_NE(why("").find("empty"), std::string::npos);
+}
+
 TEST(ResultFolder, RefusesToMixRunsUnlessForcedThenReplacesWhole) {
   TempDir t;
   const fs::path dest = t.p / "out";
