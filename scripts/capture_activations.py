@@ -93,6 +93,9 @@ def save_safetensors(tensors, path, metadata=None):
     # A temporary of its own beside the file (two runs writing one path do not share one).
     fd, temp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
                                 prefix="." + os.path.basename(path) + ".", suffix=".partial")
+    mask = os.umask(0)  # (read by setting it: the file gets what open() would give, not mkstemp's 0600)
+    os.umask(mask)
+    os.fchmod(fd, 0o666 & ~mask)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(len(text).to_bytes(8, "little"))

@@ -322,8 +322,7 @@ Outcome traced(const Config& c, Op op, const Operand& a, const Operand& b) {
   }
   if (op == Op::MatmulF32Acc) return matmul_f32acc(c, a.dtype, b.dtype);
   if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar)
-    return raises("precision-lab", "two Python scalars are not modelled: a + b of two is Python's own arithmetic",
-                  "Make one operand an array.");
+    return two_python_scalars("an array");
   std::array<Arg, 2> args;
   for (int i = 0; i < 2; ++i) {
     const Operand& x = i ? b : a;

@@ -446,8 +446,7 @@ Outcome builtin_result_v1(const Arg& a, const Arg& b) {
 Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
   const bool user = is_user_dtype(a.dtype) || is_user_dtype(b.dtype);
   if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar)
-    return raises("precision-lab", "two Python scalars are not modelled: a + b of two is Python's own arithmetic",
-                  "Make one operand an array.");
+    return two_python_scalars("an array");
   Outcome r;
   // ml_dtypes 0.7.0's int4 and uint4 are integers to true_divide's promoter too: int4 / int4 is
   // float64 (0.6.0 searched the loops and found float16's).

@@ -48,6 +48,14 @@ inline Outcome raises(std::string type, std::string message, std::string rule) {
   return Outcome{std::nullopt, std::move(type), std::move(message), std::move(rule)};
 }
 
+// Two Python scalars: no engine models the pair (a + b of two is Python's own arithmetic, and
+// np.add(2, 2.5) or jnp.add(2, 2.5) make an array scalar of their own). `array` names what one
+// operand should be: "an array", "a tensor".
+inline Outcome two_python_scalars(std::string_view array) {
+  return raises("precision-lab", "two Python scalars are not modelled",
+                "Make one operand " + std::string(array) + ".");
+}
+
 // How a result relates to its operands, for colouring a promotion grid. Narrowed is about
 // values, not bytes: int32 + float32 -> float32 loses int32's digits past 2^24 although both
 // take four bytes (sized by bytes, the grid coloured it as keeping an operand's dtype while

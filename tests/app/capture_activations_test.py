@@ -92,6 +92,17 @@ def main():
         if not torch.equal(inputs[name], torch.cat(parts)[:MAX_ROWS]):
             raise SystemExit(f"FAIL: {name[:-len('.input')]}'s inputs are not what it saw")
 
+    # The file gets the umask's permissions (mkstemp's temporary is 0600 until told otherwise).
+    with tempfile.TemporaryDirectory() as d:
+        before = os.umask(0o022)
+        try:
+            save_safetensors(inputs, os.path.join(d, "a.safetensors"))
+        finally:
+            os.umask(before)
+        mode = os.stat(os.path.join(d, "a.safetensors")).st_mode & 0o777
+        if mode != 0o644:
+            raise SystemExit(f"FAIL: the activations file is {oct(mode)}, not 0o644 under umask 022")
+
     # A write that fails (here the rename, onto a folder) leaves nothing beside the file.
     with tempfile.TemporaryDirectory() as d:
         taken = os.path.join(d, "taken.safetensors")

@@ -760,8 +760,8 @@ check window-look-at-alone 2 'give --scenario too' -- "$PL" --screenshot "$TMP/x
 mkdir -p "$TMP/shot.png"
 check window-screenshot-folder 2 '^error: --screenshot .*shot\.png is a folder: name the PNG file' -- \
   "$PL" --screenshot "$TMP/shot.png" --no-settings
-# The picture replaced the run's own --setup file (exit 0, the JSON gone), replaced a symbolic
-# link without a word, and a missing folder for it was found only after the frame (exit 1).
+# Bug: the picture replaced the run's own --setup file (exit 0, the JSON gone), replaced a
+# symbolic link without a word, and a missing folder for it was found only after the frame (exit 1).
 check window-screenshot-over-its-setup 2 '^error: --screenshot .*own-setup\.json is --setup, an input of this run' -- \
   bash -c 'echo "{\"experiment\": \"linear\", \"m\": 8, \"n\": 8, \"k\": 16}" > "$1/own-setup.json" &&
     env -u DISPLAY -u WAYLAND_DISPLAY "$0" --no-settings --setup "$1/own-setup.json" --screenshot "$1/own-setup.json"' "$PL" "$TMP"
@@ -783,7 +783,7 @@ printf '{bad' > "$TMP/broken.json"
 printf 'garbage' > "$TMP/broken.safetensors"
 : > "$TMP/notes.txt"
 check window-open-bad-setup 2 '^error: --open: .*broken\.json is not valid JSON' -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --open "$TMP/broken.json"
-# A tensor file that is no .npy was taken unread: the screenshot showed the last run's results, exit 0.
+# Bug: a tensor file that is no .npy was taken unread: the screenshot showed the last run's results, exit 0.
 check window-open-bad-npy 2 '^error: --open: .*not-a\.npy: not a \.npy file' -- \
   bash -c 'printf garbage > "$1/not-a.npy" && env -u DISPLAY -u WAYLAND_DISPLAY "$0" --screenshot "$1/x.png" --no-settings --size 640x480 --open "$1/not-a.npy"' "$PL" "$TMP"
 check window-open-unknown-kind 2 "^error: --open: .*notes\.txt: not a file the window opens" -- env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$TMP/x.png" --no-settings --size 640x480 --open "$TMP/notes.txt"

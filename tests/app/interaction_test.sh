@@ -327,7 +327,7 @@ leftovers=$(find "$work" -name '*.tmp-*')
 [[ -z $leftovers ]] || fail "temporary files left behind: $leftovers"
 echo "ok   SIGINT closed the window (status 130)"
 # 13. Settings that cannot be written on the way out (the config folder's place taken by a file)
-# are an environment failure: exit 1, said as every command says an error (it exited 0).
+# are an environment failure: exit 1, said as every command says an error (Bug: it exited 0).
 log=$work/window7.log
 mkdir -p "$work/config-blocked" && : >"$work/config-blocked/precision-lab"
 XDG_CONFIG_HOME=$work/config-blocked "$PL" --panel formats --size 800x600 --verbose >"$log" 2>&1 &

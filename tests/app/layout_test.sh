@@ -56,8 +56,8 @@ for presentation in off on; do
   check "promotion, float32 matmul, presentation $presentation" 1280x800 --panel promotion --op matmul \
     --framework torch --select float32,float32 --presentation "$presentation"
 done
-# A scan scored by the layers' outputs has a line more above the table (the plan by the weights
-# alone): at 1280x800 in presentation mode it left the table one row.
+# Bug: a scan scored by the layers' outputs has a line more above the table (the plan by the
+# weights alone): at 1280x800 in presentation mode it left the table one row.
 for presentation in off on; do
   check "checkpoint with activations, presentation $presentation" 1280x800 --presentation "$presentation" \
     --checkpoint "$(dirname "$0")/../data/checkpoint/sharded" \

@@ -118,8 +118,8 @@ status_is npy-out-is-its-operand 2 'is --b, an input of this run' -- \
 status_is npy-out-in-save 2 'lies in the --save folder' -- \
   "$PL" matmul --m 4 --n 4 --k 4 --save "$tmp/s" --out "$tmp/s/c.npy"
 [[ ! -e $tmp/s ]] && ok npy-out-in-save-wrote-nothing || bad npy-out-in-save-wrote-nothing
-# A missing folder for --out was found only after the work and the --save folder (exit 1, the
-# folder left on disk without its .npy).
+# Bug: a missing folder for --out was found only after the work and the --save folder (exit 1,
+# the folder left on disk without its .npy).
 status_is npy-out-no-folder 2 'there is no folder .*/nowhere to write it in' -- \
   "$PL" matmul --m 4 --n 4 --k 4 --save "$tmp/s2" --out "$tmp/nowhere/c.npy"
 [[ ! -e $tmp/s2 ]] && ok npy-out-no-folder-wrote-nothing || bad npy-out-no-folder-wrote-nothing

@@ -28,7 +28,6 @@ namespace {
 
 using namespace experiment;
 
-// A stored dtype by the name the rest of the window uses ("bfloat16", not the file's "BF16").
 // A budget to start from: 6 bits per parameter (between fp8 and fp4), within what the plans span.
 // (In doubles: clamped in floats, a budget could fall a float's rounding below the cheapest plan,
 // which would then refuse it.)
@@ -38,6 +37,7 @@ double starting_budget(const std::vector<PlanPoint>& frontier) {
   return std::clamp(kStart, frontier.front().bits_per_param, frontier.back().bits_per_param);
 }
 
+// A stored dtype by the name the rest of the window uses ("bfloat16", not the file's "BF16").
 std::string stored_name(const std::string& code) {
   const io::StoredDtype* d = io::safetensors_dtype(code);
   return d ? std::string(name(d->dtype)) : code;

@@ -231,7 +231,7 @@ void ExperimentPanel::draw_content() {
   if (setup_visible_.value_or(!presentation_mode())) {
     ImGui::BeginChild("setup", ImVec2(25 * ImGui::GetFontSize(), 0), true);
     draw_setup();
-    mark_more_below();  // (a setup's error under Run, cut at the pane's edge, read as its end)
+    mark_more_below();  // (a setup's error under Run, cut at the pane's edge, would read as its end)
     ImGui::EndChild();
     ImGui::SameLine();
   } else {

@@ -263,7 +263,7 @@ void ExplorerPanel::draw_table() {
     const char* tip;
   };
   // Stacked, the value's column holds its rounding interval too, and its header names both lines
-  // ("448" over a bare "[447.875, 448.125]" read as 448 rounding to an interval).
+  // ("448" over a bare "[447.875, 448.125]" would read as 448 rounding to an interval).
   const std::vector<Column> columns =
       stacked
           ? std::vector<Column>{{"format", "the format; below it, the spacing of values where x lies (ulp)"},

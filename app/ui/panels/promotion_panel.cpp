@@ -135,8 +135,8 @@ void legend_chip(OutcomeClass c, const char* text, const char* meaning, float fi
   ImGui::TextUnformatted(text);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", meaning);
   // The swatch level with its words, drawn once they are placed: on a line of checkboxes the
-  // words sit a frame's padding lower than the line's top, and a swatch at the top stood above
-  // them like another checkbox.
+  // words sit a frame's padding lower than the line's top, and a swatch at the top would stand
+  // above them like another checkbox.
   const float y = ImGui::GetItemRectMin().y;
   ImGui::GetWindowDrawList()->AddRectFilled({x, y}, {x + h, y + h}, class_colour(c));
 }
@@ -935,7 +935,7 @@ void PromotionPanel::draw_content() {
   // the rest of the key under it; at 1280x800 "raises" would take a line alone).
   // The framed cells' notation on the key itself (a projector shows no tooltip): "f64|f32".
   const char* disagree = "settings disagree: this | compared";
-  // "cells:" before the swatches: beside the checkboxes a grey swatch read as one more of them.
+  // "cells:" before the swatches: beside the checkboxes a grey swatch would read as one more.
   const char* cells = "cells:";
   float key = ImGui::CalcTextSize(cells).x + (compare_ ? chip_width(disagree) : 0);
   for (const Chip& chip : chips) key += chip_width(chip.text) + ImGui::GetStyle().ItemSpacing.x;

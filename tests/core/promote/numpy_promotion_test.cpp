@@ -82,7 +82,7 @@ TEST(NumpyRules, TwoPythonScalarsAreSaidNotModelled) {
     const Outcome o = e->evaluate(promote::Query{
         "add", {DType::int64, OperandKind::Scalar}, {DType::float64, OperandKind::Scalar}, std::nullopt});
     EXPECT_EQ(o.error_type, "precision-lab") << name;
-    EXPECT_EQ(o.message, "two Python scalars are not modelled: a + b of two is Python's own arithmetic") << name;
+    EXPECT_EQ(o.message, "two Python scalars are not modelled") << name;
   }
 }
 

@@ -5,8 +5,8 @@ the Promotion panel's "(That is the trace: ... running it raises ...)" notes.
 jax_cpu.json holds traces (jax.eval_shape): a call that traces may still fail when it runs.
 This script runs, on the CPU, every call the notes are about -- matmul with
 preferred_element_type=float32 for each pair with a 4-bit operand, and add for each pair with a
-float6 operand, each operand an array or (where it is not the float6 one) its dtype's Python
-scalar -- and records whether it ran
+float6 operand, each operand an array or, the float6 dtype labelling it, a Python scalar (no
+float6 array is made then) -- and records whether it ran
 (the result's dtype) or raised (the exception's type and the message's first line).
 
 Run: python3 tests/data/promotion/gen_jax_runtime.py > tests/data/promotion/jax_runtime_cpu.json

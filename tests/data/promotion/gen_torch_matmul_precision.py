@@ -13,8 +13,9 @@ are recorded with it (Linux's /proc/cpuinfo).
 Run: python3 tests/data/promotion/gen_torch_matmul_precision.py > .../torch_matmul_precision.json
      /usr/bin/python3 ... > .../torch1.13_matmul_precision.json   (Debian's 1.13: fewer flags)
 Recorded: torch_matmul_precision.json and torch1.13_matmul_precision.json on an AVX2 machine
-(before the errors and flags were recorded); torch_matmul_precision_avx512.json with torch
-2.15.0 on an AVX-512 machine with AVX512-BF16 and no AMX.
+(they hold the flags and the same-bits answers, not the errors or the CPU's flags);
+torch_matmul_precision_avx512.json with torch 2.15.0 on an AVX-512 machine with AVX512-BF16 and
+no AMX.
 """
 import json
 import sys
