@@ -81,7 +81,7 @@ DType to_complex(DType t, Release r) {
     case DType::complex128: return t;
     default:
       raise("RuntimeError", "Unknown Complex ScalarType for " + S(t),
-            S(t) + " has no complex counterpart, so a complex scalar cannot join it.");
+            S(t) + " has no complex counterpart, so a complex scalar or zero-dim tensor cannot join it.");
   }
 }
 

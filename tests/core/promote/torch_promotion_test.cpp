@@ -392,6 +392,12 @@ TEST(TorchPromotion, AComplexZeroDimLiftsAFloatTensorToItsComplexCounterpart) {
   EXPECT_EQ(wide.result, DType::complex128);
   EXPECT_EQ(wide.rule.find("round or overflow"), std::string::npos) << wide.rule;
   EXPECT_NE(wide.rule.find("values are cast to it exactly"), std::string::npos) << wide.rule;
+  // Bug: a float8 tensor and a complex zero-dim tensor (PyTorch 2.15: "Unknown Complex ScalarType
+  // for Float8_e4m3fn") were said to fail for "a complex scalar".
+  const Outcome f8 =
+      e->evaluate(Query{"add", {DType::float8_e4m3fn}, {DType::complex64, OperandKind::ZeroDim}, std::nullopt});
+  EXPECT_EQ(f8.message, "Unknown Complex ScalarType for Float8_e4m3fn");
+  EXPECT_NE(f8.rule.find("a complex scalar or zero-dim tensor cannot join it"), std::string::npos) << f8.rule;
 }
 
 // Autocast's rule said it "runs matmul in bfloat16" for float64 inputs, which it leaves alone.
