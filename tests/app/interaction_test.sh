@@ -57,12 +57,14 @@ wait_for() {
 # After the release it waits as long again: a release and the next press of the same key within
 # one frame would read as no press at all (F11 twice, Left twice).
 press() { xdotool keydown "$1"; sleep "${2:-0.5}"; xdotool keyup "$1"; sleep 0.4; }
-# quit WHICH: Ctrl+Q; the window must be gone within 10 s, with exit status 0.
+# quit WHICH [STATUS]: Ctrl+Q; the window must be gone within 10 s, with exit status STATUS (0).
 quit() {
   press ctrl+q
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the $1 window"
-  wait "$pid" || fail "the $1 window exited with status $?"
+  wait "$pid"
+  local status=$?
+  ((status == ${2:-0})) || fail "the $1 window exited with status $status, not ${2:-0}"
 }
 png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); assert d[:8]==b"\x89PNG\r\n\x1a\n"; print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"; }
 
@@ -336,12 +338,7 @@ wait_for 'window: opened'
 win=$(xdotool search --sync --onlyvisible --name 'Precision Lab' | head -1)
 xdotool windowfocus --sync "$win" 2>/dev/null || xdotool windowactivate --sync "$win" 2>/dev/null
 sleep 0.5
-press ctrl+q
-for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && fail "Ctrl+Q did not close the window whose settings cannot be saved"
-wait "$pid"
-status=$?
-((status == 1)) || fail "the window whose settings could not be saved exited with status $status, not 1"
+quit seventh 1
 wait_for '^error: settings not saved: cannot create .*config-blocked/precision-lab' 1
 echo "ok   settings that could not be saved: exit 1"
 grep -h '^\[frames\]' "$work"/window*.log | sed 's/^/     /'
