@@ -538,8 +538,8 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
     std::string code;
     // (A module's bias goes with model.float(); addmm's, a tensor of its own, is cast itself.)
     const bool own_bias = !module && q.bias && *q.bias != f32;
-    for (const auto& [var, castable] :
-         {std::pair{std::string("x"), a_castable}, std::pair{w, b_castable}, std::pair{std::string("bias"), own_bias}}) {
+    for (const auto& [var, castable] : {std::pair{std::string("x"), a_castable}, std::pair{w, b_castable},
+                                        std::pair{std::string("bias"), own_bias}}) {
       if (!castable) continue;
       if (!code.empty()) code += "; ";
       // Module.float() converts floating-point parameters only, and leaves a complex weight or

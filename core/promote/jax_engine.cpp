@@ -321,8 +321,7 @@ Outcome traced(const Config& c, Op op, const Operand& a, const Operand& b) {
     return o;
   }
   if (op == Op::MatmulF32Acc) return matmul_f32acc(c, a.dtype, b.dtype);
-  if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar)
-    return two_python_scalars("an array");
+  if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar) return two_python_scalars("an array");
   std::array<Arg, 2> args;
   for (int i = 0; i < 2; ++i) {
     const Operand& x = i ? b : a;

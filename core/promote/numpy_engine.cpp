@@ -331,7 +331,7 @@ Outcome linear_search(Version v, Op op, const Arg& a, const Arg& b) {
       }
     // (ml_dtypes registers no matmul loop: np.matmul searches NumPy's own alone.)
     std::string rule = "NumPy searches the loops of np." + std::string(op_name(op)) + " in order (";
-    rule += i < user_loops      ? "ml_dtypes' own loop for " + nm(t) + " first"
+    rule += i < user_loops     ? "ml_dtypes' own loop for " + nm(t) + " first"
             : op == Op::Matmul ? std::string("NumPy's own: ml_dtypes registers none for it")
                                : "ml_dtypes' loops first, then the builtin ones";
     rule += ") and takes the first that both inputs cast to safely: " + loop_name(t) + ".";
@@ -445,8 +445,7 @@ Outcome builtin_result_v1(const Arg& a, const Arg& b) {
 
 Outcome elementwise(Version v, Op op, const Arg& a, const Arg& b) {
   const bool user = is_user_dtype(a.dtype) || is_user_dtype(b.dtype);
-  if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar)
-    return two_python_scalars("an array");
+  if (a.kind == OperandKind::Scalar && b.kind == OperandKind::Scalar) return two_python_scalars("an array");
   Outcome r;
   // ml_dtypes 0.7.0's int4 and uint4 are integers to true_divide's promoter too: int4 / int4 is
   // float64 (0.6.0 searched the loops and found float16's).

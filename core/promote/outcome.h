@@ -52,8 +52,7 @@ inline Outcome raises(std::string type, std::string message, std::string rule) {
 // np.add(2, 2.5) or jnp.add(2, 2.5) make an array scalar of their own). `array` names what one
 // operand should be: "an array", "a tensor".
 inline Outcome two_python_scalars(std::string_view array) {
-  return raises("precision-lab", "two Python scalars are not modelled",
-                "Make one operand " + std::string(array) + ".");
+  return raises("precision-lab", "two Python scalars are not modelled", "Make one operand " + std::string(array) + ".");
 }
 
 // How a result relates to its operands, for colouring a promotion grid. Narrowed is about

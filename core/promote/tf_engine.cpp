@@ -377,8 +377,7 @@ Outcome evaluate(const Config& c, Op op, const Operand& a, const Operand& b) {
   if (!op_is_elementwise(op) && (a_scalar || b_scalar))
     return raises("precision-lab", "tf." + std::string(op_name(op)) + " is modelled for tensors only",
                   "Python scalar operands are modelled for add, multiply and truediv.");
-  if (a_scalar && b_scalar)
-    return two_python_scalars("a tensor");
+  if (a_scalar && b_scalar) return two_python_scalars("a tensor");
   if (!a.value.empty() || !b.value.empty())
     return raises("precision-lab", "the tf engine models the default scalar values only",
                   "Values are modelled by the numpy, jax and torch engines.");
