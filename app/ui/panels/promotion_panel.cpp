@@ -124,11 +124,10 @@ constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
 float chip_width(const char* text) {
   return ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(text).x;
 }
-// An entry on the line so far where `fit` pixels more fit there (0: the entry's own width), else
-// on the next.
-void legend_chip(OutcomeClass c, const char* text, const char* meaning, float fit = 0) {
+// An entry on the line so far where it fits there, else on the next.
+void legend_chip(OutcomeClass c, const char* text, const char* meaning) {
   const float h = ImGui::GetTextLineHeight();
-  same_line_if_fits(fit > 0 ? fit : chip_width(text));
+  same_line_if_fits(chip_width(text));
   const float x = ImGui::GetCursorScreenPos().x;
   ImGui::Dummy({h, h});
   ImGui::SameLine();
